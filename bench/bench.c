@@ -1,0 +1,133 @@
+/* bench.c — the benchmark driver `make bench` runs on each dump: phase
+ * timings of a cold open, engine memory, cache write and cached reopen,
+ * and the exact retained size of one class's instances. Figures go to
+ * stdout as "key: value" lines; nothing here is a test. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "graph/analysis.h"
+#include "graph/cache.h"
+#include "graph/open.h"
+
+/* Bytes the engine holds for a heap: every array it allocated. */
+static uint64_t engine_bytes(const struct heap *h)
+{
+	uint64_t n = (uint64_t)h->n + 1, e = h->out_start[h->n];
+	uint64_t b = 0;
+
+	b += n * (sizeof *h->node_id + sizeof *h->node_off + sizeof *h->node_class +
+		  sizeof *h->node_shallow + sizeof *h->node_kind);
+	b += 2 * n * sizeof(edge_t) + e * sizeof(node_t) + (e + h->nroots) * sizeof(node_t);
+	b += h->nweak * 2 * sizeof(node_t);
+	b += n * (sizeof *h->idom + sizeof *h->retained);
+	if (h->dom_start)
+		b += 2 * n * sizeof(node_t);
+	b += h->nroot_rec * sizeof *h->root_rec + h->nroots * sizeof(node_t);
+	b += (uint64_t)h->ncls * sizeof *h->cls + (uint64_t)h->nfields * sizeof *h->fields;
+	b += h->names_len;
+	return b;
+}
+
+/* Resident kB of the dump's own mapping, to leave out of peak RSS. */
+static long mapped_kb(const char *path)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[4096];
+	int in = 0;
+	long kb = 0, v;
+
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof line, f)) {
+		if (strchr(line, '-') && strchr(line, ' ') && strchr(line, '/'))
+			in = strstr(line, path) != NULL;
+		else if (in && sscanf(line, "Rss: %ld kB", &v) == 1)
+			kb += v;
+	}
+	fclose(f);
+	return kb;
+}
+
+static int open_dump(struct heap *h, const char *path, int no_cache, struct progress *p)
+{
+	struct open_opts o = { .no_cache = no_cache, .quiet = 1 };
+	struct sbuf err;
+
+	sbuf_init(&err);
+	progress_init(p, 1);
+	if (heap_open(h, path, &o, p, &err) < 0) {
+		fprintf(stderr, "bench: %s\n", err.buf);
+		exit(2);
+	}
+	sbuf_free(&err);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct heap h;
+	struct progress p;
+	struct rusage ru;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: bench_heapwalk DUMP\n");
+		return 1;
+	}
+	const char *path = argv[1];
+	char *real = realpath(path, NULL);
+	char *cache = cache_path(path);
+	unlink(cache);
+
+	double t0 = hw_now();
+	open_dump(&h, path, 1, &p);
+	double cold = hw_now() - t0;
+	double mb = (double)h.size / 1e6;
+	printf("dump: %s\nsize_mb: %.1f\nobjects: %u\nreferences: %llu\n", path, mb, h.n - 1,
+	       (unsigned long long)h.nedges);
+	for (int i = 0; i < p.ndone; i++)
+		printf("phase %-15s %7.3f s  %10.0f objects/s\n", p.done[i].name, p.done[i].secs,
+		       (double)(h.n - 1) / (p.done[i].secs > 0 ? p.done[i].secs : 1e-9));
+	printf("cold_open_s: %.3f\ncold_open_objects_per_s: %.0f\ncold_open_mb_per_s: %.1f\n",
+	       cold, (double)(h.n - 1) / cold, mb / cold);
+
+	/* exact retained size of java.lang.String's instances */
+	bits_t *set = xcalloc(bits_words(h.n), sizeof *set);
+	uint64_t members = 0;
+	for (node_t v = 1; v < h.n; v++)
+		if (strcmp(class_name(&h, h.node_class[v]), "java.lang.String") == 0) {
+			bit_set(set, v);
+			members++;
+		}
+	t0 = hw_now();
+	uint64_t cnt, bytes = analysis_retained_set(&h, set, NULL, &cnt, NULL);
+	printf("string_instances: %llu\nstring_exact_retained_bytes: %llu\nstring_exact_retained_s: %.3f\n",
+	       (unsigned long long)members, (unsigned long long)bytes, hw_now() - t0);
+	free(set);
+
+	uint64_t eb = engine_bytes(&h);
+	printf("engine_bytes: %llu\nengine_bytes_per_object: %.1f\nengine_bytes_per_reference: %.1f\n",
+	       (unsigned long long)eb, (double)eb / (h.n - 1), (double)eb / (double)(h.nedges ? h.nedges : 1));
+	long dump_kb = mapped_kb(real ? real : path);
+	getrusage(RUSAGE_SELF, &ru);
+	printf("peak_rss_mb: %.1f\ndump_resident_mb: %.1f\n", ru.ru_maxrss / 1024.0, dump_kb / 1024.0);
+	printf("peak_rss_minus_dump_bytes_per_object: %.1f\n",
+	       ((double)ru.ru_maxrss - (double)dump_kb) * 1024.0 / (h.n - 1));
+	heap_free(&h);
+
+	t0 = hw_now();
+	open_dump(&h, path, 0, &p); /* parses again and writes the cache */
+	printf("open_and_write_cache_s: %.3f\n", hw_now() - t0);
+	heap_free(&h);
+	t0 = hw_now();
+	open_dump(&h, path, 0, &p);
+	double reopen = hw_now() - t0;
+	printf("cached_reopen_s: %.3f\nfrom_cache: %d\nreopen_speedup: %.1fx\n", reopen, h.from_cache,
+	       cold / reopen);
+	heap_free(&h);
+	free(real);
+	free(cache);
+	return 0;
+}

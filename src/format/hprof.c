@@ -1,0 +1,421 @@
+/* hprof.c — HPROF over a read-only mapping: the header, one pass over
+ * the records, and lazy decoding of single records for the views.
+ *
+ * The pass only records where things are (ids and file offsets); class
+ * resolution, sizes and references are build.c's job. Every read is
+ * bounds-checked: a record that runs past its container ends the
+ * container with a warning naming the offset, never a crash. */
+#include "format/hprof.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "graph/build.h"
+
+/* Top-level record tags. */
+enum {
+	TAG_UTF8 = 0x01, TAG_LOAD_CLASS = 0x02, TAG_UNLOAD_CLASS = 0x03,
+	TAG_FRAME = 0x04, TAG_TRACE = 0x05, TAG_HEAP_DUMP = 0x0c,
+	TAG_HEAP_DUMP_SEGMENT = 0x1c, TAG_HEAP_DUMP_END = 0x2c,
+};
+
+/* Heap sub-record tags beyond the root kinds of heap.h. */
+enum {
+	SUB_CLASS_DUMP = 0x20, SUB_INSTANCE = 0x21, SUB_OBJ_ARRAY = 0x22,
+	SUB_PRIM_ARRAY = 0x23, SUB_HEAP_INFO = 0xfe, SUB_PRIM_ARRAY_NODATA = 0xc3,
+};
+
+unsigned hprof_type_size(uint8_t type, unsigned idsize);
+
+unsigned hprof_type_size(uint8_t type, unsigned idsize)
+{
+	switch (type) {
+	case T_OBJECT: return idsize;
+	case T_BOOLEAN: case T_BYTE: return 1;
+	case T_CHAR: case T_SHORT: return 2;
+	case T_FLOAT: case T_INT: return 4;
+	case T_DOUBLE: case T_LONG: return 8;
+	default: return 0;
+	}
+}
+
+int hprof_map(struct heap *h, const char *path, struct sbuf *err)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		sbuf_printf(err, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		sbuf_printf(err, "%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	if (st.st_size < 31) {
+		sbuf_printf(err, "%s: offset 0: file too short for an HPROF header (%lld bytes)",
+			    path, (long long)st.st_size);
+		close(fd);
+		return -1;
+	}
+	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED) {
+		sbuf_printf(err, "%s: cannot map: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	h->path = xstrdup(path);
+	h->map = m;
+	h->size = (uint64_t)st.st_size;
+	h->fd = fd;
+
+	const uint8_t *p = h->map;
+	const void *nul = memchr(p, 0, 24);
+	if (nul == NULL || (strcmp((const char *)p, "JAVA PROFILE 1.0.1") != 0 &&
+			    strcmp((const char *)p, "JAVA PROFILE 1.0.2") != 0)) {
+		sbuf_printf(err, "%s: offset 0: not an HPROF file (no \"JAVA PROFILE 1.0.x\" header)", path);
+		return -1;
+	}
+	size_t hl = (size_t)((const uint8_t *)nul - p) + 1;
+	memcpy(h->version, p, hl);
+	uint32_t idsize = be32(p + hl);
+	if (idsize != 4 && idsize != 8) {
+		sbuf_printf(err, "%s: offset %zu: identifier size %u (only 4 and 8 are valid)",
+			    path, hl, idsize);
+		return -1;
+	}
+	h->layout.idsize = idsize;
+	h->timestamp_ms = be64(p + hl + 4);
+	return 0;
+}
+
+/* Reader state for the pass. */
+struct rd {
+	struct heap *h;
+	struct scan *s;
+	struct progress *p;
+	unsigned ids;
+	uint64_t unknown_sub; /* warned once per segment */
+};
+
+static int have(uint64_t pos, uint64_t end, uint64_t n) { return n <= end - pos && pos <= end; }
+
+static void add_obj(struct rd *r, uint64_t id, uint64_t off)
+{
+	struct scan *s = r->s;
+
+	VEC_GROW(s->obj, s->nobj, s->capobj);
+	s->obj[s->nobj++] = (struct raw_obj){ id, off };
+}
+
+static void add_root(struct rd *r, uint16_t kind, uint64_t id, uint64_t off,
+		     uint32_t thread, uint32_t frame)
+{
+	struct scan *s = r->s;
+
+	VEC_GROW(s->root, s->nroot, s->caproot);
+	s->root[s->nroot++] = (struct raw_root){ id, off, kind, thread, frame };
+}
+
+/* Length of a CLASS_DUMP body after its sub-tag, or 0 if it runs past end. */
+static uint64_t class_dump_len(const struct rd *r, uint64_t pos, uint64_t end)
+{
+	const uint8_t *m = r->h->map;
+	unsigned ids = r->ids;
+	uint64_t q = pos + 7 * (uint64_t)ids + 8; /* ids, serial, instance size */
+
+	if (!have(pos, end, 7 * (uint64_t)ids + 8 + 2))
+		return 0;
+	unsigned ncp = be16(m + q);
+	q += 2;
+	for (unsigned i = 0; i < ncp; i++) {
+		if (!have(q, end, 3))
+			return 0;
+		unsigned sz = hprof_type_size(m[q + 2], ids);
+		if (sz == 0)
+			return 0;
+		q += 3 + sz;
+	}
+	if (!have(q, end, 2))
+		return 0;
+	unsigned nst = be16(m + q);
+	q += 2;
+	for (unsigned i = 0; i < nst; i++) {
+		if (!have(q, end, ids + 1))
+			return 0;
+		unsigned sz = hprof_type_size(m[q + ids], ids);
+		if (sz == 0)
+			return 0;
+		q += ids + 1 + sz;
+	}
+	if (!have(q, end, 2))
+		return 0;
+	unsigned nf = be16(m + q);
+	q += 2;
+	if (!have(q, end, (uint64_t)nf * (ids + 1)))
+		return 0;
+	for (unsigned i = 0; i < nf; i++)
+		if (hprof_type_size(m[q + (uint64_t)i * (ids + 1) + ids], ids) == 0)
+			return 0;
+	q += (uint64_t)nf * (ids + 1);
+	return q - pos;
+}
+
+/* Fixed lengths of root sub-records after the tag: -1 if not a root. */
+static int root_len(unsigned tag, unsigned ids)
+{
+	switch (tag) {
+	case RK_UNKNOWN: case RK_STICKY_CLASS: case RK_MONITOR_USED:
+	case RK_INTERNED_STRING: case RK_FINALIZING: case RK_DEBUGGER:
+	case RK_REFERENCE_CLEANUP: case RK_VM_INTERNAL: case RK_UNREACHABLE_ANDROID:
+		return (int)ids;
+	case RK_JNI_GLOBAL: return (int)(2 * ids);
+	case RK_JNI_LOCAL: case RK_JAVA_FRAME: case RK_THREAD_OBJ: case RK_JNI_MONITOR:
+		return (int)ids + 8;
+	case RK_NATIVE_STACK: case RK_THREAD_BLOCK: return (int)ids + 4;
+	default: return -1;
+	}
+}
+
+static void take_root(struct rd *r, unsigned tag, uint64_t pos, uint64_t sub)
+{
+	const uint8_t *m = r->h->map;
+	uint64_t id = beid(m + pos, r->ids);
+	uint32_t a = 0, b = HW_NONE;
+
+	switch (tag) {
+	case RK_JNI_LOCAL: case RK_JAVA_FRAME: case RK_JNI_MONITOR:
+		a = be32(m + pos + r->ids);
+		b = be32(m + pos + r->ids + 4);
+		break;
+	case RK_THREAD_OBJ: {
+		struct scan *s = r->s;
+
+		a = be32(m + pos + r->ids);
+		VEC_GROW(s->thread, s->nthread, s->capthread);
+		s->thread[s->nthread++] = (struct raw_thread){ id, a, be32(m + pos + r->ids + 4) };
+		break;
+	}
+	case RK_NATIVE_STACK: case RK_THREAD_BLOCK:
+		a = be32(m + pos + r->ids);
+		break;
+	}
+	add_root(r, (uint16_t)tag, id, sub, a, b);
+}
+
+/* Length after the sub-tag of an object record, 0 if it runs past end. */
+static uint64_t object_len(const struct rd *r, unsigned tag, uint64_t pos, uint64_t end)
+{
+	const uint8_t *m = r->h->map;
+	unsigned ids = r->ids;
+	uint64_t n;
+
+	switch (tag) {
+	case SUB_INSTANCE:
+		if (!have(pos, end, 2 * (uint64_t)ids + 8))
+			return 0;
+		n = 2 * (uint64_t)ids + 8 + be32(m + pos + 2 * ids + 4);
+		break;
+	case SUB_OBJ_ARRAY:
+		if (!have(pos, end, 2 * (uint64_t)ids + 8))
+			return 0;
+		n = 2 * (uint64_t)ids + 8 + (uint64_t)be32(m + pos + ids + 4) * ids;
+		break;
+	case SUB_PRIM_ARRAY: {
+		if (!have(pos, end, (uint64_t)ids + 9))
+			return 0;
+		unsigned es = hprof_type_size(m[pos + ids + 8], ids);
+		if (es == 0 || m[pos + ids + 8] == T_OBJECT)
+			return 0;
+		n = (uint64_t)ids + 9 + (uint64_t)be32(m + pos + ids + 4) * es;
+		break;
+	}
+	case SUB_PRIM_ARRAY_NODATA:
+		n = (uint64_t)ids + 9;
+		break;
+	default:
+		return 0;
+	}
+	return have(pos, end, n) ? n : 0;
+}
+
+/* The sub-records of one HEAP_DUMP(_SEGMENT) body [pos, end). */
+static void scan_segment(struct rd *r, uint64_t pos, uint64_t end)
+{
+	const uint8_t *m = r->h->map;
+	const char *path = r->h->path;
+	uint64_t n;
+
+	while (pos < end) {
+		uint64_t sub = pos;
+		unsigned tag = m[pos++];
+		int rl = root_len(tag, r->ids);
+
+		if (rl >= 0) {
+			if (!have(pos, end, (uint64_t)rl))
+				goto cut;
+			take_root(r, tag, pos, sub);
+			pos += (uint64_t)rl;
+			continue;
+		}
+		switch (tag) {
+		case SUB_CLASS_DUMP:
+			if ((n = class_dump_len(r, pos, end)) == 0)
+				goto cut;
+			VEC_GROW(r->s->cd, r->s->ncd, r->s->capcd);
+			r->s->cd[r->s->ncd++] = sub;
+			add_obj(r, beid(m + pos, r->ids), sub);
+			break;
+		case SUB_INSTANCE: case SUB_OBJ_ARRAY: case SUB_PRIM_ARRAY:
+		case SUB_PRIM_ARRAY_NODATA:
+			if ((n = object_len(r, tag, pos, end)) == 0)
+				goto cut;
+			add_obj(r, beid(m + pos, r->ids), sub);
+			break;
+		case SUB_HEAP_INFO:
+			n = 4 + r->ids;
+			if (!have(pos, end, n))
+				goto cut;
+			break;
+		default:
+			warn_add(&r->h->warn, "%s: offset %llu: unknown heap sub-record tag 0x%02x; "
+				 "skipping the rest of the segment (%llu bytes)", path,
+				 (unsigned long long)sub, tag, (unsigned long long)(end - sub));
+			return;
+		}
+		pos += n;
+		if ((r->s->nobj & 0xffff) == 0)
+			progress_update(r->p, pos);
+	}
+	return;
+cut:
+	warn_add(&r->h->warn, "%s: offset %llu: heap sub-record (tag 0x%02x) runs past the end "
+		 "of its segment at offset %llu; the rest of the segment is skipped", path,
+		 (unsigned long long)pos - 1, m[pos - 1], (unsigned long long)end);
+}
+
+static void take_utf8(struct rd *r, uint64_t body, uint64_t len)
+{
+	struct scan *s = r->s;
+
+	if (len < r->ids)
+		return;
+	VEC_GROW(s->str, s->nstr, s->capstr);
+	s->str[s->nstr++] = (struct raw_str){ beid(r->h->map + body, r->ids), body + r->ids,
+					      (uint32_t)(len - r->ids) };
+}
+
+static void take_load_class(struct rd *r, uint64_t body, uint64_t len)
+{
+	const uint8_t *m = r->h->map + body;
+	struct scan *s = r->s;
+
+	if (len < 8 + 2 * (uint64_t)r->ids)
+		return;
+	VEC_GROW(s->lc, s->nlc, s->caplc);
+	s->lc[s->nlc++] = (struct raw_lc){ beid(m + 4, r->ids), beid(m + 8 + r->ids, r->ids), be32(m) };
+}
+
+static void take_frame(struct rd *r, uint64_t body, uint64_t len)
+{
+	const uint8_t *m = r->h->map + body;
+	unsigned ids = r->ids;
+	struct scan *s = r->s;
+
+	if (len < 4 * (uint64_t)ids + 8)
+		return;
+	VEC_GROW(s->frame, s->nframe, s->capframe);
+	s->frame[s->nframe++] = (struct raw_frame){
+		beid(m, ids), beid(m + ids, ids), beid(m + 2 * ids, ids), beid(m + 3 * ids, ids),
+		be32(m + 4 * ids), (int32_t)be32(m + 4 * ids + 4) };
+}
+
+static void take_trace(struct rd *r, uint64_t body, uint64_t len)
+{
+	const uint8_t *m = r->h->map + body;
+	struct scan *s = r->s;
+
+	if (len < 12)
+		return;
+	uint64_t nf = be32(m + 8);
+	if (nf > (len - 12) / r->ids)
+		nf = (len - 12) / r->ids;
+	VEC_GROW(s->trace, s->ntrace, s->captrace);
+	s->trace[s->ntrace++] = (struct raw_trace){ be32(m), be32(m + 4), body + 12, (uint32_t)nf };
+}
+
+static void scan_records(struct rd *r, uint64_t pos)
+{
+	struct heap *h = r->h;
+	const uint8_t *m = h->map;
+
+	while (pos < h->size) {
+		if (h->size - pos < 9) {
+			warn_add(&h->warn, "%s: offset %llu: truncated record header (%llu bytes left)",
+				 h->path, (unsigned long long)pos, (unsigned long long)(h->size - pos));
+			return;
+		}
+		unsigned tag = m[pos];
+		uint64_t len = be32(m + pos + 5), body = pos + 9;
+		if (len > h->size - body) {
+			warn_add(&h->warn, "%s: offset %llu: record (tag 0x%02x) length %llu runs past "
+				 "the end of the file (%llu bytes left); reading what is there",
+				 h->path, (unsigned long long)pos, tag, (unsigned long long)len,
+				 (unsigned long long)(h->size - body));
+			len = h->size - body;
+		}
+		switch (tag) {
+		case TAG_UTF8: take_utf8(r, body, len); break;
+		case TAG_LOAD_CLASS: take_load_class(r, body, len); break;
+		case TAG_FRAME: take_frame(r, body, len); break;
+		case TAG_TRACE: take_trace(r, body, len); break;
+		case TAG_HEAP_DUMP: case TAG_HEAP_DUMP_SEGMENT:
+			r->s->heap_bytes += len;
+			scan_segment(r, body, body + len);
+			break;
+		default: /* UNLOAD_CLASS, HEAP_SUMMARY, threads, CPU samples...: skipped */
+			break;
+		}
+		pos = body + len;
+		progress_update(r->p, pos);
+	}
+}
+
+int hprof_parse(struct heap *h, struct progress *p, struct sbuf *err)
+{
+	struct scan s = { 0 };
+	struct rd r = { h, &s, p, h->layout.idsize, 0 };
+	uint64_t start = strlen(h->version) + 1 + 4 + 8;
+
+	/* objects run about 40 bytes: reserve once instead of doubling */
+	s.capobj = (size_t)(h->size / 40) + 256;
+	s.obj = xreallocarray(NULL, s.capobj, sizeof *s.obj);
+	/* the pass reads every page: mapping them in one call up to a size
+	 * that surely fits in memory saves a fault per few pages */
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+	if (h->size <= (uint64_t)8 << 30)
+		madvise((void *)h->map, h->size, MADV_POPULATE_READ);
+	madvise((void *)h->map, h->size, MADV_SEQUENTIAL);
+	progress_begin(p, "parse", h->size, "MB");
+	scan_records(&r, start);
+	progress_end(p);
+	madvise((void *)h->map, h->size, MADV_RANDOM);
+	if (s.nobj == 0 && s.nroot == 0 && s.heap_bytes == 0 && s.nstr == 0) {
+		if (start >= h->size) {
+			/* header only: an empty heap is a valid answer */
+		} else if (h->warn.n > 0) {
+			sbuf_printf(err, "%s", h->warn.msg[0]);
+			scan_free(&s);
+			return -1;
+		}
+	}
+	build_heap(h, &s, p);
+	return 0;
+}

@@ -1,0 +1,48 @@
+/* hprof.h — the HPROF reader (JAVA PROFILE 1.0.1 and 1.0.2, identifier
+ * size 4 or 8) over a read-only mapping, and lazy decoding of records
+ * for the views. Truncated or corrupt input is read as far as it is
+ * valid; every problem is a warning "FILE: offset N: what". */
+#ifndef HW_HPROF_H
+#define HW_HPROF_H
+
+#include "graph/heap.h"
+#include "progress.h"
+
+/* Map `path` read-only and check the header. Returns 0, or -1 with a
+ * one-line error in err. Sets h->path, map, size, fd, version,
+ * layout.idsize, timestamp_ms. */
+int hprof_map(struct heap *h, const char *path, struct sbuf *err);
+
+/* One pass over the records: classes, objects, roots, threads, traces.
+ * Then sorts objects into nodes and builds references (build.c).
+ * Returns 0, or -1 with err set when nothing usable was found. */
+int hprof_parse(struct heap *h, struct progress *p, struct sbuf *err);
+
+/* A decoded value. */
+struct hvalue {
+	uint8_t type;  /* enum hw_type */
+	union { uint64_t id; int64_t i; uint64_t u; double d; float f; } v;
+};
+
+/* Calls fn for every instance field of node v (instances: fields of the
+ * class then its supers, as stored; classes: static fields). Returns
+ * the number of fields, or -1 if v is not such a record. */
+typedef void (*field_fn)(void *arg, const char *name, const struct hvalue *val);
+int hprof_fields(const struct heap *h, node_t v, field_fn fn, void *arg);
+
+/* Arrays: element count and type, and one element. -1 if not an array. */
+int64_t hprof_array_length(const struct heap *h, node_t v, uint8_t *elem_type);
+int hprof_array_elem(const struct heap *h, node_t v, uint64_t i, struct hvalue *out);
+
+/* The text of a java.lang.String node (Latin-1 or UTF-16 value array
+ * decoded to UTF-8, at most `max` bytes, "..." marks a cut). Returns 0,
+ * -1 if v is not a String or its value is missing. Unescaped: callers
+ * escape before output. */
+int hprof_string_value(const struct heap *h, node_t v, struct sbuf *out, size_t max);
+
+/* How `src` refers to `dst`: field name, "[index]", "<class>",
+ * "<super>", "<loader>", "static NAME", "<referent>"... The first match
+ * in record order; "<?>" if none. Appended to out. */
+void hprof_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out);
+
+#endif

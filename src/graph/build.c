@@ -1,0 +1,480 @@
+/* build.c — raw records to nodes and references, see build.h. */
+#include "graph/build.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/classes.h"
+#include "graph/idindex.h"
+#include "graph/layout.h"
+
+#define WARN_EACH 10 /* per kind of problem: the first few name their offsets */
+
+enum { SUB_CLASS_DUMP = 0x20, SUB_INSTANCE = 0x21, SUB_OBJ_ARRAY = 0x22, SUB_PRIM_ARRAY = 0x23 };
+
+unsigned hprof_type_size(uint8_t type, unsigned idsize);
+
+void scan_free(struct scan *s)
+{
+	free(s->obj);
+	free(s->cd);
+	free(s->root);
+	free(s->str);
+	free(s->lc);
+	free(s->frame);
+	free(s->trace);
+	free(s->thread);
+	memset(s, 0, sizeof *s);
+}
+
+static int sorted_by_id(const struct raw_obj *o, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (o[i].id < o[i - 1].id)
+			return 0;
+	return 1;
+}
+
+/* Stable LSD radix sort by id, a byte at a time, skipping bytes that
+ * are the same in every id (ids are addresses: the top bytes are). */
+static void radix_sort(struct raw_obj *o, size_t n)
+{
+	struct raw_obj *tmp = xmalloc(n * sizeof *tmp), *a = o, *b = tmp;
+	size_t count[256];
+
+	for (int shift = 0; shift < 64; shift += 8) {
+		memset(count, 0, sizeof count);
+		for (size_t i = 0; i < n; i++)
+			count[(a[i].id >> shift) & 0xff]++;
+		if (count[(a[0].id >> shift) & 0xff] == n)
+			continue;
+		size_t sum = 0;
+		for (int d = 0; d < 256; d++) {
+			size_t c = count[d];
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			b[count[(a[i].id >> shift) & 0xff]++] = a[i];
+		struct raw_obj *t = a;
+		a = b;
+		b = t;
+	}
+	if (a != o)
+		memcpy(o, a, n * sizeof *o);
+	free(tmp);
+}
+
+static int cmp_obj(const void *a, const void *b)
+{
+	const struct raw_obj *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off; /* stable: file order */
+}
+
+/* HotSpot writes the class dumps and a few stragglers, then the heap in
+ * address order: one long sorted run and little else. Sort the rest and
+ * merge it with that run. Returns 0 (nothing done) when the longest run
+ * is not most of the objects. */
+static int sort_long_run(struct raw_obj *o, size_t n)
+{
+	size_t best = 0, best_len = 0, start = 0;
+
+	for (size_t i = 1; i <= n; i++)
+		if (i == n || o[i].id < o[i - 1].id) {
+			if (i - start > best_len) {
+				best = start;
+				best_len = i - start;
+			}
+			start = i;
+		}
+	if (best_len < n - n / 8)
+		return 0;
+	size_t nrest = n - best_len;
+	struct raw_obj *rest = xmalloc((nrest + 1) * sizeof *rest);
+	struct raw_obj *run = xmalloc(best_len * sizeof *run);
+	memcpy(rest, o, best * sizeof *o);
+	memcpy(rest + best, o + best + best_len, (n - best - best_len) * sizeof *o);
+	memcpy(run, o + best, best_len * sizeof *o);
+	qsort(rest, nrest, sizeof *rest, cmp_obj);
+	size_t i = 0, j = 0, k = 0;
+	while (i < best_len || j < nrest) /* ties: the earlier record first */
+		if (j == nrest || (i < best_len && (run[i].id < rest[j].id ||
+			(run[i].id == rest[j].id && run[i].off < rest[j].off))))
+			o[k++] = run[i++];
+		else
+			o[k++] = rest[j++];
+	free(rest);
+	free(run);
+	return 1;
+}
+
+/* Nodes: the virtual root, then the objects by id, duplicates dropped. */
+static void make_nodes(struct heap *h, struct scan *s)
+{
+	size_t n = s->nobj, dup = 0;
+
+	if (n > 0 && !sorted_by_id(s->obj, n) && !sort_long_run(s->obj, n))
+		radix_sort(s->obj, n);
+	h->node_id = xmalloc((n + 1) * sizeof *h->node_id);
+	h->node_off = xmalloc((n + 1) * sizeof *h->node_off);
+	h->node_id[0] = h->node_off[0] = 0;
+	node_t k = 1;
+	for (size_t i = 0; i < n; i++) {
+		const struct raw_obj *o = &s->obj[i];
+		if (o->id == 0) {
+			warn_add(&h->warn, "%s: offset %llu: object with id 0 (null); skipped",
+				 h->path, (unsigned long long)o->off);
+			continue;
+		}
+		if (h->node_id[k - 1] == o->id) {
+			if (dup++ < WARN_EACH)
+				warn_add(&h->warn, "%s: offset %llu: duplicate object id 0x%llx; the record "
+					 "at offset %llu is kept", h->path, (unsigned long long)o->off,
+					 (unsigned long long)o->id,
+					 (unsigned long long)h->node_off[k - 1]);
+			continue;
+		}
+		h->node_id[k] = o->id;
+		h->node_off[k] = o->off;
+		k++;
+	}
+	if (dup > WARN_EACH)
+		warn_add(&h->warn, "%s: %zu duplicate object ids in all", h->path, dup);
+	free(s->obj);
+	s->obj = NULL;
+	h->n = k;
+	h->node_class = xmalloc((size_t)k * sizeof *h->node_class);
+	h->node_shallow = xcalloc(k, sizeof *h->node_shallow);
+	h->node_kind = xcalloc(k, sizeof *h->node_kind);
+	h->node_class[0] = HW_NONE;
+	h->node_kind[0] = NK_ROOT;
+}
+
+/* State of the reference pass. */
+struct refs {
+	struct heap *h;
+	struct classtab *ct;
+	struct idindex idx;
+	int fill;           /* 0: count slots, 1: look up and store */
+	edge_t pos;         /* next free slot in h->out */
+	uint64_t dangling;
+	node_t cur;
+	node_t *wsrc, *wdst;
+	size_t nweak, capweak;
+};
+
+static inline void emit(struct refs *r, uint64_t id)
+{
+	if (id == 0)
+		return;
+	if (!r->fill) {
+		r->pos++;
+		return;
+	}
+	node_t t = idindex_find(&r->idx, id);
+	if (t == HW_NONE) {
+		if (r->dangling++ < 3) /* a few examples, then a total */
+			warn_add(&r->h->warn, "%s: offset %llu: object 0x%llx refers to 0x%llx, which "
+				 "is not in the dump; reference dropped", r->h->path,
+				 (unsigned long long)r->h->node_off[r->cur],
+				 (unsigned long long)r->h->node_id[r->cur], (unsigned long long)id);
+		return;
+	}
+	r->h->out[r->pos++] = t;
+}
+
+static void emit_node(struct refs *r, node_t t)
+{
+	if (t == HW_NONE)
+		return;
+	if (r->fill)
+		r->h->out[r->pos] = t;
+	r->pos++;
+}
+
+static void weak(struct refs *r, uint64_t id)
+{
+	node_t t = id ? idindex_find(&r->idx, id) : HW_NONE;
+
+	if (t == HW_NONE)
+		return;
+	VEC_GROW(r->wsrc, r->nweak, r->capweak);
+	r->wdst = xreallocarray(r->wdst, r->capweak, sizeof *r->wdst);
+	r->wsrc[r->nweak] = r->cur;
+	r->wdst[r->nweak++] = t;
+}
+
+static void instance_refs(struct refs *r, node_t i, const uint8_t *q)
+{
+	struct heap *h = r->h;
+	unsigned ids = h->layout.idsize;
+	uint32_t c;
+
+	if (!r->fill) {
+		c = classes_find(r->ct, beid(q + ids + 4, ids), 0, h->node_off[i]);
+		h->node_class[i] = c;
+		h->node_kind[i] = NK_INSTANCE;
+	}
+	c = h->node_class[i];
+	const struct hclass *k = &h->cls[c];
+	uint32_t nbytes = be32(q + 2 * ids + 4);
+	const uint8_t *data = q + 2 * ids + 8;
+	if (!r->fill && nbytes < k->inst_bytes && !(k->flags & HC_SYNTHETIC))
+		warn_add(&h->warn, "%s: offset %llu: instance of %s has %u bytes of fields, its "
+			 "class says %u; missing fields read as null", h->path,
+			 (unsigned long long)h->node_off[i], class_name(h, c), nbytes, k->inst_bytes);
+	for (uint32_t j = 0; j < k->nrefs; j++) {
+		uint32_t off = h->refoffs[k->ref_first + j];
+		if (off + ids <= nbytes)
+			emit(r, beid(data + off, ids));
+	}
+	if (r->fill && k->referent_off != HW_NONE && k->referent_off + ids <= nbytes)
+		weak(r, beid(data + k->referent_off, ids));
+	emit_node(r, k->node); /* an instance keeps its class alive */
+}
+
+static void objarray_refs(struct refs *r, node_t i, const uint8_t *q)
+{
+	struct heap *h = r->h;
+	unsigned ids = h->layout.idsize;
+	uint32_t len = be32(q + ids + 4);
+
+	if (!r->fill) {
+		h->node_class[i] = classes_find(r->ct, beid(q + ids + 8, ids), 1, h->node_off[i]);
+		h->node_kind[i] = NK_OBJARRAY;
+		h->node_shallow[i] = len; /* the layout turns lengths into sizes */
+	}
+	const uint8_t *e = q + 2 * ids + 8;
+	for (uint32_t j = 0; j < len; j++, e += ids)
+		emit(r, beid(e, ids));
+	emit_node(r, h->cls[h->node_class[i]].node);
+}
+
+static void primarray_refs(struct refs *r, node_t i, const uint8_t *q)
+{
+	struct heap *h = r->h;
+	unsigned ids = h->layout.idsize;
+
+	if (!r->fill) {
+		uint8_t t = q[ids + 8];
+		uint32_t c = t < 12 ? r->ct->prim[t] : HW_NONE;
+		h->node_class[i] = c != HW_NONE ? c : r->ct->prim[T_BYTE];
+		h->node_kind[i] = NK_PRIMARRAY;
+		h->node_shallow[i] = be32(q + ids + 4);
+	}
+	emit_node(r, h->cls[h->node_class[i]].node);
+}
+
+static void class_refs(struct refs *r, node_t i, const uint8_t *q)
+{
+	struct heap *h = r->h;
+	unsigned ids = h->layout.idsize;
+
+	if (!r->fill) {
+		h->node_class[i] = r->ct->java_lang_class;
+		h->node_kind[i] = NK_CLASS;
+		/* the class this node describes, for its mirror size */
+		h->node_shallow[i] = classes_find(r->ct, h->node_id[i], 0, h->node_off[i]);
+	}
+	emit(r, beid(q + ids + 4, ids));     /* super */
+	emit(r, beid(q + 2 * ids + 4, ids)); /* loader */
+	emit(r, beid(q + 3 * ids + 4, ids)); /* signers */
+	emit(r, beid(q + 4 * ids + 4, ids)); /* protection domain */
+	q += 7 * ids + 8;
+	unsigned ncp = be16(q);
+	q += 2;
+	for (unsigned j = 0; j < ncp; j++) {
+		if (q[2] == T_OBJECT)
+			emit(r, beid(q + 3, ids));
+		q += 3 + hprof_type_size(q[2], ids);
+	}
+	unsigned nst = be16(q);
+	q += 2;
+	for (unsigned j = 0; j < nst; j++) {
+		if (q[ids] == T_OBJECT)
+			emit(r, beid(q + ids + 1, ids));
+		q += ids + 1 + hprof_type_size(q[ids], ids);
+	}
+}
+
+static void node_refs(struct refs *r, node_t i)
+{
+	const uint8_t *q = r->h->map + r->h->node_off[i];
+
+	r->cur = i;
+	switch (q[0]) {
+	case SUB_INSTANCE: instance_refs(r, i, q + 1); break;
+	case SUB_OBJ_ARRAY: objarray_refs(r, i, q + 1); break;
+	case SUB_CLASS_DUMP: class_refs(r, i, q + 1); break;
+	default: primarray_refs(r, i, q + 1); break; /* with or without data */
+	}
+}
+
+static void build_refs(struct heap *h, struct classtab *ct, struct progress *p)
+{
+	struct refs r = { .h = h, .ct = ct };
+
+	h->out_start = xmalloc(((size_t)h->n + 1) * sizeof *h->out_start);
+	progress_begin(p, "references", (uint64_t)h->n * 2, "objects");
+	for (node_t i = 1; i < h->n; i++) { /* count slots: an upper bound */
+		node_refs(&r, i);
+		if ((i & 0xfffff) == 0)
+			progress_update(p, i);
+	}
+	if (r.pos > (uint64_t)UINT32_MAX - 1)
+		hw_fatal("%s: more than 2^32 references: not supported yet", h->path);
+	h->out = xmalloc(((size_t)r.pos + 1) * sizeof *h->out);
+	idindex_build(&r.idx, h->node_id, h->n);
+	r.fill = 1;
+	r.pos = 0;
+	h->out_start[0] = h->out_start[1] = 0;
+	for (node_t i = 1; i < h->n; i++) {
+		h->out_start[i] = r.pos;
+		node_refs(&r, i);
+		if ((i & 0xfffff) == 0)
+			progress_update(p, (uint64_t)h->n + i);
+	}
+	h->out_start[h->n] = r.pos;
+	h->out = xreallocarray(h->out, (size_t)r.pos + 1, sizeof *h->out);
+	h->nedges = r.pos;
+	h->dangling_refs = r.dangling;
+	if (r.dangling > 3)
+		warn_add(&h->warn, "%s: %llu references to objects not in the dump, in all "
+			 "(HotSpot, for one, leaves out the CDS-archived mirrors of classes not loaded yet)",
+			 h->path, (unsigned long long)r.dangling);
+	h->weak_src = r.wsrc;
+	h->weak_dst = r.wdst;
+	h->nweak = r.nweak;
+	idindex_free(&r.idx);
+	progress_end(p);
+}
+
+static int cmp_root(const void *a, const void *b)
+{
+	const struct root *x = a, *y = b;
+
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->thread_serial != y->thread_serial)
+		return x->thread_serial < y->thread_serial ? -1 : 1;
+	return x->frame < y->frame ? -1 : x->frame > y->frame;
+}
+
+static void build_roots(struct heap *h, const struct scan *s)
+{
+	size_t missing = 0;
+
+	h->root_rec = xmalloc((s->nroot + 1) * sizeof *h->root_rec);
+	h->nroot_rec = 0;
+	for (size_t i = 0; i < s->nroot; i++) {
+		const struct raw_root *r = &s->root[i];
+		node_t v = heap_find_id(h, r->id);
+		if (v == HW_NONE) {
+			if (r->id != 0 && missing++ < WARN_EACH)
+				warn_add(&h->warn, "%s: offset %llu: GC root (%s) 0x%llx is not in the "
+					 "dump; ignored", h->path, (unsigned long long)r->off,
+					 root_kind_name(r->kind), (unsigned long long)r->id);
+			continue;
+		}
+		h->root_rec[h->nroot_rec++] = (struct root){ v, r->kind, r->thread, r->frame };
+	}
+	qsort(h->root_rec, h->nroot_rec, sizeof *h->root_rec, cmp_root);
+	size_t k = 0; /* the same root twice is one record */
+	for (size_t i = 0; i < h->nroot_rec; i++)
+		if (k == 0 || cmp_root(&h->root_rec[k - 1], &h->root_rec[i]) != 0)
+			h->root_rec[k++] = h->root_rec[i];
+	h->nroot_rec = k;
+}
+
+static int cmp_u64_first(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_u32_first(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint32_t str_name(struct classtab *ct, const struct scan *s, uint64_t id)
+{
+	uint32_t len;
+	const uint8_t *p = scan_string(ct->h, s, id, &len);
+
+	return p ? names_intern(ct, (const char *)p, len) : names_intern(ct, "", 0);
+}
+
+/* Threads, traces and frames, for thread roots and allocation sites. */
+static void build_stacks(struct heap *h, struct classtab *ct, const struct scan *s)
+{
+	unsigned ids = h->layout.idsize;
+
+	h->nframes = (uint32_t)s->nframe;
+	h->frames = xmalloc((s->nframe + 1) * sizeof *h->frames);
+	for (size_t i = 0; i < s->nframe; i++) {
+		const struct raw_frame *f = &s->frame[i];
+		const struct raw_lc *lc = NULL;
+		for (size_t j = 0; j < s->nlc && lc == NULL; j++) /* few frames: fine */
+			if (s->lc[j].serial == f->class_serial)
+				lc = &s->lc[j];
+		h->frames[i] = (struct hframe){ f->id, str_name(ct, s, f->method), str_name(ct, s, f->sig),
+						str_name(ct, s, f->source),
+						lc ? str_name(ct, s, lc->name) : names_intern(ct, "", 0),
+						f->line };
+	}
+	qsort(h->frames, h->nframes, sizeof *h->frames, cmp_u64_first);
+	h->ntraces = (uint32_t)s->ntrace;
+	h->traces = xmalloc((s->ntrace + 1) * sizeof *h->traces);
+	size_t total = 0;
+	for (size_t i = 0; i < s->ntrace; i++)
+		total += s->trace[i].nframes;
+	h->trace_frames = xmalloc((total + 1) * sizeof *h->trace_frames);
+	h->ntrace_frames = 0;
+	for (size_t i = 0; i < s->ntrace; i++) {
+		const struct raw_trace *t = &s->trace[i];
+		struct htrace *o = &h->traces[i];
+		*o = (struct htrace){ t->serial, t->thread, h->ntrace_frames, 0 };
+		for (uint32_t j = 0; j < t->nframes; j++) {
+			uint64_t fid = beid(h->map + t->off + (uint64_t)j * ids, ids);
+			struct hframe key = { .id = fid };
+			struct hframe *f = bsearch(&key, h->frames, h->nframes, sizeof key, cmp_u64_first);
+			if (f != NULL)
+				h->trace_frames[h->ntrace_frames++] = (uint32_t)(f - h->frames);
+		}
+		o->nframes = h->ntrace_frames - o->frame_first;
+	}
+	qsort(h->traces, h->ntraces, sizeof *h->traces, cmp_u32_first);
+	h->nthreads = (uint32_t)s->nthread;
+	h->threads = xmalloc((s->nthread + 1) * sizeof *h->threads);
+	for (size_t i = 0; i < s->nthread; i++)
+		h->threads[i] = (struct hthread){ s->thread[i].serial, heap_find_id(h, s->thread[i].id),
+						  s->thread[i].trace };
+	qsort(h->threads, h->nthreads, sizeof *h->threads, cmp_u32_first);
+}
+
+void build_heap(struct heap *h, struct scan *s, struct progress *p)
+{
+	struct classtab ct;
+
+	progress_begin(p, "nodes", s->nobj, "objects");
+	make_nodes(h, s);
+	progress_end(p);
+	classes_build(&ct, h, s);
+	build_refs(h, &ct, p);
+	progress_begin(p, "layout", h->n, "objects");
+	layout_apply(h);
+	progress_end(p);
+	build_roots(h, s);
+	build_stacks(h, &ct, s);
+	classes_free(&ct);
+	scan_free(s);
+}

@@ -1,0 +1,43 @@
+/* build.h — from a reader's raw records to the heap model: nodes sorted
+ * by id, classes resolved, shallow sizes, references in CSR. A reader
+ * fills struct scan in one pass over the dump and calls build_heap(). */
+#ifndef HW_BUILD_H
+#define HW_BUILD_H
+
+#include "graph/heap.h"
+#include "progress.h"
+
+struct raw_obj { uint64_t id, off; };
+struct raw_root { uint64_t id, off; uint16_t kind; uint32_t thread, frame; };
+struct raw_str { uint64_t id, off; uint32_t len; };       /* UTF8 body after the id */
+struct raw_lc { uint64_t cid, name; uint32_t serial; };   /* LOAD_CLASS */
+struct raw_frame { uint64_t id, method, sig, source; uint32_t class_serial; int32_t line; };
+struct raw_trace { uint32_t serial, thread; uint64_t off; uint32_t nframes; };
+struct raw_thread { uint64_t id; uint32_t serial, trace; };
+
+/* Growable vector: v (pointer), n, cap. */
+#define VEC_GROW(v, n, cap) do { \
+	if ((n) == (cap)) { \
+		(cap) = (cap) ? (cap) * 2 : 256; \
+		(v) = xreallocarray((v), (cap), sizeof *(v)); \
+	} \
+} while (0)
+
+struct scan {
+	struct raw_obj *obj;  size_t nobj, capobj;   /* every object record incl. class dumps */
+	uint64_t *cd;         size_t ncd, capcd;     /* CLASS_DUMP offsets */
+	struct raw_root *root; size_t nroot, caproot;
+	struct raw_str *str;  size_t nstr, capstr;
+	struct raw_lc *lc;    size_t nlc, caplc;
+	struct raw_frame *frame; size_t nframe, capframe;
+	struct raw_trace *trace; size_t ntrace, captrace;
+	struct raw_thread *thread; size_t nthread, capthread;
+	uint64_t heap_bytes;  /* bytes of heap dump segments seen */
+};
+
+void scan_free(struct scan *s);
+
+/* Consumes the scan (freed on return). Needs h->map/size/layout.idsize. */
+void build_heap(struct heap *h, struct scan *s, struct progress *p);
+
+#endif

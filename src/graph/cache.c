@@ -1,0 +1,521 @@
+/* cache.c — the index cache, see cache.h.
+ *
+ * Layout: a header (magic, format version, sizes of the index types,
+ * the dump's identity: size, mtime, inode, device and a hash of sampled
+ * content), a table of sections (raw and compressed length, checksum),
+ * then the sections, each LZ4-compressed in chunks of at most 64 MiB,
+ * every chunk preceded by its compressed length. Loading checks all of
+ * it and then the values themselves, so that a corrupt cache can never
+ * send later code out of bounds. */
+#include "graph/cache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <lz4.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAGIC "HWIDX\0\r\n"
+#define FORMAT 1
+#define CHUNK ((size_t)64 << 20)
+
+struct ident {
+	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
+};
+
+struct header {
+	char magic[8];
+	uint32_t format, endian, node_size, edge_size;
+	struct ident id;
+	uint32_t nsect, pad;
+	uint64_t check; /* of everything above */
+};
+
+struct sect {
+	uint32_t id, elem;
+	uint64_t raw, comp, check;
+};
+
+/* Scalars of the heap, saved as one section. */
+struct scalars {
+	char version[24];
+	uint64_t timestamp_ms;
+	struct jvm_layout layout;
+	uint64_t n, nedges, nweak, nroot_rec, nroots, ncls, nfields, nrefoffs, names_len;
+	uint64_t nframes, ntraces, ntrace_frames, nthreads, nwarn_bytes, nwarn, suppressed;
+	uint64_t total_shallow, unreachable_count, unreachable_bytes;
+	uint64_t weakonly_count, weakonly_bytes, dangling_refs;
+};
+
+static uint64_t hash64(const void *p, size_t n, uint64_t x)
+{
+	const uint8_t *b = p;
+	size_t i = 0;
+
+	x ^= 0x9e3779b97f4a7c15ull * (n + 1);
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, b + i, 8);
+		x = (x ^ w) * 0xff51afd7ed558ccdull;
+		x ^= x >> 32;
+	}
+	for (; i < n; i++)
+		x = (x ^ b[i]) * 0x100000001b3ull;
+	return x ^ (x >> 29);
+}
+
+static int dump_ident(const struct heap *h, struct ident *id)
+{
+	struct stat st;
+
+	if (fstat(h->fd, &st) < 0)
+		return -1;
+	memset(id, 0, sizeof *id);
+	id->size = (uint64_t)st.st_size;
+	id->mtime_s = (uint64_t)st.st_mtim.tv_sec;
+	id->mtime_ns = (uint64_t)st.st_mtim.tv_nsec;
+	id->ino = st.st_ino;
+	id->dev = st.st_dev;
+	/* the ends and 16 blocks between: a cheap guard against a dump
+	 * rewritten in place with the same size and time */
+	uint64_t x = 0, sz = h->size, blk = sz < 65536 ? sz : 65536;
+	x = hash64(h->map, blk, x);
+	x = hash64(h->map + sz - blk, blk, x);
+	for (int i = 1; i <= 16 && sz > 8192; i++) {
+		uint64_t at = sz / 17 * (uint64_t)i;
+		x = hash64(h->map + at, at + 4096 <= sz ? 4096 : sz - at, x);
+	}
+	id->sample = x;
+	return 0;
+}
+
+char *cache_path(const char *dump_path)
+{
+	char *abs = realpath(dump_path, NULL);
+	const char *p = abs ? abs : dump_path;
+	const char *slash = strrchr(p, '/');
+	char *dir = slash ? strndup(p, (size_t)(slash - p) + (slash == p)) : xstrdup(".");
+	char *out;
+
+	if (access(dir, W_OK) == 0) {
+		out = xasprintf("%s.hwi", p);
+	} else {
+		const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+		char *base = xdg && *xdg ? xstrdup(xdg) : xasprintf("%s/.cache", home ? home : "/tmp");
+		out = xasprintf("%s/heapwalk/%016llx-%s.hwi", base,
+				(unsigned long long)hash64(p, strlen(p), 0), slash ? slash + 1 : p);
+		free(base);
+	}
+	free(dir);
+	free(abs);
+	return out;
+}
+
+/* The sections: where each array lives and how many elements it has. */
+struct slot { void **ptr; size_t elem; uint64_t count; };
+
+static int slots(struct heap *h, const struct scalars *s, struct slot *o)
+{
+	int k = 0;
+#define SLOT(field, cnt) o[k++] = (struct slot){ (void **)&h->field, sizeof *h->field, (cnt) }
+	SLOT(node_id, s->n);
+	SLOT(node_off, s->n);
+	SLOT(node_class, s->n);
+	SLOT(node_shallow, s->n);
+	SLOT(node_kind, s->n);
+	SLOT(out_start, s->n + 1);
+	SLOT(out, s->nedges);
+	SLOT(in_start, s->n + 1);
+	SLOT(in, s->nedges + s->nroots);
+	SLOT(weak_src, s->nweak);
+	SLOT(weak_dst, s->nweak);
+	SLOT(root_rec, s->nroot_rec);
+	SLOT(roots, s->nroots);
+	SLOT(cls, s->ncls);
+	SLOT(fields, s->nfields);
+	SLOT(refoffs, s->nrefoffs);
+	SLOT(names, s->names_len);
+	SLOT(idom, s->n);
+	SLOT(retained, s->n);
+	SLOT(frames, s->nframes);
+	SLOT(traces, s->ntraces);
+	SLOT(trace_frames, s->ntrace_frames);
+	SLOT(threads, s->nthreads);
+#undef SLOT
+	return k;
+}
+#define NSLOTS 23
+
+static void get_scalars(const struct heap *h, struct scalars *s, uint64_t warn_bytes)
+{
+	memset(s, 0, sizeof *s);
+	memcpy(s->version, h->version, sizeof s->version);
+	s->timestamp_ms = h->timestamp_ms;
+	s->layout = h->layout;
+	s->n = h->n;
+	s->nedges = h->nedges;
+	s->nweak = h->nweak;
+	s->nroot_rec = h->nroot_rec;
+	s->nroots = h->nroots;
+	s->ncls = h->ncls;
+	s->nfields = h->nfields;
+	s->nrefoffs = h->nrefoffs;
+	s->names_len = h->names_len;
+	s->nframes = h->nframes;
+	s->ntraces = h->ntraces;
+	s->ntrace_frames = h->ntrace_frames;
+	s->nthreads = h->nthreads;
+	s->nwarn_bytes = warn_bytes;
+	s->nwarn = h->warn.n;
+	s->suppressed = h->warn.suppressed;
+	s->total_shallow = h->total_shallow;
+	s->unreachable_count = h->unreachable_count;
+	s->unreachable_bytes = h->unreachable_bytes;
+	s->weakonly_count = h->weakonly_count;
+	s->weakonly_bytes = h->weakonly_bytes;
+	s->dangling_refs = h->dangling_refs;
+}
+
+/* ---- saving ---- */
+
+struct out { int fd; int err; uint64_t check; };
+
+static void put(struct out *o, const void *p, size_t n)
+{
+	const char *b = p;
+
+	while (n > 0 && !o->err) {
+		ssize_t w = write(o->fd, b, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			o->err = w < 0 ? errno : ENOSPC;
+			return;
+		}
+		b += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Compress one array into memory: chunks of [u32 length][LZ4 data]. */
+static char *pack(const void *p, uint64_t raw, uint64_t *comp)
+{
+	uint64_t nchunks = raw / CHUNK + 1, cap = 0, at = 0;
+
+	for (uint64_t c = 0; c < nchunks; c++) {
+		uint64_t len = c + 1 < nchunks ? CHUNK : raw - c * CHUNK;
+		cap += 4 + (uint64_t)LZ4_compressBound((int)len);
+	}
+	char *buf = xmalloc(cap);
+	for (uint64_t c = 0; c < nchunks; c++) {
+		uint64_t len = c + 1 < nchunks ? CHUNK : raw - c * CHUNK;
+		int z = LZ4_compress_default((const char *)p + c * CHUNK, buf + at + 4, (int)len,
+					     (int)(cap - at - 4 > INT_MAX ? INT_MAX : cap - at - 4));
+		uint32_t z32 = (uint32_t)z;
+		memcpy(buf + at, &z32, 4);
+		at += 4 + (uint64_t)z;
+	}
+	*comp = at;
+	return buf;
+}
+
+static char *warn_blob(const struct heap *h, uint64_t *len)
+{
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	for (size_t i = 0; i < h->warn.n; i++)
+		sbuf_add(&sb, h->warn.msg[i], strlen(h->warn.msg[i]) + 1);
+	*len = sb.len;
+	return sbuf_detach(&sb);
+}
+
+int cache_save(struct heap *h)
+{
+	struct header hd = { .format = FORMAT, .endian = 0x01020304,
+			     .node_size = sizeof(node_t), .edge_size = sizeof(edge_t) };
+	struct scalars sc;
+	struct slot sl[NSLOTS + 2];
+	struct sect st[NSLOTS + 2];
+	char *packed[NSLOTS + 2] = { 0 };
+	uint64_t wlen;
+	char *path = cache_path(h->path), *tmp = NULL, *wb = warn_blob(h, &wlen);
+	struct stat ds;
+	int ok = 0;
+
+	memcpy(hd.magic, MAGIC, 8);
+	if (dump_ident(h, &hd.id) < 0 || fstat(h->fd, &ds) < 0)
+		goto done;
+	get_scalars(h, &sc, wlen);
+	int ns = slots(h, &sc, sl);
+	sl[ns++] = (struct slot){ (void **)&wb, 1, wlen };
+	hd.nsect = (uint32_t)ns + 1;
+	/* section 0: the scalars */
+	for (int i = 0; i <= ns; i++) {
+		const void *p = i == 0 ? (const void *)&sc : *sl[i - 1].ptr;
+		uint64_t raw = i == 0 ? sizeof sc : sl[i - 1].elem * sl[i - 1].count;
+		st[i] = (struct sect){ (uint32_t)i, i == 0 ? 1 : (uint32_t)sl[i - 1].elem, raw, 0, 0 };
+		packed[i] = pack(p, raw, &st[i].comp);
+		st[i].check = hash64(packed[i], st[i].comp, raw);
+	}
+	hd.check = hash64(&hd, offsetof(struct header, check), 0);
+	/* the cache directory, private, when it is not beside the dump */
+	char *slash = strrchr(path, '/');
+	if (slash != NULL && strstr(path, "/heapwalk/") != NULL) {
+		char *d = strndup(path, (size_t)(slash - path));
+		char *up = strrchr(d, '/');
+		if (up) {
+			*up = '\0';
+			mkdir(d, 0700);
+			*up = '/';
+		}
+		mkdir(d, 0700);
+		free(d);
+	}
+	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	struct out o = { open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, ds.st_mode & 0777), 0, 0 };
+	if (o.fd < 0) {
+		warn_add(&h->warn, "%s: cannot write the index cache: %s", tmp, strerror(errno));
+		goto done;
+	}
+	fchmod(o.fd, ds.st_mode & 0777); /* the umask may have taken bits */
+	put(&o, &hd, sizeof hd);
+	put(&o, st, sizeof st[0] * hd.nsect);
+	for (uint32_t i = 0; i < hd.nsect; i++)
+		put(&o, packed[i], st[i].comp);
+	if (!o.err && fsync(o.fd) < 0)
+		o.err = errno;
+	if (close(o.fd) < 0 && !o.err)
+		o.err = errno;
+	if (!o.err && rename(tmp, path) < 0)
+		o.err = errno;
+	if (o.err) {
+		unlink(tmp);
+		warn_add(&h->warn, "%s: cannot write the index cache: %s", path, strerror(o.err));
+		goto done;
+	}
+	ok = 1;
+done:
+	for (int i = 0; i < NSLOTS + 2; i++)
+		free(packed[i]);
+	free(wb);
+	free(tmp);
+	free(path);
+	return ok ? 0 : -1;
+}
+
+/* ---- loading ---- */
+
+static int unpack(const uint8_t *p, uint64_t comp, void *dst, uint64_t raw)
+{
+	uint64_t at = 0, done = 0;
+
+	while (done < raw || (raw == 0 && at < comp && at == 0)) {
+		uint32_t z;
+		if (comp - at < 4)
+			return -1;
+		memcpy(&z, p + at, 4);
+		at += 4;
+		if (z > comp - at)
+			return -1;
+		uint64_t len = raw - done < CHUNK ? raw - done : CHUNK;
+		int got = LZ4_decompress_safe((const char *)p + at, (char *)dst + done, (int)z, (int)len);
+		if (got < 0 || (uint64_t)got != len)
+			return -1;
+		at += z;
+		done += len;
+		if (raw == 0)
+			break;
+	}
+	return at == comp ? 0 : -1;
+}
+
+/* Every value that indexes something must be in range. */
+static const char *validate(const struct heap *h, const struct scalars *s)
+{
+	if (s->n == 0 || s->n > UINT32_MAX || s->names_len == 0 || h->names[s->names_len - 1] != '\0')
+		return "bad counts";
+	for (uint64_t v = 0; v < s->n; v++) {
+		if (h->out_start[v] > h->out_start[v + 1] || h->in_start[v] > h->in_start[v + 1])
+			return "bad reference index";
+		if (v > 0 && (h->node_class[v] >= s->ncls || h->node_off[v] >= h->size ||
+			      h->node_id[v] <= h->node_id[v - 1]))
+			return "bad node";
+		if (h->idom[v] != HW_NONE && h->idom[v] >= s->n)
+			return "bad dominator";
+	}
+	if (h->out_start[s->n] != s->nedges || h->in_start[s->n] != s->nedges + s->nroots)
+		return "bad reference count";
+	for (uint64_t e = 0; e < s->nedges; e++)
+		if (h->out[e] >= s->n)
+			return "bad reference";
+	for (uint64_t e = 0; e < s->nedges + s->nroots; e++)
+		if (h->in[e] >= s->n)
+			return "bad reference";
+	for (uint64_t i = 0; i < s->nweak; i++)
+		if (h->weak_src[i] >= s->n || h->weak_dst[i] >= s->n)
+			return "bad weak reference";
+	for (uint64_t i = 0; i < s->nroots; i++)
+		if (h->roots[i] >= s->n)
+			return "bad root";
+	for (uint64_t i = 0; i < s->nroot_rec; i++)
+		if (h->root_rec[i].node >= s->n)
+			return "bad root";
+	for (uint64_t c = 0; c < s->ncls; c++) {
+		const struct hclass *k = &h->cls[c];
+		if (k->name >= s->names_len || (k->super != HW_NONE && k->super >= s->ncls) ||
+		    (k->node != HW_NONE && k->node >= s->n) ||
+		    (uint64_t)k->field_first + k->nfields + k->nstatics > s->nfields ||
+		    (uint64_t)k->ref_first + k->nrefs > s->nrefoffs)
+			return "bad class";
+	}
+	for (uint64_t f = 0; f < s->nfields; f++)
+		if (h->fields[f].name >= s->names_len)
+			return "bad field";
+	for (uint64_t f = 0; f < s->nframes; f++) {
+		const struct hframe *fr = &h->frames[f];
+		if (fr->method >= s->names_len || fr->signature >= s->names_len ||
+		    fr->source >= s->names_len || fr->class_name >= s->names_len)
+			return "bad frame";
+	}
+	for (uint64_t t = 0; t < s->ntraces; t++)
+		if ((uint64_t)h->traces[t].frame_first + h->traces[t].nframes > s->ntrace_frames)
+			return "bad trace";
+	for (uint64_t t = 0; t < s->ntrace_frames; t++)
+		if (h->trace_frames[t] >= s->nframes)
+			return "bad trace";
+	for (uint64_t t = 0; t < s->nthreads; t++)
+		if (h->threads[t].obj != HW_NONE && h->threads[t].obj >= s->n)
+			return "bad thread";
+	return NULL;
+}
+
+static void free_slots(struct slot *sl, int ns)
+{
+	for (int i = 0; i < ns; i++) {
+		free(*sl[i].ptr);
+		*sl[i].ptr = NULL;
+	}
+}
+
+static void set_scalars(struct heap *h, const struct scalars *s)
+{
+	memcpy(h->version, s->version, sizeof h->version);
+	h->version[sizeof h->version - 1] = '\0';
+	h->timestamp_ms = s->timestamp_ms;
+	h->layout = s->layout;
+	h->n = (node_t)s->n;
+	h->nedges = s->nedges;
+	h->nweak = s->nweak;
+	h->nroot_rec = s->nroot_rec;
+	h->nroots = s->nroots;
+	h->ncls = (uint32_t)s->ncls;
+	h->nfields = (uint32_t)s->nfields;
+	h->nrefoffs = (uint32_t)s->nrefoffs;
+	h->names_len = (uint32_t)s->names_len;
+	h->nframes = (uint32_t)s->nframes;
+	h->ntraces = (uint32_t)s->ntraces;
+	h->ntrace_frames = (uint32_t)s->ntrace_frames;
+	h->nthreads = (uint32_t)s->nthreads;
+	h->total_shallow = s->total_shallow;
+	h->unreachable_count = s->unreachable_count;
+	h->unreachable_bytes = s->unreachable_bytes;
+	h->weakonly_count = s->weakonly_count;
+	h->weakonly_bytes = s->weakonly_bytes;
+	h->dangling_refs = s->dangling_refs;
+}
+
+static void replay_warnings(struct heap *h, const char *blob, uint64_t len, uint64_t suppressed)
+{
+	for (uint64_t at = 0; at < len;) {
+		const char *m = blob + at;
+		size_t l = strnlen(m, len - at);
+		warn_add(&h->warn, "%.*s", (int)l, m);
+		at += l + 1;
+	}
+	h->warn.suppressed += suppressed;
+}
+
+int cache_load(struct heap *h, const char **why)
+{
+	char *path = cache_path(h->path);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	struct header hd, want = { 0 };
+	const uint8_t *m = MAP_FAILED;
+	struct scalars sc;
+	struct slot sl[NSLOTS + 2];
+	int ns = 0, ok = 0;
+	char *wb = NULL;
+
+	free(path);
+	*why = "no cache";
+	if (fd < 0 || fstat(fd, &st) < 0 || (uint64_t)st.st_size < sizeof hd)
+		goto done;
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED)
+		goto done;
+	uint64_t size = (uint64_t)st.st_size;
+	memcpy(&hd, m, sizeof hd);
+	*why = "not a heapwalk cache of this version";
+	if (memcmp(hd.magic, MAGIC, 8) != 0 || hd.format != FORMAT || hd.endian != 0x01020304 ||
+	    hd.node_size != sizeof(node_t) || hd.edge_size != sizeof(edge_t) ||
+	    hd.check != hash64(&hd, offsetof(struct header, check), 0) || hd.nsect != NSLOTS + 2)
+		goto done;
+	*why = "stale: the dump changed";
+	if (dump_ident(h, &want.id) < 0 || memcmp(&want.id, &hd.id, sizeof hd.id) != 0)
+		goto done;
+	*why = "truncated or corrupt";
+	struct sect st_[NSLOTS + 2];
+	if (size < sizeof hd + sizeof st_)
+		goto done;
+	memcpy(st_, m + sizeof hd, sizeof st_);
+	uint64_t at = sizeof hd + sizeof st_;
+	for (uint32_t i = 0; i < hd.nsect; i++) {
+		if (st_[i].comp > size - at || hash64(m + at, st_[i].comp, st_[i].raw) != st_[i].check)
+			goto done;
+		at += st_[i].comp;
+	}
+	if (at != size || st_[0].raw != sizeof sc)
+		goto done;
+	at = sizeof hd + sizeof st_;
+	if (unpack(m + at, st_[0].comp, &sc, sizeof sc) < 0)
+		goto done;
+	at += st_[0].comp;
+	ns = slots(h, &sc, sl);
+	sl[ns++] = (struct slot){ (void **)&wb, 1, sc.nwarn_bytes };
+	for (int i = 0; i < ns; i++)
+		*sl[i].ptr = NULL;
+	for (int i = 0; i < ns; i++) {
+		const struct sect *s = &st_[i + 1];
+		if (s->elem != sl[i].elem || sl[i].count > (UINT64_MAX / 2) / sl[i].elem ||
+		    s->raw != sl[i].elem * sl[i].count)
+			goto fail;
+		*sl[i].ptr = xmalloc(s->raw + 1);
+		if (unpack(m + at, s->comp, *sl[i].ptr, s->raw) < 0)
+			goto fail;
+		at += s->comp;
+	}
+	if ((*why = validate(h, &sc)) != NULL)
+		goto fail;
+	set_scalars(h, &sc);
+	replay_warnings(h, wb, sc.nwarn_bytes, sc.suppressed);
+	free(wb);
+	wb = NULL;
+	ok = 1;
+	goto done;
+fail:
+	if (*why == NULL)
+		*why = "truncated or corrupt";
+	free_slots(sl, ns);
+done:
+	if (m != MAP_FAILED)
+		munmap((void *)m, (size_t)st.st_size);
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}

@@ -1,0 +1,25 @@
+/* cache.h — the LZ4-compressed index cache beside the dump (or under
+ * $XDG_CACHE_HOME): the built graph and its analyses, so that a reopen
+ * skips parsing. Never trusted: versioned header, dump identity
+ * (size, mtime, inode, sampled content hash), per-section checksums. */
+#ifndef HW_CACHE_H
+#define HW_CACHE_H
+
+#include "graph/heap.h"
+
+/* The sidecar's path for this dump: "DUMP.hwi" when the dump's directory
+ * is writable, else $XDG_CACHE_HOME/heapwalk/<hash>.hwi (~/.cache when
+ * unset). Caller frees. */
+char *cache_path(const char *dump_path);
+
+/* Fill h (already mapped: path, map, size, fd set) from the cache.
+ * Returns 0 on success; -1 if absent, stale, foreign, truncated or
+ * corrupt, with a reason in *why (static string) — then h is unchanged
+ * apart from what heap_free() releases. */
+int cache_load(struct heap *h, const char **why);
+
+/* Write the cache for a fully analysed heap: temp file, fsync, rename,
+ * the dump's permission bits. Returns 0, or -1 with a warning added. */
+int cache_save(struct heap *h);
+
+#endif

@@ -1,0 +1,160 @@
+/* domtree.c — Semi-NCA dominators (Georgiadis, Tarjan, Werneck:
+ * semidominators by path compression, then idoms as nearest common
+ * ancestors on the DFS tree). Every loop is iterative.
+ *
+ * Work happens in DFS preorder numbers: node `vertex[i]` has number i,
+ * pre[v] = i + 1 (0: not reached). Arrays of the reached count N:
+ *   vertex  preorder -> node (the caller's `order` when given)
+ *   parent  DFS tree parent, a preorder number
+ *   semi    DFS: next edge to look at; then the semidominator
+ *   label   DFS: the stack; then the least semi on the compressed path
+ *   anc     forest links for path compression; then the idom numbers
+ * and `stk`, the path stack of compress(). */
+#include "graph/domtree.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct dt {
+	const struct dgraph *g;
+	node_t *pre, *vertex, *parent, *semi, *label, *anc, *stk;
+	node_t n; /* reached */
+};
+
+static inline void succ(const struct dgraph *g, node_t v, const node_t **e, edge_t *ne)
+{
+	if (v == g->root && g->root_succ != NULL) {
+		*e = g->root_succ;
+		*ne = (edge_t)g->nroot_succ;
+	} else {
+		*e = g->out + g->out_start[v];
+		*ne = g->out_start[v + 1] - g->out_start[v];
+	}
+}
+
+/* Depth-first preorder; successors in CSR order, so it is repeatable. */
+static void dfs(struct dt *d, void (*progress)(void *, uint64_t, uint64_t), void *arg)
+{
+	const struct dgraph *g = d->g;
+	node_t *cursor = d->semi, *stack = d->label;
+	size_t sp = 0;
+
+	d->pre[g->root] = 1;
+	d->vertex[0] = g->root;
+	d->parent[0] = 0;
+	cursor[0] = 0;
+	stack[sp++] = 0;
+	d->n = 1;
+	while (sp > 0) {
+		node_t i = stack[sp - 1];
+		const node_t *e;
+		edge_t ne;
+		succ(g, d->vertex[i], &e, &ne);
+		if (cursor[i] == ne) {
+			sp--;
+			continue;
+		}
+		node_t t = e[cursor[i]++];
+		if (d->pre[t] != 0)
+			continue;
+		node_t k = d->n++;
+		d->pre[t] = k + 1;
+		d->vertex[k] = t;
+		d->parent[k] = i;
+		cursor[k] = 0;
+		stack[sp++] = k;
+		if (progress != NULL && (k & 0xfffff) == 0)
+			progress(arg, k / 2, g->n);
+	}
+}
+
+/* The least label on the forest path from v up to (not including) its
+ * root, compressing the path on the way. */
+static node_t eval(struct dt *d, node_t v)
+{
+	node_t *anc = d->anc, *label = d->label, orig = v;
+	size_t sp = 0;
+
+	if (anc[v] == HW_NONE)
+		return label[v];
+	/* collect the path whose links can be shortened */
+	while (anc[anc[v]] != HW_NONE) {
+		d->stk[sp++] = v;
+		v = anc[v];
+	}
+	/* from the top down: each takes its ancestor's label and link */
+	while (sp > 0) {
+		node_t x = d->stk[--sp], a = anc[x];
+		if (label[a] < label[x])
+			label[x] = label[a];
+		anc[x] = anc[a];
+	}
+	return label[orig];
+}
+
+static void semidominators(struct dt *d, void (*progress)(void *, uint64_t, uint64_t), void *arg)
+{
+	const struct dgraph *g = d->g;
+
+	for (node_t i = 0; i < d->n; i++) {
+		d->label[i] = i;
+		d->anc[i] = HW_NONE;
+	}
+	for (node_t w = d->n; w-- > 1;) {
+		node_t v = d->vertex[w], s = d->parent[w];
+		for (edge_t j = g->in_start[v]; j < g->in_start[v + 1]; j++) {
+			node_t p = d->pre[g->in[j]];
+			if (p == 0)
+				continue; /* an unreached predecessor does not count */
+			p--;
+			node_t c = p <= w ? p : eval(d, p);
+			if (c < s)
+				s = c;
+		}
+		d->semi[w] = s;
+		d->label[w] = s;
+		d->anc[w] = d->parent[w]; /* link w under its parent */
+		if (progress != NULL && (w & 0xfffff) == 0)
+			progress(arg, d->n / 2 + (d->n - w) / 2, g->n);
+	}
+}
+
+void domtree_compute(const struct dgraph *g, node_t *idom, node_t *order, node_t *norder,
+		     void (*progress)(void *, uint64_t, uint64_t), void *arg)
+{
+	struct dt d = { .g = g };
+	size_t n = (size_t)g->n + 1;
+
+	d.pre = xcalloc(n, sizeof *d.pre);
+	d.vertex = order != NULL ? order : xmalloc(n * sizeof *d.vertex);
+	d.parent = xmalloc(n * sizeof *d.parent);
+	d.semi = xmalloc(n * sizeof *d.semi);
+	d.label = xmalloc(n * sizeof *d.label);
+	d.anc = xmalloc(n * sizeof *d.anc);
+	d.stk = xmalloc(n * sizeof *d.stk);
+	dfs(&d, progress, arg);
+	semidominators(&d, progress, arg);
+	free(d.stk);
+	/* nearest common ancestor: climb from the parent while above semi */
+	node_t *ipre = d.anc;
+	ipre[0] = 0;
+	for (node_t w = 1; w < d.n; w++) {
+		node_t x = d.parent[w];
+		while (x > d.semi[w])
+			x = ipre[x];
+		ipre[w] = x;
+	}
+	for (node_t v = 0; v < g->n; v++)
+		idom[v] = HW_NONE;
+	for (node_t w = 0; w < d.n; w++)
+		idom[d.vertex[w]] = d.vertex[ipre[w]];
+	if (norder != NULL)
+		*norder = d.n;
+	free(d.pre);
+	free(d.parent);
+	free(d.semi);
+	free(d.label);
+	free(d.anc);
+	if (order == NULL)
+		free(d.vertex);
+}

@@ -1,0 +1,195 @@
+/* heap.h — the format-neutral heap model: classes, objects as dense
+ * nodes, references in CSR arrays, roots, dominators, retained sizes.
+ *
+ * Node 0 is the virtual root; its successors are the GC-root objects
+ * (and the pseudo roots added for weakly reachable and unreachable
+ * objects, see build.c). Nodes 1..n-1 are the dump's objects sorted by
+ * their id (address), so an id is found by search, and class objects
+ * are nodes too. Field names and values are never stored: they are
+ * decoded from the mapped record at node_off[] when a view needs them.
+ *
+ * Everything here is owned by struct heap and freed by heap_free(). */
+#ifndef HW_HEAP_H
+#define HW_HEAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+typedef uint32_t node_t; /* object index; a typedef away from 64-bit */
+typedef uint32_t edge_t; /* index into the reference arrays */
+
+/* Basic types as HPROF numbers them. */
+enum hw_type {
+	T_OBJECT = 2, T_BOOLEAN = 4, T_CHAR = 5, T_FLOAT = 6, T_DOUBLE = 7,
+	T_BYTE = 8, T_SHORT = 9, T_INT = 10, T_LONG = 11
+};
+
+/* GC root kinds: HPROF's sub-record tags, plus two pseudo kinds that
+ * heapwalk itself adds so that every object has a dominator. */
+enum root_kind {
+	RK_UNKNOWN = 0xff, RK_JNI_GLOBAL = 0x01, RK_JNI_LOCAL = 0x02,
+	RK_JAVA_FRAME = 0x03, RK_NATIVE_STACK = 0x04, RK_STICKY_CLASS = 0x05,
+	RK_THREAD_BLOCK = 0x06, RK_MONITOR_USED = 0x07, RK_THREAD_OBJ = 0x08,
+	RK_INTERNED_STRING = 0x89, RK_FINALIZING = 0x8a, RK_DEBUGGER = 0x8b,
+	RK_REFERENCE_CLEANUP = 0x8c, RK_VM_INTERNAL = 0x8d,
+	RK_JNI_MONITOR = 0x8e, RK_UNREACHABLE_ANDROID = 0x90,
+	RK_WEAK_ONLY = 0x100,   /* pseudo: reachable only through a weak referent */
+	RK_UNREACHABLE = 0x101, /* pseudo: not reachable from any GC root */
+};
+const char *root_kind_name(unsigned kind);
+
+struct root {
+	node_t node;
+	uint16_t kind;
+	uint32_t thread_serial; /* 0 when the kind has none */
+	uint32_t frame;         /* frame number or stack depth; HW_NONE if none */
+};
+
+/* What a node is: derived from the record's sub-tag, kept per class. */
+enum node_kind { NK_ROOT, NK_INSTANCE, NK_OBJARRAY, NK_PRIMARRAY, NK_CLASS };
+
+/* One instance field of a class (this class only, not its supers). */
+struct hfield {
+	uint32_t name; /* string offset into heap->names */
+	uint8_t type;  /* enum hw_type */
+};
+
+#define HC_REFERENCE   0x01 /* java.lang.ref.Reference or a subclass */
+#define HC_ESTIMATED   0x02 /* JVM size not derivable from the visible fields */
+#define HC_SYNTHETIC   0x04 /* no CLASS_DUMP: made up for primitive arrays */
+#define HC_ARRAY       0x08 /* an array class */
+#define HC_LOADER      0x10 /* java.lang.ClassLoader or a subclass */
+
+struct hclass {
+	uint64_t id;          /* class object id; 0 for synthetic classes */
+	node_t node;          /* its node, HW_NONE for synthetic classes */
+	uint32_t name;        /* string offset into heap->names (dotted form) */
+	uint32_t super;       /* class index, HW_NONE for none */
+	uint64_t loader_id;   /* class loader object id, 0 = bootstrap */
+	uint32_t flags;       /* HC_* */
+	uint8_t elem_type;    /* for array classes: enum hw_type of elements */
+	uint32_t field_first; /* this class's fields: heap->fields[first..first+n), */
+	uint16_t nfields;     /*   then its static fields (nstatics) */
+	uint16_t nstatics;
+	uint32_t inst_bytes;  /* HPROF instance data bytes incl. supers */
+	uint32_t shallow;     /* JVM instance size (instances of this class) */
+	uint32_t referent_off;/* byte offset of Reference.referent in instance data, or HW_NONE */
+	uint32_t ref_first;   /* offsets of reference fields in instance data: */
+	uint32_t nrefs;       /*   heap->refoffs[ref_first..ref_first+nrefs) */
+	uint32_t mirror_size; /* size of this class's java.lang.Class object */
+	/* statistics over the whole heap, set by the analyses */
+	uint64_t count, shallow_total, retained_lb;
+};
+
+struct hframe {
+	uint64_t id;
+	uint32_t method, signature, source, class_name; /* names offsets */
+	int32_t line;     /* >0 line, 0 none, -1 unknown, -2 compiled, -3 native */
+};
+struct htrace {
+	uint32_t serial, thread_serial;
+	uint32_t frame_first, nframes; /* into trace_frames */
+};
+struct hthread {
+	uint32_t serial;
+	node_t obj;         /* thread object node, HW_NONE if not in the dump */
+	uint32_t trace_serial;
+};
+
+/* Detected JVM layout. */
+struct jvm_layout {
+	unsigned idsize;        /* 4 or 8, from the header */
+	unsigned ref_size;      /* 4 with compressed oops */
+	unsigned header;        /* instance header: 12 or 16 (8 on 32-bit) */
+	unsigned array_header;  /* 16 or 24 (12 on 32-bit, rounded) */
+	unsigned align;         /* object alignment, 8 by default */
+	int compressed_oops, compressed_class_ptrs;
+	int detected;           /* 1 if read off address gaps, 0 if assumed */
+	uint64_t checked, exact;/* objects whose address gap was checked / matched */
+};
+
+struct heap {
+	/* the mapped dump; the dump is never written */
+	char *path;
+	const uint8_t *map;
+	uint64_t size;
+	int fd;
+	char version[24];         /* "JAVA PROFILE 1.0.2" */
+	uint64_t timestamp_ms;
+
+	struct jvm_layout layout;
+
+	/* nodes */
+	node_t n;                 /* nodes incl. the virtual root */
+	uint64_t *node_id;        /* sorted ascending; node_id[0] == 0 */
+	uint64_t *node_off;       /* file offset of the record's sub-tag byte */
+	uint32_t *node_class;     /* class index; HW_NONE for the root */
+	uint32_t *node_shallow;   /* JVM shallow size */
+	uint8_t *node_kind;       /* enum node_kind */
+
+	/* strong references, CSR; node 0's out-edges are roots[] instead */
+	edge_t *out_start;        /* n + 1 */
+	node_t *out;
+	edge_t *in_start;         /* n + 1; includes 0 as predecessor of roots */
+	node_t *in;
+	uint64_t nedges;          /* strong edges among objects (not root edges) */
+
+	/* weak references: Reference.referent, sorted by source */
+	node_t *weak_src, *weak_dst;
+	uint64_t nweak;
+
+	/* roots: records as in the dump (several per node possible), and the
+	 * sorted unique successor list of the virtual root */
+	struct root *root_rec;
+	size_t nroot_rec;
+	node_t *roots;
+	size_t nroots;
+
+	/* classes */
+	struct hclass *cls;
+	uint32_t ncls;
+	struct hfield *fields;
+	uint32_t nfields;
+	uint32_t *refoffs;
+	uint32_t nrefoffs;
+	char *names;              /* NUL-separated strings (class and field names) */
+	uint32_t names_len;
+
+	/* dominators: idom[0] == 0; retained[] in bytes */
+	node_t *idom;
+	uint64_t *retained;
+	/* dominator tree children CSR, built on demand (analysis.c) */
+	node_t *dom_start, *dom_child;
+
+	/* totals */
+	uint64_t total_shallow;   /* all objects */
+	uint64_t unreachable_count, unreachable_bytes;
+	uint64_t weakonly_count, weakonly_bytes;
+	uint64_t dangling_refs;   /* references to ids not in the dump */
+
+	/* threads and stack traces (HPROF THREAD_OBJ roots, TRACE, FRAME),
+	 * for Java-frame roots and allocation sites; strings in names */
+	struct hframe *frames;    /* sorted by id */
+	uint32_t nframes;
+	struct htrace *traces;    /* sorted by serial */
+	uint32_t ntraces;
+	uint32_t *trace_frames;   /* frame indices, traces[i].frame_first.. */
+	uint32_t ntrace_frames;
+	struct hthread *threads;  /* sorted by serial */
+	uint32_t nthreads;
+
+	struct warnings warn;
+	int from_cache;
+};
+
+static inline const char *heap_str(const struct heap *h, uint32_t off) { return h->names + off; }
+static inline const char *class_name(const struct heap *h, uint32_t c) { return h->names + h->cls[c].name; }
+
+/* id -> node, HW_NONE if absent (binary search over node_id). */
+node_t heap_find_id(const struct heap *h, uint64_t id);
+
+void heap_free(struct heap *h);
+
+#endif

@@ -1,0 +1,105 @@
+/* open.c — open a dump: the cache, or parse, build and analyse. */
+#include "graph/open.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "format/hprof.h"
+#include "graph/analysis.h"
+#include "graph/cache.h"
+
+const char *root_kind_name(unsigned kind)
+{
+	switch (kind) {
+	case RK_UNKNOWN: return "unknown";
+	case RK_JNI_GLOBAL: return "JNI global";
+	case RK_JNI_LOCAL: return "JNI local";
+	case RK_JAVA_FRAME: return "Java frame";
+	case RK_NATIVE_STACK: return "native stack";
+	case RK_STICKY_CLASS: return "system class";
+	case RK_THREAD_BLOCK: return "thread block";
+	case RK_MONITOR_USED: return "busy monitor";
+	case RK_THREAD_OBJ: return "thread";
+	case RK_INTERNED_STRING: return "interned string";
+	case RK_FINALIZING: return "finalizing";
+	case RK_DEBUGGER: return "debugger";
+	case RK_REFERENCE_CLEANUP: return "reference cleanup";
+	case RK_VM_INTERNAL: return "VM internal";
+	case RK_JNI_MONITOR: return "JNI monitor";
+	case RK_UNREACHABLE_ANDROID: return "unreachable (Android)";
+	case RK_WEAK_ONLY: return "weakly reachable";
+	case RK_UNREACHABLE: return "unreachable";
+	default: return "?";
+	}
+}
+
+void heap_analyse(struct heap *h, struct progress *p)
+{
+	analysis_roots(h, p);
+	analysis_dominators(h, p);
+}
+
+int heap_open(struct heap *h, const char *path, const struct open_opts *o,
+	      struct progress *p, struct sbuf *err)
+{
+	const char *why = NULL;
+
+	memset(h, 0, sizeof *h);
+	h->fd = -1;
+	h->warn.quiet = o->quiet;
+	if (hprof_map(h, path, err) < 0) {
+		heap_free(h);
+		return -1;
+	}
+	if (!o->no_cache && cache_load(h, &why) == 0) {
+		h->from_cache = 1;
+		return 0;
+	}
+	if (hprof_parse(h, p, err) < 0) {
+		heap_free(h);
+		return -1;
+	}
+	heap_analyse(h, p);
+	if (!o->no_cache)
+		cache_save(h);
+	return 0;
+}
+
+void heap_free(struct heap *h)
+{
+	if (h->map != NULL)
+		munmap((void *)h->map, h->size);
+	if (h->fd >= 0)
+		close(h->fd);
+	free(h->path);
+	free(h->node_id);
+	free(h->node_off);
+	free(h->node_class);
+	free(h->node_shallow);
+	free(h->node_kind);
+	free(h->out_start);
+	free(h->out);
+	free(h->in_start);
+	free(h->in);
+	free(h->weak_src);
+	free(h->weak_dst);
+	free(h->root_rec);
+	free(h->roots);
+	free(h->cls);
+	free(h->fields);
+	free(h->refoffs);
+	free(h->names);
+	free(h->idom);
+	free(h->retained);
+	free(h->dom_start);
+	free(h->dom_child);
+	free(h->frames);
+	free(h->traces);
+	free(h->trace_frames);
+	free(h->threads);
+	warn_free(&h->warn);
+	memset(h, 0, sizeof *h);
+	h->fd = -1;
+}

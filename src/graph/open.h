@@ -1,0 +1,23 @@
+/* open.h — open a dump: map it, load the index cache or parse, build
+ * and analyse, save the cache. The one entry point the front ends use. */
+#ifndef HW_OPEN_H
+#define HW_OPEN_H
+
+#include "graph/heap.h"
+#include "progress.h"
+
+struct open_opts {
+	int no_cache;   /* neither read nor write the cache */
+	int quiet;      /* no progress, warnings only collected */
+};
+
+/* Returns 0 and a ready heap, or -1 with a one-line error in err
+ * ("FILE: offset N: what" or "FILE: what"). On failure h needs no free. */
+int heap_open(struct heap *h, const char *path, const struct open_opts *o,
+	      struct progress *p, struct sbuf *err);
+
+/* Build and analyse from an already parsed heap (used by heap_open and
+ * by tests that construct heaps by hand through hprof files). */
+void heap_analyse(struct heap *h, struct progress *p);
+
+#endif

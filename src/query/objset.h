@@ -1,0 +1,18 @@
+/* objset.h — an object set: a bitset over nodes with its size. Owned by
+ * whoever holds it; objset_free() releases the bits. */
+#ifndef HW_OBJSET_H
+#define HW_OBJSET_H
+
+#include "graph/analysis.h"
+
+struct objset {
+	bits_t *bits;
+	uint64_t count, shallow;
+};
+
+void objset_empty(const struct heap *h, struct objset *s);
+void objset_all(const struct heap *h, struct objset *s); /* every object, not the root */
+void objset_recount(const struct heap *h, struct objset *s);
+void objset_free(struct objset *s);
+
+#endif

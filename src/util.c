@@ -1,0 +1,344 @@
+/* util.c — allocation, buffers, escaping, warnings. */
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+static void (*cleanup_fn)(void);
+
+void hw_set_cleanup(void (*fn)(void)) { cleanup_fn = fn; }
+
+_Noreturn void hw_fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cleanup_fn != NULL)
+		cleanup_fn(); /* restore the terminal before the message */
+	fputs("heapwalk: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(3);
+}
+
+/* The engine's arrays are big and filled once: transparent huge pages
+ * cut the page faults of filling them 512-fold, and faults dominate
+ * the build on virtual machines. */
+#define HUGE_FROM ((size_t)8 << 20)
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static void *huge(void *p, size_t n)
+{
+	if (n >= HUGE_FROM) {
+		uintptr_t a = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+		uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(HUGE_PAGE - 1);
+		if (e > a)
+			madvise((void *)a, e - a, MADV_HUGEPAGE);
+	}
+	return p;
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		hw_fatal("out of memory allocating %zu bytes", n);
+	return huge(p, n);
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		hw_fatal("out of memory allocating %zu x %zu bytes", n, size);
+	return huge(p, n * size);
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (q == NULL)
+		hw_fatal("out of memory reallocating %zu bytes", n);
+	return huge(q, n);
+}
+
+void *xreallocarray(void *p, size_t n, size_t size)
+{
+	if (size != 0 && n > SIZE_MAX / size)
+		hw_fatal("allocation overflow: %zu x %zu", n, size);
+	return xrealloc(p, n * size);
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct sbuf sb;
+	va_list ap;
+
+	sbuf_init(&sb);
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	sb.buf = xrealloc(sb.buf, (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(sb.buf, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return sb.buf;
+}
+
+void sbuf_init(struct sbuf *sb)
+{
+	sb->buf = xmalloc(16);
+	sb->buf[0] = '\0';
+	sb->len = 0;
+	sb->cap = 16;
+}
+
+void sbuf_free(struct sbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+}
+
+void sbuf_reset(struct sbuf *sb)
+{
+	sb->len = 0;
+	sb->buf[0] = '\0';
+}
+
+static void sbuf_grow(struct sbuf *sb, size_t extra)
+{
+	if (sb->len + extra + 1 <= sb->cap)
+		return;
+	while (sb->len + extra + 1 > sb->cap)
+		sb->cap *= 2;
+	sb->buf = xrealloc(sb->buf, sb->cap);
+}
+
+void sbuf_add(struct sbuf *sb, const char *s, size_t n)
+{
+	sbuf_grow(sb, n);
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void sbuf_adds(struct sbuf *sb, const char *s) { sbuf_add(sb, s, strlen(s)); }
+void sbuf_addc(struct sbuf *sb, char c) { sbuf_add(sb, &c, 1); }
+
+void sbuf_printf(struct sbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n <= 0)
+		return;
+	sbuf_grow(sb, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	sb->len += (size_t)n;
+}
+
+char *sbuf_detach(struct sbuf *sb)
+{
+	char *b = sb->buf;
+
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+	return b;
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4) and its code point, or
+ * 0 if the bytes there are not valid UTF-8 (overlong, surrogate, cut). */
+static size_t utf8_decode(const uint8_t *s, size_t n, uint32_t *cp)
+{
+	uint8_t c = s[0];
+	size_t len;
+	uint32_t v, min;
+
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if ((c & 0xe0) == 0xc0) {
+		len = 2; v = c & 0x1f; min = 0x80;
+	} else if ((c & 0xf0) == 0xe0) {
+		len = 3; v = c & 0x0f; min = 0x800;
+	} else if ((c & 0xf8) == 0xf0) {
+		len = 4; v = c & 0x07; min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		v = v << 6 | (s[i] & 0x3f);
+	}
+	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	*cp = v;
+	return len;
+}
+
+/* Control code points, and the line/paragraph separators that some
+ * terminals and editors treat as newlines. */
+static int cp_is_control(uint32_t cp)
+{
+	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||
+	       cp == 0x2028 || cp == 0x2029;
+}
+
+static void esc_common(struct sbuf *sb, const uint8_t *s, size_t n, int json, int quote_dq)
+{
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t len = utf8_decode(s + i, n - i, &cp);
+
+		if (len == 0) {
+			/* invalid byte: visible, reversible, never raw */
+			if (json)
+				sbuf_printf(sb, "\\u00%02x", s[i]);
+			else
+				sbuf_printf(sb, "\\x%02x", s[i]);
+			i++;
+			continue;
+		}
+		if (cp == '\\' || (cp == '"' && quote_dq)) {
+			sbuf_addc(sb, '\\');
+			sbuf_addc(sb, (char)cp);
+		} else if (cp == '\n') {
+			sbuf_adds(sb, "\\n");
+		} else if (cp == '\t') {
+			sbuf_adds(sb, "\\t");
+		} else if (cp == '\r') {
+			sbuf_adds(sb, "\\r");
+		} else if (cp_is_control(cp)) {
+			if (json)
+				sbuf_printf(sb, "\\u%04x", cp);
+			else if (cp < 0x100)
+				sbuf_printf(sb, "\\x%02x", cp);
+			else
+				sbuf_printf(sb, "\\u{%04x}", cp);
+		} else {
+			sbuf_add(sb, (const char *)s + i, len);
+		}
+		i += len;
+	}
+}
+
+void esc_append(struct sbuf *sb, const uint8_t *s, size_t n, int quote_dq)
+{
+	esc_common(sb, s, n, 0, quote_dq);
+}
+
+void json_append(struct sbuf *sb, const uint8_t *s, size_t n)
+{
+	esc_common(sb, s, n, 1, 1);
+}
+
+void csv_append(struct sbuf *sb, const uint8_t *s, size_t n)
+{
+	int quote = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == ',' || s[i] == '"' || s[i] == ' ' || s[i] < 0x20)
+			quote = 1;
+	if (!quote) {
+		esc_common(sb, s, n, 0, 0);
+		return;
+	}
+	sbuf_addc(sb, '"');
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j < n && s[j] != '"')
+			j++;
+		esc_common(sb, s + i, j - i, 0, 0);
+		if (j < n) {
+			sbuf_adds(sb, "\"\""); /* CSV doubles the quote */
+			j++;
+		}
+		i = j;
+	}
+	sbuf_addc(sb, '"');
+}
+
+void fmt_bytes(char *out, size_t outsz, uint64_t bytes)
+{
+	static const char *unit[] = { "B", "kB", "MB", "GB", "TB", "PB" };
+	double v = (double)bytes;
+	int u = 0;
+
+	if (bytes < 1024) {
+		snprintf(out, outsz, "%llu B", (unsigned long long)bytes);
+		return;
+	}
+	while (v >= 1024 && u < 5) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(out, outsz, v < 10 ? "%.2f %s" : v < 100 ? "%.1f %s" : "%.0f %s", v, unit[u]);
+}
+
+double hw_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+#define WARN_MAX 1000 /* keep the first ones: later ones are usually echoes */
+
+void warn_add(struct warnings *w, const char *fmt, ...)
+{
+	va_list ap;
+	struct sbuf sb;
+
+	if (w->n >= WARN_MAX) {
+		w->suppressed++;
+		return;
+	}
+	sbuf_init(&sb);
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	sb.buf = xrealloc(sb.buf, (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(sb.buf, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	if (w->n == w->cap) {
+		w->cap = w->cap ? w->cap * 2 : 16;
+		w->msg = xreallocarray(w->msg, w->cap, sizeof *w->msg);
+	}
+	w->msg[w->n++] = sb.buf;
+	if (!w->quiet)
+		fprintf(stderr, "heapwalk: warning: %s\n", sb.buf);
+}
+
+void warn_free(struct warnings *w)
+{
+	for (size_t i = 0; i < w->n; i++)
+		free(w->msg[i]);
+	free(w->msg);
+	w->msg = NULL;
+	w->n = w->cap = w->suppressed = 0;
+}

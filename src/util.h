@@ -1,0 +1,77 @@
+/* util.h — allocation that never fails, errors, growable buffers,
+ * escaping of untrusted dump strings. */
+#ifndef HW_UTIL_H
+#define HW_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define HW_NONE UINT32_MAX
+
+/* Allocation wrappers: never return NULL; on exhaustion they run the
+ * registered cleanup (the TUI restores the terminal) and exit(3). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+void *xreallocarray(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void hw_set_cleanup(void (*fn)(void));
+_Noreturn void hw_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Growable byte buffer. buf is always NUL-terminated; owned by the sbuf. */
+struct sbuf {
+	char *buf;
+	size_t len, cap;
+};
+void sbuf_init(struct sbuf *sb);
+void sbuf_free(struct sbuf *sb);
+void sbuf_reset(struct sbuf *sb);
+void sbuf_add(struct sbuf *sb, const char *s, size_t n);
+void sbuf_adds(struct sbuf *sb, const char *s);
+void sbuf_addc(struct sbuf *sb, char c);
+void sbuf_printf(struct sbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Takes the buffer; the sbuf is left empty. */
+char *sbuf_detach(struct sbuf *sb);
+
+/* Escape untrusted bytes (from a dump) for a terminal or text report:
+ * printable ASCII and valid UTF-8 (except C1 controls and U+2028/9) pass,
+ * \\ \" \n \t \r become C-style escapes, other bytes \xHH, other control
+ * code points \u{HHHH}. Output is valid UTF-8 with no control characters.
+ * `quote_dq` also escapes '"'. Appends to sb. */
+void esc_append(struct sbuf *sb, const uint8_t *s, size_t n, int quote_dq);
+/* JSON string body (no surrounding quotes), valid UTF-8 guaranteed. */
+void json_append(struct sbuf *sb, const uint8_t *s, size_t n);
+/* CSV field, quoted when needed, control characters escaped as esc_append. */
+void csv_append(struct sbuf *sb, const uint8_t *s, size_t n);
+
+/* Human size: "1.2 MB", "523 B" (powers of 1024, labelled kB/MB/GB). */
+void fmt_bytes(char *out, size_t outsz, uint64_t bytes);
+
+/* Monotonic seconds. */
+double hw_now(void);
+
+/* Big-endian reads from mapped memory (no alignment assumed). */
+static inline uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+static inline uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static inline uint64_t be64(const uint8_t *p) { return (uint64_t)be32(p) << 32 | be32(p + 4); }
+static inline uint64_t beid(const uint8_t *p, unsigned idsize) { return idsize == 8 ? be64(p) : be32(p); }
+
+/* Warnings from readers and analyses: one line each, "FILE: offset N: what".
+ * Collected (bounded) so that reports can list them and tests can
+ * assert on them; also printed to stderr unless quiet. */
+struct warnings {
+	char **msg;
+	size_t n, cap;
+	size_t suppressed; /* past the bound */
+	int quiet;
+};
+void warn_add(struct warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void warn_free(struct warnings *w);
+
+#endif

@@ -1,0 +1,20 @@
+/* check_main.c — the one Check runner: every suite, one summary line.
+ * CK_RUN_SUITE=name runs one suite (Check's own variable). */
+#include <stdlib.h>
+
+#include "suites.h"
+
+int main(void)
+{
+	SRunner *sr = srunner_create(util_suite());
+	srunner_add_suite(sr, hprof_suite());
+	srunner_add_suite(sr, domtree_suite());
+	srunner_add_suite(sr, graph_suite());
+	srunner_add_suite(sr, cache_suite());
+	srunner_add_suite(sr, step_suite());
+	srunner_add_suite(sr, jvm_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,55 @@
+#!/bin/sh
+# gen-dump.sh OUTDIR [JVM options...] — run tests/java/Workload (or the
+# class in $WORKLOAD with its arguments in $WORKLOAD_ARGS) and take, on the
+# quiet JVM, a class histogram, a heap dump and a second histogram, into
+# OUTDIR/$DUMP_NAME.{histo,hprof}. Retries when the two histograms differ
+# (a cleaner ran in between). Needs no standard input.
+set -eu
+
+out=${1:?usage: gen-dump.sh OUTDIR [JVM options...]}
+shift
+name=${DUMP_NAME:-workload}
+main=${WORKLOAD:-Workload}
+src=$(cd "$(dirname "$0")" && pwd)/java
+JAVA=${JAVA:-java} JAVAC=${JAVAC:-javac} JCMD=${JCMD:-jcmd}
+mkdir -p "$out/classes"
+out=$(cd "$out" && pwd)
+
+if [ ! -f "$out/classes/$main.class" ] || [ "$src/$main.java" -nt "$out/classes/$main.class" ]; then
+	"$JAVAC" -d "$out/classes" "$src/$main.java"
+fi
+
+pid=
+log=$out/$name.log
+cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; }
+trap cleanup EXIT INT TERM
+
+# shellcheck disable=SC2086
+"$JAVA" "$@" -cp "$out/classes" "$main" ${WORKLOAD_ARGS:-} </dev/null >"$log" 2>&1 &
+pid=$!
+i=0
+until grep -q '^READY' "$log" 2>/dev/null; do
+	i=$((i + 1))
+	if [ $i -gt 1200 ] || ! kill -0 "$pid" 2>/dev/null; then
+		echo "gen-dump.sh: $main did not get ready; its output:" >&2
+		cat "$log" >&2
+		exit 1
+	fi
+	sleep 0.1
+done
+
+histo() { "$JCMD" "$pid" GC.class_histogram | sed 1d >"$1"; }
+for try in 1 2 3 4 5; do
+	rm -f "$out/$name.hprof"
+	histo "$out/$name.histo"
+	"$JCMD" "$pid" GC.heap_dump "$out/$name.hprof" >/dev/null
+	histo "$out/$name.histo2"
+	if cmp -s "$out/$name.histo" "$out/$name.histo2"; then
+		rm -f "$out/$name.histo2"
+		exit 0
+	fi
+	echo "gen-dump.sh: histograms differ around the dump (try $try); again" >&2
+	sleep 0.5
+done
+echo "gen-dump.sh: the heap of $main did not settle" >&2
+exit 1

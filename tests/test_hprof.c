@@ -1,0 +1,7 @@
+/* test_hprof.c — placeholder until the suite is written. */
+#include "suites.h"
+
+Suite *hprof_suite(void)
+{
+	return suite_create("hprof");
+}

@@ -1,0 +1,254 @@
+/* test_jvm.c — against dumps a real JVM writes at test time: per-class
+ * counts and bytes equal `jcmd GC.class_histogram` (taken on the same
+ * quiet JVM, see gen-dump.sh), with and without compressed oops; the
+ * planted leak's path to its GC root; identical output with and without
+ * the index cache. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "suites.h"
+#include "util.h"
+
+#define DUMPS TEST_BUILDDIR "/dumps"
+
+struct hrow { char *name; unsigned long long count, bytes; };
+struct hist { struct hrow *r; size_t n; };
+
+static char *run(const char *cmd, int *status)
+{
+	FILE *f = popen(cmd, "r");
+	struct sbuf sb;
+	char buf[65536];
+	size_t n;
+
+	ck_assert_msg(f != NULL, "cannot run %s", cmd);
+	sbuf_init(&sb);
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		sbuf_add(&sb, buf, n);
+	*status = pclose(f);
+	return sbuf_detach(&sb);
+}
+
+static const char *heapwalk(void)
+{
+	const char *hw = getenv("HEAPWALK");
+
+	ck_assert_msg(hw != NULL, "HEAPWALK is not set (run through make check)");
+	return hw;
+}
+
+/* Make DUMPS/NAME.hprof and .histo unless they are newer than the workload. */
+static void ensure_dump(const char *name, const char *jvmopts)
+{
+	char hprof[512], cmd[1024];
+	struct stat d, w;
+
+	snprintf(hprof, sizeof hprof, DUMPS "/%s.hprof", name);
+	if (stat(hprof, &d) == 0 && stat(TEST_SRCDIR "/java/Workload.java", &w) == 0 &&
+	    d.st_mtime >= w.st_mtime)
+		return;
+	ck_assert_msg(getenv("JAVA") && *getenv("JAVA"), "JAVA is not set: the JDK is a test dependency");
+	snprintf(cmd, sizeof cmd, "DUMP_NAME=%s sh " TEST_SRCDIR "/gen-dump.sh " DUMPS " %s", name, jvmopts);
+	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+}
+
+static void add_row(struct hist *h, const char *name, unsigned long long c, unsigned long long b)
+{
+	for (size_t i = 0; i < h->n; i++) /* one class name, several loaders: add up */
+		if (strcmp(h->r[i].name, name) == 0) {
+			h->r[i].count += c;
+			h->r[i].bytes += b;
+			return;
+		}
+	h->r = xreallocarray(h->r, h->n + 1, sizeof *h->r);
+	h->r[h->n++] = (struct hrow){ xstrdup(name), c, b };
+}
+
+static void read_histo(const char *path, struct hist *h)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096], name[2048];
+	unsigned long long c, b;
+
+	ck_assert_msg(f != NULL, "cannot read %s", path);
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, " %*d: %llu %llu %2047s", &c, &b, name) == 3)
+			add_row(h, name, c, b);
+	fclose(f);
+}
+
+static void parse_csv(char *csv, struct hist *h)
+{
+	char *save = NULL;
+
+	for (char *line = strtok_r(csv, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "class,", 6) == 0)
+			continue;
+		/* the name may be quoted; the numbers are the next two fields */
+		char *p = line, *name = line;
+		if (*p == '"') {
+			name = ++p;
+			while (*p && !(p[0] == '"' && p[1] != '"'))
+				p += p[0] == '"' ? 2 : 1;
+			*p++ = '\0';
+		} else {
+			p = strchr(p, ',');
+			ck_assert(p != NULL);
+			*p = '\0';
+			p++;
+		}
+		if (*p == ',')
+			p++;
+		unsigned long long c, b;
+		ck_assert_msg(sscanf(p, "%llu,%llu", &c, &b) == 2, "bad csv line %s", line);
+		add_row(h, name, c, b);
+	}
+}
+
+static unsigned long long find(const struct hist *h, const char *name, int bytes)
+{
+	for (size_t i = 0; i < h->n; i++)
+		if (strcmp(h->r[i].name, name) == 0)
+			return bytes ? h->r[i].bytes : h->r[i].count;
+	return 0;
+}
+
+static void free_hist(struct hist *h)
+{
+	for (size_t i = 0; i < h->n; i++)
+		free(h->r[i].name);
+	free(h->r);
+}
+
+static void compare_with_histogram(const char *name, const char *jvmopts)
+{
+	struct hist want = { 0 }, got = { 0 };
+	char cmd[1024], path[512];
+	int st;
+
+	ensure_dump(name, jvmopts);
+	snprintf(path, sizeof path, DUMPS "/%s.histo", name);
+	read_histo(path, &want);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache classes --all -f csv " DUMPS "/%s.hprof", heapwalk(), name);
+	char *csv = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s exited %d", cmd, st);
+	parse_csv(csv, &got);
+	free(csv);
+	ck_assert_uint_gt(want.n, 200); /* the workload and the JDK: hundreds of classes */
+	size_t classes = 0, bad_bytes = 0;
+	for (size_t i = 0; i < want.n; i++) {
+		const struct hrow *w = &want.r[i];
+		if (strcmp(w->name, "java.lang.Class") == 0)
+			continue; /* counted differently, see heapwalk(1) SIZES */
+		classes++;
+		unsigned long long c = find(&got, w->name, 0), b = find(&got, w->name, 1);
+		ck_assert_msg(c == w->count, "%s: %s: %llu instances, histogram says %llu",
+			      name, w->name, c, w->count);
+		if (b != w->bytes) {
+			fprintf(stderr, "%s: %s: %llu bytes, histogram says %llu\n", name, w->name, b, w->bytes);
+			bad_bytes++;
+		}
+	}
+	for (size_t i = 0; i < got.n; i++) /* nothing the JVM does not have */
+		if (strcmp(got.r[i].name, "java.lang.Class") != 0 && got.r[i].count > 0)
+			ck_assert_msg(find(&want, got.r[i].name, 0) == got.r[i].count,
+				      "%s: %s in the dump but not in the histogram", name, got.r[i].name);
+	/* at least 99% of classes with exactly the JVM's bytes */
+	ck_assert_msg(bad_bytes * 100 <= classes, "%s: %zu of %zu classes differ in bytes", name,
+		      bad_bytes, classes);
+	free_hist(&want);
+	free_hist(&got);
+}
+
+START_TEST(test_histogram_compressed_oops)
+{
+	compare_with_histogram("coops", "");
+}
+END_TEST
+
+START_TEST(test_histogram_uncompressed_oops)
+{
+	compare_with_histogram("nocoops", "-XX:-UseCompressedOops");
+}
+END_TEST
+
+/* The planted leak: a Session's payload reaches its root through the
+ * static LeakRegistry.LISTENERS, an ArrayList, its array, a listener. */
+START_TEST(test_leak_path)
+{
+	char cmd[1024];
+	int st;
+
+	ensure_dump("coops", "");
+	snprintf(cmd, sizeof cmd, "%s -q -f csv " DUMPS "/coops.hprof "
+		 "-e 'instances Workload$Session | objects' -n 1", heapwalk());
+	char *out = run(cmd, &st);
+	ck_assert_int_eq(st, 0);
+	char *line = strchr(out, '\n');
+	ck_assert_msg(line && strncmp(line + 1, "0x", 2) == 0, "no Session: %s", out);
+	char id[32] = { 0 };
+	sscanf(line + 1, "%31[^,]", id);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q -f csv paths " DUMPS "/coops.hprof %s --max 1", heapwalk(), id);
+	out = run(cmd, &st);
+	ck_assert_int_eq(st, 0);
+	/* from the root down: ... the class, its static field, the list,
+	 * its array, a listener, the session */
+	ck_assert_msg(strstr(out, ",\"class Workload$LeakRegistry\",\"static LISTENERS\",") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "java.util.ArrayList,elementData,") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "Workload$SessionListener,session,") != NULL, "%s", out);
+	char *last = out + strlen(out) - 1;
+	while (last > out && last[-1] != '\n')
+		last--;
+	ck_assert_msg(strstr(last, "Workload$Session,,") != NULL, "path does not end at the session: %s", out);
+	free(out);
+}
+END_TEST
+
+/* stdout is the same whether the cache was used or not. */
+START_TEST(test_cache_same_output)
+{
+	char cmd[1024], cache[600];
+	int st;
+	const char *views[] = { "info", "classes", "biggest -d 3", "paths %s 0x1" };
+
+	ensure_dump("coops", "");
+	snprintf(cache, sizeof cache, DUMPS "/coops.hprof.hwi");
+	for (size_t v = 0; v < 3; v++) {
+		unlink(cache);
+		snprintf(cmd, sizeof cmd, "%s -q --no-cache %s " DUMPS "/coops.hprof", heapwalk(), views[v]);
+		char *a = run(cmd, &st);
+		ck_assert_int_eq(st, 0);
+		snprintf(cmd, sizeof cmd, "%s -q %s " DUMPS "/coops.hprof", heapwalk(), views[v]);
+		char *b = run(cmd, &st); /* writes the cache */
+		ck_assert_int_eq(st, 0);
+		struct stat cs;
+		ck_assert_msg(stat(cache, &cs) == 0, "no cache written");
+		char *c = run(cmd, &st); /* reads it */
+		ck_assert_int_eq(st, 0);
+		ck_assert_str_eq(a, b);
+		ck_assert_str_eq(a, c);
+		ck_assert_uint_gt(strlen(a), 100);
+		free(a);
+		free(b);
+		free(c);
+	}
+}
+END_TEST
+
+Suite *jvm_suite(void)
+{
+	Suite *s = suite_create("jvm");
+	TCase *tc = tcase_create("histogram");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_histogram_compressed_oops);
+	tcase_add_test(tc, test_histogram_uncompressed_oops);
+	tcase_add_test(tc, test_leak_path);
+	tcase_add_test(tc, test_cache_same_output);
+	suite_add_tcase(s, tc);
+	return s;
+}

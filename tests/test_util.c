@@ -1,0 +1,137 @@
+/* test_util.c — escaping of untrusted strings, buffers, sizes. The
+ * expected bytes are written out by hand from the escaping rules in
+ * util.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "suites.h"
+#include "util.h"
+
+static char *esc(const char *in, size_t n, int mode)
+{
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	if (mode == 0)
+		esc_append(&sb, (const uint8_t *)in, n, 0);
+	else if (mode == 1)
+		json_append(&sb, (const uint8_t *)in, n);
+	else
+		csv_append(&sb, (const uint8_t *)in, n);
+	return sbuf_detach(&sb);
+}
+
+#define CHECK_ESC(in, n, mode, want) do { \
+	char *got = esc(in, n, mode); \
+	ck_assert_str_eq(got, want); \
+	free(got); \
+} while (0)
+
+START_TEST(test_esc_plain)
+{
+	CHECK_ESC("java.util.HashMap", 17, 0, "java.util.HashMap");
+	CHECK_ESC("caf\xc3\xa9 \xe2\x82\xac", 9, 0, "caf\xc3\xa9 \xe2\x82\xac"); /* é and € pass */
+	CHECK_ESC("a\\b", 3, 0, "a\\\\b");
+}
+END_TEST
+
+START_TEST(test_esc_controls)
+{
+	/* an escape sequence that would clear the screen, a bell, NUL */
+	CHECK_ESC("\x1b[2J\x07", 5, 0, "\\x1b[2J\\x07");
+	CHECK_ESC("a\0b", 3, 0, "a\\x00b");
+	CHECK_ESC("l1\nl2\tx\r", 8, 0, "l1\\nl2\\tx\\r");
+	/* C1 control U+009B (CSI) encoded as UTF-8, and U+2028 */
+	CHECK_ESC("\xc2\x9b" "1m", 4, 0, "\\x9b1m");
+	CHECK_ESC("\xe2\x80\xa8", 3, 0, "\\u{2028}");
+	CHECK_ESC("\x7f", 1, 0, "\\x7f");
+}
+END_TEST
+
+START_TEST(test_esc_invalid_utf8)
+{
+	CHECK_ESC("\xff\xfe", 2, 0, "\\xff\\xfe");
+	CHECK_ESC("\xc3", 1, 0, "\\xc3");            /* cut sequence */
+	CHECK_ESC("\xc0\xaf", 2, 0, "\\xc0\\xaf");   /* overlong '/' */
+	CHECK_ESC("\xed\xa0\x80", 3, 0, "\\xed\\xa0\\x80"); /* surrogate */
+}
+END_TEST
+
+START_TEST(test_json)
+{
+	CHECK_ESC("say \"hi\"\n", 9, 1, "say \\\"hi\\\"\\n");
+	CHECK_ESC("\x01", 1, 1, "\\u0001");
+	CHECK_ESC("\xff", 1, 1, "\\u00ff");
+}
+END_TEST
+
+START_TEST(test_csv)
+{
+	CHECK_ESC("plain", 5, 2, "plain");
+	CHECK_ESC("a,b", 3, 2, "\"a,b\"");
+	CHECK_ESC("q\"x", 3, 2, "\"q\"\"x\"");
+	CHECK_ESC("[Ljava.lang.String;", 19, 2, "[Ljava.lang.String;");
+	CHECK_ESC("\x1b", 1, 2, "\"\\x1b\"");
+}
+END_TEST
+
+START_TEST(test_fmt_bytes)
+{
+	char b[32];
+
+	fmt_bytes(b, sizeof b, 0);
+	ck_assert_str_eq(b, "0 B");
+	fmt_bytes(b, sizeof b, 1023);
+	ck_assert_str_eq(b, "1023 B");
+	fmt_bytes(b, sizeof b, 1536);
+	ck_assert_str_eq(b, "1.50 kB");
+	fmt_bytes(b, sizeof b, 100ull << 20);
+	ck_assert_str_eq(b, "100 MB");
+	fmt_bytes(b, sizeof b, 3ull << 30);
+	ck_assert_str_eq(b, "3.00 GB");
+}
+END_TEST
+
+START_TEST(test_sbuf)
+{
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	for (int i = 0; i < 1000; i++)
+		sbuf_printf(&sb, "%d,", i);
+	ck_assert_uint_eq(sb.len, strlen(sb.buf));
+	ck_assert(strncmp(sb.buf, "0,1,2,", 6) == 0);
+	ck_assert(strcmp(sb.buf + sb.len - 4, "999,") == 0);
+	sbuf_free(&sb);
+}
+END_TEST
+
+START_TEST(test_warnings_bounded)
+{
+	struct warnings w = { .quiet = 1 };
+
+	for (int i = 0; i < 5000; i++)
+		warn_add(&w, "f: offset %d: bad", i);
+	ck_assert_uint_eq(w.n, 1000);
+	ck_assert_uint_eq(w.suppressed, 4000);
+	ck_assert_str_eq(w.msg[0], "f: offset 0: bad");
+	warn_free(&w);
+}
+END_TEST
+
+Suite *util_suite(void)
+{
+	Suite *s = suite_create("util");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_esc_plain);
+	tcase_add_test(tc, test_esc_controls);
+	tcase_add_test(tc, test_esc_invalid_utf8);
+	tcase_add_test(tc, test_json);
+	tcase_add_test(tc, test_csv);
+	tcase_add_test(tc, test_fmt_bytes);
+	tcase_add_test(tc, test_sbuf);
+	tcase_add_test(tc, test_warnings_bounded);
+	suite_add_tcase(s, tc);
+	return s;
+}
