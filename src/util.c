@@ -82,20 +82,23 @@ char *xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
+static char *vfmt(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		hw_fatal("out of memory formatting a message");
+	return s;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
-	struct sbuf sb;
 	va_list ap;
 
-	sbuf_init(&sb);
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	char *s = vfmt(fmt, ap);
 	va_end(ap);
-	sb.buf = xrealloc(sb.buf, (size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(sb.buf, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return sb.buf;
+	return s;
 }
 
 void sbuf_init(struct sbuf *sb)
@@ -144,15 +147,10 @@ void sbuf_printf(struct sbuf *sb, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	char *s = vfmt(fmt, ap);
 	va_end(ap);
-	if (n <= 0)
-		return;
-	sbuf_grow(sb, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	sb->len += (size_t)n;
+	sbuf_adds(sb, s);
+	free(s);
 }
 
 char *sbuf_detach(struct sbuf *sb)
@@ -311,27 +309,21 @@ double hw_now(void)
 void warn_add(struct warnings *w, const char *fmt, ...)
 {
 	va_list ap;
-	struct sbuf sb;
 
 	if (w->n >= WARN_MAX) {
 		w->suppressed++;
 		return;
 	}
-	sbuf_init(&sb);
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	sb.buf = xrealloc(sb.buf, (size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(sb.buf, (size_t)n + 1, fmt, ap);
+	char *m = vfmt(fmt, ap);
 	va_end(ap);
 	if (w->n == w->cap) {
 		w->cap = w->cap ? w->cap * 2 : 16;
 		w->msg = xreallocarray(w->msg, w->cap, sizeof *w->msg);
 	}
-	w->msg[w->n++] = sb.buf;
+	w->msg[w->n++] = m;
 	if (!w->quiet)
-		fprintf(stderr, "heapwalk: warning: %s\n", sb.buf);
+		fprintf(stderr, "heapwalk: warning: %s\n", m);
 }
 
 void warn_free(struct warnings *w)

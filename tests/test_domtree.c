@@ -1,7 +1,308 @@
-/* test_domtree.c — placeholder until the suite is written. */
+/* test_domtree.c — dominators on graphs whose dominators are known by
+ * hand, and on random graphs checked against the definition (d dominates
+ * v when v cannot be reached from the root without passing d). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/domtree.h"
 #include "suites.h"
+
+struct g {
+	node_t n;
+	edge_t *os, *is;
+	node_t *o, *in;
+};
+
+/* CSR out and in from an edge list of pairs. */
+static void build(struct g *g, node_t n, const node_t *e, size_t m)
+{
+	g->n = n;
+	g->os = xcalloc((size_t)n + 1, sizeof *g->os);
+	g->is = xcalloc((size_t)n + 1, sizeof *g->is);
+	g->o = xmalloc((m + 1) * sizeof *g->o);
+	g->in = xmalloc((m + 1) * sizeof *g->in);
+	for (size_t k = 0; k < m; k++) {
+		g->os[e[2 * k] + 1]++;
+		g->is[e[2 * k + 1] + 1]++;
+	}
+	for (node_t v = 0; v < n; v++) {
+		g->os[v + 1] += g->os[v];
+		g->is[v + 1] += g->is[v];
+	}
+	edge_t *po = xmalloc(((size_t)n + 1) * sizeof *po), *pi = xmalloc(((size_t)n + 1) * sizeof *pi);
+	memcpy(po, g->os, ((size_t)n + 1) * sizeof *po);
+	memcpy(pi, g->is, ((size_t)n + 1) * sizeof *pi);
+	for (size_t k = 0; k < m; k++) {
+		g->o[po[e[2 * k]]++] = e[2 * k + 1];
+		g->in[pi[e[2 * k + 1]]++] = e[2 * k];
+	}
+	free(po);
+	free(pi);
+}
+
+static void gfree(struct g *g)
+{
+	free(g->os);
+	free(g->is);
+	free(g->o);
+	free(g->in);
+}
+
+static node_t *doms(const struct g *g, node_t *order, node_t *norder)
+{
+	struct dgraph d = { g->n, 0, g->os, g->o, g->is, g->in, NULL, 0 };
+	node_t *idom = xmalloc(((size_t)g->n + 1) * sizeof *idom);
+
+	domtree_compute(&d, idom, order, norder, NULL, NULL);
+	return idom;
+}
+
+#define N HW_NONE
+
+static void expect(node_t n, const node_t *edges, size_t m, const node_t *want)
+{
+	struct g g;
+
+	build(&g, n, edges, m);
+	node_t *idom = doms(&g, NULL, NULL);
+	for (node_t v = 0; v < n; v++)
+		ck_assert_msg(idom[v] == want[v], "node %u: idom %u, want %u", v, idom[v], want[v]);
+	free(idom);
+	gfree(&g);
+}
+
+START_TEST(test_diamond)
+{
+	/* 0 -> 1, 2 -> 3: 3's idom is 0, not 1 or 2 */
+	static const node_t e[] = { 0, 1, 0, 2, 1, 3, 2, 3 };
+	static const node_t want[] = { 0, 0, 0, 0 };
+	expect(4, e, 4, want);
+}
+END_TEST
+
+START_TEST(test_lengauer_tarjan_paper)
+{
+	/* The example graph of Lengauer and Tarjan (1979): R=0, A..L=1..12.
+	 * Edges: R->A,B,C; A->D; B->A,D,E; C->F,G; D->L; E->H; F->I; G->I,J;
+	 * H->E,K; I->K; J->I; K->I,R; L->H. Their idoms: A,B,C,D,E,I,K <- R;
+	 * F,G <- C; J <- G; H <- R; L <- D. */
+	enum { R, A, B, C, D, E, F, G, H, I, J, K, L };
+	static const node_t e[] = {
+		R, A, R, B, R, C, A, D, B, A, B, D, B, E, C, F, C, G, D, L, E, H, F, I,
+		G, I, G, J, H, E, H, K, I, K, J, I, K, I, K, R, L, H,
+	};
+	static const node_t want[] = { R, R, R, R, R, R, C, C, R, R, G, R, D };
+	expect(13, e, sizeof e / sizeof e[0] / 2, want);
+}
+END_TEST
+
+START_TEST(test_irreducible)
+{
+	/* two entries into the cycle 3 <-> 4: from 1 and from 2, so neither
+	 * 3 nor 4 is dominated by the other; 5 hangs below 4 only */
+	static const node_t e[] = { 0, 1, 0, 2, 1, 3, 2, 4, 3, 4, 4, 3, 4, 5 };
+	static const node_t want[] = { 0, 0, 0, 0, 0, 4 };
+	expect(6, e, 7, want);
+}
+END_TEST
+
+START_TEST(test_self_loops_duplicates_unreachable)
+{
+	/* 1 loops on itself and is referenced twice; 3 -> 2 but 3 is not
+	 * reachable, so it neither counts nor gets a dominator */
+	static const node_t e[] = { 0, 1, 0, 1, 1, 1, 1, 2, 3, 2, 3, 3 };
+	static const node_t want[] = { 0, 0, 1, N };
+	expect(4, e, 6, want);
+}
+END_TEST
+
+START_TEST(test_root_succ)
+{
+	/* the CSR gives the root no edges; root_succ replaces them */
+	static const node_t e[] = { 1, 2, 3, 2 };
+	struct g g;
+	node_t rs[] = { 1, 3 };
+
+	build(&g, 4, e, 2);
+	/* the in-CSR must list the root as predecessor of its successors */
+	static const node_t e2[] = { 0, 1, 0, 3, 1, 2, 3, 2 };
+	struct g gi;
+	build(&gi, 4, e2, 4);
+	struct dgraph d = { 4, 0, g.os, g.o, gi.is, gi.in, rs, 2 };
+	node_t idom[4];
+	domtree_compute(&d, idom, NULL, NULL, NULL, NULL);
+	ck_assert_uint_eq(idom[1], 0);
+	ck_assert_uint_eq(idom[2], 0);
+	ck_assert_uint_eq(idom[3], 0);
+	gfree(&g);
+	gfree(&gi);
+}
+END_TEST
+
+START_TEST(test_million_chain)
+{
+	node_t n = 1000000;
+	node_t *e = xmalloc((size_t)n * 2 * sizeof *e);
+	struct g g;
+
+	for (node_t v = 0; v + 1 < n; v++) {
+		e[2 * v] = v;
+		e[2 * v + 1] = v + 1;
+	}
+	build(&g, n, e, n - 1);
+	node_t *idom = doms(&g, NULL, NULL);
+	for (node_t v = 1; v < n; v++)
+		ck_assert_uint_eq(idom[v], v - 1);
+	free(idom);
+	gfree(&g);
+	/* the same chain with a back edge from every node to the root: the
+	 * chain still dominates itself */
+	e = xreallocarray(e, (size_t)n * 4, sizeof *e);
+	size_t m = n - 1;
+	for (node_t v = 1; v < n; v++) {
+		e[2 * m] = v;
+		e[2 * m + 1] = 0;
+		m++;
+	}
+	build(&g, n, e, m);
+	idom = doms(&g, NULL, NULL);
+	ck_assert_uint_eq(idom[n - 1], n - 2);
+	ck_assert_uint_eq(idom[n / 2], n / 2 - 1);
+	free(idom);
+	gfree(&g);
+	free(e);
+}
+END_TEST
+
+START_TEST(test_million_star)
+{
+	node_t n = 1000001;
+	node_t *e = xmalloc((size_t)n * 2 * sizeof *e);
+	struct g g;
+
+	for (node_t v = 1; v < n; v++) {
+		e[2 * (v - 1)] = 0;
+		e[2 * (v - 1) + 1] = v;
+	}
+	build(&g, n, e, n - 1);
+	node_t *idom = doms(&g, NULL, NULL);
+	for (node_t v = 0; v < n; v++)
+		ck_assert_uint_eq(idom[v], 0);
+	free(idom);
+	gfree(&g);
+	free(e);
+}
+END_TEST
+
+/* Is t reachable from 0 without passing `skip` (HW_NONE: no skip)? */
+static int reach(const struct g *g, node_t skip, node_t t, uint8_t *seen, node_t *stack)
+{
+	size_t sp = 0;
+
+	if (skip == 0)
+		return 0;
+	memset(seen, 0, g->n);
+	seen[0] = 1;
+	stack[sp++] = 0;
+	while (sp > 0) {
+		node_t v = stack[--sp];
+		if (v == t)
+			return 1;
+		for (edge_t j = g->os[v]; j < g->os[v + 1]; j++)
+			if (g->o[j] != skip && !seen[g->o[j]]) {
+				seen[g->o[j]] = 1;
+				stack[sp++] = g->o[j];
+			}
+	}
+	return 0;
+}
+
+/* The definition, slowly: idom(v) is the strict dominator of v that every
+ * other strict dominator of v dominates. */
+static node_t brute_idom(const struct g *g, node_t v, uint8_t *seen, node_t *stack)
+{
+	if (!reach(g, HW_NONE, v, seen, stack))
+		return HW_NONE;
+	if (v == 0)
+		return 0;
+	node_t best = HW_NONE;
+	for (node_t d = 0; d < g->n; d++) {
+		if (d == v || reach(g, d, v, seen, stack))
+			continue;
+		int closest = 1;
+		for (node_t e = 0; e < g->n && closest; e++)
+			if (e != v && e != d && !reach(g, e, v, seen, stack) && reach(g, e, d, seen, stack))
+				closest = 0;
+		if (closest)
+			best = d;
+	}
+	return best;
+}
+
+START_TEST(test_random_against_definition)
+{
+	unsigned seed = 12345;
+	int graphs = 0;
+
+	for (int iter = 0; iter < 300; iter++) {
+		seed = seed * 1103515245u + 12345u;
+		node_t n = 1 + (seed >> 16) % 40;
+		size_t m = (seed >> 8) % (n * 3 + 1);
+		node_t *e = xmalloc((m + 1) * 2 * sizeof *e);
+		for (size_t k = 0; k < 2 * m; k++) {
+			seed = seed * 1103515245u + 12345u;
+			e[k] = (seed >> 16) % n;
+		}
+		struct g g;
+		build(&g, n, e, m);
+		node_t *order = xmalloc(((size_t)n + 1) * sizeof *order), norder;
+		node_t *idom = doms(&g, order, &norder);
+		uint8_t *seen = xmalloc(n);
+		node_t *stack = xmalloc(((size_t)n + m + 1) * sizeof *stack);
+		size_t reached = 0;
+		for (node_t v = 0; v < n; v++) {
+			node_t want = brute_idom(&g, v, seen, stack);
+			ck_assert_msg(idom[v] == want, "graph %d, node %u: idom %u, want %u", iter, v, idom[v], want);
+			reached += want != HW_NONE;
+		}
+		/* order: the reached nodes once each, root first, each node's
+		 * dominator before it */
+		ck_assert_uint_eq(norder, reached);
+		ck_assert_uint_eq(order[0], 0);
+		memset(seen, 0, n);
+		for (node_t i = 0; i < norder; i++) {
+			ck_assert(!seen[order[i]]);
+			ck_assert(i == 0 || seen[idom[order[i]]]);
+			seen[order[i]] = 1;
+		}
+		free(seen);
+		free(stack);
+		free(order);
+		free(idom);
+		free(e);
+		gfree(&g);
+		graphs++;
+	}
+	ck_assert_int_eq(graphs, 300);
+}
+END_TEST
 
 Suite *domtree_suite(void)
 {
-	return suite_create("domtree");
+	Suite *s = suite_create("domtree");
+	TCase *tc = tcase_create("known");
+	TCase *big = tcase_create("big");
+
+	tcase_add_test(tc, test_diamond);
+	tcase_add_test(tc, test_lengauer_tarjan_paper);
+	tcase_add_test(tc, test_irreducible);
+	tcase_add_test(tc, test_self_loops_duplicates_unreachable);
+	tcase_add_test(tc, test_root_succ);
+	tcase_add_test(tc, test_random_against_definition);
+	tcase_set_timeout(big, 120);
+	tcase_add_test(big, test_million_chain);
+	tcase_add_test(big, test_million_star);
+	suite_add_tcase(s, tc);
+	suite_add_tcase(s, big);
+	return s;
 }
