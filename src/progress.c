@@ -14,6 +14,8 @@ void progress_init(struct progress *p, int quiet)
 
 void progress_begin(struct progress *p, const char *phase, uint64_t total, const char *unit)
 {
+	if (p == NULL) /* callers may pass no progress at all */
+		return;
 	p->phase = phase;
 	p->total = total;
 	p->unit = unit;
@@ -22,7 +24,7 @@ void progress_begin(struct progress *p, const char *phase, uint64_t total, const
 
 void progress_update(struct progress *p, uint64_t done)
 {
-	if (!p->enabled || p->phase == NULL)
+	if (p == NULL || !p->enabled || p->phase == NULL)
 		return;
 	double now = hw_now();
 	if (now - p->last < 0.2) /* a few updates a second is enough */
@@ -42,7 +44,7 @@ void progress_update(struct progress *p, uint64_t done)
 
 void progress_end(struct progress *p)
 {
-	if (p->phase == NULL)
+	if (p == NULL || p->phase == NULL)
 		return;
 	double secs = hw_now() - p->start;
 	if (p->ndone < (int)(sizeof p->done / sizeof p->done[0])) {

@@ -16,6 +16,7 @@ struct progress {
 	int ndone;
 };
 
+/* Every function accepts p == NULL and then does nothing. */
 void progress_init(struct progress *p, int quiet);
 void progress_begin(struct progress *p, const char *phase, uint64_t total, const char *unit);
 void progress_update(struct progress *p, uint64_t done);

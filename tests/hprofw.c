@@ -1,0 +1,286 @@
+/* hprofw.c — the test HPROF writer, see hprofw.h. */
+#include "hprofw.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+unsigned hprof_type_size(uint8_t type, unsigned idsize);
+
+void hw_begin(struct hw *w, const char *version, unsigned ids)
+{
+	sbuf_init(&w->b);
+	w->ids = ids;
+	sbuf_add(&w->b, version, strlen(version) + 1);
+	hw_u4(w, ids);
+	hw_u8(w, 1700000000000ull);
+}
+
+void hw_free(struct hw *w) { sbuf_free(&w->b); }
+size_t hw_pos(const struct hw *w) { return w->b.len; }
+void hw_u1(struct hw *w, uint8_t v) { sbuf_addc(&w->b, (char)v); }
+void hw_u2(struct hw *w, uint16_t v) { hw_u1(w, (uint8_t)(v >> 8)); hw_u1(w, (uint8_t)v); }
+void hw_u4(struct hw *w, uint32_t v) { hw_u2(w, (uint16_t)(v >> 16)); hw_u2(w, (uint16_t)v); }
+void hw_u8(struct hw *w, uint64_t v) { hw_u4(w, (uint32_t)(v >> 32)); hw_u4(w, (uint32_t)v); }
+void hw_bytes(struct hw *w, const void *p, size_t n) { sbuf_add(&w->b, p, n); }
+
+void hw_id(struct hw *w, uint64_t v)
+{
+	if (w->ids == 8)
+		hw_u8(w, v);
+	else
+		hw_u4(w, (uint32_t)v);
+}
+
+void hw_rec_begin(struct hw *w, uint8_t tag)
+{
+	hw_u1(w, tag);
+	hw_u4(w, 0);
+	w->rec_at = w->b.len;
+	hw_u4(w, 0);
+}
+
+void hw_rec_end(struct hw *w)
+{
+	uint32_t len = (uint32_t)(w->b.len - w->rec_at - 4);
+	uint8_t *p = (uint8_t *)w->b.buf + w->rec_at;
+
+	p[0] = (uint8_t)(len >> 24);
+	p[1] = (uint8_t)(len >> 16);
+	p[2] = (uint8_t)(len >> 8);
+	p[3] = (uint8_t)len;
+}
+
+void hw_utf8(struct hw *w, uint64_t id, const char *s)
+{
+	hw_rec_begin(w, 0x01);
+	hw_id(w, id);
+	hw_bytes(w, s, strlen(s));
+	hw_rec_end(w);
+}
+
+void hw_load_class(struct hw *w, uint32_t serial, uint64_t cid, uint64_t name_id)
+{
+	hw_rec_begin(w, 0x02);
+	hw_u4(w, serial);
+	hw_id(w, cid);
+	hw_u4(w, 0);
+	hw_id(w, name_id);
+	hw_rec_end(w);
+}
+
+void hw_class_name(struct hw *w, uint32_t serial, uint64_t cid, const char *name)
+{
+	hw_utf8(w, cid + 1, name);
+	hw_load_class(w, serial, cid, cid + 1);
+}
+
+static void value(struct hw *w, uint8_t type, uint64_t v)
+{
+	switch (hprof_type_size(type, w->ids)) {
+	case 1: hw_u1(w, (uint8_t)v); break;
+	case 2: hw_u2(w, (uint16_t)v); break;
+	case 4: hw_u4(w, (uint32_t)v); break;
+	default: hw_u8(w, v); break;
+	}
+}
+
+void hw_class_dump(struct hw *w, uint64_t cid, uint64_t super, uint64_t loader,
+		   const struct hw_field *cp, int ncp, const struct hw_field *statics, int nstatics,
+		   const struct hw_field *fields, int nfields)
+{
+	uint32_t inst = 0;
+
+	hw_u1(w, 0x20);
+	hw_id(w, cid);
+	hw_u4(w, 0);
+	hw_id(w, super);
+	hw_id(w, loader);
+	for (int i = 0; i < 4; i++) /* signers, protection domain, reserved x2 */
+		hw_id(w, 0);
+	for (int i = 0; i < nfields; i++)
+		inst += hprof_type_size(fields[i].type, w->ids);
+	hw_u4(w, inst);
+	hw_u2(w, (uint16_t)ncp);
+	for (int i = 0; i < ncp; i++) {
+		hw_u2(w, (uint16_t)cp[i].name_id); /* the constant pool index */
+		hw_u1(w, cp[i].type);
+		value(w, cp[i].type, cp[i].value);
+	}
+	hw_u2(w, (uint16_t)nstatics);
+	for (int i = 0; i < nstatics; i++) {
+		hw_id(w, statics[i].name_id);
+		hw_u1(w, statics[i].type);
+		value(w, statics[i].type, statics[i].value);
+	}
+	hw_u2(w, (uint16_t)nfields);
+	for (int i = 0; i < nfields; i++) {
+		hw_id(w, fields[i].name_id);
+		hw_u1(w, fields[i].type);
+	}
+}
+
+void hw_instance(struct hw *w, uint64_t id, uint64_t cid, const struct hw_field *vals, int n)
+{
+	uint32_t len = 0;
+
+	for (int i = 0; i < n; i++)
+		len += hprof_type_size(vals[i].type, w->ids);
+	hw_u1(w, 0x21);
+	hw_id(w, id);
+	hw_u4(w, 0);
+	hw_id(w, cid);
+	hw_u4(w, len);
+	for (int i = 0; i < n; i++)
+		value(w, vals[i].type, vals[i].value);
+}
+
+void hw_objarray(struct hw *w, uint64_t id, uint64_t acid, const uint64_t *elems, uint32_t n)
+{
+	hw_u1(w, 0x22);
+	hw_id(w, id);
+	hw_u4(w, 0);
+	hw_u4(w, n);
+	hw_id(w, acid);
+	for (uint32_t i = 0; i < n; i++)
+		hw_id(w, elems[i]);
+}
+
+void hw_primarray(struct hw *w, uint64_t id, uint8_t type, uint32_t n, const void *data)
+{
+	hw_u1(w, 0x23);
+	hw_id(w, id);
+	hw_u4(w, 0);
+	hw_u4(w, n);
+	hw_u1(w, type);
+	size_t bytes = (size_t)n * hprof_type_size(type, w->ids);
+	if (data != NULL) {
+		hw_bytes(w, data, bytes);
+	} else {
+		for (size_t i = 0; i < bytes; i++)
+			hw_u1(w, 0);
+	}
+}
+
+void hw_root(struct hw *w, uint8_t kind, uint64_t id, uint32_t a, uint32_t b)
+{
+	hw_u1(w, kind);
+	hw_id(w, id);
+	switch (kind) {
+	case 0x01: hw_id(w, a); break;                       /* JNI global: its ref id */
+	case 0x02: case 0x03: case 0x08: case 0x8e:          /* thread, frame or depth */
+		hw_u4(w, a);
+		hw_u4(w, b);
+		break;
+	case 0x04: case 0x06: hw_u4(w, a); break;            /* thread */
+	default: break;
+	}
+}
+
+const char *hw_tmpdir(void)
+{
+	static char dir[512];
+
+	if (dir[0] == '\0') {
+		snprintf(dir, sizeof dir, "%s/tmp/t%ld", TEST_BUILDDIR, (long)getpid());
+		mkdir(TEST_BUILDDIR "/tmp", 0755);
+		mkdir(dir, 0755);
+	}
+	return dir;
+}
+
+char *hw_write(const struct hw *w, const char *name, size_t len)
+{
+	char *path = xasprintf("%s/%s", hw_tmpdir(), name);
+	FILE *f = fopen(path, "wb");
+
+	if (f == NULL)
+		hw_fatal("cannot write %s", path);
+	if (len > w->b.len)
+		len = w->b.len;
+	fwrite(w->b.buf, 1, len, f);
+	fclose(f);
+	return path;
+}
+
+enum { F_NEXT = 0x901, F_OTHER = 0x903, F_VAL = 0x905, F_REFERENT = 0x907, F_QUEUE = 0x909,
+       F_DISC = 0x90b, F_STATIC = 0x911 };
+
+void hw_sample_classes(struct hw *w)
+{
+	static const char *statics[] = { "sb", "sz", "sc", "ss", "si", "sj", "sf", "sd", "so" };
+
+	hw_utf8(w, F_NEXT, "next");
+	hw_utf8(w, F_OTHER, "other");
+	hw_utf8(w, F_VAL, "val");
+	hw_utf8(w, F_REFERENT, "referent");
+	hw_utf8(w, F_QUEUE, "queue");
+	hw_utf8(w, F_DISC, "discovered");
+	for (int i = 0; i < 9; i++)
+		hw_utf8(w, F_STATIC + 2 * (uint64_t)i, statics[i]);
+	hw_class_name(w, 1, S_OBJ, "java/lang/Object");
+	hw_class_name(w, 2, S_NODE, "Node");
+	hw_class_name(w, 3, S_REF, "java/lang/ref/Reference");
+	hw_class_name(w, 4, S_WEAK, "java/lang/ref/WeakReference");
+	hw_class_name(w, 5, S_BARR, "[B");
+	hw_class_name(w, 6, S_HOLDER, "Holder");
+}
+
+static void sample_class_dumps(struct hw *w)
+{
+	static const struct hw_field node[] = { { F_NEXT, 2, 0 }, { F_OTHER, 2, 0 }, { F_VAL, 10, 0 } };
+	static const struct hw_field ref[] = {
+		{ F_REFERENT, 2, 0 }, { F_QUEUE, 2, 0 }, { F_NEXT, 2, 0 }, { F_DISC, 2, 0 } };
+	/* statics of every type; the object one holds S */
+	static const struct hw_field st[] = {
+		{ F_STATIC, 8, 0x7f }, { F_STATIC + 2, 4, 1 }, { F_STATIC + 4, 5, 0x263a },
+		{ F_STATIC + 6, 9, 0xffff }, { F_STATIC + 8, 10, 42 }, { F_STATIC + 10, 11, 1ull << 40 },
+		{ F_STATIC + 12, 6, 0x3f800000 }, { F_STATIC + 14, 7, 0x4000000000000000ull },
+		{ F_STATIC + 16, 2, S_S },
+	};
+	static const struct hw_field cp[] = { { 3, 10, 7 }, { 5, 2, 0 } }; /* an int and a null */
+
+	hw_class_dump(w, S_OBJ, 0, 0, NULL, 0, NULL, 0, NULL, 0);
+	hw_class_dump(w, S_NODE, S_OBJ, 0, NULL, 0, NULL, 0, node, 3);
+	hw_class_dump(w, S_REF, S_OBJ, 0, NULL, 0, NULL, 0, ref, 4);
+	hw_class_dump(w, S_WEAK, S_REF, 0, NULL, 0, NULL, 0, NULL, 0);
+	hw_class_dump(w, S_BARR, S_OBJ, 0, NULL, 0, NULL, 0, NULL, 0);
+	hw_class_dump(w, S_HOLDER, S_OBJ, 0, cp, 2, st, 9, NULL, 0);
+}
+
+static void node(struct hw *w, uint64_t id, uint64_t next, uint64_t other, uint32_t val)
+{
+	const struct hw_field v[] = { { 0, 2, next }, { 0, 2, other }, { 0, 10, val } };
+
+	hw_instance(w, id, S_NODE, v, 3);
+}
+
+void hw_sample(struct hw *w, const char *version, unsigned ids, struct hw_sample *s)
+{
+	hw_begin(w, version, ids);
+	hw_sample_classes(w);
+	s->seg = hw_pos(w);
+	hw_rec_begin(w, 0x1c);
+	sample_class_dumps(w);
+	hw_root(w, 0x01, S_A, 0x77, 0);
+	hw_root(w, 0xff, S_W, 0, 0);
+	for (uint64_t c = S_OBJ; c <= S_HOLDER; c += 0x10)
+		hw_root(w, 0x05, c, 0, 0);
+	s->a_at = hw_pos(w);
+	node(w, S_A, S_B, S_C, 1);
+	s->after_a = hw_pos(w);
+	node(w, S_B, S_D, 0, 2);
+	node(w, S_C, S_D, 0, 3);
+	node(w, S_D, S_X, 0, 4);
+	hw_primarray(w, S_X, 8, 100, NULL);
+	const struct hw_field wr[] = { { 0, 2, S_E }, { 0, 2, 0 }, { 0, 2, 0 }, { 0, 2, 0 } };
+	hw_instance(w, S_W, S_WEAK, wr, 4);
+	node(w, S_E, 0, 0, 5);
+	node(w, S_U, S_A, 0, 6);
+	node(w, S_S, 0, 0, 7);
+	hw_rec_end(w);
+	hw_rec_begin(w, 0x2c);
+	hw_rec_end(w);
+}

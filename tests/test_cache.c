@@ -1,7 +1,241 @@
-/* test_cache.c — placeholder until the suite is written. */
+/* test_cache.c — the index cache: a reopen from the cache gives the same
+ * heap as a parse; a stale, truncated, corrupt or foreign cache is
+ * ignored and rewritten; the cache gets the dump's permission bits and
+ * no temporary file is left behind. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "graph/cache.h"
+#include "graph/open.h"
+#include "hprofw.h"
 #include "suites.h"
+
+static char *dump;
+
+static void make_dump(void)
+{
+	struct hw w;
+	struct hw_sample s;
+
+	hw_sample(&w, "JAVA PROFILE 1.0.2", 8, &s);
+	dump = hw_write(&w, "cache.hprof", SIZE_MAX);
+	hw_free(&w);
+	char *c = cache_path(dump);
+	unlink(c);
+	free(c);
+}
+
+static void drop_dump(void)
+{
+	char *c = cache_path(dump);
+	unlink(c);
+	free(c);
+	unlink(dump);
+	free(dump);
+}
+
+static void open_heap(struct heap *h, int no_cache)
+{
+	struct open_opts o = { .no_cache = no_cache, .quiet = 1 };
+	struct progress p;
+	struct sbuf err;
+
+	progress_init(&p, 1);
+	sbuf_init(&err);
+	ck_assert_msg(heap_open(h, dump, &o, &p, &err) == 0, "%s", err.buf);
+	sbuf_free(&err);
+}
+
+#define SAME(field, count) \
+	ck_assert_msg(memcmp(a->field, b->field, (count) * sizeof *a->field) == 0, #field " differs")
+
+static void same_heap(const struct heap *a, const struct heap *b)
+{
+	ck_assert_uint_eq(a->n, b->n);
+	ck_assert_uint_eq(a->nedges, b->nedges);
+	ck_assert_uint_eq(a->ncls, b->ncls);
+	ck_assert_uint_eq(a->total_shallow, b->total_shallow);
+	ck_assert_uint_eq(a->unreachable_count, b->unreachable_count);
+	SAME(node_id, a->n);
+	SAME(node_off, a->n);
+	SAME(node_class, a->n);
+	SAME(node_shallow, a->n);
+	SAME(out_start, a->n + 1);
+	SAME(out, a->nedges);
+	SAME(in, a->nedges + a->nroots);
+	SAME(idom, a->n);
+	SAME(retained, a->n);
+	SAME(roots, a->nroots);
+	SAME(names, a->names_len);
+	for (uint32_t c = 0; c < a->ncls; c++) {
+		ck_assert_str_eq(class_name(a, c), class_name(b, c));
+		ck_assert_uint_eq(a->cls[c].retained_lb, b->cls[c].retained_lb);
+	}
+	ck_assert_uint_eq(a->warn.n, b->warn.n);
+}
+
+static int reopen_from_cache(void)
+{
+	struct heap h;
+
+	open_heap(&h, 0);
+	int from = h.from_cache;
+	heap_free(&h);
+	return from;
+}
+
+START_TEST(test_round_trip)
+{
+	struct heap a, b, c;
+
+	open_heap(&a, 1);
+	open_heap(&b, 0); /* parses, writes the cache */
+	ck_assert_int_eq(b.from_cache, 0);
+	open_heap(&c, 0); /* reads it */
+	ck_assert_int_eq(c.from_cache, 1);
+	same_heap(&a, &b);
+	same_heap(&a, &c);
+	heap_free(&a);
+	heap_free(&b);
+	heap_free(&c);
+}
+END_TEST
+
+START_TEST(test_permissions_and_no_temp_left)
+{
+	struct stat st;
+
+	chmod(dump, 0640);
+	ck_assert_int_eq(reopen_from_cache(), 0);
+	char *c = cache_path(dump);
+	ck_assert_int_eq(stat(c, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, 0640);
+	free(c);
+	DIR *d = opendir(hw_tmpdir());
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL)
+		ck_assert_msg(strstr(e->d_name, ".tmp.") == NULL, "left behind: %s", e->d_name);
+	closedir(d);
+}
+END_TEST
+
+START_TEST(test_stale)
+{
+	struct timespec later[2] = { { 0, UTIME_OMIT }, { 2000000000, 0 } };
+
+	ck_assert_int_eq(reopen_from_cache(), 0);
+	ck_assert_int_eq(reopen_from_cache(), 1);
+	utimensat(AT_FDCWD, dump, later, 0); /* the dump "changed" */
+	ck_assert_int_eq(reopen_from_cache(), 0);
+	ck_assert_int_eq(reopen_from_cache(), 1); /* and the cache was rewritten */
+}
+END_TEST
+
+static void rewrite(const char *path, const char *bytes, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	ck_assert(f != NULL);
+	fwrite(bytes, 1, n, f);
+	fclose(f);
+}
+
+static char *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	struct sbuf sb;
+	char buf[4096];
+	size_t k;
+
+	ck_assert(f != NULL);
+	sbuf_init(&sb);
+	while ((k = fread(buf, 1, sizeof buf, f)) > 0)
+		sbuf_add(&sb, buf, k);
+	fclose(f);
+	*n = sb.len;
+	return sbuf_detach(&sb);
+}
+
+START_TEST(test_truncated_corrupt_foreign)
+{
+	struct heap ref;
+	size_t n;
+
+	open_heap(&ref, 1);
+	ck_assert_int_eq(reopen_from_cache(), 0);
+	char *c = cache_path(dump);
+	char *good = slurp(c, &n);
+	ck_assert_uint_gt(n, 200);
+	/* truncated at many lengths, and one byte flipped at many places:
+	 * never trusted, always rebuilt to the same heap */
+	for (size_t len = 0; len < n; len += n / 23 + 1) {
+		rewrite(c, good, len);
+		ck_assert_int_eq(reopen_from_cache(), 0);
+	}
+	for (size_t at = 0; at < n; at += n / 41 + 1) {
+		good[at] ^= 0x5a;
+		rewrite(c, good, n);
+		good[at] ^= 0x5a;
+		struct heap h;
+		open_heap(&h, 0);
+		ck_assert_msg(h.from_cache == 0, "a flipped byte at %zu went unnoticed", at);
+		same_heap(&ref, &h);
+		heap_free(&h);
+	}
+	rewrite(c, "not a cache at all, just text\n", 30);
+	ck_assert_int_eq(reopen_from_cache(), 0);
+	rewrite(c, good, n);
+	ck_assert_int_eq(reopen_from_cache(), 1);
+	free(good);
+	free(c);
+	heap_free(&ref);
+}
+END_TEST
+
+START_TEST(test_no_cache_option)
+{
+	struct heap h;
+	struct stat st;
+	char *c = cache_path(dump);
+
+	open_heap(&h, 1);
+	heap_free(&h);
+	ck_assert_int_ne(stat(c, &st), 0); /* --no-cache writes nothing */
+	free(c);
+}
+END_TEST
+
+START_TEST(test_path_beside_dump)
+{
+	char *c = cache_path(dump);
+	char *want = xasprintf("%s.hwi", dump);
+
+	/* the test directory is writable, so the cache sits beside the dump
+	 * (as root every directory is: the $XDG_CACHE_HOME fallback is not
+	 * reachable from this test) */
+	ck_assert_str_eq(c, want);
+	free(c);
+	free(want);
+}
+END_TEST
 
 Suite *cache_suite(void)
 {
-	return suite_create("cache");
+	Suite *s = suite_create("cache");
+	TCase *tc = tcase_create("cache");
+
+	tcase_add_checked_fixture(tc, make_dump, drop_dump);
+	tcase_add_test(tc, test_round_trip);
+	tcase_add_test(tc, test_permissions_and_no_temp_left);
+	tcase_add_test(tc, test_stale);
+	tcase_add_test(tc, test_truncated_corrupt_foreign);
+	tcase_add_test(tc, test_no_cache_option);
+	tcase_add_test(tc, test_path_beside_dump);
+	suite_add_tcase(s, tc);
+	return s;
 }

@@ -388,6 +388,7 @@ static void scan_records(struct rd *r, uint64_t pos)
 
 int hprof_parse(struct heap *h, struct progress *p, struct sbuf *err)
 {
+	(void)err;
 	struct scan s = { 0 };
 	struct rd r = { h, &s, p, h->layout.idsize, 0 };
 	uint64_t start = strlen(h->version) + 1 + 4 + 8;
@@ -407,15 +408,8 @@ int hprof_parse(struct heap *h, struct progress *p, struct sbuf *err)
 	scan_records(&r, start);
 	progress_end(p);
 	madvise((void *)h->map, h->size, MADV_RANDOM);
-	if (s.nobj == 0 && s.nroot == 0 && s.heap_bytes == 0 && s.nstr == 0) {
-		if (start >= h->size) {
-			/* header only: an empty heap is a valid answer */
-		} else if (h->warn.n > 0) {
-			sbuf_printf(err, "%s", h->warn.msg[0]);
-			scan_free(&s);
-			return -1;
-		}
-	}
+	/* a valid header is enough: what follows opens as far as it is valid,
+	 * possibly as an empty heap, and the warnings say what was wrong */
 	build_heap(h, &s, p);
 	return 0;
 }

@@ -15,7 +15,9 @@ int hprof_map(struct heap *h, const char *path, struct sbuf *err);
 
 /* One pass over the records: classes, objects, roots, threads, traces.
  * Then sorts objects into nodes and builds references (build.c).
- * Returns 0, or -1 with err set when nothing usable was found. */
+ * Returns 0: a valid header is enough, what follows is read as far as
+ * it is valid and every problem is a warning (err is for formats that
+ * can fail later). */
 int hprof_parse(struct heap *h, struct progress *p, struct sbuf *err);
 
 /* A decoded value. */

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #define MAGIC "HWIDX\0\r\n"
-#define FORMAT 1
+#define FORMAT 2
 #define CHUNK ((size_t)64 << 20)
 
 struct ident {
@@ -32,7 +32,8 @@ struct header {
 	uint32_t format, endian, node_size, edge_size;
 	struct ident id;
 	uint32_t nsect, pad;
-	uint64_t check; /* of everything above */
+	uint64_t table_check; /* of the section table */
+	uint64_t check;       /* of everything above */
 };
 
 struct sect {
@@ -262,6 +263,7 @@ int cache_save(struct heap *h)
 		packed[i] = pack(p, raw, &st[i].comp);
 		st[i].check = hash64(packed[i], st[i].comp, raw);
 	}
+	hd.table_check = hash64(st, sizeof st[0] * hd.nsect, 0);
 	hd.check = hash64(&hd, offsetof(struct header, check), 0);
 	/* the cache directory, private, when it is not beside the dump */
 	char *slash = strrchr(path, '/');
@@ -474,6 +476,8 @@ int cache_load(struct heap *h, const char **why)
 	if (size < sizeof hd + sizeof st_)
 		goto done;
 	memcpy(st_, m + sizeof hd, sizeof st_);
+	if (hash64(st_, sizeof st_, 0) != hd.table_check)
+		goto done;
 	uint64_t at = sizeof hd + sizeof st_;
 	for (uint32_t i = 0; i < hd.nsect; i++) {
 		if (st_[i].comp > size - at || hash64(m + at, st_[i].comp, st_[i].raw) != st_[i].check)
