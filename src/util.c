@@ -296,6 +296,12 @@ void fmt_bytes(char *out, size_t outsz, uint64_t bytes)
 	snprintf(out, outsz, v < 10 ? "%.2f %s" : v < 100 ? "%.1f %s" : "%.0f %s", v, unit[u]);
 }
 
+void hw_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1) /* qsort(NULL, 0) is undefined behaviour */
+		qsort(base, n, size, cmp);
+}
+
 double hw_now(void)
 {
 	struct timespec ts;

@@ -50,6 +50,9 @@ void csv_append(struct sbuf *sb, const uint8_t *s, size_t n);
 /* Human size: "1.2 MB", "523 B" (powers of 1024, labelled kB/MB/GB). */
 void fmt_bytes(char *out, size_t outsz, uint64_t bytes);
 
+/* qsort that accepts an empty (possibly NULL) array. */
+void hw_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
 /* Monotonic seconds. */
 double hw_now(void);
 

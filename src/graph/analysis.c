@@ -166,13 +166,14 @@ void analysis_roots(struct heap *h, struct progress *p)
 	free(stack);
 	/* the pseudo roots join the root records and the root's successors */
 	h->root_rec = xreallocarray(h->root_rec, h->nroot_rec + rl.nrec + 1, sizeof *h->root_rec);
-	memcpy(h->root_rec + h->nroot_rec, rl.rec, rl.nrec * sizeof *rl.rec);
+	if (rl.nrec > 0)
+		memcpy(h->root_rec + h->nroot_rec, rl.rec, rl.nrec * sizeof *rl.rec);
 	h->nroot_rec += rl.nrec;
-	qsort(h->root_rec, h->nroot_rec, sizeof *h->root_rec, cmp_rootrec);
+	hw_qsort(h->root_rec, h->nroot_rec, sizeof *h->root_rec, cmp_rootrec);
 	h->roots = xreallocarray(h->roots, h->nroots + rl.nrec + 1, sizeof *h->roots);
 	for (size_t i = 0; i < rl.nrec; i++)
 		h->roots[h->nroots++] = rl.rec[i].node;
-	qsort(h->roots, h->nroots, sizeof *h->roots, cmp_node);
+	hw_qsort(h->roots, h->nroots, sizeof *h->roots, cmp_node);
 	free(rl.rec);
 	build_in(h);
 	progress_end(p);

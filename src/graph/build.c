@@ -98,7 +98,7 @@ static int sort_long_run(struct raw_obj *o, size_t n)
 	memcpy(rest, o, best * sizeof *o);
 	memcpy(rest + best, o + best + best_len, (n - best - best_len) * sizeof *o);
 	memcpy(run, o + best, best_len * sizeof *o);
-	qsort(rest, nrest, sizeof *rest, cmp_obj);
+	hw_qsort(rest, nrest, sizeof *rest, cmp_obj);
 	size_t i = 0, j = 0, k = 0;
 	while (i < best_len || j < nrest) /* ties: the earlier record first */
 		if (j == nrest || (i < best_len && (run[i].id < rest[j].id ||
@@ -383,7 +383,7 @@ static void build_roots(struct heap *h, const struct scan *s)
 		}
 		h->root_rec[h->nroot_rec++] = (struct root){ v, r->kind, r->thread, r->frame };
 	}
-	qsort(h->root_rec, h->nroot_rec, sizeof *h->root_rec, cmp_root);
+	hw_qsort(h->root_rec, h->nroot_rec, sizeof *h->root_rec, cmp_root);
 	size_t k = 0; /* the same root twice is one record */
 	for (size_t i = 0; i < h->nroot_rec; i++)
 		if (k == 0 || cmp_root(&h->root_rec[k - 1], &h->root_rec[i]) != 0)
@@ -431,7 +431,7 @@ static void build_stacks(struct heap *h, struct classtab *ct, const struct scan 
 						lc ? str_name(ct, s, lc->name) : names_intern(ct, "", 0),
 						f->line };
 	}
-	qsort(h->frames, h->nframes, sizeof *h->frames, cmp_u64_first);
+	hw_qsort(h->frames, h->nframes, sizeof *h->frames, cmp_u64_first);
 	h->ntraces = (uint32_t)s->ntrace;
 	h->traces = xmalloc((s->ntrace + 1) * sizeof *h->traces);
 	size_t total = 0;
@@ -452,13 +452,13 @@ static void build_stacks(struct heap *h, struct classtab *ct, const struct scan 
 		}
 		o->nframes = h->ntrace_frames - o->frame_first;
 	}
-	qsort(h->traces, h->ntraces, sizeof *h->traces, cmp_u32_first);
+	hw_qsort(h->traces, h->ntraces, sizeof *h->traces, cmp_u32_first);
 	h->nthreads = (uint32_t)s->nthread;
 	h->threads = xmalloc((s->nthread + 1) * sizeof *h->threads);
 	for (size_t i = 0; i < s->nthread; i++)
 		h->threads[i] = (struct hthread){ s->thread[i].serial, heap_find_id(h, s->thread[i].id),
 						  s->thread[i].trace };
-	qsort(h->threads, h->nthreads, sizeof *h->threads, cmp_u32_first);
+	hw_qsort(h->threads, h->nthreads, sizeof *h->threads, cmp_u32_first);
 }
 
 void build_heap(struct heap *h, struct scan *s, struct progress *p)

@@ -373,15 +373,15 @@ static void prim_classes(struct classtab *t)
 void classes_build(struct classtab *t, struct heap *h, struct scan *s)
 {
 	*t = (struct classtab){ .h = h, .java_lang_class = HW_NONE, .last_cls = HW_NONE };
-	qsort(s->str, s->nstr, sizeof *s->str, cmp_str);
-	qsort(s->lc, s->nlc, sizeof *s->lc, cmp_lc);
+	hw_qsort(s->str, s->nstr, sizeof *s->str, cmp_str);
+	hw_qsort(s->lc, s->nlc, sizeof *s->lc, cmp_lc);
 	uint64_t *super_id = xmalloc((s->ncd + 1) * sizeof *super_id);
 	for (size_t i = 0; i < s->ncd; i++)
 		read_class_dump(t, s->cd[i], &super_id[i]);
 	/* sort classes by id, carrying super ids and record offsets along */
 	for (uint32_t c = 0; c < h->ncls; c++)
 		h->cls[c].ref_first = c; /* for now: the record's position in s->cd */
-	qsort(h->cls, h->ncls, sizeof *h->cls, cmp_cls);
+	hw_qsort(h->cls, h->ncls, sizeof *h->cls, cmp_cls);
 	uint64_t *sid = xmalloc((s->ncd + 1) * sizeof *sid);
 	uint32_t keep = 0;
 	for (uint32_t c = 0; c < h->ncls; c++) {

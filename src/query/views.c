@@ -169,7 +169,7 @@ int view_classes(struct heap *h, const struct objset *set, const struct view_opt
 	sort_key = sort;
 	sort_rev = o->reverse;
 	name_heap = h;
-	qsort(rows, nr, sizeof *rows, cmp_crow);
+	hw_qsort(rows, nr, sizeof *rows, cmp_crow);
 	struct table t;
 	table_init(&t, o->fmt, cols, 6);
 	table_meta_num(&t, "objects", set->count);
@@ -267,7 +267,7 @@ static void big_children(struct bigctx *b, node_t v, int depth)
 	node_t *ch = xmalloc((size_t)n * sizeof *ch);
 	memcpy(ch, h->dom_child + h->dom_start[v], (size_t)n * sizeof *ch);
 	ret_heap = h;
-	qsort(ch, n, sizeof *ch, cmp_retained);
+	hw_qsort(ch, n, sizeof *ch, cmp_retained);
 	uint64_t parent = h->retained[v], min = (uint64_t)((double)parent * b->o->cutoff / 100.0);
 	node_t i = 0;
 	for (; i < n && h->retained[ch[i]] >= min && h->retained[ch[i]] > 0; i++) {
@@ -300,7 +300,7 @@ int view_biggest(struct heap *h, const struct objset *set, const struct view_opt
 	struct bigctx b = { h, o, &t };
 
 	ret_heap = h;
-	qsort(top, ntop, sizeof *top, cmp_retained);
+	hw_qsort(top, ntop, sizeof *top, cmp_retained);
 	table_init(&t, o->fmt, cols, 6);
 	table_meta_num(&t, "objects", set->count);
 	table_meta_num(&t, "top_level", ntop);
@@ -340,7 +340,7 @@ int view_objects(struct heap *h, const struct objset *set, const struct view_opt
 		if (bit_get(set->bits, v))
 			m[k++] = v;
 	ret_heap = h;
-	qsort(m, k, sizeof *m, cmp_retained);
+	hw_qsort(m, k, sizeof *m, cmp_retained);
 	table_init(&t, o->fmt, cols, 5);
 	table_meta_num(&t, "objects", set->count);
 	size_t limit = o->top > 0 && (size_t)o->top < k ? (size_t)o->top : k;
