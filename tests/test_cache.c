@@ -48,6 +48,7 @@ static void open_heap(struct heap *h, int no_cache)
 	progress_init(&p, 1);
 	sbuf_init(&err);
 	ck_assert_msg(heap_open(h, dump, &o, &p, &err) == 0, "%s", err.buf);
+	heap_need(h, &p);
 	sbuf_free(&err);
 }
 
@@ -76,7 +77,11 @@ static void same_heap(const struct heap *a, const struct heap *b)
 		ck_assert_str_eq(class_name(a, c), class_name(b, c));
 		ck_assert_uint_eq(a->cls[c].retained_lb, b->cls[c].retained_lb);
 	}
-	ck_assert_uint_eq(a->warn.n, b->warn.n);
+	/* the same warnings, but for the one that says a cache was rebuilt */
+	size_t nb = 0;
+	for (size_t i = 0; i < b->warn.n; i++)
+		nb += strstr(b->warn.msg[i], "the index cache is") == NULL;
+	ck_assert_uint_eq(a->warn.n, nb);
 }
 
 static int reopen_from_cache(void)

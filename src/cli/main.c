@@ -202,11 +202,20 @@ int main(int argc, char **argv)
 		fprintf(stderr, "heapwalk: %s\n", err.buf);
 		return EXIT_INPUT;
 	}
-	objset_all(&h, &set);
+	/* info and the whole heap's classes come from per-class totals: a
+	 * cached open then never loads the per-node arrays */
+	const char *view = c.cmd ? c.cmd : pl.view ? pl.view : "classes";
+	int light = pl.n == 0 && (strcmp(view, "info") == 0 ||
+				  (strcmp(view, "classes") == 0 && c.vo.exact == NULL));
+	if (light) {
+		objset_whole(&h, &set);
+	} else {
+		heap_need(&h, &p);
+		objset_all(&h, &set);
+	}
 	for (size_t i = 0; i < pl.n && rc == 0; i++)
 		if (step_apply(&h, &pl.steps[i], &set, &p, &err) < 0)
 			rc = EXIT_INPUT;
-	const char *view = c.cmd ? c.cmd : pl.view ? pl.view : "classes";
 	if (rc == 0 && run_view(&h, view, &set, &c, &out, &err) < 0)
 		rc = EXIT_INPUT;
 	if (rc != 0)

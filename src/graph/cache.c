@@ -336,16 +336,15 @@ static int unpack(const uint8_t *p, uint64_t comp, void *dst, uint64_t raw)
 	return at == comp ? 0 : -1;
 }
 
-/* Every value that indexes something must be in range. */
-static const char *validate(const struct heap *h, const struct scalars *s)
+/* Every value that indexes something must be in range: the big arrays
+ * (loaded later) and the small tables (loaded at once). */
+static const char *validate_big(const struct heap *h, const struct scalars *s)
 {
-	if (s->n == 0 || s->n > UINT32_MAX || s->names_len == 0 || h->names[s->names_len - 1] != '\0')
-		return "bad counts";
 	for (uint64_t v = 0; v < s->n; v++) {
 		if (h->out_start[v] > h->out_start[v + 1] || h->in_start[v] > h->in_start[v + 1])
 			return "bad reference index";
 		if (v > 0 && (h->node_class[v] >= s->ncls || h->node_off[v] >= h->size ||
-			      h->node_id[v] <= h->node_id[v - 1]))
+			      h->node_id[v] <= h->node_id[v - 1] || h->node_kind[v] > NK_CLASS))
 			return "bad node";
 		if (h->idom[v] != HW_NONE && h->idom[v] >= s->n)
 			return "bad dominator";
@@ -361,6 +360,13 @@ static const char *validate(const struct heap *h, const struct scalars *s)
 	for (uint64_t i = 0; i < s->nweak; i++)
 		if (h->weak_src[i] >= s->n || h->weak_dst[i] >= s->n)
 			return "bad weak reference";
+	return NULL;
+}
+
+static const char *validate_small(const struct heap *h, const struct scalars *s)
+{
+	if (s->n == 0 || s->n > UINT32_MAX || s->names_len == 0 || h->names[s->names_len - 1] != '\0')
+		return "bad counts";
 	for (uint64_t i = 0; i < s->nroots; i++)
 		if (h->roots[i] >= s->n)
 			return "bad root";
@@ -394,14 +400,6 @@ static const char *validate(const struct heap *h, const struct scalars *s)
 		if (h->threads[t].obj != HW_NONE && h->threads[t].obj >= s->n)
 			return "bad thread";
 	return NULL;
-}
-
-static void free_slots(struct slot *sl, int ns)
-{
-	for (int i = 0; i < ns; i++) {
-		free(*sl[i].ptr);
-		*sl[i].ptr = NULL;
-	}
 }
 
 static void set_scalars(struct heap *h, const struct scalars *s)
@@ -442,84 +440,141 @@ static void replay_warnings(struct heap *h, const char *blob, uint64_t len, uint
 	h->warn.suppressed += suppressed;
 }
 
+/* What stays of the cache file between cache_load and cache_load_rest. */
+struct lazy {
+	const uint8_t *map;
+	size_t size;
+	struct scalars sc;
+	struct sect st[NSLOTS + 2];
+	uint64_t at[NSLOTS + 2]; /* where each section's bytes start */
+};
+
+/* Sections 0..NBIG-1 of slots() are the big per-node and per-reference
+ * arrays, and idom/retained below; the rest are small. */
+static int is_big(int slot) { return slot <= 10 || slot == 17 || slot == 18; }
+
+static int load_slot(const struct lazy *z, struct slot *sl, int i)
+{
+	const struct sect *s = &z->st[i + 1];
+
+	if (s->elem != sl->elem || sl->count > (UINT64_MAX / 2) / sl->elem || s->raw != sl->elem * sl->count)
+		return -1;
+	if (hash64(z->map + z->at[i + 1], s->comp, s->raw) != s->check)
+		return -1;
+	*sl->ptr = xmalloc(s->raw + 1);
+	return unpack(z->map + z->at[i + 1], s->comp, *sl->ptr, s->raw);
+}
+
+void cache_lazy_free(struct heap *h)
+{
+	struct lazy *z = h->lazy;
+
+	if (z == NULL)
+		return;
+	munmap((void *)z->map, z->size);
+	free(z);
+	h->lazy = NULL;
+}
+
+int cache_load_rest(struct heap *h, const char **why)
+{
+	struct lazy *z = h->lazy;
+	struct slot sl[NSLOTS + 2];
+
+	if (z == NULL)
+		return 0;
+	int ns = slots(h, &z->sc, sl);
+	*why = "corrupt";
+	for (int i = 0; i < ns; i++)
+		if (is_big(i) && load_slot(z, &sl[i], i) < 0)
+			goto fail;
+	if ((*why = validate_big(h, &z->sc)) != NULL)
+		goto fail;
+	cache_lazy_free(h);
+	return 0;
+fail:
+	for (int i = 0; i < ns; i++)
+		if (is_big(i)) {
+			free(*sl[i].ptr);
+			*sl[i].ptr = NULL;
+		}
+	cache_lazy_free(h);
+	return -1;
+}
+
 int cache_load(struct heap *h, const char **why)
 {
 	char *path = cache_path(h->path);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	struct header hd, want = { 0 };
-	const uint8_t *m = MAP_FAILED;
-	struct scalars sc;
+	struct lazy *z = xcalloc(1, sizeof *z);
 	struct slot sl[NSLOTS + 2];
-	int ns = 0, ok = 0;
+	int ns = 0;
 	char *wb = NULL;
 
 	free(path);
+	z->map = MAP_FAILED;
 	*why = "no cache";
 	if (fd < 0 || fstat(fd, &st) < 0 || (uint64_t)st.st_size < sizeof hd)
-		goto done;
-	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (m == MAP_FAILED)
-		goto done;
-	uint64_t size = (uint64_t)st.st_size;
-	memcpy(&hd, m, sizeof hd);
+		goto fail;
+	z->size = (size_t)st.st_size;
+	z->map = mmap(NULL, z->size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (z->map == MAP_FAILED)
+		goto fail;
+	memcpy(&hd, z->map, sizeof hd);
 	*why = "not a heapwalk cache of this version";
 	if (memcmp(hd.magic, MAGIC, 8) != 0 || hd.format != FORMAT || hd.endian != 0x01020304 ||
 	    hd.node_size != sizeof(node_t) || hd.edge_size != sizeof(edge_t) ||
 	    hd.check != hash64(&hd, offsetof(struct header, check), 0) || hd.nsect != NSLOTS + 2)
-		goto done;
+		goto fail;
 	*why = "stale: the dump changed";
 	if (dump_ident(h, &want.id) < 0 || memcmp(&want.id, &hd.id, sizeof hd.id) != 0)
-		goto done;
+		goto fail;
 	*why = "truncated or corrupt";
-	struct sect st_[NSLOTS + 2];
-	if (size < sizeof hd + sizeof st_)
-		goto done;
-	memcpy(st_, m + sizeof hd, sizeof st_);
-	if (hash64(st_, sizeof st_, 0) != hd.table_check)
-		goto done;
-	uint64_t at = sizeof hd + sizeof st_;
+	if (z->size < sizeof hd + sizeof z->st)
+		goto fail;
+	memcpy(z->st, z->map + sizeof hd, sizeof z->st);
+	if (hash64(z->st, sizeof z->st, 0) != hd.table_check)
+		goto fail;
+	uint64_t at = sizeof hd + sizeof z->st;
 	for (uint32_t i = 0; i < hd.nsect; i++) {
-		if (st_[i].comp > size - at || hash64(m + at, st_[i].comp, st_[i].raw) != st_[i].check)
-			goto done;
-		at += st_[i].comp;
+		if (z->st[i].comp > z->size - at)
+			goto fail;
+		z->at[i] = at;
+		at += z->st[i].comp;
 	}
-	if (at != size || st_[0].raw != sizeof sc)
-		goto done;
-	at = sizeof hd + sizeof st_;
-	if (unpack(m + at, st_[0].comp, &sc, sizeof sc) < 0)
-		goto done;
-	at += st_[0].comp;
-	ns = slots(h, &sc, sl);
-	sl[ns++] = (struct slot){ (void **)&wb, 1, sc.nwarn_bytes };
+	if (at != z->size || z->st[0].raw != sizeof z->sc ||
+	    hash64(z->map + z->at[0], z->st[0].comp, z->st[0].raw) != z->st[0].check ||
+	    unpack(z->map + z->at[0], z->st[0].comp, &z->sc, sizeof z->sc) < 0)
+		goto fail;
+	/* the small tables now, the big arrays when someone needs them */
+	ns = slots(h, &z->sc, sl);
+	sl[ns++] = (struct slot){ (void **)&wb, 1, z->sc.nwarn_bytes };
 	for (int i = 0; i < ns; i++)
 		*sl[i].ptr = NULL;
-	for (int i = 0; i < ns; i++) {
-		const struct sect *s = &st_[i + 1];
-		if (s->elem != sl[i].elem || sl[i].count > (UINT64_MAX / 2) / sl[i].elem ||
-		    s->raw != sl[i].elem * sl[i].count)
+	for (int i = 0; i < ns; i++)
+		if ((i == ns - 1 || !is_big(i)) && load_slot(z, &sl[i], i) < 0)
 			goto fail;
-		*sl[i].ptr = xmalloc(s->raw + 1);
-		if (unpack(m + at, s->comp, *sl[i].ptr, s->raw) < 0)
-			goto fail;
-		at += s->comp;
-	}
-	if ((*why = validate(h, &sc)) != NULL)
+	if ((*why = validate_small(h, &z->sc)) != NULL)
 		goto fail;
-	set_scalars(h, &sc);
-	replay_warnings(h, wb, sc.nwarn_bytes, sc.suppressed);
+	set_scalars(h, &z->sc);
+	replay_warnings(h, wb, z->sc.nwarn_bytes, z->sc.suppressed);
 	free(wb);
-	wb = NULL;
-	ok = 1;
-	goto done;
+	close(fd);
+	h->lazy = z;
+	return 0;
 fail:
 	if (*why == NULL)
 		*why = "truncated or corrupt";
-	free_slots(sl, ns);
-done:
-	if (m != MAP_FAILED)
-		munmap((void *)m, (size_t)st.st_size);
+	for (int i = 0; i < ns; i++) {
+		free(*sl[i].ptr);
+		*sl[i].ptr = NULL;
+	}
+	if (z->map != MAP_FAILED)
+		munmap((void *)z->map, z->size);
+	free(z);
 	if (fd >= 0)
 		close(fd);
-	return ok ? 0 : -1;
+	return -1;
 }

@@ -12,11 +12,18 @@
  * unset). Caller frees. */
 char *cache_path(const char *dump_path);
 
-/* Fill h (already mapped: path, map, size, fd set) from the cache.
- * Returns 0 on success; -1 if absent, stale, foreign, truncated or
- * corrupt, with a reason in *why (static string) — then h is unchanged
- * apart from what heap_free() releases. */
+/* Fill h (already mapped: path, map, size, fd set) from the cache: the
+ * scalars and the small tables (classes, names, roots, threads) at
+ * once; the per-node and per-reference arrays stay NULL until
+ * cache_load_rest(). Returns 0 on success; -1 if absent, stale,
+ * foreign, truncated or corrupt, with a reason in *why (static string)
+ * — then h is unchanged apart from what heap_free() releases. */
 int cache_load(struct heap *h, const char **why);
+
+/* Load the rest (h->lazy set). -1 with *why if a section turns out
+ * corrupt: then every big array is NULL again and h->lazy is gone. */
+int cache_load_rest(struct heap *h, const char **why);
+void cache_lazy_free(struct heap *h);
 
 /* Write the cache for a fully analysed heap: temp file, fsync, rename,
  * the dump's permission bits. Returns 0, or -1 with a warning added. */

@@ -182,6 +182,9 @@ struct heap {
 
 	struct warnings warn;
 	int from_cache;
+	/* after a cached open: the big arrays (nodes, references, dominators)
+	 * still in the cache file, loaded by heap_need() (open.h) */
+	void *lazy;
 };
 
 static inline const char *heap_str(const struct heap *h, uint32_t off) { return h->names + off; }

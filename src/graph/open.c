@@ -41,6 +41,38 @@ void heap_analyse(struct heap *h, struct progress *p)
 	analysis_dominators(h, p);
 }
 
+/* Free what a parse builds (warnings too: the parse says them again),
+ * keep the mapping. */
+static void drop_graph(struct heap *h)
+{
+	struct heap keep = { .path = h->path, .map = h->map, .size = h->size, .fd = h->fd,
+			     .timestamp_ms = h->timestamp_ms, .warn = { .quiet = h->warn.quiet } };
+
+	memcpy(keep.version, h->version, sizeof keep.version);
+	keep.layout.idsize = h->layout.idsize;
+	h->path = NULL;
+	h->map = NULL;
+	h->fd = -1;
+	heap_free(h);
+	*h = keep;
+}
+
+void heap_need(struct heap *h, struct progress *p)
+{
+	const char *why;
+	struct sbuf err;
+
+	if (h->lazy == NULL || cache_load_rest(h, &why) == 0)
+		return;
+	drop_graph(h);
+	warn_add(&h->warn, "%s: the index cache is %s; reading the dump again", h->path, why);
+	sbuf_init(&err);
+	hprof_parse(h, p, &err); /* the header was fine before: it still is */
+	sbuf_free(&err);
+	heap_analyse(h, p);
+	cache_save(h);
+}
+
 int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 	      struct progress *p, struct sbuf *err)
 {
@@ -69,6 +101,7 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 
 void heap_free(struct heap *h)
 {
+	cache_lazy_free(h);
 	if (h->map != NULL)
 		munmap((void *)h->map, h->size);
 	if (h->fd >= 0)

@@ -10,6 +10,13 @@ void objset_empty(const struct heap *h, struct objset *s)
 	s->count = s->shallow = 0;
 }
 
+void objset_whole(const struct heap *h, struct objset *s)
+{
+	s->bits = NULL;
+	s->count = h->n - 1;
+	s->shallow = h->total_shallow;
+}
+
 void objset_all(const struct heap *h, struct objset *s)
 {
 	objset_empty(h, s);

@@ -6,9 +6,13 @@
 #include "graph/analysis.h"
 
 struct objset {
-	bits_t *bits;
+	bits_t *bits;   /* NULL: every object (objset_whole), no bits needed */
 	uint64_t count, shallow;
 };
+
+/* Every object, without bits: for views that can answer from per-class
+ * totals, so that a cached open need not load the per-node arrays. */
+void objset_whole(const struct heap *h, struct objset *s);
 
 void objset_empty(const struct heap *h, struct objset *s);
 void objset_all(const struct heap *h, struct objset *s); /* every object, not the root */

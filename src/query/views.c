@@ -140,14 +140,22 @@ int view_classes(struct heap *h, const struct objset *set, const struct view_opt
 	}
 	struct crow *rows = xcalloc(h->ncls + 1, sizeof *rows);
 	uint64_t *lb = xcalloc(h->ncls + 1, sizeof *lb);
-	for (uint32_t c = 0; c < h->ncls; c++)
+	for (uint32_t c = 0; c < h->ncls; c++) {
 		rows[c].c = c;
-	for (node_t v = 1; v < h->n; v++)
-		if (bit_get(set->bits, v)) {
-			rows[h->node_class[v]].count++;
-			rows[h->node_class[v]].shallow += h->node_shallow[v];
+		if (set->bits == NULL) { /* the whole heap: the per-class totals */
+			rows[c].count = h->cls[c].count;
+			rows[c].shallow = h->cls[c].shallow_total;
+			lb[c] = h->cls[c].retained_lb;
 		}
-	analysis_class_lb(h, set->count == h->n - 1 ? NULL : set->bits, lb);
+	}
+	if (set->bits != NULL) {
+		for (node_t v = 1; v < h->n; v++)
+			if (bit_get(set->bits, v)) {
+				rows[h->node_class[v]].count++;
+				rows[h->node_class[v]].shallow += h->node_shallow[v];
+			}
+		analysis_class_lb(h, set->bits, lb);
+	}
 	size_t nr = 0;
 	for (uint32_t c = 0; c < h->ncls; c++) {
 		rows[c].lb = lb[c];
@@ -160,7 +168,7 @@ int view_classes(struct heap *h, const struct objset *set, const struct view_opt
 			continue;
 		bits_t *b = xcalloc(bits_words(h->n), sizeof *b);
 		for (node_t v = 1; v < h->n; v++)
-			if (h->node_class[v] == rows[i].c && bit_get(set->bits, v))
+			if (h->node_class[v] == rows[i].c && (set->bits == NULL || bit_get(set->bits, v)))
 				bit_set(b, v);
 		rows[i].exact = analysis_retained_set(h, b, NULL, NULL, o->progress);
 		rows[i].has_exact = 1;

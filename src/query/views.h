@@ -1,6 +1,9 @@
 /* views.h — the command-line views of an object set, rendered through
  * report.h. The TUI will show the same data. Each view appends its
- * output to `out`; -1 with err set on a bad option value. */
+ * output to `out`; -1 with err set on a bad option value. info and
+ * classes (without exact sizes) accept a set without bits (the whole
+ * heap); every view but info needs heap_need() done first, except
+ * classes on such a set without --exact. */
 #ifndef HW_VIEWS_H
 #define HW_VIEWS_H
 
