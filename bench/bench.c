@@ -18,7 +18,7 @@ static uint64_t engine_bytes(const struct heap *h)
 	uint64_t n = (uint64_t)h->n + 1, e = h->out_start[h->n];
 	uint64_t b = 0;
 
-	b += n * (sizeof *h->node_id + sizeof *h->node_off + sizeof *h->node_class +
+	b += n * (sizeof *h->node_off + sizeof *h->node_class +
 		  sizeof *h->node_shallow + sizeof *h->node_kind);
 	b += 2 * n * sizeof(edge_t) + e * sizeof(node_t) + (e + h->nroots) * sizeof(node_t);
 	b += h->nweak * 2 * sizeof(node_t);

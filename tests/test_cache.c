@@ -62,7 +62,6 @@ static void same_heap(const struct heap *a, const struct heap *b)
 	ck_assert_uint_eq(a->ncls, b->ncls);
 	ck_assert_uint_eq(a->total_shallow, b->total_shallow);
 	ck_assert_uint_eq(a->unreachable_count, b->unreachable_count);
-	SAME(node_id, a->n);
 	SAME(node_off, a->n);
 	SAME(node_class, a->n);
 	SAME(node_shallow, a->n);

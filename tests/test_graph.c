@@ -57,10 +57,10 @@ static node_t class_node(uint64_t cid) { return N(cid); }
 
 START_TEST(test_nodes_sorted)
 {
-	ck_assert_uint_eq(h.node_id[0], 0);
+	ck_assert_uint_eq(heap_node_id(&h, 0), 0);
 	ck_assert_uint_eq(h.node_kind[0], NK_ROOT);
 	for (node_t v = 2; v < h.n; v++)
-		ck_assert(h.node_id[v] > h.node_id[v - 1]);
+		ck_assert(heap_node_id(&h, v) > heap_node_id(&h, v - 1));
 	/* 6 classes and 9 objects */
 	ck_assert_uint_eq(h.n, 1 + 6 + 9);
 	ck_assert_uint_eq(h.node_kind[N(S_X)], NK_PRIMARRAY);

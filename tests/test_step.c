@@ -96,7 +96,7 @@ static char *eval(const char *expr, int *rc)
 	} else {
 		for (node_t v = 1; v < h.n; v++)
 			if (bit_get(set.bits, v))
-				sbuf_printf(&out, "%s%llx", out.len ? " " : "", (unsigned long long)h.node_id[v]);
+				sbuf_printf(&out, "%s%llx", out.len ? " " : "", (unsigned long long)heap_node_id(&h, v));
 	}
 	objset_free(&set);
 	pipeline_free(&pl);

@@ -221,7 +221,7 @@ static void label_field(void *arg, const char *name, const struct hvalue *val)
 void hprof_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
 {
 	unsigned ids = h->layout.idsize;
-	struct labelfind l = { h, h->node_id[dst], out, 0 };
+	struct labelfind l = { h, heap_node_id(h, dst), out, 0 };
 	const uint8_t *q;
 
 	if (src == 0 || src >= h->n || dst >= h->n) {

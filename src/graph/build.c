@@ -477,4 +477,6 @@ void build_heap(struct heap *h, struct scan *s, struct progress *p)
 	build_stacks(h, &ct, s);
 	classes_free(&ct);
 	scan_free(s);
+	free(h->node_id); /* the records have them: see heap_node_id() */
+	h->node_id = NULL;
 }

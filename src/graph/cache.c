@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #define MAGIC "HWIDX\0\r\n"
-#define FORMAT 2
+#define FORMAT 3
 #define CHUNK ((size_t)64 << 20)
 
 struct ident {
@@ -123,7 +123,6 @@ static int slots(struct heap *h, const struct scalars *s, struct slot *o)
 {
 	int k = 0;
 #define SLOT(field, cnt) o[k++] = (struct slot){ (void **)&h->field, sizeof *h->field, (cnt) }
-	SLOT(node_id, s->n);
 	SLOT(node_off, s->n);
 	SLOT(node_class, s->n);
 	SLOT(node_shallow, s->n);
@@ -149,7 +148,7 @@ static int slots(struct heap *h, const struct scalars *s, struct slot *o)
 #undef SLOT
 	return k;
 }
-#define NSLOTS 23
+#define NSLOTS 22
 
 static void get_scalars(const struct heap *h, struct scalars *s, uint64_t warn_bytes)
 {
@@ -343,8 +342,8 @@ static const char *validate_big(const struct heap *h, const struct scalars *s)
 	for (uint64_t v = 0; v < s->n; v++) {
 		if (h->out_start[v] > h->out_start[v + 1] || h->in_start[v] > h->in_start[v + 1])
 			return "bad reference index";
-		if (v > 0 && (h->node_class[v] >= s->ncls || h->node_off[v] >= h->size ||
-			      h->node_id[v] <= h->node_id[v - 1] || h->node_kind[v] > NK_CLASS))
+		if (v > 0 && (h->node_class[v] >= s->ncls || h->node_off[v] + 1 + h->layout.idsize > h->size ||
+			      h->node_off[v] == 0 || h->node_kind[v] > NK_CLASS))
 			return "bad node";
 		if (h->idom[v] != HW_NONE && h->idom[v] >= s->n)
 			return "bad dominator";
@@ -449,9 +448,9 @@ struct lazy {
 	uint64_t at[NSLOTS + 2]; /* where each section's bytes start */
 };
 
-/* Sections 0..NBIG-1 of slots() are the big per-node and per-reference
- * arrays, and idom/retained below; the rest are small. */
-static int is_big(int slot) { return slot <= 10 || slot == 17 || slot == 18; }
+/* The big sections of slots(): per-node and per-reference arrays,
+ * idom and retained; the rest are small tables. */
+static int is_big(int slot) { return slot <= 9 || slot == 16 || slot == 17; }
 
 static int load_slot(const struct lazy *z, struct slot *sl, int i)
 {

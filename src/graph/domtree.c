@@ -9,7 +9,9 @@
  *   semi    DFS: next edge to look at; then the semidominator
  *   label   DFS: the stack; then the least semi on the compressed path
  *   anc     forest links for path compression; then the idom numbers
- * and `stk`, the path stack of compress(). */
+ * and `stk`, the path stack of eval(), grown as needed: paths are short
+ * once compressed, and n more words at the peak of the build would cost
+ * 4 bytes an object. */
 #include "graph/domtree.h"
 
 #include <stdlib.h>
@@ -18,6 +20,7 @@
 struct dt {
 	const struct dgraph *g;
 	node_t *pre, *vertex, *parent, *semi, *label, *anc, *stk;
+	size_t stk_cap;
 	node_t n; /* reached */
 };
 
@@ -79,6 +82,10 @@ static node_t eval(struct dt *d, node_t v)
 		return label[v];
 	/* collect the path whose links can be shortened */
 	while (anc[anc[v]] != HW_NONE) {
+		if (sp == d->stk_cap) {
+			d->stk_cap *= 2;
+			d->stk = xreallocarray(d->stk, d->stk_cap, sizeof *d->stk);
+		}
 		d->stk[sp++] = v;
 		v = anc[v];
 	}
@@ -131,7 +138,8 @@ void domtree_compute(const struct dgraph *g, node_t *idom, node_t *order, node_t
 	d.semi = xmalloc(n * sizeof *d.semi);
 	d.label = xmalloc(n * sizeof *d.label);
 	d.anc = xmalloc(n * sizeof *d.anc);
-	d.stk = xmalloc(n * sizeof *d.stk);
+	d.stk_cap = 1024;
+	d.stk = xmalloc(d.stk_cap * sizeof *d.stk);
 	dfs(&d, progress, arg);
 	semidominators(&d, progress, arg);
 	free(d.stk);

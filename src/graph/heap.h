@@ -123,7 +123,8 @@ struct heap {
 
 	/* nodes */
 	node_t n;                 /* nodes incl. the virtual root */
-	uint64_t *node_id;        /* sorted ascending; node_id[0] == 0 */
+	uint64_t *node_id;        /* ids, ascending; only while building (NULL
+				   * after: heap_node_id() reads the record) */
 	uint64_t *node_off;       /* file offset of the record's sub-tag byte */
 	uint32_t *node_class;     /* class index; HW_NONE for the root */
 	uint32_t *node_shallow;   /* JVM shallow size */
@@ -190,8 +191,9 @@ struct heap {
 static inline const char *heap_str(const struct heap *h, uint32_t off) { return h->names + off; }
 static inline const char *class_name(const struct heap *h, uint32_t c) { return h->names + h->cls[c].name; }
 
-/* id -> node, HW_NONE if absent (binary search over node_id). */
+/* id -> node, HW_NONE if absent (binary search), and node -> id. */
 node_t heap_find_id(const struct heap *h, uint64_t id);
+uint64_t heap_node_id(const struct heap *h, node_t v);
 
 void heap_free(struct heap *h);
 

@@ -34,10 +34,33 @@ void idindex_free(struct idindex *x)
 	x->start = NULL;
 }
 
+/* Every HPROF object record starts with its sub-tag, then its id: ids
+ * need not be kept in memory once the graph is built (8 bytes an
+ * object); a lookup reads the records it probes. */
+uint64_t heap_node_id(const struct heap *h, node_t v)
+{
+	if (v == 0)
+		return 0;
+	if (h->node_id != NULL)
+		return h->node_id[v];
+	return beid(h->map + h->node_off[v] + 1, h->layout.idsize);
+}
+
 node_t heap_find_id(const struct heap *h, uint64_t id)
 {
 	if (id == 0 || h->n < 2)
 		return HW_NONE;
-	node_t i = idindex_search(h->node_id, 1, h->n, id);
-	return i < h->n && h->node_id[i] == id ? i : HW_NONE;
+	if (h->node_id != NULL) {
+		node_t i = idindex_search(h->node_id, 1, h->n, id);
+		return i < h->n && h->node_id[i] == id ? i : HW_NONE;
+	}
+	node_t lo = 1, hi = h->n;
+	while (lo < hi) {
+		node_t mid = lo + (hi - lo) / 2;
+		if (heap_node_id(h, mid) < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < h->n && heap_node_id(h, lo) == id ? lo : HW_NONE;
 }

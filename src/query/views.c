@@ -26,7 +26,7 @@ void node_label(const struct heap *h, node_t v, struct sbuf *out)
 
 static void id_text(const struct heap *h, node_t v, char *buf, size_t n)
 {
-	snprintf(buf, n, "0x%llx", (unsigned long long)h->node_id[v]);
+	snprintf(buf, n, "0x%llx", (unsigned long long)heap_node_id(h, v));
 }
 
 /* ---- info ---- */
