@@ -181,17 +181,15 @@ void analysis_roots(struct heap *h, struct progress *p)
 
 void analysis_dominators(struct heap *h, struct progress *p)
 {
+	struct dgraph g = { h->n, 0, h->out_start, h->out, h->in_start, h->in, h->roots, h->nroots };
 	node_t *order = xmalloc(((size_t)h->n + 1) * sizeof *order), norder = 0;
 
 	progress_begin(p, "dominators", h->n, "objects");
 	h->idom = xmalloc(((size_t)h->n + 1) * sizeof *h->idom);
-	/* the dominator pass works in the retained array before it is filled */
-	h->retained = xmalloc(((size_t)h->n + 1) * sizeof *h->retained);
-	struct dgraph g = { h->n, 0, h->out_start, h->out, h->in_start, h->in, h->roots, h->nroots,
-			    (node_t *)h->retained };
 	domtree_compute(&g, h->idom, order, &norder, progress_cb, p);
 	progress_end(p);
 	progress_begin(p, "retained sizes", h->n, "objects");
+	h->retained = xmalloc(((size_t)h->n + 1) * sizeof *h->retained);
 	for (node_t v = 0; v < h->n; v++)
 		h->retained[v] = h->node_shallow[v];
 	/* reverse preorder: every node is done before its dominator */

@@ -132,15 +132,9 @@ void domtree_compute(const struct dgraph *g, node_t *idom, node_t *order, node_t
 	struct dt d = { .g = g };
 	size_t n = (size_t)g->n + 1;
 
-	if (g->scratch != NULL) {
-		d.pre = g->scratch;
-		memset(d.pre, 0, n * sizeof *d.pre);
-		d.parent = g->scratch + n;
-	} else {
-		d.pre = xcalloc(n, sizeof *d.pre);
-		d.parent = xmalloc(n * sizeof *d.parent);
-	}
+	d.pre = xcalloc(n, sizeof *d.pre);
 	d.vertex = order != NULL ? order : xmalloc(n * sizeof *d.vertex);
+	d.parent = xmalloc(n * sizeof *d.parent);
 	d.semi = xmalloc(n * sizeof *d.semi);
 	d.label = xmalloc(n * sizeof *d.label);
 	d.anc = xmalloc(n * sizeof *d.anc);
@@ -164,10 +158,8 @@ void domtree_compute(const struct dgraph *g, node_t *idom, node_t *order, node_t
 		idom[d.vertex[w]] = d.vertex[ipre[w]];
 	if (norder != NULL)
 		*norder = d.n;
-	if (g->scratch == NULL) {
-		free(d.pre);
-		free(d.parent);
-	}
+	free(d.pre);
+	free(d.parent);
 	free(d.semi);
 	free(d.label);
 	free(d.anc);

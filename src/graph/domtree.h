@@ -17,10 +17,6 @@ struct dgraph {
 	 * (the heap keeps the virtual root's edges outside the CSR). */
 	const node_t *root_succ;
 	size_t nroot_succ;
-	/* Optional: 2 * (n + 1) node_t of the caller's memory to work in
-	 * (the heap lends its retained-size array before filling it), so
-	 * that the peak of the build is two words an object lower. */
-	node_t *scratch;
 };
 
 /* Computes idom[v] for every node reachable from the root (idom[root] ==
