@@ -8,6 +8,7 @@
  *   parent  DFS tree parent, a preorder number
  *   semi    DFS: next edge to look at; then the semidominator
  *   label   DFS: the stack; then the least semi on the compressed path
+ *           (in the caller's idom array, which is written only at the end)
  *   anc     forest links for path compression; then the idom numbers
  * and `stk`, the path stack of eval(), grown as needed: paths are short
  * once compressed, and n more words at the peak of the build would cost
@@ -136,7 +137,7 @@ void domtree_compute(const struct dgraph *g, node_t *idom, node_t *order, node_t
 	d.vertex = order != NULL ? order : xmalloc(n * sizeof *d.vertex);
 	d.parent = xmalloc(n * sizeof *d.parent);
 	d.semi = xmalloc(n * sizeof *d.semi);
-	d.label = xmalloc(n * sizeof *d.label);
+	d.label = idom; /* unused until the idoms are written, at the very end */
 	d.anc = xmalloc(n * sizeof *d.anc);
 	d.stk_cap = 1024;
 	d.stk = xmalloc(d.stk_cap * sizeof *d.stk);
@@ -161,7 +162,6 @@ void domtree_compute(const struct dgraph *g, node_t *idom, node_t *order, node_t
 	free(d.pre);
 	free(d.parent);
 	free(d.semi);
-	free(d.label);
 	free(d.anc);
 	if (order == NULL)
 		free(d.vertex);

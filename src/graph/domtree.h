@@ -19,7 +19,8 @@ struct dgraph {
 	size_t nroot_succ;
 };
 
-/* Computes idom[v] for every node reachable from the root (idom[root] ==
+/* Computes idom[v] (idom has n entries, and is work space until the end)
+ * for every node reachable from the root (idom[root] ==
  * root; HW_NONE for unreachable nodes). If `order` is not NULL it
  * receives the reachable nodes in DFS preorder (root first); *norder
  * their count. Predecessors that are unreachable are ignored. The
