@@ -1,13 +1,15 @@
 /* hprofw.c — the test HPROF writer, see hprofw.h. */
 #include "hprofw.h"
 
+#include "format/hprof.h"
+#include "graph/open.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-unsigned hprof_type_size(uint8_t type, unsigned idsize);
 
 void hw_begin(struct hw *w, const char *version, unsigned ids)
 {
@@ -283,4 +285,23 @@ void hw_sample(struct hw *w, const char *version, unsigned ids, struct hw_sample
 	hw_rec_end(w);
 	hw_rec_begin(w, 0x2c);
 	hw_rec_end(w);
+}
+
+void hw_open_sample(struct heap *h, const char *name)
+{
+	struct hw w;
+	struct hw_sample s;
+	struct open_opts o = { .no_cache = 1, .quiet = 1 };
+	struct progress p;
+	struct sbuf err;
+
+	hw_sample(&w, "JAVA PROFILE 1.0.2", 8, &s);
+	char *path = hw_write(&w, name, SIZE_MAX);
+	progress_init(&p, 1);
+	sbuf_init(&err);
+	if (heap_open(h, path, &o, &p, &err) != 0)
+		hw_fatal("%s: %s", path, err.buf);
+	sbuf_free(&err);
+	free(path);
+	hw_free(&w);
 }

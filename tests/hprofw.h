@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "graph/heap.h"
 #include "util.h"
 
 struct hw {
@@ -69,3 +70,5 @@ struct hw_sample {
 void hw_sample(struct hw *w, const char *version, unsigned ids, struct hw_sample *s);
 /* The classes and names part only (no segment): for variations. */
 void hw_sample_classes(struct hw *w);
+/* Write the sample to a file named `name` and open it (no cache). */
+void hw_open_sample(struct heap *h, const char *name);

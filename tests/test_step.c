@@ -57,23 +57,7 @@ END_TEST
 
 static struct heap h;
 
-static void open_sample(void)
-{
-	struct hw w;
-	struct hw_sample s;
-	struct open_opts o = { .no_cache = 1, .quiet = 1 };
-	struct progress p;
-	struct sbuf err;
-
-	hw_sample(&w, "JAVA PROFILE 1.0.2", 8, &s);
-	char *path = hw_write(&w, "step.hprof", SIZE_MAX);
-	progress_init(&p, 1);
-	sbuf_init(&err);
-	ck_assert_msg(heap_open(&h, path, &o, &p, &err) == 0, "%s", err.buf);
-	sbuf_free(&err);
-	free(path);
-	hw_free(&w);
-}
+static void open_sample(void) { hw_open_sample(&h, "step.hprof"); }
 
 static void close_sample(void) { heap_free(&h); }
 

@@ -29,8 +29,6 @@ enum {
 	SUB_PRIM_ARRAY = 0x23, SUB_HEAP_INFO = 0xfe, SUB_PRIM_ARRAY_NODATA = 0xc3,
 };
 
-unsigned hprof_type_size(uint8_t type, unsigned idsize);
-
 unsigned hprof_type_size(uint8_t type, unsigned idsize)
 {
 	switch (type) {

@@ -20,6 +20,13 @@ int hprof_map(struct heap *h, const char *path, struct sbuf *err);
  * can fail later). */
 int hprof_parse(struct heap *h, struct progress *p, struct sbuf *err);
 
+/* A CLASS_DUMP body (after its sub-tag, its length checked by the pass):
+ * where its static fields and its instance fields start (each at its
+ * u2 count). */
+const uint8_t *hprof_cd_statics(const uint8_t *body, unsigned ids);
+const uint8_t *hprof_cd_fields(const uint8_t *body, unsigned ids);
+unsigned hprof_type_size(uint8_t type, unsigned idsize);
+
 /* A decoded value. */
 struct hvalue {
 	uint8_t type;  /* enum hw_type */

@@ -8,8 +8,6 @@
 enum { SUB_CLASS_DUMP = 0x20, SUB_INSTANCE = 0x21, SUB_OBJ_ARRAY = 0x22,
        SUB_PRIM_ARRAY = 0x23, SUB_PRIM_ARRAY_NODATA = 0xc3 };
 
-unsigned hprof_type_size(uint8_t type, unsigned idsize);
-
 static void read_value(const uint8_t *p, uint8_t type, unsigned ids, struct hvalue *v)
 {
 	v->type = type;
@@ -26,14 +24,23 @@ static void read_value(const uint8_t *p, uint8_t type, unsigned ids, struct hval
 	}
 }
 
-/* Start of a CLASS_DUMP's static fields (after the constant pool). */
-static const uint8_t *class_statics(const uint8_t *q, unsigned ids)
+const uint8_t *hprof_cd_statics(const uint8_t *q, unsigned ids)
 {
-	q += 7 * ids + 8;
+	q += 7 * ids + 8; /* ids, serial, instance size */
 	unsigned ncp = be16(q);
 	q += 2;
 	for (unsigned i = 0; i < ncp; i++)
 		q += 3 + hprof_type_size(q[2], ids);
+	return q;
+}
+
+const uint8_t *hprof_cd_fields(const uint8_t *q, unsigned ids)
+{
+	q = hprof_cd_statics(q, ids);
+	unsigned nst = be16(q);
+	q += 2;
+	for (unsigned i = 0; i < nst; i++)
+		q += ids + 1 + hprof_type_size(q[ids], ids);
 	return q;
 }
 
@@ -67,7 +74,7 @@ int hprof_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 		return n;
 	}
 	if (q[0] == SUB_CLASS_DUMP) {
-		const uint8_t *s = class_statics(q + 1, ids);
+		const uint8_t *s = hprof_cd_statics(q + 1, ids);
 		unsigned nst = be16(s);
 		uint32_t c = HW_NONE; /* the class this node describes; views only */
 		for (uint32_t k = 0; k < h->ncls && c == HW_NONE; k++)

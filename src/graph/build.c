@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/hprof.h"
 #include "graph/classes.h"
 #include "graph/idindex.h"
 #include "graph/layout.h"
@@ -12,7 +13,6 @@
 
 enum { SUB_CLASS_DUMP = 0x20, SUB_INSTANCE = 0x21, SUB_OBJ_ARRAY = 0x22, SUB_PRIM_ARRAY = 0x23 };
 
-unsigned hprof_type_size(uint8_t type, unsigned idsize);
 
 void scan_free(struct scan *s)
 {

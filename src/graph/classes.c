@@ -1,10 +1,10 @@
 /* classes.c — class resolution and the names table, see classes.h. */
 #include "graph/classes.h"
 
+#include "format/hprof.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-unsigned hprof_type_size(uint8_t type, unsigned idsize);
 
 static uint64_t fnv(const char *s, size_t n)
 {
@@ -161,16 +161,10 @@ static void read_class_dump(struct classtab *t, uint64_t off, uint64_t *super_id
 	*super_id = beid(q + ids + 4, ids);
 	k->loader_id = beid(q + 2 * ids + 4, ids);
 	k->inst_bytes = be32(q + 7 * ids + 4); /* checked against fields later */
-	q += 7 * ids + 8;
-	unsigned ncp = be16(q);
-	q += 2;
-	for (unsigned i = 0; i < ncp; i++)
-		q += 3 + hprof_type_size(q[2], ids);
-	unsigned nst = be16(q);
-	const uint8_t *st = q + 2;
-	q += 2;
-	for (unsigned i = 0; i < nst; i++)
-		q += ids + 1 + hprof_type_size(q[ids], ids);
+	const uint8_t *st = hprof_cd_statics(q, ids);
+	unsigned nst = be16(st);
+	st += 2;
+	q = hprof_cd_fields(q, ids);
 	k->nfields = be16(q);
 	k->nstatics = (uint16_t)nst;
 	q += 2;
@@ -199,19 +193,11 @@ static void name_fields(struct classtab *t, const struct scan *s, uint32_t c, ui
 {
 	struct heap *h = t->h;
 	unsigned ids = h->layout.idsize;
-	const uint8_t *q = h->map + off + 1 + 7 * ids + 8;
+	const uint8_t *st = hprof_cd_statics(h->map + off + 1, ids) + 2;
+	const uint8_t *q = hprof_cd_fields(h->map + off + 1, ids) + 2;
 	struct hclass *k = &h->cls[c];
+	unsigned nst = k->nstatics;
 
-	unsigned ncp = be16(q);
-	q += 2;
-	for (unsigned i = 0; i < ncp; i++)
-		q += 3 + hprof_type_size(q[2], ids);
-	unsigned nst = be16(q);
-	const uint8_t *st = q + 2;
-	q += 2;
-	for (unsigned i = 0; i < nst; i++)
-		q += ids + 1 + hprof_type_size(q[ids], ids);
-	q += 2;
 	for (unsigned i = 0; i < k->nfields; i++, q += ids + 1)
 		h->fields[k->field_first + i].name = field_name(t, s, beid(q, ids));
 	for (unsigned i = 0; i < nst; i++, st += ids + 1 + hprof_type_size(st[ids], ids))

@@ -224,28 +224,11 @@ static uint32_t instance_size(const struct heap *h, uint32_t c, const struct jvm
 static uint32_t mirror_size(const struct heap *h, uint32_t c, uint32_t class_inst,
 			    const struct jvm_layout *L)
 {
+	const struct hclass *k = &h->cls[c];
 	uint64_t statics = 0;
-	const uint8_t *m;
-	uint64_t off;
 
-	if (h->cls[c].node == HW_NONE)
-		return class_inst;
-	off = h->node_off[h->cls[c].node];
-	m = h->map + off + 1;
-	/* walk the CLASS_DUMP: 7 ids, serial, size, constant pool, statics */
-	unsigned ids = L->idsize;
-	const uint8_t *q = m + 7 * ids + 8;
-	unsigned ncp = be16(q);
-	q += 2;
-	for (unsigned i = 0; i < ncp; i++)
-		q += 3 + (q[2] == T_OBJECT ? ids : field_size(L, q[2]));
-	unsigned nst = be16(q);
-	q += 2;
-	for (unsigned i = 0; i < nst; i++) {
-		uint8_t t = q[ids];
-		statics += field_size(L, t);
-		q += ids + 1 + (t == T_OBJECT ? ids : field_size(L, t));
-	}
+	for (unsigned i = 0; i < k->nstatics; i++) /* kept after the instance fields */
+		statics += field_size(L, h->fields[k->field_first + k->nfields + i].type);
 	return (uint32_t)align_up(class_inst + statics, L->align);
 }
 
