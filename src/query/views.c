@@ -182,7 +182,7 @@ int view_classes(struct heap *h, const struct objset *set, const struct view_opt
 	table_init(&t, o->fmt, cols, 6);
 	table_meta_num(&t, "objects", set->count);
 	table_meta_num(&t, "shallow", set->shallow);
-	table_meta_str(&t, "retained_lb", "dominator-based lower bound: the retained sizes of the instances no other instance of the class dominates");
+	table_meta_str(&t, "retained_lb_note", "dominator-based lower bound: the retained sizes of the instances no other instance of the class dominates");
 	size_t limit = o->top > 0 && (size_t)o->top < nr ? (size_t)o->top : nr;
 	for (size_t i = 0; i < limit; i++) {
 		table_row(&t, CS(class_name(h, rows[i].c)), CN(rows[i].count), CN(rows[i].shallow),
