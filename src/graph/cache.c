@@ -234,14 +234,55 @@ static char *warn_blob(const struct heap *h, uint64_t *len)
 	return sbuf_detach(&sb);
 }
 
+/* The cache directory, private, when the cache is not beside the dump. */
+static void make_cache_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL || strstr(path, "/heapwalk/") == NULL)
+		return;
+	char *d = strndup(path, (size_t)(slash - path));
+	char *up = strrchr(d, '/');
+	if (up) {
+		*up = '\0';
+		mkdir(d, 0700);
+		*up = '/';
+	}
+	mkdir(d, 0700);
+	free(d);
+}
+
+/* Sections are compressed and written one at a time (only one packed
+ * section in memory), then the table and the header go in front. */
+static void write_sections(struct out *o, struct header *hd, struct sect *st,
+			   const struct scalars *sc, const struct slot *sl, int ns)
+{
+	put(o, hd, sizeof *hd);
+	put(o, st, sizeof st[0] * hd->nsect); /* a place for the table */
+	for (int i = 0; i <= ns && !o->err; i++) {
+		const void *p = i == 0 ? (const void *)sc : *sl[i - 1].ptr;
+		uint64_t raw = i == 0 ? sizeof *sc : sl[i - 1].elem * sl[i - 1].count;
+		st[i] = (struct sect){ (uint32_t)i, i == 0 ? 1 : (uint32_t)sl[i - 1].elem, raw, 0, 0 };
+		char *packed = pack(p, raw, &st[i].comp);
+		st[i].check = hash64(packed, st[i].comp, raw);
+		put(o, packed, st[i].comp);
+		free(packed);
+	}
+	hd->table_check = hash64(st, sizeof st[0] * hd->nsect, 0);
+	hd->check = hash64(hd, offsetof(struct header, check), 0);
+	if (!o->err && lseek(o->fd, 0, SEEK_SET) != 0)
+		o->err = errno;
+	put(o, hd, sizeof *hd);
+	put(o, st, sizeof st[0] * hd->nsect);
+}
+
 int cache_save(struct heap *h)
 {
 	struct header hd = { .format = FORMAT, .endian = 0x01020304,
 			     .node_size = sizeof(node_t), .edge_size = sizeof(edge_t) };
 	struct scalars sc;
 	struct slot sl[NSLOTS + 2];
-	struct sect st[NSLOTS + 2];
-	char *packed[NSLOTS + 2] = { 0 };
+	struct sect st[NSLOTS + 2] = { { 0 } };
 	uint64_t wlen;
 	char *path = cache_path(h->path), *tmp = NULL, *wb = warn_blob(h, &wlen);
 	struct stat ds;
@@ -253,30 +294,8 @@ int cache_save(struct heap *h)
 	get_scalars(h, &sc, wlen);
 	int ns = slots(h, &sc, sl);
 	sl[ns++] = (struct slot){ (void **)&wb, 1, wlen };
-	hd.nsect = (uint32_t)ns + 1;
-	/* section 0: the scalars */
-	for (int i = 0; i <= ns; i++) {
-		const void *p = i == 0 ? (const void *)&sc : *sl[i - 1].ptr;
-		uint64_t raw = i == 0 ? sizeof sc : sl[i - 1].elem * sl[i - 1].count;
-		st[i] = (struct sect){ (uint32_t)i, i == 0 ? 1 : (uint32_t)sl[i - 1].elem, raw, 0, 0 };
-		packed[i] = pack(p, raw, &st[i].comp);
-		st[i].check = hash64(packed[i], st[i].comp, raw);
-	}
-	hd.table_check = hash64(st, sizeof st[0] * hd.nsect, 0);
-	hd.check = hash64(&hd, offsetof(struct header, check), 0);
-	/* the cache directory, private, when it is not beside the dump */
-	char *slash = strrchr(path, '/');
-	if (slash != NULL && strstr(path, "/heapwalk/") != NULL) {
-		char *d = strndup(path, (size_t)(slash - path));
-		char *up = strrchr(d, '/');
-		if (up) {
-			*up = '\0';
-			mkdir(d, 0700);
-			*up = '/';
-		}
-		mkdir(d, 0700);
-		free(d);
-	}
+	hd.nsect = (uint32_t)ns + 1; /* section 0: the scalars */
+	make_cache_dir(path);
 	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
 	struct out o = { open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, ds.st_mode & 0777), 0, 0 };
 	if (o.fd < 0) {
@@ -284,10 +303,7 @@ int cache_save(struct heap *h)
 		goto done;
 	}
 	fchmod(o.fd, ds.st_mode & 0777); /* the umask may have taken bits */
-	put(&o, &hd, sizeof hd);
-	put(&o, st, sizeof st[0] * hd.nsect);
-	for (uint32_t i = 0; i < hd.nsect; i++)
-		put(&o, packed[i], st[i].comp);
+	write_sections(&o, &hd, st, &sc, sl, ns);
 	if (!o.err && fsync(o.fd) < 0)
 		o.err = errno;
 	if (close(o.fd) < 0 && !o.err)
@@ -301,8 +317,6 @@ int cache_save(struct heap *h)
 	}
 	ok = 1;
 done:
-	for (int i = 0; i < NSLOTS + 2; i++)
-		free(packed[i]);
 	free(wb);
 	free(tmp);
 	free(path);
