@@ -5,7 +5,7 @@
 set -eu
 src=$1
 build=$2
-out=$build/bench
+out=$build/bench-dumps
 mkdir -p "$out"
 for size in 100 1000; do
 	dump=$out/bench-$size.hprof
