@@ -312,24 +312,39 @@ double hw_now(void)
 
 #define WARN_MAX 1000 /* keep the first ones: later ones are usually echoes */
 
+void warn_add_escaped(struct warnings *w, const char *msg)
+{
+	if (w->n >= WARN_MAX) {
+		w->suppressed++;
+		return;
+	}
+	if (w->n == w->cap) {
+		w->cap = w->cap ? w->cap * 2 : 16;
+		w->msg = xreallocarray(w->msg, w->cap, sizeof *w->msg);
+	}
+	w->msg[w->n++] = xstrdup(msg);
+	if (!w->quiet)
+		fprintf(stderr, "heapwalk: warning: %s\n", msg);
+}
+
 void warn_add(struct warnings *w, const char *fmt, ...)
 {
 	va_list ap;
+	struct sbuf sb;
 
 	if (w->n >= WARN_MAX) {
 		w->suppressed++;
 		return;
 	}
 	va_start(ap, fmt);
-	char *m = vfmt(fmt, ap);
+	char *raw = vfmt(fmt, ap);
 	va_end(ap);
-	if (w->n == w->cap) {
-		w->cap = w->cap ? w->cap * 2 : 16;
-		w->msg = xreallocarray(w->msg, w->cap, sizeof *w->msg);
-	}
-	w->msg[w->n++] = m;
-	if (!w->quiet)
-		fprintf(stderr, "heapwalk: warning: %s\n", m);
+	/* class and field names in a message come from the dump */
+	sbuf_init(&sb);
+	esc_append(&sb, (const uint8_t *)raw, strlen(raw), 0);
+	free(raw);
+	warn_add_escaped(w, sb.buf);
+	sbuf_free(&sb);
 }
 
 void warn_free(struct warnings *w)

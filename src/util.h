@@ -65,7 +65,8 @@ static inline uint32_t be32(const uint8_t *p)
 static inline uint64_t be64(const uint8_t *p) { return (uint64_t)be32(p) << 32 | be32(p + 4); }
 static inline uint64_t beid(const uint8_t *p, unsigned idsize) { return idsize == 8 ? be64(p) : be32(p); }
 
-/* Warnings from readers and analyses: one line each, "FILE: offset N: what".
+/* Warnings from readers and analyses: one line each, "FILE: offset N: what",
+ * escaped like esc_append (names in them come from the dump).
  * Collected (bounded) so that reports can list them and tests can
  * assert on them; also printed to stderr unless quiet. */
 struct warnings {
@@ -75,6 +76,8 @@ struct warnings {
 	int quiet;
 };
 void warn_add(struct warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same for a message escaped already (as warn_add stored it). */
+void warn_add_escaped(struct warnings *w, const char *msg);
 void warn_free(struct warnings *w);
 
 #endif

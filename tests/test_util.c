@@ -116,6 +116,10 @@ START_TEST(test_warnings_bounded)
 	ck_assert_uint_eq(w.suppressed, 4000);
 	ck_assert_str_eq(w.msg[0], "f: offset 0: bad");
 	warn_free(&w);
+	/* a class name with an escape sequence in it arrives escaped */
+	warn_add(&w, "class %s: odd", "Evil\x1b]0;pwned\x07");
+	ck_assert_str_eq(w.msg[0], "class Evil\\x1b]0;pwned\\x07: odd");
+	warn_free(&w);
 }
 END_TEST
 

@@ -447,7 +447,9 @@ static void replay_warnings(struct heap *h, const char *blob, uint64_t len, uint
 	for (uint64_t at = 0; at < len;) {
 		const char *m = blob + at;
 		size_t l = strnlen(m, len - at);
-		warn_add(&h->warn, "%.*s", (int)l, m);
+		char *one = strndup(m, l);
+		warn_add_escaped(&h->warn, one);
+		free(one);
 		at += l + 1;
 	}
 	h->warn.suppressed += suppressed;
