@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #define MAGIC "HWIDX\0\r\n"
-#define FORMAT 3
+#define FORMAT 4
 #define CHUNK ((size_t)64 << 20)
 
 struct ident {
@@ -52,18 +52,27 @@ struct scalars {
 	uint64_t weakonly_count, weakonly_bytes, dangling_refs;
 };
 
-static uint64_t hash64(const void *p, size_t n, uint64_t x)
+static uint64_t mix(uint64_t x, uint64_t w)
+{
+	x = (x ^ w) * 0xff51afd7ed558ccdull;
+	return x ^ (x >> 32);
+}
+
+/* A 64-bit checksum: four independent lanes over 32-byte blocks (so the
+ * multiplies overlap), then the tail, then the lanes folded. */
+static uint64_t hash64(const void *p, size_t n, uint64_t seed)
 {
 	const uint8_t *b = p;
+	uint64_t a[4] = { seed ^ 0x9e3779b97f4a7c15ull, seed + n, ~seed, seed * 31 + 7 };
 	size_t i = 0;
 
-	x ^= 0x9e3779b97f4a7c15ull * (n + 1);
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-		memcpy(&w, b + i, 8);
-		x = (x ^ w) * 0xff51afd7ed558ccdull;
-		x ^= x >> 32;
-	}
+	for (; i + 32 <= n; i += 32)
+		for (int k = 0; k < 4; k++) {
+			uint64_t w;
+			memcpy(&w, b + i + 8 * k, 8);
+			a[k] = mix(a[k], w);
+		}
+	uint64_t x = mix(mix(mix(a[0], a[1]), a[2]), a[3]);
 	for (; i < n; i++)
 		x = (x ^ b[i]) * 0x100000001b3ull;
 	return x ^ (x >> 29);
