@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "suites.h"
@@ -239,6 +240,61 @@ START_TEST(test_cache_same_output)
 }
 END_TEST
 
+/* Exit status and the one-line error of the command line. */
+static int run_status(const char *args, char **out)
+{
+	char cmd[2048];
+	int st;
+
+	snprintf(cmd, sizeof cmd, "%s %s 2>&1", heapwalk(), args);
+	*out = run(cmd, &st);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+START_TEST(test_cli_errors)
+{
+	char *out;
+
+	ensure_dump("coops", "");
+	ck_assert_int_eq(run_status("-q classes /no/such.hprof", &out), 2);
+	ck_assert_msg(strstr(out, "heapwalk: /no/such.hprof: No such file") == out, "%s", out);
+	free(out);
+	ck_assert_int_eq(run_status("-q -e 'instances X | bogus' " DUMPS "/coops.hprof", &out), 1);
+	ck_assert_msg(strstr(out, "-e: column 15: unknown step 'bogus'") != NULL, "%s", out);
+	free(out);
+	ck_assert_int_eq(run_status("-q paths " DUMPS "/coops.hprof 0x10", &out), 2);
+	ck_assert_msg(strstr(out, "no object with id 0x10") != NULL, "%s", out);
+	free(out);
+	ck_assert_int_eq(run_status("-q -f yaml classes " DUMPS "/coops.hprof", &out), 1);
+	free(out);
+	ck_assert_int_eq(run_status("-q classes --filter '(' " DUMPS "/coops.hprof", &out), 2);
+	ck_assert_msg(strstr(out, "regex /(/: column 2:") != NULL, "%s", out);
+	free(out);
+	ck_assert_int_eq(run_status("--help", &out), 0);
+	ck_assert_msg(strstr(out, "paths OBJECT") != NULL, "%s", out);
+	free(out);
+}
+END_TEST
+
+/* A real dump cut in half opens as far as it is valid, with a warning. */
+START_TEST(test_truncated_real_dump)
+{
+	char cmd[1024], *out;
+	struct stat st;
+
+	ensure_dump("coops", "");
+	ck_assert_int_eq(stat(DUMPS "/coops.hprof", &st), 0);
+	snprintf(cmd, sizeof cmd, "head -c %lld " DUMPS "/coops.hprof > " DUMPS "/half.hprof",
+		 (long long)st.st_size / 2);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(run_status("--no-cache info " DUMPS "/half.hprof", &out), 0);
+	ck_assert_msg(strstr(out, "runs past the end of the file") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "objects: ") != NULL, "%s", out);
+	free(out);
+	unlink(DUMPS "/half.hprof");
+}
+END_TEST
+
 Suite *jvm_suite(void)
 {
 	Suite *s = suite_create("jvm");
@@ -249,6 +305,8 @@ Suite *jvm_suite(void)
 	tcase_add_test(tc, test_histogram_uncompressed_oops);
 	tcase_add_test(tc, test_leak_path);
 	tcase_add_test(tc, test_cache_same_output);
+	tcase_add_test(tc, test_cli_errors);
+	tcase_add_test(tc, test_truncated_real_dump);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -189,18 +189,21 @@ int main(int argc, char **argv)
 	sbuf_init(&out);
 	if (c.expr != NULL && pipeline_parse(c.expr, &pl, &err) < 0) {
 		fprintf(stderr, "heapwalk: -e: %s\n", err.buf);
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
+		goto out;
 	}
 	if (c.cmd == NULL && c.expr == NULL) {
 		fprintf(stderr, "heapwalk: %s: the full-screen TUI is not built yet; "
 			"use a command, e.g. 'heapwalk classes %s' (see --help)\n", c.dump, c.dump);
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
+		goto out;
 	}
 	progress_init(&p, c.oo.quiet);
 	c.vo.progress = &p;
 	if (heap_open(&h, c.dump, &c.oo, &p, &err) < 0) {
 		fprintf(stderr, "heapwalk: %s\n", err.buf);
-		return EXIT_INPUT;
+		rc = EXIT_INPUT;
+		goto out;
 	}
 	/* info and the whole heap's classes come from per-class totals: a
 	 * cached open then never loads the per-node arrays */
@@ -223,8 +226,9 @@ int main(int argc, char **argv)
 	else if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0)
 		rc = EXIT_INPUT;
 	objset_free(&set);
-	pipeline_free(&pl);
 	heap_free(&h);
+out:
+	pipeline_free(&pl);
 	sbuf_free(&err);
 	sbuf_free(&out);
 	return rc;
