@@ -129,7 +129,7 @@ int main(int argc, char **argv)
 	printf("cached_reopen_to_histogram_s: %.3f\nfrom_cache: %d\nreopen_speedup: %.1fx\n", reopen,
 	       h.from_cache, cold / reopen);
 	t0 = hw_now();
-	heap_need(&h, &p);
+	heap_need(&h, HP_ALL, &p);
 	double rest = hw_now() - t0;
 	printf("cached_full_graph_load_s: %.3f\ncached_reopen_full_s: %.3f\nfull_reopen_speedup: %.1fx\n",
 	       rest, reopen + rest, cold / (reopen + rest));

@@ -48,7 +48,7 @@ static void open_heap(struct heap *h, int no_cache)
 	progress_init(&p, 1);
 	sbuf_init(&err);
 	ck_assert_msg(heap_open(h, dump, &o, &p, &err) == 0, "%s", err.buf);
-	heap_need(h, &p);
+	heap_need(h, HP_ALL, &p);
 	sbuf_free(&err);
 }
 

@@ -174,6 +174,18 @@ static int run_view(struct heap *h, const char *view, struct objset *set, struct
 	return view_paths(h, v, &c->vo, out);
 }
 
+/* What a view needs of a cached heap beyond the summary tables. */
+static unsigned view_parts(const char *view, const struct cli *c, size_t nsteps)
+{
+	if (nsteps > 0)
+		return HP_ALL;
+	if (strcmp(view, "biggest") == 0 || strcmp(view, "objects") == 0)
+		return HP_NODES | HP_DOM;
+	if (strcmp(view, "paths") == 0)
+		return HP_NODES | HP_IN | (c->vo.weak ? HP_WEAK : 0);
+	return HP_ALL; /* classes --exact, and anything new */
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = { 0 };
@@ -213,7 +225,7 @@ int main(int argc, char **argv)
 	if (light) {
 		objset_whole(&h, &set);
 	} else {
-		heap_need(&h, &p);
+		heap_need(&h, view_parts(view, &c, pl.n), &p);
 		objset_all(&h, &set);
 	}
 	for (size_t i = 0; i < pl.n && rc == 0; i++)

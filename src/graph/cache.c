@@ -358,31 +358,43 @@ static int unpack(const uint8_t *p, uint64_t comp, void *dst, uint64_t raw)
 	return at == comp ? 0 : -1;
 }
 
-/* Every value that indexes something must be in range: the big arrays
- * (loaded later) and the small tables (loaded at once). */
-static const char *validate_big(const struct heap *h, const struct scalars *s)
+/* Every value that indexes something must be in range: each big part
+ * when it is loaded, the small tables at once. */
+static const char *validate_part(const struct heap *h, const struct scalars *s, unsigned part)
 {
-	for (uint64_t v = 0; v < s->n; v++) {
-		if (h->out_start[v] > h->out_start[v + 1] || h->in_start[v] > h->in_start[v + 1])
-			return "bad reference index";
-		if (v > 0 && (h->node_class[v] >= s->ncls || h->node_off[v] + 1 + h->layout.idsize > h->size ||
-			      h->node_off[v] == 0 || h->node_kind[v] > NK_CLASS))
-			return "bad node";
-		if (h->idom[v] != HW_NONE && h->idom[v] >= s->n)
-			return "bad dominator";
+	const edge_t *start = part == HP_OUT ? h->out_start : h->in_start;
+	const node_t *e = part == HP_OUT ? h->out : h->in;
+	uint64_t ne = part == HP_OUT ? s->nedges : s->nedges + s->nroots;
+
+	switch (part) {
+	case HP_NODES:
+		for (uint64_t v = 1; v < s->n; v++)
+			if (h->node_class[v] >= s->ncls || h->node_off[v] == 0 ||
+			    h->node_off[v] + 1 + h->layout.idsize > h->size || h->node_kind[v] > NK_CLASS)
+				return "bad node";
+		return NULL;
+	case HP_OUT:
+	case HP_IN:
+		for (uint64_t v = 0; v < s->n; v++)
+			if (start[v] > start[v + 1])
+				return "bad reference index";
+		if (start[s->n] != ne)
+			return "bad reference count";
+		for (uint64_t j = 0; j < ne; j++)
+			if (e[j] >= s->n)
+				return "bad reference";
+		return NULL;
+	case HP_WEAK:
+		for (uint64_t i = 0; i < s->nweak; i++)
+			if (h->weak_src[i] >= s->n || h->weak_dst[i] >= s->n)
+				return "bad weak reference";
+		return NULL;
+	default: /* HP_DOM */
+		for (uint64_t v = 0; v < s->n; v++)
+			if (h->idom[v] != HW_NONE && h->idom[v] >= s->n)
+				return "bad dominator";
+		return NULL;
 	}
-	if (h->out_start[s->n] != s->nedges || h->in_start[s->n] != s->nedges + s->nroots)
-		return "bad reference count";
-	for (uint64_t e = 0; e < s->nedges; e++)
-		if (h->out[e] >= s->n)
-			return "bad reference";
-	for (uint64_t e = 0; e < s->nedges + s->nroots; e++)
-		if (h->in[e] >= s->n)
-			return "bad reference";
-	for (uint64_t i = 0; i < s->nweak; i++)
-		if (h->weak_src[i] >= s->n || h->weak_dst[i] >= s->n)
-			return "bad weak reference";
-	return NULL;
 }
 
 static const char *validate_small(const struct heap *h, const struct scalars *s)
@@ -468,14 +480,24 @@ static void replay_warnings(struct heap *h, const char *blob, uint64_t len, uint
 struct lazy {
 	const uint8_t *map;
 	size_t size;
+	unsigned loaded;         /* HP_* parts in memory */
 	struct scalars sc;
 	struct sect st[NSLOTS + 2];
 	uint64_t at[NSLOTS + 2]; /* where each section's bytes start */
 };
 
-/* The big sections of slots(): per-node and per-reference arrays,
- * idom and retained; the rest are small tables. */
-static int is_big(int slot) { return slot <= 9 || slot == 16 || slot == 17; }
+/* Which part (HP_*) a section of slots() belongs to; 0 for the small
+ * tables loaded at once. */
+static unsigned part_of(int slot)
+{
+	static const unsigned part[] = {
+		HP_NODES, HP_NODES, HP_NODES, HP_NODES, HP_OUT, HP_OUT, HP_IN, HP_IN, HP_WEAK, HP_WEAK,
+		0, 0, 0, 0, 0, 0, HP_DOM, HP_DOM,
+	};
+	return slot < (int)(sizeof part / sizeof part[0]) ? part[slot] : 0;
+}
+
+static int is_big(int slot) { return part_of(slot) != 0; }
 
 static int load_slot(const struct lazy *z, struct slot *sl, int i)
 {
@@ -500,21 +522,27 @@ void cache_lazy_free(struct heap *h)
 	h->lazy = NULL;
 }
 
-int cache_load_rest(struct heap *h, const char **why)
+int cache_load_rest(struct heap *h, unsigned parts, const char **why)
 {
 	struct lazy *z = h->lazy;
 	struct slot sl[NSLOTS + 2];
 
-	if (z == NULL)
+	if (z == NULL || (parts & ~z->loaded) == 0)
 		return 0;
 	int ns = slots(h, &z->sc, sl);
 	*why = "corrupt";
-	for (int i = 0; i < ns; i++)
-		if (is_big(i) && load_slot(z, &sl[i], i) < 0)
+	for (unsigned part = 1; part <= HP_DOM; part <<= 1) {
+		if (!(parts & part) || (z->loaded & part))
+			continue;
+		for (int i = 0; i < ns; i++)
+			if (part_of(i) == part && load_slot(z, &sl[i], i) < 0)
+				goto fail;
+		if ((*why = validate_part(h, &z->sc, part)) != NULL)
 			goto fail;
-	if ((*why = validate_big(h, &z->sc)) != NULL)
-		goto fail;
-	cache_lazy_free(h);
+		z->loaded |= part;
+	}
+	if (z->loaded == HP_ALL)
+		cache_lazy_free(h); /* everything is here: the mapping can go */
 	return 0;
 fail:
 	for (int i = 0; i < ns; i++)

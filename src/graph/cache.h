@@ -20,9 +20,10 @@ char *cache_path(const char *dump_path);
  * — then h is unchanged apart from what heap_free() releases. */
 int cache_load(struct heap *h, const char **why);
 
-/* Load the rest (h->lazy set). -1 with *why if a section turns out
- * corrupt: then every big array is NULL again and h->lazy is gone. */
-int cache_load_rest(struct heap *h, const char **why);
+/* Load the parts (HP_*) not loaded yet (h->lazy set). -1 with *why if
+ * a section turns out corrupt: then every big array is NULL again and
+ * h->lazy is gone. */
+int cache_load_rest(struct heap *h, unsigned parts, const char **why);
 void cache_lazy_free(struct heap *h);
 
 /* Write the cache for a fully analysed heap: temp file, fsync, rename,

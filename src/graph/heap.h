@@ -188,6 +188,14 @@ struct heap {
 	void *lazy;
 };
 
+/* Parts of a heap that a cached open loads only when asked (heap_need). */
+#define HP_NODES 0x01 /* node_off, node_class, node_shallow, node_kind */
+#define HP_OUT   0x02 /* out_start, out */
+#define HP_IN    0x04 /* in_start, in */
+#define HP_WEAK  0x08 /* weak_src, weak_dst */
+#define HP_DOM   0x10 /* idom, retained */
+#define HP_ALL   0x1f
+
 static inline const char *heap_str(const struct heap *h, uint32_t off) { return h->names + off; }
 static inline const char *class_name(const struct heap *h, uint32_t c) { return h->names + h->cls[c].name; }
 

@@ -57,12 +57,12 @@ static void drop_graph(struct heap *h)
 	*h = keep;
 }
 
-void heap_need(struct heap *h, struct progress *p)
+void heap_need(struct heap *h, unsigned parts, struct progress *p)
 {
 	const char *why;
 	struct sbuf err;
 
-	if (h->lazy == NULL || cache_load_rest(h, &why) == 0)
+	if (h->lazy == NULL || cache_load_rest(h, parts, &why) == 0)
 		return;
 	drop_graph(h);
 	warn_add(&h->warn, "%s: the index cache is %s; reading the dump again", h->path, why);

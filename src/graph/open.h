@@ -20,7 +20,7 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
  * ones are loaded on first need; a cache that proves corrupt then is
  * replaced by parsing the dump again (with a warning). Call before any
  * use of the per-node or per-reference arrays. */
-void heap_need(struct heap *h, struct progress *p);
+void heap_need(struct heap *h, unsigned parts, struct progress *p); /* HP_* */
 
 /* Build and analyse from an already parsed heap (used by heap_open and
  * by tests that construct heaps by hand through hprof files). */

@@ -211,6 +211,58 @@ static int cmp_retained(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int before(const struct heap *h, node_t x, node_t y) /* biggest first */
+{
+	return h->retained[x] != h->retained[y] ? h->retained[x] > h->retained[y] : x < y;
+}
+
+/* Move the k biggest of a[0..n) to a[0..k), in order, without sorting
+ * the rest: a heap of the k best so far whose root is the smallest. A
+ * top-20 out of millions must not cost a sort of millions. */
+static size_t select_top(const struct heap *h, node_t *a, size_t n, size_t k)
+{
+	if (k == 0 || k >= n) {
+		ret_heap = h;
+		hw_qsort(a, n, sizeof *a, cmp_retained);
+		return n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t at;
+		if (i < k) { /* sift up into a min-heap of the first k */
+			at = i;
+			a[at] = a[i];
+			while (at > 0 && before(h, a[(at - 1) / 2], a[at])) {
+				node_t t = a[at];
+				a[at] = a[(at - 1) / 2];
+				a[(at - 1) / 2] = t;
+				at = (at - 1) / 2;
+			}
+			continue;
+		}
+		if (!before(h, a[i], a[0]))
+			continue;
+		node_t out = a[0]; /* swap out the smallest (kept for totals), sift down */
+		a[0] = a[i];
+		a[i] = out;
+		for (at = 0;;) {
+			size_t l = 2 * at + 1, r = l + 1, m = at;
+			if (l < k && before(h, a[m], a[l]))
+				m = l;
+			if (r < k && before(h, a[m], a[r]))
+				m = r;
+			if (m == at)
+				break;
+			node_t t = a[at];
+			a[at] = a[m];
+			a[m] = t;
+			at = m;
+		}
+	}
+	ret_heap = h;
+	hw_qsort(a, k, sizeof *a, cmp_retained);
+	return k;
+}
+
 /* Members of the set that no other member dominates. */
 static node_t *top_members(struct heap *h, const struct objset *set, size_t *n)
 {
@@ -307,13 +359,11 @@ int view_biggest(struct heap *h, const struct objset *set, const struct view_opt
 	node_t *top = top_members(h, set, &ntop);
 	struct bigctx b = { h, o, &t };
 
-	ret_heap = h;
-	hw_qsort(top, ntop, sizeof *top, cmp_retained);
+	size_t limit = select_top(h, top, ntop, o->top > 0 ? (size_t)o->top : 0);
 	table_init(&t, o->fmt, cols, 6);
 	table_meta_num(&t, "objects", set->count);
 	table_meta_num(&t, "top_level", ntop);
 	table_meta_num(&t, "heap_bytes", h->total_shallow);
-	size_t limit = o->top > 0 && (size_t)o->top < ntop ? (size_t)o->top : ntop;
 	for (size_t i = 0; i < limit; i++) {
 		big_row(&b, top[i], 0, h->retained[0]);
 		big_children(&b, top[i], 1);
@@ -347,11 +397,9 @@ int view_objects(struct heap *h, const struct objset *set, const struct view_opt
 	for (node_t v = 1; v < h->n; v++)
 		if (bit_get(set->bits, v))
 			m[k++] = v;
-	ret_heap = h;
-	hw_qsort(m, k, sizeof *m, cmp_retained);
+	size_t limit = select_top(h, m, k, o->top > 0 ? (size_t)o->top : 0);
 	table_init(&t, o->fmt, cols, 5);
 	table_meta_num(&t, "objects", set->count);
-	size_t limit = o->top > 0 && (size_t)o->top < k ? (size_t)o->top : k;
 	for (size_t i = 0; i < limit; i++) {
 		struct sbuf name, val;
 		char id[32];

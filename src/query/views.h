@@ -2,8 +2,8 @@
  * report.h. The TUI will show the same data. Each view appends its
  * output to `out`; -1 with err set on a bad option value. info and
  * classes (without exact sizes) accept a set without bits (the whole
- * heap); every view but info needs heap_need() done first, except
- * classes on such a set without --exact. */
+ * heap); the others need heap_need() first: biggest and objects
+ * HP_NODES | HP_DOM, paths HP_NODES | HP_IN (| HP_WEAK), the rest all. */
 #ifndef HW_VIEWS_H
 #define HW_VIEWS_H
 
