@@ -16,11 +16,12 @@ struct open_opts {
 int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 	      struct progress *p, struct sbuf *err);
 
-/* Make sure every array of h is in memory: after a cached open the big
- * ones are loaded on first need; a cache that proves corrupt then is
- * replaced by parsing the dump again (with a warning). Call before any
- * use of the per-node or per-reference arrays. */
-void heap_need(struct heap *h, unsigned parts, struct progress *p); /* HP_* */
+/* Make sure the parts (HP_* of heap.h) of h are in memory: after a
+ * cached open the big arrays are loaded when first needed; a cache that
+ * proves corrupt then is replaced by parsing the dump again (with a
+ * warning), which loads everything. Call before using the per-node or
+ * per-reference arrays. */
+void heap_need(struct heap *h, unsigned parts, struct progress *p);
 
 /* Build and analyse from an already parsed heap (used by heap_open and
  * by tests that construct heaps by hand through hprof files). */

@@ -267,9 +267,16 @@ static size_t select_top(const struct heap *h, node_t *a, size_t n, size_t k)
 static node_t *top_members(struct heap *h, const struct objset *set, size_t *n)
 {
 	node_t *top = xmalloc((set->count + 1) * sizeof *top);
-	node_t *stk = xmalloc(((size_t)h->n + 1) * sizeof *stk);
 	size_t sp = 0, k = 0;
 
+	if (set->count == h->n - 1) { /* every object: the root's children */
+		for (node_t v = 1; v < h->n; v++)
+			if (h->idom[v] == 0)
+				top[k++] = v;
+		*n = k;
+		return top;
+	}
+	node_t *stk = xmalloc(((size_t)h->n + 1) * sizeof *stk);
 	analysis_domchildren(h);
 	stk[sp++] = 0;
 	while (sp > 0) { /* members stop the descent: what is below is not top */
@@ -320,9 +327,12 @@ static void big_row(struct bigctx *b, node_t v, int depth, uint64_t parent)
 static void big_children(struct bigctx *b, node_t v, int depth)
 {
 	struct heap *h = b->h;
-	node_t n = h->dom_start[v + 1] - h->dom_start[v];
 
-	if (depth >= b->o->depth || n == 0)
+	if (depth >= b->o->depth)
+		return;
+	analysis_domchildren(h); /* once, and only when a level is expanded */
+	node_t n = h->dom_start[v + 1] - h->dom_start[v];
+	if (n == 0)
 		return;
 	node_t *ch = xmalloc((size_t)n * sizeof *ch);
 	memcpy(ch, h->dom_child + h->dom_start[v], (size_t)n * sizeof *ch);
