@@ -50,7 +50,8 @@ static void gfree(struct g *g)
 
 static node_t *doms(const struct g *g, node_t *order, node_t *norder)
 {
-	struct dgraph d = { g->n, 0, g->os, g->o, g->is, g->in, NULL, 0 };
+	struct dgraph d = { .n = g->n, .root = 0, .out_start = g->os, .out = g->o,
+			    .in_start = g->is, .in = g->in };
 	node_t *idom = xmalloc(((size_t)g->n + 1) * sizeof *idom);
 
 	domtree_compute(&d, idom, order, norder, NULL, NULL);
@@ -128,7 +129,8 @@ START_TEST(test_root_succ)
 	static const node_t e2[] = { 0, 1, 0, 3, 1, 2, 3, 2 };
 	struct g gi;
 	build(&gi, 4, e2, 4);
-	struct dgraph d = { 4, 0, g.os, g.o, gi.is, gi.in, rs, 2 };
+	struct dgraph d = { .n = 4, .root = 0, .out_start = g.os, .out = g.o, .in_start = gi.is,
+			    .in = gi.in, .root_succ = rs, .nroot_succ = 2 };
 	node_t idom[4];
 	domtree_compute(&d, idom, NULL, NULL, NULL, NULL);
 	ck_assert_uint_eq(idom[1], 0);

@@ -6,7 +6,7 @@
  * pre[v] = i + 1 (0: not reached). Arrays of the reached count N:
  *   vertex  preorder -> node (the caller's `order` when given)
  *   parent  DFS tree parent, a preorder number
- *   semi    DFS: next edge to look at; then the semidominator
+ *   semi    the semidominator (allocated after the DFS)
  *   label   DFS: the stack; then the least semi on the compressed path
  *           (in the caller's idom array, which is written only at the end)
  *   anc     forest links for path compression; then the idom numbers
@@ -37,11 +37,15 @@ static inline void succ(const struct dgraph *g, node_t v, const node_t **e, edge
 }
 
 /* Depth-first preorder; successors in CSR order, so it is repeatable. */
+/* Depth-first preorder; successors in CSR order, so it is repeatable.
+ * The next edge of each frame sits on a stack grown on demand: deep
+ * only for chains, and no n-word array while the graph is all there. */
 static void dfs(struct dt *d, void (*progress)(void *, uint64_t, uint64_t), void *arg)
 {
 	const struct dgraph *g = d->g;
-	node_t *cursor = d->semi, *stack = d->label;
-	size_t sp = 0;
+	node_t *stack = d->label;
+	size_t sp = 0, cap = 1024;
+	edge_t *cursor = xmalloc(cap * sizeof *cursor);
 
 	d->pre[g->root] = 1;
 	d->vertex[0] = g->root;
@@ -54,22 +58,27 @@ static void dfs(struct dt *d, void (*progress)(void *, uint64_t, uint64_t), void
 		const node_t *e;
 		edge_t ne;
 		succ(g, d->vertex[i], &e, &ne);
-		if (cursor[i] == ne) {
+		if (cursor[sp - 1] == ne) {
 			sp--;
 			continue;
 		}
-		node_t t = e[cursor[i]++];
+		node_t t = e[cursor[sp - 1]++];
 		if (d->pre[t] != 0)
 			continue;
 		node_t k = d->n++;
 		d->pre[t] = k + 1;
 		d->vertex[k] = t;
 		d->parent[k] = i;
-		cursor[k] = 0;
+		if (sp == cap) {
+			cap *= 2;
+			cursor = xreallocarray(cursor, cap, sizeof *cursor);
+		}
+		cursor[sp] = 0;
 		stack[sp++] = k;
 		if (progress != NULL && (k & 0xfffff) == 0)
 			progress(arg, k / 2, g->n);
 	}
+	free(cursor);
 }
 
 /* The least label on the forest path from v up to (not including) its
@@ -136,12 +145,14 @@ void domtree_compute(const struct dgraph *g, node_t *idom, node_t *order, node_t
 	d.pre = xcalloc(n, sizeof *d.pre);
 	d.vertex = order != NULL ? order : xmalloc(n * sizeof *d.vertex);
 	d.parent = xmalloc(n * sizeof *d.parent);
-	d.semi = xmalloc(n * sizeof *d.semi);
 	d.label = idom; /* unused until the idoms are written, at the very end */
+	dfs(&d, progress, arg);
+	if (g->after_dfs != NULL)
+		g->after_dfs(g->after_dfs_arg);
+	d.semi = xmalloc(n * sizeof *d.semi);
 	d.anc = xmalloc(n * sizeof *d.anc);
 	d.stk_cap = 1024;
 	d.stk = xmalloc(d.stk_cap * sizeof *d.stk);
-	dfs(&d, progress, arg);
 	semidominators(&d, progress, arg);
 	free(d.stk);
 	/* nearest common ancestor: climb from the parent while above semi */

@@ -17,6 +17,11 @@ struct dgraph {
 	 * (the heap keeps the virtual root's edges outside the CSR). */
 	const node_t *root_succ;
 	size_t nroot_succ;
+	/* If set, called once the depth-first pass is over: from then on the
+	 * out-edges are not read, and the caller may free them (the heap
+	 * does, and rebuilds them afterwards, to lower its peak). */
+	void (*after_dfs)(void *arg);
+	void *after_dfs_arg;
 };
 
 /* Computes idom[v] (idom has n entries, and is work space until the end)
