@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #define MAGIC "HWIDX\0\r\n"
-#define FORMAT 4
+#define FORMAT 5
 #define CHUNK ((size_t)64 << 20)
 
 struct ident {
@@ -211,25 +211,45 @@ static void put(struct out *o, const void *p, size_t n)
 }
 
 /* Compress one array into memory: chunks of [u32 length][LZ4 data]. */
-static char *pack(const void *p, uint64_t raw, uint64_t *comp)
+/* Compress and write one array, chunk by chunk ([u32 length][LZ4 data]
+ * each): one chunk's buffer in memory, not the whole section. The
+ * checksum chains over the chunks as written, from the raw length. */
+static void pack_write(struct out *o, const void *p, uint64_t raw, uint64_t *comp, uint64_t *check)
 {
-	uint64_t nchunks = raw / CHUNK + 1, cap = 0, at = 0;
+	uint64_t nchunks = raw / CHUNK + 1;
+	int bound = LZ4_compressBound((int)(raw < CHUNK ? raw : CHUNK));
+	char *buf = xmalloc(4 + (size_t)bound);
 
-	for (uint64_t c = 0; c < nchunks; c++) {
+	*comp = 0;
+	*check = raw;
+	for (uint64_t c = 0; c < nchunks && !o->err; c++) {
 		uint64_t len = c + 1 < nchunks ? CHUNK : raw - c * CHUNK;
-		cap += 4 + (uint64_t)LZ4_compressBound((int)len);
-	}
-	char *buf = xmalloc(cap);
-	for (uint64_t c = 0; c < nchunks; c++) {
-		uint64_t len = c + 1 < nchunks ? CHUNK : raw - c * CHUNK;
-		int z = LZ4_compress_default((const char *)p + c * CHUNK, buf + at + 4, (int)len,
-					     (int)(cap - at - 4 > INT_MAX ? INT_MAX : cap - at - 4));
+		int z = LZ4_compress_default((const char *)p + c * CHUNK, buf + 4, (int)len, bound);
 		uint32_t z32 = (uint32_t)z;
-		memcpy(buf + at, &z32, 4);
+		memcpy(buf, &z32, 4);
+		*check = hash64(buf, 4 + (size_t)z, *check);
+		put(o, buf, 4 + (size_t)z);
+		*comp += 4 + (uint64_t)z;
+	}
+	free(buf);
+}
+
+/* The same checksum over a stored section; ~0 if its chunks are malformed. */
+static uint64_t chunks_hash(const uint8_t *p, uint64_t comp, uint64_t raw)
+{
+	uint64_t x = raw, at = 0;
+
+	while (at < comp) {
+		uint32_t z;
+		if (comp - at < 4)
+			return ~(uint64_t)0;
+		memcpy(&z, p + at, 4);
+		if (z > comp - at - 4)
+			return ~(uint64_t)0;
+		x = hash64(p + at, 4 + (size_t)z, x);
 		at += 4 + (uint64_t)z;
 	}
-	*comp = at;
-	return buf;
+	return x;
 }
 
 static char *warn_blob(const struct heap *h, uint64_t *len)
@@ -272,10 +292,7 @@ static void write_sections(struct out *o, struct header *hd, struct sect *st,
 		const void *p = i == 0 ? (const void *)sc : *sl[i - 1].ptr;
 		uint64_t raw = i == 0 ? sizeof *sc : sl[i - 1].elem * sl[i - 1].count;
 		st[i] = (struct sect){ (uint32_t)i, i == 0 ? 1 : (uint32_t)sl[i - 1].elem, raw, 0, 0 };
-		char *packed = pack(p, raw, &st[i].comp);
-		st[i].check = hash64(packed, st[i].comp, raw);
-		put(o, packed, st[i].comp);
-		free(packed);
+		pack_write(o, p, raw, &st[i].comp, &st[i].check);
 	}
 	hd->table_check = hash64(st, sizeof st[0] * hd->nsect, 0);
 	hd->check = hash64(hd, offsetof(struct header, check), 0);
@@ -505,7 +522,7 @@ static int load_slot(const struct lazy *z, struct slot *sl, int i)
 
 	if (s->elem != sl->elem || sl->count > (UINT64_MAX / 2) / sl->elem || s->raw != sl->elem * sl->count)
 		return -1;
-	if (hash64(z->map + z->at[i + 1], s->comp, s->raw) != s->check)
+	if (chunks_hash(z->map + z->at[i + 1], s->comp, s->raw) != s->check)
 		return -1;
 	*sl->ptr = xmalloc(s->raw + 1);
 	return unpack(z->map + z->at[i + 1], s->comp, *sl->ptr, s->raw);
@@ -597,7 +614,7 @@ int cache_load(struct heap *h, const char **why)
 		at += z->st[i].comp;
 	}
 	if (at != z->size || z->st[0].raw != sizeof z->sc ||
-	    hash64(z->map + z->at[0], z->st[0].comp, z->st[0].raw) != z->st[0].check ||
+	    chunks_hash(z->map + z->at[0], z->st[0].comp, z->st[0].raw) != z->st[0].check ||
 	    unpack(z->map + z->at[0], z->st[0].comp, &z->sc, sizeof z->sc) < 0)
 		goto fail;
 	/* the small tables now, the big arrays when someone needs them */
