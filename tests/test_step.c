@@ -7,6 +7,7 @@
 #include "graph/open.h"
 #include "hprofw.h"
 #include "query/step.h"
+#include "query/views.h"
 #include "suites.h"
 
 START_TEST(test_round_trip)
@@ -132,6 +133,38 @@ START_TEST(test_step_errors)
 }
 END_TEST
 
+/* Paths to GC roots on the sample heap: E is reachable only as W's
+ * referent. Without weak references its path ends at itself, a
+ * "weakly reachable" pseudo root; with them it runs through W to W's
+ * root. X's shortest path: the JNI global A, then A.next B, B.next D,
+ * D.next X (A.other C is as short but found second). */
+START_TEST(test_paths)
+{
+	struct view_opts o = { .fmt = FMT_CSV, .max_paths = 5 };
+	struct sbuf out;
+
+	sbuf_init(&out);
+	view_paths(&h, heap_find_id(&h, S_E), &o, &out);
+	ck_assert_str_eq(out.buf, "path,step,id,object,via,root\n1,0,0x100d,Node,,\"weakly reachable\"\n");
+	sbuf_reset(&out);
+	o.weak = 1;
+	view_paths(&h, heap_find_id(&h, S_E), &o, &out);
+	ck_assert_str_eq(out.buf, "path,step,id,object,via,root\n"
+			 "1,0,0x100b,java.lang.ref.WeakReference,referent,unknown\n"
+			 "1,1,0x100d,Node,,\n");
+	sbuf_reset(&out);
+	o.weak = 0;
+	o.max_paths = 1;
+	view_paths(&h, heap_find_id(&h, S_X), &o, &out);
+	ck_assert_str_eq(out.buf, "path,step,id,object,via,root\n"
+			 "1,0,0x1001,Node,next,\"JNI global\"\n"
+			 "1,1,0x1003,Node,next,\n"
+			 "1,2,0x1007,Node,next,\n"
+			 "1,3,0x1009,[B,,\n");
+	sbuf_free(&out);
+}
+END_TEST
+
 Suite *step_suite(void)
 {
 	Suite *s = suite_create("step");
@@ -143,6 +176,7 @@ Suite *step_suite(void)
 	tcase_add_checked_fixture(ev, open_sample, close_sample);
 	tcase_add_test(ev, test_steps);
 	tcase_add_test(ev, test_step_errors);
+	tcase_add_test(ev, test_paths);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, ev);
 	return s;

@@ -429,18 +429,23 @@ int view_objects(struct heap *h, const struct objset *set, const struct view_opt
 
 /* ---- paths to GC roots ---- */
 
-static int is_root(const struct heap *h, node_t v)
+/* Does a path end at v? At any root; but when weak references are
+ * followed, a "weakly reachable" pseudo root is a step on the way. */
+static int path_end(const struct heap *h, node_t v, int weak)
 {
-	size_t lo = 0, hi = h->nroots;
+	size_t lo = 0, hi = h->nroot_rec;
 
-	while (lo < hi) {
+	while (lo < hi) { /* root_rec is sorted by node */
 		size_t mid = lo + (hi - lo) / 2;
-		if (h->roots[mid] < v)
+		if (h->root_rec[mid].node < v)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < h->nroots && h->roots[lo] == v;
+	for (; lo < h->nroot_rec && h->root_rec[lo].node == v; lo++)
+		if (!weak || h->root_rec[lo].kind != RK_WEAK_ONLY)
+			return 1;
+	return 0;
 }
 
 static void root_text(const struct heap *h, node_t v, struct sbuf *out)
@@ -473,7 +478,17 @@ static void root_text(const struct heap *h, node_t v, struct sbuf *out)
 	}
 }
 
-/* Weak referents as (dst, src) sorted by dst, for walking them backwards. */
+static int cmp_pair(const void *a, const void *b)
+{
+	const node_t *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* Weak referents as (dst, src) pairs sorted by dst, for walking them
+ * backwards with a binary search per object reached. */
 static node_t *weak_by_dst(const struct heap *h)
 {
 	node_t *pairs = xmalloc((h->nweak + 1) * 2 * sizeof *pairs);
@@ -482,7 +497,23 @@ static node_t *weak_by_dst(const struct heap *h)
 		pairs[2 * i] = h->weak_dst[i];
 		pairs[2 * i + 1] = h->weak_src[i];
 	}
-	return pairs; /* scanned linearly: weak references are few */
+	hw_qsort(pairs, h->nweak, 2 * sizeof *pairs, cmp_pair);
+	return pairs;
+}
+
+/* Index of the first pair whose dst is v. */
+static uint64_t weak_first(const node_t *pairs, uint64_t n, node_t v)
+{
+	uint64_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (pairs[2 * mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 int view_paths(struct heap *h, node_t target, const struct view_opts *o, struct sbuf *out)
@@ -507,7 +538,7 @@ int view_paths(struct heap *h, node_t target, const struct view_opts *o, struct 
 	 * reached end the shortest paths */
 	while (qh < qt && found < (size_t)max) {
 		node_t v = queue[qh++];
-		if (is_root(h, v)) {
+		if (path_end(h, v, o->weak)) {
 			ends[found++] = v;
 			continue;
 		}
@@ -518,8 +549,9 @@ int view_paths(struct heap *h, node_t target, const struct view_opts *o, struct 
 				queue[qt++] = u;
 			}
 		}
-		for (uint64_t i = 0; weak && i < h->nweak; i++)
-			if (weak[2 * i] == v && parent[weak[2 * i + 1]] == HW_NONE) {
+		for (uint64_t i = weak ? weak_first(weak, h->nweak, v) : h->nweak;
+		     i < h->nweak && weak[2 * i] == v; i++)
+			if (parent[weak[2 * i + 1]] == HW_NONE) {
 				parent[weak[2 * i + 1]] = v;
 				queue[qt++] = weak[2 * i + 1];
 			}
