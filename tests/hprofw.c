@@ -1,7 +1,6 @@
 /* hprofw.c — the test HPROF writer, see hprofw.h. */
 #include "hprofw.h"
 
-#include "format/hprof.h"
 #include "graph/open.h"
 
 #include <stdio.h>
@@ -10,23 +9,45 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* ---- buffer ---- */
+
+void hw_init(struct hw *w, unsigned ids)
+{
+	memset(w, 0, sizeof *w);
+	sbuf_init(&w->b);
+	w->ids = ids;
+}
 
 void hw_begin(struct hw *w, const char *version, unsigned ids)
 {
-	sbuf_init(&w->b);
-	w->ids = ids;
+	hw_init(w, ids);
 	sbuf_add(&w->b, version, strlen(version) + 1);
 	hw_u4(w, ids);
 	hw_u8(w, 1700000000000ull);
 }
 
-void hw_free(struct hw *w) { sbuf_free(&w->b); }
+void hw_free(struct hw *w)
+{
+	sbuf_free(&w->b);
+	free(w->cls);
+	w->cls = NULL;
+	w->ncls = w->capcls = 0;
+}
+
 size_t hw_pos(const struct hw *w) { return w->b.len; }
 void hw_u1(struct hw *w, uint8_t v) { sbuf_addc(&w->b, (char)v); }
 void hw_u2(struct hw *w, uint16_t v) { hw_u1(w, (uint8_t)(v >> 8)); hw_u1(w, (uint8_t)v); }
 void hw_u4(struct hw *w, uint32_t v) { hw_u2(w, (uint16_t)(v >> 16)); hw_u2(w, (uint16_t)v); }
 void hw_u8(struct hw *w, uint64_t v) { hw_u4(w, (uint32_t)(v >> 32)); hw_u4(w, (uint32_t)v); }
 void hw_bytes(struct hw *w, const void *p, size_t n) { sbuf_add(&w->b, p, n); }
+
+void hw_truncate(struct hw *w, size_t len)
+{
+	if (len < w->b.len) {
+		w->b.len = len;
+		w->b.buf[len] = '\0';
+	}
+}
 
 void hw_id(struct hw *w, uint64_t v)
 {
@@ -36,12 +57,38 @@ void hw_id(struct hw *w, uint64_t v)
 		hw_u4(w, (uint32_t)v);
 }
 
+unsigned hw_type_size(uint8_t type, unsigned ids)
+{
+	switch (type) {
+	case 2: return ids;           /* object */
+	case 4: case 8: return 1;     /* boolean, byte */
+	case 5: case 9: return 2;     /* char, short */
+	case 6: case 10: return 4;    /* float, int */
+	case 7: case 11: return 8;    /* double, long */
+	default: return 0;
+	}
+}
+
+/* A value of `type`, at its size; unknown types write nothing. */
+static void value(struct hw *w, uint8_t type, uint64_t v)
+{
+	switch (hw_type_size(type, w->ids)) {
+	case 1: hw_u1(w, (uint8_t)v); break;
+	case 2: hw_u2(w, (uint16_t)v); break;
+	case 4: hw_u4(w, (uint32_t)v); break;
+	case 8: hw_u8(w, v); break;
+	default: break;
+	}
+}
+
+/* ---- top-level records ---- */
+
 void hw_rec_begin(struct hw *w, uint8_t tag)
 {
 	hw_u1(w, tag);
-	hw_u4(w, 0);
+	hw_u4(w, 0); /* microseconds since the header's time */
 	w->rec_at = w->b.len;
-	hw_u4(w, 0);
+	hw_u4(w, 0); /* length, patched by hw_rec_end */
 }
 
 void hw_rec_end(struct hw *w)
@@ -68,7 +115,7 @@ void hw_load_class(struct hw *w, uint32_t serial, uint64_t cid, uint64_t name_id
 	hw_rec_begin(w, 0x02);
 	hw_u4(w, serial);
 	hw_id(w, cid);
-	hw_u4(w, 0);
+	hw_u4(w, 0); /* stack trace serial */
 	hw_id(w, name_id);
 	hw_rec_end(w);
 }
@@ -79,32 +126,84 @@ void hw_class_name(struct hw *w, uint32_t serial, uint64_t cid, const char *name
 	hw_load_class(w, serial, cid, cid + 1);
 }
 
-static void value(struct hw *w, uint8_t type, uint64_t v)
+void hw_frame(struct hw *w, uint64_t fid, uint64_t method, uint64_t sig, uint64_t source,
+	      uint32_t class_serial, int32_t line)
 {
-	switch (hprof_type_size(type, w->ids)) {
-	case 1: hw_u1(w, (uint8_t)v); break;
-	case 2: hw_u2(w, (uint16_t)v); break;
-	case 4: hw_u4(w, (uint32_t)v); break;
-	default: hw_u8(w, v); break;
+	hw_rec_begin(w, 0x04);
+	hw_id(w, fid);
+	hw_id(w, method);
+	hw_id(w, sig);
+	hw_id(w, source);
+	hw_u4(w, class_serial);
+	hw_u4(w, (uint32_t)line);
+	hw_rec_end(w);
+}
+
+void hw_trace(struct hw *w, uint32_t serial, uint32_t thread_serial, const uint64_t *frames,
+	      uint32_t nframes)
+{
+	hw_rec_begin(w, 0x05);
+	hw_u4(w, serial);
+	hw_u4(w, thread_serial);
+	hw_u4(w, nframes);
+	for (uint32_t i = 0; i < nframes; i++)
+		hw_id(w, frames[i]);
+	hw_rec_end(w);
+}
+
+void hw_heap_begin(struct hw *w) { hw_rec_begin(w, 0x1c); }
+void hw_heap_end(struct hw *w) { hw_rec_end(w); }
+
+void hw_dump_end(struct hw *w)
+{
+	hw_rec_begin(w, 0x2c);
+	hw_rec_end(w);
+}
+
+/* ---- heap sub-records ---- */
+
+/* HPROF instance bytes of class `cid` and its supers, as dumped so far. */
+static uint32_t inst_bytes(const struct hw *w, uint64_t cid)
+{
+	uint32_t total = 0;
+
+	for (size_t depth = 0; cid != 0 && depth <= w->ncls; depth++) {
+		size_t i = 0;
+		while (i < w->ncls && w->cls[i].id != cid)
+			i++;
+		if (i == w->ncls)
+			break;
+		total += w->cls[i].own_bytes;
+		cid = w->cls[i].super;
 	}
+	return total;
+}
+
+static void remember_class(struct hw *w, uint64_t cid, uint64_t super, uint32_t own)
+{
+	if (w->ncls == w->capcls) {
+		w->capcls = w->capcls ? 2 * w->capcls : 16;
+		w->cls = xreallocarray(w->cls, w->capcls, sizeof *w->cls);
+	}
+	w->cls[w->ncls++] = (struct hw_cls){ cid, super, own };
 }
 
 void hw_class_dump(struct hw *w, uint64_t cid, uint64_t super, uint64_t loader,
 		   const struct hw_field *cp, int ncp, const struct hw_field *statics, int nstatics,
 		   const struct hw_field *fields, int nfields)
 {
-	uint32_t inst = 0;
+	uint32_t own = 0;
 
+	for (int i = 0; i < nfields; i++)
+		own += hw_type_size(fields[i].type, w->ids);
 	hw_u1(w, 0x20);
 	hw_id(w, cid);
-	hw_u4(w, 0);
+	hw_u4(w, 0); /* stack trace serial */
 	hw_id(w, super);
 	hw_id(w, loader);
 	for (int i = 0; i < 4; i++) /* signers, protection domain, reserved x2 */
 		hw_id(w, 0);
-	for (int i = 0; i < nfields; i++)
-		inst += hprof_type_size(fields[i].type, w->ids);
-	hw_u4(w, inst);
+	hw_u4(w, own + inst_bytes(w, super));
 	hw_u2(w, (uint16_t)ncp);
 	for (int i = 0; i < ncp; i++) {
 		hw_u2(w, (uint16_t)cp[i].name_id); /* the constant pool index */
@@ -122,6 +221,7 @@ void hw_class_dump(struct hw *w, uint64_t cid, uint64_t super, uint64_t loader,
 		hw_id(w, fields[i].name_id);
 		hw_u1(w, fields[i].type);
 	}
+	remember_class(w, cid, super, own);
 }
 
 void hw_instance(struct hw *w, uint64_t id, uint64_t cid, const struct hw_field *vals, int n)
@@ -129,7 +229,7 @@ void hw_instance(struct hw *w, uint64_t id, uint64_t cid, const struct hw_field 
 	uint32_t len = 0;
 
 	for (int i = 0; i < n; i++)
-		len += hprof_type_size(vals[i].type, w->ids);
+		len += hw_type_size(vals[i].type, w->ids);
 	hw_u1(w, 0x21);
 	hw_id(w, id);
 	hw_u4(w, 0);
@@ -152,18 +252,35 @@ void hw_objarray(struct hw *w, uint64_t id, uint64_t acid, const uint64_t *elems
 
 void hw_primarray(struct hw *w, uint64_t id, uint8_t type, uint32_t n, const void *data)
 {
+	size_t bytes = (size_t)n * hw_type_size(type, w->ids);
+
 	hw_u1(w, 0x23);
 	hw_id(w, id);
 	hw_u4(w, 0);
 	hw_u4(w, n);
 	hw_u1(w, type);
-	size_t bytes = (size_t)n * hprof_type_size(type, w->ids);
 	if (data != NULL) {
 		hw_bytes(w, data, bytes);
 	} else {
 		for (size_t i = 0; i < bytes; i++)
 			hw_u1(w, 0);
 	}
+}
+
+void hw_primarray_nodata(struct hw *w, uint64_t id, uint8_t type, uint32_t n)
+{
+	hw_u1(w, 0xc3);
+	hw_id(w, id);
+	hw_u4(w, 0);
+	hw_u4(w, n);
+	hw_u1(w, type);
+}
+
+void hw_heap_info(struct hw *w, uint32_t heap_id, uint64_t name_id)
+{
+	hw_u1(w, 0xfe);
+	hw_u4(w, heap_id);
+	hw_id(w, name_id);
 }
 
 void hw_root(struct hw *w, uint8_t kind, uint64_t id, uint32_t a, uint32_t b)
@@ -177,9 +294,11 @@ void hw_root(struct hw *w, uint8_t kind, uint64_t id, uint32_t a, uint32_t b)
 		hw_u4(w, b);
 		break;
 	case 0x04: case 0x06: hw_u4(w, a); break;            /* thread */
-	default: break;
+	default: break;                                      /* the id alone */
 	}
 }
+
+/* ---- files ---- */
 
 const char *hw_tmpdir(void)
 {
@@ -193,22 +312,90 @@ const char *hw_tmpdir(void)
 	return dir;
 }
 
-char *hw_write(const struct hw *w, const char *name, size_t len)
+char *hw_write_in(const struct hw *w, const char *dir, const char *name, size_t len)
 {
-	char *path = xasprintf("%s/%s", hw_tmpdir(), name);
+	char *path = xasprintf("%s/%s", dir, name);
 	FILE *f = fopen(path, "wb");
 
 	if (f == NULL)
 		hw_fatal("cannot write %s", path);
 	if (len > w->b.len)
 		len = w->b.len;
-	fwrite(w->b.buf, 1, len, f);
-	fclose(f);
+	if (fwrite(w->b.buf, 1, len, f) != len || fclose(f) != 0)
+		hw_fatal("cannot write %s", path);
 	return path;
 }
 
-enum { F_NEXT = 0x901, F_OTHER = 0x903, F_VAL = 0x905, F_REFERENT = 0x907, F_QUEUE = 0x909,
-       F_DISC = 0x90b, F_STATIC = 0x911 };
+char *hw_write(const struct hw *w, const char *name, size_t len)
+{
+	return hw_write_in(w, hw_tmpdir(), name, len);
+}
+
+/* ---- the JDK-like class set ---- */
+
+void hw_jdk_names(struct hw *w)
+{
+	static const struct { uint64_t id; const char *s; } f[] = {
+		{ JF_VALUE, "value" }, { JF_HASH, "hash" }, { JF_CODER, "coder" },
+		{ JF_HASHZERO, "hashIsZero" }, { JF_REFERENT, "referent" }, { JF_QUEUE, "queue" },
+		{ JF_NEXT, "next" }, { JF_DISCOVERED, "discovered" }, { JF_PARENT, "parent" },
+	};
+
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+		hw_utf8(w, f[i].id, f[i].s);
+	hw_class_name(w, 1, J_OBJECT, "java/lang/Object");
+	hw_class_name(w, 2, J_CLASS, "java/lang/Class");
+	hw_class_name(w, 3, J_STRING, "java/lang/String");
+	hw_class_name(w, 4, J_REFERENCE, "java/lang/ref/Reference");
+	hw_class_name(w, 5, J_WEAKREF, "java/lang/ref/WeakReference");
+	hw_class_name(w, 6, J_LOADER, "java/lang/ClassLoader");
+	hw_class_name(w, 7, J_OBJARR, "[Ljava/lang/Object;");
+}
+
+void hw_jdk_classes(struct hw *w)
+{
+	static const struct hw_field string[] = {
+		{ JF_VALUE, T_OBJECT, 0 }, { JF_HASH, T_INT, 0 }, { JF_CODER, T_BYTE, 0 },
+		{ JF_HASHZERO, T_BOOLEAN, 0 } };
+	static const struct hw_field ref[] = {
+		{ JF_REFERENT, T_OBJECT, 0 }, { JF_QUEUE, T_OBJECT, 0 }, { JF_NEXT, T_OBJECT, 0 },
+		{ JF_DISCOVERED, T_OBJECT, 0 } };
+	static const struct hw_field loader[] = { { JF_PARENT, T_OBJECT, 0 } };
+
+	hw_class_dump(w, J_OBJECT, 0, 0, NULL, 0, NULL, 0, NULL, 0);
+	hw_class_dump(w, J_CLASS, J_OBJECT, 0, NULL, 0, NULL, 0, NULL, 0);
+	hw_class_dump(w, J_STRING, J_OBJECT, 0, NULL, 0, NULL, 0, string, 4);
+	hw_class_dump(w, J_REFERENCE, J_OBJECT, 0, NULL, 0, NULL, 0, ref, 4);
+	hw_class_dump(w, J_WEAKREF, J_REFERENCE, 0, NULL, 0, NULL, 0, NULL, 0);
+	hw_class_dump(w, J_LOADER, J_OBJECT, 0, NULL, 0, NULL, 0, loader, 1);
+	hw_class_dump(w, J_OBJARR, J_OBJECT, 0, NULL, 0, NULL, 0, NULL, 0);
+}
+
+void hw_jdk_string(struct hw *w, uint64_t id, uint64_t value_id)
+{
+	const struct hw_field v[] = {
+		{ 0, T_OBJECT, value_id }, { 0, T_INT, 0 }, { 0, T_BYTE, 0 }, { 0, T_BOOLEAN, 0 } };
+
+	hw_instance(w, id, J_STRING, v, 4);
+}
+
+void hw_jdk_weakref(struct hw *w, uint64_t id, uint64_t referent)
+{
+	/* WeakReference has no fields of its own: Reference's follow */
+	const struct hw_field v[] = {
+		{ 0, T_OBJECT, referent }, { 0, T_OBJECT, 0 }, { 0, T_OBJECT, 0 }, { 0, T_OBJECT, 0 } };
+
+	hw_instance(w, id, J_WEAKREF, v, 4);
+}
+
+void hw_jdk_loader(struct hw *w, uint64_t id, uint64_t parent)
+{
+	const struct hw_field v[] = { { 0, T_OBJECT, parent } };
+
+	hw_instance(w, id, J_LOADER, v, 1);
+}
+
+/* ---- the sample heap ---- */
 
 void hw_sample_classes(struct hw *w)
 {
@@ -264,7 +451,7 @@ void hw_sample(struct hw *w, const char *version, unsigned ids, struct hw_sample
 	hw_begin(w, version, ids);
 	hw_sample_classes(w);
 	s->seg = hw_pos(w);
-	hw_rec_begin(w, 0x1c);
+	hw_heap_begin(w);
 	sample_class_dumps(w);
 	hw_root(w, 0x01, S_A, 0x77, 0);
 	hw_root(w, 0xff, S_W, 0, 0);
@@ -282,9 +469,8 @@ void hw_sample(struct hw *w, const char *version, unsigned ids, struct hw_sample
 	node(w, S_E, 0, 0, 5);
 	node(w, S_U, S_A, 0, 6);
 	node(w, S_S, 0, 0, 7);
-	hw_rec_end(w);
-	hw_rec_begin(w, 0x2c);
-	hw_rec_end(w);
+	hw_heap_end(w);
+	hw_dump_end(w);
 }
 
 void hw_open_sample(struct heap *h, const char *name)

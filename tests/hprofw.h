@@ -1,6 +1,11 @@
 /* hprofw.h — a small HPROF writer for tests: builds a dump in memory,
- * byte by byte as the format says, and writes it (or a prefix of it) to
- * a file. Owns its buffer; hw_free() releases it. */
+ * byte by byte as the format says (big-endian, identifiers of 4 or 8
+ * bytes), and writes it (or a prefix of it) to a file.
+ *
+ * Ownership: struct hw owns its buffer and its table of written classes;
+ * hw_free() releases both. Paths returned by hw_write*() belong to the
+ * caller (free()). The writer is independent of the reader: it shares no
+ * code with src/format, so a reader bug cannot cancel out in a test. */
 #ifndef HW_TEST_HPROFW_H
 #define HW_TEST_HPROFW_H
 
@@ -10,14 +15,25 @@
 #include "graph/heap.h"
 #include "util.h"
 
+/* A class dump written so far: its id, super and HPROF instance bytes of
+ * its own fields (to fill in the instance size of subclasses). */
+struct hw_cls { uint64_t id, super; uint32_t own_bytes; };
+
 struct hw {
 	struct sbuf b;
 	unsigned ids;
-	size_t rec_at; /* offset of the open record's length field */
+	size_t rec_at;       /* offset of the open record's length field */
+	struct hw_cls *cls;  /* class dumps written, for instance sizes */
+	size_t ncls, capcls;
 };
 
+/* A buffer that starts with the header "version\0", u4 ids, u8 time. */
 void hw_begin(struct hw *w, const char *version, unsigned ids);
+/* An empty buffer, no header (for garbage and hand-made headers). */
+void hw_init(struct hw *w, unsigned ids);
 void hw_free(struct hw *w);
+
+/* Raw big-endian values; raw bytes for corruption. */
 void hw_u1(struct hw *w, uint8_t v);
 void hw_u2(struct hw *w, uint16_t v);
 void hw_u4(struct hw *w, uint32_t v);
@@ -25,34 +41,84 @@ void hw_u8(struct hw *w, uint64_t v);
 void hw_id(struct hw *w, uint64_t v);
 void hw_bytes(struct hw *w, const void *p, size_t n);
 size_t hw_pos(const struct hw *w);
+/* Drop everything from offset len on (no-op if len >= current length). */
+void hw_truncate(struct hw *w, size_t len);
+/* Bytes of a value of HPROF basic type `type` (0 for an unknown type). */
+unsigned hw_type_size(uint8_t type, unsigned ids);
 
-/* Top-level records. rec_begin/rec_end patch the length. */
+/* Top-level records. rec_begin/rec_end patch the length (one record
+ * open at a time). */
 void hw_rec_begin(struct hw *w, uint8_t tag);
 void hw_rec_end(struct hw *w);
 void hw_utf8(struct hw *w, uint64_t id, const char *s);
 void hw_load_class(struct hw *w, uint32_t serial, uint64_t cid, uint64_t name_id);
 /* A class: its name (string id = cid + 1), LOAD_CLASS; outside segments. */
 void hw_class_name(struct hw *w, uint32_t serial, uint64_t cid, const char *name);
+/* FRAME: ids of the frame and of the method name, signature and source
+ * file strings, the LOAD_CLASS serial, the line (>0, 0, -1..-3). */
+void hw_frame(struct hw *w, uint64_t fid, uint64_t method, uint64_t sig, uint64_t source,
+	      uint32_t class_serial, int32_t line);
+/* TRACE: serial, thread serial, frame ids (top first). */
+void hw_trace(struct hw *w, uint32_t serial, uint32_t thread_serial, const uint64_t *frames,
+	      uint32_t nframes);
+/* HEAP_DUMP_SEGMENT (0x1c) ... end; HEAP_DUMP (0x0c) with hw_rec_begin. */
+void hw_heap_begin(struct hw *w);
+void hw_heap_end(struct hw *w);
+/* HEAP_DUMP_END: an empty 0x2c record. */
+void hw_dump_end(struct hw *w);
 
-/* Heap sub-records, inside hw_rec_begin(w, 0x1c) ... hw_rec_end(w). */
+/* Heap sub-records, between hw_heap_begin and hw_heap_end. */
 struct hw_field { uint64_t name_id; uint8_t type; uint64_t value; };
+/* CLASS_DUMP. cp[i].name_id is the constant pool index. The instance
+ * size written is the HPROF bytes of these fields plus those of the
+ * supers dumped before it (as HotSpot counts). */
 void hw_class_dump(struct hw *w, uint64_t cid, uint64_t super, uint64_t loader,
 		   const struct hw_field *cp, int ncp, const struct hw_field *statics, int nstatics,
 		   const struct hw_field *fields, int nfields);
-/* Field values in class-then-super order, each at its type's size. */
+/* INSTANCE_DUMP: field values in class-then-super order, each at its
+ * type's size (name_id unused). */
 void hw_instance(struct hw *w, uint64_t id, uint64_t cid, const struct hw_field *vals, int n);
 void hw_objarray(struct hw *w, uint64_t id, uint64_t acid, const uint64_t *elems, uint32_t n);
+/* PRIM_ARRAY_DUMP; data is n elements already big-endian, NULL: zeros. */
 void hw_primarray(struct hw *w, uint64_t id, uint8_t type, uint32_t n, const void *data);
+/* Android: primitive array without data (0xc3), HEAP_DUMP_INFO (0xfe). */
+void hw_primarray_nodata(struct hw *w, uint64_t id, uint8_t type, uint32_t n);
+void hw_heap_info(struct hw *w, uint32_t heap_id, uint64_t name_id);
+/* A root of any kind: a and b are what follows the id, as the kind has
+ * them (JNI global: a is the JNI ref id; JNI local, Java frame, Android
+ * JNI monitor: thread serial a, frame/depth b; native stack, thread
+ * block: thread a; thread object: thread serial a, stack serial b). */
 void hw_root(struct hw *w, uint8_t kind, uint64_t id, uint32_t a, uint32_t b);
 
 /* Write the first `len` bytes (SIZE_MAX: all) to dir/name; returns the
- * path (caller frees). */
+ * path (caller frees). Fatal if the file cannot be written. */
+char *hw_write_in(const struct hw *w, const char *dir, const char *name, size_t len);
+/* The same under hw_tmpdir(). */
 char *hw_write(const struct hw *w, const char *name, size_t len);
 
 /* A fresh directory for a test's files, under TEST_BUILDDIR/tmp. */
 const char *hw_tmpdir(void);
 
-#endif
+/* A minimal JDK-like class set: java.lang.Object, Class, String (value,
+ * hash, coder, hashIsZero), ref.Reference (referent, queue, next,
+ * discovered), ref.WeakReference, ClassLoader (parent), and the class
+ * of Object[]. hw_jdk_names writes UTF8 and LOAD_CLASS records (serials
+ * 1..7, names in internal form "java/lang/Object"); hw_jdk_classes the
+ * class dumps, inside a segment. Ids are odd (no addresses). */
+enum {
+	J_OBJECT = 0x201, J_CLASS = 0x211, J_STRING = 0x221, J_REFERENCE = 0x231,
+	J_WEAKREF = 0x241, J_LOADER = 0x251, J_OBJARR = 0x261,
+	JF_VALUE = 0xa01, JF_HASH = 0xa03, JF_CODER = 0xa05, JF_HASHZERO = 0xa07,
+	JF_REFERENT = 0xa09, JF_QUEUE = 0xa0b, JF_NEXT = 0xa0d, JF_DISCOVERED = 0xa0f,
+	JF_PARENT = 0xa11,
+};
+void hw_jdk_names(struct hw *w);
+void hw_jdk_classes(struct hw *w);
+/* Instances of them: a Latin-1 String on byte array `value`; a
+ * WeakReference to `referent`; a ClassLoader with `parent`. */
+void hw_jdk_string(struct hw *w, uint64_t id, uint64_t value);
+void hw_jdk_weakref(struct hw *w, uint64_t id, uint64_t referent);
+void hw_jdk_loader(struct hw *w, uint64_t id, uint64_t parent);
 
 /* The sample heap of the graph and reader tests; ids are odd so that they
  * do not pass for addresses (the default layout applies). See
@@ -62,6 +128,11 @@ enum {
 	S_A = 0x1001, S_B = 0x1003, S_C = 0x1005, S_D = 0x1007, S_X = 0x1009, S_W = 0x100b,
 	S_E = 0x100d, S_U = 0x100f, S_S = 0x1011,
 };
+/* Names of the sample's fields, and of Holder's statics (sb sz sc ss si
+ * sj sf sd so: byte, boolean, char, short, int, long, float, double,
+ * object, at F_STATIC + 2 * i). */
+enum { F_NEXT = 0x901, F_OTHER = 0x903, F_VAL = 0x905, F_REFERENT = 0x907, F_QUEUE = 0x909,
+       F_DISC = 0x90b, F_STATIC = 0x911 };
 struct hw_sample {
 	size_t seg;        /* offset of the heap dump segment record */
 	size_t a_at;       /* offset of A's instance record */
@@ -72,3 +143,5 @@ void hw_sample(struct hw *w, const char *version, unsigned ids, struct hw_sample
 void hw_sample_classes(struct hw *w);
 /* Write the sample to a file named `name` and open it (no cache). */
 void hw_open_sample(struct heap *h, const char *name);
+
+#endif

@@ -15,6 +15,7 @@
  * E <- root as a weakly reachable pseudo root; U <- root as an
  * unreachable one; S <- class Holder.
  * Retained: X 120, D 24 + 120 = 144, B 24, C 24, A 24 * 3 + 144 = 216. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +65,47 @@ static int has_edge(const node_t *e, edge_t from, edge_t to, node_t t)
 
 static int out_edge(node_t a, node_t b) { return has_edge(h.out, h.out_start[a], h.out_start[a + 1], b); }
 
+/* out[] and in[] agree: in[] is out[] reversed plus the virtual root as
+ * the predecessor of every root object; node 0 has no out-edges of its
+ * own (roots[] are its successors) and no predecessors. */
+static void check_csr(void)
+{
+	edge_t *indeg = xcalloc((size_t)h.n + 1, sizeof *indeg);
+	uint64_t total = 0;
+
+	ck_assert_uint_eq(h.out_start[0], 0);
+	ck_assert_uint_eq(h.out_start[1], 0);
+	ck_assert_uint_eq(h.in_start[0], 0);
+	ck_assert_uint_eq(h.in_start[1], 0);
+	for (node_t v = 1; v < h.n; v++) {
+		ck_assert(h.out_start[v] <= h.out_start[v + 1]);
+		ck_assert(h.in_start[v] <= h.in_start[v + 1]);
+		for (edge_t j = h.out_start[v]; j < h.out_start[v + 1]; j++) {
+			node_t t = h.out[j];
+			ck_assert(t > 0 && t < h.n);
+			ck_assert_msg(has_edge(h.in, h.in_start[t], h.in_start[t + 1], v),
+				      "edge %u -> %u not in in[]", v, t);
+			indeg[t]++;
+			total++;
+		}
+	}
+	ck_assert_uint_eq(total, h.nedges);
+	ck_assert_uint_eq(h.out_start[h.n], h.nedges);
+	for (size_t i = 0; i < h.nroots; i++) {
+		node_t r = h.roots[i];
+		ck_assert(r > 0 && r < h.n);
+		ck_assert(i == 0 || h.roots[i - 1] < r); /* sorted, unique */
+		ck_assert(has_edge(h.in, h.in_start[r], h.in_start[r + 1], 0));
+		indeg[r]++;
+	}
+	for (node_t v = 1; v < h.n; v++) /* the same multiset: counts match */
+		ck_assert_msg(h.in_start[v + 1] - h.in_start[v] == indeg[v],
+			      "node %u: %u predecessors in in[], %u edges", v,
+			      h.in_start[v + 1] - h.in_start[v], indeg[v]);
+	ck_assert_uint_eq(h.in_start[h.n], h.nedges + h.nroots);
+	free(indeg);
+}
+
 START_TEST(test_references)
 {
 	ck_assert(out_edge(N(S_A), N(S_B)));
@@ -76,18 +118,7 @@ START_TEST(test_references)
 	ck_assert_uint_eq(h.nweak, 1);
 	ck_assert_uint_eq(h.weak_src[0], N(S_W));
 	ck_assert_uint_eq(h.weak_dst[0], N(S_E));
-	/* in[] is out[] reversed, plus the root for every root object */
-	uint64_t total = 0;
-	for (node_t v = 1; v < h.n; v++)
-		for (edge_t j = h.out_start[v]; j < h.out_start[v + 1]; j++) {
-			node_t t = h.out[j];
-			ck_assert(has_edge(h.in, h.in_start[t], h.in_start[t + 1], v));
-			total++;
-		}
-	ck_assert_uint_eq(total, h.nedges);
-	ck_assert_uint_eq(h.in_start[h.n], h.nedges + h.nroots);
-	for (size_t i = 0; i < h.nroots; i++)
-		ck_assert(has_edge(h.in, h.in_start[h.roots[i]], h.in_start[h.roots[i] + 1], 0));
+	check_csr();
 }
 END_TEST
 
@@ -151,10 +182,19 @@ START_TEST(test_retained_set)
 	bits_t *out = xcalloc(bits_words(h.n), sizeof *out);
 	uint64_t cnt;
 
-	/* B alone retains itself; B and C together also retain D and X */
-	bit_set(set, N(S_B));
-	ck_assert_uint_eq(analysis_retained_set(&h, set, NULL, &cnt, NULL), 24);
+	/* B alone retains itself, C alone too (D has the other); B and C
+	 * together also retain their shared child D, and X under it */
+	bit_set(set, N(S_C));
+	ck_assert_uint_eq(analysis_retained_set(&h, set, out, &cnt, NULL), 24);
 	ck_assert_uint_eq(cnt, 1);
+	ck_assert(bit_get(out, N(S_C)) && !bit_get(out, N(S_D)));
+	memset(set, 0, bits_words(h.n) * sizeof *set);
+	memset(out, 0, bits_words(h.n) * sizeof *out);
+	bit_set(set, N(S_B));
+	ck_assert_uint_eq(analysis_retained_set(&h, set, out, &cnt, NULL), 24);
+	ck_assert_uint_eq(cnt, 1);
+	ck_assert(bit_get(out, N(S_B)) && !bit_get(out, N(S_D)));
+	memset(out, 0, bits_words(h.n) * sizeof *out);
 	bit_set(set, N(S_C));
 	ck_assert_uint_eq(analysis_retained_set(&h, set, out, &cnt, NULL), 24 + 24 + 144);
 	ck_assert_uint_eq(cnt, 4);
@@ -190,6 +230,332 @@ START_TEST(test_class_lower_bound)
 }
 END_TEST
 
+/* ---- a second graph, on the JDK-like classes (hprofw.h) ----
+ *
+ *   roots: JNI global R1, L (a ClassLoader); Java frame R2; every class.
+ *   R1.a = ARR (Object[3] {S1, P, WR2}), R1.b = P
+ *   R2.a = P, R2.b = WR (WeakReference, referent T)
+ *   P.a = Q;  Q.a = R, Q.b = S2;  R.a = P (a cycle back to P)
+ *   S1.value = BA1, S2.value = BA1 (Strings sharing one byte[5])
+ *   WR2 (WeakReference, referent S1: strongly reachable anyway)
+ *   T.a = BA3 (byte[100]): T and BA3 are reachable only through WR
+ *   Z3.a = Z4: unreachable, Z3 with no predecessor;
+ *   Z5.a = Z6, Z6.a = Z5: an unreachable cycle
+ *   class Item (loaded by L): static CACHE = M
+ * P, Q, R, R1, R2, T, Z3..Z6, M are Items (fields a, b).
+ *
+ * Sizes (ids of 8 bytes, odd: no addresses, so the default 64-bit layout
+ * with compressed oops: 12-byte header, 4-byte references, align 8):
+ *   Item          12 + 2 * 4 = 20 -> 24
+ *   String        12 + value 4 + hash 4 + coder 1 + hashIsZero 1 = 22 -> 24
+ *   WeakReference 12 + 4 * 4 (referent, queue, next, discovered) = 28 -> 32
+ *   Object[3]     16 + 3 * 4 = 28 -> 32
+ *   byte[5]       16 + 5 = 21 -> 24;  byte[100]  16 + 100 = 116 -> 120
+ * Dominators: R1, R2, P (four ways in: R1, R2, ARR, R), BA1 (via S1 under
+ * R1 and via S2 under P), T (weak-only pseudo root), Z3 and Z5 (unreachable
+ * pseudo roots) <- root; ARR <- R1; S1, WR2 <- ARR; Q <- P; R, S2 <- Q;
+ * WR <- R2; BA3 <- T; Z4 <- Z3; Z6 <- Z5; M <- class Item.
+ * Retained:
+ *   R 24, S2 24, Q 24 + 24 + 24 = 72, P 24 + 72 = 96
+ *   S1 24, WR2 32, ARR 32 + 24 + 32 = 88, R1 24 + 88 = 112
+ *   WR 32, R2 24 + 32 = 56, BA1 24, BA3 120, T 24 + 120 = 144
+ *   Z4 24, Z3 48, Z6 24, Z5 48, M 24 */
+enum {
+	IT = 0x301, FA = 0xb01, FB = 0xb03, FCACHE = 0xb05,
+	R1 = 0x5001, R2 = 0x5003, P = 0x5005, Q = 0x5007, R = 0x5009, ARR = 0x500b,
+	S1 = 0x500d, S2 = 0x500f, BA1 = 0x5011, WR = 0x5013, T = 0x5015, BA3 = 0x5017,
+	Z3 = 0x5019, Z4 = 0x501b, Z5 = 0x501d, Z6 = 0x501f, M = 0x5021, L = 0x5023,
+	WR2 = 0x5025,
+};
+
+static void item(struct hw *w, uint64_t id, uint64_t a, uint64_t b)
+{
+	const struct hw_field v[] = { { 0, T_OBJECT, a }, { 0, T_OBJECT, b } };
+
+	hw_instance(w, id, IT, v, 2);
+}
+
+static void write_jdk_graph(struct hw *w)
+{
+	static const struct hw_field fields[] = { { FA, T_OBJECT, 0 }, { FB, T_OBJECT, 0 } };
+	static const struct hw_field statics[] = { { FCACHE, T_OBJECT, M } };
+	static const uint64_t classes[] = { J_OBJECT, J_CLASS, J_STRING, J_REFERENCE, J_WEAKREF,
+					    J_LOADER, J_OBJARR, IT };
+	const uint64_t elems[] = { S1, P, WR2 };
+
+	hw_begin(w, "JAVA PROFILE 1.0.2", 8);
+	hw_jdk_names(w);
+	hw_utf8(w, FA, "a");
+	hw_utf8(w, FB, "b");
+	hw_utf8(w, FCACHE, "CACHE");
+	hw_class_name(w, 10, IT, "app/Item");
+	hw_heap_begin(w);
+	hw_jdk_classes(w);
+	hw_class_dump(w, IT, J_OBJECT, L, NULL, 0, statics, 1, fields, 2);
+	for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+		hw_root(w, 0x05, classes[i], 0, 0);
+	hw_root(w, 0x01, R1, 0x9001, 0);
+	hw_root(w, 0x01, L, 0x9003, 0);
+	hw_root(w, 0x03, R2, 1, 0);
+	hw_heap_end(w);
+	hw_heap_begin(w); /* objects in a second segment, not in id order */
+	item(w, P, Q, 0);
+	item(w, R1, ARR, P);
+	item(w, R2, P, WR);
+	hw_objarray(w, ARR, J_OBJARR, elems, 3);
+	item(w, Q, R, S2);
+	item(w, R, P, 0);
+	hw_jdk_string(w, S1, BA1);
+	hw_jdk_string(w, S2, BA1);
+	hw_primarray(w, BA1, T_BYTE, 5, "hello");
+	hw_jdk_weakref(w, WR, T);
+	hw_jdk_weakref(w, WR2, S1);
+	item(w, T, BA3, 0);
+	hw_primarray(w, BA3, T_BYTE, 100, NULL);
+	item(w, Z6, Z5, 0);
+	item(w, Z5, Z6, 0);
+	item(w, Z3, Z4, 0);
+	item(w, Z4, 0, 0);
+	item(w, M, 0, 0);
+	hw_jdk_loader(w, L, 0);
+	hw_heap_end(w);
+	hw_dump_end(w);
+}
+
+static void open_jdk(void)
+{
+	struct hw w;
+	struct open_opts o = { .no_cache = 1, .quiet = 1 };
+	struct progress p;
+	struct sbuf err;
+
+	write_jdk_graph(&w);
+	char *path = hw_write(&w, "jdkgraph.hprof", SIZE_MAX);
+	progress_init(&p, 1);
+	sbuf_init(&err);
+	ck_assert_msg(heap_open(&h, path, &o, &p, &err) == 0, "%s", err.buf);
+	for (size_t i = 0; i < h.warn.n; i++)
+		fprintf(stderr, "  warning: %s\n", h.warn.msg[i]);
+	sbuf_free(&err);
+	free(path);
+	hw_free(&w);
+}
+
+START_TEST(test_jdk_nodes)
+{
+	ck_assert_uint_eq(h.warn.n, 0);
+	ck_assert_uint_eq(h.n, 1 + 8 + 19); /* root, 8 classes, 19 objects */
+	ck_assert_uint_eq(heap_node_id(&h, 0), 0);
+	ck_assert_uint_eq(h.node_kind[0], NK_ROOT);
+	for (node_t v = 2; v < h.n; v++)
+		ck_assert(heap_node_id(&h, v) > heap_node_id(&h, v - 1));
+	/* written out of order, found by id */
+	ck_assert_uint_eq(heap_node_id(&h, N(P)), P);
+	ck_assert_uint_eq(heap_node_id(&h, N(R1)), R1);
+	ck_assert(N(R1) < N(P) && N(P) < N(Q));
+	ck_assert_uint_eq(h.node_kind[N(ARR)], NK_OBJARRAY);
+	ck_assert_uint_eq(h.node_kind[N(BA1)], NK_PRIMARRAY);
+	ck_assert_uint_eq(h.node_kind[N(S1)], NK_INSTANCE);
+	ck_assert_uint_eq(h.node_kind[N(IT)], NK_CLASS);
+	ck_assert_str_eq(class_name(&h, h.node_class[N(P)]), "app.Item");
+	ck_assert_str_eq(class_name(&h, h.node_class[N(S1)]), "java.lang.String");
+	ck_assert_str_eq(class_name(&h, h.node_class[N(IT)]), "java.lang.Class");
+	ck_assert(heap_find_id(&h, 0x5002) == HW_NONE);
+	ck_assert(heap_find_id(&h, 0x9999) == HW_NONE);
+}
+END_TEST
+
+START_TEST(test_jdk_references)
+{
+	ck_assert(out_edge(N(R1), N(ARR)));
+	ck_assert(out_edge(N(R1), N(P)));
+	ck_assert(out_edge(N(ARR), N(S1)));
+	ck_assert(out_edge(N(ARR), N(P)));
+	ck_assert(out_edge(N(ARR), N(WR2)));
+	ck_assert(out_edge(N(ARR), N(J_OBJARR)));     /* <class> */
+	ck_assert(out_edge(N(R), N(P)));
+	ck_assert(out_edge(N(S1), N(BA1)));
+	ck_assert(out_edge(N(S2), N(BA1)));
+	ck_assert(out_edge(N(T), N(BA3)));
+	ck_assert(out_edge(N(Z6), N(Z5)));
+	ck_assert(out_edge(N(IT), N(M)));              /* static CACHE */
+	ck_assert(out_edge(N(IT), N(L)));              /* <loader> */
+	ck_assert(out_edge(N(IT), N(J_OBJECT)));       /* <super> */
+	ck_assert(out_edge(N(P), N(IT)));              /* <class> */
+	/* referents are weak: not in out[], in weak_src/weak_dst by source */
+	ck_assert(!out_edge(N(WR), N(T)));
+	ck_assert(!out_edge(N(WR2), N(S1)));
+	ck_assert_uint_eq(h.nweak, 2);
+	ck_assert_uint_eq(h.weak_src[0], N(WR));
+	ck_assert_uint_eq(h.weak_dst[0], N(T));
+	ck_assert_uint_eq(h.weak_src[1], N(WR2));
+	ck_assert_uint_eq(h.weak_dst[1], N(S1));
+	check_csr();
+}
+END_TEST
+
+START_TEST(test_jdk_roots)
+{
+	ck_assert(root_kind_of(N(R1), RK_JNI_GLOBAL));
+	ck_assert(root_kind_of(N(R2), RK_JAVA_FRAME));
+	ck_assert(root_kind_of(N(IT), RK_STICKY_CLASS));
+	/* T (and BA3 under it) only through WR's referent */
+	ck_assert(root_kind_of(N(T), RK_WEAK_ONLY));
+	ck_assert(!root_kind_of(N(BA3), RK_WEAK_ONLY));
+	ck_assert(!root_kind_of(N(S1), RK_WEAK_ONLY)); /* WR2's referent, held strongly */
+	ck_assert_uint_eq(h.weakonly_count, 2);
+	ck_assert_uint_eq(h.weakonly_bytes, 24 + 120);
+	/* Z3 has no predecessor; of the cycle Z5 <-> Z6 the lower index */
+	ck_assert(root_kind_of(N(Z3), RK_UNREACHABLE));
+	ck_assert(root_kind_of(N(Z5), RK_UNREACHABLE));
+	ck_assert(!root_kind_of(N(Z4), RK_UNREACHABLE));
+	ck_assert(!root_kind_of(N(Z6), RK_UNREACHABLE));
+	ck_assert(!root_kind_of(N(P), RK_UNREACHABLE));
+	ck_assert_uint_eq(h.unreachable_count, 4);
+	ck_assert_uint_eq(h.unreachable_bytes, 4 * 24);
+	/* the virtual root's successors: 8 classes, R1, L, R2, T, Z3, Z5 */
+	ck_assert_uint_eq(h.nroots, 8 + 3 + 1 + 2);
+}
+END_TEST
+
+START_TEST(test_jdk_sizes)
+{
+	ck_assert_int_eq(h.layout.detected, 0);
+	ck_assert_uint_eq(h.layout.header, 12);
+	ck_assert_uint_eq(h.layout.ref_size, 4);
+	ck_assert_uint_eq(h.node_shallow[N(P)], 24);
+	ck_assert_uint_eq(h.node_shallow[N(S1)], 24);
+	ck_assert_uint_eq(h.node_shallow[N(WR)], 32);
+	ck_assert_uint_eq(h.node_shallow[N(ARR)], 32);
+	ck_assert_uint_eq(h.node_shallow[N(BA1)], 24);
+	ck_assert_uint_eq(h.node_shallow[N(BA3)], 120);
+}
+END_TEST
+
+START_TEST(test_jdk_dominators)
+{
+	static const struct { uint64_t id, idom; uint64_t retained; } want[] = {
+		{ R1, 0, 112 }, { R2, 0, 56 }, { P, 0, 96 }, { BA1, 0, 24 }, { T, 0, 144 },
+		{ Z3, 0, 48 }, { Z5, 0, 48 }, { ARR, R1, 88 }, { S1, ARR, 24 }, { WR2, ARR, 32 },
+		{ Q, P, 72 }, { R, Q, 24 }, { S2, Q, 24 }, { WR, R2, 32 }, { BA3, T, 120 },
+		{ Z4, Z3, 24 }, { Z6, Z5, 24 }, { M, IT, 24 },
+	};
+
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		node_t v = N(want[i].id);
+		node_t d = want[i].idom ? N(want[i].idom) : 0;
+		ck_assert_msg(h.idom[v] == d, "idom(0x%llx) = node %u, want %u",
+			      (unsigned long long)want[i].id, h.idom[v], d);
+		ck_assert_msg(h.retained[v] == want[i].retained, "retained(0x%llx) = %llu, want %llu",
+			      (unsigned long long)want[i].id, (unsigned long long)h.retained[v],
+			      (unsigned long long)want[i].retained);
+	}
+	ck_assert_uint_eq(h.idom[0], 0);
+	ck_assert_uint_eq(h.idom[N(IT)], 0);
+	ck_assert_uint_eq(h.retained[0], h.total_shallow);
+}
+END_TEST
+
+/* analysis_retained_set for a set given by ids; *out the retained set. */
+static uint64_t retained_of(const uint64_t *ids, int n, bits_t *out, uint64_t *count)
+{
+	bits_t *set = xcalloc(bits_words(h.n), sizeof *set);
+
+	if (out != NULL)
+		memset(out, 0, bits_words(h.n) * sizeof *out);
+	for (int i = 0; i < n; i++)
+		bit_set(set, N(ids[i]));
+	uint64_t b = analysis_retained_set(&h, set, out, count, NULL);
+	free(set);
+	return b;
+}
+
+START_TEST(test_jdk_retained_set)
+{
+	bits_t *out = xcalloc(bits_words(h.n), sizeof *out);
+	uint64_t cnt;
+
+	/* S1 and S2 share BA1: neither alone retains it, the pair does:
+	 * 24 + 24 + 24 = 72 */
+	const uint64_t s1[] = { S1 }, s2[] = { S2 }, pair[] = { S1, S2 };
+	ck_assert_uint_eq(retained_of(s1, 1, out, &cnt), 24);
+	ck_assert(!bit_get(out, N(BA1)));
+	ck_assert_uint_eq(retained_of(s2, 1, out, &cnt), 24);
+	ck_assert(!bit_get(out, N(BA1)));
+	ck_assert_uint_eq(retained_of(pair, 2, out, &cnt), 72);
+	ck_assert_uint_eq(cnt, 3);
+	ck_assert(bit_get(out, N(BA1)) && bit_get(out, N(S1)) && bit_get(out, N(S2)));
+	/* R1 and R2 share P (and through S1 and S2, BA1): alone 112 and 56,
+	 * together also P's 96 and BA1's 24: 112 + 56 + 96 + 24 = 288, 11
+	 * objects (R1 R2 ARR S1 WR2 WR P Q R S2 BA1); T stays (its pseudo
+	 * root), Z3..Z6 too */
+	const uint64_t r1[] = { R1 }, r2[] = { R2 }, rr[] = { R1, R2 };
+	ck_assert_uint_eq(retained_of(r1, 1, out, &cnt), 112);
+	ck_assert_uint_eq(cnt, 4);
+	ck_assert(!bit_get(out, N(P)));
+	ck_assert_uint_eq(retained_of(r2, 1, out, &cnt), 56);
+	ck_assert_uint_eq(cnt, 2);
+	ck_assert(!bit_get(out, N(P)));
+	ck_assert_uint_eq(retained_of(rr, 2, out, &cnt), 288);
+	ck_assert_uint_eq(cnt, 11);
+	ck_assert(bit_get(out, N(P)) && bit_get(out, N(BA1)) && bit_get(out, N(WR)));
+	ck_assert(!bit_get(out, N(T)) && !bit_get(out, N(BA3)) && !bit_get(out, N(M)));
+	/* P and R: R alone is 24; with P the cycle goes: P's 96 */
+	const uint64_t pr[] = { P, R };
+	ck_assert_uint_eq(retained_of(pr, 2, NULL, NULL), 96);
+	/* a single object: its dominator-tree retained size */
+	const uint64_t q[] = { Q };
+	ck_assert_uint_eq(retained_of(q, 1, NULL, &cnt), h.retained[N(Q)]);
+	ck_assert_uint_eq(cnt, 3);
+	free(out);
+}
+END_TEST
+
+START_TEST(test_jdk_class_lb)
+{
+	uint32_t item_c = h.node_class[N(P)], str_c = h.node_class[N(S1)];
+	uint32_t bytes_c = h.node_class[N(BA1)], weak_c = h.node_class[N(WR)];
+	uint64_t *lb = xcalloc(h.ncls, sizeof *lb);
+	bits_t *set = xcalloc(bits_words(h.n), sizeof *set);
+
+	/* Items no other Item dominates: R1 112 + R2 56 + P 96 + T 144 +
+	 * Z3 48 + Z5 48 + M 24 (its dominator is a class) = 528; Q, R, Z4
+	 * and Z6 are inside one of those */
+	ck_assert_uint_eq(h.cls[item_c].count, 11);
+	ck_assert_uint_eq(h.cls[item_c].shallow_total, 11 * 24);
+	ck_assert_uint_eq(h.cls[item_c].retained_lb, 528);
+	ck_assert_uint_eq(h.cls[str_c].retained_lb, 24 + 24);
+	/* byte[]: BA1 24 + BA3 120 (dominated by T, an Item: not a byte[]) */
+	ck_assert_uint_eq(h.cls[bytes_c].count, 2);
+	ck_assert_uint_eq(h.cls[bytes_c].retained_lb, 24 + 120);
+	ck_assert_uint_eq(h.cls[weak_c].retained_lb, 32 + 32);
+	/* all objects, asked for: the same figures */
+	analysis_class_lb(&h, NULL, lb);
+	ck_assert_uint_eq(lb[item_c], 528);
+	ck_assert_uint_eq(lb[bytes_c], 144);
+	/* within {Q, R, S2, BA1}: Q dominates R, so Items 72; S2 24; BA1 24 */
+	bit_set(set, N(Q));
+	bit_set(set, N(R));
+	bit_set(set, N(S2));
+	bit_set(set, N(BA1));
+	memset(lb, 0, h.ncls * sizeof *lb);
+	analysis_class_lb(&h, set, lb);
+	ck_assert_uint_eq(lb[item_c], 72);
+	ck_assert_uint_eq(lb[str_c], 24);
+	ck_assert_uint_eq(lb[bytes_c], 24);
+	ck_assert_uint_eq(lb[weak_c], 0);
+	/* within {R, T, Z4}: none dominates another: 24 + 144 + 24 */
+	memset(set, 0, bits_words(h.n) * sizeof *set);
+	bit_set(set, N(R));
+	bit_set(set, N(T));
+	bit_set(set, N(Z4));
+	analysis_class_lb(&h, set, lb);
+	ck_assert_uint_eq(lb[item_c], 192);
+	free(set);
+	free(lb);
+}
+END_TEST
+
 Suite *graph_suite(void)
 {
 	Suite *s = suite_create("graph");
@@ -203,6 +569,17 @@ Suite *graph_suite(void)
 	tcase_add_test(tc, test_dominators_and_retained);
 	tcase_add_test(tc, test_retained_set);
 	tcase_add_test(tc, test_class_lower_bound);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("jdk");
+	tcase_add_checked_fixture(tc, open_jdk, close_sample);
+	tcase_add_test(tc, test_jdk_nodes);
+	tcase_add_test(tc, test_jdk_references);
+	tcase_add_test(tc, test_jdk_roots);
+	tcase_add_test(tc, test_jdk_sizes);
+	tcase_add_test(tc, test_jdk_dominators);
+	tcase_add_test(tc, test_jdk_retained_set);
+	tcase_add_test(tc, test_jdk_class_lb);
 	suite_add_tcase(s, tc);
 	return s;
 }

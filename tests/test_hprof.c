@@ -1,14 +1,20 @@
 /* test_hprof.c — the reader: both versions and identifier sizes, every
- * root kind, class dumps, and damaged files, each of which must open as
+ * root kind, frames and traces, class dumps with constant pools and
+ * statics of every type, and damaged files, each of which must open as
  * far as it is valid with a warning that names the offset, or fail with
  * a one-line error naming the file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/hprof.h"
 #include "graph/open.h"
 #include "hprofw.h"
 #include "suites.h"
+
+#define V102 "JAVA PROFILE 1.0.2"
+/* "JAVA PROFILE 1.0.x\0", u4 identifier size, u8 time: 31 bytes either version */
+#define HEADER_LEN ((size_t)31)
 
 static int open_file(const char *path, struct heap *h, struct sbuf *err)
 {
@@ -31,13 +37,29 @@ static void open_ok(const struct hw *w, const char *name, size_t len, struct hea
 	free(path);
 }
 
+/* Open w's bytes as a file; must fail with an error naming the file. */
+static void open_fails(const struct hw *w, const char *name, const char *what)
+{
+	struct heap h;
+	struct sbuf err;
+	char *path = hw_write(w, name, SIZE_MAX);
+
+	ck_assert_msg(open_file(path, &h, &err) == -1, "%s opened", name);
+	ck_assert_msg(strstr(err.buf, path) != NULL, "%s: error without the path: %s", name, err.buf);
+	ck_assert_msg(what == NULL || strstr(err.buf, what) != NULL, "%s: %s", name, err.buf);
+	ck_assert_msg(strchr(err.buf, '\n') == NULL, "%s: not one line: %s", name, err.buf);
+	sbuf_free(&err);
+	free(path);
+}
+
+/* A warning "... offset N: ..." that also contains `what` (NULL: any). */
 static int warned(const struct heap *h, const char *what, unsigned long long offset)
 {
 	char at[48];
 
 	snprintf(at, sizeof at, "offset %llu:", offset);
 	for (size_t i = 0; i < h->warn.n; i++)
-		if (strstr(h->warn.msg[i], what) && strstr(h->warn.msg[i], at))
+		if ((what == NULL || strstr(h->warn.msg[i], what)) && strstr(h->warn.msg[i], at))
 			return 1;
 	return 0;
 }
@@ -46,6 +68,47 @@ static void dump_warnings(const struct heap *h)
 {
 	for (size_t i = 0; i < h->warn.n; i++)
 		fprintf(stderr, "  warning: %s\n", h->warn.msg[i]);
+}
+
+#define ck_warned(h, what, off)                                                          \
+	do {                                                                              \
+		if (!warned(h, what, off))                                                \
+			dump_warnings(h);                                                 \
+		ck_assert_msg(warned(h, what, off), "no warning \"%s\" at offset %llu",   \
+			      (what) ? (const char *)(what) : "", (unsigned long long)(off)); \
+	} while (0)
+
+static int in_roots(const struct heap *h, node_t v)
+{
+	for (size_t i = 0; i < h->nroots; i++)
+		if (h->roots[i] == v)
+			return 1;
+	return 0;
+}
+
+static const struct root *root_of(const struct heap *h, node_t v, unsigned kind)
+{
+	for (size_t i = 0; i < h->nroot_rec; i++)
+		if (h->root_rec[i].node == v && h->root_rec[i].kind == kind)
+			return &h->root_rec[i];
+	return NULL;
+}
+
+/* The class whose class object has id cid. */
+static uint32_t class_by_id(const struct heap *h, uint64_t cid)
+{
+	for (uint32_t c = 0; c < h->ncls; c++)
+		if (h->cls[c].id == cid && !(h->cls[c].flags & HC_SYNTHETIC))
+			return c;
+	return HW_NONE;
+}
+
+static int out_edge(const struct heap *h, node_t a, node_t b)
+{
+	for (edge_t j = h->out_start[a]; j < h->out_start[a + 1]; j++)
+		if (h->out[j] == b)
+			return 1;
+	return 0;
 }
 
 START_TEST(test_versions_and_id_sizes)
@@ -61,6 +124,7 @@ START_TEST(test_versions_and_id_sizes)
 			open_ok(&w, "v.hprof", SIZE_MAX, &h);
 			ck_assert_str_eq(h.version, v[i]);
 			ck_assert_uint_eq(h.layout.idsize, ids);
+			ck_assert_uint_eq(h.timestamp_ms, 1700000000000ull);
 			ck_assert_uint_eq(h.n, 16);
 			ck_assert_uint_eq(h.warn.n, 0);
 			/* same graph either way: A retains B, C, D and X; with 4-byte
@@ -74,53 +138,331 @@ START_TEST(test_versions_and_id_sizes)
 }
 END_TEST
 
+/* Roots of every kind, HotSpot's and Android's, each on its own object;
+ * Android's heap-info record and data-less primitive array between them. */
+static const uint8_t root_kinds[] = { 0xff, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+				      0x89, 0x8a, 0x8b, 0x8c, 0x8d, 0x8e, 0x90 };
+#define NKINDS ((int)sizeof root_kinds)
+
+static void check_root_record(uint8_t kind, const struct root *r)
+{
+	switch (kind) {
+	case 0x02: case 0x03: case 0x8e: /* thread 7, frame (depth) 3 */
+		ck_assert_uint_eq(r->thread_serial, 7);
+		ck_assert_uint_eq(r->frame, 3);
+		break;
+	case 0x04: case 0x06: case 0x08: /* thread 7, no frame */
+		ck_assert_uint_eq(r->thread_serial, 7);
+		ck_assert_uint_eq(r->frame, HW_NONE);
+		break;
+	default:
+		ck_assert_uint_eq(r->thread_serial, 0);
+		ck_assert_uint_eq(r->frame, HW_NONE);
+		break;
+	}
+}
+
 START_TEST(test_every_root_kind)
 {
-	/* roots of every kind, HotSpot's and Android's, on objects 1..16 */
-	static const uint8_t kinds[] = { 0xff, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
-					 0x89, 0x8a, 0x8b, 0x8c, 0x8d, 0x8e, 0x90 };
+	for (unsigned ids = 4; ids <= 8; ids += 4) {
+		struct hw w;
+		struct heap h;
+
+		hw_begin(&w, V102, ids);
+		hw_sample_classes(&w);
+		hw_heap_begin(&w);
+		hw_class_dump(&w, S_OBJ, 0, 0, NULL, 0, NULL, 0, NULL, 0);
+		hw_heap_info(&w, 1, 0);
+		for (int i = 0; i < NKINDS; i++)
+			hw_root(&w, root_kinds[i], 0x2001 + 2 * (uint64_t)i, 7, 3);
+		hw_heap_info(&w, 2, 0);
+		for (int i = 0; i < NKINDS; i++)
+			hw_instance(&w, 0x2001 + 2 * (uint64_t)i, S_OBJ, NULL, 0);
+		hw_primarray_nodata(&w, 0x3001, T_INT, 10);
+		hw_instance(&w, 0x3003, S_OBJ, NULL, 0); /* read after the 0xc3 */
+		hw_root(&w, 0x01, 0x3003, 0, 0);
+		hw_heap_end(&w);
+		hw_dump_end(&w);
+		open_ok(&w, "roots.hprof", SIZE_MAX, &h);
+		dump_warnings(&h);
+		ck_assert_uint_eq(h.warn.n, 0);
+		ck_assert_uint_eq(h.n, 1 + 1 + NKINDS + 2);
+		for (int i = 0; i < NKINDS; i++) {
+			node_t v = heap_find_id(&h, 0x2001 + 2 * (uint64_t)i);
+			ck_assert(v != HW_NONE);
+			const struct root *r = root_of(&h, v, root_kinds[i]);
+			ck_assert_msg(r != NULL, "ids %u: root kind 0x%02x missing", ids, root_kinds[i]);
+			check_root_record(root_kinds[i], r);
+			ck_assert_msg(in_roots(&h, v), "root kind 0x%02x: not a successor of node 0",
+				      root_kinds[i]);
+			ck_assert_uint_eq(h.idom[v], 0);
+		}
+		/* roots[] is sorted and unique */
+		for (size_t i = 1; i < h.nroots; i++)
+			ck_assert(h.roots[i - 1] < h.roots[i]);
+		node_t p = heap_find_id(&h, 0x3001);
+		ck_assert(p != HW_NONE);
+		ck_assert_uint_eq(h.node_kind[p], NK_PRIMARRAY);
+		if (ids == 8)
+			ck_assert_uint_eq(h.node_shallow[p], 16 + 40); /* int[10] */
+		ck_assert(in_roots(&h, heap_find_id(&h, 0x3003)));
+		/* THREAD_OBJ: thread serial 7, stack trace serial 3 */
+		ck_assert_uint_eq(h.nthreads, 1);
+		ck_assert_uint_eq(h.threads[0].serial, 7);
+		ck_assert_uint_eq(h.threads[0].trace_serial, 3);
+		ck_assert_uint_eq(h.threads[0].obj, heap_find_id(&h, 0x2001 + 2 * 8));
+		heap_free(&h);
+		hw_free(&w);
+	}
+}
+END_TEST
+
+/* FRAME and TRACE records, and a thread whose Java frame holds a local. */
+START_TEST(test_frames_and_traces)
+{
+	enum { RUN = 0x5001, VSIG = 0x5003, SRC = 0x5005, MAIN = 0x5007, MSIG = 0x5009,
+	       MAINCLS = 0x4001, THR = 0x6001, LOCAL = 0x6003, FR1 = 0x7001, FR2 = 0x7003 };
+	const uint64_t frames[] = { FR1, FR2 };
 	struct hw w;
 	struct heap h;
-	int n = (int)sizeof kinds;
 
-	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
+	hw_begin(&w, V102, 8);
 	hw_sample_classes(&w);
-	hw_rec_begin(&w, 0x1c);
+	hw_utf8(&w, RUN, "run");
+	hw_utf8(&w, VSIG, "()V");
+	hw_utf8(&w, SRC, "Main.java");
+	hw_utf8(&w, MAIN, "main");
+	hw_utf8(&w, MSIG, "([Ljava/lang/String;)V");
+	hw_class_name(&w, 8, MAINCLS, "app/Main");
+	hw_frame(&w, FR1, RUN, VSIG, SRC, 8, 12);
+	hw_frame(&w, FR2, MAIN, MSIG, SRC, 8, -3);
+	hw_trace(&w, 5, 9, frames, 2);
+	hw_trace(&w, 1, 0, NULL, 0); /* an empty trace, as HotSpot writes first */
+	hw_heap_begin(&w);
 	hw_class_dump(&w, S_OBJ, 0, 0, NULL, 0, NULL, 0, NULL, 0);
-	hw_u1(&w, 0xfe); /* Android's HEAP_DUMP_INFO: heap id, name */
-	hw_u4(&w, 1);
-	hw_id(&w, 0);
-	for (int i = 0; i < n; i++)
-		hw_root(&w, kinds[i], 0x2001 + 2 * (uint64_t)i, 7, 3);
-	for (int i = 0; i < n; i++)
-		hw_instance(&w, 0x2001 + 2 * (uint64_t)i, S_OBJ, NULL, 0);
-	hw_u1(&w, 0xc3); /* Android: primitive array without data */
-	hw_id(&w, 0x3001);
-	hw_u4(&w, 0);
-	hw_u4(&w, 10);
-	hw_u1(&w, 10);
-	hw_rec_end(&w);
-	open_ok(&w, "roots.hprof", SIZE_MAX, &h);
+	hw_root(&w, 0x08, THR, 9, 5);
+	hw_root(&w, 0x03, LOCAL, 9, 1);
+	hw_instance(&w, THR, S_OBJ, NULL, 0);
+	hw_instance(&w, LOCAL, S_OBJ, NULL, 0);
+	hw_heap_end(&w);
+	hw_dump_end(&w);
+	open_ok(&w, "frames.hprof", SIZE_MAX, &h);
 	dump_warnings(&h);
 	ck_assert_uint_eq(h.warn.n, 0);
-	for (int i = 0; i < n; i++) {
-		node_t v = heap_find_id(&h, 0x2001 + 2 * (uint64_t)i);
-		int found = 0;
-		for (size_t r = 0; r < h.nroot_rec; r++)
-			if (h.root_rec[r].node == v && h.root_rec[r].kind == kinds[i]) {
-				found = 1;
-				if (kinds[i] == 0x03) { /* Java frame: thread 7, frame 3 */
-					ck_assert_uint_eq(h.root_rec[r].thread_serial, 7);
-					ck_assert_uint_eq(h.root_rec[r].frame, 3);
-				}
-			}
-		ck_assert_msg(found, "root kind 0x%02x missing", kinds[i]);
-		ck_assert_uint_eq(h.idom[v], 0); /* a successor of the virtual root */
+	ck_assert_uint_eq(h.nframes, 2);
+	ck_assert_uint_eq(h.frames[0].id, FR1); /* sorted by id */
+	ck_assert_str_eq(heap_str(&h, h.frames[0].method), "run");
+	ck_assert_str_eq(heap_str(&h, h.frames[0].signature), "()V");
+	ck_assert_str_eq(heap_str(&h, h.frames[0].source), "Main.java");
+	ck_assert_int_eq(h.frames[0].line, 12);
+	ck_assert_str_eq(heap_str(&h, h.frames[1].method), "main");
+	ck_assert_int_eq(h.frames[1].line, -3);
+	ck_assert_uint_eq(h.ntraces, 2);
+	ck_assert_uint_eq(h.traces[0].serial, 1); /* sorted by serial */
+	ck_assert_uint_eq(h.traces[0].nframes, 0);
+	const struct htrace *t = &h.traces[1];
+	ck_assert_uint_eq(t->serial, 5);
+	ck_assert_uint_eq(t->thread_serial, 9);
+	ck_assert_uint_eq(t->nframes, 2);
+	ck_assert_uint_eq(h.frames[h.trace_frames[t->frame_first]].id, FR1);
+	ck_assert_uint_eq(h.frames[h.trace_frames[t->frame_first + 1]].id, FR2);
+	ck_assert_uint_eq(h.nthreads, 1);
+	ck_assert_uint_eq(h.threads[0].serial, 9);
+	ck_assert_uint_eq(h.threads[0].trace_serial, 5);
+	ck_assert_uint_eq(h.threads[0].obj, heap_find_id(&h, THR));
+	const struct root *r = root_of(&h, heap_find_id(&h, LOCAL), RK_JAVA_FRAME);
+	ck_assert(r != NULL);
+	ck_assert_uint_eq(r->thread_serial, 9);
+	ck_assert_uint_eq(r->frame, 1);
+	/* the class of a frame, by its LOAD_CLASS serial: in the dotted form
+	 * every other class name has */
+	ck_assert_str_eq(heap_str(&h, h.frames[0].class_name), "app.Main");
+	heap_free(&h);
+	hw_free(&w);
+}
+END_TEST
+
+/* ---- class dumps: a constant pool and statics of every type ---- */
+
+enum { H2 = 0x7001, H2_O = 0x7101, H2_O2 = 0x7103, H2_I = 0x7105,
+       N_F = 0x7201, N_G = 0x7203, N_ST = 0x7301 /* + 2 * i */ };
+static const char *st_names[] = { "zz", "zc", "zf", "zd", "zb", "zs", "zi", "zj", "zo" };
+static const uint8_t st_types[] = { T_BOOLEAN, T_CHAR, T_FLOAT, T_DOUBLE, T_BYTE, T_SHORT,
+				    T_INT, T_LONG, T_OBJECT };
+/* values: true, U+263A, 1.5f, -2.25, -2, -300, -70000, -2^40, H2_O2 */
+static const uint64_t st_values[] = { 1, 0x263a, 0x3fc00000, 0xc002000000000000ull,
+				      (uint64_t)-2, (uint64_t)-300, (uint64_t)-70000,
+				      (uint64_t)-(1ll << 40), H2_O2 };
+#define NST 9
+
+struct got { int n; char name[NST + 2][16]; struct hvalue v[NST + 2]; };
+
+static void collect(void *arg, const char *name, const struct hvalue *val)
+{
+	struct got *g = arg;
+
+	if (g->n < NST + 2) {
+		snprintf(g->name[g->n], sizeof g->name[0], "%s", name);
+		g->v[g->n] = *val;
 	}
-	node_t p = heap_find_id(&h, 0x3001);
-	ck_assert_uint_eq(h.node_kind[p], NK_PRIMARRAY);
-	ck_assert_uint_eq(h.node_shallow[p], 16 + 40); /* int[10] */
-	ck_assert_uint_eq(h.nthreads, 1);             /* THREAD_OBJ */
+	g->n++;
+}
+
+static void write_holder2(struct hw *w)
+{
+	struct hw_field cp[NST], st[NST];
+	const struct hw_field fields[] = { { N_F, T_INT, 0 }, { N_G, T_OBJECT, 0 } };
+	const struct hw_field inst[] = { { 0, T_INT, 99 }, { 0, T_OBJECT, H2_O } };
+
+	for (int i = 0; i < NST; i++) {
+		/* the pool holds the same values at indexes 1..9, H2_O for the object */
+		cp[i] = (struct hw_field){ (uint64_t)i + 1, st_types[i],
+					   st_types[i] == T_OBJECT ? H2_O : st_values[i] };
+		st[i] = (struct hw_field){ N_ST + 2 * (uint64_t)i, st_types[i], st_values[i] };
+	}
+	hw_class_dump(w, H2, S_OBJ, 0, cp, NST, st, NST, fields, 2);
+	hw_instance(w, H2_I, H2, inst, 2); /* right after: the class dump's length was right */
+	hw_instance(w, H2_O, S_OBJ, NULL, 0);
+	hw_instance(w, H2_O2, S_OBJ, NULL, 0);
+}
+
+static void check_statics(const struct got *g)
+{
+	ck_assert_int_eq(g->n, NST);
+	for (int i = 0; i < NST; i++) {
+		ck_assert_str_eq(g->name[i], st_names[i]);
+		ck_assert_uint_eq(g->v[i].type, st_types[i]);
+	}
+	ck_assert_int_eq(g->v[0].v.i, 1);
+	ck_assert_uint_eq(g->v[1].v.u, 0x263a);
+	ck_assert(g->v[2].v.f == 1.5f);
+	ck_assert(g->v[3].v.d == -2.25);
+	ck_assert_int_eq(g->v[4].v.i, -2);
+	ck_assert_int_eq(g->v[5].v.i, -300);
+	ck_assert_int_eq(g->v[6].v.i, -70000);
+	ck_assert_int_eq(g->v[7].v.i, -(1ll << 40));
+	ck_assert_uint_eq(g->v[8].v.id, H2_O2);
+}
+
+START_TEST(test_class_dump_pool_and_statics)
+{
+	for (unsigned ids = 4; ids <= 8; ids += 4) {
+		struct hw w;
+		struct heap h;
+		struct got g = { 0 };
+
+		hw_begin(&w, V102, ids);
+		hw_sample_classes(&w);
+		hw_utf8(&w, N_F, "f");
+		hw_utf8(&w, N_G, "g");
+		for (int i = 0; i < NST; i++)
+			hw_utf8(&w, N_ST + 2 * (uint64_t)i, st_names[i]);
+		hw_class_name(&w, 9, H2, "app/Holder2");
+		hw_heap_begin(&w);
+		hw_class_dump(&w, S_OBJ, 0, 0, NULL, 0, NULL, 0, NULL, 0);
+		write_holder2(&w);
+		hw_root(&w, 0x05, H2, 0, 0);
+		hw_root(&w, 0x05, S_OBJ, 0, 0);
+		hw_root(&w, 0x01, H2_I, 0, 0);
+		hw_heap_end(&w);
+		hw_dump_end(&w);
+		open_ok(&w, "statics.hprof", SIZE_MAX, &h);
+		dump_warnings(&h);
+		ck_assert_uint_eq(h.warn.n, 0);
+		ck_assert_uint_eq(h.n, 1 + 2 + 3);
+		node_t cn = heap_find_id(&h, H2), i = heap_find_id(&h, H2_I);
+		node_t o = heap_find_id(&h, H2_O), o2 = heap_find_id(&h, H2_O2);
+		ck_assert(cn != HW_NONE && i != HW_NONE && o != HW_NONE && o2 != HW_NONE);
+		ck_assert_uint_eq(h.node_kind[cn], NK_CLASS);
+		uint32_t c = class_by_id(&h, H2);
+		ck_assert(c != HW_NONE);
+		ck_assert_str_eq(class_name(&h, c), "app.Holder2");
+		ck_assert_uint_eq(h.cls[c].nstatics, NST);
+		ck_assert_uint_eq(h.cls[c].nfields, 2);
+		ck_assert_uint_eq(h.cls[c].inst_bytes, 4 + ids);
+		/* statics: names, types, values */
+		ck_assert_int_eq(hprof_fields(&h, cn, collect, &g), NST);
+		check_statics(&g);
+		/* the instance after the class dump: its fields */
+		memset(&g, 0, sizeof g);
+		ck_assert_int_eq(hprof_fields(&h, i, collect, &g), 2);
+		ck_assert_str_eq(g.name[0], "f");
+		ck_assert_int_eq(g.v[0].v.i, 99);
+		ck_assert_str_eq(g.name[1], "g");
+		ck_assert_uint_eq(g.v[1].v.id, H2_O);
+		/* a static object field is an edge from the class */
+		ck_assert(out_edge(&h, cn, o2));
+		ck_assert(out_edge(&h, i, o));
+		ck_assert(out_edge(&h, i, cn));
+		ck_assert(!out_edge(&h, i, o2));
+		ck_assert_uint_eq(h.idom[o2], cn);
+		heap_free(&h);
+		hw_free(&w);
+	}
+}
+END_TEST
+
+/* The JDK-like class set: names in dotted form, Reference and ClassLoader
+ * flags down the hierarchy, a Latin-1 String's text. */
+START_TEST(test_jdk_classes)
+{
+	enum { MYLOADER = 0x8001, STR = 0x8101, BYTES = 0x8103, LDR = 0x8105, WR = 0x8107,
+	       ARR = 0x8109 };
+	const uint64_t elems[] = { STR, WR };
+	struct hw w;
+	struct heap h;
+
+	hw_begin(&w, V102, 8);
+	hw_jdk_names(&w);
+	hw_class_name(&w, 20, MYLOADER, "app/MyLoader");
+	hw_heap_begin(&w);
+	hw_jdk_classes(&w);
+	hw_class_dump(&w, MYLOADER, J_LOADER, 0, NULL, 0, NULL, 0, NULL, 0);
+	hw_root(&w, 0x01, ARR, 0, 0);
+	hw_root(&w, 0x01, LDR, 0, 0);
+	hw_objarray(&w, ARR, J_OBJARR, elems, 2);
+	hw_jdk_string(&w, STR, BYTES);
+	hw_primarray(&w, BYTES, T_BYTE, 5, "hello");
+	hw_jdk_loader(&w, LDR, 0);
+	hw_jdk_weakref(&w, WR, STR);
+	hw_heap_end(&w);
+	hw_dump_end(&w);
+	open_ok(&w, "jdk.hprof", SIZE_MAX, &h);
+	dump_warnings(&h);
+	ck_assert_uint_eq(h.warn.n, 0);
+	static const struct { uint64_t id; const char *name; uint32_t flags; } want[] = {
+		{ J_OBJECT, "java.lang.Object", 0 },
+		{ J_CLASS, "java.lang.Class", 0 },
+		{ J_STRING, "java.lang.String", 0 },
+		{ J_REFERENCE, "java.lang.ref.Reference", HC_REFERENCE },
+		{ J_WEAKREF, "java.lang.ref.WeakReference", HC_REFERENCE },
+		{ J_LOADER, "java.lang.ClassLoader", HC_LOADER },
+		{ MYLOADER, "app.MyLoader", HC_LOADER },
+	};
+	for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+		uint32_t c = class_by_id(&h, want[k].id);
+		ck_assert_msg(c != HW_NONE, "%s missing", want[k].name);
+		ck_assert_str_eq(class_name(&h, c), want[k].name);
+		ck_assert_uint_eq(h.cls[c].flags & (HC_REFERENCE | HC_LOADER), want[k].flags);
+	}
+	uint32_t arr = class_by_id(&h, J_OBJARR);
+	ck_assert(arr != HW_NONE && (h.cls[arr].flags & HC_ARRAY));
+	ck_assert_uint_eq(h.node_class[heap_find_id(&h, ARR)], arr);
+	ck_assert_uint_eq(h.node_class[heap_find_id(&h, LDR)], class_by_id(&h, J_LOADER));
+	/* String: 12 + value 4 + hash 4 + coder 1 + hashIsZero 1 = 22 -> 24 */
+	node_t s = heap_find_id(&h, STR);
+	ck_assert_uint_eq(h.node_shallow[s], 24);
+	struct sbuf text;
+	sbuf_init(&text);
+	ck_assert_int_eq(hprof_string_value(&h, s, &text, 100), 0);
+	ck_assert_str_eq(text.buf, "hello");
+	sbuf_free(&text);
+	/* the weak reference's referent is a weak edge, the array's a strong one */
+	ck_assert_uint_eq(h.nweak, 1);
+	ck_assert_uint_eq(h.weak_src[0], heap_find_id(&h, WR));
+	ck_assert_uint_eq(h.weak_dst[0], s);
+	ck_assert(!out_edge(&h, heap_find_id(&h, WR), s));
+	ck_assert(out_edge(&h, heap_find_id(&h, ARR), s));
 	heap_free(&h);
 	hw_free(&w);
 }
@@ -132,24 +474,65 @@ START_TEST(test_unknown_top_level_tag_skipped)
 	struct hw_sample s;
 	struct heap h;
 
-	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
+	hw_begin(&w, V102, 8);
 	hw_rec_begin(&w, 0x77); /* not a tag anyone knows: skipped by length */
 	hw_u8(&w, 0x0102030405060708ull);
+	hw_u1(&w, 0x21); /* bytes that would look like a record, were they read */
 	hw_rec_end(&w);
 	hw_rec_begin(&w, 0x0d); /* CPU_SAMPLES: known, not read */
 	hw_u4(&w, 0);
 	hw_u4(&w, 0);
 	hw_rec_end(&w);
+	hw_rec_begin(&w, 0x0a); /* START_THREAD, empty: odd but harmless */
+	hw_rec_end(&w);
 	struct hw rest;
-	hw_sample(&rest, "JAVA PROFILE 1.0.2", 8, &s);
-	size_t header = strlen("JAVA PROFILE 1.0.2") + 1 + 12;
+	hw_sample(&rest, V102, 8, &s);
+	size_t header = HEADER_LEN;
 	hw_bytes(&w, rest.b.buf + header, rest.b.len - header);
 	open_ok(&w, "tags.hprof", SIZE_MAX, &h);
+	dump_warnings(&h);
 	ck_assert_uint_eq(h.warn.n, 0);
 	ck_assert_uint_eq(h.n, 16);
 	heap_free(&h);
 	hw_free(&w);
 	hw_free(&rest);
+}
+END_TEST
+
+/* HEAP_DUMP (0x0c), the one-record form older writers use, reads the same
+ * as segments; zero-length segments anywhere are fine. */
+START_TEST(test_heap_dump_and_empty_segments)
+{
+	for (int form = 0; form < 2; form++) {
+		struct hw w;
+		struct hw_sample s;
+		struct heap h;
+
+		hw_sample(&w, V102, 8, &s);
+		/* rewrite the segment's tag, or put an empty segment before it */
+		struct hw x;
+		hw_init(&x, 8);
+		hw_bytes(&x, w.b.buf, s.seg);
+		if (form == 0) {
+			w.b.buf[s.seg] = 0x0c;
+		} else {
+			hw_heap_begin(&x);
+			hw_heap_end(&x);
+			hw_rec_begin(&x, 0x0c);
+			hw_rec_end(&x);
+		}
+		hw_bytes(&x, w.b.buf + s.seg, w.b.len - s.seg);
+		hw_heap_begin(&x); /* and one after the end record */
+		hw_heap_end(&x);
+		open_ok(&x, "heapdump.hprof", SIZE_MAX, &h);
+		dump_warnings(&h);
+		ck_assert_uint_eq(h.warn.n, 0);
+		ck_assert_uint_eq(h.n, 16);
+		ck_assert_uint_eq(h.retained[heap_find_id(&h, S_A)], 216);
+		heap_free(&h);
+		hw_free(&x);
+		hw_free(&w);
+	}
 }
 END_TEST
 
@@ -159,15 +542,21 @@ START_TEST(test_truncated_mid_record)
 	struct hw_sample s;
 	struct heap h;
 
-	hw_sample(&w, "JAVA PROFILE 1.0.2", 8, &s);
+	hw_sample(&w, V102, 8, &s);
 	/* cut in the middle of A's instance record: the segment's length runs
 	 * past the end, and A's record past what is left */
 	open_ok(&w, "cut.hprof", s.a_at + 10, &h);
-	dump_warnings(&h);
-	ck_assert(warned(&h, "runs past the end of the file", s.seg));
-	ck_assert(warned(&h, "runs past the end of its segment", s.a_at));
+	ck_warned(&h, "runs past the end of the file", s.seg);
+	ck_warned(&h, "runs past the end of its segment", s.a_at);
 	ck_assert(heap_find_id(&h, S_A) == HW_NONE);
 	ck_assert(heap_find_id(&h, S_NODE) != HW_NONE); /* what came before is there */
+	heap_free(&h);
+	/* cut right after A: A is there, B is not */
+	open_ok(&w, "cut2.hprof", s.after_a + 3, &h);
+	ck_warned(&h, NULL, s.seg);
+	ck_warned(&h, NULL, s.after_a);
+	ck_assert(heap_find_id(&h, S_A) != HW_NONE);
+	ck_assert(heap_find_id(&h, S_B) == HW_NONE);
 	heap_free(&h);
 	hw_free(&w);
 }
@@ -180,22 +569,60 @@ START_TEST(test_truncated_in_header_and_strings)
 	struct heap h;
 	struct sbuf err;
 
-	hw_sample(&w, "JAVA PROFILE 1.0.2", 8, &s);
-	/* the header cut: an error naming the file */
-	char *path = hw_write(&w, "head.hprof", 20);
-	ck_assert_int_eq(open_file(path, &h, &err), -1);
-	ck_assert_msg(strstr(err.buf, path) && strstr(err.buf, "offset"), "%s", err.buf);
-	sbuf_free(&err);
-	free(path);
+	hw_sample(&w, V102, 8, &s);
+	/* the header cut, in the version and in the id size: an error naming
+	 * the file and the offset */
+	for (size_t len = 10; len <= 30; len += 10) {
+		char *path = hw_write(&w, "head.hprof", len);
+		ck_assert_int_eq(open_file(path, &h, &err), -1);
+		ck_assert_msg(strstr(err.buf, path) && strstr(err.buf, "offset"), "%s", err.buf);
+		sbuf_free(&err);
+		free(path);
+	}
 	/* cut inside the first UTF8 record (after its 9-byte record header) */
-	size_t first = strlen("JAVA PROFILE 1.0.2") + 1 + 12;
+	size_t first = HEADER_LEN;
 	open_ok(&w, "utf8.hprof", first + 12, &h);
-	ck_assert(warned(&h, "runs past the end of the file", first));
+	ck_warned(&h, "runs past the end of the file", first);
 	ck_assert_uint_eq(h.n, 1); /* nothing but the virtual root */
 	heap_free(&h);
 	/* cut inside a record header */
 	open_ok(&w, "rechead.hprof", first + 4, &h);
-	ck_assert(warned(&h, "truncated record header", first));
+	ck_warned(&h, "truncated record header", first);
+	heap_free(&h);
+	hw_free(&w);
+}
+END_TEST
+
+/* A last record whose length claims more than the file has. */
+START_TEST(test_record_length_past_eof)
+{
+	struct hw w;
+	struct hw_sample s;
+	struct heap h;
+
+	hw_sample(&w, V102, 8, &s);
+	size_t at = hw_pos(&w);
+	hw_u1(&w, 0x01);
+	hw_u4(&w, 0);
+	hw_u4(&w, 1000);
+	hw_id(&w, 0x9999);
+	hw_bytes(&w, "abc", 3);
+	open_ok(&w, "reclen.hprof", SIZE_MAX, &h);
+	ck_warned(&h, NULL, at);
+	ck_assert_uint_eq(h.n, 16); /* all that came before */
+	heap_free(&h);
+	/* a segment that claims 4 GB: read as far as the file goes */
+	hw_truncate(&w, at);
+	at = hw_pos(&w);
+	hw_u1(&w, 0x1c);
+	hw_u4(&w, 0);
+	hw_u4(&w, 0xffffffffu);
+	hw_instance(&w, 0x9001, S_OBJ, NULL, 0);
+	hw_root(&w, 0x01, 0x9001, 0, 0);
+	open_ok(&w, "seglen.hprof", SIZE_MAX, &h);
+	ck_warned(&h, NULL, at);
+	ck_assert_uint_eq(h.n, 17);
+	ck_assert(in_roots(&h, heap_find_id(&h, 0x9001)));
 	heap_free(&h);
 	hw_free(&w);
 }
@@ -206,9 +633,9 @@ START_TEST(test_sub_record_length_past_segment)
 	struct hw w;
 	struct heap h;
 
-	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
+	hw_begin(&w, V102, 8);
 	hw_sample_classes(&w);
-	hw_rec_begin(&w, 0x1c);
+	hw_heap_begin(&w);
 	hw_class_dump(&w, S_OBJ, 0, 0, NULL, 0, NULL, 0, NULL, 0);
 	size_t bad = hw_pos(&w);
 	hw_u1(&w, 0x21); /* an instance that claims 1000 bytes of fields */
@@ -217,16 +644,33 @@ START_TEST(test_sub_record_length_past_segment)
 	hw_id(&w, S_OBJ);
 	hw_u4(&w, 1000);
 	hw_u8(&w, 0);
-	hw_rec_end(&w);
+	hw_heap_end(&w);
 	/* a second, good segment after it is still read */
-	hw_rec_begin(&w, 0x1c);
+	hw_heap_begin(&w);
 	hw_instance(&w, 0x5003, S_OBJ, NULL, 0);
+	size_t bad2 = hw_pos(&w);
+	hw_u1(&w, 0x22); /* an array of 2^30 elements */
+	hw_id(&w, 0x5005);
+	hw_u4(&w, 0);
+	hw_u4(&w, 1u << 30);
+	hw_id(&w, S_OBJ);
+	hw_heap_end(&w);
+	hw_heap_begin(&w);
+	size_t bad3 = hw_pos(&w);
+	hw_root(&w, 0x03, 0x5003, 1, 2);
+	hw_truncate(&w, hw_pos(&w) - 3); /* a root cut short at the segment's end */
+	hw_heap_end(&w);
+	hw_heap_begin(&w);
 	hw_root(&w, 0x05, 0x5003, 0, 0);
-	hw_rec_end(&w);
+	hw_heap_end(&w);
 	open_ok(&w, "sub.hprof", SIZE_MAX, &h);
-	ck_assert(warned(&h, "runs past the end of its segment", bad));
+	ck_warned(&h, "runs past the end of its segment", bad);
+	ck_warned(&h, NULL, bad2);
+	ck_warned(&h, NULL, bad3);
 	ck_assert(heap_find_id(&h, 0x5001) == HW_NONE);
+	ck_assert(heap_find_id(&h, 0x5005) == HW_NONE);
 	ck_assert(heap_find_id(&h, 0x5003) != HW_NONE);
+	ck_assert(in_roots(&h, heap_find_id(&h, 0x5003)));
 	heap_free(&h);
 	hw_free(&w);
 }
@@ -237,20 +681,24 @@ START_TEST(test_unknown_sub_tag)
 	struct hw w;
 	struct heap h;
 
-	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
+	hw_begin(&w, V102, 8);
 	hw_sample_classes(&w);
-	hw_rec_begin(&w, 0x1c);
+	hw_heap_begin(&w);
 	hw_class_dump(&w, S_OBJ, 0, 0, NULL, 0, NULL, 0, NULL, 0);
 	hw_instance(&w, 0x5001, S_OBJ, NULL, 0);
 	size_t bad = hw_pos(&w);
 	hw_u1(&w, 0x55);
 	hw_u8(&w, 0);
 	hw_instance(&w, 0x5003, S_OBJ, NULL, 0); /* lost with the rest of the segment */
-	hw_rec_end(&w);
+	hw_heap_end(&w);
+	hw_heap_begin(&w); /* the next segment is read again */
+	hw_instance(&w, 0x5005, S_OBJ, NULL, 0);
+	hw_heap_end(&w);
 	open_ok(&w, "subtag.hprof", SIZE_MAX, &h);
-	ck_assert(warned(&h, "unknown heap sub-record tag 0x55", bad));
+	ck_warned(&h, "0x55", bad);
 	ck_assert(heap_find_id(&h, 0x5001) != HW_NONE);
 	ck_assert(heap_find_id(&h, 0x5003) == HW_NONE);
+	ck_assert(heap_find_id(&h, 0x5005) != HW_NONE);
 	heap_free(&h);
 	hw_free(&w);
 }
@@ -263,11 +711,11 @@ START_TEST(test_dangling_and_duplicates)
 	const struct hw_field dangle[] = { { 0, 2, 0xdead1 }, { 0, 2, 0 }, { 0, 10, 0 } };
 	const struct hw_field first[] = { { 0, 2, 0 }, { 0, 2, 0 }, { 0, 10, 1 } };
 	const struct hw_field second[] = { { 0, 2, 0 }, { 0, 2, 0 }, { 0, 10, 2 } };
-	static const struct hw_field node[] = { { 0x901, 2, 0 }, { 0x903, 2, 0 }, { 0x905, 10, 0 } };
+	static const struct hw_field node[] = { { F_NEXT, 2, 0 }, { F_OTHER, 2, 0 }, { F_VAL, 10, 0 } };
 
-	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
+	hw_begin(&w, V102, 8);
 	hw_sample_classes(&w);
-	hw_rec_begin(&w, 0x1c);
+	hw_heap_begin(&w);
 	hw_class_dump(&w, S_OBJ, 0, 0, NULL, 0, NULL, 0, NULL, 0);
 	hw_class_dump(&w, S_NODE, S_OBJ, 0, NULL, 0, NULL, 0, node, 3);
 	size_t d_at = hw_pos(&w);
@@ -276,18 +724,194 @@ START_TEST(test_dangling_and_duplicates)
 	hw_instance(&w, 0x6003, S_NODE, first, 3);
 	size_t second_at = hw_pos(&w);
 	hw_instance(&w, 0x6003, S_NODE, second, 3);
-	hw_rec_end(&w);
-	hw_rec_begin(&w, 0x1c); /* a zero-length segment: nothing to say */
-	hw_rec_end(&w);
+	hw_heap_end(&w);
+	hw_heap_begin(&w); /* a zero-length segment: nothing to say */
+	hw_heap_end(&w);
 	open_ok(&w, "dup.hprof", SIZE_MAX, &h);
 	dump_warnings(&h);
-	ck_assert(warned(&h, "refers to 0xdead1, which is not in the dump", d_at));
+	ck_warned(&h, "0xdead1", d_at);
 	ck_assert_uint_eq(h.dangling_refs, 1);
-	ck_assert(warned(&h, "duplicate object id 0x6003", second_at));
+	ck_warned(&h, "0x6003", second_at);
 	ck_assert_uint_eq(h.n, 1 + 2 + 2);
 	node_t v = heap_find_id(&h, 0x6003);
 	ck_assert_uint_eq(h.node_off[v], first_at); /* the first one is kept */
+	struct got g = { 0 };
+	hprof_fields(&h, v, collect, &g);
+	ck_assert_int_eq(g.n, 3);
+	ck_assert_int_eq(g.v[2].v.i, 1);
 	ck_assert_uint_eq(h.warn.n, 2);
+	/* the dangling field is no edge: 0x6001's only one is to its class */
+	node_t d = heap_find_id(&h, 0x6001);
+	ck_assert_uint_eq(h.out_start[d + 1] - h.out_start[d], 1);
+	ck_assert_uint_eq(h.out[h.out_start[d]], heap_find_id(&h, S_NODE));
+	heap_free(&h);
+	hw_free(&w);
+}
+END_TEST
+
+/* Dangling references from every kind of record: an instance field, an
+ * array element, a static field; a root on a missing object. */
+START_TEST(test_dangling_everywhere)
+{
+	struct hw w;
+	struct heap h;
+	const struct hw_field so[] = { { F_STATIC + 16, T_OBJECT, 0xdead5 } };
+	const struct hw_field inst[] = { { 0, T_OBJECT, 0xdead1 }, { 0, T_OBJECT, 0x6009 },
+					 { 0, T_INT, 0 } };
+	static const struct hw_field node[] = { { F_NEXT, 2, 0 }, { F_OTHER, 2, 0 }, { F_VAL, 10, 0 } };
+	const uint64_t elems[] = { 0x6009, 0xdead3, 0 };
+	enum { OBJARR = 0x71 };
+
+	hw_begin(&w, V102, 8);
+	hw_sample_classes(&w);
+	hw_class_name(&w, 7, OBJARR, "[Ljava/lang/Object;");
+	hw_heap_begin(&w);
+	hw_class_dump(&w, S_OBJ, 0, 0, NULL, 0, NULL, 0, NULL, 0);
+	hw_class_dump(&w, OBJARR, S_OBJ, 0, NULL, 0, NULL, 0, NULL, 0);
+	hw_class_dump(&w, S_NODE, S_OBJ, 0, NULL, 0, NULL, 0, node, 3);
+	size_t cls_at = hw_pos(&w);
+	hw_class_dump(&w, S_HOLDER, S_OBJ, 0, NULL, 0, so, 1, NULL, 0);
+	size_t inst_at = hw_pos(&w);
+	hw_instance(&w, 0x6001, S_NODE, inst, 3);
+	size_t arr_at = hw_pos(&w);
+	hw_objarray(&w, 0x6003, OBJARR, elems, 3);
+	hw_instance(&w, 0x6009, S_OBJ, NULL, 0);
+	size_t root_at = hw_pos(&w);
+	hw_root(&w, 0x01, 0xdead7, 0, 0);
+	hw_heap_end(&w);
+	open_ok(&w, "dangling.hprof", SIZE_MAX, &h);
+	dump_warnings(&h);
+	ck_assert_uint_eq(h.dangling_refs, 3);
+	ck_warned(&h, "0xdead5", cls_at);
+	ck_warned(&h, "0xdead1", inst_at);
+	ck_warned(&h, "0xdead3", arr_at);
+	ck_warned(&h, "0xdead7", root_at);
+	/* the good references are there */
+	node_t t = heap_find_id(&h, 0x6009);
+	ck_assert(t != HW_NONE);
+	ck_assert(out_edge(&h, heap_find_id(&h, 0x6001), t));
+	ck_assert(out_edge(&h, heap_find_id(&h, 0x6003), t));
+	heap_free(&h);
+	hw_free(&w);
+}
+END_TEST
+
+/* The same class dumped twice: the first is kept, like any object. */
+START_TEST(test_duplicate_class_dump)
+{
+	struct hw w;
+	struct heap h;
+	static const struct hw_field node[] = { { F_NEXT, 2, 0 }, { F_OTHER, 2, 0 }, { F_VAL, 10, 0 } };
+	const struct hw_field v[] = { { 0, 2, 0x6003 }, { 0, 2, 0 }, { 0, 10, 5 } };
+
+	hw_begin(&w, V102, 8);
+	hw_sample_classes(&w);
+	hw_heap_begin(&w);
+	hw_class_dump(&w, S_OBJ, 0, 0, NULL, 0, NULL, 0, NULL, 0);
+	hw_class_dump(&w, S_NODE, S_OBJ, 0, NULL, 0, NULL, 0, node, 3);
+	size_t second = hw_pos(&w);
+	hw_class_dump(&w, S_NODE, S_OBJ, 0, NULL, 0, NULL, 0, NULL, 0); /* no fields */
+	hw_instance(&w, 0x6001, S_NODE, v, 3);
+	hw_instance(&w, 0x6003, S_OBJ, NULL, 0);
+	hw_root(&w, 0x01, 0x6001, 0, 0);
+	hw_heap_end(&w);
+	open_ok(&w, "dupclass.hprof", SIZE_MAX, &h);
+	ck_warned(&h, "0x21", second);
+	int n = 0;
+	for (uint32_t c = 0; c < h.ncls; c++)
+		n += h.cls[c].id == S_NODE;
+	ck_assert_int_eq(n, 1);
+	uint32_t c = class_by_id(&h, S_NODE);
+	ck_assert_uint_eq(h.cls[c].nfields, 3);
+	node_t a = heap_find_id(&h, 0x6001);
+	ck_assert_uint_eq(h.node_class[a], c);
+	ck_assert(out_edge(&h, a, heap_find_id(&h, 0x6003))); /* read with the first's fields */
+	heap_free(&h);
+	hw_free(&w);
+}
+END_TEST
+
+/* Objects whose class was never dumped are kept, with a warning. */
+START_TEST(test_missing_class)
+{
+	struct hw w;
+	struct heap h;
+	const struct hw_field v[] = { { 0, T_INT, 1 } };
+	const uint64_t e[] = { 0x6001 };
+
+	hw_begin(&w, V102, 8);
+	hw_sample_classes(&w);
+	hw_heap_begin(&w);
+	hw_class_dump(&w, S_OBJ, 0, 0, NULL, 0, NULL, 0, NULL, 0);
+	size_t inst_at = hw_pos(&w);
+	hw_instance(&w, 0x6001, 0x7777, v, 1);
+	size_t arr_at = hw_pos(&w);
+	hw_objarray(&w, 0x6003, 0x7779, e, 1);
+	hw_root(&w, 0x01, 0x6003, 0, 0);
+	hw_heap_end(&w);
+	open_ok(&w, "noclass.hprof", SIZE_MAX, &h);
+	ck_assert_uint_eq(h.n, 1 + 1 + 2);
+	ck_warned(&h, "0x7777", inst_at);
+	ck_warned(&h, "0x7779", arr_at);
+	node_t a = heap_find_id(&h, 0x6001), arr = heap_find_id(&h, 0x6003);
+	ck_assert(a != HW_NONE && arr != HW_NONE);
+	ck_assert(out_edge(&h, arr, a));
+	ck_assert_uint_eq(h.idom[a], arr);
+	heap_free(&h);
+	hw_free(&w);
+}
+END_TEST
+
+/* Two classes each other's superclass: cut with a warning, no endless walk. */
+START_TEST(test_superclass_cycle)
+{
+	struct hw w;
+	struct heap h;
+	static const struct hw_field f1[] = { { F_NEXT, T_OBJECT, 0 } };
+	static const struct hw_field f2[] = { { F_OTHER, T_OBJECT, 0 } };
+	const struct hw_field v[] = { { 0, T_OBJECT, 0x6003 }, { 0, T_OBJECT, 0x6003 } };
+
+	hw_begin(&w, V102, 8);
+	hw_sample_classes(&w);
+	hw_heap_begin(&w);
+	size_t c1 = hw_pos(&w);
+	hw_class_dump(&w, S_NODE, S_HOLDER, 0, NULL, 0, NULL, 0, f1, 1);
+	size_t c2 = hw_pos(&w);
+	hw_class_dump(&w, S_HOLDER, S_NODE, 0, NULL, 0, NULL, 0, f2, 1);
+	hw_instance(&w, 0x6001, S_NODE, v, 2);
+	hw_instance(&w, 0x6003, S_NODE, v, 2);
+	hw_root(&w, 0x01, 0x6001, 0, 0);
+	hw_heap_end(&w);
+	open_ok(&w, "cycle.hprof", SIZE_MAX, &h);
+	dump_warnings(&h);
+	ck_assert_msg(warned(&h, NULL, c1) || warned(&h, NULL, c2),
+		      "no warning at offset %zu or %zu", c1, c2);
+	ck_assert(heap_find_id(&h, 0x6001) != HW_NONE);
+	struct got g = { 0 };
+	ck_assert_int_le(hprof_fields(&h, heap_find_id(&h, 0x6001), collect, &g), 2);
+	heap_free(&h);
+	hw_free(&w);
+}
+END_TEST
+
+/* A weak referent to a missing object is a dangling reference too. */
+START_TEST(test_dangling_referent)
+{
+	struct hw w;
+	struct heap h;
+
+	hw_begin(&w, V102, 8);
+	hw_jdk_names(&w);
+	hw_heap_begin(&w);
+	hw_jdk_classes(&w);
+	size_t at = hw_pos(&w);
+	hw_jdk_weakref(&w, 0x6001, 0xdead9);
+	hw_root(&w, 0x01, 0x6001, 0, 0);
+	hw_heap_end(&w);
+	open_ok(&w, "referent.hprof", SIZE_MAX, &h);
+	ck_assert_uint_eq(h.nweak, 0);
+	ck_assert_uint_eq(h.dangling_refs, 1);
+	ck_warned(&h, "0xdead9", at);
 	heap_free(&h);
 	hw_free(&w);
 }
@@ -299,55 +923,103 @@ START_TEST(test_not_hprof)
 	struct heap h;
 	struct sbuf err;
 
-	sbuf_init(&w.b);
-	char *path = hw_write(&w, "empty.hprof", SIZE_MAX);
-	ck_assert_int_eq(open_file(path, &h, &err), -1);
-	ck_assert_msg(strstr(err.buf, path) != NULL, "%s", err.buf);
-	sbuf_free(&err);
-	free(path);
+	/* empty */
+	hw_init(&w, 8);
+	open_fails(&w, "empty.hprof", NULL);
+	/* garbage */
 	for (int i = 0; i < 4096; i++)
 		hw_u1(&w, (uint8_t)(i * 7919 >> 3));
-	path = hw_write(&w, "garbage.hprof", SIZE_MAX);
+	open_fails(&w, "garbage.hprof", "not an HPROF file");
+	hw_free(&w);
+	/* text that starts like a header */
+	hw_init(&w, 8);
+	hw_bytes(&w, "JAVA PROFILE 1.0.3", 19);
+	hw_u4(&w, 8);
+	hw_u8(&w, 0);
+	open_fails(&w, "version.hprof", NULL);
+	hw_free(&w);
+	hw_init(&w, 8);
+	hw_bytes(&w, "JAVA PROFILE 1.0.2 and more text than a header has", 50);
+	open_fails(&w, "nonul.hprof", NULL);
+	hw_free(&w);
+	/* identifier sizes other than 4 and 8 */
+	static const unsigned bad_ids[] = { 0, 2, 5, 16, 0x08000000 };
+	for (size_t i = 0; i < sizeof bad_ids / sizeof bad_ids[0]; i++) {
+		hw_begin(&w, V102, bad_ids[i]);
+		hw_sample_classes(&w);
+		open_fails(&w, "idsize.hprof", NULL);
+		hw_free(&w);
+	}
+	/* missing */
+	char *path = xasprintf("%s/no-such.hprof", hw_tmpdir());
 	ck_assert_int_eq(open_file(path, &h, &err), -1);
-	ck_assert_msg(strstr(err.buf, "not an HPROF file"), "%s", err.buf);
+	ck_assert_msg(strstr(err.buf, path) && strstr(err.buf, "No such file"), "%s", err.buf);
 	sbuf_free(&err);
 	free(path);
-	path = xasprintf("%s/no-such.hprof", hw_tmpdir());
-	ck_assert_int_eq(open_file(path, &h, &err), -1);
-	ck_assert_msg(strstr(err.buf, "No such file"), "%s", err.buf);
+	/* a directory */
+	ck_assert_int_eq(open_file(hw_tmpdir(), &h, &err), -1);
+	ck_assert_msg(strstr(err.buf, hw_tmpdir()) != NULL, "%s", err.buf);
 	sbuf_free(&err);
-	free(path);
-	hw_free(&w);
-	/* a valid header and nothing else: an empty heap */
-	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
-	open_ok(&w, "header-only.hprof", SIZE_MAX, &h);
-	ck_assert_uint_eq(h.n, 1);
-	heap_free(&h);
-	hw_free(&w);
 }
 END_TEST
 
-/* Every prefix of the sample opens or fails cleanly: no crash, no hang. */
+/* A valid header and nothing else: an empty heap, not an error (the
+ * header proves it is a dump; say what is in it: nothing). */
+START_TEST(test_header_only)
+{
+	static const char *v[] = { "JAVA PROFILE 1.0.1", V102 };
+
+	for (int i = 0; i < 2; i++)
+		for (unsigned ids = 4; ids <= 8; ids += 4) {
+			struct hw w;
+			struct heap h;
+			hw_begin(&w, v[i], ids);
+			open_ok(&w, "header-only.hprof", SIZE_MAX, &h);
+			ck_assert_uint_eq(h.n, 1);
+			ck_assert_uint_eq(h.nroots, 0);
+			ck_assert_uint_eq(h.total_shallow, 0);
+			ck_assert_uint_eq(h.layout.idsize, ids);
+			heap_free(&h);
+			/* strings and classes but no heap: the same */
+			hw_sample_classes(&w);
+			open_ok(&w, "no-heap.hprof", SIZE_MAX, &h);
+			ck_assert_uint_eq(h.n, 1);
+			heap_free(&h);
+			hw_free(&w);
+		}
+}
+END_TEST
+
+/* Every prefix of the sample opens or fails cleanly: no crash, no hang;
+ * a prefix that stops inside a record says at which offset. */
 START_TEST(test_every_prefix)
 {
-	struct hw w;
-	struct hw_sample s;
+	for (unsigned ids = 4; ids <= 8; ids += 4) {
+		struct hw w;
+		struct hw_sample s;
 
-	hw_sample(&w, "JAVA PROFILE 1.0.2", 8, &s);
-	for (size_t len = 0; len <= w.b.len; len += 7) {
-		struct heap h;
-		struct sbuf err;
-		char *path = hw_write(&w, "prefix.hprof", len);
-		if (open_file(path, &h, &err) == 0) {
-			ck_assert_uint_ge(h.n, 1);
-			heap_free(&h);
-		} else {
-			ck_assert(err.len > 0);
+		hw_sample(&w, V102, ids, &s);
+		for (size_t len = 0; len <= w.b.len; len += 3) {
+			struct heap h;
+			struct sbuf err;
+			char *path = hw_write(&w, "prefix.hprof", len);
+			if (open_file(path, &h, &err) == 0) {
+				ck_assert_msg(len >= HEADER_LEN, "opened at %zu", len);
+				ck_assert_uint_ge(h.n, 1);
+				for (size_t i = 0; i < h.warn.n; i++)
+					ck_assert_msg(strstr(h.warn.msg[i], "offset") != NULL ||
+						      strstr(h.warn.msg[i], "in all") != NULL,
+						      "%s", h.warn.msg[i]);
+				heap_free(&h);
+			} else {
+				ck_assert_msg(len < HEADER_LEN, "failed at %zu: %s", len, err.buf);
+				ck_assert(strstr(err.buf, path) != NULL);
+			}
+			sbuf_free(&err);
+			free(path);
 		}
-		sbuf_free(&err);
-		free(path);
+		hw_free(&w);
 	}
-	hw_free(&w);
 }
 END_TEST
 
@@ -358,10 +1030,10 @@ START_TEST(test_corrupt_bytes)
 	struct hw_sample s;
 	unsigned seed = 99;
 
-	hw_sample(&w, "JAVA PROFILE 1.0.2", 8, &s);
+	hw_sample(&w, V102, 8, &s);
 	for (int round = 0; round < 300; round++) {
-		struct hw c = { .ids = 8 };
-		sbuf_init(&c.b);
+		struct hw c;
+		hw_init(&c, 8);
 		hw_bytes(&c, w.b.buf, w.b.len);
 		for (int k = 0; k < 3; k++) {
 			seed = seed * 1103515245u + 12345u;
@@ -389,13 +1061,24 @@ Suite *hprof_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_versions_and_id_sizes);
 	tcase_add_test(tc, test_every_root_kind);
+	tcase_add_test(tc, test_frames_and_traces);
+	tcase_add_test(tc, test_class_dump_pool_and_statics);
+	tcase_add_test(tc, test_jdk_classes);
 	tcase_add_test(tc, test_unknown_top_level_tag_skipped);
+	tcase_add_test(tc, test_heap_dump_and_empty_segments);
 	tcase_add_test(tc, test_truncated_mid_record);
 	tcase_add_test(tc, test_truncated_in_header_and_strings);
+	tcase_add_test(tc, test_record_length_past_eof);
 	tcase_add_test(tc, test_sub_record_length_past_segment);
 	tcase_add_test(tc, test_unknown_sub_tag);
 	tcase_add_test(tc, test_dangling_and_duplicates);
+	tcase_add_test(tc, test_dangling_everywhere);
+	tcase_add_test(tc, test_duplicate_class_dump);
+	tcase_add_test(tc, test_missing_class);
+	tcase_add_test(tc, test_superclass_cycle);
+	tcase_add_test(tc, test_dangling_referent);
 	tcase_add_test(tc, test_not_hprof);
+	tcase_add_test(tc, test_header_only);
 	tcase_add_test(tc, test_every_prefix);
 	tcase_add_test(tc, test_corrupt_bytes);
 	suite_add_tcase(s, tc);

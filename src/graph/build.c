@@ -197,10 +197,17 @@ static void emit_node(struct refs *r, node_t t)
 
 static void weak(struct refs *r, uint64_t id)
 {
-	node_t t = id ? idindex_find(&r->idx, id) : HW_NONE;
-
-	if (t == HW_NONE)
+	if (id == 0)
 		return;
+	node_t t = idindex_find(&r->idx, id);
+	if (t == HW_NONE) { /* counted and reported as any dangling reference */
+		if (r->dangling++ < 3)
+			warn_add(&r->h->warn, "%s: offset %llu: object 0x%llx has referent 0x%llx, "
+				 "which is not in the dump; reference dropped", r->h->path,
+				 (unsigned long long)r->h->node_off[r->cur],
+				 (unsigned long long)r->h->node_id[r->cur], (unsigned long long)id);
+		return;
+	}
 	VEC_GROW(r->wsrc, r->nweak, r->capweak);
 	r->wdst = xreallocarray(r->wdst, r->capweak, sizeof *r->wdst);
 	r->wsrc[r->nweak] = r->cur;
@@ -413,6 +420,15 @@ static uint32_t str_name(struct classtab *ct, const struct scan *s, uint64_t id)
 	return p ? names_intern(ct, (const char *)p, len) : names_intern(ct, "", 0);
 }
 
+/* A frame's class, dotted like the class table's names. */
+static uint32_t class_name_of(struct classtab *ct, const struct scan *s, uint64_t id)
+{
+	uint32_t len;
+	const uint8_t *p = scan_string(ct->h, s, id, &len);
+
+	return p ? classes_intern_name(ct, p, len) : names_intern(ct, "", 0);
+}
+
 /* Threads, traces and frames, for thread roots and allocation sites. */
 static void build_stacks(struct heap *h, struct classtab *ct, const struct scan *s)
 {
@@ -428,7 +444,7 @@ static void build_stacks(struct heap *h, struct classtab *ct, const struct scan 
 				lc = &s->lc[j];
 		h->frames[i] = (struct hframe){ f->id, str_name(ct, s, f->method), str_name(ct, s, f->sig),
 						str_name(ct, s, f->source),
-						lc ? str_name(ct, s, lc->name) : names_intern(ct, "", 0),
+						lc ? class_name_of(ct, s, lc->name) : names_intern(ct, "", 0),
 						f->line };
 	}
 	hw_qsort(h->frames, h->nframes, sizeof *h->frames, cmp_u64_first);

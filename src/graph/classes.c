@@ -118,7 +118,7 @@ static const struct raw_lc *find_lc(const struct scan *s, uint64_t cid)
 
 /* External name as jcmd prints it: '/' becomes '.', and a hidden
  * class's "+0x..." suffix becomes "/0x...". */
-static uint32_t class_name_from(struct classtab *t, const uint8_t *p, uint32_t n)
+uint32_t classes_intern_name(struct classtab *t, const uint8_t *p, uint32_t n)
 {
 	char *buf = xmalloc((size_t)n + 1);
 
@@ -291,7 +291,8 @@ static void link_supers(struct classtab *t, const struct scan *s, const uint64_t
 			fast = h->cls[h->cls[fast].super].super;
 			slow = h->cls[slow].super;
 			if (fast == slow) {
-				warn_add(&h->warn, "%s: class %s: superclass cycle; cut", h->path,
+				warn_add(&h->warn, "%s: offset %llu: class %s: superclass cycle; cut",
+					 h->path, (unsigned long long)s->cd[h->cls[c].ref_first],
 					 class_name(h, c));
 				h->cls[c].super = HW_NONE;
 				break;
@@ -390,7 +391,7 @@ void classes_build(struct classtab *t, struct heap *h, struct scan *s)
 		const uint8_t *p = lc ? scan_string(h, s, lc->name, &len) : NULL;
 		k->node = heap_find_id(h, k->id);
 		if (p != NULL) {
-			k->name = class_name_from(t, p, len);
+			k->name = classes_intern_name(t, p, len);
 		} else {
 			char buf[48];
 			snprintf(buf, sizeof buf, "<class 0x%llx>", (unsigned long long)k->id);

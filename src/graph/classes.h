@@ -30,6 +30,9 @@ uint32_t classes_find(struct classtab *t, uint64_t id, int is_array, uint64_t at
 
 /* Names table: append a string (deduplicated), return its offset. */
 uint32_t names_intern(struct classtab *t, const char *s, size_t len);
+/* Intern a class name from the dump in external form, as jcmd prints it:
+ * "java/util/HashMap" becomes "java.util.HashMap". */
+uint32_t classes_intern_name(struct classtab *t, const uint8_t *p, uint32_t n);
 
 /* A UTF8 record's text by string id, or NULL; *len receives its length. */
 const uint8_t *scan_string(const struct heap *h, const struct scan *s, uint64_t id, uint32_t *len);
