@@ -196,6 +196,56 @@ START_TEST(test_million_star)
 }
 END_TEST
 
+START_TEST(test_list_values_held_by_array)
+{
+	/* A linked list whose values an array also holds: the root holds
+	 * list item a1 (node 1) and then the array X (the last node); item
+	 * a_i -> a_{i+1} (its next), then -> its value c_i; X -> every c_i.
+	 * The DFS runs down the whole list before it reaches X, so c_i's DFS
+	 * parent is a_i, deep in a dominator chain, while c_i's idom is the
+	 * root (two ways in). An algorithm that climbs the dominator tree
+	 * from each DFS parent up to the semidominator (Semi-NCA's last step)
+	 * does i steps for c_i: 10^11 at half a million items, far past the
+	 * tcase's timeout. Items are 1..k, values k+1..2k. */
+	node_t k = 500000, n = 2 * k + 2, x = n - 1;
+	size_t m = 0;
+	node_t *e = xmalloc((size_t)k * 8 * sizeof *e);
+	struct g g;
+
+	e[m++] = 0;
+	e[m++] = 1;
+	e[m++] = 0;
+	e[m++] = x;
+	for (node_t i = 1; i <= k; i++) {
+		if (i < k) {
+			e[m++] = i;
+			e[m++] = i + 1;
+		}
+		e[m++] = i;
+		e[m++] = k + i;
+		e[m++] = x;
+		e[m++] = k + i;
+	}
+	build(&g, n, e, m / 2);
+	node_t norder;
+	node_t *order = xmalloc((size_t)n * sizeof *order);
+	node_t *idom = doms(&g, order, &norder);
+	ck_assert_uint_eq(norder, n);
+	ck_assert_uint_eq(order[k], k);         /* the DFS went down the list first */
+	ck_assert_uint_eq(order[n - 1], x);     /* and reached the array last */
+	ck_assert_uint_eq(idom[1], 0);
+	ck_assert_uint_eq(idom[x], 0);
+	for (node_t i = 2; i <= k; i++)
+		ck_assert_uint_eq(idom[i], i - 1);
+	for (node_t i = 1; i <= k; i++)
+		ck_assert_uint_eq(idom[k + i], 0);
+	free(order);
+	free(idom);
+	gfree(&g);
+	free(e);
+}
+END_TEST
+
 /* Is t reachable from 0 without passing `skip` (HW_NONE: no skip)? */
 static int reach(const struct g *g, node_t skip, node_t t, uint8_t *seen, node_t *stack)
 {
@@ -304,6 +354,7 @@ Suite *domtree_suite(void)
 	tcase_set_timeout(big, 120);
 	tcase_add_test(big, test_million_chain);
 	tcase_add_test(big, test_million_star);
+	tcase_add_test(big, test_list_values_held_by_array);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, big);
 	return s;
