@@ -3,13 +3,14 @@
  *
  * Not Semi-NCA: its last step climbs the dominator tree from each node's
  * DFS parent up to its semidominator, which is quadratic for a heap's
- * commonest shape — a long linked list whose items an array also holds
- * (100,000 entries took 7 s). Lengauer–Tarjan answers the same question
+ * commonest shapes — a long linked list whose values an array also
+ * holds (100,000 entries took 7 s; see test_domtree.c). Lengauer–Tarjan answers the same question
  * with the compressed forest, O(m log n) whatever the shape.
  *
  * Nodes are renumbered in DFS preorder: number i is node vertex[i], and
  * pre[v] = i + 1 (0: not reached). Six arrays of n words live at the
- * peak, each reused across the phases so that nothing else is needed:
+ * peak (after the DFS, when the out-edges may be gone), each reused
+ * across the phases:
  *
  *   array    DFS (out-edges)        semidominators (in-edges)     end
  *   pre      node -> number + 1     the same                      freed
@@ -17,9 +18,8 @@
  *   parent   DFS tree parent        until w is done: its parent;  idom
  *                                   then: next in w's bucket;     number
  *                                   then: its relative dominator
- *   cur      out-edges tried        -                             -
- *   =label   (in the caller's idom) least-semi node on the        idom
- *                                   compressed path
+ *   label    - (it is the caller's  least-semi node on the        idom
+ *            idom array, untouched) compressed path
  *   semi     -                      until w is done: the head of  freed
  *                                   w's bucket; then semi(w)
  *   anc      -                      forest link, HW_NONE = root   freed
@@ -30,9 +30,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-/* cur[] keeps an edge count in a node_t slot */
-_Static_assert(sizeof(edge_t) <= sizeof(node_t), "edge cursor must fit a node_t");
 
 #define PROGRESS_EVERY 0xfffff /* mask: report every 2^20 nodes */
 
@@ -65,52 +62,51 @@ static void succ(const struct dgraph *g, node_t v, const node_t **e, edge_t *ne)
 	}
 }
 
-/* The next successor of number i not reached yet, HW_NONE when none is
- * left; cur[i] moves past every edge looked at, so each is read once. */
-static node_t next_new(struct dt *d, node_t i)
-{
-	node_t *cur = d->label;
-	const node_t *e;
-	edge_t ne;
-
-	succ(d->g, d->vertex[i], &e, &ne);
-	while (cur[i] < ne) {
-		node_t t = e[cur[i]++];
-		if (d->pre[t] == 0)
-			return t;
-	}
-	return HW_NONE;
-}
-
-/* Depth-first preorder, successors in CSR order, so it is repeatable. No
- * stack: the path back up is the parent[] chain, and each number's edge
- * cursor sits in cur[] (the idom array, idle until the end). */
+/* Depth-first preorder, successors in CSR order, so it is repeatable.
+ * The path back up is the parent[] chain; the next edge to try at each
+ * depth sits on a stack grown on demand (deep only for chains). No
+ * n-word array is touched beyond pre, vertex and parent while the
+ * out-edges are still in memory: that is the build's peak. */
 static void dfs(struct dt *d)
 {
-	node_t *cur = d->label, i = 0;
+	const struct dgraph *g = d->g;
+	size_t sp = 0, cap = 1024;
+	edge_t *cursor = xmalloc(cap * sizeof *cursor);
+	node_t i = 0;
 
-	d->pre[d->g->root] = 1;
-	d->vertex[0] = d->g->root;
+	d->pre[g->root] = 1;
+	d->vertex[0] = g->root;
 	d->parent[0] = 0;
-	cur[0] = 0;
+	cursor[0] = 0;
 	d->n = 1;
 	for (;;) {
-		node_t t = next_new(d, i);
-		if (t == HW_NONE) {
-			if (i == 0)
+		const node_t *e;
+		edge_t ne;
+		succ(g, d->vertex[i], &e, &ne);
+		if (cursor[sp] == ne) { /* all edges tried: back up */
+			if (sp == 0)
 				break;
-			i = d->parent[i]; /* all edges tried: back up */
+			sp--;
+			i = d->parent[i];
 			continue;
 		}
+		node_t t = e[cursor[sp]++];
+		if (d->pre[t] != 0)
+			continue;
 		node_t k = d->n++;
 		d->pre[t] = k + 1;
 		d->vertex[k] = t;
 		d->parent[k] = i;
-		cur[k] = 0;
+		if (++sp == cap) {
+			cap *= 2;
+			cursor = xreallocarray(cursor, cap, sizeof *cursor);
+		}
+		cursor[sp] = 0;
 		i = k;
 		if ((k & PROGRESS_EVERY) == 0)
 			report(d, 0, k, d->g->n);
 	}
+	free(cursor);
 }
 
 /* Path compression without a stack (the path can be a million long):

@@ -1,4 +1,4 @@
-/* domtree.h — exact dominators (Semi-NCA), iterative: no recursion, so
+/* domtree.h — exact dominators (Lengauer-Tarjan), iterative: no recursion, so
  * a million-node chain is fine. Works on any CSR graph; the caller owns
  * every array. */
 #ifndef HW_DOMTREE_H
