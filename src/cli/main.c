@@ -1,11 +1,15 @@
-/* main.c — the command line: options, commands, selection steps. */
+/* main.c — the command line: options, commands, selection steps, one
+ * view rendered to stdout. Everything is checked that can be before the
+ * dump is opened: a typo must not cost the parse of a 30 GB dump. */
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
 #include "graph/open.h"
+#include "query/report.h"
 #include "query/step.h"
 #include "query/views.h"
 
@@ -14,77 +18,103 @@ enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
 static const char usage_text[] =
 "usage: heapwalk [options] COMMAND DUMP [OBJECT]\n"
 "       heapwalk [options] DUMP -e 'STEP | STEP ... [| VIEW]'\n"
+"       heapwalk DUMP        the full-screen browser (not built yet)\n"
 "\n"
 "commands:\n"
-"  info            counts, sizes, detected layout, GC roots by kind, unreachable objects\n"
-"  classes         class histogram: instances, shallow and retained (lower bound) bytes\n"
+"  info            the dump: counts, sizes, layout, GC roots by kind, unreachable\n"
+"  classes         class histogram: instances, shallow and retained (lower bound)\n"
 "  biggest         the biggest objects: the dominator tree by retained size\n"
 "  objects         the objects of the set, biggest retained first\n"
-"  paths OBJECT    shortest paths from OBJECT (an id, 0x... or decimal) to GC roots\n"
+"  paths OBJECT    shortest paths from GC roots to OBJECT (0x... hex or decimal id)\n"
 "\n"
-"steps (-e, separated by '|', applied to all objects in turn):\n"
-"  instances NAME | instances /REGEX/   instances of a class, or of classes matching\n"
-"  retained        the objects the set retains (freed if the set were gone)\n"
-"  referrers [weak]  objects referring to the set   referents [weak]  objects it refers to\n"
-"  dominated       the set's direct children in the dominator tree\n"
-"  object ID       one object            all   every object\n"
-"  a last word classes, biggest, objects or info picks the view (default: classes)\n"
+"steps (-e), separated by '|', each applied to the set (at first every object):\n"
+"  all                       every object\n"
+"  instances NAME|/REGEX/    instances of class NAME (java.util.HashMap, [B, byte[])\n"
+"                            or of the classes whose name matches REGEX (PCRE2)\n"
+"  instanceof NAME|/REGEX/   the same, instances of subclasses included\n"
+"  retained                  what the set retains (freed if the set were gone)\n"
+"  referrers [weak]          objects that refer to a member\n"
+"  referents [weak]          objects a member refers to\n"
+"  dominated                 the members' children in the dominator tree\n"
+"  object ID                 the object with that id\n"
+"  a last word info, classes, biggest, objects or paths picks the view (default\n"
+"  classes; paths needs a set of one object)\n"
 "\n"
 "options:\n"
 "  -e, --expr EXPR      selection steps, see above\n"
 "  -f, --format FMT     text (default), json or csv\n"
-"  -s, --sort COL       classes: name, instances, shallow (default) or retained\n"
-"  -r, --reverse        reverse the sort order\n"
-"      --filter REGEX   classes: only classes whose name matches (PCRE2)\n"
-"      --exact REGEX    classes: exact retained size of the matching classes\n"
-"      --all            classes: also classes with no instance in the set\n"
-"  -n, --top N          rows at the top level (biggest: 20, objects: 100; 0 = all)\n"
+"  -s, --sort KEY       classes: shallow (default), retained, instances or name\n"
+"  -r, --reverse        classes: the other way round\n"
+"      --filter REGEX   classes: only classes whose name matches\n"
+"      --exact REGEX    classes: also the exact retained size of matching classes\n"
+"      --all            classes: also classes without instances in the set\n"
+"  -n, --top N          rows at the top level; 0 = all (default: classes all,\n"
+"                       biggest 20, objects 100)\n"
 "  -d, --depth N        biggest: levels of the dominator tree to show (default 1)\n"
-"      --cutoff PCT     biggest: fold children under PCT%% of their parent (0.5)\n"
-"      --max N          paths: number of paths (default 5)\n"
-"  -w, --weak           paths: follow weak references (Reference.referent) too\n"
+"      --cutoff PCT     biggest: fold children under PCT% of their parent (0.5)\n"
+"      --max N          paths: at most N paths, each to another root (default 5)\n"
+"  -w, --weak           paths, referrers, referents: follow weak references too\n"
 "      --no-cache       neither read nor write the index cache (DUMP.hwi)\n"
 "  -q, --quiet          no progress and no warnings on stderr\n"
-"  -h, --help           this text          -V, --version   the version\n"
+"  -h, --help           this text\n"
+"  -V, --version        the version\n"
 "\n"
 "exit status: 0 ok, 1 usage error, 2 bad input (unreadable dump, bad id or regex)\n";
 
+static const char *const commands[] = { "info", "classes", "biggest", "objects", "paths" };
+
 struct cli {
 	const char *cmd, *dump, *object, *expr;
+	enum fmt fmt;
 	struct view_opts vo;
 	struct open_opts oo;
 	int top_set;
 };
 
-static _Noreturn void usage_error(const char *fmt, const char *arg)
+/* A usage error: one line, status 1. */
+static _Noreturn __attribute__((format(printf, 1, 2))) void usage_error(const char *fmt, ...)
 {
-	fprintf(stderr, "heapwalk: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'heapwalk --help'.\n");
+	va_list ap;
+
+	fputs("heapwalk: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (see heapwalk --help)\n", stderr);
 	exit(EXIT_USAGE);
 }
 
-static long num_arg(const char *opt, const char *s)
+static long num_arg(const char *opt, const char *s, long min)
 {
 	char *end;
 	long v = strtol(s, &end, 10);
 
-	if (*s == '\0' || *end != '\0' || v < 0)
-		usage_error("%s needs a number of 0 or more", opt);
+	if (*s < '0' || *s > '9' || *end != '\0' || v < min || v > 1000000000)
+		usage_error("%s needs a number of %ld or more, not '%s'", opt, min, s);
 	return v;
 }
 
 static int is_command(const char *s)
 {
-	static const char *cmds[] = { "info", "classes", "biggest", "objects", "paths" };
-
-	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-		if (strcmp(s, cmds[i]) == 0)
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(s, commands[i]) == 0)
 			return 1;
 	return 0;
 }
 
-static void parse_args(int argc, char **argv, struct cli *c)
+static void set_format(struct cli *c, const char *s)
+{
+	if (strcmp(s, "text") == 0)
+		c->fmt = FMT_TEXT;
+	else if (strcmp(s, "json") == 0)
+		c->fmt = FMT_JSON;
+	else if (strcmp(s, "csv") == 0)
+		c->fmt = FMT_CSV;
+	else
+		usage_error("unknown format '%s': text, json or csv", s);
+}
+
+static void parse_options(int argc, char **argv, struct cli *c)
 {
 	static const struct option lo[] = {
 		{ "expr", required_argument, 0, 'e' }, { "format", required_argument, 0, 'f' },
@@ -99,91 +129,171 @@ static void parse_args(int argc, char **argv, struct cli *c)
 	int ch;
 	char *end;
 
-	c->vo.depth = 1;
-	c->vo.cutoff = 0.5;
-	c->vo.max_paths = 5;
-	while ((ch = getopt_long(argc, argv, "e:f:s:rn:d:wqhV", lo, NULL)) != -1) {
+	opterr = 0; /* our own one-line messages */
+	while ((ch = getopt_long(argc, argv, ":e:f:s:rn:d:wqhV", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'e': c->expr = optarg; break;
-		case 'f':
-			if (strcmp(optarg, "text") == 0) c->vo.fmt = FMT_TEXT;
-			else if (strcmp(optarg, "json") == 0) c->vo.fmt = FMT_JSON;
-			else if (strcmp(optarg, "csv") == 0) c->vo.fmt = FMT_CSV;
-			else usage_error("unknown format '%s' (text, json, csv)", optarg);
-			break;
+		case 'f': set_format(c, optarg); break;
 		case 's': c->vo.sort = optarg; break;
 		case 'r': c->vo.reverse = 1; break;
 		case 'F': c->vo.filter = optarg; break;
 		case 'X': c->vo.exact = optarg; break;
 		case 'A': c->vo.all = 1; break;
-		case 'n': c->vo.top = (int)num_arg("--top", optarg); c->top_set = 1; break;
-		case 'd': c->vo.depth = (int)num_arg("--depth", optarg); break;
+		case 'n': c->vo.top = (size_t)num_arg("--top", optarg, 0); c->top_set = 1; break;
+		case 'd': c->vo.depth = (int)num_arg("--depth", optarg, 1); break;
 		case 'C':
 			c->vo.cutoff = strtod(optarg, &end);
-			if (*end != '\0' || c->vo.cutoff < 0 || c->vo.cutoff > 100)
-				usage_error("--cutoff needs a percentage, not '%s'", optarg);
+			if (*optarg == '\0' || *end != '\0' || !(c->vo.cutoff >= 0 && c->vo.cutoff <= 100))
+				usage_error("--cutoff needs a percentage from 0 to 100, not '%s'", optarg);
 			break;
-		case 'M': c->vo.max_paths = (int)num_arg("--max", optarg); break;
+		case 'M': c->vo.max_paths = (int)num_arg("--max", optarg, 1); break;
 		case 'w': c->vo.weak = 1; break;
 		case 'N': c->oo.no_cache = 1; break;
 		case 'q': c->oo.quiet = 1; break;
 		case 'h': fputs(usage_text, stdout); exit(0);
 		case 'V': puts("heapwalk " PACKAGE_VERSION); exit(0);
-		default: fprintf(stderr, "Try 'heapwalk --help'.\n"); exit(EXIT_USAGE);
+		case ':': usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			if (optopt != 0)
+				usage_error("unknown option '-%c'", optopt);
+			usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+}
+
+/* COMMAND DUMP [OBJECT] (or DUMP COMMAND [OBJECT]), or DUMP; then
+ * whatever can be checked early. */
+static void parse_args(int argc, char **argv, struct cli *c)
+{
+	c->vo.depth = 1;
+	c->vo.cutoff = 0.5;
+	c->vo.max_paths = 5;
+	parse_options(argc, argv, c);
 	int i = optind;
 	if (i < argc && is_command(argv[i]))
 		c->cmd = argv[i++];
 	if (i < argc)
 		c->dump = argv[i++];
+	if (c->cmd == NULL && i < argc && is_command(argv[i])) /* DUMP COMMAND: fine too */
+		c->cmd = argv[i++];
 	if (c->cmd != NULL && strcmp(c->cmd, "paths") == 0 && i < argc)
 		c->object = argv[i++];
 	if (i < argc)
 		usage_error("unexpected argument '%s'", argv[i]);
 	if (c->dump == NULL)
-		usage_error("%s", "no dump given");
-	if (c->cmd != NULL && strcmp(c->cmd, "paths") == 0 && c->object == NULL)
-		usage_error("%s", "paths needs an OBJECT id");
+		usage_error("no dump given");
+	if (c->object == NULL && c->cmd != NULL && strcmp(c->cmd, "paths") == 0)
+		usage_error("paths needs an OBJECT id");
+	if (c->object != NULL && c->expr != NULL)
+		usage_error("paths takes an OBJECT, not -e: end the expression with '| paths'");
+	uint64_t id;
+	if (c->object != NULL && parse_object_id(c->object, &id) < 0)
+		usage_error("paths: '%s' is not an object id: 0x... hex or decimal", c->object);
+	if (c->vo.sort != NULL && !view_sort_valid(c->vo.sort))
+		usage_error("unknown sort key '%s': shallow, retained, instances or name", c->vo.sort);
 }
 
-static int run_view(struct heap *h, const char *view, struct objset *set, struct cli *c,
-		    struct sbuf *out, struct sbuf *err)
+/* Regexes of options are bad input (status 2), like those of -e. */
+static int check_regexes(const struct cli *c)
 {
-	if (strcmp(view, "info") == 0)
-		return view_info(h, set, &c->vo, out);
-	if (strcmp(view, "classes") == 0)
-		return view_classes(h, set, &c->vo, out, err);
-	if (strcmp(view, "biggest") == 0) {
-		if (!c->top_set)
-			c->vo.top = 20;
-		return view_biggest(h, set, &c->vo, out);
+	const char *opt[] = { "--filter", "--exact" }, *val[] = { c->vo.filter, c->vo.exact };
+	struct sbuf err;
+
+	for (int i = 0; i < 2; i++) {
+		if (val[i] == NULL)
+			continue;
+		sbuf_init(&err);
+		if (regex_check(val[i], &err) < 0) {
+			fprintf(stderr, "heapwalk: %s: %s\n", opt[i], err.buf);
+			sbuf_free(&err);
+			return -1;
+		}
+		sbuf_free(&err);
 	}
-	if (strcmp(view, "objects") == 0) {
-		if (!c->top_set)
-			c->vo.top = 100;
-		return view_objects(h, set, &c->vo, out);
-	}
-	/* paths */
-	struct step s = { .op = ST_OBJECT, .arg = (char *)c->object };
-	if (step_apply(h, &s, set, c->vo.progress, err) < 0)
-		return -1;
-	node_t v = 1;
-	while (v < h->n && !bit_get(set->bits, v))
-		v++;
-	return view_paths(h, v, &c->vo, out);
+	return 0;
 }
 
-/* What a view needs of a cached heap beyond the summary tables. */
-static unsigned view_parts(const char *view, const struct cli *c, size_t nsteps)
+/* What a view needs of a cached heap beyond the summary tables; 0 when
+ * it can answer from per-class totals over the whole heap. */
+static unsigned parts_needed(const char *view, const struct cli *c, size_t nsteps)
 {
 	if (nsteps > 0)
 		return HP_ALL;
+	if (strcmp(view, "info") == 0 || (strcmp(view, "classes") == 0 && c->vo.exact == NULL))
+		return 0;
 	if (strcmp(view, "biggest") == 0 || strcmp(view, "objects") == 0)
 		return HP_NODES | HP_DOM;
 	if (strcmp(view, "paths") == 0)
 		return HP_NODES | HP_IN | (c->vo.weak ? HP_WEAK : 0);
-	return HP_ALL; /* classes --exact, and anything new */
+	return HP_ALL;
+}
+
+/* The view over set, rendered into out; -1 with err set. */
+static int run_view(struct heap *h, const char *view, struct objset *set, struct cli *c,
+		    struct sbuf *out, struct sbuf *err)
+{
+	if (strcmp(view, "info") == 0) {
+		struct info_view v;
+		view_info(h, set, &v);
+		report_info(h, &v, c->fmt, out);
+		info_view_free(&v);
+	} else if (strcmp(view, "classes") == 0) {
+		struct class_view v;
+		if (view_classes(h, set, &c->vo, &v, err) < 0)
+			return -1;
+		report_classes(h, &v, c->fmt, out);
+		class_view_free(&v);
+	} else if (strcmp(view, "biggest") == 0) {
+		struct big_view v;
+		c->vo.top = c->top_set ? c->vo.top : 20;
+		view_biggest(h, set, &c->vo, &v);
+		report_biggest(h, &v, c->fmt, out);
+		big_view_free(&v);
+	} else if (strcmp(view, "objects") == 0) {
+		struct objects_view v;
+		c->vo.top = c->top_set ? c->vo.top : 100;
+		view_objects(h, set, &c->vo, &v);
+		report_objects(h, &v, c->fmt, out);
+		objects_view_free(&v);
+	} else { /* paths: of the one object of the set */
+		struct path_view v;
+		if (set->count != 1) {
+			sbuf_printf(err, "paths needs a set of one object, not %llu", (unsigned long long)set->count);
+			return -1;
+		}
+		node_t x = 1;
+		while (!objset_has(set, x))
+			x++;
+		view_paths(h, x, &c->vo, &v);
+		report_paths(h, &v, c->fmt, out);
+		path_view_free(&v);
+	}
+	return 0;
+}
+
+/* Parse -e into pl; the status to exit with, 0 if fine. */
+static int parse_expr(struct cli *c, struct pipeline *pl)
+{
+	struct sbuf err;
+	int rc;
+
+	if (c->expr == NULL)
+		return 0;
+	sbuf_init(&err);
+	rc = pipeline_parse(c->expr, pl, &err);
+	if (rc != 0)
+		fprintf(stderr, "heapwalk: -e: %s\n", err.buf);
+	sbuf_free(&err);
+	if (rc != 0)
+		return rc == STEP_EREGEX ? EXIT_INPUT : EXIT_USAGE;
+	if (c->cmd != NULL && pl->view != NULL && strcmp(c->cmd, pl->view) != 0) {
+		fprintf(stderr, "heapwalk: -e ends in the view '%s', the command says '%s'\n", pl->view, c->cmd);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < pl->n && c->vo.weak; i++) /* --weak: the steps follow them too */
+		if (pl->steps[i].op == ST_REFERRERS || pl->steps[i].op == ST_REFERENTS)
+			pl->steps[i].weak = 1;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -193,41 +303,45 @@ int main(int argc, char **argv)
 	struct progress p;
 	struct pipeline pl = { 0 };
 	struct sbuf err, out;
-	struct objset set;
-	int rc = 0;
+	struct objset set = { 0 };
+	int rc;
 
 	parse_args(argc, argv, &c);
-	sbuf_init(&err);
-	sbuf_init(&out);
-	if (c.expr != NULL && pipeline_parse(c.expr, &pl, &err) < 0) {
-		fprintf(stderr, "heapwalk: -e: %s\n", err.buf);
-		rc = EXIT_USAGE;
-		goto out;
+	rc = parse_expr(&c, &pl);
+	if (rc == 0 && check_regexes(&c) < 0)
+		rc = EXIT_INPUT;
+	if (rc != 0) {
+		pipeline_free(&pl);
+		return rc;
 	}
 	if (c.cmd == NULL && c.expr == NULL) {
-		fprintf(stderr, "heapwalk: %s: the full-screen TUI is not built yet; "
-			"use a command, e.g. 'heapwalk classes %s' (see --help)\n", c.dump, c.dump);
-		rc = EXIT_USAGE;
-		goto out;
+		fputs("heapwalk: the TUI is not built yet; use a command, see --help\n", stderr);
+		return EXIT_USAGE;
 	}
+	const char *view = c.cmd ? c.cmd : pl.view ? pl.view : "classes";
+	if (c.object != NULL) { /* paths DUMP OBJECT is "object OBJECT | paths" */
+		pl.steps = xmalloc(sizeof *pl.steps);
+		pl.steps[0] = (struct step){ .op = ST_OBJECT, .arg = xstrdup(c.object) };
+		pl.n = 1;
+	}
+	sbuf_init(&err);
+	sbuf_init(&out);
 	progress_init(&p, c.oo.quiet);
 	c.vo.progress = &p;
 	if (heap_open(&h, c.dump, &c.oo, &p, &err) < 0) {
 		fprintf(stderr, "heapwalk: %s\n", err.buf);
-		rc = EXIT_INPUT;
-		goto out;
+		sbuf_free(&err);
+		sbuf_free(&out);
+		pipeline_free(&pl);
+		return EXIT_INPUT;
 	}
-	/* info and the whole heap's classes come from per-class totals: a
-	 * cached open then never loads the per-node arrays */
-	const char *view = c.cmd ? c.cmd : pl.view ? pl.view : "classes";
-	int light = pl.n == 0 && (strcmp(view, "info") == 0 ||
-				  (strcmp(view, "classes") == 0 && c.vo.exact == NULL));
-	if (light) {
+	unsigned parts = parts_needed(view, &c, c.object ? 0 : pl.n);
+	if (parts != 0)
+		heap_need(&h, parts, &p);
+	if (parts == 0)
 		objset_whole(&h, &set);
-	} else {
-		heap_need(&h, view_parts(view, &c, pl.n), &p);
+	else
 		objset_all(&h, &set);
-	}
 	for (size_t i = 0; i < pl.n && rc == 0; i++)
 		if (step_apply(&h, &pl.steps[i], &set, &p, &err) < 0)
 			rc = EXIT_INPUT;
@@ -235,11 +349,12 @@ int main(int argc, char **argv)
 		rc = EXIT_INPUT;
 	if (rc != 0)
 		fprintf(stderr, "heapwalk: %s: %s\n", c.dump, err.buf);
-	else if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0)
+	else if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
+		fprintf(stderr, "heapwalk: standard output: write error\n");
 		rc = EXIT_INPUT;
+	}
 	objset_free(&set);
 	heap_free(&h);
-out:
 	pipeline_free(&pl);
 	sbuf_free(&err);
 	sbuf_free(&out);

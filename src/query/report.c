@@ -1,84 +1,199 @@
-/* report.c — the table writer, see report.h. */
+/* report.c — text, JSON and CSV renderings of the views, see report.h.
+ * One table writer serves every view: summary members, then rows of
+ * cells kept until the end so that text columns can be aligned. */
 #include "query/report.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-void table_init(struct table *t, enum fmt fmt, const struct col *cols, int ncols)
+/* ---- the table writer ---- */
+
+enum coltype { COL_STR, COL_NUM, COL_BYTES, COL_PCT };
+#define CF_TEXT 1 /* shown in text only */
+#define CF_DATA 2 /* in JSON and CSV only */
+
+struct col {
+	const char *key;   /* JSON member and CSV header */
+	const char *title; /* text header */
+	enum coltype type;
+	unsigned flags;
+};
+
+/* A value for table_row(); null: no value (JSON null, empty otherwise). */
+struct cell {
+	enum coltype type;
+	const char *s;
+	size_t len;
+	uint64_t n;
+	double pct;
+	int null;
+};
+#define CS(str)   cell_str(str)
+#define CSB(sb)   ((struct cell){ COL_STR, (sb)->buf, (sb)->len, 0, 0, 0 })
+#define CN(num)   ((struct cell){ COL_NUM, NULL, 0, (uint64_t)(num), 0, 0 })
+#define CB(num)   ((struct cell){ COL_BYTES, NULL, 0, (uint64_t)(num), 0, 0 })
+#define CP(p)     ((struct cell){ COL_PCT, NULL, 0, 0, (p), 0 })
+#define CNULL     ((struct cell){ COL_STR, NULL, 0, 0, 0, 1 })
+
+static struct cell cell_str(const char *s)
+{
+	return (struct cell){ COL_STR, s, s ? strlen(s) : 0, 0, 0, s == NULL };
+}
+
+struct tcell {
+	char *s;      /* formatted for the table's format, escaped */
+	char *human;  /* text bytes: "4.39 MB", else NULL */
+};
+
+struct table {
+	enum fmt fmt;
+	const struct col *cols;
+	int ncols;
+	struct tcell *cells;  /* nrows * ncols */
+	size_t nrows, cap;
+	struct sbuf json;     /* JSON summary members, each followed by ',' */
+	char **meta;          /* text summary: key, value, key, value... */
+	size_t nmeta;
+};
+
+static void table_init(struct table *t, enum fmt fmt, const char *view, const struct col *cols, int ncols)
 {
 	memset(t, 0, sizeof *t);
 	t->fmt = fmt;
 	t->cols = cols;
 	t->ncols = ncols;
-	sbuf_init(&t->head);
+	sbuf_init(&t->json);
+	if (fmt == FMT_JSON)
+		sbuf_printf(&t->json, "\"view\":\"%s\",", view);
 }
 
-static void meta_key(struct table *t, const char *key)
+static int shown(const struct table *t, int c)
 {
-	if (t->fmt == FMT_JSON)
-		sbuf_printf(&t->head, "\"%s\":", key);
-	else if (t->fmt == FMT_TEXT)
-		sbuf_printf(&t->head, "%s: ", key);
+	return (t->cols[c].flags & (t->fmt == FMT_TEXT ? CF_DATA : CF_TEXT)) == 0;
 }
 
-void table_meta_str(struct table *t, const char *key, const char *val)
+static void meta_text(struct table *t, const char *key, char *val)
 {
-	if (t->fmt == FMT_CSV)
-		return; /* CSV is rows only */
-	meta_key(t, key);
-	if (t->fmt == FMT_JSON) {
-		sbuf_addc(&t->head, '"');
-		json_append(&t->head, (const uint8_t *)val, strlen(val));
-		sbuf_adds(&t->head, "\",");
-	} else {
-		esc_append(&t->head, (const uint8_t *)val, strlen(val), 0);
-		sbuf_addc(&t->head, '\n');
-	}
+	t->meta = xreallocarray(t->meta, 2 * t->nmeta + 2, sizeof *t->meta);
+	t->meta[2 * t->nmeta] = xstrdup(key);
+	t->meta[2 * t->nmeta + 1] = val;
+	t->nmeta++;
 }
 
-void table_meta_num(struct table *t, const char *key, uint64_t v)
-{
-	if (t->fmt == FMT_CSV)
-		return;
-	meta_key(t, key);
-	sbuf_printf(&t->head, t->fmt == FMT_JSON ? "%llu," : "%llu\n", (unsigned long long)v);
-}
-
-static char *format_cell(const struct table *t, const struct cell *c)
+/* Summary values: CSV has none, JSON members, text "key: value" lines. */
+static void meta_str(struct table *t, const char *key, const char *val, size_t len)
 {
 	struct sbuf sb;
 
-	sbuf_init(&sb);
-	switch (c->type) {
-	case COL_STR: {
-		const uint8_t *s = (const uint8_t *)(c->s ? c->s : "");
-		size_t n = strlen((const char *)s);
-		if (t->fmt == FMT_JSON) {
-			sbuf_addc(&sb, '"');
-			json_append(&sb, s, n);
-			sbuf_addc(&sb, '"');
-		} else if (t->fmt == FMT_CSV) {
-			csv_append(&sb, s, n);
-		} else {
-			esc_append(&sb, s, n, 0);
-		}
-		break;
+	if (t->fmt == FMT_JSON) {
+		sbuf_printf(&t->json, "\"%s\":\"", key);
+		json_append(&t->json, (const uint8_t *)val, len);
+		sbuf_adds(&t->json, "\",");
+	} else if (t->fmt == FMT_TEXT) {
+		sbuf_init(&sb);
+		esc_append(&sb, (const uint8_t *)val, len, 0);
+		meta_text(t, key, sbuf_detach(&sb));
 	}
-	case COL_NUM: /* UINT64_MAX: no value */
-		if (c->n != UINT64_MAX)
-			sbuf_printf(&sb, "%llu", (unsigned long long)c->n);
-		else if (t->fmt == FMT_JSON)
-			sbuf_adds(&sb, "null");
-		break;
-	case COL_PCT:
-		sbuf_printf(&sb, t->fmt == FMT_TEXT ? "%.1f%%" : "%.4f", c->pct);
-		break;
-	}
-	return sbuf_detach(&sb);
 }
 
-void table_row(struct table *t, ...)
+static void meta_strs(struct table *t, const char *key, const char *val)
+{
+	meta_str(t, key, val, strlen(val));
+}
+
+static void meta_num(struct table *t, const char *key, uint64_t v)
+{
+	if (t->fmt == FMT_JSON)
+		sbuf_printf(&t->json, "\"%s\":%llu,", key, (unsigned long long)v);
+	else if (t->fmt == FMT_TEXT)
+		meta_text(t, key, xasprintf("%llu", (unsigned long long)v));
+}
+
+static void meta_bytes(struct table *t, const char *key, uint64_t v)
+{
+	char h[32];
+
+	if (t->fmt != FMT_TEXT) {
+		meta_num(t, key, v);
+		return;
+	}
+	fmt_bytes(h, sizeof h, v);
+	meta_text(t, key, xasprintf("%llu (%s)", (unsigned long long)v, h));
+}
+
+static void meta_bool(struct table *t, const char *key, int v)
+{
+	if (t->fmt == FMT_JSON)
+		sbuf_printf(&t->json, "\"%s\":%s,", key, v ? "true" : "false");
+	else if (t->fmt == FMT_TEXT)
+		meta_text(t, key, xstrdup(v ? "yes" : "no"));
+}
+
+/* A list of strings from the dump: a JSON array, text comma-separated. */
+static void meta_list(struct table *t, const char *key, const char *const *v, size_t n)
+{
+	struct sbuf sb;
+
+	if (t->fmt == FMT_CSV)
+		return;
+	sbuf_init(&sb);
+	if (t->fmt == FMT_JSON)
+		sbuf_printf(&t->json, "\"%s\":[", key);
+	for (size_t i = 0; i < n; i++) {
+		if (t->fmt == FMT_JSON) {
+			sbuf_adds(&t->json, i ? ",\"" : "\"");
+			json_append(&t->json, (const uint8_t *)v[i], strlen(v[i]));
+			sbuf_addc(&t->json, '"');
+		} else {
+			sbuf_adds(&sb, i ? ", " : "");
+			esc_append(&sb, (const uint8_t *)v[i], strlen(v[i]), 0);
+		}
+	}
+	if (t->fmt == FMT_JSON)
+		sbuf_adds(&t->json, "],");
+	else
+		meta_text(t, key, sbuf_detach(&sb));
+	sbuf_free(&sb);
+}
+
+static struct tcell format_cell(const struct table *t, const struct cell *c)
+{
+	struct tcell r = { NULL, NULL };
+	struct sbuf sb;
+	char h[32];
+
+	sbuf_init(&sb);
+	if (c->null) {
+		if (t->fmt == FMT_JSON)
+			sbuf_adds(&sb, "null");
+	} else if (c->type == COL_STR) {
+		const uint8_t *s = (const uint8_t *)c->s;
+		if (t->fmt == FMT_JSON) {
+			sbuf_addc(&sb, '"');
+			json_append(&sb, s, c->len);
+			sbuf_addc(&sb, '"');
+		} else if (t->fmt == FMT_CSV) {
+			csv_append(&sb, s, c->len);
+		} else {
+			esc_append(&sb, s, c->len, 0);
+		}
+	} else if (c->type == COL_PCT) {
+		sbuf_printf(&sb, "%.1f%%", c->pct);
+	} else {
+		sbuf_printf(&sb, "%llu", (unsigned long long)c->n);
+		if (c->type == COL_BYTES && t->fmt == FMT_TEXT) { /* "523 B" would say it twice */
+			fmt_bytes(h, sizeof h, c->n);
+			r.human = xstrdup(c->n >= 1024 ? h : "");
+		}
+	}
+	r.s = sbuf_detach(&sb);
+	return r;
+}
+
+/* A row: one value for every column, shown in this format or not. */
+static void table_row(struct table *t, ...)
 {
 	va_list ap;
 
@@ -95,63 +210,118 @@ void table_row(struct table *t, ...)
 	t->nrows++;
 }
 
-/* Display width of escaped text: bytes that do not start a UTF-8
- * sequence do not count (good enough for alignment; no wide glyphs in
- * class names in practice). */
-static size_t width(const char *s)
+/* Display width of escaped UTF-8 text, without the locale (output must
+ * not depend on it): East Asian wide ranges count 2, combining marks 0. */
+static size_t width(const char *str)
 {
+	const unsigned char *s = (const unsigned char *)str;
 	size_t w = 0;
 
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
+	while (*s) {
+		uint32_t cp = *s;
+		int n = cp < 0x80 ? 1 : cp < 0xe0 ? 2 : cp < 0xf0 ? 3 : 4;
+		if (n > 1)
+			cp &= 0x3fu >> (n - 1);
+		for (int i = 1; i < n && (s[i] & 0xc0) == 0x80; i++)
+			cp = cp << 6 | (s[i] & 0x3f);
+		for (int i = 0; i < n && *s; i++)
+			s++;
+		if ((cp >= 0x300 && cp < 0x370) || (cp >= 0x200b && cp <= 0x200f))
+			continue;
+		w += (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf) ||
+		     (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
+		     (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
+		     (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x20000 && cp <= 0x3fffd) ? 2 : 1;
+	}
 	return w;
+}
+
+static void pad(struct sbuf *out, size_t n)
+{
+	while (n-- > 0)
+		sbuf_addc(out, ' ');
 }
 
 static void end_text(struct table *t, struct sbuf *out)
 {
-	size_t *w = xcalloc((size_t)t->ncols, sizeof *w);
+	size_t *w = xcalloc((size_t)t->ncols, sizeof *w), *hw = xcalloc((size_t)t->ncols, sizeof *hw);
+	size_t kw = 0;
+	int last = t->ncols - 1;
 
-	sbuf_add(out, t->head.buf, t->head.len);
-	if (t->head.len)
+	for (size_t i = 0; i < t->nmeta; i++)
+		if (strlen(t->meta[2 * i]) > kw)
+			kw = strlen(t->meta[2 * i]);
+	for (size_t i = 0; i < t->nmeta; i++) {
+		sbuf_printf(out, "%s:", t->meta[2 * i]);
+		pad(out, kw - strlen(t->meta[2 * i]) + 1);
+		sbuf_printf(out, "%s\n", t->meta[2 * i + 1]);
+	}
+	if (t->nmeta > 0)
 		sbuf_addc(out, '\n');
-	for (int c = 0; c < t->ncols; c++)
-		w[c] = width(t->cols[c].title);
-	for (size_t r = 0; r < t->nrows; r++)
+	while (last > 0 && !shown(t, last))
+		last--;
+	for (size_t r = 0; r < t->nrows; r++) /* bytes: exact, a space, human */
 		for (int c = 0; c < t->ncols; c++) {
-			size_t cw = width(t->cells[r * (size_t)t->ncols + (size_t)c]);
-			if (cw > w[c])
-				w[c] = cw;
+			const struct tcell *x = &t->cells[r * (size_t)t->ncols + (size_t)c];
+			if (width(x->s) > w[c])
+				w[c] = width(x->s);
+			if (x->human && strlen(x->human) > hw[c])
+				hw[c] = strlen(x->human);
 		}
+	for (int c = 0; c < t->ncols; c++) {
+		if (hw[c] > 0)
+			w[c] += 1;
+		if (width(t->cols[c].title) > w[c] + hw[c])
+			w[c] = width(t->cols[c].title) - hw[c];
+	}
 	for (size_t r = 0; r <= t->nrows; r++) {
-		for (int c = 0; c < t->ncols; c++) {
-			const char *s = r == 0 ? t->cols[c].title : t->cells[(r - 1) * (size_t)t->ncols + (size_t)c];
-			size_t pad = w[c] - width(s);
-			int last = c == t->ncols - 1;
-			if (t->cols[c].type != COL_STR)
-				for (size_t i = 0; i < pad; i++)
-					sbuf_addc(out, ' ');
-			sbuf_adds(out, s);
-			if (t->cols[c].type == COL_STR && !last)
-				for (size_t i = 0; i < pad; i++)
-					sbuf_addc(out, ' ');
-			if (!last)
+		int first = 1;
+		for (int c = 0; c <= last; c++) {
+			if (!shown(t, c))
+				continue;
+			const struct tcell *x = r ? &t->cells[(r - 1) * (size_t)t->ncols + (size_t)c] : NULL;
+			const char *s = x ? x->s : t->cols[c].title;
+			size_t cw = w[c] + hw[c];
+			if (!first)
 				sbuf_adds(out, "  ");
+			first = 0;
+			if (t->cols[c].type == COL_STR) {
+				sbuf_adds(out, s);
+				if (c != last)
+					pad(out, cw - width(s));
+			} else if (x == NULL || x->human == NULL || hw[c] == 0) {
+				pad(out, cw - width(s));
+				sbuf_adds(out, s);
+			} else {
+				pad(out, w[c] - width(s) - 1);
+				sbuf_printf(out, "%s ", s);
+				pad(out, hw[c] - strlen(x->human));
+				sbuf_adds(out, x->human);
+			}
 		}
+		while (out->len > 0 && out->buf[out->len - 1] == ' ') /* empty last cells */
+			out->buf[--out->len] = '\0';
 		sbuf_addc(out, '\n');
 	}
 	free(w);
+	free(hw);
 }
 
 static void end_json(struct table *t, struct sbuf *out)
 {
 	sbuf_addc(out, '{');
-	sbuf_add(out, t->head.buf, t->head.len);
+	sbuf_add(out, t->json.buf, t->json.len);
 	sbuf_adds(out, "\"rows\":[");
 	for (size_t r = 0; r < t->nrows; r++) {
+		int first = 1;
 		sbuf_adds(out, r ? ",\n{" : "\n{");
-		for (int c = 0; c < t->ncols; c++)
-			sbuf_printf(out, "%s\"%s\":%s", c ? "," : "", t->cols[c].key,
-				    t->cells[r * (size_t)t->ncols + (size_t)c]);
+		for (int c = 0; c < t->ncols; c++) {
+			if (!shown(t, c))
+				continue;
+			sbuf_printf(out, "%s\"%s\":%s", first ? "" : ",", t->cols[c].key,
+				    t->cells[r * (size_t)t->ncols + (size_t)c].s);
+			first = 0;
+		}
 		sbuf_addc(out, '}');
 	}
 	sbuf_adds(out, "]}\n");
@@ -159,16 +329,21 @@ static void end_json(struct table *t, struct sbuf *out)
 
 static void end_csv(struct table *t, struct sbuf *out)
 {
-	for (int c = 0; c < t->ncols; c++)
-		sbuf_printf(out, "%s%s", c ? "," : "", t->cols[c].key);
-	sbuf_addc(out, '\n');
-	for (size_t r = 0; r < t->nrows; r++)
-		for (int c = 0; c < t->ncols; c++)
-			sbuf_printf(out, "%s%s", t->cells[r * (size_t)t->ncols + (size_t)c],
-				    c == t->ncols - 1 ? "\n" : ",");
+	for (size_t r = 0; r <= t->nrows; r++) {
+		int first = 1;
+		for (int c = 0; c < t->ncols; c++) {
+			if (!shown(t, c))
+				continue;
+			sbuf_adds(out, first ? "" : ",");
+			sbuf_adds(out, r ? t->cells[(r - 1) * (size_t)t->ncols + (size_t)c].s : t->cols[c].key);
+			first = 0;
+		}
+		sbuf_addc(out, '\n');
+	}
 }
 
-void table_end(struct table *t, struct sbuf *out)
+/* Writes everything to out and frees the table. */
+static void table_end(struct table *t, struct sbuf *out)
 {
 	if (t->fmt == FMT_TEXT)
 		end_text(t, out);
@@ -176,8 +351,262 @@ void table_end(struct table *t, struct sbuf *out)
 		end_json(t, out);
 	else
 		end_csv(t, out);
-	for (size_t i = 0; i < t->nrows * (size_t)t->ncols; i++)
-		free(t->cells[i]);
+	for (size_t i = 0; i < t->nrows * (size_t)t->ncols; i++) {
+		free(t->cells[i].s);
+		free(t->cells[i].human);
+	}
 	free(t->cells);
-	sbuf_free(&t->head);
+	for (size_t i = 0; i < 2 * t->nmeta; i++)
+		free(t->meta[i]);
+	free(t->meta);
+	sbuf_free(&t->json);
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+/* ---- info ---- */
+
+void report_info(const struct heap *h, const struct info_view *v, enum fmt f, struct sbuf *out)
+{
+	static const struct col cols[] = {
+		{ "root_kind", "GC roots by kind", COL_STR, 0 },
+		{ "records", "records", COL_NUM, 0 },
+		{ "objects", "objects", COL_NUM, 0 },
+	};
+	const struct jvm_layout *l = &h->layout;
+	struct table t;
+
+	table_init(&t, f, "info", cols, 3);
+	meta_strs(&t, "dump", h->path);
+	meta_str(&t, "format", h->version, strnlen(h->version, sizeof h->version));
+	meta_num(&t, "id_size", l->idsize);
+	meta_num(&t, "timestamp_ms", h->timestamp_ms);
+	if (f == FMT_TEXT) {
+		time_t secs = (time_t)(h->timestamp_ms / 1000);
+		struct tm tm;
+		char when[64];
+		if (gmtime_r(&secs, &tm) && strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm))
+			meta_strs(&t, "dumped_at", when);
+	}
+	meta_num(&t, "objects", h->n - 1);
+	meta_bytes(&t, "heap_bytes", h->total_shallow);
+	meta_num(&t, "classes", h->ncls);
+	meta_num(&t, "references", h->nedges);
+	meta_num(&t, "weak_references", h->nweak);
+	meta_num(&t, "dangling_references", h->dangling_refs);
+	meta_num(&t, "set_objects", v->set_count);
+	meta_bytes(&t, "set_bytes", v->set_shallow);
+	meta_bool(&t, "compressed_oops", l->compressed_oops);
+	meta_bool(&t, "compressed_class_pointers", l->compressed_class_ptrs);
+	meta_num(&t, "object_header", l->header);
+	meta_num(&t, "array_header", l->array_header);
+	meta_num(&t, "alignment", l->align);
+	meta_bool(&t, "layout_detected", l->detected);
+	meta_num(&t, "layout_objects_checked", l->checked);
+	meta_num(&t, "layout_objects_exact", l->exact);
+	meta_num(&t, "gc_root_objects", v->gc_root_objects);
+	meta_num(&t, "unreachable_objects", h->unreachable_count);
+	meta_bytes(&t, "unreachable_bytes", h->unreachable_bytes);
+	meta_num(&t, "weakly_reachable_objects", h->weakonly_count);
+	meta_bytes(&t, "weakly_reachable_bytes", h->weakonly_bytes);
+	meta_num(&t, "warnings", v->warnings);
+	const char **names = xmalloc((v->nestimated + 1) * sizeof *names);
+	for (size_t i = 0; i < v->nestimated; i++)
+		names[i] = class_name(h, v->estimated[i]);
+	meta_list(&t, "estimated_size_classes", names, v->nestimated);
+	free(names);
+	for (size_t i = 0; i < v->nroots; i++)
+		table_row(&t, CS(root_kind_name(v->roots[i].kind)), CN(v->roots[i].records),
+			  CN(v->roots[i].objects));
+	table_end(&t, out);
+}
+
+/* ---- classes ---- */
+
+void report_classes(const struct heap *h, const struct class_view *v, enum fmt f, struct sbuf *out)
+{
+	/* the CSV columns start class,instances,shallow,retained_lb: scripts rely on it */
+	static const struct col cols[] = {
+		{ "class", "class", COL_STR, 0 },
+		{ "instances", "instances", COL_NUM, 0 },
+		{ "shallow", "shallow", COL_BYTES, 0 },
+		{ "retained_lb", "retained>=", COL_BYTES, 0 },
+		{ "retained_exact", "retained", COL_BYTES, 0 },
+		{ "shallow_pct", "%", COL_PCT, CF_TEXT },
+	};
+	static const struct col cols_lb[] = { /* without --exact */
+		{ "class", "class", COL_STR, 0 },
+		{ "instances", "instances", COL_NUM, 0 },
+		{ "shallow", "shallow", COL_BYTES, 0 },
+		{ "retained_lb", "retained>=", COL_BYTES, 0 },
+		{ "shallow_pct", "%", COL_PCT, CF_TEXT },
+	};
+	struct table t;
+
+	table_init(&t, f, "classes", v->exact ? cols : cols_lb, v->exact ? 6 : 5);
+	meta_num(&t, "objects", v->set_count);
+	meta_bytes(&t, "shallow", v->set_shallow);
+	meta_num(&t, "classes", v->matched);
+	meta_num(&t, "shown", v->n);
+	if (f == FMT_TEXT)
+		meta_strs(&t, "retained>=", "a lower bound: the retained sizes of the instances "
+			  "that no other instance of their class dominates");
+	for (size_t i = 0; i < v->n; i++) {
+		const struct class_row *r = &v->rows[i];
+		struct cell ex = r->retained_exact == RETAINED_NONE ? CNULL : CB(r->retained_exact);
+		if (v->exact)
+			table_row(&t, CS(class_name(h, r->cls)), CN(r->count), CB(r->shallow),
+				  CB(r->retained_lb), ex, CP(pct(r->shallow, v->set_shallow)));
+		else
+			table_row(&t, CS(class_name(h, r->cls)), CN(r->count), CB(r->shallow),
+				  CB(r->retained_lb), CP(pct(r->shallow, v->set_shallow)));
+	}
+	table_end(&t, out);
+}
+
+/* ---- biggest ---- */
+
+/* A String's text for a value column, or null. */
+static struct cell string_cell(const struct heap *h, node_t v, struct sbuf *sb, size_t max)
+{
+	sbuf_reset(sb);
+	if (node_string(h, v, sb, max) < 0)
+		return CNULL;
+	return CSB(sb);
+}
+
+void report_biggest(const struct heap *h, const struct big_view *v, enum fmt f, struct sbuf *out)
+{
+	static const struct col cols[] = {
+		{ "depth", "depth", COL_NUM, CF_DATA },
+		{ "id", "id", COL_STR, 0 },
+		{ "object", "object", COL_STR, 0 },
+		{ "shallow", "shallow", COL_BYTES, 0 },
+		{ "retained", "retained", COL_BYTES, 0 },
+		{ "parent_pct", "%", COL_PCT, CF_TEXT },
+		{ "count", "count", COL_NUM, CF_DATA },
+		{ "largest", "largest", COL_NUM, CF_DATA },
+		{ "value", "value", COL_STR, 0 },
+	};
+	struct sbuf label, val;
+	struct table t;
+	char id[32], hb[32];
+
+	sbuf_init(&label);
+	sbuf_init(&val);
+	table_init(&t, f, "biggest", cols, 9);
+	meta_num(&t, "objects", v->set_count);
+	meta_bytes(&t, "shallow", v->set_shallow);
+	meta_num(&t, "top_level", v->top_level);
+	meta_bytes(&t, "heap_bytes", v->heap_bytes);
+	for (size_t i = 0; i < v->n; i++) {
+		const struct big_row *r = &v->rows[i];
+		sbuf_reset(&label);
+		for (unsigned d = 0; f == FMT_TEXT && d < r->depth; d++)
+			sbuf_adds(&label, "  ");
+		if (r->node == HW_NONE) {
+			sbuf_printf(&label, "%llu more object%s", (unsigned long long)r->count, r->count == 1 ? "" : "s");
+			if (f == FMT_TEXT) {
+				fmt_bytes(hb, sizeof hb, r->largest);
+				sbuf_printf(&label, ", largest %s", hb);
+			}
+			table_row(&t, CN(r->depth), CNULL, CSB(&label), CB(r->shallow), CB(r->retained),
+				  CP(pct(r->retained, r->parent)), CN(r->count), CN(r->largest), CNULL);
+			continue;
+		}
+		node_label(h, r->node, &label);
+		node_id_text(h, r->node, id, sizeof id);
+		table_row(&t, CN(r->depth), CS(id), CSB(&label), CB(r->shallow), CB(r->retained),
+			  CP(pct(r->retained, r->parent)), CN(r->count), CN(r->largest),
+			  string_cell(h, r->node, &val, 60));
+	}
+	table_end(&t, out);
+	sbuf_free(&label);
+	sbuf_free(&val);
+}
+
+/* ---- objects ---- */
+
+void report_objects(const struct heap *h, const struct objects_view *v, enum fmt f, struct sbuf *out)
+{
+	static const struct col cols[] = {
+		{ "id", "id", COL_STR, 0 },
+		{ "class", "class", COL_STR, 0 },
+		{ "shallow", "shallow", COL_BYTES, 0 },
+		{ "retained", "retained", COL_BYTES, 0 },
+		{ "value", "value", COL_STR, 0 },
+	};
+	struct sbuf label, val;
+	struct table t;
+	char id[32];
+
+	sbuf_init(&label);
+	sbuf_init(&val);
+	table_init(&t, f, "objects", cols, 5);
+	meta_num(&t, "objects", v->set_count);
+	meta_bytes(&t, "shallow", v->set_shallow);
+	meta_num(&t, "shown", v->n);
+	for (size_t i = 0; i < v->n; i++) {
+		node_t x = v->nodes[i];
+		sbuf_reset(&label);
+		node_label(h, x, &label);
+		node_id_text(h, x, id, sizeof id);
+		table_row(&t, CS(id), CSB(&label), CB(h->node_shallow[x]), CB(h->retained[x]),
+			  string_cell(h, x, &val, 200));
+	}
+	table_end(&t, out);
+	sbuf_free(&label);
+	sbuf_free(&val);
+}
+
+/* ---- paths ---- */
+
+void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, struct sbuf *out)
+{
+	static const struct col cols[] = {
+		{ "path", "path", COL_NUM, 0 },
+		{ "step", "step", COL_NUM, 0 },
+		{ "id", "id", COL_STR, 0 },
+		{ "object", "object", COL_STR, 0 },
+		{ "via", "via", COL_STR, 0 },
+		{ "root", "GC root", COL_STR, 0 },
+	};
+	struct sbuf label, via, root;
+	struct table t;
+	char id[32];
+
+	sbuf_init(&label);
+	sbuf_init(&via);
+	sbuf_init(&root);
+	table_init(&t, f, "paths", cols, 6);
+	node_id_text(h, v->target, id, sizeof id);
+	meta_strs(&t, "object", id);
+	sbuf_reset(&label);
+	node_label(h, v->target, &label);
+	meta_str(&t, "class", label.buf, label.len);
+	meta_bool(&t, "weak_references_followed", v->weak);
+	meta_num(&t, "paths", v->npaths);
+	for (size_t p = 0; p < v->npaths; p++)
+		for (size_t s = v->start[p]; s < v->start[p + 1]; s++) {
+			node_t x = v->nodes[s];
+			int has_next = s + 1 < v->start[p + 1];
+			sbuf_reset(&label);
+			sbuf_reset(&via);
+			sbuf_reset(&root);
+			node_label(h, x, &label);
+			if (has_next)
+				edge_label(h, x, v->nodes[s + 1], &via);
+			if (s == v->start[p])
+				root_label(h, x, &root);
+			node_id_text(h, x, id, sizeof id);
+			table_row(&t, CN(p + 1), CN(s - v->start[p]), CS(id), CSB(&label),
+				  has_next ? CSB(&via) : CNULL, s == v->start[p] ? CSB(&root) : CNULL);
+		}
+	table_end(&t, out);
+	sbuf_free(&label);
+	sbuf_free(&via);
+	sbuf_free(&root);
 }

@@ -1,136 +1,302 @@
-/* step.c — parsing and applying selection steps, see step.h. */
+/* step.c — parsing, printing and applying selection steps, see step.h. */
 #include "query/step.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
-#include <ctype.h>
 #include <errno.h>
 #include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const struct { const char *name; enum step_op op; int takes_arg; } ops[] = {
-	{ "all", ST_ALL, 0 }, { "instances", ST_INSTANCES, 1 }, { "retained", ST_RETAINED, 0 },
-	{ "referrers", ST_REFERRERS, 0 }, { "referents", ST_REFERENTS, 0 },
-	{ "dominated", ST_DOMINATED, 0 }, { "object", ST_OBJECT, 1 },
+enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK };
+
+static const struct {
+	const char *name;
+	enum step_op op;
+	enum argkind arg;
+} ops[] = {
+	{ "all", ST_ALL, A_NONE }, { "instances", ST_INSTANCES, A_CLASS },
+	{ "instanceof", ST_INSTANCEOF, A_CLASS }, { "retained", ST_RETAINED, A_NONE },
+	{ "referrers", ST_REFERRERS, A_WEAK }, { "referents", ST_REFERENTS, A_WEAK },
+	{ "dominated", ST_DOMINATED, A_NONE }, { "object", ST_OBJECT, A_ID },
 };
-static const char *views[] = { "classes", "biggest", "objects", "info" };
+static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths" };
 
 #define NELEM(a) (sizeof (a) / sizeof (a)[0])
 
-static const char *skip_space(const char *p)
+/* ---- regexes ---- */
+
+static pcre2_code *rx_compile(const char *pattern, int *code, size_t *at)
 {
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return p;
+	PCRE2_SIZE off = 0;
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF,
+				       code, &off, NULL);
+
+	*at = (size_t)off;
+	return re;
 }
 
-/* One word, or a /regex/ (a slash inside is written \/). */
-static const char *word(const char *p, char **out, int *regex)
+static void rx_message(int code, struct sbuf *out)
 {
-	const char *q = p;
-	struct sbuf sb;
+	PCRE2_UCHAR msg[256];
 
-	sbuf_init(&sb);
-	*regex = 0;
-	if (*p == '/') {
-		*regex = 1;
-		for (q = p + 1; *q && *q != '/'; q++) {
-			if (q[0] == '\\' && q[1] == '/')
-				q++;
-			sbuf_addc(&sb, *q);
-		}
-		if (*q != '/') {
-			sbuf_free(&sb);
-			*out = NULL;
-			return NULL;
-		}
-		q++;
-	} else {
-		while (*q && *q != ' ' && *q != '\t' && *q != '|')
-			sbuf_addc(&sb, *q++);
-	}
-	*out = sbuf_detach(&sb);
-	return q;
+	if (pcre2_get_error_message(code, msg, sizeof msg) < 0)
+		snprintf((char *)msg, sizeof msg, "error %d", code);
+	sbuf_adds(out, (const char *)msg);
 }
 
-static int parse_one(const char *expr, const char **pp, struct pipeline *pl, struct sbuf *err)
+int regex_check(const char *pattern, struct sbuf *err)
 {
-	const char *p = skip_space(*pp), *start = p;
-	char *w;
-	int rx;
+	int code;
+	size_t at;
+	pcre2_code *re = rx_compile(pattern, &code, &at);
 
-	p = word(p, &w, &rx);
-	if (p == NULL || *w == '\0') {
-		sbuf_printf(err, "column %d: expected a step", (int)(start - expr) + 1);
-		free(w);
-		return -1;
-	}
-	for (size_t i = 0; i < NELEM(ops); i++) {
-		if (strcmp(w, ops[i].name) != 0)
-			continue;
-		struct step s = { .op = ops[i].op };
-		free(w);
-		const char *a = skip_space(p);
-		if (ops[i].takes_arg) {
-			p = word(a, &s.arg, &s.regex);
-			if (p == NULL || *s.arg == '\0') {
-				sbuf_printf(err, "column %d: '%s' needs an argument%s", (int)(a - expr) + 1,
-					    ops[i].name, p == NULL ? " (unclosed /regex/)" : "");
-				free(s.arg);
-				return -1;
-			}
-			if (s.regex && s.op != ST_INSTANCES) {
-				sbuf_printf(err, "column %d: '%s' takes no /regex/", (int)(a - expr) + 1, ops[i].name);
-				free(s.arg);
-				return -1;
-			}
-		} else if ((s.op == ST_REFERRERS || s.op == ST_REFERENTS) && strncmp(a, "weak", 4) == 0 &&
-			   (a[4] == '\0' || a[4] == ' ' || a[4] == '|')) {
-			s.weak = 1;
-			p = a + 4;
-		}
-		pl->steps = xreallocarray(pl->steps, pl->n + 1, sizeof *pl->steps);
-		pl->steps[pl->n++] = s;
-		*pp = p;
+	if (re != NULL) {
+		pcre2_code_free(re);
 		return 0;
 	}
-	for (size_t i = 0; i < NELEM(views); i++)
-		if (strcmp(w, views[i]) == 0) {
-			const char *rest = skip_space(p);
-			if (*rest != '\0') {
-				sbuf_printf(err, "column %d: the view '%s' must come last",
-					    (int)(start - expr) + 1, w);
+	sbuf_adds(err, "regex /");
+	esc_append(err, (const uint8_t *)pattern, strlen(pattern), 0);
+	sbuf_printf(err, "/: column %zu: ", at + 1);
+	rx_message(code, err);
+	return -1;
+}
+
+/* "byte[]" -> "[B", "java.lang.String[][]" -> "[[Ljava.lang.String;":
+ * the Java spelling of array types, for exact names. */
+static char *internal_name(const char *name)
+{
+	static const struct { const char *java; char code; } prim[] = {
+		{ "boolean", 'Z' }, { "byte", 'B' }, { "char", 'C' }, { "short", 'S' },
+		{ "int", 'I' }, { "long", 'J' }, { "float", 'F' }, { "double", 'D' },
+	};
+	size_t len = strlen(name), dims = 0;
+	struct sbuf sb;
+
+	while (len >= 2 && name[len - 2] == '[' && name[len - 1] == ']') {
+		len -= 2;
+		dims++;
+	}
+	if (dims == 0 || len == 0)
+		return xstrdup(name);
+	sbuf_init(&sb);
+	for (size_t i = 0; i < dims; i++)
+		sbuf_addc(&sb, '[');
+	for (size_t i = 0; i < NELEM(prim); i++)
+		if (strlen(prim[i].java) == len && strncmp(name, prim[i].java, len) == 0) {
+			sbuf_addc(&sb, prim[i].code);
+			return sbuf_detach(&sb);
+		}
+	sbuf_addc(&sb, 'L');
+	sbuf_add(&sb, name, len);
+	sbuf_addc(&sb, ';');
+	return sbuf_detach(&sb);
+}
+
+uint8_t *class_match(const struct heap *h, const char *pattern, int regex, struct sbuf *err)
+{
+	uint8_t *m = xcalloc((size_t)h->ncls + 1, 1);
+
+	if (!regex) {
+		char *alt = internal_name(pattern);
+		for (uint32_t c = 0; c < h->ncls; c++)
+			m[c] = strcmp(class_name(h, c), pattern) == 0 || strcmp(class_name(h, c), alt) == 0;
+		free(alt);
+		return m;
+	}
+	int code;
+	size_t at;
+	pcre2_code *re = rx_compile(pattern, &code, &at);
+	if (re == NULL) {
+		regex_check(pattern, err);
+		free(m);
+		return NULL;
+	}
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
+	for (uint32_t c = 0; c < h->ncls; c++) {
+		const char *n = class_name(h, c);
+		m[c] = pcre2_match(re, (PCRE2_SPTR)n, strlen(n), 0, 0, md, NULL) >= 0;
+	}
+	pcre2_match_data_free(md);
+	pcre2_code_free(re);
+	return m;
+}
+
+int parse_object_id(const char *s, uint64_t *id)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9') /* strtoull would take "-1" and " 1" */
+		return -1;
+	errno = 0;
+	*id = strtoull(s, &end, 0); /* 0x... hex, else decimal (no octal: see below) */
+	if (s[0] == '0' && s[1] != 'x' && s[1] != 'X' && s[1] != '\0')
+		*id = strtoull(s, &end, 10); /* "0755" is decimal 755, not octal */
+	return errno == 0 && *end == '\0' ? 0 : -1;
+}
+
+/* ---- parsing ---- */
+
+struct lexer {
+	const char *expr, *p;
+	struct sbuf *err;
+};
+
+static int col(const struct lexer *lx, const char *at) { return (int)(at - lx->expr) + 1; }
+
+static void skip_space(struct lexer *lx)
+{
+	while (*lx->p == ' ' || *lx->p == '\t')
+		lx->p++;
+}
+
+/* One word up to a blank or '|', or a /regex/ (a slash inside written
+ * \/). *start gets where it began. Returns NULL on an unclosed regex. */
+static char *word(struct lexer *lx, int *regex, const char **start)
+{
+	struct sbuf sb;
+	const char *q;
+
+	skip_space(lx);
+	*start = lx->p;
+	*regex = *lx->p == '/';
+	sbuf_init(&sb);
+	if (!*regex) {
+		for (q = lx->p; *q && *q != ' ' && *q != '\t' && *q != '|'; q++)
+			sbuf_addc(&sb, *q);
+		lx->p = q;
+		return sbuf_detach(&sb);
+	}
+	for (q = lx->p + 1; *q && *q != '/'; q++) {
+		if (q[0] == '\\' && q[1] == '/')
+			q++;
+		sbuf_addc(&sb, *q);
+	}
+	if (*q != '/') {
+		sbuf_free(&sb);
+		return NULL;
+	}
+	lx->p = q + 1;
+	return sbuf_detach(&sb);
+}
+
+/* The column in expr of byte `off` of a regex unescaped from `start`. */
+static int regex_col(const struct lexer *lx, const char *start, size_t off)
+{
+	const char *q = start + 1;
+
+	for (size_t i = 0; i < off && *q && *q != '/'; i++)
+		q += q[0] == '\\' && q[1] == '/' ? 2 : 1;
+	return col(lx, q);
+}
+
+static int parse_arg(struct lexer *lx, struct step *s, const char *opname, enum argkind kind)
+{
+	const char *start;
+	uint64_t id;
+
+	s->arg = word(lx, &s->regex, &start);
+	if (s->arg == NULL) {
+		sbuf_printf(lx->err, "column %d: unclosed /regex/", col(lx, start));
+		return STEP_ESYNTAX;
+	}
+	if (*s->arg == '\0' && !s->regex) {
+		sbuf_printf(lx->err, "column %d: '%s' needs %s", col(lx, start), opname,
+			    kind == A_ID ? "an object id" : "a class name or /regex/");
+		return STEP_ESYNTAX;
+	}
+	if (kind == A_ID && (s->regex || parse_object_id(s->arg, &id) < 0)) {
+		sbuf_printf(lx->err, "column %d: '%s' needs an object id (0x... or decimal), not '",
+			    col(lx, start), opname);
+		esc_append(lx->err, (const uint8_t *)start, (size_t)(lx->p - start), 0);
+		sbuf_addc(lx->err, '\'');
+		return STEP_ESYNTAX;
+	}
+	if (s->regex) {
+		int code;
+		size_t at;
+		pcre2_code *re = rx_compile(s->arg, &code, &at);
+		if (re == NULL) {
+			sbuf_printf(lx->err, "column %d: bad regex: ", regex_col(lx, start, at));
+			rx_message(code, lx->err);
+			return STEP_EREGEX;
+		}
+		pcre2_code_free(re);
+	}
+	return 0;
+}
+
+/* One step or, last, a view name. */
+static int parse_one(struct lexer *lx, struct pipeline *pl)
+{
+	const char *start;
+	int rx, rc = 0;
+	char *w = word(lx, &rx, &start);
+
+	if (w == NULL || *w == '\0' || rx) {
+		sbuf_printf(lx->err, "column %d: expected a step", col(lx, start));
+		free(w);
+		return STEP_ESYNTAX;
+	}
+	for (size_t i = 0; i < NELEM(view_names); i++)
+		if (strcmp(w, view_names[i]) == 0) {
+			skip_space(lx);
+			if (*lx->p != '\0') {
+				sbuf_printf(lx->err, "column %d: the view '%s' must come last", col(lx, start), w);
 				free(w);
-				return -1;
+				return STEP_ESYNTAX;
 			}
 			pl->view = w;
-			*pp = rest;
 			return 0;
 		}
-	sbuf_printf(err, "column %d: unknown step '%s'", (int)(start - expr) + 1, w);
+	size_t i = 0;
+	while (i < NELEM(ops) && strcmp(w, ops[i].name) != 0)
+		i++;
+	if (i == NELEM(ops)) {
+		sbuf_printf(lx->err, "column %d: unknown step '", col(lx, start));
+		esc_append(lx->err, (const uint8_t *)w, strlen(w), 0);
+		sbuf_addc(lx->err, '\'');
+		free(w);
+		return STEP_ESYNTAX;
+	}
 	free(w);
-	return -1;
+	struct step s = { .op = ops[i].op };
+	if (ops[i].arg == A_CLASS || ops[i].arg == A_ID) {
+		rc = parse_arg(lx, &s, ops[i].name, ops[i].arg);
+	} else if (ops[i].arg == A_WEAK) {
+		skip_space(lx);
+		const char *q = lx->p;
+		size_t n = strncmp(q, "--weak", 6) == 0 ? 6 : strncmp(q, "weak", 4) == 0 ? 4 : 0;
+		if (n > 0 && (q[n] == '\0' || q[n] == ' ' || q[n] == '\t' || q[n] == '|')) {
+			s.weak = 1;
+			lx->p += n;
+		}
+	}
+	if (rc != 0) {
+		free(s.arg);
+		return rc;
+	}
+	pl->steps = xreallocarray(pl->steps, pl->n + 1, sizeof *pl->steps);
+	pl->steps[pl->n++] = s;
+	return 0;
 }
 
 int pipeline_parse(const char *expr, struct pipeline *pl, struct sbuf *err)
 {
-	const char *p = expr;
+	struct lexer lx = { expr, expr, err };
 
 	memset(pl, 0, sizeof *pl);
 	for (;;) {
-		if (parse_one(expr, &p, pl, err) < 0) {
-			pipeline_free(pl);
-			return -1;
-		}
-		p = skip_space(p);
-		if (*p == '\0')
+		int rc = parse_one(&lx, pl);
+		if (rc != 0)
+			return rc;
+		skip_space(&lx);
+		if (*lx.p == '\0')
 			return 0;
-		if (*p != '|' || pl->view != NULL) {
-			sbuf_printf(err, "column %d: expected '|'", (int)(p - expr) + 1);
-			pipeline_free(pl);
-			return -1;
+		if (*lx.p != '|') {
+			sbuf_printf(err, "column %d: expected '|'", col(&lx, lx.p));
+			return STEP_ESYNTAX;
 		}
-		p++;
+		lx.p++;
 	}
 }
 
@@ -148,21 +314,19 @@ void step_to_string(const struct step *s, struct sbuf *out)
 	for (size_t i = 0; i < NELEM(ops); i++)
 		if (ops[i].op == s->op)
 			sbuf_adds(out, ops[i].name);
-	if (s->arg != NULL) {
-		sbuf_addc(out, ' ');
-		if (s->regex) {
-			sbuf_addc(out, '/');
-			for (const char *c = s->arg; *c; c++) {
-				if (*c == '/')
-					sbuf_addc(out, '\\');
-				sbuf_addc(out, *c);
-			}
-			sbuf_addc(out, '/');
-		} else {
-			sbuf_adds(out, s->arg);
+	if (s->arg != NULL && s->regex) {
+		sbuf_adds(out, " /");
+		for (const char *c = s->arg; *c; c++) {
+			if (*c == '/')
+				sbuf_addc(out, '\\');
+			sbuf_addc(out, *c);
 		}
+		sbuf_addc(out, '/');
+	} else if (s->arg != NULL) {
+		sbuf_addc(out, ' ');
+		sbuf_adds(out, s->arg);
 	}
-	if (s->weak)
+	if (s->weak && (s->op == ST_REFERRERS || s->op == ST_REFERENTS))
 		sbuf_adds(out, " weak");
 }
 
@@ -180,55 +344,55 @@ void pipeline_to_string(const struct pipeline *pl, struct sbuf *out)
 	}
 }
 
-uint8_t *class_match(const struct heap *h, const char *pattern, int regex, struct sbuf *err)
-{
-	uint8_t *m = xcalloc(h->ncls + 1, 1);
+/* ---- evaluation ---- */
 
-	if (!regex) {
-		for (uint32_t c = 0; c < h->ncls; c++)
-			m[c] = strcmp(class_name(h, c), pattern) == 0;
-		return m;
-	}
-	int code;
-	PCRE2_SIZE at;
-	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &code, &at, NULL);
-	if (re == NULL) {
-		PCRE2_UCHAR msg[256];
-		pcre2_get_error_message(code, msg, sizeof msg);
-		sbuf_printf(err, "regex /%s/: column %zu: %s", pattern, (size_t)at + 1, (char *)msg);
+/* Classes matching the step, with subclasses for instanceof. NULL and
+ * err when the regex is bad or nothing matches. */
+static uint8_t *step_classes(const struct heap *h, const struct step *s, struct sbuf *err)
+{
+	uint8_t *m = class_match(h, s->arg, s->regex, err);
+	uint32_t c, any = 0;
+
+	if (m == NULL)
+		return NULL;
+	for (c = 0; c < h->ncls; c++)
+		any |= m[c];
+	if (!any) {
+		sbuf_adds(err, s->regex ? "no class matches /" : "no class named '");
+		esc_append(err, (const uint8_t *)s->arg, strlen(s->arg), 0);
+		sbuf_adds(err, s->regex ? "/" : "'");
 		free(m);
 		return NULL;
 	}
-	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
-	for (uint32_t c = 0; c < h->ncls; c++) {
-		const char *n = class_name(h, c);
-		m[c] = pcre2_match(re, (PCRE2_SPTR)n, strlen(n), 0, 0, md, NULL) >= 0;
+	if (s->op != ST_INSTANCEOF)
+		return m;
+	uint8_t *sub = xcalloc((size_t)h->ncls + 1, 1);
+	for (c = 0; c < h->ncls; c++) { /* walk up: a few levels each, and a cycle stops at ncls */
+		uint32_t k = c;
+		for (uint32_t depth = 0; k != HW_NONE && k < h->ncls && depth <= h->ncls; depth++) {
+			if (m[k]) {
+				sub[c] = 1;
+				break;
+			}
+			k = h->cls[k].super;
+		}
 	}
-	pcre2_match_data_free(md);
-	pcre2_code_free(re);
-	return m;
+	free(m);
+	return sub;
 }
 
-static int parse_id(const char *s, uint64_t *id)
+/* One step along strong references, in or out (and weak referents). */
+static void neighbours(const struct heap *h, const struct objset *in, struct objset *out,
+		       int incoming, int weak)
 {
-	char *end;
+	const edge_t *start = incoming ? h->in_start : h->out_start;
+	const node_t *adj = incoming ? h->in : h->out;
 
-	errno = 0;
-	*id = strtoull(s, &end, 0); /* 0x... hex, else decimal */
-	return errno == 0 && *end == '\0' && end != s ? 0 : -1;
-}
-
-/* One step along references, in or out, strong (and weak if asked). */
-static void neighbours(const struct heap *h, const struct objset *in, struct objset *out, int incoming,
-		       int weak)
-{
 	for (node_t v = 1; v < h->n; v++) {
 		if (!bit_get(in->bits, v))
 			continue;
-		const node_t *e = incoming ? h->in + h->in_start[v] : h->out + h->out_start[v];
-		edge_t ne = incoming ? h->in_start[v + 1] - h->in_start[v] : h->out_start[v + 1] - h->out_start[v];
-		for (edge_t j = 0; j < ne; j++)
-			bit_set(out->bits, e[j]);
+		for (edge_t j = start[v]; j < start[v + 1]; j++)
+			bit_set(out->bits, adj[j]);
 	}
 	for (uint64_t i = 0; weak && i < h->nweak; i++) {
 		node_t a = h->weak_src[i], b = h->weak_dst[i];
@@ -241,24 +405,26 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 	       struct sbuf *err)
 {
 	struct objset r;
+	uint8_t *m;
 	uint64_t id;
+	node_t v;
 
+	objset_materialize(h, set);
 	objset_empty(h, &r);
 	switch (s->op) {
 	case ST_ALL:
 		objset_free(&r);
 		objset_all(h, &r);
 		break;
-	case ST_INSTANCES: {
-		uint8_t *m = class_match(h, s->arg, s->regex, err);
-		if (m == NULL)
+	case ST_INSTANCES:
+	case ST_INSTANCEOF:
+		if ((m = step_classes(h, s, err)) == NULL)
 			goto fail;
-		for (node_t v = 1; v < h->n; v++)
+		for (v = 1; v < h->n; v++)
 			if (bit_get(set->bits, v) && m[h->node_class[v]])
 				bit_set(r.bits, v);
 		free(m);
 		break;
-	}
 	case ST_RETAINED:
 		analysis_retained_set(h, set->bits, r.bits, NULL, p);
 		break;
@@ -267,19 +433,20 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 		neighbours(h, set, &r, s->op == ST_REFERRERS, s->weak);
 		break;
 	case ST_DOMINATED:
-		for (node_t v = 1; v < h->n; v++)
-			if (h->idom[v] != HW_NONE && bit_get(set->bits, h->idom[v]))
+		for (v = 1; v < h->n; v++)
+			if (bit_get(set->bits, h->idom[v]))
 				bit_set(r.bits, v);
 		break;
-	case ST_OBJECT: {
-		node_t v = parse_id(s->arg, &id) == 0 ? heap_find_id(h, id) : HW_NONE;
-		if (v == HW_NONE) {
-			sbuf_printf(err, "no object with id %s in the dump", s->arg);
+	case ST_OBJECT:
+		v = parse_object_id(s->arg, &id) == 0 ? heap_find_id(h, id) : HW_NONE;
+		if (v == HW_NONE || v == 0) {
+			sbuf_adds(err, "no object with id ");
+			esc_append(err, (const uint8_t *)s->arg, strlen(s->arg), 0);
+			sbuf_adds(err, " in the dump");
 			goto fail;
 		}
 		bit_set(r.bits, v);
 		break;
-	}
 	}
 	objset_recount(h, &r);
 	objset_free(set);

@@ -1,7 +1,20 @@
 /* step.h — selection steps: plain data with a one-line text form.
  * A pipeline "instances java.util.HashMap | retained | classes" is
  * steps applied in turn to the current object set (at first: every
- * object), optionally ending in the name of the view to show. */
+ * object), optionally ending in the name of the view to show.
+ *
+ *   all                        every object
+ *   instances NAME | /REGEX/   members whose class is NAME (dotted, as
+ *                              jcmd prints it; "byte[]" and "Foo[]" are
+ *                              read as "[B" and "[LFoo;") or matches REGEX
+ *   instanceof NAME | /REGEX/  the same, subclasses included
+ *   retained                   what the set retains (exact)
+ *   referrers [weak]           objects referring to a member
+ *   referents [weak]           objects a member refers to
+ *   dominated                  members' children in the dominator tree
+ *   object ID                  the object with that id (0x... or decimal)
+ *
+ * Nothing here prints: errors are returned as text in an sbuf. */
 #ifndef HW_STEP_H
 #define HW_STEP_H
 
@@ -10,36 +23,52 @@
 #include "query/objset.h"
 
 enum step_op {
-	ST_ALL, ST_INSTANCES, ST_RETAINED, ST_REFERRERS, ST_REFERENTS,
+	ST_ALL, ST_INSTANCES, ST_INSTANCEOF, ST_RETAINED, ST_REFERRERS, ST_REFERENTS,
 	ST_DOMINATED, ST_OBJECT
 };
 
 struct step {
 	enum step_op op;
 	char *arg;     /* class name, regex (without slashes) or object id; owned */
-	int regex;     /* ST_INSTANCES: arg is a PCRE2 pattern */
-	int weak;      /* ST_REFERRERS/ST_REFERENTS: also weak referents */
+	int regex;     /* ST_INSTANCES/ST_INSTANCEOF: arg is a PCRE2 pattern */
+	int weak;      /* ST_REFERRERS/ST_REFERENTS: weak referents count too */
 };
 
 struct pipeline {
 	struct step *steps;
 	size_t n;
-	char *view;    /* NULL, or "classes", "biggest", "objects", "info" */
+	char *view;    /* NULL, or "classes", "biggest", "objects", "info", "paths"; owned */
 };
 
-/* Parse; on error returns -1 and writes "column N: what" to err. */
+/* Parse errors: a syntax error, or a regex PCRE2 does not compile. */
+#define STEP_ESYNTAX (-1)
+#define STEP_EREGEX  (-2)
+
+/* Parse expr into pl (freed with pipeline_free, also after an error).
+ * Returns 0, or STEP_E* with "column N: what" in err, N counting bytes
+ * of expr from 1. Regexes are compiled here, so a bad one is found
+ * before a dump is opened. */
 int pipeline_parse(const char *expr, struct pipeline *pl, struct sbuf *err);
 void pipeline_free(struct pipeline *pl);
+/* The canonical text; parsing it gives the same steps. Appends. */
 void step_to_string(const struct step *s, struct sbuf *out);
 void pipeline_to_string(const struct pipeline *pl, struct sbuf *out);
 
-/* Apply one step to *set (replaced by the result). -1 and err on a bad
- * argument (unknown object, bad regex). */
+/* Apply one step to *set (replaced by the result; a set without bits
+ * gets them). Needs every part of the heap (heap_need(h, HP_ALL)).
+ * Returns 0, or -1 with err set: no such object, no such class, a bad
+ * regex in a hand-made step. */
 int step_apply(struct heap *h, const struct step *s, struct objset *set,
 	       struct progress *p, struct sbuf *err);
 
-/* Class matcher shared with the views: exact name or PCRE2 regex.
- * Returns a newly allocated flag array of ncls, or NULL with err set. */
+/* Class matcher shared with the views: a newly allocated array of ncls
+ * flags, 1 for the classes named `pattern` (exact, see above) or
+ * matching it (regex); NULL with "regex /P/: column N: what" in err. */
 uint8_t *class_match(const struct heap *h, const char *pattern, int regex, struct sbuf *err);
+/* Does pattern compile? 0, or -1 with the same message as class_match. */
+int regex_check(const char *pattern, struct sbuf *err);
+
+/* The object id in s: 0x... hex or decimal. 0, or -1 if not a number. */
+int parse_object_id(const char *s, uint64_t *id);
 
 #endif

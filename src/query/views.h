@@ -1,40 +1,125 @@
-/* views.h — the command-line views of an object set, rendered through
- * report.h. The TUI will show the same data. Each view appends its
- * output to `out`; -1 with err set on a bad option value. info and
- * classes (without exact sizes) accept a set without bits (the whole
- * heap); the others need heap_need() first: biggest and objects
- * HP_NODES | HP_DOM, paths HP_NODES | HP_IN (| HP_WEAK), the rest all. */
+/* views.h — the views of an object set, as data: the batch reports
+ * (report.h) and the TUI render the same results. Nothing here prints.
+ *
+ * Each view_X() fills a struct X_view that the caller frees with
+ * X_view_free(); rows refer to nodes and classes of h, which must
+ * outlive them. A heap opened from the cache needs heap_need() first:
+ * info and the whole heap's classes (no --exact) need nothing more;
+ * biggest and objects HP_NODES | HP_DOM; paths HP_NODES | HP_IN (and
+ * HP_WEAK with weak); classes of a subset or with --exact HP_ALL. */
 #ifndef HW_VIEWS_H
 #define HW_VIEWS_H
 
 #include "graph/heap.h"
 #include "progress.h"
 #include "query/objset.h"
-#include "query/report.h"
 
 struct view_opts {
-	enum fmt fmt;
-	const char *sort;    /* classes: name|instances|shallow|retained */
-	int reverse;
+	const char *sort;    /* classes: name|instances|shallow|retained; NULL: shallow */
+	int reverse;         /* classes: the other way round */
 	const char *filter;  /* classes: PCRE2 regex on the class name */
 	const char *exact;   /* classes: PCRE2 regex of classes to compute exactly */
 	int all;             /* classes: also classes with no instance in the set */
-	int depth;           /* biggest: levels to expand (1 = top only) */
-	int top;             /* rows at the top level; 0 = all */
-	double cutoff;       /* biggest: percent of the parent folded into one row */
-	int max_paths;       /* paths */
+	int depth;           /* biggest: levels shown, 1 = the top level only */
+	size_t top;          /* classes, biggest, objects: rows at the top level; 0 = all */
+	double cutoff;       /* biggest: children under this percent of their parent fold */
+	int max_paths;       /* paths: at most this many (> 0) */
 	int weak;            /* paths: follow weak referents too */
 	struct progress *progress;
 };
 
-int view_info(struct heap *h, const struct objset *set, const struct view_opts *o, struct sbuf *out);
-int view_classes(struct heap *h, const struct objset *set, const struct view_opts *o,
-		 struct sbuf *out, struct sbuf *err);
-int view_biggest(struct heap *h, const struct objset *set, const struct view_opts *o, struct sbuf *out);
-int view_objects(struct heap *h, const struct objset *set, const struct view_opts *o, struct sbuf *out);
-int view_paths(struct heap *h, node_t target, const struct view_opts *o, struct sbuf *out);
+/* ---- info: the dump and the set; the rest is read off the heap ---- */
+struct root_count {
+	unsigned kind;           /* enum root_kind */
+	uint64_t records;        /* root records of this kind */
+	uint64_t objects;        /* distinct objects among them */
+};
+struct info_view {
+	uint64_t set_count, set_shallow;
+	uint64_t gc_root_objects;   /* objects with a real (not pseudo) root record */
+	struct root_count *roots;   /* kinds present, in a fixed order */
+	size_t nroots;
+	uint32_t *estimated;        /* HC_ESTIMATED classes with instances, by name */
+	size_t nestimated;
+	uint64_t warnings;          /* incl. those past the bound */
+};
+void view_info(const struct heap *h, const struct objset *set, struct info_view *v);
+void info_view_free(struct info_view *v);
 
-/* "java.util.HashMap@0x7ff0012a8" style label of a node. */
+/* ---- classes: the histogram of the set ---- */
+#define RETAINED_NONE UINT64_MAX
+struct class_row {
+	uint32_t cls;
+	uint64_t count, shallow;
+	uint64_t retained_lb;    /* dominator-based lower bound (analysis_class_lb) */
+	uint64_t retained_exact; /* RETAINED_NONE unless the class matched --exact */
+};
+struct class_view {
+	struct class_row *rows;  /* sorted; at most --top */
+	size_t n;
+	size_t matched;          /* rows before --top */
+	uint64_t set_count, set_shallow;
+	int exact;               /* --exact was given */
+};
+/* -1 with err set on a bad --sort, --filter or --exact. */
+int view_classes(struct heap *h, const struct objset *set, const struct view_opts *o,
+		 struct class_view *v, struct sbuf *err);
+void class_view_free(struct class_view *v);
+/* Is s a --sort key of the classes view? */
+int view_sort_valid(const char *s);
+
+/* ---- biggest: the dominator tree from the set's top members ---- */
+struct big_row {
+	node_t node;        /* HW_NONE: a row standing for `count` folded objects */
+	unsigned depth;     /* 0: a member no other member dominates */
+	uint64_t count;     /* 1, or the number of objects folded */
+	uint64_t shallow, retained; /* of the object, or the sums of the folded */
+	uint64_t largest;   /* the largest retained size folded (= retained for objects) */
+	uint64_t parent;    /* the parent's retained size; the heap's at the top */
+};
+struct big_view {
+	struct big_row *rows;  /* depth first, children biggest first */
+	size_t n, cap;
+	uint64_t set_count, set_shallow;
+	uint64_t top_level;    /* members no other member dominates */
+	uint64_t heap_bytes;   /* retained by the virtual root: every object */
+};
+void view_biggest(struct heap *h, const struct objset *set, const struct view_opts *o,
+		  struct big_view *v);
+void big_view_free(struct big_view *v);
+
+/* ---- objects: members, biggest retained first ---- */
+struct objects_view {
+	node_t *nodes;
+	size_t n;            /* at most --top */
+	uint64_t set_count, set_shallow;
+};
+void view_objects(struct heap *h, const struct objset *set, const struct view_opts *o,
+		  struct objects_view *v);
+void objects_view_free(struct objects_view *v);
+
+/* ---- paths: shortest paths from GC roots to one object ---- */
+struct path_view {
+	node_t target;
+	size_t npaths;
+	size_t *start;       /* npaths + 1: path i is nodes[start[i]..start[i+1]) */
+	node_t *nodes;       /* each path from its root object down to target */
+	int weak;            /* weak referents were followed */
+};
+void view_paths(const struct heap *h, node_t target, const struct view_opts *o, struct path_view *v);
+void path_view_free(struct path_view *v);
+
+/* ---- labels shared by the renderers (raw dump text: escape it) ---- */
+/* "java.util.HashMap", or "class java.util.HashMap" for a class object. */
 void node_label(const struct heap *h, node_t v, struct sbuf *out);
+/* "0x7ff0012a8" */
+void node_id_text(const struct heap *h, node_t v, char *buf, size_t n);
+/* A String's text (at most max bytes), 0; -1 if v is no String. */
+int node_string(const struct heap *h, node_t v, struct sbuf *out, size_t max);
+/* The root records of v: "JNI global", "Java frame (thread "main",
+ * frame 2: Foo.bar(Foo.java:12))", joined by "; ". Empty if none. */
+void root_label(const struct heap *h, node_t v, struct sbuf *out);
+/* How src refers to dst: a field name, "[3]", "<referent>"... */
+void edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out);
 
 #endif
