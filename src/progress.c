@@ -20,16 +20,22 @@ void progress_begin(struct progress *p, const char *phase, uint64_t total, const
 	p->total = total;
 	p->unit = unit;
 	p->start = p->last = hw_now();
+	if (p->tick != NULL) /* the first update draws at once: a front end shows work begun */
+		p->last -= 1.0;
 }
 
 void progress_update(struct progress *p, uint64_t done)
 {
-	if (p == NULL || !p->enabled || p->phase == NULL)
+	if (p == NULL || p->phase == NULL || (!p->enabled && p->tick == NULL))
 		return;
 	double now = hw_now();
-	if (now - p->last < 0.2) /* a few updates a second is enough */
+	if (now - p->last < (p->tick != NULL ? 0.05 : 0.2)) /* a few updates a second */
 		return;
 	p->last = now;
+	if (p->tick != NULL) {
+		p->tick(p, done);
+		return;
+	}
 	double rate = (double)done / (now - p->start + 1e-9);
 	int mb = p->unit != NULL && p->unit[0] == 'M';
 	if (mb)

@@ -10,6 +10,14 @@ Suite *domtree_suite(void);
 Suite *graph_suite(void);
 Suite *cache_suite(void);
 Suite *step_suite(void);
+Suite *merged_suite(void);
 Suite *jvm_suite(void);
+
+/* test_jvm.c: make TEST_BUILDDIR/dumps/NAME.hprof (and .histo) of the
+ * test workload with the JDK, unless it is newer than the workload. */
+void ensure_dump(const char *name, const char *jvmopts);
+/* Run a shell command: its standard output (caller frees), its wait
+ * status in *status. */
+char *run(const char *cmd, int *status);
 
 #endif

@@ -18,7 +18,7 @@
 struct hrow { char *name; unsigned long long count, bytes; };
 struct hist { struct hrow *r; size_t n; };
 
-static char *run(const char *cmd, int *status)
+char *run(const char *cmd, int *status)
 {
 	FILE *f = popen(cmd, "r");
 	struct sbuf sb;
@@ -42,7 +42,7 @@ static const char *heapwalk(void)
 }
 
 /* Make DUMPS/NAME.hprof and .histo unless they are newer than the workload. */
-static void ensure_dump(const char *name, const char *jvmopts)
+void ensure_dump(const char *name, const char *jvmopts)
 {
 	char hprof[512], cmd[1024];
 	struct stat d, w;

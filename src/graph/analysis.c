@@ -8,8 +8,10 @@
 
 /* Depth-first marking over strong references from `start`; the stack
  * holds at most one entry per node, so n entries are enough. */
+/* Marks what start reaches, not entering skip. With p: progress, and
+ * it stops early (the marks then incomplete) once p is cancelled. */
 static uint64_t mark_from(const struct heap *h, bits_t *seen, node_t *stack, node_t start,
-			  const bits_t *skip)
+			  const bits_t *skip, struct progress *p)
 {
 	size_t sp = 0;
 	uint64_t count = 0;
@@ -20,7 +22,11 @@ static uint64_t mark_from(const struct heap *h, bits_t *seen, node_t *stack, nod
 	stack[sp++] = start;
 	while (sp > 0) {
 		node_t v = stack[--sp];
-		count++;
+		if ((++count & 0xffff) == 0 && p != NULL) {
+			progress_update(p, count);
+			if (progress_cancelled(p))
+				break;
+		}
 		const node_t *e = v == 0 ? h->roots : h->out + h->out_start[v];
 		size_t ne = v == 0 ? h->nroots : h->out_start[v + 1] - h->out_start[v];
 		for (size_t j = 0; j < ne; j++) {
@@ -89,7 +95,7 @@ static void weak_roots(struct heap *h, bits_t *seen, node_t *stack, struct rootl
 			if (!bit_get(seen, s) || bit_get(seen, t))
 				continue;
 			add_pseudo(h, rl, t, RK_WEAK_ONLY);
-			h->weakonly_count += mark_from(h, seen, stack, t, NULL);
+			h->weakonly_count += mark_from(h, seen, stack, t, NULL, NULL);
 			changed = 1;
 		}
 	}
@@ -113,7 +119,7 @@ static void unreachable_roots(struct heap *h, bits_t *seen, node_t *stack, struc
 			if (bit_get(seen, v) || (pass == 0 && bit_get(pointed, v)))
 				continue;
 			add_pseudo(h, rl, v, RK_UNREACHABLE);
-			h->unreachable_count += mark_from(h, seen, stack, v, NULL);
+			h->unreachable_count += mark_from(h, seen, stack, v, NULL, NULL);
 		}
 	free(pointed);
 }
@@ -153,7 +159,7 @@ void analysis_roots(struct heap *h, struct progress *p)
 	for (size_t i = 0; i < h->nroot_rec; i++) /* root_rec is sorted by node */
 		if (h->nroots == 0 || h->roots[h->nroots - 1] != h->root_rec[i].node)
 			h->roots[h->nroots++] = h->root_rec[i].node;
-	mark_from(h, seen, stack, 0, NULL);
+	mark_from(h, seen, stack, 0, NULL, NULL);
 	bits_t *strong = xmalloc(bits_words(h->n) * sizeof *strong);
 	memcpy(strong, seen, bits_words(h->n) * sizeof *strong);
 	weak_roots(h, seen, stack, &rl);
@@ -276,7 +282,7 @@ uint64_t analysis_retained_set(const struct heap *h, const bits_t *set, bits_t *
 	uint64_t bytes = 0, cnt = 0;
 
 	progress_begin(p, "retained set", h->n, "objects");
-	mark_from(h, seen, stack, 0, set);
+	mark_from(h, seen, stack, 0, set, p);
 	for (node_t v = 1; v < h->n; v++) {
 		if (bit_get(seen, v))
 			continue;

@@ -1,0 +1,350 @@
+/* merged.c — one level of a merged reference tree: the neighbours of a
+ * set of objects grouped by class (or class and field), with the set's
+ * members that reach each group. See merged.h for the contract.
+ *
+ * Work is proportional to the references of the set: every neighbour
+ * becomes a (group, neighbour) and a (group, member) pair; the pairs are
+ * sorted and made unique per group at the end, which also gives the
+ * node lists in index order. */
+#include "query/merged.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/hprof.h"
+
+struct pair {
+	uint32_t group;
+	node_t node;
+};
+
+struct pairs {
+	struct pair *v;
+	size_t n, cap;
+};
+
+static void pair_add(struct pairs *p, uint32_t g, node_t v)
+{
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 1024;
+		p->v = xreallocarray(p->v, p->cap, sizeof *p->v);
+	}
+	p->v[p->n++] = (struct pair){ g, v };
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct pair *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* Group keys: a class and, by field, a label. */
+struct key {
+	uint32_t cls;
+	char *field;
+};
+
+struct groups {
+	struct key *k;
+	size_t n, cap;
+	uint32_t *by_cls;      /* by class: class (ncls = MG_ROOT) -> group + 1 */
+	uint32_t *hash;        /* by field: open addressing, group + 1 */
+	size_t hcap;
+};
+
+static uint64_t key_hash(uint32_t cls, const char *f)
+{
+	uint64_t x = 1469598103934665603ull ^ cls;
+
+	for (; f != NULL && *f; f++)
+		x = (x ^ (uint8_t)*f) * 1099511628211ull;
+	return x;
+}
+
+static uint32_t group_new(struct groups *g, uint32_t cls, const char *field)
+{
+	if (g->n == g->cap) {
+		g->cap = g->cap ? g->cap * 2 : 16;
+		g->k = xreallocarray(g->k, g->cap, sizeof *g->k);
+	}
+	g->k[g->n] = (struct key){ cls, field ? xstrdup(field) : NULL };
+	return (uint32_t)g->n++;
+}
+
+static void rehash(struct groups *g)
+{
+	size_t cap = g->hcap ? g->hcap * 2 : 64;
+	uint32_t *t = xcalloc(cap, sizeof *t);
+
+	for (size_t i = 0; i < g->n; i++) {
+		size_t j = key_hash(g->k[i].cls, g->k[i].field) & (cap - 1);
+		while (t[j] != 0)
+			j = (j + 1) & (cap - 1);
+		t[j] = (uint32_t)i + 1;
+	}
+	free(g->hash);
+	g->hash = t;
+	g->hcap = cap;
+}
+
+static uint32_t group_of(struct groups *g, uint32_t ncls, uint32_t cls, const char *field)
+{
+	if (field == NULL) {
+		uint32_t slot = cls == MG_ROOT ? ncls : cls;
+		if (g->by_cls[slot] == 0)
+			g->by_cls[slot] = group_new(g, cls, NULL) + 1;
+		return g->by_cls[slot] - 1;
+	}
+	if (2 * (g->n + 1) > g->hcap)
+		rehash(g);
+	size_t j = key_hash(cls, field) & (g->hcap - 1);
+	while (g->hash[j] != 0) {
+		struct key *k = &g->k[g->hash[j] - 1];
+		if (k->cls == cls && strcmp(k->field, field) == 0)
+			return g->hash[j] - 1;
+		j = (j + 1) & (g->hcap - 1);
+	}
+	uint32_t id = group_new(g, cls, field);
+	g->hash[j] = id + 1;
+	return id;
+}
+
+/* ---- neighbours in the view's direction ---- */
+struct walk {
+	struct heap *h;
+	enum merged_kind kind;
+	enum merged_by by;
+	struct sbuf label;
+};
+
+/* The field label of the reference x -> y (or y -> x incoming). */
+static const char *label(struct walk *w, node_t src, node_t dst, int direct)
+{
+	sbuf_reset(&w->label);
+	if (!direct) {
+		sbuf_adds(&w->label, "<transitive>");
+		return w->label.buf;
+	}
+	hprof_edge_label(w->h, src, dst, &w->label);
+	if (w->label.buf[0] == '[') { /* array elements: one group, not one per index */
+		sbuf_reset(&w->label);
+		sbuf_adds(&w->label, "[]");
+	}
+	return w->label.buf;
+}
+
+static int refers(const struct heap *h, node_t x, node_t y)
+{
+	for (edge_t j = h->out_start[x]; j < h->out_start[x + 1]; j++)
+		if (h->out[j] == y)
+			return 1;
+	return 0;
+}
+
+typedef void (*visit_fn)(void *arg, node_t x, node_t y, const char *field);
+
+/* Calls fn for every neighbour y of x, once per reference (fields only
+ * when by field). */
+static void neighbours(struct walk *w, node_t x, visit_fn fn, void *arg)
+{
+	struct heap *h = w->h;
+	int byf = w->by == MG_BY_FIELD;
+
+	switch (w->kind) {
+	case MG_OUTGOING:
+		for (edge_t j = h->out_start[x]; j < h->out_start[x + 1]; j++)
+			fn(arg, x, h->out[j], byf ? label(w, x, h->out[j], 1) : NULL);
+		break;
+	case MG_INCOMING:
+		for (edge_t j = h->in_start[x]; j < h->in_start[x + 1]; j++) {
+			node_t y = h->in[j];
+			fn(arg, x, y, byf && y != 0 ? label(w, y, x, 1) : NULL);
+		}
+		break;
+	case MG_DOMINATING: {
+		node_t y = h->idom[x];
+		if (y == HW_NONE || y == x)
+			break;
+		fn(arg, x, y, byf && y != 0 ? label(w, y, x, refers(h, y, x)) : NULL);
+		break;
+	}
+	}
+}
+
+/* ---- the closure over a class-recursive chain ---- */
+struct closure {
+	const struct heap *h;
+	uint32_t cls;
+	bits_t *in;
+	node_t *list;
+	size_t n, cap;
+};
+
+static void close_visit(void *arg, node_t x, node_t y, const char *field)
+{
+	struct closure *c = arg;
+
+	(void)x;
+	(void)field;
+	if (y == 0 || bit_get(c->in, y) || c->h->node_class[y] != c->cls)
+		return;
+	bit_set(c->in, y);
+	if (c->n == c->cap) {
+		c->cap *= 2;
+		c->list = xreallocarray(c->list, c->cap, sizeof *c->list);
+	}
+	c->list[c->n++] = y;
+}
+
+/* ---- grouping ---- */
+struct collect {
+	const struct heap *h;
+	struct groups *g;
+	struct pairs nodes, reached;
+	const bits_t *in;   /* the closed F */
+	uint32_t pcls;
+};
+
+static void collect_visit(void *arg, node_t x, node_t y, const char *field)
+{
+	struct collect *c = arg;
+	const struct heap *h = c->h;
+
+	if (y != 0 && c->pcls != HW_NONE && h->node_class[y] == c->pcls && bit_get(c->in, y))
+		return; /* inside the collapsed chain */
+	uint32_t cls = y == 0 ? MG_ROOT : h->node_class[y];
+	uint32_t g = group_of(c->g, h->ncls, cls, y == 0 ? NULL : field);
+	if (y != 0) /* the root is no object: its group lists none */
+		pair_add(&c->nodes, g, y);
+	pair_add(&c->reached, g, x);
+}
+
+/* Sorted unique nodes of group g from the sorted pairs, from *at on. */
+static node_t *take(struct pairs *p, size_t *at, uint32_t g, size_t *n)
+{
+	size_t i = *at, k = 0;
+	node_t *out;
+
+	while (i < p->n && p->v[i].group < g)
+		i++;
+	size_t start = i;
+	while (i < p->n && p->v[i].group == g)
+		i++;
+	out = xmalloc((i - start + 1) * sizeof *out);
+	for (size_t j = start; j < i; j++)
+		if (k == 0 || out[k - 1] != p->v[j].node)
+			out[k++] = p->v[j].node;
+	*at = i;
+	*n = k;
+	return out;
+}
+
+static const struct heap *sort_h;
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct merged_group *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (x->shallow != y->shallow)
+		return x->shallow > y->shallow ? -1 : 1;
+	const char *nx = x->cls == MG_ROOT ? "" : class_name(sort_h, x->cls);
+	const char *ny = y->cls == MG_ROOT ? "" : class_name(sort_h, y->cls);
+	int c = strcmp(nx, ny);
+	if (c != 0)
+		return c;
+	return strcmp(x->field ? x->field : "", y->field ? y->field : "");
+}
+
+int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by,
+		 const node_t *from, size_t nfrom, uint32_t parent_cls,
+		 struct merged_level *out, struct progress *p)
+{
+	struct walk w = { h, kind, by, { 0 } };
+	struct closure c = { h, parent_cls, NULL, NULL, 0, 0 };
+	struct groups g = { 0 };
+	struct collect col = { 0 };
+	int rc = 0;
+
+	memset(out, 0, sizeof *out);
+	sbuf_init(&w.label);
+	c.in = xcalloc(bits_words(h->n), sizeof *c.in);
+	c.cap = nfrom + 16;
+	c.list = xmalloc(c.cap * sizeof *c.list);
+	for (size_t i = 0; i < nfrom; i++)
+		if (!bit_get(c.in, from[i])) {
+			bit_set(c.in, from[i]);
+			c.list[c.n++] = from[i];
+		}
+	size_t base = c.n;
+	progress_begin(p, "merged references", nfrom, "objects");
+	if (parent_cls != HW_NONE) { /* close F over steps to the same class */
+		struct walk cw = { h, kind, MG_BY_CLASS, { 0 } };
+		for (size_t i = 0; i < c.n; i++) {
+			neighbours(&cw, c.list[i], close_visit, &c);
+			if ((i & 0xffff) == 0xffff && (progress_update(p, i), progress_cancelled(p))) {
+				rc = -1;
+				break;
+			}
+		}
+	}
+	out->chain = c.n - base;
+	g.by_cls = xcalloc((size_t)h->ncls + 1, sizeof *g.by_cls);
+	col.h = h;
+	col.g = &g;
+	col.in = c.in;
+	col.pcls = parent_cls;
+	for (size_t i = 0; i < c.n && rc == 0; i++) {
+		neighbours(&w, c.list[i], collect_visit, &col);
+		if ((i & 0xffff) == 0xffff && (progress_update(p, i), progress_cancelled(p)))
+			rc = -1;
+	}
+	if (rc == 0) {
+		hw_qsort(col.nodes.v, col.nodes.n, sizeof *col.nodes.v, cmp_pair);
+		hw_qsort(col.reached.v, col.reached.n, sizeof *col.reached.v, cmp_pair);
+		out->groups = xcalloc(g.n + 1, sizeof *out->groups);
+		out->n = g.n;
+		size_t at_n = 0, at_r = 0;
+		for (uint32_t i = 0; i < g.n; i++) {
+			struct merged_group *m = &out->groups[i];
+			m->cls = g.k[i].cls;
+			m->field = g.k[i].field;
+			g.k[i].field = NULL;
+			m->nodes = take(&col.nodes, &at_n, i, &m->count);
+			m->reached = take(&col.reached, &at_r, i, &m->nreached);
+			for (size_t k = 0; k < m->count; k++)
+				m->shallow += h->node_shallow[m->nodes[k]];
+		}
+		sort_h = h;
+		hw_qsort(out->groups, out->n, sizeof *out->groups, cmp_group);
+	} else {
+		out->chain = 0;
+	}
+	progress_end(p);
+	for (size_t i = 0; i < g.n; i++)
+		free(g.k[i].field);
+	free(g.k);
+	free(g.by_cls);
+	free(g.hash);
+	free(col.nodes.v);
+	free(col.reached.v);
+	free(c.in);
+	free(c.list);
+	sbuf_free(&w.label);
+	return rc;
+}
+
+void merged_level_free(struct merged_level *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->groups[i].field);
+		free(l->groups[i].nodes);
+		free(l->groups[i].reached);
+	}
+	free(l->groups);
+	memset(l, 0, sizeof *l);
+}

@@ -1,0 +1,76 @@
+/* merged.h — merged reference views (JProfiler's "merged outgoing",
+ * "merged incoming" and "merged dominating" references): the neighbours
+ * of a set of objects, aggregated by class or by class and field, one
+ * level at a time so that a front end can expand a tree lazily.
+ *
+ * A level is computed from a set of objects F (at the top: the current
+ * object set; below: the objects of the parent group):
+ *   outgoing:   the objects that members of F refer to (strong refs)
+ *   incoming:   the objects that refer to members of F
+ *   dominating: the immediate dominators of members of F
+ * grouped by the neighbour's class (MG_BY_CLASS) or by the neighbour's
+ * class and the field the reference goes through (MG_BY_FIELD: outgoing,
+ * the field of the F member; incoming, the field of the referrer;
+ * dominating, the idom's field that refers to the member directly, or
+ * "<transitive>" when the idom holds it only through other objects).
+ *
+ * Class-recursive chains (a linked list: Node.next -> Node -> ...) are
+ * collapsed: when a level is computed from a group of class C, the
+ * neighbours of class C are not a child group; instead F is first
+ * closed over C -> C steps in the view's direction (all C objects
+ * reachable that way join F), and the level is the neighbours of that
+ * closure outside it. The parent group is told so (`recursive` and
+ * `chain`: objects the closure added).
+ *
+ * The virtual root (node 0) is a neighbour only for incoming and
+ * dominating: it becomes one group with cls == MG_ROOT ("GC roots").
+ *
+ * Groups are sorted by count (descending), then shallow bytes
+ * (descending), then class name, then field name: deterministic. */
+#ifndef HW_MERGED_H
+#define HW_MERGED_H
+
+#include "graph/heap.h"
+#include "progress.h"
+#include "query/objset.h"
+
+enum merged_kind { MG_OUTGOING, MG_INCOMING, MG_DOMINATING };
+enum merged_by { MG_BY_CLASS, MG_BY_FIELD };
+
+#define MG_ROOT HW_NONE /* cls of the group standing for GC roots */
+
+struct merged_group {
+	uint32_t cls;       /* the neighbours' class; MG_ROOT for GC roots */
+	char *field;        /* MG_BY_FIELD: field name ("[]" for array
+	                     * elements, "static NAME", "<transitive>"...);
+	                     * NULL when by class; owned, raw dump text */
+	node_t *nodes;      /* the neighbour objects in this group, sorted by
+	                     * node index, no duplicates; owned */
+	size_t count;
+	uint64_t shallow;   /* shallow bytes of nodes[] */
+	node_t *reached;    /* members of F (after the closure) that have a
+	                     * neighbour in this group, sorted, unique; owned.
+	                     * Incoming: "objects of the set reached this way" */
+	size_t nreached;
+};
+
+struct merged_level {
+	struct merged_group *groups;
+	size_t n;
+	/* the closure added this many objects of the parent's class to F;
+	 * 0 when not recursive (always 0 at the top level) */
+	size_t chain;
+};
+
+/* Compute the level from the objects `from` (sorted node indices, unique,
+ * no node 0). `parent_cls` is the class of the group being expanded, or
+ * HW_NONE at the top level (then no closure is done). Needs the heap
+ * parts: outgoing HP_NODES|HP_OUT, incoming HP_NODES|HP_IN, dominating
+ * HP_NODES|HP_DOM|HP_OUT. Polls progress_cancelled(p): returns -1 (out
+ * freed, empty) when cancelled, else 0. */
+int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by,
+		 const node_t *from, size_t nfrom, uint32_t parent_cls,
+		 struct merged_level *out, struct progress *p);
+void merged_level_free(struct merged_level *l);
+
+#endif

@@ -1,0 +1,310 @@
+/* test_merged.c — merged outgoing, incoming and dominating references on
+ * the sample heap, with the answers worked out by hand from its picture
+ * (test_step.c): JNI global -> A; A.next = B, A.other = C; B.next = D;
+ * C.next = D; D.next = X (a byte[]); U.next = A; A..E, U, S are class
+ * Node; every instance also refers to its class object. Dominators:
+ * B, C, D <- A; X <- D; A <- the root. And on a real dump, against a
+ * brute-force grouping written here. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/open.h"
+#include "hprofw.h"
+#include "query/merged.h"
+#include "suites.h"
+
+static struct heap h;
+
+static void open_sample(void) { hw_open_sample(&h, "merged.hprof"); }
+static void close_sample(void) { heap_free(&h); }
+
+static node_t N(uint64_t id)
+{
+	node_t v = heap_find_id(&h, id);
+
+	ck_assert_msg(v != HW_NONE, "no node 0x%llx", (unsigned long long)id);
+	return v;
+}
+
+static uint32_t cls_named(const char *name)
+{
+	for (uint32_t c = 0; c < h.ncls; c++)
+		if (strcmp(class_name(&h, c), name) == 0)
+			return c;
+	ck_abort_msg("no class %s", name);
+	return HW_NONE;
+}
+
+/* The group of class `cls` (and field, unless NULL), or NULL. */
+static const struct merged_group *find(const struct merged_level *l, uint32_t cls, const char *field)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->groups[i].cls == cls &&
+		    (field == NULL || (l->groups[i].field && strcmp(l->groups[i].field, field) == 0)))
+			return &l->groups[i];
+	return NULL;
+}
+
+static void level(enum merged_kind k, enum merged_by by, const uint64_t *ids, size_t n, uint32_t pcls,
+		  struct merged_level *l)
+{
+	node_t from[8];
+
+	for (size_t i = 0; i < n; i++)
+		from[i] = N(ids[i]);
+	/* from must be sorted */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && from[j] < from[j - 1]; j--) {
+			node_t t = from[j];
+			from[j] = from[j - 1];
+			from[j - 1] = t;
+		}
+	ck_assert_int_eq(merged_level(&h, k, by, from, n, pcls, l, NULL), 0);
+}
+
+START_TEST(test_outgoing_by_class)
+{
+	struct merged_level l;
+	const uint64_t a[] = { S_A };
+
+	level(MG_OUTGOING, MG_BY_CLASS, a, 1, HW_NONE, &l);
+	/* A refers to B and C (Node) and to the class object of Node */
+	ck_assert_uint_eq(l.n, 2);
+	const struct merged_group *g = find(&l, cls_named("Node"), NULL);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_uint_eq(g->count, 2);
+	ck_assert_uint_eq(g->nodes[0], N(S_B) < N(S_C) ? N(S_B) : N(S_C));
+	ck_assert_uint_eq(g->shallow, 48);
+	ck_assert_uint_eq(g->nreached, 1);
+	ck_assert_uint_eq(g->reached[0], N(S_A));
+	ck_assert_ptr_eq(g, &l.groups[0]); /* the bigger group first */
+	ck_assert_uint_eq(l.chain, 0);
+	merged_level_free(&l);
+}
+END_TEST
+
+START_TEST(test_incoming_two_counts)
+{
+	struct merged_level l;
+	const uint64_t d[] = { S_D }, a[] = { S_A }, bd[] = { S_B, S_D };
+
+	/* D is held by B and C: two holders, one object reached */
+	level(MG_INCOMING, MG_BY_CLASS, d, 1, HW_NONE, &l);
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert_uint_eq(l.groups[0].cls, cls_named("Node"));
+	ck_assert_uint_eq(l.groups[0].count, 2);
+	ck_assert_uint_eq(l.groups[0].nreached, 1);
+	merged_level_free(&l);
+	/* {B, D}: A holds B; B and C hold D: holders A, B, C; both reached */
+	level(MG_INCOMING, MG_BY_CLASS, bd, 2, HW_NONE, &l);
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert_uint_eq(l.groups[0].count, 3);
+	ck_assert_uint_eq(l.groups[0].nreached, 2);
+	merged_level_free(&l);
+	/* A: held by U and by a GC root (the JNI global) */
+	level(MG_INCOMING, MG_BY_CLASS, a, 1, HW_NONE, &l);
+	ck_assert_uint_eq(l.n, 2);
+	const struct merged_group *root = find(&l, MG_ROOT, NULL);
+	ck_assert_ptr_nonnull(root);
+	ck_assert_uint_eq(root->count, 0);
+	ck_assert_uint_eq(root->nreached, 1);
+	const struct merged_group *u = find(&l, cls_named("Node"), NULL);
+	ck_assert_ptr_nonnull(u);
+	ck_assert_uint_eq(u->count, 1);
+	ck_assert_uint_eq(u->nodes[0], N(S_U));
+	merged_level_free(&l);
+}
+END_TEST
+
+START_TEST(test_by_field)
+{
+	struct merged_level l;
+	const uint64_t a[] = { S_A }, d[] = { S_D }, x[] = { S_X };
+	uint32_t node = cls_named("Node");
+
+	level(MG_OUTGOING, MG_BY_FIELD, a, 1, HW_NONE, &l);
+	const struct merged_group *n = find(&l, node, "next"), *o = find(&l, node, "other");
+	ck_assert_ptr_nonnull(n);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_uint_eq(n->count, 1);
+	ck_assert_uint_eq(n->nodes[0], N(S_B));
+	ck_assert_uint_eq(o->nodes[0], N(S_C));
+	merged_level_free(&l);
+	/* B.next and C.next: one group by class and field, two holders */
+	level(MG_INCOMING, MG_BY_FIELD, d, 1, HW_NONE, &l);
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert_str_eq(l.groups[0].field, "next");
+	ck_assert_uint_eq(l.groups[0].count, 2);
+	merged_level_free(&l);
+	/* X's dominator D refers to it itself, through next */
+	level(MG_DOMINATING, MG_BY_FIELD, x, 1, HW_NONE, &l);
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert_uint_eq(l.groups[0].nodes[0], N(S_D));
+	ck_assert_str_eq(l.groups[0].field, "next");
+	merged_level_free(&l);
+	/* D's dominator A holds it only through B or C */
+	level(MG_DOMINATING, MG_BY_FIELD, d, 1, HW_NONE, &l);
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert_uint_eq(l.groups[0].nodes[0], N(S_A));
+	ck_assert_str_eq(l.groups[0].field, "<transitive>");
+	merged_level_free(&l);
+}
+END_TEST
+
+START_TEST(test_recursive_chains)
+{
+	struct merged_level l;
+	const uint64_t a[] = { S_A }, d[] = { S_D };
+	uint32_t node = cls_named("Node");
+
+	/* expanding a Node group holding A: the Node -> Node chain A -> B,
+	 * C -> D folds into it (3 more), and the level is what the chain
+	 * refers to outside it: X, a byte[], and Node's class object */
+	level(MG_OUTGOING, MG_BY_CLASS, a, 1, node, &l);
+	ck_assert_uint_eq(l.chain, 3);
+	ck_assert_ptr_null(find(&l, node, NULL));
+	const struct merged_group *x = find(&l, cls_named("[B"), NULL);
+	ck_assert_ptr_nonnull(x);
+	ck_assert_uint_eq(x->count, 1);
+	ck_assert_uint_eq(x->nodes[0], N(S_X));
+	ck_assert_uint_eq(x->nreached, 1);
+	ck_assert_uint_eq(x->reached[0], N(S_D));
+	merged_level_free(&l);
+	/* dominating from a Node group holding D: D <- A is one chain, and
+	 * A's dominator is the root */
+	level(MG_DOMINATING, MG_BY_CLASS, d, 1, node, &l);
+	ck_assert_uint_eq(l.chain, 1);
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert_uint_eq(l.groups[0].cls, MG_ROOT);
+	ck_assert_uint_eq(l.groups[0].nreached, 1);
+	ck_assert_uint_eq(l.groups[0].reached[0], N(S_A));
+	merged_level_free(&l);
+}
+END_TEST
+
+/* ---- a real dump against a brute-force grouping ---- */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+struct plist {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static void padd(struct plist *p, uint64_t x)
+{
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 1024;
+		p->v = xreallocarray(p->v, p->cap, sizeof *p->v);
+	}
+	p->v[p->n++] = x;
+}
+
+/* Distinct (class, node) pairs per class. */
+static void per_class(struct plist *p, uint64_t *out)
+{
+	qsort(p->v, p->n, sizeof *p->v, cmp_u64);
+	for (size_t i = 0; i < p->n; i++)
+		if (i == 0 || p->v[i] != p->v[i - 1])
+			out[p->v[i] >> 32]++;
+	free(p->v);
+}
+
+/* For each class: the distinct neighbours of that class (count) and the
+ * distinct members with such a neighbour (reached), by walking every
+ * reference of the heap, not the member lists. */
+static void brute(const struct heap *hp, const bits_t *in, int incoming, uint64_t *count,
+		  uint64_t *reached)
+{
+	struct plist pn = { 0 }, pr = { 0 };
+
+	memset(count, 0, (hp->ncls + 1) * sizeof *count);
+	memset(reached, 0, (hp->ncls + 1) * sizeof *reached);
+	for (node_t s = 1; s < hp->n; s++)
+		for (edge_t j = hp->out_start[s]; j < hp->out_start[s + 1]; j++) {
+			node_t t = hp->out[j], member = incoming ? t : s, nb = incoming ? s : t;
+			if (!bit_get(in, member))
+				continue;
+			padd(&pn, (uint64_t)hp->node_class[nb] << 32 | nb);
+			padd(&pr, (uint64_t)hp->node_class[nb] << 32 | member);
+		}
+	per_class(&pn, count);
+	per_class(&pr, reached);
+}
+
+START_TEST(test_real_dump_brute_force)
+{
+	struct heap rh;
+	struct open_opts oo = { .quiet = 1 };
+	struct sbuf err;
+
+	ensure_dump("coops", "");
+	sbuf_init(&err);
+	ck_assert_msg(heap_open(&rh, TEST_BUILDDIR "/dumps/coops.hprof", &oo, NULL, &err) == 0, "%s", err.buf);
+	sbuf_free(&err);
+	heap_need(&rh, HP_ALL, NULL);
+	uint64_t *count = xcalloc(rh.ncls + 1, sizeof *count), *reached = xcalloc(rh.ncls + 1, sizeof *reached);
+	srand(7);
+	for (int round = 0; round < 6; round++) {
+		/* a random set: 1 in 2^(round+2) objects */
+		bits_t *in = xcalloc(bits_words(rh.n), sizeof *in);
+		node_t *from = xmalloc((size_t)rh.n * sizeof *from);
+		size_t n = 0;
+		for (node_t v = 1; v < rh.n; v++)
+			if ((rand() & ((4 << round) - 1)) == 0) {
+				bit_set(in, v);
+				from[n++] = v;
+			}
+		int incoming = round & 1;
+		struct merged_level l;
+		ck_assert_int_eq(merged_level(&rh, incoming ? MG_INCOMING : MG_OUTGOING, MG_BY_CLASS, from, n,
+					      HW_NONE, &l, NULL), 0);
+		brute(&rh, in, incoming, count, reached);
+		size_t classes = 0;
+		for (uint32_t c = 0; c < rh.ncls; c++)
+			classes += count[c] > 0;
+		size_t groups = 0;
+		for (size_t i = 0; i < l.n; i++) {
+			const struct merged_group *g = &l.groups[i];
+			if (g->cls == MG_ROOT)
+				continue;
+			groups++;
+			ck_assert_msg(g->count == count[g->cls] && g->nreached == reached[g->cls],
+				      "round %d, %s: %zu/%zu, brute force %llu/%llu", round,
+				      class_name(&rh, g->cls), g->count, g->nreached,
+				      (unsigned long long)count[g->cls], (unsigned long long)reached[g->cls]);
+			if (i > 0)
+				ck_assert_uint_ge(l.groups[i - 1].count, g->count);
+		}
+		ck_assert_uint_eq(groups, classes);
+		ck_assert_uint_gt(groups, 10); /* a real spread of classes */
+		merged_level_free(&l);
+		free(in);
+		free(from);
+	}
+	free(count);
+	free(reached);
+	heap_free(&rh);
+}
+END_TEST
+
+Suite *merged_suite(void)
+{
+	Suite *s = suite_create("merged");
+	TCase *tc = tcase_create("sample");
+	TCase *real = tcase_create("real");
+
+	tcase_add_checked_fixture(tc, open_sample, close_sample);
+	tcase_add_test(tc, test_outgoing_by_class);
+	tcase_add_test(tc, test_incoming_two_counts);
+	tcase_add_test(tc, test_by_field);
+	tcase_add_test(tc, test_recursive_chains);
+	tcase_set_timeout(real, 300);
+	tcase_add_test(real, test_real_dump_brute_force);
+	suite_add_tcase(s, tc);
+	suite_add_tcase(s, real);
+	return s;
+}
