@@ -23,3 +23,52 @@ for size in 100 1000; do
 		"$build/tests/bench_heapwalk" "$dump"
 	fi
 done
+
+# The browser's redraw: heapwalk in a 200x50 tmux terminal on the 1 GB
+# dump (its cache written above), a script of keys that compute nothing
+# new (moving, paging, views and steps already built), each key's time
+# from reading it to the end of the redraw logged by HEAPWALK_KEYLOG.
+dump=$out/bench-1000.hprof
+if command -v tmux >/dev/null 2>&1 && [ -f "$dump" ]; then
+	echo "== browser redraw, 200x50, $dump"
+	log=$out/keylog.txt
+	sock=hwbench-$$
+	rm -f "$log"
+	env -u TMUX tmux -L "$sock" -f /dev/null new-session -d -s b -x 200 -y 50 \
+		"env LANG=C.UTF-8 HEAPWALK_KEYLOG=$log $build/heapwalk $dump"
+	t0=$(date +%s.%N)
+	i=0
+	while ! env -u TMUX tmux -L "$sock" capture-pane -p -t b 2>/dev/null | grep -q "Step 1: All objects"; do
+		sleep 0.1
+		i=$((i + 1))
+		[ $i -lt 1200 ] || break
+	done
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "browser_open_to_first_screen_s: %.2f\n", b - a }'
+	key() { env -u TMUX tmux -L "$sock" send-keys -t b "$@"; sleep 0.15; }
+	# build the Biggest view once (computes), then only move around
+	key Tab
+	sleep 2
+	n0=$(wc -l < "$log")
+	key BTab
+	for k in j j j j j j j j j j k k k k k NPage NPage PPage End Home G T; do key "$k"; done
+	key Tab; key BTab; key Tab; key BTab
+	sleep 0.5
+	nf=$(wc -l < "$log")
+	key f; key -l 'String$'; key Enter
+	key Enter; sleep 2    # a new step: instances of java.lang.String (computes)
+	n1=$(wc -l < "$log")
+	key Left; key Right; key Left; key Right
+	for k in j j j j j k k k NPage PPage; do key "$k"; done
+	sleep 0.5
+	env -u TMUX tmux -L "$sock" send-keys -t b q
+	sleep 0.5
+	env -u TMUX tmux -L "$sock" kill-server 2>/dev/null || true
+	# keys after n0 that compute nothing: all but the filter (its prompt
+	# is one logged key) and the Enter that made the step
+	awk -v n0="$n0" -v nf="$nf" -v n1="$n1" 'NR > n0 && !(NR > nf && NR <= n1) { print $2 }' "$log" |
+		sort -n | awk '{ v[NR] = $1 } END {
+			if (NR == 0) { print "redraw: no keys logged"; exit }
+			printf "redraw_keys: %d\nredraw_ms_median: %.2f\nredraw_ms_p90: %.2f\nredraw_ms_max: %.2f\n",
+				NR, v[int((NR + 1) / 2)], v[int(NR * 0.9 + 0.5)], v[NR] }'
+fi

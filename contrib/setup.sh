@@ -2,7 +2,7 @@
 # setup.sh — install what heapwalk needs on a fresh Debian machine, build
 # it, and then either open a demo dump or run the whole test suite.
 #
-#   sh contrib/setup.sh demo    install, build, make a demo dump, show it
+#   sh contrib/setup.sh demo    install, build, make a demo dump, open it
 #   sh contrib/setup.sh test    install, build, run every test: a -Werror
 #                               build, a sanitizer build, make distcheck
 set -eu
@@ -65,8 +65,11 @@ demo)
 		say "making a demo dump with the JDK on this machine"
 		DUMP_NAME=demo sh "$top/tests/gen-dump.sh" "$top/build/demo"
 	fi
-	say "heapwalk classes $dump"
-	"$top/build/heapwalk" info "$dump"
+	if [ -t 0 ] && [ -t 1 ]; then
+		say "heapwalk $dump  (? lists the keys, q quits)"
+		exec "$top/build/heapwalk" "$dump"
+	fi
+	say "no terminal: heapwalk classes $dump (open the browser with: build/heapwalk $dump)"
 	"$top/build/heapwalk" classes --top 25 "$dump"
 	;;
 test)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <wchar.h>
 
 static void (*cleanup_fn)(void);
 
@@ -355,3 +356,44 @@ void warn_free(struct warnings *w)
 	w->msg = NULL;
 	w->n = w->cap = w->suppressed = 0;
 }
+
+/* Display width, by the current locale (LC_CTYPE): bytes it cannot
+ * decode count one cell each, as the browser draws them ('?'). */
+size_t text_fit(const char *s, int width, int *used)
+{
+	mbstate_t st;
+	size_t i = 0, len = strlen(s);
+	int w = 0;
+
+	memset(&st, 0, sizeof st);
+	while (i < len) {
+		wchar_t wc;
+		size_t k = mbrtowc(&wc, s + i, len - i, &st);
+		int cw;
+		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
+			memset(&st, 0, sizeof st);
+			k = 1;
+			cw = 1; /* drawn as one replacement cell */
+		} else {
+			cw = wcwidth(wc);
+			if (cw < 0)
+				cw = 1;
+		}
+		if (w + cw > width)
+			break;
+		w += cw;
+		i += k;
+	}
+	if (used != NULL)
+		*used = w;
+	return i;
+}
+
+int text_width(const char *s)
+{
+	int w;
+
+	text_fit(s, 1 << 30, &w);
+	return w;
+}
+

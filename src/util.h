@@ -80,4 +80,10 @@ void warn_add(struct warnings *w, const char *fmt, ...) __attribute__((format(pr
 void warn_add_escaped(struct warnings *w, const char *msg);
 void warn_free(struct warnings *w);
 
+/* Display width of UTF-8 text in terminal cells (wcwidth, by the
+ * locale), and the longest prefix that fits `width` cells: its length
+ * in bytes, *used the cells. Undecodable bytes count one cell. */
+int text_width(const char *s);
+size_t text_fit(const char *s, int width, int *used);
+
 #endif

@@ -96,6 +96,12 @@ char *hw_write_in(const struct hw *w, const char *dir, const char *name, size_t 
 /* The same under hw_tmpdir(). */
 char *hw_write(const struct hw *w, const char *name, size_t len);
 
+/* A dump whose class name ("Evil\x1b]0;pwned\x07,\"x\"") and String
+ * value ("hi\x1b[2J\n\"q\",\0end", field `who` of the one instance, a
+ * JNI global) carry control characters; written under hw_tmpdir(),
+ * the path returned (caller frees). */
+char *hw_write_evil(void);
+
 /* A fresh directory for a test's files, under TEST_BUILDDIR/tmp. */
 const char *hw_tmpdir(void);
 

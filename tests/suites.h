@@ -12,6 +12,7 @@ Suite *cache_suite(void);
 Suite *step_suite(void);
 Suite *merged_suite(void);
 Suite *jvm_suite(void);
+Suite *tui_suite(void);
 
 /* test_jvm.c: make TEST_BUILDDIR/dumps/NAME.hprof (and .histo) of the
  * test workload with the JDK, unless it is newer than the workload. */

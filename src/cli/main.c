@@ -10,6 +10,8 @@
 #include "config.h"
 #include "graph/open.h"
 #include "query/report.h"
+#include "tui/keys.h"
+#include "tui/tui.h"
 #include "query/step.h"
 #include "query/views.h"
 
@@ -18,7 +20,7 @@ enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
 static const char usage_text[] =
 "usage: heapwalk [options] COMMAND DUMP [OBJECT]\n"
 "       heapwalk [options] DUMP -e 'STEP | STEP ... [| VIEW]'\n"
-"       heapwalk DUMP        the full-screen browser (not built yet)\n"
+"       heapwalk [--no-cache] DUMP   the full-screen browser (keys: --keys, or ?)\n"
 "\n"
 "commands:\n"
 "  info            the dump: counts, sizes, layout, GC roots by kind, unreachable\n"
@@ -36,7 +38,7 @@ static const char usage_text[] =
 "  referrers [weak]          objects that refer to a member\n"
 "  referents [weak]          objects a member refers to\n"
 "  dominated                 the members' children in the dominator tree\n"
-"  object ID                 the object with that id\n"
+"  object ID[,ID...]         the objects with those ids (0x... hex or decimal)\n"
 "  a last word info, classes, biggest, objects or paths picks the view (default\n"
 "  classes; paths needs a set of one object)\n"
 "\n"
@@ -58,6 +60,7 @@ static const char usage_text[] =
 "  -q, --quiet          no progress and no warnings on stderr\n"
 "  -h, --help           this text\n"
 "  -V, --version        the version\n"
+"      --keys[=mdoc]    the browser's keys (mdoc: as the man page lists them)\n"
 "\n"
 "exit status: 0 ok, 1 usage error, 2 bad input (unreadable dump, bad id or regex)\n";
 
@@ -114,6 +117,22 @@ static void set_format(struct cli *c, const char *s)
 		usage_error("unknown format '%s': text, json or csv", s);
 }
 
+/* --keys: the browser's key table; --keys=mdoc the man page's list. */
+static void print_keys(const char *how)
+{
+	struct sbuf sb;
+
+	if (how != NULL && strcmp(how, "mdoc") != 0)
+		usage_error("--keys takes no value, or =mdoc");
+	sbuf_init(&sb);
+	if (how != NULL)
+		keys_mdoc(&sb);
+	else
+		keys_help(&sb);
+	fputs(sb.buf, stdout);
+	sbuf_free(&sb);
+}
+
 static void parse_options(int argc, char **argv, struct cli *c)
 {
 	static const struct option lo[] = {
@@ -124,7 +143,8 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		{ "depth", required_argument, 0, 'd' }, { "cutoff", required_argument, 0, 'C' },
 		{ "max", required_argument, 0, 'M' }, { "weak", no_argument, 0, 'w' },
 		{ "no-cache", no_argument, 0, 'N' }, { "quiet", no_argument, 0, 'q' },
-		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 },
+		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
+		{ "keys", optional_argument, 0, 'K' }, { 0, 0, 0, 0 },
 	};
 	int ch;
 	char *end;
@@ -152,6 +172,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		case 'q': c->oo.quiet = 1; break;
 		case 'h': fputs(usage_text, stdout); exit(0);
 		case 'V': puts("heapwalk " PACKAGE_VERSION); exit(0);
+		case 'K': print_keys(optarg); exit(0);
 		case ':': usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
 			if (optopt != 0)
@@ -315,8 +336,8 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	if (c.cmd == NULL && c.expr == NULL) {
-		fputs("heapwalk: the TUI is not built yet; use a command, see --help\n", stderr);
-		return EXIT_USAGE;
+		pipeline_free(&pl);
+		return tui_main(c.dump, &c.oo);
 	}
 	const char *view = c.cmd ? c.cmd : pl.view ? pl.view : "classes";
 	if (c.object != NULL) { /* paths DUMP OBJECT is "object OBJECT | paths" */

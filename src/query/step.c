@@ -189,10 +189,30 @@ static int regex_col(const struct lexer *lx, const char *start, size_t off)
 	return col(lx, q);
 }
 
+/* "ID" or "ID,ID,...": 0 if every id is a number. */
+static int id_list_check(const char *arg)
+{
+	uint64_t id;
+
+	for (const char *q = arg;;) {
+		const char *c = strchr(q, ',');
+		size_t n = c ? (size_t)(c - q) : strlen(q);
+		char buf[32];
+		if (n == 0 || n >= sizeof buf)
+			return -1;
+		memcpy(buf, q, n);
+		buf[n] = '\0';
+		if (parse_object_id(buf, &id) < 0)
+			return -1;
+		if (c == NULL)
+			return 0;
+		q = c + 1;
+	}
+}
+
 static int parse_arg(struct lexer *lx, struct step *s, const char *opname, enum argkind kind)
 {
 	const char *start;
-	uint64_t id;
 
 	s->arg = word(lx, &s->regex, &start);
 	if (s->arg == NULL) {
@@ -204,7 +224,7 @@ static int parse_arg(struct lexer *lx, struct step *s, const char *opname, enum 
 			    kind == A_ID ? "an object id" : "a class name or /regex/");
 		return STEP_ESYNTAX;
 	}
-	if (kind == A_ID && (s->regex || parse_object_id(s->arg, &id) < 0)) {
+	if (kind == A_ID && (s->regex || id_list_check(s->arg) < 0)) {
 		sbuf_printf(lx->err, "column %d: '%s' needs an object id (0x... or decimal), not '",
 			    col(lx, start), opname);
 		esc_append(lx->err, (const uint8_t *)start, (size_t)(lx->p - start), 0);
@@ -438,14 +458,28 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 				bit_set(r.bits, v);
 		break;
 	case ST_OBJECT:
-		v = parse_object_id(s->arg, &id) == 0 ? heap_find_id(h, id) : HW_NONE;
-		if (v == HW_NONE || v == 0) {
-			sbuf_adds(err, "no object with id ");
-			esc_append(err, (const uint8_t *)s->arg, strlen(s->arg), 0);
-			sbuf_adds(err, " in the dump");
-			goto fail;
+		for (const char *q = s->arg;;) {
+			const char *c = strchr(q, ',');
+			size_t n = c ? (size_t)(c - q) : strlen(q);
+			char buf[32];
+			v = HW_NONE;
+			if (n < sizeof buf) {
+				memcpy(buf, q, n);
+				buf[n] = '\0';
+				if (parse_object_id(buf, &id) == 0)
+					v = heap_find_id(h, id);
+			}
+			if (v == HW_NONE || v == 0) {
+				sbuf_adds(err, "no object with id ");
+				esc_append(err, (const uint8_t *)q, n, 0);
+				sbuf_adds(err, " in the dump");
+				goto fail;
+			}
+			bit_set(r.bits, v);
+			if (c == NULL)
+				break;
+			q = c + 1;
 		}
-		bit_set(r.bits, v);
 		break;
 	}
 	objset_recount(h, &r);

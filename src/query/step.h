@@ -12,7 +12,7 @@
  *   referrers [weak]           objects referring to a member
  *   referents [weak]           objects a member refers to
  *   dominated                  members' children in the dominator tree
- *   object ID                  the object with that id (0x... or decimal)
+ *   object ID[,ID...]          the objects with those ids (0x... or decimal)
  *
  * Nothing here prints: errors are returned as text in an sbuf. */
 #ifndef HW_STEP_H

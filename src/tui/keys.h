@@ -1,0 +1,73 @@
+/* keys.h — every request the browser understands, in one X-macro list
+ * (the enum, the help screen and the man page's key list all come from
+ * it), and the default bindings as data. */
+#ifndef HW_KEYS_H
+#define HW_KEYS_H
+
+#include <stddef.h>
+
+/* REQ(id, section, help) */
+#define REQ_LIST(REQ) \
+	REQ(UP,          "Moving",  "Move up one row") \
+	REQ(DOWN,        "Moving",  "Move down one row") \
+	REQ(PAGE_UP,     "Moving",  "Move up one page") \
+	REQ(PAGE_DOWN,   "Moving",  "Move down one page") \
+	REQ(TOP,         "Moving",  "Go to the first row") \
+	REQ(BOTTOM,      "Moving",  "Go to the last row") \
+	REQ(EXPAND,      "Moving",  "Expand the row (references, children, fields)") \
+	REQ(COLLAPSE,    "Moving",  "Collapse the row, or go to its parent row") \
+	REQ(NEXT_VIEW,   "Views",   "Next view") \
+	REQ(PREV_VIEW,   "Views",   "Previous view") \
+	REQ(GROUP,       "Views",   "Biggest: group by class; merged: by class or by field") \
+	REQ(NULLS,       "Views",   "Outgoing: show or hide null fields") \
+	REQ(WEAK,        "Views",   "Incoming and paths: include weak references or not") \
+	REQ(PATHS,       "Views",   "Incoming: paths to GC roots of the cursor's object, or back") \
+	REQ(USE,         "Steps",   "Use the marked rows, or the cursor row: a new step") \
+	REQ(MARK,        "Steps",   "Mark or unmark the row (multiple selection)") \
+	REQ(USE_MENU,    "Steps",   "Use menu: retained, referrers, referents, dominated") \
+	REQ(USE_RETAINED,"Steps",   "Use the objects the current set retains") \
+	REQ(USE_REFERRERS,"Steps",  "Use the objects referring to the set") \
+	REQ(USE_REFERENTS,"Steps",  "Use the objects the set refers to") \
+	REQ(USE_DOMINATED,"Steps",  "Use the objects the set dominates directly") \
+	REQ(USE_REACHED, "Steps",   "Merged views: use the set's objects reached through the row") \
+	REQ(BACK,        "Steps",   "Back to the previous step") \
+	REQ(FORWARD,     "Steps",   "Forward to the next step") \
+	REQ(FIRST_STEP,  "Steps",   "Go to the first step") \
+	REQ(STEP_LIST,   "Steps",   "Pick any step of the history") \
+	REQ(JUMP,        "Steps",   "Jump to that step of the breadcrumb") \
+	REQ(EXPR,        "Steps",   "Show the -e expression that reproduces this step") \
+	REQ(RETAINED,    "Steps",   "Compute the exact retained size of the current set") \
+	REQ(EXACT,       "Classes", "Exact retained size of the marked classes, or of the visible rows") \
+	REQ(PACKAGES,    "Classes", "Toggle the package tree") \
+	REQ(LOADERS,     "Classes", "Toggle grouping by class loader") \
+	REQ(SEARCH,      "Finding", "Search the rows (PCRE2)") \
+	REQ(SEARCH_NEXT, "Finding", "Next match") \
+	REQ(SEARCH_PREV, "Finding", "Previous match") \
+	REQ(FILTER,      "Finding", "Filter the rows by a PCRE2 regex as you type") \
+	REQ(SORT,        "Finding", "Sort: then n, i, s or r; the same column again reverses") \
+	REQ(HELP,        "Other",   "This help") \
+	REQ(REDRAW,      "Other",   "Redraw the screen") \
+	REQ(QUIT,        "Other",   "Quit")
+
+#define REQ_ENUM(id, sec, help) REQ_##id,
+enum request { REQ_NONE, REQ_LIST(REQ_ENUM) REQ_COUNT };
+#undef REQ_ENUM
+
+struct binding {
+	int key;            /* ncurses key code or character */
+	enum request req;
+	const char *name;   /* as the help screen and the man page spell it */
+};
+
+extern const struct binding bindings[];
+extern const size_t nbindings;
+
+enum request key_request(int key);
+/* The requests' help lines with their keys, for the help screen (one
+ * entry per line, section headers included) or as mdoc for the man
+ * page. Appends to out. */
+struct sbuf;
+void keys_help(struct sbuf *out);
+void keys_mdoc(struct sbuf *out);
+
+#endif

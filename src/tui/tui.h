@@ -1,0 +1,126 @@
+/* tui.h — the full-screen heap walker: selection steps, each with its
+ * views; a view is a table of callbacks (tviews.c) over one row list
+ * widget (rows with depth, expansion and marks). */
+#ifndef HW_TUI_H
+#define HW_TUI_H
+
+#ifndef PCRE2_CODE_UNIT_WIDTH
+#define PCRE2_CODE_UNIT_WIDTH 8
+#endif
+#include <pcre2.h>
+
+#include "graph/heap.h"
+#include "graph/open.h"
+#include "progress.h"
+#include "query/objset.h"
+#include "tui/keys.h"
+
+struct tui;
+struct tview;
+
+/* One line of a view. Texts are escaped (safe for the terminal) and
+ * owned by the row. */
+struct row {
+	node_t node;        /* the object, HW_NONE if the row is none */
+	uint32_t cls;       /* the class, HW_NONE if none */
+	uint16_t depth;
+	int8_t open;        /* -1 leaf, 0 closed, 1 open */
+	uint8_t marked;
+	uint8_t kind;       /* the view's own row kinds */
+	uint64_t num[4];    /* the view's numbers */
+	char *left;         /* the label, indented by depth when drawn */
+	char *right;        /* the columns after it */
+	void *data;         /* the view's (freed by ops->row_free) */
+};
+
+struct rowvec {
+	struct row *v;
+	size_t n, cap;
+};
+
+enum view_id { V_CLASSES, V_BIGGEST, V_OUTGOING, V_INCOMING, V_MERGED_OUT, V_MERGED_IN,
+	       V_MERGED_DOM, V_COUNT };
+
+/* A new step's content: the set, its title and the expression step(s)
+ * that make it from the current one ("" when none can). */
+struct use {
+	struct objset set;
+	char *title;
+	char *expr;
+};
+
+struct view_ops {
+	const char *name;   /* the tab */
+	/* (re)build the top-level rows from the step's set; -1 cancelled */
+	int (*build)(struct tui *t, struct tview *v);
+	/* child rows of row i (append to out); -1 cancelled */
+	int (*expand)(struct tui *t, struct tview *v, size_t i, struct rowvec *out);
+	/* the objects of rows (marked ones, or the cursor row); 0, -1 if the
+	 * rows stand for nothing that can be used (msg set) */
+	int (*use)(struct tui *t, struct tview *v, int reached, struct use *u);
+	/* view-specific requests: 1 handled (rebuild done), 0 not mine */
+	int (*request)(struct tui *t, struct tview *v, enum request r);
+	void (*row_free)(struct row *r);
+};
+
+struct tview {
+	const struct view_ops *ops;
+	struct hstep *st;
+	struct rowvec rows;
+	size_t cur, top;
+	char *colhead;      /* column header (text after the label column) */
+	char lefthead[96];  /* the label column's header */
+	/* state the view's requests change; kept with the step */
+	int sort, reverse;  /* classes */
+	int packages, loaders, byclass, nulls, weak, paths, byfield;
+	char *filter;       /* PCRE2 source, NULL: none */
+	pcre2_code *filter_re;
+	uint64_t *exact;    /* classes: exact retained per class, UINT64_MAX unknown */
+	void *data;         /* view's own */
+	int built;
+};
+
+struct hstep {
+	struct objset set;
+	char *title;
+	char *expr;         /* steps from "all", NULL if not expressible */
+	uint64_t retained;  /* exact, once asked for */
+	int retained_known;
+	enum view_id view;
+	struct tview views[V_COUNT];
+};
+
+struct tui {
+	struct heap *h;
+	const char *dump;
+	struct hstep **steps;
+	size_t nsteps, cur;
+	struct progress prog;
+	char *msg;          /* status line message, owned */
+	int msg_error;
+	pcre2_code *search_re;
+	char *search;
+	int rows, cols;
+	int quit;
+	int color;
+	FILE *keylog;       /* HEAPWALK_KEYLOG: key, milliseconds to redraw */
+};
+
+/* tviews.c */
+extern const struct view_ops *const view_table[V_COUNT];
+
+/* tui.c, for the views */
+void tui_message(struct tui *t, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+struct row *rowvec_add(struct rowvec *rv);
+void row_set(struct row *r, const char *left, const char *right);
+int tui_filter_ok(const struct tview *v, const char *text);
+/* A prompt on the status line; NULL when cancelled. Caller frees. */
+char *tui_prompt(struct tui *t, const char *label, void (*live)(struct tui *, const char *, void *),
+		 void *arg);
+/* Redraw everything now (used by live filters). */
+void tui_draw(struct tui *t);
+
+/* Entry point from main(): open the dump and browse it. Exit status. */
+int tui_main(const char *dump, const struct open_opts *oo);
+
+#endif

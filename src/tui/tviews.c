@@ -1,0 +1,1427 @@
+/* tviews.c — the browser's views of a step's object set: classes,
+ * biggest objects (dominator tree), outgoing and incoming references
+ * (with paths to GC roots), and the merged reference views. Each makes
+ * rows (tui.h) from the engine's answers; texts are escaped here. */
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/hprof.h"
+#include "graph/analysis.h"
+#include "query/merged.h"
+#include "query/step.h"
+#include "query/views.h"
+#include "tui/tui.h"
+
+#define PAGE 500          /* objects listed at once in a large set */
+#define ELEM_PAGE 100     /* array elements listed at once */
+#define EXPR_MAX_IDS 1000 /* a longer selection gets no -e expression */
+#define CUTOFF 0.005      /* biggest: fold children under 0.5% of the parent */
+
+int tview_rebuild(struct tui *t, struct tview *v);
+
+/* Row kinds, shared by the views. */
+enum { RK_OBJ = 1, RK_CLASS, RK_PKG, RK_LOADER, RK_FOLD, RK_GROUP, RK_MORE, RK_FIELD,
+       RK_ELEM_MORE, RK_ROOT, RK_PATH, RK_INFO };
+
+/* What a row stands for beyond its node: a node list (folded and group
+ * rows), a name prefix (packages), a merged group. */
+struct rowdata {
+	node_t *nodes;
+	size_t n;
+	node_t *reached;
+	size_t nreached;
+	char *prefix;
+	uint64_t loader;
+};
+
+static void rowdata_free(struct row *r)
+{
+	struct rowdata *d = r->data;
+
+	if (d != NULL) {
+		free(d->nodes);
+		free(d->reached);
+		free(d->prefix);
+		free(d);
+	}
+	r->data = NULL;
+}
+
+static struct rowdata *rowdata(struct row *r)
+{
+	if (r->data == NULL)
+		r->data = xcalloc(1, sizeof(struct rowdata));
+	return r->data;
+}
+
+/* ---- text ---- */
+static void add_esc(struct sbuf *sb, const char *s)
+{
+	esc_append(sb, (const uint8_t *)s, strlen(s), 0);
+}
+
+static void add_bytes(struct sbuf *sb, uint64_t b)
+{
+	char buf[32];
+
+	fmt_bytes(buf, sizeof buf, b);
+	sbuf_printf(sb, "%10s", buf);
+}
+
+static double pct(uint64_t a, uint64_t of)
+{
+	return of ? 100.0 * (double)a / (double)of : 0.0;
+}
+
+/* "java.util.HashMap 0x7ff0012a8" and a String's value, escaped. */
+static void object_text(const struct heap *h, node_t v, struct sbuf *sb)
+{
+	struct sbuf raw, val;
+	char id[32];
+
+	sbuf_init(&raw);
+	sbuf_init(&val);
+	node_label(h, v, &raw);
+	add_esc(sb, raw.buf);
+	node_id_text(h, v, id, sizeof id);
+	sbuf_printf(sb, " %s", id);
+	if (node_string(h, v, &val, 120) == 0) {
+		sbuf_adds(sb, " \"");
+		esc_append(sb, (const uint8_t *)val.buf, val.len, 1);
+		sbuf_addc(sb, '"');
+	}
+	sbuf_free(&raw);
+	sbuf_free(&val);
+}
+
+static int has_children_out(const struct heap *h, node_t v)
+{
+	uint8_t k = h->node_kind[v];
+
+	if (k == NK_PRIMARRAY) {
+		uint8_t et;
+		return hprof_array_length(h, v, &et) > 0;
+	}
+	return k == NK_INSTANCE || k == NK_OBJARRAY || k == NK_CLASS;
+}
+
+static struct row *object_row(const struct heap *h, struct rowvec *out, node_t v)
+{
+	struct row *r = rowvec_add(out);
+	struct sbuf l, rt;
+
+	sbuf_init(&l);
+	sbuf_init(&rt);
+	object_text(h, v, &l);
+	add_bytes(&rt, h->node_shallow[v]);
+	add_bytes(&rt, h->retained[v]);
+	r->node = v;
+	r->kind = RK_OBJ;
+	r->num[0] = h->retained[v];
+	row_set(r, l.buf, rt.buf);
+	sbuf_free(&l);
+	sbuf_free(&rt);
+	return r;
+}
+
+/* A canonical object-list step for the nodes, or NULL if too many. */
+static char *ids_expr(const struct heap *h, const node_t *a, size_t n)
+{
+	struct sbuf sb;
+
+	if (n == 0 || n > EXPR_MAX_IDS)
+		return NULL;
+	sbuf_init(&sb);
+	sbuf_adds(&sb, "object ");
+	for (size_t i = 0; i < n; i++) {
+		char id[32];
+		node_id_text(h, a[i], id, sizeof id);
+		sbuf_printf(&sb, "%s%s", i ? "," : "", id);
+	}
+	return sbuf_detach(&sb);
+}
+
+/* Collect into a new set the nodes of the marked rows (or the cursor
+ * row): a row's own node, or its node list. */
+static int use_nodes(struct tui *t, struct tview *v, int reached, struct use *u, const char *what)
+{
+	struct heap *h = t->h;
+	int any = 0;
+	node_t *list = NULL;
+	size_t n = 0, cap = 0;
+
+	for (size_t i = 0; i < v->rows.n; i++)
+		any |= v->rows.v[i].marked;
+	objset_empty(h, &u->set);
+	for (size_t i = 0; i < v->rows.n; i++) {
+		struct row *r = &v->rows.v[i];
+		if (any ? !r->marked : i != v->cur)
+			continue;
+		struct rowdata *d = r->data;
+		const node_t *a = NULL;
+		size_t k = 0;
+		if (d != NULL && (reached ? d->reached != NULL : d->nodes != NULL)) {
+			a = reached ? d->reached : d->nodes;
+			k = reached ? d->nreached : d->n;
+		} else if (!reached && r->node != HW_NONE && r->node != 0) {
+			a = &r->node;
+			k = 1;
+		}
+		for (size_t j = 0; j < k; j++) {
+			if (bit_get(u->set.bits, a[j]))
+				continue;
+			bit_set(u->set.bits, a[j]);
+			if (n == cap) {
+				cap = cap ? cap * 2 : 64;
+				list = xreallocarray(list, cap, sizeof *list);
+			}
+			list[n++] = a[j];
+		}
+	}
+	objset_recount(h, &u->set);
+	if (u->set.count == 0) {
+		free(list);
+		objset_free(&u->set);
+		tui_message(t, 1, "%s", reached ? "this row has no reached objects" : "no objects on this row");
+		return -1;
+	}
+	if (n == 1) {
+		struct sbuf l;
+		sbuf_init(&l);
+		object_text(h, list[0], &l);
+		u->title = xasprintf("%s %s", what, l.buf);
+		sbuf_free(&l);
+	} else {
+		u->title = xasprintf("%s: %zu objects", what, n);
+	}
+	u->expr = ids_expr(h, list, n);
+	free(list);
+	return 0;
+}
+
+/* ================= classes ================= */
+struct classes_data {
+	struct class_row *rows; /* every class with instances in the set */
+	size_t n;
+};
+
+static const char *const sort_names[] = { "name", "instances", "shallow", "retained" };
+
+static struct tview *sort_view;
+static const struct heap *sort_h;
+
+static uint64_t class_ret(const struct tview *v, const struct class_row *r)
+{
+	return v->exact && v->exact[r->cls] != UINT64_MAX ? v->exact[r->cls] : r->retained_lb;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct class_row *x = a, *y = b;
+	uint64_t p = 0, q = 0;
+	int c = 0;
+
+	switch (sort_view->sort) {
+	case 1: p = x->count; q = y->count; break;
+	case 2: p = x->shallow; q = y->shallow; break;
+	case 3: p = class_ret(sort_view, x); q = class_ret(sort_view, y); break;
+	default: break;
+	}
+	c = p < q ? 1 : p > q ? -1 : 0; /* numbers biggest first */
+	if (c == 0)
+		c = strcmp(class_name(sort_h, x->cls), class_name(sort_h, y->cls));
+	return sort_view->reverse ? -c : c;
+}
+
+static void class_right(struct tui *t, struct tview *v, uint64_t count, uint64_t shallow, uint64_t ret,
+			int exact, int known, struct sbuf *rt)
+{
+	const struct hstep *s = v->st;
+
+	sbuf_printf(rt, "%10llu %5.1f%%", (unsigned long long)count, pct(count, s->set.count));
+	add_bytes(rt, shallow);
+	sbuf_printf(rt, " %5.1f%%", pct(shallow, s->set.shallow));
+	if (!known) {
+		sbuf_adds(rt, "          ?       ");
+		return;
+	}
+	sbuf_adds(rt, exact ? " =" : " >=");
+	add_bytes(rt, ret);
+	sbuf_printf(rt, " %5.1f%%", pct(ret, t->h->total_shallow));
+}
+
+static struct row *class_row_make(struct tui *t, struct tview *v, struct rowvec *out,
+				  const struct class_row *cr)
+{
+	struct row *r = rowvec_add(out);
+	struct sbuf l, rt;
+	int exact = v->exact && v->exact[cr->cls] != UINT64_MAX;
+
+	sbuf_init(&l);
+	sbuf_init(&rt);
+	add_esc(&l, class_name(t->h, cr->cls));
+	class_right(t, v, cr->count, cr->shallow, class_ret(v, cr), exact, 1, &rt);
+	r->cls = cr->cls;
+	r->kind = RK_CLASS;
+	r->num[0] = cr->count;
+	row_set(r, l.buf, rt.buf);
+	sbuf_free(&l);
+	sbuf_free(&rt);
+	return r;
+}
+
+/* Do the classes of rows match? (the filter is on the escaped name) */
+static int class_visible(struct tui *t, struct tview *v, uint32_t c)
+{
+	struct sbuf l;
+
+	if (v->filter_re == NULL)
+		return 1;
+	sbuf_init(&l);
+	add_esc(&l, class_name(t->h, c));
+	int ok = tui_filter_ok(v, l.buf);
+	sbuf_free(&l);
+	return ok;
+}
+
+/* The package of a class at `depth` segments: "java.util." for depth 2;
+ * NULL when the name has fewer dots (the class sits at that level). */
+static char *pkg_prefix(const char *name, int depth)
+{
+	const char *p = name;
+
+	if (name[0] == '[') /* arrays: a package of their own */
+		return depth == 1 ? xstrdup("[") : NULL;
+	for (int i = 0; i < depth; i++) {
+		p = strchr(p, '.');
+		if (p == NULL)
+			return NULL;
+		p++;
+	}
+	return strndup(name, (size_t)(p - name));
+}
+
+static int prefix_depth(const char *prefix)
+{
+	int d = 0;
+
+	if (strcmp(prefix, "[") == 0)
+		return 1;
+	for (const char *p = prefix; *p; p++)
+		d += *p == '.';
+	return d;
+}
+
+/* Rows under a prefix ("" at the top): subpackages, then classes. */
+static void package_level(struct tui *t, struct tview *v, const char *prefix, struct rowvec *out)
+{
+	struct classes_data *cd = v->data;
+	int depth = *prefix ? prefix_depth(prefix) + 1 : 1;
+	size_t np = strlen(prefix);
+	char **seen = NULL;
+	size_t nseen = 0;
+
+	for (size_t i = 0; i < cd->n; i++) {
+		const char *name = class_name(t->h, cd->rows[i].cls);
+		if (strncmp(name, prefix, np) != 0 || !class_visible(t, v, cd->rows[i].cls))
+			continue;
+		if (strcmp(prefix, "[") == 0 || (np == 0 && name[0] != '[' && strchr(name, '.') == NULL)) {
+			class_row_make(t, v, out, &cd->rows[i]);
+			continue;
+		}
+		char *p = pkg_prefix(name, depth);
+		if (p == NULL) {
+			class_row_make(t, v, out, &cd->rows[i]);
+			continue;
+		}
+		size_t k = 0;
+		while (k < nseen && strcmp(seen[k], p) != 0)
+			k++;
+		if (k < nseen) {
+			free(p);
+			continue;
+		}
+		seen = xreallocarray(seen, nseen + 1, sizeof *seen);
+		seen[nseen++] = p;
+		/* the package's totals; its retained size only on request (E):
+		 * a sum of per-class lower bounds bounds nothing */
+		uint64_t cnt = 0, sh = 0;
+		for (size_t j = 0; j < cd->n; j++)
+			if (strncmp(class_name(t->h, cd->rows[j].cls), p, strlen(p)) == 0 &&
+			    class_visible(t, v, cd->rows[j].cls)) {
+				cnt += cd->rows[j].count;
+				sh += cd->rows[j].shallow;
+			}
+		struct row *r = rowvec_add(out);
+		struct sbuf l, rt;
+		sbuf_init(&l);
+		sbuf_init(&rt);
+		add_esc(&l, p);
+		sbuf_adds(&l, "*");
+		rowdata(r)->prefix = xstrdup(p);
+		class_right(t, v, cnt, sh, 0, 1, 0, &rt);
+		r->kind = RK_PKG;
+		r->open = 0;
+		r->num[0] = cnt;
+		r->num[1] = sh;
+		row_set(r, l.buf, rt.buf);
+		sbuf_free(&l);
+		sbuf_free(&rt);
+	}
+	for (size_t k = 0; k < nseen; k++)
+		free(seen[k]);
+	free(seen);
+}
+
+static void loader_level(struct tui *t, struct tview *v, struct rowvec *out)
+{
+	struct classes_data *cd = v->data;
+	uint64_t *ids = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < cd->n; i++) {
+		if (!class_visible(t, v, cd->rows[i].cls))
+			continue;
+		uint64_t l = t->h->cls[cd->rows[i].cls].loader_id;
+		size_t k = 0;
+		while (k < n && ids[k] != l)
+			k++;
+		if (k < n)
+			continue;
+		ids = xreallocarray(ids, n + 1, sizeof *ids);
+		ids[n++] = l;
+	}
+	for (size_t k = 0; k < n; k++) {
+		uint64_t cnt = 0, sh = 0, ncls = 0;
+		for (size_t i = 0; i < cd->n; i++)
+			if (t->h->cls[cd->rows[i].cls].loader_id == ids[k] &&
+			    class_visible(t, v, cd->rows[i].cls)) {
+				cnt += cd->rows[i].count;
+				sh += cd->rows[i].shallow;
+				ncls++;
+			}
+		struct row *r = rowvec_add(out);
+		struct sbuf l, rt;
+		sbuf_init(&l);
+		sbuf_init(&rt);
+		node_t ln = ids[k] ? heap_find_id(t->h, ids[k]) : HW_NONE;
+		if (ids[k] == 0)
+			sbuf_adds(&l, "<bootstrap loader>");
+		else if (ln != HW_NONE)
+			object_text(t->h, ln, &l);
+		else
+			sbuf_printf(&l, "loader 0x%llx", (unsigned long long)ids[k]);
+		sbuf_printf(&l, "  (%llu classes)", (unsigned long long)ncls);
+		class_right(t, v, cnt, sh, 0, 1, 0, &rt);
+		r->kind = RK_LOADER;
+		r->open = 0;
+		r->node = ln;
+		r->num[0] = cnt;
+		rowdata(r)->loader = ids[k];
+		row_set(r, l.buf, rt.buf);
+		sbuf_free(&l);
+		sbuf_free(&rt);
+	}
+	free(ids);
+}
+
+static void classes_rows(struct tui *t, struct tview *v)
+{
+	struct classes_data *cd = v->data;
+
+	sort_view = v;
+	sort_h = t->h;
+	hw_qsort(cd->rows, cd->n, sizeof *cd->rows, cmp_rows);
+	if (v->packages) {
+		package_level(t, v, "", &v->rows);
+	} else if (v->loaders) {
+		loader_level(t, v, &v->rows);
+	} else {
+		for (size_t i = 0; i < cd->n; i++)
+			if (class_visible(t, v, cd->rows[i].cls))
+				class_row_make(t, v, &v->rows, &cd->rows[i]);
+	}
+	free(v->colhead);
+	v->colhead = xstrdup(" instances      %    shallow      %    retained      %");
+	snprintf(v->lefthead, sizeof v->lefthead, "class  (sort: %s%s%s)", sort_names[v->sort],
+		 v->reverse ? ", reversed" : "", v->packages ? ", packages" : v->loaders ? ", by loader" : "");
+}
+
+static int classes_build(struct tui *t, struct tview *v)
+{
+	struct classes_data *cd = v->data;
+	struct sbuf err;
+	struct class_view cv;
+	struct view_opts o = { .sort = "name", .progress = &t->prog };
+
+	if (cd == NULL) {
+		/* every object: the per-class totals, not a pass over the heap */
+		struct objset whole = v->st->set;
+		if (objset_is_all(t->h, &whole))
+			whole.bits = NULL;
+		sbuf_init(&err);
+		if (view_classes(t->h, &whole, &o, &cv, &err) < 0) {
+			tui_message(t, 1, "%s", err.buf);
+			sbuf_free(&err);
+			return -1;
+		}
+		sbuf_free(&err);
+		cd = v->data = xcalloc(1, sizeof *cd);
+		cd->rows = cv.rows; /* taken over */
+		cd->n = cv.n;
+	}
+	classes_rows(t, v);
+	return 0;
+}
+
+static int classes_expand(struct tui *t, struct tview *v, size_t i, struct rowvec *out)
+{
+	struct row *r = &v->rows.v[i];
+	struct classes_data *cd = v->data;
+
+	if (r->kind == RK_PKG) {
+		package_level(t, v, ((struct rowdata *)r->data)->prefix, out);
+	} else if (r->kind == RK_LOADER) {
+		uint64_t l = ((struct rowdata *)r->data)->loader;
+		for (size_t k = 0; k < cd->n; k++)
+			if (t->h->cls[cd->rows[k].cls].loader_id == l && class_visible(t, v, cd->rows[k].cls))
+				class_row_make(t, v, out, &cd->rows[k]);
+	}
+	return 0;
+}
+
+/* The classes a row stands for, as flags over ncls. */
+static void row_classes(struct tui *t, struct tview *v, const struct row *r, uint8_t *m)
+{
+	struct classes_data *cd = v->data;
+
+	if (r->kind == RK_CLASS) {
+		m[r->cls] = 1;
+		return;
+	}
+	for (size_t k = 0; k < cd->n; k++) {
+		uint32_t c = cd->rows[k].cls;
+		if (!class_visible(t, v, c))
+			continue;
+		if (r->kind == RK_PKG && strncmp(class_name(t->h, c), ((struct rowdata *)r->data)->prefix,
+						 strlen(((struct rowdata *)r->data)->prefix)) == 0)
+			m[c] = 1;
+		if (r->kind == RK_LOADER && t->h->cls[c].loader_id == ((struct rowdata *)r->data)->loader)
+			m[c] = 1;
+	}
+}
+
+/* PCRE2 literal: \Q...\E, with any \E inside split out. */
+static void rx_literal(struct sbuf *sb, const char *s)
+{
+	sbuf_adds(sb, "\\Q");
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] == 'E') {
+			sbuf_adds(sb, "\\E\\\\\\Q");
+			continue;
+		}
+		if (*s == '/') { /* the step's regex is delimited by slashes */
+			sbuf_adds(sb, "\\E\\/\\Q");
+			continue;
+		}
+		sbuf_addc(sb, *s);
+	}
+	sbuf_adds(sb, "\\E");
+}
+
+static const struct heap *name_h;
+
+static int cmp_cls_name(const void *a, const void *b)
+{
+	return strcmp(class_name(name_h, *(const uint32_t *)a), class_name(name_h, *(const uint32_t *)b));
+}
+
+static int classes_use(struct tui *t, struct tview *v, int reached, struct use *u)
+{
+	struct heap *h = t->h;
+	uint8_t *m = xcalloc(h->ncls + 1, 1);
+	int any = 0;
+	size_t nm = 0;
+	uint32_t one = HW_NONE;
+
+	(void)reached;
+	for (size_t i = 0; i < v->rows.n; i++)
+		any |= v->rows.v[i].marked;
+	for (size_t i = 0; i < v->rows.n; i++)
+		if (any ? v->rows.v[i].marked : i == v->cur)
+			row_classes(t, v, &v->rows.v[i], m);
+	objset_empty(h, &u->set);
+	for (node_t n = 1; n < h->n; n++)
+		if (bit_get(v->st->set.bits, n) && m[h->node_class[n]])
+			bit_set(u->set.bits, n);
+	objset_recount(h, &u->set);
+	struct sbuf ex;
+	sbuf_init(&ex);
+	for (uint32_t c = 0; c < h->ncls; c++)
+		if (m[c]) {
+			nm++;
+			one = c;
+		}
+	if (nm == 1) {
+		const char *name = class_name(h, one);
+		if (strpbrk(name, " \t|/") == NULL && name[0] != '\0') {
+			sbuf_adds(&ex, "instances ");
+			sbuf_adds(&ex, name);
+		} else {
+			sbuf_adds(&ex, "instances /^");
+			rx_literal(&ex, name);
+			sbuf_adds(&ex, "$/");
+		}
+		struct sbuf l;
+		sbuf_init(&l);
+		add_esc(&l, name);
+		u->title = xasprintf("Instances of %s", l.buf);
+		sbuf_free(&l);
+	} else if (nm > 1) { /* by name, so the expression reads the same every time */
+		uint32_t *list = xmalloc(nm * sizeof *list);
+		size_t k = 0;
+		for (uint32_t c = 0; c < h->ncls; c++)
+			if (m[c])
+				list[k++] = c;
+		name_h = h;
+		hw_qsort(list, nm, sizeof *list, cmp_cls_name);
+		sbuf_adds(&ex, "instances /^(?:");
+		for (k = 0; k < nm; k++) {
+			if (k > 0)
+				sbuf_addc(&ex, '|');
+			rx_literal(&ex, class_name(h, list[k]));
+		}
+		sbuf_adds(&ex, ")$/");
+		free(list);
+		u->title = xasprintf("Instances of %zu classes", nm);
+	} else {
+		u->title = xstrdup("Instances");
+	}
+	u->expr = sbuf_detach(&ex);
+	free(m);
+	return 0;
+}
+
+/* Exact retained sizes: each class (or package, loader) one pass. */
+static void classes_exact(struct tui *t, struct tview *v)
+{
+	struct heap *h = t->h;
+	int any = 0;
+	size_t page = (size_t)(t->rows > 6 ? t->rows - 6 : 1), done = 0;
+	bits_t *bits = xmalloc(bits_words(h->n) * sizeof *bits);
+	uint8_t *m = xcalloc(h->ncls + 1, 1);
+
+	if (v->exact == NULL) {
+		v->exact = xmalloc((h->ncls + 1) * sizeof *v->exact);
+		for (uint32_t c = 0; c <= h->ncls; c++)
+			v->exact[c] = UINT64_MAX;
+	}
+	for (size_t i = 0; i < v->rows.n; i++)
+		any |= v->rows.v[i].marked;
+	t->prog.cancelled = 0;
+	nodelay(stdscr, TRUE);
+	for (size_t i = 0; i < v->rows.n && !t->prog.cancelled; i++) {
+		struct row *r = &v->rows.v[i];
+		if (any ? !r->marked : (i < v->top || i >= v->top + page))
+			continue;
+		if (r->kind != RK_CLASS && r->kind != RK_PKG && r->kind != RK_LOADER)
+			continue;
+		if (r->kind == RK_CLASS && v->exact[r->cls] != UINT64_MAX)
+			continue;
+		memset(m, 0, h->ncls + 1);
+		row_classes(t, v, r, m);
+		memset(bits, 0, bits_words(h->n) * sizeof *bits);
+		for (node_t n = 1; n < h->n; n++)
+			if (bit_get(v->st->set.bits, n) && m[h->node_class[n]])
+				bit_set(bits, n);
+		t->prog.phase = "exact retained size";
+		t->prog.start = t->prog.last = hw_now();
+		t->prog.total = h->n;
+		uint64_t b = analysis_retained_set(h, bits, NULL, NULL, &t->prog);
+		if (t->prog.cancelled)
+			break;
+		done++;
+		struct sbuf rt;
+		sbuf_init(&rt);
+		if (r->kind == RK_CLASS) {
+			v->exact[r->cls] = b;
+			class_right(t, v, r->num[0], 0, b, 1, 1, &rt);
+			/* the shallow column again: rebuild the text from the row */
+			struct classes_data *cd = v->data;
+			for (size_t k = 0; k < cd->n; k++)
+				if (cd->rows[k].cls == r->cls) {
+					sbuf_reset(&rt);
+					class_right(t, v, cd->rows[k].count, cd->rows[k].shallow, b, 1, 1, &rt);
+				}
+		} else {
+			class_right(t, v, r->num[0], r->num[1], b, 1, 1, &rt);
+		}
+		free(r->right);
+		r->right = sbuf_detach(&rt);
+	}
+	nodelay(stdscr, FALSE);
+	if (t->prog.cancelled)
+		tui_message(t, 1, "cancelled after %zu exact sizes", done);
+	else
+		tui_message(t, 0, "%zu exact retained sizes computed (marked '=')", done);
+	t->prog.cancelled = 0;
+	t->prog.phase = NULL;
+	free(bits);
+	free(m);
+}
+
+static int classes_request(struct tui *t, struct tview *v, enum request r)
+{
+	switch (r) {
+	case REQ_SORT: {
+		char *k = tui_prompt(t, "sort by: n name, i instances, s shallow, r retained (again: reverse) ",
+				     NULL, NULL);
+		int col = -1;
+		if (k != NULL && k[0])
+			col = k[0] == 'n' ? 0 : k[0] == 'i' ? 1 : k[0] == 's' ? 2 : k[0] == 'r' ? 3 : -1;
+		free(k);
+		if (col < 0)
+			return 1;
+		if (col == v->sort)
+			v->reverse = !v->reverse;
+		else {
+			v->sort = col;
+			v->reverse = 0;
+		}
+		tview_rebuild(t, v);
+		return 1;
+	}
+	case REQ_EXACT:
+		classes_exact(t, v);
+		return 1;
+	case REQ_PACKAGES:
+		v->packages = !v->packages;
+		v->loaders = 0;
+		tview_rebuild(t, v);
+		return 1;
+	case REQ_LOADERS:
+		v->loaders = !v->loaders;
+		v->packages = 0;
+		tview_rebuild(t, v);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void classes_row_free(struct row *r) { rowdata_free(r); }
+
+static void classes_free_data(struct tview *v)
+{
+	struct classes_data *cd = v->data;
+	if (cd != NULL)
+		free(cd->rows);
+}
+
+/* ================= biggest objects ================= */
+static const struct heap *ret_h;
+
+static int cmp_ret(const void *a, const void *b)
+{
+	node_t x = *(const node_t *)a, y = *(const node_t *)b;
+	uint64_t p = ret_h->retained[x], q = ret_h->retained[y];
+
+	return p < q ? 1 : p > q ? -1 : x < y ? -1 : x > y;
+}
+
+static int cmp_cls_ret(const void *a, const void *b)
+{
+	node_t x = *(const node_t *)a, y = *(const node_t *)b;
+	uint32_t p = ret_h->node_class[x], q = ret_h->node_class[y];
+
+	if (p != q)
+		return p < q ? -1 : 1;
+	return cmp_ret(a, b);
+}
+
+/* Does x refer to c with a field of its own? */
+static int direct_ref(const struct heap *h, node_t x, node_t c)
+{
+	if (x == 0)
+		return 1;
+	for (edge_t j = h->out_start[x]; j < h->out_start[x + 1]; j++)
+		if (h->out[j] == c)
+			return 1;
+	return 0;
+}
+
+static void big_bar(struct sbuf *rt, uint64_t part, uint64_t whole)
+{
+	int n = whole ? (int)(10.0 * (double)part / (double)whole + 0.5) : 0;
+
+	sbuf_addc(rt, '[');
+	for (int i = 0; i < 10; i++)
+		sbuf_addc(rt, i < n ? '#' : ' ');
+	sbuf_printf(rt, "] %5.1f%%", pct(part, whole));
+}
+
+/* Rows for the objects a[0..n) under a parent of retained size `parent`
+ * (dominated by `dom`, 0 at the top): biggest first, the small folded. */
+static void big_level(struct tui *t, struct tview *v, node_t *a, size_t n, uint64_t parent, node_t dom,
+		      struct rowvec *out)
+{
+	struct heap *h = t->h;
+	size_t i = 0;
+
+	ret_h = h;
+	if (v->byclass) {
+		hw_qsort(a, n, sizeof *a, cmp_cls_ret);
+		/* one row per class, biggest total first: collect, then sort rows */
+		size_t first = out->n;
+		while (i < n) {
+			size_t j = i;
+			uint64_t ret = 0, sh = 0;
+			while (j < n && h->node_class[a[j]] == h->node_class[a[i]]) {
+				ret += h->retained[a[j]];
+				sh += h->node_shallow[a[j]];
+				j++;
+			}
+			struct row *r = rowvec_add(out);
+			struct sbuf l, rt;
+			sbuf_init(&l);
+			sbuf_init(&rt);
+			add_esc(&l, class_name(h, h->node_class[a[i]]));
+			sbuf_printf(&l, "  (%zu objects)", j - i);
+			big_bar(&rt, ret, parent);
+			add_bytes(&rt, ret);
+			add_bytes(&rt, sh);
+			struct rowdata *d = rowdata(r);
+			d->nodes = xmalloc((j - i) * sizeof *d->nodes);
+			memcpy(d->nodes, a + i, (j - i) * sizeof *d->nodes);
+			d->n = j - i;
+			r->kind = RK_GROUP;
+			r->cls = h->node_class[a[i]];
+			r->open = 0;
+			r->num[0] = ret;
+			row_set(r, l.buf, rt.buf);
+			sbuf_free(&l);
+			sbuf_free(&rt);
+			i = j;
+		}
+		/* biggest group first (insertion sort: few groups) */
+		for (size_t x = first + 1; x < out->n; x++)
+			for (size_t y = x; y > first && out->v[y].num[0] > out->v[y - 1].num[0]; y--) {
+				struct row tmp = out->v[y];
+				out->v[y] = out->v[y - 1];
+				out->v[y - 1] = tmp;
+			}
+		return;
+	}
+	hw_qsort(a, n, sizeof *a, cmp_ret);
+	uint64_t min = (uint64_t)((double)parent * CUTOFF);
+	for (i = 0; i < n; i++) {
+		if (h->retained[a[i]] < min && i + 1 < n)
+			break;
+		struct row *r = rowvec_add(out);
+		struct sbuf l, rt;
+		sbuf_init(&l);
+		sbuf_init(&rt);
+		object_text(h, a[i], &l);
+		if (dom != HW_NONE && !direct_ref(h, dom, a[i]))
+			sbuf_adds(&l, "  [transitive reference]");
+		big_bar(&rt, h->retained[a[i]], parent);
+		add_bytes(&rt, h->retained[a[i]]);
+		add_bytes(&rt, h->node_shallow[a[i]]);
+		r->node = a[i];
+		r->kind = RK_OBJ;
+		r->open = h->dom_start[a[i] + 1] > h->dom_start[a[i]] ? 0 : -1;
+		r->num[0] = h->retained[a[i]];
+		row_set(r, l.buf, rt.buf);
+		sbuf_free(&l);
+		sbuf_free(&rt);
+	}
+	if (i < n) {
+		uint64_t tot = 0, sh = 0, big = 0;
+		for (size_t k = i; k < n; k++) {
+			tot += h->retained[a[k]];
+			sh += h->node_shallow[a[k]];
+			if (h->retained[a[k]] > big)
+				big = h->retained[a[k]];
+		}
+		struct row *r = rowvec_add(out);
+		struct sbuf l, rt;
+		char b1[32], b2[32];
+		sbuf_init(&l);
+		sbuf_init(&rt);
+		fmt_bytes(b1, sizeof b1, tot);
+		fmt_bytes(b2, sizeof b2, big);
+		sbuf_printf(&l, "%zu more objects, total %s, largest %s", n - i, b1, b2);
+		big_bar(&rt, tot, parent);
+		add_bytes(&rt, tot);
+		add_bytes(&rt, sh);
+		struct rowdata *d = rowdata(r);
+		d->n = n - i;
+		d->nodes = xmalloc(d->n * sizeof *d->nodes);
+		memcpy(d->nodes, a + i, d->n * sizeof *d->nodes);
+		r->kind = RK_FOLD;
+		row_set(r, l.buf, rt.buf);
+		sbuf_free(&l);
+		sbuf_free(&rt);
+	}
+}
+
+static int biggest_build(struct tui *t, struct tview *v)
+{
+	struct heap *h = t->h;
+	struct big_view bv;
+	struct view_opts o = { .depth = 1, .cutoff = 0, .top = 0, .progress = &t->prog };
+
+	analysis_domchildren(h);
+	view_biggest(h, &v->st->set, &o, &bv);
+	node_t *a = xmalloc((bv.n + 1) * sizeof *a);
+	size_t n = 0;
+	for (size_t i = 0; i < bv.n; i++)
+		if (bv.rows[i].node != HW_NONE && bv.rows[i].depth == 0)
+			a[n++] = bv.rows[i].node;
+	big_view_free(&bv);
+	/* the top level's parent: what the set's top members retain together
+	 * (the heap, for every object) */
+	uint64_t top = 0;
+	for (size_t i = 0; i < n; i++)
+		top += h->retained[a[i]];
+	big_level(t, v, a, n, top, HW_NONE, &v->rows);
+	free(a);
+	free(v->colhead);
+	v->colhead = xstrdup("% of parent          retained    shallow");
+	snprintf(v->lefthead, sizeof v->lefthead, "%s", v->byclass ? "dominator tree, by class" : "dominator tree");
+	return 0;
+}
+
+static int biggest_expand(struct tui *t, struct tview *v, size_t i, struct rowvec *out)
+{
+	struct heap *h = t->h;
+	struct row *r = &v->rows.v[i];
+
+	if (r->kind == RK_GROUP) {
+		struct rowdata *d = r->data;
+		int bc = v->byclass;
+		uint64_t tot = r->num[0];
+		node_t *a = xmalloc(d->n * sizeof *a);
+		memcpy(a, d->nodes, d->n * sizeof *a);
+		v->byclass = 0; /* a group lists its objects */
+		node_t dom = d->n ? h->idom[a[0]] : HW_NONE;
+		big_level(t, v, a, d->n, tot, dom, out);
+		v->byclass = bc;
+		free(a);
+		return 0;
+	}
+	if (r->kind != RK_OBJ)
+		return 0;
+	node_t x = r->node;
+	size_t n = h->dom_start[x + 1] - h->dom_start[x];
+	node_t *a = xmalloc((n + 1) * sizeof *a);
+	memcpy(a, h->dom_child + h->dom_start[x], n * sizeof *a);
+	big_level(t, v, a, n, h->retained[x], x, out);
+	free(a);
+	return 0;
+}
+
+static int biggest_use(struct tui *t, struct tview *v, int reached, struct use *u)
+{
+	return use_nodes(t, v, reached, u, "Objects");
+}
+
+static int biggest_request(struct tui *t, struct tview *v, enum request r)
+{
+	if (r != REQ_GROUP)
+		return 0;
+	v->byclass = !v->byclass;
+	tview_rebuild(t, v);
+	return 1;
+}
+
+/* ================= outgoing references ================= */
+/* The set's objects, a page at a time, biggest retained first. */
+static void object_page(struct tui *t, struct tview *v, size_t from, struct rowvec *out, int incoming)
+{
+	struct heap *h = t->h;
+	struct objects_view ov;
+	struct view_opts o = { .top = from + PAGE };
+
+	view_objects(h, &v->st->set, &o, &ov);
+	for (size_t i = from; i < ov.n; i++) {
+		struct row *r = object_row(h, out, ov.nodes[i]);
+		if (incoming)
+			r->open = h->in_start[r->node + 1] > h->in_start[r->node] || v->weak ? 0 : -1;
+		else
+			r->open = has_children_out(h, r->node) ? 0 : -1;
+	}
+	if (ov.n < ov.set_count) {
+		struct row *r = rowvec_add(out);
+		char line[128];
+		snprintf(line, sizeof line, "... %llu more objects: + lists %d more",
+			 (unsigned long long)(ov.set_count - ov.n), PAGE);
+		row_set(r, line, "");
+		r->kind = RK_MORE;
+		r->open = 0;
+		r->num[0] = ov.n;
+	}
+	objects_view_free(&ov);
+}
+
+static void value_text(const struct heap *h, const struct hvalue *val, struct sbuf *sb, node_t *target)
+{
+	*target = HW_NONE;
+	switch (val->type) {
+	case T_OBJECT:
+		if (val->v.id == 0) {
+			sbuf_adds(sb, "null");
+			return;
+		}
+		*target = heap_find_id(h, val->v.id);
+		if (*target == HW_NONE)
+			sbuf_printf(sb, "0x%llx (not in the dump)", (unsigned long long)val->v.id);
+		else
+			object_text(h, *target, sb);
+		return;
+	case T_BOOLEAN: sbuf_adds(sb, val->v.u ? "true" : "false"); return;
+	case T_CHAR: {
+		uint8_t u[4];
+		uint32_t c = (uint32_t)val->v.u;
+		size_t n = c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+		if (n == 1) u[0] = (uint8_t)c;
+		else if (n == 2) { u[0] = (uint8_t)(0xc0 | c >> 6); u[1] = (uint8_t)(0x80 | (c & 0x3f)); }
+		else { u[0] = (uint8_t)(0xe0 | c >> 12); u[1] = (uint8_t)(0x80 | (c >> 6 & 0x3f));
+		       u[2] = (uint8_t)(0x80 | (c & 0x3f)); }
+		sbuf_addc(sb, '\'');
+		if (c >= 0xd800 && c < 0xe000)
+			sbuf_printf(sb, "\\u%04x", c);
+		else
+			esc_append(sb, u, n, 0);
+		sbuf_addc(sb, '\'');
+		return;
+	}
+	case T_FLOAT: sbuf_printf(sb, "%g", (double)val->v.f); return;
+	case T_DOUBLE: sbuf_printf(sb, "%g", val->v.d); return;
+	default: sbuf_printf(sb, "%lld", (long long)val->v.i); return;
+	}
+}
+
+struct field_ctx {
+	struct tui *t;
+	struct tview *v;
+	struct rowvec *out;
+};
+
+static void field_row(void *arg, const char *name, const struct hvalue *val)
+{
+	struct field_ctx *f = arg;
+	const struct heap *h = f->t->h;
+
+	if (val->type == T_OBJECT && val->v.id == 0 && !f->v->nulls)
+		return;
+	struct row *r = rowvec_add(f->out);
+	struct sbuf l;
+	node_t target;
+	sbuf_init(&l);
+	add_esc(&l, name);
+	sbuf_adds(&l, " = ");
+	value_text(h, val, &l, &target);
+	r->kind = RK_FIELD;
+	r->node = target;
+	r->open = target != HW_NONE && has_children_out(h, target) ? 0 : -1;
+	struct sbuf rt;
+	sbuf_init(&rt);
+	if (target != HW_NONE) {
+		add_bytes(&rt, h->node_shallow[target]);
+		add_bytes(&rt, h->retained[target]);
+	}
+	row_set(r, l.buf, rt.buf);
+	sbuf_free(&l);
+	sbuf_free(&rt);
+}
+
+static void elements(struct tui *t, struct tview *v, node_t x, uint64_t from, struct rowvec *out)
+{
+	struct field_ctx f = { t, v, out };
+	uint8_t et;
+	int64_t n = hprof_array_length(t->h, x, &et);
+
+	for (uint64_t i = from; n > 0 && i < (uint64_t)n && i < from + ELEM_PAGE; i++) {
+		struct hvalue val;
+		char name[32];
+		if (hprof_array_elem(t->h, x, i, &val) < 0)
+			break;
+		snprintf(name, sizeof name, "[%llu]", (unsigned long long)i);
+		field_row(&f, name, &val);
+	}
+	if (n > 0 && from + ELEM_PAGE < (uint64_t)n) {
+		struct row *r = rowvec_add(out);
+		char line[128];
+		snprintf(line, sizeof line, "... elements %llu to %lld: + lists %d more",
+			 (unsigned long long)(from + ELEM_PAGE), (long long)n - 1, ELEM_PAGE);
+		row_set(r, line, "");
+		r->kind = RK_ELEM_MORE;
+		r->node = x;
+		r->open = 0;
+		r->num[0] = from + ELEM_PAGE;
+	}
+}
+
+static int outgoing_build(struct tui *t, struct tview *v)
+{
+	object_page(t, v, 0, &v->rows, 0);
+	free(v->colhead);
+	v->colhead = xstrdup("   shallow   retained");
+	snprintf(v->lefthead, sizeof v->lefthead, "%s", v->nulls ? "object / field = value (nulls shown)" : "object / field = value");
+	return 0;
+}
+
+/* A "more" row becomes the next page in place: expand gives the rows,
+ * and the caller puts them after it; the row itself then says so. */
+static int outgoing_expand(struct tui *t, struct tview *v, size_t i, struct rowvec *out)
+{
+	struct row *r = &v->rows.v[i];
+	struct field_ctx f = { t, v, out };
+
+	if (r->kind == RK_MORE) {
+		object_page(t, v, r->num[0], out, 0);
+		row_set(r, "(next page)", "");
+		return 0;
+	}
+	if (r->kind == RK_ELEM_MORE) {
+		elements(t, v, r->node, r->num[0], out);
+		row_set(r, "(more elements)", "");
+		return 0;
+	}
+	if (r->node == HW_NONE)
+		return 0;
+	uint8_t k = t->h->node_kind[r->node];
+	if (k == NK_OBJARRAY || k == NK_PRIMARRAY)
+		elements(t, v, r->node, 0, out);
+	else
+		hprof_fields(t->h, r->node, field_row, &f);
+	return 0;
+}
+
+static int outgoing_use(struct tui *t, struct tview *v, int reached, struct use *u)
+{
+	return use_nodes(t, v, reached, u, "Referenced");
+}
+
+static int outgoing_request(struct tui *t, struct tview *v, enum request r)
+{
+	if (r != REQ_NULLS)
+		return 0;
+	v->nulls = !v->nulls;
+	tview_rebuild(t, v);
+	tui_message(t, 0, v->nulls ? "null fields shown" : "null fields hidden");
+	return 1;
+}
+
+/* ================= incoming references, paths to GC roots ================= */
+static void referrer_row(struct tui *t, struct rowvec *out, node_t src, node_t dst, int weak)
+{
+	const struct heap *h = t->h;
+	struct row *r = rowvec_add(out);
+	struct sbuf l, lab, rt;
+
+	sbuf_init(&l);
+	sbuf_init(&lab);
+	sbuf_init(&rt);
+	if (src == 0) {
+		root_label(h, dst, &lab);
+		sbuf_adds(&l, "GC root: ");
+		add_esc(&l, lab.buf);
+		r->kind = RK_ROOT;
+	} else {
+		object_text(h, src, &l);
+		if (weak)
+			sbuf_adds(&lab, "referent (weak)");
+		else
+			edge_label(h, src, dst, &lab);
+		sbuf_adds(&l, "  .");
+		add_esc(&l, lab.buf);
+		add_bytes(&rt, h->node_shallow[src]);
+		add_bytes(&rt, h->retained[src]);
+		r->node = src;
+		r->kind = RK_OBJ;
+		r->open = 0;
+	}
+	row_set(r, l.buf, rt.buf);
+	sbuf_free(&l);
+	sbuf_free(&lab);
+	sbuf_free(&rt);
+}
+
+static void paths_rows(struct tui *t, struct tview *v, node_t target)
+{
+	struct heap *h = t->h;
+	struct path_view pv;
+	struct view_opts o = { .max_paths = 5, .weak = v->weak };
+
+	view_paths(h, target, &o, &pv);
+	struct row *top = object_row(h, &v->rows, target);
+	top->open = 1;
+	if (pv.npaths == 0) {
+		struct row *r = rowvec_add(&v->rows);
+		row_set(r, "no path from a GC root (only through weak references: press w)", "");
+		r->depth = 1;
+		r->kind = RK_INFO;
+	}
+	for (size_t p = 0; p < pv.npaths; p++) {
+		size_t a = pv.start[p], b = pv.start[p + 1];
+		struct row *hd = rowvec_add(&v->rows);
+		char line[96];
+		snprintf(line, sizeof line, "path %zu: %zu steps from a GC root", p + 1, b - a - 1);
+		row_set(hd, line, "");
+		hd->depth = 1;
+		hd->open = 1;
+		hd->kind = RK_PATH;
+		/* target upwards: each row holds the one above it */
+		for (size_t k = b - 1; k-- > a;) {
+			size_t before = v->rows.n;
+			referrer_row(t, &v->rows, pv.nodes[k], pv.nodes[k + 1], 0);
+			struct row *r = &v->rows.v[before];
+			r->depth = (uint16_t)(2 + (b - 2 - k));
+			r->open = -1;
+			if (k == a) { /* the root object: say what kind of root */
+				struct sbuf lab, l;
+				sbuf_init(&lab);
+				sbuf_init(&l);
+				root_label(h, pv.nodes[k], &lab);
+				sbuf_adds(&l, r->left);
+				sbuf_adds(&l, "  <- GC root: ");
+				add_esc(&l, lab.buf);
+				row_set(r, l.buf, r->right);
+				sbuf_free(&lab);
+				sbuf_free(&l);
+			}
+		}
+	}
+	path_view_free(&pv);
+}
+
+struct incoming_data {
+	node_t target; /* paths mode: the object */
+};
+
+static int incoming_build(struct tui *t, struct tview *v)
+{
+	free(v->colhead);
+	v->colhead = xstrdup("   shallow   retained");
+	if (v->paths && v->data != NULL) {
+		paths_rows(t, v, ((struct incoming_data *)v->data)->target);
+		snprintf(v->lefthead, sizeof v->lefthead, "%s", v->weak ? "paths to GC roots (weak references followed)"
+				      : "paths to GC roots (strong references only)");
+		return 0;
+	}
+	object_page(t, v, 0, &v->rows, 1);
+	snprintf(v->lefthead, sizeof v->lefthead, "%s", v->weak ? "object / referrer .field (weak too)" : "object / referrer .field");
+	return 0;
+}
+
+static int incoming_expand(struct tui *t, struct tview *v, size_t i, struct rowvec *out)
+{
+	struct heap *h = t->h;
+	struct row *r = &v->rows.v[i];
+
+	if (r->kind == RK_MORE) {
+		object_page(t, v, r->num[0], out, 1);
+		row_set(r, "(next page)", "");
+		return 0;
+	}
+	if (r->node == HW_NONE)
+		return 0;
+	node_t x = r->node;
+	size_t shown = 0;
+	for (edge_t j = h->in_start[x]; j < h->in_start[x + 1]; j++) {
+		node_t p = h->in[j];
+		if (j > h->in_start[x] && h->in[j - 1] == p)
+			continue; /* one row per referrer */
+		if (shown++ == PAGE) {
+			struct row *m = rowvec_add(out);
+			char line[96];
+			snprintf(line, sizeof line, "... %u more references (use referrers: I)",
+				 (unsigned)(h->in_start[x + 1] - j));
+			row_set(m, line, "");
+			break;
+		}
+		referrer_row(t, out, p, x, 0);
+	}
+	if (v->weak)
+		for (uint64_t k = 0; k < h->nweak; k++)
+			if (h->weak_dst[k] == x)
+				referrer_row(t, out, h->weak_src[k], x, 1);
+	return 0;
+}
+
+static int incoming_use(struct tui *t, struct tview *v, int reached, struct use *u)
+{
+	return use_nodes(t, v, reached, u, "Referrers");
+}
+
+static int incoming_request(struct tui *t, struct tview *v, enum request r)
+{
+	if (r == REQ_WEAK) {
+		v->weak = !v->weak;
+		tview_rebuild(t, v);
+		tui_message(t, 0, v->weak ? "weak references followed" : "strong references only");
+		return 1;
+	}
+	if (r != REQ_PATHS)
+		return 0;
+	if (v->paths) {
+		v->paths = 0;
+	} else {
+		node_t x = v->cur < v->rows.n ? v->rows.v[v->cur].node : HW_NONE;
+		if (x == HW_NONE || x == 0) {
+			tui_message(t, 1, "put the cursor on an object first");
+			return 1;
+		}
+		if (v->data == NULL)
+			v->data = xcalloc(1, sizeof(struct incoming_data));
+		((struct incoming_data *)v->data)->target = x;
+		v->paths = 1;
+	}
+	tview_rebuild(t, v);
+	v->cur = 0;
+	return 1;
+}
+
+/* ================= merged references ================= */
+static int merged_kind_of(const struct tview *v)
+{
+	return v->ops == view_table[V_MERGED_OUT] ? MG_OUTGOING
+	     : v->ops == view_table[V_MERGED_IN] ? MG_INCOMING : MG_DOMINATING;
+}
+
+static int merged_rows(struct tui *t, struct tview *v, const node_t *from, size_t n, uint32_t pcls,
+		       struct rowvec *out, size_t *chain)
+{
+	struct heap *h = t->h;
+	struct merged_level lv;
+	int kind = merged_kind_of(v);
+
+	if (merged_level(h, kind, v->byfield ? MG_BY_FIELD : MG_BY_CLASS, from, n, pcls, &lv,
+			 &t->prog) < 0)
+		return -1;
+	*chain = lv.chain;
+	for (size_t i = 0; i < lv.n; i++) {
+		struct merged_group *g = &lv.groups[i];
+		struct row *r = rowvec_add(out);
+		struct sbuf l, rt;
+		sbuf_init(&l);
+		sbuf_init(&rt);
+		const char *cn = g->cls == MG_ROOT ? "GC roots" : class_name(h, g->cls);
+		if (g->field != NULL && kind == MG_OUTGOING) {
+			add_esc(&l, g->field);
+			sbuf_adds(&l, " -> ");
+			add_esc(&l, cn);
+		} else if (g->field != NULL) {
+			add_esc(&l, cn);
+			sbuf_adds(&l, ".");
+			add_esc(&l, g->field);
+		} else {
+			add_esc(&l, cn);
+		}
+		sbuf_printf(&rt, "%10zu", g->count);
+		add_bytes(&rt, g->shallow);
+		if (kind == MG_INCOMING)
+			sbuf_printf(&rt, " %10zu", g->nreached);
+		struct rowdata *d = rowdata(r);
+		d->nodes = g->nodes;
+		d->n = g->count;
+		d->reached = g->reached;
+		d->nreached = g->nreached;
+		g->nodes = NULL;
+		g->reached = NULL;
+		r->cls = g->cls;
+		r->kind = RK_GROUP;
+		r->open = g->cls == MG_ROOT ? -1 : 0;
+		row_set(r, l.buf, rt.buf);
+		sbuf_free(&l);
+		sbuf_free(&rt);
+	}
+	merged_level_free(&lv);
+	return 0;
+}
+
+static int merged_build(struct tui *t, struct tview *v)
+{
+	node_t *m = objset_members(t->h, &v->st->set);
+	size_t chain;
+	int kind = merged_kind_of(v);
+	int rc = merged_rows(t, v, m, (size_t)v->st->set.count, HW_NONE, &v->rows, &chain);
+
+	free(m);
+	free(v->colhead);
+	v->colhead = xstrdup(kind == MG_INCOMING ? "   objects      shallow     reached"
+						 : "   objects      shallow");
+	snprintf(v->lefthead, sizeof v->lefthead, "%s", kind == MG_OUTGOING ? (v->byfield ? "merged outgoing: field -> class" : "merged outgoing: class")
+		    : kind == MG_INCOMING ? (v->byfield ? "merged incoming: class.field" : "merged incoming: class")
+		    : (v->byfield ? "merged dominating: class.field" : "merged dominating: class"));
+	return rc;
+}
+
+static int merged_expand(struct tui *t, struct tview *v, size_t i, struct rowvec *out)
+{
+	struct row *r = &v->rows.v[i];
+	struct rowdata *d = r->data;
+	size_t chain = 0;
+
+	if (d == NULL || d->nodes == NULL)
+		return 0;
+	if (merged_rows(t, v, d->nodes, d->n, r->cls, out, &chain) < 0)
+		return -1;
+	if (chain > 0) { /* a class-recursive chain folded into this row */
+		struct sbuf l;
+		sbuf_init(&l);
+		sbuf_printf(&l, "%s  (chain: %zu more of this class)", r->left, chain);
+		row_set(r, l.buf, r->right);
+		sbuf_free(&l);
+	}
+	return 0;
+}
+
+static int merged_use(struct tui *t, struct tview *v, int reached, struct use *u)
+{
+	return use_nodes(t, v, reached, u, reached ? "Reached" : "Merged");
+}
+
+static int merged_request(struct tui *t, struct tview *v, enum request r)
+{
+	if (r != REQ_GROUP)
+		return 0;
+	v->byfield = !v->byfield;
+	tview_rebuild(t, v);
+	return 1;
+}
+
+/* ================= the table ================= */
+static void classes_row_free_all(struct row *r) { classes_row_free(r); }
+
+static const struct view_ops classes_ops = { "Classes", classes_build, classes_expand, classes_use,
+					     classes_request, classes_row_free_all };
+static const struct view_ops biggest_ops = { "Biggest", biggest_build, biggest_expand, biggest_use,
+					     biggest_request, rowdata_free };
+static const struct view_ops outgoing_ops = { "Outgoing", outgoing_build, outgoing_expand, outgoing_use,
+					      outgoing_request, rowdata_free };
+static const struct view_ops incoming_ops = { "Incoming", incoming_build, incoming_expand, incoming_use,
+					      incoming_request, rowdata_free };
+static const struct view_ops merged_out_ops = { "Merged out", merged_build, merged_expand, merged_use,
+						merged_request, rowdata_free };
+static const struct view_ops merged_in_ops = { "Merged in", merged_build, merged_expand, merged_use,
+					       merged_request, rowdata_free };
+static const struct view_ops merged_dom_ops = { "Dominating", merged_build, merged_expand, merged_use,
+						merged_request, rowdata_free };
+
+const struct view_ops *const view_table[V_COUNT] = {
+	&classes_ops, &biggest_ops, &outgoing_ops, &incoming_ops, &merged_out_ops, &merged_in_ops,
+	&merged_dom_ops,
+};
+
+/* The classes view keeps its class rows in v->data beside a struct
+ * the frame frees with free(): free the inner array first. */
+void tview_free_data(struct tview *v);
+void tview_free_data(struct tview *v)
+{
+	if (v->ops == &classes_ops)
+		classes_free_data(v);
+}

@@ -1,0 +1,586 @@
+/* test_tui.c — the browser in a real terminal: tmux runs heapwalk at a
+ * fixed size on a dump of the test workload, keys are sent as a user
+ * would type them, and the captured screen text is checked at each
+ * step. The workload plants a leak: a static listener list
+ * (Workload$LeakRegistry.LISTENERS) whose listeners keep 200
+ * Workload$Session objects alive. Also: the engine's cancel, display
+ * widths, monochrome output, escaping of what the dump says. */
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "graph/analysis.h"
+#include "graph/open.h"
+#include "hprofw.h"
+#include "suites.h"
+#include "util.h"
+
+#define DUMPS TEST_BUILDDIR "/dumps"
+
+struct term {
+	char sock[64];
+	char status[512];   /* heapwalk's exit status is written here */
+};
+
+static char *run_out(const char *cmd)
+{
+	int status;
+
+	return run(cmd, &status);
+}
+
+static const char *tmux(void)
+{
+	const char *t = getenv("TMUX_BIN");
+
+	if (t == NULL || *t == '\0')
+		t = "tmux";
+	return t;
+}
+
+static void tmuxf(struct term *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tmuxf(struct term *t, const char *fmt, ...)
+{
+	char args[2048], cmd[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof args, fmt, ap);
+	va_end(ap);
+	snprintf(cmd, sizeof cmd, "env -u TMUX %s -L %s %s", tmux(), t->sock, args);
+	ck_assert_msg(system(cmd) == 0, "failed: %s", cmd);
+}
+
+/* heapwalk ARGS in a cols x rows terminal, with ENV before it. A
+ * script runs it and writes its exit status to a file; heapwalk has 300
+ * s at most, so a failed test leaves no terminal behind for long (the
+ * server ends with its one session). */
+static void term_start(struct term *t, int cols, int rows, const char *env, const char *args)
+{
+	static int seq;
+	const char *hw = getenv("HEAPWALK");
+	char script[512];
+	const char *dir = hw_tmpdir();
+
+	ck_assert_msg(hw != NULL, "HEAPWALK is not set (run through make check)");
+	snprintf(t->sock, sizeof t->sock, "hwtest-%d-%d", (int)getpid(), seq);
+	snprintf(t->status, sizeof t->status, "%s/status-%d", dir, seq);
+	snprintf(script, sizeof script, "%s/run-%d.sh", dir, seq++);
+	FILE *f = fopen(script, "w");
+	ck_assert(f != NULL);
+	fprintf(f, "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color %s timeout --foreground 300 %s %s\n"
+		   "echo $? > %s.tmp && mv %s.tmp %s\n", env, hw, args, t->status, t->status, t->status);
+	fclose(f);
+	tmuxf(t, "-f /dev/null new-session -d -s hw -x %d -y %d 'sh %s'", cols, rows, script);
+}
+
+static void term_stop(struct term *t)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof cmd, "%s -L %s kill-server 2>/dev/null", tmux(), t->sock);
+	if (system(cmd) != 0) { /* gone already: fine */
+	}
+}
+
+static char *screen(struct term *t, int escapes)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof cmd, "%s -L %s capture-pane -p %s -t hw", tmux(), t->sock,
+		 escapes ? "-e" : "");
+	return run_out(cmd);
+}
+
+static void keys(struct term *t, const char *k)
+{
+	tmuxf(t, "send-keys -t hw %s", k);
+}
+
+static void type(struct term *t, const char *text)
+{
+	tmuxf(t, "send-keys -l -t hw '%s'", text);
+}
+
+/* A screen for a failure message: blank runs squeezed, and cut, since
+ * Check carries at most a few kB of message. */
+static const char *shown(const char *s)
+{
+	static char buf[3000];
+	size_t n = 0;
+
+	for (const char *p = s; *p && n + 1 < sizeof buf; p++) {
+		if (*p == ' ' && n > 0 && buf[n - 1] == ' ' && p[1] == ' ')
+			continue;
+		if (*p == '\n' && n > 1 && buf[n - 1] == '\n' && buf[n - 2] == '\n')
+			continue;
+		buf[n++] = *p;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Is the screen the same 100 ms later? (not caught mid-redraw) */
+static int settled(struct term *t, const char *s)
+{
+	usleep(100000);
+	char *again = screen(t, 0);
+	int same = strcmp(s, again) == 0;
+	free(again);
+	return same;
+}
+
+/* Poll the screen until it shows `needle` (30 s at most); the screen. */
+static char *wait_for(struct term *t, const char *needle)
+{
+	char *s = NULL;
+
+	for (int i = 0; i < 300; i++) {
+		free(s);
+		s = screen(t, 0);
+		if (strstr(s, needle) != NULL && settled(t, s))
+			return s;
+		usleep(100000);
+	}
+	ck_abort_msg("the screen never showed '%s'; it shows:\n%s", needle, shown(s));
+	return s;
+}
+
+/* Poll until the screen shows `needle` and not `gone` (a filter typed
+ * key by key has settled); the screen. */
+static char *wait_without(struct term *t, const char *needle, const char *gone)
+{
+	char *s = NULL;
+
+	for (int i = 0; i < 300; i++) {
+		free(s);
+		s = screen(t, 0);
+		if (strstr(s, needle) != NULL && strstr(s, gone) == NULL && settled(t, s))
+			return s;
+		usleep(100000);
+	}
+	ck_abort_msg("the screen never showed '%s' without '%s'; it shows:\n%s", needle, gone, shown(s));
+	return s;
+}
+
+static void has(const char *s, const char *needle)
+{
+	ck_assert_msg(strstr(s, needle) != NULL, "no '%s' on the screen:\n%s", needle, shown(s));
+}
+
+static void lacks(const char *s, const char *needle)
+{
+	ck_assert_msg(strstr(s, needle) == NULL, "'%s' should be gone:\n%s", needle, shown(s));
+}
+
+/* After q: the process ended, with status 0. */
+static void wait_exit(struct term *t)
+{
+	for (int i = 0; i < 100; i++) {
+		FILE *f = fopen(t->status, "r");
+		if (f != NULL) {
+			int code = -1;
+			ck_assert(fscanf(f, "%d", &code) == 1);
+			fclose(f);
+			ck_assert_msg(code == 0, "heapwalk exited with status %d", code);
+			return;
+		}
+		usleep(100000);
+	}
+	ck_abort_msg("heapwalk did not exit");
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* The line of s holding needle. */
+static char *line_of(const char *s, const char *needle)
+{
+	const char *p = strstr(s, needle), *a, *b;
+
+	if (p == NULL)
+		return xstrdup("");
+	for (a = p; a > s && a[-1] != '\n'; a--)
+		;
+	b = strchr(p, '\n');
+	return strndup(a, b ? (size_t)(b - a) : strlen(a));
+}
+
+/* The walk to the planted leak, as in the README. */
+static void leak_walk(int cols, int rows)
+{
+	struct term t;
+	char args[512];
+
+	ensure_dump("coops", "");
+	snprintf(args, sizeof args, "%s/coops.hprof", DUMPS);
+	term_start(&t, cols, rows, "", args);
+	char *s = wait_for(&t, "Step 1: All objects");
+	has(s, " Classes ");
+	has(s, " Biggest ");
+	has(s, "instances");
+	has(s, "Workload$ChainNode"); /* the biggest shallow size: first */
+	/* the bottom line is the key hint, the breadcrumb above it */
+	ck_assert_int_eq(count_lines(s), rows);
+	has(s, "[1 All objects]");
+	free(s);
+
+	/* filter as you type, then use the class */
+	keys(&t, "f");
+	type(&t, "Workload.Session$");
+	keys(&t, "Enter");
+	s = wait_without(&t, "q quit", "filter (regex)"); /* the prompt is done */
+	has(s, "Workload$Session ");
+	lacks(s, "Workload$ChainNode");
+	char *row = line_of(s, "Workload$Session ");
+	has(row, " 200 "); /* 200 sessions, as the workload made */
+	free(row);
+	free(s);
+	keys(&t, "Enter");
+	s = wait_for(&t, "Step 2: Instances of Workload$Session");
+	has(s, "200 objects");
+	has(s, "1 All objects > [2 Instances of Workload$Session]");
+	free(s);
+
+	/* the expression that makes this step from the command line */
+	keys(&t, "x");
+	s = wait_for(&t, "-e 'instances Workload$Session'");
+	free(s);
+
+	/* incoming references of the sessions: their listeners */
+	keys(&t, "Tab Tab Tab");
+	s = wait_for(&t, "object / referrer");
+	has(s, "Workload$Session 0x");
+	free(s);
+	keys(&t, "+");
+	s = wait_for(&t, ".session");
+	has(s, "Workload$SessionListener");
+	free(s);
+
+	/* paths to GC roots: through the static list */
+	keys(&t, "r");
+	s = wait_for(&t, "path 1:");
+	has(s, "paths to GC roots");
+	has(s, "Workload$SessionListener");
+	has(s, "java.util.ArrayList");
+	has(s, "Workload$LeakRegistry");
+	if (cols >= 200) { /* wide enough for every label in full */
+		has(s, "class Workload$LeakRegistry 0x");
+		has(s, ".static LISTENERS");
+		has(s, ".elementData");
+		has(s, "GC root: JNI global");
+	}
+	free(s);
+
+	/* back to the first step (its filter kept), forward again (the paths) */
+	keys(&t, "Left");
+	s = wait_for(&t, "Step 1: All objects");
+	has(s, "Workload$Session ");
+	lacks(s, "Workload$ChainNode");
+	free(s);
+	keys(&t, "Right");
+	s = wait_for(&t, "Step 2: Instances");
+	has(s, "path 1:");
+	free(s);
+
+	/* biggest objects of the set: the dominator tree, with size bars */
+	keys(&t, "BTab BTab");
+	s = wait_for(&t, "dominator tree");
+	has(s, "Workload$Session 0x");
+	/* 200 sessions that retain the same: each is 1/200 of the level */
+	row = line_of(s, "Workload$Session 0x");
+	has(row, "   0.5%");
+	has(row, "1.09 kB"); /* 24 B + the 1 kB payload (1040 B) + its user String, 48 B */
+	free(row);
+	free(s);
+
+	/* the retained size of the set, on request */
+	keys(&t, "e");
+	s = wait_for(&t, "retained ");
+	lacks(s, "e: compute");
+	free(s);
+
+	/* a resize redraws at the new size */
+	tmuxf(&t, "resize-window -t hw -x %d -y %d", cols + 20, rows + 6);
+	for (int i = 0; i < 50; i++) {
+		s = screen(&t, 0);
+		int ok = count_lines(s) == rows + 6 && strstr(s, "q quit") != NULL &&
+			 strstr(s, "Step 2") != NULL;
+		free(s);
+		if (ok)
+			break;
+		usleep(100000);
+	}
+	s = screen(&t, 0);
+	ck_assert_int_eq(count_lines(s), rows + 6);
+	char *last = line_of(s, "q quit");
+	ck_assert_msg(*last != '\0', "no key hint after the resize:\n%s", shown(s));
+	free(last);
+	has(s, "Step 2: Instances of Workload$Session");
+	free(s);
+
+	/* help comes from the key table */
+	keys(&t, "?");
+	s = wait_for(&t, "heapwalk keys");
+	has(s, "Use the marked rows");
+	free(s);
+	keys(&t, "q");
+	s = wait_for(&t, "Step 2");
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+
+START_TEST(test_leak_80x24)
+{
+	leak_walk(80, 24);
+}
+END_TEST
+
+START_TEST(test_leak_200x50)
+{
+	leak_walk(200, 50);
+}
+END_TEST
+
+/* Marks and Enter: two classes make one step of both; going to the
+ * first step with g; the step list. */
+START_TEST(test_marks_and_steps)
+{
+	struct term t;
+	char args[512];
+
+	ensure_dump("coops", "");
+	snprintf(args, sizeof args, "%s/coops.hprof", DUMPS);
+	term_start(&t, 160, 30, "", args);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "f");
+	type(&t, "^Workload.(Mixed|Empty)$");
+	keys(&t, "Enter");
+	char *s = wait_without(&t, "q quit", "filter (regex)");
+	has(s, "Workload$Empty");
+	has(s, "Workload$Mixed");
+	lacks(s, "Workload$ChainNode");
+	free(s);
+	keys(&t, "Space Space Enter");
+	s = wait_for(&t, "Step 2: Instances of 2 classes");
+	has(s, "2000 objects"); /* 1000 of each, as the workload made */
+	free(s);
+	keys(&t, "x");
+	free(wait_for(&t, "-e 'instances /^(?:\\QWorkload$Empty\\E|\\QWorkload$Mixed\\E)$/'"));
+	/* referrers of them, by key: the ArrayList's array */
+	keys(&t, "I");
+	s = wait_for(&t, "Step 3: Referrers of 2000 objects");
+	free(s);
+	keys(&t, "g");
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "3");
+	free(wait_for(&t, "Step 3: Referrers"));
+	keys(&t, "b");
+	s = wait_for(&t, "Steps (Enter: go)");
+	has(s, "2 Instances of 2 classes");
+	free(s);
+	keys(&t, "Up Enter");
+	free(wait_for(&t, "Step 2: Instances of 2 classes"));
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
+/* Control characters from the dump reach the screen escaped. */
+START_TEST(test_escaped_on_screen)
+{
+	struct term t;
+	char *path = hw_write_evil();
+
+	term_start(&t, 120, 30, "", path);
+	char *s = wait_for(&t, "Step 1: All objects");
+	/* raw, "\x1b]0;pwned\x07" would set the title and vanish */
+	has(s, "Evil\\x1b]0;pwned\\x07,\"x\"");
+	free(s);
+	keys(&t, "f");
+	type(&t, "Evil");
+	keys(&t, "Enter");
+	free(wait_without(&t, "q quit", "filter (regex)"));
+	keys(&t, "Enter");
+	free(wait_for(&t, "Step 2: Instances of Evil"));
+	keys(&t, "Tab"); /* one object: the step opened on Biggest; Outgoing next */
+	free(wait_for(&t, "object / field = value"));
+	keys(&t, "+");
+	s = wait_for(&t, "who = java.lang.String");
+	has(s, "\"hi\\x1b[2J\\n\\\"q\\\",\\x00end\"");
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+	free(path);
+}
+END_TEST
+
+/* Colours come from the palette; NO_COLOR leaves attributes only. */
+static int has_color_sgr(const char *s)
+{
+	for (const char *p = s; (p = strstr(p, "\033[")) != NULL; p += 2) {
+		const char *q = p + 2;
+		while (*q && *q != 'm' && ((*q >= '0' && *q <= '9') || *q == ';')) {
+			int v = atoi(q);
+			/* 39 and 49 are the default colours: no colour */
+			if (((v >= 30 && v <= 49) || (v >= 90 && v <= 107)) && v != 39 && v != 49)
+				return 1;
+			while (*q >= '0' && *q <= '9')
+				q++;
+			if (*q == ';')
+				q++;
+		}
+	}
+	return 0;
+}
+
+START_TEST(test_colors_and_no_color)
+{
+	struct term t;
+	char *path = hw_write_evil();
+
+	term_start(&t, 80, 24, "", path);
+	free(wait_for(&t, "Step 1: All objects"));
+	char *s = screen(&t, 1);
+	ck_assert_msg(has_color_sgr(s), "no colours on a colour terminal:\n%s", shown(s));
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+
+	term_start(&t, 80, 24, "NO_COLOR=1", path);
+	free(wait_for(&t, "Step 1: All objects"));
+	s = screen(&t, 1);
+	ck_assert_msg(!has_color_sgr(s), "colours despite NO_COLOR:\n%s", shown(s));
+	ck_assert_msg(strstr(s, "\033[7m") != NULL || strstr(s, ";7m") != NULL,
+		      "no reverse video for the cursor without colours:\n%s", shown(s));
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+	free(path);
+}
+END_TEST
+
+/* Crop by display width: CJK takes two cells, combining marks none. */
+START_TEST(test_display_width)
+{
+	int used;
+
+	ck_assert_ptr_nonnull(setlocale(LC_CTYPE, "C.UTF-8"));
+	ck_assert_int_eq(text_width("abc"), 3);
+	ck_assert_int_eq(text_width("caf\xc3\xa9"), 4);           /* é: one cell */
+	ck_assert_int_eq(text_width("\xe4\xb8\xad\xe6\x96\x87"), 4); /* 中文 */
+	ck_assert_int_eq(text_width("e\xcc\x81"), 1);                /* e + combining acute */
+	/* 中 does not fit in one cell, so nothing of it is taken */
+	ck_assert_uint_eq(text_fit("\xe4\xb8\xad\xe6\x96\x87", 3, &used), 3);
+	ck_assert_int_eq(used, 2);
+	ck_assert_uint_eq(text_fit("\xe4\xb8\xad", 1, &used), 0);
+	ck_assert_int_eq(used, 0);
+	/* a stray byte counts one cell and is skipped whole */
+	ck_assert_uint_eq(text_fit("a\xffz", 2, &used), 2);
+	ck_assert_int_eq(used, 2);
+	setlocale(LC_CTYPE, "C");
+}
+END_TEST
+
+/* Esc during a computation: the tick sees it, the engine stops early. */
+static int ticks;
+
+static void cancel_tick(struct progress *p, uint64_t done)
+{
+	(void)done;
+	ticks++;
+	p->cancelled = 1;
+}
+
+START_TEST(test_cancel_stops_work)
+{
+	struct heap h;
+	struct open_opts oo = { .quiet = 1 };
+	struct progress p;
+	struct sbuf err;
+	uint64_t full, part;
+
+	ensure_dump("coops", "");
+	sbuf_init(&err);
+	ck_assert_msg(heap_open(&h, DUMPS "/coops.hprof", &oo, NULL, &err) == 0, "%s", err.buf);
+	heap_need(&h, HP_ALL, NULL);
+	bits_t *none = xcalloc(bits_words(h.n), sizeof *none);
+	/* nothing removed: nothing retained */
+	full = analysis_retained_set(&h, none, NULL, NULL, NULL);
+	ck_assert_uint_eq(full, 0);
+	progress_init(&p, 1);
+	p.tick = cancel_tick;
+	part = analysis_retained_set(&h, none, NULL, NULL, &p);
+	ck_assert_int_eq(ticks, 1);
+	ck_assert(progress_cancelled(&p));
+	/* it stopped marking: what it did not reach counts as retained */
+	ck_assert_uint_gt(part, 0);
+	free(none);
+	heap_free(&h);
+	sbuf_free(&err);
+}
+END_TEST
+
+/* The man page's key list is the key table's, as --keys=mdoc prints it. */
+START_TEST(test_man_keys)
+{
+	char cmd[1024];
+	const char *hw = getenv("HEAPWALK");
+
+	ck_assert(hw != NULL);
+	snprintf(cmd, sizeof cmd, "%s --keys=mdoc", hw);
+	char *want = run_out(cmd);
+	ck_assert_msg(strstr(want, ".It Li \\&Enter\n") != NULL, "%s", want);
+	FILE *f = fopen(TEST_SRCDIR "/../man/heapwalk.1", "r");
+	ck_assert(f != NULL);
+	struct sbuf man;
+	char buf[4096];
+	size_t n;
+	sbuf_init(&man);
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		sbuf_add(&man, buf, n);
+	fclose(f);
+	const char *begin = strstr(man.buf, ".\\\" BEGIN KEYS\n"), *end = strstr(man.buf, ".\\\" END KEYS");
+	ck_assert(begin != NULL && end != NULL);
+	begin += strlen(".\\\" BEGIN KEYS\n");
+	ck_assert_msg((size_t)(end - begin) == strlen(want) && memcmp(begin, want, strlen(want)) == 0,
+		      "man/heapwalk.1's key list is not `heapwalk --keys=mdoc`: run make man-keys");
+	sbuf_free(&man);
+	free(want);
+}
+END_TEST
+
+Suite *tui_suite(void)
+{
+	Suite *s = suite_create("tui");
+	TCase *tc = tcase_create("terminal");
+	TCase *unit = tcase_create("unit");
+
+	tcase_set_timeout(tc, 300);
+	tcase_set_timeout(unit, 300);
+	tcase_add_test(unit, test_display_width);
+	tcase_add_test(unit, test_man_keys);
+	tcase_add_test(unit, test_cancel_stops_work);
+	tcase_add_test(tc, test_leak_80x24);
+	tcase_add_test(tc, test_leak_200x50);
+	tcase_add_test(tc, test_marks_and_steps);
+	tcase_add_test(tc, test_escaped_on_screen);
+	tcase_add_test(tc, test_colors_and_no_color);
+	suite_add_tcase(s, unit);
+	suite_add_tcase(s, tc);
+	return s;
+}
