@@ -418,12 +418,40 @@ START_TEST(test_escaped_on_screen)
 	free(wait_for(&t, "object / field = value"));
 	keys(&t, "+");
 	s = wait_for(&t, "who = java.lang.String");
+	lacks(s, "who (");  /* a reference: its type is its class */
 	has(s, "\"hi\\x1b[2J\\n\\\"q\\\",\\x00end\"");
 	free(s);
 	keys(&t, "q");
 	wait_exit(&t);
 	term_stop(&t);
 	free(path);
+}
+END_TEST
+
+/* SIGTERM: the browser restores the terminal and exits 128 + 15. */
+START_TEST(test_sigterm)
+{
+	struct term t;
+	char *path = hw_write_evil(), cmd[1024];
+
+	term_start(&t, 80, 24, "", path);
+	free(wait_for(&t, "Step 1: All objects"));
+	snprintf(cmd, sizeof cmd, "pkill -TERM -f '^%s %s$'", getenv("HEAPWALK"), path);
+	ck_assert_msg(system(cmd) == 0, "%s found no process", cmd);
+	for (int i = 0; i < 100; i++) {
+		FILE *f = fopen(t.status, "r");
+		if (f != NULL) {
+			int code = -1;
+			ck_assert(fscanf(f, "%d", &code) == 1);
+			fclose(f);
+			ck_assert_int_eq(code, 128 + 15);
+			term_stop(&t);
+			free(path);
+			return;
+		}
+		usleep(100000);
+	}
+	ck_abort_msg("heapwalk did not end on SIGTERM");
 }
 END_TEST
 
@@ -580,6 +608,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_marks_and_steps);
 	tcase_add_test(tc, test_escaped_on_screen);
 	tcase_add_test(tc, test_colors_and_no_color);
+	tcase_add_test(tc, test_sigterm);
 	suite_add_tcase(s, unit);
 	suite_add_tcase(s, tc);
 	return s;

@@ -390,19 +390,42 @@ static int term_safe(const char *s)
 	return 1;
 }
 
+/* 'text' for a POSIX shell: a ' inside becomes '\''. */
+static void sh_quote(struct sbuf *sb, const char *s)
+{
+	sbuf_addc(sb, '\'');
+	for (; *s; s++)
+		if (*s == '\'')
+			sbuf_adds(sb, "'\\''");
+		else
+			sbuf_addc(sb, *s);
+	sbuf_addc(sb, '\'');
+}
+
+/* The command that makes this step: the expression first, so that a
+ * narrow screen still shows it whole. */
 static void show_expr(struct tui *t)
 {
 	struct hstep *s = cur_step(t);
+	struct sbuf cmd;
 
-	if (s->expr == NULL)
+	if (s->expr == NULL) {
 		tui_message(t, 0, "this step has no -e expression (a selection the steps cannot name)");
-	else if (!term_safe(t->dump) || !term_safe(s->expr))
-		tui_message(t, 0, "heapwalk %s -e '%s'", t->dump, s->expr); /* escaped */
-	else { /* as it is, to copy */
+		return;
+	}
+	sbuf_init(&cmd);
+	sbuf_adds(&cmd, "heapwalk -e ");
+	sh_quote(&cmd, s->expr);
+	sbuf_addc(&cmd, ' ');
+	sh_quote(&cmd, t->dump);
+	if (!term_safe(cmd.buf)) {
+		tui_message(t, 0, "%s", cmd.buf); /* escaped */
+	} else { /* as it is, to copy */
 		free(t->msg);
-		t->msg = xasprintf("heapwalk %s -e '%s'", t->dump, s->expr);
+		t->msg = sbuf_detach(&cmd);
 		t->msg_error = 0;
 	}
+	sbuf_free(&cmd);
 }
 
 /* ---- drawing ---- */
