@@ -990,7 +990,7 @@ static void dispatch(struct tui *t, int c)
 		tui_message(t, 1, "not in the %s view", v->ops->name);
 		break;
 	default:
-		if (c != KEY_RESIZE && c != ERR)
+		if (c != KEY_RESIZE && c != ERR && c != 27) /* Esc: nothing to cancel */
 			tui_message(t, 1, "unbound key: press ? for help");
 		break;
 	}
