@@ -70,7 +70,9 @@ static void term_start(struct term *t, int cols, int rows, const char *env, cons
 	snprintf(script, sizeof script, "%s/run-%d.sh", dir, seq++);
 	FILE *f = fopen(script, "w");
 	ck_assert(f != NULL);
-	fprintf(f, "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color %s timeout --foreground 300 %s %s\n"
+	/* the script outlives a hangup, to write the status */
+	fprintf(f, "trap '' HUP\n"
+		   "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color %s timeout --foreground 300 %s %s\n"
 		   "echo $? > %s.tmp && mv %s.tmp %s\n", env, hw, args, t->status, t->status, t->status);
 	fclose(f);
 	tmuxf(t, "-f /dev/null new-session -d -s hw -x %d -y %d 'sh %s'", cols, rows, script);
@@ -428,7 +430,24 @@ START_TEST(test_escaped_on_screen)
 }
 END_TEST
 
-/* SIGTERM: the browser restores the terminal and exits 128 + 15. */
+/* The exit status heapwalk left, waiting 10 s at most; -1 if none. */
+static int exit_status(struct term *t)
+{
+	for (int i = 0; i < 100; i++) {
+		FILE *f = fopen(t->status, "r");
+		if (f != NULL) {
+			int code = -1;
+			ck_assert(fscanf(f, "%d", &code) == 1);
+			fclose(f);
+			return code;
+		}
+		usleep(100000);
+	}
+	return -1;
+}
+
+/* SIGTERM, even with a prompt open: the browser restores the terminal
+ * and exits 128 + 15. */
 START_TEST(test_sigterm)
 {
 	struct term t;
@@ -436,22 +455,30 @@ START_TEST(test_sigterm)
 
 	term_start(&t, 80, 24, "", path);
 	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "f");
+	free(wait_for(&t, "filter (regex)"));
 	snprintf(cmd, sizeof cmd, "pkill -TERM -f '^%s %s$'", getenv("HEAPWALK"), path);
 	ck_assert_msg(system(cmd) == 0, "%s found no process", cmd);
-	for (int i = 0; i < 100; i++) {
-		FILE *f = fopen(t.status, "r");
-		if (f != NULL) {
-			int code = -1;
-			ck_assert(fscanf(f, "%d", &code) == 1);
-			fclose(f);
-			ck_assert_int_eq(code, 128 + 15);
-			term_stop(&t);
-			free(path);
-			return;
-		}
-		usleep(100000);
-	}
-	ck_abort_msg("heapwalk did not end on SIGTERM");
+	ck_assert_int_eq(exit_status(&t), 128 + 15);
+	term_stop(&t);
+	free(path);
+}
+END_TEST
+
+/* The terminal goes away (the tmux server is killed) while a prompt is
+ * open: heapwalk leaves (128 + SIGHUP) instead of reading on forever. */
+START_TEST(test_terminal_gone)
+{
+	struct term t;
+	char *path = hw_write_evil();
+
+	term_start(&t, 80, 24, "", path);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "f");
+	free(wait_for(&t, "filter (regex)"));
+	term_stop(&t);
+	ck_assert_int_eq(exit_status(&t), 128 + 1);
+	free(path);
 }
 END_TEST
 
@@ -609,6 +636,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_escaped_on_screen);
 	tcase_add_test(tc, test_colors_and_no_color);
 	tcase_add_test(tc, test_sigterm);
+	tcase_add_test(tc, test_terminal_gone);
 	suite_add_tcase(s, unit);
 	suite_add_tcase(s, tc);
 	return s;

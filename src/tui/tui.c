@@ -11,6 +11,7 @@
 #include "tui/tui.h"
 
 #include <curses.h>
+#include <errno.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -101,6 +102,26 @@ static int put(const char *s, int width, int pad)
 	return used;
 }
 
+/* ---- keys ---- */
+static volatile sig_atomic_t got_signal;
+
+/* The next key. Blocking, getch fails only on a signal or when the
+ * terminal is gone: then it is as if SIGHUP came. Once a signal has
+ * come every read is Esc, so that prompts and popups unwind. */
+static int read_key(WINDOW *w)
+{
+	for (int lost = 0;;) {
+		if (got_signal)
+			return 27;
+		errno = 0;
+		int c = wgetch(w);
+		if (c != ERR)
+			return c;
+		if (errno != EINTR && ++lost > 10)
+			got_signal = SIGHUP;
+	}
+}
+
 /* ---- rows ---- */
 struct row *rowvec_add(struct rowvec *rv)
 {
@@ -188,6 +209,8 @@ static void tick(struct progress *p, uint64_t done)
 	}
 	while (n > 0)
 		ungetch(ahead[--n]);
+	if (got_signal) /* SIGTERM, SIGHUP: stop working, then leave */
+		p->cancelled = 1;
 	char line[160];
 	snprintf(line, sizeof line, " %s: %3.0f%%   Esc: cancel", p->phase ? p->phase : "working",
 		 p->total ? 100.0 * (double)done / (double)p->total : 0.0);
@@ -614,7 +637,7 @@ char *tui_prompt(struct tui *t, const char *label, void (*live)(struct tui *, co
 		put(in.buf, COLS - text_width(label) - 1, 0);
 		clrtoeol();
 		refresh();
-		int c = getch();
+		int c = read_key(stdscr);
 		if (c == 27 || c == 3) {
 			sbuf_free(&in);
 			curs_set(0);
@@ -670,7 +693,7 @@ static int popup(struct tui *t, const char *title, char **items, size_t n, size_
 			wattrset(win, A_NORMAL);
 		}
 		wrefresh(win);
-		int c = wgetch(win);
+		int c = read_key(win);
 		enum request r = key_request(c);
 		if (r == REQ_UP && sel > 0)
 			sel--;
@@ -721,7 +744,7 @@ static void help(struct tui *t)
 			put(lines[top + (size_t)y], COLS, 0);
 		}
 		refresh();
-		int c = getch();
+		int c = read_key(stdscr);
 		enum request r = key_request(c);
 		if (c == KEY_RESIZE)
 			getmaxyx(stdscr, t->rows, t->cols);
@@ -999,7 +1022,6 @@ static void dispatch(struct tui *t, int c)
 }
 
 /* ---- terminal setup and teardown ---- */
-static volatile sig_atomic_t got_signal;
 
 static void restore_terminal(void)
 {
@@ -1084,9 +1106,9 @@ int tui_main(const char *dump, const struct open_opts *oo)
 	view_ensure(&t, cur_view(&t));
 	while (!t.quit && !got_signal) {
 		tui_draw(&t);
-		int c = getch();
-		if (c == ERR)
-			continue;
+		int c = read_key(stdscr);
+		if (got_signal)
+			break;
 		double t0 = hw_now();
 		dispatch(&t, c);
 		if (t.keylog != NULL) {
