@@ -199,14 +199,42 @@ static void close_visit(void *arg, node_t x, node_t y, const char *field)
 	c->list[c->n++] = y;
 }
 
-/* ---- grouping ---- */
+/* ---- grouping ----
+ * By field, a neighbour can be in several groups: (group, node) pairs,
+ * sorted and made unique at the end. By class it is in one, so two
+ * passes need no pairs (the whole heap's references would be 900 MB of
+ * them): the first counts, the second fills, a neighbour taken once
+ * (`seen`) and a member once per group (`last`: the last member that
+ * reached the group; members come one at a time). */
 struct collect {
 	const struct heap *h;
 	struct groups *g;
-	struct pairs nodes, reached;
+	struct pairs nodes, reached;  /* by field */
 	const bits_t *in;   /* the closed F */
 	uint32_t pcls;
+	int pass;           /* 0: pairs (by field); 1: count; 2: fill */
+	bits_t *seen;
+	node_t *last;
+	size_t *cn, *cr;    /* per group: nodes, reached (counts, then fill positions) */
+	node_t **gn, **gr;
+	size_t cap;         /* of last, cn, cr */
 };
+
+static void per_group_grow(struct collect *c)
+{
+	size_t old = c->cap;
+
+	if (c->g->n <= old)
+		return;
+	c->cap = c->g->n * 2;
+	c->last = xreallocarray(c->last, c->cap, sizeof *c->last);
+	c->cn = xreallocarray(c->cn, c->cap, sizeof *c->cn);
+	c->cr = xreallocarray(c->cr, c->cap, sizeof *c->cr);
+	for (size_t i = old; i < c->cap; i++) {
+		c->last[i] = HW_NONE;
+		c->cn[i] = c->cr[i] = 0;
+	}
+}
 
 static void collect_visit(void *arg, node_t x, node_t y, const char *field)
 {
@@ -217,9 +245,30 @@ static void collect_visit(void *arg, node_t x, node_t y, const char *field)
 		return; /* inside the collapsed chain */
 	uint32_t cls = y == 0 ? MG_ROOT : h->node_class[y];
 	uint32_t g = group_of(c->g, h->ncls, cls, y == 0 ? NULL : field);
-	if (y != 0) /* the root is no object: its group lists none */
-		pair_add(&c->nodes, g, y);
-	pair_add(&c->reached, g, x);
+	if (c->pass == 0) {
+		if (y != 0) /* the root is no object: its group lists none */
+			pair_add(&c->nodes, g, y);
+		pair_add(&c->reached, g, x);
+		return;
+	}
+	per_group_grow(c);
+	if (c->pass == 1 && y != 0 && !bit_get(c->seen, y)) { /* pass 2 reads `seen` */
+		bit_set(c->seen, y);
+		c->cn[g]++;
+	}
+	if (c->last[g] != x) {
+		c->last[g] = x;
+		if (c->pass == 2)
+			c->gr[g][c->cr[g]] = x;
+		c->cr[g]++;
+	}
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+	node_t x = *(const node_t *)a, y = *(const node_t *)b;
+
+	return x < y ? -1 : x > y;
 }
 
 /* Sorted unique nodes of group g from the sorted pairs, from *at on. */
@@ -298,24 +347,60 @@ int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by,
 	col.g = &g;
 	col.in = c.in;
 	col.pcls = parent_cls;
-	for (size_t i = 0; i < c.n && rc == 0; i++) {
-		neighbours(&w, c.list[i], collect_visit, &col);
-		if ((i & 0xffff) == 0xffff && (progress_update(p, i), progress_cancelled(p)))
-			rc = -1;
+	col.pass = by == MG_BY_FIELD ? 0 : 1;
+	if (col.pass == 1)
+		col.seen = xcalloc(bits_words(h->n), sizeof *col.seen);
+	for (;;) {
+		for (size_t i = 0; i < c.n && rc == 0; i++) {
+			neighbours(&w, c.list[i], collect_visit, &col);
+			if ((i & 0xffff) == 0xffff && (progress_update(p, i), progress_cancelled(p)))
+				rc = -1;
+		}
+		if (col.pass != 1 || rc != 0)
+			break;
+		/* counted: make room, then the same walk fills */
+		per_group_grow(&col);
+		col.gn = xcalloc(g.n + 1, sizeof *col.gn);
+		col.gr = xcalloc(g.n + 1, sizeof *col.gr);
+		for (size_t i = 0; i < g.n; i++) {
+			col.gn[i] = xmalloc((col.cn[i] + 1) * sizeof **col.gn);
+			col.gr[i] = xmalloc((col.cr[i] + 1) * sizeof **col.gr);
+			col.cn[i] = col.cr[i] = 0;
+			col.last[i] = HW_NONE;
+		}
+		/* the neighbours, in index order: one scan of the marks */
+		for (node_t v = 1; v < h->n; v++)
+			if (bit_get(col.seen, v)) {
+				uint32_t k = g.by_cls[h->node_class[v]] - 1;
+				col.gn[k][col.cn[k]++] = v;
+			}
+		col.pass = 2; /* again, for the members reaching each group */
 	}
 	if (rc == 0) {
-		hw_qsort(col.nodes.v, col.nodes.n, sizeof *col.nodes.v, cmp_pair);
-		hw_qsort(col.reached.v, col.reached.n, sizeof *col.reached.v, cmp_pair);
 		out->groups = xcalloc(g.n + 1, sizeof *out->groups);
 		out->n = g.n;
+		if (col.pass == 0) {
+			hw_qsort(col.nodes.v, col.nodes.n, sizeof *col.nodes.v, cmp_pair);
+			hw_qsort(col.reached.v, col.reached.n, sizeof *col.reached.v, cmp_pair);
+		}
 		size_t at_n = 0, at_r = 0;
 		for (uint32_t i = 0; i < g.n; i++) {
 			struct merged_group *m = &out->groups[i];
 			m->cls = g.k[i].cls;
 			m->field = g.k[i].field;
 			g.k[i].field = NULL;
-			m->nodes = take(&col.nodes, &at_n, i, &m->count);
-			m->reached = take(&col.reached, &at_r, i, &m->nreached);
+			if (col.pass == 0) {
+				m->nodes = take(&col.nodes, &at_n, i, &m->count);
+				m->reached = take(&col.reached, &at_r, i, &m->nreached);
+			} else {
+				m->nodes = col.gn[i];
+				m->count = col.cn[i];
+				m->reached = col.gr[i];
+				m->nreached = col.cr[i];
+				col.gn[i] = col.gr[i] = NULL;
+				if (c.n > base) /* the closure's members came after the rest */
+					hw_qsort(m->reached, m->nreached, sizeof *m->reached, cmp_node);
+			}
 			for (size_t k = 0; k < m->count; k++)
 				m->shallow += h->node_shallow[m->nodes[k]];
 		}
@@ -324,6 +409,17 @@ int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by,
 	} else {
 		out->chain = 0;
 	}
+	if (col.gn != NULL)
+		for (size_t i = 0; i < g.n; i++) {
+			free(col.gn[i]);
+			free(col.gr[i]);
+		}
+	free(col.gn);
+	free(col.gr);
+	free(col.seen);
+	free(col.last);
+	free(col.cn);
+	free(col.cr);
 	progress_end(p);
 	for (size_t i = 0; i < g.n; i++)
 		free(g.k[i].field);
