@@ -17,6 +17,7 @@
 #define ELEM_PAGE 100     /* array elements listed at once */
 #define EXPR_MAX_IDS 1000 /* a longer selection gets no -e expression */
 #define CUTOFF 0.005      /* biggest: fold children under 0.5% of the parent */
+#define FOLD_PAGE 100     /* objects a folded row shows when expanded */
 
 int tview_rebuild(struct tui *t, struct tview *v);
 
@@ -761,6 +762,66 @@ static void big_bar(struct sbuf *rt, uint64_t part, uint64_t whole)
 	sbuf_printf(rt, "] %5.1f%%", pct(part, whole));
 }
 
+/* One object of a level under `parent` (its retained size), dominated
+ * by `dom` (HW_NONE at the top: no direct-reference check). */
+static void big_obj_row(struct tui *t, node_t x, uint64_t parent, node_t dom, struct rowvec *out)
+{
+	struct heap *h = t->h;
+	struct row *r = rowvec_add(out);
+	struct sbuf l, rt;
+
+	sbuf_init(&l);
+	sbuf_init(&rt);
+	object_text(h, x, &l);
+	if (dom != HW_NONE && !direct_ref(h, dom, x))
+		sbuf_adds(&l, "  [transitive reference]");
+	big_bar(&rt, h->retained[x], parent);
+	add_bytes(&rt, h->retained[x]);
+	add_bytes(&rt, h->node_shallow[x]);
+	r->node = x;
+	r->kind = RK_OBJ;
+	r->open = h->dom_start[x + 1] > h->dom_start[x] ? 0 : -1;
+	r->num[0] = h->retained[x];
+	row_set(r, l.buf, rt.buf);
+	sbuf_free(&l);
+	sbuf_free(&rt);
+}
+
+/* "N more objects, total X, largest Y" for a[0..n), biggest first. */
+static void big_fold_row(struct tui *t, const node_t *a, size_t n, uint64_t parent, node_t dom,
+			 struct rowvec *out)
+{
+	struct heap *h = t->h;
+	uint64_t tot = 0, sh = 0;
+	struct row *r = rowvec_add(out);
+	struct sbuf l, rt;
+	char b1[32], b2[32];
+
+	for (size_t k = 0; k < n; k++) {
+		tot += h->retained[a[k]];
+		sh += h->node_shallow[a[k]];
+	}
+	sbuf_init(&l);
+	sbuf_init(&rt);
+	fmt_bytes(b1, sizeof b1, tot);
+	fmt_bytes(b2, sizeof b2, h->retained[a[0]]);
+	sbuf_printf(&l, "%zu more objects, total %s, largest %s", n, b1, b2);
+	big_bar(&rt, tot, parent);
+	add_bytes(&rt, tot);
+	add_bytes(&rt, sh);
+	struct rowdata *d = rowdata(r);
+	d->n = n;
+	d->nodes = xmalloc(n * sizeof *d->nodes);
+	memcpy(d->nodes, a, n * sizeof *d->nodes);
+	r->kind = RK_FOLD;
+	r->open = 0; /* expands to the biggest of them */
+	r->num[0] = parent;
+	r->num[1] = dom;
+	row_set(r, l.buf, rt.buf);
+	sbuf_free(&l);
+	sbuf_free(&rt);
+}
+
 /* Rows for the objects a[0..n) under a parent of retained size `parent`
  * (dominated by `dom`, 0 at the top): biggest first, the small folded. */
 static void big_level(struct tui *t, struct tview *v, node_t *a, size_t n, uint64_t parent, node_t dom,
@@ -787,7 +848,7 @@ static void big_level(struct tui *t, struct tview *v, node_t *a, size_t n, uint6
 			sbuf_init(&l);
 			sbuf_init(&rt);
 			add_esc(&l, class_name(h, h->node_class[a[i]]));
-			sbuf_printf(&l, "  (%zu objects)", j - i);
+			sbuf_printf(&l, "  (%zu object%s)", j - i, j - i == 1 ? "" : "s");
 			big_bar(&rt, ret, parent);
 			add_bytes(&rt, ret);
 			add_bytes(&rt, sh);
@@ -818,52 +879,10 @@ static void big_level(struct tui *t, struct tview *v, node_t *a, size_t n, uint6
 	for (i = 0; i < n; i++) {
 		if (h->retained[a[i]] < min && i + 1 < n)
 			break;
-		struct row *r = rowvec_add(out);
-		struct sbuf l, rt;
-		sbuf_init(&l);
-		sbuf_init(&rt);
-		object_text(h, a[i], &l);
-		if (dom != HW_NONE && !direct_ref(h, dom, a[i]))
-			sbuf_adds(&l, "  [transitive reference]");
-		big_bar(&rt, h->retained[a[i]], parent);
-		add_bytes(&rt, h->retained[a[i]]);
-		add_bytes(&rt, h->node_shallow[a[i]]);
-		r->node = a[i];
-		r->kind = RK_OBJ;
-		r->open = h->dom_start[a[i] + 1] > h->dom_start[a[i]] ? 0 : -1;
-		r->num[0] = h->retained[a[i]];
-		row_set(r, l.buf, rt.buf);
-		sbuf_free(&l);
-		sbuf_free(&rt);
+		big_obj_row(t, a[i], parent, dom, out);
 	}
-	if (i < n) {
-		uint64_t tot = 0, sh = 0, big = 0;
-		for (size_t k = i; k < n; k++) {
-			tot += h->retained[a[k]];
-			sh += h->node_shallow[a[k]];
-			if (h->retained[a[k]] > big)
-				big = h->retained[a[k]];
-		}
-		struct row *r = rowvec_add(out);
-		struct sbuf l, rt;
-		char b1[32], b2[32];
-		sbuf_init(&l);
-		sbuf_init(&rt);
-		fmt_bytes(b1, sizeof b1, tot);
-		fmt_bytes(b2, sizeof b2, big);
-		sbuf_printf(&l, "%zu more objects, total %s, largest %s", n - i, b1, b2);
-		big_bar(&rt, tot, parent);
-		add_bytes(&rt, tot);
-		add_bytes(&rt, sh);
-		struct rowdata *d = rowdata(r);
-		d->n = n - i;
-		d->nodes = xmalloc(d->n * sizeof *d->nodes);
-		memcpy(d->nodes, a + i, d->n * sizeof *d->nodes);
-		r->kind = RK_FOLD;
-		row_set(r, l.buf, rt.buf);
-		sbuf_free(&l);
-		sbuf_free(&rt);
-	}
+	if (i < n)
+		big_fold_row(t, a + i, n - i, parent, dom, out);
 }
 
 static int biggest_build(struct tui *t, struct tview *v)
@@ -909,6 +928,15 @@ static int biggest_expand(struct tui *t, struct tview *v, size_t i, struct rowve
 		big_level(t, v, a, d->n, tot, dom, out);
 		v->byclass = bc;
 		free(a);
+		return 0;
+	}
+	if (r->kind == RK_FOLD) { /* its biggest FOLD_PAGE, and a fold for the rest */
+		struct rowdata *d = r->data; /* biggest first already */
+		size_t k = d->n < FOLD_PAGE ? d->n : FOLD_PAGE;
+		for (size_t j = 0; j < k; j++)
+			big_obj_row(t, d->nodes[j], r->num[0], (node_t)r->num[1], out);
+		if (k < d->n)
+			big_fold_row(t, d->nodes + k, d->n - k, r->num[0], (node_t)r->num[1], out);
 		return 0;
 	}
 	if (r->kind != RK_OBJ)
