@@ -72,3 +72,61 @@ if command -v tmux >/dev/null 2>&1 && [ -f "$dump" ]; then
 			printf "redraw_keys: %d\nredraw_ms_median: %.2f\nredraw_ms_p90: %.2f\nredraw_ms_max: %.2f\n",
 				NR, v[int((NR + 1) / 2)], v[int(NR * 0.9 + 0.5)], v[NR] }'
 fi
+
+# The agent's cost on the ~1 GB workload: a mark (full GC, then tagging
+# every object), a second mark (nothing left to tag), a snapshot, and
+# `jcmd GC.heap_dump` on the same quiet heap; the JVM's resident size
+# before and after tagging (the JVM's tag table).
+agent=$build/contrib/agent/libheapwalk-agent.so
+if [ -f "$agent" ] && command -v "${JCMD:-jcmd}" >/dev/null 2>&1; then
+	echo "== agent cost, the 1 GB workload"
+	JCMD=${JCMD:-jcmd}
+	mkdir -p "$out/classes"
+	javac -d "$out/classes" "$src/tests/java/Bench.java"
+	java -Xmx4000m -cp "$out/classes" Bench 700 </dev/null >"$out/agent-bench.log" 2>&1 &
+	pid=$!
+	i=0
+	until grep -q '^READY' "$out/agent-bench.log"; do
+		sleep 0.2
+		i=$((i + 1))
+		[ $i -lt 3000 ] || { echo "Bench did not start"; kill $pid; exit 1; }
+	done
+	rss() { awk '/^VmRSS/ { print $2 }' /proc/$pid/status; }
+	rss0=$(rss)
+	export HEAPWALK_AGENT=$agent JCMD
+	"$build/heapwalk" mark $pid >/dev/null # loads the agent; a first GC settles the heap
+	rm -f "$out/agent-snap.hprof" "$out/jcmd-snap.hprof"
+	t0=$(date +%s.%N)
+	"$build/heapwalk" snapshot $pid "$out/agent-snap.hprof" >"$out/agent-snap.out"
+	t1=$(date +%s.%N)
+	"$JCMD" $pid GC.heap_dump "$out/jcmd-snap.hprof" >/dev/null
+	t2=$(date +%s.%N)
+	rss1=$(rss)
+	"$build/heapwalk" mark $pid >"$out/agent-mark2.out"
+	cat "$out/agent-snap.out" "$out/agent-mark2.out"
+	kill $pid
+	wait $pid 2>/dev/null || true
+	# tagging cost: a fresh JVM, the first mark tags everything
+	java -Xmx4000m -cp "$out/classes" Bench 700 </dev/null >"$out/agent-bench.log" 2>&1 &
+	pid=$!
+	i=0
+	until grep -q '^READY' "$out/agent-bench.log"; do sleep 0.2; i=$((i + 1)); [ $i -lt 3000 ] || break; done
+	"$JCMD" $pid GC.run >/dev/null
+	rss2=$(rss)
+	"$build/heapwalk" mark $pid >"$out/agent-mark1.out"
+	rss3=$(rss)
+	"$build/heapwalk" mark $pid >"$out/agent-mark1b.out"
+	kill $pid
+	wait $pid 2>/dev/null || true
+	cat "$out/agent-mark1.out" "$out/agent-mark1b.out"
+	awk -v a="$t0" -v b="$t1" -v c="$t2" -v sa="$(stat -c %s "$out/agent-snap.hprof")" \
+	    -v sj="$(stat -c %s "$out/jcmd-snap.hprof")" -v r2="$rss2" -v r3="$rss3" \
+	    -v m1="$(cat "$out/agent-mark1.out")" -v m2="$(cat "$out/agent-mark1b.out")" 'BEGIN {
+		split(m1, f, /[ =]/); for (i in f) if (f[i] == "newly_tagged") n = f[i + 1]; else if (f[i] == "ms") ms = f[i + 1]
+		split(m2, g, /[ =]/); for (i in g) if (g[i] == "ms") ms2 = g[i + 1]
+		printf "agent_first_mark_objects: %d\nagent_first_mark_ms: %d (%.0f ms per million objects, full GC included)\n", n, ms, ms / (n / 1e6)
+		printf "agent_second_mark_ms: %d (nothing left to tag)\n", ms2
+		printf "agent_tag_table_bytes_per_object: %.1f (JVM resident size after the first mark)\n", (r3 - r2) * 1024 / n
+		printf "agent_snapshot_s: %.2f  (%d bytes)\njcmd_heap_dump_s: %.2f  (%d bytes)\n", b - a, sa, c - b, sj }'
+	rm -f "$out/agent-snap.hprof" "$out/jcmd-snap.hprof"
+fi

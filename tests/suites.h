@@ -13,6 +13,7 @@ Suite *step_suite(void);
 Suite *merged_suite(void);
 Suite *jvm_suite(void);
 Suite *tui_suite(void);
+Suite *agent_suite(void);
 
 /* test_jvm.c: make TEST_BUILDDIR/dumps/NAME.hprof (and .histo) of the
  * test workload with the JDK, unless it is newer than the workload. */
@@ -20,5 +21,11 @@ void ensure_dump(const char *name, const char *jvmopts);
 /* Run a shell command: its standard output (caller frees), its wait
  * status in *status. */
 char *run(const char *cmd, int *status);
+/* The heapwalk under test ($HEAPWALK). */
+const char *heapwalk(void);
+/* Per-class instances of hprof equal those of the class histogram in
+ * histo (java.lang.Class aside), and bytes for 99% of the classes, or
+ * for all of them with all_bytes. */
+void check_histogram(const char *name, const char *hprof, const char *histo, int all_bytes);
 
 #endif

@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/attach.h"
 #include "config.h"
 #include "graph/open.h"
+#include "query/baseline.h"
 #include "query/report.h"
 #include "tui/keys.h"
 #include "tui/tui.h"
@@ -21,6 +23,8 @@ static const char usage_text[] =
 "usage: heapwalk [options] COMMAND DUMP [OBJECT]\n"
 "       heapwalk [options] DUMP -e 'STEP | STEP ... [| VIEW]'\n"
 "       heapwalk [--no-cache] DUMP   the full-screen browser (keys: --keys, or ?)\n"
+"       heapwalk [options] diff OLD NEW\n"
+"       heapwalk mark PID | snapshot PID FILE\n"
 "\n"
 "commands:\n"
 "  info            the dump: counts, sizes, layout, GC roots by kind, unreachable\n"
@@ -28,6 +32,11 @@ static const char usage_text[] =
 "  biggest         the biggest objects: the dominator tree by retained size\n"
 "  objects         the objects of the set, biggest retained first\n"
 "  paths OBJECT    shortest paths from GC roots to OBJECT (0x... hex or decimal id)\n"
+"  diff OLD NEW    class deltas from dump OLD to dump NEW; where both carry stable\n"
+"                  ids (heapwalk snapshot), also the new and gone objects by class\n"
+"  mark PID        mark the objects a running JVM has now (loads heapwalk's agent);\n"
+"                  its later snapshots tell new objects from old\n"
+"  snapshot PID FILE  a heap dump with stable object ids and the last mark\n"
 "\n"
 "steps (-e), separated by '|', each applied to the set (at first every object):\n"
 "  all                       every object\n"
@@ -39,11 +48,15 @@ static const char usage_text[] =
 "  referents [weak]          objects a member refers to\n"
 "  dominated                 the members' children in the dominator tree\n"
 "  object ID[,ID...]         the objects with those ids (0x... hex or decimal)\n"
+"  new | old                 objects that did not exist / existed at the baseline\n"
+"                            (--baseline OLD, or the agent's mark in the dump)\n"
+"  gone                      first step only: the baseline's objects that are gone\n"
 "  a last word info, classes, biggest, objects or paths picks the view (default\n"
 "  classes; paths needs a set of one object)\n"
 "\n"
 "options:\n"
 "  -e, --expr EXPR      selection steps, see above\n"
+"  -b, --baseline OLD   the earlier dump that new, old and gone refer to\n"
 "  -f, --format FMT     text (default), json or csv\n"
 "  -s, --sort KEY       classes: shallow (default), retained, instances or name\n"
 "  -r, --reverse        classes: the other way round\n"
@@ -64,10 +77,14 @@ static const char usage_text[] =
 "\n"
 "exit status: 0 ok, 1 usage error, 2 bad input (unreadable dump, bad id or regex)\n";
 
-static const char *const commands[] = { "info", "classes", "biggest", "objects", "paths" };
+static const char *const commands[] = {
+	"info", "classes", "biggest", "objects", "paths", "diff", "mark", "snapshot"
+};
 
 struct cli {
 	const char *cmd, *dump, *object, *expr;
+	const char *baseline;   /* --baseline OLD, or diff's OLD */
+	const char *pid, *file; /* mark, snapshot */
 	enum fmt fmt;
 	struct view_opts vo;
 	struct open_opts oo;
@@ -144,15 +161,17 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		{ "max", required_argument, 0, 'M' }, { "weak", no_argument, 0, 'w' },
 		{ "no-cache", no_argument, 0, 'N' }, { "quiet", no_argument, 0, 'q' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
-		{ "keys", optional_argument, 0, 'K' }, { 0, 0, 0, 0 },
+		{ "keys", optional_argument, 0, 'K' }, { "baseline", required_argument, 0, 'b' },
+		{ 0, 0, 0, 0 },
 	};
 	int ch;
 	char *end;
 
 	opterr = 0; /* our own one-line messages */
-	while ((ch = getopt_long(argc, argv, ":e:f:s:rn:d:wqhV", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":e:f:s:rn:d:wqhVb:", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'e': c->expr = optarg; break;
+		case 'b': c->baseline = optarg; break;
 		case 'f': set_format(c, optarg); break;
 		case 's': c->vo.sort = optarg; break;
 		case 'r': c->vo.reverse = 1; break;
@@ -193,6 +212,32 @@ static void parse_args(int argc, char **argv, struct cli *c)
 	int i = optind;
 	if (i < argc && is_command(argv[i]))
 		c->cmd = argv[i++];
+	if (c->cmd != NULL && (strcmp(c->cmd, "mark") == 0 || strcmp(c->cmd, "snapshot") == 0)) {
+		int snap = c->cmd[0] == 's';
+		if (i >= argc)
+			usage_error("%s needs the process id of a running JVM", c->cmd);
+		c->pid = argv[i++];
+		if (snap && i >= argc)
+			usage_error("snapshot needs a FILE to write the dump to");
+		if (snap)
+			c->file = argv[i++];
+		if (i < argc)
+			usage_error("unexpected argument '%s'", argv[i]);
+		if (c->expr != NULL || c->baseline != NULL)
+			usage_error("%s takes no -e or --baseline", c->cmd);
+		return;
+	}
+	if (c->cmd != NULL && strcmp(c->cmd, "diff") == 0) {
+		if (argc - i != 2)
+			usage_error("diff needs two dumps: OLD NEW");
+		if (c->baseline != NULL)
+			usage_error("diff takes OLD as its first argument, not --baseline");
+		if (c->expr != NULL)
+			usage_error("diff takes no -e");
+		c->baseline = argv[i++];
+		c->dump = argv[i++];
+		return;
+	}
 	if (i < argc)
 		c->dump = argv[i++];
 	if (c->cmd == NULL && i < argc && is_command(argv[i])) /* DUMP COMMAND: fine too */
@@ -317,17 +362,84 @@ static int parse_expr(struct cli *c, struct pipeline *pl)
 	return 0;
 }
 
+/* mark PID, snapshot PID FILE: the agent's one line, or its error. */
+static int attach_command(const struct cli *c)
+{
+	struct sbuf res, err;
+	int rc;
+
+	sbuf_init(&res);
+	sbuf_init(&err);
+	if (c->file != NULL)
+		rc = agent_snapshot(c->pid, c->file, &res, &err);
+	else
+		rc = agent_run(c->pid, "mark", &res, &err);
+	if (rc < 0)
+		fprintf(stderr, "heapwalk: %s\n", err.buf);
+	else
+		printf("%s\n", res.buf ? res.buf : "");
+	sbuf_free(&res);
+	sbuf_free(&err);
+	return rc < 0 ? EXIT_INPUT : 0;
+}
+
+/* Does the pipeline (or the info view) speak of old and new objects? */
+static int wants_baseline(const struct pipeline *pl, const char *view)
+{
+	for (size_t i = 0; i < pl->n; i++)
+		if (pl->steps[i].op == ST_NEW || pl->steps[i].op == ST_OLD || pl->steps[i].op == ST_GONE)
+			return 1;
+	return strcmp(view, "info") == 0 ? 2 : 0; /* 2: if there is one */
+}
+
+/* diff OLD NEW: class deltas, and the new and gone objects where the
+ * dumps carry stable ids. */
+static int diff_command(struct cli *c, struct heap *old, struct heap *h, struct progress *p,
+			struct baseline *bl, struct sbuf *out)
+{
+	struct diff_view dv;
+	struct sbuf why;
+
+	sbuf_init(&why);
+	if (baseline_compare(h, old, bl, p, &why) == 0)
+		h->baseline = bl;
+	else if (!c->oo.quiet)
+		fprintf(stderr, "heapwalk: note: %s\n", why.buf);
+	sbuf_free(&why);
+	diff_classes(old, h, h->baseline, &dv);
+	report_diff(old, h, &dv, c->fmt, out);
+	diff_view_free(&dv);
+	return 0;
+}
+
+static int open_dump(struct heap *h, const char *path, struct cli *c, struct progress *p)
+{
+	struct sbuf err;
+
+	sbuf_init(&err);
+	if (heap_open(h, path, &c->oo, p, &err) < 0) {
+		fprintf(stderr, "heapwalk: %s\n", err.buf);
+		sbuf_free(&err);
+		return -1;
+	}
+	sbuf_free(&err);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = { 0 };
-	struct heap h;
+	struct heap h, old;
 	struct progress p;
 	struct pipeline pl = { 0 };
 	struct sbuf err, out;
 	struct objset set = { 0 };
-	int rc;
+	struct baseline bl = { 0 };
+	int rc, have_old = 0;
 
 	parse_args(argc, argv, &c);
+	if (c.pid != NULL)
+		return attach_command(&c);
 	rc = parse_expr(&c, &pl);
 	if (rc == 0 && check_regexes(&c) < 0)
 		rc = EXIT_INPUT;
@@ -345,37 +457,90 @@ int main(int argc, char **argv)
 		pl.steps[0] = (struct step){ .op = ST_OBJECT, .arg = xstrdup(c.object) };
 		pl.n = 1;
 	}
+	for (size_t i = 1; i < pl.n; i++)
+		if (pl.steps[i].op == ST_GONE) {
+			fprintf(stderr, "heapwalk: -e: 'gone' can only be the first step\n");
+			pipeline_free(&pl);
+			return EXIT_USAGE;
+		}
 	sbuf_init(&err);
 	sbuf_init(&out);
 	progress_init(&p, c.oo.quiet);
 	c.vo.progress = &p;
-	if (heap_open(&h, c.dump, &c.oo, &p, &err) < 0) {
-		fprintf(stderr, "heapwalk: %s\n", err.buf);
-		sbuf_free(&err);
-		sbuf_free(&out);
-		pipeline_free(&pl);
-		return EXIT_INPUT;
+	if (c.baseline != NULL) {
+		if (open_dump(&old, c.baseline, &c, &p) < 0) {
+			rc = EXIT_INPUT;
+			goto done;
+		}
+		have_old = 1;
+	}
+	if (open_dump(&h, c.dump, &c, &p) < 0) {
+		rc = EXIT_INPUT;
+		goto done;
+	}
+	if (strcmp(view, "diff") == 0) {
+		rc = diff_command(&c, &old, &h, &p, &bl, &out);
+		goto print;
+	}
+	int want = wants_baseline(&pl, view);
+	if (have_old) {
+		if (baseline_compare(&h, &old, &bl, &p, &err) < 0) {
+			fprintf(stderr, "heapwalk: %s\n", err.buf);
+			rc = EXIT_INPUT;
+			goto print;
+		}
+		h.baseline = &bl;
+	} else if (want == 1 || (want == 2 && h.agent.marks > 0)) {
+		if (baseline_from_mark(&h, &bl, &err) < 0) {
+			fprintf(stderr, "heapwalk: %s: %s\n", c.dump, err.buf);
+			rc = EXIT_INPUT;
+			goto print;
+		}
+		h.baseline = &bl;
+	}
+	/* gone: the rest of the pipeline runs on the baseline's side */
+	struct heap *cur = &h;
+	size_t first = 0;
+	if (pl.n > 0 && pl.steps[0].op == ST_GONE) {
+		if (bl.mode != BL_IDS) {
+			fprintf(stderr, "heapwalk: -e: 'gone' needs --baseline OLD, both dumps with stable ids "
+				"(heapwalk snapshot)\n");
+			rc = EXIT_INPUT;
+			goto print;
+		}
+		cur = &old;
+		first = 1;
 	}
 	unsigned parts = parts_needed(view, &c, c.object ? 0 : pl.n);
 	if (parts != 0)
-		heap_need(&h, parts, &p);
-	if (parts == 0)
-		objset_whole(&h, &set);
-	else
-		objset_all(&h, &set);
-	for (size_t i = 0; i < pl.n && rc == 0; i++)
-		if (step_apply(&h, &pl.steps[i], &set, &p, &err) < 0)
+		heap_need(cur, parts, &p);
+	if (first == 1) {
+		objset_empty(cur, &set);
+		memcpy(set.bits, bl.gone.bits, bits_words(cur->n) * sizeof *set.bits);
+		objset_recount(cur, &set);
+	} else if (parts == 0) {
+		objset_whole(cur, &set);
+	} else {
+		objset_all(cur, &set);
+	}
+	for (size_t i = first; i < pl.n && rc == 0; i++)
+		if (step_apply(cur, &pl.steps[i], &set, &p, &err) < 0)
 			rc = EXIT_INPUT;
-	if (rc == 0 && run_view(&h, view, &set, &c, &out, &err) < 0)
+	if (rc == 0 && run_view(cur, view, &set, &c, &out, &err) < 0)
 		rc = EXIT_INPUT;
 	if (rc != 0)
-		fprintf(stderr, "heapwalk: %s: %s\n", c.dump, err.buf);
-	else if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
+		fprintf(stderr, "heapwalk: %s: %s\n", cur->path, err.buf);
+print:
+	if (rc == 0 && (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0)) {
 		fprintf(stderr, "heapwalk: standard output: write error\n");
 		rc = EXIT_INPUT;
 	}
 	objset_free(&set);
+	baseline_free(&bl);
 	heap_free(&h);
+done:
+	if (have_old)
+		heap_free(&old);
 	pipeline_free(&pl);
 	sbuf_free(&err);
 	sbuf_free(&out);

@@ -8,6 +8,8 @@
 #include "format/hprof.h"
 
 #include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -297,12 +299,57 @@ cut:
 		 (unsigned long long)pos - 1, m[pos - 1], (unsigned long long)end);
 }
 
+/* The agent's records (see heap.h, contrib/agent/agent.c). Unknown keys
+ * are skipped, so later agents can add some. */
+static void take_agent_text(struct heap *h, uint64_t off, uint64_t len)
+{
+	static const char mark[] = "heapwalk-agent/1 ", sizes[] = "heapwalk-sizes/1";
+	const char *t = (const char *)h->map + off;
+	struct agent_info *a = &h->agent;
+
+	if (len >= sizeof sizes - 1 && memcmp(t, sizes, sizeof sizes - 1) == 0) {
+		a->sizes_off = off;
+		a->sizes_len = len;
+		return;
+	}
+	if (len < sizeof mark - 1 || len > 4096 || memcmp(t, mark, sizeof mark - 1) != 0)
+		return;
+	char buf[4097], *save = NULL;
+	memcpy(buf, t, len);
+	buf[len] = '\0';
+	memset(a, 0, offsetof(struct agent_info, sizes_off));
+	a->present = 1;
+	for (char *w = strtok_r(buf + sizeof mark - 1, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(w, '=');
+		if (eq == NULL)
+			continue;
+		*eq++ = '\0';
+		unsigned long long v = strtoull(eq, NULL, strcmp(w, "session") == 0 ? 16 : 10);
+		if (strcmp(w, "session") == 0) a->session = v;
+		else if (strcmp(w, "pid") == 0) a->pid = v;
+		else if (strcmp(w, "watermark") == 0) a->watermark = v;
+		else if (strcmp(w, "marks") == 0) a->marks = v;
+		else if (strcmp(w, "mark_ms") == 0) a->mark_ms = v;
+		else if (strcmp(w, "dump_ms") == 0) a->dump_ms = v;
+		else if (strcmp(w, "ref") == 0) a->ref = (unsigned)v;
+		else if (strcmp(w, "header") == 0) a->header = (unsigned)v;
+		else if (strcmp(w, "array_header") == 0) a->array_header = (unsigned)v;
+		else if (strcmp(w, "align") == 0) a->align = (unsigned)v;
+	}
+	/* a layout that is not one HotSpot has is not used */
+	if (!((a->ref == 4 || a->ref == 8) && (a->header == 12 || a->header == 16) &&
+	      (a->array_header == 16 || a->array_header == 24) && a->align >= 8 && a->align <= 256 &&
+	      (a->align & (a->align - 1)) == 0))
+		a->ref = 0;
+}
+
 static void take_utf8(struct rd *r, uint64_t body, uint64_t len)
 {
 	struct scan *s = r->s;
 
 	if (len < r->ids)
 		return;
+	take_agent_text(r->h, body + r->ids, len - r->ids);
 	VEC_GROW(s->str, s->nstr, s->capstr);
 	s->str[s->nstr++] = (struct raw_str){ beid(r->h->map + body, r->ids), body + r->ids,
 					      (uint32_t)(len - r->ids) };

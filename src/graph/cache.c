@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #define MAGIC "HWIDX\0\r\n"
-#define FORMAT 5
+#define FORMAT 6
 #define CHUNK ((size_t)64 << 20)
 
 struct ident {
@@ -46,6 +46,7 @@ struct scalars {
 	char version[24];
 	uint64_t timestamp_ms;
 	struct jvm_layout layout;
+	struct agent_info agent;
 	uint64_t n, nedges, nweak, nroot_rec, nroots, ncls, nfields, nrefoffs, names_len;
 	uint64_t nframes, ntraces, ntrace_frames, nthreads, nwarn_bytes, nwarn, suppressed;
 	uint64_t total_shallow, unreachable_count, unreachable_bytes;
@@ -165,6 +166,7 @@ static void get_scalars(const struct heap *h, struct scalars *s, uint64_t warn_b
 	memcpy(s->version, h->version, sizeof s->version);
 	s->timestamp_ms = h->timestamp_ms;
 	s->layout = h->layout;
+	s->agent = h->agent;
 	s->n = h->n;
 	s->nedges = h->nedges;
 	s->nweak = h->nweak;
@@ -459,6 +461,7 @@ static void set_scalars(struct heap *h, const struct scalars *s)
 	h->version[sizeof h->version - 1] = '\0';
 	h->timestamp_ms = s->timestamp_ms;
 	h->layout = s->layout;
+	h->agent = s->agent;
 	h->n = (node_t)s->n;
 	h->nedges = s->nedges;
 	h->nweak = s->nweak;

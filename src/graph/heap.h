@@ -17,6 +17,8 @@
 
 #include "util.h"
 
+struct baseline;
+
 typedef uint32_t node_t; /* object index; a typedef away from 64-bit */
 typedef uint32_t edge_t; /* index into the reference arrays */
 
@@ -106,8 +108,20 @@ struct jvm_layout {
 	unsigned array_header;  /* 16 or 24 (12 on 32-bit, rounded) */
 	unsigned align;         /* object alignment, 8 by default */
 	int compressed_oops, compressed_class_ptrs;
-	int detected;           /* 1 if read off address gaps, 0 if assumed */
+	int detected;           /* 1 if read off address gaps, 2 if the agent
+				 * wrote it (exact sizes), 0 if assumed */
 	uint64_t checked, exact;/* objects whose address gap was checked / matched */
+};
+
+/* What heapwalk's JVMTI agent (contrib/agent) writes into its dumps, in
+ * string records other readers ignore: object ids are then tags that
+ * stay with an object for the life of the JVM (session), and every
+ * object whose id is at or below the watermark existed at the last mark. */
+struct agent_info {
+	int present;
+	uint64_t session, pid, watermark, marks, mark_ms, dump_ms;
+	unsigned ref, header, array_header, align;
+	uint64_t sizes_off, sizes_len; /* "heapwalk-sizes/1 ..." in the dump, 0 if none */
 };
 
 struct heap {
@@ -120,6 +134,7 @@ struct heap {
 	uint64_t timestamp_ms;
 
 	struct jvm_layout layout;
+	struct agent_info agent;
 
 	/* nodes */
 	node_t n;                 /* nodes incl. the virtual root */
@@ -183,6 +198,8 @@ struct heap {
 
 	struct warnings warn;
 	int from_cache;
+	/* old/new objects (query/baseline.h): set and owned by the front end */
+	const struct baseline *baseline;
 	/* after a cached open: the big arrays (nodes, references, dominators)
 	 * still in the cache file, loaded by heap_need() (open.h) */
 	void *lazy;

@@ -1,6 +1,7 @@
 /* layout.c — HotSpot object sizes, see layout.h. */
 #include "graph/layout.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -316,6 +317,19 @@ static void pick_layout(struct heap *h, uint32_t *csize)
 	int best = 0;
 	uint64_t best_bad = UINT64_MAX, best_exact = 0, best_checked = 0;
 
+	if (h->agent.present && h->agent.ref) { /* the JVM said */
+		const struct agent_info *a = &h->agent;
+		h->layout = cand[0];
+		h->layout.ref_size = a->ref;
+		h->layout.header = a->header;
+		h->layout.array_header = a->array_header;
+		h->layout.align = a->align;
+		h->layout.compressed_oops = a->ref == 4;
+		h->layout.compressed_class_ptrs = a->header == 12;
+		h->layout.detected = 2;
+		class_sizes(h, &h->layout, csize);
+		return;
+	}
 	if (align == 0 || h->n < 64 || nc == 1) { /* ids are not addresses: assume */
 		h->layout = cand[0];
 		class_sizes(h, &h->layout, csize);
@@ -370,24 +384,71 @@ static void correct_by_gaps(struct heap *h, uint32_t *csize)
 	free(seen);
 }
 
+/* The agent's "heapwalk-sizes/1 ID:SIZE:MIRROR ..." (hex class id, the
+ * JVM's instance size, the size of the class's java.lang.Class object):
+ * exact where the field model is not (hidden fields). */
+static void agent_sizes(struct heap *h, uint32_t *csize, uint32_t *msize)
+{
+	const char *p = (const char *)h->map + h->agent.sizes_off;
+	const char *end = p + h->agent.sizes_len;
+
+	while (p < end) {
+		while (p < end && *p == ' ')
+			p++;
+		unsigned long long v[3] = { 0, 0, 0 };
+		int k = 0;
+		for (; p < end && *p != ' '; p++) {
+			if (*p == ':') {
+				if (++k > 2)
+					break;
+				continue;
+			}
+			int dig = *p >= '0' && *p <= '9' ? *p - '0' :
+				  k == 0 && *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
+			if (dig < 0 || v[k] > (ULLONG_MAX >> 4))
+				break;
+			v[k] = v[k] * (k == 0 ? 16 : 10) + (unsigned)dig;
+		}
+		while (p < end && *p != ' ') /* a malformed word is skipped */
+			p++;
+		if (k != 2)
+			continue;
+		node_t n = heap_find_id(h, v[0]);
+		if (n == HW_NONE || h->node_kind[n] != NK_CLASS)
+			continue;
+		uint32_t c = h->node_shallow[n]; /* the class it describes */
+		if (v[1] > 0 && v[1] < UINT32_MAX && !(h->cls[c].flags & (HC_ARRAY | HC_SYNTHETIC)))
+			csize[c] = (uint32_t)v[1];
+		if (v[2] > 0 && v[2] < UINT32_MAX)
+			msize[c] = (uint32_t)v[2];
+	}
+}
+
 void layout_apply(struct heap *h)
 {
 	uint32_t *csize = xmalloc(((size_t)h->ncls + 1) * sizeof *csize);
 	uint32_t class_cls = HW_NONE;
 
+	uint32_t *msize = NULL;
+
 	pick_layout(h, csize);
-	if (h->layout.detected)
+	if (h->layout.detected == 1)
 		correct_by_gaps(h, csize);
+	if (h->layout.detected == 2 && h->agent.sizes_off) {
+		msize = xcalloc(h->ncls + 1, sizeof *msize);
+		agent_sizes(h, csize, msize);
+	}
 	for (uint32_t c = 0; c < h->ncls; c++) {
 		h->cls[c].shallow = csize[c];
 		if (strcmp(class_name(h, c), "java.lang.Class") == 0)
 			class_cls = c;
 	}
-	if (class_cls != HW_NONE) /* mirrors: Class fields plus statics, roughly */
+	if (class_cls != HW_NONE && !msize) /* mirrors: Class fields plus statics, roughly */
 		h->cls[class_cls].flags |= HC_ESTIMATED;
 	uint32_t class_inst = class_cls != HW_NONE ? csize[class_cls] : (uint32_t)align_up(h->layout.header + 64, 8);
 	for (uint32_t c = 0; c < h->ncls; c++)
-		h->cls[c].mirror_size = mirror_size(h, c, class_inst, &h->layout);
+		h->cls[c].mirror_size = msize && msize[c] ? msize[c] : mirror_size(h, c, class_inst, &h->layout);
+	free(msize);
 	h->total_shallow = 0;
 	for (node_t i = 1; i < h->n; i++) {
 		uint32_t c = h->node_class[i];

@@ -10,7 +10,7 @@
 
 /* ---- the table writer ---- */
 
-enum coltype { COL_STR, COL_NUM, COL_BYTES, COL_PCT };
+enum coltype { COL_STR, COL_NUM, COL_BYTES, COL_PCT, COL_DNUM, COL_DBYTES }; /* D: signed deltas */
 #define CF_TEXT 1 /* shown in text only */
 #define CF_DATA 2 /* in JSON and CSV only */
 
@@ -35,6 +35,8 @@ struct cell {
 #define CN(num)   ((struct cell){ COL_NUM, NULL, 0, (uint64_t)(num), 0, 0 })
 #define CB(num)   ((struct cell){ COL_BYTES, NULL, 0, (uint64_t)(num), 0, 0 })
 #define CP(p)     ((struct cell){ COL_PCT, NULL, 0, 0, (p), 0 })
+#define CD(a, b)  ((struct cell){ COL_DNUM, NULL, 0, (uint64_t)(a) - (uint64_t)(b), 0, 0 })
+#define CDB(a, b) ((struct cell){ COL_DBYTES, NULL, 0, (uint64_t)(a) - (uint64_t)(b), 0, 0 })
 #define CNULL     ((struct cell){ COL_STR, NULL, 0, 0, 0, 1 })
 
 static struct cell cell_str(const char *s)
@@ -181,6 +183,18 @@ static struct tcell format_cell(const struct table *t, const struct cell *c)
 		}
 	} else if (c->type == COL_PCT) {
 		sbuf_printf(&sb, "%.1f%%", c->pct);
+	} else if (c->type == COL_DNUM || c->type == COL_DBYTES) {
+		int64_t d = (int64_t)c->n;
+		uint64_t mag = d < 0 ? (uint64_t)0 - c->n : c->n;
+		/* text marks growth with '+'; JSON and CSV take plain integers */
+		sbuf_printf(&sb, "%s%llu", d < 0 ? "-" : d > 0 && t->fmt == FMT_TEXT ? "+" : "",
+			    (unsigned long long)mag);
+		if (c->type == COL_DBYTES && t->fmt == FMT_TEXT) {
+			fmt_bytes(h, sizeof h, mag);
+			char hs[40];
+			snprintf(hs, sizeof hs, "%s%s", d < 0 ? "-" : "+", h);
+			r.human = xstrdup(mag >= 1024 ? hs : "");
+		}
 	} else {
 		sbuf_printf(&sb, "%llu", (unsigned long long)c->n);
 		if (c->type == COL_BYTES && t->fmt == FMT_TEXT) { /* "523 B" would say it twice */
@@ -404,7 +418,17 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 	meta_num(&t, "object_header", l->header);
 	meta_num(&t, "array_header", l->array_header);
 	meta_num(&t, "alignment", l->align);
-	meta_bool(&t, "layout_detected", l->detected);
+	meta_bool(&t, "layout_detected", l->detected != 0);
+	meta_strs(&t, "layout_source", l->detected == 2 ? "agent" : l->detected ? "addresses" : "assumed");
+	meta_bool(&t, "stable_ids", h->agent.present);
+	if (h->agent.present) {
+		char sess[24];
+		snprintf(sess, sizeof sess, "%016llx", (unsigned long long)h->agent.session);
+		meta_strs(&t, "agent_session", sess);
+		meta_num(&t, "agent_pid", h->agent.pid);
+		meta_num(&t, "marks", h->agent.marks);
+		meta_num(&t, "mark_watermark", h->agent.watermark);
+	}
 	meta_num(&t, "layout_objects_checked", l->checked);
 	meta_num(&t, "layout_objects_exact", l->exact);
 	meta_num(&t, "gc_root_objects", v->gc_root_objects);
@@ -413,6 +437,22 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 	meta_num(&t, "weakly_reachable_objects", h->weakonly_count);
 	meta_bytes(&t, "weakly_reachable_bytes", h->weakonly_bytes);
 	meta_num(&t, "warnings", v->warnings);
+	if (h->baseline != NULL) {
+		const struct baseline *b = h->baseline;
+		struct sbuf src;
+		sbuf_init(&src);
+		baseline_source(h, b, &src);
+		meta_str(&t, "baseline", src.buf, src.len);
+		sbuf_free(&src);
+		meta_num(&t, "new_objects", b->fresh.count);
+		meta_bytes(&t, "new_bytes", b->fresh.shallow);
+		meta_num(&t, "old_objects", b->nold);
+		meta_bytes(&t, "old_bytes", b->old_bytes);
+		if (b->mode == BL_IDS) {
+			meta_num(&t, "gone_objects", b->gone.count);
+			meta_bytes(&t, "gone_bytes", b->gone.shallow);
+		}
+	}
 	const char **names = xmalloc((v->nestimated + 1) * sizeof *names);
 	for (size_t i = 0; i < v->nestimated; i++)
 		names[i] = class_name(h, v->estimated[i]);
@@ -463,6 +503,55 @@ void report_classes(const struct heap *h, const struct class_view *v, enum fmt f
 		else
 			table_row(&t, CS(class_name(h, r->cls)), CN(r->count), CB(r->shallow),
 				  CB(r->retained_lb), CP(pct(r->shallow, v->set_shallow)));
+	}
+	table_end(&t, out);
+}
+
+/* ---- diff ---- */
+
+void report_diff(const struct heap *old, const struct heap *h, const struct diff_view *v,
+		 enum fmt f, struct sbuf *out)
+{
+	static const struct col cols[] = {
+		{ "class", "class", COL_STR, 0 },
+		{ "instances_before", "before", COL_NUM, 0 },
+		{ "instances", "now", COL_NUM, 0 },
+		{ "instances_delta", "+/-", COL_DNUM, 0 },
+		{ "bytes_before", "bytes before", COL_BYTES, 0 },
+		{ "bytes", "bytes now", COL_BYTES, 0 },
+		{ "bytes_delta", "+/- bytes", COL_DBYTES, 0 },
+		{ "new", "new", COL_NUM, 0 },
+		{ "new_bytes", "new bytes", COL_BYTES, 0 },
+		{ "gone", "gone", COL_NUM, 0 },
+		{ "gone_bytes", "gone bytes", COL_BYTES, 0 },
+	};
+	struct table t;
+
+	table_init(&t, f, "diff", cols, v->have_identity ? 11 : 7);
+	meta_strs(&t, "baseline", old->path);
+	meta_strs(&t, "dump", h->path);
+	meta_num(&t, "objects_before", v->old_objects);
+	meta_bytes(&t, "bytes_before", v->old_total);
+	meta_num(&t, "objects", v->objects);
+	meta_bytes(&t, "bytes", v->total);
+	if (h->baseline != NULL) {
+		struct sbuf src;
+		sbuf_init(&src);
+		baseline_source(h, h->baseline, &src);
+		meta_str(&t, "identity", src.buf, src.len);
+		sbuf_free(&src);
+		meta_num(&t, "new_objects", h->baseline->fresh.count);
+		meta_bytes(&t, "new_bytes", h->baseline->fresh.shallow);
+		meta_num(&t, "gone_objects", h->baseline->gone.count);
+		meta_bytes(&t, "gone_bytes", h->baseline->gone.shallow);
+	} else {
+		meta_strs(&t, "identity", "none: class deltas only (the dumps carry no stable ids)");
+	}
+	for (size_t i = 0; i < v->n; i++) {
+		const struct class_delta *r = &v->rows[i];
+		table_row(&t, CS(r->name), CN(r->old_count), CN(r->count), CD(r->count, r->old_count),
+			  CB(r->old_bytes), CB(r->bytes), CDB(r->bytes, r->old_bytes),
+			  CN(r->new_count), CB(r->new_bytes), CN(r->gone_count), CB(r->gone_bytes));
 	}
 	table_end(&t, out);
 }

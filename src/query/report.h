@@ -11,6 +11,7 @@
 #define HW_REPORT_H
 
 #include "graph/heap.h"
+#include "query/baseline.h"
 #include "query/views.h"
 #include "util.h"
 
@@ -20,6 +21,8 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 void report_classes(const struct heap *h, const struct class_view *v, enum fmt f, struct sbuf *out);
 void report_biggest(const struct heap *h, const struct big_view *v, enum fmt f, struct sbuf *out);
 void report_objects(const struct heap *h, const struct objects_view *v, enum fmt f, struct sbuf *out);
+void report_diff(const struct heap *old, const struct heap *h, const struct diff_view *v,
+		 enum fmt f, struct sbuf *out);
 void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, struct sbuf *out);
 
 #endif

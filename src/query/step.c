@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "query/baseline.h"
+
 enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK };
 
 static const struct {
@@ -18,6 +20,7 @@ static const struct {
 	{ "instanceof", ST_INSTANCEOF, A_CLASS }, { "retained", ST_RETAINED, A_NONE },
 	{ "referrers", ST_REFERRERS, A_WEAK }, { "referents", ST_REFERENTS, A_WEAK },
 	{ "dominated", ST_DOMINATED, A_NONE }, { "object", ST_OBJECT, A_ID },
+	{ "new", ST_NEW, A_NONE }, { "old", ST_OLD, A_NONE }, { "gone", ST_GONE, A_NONE },
 };
 static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths" };
 
@@ -457,6 +460,21 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 			if (bit_get(set->bits, h->idom[v]))
 				bit_set(r.bits, v);
 		break;
+	case ST_NEW:
+	case ST_OLD:
+		if (h->baseline == NULL) {
+			sbuf_adds(err, "no baseline: give --baseline OLD, or a dump that heapwalk's agent "
+				  "wrote after a mark (heapwalk mark PID, then heapwalk snapshot PID FILE)");
+			goto fail;
+		}
+		for (v = 1; v < h->n; v++)
+			if (bit_get(set->bits, v) && objset_has(&h->baseline->fresh, v) == (s->op == ST_NEW))
+				bit_set(r.bits, v);
+		break;
+	case ST_GONE: /* the front end switches to the baseline's side */
+		sbuf_adds(err, "gone: the objects gone since the baseline are in the baseline dump; "
+			  "'gone' must be the first step, with --baseline OLD");
+		goto fail;
 	case ST_OBJECT:
 		for (const char *q = s->arg;;) {
 			const char *c = strchr(q, ',');

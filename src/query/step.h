@@ -13,6 +13,11 @@
  *   referents [weak]           objects a member refers to
  *   dominated                  members' children in the dominator tree
  *   object ID[,ID...]          the objects with those ids (0x... or decimal)
+ *   new | old                  members that did not exist / existed at the
+ *                              baseline (h->baseline, query/baseline.h)
+ *   gone                       first step only: the baseline's objects that
+ *                              are gone; the front end applies the rest of
+ *                              the pipeline to the baseline dump
  *
  * Nothing here prints: errors are returned as text in an sbuf. */
 #ifndef HW_STEP_H
@@ -24,7 +29,7 @@
 
 enum step_op {
 	ST_ALL, ST_INSTANCES, ST_INSTANCEOF, ST_RETAINED, ST_REFERRERS, ST_REFERENTS,
-	ST_DOMINATED, ST_OBJECT
+	ST_DOMINATED, ST_OBJECT, ST_NEW, ST_OLD, ST_GONE
 };
 
 struct step {

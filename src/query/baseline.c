@@ -1,0 +1,255 @@
+/* baseline.c — old, new and gone objects, and class deltas; see baseline.h. */
+#include "query/baseline.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "graph/open.h"
+
+static void when(uint64_t ms, char *out, size_t n)
+{
+	time_t t = (time_t)(ms / 1000);
+	struct tm tm;
+
+	if (ms == 0 || gmtime_r(&t, &tm) == NULL)
+		snprintf(out, n, "an unknown time");
+	else
+		strftime(out, n, "%Y-%m-%d %H:%M:%S UTC", &tm);
+}
+
+static void count_old(struct heap *h, struct baseline *b)
+{
+	b->nold = 0;
+	b->old_bytes = 0;
+	for (node_t v = 1; v < h->n; v++)
+		if (!objset_has(&b->fresh, v)) {
+			b->nold++;
+			b->old_bytes += h->node_shallow[v];
+		}
+}
+
+int baseline_from_mark(struct heap *h, struct baseline *b, struct sbuf *err)
+{
+	memset(b, 0, sizeof *b);
+	if (!h->agent.present) {
+		sbuf_adds(err, "no baseline: the dump has no mark (it was not written by heapwalk's agent; "
+			  "see heapwalk snapshot), and no --baseline was given");
+		return -1;
+	}
+	if (h->agent.marks == 0) {
+		sbuf_adds(err, "no baseline: the agent wrote this dump before any mark (heapwalk mark PID "
+			  "first), and no --baseline was given");
+		return -1;
+	}
+	heap_need(h, HP_NODES, NULL);
+	b->mode = BL_MARK;
+	objset_empty(h, &b->fresh);
+	/* nodes are in id order: the new ones are a tail */
+	for (node_t v = h->n - 1; v >= 1 && heap_node_id(h, v) > h->agent.watermark; v--)
+		bit_set(b->fresh.bits, v);
+	objset_recount(h, &b->fresh);
+	count_old(h, b);
+	return 0;
+}
+
+int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
+		     struct progress *p, struct sbuf *err)
+{
+	memset(b, 0, sizeof *b);
+	if (!h->agent.present || !old->agent.present) {
+		sbuf_printf(err, "%s and %s cannot be compared object by object: %s not written by "
+			    "heapwalk's agent, so object ids are addresses that the collector moves and "
+			    "reuses (matching ordinary dumps is not implemented yet; heapwalk diff gives "
+			    "class deltas, and heapwalk snapshot takes dumps with stable ids)",
+			    old->path, h->path,
+			    !h->agent.present && !old->agent.present ? "neither was" :
+			    !old->agent.present ? "the baseline was" : "the dump was");
+		return -1;
+	}
+	if (h->agent.session != old->agent.session) {
+		sbuf_printf(err, "%s and %s come from different JVMs (agent sessions %016llx and %016llx): "
+			    "their ids do not name the same objects", old->path, h->path,
+			    (unsigned long long)old->agent.session, (unsigned long long)h->agent.session);
+		return -1;
+	}
+	if (old->agent.dump_ms > h->agent.dump_ms) {
+		char a[40], c[40];
+		when(old->agent.dump_ms, a, sizeof a);
+		when(h->agent.dump_ms, c, sizeof c);
+		sbuf_printf(err, "the baseline %s (%s) is later than %s (%s): give the earlier dump as the baseline",
+			    old->path, a, h->path, c);
+		return -1;
+	}
+	heap_need(h, HP_NODES, p);
+	heap_need(old, HP_NODES, p);
+	b->mode = BL_IDS;
+	b->old = old;
+	objset_empty(h, &b->fresh);
+	objset_empty(old, &b->gone);
+	/* both node lists are in id order: one merge */
+	node_t i = 1, j = 1;
+	uint64_t a = i < h->n ? heap_node_id(h, i) : 0, o = j < old->n ? heap_node_id(old, j) : 0;
+	while (i < h->n || j < old->n) {
+		if (j >= old->n || (i < h->n && a < o)) {
+			bit_set(b->fresh.bits, i);
+			if (++i < h->n)
+				a = heap_node_id(h, i);
+		} else if (i >= h->n || o < a) {
+			bit_set(b->gone.bits, j);
+			if (++j < old->n)
+				o = heap_node_id(old, j);
+		} else {
+			if (++i < h->n)
+				a = heap_node_id(h, i);
+			if (++j < old->n)
+				o = heap_node_id(old, j);
+		}
+	}
+	objset_recount(h, &b->fresh);
+	objset_recount(old, &b->gone);
+	count_old(h, b);
+	return 0;
+}
+
+void baseline_free(struct baseline *b)
+{
+	objset_free(&b->fresh);
+	objset_free(&b->gone);
+	memset(b, 0, sizeof *b);
+}
+
+static void num_bytes(struct sbuf *out, const char *what, uint64_t n, uint64_t bytes)
+{
+	char hb[32];
+
+	fmt_bytes(hb, sizeof hb, bytes);
+	sbuf_printf(out, "%s %llu (%s)", what, (unsigned long long)n, hb);
+}
+
+void baseline_summary(const struct baseline *b, struct sbuf *out)
+{
+	num_bytes(out, "new", b->fresh.count, b->fresh.shallow);
+	num_bytes(out, ", old", b->nold, b->old_bytes);
+	if (b->mode == BL_IDS)
+		num_bytes(out, ", gone", b->gone.count, b->gone.shallow);
+}
+
+void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf *out)
+{
+	char t[40];
+
+	if (b->mode == BL_MARK) {
+		when(h->agent.mark_ms, t, sizeof t);
+		sbuf_printf(out, "exact: mark %llu of the agent, at %s", (unsigned long long)h->agent.marks, t);
+	} else if (b->mode == BL_IDS) {
+		when(b->old->agent.dump_ms, t, sizeof t);
+		sbuf_printf(out, "exact: stable ids, against %s (dumped at %s)", b->old->path, t);
+	}
+}
+
+/* ---- class deltas ---- */
+
+struct named { const char *name; uint32_t c; };
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct named *)a)->name, ((const struct named *)b)->name);
+}
+
+static struct named *sorted_classes(const struct heap *h)
+{
+	struct named *v = xmalloc(((size_t)h->ncls + 1) * sizeof *v);
+
+	for (uint32_t c = 0; c < h->ncls; c++)
+		v[c] = (struct named){ class_name(h, c), c };
+	hw_qsort(v, h->ncls, sizeof *v, by_name);
+	return v;
+}
+
+static int64_t growth(const struct class_delta *d)
+{
+	return (int64_t)d->bytes - (int64_t)d->old_bytes;
+}
+
+static int by_growth(const void *a, const void *b)
+{
+	const struct class_delta *x = a, *y = b;
+	int64_t gx = growth(x), gy = growth(y);
+
+	if (gx != gy)
+		return gx > gy ? -1 : 1;
+	int64_t cx = (int64_t)x->count - (int64_t)x->old_count, cy = (int64_t)y->count - (int64_t)y->old_count;
+	if (cx != cy)
+		return cx > cy ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+void diff_classes(const struct heap *old, const struct heap *h, const struct baseline *b,
+		  struct diff_view *v)
+{
+	struct named *a = sorted_classes(old), *n = sorted_classes(h);
+	uint32_t *row_old = xmalloc(((size_t)old->ncls + 1) * sizeof *row_old);
+	uint32_t *row_new = xmalloc(((size_t)h->ncls + 1) * sizeof *row_new);
+	size_t i = 0, j = 0;
+
+	memset(v, 0, sizeof *v);
+	v->rows = xcalloc((size_t)old->ncls + h->ncls + 1, sizeof *v->rows);
+	/* one row per class name: a merge of the two sorted name lists */
+	while (i < old->ncls || j < h->ncls) {
+		int c = i >= old->ncls ? 1 : j >= h->ncls ? -1 : strcmp(a[i].name, n[j].name);
+		const char *name = c <= 0 ? a[i].name : n[j].name;
+		if (v->n == 0 || strcmp(v->rows[v->n - 1].name, name) != 0)
+			v->rows[v->n++].name = name;
+		struct class_delta *d = &v->rows[v->n - 1];
+		if (c <= 0) {
+			d->old_count += old->cls[a[i].c].count;
+			d->old_bytes += old->cls[a[i].c].shallow_total;
+			row_old[a[i].c] = (uint32_t)(v->n - 1);
+			i++;
+		}
+		if (c >= 0) {
+			d->count += h->cls[n[j].c].count;
+			d->bytes += h->cls[n[j].c].shallow_total;
+			row_new[n[j].c] = (uint32_t)(v->n - 1);
+			j++;
+		}
+	}
+	if (b != NULL && b->mode != BL_NONE) {
+		v->have_identity = 1;
+		for (node_t x = 1; x < h->n; x++)
+			if (objset_has(&b->fresh, x)) {
+				struct class_delta *d = &v->rows[row_new[h->node_class[x]]];
+				d->new_count++;
+				d->new_bytes += h->node_shallow[x];
+			}
+		if (b->mode == BL_IDS)
+			for (node_t x = 1; x < old->n; x++)
+				if (objset_has(&b->gone, x)) {
+					struct class_delta *d = &v->rows[row_old[old->node_class[x]]];
+					d->gone_count++;
+					d->gone_bytes += old->node_shallow[x];
+				}
+	}
+	/* classes with no instances on either side say nothing */
+	size_t k = 0;
+	for (size_t r = 0; r < v->n; r++)
+		if (v->rows[r].count || v->rows[r].old_count)
+			v->rows[k++] = v->rows[r];
+	v->n = k;
+	hw_qsort(v->rows, v->n, sizeof *v->rows, by_growth);
+	v->old_objects = old->n - 1;
+	v->old_total = old->total_shallow;
+	v->objects = h->n - 1;
+	v->total = h->total_shallow;
+	free(a);
+	free(n);
+	free(row_old);
+	free(row_new);
+}
+
+void diff_view_free(struct diff_view *v)
+{
+	free(v->rows);
+	memset(v, 0, sizeof *v);
+}

@@ -1,0 +1,259 @@
+/* test_agent.c — heapwalk's JVMTI agent in a real JVM (tests/agent-run.sh
+ * drives tests/java/Marked): its dumps agree with `jcmd
+ * GC.class_histogram` class by class, bytes included; "new" and "old"
+ * after a mark are exactly what the workload allocated after and before
+ * it (each OldThing's name carries its number); a snapshot before the
+ * mark serves as an exact baseline (gone, diff); and the failures a user
+ * meets are one-line errors that leave no file behind. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "suites.h"
+#include "util.h"
+
+#define DUMPS TEST_BUILDDIR "/dumps"
+
+/* DUMPS/agent-NAME: one JVM session of agent-run.sh, once per test run
+ * unless newer than the workload and the agent. */
+static void ensure_run(const char *name, const char *mode, const char *jvmopts, char *dir, size_t n)
+{
+	char cmd[2048], stamp[600];
+	struct stat d, w, a;
+	const char *agent = getenv("HEAPWALK_AGENT");
+
+	ck_assert_msg(agent && *agent, "HEAPWALK_AGENT is not set: configure found no JDK headers");
+	snprintf(dir, n, DUMPS "/agent-%s", name);
+	snprintf(stamp, sizeof stamp, "%s/done", dir);
+	if (stat(stamp, &d) == 0 && stat(TEST_SRCDIR "/java/Marked.java", &w) == 0 &&
+	    stat(agent, &a) == 0 && d.st_mtime >= w.st_mtime && d.st_mtime >= a.st_mtime)
+		return;
+	snprintf(cmd, sizeof cmd, "sh " TEST_SRCDIR "/agent-run.sh %s %s %s && touch %s",
+		 dir, mode, jvmopts, stamp);
+	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+}
+
+static char *slurp(const char *dir, const char *file)
+{
+	char path[700];
+	FILE *f;
+	struct sbuf sb;
+	char buf[4096];
+	size_t n;
+
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "cannot read %s", path);
+	sbuf_init(&sb);
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		sbuf_add(&sb, buf, n);
+	fclose(f);
+	sbuf_addc(&sb, '\0');
+	return sbuf_detach(&sb);
+}
+
+static char *hw(const char *args, int want_status)
+{
+	char cmd[2048];
+	int st;
+
+	snprintf(cmd, sizeof cmd, "%s -q %s", heapwalk(), args);
+	char *out = run(cmd, &st);
+	ck_assert_msg(st == want_status, "%s: status %d, not %d; output: %s", cmd, st, want_status, out);
+	return out;
+}
+
+/* The numbers N of the "thingN" strings that the csv objects output
+ * lists (OldThing names); each must be one. */
+static size_t thing_numbers(char *csv, int *seen, int max)
+{
+	size_t n = 0;
+
+	for (char *p = strstr(csv, ",thing"); p; p = strstr(p + 1, ",thing")) {
+		int v = atoi(p + 6);
+		ck_assert_msg(v >= 0 && v < max, "thing%d out of range", v);
+		ck_assert_msg(!seen[v], "thing%d twice", v);
+		seen[v] = 1;
+		n++;
+	}
+	return n;
+}
+
+/* The number in column col (0-based) of the csv row starting with key. */
+static unsigned long long csv_field(const char *csv, const char *key, int col)
+{
+	size_t kl = strlen(key);
+
+	for (const char *line = csv; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		if (strncmp(line, key, kl) == 0 && line[kl] == ',') {
+			const char *p = line;
+			for (int i = 0; i < col; i++) {
+				p = strchr(p, ',');
+				ck_assert_msg(p != NULL, "row %s has no column %d", key, col);
+				p++;
+			}
+			return strtoull(p, NULL, 10);
+		}
+	ck_abort_msg("no row %s in %s", key, csv);
+	return 0;
+}
+
+/* The OldThings the step (new, old) leaves are exactly those numbered
+ * from..to-1, told by their names. */
+static void things(const char *hprof, const char *step, int from, int to, const char *what)
+{
+	char args[1200];
+	int seen[6500] = { 0 };
+
+	snprintf(args, sizeof args, "-f csv -n 0 %s -e 'instances Marked$OldThing | %s | referents | "
+		 "instances java.lang.String | objects'", hprof, step);
+	char *out = hw(args, 0);
+	ck_assert_uint_eq(thing_numbers(out, seen, 6500), (unsigned)(to - from));
+	for (int i = from; i < to; i++)
+		ck_assert_msg(seen[i], "%s: thing%d is not %s", what, i, step);
+	free(out);
+}
+
+static void check_session(const char *dir, const char *what)
+{
+	char args[1200], hprof[700], histo[700];
+
+	/* class by class as the JVM counts, exact bytes: the agent told the sizes */
+	snprintf(hprof, sizeof hprof, "%s/after.hprof", dir);
+	snprintf(histo, sizeof histo, "%s/after.histo", dir);
+	check_histogram(what, hprof, histo, 1);
+
+	snprintf(args, sizeof args, "info %s", hprof);
+	char *out = hw(args, 0);
+	ck_assert_msg(strstr(out, "stable_ids:                yes") && strstr(out, "marks:                     1") &&
+		      strstr(out, "layout_source:             agent"), "%s: info: %s", what, out);
+	ck_assert_msg(strstr(out, "baseline:                  exact: mark 1"), "%s: info: %s", what, out);
+	free(out);
+
+	/* new after the mark: exactly OldThing 5000..6499 (their names) */
+	things(hprof, "new", 5000, 6500, what);
+	things(hprof, "old", 0, 5000, what);
+	snprintf(args, sizeof args, "-f csv %s -e 'instances Marked$NewThing | new'", hprof);
+	out = hw(args, 0);
+	ck_assert_uint_eq(csv_field(out, "Marked$NewThing", 1), 3000);
+	free(out);
+
+	/* the snapshot before the mark as the baseline: exact, by id */
+	snprintf(args, sizeof args, "-f csv --baseline %s/before.hprof %s -e 'gone | instances Marked$Doomed'",
+		 dir, hprof);
+	out = hw(args, 0);
+	ck_assert_uint_eq(csv_field(out, "Marked$Doomed", 1), 2000);
+	free(out);
+	snprintf(args, sizeof args, "-f csv --baseline %s/before.hprof %s -e 'instances Marked$OldThing | new'",
+		 dir, hprof);
+	out = hw(args, 0);
+	ck_assert_uint_eq(csv_field(out, "Marked$OldThing", 1), 1500);
+	free(out);
+	snprintf(args, sizeof args, "-f csv diff %s/before.hprof %s", dir, hprof);
+	out = hw(args, 0);
+	/* class,before,now,delta,bytes before,bytes,delta,new,new bytes,gone,gone bytes */
+	ck_assert_uint_eq(csv_field(out, "Marked$NewThing", 1), 0);
+	ck_assert_uint_eq(csv_field(out, "Marked$NewThing", 2), 3000);
+	ck_assert_uint_eq(csv_field(out, "Marked$NewThing", 7), 3000);
+	ck_assert_uint_eq(csv_field(out, "Marked$OldThing", 2), 6500);
+	ck_assert_uint_eq(csv_field(out, "Marked$OldThing", 7), 1500);
+	ck_assert_uint_eq(csv_field(out, "Marked$OldThing", 9), 0);
+	ck_assert_uint_eq(csv_field(out, "Marked$Doomed", 1), 2000);
+	ck_assert_uint_eq(csv_field(out, "Marked$Doomed", 2), 0);
+	ck_assert_uint_eq(csv_field(out, "Marked$Doomed", 9), 2000);
+	free(out);
+}
+
+START_TEST(test_agent_attached)
+{
+	char dir[600];
+
+	ensure_run("attach", "attach", "-XX:+UseParallelGC", dir, sizeof dir);
+	check_session(dir, "attached agent");
+}
+END_TEST
+
+START_TEST(test_agent_at_start_uncompressed)
+{
+	char dir[600];
+
+	ensure_run("start", "start", "-XX:+UseSerialGC -XX:-UseCompressedOops", dir, sizeof dir);
+	check_session(dir, "agent at start, no compressed oops");
+	char args[700];
+	snprintf(args, sizeof args, "info %s/after.hprof", dir);
+	char *out = hw(args, 0);
+	ck_assert_msg(strstr(out, "compressed_oops:           no"), "info: %s", out);
+	free(out);
+}
+END_TEST
+
+/* What a user meets when things go wrong: one line each, nothing left. */
+START_TEST(test_agent_errors)
+{
+	char dir[600];
+
+	ensure_run("attach", "attach", "-XX:+UseParallelGC", dir, sizeof dir);
+	char *rc = slurp(dir, "exists.rc"), *err = slurp(dir, "exists.err");
+	ck_assert_msg(atoi(rc) == 2 && strstr(err, "exists; heapwalk snapshot does not overwrite") &&
+		      strchr(err, '\n') == err + strlen(err) - 1, "existing file: %s %s", rc, err);
+	free(rc);
+	free(err);
+
+	rc = slurp(dir, "toolarge.rc");
+	err = slurp(dir, "toolarge.err");
+	ck_assert_msg(atoi(rc) == 2 && strstr(err, "the agent says:") && strstr(err, "toolarge.hprof: File too large"),
+		      "write failure: %s %s", rc, err);
+	free(rc);
+	free(err);
+	char *ls = slurp(dir, "toolarge.ls"); /* neither the file nor its temporary */
+	ck_assert_msg(strstr(ls, "toolarge.hprof") == NULL, "a failed snapshot left: %s", ls);
+	free(ls);
+	rc = slurp(dir, "after-fail.rc");
+	char *out = slurp(dir, "after-fail.out");
+	ck_assert_msg(atoi(rc) == 0 && strncmp(out, "mark 1 watermark=", 17) == 0,
+		      "the JVM after a failed snapshot: %s %s", rc, out);
+	free(rc);
+	free(out);
+
+	rc = slurp(dir, "gone.rc");
+	err = slurp(dir, "gone.err");
+	ck_assert_msg(atoi(rc) == 2 && strstr(err, "No such process"), "JVM gone: %s %s", rc, err);
+	free(rc);
+	free(err);
+
+	/* no baseline, and why: 'gone' without one, 'new' before any mark,
+	 * ordinary dumps (ids are addresses) */
+	char args[900];
+	int st;
+	snprintf(args, sizeof args, "%s -q %s/after.hprof -e 'gone' 2>&1", heapwalk(), dir);
+	out = run(args, &st);
+	ck_assert_msg(WEXITSTATUS(st) == 2 && strstr(out, "'gone' needs --baseline OLD"), "gone: %s", out);
+	free(out);
+	snprintf(args, sizeof args, "%s -q %s/before.hprof -e 'new' 2>&1", heapwalk(), dir);
+	out = run(args, &st);
+	ck_assert_msg(WEXITSTATUS(st) == 2 && strstr(out, "before any mark"), "new before a mark: %s", out);
+	free(out);
+	ensure_dump("coops", "");
+	snprintf(args, sizeof args, "%s -q --baseline " DUMPS "/coops.hprof %s/after.hprof -e 'new' 2>&1",
+		 heapwalk(), dir);
+	out = run(args, &st);
+	ck_assert_msg(WEXITSTATUS(st) == 2 && strstr(out, "cannot be compared object by object") &&
+		      strstr(out, "the baseline was not written by heapwalk's agent"), "ordinary baseline: %s", out);
+	free(out);
+}
+END_TEST
+
+Suite *agent_suite(void)
+{
+	Suite *s = suite_create("agent");
+	TCase *tc = tcase_create("agent");
+
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_agent_attached);
+	tcase_add_test(tc, test_agent_at_start_uncompressed);
+	tcase_add_test(tc, test_agent_errors);
+	suite_add_tcase(s, tc);
+	return s;
+}
