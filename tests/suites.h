@@ -3,6 +3,7 @@
 #define HW_SUITES_H
 
 #include <check.h>
+#include <stddef.h>
 
 Suite *util_suite(void);
 Suite *hprof_suite(void);
@@ -26,6 +27,9 @@ const char *heapwalk(void);
 /* Per-class instances of hprof equal those of the class histogram in
  * histo (java.lang.Class aside), and bytes for 99% of the classes, or
  * for all of them with all_bytes. */
+/* test_agent.c: the directory of one agent-run.sh session (attached
+ * agent, ParallelGC): before.hprof, after.hprof and the rest. */
+void agent_session(char *dir, size_t n);
 void check_histogram(const char *name, const char *hprof, const char *histo, int all_bytes);
 
 #endif

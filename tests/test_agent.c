@@ -166,6 +166,11 @@ static void check_session(const char *dir, const char *what)
 	free(out);
 }
 
+void agent_session(char *dir, size_t n)
+{
+	ensure_run("attach", "attach", "-XX:+UseParallelGC", dir, n);
+}
+
 START_TEST(test_agent_attached)
 {
 	char dir[600];

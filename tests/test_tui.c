@@ -619,6 +619,59 @@ START_TEST(test_man_keys)
 }
 END_TEST
 
+/* A baseline in the browser: the header counts new, old and gone
+ * objects; '>' uses the new ones, which are what the workload made after
+ * the mark (NewThing 3000, OldThing 1500: see tests/test_agent.c). */
+START_TEST(test_baseline_in_browser)
+{
+	struct term t;
+	char dir[600], args[1400], cmd[1600];
+	int st;
+
+	agent_session(dir, sizeof dir);
+	snprintf(cmd, sizeof cmd, "%s -q -f json --baseline %s/before.hprof %s/after.hprof info",
+		 getenv("HEAPWALK"), dir, dir);
+	char *json = run(cmd, &st);
+	ck_assert_int_eq(st, 0);
+	char *p = strstr(json, "\"new_objects\":");
+	ck_assert(p != NULL);
+	unsigned long long nnew = strtoull(p + 14, NULL, 10);
+	p = strstr(json, "\"gone_objects\":");
+	ck_assert(p != NULL);
+	unsigned long long ngone = strtoull(p + 15, NULL, 10);
+	free(json);
+
+	snprintf(args, sizeof args, "--baseline %s/before.hprof %s/after.hprof", dir, dir);
+	term_start(&t, 160, 30, "", args);
+	char *s = wait_for(&t, "Step 1: All objects");
+	char want[64];
+	snprintf(want, sizeof want, "new %llu (", nnew);
+	has(s, want);
+	snprintf(want, sizeof want, ", gone %llu (", ngone);
+	has(s, want);
+	free(s);
+	keys(&t, "'>'");
+	s = wait_for(&t, "Step 2: New objects of");
+	snprintf(want, sizeof want, "|  %llu objects", nnew);
+	has(s, want);
+	char *row = line_of(s, "Marked$NewThing ");
+	has(row, " 3000 ");
+	free(row);
+	row = line_of(s, "Marked$OldThing ");
+	has(row, " 1500 ");
+	free(row);
+	free(s);
+	keys(&t, "x");
+	s = wait_for(&t, " --baseline ");
+	ck_assert_msg(strstr(s, "heapwalk -e new --baseline ") || strstr(s, "heapwalk -e 'new' --baseline "),
+		      "x: %s", shown(s));
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
 Suite *tui_suite(void)
 {
 	Suite *s = suite_create("tui");
@@ -637,6 +690,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_colors_and_no_color);
 	tcase_add_test(tc, test_sigterm);
 	tcase_add_test(tc, test_terminal_gone);
+	tcase_add_test(tc, test_baseline_in_browser);
 	suite_add_tcase(s, unit);
 	suite_add_tcase(s, tc);
 	return s;

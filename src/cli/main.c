@@ -22,7 +22,8 @@ enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
 static const char usage_text[] =
 "usage: heapwalk [options] COMMAND DUMP [OBJECT]\n"
 "       heapwalk [options] DUMP -e 'STEP | STEP ... [| VIEW]'\n"
-"       heapwalk [--no-cache] DUMP   the full-screen browser (keys: --keys, or ?)\n"
+"       heapwalk [--no-cache] [--baseline OLD] DUMP   the full-screen browser\n"
+"                                    (keys: --keys, or ?)\n"
 "       heapwalk [options] diff OLD NEW\n"
 "       heapwalk mark PID | snapshot PID FILE\n"
 "\n"
@@ -449,7 +450,7 @@ int main(int argc, char **argv)
 	}
 	if (c.cmd == NULL && c.expr == NULL) {
 		pipeline_free(&pl);
-		return tui_main(c.dump, &c.oo);
+		return tui_main(c.dump, c.baseline, &c.oo);
 	}
 	const char *view = c.cmd ? c.cmd : pl.view ? pl.view : "classes";
 	if (c.object != NULL) { /* paths DUMP OBJECT is "object OBJECT | paths" */

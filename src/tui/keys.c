@@ -50,6 +50,8 @@ const struct binding bindings[] = {
 	{ '/', REQ_SEARCH, "/" },
 	{ 'n', REQ_SEARCH_NEXT, "n" },
 	{ 'N', REQ_SEARCH_PREV, "N" },
+	{ '>', REQ_USE_NEW, ">" },
+	{ '<', REQ_USE_OLD, "<" },
 	{ 'f', REQ_FILTER, "f" },
 	{ 's', REQ_SORT, "s" },
 	{ '?', REQ_HELP, "?" }, { KEY_F(1), REQ_HELP, "F1" },

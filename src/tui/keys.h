@@ -24,12 +24,14 @@
 	REQ(PATHS,       "Views",   "Incoming: paths to GC roots of the cursor's object, or back") \
 	REQ(USE,         "Steps",   "Use the marked rows, or the cursor row: a new step") \
 	REQ(MARK,        "Steps",   "Mark or unmark the row (multiple selection)") \
-	REQ(USE_MENU,    "Steps",   "Use menu: retained, referrers, referents, dominated") \
+	REQ(USE_MENU,    "Steps",   "Use menu: retained, referrers, referents, dominated, new, old") \
 	REQ(USE_RETAINED,"Steps",   "Use the objects the current set retains") \
 	REQ(USE_REFERRERS,"Steps",  "Use the objects referring to the set") \
 	REQ(USE_REFERENTS,"Steps",  "Use the objects the set refers to") \
 	REQ(USE_DOMINATED,"Steps",  "Use the objects the set dominates directly") \
 	REQ(USE_REACHED, "Steps",   "Merged views: use the set's objects reached through the row") \
+	REQ(USE_NEW,     "Steps",   "Use the set's objects created since the baseline or mark") \
+	REQ(USE_OLD,     "Steps",   "Use the set's objects that existed at the baseline or mark") \
 	REQ(BACK,        "Steps",   "Back to the previous step") \
 	REQ(FORWARD,     "Steps",   "Forward to the next step") \
 	REQ(FIRST_STEP,  "Steps",   "Go to the first step") \

@@ -21,6 +21,7 @@
 #include <wchar.h>
 
 #include "graph/analysis.h"
+#include "query/baseline.h"
 #include "query/step.h"
 #include "query/views.h"
 
@@ -439,6 +440,10 @@ static void show_expr(struct tui *t)
 	sbuf_init(&cmd);
 	sbuf_adds(&cmd, "heapwalk -e ");
 	sh_quote(&cmd, s->expr);
+	if (t->baseline != NULL) {
+		sbuf_adds(&cmd, " --baseline ");
+		sh_quote(&cmd, t->baseline);
+	}
 	sbuf_addc(&cmd, ' ');
 	sh_quote(&cmd, t->dump);
 	if (!term_safe(cmd.buf)) {
@@ -466,12 +471,18 @@ static void draw_header(struct tui *t)
 	struct hstep *s = cur_step(t);
 
 	fmt_bytes(a, sizeof a, t->h->total_shallow);
-	struct sbuf d;
+	struct sbuf d, bl;
 	sbuf_init(&d);
+	sbuf_init(&bl);
 	esc_append(&d, (const uint8_t *)t->dump, strlen(t->dump), 0);
-	snprintf(line, sizeof line, " heapwalk  %s  %llu objects  %s heap  no baseline", d.buf,
-		 (unsigned long long)(t->h->n - 1), a);
+	if (t->h->baseline != NULL)
+		baseline_summary(t->h->baseline, &bl);
+	else
+		sbuf_adds(&bl, "no baseline");
+	snprintf(line, sizeof line, " heapwalk  %s  %llu objects  %s heap  %s", d.buf,
+		 (unsigned long long)(t->h->n - 1), a, bl.buf);
 	sbuf_free(&d);
+	sbuf_free(&bl);
 	draw_line(0, C_TITLE, line);
 	fmt_bytes(a, sizeof a, s->set.shallow);
 	if (s->retained_known)
@@ -787,13 +798,17 @@ static void use_menu(struct tui *t)
 			  "incoming  the objects that refer to the set: referrers (I)",
 			  "outgoing  the objects the set refers to: referents (O)",
 			  "dominated the objects the set dominates directly (D)",
-			  "selected  the marked rows, or the cursor row (Enter)" };
-	switch (popup(t, "Use", items, 5, 0)) {
+			  "selected  the marked rows, or the cursor row (Enter)",
+			  "new       the objects created since the baseline or mark (>)",
+			  "old       the objects that existed at the baseline or mark (<)" };
+	switch (popup(t, "Use", items, 7, 0)) {
 	case 0: use_step(t, ST_RETAINED, "Retained"); break;
 	case 1: use_step(t, ST_REFERRERS, "Referrers"); break;
 	case 2: use_step(t, ST_REFERENTS, "Referents"); break;
 	case 3: use_step(t, ST_DOMINATED, "Dominated"); break;
 	case 4: use_rows(t, 0); break;
+	case 5: use_step(t, ST_NEW, "New objects"); break;
+	case 6: use_step(t, ST_OLD, "Old objects"); break;
 	default: break;
 	}
 }
@@ -950,6 +965,8 @@ static void dispatch(struct tui *t, int c)
 	case REQ_USE_REFERRERS: use_step(t, ST_REFERRERS, "Referrers"); break;
 	case REQ_USE_REFERENTS: use_step(t, ST_REFERENTS, "Referents"); break;
 	case REQ_USE_DOMINATED: use_step(t, ST_DOMINATED, "Dominated"); break;
+	case REQ_USE_NEW: use_step(t, ST_NEW, "New objects"); break;
+	case REQ_USE_OLD: use_step(t, ST_OLD, "Old objects"); break;
 	case REQ_BACK:
 		if (t->cur > 0)
 			t->cur--;
@@ -1064,11 +1081,12 @@ static void screen_init(void)
 	colors_init();
 }
 
-int tui_main(const char *dump, const struct open_opts *oo)
+int tui_main(const char *dump, const char *baseline, const struct open_opts *oo)
 {
-	struct heap h;
+	struct heap h, old;
 	struct tui t = { 0 };
 	struct sbuf err;
+	struct baseline bl = { 0 };
 
 	setlocale(LC_ALL, "");
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -1077,18 +1095,37 @@ int tui_main(const char *dump, const struct open_opts *oo)
 	}
 	sbuf_init(&err);
 	progress_init(&t.prog, oo->quiet);
-	if (heap_open(&h, dump, oo, &t.prog, &err) < 0) {
+	if (baseline != NULL && heap_open(&old, baseline, oo, &t.prog, &err) < 0) {
 		fprintf(stderr, "heapwalk: %s\n", err.buf);
 		sbuf_free(&err);
 		return 2;
 	}
-	sbuf_free(&err);
+	if (heap_open(&h, dump, oo, &t.prog, &err) < 0) {
+		fprintf(stderr, "heapwalk: %s\n", err.buf);
+		sbuf_free(&err);
+		if (baseline != NULL)
+			heap_free(&old);
+		return 2;
+	}
 	heap_need(&h, HP_ALL, &t.prog);
+	/* old and new: against the baseline dump, or the agent's mark */
+	if (baseline != NULL ? baseline_compare(&h, &old, &bl, &t.prog, &err) == 0
+			     : h.agent.marks > 0 && baseline_from_mark(&h, &bl, &err) == 0) {
+		h.baseline = &bl;
+	} else if (baseline != NULL) {
+		fprintf(stderr, "heapwalk: %s\n", err.buf);
+		sbuf_free(&err);
+		heap_free(&h);
+		heap_free(&old);
+		return 2;
+	}
+	sbuf_free(&err);
 	progress_init(&t.prog, 1);
 	t.prog.tick = tick;
 	t.prog.tick_arg = &t;
 	t.h = &h;
 	t.dump = dump;
+	t.baseline = baseline;
 	const char *kl = getenv("HEAPWALK_KEYLOG");
 	if (kl != NULL && *kl)
 		t.keylog = fopen(kl, "w");
@@ -1126,6 +1163,9 @@ int tui_main(const char *dump, const struct open_opts *oo)
 	free(t.msg);
 	free(t.search);
 	pcre2_code_free(t.search_re);
+	baseline_free(&bl);
 	heap_free(&h);
+	if (baseline != NULL)
+		heap_free(&old);
 	return got_signal ? 128 + got_signal : 0;
 }

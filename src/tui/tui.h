@@ -93,6 +93,7 @@ struct hstep {
 struct tui {
 	struct heap *h;
 	const char *dump;
+	const char *baseline; /* --baseline OLD, or NULL */
 	struct hstep **steps;
 	size_t nsteps, cur;
 	struct progress prog;
@@ -121,6 +122,6 @@ char *tui_prompt(struct tui *t, const char *label, void (*live)(struct tui *, co
 void tui_draw(struct tui *t);
 
 /* Entry point from main(): open the dump and browse it. Exit status. */
-int tui_main(const char *dump, const struct open_opts *oo);
+int tui_main(const char *dump, const char *baseline, const struct open_opts *oo);
 
 #endif
