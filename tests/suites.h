@@ -28,7 +28,8 @@ const char *heapwalk(void);
  * histo (java.lang.Class aside), and bytes for 99% of the classes, or
  * for all of them with all_bytes. */
 /* test_agent.c: the directory of one agent-run.sh session (attached
- * agent, ParallelGC): before.hprof, after.hprof and the rest. */
+ * agent, the default G1 with its CDS archive): before.hprof, after.hprof
+ * and the rest. */
 void agent_session(char *dir, size_t n);
 void check_histogram(const char *name, const char *hprof, const char *histo, int all_bytes);
 

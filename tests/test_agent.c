@@ -130,6 +130,13 @@ static void check_session(const char *dir, const char *what)
 	ck_assert_msg(strstr(out, "stable_ids:                yes") && strstr(out, "marks:                     1") &&
 		      strstr(out, "layout_source:             agent"), "%s: info: %s", what, out);
 	ck_assert_msg(strstr(out, "baseline:                  exact: mark 1"), "%s: info: %s", what, out);
+	/* the JVM keeps every object alive: none may look unreachable */
+	ck_assert_msg(strstr(out, "unreachable_objects:       0\n") && strstr(out, "dangling_references:       0\n"),
+		      "%s: info: %s", what, out);
+	free(out);
+	/* every reference the JVM reported found its field */
+	out = slurp(dir, "after.out");
+	ck_assert_msg(strstr(out, " dropped=0 ") != NULL, "%s: %s", what, out);
 	free(out);
 
 	/* new after the mark: exactly OldThing 5000..6499 (their names) */
@@ -168,19 +175,19 @@ static void check_session(const char *dir, const char *what)
 
 void agent_session(char *dir, size_t n)
 {
-	ensure_run("attach", "attach", "-XX:+UseParallelGC", dir, n);
+	ensure_run("attach", "attach", "", dir, n);
 }
 
 START_TEST(test_agent_attached)
 {
 	char dir[600];
 
-	ensure_run("attach", "attach", "-XX:+UseParallelGC", dir, sizeof dir);
-	check_session(dir, "attached agent");
+	agent_session(dir, sizeof dir);
+	check_session(dir, "attached agent (G1, CDS)");
 }
 END_TEST
 
-START_TEST(test_agent_at_start_uncompressed)
+START_TEST(test_agent_at_start_uncompressed_serial)
 {
 	char dir[600];
 
@@ -199,7 +206,7 @@ START_TEST(test_agent_errors)
 {
 	char dir[600];
 
-	ensure_run("attach", "attach", "-XX:+UseParallelGC", dir, sizeof dir);
+	agent_session(dir, sizeof dir);
 	char *rc = slurp(dir, "exists.rc"), *err = slurp(dir, "exists.err");
 	ck_assert_msg(atoi(rc) == 2 && strstr(err, "exists; heapwalk snapshot does not overwrite") &&
 		      strchr(err, '\n') == err + strlen(err) - 1, "existing file: %s %s", rc, err);
@@ -257,7 +264,7 @@ Suite *agent_suite(void)
 
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_agent_attached);
-	tcase_add_test(tc, test_agent_at_start_uncompressed);
+	tcase_add_test(tc, test_agent_at_start_uncompressed_serial);
 	tcase_add_test(tc, test_agent_errors);
 	suite_add_tcase(s, tc);
 	return s;

@@ -18,6 +18,9 @@
  *                 ignore:
  *                   "heapwalk-agent/1 session=HEX pid=N watermark=N ..."
  *                   "heapwalk-sizes/1 CLASSID:SIZE:MIRRORSIZE ..." (hex id)
+ *                 Classes loaded but not yet linked are linked first
+ *                 (not initialized), as reflection does, so that their
+ *                 fields are known.
  *                 The file is written as FILE.tmp-PID and renamed when
  *                 complete, so a failed dump leaves nothing under FILE.
  *   sample=BYTES  samples allocations about every BYTES (0: off); each
@@ -73,6 +76,7 @@ static _Atomic uint64_t g_next_tag = 1;
 static uint64_t g_watermark, g_marks, g_mark_ms;
 static uint64_t g_session;
 static int g_can_sample, g_sampling;
+static uint64_t g_samples; /* sampled allocations, all told */
 
 static uint64_t now_ms(void)
 {
@@ -353,6 +357,7 @@ struct klass {
 	uint64_t jvm_size;    /* instance size seen in the walk */
 	uint64_t mirror_size; /* its java.lang.Class object's size */
 	int visited;          /* scratch for interface walks */
+	int has_instances;    /* seen by the heap iteration */
 };
 
 struct strtab {
@@ -403,6 +408,34 @@ struct thread_info {
 	uint32_t serial, trace;
 };
 
+/* A set of tags. */
+struct tagset {
+	uint64_t *w;
+	size_t n;
+};
+
+static void tagset_add(struct tagset *t, uint64_t tag)
+{
+	size_t w = (size_t)(tag >> 6);
+
+	if (w >= t->n) {
+		size_t n = t->n ? t->n : 1024;
+		while (n <= w)
+			n *= 2;
+		t->w = xrealloc(t->w, n * sizeof *t->w);
+		memset(t->w + t->n, 0, (n - t->n) * sizeof *t->w);
+		t->n = n;
+	}
+	t->w[w] |= 1ull << (tag & 63);
+}
+
+static int tagset_has(const struct tagset *t, uint64_t tag)
+{
+	size_t w = (size_t)(tag >> 6);
+
+	return w < t->n && (t->w[w] >> (tag & 63) & 1);
+}
+
 /* Everything one dump needs. */
 struct dump {
 	struct err e;
@@ -435,13 +468,16 @@ struct dump {
 	size_t nelems, capelems;
 	int prim_written;
 	uint64_t objects, unknown_class, written_bytes;
-	/* objects written, by tag; the second pass walks from the rest */
-	uint64_t *written;
-	size_t nwritten_words;
+	/* the objects in the heap right after the collection, and those
+	 * written; the second walk starts from the live ones not written */
+	struct tagset live, written;
 	int second;              /* in the second pass */
 	uint64_t *unreached;     /* tags of objects the first walk missed */
 	size_t nunreached, capunreached;
 	uint64_t second_roots;
+	struct map second_rooted;
+	uint64_t dropped;        /* references whose field index maps to no field */
+	uint64_t linked;         /* classes linked for the dump */
 	/* layout */
 	unsigned ref, header, array_header, align;
 };
@@ -479,7 +515,9 @@ static unsigned type_size(uint8_t t)
 	}
 }
 
-/* "Ljava/lang/String;" -> "java/lang/String"; arrays stay as they are. */
+/* "Ljava/lang/String;" -> "java/lang/String"; arrays stay as they are.
+ * A hidden class's suffix, ".0x..." in JVMTI's signature, is "+0x..." as
+ * in the JVM's own name (and in jcmd's dumps). */
 static void class_name_of(const char *sig, char *buf, size_t n)
 {
 	size_t len = strlen(sig);
@@ -488,6 +526,10 @@ static void class_name_of(const char *sig, char *buf, size_t n)
 		snprintf(buf, n, "%.*s", (int)(len - 2), sig + 1);
 	else
 		snprintf(buf, n, "%s", sig);
+	char *slash = strrchr(buf, '/');
+	char *hidden = strstr(slash ? slash : buf, ".0x");
+	if (hidden != NULL)
+		*hidden = '+';
 }
 
 static uint64_t tag_of(struct dump *d, jobject obj)
@@ -551,6 +593,65 @@ static int interface_fields(struct dump *d, int c, int gen)
 	return total;
 }
 
+/* A prepared class's declared fields, in GetClassFields order. */
+static void read_fields(struct dump *d, struct klass *k)
+{
+	jint nf = 0;
+	jfieldID *fids = NULL;
+
+	if (k->is_array || !k->prepared)
+		return;
+	if ((*g_ti)->GetClassFields(g_ti, k->ref, &nf, &fids) != JVMTI_ERROR_NONE)
+		return;
+	free(k->fields);
+	k->fields = xcalloc((size_t)nf, sizeof *k->fields);
+	for (jint f = 0; f < nf; f++) {
+		char *fname = NULL, *fsig = NULL;
+		jint mods = 0;
+		if (!ti_ok(d, (*g_ti)->GetFieldName(g_ti, k->ref, fids[f], &fname, &fsig, NULL), "GetFieldName"))
+			break;
+		(*g_ti)->GetFieldModifiers(g_ti, k->ref, fids[f], &mods);
+		k->fields[f].name = intern(&d->str, fname);
+		k->fields[f].type = sig_type(fsig[0]);
+		k->fields[f].is_static = (mods & 0x0008) != 0;
+		ti_free(fname);
+		ti_free(fsig);
+	}
+	k->nfields = nf;
+	ti_free(fids);
+}
+
+/* Classes loaded but not linked can have instances (objects from the CDS
+ * archive exist before their class is linked), and JVMTI lists no
+ * fields of such a class. Reflection links a class without initializing
+ * it: ask each such class with live instances (found by the heap
+ * iteration) for its declared fields once, then read them. What that
+ * allocates is not reachable from the roots the walk reports. */
+static void link_classes(struct dump *d)
+{
+	jclass cc = (*d->jni)->FindClass(d->jni, "java/lang/Class");
+	jmethodID get = cc ? (*d->jni)->GetMethodID(d->jni, cc, "getDeclaredFields",
+						  "()[Ljava/lang/reflect/Field;") : NULL;
+
+	(*d->jni)->ExceptionClear(d->jni);
+	for (int c = 0; c < d->ncls && get; c++) {
+		struct klass *k = &d->cls[c];
+		jint status = 0;
+		if (k->prepared || k->is_array || !k->has_instances)
+			continue;
+		jobject r = (*d->jni)->CallObjectMethod(d->jni, k->ref, get);
+		(*d->jni)->ExceptionClear(d->jni); /* a class that does not link stays without fields */
+		if (r)
+			(*d->jni)->DeleteLocalRef(d->jni, r);
+		(*g_ti)->GetClassStatus(g_ti, k->ref, &status);
+		k->prepared = (status & JVMTI_CLASS_STATUS_PREPARED) != 0;
+		read_fields(d, k);
+		d->linked++;
+	}
+	if (cc)
+		(*d->jni)->DeleteLocalRef(d->jni, cc);
+}
+
 static int load_classes(struct dump *d)
 {
 	jint n = 0;
@@ -608,31 +709,18 @@ static int load_classes(struct dump *d)
 			k->loader = tag_of(d, loader);
 			(*d->jni)->DeleteLocalRef(d->jni, loader);
 		}
-		if (k->is_array || !k->prepared)
-			continue;
-		jint nf = 0;
-		jfieldID *fids = NULL;
-		if ((*g_ti)->GetClassFields(g_ti, k->ref, &nf, &fids) != JVMTI_ERROR_NONE)
-			continue;
-		k->fields = xcalloc((size_t)nf, sizeof *k->fields);
-		for (jint f = 0; f < nf; f++) {
-			char *fname = NULL, *fsig = NULL;
-			jint mods = 0;
-			if (!ti_ok(d, (*g_ti)->GetFieldName(g_ti, k->ref, fids[f], &fname, &fsig, NULL), "GetFieldName"))
-				break;
-			(*g_ti)->GetFieldModifiers(g_ti, k->ref, fids[f], &mods);
-			k->fields[f].name = intern(&d->str, fname);
-			k->fields[f].type = sig_type(fsig[0]);
-			k->fields[f].is_static = (mods & 0x0008) != 0;
-			ti_free(fname);
-			ti_free(fsig);
-		}
-		k->nfields = nf;
-		ti_free(fids);
+		read_fields(d, k);
 	}
 	if (d->e.set)
 		return 0;
 
+	return 1;
+}
+
+/* Each class's JVMTI field index base and, for instance classes, where
+ * each index goes in the HPROF instance data. */
+static void layout_fields(struct dump *d)
+{
 	/* JVMTI field indices: fields of all implemented interfaces first,
 	 * then the fields of java.lang.Object down to the class. */
 	for (int c = 0; c < d->ncls; c++) {
@@ -668,7 +756,6 @@ static int load_classes(struct dump *d)
 		}
 		k->inst_bytes = off;
 	}
-	return 1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -846,27 +933,8 @@ static uint32_t sample_trace(struct dump *d, uint64_t tag)
 	return ti < g_ntraces ? d->trace_serial[ti] : 0;
 }
 
-static void set_written(struct dump *d, uint64_t tag)
-{
-	size_t w = (size_t)(tag >> 6);
-
-	if (w >= d->nwritten_words) {
-		size_t n = d->nwritten_words ? d->nwritten_words : 1024;
-		while (n <= w)
-			n *= 2;
-		d->written = xrealloc(d->written, n * sizeof *d->written);
-		memset(d->written + d->nwritten_words, 0, (n - d->nwritten_words) * sizeof *d->written);
-		d->nwritten_words = n;
-	}
-	d->written[w] |= 1ull << (tag & 63);
-}
-
-static int is_written(const struct dump *d, uint64_t tag)
-{
-	size_t w = (size_t)(tag >> 6);
-
-	return w < d->nwritten_words && (d->written[w] >> (tag & 63) & 1);
-}
+static void set_written(struct dump *d, uint64_t tag) { tagset_add(&d->written, tag); }
+static int is_written(const struct dump *d, uint64_t tag) { return tagset_has(&d->written, tag); }
 
 static void flush_current(struct dump *d)
 {
@@ -1028,6 +1096,16 @@ static jint JNICALL on_reference(jvmtiHeapReferenceKind kind, const jvmtiHeapRef
 			d->cls[m].mirror_size = (uint64_t)size;
 	}
 
+	if (d->second && referrer_tag_ptr == NULL) {
+		/* the second walk: its roots are the first's (written already,
+		 * not again) and our global references to what it missed */
+		if (is_written(d, tag) || map_find(&d->second_rooted, tag))
+			return 0;
+		map_put(&d->second_rooted, tag, 1);
+		root(d, R_UNKNOWN, tag, 0, 0);
+		d->second_roots++;
+		return JVMTI_VISIT_OBJECTS;
+	}
 	switch (kind) {
 	case JVMTI_HEAP_REFERENCE_JNI_GLOBAL: root(d, R_JNI_GLOBAL, tag, 0, 0); return JVMTI_VISIT_OBJECTS;
 	case JVMTI_HEAP_REFERENCE_SYSTEM_CLASS: root(d, R_STICKY_CLASS, tag, 0, 0); return JVMTI_VISIT_OBJECTS;
@@ -1069,6 +1147,10 @@ static jint JNICALL on_reference(jvmtiHeapReferenceKind kind, const jvmtiHeapRef
 			int p = info->field.index - k->if_fields;
 			if (p >= 0 && p < k->nslots && k->slots[p].off >= 0)
 				put8(d->data + k->slots[p].off, tag);
+			else
+				d->dropped++;
+		} else {
+			d->dropped++;
 		}
 		break;
 	case JVMTI_HEAP_REFERENCE_ARRAY_ELEMENT:
@@ -1091,6 +1173,10 @@ static jint JNICALL on_reference(jvmtiHeapReferenceKind kind, const jvmtiHeapRef
 			const struct field *f = own_field(k, info->field.index);
 			if (f)
 				add_static(k, f->name, T_OBJECT, tag);
+			else
+				d->dropped++;
+		} else {
+			d->dropped++;
 		}
 		break;
 	case JVMTI_HEAP_REFERENCE_CONSTANT_POOL:
@@ -1192,9 +1278,10 @@ static jint JNICALL on_array(jlong class_tag, jlong size, jlong *tag_ptr, jint c
 	return 0;
 }
 
-/* Every object in the heap that the walk did not write: after a full GC
- * these are live through roots JVMTI does not report (threads hidden
- * from it, the VM's own handles). */
+/* Every object in the heap, right after the collection (so the dead
+ * are gone): the live set. Some are live through roots JVMTI does not
+ * report (threads hidden from it, the VM's own handles), and the walk
+ * from the reported roots misses them. */
 static jint JNICALL on_any(jlong class_tag, jlong size, jlong *tag_ptr, jint length, void *user)
 {
 	struct dump *d = user;
@@ -1202,54 +1289,63 @@ static jint JNICALL on_any(jlong class_tag, jlong size, jlong *tag_ptr, jint len
 	if (*tag_ptr == 0)
 		*tag_ptr = new_tag();
 	uint64_t tag = (uint64_t)*tag_ptr;
-	if (is_written(d, tag) || map_find(&d->mirrors, tag))
-		return 0;
+	tagset_add(&d->live, tag);
 	int c = class_index(d, (uint64_t)class_tag);
+	if (c >= 0)
+		d->cls[c].has_instances = 1;
 	if (length >= 0 && c >= 0 && d->cls[c].is_array && d->cls[c].elem == T_OBJECT)
 		map_put(&d->arrlen, tag, (uint64_t)length + 1);
 	if (c >= 0 && !d->cls[c].is_array && (uint64_t)class_tag != d->class_class_tag &&
 	    d->cls[c].jvm_size == 0)
 		d->cls[c].jvm_size = (uint64_t)size;
-	if (d->nunreached == d->capunreached) {
-		d->capunreached = d->capunreached ? d->capunreached * 2 : 1024;
-		d->unreached = xrealloc(d->unreached, d->capunreached * sizeof *d->unreached);
-	}
-	d->unreached[d->nunreached++] = tag;
 	return 0;
 }
 
-/* Walk from each object the first walk missed (each gets an "unknown"
- * root: something in the VM holds it), no further than what is written. */
+/* Walk from the objects the first walk missed, each held by an
+ * "unknown" root (something in the VM holds it), no further than what
+ * is written. One walk, not one per object: every walk ends with a pass
+ * over the whole heap in the JVM. The objects become JNI global
+ * references for it, the roots through which the walk reaches them. */
 static void second_pass(struct dump *d, const jvmtiHeapCallbacks *cb)
 {
-	jvmtiHeapCallbacks any;
 	jint n = 0;
 	jobject *objs = NULL;
 	jlong *tags = NULL;
 
-	memset(&any, 0, sizeof any);
-	any.heap_iteration_callback = on_any;
-	if (!ti_ok(d, (*g_ti)->IterateThroughHeap(g_ti, 0, NULL, &any, d), "IterateThroughHeap"))
-		return;
+	for (size_t w = 0; w < d->live.n; w++) {
+		uint64_t bits = d->live.w[w] & ~(w < d->written.n ? d->written.w[w] : 0);
+		for (; bits; bits &= bits - 1) {
+			uint64_t tag = (uint64_t)w << 6 | (uint64_t)__builtin_ctzll(bits);
+			if (map_find(&d->mirrors, tag))
+				continue;
+			if (d->nunreached == d->capunreached) {
+				d->capunreached = d->capunreached ? d->capunreached * 2 : 1024;
+				d->unreached = xrealloc(d->unreached, d->capunreached * sizeof *d->unreached);
+			}
+			d->unreached[d->nunreached++] = tag;
+		}
+	}
 	if (d->nunreached == 0)
 		return;
 	if (!ti_ok(d, (*g_ti)->GetObjectsWithTags(g_ti, (jint)d->nunreached, (const jlong *)d->unreached,
 						  &n, &objs, &tags), "GetObjectsWithTags"))
 		return;
-	d->second = 1;
-	for (jint i = 0; i < n && !d->e.set && !d->o.err; i++) {
-		uint64_t tag = (uint64_t)tags[i];
-		if (!is_written(d, tag)) {
-			root(d, R_UNKNOWN, tag, 0, 0);
-			d->second_roots++;
-			ti_ok(d, (*g_ti)->FollowReferences(g_ti, 0, NULL, objs[i], cb, d), "FollowReferences");
-			flush_current(d);
-			if (!is_written(d, tag)) /* reported nothing: a primitive type's Class */
-				map_put(&d->mirrors, tag, 1);
-		}
+	for (jint i = 0; i < n; i++) {
+		jobject g = (*d->jni)->NewGlobalRef(d->jni, objs[i]);
 		(*d->jni)->DeleteLocalRef(d->jni, objs[i]);
+		objs[i] = g;
 	}
+	d->second = 1;
+	ti_ok(d, (*g_ti)->FollowReferences(g_ti, 0, NULL, NULL, cb, d), "FollowReferences");
+	flush_current(d);
 	d->second = 0;
+	for (jint i = 0; i < n; i++) {
+		/* reported nothing: a primitive type's Class, written at the end */
+		if (!is_written(d, (uint64_t)tags[i]))
+			map_put(&d->mirrors, (uint64_t)tags[i], 1);
+		if (objs[i])
+			(*d->jni)->DeleteGlobalRef(d->jni, objs[i]);
+	}
 	ti_free(objs);
 	ti_free(tags);
 }
@@ -1411,8 +1507,10 @@ static void dump_free(struct dump *d)
 	free(d->trace_serial);
 	free(d->data);
 	free(d->elems);
-	free(d->written);
+	free(d->written.w);
+	free(d->live.w);
 	free(d->unreached);
+	map_free(&d->second_rooted);
 }
 
 /* Drop sampled objects the dump did not meet: they are dead. */
@@ -1462,9 +1560,15 @@ static int do_dump(JNIEnv *jni, const char *path, struct err *e, char *summary, 
 			w4(&d.o, 0);
 			w8(&d.o, d.cls[c].name);
 		}
-		uint32_t nstr = 0;
-		write_strings(&d, nstr);
-		nstr = d.str.n;
+		/* the live set, and which classes have instances */
+		jvmtiHeapCallbacks any;
+		memset(&any, 0, sizeof any);
+		any.heap_iteration_callback = on_any;
+		jvmtiError rc = (*g_ti)->IterateThroughHeap(g_ti, 0, NULL, &any, &d);
+		link_classes(&d);
+		layout_fields(&d);
+		write_strings(&d, 0);
+		uint32_t nstr = d.str.n;
 		write_threads(&d);
 		(*g_ti)->RawMonitorEnter(g_ti, g_lock);
 		write_sampled_traces(&d);
@@ -1477,7 +1581,8 @@ static int do_dump(JNIEnv *jni, const char *path, struct err *e, char *summary, 
 		cb.array_primitive_value_callback = on_array;
 		for (int c = 0; c < d.ncls; c++) /* described by CLASS_DUMP */
 			set_written(&d, d.cls[c].tag);
-		jvmtiError rc = (*g_ti)->FollowReferences(g_ti, 0, NULL, NULL, &cb, &d);
+		if (rc == JVMTI_ERROR_NONE)
+			rc = (*g_ti)->FollowReferences(g_ti, 0, NULL, NULL, &cb, &d);
 		flush_current(&d);
 		if (rc == JVMTI_ERROR_NONE && !d.o.err)
 			second_pass(&d, &cb);
@@ -1506,9 +1611,12 @@ static int do_dump(JNIEnv *jni, const char *path, struct err *e, char *summary, 
 	if (e->set) {
 		unlink(tmp);
 	} else {
-		snprintf(summary, nsum, "dump %s objects=%llu bytes=%llu ms=%llu watermark=%llu%s",
+		snprintf(summary, nsum, "dump %s objects=%llu bytes=%llu ms=%llu watermark=%llu "
+			 "samples=%llu sampled_alive=%zu traces=%zu dropped=%llu linked=%llu%s",
 			 path, (unsigned long long)d.objects, (unsigned long long)d.o.bytes,
 			 (unsigned long long)(now_ms() - t0), (unsigned long long)g_watermark,
+			 (unsigned long long)g_samples, g_sampled.n, g_ntraces, (unsigned long long)d.dropped,
+			 (unsigned long long)d.linked,
 			 d.unknown_class ? " (objects of classes loaded during the dump were left out)" : "");
 	}
 	dump_free(&d);
@@ -1605,6 +1713,7 @@ static void JNICALL on_sample(jvmtiEnv *ti, JNIEnv *jni, jthread thread, jobject
 			map_put(&g_trace_index, t.hash, g_ntraces);
 	}
 	map_put(&g_sampled, (uint64_t)tag, idx + 1);
+	g_samples++;
 	(*ti)->RawMonitorExit(ti, g_lock);
 }
 

@@ -243,6 +243,10 @@ static void parse_args(int argc, char **argv, struct cli *c)
 		c->dump = argv[i++];
 	if (c->cmd == NULL && i < argc && is_command(argv[i])) /* DUMP COMMAND: fine too */
 		c->cmd = argv[i++];
+	if (c->cmd != NULL && (strcmp(c->cmd, "diff") == 0 || strcmp(c->cmd, "mark") == 0 ||
+			       strcmp(c->cmd, "snapshot") == 0))
+		usage_error("%s comes first: heapwalk diff OLD NEW, heapwalk mark PID, "
+			    "heapwalk snapshot PID FILE", c->cmd);
 	if (c->cmd != NULL && strcmp(c->cmd, "paths") == 0 && i < argc)
 		c->object = argv[i++];
 	if (i < argc)
