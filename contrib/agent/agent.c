@@ -460,7 +460,8 @@ struct dump {
 	struct map arrlen;       /* object array tag -> length */
 	struct map mirrors;      /* instances of Class not described: tag -> 1 */
 	uint64_t cur;            /* object whose references are arriving */
-	int cur_kind;            /* 0 none, 1 instance, 2 object array, 3 class, 4 prim array, 5 skip */
+	int cur_kind;            /* 0 none, 1 instance, 2 object array, 3 class, 4 prim array,
+				  * 5 skip (class unknown), 6 skip (written already) */
 	int cur_cls;
 	uint8_t *data;
 	size_t capdata;
@@ -981,7 +982,7 @@ static void flush_current(struct dump *d)
 	default:
 		break;
 	}
-	if (d->cur_kind != 0 && d->cur_kind != 5)
+	if (d->cur_kind >= 1 && d->cur_kind <= 4)
 		set_written(d, d->cur);
 	d->cur_kind = 0;
 	d->cur = 0;
@@ -995,6 +996,10 @@ static void begin_object(struct dump *d, uint64_t tag, jlong class_tag)
 	if (c >= 0) { /* a class mirror: its references fill the class record */
 		d->cur_kind = 3;
 		d->cur_cls = c;
+		return;
+	}
+	if (is_written(d, tag)) { /* reported twice: HotSpot does not, but never write it twice */
+		d->cur_kind = 6;
 		return;
 	}
 	c = class_index(d, (uint64_t)class_tag);
