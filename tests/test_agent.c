@@ -158,6 +158,14 @@ static void check_session(const char *dir, const char *what)
 	out = hw(args, 0);
 	ck_assert_uint_eq(csv_field(out, "Marked$OldThing", 1), 1500);
 	free(out);
+	/* the same output with the index cache (written by the runs above) and without */
+	snprintf(args, sizeof args, "--baseline %s/before.hprof %s -e 'new | biggest' -f json", dir, hprof);
+	char *cached = hw(args, 0);
+	snprintf(args, sizeof args, "--no-cache --baseline %s/before.hprof %s -e 'new | biggest' -f json", dir, hprof);
+	out = hw(args, 0);
+	ck_assert_msg(strcmp(cached, out) == 0, "%s: cached and uncached outputs differ", what);
+	free(cached);
+	free(out);
 	snprintf(args, sizeof args, "-f csv diff %s/before.hprof %s", dir, hprof);
 	out = hw(args, 0);
 	/* class,before,now,delta,bytes before,bytes,delta,new,new bytes,gone,gone bytes */
