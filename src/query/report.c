@@ -160,6 +160,29 @@ static void meta_list(struct table *t, const char *key, const char *const *v, si
 	sbuf_free(&sb);
 }
 
+/* What old/new rests on, and the counts: new, old (with_old), gone
+ * (when there is a baseline dump). */
+static void meta_baseline(struct table *t, const struct heap *h, const char *key, int with_old)
+{
+	const struct baseline *b = h->baseline;
+	struct sbuf src;
+
+	sbuf_init(&src);
+	baseline_source(h, b, &src);
+	meta_str(t, key, src.buf, src.len);
+	sbuf_free(&src);
+	meta_num(t, "new_objects", b->fresh.count);
+	meta_bytes(t, "new_bytes", b->fresh.shallow);
+	if (with_old) {
+		meta_num(t, "old_objects", b->nold);
+		meta_bytes(t, "old_bytes", b->old_bytes);
+	}
+	if (b->mode == BL_IDS) {
+		meta_num(t, "gone_objects", b->gone.count);
+		meta_bytes(t, "gone_bytes", b->gone.shallow);
+	}
+}
+
 static struct tcell format_cell(const struct table *t, const struct cell *c)
 {
 	struct tcell r = { NULL, NULL };
@@ -437,22 +460,8 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 	meta_num(&t, "weakly_reachable_objects", h->weakonly_count);
 	meta_bytes(&t, "weakly_reachable_bytes", h->weakonly_bytes);
 	meta_num(&t, "warnings", v->warnings);
-	if (h->baseline != NULL) {
-		const struct baseline *b = h->baseline;
-		struct sbuf src;
-		sbuf_init(&src);
-		baseline_source(h, b, &src);
-		meta_str(&t, "baseline", src.buf, src.len);
-		sbuf_free(&src);
-		meta_num(&t, "new_objects", b->fresh.count);
-		meta_bytes(&t, "new_bytes", b->fresh.shallow);
-		meta_num(&t, "old_objects", b->nold);
-		meta_bytes(&t, "old_bytes", b->old_bytes);
-		if (b->mode == BL_IDS) {
-			meta_num(&t, "gone_objects", b->gone.count);
-			meta_bytes(&t, "gone_bytes", b->gone.shallow);
-		}
-	}
+	if (h->baseline != NULL)
+		meta_baseline(&t, h, "baseline", 1);
 	const char **names = xmalloc((v->nestimated + 1) * sizeof *names);
 	for (size_t i = 0; i < v->nestimated; i++)
 		names[i] = class_name(h, v->estimated[i]);
@@ -535,15 +544,7 @@ void report_diff(const struct heap *old, const struct heap *h, const struct diff
 	meta_num(&t, "objects", v->objects);
 	meta_bytes(&t, "bytes", v->total);
 	if (h->baseline != NULL) {
-		struct sbuf src;
-		sbuf_init(&src);
-		baseline_source(h, h->baseline, &src);
-		meta_str(&t, "identity", src.buf, src.len);
-		sbuf_free(&src);
-		meta_num(&t, "new_objects", h->baseline->fresh.count);
-		meta_bytes(&t, "new_bytes", h->baseline->fresh.shallow);
-		meta_num(&t, "gone_objects", h->baseline->gone.count);
-		meta_bytes(&t, "gone_bytes", h->baseline->gone.shallow);
+		meta_baseline(&t, h, "identity", 0);
 	} else {
 		meta_strs(&t, "identity", "none: class deltas only (the dumps carry no stable ids)");
 	}
