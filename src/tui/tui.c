@@ -481,6 +481,10 @@ static void draw_header(struct tui *t)
 		sbuf_adds(&bl, "no baseline");
 	snprintf(line, sizeof line, " heapwalk  %s  %llu objects  %s heap  %s", d.buf,
 		 (unsigned long long)(t->h->n - 1), a, bl.buf);
+	const char *base = strrchr(d.buf, '/');
+	if (text_width(line) > COLS && base != NULL) /* the counts matter more than the directory */
+		snprintf(line, sizeof line, " heapwalk  %s  %llu objects  %s heap  %s", base + 1,
+			 (unsigned long long)(t->h->n - 1), a, bl.buf);
 	sbuf_free(&d);
 	sbuf_free(&bl);
 	draw_line(0, C_TITLE, line);
