@@ -106,6 +106,14 @@ if [ -f "$agent" ] && command -v "${JCMD:-jcmd}" >/dev/null 2>&1; then
 	cat "$out/agent-snap.out" "$out/agent-mark2.out"
 	kill $pid
 	wait $pid 2>/dev/null || true
+	# matching two ordinary 1 GB dumps: the one made above and this
+	# JVM's (another run of the same workload), both caches warm, so the
+	# time is the matcher's (open each cold: cold_open_s above)
+	"$build/heapwalk" -q info "$out/jcmd-snap.hprof" >/dev/null
+	"$build/heapwalk" -q info "$dump" >/dev/null
+	/usr/bin/time -f 'match_two_1gb_dumps_s: %e  peak_rss_kb: %M' "$build/heapwalk" -q \
+		--baseline "$dump" "$out/jcmd-snap.hprof" info >"$out/match-info.txt"
+	grep -E '^(baseline|new_objects|gone_objects|paired_objects):' "$out/match-info.txt"
 	# tagging cost: a fresh JVM, the first mark tags everything
 	java -Xmx4000m -cp "$out/classes" Bench 700 </dev/null >"$out/agent-bench.log" 2>&1 &
 	pid=$!
@@ -128,5 +136,5 @@ if [ -f "$agent" ] && command -v "${JCMD:-jcmd}" >/dev/null 2>&1; then
 		printf "agent_second_mark_ms: %d (nothing left to tag)\n", ms2
 		printf "agent_tag_table_bytes_per_object: %.1f (JVM resident size after the first mark)\n", (r3 - r2) * 1024 / n
 		printf "agent_snapshot_s: %.2f  (%d bytes)\njcmd_heap_dump_s: %.2f  (%d bytes)\n", b - a, sa, c - b, sj }'
-	rm -f "$out/agent-snap.hprof" "$out/jcmd-snap.hprof"
+	rm -f "$out/agent-snap.hprof" "$out/jcmd-snap.hprof" "$out/jcmd-snap.hprof.hwi"
 fi

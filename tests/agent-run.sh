@@ -27,25 +27,12 @@ out=$(cd "$out" && pwd)
 
 agentopt=
 [ "$mode" = start ] && agentopt="-agentpath:$HEAPWALK_AGENT"
-pid=
-cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; }
-trap cleanup EXIT INT TERM
+prog=agent-run.sh
+. "$(dirname "$0")/jvm-lib.sh"
 
 # shellcheck disable=SC2086
 "$JAVA" $agentopt "$@" -cp "$out/classes" Marked "$out" </dev/null >"$out/jvm.log" 2>&1 &
 pid=$!
-wait_for() {
-	i=0
-	until grep -q "^$1" "$out/jvm.log" 2>/dev/null; do
-		i=$((i + 1))
-		if [ $i -gt 1200 ] || ! kill -0 "$pid" 2>/dev/null; then
-			echo "agent-run.sh: Marked did not print $1; its output:" >&2
-			cat "$out/jvm.log" >&2
-			exit 1
-		fi
-		sleep 0.1
-	done
-}
 wait_for READY
 "$HEAPWALK" snapshot "$pid" "$out/before.hprof" >"$out/before.out"
 "$HEAPWALK" mark "$pid" >"$out/mark.out"

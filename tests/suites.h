@@ -15,6 +15,7 @@ Suite *merged_suite(void);
 Suite *jvm_suite(void);
 Suite *tui_suite(void);
 Suite *agent_suite(void);
+Suite *match_suite(void);
 
 /* test_jvm.c: make TEST_BUILDDIR/dumps/NAME.hprof (and .histo) of the
  * test workload with the JDK, unless it is newer than the workload. */

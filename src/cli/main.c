@@ -33,8 +33,8 @@ static const char usage_text[] =
 "  biggest         the biggest objects: the dominator tree by retained size\n"
 "  objects         the objects of the set, biggest retained first\n"
 "  paths OBJECT    shortest paths from GC roots to OBJECT (0x... hex or decimal id)\n"
-"  diff OLD NEW    class deltas from dump OLD to dump NEW; where both carry stable\n"
-"                  ids (heapwalk snapshot), also the new and gone objects by class\n"
+"  diff OLD NEW    class deltas from dump OLD to dump NEW, with the new and gone\n"
+"                  objects by class: exact for snapshots (stable ids), else matched\n"
 "  mark PID        mark the objects a running JVM has now (loads heapwalk's agent);\n"
 "                  its later snapshots tell new objects from old\n"
 "  snapshot PID FILE  a heap dump with stable object ids and the last mark\n"
@@ -57,7 +57,8 @@ static const char usage_text[] =
 "\n"
 "options:\n"
 "  -e, --expr EXPR      selection steps, see above\n"
-"  -b, --baseline OLD   the earlier dump that new, old and gone refer to\n"
+"  -b, --baseline OLD   the earlier dump that new, old and gone refer to (matched\n"
+"                       by content and references unless both are snapshots)\n"
 "  -f, --format FMT     text (default), json or csv\n"
 "  -s, --sort KEY       classes: shallow (default), retained, instances or name\n"
 "  -r, --reverse        classes: the other way round\n"
@@ -507,9 +508,8 @@ int main(int argc, char **argv)
 	struct heap *cur = &h;
 	size_t first = 0;
 	if (pl.n > 0 && pl.steps[0].op == ST_GONE) {
-		if (bl.mode != BL_IDS) {
-			fprintf(stderr, "heapwalk: -e: 'gone' needs --baseline OLD, both dumps with stable ids "
-				"(heapwalk snapshot)\n");
+		if (!baseline_has_old(&bl)) {
+			fprintf(stderr, "heapwalk: -e: 'gone' needs --baseline OLD\n");
 			rc = EXIT_INPUT;
 			goto print;
 		}

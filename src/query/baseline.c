@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "graph/open.h"
+#include "query/match.h"
 
 static void when(uint64_t ms, char *out, size_t n)
 {
@@ -57,29 +58,34 @@ int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 		     struct progress *p, struct sbuf *err)
 {
 	memset(b, 0, sizeof *b);
-	if (!h->agent.present || !old->agent.present) {
-		sbuf_printf(err, "%s and %s cannot be compared object by object: %s not written by "
-			    "heapwalk's agent, so object ids are addresses that the collector moves and "
-			    "reuses (matching ordinary dumps is not implemented yet; heapwalk diff gives "
-			    "class deltas, and heapwalk snapshot takes dumps with stable ids)",
-			    old->path, h->path,
-			    !h->agent.present && !old->agent.present ? "neither was" :
-			    !old->agent.present ? "the baseline was" : "the dump was");
-		return -1;
-	}
-	if (h->agent.session != old->agent.session) {
-		sbuf_printf(err, "%s and %s come from different JVMs (agent sessions %016llx and %016llx): "
-			    "their ids do not name the same objects", old->path, h->path,
-			    (unsigned long long)old->agent.session, (unsigned long long)h->agent.session);
-		return -1;
-	}
-	if (old->agent.dump_ms > h->agent.dump_ms) {
+	uint64_t t_old = old->agent.present ? old->agent.dump_ms : old->timestamp_ms;
+	uint64_t t_new = h->agent.present ? h->agent.dump_ms : h->timestamp_ms;
+	if (t_old > t_new) {
 		char a[40], c[40];
-		when(old->agent.dump_ms, a, sizeof a);
-		when(h->agent.dump_ms, c, sizeof c);
+		when(t_old, a, sizeof a);
+		when(t_new, c, sizeof c);
 		sbuf_printf(err, "the baseline %s (%s) is later than %s (%s): give the earlier dump as the baseline",
 			    old->path, a, h->path, c);
 		return -1;
+	}
+	if (h->agent.present && old->agent.present && h->agent.session != old->agent.session) {
+		sbuf_printf(err, "%s and %s come from different JVMs (agent sessions %016llx and %016llx): "
+			    "there is nothing to compare object by object", old->path, h->path,
+			    (unsigned long long)old->agent.session, (unsigned long long)h->agent.session);
+		return -1;
+	}
+	if (!h->agent.present || !old->agent.present) {
+		/* ids are addresses: pair the objects by what they are */
+		struct match_result r;
+		match_dumps(old, h, &r, p);
+		b->mode = BL_MATCHED;
+		b->old = old;
+		b->fresh = r.fresh;
+		b->gone = r.gone;
+		b->pairs = r.pairs;
+		b->confidence = r.confidence;
+		count_old(h, b);
+		return 0;
 	}
 	heap_need(h, HP_NODES, p);
 	heap_need(old, HP_NODES, p);
@@ -131,8 +137,10 @@ void baseline_summary(const struct baseline *b, struct sbuf *out)
 {
 	num_bytes(out, "new", b->fresh.count, b->fresh.shallow);
 	num_bytes(out, ", old", b->nold, b->old_bytes);
-	if (b->mode == BL_IDS)
+	if (baseline_has_old(b))
 		num_bytes(out, ", gone", b->gone.count, b->gone.shallow);
+	if (b->mode == BL_MATCHED)
+		sbuf_printf(out, " (inferred, %.0f%%)", b->confidence * 100.0);
 }
 
 void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf *out)
@@ -145,6 +153,10 @@ void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf
 	} else if (b->mode == BL_IDS) {
 		when(b->old->agent.dump_ms, t, sizeof t);
 		sbuf_printf(out, "exact: stable ids, against %s (dumped at %s)", b->old->path, t);
+	} else if (b->mode == BL_MATCHED) {
+		sbuf_printf(out, "inferred: %llu objects of %s paired by content and references; "
+			    "confidence of new %.1f%%", (unsigned long long)b->pairs, b->old->path,
+			    b->confidence * 100.0);
 	}
 }
 
@@ -223,7 +235,7 @@ void diff_classes(const struct heap *old, const struct heap *h, const struct bas
 				d->new_count++;
 				d->new_bytes += h->node_shallow[x];
 			}
-		if (b->mode == BL_IDS)
+		if (baseline_has_old(b))
 			for (node_t x = 1; x < old->n; x++)
 				if (objset_has(&b->gone, x)) {
 					struct class_delta *d = &v->rows[row_old[old->node_class[x]]];

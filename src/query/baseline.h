@@ -9,10 +9,11 @@
  *            watermark are the objects that existed at the mark. Exact.
  *   BL_IDS   two agent dumps of one JVM (the same session): an object
  *            is old when its tag is in both. Exact.
+ *   BL_MATCHED  any other two dumps of one JVM: objects are paired by
+ *            content and references (query/match.h). Inferred, with a
+ *            confidence; every answer says so.
  *
- * Ordinary dumps carry no identity (ids are addresses, and objects
- * move); pairing their objects is not done yet, and baseline_compare
- * says so. Class deltas (diff_classes) need no identity. */
+ * Class deltas (diff_classes) need no identity. */
 #ifndef HW_BASELINE_H
 #define HW_BASELINE_H
 
@@ -20,25 +21,33 @@
 #include "progress.h"
 #include "query/objset.h"
 
-enum bl_mode { BL_NONE, BL_MARK, BL_IDS };
+enum bl_mode { BL_NONE, BL_MARK, BL_IDS, BL_MATCHED };
 
 struct baseline {
 	enum bl_mode mode;
-	struct heap *old;         /* the baseline dump (BL_IDS), not owned */
+	struct heap *old;         /* the baseline dump (BL_IDS, BL_MATCHED), not owned */
 	struct objset fresh;      /* over the current dump: the new objects */
-	struct objset gone;       /* over old: the objects gone since (BL_IDS) */
+	struct objset gone;       /* over old: the objects gone since */
 	uint64_t nold, old_bytes; /* current objects that existed before */
+	uint64_t pairs;           /* BL_MATCHED: objects paired */
+	double confidence;        /* BL_MATCHED: mean confidence of "new", 0..1 */
 };
 
 /* The mark inside an agent dump; -1 with err set if h has none. */
 int baseline_from_mark(struct heap *h, struct baseline *b, struct sbuf *err);
 /* h against the earlier dump old (both opened, every part needed is
- * loaded here); -1 with err set when the two cannot be compared object
- * by object. */
+ * loaded here): by stable ids when both come from the agent in one
+ * session, else by matching. -1 with err set when old is the later one
+ * or the agent's dumps come from different JVMs. */
 int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 		     struct progress *p, struct sbuf *err);
 void baseline_free(struct baseline *b);
-/* One line for headers: "new 1,234 (56 kB) · old ... · gone ...". Appends. */
+/* Does the baseline have a dump of its own (gone objects)? */
+static inline int baseline_has_old(const struct baseline *b)
+{
+	return b->mode == BL_IDS || b->mode == BL_MATCHED;
+}
+/* One line for headers: "new 1234 (56 kB), old ..., gone ...". Appends. */
 void baseline_summary(const struct baseline *b, struct sbuf *out);
 /* "exact: marked by the agent at ...", what the answer rests on. Appends. */
 void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf *out);

@@ -177,7 +177,13 @@ static void meta_baseline(struct table *t, const struct heap *h, const char *key
 		meta_num(t, "old_objects", b->nold);
 		meta_bytes(t, "old_bytes", b->old_bytes);
 	}
-	if (b->mode == BL_IDS) {
+	if (b->mode == BL_MATCHED) {
+		meta_num(t, "paired_objects", b->pairs);
+		char pct[16];
+		snprintf(pct, sizeof pct, "%.1f", b->confidence * 100.0);
+		meta_strs(t, "new_confidence_pct", pct);
+	}
+	if (baseline_has_old(b)) {
 		meta_num(t, "gone_objects", b->gone.count);
 		meta_bytes(t, "gone_bytes", b->gone.shallow);
 	}

@@ -1,0 +1,720 @@
+/* match.c — pairing the objects of two ordinary dumps of one JVM.
+ *
+ * Object ids are addresses and the collector moves objects, so an
+ * object that survived from the older dump (A) to the newer (B) has to
+ * be recognised by what it is. Evidence, strongest first:
+ *
+ *   classes       class objects pair by name;
+ *   content       a content hash h0 (class name, primitive fields,
+ *                 primitive array contents, array length) and context
+ *                 hashes h1, h2 (h0 with the children's h0, h1, in
+ *                 reference order): an object whose hash is unique in
+ *                 both dumps pairs with its namesake;
+ *   references    from a pair (a, b): a's and b's children pair field by
+ *                 field (instances), by content among the siblings, by
+ *                 class when one of a class is left on each side, and,
+ *                 in arrays, by position between paired elements; a's
+ *                 and b's referrers pair when one of a class is left on
+ *                 each side. Each new pair spreads further (a queue).
+ *
+ * Rounds: classes, unique h2, unique h1, unique h0, each followed by
+ * spreading; then identical objects that nothing refers to (held by
+ * roots only) pair in order, as their count says. What stays unpaired
+ * in B is new, in A gone.
+ *
+ * Every step visits nodes in index order and sorts stably, so the same
+ * two dumps always give the same pairs. */
+#include "query/match.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/hprof.h"
+#include "graph/open.h"
+
+enum { HOW_NONE, HOW_CLASS, HOW_H2, HOW_H1, HOW_H0, HOW_FIELD, HOW_SIBLING, HOW_GAP,
+       HOW_REFERRER, HOW_ROOTED, HOW_COUNT };
+
+struct side {
+	struct heap *h;
+	uint64_t *h0, *h1, *h2;
+	uint64_t *cname;    /* per class: hash of its name */
+	node_t *peer;       /* the paired node on the other side, HW_NONE */
+	uint8_t *how;
+};
+
+struct pairq {
+	node_t *a, *b;
+	size_t n, cap, head;
+};
+
+struct matcher {
+	struct side s[2];   /* 0: A (older), 1: B */
+	uint32_t *posb;     /* scratch: a node of B -> its index in the array at hand */
+	uint8_t *immutable; /* per class of A: String, the boxes, primitive arrays are not */
+	struct pairq q;
+	uint64_t pairs[HOW_COUNT];
+	uint8_t round_how;  /* how the join at hand pairs */
+	struct progress *p;
+};
+
+static inline uint64_t mix(uint64_t a, uint64_t b)
+{
+	a = (a ^ b) * 0xff51afd7ed558ccdull;
+	a ^= a >> 32;
+	a *= 0xc4ceb9fe1a85ec53ull;
+	return a ^ (a >> 29);
+}
+
+static uint64_t hash_bytes(const uint8_t *p, size_t n, uint64_t seed)
+{
+	uint64_t x = seed ^ (n * 0x9e3779b97f4a7c15ull);
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		x = (x ^ w) * 0x100000001b3ull;
+		x ^= x >> 31;
+	}
+	for (; i < n; i++)
+		x = (x ^ p[i]) * 0x100000001b3ull;
+	return mix(x, n);
+}
+
+static uint64_t hash_str(const char *s)
+{
+	return hash_bytes((const uint8_t *)s, strlen(s), 0x51);
+}
+
+static inline uint64_t cname_of(const struct side *s, node_t v)
+{
+	uint32_t c = s->h->node_class[v];
+
+	return c == HW_NONE ? 0 : s->cname[c];
+}
+
+/* h0: what the object holds itself, without its references' ids. */
+static void content_hashes(struct side *s)
+{
+	const struct heap *h = s->h;
+	unsigned ids = h->layout.idsize;
+	uint8_t *buf = NULL;
+	size_t cap = 0;
+
+	s->cname = xmalloc(((size_t)h->ncls + 1) * sizeof *s->cname);
+	for (uint32_t c = 0; c < h->ncls; c++)
+		s->cname[c] = hash_str(class_name(h, c));
+	s->h0 = xcalloc(h->n, sizeof *s->h0);
+	for (node_t v = 1; v < h->n; v++) {
+		const uint8_t *q = h->map + h->node_off[v] + 1;
+		uint64_t x = cname_of(s, v);
+		switch (h->node_kind[v]) {
+		case NK_INSTANCE: {
+			const struct hclass *k = &h->cls[h->node_class[v]];
+			uint32_t nb = be32(q + 2 * ids + 4);
+			if (nb > cap) {
+				cap = nb * 2;
+				buf = xrealloc(buf, cap);
+			}
+			memcpy(buf, q + 2 * ids + 8, nb);
+			for (uint32_t j = 0; j < k->nrefs; j++) { /* ids are addresses: out */
+				uint32_t off = h->refoffs[k->ref_first + j];
+				if (off + ids <= nb)
+					memset(buf + off, 0, ids);
+			}
+			if (k->referent_off != HW_NONE && k->referent_off + ids <= nb)
+				memset(buf + k->referent_off, 0, ids);
+			x = hash_bytes(buf, nb, x);
+			break;
+		}
+		case NK_OBJARRAY:
+			x = mix(x, be32(q + ids + 4));
+			break;
+		case NK_PRIMARRAY: {
+			uint32_t len = be32(q + ids + 4);
+			uint8_t t = q[ids + 8];
+			x = hash_bytes(q + ids + 9, (size_t)len * hprof_type_size(t, ids), mix(x, len));
+			break;
+		}
+		default:
+			break;
+		}
+		s->h0[v] = x;
+	}
+	/* a class object: the class it describes */
+	for (uint32_t c = 0; c < h->ncls; c++)
+		if (h->cls[c].node != HW_NONE)
+			s->h0[h->cls[c].node] = mix(s->cname[c], 0xc1a55);
+	free(buf);
+}
+
+/* out[v] = in[v] combined with the children's in[], in reference order. */
+static uint64_t *context_hashes(const struct heap *h, const uint64_t *in)
+{
+	uint64_t *out = xmalloc((size_t)h->n * sizeof *out);
+
+	out[0] = 0;
+	for (node_t v = 1; v < h->n; v++) {
+		uint64_t x = in[v];
+		for (edge_t e = h->out_start[v]; e < h->out_start[v + 1]; e++)
+			x = mix(x, in[h->out[e]]);
+		out[v] = x;
+	}
+	return out;
+}
+
+static void push(struct matcher *m, node_t a, node_t b, uint8_t how)
+{
+	struct pairq *q = &m->q;
+
+	m->s[0].peer[a] = b;
+	m->s[1].peer[b] = a;
+	m->s[0].how[a] = how;
+	m->s[1].how[b] = how;
+	m->pairs[how]++;
+	if (q->n == q->cap) {
+		q->cap = q->cap ? q->cap * 2 : 4096;
+		q->a = xreallocarray(q->a, q->cap, sizeof *q->a);
+		q->b = xreallocarray(q->b, q->cap, sizeof *q->b);
+	}
+	q->a[q->n] = a;
+	q->b[q->n++] = b;
+}
+
+/* ---- keyed rounds over whole dumps ---- */
+
+struct kv { uint64_t key; node_t v; };
+
+/* Stable LSD radix sort by key, 16 bits at a time. */
+static void sort_kv(struct kv *a, size_t n)
+{
+	struct kv *tmp = xmalloc((n ? n : 1) * sizeof *tmp);
+	size_t *cnt = xmalloc(65536 * sizeof *cnt);
+
+	for (int shift = 0; shift < 64; shift += 16) {
+		memset(cnt, 0, 65536 * sizeof *cnt);
+		for (size_t i = 0; i < n; i++)
+			cnt[(a[i].key >> shift) & 0xffff]++;
+		size_t sum = 0;
+		for (size_t d = 0; d < 65536; d++) {
+			size_t c = cnt[d];
+			cnt[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[cnt[(a[i].key >> shift) & 0xffff]++] = a[i];
+		memcpy(a, tmp, n * sizeof *a);
+	}
+	free(tmp);
+	free(cnt);
+}
+
+static uint64_t key_at(const char *p, size_t size, size_t i)
+{
+	uint64_t k;
+
+	memcpy(&k, p + i * size, sizeof k);
+	return k;
+}
+
+/* Merge join of two arrays sorted by key, whose elements (of the given
+ * size) start with their uint64_t key: f gets each key present on both
+ * sides, as the run of elements with that key on each side. */
+typedef void join_fn(struct matcher *m, const void *a, size_t na, const void *b, size_t nb);
+
+static void join_runs(struct matcher *m, const void *a, size_t na, const void *b, size_t nb,
+		      size_t size, join_fn *f)
+{
+	const char *pa = a, *pb = b;
+	size_t i = 0, j = 0;
+
+	while (i < na && j < nb) {
+		uint64_t x = key_at(pa, size, i), y = key_at(pb, size, j);
+		if (x < y) {
+			i++;
+		} else if (x > y) {
+			j++;
+		} else {
+			size_t i1 = i + 1, j1 = j + 1;
+			while (i1 < na && key_at(pa, size, i1) == x)
+				i1++;
+			while (j1 < nb && key_at(pb, size, j1) == x)
+				j1++;
+			f(m, pa + i * size, i1 - i, pb + j * size, j1 - j);
+			i = i1;
+			j = j1;
+		}
+	}
+}
+
+/* Objects nothing but roots refers to. */
+static int rooted_only(const struct heap *h, node_t v)
+{
+	for (edge_t e = h->in_start[v]; e < h->in_start[v + 1]; e++)
+		if (h->in[e] != 0)
+			return 0;
+	return 1;
+}
+
+static struct kv *unpaired(const struct side *s, const uint64_t *key, int rooted, size_t *n)
+{
+	const struct heap *h = s->h;
+	struct kv *a = xmalloc((size_t)h->n * sizeof *a);
+	size_t k = 0;
+
+	for (node_t v = 1; v < h->n; v++)
+		if (s->peer[v] == HW_NONE && (!rooted || rooted_only(h, v)))
+			a[k++] = (struct kv){ key[v], v };
+	sort_kv(a, k);
+	*n = k;
+	return a;
+}
+
+/* Equal keys: as many as both sides have, in index order. */
+static void pair_in_order(struct matcher *m, const void *a, size_t na, const void *b, size_t nb)
+{
+	const struct kv *x = a, *y = b;
+
+	for (size_t i = 0; i < na && i < nb; i++)
+		push(m, x[i].v, y[i].v, m->round_how);
+}
+
+/* Equal keys: only an object alone with its key on each side. */
+static void pair_unique(struct matcher *m, const void *a, size_t na, const void *b, size_t nb)
+{
+	const struct kv *x = a, *y = b;
+
+	if (na == 1 && nb == 1)
+		push(m, x->v, y->v, m->round_how);
+}
+
+/* Pair objects whose key is unique on both sides (groups == 0), or, with
+ * groups, as many of equal keys as both sides have, in index order; with
+ * groups, only objects that nothing but roots refers to take part. */
+static void keyed_round(struct matcher *m, const uint64_t *ka, const uint64_t *kb, int groups,
+			uint8_t how)
+{
+	size_t na, nb;
+	struct kv *a = unpaired(&m->s[0], ka, groups, &na);
+	struct kv *b = unpaired(&m->s[1], kb, groups, &nb);
+
+	m->round_how = how;
+	join_runs(m, a, na, b, nb, sizeof *a, groups ? pair_in_order : pair_unique);
+	free(a);
+	free(b);
+}
+
+/* ---- spreading along references ---- */
+
+/* Reference fields of an instance in field order, each the node or
+ * HW_NONE for null; 0 if the out-list does not line up (a dropped
+ * dangling reference). */
+static size_t field_children(const struct heap *h, node_t v, node_t *out, size_t max)
+{
+	unsigned ids = h->layout.idsize;
+	const uint8_t *q = h->map + h->node_off[v] + 1;
+	const struct hclass *k = &h->cls[h->node_class[v]];
+	uint32_t nb = be32(q + 2 * ids + 4);
+	const uint8_t *data = q + 2 * ids + 8;
+	edge_t e = h->out_start[v], end = h->out_start[v + 1];
+	size_t n = 0;
+
+	for (uint32_t j = 0; j < k->nrefs && n < max; j++) {
+		uint32_t off = h->refoffs[k->ref_first + j];
+		uint64_t id = off + ids <= nb ? beid(data + off, ids) : 0;
+		if (id == 0) {
+			out[n++] = HW_NONE;
+		} else {
+			if (e >= end)
+				return 0;
+			out[n++] = h->out[e++];
+		}
+	}
+	return n;
+}
+
+/* Values that are replaced, never changed: a field that holds another one
+ * holds another object, so they pair only with equal contents (h1: a
+ * String's or BigInteger's array included). */
+static int immutable(const struct matcher *m, node_t x)
+{
+	uint32_t c = m->s[0].h->node_class[x];
+
+	return c != HW_NONE && m->immutable[c];
+}
+
+struct sib { uint64_t key; node_t v; size_t pos; };
+
+static int cmp_sib(const void *x, const void *y)
+{
+	const struct sib *a = x, *b = y;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Equal keys among siblings: one object on each side, not paired yet (the
+ * same object may be listed twice, as two fields' value). */
+static void pair_lone_siblings(struct matcher *m, const void *a, size_t na, const void *b, size_t nb)
+{
+	const struct sib *x = a, *y = b;
+
+	if (na == 1 && nb == 1 && m->s[0].peer[x->v] == HW_NONE && m->s[1].peer[y->v] == HW_NONE)
+		push(m, x->v, y->v, HOW_SIBLING);
+}
+
+/* Among unpaired children of a and b: pair those whose key is unique on
+ * both sides. */
+static void sibling_round(struct matcher *m, const node_t *ca, size_t na, const node_t *cb, size_t nb,
+			  int keykind, struct sib *sa, struct sib *sb)
+{
+	size_t ka = 0, kb = 0;
+
+	for (int side = 0; side < 2; side++) {
+		const node_t *c = side ? cb : ca;
+		size_t n = side ? nb : na, k = 0;
+		struct sib *out = side ? sb : sa;
+		const struct side *s = &m->s[side];
+		for (size_t i = 0; i < n; i++) {
+			node_t v = c[i];
+			if (v == HW_NONE || s->peer[v] != HW_NONE || s->h->node_kind[v] == NK_CLASS)
+				continue;
+			if (keykind < 1 && side == 0 && immutable(m, v))
+				continue; /* by class or own fields: not a replaced value */
+			uint64_t key = keykind == 2 ? s->h2[v] : keykind == 1 ? s->h1[v] :
+				       keykind == 0 ? s->h0[v] : cname_of(s, v);
+			out[k++] = (struct sib){ key, v, i };
+		}
+		qsort(out, k, sizeof *out, cmp_sib);
+		if (side)
+			kb = k;
+		else
+			ka = k;
+	}
+	join_runs(m, sa, ka, sb, kb, sizeof *sa, pair_lone_siblings);
+}
+
+/* Arrays: between elements paired already, the unpaired ones in the same
+ * gap, of one class, as many on both sides: in order. */
+static void gap_round(struct matcher *m, const node_t *ca, size_t na, const node_t *cb, size_t nb)
+{
+	uint32_t *pos = m->posb;
+	size_t i = 0, j = 0;
+
+	for (size_t y = 0; y < nb; y++)
+		if (cb[y] != HW_NONE)
+			pos[cb[y]] = (uint32_t)y;
+	while (i <= na && j <= nb) {
+		/* the next element of a whose peer is in b, after j */
+		size_t i1 = i, j1 = nb;
+		for (; i1 < na; i1++) {
+			node_t v = ca[i1];
+			if (v == HW_NONE || m->s[0].peer[v] == HW_NONE)
+				continue;
+			uint32_t y = pos[m->s[0].peer[v]];
+			if (y != UINT32_MAX && y < nb && cb[y] == m->s[0].peer[v] && y >= j) {
+				j1 = y;
+				break;
+			}
+		}
+		/* the gap: ca[i..i1), cb[j..j1) */
+		size_t ua = 0, ub = 0;
+		uint64_t cls = 0;
+		int one_class = 1;
+		for (size_t x = i; x < i1 && x < na; x++)
+			if (ca[x] != HW_NONE && m->s[0].peer[ca[x]] == HW_NONE) {
+				uint64_t c = cname_of(&m->s[0], ca[x]);
+				one_class &= ua == 0 || c == cls;
+				cls = c;
+				ua++;
+			}
+		for (size_t y = j; y < j1 && y < nb; y++)
+			if (cb[y] != HW_NONE && m->s[1].peer[cb[y]] == HW_NONE) {
+				uint64_t c = cname_of(&m->s[1], cb[y]);
+				one_class &= (ua == 0 && ub == 0) || c == cls;
+				cls = c;
+				ub++;
+			}
+		if (ua > 0 && ua == ub && one_class) {
+			size_t x = i, y = j;
+			for (size_t k = 0; k < ua; k++) {
+				while (ca[x] == HW_NONE || m->s[0].peer[ca[x]] != HW_NONE)
+					x++;
+				while (cb[y] == HW_NONE || m->s[1].peer[cb[y]] != HW_NONE)
+					y++;
+				push(m, ca[x++], cb[y++], HOW_GAP);
+			}
+		}
+		if (i1 >= na)
+			break;
+		i = i1 + 1;
+		j = j1 + 1;
+	}
+	for (size_t y = 0; y < nb; y++)
+		if (cb[y] != HW_NONE)
+			pos[cb[y]] = UINT32_MAX;
+}
+
+/* Referrers of one class: one object on each side (perhaps listed more
+ * than once, referring through several fields) pairs. */
+static size_t distinct_referrers(const struct sib *x, size_t n)
+{
+	size_t d = n ? 1 : 0;
+
+	for (size_t i = 1; i < n; i++)
+		d += x[i].v != x[i - 1].v;
+	return d;
+}
+
+static void pair_lone_referrers(struct matcher *m, const void *a, size_t na, const void *b, size_t nb)
+{
+	const struct sib *x = a, *y = b;
+
+	if (distinct_referrers(x, na) == 1 && distinct_referrers(y, nb) == 1)
+		push(m, x->v, y->v, HOW_REFERRER);
+}
+
+/* Referrers of a and b: one unpaired of a class on each side pairs. */
+static void referrer_round(struct matcher *m, node_t a, node_t b, struct sib *sa, struct sib *sb)
+{
+	const struct heap *ha = m->s[0].h, *hb = m->s[1].h;
+	edge_t a0 = ha->in_start[a], a1 = ha->in_start[a + 1], b0 = hb->in_start[b], b1 = hb->in_start[b + 1];
+	size_t ka = 0, kb = 0;
+
+	if (a1 - a0 > 64 || b1 - b0 > 64) /* a class, a shared constant: no evidence */
+		return;
+	for (edge_t e = a0; e < a1; e++)
+		if (ha->in[e] != 0 && m->s[0].peer[ha->in[e]] == HW_NONE)
+			sa[ka++] = (struct sib){ cname_of(&m->s[0], ha->in[e]), ha->in[e], e };
+	for (edge_t e = b0; e < b1; e++)
+		if (hb->in[e] != 0 && m->s[1].peer[hb->in[e]] == HW_NONE)
+			sb[kb++] = (struct sib){ cname_of(&m->s[1], hb->in[e]), hb->in[e], e };
+	qsort(sa, ka, sizeof *sa, cmp_sib);
+	qsort(sb, kb, sizeof *sb, cmp_sib);
+	join_runs(m, sa, ka, sb, kb, sizeof *sa, pair_lone_referrers);
+}
+
+/* The children of v in reference order (array elements in index order). */
+static size_t out_children(const struct heap *h, node_t v, node_t *buf)
+{
+	size_t n = 0;
+
+	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1]; e++)
+		buf[n++] = h->out[e];
+	return n;
+}
+
+/* A's and B's children of a pair, field by field: the same field holding
+ * objects of one class (an immutable value only when equal). */
+static void field_round(struct matcher *m, node_t a, node_t b, node_t *ca, node_t *cb, size_t cap)
+{
+	const struct heap *ha = m->s[0].h, *hb = m->s[1].h;
+	size_t na = field_children(ha, a, ca, cap), nb = field_children(hb, b, cb, cap);
+
+	if (na == 0 || na != nb)
+		return;
+	for (size_t j = 0; j < na; j++) {
+		node_t x = ca[j], y = cb[j];
+		if (x == HW_NONE || y == HW_NONE || m->s[0].peer[x] != HW_NONE || m->s[1].peer[y] != HW_NONE)
+			continue;
+		if (ha->node_kind[x] == NK_CLASS || hb->node_kind[y] == NK_CLASS ||
+		    cname_of(&m->s[0], x) != cname_of(&m->s[1], y))
+			continue;
+		if (immutable(m, x) && m->s[0].h1[x] != m->s[1].h1[y])
+			continue;
+		push(m, x, y, HOW_FIELD);
+	}
+}
+
+/* Work off the queue of pairs: each pair's children and referrers. */
+static void spread(struct matcher *m)
+{
+	struct pairq *q = &m->q;
+	const struct heap *ha = m->s[0].h, *hb = m->s[1].h;
+	size_t cap = 1024;
+	node_t *ca = xmalloc(cap * sizeof *ca), *cb = xmalloc(cap * sizeof *cb);
+	struct sib *sa = xmalloc(cap * sizeof *sa), *sb = xmalloc(cap * sizeof *sb);
+	size_t step = 0;
+
+	while (q->head < q->n && !progress_cancelled(m->p)) {
+		node_t a = q->a[q->head], b = q->b[q->head];
+		q->head++;
+		if ((++step & 0xffff) == 0)
+			progress_update(m->p, q->n);
+		size_t da = ha->out_start[a + 1] - ha->out_start[a];
+		size_t db = hb->out_start[b + 1] - hb->out_start[b];
+		size_t need = da > db ? da : db;
+		if (ha->node_kind[a] == NK_INSTANCE && ha->cls[ha->node_class[a]].nrefs > need)
+			need = ha->cls[ha->node_class[a]].nrefs;
+		if (hb->node_kind[b] == NK_INSTANCE && hb->cls[hb->node_class[b]].nrefs > need)
+			need = hb->cls[hb->node_class[b]].nrefs;
+		if (need < 64)
+			need = 64; /* the referrer round's */
+		if (need > cap) {
+			while (cap < need)
+				cap *= 2;
+			ca = xreallocarray(ca, cap, sizeof *ca);
+			cb = xreallocarray(cb, cap, sizeof *cb);
+			sa = xreallocarray(sa, cap, sizeof *sa);
+			sb = xreallocarray(sb, cap, sizeof *sb);
+		}
+		if (ha->node_kind[a] == NK_INSTANCE && hb->node_kind[b] == NK_INSTANCE &&
+		    cname_of(&m->s[0], a) == cname_of(&m->s[1], b))
+			field_round(m, a, b, ca, cb, cap);
+		if (da > 0 && db > 0) {
+			size_t na = out_children(ha, a, ca), nb = out_children(hb, b, cb);
+			for (int key = 2; key >= -1; key--)
+				sibling_round(m, ca, na, cb, nb, key, sa, sb);
+			if (ha->node_kind[a] == NK_OBJARRAY && hb->node_kind[b] == NK_OBJARRAY)
+				gap_round(m, ca, na, cb, nb);
+		}
+		referrer_round(m, a, b, sa, sb);
+	}
+	progress_update(m->p, q->n);
+	free(ca);
+	free(cb);
+	free(sa);
+	free(sb);
+}
+
+static void pair_classes(struct matcher *m)
+{
+	size_t na, nb;
+	struct kv *a = xmalloc(((size_t)m->s[0].h->ncls + 1) * sizeof *a);
+	struct kv *b = xmalloc(((size_t)m->s[1].h->ncls + 1) * sizeof *b);
+
+	na = nb = 0;
+	for (uint32_t c = 0; c < m->s[0].h->ncls; c++)
+		if (m->s[0].h->cls[c].node != HW_NONE)
+			a[na++] = (struct kv){ m->s[0].cname[c], m->s[0].h->cls[c].node };
+	for (uint32_t c = 0; c < m->s[1].h->ncls; c++)
+		if (m->s[1].h->cls[c].node != HW_NONE)
+			b[nb++] = (struct kv){ m->s[1].cname[c], m->s[1].h->cls[c].node };
+	sort_kv(a, na);
+	sort_kv(b, nb);
+	/* one name, several loaders: in order of their ids */
+	m->round_how = HOW_CLASS;
+	join_runs(m, a, na, b, nb, sizeof *a, pair_in_order);
+	free(a);
+	free(b);
+}
+
+int match_dumps(struct heap *a, struct heap *b, struct match_result *r, struct progress *p)
+{
+	struct matcher m;
+
+	memset(&m, 0, sizeof m);
+	memset(r, 0, sizeof *r);
+	m.p = p;
+	heap_need(a, HP_NODES | HP_OUT | HP_IN, p);
+	heap_need(b, HP_NODES | HP_OUT | HP_IN, p);
+	m.s[0].h = a;
+	m.s[1].h = b;
+	progress_begin(p, "matching objects", b->n, "pairs");
+	for (int i = 0; i < 2; i++) {
+		struct side *s = &m.s[i];
+		s->peer = xmalloc((size_t)s->h->n * sizeof *s->peer);
+		memset(s->peer, 0xff, (size_t)s->h->n * sizeof *s->peer);
+		s->how = xcalloc(s->h->n, 1);
+		content_hashes(s);
+		s->h1 = context_hashes(s->h, s->h0);
+		s->h2 = context_hashes(s->h, s->h1);
+	}
+	m.posb = xmalloc((size_t)b->n * sizeof *m.posb);
+	memset(m.posb, 0xff, (size_t)b->n * sizeof *m.posb);
+	static const char *const values[] = {
+		"java.lang.String", "java.lang.Integer", "java.lang.Long", "java.lang.Short",
+		"java.lang.Byte", "java.lang.Character", "java.lang.Boolean", "java.lang.Float",
+		"java.lang.Double", "java.math.BigInteger", "java.math.BigDecimal",
+	};
+	m.immutable = xcalloc((size_t)a->ncls + 1, 1);
+	for (uint32_t c = 0; c < a->ncls; c++)
+		for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
+			if (strcmp(class_name(a, c), values[i]) == 0)
+				m.immutable[c] = 1;
+	/* the strong evidence first: names of classes, unique contents; then
+	 * what the references say */
+	pair_classes(&m);
+	keyed_round(&m, m.s[0].h2, m.s[1].h2, 0, HOW_H2);
+	keyed_round(&m, m.s[0].h1, m.s[1].h1, 0, HOW_H1);
+	keyed_round(&m, m.s[0].h0, m.s[1].h0, 0, HOW_H0);
+	spread(&m);
+	keyed_round(&m, m.s[0].h1, m.s[1].h1, 1, HOW_ROOTED);
+	spread(&m);
+	progress_end(p);
+
+	/* the answer: B's unpaired are new, A's unpaired gone */
+	objset_empty(b, &r->fresh);
+	objset_empty(a, &r->gone);
+	for (node_t v = 1; v < b->n; v++)
+		if (m.s[1].peer[v] == HW_NONE)
+			bit_set(r->fresh.bits, v);
+	for (node_t v = 1; v < a->n; v++)
+		if (m.s[0].peer[v] == HW_NONE)
+			bit_set(r->gone.bits, v);
+	objset_recount(b, &r->fresh);
+	objset_recount(a, &r->gone);
+	r->pairs = 0;
+	for (int i = 1; i < HOW_COUNT; i++)
+		r->pairs += m.pairs[i];
+	r->by_content = m.pairs[HOW_H2] + m.pairs[HOW_H1] + m.pairs[HOW_H0];
+	r->by_reference = m.pairs[HOW_FIELD] + m.pairs[HOW_SIBLING] + m.pairs[HOW_GAP] + m.pairs[HOW_REFERRER];
+	r->by_count = m.pairs[HOW_ROOTED];
+	r->classes = m.pairs[HOW_CLASS];
+	/* confidence of a "new" answer: sure when no unpaired object of A has
+	 * its content, or when everything that refers to it is new too;
+	 * otherwise it may be one of those, changed beyond recognition */
+	size_t ng = 0;
+	uint64_t *gone_h0 = xmalloc(((size_t)a->n + 1) * sizeof *gone_h0);
+	for (node_t v = 1; v < a->n; v++)
+		if (m.s[0].peer[v] == HW_NONE)
+			gone_h0[ng++] = m.s[0].h0[v];
+	struct kv *gk = xmalloc((ng + 1) * sizeof *gk);
+	for (size_t i = 0; i < ng; i++)
+		gk[i] = (struct kv){ gone_h0[i], 0 };
+	sort_kv(gk, ng);
+	double sum = 0;
+	for (node_t v = 1; v < b->n; v++) {
+		if (m.s[1].peer[v] != HW_NONE)
+			continue;
+		uint64_t key = m.s[1].h0[v];
+		size_t lo = 0, hi = ng;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (gk[mid].key < key)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		int seen = lo < ng && gk[lo].key == key;
+		int new_referrers = 1;
+		for (edge_t e = b->in_start[v]; e < b->in_start[v + 1] && new_referrers; e++)
+			new_referrers = b->in[e] != 0 && m.s[1].peer[b->in[e]] == HW_NONE;
+		sum += !seen || (new_referrers && b->in_start[v + 1] > b->in_start[v]) ? 0.99 : 0.5;
+	}
+	r->confidence = r->fresh.count ? sum / (double)r->fresh.count : 1.0;
+	free(gone_h0);
+	free(gk);
+	free(m.immutable);
+
+	for (int i = 0; i < 2; i++) {
+		free(m.s[i].h0);
+		free(m.s[i].h1);
+		free(m.s[i].h2);
+		free(m.s[i].cname);
+		free(m.s[i].peer);
+		free(m.s[i].how);
+	}
+	free(m.q.a);
+	free(m.q.b);
+	free(m.posb);
+	return 0;
+}
+
+void match_result_free(struct match_result *r)
+{
+	objset_free(&r->fresh);
+	objset_free(&r->gone);
+}

@@ -1,0 +1,21 @@
+# jvm-lib.sh — sourced by the scripts that drive a test JVM. Expects
+# $out (the output directory, holding jvm.log), $pid (the JVM) and
+# $prog (the script's name, for messages).
+
+pid=
+cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; }
+trap cleanup EXIT INT TERM
+
+# wait_for WORD: until the JVM prints a line starting with WORD (2 min).
+wait_for() {
+	i=0
+	until grep -q "^$1" "$out/jvm.log" 2>/dev/null; do
+		i=$((i + 1))
+		if [ $i -gt 1200 ] || ! kill -0 "$pid" 2>/dev/null; then
+			echo "$prog: the JVM did not print $1; its output:" >&2
+			cat "$out/jvm.log" >&2
+			exit 1
+		fi
+		sleep 0.1
+	done
+}

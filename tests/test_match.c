@@ -1,0 +1,231 @@
+/* test_match.c — the matcher against the truth: two `jcmd GC.heap_dump`s
+ * of tests/java/Matched (tests/match-run.sh). Every Holder carries its
+ * id, and the program's rules say which of its objects are new in the
+ * second dump and which of the first are gone; the test reads the ids
+ * from the dumps and measures the matcher's precision and recall of
+ * "new" and "gone", per kind of object, against that truth. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "format/hprof.h"
+#include "graph/open.h"
+#include "query/baseline.h"
+#include "query/match.h"
+#include "suites.h"
+
+#define DUMPS TEST_BUILDDIR "/dumps"
+#define MATCH DUMPS "/match"
+
+static void ensure_match_dumps(void)
+{
+	struct stat d, w;
+
+	if (stat(MATCH "/b.hprof", &d) == 0 && stat(TEST_SRCDIR "/java/Matched.java", &w) == 0 &&
+	    d.st_mtime >= w.st_mtime)
+		return;
+	ck_assert_msg(getenv("JAVA") && *getenv("JAVA"), "JAVA is not set: the JDK is a test dependency");
+	ck_assert_msg(system("sh " TEST_SRCDIR "/match-run.sh " MATCH) == 0, "match-run.sh failed");
+}
+
+struct holder { int64_t id; uint64_t lock, items, name, data; };
+
+static void holder_field(void *arg, const char *name, const struct hvalue *val)
+{
+	struct holder *o = arg;
+
+	if (strcmp(name, "id") == 0)
+		o->id = val->v.i;
+	else if (strcmp(name, "lock") == 0)
+		o->lock = val->v.id;
+	else if (strcmp(name, "items") == 0)
+		o->items = val->v.id;
+	else if (strcmp(name, "name") == 0)
+		o->name = val->v.id;
+	else if (strcmp(name, "data") == 0)
+		o->data = val->v.id;
+}
+
+struct ref { const char *want; uint64_t id; };
+
+static void ref_field(void *arg, const char *name, const struct hvalue *val)
+{
+	struct ref *r = arg;
+
+	if (strcmp(name, r->want) == 0)
+		r->id = val->v.id;
+}
+
+static node_t field(const struct heap *h, node_t v, const char *name)
+{
+	struct ref r = { name, 0 };
+
+	if (v == HW_NONE || hprof_fields(h, v, ref_field, &r) < 0 || r.id == 0)
+		return HW_NONE;
+	return heap_find_id(h, r.id);
+}
+
+enum { K_HOLDER, K_LOCK, K_LIST, K_NAME, K_NAMEBYTES, K_DATA, K_ITEM, K_COUNT };
+static const char *const kind_name[K_COUNT] = {
+	"Holder", "its lock (Object)", "its list (ArrayList)", "its name (String)",
+	"the name's byte[]", "its int[]", "a list element (Object)",
+};
+
+struct score { unsigned long long tp, fp, fn, n; };
+
+static void judge(struct score *s, int truth, int said)
+{
+	s->n++;
+	s->tp += truth && said;
+	s->fp += !truth && said;
+	s->fn += truth && !said;
+}
+
+/* Holders of h, with what the program says of each of their objects:
+ * truth(kind, holder) -> new (in b) or gone (in a). */
+static void score_side(const struct heap *h, const struct objset *said, int newer, struct score *sc)
+{
+	uint32_t hc = HW_NONE;
+
+	for (uint32_t c = 0; c < h->ncls; c++)
+		if (strcmp(class_name(h, c), "Matched$Holder") == 0)
+			hc = c;
+	ck_assert(hc != HW_NONE);
+	for (node_t v = 1; v < h->n; v++) {
+		if (h->node_class[v] != hc)
+			continue;
+		struct holder o = { -1, 0, 0, 0, 0 };
+		hprof_fields(h, v, holder_field, &o);
+		ck_assert(o.id >= 0);
+		int made_later = o.id >= 100000, freed = o.id < 100000 && o.id % 3 == 0;
+		int renamed = o.id % 10 == 9, grew = o.id % 7 == 0;
+		/* new (in b): made later; gone (in a): freed */
+		int whole = newer ? made_later : freed;
+		node_t name = heap_find_id(h, o.name);
+		node_t objs[K_COUNT] = {
+			v, heap_find_id(h, o.lock), heap_find_id(h, o.items), name,
+			field(h, name, "value"), heap_find_id(h, o.data), HW_NONE,
+		};
+		int truth[K_COUNT] = {
+			whole, whole, whole,
+			whole || renamed, /* a renamed survivor's name is new in b, gone from a */
+			whole || renamed, whole, 0,
+		};
+		if (newer && grew && !made_later) { /* the element added to its list */
+			node_t arr = field(h, objs[K_LIST], "elementData");
+			if (arr != HW_NONE) {
+				struct hvalue e;
+				if (hprof_array_elem(h, arr, 0, &e) == 0 && e.v.id != 0) {
+					objs[K_ITEM] = heap_find_id(h, e.v.id);
+					truth[K_ITEM] = 1;
+				}
+			}
+		}
+		for (int k = 0; k < K_COUNT; k++)
+			if (objs[k] != HW_NONE)
+				judge(&sc[k], truth[k], objset_has(said, objs[k]));
+	}
+}
+
+static void report_scores(const char *what, const struct score *sc, double floor)
+{
+	for (int k = 0; k < K_COUNT; k++) {
+		const struct score *s = &sc[k];
+		if (s->n == 0)
+			continue;
+		double prec = s->tp + s->fp ? (double)s->tp / (double)(s->tp + s->fp) : 1.0;
+		double rec = s->tp + s->fn ? (double)s->tp / (double)(s->tp + s->fn) : 1.0;
+		fprintf(stderr, "matcher: %s %s: %llu objects, %llu truly %s; precision %.4f recall %.4f\n",
+			what, kind_name[k], s->n, s->tp + s->fn, what, prec, rec);
+		ck_assert_msg(prec >= floor && rec >= floor, "%s of %s: precision %.4f, recall %.4f (floor %.2f)",
+			      what, kind_name[k], prec, rec, floor);
+	}
+}
+
+START_TEST(test_match_truth)
+{
+	struct heap a, b;
+	struct sbuf err;
+	struct open_opts o = { .no_cache = 1, .quiet = 1 };
+	struct match_result r;
+	struct score sn[K_COUNT], sg[K_COUNT];
+
+	ensure_match_dumps();
+	sbuf_init(&err);
+	ck_assert_msg(heap_open(&a, MATCH "/a.hprof", &o, NULL, &err) == 0, "%s", err.buf);
+	ck_assert_msg(heap_open(&b, MATCH "/b.hprof", &o, NULL, &err) == 0, "%s", err.buf);
+	heap_need(&a, HP_ALL, NULL);
+	heap_need(&b, HP_ALL, NULL);
+	match_dumps(&a, &b, &r, NULL);
+	memset(sn, 0, sizeof sn);
+	memset(sg, 0, sizeof sg);
+	score_side(&b, &r.fresh, 1, sn);
+	score_side(&a, &r.gone, 0, sg);
+	ck_assert_uint_eq(sn[K_HOLDER].tp + sn[K_HOLDER].fn, 10000); /* the truth is as planted */
+	ck_assert_uint_eq(sg[K_HOLDER].tp + sg[K_HOLDER].fn, 10000);
+	report_scores("new", sn, 0.99);
+	report_scores("gone", sg, 0.99);
+
+	/* the same dumps, the same answer */
+	struct match_result r2;
+	match_dumps(&a, &b, &r2, NULL);
+	ck_assert_uint_eq(r.fresh.count, r2.fresh.count);
+	ck_assert(memcmp(r.fresh.bits, r2.fresh.bits, bits_words(b.n) * sizeof *r.fresh.bits) == 0);
+	ck_assert(memcmp(r.gone.bits, r2.gone.bits, bits_words(a.n) * sizeof *r.gone.bits) == 0);
+	match_result_free(&r2);
+	match_result_free(&r);
+	heap_free(&a);
+	heap_free(&b);
+	sbuf_free(&err);
+}
+END_TEST
+
+/* The command line labels a matched answer as inferred, with its
+ * confidence, and diff's per-class counts follow the truth. */
+START_TEST(test_match_cli)
+{
+	char cmd[1024];
+	int st;
+
+	ensure_match_dumps();
+	snprintf(cmd, sizeof cmd, "%s -q --baseline " MATCH "/a.hprof " MATCH "/b.hprof info", heapwalk());
+	char *out = run(cmd, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(strstr(out, "baseline:                  inferred: ") &&
+		      strstr(out, "paired by content and references; confidence of new ") &&
+		      strstr(out, "new_confidence_pct:"), "info: %s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q -f csv diff " MATCH "/a.hprof " MATCH "/b.hprof", heapwalk());
+	out = run(cmd, &st);
+	ck_assert_int_eq(st, 0);
+	const char *row = strstr(out, "\nMatched$Holder,");
+	ck_assert_msg(row != NULL, "%s", out);
+	unsigned long long before, now, delta, bb, bn, bd, nw, nwb, gone;
+	ck_assert_int_eq(sscanf(row + 16, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu", &before, &now, &delta,
+				&bb, &bn, &bd, &nw, &nwb, &gone), 9);
+	ck_assert_uint_eq(before, 30000);
+	ck_assert_uint_eq(now, 30000);
+	ck_assert_uint_eq(nw, 10000);
+	ck_assert_uint_eq(gone, 10000);
+	free(out);
+	/* the later dump as the baseline: refused */
+	snprintf(cmd, sizeof cmd, "%s -q --baseline " MATCH "/b.hprof " MATCH "/a.hprof info 2>&1", heapwalk());
+	out = run(cmd, &st);
+	ck_assert_msg(WEXITSTATUS(st) == 2 && strstr(out, "is later than"), "%s", out);
+	free(out);
+}
+END_TEST
+
+Suite *match_suite(void)
+{
+	Suite *s = suite_create("match");
+	TCase *tc = tcase_create("match");
+
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_match_truth);
+	tcase_add_test(tc, test_match_cli);
+	suite_add_tcase(s, tc);
+	return s;
+}
