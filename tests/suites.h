@@ -28,10 +28,13 @@ const char *heapwalk(void);
 /* Per-class instances of hprof equal those of the class histogram in
  * histo (java.lang.Class aside), and bytes for 99% of the classes, or
  * for all of them with all_bytes. */
+void check_histogram(const char *name, const char *hprof, const char *histo, int all_bytes);
 /* test_agent.c: the directory of one agent-run.sh session (attached
  * agent, the default G1 with its CDS archive): before.hprof, after.hprof
  * and the rest. */
 void agent_session(char *dir, size_t n);
-void check_histogram(const char *name, const char *hprof, const char *histo, int all_bytes);
+/* test_match.c: the directory of the two ordinary dumps of
+ * tests/java/Matched (a.hprof, then b.hprof), made once per build. */
+const char *matched_dumps_dir(void);
 
 #endif

@@ -19,15 +19,16 @@
 #define DUMPS TEST_BUILDDIR "/dumps"
 #define MATCH DUMPS "/match"
 
-static void ensure_match_dumps(void)
+const char *matched_dumps_dir(void)
 {
 	struct stat d, w;
 
 	if (stat(MATCH "/b.hprof", &d) == 0 && stat(TEST_SRCDIR "/java/Matched.java", &w) == 0 &&
 	    d.st_mtime >= w.st_mtime)
-		return;
+		return MATCH;
 	ck_assert_msg(getenv("JAVA") && *getenv("JAVA"), "JAVA is not set: the JDK is a test dependency");
 	ck_assert_msg(system("sh " TEST_SRCDIR "/match-run.sh " MATCH) == 0, "match-run.sh failed");
+	return MATCH;
 }
 
 struct holder { int64_t id; uint64_t lock, items, name, data; };
@@ -152,7 +153,7 @@ START_TEST(test_match_truth)
 	struct match_result r;
 	struct score sn[K_COUNT], sg[K_COUNT];
 
-	ensure_match_dumps();
+	matched_dumps_dir();
 	sbuf_init(&err);
 	ck_assert_msg(heap_open(&a, MATCH "/a.hprof", &o, NULL, &err) == 0, "%s", err.buf);
 	ck_assert_msg(heap_open(&b, MATCH "/b.hprof", &o, NULL, &err) == 0, "%s", err.buf);
@@ -189,7 +190,7 @@ START_TEST(test_match_cli)
 	char cmd[1024];
 	int st;
 
-	ensure_match_dumps();
+	matched_dumps_dir();
 	snprintf(cmd, sizeof cmd, "%s -q --baseline " MATCH "/a.hprof " MATCH "/b.hprof info", heapwalk());
 	char *out = run(cmd, &st);
 	ck_assert_int_eq(st, 0);

@@ -675,6 +675,72 @@ START_TEST(test_baseline_in_browser)
 }
 END_TEST
 
+/* A baseline loaded in the browser (B): two ordinary dumps of
+ * tests/java/Matched, whose workload freed 10000 of its 30000 Holders
+ * and made 10000 more. The classes view shows that per class; '~' on
+ * the Holder row makes the 10000 gone ones a step on the baseline's
+ * side, where new and old do not apply; back on the open dump, 'd'
+ * gives the retained columns again. */
+START_TEST(test_baseline_loaded_later)
+{
+	struct term t;
+	char args[700], path[700];
+	const char *dir = matched_dumps_dir();
+
+	snprintf(args, sizeof args, "%s/b.hprof", dir);
+	snprintf(path, sizeof path, "%s/a.hprof", dir);
+	term_start(&t, 120, 30, "", args);
+	char *s = wait_for(&t, "no baseline (B: load one)");
+	has(s, "retained");
+	free(s);
+	keys(&t, "B");
+	free(wait_for(&t, "baseline (the earlier dump of this JVM):"));
+	type(&t, path);
+	keys(&t, "Enter");
+	s = wait_for(&t, "baseline loaded: inferred (");
+	has(s, "b.hprof  ");
+	has(s, "sort: growth");
+	has(s, "new bytes gone bytes");
+	free(s);
+	keys(&t, "f");
+	type(&t, "Holder");
+	keys(&t, "Enter");
+	s = wait_without(&t, "Matched$Holder ", "java.lang.String ");
+	char *row = line_of(s, "Matched$Holder ");
+	ck_assert_msg(strstr(row, " 30000 ") && strstr(row, " +10000 ") && strstr(row, " -10000 "),
+		      "Holder row: %s", row);
+	free(row);
+	free(s);
+	keys(&t, "'~'");
+	s = wait_for(&t, "Step 2: Gone instances of Matched$Holder");
+	has(s, "|  10000 objects");
+	has(s, "a.hprof  ");
+	has(s, "the baseline's side");
+	free(s);
+	keys(&t, "'>'");
+	free(wait_for(&t, "this step is on the baseline's side"));
+	keys(&t, "Left");
+	s = wait_for(&t, "Step 1: All objects");
+	has(s, "b.hprof  ");
+	free(s);
+	keys(&t, "d");
+	s = wait_for(&t, "retained      %");
+	lacks(s, "gone bytes");
+	free(s);
+	/* a dump that is not there: said, and the baseline stays */
+	keys(&t, "B");
+	free(wait_for(&t, "baseline (the earlier dump of this JVM):"));
+	type(&t, "/nonexistent.hprof");
+	keys(&t, "Enter");
+	s = wait_for(&t, "/nonexistent.hprof: ");
+	has(s, "inferred (");
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
 Suite *tui_suite(void)
 {
 	Suite *s = suite_create("tui");
@@ -694,6 +760,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_sigterm);
 	tcase_add_test(tc, test_terminal_gone);
 	tcase_add_test(tc, test_baseline_in_browser);
+	tcase_add_test(tc, test_baseline_loaded_later);
 	suite_add_tcase(s, unit);
 	suite_add_tcase(s, tc);
 	return s;

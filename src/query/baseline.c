@@ -135,12 +135,12 @@ static void num_bytes(struct sbuf *out, const char *what, uint64_t n, uint64_t b
 
 void baseline_summary(const struct baseline *b, struct sbuf *out)
 {
+	if (b->mode == BL_MATCHED) /* first, so that a narrow screen still says it */
+		sbuf_printf(out, "inferred (%.0f%%): ", b->confidence * 100.0);
 	num_bytes(out, "new", b->fresh.count, b->fresh.shallow);
 	num_bytes(out, ", old", b->nold, b->old_bytes);
 	if (baseline_has_old(b))
 		num_bytes(out, ", gone", b->gone.count, b->gone.shallow);
-	if (b->mode == BL_MATCHED)
-		sbuf_printf(out, " (inferred, %.0f%%)", b->confidence * 100.0);
 }
 
 void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf *out)

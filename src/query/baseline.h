@@ -47,7 +47,8 @@ static inline int baseline_has_old(const struct baseline *b)
 {
 	return b->mode == BL_IDS || b->mode == BL_MATCHED;
 }
-/* One line for headers: "new 1234 (56 kB), old ..., gone ...". Appends. */
+/* One line for headers: "new 1234 (56 kB), old ..., gone ...", after
+ * "inferred (97%): " for a matched baseline. Appends. */
 void baseline_summary(const struct baseline *b, struct sbuf *out);
 /* "exact: marked by the agent at ...", what the answer rests on. Appends. */
 void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf *out);

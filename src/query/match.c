@@ -13,14 +13,15 @@
  *   references    from a pair (a, b): a's and b's children pair field by
  *                 field (instances), by content among the siblings, by
  *                 class when one of a class is left on each side, and,
- *                 in arrays, by position between paired elements; a's
- *                 and b's referrers pair when one of a class is left on
- *                 each side. Each new pair spreads further (a queue).
+ *                 in arrays and a class's statics, by position between
+ *                 paired elements; a's and b's referrers pair when one
+ *                 of a class is left on each side. Each new pair spreads further (a queue).
  *
  * Rounds: classes, unique h2, unique h1, unique h0, each followed by
  * spreading; then identical objects that nothing refers to (held by
- * roots only) pair in order, as their count says. What stays unpaired
- * in B is new, in A gone.
+ * roots only) pair in order, as their count says; last, identical
+ * objects at one address whose referrers are all paired (not spread
+ * from: a guess). What stays unpaired in B is new, in A gone.
  *
  * Every step visits nodes in index order and sorts stably, so the same
  * two dumps always give the same pairs. */
@@ -33,7 +34,7 @@
 #include "graph/open.h"
 
 enum { HOW_NONE, HOW_CLASS, HOW_H2, HOW_H1, HOW_H0, HOW_FIELD, HOW_SIBLING, HOW_GAP,
-       HOW_REFERRER, HOW_ROOTED, HOW_COUNT };
+       HOW_REFERRER, HOW_ROOTED, HOW_ADDRESS, HOW_COUNT };
 
 struct side {
 	struct heap *h;
@@ -567,7 +568,9 @@ static void spread(struct matcher *m)
 			size_t na = out_children(ha, a, ca), nb = out_children(hb, b, cb);
 			for (int key = 2; key >= -1; key--)
 				sibling_round(m, ca, na, cb, nb, key, sa, sb);
-			if (ha->node_kind[a] == NK_OBJARRAY && hb->node_kind[b] == NK_OBJARRAY)
+			/* arrays, and a class's static fields: by position */
+			if ((ha->node_kind[a] == NK_OBJARRAY && hb->node_kind[b] == NK_OBJARRAY) ||
+			    (ha->node_kind[a] == NK_CLASS && hb->node_kind[b] == NK_CLASS))
 				gap_round(m, ca, na, cb, nb);
 		}
 		referrer_round(m, a, b, sa, sb);
@@ -577,6 +580,43 @@ static void spread(struct matcher *m)
 	free(cb);
 	free(sa);
 	free(sb);
+}
+
+/* Every object that refers to v paired? (a new referrer: v is new too) */
+static int referrers_paired(const struct side *s, node_t v)
+{
+	const struct heap *h = s->h;
+
+	for (edge_t e = h->in_start[v]; e < h->in_start[v + 1]; e++)
+		if (h->in[e] != 0 && s->peer[h->in[e]] == HW_NONE)
+			return 0;
+	return 1;
+}
+
+/* Last: what is left, identical in full (h2), at the same address in
+ * both dumps, and referred to by paired objects only, was not moved, or
+ * is one of several that nothing tells apart, where pairing keeps the
+ * per-class counts right. Guesses: they do not spread; the round repeats
+ * while it pairs (a referrer paired here lets its children pass). */
+static void address_round(struct matcher *m)
+{
+	const struct heap *ha = m->s[0].h, *hb = m->s[1].h;
+	uint64_t before;
+
+	do {
+		before = m->pairs[HOW_ADDRESS];
+		for (node_t y = 1; y < hb->n; y++) {
+			if (m->s[1].peer[y] != HW_NONE || hb->node_kind[y] == NK_ROOT)
+				continue;
+			node_t x = heap_find_id(ha, heap_node_id(hb, y));
+			if (x == HW_NONE || m->s[0].peer[x] != HW_NONE || m->s[0].h2[x] != m->s[1].h2[y] ||
+			    cname_of(&m->s[0], x) != cname_of(&m->s[1], y) ||
+			    !referrers_paired(&m->s[0], x) || !referrers_paired(&m->s[1], y))
+				continue;
+			push(m, x, y, HOW_ADDRESS);
+		}
+	} while (m->pairs[HOW_ADDRESS] != before);
+	m->q.head = m->q.n;
 }
 
 static void pair_classes(struct matcher *m)
@@ -643,6 +683,7 @@ int match_dumps(struct heap *a, struct heap *b, struct match_result *r, struct p
 	spread(&m);
 	keyed_round(&m, m.s[0].h1, m.s[1].h1, 1, HOW_ROOTED);
 	spread(&m);
+	address_round(&m);
 	progress_end(p);
 
 	/* the answer: B's unpaired are new, A's unpaired gone */
@@ -661,7 +702,7 @@ int match_dumps(struct heap *a, struct heap *b, struct match_result *r, struct p
 		r->pairs += m.pairs[i];
 	r->by_content = m.pairs[HOW_H2] + m.pairs[HOW_H1] + m.pairs[HOW_H0];
 	r->by_reference = m.pairs[HOW_FIELD] + m.pairs[HOW_SIBLING] + m.pairs[HOW_GAP] + m.pairs[HOW_REFERRER];
-	r->by_count = m.pairs[HOW_ROOTED];
+	r->by_count = m.pairs[HOW_ROOTED] + m.pairs[HOW_ADDRESS];
 	r->classes = m.pairs[HOW_CLASS];
 	/* confidence of a "new" answer: sure when no unpaired object of A has
 	 * its content, or when everything that refers to it is new too;

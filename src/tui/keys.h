@@ -32,6 +32,8 @@
 	REQ(USE_REACHED, "Steps",   "Merged views: use the set's objects reached through the row") \
 	REQ(USE_NEW,     "Steps",   "Use the set's objects created since the baseline or mark") \
 	REQ(USE_OLD,     "Steps",   "Use the set's objects that existed at the baseline or mark") \
+	REQ(USE_GONE,    "Steps",   "Use the baseline's objects that are gone: a step on its side") \
+	REQ(BASELINE,    "Steps",   "Load a baseline: the earlier dump to compare with") \
 	REQ(BACK,        "Steps",   "Back to the previous step") \
 	REQ(FORWARD,     "Steps",   "Forward to the next step") \
 	REQ(FIRST_STEP,  "Steps",   "Go to the first step") \
@@ -42,6 +44,7 @@
 	REQ(EXACT,       "Classes", "Exact retained size of the marked classes, or of the visible rows") \
 	REQ(PACKAGES,    "Classes", "Toggle the package tree") \
 	REQ(LOADERS,     "Classes", "Toggle grouping by class loader") \
+	REQ(DELTA,       "Classes", "With a baseline: new and gone columns, or retained ones") \
 	REQ(SEARCH,      "Finding", "Search the rows (PCRE2)") \
 	REQ(SEARCH_NEXT, "Finding", "Next match") \
 	REQ(SEARCH_PREV, "Finding", "Previous match") \

@@ -246,10 +246,11 @@ static int work_end(struct tui *t)
 }
 
 /* ---- steps ---- */
-static struct hstep *step_new(struct objset set, const char *title, const char *expr)
+static struct hstep *step_new(struct heap *h, struct objset set, const char *title, const char *expr)
 {
 	struct hstep *s = xcalloc(1, sizeof *s);
 
+	s->h = h;
 	s->set = set;
 	s->title = xstrdup(title);
 	s->expr = expr ? xstrdup(expr) : NULL;
@@ -288,6 +289,13 @@ static void step_free(struct hstep *s)
 static struct hstep *cur_step(struct tui *t) { return t->steps[t->cur]; }
 static struct tview *cur_view(struct tui *t) { return &cur_step(t)->views[cur_step(t)->view]; }
 
+/* Make step k the current one; the views work on its dump. */
+static void step_go(struct tui *t, size_t k)
+{
+	t->cur = k;
+	t->h = t->steps[k]->h;
+}
+
 /* Build the view if it never was; -1 if cancelled (it stays unbuilt). */
 static int view_ensure(struct tui *t, struct tview *v)
 {
@@ -318,24 +326,26 @@ int tview_rebuild(struct tui *t, struct tview *v)
 }
 
 /* Push a step after the current one; the forward history goes. */
-static void push_step(struct tui *t, struct use *u)
+void tui_push(struct tui *t, struct use *u)
 {
 	struct hstep *from = cur_step(t);
 	char *expr = NULL;
 
+	/* "object ..." and "gone ..." stand alone */
 	if (from->expr != NULL && u->expr != NULL && *u->expr)
-		expr = strcmp(from->expr, "all") == 0 || strncmp(u->expr, "object ", 7) == 0
+		expr = strcmp(from->expr, "all") == 0 || strncmp(u->expr, "object ", 7) == 0 ||
+		       strncmp(u->expr, "gone", 4) == 0
 			? xstrdup(u->expr) : xasprintf("%s | %s", from->expr, u->expr);
 	for (size_t i = t->cur + 1; i < t->nsteps; i++)
 		step_free(t->steps[i]);
 	t->nsteps = t->cur + 1;
 	t->steps = xreallocarray(t->steps, t->nsteps + 1, sizeof *t->steps);
-	struct hstep *s = step_new(u->set, u->title, expr);
+	struct hstep *s = step_new(u->h ? u->h : from->h, u->set, u->title, expr);
 	s->view = from->view;
 	if (s->view == V_CLASSES && u->set.count < 50) /* a few objects: show them */
 		s->view = V_BIGGEST;
 	t->steps[t->nsteps++] = s;
-	t->cur = t->nsteps - 1;
+	step_go(t, t->nsteps - 1);
 	free(expr);
 	free(u->title);
 	free(u->expr);
@@ -350,6 +360,11 @@ static void use_step(struct tui *t, enum step_op op, const char *title)
 	struct use u = { .title = NULL };
 	struct sbuf err, ex;
 
+	if ((op == ST_NEW || op == ST_OLD) && t->h != t->main) {
+		tui_message(t, 1, "this step is on the baseline's side: new and old are about %s's objects",
+			    "the open dump");
+		return;
+	}
 	sbuf_init(&err);
 	sbuf_init(&ex);
 	u.set = cur_step(t)->set; /* a copy: step_apply replaces it */
@@ -366,7 +381,7 @@ static void use_step(struct tui *t, enum step_op op, const char *title)
 		u.title = xasprintf("%s of %llu objects", title,
 				    (unsigned long long)cur_step(t)->set.count);
 		u.expr = sbuf_detach(&ex);
-		push_step(t, &u);
+		tui_push(t, &u);
 	}
 	sbuf_free(&err);
 	sbuf_free(&ex);
@@ -386,7 +401,132 @@ static void use_rows(struct tui *t, int reached)
 		tui_message(t, 1, "no objects to use");
 		return;
 	}
-	push_step(t, &u);
+	tui_push(t, &u);
+}
+
+/* The baseline's objects that are gone: a step on the baseline's side. */
+static void use_gone(struct tui *t)
+{
+	struct use u = { .title = NULL };
+
+	if (t->bl == NULL || !baseline_has_old(t->bl)) {
+		tui_message(t, 1, "%s", t->bl == NULL ? "no baseline: press B to load one"
+						      : "gone needs a baseline dump; the agent's mark has none");
+		return;
+	}
+	if (t->bl->gone.count == 0) {
+		tui_message(t, 0, "nothing is gone since the baseline");
+		return;
+	}
+	u.set = t->bl->gone;
+	u.set.bits = xmalloc(bits_words(t->old->n) * sizeof *u.set.bits);
+	memcpy(u.set.bits, t->bl->gone.bits, bits_words(t->old->n) * sizeof *u.set.bits);
+	u.title = xasprintf("Gone since the baseline: %llu objects", (unsigned long long)u.set.count);
+	u.expr = xstrdup("gone");
+	u.h = t->old;
+	tui_push(t, &u);
+}
+
+/* Drop the baseline: steps on its side go (the history up to the first),
+ * the views that show new and old are built again. */
+static void baseline_drop(struct tui *t)
+{
+	size_t k = 0;
+
+	while (k < t->nsteps && t->steps[k]->h == t->main)
+		k++;
+	if (k < t->nsteps) {
+		for (size_t i = k; i < t->nsteps; i++)
+			step_free(t->steps[i]);
+		t->nsteps = k;
+		if (t->cur >= k)
+			step_go(t, k - 1);
+	}
+	for (size_t i = 0; i < t->nsteps; i++)
+		for (int j = 0; j < V_COUNT; j++) {
+			struct tview *v = &t->steps[i]->views[j];
+			rows_clear(v);
+			v->built = 0;
+			tview_free_data(v);
+			free(v->data);
+			v->data = NULL;
+		}
+	t->main->baseline = NULL;
+	if (t->bl != NULL) {
+		baseline_free(t->bl);
+		free(t->bl);
+		t->bl = NULL;
+	}
+	if (t->old != NULL) {
+		heap_free(t->old);
+		free(t->old);
+		t->old = NULL;
+	}
+	free(t->baseline);
+	t->baseline = NULL;
+}
+
+/* Open path as the baseline of the open dump, in place of the one
+ * before. 0, or -1 with err set and nothing changed. */
+static int baseline_load(struct tui *t, const char *path, struct sbuf *err)
+{
+	struct heap *old = xmalloc(sizeof *old);
+	struct baseline *bl = xcalloc(1, sizeof *bl);
+	struct open_opts oo = t->oo;
+	int rc;
+
+	oo.quiet = 1; /* the screen owns the terminal: warnings are collected */
+	work_begin(t, "opening the baseline");
+	rc = heap_open(old, path, &oo, &t->prog, err);
+	if (rc == 0) {
+		heap_need(old, HP_ALL, &t->prog);
+		t->prog.phase = "matching the two dumps";
+		rc = baseline_compare(t->main, old, bl, &t->prog, err);
+		if (rc < 0)
+			heap_free(old);
+	}
+	if (work_end(t) < 0 && rc == 0) {
+		heap_free(old);
+		rc = -1;
+		sbuf_adds(err, "cancelled");
+	}
+	if (rc < 0) {
+		baseline_free(bl);
+		free(bl);
+		free(old);
+		return -1;
+	}
+	baseline_drop(t);
+	t->old = old;
+	t->bl = bl;
+	t->main->baseline = bl;
+	t->baseline = xstrdup(path);
+	return 0;
+}
+
+/* B: ask for a baseline dump. */
+static void baseline_prompt(struct tui *t)
+{
+	char *q = tui_prompt(t, "baseline (the earlier dump of this JVM): ", NULL, NULL);
+	struct sbuf err;
+
+	if (q == NULL || *q == '\0') {
+		free(q);
+		return;
+	}
+	sbuf_init(&err);
+	if (baseline_load(t, q, &err) < 0) {
+		tui_message(t, 1, "%s", err.buf);
+	} else {
+		struct sbuf sum;
+		sbuf_init(&sum);
+		baseline_summary(t->bl, &sum);
+		tui_message(t, 0, "baseline loaded: %s", sum.buf);
+		sbuf_free(&sum);
+		view_ensure(t, cur_view(t));
+	}
+	sbuf_free(&err);
+	free(q);
 }
 
 static void exact_retained(struct tui *t)
@@ -474,11 +614,16 @@ static void draw_header(struct tui *t)
 	struct sbuf d, bl;
 	sbuf_init(&d);
 	sbuf_init(&bl);
-	esc_append(&d, (const uint8_t *)t->dump, strlen(t->dump), 0);
-	if (t->h->baseline != NULL)
-		baseline_summary(t->h->baseline, &bl);
-	else
-		sbuf_adds(&bl, "no baseline");
+	if (t->h == t->main) {
+		esc_append(&d, (const uint8_t *)t->dump, strlen(t->dump), 0);
+		if (t->bl != NULL)
+			baseline_summary(t->bl, &bl);
+		else
+			sbuf_adds(&bl, "no baseline (B: load one)");
+	} else { /* a step of gone objects, or from them */
+		esc_append(&d, (const uint8_t *)t->baseline, strlen(t->baseline), 0);
+		sbuf_adds(&bl, "the baseline's side: its objects, not the open dump's");
+	}
 	snprintf(line, sizeof line, " heapwalk  %s  %llu objects  %s heap  %s", d.buf,
 		 (unsigned long long)(t->h->n - 1), a, bl.buf);
 	const char *base = strrchr(d.buf, '/');
@@ -790,7 +935,7 @@ static void step_list(struct tui *t)
 	}
 	int k = popup(t, "Steps (Enter: go)", items, t->nsteps, t->cur);
 	if (k >= 0)
-		t->cur = (size_t)k;
+		step_go(t, (size_t)k);
 	for (size_t i = 0; i < t->nsteps; i++)
 		free(items[i]);
 	free(items);
@@ -804,8 +949,9 @@ static void use_menu(struct tui *t)
 			  "dominated the objects the set dominates directly (D)",
 			  "selected  the marked rows, or the cursor row (Enter)",
 			  "new       the objects created since the baseline or mark (>)",
-			  "old       the objects that existed at the baseline or mark (<)" };
-	switch (popup(t, "Use", items, 7, 0)) {
+			  "old       the objects that existed at the baseline or mark (<)",
+			  "gone      the baseline's objects that no longer exist (~)" };
+	switch (popup(t, "Use", items, 8, 0)) {
 	case 0: use_step(t, ST_RETAINED, "Retained"); break;
 	case 1: use_step(t, ST_REFERRERS, "Referrers"); break;
 	case 2: use_step(t, ST_REFERENTS, "Referents"); break;
@@ -813,6 +959,7 @@ static void use_menu(struct tui *t)
 	case 4: use_rows(t, 0); break;
 	case 5: use_step(t, ST_NEW, "New objects"); break;
 	case 6: use_step(t, ST_OLD, "Old objects"); break;
+	case 7: use_gone(t); break;
 	default: break;
 	}
 }
@@ -971,23 +1118,25 @@ static void dispatch(struct tui *t, int c)
 	case REQ_USE_DOMINATED: use_step(t, ST_DOMINATED, "Dominated"); break;
 	case REQ_USE_NEW: use_step(t, ST_NEW, "New objects"); break;
 	case REQ_USE_OLD: use_step(t, ST_OLD, "Old objects"); break;
+	case REQ_USE_GONE: use_gone(t); break;
+	case REQ_BASELINE: baseline_prompt(t); break;
 	case REQ_BACK:
 		if (t->cur > 0)
-			t->cur--;
+			step_go(t, t->cur - 1);
 		else
 			tui_message(t, 0, "this is the first step");
 		break;
 	case REQ_FORWARD:
 		if (t->cur + 1 < t->nsteps)
-			t->cur++;
+			step_go(t, t->cur + 1);
 		else
 			tui_message(t, 0, "this is the last step");
 		break;
-	case REQ_FIRST_STEP: t->cur = 0; break;
+	case REQ_FIRST_STEP: step_go(t, 0); break;
 	case REQ_STEP_LIST: step_list(t); break;
 	case REQ_JUMP:
 		if ((size_t)(c - '1') < t->nsteps)
-			t->cur = (size_t)(c - '1');
+			step_go(t, (size_t)(c - '1'));
 		else
 			tui_message(t, 1, "no step %c", c);
 		break;
@@ -1030,7 +1179,7 @@ static void dispatch(struct tui *t, int c)
 		break;
 	case REQ_QUIT: t->quit = 1; break;
 	case REQ_SORT: case REQ_EXACT: case REQ_PACKAGES: case REQ_LOADERS: case REQ_GROUP:
-	case REQ_NULLS: case REQ_WEAK: case REQ_PATHS:
+	case REQ_NULLS: case REQ_WEAK: case REQ_PATHS: case REQ_DELTA:
 		tui_message(t, 1, "not in the %s view", v->ops->name);
 		break;
 	default:
@@ -1087,10 +1236,9 @@ static void screen_init(void)
 
 int tui_main(const char *dump, const char *baseline, const struct open_opts *oo)
 {
-	struct heap h, old;
+	struct heap h;
 	struct tui t = { 0 };
 	struct sbuf err;
-	struct baseline bl = { 0 };
 
 	setlocale(LC_ALL, "");
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -1099,46 +1247,63 @@ int tui_main(const char *dump, const char *baseline, const struct open_opts *oo)
 	}
 	sbuf_init(&err);
 	progress_init(&t.prog, oo->quiet);
-	if (baseline != NULL && heap_open(&old, baseline, oo, &t.prog, &err) < 0) {
-		fprintf(stderr, "heapwalk: %s\n", err.buf);
-		sbuf_free(&err);
-		return 2;
+	if (baseline != NULL) {
+		t.old = xmalloc(sizeof *t.old);
+		if (heap_open(t.old, baseline, oo, &t.prog, &err) < 0) {
+			fprintf(stderr, "heapwalk: %s\n", err.buf);
+			sbuf_free(&err);
+			free(t.old);
+			return 2;
+		}
 	}
 	if (heap_open(&h, dump, oo, &t.prog, &err) < 0) {
 		fprintf(stderr, "heapwalk: %s\n", err.buf);
 		sbuf_free(&err);
-		if (baseline != NULL)
-			heap_free(&old);
+		if (t.old != NULL) {
+			heap_free(t.old);
+			free(t.old);
+		}
 		return 2;
 	}
 	heap_need(&h, HP_ALL, &t.prog);
+	if (t.old != NULL) /* its side is browsed too (gone) */
+		heap_need(t.old, HP_ALL, &t.prog);
 	/* old and new: against the baseline dump, or the agent's mark */
-	if (baseline != NULL ? baseline_compare(&h, &old, &bl, &t.prog, &err) == 0
-			     : h.agent.marks > 0 && baseline_from_mark(&h, &bl, &err) == 0) {
-		h.baseline = &bl;
+	t.bl = xcalloc(1, sizeof *t.bl);
+	if (baseline != NULL ? baseline_compare(&h, t.old, t.bl, &t.prog, &err) == 0
+			     : h.agent.marks > 0 && baseline_from_mark(&h, t.bl, &err) == 0) {
+		h.baseline = t.bl;
 	} else if (baseline != NULL) {
 		fprintf(stderr, "heapwalk: %s\n", err.buf);
 		sbuf_free(&err);
+		free(t.bl);
 		heap_free(&h);
-		heap_free(&old);
+		heap_free(t.old);
+		free(t.old);
 		return 2;
+	} else {
+		free(t.bl);
+		t.bl = NULL;
 	}
 	sbuf_free(&err);
 	progress_init(&t.prog, 1);
 	t.prog.tick = tick;
 	t.prog.tick_arg = &t;
-	t.h = &h;
+	t.h = t.main = &h;
 	t.dump = dump;
-	t.baseline = baseline;
+	t.baseline = baseline ? xstrdup(baseline) : NULL;
+	t.oo = *oo;
 	const char *kl = getenv("HEAPWALK_KEYLOG");
 	if (kl != NULL && *kl)
 		t.keylog = fopen(kl, "w");
 	struct objset all;
 	objset_all(&h, &all);
 	t.steps = xmalloc(sizeof *t.steps);
-	t.steps[0] = step_new(all, "All objects", "all");
+	t.steps[0] = step_new(&h, all, "All objects", "all");
 	t.nsteps = 1;
 	h.warn.quiet = 1; /* warnings were printed at open; the screen owns the terminal now */
+	if (t.old != NULL)
+		t.old->warn.quiet = 1;
 	screen_init();
 	getmaxyx(stdscr, t.rows, t.cols);
 	if (h.warn.n > 0)
@@ -1164,12 +1329,11 @@ int tui_main(const char *dump, const char *baseline, const struct open_opts *oo)
 	for (size_t i = 0; i < t.nsteps; i++)
 		step_free(t.steps[i]);
 	free(t.steps);
+	t.nsteps = 0;
 	free(t.msg);
 	free(t.search);
 	pcre2_code_free(t.search_re);
-	baseline_free(&bl);
+	baseline_drop(&t);
 	heap_free(&h);
-	if (baseline != NULL)
-		heap_free(&old);
 	return got_signal ? 128 + got_signal : 0;
 }

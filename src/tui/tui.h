@@ -47,6 +47,7 @@ struct use {
 	struct objset set;
 	char *title;
 	char *expr;
+	struct heap *h;     /* the heap set is over; NULL: the current step's */
 };
 
 struct view_ops {
@@ -72,6 +73,8 @@ struct tview {
 	char lefthead[96];  /* the label column's header */
 	/* state the view's requests change; kept with the step */
 	int sort, reverse;  /* classes */
+	int delta;          /* classes: new and gone columns instead of retained */
+	int delta_set;      /* classes: delta chosen once (on by default with a baseline) */
 	int packages, loaders, byclass, nulls, weak, paths, byfield;
 	char *filter;       /* PCRE2 source, NULL: none */
 	pcre2_code *filter_re;
@@ -81,6 +84,7 @@ struct tview {
 };
 
 struct hstep {
+	struct heap *h;     /* the dump the set is over: the open one, or the baseline's (gone) */
 	struct objset set;
 	char *title;
 	char *expr;         /* steps from "all", NULL if not expressible */
@@ -91,9 +95,13 @@ struct hstep {
 };
 
 struct tui {
-	struct heap *h;
+	struct heap *h;       /* the current step's dump (main, or old on the baseline's side) */
+	struct heap *main;    /* the dump opened */
+	struct heap *old;     /* the baseline dump, or NULL */
+	struct baseline *bl;  /* owned; main->baseline points at it, or both NULL */
 	const char *dump;
-	const char *baseline; /* --baseline OLD, or NULL */
+	char *baseline;       /* the baseline dump's path, or NULL */
+	struct open_opts oo;
 	struct hstep **steps;
 	size_t nsteps, cur;
 	struct progress prog;
@@ -118,6 +126,8 @@ int tui_filter_ok(const struct tview *v, const char *text);
 /* A prompt on the status line; NULL when cancelled. Caller frees. */
 char *tui_prompt(struct tui *t, const char *label, void (*live)(struct tui *, const char *, void *),
 		 void *arg);
+/* Make u the next step (the forward history goes) and go there. */
+void tui_push(struct tui *t, struct use *u);
 /* Redraw everything now (used by live filters). */
 void tui_draw(struct tui *t);
 

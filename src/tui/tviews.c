@@ -8,6 +8,7 @@
 
 #include "format/hprof.h"
 #include "graph/analysis.h"
+#include "query/baseline.h"
 #include "query/merged.h"
 #include "query/step.h"
 #include "query/views.h"
@@ -23,7 +24,7 @@ int tview_rebuild(struct tui *t, struct tview *v);
 
 /* Row kinds, shared by the views. */
 enum { RK_OBJ = 1, RK_CLASS, RK_PKG, RK_LOADER, RK_FOLD, RK_GROUP, RK_MORE, RK_FIELD,
-       RK_ELEM_MORE, RK_ROOT, RK_PATH, RK_INFO };
+       RK_ELEM_MORE, RK_ROOT, RK_PATH, RK_INFO, RK_GONECLS };
 
 /* What a row stands for beyond its node: a node list (folded and group
  * rows), a name prefix (packages), a merged group. */
@@ -33,7 +34,7 @@ struct rowdata {
 	node_t *reached;
 	size_t nreached;
 	char *prefix;
-	uint64_t loader;
+	uint64_t loader;    /* loader rows; gone-only class rows: the baseline's class */
 };
 
 static void rowdata_free(struct row *r)
@@ -202,12 +203,32 @@ static int use_nodes(struct tui *t, struct tview *v, int reached, struct use *u,
 }
 
 /* ================= classes ================= */
-struct classes_data {
-	struct class_row *rows; /* every class with instances in the set */
-	size_t n;
+
+/* Against the baseline: the set's new objects of a class, and (for the
+ * whole dump, with a baseline dump) the baseline's objects of that name
+ * that are gone. */
+struct cls_delta {
+	uint64_t new_count, new_bytes, gone_count, gone_bytes;
 };
 
-static const char *const sort_names[] = { "name", "instances", "shallow", "retained" };
+struct classes_data {
+	struct class_row *rows; /* every class with instances in the set (or gone ones) */
+	size_t n;
+	struct cls_delta *d;    /* per class, with a baseline; else NULL */
+	int have_gone;          /* the gone columns mean something */
+	struct gone_only {      /* the baseline's classes with gone objects and no namesake here */
+		uint32_t cls;   /* of the baseline dump */
+		struct cls_delta d;
+	} *only;
+	size_t nonly;
+};
+
+static const char *const sort_names[] = { "name", "instances", "shallow", "retained", "growth" };
+
+static int64_t growth(const struct cls_delta *d)
+{
+	return (int64_t)d->new_bytes - (int64_t)d->gone_bytes;
+}
 
 static struct tview *sort_view;
 static const struct heap *sort_h;
@@ -223,23 +244,78 @@ static int cmp_rows(const void *a, const void *b)
 	uint64_t p = 0, q = 0;
 	int c = 0;
 
+	const struct classes_data *cd = sort_view->data;
+
 	switch (sort_view->sort) {
 	case 1: p = x->count; q = y->count; break;
 	case 2: p = x->shallow; q = y->shallow; break;
 	case 3: p = class_ret(sort_view, x); q = class_ret(sort_view, y); break;
+	case 4: /* growth: signed */
+		if (cd->d != NULL) {
+			int64_t gp = growth(&cd->d[x->cls]), gq = growth(&cd->d[y->cls]);
+			c = gp < gq ? 1 : gp > gq ? -1 : 0;
+		}
+		break;
 	default: break;
 	}
-	c = p < q ? 1 : p > q ? -1 : 0; /* numbers biggest first */
+	if (c == 0)
+		c = p < q ? 1 : p > q ? -1 : 0; /* numbers biggest first */
 	if (c == 0)
 		c = strcmp(class_name(sort_h, x->cls), class_name(sort_h, y->cls));
 	return sort_view->reverse ? -c : c;
 }
 
+static void signed_count(struct sbuf *rt, char sign, uint64_t n, int known)
+{
+	char buf[32];
+
+	if (!known)
+		snprintf(buf, sizeof buf, "-");
+	else if (n == 0)
+		snprintf(buf, sizeof buf, "0");
+	else
+		snprintf(buf, sizeof buf, "%c%llu", sign, (unsigned long long)n);
+	sbuf_printf(rt, " %9s", buf);
+}
+
+static void signed_bytes(struct sbuf *rt, char sign, uint64_t b, int known)
+{
+	char buf[40], num[32];
+
+	if (!known) {
+		snprintf(buf, sizeof buf, "-");
+	} else if (b == 0) {
+		snprintf(buf, sizeof buf, "0");
+	} else {
+		fmt_bytes(num, sizeof num, b);
+		snprintf(buf, sizeof buf, "%c%s", sign, num);
+	}
+	sbuf_printf(rt, " %10s", buf);
+}
+
+/* The difference columns: instances, new, gone, shallow, new bytes, gone bytes. */
+static void delta_right(const struct classes_data *cd, uint64_t count, uint64_t shallow,
+			const struct cls_delta *d, struct sbuf *rt)
+{
+	sbuf_printf(rt, "%10llu", (unsigned long long)count);
+	signed_count(rt, '+', d->new_count, 1);
+	signed_count(rt, '-', d->gone_count, cd->have_gone);
+	sbuf_addc(rt, ' ');
+	add_bytes(rt, shallow);
+	signed_bytes(rt, '+', d->new_bytes, 1);
+	signed_bytes(rt, '-', d->gone_bytes, cd->have_gone);
+}
+
+/* A row's columns; d: its delta, shown instead of retained in delta mode. */
 static void class_right(struct tui *t, struct tview *v, uint64_t count, uint64_t shallow, uint64_t ret,
-			int exact, int known, struct sbuf *rt)
+			int exact, int known, const struct cls_delta *d, struct sbuf *rt)
 {
 	const struct hstep *s = v->st;
 
+	if (v->delta && d != NULL) {
+		delta_right(v->data, count, shallow, d, rt);
+		return;
+	}
 	sbuf_printf(rt, "%10llu %5.1f%%", (unsigned long long)count, pct(count, s->set.count));
 	add_bytes(rt, shallow);
 	sbuf_printf(rt, " %5.1f%%", pct(shallow, s->set.shallow));
@@ -252,6 +328,16 @@ static void class_right(struct tui *t, struct tview *v, uint64_t count, uint64_t
 	sbuf_printf(rt, " %5.1f%%", pct(ret, t->h->total_shallow));
 }
 
+static void delta_add(struct cls_delta *sum, const struct classes_data *cd, uint32_t c)
+{
+	if (cd->d == NULL)
+		return;
+	sum->new_count += cd->d[c].new_count;
+	sum->new_bytes += cd->d[c].new_bytes;
+	sum->gone_count += cd->d[c].gone_count;
+	sum->gone_bytes += cd->d[c].gone_bytes;
+}
+
 static struct row *class_row_make(struct tui *t, struct tview *v, struct rowvec *out,
 				  const struct class_row *cr)
 {
@@ -261,8 +347,10 @@ static struct row *class_row_make(struct tui *t, struct tview *v, struct rowvec 
 
 	sbuf_init(&l);
 	sbuf_init(&rt);
+	struct classes_data *cd = v->data;
 	add_esc(&l, class_name(t->h, cr->cls));
-	class_right(t, v, cr->count, cr->shallow, class_ret(v, cr), exact, 1, &rt);
+	class_right(t, v, cr->count, cr->shallow, class_ret(v, cr), exact, 1, cd->d ? &cd->d[cr->cls] : NULL,
+		    &rt);
 	r->cls = cr->cls;
 	r->kind = RK_CLASS;
 	r->num[0] = cr->count;
@@ -348,11 +436,13 @@ static void package_level(struct tui *t, struct tview *v, const char *prefix, st
 		/* the package's totals; its retained size only on request (E):
 		 * a sum of per-class lower bounds bounds nothing */
 		uint64_t cnt = 0, sh = 0;
+		struct cls_delta d = { 0 };
 		for (size_t j = 0; j < cd->n; j++)
 			if (strncmp(class_name(t->h, cd->rows[j].cls), p, strlen(p)) == 0 &&
 			    class_visible(t, v, cd->rows[j].cls)) {
 				cnt += cd->rows[j].count;
 				sh += cd->rows[j].shallow;
+				delta_add(&d, cd, cd->rows[j].cls);
 			}
 		struct row *r = rowvec_add(out);
 		struct sbuf l, rt;
@@ -361,7 +451,7 @@ static void package_level(struct tui *t, struct tview *v, const char *prefix, st
 		add_esc(&l, p);
 		sbuf_adds(&l, "*");
 		rowdata(r)->prefix = xstrdup(p);
-		class_right(t, v, cnt, sh, 0, 1, 0, &rt);
+		class_right(t, v, cnt, sh, 0, 1, 0, cd->d ? &d : NULL, &rt);
 		r->kind = RK_PKG;
 		r->open = 0;
 		r->num[0] = cnt;
@@ -395,11 +485,13 @@ static void loader_level(struct tui *t, struct tview *v, struct rowvec *out)
 	}
 	for (size_t k = 0; k < n; k++) {
 		uint64_t cnt = 0, sh = 0, ncls = 0;
+		struct cls_delta d = { 0 };
 		for (size_t i = 0; i < cd->n; i++)
 			if (t->h->cls[cd->rows[i].cls].loader_id == ids[k] &&
 			    class_visible(t, v, cd->rows[i].cls)) {
 				cnt += cd->rows[i].count;
 				sh += cd->rows[i].shallow;
+				delta_add(&d, cd, cd->rows[i].cls);
 				ncls++;
 			}
 		struct row *r = rowvec_add(out);
@@ -414,7 +506,7 @@ static void loader_level(struct tui *t, struct tview *v, struct rowvec *out)
 		else
 			sbuf_printf(&l, "loader 0x%llx", (unsigned long long)ids[k]);
 		sbuf_printf(&l, "  (%llu classes)", (unsigned long long)ncls);
-		class_right(t, v, cnt, sh, 0, 1, 0, &rt);
+		class_right(t, v, cnt, sh, 0, 1, 0, cd->d ? &d : NULL, &rt);
 		r->kind = RK_LOADER;
 		r->open = 0;
 		r->node = ln;
@@ -425,6 +517,35 @@ static void loader_level(struct tui *t, struct tview *v, struct rowvec *out)
 		sbuf_free(&rt);
 	}
 	free(ids);
+}
+
+/* The baseline's classes whose every object is gone and that the open
+ * dump has no class of that name for: after the others, by gone bytes. */
+static void gone_only_rows(struct tui *t, struct tview *v, struct rowvec *out)
+{
+	struct classes_data *cd = v->data;
+	const struct heap *old = t->h->baseline->old;
+
+	for (size_t i = 0; i < cd->nonly; i++) {
+		struct sbuf l, rt;
+		sbuf_init(&l);
+		sbuf_init(&rt);
+		add_esc(&l, class_name(old, cd->only[i].cls));
+		if (!tui_filter_ok(v, l.buf)) {
+			sbuf_free(&l);
+			sbuf_free(&rt);
+			continue;
+		}
+		sbuf_adds(&l, "  (baseline only)");
+		delta_right(cd, 0, 0, &cd->only[i].d, &rt);
+		struct row *r = rowvec_add(out);
+		r->kind = RK_GONECLS;
+		rowdata(r)->loader = cd->only[i].cls;
+		r->num[0] = cd->only[i].d.gone_count;
+		row_set(r, l.buf, rt.buf);
+		sbuf_free(&l);
+		sbuf_free(&rt);
+	}
 }
 
 static void classes_rows(struct tui *t, struct tview *v)
@@ -442,11 +563,104 @@ static void classes_rows(struct tui *t, struct tview *v)
 		for (size_t i = 0; i < cd->n; i++)
 			if (class_visible(t, v, cd->rows[i].cls))
 				class_row_make(t, v, &v->rows, &cd->rows[i]);
+		if (v->delta)
+			gone_only_rows(t, v, &v->rows);
 	}
 	free(v->colhead);
-	v->colhead = xstrdup(" instances      %    shallow      %    retained      %");
+	v->colhead = xstrdup(v->delta && cd->d != NULL
+			     ? " instances       new      gone     shallow  new bytes gone bytes"
+			     : " instances      %    shallow      %    retained      %");
 	snprintf(v->lefthead, sizeof v->lefthead, "class  (sort: %s%s%s)", sort_names[v->sort],
 		 v->reverse ? ", reversed" : "", v->packages ? ", packages" : v->loaders ? ", by loader" : "");
+}
+
+static const struct heap *name_h;
+
+static int cmp_cls_name(const void *a, const void *b)
+{
+	return strcmp(class_name(name_h, *(const uint32_t *)a), class_name(name_h, *(const uint32_t *)b));
+}
+
+/* The class of the open dump named like class oc of old: the first of
+ * that name (several loaders: the lowest index), or HW_NONE. */
+static uint32_t namesake(const struct heap *h, const uint32_t *byname, const struct heap *old, uint32_t oc)
+{
+	const char *name = class_name(old, oc);
+	size_t lo = 0, hi = h->ncls;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (strcmp(class_name(h, byname[mid]), name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < h->ncls && strcmp(class_name(h, byname[lo]), name) == 0 ? byname[lo] : HW_NONE;
+}
+
+static int cmp_only(const void *a, const void *b)
+{
+	const struct gone_only *x = a, *y = b;
+
+	if (x->d.gone_bytes != y->d.gone_bytes)
+		return x->d.gone_bytes < y->d.gone_bytes ? 1 : -1;
+	return strcmp(class_name(name_h, x->cls), class_name(name_h, y->cls));
+}
+
+/* New objects per class of the set; for the whole dump with a baseline
+ * dump, gone ones too (by class name). Classes whose objects are all gone
+ * get rows of their own. */
+static void classes_delta(struct tui *t, struct tview *v, struct classes_data *cd)
+{
+	const struct heap *h = t->h;
+	const struct baseline *bl = h->baseline;
+
+	cd->d = xcalloc((size_t)h->ncls + 1, sizeof *cd->d);
+	for (node_t x = 1; x < h->n; x++)
+		if (bit_get(v->st->set.bits, x) && objset_has(&bl->fresh, x) && h->node_class[x] != HW_NONE) {
+			cd->d[h->node_class[x]].new_count++;
+			cd->d[h->node_class[x]].new_bytes += h->node_shallow[x];
+		}
+	if (!baseline_has_old(bl) || !objset_is_all(h, &v->st->set))
+		return;
+	cd->have_gone = 1;
+	const struct heap *old = bl->old;
+	struct cls_delta *g = xcalloc((size_t)old->ncls + 1, sizeof *g);
+	for (node_t x = 1; x < old->n; x++)
+		if (objset_has(&bl->gone, x) && old->node_class[x] != HW_NONE) {
+			g[old->node_class[x]].gone_count++;
+			g[old->node_class[x]].gone_bytes += old->node_shallow[x];
+		}
+	uint32_t *byname = xmalloc(((size_t)h->ncls + 1) * sizeof *byname);
+	for (uint32_t c = 0; c < h->ncls; c++)
+		byname[c] = c;
+	name_h = h;
+	hw_qsort(byname, h->ncls, sizeof *byname, cmp_cls_name);
+	uint8_t *listed = xcalloc((size_t)h->ncls + 1, 1);
+	for (size_t i = 0; i < cd->n; i++)
+		listed[cd->rows[i].cls] = 1;
+	for (uint32_t oc = 0; oc < old->ncls; oc++) {
+		if (g[oc].gone_count == 0)
+			continue;
+		uint32_t c = namesake(h, byname, old, oc);
+		if (c == HW_NONE) {
+			cd->only = xreallocarray(cd->only, cd->nonly + 1, sizeof *cd->only);
+			cd->only[cd->nonly++] = (struct gone_only){ oc, g[oc] };
+			continue;
+		}
+		cd->d[c].gone_count += g[oc].gone_count;
+		cd->d[c].gone_bytes += g[oc].gone_bytes;
+		if (!listed[c]) { /* a class here with no instances left */
+			cd->rows = xreallocarray(cd->rows, cd->n + 1, sizeof *cd->rows);
+			cd->rows[cd->n++] = (struct class_row){ .cls = c };
+			listed[c] = 1;
+		}
+	}
+	name_h = old;
+	hw_qsort(cd->only, cd->nonly, sizeof *cd->only, cmp_only);
+	free(listed);
+	free(byname);
+	free(g);
 }
 
 static int classes_build(struct tui *t, struct tview *v)
@@ -471,6 +685,14 @@ static int classes_build(struct tui *t, struct tview *v)
 		cd = v->data = xcalloc(1, sizeof *cd);
 		cd->rows = cv.rows; /* taken over */
 		cd->n = cv.n;
+		if (t->h->baseline != NULL) {
+			classes_delta(t, v, cd);
+			if (!v->delta_set) { /* first time: the differences, biggest growth first */
+				v->delta = 1;
+				v->sort = 4;
+				v->delta_set = 1;
+			}
+		}
 	}
 	classes_rows(t, v);
 	return 0;
@@ -531,22 +753,64 @@ static void rx_literal(struct sbuf *sb, const char *s)
 	sbuf_adds(sb, "\\E");
 }
 
-static const struct heap *name_h;
-
-static int cmp_cls_name(const void *a, const void *b)
+/* "instances NAME", the name as a regex when it has to be. */
+static void instances_expr(struct sbuf *ex, const char *name)
 {
-	return strcmp(class_name(name_h, *(const uint32_t *)a), class_name(name_h, *(const uint32_t *)b));
+	if (strpbrk(name, " \t|/") == NULL && name[0] != '\0') {
+		sbuf_adds(ex, "instances ");
+		sbuf_adds(ex, name);
+	} else {
+		sbuf_adds(ex, "instances /^");
+		rx_literal(ex, name);
+		sbuf_adds(ex, "$/");
+	}
+}
+
+/* The baseline's gone objects of a class name: a step on its side. */
+static int gone_of_class(struct tui *t, const char *name, struct use *u)
+{
+	const struct baseline *bl = t->h->baseline;
+	struct heap *old = bl->old;
+	uint8_t *m = xcalloc((size_t)old->ncls + 1, 1);
+	struct sbuf ex, l;
+
+	for (uint32_t c = 0; c < old->ncls; c++)
+		m[c] = strcmp(class_name(old, c), name) == 0;
+	objset_empty(old, &u->set);
+	for (node_t x = 1; x < old->n; x++)
+		if (objset_has(&bl->gone, x) && old->node_class[x] != HW_NONE && m[old->node_class[x]])
+			bit_set(u->set.bits, x);
+	objset_recount(old, &u->set);
+	free(m);
+	sbuf_init(&ex);
+	sbuf_init(&l);
+	sbuf_adds(&ex, "gone | ");
+	instances_expr(&ex, name);
+	add_esc(&l, name);
+	u->title = xasprintf("Gone instances of %s", l.buf);
+	u->expr = sbuf_detach(&ex);
+	u->h = old;
+	sbuf_free(&l);
+	return 0;
 }
 
 static int classes_use(struct tui *t, struct tview *v, int reached, struct use *u)
 {
 	struct heap *h = t->h;
-	uint8_t *m = xcalloc(h->ncls + 1, 1);
+	uint8_t *m;
 	int any = 0;
 	size_t nm = 0;
 	uint32_t one = HW_NONE;
 
 	(void)reached;
+	if (v->cur < v->rows.n && v->rows.v[v->cur].kind == RK_GONECLS) { /* nothing here: the gone ones */
+		for (size_t i = 0; i < v->rows.n; i++)
+			any |= v->rows.v[i].marked;
+		if (!any)
+			return gone_of_class(t, class_name(h->baseline->old,
+							   (uint32_t)((struct rowdata *)v->rows.v[v->cur].data)->loader), u);
+	}
+	m = xcalloc(h->ncls + 1, 1);
 	for (size_t i = 0; i < v->rows.n; i++)
 		any |= v->rows.v[i].marked;
 	for (size_t i = 0; i < v->rows.n; i++)
@@ -566,14 +830,7 @@ static int classes_use(struct tui *t, struct tview *v, int reached, struct use *
 		}
 	if (nm == 1) {
 		const char *name = class_name(h, one);
-		if (strpbrk(name, " \t|/") == NULL && name[0] != '\0') {
-			sbuf_adds(&ex, "instances ");
-			sbuf_adds(&ex, name);
-		} else {
-			sbuf_adds(&ex, "instances /^");
-			rx_literal(&ex, name);
-			sbuf_adds(&ex, "$/");
-		}
+		instances_expr(&ex, name);
 		struct sbuf l;
 		sbuf_init(&l);
 		add_esc(&l, name);
@@ -647,16 +904,16 @@ static void classes_exact(struct tui *t, struct tview *v)
 		sbuf_init(&rt);
 		if (r->kind == RK_CLASS) {
 			v->exact[r->cls] = b;
-			class_right(t, v, r->num[0], 0, b, 1, 1, &rt);
+			class_right(t, v, r->num[0], 0, b, 1, 1, NULL, &rt);
 			/* the shallow column again: rebuild the text from the row */
 			struct classes_data *cd = v->data;
 			for (size_t k = 0; k < cd->n; k++)
 				if (cd->rows[k].cls == r->cls) {
 					sbuf_reset(&rt);
-					class_right(t, v, cd->rows[k].count, cd->rows[k].shallow, b, 1, 1, &rt);
+					class_right(t, v, cd->rows[k].count, cd->rows[k].shallow, b, 1, 1, NULL, &rt);
 				}
 		} else {
-			class_right(t, v, r->num[0], r->num[1], b, 1, 1, &rt);
+			class_right(t, v, r->num[0], r->num[1], b, 1, 1, NULL, &rt);
 		}
 		free(r->right);
 		r->right = sbuf_detach(&rt);
@@ -674,13 +931,18 @@ static void classes_exact(struct tui *t, struct tview *v)
 
 static int classes_request(struct tui *t, struct tview *v, enum request r)
 {
+	struct classes_data *cd = v->data;
+
 	switch (r) {
 	case REQ_SORT: {
-		char *k = tui_prompt(t, "sort by: n name, i instances, s shallow, r retained (again: reverse) ",
+		char *k = tui_prompt(t, cd != NULL && cd->d != NULL
+				     ? "sort by: n name, i instances, s shallow, r retained, g growth (again: reverse) "
+				     : "sort by: n name, i instances, s shallow, r retained (again: reverse) ",
 				     NULL, NULL);
 		int col = -1;
 		if (k != NULL && k[0])
-			col = k[0] == 'n' ? 0 : k[0] == 'i' ? 1 : k[0] == 's' ? 2 : k[0] == 'r' ? 3 : -1;
+			col = k[0] == 'n' ? 0 : k[0] == 'i' ? 1 : k[0] == 's' ? 2 : k[0] == 'r' ? 3 :
+			      k[0] == 'g' && cd != NULL && cd->d != NULL ? 4 : -1;
 		free(k);
 		if (col < 0)
 			return 1;
@@ -694,8 +956,39 @@ static int classes_request(struct tui *t, struct tview *v, enum request r)
 		return 1;
 	}
 	case REQ_EXACT:
+		if (v->delta && cd != NULL && cd->d != NULL) {
+			tui_message(t, 1, "the retained columns are off: d shows them");
+			return 1;
+		}
 		classes_exact(t, v);
 		return 1;
+	case REQ_DELTA:
+		if (cd == NULL || cd->d == NULL) {
+			tui_message(t, 1, "%s", t->h == t->main ? "no baseline: press B to load one"
+							       : "this step is on the baseline's side");
+			return 1;
+		}
+		v->delta = !v->delta;
+		if (!v->delta && v->sort == 4)
+			v->sort = 2;
+		tview_rebuild(t, v);
+		return 1;
+	case REQ_USE_GONE: { /* on a class row with gone objects: those */
+		if (cd == NULL || !cd->have_gone || !v->delta || v->cur >= v->rows.n)
+			return 0;
+		struct row *row = &v->rows.v[v->cur];
+		const char *name;
+		if (row->kind == RK_CLASS && cd->d[row->cls].gone_count > 0)
+			name = class_name(t->h, row->cls);
+		else if (row->kind == RK_GONECLS)
+			name = class_name(t->h->baseline->old, (uint32_t)((struct rowdata *)row->data)->loader);
+		else
+			return 0;
+		struct use u = { .title = NULL };
+		gone_of_class(t, name, &u);
+		tui_push(t, &u);
+		return 1;
+	}
 	case REQ_PACKAGES:
 		v->packages = !v->packages;
 		v->loaders = 0;
@@ -716,8 +1009,11 @@ static void classes_row_free(struct row *r) { rowdata_free(r); }
 static void classes_free_data(struct tview *v)
 {
 	struct classes_data *cd = v->data;
-	if (cd != NULL)
+	if (cd != NULL) {
 		free(cd->rows);
+		free(cd->d);
+		free(cd->only);
+	}
 }
 
 /* ================= biggest objects ================= */
