@@ -16,6 +16,7 @@ Suite *jvm_suite(void);
 Suite *tui_suite(void);
 Suite *agent_suite(void);
 Suite *match_suite(void);
+Suite *alloc_suite(void);
 
 /* test_jvm.c: make TEST_BUILDDIR/dumps/NAME.hprof (and .histo) of the
  * test workload with the JDK, unless it is newer than the workload. */
@@ -36,5 +37,8 @@ void agent_session(char *dir, size_t n);
 /* test_match.c: the directory of the two ordinary dumps of
  * tests/java/Matched (a.hprof, then b.hprof), made once per build. */
 const char *matched_dumps_dir(void);
+/* test_alloc.c: a snapshot of tests/java/Matched with allocation traces
+ * (the agent sampling), made once per build. */
+const char *alloc_dump(void);
 
 #endif

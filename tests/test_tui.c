@@ -741,6 +741,65 @@ START_TEST(test_baseline_loaded_later)
 }
 END_TEST
 
+/* The Allocations view of a snapshot with allocation traces
+ * (tests/alloc-run.sh): the hot spot at Holder's `new int[4]` line,
+ * used, is a step of int[]s only, as many as the row says. */
+START_TEST(test_allocations_view)
+{
+	struct term t;
+	char args[700], site[96];
+	int line = 0, no = 0;
+	FILE *f = fopen(TEST_SRCDIR "/java/Matched.java", "r");
+
+	ck_assert(f != NULL);
+	while (fgets(args, sizeof args, f) != NULL) {
+		no++;
+		if (strstr(args, "new int[4]") != NULL)
+			line = no;
+	}
+	fclose(f);
+	ck_assert(line > 0);
+	snprintf(site, sizeof site, "Matched$Holder.<init>(Matched.java:%d)", line);
+	snprintf(args, sizeof args, "%s", alloc_dump());
+	term_start(&t, 80, 24, "", args);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "BTab");
+	char *s = wait_for(&t, "hot spots, callers: ");
+	has(s, "Allocations");
+	free(s);
+	/* one hot spot left: the int[] site */
+	keys(&t, "f");
+	char rx[128];
+	snprintf(rx, sizeof rx, "Holder\\.<init>\\(Matched\\.java:%d\\)", line);
+	type(&t, rx);
+	keys(&t, "Enter");
+	s = wait_without(&t, site, "Matched.main(");
+	char *row = line_of(s, site);
+	unsigned long long n = 0;
+	ck_assert_msg(sscanf(strstr(row, site) + strlen(site), "%llu", &n) == 1 && n > 0, "row: %s", row);
+	free(row);
+	free(s);
+	keys(&t, "Enter");
+	s = wait_for(&t, "Step 2: Allocated at Matched$Holder.<init>");
+	char want[64];
+	snprintf(want, sizeof want, "|  %llu objects", n);
+	has(s, want);
+	free(s);
+	keys(&t, "Tab"); /* Allocations -> Classes */
+	s = wait_for(&t, "class  (sort:");
+	row = line_of(s, " [I ");
+	snprintf(want, sizeof want, " %llu ", n);
+	has(row, want);
+	free(row);
+	lacks(s, "java.lang.");
+	lacks(s, "Matched$Holder ");
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
 Suite *tui_suite(void)
 {
 	Suite *s = suite_create("tui");
@@ -761,6 +820,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_terminal_gone);
 	tcase_add_test(tc, test_baseline_in_browser);
 	tcase_add_test(tc, test_baseline_loaded_later);
+	tcase_add_test(tc, test_allocations_view);
 	suite_add_tcase(s, unit);
 	suite_add_tcase(s, tc);
 	return s;

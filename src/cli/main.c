@@ -33,6 +33,8 @@ static const char usage_text[] =
 "  biggest         the biggest objects: the dominator tree by retained size\n"
 "  objects         the objects of the set, biggest retained first\n"
 "  paths OBJECT    shortest paths from GC roots to OBJECT (0x... hex or decimal id)\n"
+"  allocations     where the objects were allocated, for dumps with stack traces\n"
+"                  (the agent's sample:BYTES): hot spots and the call tree\n"
 "  diff OLD NEW    class deltas from dump OLD to dump NEW, with the new and gone\n"
 "                  objects by class: exact for snapshots (stable ids), else matched\n"
 "  mark PID        mark the objects a running JVM has now (loads heapwalk's agent);\n"
@@ -52,7 +54,8 @@ static const char usage_text[] =
 "  new | old                 objects that did not exist / existed at the baseline\n"
 "                            (--baseline OLD, or the agent's mark in the dump)\n"
 "  gone                      first step only: the baseline's objects that are gone\n"
-"  a last word info, classes, biggest, objects or paths picks the view (default\n"
+"  a last word info, classes, biggest, objects, paths or allocations picks the\n"
+"  view (default\n"
 "  classes; paths needs a set of one object)\n"
 "\n"
 "options:\n"
@@ -66,9 +69,11 @@ static const char usage_text[] =
 "      --exact REGEX    classes: also the exact retained size of matching classes\n"
 "      --all            classes: also classes without instances in the set\n"
 "  -n, --top N          rows at the top level; 0 = all (default: classes all,\n"
-"                       biggest 20, objects 100)\n"
-"  -d, --depth N        biggest: levels of the dominator tree to show (default 1)\n"
-"      --cutoff PCT     biggest: fold children under PCT% of their parent (0.5)\n"
+"                       biggest 20, objects 100, allocations 20 of each tree)\n"
+"  -d, --depth N        biggest: levels of the dominator tree to show (default 1);\n"
+"                       allocations: levels of callers and callees (default 4)\n"
+"      --cutoff PCT     biggest: fold children under PCT% of their parent (0.5);\n"
+"                       allocations: leave out nodes under PCT% of traced bytes\n"
 "      --max N          paths: at most N paths, each to another root (default 5)\n"
 "  -w, --weak           paths, referrers, referents: follow weak references too\n"
 "      --no-cache       neither read nor write the index cache (DUMP.hwi)\n"
@@ -80,7 +85,7 @@ static const char usage_text[] =
 "exit status: 0 ok, 1 usage error, 2 bad input (unreadable dump, bad id or regex)\n";
 
 static const char *const commands[] = {
-	"info", "classes", "biggest", "objects", "paths", "diff", "mark", "snapshot"
+	"info", "classes", "biggest", "objects", "paths", "allocations", "diff", "mark", "snapshot"
 };
 
 struct cli {
@@ -90,7 +95,7 @@ struct cli {
 	enum fmt fmt;
 	struct view_opts vo;
 	struct open_opts oo;
-	int top_set;
+	int top_set, depth_set;
 };
 
 /* A usage error: one line, status 1. */
@@ -181,7 +186,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		case 'X': c->vo.exact = optarg; break;
 		case 'A': c->vo.all = 1; break;
 		case 'n': c->vo.top = (size_t)num_arg("--top", optarg, 0); c->top_set = 1; break;
-		case 'd': c->vo.depth = (int)num_arg("--depth", optarg, 1); break;
+		case 'd': c->vo.depth = (int)num_arg("--depth", optarg, 1); c->depth_set = 1; break;
 		case 'C':
 			c->vo.cutoff = strtod(optarg, &end);
 			if (*optarg == '\0' || *end != '\0' || !(c->vo.cutoff >= 0 && c->vo.cutoff <= 100))
@@ -297,6 +302,8 @@ static unsigned parts_needed(const char *view, const struct cli *c, size_t nstep
 		return HP_NODES | HP_DOM;
 	if (strcmp(view, "paths") == 0)
 		return HP_NODES | HP_IN | (c->vo.weak ? HP_WEAK : 0);
+	if (strcmp(view, "allocations") == 0)
+		return HP_NODES;
 	return HP_ALL;
 }
 
@@ -327,6 +334,12 @@ static int run_view(struct heap *h, const char *view, struct objset *set, struct
 		view_objects(h, set, &c->vo, &v);
 		report_objects(h, &v, c->fmt, out);
 		objects_view_free(&v);
+	} else if (strcmp(view, "allocations") == 0) {
+		struct alloc_view v;
+		view_allocations(h, set, &v);
+		report_allocations(h, &v, c->top_set ? c->vo.top : 20, c->depth_set ? c->vo.depth : 4,
+				   c->vo.cutoff, c->fmt, out);
+		alloc_view_free(&v);
 	} else { /* paths: of the one object of the set */
 		struct path_view v;
 		if (set->count != 1) {

@@ -706,3 +706,70 @@ void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, s
 	sbuf_free(&via);
 	sbuf_free(&root);
 }
+
+/* ---- allocations ---- */
+
+struct alloc_out {
+	struct table *t;
+	const struct heap *h;
+	const struct alloc_view *v;
+	const char *tree;
+	int depth;
+	double cutoff;
+	enum fmt f;
+	struct sbuf label;
+};
+
+static void alloc_rows(struct alloc_out *o, const struct alloc_tree *t, uint32_t i, int depth, size_t top)
+{
+	const struct alloc_node *n = &t->n[i];
+
+	for (uint32_t k = 0; k < n->nkids && (top == 0 || k < top); k++) {
+		const struct alloc_node *c = &t->n[t->kid[n->kids + k]];
+		if (depth > 0 && pct(c->bytes, o->v->traced_bytes) < o->cutoff)
+			break; /* biggest first: the rest are smaller */
+		sbuf_reset(&o->label);
+		struct sbuf raw;
+		sbuf_init(&raw);
+		frame_label(o->h, c->frame, &raw);
+		for (int d = 0; o->f == FMT_TEXT && d < depth; d++)
+			sbuf_adds(&o->label, "  ");
+		sbuf_add(&o->label, raw.buf, raw.len);
+		sbuf_free(&raw);
+		table_row(o->t, CS(o->tree), CN(depth), CN(c->count), CB(c->bytes),
+			  CP(pct(c->bytes, o->v->traced_bytes)), CSB(&o->label));
+		if (depth + 1 < o->depth)
+			alloc_rows(o, t, t->kid[n->kids + k], depth + 1, 0);
+	}
+}
+
+void report_allocations(const struct heap *h, const struct alloc_view *v, size_t top, int depth,
+			double cutoff, enum fmt f, struct sbuf *out)
+{
+	static const struct col cols[] = {
+		{ "tree", "tree", COL_STR, 0 },
+		{ "depth", "depth", COL_NUM, CF_DATA },
+		{ "objects", "objects", COL_NUM, 0 },
+		{ "bytes", "bytes", COL_BYTES, 0 },
+		{ "pct", "%", COL_PCT, 0 },
+		{ "frame", "frame", COL_STR, 0 },
+	};
+	struct table t;
+	struct alloc_out o = { &t, h, v, "hot", depth, cutoff, f, { 0 } };
+
+	sbuf_init(&o.label);
+	table_init(&t, f, "allocations", cols, 6);
+	meta_num(&t, "objects", v->set_count);
+	meta_bytes(&t, "shallow", v->set_shallow);
+	meta_num(&t, "traced_objects", v->traced_count);
+	meta_bytes(&t, "traced_bytes", v->traced_bytes);
+	meta_num(&t, "traces", v->traces);
+	if (v->traced_count == 0)
+		meta_strs(&t, "note", "no object of the set has an allocation trace: snapshots taken with "
+				     "the agent's sample:BYTES option have them (heapwalk(1))");
+	alloc_rows(&o, &v->hot, 0, 0, top);
+	o.tree = "calls";
+	alloc_rows(&o, &v->calls, 0, 0, top);
+	table_end(&t, out);
+	sbuf_free(&o.label);
+}

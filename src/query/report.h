@@ -11,6 +11,7 @@
 #define HW_REPORT_H
 
 #include "graph/heap.h"
+#include "query/alloc.h"
 #include "query/baseline.h"
 #include "query/views.h"
 #include "util.h"
@@ -24,5 +25,9 @@ void report_objects(const struct heap *h, const struct objects_view *v, enum fmt
 void report_diff(const struct heap *old, const struct heap *h, const struct diff_view *v,
 		 enum fmt f, struct sbuf *out);
 void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, struct sbuf *out);
+/* Hot spots, then the call tree: top rows of each, depth levels,
+ * nodes under cutoff percent of the traced bytes left out. */
+void report_allocations(const struct heap *h, const struct alloc_view *v, size_t top, int depth,
+			double cutoff, enum fmt f, struct sbuf *out);
 
 #endif

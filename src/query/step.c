@@ -22,7 +22,7 @@ static const struct {
 	{ "dominated", ST_DOMINATED, A_NONE }, { "object", ST_OBJECT, A_ID },
 	{ "new", ST_NEW, A_NONE }, { "old", ST_OLD, A_NONE }, { "gone", ST_GONE, A_NONE },
 };
-static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths" };
+static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths", "allocations" };
 
 #define NELEM(a) (sizeof (a) / sizeof (a)[0])
 

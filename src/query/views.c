@@ -99,6 +99,11 @@ static void frame_text(const struct heap *h, const struct hframe *f, struct sbuf
 	sbuf_addc(out, ')');
 }
 
+void frame_label(const struct heap *h, uint32_t f, struct sbuf *out)
+{
+	frame_text(h, &h->frames[f], out);
+}
+
 /* The frame'th frame of the thread's stack trace, if the dump has it. */
 static const struct hframe *thread_frame(const struct heap *h, uint32_t serial, uint32_t frame)
 {

@@ -112,6 +112,9 @@ void path_view_free(struct path_view *v);
 /* ---- labels shared by the renderers (raw dump text: escape it) ---- */
 /* "java.util.HashMap", or "class java.util.HashMap" for a class object. */
 void node_label(const struct heap *h, node_t v, struct sbuf *out);
+/* "java.util.ArrayList.add(ArrayList.java:455)" for frame index f, as a
+ * Java stack trace line; unescaped. Appends. */
+void frame_label(const struct heap *h, uint32_t f, struct sbuf *out);
 /* "0x7ff0012a8" */
 void node_id_text(const struct heap *h, node_t v, char *buf, size_t n);
 /* A String's text (at most max bytes), 0; -1 if v is no String. */

@@ -18,7 +18,7 @@
 	REQ(COLLAPSE,    "Moving",  "Collapse the row, or go to its parent row") \
 	REQ(NEXT_VIEW,   "Views",   "Next view") \
 	REQ(PREV_VIEW,   "Views",   "Previous view") \
-	REQ(GROUP,       "Views",   "Biggest: group by class; merged: by class or by field") \
+	REQ(GROUP,       "Views",   "Biggest: group by class; merged: by class or by field; allocations: hot spots or call tree") \
 	REQ(NULLS,       "Views",   "Outgoing: show or hide null fields") \
 	REQ(WEAK,        "Views",   "Incoming and paths: include weak references or not") \
 	REQ(PATHS,       "Views",   "Incoming: paths to GC roots of the cursor's object, or back") \

@@ -641,16 +641,25 @@ static void draw_header(struct tui *t)
 		 s->retained_known ? b : "? (e: compute)");
 	draw_line(1, C_STEP, line);
 	move(2, 0);
-	int x = 0;
+	int x = 0, all = 0, pad = 1;
+	for (int i = 0; i < V_COUNT; i++)
+		all += (int)strlen(view_table[i]->name) + 3;
+	if (all > COLS) { /* 80 columns: the tabs without their margins */
+		pad = 0;
+		addch(' ');
+		x = 1;
+	}
 	for (int i = 0; i < V_COUNT; i++) {
 		const char *name = view_table[i]->name;
-		int w = (int)strlen(name) + 2;
+		int w = (int)strlen(name) + 2 * pad;
 		if (x + w > COLS)
 			break;
 		attrset(attr_of(i == (int)s->view ? C_TABSEL : C_TAB));
-		addch(' ');
+		if (pad)
+			addch(' ');
 		addstr(name);
-		addch(' ');
+		if (pad)
+			addch(' ');
 		attrset(A_NORMAL);
 		x += w;
 		if (x < COLS) {
@@ -885,7 +894,8 @@ static void help(struct tui *t)
 	sbuf_adds(&sb, "heapwalk keys (Esc or q closes; Up/Down scroll)\n\n");
 	keys_help(&sb);
 	sbuf_adds(&sb, "\nViews: Classes, Biggest (dominator tree), Outgoing and Incoming references,\n"
-		       "Merged outgoing, incoming and dominating references. Every Enter makes a\n"
+		       "Merged outgoing, incoming and dominating references, Allocations (hot spots\n"
+		       "and call tree, for snapshots with allocation traces). Every Enter makes a\n"
 		       "new step; the breadcrumb at the bottom lists them. See heapwalk(1).\n");
 	char **lines = NULL;
 	size_t n = 0;

@@ -8,6 +8,7 @@
 
 #include "format/hprof.h"
 #include "graph/analysis.h"
+#include "query/alloc.h"
 #include "query/baseline.h"
 #include "query/merged.h"
 #include "query/step.h"
@@ -24,7 +25,7 @@ int tview_rebuild(struct tui *t, struct tview *v);
 
 /* Row kinds, shared by the views. */
 enum { RK_OBJ = 1, RK_CLASS, RK_PKG, RK_LOADER, RK_FOLD, RK_GROUP, RK_MORE, RK_FIELD,
-       RK_ELEM_MORE, RK_ROOT, RK_PATH, RK_INFO, RK_GONECLS };
+       RK_ELEM_MORE, RK_ROOT, RK_PATH, RK_INFO, RK_GONECLS, RK_ALLOC };
 
 /* What a row stands for beyond its node: a node list (folded and group
  * rows), a name prefix (packages), a merged group. */
@@ -1725,6 +1726,144 @@ static int merged_request(struct tui *t, struct tview *v, enum request r)
 }
 
 /* ================= the table ================= */
+/* ================= allocations ================= */
+/* The tree shown: hot spots (allocation sites, then their callers) or
+ * the call tree (outermost frames first); v->byclass picks the latter. */
+static const struct alloc_tree *alloc_tree_of(const struct tview *v)
+{
+	const struct alloc_view *av = v->data;
+
+	return v->byclass ? &av->calls : &av->hot;
+}
+
+/* The children of node i, as rows. */
+static void alloc_level(struct tui *t, struct tview *v, uint32_t i, struct rowvec *out)
+{
+	const struct alloc_view *av = v->data;
+	const struct alloc_tree *tr = alloc_tree_of(v);
+	const struct alloc_node *n = &tr->n[i];
+	struct sbuf l, rt, raw;
+
+	sbuf_init(&l);
+	sbuf_init(&rt);
+	sbuf_init(&raw);
+	for (uint32_t k = 0; k < n->nkids; k++) {
+		uint32_t c = tr->kid[n->kids + k];
+		const struct alloc_node *cn = &tr->n[c];
+		sbuf_reset(&l);
+		sbuf_reset(&rt);
+		sbuf_reset(&raw);
+		frame_label(t->h, cn->frame, &raw);
+		add_esc(&l, raw.buf);
+		if (!tui_filter_ok(v, l.buf))
+			continue;
+		sbuf_printf(&rt, "%10llu", (unsigned long long)cn->count);
+		add_bytes(&rt, cn->bytes);
+		sbuf_printf(&rt, " %5.1f%%", pct(cn->bytes, av->traced_bytes));
+		struct row *r = rowvec_add(out);
+		r->kind = RK_ALLOC;
+		r->num[0] = c;
+		r->open = cn->nkids ? 0 : -1;
+		row_set(r, l.buf, rt.buf);
+	}
+	sbuf_free(&l);
+	sbuf_free(&rt);
+	sbuf_free(&raw);
+}
+
+static int alloc_build(struct tui *t, struct tview *v)
+{
+	struct alloc_view *av = v->data;
+
+	if (av == NULL) {
+		av = v->data = xmalloc(sizeof *av);
+		view_allocations(t->h, &v->st->set, av);
+	}
+	if (av->traced_count == 0) {
+		struct row *r = rowvec_add(&v->rows);
+		row_set(r, "no object of this set has an allocation trace (snapshots taken with the "
+			   "agent's sample:BYTES option have them)", "");
+		r->kind = RK_INFO;
+	} else {
+		alloc_level(t, v, 0, &v->rows);
+	}
+	free(v->colhead);
+	v->colhead = xstrdup("   objects      bytes      %");
+	snprintf(v->lefthead, sizeof v->lefthead, "%s: %llu traced",
+		 v->byclass ? "call tree" : "hot spots, callers", (unsigned long long)av->traced_count);
+	return 0;
+}
+
+static int alloc_expand(struct tui *t, struct tview *v, size_t i, struct rowvec *out)
+{
+	const struct row *r = &v->rows.v[i];
+
+	if (r->kind == RK_ALLOC)
+		alloc_level(t, v, (uint32_t)r->num[0], out);
+	return 0;
+}
+
+/* The set's objects allocated on the marked rows' paths, or the cursor's. */
+static int alloc_use(struct tui *t, struct tview *v, int reached, struct use *u)
+{
+	const struct alloc_view *av = v->data;
+	const struct alloc_tree *tr;
+	struct objset one;
+	size_t n = 0, last = 0;
+	int any = 0;
+
+	(void)reached;
+	if (av == NULL) {
+		tui_message(t, 1, "no allocation site on this row");
+		return -1;
+	}
+	tr = alloc_tree_of(v);
+	for (size_t i = 0; i < v->rows.n; i++)
+		any |= v->rows.v[i].marked;
+	objset_empty(t->h, &u->set);
+	for (size_t i = 0; i < v->rows.n; i++) {
+		const struct row *r = &v->rows.v[i];
+		if (r->kind != RK_ALLOC || !(any ? r->marked : i == v->cur))
+			continue;
+		alloc_select(t->h, &v->st->set, av, tr, (uint32_t)r->num[0], &one);
+		for (size_t w = 0; w < bits_words(t->h->n); w++)
+			u->set.bits[w] |= one.bits[w];
+		objset_free(&one);
+		n++;
+		last = i;
+	}
+	if (n == 0) {
+		objset_free(&u->set);
+		tui_message(t, 1, "no allocation site on this row");
+		return -1;
+	}
+	objset_recount(t->h, &u->set);
+	if (n == 1) {
+		struct sbuf l;
+		sbuf_init(&l);
+		frame_label(t->h, tr->n[v->rows.v[last].num[0]].frame, &l);
+		struct sbuf e;
+		sbuf_init(&e);
+		add_esc(&e, l.buf);
+		u->title = xasprintf("Allocated %s %s", v->byclass ? "in" : "at", e.buf);
+		sbuf_free(&e);
+		sbuf_free(&l);
+	} else {
+		u->title = xasprintf("Allocated at %zu sites", n);
+	}
+	u->expr = NULL; /* no step names an allocation site */
+	return 0;
+}
+
+static int alloc_request(struct tui *t, struct tview *v, enum request r)
+{
+	if (r != REQ_GROUP)
+		return 0;
+	v->byclass = !v->byclass;
+	tview_rebuild(t, v);
+	return 1;
+}
+
 static void classes_row_free_all(struct row *r) { classes_row_free(r); }
 
 static const struct view_ops classes_ops = { "Classes", classes_build, classes_expand, classes_use,
@@ -1742,9 +1881,12 @@ static const struct view_ops merged_in_ops = { "Merged in", merged_build, merged
 static const struct view_ops merged_dom_ops = { "Dominating", merged_build, merged_expand, merged_use,
 						merged_request, rowdata_free };
 
+static const struct view_ops alloc_ops = { "Allocations", alloc_build, alloc_expand, alloc_use,
+					   alloc_request, rowdata_free };
+
 const struct view_ops *const view_table[V_COUNT] = {
 	&classes_ops, &biggest_ops, &outgoing_ops, &incoming_ops, &merged_out_ops, &merged_in_ops,
-	&merged_dom_ops,
+	&merged_dom_ops, &alloc_ops,
 };
 
 /* The classes view keeps its class rows in v->data beside a struct
@@ -1754,4 +1896,6 @@ void tview_free_data(struct tview *v)
 {
 	if (v->ops == &classes_ops)
 		classes_free_data(v);
+	else if (v->ops == &alloc_ops && v->data != NULL)
+		alloc_view_free(v->data);
 }

@@ -1,0 +1,235 @@
+/* alloc.c — allocation call tree and hot spots from the dump's stack
+ * traces; see alloc.h. */
+#include "query/alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/hprof.h"
+#include "query/views.h"
+
+/* The stack trace serial in an object's record (after its id). */
+static uint32_t trace_serial(const struct heap *h, node_t v)
+{
+	return be32(h->map + h->node_off[v] + 1 + h->layout.idsize);
+}
+
+/* The index of the trace with that serial, or HW_NONE. */
+static uint32_t trace_index(const struct heap *h, uint32_t serial)
+{
+	size_t lo = 0, hi = h->ntraces;
+
+	while (lo < hi) { /* traces are sorted by serial */
+		size_t mid = lo + (hi - lo) / 2;
+		if (h->traces[mid].serial < serial)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < h->ntraces && h->traces[lo].serial == serial ? (uint32_t)lo : HW_NONE;
+}
+
+/* ---- one frame for each class, method, signature and line ---- */
+
+static const struct heap *canon_h;
+
+static int cmp_frame(const void *a, const void *b)
+{
+	const struct hframe *x = &canon_h->frames[*(const uint32_t *)a];
+	const struct hframe *y = &canon_h->frames[*(const uint32_t *)b];
+	int c = strcmp(heap_str(canon_h, x->class_name), heap_str(canon_h, y->class_name));
+
+	if (c == 0)
+		c = strcmp(heap_str(canon_h, x->method), heap_str(canon_h, y->method));
+	if (c == 0)
+		c = strcmp(heap_str(canon_h, x->signature), heap_str(canon_h, y->signature));
+	if (c == 0)
+		c = x->line < y->line ? -1 : x->line > y->line;
+	if (c == 0) /* the same: the lower index stands for them */
+		c = *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+	return c;
+}
+
+static uint32_t *canonical_frames(const struct heap *h)
+{
+	uint32_t *order = xmalloc(((size_t)h->nframes + 1) * sizeof *order);
+	uint32_t *canon = xmalloc(((size_t)h->nframes + 1) * sizeof *canon);
+
+	for (uint32_t i = 0; i < h->nframes; i++)
+		order[i] = i;
+	canon_h = h;
+	hw_qsort(order, h->nframes, sizeof *order, cmp_frame);
+	for (uint32_t i = 0; i < h->nframes; i++) {
+		const struct hframe *x = &h->frames[order[i]];
+		const struct hframe *p = i ? &h->frames[order[i - 1]] : NULL;
+		int same = p != NULL && x->line == p->line &&
+			   strcmp(heap_str(h, x->class_name), heap_str(h, p->class_name)) == 0 &&
+			   strcmp(heap_str(h, x->method), heap_str(h, p->method)) == 0 &&
+			   strcmp(heap_str(h, x->signature), heap_str(h, p->signature)) == 0;
+		canon[order[i]] = same ? canon[order[i - 1]] : order[i];
+	}
+	free(order);
+	return canon;
+}
+
+/* ---- the trees ---- */
+
+static uint32_t node_add(struct alloc_tree *t, uint32_t parent, uint32_t frame)
+{
+	if (t->len == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 256;
+		t->n = xreallocarray(t->n, t->cap, sizeof *t->n);
+	}
+	t->n[t->len] = (struct alloc_node){ frame, parent, 0, 0, 0, 0 };
+	return (uint32_t)t->len++;
+}
+
+/* Child lists while building: per node, its first child and each
+ * node's next sibling. */
+struct build {
+	uint32_t *first, *next;
+	size_t cap;
+};
+
+static uint32_t child(struct alloc_tree *t, struct build *b, uint32_t parent, uint32_t frame)
+{
+	for (uint32_t c = b->first[parent]; c != HW_NONE; c = b->next[c])
+		if (t->n[c].frame == frame)
+			return c;
+	uint32_t c = node_add(t, parent, frame);
+	if (b->cap < t->cap) {
+		b->first = xreallocarray(b->first, t->cap, sizeof *b->first);
+		b->next = xreallocarray(b->next, t->cap, sizeof *b->next);
+		b->cap = t->cap;
+	}
+	b->first[c] = HW_NONE;
+	b->next[c] = b->first[parent];
+	b->first[parent] = c;
+	return c;
+}
+
+static const struct alloc_tree *sort_t;
+
+static int cmp_kid(const void *a, const void *b)
+{
+	const struct alloc_node *x = &sort_t->n[*(const uint32_t *)a], *y = &sort_t->n[*(const uint32_t *)b];
+
+	if (x->bytes != y->bytes)
+		return x->bytes < y->bytes ? 1 : -1;
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	/* equal: by frame index (the dump's order), for the same answer every time */
+	return x->frame < y->frame ? -1 : x->frame > y->frame;
+}
+
+/* Per trace index: how many objects of the set, and their bytes. */
+static void tree_make(const struct heap *h, const uint32_t *canon, const uint64_t *cnt, const uint64_t *bytes,
+		      int bottom_up, struct alloc_tree *t)
+{
+	struct build b = { 0 };
+
+	memset(t, 0, sizeof *t);
+	node_add(t, HW_NONE, HW_NONE);
+	b.first = xmalloc(t->cap * sizeof *b.first);
+	b.next = xmalloc(t->cap * sizeof *b.next);
+	b.cap = t->cap;
+	b.first[0] = b.next[0] = HW_NONE;
+	t->leaf = xmalloc(((size_t)h->ntraces + 1) * sizeof *t->leaf);
+	for (uint32_t k = 0; k < h->ntraces; k++) {
+		const struct htrace *tr = &h->traces[k];
+		t->leaf[k] = HW_NONE;
+		if (cnt[k] == 0 || tr->nframes == 0)
+			continue;
+		uint32_t at = 0;
+		t->n[0].count += cnt[k];
+		t->n[0].bytes += bytes[k];
+		for (uint32_t j = 0; j < tr->nframes; j++) {
+			/* frames[0] is where the object was made */
+			uint32_t f = h->trace_frames[tr->frame_first + (bottom_up ? j : tr->nframes - 1 - j)];
+			at = child(t, &b, at, canon[f]);
+			t->n[at].count += cnt[k];
+			t->n[at].bytes += bytes[k];
+		}
+		t->leaf[k] = at;
+	}
+	/* children: one array, each node's run sorted biggest first */
+	t->kid = xmalloc(t->len * sizeof *t->kid);
+	size_t m = 0;
+	sort_t = t;
+	for (size_t i = 0; i < t->len; i++) {
+		t->n[i].kids = (uint32_t)m;
+		for (uint32_t c = b.first[i]; c != HW_NONE; c = b.next[c])
+			t->kid[m++] = c;
+		t->n[i].nkids = (uint32_t)m - t->n[i].kids;
+		hw_qsort(t->kid + t->n[i].kids, t->n[i].nkids, sizeof *t->kid, cmp_kid);
+	}
+	free(b.first);
+	free(b.next);
+}
+
+void view_allocations(const struct heap *h, const struct objset *set, struct alloc_view *v)
+{
+	uint64_t *cnt = xcalloc((size_t)h->ntraces + 1, sizeof *cnt);
+	uint64_t *bytes = xcalloc((size_t)h->ntraces + 1, sizeof *bytes);
+
+	memset(v, 0, sizeof *v);
+	v->set_count = set->count;
+	v->set_shallow = set->shallow;
+	if (h->ntraces > 0) {
+		for (node_t x = 1; x < h->n; x++) {
+			if (!objset_has(set, x) || h->node_kind[x] == NK_ROOT || h->node_kind[x] == NK_CLASS)
+				continue;
+			uint32_t k = trace_index(h, trace_serial(h, x));
+			if (k == HW_NONE || h->traces[k].nframes == 0)
+				continue;
+			cnt[k]++;
+			bytes[k] += h->node_shallow[x];
+		}
+	}
+	for (uint32_t k = 0; k < h->ntraces; k++)
+		if (cnt[k] > 0 && h->traces[k].nframes > 0) {
+			v->traces++;
+			v->traced_count += cnt[k];
+			v->traced_bytes += bytes[k];
+		}
+	uint32_t *canon = canonical_frames(h);
+	tree_make(h, canon, cnt, bytes, 0, &v->calls);
+	tree_make(h, canon, cnt, bytes, 1, &v->hot);
+	free(canon);
+	free(cnt);
+	free(bytes);
+}
+
+static void tree_free(struct alloc_tree *t)
+{
+	free(t->n);
+	free(t->kid);
+	free(t->leaf);
+}
+
+void alloc_view_free(struct alloc_view *v)
+{
+	tree_free(&v->calls);
+	tree_free(&v->hot);
+}
+
+void alloc_select(const struct heap *h, const struct objset *set, const struct alloc_view *v,
+		  const struct alloc_tree *t, uint32_t i, struct objset *out)
+{
+	uint8_t *take = xcalloc((size_t)h->ntraces + 1, 1);
+
+	(void)v;
+	for (uint32_t k = 0; k < h->ntraces; k++)
+		for (uint32_t at = t->leaf[k]; at != HW_NONE && !take[k]; at = t->n[at].parent)
+			take[k] = at == i;
+	objset_empty(h, out);
+	for (node_t x = 1; x < h->n; x++) {
+		if (!objset_has(set, x) || h->node_kind[x] == NK_ROOT || h->node_kind[x] == NK_CLASS)
+			continue;
+		uint32_t k = trace_index(h, trace_serial(h, x));
+		if (k != HW_NONE && take[k])
+			bit_set(out->bits, x);
+	}
+	objset_recount(h, out);
+	free(take);
+}

@@ -1,0 +1,49 @@
+/* alloc.h — where objects were allocated: the stack traces that a dump
+ * records for them (HPROF TRACE and FRAME records, referred to by each
+ * object's record; heapwalk's agent writes them for the objects its
+ * allocation sampling picked, sample:BYTES). Two trees over the set's
+ * objects that have a trace:
+ *
+ *   calls  top down: the outermost frame (a thread's run or main) first,
+ *          each node the objects allocated in that method and in what it
+ *          called on that path (JProfiler's allocation call tree);
+ *   hot    bottom up: the allocation sites (the innermost frame: method
+ *          and line) first, then their callers (hot spots, backtraces).
+ *
+ * Frames with the same class, method, signature and line are one. */
+#ifndef HW_ALLOC_H
+#define HW_ALLOC_H
+
+#include "graph/heap.h"
+#include "query/objset.h"
+
+struct alloc_node {
+	uint32_t frame;       /* frame index of the heap; HW_NONE: the tree's root */
+	uint32_t parent;      /* HW_NONE for the root (node 0) */
+	uint32_t kids, nkids; /* children: tree->kid[kids..kids+nkids), biggest first */
+	uint64_t count, bytes;/* objects allocated on the paths through this node */
+};
+
+struct alloc_tree {
+	struct alloc_node *n; /* n[0]: the root, every sampled object */
+	size_t len, cap;
+	uint32_t *kid;
+	uint32_t *leaf;       /* per trace of the heap: its last node, HW_NONE if none */
+};
+
+struct alloc_view {
+	uint64_t set_count, set_shallow;
+	uint64_t traced_count, traced_bytes; /* with a trace of at least one frame */
+	uint64_t traces;                     /* distinct traces among them */
+	struct alloc_tree calls, hot;
+};
+
+/* Needs HP_NODES. */
+void view_allocations(const struct heap *h, const struct objset *set, struct alloc_view *v);
+void alloc_view_free(struct alloc_view *v);
+/* The members of set allocated on the paths through node i of t (a tree
+ * of v, made from set); out is over h. */
+void alloc_select(const struct heap *h, const struct objset *set, const struct alloc_view *v,
+		  const struct alloc_tree *t, uint32_t i, struct objset *out);
+
+#endif
