@@ -6,22 +6,24 @@
  *
  *   classes       class objects pair by name;
  *   content       a content hash h0 (class name, primitive fields,
- *                 primitive array contents, array length) and context
- *                 hashes h1, h2 (h0 with the children's h0, h1, in
- *                 reference order): an object whose hash is unique in
- *                 both dumps pairs with its namesake;
+ *                 primitive array contents, array length) and a context
+ *                 hash h1 (h0 with the children's h0, in reference
+ *                 order): an object whose h1 is unique in both dumps
+ *                 pairs with its namesake;
  *   references    from a pair (a, b): a's and b's children pair field by
  *                 field (instances), by content among the siblings, by
  *                 class when one of a class is left on each side, and,
  *                 in arrays and a class's statics, by position between
  *                 paired elements; a's and b's referrers pair when one
- *                 of a class is left on each side. Each new pair spreads further (a queue).
+ *                 of a class is left on each side. Each new pair
+ *                 spreads further (a queue).
  *
- * Rounds: classes, unique h2, unique h1, unique h0, each followed by
- * spreading; then identical objects that nothing refers to (held by
- * roots only) pair in order, as their count says; last, identical
- * objects at one address whose referrers are all paired (not spread
- * from: a guess). What stays unpaired in B is new, in A gone.
+ * Rounds: classes, unique h1, then spreading; unique h0 among what is
+ * left (objects whose children changed), spreading again; then
+ * identical objects that nothing refers to (held by roots only) pair in
+ * order, as their count says; last, identical objects at one address
+ * whose referrers are all paired (not spread from: a guess). What stays
+ * unpaired in B is new, in A gone.
  *
  * Every step visits nodes in index order and sorts stably, so the same
  * two dumps always give the same pairs. */
@@ -33,12 +35,12 @@
 #include "format/hprof.h"
 #include "graph/open.h"
 
-enum { HOW_NONE, HOW_CLASS, HOW_H2, HOW_H1, HOW_H0, HOW_FIELD, HOW_SIBLING, HOW_GAP,
+enum { HOW_NONE, HOW_CLASS, HOW_H1, HOW_H0, HOW_FIELD, HOW_SIBLING, HOW_GAP,
        HOW_REFERRER, HOW_ROOTED, HOW_ADDRESS, HOW_COUNT };
 
 struct side {
 	struct heap *h;
-	uint64_t *h0, *h1, *h2;
+	uint64_t *h0, *h1;
 	uint64_t *cname;    /* per class: hash of its name */
 	node_t *peer;       /* the paired node on the other side, HW_NONE */
 	uint8_t *how;
@@ -48,6 +50,8 @@ struct pairq {
 	node_t *a, *b;
 	size_t n, cap, head;
 };
+
+struct kv { uint64_t key; node_t v; };
 
 struct matcher {
 	struct side s[2];   /* 0: A (older), 1: B */
@@ -185,18 +189,20 @@ static void push(struct matcher *m, node_t a, node_t b, uint8_t how)
 
 /* ---- keyed rounds over whole dumps ---- */
 
-struct kv { uint64_t key; node_t v; };
 
-/* Stable LSD radix sort by key, 16 bits at a time. */
+/* Stable sort by key. The keys are hashes, spread evenly: two LSD radix
+ * passes over the upper 32 bits, 16 at a time, then the few runs that
+ * share them sorted by the whole key (stable insertion). */
 static void sort_kv(struct kv *a, size_t n)
 {
 	struct kv *tmp = xmalloc((n ? n : 1) * sizeof *tmp);
 	size_t *cnt = xmalloc(65536 * sizeof *cnt);
+	struct kv *src = a, *dst = tmp;
 
-	for (int shift = 0; shift < 64; shift += 16) {
+	for (int shift = 32; shift < 64; shift += 16) {
 		memset(cnt, 0, 65536 * sizeof *cnt);
 		for (size_t i = 0; i < n; i++)
-			cnt[(a[i].key >> shift) & 0xffff]++;
+			cnt[(src[i].key >> shift) & 0xffff]++;
 		size_t sum = 0;
 		for (size_t d = 0; d < 65536; d++) {
 			size_t c = cnt[d];
@@ -204,8 +210,22 @@ static void sort_kv(struct kv *a, size_t n)
 			sum += c;
 		}
 		for (size_t i = 0; i < n; i++)
-			tmp[cnt[(a[i].key >> shift) & 0xffff]++] = a[i];
-		memcpy(a, tmp, n * sizeof *a);
+			dst[cnt[(src[i].key >> shift) & 0xffff]++] = src[i];
+		struct kv *t = src;
+		src = dst;
+		dst = t;
+	}
+	/* two passes: back in a */
+	for (size_t i = 1; i < n; i++) {
+		if ((a[i].key >> 32) != (a[i - 1].key >> 32) || a[i].key >= a[i - 1].key)
+			continue;
+		struct kv x = a[i];
+		size_t j = i;
+		while (j > 0 && (a[j - 1].key >> 32) == (x.key >> 32) && a[j - 1].key > x.key) {
+			a[j] = a[j - 1];
+			j--;
+		}
+		a[j] = x;
 	}
 	free(tmp);
 	free(cnt);
@@ -258,12 +278,16 @@ static int rooted_only(const struct heap *h, node_t v)
 	return 1;
 }
 
+/* The unpaired objects of a side with their keys, sorted. */
 static struct kv *unpaired(const struct side *s, const uint64_t *key, int rooted, size_t *n)
 {
 	const struct heap *h = s->h;
-	struct kv *a = xmalloc((size_t)h->n * sizeof *a);
 	size_t k = 0;
 
+	for (node_t v = 1; v < h->n; v++) /* count first: later rounds have few left */
+		k += s->peer[v] == HW_NONE && (!rooted || rooted_only(h, v));
+	struct kv *a = xmalloc((k + 1) * sizeof *a);
+	k = 0;
 	for (node_t v = 1; v < h->n; v++)
 		if (s->peer[v] == HW_NONE && (!rooted || rooted_only(h, v)))
 			a[k++] = (struct kv){ key[v], v };
@@ -384,8 +408,7 @@ static void sibling_round(struct matcher *m, const node_t *ca, size_t na, const 
 				continue;
 			if (keykind < 1 && side == 0 && immutable(m, v))
 				continue; /* by class or own fields: not a replaced value */
-			uint64_t key = keykind == 2 ? s->h2[v] : keykind == 1 ? s->h1[v] :
-				       keykind == 0 ? s->h0[v] : cname_of(s, v);
+			uint64_t key = keykind == 1 ? s->h1[v] : keykind == 0 ? s->h0[v] : cname_of(s, v);
 			out[k++] = (struct sib){ key, v, i };
 		}
 		qsort(out, k, sizeof *out, cmp_sib);
@@ -439,12 +462,16 @@ static void gap_round(struct matcher *m, const node_t *ca, size_t na, const node
 				ub++;
 			}
 		if (ua > 0 && ua == ub && one_class) {
-			size_t x = i, y = j;
-			for (size_t k = 0; k < ua; k++) {
-				while (ca[x] == HW_NONE || m->s[0].peer[ca[x]] != HW_NONE)
+			/* in order; an object listed twice pairs once (then the
+			 * rest of the gap may run short on one side) */
+			size_t x = i, y = j, xe = i1 < na ? i1 : na, ye = j1 < nb ? j1 : nb;
+			for (;;) {
+				while (x < xe && (ca[x] == HW_NONE || m->s[0].peer[ca[x]] != HW_NONE))
 					x++;
-				while (cb[y] == HW_NONE || m->s[1].peer[cb[y]] != HW_NONE)
+				while (y < ye && (cb[y] == HW_NONE || m->s[1].peer[cb[y]] != HW_NONE))
 					y++;
+				if (x >= xe || y >= ye)
+					break;
 				push(m, ca[x++], cb[y++], HOW_GAP);
 			}
 		}
@@ -512,8 +539,23 @@ static size_t out_children(const struct heap *h, node_t v, node_t *buf)
 static void field_round(struct matcher *m, node_t a, node_t b, node_t *ca, node_t *cb, size_t cap)
 {
 	const struct heap *ha = m->s[0].h, *hb = m->s[1].h;
-	size_t na = field_children(ha, a, ca, cap), nb = field_children(hb, b, cb, cap);
+	size_t na = ha->out_start[a + 1] - ha->out_start[a], nb = hb->out_start[b + 1] - hb->out_start[b];
+	int same = na == nb;
 
+	/* The references in field order, nulls left out: when both have as
+	 * many, of the same classes in the same order, position is field
+	 * (or, at worst, the one object of a class each side has, which the
+	 * rounds by class pair anyway). Otherwise the records say. */
+	for (size_t j = 0; j < na && same; j++)
+		same = cname_of(&m->s[0], ha->out[ha->out_start[a] + j]) ==
+		       cname_of(&m->s[1], hb->out[hb->out_start[b] + j]);
+	if (same) {
+		memcpy(ca, ha->out + ha->out_start[a], na * sizeof *ca);
+		memcpy(cb, hb->out + hb->out_start[b], nb * sizeof *cb);
+	} else {
+		na = field_children(ha, a, ca, cap);
+		nb = field_children(hb, b, cb, cap);
+	}
 	if (na == 0 || na != nb)
 		return;
 	for (size_t j = 0; j < na; j++) {
@@ -529,6 +571,27 @@ static void field_round(struct matcher *m, node_t a, node_t b, node_t *ca, node_
 	}
 }
 
+/* The children not paired yet (classes aside), in order, into out
+ * (which may be c); how many. */
+static size_t unpaired_kids(const struct side *s, const node_t *c, size_t n, node_t *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (c[i] != HW_NONE && s->peer[c[i]] == HW_NONE && s->h->node_kind[c[i]] != NK_CLASS)
+			out[k++] = c[i];
+	return k;
+}
+
+/* Is one of the n nodes (0 is the root) not paired yet? */
+static int any_unpaired(const struct side *s, const node_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] != 0 && s->peer[v[i]] == HW_NONE)
+			return 1;
+	return 0;
+}
+
 /* Work off the queue of pairs: each pair's children and referrers. */
 static void spread(struct matcher *m)
 {
@@ -536,11 +599,32 @@ static void spread(struct matcher *m)
 	const struct heap *ha = m->s[0].h, *hb = m->s[1].h;
 	size_t cap = 1024;
 	node_t *ca = xmalloc(cap * sizeof *ca), *cb = xmalloc(cap * sizeof *cb);
+	node_t *xa = xmalloc(cap * sizeof *xa), *xb = xmalloc(cap * sizeof *xb);
 	struct sib *sa = xmalloc(cap * sizeof *sa), *sb = xmalloc(cap * sizeof *sb);
 	size_t step = 0;
 
 	while (q->head < q->n && !progress_cancelled(m->p)) {
 		node_t a = q->a[q->head], b = q->b[q->head];
+		/* memory-bound: fetch ahead what the pairs a few steps on read */
+		if (q->head + 16 < q->n) {
+			__builtin_prefetch(&ha->out_start[q->a[q->head + 16]]);
+			__builtin_prefetch(&hb->out_start[q->b[q->head + 16]]);
+			__builtin_prefetch(&ha->in_start[q->a[q->head + 16]]);
+			__builtin_prefetch(&hb->in_start[q->b[q->head + 16]]);
+		}
+		if (q->head + 8 < q->n) {
+			__builtin_prefetch(&ha->out[ha->out_start[q->a[q->head + 8]]]);
+			__builtin_prefetch(&hb->out[hb->out_start[q->b[q->head + 8]]]);
+			__builtin_prefetch(&ha->in[ha->in_start[q->a[q->head + 8]]]);
+			__builtin_prefetch(&hb->in[hb->in_start[q->b[q->head + 8]]]);
+		}
+		if (q->head + 4 < q->n) {
+			node_t a4 = q->a[q->head + 4], b4 = q->b[q->head + 4];
+			if (ha->out_start[a4] < ha->out_start[a4 + 1])
+				__builtin_prefetch(&m->s[0].peer[ha->out[ha->out_start[a4]]]);
+			if (hb->out_start[b4] < hb->out_start[b4 + 1])
+				__builtin_prefetch(&m->s[1].peer[hb->out[hb->out_start[b4]]]);
+		}
 		q->head++;
 		if ((++step & 0xffff) == 0)
 			progress_update(m->p, q->n);
@@ -558,26 +642,39 @@ static void spread(struct matcher *m)
 				cap *= 2;
 			ca = xreallocarray(ca, cap, sizeof *ca);
 			cb = xreallocarray(cb, cap, sizeof *cb);
+			xa = xreallocarray(xa, cap, sizeof *xa);
+			xb = xreallocarray(xb, cap, sizeof *xb);
 			sa = xreallocarray(sa, cap, sizeof *sa);
 			sb = xreallocarray(sb, cap, sizeof *sb);
 		}
-		if (ha->node_kind[a] == NK_INSTANCE && hb->node_kind[b] == NK_INSTANCE &&
+		/* most pairs have nothing left to pair around them: look first */
+		int kids = any_unpaired(&m->s[0], ha->out + ha->out_start[a], da) &&
+			   any_unpaired(&m->s[1], hb->out + hb->out_start[b], db);
+		if (kids && ha->node_kind[a] == NK_INSTANCE && hb->node_kind[b] == NK_INSTANCE &&
 		    cname_of(&m->s[0], a) == cname_of(&m->s[1], b))
 			field_round(m, a, b, ca, cb, cap);
-		if (da > 0 && db > 0) {
+		if (kids) {
 			size_t na = out_children(ha, a, ca), nb = out_children(hb, b, cb);
-			for (int key = 2; key >= -1; key--)
-				sibling_round(m, ca, na, cb, nb, key, sa, sb);
+			size_t ua = unpaired_kids(&m->s[0], ca, na, xa), ub = unpaired_kids(&m->s[1], cb, nb, xb);
+			for (int key = 1; key >= -1 && ua > 0 && ub > 0; key--) {
+				sibling_round(m, xa, ua, xb, ub, key, sa, sb);
+				ua = unpaired_kids(&m->s[0], xa, ua, xa);
+				ub = unpaired_kids(&m->s[1], xb, ub, xb);
+			}
 			/* arrays, and a class's static fields: by position */
 			if ((ha->node_kind[a] == NK_OBJARRAY && hb->node_kind[b] == NK_OBJARRAY) ||
 			    (ha->node_kind[a] == NK_CLASS && hb->node_kind[b] == NK_CLASS))
 				gap_round(m, ca, na, cb, nb);
 		}
-		referrer_round(m, a, b, sa, sb);
+		if (any_unpaired(&m->s[0], ha->in + ha->in_start[a], ha->in_start[a + 1] - ha->in_start[a]) &&
+		    any_unpaired(&m->s[1], hb->in + hb->in_start[b], hb->in_start[b + 1] - hb->in_start[b]))
+			referrer_round(m, a, b, sa, sb);
 	}
 	progress_update(m->p, q->n);
 	free(ca);
 	free(cb);
+	free(xa);
+	free(xb);
 	free(sa);
 	free(sb);
 }
@@ -593,10 +690,10 @@ static int referrers_paired(const struct side *s, node_t v)
 	return 1;
 }
 
-/* Last: what is left, identical in full (h2), at the same address in
- * both dumps, and referred to by paired objects only, was not moved, or
- * is one of several that nothing tells apart, where pairing keeps the
- * per-class counts right. Guesses: they do not spread; the round repeats
+/* Last: what is left, identical (h1: itself and its children's
+ * content), at the same address in both dumps, and referred to by
+ * paired objects only, was not moved, or is one of several that nothing
+ * tells apart, where pairing keeps the per-class counts right. Guesses: they do not spread; the round repeats
  * while it pairs (a referrer paired here lets its children pass). */
 static void address_round(struct matcher *m)
 {
@@ -609,7 +706,7 @@ static void address_round(struct matcher *m)
 			if (m->s[1].peer[y] != HW_NONE || hb->node_kind[y] == NK_ROOT)
 				continue;
 			node_t x = heap_find_id(ha, heap_node_id(hb, y));
-			if (x == HW_NONE || m->s[0].peer[x] != HW_NONE || m->s[0].h2[x] != m->s[1].h2[y] ||
+			if (x == HW_NONE || m->s[0].peer[x] != HW_NONE || m->s[0].h1[x] != m->s[1].h1[y] ||
 			    cname_of(&m->s[0], x) != cname_of(&m->s[1], y) ||
 			    !referrers_paired(&m->s[0], x) || !referrers_paired(&m->s[1], y))
 				continue;
@@ -660,7 +757,6 @@ int match_dumps(struct heap *a, struct heap *b, struct match_result *r, struct p
 		s->how = xcalloc(s->h->n, 1);
 		content_hashes(s);
 		s->h1 = context_hashes(s->h, s->h0);
-		s->h2 = context_hashes(s->h, s->h1);
 	}
 	m.posb = xmalloc((size_t)b->n * sizeof *m.posb);
 	memset(m.posb, 0xff, (size_t)b->n * sizeof *m.posb);
@@ -677,8 +773,9 @@ int match_dumps(struct heap *a, struct heap *b, struct match_result *r, struct p
 	/* the strong evidence first: names of classes, unique contents; then
 	 * what the references say */
 	pair_classes(&m);
-	keyed_round(&m, m.s[0].h2, m.s[1].h2, 0, HOW_H2);
 	keyed_round(&m, m.s[0].h1, m.s[1].h1, 0, HOW_H1);
+	spread(&m);
+	/* own content alone (changed children): over what is left, far less */
 	keyed_round(&m, m.s[0].h0, m.s[1].h0, 0, HOW_H0);
 	spread(&m);
 	keyed_round(&m, m.s[0].h1, m.s[1].h1, 1, HOW_ROOTED);
@@ -700,7 +797,7 @@ int match_dumps(struct heap *a, struct heap *b, struct match_result *r, struct p
 	r->pairs = 0;
 	for (int i = 1; i < HOW_COUNT; i++)
 		r->pairs += m.pairs[i];
-	r->by_content = m.pairs[HOW_H2] + m.pairs[HOW_H1] + m.pairs[HOW_H0];
+	r->by_content = m.pairs[HOW_H1] + m.pairs[HOW_H0];
 	r->by_reference = m.pairs[HOW_FIELD] + m.pairs[HOW_SIBLING] + m.pairs[HOW_GAP] + m.pairs[HOW_REFERRER];
 	r->by_count = m.pairs[HOW_ROOTED] + m.pairs[HOW_ADDRESS];
 	r->classes = m.pairs[HOW_CLASS];
@@ -743,7 +840,6 @@ int match_dumps(struct heap *a, struct heap *b, struct match_result *r, struct p
 	for (int i = 0; i < 2; i++) {
 		free(m.s[i].h0);
 		free(m.s[i].h1);
-		free(m.s[i].h2);
 		free(m.s[i].cname);
 		free(m.s[i].peer);
 		free(m.s[i].how);

@@ -361,8 +361,8 @@ static void use_step(struct tui *t, enum step_op op, const char *title)
 	struct sbuf err, ex;
 
 	if ((op == ST_NEW || op == ST_OLD) && t->h != t->main) {
-		tui_message(t, 1, "this step is on the baseline's side: new and old are about %s's objects",
-			    "the open dump");
+		tui_message(t, 1, "%s", "this step is on the baseline's side: new and old are about the open "
+				       "dump's objects");
 		return;
 	}
 	sbuf_init(&err);
