@@ -164,6 +164,9 @@ static void check_session(const char *dir, const char *what)
 	snprintf(args, sizeof args, "--no-cache --baseline %s/before.hprof %s -e 'new | biggest' -f json", dir, hprof);
 	out = hw(args, 0);
 	ck_assert_msg(strcmp(cached, out) == 0, "%s: cached and uncached outputs differ", what);
+	/* by stable ids: exact, and never labelled inferred */
+	ck_assert_msg(strstr(out, "\"identity\":\"exact: stable ids, against ") != NULL &&
+		      strstr(out, "inferred") == NULL, "%s: %s", what, out);
 	free(cached);
 	free(out);
 	snprintf(args, sizeof args, "-f csv diff %s/before.hprof %s", dir, hprof);

@@ -198,6 +198,16 @@ START_TEST(test_match_cli)
 		      strstr(out, "paired by content and references; confidence of new ") &&
 		      strstr(out, "new_confidence_pct:"), "info: %s", out);
 	free(out);
+	/* a view of new objects, and one of gone objects, says so too */
+	snprintf(cmd, sizeof cmd, "%s -q --baseline " MATCH "/a.hprof " MATCH "/b.hprof -e new classes", heapwalk());
+	out = run(cmd, &st);
+	ck_assert_msg(st == 0 && strncmp(out, "identity:   inferred: ", 22) == 0, "new: %s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q -f json --baseline " MATCH "/a.hprof " MATCH "/b.hprof -e gone biggest",
+		 heapwalk());
+	out = run(cmd, &st);
+	ck_assert_msg(st == 0 && strstr(out, "\"identity\":\"inferred: ") != NULL, "gone: %s", out);
+	free(out);
 	snprintf(cmd, sizeof cmd, "%s -q -f csv diff " MATCH "/a.hprof " MATCH "/b.hprof", heapwalk());
 	out = run(cmd, &st);
 	ck_assert_int_eq(st, 0);

@@ -529,6 +529,7 @@ int main(int argc, char **argv)
 		cur = &old;
 		first = 1;
 	}
+	cur->identity = first == 1 ? &bl : h.baseline; /* reports say what new, old, gone rest on */
 	unsigned parts = parts_needed(view, &c, c.object ? 0 : pl.n);
 	if (parts != 0)
 		heap_need(cur, parts, &p);

@@ -200,6 +200,10 @@ struct heap {
 	int from_cache;
 	/* old/new objects (query/baseline.h): set and owned by the front end */
 	const struct baseline *baseline;
+	/* the baseline the reports of this heap's sets name, so that an
+	 * inferred answer says so (the front end sets it: the baseline of the
+	 * dump, or of the newer dump for a set of gone objects); NULL: none */
+	const struct baseline *identity;
 	/* after a cached open: the big arrays (nodes, references, dominators)
 	 * still in the cache file, loaded by heap_need() (open.h) */
 	void *lazy;

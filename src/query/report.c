@@ -189,6 +189,21 @@ static void meta_baseline(struct table *t, const struct heap *h, const char *key
 	}
 }
 
+/* The views of a set that new, old or gone made: what that rests on,
+ * exact or inferred with its confidence. */
+static void meta_identity(struct table *t, const struct heap *h)
+{
+	const struct baseline *b = h->identity;
+	struct sbuf src;
+
+	if (b == NULL)
+		return;
+	sbuf_init(&src);
+	baseline_source(h, b, &src);
+	meta_str(t, "identity", src.buf, src.len);
+	sbuf_free(&src);
+}
+
 static struct tcell format_cell(const struct table *t, const struct cell *c)
 {
 	struct tcell r = { NULL, NULL };
@@ -502,6 +517,7 @@ void report_classes(const struct heap *h, const struct class_view *v, enum fmt f
 	struct table t;
 
 	table_init(&t, f, "classes", v->exact ? cols : cols_lb, v->exact ? 6 : 5);
+	meta_identity(&t, h);
 	meta_num(&t, "objects", v->set_count);
 	meta_bytes(&t, "shallow", v->set_shallow);
 	meta_num(&t, "classes", v->matched);
@@ -594,6 +610,7 @@ void report_biggest(const struct heap *h, const struct big_view *v, enum fmt f, 
 	sbuf_init(&label);
 	sbuf_init(&val);
 	table_init(&t, f, "biggest", cols, 9);
+	meta_identity(&t, h);
 	meta_num(&t, "objects", v->set_count);
 	meta_bytes(&t, "shallow", v->set_shallow);
 	meta_num(&t, "top_level", v->top_level);
@@ -642,6 +659,7 @@ void report_objects(const struct heap *h, const struct objects_view *v, enum fmt
 	sbuf_init(&label);
 	sbuf_init(&val);
 	table_init(&t, f, "objects", cols, 5);
+	meta_identity(&t, h);
 	meta_num(&t, "objects", v->set_count);
 	meta_bytes(&t, "shallow", v->set_shallow);
 	meta_num(&t, "shown", v->n);
@@ -678,6 +696,7 @@ void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, s
 	sbuf_init(&via);
 	sbuf_init(&root);
 	table_init(&t, f, "paths", cols, 6);
+	meta_identity(&t, h);
 	node_id_text(h, v->target, id, sizeof id);
 	meta_strs(&t, "object", id);
 	sbuf_reset(&label);
@@ -759,6 +778,7 @@ void report_allocations(const struct heap *h, const struct alloc_view *v, size_t
 
 	sbuf_init(&o.label);
 	table_init(&t, f, "allocations", cols, 6);
+	meta_identity(&t, h);
 	meta_num(&t, "objects", v->set_count);
 	meta_bytes(&t, "shallow", v->set_shallow);
 	meta_num(&t, "traced_objects", v->traced_count);
