@@ -278,18 +278,19 @@ static int rooted_only(const struct heap *h, node_t v)
 	return 1;
 }
 
-/* The unpaired objects of a side with their keys, sorted. */
-static struct kv *unpaired(const struct side *s, const uint64_t *key, int rooted, size_t *n)
+/* The unpaired objects of a side whose key is in quarter part (its top
+ * two bits), with their keys, sorted. */
+static struct kv *unpaired(const struct side *s, const uint64_t *key, int rooted, unsigned part, size_t *n)
 {
 	const struct heap *h = s->h;
 	size_t k = 0;
 
 	for (node_t v = 1; v < h->n; v++) /* count first: later rounds have few left */
-		k += s->peer[v] == HW_NONE && (!rooted || rooted_only(h, v));
+		k += s->peer[v] == HW_NONE && key[v] >> 62 == part && (!rooted || rooted_only(h, v));
 	struct kv *a = xmalloc((k + 1) * sizeof *a);
 	k = 0;
 	for (node_t v = 1; v < h->n; v++)
-		if (s->peer[v] == HW_NONE && (!rooted || rooted_only(h, v)))
+		if (s->peer[v] == HW_NONE && key[v] >> 62 == part && (!rooted || rooted_only(h, v)))
 			a[k++] = (struct kv){ key[v], v };
 	sort_kv(a, k);
 	*n = k;
@@ -316,18 +317,21 @@ static void pair_unique(struct matcher *m, const void *a, size_t na, const void 
 
 /* Pair objects whose key is unique on both sides (groups == 0), or, with
  * groups, as many of equal keys as both sides have, in index order; with
- * groups, only objects that nothing but roots refers to take part. */
+ * groups, only objects that nothing but roots refers to take part. A
+ * quarter of the keys at a time (equal keys share a quarter, and the
+ * quarters come in key order): a quarter of the memory. */
 static void keyed_round(struct matcher *m, const uint64_t *ka, const uint64_t *kb, int groups,
 			uint8_t how)
 {
-	size_t na, nb;
-	struct kv *a = unpaired(&m->s[0], ka, groups, &na);
-	struct kv *b = unpaired(&m->s[1], kb, groups, &nb);
-
 	m->round_how = how;
-	join_runs(m, a, na, b, nb, sizeof *a, groups ? pair_in_order : pair_unique);
-	free(a);
-	free(b);
+	for (unsigned part = 0; part < 4; part++) {
+		size_t na, nb;
+		struct kv *a = unpaired(&m->s[0], ka, groups, part, &na);
+		struct kv *b = unpaired(&m->s[1], kb, groups, part, &nb);
+		join_runs(m, a, na, b, nb, sizeof *a, groups ? pair_in_order : pair_unique);
+		free(a);
+		free(b);
+	}
 }
 
 /* ---- spreading along references ---- */
@@ -592,6 +596,15 @@ static int any_unpaired(const struct side *s, const node_t *v, size_t n)
 	return 0;
 }
 
+static uint64_t pairs_so_far(const struct matcher *m)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < HOW_COUNT; i++)
+		n += m->pairs[i];
+	return n;
+}
+
 /* Work off the queue of pairs: each pair's children and referrers. */
 static void spread(struct matcher *m)
 {
@@ -604,6 +617,12 @@ static void spread(struct matcher *m)
 	size_t step = 0;
 
 	while (q->head < q->n && !progress_cancelled(m->p)) {
+		if (q->head >= 65536 && q->head * 2 >= q->n) { /* the done half goes: a small queue */
+			q->n -= q->head;
+			memmove(q->a, q->a + q->head, q->n * sizeof *q->a);
+			memmove(q->b, q->b + q->head, q->n * sizeof *q->b);
+			q->head = 0;
+		}
 		node_t a = q->a[q->head], b = q->b[q->head];
 		/* memory-bound: fetch ahead what the pairs a few steps on read */
 		if (q->head + 16 < q->n) {
@@ -627,7 +646,7 @@ static void spread(struct matcher *m)
 		}
 		q->head++;
 		if ((++step & 0xffff) == 0)
-			progress_update(m->p, q->n);
+			progress_update(m->p, pairs_so_far(m));
 		size_t da = ha->out_start[a + 1] - ha->out_start[a];
 		size_t db = hb->out_start[b + 1] - hb->out_start[b];
 		size_t need = da > db ? da : db;
@@ -670,7 +689,7 @@ static void spread(struct matcher *m)
 		    any_unpaired(&m->s[1], hb->in + hb->in_start[b], hb->in_start[b + 1] - hb->in_start[b]))
 			referrer_round(m, a, b, sa, sb);
 	}
-	progress_update(m->p, q->n);
+	progress_update(m->p, pairs_so_far(m));
 	free(ca);
 	free(cb);
 	free(xa);
