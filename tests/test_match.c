@@ -220,6 +220,23 @@ START_TEST(test_match_cli)
 	ck_assert_uint_eq(now, 30000);
 	ck_assert_uint_eq(nw, 10000);
 	ck_assert_uint_eq(gone, 10000);
+	/* a class all of whose objects went, and one only the newer dump has */
+	row = strstr(out, "\nMatched$Early,");
+	ck_assert_msg(row != NULL, "%s", out);
+	ck_assert_int_eq(sscanf(row + 15, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu", &before, &now, &delta,
+				&bb, &bn, &bd, &nw, &nwb, &gone), 9);
+	ck_assert_uint_eq(before, 5);
+	ck_assert_uint_eq(now, 0);
+	ck_assert_uint_eq(nw, 0);
+	ck_assert_uint_eq(gone, 5);
+	row = strstr(out, "\nMatched$Late,");
+	ck_assert_msg(row != NULL, "%s", out);
+	ck_assert_int_eq(sscanf(row + 14, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu", &before, &now, &delta,
+				&bb, &bn, &bd, &nw, &nwb, &gone), 9);
+	ck_assert_uint_eq(before, 0);
+	ck_assert_uint_eq(now, 7);
+	ck_assert_uint_eq(nw, 7);
+	ck_assert_uint_eq(gone, 0);
 	free(out);
 	/* the later dump as the baseline: refused */
 	snprintf(cmd, sizeof cmd, "%s -q --baseline " MATCH "/b.hprof " MATCH "/a.hprof info 2>&1", heapwalk());

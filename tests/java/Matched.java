@@ -5,9 +5,10 @@
 // ids % 10 < 3 count up (their own fields change), ids % 10 == 9 get a
 // new name (a new String), ids % 7 == 0 get an element in their list.
 // Each Holder's lock (a plain Object), list and int[] are identical in
-// content across all Holders: only the graph tells them apart. Garbage
-// and full GCs move the survivors between the dumps. Waits for the file
-// go1 in the directory given, then for go2.
+// content across all Holders: only the graph tells them apart. The 5
+// Early objects are gone by the second dump, the 7 Late ones only in it.
+// Garbage and full GCs move the survivors between the dumps. Waits for
+// the file go1 in the directory given, then for go2.
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +24,11 @@ public class Matched {
         Holder(long id) { this.id = id; this.name = "holder-" + id; }
     }
     static final List<Holder> ALL = new ArrayList<>();
+    /* a class whose objects are all gone by the second dump, and one
+     * that only the second has */
+    static final class Early { final int n; Early(int n) { this.n = n; } }
+    static final class Late { final int n; Late(int n) { this.n = n; } }
+    static final List<Object> PHASE = new ArrayList<>();
 
     static void await(String dir, String name) throws Exception {
         File f = new File(dir, name);
@@ -32,6 +38,7 @@ public class Matched {
     public static void main(String[] args) throws Exception {
         String dir = args[0];
         for (long i = 0; i < 30000; i++) ALL.add(new Holder(i));
+        for (int i = 0; i < 5; i++) PHASE.add(new Early(i));
         System.gc();
         System.out.println("READY");
         await(dir, "go1");
@@ -42,6 +49,8 @@ public class Matched {
             if (h.id % 7 == 0) h.items.add(new Object());
         }
         for (long i = 100000; i < 110000; i++) ALL.add(new Holder(i));
+        PHASE.clear();
+        for (int i = 0; i < 7; i++) PHASE.add(new Late(i));
         for (int r = 0; r < 3; r++) {
             List<byte[]> junk = new ArrayList<>();
             for (int i = 0; i < 50000; i++) junk.add(new byte[64]);
