@@ -183,6 +183,22 @@ START_TEST(test_match_truth)
 }
 END_TEST
 
+/* diff's CSV row of a class: instances before and now, new and gone. */
+static void diff_row(const char *csv, const char *cls, unsigned long long before, unsigned long long now,
+		     unsigned long long nw, unsigned long long gone)
+{
+	char key[128];
+	unsigned long long v[9];
+
+	snprintf(key, sizeof key, "\n%s,", cls);
+	const char *row = strstr(csv, key);
+	ck_assert_msg(row != NULL, "no %s in %s", cls, csv);
+	ck_assert_int_eq(sscanf(row + strlen(key), "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu", &v[0], &v[1],
+				&v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8]), 9);
+	ck_assert_msg(v[0] == before && v[1] == now && v[6] == nw && v[8] == gone,
+		      "%s: before %llu now %llu new %llu gone %llu", cls, v[0], v[1], v[6], v[8]);
+}
+
 /* The command line labels a matched answer as inferred, with its
  * confidence, and diff's per-class counts follow the truth. */
 START_TEST(test_match_cli)
@@ -211,32 +227,11 @@ START_TEST(test_match_cli)
 	snprintf(cmd, sizeof cmd, "%s -q -f csv diff " MATCH "/a.hprof " MATCH "/b.hprof", heapwalk());
 	out = run(cmd, &st);
 	ck_assert_int_eq(st, 0);
-	const char *row = strstr(out, "\nMatched$Holder,");
-	ck_assert_msg(row != NULL, "%s", out);
-	unsigned long long before, now, delta, bb, bn, bd, nw, nwb, gone;
-	ck_assert_int_eq(sscanf(row + 16, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu", &before, &now, &delta,
-				&bb, &bn, &bd, &nw, &nwb, &gone), 9);
-	ck_assert_uint_eq(before, 30000);
-	ck_assert_uint_eq(now, 30000);
-	ck_assert_uint_eq(nw, 10000);
-	ck_assert_uint_eq(gone, 10000);
+	/* instances before, now, new and gone per class, as planted */
+	diff_row(out, "Matched$Holder", 30000, 30000, 10000, 10000);
 	/* a class all of whose objects went, and one only the newer dump has */
-	row = strstr(out, "\nMatched$Early,");
-	ck_assert_msg(row != NULL, "%s", out);
-	ck_assert_int_eq(sscanf(row + 15, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu", &before, &now, &delta,
-				&bb, &bn, &bd, &nw, &nwb, &gone), 9);
-	ck_assert_uint_eq(before, 5);
-	ck_assert_uint_eq(now, 0);
-	ck_assert_uint_eq(nw, 0);
-	ck_assert_uint_eq(gone, 5);
-	row = strstr(out, "\nMatched$Late,");
-	ck_assert_msg(row != NULL, "%s", out);
-	ck_assert_int_eq(sscanf(row + 14, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu", &before, &now, &delta,
-				&bb, &bn, &bd, &nw, &nwb, &gone), 9);
-	ck_assert_uint_eq(before, 0);
-	ck_assert_uint_eq(now, 7);
-	ck_assert_uint_eq(nw, 7);
-	ck_assert_uint_eq(gone, 0);
+	diff_row(out, "Matched$Early", 5, 0, 0, 5);
+	diff_row(out, "Matched$Late", 0, 7, 7, 0);
 	free(out);
 	/* the later dump as the baseline: refused */
 	snprintf(cmd, sizeof cmd, "%s -q --baseline " MATCH "/b.hprof " MATCH "/a.hprof info 2>&1", heapwalk());
