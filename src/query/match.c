@@ -119,7 +119,7 @@ static void content_hashes(struct side *s)
 			const struct hclass *k = &h->cls[h->node_class[v]];
 			uint32_t nb = be32(q + 2 * ids + 4);
 			if (nb > cap) {
-				cap = nb * 2;
+				cap = (size_t)nb * 2;
 				buf = xrealloc(buf, cap);
 			}
 			memcpy(buf, q + 2 * ids + 8, nb);
@@ -139,7 +139,10 @@ static void content_hashes(struct side *s)
 		case NK_PRIMARRAY: {
 			uint32_t len = be32(q + ids + 4);
 			uint8_t t = q[ids + 8];
-			x = hash_bytes(q + ids + 9, (size_t)len * hprof_type_size(t, ids), mix(x, len));
+			if (q[-1] == 0xc3) /* Android's array without its data: the length says it all */
+				x = mix(mix(x, len), t);
+			else
+				x = hash_bytes(q + ids + 9, (size_t)len * hprof_type_size(t, ids), mix(x, len));
 			break;
 		}
 		default:
@@ -324,7 +327,7 @@ static void keyed_round(struct matcher *m, const uint64_t *ka, const uint64_t *k
 			uint8_t how)
 {
 	m->round_how = how;
-	for (unsigned part = 0; part < 4; part++) {
+	for (unsigned part = 0; part < 4 && !progress_cancelled(m->p); part++) {
 		size_t na, nb;
 		struct kv *a = unpaired(&m->s[0], ka, groups, part, &na);
 		struct kv *b = unpaired(&m->s[1], kb, groups, part, &nb);
@@ -424,6 +427,13 @@ static void sibling_round(struct matcher *m, const node_t *ca, size_t na, const 
 	join_runs(m, sa, ka, sb, kb, sizeof *sa, pair_lone_siblings);
 }
 
+/* An element a gap can pair: unpaired, and not a class object (they
+ * pair by name only, and all have one class). */
+static int gap_member(const struct side *s, node_t v)
+{
+	return v != HW_NONE && s->peer[v] == HW_NONE && s->h->node_kind[v] != NK_CLASS;
+}
+
 /* Arrays: between elements paired already, the unpaired ones in the same
  * gap, of one class, as many on both sides: in order. */
 static void gap_round(struct matcher *m, const node_t *ca, size_t na, const node_t *cb, size_t nb)
@@ -452,14 +462,14 @@ static void gap_round(struct matcher *m, const node_t *ca, size_t na, const node
 		uint64_t cls = 0;
 		int one_class = 1;
 		for (size_t x = i; x < i1 && x < na; x++)
-			if (ca[x] != HW_NONE && m->s[0].peer[ca[x]] == HW_NONE) {
+			if (gap_member(&m->s[0], ca[x])) {
 				uint64_t c = cname_of(&m->s[0], ca[x]);
 				one_class &= ua == 0 || c == cls;
 				cls = c;
 				ua++;
 			}
 		for (size_t y = j; y < j1 && y < nb; y++)
-			if (cb[y] != HW_NONE && m->s[1].peer[cb[y]] == HW_NONE) {
+			if (gap_member(&m->s[1], cb[y])) {
 				uint64_t c = cname_of(&m->s[1], cb[y]);
 				one_class &= (ua == 0 && ub == 0) || c == cls;
 				cls = c;
@@ -470,9 +480,9 @@ static void gap_round(struct matcher *m, const node_t *ca, size_t na, const node
 			 * rest of the gap may run short on one side) */
 			size_t x = i, y = j, xe = i1 < na ? i1 : na, ye = j1 < nb ? j1 : nb;
 			for (;;) {
-				while (x < xe && (ca[x] == HW_NONE || m->s[0].peer[ca[x]] != HW_NONE))
+				while (x < xe && !gap_member(&m->s[0], ca[x]))
 					x++;
-				while (y < ye && (cb[y] == HW_NONE || m->s[1].peer[cb[y]] != HW_NONE))
+				while (y < ye && !gap_member(&m->s[1], cb[y]))
 					y++;
 				if (x >= xe || y >= ye)
 					break;
@@ -518,10 +528,10 @@ static void referrer_round(struct matcher *m, node_t a, node_t b, struct sib *sa
 	if (a1 - a0 > 64 || b1 - b0 > 64) /* a class, a shared constant: no evidence */
 		return;
 	for (edge_t e = a0; e < a1; e++)
-		if (ha->in[e] != 0 && m->s[0].peer[ha->in[e]] == HW_NONE)
+		if (ha->in[e] != 0 && m->s[0].peer[ha->in[e]] == HW_NONE && ha->node_kind[ha->in[e]] != NK_CLASS)
 			sa[ka++] = (struct sib){ cname_of(&m->s[0], ha->in[e]), ha->in[e], e };
 	for (edge_t e = b0; e < b1; e++)
-		if (hb->in[e] != 0 && m->s[1].peer[hb->in[e]] == HW_NONE)
+		if (hb->in[e] != 0 && m->s[1].peer[hb->in[e]] == HW_NONE && hb->node_kind[hb->in[e]] != NK_CLASS)
 			sb[kb++] = (struct sib){ cname_of(&m->s[1], hb->in[e]), hb->in[e], e };
 	qsort(sa, ka, sizeof *sa, cmp_sib);
 	qsort(sb, kb, sizeof *sb, cmp_sib);
@@ -718,8 +728,11 @@ static void address_round(struct matcher *m)
 {
 	const struct heap *ha = m->s[0].h, *hb = m->s[1].h;
 	uint64_t before;
+	int passes = 0;
 
-	do {
+	do { /* a chain of such objects takes a pass a link: a few passes at most */
+		if (progress_cancelled(m->p))
+			break;
 		before = m->pairs[HOW_ADDRESS];
 		for (node_t y = 1; y < hb->n; y++) {
 			if (m->s[1].peer[y] != HW_NONE || hb->node_kind[y] == NK_ROOT)
@@ -731,7 +744,7 @@ static void address_round(struct matcher *m)
 				continue;
 			push(m, x, y, HOW_ADDRESS);
 		}
-	} while (m->pairs[HOW_ADDRESS] != before);
+	} while (m->pairs[HOW_ADDRESS] != before && ++passes < 8);
 	m->q.head = m->q.n;
 }
 

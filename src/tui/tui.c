@@ -331,16 +331,25 @@ void tui_push(struct tui *t, struct use *u)
 	struct hstep *from = cur_step(t);
 	char *expr = NULL;
 
-	/* "object ..." and "gone ..." stand alone */
-	if (from->expr != NULL && u->expr != NULL && *u->expr)
-		expr = strcmp(from->expr, "all") == 0 || strncmp(u->expr, "object ", 7) == 0 ||
-		       strncmp(u->expr, "gone", 4) == 0
-			? xstrdup(u->expr) : xasprintf("%s | %s", from->expr, u->expr);
+	struct heap *h = u->h ? u->h : from->h;
+
+	/* "object ..." and "gone ..." stand alone; objects of the baseline's
+	 * side are named from its gone objects */
+	if (from->expr != NULL && u->expr != NULL && *u->expr) {
+		if (strncmp(u->expr, "object ", 7) == 0 && h != t->main)
+			expr = xasprintf("gone | %s", u->expr);
+		else if (strcmp(from->expr, "all") == 0 || strncmp(u->expr, "object ", 7) == 0 ||
+			 strncmp(u->expr, "gone", 4) == 0)
+			expr = xstrdup(u->expr);
+		else
+			expr = xasprintf("%s | %s", from->expr, u->expr);
+	}
 	for (size_t i = t->cur + 1; i < t->nsteps; i++)
 		step_free(t->steps[i]);
 	t->nsteps = t->cur + 1;
 	t->steps = xreallocarray(t->steps, t->nsteps + 1, sizeof *t->steps);
-	struct hstep *s = step_new(u->h ? u->h : from->h, u->set, u->title, expr);
+	struct hstep *s = step_new(h, u->set, u->title, expr);
+	s->bl_dep = from->bl_dep || u->bl_dep || h != t->main;
 	s->view = from->view;
 	if (s->view == V_CLASSES && u->set.count < 50) /* a few objects: show them */
 		s->view = V_BIGGEST;
@@ -381,6 +390,7 @@ static void use_step(struct tui *t, enum step_op op, const char *title)
 		u.title = xasprintf("%s of %llu objects", title,
 				    (unsigned long long)cur_step(t)->set.count);
 		u.expr = sbuf_detach(&ex);
+		u.bl_dep = op == ST_NEW || op == ST_OLD;
 		tui_push(t, &u);
 	}
 	sbuf_free(&err);
@@ -427,13 +437,14 @@ static void use_gone(struct tui *t)
 	tui_push(t, &u);
 }
 
-/* Drop the baseline: steps on its side go (the history up to the first),
- * the views that show new and old are built again. */
+/* Drop the baseline: the steps that new, old or gone made go (the
+ * history up to the first of them: the ones after rest on it), the views
+ * that show new and old are built again. */
 static void baseline_drop(struct tui *t)
 {
 	size_t k = 0;
 
-	while (k < t->nsteps && t->steps[k]->h == t->main)
+	while (k < t->nsteps && !t->steps[k]->bl_dep)
 		k++;
 	if (k < t->nsteps) {
 		for (size_t i = k; i < t->nsteps; i++)

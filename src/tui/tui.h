@@ -48,6 +48,7 @@ struct use {
 	char *title;
 	char *expr;
 	struct heap *h;     /* the heap set is over; NULL: the current step's */
+	int bl_dep;         /* made by new, old or gone: the baseline's */
 };
 
 struct view_ops {
@@ -85,6 +86,7 @@ struct tview {
 
 struct hstep {
 	struct heap *h;     /* the dump the set is over: the open one, or the baseline's (gone) */
+	int bl_dep;         /* it or a step before it used new, old or gone: goes with the baseline */
 	struct objset set;
 	char *title;
 	char *expr;         /* steps from "all", NULL if not expressible */

@@ -579,7 +579,10 @@ static const struct heap *name_h;
 
 static int cmp_cls_name(const void *a, const void *b)
 {
-	return strcmp(class_name(name_h, *(const uint32_t *)a), class_name(name_h, *(const uint32_t *)b));
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(class_name(name_h, x), class_name(name_h, y));
+
+	return c ? c : x < y ? -1 : x > y; /* one name, several loaders: by index */
 }
 
 /* The class of the open dump named like class oc of old: the first of
