@@ -108,14 +108,36 @@ if [ -f "$agent" ] && command -v "${JCMD:-jcmd}" >/dev/null 2>&1; then
 	wait $pid 2>/dev/null || true
 	# matching two 1 GB dumps of this JVM, a few seconds apart: the
 	# snapshot (ids are tags) and jcmd's (ids are addresses) share no id,
-	# so every object has to be recognised. Both caches warm: the time is
-	# the matcher's (plus two cached opens, cached_open_s above); compare
-	# with two cold opens (cold_open_s above).
-	"$build/heapwalk" -q info "$out/agent-snap.hprof" >/dev/null
-	"$build/heapwalk" -q info "$out/jcmd-snap.hprof" >/dev/null
+	# so every object has to be recognised. Each dump opened cold first
+	# (which writes its cache); the match then opens both from the cache,
+	# so its time is the matcher's plus two cached opens.
+	# Memory as anonymous (the engines and the matcher) and file-backed
+	# (the mapped dumps and caches: clean, reclaimable) peaks, polled from
+	# /proc, against one dump opened cold.
+	peak_mem() { # command...: prints "anon_mb file_mb" of its peaks
+		"$@" >/dev/null 2>&1 &
+		p=$!
+		a=0 f=0
+		while kill -0 $p 2>/dev/null; do
+			set -- $(awk '/^RssAnon/ { a = $2 } /^RssFile/ { f = $2 } END { print a + 0, f + 0 }' \
+				/proc/$p/status 2>/dev/null || echo 0 0)
+			[ "${1:-0}" -gt $a ] && a=$1
+			[ "${2:-0}" -gt $f ] && f=$2
+			sleep 0.1
+		done
+		wait $p || true
+		echo "$((a / 1024)) $((f / 1024))"
+	}
+	for f in agent-snap jcmd-snap; do
+		/usr/bin/time -f "cold_open_${f}_s: %e" "$build/heapwalk" -q --no-cache info "$out/$f.hprof" >/dev/null
+	done
 	/usr/bin/time -f 'match_two_1gb_dumps_s: %e  peak_rss_kb: %M' "$build/heapwalk" -q \
 		--baseline "$out/agent-snap.hprof" "$out/jcmd-snap.hprof" info >"$out/match-info.txt"
 	grep -E '^(objects|baseline|new_objects|gone_objects|paired_objects):' "$out/match-info.txt"
+	peak_mem "$build/heapwalk" -q --no-cache info "$out/jcmd-snap.hprof" |
+		awk '{ printf "one_dump_cold_open_peak_anon_mb: %d  file_mb: %d\n", $1, $2 }'
+	peak_mem "$build/heapwalk" -q --baseline "$out/agent-snap.hprof" "$out/jcmd-snap.hprof" info |
+		awk '{ printf "match_two_1gb_dumps_peak_anon_mb: %d  file_mb: %d\n", $1, $2 }'
 	# tagging cost: a fresh JVM, the first mark tags everything
 	java -Xmx4000m -cp "$out/classes" Bench 700 </dev/null >"$out/agent-bench.log" 2>&1 &
 	pid=$!
