@@ -17,18 +17,13 @@ set -eu
 out=${1:?usage: agent-run.sh OUTDIR start|attach [JVM options...]}
 mode=${2:?usage: agent-run.sh OUTDIR start|attach [JVM options...]}
 shift 2
-src=$(cd "$(dirname "$0")" && pwd)/java
-JAVA=${JAVA:-java} JAVAC=${JAVAC:-javac} JCMD=${JCMD:-jcmd}
+prog=agent-run.sh
+. "$(dirname "$0")/jvm-lib.sh"
 export JCMD
-rm -rf "$out"
-mkdir -p "$out/classes"
-out=$(cd "$out" && pwd)
-"$JAVAC" -d "$out/classes" "$src/Marked.java"
+workload Marked
 
 agentopt=
 [ "$mode" = start ] && agentopt="-agentpath:$HEAPWALK_AGENT"
-prog=agent-run.sh
-. "$(dirname "$0")/jvm-lib.sh"
 
 # shellcheck disable=SC2086
 "$JAVA" $agentopt "$@" -cp "$out/classes" Marked "$out" </dev/null >"$out/jvm.log" 2>&1 &

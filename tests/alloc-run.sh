@@ -7,14 +7,9 @@
 set -eu
 
 out=${1:?usage: alloc-run.sh OUTDIR}
-src=$(cd "$(dirname "$0")" && pwd)/java
-JAVA=${JAVA:-java} JAVAC=${JAVAC:-javac}
-rm -rf "$out"
-mkdir -p "$out/classes"
-out=$(cd "$out" && pwd)
-"$JAVAC" -d "$out/classes" "$src/Matched.java"
 prog=alloc-run.sh
 . "$(dirname "$0")/jvm-lib.sh"
+workload Matched
 "$JAVA" "-agentpath:$HEAPWALK_AGENT=sample:1024" -cp "$out/classes" Matched "$out" \
 	</dev/null >"$out/jvm.log" 2>&1 &
 pid=$!

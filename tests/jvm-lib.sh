@@ -2,6 +2,17 @@
 # $out (the output directory, holding jvm.log), $pid (the JVM) and
 # $prog (the script's name, for messages).
 
+JAVA=${JAVA:-java} JAVAC=${JAVAC:-javac} JCMD=${JCMD:-jcmd}
+
+# workload NAME: a fresh $out (made absolute) with tests/java/NAME.java
+# compiled into $out/classes.
+workload() {
+	rm -rf "$out"
+	mkdir -p "$out/classes"
+	out=$(cd "$out" && pwd)
+	"$JAVAC" -d "$out/classes" "$(cd "$(dirname "$0")" && pwd)/java/$1.java"
+}
+
 pid=
 cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; }
 trap cleanup EXIT INT TERM

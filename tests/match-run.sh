@@ -7,14 +7,9 @@ set -eu
 
 out=${1:?usage: match-run.sh OUTDIR [JVM options...]}
 shift
-src=$(cd "$(dirname "$0")" && pwd)/java
-JAVA=${JAVA:-java} JAVAC=${JAVAC:-javac} JCMD=${JCMD:-jcmd}
-rm -rf "$out"
-mkdir -p "$out/classes"
-out=$(cd "$out" && pwd)
-"$JAVAC" -d "$out/classes" "$src/Matched.java"
 prog=match-run.sh
 . "$(dirname "$0")/jvm-lib.sh"
+workload Matched
 # shellcheck disable=SC2086
 "$JAVA" "$@" -cp "$out/classes" Matched "$out" </dev/null >"$out/jvm.log" 2>&1 &
 pid=$!

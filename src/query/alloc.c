@@ -14,21 +14,6 @@ static uint32_t trace_serial(const struct heap *h, node_t v)
 	return be32(h->map + h->node_off[v] + 1 + h->layout.idsize);
 }
 
-/* The index of the trace with that serial, or HW_NONE. */
-static uint32_t trace_index(const struct heap *h, uint32_t serial)
-{
-	size_t lo = 0, hi = h->ntraces;
-
-	while (lo < hi) { /* traces are sorted by serial */
-		size_t mid = lo + (hi - lo) / 2;
-		if (h->traces[mid].serial < serial)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < h->ntraces && h->traces[lo].serial == serial ? (uint32_t)lo : HW_NONE;
-}
-
 /* ---- one frame for each class, method, signature and line ---- */
 
 static const struct heap *canon_h;
@@ -179,7 +164,7 @@ void view_allocations(const struct heap *h, const struct objset *set, struct all
 		for (node_t x = 1; x < h->n; x++) {
 			if (!objset_has(set, x) || h->node_kind[x] == NK_ROOT || h->node_kind[x] == NK_CLASS)
 				continue;
-			uint32_t k = trace_index(h, trace_serial(h, x));
+			uint32_t k = trace_of_serial(h, trace_serial(h, x));
 			if (k == HW_NONE || h->traces[k].nframes == 0)
 				continue;
 			cnt[k]++;
@@ -226,7 +211,7 @@ void alloc_select(const struct heap *h, const struct objset *set, const struct a
 	for (node_t x = 1; x < h->n; x++) {
 		if (!objset_has(set, x) || h->node_kind[x] == NK_ROOT || h->node_kind[x] == NK_CLASS)
 			continue;
-		uint32_t k = trace_index(h, trace_serial(h, x));
+		uint32_t k = trace_of_serial(h, trace_serial(h, x));
 		if (k != HW_NONE && take[k])
 			bit_set(out->bits, x);
 	}

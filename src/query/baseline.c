@@ -19,15 +19,11 @@ static void when(uint64_t ms, char *out, size_t n)
 		strftime(out, n, "%Y-%m-%d %H:%M:%S UTC", &tm);
 }
 
-static void count_old(struct heap *h, struct baseline *b)
+/* Old: every object that is not new (the heap's totals less fresh's). */
+static void count_old(const struct heap *h, struct baseline *b)
 {
-	b->nold = 0;
-	b->old_bytes = 0;
-	for (node_t v = 1; v < h->n; v++)
-		if (!objset_has(&b->fresh, v)) {
-			b->nold++;
-			b->old_bytes += h->node_shallow[v];
-		}
+	b->nold = (h->n - 1) - b->fresh.count;
+	b->old_bytes = h->total_shallow - b->fresh.shallow;
 }
 
 int baseline_from_mark(struct heap *h, struct baseline *b, struct sbuf *err)

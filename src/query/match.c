@@ -43,7 +43,6 @@ struct side {
 	uint64_t *h0, *h1;
 	uint64_t *cname;    /* per class: hash of its name */
 	node_t *peer;       /* the paired node on the other side, HW_NONE */
-	uint8_t *how;
 };
 
 struct pairq {
@@ -178,8 +177,6 @@ static void push(struct matcher *m, node_t a, node_t b, uint8_t how)
 
 	m->s[0].peer[a] = b;
 	m->s[1].peer[b] = a;
-	m->s[0].how[a] = how;
-	m->s[1].how[b] = how;
 	m->pairs[how]++;
 	if (q->n == q->cap) {
 		q->cap = q->cap ? q->cap * 2 : 4096;
@@ -786,7 +783,6 @@ int match_dumps(struct heap *a, struct heap *b, struct match_result *r, struct p
 		struct side *s = &m.s[i];
 		s->peer = xmalloc((size_t)s->h->n * sizeof *s->peer);
 		memset(s->peer, 0xff, (size_t)s->h->n * sizeof *s->peer);
-		s->how = xcalloc(s->h->n, 1);
 		content_hashes(s);
 		s->h1 = context_hashes(s->h, s->h0);
 	}
@@ -826,24 +822,15 @@ int match_dumps(struct heap *a, struct heap *b, struct match_result *r, struct p
 			bit_set(r->gone.bits, v);
 	objset_recount(b, &r->fresh);
 	objset_recount(a, &r->gone);
-	r->pairs = 0;
-	for (int i = 1; i < HOW_COUNT; i++)
-		r->pairs += m.pairs[i];
-	r->by_content = m.pairs[HOW_H1] + m.pairs[HOW_H0];
-	r->by_reference = m.pairs[HOW_FIELD] + m.pairs[HOW_SIBLING] + m.pairs[HOW_GAP] + m.pairs[HOW_REFERRER];
-	r->by_count = m.pairs[HOW_ROOTED] + m.pairs[HOW_ADDRESS];
-	r->classes = m.pairs[HOW_CLASS];
+	r->pairs = pairs_so_far(&m);
 	/* confidence of a "new" answer: sure when no unpaired object of A has
 	 * its content, or when everything that refers to it is new too;
 	 * otherwise it may be one of those, changed beyond recognition */
 	size_t ng = 0;
-	uint64_t *gone_h0 = xmalloc(((size_t)a->n + 1) * sizeof *gone_h0);
+	struct kv *gk = xmalloc((r->gone.count + 1) * sizeof *gk);
 	for (node_t v = 1; v < a->n; v++)
 		if (m.s[0].peer[v] == HW_NONE)
-			gone_h0[ng++] = m.s[0].h0[v];
-	struct kv *gk = xmalloc((ng + 1) * sizeof *gk);
-	for (size_t i = 0; i < ng; i++)
-		gk[i] = (struct kv){ gone_h0[i], 0 };
+			gk[ng++] = (struct kv){ m.s[0].h0[v], v };
 	sort_kv(gk, ng);
 	double sum = 0;
 	for (node_t v = 1; v < b->n; v++) {
@@ -865,7 +852,6 @@ int match_dumps(struct heap *a, struct heap *b, struct match_result *r, struct p
 		sum += !seen || (new_referrers && b->in_start[v + 1] > b->in_start[v]) ? 0.99 : 0.5;
 	}
 	r->confidence = r->fresh.count ? sum / (double)r->fresh.count : 1.0;
-	free(gone_h0);
 	free(gk);
 	free(m.immutable);
 
@@ -874,7 +860,6 @@ int match_dumps(struct heap *a, struct heap *b, struct match_result *r, struct p
 		free(m.s[i].h1);
 		free(m.s[i].cname);
 		free(m.s[i].peer);
-		free(m.s[i].how);
 	}
 	free(m.q.a);
 	free(m.q.b);

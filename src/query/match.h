@@ -13,7 +13,6 @@ struct match_result {
 	struct objset fresh;     /* over b: objects with no partner in a (new) */
 	struct objset gone;      /* over a: objects with no partner in b */
 	uint64_t pairs;          /* objects paired, all told */
-	uint64_t classes, by_content, by_reference, by_count;
 	double confidence;       /* mean confidence of b's "new" answers, 0..1 */
 };
 

@@ -104,17 +104,29 @@ void frame_label(const struct heap *h, uint32_t f, struct sbuf *out)
 	frame_text(h, &h->frames[f], out);
 }
 
+uint32_t trace_of_serial(const struct heap *h, uint32_t serial)
+{
+	size_t lo = 0, hi = h->ntraces;
+
+	while (lo < hi) { /* traces are sorted by serial */
+		size_t mid = lo + (hi - lo) / 2;
+		if (h->traces[mid].serial < serial)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < h->ntraces && h->traces[lo].serial == serial ? (uint32_t)lo : HW_NONE;
+}
+
 /* The frame'th frame of the thread's stack trace, if the dump has it. */
 static const struct hframe *thread_frame(const struct heap *h, uint32_t serial, uint32_t frame)
 {
 	for (uint32_t t = 0; t < h->nthreads; t++) {
 		if (h->threads[t].serial != serial)
 			continue;
-		for (uint32_t k = 0; k < h->ntraces; k++) {
-			const struct htrace *tr = &h->traces[k];
-			if (tr->serial == h->threads[t].trace_serial && frame < tr->nframes)
-				return &h->frames[h->trace_frames[tr->frame_first + frame]];
-		}
+		uint32_t k = trace_of_serial(h, h->threads[t].trace_serial);
+		if (k != HW_NONE && frame < h->traces[k].nframes)
+			return &h->frames[h->trace_frames[h->traces[k].frame_first + frame]];
 	}
 	return NULL;
 }

@@ -115,6 +115,8 @@ void node_label(const struct heap *h, node_t v, struct sbuf *out);
 /* "java.util.ArrayList.add(ArrayList.java:455)" for frame index f, as a
  * Java stack trace line; unescaped. Appends. */
 void frame_label(const struct heap *h, uint32_t f, struct sbuf *out);
+/* The index of the stack trace with that serial, or HW_NONE. */
+uint32_t trace_of_serial(const struct heap *h, uint32_t serial);
 /* "0x7ff0012a8" */
 void node_id_text(const struct heap *h, node_t v, char *buf, size_t n);
 /* A String's text (at most max bytes), 0; -1 if v is no String. */

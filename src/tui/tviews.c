@@ -1255,7 +1255,9 @@ static int biggest_use(struct tui *t, struct tview *v, int reached, struct use *
 	return use_nodes(t, v, reached, u, "Objects");
 }
 
-static int biggest_request(struct tui *t, struct tview *v, enum request r)
+/* c: the view's other grouping (biggest: by class; allocations: the
+ * call tree), kept in byclass. */
+static int group_request(struct tui *t, struct tview *v, enum request r)
 {
 	if (r != REQ_GROUP)
 		return 0;
@@ -1858,21 +1860,12 @@ static int alloc_use(struct tui *t, struct tview *v, int reached, struct use *u)
 	return 0;
 }
 
-static int alloc_request(struct tui *t, struct tview *v, enum request r)
-{
-	if (r != REQ_GROUP)
-		return 0;
-	v->byclass = !v->byclass;
-	tview_rebuild(t, v);
-	return 1;
-}
-
 static void classes_row_free_all(struct row *r) { classes_row_free(r); }
 
 static const struct view_ops classes_ops = { "Classes", classes_build, classes_expand, classes_use,
 					     classes_request, classes_row_free_all };
 static const struct view_ops biggest_ops = { "Biggest", biggest_build, biggest_expand, biggest_use,
-					     biggest_request, rowdata_free };
+					     group_request, rowdata_free };
 static const struct view_ops outgoing_ops = { "Outgoing", outgoing_build, outgoing_expand, outgoing_use,
 					      outgoing_request, rowdata_free };
 static const struct view_ops incoming_ops = { "Incoming", incoming_build, incoming_expand, incoming_use,
@@ -1885,7 +1878,7 @@ static const struct view_ops merged_dom_ops = { "Dominating", merged_build, merg
 						merged_request, rowdata_free };
 
 static const struct view_ops alloc_ops = { "Allocations", alloc_build, alloc_expand, alloc_use,
-					   alloc_request, rowdata_free };
+					   group_request, rowdata_free }; /* c: the other tree */
 
 const struct view_ops *const view_table[V_COUNT] = {
 	&classes_ops, &biggest_ops, &outgoing_ops, &incoming_ops, &merged_out_ops, &merged_in_ops,
