@@ -18,6 +18,9 @@ int main(void)
 	srunner_add_suite(sr, agent_suite());
 	srunner_add_suite(sr, match_suite());
 	srunner_add_suite(sr, alloc_suite());
+	srunner_add_suite(sr, jcoll_suite());
+	srunner_add_suite(sr, rules_suite());
+	srunner_add_suite(sr, inspect_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

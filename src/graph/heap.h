@@ -152,9 +152,27 @@ struct heap {
 	node_t *in;
 	uint64_t nedges;          /* strong edges among objects (not root edges) */
 
-	/* weak references: Reference.referent, sorted by source */
+	/* weak references (a rule's `weak`; by default Reference.referent),
+	 * sorted by source then target; weak_rule[i]: the index of the rule
+	 * in the applied ruleset, WEAK_BUILTIN for the built-in referent */
 	node_t *weak_src, *weak_dst;
+	uint16_t *weak_rule;
 	uint64_t nweak;
+	/* incidental references (graph/ownership.h): the target has an owner
+	 * of higher weight; sorted by target then source */
+	node_t *rx_src, *rx_dst;
+	uint64_t nrx;
+	/* after rules: tagged nodes (ascending, a node once per label) and
+	 * their label index into tag_labels (NUL-separated, tag_nlabels) */
+	node_t *tag_node;
+	uint32_t *tag_label;
+	uint64_t ntags;
+	char *tag_labels;
+	uint32_t tag_labels_len, tag_nlabels;
+	/* objects with two or more owners of equal highest weight, ascending */
+	node_t *ambiguous;
+	uint64_t nambiguous;
+	uint64_t rules_fp;        /* rules_fingerprint() of the rules applied */
 
 	/* roots: records as in the dump (several per node possible), and the
 	 * sorted unique successor list of the virtual root */
@@ -216,6 +234,8 @@ struct heap {
 #define HP_WEAK  0x08 /* weak_src, weak_dst */
 #define HP_DOM   0x10 /* idom, retained */
 #define HP_ALL   0x1f
+
+#define WEAK_BUILTIN 0xffff /* weak_rule[]: the referent, without rules */
 
 static inline const char *heap_str(const struct heap *h, uint32_t off) { return h->names + off; }
 static inline const char *class_name(const struct heap *h, uint32_t c) { return h->names + h->cls[c].name; }

@@ -1,0 +1,2 @@
+/* jcoll.c — the JDK's classes from the inside, see jcoll.h. */
+#include "graph/jcoll.h"

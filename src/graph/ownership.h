@@ -1,0 +1,44 @@
+/* ownership.h — apply reference-classifier rules (rules.h) to a heap:
+ * which references are strong, weak or incidental, then reachability,
+ * dominators and retained sizes again.
+ *
+ * Every reference of the dump is in exactly one of three places:
+ *   out/in      strong: dominators and paths to GC roots follow them
+ *   weak_src/dst  weak: a rule's `weak` (Reference.referent in jdk.rules)
+ *   rx_src/dst  incidental: the target has an owner of a higher weight,
+ *               so this reference does not keep it (the owner does)
+ * Applying another ruleset moves references between them and computes
+ * the analyses again; the dump's references are never lost.
+ *
+ * `owns` with weight W: when an object has owning references, only
+ * those of the highest weight count for its dominator; its other
+ * references become incidental. If its owners are unreachable, its
+ * incidental references count again (an owner cannot strand an object
+ * the program still reaches). Two owners (distinct objects) of the same
+ * highest weight: ambiguous ownership, listed in h->ambiguous, and both
+ * count. */
+#ifndef HW_OWNERSHIP_H
+#define HW_OWNERSHIP_H
+
+#include "graph/heap.h"
+#include "graph/rules.h"
+#include "progress.h"
+
+/* Classify every reference by rs (NULL: the built-in default, which is
+ * Reference.referent weak and nothing else), then reachability and
+ * dominators (analysis.h). Needs every part (heap_need(h, HP_ALL)).
+ * Records rules_fingerprint(rs) in h->rules_fp, tags in h->tags and
+ * ambiguous owners in h->ambiguous, and warnings (a rule whose field no
+ * matching class has) in h->warn. Returns 0, or -1 if p was cancelled
+ * before the new analyses started (h is then as before). */
+int heap_apply_rules(struct heap *h, const struct ruleset *rs, struct progress *p);
+
+/* The tag labels of v, "; "-joined, appended to out; 0 if none, else 1. */
+int node_tags(const struct heap *h, node_t v, struct sbuf *out);
+
+/* Is the reference src -> dst weak by a rule (or a referent)? incidental?
+ * The rule that made it so (index into the ruleset applied), or -1. */
+int ref_is_weak(const struct heap *h, node_t src, node_t dst);
+int ref_is_incidental(const struct heap *h, node_t src, node_t dst);
+
+#endif

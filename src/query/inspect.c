@@ -1,0 +1,136 @@
+/* inspect.c — the table of inspections and what they share, see inspect.h. */
+#include "query/inspect.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct inspection *const tables[] = { insp_waste, insp_refs, insp_retention,
+						     insp_search };
+
+static size_t nall;
+
+const struct inspection *inspect_all(size_t *n)
+{
+	static struct inspection *flat;
+
+	if (flat == NULL) {
+		size_t k = 0;
+		for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
+			for (const struct inspection *i = tables[t]; i->name != NULL; i++)
+				k++;
+		flat = xcalloc(k + 1, sizeof *flat);
+		for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
+			for (const struct inspection *i = tables[t]; i->name != NULL; i++) {
+				flat[nall++] = *i;
+			}
+	}
+	*n = nall;
+	return flat;
+}
+
+const struct inspection *inspect_find(const char *name)
+{
+	size_t n;
+	const struct inspection *in = inspect_all(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(in[i].name, name) == 0)
+			return &in[i];
+	return NULL;
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct insp_group *x = a, *y = b;
+
+	if (x->priority != y->priority)
+		return x->priority > y->priority ? -1 : 1;
+	if (x->extra != y->extra)
+		return x->extra > y->extra ? -1 : 1;
+	if (x->shallow != y->shallow)
+		return x->shallow > y->shallow ? -1 : 1;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	int c = strcmp(x->name, y->name);
+	if (c != 0)
+		return c;
+	if (x->count > 0 && y->count > 0 && x->nodes[0] != y->nodes[0])
+		return x->nodes[0] < y->nodes[0] ? -1 : 1;
+	return 0;
+}
+
+int inspect_run(struct heap *h, const struct inspection *in, const char *arg,
+		const struct objset *set, struct insp_result *r, struct progress *p,
+		struct sbuf *err)
+{
+	memset(r, 0, sizeof *r);
+	if (in->arg_required && (arg == NULL || *arg == '\0')) {
+		sbuf_printf(err, "inspection %s needs an argument: %s", in->name, in->arg);
+		return -1;
+	}
+	if (in->arg == NULL && arg != NULL && *arg != '\0') {
+		sbuf_printf(err, "inspection %s takes no argument", in->name);
+		return -1;
+	}
+	if (in->run(h, set, arg, r, p, err) < 0) {
+		insp_result_free(r);
+		return -1;
+	}
+	if (p != NULL && progress_cancelled(p))
+		r->cancelled = 1;
+	hw_qsort(r->g, r->n, sizeof *r->g, cmp_group);
+	return 0;
+}
+
+void insp_result_free(struct insp_result *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->g[i].name);
+		free(r->g[i].nodes);
+	}
+	free(r->g);
+	memset(r, 0, sizeof *r);
+}
+
+struct insp_group *insp_add(struct insp_result *r, const struct heap *h, char *name,
+			    enum insp_priority prio, node_t *nodes, uint64_t count, uint64_t extra)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 16;
+		r->g = xreallocarray(r->g, r->cap, sizeof *r->g);
+	}
+	struct insp_group *g = &r->g[r->n++];
+	uint64_t sh = 0;
+	for (uint64_t i = 0; i < count; i++)
+		sh += h->node_shallow[nodes[i]];
+	*g = (struct insp_group){ name, prio, nodes, count, sh, extra };
+	return g;
+}
+
+/* A member counts unless a member is above it in the dominator tree. */
+uint64_t insp_retained(const struct heap *h, const node_t *nodes, uint64_t count,
+		       struct progress *p)
+{
+	uint64_t sum = 0;
+
+	(void)p;
+	for (uint64_t i = 0; i < count; i++) {
+		node_t v = nodes[i], d = h->idom[v];
+		int under = 0;
+		while (d != 0 && d != HW_NONE && !under) {
+			size_t lo = 0, hi = count; /* members are sorted: a search */
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (nodes[mid] < d)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			under = lo < count && nodes[lo] == d;
+			d = h->idom[d];
+		}
+		if (!under)
+			sum += h->retained[v];
+	}
+	return sum;
+}

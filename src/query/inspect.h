@@ -1,0 +1,140 @@
+/* inspect.h — inspections: analyses of an object set that find a
+ * problem and partition what they find into groups (JProfiler's
+ * "Inspections"). A group is a new object set for the next step
+ * ("inspection NAME [ARG] group K"). Nothing here prints.
+ *
+ * Every inspection looks only at members of the set it is given, and
+ * its groups come out in a fixed order (priority, then its own key,
+ * then name), so the same dump and set give the same table.
+ *
+ * Waste
+ *   duplicate-strings   String objects with equal values, one group per
+ *                       value seen at least twice; wasted: every copy
+ *                       but one, String and its value array
+ *   duplicate-arrays    primitive arrays (length > 0) with equal type,
+ *                       length and contents; one group per content
+ *   zero-length-arrays  arrays of length 0, one group per array class;
+ *                       wasted: all but one per class
+ *   sparse-arrays       arrays of length >= 8 with at least 3/4 of their
+ *                       elements null (object arrays) or zero
+ *                       (primitive arrays), one group per class; wasted:
+ *                       the bytes of those elements
+ *   empty-collections   collections (jcoll.h) with size 0, per class;
+ *                       wasted: their shallow size plus their empty
+ *                       table or element array, if any
+ *   collection-fill     collections with capacity > 0, one group per
+ *                       class and fill ratio (size / capacity) range:
+ *                       "0%", "1-25%", "26-50%", "51-75%", "76-100%";
+ *                       wasted: the empty slots' bytes
+ *   hash-collisions     hash maps and sets with size >= 8, one group per
+ *                       class and colliding-entry ratio range ("0%",
+ *                       "1-25%", ... as above); extra: entries colliding
+ *   null-fields         per class with at least 100 members and per
+ *                       reference field: a group when the field is null
+ *                       in at least 90% of those members (the members
+ *                       where it is null); wasted: ref size each
+ *   boxed-primitives    java.lang.Integer, Long, Short, Byte, Character,
+ *                       Boolean, Float, Double, one group per class;
+ *                       wasted: shallow size minus the primitive's size
+ * References
+ *   weak-reachable      objects reachable only through a reference
+ *                       object, one group per strongest kind that
+ *                       reaches them: soft, weak, finalizer, phantom
+ *   pending-finalization  referents of java.lang.ref.Finalizer objects
+ *                       that nothing but their Finalizer keeps alive
+ * Retention
+ *   thread-locals       values of ThreadLocalMap entries, one group per
+ *                       thread; bytes retained by them
+ *   thread-stacks       objects held by Java frame roots, one group per
+ *                       thread and frame; bytes retained by them
+ *   outer-instances     objects referred to by an inner class's this$0
+ *                       field that the inner instance dominates, one
+ *                       group per inner class; bytes retained
+ *   leak-suspects       objects (and classes, through their instances)
+ *                       retaining >= 20% of the heap; a group per
+ *                       suspect whose members are the objects directly
+ *                       below its accumulation point: the first node,
+ *                       down the biggest-child chain of the dominator
+ *                       tree, whose biggest child retains less than 80%
+ *                       of it
+ * Class loaders
+ *   class-loaders       classes and their instances, one group per
+ *                       defining loader (bootstrap included)
+ *   duplicate-classes   class objects of names defined by two or more
+ *                       loaders, one group per name
+ * Search
+ *   string-regex RE     Strings whose value matches the PCRE2 regex,
+ *                       one group per value
+ *   largest-arrays [N]  the N (default 20) largest arrays, one each
+ *   long-chains [N]     chains of objects of one class linked through
+ *                       one field, longer than N (default 1000), one
+ *                       group per chain (its members)
+ * Rules (graph/rules.h)
+ *   unowned             objects reachable only through references that
+ *                       a rule calls weak, one group per rule
+ *   ambiguous-owners    objects with two or more owners of equal weight
+ *   tagged              objects with a tag, one group per label
+ */
+#ifndef HW_INSPECT_H
+#define HW_INSPECT_H
+
+#include "graph/heap.h"
+#include "progress.h"
+#include "query/objset.h"
+
+enum insp_priority { IP_LOW = 1, IP_MEDIUM = 2, IP_HIGH = 3 };
+
+struct insp_group {
+	char *name;              /* raw dump text possible: escape before output */
+	enum insp_priority priority;
+	node_t *nodes;           /* the members, ascending */
+	uint64_t count;          /* = number of nodes */
+	uint64_t shallow;        /* of the members */
+	uint64_t extra;          /* the inspection's own figure (see extra_name) */
+};
+
+struct insp_result {
+	struct insp_group *g;
+	size_t n, cap;
+	uint64_t examined;       /* members of the set the inspection looked at */
+	int cancelled;           /* the run stopped early: groups incomplete */
+};
+
+struct inspection {
+	const char *name;        /* "duplicate-strings" */
+	const char *category;    /* "Waste", "References", ... */
+	const char *title;       /* one line */
+	const char *arg;         /* NULL: takes no argument; else its meaning */
+	int arg_required;
+	const char *extra_name;  /* heading of insp_group.extra, "wasted", or NULL */
+	int extra_bytes;         /* extra is bytes (else a count) */
+	/* Fill r from the members of set; 0, or -1 with err (bad argument). */
+	int (*run)(struct heap *h, const struct objset *set, const char *arg,
+		   struct insp_result *r, struct progress *p, struct sbuf *err);
+};
+
+/* Every inspection, in the table's order. */
+const struct inspection *inspect_all(size_t *n);
+const struct inspection *inspect_find(const char *name);
+
+/* Run one: heap_need(h, HP_ALL) first. Groups are sorted (priority
+ * high first, then extra, then shallow, descending, then name). */
+int inspect_run(struct heap *h, const struct inspection *in, const char *arg,
+		const struct objset *set, struct insp_result *r, struct progress *p,
+		struct sbuf *err);
+void insp_result_free(struct insp_result *r);
+
+/* For the inspections: add a group (takes nodes, which must be sorted
+ * ascending, malloc'd or NULL with count 0); shallow is computed. */
+struct insp_group *insp_add(struct insp_result *r, const struct heap *h, char *name,
+			    enum insp_priority prio, node_t *nodes, uint64_t count, uint64_t extra);
+/* Bytes the members retain, dominator-based: the sum of retained[] of
+ * the members that no other member dominates (members must be sorted). */
+uint64_t insp_retained(const struct heap *h, const node_t *nodes, uint64_t count,
+		       struct progress *p);
+
+/* The tables of the inspection files, each ended by an entry with a
+ * NULL name: insp_waste.c, insp_refs.c, insp_retention.c, insp_search.c. */
+extern const struct inspection insp_waste[], insp_refs[], insp_retention[], insp_search[];
+
+#endif
