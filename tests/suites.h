@@ -20,6 +20,7 @@ Suite *alloc_suite(void);
 Suite *jcoll_suite(void);
 Suite *rules_suite(void);
 Suite *inspect_suite(void);
+Suite *retain_suite(void);
 
 /* test_jvm.c: make TEST_BUILDDIR/dumps/NAME.hprof (and .histo) of the
  * test workload with the JDK, unless it is newer than the workload. */

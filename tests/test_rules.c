@@ -1,8 +1,470 @@
-/* test_rules.c — placeholder, being written. */
+/* test_rules.c — reference-classifier rules: the parser (errors name
+ * FILE:LINE:COLUMN), and their effect on a real dump of tests/java/Owned
+ * whose dominators are worked out by hand in Owned.java's comments:
+ *   A  item 1: owner 1 and a registry slot refer to it; without rules the
+ *      class Owned (whose statics hold both) dominates it, with `owns
+ *      Owner item` owner 1 does, and the slot's reference is incidental
+ *   B  a parent only its child's back link reaches: dominated by the
+ *      child, or weakly reachable (the virtual root) with `weak Child parent`
+ *   C  items 100..104, in a cache's HashMap and in a list: the class Owned,
+ *      or with `owns Cache map.values` each its HashMap$Node
+ *   D  item 2, owned by owners 2 and 3 with equal weight: ambiguous, the
+ *      class Owned still dominates it
+ *   E  item 3: owner 4 (weight 1) and the boss (weight 10): the boss
+ *   F  item 4: owner 5, which only a weak reference (Backup.owner) reaches,
+ *      and a registry slot: its owner is out of strong reach, so the slot's
+ *      reference counts again (not incidental) and the virtual root, where
+ *      weakly reachable objects hang, is the common dominator
+ * Toggling a group and applying again gives what a fresh open with those
+ * rules gives, also through the index cache. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "format/hprof.h"
+#include "graph/open.h"
+#include "graph/ownership.h"
+#include "graph/rules.h"
+#include "query/inspect.h"
 #include "suites.h"
+
+#define OWNED TEST_BUILDDIR "/dumps/owned"
+
+/* ---- the parser ---- */
+
+static void parse_fails(const char *text, const char *want)
+{
+	struct ruleset *rs = rules_new();
+	struct sbuf err;
+
+	sbuf_init(&err);
+	ck_assert_int_eq(rules_parse(rs, "t.rules", text, strlen(text), &err), -1);
+	ck_assert_msg(err.buf != NULL && strncmp(err.buf, want, strlen(want)) == 0,
+		      "for \"%s\": got \"%s\", want \"%s...\"", text, err.buf ? err.buf : "", want);
+	ck_assert_uint_eq(rs->n, 0); /* nothing of a bad text is kept */
+	sbuf_free(&err);
+	rules_free(rs);
+}
+
+START_TEST(parse_errors)
+{
+	parse_fails("owns Foo", "t.rules:1:9: expected a field");
+	parse_fails("own Foo bar", "t.rules:1:1: unknown verb 'own'");
+	parse_fails("# fine\nweak Foo bar\nweak /a(/ x", "t.rules:3:");
+	parse_fails("tag Foo \"x", "t.rules:1:9: unclosed");
+	parse_fails("owns Foo bar weight 0", "t.rules:1:21: the weight");
+	parse_fails("owns Foo bar weight 1001", "t.rules:1:21: the weight");
+	parse_fails("weak Foo bar.vals", "t.rules:1:13: bad field");
+	parse_fails("weak Foo bar weight 3", "t.rules:1:14: only 'owns'");
+	parse_fails("tag Foo", "t.rules:1:8: 'tag' needs");
+	parse_fails("weak Foo this", "t.rules:1:10: 'this' needs");
+	parse_fails("group\n", "t.rules:1:6: expected a group name");
+	parse_fails("group g maybe", "t.rules:1:9: expected 'on'");
+	parse_fails("weak Fo^o x", "t.rules:1:6: 'Fo^o' is not a class name");
+}
+END_TEST
+
+START_TEST(parse_rules)
+{
+	static const char text[] =
+		"# a comment\n"
+		"weak java.lang.ref.Reference+ referent   # trailing\n"
+		"group own off \"owning\"\n"
+		"owns /^com\\.acme\\./+ cache.values items.keys weight 7\n"
+		"tag com.acme.Foo \"a \\\"quoted\\\" label\"\n"
+		"group own on\n"
+		"weak java.lang.Object[] [] this.elements *\n";
+	struct ruleset *rs = rules_new();
+	struct sbuf err, s;
+
+	sbuf_init(&err);
+	sbuf_init(&s);
+	ck_assert_msg(rules_parse(rs, "t.rules", text, strlen(text), &err) == 0, "%s", err.buf);
+	ck_assert_uint_eq(rs->n, 4);
+	ck_assert_uint_eq(rs->ngroups, 2);
+	ck_assert_str_eq(rs->groups[0].name, "default");
+	ck_assert_str_eq(rs->groups[1].name, "own");
+	ck_assert_str_eq(rs->groups[1].description, "owning");
+	ck_assert_int_eq(rs->groups[1].enabled, 1); /* "on" later wins */
+	ck_assert_int_eq(rs->rules[1].verb, RV_OWNS);
+	ck_assert_int_eq(rs->rules[1].type_regex, 1);
+	ck_assert_int_eq(rs->rules[1].subclasses, 1);
+	ck_assert_uint_eq(rs->rules[1].weight, 7);
+	ck_assert_uint_eq(rs->rules[1].nfields, 2);
+	ck_assert_int_eq(rs->rules[1].fields[0].reach, RR_VALUES);
+	ck_assert_str_eq(rs->rules[1].fields[1].name, "items");
+	ck_assert_int_eq(rs->rules[1].fields[1].reach, RR_KEYS);
+	ck_assert_uint_eq(rs->rules[2].line, 5);
+	ck_assert_str_eq(rs->rules[2].label, "a \"quoted\" label");
+	/* the canonical text parses back to the same rules */
+	for (size_t i = 0; i < rs->n; i++) {
+		rule_to_string(rs, &rs->rules[i], &s);
+		sbuf_addc(&s, '\n');
+	}
+	struct ruleset *again = rules_new();
+	ck_assert_msg(rules_parse(again, "u.rules", s.buf, s.len, &err) == 0, "%s: %s", s.buf, err.buf);
+	ck_assert_uint_eq(rules_fingerprint(again), rules_fingerprint(rs));
+	uint64_t fp = rules_fingerprint(rs);
+	ck_assert_int_eq(rules_enable(rs, "own", 0), 0);
+	ck_assert(rules_fingerprint(rs) != fp);
+	ck_assert_int_eq(rules_enable(rs, "none-such", 0), -1);
+	ck_assert(rules_fingerprint(NULL) == 0); /* the built-in default */
+	ck_assert(rules_fingerprint(rs) != 0);
+	rules_free(again);
+	rules_free(rs);
+	sbuf_free(&s);
+	sbuf_free(&err);
+}
+END_TEST
+
+START_TEST(load_file_errors)
+{
+	struct ruleset *rs = rules_new();
+	struct sbuf err;
+	const char *path = TEST_BUILDDIR "/tmp/bad.rules";
+
+	sbuf_init(&err);
+	ck_assert_int_eq(rules_load_file(rs, TEST_BUILDDIR "/tmp/no-such.rules", &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.buf, "no-such.rules: No such file"));
+	sbuf_reset(&err);
+	mkdir(TEST_BUILDDIR "/tmp", 0755);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("weak A b\n\n  owns B c weight x\n", f);
+	fclose(f);
+	ck_assert_int_eq(rules_load_file(rs, path, &err), -1);
+	ck_assert_msg(strstr(err.buf, "bad.rules:3:19: the weight") != NULL, "%s", err.buf);
+	/* and the shipped rules parse */
+	ck_assert_int_eq(rules_load_default(rs, &err), 0);
+	sbuf_free(&err);
+	rules_free(rs);
+}
+END_TEST
+
+/* ---- on the dump ---- */
+
+static const char test_rules[] =
+	"weak java.lang.ref.Reference+ referent\n"
+	"group owning\n"
+	"owns Owned$Owner item\n"
+	"owns Owned$Boss item weight 10\n"
+	"owns Owned$Cache map.values weight 5\n"
+	"group backlinks\n"
+	"weak Owned$Child parent\n"
+	"weak Owned$Backup owner\n"
+	"group tags\n"
+	"tag Owned$Item \"owned-item\"\n";
+
+static const char *owned_dump(void)
+{
+	struct stat d, w;
+
+	if (stat(OWNED "/owned.hprof", &d) == 0 && stat(TEST_SRCDIR "/java/Owned.java", &w) == 0 &&
+	    d.st_mtime >= w.st_mtime)
+		return OWNED "/owned.hprof";
+	ck_assert_msg(getenv("JAVA") && *getenv("JAVA"), "JAVA is not set: the JDK is a test dependency");
+	ck_assert_msg(system("WORKLOAD=Owned DUMP_NAME=owned sh " TEST_SRCDIR "/gen-dump.sh " OWNED
+			     " >/dev/null") == 0, "gen-dump.sh Owned failed");
+	return OWNED "/owned.hprof";
+}
+
+struct idfield { const char *name; int64_t v; uint64_t ref; int found; };
+
+static void id_cb(void *arg, const char *name, const struct hvalue *val)
+{
+	struct idfield *f = arg;
+
+	if (strcmp(name, f->name) == 0) {
+		f->v = val->v.i;
+		f->ref = val->v.id;
+		f->found = 1;
+	}
+}
+
+static uint32_t class_named(const struct heap *h, const char *name)
+{
+	for (uint32_t c = 0; c < h->ncls; c++)
+		if (strcmp(class_name(h, c), name) == 0)
+			return c;
+	ck_abort_msg("no class %s in the dump", name);
+	return HW_NONE;
+}
+
+/* The instance of class `cls` whose int field `id` is `id` (-1: the only one). */
+static node_t obj(const struct heap *h, const char *cls, int64_t id)
+{
+	uint32_t c = class_named(h, cls);
+	node_t found = HW_NONE;
+
+	for (node_t v = 1; v < h->n; v++) {
+		if (h->node_class[v] != c)
+			continue;
+		struct idfield f = { "id", 0, 0, 0 };
+		hprof_fields(h, v, id_cb, &f);
+		if (id < 0 || (f.found && f.v == id)) {
+			ck_assert_msg(found == HW_NONE, "two %s with id %lld", cls, (long long)id);
+			found = v;
+		}
+	}
+	ck_assert_msg(found != HW_NONE, "no %s with id %lld", cls, (long long)id);
+	return found;
+}
+
+/* The node that field `name` of v refers to. */
+static node_t ref_of(const struct heap *h, node_t v, const char *name)
+{
+	struct idfield f = { name, 0, 0, 0 };
+
+	hprof_fields(h, v, id_cb, &f);
+	ck_assert_msg(f.found && f.ref != 0, "no reference field %s", name);
+	return heap_find_id(h, f.ref);
+}
+
+/* The HashMap$Node whose value is v. */
+static node_t map_node_of(const struct heap *h, node_t v)
+{
+	uint32_t c = class_named(h, "java.util.HashMap$Node");
+	uint64_t id = heap_node_id(h, v);
+
+	for (node_t u = 1; u < h->n; u++) {
+		if (h->node_class[u] != c)
+			continue;
+		struct idfield f = { "value", 0, 0, 0 };
+		hprof_fields(h, u, id_cb, &f);
+		if (f.ref == id)
+			return u;
+	}
+	ck_abort_msg("no HashMap$Node holds the item");
+	return HW_NONE;
+}
+
+struct cast { node_t cls_owned, item1, owner1, slots, parent, child, item2, item3, owner4, boss, item4; };
+
+static void find_cast(const struct heap *h, struct cast *k)
+{
+	k->cls_owned = h->cls[class_named(h, "Owned")].node;
+	k->item1 = obj(h, "Owned$Item", 1);
+	k->owner1 = obj(h, "Owned$Owner", 1);
+	k->slots = ref_of(h, obj(h, "Owned$Registry", -1), "slots");
+	k->child = obj(h, "Owned$Child", -1);
+	k->parent = obj(h, "Owned$Parent", -1);
+	k->item2 = obj(h, "Owned$Item", 2);
+	k->item3 = obj(h, "Owned$Item", 3);
+	k->owner4 = obj(h, "Owned$Owner", 4);
+	k->boss = obj(h, "Owned$Boss", -1);
+	k->item4 = obj(h, "Owned$Item", 4);
+}
+
+static struct ruleset *test_ruleset(void)
+{
+	struct ruleset *rs = rules_new();
+	struct sbuf err;
+
+	sbuf_init(&err);
+	ck_assert_msg(rules_parse(rs, "test.rules", test_rules, strlen(test_rules), &err) == 0, "%s", err.buf);
+	sbuf_free(&err);
+	return rs;
+}
+
+static void open_with(struct heap *h, const char *path, struct ruleset *rs, int no_cache)
+{
+	struct open_opts o = { .no_cache = no_cache, .quiet = 1, .rules = rs };
+	struct sbuf err;
+
+	sbuf_init(&err);
+	ck_assert_msg(heap_open(h, path, &o, NULL, &err) == 0, "%s", err.buf);
+	sbuf_free(&err);
+	heap_need(h, HP_ALL, NULL);
+}
+
+static void check_without(const struct heap *h, const struct cast *k)
+{
+	ck_assert_uint_eq(h->idom[k->item1], k->cls_owned);
+	ck_assert_uint_eq(h->idom[k->parent], k->child);
+	ck_assert_uint_eq(h->idom[k->item2], k->cls_owned);
+	ck_assert_uint_eq(h->idom[k->item3], k->cls_owned);
+	ck_assert_uint_eq(h->idom[k->item4], k->cls_owned);
+	for (int i = 100; i < 105; i++)
+		ck_assert_uint_eq(h->idom[obj(h, "Owned$Item", i)], k->cls_owned);
+	ck_assert_int_eq(ref_is_incidental(h, k->slots, k->item1), -1);
+	ck_assert_uint_eq(h->nambiguous, 0);
+}
+
+static void check_with(const struct heap *h, const struct cast *k)
+{
+	/* A */
+	ck_assert_uint_eq(h->idom[k->item1], k->owner1);
+	ck_assert_int_eq(ref_is_incidental(h, k->slots, k->item1), 0);
+	node_t pay = ref_of(h, k->item1, "payload");
+	ck_assert_uint_eq(h->retained[k->owner1], (uint64_t)h->node_shallow[k->owner1] +
+			  h->node_shallow[k->item1] + h->node_shallow[pay]);
+	/* B */
+	ck_assert_uint_eq(h->idom[k->parent], 0);
+	ck_assert_int_ge(ref_is_weak(h, k->child, k->parent), 0);
+	/* C */
+	for (int i = 100; i < 105; i++) {
+		node_t it = obj(h, "Owned$Item", i);
+		ck_assert_uint_eq(h->idom[it], map_node_of(h, it));
+	}
+	/* D */
+	ck_assert_uint_eq(h->idom[k->item2], k->cls_owned);
+	ck_assert_uint_eq(h->nambiguous, 1);
+	ck_assert_uint_eq(h->ambiguous[0], k->item2);
+	/* E */
+	ck_assert_uint_eq(h->idom[k->item3], k->boss);
+	ck_assert_int_eq(ref_is_incidental(h, k->owner4, k->item3), 0);
+	/* F */
+	ck_assert_uint_eq(h->idom[k->item4], 0);
+	ck_assert_int_eq(ref_is_incidental(h, k->slots, k->item4), -1);
+	/* G: tags */
+	struct sbuf sb;
+	sbuf_init(&sb);
+	ck_assert_int_eq(node_tags(h, k->item4, &sb), 1);
+	ck_assert_str_eq(sb.buf, "owned-item");
+	sbuf_reset(&sb);
+	ck_assert_int_eq(node_tags(h, k->owner1, &sb), 0);
+	sbuf_free(&sb);
+}
+
+/* Every analysis array of a equals b's. */
+static void same_analyses(const struct heap *a, const struct heap *b)
+{
+	ck_assert_uint_eq(a->n, b->n);
+	ck_assert_uint_eq(a->nedges, b->nedges);
+	ck_assert_uint_eq(a->nweak, b->nweak);
+	ck_assert_uint_eq(a->nrx, b->nrx);
+	ck_assert_int_eq(memcmp(a->idom, b->idom, a->n * sizeof *a->idom), 0);
+	ck_assert_int_eq(memcmp(a->retained, b->retained, a->n * sizeof *a->retained), 0);
+	ck_assert_int_eq(memcmp(a->out, b->out, a->nedges * sizeof *a->out), 0);
+	ck_assert_uint_eq(a->rules_fp, b->rules_fp);
+}
+
+START_TEST(dominators_follow_rules)
+{
+	const char *path = owned_dump();
+	struct ruleset *rs = test_ruleset(), *none = rules_new();
+	struct heap h, plain;
+	struct cast k;
+	struct sbuf err;
+
+	sbuf_init(&err);
+	rules_parse(none, "none.rules", test_rules, strcspn(test_rules, "\n") + 1, &err);
+	open_with(&plain, path, none, 1); /* only the referent rule */
+	find_cast(&plain, &k);
+	check_without(&plain, &k);
+	open_with(&h, path, rs, 1);
+	check_with(&h, &k);
+	/* the inspections of the rules see the same */
+	struct objset all;
+	struct insp_result r;
+	objset_all(&h, &all);
+	ck_assert_int_eq(inspect_run(&h, inspect_find("ambiguous-owners"), NULL, &all, &r, NULL, &err), 0);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_uint_eq(r.g[0].count, 1);
+	ck_assert_uint_eq(r.g[0].nodes[0], k.item2);
+	insp_result_free(&r);
+	ck_assert_int_eq(inspect_run(&h, inspect_find("tagged"), NULL, &all, &r, NULL, &err), 0);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_str_eq(r.g[0].name, "owned-item");
+	ck_assert_uint_eq(r.g[0].count, 9); /* items 1, 2, 3, 4 and 100..104 */
+	insp_result_free(&r);
+	ck_assert_int_eq(inspect_run(&h, inspect_find("unowned"), NULL, &all, &r, NULL, &err), 0);
+	/* the parent (Child.parent) and owner 5 (Backup.owner) are reached only
+	 * through weak rules; owner 5's item and payload are strongly held */
+	uint64_t total = 0;
+	int saw_parent = 0;
+	for (size_t i = 0; i < r.n; i++) {
+		total += r.g[i].count;
+		for (uint64_t j = 0; j < r.g[i].count; j++)
+			if (r.g[i].nodes[j] == k.parent) {
+				saw_parent = 1;
+				ck_assert_ptr_nonnull(strstr(r.g[i].name, "weak Owned$Child parent"));
+			}
+	}
+	ck_assert(saw_parent);
+	ck_assert_uint_eq(total, 2);
+	insp_result_free(&r);
+	objset_free(&all);
+
+	/* toggling: off is the plain heap again, on is the ruled one again */
+	ck_assert_int_eq(rules_enable(rs, "owning", 0), 0);
+	ck_assert_int_eq(rules_enable(rs, "backlinks", 0), 0);
+	ck_assert_int_eq(heap_apply_rules(&h, rs, NULL), 0);
+	check_without(&h, &k);
+	ck_assert_int_eq(memcmp(h.idom, plain.idom, h.n * sizeof *h.idom), 0);
+	ck_assert_int_eq(memcmp(h.retained, plain.retained, h.n * sizeof *h.retained), 0);
+	rules_enable(rs, "owning", 1);
+	rules_enable(rs, "backlinks", 1);
+	ck_assert_int_eq(heap_apply_rules(&h, rs, NULL), 0);
+	check_with(&h, &k);
+	struct heap fresh;
+	open_with(&fresh, path, rs, 1);
+	same_analyses(&h, &fresh);
+	heap_free(&fresh);
+	heap_free(&h);
+	heap_free(&plain);
+	rules_free(rs);
+	rules_free(none);
+	sbuf_free(&err);
+}
+END_TEST
+
+/* The cache keeps the rules' answer, and other rules recompute it. */
+START_TEST(cache_follows_rules)
+{
+	const char *path = owned_dump();
+	char copy[512], cmd[1200];
+	struct ruleset *rs = test_ruleset(), *none = rules_new();
+	struct heap a, b, c;
+	struct cast k;
+	struct sbuf err;
+
+	sbuf_init(&err);
+	rules_parse(none, "none.rules", test_rules, strcspn(test_rules, "\n") + 1, &err);
+	snprintf(copy, sizeof copy, TEST_BUILDDIR "/tmp/owned-cache.hprof");
+	mkdir(TEST_BUILDDIR "/tmp", 0755);
+	snprintf(cmd, sizeof cmd, "rm -f %s.hwi && cp %s %s", copy, path, copy);
+	ck_assert_int_eq(system(cmd), 0);
+	open_with(&a, copy, rs, 0);           /* parse, save */
+	ck_assert_int_eq(a.from_cache, 0);
+	open_with(&b, copy, rs, 0);           /* the cache, same rules */
+	ck_assert_int_eq(b.from_cache, 1);
+	find_cast(&b, &k);
+	check_with(&b, &k);
+	same_analyses(&a, &b);
+	heap_free(&b);
+	open_with(&c, copy, none, 0);         /* the cache, other rules: recomputed */
+	check_without(&c, &k);
+	heap_free(&c);
+	open_with(&b, copy, rs, 0);           /* and back */
+	ck_assert_int_eq(b.from_cache, 1);
+	check_with(&b, &k);
+	same_analyses(&a, &b);
+	heap_free(&b);
+	heap_free(&a);
+	unlink(copy);
+	snprintf(cmd, sizeof cmd, "%s.hwi", copy);
+	unlink(cmd);
+	rules_free(rs);
+	rules_free(none);
+	sbuf_free(&err);
+}
+END_TEST
 
 Suite *rules_suite(void)
 {
 	Suite *s = suite_create("rules");
+	TCase *tc = tcase_create("parse");
+	tcase_add_test(tc, parse_errors);
+	tcase_add_test(tc, parse_rules);
+	tcase_add_test(tc, load_file_errors);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("dump");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, dominators_follow_rules);
+	tcase_add_test(tc, cache_follows_rules);
+	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,6 +10,8 @@
 #include "cli/attach.h"
 #include "config.h"
 #include "graph/open.h"
+#include "graph/rules.h"
+#include "query/inspect.h"
 #include "query/baseline.h"
 #include "query/report.h"
 #include "tui/keys.h"
@@ -25,6 +27,8 @@ static const char usage_text[] =
 "       heapwalk [--no-cache] [--baseline OLD] DUMP   the full-screen browser\n"
 "                                    (keys: --keys, or ?)\n"
 "       heapwalk [options] diff OLD NEW\n"
+"       heapwalk [options] inspect DUMP NAME [ARG] | inspect --list\n"
+"       heapwalk [rule options] rules      the rule groups and rules in effect\n"
 "       heapwalk mark PID | snapshot PID FILE\n"
 "\n"
 "commands:\n"
@@ -37,6 +41,10 @@ static const char usage_text[] =
 "                  (the agent's sample:BYTES): hot spots and the call tree\n"
 "  diff OLD NEW    class deltas from dump OLD to dump NEW, with the new and gone\n"
 "                  objects by class: exact for snapshots (stable ids), else matched\n"
+"  inspect NAME [ARG]  run the inspection NAME on the set (-e) and list its\n"
+"                  groups (waste, references, retention, class loaders, search);\n"
+"                  inspect --list names them all\n"
+"  rules           the reference-classifier rules: groups (on/off) and rules\n"
 "  mark PID        mark the objects a running JVM has now (loads heapwalk's agent);\n"
 "                  its later snapshots tell new objects from old\n"
 "  snapshot PID FILE  a heap dump with stable object ids and the last mark\n"
@@ -54,6 +62,7 @@ static const char usage_text[] =
 "  new | old                 objects that did not exist / existed at the baseline\n"
 "                            (--baseline OLD, or the agent's mark in the dump)\n"
 "  gone                      first step only: the baseline's objects that are gone\n"
+"  inspection NAME [ARG] group K  group K of an inspection run on the set\n"
 "  a last word info, classes, biggest, objects, paths or allocations picks the\n"
 "  view (default\n"
 "  classes; paths needs a set of one object)\n"
@@ -76,6 +85,10 @@ static const char usage_text[] =
 "                       allocations: leave out nodes under PCT% of traced bytes\n"
 "      --max N          paths: at most N paths, each to another root (default 5)\n"
 "  -w, --weak           paths, referrers, referents: follow weak references too\n"
+"      --rules FILE     also apply the reference-classifier rules in FILE\n"
+"                       (heapwalk-rules(5)); repeatable\n"
+"      --no-default-rules  without the built-in rules/jdk.rules\n"
+"      --rules-off GROUP, --rules-on GROUP  turn a rule group off or on\n"
 "      --no-cache       neither read nor write the index cache (DUMP.hwi)\n"
 "  -q, --quiet          no progress and no warnings on stderr\n"
 "  -h, --help           this text\n"
@@ -85,7 +98,8 @@ static const char usage_text[] =
 "exit status: 0 ok, 1 usage error, 2 bad input (unreadable dump, bad id or regex)\n";
 
 static const char *const commands[] = {
-	"info", "classes", "biggest", "objects", "paths", "allocations", "diff", "mark", "snapshot"
+	"info", "classes", "biggest", "objects", "paths", "allocations", "diff", "mark", "snapshot",
+	"inspect", "rules"
 };
 
 struct cli {
@@ -96,6 +110,14 @@ struct cli {
 	struct view_opts vo;
 	struct open_opts oo;
 	int top_set, depth_set;
+	const char *insp, *insp_arg; /* inspect NAME [ARG] */
+	int insp_list;               /* inspect --list */
+	const char *rule_files[32];  /* --rules, in order */
+	size_t nrule_files;
+	int no_default_rules;
+	const char *rule_groups[32]; /* --rules-off/--rules-on GROUP, in order */
+	int rule_on[32];
+	size_t nrule_groups;
 };
 
 /* A usage error: one line, status 1. */
@@ -169,6 +191,9 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		{ "no-cache", no_argument, 0, 'N' }, { "quiet", no_argument, 0, 'q' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
 		{ "keys", optional_argument, 0, 'K' }, { "baseline", required_argument, 0, 'b' },
+		{ "rules", required_argument, 0, 'R' }, { "no-default-rules", no_argument, 0, 'D' },
+		{ "rules-off", required_argument, 0, 'O' }, { "rules-on", required_argument, 0, 'P' },
+		{ "list", no_argument, 0, 'L' },
 		{ 0, 0, 0, 0 },
 	};
 	int ch;
@@ -199,6 +224,20 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		case 'h': fputs(usage_text, stdout); exit(0);
 		case 'V': puts("heapwalk " PACKAGE_VERSION); exit(0);
 		case 'K': print_keys(optarg); exit(0);
+		case 'R':
+			if (c->nrule_files == 32)
+				usage_error("more than 32 --rules files");
+			c->rule_files[c->nrule_files++] = optarg;
+			break;
+		case 'D': c->no_default_rules = 1; break;
+		case 'O':
+		case 'P':
+			if (c->nrule_groups == 32)
+				usage_error("more than 32 --rules-off and --rules-on");
+			c->rule_on[c->nrule_groups] = ch == 'P';
+			c->rule_groups[c->nrule_groups++] = optarg;
+			break;
+		case 'L': c->insp_list = 1; break;
 		case ':': usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
 			if (optopt != 0)
@@ -234,6 +273,14 @@ static void parse_args(int argc, char **argv, struct cli *c)
 			usage_error("%s takes no -e or --baseline", c->cmd);
 		return;
 	}
+	if (c->cmd != NULL && (strcmp(c->cmd, "rules") == 0 ||
+			       (strcmp(c->cmd, "inspect") == 0 && c->insp_list))) {
+		if (i < argc)
+			usage_error("unexpected argument '%s'", argv[i]);
+		return;
+	}
+	if (c->insp_list)
+		usage_error("--list goes with inspect: heapwalk inspect --list");
 	if (c->cmd != NULL && strcmp(c->cmd, "diff") == 0) {
 		if (argc - i != 2)
 			usage_error("diff needs two dumps: OLD NEW");
@@ -255,6 +302,20 @@ static void parse_args(int argc, char **argv, struct cli *c)
 			    "heapwalk snapshot PID FILE", c->cmd);
 	if (c->cmd != NULL && strcmp(c->cmd, "paths") == 0 && i < argc)
 		c->object = argv[i++];
+	if (c->cmd != NULL && strcmp(c->cmd, "inspect") == 0) {
+		if (i >= argc)
+			usage_error("inspect needs the NAME of an inspection (heapwalk inspect --list)");
+		c->insp = argv[i++];
+		const struct inspection *in = inspect_find(c->insp);
+		if (in == NULL)
+			usage_error("no inspection named '%s' (heapwalk inspect --list)", c->insp);
+		if (i < argc)
+			c->insp_arg = argv[i++];
+		if (in->arg_required && c->insp_arg == NULL)
+			usage_error("inspection %s needs an argument: %s", in->name, in->arg);
+		if (in->arg == NULL && c->insp_arg != NULL)
+			usage_error("inspection %s takes no argument", in->name);
+	}
 	if (i < argc)
 		usage_error("unexpected argument '%s'", argv[i]);
 	if (c->dump == NULL)
@@ -340,6 +401,13 @@ static int run_view(struct heap *h, const char *view, struct objset *set, struct
 		report_allocations(h, &v, c->top_set ? c->vo.top : 20, c->depth_set ? c->vo.depth : 4,
 				   c->vo.cutoff, c->fmt, out);
 		alloc_view_free(&v);
+	} else if (strcmp(view, "inspect") == 0) {
+		const struct inspection *in = inspect_find(c->insp);
+		struct insp_result r;
+		if (inspect_run(h, in, c->insp_arg, set, &r, c->vo.progress, err) < 0)
+			return -1;
+		report_inspect(h, in, c->insp_arg, &r, set, c->fmt, out);
+		insp_result_free(&r);
 	} else { /* paths: of the one object of the set */
 		struct path_view v;
 		if (set->count != 1) {
@@ -431,6 +499,67 @@ static int diff_command(struct cli *c, struct heap *old, struct heap *h, struct 
 	return 0;
 }
 
+/* The rules: jdk.rules unless --no-default-rules, the --rules files,
+ * then the groups turned off or on. NULL with the message printed. */
+static struct ruleset *load_rules(const struct cli *c, int *rc)
+{
+	struct ruleset *rs = rules_new();
+	struct sbuf err;
+
+	sbuf_init(&err);
+	*rc = 0;
+	if (!c->no_default_rules && rules_load_default(rs, &err) < 0)
+		*rc = EXIT_INPUT;
+	for (size_t i = 0; i < c->nrule_files && *rc == 0; i++)
+		if (rules_load_file(rs, c->rule_files[i], &err) < 0)
+			*rc = EXIT_INPUT;
+	for (size_t i = 0; i < c->nrule_groups && *rc == 0; i++)
+		if (rules_enable(rs, c->rule_groups[i], c->rule_on[i]) < 0) {
+			sbuf_printf(&err, "--rules-%s: no rule group '%s' (heapwalk rules lists them)",
+				    c->rule_on[i] ? "on" : "off", c->rule_groups[i]);
+			*rc = EXIT_USAGE;
+		}
+	if (*rc != 0) {
+		fprintf(stderr, "heapwalk: %s\n", err.buf);
+		rules_free(rs);
+		rs = NULL;
+	}
+	sbuf_free(&err);
+	return rs;
+}
+
+/* heapwalk rules: the groups and their rules, as rules files say them. */
+static void print_rules(const struct ruleset *rs)
+{
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	for (size_t g = 0; g < rs->ngroups; g++) {
+		const struct rule_group *gr = &rs->groups[g];
+		sbuf_printf(&sb, "group %s %s", gr->name, gr->enabled ? "on" : "off");
+		if (*gr->description) {
+			sbuf_adds(&sb, " \"");
+			esc_append(&sb, (const uint8_t *)gr->description, strlen(gr->description), 1);
+			sbuf_addc(&sb, '"');
+		}
+		sbuf_adds(&sb, "   # ");
+		esc_append(&sb, (const uint8_t *)gr->file, strlen(gr->file), 0);
+		sbuf_addc(&sb, '\n');
+		for (size_t i = 0; i < rs->n; i++)
+			if (rs->rules[i].group == g) {
+				struct sbuf one;
+				sbuf_init(&one);
+				rule_to_string(rs, &rs->rules[i], &one);
+				sbuf_adds(&sb, "  ");
+				esc_append(&sb, (const uint8_t *)one.buf, one.len, 0);
+				sbuf_printf(&sb, "   # line %u\n", rs->rules[i].line);
+				sbuf_free(&one);
+			}
+	}
+	fputs(sb.buf ? sb.buf : "", stdout);
+	sbuf_free(&sb);
+}
+
 static int open_dump(struct heap *h, const char *path, struct cli *c, struct progress *p)
 {
 	struct sbuf err;
@@ -459,16 +588,35 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &c);
 	if (c.pid != NULL)
 		return attach_command(&c);
+	if (c.insp_list) {
+		sbuf_init(&out);
+		report_inspect_list(c.fmt, &out);
+		fwrite(out.buf, 1, out.len, stdout);
+		sbuf_free(&out);
+		return 0;
+	}
+	struct ruleset *rs = load_rules(&c, &rc);
+	if (rs == NULL)
+		return rc;
+	if (c.cmd != NULL && strcmp(c.cmd, "rules") == 0) {
+		print_rules(rs);
+		rules_free(rs);
+		return 0;
+	}
+	c.oo.rules = rs;
 	rc = parse_expr(&c, &pl);
 	if (rc == 0 && check_regexes(&c) < 0)
 		rc = EXIT_INPUT;
 	if (rc != 0) {
 		pipeline_free(&pl);
+		rules_free(rs);
 		return rc;
 	}
 	if (c.cmd == NULL && c.expr == NULL) {
 		pipeline_free(&pl);
-		return tui_main(c.dump, c.baseline, &c.oo);
+		rc = tui_main(c.dump, c.baseline, &c.oo);
+		rules_free(rs);
+		return rc;
 	}
 	const char *view = c.cmd ? c.cmd : pl.view ? pl.view : "classes";
 	if (c.object != NULL) { /* paths DUMP OBJECT is "object OBJECT | paths" */
@@ -563,5 +711,6 @@ done:
 	pipeline_free(&pl);
 	sbuf_free(&err);
 	sbuf_free(&out);
+	rules_free(rs);
 	return rc;
 }

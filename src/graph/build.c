@@ -355,6 +355,9 @@ static void build_refs(struct heap *h, struct classtab *ct, struct progress *p)
 	h->weak_src = r.wsrc;
 	h->weak_dst = r.wdst;
 	h->nweak = r.nweak;
+	h->weak_rule = xmalloc((r.nweak + 1) * sizeof *h->weak_rule);
+	for (size_t i = 0; i < r.nweak; i++)
+		h->weak_rule[i] = WEAK_BUILTIN;
 	idindex_free(&r.idx);
 	progress_end(p);
 }

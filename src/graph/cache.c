@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #define MAGIC "HWIDX\0\r\n"
-#define FORMAT 6
+#define FORMAT 7
 #define CHUNK ((size_t)64 << 20)
 
 struct ident {
@@ -51,6 +51,7 @@ struct scalars {
 	uint64_t nframes, ntraces, ntrace_frames, nthreads, nwarn_bytes, nwarn, suppressed;
 	uint64_t total_shallow, unreachable_count, unreachable_bytes;
 	uint64_t weakonly_count, weakonly_bytes, dangling_refs;
+	uint64_t nrx, ntags, tag_labels_len, tag_nlabels, nambiguous, rules_fp;
 };
 
 static uint64_t mix(uint64_t x, uint64_t w)
@@ -155,10 +156,17 @@ static int slots(struct heap *h, const struct scalars *s, struct slot *o)
 	SLOT(traces, s->ntraces);
 	SLOT(trace_frames, s->ntrace_frames);
 	SLOT(threads, s->nthreads);
+	SLOT(weak_rule, s->nweak);
+	SLOT(rx_src, s->nrx);
+	SLOT(rx_dst, s->nrx);
+	SLOT(tag_node, s->ntags);
+	SLOT(tag_label, s->ntags);
+	SLOT(tag_labels, s->tag_labels_len);
+	SLOT(ambiguous, s->nambiguous);
 #undef SLOT
 	return k;
 }
-#define NSLOTS 22
+#define NSLOTS 29
 
 static void get_scalars(const struct heap *h, struct scalars *s, uint64_t warn_bytes)
 {
@@ -189,6 +197,12 @@ static void get_scalars(const struct heap *h, struct scalars *s, uint64_t warn_b
 	s->weakonly_count = h->weakonly_count;
 	s->weakonly_bytes = h->weakonly_bytes;
 	s->dangling_refs = h->dangling_refs;
+	s->nrx = h->nrx;
+	s->ntags = h->ntags;
+	s->tag_labels_len = h->tag_labels_len;
+	s->tag_nlabels = h->tag_nlabels;
+	s->nambiguous = h->nambiguous;
+	s->rules_fp = h->rules_fp;
 }
 
 /* ---- saving ---- */
@@ -407,6 +421,9 @@ static const char *validate_part(const struct heap *h, const struct scalars *s, 
 		for (uint64_t i = 0; i < s->nweak; i++)
 			if (h->weak_src[i] >= s->n || h->weak_dst[i] >= s->n)
 				return "bad weak reference";
+		for (uint64_t i = 0; i < s->nrx; i++)
+			if (h->rx_src[i] >= s->n || h->rx_dst[i] >= s->n)
+				return "bad incidental reference";
 		return NULL;
 	default: /* HP_DOM */
 		for (uint64_t v = 0; v < s->n; v++)
@@ -452,6 +469,14 @@ static const char *validate_small(const struct heap *h, const struct scalars *s)
 	for (uint64_t t = 0; t < s->nthreads; t++)
 		if (h->threads[t].obj != HW_NONE && h->threads[t].obj >= s->n)
 			return "bad thread";
+	for (uint64_t t = 0; t < s->ntags; t++)
+		if (h->tag_node[t] >= s->n || h->tag_label[t] >= s->tag_nlabels)
+			return "bad tag";
+	if (s->tag_labels_len > 0 && h->tag_labels[s->tag_labels_len - 1] != '\0')
+		return "bad tag";
+	for (uint64_t t = 0; t < s->nambiguous; t++)
+		if (h->ambiguous[t] >= s->n)
+			return "bad owner";
 	return NULL;
 }
 
@@ -481,6 +506,12 @@ static void set_scalars(struct heap *h, const struct scalars *s)
 	h->weakonly_count = s->weakonly_count;
 	h->weakonly_bytes = s->weakonly_bytes;
 	h->dangling_refs = s->dangling_refs;
+	h->nrx = s->nrx;
+	h->ntags = s->ntags;
+	h->tag_labels_len = (uint32_t)s->tag_labels_len;
+	h->tag_nlabels = (uint32_t)s->tag_nlabels;
+	h->nambiguous = s->nambiguous;
+	h->rules_fp = s->rules_fp;
 }
 
 static void replay_warnings(struct heap *h, const char *blob, uint64_t len, uint64_t suppressed)
@@ -512,7 +543,7 @@ static unsigned part_of(int slot)
 {
 	static const unsigned part[] = {
 		HP_NODES, HP_NODES, HP_NODES, HP_NODES, HP_OUT, HP_OUT, HP_IN, HP_IN, HP_WEAK, HP_WEAK,
-		0, 0, 0, 0, 0, 0, HP_DOM, HP_DOM,
+		0, 0, 0, 0, 0, 0, HP_DOM, HP_DOM, 0, 0, 0, 0, HP_WEAK, HP_WEAK, HP_WEAK,
 	};
 	return slot < (int)(sizeof part / sizeof part[0]) ? part[slot] : 0;
 }

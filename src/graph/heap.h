@@ -18,6 +18,7 @@
 #include "util.h"
 
 struct baseline;
+struct ruleset;
 
 typedef uint32_t node_t; /* object index; a typedef away from 64-bit */
 typedef uint32_t edge_t; /* index into the reference arrays */
@@ -173,6 +174,7 @@ struct heap {
 	node_t *ambiguous;
 	uint64_t nambiguous;
 	uint64_t rules_fp;        /* rules_fingerprint() of the rules applied */
+	const struct ruleset *rules; /* those rules (borrowed from the front end) */
 
 	/* roots: records as in the dump (several per node possible), and the
 	 * sorted unique successor list of the virtual root */

@@ -9,6 +9,8 @@
 #include "format/hprof.h"
 #include "graph/analysis.h"
 #include "graph/cache.h"
+#include "graph/ownership.h"
+#include "graph/rules.h"
 
 const char *root_kind_name(unsigned kind)
 {
@@ -46,7 +48,8 @@ void heap_analyse(struct heap *h, struct progress *p)
 static void drop_graph(struct heap *h)
 {
 	struct heap keep = { .path = h->path, .map = h->map, .size = h->size, .fd = h->fd,
-			     .timestamp_ms = h->timestamp_ms, .warn = { .quiet = h->warn.quiet } };
+			     .timestamp_ms = h->timestamp_ms, .warn = { .quiet = h->warn.quiet },
+			     .rules = h->rules };
 
 	memcpy(keep.version, h->version, sizeof keep.version);
 	keep.layout.idsize = h->layout.idsize;
@@ -69,6 +72,8 @@ void heap_need(struct heap *h, unsigned parts, struct progress *p)
 	sbuf_init(&err);
 	hprof_parse(h, p, &err); /* the header was fine before: it still is */
 	sbuf_free(&err);
+	if (h->rules != NULL)
+		ownership_classify(h, h->rules, p);
 	heap_analyse(h, p);
 	cache_save(h);
 }
@@ -81,18 +86,26 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 	memset(h, 0, sizeof *h);
 	h->fd = -1;
 	h->warn.quiet = o->quiet;
+	h->rules = o->rules;
 	if (hprof_map(h, path, err) < 0) {
 		heap_free(h);
 		return -1;
 	}
 	if (!o->no_cache && cache_load(h, &why) == 0) {
 		h->from_cache = 1;
+		if (h->rules_fp != rules_fingerprint(o->rules)) { /* other rules than last time */
+			heap_need(h, HP_ALL, p);
+			heap_apply_rules(h, o->rules, NULL);
+			cache_save(h);
+		}
 		return 0;
 	}
 	if (hprof_parse(h, p, err) < 0) {
 		heap_free(h);
 		return -1;
 	}
+	if (o->rules != NULL)
+		ownership_classify(h, o->rules, p);
 	heap_analyse(h, p);
 	if (!o->no_cache)
 		cache_save(h);
@@ -118,6 +131,13 @@ void heap_free(struct heap *h)
 	free(h->in);
 	free(h->weak_src);
 	free(h->weak_dst);
+	free(h->weak_rule);
+	free(h->rx_src);
+	free(h->rx_dst);
+	free(h->tag_node);
+	free(h->tag_label);
+	free(h->tag_labels);
+	free(h->ambiguous);
 	free(h->root_rec);
 	free(h->roots);
 	free(h->cls);

@@ -6,9 +6,14 @@
 #include "graph/heap.h"
 #include "progress.h"
 
+struct ruleset;
+
 struct open_opts {
 	int no_cache;   /* neither read nor write the cache */
 	int quiet;      /* no progress, warnings only collected */
+	/* reference-classifier rules to apply (graph/ownership.h), borrowed;
+	 * NULL: the built-in default (Reference.referent weak, nothing else) */
+	struct ruleset *rules;
 };
 
 /* Returns 0 and a ready heap, or -1 with a one-line error in err

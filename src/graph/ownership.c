@@ -1,9 +1,735 @@
-/* ownership.c — applying rules to a heap, see ownership.h. */
+/* ownership.c — applying rules to a heap, see ownership.h.
+ *
+ * Every reference goes into one pool (CSR by source, targets ascending);
+ * the rules mark some as weak or owning; the pool is then split into
+ * strong (out), weak and incidental references, and the analyses run
+ * again. */
+#define PCRE2_CODE_UNIT_WIDTH 8
 #include "graph/ownership.h"
 
-/* STUB: being written (lead). */
+#include <pcre2.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "graph/analysis.h"
-int heap_apply_rules(struct heap *h, const struct ruleset *rs, struct progress *p) { (void)rs; (void)h; (void)p; return 0; }
-int node_tags(const struct heap *h, node_t v, struct sbuf *out) { (void)h; (void)v; (void)out; return 0; }
-int ref_is_weak(const struct heap *h, node_t src, node_t dst) { (void)h; (void)src; (void)dst; return -1; }
-int ref_is_incidental(const struct heap *h, node_t src, node_t dst) { (void)h; (void)src; (void)dst; return -1; }
+#include "graph/jcoll.h"
+#include "graph/open.h"
+
+/* A reference a rule classified. */
+struct mark {
+	node_t src, dst;
+	uint16_t rule;    /* index of the rule, or WEAK_BUILTIN */
+	uint16_t weight;  /* 0: weak; else owning with this weight */
+};
+
+struct tagged { node_t node; uint32_t label; };
+
+struct pool {
+	edge_t *start;    /* n + 1 */
+	node_t *dst;
+};
+
+struct apply {
+	struct heap *h;
+	const struct ruleset *rs;
+	struct pool pool;
+	struct jcoll *jc;
+	struct mark *m;
+	size_t nm, capm;
+	struct tagged *tg;
+	size_t ntg, captg;
+	uint16_t cur_rule, cur_weight;
+	int cur_tag;      /* the current rule tags targets */
+	uint8_t *field_seen; /* per rule: some matching class has the field */
+};
+
+/* ---- the pool of every reference ---- */
+
+static int cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+static void pool_build(struct heap *h, struct pool *pl)
+{
+	edge_t *start = xcalloc((size_t)h->n + 2, sizeof *start);
+	uint64_t total = h->nedges + h->nweak + h->nrx;
+
+	if (total > (uint64_t)UINT32_MAX - 1)
+		hw_fatal("%s: more than 2^32 references: not supported yet", h->path);
+	for (node_t v = 1; v < h->n; v++)
+		start[v + 1] = h->out_start[v + 1] - h->out_start[v];
+	for (uint64_t i = 0; i < h->nweak; i++)
+		start[h->weak_src[i] + 1]++;
+	for (uint64_t i = 0; i < h->nrx; i++)
+		start[h->rx_src[i] + 1]++;
+	for (node_t v = 0; v < h->n; v++)
+		start[v + 1] += start[v];
+	node_t *dst = xmalloc(((size_t)total + 1) * sizeof *dst);
+	edge_t *pos = xmalloc(((size_t)h->n + 1) * sizeof *pos);
+	memcpy(pos, start, ((size_t)h->n + 1) * sizeof *pos);
+	for (node_t v = 1; v < h->n; v++)
+		for (edge_t j = h->out_start[v]; j < h->out_start[v + 1]; j++)
+			dst[pos[v]++] = h->out[j];
+	for (uint64_t i = 0; i < h->nweak; i++)
+		dst[pos[h->weak_src[i]]++] = h->weak_dst[i];
+	for (uint64_t i = 0; i < h->nrx; i++)
+		dst[pos[h->rx_src[i]]++] = h->rx_dst[i];
+	free(pos);
+	for (node_t v = 1; v < h->n; v++) { /* targets ascending: small runs, insertion sort */
+		node_t *a = dst + start[v];
+		size_t k = start[v + 1] - start[v];
+		if (k > 32) {
+			hw_qsort(a, k, sizeof *a, cmp_u32);
+			continue;
+		}
+		for (size_t i = 1; i < k; i++)
+			for (size_t j = i; j > 0 && a[j - 1] > a[j]; j--) {
+				node_t t = a[j];
+				a[j] = a[j - 1];
+				a[j - 1] = t;
+			}
+	}
+	pl->start = start;
+	pl->dst = dst;
+}
+
+/* ---- marking references ---- */
+
+static void add_mark(struct apply *a, node_t src, node_t dst)
+{
+	if (src == HW_NONE || dst == HW_NONE || src == 0 || dst == 0)
+		return;
+	if (a->nm == a->capm) {
+		a->capm = a->capm ? a->capm * 2 : 1024;
+		a->m = xreallocarray(a->m, a->capm, sizeof *a->m);
+	}
+	a->m[a->nm++] = (struct mark){ src, dst, a->cur_rule, a->cur_weight };
+}
+
+static void add_tag(struct apply *a, node_t v, uint32_t label)
+{
+	if (v == HW_NONE || v == 0)
+		return;
+	if (a->ntg == a->captg) {
+		a->captg = a->captg ? a->captg * 2 : 256;
+		a->tg = xreallocarray(a->tg, a->captg, sizeof *a->tg);
+	}
+	a->tg[a->ntg++] = (struct tagged){ v, label };
+}
+
+/* A reference src -> dst found by a rule: a mark, or a tag of dst. */
+static void hit(struct apply *a, node_t src, node_t dst)
+{
+	if (a->cur_tag >= 0)
+		add_tag(a, dst, (uint32_t)a->cur_tag);
+	else
+		add_mark(a, src, dst);
+}
+
+static void walk_cb(void *arg, node_t holder, node_t target, enum coll_role role)
+{
+	(void)role;
+	hit(arg, holder, target);
+}
+
+/* Every reference of v but the one to its class. */
+static void all_refs(struct apply *a, node_t v)
+{
+	const struct heap *h = a->h;
+	node_t cn = h->cls[h->node_class[v]].node;
+
+	for (edge_t j = a->pool.start[v]; j < a->pool.start[v + 1]; j++)
+		if (a->pool.dst[j] != cn || h->node_kind[v] == NK_CLASS)
+			hit(a, v, a->pool.dst[j]);
+}
+
+static const unsigned reach_roles[] = { 0, CR_VALUE, CR_KEY, CR_ELEMENT };
+
+/* One field selector of the current rule on instance v of class c. */
+static void apply_field(struct apply *a, const struct rule_field *f, node_t v, uint32_t c,
+			size_t ri)
+{
+	const struct heap *h = a->h;
+	node_t t = v;
+
+	if (strcmp(f->name, RULE_ANY_FIELD) == 0 || strcmp(f->name, RULE_ELEMS) == 0) {
+		a->field_seen[ri] = 1;
+		if (f->reach == RR_FIELD) {
+			if (strcmp(f->name, RULE_ANY_FIELD) == 0 || h->node_kind[v] == NK_OBJARRAY)
+				all_refs(a, v);
+			return;
+		}
+		/* "*.values": through every collection v refers to */
+		for (edge_t j = a->pool.start[v]; j < a->pool.start[v + 1]; j++)
+			jcoll_walk(a->jc, a->pool.dst[j], reach_roles[f->reach], walk_cb, a);
+		return;
+	}
+	if (strcmp(f->name, RULE_THIS) != 0) {
+		uint8_t type;
+		int off = h->node_kind[v] == NK_INSTANCE ? jfield_offset(a->jc, c, f->name, &type) : -1;
+		if (off < 0 || type != T_OBJECT)
+			return;
+		a->field_seen[ri] = 1;
+		t = jfield_ref(h, v, off);
+		if (t == HW_NONE)
+			return;
+		if (f->reach == RR_FIELD) {
+			hit(a, v, t);
+			return;
+		}
+	} else {
+		a->field_seen[ri] = 1;
+	}
+	jcoll_walk(a->jc, t, reach_roles[f->reach], walk_cb, a);
+}
+
+/* Does rule r select class c, before subclasses? */
+static void select_classes(const struct heap *h, const struct rule *r, uint8_t *sel)
+{
+	pcre2_code *re = NULL;
+	pcre2_match_data *md = NULL;
+
+	if (r->type_regex) {
+		int code;
+		PCRE2_SIZE off;
+		re = pcre2_compile((PCRE2_SPTR)r->type, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &code, &off, NULL);
+		md = re != NULL ? pcre2_match_data_create_from_pattern(re, NULL) : NULL;
+	}
+	for (uint32_t c = 0; c < h->ncls; c++) {
+		const char *nm = class_name(h, c);
+		if (re != NULL)
+			sel[c] = pcre2_match(re, (PCRE2_SPTR)nm, strlen(nm), 0, 0, md, NULL) >= 0;
+		else
+			sel[c] = !r->type_regex && strcmp(nm, r->type) == 0;
+	}
+	pcre2_match_data_free(md);
+	pcre2_code_free(re);
+	if (!r->subclasses)
+		return;
+	uint8_t *sub = xmalloc((size_t)h->ncls + 1);
+	for (uint32_t c = 0; c < h->ncls; c++) {
+		sub[c] = sel[c];
+		for (uint32_t k = h->cls[c].super, d = 0; !sub[c] && k != HW_NONE && d < h->ncls;
+		     k = h->cls[k].super, d++)
+			sub[c] = sel[k];
+	}
+	memcpy(sel, sub, h->ncls);
+	free(sub);
+}
+
+/* Per class: the enabled rules whose TYPE selects it, in rule order
+ * (CSR over classes: list[start[c] .. start[c + 1])). */
+static void rules_by_class(const struct heap *h, const struct ruleset *rs, uint32_t **startp,
+			   uint16_t **listp)
+{
+	size_t nr = rs->n < WEAK_BUILTIN ? rs->n : WEAK_BUILTIN;
+	uint8_t *sel = xcalloc(nr * ((size_t)h->ncls + 1) + 1, 1);
+	uint32_t *start = xcalloc((size_t)h->ncls + 2, sizeof *start);
+
+	for (size_t ri = 0; ri < nr; ri++)
+		if (rs->groups[rs->rules[ri].group].enabled)
+			select_classes(h, &rs->rules[ri], sel + ri * ((size_t)h->ncls + 1));
+	for (size_t ri = 0; ri < nr; ri++)
+		for (uint32_t c = 0; c < h->ncls; c++)
+			start[c + 1] += sel[ri * ((size_t)h->ncls + 1) + c];
+	for (uint32_t c = 0; c < h->ncls; c++)
+		start[c + 1] += start[c];
+	uint16_t *list = xmalloc(((size_t)start[h->ncls] + 1) * sizeof *list);
+	uint32_t *pos = xmalloc(((size_t)h->ncls + 1) * sizeof *pos);
+	memcpy(pos, start, ((size_t)h->ncls + 1) * sizeof *pos);
+	for (size_t ri = 0; ri < nr; ri++)
+		for (uint32_t c = 0; c < h->ncls; c++)
+			if (sel[ri * ((size_t)h->ncls + 1) + c])
+				list[pos[c]++] = (uint16_t)ri;
+	free(pos);
+	free(sel);
+	*startp = start;
+	*listp = list;
+}
+
+static uint32_t label_index(struct heap *h, const char *label)
+{
+	uint32_t i = 0;
+	for (uint32_t off = 0; off < h->tag_labels_len; off += (uint32_t)strlen(h->tag_labels + off) + 1, i++)
+		if (strcmp(h->tag_labels + off, label) == 0)
+			return i;
+	size_t n = strlen(label) + 1;
+	h->tag_labels = xrealloc(h->tag_labels, h->tag_labels_len + n);
+	memcpy(h->tag_labels + h->tag_labels_len, label, n);
+	h->tag_labels_len += (uint32_t)n;
+	return h->tag_nlabels++;
+}
+
+/* Run every enabled rule over the instances of the classes it selects;
+ * 0, or -1 if cancelled. */
+static int evaluate(struct apply *a, struct progress *p)
+{
+	struct heap *h = a->h;
+	const struct ruleset *rs = a->rs;
+
+	if (rs == NULL) { /* the built-in default: referents are weak */
+		a->cur_rule = WEAK_BUILTIN;
+		a->cur_tag = -1;
+		for (node_t v = 1; v < h->n; v++) {
+			const struct hclass *k = &h->cls[h->node_class[v]];
+			if (h->node_kind[v] == NK_INSTANCE && k->referent_off != HW_NONE)
+				add_mark(a, v, jfield_ref(h, v, (int)k->referent_off));
+		}
+		return 0;
+	}
+	uint32_t *start;
+	uint16_t *list;
+	int32_t *label = xmalloc((rs->n + 1) * sizeof *label);
+	rules_by_class(h, rs, &start, &list);
+	for (size_t ri = 0; ri < rs->n; ri++)
+		label[ri] = rs->rules[ri].verb == RV_TAG ? (int32_t)label_index(h, rs->rules[ri].label) : -1;
+	progress_begin(p, "rules", h->n, "objects");
+	for (node_t v = 1; v < h->n; v++) {
+		uint32_t c = h->node_class[v];
+		if ((v & 0xffff) == 0) {
+			progress_update(p, v);
+			if (progress_cancelled(p))
+				break;
+		}
+		for (uint32_t k = start[c]; k < start[c + 1]; k++) {
+			const struct rule *r = &rs->rules[list[k]];
+			a->cur_rule = list[k];
+			a->cur_weight = r->verb == RV_OWNS ? (uint16_t)r->weight : 0;
+			a->cur_tag = r->verb == RV_TAG && r->nfields > 0 ? label[list[k]] : -1;
+			if (r->verb == RV_TAG && r->nfields == 0) {
+				add_tag(a, v, (uint32_t)label[list[k]]);
+				a->field_seen[list[k]] = 1;
+			}
+			for (size_t f = 0; f < r->nfields; f++)
+				apply_field(a, &r->fields[f], v, c, list[k]);
+		}
+	}
+	progress_end(p);
+	int cancelled = progress_cancelled(p);
+	/* rules that selected classes but no field of them: say so */
+	for (size_t ri = 0; ri < rs->n && !cancelled; ri++) {
+		const struct rule *r = &rs->rules[ri];
+		int selects = 0;
+		for (uint32_t c = 0; c < h->ncls && !selects; c++)
+			for (uint32_t k = start[c]; k < start[c + 1] && !selects; k++)
+				selects = list[k] == ri && h->cls[c].count > 0;
+		if (selects && !a->field_seen[ri]) {
+			struct sbuf sb;
+			sbuf_init(&sb);
+			rule_to_string(rs, r, &sb);
+			warn_add(&h->warn, "%s:%u: no class that '%s' selects has that field; the rule does "
+				 "nothing here", r->file, r->line, sb.buf);
+			sbuf_free(&sb);
+		}
+	}
+	free(start);
+	free(list);
+	free(label);
+	return cancelled ? -1 : 0;
+}
+
+/* ---- splitting the pool ---- */
+
+static int cmp_mark(const void *x, const void *y)
+{
+	const struct mark *a = x, *b = y;
+
+	if (a->src != b->src)
+		return a->src < b->src ? -1 : 1;
+	if (a->dst != b->dst)
+		return a->dst < b->dst ? -1 : 1;
+	if (a->weight != b->weight) /* the highest weight first; owning before weak */
+		return a->weight > b->weight ? -1 : 1;
+	return a->rule < b->rule ? -1 : a->rule > b->rule;
+}
+
+static int cmp_tagged(const void *x, const void *y)
+{
+	const struct tagged *a = x, *b = y;
+
+	if (a->node != b->node)
+		return a->node < b->node ? -1 : 1;
+	return a->label < b->label ? -1 : a->label > b->label;
+}
+
+/* rx sorted by target, then source. */
+struct pair { node_t a, b; };
+static int cmp_pair(const void *x, const void *y)
+{
+	const struct pair *p = x, *q = y;
+
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	return p->b < q->b ? -1 : p->b > q->b;
+}
+
+/* Marks what is reachable over out[] from v (and from the root's real
+ * root records when v is 0). */
+static void reach(const struct heap *h, bits_t *seen, node_t *stack, node_t v)
+{
+	size_t sp = 0;
+
+	if (v == 0) {
+		for (size_t i = 0; i < h->nroot_rec; i++) {
+			node_t r = h->root_rec[i].node;
+			if (h->root_rec[i].kind < RK_WEAK_ONLY && !bit_get(seen, r)) {
+				bit_set(seen, r);
+				stack[sp++] = r;
+			}
+		}
+	} else if (!bit_get(seen, v)) {
+		bit_set(seen, v);
+		stack[sp++] = v;
+	}
+	while (sp > 0) {
+		node_t u = stack[--sp];
+		for (edge_t j = h->out_start[u]; j < h->out_start[u + 1]; j++)
+			if (!bit_get(seen, h->out[j])) {
+				bit_set(seen, h->out[j]);
+				stack[sp++] = h->out[j];
+			}
+	}
+}
+
+/* The incidental references into revived objects go back into out[]
+ * (each source's targets stay ascending); the rest become rx_src/dst. */
+static void restore(struct heap *h, const struct pair *rx, uint64_t nx, const bits_t *revive)
+{
+	uint64_t nb = 0, k = 0;
+
+	for (uint64_t i = 0; i < nx; i++)
+		nb += bit_get(revive, rx[i].a);
+	struct pair *back = xmalloc(((size_t)nb + 1) * sizeof *back);
+	h->rx_src = xmalloc(((size_t)(nx - nb) + 1) * sizeof *h->rx_src);
+	h->rx_dst = xmalloc(((size_t)(nx - nb) + 1) * sizeof *h->rx_dst);
+	h->nrx = 0;
+	for (uint64_t i = 0; i < nx; i++)
+		if (bit_get(revive, rx[i].a)) {
+			back[k++] = (struct pair){ rx[i].b, rx[i].a };
+		} else {
+			h->rx_src[h->nrx] = rx[i].b;
+			h->rx_dst[h->nrx++] = rx[i].a;
+		}
+	if (nb == 0) {
+		free(back);
+		return;
+	}
+	hw_qsort(back, nb, sizeof *back, cmp_pair);
+	node_t *out = xmalloc(((size_t)h->nedges + nb + 1) * sizeof *out);
+	uint64_t o = 0, b = 0;
+	for (node_t v = 0; v < h->n; v++) {
+		edge_t j = h->out_start[v], e = h->out_start[v + 1];
+		h->out_start[v] = (edge_t)o;
+		while (j < e || (b < nb && back[b].a == v))
+			if (b < nb && back[b].a == v && (j == e || back[b].b < h->out[j]))
+				out[o++] = back[b++].b;
+			else
+				out[o++] = h->out[j++];
+	}
+	h->out_start[h->n] = (edge_t)o;
+	free(h->out);
+	h->out = out;
+	h->nedges = o;
+	free(back);
+}
+
+/* Pool edges into strong, weak and incidental; owners; ambiguity. */
+static void split(struct apply *a)
+{
+	struct heap *h = a->h;
+	struct pool *pl = &a->pool;
+	uint64_t total = pl->start[h->n];
+	uint8_t *cls = xcalloc((size_t)total + 1, 1);  /* 0 strong, 1 weak, 2 owning, 3 incidental */
+	uint16_t *w = xcalloc((size_t)total + 1, sizeof *w);
+	uint16_t *wrule = xcalloc((size_t)total + 1, sizeof *wrule);
+	uint16_t *maxw = xcalloc((size_t)h->n + 1, sizeof *maxw);
+
+	hw_qsort(a->m, a->nm, sizeof *a->m, cmp_mark);
+	/* each marked reference: the first mark of a (src, dst) decides, for
+	 * every pool slot of that pair */
+	for (size_t i = 0; i < a->nm; i++) {
+		const struct mark *m = &a->m[i];
+		if (i > 0 && m->src == a->m[i - 1].src && m->dst == a->m[i - 1].dst)
+			continue;
+		edge_t lo = pl->start[m->src], hi = pl->start[m->src + 1];
+		while (lo < hi) {
+			edge_t mid = lo + (hi - lo) / 2;
+			if (pl->dst[mid] < m->dst)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (edge_t j = lo; j < pl->start[m->src + 1] && pl->dst[j] == m->dst; j++) {
+			cls[j] = m->weight ? 2 : 1;
+			w[j] = m->weight;
+			wrule[j] = m->rule;
+		}
+		if (m->weight > maxw[m->dst])
+			maxw[m->dst] = m->weight;
+	}
+	/* ambiguous: two sources of the highest weight */
+	node_t *owner = xmalloc(((size_t)h->n + 1) * sizeof *owner);
+	memset(owner, 0, ((size_t)h->n + 1) * sizeof *owner);
+	bits_t *amb = xcalloc(bits_words(h->n), sizeof *amb);
+	for (node_t v = 1; v < h->n; v++)
+		for (edge_t j = pl->start[v]; j < pl->start[v + 1]; j++) {
+			node_t t = pl->dst[j];
+			if (cls[j] != 2 && cls[j] != 0)
+				continue;
+			if (maxw[t] == 0)
+				continue;
+			if (cls[j] == 0 || w[j] < maxw[t]) {
+				cls[j] = 3;
+				continue;
+			}
+			if (owner[t] == 0)
+				owner[t] = v;
+			else if (owner[t] != v)
+				bit_set(amb, t);
+		}
+	free(owner);
+	free(maxw);
+	free(w);
+	/* the new arrays */
+	uint64_t ns = 0, nw = 0, nx = 0;
+	for (uint64_t j = 0; j < total; j++) {
+		ns += cls[j] == 0 || cls[j] == 2;
+		nw += cls[j] == 1;
+		nx += cls[j] == 3;
+	}
+	free(h->out);
+	free(h->weak_src);
+	free(h->weak_dst);
+	free(h->weak_rule);
+	free(h->rx_src);
+	free(h->rx_dst);
+	h->out = xmalloc(((size_t)ns + 1) * sizeof *h->out);
+	h->weak_src = xmalloc(((size_t)nw + 1) * sizeof *h->weak_src);
+	h->weak_dst = xmalloc(((size_t)nw + 1) * sizeof *h->weak_dst);
+	h->weak_rule = xmalloc(((size_t)nw + 1) * sizeof *h->weak_rule);
+	struct pair *rx = xmalloc(((size_t)nx + 1) * sizeof *rx);
+	uint64_t k = 0;
+	h->nweak = 0;
+	h->out_start[0] = 0;
+	nx = 0;
+	for (node_t v = 0; v < h->n; v++) {
+		h->out_start[v] = (edge_t)k;
+		for (edge_t j = pl->start[v]; j < pl->start[v + 1]; j++) {
+			if (cls[j] == 0 || cls[j] == 2) {
+				h->out[k++] = pl->dst[j];
+			} else if (cls[j] == 1) {
+				h->weak_src[h->nweak] = v;
+				h->weak_dst[h->nweak] = pl->dst[j];
+				h->weak_rule[h->nweak++] = wrule[j];
+			} else {
+				rx[nx++] = (struct pair){ pl->dst[j], v };
+			}
+		}
+	}
+	h->out_start[h->n] = (edge_t)k;
+	h->nedges = k;
+	free(cls);
+	free(wrule);
+	/* an object whose owners are out of reach: its incidental
+	 * references count again, as many rounds as that reaches more */
+	hw_qsort(rx, nx, sizeof *rx, cmp_pair);
+	bits_t *seen = xcalloc(bits_words(h->n), sizeof *seen);
+	bits_t *revive = xcalloc(bits_words(h->n), sizeof *revive);
+	node_t *stack = xmalloc(((size_t)h->n + 1) * sizeof *stack);
+	reach(h, seen, stack, 0);
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (uint64_t i = 0; i < nx; i++)
+			if (bit_get(seen, rx[i].b) && !bit_get(seen, rx[i].a)) {
+				bit_set(revive, rx[i].a);
+				reach(h, seen, stack, rx[i].a);
+				changed = 1;
+			}
+	}
+	free(seen);
+	free(stack);
+	restore(h, rx, nx, revive);
+	free(revive);
+	free(rx);
+	/* ambiguous owners, ascending */
+	h->nambiguous = 0;
+	free(h->ambiguous);
+	h->ambiguous = xmalloc(((size_t)h->n + 1) * sizeof *h->ambiguous);
+	for (node_t v = 1; v < h->n; v++)
+		if (bit_get(amb, v))
+			h->ambiguous[h->nambiguous++] = v;
+	h->ambiguous = xreallocarray(h->ambiguous, h->nambiguous + 1, sizeof *h->ambiguous);
+	free(amb);
+}
+
+/* Tags: sorted, a node once per label. */
+static void set_tags(struct heap *h, struct apply *a)
+{
+	hw_qsort(a->tg, a->ntg, sizeof *a->tg, cmp_tagged);
+	free(h->tag_node);
+	free(h->tag_label);
+	h->tag_node = xmalloc((a->ntg + 1) * sizeof *h->tag_node);
+	h->tag_label = xmalloc((a->ntg + 1) * sizeof *h->tag_label);
+	h->ntags = 0;
+	for (size_t i = 0; i < a->ntg; i++)
+		if (i == 0 || cmp_tagged(&a->tg[i], &a->tg[i - 1]) != 0) {
+			h->tag_node[h->ntags] = a->tg[i].node;
+			h->tag_label[h->ntags++] = a->tg[i].label;
+		}
+}
+
+int ownership_classify(struct heap *h, const struct ruleset *rs, struct progress *p)
+{
+	struct apply a = { .h = h, .rs = rs };
+	char *labels = h->tag_labels;
+	uint32_t labels_len = h->tag_labels_len, nlabels = h->tag_nlabels;
+
+	h->tag_labels = NULL;
+	h->tag_labels_len = h->tag_nlabels = 0;
+	pool_build(h, &a.pool);
+	a.jc = jcoll_new(h);
+	a.field_seen = xcalloc((rs ? rs->n : 0) + 1, 1);
+	if (evaluate(&a, p) < 0) { /* cancelled: nothing changed */
+		free(h->tag_labels);
+		h->tag_labels = labels;
+		h->tag_labels_len = labels_len;
+		h->tag_nlabels = nlabels;
+		jcoll_free(a.jc);
+		free(a.pool.start);
+		free(a.pool.dst);
+		free(a.m);
+		free(a.tg);
+		free(a.field_seen);
+		return -1;
+	}
+	free(labels);
+	jcoll_free(a.jc);
+	free(a.field_seen);
+	split(&a);
+	free(a.pool.start);
+	free(a.pool.dst);
+	free(a.m);
+	set_tags(h, &a);
+	free(a.tg);
+	h->rules_fp = rules_fingerprint(rs);
+	h->rules = rs;
+	return 0;
+}
+
+/* Forget the analyses (and the pseudo roots they added). */
+static void drop_analyses(struct heap *h)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < h->nroot_rec; i++)
+		if (h->root_rec[i].kind != RK_WEAK_ONLY && h->root_rec[i].kind != RK_UNREACHABLE)
+			h->root_rec[k++] = h->root_rec[i];
+	h->nroot_rec = k;
+	free(h->roots);
+	free(h->in_start);
+	free(h->in);
+	free(h->idom);
+	free(h->retained);
+	free(h->dom_start);
+	free(h->dom_child);
+	h->roots = h->in = h->idom = h->dom_start = h->dom_child = NULL;
+	h->in_start = NULL;
+	h->retained = NULL;
+	h->nroots = 0;
+	h->weakonly_count = h->weakonly_bytes = 0;
+	h->unreachable_count = h->unreachable_bytes = 0;
+}
+
+int heap_apply_rules(struct heap *h, const struct ruleset *rs, struct progress *p)
+{
+	if (ownership_classify(h, rs, p) < 0)
+		return -1;
+	drop_analyses(h);
+	heap_analyse(h, p);
+	return 0;
+}
+
+int node_tags(const struct heap *h, node_t v, struct sbuf *out)
+{
+	uint64_t lo = 0, hi = h->ntags;
+	int any = 0;
+
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (h->tag_node[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < h->ntags && h->tag_node[lo] == v; lo++) {
+		const char *l = h->tag_labels;
+		for (uint32_t i = 0; i < h->tag_label[lo]; i++)
+			l += strlen(l) + 1;
+		if (any++)
+			sbuf_adds(out, "; ");
+		sbuf_adds(out, l);
+	}
+	return any > 0;
+}
+
+int ref_is_weak(const struct heap *h, node_t src, node_t dst)
+{
+	uint64_t lo = 0, hi = h->nweak;
+
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (h->weak_src[mid] < src || (h->weak_src[mid] == src && h->weak_dst[mid] < dst))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < h->nweak && h->weak_src[lo] == src && h->weak_dst[lo] == dst)
+		return h->weak_rule != NULL ? h->weak_rule[lo] : WEAK_BUILTIN;
+	return -1;
+}
+
+int ref_is_incidental(const struct heap *h, node_t src, node_t dst)
+{
+	uint64_t lo = 0, hi = h->nrx;
+
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (h->rx_dst[mid] < dst || (h->rx_dst[mid] == dst && h->rx_src[mid] < src))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < h->nrx && h->rx_dst[lo] == dst && h->rx_src[lo] == src ? 0 : -1;
+}
+
+/* TEMPORARY until jcoll.c lands: weak stand-ins. */
+__attribute__((weak)) void jcoll_free(struct jcoll *j) { (void)j; }
+__attribute__((weak)) int64_t jcoll_walk(struct jcoll *j, node_t v, unsigned roles, coll_fn fn, void *arg)
+{ (void)j; (void)v; (void)roles; (void)fn; (void)arg; return -1; }
+static const struct heap *stub_h;
+__attribute__((weak)) struct jcoll *jcoll_new(const struct heap *h) { stub_h = h; return NULL; }
+__attribute__((weak)) int jfield_offset(struct jcoll *j, uint32_t c, const char *name, uint8_t *type)
+{
+	const struct heap *h = stub_h;
+	int off = 0;
+	(void)j;
+	for (uint32_t d = c; d != HW_NONE; d = h->cls[d].super)
+		for (unsigned i = 0; i < h->cls[d].nfields; i++) {
+			const struct hfield *f = &h->fields[h->cls[d].field_first + i];
+			if (strcmp(heap_str(h, f->name), name) == 0) {
+				*type = f->type;
+				return off;
+			}
+			off += f->type == T_OBJECT ? (int)h->layout.idsize : f->type == T_LONG || f->type == T_DOUBLE ? 8 : f->type == T_INT || f->type == T_FLOAT ? 4 : f->type == T_CHAR || f->type == T_SHORT ? 2 : 1;
+		}
+	return -1;
+}
+__attribute__((weak)) node_t jfield_ref(const struct heap *h, node_t v, int off)
+{
+	const uint8_t *q = h->map + h->node_off[v];
+	unsigned ids = h->layout.idsize;
+	return heap_find_id(h, beid(q + 1 + 2 * ids + 8 + off, ids));
+}

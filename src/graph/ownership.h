@@ -33,12 +33,17 @@
  * before the new analyses started (h is then as before). */
 int heap_apply_rules(struct heap *h, const struct ruleset *rs, struct progress *p);
 
+/* The classification alone, before the first analyses (heap_open):
+ * references moved, tags and ambiguous owners set; roots, in[] and the
+ * dominators are left to heap_analyse(). 0, or -1 if cancelled. */
+int ownership_classify(struct heap *h, const struct ruleset *rs, struct progress *p);
+
 /* The tag labels of v, "; "-joined, appended to out; 0 if none, else 1. */
 int node_tags(const struct heap *h, node_t v, struct sbuf *out);
 
 /* Is the reference src -> dst weak by a rule (or a referent)? incidental?
  * The rule that made it so (index into the ruleset applied), or -1. */
 int ref_is_weak(const struct heap *h, node_t src, node_t dst);
-int ref_is_incidental(const struct heap *h, node_t src, node_t dst);
+int ref_is_incidental(const struct heap *h, node_t src, node_t dst); /* 0 or -1 */
 
 #endif

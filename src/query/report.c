@@ -793,3 +793,76 @@ void report_allocations(const struct heap *h, const struct alloc_view *v, size_t
 	table_end(&t, out);
 	sbuf_free(&o.label);
 }
+
+/* ---- inspections ---- */
+
+static const char *priority_name(enum insp_priority p)
+{
+	return p == IP_HIGH ? "high" : p == IP_MEDIUM ? "medium" : "low";
+}
+
+void report_inspect(const struct heap *h, const struct inspection *in, const char *arg,
+		    const struct insp_result *r, const struct objset *set, enum fmt f,
+		    struct sbuf *out)
+{
+	struct col cols[] = {
+		{ "group", "#", COL_NUM, 0 },
+		{ "priority", "priority", COL_STR, 0 },
+		{ "objects", "objects", COL_NUM, 0 },
+		{ "shallow", "shallow", COL_BYTES, 0 },
+		{ "extra", "extra", COL_NUM, 0 },
+		{ "name", "group", COL_STR, 0 },
+	};
+	struct table t;
+	uint64_t extra_sum = 0;
+
+	if (in->extra_name != NULL) {
+		cols[4].key = cols[4].title = in->extra_name;
+		cols[4].type = in->extra_bytes ? COL_BYTES : COL_NUM;
+	}
+	table_init(&t, f, "inspect", cols, 6);
+	meta_identity(&t, h);
+	meta_strs(&t, "inspection", in->name);
+	if (arg != NULL)
+		meta_str(&t, "argument", arg, strlen(arg));
+	meta_strs(&t, "category", in->category);
+	meta_strs(&t, "title", in->title);
+	meta_num(&t, "objects", set->count);
+	meta_bytes(&t, "shallow", set->shallow);
+	meta_num(&t, "examined", r->examined);
+	meta_num(&t, "groups", r->n);
+	for (size_t i = 0; i < r->n; i++)
+		extra_sum += r->g[i].extra;
+	if (in->extra_name != NULL && in->extra_bytes)
+		meta_bytes(&t, in->extra_name, extra_sum);
+	if (r->cancelled)
+		meta_bool(&t, "cancelled", 1);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct insp_group *g = &r->g[i];
+		struct cell ex = in->extra_name == NULL ? CNULL
+				 : in->extra_bytes ? CB(g->extra) : CN(g->extra);
+		table_row(&t, CN(i + 1), CS(priority_name(g->priority)), CN(g->count), CB(g->shallow),
+			  ex, CS(g->name));
+	}
+	table_end(&t, out);
+}
+
+void report_inspect_list(enum fmt f, struct sbuf *out)
+{
+	static const struct col cols[] = {
+		{ "name", "name", COL_STR, 0 },
+		{ "category", "category", COL_STR, 0 },
+		{ "argument", "argument", COL_STR, 0 },
+		{ "title", "title", COL_STR, 0 },
+	};
+	struct table t;
+	size_t n;
+	const struct inspection *in = inspect_all(&n);
+
+	table_init(&t, f, "inspections", cols, 4);
+	meta_num(&t, "inspections", n);
+	for (size_t i = 0; i < n; i++)
+		table_row(&t, CS(in[i].name), CS(in[i].category),
+			  in[i].arg ? CS(in[i].arg) : CNULL, CS(in[i].title));
+	table_end(&t, out);
+}

@@ -8,8 +8,9 @@
 #include <string.h>
 
 #include "query/baseline.h"
+#include "query/inspect.h"
 
-enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK };
+enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK, A_INSP };
 
 static const struct {
 	const char *name;
@@ -21,6 +22,7 @@ static const struct {
 	{ "referrers", ST_REFERRERS, A_WEAK }, { "referents", ST_REFERENTS, A_WEAK },
 	{ "dominated", ST_DOMINATED, A_NONE }, { "object", ST_OBJECT, A_ID },
 	{ "new", ST_NEW, A_NONE }, { "old", ST_OLD, A_NONE }, { "gone", ST_GONE, A_NONE },
+	{ "inspection", ST_INSPECTION, A_INSP },
 };
 static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths", "allocations" };
 
@@ -248,6 +250,66 @@ static int parse_arg(struct lexer *lx, struct step *s, const char *opname, enum 
 	return 0;
 }
 
+/* "inspection NAME [ARG] group K". */
+static int parse_inspection(struct lexer *lx, struct step *s)
+{
+	const char *start;
+	int rx;
+	char *w = word(lx, &rx, &start);
+	const struct inspection *in = w != NULL && !rx ? inspect_find(w) : NULL;
+
+	if (in == NULL) {
+		sbuf_printf(lx->err, "column %d: 'inspection' needs the name of one (heapwalk "
+			    "inspect --list): not '", col(lx, start));
+		if (w != NULL)
+			esc_append(lx->err, (const uint8_t *)w, strlen(w), 0);
+		sbuf_addc(lx->err, '\'');
+		free(w);
+		return STEP_ESYNTAX;
+	}
+	s->insp = w;
+	w = word(lx, &rx, &start);
+	if (w != NULL && !rx && strcmp(w, "group") != 0) {
+		s->arg = w;
+		w = word(lx, &rx, &start);
+	} else if (w != NULL && rx) {
+		s->arg = w;
+		s->regex = 1;
+		int code;
+		size_t at;
+		pcre2_code *re = rx_compile(s->arg, &code, &at);
+		if (re == NULL) {
+			sbuf_printf(lx->err, "column %d: bad regex: ", regex_col(lx, start, at));
+			rx_message(code, lx->err);
+			return STEP_EREGEX;
+		}
+		pcre2_code_free(re);
+		w = word(lx, &rx, &start);
+	}
+	if (w == NULL || rx || strcmp(w, "group") != 0) {
+		sbuf_printf(lx->err, "column %d: expected 'group K' after the inspection", col(lx, start));
+		free(w);
+		return STEP_ESYNTAX;
+	}
+	free(w);
+	w = word(lx, &rx, &start);
+	char *end = NULL;
+	unsigned long k = w != NULL && !rx && *w >= '1' && *w <= '9' ? strtoul(w, &end, 10) : 0;
+	if (k == 0 || k > UINT32_MAX || *end != '\0') {
+		sbuf_printf(lx->err, "column %d: expected a group number (1, 2, ...)", col(lx, start));
+		free(w);
+		return STEP_ESYNTAX;
+	}
+	free(w);
+	s->group = (uint32_t)k;
+	if ((in->arg_required && s->arg == NULL) || (in->arg == NULL && s->arg != NULL)) {
+		sbuf_printf(lx->err, "column %d: inspection %s %s", col(lx, start), in->name,
+			    in->arg == NULL ? "takes no argument" : "needs an argument");
+		return STEP_ESYNTAX;
+	}
+	return 0;
+}
+
 /* One step or, last, a view name. */
 static int parse_one(struct lexer *lx, struct pipeline *pl)
 {
@@ -285,6 +347,8 @@ static int parse_one(struct lexer *lx, struct pipeline *pl)
 	struct step s = { .op = ops[i].op };
 	if (ops[i].arg == A_CLASS || ops[i].arg == A_ID) {
 		rc = parse_arg(lx, &s, ops[i].name, ops[i].arg);
+	} else if (ops[i].arg == A_INSP) {
+		rc = parse_inspection(lx, &s);
 	} else if (ops[i].arg == A_WEAK) {
 		skip_space(lx);
 		const char *q = lx->p;
@@ -296,6 +360,7 @@ static int parse_one(struct lexer *lx, struct pipeline *pl)
 	}
 	if (rc != 0) {
 		free(s.arg);
+		free(s.insp);
 		return rc;
 	}
 	pl->steps = xreallocarray(pl->steps, pl->n + 1, sizeof *pl->steps);
@@ -325,8 +390,10 @@ int pipeline_parse(const char *expr, struct pipeline *pl, struct sbuf *err)
 
 void pipeline_free(struct pipeline *pl)
 {
-	for (size_t i = 0; i < pl->n; i++)
+	for (size_t i = 0; i < pl->n; i++) {
 		free(pl->steps[i].arg);
+		free(pl->steps[i].insp);
+	}
 	free(pl->steps);
 	free(pl->view);
 	memset(pl, 0, sizeof *pl);
@@ -337,6 +404,10 @@ void step_to_string(const struct step *s, struct sbuf *out)
 	for (size_t i = 0; i < NELEM(ops); i++)
 		if (ops[i].op == s->op)
 			sbuf_adds(out, ops[i].name);
+	if (s->op == ST_INSPECTION) {
+		sbuf_addc(out, ' ');
+		sbuf_adds(out, s->insp);
+	}
 	if (s->arg != NULL && s->regex) {
 		sbuf_adds(out, " /");
 		for (const char *c = s->arg; *c; c++) {
@@ -351,6 +422,8 @@ void step_to_string(const struct step *s, struct sbuf *out)
 	}
 	if (s->weak && (s->op == ST_REFERRERS || s->op == ST_REFERENTS))
 		sbuf_adds(out, " weak");
+	if (s->op == ST_INSPECTION)
+		sbuf_printf(out, " group %u", s->group);
 }
 
 void pipeline_to_string(const struct pipeline *pl, struct sbuf *out)
@@ -424,6 +497,32 @@ static void neighbours(const struct heap *h, const struct objset *in, struct obj
 	}
 }
 
+/* The members of one group of an inspection run on set. */
+static int inspection_group(struct heap *h, const struct step *s, const struct objset *set,
+			    struct objset *r, struct progress *p, struct sbuf *err)
+{
+	const struct inspection *in = inspect_find(s->insp);
+	struct insp_result res;
+
+	if (in == NULL) {
+		sbuf_printf(err, "no inspection named %s", s->insp);
+		return -1;
+	}
+	if (inspect_run(h, in, s->arg, set, &res, p, err) < 0)
+		return -1;
+	if (s->group > res.n) {
+		sbuf_printf(err, "inspection %s has %zu group%s here, not %u", in->name, res.n,
+			    res.n == 1 ? "" : "s", s->group);
+		insp_result_free(&res);
+		return -1;
+	}
+	const struct insp_group *g = &res.g[s->group - 1];
+	for (uint64_t i = 0; i < g->count; i++)
+		bit_set(r->bits, g->nodes[i]);
+	insp_result_free(&res);
+	return 0;
+}
+
 int step_apply(struct heap *h, const struct step *s, struct objset *set, struct progress *p,
 	       struct sbuf *err)
 {
@@ -475,6 +574,10 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 		sbuf_adds(err, "gone: the objects gone since the baseline are in the baseline dump; "
 			  "'gone' must be the first step, with --baseline OLD");
 		goto fail;
+	case ST_INSPECTION:
+		if (inspection_group(h, s, set, &r, p, err) < 0)
+			goto fail;
+		break;
 	case ST_OBJECT:
 		for (const char *q = s->arg;;) {
 			const char *c = strchr(q, ',');

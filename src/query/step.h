@@ -15,6 +15,10 @@
  *   object ID[,ID...]          the objects with those ids (0x... or decimal)
  *   new | old                  members that did not exist / existed at the
  *                              baseline (h->baseline, query/baseline.h)
+ *   inspection NAME [ARG] group K
+ *                              group K (from 1) of the inspection NAME
+ *                              (query/inspect.h) run on the set; ARG is a
+ *                              word or a /REGEX/
  *   gone                       first step only: the baseline's objects that
  *                              are gone; the front end applies the rest of
  *                              the pipeline to the baseline dump
@@ -29,7 +33,7 @@
 
 enum step_op {
 	ST_ALL, ST_INSTANCES, ST_INSTANCEOF, ST_RETAINED, ST_REFERRERS, ST_REFERENTS,
-	ST_DOMINATED, ST_OBJECT, ST_NEW, ST_OLD, ST_GONE
+	ST_DOMINATED, ST_OBJECT, ST_NEW, ST_OLD, ST_GONE, ST_INSPECTION
 };
 
 struct step {
@@ -37,6 +41,8 @@ struct step {
 	char *arg;     /* class name, regex (without slashes) or object id; owned */
 	int regex;     /* ST_INSTANCES/ST_INSTANCEOF: arg is a PCRE2 pattern */
 	int weak;      /* ST_REFERRERS/ST_REFERENTS: weak referents count too */
+	char *insp;    /* ST_INSPECTION: its name (arg: its argument or NULL); owned */
+	uint32_t group;/* ST_INSPECTION: the group, from 1 */
 };
 
 struct pipeline {
