@@ -1,6 +1,7 @@
 /* bench.c — the benchmark driver `make bench` runs on each dump: phase
  * timings of a cold open, engine memory, cache write and cached reopen,
- * and the exact retained size of one class's instances. Figures go to
+ * the exact retained size of one class's instances, the rules applied
+ * and toggled, and every inspection over the whole heap. Figures go to
  * stdout as "key: value" lines; nothing here is a test. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,9 @@
 #include "graph/analysis.h"
 #include "graph/cache.h"
 #include "graph/open.h"
+#include "graph/ownership.h"
+#include "graph/rules.h"
+#include "query/inspect.h"
 #include "query/merged.h"
 #include "query/objset.h"
 
@@ -88,6 +92,51 @@ static void merged_all(struct heap *hp)
 	objset_free(&all);
 }
 
+/* Rules (jdk.rules) applied, a group toggled off, then every inspection
+ * over the whole heap. */
+static void rules_and_inspections(struct heap *hp, struct progress *p)
+{
+	struct ruleset *rs = rules_new();
+	struct sbuf err;
+	struct objset all;
+	size_t n;
+
+	sbuf_init(&err);
+	if (rules_load_default(rs, &err) < 0) {
+		fprintf(stderr, "bench: %s\n", err.buf);
+		exit(2);
+	}
+	double t0 = hw_now();
+	heap_apply_rules(hp, rs, p);
+	printf("rules_apply_jdk_s: %.3f (%zu rules, %llu weak, %llu incidental references)\n",
+	       hw_now() - t0, rs->n, (unsigned long long)hp->nweak, (unsigned long long)hp->nrx);
+	for (size_t g = 0; g < rs->ngroups; g++) {
+		rs->groups[g].enabled = 0;
+		t0 = hw_now();
+		heap_apply_rules(hp, rs, p);
+		printf("rules_toggle_%s_off_s: %.3f\n", rs->groups[g].name, hw_now() - t0);
+		rs->groups[g].enabled = 1;
+	}
+	heap_apply_rules(hp, rs, p);
+	objset_all(hp, &all);
+	const struct inspection *in = inspect_all(&n);
+	for (size_t i = 0; i < n; i++) {
+		struct insp_result r;
+		const char *arg = strcmp(in[i].name, "string-regex") == 0 ? "password|token" : NULL;
+		t0 = hw_now();
+		sbuf_reset(&err);
+		if (inspect_run(hp, &in[i], arg, &all, &r, p, &err) < 0) {
+			printf("inspect_%s_s: failed: %s\n", in[i].name, err.buf);
+			continue;
+		}
+		printf("inspect_%s_s: %.3f (%zu groups)\n", in[i].name, hw_now() - t0, r.n);
+		insp_result_free(&r);
+	}
+	objset_free(&all);
+	rules_free(rs);
+	sbuf_free(&err);
+}
+
 int main(int argc, char **argv)
 {
 	struct heap h;
@@ -156,6 +205,7 @@ int main(int argc, char **argv)
 	printf("cached_full_graph_load_s: %.3f\ncached_reopen_full_s: %.3f\nfull_reopen_speedup: %.1fx\n",
 	       rest, reopen + rest, cold / (reopen + rest));
 	merged_all(&h);
+	rules_and_inspections(&h, &p);
 	heap_free(&h);
 	free(real);
 	free(cache);

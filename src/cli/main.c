@@ -78,7 +78,8 @@ static const char usage_text[] =
 "      --exact REGEX    classes: also the exact retained size of matching classes\n"
 "      --all            classes: also classes without instances in the set\n"
 "  -n, --top N          rows at the top level; 0 = all (default: classes all,\n"
-"                       biggest 20, objects 100, allocations 20 of each tree)\n"
+"                       biggest 20, objects 100, allocations 20 of each tree,\n"
+"                       inspect all groups)\n"
 "  -d, --depth N        biggest: levels of the dominator tree to show (default 1);\n"
 "                       allocations: levels of callers and callees (default 4)\n"
 "      --cutoff PCT     biggest: fold children under PCT% of their parent (0.5);\n"
@@ -406,7 +407,7 @@ static int run_view(struct heap *h, const char *view, struct objset *set, struct
 		struct insp_result r;
 		if (inspect_run(h, in, c->insp_arg, set, &r, c->vo.progress, err) < 0)
 			return -1;
-		report_inspect(h, in, c->insp_arg, &r, set, c->fmt, out);
+		report_inspect(h, in, c->insp_arg, &r, set, c->top_set ? c->vo.top : 0, c->fmt, out);
 		insp_result_free(&r);
 	} else { /* paths: of the one object of the set */
 		struct path_view v;

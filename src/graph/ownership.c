@@ -704,32 +704,3 @@ int ref_is_incidental(const struct heap *h, node_t src, node_t dst)
 	}
 	return lo < h->nrx && h->rx_dst[lo] == dst && h->rx_src[lo] == src ? 0 : -1;
 }
-
-/* TEMPORARY until jcoll.c lands: weak stand-ins. */
-__attribute__((weak)) void jcoll_free(struct jcoll *j) { (void)j; }
-__attribute__((weak)) int64_t jcoll_walk(struct jcoll *j, node_t v, unsigned roles, coll_fn fn, void *arg)
-{ (void)j; (void)v; (void)roles; (void)fn; (void)arg; return -1; }
-static const struct heap *stub_h;
-__attribute__((weak)) struct jcoll *jcoll_new(const struct heap *h) { stub_h = h; return NULL; }
-__attribute__((weak)) int jfield_offset(struct jcoll *j, uint32_t c, const char *name, uint8_t *type)
-{
-	const struct heap *h = stub_h;
-	int off = 0;
-	(void)j;
-	for (uint32_t d = c; d != HW_NONE; d = h->cls[d].super)
-		for (unsigned i = 0; i < h->cls[d].nfields; i++) {
-			const struct hfield *f = &h->fields[h->cls[d].field_first + i];
-			if (strcmp(heap_str(h, f->name), name) == 0) {
-				*type = f->type;
-				return off;
-			}
-			off += f->type == T_OBJECT ? (int)h->layout.idsize : f->type == T_LONG || f->type == T_DOUBLE ? 8 : f->type == T_INT || f->type == T_FLOAT ? 4 : f->type == T_CHAR || f->type == T_SHORT ? 2 : 1;
-		}
-	return -1;
-}
-__attribute__((weak)) node_t jfield_ref(const struct heap *h, node_t v, int off)
-{
-	const uint8_t *q = h->map + h->node_off[v];
-	unsigned ids = h->layout.idsize;
-	return heap_find_id(h, beid(q + 1 + 2 * ids + 8 + off, ids));
-}

@@ -802,8 +802,8 @@ static const char *priority_name(enum insp_priority p)
 }
 
 void report_inspect(const struct heap *h, const struct inspection *in, const char *arg,
-		    const struct insp_result *r, const struct objset *set, enum fmt f,
-		    struct sbuf *out)
+		    const struct insp_result *r, const struct objset *set, size_t top,
+		    enum fmt f, struct sbuf *out)
 {
 	struct col cols[] = {
 		{ "group", "#", COL_NUM, 0 },
@@ -831,13 +831,15 @@ void report_inspect(const struct heap *h, const struct inspection *in, const cha
 	meta_bytes(&t, "shallow", set->shallow);
 	meta_num(&t, "examined", r->examined);
 	meta_num(&t, "groups", r->n);
+	size_t shown = top > 0 && top < r->n ? top : r->n;
+	meta_num(&t, "shown", shown);
 	for (size_t i = 0; i < r->n; i++)
 		extra_sum += r->g[i].extra;
 	if (in->extra_name != NULL && in->extra_bytes)
 		meta_bytes(&t, in->extra_name, extra_sum);
 	if (r->cancelled)
 		meta_bool(&t, "cancelled", 1);
-	for (size_t i = 0; i < r->n; i++) {
+	for (size_t i = 0; i < shown; i++) {
 		const struct insp_group *g = &r->g[i];
 		struct cell ex = in->extra_name == NULL ? CNULL
 				 : in->extra_bytes ? CB(g->extra) : CN(g->extra);

@@ -30,11 +30,11 @@ void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, s
  * nodes under cutoff percent of the traced bytes left out. */
 void report_allocations(const struct heap *h, const struct alloc_view *v, size_t top, int depth,
 			double cutoff, enum fmt f, struct sbuf *out);
-/* One inspection's group table (arg: its argument or NULL); every
- * inspection, for inspect --list. */
+/* One inspection's group table (arg: its argument or NULL), the first
+ * top groups (0: all); every inspection, for inspect --list. */
 void report_inspect(const struct heap *h, const struct inspection *in, const char *arg,
-		    const struct insp_result *r, const struct objset *set, enum fmt f,
-		    struct sbuf *out);
+		    const struct insp_result *r, const struct objset *set, size_t top,
+		    enum fmt f, struct sbuf *out);
 void report_inspect_list(enum fmt f, struct sbuf *out);
 
 #endif

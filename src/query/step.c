@@ -495,6 +495,13 @@ static void neighbours(const struct heap *h, const struct objset *in, struct obj
 		if (bit_get(in->bits, incoming ? b : a))
 			bit_set(out->bits, incoming ? a : b);
 	}
+	/* incidental references (an owner of higher weight holds the
+	 * target) are references all the same */
+	for (uint64_t i = 0; i < h->nrx; i++) {
+		node_t a = h->rx_src[i], b = h->rx_dst[i];
+		if (bit_get(in->bits, incoming ? b : a))
+			bit_set(out->bits, incoming ? a : b);
+	}
 }
 
 /* The members of one group of an inspection run on set. */

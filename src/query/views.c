@@ -7,6 +7,7 @@
 
 #include "format/hprof.h"
 #include "graph/analysis.h"
+#include "graph/ownership.h"
 #include "query/step.h"
 
 /* ---- labels ---- */
@@ -17,14 +18,26 @@ void node_label(const struct heap *h, node_t v, struct sbuf *out)
 		sbuf_adds(out, "<GC roots>");
 		return;
 	}
+	int named = 0;
 	if (h->node_kind[v] == NK_CLASS)
-		for (uint32_t c = 0; c < h->ncls; c++)
+		for (uint32_t c = 0; c < h->ncls && !named; c++)
 			if (h->cls[c].node == v) {
 				sbuf_adds(out, "class ");
 				sbuf_adds(out, class_name(h, c));
-				return;
+				named = 1;
 			}
-	sbuf_adds(out, class_name(h, h->node_class[v]));
+	if (!named)
+		sbuf_adds(out, class_name(h, h->node_class[v]));
+	if (h->ntags > 0) { /* a rule's tags follow, bracketed */
+		struct sbuf t;
+		sbuf_init(&t);
+		if (node_tags(h, v, &t)) {
+			sbuf_adds(out, " [");
+			sbuf_add(out, t.buf, t.len);
+			sbuf_addc(out, ']');
+		}
+		sbuf_free(&t);
+	}
 }
 
 void node_id_text(const struct heap *h, node_t v, char *buf, size_t n)
