@@ -446,3 +446,32 @@ void classes_free(struct classtab *t)
 	free(t->hash);
 	t->hash = NULL;
 }
+
+char *class_internal_name(const char *name)
+{
+	static const struct { const char *java; char code; } prim[] = {
+		{ "boolean", 'Z' }, { "byte", 'B' }, { "char", 'C' }, { "short", 'S' },
+		{ "int", 'I' }, { "long", 'J' }, { "float", 'F' }, { "double", 'D' },
+	};
+	size_t len = strlen(name), dims = 0;
+	struct sbuf sb;
+
+	while (len >= 2 && name[len - 2] == '[' && name[len - 1] == ']') {
+		len -= 2;
+		dims++;
+	}
+	if (dims == 0 || len == 0)
+		return xstrdup(name);
+	sbuf_init(&sb);
+	for (size_t i = 0; i < dims; i++)
+		sbuf_addc(&sb, '[');
+	for (size_t i = 0; i < sizeof prim / sizeof *prim; i++)
+		if (strlen(prim[i].java) == len && strncmp(name, prim[i].java, len) == 0) {
+			sbuf_addc(&sb, prim[i].code);
+			return sbuf_detach(&sb);
+		}
+	sbuf_addc(&sb, 'L');
+	sbuf_add(&sb, name, len);
+	sbuf_addc(&sb, ';');
+	return sbuf_detach(&sb);
+}

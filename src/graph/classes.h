@@ -37,4 +37,9 @@ uint32_t classes_intern_name(struct classtab *t, const uint8_t *p, uint32_t n);
 /* A UTF8 record's text by string id, or NULL; *len receives its length. */
 const uint8_t *scan_string(const struct heap *h, const struct scan *s, uint64_t id, uint32_t *len);
 
+/* "int[]" -> "[I", "java.lang.Object[][]" -> "[[Ljava.lang.Object;": the
+ * name the class table has for an array class written as Java does; a
+ * copy of any other name. Caller frees. */
+char *class_internal_name(const char *name);
+
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "graph/analysis.h"
+#include "graph/classes.h"
 #include "graph/jcoll.h"
 #include "graph/open.h"
 
@@ -198,13 +199,15 @@ static void select_classes(const struct heap *h, const struct rule *r, uint8_t *
 		re = pcre2_compile((PCRE2_SPTR)r->type, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &code, &off, NULL);
 		md = re != NULL ? pcre2_match_data_create_from_pattern(re, NULL) : NULL;
 	}
+	char *alt = class_internal_name(r->type); /* "Foo[]" is "[LFoo;" */
 	for (uint32_t c = 0; c < h->ncls; c++) {
 		const char *nm = class_name(h, c);
 		if (re != NULL)
 			sel[c] = pcre2_match(re, (PCRE2_SPTR)nm, strlen(nm), 0, 0, md, NULL) >= 0;
 		else
-			sel[c] = !r->type_regex && strcmp(nm, r->type) == 0;
+			sel[c] = !r->type_regex && (strcmp(nm, r->type) == 0 || strcmp(nm, alt) == 0);
 	}
+	free(alt);
 	pcre2_match_data_free(md);
 	pcre2_code_free(re);
 	if (!r->subclasses)

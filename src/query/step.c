@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph/classes.h"
 #include "query/baseline.h"
 #include "query/inspect.h"
 
@@ -66,43 +67,12 @@ int regex_check(const char *pattern, struct sbuf *err)
 	return -1;
 }
 
-/* "byte[]" -> "[B", "java.lang.String[][]" -> "[[Ljava.lang.String;":
- * the Java spelling of array types, for exact names. */
-static char *internal_name(const char *name)
-{
-	static const struct { const char *java; char code; } prim[] = {
-		{ "boolean", 'Z' }, { "byte", 'B' }, { "char", 'C' }, { "short", 'S' },
-		{ "int", 'I' }, { "long", 'J' }, { "float", 'F' }, { "double", 'D' },
-	};
-	size_t len = strlen(name), dims = 0;
-	struct sbuf sb;
-
-	while (len >= 2 && name[len - 2] == '[' && name[len - 1] == ']') {
-		len -= 2;
-		dims++;
-	}
-	if (dims == 0 || len == 0)
-		return xstrdup(name);
-	sbuf_init(&sb);
-	for (size_t i = 0; i < dims; i++)
-		sbuf_addc(&sb, '[');
-	for (size_t i = 0; i < NELEM(prim); i++)
-		if (strlen(prim[i].java) == len && strncmp(name, prim[i].java, len) == 0) {
-			sbuf_addc(&sb, prim[i].code);
-			return sbuf_detach(&sb);
-		}
-	sbuf_addc(&sb, 'L');
-	sbuf_add(&sb, name, len);
-	sbuf_addc(&sb, ';');
-	return sbuf_detach(&sb);
-}
-
 uint8_t *class_match(const struct heap *h, const char *pattern, int regex, struct sbuf *err)
 {
 	uint8_t *m = xcalloc((size_t)h->ncls + 1, 1);
 
 	if (!regex) {
-		char *alt = internal_name(pattern);
+		char *alt = class_internal_name(pattern);
 		for (uint32_t c = 0; c < h->ncls; c++)
 			m[c] = strcmp(class_name(h, c), pattern) == 0 || strcmp(class_name(h, c), alt) == 0;
 		free(alt);
