@@ -10,7 +10,8 @@
  * Waste
  *   duplicate-strings   String objects with equal values, one group per
  *                       value seen at least twice; wasted: every copy
- *                       but one, String and its value array
+ *                       but one, String and its value array (Strings
+ *                       sharing one array: that array once)
  *   duplicate-arrays    primitive arrays (length > 0) with equal type,
  *                       length and contents; one group per content
  *   zero-length-arrays  arrays of length 0, one group per array class;
@@ -42,33 +43,55 @@
  *                       reaches them: soft, weak, finalizer, phantom
  *   pending-finalization  referents of java.lang.ref.Finalizer objects
  *                       that nothing but their Finalizer keeps alive
- * Retention
- *   thread-locals       values of ThreadLocalMap entries, one group per
- *                       thread; bytes retained by them
- *   thread-stacks       objects held by Java frame roots, one group per
- *                       thread and frame; bytes retained by them
- *   outer-instances     objects referred to by an inner class's this$0
- *                       field that the inner instance dominates, one
- *                       group per inner class; bytes retained
- *   leak-suspects       objects (and classes, through their instances)
- *                       retaining >= 20% of the heap; a group per
+ * Retention (priority by bytes retained: HIGH >= 10% of the heap,
+ * MEDIUM >= 1%, else LOW)
+ *   thread-locals       values of the ThreadLocalMap entries of each
+ *                       Thread's threadLocals and inheritableThreadLocals,
+ *                       one group per thread ("thread \"NAME\""); bytes
+ *                       retained by them
+ *   thread-stacks       objects held by Java frame, JNI local and native
+ *                       stack roots, one group per thread and frame
+ *                       ("thread \"NAME\", frame 3: Foo.bar(Foo.java:12)"),
+ *                       per thread where the dump has no such frame;
+ *                       bytes retained by them
+ *   outer-instances     objects referred to by an inner class's this$N
+ *                       field that the inner instance dominates directly
+ *                       (idom), one group per declaring class and field
+ *                       ("Outer$Inner.this$0"); bytes retained
+ *   leak-suspects       objects retaining >= 20% of the heap that no
+ *                       member above them in the dominator tree does, and
+ *                       classes (java.lang.Class aside) whose members
+ *                       retain that much (dominator-based); a group per
  *                       suspect whose members are the objects directly
  *                       below its accumulation point: the first node,
  *                       down the biggest-child chain of the dominator
  *                       tree, whose biggest child retains less than 80%
- *                       of it
+ *                       of it. A class walks from its biggest member when
+ *                       that one holds >= 80% of the class's bytes (and
+ *                       is left out if it ends at an object suspect's
+ *                       point); else its members are the class's members
+ *                       that no other member of it dominates. Extra: the
+ *                       suspect's retained bytes
  * Class loaders
- *   class-loaders       classes and their instances, one group per
- *                       defining loader (bootstrap included)
+ *   class-loaders       classes (their class objects) and their instances,
+ *                       one group per defining loader ("bootstrap", or
+ *                       the loader's class and id); extra: classes
  *   duplicate-classes   class objects of names defined by two or more
- *                       loaders, one group per name
+ *                       loaders, one group per name; extra: loaders
  * Search
- *   string-regex RE     Strings whose value matches the PCRE2 regex,
- *                       one group per value
- *   largest-arrays [N]  the N (default 20) largest arrays, one each
- *   long-chains [N]     chains of objects of one class linked through
- *                       one field, longer than N (default 1000), one
- *                       group per chain (its members)
+ *   string-regex RE     Strings whose value (its first 64 KiB) matches
+ *                       the PCRE2 regex, one group per value (named by
+ *                       it, cut at 80 bytes); extra: how many
+ *   largest-arrays [N]  the N (default 20) largest arrays by shallow
+ *                       size (ties: the lower node), one each ("int[1000]
+ *                       @0x..."); extra: retained bytes
+ *   long-chains [N]     chains of members of one class, each linked to
+ *                       the next through one strong reference field,
+ *                       longer than N (default 1000): walked from each
+ *                       member no other links to (then around cycles),
+ *                       an object in one chain per field; one group per
+ *                       chain ("Foo.next: 5000 objects from @0x..."),
+ *                       extra: its length
  * Rules (graph/rules.h)
  *   unowned             objects reachable only through references that
  *                       a rule calls weak, one group per rule
