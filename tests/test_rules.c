@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "format/hprof.h"
@@ -453,6 +454,140 @@ START_TEST(cache_follows_rules)
 }
 END_TEST
 
+/* ---- the command line ---- */
+
+static char *sh(const char *cmd, int *status)
+{
+	char *out = run(cmd, status);
+	*status = WIFEXITED(*status) ? WEXITSTATUS(*status) : -1;
+	return out;
+}
+
+START_TEST(cli_rules)
+{
+	const char *path = owned_dump();
+	char cmd[2048];
+	int st;
+	char *out;
+
+	mkdir(TEST_BUILDDIR "/tmp", 0755);
+	FILE *f = fopen(TEST_BUILDDIR "/tmp/cli.rules", "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(test_rules + strcspn(test_rules, "\n") + 1, f); /* all but the referent rule */
+	fclose(f);
+	f = fopen(TEST_BUILDDIR "/tmp/cli-bad.rules", "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("group g\nowns Foo bar weight 0\n", f);
+	fclose(f);
+
+	/* a syntax error: one line naming file, line and column; status 2 */
+	snprintf(cmd, sizeof cmd, "%s --rules " TEST_BUILDDIR "/tmp/cli-bad.rules info %s 2>&1", heapwalk(), path);
+	out = sh(cmd, &st);
+	ck_assert_int_eq(st, 2);
+	ck_assert_msg(strstr(out, "cli-bad.rules:2:21: the weight is a number from 1 to 1000") != NULL, "%s", out);
+	ck_assert_int_eq((int)strcspn(out, "\n") + 1, (int)strlen(out)); /* one line */
+	free(out);
+	/* an unknown group: a usage error */
+	snprintf(cmd, sizeof cmd, "%s --rules-off no-such-group info %s 2>&1", heapwalk(), path);
+	out = sh(cmd, &st);
+	ck_assert_int_eq(st, 1);
+	ck_assert_ptr_nonnull(strstr(out, "no rule group 'no-such-group'"));
+	free(out);
+	/* `rules` lists the groups as loaded and switched */
+	snprintf(cmd, sizeof cmd, "%s --rules " TEST_BUILDDIR "/tmp/cli.rules --rules-off backlinks rules",
+		 heapwalk());
+	out = sh(cmd, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_ptr_nonnull(strstr(out, "group references on"));   /* jdk.rules, built in */
+	ck_assert_ptr_nonnull(strstr(out, "group owning on"));
+	ck_assert_ptr_nonnull(strstr(out, "group backlinks off"));
+	ck_assert_ptr_nonnull(strstr(out, "  owns Owned$Cache map.values weight 5"));
+	free(out);
+	/* the owner is the dominator with the rules, the class Owned without:
+	 * the paths to item 1 go through owner 1 only, or through both */
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache --rules " TEST_BUILDDIR "/tmp/cli.rules %s "
+		 "-e 'instances Owned$Owner | dominated | instances Owned$Item' objects -f csv", heapwalk(), path);
+	out = sh(cmd, &st);
+	ck_assert_int_eq(st, 0);
+	int items = 0;
+	for (char *q = out; (q = strstr(q, "Owned$Item")) != NULL; q++)
+		items++;
+	/* item 1 only: 2 is shared (ambiguous), 3 goes to the boss, 4's owner
+	 * is weakly reachable; without rules the class Owned dominates all */
+	ck_assert_int_eq(items, 1);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache %s "
+		 "-e 'instances Owned$Owner | dominated | instances Owned$Item' objects -f csv", heapwalk(), path);
+	out = sh(cmd, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_ptr_null(strstr(out, "Owned$Item"));
+	free(out);
+}
+END_TEST
+
+/* inspect: the list, errors, and the same bytes with and without the cache */
+START_TEST(cli_inspect)
+{
+	const char *path = owned_dump();
+	char cmd[2048], copy[512];
+	int st;
+	char *out, *a, *b;
+
+	out = sh("\"$HEAPWALK\" inspect --list -f csv", &st);
+	ck_assert_int_eq(st, 0);
+	size_t n;
+	const struct inspection *in = inspect_all(&n);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_msg(strstr(out, in[i].name) != NULL, "%s not listed", in[i].name);
+	ck_assert_int_eq((int)n, 23);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s inspect %s no-such 2>&1", heapwalk(), path);
+	out = sh(cmd, &st);
+	ck_assert_int_eq(st, 1);
+	ck_assert_ptr_nonnull(strstr(out, "no inspection named 'no-such'"));
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s inspect %s string-regex 2>&1", heapwalk(), path);
+	out = sh(cmd, &st);
+	ck_assert_int_eq(st, 1);
+	ck_assert_ptr_nonnull(strstr(out, "needs an argument"));
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache inspect %s string-regex '(' 2>&1", heapwalk(), path);
+	out = sh(cmd, &st);
+	ck_assert_int_eq(st, 2);
+	ck_assert_ptr_nonnull(strstr(out, "regex /(/"));
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q -e 'inspection tagged' %s 2>&1", heapwalk(), path);
+	out = sh(cmd, &st);
+	ck_assert_int_eq(st, 1);
+	ck_assert_ptr_nonnull(strstr(out, "expected 'group K'"));
+	free(out);
+	/* byte-identical with and without the cache, and again from it */
+	snprintf(copy, sizeof copy, TEST_BUILDDIR "/tmp/owned-cli.hprof");
+	snprintf(cmd, sizeof cmd, "rm -f %s.hwi && cp %s %s", copy, path, copy);
+	ck_assert_int_eq(system(cmd), 0);
+	static const char *const which[] = { "duplicate-strings", "boxed-primitives", "class-loaders",
+					     "weak-reachable", "largest-arrays" };
+	for (size_t i = 0; i < sizeof which / sizeof *which; i++) {
+		snprintf(cmd, sizeof cmd, "%s -q --no-cache inspect %s %s -f json", heapwalk(), copy, which[i]);
+		a = sh(cmd, &st);
+		ck_assert_int_eq(st, 0);
+		snprintf(cmd, sizeof cmd, "%s -q inspect %s %s -f json", heapwalk(), copy, which[i]);
+		b = sh(cmd, &st); /* writes the cache the first time, reads it after */
+		ck_assert_int_eq(st, 0);
+		ck_assert_str_eq(a, b);
+		free(b);
+		b = sh(cmd, &st);
+		ck_assert_str_eq(a, b);
+		ck_assert_ptr_nonnull(strstr(a, "\"view\":\"inspect\""));
+		free(a);
+		free(b);
+	}
+	unlink(copy);
+	snprintf(cmd, sizeof cmd, "%s.hwi", copy);
+	unlink(cmd);
+}
+END_TEST
+
 Suite *rules_suite(void)
 {
 	Suite *s = suite_create("rules");
@@ -465,6 +600,8 @@ Suite *rules_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, dominators_follow_rules);
 	tcase_add_test(tc, cache_follows_rules);
+	tcase_add_test(tc, cli_rules);
+	tcase_add_test(tc, cli_inspect);
 	suite_add_tcase(s, tc);
 	return s;
 }
