@@ -1,8 +1,916 @@
-/* test_retain.c — placeholder, being written. */
+/* test_retain.c — the Retention, Class loaders and Search inspections
+ * (insp_retention.c, insp_search.c) against a dump of tests/java/Retain,
+ * which plants one instance of each problem with sizes known by
+ * construction. Every expectation is computed here independently: the
+ * planted values from the workload's source and the JVM's layout, and
+ * what the JDK itself contributes by a brute-force scan that reads
+ * fields by name (hprof_fields) rather than through the code under
+ * test. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "format/hprof.h"
+#include "graph/analysis.h"
+#include "graph/open.h"
+#include "query/inspect.h"
+#include "query/views.h"
 #include "suites.h"
+
+#define RETAIN TEST_BUILDDIR "/dumps/retain"
+
+static const char *retain_dump(void)
+{
+	struct stat d, w;
+
+	if (stat(RETAIN "/retain.hprof", &d) == 0 && stat(TEST_SRCDIR "/java/Retain.java", &w) == 0 &&
+	    d.st_mtime >= w.st_mtime)
+		return RETAIN "/retain.hprof";
+	ck_assert_msg(getenv("JAVA") && *getenv("JAVA"), "JAVA is not set: the JDK is a test dependency");
+	ck_assert_msg(system("WORKLOAD=Retain DUMP_NAME=retain sh " TEST_SRCDIR "/gen-dump.sh " RETAIN
+			     " -Xmx64m >/dev/null") == 0, "gen-dump.sh Retain failed");
+	return RETAIN "/retain.hprof";
+}
+
+static struct heap H;
+static struct heap *const h = &H;
+
+static void open_dump(void)
+{
+	struct open_opts o = { .no_cache = 1, .quiet = 1 };
+	struct sbuf err;
+
+	sbuf_init(&err);
+	ck_assert_msg(heap_open(h, retain_dump(), &o, NULL, &err) == 0, "%s", err.buf);
+	sbuf_free(&err);
+	heap_need(h, HP_ALL, NULL);
+}
+
+static void close_dump(void)
+{
+	heap_free(h);
+}
+
+/* ---- reading the dump by name, independently ---- */
+
+struct fld { const char *name; struct hvalue val; int found; };
+
+static void fld_cb(void *arg, const char *name, const struct hvalue *val)
+{
+	struct fld *f = arg;
+
+	if (!f->found && strcmp(name, f->name) == 0) {
+		f->val = *val;
+		f->found = 1;
+	}
+}
+
+/* Field (or, of a class object, static) `name` of v as a node. */
+static node_t ref_of(node_t v, const char *name)
+{
+	struct fld f = { name, { 0 }, 0 };
+
+	if (v == HW_NONE || hprof_fields(h, v, fld_cb, &f) < 0 || !f.found || f.val.type != T_OBJECT ||
+	    f.val.v.id == 0)
+		return HW_NONE;
+	return heap_find_id(h, f.val.v.id);
+}
+
+static uint32_t class_named(const char *name)
+{
+	for (uint32_t c = 0; c < h->ncls; c++)
+		if (strcmp(class_name(h, c), name) == 0 && h->cls[c].node != HW_NONE)
+			return c;
+	ck_abort_msg("no class %s in the dump", name);
+	return HW_NONE;
+}
+
+static node_t static_of(const char *cls, const char *field)
+{
+	node_t v = ref_of(h->cls[class_named(cls)].node, field);
+
+	ck_assert_msg(v != HW_NONE, "no static %s.%s", cls, field);
+	return v;
+}
+
+static int is_subclass(uint32_t c, const char *name)
+{
+	for (uint32_t k = 0; c != HW_NONE && k < h->ncls; c = h->cls[c].super, k++)
+		if (strcmp(class_name(h, c), name) == 0)
+			return 1;
+	return 0;
+}
+
+static int64_t array_len(node_t v)
+{
+	uint8_t t;
+
+	return hprof_array_length(h, v, &t);
+}
+
+static void text_of(node_t v, struct sbuf *sb)
+{
+	sbuf_reset(sb);
+	ck_assert(hprof_string_value(h, v, sb, 1 << 20) == 0);
+}
+
+/* The JVM's sizes here: compressed oops, 12-byte headers, 16-byte array
+ * headers, 8-byte alignment (checked below against the detected layout). */
+static uint64_t arr_bytes(uint64_t n, unsigned esize)
+{
+	return (16 + n * esize + 7) / 8 * 8;
+}
+
+/* ---- running ---- */
+
+static void run_on(const char *name, const char *arg, const struct objset *set, struct insp_result *r)
+{
+	struct sbuf err;
+
+	sbuf_init(&err);
+	ck_assert_msg(inspect_run(h, inspect_find(name), arg, set, r, NULL, &err) == 0, "%s: %s", name,
+		      err.buf);
+	sbuf_free(&err);
+}
+
+static void run_all(const char *name, const char *arg, struct insp_result *r)
+{
+	struct objset all;
+
+	objset_whole(h, &all);
+	run_on(name, arg, &all, r);
+}
+
+static const struct insp_group *group_named(const struct insp_result *r, const char *name)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (strcmp(r->g[i].name, name) == 0)
+			return &r->g[i];
+	return NULL;
+}
+
+static const struct insp_group *group_prefixed(const struct insp_result *r, const char *prefix)
+{
+	const struct insp_group *found = NULL;
+
+	for (size_t i = 0; i < r->n; i++)
+		if (strncmp(r->g[i].name, prefix, strlen(prefix)) == 0) {
+			ck_assert_msg(found == NULL, "two groups named %s...", prefix);
+			found = &r->g[i];
+		}
+	ck_assert_msg(found != NULL, "no group named %s...", prefix);
+	return found;
+}
+
+/* Node lists: sorted, no repeats. */
+struct list { node_t *v; size_t n, cap; };
+
+static void push(struct list *l, node_t v)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 64;
+		l->v = xreallocarray(l->v, l->cap, sizeof *l->v);
+	}
+	l->v[l->n++] = v;
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+	node_t x = *(const node_t *)a, y = *(const node_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void normalize(struct list *l)
+{
+	size_t k = 0;
+
+	hw_qsort(l->v, l->n, sizeof *l->v, cmp_node);
+	for (size_t i = 0; i < l->n; i++)
+		if (k == 0 || l->v[k - 1] != l->v[i])
+			l->v[k++] = l->v[i];
+	l->n = k;
+}
+
+static void assert_members(const struct insp_group *g, struct list *want)
+{
+	normalize(want);
+	ck_assert_msg(g->count == want->n, "%s: %llu members, expected %zu", g->name,
+		      (unsigned long long)g->count, want->n);
+	for (size_t i = 0; i < want->n; i++)
+		ck_assert_msg(g->nodes[i] == want->v[i], "%s: member %zu differs", g->name, i);
+}
+
+static uint64_t exact_retained(const node_t *v, size_t n)
+{
+	bits_t *b = xcalloc(bits_words(h->n), sizeof *b);
+
+	for (size_t i = 0; i < n; i++)
+		bit_set(b, v[i]);
+	uint64_t bytes = analysis_retained_set(h, b, NULL, NULL, NULL);
+	free(b);
+	return bytes;
+}
+
+/* `thread "NAME"` of thread object t, read by field name. */
+static void thread_name(node_t t, struct sbuf *out)
+{
+	struct sbuf s;
+
+	sbuf_init(&s);
+	text_of(ref_of(t, "name"), &s);
+	sbuf_reset(out);
+	sbuf_printf(out, "thread \"%s\"", s.buf);
+	sbuf_free(&s);
+}
+
+START_TEST(layout_as_assumed)
+{
+	open_dump();
+	ck_assert_uint_eq(h->layout.ref_size, 4);
+	ck_assert_uint_eq(h->layout.header, 12);
+	ck_assert_uint_eq(h->layout.array_header, 16);
+	ck_assert_uint_eq(h->layout.align, 8);
+	close_dump();
+}
+END_TEST
+
+/* ---- thread-locals ---- */
+
+/* Every thread's ThreadLocalMap values, read by name. */
+static void brute_locals(node_t t, struct list *out)
+{
+	static const char *const maps[] = { "threadLocals", "inheritableThreadLocals" };
+
+	for (int m = 0; m < 2; m++) {
+		node_t tab = ref_of(ref_of(t, maps[m]), "table");
+		for (int64_t i = 0; tab != HW_NONE && i < array_len(tab); i++) {
+			struct hvalue e;
+			ck_assert(hprof_array_elem(h, tab, (uint64_t)i, &e) == 0);
+			node_t val = e.v.id ? ref_of(heap_find_id(h, e.v.id), "value") : HW_NONE;
+			if (val != HW_NONE)
+				push(out, val);
+		}
+	}
+}
+
+START_TEST(thread_locals)
+{
+	struct insp_result r;
+	struct sbuf name;
+	size_t groups = 0;
+
+	open_dump();
+	sbuf_init(&name);
+	run_all("thread-locals", NULL, &r);
+	for (node_t v = 1; v < h->n; v++) {
+		if (h->node_kind[v] != NK_INSTANCE || !is_subclass(h->node_class[v], "java.lang.Thread"))
+			continue;
+		struct list want = { 0 };
+		brute_locals(v, &want);
+		if (want.n == 0)
+			continue;
+		groups++;
+		thread_name(v, &name);
+		const struct insp_group *g = group_named(&r, name.buf);
+		ck_assert_msg(g != NULL, "no group %s", name.buf);
+		assert_members(g, &want);
+		free(want.v);
+	}
+	ck_assert_uint_eq(r.n, groups);
+	/* the planted one: a Local (12 + 4 bytes) and its byte[1000000] */
+	const struct insp_group *g = group_named(&r, "thread \"heapwalk-retain-local\"");
+	ck_assert(g != NULL);
+	ck_assert_uint_eq(g->count, 1);
+	ck_assert_str_eq(class_name(h, h->node_class[g->nodes[0]]), "Retain$Local");
+	ck_assert_uint_eq(g->extra, 16 + arr_bytes(1000000, 1));
+	ck_assert_uint_eq(g->extra, exact_retained(g->nodes, g->count));
+	insp_result_free(&r);
+	sbuf_free(&name);
+	close_dump();
+}
+END_TEST
+
+/* ---- thread-stacks ---- */
+
+/* The line of Retain.java holding `what`. */
+static int source_line(const char *what)
+{
+	FILE *f = fopen(TEST_SRCDIR "/java/Retain.java", "r");
+	char buf[512];
+	int no = 0, at = 0;
+
+	ck_assert(f != NULL);
+	while (fgets(buf, sizeof buf, f) != NULL) {
+		no++;
+		if (strstr(buf, what) != NULL)
+			at = no;
+	}
+	fclose(f);
+	ck_assert_msg(at > 0, "no %s in Retain.java", what);
+	return at;
+}
+
+START_TEST(thread_stacks)
+{
+	struct insp_result r;
+	char want[256];
+
+	open_dump();
+	run_all("thread-stacks", NULL, &r);
+	/* the planted frame: holdStack's locals, its parameter (the latch)
+	 * included; sleep() is frame 0 */
+	snprintf(want, sizeof want,
+		 "thread \"heapwalk-retain-stack\", frame 1: Retain.holdStack(Retain.java:%d)",
+		 source_line("STACK-FRAME-LINE"));
+	const struct insp_group *g = group_named(&r, want);
+	ck_assert_msg(g != NULL, "no group %s", want);
+	ck_assert_uint_eq(g->count, 3);
+	int held = 0, ints = 0, latch = 0;
+	uint64_t bytes = 0;
+	for (size_t i = 0; i < 3; i++) {
+		const char *cn = class_name(h, h->node_class[g->nodes[i]]);
+		if (strcmp(cn, "Retain$StackHeld") == 0) {
+			held++;
+			bytes += 16 + arr_bytes(300000, 1);
+		} else if (strcmp(cn, "[I") == 0 && array_len(g->nodes[i]) == 4321) {
+			ints++;
+			bytes += arr_bytes(4321, 4);
+		} else if (strcmp(cn, "java.util.concurrent.CountDownLatch") == 0) {
+			latch++;
+			bytes += h->retained[g->nodes[i]];
+		}
+	}
+	ck_assert(held == 1 && ints == 1 && latch == 1);
+	ck_assert_uint_eq(g->extra, bytes);
+	ck_assert_uint_eq(g->extra, exact_retained(g->nodes, g->count));
+	/* main's frame holds the three big arrays */
+	g = group_prefixed(&r, "thread \"main\", frame 1: Retain.main(Retain.java:");
+	int big = 0;
+	for (size_t i = 0; i < g->count; i++)
+		big += array_len(g->nodes[i]) == 300001 || array_len(g->nodes[i]) == 400003 ||
+		       array_len(g->nodes[i]) == 600011;
+	ck_assert_int_eq(big, 3);
+	/* the rest: one group per thread and frame of the stack roots, each
+	 * named after a thread of the dump */
+	struct sbuf tn;
+	sbuf_init(&tn);
+	size_t pairs = 0;
+	for (size_t i = 0; i < h->nroot_rec; i++) {
+		const struct root *a = &h->root_rec[i];
+		if ((a->kind != RK_JAVA_FRAME && a->kind != RK_JNI_LOCAL && a->kind != RK_NATIVE_STACK) ||
+		    a->thread_serial == 0)
+			continue;
+		int dup = 0;
+		for (size_t j = 0; j < i && !dup; j++) {
+			const struct root *b = &h->root_rec[j];
+			dup = (b->kind == RK_JAVA_FRAME || b->kind == RK_JNI_LOCAL || b->kind == RK_NATIVE_STACK) &&
+			      b->thread_serial == a->thread_serial && b->frame == a->frame;
+		}
+		pairs += !dup;
+	}
+	ck_assert_uint_eq(r.n, pairs);
+	for (size_t i = 0; i < r.n; i++) {
+		int named = 0;
+		for (uint32_t t = 0; t < h->nthreads && !named; t++) {
+			if (h->threads[t].obj == HW_NONE)
+				continue;
+			thread_name(h->threads[t].obj, &tn);
+			named = strncmp(r.g[i].name, tn.buf, tn.len) == 0 && r.g[i].name[tn.len] == ',';
+		}
+		ck_assert_msg(named, "group %s is no thread's", r.g[i].name);
+	}
+	sbuf_free(&tn);
+	insp_result_free(&r);
+	close_dump();
+}
+END_TEST
+
+/* ---- outer-instances ---- */
+
+struct outer_scan { node_t v; struct list *out; };
+
+static void outer_cb(void *arg, const char *name, const struct hvalue *val)
+{
+	struct outer_scan *s = arg;
+
+	if (strncmp(name, "this$", 5) != 0 || val->type != T_OBJECT || val->v.id == 0)
+		return;
+	node_t o = heap_find_id(h, val->v.id);
+	if (o != HW_NONE && h->idom[o] == s->v)
+		push(s->out, o);
+}
+
+START_TEST(outer_instances)
+{
+	struct insp_result r;
+	struct list want = { 0 }, got = { 0 };
+
+	open_dump();
+	run_all("outer-instances", NULL, &r);
+	for (node_t v = 1; v < h->n; v++)
+		if (h->node_kind[v] == NK_INSTANCE) {
+			struct outer_scan s = { v, &want };
+			hprof_fields(h, v, outer_cb, &s);
+		}
+	for (size_t i = 0; i < r.n; i++)
+		for (uint64_t k = 0; k < r.g[i].count; k++)
+			push(&got, r.g[i].nodes[k]);
+	normalize(&want);
+	normalize(&got);
+	ck_assert_uint_eq(got.n, want.n);
+	for (size_t i = 0; i < got.n; i++)
+		ck_assert_uint_eq(got.v[i], want.v[i]);
+	/* the planted Outer: 12 + 4 bytes and its byte[50000] */
+	const struct insp_group *g = group_named(&r, "Retain$Outer$Inner.this$0");
+	ck_assert(g != NULL);
+	ck_assert_uint_eq(g->count, 1);
+	ck_assert_uint_eq(g->nodes[0], ref_of(static_of("Retain", "INNER"), "this$0"));
+	ck_assert_uint_eq(g->extra, 16 + arr_bytes(50000, 1));
+	free(want.v);
+	free(got.v);
+	insp_result_free(&r);
+	close_dump();
+}
+END_TEST
+
+/* ---- leak-suspects ---- */
+
+/* Naively: the child of v retaining most (lowest node on ties). */
+static node_t naive_biggest_child(node_t v)
+{
+	node_t best = HW_NONE;
+
+	for (node_t c = 1; c < h->n; c++)
+		if (h->idom[c] == v && c != v &&
+		    (best == HW_NONE || h->retained[c] > h->retained[best]))
+			best = c;
+	return best;
+}
+
+static node_t naive_point(node_t v)
+{
+	for (node_t b; (b = naive_biggest_child(v)) != HW_NONE && h->retained[b] * 10 >= h->retained[v] * 8;)
+		v = b;
+	return v;
+}
+
+START_TEST(leak_suspects)
+{
+	struct insp_result r;
+	uint64_t total;
+	node_t pts[64];
+	size_t npts = 0, nclass = 0;
+	char id[32], prefix[256];
+
+	open_dump();
+	total = h->retained[0];
+	run_all("leak-suspects", NULL, &r);
+	/* the planted leak: Leak.LIST's elementData, with 400 byte[50000] */
+	node_t data = ref_of(static_of("Retain$Leak", "LIST"), "elementData");
+	struct list bytes = { 0 };
+	for (node_t v = 1; v < h->n; v++)
+		if (h->idom[v] == data) {
+			ck_assert_uint_eq(array_len(v), 50000);
+			push(&bytes, v);
+		}
+	ck_assert_uint_eq(bytes.n, 400);
+	/* object suspects: the root's children retaining 20% or more */
+	for (node_t v = 1; v < h->n; v++) {
+		if (h->idom[v] != 0 || h->retained[v] * 5 < total)
+			continue;
+		node_id_text(h, v, id, sizeof id);
+		snprintf(prefix, sizeof prefix, "%s @%s retains ", class_name(h, h->node_class[v]), id);
+		const struct insp_group *g = group_prefixed(&r, prefix);
+		ck_assert_uint_eq(g->extra, h->retained[v]);
+		ck_assert(npts < 64);
+		pts[npts++] = naive_point(v);
+		node_id_text(h, pts[npts - 1], id, sizeof id);
+		ck_assert_msg(strstr(g->name, id) != NULL, "%s: not the point %s", g->name, id);
+		if (pts[npts - 1] == data)
+			assert_members(g, &bytes);
+	}
+	int found = 0;
+	for (size_t i = 0; i < npts; i++)
+		found += pts[i] == data;
+	ck_assert_int_eq(found, 1);
+	/* class suspects: by the per-class dominator-based figure, unless the
+	 * biggest instance leads to an object suspect's point */
+	for (uint32_t c = 0; c < h->ncls; c++) {
+		if (h->cls[c].retained_lb * 5 < total || strcmp(class_name(h, c), "java.lang.Class") == 0)
+			continue;
+		node_t big = HW_NONE;
+		for (node_t v = 1; v < h->n; v++)
+			if (h->node_class[v] == c && h->node_kind[v] != NK_CLASS &&
+			    (big == HW_NONE || h->retained[v] > h->retained[big]))
+				big = v;
+		int same = 0;
+		if (h->retained[big] * 10 >= h->cls[c].retained_lb * 8)
+			for (size_t i = 0; i < npts; i++)
+				same |= pts[i] == naive_point(big);
+		snprintf(prefix, sizeof prefix, "class %s (%llu instances) retains ", class_name(h, c),
+			 (unsigned long long)h->cls[c].count);
+		if (same)
+			continue;
+		nclass++;
+		const struct insp_group *g = group_prefixed(&r, prefix);
+		ck_assert_uint_eq(g->extra, h->cls[c].retained_lb);
+	}
+	ck_assert_uint_eq(r.n, npts + nclass);
+	/* byte[] holds most of the heap, spread over many arrays */
+	group_prefixed(&r, "class [B (");
+	free(bytes.v);
+	insp_result_free(&r);
+	close_dump();
+}
+END_TEST
+
+/* ---- class-loaders and duplicate-classes ---- */
+
+/* The class that class object v describes. */
+static uint32_t described(node_t v)
+{
+	for (uint32_t c = 0; c < h->ncls; c++)
+		if (h->cls[c].node == v)
+			return c;
+	return HW_NONE;
+}
+
+START_TEST(class_loaders)
+{
+	struct insp_result r;
+	uint64_t ids[256];
+	size_t nids = 0;
+
+	open_dump();
+	run_all("class-loaders", NULL, &r);
+	for (uint32_t c = 0; c < h->ncls; c++) {
+		int seen = 0;
+		for (size_t i = 0; i < nids; i++)
+			seen |= ids[i] == h->cls[c].loader_id;
+		if (!seen) {
+			ck_assert(nids < 256);
+			ids[nids++] = h->cls[c].loader_id;
+		}
+	}
+	uint32_t *of = xmalloc((size_t)h->n * sizeof *of);
+	for (node_t v = 1; v < h->n; v++)
+		of[v] = h->node_kind[v] == NK_CLASS ? described(v) : h->node_class[v];
+	size_t groups = 0;
+	for (size_t i = 0; i < nids; i++) {
+		struct list want = { 0 };
+		uint64_t ncls = 0;
+		for (uint32_t c = 0; c < h->ncls; c++)
+			if (h->cls[c].loader_id == ids[i]) {
+				int any = 0;
+				for (node_t v = 1; v < h->n; v++)
+					if (of[v] == c) {
+						push(&want, v);
+						any = 1;
+					}
+				ncls += any;
+			}
+		if (want.n == 0)
+			continue;
+		groups++;
+		char name[256];
+		node_t ld = ids[i] ? heap_find_id(h, ids[i]) : HW_NONE;
+		if (ids[i] == 0)
+			snprintf(name, sizeof name, "bootstrap");
+		else
+			snprintf(name, sizeof name, "%s @0x%llx", class_name(h, h->node_class[ld]),
+				 (unsigned long long)ids[i]);
+		const struct insp_group *g = group_named(&r, name);
+		ck_assert_msg(g != NULL, "no group %s", name);
+		assert_members(g, &want);
+		ck_assert_uint_eq(g->extra, ncls);
+		free(want.v);
+	}
+	ck_assert_uint_eq(r.n, groups);
+	/* the planted loader: one class (Dup), its class object and 3 instances */
+	node_t ld = static_of("Retain", "LOADER");
+	char name[128];
+	snprintf(name, sizeof name, "Retain$ByteLoader @0x%llx", (unsigned long long)heap_node_id(h, ld));
+	const struct insp_group *g = group_named(&r, name);
+	ck_assert(g != NULL);
+	ck_assert_uint_eq(g->count, 4);
+	ck_assert_uint_eq(g->extra, 1);
+	free(of);
+	insp_result_free(&r);
+	close_dump();
+}
+END_TEST
+
+START_TEST(duplicate_classes)
+{
+	struct insp_result r;
+	size_t groups = 0;
+
+	open_dump();
+	run_all("duplicate-classes", NULL, &r);
+	for (uint32_t c = 0; c < h->ncls; c++) {
+		if (h->cls[c].node == HW_NONE)
+			continue;
+		int first = 1;
+		struct list want = { 0 };
+		uint64_t loaders[64];
+		size_t nl = 0;
+		for (uint32_t d = 0; d < h->ncls; d++) {
+			if (h->cls[d].node == HW_NONE || strcmp(class_name(h, c), class_name(h, d)) != 0)
+				continue;
+			first &= d >= c;
+			push(&want, h->cls[d].node);
+			int seen = 0;
+			for (size_t i = 0; i < nl; i++)
+				seen |= loaders[i] == h->cls[d].loader_id;
+			if (!seen && nl < 64)
+				loaders[nl++] = h->cls[d].loader_id;
+		}
+		if (first && nl >= 2) {
+			char name[512];
+			snprintf(name, sizeof name, "%s (%zu loaders)", class_name(h, c), nl);
+			const struct insp_group *g = group_named(&r, name);
+			ck_assert_msg(g != NULL, "no group %s", name);
+			assert_members(g, &want);
+			ck_assert_uint_eq(g->extra, nl);
+			groups++;
+		}
+		free(want.v);
+	}
+	ck_assert_uint_eq(r.n, groups);
+	const struct insp_group *g = group_named(&r, "Retain$Dup (2 loaders)");
+	ck_assert(g != NULL);
+	ck_assert_uint_eq(g->count, 2);
+	insp_result_free(&r);
+	close_dump();
+}
+END_TEST
+
+/* ---- string-regex ---- */
+
+/* By hand: does s hold "token=SECRET-" and 4 digits? */
+static int token_match(const char *s)
+{
+	for (const char *p = s; (p = strstr(p, "token=SECRET-")) != NULL; p++) {
+		const char *d = p + 13;
+		if (d[0] >= '0' && d[0] <= '9' && d[1] >= '0' && d[1] <= '9' && d[2] >= '0' &&
+		    d[2] <= '9' && d[3] >= '0' && d[3] <= '9')
+			return 1;
+	}
+	return 0;
+}
+
+START_TEST(string_regex)
+{
+	static const struct { const char *value; uint64_t count; } want[] = {
+		{ "token=SECRET-1234", 3 }, { "token=SECRET-5678", 1 },
+		{ "token=SECRET-8888 caf\xc3\xa9", 1 }, { "token=SECRET-9999 \xe2\x82\xac", 1 },
+	};
+	struct insp_result r;
+	struct sbuf sb, err;
+	uint32_t sc;
+	uint64_t matching = 0;
+
+	open_dump();
+	sbuf_init(&sb);
+	sbuf_init(&err);
+	run_all("string-regex", "token=SECRET-[0-9]{4}", &r);
+	ck_assert_uint_eq(r.n, 4);
+	for (size_t i = 0; i < 4; i++) {
+		const struct insp_group *g = group_named(&r, want[i].value);
+		ck_assert_msg(g != NULL, "no group %s", want[i].value);
+		ck_assert_uint_eq(g->count, want[i].count);
+		ck_assert_uint_eq(g->extra, want[i].count);
+		for (uint64_t k = 0; k < g->count; k++) {
+			text_of(g->nodes[k], &sb);
+			ck_assert_str_eq(sb.buf, want[i].value);
+		}
+	}
+	/* no other String in the heap (the JDK's included) matches */
+	sc = class_named("java.lang.String");
+	for (node_t v = 1; v < h->n; v++)
+		if (h->node_class[v] == sc) {
+			text_of(v, &sb);
+			matching += token_match(sb.buf);
+		}
+	ck_assert_uint_eq(matching, 3 + 1 + 1 + 1);
+	/* the strongest group first: the value seen 3 times */
+	ck_assert_str_eq(r.g[0].name, "token=SECRET-1234");
+	insp_result_free(&r);
+	/* arguments */
+	struct objset all;
+	objset_whole(h, &all);
+	ck_assert_int_eq(inspect_run(h, inspect_find("string-regex"), "token=(", &all, &r, NULL, &err), -1);
+	ck_assert_str_eq(err.buf, "regex /token=(/: column 8: missing closing parenthesis");
+	sbuf_reset(&err);
+	ck_assert_int_eq(inspect_run(h, inspect_find("string-regex"), NULL, &all, &r, NULL, &err), -1);
+	ck_assert(strstr(err.buf, "needs an argument") != NULL);
+	sbuf_free(&err);
+	sbuf_free(&sb);
+	close_dump();
+}
+END_TEST
+
+/* ---- largest-arrays ---- */
+
+static int bigger(node_t a, node_t b)
+{
+	return h->node_shallow[a] != h->node_shallow[b] ? h->node_shallow[a] > h->node_shallow[b] : a < b;
+}
+
+START_TEST(largest_arrays)
+{
+	struct insp_result r;
+	struct sbuf err;
+	char id[32], name[128];
+	const char *bad[] = { "x", "0", "12abc", "-3", "99999999999" };
+
+	open_dump();
+	sbuf_init(&err);
+	run_all("largest-arrays", "3", &r);
+	ck_assert_uint_eq(r.n, 3);
+	static const struct { const char *type; int64_t len; unsigned esize; } planted[] = {
+		{ "long", 300001, 8 }, { "int", 400003, 4 }, { "char", 600011, 2 },
+	};
+	for (size_t i = 0; i < 3; i++) { /* ordered by retained = shallow here */
+		ck_assert_uint_eq(r.g[i].count, 1);
+		node_t v = r.g[i].nodes[0];
+		node_id_text(h, v, id, sizeof id);
+		snprintf(name, sizeof name, "%s[%lld] @%s", planted[i].type, (long long)planted[i].len, id);
+		ck_assert_str_eq(r.g[i].name, name);
+		ck_assert_uint_eq(r.g[i].shallow, arr_bytes((uint64_t)planted[i].len, planted[i].esize));
+		ck_assert_uint_eq(r.g[i].extra, h->retained[v]);
+	}
+	insp_result_free(&r);
+	/* the default: 20, the same as sorting every array */
+	run_all("largest-arrays", NULL, &r);
+	ck_assert_uint_eq(r.n, 20);
+	node_t top[20];
+	size_t nt = 0;
+	for (node_t v = 1; v < h->n; v++) {
+		if (h->node_kind[v] != NK_OBJARRAY && h->node_kind[v] != NK_PRIMARRAY)
+			continue;
+		size_t at = nt < 20 ? nt++ : 20;
+		if (at == 20 && !bigger(v, top[19]))
+			continue;
+		if (at == 20)
+			at = 19;
+		top[at] = v;
+		for (; at > 0 && bigger(top[at], top[at - 1]); at--) {
+			node_t t = top[at];
+			top[at] = top[at - 1];
+			top[at - 1] = t;
+		}
+	}
+	for (size_t i = 0; i < 20; i++) {
+		int in = 0;
+		for (size_t k = 0; k < r.n; k++)
+			in |= r.g[k].nodes[0] == top[i];
+		ck_assert_msg(in, "array %zu of the 20 largest missing", i);
+	}
+	insp_result_free(&r);
+	struct objset all;
+	objset_whole(h, &all);
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		sbuf_reset(&err);
+		ck_assert_int_eq(inspect_run(h, inspect_find("largest-arrays"), bad[i], &all, &r, NULL, &err), -1);
+		ck_assert_msg(strstr(err.buf, "N must be a number") != NULL, "%s", err.buf);
+		ck_assert(strstr(err.buf, bad[i]) != NULL);
+	}
+	sbuf_free(&err);
+	close_dump();
+}
+END_TEST
+
+/* ---- long-chains ---- */
+
+START_TEST(long_chains)
+{
+	struct insp_result r;
+	struct list nodes = { 0 }, rings = { 0 };
+	char name[128], id[32];
+
+	open_dump();
+	for (node_t v = static_of("Retain", "HEAD"); v != HW_NONE; v = ref_of(v, "next"))
+		push(&nodes, v);
+	ck_assert_uint_eq(nodes.n, 5000);
+	node_t head = nodes.v[0], r0 = static_of("Retain", "RING"), low = r0;
+	for (node_t v = r0; rings.n == 0 || v != r0; v = ref_of(v, "next")) {
+		push(&rings, v);
+		low = v < low ? v : low;
+	}
+	ck_assert_uint_eq(rings.n, 1500);
+	run_all("long-chains", NULL, &r);
+	ck_assert_uint_eq(r.n, 2); /* the JDK has no chain of 1000 */
+	node_id_text(h, head, id, sizeof id);
+	snprintf(name, sizeof name, "Retain$Node.next: 5000 objects from @%s", id);
+	const struct insp_group *g = group_named(&r, name);
+	ck_assert_msg(g != NULL, "no group %s", name);
+	ck_assert_uint_eq(g->extra, 5000);
+	assert_members(g, &nodes);
+	node_id_text(h, low, id, sizeof id); /* a ring starts at its lowest node */
+	snprintf(name, sizeof name, "Retain$Ring.next: 1500 objects from @%s", id);
+	g = group_named(&r, name);
+	ck_assert_msg(g != NULL, "no group %s", name);
+	assert_members(g, &rings);
+	insp_result_free(&r);
+	run_all("long-chains", "4999", &r);
+	ck_assert_uint_eq(r.n, 1);
+	insp_result_free(&r);
+	run_all("long-chains", "5000", &r);
+	ck_assert_uint_eq(r.n, 0);
+	insp_result_free(&r);
+	free(nodes.v);
+	free(rings.v);
+	close_dump();
+}
+END_TEST
+
+/* ---- subsets: only members count ---- */
+
+static void set_of(struct objset *s, const node_t *v, size_t n)
+{
+	objset_empty(h, s);
+	for (size_t i = 0; i < n; i++)
+		bit_set(s->bits, v[i]);
+	objset_recount(h, s);
+}
+
+START_TEST(subsets)
+{
+	struct insp_result r;
+	struct objset s;
+	struct list nodes = { 0 }, dups = { 0 };
+
+	open_dump();
+	/* the list without its first 2500 nodes: one chain of 2500 */
+	for (node_t v = static_of("Retain", "HEAD"); v != HW_NONE; v = ref_of(v, "next"))
+		push(&nodes, v);
+	set_of(&s, nodes.v + 2500, 2500);
+	run_on("long-chains", "100", &s, &r);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_uint_eq(r.g[0].count, 2500);
+	ck_assert_uint_eq(r.g[0].extra, 2500);
+	insp_result_free(&r);
+	objset_free(&s);
+	/* the stack frame's StackHeld alone */
+	uint32_t held = class_named("Retain$StackHeld");
+	for (node_t v = 1; v < h->n; v++)
+		if (h->node_class[v] == held)
+			push(&dups, v);
+	ck_assert_uint_eq(dups.n, 1);
+	set_of(&s, dups.v, 1);
+	run_on("thread-stacks", NULL, &s, &r);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_uint_eq(r.g[0].count, 1);
+	ck_assert_uint_eq(r.g[0].nodes[0], dups.v[0]);
+	insp_result_free(&r);
+	run_on("thread-locals", NULL, &s, &r);
+	ck_assert_uint_eq(r.n, 0);
+	insp_result_free(&r);
+	objset_free(&s);
+	/* the Dup instances: two loaders, instances only */
+	dups.n = 0;
+	for (node_t v = 1; v < h->n; v++)
+		if (h->node_kind[v] == NK_INSTANCE && strcmp(class_name(h, h->node_class[v]), "Retain$Dup") == 0)
+			push(&dups, v);
+	ck_assert_uint_eq(dups.n, 5);
+	set_of(&s, dups.v, dups.n);
+	run_on("class-loaders", NULL, &s, &r);
+	ck_assert_uint_eq(r.n, 2);
+	ck_assert_uint_eq(r.g[0].count + r.g[1].count, 5);
+	ck_assert(r.g[0].count == 3 || r.g[0].count == 2);
+	insp_result_free(&r);
+	run_on("duplicate-classes", NULL, &s, &r); /* class objects are not members */
+	ck_assert_uint_eq(r.n, 0);
+	insp_result_free(&r);
+	run_on("string-regex", "SECRET", &s, &r);
+	ck_assert_uint_eq(r.n, 0);
+	insp_result_free(&r);
+	objset_free(&s);
+	free(nodes.v);
+	free(dups.v);
+	close_dump();
+}
+END_TEST
 
 Suite *retain_suite(void)
 {
 	Suite *s = suite_create("retain");
+	TCase *tc = tcase_create("retain");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, layout_as_assumed);
+	tcase_add_test(tc, thread_locals);
+	tcase_add_test(tc, thread_stacks);
+	tcase_add_test(tc, outer_instances);
+	tcase_add_test(tc, leak_suspects);
+	tcase_add_test(tc, class_loaders);
+	tcase_add_test(tc, duplicate_classes);
+	tcase_add_test(tc, string_regex);
+	tcase_add_test(tc, largest_arrays);
+	tcase_add_test(tc, long_chains);
+	tcase_add_test(tc, subsets);
+	suite_add_tcase(s, tc);
 	return s;
 }

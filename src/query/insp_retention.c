@@ -1,6 +1,891 @@
-/* insp_retention.c — inspections, see inspect.h. */
+/* insp_retention.c — the Retention and Class loaders inspections, see
+ * inspect.h: thread-locals, thread-stacks, outer-instances,
+ * leak-suspects, class-loaders, duplicate-classes.
+ *
+ * Fields are read by name (graph/jcoll.h) from the mapped records; the
+ * per-object passes read only the flat per-node arrays, so that each
+ * inspection over 22 million objects stays within a second or two.
+ * Thread names are raw dump text, escaped by whoever prints them. */
 #include "query/inspect.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/hprof.h"
+#include "graph/analysis.h"
+#include "graph/jcoll.h"
+#include "query/views.h"
+
+#define POLL 0xfffff       /* progress and cancellation every 1M nodes */
+#define NAME_MAX_BYTES 80  /* of a thread name in a group name */
+
+/* HIGH when the bytes are >= 10% of the heap, MEDIUM >= 1%, else LOW. */
+static enum insp_priority prio_heap(const struct heap *h, uint64_t bytes)
+{
+	uint64_t total = h->retained[0];
+
+	if (bytes * 10 >= total && bytes > 0)
+		return IP_HIGH;
+	if (bytes * 100 >= total && bytes > 0)
+		return IP_MEDIUM;
+	return IP_LOW;
+}
+
+/* ---- node lists: a growable array sorted and deduplicated at the end ---- */
+
+struct nvec {
+	node_t *v;
+	size_t n, cap;
+};
+
+static void nvec_push(struct nvec *a, node_t v)
+{
+	if (a->n == a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 64;
+		a->v = xreallocarray(a->v, a->cap, sizeof *a->v);
+	}
+	a->v[a->n++] = v;
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+	node_t x = *(const node_t *)a, y = *(const node_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort and drop repeats; hands over the array (NULL when empty). */
+static node_t *nvec_take(struct nvec *a, uint64_t *count)
+{
+	size_t k = 0;
+
+	hw_qsort(a->v, a->n, sizeof *a->v, cmp_node);
+	for (size_t i = 0; i < a->n; i++)
+		if (k == 0 || a->v[k - 1] != a->v[i])
+			a->v[k++] = a->v[i];
+	node_t *out = a->v;
+	*count = k;
+	if (k == 0) {
+		free(out);
+		out = NULL;
+	}
+	memset(a, 0, sizeof *a);
+	return out;
+}
+
+/* Add a group of the nodes in a, named name, with their retained bytes. */
+static void add_retained(struct insp_result *r, const struct heap *h, char *name, struct nvec *a,
+			 struct progress *p)
+{
+	uint64_t count;
+	node_t *nodes = nvec_take(a, &count);
+
+	if (count == 0) {
+		free(name);
+		return;
+	}
+	uint64_t ret = insp_retained(h, nodes, count, p);
+	insp_add(r, h, name, prio_heap(h, ret), nodes, count, ret);
+}
+
+/* ---- threads ---- */
+
+/* Is class c java.lang.Thread or a subclass? Per class, bounded walk. */
+static uint8_t *thread_classes(const struct heap *h)
+{
+	uint8_t *is = xcalloc((size_t)h->ncls + 1, 1);
+
+	for (uint32_t c = 0; c < h->ncls; c++)
+		for (uint32_t d = c, k = 0; d != HW_NONE && k < h->ncls; d = h->cls[d].super, k++)
+			if (strcmp(class_name(h, d), "java.lang.Thread") == 0) {
+				is[c] = 1;
+				break;
+			}
+	return is;
+}
+
+/* The node of reference field `name` of instance v, HW_NONE if none. */
+static node_t field_node(struct jcoll *j, const struct heap *h, node_t v, const char *name)
+{
+	uint8_t type;
+
+	if (v == HW_NONE || v == 0 || h->node_kind[v] != NK_INSTANCE)
+		return HW_NONE;
+	int off = jfield_offset(j, h->node_class[v], name, &type);
+	if (off < 0 || type != T_OBJECT)
+		return HW_NONE;
+	return jfield_ref(h, v, off);
+}
+
+/* `thread "NAME"` for thread object t (its name field, a String), or
+ * `thread @0x...` when it has none. */
+static void thread_obj_text(struct jcoll *j, const struct heap *h, node_t t, struct sbuf *out)
+{
+	node_t s = field_node(j, h, t, "name");
+	size_t at = out->len;
+
+	sbuf_adds(out, "thread \"");
+	if (s != HW_NONE && node_string(h, s, out, NAME_MAX_BYTES) == 0) {
+		sbuf_addc(out, '"');
+		return;
+	}
+	out->len = at;
+	out->buf[at] = '\0';
+	char id[32];
+	node_id_text(h, t, id, sizeof id);
+	sbuf_printf(out, "thread @%s", id);
+}
+
+/* The thread with that serial (threads are sorted), or NULL. */
+static const struct hthread *thread_of_serial(const struct heap *h, uint32_t serial)
+{
+	size_t lo = 0, hi = h->nthreads;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (h->threads[mid].serial < serial)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < h->nthreads && h->threads[lo].serial == serial ? &h->threads[lo] : NULL;
+}
+
+static void thread_serial_text(struct jcoll *j, const struct heap *h, uint32_t serial, struct sbuf *out)
+{
+	const struct hthread *t = thread_of_serial(h, serial);
+
+	if (t != NULL && t->obj != HW_NONE)
+		thread_obj_text(j, h, t->obj, out);
+	else
+		sbuf_printf(out, "thread %u", serial);
+}
+
+/* The values of ThreadLocalMap `map`'s entries that are members. */
+static void map_values(struct jcoll *j, const struct heap *h, const struct objset *set, node_t map,
+		       struct nvec *out)
+{
+	node_t tab = field_node(j, h, map, "table");
+	uint8_t t;
+	int64_t len = tab != HW_NONE ? hprof_array_length(h, tab, &t) : -1;
+
+	if (len < 0 || t != T_OBJECT)
+		return;
+	for (int64_t i = 0; i < len; i++) {
+		struct hvalue e;
+		if (hprof_array_elem(h, tab, (uint64_t)i, &e) < 0 || e.v.id == 0)
+			continue;
+		node_t ent = heap_find_id(h, e.v.id);
+		node_t val = field_node(j, h, ent, "value");
+		if (val != HW_NONE && val != 0 && objset_has(set, val))
+			nvec_push(out, val);
+	}
+}
+
+static int run_locals(struct heap *h, const struct objset *set, const char *arg,
+		      struct insp_result *r, struct progress *p, struct sbuf *err)
+{
+	static const char *const maps[] = { "threadLocals", "inheritableThreadLocals" };
+	uint8_t *is = thread_classes(h);
+	struct jcoll *j = jcoll_new(h);
+	struct nvec vals = { 0 };
+	struct sbuf name;
+
+	(void)arg;
+	(void)err;
+	sbuf_init(&name);
+	progress_begin(p, "thread locals", h->n, "objects");
+	for (node_t v = 1; v < h->n && !progress_cancelled(p); v++) {
+		if ((v & POLL) == 0)
+			progress_update(p, v);
+		if (h->node_kind[v] != NK_INSTANCE || !is[h->node_class[v]])
+			continue;
+		for (int m = 0; m < 2; m++)
+			map_values(j, h, set, field_node(j, h, v, maps[m]), &vals);
+		if (vals.n == 0)
+			continue;
+		sbuf_reset(&name);
+		thread_obj_text(j, h, v, &name);
+		add_retained(r, h, sbuf_detach(&name), &vals, NULL);
+	}
+	progress_end(p);
+	r->examined = set->count;
+	sbuf_free(&name);
+	jcoll_free(j);
+	free(is);
+	return 0;
+}
+
+/* One stack root: its thread, its frame (HW_NONE: the thread only). */
+struct sroot {
+	uint32_t serial, frame;
+	node_t node;
+};
+
+static int cmp_sroot(const void *a, const void *b)
+{
+	const struct sroot *x = a, *y = b;
+
+	if (x->serial != y->serial)
+		return x->serial < y->serial ? -1 : 1;
+	if (x->frame != y->frame)
+		return x->frame < y->frame ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* The frame index (into h->frames) of depth `frame` of the thread's
+ * stack trace, HW_NONE if the dump has none. */
+static uint32_t stack_frame(const struct heap *h, uint32_t serial, uint32_t frame)
+{
+	const struct hthread *t = thread_of_serial(h, serial);
+	uint32_t k = t != NULL ? trace_of_serial(h, t->trace_serial) : HW_NONE;
+
+	if (k == HW_NONE || frame == HW_NONE || frame >= h->traces[k].nframes)
+		return HW_NONE;
+	return h->trace_frames[h->traces[k].frame_first + frame];
+}
+
+static char *stack_name(struct jcoll *j, const struct heap *h, const struct sroot *s)
+{
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	thread_serial_text(j, h, s->serial, &sb);
+	if (s->frame != HW_NONE) {
+		sbuf_printf(&sb, ", frame %u: ", s->frame);
+		frame_label(h, stack_frame(h, s->serial, s->frame), &sb);
+	}
+	return sbuf_detach(&sb);
+}
+
+static int run_stacks(struct heap *h, const struct objset *set, const char *arg,
+		      struct insp_result *r, struct progress *p, struct sbuf *err)
+{
+	struct sroot *s = xmalloc((h->nroot_rec + 1) * sizeof *s);
+	size_t n = 0;
+	struct jcoll *j = jcoll_new(h);
+
+	(void)arg;
+	(void)err;
+	for (size_t i = 0; i < h->nroot_rec; i++) {
+		const struct root *rr = &h->root_rec[i];
+		if (rr->kind != RK_JAVA_FRAME && rr->kind != RK_JNI_LOCAL && rr->kind != RK_NATIVE_STACK)
+			continue;
+		if (rr->thread_serial == 0 || !objset_has(set, rr->node))
+			continue;
+		uint32_t f = stack_frame(h, rr->thread_serial, rr->frame) != HW_NONE ? rr->frame : HW_NONE;
+		s[n++] = (struct sroot){ rr->thread_serial, f, rr->node };
+	}
+	hw_qsort(s, n, sizeof *s, cmp_sroot);
+	struct nvec a = { 0 };
+	for (size_t i = 0; i < n && !progress_cancelled(p); i++) {
+		nvec_push(&a, s[i].node);
+		if (i + 1 < n && s[i + 1].serial == s[i].serial && s[i + 1].frame == s[i].frame)
+			continue;
+		add_retained(r, h, stack_name(j, h, &s[i]), &a, NULL);
+	}
+	free(a.v);
+	r->examined = n;
+	jcoll_free(j);
+	free(s);
+	return 0;
+}
+
+/* ---- outer instances ---- */
+
+/* A this$N field: the class it is declared in, its name, its offset in
+ * the instance data of class `cls` (which has it, own or inherited). */
+struct outer_field {
+	uint32_t decl, name, off;
+};
+
+/* Is s "this$" followed by digits? */
+static int is_outer_name(const char *s)
+{
+	if (strncmp(s, "this$", 5) != 0 || s[5] == '\0')
+		return 0;
+	for (s += 5; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+/* Every class's this$N fields: of[start[c]..start[c+1]). Offsets as in
+ * an instance record: the class's own fields first, then its super's. */
+static struct outer_field *outer_fields(const struct heap *h, uint32_t **startp)
+{
+	uint32_t *start = xcalloc((size_t)h->ncls + 1, sizeof *start);
+	struct outer_field *of = NULL;
+	size_t n = 0, cap = 0;
+
+	for (uint32_t c = 0; c < h->ncls; c++) {
+		start[c] = (uint32_t)n;
+		uint32_t off = 0;
+		for (uint32_t d = c, k = 0; d != HW_NONE && k < h->ncls; d = h->cls[d].super, k++)
+			for (unsigned i = 0; i < h->cls[d].nfields; i++) {
+				const struct hfield *f = &h->fields[h->cls[d].field_first + i];
+				if (f->type == T_OBJECT && is_outer_name(heap_str(h, f->name))) {
+					if (n == cap) {
+						cap = cap ? cap * 2 : 16;
+						of = xreallocarray(of, cap, sizeof *of);
+					}
+					of[n++] = (struct outer_field){ d, f->name, off };
+				}
+				off += hprof_type_size(f->type, h->layout.idsize);
+			}
+	}
+	start[h->ncls] = (uint32_t)n;
+	*startp = start;
+	return of;
+}
+
+/* v's reference field at off, if v dominates its target directly. */
+static node_t dominated_ref(const struct heap *h, node_t v, uint32_t off)
+{
+	unsigned ids = h->layout.idsize;
+	const uint8_t *q = h->map + h->node_off[v] + 1;
+	uint32_t nbytes = be32(q + 2 * ids + 4);
+
+	if (off + ids > nbytes)
+		return HW_NONE;
+	uint64_t id = beid(q + 2 * ids + 8 + off, ids);
+	if (id == 0)
+		return HW_NONE;
+	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1]; e++) {
+		node_t w = h->out[e];
+		if (h->idom[w] == v && heap_node_id(h, w) == id)
+			return w;
+	}
+	return HW_NONE;
+}
+
+struct opair {
+	uint32_t decl, name; /* the group: declaring class and field */
+	node_t outer;
+};
+
+static int cmp_opair(const void *a, const void *b)
+{
+	const struct opair *x = a, *y = b;
+
+	if (x->decl != y->decl)
+		return x->decl < y->decl ? -1 : 1;
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	return x->outer < y->outer ? -1 : x->outer > y->outer;
+}
+
+static void outer_groups(struct insp_result *r, const struct heap *h, struct opair *op, size_t n)
+{
+	struct nvec a = { 0 };
+
+	hw_qsort(op, n, sizeof *op, cmp_opair);
+	for (size_t i = 0; i < n; i++) {
+		nvec_push(&a, op[i].outer);
+		if (i + 1 < n && op[i + 1].decl == op[i].decl && op[i + 1].name == op[i].name)
+			continue;
+		add_retained(r, h, xasprintf("%s.%s", class_name(h, op[i].decl), heap_str(h, op[i].name)),
+			     &a, NULL);
+	}
+	free(a.v);
+}
+
+static int run_outer(struct heap *h, const struct objset *set, const char *arg,
+		     struct insp_result *r, struct progress *p, struct sbuf *err)
+{
+	uint32_t *start;
+	struct outer_field *of = outer_fields(h, &start);
+	struct opair *op = NULL;
+	size_t n = 0, cap = 0;
+
+	(void)arg;
+	(void)err;
+	progress_begin(p, "outer instances", h->n, "objects");
+	for (node_t v = 1; v < h->n && !progress_cancelled(p); v++) {
+		if ((v & POLL) == 0)
+			progress_update(p, v);
+		uint32_t c = h->node_class[v];
+		if (h->node_kind[v] != NK_INSTANCE || start[c] == start[c + 1])
+			continue;
+		for (uint32_t k = start[c]; k < start[c + 1]; k++) {
+			node_t o = dominated_ref(h, v, of[k].off);
+			if (o == HW_NONE || !objset_has(set, o))
+				continue;
+			if (n == cap) {
+				cap = cap ? cap * 2 : 256;
+				op = xreallocarray(op, cap, sizeof *op);
+			}
+			op[n++] = (struct opair){ of[k].decl, of[k].name, o };
+		}
+	}
+	progress_end(p);
+	outer_groups(r, h, op, n);
+	r->examined = set->count;
+	free(op);
+	free(of);
+	free(start);
+	return 0;
+}
+
+/* ---- leak suspects ---- */
+
+#define SUSPECT_PCT 20 /* of the heap */
+#define DROP_PCT 80    /* a child below this share of its parent ends the walk */
+
+/* The child of v in the dominator tree that retains most (lowest index
+ * on ties), HW_NONE if v has none. */
+static node_t biggest_child(const struct heap *h, node_t v)
+{
+	node_t best = HW_NONE;
+
+	for (node_t k = h->dom_start[v]; k < h->dom_start[v + 1]; k++) {
+		node_t c = h->dom_child[k];
+		if (best == HW_NONE || h->retained[c] > h->retained[best] ||
+		    (h->retained[c] == h->retained[best] && c < best))
+			best = c;
+	}
+	return best;
+}
+
+/* Down the biggest-child chain while the child keeps >= 80%. */
+static node_t accumulation_point(const struct heap *h, node_t v)
+{
+	for (;;) {
+		node_t b = biggest_child(h, v);
+		if (b == HW_NONE || h->retained[b] * 100 < h->retained[v] * DROP_PCT)
+			return v;
+		v = b;
+	}
+}
+
+static double pct(const struct heap *h, uint64_t bytes)
+{
+	return h->retained[0] ? 100.0 * (double)bytes / (double)h->retained[0] : 0.0;
+}
+
+static void object_text(const struct heap *h, node_t v, struct sbuf *out)
+{
+	char id[32];
+
+	node_label(h, v, out);
+	node_id_text(h, v, id, sizeof id);
+	sbuf_printf(out, " @%s", id);
+}
+
+/* The members among the dominator children of point; point itself when
+ * none is (a leaf, or a subset without them). */
+static node_t *point_members(const struct heap *h, const struct objset *set, node_t point,
+			     uint64_t *count)
+{
+	struct nvec a = { 0 };
+
+	for (node_t k = h->dom_start[point]; k < h->dom_start[point + 1]; k++)
+		if (objset_has(set, h->dom_child[k]))
+			nvec_push(&a, h->dom_child[k]);
+	if (a.n == 0 && objset_has(set, point))
+		nvec_push(&a, point);
+	return nvec_take(&a, count);
+}
+
+/* The object suspects: members retaining >= 20% of the heap that no
+ * other member above them in the dominator tree does (whose retained is
+ * never smaller): a walk down from the root through nodes that retain
+ * enough, stopping at members. */
+static void object_suspects(const struct heap *h, const struct objset *set, struct nvec *out)
+{
+	uint64_t limit = h->retained[0] * SUSPECT_PCT;
+	struct nvec stack = { 0 };
+
+	nvec_push(&stack, 0);
+	while (stack.n > 0) {
+		node_t v = stack.v[--stack.n];
+		if (v != 0 && objset_has(set, v)) {
+			nvec_push(out, v);
+			continue;
+		}
+		for (node_t k = h->dom_start[v]; k < h->dom_start[v + 1]; k++)
+			if (h->retained[h->dom_child[k]] * 100 >= limit)
+				nvec_push(&stack, h->dom_child[k]);
+	}
+	free(stack.v);
+	hw_qsort(out->v, out->n, sizeof *out->v, cmp_node);
+}
+
+static void add_suspect(struct insp_result *r, const struct heap *h, const struct objset *set,
+			const char *what, uint64_t bytes, node_t point)
+{
+	struct sbuf sb;
+	uint64_t count;
+
+	sbuf_init(&sb);
+	sbuf_printf(&sb, "%s retains %.1f%%; accumulation point: ", what, pct(h, bytes));
+	object_text(h, point, &sb);
+	sbuf_printf(&sb, " (%.1f%%)", pct(h, h->retained[point]));
+	node_t *m = point_members(h, set, point, &count);
+	insp_add(r, h, sbuf_detach(&sb), IP_HIGH, m, count, bytes);
+}
+
+/* Per class of a member, its members' dominator-based retained bytes. */
+static uint64_t *class_retained(struct heap *h, const struct objset *set)
+{
+	uint64_t *lb = xcalloc((size_t)h->ncls + 1, sizeof *lb);
+
+	if (set->bits == NULL)
+		for (uint32_t c = 0; c < h->ncls; c++)
+			lb[c] = h->cls[c].retained_lb;
+	else
+		analysis_class_lb(h, set->bits, lb);
+	return lb;
+}
+
+/* The class suspects: classes whose members retain (lb) >= 20% of the heap
+ * (java.lang.Class aside: its instances are classes, each its own
+ * object). cand[c] is set for them; big[c] gets the member of class c
+ * that retains most, cnt[c] their number. Returns how many. */
+static uint32_t class_candidates(struct heap *h, const struct objset *set, const uint64_t *lb,
+				 uint8_t *cand, node_t *big, uint64_t *cnt, struct progress *p)
+{
+	uint32_t k = 0;
+
+	for (uint32_t c = 0; c < h->ncls; c++) {
+		big[c] = HW_NONE;
+		cand[c] = lb[c] * 100 >= h->retained[0] * SUSPECT_PCT && lb[c] > 0 &&
+			  strcmp(class_name(h, c), "java.lang.Class") != 0;
+		k += cand[c];
+	}
+	for (node_t v = 1; v < h->n && k > 0 && !progress_cancelled(p); v++) {
+		uint32_t c = h->node_class[v];
+		if (h->node_kind[v] == NK_CLASS || !cand[c] || !objset_has(set, v))
+			continue;
+		cnt[c]++;
+		if (big[c] == HW_NONE || h->retained[v] > h->retained[big[c]])
+			big[c] = v;
+	}
+	return k;
+}
+
+/* Members of the spread classes (spread[c]) that no member of their
+ * class dominates: a walk of the dominator tree counting, per class,
+ * the members on the current path (as analysis_class_lb does). */
+static void top_instances(const struct heap *h, const struct objset *set, const uint8_t *spread,
+			  struct nvec *per, struct progress *p)
+{
+	uint32_t *active = xcalloc((size_t)h->ncls + 1, sizeof *active);
+	struct nvec stk = { 0 }, nxt = { 0 };
+
+	nvec_push(&stk, 0);
+	nvec_push(&nxt, h->dom_start[0]);
+	while (stk.n > 0 && !progress_cancelled(p)) {
+		node_t v = stk.v[stk.n - 1];
+		if (nxt.v[nxt.n - 1] == h->dom_start[v + 1]) { /* leaving v */
+			if (v != 0 && spread[h->node_class[v]] && objset_has(set, v))
+				active[h->node_class[v]]--;
+			stk.n--;
+			nxt.n--;
+			continue;
+		}
+		node_t c = h->dom_child[nxt.v[nxt.n - 1]++];
+		uint32_t k = h->node_class[c];
+		if (spread[k] && h->node_kind[c] != NK_CLASS && objset_has(set, c) && active[k]++ == 0)
+			nvec_push(&per[k], c);
+		nvec_push(&stk, c);
+		nvec_push(&nxt, h->dom_start[c]);
+	}
+	free(stk.v);
+	free(nxt.v);
+	free(active);
+}
+
+/* A class suspect whose biggest member holds >= 80% of the class's
+ * bytes walks down from that member; one whose point is an object
+ * suspect's says nothing new and is left out. Else (spread) the group
+ * is the class's top members. */
+static void class_suspects(struct heap *h, const struct objset *set, const node_t *pts, size_t npts,
+			   struct insp_result *r, struct progress *p)
+{
+	uint8_t *cand = xcalloc((size_t)h->ncls + 1, 1), *spread = xcalloc((size_t)h->ncls + 1, 1);
+	node_t *big = xmalloc(((size_t)h->ncls + 1) * sizeof *big);
+	uint64_t *lb = class_retained(h, set), *cnt = xcalloc((size_t)h->ncls + 1, sizeof *cnt);
+	struct nvec *per = xcalloc((size_t)h->ncls + 1, sizeof *per);
+	struct sbuf sb;
+	int nspread = 0;
+
+	sbuf_init(&sb);
+	class_candidates(h, set, lb, cand, big, cnt, p);
+	for (uint32_t c = 0; c < h->ncls; c++)
+		if (cand[c] && big[c] != HW_NONE && h->retained[big[c]] * 100 < lb[c] * DROP_PCT)
+			nspread += spread[c] = 1;
+	if (nspread > 0)
+		top_instances(h, set, spread, per, p);
+	for (uint32_t c = 0; c < h->ncls && !progress_cancelled(p); c++) {
+		if (!cand[c] || big[c] == HW_NONE)
+			continue;
+		sbuf_reset(&sb);
+		sbuf_printf(&sb, "class %s (%llu instances)", class_name(h, c),
+			    (unsigned long long)cnt[c]);
+		if (spread[c]) {
+			uint64_t count;
+			node_t *m = nvec_take(&per[c], &count);
+			char *name = xasprintf("%s retains %.1f%%; accumulation point: its %llu top "
+					       "instances", sb.buf, pct(h, lb[c]), (unsigned long long)count);
+			insp_add(r, h, name, IP_HIGH, m, count, lb[c]);
+			continue;
+		}
+		node_t pt = accumulation_point(h, big[c]);
+		int seen = 0;
+		for (size_t i = 0; i < npts && !seen; i++)
+			seen = pts[i] == pt;
+		if (!seen)
+			add_suspect(r, h, set, sb.buf, lb[c], pt);
+	}
+	for (uint32_t c = 0; c < h->ncls; c++)
+		free(per[c].v);
+	free(per);
+	free(cnt);
+	free(lb);
+	free(big);
+	free(spread);
+	free(cand);
+	sbuf_free(&sb);
+}
+
+static int run_suspects(struct heap *h, const struct objset *set, const char *arg,
+			struct insp_result *r, struct progress *p, struct sbuf *err)
+{
+	struct nvec sus = { 0 };
+	struct sbuf sb;
+
+	(void)arg;
+	(void)err;
+	analysis_domchildren(h);
+	object_suspects(h, set, &sus);
+	node_t *pts = xmalloc((sus.n + 1) * sizeof *pts);
+	sbuf_init(&sb);
+	for (size_t i = 0; i < sus.n; i++) {
+		pts[i] = accumulation_point(h, sus.v[i]);
+		sbuf_reset(&sb);
+		object_text(h, sus.v[i], &sb);
+		add_suspect(r, h, set, sb.buf, h->retained[sus.v[i]], pts[i]);
+	}
+	class_suspects(h, set, pts, sus.n, r, p);
+	r->examined = set->count;
+	sbuf_free(&sb);
+	free(pts);
+	free(sus.v);
+	return 0;
+}
+
+/* ---- class loaders ---- */
+
+/* The distinct loader ids of the classes with a class object, sorted;
+ * lg[c]: the index of class c's loader among them (HW_NONE: none). */
+static uint64_t *loader_ids(const struct heap *h, uint32_t *lg, uint32_t *nl)
+{
+	uint64_t *ids = xmalloc(((size_t)h->ncls + 1) * sizeof *ids);
+	uint32_t n = 0, k = 0;
+
+	for (uint32_t c = 0; c < h->ncls; c++)
+		ids[n++] = h->cls[c].loader_id;
+	hw_qsort(ids, n, sizeof *ids, cmp_u64);
+	for (uint32_t i = 0; i < n; i++)
+		if (k == 0 || ids[k - 1] != ids[i])
+			ids[k++] = ids[i];
+	for (uint32_t c = 0; c < h->ncls; c++) {
+		uint32_t lo = 0, hi = k;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (ids[mid] < h->cls[c].loader_id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		lg[c] = lo;
+	}
+	*nl = k;
+	return ids;
+}
+
+/* "bootstrap", or the loader object's class and id. */
+static char *loader_name(const struct heap *h, uint64_t id)
+{
+	if (id == 0)
+		return xstrdup("bootstrap");
+	node_t v = heap_find_id(h, id);
+	if (v == HW_NONE)
+		return xasprintf("loader @0x%llx (not in the dump)", (unsigned long long)id);
+	return xasprintf("%s @0x%llx", class_name(h, h->node_class[v]), (unsigned long long)id);
+}
+
+/* The class that class object v describes, via a table of class nodes
+ * sorted by node: cn[i] = (node << 32 | class). */
+static uint32_t class_of_node(const uint64_t *cn, uint32_t n, node_t v)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (cn[mid] >> 32 < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && cn[lo] >> 32 == v ? (uint32_t)cn[lo] : HW_NONE;
+}
+
+static uint64_t *class_nodes(const struct heap *h, uint32_t *n)
+{
+	uint64_t *cn = xmalloc(((size_t)h->ncls + 1) * sizeof *cn);
+	uint32_t k = 0;
+
+	for (uint32_t c = 0; c < h->ncls; c++)
+		if (h->cls[c].node != HW_NONE)
+			cn[k++] = (uint64_t)h->cls[c].node << 32 | c;
+	hw_qsort(cn, k, sizeof *cn, cmp_u64);
+	*n = k;
+	return cn;
+}
+
+/* The loader group of member v: its class's, or for a class object the
+ * loader of the class it describes. */
+static uint32_t group_of(const struct heap *h, const uint32_t *lg, const uint64_t *cn, uint32_t ncn,
+			 node_t v, uint32_t *cls)
+{
+	uint32_t c = h->node_kind[v] == NK_CLASS ? class_of_node(cn, ncn, v) : h->node_class[v];
+
+	*cls = c;
+	return c == HW_NONE ? HW_NONE : lg[c];
+}
+
+static int run_loaders(struct heap *h, const struct objset *set, const char *arg,
+		       struct insp_result *r, struct progress *p, struct sbuf *err)
+{
+	uint32_t *lg = xmalloc(((size_t)h->ncls + 1) * sizeof *lg), nl, ncn, c;
+	uint64_t *ids = loader_ids(h, lg, &nl), *cn = class_nodes(h, &ncn);
+	uint64_t *cnt = xcalloc((size_t)nl + 1, sizeof *cnt), *ncls = xcalloc((size_t)nl + 1, sizeof *ncls);
+	uint8_t *used = xcalloc((size_t)h->ncls + 1, 1);
+	node_t **m = xcalloc((size_t)nl + 1, sizeof *m);
+
+	(void)arg;
+	(void)err;
+	progress_begin(p, "class loaders", (uint64_t)h->n * 2, "objects");
+	for (node_t v = 1; v < h->n && !progress_cancelled(p); v++) {
+		if ((v & POLL) == 0)
+			progress_update(p, v);
+		uint32_t g = objset_has(set, v) ? group_of(h, lg, cn, ncn, v, &c) : HW_NONE;
+		if (g == HW_NONE)
+			continue;
+		cnt[g]++;
+		ncls[g] += !used[c];
+		used[c] = 1;
+	}
+	for (uint32_t g = 0; g < nl; g++)
+		m[g] = cnt[g] ? xmalloc(cnt[g] * sizeof **m) : NULL;
+	memset(cnt, 0, ((size_t)nl + 1) * sizeof *cnt);
+	for (node_t v = 1; v < h->n && !progress_cancelled(p); v++) {
+		if ((v & POLL) == 0)
+			progress_update(p, (uint64_t)h->n + v);
+		uint32_t g = objset_has(set, v) ? group_of(h, lg, cn, ncn, v, &c) : HW_NONE;
+		if (g != HW_NONE)
+			m[g][cnt[g]++] = v;
+	}
+	progress_end(p);
+	for (uint32_t g = 0; g < nl; g++)
+		if (cnt[g] > 0)
+			insp_add(r, h, loader_name(h, ids[g]), IP_LOW, m[g], cnt[g], ncls[g]);
+		else
+			free(m[g]);
+	r->examined = set->count;
+	free(m);
+	free(used);
+	free(ncls);
+	free(cnt);
+	free(cn);
+	free(ids);
+	free(lg);
+	return 0;
+}
+
+/* Classes with a class object, by name then loader. */
+static const struct heap *sort_heap;
+
+static int cmp_cls_name(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(class_name(sort_heap, x), class_name(sort_heap, y));
+
+	if (c != 0)
+		return c;
+	if (sort_heap->cls[x].loader_id != sort_heap->cls[y].loader_id)
+		return sort_heap->cls[x].loader_id < sort_heap->cls[y].loader_id ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* One name's classes cs[0..n): a group of their class objects (members)
+ * when two or more loaders define it. */
+static void dup_group(struct insp_result *r, const struct heap *h, const struct objset *set,
+		      const uint32_t *cs, size_t n)
+{
+	uint64_t loaders = 0;
+	struct nvec a = { 0 };
+
+	for (size_t i = 0; i < n; i++) {
+		loaders += i == 0 || h->cls[cs[i]].loader_id != h->cls[cs[i - 1]].loader_id;
+		if (objset_has(set, h->cls[cs[i]].node))
+			nvec_push(&a, h->cls[cs[i]].node);
+	}
+	uint64_t count;
+	node_t *m = nvec_take(&a, &count);
+	if (loaders < 2 || count == 0) {
+		free(m);
+		return;
+	}
+	insp_add(r, h, xasprintf("%s (%llu loaders)", class_name(h, cs[0]), (unsigned long long)loaders),
+		 IP_MEDIUM, m, count, loaders);
+}
+
+static int run_dupclasses(struct heap *h, const struct objset *set, const char *arg,
+			  struct insp_result *r, struct progress *p, struct sbuf *err)
+{
+	uint32_t *cs = xmalloc(((size_t)h->ncls + 1) * sizeof *cs);
+	size_t n = 0;
+
+	(void)arg;
+	(void)err;
+	(void)p;
+	for (uint32_t c = 0; c < h->ncls; c++)
+		if (h->cls[c].node != HW_NONE)
+			cs[n++] = c;
+	sort_heap = h;
+	hw_qsort(cs, n, sizeof *cs, cmp_cls_name);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && strcmp(class_name(h, cs[i]), class_name(h, cs[j])) == 0; j++)
+			;
+		dup_group(r, h, set, cs + i, j - i);
+	}
+	r->examined = set->count;
+	free(cs);
+	return 0;
+}
+
 const struct inspection insp_retention[] = {
+	{ "thread-locals", "Retention", "Objects retained by ThreadLocals, per thread", NULL, 0,
+	  "retained", 1, run_locals },
+	{ "thread-stacks", "Retention", "Objects held by thread stacks, per thread and frame", NULL, 0,
+	  "retained", 1, run_stacks },
+	{ "outer-instances", "Retention", "Outer instances kept alive by inner-class this$0", NULL, 0,
+	  "retained", 1, run_outer },
+	{ "leak-suspects", "Retention", "Objects and classes retaining 20% of the heap or more", NULL, 0,
+	  "retained", 1, run_suspects },
+	{ "class-loaders", "Class loaders", "Classes and their instances, per defining loader", NULL, 0,
+	  "classes", 0, run_loaders },
+	{ "duplicate-classes", "Class loaders", "Classes defined by more than one loader", NULL, 0,
+	  "loaders", 0, run_dupclasses },
 	{ .name = NULL },
 };

@@ -1,6 +1,593 @@
-/* insp_search.c — inspections, see inspect.h. */
+/* insp_search.c — the Search inspections, see inspect.h: string-regex,
+ * largest-arrays, long-chains. Each is one pass over the per-node
+ * arrays plus reads of the mapped records it needs; nothing is
+ * allocated per object. */
+#define PCRE2_CODE_UNIT_WIDTH 8
 #include "query/inspect.h"
 
+#include <pcre2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/hprof.h"
+#include "graph/analysis.h"
+#include "graph/jcoll.h"
+#include "query/step.h"
+#include "query/views.h"
+
+#define POLL 0xfffff              /* progress and cancellation every 1M nodes */
+#define VALUE_MAX (64 * 1024)     /* bytes of a String matched, at most */
+#define NAME_MAX_BYTES 80         /* of a value in a group name */
+
+enum { SUB_PRIM_ARRAY = 0x23 };
+
+/* N of "largest-arrays N": absent is def; else a whole number >= 1. */
+static int parse_n(const char *insp, const char *arg, uint64_t def, uint64_t *n, struct sbuf *err)
+{
+	char *end;
+
+	*n = def;
+	if (arg == NULL || *arg == '\0')
+		return 0;
+	unsigned long long v = arg[0] >= '0' && arg[0] <= '9' ? strtoull(arg, &end, 10) : 0;
+	if (v == 0 || *end != '\0' || v > UINT32_MAX) {
+		sbuf_printf(err, "inspection %s: N must be a number from 1 to %u, not '", insp, UINT32_MAX);
+		esc_append(err, (const uint8_t *)arg, strlen(arg), 0);
+		sbuf_addc(err, '\'');
+		return -1;
+	}
+	*n = v;
+	return 0;
+}
+
+/* Instance data of v and its length; NULL if the record is no instance. */
+static const uint8_t *inst_data(const struct heap *h, node_t v, uint32_t *len)
+{
+	unsigned ids = h->layout.idsize;
+	const uint8_t *q = h->map + h->node_off[v] + 1;
+
+	if (h->node_kind[v] != NK_INSTANCE)
+		return NULL;
+	*len = be32(q + 2 * ids + 4);
+	return q + 2 * ids + 8;
+}
+
+/* ---- string-regex ---- */
+
+/* One matching String: its value's bytes in the arena, and its hash. */
+struct smatch {
+	uint64_t hash;
+	size_t off, len;
+	node_t node;
+};
+
+struct regex_run {
+	const struct heap *h;
+	pcre2_code *re;
+	pcre2_match_data *md;
+	uint32_t string_cls;
+	int value_off, coder_off;  /* -1 if absent */
+	struct sbuf text;          /* scratch for decoded values */
+	struct sbuf arena;         /* values of the matches */
+	struct smatch *m;
+	size_t n, cap;
+};
+
+static uint64_t hash_bytes(const uint8_t *s, size_t n)
+{
+	uint64_t x = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		x = (x ^ s[i]) * 0x100000001b3ull;
+	return x;
+}
+
+/* A String's value bytes when they are ASCII Latin-1 (the common case,
+ * matched in place); NULL when it needs decoding. */
+static const uint8_t *ascii_value(const struct regex_run *x, node_t v, size_t *len)
+{
+	const struct heap *h = x->h;
+	unsigned ids = h->layout.idsize;
+	uint32_t nb;
+	const uint8_t *d = inst_data(h, v, &nb);
+
+	if (d == NULL || x->value_off < 0 || (uint32_t)x->value_off + ids > nb)
+		return NULL;
+	if (x->coder_off >= 0 && ((uint32_t)x->coder_off >= nb || d[x->coder_off] != 0))
+		return NULL;
+	uint64_t id = beid(d + x->value_off, ids);
+	node_t a = HW_NONE;
+	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1] && a == HW_NONE; e++)
+		if (h->node_kind[h->out[e]] == NK_PRIMARRAY && heap_node_id(h, h->out[e]) == id)
+			a = h->out[e];
+	if (a == HW_NONE)
+		return NULL;
+	const uint8_t *q = h->map + h->node_off[a];
+	uint64_t n = be32(q + 1 + ids + 4);
+	if (q[0] != SUB_PRIM_ARRAY || q[1 + ids + 8] != T_BYTE || h->node_off[a] + 1 + ids + 9 + n > h->size)
+		return NULL;
+	q += 1 + ids + 9;
+	if (n > VALUE_MAX)
+		n = VALUE_MAX;
+	for (uint64_t i = 0; i < n; i++)
+		if (q[i] >= 0x80)
+			return NULL;
+	*len = (size_t)n;
+	return q;
+}
+
+/* Match String v; remember it if it matches. */
+static void match_string(struct regex_run *x, node_t v)
+{
+	size_t len;
+	const uint8_t *s = ascii_value(x, v, &len);
+
+	if (s == NULL) {
+		sbuf_reset(&x->text);
+		if (node_string(x->h, v, &x->text, VALUE_MAX) < 0)
+			return;
+		if (x->text.len > VALUE_MAX) /* cut: drop the "..." mark */
+			x->text.len -= 3;
+		s = (const uint8_t *)x->text.buf;
+		len = x->text.len;
+	}
+	if (pcre2_match(x->re, s, len, 0, 0, x->md, NULL) < 0)
+		return;
+	if (x->n == x->cap) {
+		x->cap = x->cap ? x->cap * 2 : 256;
+		x->m = xreallocarray(x->m, x->cap, sizeof *x->m);
+	}
+	x->m[x->n++] = (struct smatch){ hash_bytes(s, len), x->arena.len, len, v };
+	sbuf_add(&x->arena, (const char *)s, len);
+}
+
+static const char *sort_arena;
+
+static int cmp_smatch(const void *a, const void *b)
+{
+	const struct smatch *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	int c = memcmp(sort_arena + x->off, sort_arena + y->off, x->len);
+	if (c != 0)
+		return c;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+static int same_value(const struct regex_run *x, const struct smatch *a, const struct smatch *b)
+{
+	return a->hash == b->hash && a->len == b->len &&
+	       memcmp(x->arena.buf + a->off, x->arena.buf + b->off, a->len) == 0;
+}
+
+/* The value, cut at 80 bytes on a character boundary. */
+static char *value_name(const char *s, size_t len)
+{
+	if (len <= NAME_MAX_BYTES)
+		return xasprintf("%.*s", (int)len, s);
+	size_t k = NAME_MAX_BYTES;
+	while (k > 0 && ((uint8_t)s[k] & 0xc0) == 0x80)
+		k--;
+	return xasprintf("%.*s...", (int)k, s);
+}
+
+static void regex_groups(struct regex_run *x, struct insp_result *r)
+{
+	sort_arena = x->arena.buf;
+	hw_qsort(x->m, x->n, sizeof *x->m, cmp_smatch);
+	for (size_t i = 0, j; i < x->n; i = j) {
+		for (j = i + 1; j < x->n && same_value(x, &x->m[i], &x->m[j]); j++)
+			;
+		node_t *nodes = xmalloc((j - i) * sizeof *nodes);
+		for (size_t k = i; k < j; k++)
+			nodes[k - i] = x->m[k].node;
+		insp_add(r, x->h, value_name(x->arena.buf + x->m[i].off, x->m[i].len), IP_MEDIUM, nodes,
+			 j - i, j - i);
+	}
+}
+
+static uint32_t string_class(const struct heap *h)
+{
+	for (uint32_t c = 0; c < h->ncls; c++)
+		if (strcmp(class_name(h, c), "java.lang.String") == 0)
+			return c;
+	return HW_NONE;
+}
+
+static int run_regex(struct heap *h, const struct objset *set, const char *arg,
+		     struct insp_result *r, struct progress *p, struct sbuf *err)
+{
+	struct regex_run x = { .h = h, .value_off = -1, .coder_off = -1 };
+	int code;
+	PCRE2_SIZE at;
+	uint8_t t;
+
+	x.re = pcre2_compile((PCRE2_SPTR)arg, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &code, &at, NULL);
+	if (x.re == NULL) {
+		regex_check(arg, err); /* the message the rest of heapwalk gives */
+		return -1;
+	}
+	pcre2_jit_compile(x.re, PCRE2_JIT_COMPLETE); /* where available; plain matching else */
+	x.md = pcre2_match_data_create_from_pattern(x.re, NULL);
+	x.string_cls = string_class(h);
+	if (x.string_cls != HW_NONE) {
+		struct jcoll *j = jcoll_new(h);
+		x.value_off = jfield_offset(j, x.string_cls, "value", &t);
+		if (x.value_off >= 0 && t != T_OBJECT)
+			x.value_off = -1;
+		x.coder_off = jfield_offset(j, x.string_cls, "coder", &t);
+		if (x.coder_off >= 0 && t != T_BYTE)
+			x.coder_off = -1;
+		jcoll_free(j);
+	}
+	sbuf_init(&x.text);
+	sbuf_init(&x.arena);
+	progress_begin(p, "string regex", h->n, "objects");
+	for (node_t v = 1; v < h->n && x.string_cls != HW_NONE && !progress_cancelled(p); v++) {
+		if ((v & POLL) == 0)
+			progress_update(p, v);
+		if (h->node_class[v] != x.string_cls || h->node_kind[v] != NK_INSTANCE || !objset_has(set, v))
+			continue;
+		r->examined++;
+		match_string(&x, v);
+	}
+	progress_end(p);
+	regex_groups(&x, r);
+	free(x.m);
+	sbuf_free(&x.arena);
+	sbuf_free(&x.text);
+	pcre2_match_data_free(x.md);
+	pcre2_code_free(x.re);
+	return 0;
+}
+
+/* ---- largest-arrays ---- */
+
+/* Is a smaller than b: less shallow, or as much and a later node? */
+static int arr_less(const struct heap *h, node_t a, node_t b)
+{
+	if (h->node_shallow[a] != h->node_shallow[b])
+		return h->node_shallow[a] < h->node_shallow[b];
+	return a > b;
+}
+
+/* A min-heap of the n largest so far: hp[0] is the smallest. */
+static void heap_down(const struct heap *h, node_t *hp, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < n && arr_less(h, hp[l], hp[m]))
+			m = l;
+		if (l + 1 < n && arr_less(h, hp[l + 1], hp[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		node_t t = hp[i];
+		hp[i] = hp[m];
+		hp[m] = t;
+		i = m;
+	}
+}
+
+static void heap_up(const struct heap *h, node_t *hp, size_t i)
+{
+	while (i > 0 && arr_less(h, hp[i], hp[(i - 1) / 2])) {
+		node_t t = hp[i];
+		hp[i] = hp[(i - 1) / 2];
+		hp[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+/* "int[1000000] @0x...", "java.lang.String[12][] @0x...": the Java
+ * spelling of the class ("[I", "[[Ljava.lang.String;") with the length
+ * in the first brackets. */
+static char *array_name(const struct heap *h, node_t v)
+{
+	static const char *const prim[128] = {
+		['Z'] = "boolean", ['C'] = "char", ['F'] = "float", ['D'] = "double",
+		['B'] = "byte", ['S'] = "short", ['I'] = "int", ['J'] = "long",
+	};
+	const char *cn = class_name(h, h->node_class[v]), *e = cn;
+	uint8_t t;
+	int64_t len = hprof_array_length(h, v, &t);
+	char id[32];
+	struct sbuf sb;
+
+	while (*e == '[')
+		e++;
+	size_t dims = (size_t)(e - cn), elen = strlen(e);
+	sbuf_init(&sb);
+	if (dims == 0)
+		sbuf_adds(&sb, cn);
+	else if (*e == 'L' && elen >= 2 && e[elen - 1] == ';')
+		sbuf_add(&sb, e + 1, elen - 2);
+	else if (elen == 1 && (unsigned char)*e < 128 && prim[(unsigned char)*e] != NULL)
+		sbuf_adds(&sb, prim[(unsigned char)*e]);
+	else
+		sbuf_adds(&sb, e);
+	sbuf_printf(&sb, "[%lld]", (long long)len);
+	for (size_t i = 1; i < dims; i++)
+		sbuf_adds(&sb, "[]");
+	node_id_text(h, v, id, sizeof id);
+	sbuf_printf(&sb, " @%s", id);
+	return sbuf_detach(&sb);
+}
+
+static int run_arrays(struct heap *h, const struct objset *set, const char *arg,
+		      struct insp_result *r, struct progress *p, struct sbuf *err)
+{
+	uint64_t want;
+
+	if (parse_n("largest-arrays", arg, 20, &want, err) < 0)
+		return -1;
+	size_t cap = want < h->n ? (size_t)want : h->n, n = 0;
+	node_t *hp = xmalloc((cap + 1) * sizeof *hp);
+	progress_begin(p, "largest arrays", h->n, "objects");
+	for (node_t v = 1; v < h->n && !progress_cancelled(p); v++) {
+		if ((v & POLL) == 0)
+			progress_update(p, v);
+		if ((h->node_kind[v] != NK_OBJARRAY && h->node_kind[v] != NK_PRIMARRAY) || !objset_has(set, v))
+			continue;
+		r->examined++;
+		if (n < cap) {
+			hp[n++] = v;
+			heap_up(h, hp, n - 1);
+		} else if (n > 0 && arr_less(h, hp[0], v)) {
+			hp[0] = v;
+			heap_down(h, hp, n, 0);
+		}
+	}
+	progress_end(p);
+	for (size_t i = 0; i < n; i++) {
+		node_t *one = xmalloc(sizeof *one);
+		*one = hp[i];
+		insp_add(r, h, array_name(h, hp[i]), IP_MEDIUM, one, 1, h->retained[hp[i]]);
+	}
+	free(hp);
+	return 0;
+}
+
+/* ---- long-chains ---- */
+
+/* Links between members of one class through one reference field:
+ * v.field == w. key: the field's index into h->refoffs (a class and
+ * one of its reference fields). */
+struct links {
+	node_t *v, *w;
+	uint32_t *key;
+	size_t n, cap;
+};
+
+static void link_add(struct links *l, node_t v, node_t w, uint32_t key)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 4096;
+		l->v = xreallocarray(l->v, l->cap, sizeof *l->v);
+		l->w = xreallocarray(l->w, l->cap, sizeof *l->w);
+		l->key = xreallocarray(l->key, l->cap, sizeof *l->key);
+	}
+	l->v[l->n] = v;
+	l->w[l->n] = w;
+	l->key[l->n++] = key;
+}
+
+/* v's strong references to members of its own class (cand), each
+ * matched to the field that holds it by comparing ids: one read of the
+ * target's record per such reference, and none when the class has one
+ * reference field only. */
+static void node_links(const struct heap *h, const struct objset *set, node_t v, struct links *l,
+		       node_t *cand, uint64_t *cid)
+{
+	uint32_t c = h->node_class[v], nb;
+	const struct hclass *k = &h->cls[c];
+	size_t nc = 0;
+
+	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1]; e++) {
+		node_t w = h->out[e];
+		if (w != v && h->node_class[w] == c && h->node_kind[w] == NK_INSTANCE && objset_has(set, w))
+			cand[nc++] = w;
+	}
+	if (nc == 0)
+		return;
+	if (k->nrefs == 1) {
+		link_add(l, v, cand[0], k->ref_first);
+		return;
+	}
+	const uint8_t *d = inst_data(h, v, &nb);
+	unsigned ids = h->layout.idsize;
+	for (size_t i = 0; i < nc; i++)
+		cid[i] = heap_node_id(h, cand[i]);
+	for (uint32_t j = 0; j < k->nrefs; j++) {
+		uint32_t off = h->refoffs[k->ref_first + j];
+		uint64_t id = off + ids <= nb ? beid(d + off, ids) : 0;
+		for (size_t i = 0; i < nc && id != 0; i++)
+			if (cid[i] == id) {
+				link_add(l, v, cand[i], k->ref_first + j);
+				break;
+			}
+	}
+}
+
+/* The name of the reference field at instance-data offset off of class c. */
+static const char *ref_field_name(const struct heap *h, uint32_t c, uint32_t off)
+{
+	uint32_t at = 0;
+
+	for (uint32_t d = c, k = 0; d != HW_NONE && k < h->ncls; d = h->cls[d].super, k++)
+		for (unsigned i = 0; i < h->cls[d].nfields; i++) {
+			const struct hfield *f = &h->fields[h->cls[d].field_first + i];
+			if (at == off && f->type == T_OBJECT)
+				return heap_str(h, f->name);
+			at += hprof_type_size(f->type, h->layout.idsize);
+		}
+	return "?";
+}
+
+/* One (class, field): links V[i] -> W[i], V ascending. */
+struct chainset {
+	const struct heap *h;
+	uint32_t key;
+	const node_t *V, *W;
+	size_t n;
+	bits_t *pred, *seen;
+	node_t *walk;        /* the chain being walked */
+	size_t wcap;
+	uint64_t min;        /* chains longer than this are groups */
+	struct insp_result *r;
+};
+
+static int cmp_node_t(const void *a, const void *b)
+{
+	node_t x = *(const node_t *)a, y = *(const node_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static node_t chain_next(const struct chainset *s, node_t v)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->V[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n && s->V[lo] == v ? s->W[lo] : HW_NONE;
+}
+
+/* Walk from v until the end or an object already taken; a group when long. */
+static void chain_walk(struct chainset *s, node_t v)
+{
+	const struct heap *h = s->h;
+	size_t n = 0;
+
+	for (; v != HW_NONE && !bit_get(s->seen, v); v = chain_next(s, v)) {
+		bit_set(s->seen, v);
+		if (n == s->wcap) {
+			s->wcap = s->wcap ? s->wcap * 2 : 4096;
+			s->walk = xreallocarray(s->walk, s->wcap, sizeof *s->walk);
+		}
+		s->walk[n++] = v;
+	}
+	if (n <= s->min)
+		return;
+	node_t head = s->walk[0];
+	uint32_t c = h->node_class[head];
+	const char *field = ref_field_name(h, c, h->refoffs[s->key]);
+	char id[32];
+	node_id_text(h, head, id, sizeof id);
+	node_t *nodes = xmalloc(n * sizeof *nodes);
+	memcpy(nodes, s->walk, n * sizeof *nodes);
+	hw_qsort(nodes, n, sizeof *nodes, cmp_node_t);
+	insp_add(s->r, h, xasprintf("%s.%s: %zu objects from @%s", class_name(h, c), field, n, id),
+		 IP_MEDIUM, nodes, n, n);
+}
+
+/* Heads first (members no link of this field points to), in index
+ * order, then what is left: cycles, each from its lowest node. */
+static void chains_of_field(struct chainset *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		bit_set(s->pred, s->W[i]);
+	for (size_t i = 0; i < s->n; i++)
+		if (!bit_get(s->pred, s->V[i]))
+			chain_walk(s, s->V[i]);
+	for (size_t i = 0; i < s->n; i++)
+		if (!bit_get(s->seen, s->V[i]))
+			chain_walk(s, s->V[i]);
+	for (size_t i = 0; i < s->n; i++) {
+		bit_clr(s->pred, s->W[i]);
+		bit_clr(s->seen, s->V[i]);
+		bit_clr(s->seen, s->W[i]);
+	}
+}
+
+/* Links grouped by key (a counting sort, stable: V stays ascending),
+ * then each key's chains. */
+static void chains(const struct heap *h, struct links *l, uint64_t min, struct insp_result *r,
+		   struct progress *p)
+{
+	uint32_t *start = xcalloc((size_t)h->nrefoffs + 2, sizeof *start);
+	node_t *V = xmalloc((l->n + 1) * sizeof *V), *W = xmalloc((l->n + 1) * sizeof *W);
+	struct chainset s = { .h = h, .min = min, .r = r };
+
+	for (size_t i = 0; i < l->n; i++)
+		start[l->key[i] + 1]++;
+	for (uint32_t k = 0; k <= h->nrefoffs; k++)
+		start[k + 1] += start[k];
+	uint32_t *pos = xmalloc(((size_t)h->nrefoffs + 1) * sizeof *pos);
+	memcpy(pos, start, ((size_t)h->nrefoffs + 1) * sizeof *pos);
+	for (size_t i = 0; i < l->n; i++) {
+		V[pos[l->key[i]]] = l->v[i];
+		W[pos[l->key[i]]++] = l->w[i];
+	}
+	free(pos);
+	s.pred = xcalloc(bits_words(h->n), sizeof *s.pred);
+	s.seen = xcalloc(bits_words(h->n), sizeof *s.seen);
+	for (uint32_t k = 0; k < h->nrefoffs && !progress_cancelled(p); k++) {
+		if (start[k + 1] - start[k] < 1)
+			continue;
+		s.V = V + start[k];
+		s.W = W + start[k];
+		s.n = start[k + 1] - start[k];
+		s.key = k;
+		chains_of_field(&s);
+	}
+	free(s.walk);
+	free(s.pred);
+	free(s.seen);
+	free(V);
+	free(W);
+	free(start);
+}
+
+static int run_chains(struct heap *h, const struct objset *set, const char *arg,
+		      struct insp_result *r, struct progress *p, struct sbuf *err)
+{
+	uint64_t min;
+	struct links l = { 0 };
+	uint32_t most = 1;
+
+	if (parse_n("long-chains", arg, 1000, &min, err) < 0)
+		return -1;
+	for (uint32_t c = 0; c < h->ncls; c++) /* candidate buffers: out-degree bound */
+		if (h->cls[c].nrefs + 1 > most)
+			most = h->cls[c].nrefs + 1;
+	node_t *cand = xmalloc(((size_t)most + 1) * sizeof *cand);
+	uint64_t *cid = xmalloc(((size_t)most + 1) * sizeof *cid);
+	progress_begin(p, "long chains", h->n, "objects");
+	for (node_t v = 1; v < h->n && !progress_cancelled(p); v++) {
+		if ((v & POLL) == 0)
+			progress_update(p, v);
+		if (h->node_kind[v] != NK_INSTANCE || h->cls[h->node_class[v]].nrefs == 0 ||
+		    !objset_has(set, v))
+			continue;
+		r->examined++;
+		node_links(h, set, v, &l, cand, cid);
+	}
+	progress_end(p);
+	if (!progress_cancelled(p))
+		chains(h, &l, min, r, p);
+	free(cand);
+	free(cid);
+	free(l.v);
+	free(l.w);
+	free(l.key);
+	return 0;
+}
+
 const struct inspection insp_search[] = {
+	{ "string-regex", "Search", "Strings whose value matches a regex, per value",
+	  "a PCRE2 regex", 1, "strings", 0, run_regex },
+	{ "largest-arrays", "Search", "The largest arrays", "N, how many (20)", 0, "retained", 1,
+	  run_arrays },
+	{ "long-chains", "Search", "Chains of one class through one field longer than N",
+	  "N, the length (1000)", 0, "length", 0, run_chains },
 	{ .name = NULL },
 };
