@@ -463,11 +463,12 @@ uint64_t rules_fingerprint(const struct ruleset *rs)
 	if (rs == NULL)
 		return 0; /* the built-in default */
 	sbuf_init(&sb);
-	for (size_t i = 0; i < rs->n; i++)
-		if (rs->groups[rs->rules[i].group].enabled) {
-			rule_to_string(rs, &rs->rules[i], &sb);
-			sbuf_addc(&sb, '\n');
-		}
+	/* every rule, on or off: the analyses name rules by their index */
+	for (size_t i = 0; i < rs->n; i++) {
+		sbuf_adds(&sb, rs->groups[rs->rules[i].group].enabled ? "+ " : "- ");
+		rule_to_string(rs, &rs->rules[i], &sb);
+		sbuf_addc(&sb, '\n');
+	}
 	if (sb.len > 0) { /* FNV-1a; 1 keeps "some rules" apart from "none" */
 		hsh = 0xcbf29ce484222325ULL;
 		for (size_t i = 0; i < sb.len; i++)

@@ -84,7 +84,8 @@ extern const char rules_jdk_text[];
 
 /* Enable or disable a group by name; -1 if there is no such group. */
 int rules_enable(struct ruleset *rs, const char *group, int on);
-/* A hash of the enabled rules (0 for none): equal rulesets, equal hash. */
+/* A hash of the rules in order and of which are on (0: NULL, the
+ * built-in default): equal rulesets, equal hash. */
 uint64_t rules_fingerprint(const struct ruleset *rs);
 /* The canonical text of one rule, appended. */
 void rule_to_string(const struct ruleset *rs, const struct rule *r, struct sbuf *out);
