@@ -1,5 +1,14 @@
-/* jcoll.c — the JDK's classes from the inside, see jcoll.h. Field names
- * are those of OpenJDK 17 (javap -p). */
+/* jcoll.c — the JDK's classes from the inside, see jcoll.h: instance
+ * fields by name, and size, capacity and contents of java.util
+ * collections, read straight from the mapped records (field names as
+ * in OpenJDK 8 to 17, checked with javap -p).
+ *
+ * Per class, two caches: the collection kind, and the offsets of the
+ * few fields the collections need (an array per class, indexed by enum
+ * fid, made when the class is first asked). jfield_offset() with any
+ * other name goes through a small hash keyed by class and name. Walks
+ * allocate nothing but the growing stack of a TreeMap walk, kept in
+ * struct jcoll for the next call. */
 #include "graph/jcoll.h"
 
 #include <stdlib.h>
@@ -8,35 +17,54 @@
 #include "format/hprof.h"
 
 enum { SUB_INSTANCE = 0x21, SUB_OBJ_ARRAY = 0x22 };
+enum { KIND_UNKNOWN = 0xff, WRAP_DEPTH = 8, LINEAR_OUT = 16 };
 
-/* A cached field lookup: class, name (by pointer and by text), result. */
-struct fslot {
-	uint32_t cls;
-	const char *name;
-	int off;
-	uint8_t type;
-	uint8_t used;
+/* The fields the collections read. */
+enum fid {
+	F_SIZE, F_ELEMENTDATA, F_ELEMENTCOUNT, F_ELEMENTS, F_HEAD, F_TAIL, F_FIRST,
+	F_ITEM, F_NEXT, F_TABLE, F_KEY, F_VALUE, F_VAL, F_HASH, F_MAP, F_COUNT,
+	F_REFERENT, F_ROOT, F_LEFT, F_RIGHT, F_M, F_BASECOUNT, F_COUNTERCELLS,
+	F_ARRAY, F_AL, F_C, F_NF
+};
+static const char *const fid_name[F_NF] = {
+	"size", "elementData", "elementCount", "elements", "head", "tail", "first",
+	"item", "next", "table", "key", "value", "val", "hash", "map", "count",
+	"referent", "root", "left", "right", "m", "baseCount", "counterCells",
+	"array", "al", "c",
 };
 
-#define FCACHE 4096 /* slots, a power of two */
+struct fslot { int32_t off; uint8_t type; }; /* off -2: not looked up yet */
+
+/* jfield_offset()'s cache: open addressing on (class, name). */
+struct fent { uint32_t c; uint64_t hash; char *name; int32_t off; uint8_t type; };
 
 struct jcoll {
 	const struct heap *h;
-	uint8_t *kind;             /* per class: enum coll_kind + 1, 0 unknown yet */
-	struct fslot fc[FCACHE];
-	uint32_t treebin;          /* ConcurrentHashMap$TreeBin's class, or HW_NONE */
-	node_t *stack;             /* TreeMap walks */
-	size_t cap;
+	uint8_t *kind;          /* per class: enum coll_kind, KIND_UNKNOWN */
+	struct fslot **fc;      /* per class: NULL or F_NF slots */
+	struct fent *tab;
+	size_t tabcap, tabn;
+	node_t *stack;          /* TreeMap walks */
+	size_t stackcap;
+	int nulls_known;
+	node_t ihm_null, whm_null; /* the NULL_KEY sentinels, HW_NONE if none */
 };
 
 static const struct { const char *name; enum coll_kind kind; } known[] = {
-	{ "java.util.ArrayList", CK_ARRAYLIST }, { "java.util.Vector", CK_VECTOR },
-	{ "java.util.ArrayDeque", CK_ARRAYDEQUE }, { "java.util.LinkedList", CK_LINKEDLIST },
-	{ "java.util.HashMap", CK_HASHMAP }, { "java.util.LinkedHashMap", CK_LINKEDHASHMAP },
-	{ "java.util.HashSet", CK_HASHSET }, { "java.util.LinkedHashSet", CK_LINKEDHASHSET },
-	{ "java.util.Hashtable", CK_HASHTABLE }, { "java.util.WeakHashMap", CK_WEAKHASHMAP },
-	{ "java.util.IdentityHashMap", CK_IDENTITYHASHMAP }, { "java.util.TreeMap", CK_TREEMAP },
-	{ "java.util.TreeSet", CK_TREESET }, { "java.util.concurrent.ConcurrentHashMap", CK_CHM },
+	{ "java.util.ArrayList", CK_ARRAYLIST },
+	{ "java.util.Vector", CK_VECTOR },
+	{ "java.util.ArrayDeque", CK_ARRAYDEQUE },
+	{ "java.util.LinkedList", CK_LINKEDLIST },
+	{ "java.util.HashMap", CK_HASHMAP },
+	{ "java.util.LinkedHashMap", CK_LINKEDHASHMAP },
+	{ "java.util.HashSet", CK_HASHSET },
+	{ "java.util.LinkedHashSet", CK_LINKEDHASHSET },
+	{ "java.util.Hashtable", CK_HASHTABLE },
+	{ "java.util.WeakHashMap", CK_WEAKHASHMAP },
+	{ "java.util.IdentityHashMap", CK_IDENTITYHASHMAP },
+	{ "java.util.TreeMap", CK_TREEMAP },
+	{ "java.util.TreeSet", CK_TREESET },
+	{ "java.util.concurrent.ConcurrentHashMap", CK_CHM },
 	{ "java.util.concurrent.CopyOnWriteArrayList", CK_COWLIST },
 	{ "java.util.concurrent.CopyOnWriteArraySet", CK_COWSET },
 	{ "java.util.concurrent.ConcurrentLinkedQueue", CK_CLQ },
@@ -49,7 +77,9 @@ static const struct { const char *name; enum coll_kind kind; } known[] = {
 const char *coll_kind_name(enum coll_kind k)
 {
 	if (k == CK_ARRAY)
-		return "array";
+		return "java.lang.Object[]";
+	if (k == CK_WRAPPER)
+		return "java.util.Collections wrapper";
 	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
 		if (known[i].kind == k)
 			return known[i].name;
@@ -61,11 +91,9 @@ struct jcoll *jcoll_new(const struct heap *h)
 	struct jcoll *j = xcalloc(1, sizeof *j);
 
 	j->h = h;
-	j->kind = xcalloc((size_t)h->ncls + 1, 1);
-	j->treebin = HW_NONE;
-	for (uint32_t c = 0; c < h->ncls; c++)
-		if (strcmp(class_name(h, c), "java.util.concurrent.ConcurrentHashMap$TreeBin") == 0)
-			j->treebin = c;
+	j->kind = xmalloc((size_t)h->ncls + 1);
+	memset(j->kind, KIND_UNKNOWN, (size_t)h->ncls + 1);
+	j->fc = xcalloc((size_t)h->ncls + 1, sizeof *j->fc);
 	return j;
 }
 
@@ -73,6 +101,12 @@ void jcoll_free(struct jcoll *j)
 {
 	if (j == NULL)
 		return;
+	for (uint32_t c = 0; c < j->h->ncls; c++)
+		free(j->fc[c]);
+	for (size_t i = 0; i < j->tabcap; i++)
+		free(j->tab[i].name);
+	free(j->fc);
+	free(j->tab);
 	free(j->kind);
 	free(j->stack);
 	free(j);
@@ -81,117 +115,203 @@ void jcoll_free(struct jcoll *j)
 enum coll_kind jcoll_kind(struct jcoll *j, uint32_t c)
 {
 	const struct heap *h = j->h;
+	enum coll_kind k = CK_NONE;
 
-	if (c == HW_NONE || c >= h->ncls)
+	if (c >= h->ncls)
 		return CK_NONE;
-	if (j->kind[c] == 0) {
-		enum coll_kind k = CK_NONE;
-		if ((h->cls[c].flags & HC_ARRAY) && h->cls[c].elem_type == T_OBJECT)
-			k = CK_ARRAY;
-		for (uint32_t d = c, n = 0; k == CK_NONE && d != HW_NONE && n < h->ncls; d = h->cls[d].super, n++)
+	if (j->kind[c] != KIND_UNKNOWN)
+		return (enum coll_kind)j->kind[c];
+	if (h->cls[c].flags & HC_ARRAY) {
+		k = h->cls[c].elem_type == T_OBJECT ? CK_ARRAY : CK_NONE;
+	} else {
+		for (uint32_t d = c, depth = 0; d != HW_NONE && depth < h->ncls && k == CK_NONE;
+		     d = h->cls[d].super, depth++)
 			for (size_t i = 0; i < sizeof known / sizeof *known; i++)
 				if (strcmp(class_name(h, d), known[i].name) == 0) {
 					k = known[i].kind;
 					break;
 				}
-		j->kind[c] = (uint8_t)(k + 1);
 	}
-	return (enum coll_kind)(j->kind[c] - 1);
+	j->kind[c] = (uint8_t)k;
+	return k;
 }
 
 /* ---- fields ---- */
 
+/* The offset of `name` in instances of c, uncached: c's own fields
+ * come first in the data, then its super's, and so on. */
 static int field_lookup(const struct heap *h, uint32_t c, const char *name, uint8_t *type)
 {
 	unsigned ids = h->layout.idsize;
-	int off = 0;
+	uint64_t off = 0;
 
-	for (uint32_t d = c, n = 0; d != HW_NONE && n < h->ncls; d = h->cls[d].super, n++)
+	for (uint32_t d = c, depth = 0; d != HW_NONE && d < h->ncls && depth < h->ncls;
+	     d = h->cls[d].super, depth++)
 		for (unsigned i = 0; i < h->cls[d].nfields; i++) {
 			const struct hfield *f = &h->fields[h->cls[d].field_first + i];
+			if (off > INT32_MAX / 2)
+				return -1;
 			if (strcmp(heap_str(h, f->name), name) == 0) {
 				*type = f->type;
-				return off;
+				return (int)off;
 			}
-			off += (int)hprof_type_size(f->type, ids);
+			off += hprof_type_size(f->type, ids);
 		}
 	return -1;
 }
 
-int jfield_offset(struct jcoll *j, uint32_t c, const char *name, uint8_t *type)
+static uint64_t name_hash(uint32_t c, const char *s)
 {
-	size_t hs = ((size_t)c * 2654435761u) ^ (size_t)(uintptr_t)name;
-	struct fslot *s = &j->fc[(hs ^ (hs >> 13)) & (FCACHE - 1)];
+	uint64_t x = 1469598103934665603ULL ^ c;
 
-	if (s->used && s->cls == c && (s->name == name || strcmp(s->name, name) == 0)) {
-		*type = s->type;
-		return s->off;
-	}
-	uint8_t t = 0;
-	int off = c < j->h->ncls ? field_lookup(j->h, c, name, &t) : -1;
-	*s = (struct fslot){ c, name, off, t, 1 };
-	*type = t;
-	return off;
+	for (; *s; s++)
+		x = (x ^ (uint8_t)*s) * 1099511628211ULL;
+	return x;
 }
 
-/* Instance data of v and its length; NULL if v is no instance. */
-static const uint8_t *inst_data(const struct heap *h, node_t v, uint32_t *len)
+static void tab_grow(struct jcoll *j)
 {
-	if (v == 0 || v >= h->n || h->node_kind[v] != NK_INSTANCE)
-		return NULL;
-	const uint8_t *q = h->map + h->node_off[v];
-	unsigned ids = h->layout.idsize;
-	*len = be32(q + 1 + 2 * ids + 4);
-	return q + 1 + 2 * ids + 8;
+	struct fent *old = j->tab;
+	size_t oldcap = j->tabcap;
+
+	j->tabcap = oldcap ? oldcap * 2 : 64;
+	j->tab = xcalloc(j->tabcap, sizeof *j->tab);
+	for (size_t i = 0; i < oldcap; i++) {
+		if (old[i].name == NULL)
+			continue;
+		size_t k = old[i].hash & (j->tabcap - 1);
+		while (j->tab[k].name != NULL)
+			k = (k + 1) & (j->tabcap - 1);
+		j->tab[k] = old[i];
+	}
+	free(old);
+}
+
+int jfield_offset(struct jcoll *j, uint32_t c, const char *name, uint8_t *type)
+{
+	uint64_t x = name_hash(c, name);
+	size_t k;
+
+	if (c >= j->h->ncls)
+		return -1;
+	if (j->tabn * 2 >= j->tabcap)
+		tab_grow(j);
+	for (k = x & (j->tabcap - 1); j->tab[k].name != NULL; k = (k + 1) & (j->tabcap - 1)) {
+		struct fent *e = &j->tab[k];
+		if (e->hash == x && e->c == c && strcmp(e->name, name) == 0) {
+			*type = e->type;
+			return e->off;
+		}
+	}
+	struct fent *e = &j->tab[k];
+	e->c = c;
+	e->hash = x;
+	e->name = xstrdup(name);
+	e->type = 0;
+	e->off = field_lookup(j->h, c, name, &e->type);
+	j->tabn++;
+	*type = e->type;
+	return e->off;
+}
+
+/* The cached offset of field f in class c; -1 if none. */
+static int foff(struct jcoll *j, uint32_t c, enum fid f, uint8_t *type)
+{
+	struct fslot *s;
+
+	if (c >= j->h->ncls)
+		return -1;
+	if (j->fc[c] == NULL) {
+		j->fc[c] = xmalloc(F_NF * sizeof **j->fc);
+		for (int i = 0; i < F_NF; i++)
+			j->fc[c][i].off = -2;
+	}
+	s = &j->fc[c][f];
+	if (s->off == -2) {
+		s->type = 0;
+		s->off = field_lookup(j->h, c, fid_name[f], &s->type);
+	}
+	*type = s->type;
+	return s->off;
 }
 
 uint64_t jfield_raw(const struct heap *h, node_t v, int off, uint8_t type)
 {
-	uint32_t len;
-	const uint8_t *d = inst_data(h, v, &len);
 	unsigned ids = h->layout.idsize, sz = hprof_type_size(type, ids);
+	const uint8_t *q;
 
-	if (d == NULL || off < 0 || (uint32_t)off + sz > len)
+	if (v == 0 || v >= h->n || off < 0 || sz == 0)
 		return 0;
-	d += off;
+	q = h->map + h->node_off[v];
+	if (q[0] != SUB_INSTANCE || (uint64_t)off + sz > be32(q + 1 + 2 * ids + 4))
+		return 0;
+	q += 1 + 2 * ids + 8 + off;
 	switch (type) {
-	case T_OBJECT: return beid(d, ids);
-	case T_BOOLEAN: case T_BYTE: return (uint64_t)(int64_t)(int8_t)d[0];
-	case T_CHAR: return be16(d);
-	case T_SHORT: return (uint64_t)(int64_t)(int16_t)be16(d);
-	case T_INT: case T_FLOAT: return (uint64_t)(int64_t)(int32_t)be32(d);
-	default: return be64(d);
+	case T_OBJECT: return beid(q, ids);
+	case T_BOOLEAN: case T_BYTE: return (uint64_t)(int64_t)(int8_t)q[0];
+	case T_CHAR: return be16(q);
+	case T_SHORT: return (uint64_t)(int64_t)(int16_t)be16(q);
+	case T_INT: return (uint64_t)(int64_t)(int32_t)be32(q);
+	case T_FLOAT: return be32(q);
+	default: return be64(q); /* long, double */
 	}
+}
+
+/* Among v's strong references: a short list is scanned, a long one
+ * searched as if sorted by target (ownership.c sorts them; the dump's
+ * order is field order), which finds nothing when it is not. */
+static node_t out_find(const struct heap *h, node_t v, uint64_t id)
+{
+	edge_t s = h->out_start[v], e = h->out_start[v + 1];
+
+	if (e - s <= LINEAR_OUT) {
+		for (edge_t k = s; k < e; k++)
+			if (heap_node_id(h, h->out[k]) == id)
+				return h->out[k];
+		return HW_NONE;
+	}
+	while (s < e) {
+		edge_t mid = s + (e - s) / 2;
+		uint64_t m = heap_node_id(h, h->out[mid]);
+		if (m == id)
+			return h->out[mid];
+		if (m < id)
+			s = mid + 1;
+		else
+			e = mid;
+	}
+	return HW_NONE;
+}
+
+/* Among v's weak references (weak_src ascending). */
+static node_t weak_find(const struct heap *h, node_t v, uint64_t id)
+{
+	uint64_t lo = 0, hi = h->nweak;
+
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (h->weak_src[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < h->nweak && h->weak_src[lo] == v; lo++)
+		if (heap_node_id(h, h->weak_dst[lo]) == id)
+			return h->weak_dst[lo];
+	return HW_NONE;
 }
 
 node_t jref_node(const struct heap *h, node_t v, uint64_t id)
 {
+	node_t t = HW_NONE;
+
 	if (id == 0)
 		return HW_NONE;
-	if (h->out_start != NULL && v != 0 && v < h->n) { /* v's targets ascend, as ids do */
-		edge_t lo = h->out_start[v], hi = h->out_start[v + 1];
-		while (lo < hi) {
-			edge_t mid = lo + (hi - lo) / 2;
-			if (heap_node_id(h, h->out[mid]) < id)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < h->out_start[v + 1] && heap_node_id(h, h->out[lo]) == id)
-			return h->out[lo];
-		uint64_t a = 0, b = h->nweak; /* weak_src ascends */
-		while (a < b) {
-			uint64_t mid = a + (b - a) / 2;
-			if (h->weak_src[mid] < v)
-				a = mid + 1;
-			else
-				b = mid;
-		}
-		for (; a < h->nweak && h->weak_src[a] == v; a++)
-			if (heap_node_id(h, h->weak_dst[a]) == id)
-				return h->weak_dst[a];
-	}
-	return heap_find_id(h, id);
+	if (v != 0 && v < h->n && h->out_start != NULL)
+		t = out_find(h, v, id);
+	if (t == HW_NONE && v != 0 && v < h->n && h->weak_src != NULL)
+		t = weak_find(h, v, id);
+	return t != HW_NONE ? t : heap_find_id(h, id);
 }
 
 node_t jfield_ref(const struct heap *h, node_t v, int off)
@@ -201,332 +321,454 @@ node_t jfield_ref(const struct heap *h, node_t v, int off)
 
 node_t jfield_node(struct jcoll *j, node_t v, const char *name)
 {
-	uint8_t t;
+	const struct heap *h = j->h;
+	uint8_t type;
 	int off;
 
-	if (v == HW_NONE || v == 0 || v >= j->h->n || j->h->node_kind[v] != NK_INSTANCE)
+	if (v == 0 || v >= h->n || h->node_kind[v] != NK_INSTANCE)
 		return HW_NONE;
-	off = jfield_offset(j, j->h->node_class[v], name, &t);
-	return off >= 0 && t == T_OBJECT ? jfield_ref(j->h, v, off) : HW_NONE;
+	off = jfield_offset(j, h->node_class[v], name, &type);
+	return off >= 0 && type == T_OBJECT ? jfield_ref(h, v, off) : HW_NONE;
 }
 
 int64_t jfield_int(struct jcoll *j, node_t v, const char *name)
 {
-	uint8_t t;
+	const struct heap *h = j->h;
+	uint8_t type;
 	int off;
 
-	if (v == HW_NONE || v == 0 || v >= j->h->n || j->h->node_kind[v] != NK_INSTANCE)
+	if (v == 0 || v >= h->n || h->node_kind[v] != NK_INSTANCE)
 		return 0;
-	off = jfield_offset(j, j->h->node_class[v], name, &t);
-	return off >= 0 && t != T_OBJECT ? (int64_t)jfield_raw(j->h, v, off, t) : 0;
+	off = jfield_offset(j, h->node_class[v], name, &type);
+	return off >= 0 && type != T_OBJECT ? (int64_t)jfield_raw(h, v, off, type) : 0;
+}
+
+/* Field f of instance v through the per-class cache: a node (HW_NONE
+ * if null, absent or no reference), an integer (0 if absent). */
+static node_t fref(struct jcoll *j, node_t v, enum fid f)
+{
+	uint8_t type;
+	int off;
+
+	if (v == HW_NONE || v == 0 || v >= j->h->n)
+		return HW_NONE;
+	off = foff(j, j->h->node_class[v], f, &type);
+	return off >= 0 && type == T_OBJECT ? jfield_ref(j->h, v, off) : HW_NONE;
+}
+
+static int64_t fint(struct jcoll *j, node_t v, enum fid f)
+{
+	uint8_t type;
+	int off;
+
+	if (v == HW_NONE || v == 0 || v >= j->h->n)
+		return 0;
+	off = foff(j, j->h->node_class[v], f, &type);
+	return off >= 0 && type != T_OBJECT ? (int64_t)jfield_raw(j->h, v, off, type) : 0;
 }
 
 /* ---- object arrays ---- */
 
-static uint32_t array_len(const struct heap *h, node_t a)
-{
-	if (a == HW_NONE || a == 0 || a >= h->n || h->node_kind[a] != NK_OBJARRAY)
-		return 0;
-	return be32(h->map + h->node_off[a] + 1 + h->layout.idsize + 4);
-}
-
-static node_t array_elem(const struct heap *h, node_t a, uint32_t i)
-{
-	unsigned ids = h->layout.idsize;
-	const uint8_t *e = h->map + h->node_off[a] + 1 + 2 * ids + 8 + (uint64_t)i * ids;
-
-	return jref_node(h, a, beid(e, ids));
-}
-
-/* ---- the collections ---- */
-
-struct walk {
-	struct jcoll *j;
-	unsigned roles;
-	coll_fn fn;
-	void *arg;
-	int64_t calls;
-	struct coll_info *ci;  /* when filling info, else NULL */
+/* The slots of an object array. Its out-edges, in the dump's order,
+ * are its non-null slots in order: a cursor over them resolves most
+ * slots without a search. */
+struct slots {
+	const struct heap *h;
+	node_t a;
+	const uint8_t *e;
+	uint32_t len;
+	edge_t cur, end;
 };
 
-static void emit(struct walk *w, node_t holder, node_t target, enum coll_role role)
+static int slots_open(const struct heap *h, node_t a, struct slots *s)
 {
-	if (target == HW_NONE || w->fn == NULL || !(w->roles & role))
+	unsigned ids = h->layout.idsize;
+	const uint8_t *q;
+
+	s->len = 0;
+	if (a == HW_NONE || a == 0 || a >= h->n)
+		return -1;
+	q = h->map + h->node_off[a];
+	if (q[0] != SUB_OBJ_ARRAY)
+		return -1;
+	s->h = h;
+	s->a = a;
+	s->len = be32(q + 1 + ids + 4);
+	s->e = q + 1 + 2 * ids + 8;
+	s->cur = s->end = 0;
+	if (h->out_start != NULL) {
+		s->cur = h->out_start[a];
+		s->end = h->out_start[a + 1];
+	}
+	return 0;
+}
+
+static uint64_t slot_id(const struct slots *s, uint32_t i)
+{
+	return beid(s->e + (uint64_t)i * s->h->layout.idsize, s->h->layout.idsize);
+}
+
+static node_t slot_node(struct slots *s, uint32_t i)
+{
+	uint64_t id = slot_id(s, i);
+
+	if (id == 0)
+		return HW_NONE;
+	if (s->cur < s->end && heap_node_id(s->h, s->h->out[s->cur]) == id)
+		return s->h->out[s->cur++];
+	return jref_node(s->h, s->a, id);
+}
+
+/* ---- walking ---- */
+
+/* One walk: what is wanted, where it goes, and the steps left. */
+struct walk {
+	struct jcoll *j;
+	unsigned roles;  /* of the structure walked (a set's map: CR_KEY) */
+	int set;         /* report keys as CR_ELEMENT */
+	coll_fn fn;      /* NULL: only count (jcoll_info) */
+	void *arg;
+	int64_t calls;
+	uint64_t budget;
+	struct coll_info *ci;
+};
+
+static void emit(struct walk *w, node_t holder, node_t t, enum coll_role r)
+{
+	if (w->fn == NULL || t == HW_NONE || !(w->roles & r))
 		return;
-	w->fn(w->arg, holder, target, role);
+	w->fn(w->arg, holder, t, w->set && r == CR_KEY ? CR_ELEMENT : r);
 	w->calls++;
 }
 
-/* Slots of an array as elements (or as keys for a set's view). */
-static void walk_array(struct walk *w, node_t a, enum coll_role role)
+static int step(struct walk *w)
 {
-	uint32_t n = array_len(w->j->h, a);
-
-	if (w->ci != NULL)
-		w->ci->capacity = n;
-	for (uint32_t i = 0; i < n; i++) {
-		node_t t = array_elem(w->j->h, a, i);
-		if (t != HW_NONE && w->ci != NULL)
-			w->ci->used_slots++;
-		emit(w, a, t, role);
-	}
+	if (w->budget == 0)
+		return 0;
+	w->budget--;
+	return 1;
 }
 
-/* A hash table of chained entries: table[] of nodes with key, value and
- * next fields (names differ per class); `as_set` reports keys as
- * elements (HashSet's map). */
-static void walk_table(struct walk *w, node_t table, const char *key, const char *val,
-		       const char *next, int as_set, uint64_t bound)
+static uint64_t ulen(int64_t x) { return x > 0 ? (uint64_t)x : 0; }
+
+/* ArrayList, Vector, CopyOnWriteArrayList: slots [0, size). */
+static void walk_list(struct walk *w, node_t arr, uint64_t size)
 {
-	const struct heap *h = w->j->h;
-	uint32_t n = array_len(h, table);
+	struct slots s;
 
-	if (w->ci != NULL)
-		w->ci->capacity = n;
-	for (uint32_t i = 0; i < n; i++) {
-		node_t e = array_elem(h, table, i);
-		uint64_t chain = 0;
-		for (; e != HW_NONE && chain <= bound; chain++) {
-			/* ConcurrentHashMap's tree bins: their entries hang off `first` */
-			if (h->node_class[e] == w->j->treebin && w->j->treebin != HW_NONE) {
-				e = jfield_node(w->j, e, "first");
-				continue;
-			}
-			if (h->node_kind[e] != NK_INSTANCE)
-				break;
-			node_t k = jfield_node(w->j, e, key); /* WeakHashMap's: "referent" */
-			if (as_set) {
-				emit(w, e, k, CR_ELEMENT);
-			} else {
-				emit(w, e, k, CR_KEY);
-				emit(w, e, jfield_node(w->j, e, val), CR_VALUE);
-			}
-			e = jfield_node(w->j, e, next);
-		}
-		if (w->ci != NULL && chain > 0) {
-			w->ci->used_slots++;
-			if (chain > w->ci->longest)
-				w->ci->longest = chain;
-			if (chain > 1)
-				w->ci->colliding += chain;
-		}
-	}
-}
-
-/* A linked list from `first` through `next`, items in `item`. */
-static void walk_linked(struct walk *w, node_t first, const char *item, const char *next,
-			uint64_t bound)
-{
-	uint64_t k = 0;
-
-	for (node_t e = first; e != HW_NONE && k <= bound; k++) {
-		node_t it = jfield_node(w->j, e, item);
-		if (w->ci != NULL && it != HW_NONE && w->ci->kind == CK_CLQ)
-			w->ci->size++;
-		emit(w, e, it, CR_ELEMENT);
-		e = jfield_node(w->j, e, next);
-	}
-}
-
-/* TreeMap entries from the root, with an explicit stack. */
-static void walk_tree(struct walk *w, node_t root, int as_set, uint64_t bound)
-{
-	struct jcoll *j = w->j;
-	size_t sp = 0;
-	uint64_t seen = 0;
-
-	if (root == HW_NONE)
+	w->ci->size = size;
+	if (slots_open(w->j->h, arr, &s) < 0)
 		return;
-	if (j->cap == 0) {
-		j->cap = 256;
-		j->stack = xmalloc(j->cap * sizeof *j->stack);
-	}
-	j->stack[sp++] = root;
-	while (sp > 0 && seen++ <= bound) {
-		node_t e = j->stack[--sp];
-		if (as_set) {
-			emit(w, e, jfield_node(j, e, "key"), CR_ELEMENT);
-		} else {
-			emit(w, e, jfield_node(j, e, "key"), CR_KEY);
-			emit(w, e, jfield_node(j, e, "value"), CR_VALUE);
-		}
-		node_t kids[2] = { jfield_node(j, e, "left"), jfield_node(j, e, "right") };
-		for (int i = 0; i < 2; i++) {
-			if (kids[i] == HW_NONE)
-				continue;
-			if (sp == j->cap) {
-				j->cap *= 2;
-				j->stack = xreallocarray(j->stack, j->cap, sizeof *j->stack);
-			}
-			j->stack[sp++] = kids[i];
-		}
+	w->ci->capacity = s.len;
+	if (w->fn == NULL || !(w->roles & CR_ELEMENT))
+		return;
+	for (uint32_t i = 0; i < s.len && i < size; i++)
+		emit(w, arr, slot_node(&s, i), CR_ELEMENT);
+}
+
+/* Object arrays: every non-null slot is an element. */
+static void walk_array(struct walk *w, node_t arr)
+{
+	struct slots s;
+
+	if (slots_open(w->j->h, arr, &s) < 0)
+		return;
+	w->ci->capacity = s.len;
+	for (uint32_t i = 0; i < s.len; i++) {
+		if (slot_id(&s, i) == 0)
+			continue;
+		w->ci->size++;
+		if (w->fn != NULL && (w->roles & CR_ELEMENT))
+			emit(w, arr, slot_node(&s, i), CR_ELEMENT);
 	}
 }
 
-static uint64_t bound_of(const struct heap *h, uint64_t size, uint64_t cap)
+/* ArrayDeque: elements[head], ... circularly up to tail. */
+static void walk_deque(struct walk *w, node_t v)
 {
-	uint64_t b = size + cap + 16;
-	return b < h->n ? b : h->n;
+	struct slots s;
+	int64_t head = fint(w->j, v, F_HEAD), tail = fint(w->j, v, F_TAIL);
+
+	if (slots_open(w->j->h, fref(w->j, v, F_ELEMENTS), &s) < 0 || s.len == 0)
+		return;
+	if (head < 0 || tail < 0 || head >= s.len || tail >= s.len)
+		return;
+	w->ci->capacity = s.len;
+	w->ci->size = (uint64_t)((tail - head + s.len) % s.len);
+	if (w->fn == NULL || !(w->roles & CR_ELEMENT))
+		return;
+	for (uint64_t k = 0; k < w->ci->size; k++) {
+		uint32_t i = (uint32_t)(((uint64_t)head + k) % s.len);
+		emit(w, s.a, slot_node(&s, i), CR_ELEMENT);
+	}
 }
 
-/* The walk (and, with w->ci, the figures) of collection v; -1 if none. */
-static int walk(struct walk *w, node_t v, int depth)
+/* LinkedList and ConcurrentLinkedQueue: first/head, then next. A
+ * queue's unlinked node points to itself; its dummy head has no item. */
+static void walk_chain(struct walk *w, node_t n, int count)
 {
-	struct jcoll *j = w->j;
+	int want = w->fn != NULL && (w->roles & CR_ELEMENT);
+
+	while (n != HW_NONE && step(w)) {
+		node_t next = fref(w->j, n, F_NEXT);
+		if (want || count) {
+			node_t item = fref(w->j, n, F_ITEM);
+			if (count)
+				w->ci->size += item != HW_NONE;
+			emit(w, n, item, CR_ELEMENT);
+		}
+		n = next == n ? HW_NONE : next;
+	}
+}
+
+/* The key of a hash entry (a WeakHashMap's is its referent). */
+static node_t entry_key(struct walk *w, node_t e, enum coll_kind k)
+{
+	node_t t = fref(w->j, e, k == CK_WEAKHASHMAP ? F_REFERENT : F_KEY);
+
+	if (t != HW_NONE && k == CK_WEAKHASHMAP && t == w->j->whm_null)
+		return HW_NONE; /* the null key */
+	return t;
+}
+
+static void entry_emit(struct walk *w, node_t e, enum coll_kind k)
+{
+	if (w->fn == NULL)
+		return;
+	if (w->roles & CR_KEY)
+		emit(w, e, entry_key(w, e, k), CR_KEY);
+	if (w->roles & CR_VALUE)
+		emit(w, e, fref(w->j, e, k == CK_CHM ? F_VAL : F_VALUE), CR_VALUE);
+}
+
+/* One bucket's chain from e; its length. A ConcurrentHashMap bin
+ * headed by a TreeBin (hash -2) holds its entries in the `first` list;
+ * other negative hashes (moved, reserved) hold none here. */
+static uint64_t walk_bucket(struct walk *w, node_t e, enum coll_kind k)
+{
+	uint64_t len = 0;
+	int64_t hash = k == CK_CHM ? fint(w->j, e, F_HASH) : 0;
+
+	if (hash < 0) {
+		if (hash != -2)
+			return 0;
+		e = fref(w->j, e, F_FIRST);
+	}
+	while (e != HW_NONE && step(w)) {
+		entry_emit(w, e, k);
+		len++;
+		e = fref(w->j, e, F_NEXT);
+	}
+	return len;
+}
+
+/* HashMap, LinkedHashMap, Hashtable, WeakHashMap, ConcurrentHashMap. */
+static void walk_hash(struct walk *w, node_t v, enum coll_kind k)
+{
+	struct coll_info *ci = w->ci;
+	struct slots s;
+
+	if (k == CK_CHM) {
+		struct slots cc;
+		ci->size = ulen(fint(w->j, v, F_BASECOUNT));
+		if (slots_open(w->j->h, fref(w->j, v, F_COUNTERCELLS), &cc) == 0)
+			for (uint32_t i = 0; i < cc.len; i++)
+				ci->size += ulen(fint(w->j, slot_node(&cc, i), F_VALUE));
+	} else {
+		ci->size = ulen(fint(w->j, v, k == CK_HASHTABLE ? F_COUNT : F_SIZE));
+	}
+	if (slots_open(w->j->h, fref(w->j, v, F_TABLE), &s) < 0)
+		return;
+	ci->capacity = s.len;
+	w->budget = ci->size + s.len + 16;
+	for (uint32_t i = 0; i < s.len && w->budget > 0; i++) {
+		node_t e = slot_node(&s, i);
+		if (e == HW_NONE)
+			continue;
+		uint64_t len = walk_bucket(w, e, k);
+		ci->used_slots += len > 0;
+		if (len > ci->longest)
+			ci->longest = len;
+		if (len > 1)
+			ci->colliding += len;
+	}
+}
+
+/* IdentityHashMap: keys at even slots, values at the odd ones, probed
+ * linearly by address, which the dump does not keep: no chains, so
+ * used_slots counts entries, and capacity is in pairs. */
+static void walk_identity(struct walk *w, node_t v)
+{
+	struct coll_info *ci = w->ci;
+	struct slots s;
+
+	ci->size = ulen(fint(w->j, v, F_SIZE));
+	if (slots_open(w->j->h, fref(w->j, v, F_TABLE), &s) < 0)
+		return;
+	ci->capacity = s.len / 2;
+	for (uint32_t i = 0; i + 1 < s.len; i += 2) {
+		if (slot_id(&s, i) == 0)
+			continue;
+		ci->used_slots++;
+		ci->longest = 1;
+		if (w->fn == NULL)
+			continue;
+		node_t key = slot_node(&s, i);
+		if (key != w->j->ihm_null)
+			emit(w, s.a, key, CR_KEY);
+		emit(w, s.a, slot_node(&s, i + 1), CR_VALUE);
+	}
+}
+
+static void push(struct jcoll *j, size_t *sp, node_t n)
+{
+	if (n == HW_NONE)
+		return;
+	if (*sp == j->stackcap) {
+		j->stackcap = j->stackcap ? j->stackcap * 2 : 256;
+		j->stack = xreallocarray(j->stack, j->stackcap, sizeof *j->stack);
+	}
+	j->stack[(*sp)++] = n;
+}
+
+/* TreeMap: its entries from the root, depth first. */
+static void walk_tree(struct walk *w, node_t v)
+{
+	size_t sp = 0;
+
+	w->ci->size = ulen(fint(w->j, v, F_SIZE));
+	if (w->fn == NULL)
+		return;
+	w->budget = w->ci->size + 16;
+	push(w->j, &sp, fref(w->j, v, F_ROOT));
+	while (sp > 0 && step(w)) {
+		node_t e = w->j->stack[--sp];
+		entry_emit(w, e, CK_TREEMAP);
+		push(w->j, &sp, fref(w->j, e, F_RIGHT));
+		push(w->j, &sp, fref(w->j, e, F_LEFT));
+	}
+}
+
+/* The sentinels IdentityHashMap and WeakHashMap keep for a null key:
+ * static NULL_KEY of the JDK's class. */
+struct nullkey { uint64_t id; };
+
+static void nullkey_field(void *arg, const char *name, const struct hvalue *val)
+{
+	struct nullkey *n = arg;
+
+	if (strcmp(name, "NULL_KEY") == 0 && val->type == T_OBJECT)
+		n->id = val->v.id;
+}
+
+static node_t null_key(const struct heap *h, const char *cname)
+{
+	for (uint32_t c = 0; c < h->ncls; c++) {
+		struct nullkey n = { 0 };
+		if (h->cls[c].node == HW_NONE || h->cls[c].loader_id != 0 ||
+		    strcmp(class_name(h, c), cname) != 0)
+			continue;
+		hprof_fields(h, h->cls[c].node, nullkey_field, &n);
+		return heap_find_id(h, n.id);
+	}
+	return HW_NONE;
+}
+
+/* Down through wrappers and sets (and a JDK 9+ Properties, whose
+ * entries are in its ConcurrentHashMap `map`) to the structure that
+ * holds the elements; its kind in *k, *set if a set was crossed. */
+static node_t backing(struct jcoll *j, node_t v, enum coll_kind *k, int *set)
+{
 	const struct heap *h = j->h;
 
-	if (v == HW_NONE || v == 0 || v >= h->n || depth > 8)
+	for (int depth = 0; depth < WRAP_DEPTH && v != HW_NONE; depth++) {
+		node_t in;
+		*k = jcoll_kind(j, h->node_class[v]);
+		switch (*k) {
+		case CK_WRAPPER:
+			in = fref(j, v, F_C);
+			if (in == HW_NONE)
+				in = fref(j, v, F_M);
+			break;
+		case CK_HASHSET: case CK_LINKEDHASHSET:
+			in = fref(j, v, F_MAP);
+			*set = 1;
+			break;
+		case CK_TREESET: in = fref(j, v, F_M); *set = 1; break;
+		case CK_COWSET: in = fref(j, v, F_AL); *set = 1; break;
+		case CK_HASHTABLE: {
+			uint8_t type;
+			if (foff(j, h->node_class[v], F_MAP, &type) < 0)
+				return v;
+			in = fref(j, v, F_MAP);
+			break;
+		}
+		default:
+			return v;
+		}
+		v = in;
+	}
+	*k = CK_NONE;
+	return HW_NONE;
+}
+
+/* Both entry points: info always, the references when w->fn. */
+static int run(struct jcoll *j, node_t v, struct walk *w)
+{
+	const struct heap *h = j->h;
+	enum coll_kind k;
+	int set = 0;
+
+	if (v == 0 || v >= h->n || jcoll_kind(j, h->node_class[v]) == CK_NONE)
 		return -1;
-	enum coll_kind k = jcoll_kind(j, h->node_class[v]);
-	struct coll_info *ci = w->ci;
-	int as_set = 0;
-	node_t m;
-	if (ci != NULL && depth == 0)
-		*ci = (struct coll_info){ .kind = k };
+	if (!j->nulls_known) {
+		j->ihm_null = null_key(h, "java.util.IdentityHashMap");
+		j->whm_null = null_key(h, "java.util.WeakHashMap");
+		j->nulls_known = 1;
+	}
+	w->ci->kind = jcoll_kind(j, h->node_class[v]);
+	v = backing(j, v, &k, &set);
+	if (set) { /* a set's elements are its map's keys */
+		if (k != CK_COWLIST)
+			w->roles = w->roles & CR_ELEMENT ? CR_KEY : 0;
+		w->set = 1;
+	} else if (k != CK_ARRAY && k != CK_ARRAYLIST && k != CK_VECTOR && k != CK_ARRAYDEQUE &&
+		   k != CK_LINKEDLIST && k != CK_COWLIST && k != CK_CLQ) {
+		w->roles &= CR_KEY | CR_VALUE; /* a map has no elements */
+	}
+	if (w->fn != NULL && w->roles == 0)
+		return 0;
+	w->budget = UINT64_MAX;
 	switch (k) {
-	case CK_NONE:
-	case CK_COUNT:
-		return -1;
-	case CK_ARRAY:
-		walk_array(w, v, CR_ELEMENT);
-		if (ci != NULL)
-			ci->size = ci->used_slots, ci->used_slots = 0;
-		return 0;
-	case CK_ARRAYLIST:
-	case CK_VECTOR: {
-		node_t a = jfield_node(j, v, "elementData");
-		if (ci != NULL)
-			ci->size = (uint64_t)jfield_int(j, v, k == CK_VECTOR ? "elementCount" : "size");
-		walk_array(w, a, CR_ELEMENT);
-		if (ci != NULL)
-			ci->used_slots = 0;
-		return 0;
+	case CK_ARRAY: walk_array(w, v); break;
+	case CK_ARRAYLIST: walk_list(w, fref(j, v, F_ELEMENTDATA), ulen(fint(j, v, F_SIZE))); break;
+	case CK_VECTOR: walk_list(w, fref(j, v, F_ELEMENTDATA), ulen(fint(j, v, F_ELEMENTCOUNT))); break;
+	case CK_COWLIST: {
+		node_t a = fref(j, v, F_ARRAY);
+		struct slots s;
+		walk_list(w, a, slots_open(h, a, &s) == 0 ? s.len : 0);
+		break;
 	}
-	case CK_ARRAYDEQUE: {
-		node_t a = jfield_node(j, v, "elements");
-		walk_array(w, a, CR_ELEMENT);
-		if (ci != NULL) {
-			int64_t head = jfield_int(j, v, "head"), tail = jfield_int(j, v, "tail");
-			int64_t cap = (int64_t)ci->capacity;
-			ci->size = cap > 0 ? (uint64_t)(((tail - head) % cap + cap) % cap) : 0;
-			ci->used_slots = 0;
+	case CK_ARRAYDEQUE: walk_deque(w, v); break;
+	case CK_LINKEDLIST:
+		w->ci->size = ulen(fint(j, v, F_SIZE));
+		if (w->fn != NULL) {
+			w->budget = w->ci->size + 16;
+			walk_chain(w, fref(j, v, F_FIRST), 0);
 		}
-		return 0;
-	}
-	case CK_COWLIST:
-		walk_array(w, jfield_node(j, v, "array"), CR_ELEMENT);
-		if (ci != NULL) {
-			ci->size = ci->capacity; /* a copy-on-write array is exactly full */
-			ci->used_slots = 0;
-		}
-		return 0;
-	case CK_COWSET:
-		return walk(w, jfield_node(j, v, "al"), depth + 1);
-	case CK_LINKEDLIST: {
-		uint64_t size = (uint64_t)jfield_int(j, v, "size");
-		if (ci != NULL)
-			ci->size = size;
-		walk_linked(w, jfield_node(j, v, "first"), "item", "next", bound_of(h, size, 0));
-		return 0;
-	}
+		break;
 	case CK_CLQ:
-		walk_linked(w, jfield_node(j, v, "head"), "item", "next", h->n);
-		return 0;
-	case CK_HASHSET:
-	case CK_LINKEDHASHSET:
-		as_set = 1;
-		m = jfield_node(j, v, "map");
-		if (m == HW_NONE)
-			return 0;
-		v = m; /* the backing HashMap */
-		/* fall through */
-	case CK_HASHMAP:
-	case CK_LINKEDHASHMAP: {
-		uint64_t size = (uint64_t)jfield_int(j, v, "size");
-		node_t t = jfield_node(j, v, "table");
-		if (ci != NULL)
-			ci->size = size;
-		walk_table(w, t, "key", "value", "next", as_set, bound_of(h, size, array_len(h, t)));
-		return 0;
+		w->budget = h->n; /* no size to bound it: a queue counts by walking */
+		walk_chain(w, fref(j, v, F_HEAD), 1);
+		break;
+	case CK_HASHMAP: case CK_LINKEDHASHMAP: case CK_HASHTABLE: case CK_WEAKHASHMAP: case CK_CHM:
+		walk_hash(w, v, k);
+		break;
+	case CK_IDENTITYHASHMAP: walk_identity(w, v); break;
+	case CK_TREEMAP: walk_tree(w, v); break;
+	default: break; /* a wrapper or set of something unknown */
 	}
-	case CK_HASHTABLE: {
-		m = jfield_node(j, v, "map"); /* java.util.Properties keeps a ConcurrentHashMap */
-		if (m != HW_NONE)
-			return walk(w, m, depth + 1) < 0 ? 0 : 0;
-		uint64_t size = (uint64_t)jfield_int(j, v, "count");
-		node_t t = jfield_node(j, v, "table");
-		if (ci != NULL)
-			ci->size = size;
-		walk_table(w, t, "key", "value", "next", 0, bound_of(h, size, array_len(h, t)));
-		return 0;
-	}
-	case CK_WEAKHASHMAP: {
-		uint64_t size = (uint64_t)jfield_int(j, v, "size");
-		node_t t = jfield_node(j, v, "table");
-		if (ci != NULL)
-			ci->size = size;
-		walk_table(w, t, "referent", "value", "next", 0, bound_of(h, size, array_len(h, t)));
-		return 0;
-	}
-	case CK_CHM: {
-		node_t t = jfield_node(j, v, "table");
-		uint32_t n = array_len(h, t);
-		walk_table(w, t, "key", "val", "next", 0, bound_of(h, h->n, n));
-		if (ci != NULL) { /* no size field: baseCount plus the counter cells */
-			int64_t size = jfield_int(j, v, "baseCount");
-			node_t cells = jfield_node(j, v, "counterCells");
-			for (uint32_t i = 0; i < array_len(h, cells); i++)
-				size += jfield_int(j, array_elem(h, cells, i), "value");
-			ci->size = size > 0 ? (uint64_t)size : 0;
-		}
-		return 0;
-	}
-	case CK_IDENTITYHASHMAP: {
-		node_t t = jfield_node(j, v, "table");
-		uint32_t n = array_len(h, t);
-		if (ci != NULL) {
-			ci->size = (uint64_t)jfield_int(j, v, "size");
-			ci->capacity = n / 2;
-		}
-		for (uint32_t i = 0; i + 1 < n; i += 2) { /* key, value, key, value... */
-			node_t key = array_elem(h, t, i);
-			if (key == HW_NONE)
-				continue;
-			if (ci != NULL)
-				ci->used_slots++;
-			emit(w, t, key, CR_KEY);
-			emit(w, t, array_elem(h, t, i + 1), CR_VALUE);
-		}
-		return 0;
-	}
-	case CK_TREESET:
-		as_set = 1;
-		m = jfield_node(j, v, "m");
-		if (m == HW_NONE || jcoll_kind(j, h->node_class[m]) != CK_TREEMAP)
-			return walk(w, m, depth + 1) < 0 ? 0 : 0;
-		v = m;
-		/* fall through */
-	case CK_TREEMAP: {
-		uint64_t size = (uint64_t)jfield_int(j, v, "size");
-		if (ci != NULL)
-			ci->size = size;
-		walk_tree(w, jfield_node(j, v, "root"), as_set, bound_of(h, size, 0));
-		return 0;
-	}
-	case CK_WRAPPER: {
-		static const char *const inner[] = { "c", "m", "list", "s" };
-		for (size_t i = 0; i < sizeof inner / sizeof *inner; i++) {
-			m = jfield_node(j, v, inner[i]);
-			if (m != HW_NONE && walk(w, m, depth + 1) == 0) {
-				if (ci != NULL)
-					ci->kind = CK_WRAPPER;
-				return 0;
-			}
-		}
-		return 0;
-	}
-	}
-	return -1;
+	return 0;
 }
 
 int jcoll_info(struct jcoll *j, node_t v, struct coll_info *ci)
@@ -534,14 +776,15 @@ int jcoll_info(struct jcoll *j, node_t v, struct coll_info *ci)
 	struct walk w = { .j = j, .ci = ci };
 
 	memset(ci, 0, sizeof *ci);
-	return walk(&w, v, 0);
+	return run(j, v, &w);
 }
 
 int64_t jcoll_walk(struct jcoll *j, node_t v, unsigned roles, coll_fn fn, void *arg)
 {
-	struct walk w = { .j = j, .roles = roles, .fn = fn, .arg = arg };
+	struct coll_info ci = { 0 };
+	struct walk w = { .j = j, .roles = roles, .fn = fn, .arg = arg, .ci = &ci };
 
-	if (walk(&w, v, 0) < 0)
+	if (run(j, v, &w) < 0)
 		return -1;
 	return w.calls;
 }
