@@ -13,6 +13,8 @@
 
 #include "graph/analysis.h"
 #include "graph/open.h"
+#include "graph/ownership.h"
+#include "graph/rules.h"
 #include "hprofw.h"
 #include "suites.h"
 #include "util.h"
@@ -799,9 +801,9 @@ START_TEST(test_allocations_view)
 	snprintf(args, sizeof args, "%s", alloc_dump());
 	term_start(&t, 80, 24, "", args);
 	free(wait_for(&t, "Step 1: All objects"));
-	keys(&t, "BTab");
+	keys(&t, "BTab BTab"); /* Inspections is the last tab, Allocations before it */
 	char *s = wait_for(&t, "hot spots, callers: ");
-	has(s, "Allocations");
+	has(s, " Alloc "); /* the tab's short name: 80 columns */
 	free(s);
 	/* one hot spot left: the int[] site */
 	keys(&t, "f");
@@ -821,7 +823,7 @@ START_TEST(test_allocations_view)
 	snprintf(want, sizeof want, "|  %llu objects", n);
 	has(s, want);
 	free(s);
-	keys(&t, "Tab"); /* Allocations -> Classes */
+	keys(&t, "Tab Tab"); /* Allocations -> Inspections -> Classes */
 	s = wait_for(&t, "class  (sort:");
 	row = line_of(s, " [I ");
 	snprintf(want, sizeof want, " %llu ", n);
@@ -829,6 +831,391 @@ START_TEST(test_allocations_view)
 	free(row);
 	lacks(s, "java.lang.");
 	lacks(s, "Matched$Holder ");
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
+/* ---- inspections and rules ---- */
+
+/* "set_objects" and "set_bytes" of `heapwalk -e EXPR info` on the dump:
+ * the numbers of a set as the batch side computes them. */
+static void batch_set(const char *dump, const char *expr, unsigned long long *count,
+		      unsigned long long *bytes)
+{
+	char cmd[1024];
+	int st;
+
+	snprintf(cmd, sizeof cmd, "%s -q -f json %s info -e '%s'", getenv("HEAPWALK"), dump, expr);
+	char *json = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s: %s", cmd, json);
+	char *p = strstr(json, "\"set_objects\":"), *q = strstr(json, "\"set_bytes\":");
+	ck_assert_msg(p != NULL && q != NULL, "%s: %s", cmd, json);
+	*count = strtoull(p + 14, NULL, 10);
+	*bytes = strtoull(q + 12, NULL, 10);
+	free(json);
+}
+
+/* The number a group row starts with ("  3 java.lang.Integer ..."). */
+static unsigned group_number(const char *row, const char *label)
+{
+	const char *p = strstr(row, label);
+
+	ck_assert_msg(p != NULL && p > row, "no group '%s' in: %s", label, row);
+	while (p > row && p[-1] == ' ')
+		p--;
+	while (p > row && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	return (unsigned)strtoul(p, NULL, 10);
+}
+
+/* The Inspections view on the workload dump: boxed-primitives, whose
+ * groups are the boxes by class. The Integer and Long groups hold every
+ * Integer and Long of the dump, as `instances` counts them in batch mode;
+ * a group used is a step whose expression gives the same objects. */
+START_TEST(test_inspections_view)
+{
+	struct term t;
+	char dump[512], want[256], fmt[32];
+	unsigned long long nint, bint, nlong, blong, n, b;
+
+	ensure_dump("coops", "");
+	snprintf(dump, sizeof dump, "%s/coops.hprof", DUMPS);
+	batch_set(dump, "instances java.lang.Integer", &nint, &bint);
+	batch_set(dump, "instances java.lang.Long", &nlong, &blong);
+	ck_assert(nint >= 1000 + 5000 && nlong >= 1000); /* the workload's, at least */
+	term_start(&t, 120, 40, "", dump);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "BTab"); /* the last tab */
+	char *s = wait_for(&t, "boxed-primitives");
+	has(s, "Waste (");
+	has(s, " Inspections"); /* the last tab, whole */
+	free(s);
+	keys(&t, "/");
+	type(&t, "^boxed-primitives");
+	keys(&t, "Enter");
+	free(wait_for(&t, "boxed-primitives: Enter runs it"));
+	keys(&t, "Enter");
+	s = wait_for(&t, "boxed-primitives: ");
+	has(s, "examined");
+	char *row = line_of(s, " java.lang.Integer ");
+	snprintf(want, sizeof want, " %llu ", nint);
+	has(row, want);
+	fmt_bytes(fmt, sizeof fmt, bint);
+	snprintf(want, sizeof want, " %s ", fmt);
+	has(row, want);
+	unsigned k = group_number(row, "java.lang.Integer");
+	free(row);
+	row = line_of(s, " java.lang.Long ");
+	snprintf(want, sizeof want, " %llu ", nlong);
+	has(row, want);
+	free(row);
+	free(s);
+
+	/* the Integer group: a step, and the expression that makes it */
+	keys(&t, "/");
+	type(&t, "^[0-9]+ java\\.lang\\.Integer");
+	keys(&t, "Enter");
+	free(wait_without(&t, "q quit", "search:"));
+	keys(&t, "Enter");
+	snprintf(want, sizeof want, "Step 2: boxed-primitives group %u of ", k);
+	s = wait_for(&t, want);
+	snprintf(want, sizeof want, "|  %llu objects", nint);
+	has(s, want);
+	snprintf(want, sizeof want, "[2 boxed-primitives group %u of ", k);
+	has(s, want);
+	has(s, "class  (sort:"); /* its objects: the classes view */
+	row = line_of(s, "java.lang.Integer ");
+	snprintf(want, sizeof want, " %llu ", nint);
+	has(row, want);
+	free(row);
+	free(s);
+	keys(&t, "x");
+	char expr[128];
+	snprintf(expr, sizeof expr, "inspection boxed-primitives group %u", k);
+	snprintf(want, sizeof want, "heapwalk -e '%s'", expr);
+	free(wait_for(&t, want));
+	batch_set(dump, expr, &n, &b);
+	ck_assert_uint_eq(n, nint);
+	ck_assert_uint_eq(b, bint);
+
+	/* back: the result is still there; Enter on the inspection closes
+	 * and opens it without running it again */
+	keys(&t, "Left");
+	s = wait_for(&t, "Step 1: All objects");
+	has(s, " java.lang.Integer ");
+	free(s);
+	keys(&t, "/");
+	type(&t, "^boxed-primitives");
+	keys(&t, "Enter");
+	free(wait_without(&t, "q quit", "search:"));
+	keys(&t, "Enter");
+	s = wait_without(&t, "boxed-primitives [", " java.lang.Integer ");
+	lacks(s, "groups (");  /* no run, so no message of one */
+	free(s);
+	keys(&t, "Enter");
+	s = wait_for(&t, " java.lang.Integer ");
+	lacks(s, "groups (");
+	free(s);
+
+	/* two groups marked: their union, which no expression names */
+	keys(&t, "/");
+	type(&t, "^[0-9]+ java\\.lang\\.Integer");
+	keys(&t, "Enter Space");
+	keys(&t, "/");
+	type(&t, "^[0-9]+ java\\.lang\\.Long");
+	keys(&t, "Enter Space Enter");
+	s = wait_for(&t, "Step 2: 2 inspection groups of ");
+	snprintf(want, sizeof want, "|  %llu objects", nint + nlong);
+	has(s, want);
+	free(s);
+	keys(&t, "x");
+	free(wait_for(&t, "this step has no -e expression"));
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
+/* The line after the one holding needle. */
+static char *line_after(const char *s, const char *needle)
+{
+	const char *p = strstr(s, needle);
+
+	p = p ? strchr(p, '\n') : NULL;
+	if (p == NULL)
+		return xstrdup("");
+	p++;
+	const char *e = strchr(p, '\n');
+	return strndup(p, e ? (size_t)(e - p) : strlen(p));
+}
+
+/* Inspections with an argument. string-regex needs one (none: said, and
+ * nothing runs); its regex, with a '/' in it, is written /.../ in the
+ * step's expression. The workload made "user0".."user199": ten match
+ * ^user1[0-9]$. largest-arrays takes an optional count (Enter: 20); its
+ * first group is the largest array of the dump, found here by a pass
+ * over the heap's arrays. */
+START_TEST(test_inspection_arguments)
+{
+	struct term t;
+	char dump[512], want[256], fmt[32];
+	struct heap h;
+	struct open_opts oo = { .quiet = 1 };
+	struct sbuf err;
+	unsigned long long n, b;
+
+	ensure_dump("coops", "");
+	snprintf(dump, sizeof dump, "%s/coops.hprof", DUMPS);
+	sbuf_init(&err);
+	ck_assert_msg(heap_open(&h, dump, &oo, NULL, &err) == 0, "%s", err.buf);
+	heap_need(&h, HP_ALL, NULL);
+	uint32_t big = 0;
+	for (node_t v = 1; v < h.n; v++)
+		if ((h.node_kind[v] == NK_OBJARRAY || h.node_kind[v] == NK_PRIMARRAY) && h.node_shallow[v] > big)
+			big = h.node_shallow[v];
+	heap_free(&h);
+	sbuf_free(&err);
+
+	term_start(&t, 120, 40, "", dump);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "BTab");
+	free(wait_for(&t, "string-regex"));
+	keys(&t, "/");
+	type(&t, "^string-regex");
+	keys(&t, "Enter");
+	free(wait_for(&t, "string-regex: Enter runs it"));
+	keys(&t, "Enter");
+	free(wait_for(&t, "string-regex: "));  /* the prompt */
+	keys(&t, "Enter");
+	free(wait_for(&t, "string-regex needs an argument"));
+	keys(&t, "Enter");
+	free(wait_for(&t, "string-regex: "));
+	keys(&t, "Escape");
+	char *s = wait_for(&t, "string-regex: Enter runs it");
+	lacks(s, "groups]");
+	free(s);
+	keys(&t, "Enter");
+	free(wait_for(&t, "string-regex: "));
+	type(&t, "^user1[0-9]$|a/b");
+	keys(&t, "Enter");
+	s = wait_for(&t, "[10 groups]");
+	has(s, "user10");
+	free(s);
+	keys(&t, "Down Enter");
+	s = wait_for(&t, "Step 2: string-regex group 1 of ");
+	has(s, "|  1 objects");
+	free(s);
+	keys(&t, "x");
+	free(wait_for(&t, "heapwalk -e 'inspection string-regex /^user1[0-9]$|a\\/b/ group 1'"));
+	batch_set(dump, "inspection string-regex /^user1[0-9]$|a\\/b/ group 1", &n, &b);
+	ck_assert_uint_eq(n, 1);
+
+	/* the default count */
+	keys(&t, "Left");
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "/");
+	type(&t, "^largest-arrays");
+	keys(&t, "Enter");
+	free(wait_for(&t, "largest-arrays: Enter runs it"));
+	keys(&t, "Enter");
+	free(wait_for(&t, "largest-arrays: "));
+	keys(&t, "Enter");
+	free(wait_for(&t, "largest-arrays [20 groups]"));
+	keys(&t, "Down"); /* the first group: on the screen */
+	s = wait_for(&t, "largest-arrays: 20 groups, ");
+	char *row = line_after(s, "largest-arrays [20 groups]");
+	fmt_bytes(fmt, sizeof fmt, big);
+	snprintf(want, sizeof want, " %s ", fmt);
+	has(row, want);
+	has(row, " 1 ");
+	free(row);
+	free(s);
+	/* r asks again: 3 */
+	keys(&t, "r");
+	free(wait_for(&t, "largest-arrays: "));
+	type(&t, "3");
+	keys(&t, "Enter");
+	free(wait_for(&t, "largest-arrays 3 [3 groups]"));
+	keys(&t, "Up Down Enter"); /* from the inspection's row to its first group */
+	s = wait_for(&t, "Step 2: largest-arrays group 1 of ");
+	has(s, "|  1 objects");
+	free(s);
+	keys(&t, "x");
+	free(wait_for(&t, "heapwalk -e 'inspection largest-arrays 3 group 1'"));
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
+/* The retained size of the biggest java.lang.ref.SoftReference of h. */
+static uint64_t biggest_soft(const struct heap *h)
+{
+	uint64_t m = 0;
+
+	for (node_t v = 1; v < h->n; v++)
+		if (h->node_class[v] != HW_NONE &&
+		    strcmp(class_name(h, h->node_class[v]), "java.lang.ref.SoftReference") == 0 &&
+		    h->retained[v] > m)
+			m = h->retained[v];
+	return m;
+}
+
+/* The rules screen: jdk.rules' group `references` makes referents weak.
+ * Turned off, the workload's SoftReference owns its 8 kB array (the
+ * array has no other reference), so the biggest SoftReference retains
+ * 16 + 8192 bytes more than its own size at least; the figures on and
+ * off come from the engine opening the dump with those rules. Turned on
+ * again, the first figure is back. q leaves without applying. */
+START_TEST(test_rules_screen)
+{
+	struct term t;
+	char dump[512], want[256], on[32], off[32];
+	struct heap h;
+	struct open_opts oo = { .quiet = 1, .no_cache = 1 };
+	struct sbuf err;
+	struct ruleset *rs = rules_new();
+
+	ensure_dump("coops", "");
+	snprintf(dump, sizeof dump, "%s/coops.hprof", DUMPS);
+	sbuf_init(&err);
+	ck_assert_msg(rules_load_default(rs, &err) == 0, "%s", err.buf);
+	size_t gi = 0;
+	while (gi < rs->ngroups && strcmp(rs->groups[gi].name, "references") != 0)
+		gi++;
+	ck_assert_msg(gi < rs->ngroups, "jdk.rules has no group 'references'");
+	size_t ngroups = rs->ngroups, nlit = 0;
+	for (size_t i = 0; i < ngroups; i++)
+		nlit += !rs->groups[i].enabled;
+	oo.rules = rs;
+	ck_assert_msg(heap_open(&h, dump, &oo, NULL, &err) == 0, "%s", err.buf);
+	heap_need(&h, HP_ALL, NULL);
+	uint64_t a = biggest_soft(&h);
+	ck_assert_int_eq(rules_enable(rs, "references", 0), 0);
+	ck_assert_int_eq(heap_apply_rules(&h, rs, NULL), 0);
+	uint64_t c = biggest_soft(&h);
+	ck_assert_uint_ge(c, 16 + 8192 + 16); /* the array, and the reference itself */
+	ck_assert_uint_ge(c, a + 8192);
+	heap_free(&h);
+	rules_free(rs);
+	sbuf_free(&err);
+	fmt_bytes(on, sizeof on, a);
+	fmt_bytes(off, sizeof off, c);
+
+	term_start(&t, 160, 40, "", dump);
+	char hdr[96];
+	if (nlit == 0)
+		snprintf(hdr, sizeof hdr, "rules: jdk  ");
+	else
+		snprintf(hdr, sizeof hdr, "rules: jdk (%zu of %zu groups off)", nlit, ngroups);
+	char *s = wait_for(&t, "Step 1: All objects");
+	has(s, hdr);
+	free(s);
+	keys(&t, "f");
+	type(&t, "^java\\.lang\\.ref\\.SoftReference$");
+	keys(&t, "Enter");
+	free(wait_without(&t, "q quit", "filter (regex)"));
+	keys(&t, "Enter");
+	s = wait_for(&t, "Step 2: Instances of java.lang.ref.SoftReference");
+	if (strstr(s, "dominator tree") == NULL) /* many: the classes view */
+		keys(&t, "Tab");
+	free(s);
+	s = wait_for(&t, "dominator tree");
+	char *row = line_of(s, "java.lang.ref.SoftReference 0x");
+	snprintf(want, sizeof want, " %s ", on);
+	has(row, want);
+	free(row);
+	free(s);
+
+	/* the screen, the group off, applied */
+	keys(&t, "C");
+	s = wait_for(&t, "Rules: Space");
+	has(s, "[x] references");
+	free(s);
+	for (size_t i = 0; i < gi; i++)
+		keys(&t, "Down");
+	keys(&t, "Space");
+	s = wait_for(&t, "[ ] references");
+	has(s, "1 changed");
+	free(s);
+	keys(&t, "Enter");
+	snprintf(want, sizeof want, "rules: jdk (%zu of %zu groups off)", nlit + 1, ngroups);
+	s = wait_for(&t, "applied: ");
+	has(s, want);
+	has(s, "Step 2: Instances of java.lang.ref.SoftReference");
+	has(s, "e: compute"); /* the step's retained size is unknown again */
+	row = line_of(s, "java.lang.ref.SoftReference 0x");
+	snprintf(want, sizeof want, " %s ", off);
+	has(row, want);
+	free(row);
+	free(s);
+
+	/* q: nothing applied */
+	keys(&t, "C");
+	free(wait_for(&t, "Rules: Space"));
+	keys(&t, "Space q");
+	s = wait_without(&t, "Step 2: Instances", "Rules: Space");
+	lacks(s, "applied: ");
+	free(s);
+	keys(&t, "C");
+	s = wait_for(&t, "Rules: Space");
+	has(s, "[ ] references");
+	has(s, "0 changed");
+	free(s);
+
+	/* on again: as at first */
+	for (size_t i = 0; i < gi; i++)
+		keys(&t, "Down");
+	keys(&t, "Space Enter");
+	s = wait_for(&t, "applied: ");
+	has(s, hdr);
+	row = line_of(s, "java.lang.ref.SoftReference 0x");
+	snprintf(want, sizeof want, " %s ", on);
+	has(row, want);
+	free(row);
 	free(s);
 	keys(&t, "q");
 	wait_exit(&t);
@@ -857,6 +1244,9 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_baseline_in_browser);
 	tcase_add_test(tc, test_baseline_loaded_later);
 	tcase_add_test(tc, test_allocations_view);
+	tcase_add_test(tc, test_inspections_view);
+	tcase_add_test(tc, test_inspection_arguments);
+	tcase_add_test(tc, test_rules_screen);
 	suite_add_tcase(s, unit);
 	suite_add_tcase(s, tc);
 	return s;

@@ -329,14 +329,14 @@ static int tagged(struct heap *h, const struct objset *set, const char *arg,
 }
 
 const struct inspection insp_refs[] = {
-	{ "weak-reachable", "References", "objects reachable only through soft, weak, finalizer "
+	{ "weak-reachable", "References", "Objects reachable only through soft, weak, finalizer "
 	  "or phantom references, by the strongest kind", NULL, 0, "retained", 1, weak_reachable },
-	{ "pending-finalization", "References", "objects that only their Finalizer keeps: "
+	{ "pending-finalization", "References", "Objects that only their Finalizer keeps: "
 	  "finalize() runs before they are freed", NULL, 0, "retained", 1, pending_finalization },
-	{ "unowned", "Rules", "objects reachable only through references that a rule calls weak",
+	{ "unowned", "Rules", "Objects reachable only through references a rule calls weak",
 	  NULL, 0, "retained", 1, unowned },
-	{ "ambiguous-owners", "Rules", "objects with two owners of equal weight (rules)", NULL, 0,
+	{ "ambiguous-owners", "Rules", "Objects with two owners of equal weight", NULL, 0,
 	  NULL, 0, ambiguous_owners },
-	{ "tagged", "Rules", "objects a rule tags, by label", NULL, 0, "retained", 1, tagged },
+	{ "tagged", "Rules", "Objects a rule tags, by label", NULL, 0, "retained", 1, tagged },
 	{ .name = NULL },
 };

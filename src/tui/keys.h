@@ -14,14 +14,15 @@
 	REQ(PAGE_DOWN,   "Moving",  "Move down one page") \
 	REQ(TOP,         "Moving",  "Go to the first row") \
 	REQ(BOTTOM,      "Moving",  "Go to the last row") \
-	REQ(EXPAND,      "Moving",  "Expand the row (references, children, fields)") \
+	REQ(EXPAND,      "Moving",  "Expand the row (references, children, fields); inspections: run") \
 	REQ(COLLAPSE,    "Moving",  "Collapse the row, or go to its parent row") \
 	REQ(NEXT_VIEW,   "Views",   "Next view") \
 	REQ(PREV_VIEW,   "Views",   "Previous view") \
 	REQ(GROUP,       "Views",   "Biggest: group by class; merged: by class or by field; allocations: hot spots or call tree") \
 	REQ(NULLS,       "Views",   "Outgoing: show or hide null fields") \
 	REQ(WEAK,        "Views",   "Incoming and paths: include weak references or not") \
-	REQ(PATHS,       "Views",   "Incoming: paths to GC roots of the cursor's object, or back") \
+	REQ(PATHS,       "Views",   "Incoming: paths to GC roots of the cursor's object, or back; inspections: run again") \
+	REQ(RULES,       "Views",   "Rules: turn groups of reference-classifier rules on or off, recompute") \
 	REQ(USE,         "Steps",   "Use the marked rows, or the cursor row: a new step") \
 	REQ(MARK,        "Steps",   "Mark or unmark the row (multiple selection)") \
 	REQ(USE_MENU,    "Steps",   "Use menu: retained, referrers, referents, dominated, new, old") \

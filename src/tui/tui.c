@@ -21,6 +21,8 @@
 #include <wchar.h>
 
 #include "graph/analysis.h"
+#include "graph/ownership.h"
+#include "graph/rules.h"
 #include "query/baseline.h"
 #include "query/step.h"
 #include "query/views.h"
@@ -223,8 +225,8 @@ static void tick(struct progress *p, uint64_t done)
 }
 
 /* Start a long computation: the first tick draws after 50 ms, and keys
- * are polled without blocking until work_end. */
-static void work_begin(struct tui *t, const char *what)
+ * are polled without blocking until tui_work_end. */
+void tui_work_begin(struct tui *t, const char *what)
 {
 	t->prog.cancelled = 0;
 	t->prog.phase = what;
@@ -233,7 +235,7 @@ static void work_begin(struct tui *t, const char *what)
 	nodelay(stdscr, TRUE);
 }
 
-static int work_end(struct tui *t)
+int tui_work_end(struct tui *t)
 {
 	int cancelled = t->prog.cancelled;
 
@@ -301,9 +303,9 @@ static int view_ensure(struct tui *t, struct tview *v)
 {
 	if (v->built)
 		return 0;
-	work_begin(t, "building the view");
+	tui_work_begin(t, "building the view");
 	int rc = v->ops->build(t, v);
-	if (work_end(t) < 0 || rc < 0) {
+	if (tui_work_end(t) < 0 || rc < 0) {
 		rows_clear(v);
 		return -1;
 	}
@@ -350,7 +352,7 @@ void tui_push(struct tui *t, struct use *u)
 	t->steps = xreallocarray(t->steps, t->nsteps + 1, sizeof *t->steps);
 	struct hstep *s = step_new(h, u->set, u->title, expr);
 	s->bl_dep = from->bl_dep || u->bl_dep || h != t->main;
-	s->view = from->view;
+	s->view = from->view == V_INSPECT ? V_CLASSES : from->view; /* a group: see its objects */
 	if (s->view == V_CLASSES && u->set.count < 50) /* a few objects: show them */
 		s->view = V_BIGGEST;
 	t->steps[t->nsteps++] = s;
@@ -379,9 +381,9 @@ static void use_step(struct tui *t, enum step_op op, const char *title)
 	u.set = cur_step(t)->set; /* a copy: step_apply replaces it */
 	u.set.bits = xmalloc(bits_words(t->h->n) * sizeof *u.set.bits);
 	memcpy(u.set.bits, cur_step(t)->set.bits, bits_words(t->h->n) * sizeof *u.set.bits);
-	work_begin(t, title);
+	tui_work_begin(t, title);
 	int rc = step_apply(t->h, &st, &u.set, &t->prog, &err);
-	if (work_end(t) < 0 || rc < 0) {
+	if (tui_work_end(t) < 0 || rc < 0) {
 		if (rc < 0)
 			tui_message(t, 1, "%s", err.buf);
 		objset_free(&u.set);
@@ -437,6 +439,23 @@ static void use_gone(struct tui *t)
 	tui_push(t, &u);
 }
 
+/* Every view of every step is built again when next shown (a baseline
+ * or the rules changed); with `analyses`, the steps' retained sizes
+ * are unknown again too (the dominators changed). */
+static void views_reset(struct tui *t, int analyses)
+{
+	for (size_t i = 0; i < t->nsteps; i++) {
+		for (int j = 0; j < V_COUNT; j++) {
+			struct tview *v = &t->steps[i]->views[j];
+			rows_clear(v);
+			v->built = 0;
+			tview_reset(v);
+		}
+		if (analyses)
+			t->steps[i]->retained_known = 0;
+	}
+}
+
 /* Drop the baseline: the steps that new, old or gone made go (the
  * history up to the first of them: the ones after rest on it), the views
  * that show new and old are built again. */
@@ -453,15 +472,7 @@ static void baseline_drop(struct tui *t)
 		if (t->cur >= k)
 			step_go(t, k - 1);
 	}
-	for (size_t i = 0; i < t->nsteps; i++)
-		for (int j = 0; j < V_COUNT; j++) {
-			struct tview *v = &t->steps[i]->views[j];
-			rows_clear(v);
-			v->built = 0;
-			tview_free_data(v);
-			free(v->data);
-			v->data = NULL;
-		}
+	views_reset(t, 0);
 	t->main->baseline = NULL;
 	if (t->bl != NULL) {
 		baseline_free(t->bl);
@@ -487,7 +498,7 @@ static int baseline_load(struct tui *t, const char *path, struct sbuf *err)
 	int rc;
 
 	oo.quiet = 1; /* the screen owns the terminal: warnings are collected */
-	work_begin(t, "opening the baseline");
+	tui_work_begin(t, "opening the baseline");
 	rc = heap_open(old, path, &oo, &t->prog, err);
 	if (rc == 0) {
 		heap_need(old, HP_ALL, &t->prog);
@@ -496,7 +507,7 @@ static int baseline_load(struct tui *t, const char *path, struct sbuf *err)
 		if (rc < 0)
 			heap_free(old);
 	}
-	if (work_end(t) < 0 && rc == 0) {
+	if (tui_work_end(t) < 0 && rc == 0) {
 		heap_free(old);
 		rc = -1;
 		sbuf_adds(err, "cancelled");
@@ -547,10 +558,10 @@ static void exact_retained(struct tui *t)
 
 	if (s->retained_known)
 		return;
-	work_begin(t, "retained size");
+	tui_work_begin(t, "retained size");
 	t->prog.total = t->h->n;
 	uint64_t bytes = analysis_retained_set(t->h, s->set.bits, NULL, &count, &t->prog);
-	if (work_end(t) == 0) {
+	if (tui_work_end(t) == 0) {
 		s->retained = bytes;
 		s->retained_known = 1;
 	}
@@ -608,6 +619,48 @@ static void show_expr(struct tui *t)
 }
 
 /* ---- drawing ---- */
+/* "rules: jdk" or "rules: jdk, gradle (2 of 9 groups off)": the files
+ * the groups come from (base names without ".rules"), as applied. */
+static void rules_state(const struct tui *t, struct sbuf *out)
+{
+	const struct ruleset *rs = t->oo.rules;
+	struct sbuf names;
+	size_t off = 0;
+
+	if (rs == NULL || rs->ngroups == 0) {
+		sbuf_adds(out, "no rules");
+		return;
+	}
+	sbuf_init(&names);
+	for (size_t i = 0; i < rs->ngroups; i++) {
+		const char *f = rs->groups[i].file ? rs->groups[i].file : "?";
+		const char *b = strrchr(f, '/');
+		size_t n;
+		b = b ? b + 1 : f;
+		n = strlen(b);
+		if (n > 6 && strcmp(b + n - 6, ".rules") == 0)
+			n -= 6;
+		off += !rs->groups[i].enabled;
+		/* listed already? (a few files: a search is enough) */
+		int seen = 0;
+		for (size_t j = 0; j < i && !seen; j++) {
+			const char *g = rs->groups[j].file ? rs->groups[j].file : "?";
+			const char *c = strrchr(g, '/');
+			c = c ? c + 1 : g;
+			seen = strncmp(c, b, n) == 0 && (c[n] == '\0' || strcmp(c + n, ".rules") == 0);
+		}
+		if (seen)
+			continue;
+		if (names.len)
+			sbuf_adds(&names, ", ");
+		esc_append(&names, (const uint8_t *)b, n, 0);
+	}
+	sbuf_printf(out, "rules: %s", names.buf);
+	if (off)
+		sbuf_printf(out, " (%zu of %zu groups off)", off, rs->ngroups);
+	sbuf_free(&names);
+}
+
 static void draw_line(int y, int color, const char *s)
 {
 	move(y, 0);
@@ -635,14 +688,36 @@ static void draw_header(struct tui *t)
 		esc_append(&d, (const uint8_t *)t->baseline, strlen(t->baseline), 0);
 		sbuf_adds(&bl, "the baseline's side: its objects, not the open dump's");
 	}
-	snprintf(line, sizeof line, " heapwalk  %s  %llu objects  %s heap  %s", d.buf,
-		 (unsigned long long)(t->h->n - 1), a, bl.buf);
-	const char *base = strrchr(d.buf, '/');
-	if (text_width(line) > COLS && base != NULL) /* the counts matter more than the directory */
-		snprintf(line, sizeof line, " heapwalk  %s  %llu objects  %s heap  %s", base + 1,
-			 (unsigned long long)(t->h->n - 1), a, bl.buf);
+	struct sbuf rl;
+	sbuf_init(&rl);
+	rules_state(t, &rl);
+	/* too wide: the directory goes first, then the baseline hint, then
+	 * the rules state moves to the end (the counts matter more), then
+	 * "no baseline" goes */
+	const char *base = strrchr(d.buf, '/'), *file = d.buf;
+	unsigned long long n = (unsigned long long)(t->h->n - 1);
+	for (int k = 0; k < 5; k++) {
+		if (k == 1 && base != NULL)
+			file = base + 1;
+		if (k == 2 && t->bl == NULL && t->h == t->main) {
+			sbuf_reset(&bl);
+			sbuf_adds(&bl, "no baseline");
+		}
+		if (k == 4 && t->bl == NULL && t->h == t->main) /* then none at all */
+			snprintf(line, sizeof line, " heapwalk  %s  %llu objects  %s heap  %s", file, n, a,
+				 rl.buf);
+		else if (k < 3)
+			snprintf(line, sizeof line, " heapwalk  %s  %llu objects  %s heap  %s  %s", file, n, a,
+				 rl.buf, bl.buf);
+		else
+			snprintf(line, sizeof line, " heapwalk  %s  %llu objects  %s heap  %s  %s", file, n, a,
+				 bl.buf, rl.buf);
+		if (text_width(line) <= COLS)
+			break;
+	}
 	sbuf_free(&d);
 	sbuf_free(&bl);
+	sbuf_free(&rl);
 	draw_line(0, C_TITLE, line);
 	fmt_bytes(a, sizeof a, s->set.shallow);
 	if (s->retained_known)
@@ -652,16 +727,18 @@ static void draw_header(struct tui *t)
 		 s->retained_known ? b : "? (e: compute)");
 	draw_line(1, C_STEP, line);
 	move(2, 0);
-	int x = 0, all = 0, pad = 1;
+	int x = 0, all = 0, pad = 1, brief = 0;
 	for (int i = 0; i < V_COUNT; i++)
 		all += (int)strlen(view_table[i]->name) + 3;
-	if (all > COLS) { /* 80 columns: the tabs without their margins */
+	if (all > COLS) { /* 80 columns: short names, without margins */
 		pad = 0;
+		brief = 1;
 		addch(' ');
 		x = 1;
 	}
 	for (int i = 0; i < V_COUNT; i++) {
-		const char *name = view_table[i]->name;
+		const char *name = brief && view_table[i]->short_name ? view_table[i]->short_name
+								       : view_table[i]->name;
 		int w = (int)strlen(name) + 2 * pad;
 		if (x + w > COLS)
 			break;
@@ -686,6 +763,9 @@ static int pane_rows(const struct tui *t) { return t->rows - 6 > 1 ? t->rows - 6
 static void draw_rows(struct tui *t)
 {
 	struct tview *v = cur_view(t);
+
+	if (v->ops->head != NULL)
+		v->ops->head(v);
 	int h = pane_rows(t), rw = v->colhead ? text_width(v->colhead) : 0;
 	int lw = COLS - rw - 1;
 
@@ -906,8 +986,10 @@ static void help(struct tui *t)
 	keys_help(&sb);
 	sbuf_adds(&sb, "\nViews: Classes, Biggest (dominator tree), Outgoing and Incoming references,\n"
 		       "Merged outgoing, incoming and dominating references, Allocations (hot spots\n"
-		       "and call tree, for snapshots with allocation traces). Every Enter makes a\n"
-		       "new step; the breadcrumb at the bottom lists them. See heapwalk(1).\n");
+		       "and call tree, for snapshots with allocation traces), Inspections (Enter runs\n"
+		       "one on the step's set; Enter on a group of its result uses it). Every Enter\n"
+		       "on objects makes a new step; the breadcrumb at the bottom lists them.\n"
+		       "C opens the rules screen. See heapwalk(1).\n");
 	char **lines = NULL;
 	size_t n = 0;
 	for (char *p = sb.buf, *q; p != NULL && *p; p = q ? q + 1 : NULL) {
@@ -942,6 +1024,146 @@ static void help(struct tui *t)
 	}
 	free(lines);
 	sbuf_free(&sb);
+}
+
+/* ---- the rules screen ---- */
+struct rules_ui {
+	struct ruleset *rs;
+	int *was;           /* the groups' flags as applied */
+	size_t *nrules;     /* rules per group */
+	size_t sel, top;
+};
+
+static void rules_draw(struct tui *t, struct rules_ui *u)
+{
+	int h = t->rows - 3 > 1 ? t->rows - 3 : 1;
+	struct sbuf l;
+
+	erase();
+	draw_line(0, C_TITLE, " Rules: Space turns a group on or off, Enter or a applies (recomputes), "
+			      "q or Esc closes");
+	sbuf_init(&l);
+	size_t on = 0, changed = 0;
+	for (size_t i = 0; i < u->rs->ngroups; i++) {
+		on += u->rs->groups[i].enabled != 0;
+		changed += (u->rs->groups[i].enabled != 0) != (u->was[i] != 0);
+	}
+	sbuf_printf(&l, " %zu of %zu groups on; %zu changed, not applied yet", on, u->rs->ngroups, changed);
+	draw_line(1, C_STEP, l.buf);
+	if (u->sel < u->top)
+		u->top = u->sel;
+	if (u->sel >= u->top + (size_t)h)
+		u->top = u->sel - (size_t)h + 1;
+	for (int y = 0; y < h && u->top + (size_t)y < u->rs->ngroups; y++) {
+		size_t i = u->top + (size_t)y;
+		const struct rule_group *g = &u->rs->groups[i];
+		sbuf_reset(&l);
+		sbuf_adds(&l, g->enabled ? " [x] " : " [ ] ");
+		esc_append(&l, (const uint8_t *)g->name, strlen(g->name), 0);
+		sbuf_printf(&l, "  (%zu rule%s, ", u->nrules[i], u->nrules[i] == 1 ? "" : "s");
+		esc_append(&l, (const uint8_t *)(g->file ? g->file : "?"), strlen(g->file ? g->file : "?"), 0);
+		sbuf_adds(&l, ")  ");
+		if (g->description)
+			esc_append(&l, (const uint8_t *)g->description, strlen(g->description), 0);
+		draw_line(2 + y, i == u->sel ? C_CURSOR : C_CRUMB, l.buf);
+	}
+	sbuf_free(&l);
+	draw_line(t->rows - 1, t->msg && t->msg_error ? C_ERROR : C_HINT,
+		  t->msg ? t->msg : " Space on/off  Enter apply  q close without applying  ? help");
+	refresh();
+}
+
+/* Apply the groups as flagged to the open dump (and the baseline dump):
+ * 0, or -1 if cancelled, with every dump as before. */
+static int rules_apply(struct tui *t)
+{
+	struct ruleset *rs = t->oo.rules;
+	int rc;
+
+	tui_work_begin(t, "applying the rules");
+	rc = heap_apply_rules(t->main, rs, &t->prog);
+	if (rc == 0 && t->old != NULL && heap_apply_rules(t->old, rs, &t->prog) < 0)
+		rc = 1; /* the open dump has them, its baseline not */
+	tui_work_end(t);
+	return rc;
+}
+
+/* C: the groups of the rules, turned on and off, then applied; the
+ * views of every step are built again (the sets stay). */
+static void rules_screen(struct tui *t)
+{
+	struct rules_ui u = { .rs = t->oo.rules };
+
+	if (u.rs == NULL || u.rs->ngroups == 0) {
+		tui_message(t, 1, "no rules loaded (heapwalk --rules FILE loads some)");
+		return;
+	}
+	u.was = xmalloc(u.rs->ngroups * sizeof *u.was);
+	u.nrules = xcalloc(u.rs->ngroups, sizeof *u.nrules);
+	for (size_t i = 0; i < u.rs->ngroups; i++)
+		u.was[i] = u.rs->groups[i].enabled;
+	for (size_t i = 0; i < u.rs->n; i++)
+		if (u.rs->rules[i].group < u.rs->ngroups)
+			u.nrules[u.rs->rules[i].group]++;
+	free(t->msg);
+	t->msg = NULL;
+	int apply = 0;
+	for (;;) {
+		rules_draw(t, &u);
+		int c = read_key(stdscr);
+		enum request r = key_request(c);
+		size_t page = t->rows > 4 ? (size_t)t->rows - 4 : 1;
+		free(t->msg);
+		t->msg = NULL;
+		if (c == KEY_RESIZE)
+			getmaxyx(stdscr, t->rows, t->cols);
+		else if (r == REQ_UP && u.sel > 0)
+			u.sel--;
+		else if (r == REQ_DOWN && u.sel + 1 < u.rs->ngroups)
+			u.sel++;
+		else if (r == REQ_PAGE_UP)
+			u.sel = u.sel > page ? u.sel - page : 0;
+		else if (r == REQ_PAGE_DOWN)
+			u.sel = u.sel + page < u.rs->ngroups ? u.sel + page : u.rs->ngroups - 1;
+		else if (r == REQ_TOP)
+			u.sel = 0;
+		else if (r == REQ_BOTTOM)
+			u.sel = u.rs->ngroups - 1;
+		else if (r == REQ_MARK)
+			rules_enable(u.rs, u.rs->groups[u.sel].name, !u.rs->groups[u.sel].enabled);
+		else if (r == REQ_USE || c == 'a') {
+			apply = 1;
+			break;
+		} else if (c == 27 || r == REQ_QUIT || r == REQ_BACK || r == REQ_RULES)
+			break;
+		else if (c != ERR)
+			tui_message(t, 1, "Space: on or off, Enter: apply, q: close");
+	}
+	int changed = 0;
+	for (size_t i = 0; i < u.rs->ngroups; i++)
+		changed |= (u.rs->groups[i].enabled != 0) != (u.was[i] != 0);
+	int rc = apply && changed ? rules_apply(t) : -1;
+	if (rc != 0) { /* not applied (or cancelled): the flags as they were */
+		for (size_t i = 0; i < u.rs->ngroups; i++)
+			u.rs->groups[i].enabled = u.was[i];
+	}
+	if (rc == 1) /* the baseline's was cancelled: the open dump's back */
+		heap_apply_rules(t->main, u.rs, NULL);
+	if (rc == 0) {
+		views_reset(t, 1);
+		struct sbuf st;
+		sbuf_init(&st);
+		rules_state(t, &st);
+		tui_message(t, 0, "applied: %s; every view is computed again", st.buf);
+		sbuf_free(&st);
+	} else if (apply && changed) {
+		tui_message(t, 1, "cancelled: the rules are as they were");
+	} else if (apply) {
+		tui_message(t, 0, "no group changed: nothing to apply");
+	}
+	free(u.was);
+	free(u.nrules);
+	touchwin(stdscr);
 }
 
 static void step_list(struct tui *t)
@@ -992,9 +1214,9 @@ static void expand_row(struct tui *t, struct tview *v, size_t i)
 
 	if (i >= v->rows.n || v->rows.v[i].open != 0 || v->ops->expand == NULL)
 		return;
-	work_begin(t, "expanding");
+	tui_work_begin(t, "expanding");
 	int rc = v->ops->expand(t, v, i, &kids);
-	if (work_end(t) < 0 || rc < 0) {
+	if (tui_work_end(t) < 0 || rc < 0) {
 		for (size_t k = 0; k < kids.n; k++)
 			row_free(v, &kids.v[k]);
 		free(kids.v);
@@ -1193,6 +1415,7 @@ static void dispatch(struct tui *t, int c)
 		break;
 	}
 	case REQ_HELP: help(t); break;
+	case REQ_RULES: rules_screen(t); break;
 	case REQ_REDRAW:
 		clearok(curscr, TRUE);
 		if (!v->built && view_ensure(t, v) < 0)

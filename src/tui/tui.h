@@ -39,7 +39,7 @@ struct rowvec {
 };
 
 enum view_id { V_CLASSES, V_BIGGEST, V_OUTGOING, V_INCOMING, V_MERGED_OUT, V_MERGED_IN,
-	       V_MERGED_DOM, V_ALLOC, V_COUNT };
+	       V_MERGED_DOM, V_ALLOC, V_INSPECT, V_COUNT };
 
 /* A new step's content: the set, its title and the expression step(s)
  * that make it from the current one ("" when none can). */
@@ -63,6 +63,9 @@ struct view_ops {
 	/* view-specific requests: 1 handled (rebuild done), 0 not mine */
 	int (*request)(struct tui *t, struct tview *v, enum request r);
 	void (*row_free)(struct row *r);
+	const char *short_name; /* the tab when the names do not fit in 80 columns */
+	/* NULL, or set colhead for the cursor's row (called before drawing) */
+	void (*head)(struct tview *v);
 };
 
 struct tview {
@@ -119,6 +122,9 @@ struct tui {
 
 /* tviews.c */
 extern const struct view_ops *const view_table[V_COUNT];
+/* Drop what a view computed from the heap's analyses (not its options):
+ * after a baseline or the rules change. The frame clears the rows. */
+void tview_reset(struct tview *v);
 
 /* tui.c, for the views */
 void tui_message(struct tui *t, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -130,6 +136,10 @@ char *tui_prompt(struct tui *t, const char *label, void (*live)(struct tui *, co
 		 void *arg);
 /* Make u the next step (the forward history goes) and go there. */
 void tui_push(struct tui *t, struct use *u);
+/* Long work: progress on the bottom line, keys polled, Esc cancels.
+ * tui_work_end returns -1 (and says "cancelled") if it was. */
+void tui_work_begin(struct tui *t, const char *what);
+int tui_work_end(struct tui *t);
 /* Redraw everything now (used by live filters). */
 void tui_draw(struct tui *t);
 

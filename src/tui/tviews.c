@@ -5,11 +5,15 @@
 #include <curses.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "format/hprof.h"
 #include "graph/analysis.h"
+#include "graph/ownership.h"
+#include "graph/rules.h"
 #include "query/alloc.h"
 #include "query/baseline.h"
+#include "query/inspect.h"
 #include "query/merged.h"
 #include "query/step.h"
 #include "query/views.h"
@@ -25,7 +29,7 @@ int tview_rebuild(struct tui *t, struct tview *v);
 
 /* Row kinds, shared by the views. */
 enum { RK_OBJ = 1, RK_CLASS, RK_PKG, RK_LOADER, RK_FOLD, RK_GROUP, RK_MORE, RK_FIELD,
-       RK_ELEM_MORE, RK_ROOT, RK_PATH, RK_INFO, RK_GONECLS, RK_ALLOC };
+       RK_ELEM_MORE, RK_ROOT, RK_PATH, RK_INFO, RK_GONECLS, RK_ALLOC, RK_CAT, RK_INSP, RK_IGROUP };
 
 /* What a row stands for beyond its node: a node list (folded and group
  * rows), a name prefix (packages), a merged group. */
@@ -77,7 +81,8 @@ static double pct(uint64_t a, uint64_t of)
 	return of ? 100.0 * (double)a / (double)of : 0.0;
 }
 
-/* "java.util.HashMap 0x7ff0012a8" and a String's value, escaped. */
+/* "java.util.HashMap 0x7ff0012a8" and a String's value, escaped; the
+ * label (node_label) carries the object's tags, "[finalizer]". */
 static void object_text(const struct heap *h, node_t v, struct sbuf *sb)
 {
 	struct sbuf raw, val;
@@ -1452,7 +1457,29 @@ static int outgoing_request(struct tui *t, struct tview *v, enum request r)
 }
 
 /* ================= incoming references, paths to GC roots ================= */
-static void referrer_row(struct tui *t, struct rowvec *out, node_t src, node_t dst, int weak)
+enum { REF_STRONG, REF_WEAK, REF_INCIDENTAL };
+
+/* "  (weak: jdk.rules:12)": why a reference does not count as strong,
+ * with the rule that says so (-1 or the built-in referent: none named). */
+static void ref_why(const struct tui *t, const char *what, int rule, struct sbuf *l)
+{
+	const struct ruleset *rs = t->oo.rules;
+
+	sbuf_printf(l, "  (%s", what);
+	if (rs != NULL && rule >= 0 && (size_t)rule < rs->n && rs->rules[rule].file != NULL) {
+		const struct rule *ru = &rs->rules[rule];
+		sbuf_adds(l, ": ");
+		add_esc(l, ru->file);
+		if (strchr(ru->file, ':') == NULL && ru->line > 0)
+			sbuf_printf(l, ":%u", ru->line);
+	} else if (rule == WEAK_BUILTIN) {
+		sbuf_adds(l, ": referent");
+	}
+	sbuf_addc(l, ')');
+}
+
+/* A referrer of dst; how: REF_*. */
+static void referrer_row(struct tui *t, struct rowvec *out, node_t src, node_t dst, int how)
 {
 	const struct heap *h = t->h;
 	struct row *r = rowvec_add(out);
@@ -1468,12 +1495,13 @@ static void referrer_row(struct tui *t, struct rowvec *out, node_t src, node_t d
 		r->kind = RK_ROOT;
 	} else {
 		object_text(h, src, &l);
-		if (weak)
-			sbuf_adds(&lab, "referent (weak)");
-		else
-			edge_label(h, src, dst, &lab);
+		edge_label(h, src, dst, &lab);
 		sbuf_adds(&l, "  .");
 		add_esc(&l, lab.buf);
+		if (how == REF_WEAK)
+			ref_why(t, "weak", ref_is_weak(h, src, dst), &l);
+		else if (how == REF_INCIDENTAL)
+			ref_why(t, "not owning", -1, &l); /* an owner of higher weight has it */
 		add_bytes(&rt, h->node_shallow[src]);
 		add_bytes(&rt, h->retained[src]);
 		r->node = src;
@@ -1513,7 +1541,7 @@ static void paths_rows(struct tui *t, struct tview *v, node_t target)
 		/* target upwards: each row holds the one above it */
 		for (size_t k = b - 1; k-- > a;) {
 			size_t before = v->rows.n;
-			referrer_row(t, &v->rows, pv.nodes[k], pv.nodes[k + 1], 0);
+			referrer_row(t, &v->rows, pv.nodes[k], pv.nodes[k + 1], REF_STRONG);
 			struct row *r = &v->rows.v[before];
 			r->depth = (uint16_t)(2 + (b - 2 - k));
 			r->open = -1;
@@ -1579,12 +1607,26 @@ static int incoming_expand(struct tui *t, struct tview *v, size_t i, struct rowv
 			row_set(m, line, "");
 			break;
 		}
-		referrer_row(t, out, p, x, 0);
+		referrer_row(t, out, p, x, REF_STRONG);
 	}
+	/* references a rule made incidental: there, but not owning */
+	size_t lo = 0, hi = h->nrx;
+	while (lo < hi) { /* sorted by target */
+		size_t mid = lo + (hi - lo) / 2;
+		if (h->rx_dst[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t k = lo; k < h->nrx && h->rx_dst[k] == x && shown <= PAGE; k++)
+		if (k == lo || h->rx_src[k - 1] != h->rx_src[k]) {
+			referrer_row(t, out, h->rx_src[k], x, REF_INCIDENTAL);
+			shown++;
+		}
 	if (v->weak)
 		for (uint64_t k = 0; k < h->nweak; k++)
 			if (h->weak_dst[k] == x)
-				referrer_row(t, out, h->weak_src[k], x, 1);
+				referrer_row(t, out, h->weak_src[k], x, REF_WEAK);
 	return 0;
 }
 
@@ -1860,29 +1902,451 @@ static int alloc_use(struct tui *t, struct tview *v, int reached, struct use *u)
 	return 0;
 }
 
+/* ================= inspections ================= */
+/* The rows: a category, its inspections, and once one has run (Enter)
+ * the groups of its result. What has run stays with the step: the
+ * results, their arguments, what is open; build lays the rows out from
+ * that, so opening and closing never runs anything again. */
+struct insp_state {
+	struct insp_result res;
+	char *arg;          /* the argument it ran with; NULL: none or the default */
+	int ran, open;
+	size_t shown;       /* groups listed (a page at a time) */
+};
+
+struct insp_view {
+	const struct inspection *all;
+	size_t n;
+	struct insp_state *s;   /* per inspection */
+	const char **cats;      /* the categories, in the table's order */
+	uint8_t *cat_closed;
+	size_t ncats;
+};
+
+static struct insp_view *insp_data(struct tview *v)
+{
+	struct insp_view *iv = v->data;
+
+	if (iv != NULL)
+		return iv;
+	iv = v->data = xcalloc(1, sizeof *iv);
+	iv->all = inspect_all(&iv->n);
+	iv->s = xcalloc(iv->n + 1, sizeof *iv->s);
+	iv->cats = xcalloc(iv->n + 1, sizeof *iv->cats);
+	iv->cat_closed = xcalloc(iv->n + 1, 1);
+	for (size_t i = 0; i < iv->n; i++) {
+		size_t c = 0;
+		while (c < iv->ncats && strcmp(iv->cats[c], iv->all[i].category) != 0)
+			c++;
+		if (c == iv->ncats)
+			iv->cats[iv->ncats++] = iv->all[i].category;
+	}
+	return iv;
+}
+
+static void insp_free_data(struct tview *v)
+{
+	struct insp_view *iv = v->data;
+
+	if (iv == NULL)
+		return;
+	for (size_t i = 0; i < iv->n; i++) {
+		insp_result_free(&iv->s[i].res);
+		free(iv->s[i].arg);
+	}
+	free(iv->s);
+	free(iv->cats);
+	free(iv->cat_closed);
+}
+
+static const char *const prio_names[] = { [IP_LOW] = "low", [IP_MEDIUM] = "medium", [IP_HIGH] = "high" };
+
+/* The columns: priority, objects, shallow bytes and the extra figure
+ * (bytes like the other views, or a count); as INSP_HEAD lays them out. */
+#define INSP_HEAD "%-8s %9s %9s %10.10s"
+
+static void insp_cells(struct sbuf *rt, const char *prio, uint64_t count, uint64_t shallow,
+		       const struct inspection *in, uint64_t x)
+{
+	char c[32], b[32], e[32] = "";
+
+	snprintf(c, sizeof c, "%llu", (unsigned long long)count);
+	fmt_bytes(b, sizeof b, shallow);
+	if (in->extra_name != NULL && in->extra_bytes)
+		fmt_bytes(e, sizeof e, x);
+	else if (in->extra_name != NULL)
+		snprintf(e, sizeof e, "%llu", (unsigned long long)x);
+	sbuf_printf(rt, INSP_HEAD, prio, c, b, e);
+}
+
+/* The headers say what the inspection under the cursor found and what
+ * its last column is. */
+static void insp_head(struct tview *v)
+{
+	const struct insp_view *iv = v->data;
+	const char *x = "";
+	char line[96];
+
+	snprintf(v->lefthead, sizeof v->lefthead, "%s", "inspection / group  (Enter: run one)");
+	if (iv != NULL && v->cur < v->rows.n && v->rows.v[v->cur].kind != RK_CAT) {
+		size_t i = v->rows.v[v->cur].num[0];
+		const struct inspection *in = &iv->all[i];
+		const struct insp_state *st = &iv->s[i];
+		if (in->extra_name != NULL)
+			x = in->extra_name;
+		if (st->ran)
+			snprintf(v->lefthead, sizeof v->lefthead, "%s: %zu group%s, %llu examined", in->name,
+				 st->res.n, st->res.n == 1 ? "" : "s", (unsigned long long)st->res.examined);
+		else
+			snprintf(v->lefthead, sizeof v->lefthead, "%s: Enter runs it", in->name);
+	}
+	snprintf(line, sizeof line, INSP_HEAD, "priority", "objects", "shallow", x);
+	if (v->colhead == NULL || strcmp(v->colhead, line) != 0) {
+		free(v->colhead);
+		v->colhead = xstrdup(line);
+	}
+}
+
+/* The label of group k: its name, escaped, cut short (a duplicated
+ * string's value can be megabytes). */
+static void insp_group_row(struct tview *v, size_t i, size_t k)
+{
+	const struct insp_view *iv = v->data;
+	const struct insp_group *g = &iv->s[i].res.g[k];
+	struct row *r = rowvec_add(&v->rows);
+	struct sbuf l, rt;
+	size_t n = strlen(g->name);
+
+	sbuf_init(&l);
+	sbuf_init(&rt);
+	sbuf_printf(&l, "%zu ", k + 1);
+	esc_append(&l, (const uint8_t *)g->name, n > 300 ? 300 : n, 0);
+	if (n > 300)
+		sbuf_adds(&l, "...");
+	insp_cells(&rt, g->priority <= IP_HIGH ? prio_names[g->priority] : "?", g->count, g->shallow,
+		   &iv->all[i], g->extra);
+	r->kind = RK_IGROUP;
+	r->depth = 2;
+	r->num[0] = i;
+	r->num[1] = k;
+	row_set(r, l.buf, rt.buf);
+	sbuf_free(&l);
+	sbuf_free(&rt);
+}
+
+/* Inspection i's row and, when open, its groups. */
+static void insp_rows(struct tview *v, size_t i)
+{
+	const struct insp_view *iv = v->data;
+	const struct inspection *in = &iv->all[i];
+	const struct insp_state *st = &iv->s[i];
+	struct row *r = rowvec_add(&v->rows);
+	struct sbuf l, rt;
+
+	sbuf_init(&l);
+	sbuf_init(&rt);
+	add_esc(&l, in->name);
+	if (st->ran) { /* what it found first: the title is cut on a narrow screen */
+		uint64_t cnt = 0, sh = 0, x = 0;
+		for (size_t k = 0; k < st->res.n; k++) {
+			cnt += st->res.g[k].count;
+			sh += st->res.g[k].shallow;
+			x += st->res.g[k].extra;
+		}
+		sbuf_adds(&l, " ");
+		if (st->arg != NULL) {
+			add_esc(&l, st->arg);
+			sbuf_adds(&l, " ");
+		}
+		sbuf_printf(&l, "[%zu group%s]", st->res.n, st->res.n == 1 ? "" : "s");
+		insp_cells(&rt, "total", cnt, sh, in, x);
+	}
+	sbuf_adds(&l, "  ");
+	add_esc(&l, in->title);
+	r->kind = RK_INSP;
+	r->depth = 1;
+	r->num[0] = i;
+	r->open = st->ran && st->open ? 1 : 0;
+	row_set(r, l.buf, rt.buf);
+	sbuf_free(&l);
+	sbuf_free(&rt);
+	if (!st->ran || !st->open)
+		return;
+	if (st->res.n == 0) {
+		struct row *e = rowvec_add(&v->rows);
+		char line[96];
+		snprintf(line, sizeof line, "nothing found in %llu objects",
+			 (unsigned long long)st->res.examined);
+		row_set(e, line, "");
+		e->kind = RK_INFO;
+		e->depth = 2;
+		e->num[0] = i;
+		return;
+	}
+	size_t k;
+	for (k = 0; k < st->res.n && k < st->shown; k++)
+		insp_group_row(v, i, k);
+	if (k < st->res.n) {
+		struct row *m = rowvec_add(&v->rows);
+		char line[128];
+		snprintf(line, sizeof line, "... %zu more groups: + lists %d more", st->res.n - k, PAGE);
+		row_set(m, line, "");
+		m->kind = RK_MORE;
+		m->depth = 2;
+		m->open = 0;
+		m->num[0] = i;
+	}
+}
+
+/* Does the filter take inspection i (by name and title)? */
+static int insp_visible(const struct tview *v, const struct inspection *in)
+{
+	struct sbuf l;
+
+	if (v->filter_re == NULL)
+		return 1;
+	sbuf_init(&l);
+	sbuf_printf(&l, "%s  %s", in->name, in->title);
+	int ok = tui_filter_ok(v, l.buf);
+	sbuf_free(&l);
+	return ok;
+}
+
+static int insp_build(struct tui *t, struct tview *v)
+{
+	struct insp_view *iv = insp_data(v);
+
+	(void)t;
+	for (size_t c = 0; c < iv->ncats; c++) {
+		size_t nvis = 0;
+		for (size_t i = 0; i < iv->n; i++)
+			nvis += strcmp(iv->all[i].category, iv->cats[c]) == 0 && insp_visible(v, &iv->all[i]);
+		if (nvis == 0)
+			continue;
+		struct row *r = rowvec_add(&v->rows);
+		char line[128];
+		snprintf(line, sizeof line, "%s (%zu)", iv->cats[c], nvis);
+		row_set(r, line, "");
+		r->kind = RK_CAT;
+		r->num[0] = c;
+		r->open = iv->cat_closed[c] ? 0 : 1;
+		if (iv->cat_closed[c])
+			continue;
+		for (size_t i = 0; i < iv->n; i++)
+			if (strcmp(iv->all[i].category, iv->cats[c]) == 0 && insp_visible(v, &iv->all[i]))
+				insp_rows(v, i);
+	}
+	insp_head(v);
+	return 0;
+}
+
+/* Does inspection in take a regex (written /.../ in a step)? */
+static int insp_arg_is_regex(const struct inspection *in, const char *arg)
+{
+	if (strpbrk(arg, " \t|") != NULL || arg[0] == '/' || strcmp(arg, "group") == 0)
+		return 1; /* not a word: only the slashes can hold it */
+	for (const char *p = in->arg; *p; p++)
+		if (strncasecmp(p, "regex", 5) == 0 || strncasecmp(p, "regular expression", 18) == 0)
+			return 1;
+	return strstr(in->name, "regex") != NULL;
+}
+
+/* Run inspection i on the step's set; its argument asked for first.
+ * Cancelled, or a bad argument: the view stays as it was. */
+static void insp_run_one(struct tui *t, struct tview *v, size_t i)
+{
+	struct insp_view *iv = insp_data(v);
+	const struct inspection *in = &iv->all[i];
+	struct insp_result res;
+	struct sbuf err;
+	char *arg = NULL;
+
+	if (in->arg != NULL) {
+		char *label = xasprintf("%s: %s%s: ", in->name, in->arg,
+					in->arg_required ? "" : " (Enter: the default)");
+		arg = tui_prompt(t, label, NULL, NULL);
+		free(label);
+		if (arg == NULL)
+			return;
+		if (*arg == '\0') {
+			free(arg);
+			arg = NULL;
+			if (in->arg_required) {
+				tui_message(t, 1, "%s needs an argument: %s", in->name, in->arg);
+				return;
+			}
+		}
+	}
+	sbuf_init(&err);
+	tui_work_begin(t, in->title);
+	heap_need(t->h, HP_ALL, &t->prog);
+	int rc = inspect_run(t->h, in, arg, &v->st->set, &res, &t->prog, &err);
+	int cancelled = tui_work_end(t) < 0;
+	if (rc < 0) {
+		tui_message(t, 1, "%s", err.buf);
+	} else if (cancelled || res.cancelled) {
+		insp_result_free(&res);
+		tui_message(t, 1, "%s cancelled: %s", in->name,
+			    iv->s[i].ran ? "the result before stays" : "not run");
+	} else {
+		struct insp_state *st = &iv->s[i];
+		insp_result_free(&st->res);
+		free(st->arg);
+		st->res = res;
+		st->arg = arg;
+		arg = NULL;
+		st->ran = st->open = 1;
+		st->shown = PAGE;
+		tview_rebuild(t, v);
+		tui_message(t, 0, "%s: %zu group%s (%llu objects examined)", in->name, res.n,
+			    res.n == 1 ? "" : "s", (unsigned long long)res.examined);
+	}
+	free(arg);
+	sbuf_free(&err);
+}
+
+/* The inspection a row belongs to, or -1 (a category row). */
+static long insp_of_row(const struct row *r)
+{
+	return r->kind == RK_INSP || r->kind == RK_IGROUP || r->kind == RK_MORE || r->kind == RK_INFO
+	       ? (long)r->num[0] : -1;
+}
+
+/* The keys that open, close and run; the rest is the frame's. */
+static int insp_request(struct tui *t, struct tview *v, enum request rq)
+{
+	struct insp_view *iv = insp_data(v);
+	struct row *r = v->cur < v->rows.n ? &v->rows.v[v->cur] : NULL;
+	int any = 0;
+
+	if (r == NULL)
+		return 0;
+	for (size_t i = 0; i < v->rows.n; i++)
+		any |= v->rows.v[i].marked;
+	long i = insp_of_row(r);
+	switch (rq) {
+	case REQ_PATHS: /* r: again */
+		if (i < 0) {
+			tui_message(t, 1, "put the cursor on an inspection");
+			return 1;
+		}
+		insp_run_one(t, v, (size_t)i);
+		return 1;
+	case REQ_USE:
+		if (any || r->kind == RK_IGROUP)
+			return 0; /* the frame uses the groups */
+		/* fall through */
+	case REQ_EXPAND:
+		if (r->kind == RK_CAT) {
+			iv->cat_closed[r->num[0]] = rq == REQ_USE ? !iv->cat_closed[r->num[0]] : 0;
+		} else if (r->kind == RK_INSP && !iv->s[i].ran) {
+			insp_run_one(t, v, (size_t)i);
+			return 1;
+		} else if (r->kind == RK_INSP) {
+			iv->s[i].open = rq == REQ_USE ? !iv->s[i].open : 1;
+		} else if (r->kind == RK_MORE) {
+			iv->s[i].shown += PAGE;
+		} else {
+			return 1;
+		}
+		tview_rebuild(t, v);
+		return 1;
+	case REQ_COLLAPSE:
+		if (r->kind == RK_CAT && !iv->cat_closed[r->num[0]]) {
+			iv->cat_closed[r->num[0]] = 1;
+		} else if (r->kind == RK_INSP && iv->s[i].ran && iv->s[i].open) {
+			iv->s[i].open = 0;
+		} else { /* to the parent row */
+			size_t k = v->cur;
+			while (k > 0 && v->rows.v[k - 1].depth >= r->depth)
+				k--;
+			if (k > 0 && r->depth > 0)
+				v->cur = k - 1;
+			return 1;
+		}
+		tview_rebuild(t, v);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The marked groups (or the cursor's): their members; one group is
+ * "inspection NAME [ARG] group K" after the step's expression. */
+static int insp_use(struct tui *t, struct tview *v, int reached, struct use *u)
+{
+	struct insp_view *iv = insp_data(v);
+	size_t ng = 0, last = 0;
+	int any = 0;
+
+	(void)reached;
+	for (size_t i = 0; i < v->rows.n; i++)
+		any |= v->rows.v[i].marked;
+	objset_empty(t->h, &u->set);
+	for (size_t i = 0; i < v->rows.n; i++) {
+		const struct row *r = &v->rows.v[i];
+		if (r->kind != RK_IGROUP || !(any ? r->marked : i == v->cur))
+			continue;
+		const struct insp_group *g = &iv->s[r->num[0]].res.g[r->num[1]];
+		for (uint64_t k = 0; k < g->count; k++)
+			bit_set(u->set.bits, g->nodes[k]);
+		ng++;
+		last = i;
+	}
+	if (ng == 0) {
+		objset_free(&u->set);
+		tui_message(t, 1, "%s", any ? "no group is marked: mark groups of a result"
+					    : "put the cursor on a group of a result (Enter runs an inspection)");
+		return -1;
+	}
+	objset_recount(t->h, &u->set);
+	if (ng > 1) { /* a union of groups: no step names it */
+		u->title = xasprintf("%zu inspection groups of %llu objects", ng,
+				     (unsigned long long)v->st->set.count);
+		u->expr = NULL;
+		return 0;
+	}
+	const struct row *r = &v->rows.v[last];
+	const struct inspection *in = &iv->all[r->num[0]];
+	const struct insp_state *st = &iv->s[r->num[0]];
+	struct step s = { .op = ST_INSPECTION, .insp = (char *)in->name, .arg = st->arg,
+			  .regex = st->arg != NULL && insp_arg_is_regex(in, st->arg),
+			  .group = (uint32_t)r->num[1] + 1 };
+	struct sbuf ex;
+	sbuf_init(&ex);
+	step_to_string(&s, &ex);
+	u->expr = sbuf_detach(&ex);
+	u->title = xasprintf("%s group %u of %llu objects", in->name, s.group,
+			     (unsigned long long)v->st->set.count);
+	return 0;
+}
+
 static void classes_row_free_all(struct row *r) { classes_row_free(r); }
 
 static const struct view_ops classes_ops = { "Classes", classes_build, classes_expand, classes_use,
-					     classes_request, classes_row_free_all };
+					     classes_request, classes_row_free_all, NULL, NULL };
 static const struct view_ops biggest_ops = { "Biggest", biggest_build, biggest_expand, biggest_use,
-					     group_request, rowdata_free };
+					     group_request, rowdata_free, NULL, NULL };
 static const struct view_ops outgoing_ops = { "Outgoing", outgoing_build, outgoing_expand, outgoing_use,
-					      outgoing_request, rowdata_free };
+					      outgoing_request, rowdata_free, NULL, NULL };
 static const struct view_ops incoming_ops = { "Incoming", incoming_build, incoming_expand, incoming_use,
-					      incoming_request, rowdata_free };
+					      incoming_request, rowdata_free, NULL, NULL };
 static const struct view_ops merged_out_ops = { "Merged out", merged_build, merged_expand, merged_use,
-						merged_request, rowdata_free };
+						merged_request, rowdata_free, NULL, NULL };
 static const struct view_ops merged_in_ops = { "Merged in", merged_build, merged_expand, merged_use,
-					       merged_request, rowdata_free };
+					       merged_request, rowdata_free, NULL, NULL };
 static const struct view_ops merged_dom_ops = { "Dominating", merged_build, merged_expand, merged_use,
-						merged_request, rowdata_free };
+						merged_request, rowdata_free, NULL, NULL };
 
 static const struct view_ops alloc_ops = { "Allocations", alloc_build, alloc_expand, alloc_use,
-					   group_request, rowdata_free }; /* c: the other tree */
+					   group_request, rowdata_free, "Alloc", NULL }; /* c: the other tree */
+/* Enter, +, - and r are its own (insp_request): no expand */
+static const struct view_ops insp_ops = { "Inspections", insp_build, NULL, insp_use, insp_request, NULL,
+					  "Inspect", insp_head };
 
 const struct view_ops *const view_table[V_COUNT] = {
 	&classes_ops, &biggest_ops, &outgoing_ops, &incoming_ops, &merged_out_ops, &merged_in_ops,
-	&merged_dom_ops, &alloc_ops,
+	&merged_dom_ops, &alloc_ops, &insp_ops,
 };
 
 /* The classes view keeps its class rows in v->data beside a struct
@@ -1894,4 +2358,17 @@ void tview_free_data(struct tview *v)
 		classes_free_data(v);
 	else if (v->ops == &alloc_ops && v->data != NULL)
 		alloc_view_free(v->data);
+	else if (v->ops == &insp_ops)
+		insp_free_data(v);
+}
+
+void tview_reset(struct tview *v)
+{
+	if (v->ops == &incoming_ops) /* its data is the paths' target: an option */
+		return;
+	tview_free_data(v);
+	free(v->data);
+	v->data = NULL;
+	free(v->exact);
+	v->exact = NULL;
 }
