@@ -16,7 +16,12 @@
  *      reference counts again (not incidental) and the virtual root, where
  *      weakly reachable objects hang, is the common dominator
  * Toggling a group and applying again gives what a fresh open with those
- * rules gives, also through the index cache. */
+ * rules gives, also through the index cache. The References inspections
+ * run on tests/java/Refs, dumped without a GC first (refs-run.sh): 3
+ * objects only soft references reach, 4 weak, 5 phantom, 6 finalizable
+ * objects nothing else keeps (2 more held strongly), one object a soft
+ * and a weak reference both reach (soft), one weakly referenced object
+ * held strongly (in no group). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -454,6 +459,102 @@ START_TEST(cache_follows_rules)
 }
 END_TEST
 
+/* ---- the References inspections, on tests/java/Refs ---- */
+
+#define REFS TEST_BUILDDIR "/dumps/refs"
+
+static const char *refs_dump(void)
+{
+	struct stat d, w;
+
+	if (stat(REFS "/refs.hprof", &d) == 0 && stat(TEST_SRCDIR "/java/Refs.java", &w) == 0 &&
+	    d.st_mtime >= w.st_mtime)
+		return REFS "/refs.hprof";
+	ck_assert_msg(getenv("JAVA") && *getenv("JAVA"), "JAVA is not set: the JDK is a test dependency");
+	ck_assert_msg(system("sh " TEST_SRCDIR "/refs-run.sh " REFS) == 0, "refs-run.sh failed");
+	return REFS "/refs.hprof";
+}
+
+/* Members of group g by class: how many are of `cls`; the others must be
+ * the planted objects' int[] payloads (as many as `payloads`) or the
+ * JDK's own objects. */
+static uint64_t members_of(const struct heap *h, const struct insp_group *g, const char *cls,
+			   const char *also, uint64_t *nalso, uint64_t *ints, uint64_t *jdk)
+{
+	uint64_t n = 0;
+
+	for (uint64_t i = 0; i < g->count; i++) {
+		const char *name = class_name(h, h->node_class[g->nodes[i]]);
+		if (strcmp(name, cls) == 0)
+			n++;
+		else if (also != NULL && strcmp(name, also) == 0)
+			(*nalso)++;
+		else if (strcmp(name, "[I") == 0)
+			(*ints)++;
+		else if (strncmp(name, "Refs", 4) == 0)
+			ck_abort_msg("%s in group %s", name, g->name);
+		else
+			(*jdk)++;
+	}
+	return n;
+}
+
+START_TEST(references_inspections)
+{
+	const char *path = refs_dump();
+	struct ruleset *rs = rules_new();
+	struct heap h;
+	struct objset all;
+	struct insp_result r;
+	struct sbuf err;
+	static const struct { const char *group, *cls; uint64_t n, ints; } want[] = {
+		{ "softly reachable (SoftReference)", "Refs$SoftOnly", 3, 4 }, /* 3 + the shared one's */
+		{ "weakly reachable (WeakReference)", "Refs$WeakOnly", 4, 4 },
+		{ "reachable through a finalizer (FinalReference)", "Refs$Finalizable", 6, 0 },
+		{ "phantom reachable (PhantomReference)", "Refs$PhantomOnly", 5, 0 },
+	};
+
+	sbuf_init(&err);
+	ck_assert_int_eq(rules_load_default(rs, &err), 0); /* with jdk.rules, as by default */
+	open_with(&h, path, rs, 1);
+	objset_all(&h, &all);
+	ck_assert_int_eq(inspect_run(&h, inspect_find("weak-reachable"), NULL, &all, &r, NULL, &err), 0);
+	uint64_t seen = 0;
+	for (size_t i = 0; i < r.n; i++)
+		for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+			if (strcmp(r.g[i].name, want[k].group) != 0)
+				continue;
+			uint64_t ints = 0, jdk = 0, both = 0;
+			/* the object a soft and a weak reference both reach: soft */
+			ck_assert_uint_eq(members_of(&h, &r.g[i], want[k].cls, k == 0 ? "Refs$WeakOnly" : NULL,
+						     &both, &ints, &jdk), want[k].n);
+			ck_assert_uint_eq(both, k == 0 ? 1 : 0);
+			ck_assert_uint_eq(ints, want[k].ints); /* each payload with its object */
+			/* the JDK's own: this small program has none weakly reachable */
+			ck_assert_uint_eq(jdk, 0);
+			seen |= 1u << k;
+		}
+	ck_assert_uint_eq(seen, 0xf);
+	ck_assert_uint_eq(r.n, 4);
+	insp_result_free(&r);
+	/* what only the finalizer keeps: the 6 dropped ones, not the 2 held */
+	ck_assert_int_eq(inspect_run(&h, inspect_find("pending-finalization"), NULL, &all, &r, NULL, &err), 0);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_str_eq(r.g[0].name, "Refs$Finalizable awaiting finalization");
+	ck_assert_uint_eq(r.g[0].count, 6);
+	for (uint64_t i = 0; i < r.g[0].count; i++) {
+		struct idfield f = { "n", 0, 0, 0 };
+		hprof_fields(&h, r.g[0].nodes[i], id_cb, &f);
+		ck_assert(f.found && f.v >= 0 && f.v < 6);
+	}
+	insp_result_free(&r);
+	objset_free(&all);
+	heap_free(&h);
+	rules_free(rs);
+	sbuf_free(&err);
+}
+END_TEST
+
 /* ---- the command line ---- */
 
 static char *sh(const char *cmd, int *status)
@@ -600,6 +701,7 @@ Suite *rules_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, dominators_follow_rules);
 	tcase_add_test(tc, cache_follows_rules);
+	tcase_add_test(tc, references_inspections);
 	tcase_add_test(tc, cli_rules);
 	tcase_add_test(tc, cli_inspect);
 	suite_add_tcase(s, tc);

@@ -1,7 +1,7 @@
 /* insp_refs.c — the References and Rules inspections, see inspect.h:
  * weak-reachable, pending-finalization, unowned, ambiguous-owners,
- * tagged. Reachability here is over the strong references (out[]) from
- * the real GC roots, then through weak references in stages. */
+ * tagged. Reachability here starts from the real GC roots (no pseudo
+ * roots) and goes through weak references in stages. */
 #include "query/inspect.h"
 
 #include <stdlib.h>
@@ -12,13 +12,43 @@
 #include "graph/rules.h"
 
 /* Marks, over strong references, what v reaches and seen lacks; stage[]
- * (if not NULL) gets k for each newly marked object. */
+ * (if not NULL) gets k for each newly marked object. With wk (the kind
+ * of each weak reference, weak_kinds()), the references a rule calls
+ * weak count as strong too: the JVM's own reachability, which rules do
+ * not change. */
 struct marker {
 	const struct heap *h;
 	bits_t *seen;
 	node_t *stack;
 	uint8_t *stage;
+	const uint8_t *wk;
 };
+
+static void push(struct marker *m, size_t *sp, node_t t)
+{
+	if (!bit_get(m->seen, t)) {
+		bit_set(m->seen, t);
+		m->stack[(*sp)++] = t;
+	}
+}
+
+/* The weak references from u that a rule (not a Reference) made weak. */
+static void push_rule_weak(struct marker *m, size_t *sp, node_t u)
+{
+	const struct heap *h = m->h;
+	uint64_t lo = 0, hi = h->nweak;
+
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (h->weak_src[mid] < u)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < h->nweak && h->weak_src[lo] == u; lo++)
+		if (m->wk[lo] == 0)
+			push(m, sp, h->weak_dst[lo]);
+}
 
 static void mark(struct marker *m, node_t v, uint8_t k)
 {
@@ -33,16 +63,16 @@ static void mark(struct marker *m, node_t v, uint8_t k)
 		if (m->stage != NULL)
 			m->stage[u] = k;
 		for (edge_t j = m->h->out_start[u]; j < m->h->out_start[u + 1]; j++)
-			if (!bit_get(m->seen, m->h->out[j])) {
-				bit_set(m->seen, m->h->out[j]);
-				m->stack[sp++] = m->h->out[j];
-			}
+			push(m, &sp, m->h->out[j]);
+		if (m->wk != NULL)
+			push_rule_weak(m, &sp, u);
 	}
 }
 
-static void marker_init(struct marker *m, const struct heap *h, int stages)
+static void marker_init(struct marker *m, const struct heap *h, int stages, const uint8_t *wk)
 {
 	m->h = h;
+	m->wk = wk;
 	m->seen = xcalloc(bits_words(h->n), sizeof *m->seen);
 	m->stack = xmalloc(((size_t)h->n + 1) * sizeof *m->stack);
 	m->stage = stages ? xcalloc((size_t)h->n + 1, 1) : NULL;
@@ -130,7 +160,7 @@ static int weak_reachable(struct heap *h, const struct objset *set, const char *
 	(void)arg;
 	(void)err;
 	(void)p;
-	marker_init(&m, h, 1);
+	marker_init(&m, h, 1, wk);
 	memset(m.stage, 0, h->n);
 	for (uint8_t k = 1; k <= 4; k++)
 		for (int changed = 1; changed;) {
@@ -162,7 +192,7 @@ static int pending_finalization(struct heap *h, const struct objset *set, const 
 	(void)arg;
 	(void)err;
 	(void)p;
-	marker_init(&m, h, 0);
+	marker_init(&m, h, 0, wk);
 	for (uint64_t i = 0; i < h->nweak; i++)
 		if (wk[i] == 3 && strcmp(class_name(h, h->node_class[h->weak_src[i]]),
 					 "java.lang.ref.Finalizer") == 0 &&
@@ -203,7 +233,7 @@ static int unowned(struct heap *h, const struct objset *set, const char *arg,
 	(void)arg;
 	(void)err;
 	(void)p;
-	marker_init(&m, h, 0);
+	marker_init(&m, h, 0, NULL); /* the rules' weak references come last */
 	for (int changed = 1; changed;) {
 		changed = 0;
 		for (uint64_t i = 0; i < h->nweak; i++)

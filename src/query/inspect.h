@@ -42,7 +42,10 @@
  *                       object, one group per strongest kind that
  *                       reaches them: soft, weak, finalizer, phantom
  *   pending-finalization  referents of java.lang.ref.Finalizer objects
- *                       that nothing but their Finalizer keeps alive
+ *                       that nothing but their Finalizer keeps alive,
+ *                       one group per class
+ *                       (both: the JVM's reachability, so references a
+ *                       rule calls weak count as strong here)
  * Retention (priority by bytes retained: HIGH >= 10% of the heap,
  * MEDIUM >= 1%, else LOW)
  *   thread-locals       values of the ThreadLocalMap entries of each
