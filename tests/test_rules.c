@@ -11,6 +11,8 @@
  *   D  item 2, owned by owners 2 and 3 with equal weight: ambiguous, the
  *      class Owned still dominates it
  *   E  item 3: owner 4 (weight 1) and the boss (weight 10): the boss
+ *   H  a WeakHashMap entry whose value is its key: the referent field is
+ *      weak, the value field strong, so the entry dominates the key
  *   F  item 4: owner 5, which only a weak reference (Backup.owner) reaches,
  *      and a registry slot: its owner is out of strong reach, so the slot's
  *      reference counts again (not incidental) and the virtual root, where
@@ -324,6 +326,11 @@ static void check_with(const struct heap *h, const struct cast *k)
 	/* F */
 	ck_assert_uint_eq(h->idom[k->item4], 0);
 	ck_assert_int_eq(ref_is_incidental(h, k->slots, k->item4), -1);
+	/* H: one object, two fields: the weak referent and the strong value */
+	node_t key = obj(h, "Owned$SelfKey", -1);
+	node_t entry = h->idom[key];
+	ck_assert_str_eq(class_name(h, h->node_class[entry]), "java.util.WeakHashMap$Entry");
+	ck_assert_int_ge(ref_is_weak(h, entry, key), 0);
 	/* G: tags */
 	struct sbuf sb;
 	sbuf_init(&sb);

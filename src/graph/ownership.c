@@ -19,9 +19,11 @@
 /* A reference a rule classified. */
 struct mark {
 	node_t src, dst;
+	uint32_t slot;    /* the field's offset; SLOT_SEQ|n for a slot found otherwise */
 	uint16_t rule;    /* index of the rule, or WEAK_BUILTIN */
 	uint16_t weight;  /* 0: weak; else owning with this weight */
 };
+#define SLOT_SEQ 0x80000000u /* array and collection slots: each hit its own */
 
 struct tagged { node_t node; uint32_t label; };
 
@@ -40,6 +42,8 @@ struct apply {
 	struct tagged *tg;
 	size_t ntg, captg;
 	uint16_t cur_rule, cur_weight;
+	uint32_t cur_slot;   /* the field offset of the current hit, or 0 */
+	uint32_t seq;        /* numbers the hits that are no field */
 	int cur_tag;      /* the current rule tags targets */
 	uint8_t *field_seen; /* per rule: some matching class has the field */
 };
@@ -107,7 +111,8 @@ static void add_mark(struct apply *a, node_t src, node_t dst)
 		a->capm = a->capm ? a->capm * 2 : 1024;
 		a->m = xreallocarray(a->m, a->capm, sizeof *a->m);
 	}
-	a->m[a->nm++] = (struct mark){ src, dst, a->cur_rule, a->cur_weight };
+	uint32_t slot = a->cur_slot ? a->cur_slot : SLOT_SEQ | (a->seq++ & ~SLOT_SEQ);
+	a->m[a->nm++] = (struct mark){ src, dst, slot, a->cur_rule, a->cur_weight };
 }
 
 static void add_tag(struct apply *a, node_t v, uint32_t label)
@@ -178,7 +183,9 @@ static void apply_field(struct apply *a, const struct rule_field *f, node_t v, u
 		if (t == HW_NONE)
 			return;
 		if (f->reach == RR_FIELD) {
+			a->cur_slot = (uint32_t)off + 1;
 			hit(a, v, t);
+			a->cur_slot = 0;
 			return;
 		}
 	} else {
@@ -278,8 +285,10 @@ static int evaluate(struct apply *a, struct progress *p)
 		a->cur_tag = -1;
 		for (node_t v = 1; v < h->n; v++) {
 			const struct hclass *k = &h->cls[h->node_class[v]];
-			if (h->node_kind[v] == NK_INSTANCE && k->referent_off != HW_NONE)
+			if (h->node_kind[v] == NK_INSTANCE && k->referent_off != HW_NONE) {
+				a->cur_slot = k->referent_off + 1;
 				add_mark(a, v, jfield_ref(h, v, (int)k->referent_off));
+			}
 		}
 		return 0;
 	}
@@ -336,6 +345,9 @@ static int evaluate(struct apply *a, struct progress *p)
 
 /* ---- splitting the pool ---- */
 
+/* By reference, then slot (to drop a slot's second mark), then the
+ * mark that wins: the highest weight first (owning before weak), then
+ * the rule written first. */
 static int cmp_mark(const void *x, const void *y)
 {
 	const struct mark *a = x, *b = y;
@@ -344,9 +356,22 @@ static int cmp_mark(const void *x, const void *y)
 		return a->src < b->src ? -1 : 1;
 	if (a->dst != b->dst)
 		return a->dst < b->dst ? -1 : 1;
-	if (a->weight != b->weight) /* the highest weight first; owning before weak */
+	if (a->slot != b->slot)
+		return a->slot < b->slot ? -1 : 1;
+	if (a->weight != b->weight)
 		return a->weight > b->weight ? -1 : 1;
 	return a->rule < b->rule ? -1 : a->rule > b->rule;
+}
+
+static int cmp_mark_win(const void *x, const void *y)
+{
+	const struct mark *a = x, *b = y;
+
+	if (a->weight != b->weight)
+		return a->weight > b->weight ? -1 : 1;
+	if (a->rule != b->rule)
+		return a->rule < b->rule ? -1 : 1;
+	return a->slot < b->slot ? -1 : a->slot > b->slot;
 }
 
 static int cmp_tagged(const void *x, const void *y)
@@ -450,13 +475,23 @@ static void split(struct apply *a)
 	uint16_t *wrule = xcalloc((size_t)total + 1, sizeof *wrule);
 	uint16_t *maxw = xcalloc((size_t)h->n + 1, sizeof *maxw);
 
+	/* one mark per slot (the winning one), then per pair of objects the
+	 * pool's slots of that pair take the marks, best first: a pair held
+	 * through two fields of which a rule names one keeps the other
+	 * strong */
 	hw_qsort(a->m, a->nm, sizeof *a->m, cmp_mark);
-	/* each marked reference: the first mark of a (src, dst) decides, for
-	 * every pool slot of that pair */
-	for (size_t i = 0; i < a->nm; i++) {
+	size_t kept = 0;
+	for (size_t i = 0; i < a->nm; i++)
+		if (kept == 0 || a->m[i].src != a->m[kept - 1].src || a->m[i].dst != a->m[kept - 1].dst ||
+		    a->m[i].slot != a->m[kept - 1].slot)
+			a->m[kept++] = a->m[i];
+	a->nm = kept;
+	for (size_t i = 0, e; i < a->nm; i = e) {
 		const struct mark *m = &a->m[i];
-		if (i > 0 && m->src == a->m[i - 1].src && m->dst == a->m[i - 1].dst)
-			continue;
+		for (e = i + 1; e < a->nm && a->m[e].src == m->src && a->m[e].dst == m->dst; e++)
+			;
+		if (e - i > 1)
+			hw_qsort(&a->m[i], e - i, sizeof *a->m, cmp_mark_win);
 		edge_t lo = pl->start[m->src], hi = pl->start[m->src + 1];
 		while (lo < hi) {
 			edge_t mid = lo + (hi - lo) / 2;
@@ -465,13 +500,13 @@ static void split(struct apply *a)
 			else
 				hi = mid;
 		}
-		for (edge_t j = lo; j < pl->start[m->src + 1] && pl->dst[j] == m->dst; j++) {
-			cls[j] = m->weight ? 2 : 1;
-			w[j] = m->weight;
-			wrule[j] = m->rule;
+		for (size_t q = i; q < e && lo < pl->start[m->src + 1] && pl->dst[lo] == m->dst; q++, lo++) {
+			cls[lo] = a->m[q].weight ? 2 : 1;
+			w[lo] = a->m[q].weight;
+			wrule[lo] = a->m[q].rule;
+			if (a->m[q].weight > maxw[m->dst])
+				maxw[m->dst] = a->m[q].weight;
 		}
-		if (m->weight > maxw[m->dst])
-			maxw[m->dst] = m->weight;
 	}
 	/* ambiguous: two sources of the highest weight */
 	node_t *owner = xmalloc(((size_t)h->n + 1) * sizeof *owner);

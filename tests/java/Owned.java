@@ -37,6 +37,11 @@ public class Owned {
     // weak reaches (Backup.owner), and by the registry's slot 1
     static final class Backup { Owner owner; }
     static Backup backup = new Backup();
+    // G: a WeakHashMap whose value is its own key (the classic leak): the
+    // entry's referent is weak, its value strong, so the key stays
+    // strongly reachable, dominated by its entry
+    static final class SelfKey { }
+    static java.util.WeakHashMap<Object, Object> selfKeyed = new java.util.WeakHashMap<>();
 
     public static void main(String[] args) throws Exception {
         plant(); // in a method of its own: no local variable stays a GC root
@@ -70,5 +75,8 @@ public class Owned {
         backup.owner = new Owner(5);
         backup.owner.item = new Item(4);
         registry.slots[1] = backup.owner.item;
+
+        SelfKey k = new SelfKey();
+        selfKeyed.put(k, k);
     }
 }
