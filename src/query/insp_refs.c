@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "graph/analysis.h"
+#include "graph/jcoll.h"
 #include "graph/ownership.h"
 #include "graph/rules.h"
 
@@ -117,10 +118,8 @@ static uint8_t *weak_kinds(const struct heap *h)
 		if (ck[h->node_class[s]] == 0 || h->node_kind[s] != NK_INSTANCE ||
 		    cl->referent_off == HW_NONE)
 			continue;
-		const uint8_t *q = h->map + h->node_off[s];
-		unsigned ids = h->layout.idsize;
-		uint64_t id = beid(q + 1 + 2 * ids + 8 + cl->referent_off, ids);
-		if (id == heap_node_id(h, h->weak_dst[i]))
+		uint64_t id = jfield_raw(h, s, (int)cl->referent_off, T_OBJECT); /* bounds-checked */
+		if (id != 0 && id == heap_node_id(h, h->weak_dst[i]))
 			k[i] = ck[h->node_class[s]];
 	}
 	free(ck);
@@ -181,6 +180,74 @@ static int weak_reachable(struct heap *h, const struct objset *set, const char *
 	return 0;
 }
 
+/* Members keyed 0..nkeys-1 (key[i] for node[i], nodes ascending; a key
+ * of UINT32_MAX drops it) into one group per key, by a counting sort:
+ * one pass however many groups. name(arg, key) names a group. */
+static void groups_by_key(struct insp_result *r, const struct heap *h, const node_t *node,
+			  const uint32_t *key, uint64_t n, uint32_t nkeys, enum insp_priority prio,
+			  int retained, char *(*name)(const struct heap *, void *, uint32_t), void *arg)
+{
+	uint64_t *start = xcalloc((size_t)nkeys + 2, sizeof *start);
+
+	for (uint64_t i = 0; i < n; i++)
+		if (key[i] < nkeys)
+			start[key[i] + 1]++;
+	for (uint32_t k = 0; k < nkeys; k++)
+		start[k + 1] += start[k];
+	node_t *all = xmalloc((start[nkeys] + 1) * sizeof *all);
+	uint64_t *pos = xmalloc(((size_t)nkeys + 1) * sizeof *pos);
+	memcpy(pos, start, (size_t)nkeys * sizeof *pos);
+	for (uint64_t i = 0; i < n; i++) /* stable: each group stays ascending */
+		if (key[i] < nkeys)
+			all[pos[key[i]]++] = node[i];
+	for (uint32_t k = 0; k < nkeys; k++) {
+		uint64_t c = start[k + 1] - start[k];
+		if (c == 0)
+			continue;
+		node_t *nodes = xmalloc(c * sizeof *nodes);
+		memcpy(nodes, all + start[k], c * sizeof *nodes);
+		insp_add(r, h, name(h, arg, k), prio, nodes, c,
+			 retained ? insp_retained(h, nodes, c, NULL) : c);
+	}
+	free(pos);
+	free(all);
+	free(start);
+}
+
+/* Members of a bitset (or a sorted list), keyed by class. */
+static void groups_by_class(struct insp_result *r, const struct heap *h, const node_t *node,
+			    uint64_t n, enum insp_priority prio, int retained,
+			    char *(*name)(const struct heap *, void *, uint32_t), void *arg)
+{
+	uint32_t *key = xmalloc((n + 1) * sizeof *key);
+
+	for (uint64_t i = 0; i < n; i++)
+		key[i] = h->node_class[node[i]];
+	groups_by_key(r, h, node, key, n, h->ncls, prio, retained, name, arg);
+	free(key);
+}
+
+/* The members of bits, ascending; *n their count. */
+static node_t *bits_list(const struct heap *h, const bits_t *bits, uint64_t *n)
+{
+	uint64_t k = 0;
+
+	for (node_t v = 1; v < h->n; v++)
+		k += bit_get(bits, v);
+	node_t *list = xmalloc((k + 1) * sizeof *list);
+	*n = 0;
+	for (node_t v = 1; v < h->n; v++)
+		if (bit_get(bits, v))
+			list[(*n)++] = v;
+	return list;
+}
+
+static char *name_pending(const struct heap *h, void *arg, uint32_t c)
+{
+	(void)arg;
+	return xasprintf("%s awaiting finalization", class_name(h, c));
+}
+
 /* Referents of java.lang.ref.Finalizer objects out of strong reach. */
 static int pending_finalization(struct heap *h, const struct objset *set, const char *arg,
 				struct insp_result *r, struct progress *p, struct sbuf *err)
@@ -199,27 +266,32 @@ static int pending_finalization(struct heap *h, const struct objset *set, const 
 		    !bit_get(m.seen, h->weak_dst[i]) && objset_has(set, h->weak_dst[i]))
 			bit_set(pend, h->weak_dst[i]);
 	/* one group per class of the objects awaiting finalization */
-	uint64_t *cnt = xcalloc((size_t)h->ncls + 1, sizeof *cnt);
-	for (node_t v = 1; v < h->n; v++)
-		if (bit_get(pend, v))
-			cnt[h->node_class[v]]++;
-	for (uint32_t c = 0; c < h->ncls; c++) {
-		if (cnt[c] == 0)
-			continue;
-		node_t *nodes = xmalloc(cnt[c] * sizeof *nodes);
-		uint64_t n = 0;
-		for (node_t v = 1; v < h->n; v++)
-			if (bit_get(pend, v) && h->node_class[v] == c)
-				nodes[n++] = v;
-		insp_add(r, h, xasprintf("%s awaiting finalization", class_name(h, c)), IP_MEDIUM, nodes,
-			 n, insp_retained(h, nodes, n, NULL));
-	}
+	uint64_t n;
+	node_t *list = bits_list(h, pend, &n);
+	groups_by_class(r, h, list, n, IP_MEDIUM, 1, name_pending, NULL);
+	free(list);
 	r->examined = set->count;
-	free(cnt);
 	free(pend);
 	free(wk);
 	marker_free(&m);
 	return 0;
+}
+
+/* "weak Foo bar (file:line)": the rule k of the rules applied. */
+static char *name_rule(const struct heap *h, void *arg, uint32_t k)
+{
+	struct sbuf sb;
+
+	(void)arg;
+	sbuf_init(&sb);
+	if (h->rules != NULL && k < h->rules->n) {
+		const struct rule *ru = &h->rules->rules[k];
+		rule_to_string(h->rules, ru, &sb);
+		sbuf_printf(&sb, " (%s:%u)", ru->file, ru->line);
+	} else {
+		sbuf_adds(&sb, "weak by a rule");
+	}
+	return sbuf_detach(&sb);
 }
 
 /* Objects that only references a rule calls weak reach: reachability
@@ -268,59 +340,33 @@ static int unowned(struct heap *h, const struct objset *set, const char *arg,
 			changed = 1;
 		}
 	}
-	size_t nrules = h->rules != NULL ? h->rules->n : 0;
-	uint64_t *cnt = xcalloc(nrules + 2, sizeof *cnt);
+	/* one group per rule: the members in index order, keyed by rule */
+	uint32_t nrules = h->rules != NULL ? (uint32_t)h->rules->n : 0;
+	uint64_t n = 0;
 	for (node_t v = 1; v < h->n; v++)
-		if (by[v] != UINT32_MAX && objset_has(set, v))
-			cnt[by[v] < nrules ? by[v] : nrules]++;
-	for (size_t k = 0; k <= nrules; k++) {
-		if (cnt[k] == 0)
-			continue;
-		node_t *nodes = xmalloc(cnt[k] * sizeof *nodes);
-		uint64_t n = 0;
-		for (node_t v = 1; v < h->n; v++)
-			if (by[v] != UINT32_MAX && objset_has(set, v) &&
-			    (by[v] < nrules ? by[v] : nrules) == k)
-				nodes[n++] = v;
-		struct sbuf sb;
-		sbuf_init(&sb);
-		if (k < nrules) {
-			const struct rule *ru = &h->rules->rules[k];
-			rule_to_string(h->rules, ru, &sb);
-			sbuf_printf(&sb, " (%s:%u)", ru->file, ru->line);
-		} else {
-			sbuf_adds(&sb, "weak by a rule");
+		n += by[v] != UINT32_MAX && objset_has(set, v);
+	node_t *list = xmalloc((n + 1) * sizeof *list);
+	uint32_t *key = xmalloc((n + 1) * sizeof *key);
+	n = 0;
+	for (node_t v = 1; v < h->n; v++)
+		if (by[v] != UINT32_MAX && objset_has(set, v)) {
+			list[n] = v;
+			key[n++] = by[v] < nrules ? by[v] : nrules;
 		}
-		insp_add(r, h, sbuf_detach(&sb), IP_MEDIUM, nodes, n, insp_retained(h, nodes, n, NULL));
-	}
+	groups_by_key(r, h, list, key, n, nrules + 1, IP_MEDIUM, 1, name_rule, NULL);
+	free(list);
+	free(key);
 	r->examined = set->count;
-	free(cnt);
 	free(by);
 	free(wk);
 	marker_free(&m);
 	return 0;
 }
 
-/* Group the members of a sorted node list by class. */
-static void by_class(struct insp_result *r, const struct heap *h, const struct objset *set,
-		     const node_t *list, uint64_t n, const char *what, enum insp_priority prio)
+static char *name_ambiguous(const struct heap *h, void *arg, uint32_t c)
 {
-	uint64_t *cnt = xcalloc((size_t)h->ncls + 1, sizeof *cnt);
-
-	for (uint64_t i = 0; i < n; i++)
-		if (objset_has(set, list[i]))
-			cnt[h->node_class[list[i]]]++;
-	for (uint32_t c = 0; c < h->ncls; c++) {
-		if (cnt[c] == 0)
-			continue;
-		node_t *nodes = xmalloc(cnt[c] * sizeof *nodes);
-		uint64_t k = 0;
-		for (uint64_t i = 0; i < n; i++)
-			if (objset_has(set, list[i]) && h->node_class[list[i]] == c)
-				nodes[k++] = list[i];
-		insp_add(r, h, xasprintf("%s %s", class_name(h, c), what), prio, nodes, k, k);
-	}
-	free(cnt);
+	(void)arg;
+	return xasprintf("%s with owners of equal weight", class_name(h, c));
 }
 
 static int ambiguous_owners(struct heap *h, const struct objset *set, const char *arg,
@@ -329,31 +375,45 @@ static int ambiguous_owners(struct heap *h, const struct objset *set, const char
 	(void)arg;
 	(void)err;
 	(void)p;
-	by_class(r, h, set, h->ambiguous, h->nambiguous, "with owners of equal weight", IP_MEDIUM);
+	uint64_t n = 0;
+	node_t *list = xmalloc((h->nambiguous + 1) * sizeof *list);
+	for (uint64_t i = 0; i < h->nambiguous; i++)
+		if (objset_has(set, h->ambiguous[i]))
+			list[n++] = h->ambiguous[i];
+	groups_by_class(r, h, list, n, IP_MEDIUM, 0, name_ambiguous, NULL);
+	free(list);
 	r->examined = set->count;
 	return 0;
+}
+
+static char *name_label(const struct heap *h, void *arg, uint32_t k)
+{
+	const char *label = h->tag_labels;
+
+	(void)arg;
+	for (uint32_t i = 0; i < k; i++)
+		label += strlen(label) + 1;
+	return xstrdup(label);
 }
 
 static int tagged(struct heap *h, const struct objset *set, const char *arg,
 		  struct insp_result *r, struct progress *p, struct sbuf *err)
 {
+	node_t *list = xmalloc((h->ntags + 1) * sizeof *list);
+	uint32_t *key = xmalloc((h->ntags + 1) * sizeof *key);
+	uint64_t n = 0;
+
 	(void)arg;
 	(void)err;
 	(void)p;
-	const char *label = h->tag_labels;
-	for (uint32_t k = 0; k < h->tag_nlabels; k++, label += strlen(label) + 1) {
-		uint64_t n = 0;
-		for (uint64_t i = 0; i < h->ntags; i++)
-			n += h->tag_label[i] == k && objset_has(set, h->tag_node[i]);
-		if (n == 0)
-			continue;
-		node_t *nodes = xmalloc(n * sizeof *nodes);
-		n = 0;
-		for (uint64_t i = 0; i < h->ntags; i++)
-			if (h->tag_label[i] == k && objset_has(set, h->tag_node[i]))
-				nodes[n++] = h->tag_node[i];
-		insp_add(r, h, xstrdup(label), IP_LOW, nodes, n, insp_retained(h, nodes, n, NULL));
-	}
+	for (uint64_t i = 0; i < h->ntags; i++) /* by node: each label's list ascends */
+		if (objset_has(set, h->tag_node[i])) {
+			list[n] = h->tag_node[i];
+			key[n++] = h->tag_label[i];
+		}
+	groups_by_key(r, h, list, key, n, h->tag_nlabels, IP_LOW, 1, name_label, NULL);
+	free(list);
+	free(key);
 	r->examined = set->count;
 	return 0;
 }

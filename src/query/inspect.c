@@ -107,29 +107,56 @@ struct insp_group *insp_add(struct insp_result *r, const struct heap *h, char *n
 	return g;
 }
 
-/* A member counts unless a member is above it in the dominator tree. */
+/* A member counts unless a member is above it in the dominator tree.
+ * Each walk up the tree stops at the first node whose answer is known
+ * (a member, or a node found with or without a member above), and
+ * records the answer for every node it passed: each node is walked
+ * through once per call, however deep the tree (a LinkedList owned
+ * node by node is a chain as long as the list). The marks live in
+ * arrays kept between calls, told apart by a call number. */
+enum { NS_MEMBER = 1, NS_ABOVE = 2, NS_CLEAR = 3 };
+static struct {
+	node_t n;
+	uint32_t *mark;   /* per node: call number << 2 | NS_* */
+	uint32_t now;
+	node_t *path;
+	size_t cap;
+} memo;
+
 uint64_t insp_retained(const struct heap *h, const node_t *nodes, uint64_t count,
 		       struct progress *p)
 {
 	uint64_t sum = 0;
 
 	(void)p;
+	if (memo.n != h->n || memo.now >= (UINT32_MAX >> 2)) {
+		free(memo.mark);
+		memo.n = h->n;
+		memo.mark = xcalloc((size_t)h->n + 1, sizeof *memo.mark);
+		memo.now = 0;
+	}
+	uint32_t now = ++memo.now << 2;
+	for (uint64_t i = 0; i < count; i++)
+		memo.mark[nodes[i]] = now | NS_MEMBER;
 	for (uint64_t i = 0; i < count; i++) {
 		node_t v = nodes[i], d = h->idom[v];
-		int under = 0;
-		while (d != 0 && d != HW_NONE && !under) {
-			size_t lo = 0, hi = count; /* members are sorted: a search */
-			while (lo < hi) {
-				size_t mid = lo + (hi - lo) / 2;
-				if (nodes[mid] < d)
-					lo = mid + 1;
-				else
-					hi = mid;
+		size_t np = 0;
+		int above = 0;
+		while (d != 0 && d != HW_NONE && d < h->n) {
+			if ((memo.mark[d] & ~3u) == now) {
+				above = (memo.mark[d] & 3u) != NS_CLEAR;
+				break;
 			}
-			under = lo < count && nodes[lo] == d;
+			if (np == memo.cap) {
+				memo.cap = memo.cap ? memo.cap * 2 : 1024;
+				memo.path = xreallocarray(memo.path, memo.cap, sizeof *memo.path);
+			}
+			memo.path[np++] = d;
 			d = h->idom[d];
 		}
-		if (!under)
+		for (size_t k = 0; k < np; k++)
+			memo.mark[memo.path[k]] = now | (above ? NS_ABOVE : NS_CLEAR);
+		if (!above)
 			sum += h->retained[v];
 	}
 	return sum;
