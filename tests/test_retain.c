@@ -450,7 +450,8 @@ static node_t naive_biggest_child(node_t v)
 
 static node_t naive_point(node_t v)
 {
-	for (node_t b; (b = naive_biggest_child(v)) != HW_NONE && h->retained[b] * 10 >= h->retained[v] * 8;)
+	for (node_t b; (b = naive_biggest_child(v)) != HW_NONE && h->retained[b] * 10 >= h->retained[v] * 8 &&
+	     h->node_class[b] != h->node_class[v];)
 		v = b;
 	return v;
 }

@@ -95,7 +95,7 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 		h->from_cache = 1;
 		if (h->rules_fp != rules_fingerprint(o->rules)) { /* other rules than last time */
 			heap_need(h, HP_ALL, p);
-			heap_apply_rules(h, o->rules, NULL);
+			heap_apply_rules(h, o->rules, p);
 			cache_save(h);
 		}
 		return 0;

@@ -346,6 +346,10 @@ static int parse_line(struct ruleset *rs, struct lex *lx, uint32_t *cur)
 		rule_clear(&r);
 		return -1;
 	}
+	if (rs->n >= RULES_MAX) {
+		rule_clear(&r);
+		return lex_error(lx, lx->line, "more than %s rules in all", "10000");
+	}
 	if (rs->n == rs->cap) {
 		rs->cap = rs->cap ? rs->cap * 2 : 32;
 		rs->rules = xreallocarray(rs->rules, rs->cap, sizeof *rs->rules);

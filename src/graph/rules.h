@@ -28,6 +28,8 @@
 #include "util.h"
 
 enum rule_verb { RV_WEAK, RV_OWNS, RV_TAG };
+
+#define RULES_MAX 10000 /* rules in a ruleset, all files together */
 enum rule_reach { RR_FIELD, RR_VALUES, RR_KEYS, RR_ELEMENTS };
 
 #define RULE_ANY_FIELD "*"   /* every reference field */

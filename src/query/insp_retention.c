@@ -454,12 +454,16 @@ static node_t biggest_child(const struct heap *h, node_t v)
 	return best;
 }
 
-/* Down the biggest-child chain while the child keeps >= 80%. */
+/* Down the biggest-child chain while the child keeps >= 80%, and stop
+ * where a chain of one class starts (a linked list's nodes each keep
+ * most of the rest: its head is where the objects accumulate, not its
+ * tail, and the walk stays short however long the list). */
 static node_t accumulation_point(const struct heap *h, node_t v)
 {
 	for (;;) {
 		node_t b = biggest_child(h, v);
-		if (b == HW_NONE || h->retained[b] * 100 < h->retained[v] * DROP_PCT)
+		if (b == HW_NONE || h->retained[b] * 100 < h->retained[v] * DROP_PCT ||
+		    h->node_class[b] == h->node_class[v])
 			return v;
 		v = b;
 	}

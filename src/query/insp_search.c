@@ -163,15 +163,29 @@ static int same_value(const struct regex_run *x, const struct smatch *a, const s
 	       memcmp(x->arena.buf + a->off, x->arena.buf + b->off, a->len) == 0;
 }
 
-/* The value, cut at 80 bytes on a character boundary. */
+/* The value, cut at 80 bytes on a character boundary; a NUL in it is
+ * written \0 (a group name is a C string). */
 static char *value_name(const char *s, size_t len)
 {
-	if (len <= NAME_MAX_BYTES)
-		return xasprintf("%.*s", (int)len, s);
-	size_t k = NAME_MAX_BYTES;
-	while (k > 0 && ((uint8_t)s[k] & 0xc0) == 0x80)
-		k--;
-	return xasprintf("%.*s...", (int)k, s);
+	size_t k = len;
+	struct sbuf sb;
+
+	if (len > NAME_MAX_BYTES) {
+		k = NAME_MAX_BYTES;
+		while (k > 0 && ((uint8_t)s[k] & 0xc0) == 0x80)
+			k--;
+	}
+	sbuf_init(&sb);
+	for (size_t i = 0; i < k; i++)
+		if (s[i] == '\0')
+			sbuf_adds(&sb, "\\0");
+		else
+			sbuf_addc(&sb, s[i]);
+	if (k < len)
+		sbuf_adds(&sb, "...");
+	if (sb.buf == NULL)
+		sbuf_adds(&sb, "");
+	return sbuf_detach(&sb);
 }
 
 static void regex_groups(struct regex_run *x, struct insp_result *r)

@@ -69,7 +69,7 @@
  *                       below its accumulation point: the first node,
  *                       down the biggest-child chain of the dominator
  *                       tree, whose biggest child retains less than 80%
- *                       of it. A class walks from its biggest member when
+ *                       of it or is of its own class (a chain's head). A class walks from its biggest member when
  *                       that one holds >= 80% of the class's bytes (and
  *                       is left out if it ends at an object suspect's
  *                       point); else its members are the class's members
