@@ -15,6 +15,7 @@
 #include "query/baseline.h"
 #include "hprofw.h"
 #include "query/match.h"
+#include "graph/rules.h"
 #include "suites.h"
 
 #define DUMPS TEST_BUILDDIR "/dumps"
@@ -153,9 +154,12 @@ START_TEST(test_match_truth)
 	struct open_opts o = { .no_cache = 1, .quiet = 1 };
 	struct match_result r;
 	struct score sn[K_COUNT], sg[K_COUNT];
+	struct ruleset *rs = rules_new(); /* the rules heapwalk applies by default */
 
 	matched_dumps_dir();
 	sbuf_init(&err);
+	ck_assert_int_eq(rules_load_default(rs, &err), 0);
+	o.rules = rs;
 	ck_assert_msg(heap_open(&a, MATCH "/a.hprof", &o, NULL, &err) == 0, "%s", err.buf);
 	ck_assert_msg(heap_open(&b, MATCH "/b.hprof", &o, NULL, &err) == 0, "%s", err.buf);
 	heap_need(&a, HP_ALL, NULL);
@@ -180,6 +184,7 @@ START_TEST(test_match_truth)
 	match_result_free(&r);
 	heap_free(&a);
 	heap_free(&b);
+	rules_free(rs);
 	sbuf_free(&err);
 }
 END_TEST
