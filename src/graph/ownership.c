@@ -577,8 +577,9 @@ static void split(struct apply *a)
 	bits_t *seen = xcalloc(bits_words(h->n), sizeof *seen);
 	bits_t *revive = xcalloc(bits_words(h->n), sizeof *revive);
 	node_t *stack = xmalloc(((size_t)h->n + 1) * sizeof *stack);
-	reach(h, seen, stack, 0);
-	for (int changed = 1; changed;) {
+	if (nx > 0) /* no incidental reference (no owns rule hit): nothing to revive */
+		reach(h, seen, stack, 0);
+	for (int changed = nx > 0; changed;) {
 		changed = 0;
 		for (uint64_t i = 0; i < nx; i++)
 			if (bit_get(seen, rx[i].b) && !bit_get(seen, rx[i].a)) {
