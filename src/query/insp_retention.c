@@ -111,68 +111,11 @@ static uint8_t *thread_classes(const struct heap *h)
 	return is;
 }
 
-/* The node of reference field `name` of instance v, HW_NONE if none. */
-static node_t field_node(struct jcoll *j, const struct heap *h, node_t v, const char *name)
-{
-	uint8_t type;
-
-	if (v == HW_NONE || v == 0 || h->node_kind[v] != NK_INSTANCE)
-		return HW_NONE;
-	int off = jfield_offset(j, h->node_class[v], name, &type);
-	if (off < 0 || type != T_OBJECT)
-		return HW_NONE;
-	return jfield_ref(h, v, off);
-}
-
-/* `thread "NAME"` for thread object t (its name field, a String), or
- * `thread @0x...` when it has none. */
-static void thread_obj_text(struct jcoll *j, const struct heap *h, node_t t, struct sbuf *out)
-{
-	node_t s = field_node(j, h, t, "name");
-	size_t at = out->len;
-
-	sbuf_adds(out, "thread \"");
-	if (s != HW_NONE && node_string(h, s, out, NAME_MAX_BYTES) == 0) {
-		sbuf_addc(out, '"');
-		return;
-	}
-	out->len = at;
-	out->buf[at] = '\0';
-	char id[32];
-	node_id_text(h, t, id, sizeof id);
-	sbuf_printf(out, "thread @%s", id);
-}
-
-/* The thread with that serial (threads are sorted), or NULL. */
-static const struct hthread *thread_of_serial(const struct heap *h, uint32_t serial)
-{
-	size_t lo = 0, hi = h->nthreads;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (h->threads[mid].serial < serial)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < h->nthreads && h->threads[lo].serial == serial ? &h->threads[lo] : NULL;
-}
-
-static void thread_serial_text(struct jcoll *j, const struct heap *h, uint32_t serial, struct sbuf *out)
-{
-	const struct hthread *t = thread_of_serial(h, serial);
-
-	if (t != NULL && t->obj != HW_NONE)
-		thread_obj_text(j, h, t->obj, out);
-	else
-		sbuf_printf(out, "thread %u", serial);
-}
-
 /* The values of ThreadLocalMap `map`'s entries that are members. */
 static void map_values(struct jcoll *j, const struct heap *h, const struct objset *set, node_t map,
 		       struct nvec *out)
 {
-	node_t tab = field_node(j, h, map, "table");
+	node_t tab = jfield_node(j, map, "table");
 	uint8_t t;
 	int64_t len = tab != HW_NONE ? hprof_array_length(h, tab, &t) : -1;
 
@@ -183,7 +126,7 @@ static void map_values(struct jcoll *j, const struct heap *h, const struct objse
 		if (hprof_array_elem(h, tab, (uint64_t)i, &e) < 0 || e.v.id == 0)
 			continue;
 		node_t ent = heap_find_id(h, e.v.id);
-		node_t val = field_node(j, h, ent, "value");
+		node_t val = jfield_node(j, ent, "value");
 		if (val != HW_NONE && val != 0 && objset_has(set, val))
 			nvec_push(out, val);
 	}
@@ -208,11 +151,11 @@ static int run_locals(struct heap *h, const struct objset *set, const char *arg,
 		if (h->node_kind[v] != NK_INSTANCE || !is[h->node_class[v]])
 			continue;
 		for (int m = 0; m < 2; m++)
-			map_values(j, h, set, field_node(j, h, v, maps[m]), &vals);
+			map_values(j, h, set, jfield_node(j, v, maps[m]), &vals);
 		if (vals.n == 0)
 			continue;
 		sbuf_reset(&name);
-		thread_obj_text(j, h, v, &name);
+		thread_label(h, v, 0, &name);
 		add_retained(r, h, sbuf_detach(&name), &vals, NULL);
 	}
 	progress_end(p);
@@ -240,27 +183,17 @@ static int cmp_sroot(const void *a, const void *b)
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
-/* The frame index (into h->frames) of depth `frame` of the thread's
- * stack trace, HW_NONE if the dump has none. */
-static uint32_t stack_frame(const struct heap *h, uint32_t serial, uint32_t frame)
-{
-	const struct hthread *t = thread_of_serial(h, serial);
-	uint32_t k = t != NULL ? trace_of_serial(h, t->trace_serial) : HW_NONE;
-
-	if (k == HW_NONE || frame == HW_NONE || frame >= h->traces[k].nframes)
-		return HW_NONE;
-	return h->trace_frames[h->traces[k].frame_first + frame];
-}
 
 static char *stack_name(struct jcoll *j, const struct heap *h, const struct sroot *s)
 {
 	struct sbuf sb;
 
 	sbuf_init(&sb);
-	thread_serial_text(j, h, s->serial, &sb);
+	const struct hthread *t = thread_of_serial(h, s->serial);
+	thread_label(h, t != NULL ? t->obj : HW_NONE, s->serial, &sb);
 	if (s->frame != HW_NONE) {
 		sbuf_printf(&sb, ", frame %u: ", s->frame);
-		frame_label(h, stack_frame(h, s->serial, s->frame), &sb);
+		frame_label(h, thread_frame_index(h, s->serial, s->frame), &sb);
 	}
 	return sbuf_detach(&sb);
 }
@@ -280,7 +213,7 @@ static int run_stacks(struct heap *h, const struct objset *set, const char *arg,
 			continue;
 		if (rr->thread_serial == 0 || !objset_has(set, rr->node))
 			continue;
-		uint32_t f = stack_frame(h, rr->thread_serial, rr->frame) != HW_NONE ? rr->frame : HW_NONE;
+		uint32_t f = thread_frame_index(h, rr->thread_serial, rr->frame) != HW_NONE ? rr->frame : HW_NONE;
 		s[n++] = (struct sroot){ rr->thread_serial, f, rr->node };
 	}
 	hw_qsort(s, n, sizeof *s, cmp_sroot);

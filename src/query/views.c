@@ -67,8 +67,7 @@ static void find_name_field(void *arg, const char *name, const struct hvalue *va
 	}
 }
 
-/* ", thread \"main\"" or ", thread 5" */
-static void thread_text(const struct heap *h, uint32_t serial, struct sbuf *out)
+const struct hthread *thread_of_serial(const struct heap *h, uint32_t serial)
 {
 	size_t lo = 0, hi = h->nthreads;
 
@@ -79,9 +78,14 @@ static void thread_text(const struct heap *h, uint32_t serial, struct sbuf *out)
 		else
 			hi = mid;
 	}
-	if (lo < h->nthreads && h->threads[lo].serial == serial && h->threads[lo].obj != HW_NONE) {
+	return lo < h->nthreads && h->threads[lo].serial == serial ? &h->threads[lo] : NULL;
+}
+
+void thread_label(const struct heap *h, node_t obj, uint32_t serial, struct sbuf *out)
+{
+	if (obj != HW_NONE && obj != 0) {
 		struct namefind f = { 0, 0 };
-		hprof_fields(h, h->threads[lo].obj, find_name_field, &f);
+		hprof_fields(h, obj, find_name_field, &f);
 		node_t s = f.found ? heap_find_id(h, f.id) : HW_NONE;
 		size_t at = out->len;
 		sbuf_adds(out, "thread \"");
@@ -92,7 +96,13 @@ static void thread_text(const struct heap *h, uint32_t serial, struct sbuf *out)
 		out->len = at;
 		out->buf[at] = '\0';
 	}
-	sbuf_printf(out, "thread %u", serial);
+	if (serial != 0 || obj == HW_NONE || obj == 0) {
+		sbuf_printf(out, "thread %u", serial);
+	} else {
+		char id[32];
+		node_id_text(h, obj, id, sizeof id);
+		sbuf_printf(out, "thread @%s", id);
+	}
 }
 
 /* "Foo.bar(Foo.java:12)", as a Java stack trace line. */
@@ -131,17 +141,14 @@ uint32_t trace_of_serial(const struct heap *h, uint32_t serial)
 	return lo < h->ntraces && h->traces[lo].serial == serial ? (uint32_t)lo : HW_NONE;
 }
 
-/* The frame'th frame of the thread's stack trace, if the dump has it. */
-static const struct hframe *thread_frame(const struct heap *h, uint32_t serial, uint32_t frame)
+uint32_t thread_frame_index(const struct heap *h, uint32_t serial, uint32_t frame)
 {
-	for (uint32_t t = 0; t < h->nthreads; t++) {
-		if (h->threads[t].serial != serial)
-			continue;
-		uint32_t k = trace_of_serial(h, h->threads[t].trace_serial);
-		if (k != HW_NONE && frame < h->traces[k].nframes)
-			return &h->frames[h->trace_frames[h->traces[k].frame_first + frame]];
-	}
-	return NULL;
+	const struct hthread *t = thread_of_serial(h, serial);
+	uint32_t k = t != NULL ? trace_of_serial(h, t->trace_serial) : HW_NONE;
+
+	if (k == HW_NONE || frame == HW_NONE || frame >= h->traces[k].nframes)
+		return HW_NONE;
+	return h->trace_frames[h->traces[k].frame_first + frame];
 }
 
 static size_t first_root_rec(const struct heap *h, node_t v)
@@ -173,11 +180,12 @@ void root_label(const struct heap *h, node_t v, struct sbuf *out)
 			continue;
 		}
 		sbuf_adds(out, " (");
-		thread_text(h, r->thread_serial, out);
-		const struct hframe *f = r->frame == HW_NONE ? NULL : thread_frame(h, r->thread_serial, r->frame);
-		if (f != NULL) {
+		const struct hthread *t = thread_of_serial(h, r->thread_serial);
+		thread_label(h, t != NULL ? t->obj : HW_NONE, r->thread_serial, out);
+		uint32_t f = thread_frame_index(h, r->thread_serial, r->frame);
+		if (f != HW_NONE) {
 			sbuf_printf(out, ", frame %u: ", r->frame);
-			frame_text(h, f, out);
+			frame_label(h, f, out);
 		} else if (r->frame != HW_NONE) {
 			sbuf_printf(out, ", frame %u", r->frame);
 		}

@@ -115,6 +115,14 @@ void node_label(const struct heap *h, node_t v, struct sbuf *out);
 /* "java.util.ArrayList.add(ArrayList.java:455)" for frame index f, as a
  * Java stack trace line; unescaped. Appends. */
 void frame_label(const struct heap *h, uint32_t f, struct sbuf *out);
+/* The thread with that serial, or NULL. */
+const struct hthread *thread_of_serial(const struct heap *h, uint32_t serial);
+/* `thread "NAME"` (its name field), else `thread SERIAL`, or with
+ * serial 0 `thread @0x...` for the thread object obj. Appends. */
+void thread_label(const struct heap *h, node_t obj, uint32_t serial, struct sbuf *out);
+/* The frame index (into h->frames) at depth `frame` of the thread's
+ * stack trace, HW_NONE if the dump has none. */
+uint32_t thread_frame_index(const struct heap *h, uint32_t serial, uint32_t frame);
 /* The index of the stack trace with that serial, or HW_NONE. */
 uint32_t trace_of_serial(const struct heap *h, uint32_t serial);
 /* "0x7ff0012a8" */
