@@ -25,6 +25,10 @@ Suite *retain_suite(void);
 /* test_jvm.c: make TEST_BUILDDIR/dumps/NAME.hprof (and .histo) of the
  * test workload with the JDK, unless it is newer than the workload. */
 void ensure_dump(const char *name, const char *jvmopts);
+/* The same for tests/java/WORKLOAD.java: TEST_BUILDDIR/dumps/NAME.hprof
+ * (its path in path), made with those JVM options unless newer than the
+ * workload's source. */
+void workload_dump(const char *workload, const char *name, const char *jvmopts, char *path, size_t n);
 /* Run a shell command: its standard output (caller frees), its wait
  * status in *status. */
 char *run(const char *cmd, int *status);

@@ -30,7 +30,6 @@
  * group K" gives group K's members. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "format/hprof.h"
 #include "graph/open.h"
@@ -45,14 +44,9 @@
 /* Make DUMPS/inspect.hprof unless it is newer than the workload. */
 static void inspect_dump(void)
 {
-	struct stat d, w;
+	char path[512];
 
-	if (stat(DUMP, &d) == 0 && stat(TEST_SRCDIR "/java/Inspect.java", &w) == 0 &&
-	    d.st_mtime >= w.st_mtime)
-		return;
-	ck_assert_msg(getenv("JAVA") && *getenv("JAVA"), "JAVA is not set: the JDK is a test dependency");
-	ck_assert_msg(system("WORKLOAD=Inspect DUMP_NAME=inspect sh " TEST_SRCDIR "/gen-dump.sh " DUMPS) == 0,
-		      "gen-dump.sh failed for Inspect");
+	workload_dump("Inspect", "inspect", "", path, sizeof path);
 }
 
 static void open_dump(struct heap *h)

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "format/hprof.h"
 #include "graph/jcoll.h"
@@ -16,21 +15,14 @@
 #include "suites.h"
 
 #define DUMPS TEST_BUILDDIR "/dumps"
-#define COLLS DUMPS "/colls.hprof"
 
 /* Make the dump once per build (again when Colls.java changes). */
 static const char *colls_dump(void)
 {
-	struct stat d, w;
+	static char path[512];
 
-	if (stat(COLLS, &d) == 0 && stat(TEST_SRCDIR "/java/Colls.java", &w) == 0 &&
-	    d.st_mtime >= w.st_mtime)
-		return COLLS;
-	ck_assert_msg(getenv("JAVA") && *getenv("JAVA"), "JAVA is not set: the JDK is a test dependency");
-	ck_assert_msg(system("WORKLOAD=Colls DUMP_NAME=colls sh " TEST_SRCDIR "/gen-dump.sh " DUMPS
-			     " --add-opens java.base/java.util=ALL-UNNAMED") == 0,
-		      "gen-dump.sh Colls failed");
-	return COLLS;
+	workload_dump("Colls", "colls", "--add-opens java.base/java.util=ALL-UNNAMED", path, sizeof path);
+	return path;
 }
 
 static void open_colls(struct heap *h)

@@ -41,19 +41,26 @@ const char *heapwalk(void)
 	return hw;
 }
 
-/* Make DUMPS/NAME.hprof and .histo unless they are newer than the workload. */
-void ensure_dump(const char *name, const char *jvmopts)
+void workload_dump(const char *workload, const char *name, const char *jvmopts, char *path, size_t n)
 {
-	char hprof[512], cmd[1024];
+	char src[512], cmd[1024];
 	struct stat d, w;
 
-	snprintf(hprof, sizeof hprof, DUMPS "/%s.hprof", name);
-	if (stat(hprof, &d) == 0 && stat(TEST_SRCDIR "/java/Workload.java", &w) == 0 &&
-	    d.st_mtime >= w.st_mtime)
+	snprintf(path, n, DUMPS "/%s.hprof", name);
+	snprintf(src, sizeof src, TEST_SRCDIR "/java/%s.java", workload);
+	if (stat(path, &d) == 0 && stat(src, &w) == 0 && d.st_mtime >= w.st_mtime)
 		return;
 	ck_assert_msg(getenv("JAVA") && *getenv("JAVA"), "JAVA is not set: the JDK is a test dependency");
-	snprintf(cmd, sizeof cmd, "DUMP_NAME=%s sh " TEST_SRCDIR "/gen-dump.sh " DUMPS " %s", name, jvmopts);
+	snprintf(cmd, sizeof cmd, "WORKLOAD=%s DUMP_NAME=%s sh " TEST_SRCDIR "/gen-dump.sh " DUMPS " %s >/dev/null",
+		 workload, name, jvmopts);
 	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+}
+
+void ensure_dump(const char *name, const char *jvmopts)
+{
+	char path[512];
+
+	workload_dump("Workload", name, jvmopts, path, sizeof path);
 }
 
 static void add_row(struct hist *h, const char *name, unsigned long long c, unsigned long long b)

@@ -8,7 +8,6 @@
  * test. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "format/hprof.h"
 #include "graph/analysis.h"
@@ -17,19 +16,13 @@
 #include "query/views.h"
 #include "suites.h"
 
-#define RETAIN TEST_BUILDDIR "/dumps/retain"
 
 static const char *retain_dump(void)
 {
-	struct stat d, w;
+	static char path[512];
 
-	if (stat(RETAIN "/retain.hprof", &d) == 0 && stat(TEST_SRCDIR "/java/Retain.java", &w) == 0 &&
-	    d.st_mtime >= w.st_mtime)
-		return RETAIN "/retain.hprof";
-	ck_assert_msg(getenv("JAVA") && *getenv("JAVA"), "JAVA is not set: the JDK is a test dependency");
-	ck_assert_msg(system("WORKLOAD=Retain DUMP_NAME=retain sh " TEST_SRCDIR "/gen-dump.sh " RETAIN
-			     " -Xmx64m >/dev/null") == 0, "gen-dump.sh Retain failed");
-	return RETAIN "/retain.hprof";
+	workload_dump("Retain", "retain", "-Xmx64m", path, sizeof path);
+	return path;
 }
 
 static struct heap H;

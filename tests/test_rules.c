@@ -39,7 +39,6 @@
 #include "query/inspect.h"
 #include "suites.h"
 
-#define OWNED TEST_BUILDDIR "/dumps/owned"
 
 /* ---- the parser ---- */
 
@@ -168,15 +167,10 @@ static const char test_rules[] =
 
 static const char *owned_dump(void)
 {
-	struct stat d, w;
+	static char path[512];
 
-	if (stat(OWNED "/owned.hprof", &d) == 0 && stat(TEST_SRCDIR "/java/Owned.java", &w) == 0 &&
-	    d.st_mtime >= w.st_mtime)
-		return OWNED "/owned.hprof";
-	ck_assert_msg(getenv("JAVA") && *getenv("JAVA"), "JAVA is not set: the JDK is a test dependency");
-	ck_assert_msg(system("WORKLOAD=Owned DUMP_NAME=owned sh " TEST_SRCDIR "/gen-dump.sh " OWNED
-			     " >/dev/null") == 0, "gen-dump.sh Owned failed");
-	return OWNED "/owned.hprof";
+	workload_dump("Owned", "owned", "", path, sizeof path);
+	return path;
 }
 
 struct idfield { const char *name; int64_t v; uint64_t ref; int found; };
@@ -429,7 +423,7 @@ END_TEST
 START_TEST(cache_follows_rules)
 {
 	const char *path = owned_dump();
-	char copy[512], cmd[1200];
+	char copy[512], cmd[2048];
 	struct ruleset *rs = test_ruleset(), *none = rules_new();
 	struct heap a, b, c;
 	struct cast k;
