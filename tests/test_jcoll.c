@@ -14,7 +14,6 @@
 #include "graph/open.h"
 #include "suites.h"
 
-#define DUMPS TEST_BUILDDIR "/dumps"
 
 /* Make the dump once per build (again when Colls.java changes). */
 static const char *colls_dump(void)

@@ -729,36 +729,60 @@ static uint64_t empty_bytes(struct jcoll *j, const struct heap *h, node_t v, uin
 	return b;
 }
 
-static int run_empty(struct heap *h, const struct objset *set, const char *arg,
-		     struct insp_result *r, struct progress *p, struct sbuf *err)
+/* The collection inspections' one pass: every member collection goes
+ * to `bin`, which gives it a bin and a figure (or returns 0 to leave it
+ * out); nbins_per_class bins per class. */
+typedef int (*coll_bin_fn)(struct colls *c, const struct heap *h, node_t v, const struct coll_info *ci,
+			   uint32_t *bin, uint64_t *w);
+
+static int coll_scan(struct heap *h, const struct objset *set, struct insp_result *r,
+		     struct progress *p, const char *what, uint32_t nbins_per_class, coll_bin_fn bin,
+		     bin_name_fn name, bin_prio_fn prio)
 {
 	struct colls c;
 	struct bins b;
 
-	(void)arg, (void)err;
-	progress_begin(p, "empty collections", h->n, "objects");
+	progress_begin(p, what, h->n, "objects");
 	colls_init(&c, h, set);
-	bins_init(&b, h->ncls);
+	bins_init(&b, h->ncls * nbins_per_class);
 	for (node_t v = 1; v < h->n && !progress_cancelled(p); v++) {
 		struct coll_info ci;
+		uint32_t k;
+		uint64_t w;
 		if ((v & POLL) == 0)
 			progress_update(p, v);
 		if (!coll_member(&c, h, set, v, &ci))
 			continue;
 		r->examined++;
-		if (ci.size != 0)
-			continue;
-		const char *bf = backing_field(c.kind[h->node_class[v]]);
-		node_t m = bf != NULL ? jfield_node(c.j, v, bf) : HW_NONE;
-		uint64_t w = m != HW_NONE ? h->node_shallow[v] + empty_bytes(c.j, h, m, ci.capacity)
-					  : empty_bytes(c.j, h, v, ci.capacity);
-		bins_add(&b, v, h->node_class[v], w);
+		if (bin(&c, h, v, &ci, &k, &w))
+			bins_add(&b, v, k, w);
 	}
 	progress_end(p);
-	bins_emit(&b, h, set, r, class_bin_name, NULL);
+	bins_emit(&b, h, set, r, name, prio);
 	bins_free(&b);
 	colls_free(&c);
 	return 0;
+}
+
+/* Empty: per class, its bytes (and its backing map's, for a set). */
+static int bin_empty(struct colls *c, const struct heap *h, node_t v, const struct coll_info *ci,
+		     uint32_t *bin, uint64_t *w)
+{
+	if (ci->size != 0)
+		return 0;
+	const char *bf = backing_field(c->kind[h->node_class[v]]);
+	node_t m = bf != NULL ? jfield_node(c->j, v, bf) : HW_NONE;
+	*w = m != HW_NONE ? h->node_shallow[v] + empty_bytes(c->j, h, m, ci->capacity)
+			  : empty_bytes(c->j, h, v, ci->capacity);
+	*bin = h->node_class[v];
+	return 1;
+}
+
+static int run_empty(struct heap *h, const struct objset *set, const char *arg,
+		     struct insp_result *r, struct progress *p, struct sbuf *err)
+{
+	(void)arg, (void)err;
+	return coll_scan(h, set, r, p, "empty collections", 1, bin_empty, class_bin_name, NULL);
 }
 
 /* Fill or colliding ratios as ranges: 0 "0%", 1 "1-25%", 2 "26-50%",
@@ -779,35 +803,24 @@ static char *range_bin_name(const struct heap *h, const struct bins *b, uint32_t
 	return xasprintf("%s %s", class_name(h, bin / 5), range_names[bin % 5]);
 }
 
+/* Fill: per class and range of size / capacity; the empty slots' bytes. */
+static int bin_fill(struct colls *c, const struct heap *h, node_t v, const struct coll_info *ci,
+		    uint32_t *bin, uint64_t *w)
+{
+	if (ci->capacity == 0)
+		return 0;
+	uint64_t used = is_hash(c->kind[h->node_class[v]]) ? ci->used_slots : ci->size;
+	uint64_t empty = used < ci->capacity ? ci->capacity - used : 0;
+	*bin = h->node_class[v] * 5 + range_of(ci->size, ci->capacity);
+	*w = empty * h->layout.ref_size;
+	return 1;
+}
+
 static int run_fill(struct heap *h, const struct objset *set, const char *arg,
 		    struct insp_result *r, struct progress *p, struct sbuf *err)
 {
-	struct colls c;
-	struct bins b;
-
 	(void)arg, (void)err;
-	progress_begin(p, "collection fill", h->n, "objects");
-	colls_init(&c, h, set);
-	bins_init(&b, h->ncls * 5);
-	for (node_t v = 1; v < h->n && !progress_cancelled(p); v++) {
-		struct coll_info ci;
-		if ((v & POLL) == 0)
-			progress_update(p, v);
-		if (!coll_member(&c, h, set, v, &ci))
-			continue;
-		r->examined++;
-		if (ci.capacity == 0)
-			continue;
-		uint64_t used = is_hash(c.kind[h->node_class[v]]) ? ci.used_slots : ci.size;
-		uint64_t empty = used < ci.capacity ? ci.capacity - used : 0;
-		bins_add(&b, v, h->node_class[v] * 5 + range_of(ci.size, ci.capacity),
-			 empty * h->layout.ref_size);
-	}
-	progress_end(p);
-	bins_emit(&b, h, set, r, range_bin_name, NULL);
-	bins_free(&b);
-	colls_free(&c);
-	return 0;
+	return coll_scan(h, set, r, p, "collection fill", 5, bin_fill, range_bin_name, NULL);
 }
 
 /* Priority by the range, since nothing here is wasted bytes: HIGH for
@@ -819,32 +832,24 @@ static enum insp_priority collide_prio(const struct objset *set, uint32_t bin, u
 	return bin % 5 == 4 ? IP_HIGH : bin % 5 == 3 ? IP_MEDIUM : IP_LOW;
 }
 
+/* Collisions: hash tables of 8 entries or more, per class and range of
+ * colliding entries; the colliding entries. */
+static int bin_collide(struct colls *c, const struct heap *h, node_t v, const struct coll_info *ci,
+		       uint32_t *bin, uint64_t *w)
+{
+	(void)c;
+	if (!is_hash(ci->kind) || ci->size < 8)
+		return 0;
+	*bin = h->node_class[v] * 5 + range_of(ci->colliding, ci->size);
+	*w = ci->colliding;
+	return 1;
+}
+
 static int run_collide(struct heap *h, const struct objset *set, const char *arg,
 		       struct insp_result *r, struct progress *p, struct sbuf *err)
 {
-	struct colls c;
-	struct bins b;
-
 	(void)arg, (void)err;
-	progress_begin(p, "hash collisions", h->n, "objects");
-	colls_init(&c, h, set);
-	bins_init(&b, h->ncls * 5);
-	for (node_t v = 1; v < h->n && !progress_cancelled(p); v++) {
-		struct coll_info ci;
-		if ((v & POLL) == 0)
-			progress_update(p, v);
-		if (!coll_member(&c, h, set, v, &ci))
-			continue;
-		r->examined++;
-		if (!is_hash(ci.kind) || ci.size < 8)
-			continue;
-		bins_add(&b, v, h->node_class[v] * 5 + range_of(ci.colliding, ci.size), ci.colliding);
-	}
-	progress_end(p);
-	bins_emit(&b, h, set, r, range_bin_name, collide_prio);
-	bins_free(&b);
-	colls_free(&c);
-	return 0;
+	return coll_scan(h, set, r, p, "hash collisions", 5, bin_collide, range_bin_name, collide_prio);
 }
 
 /* ---- null-fields ---- */
