@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "graph/analysis.h"
+#include "graph/build.h"
 #include "graph/classes.h"
 #include "graph/jcoll.h"
 #include "graph/open.h"
@@ -235,26 +236,34 @@ static void select_classes(const struct heap *h, const struct rule *r, uint8_t *
 static void rules_by_class(const struct heap *h, const struct ruleset *rs, uint32_t **startp,
 			   uint16_t **listp)
 {
-	size_t nr = rs->n < WEAK_BUILTIN ? rs->n : WEAK_BUILTIN;
-	uint8_t *sel = xcalloc(nr * ((size_t)h->ncls + 1) + 1, 1);
+	uint8_t *sel = xmalloc((size_t)h->ncls + 1);
 	uint32_t *start = xcalloc((size_t)h->ncls + 2, sizeof *start);
+	struct { uint32_t c; uint16_t ri; } *pair = NULL;
+	size_t np = 0, cap = 0;
 
-	for (size_t ri = 0; ri < nr; ri++)
-		if (rs->groups[rs->rules[ri].group].enabled)
-			select_classes(h, &rs->rules[ri], sel + ri * ((size_t)h->ncls + 1));
-	for (size_t ri = 0; ri < nr; ri++)
-		for (uint32_t c = 0; c < h->ncls; c++)
-			start[c + 1] += sel[ri * ((size_t)h->ncls + 1) + c];
+	/* (class, rule) pairs in rule order, then a counting sort by class */
+	for (size_t ri = 0; ri < rs->n && ri < WEAK_BUILTIN; ri++) {
+		if (!rs->groups[rs->rules[ri].group].enabled)
+			continue;
+		select_classes(h, &rs->rules[ri], sel);
+		for (uint32_t c = 0; c < h->ncls; c++) {
+			if (!sel[c])
+				continue;
+			VEC_GROW(pair, np, cap);
+			pair[np].c = c;
+			pair[np++].ri = (uint16_t)ri;
+			start[c + 1]++;
+		}
+	}
 	for (uint32_t c = 0; c < h->ncls; c++)
 		start[c + 1] += start[c];
-	uint16_t *list = xmalloc(((size_t)start[h->ncls] + 1) * sizeof *list);
+	uint16_t *list = xmalloc((np + 1) * sizeof *list);
 	uint32_t *pos = xmalloc(((size_t)h->ncls + 1) * sizeof *pos);
 	memcpy(pos, start, ((size_t)h->ncls + 1) * sizeof *pos);
-	for (size_t ri = 0; ri < nr; ri++)
-		for (uint32_t c = 0; c < h->ncls; c++)
-			if (sel[ri * ((size_t)h->ncls + 1) + c])
-				list[pos[c]++] = (uint16_t)ri;
+	for (size_t i = 0; i < np; i++)
+		list[pos[pair[i].c]++] = pair[i].ri;
 	free(pos);
+	free(pair);
 	free(sel);
 	*startp = start;
 	*listp = list;
@@ -321,14 +330,14 @@ static int evaluate(struct apply *a, struct progress *p)
 	}
 	progress_end(p);
 	int cancelled = progress_cancelled(p);
-	/* rules that selected classes but no field of them: say so */
+	/* rules that selected classes with instances but no field of them: say so */
+	uint8_t *selects = xcalloc(rs->n + 1, 1);
+	for (uint32_t c = 0; c < h->ncls; c++)
+		for (uint32_t k = start[c]; k < start[c + 1] && h->cls[c].count > 0; k++)
+			selects[list[k]] = 1;
 	for (size_t ri = 0; ri < rs->n && !cancelled; ri++) {
 		const struct rule *r = &rs->rules[ri];
-		int selects = 0;
-		for (uint32_t c = 0; c < h->ncls && !selects; c++)
-			for (uint32_t k = start[c]; k < start[c + 1] && !selects; k++)
-				selects = list[k] == ri && h->cls[c].count > 0;
-		if (selects && !a->field_seen[ri]) {
+		if (selects[ri] && !a->field_seen[ri]) {
 			struct sbuf sb;
 			sbuf_init(&sb);
 			rule_to_string(rs, r, &sb);
@@ -337,6 +346,7 @@ static int evaluate(struct apply *a, struct progress *p)
 			sbuf_free(&sb);
 		}
 	}
+	free(selects);
 	free(start);
 	free(list);
 	free(label);
