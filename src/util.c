@@ -1,4 +1,5 @@
 /* util.c — allocation, buffers, escaping, warnings. */
+#include "config.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -301,6 +302,46 @@ void hw_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const 
 {
 	if (n > 1) /* qsort(NULL, 0) is undefined behaviour */
 		qsort(base, n, size, cmp);
+}
+
+/* Bottom-up merge sort: stable, n log n, one buffer of n elements. */
+void hw_merge_sort(void *base, size_t n, size_t size, hw_cmp_fn cmp, void *ctx)
+{
+	char *a = base, *b, *src, *dst;
+
+	if (n < 2)
+		return;
+	b = xreallocarray(NULL, n, size);
+	src = a;
+	dst = b;
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				memcpy(dst + k++ * size, cmp(src + j * size, src + i * size, ctx) < 0
+					 ? src + j++ * size : src + i++ * size, size);
+			memcpy(dst + k * size, src + i * size, (mid - i) * size);
+			k += mid - i;
+			memcpy(dst + k * size, src + j * size, (hi - j) * size);
+		}
+		char *tmp = src;
+		src = dst;
+		dst = tmp;
+	}
+	if (src != a)
+		memcpy(a, src, n * size);
+	free(b);
+}
+
+void hw_sort(void *base, size_t n, size_t size, hw_cmp_fn cmp, void *ctx)
+{
+#ifdef HAVE_GNU_QSORT_R
+	if (n > 1)
+		qsort_r(base, n, size, cmp, ctx);
+#else
+	hw_merge_sort(base, n, size, cmp, ctx);
+#endif
 }
 
 double hw_now(void)

@@ -52,6 +52,12 @@ void fmt_bytes(char *out, size_t outsz, uint64_t bytes);
 
 /* qsort that accepts an empty (possibly NULL) array. */
 void hw_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+/* The same with a context handed to every comparison (glibc's qsort_r
+ * order of arguments), so that comparators need no file-scope state. */
+typedef int (*hw_cmp_fn)(const void *a, const void *b, void *ctx);
+void hw_sort(void *base, size_t n, size_t size, hw_cmp_fn cmp, void *ctx);
+/* What hw_sort falls back to without qsort_r: a stable merge sort. */
+void hw_merge_sort(void *base, size_t n, size_t size, hw_cmp_fn cmp, void *ctx);
 
 /* Monotonic seconds. */
 double hw_now(void);

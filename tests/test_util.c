@@ -106,6 +106,48 @@ START_TEST(test_sbuf)
 }
 END_TEST
 
+/* Sort by key, descending when *ctx says so: the comparator reads its
+ * order from the context, not from a global. */
+struct kv { uint32_t key, seq; };
+
+static int cmp_kv(const void *a, const void *b, void *ctx)
+{
+	const struct kv *x = a, *y = b;
+	int desc = *(const int *)ctx;
+	int c = x->key < y->key ? -1 : x->key > y->key;
+
+	return desc ? -c : c;
+}
+
+START_TEST(test_sort_ctx)
+{
+	enum { N = 5000 };
+	struct kv *a = xmalloc(N * sizeof *a), *b = xmalloc(N * sizeof *b);
+	uint32_t x = 12345;
+
+	for (int desc = 0; desc < 2; desc++) {
+		for (uint32_t i = 0; i < N; i++) {
+			x = x * 1103515245u + 12345u;
+			a[i] = (struct kv){ x >> 24, i }; /* many equal keys */
+		}
+		memcpy(b, a, N * sizeof *a);
+		hw_sort(a, N, sizeof *a, cmp_kv, &desc);
+		hw_merge_sort(b, N, sizeof *b, cmp_kv, &desc);
+		for (uint32_t i = 1; i < N; i++) {
+			ck_assert(desc ? a[i - 1].key >= a[i].key : a[i - 1].key <= a[i].key);
+			ck_assert_uint_eq(a[i].key, b[i].key);
+			/* the merge sort is stable: equal keys keep their order */
+			if (b[i - 1].key == b[i].key)
+				ck_assert_uint_lt(b[i - 1].seq, b[i].seq);
+		}
+	}
+	hw_merge_sort(NULL, 0, sizeof *a, cmp_kv, &x); /* empty: nothing to do */
+	hw_sort(a, 1, sizeof *a, cmp_kv, &x);
+	free(a);
+	free(b);
+}
+END_TEST
+
 START_TEST(test_warnings_bounded)
 {
 	struct warnings w = { .quiet = 1 };
@@ -136,6 +178,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, test_fmt_bytes);
 	tcase_add_test(tc, test_sbuf);
 	tcase_add_test(tc, test_warnings_bounded);
+	tcase_add_test(tc, test_sort_ctx);
 	suite_add_tcase(s, tc);
 	return s;
 }
