@@ -1,6 +1,8 @@
 /* tui.h — the full-screen heap walker: selection steps, each with its
- * views; a view is a table of callbacks (tviews.c) over one row list
- * widget (rows with depth, expansion and marks). */
+ * views. A view is a table of callbacks (struct view_ops, one file per
+ * view: view_*.c) over one row list widget that the frame owns (rows
+ * with depth, expansion and marks). This header is what views may call
+ * of the frame; the frame's own internals are in frame.h. */
 #ifndef HW_TUI_H
 #define HW_TUI_H
 
@@ -26,7 +28,7 @@ struct row {
 	uint16_t depth;
 	int8_t open;        /* -1 leaf, 0 closed, 1 open */
 	uint8_t marked;
-	uint8_t kind;       /* the view's own row kinds */
+	uint8_t kind;       /* the view's own row kinds (view.h) */
 	uint64_t num[4];    /* the view's numbers */
 	char *left;         /* the label, indented by depth when drawn */
 	char *right;        /* the columns after it */
@@ -51,8 +53,20 @@ struct use {
 	int bl_dep;         /* made by new, old or gone: the baseline's */
 };
 
+/* A request the view handles itself: 1 handled (rebuilt if needed), 0
+ * the frame's default applies. */
+struct view_key {
+	enum request req;
+	int (*fn)(struct tui *t, struct tview *v, enum request r);
+};
+
 struct view_ops {
-	const char *name;   /* the tab */
+	const char *name;       /* the tab */
+	const char *short_name; /* the tab when the names do not fit in 80 columns; NULL: name */
+	/* the view's options, kept with the step: state_size bytes the frame
+	 * allocates zeroed (then state_init) and frees with the step */
+	size_t state_size;
+	void (*state_init)(void *state);
 	/* (re)build the top-level rows from the step's set; -1 cancelled */
 	int (*build)(struct tui *t, struct tview *v);
 	/* child rows of row i (append to out); -1 cancelled */
@@ -60,10 +74,11 @@ struct view_ops {
 	/* the objects of rows (marked ones, or the cursor row); 0, -1 if the
 	 * rows stand for nothing that can be used (msg set) */
 	int (*use)(struct tui *t, struct tview *v, int reached, struct use *u);
-	/* view-specific requests: 1 handled (rebuild done), 0 not mine */
-	int (*request)(struct tui *t, struct tview *v, enum request r);
+	const struct view_key *keys; /* ended by { REQ_NONE }; NULL: none */
 	void (*row_free)(struct row *r);
-	const char *short_name; /* the tab when the names do not fit in 80 columns */
+	/* frees v->data, what build computed from the heap's analyses (it
+	 * goes when the baseline or the rules change); NULL: free() */
+	void (*data_free)(void *data);
 	/* NULL, or set colhead for the cursor's row (called before drawing) */
 	void (*head)(struct tview *v);
 };
@@ -75,15 +90,10 @@ struct tview {
 	size_t cur, top;
 	char *colhead;      /* column header (text after the label column) */
 	char lefthead[96];  /* the label column's header */
-	/* state the view's requests change; kept with the step */
-	int sort, reverse;  /* classes */
-	int delta;          /* classes: new and gone columns instead of retained */
-	int delta_set;      /* classes: delta chosen once (on by default with a baseline) */
-	int packages, loaders, byclass, nulls, weak, paths, byfield;
 	char *filter;       /* PCRE2 source, NULL: none */
 	pcre2_code *filter_re;
-	uint64_t *exact;    /* classes: exact retained per class, UINT64_MAX unknown */
-	void *data;         /* view's own */
+	void *state;        /* the view's options (ops->state_size), kept with the step */
+	void *data;         /* what build computed: the view's own, freed by ops->data_free */
 	int built;
 };
 
@@ -120,13 +130,10 @@ struct tui {
 	FILE *keylog;       /* HEAPWALK_KEYLOG: key, milliseconds to redraw */
 };
 
-/* tviews.c */
+/* The views, in tab order (view_common.c). */
 extern const struct view_ops *const view_table[V_COUNT];
-/* Drop what a view computed from the heap's analyses (not its options):
- * after a baseline or the rules change. The frame clears the rows. */
-void tview_reset(struct tview *v);
 
-/* tui.c, for the views */
+/* ---- the frame, for the views ---- */
 void tui_message(struct tui *t, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 struct row *rowvec_add(struct rowvec *rv);
 void row_set(struct row *r, const char *left, const char *right);
@@ -136,6 +143,9 @@ char *tui_prompt(struct tui *t, const char *label, void (*live)(struct tui *, co
 		 void *arg);
 /* Make u the next step (the forward history goes) and go there. */
 void tui_push(struct tui *t, struct use *u);
+/* Build v's rows again after a change of its options; the cursor keeps
+ * its row index. -1 if cancelled. */
+int tview_rebuild(struct tui *t, struct tview *v);
 /* Long work: progress on the bottom line, keys polled, Esc cancels.
  * tui_work_end returns -1 (and says "cancelled") if it was. */
 void tui_work_begin(struct tui *t, const char *what);

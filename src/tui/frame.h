@@ -1,0 +1,69 @@
+/* frame.h — the browser frame's internals, shared by its files and by
+ * no view: drawing (draw.c), steps and their history (steps.c), prompts
+ * and popups (prompt.c), the rules screen (rules_screen.c), and the key
+ * loop (tui.c). Views see the frame through tui.h only. */
+#ifndef HW_FRAME_H
+#define HW_FRAME_H
+
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <curses.h>
+#include <signal.h>
+
+#include "query/step.h"
+#include "tui/tui.h"
+
+static inline struct hstep *cur_step(struct tui *t) { return t->steps[t->cur]; }
+static inline struct tview *cur_view(struct tui *t) { return &cur_step(t)->views[cur_step(t)->view]; }
+
+/* ---- tui.c ---- */
+/* SIGTERM or SIGHUP came: the browser leaves (set by the handler). */
+extern volatile sig_atomic_t tui_signal;
+/* The next key; Esc (27) for every read once a signal has come, so that
+ * prompts and popups unwind. */
+int read_key(WINDOW *w);
+void row_free(const struct tview *v, struct row *r);
+void rows_clear(struct tview *v);
+
+/* ---- draw.c ---- */
+enum { C_TITLE = 1, C_STEP, C_TAB, C_TABSEL, C_HEAD, C_CURSOR, C_MARK, C_CRUMB, C_HINT,
+       C_ERROR, C_BAR, C_DIM, C_COUNT };
+attr_t attr_of(int c);
+void colors_init(void);
+/* Draw s at the cursor in at most `width` cells, padded with blanks when
+ * pad; bytes the locale cannot decode become '?'. Returns cells used. */
+int put(const char *s, int width, int pad);
+void draw_line(int y, int color, const char *s);
+/* The rows the view pane has. */
+int pane_rows(const struct tui *t);
+/* "rules: jdk" or "rules: jdk, gradle (2 of 9 groups off)". */
+void rules_state(const struct tui *t, struct sbuf *out);
+
+/* ---- steps.c ---- */
+struct hstep *step_new(struct heap *h, struct objset set, const char *title, const char *expr);
+void step_free(struct hstep *s);
+/* Make step k the current one; the views work on its dump. */
+void step_go(struct tui *t, size_t k);
+/* Build the view if it never was; -1 if cancelled (it stays unbuilt). */
+int view_ensure(struct tui *t, struct tview *v);
+void use_step(struct tui *t, enum step_op op, const char *title);
+void use_rows(struct tui *t, int reached);
+void use_gone(struct tui *t);
+void use_menu(struct tui *t);
+void step_list(struct tui *t);
+/* Every view of every step is built again when next shown; with
+ * `analyses`, the steps' retained sizes are unknown again too. */
+void views_reset(struct tui *t, int analyses);
+void baseline_drop(struct tui *t);
+void baseline_prompt(struct tui *t);
+void exact_retained(struct tui *t);
+void show_expr(struct tui *t);
+
+/* ---- prompt.c ---- */
+/* A list in a box; returns the chosen index or -1. */
+int popup(struct tui *t, const char *title, char **items, size_t n, size_t sel);
+void help(struct tui *t);
+
+/* ---- rules_screen.c ---- */
+void rules_screen(struct tui *t);
+
+#endif

@@ -1,0 +1,148 @@
+/* prompt.c — the status-line prompt, the popup list and the help
+ * screen; keys come through read_key, so a signal unwinds them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/frame.h"
+
+char *tui_prompt(struct tui *t, const char *label, void (*live)(struct tui *, const char *, void *),
+		 void *arg)
+{
+	struct sbuf in;
+
+	sbuf_init(&in);
+	curs_set(1);
+	for (;;) {
+		move(t->rows - 1, 0);
+		attrset(A_NORMAL);
+		put(label, COLS, 0);
+		put(in.buf, COLS - text_width(label) - 1, 0);
+		clrtoeol();
+		refresh();
+		int c = read_key(stdscr);
+		if (c == 27 || c == 3) {
+			sbuf_free(&in);
+			curs_set(0);
+			return NULL;
+		}
+		if (c == '\n' || c == '\r' || c == KEY_ENTER)
+			break;
+		if (c == KEY_BACKSPACE || c == 127 || c == 8) {
+			while (in.len > 0 && (in.buf[in.len - 1] & 0xc0) == 0x80)
+				in.len--;
+			if (in.len > 0)
+				in.len--;
+			in.buf[in.len] = '\0';
+		} else if (c == KEY_RESIZE) {
+			tui_draw(t);
+			continue;
+		} else if (c >= 32 && c < 256 && c != 127) {
+			sbuf_addc(&in, (char)c);
+		} else {
+			continue;
+		}
+		if (live != NULL) {
+			live(t, in.buf, arg);
+			tui_draw(t);
+		}
+	}
+	curs_set(0);
+	return sbuf_detach(&in);
+}
+
+int popup(struct tui *t, const char *title, char **items, size_t n, size_t sel)
+{
+	int w = COLS - 8 < 100 ? COLS - 8 : 100, hgt = (int)n + 2 > t->rows - 4 ? t->rows - 4 : (int)n + 2;
+	WINDOW *win = newwin(hgt, w, 2, 4);
+	size_t top = 0;
+	int res = -1;
+
+	keypad(win, TRUE);
+	for (;;) {
+		werase(win);
+		box(win, 0, 0);
+		mvwaddnstr(win, 0, 2, title, w - 4);
+		if (sel < top)
+			top = sel;
+		if (sel >= top + (size_t)(hgt - 2))
+			top = sel - (size_t)(hgt - 2) + 1;
+		for (int y = 0; y < hgt - 2 && top + (size_t)y < n; y++) {
+			wattrset(win, top + (size_t)y == sel ? attr_of(C_CURSOR) : A_NORMAL);
+			wmove(win, y + 1, 1);
+			size_t k = text_fit(items[top + (size_t)y], w - 2, NULL);
+			waddnstr(win, items[top + (size_t)y], (int)k);
+			wattrset(win, A_NORMAL);
+		}
+		wrefresh(win);
+		int c = read_key(win);
+		enum request r = key_request(c);
+		if (r == REQ_UP && sel > 0)
+			sel--;
+		else if (r == REQ_DOWN && sel + 1 < n)
+			sel++;
+		else if (r == REQ_USE) {
+			res = (int)sel;
+			break;
+		} else if (c == 27 || r == REQ_QUIT || r == REQ_BACK) {
+			break;
+		} else if (c < 256 && c > 32) { /* the item's first letter picks it */
+			for (size_t i = 0; i < n; i++)
+				if (items[i][0] == c) {
+					res = (int)i;
+					goto out;
+				}
+		}
+	}
+out:
+	delwin(win);
+	touchwin(stdscr);
+	return res;
+}
+
+void help(struct tui *t)
+{
+	struct sbuf sb;
+	sbuf_init(&sb);
+	sbuf_adds(&sb, "heapwalk keys (Esc or q closes; Up/Down scroll)\n\n");
+	keys_help(&sb);
+	sbuf_adds(&sb, "\nViews: Classes, Biggest (dominator tree), Outgoing and Incoming references,\n"
+		       "Merged outgoing, incoming and dominating references, Allocations (hot spots\n"
+		       "and call tree, for snapshots with allocation traces), Inspections (Enter runs\n"
+		       "one on the step's set; Enter on a group of its result uses it). Every Enter\n"
+		       "on objects makes a new step; the breadcrumb at the bottom lists them.\n"
+		       "C opens the rules screen. See heapwalk(1).\n");
+	char **lines = NULL;
+	size_t n = 0;
+	for (char *p = sb.buf, *q; p != NULL && *p; p = q ? q + 1 : NULL) {
+		q = strchr(p, '\n');
+		if (q != NULL)
+			*q = '\0';
+		lines = xreallocarray(lines, n + 1, sizeof *lines);
+		lines[n++] = p;
+	}
+	size_t top = 0;
+	for (;;) {
+		erase();
+		for (int y = 0; y < t->rows && top + (size_t)y < n; y++) {
+			move(y, 0);
+			put(lines[top + (size_t)y], COLS, 0);
+		}
+		refresh();
+		int c = read_key(stdscr);
+		enum request r = key_request(c);
+		if (c == KEY_RESIZE)
+			getmaxyx(stdscr, t->rows, t->cols);
+		else if (r == REQ_DOWN || r == REQ_PAGE_DOWN) {
+			size_t step = r == REQ_DOWN ? 1 : (size_t)t->rows - 1;
+			if (top + (size_t)t->rows < n)
+				top = top + step + (size_t)t->rows > n ? n - (size_t)t->rows : top + step;
+		} else if (r == REQ_UP || r == REQ_PAGE_UP) {
+			size_t step = r == REQ_UP ? 1 : (size_t)t->rows - 1;
+			top = top > step ? top - step : 0;
+		} else if (c == 27 || r == REQ_QUIT || r == REQ_HELP) {
+			break;
+		}
+	}
+	free(lines);
+	sbuf_free(&sb);
+}

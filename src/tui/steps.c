@@ -1,0 +1,422 @@
+/* steps.c — selection steps and their history: making a step from a
+ * view's rows or from the use menu, going back and forth, the baseline
+ * (loaded, dropped), and the expression that names a step. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/analysis.h"
+#include "query/baseline.h"
+#include "tui/frame.h"
+
+/* ---- steps ---- */
+struct hstep *step_new(struct heap *h, struct objset set, const char *title, const char *expr)
+{
+	struct hstep *s = xcalloc(1, sizeof *s);
+
+	s->h = h;
+	s->set = set;
+	s->title = xstrdup(title);
+	s->expr = expr ? xstrdup(expr) : NULL;
+	for (int i = 0; i < V_COUNT; i++) {
+		const struct view_ops *ops = view_table[i];
+		struct tview *v = &s->views[i];
+		v->ops = ops;
+		v->st = s;
+		v->state = xcalloc(1, ops->state_size ? ops->state_size : 1);
+		if (ops->state_init != NULL)
+			ops->state_init(v->state);
+	}
+	return s;
+}
+
+/* Drop what the view computed (its options stay). */
+static void view_drop_data(struct tview *v)
+{
+	if (v->ops->data_free != NULL)
+		v->ops->data_free(v->data);
+	else
+		free(v->data);
+	v->data = NULL;
+}
+
+static void view_free(struct tview *v)
+{
+	rows_clear(v);
+	free(v->rows.v);
+	free(v->colhead);
+	free(v->filter);
+	pcre2_code_free(v->filter_re);
+	view_drop_data(v);
+	free(v->state);
+}
+
+void step_free(struct hstep *s)
+{
+	for (int i = 0; i < V_COUNT; i++)
+		view_free(&s->views[i]);
+	objset_free(&s->set);
+	free(s->title);
+	free(s->expr);
+	free(s);
+}
+
+void step_go(struct tui *t, size_t k)
+{
+	t->cur = k;
+	t->h = t->steps[k]->h;
+}
+
+int view_ensure(struct tui *t, struct tview *v)
+{
+	if (v->built)
+		return 0;
+	tui_work_begin(t, "building the view");
+	int rc = v->ops->build(t, v);
+	if (tui_work_end(t) < 0 || rc < 0) {
+		rows_clear(v);
+		return -1;
+	}
+	v->built = 1;
+	return 0;
+}
+
+int tview_rebuild(struct tui *t, struct tview *v)
+{
+	size_t cur = v->cur;
+
+	rows_clear(v);
+	v->built = 0;
+	if (view_ensure(t, v) < 0)
+		return -1;
+	v->cur = v->rows.n ? (cur < v->rows.n ? cur : v->rows.n - 1) : 0;
+	return 0;
+}
+
+/* Push a step after the current one; the forward history goes. */
+void tui_push(struct tui *t, struct use *u)
+{
+	struct hstep *from = cur_step(t);
+	char *expr = NULL;
+
+	struct heap *h = u->h ? u->h : from->h;
+
+	/* "object ..." and "gone ..." stand alone; objects of the baseline's
+	 * side are named from its gone objects */
+	if (from->expr != NULL && u->expr != NULL && *u->expr) {
+		if (strncmp(u->expr, "object ", 7) == 0 && h != t->main)
+			expr = xasprintf("gone | %s", u->expr);
+		else if (strcmp(from->expr, "all") == 0 || strncmp(u->expr, "object ", 7) == 0 ||
+			 strncmp(u->expr, "gone", 4) == 0)
+			expr = xstrdup(u->expr);
+		else
+			expr = xasprintf("%s | %s", from->expr, u->expr);
+	}
+	for (size_t i = t->cur + 1; i < t->nsteps; i++)
+		step_free(t->steps[i]);
+	t->nsteps = t->cur + 1;
+	t->steps = xreallocarray(t->steps, t->nsteps + 1, sizeof *t->steps);
+	struct hstep *s = step_new(h, u->set, u->title, expr);
+	s->bl_dep = from->bl_dep || u->bl_dep || h != t->main;
+	s->view = from->view == V_INSPECT ? V_CLASSES : from->view; /* a group: see its objects */
+	if (s->view == V_CLASSES && u->set.count < 50) /* a few objects: show them */
+		s->view = V_BIGGEST;
+	t->steps[t->nsteps++] = s;
+	step_go(t, t->nsteps - 1);
+	free(expr);
+	free(u->title);
+	free(u->expr);
+	if (view_ensure(t, cur_view(t)) < 0)
+		tui_message(t, 1, "view not built: cancelled");
+}
+
+/* Apply one engine step to the current set (use menu). */
+void use_step(struct tui *t, enum step_op op, const char *title)
+{
+	struct step st = { .op = op };
+	struct use u = { .title = NULL };
+	struct sbuf err, ex;
+
+	if ((op == ST_NEW || op == ST_OLD) && t->h != t->main) {
+		tui_message(t, 1, "%s", "this step is on the baseline's side: new and old are about the open "
+				       "dump's objects");
+		return;
+	}
+	sbuf_init(&err);
+	sbuf_init(&ex);
+	u.set = cur_step(t)->set; /* a copy: step_apply replaces it */
+	u.set.bits = xmalloc(bits_words(t->h->n) * sizeof *u.set.bits);
+	memcpy(u.set.bits, cur_step(t)->set.bits, bits_words(t->h->n) * sizeof *u.set.bits);
+	tui_work_begin(t, title);
+	int rc = step_apply(t->h, &st, &u.set, &t->prog, &err);
+	if (tui_work_end(t) < 0 || rc < 0) {
+		if (rc < 0)
+			tui_message(t, 1, "%s", err.buf);
+		objset_free(&u.set);
+	} else {
+		step_to_string(&st, &ex);
+		u.title = xasprintf("%s of %llu objects", title,
+				    (unsigned long long)cur_step(t)->set.count);
+		u.expr = sbuf_detach(&ex);
+		u.bl_dep = op == ST_NEW || op == ST_OLD;
+		tui_push(t, &u);
+	}
+	sbuf_free(&err);
+	sbuf_free(&ex);
+}
+
+void use_rows(struct tui *t, int reached)
+{
+	struct tview *v = cur_view(t);
+	struct use u = { .title = NULL };
+
+	if (v->ops->use == NULL || v->ops->use(t, v, reached, &u) < 0)
+		return;
+	if (u.set.count == 0) {
+		objset_free(&u.set);
+		free(u.title);
+		free(u.expr);
+		tui_message(t, 1, "no objects to use");
+		return;
+	}
+	tui_push(t, &u);
+}
+
+/* The baseline's objects that are gone: a step on the baseline's side. */
+void use_gone(struct tui *t)
+{
+	struct use u = { .title = NULL };
+
+	if (t->bl == NULL || !baseline_has_old(t->bl)) {
+		tui_message(t, 1, "%s", t->bl == NULL ? "no baseline: press B to load one"
+						      : "gone needs a baseline dump; the agent's mark has none");
+		return;
+	}
+	if (t->bl->gone.count == 0) {
+		tui_message(t, 0, "nothing is gone since the baseline");
+		return;
+	}
+	u.set = t->bl->gone;
+	u.set.bits = xmalloc(bits_words(t->old->n) * sizeof *u.set.bits);
+	memcpy(u.set.bits, t->bl->gone.bits, bits_words(t->old->n) * sizeof *u.set.bits);
+	u.title = xasprintf("Gone since the baseline: %llu objects", (unsigned long long)u.set.count);
+	u.expr = xstrdup("gone");
+	u.h = t->old;
+	tui_push(t, &u);
+}
+
+/* A baseline or the rules changed: with the rules, the dominators too. */
+void views_reset(struct tui *t, int analyses)
+{
+	for (size_t i = 0; i < t->nsteps; i++) {
+		for (int j = 0; j < V_COUNT; j++) {
+			struct tview *v = &t->steps[i]->views[j];
+			rows_clear(v);
+			v->built = 0;
+			view_drop_data(v);
+		}
+		if (analyses)
+			t->steps[i]->retained_known = 0;
+	}
+}
+
+/* Drop the baseline: the steps that new, old or gone made go (the
+ * history up to the first of them: the ones after rest on it), the views
+ * that show new and old are built again. */
+void baseline_drop(struct tui *t)
+{
+	size_t k = 0;
+
+	while (k < t->nsteps && !t->steps[k]->bl_dep)
+		k++;
+	if (k < t->nsteps) {
+		for (size_t i = k; i < t->nsteps; i++)
+			step_free(t->steps[i]);
+		t->nsteps = k;
+		if (t->cur >= k)
+			step_go(t, k - 1);
+	}
+	views_reset(t, 0);
+	t->main->baseline = NULL;
+	if (t->bl != NULL) {
+		baseline_free(t->bl);
+		free(t->bl);
+		t->bl = NULL;
+	}
+	if (t->old != NULL) {
+		heap_free(t->old);
+		free(t->old);
+		t->old = NULL;
+	}
+	free(t->baseline);
+	t->baseline = NULL;
+}
+
+/* Open path as the baseline of the open dump, in place of the one
+ * before. 0, or -1 with err set and nothing changed. */
+static int baseline_load(struct tui *t, const char *path, struct sbuf *err)
+{
+	struct heap *old = xmalloc(sizeof *old);
+	struct baseline *bl = xcalloc(1, sizeof *bl);
+	struct open_opts oo = t->oo;
+	int rc;
+
+	oo.quiet = 1; /* the screen owns the terminal: warnings are collected */
+	tui_work_begin(t, "opening the baseline");
+	rc = heap_open(old, path, &oo, &t->prog, err);
+	if (rc == 0) {
+		heap_need(old, HP_ALL, &t->prog);
+		t->prog.phase = "matching the two dumps";
+		rc = baseline_compare(t->main, old, bl, &t->prog, err);
+		if (rc < 0)
+			heap_free(old);
+	}
+	if (tui_work_end(t) < 0 && rc == 0) {
+		heap_free(old);
+		rc = -1;
+		sbuf_adds(err, "cancelled");
+	}
+	if (rc < 0) {
+		baseline_free(bl);
+		free(bl);
+		free(old);
+		return -1;
+	}
+	baseline_drop(t);
+	t->old = old;
+	t->bl = bl;
+	t->main->baseline = bl;
+	t->baseline = xstrdup(path);
+	return 0;
+}
+
+/* B: ask for a baseline dump. */
+void baseline_prompt(struct tui *t)
+{
+	char *q = tui_prompt(t, "baseline (the earlier dump of this JVM): ", NULL, NULL);
+	struct sbuf err;
+
+	if (q == NULL || *q == '\0') {
+		free(q);
+		return;
+	}
+	sbuf_init(&err);
+	if (baseline_load(t, q, &err) < 0) {
+		tui_message(t, 1, "%s", err.buf);
+	} else {
+		struct sbuf sum;
+		sbuf_init(&sum);
+		baseline_summary(t->bl, &sum);
+		tui_message(t, 0, "baseline loaded: %s", sum.buf);
+		sbuf_free(&sum);
+		view_ensure(t, cur_view(t));
+	}
+	sbuf_free(&err);
+	free(q);
+}
+
+void exact_retained(struct tui *t)
+{
+	struct hstep *s = cur_step(t);
+	uint64_t count;
+
+	if (s->retained_known)
+		return;
+	tui_work_begin(t, "retained size");
+	t->prog.total = t->h->n;
+	uint64_t bytes = analysis_retained_set(t->h, s->set.bits, NULL, &count, &t->prog);
+	if (tui_work_end(t) == 0) {
+		s->retained = bytes;
+		s->retained_known = 1;
+	}
+}
+
+/* No control character, C0 or C1 (UTF-8 C2 80..9F), in s? */
+static int term_safe(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+			return 0;
+	return 1;
+}
+
+/* 'text' for a POSIX shell: a ' inside becomes '\''. */
+static void sh_quote(struct sbuf *sb, const char *s)
+{
+	sbuf_addc(sb, '\'');
+	for (; *s; s++)
+		if (*s == '\'')
+			sbuf_adds(sb, "'\\''");
+		else
+			sbuf_addc(sb, *s);
+	sbuf_addc(sb, '\'');
+}
+
+/* The command that makes this step: the expression first, so that a
+ * narrow screen still shows it whole. */
+void show_expr(struct tui *t)
+{
+	struct hstep *s = cur_step(t);
+	struct sbuf cmd;
+
+	if (s->expr == NULL) {
+		tui_message(t, 0, "this step has no -e expression (a selection the steps cannot name)");
+		return;
+	}
+	sbuf_init(&cmd);
+	sbuf_adds(&cmd, "heapwalk -e ");
+	sh_quote(&cmd, s->expr);
+	if (t->baseline != NULL) {
+		sbuf_adds(&cmd, " --baseline ");
+		sh_quote(&cmd, t->baseline);
+	}
+	sbuf_addc(&cmd, ' ');
+	sh_quote(&cmd, t->dump);
+	if (!term_safe(cmd.buf)) {
+		tui_message(t, 0, "%s", cmd.buf); /* escaped */
+	} else { /* as it is, to copy */
+		free(t->msg);
+		t->msg = sbuf_detach(&cmd);
+		t->msg_error = 0;
+	}
+	sbuf_free(&cmd);
+}
+void step_list(struct tui *t)
+{
+	char **items = xmalloc(t->nsteps * sizeof *items);
+
+	for (size_t i = 0; i < t->nsteps; i++) {
+		char a[32];
+		fmt_bytes(a, sizeof a, t->steps[i]->set.shallow);
+		items[i] = xasprintf("%zu %s  (%llu objects, %s)", i + 1, t->steps[i]->title,
+				     (unsigned long long)t->steps[i]->set.count, a);
+	}
+	int k = popup(t, "Steps (Enter: go)", items, t->nsteps, t->cur);
+	if (k >= 0)
+		step_go(t, (size_t)k);
+	for (size_t i = 0; i < t->nsteps; i++)
+		free(items[i]);
+	free(items);
+}
+
+void use_menu(struct tui *t)
+{
+	char *items[] = { "retained  the objects the set retains (R)",
+			  "incoming  the objects that refer to the set: referrers (I)",
+			  "outgoing  the objects the set refers to: referents (O)",
+			  "dominated the objects the set dominates directly (D)",
+			  "selected  the marked rows, or the cursor row (Enter)",
+			  "new       the objects created since the baseline or mark (>)",
+			  "old       the objects that existed at the baseline or mark (<)",
+			  "gone      the baseline's objects that no longer exist (~)" };
+	switch (popup(t, "Use", items, 8, 0)) {
+	case 0: use_step(t, ST_RETAINED, "Retained"); break;
+	case 1: use_step(t, ST_REFERRERS, "Referrers"); break;
+	case 2: use_step(t, ST_REFERENTS, "Referents"); break;
+	case 3: use_step(t, ST_DOMINATED, "Dominated"); break;
+	case 4: use_rows(t, 0); break;
+	case 5: use_step(t, ST_NEW, "New objects"); break;
+	case 6: use_step(t, ST_OLD, "Old objects"); break;
+	case 7: use_gone(t); break;
+	default: break;
+	}
+}

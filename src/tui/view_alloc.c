@@ -1,0 +1,175 @@
+/* view_alloc.c — allocations: where the step's objects were allocated,
+ * for dumps with the agent's sampled stack traces: hot spots (sites,
+ * then their callers) or the call tree. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "query/alloc.h"
+#include "query/views.h"
+#include "tui/view.h"
+
+struct alloc_state {
+	int calltree;       /* c: the call tree instead of the hot spots */
+};
+
+static struct alloc_state *ast(const struct tview *v) { return v->state; }
+
+/* The tree shown: hot spots (allocation sites, then their callers) or
+ * the call tree (outermost frames first). */
+static const struct alloc_tree *alloc_tree_of(const struct tview *v)
+{
+	const struct alloc_view *av = v->data;
+
+	return ast(v)->calltree ? &av->calls : &av->hot;
+}
+
+/* The children of node i, as rows. */
+static void alloc_level(struct tui *t, struct tview *v, uint32_t i, struct rowvec *out)
+{
+	const struct alloc_view *av = v->data;
+	const struct alloc_tree *tr = alloc_tree_of(v);
+	const struct alloc_node *n = &tr->n[i];
+	struct sbuf l, rt, raw;
+
+	sbuf_init(&l);
+	sbuf_init(&rt);
+	sbuf_init(&raw);
+	for (uint32_t k = 0; k < n->nkids; k++) {
+		uint32_t c = tr->kid[n->kids + k];
+		const struct alloc_node *cn = &tr->n[c];
+		sbuf_reset(&l);
+		sbuf_reset(&rt);
+		sbuf_reset(&raw);
+		frame_label(t->h, cn->frame, &raw);
+		tv_add_esc(&l, raw.buf);
+		if (!tui_filter_ok(v, l.buf))
+			continue;
+		sbuf_printf(&rt, "%10llu", (unsigned long long)cn->count);
+		tv_add_bytes(&rt, cn->bytes);
+		sbuf_printf(&rt, " %5.1f%%", tv_pct(cn->bytes, av->traced_bytes));
+		struct row *r = rowvec_add(out);
+		r->kind = VR_ALLOC;
+		r->num[0] = c;
+		r->open = cn->nkids ? 0 : -1;
+		row_set(r, l.buf, rt.buf);
+	}
+	sbuf_free(&l);
+	sbuf_free(&rt);
+	sbuf_free(&raw);
+}
+
+static int alloc_build(struct tui *t, struct tview *v)
+{
+	struct alloc_view *av = v->data;
+
+	if (av == NULL) {
+		av = v->data = xmalloc(sizeof *av);
+		view_allocations(t->h, &v->st->set, av);
+	}
+	if (av->traced_count == 0) {
+		struct row *r = rowvec_add(&v->rows);
+		row_set(r, "no object of this set has an allocation trace (snapshots taken with the "
+			   "agent's sample:BYTES option have them)", "");
+		r->kind = VR_INFO;
+	} else {
+		alloc_level(t, v, 0, &v->rows);
+	}
+	free(v->colhead);
+	v->colhead = xstrdup("   objects      bytes      %");
+	snprintf(v->lefthead, sizeof v->lefthead, "%s: %llu traced",
+		 ast(v)->calltree ? "call tree" : "hot spots, callers", (unsigned long long)av->traced_count);
+	return 0;
+}
+
+static int alloc_expand(struct tui *t, struct tview *v, size_t i, struct rowvec *out)
+{
+	const struct row *r = &v->rows.v[i];
+
+	if (r->kind == VR_ALLOC)
+		alloc_level(t, v, (uint32_t)r->num[0], out);
+	return 0;
+}
+
+/* The set's objects allocated on the marked rows' paths, or the cursor's. */
+static int alloc_use(struct tui *t, struct tview *v, int reached, struct use *u)
+{
+	const struct alloc_view *av = v->data;
+	const struct alloc_tree *tr;
+	struct objset one;
+	size_t n = 0, last = 0;
+	int any = 0;
+
+	(void)reached;
+	if (av == NULL) {
+		tui_message(t, 1, "no allocation site on this row");
+		return -1;
+	}
+	tr = alloc_tree_of(v);
+	for (size_t i = 0; i < v->rows.n; i++)
+		any |= v->rows.v[i].marked;
+	objset_empty(t->h, &u->set);
+	for (size_t i = 0; i < v->rows.n; i++) {
+		const struct row *r = &v->rows.v[i];
+		if (r->kind != VR_ALLOC || !(any ? r->marked : i == v->cur))
+			continue;
+		alloc_select(t->h, &v->st->set, av, tr, (uint32_t)r->num[0], &one);
+		for (size_t w = 0; w < bits_words(t->h->n); w++)
+			u->set.bits[w] |= one.bits[w];
+		objset_free(&one);
+		n++;
+		last = i;
+	}
+	if (n == 0) {
+		objset_free(&u->set);
+		tui_message(t, 1, "no allocation site on this row");
+		return -1;
+	}
+	objset_recount(t->h, &u->set);
+	if (n == 1) {
+		struct sbuf l;
+		sbuf_init(&l);
+		frame_label(t->h, tr->n[v->rows.v[last].num[0]].frame, &l);
+		struct sbuf e;
+		sbuf_init(&e);
+		tv_add_esc(&e, l.buf);
+		u->title = xasprintf("Allocated %s %s", ast(v)->calltree ? "in" : "at", e.buf);
+		sbuf_free(&e);
+		sbuf_free(&l);
+	} else {
+		u->title = xasprintf("Allocated at %zu sites", n);
+	}
+	u->expr = NULL; /* no step names an allocation site */
+	return 0;
+}
+
+static int alloc_group(struct tui *t, struct tview *v, enum request r)
+{
+	(void)r;
+	ast(v)->calltree = !ast(v)->calltree;
+	tview_rebuild(t, v);
+	return 1;
+}
+
+static void alloc_data_free(void *data)
+{
+	if (data != NULL)
+		alloc_view_free(data);
+	free(data);
+}
+
+static const struct view_key alloc_keys[] = {
+	{ REQ_GROUP, alloc_group },
+	{ REQ_NONE, NULL },
+};
+
+const struct view_ops alloc_ops = {
+	.name = "Allocations",
+	.short_name = "Alloc",
+	.state_size = sizeof(struct alloc_state),
+	.build = alloc_build,
+	.expand = alloc_expand,
+	.use = alloc_use,
+	.keys = alloc_keys,
+	.row_free = tv_rowdata_free,
+	.data_free = alloc_data_free,
+};

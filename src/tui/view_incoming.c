@@ -1,0 +1,241 @@
+/* view_incoming.c — incoming references: the step's objects, each
+ * expanding to its referrers and the field they hold it by (references
+ * that rules made weak or not owning are said so); or, for one object,
+ * the shortest paths from GC roots. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/ownership.h"
+#include "graph/rules.h"
+#include "query/views.h"
+#include "tui/view.h"
+
+struct incoming_state {
+	int weak;           /* w: weak references followed */
+	int paths;          /* r: paths to GC roots of target */
+	node_t target;
+};
+
+static struct incoming_state *ist(const struct tview *v) { return v->state; }
+
+enum { REF_STRONG, REF_WEAK, REF_INCIDENTAL };
+
+/* "  (weak: jdk.rules:12)": why a reference does not count as strong,
+ * with the rule that says so (-1 or the built-in referent: none named). */
+static void ref_why(const struct tui *t, const char *what, int rule, struct sbuf *l)
+{
+	const struct ruleset *rs = t->oo.rules;
+
+	sbuf_printf(l, "  (%s", what);
+	if (rs != NULL && rule >= 0 && (size_t)rule < rs->n && rs->rules[rule].file != NULL) {
+		const struct rule *ru = &rs->rules[rule];
+		sbuf_adds(l, ": ");
+		tv_add_esc(l, ru->file);
+		if (strchr(ru->file, ':') == NULL && ru->line > 0)
+			sbuf_printf(l, ":%u", ru->line);
+	} else if (rule == WEAK_BUILTIN) {
+		sbuf_adds(l, ": referent");
+	}
+	sbuf_addc(l, ')');
+}
+
+/* A referrer of dst; how: REF_*. */
+static void referrer_row(struct tui *t, struct rowvec *out, node_t src, node_t dst, int how)
+{
+	const struct heap *h = t->h;
+	struct row *r = rowvec_add(out);
+	struct sbuf l, lab, rt;
+
+	sbuf_init(&l);
+	sbuf_init(&lab);
+	sbuf_init(&rt);
+	if (src == 0) {
+		root_label(h, dst, &lab);
+		sbuf_adds(&l, "GC root: ");
+		tv_add_esc(&l, lab.buf);
+		r->kind = VR_ROOT;
+	} else {
+		tv_object_text(h, src, &l);
+		edge_label(h, src, dst, &lab);
+		sbuf_adds(&l, "  .");
+		tv_add_esc(&l, lab.buf);
+		if (how == REF_WEAK)
+			ref_why(t, "weak", ref_is_weak(h, src, dst), &l);
+		else if (how == REF_INCIDENTAL)
+			ref_why(t, "not owning", -1, &l); /* an owner of higher weight has it */
+		tv_add_bytes(&rt, h->node_shallow[src]);
+		tv_add_bytes(&rt, h->retained[src]);
+		r->node = src;
+		r->kind = VR_OBJ;
+		r->open = 0;
+	}
+	row_set(r, l.buf, rt.buf);
+	sbuf_free(&l);
+	sbuf_free(&lab);
+	sbuf_free(&rt);
+}
+
+static void paths_rows(struct tui *t, struct tview *v, node_t target)
+{
+	struct heap *h = t->h;
+	struct path_view pv;
+	struct view_opts o = { .max_paths = 5, .weak = ist(v)->weak };
+
+	view_paths(h, target, &o, &pv);
+	struct row *top = tv_object_row(h, &v->rows, target);
+	top->open = 1;
+	if (pv.npaths == 0) {
+		struct row *r = rowvec_add(&v->rows);
+		row_set(r, "no path from a GC root (only through weak references: press w)", "");
+		r->depth = 1;
+		r->kind = VR_INFO;
+	}
+	for (size_t p = 0; p < pv.npaths; p++) {
+		size_t a = pv.start[p], b = pv.start[p + 1];
+		struct row *hd = rowvec_add(&v->rows);
+		char line[96];
+		snprintf(line, sizeof line, "path %zu: %zu steps from a GC root", p + 1, b - a - 1);
+		row_set(hd, line, "");
+		hd->depth = 1;
+		hd->open = 1;
+		hd->kind = VR_PATH;
+		/* target upwards: each row holds the one above it */
+		for (size_t k = b - 1; k-- > a;) {
+			size_t before = v->rows.n;
+			referrer_row(t, &v->rows, pv.nodes[k], pv.nodes[k + 1], REF_STRONG);
+			struct row *r = &v->rows.v[before];
+			r->depth = (uint16_t)(2 + (b - 2 - k));
+			r->open = -1;
+			if (k == a) { /* the root object: say what kind of root */
+				struct sbuf lab, l;
+				sbuf_init(&lab);
+				sbuf_init(&l);
+				root_label(h, pv.nodes[k], &lab);
+				sbuf_adds(&l, r->left);
+				sbuf_adds(&l, "  <- GC root: ");
+				tv_add_esc(&l, lab.buf);
+				row_set(r, l.buf, r->right);
+				sbuf_free(&lab);
+				sbuf_free(&l);
+			}
+		}
+	}
+	path_view_free(&pv);
+}
+
+static int incoming_build(struct tui *t, struct tview *v)
+{
+	free(v->colhead);
+	v->colhead = xstrdup("   shallow   retained");
+	if (ist(v)->paths) {
+		paths_rows(t, v, ist(v)->target);
+		snprintf(v->lefthead, sizeof v->lefthead, "%s", ist(v)->weak
+			 ? "paths to GC roots (weak references followed)" : "paths to GC roots (strong references only)");
+		return 0;
+	}
+	tv_object_page(t, v, 0, &v->rows, ist(v)->weak ? PAGE_IN_WEAK : PAGE_IN);
+	snprintf(v->lefthead, sizeof v->lefthead, "%s",
+		 ist(v)->weak ? "object / referrer .field (weak too)" : "object / referrer .field");
+	return 0;
+}
+
+static int incoming_expand(struct tui *t, struct tview *v, size_t i, struct rowvec *out)
+{
+	struct heap *h = t->h;
+	struct row *r = &v->rows.v[i];
+
+	if (r->kind == VR_MORE) {
+		tv_object_page(t, v, r->num[0], out, ist(v)->weak ? PAGE_IN_WEAK : PAGE_IN);
+		row_set(r, "(next page)", "");
+		return 0;
+	}
+	if (r->node == HW_NONE)
+		return 0;
+	node_t x = r->node;
+	size_t shown = 0;
+	for (edge_t j = h->in_start[x]; j < h->in_start[x + 1]; j++) {
+		node_t p = h->in[j];
+		if (j > h->in_start[x] && h->in[j - 1] == p)
+			continue; /* one row per referrer */
+		if (shown++ == PAGE) {
+			struct row *m = rowvec_add(out);
+			char line[96];
+			snprintf(line, sizeof line, "... %u more references (use referrers: I)",
+				 (unsigned)(h->in_start[x + 1] - j));
+			row_set(m, line, "");
+			break;
+		}
+		referrer_row(t, out, p, x, REF_STRONG);
+	}
+	/* references a rule made incidental: there, but not owning */
+	size_t lo = 0, hi = h->nrx;
+	while (lo < hi) { /* sorted by target */
+		size_t mid = lo + (hi - lo) / 2;
+		if (h->rx_dst[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t k = lo; k < h->nrx && h->rx_dst[k] == x && shown <= PAGE; k++)
+		if (k == lo || h->rx_src[k - 1] != h->rx_src[k]) {
+			referrer_row(t, out, h->rx_src[k], x, REF_INCIDENTAL);
+			shown++;
+		}
+	if (ist(v)->weak)
+		for (uint64_t k = 0; k < h->nweak; k++)
+			if (h->weak_dst[k] == x)
+				referrer_row(t, out, h->weak_src[k], x, REF_WEAK);
+	return 0;
+}
+
+static int incoming_use(struct tui *t, struct tview *v, int reached, struct use *u)
+{
+	return tv_use_nodes(t, v, reached, u, "Referrers");
+}
+
+static int incoming_weak(struct tui *t, struct tview *v, enum request r)
+{
+	(void)r;
+	ist(v)->weak = !ist(v)->weak;
+	tview_rebuild(t, v);
+	tui_message(t, 0, ist(v)->weak ? "weak references followed" : "strong references only");
+	return 1;
+}
+
+/* r: the paths to GC roots of the cursor's object, or back */
+static int incoming_paths(struct tui *t, struct tview *v, enum request r)
+{
+	struct incoming_state *st = ist(v);
+
+	(void)r;
+	if (st->paths) {
+		st->paths = 0;
+	} else {
+		node_t x = v->cur < v->rows.n ? v->rows.v[v->cur].node : HW_NONE;
+		if (x == HW_NONE || x == 0) {
+			tui_message(t, 1, "put the cursor on an object first");
+			return 1;
+		}
+		st->target = x;
+		st->paths = 1;
+	}
+	tview_rebuild(t, v);
+	v->cur = 0;
+	return 1;
+}
+
+static const struct view_key incoming_keys[] = {
+	{ REQ_WEAK, incoming_weak },
+	{ REQ_PATHS, incoming_paths },
+	{ REQ_NONE, NULL },
+};
+
+const struct view_ops incoming_ops = {
+	.name = "Incoming",
+	.state_size = sizeof(struct incoming_state),
+	.build = incoming_build,
+	.expand = incoming_expand,
+	.use = incoming_use,
+	.keys = incoming_keys,
+	.row_free = tv_rowdata_free,
+};

@@ -1,0 +1,191 @@
+/* view_outgoing.c — outgoing references: the step's objects, each
+ * expanding to its fields with their values (references lead on) or its
+ * array elements, a page at a time. The only place that renders
+ * decoded field values. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/hprof.h"
+#include "query/views.h"
+#include "tui/view.h"
+
+#define ELEM_PAGE 100     /* array elements listed at once */
+
+struct outgoing_state {
+	int nulls;          /* z: null fields shown */
+};
+
+static struct outgoing_state *ost(const struct tview *v) { return v->state; }
+
+
+static void value_text(const struct heap *h, const struct hvalue *val, struct sbuf *sb, node_t *target)
+{
+	*target = HW_NONE;
+	switch (val->type) {
+	case T_OBJECT:
+		if (val->v.id == 0) {
+			sbuf_adds(sb, "null");
+			return;
+		}
+		*target = heap_find_id(h, val->v.id);
+		if (*target == HW_NONE)
+			sbuf_printf(sb, "0x%llx (not in the dump)", (unsigned long long)val->v.id);
+		else
+			tv_object_text(h, *target, sb);
+		return;
+	case T_BOOLEAN: sbuf_adds(sb, val->v.u ? "true" : "false"); return;
+	case T_CHAR: {
+		uint8_t u[4];
+		uint32_t c = (uint32_t)val->v.u;
+		size_t n = c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+		if (n == 1) u[0] = (uint8_t)c;
+		else if (n == 2) { u[0] = (uint8_t)(0xc0 | c >> 6); u[1] = (uint8_t)(0x80 | (c & 0x3f)); }
+		else { u[0] = (uint8_t)(0xe0 | c >> 12); u[1] = (uint8_t)(0x80 | (c >> 6 & 0x3f));
+		       u[2] = (uint8_t)(0x80 | (c & 0x3f)); }
+		sbuf_addc(sb, '\'');
+		if (c >= 0xd800 && c < 0xe000)
+			sbuf_printf(sb, "\\u%04x", c);
+		else
+			esc_append(sb, u, n, 0);
+		sbuf_addc(sb, '\'');
+		return;
+	}
+	case T_FLOAT: sbuf_printf(sb, "%g", (double)val->v.f); return;
+	case T_DOUBLE: sbuf_printf(sb, "%g", val->v.d); return;
+	default: sbuf_printf(sb, "%lld", (long long)val->v.i); return;
+	}
+}
+
+struct field_ctx {
+	struct tui *t;
+	struct tview *v;
+	struct rowvec *out;
+};
+
+static void field_row(void *arg, const char *name, const struct hvalue *val)
+{
+	struct field_ctx *f = arg;
+	const struct heap *h = f->t->h;
+
+	if (val->type == T_OBJECT && val->v.id == 0 && !ost(f->v)->nulls)
+		return;
+	struct row *r = rowvec_add(f->out);
+	static const char *const types[] = { [T_BOOLEAN] = "boolean", [T_CHAR] = "char",
+		[T_FLOAT] = "float", [T_DOUBLE] = "double", [T_BYTE] = "byte", [T_SHORT] = "short",
+		[T_INT] = "int", [T_LONG] = "long" };
+	struct sbuf l;
+	node_t target;
+	sbuf_init(&l);
+	tv_add_esc(&l, name);
+	/* a reference's type is its target's class, shown with it */
+	if (val->type != T_OBJECT && val->type < sizeof types / sizeof types[0] && types[val->type])
+		sbuf_printf(&l, " (%s)", types[val->type]);
+	sbuf_adds(&l, " = ");
+	value_text(h, val, &l, &target);
+	r->kind = VR_FIELD;
+	r->node = target;
+	r->open = target != HW_NONE && tv_has_children_out(h, target) ? 0 : -1;
+	struct sbuf rt;
+	sbuf_init(&rt);
+	if (target != HW_NONE) {
+		tv_add_bytes(&rt, h->node_shallow[target]);
+		tv_add_bytes(&rt, h->retained[target]);
+	}
+	row_set(r, l.buf, rt.buf);
+	sbuf_free(&l);
+	sbuf_free(&rt);
+}
+
+static void elements(struct tui *t, struct tview *v, node_t x, uint64_t from, struct rowvec *out)
+{
+	struct field_ctx f = { t, v, out };
+	uint8_t et;
+	int64_t n = hprof_array_length(t->h, x, &et);
+
+	for (uint64_t i = from; n > 0 && i < (uint64_t)n && i < from + ELEM_PAGE; i++) {
+		struct hvalue val;
+		char name[32];
+		if (hprof_array_elem(t->h, x, i, &val) < 0)
+			break;
+		snprintf(name, sizeof name, "[%llu]", (unsigned long long)i);
+		field_row(&f, name, &val);
+	}
+	if (n > 0 && from + ELEM_PAGE < (uint64_t)n) {
+		struct row *r = rowvec_add(out);
+		char line[128];
+		snprintf(line, sizeof line, "... elements %llu to %lld: + lists %d more",
+			 (unsigned long long)(from + ELEM_PAGE), (long long)n - 1, ELEM_PAGE);
+		row_set(r, line, "");
+		r->kind = VR_ELEM_MORE;
+		r->node = x;
+		r->open = 0;
+		r->num[0] = from + ELEM_PAGE;
+	}
+}
+
+static int outgoing_build(struct tui *t, struct tview *v)
+{
+	tv_object_page(t, v, 0, &v->rows, PAGE_OUT);
+	free(v->colhead);
+	v->colhead = xstrdup("   shallow   retained");
+	snprintf(v->lefthead, sizeof v->lefthead, "%s",
+		 ost(v)->nulls ? "object / field = value (nulls shown)" : "object / field = value");
+	return 0;
+}
+
+/* A "more" row becomes the next page in place: expand gives the rows,
+ * and the caller puts them after it; the row itself then says so. */
+static int outgoing_expand(struct tui *t, struct tview *v, size_t i, struct rowvec *out)
+{
+	struct row *r = &v->rows.v[i];
+	struct field_ctx f = { t, v, out };
+
+	if (r->kind == VR_MORE) {
+		tv_object_page(t, v, r->num[0], out, PAGE_OUT);
+		row_set(r, "(next page)", "");
+		return 0;
+	}
+	if (r->kind == VR_ELEM_MORE) {
+		elements(t, v, r->node, r->num[0], out);
+		row_set(r, "(more elements)", "");
+		return 0;
+	}
+	if (r->node == HW_NONE)
+		return 0;
+	uint8_t k = t->h->node_kind[r->node];
+	if (k == NK_OBJARRAY || k == NK_PRIMARRAY)
+		elements(t, v, r->node, 0, out);
+	else
+		hprof_fields(t->h, r->node, field_row, &f);
+	return 0;
+}
+
+static int outgoing_use(struct tui *t, struct tview *v, int reached, struct use *u)
+{
+	return tv_use_nodes(t, v, reached, u, "Referenced");
+}
+
+static int outgoing_nulls(struct tui *t, struct tview *v, enum request r)
+{
+	(void)r;
+	ost(v)->nulls = !ost(v)->nulls;
+	tview_rebuild(t, v);
+	tui_message(t, 0, ost(v)->nulls ? "null fields shown" : "null fields hidden");
+	return 1;
+}
+
+static const struct view_key outgoing_keys[] = {
+	{ REQ_NULLS, outgoing_nulls },
+	{ REQ_NONE, NULL },
+};
+
+const struct view_ops outgoing_ops = {
+	.name = "Outgoing",
+	.state_size = sizeof(struct outgoing_state),
+	.build = outgoing_build,
+	.expand = outgoing_expand,
+	.use = outgoing_use,
+	.keys = outgoing_keys,
+	.row_free = tv_rowdata_free,
+};
+
