@@ -55,6 +55,29 @@ check() {
 	return $status
 }
 
+# A build where pkg-config cannot see Check (a wrapper hides it).
+nocheck() {
+	dir=$top/build-nocheck
+	mkdir -p "$dir"
+	cat >"$dir/pkg-config-nocheck" <<-'EOS'
+		#!/bin/sh
+		for a; do case $a in check*) exit 1 ;; esac; done
+		exec pkg-config "$@"
+	EOS
+	chmod +x "$dir/pkg-config-nocheck"
+	cd "$dir"
+	PKG_CONFIG=$dir/pkg-config-nocheck "$top/configure" --enable-werror >configure.log 2>&1 ||
+		{ cat configure.log; return 1; }
+	grep -q "check not found" configure.log || { echo "setup.sh: configure did not warn that Check is missing" >&2; return 1; }
+	make -j"$jobs" heapwalk >/dev/null
+	./heapwalk --version
+	if make check >check.log 2>&1 || ! grep -q 'need Check' check.log; then
+		echo "setup.sh: make check without Check did not say what is missing:" >&2
+		cat check.log >&2
+		return 1
+	fi
+}
+
 install_deps
 bootstrap
 case $what in
@@ -76,9 +99,14 @@ test)
 	say "build with -Werror, make check"
 	build build --enable-werror
 	check build
-	say "build with AddressSanitizer and UBSan, make check"
-	build build-san --enable-werror --enable-sanitizers
+	# configured as if inside tmux, which sets TMUX to its socket: the
+	# terminal tests must still find the tmux program
+	say "build with AddressSanitizer and UBSan (configured with TMUX set), make check"
+	TMUX=/tmp/tmux-0/default,4242,0 build build-san --enable-werror --enable-sanitizers
 	ASAN_OPTIONS=detect_leaks=1 check build-san
+	say "configure without Check: heapwalk builds, make check says what is missing"
+	nocheck
+
 	say "make distcheck"
 	cd "$top/build"
 	make -j"$jobs" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror
