@@ -529,17 +529,21 @@ static char *paths_report(uint64_t id, struct view_opts *o, enum fmt f)
 	return sbuf_detach(&out);
 }
 
-/* E is reachable only as W's referent. Without weak references its path
- * ends at itself, a "weakly reachable" pseudo root; with them it runs
- * through W to W's root. X's shortest path: the JNI global A, then A.next
- * B, B.next D, D.next X (A.other C is as short but found second). */
+/* E is reachable only as W's referent. Without weak references it has
+ * no path, and the view says why (heapwalk's "weakly reachable" pseudo
+ * root is no GC root to draw a path to); with them it runs through W to
+ * W's root. X's shortest path: the JNI global A, then A.next B, B.next
+ * D, D.next X (A.other C is as short but found second). */
 START_TEST(test_paths)
 {
 	struct view_opts o = { .max_paths = 5 };
 	char *got;
 
 	got = paths_report(S_E, &o, FMT_CSV);
-	ck_assert_str_eq(got, "path,step,id,object,via,root\n1,0,0x100d,Node,,\"weakly reachable\"\n");
+	ck_assert_str_eq(got, "path,step,id,object,via,root\n");
+	free(got);
+	got = paths_report(S_E, &o, FMT_JSON);
+	ck_assert_msg(strstr(got, "\"paths\":0,\"reachable\":\"only through weak references") != NULL, "%s", got);
 	free(got);
 	o.weak = 1;
 	got = paths_report(S_E, &o, FMT_CSV);
@@ -563,9 +567,16 @@ START_TEST(test_paths)
 			 "\"root\":\"system class\"},\n"
 			 "{\"path\":1,\"step\":1,\"id\":\"0x1011\",\"object\":\"Node\",\"via\":null,\"root\":null}]}\n");
 	free(got);
-	/* U is unreachable: its own pseudo root ends its path at once */
+	/* U is unreachable: no path to a pseudo root, but the view says so */
 	got = paths_report(S_U, &o, FMT_CSV);
-	ck_assert_str_eq(got, "path,step,id,object,via,root\n1,0,0x100f,Node,,unreachable\n");
+	ck_assert_str_eq(got, "path,step,id,object,via,root\n");
+	free(got);
+	got = paths_report(S_U, &o, FMT_JSON);
+	ck_assert_msg(strstr(got, "\"paths\":0,\"reachable\":\"no: no GC root holds it") != NULL, "%s", got);
+	free(got);
+	o.weak = 1; /* weak references lead nowhere else either */
+	got = paths_report(S_U, &o, FMT_JSON);
+	ck_assert_msg(strstr(got, "\"paths\":0,\"reachable\":\"no: no GC root holds it") != NULL, "%s", got);
 	free(got);
 }
 END_TEST

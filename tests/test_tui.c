@@ -749,7 +749,7 @@ START_TEST(test_baseline_loaded_later)
 	has(s, "b.hprof  ");
 	free(s);
 	keys(&t, "d");
-	s = wait_for(&t, "retained      %");
+	s = wait_for(&t, "retained   %ret");
 	lacks(s, "gone bytes");
 	free(s);
 	/* a dump that is not there: said, and the baseline stays */
@@ -818,7 +818,7 @@ START_TEST(test_allocations_view)
 	free(row);
 	free(s);
 	keys(&t, "Enter");
-	s = wait_for(&t, "Step 2: Allocated at Matched$Holder.<init>");
+	s = wait_for(&t, "> [2 Allocated at Matched$Holder.<init>");
 	char want[64];
 	snprintf(want, sizeof want, "|  %llu objects", n);
 	has(s, want);
@@ -1046,7 +1046,7 @@ START_TEST(test_inspection_arguments)
 	free(s);
 	keys(&t, "Down Enter");
 	s = wait_for(&t, "Step 2: string-regex group 1 of ");
-	has(s, "|  1 objects");
+	has(s, "|  1 object, ");
 	free(s);
 	keys(&t, "x");
 	free(wait_for(&t, "heapwalk -e 'inspection string-regex /^user1[0-9]$|a\\/b/ group 1'"));
@@ -1081,7 +1081,7 @@ START_TEST(test_inspection_arguments)
 	free(wait_for(&t, "largest-arrays 3 [3 groups]"));
 	keys(&t, "Up Down Enter"); /* from the inspection's row to its first group */
 	s = wait_for(&t, "Step 2: largest-arrays group 1 of ");
-	has(s, "|  1 objects");
+	has(s, "|  1 object, ");
 	free(s);
 	keys(&t, "x");
 	free(wait_for(&t, "heapwalk -e 'inspection largest-arrays 3 group 1'"));

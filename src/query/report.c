@@ -704,6 +704,11 @@ void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, s
 	meta_str(&t, "class", label.buf, label.len);
 	meta_bool(&t, "weak_references_followed", v->weak);
 	meta_num(&t, "paths", v->npaths);
+	if (v->npaths == 0) /* say why */
+		meta_strs(&t, "reachable", v->pseudo & PATH_UNREACHABLE
+			  ? "no: no GC root holds it (garbage the dump still has)"
+			  : v->pseudo & PATH_WEAK_ONLY ? "only through weak references (--weak shows them)"
+			  : "no path found");
 	for (size_t p = 0; p < v->npaths; p++)
 		for (size_t s = v->start[p]; s < v->start[p + 1]; s++) {
 			node_t x = v->nodes[s];

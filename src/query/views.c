@@ -615,14 +615,21 @@ void objects_view_free(struct objects_view *v)
 
 /* ---- paths to GC roots ---- */
 
-/* Does a path end at v? At a root object; but when weak references are
- * followed, a "weakly reachable" pseudo root is a step on the way. */
-static int path_end(const struct heap *h, node_t v, int weak)
+/* Does a path end at v? At a GC root; the pseudo roots heapwalk adds
+ * (weakly reachable, unreachable) end none: they are noted in *pseudo
+ * (PATH_*) for the view to say why there is no path. */
+static int path_end(const struct heap *h, node_t v, unsigned *pseudo)
 {
+	int end = 0;
+
 	for (size_t i = first_root_rec(h, v); i < h->nroot_rec && h->root_rec[i].node == v; i++)
-		if (!weak || h->root_rec[i].kind != RK_WEAK_ONLY)
-			return 1;
-	return 0;
+		if (h->root_rec[i].kind == RK_WEAK_ONLY)
+			*pseudo |= PATH_WEAK_ONLY;
+		else if (h->root_rec[i].kind == RK_UNREACHABLE)
+			*pseudo |= PATH_UNREACHABLE;
+		else
+			end = 1;
+	return end;
 }
 
 static int cmp_pair(const void *a, const void *b)
@@ -680,7 +687,7 @@ void view_paths(const struct heap *h, node_t target, const struct view_opts *o, 
 	 * reached end the shortest paths, each root once */
 	while (qh < qt && v->npaths < max) {
 		node_t x = queue[qh++];
-		if (path_end(h, x, o->weak)) {
+		if (path_end(h, x, &v->pseudo)) {
 			ends[v->npaths++] = x;
 			continue;
 		}
@@ -718,6 +725,8 @@ void view_paths(const struct heap *h, node_t target, const struct view_opts *o, 
 		}
 	}
 	v->start[v->npaths] = len;
+	if (v->npaths > 0)
+		v->pseudo = 0;
 	free(parent);
 	free(queue);
 	free(weak);

@@ -105,7 +105,13 @@ struct path_view {
 	size_t *start;       /* npaths + 1: path i is nodes[start[i]..start[i+1]) */
 	node_t *nodes;       /* each path from its root object down to target */
 	int weak;            /* weak referents were followed */
+	/* with no path: PATH_UNREACHABLE, no GC root holds the object (it is
+	 * garbage the dump still has); PATH_WEAK_ONLY, only weak references
+	 * lead to it (without weak) */
+	unsigned pseudo;
 };
+#define PATH_WEAK_ONLY   0x1
+#define PATH_UNREACHABLE 0x2
 void view_paths(const struct heap *h, node_t target, const struct view_opts *o, struct path_view *v);
 void path_view_free(struct path_view *v);
 

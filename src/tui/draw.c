@@ -2,6 +2,7 @@
  * has none or NO_COLOR is set), the dump and step lines, the tabs, the
  * view's rows, the breadcrumb and the key hint. A redraw formats little:
  * rows carry their texts. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -85,8 +86,9 @@ int put(const char *s, int width, int pad)
 }
 /* ---- drawing ---- */
 /* "rules: jdk" or "rules: jdk, gradle (2 of 9 groups off)": the files
- * the groups come from (base names without ".rules"), as applied. */
-void rules_state(const struct tui *t, struct sbuf *out)
+ * the groups come from (base names without ".rules"), as applied;
+ * brief: "rules: jdk, 2/9 off". */
+static void rules_text(const struct tui *t, int brief, struct sbuf *out)
 {
 	const struct ruleset *rs = t->oo.rules;
 	struct sbuf names;
@@ -121,9 +123,16 @@ void rules_state(const struct tui *t, struct sbuf *out)
 		esc_append(&names, (const uint8_t *)b, n, 0);
 	}
 	sbuf_printf(out, "rules: %s", names.buf);
-	if (off)
+	if (off && brief)
+		sbuf_printf(out, ", %zu/%zu off", off, rs->ngroups);
+	else if (off)
 		sbuf_printf(out, " (%zu of %zu groups off)", off, rs->ngroups);
 	sbuf_free(&names);
+}
+
+void rules_state(const struct tui *t, struct sbuf *out)
+{
+	rules_text(t, 0, out);
 }
 
 void draw_line(int y, int color, const char *s)
@@ -134,63 +143,138 @@ void draw_line(int y, int color, const char *s)
 	attrset(A_NORMAL);
 }
 
-static void draw_header(struct tui *t)
+/* s cut to `width` cells in its middle ("heap-2026...-01.hprof"), so
+ * that both ends of a file name stay. */
+static void middle_cut(const char *s, int width, struct sbuf *out)
 {
-	char a[32], b[32], line[512];
-	struct hstep *s = cur_step(t);
+	int w = text_width(s);
 
-	fmt_bytes(a, sizeof a, t->h->total_shallow);
-	struct sbuf d, bl;
+	if (w <= width || width < 5) {
+		sbuf_adds(out, s);
+		return;
+	}
+	int head = (width - 1) / 2, used;
+	size_t k = text_fit(s, head, &used);
+	sbuf_add(out, s, k);
+	sbuf_adds(out, MB_CUR_MAX > 1 ? "\xe2\x80\xa6" : "~");
+	const char *p = s + k;
+	while (*p && text_width(p) > width - used - 1) {
+		p++;
+		while ((*p & 0xc0) == 0x80)
+			p++;
+	}
+	sbuf_adds(out, p);
+}
+
+/* The dump line: the file, its counts, the baseline and the rules. When
+ * it is too wide, whole parts give way, least needed first: the
+ * directory, the baseline hint, the long form of the rules, then the
+ * hint, the rules, the heap size; the file name is cut in its middle
+ * last. Never a word cut in two. */
+static void draw_title(struct tui *t)
+{
+	struct sbuf d, bl, rl, rs, line;
+	int main = t->h == t->main;
+	unsigned long long n = (unsigned long long)(t->h->n - 1);
+	char a[32];
+
 	sbuf_init(&d);
 	sbuf_init(&bl);
-	if (t->h == t->main) {
+	sbuf_init(&rl);
+	sbuf_init(&rs);
+	sbuf_init(&line);
+	fmt_bytes(a, sizeof a, t->h->total_shallow);
+	if (main) {
 		esc_append(&d, (const uint8_t *)t->dump, strlen(t->dump), 0);
 		if (t->bl != NULL)
 			baseline_summary(t->bl, &bl);
-		else
-			sbuf_adds(&bl, "no baseline (B: load one)");
 	} else { /* a step of gone objects, or from them */
 		esc_append(&d, (const uint8_t *)t->baseline, strlen(t->baseline), 0);
 		sbuf_adds(&bl, "the baseline's side: its objects, not the open dump's");
 	}
-	struct sbuf rl;
-	sbuf_init(&rl);
-	rules_state(t, &rl);
-	/* too wide: the directory goes first, then the baseline hint, then
-	 * the rules state moves to the end (the counts matter more), then
-	 * "no baseline" goes */
-	const char *base = strrchr(d.buf, '/'), *file = d.buf;
-	unsigned long long n = (unsigned long long)(t->h->n - 1);
-	for (int k = 0; k < 5; k++) {
-		if (k == 1 && base != NULL)
-			file = base + 1;
-		if (k == 2 && t->bl == NULL && t->h == t->main) {
-			sbuf_reset(&bl);
-			sbuf_adds(&bl, "no baseline");
+	rules_text(t, 0, &rl);
+	rules_text(t, 1, &rs);
+	const char *base = strrchr(d.buf, '/');
+	const char *file = d.buf, *hint = main && t->bl == NULL ? "no baseline (B: load one)" : NULL;
+	const char *rules = rl.buf, *heap = a;
+	for (int k = 0;; k++) {
+		switch (k) {
+		case 1: file = base ? base + 1 : file; break;
+		case 2: hint = hint ? "no baseline" : NULL; break;
+		case 3: rules = rs.buf; break;
+		case 4: hint = NULL; break;
+		case 5: rules = NULL; break;
+		case 6: heap = NULL; break;
+		default: break;
 		}
-		if (k == 4 && t->bl == NULL && t->h == t->main) /* then none at all */
-			snprintf(line, sizeof line, " heapwalk  %s  %llu objects  %s heap  %s", file, n, a,
-				 rl.buf);
-		else if (k < 3)
-			snprintf(line, sizeof line, " heapwalk  %s  %llu objects  %s heap  %s  %s", file, n, a,
-				 rl.buf, bl.buf);
-		else
-			snprintf(line, sizeof line, " heapwalk  %s  %llu objects  %s heap  %s  %s", file, n, a,
-				 bl.buf, rl.buf);
-		if (text_width(line) <= COLS)
+		sbuf_reset(&line);
+		sbuf_printf(&line, " heapwalk  ");
+		if (k >= 7) { /* the name itself, cut in the middle */
+			char cnt[48];
+			snprintf(cnt, sizeof cnt, "  %llu objects", n);
+			middle_cut(file, COLS - text_width(line.buf) - text_width(cnt), &line);
+		} else {
+			sbuf_adds(&line, file);
+		}
+		sbuf_printf(&line, "  %llu objects", n);
+		if (heap)
+			sbuf_printf(&line, "  %s heap", heap);
+		if (bl.len)
+			sbuf_printf(&line, "  %s", bl.buf);
+		if (rules)
+			sbuf_printf(&line, "  %s", rules);
+		if (hint)
+			sbuf_printf(&line, "  %s", hint);
+		if (text_width(line.buf) <= COLS || k >= 7)
 			break;
 	}
+	draw_line(0, C_TITLE, line.buf);
 	sbuf_free(&d);
 	sbuf_free(&bl);
 	sbuf_free(&rl);
-	draw_line(0, C_TITLE, line);
+	sbuf_free(&rs);
+	sbuf_free(&line);
+}
+
+/* The step line: its number and title, then its counts. The counts
+ * stay, said shorter as the screen narrows; then the title is cut. */
+static void draw_step(struct tui *t)
+{
+	struct hstep *s = cur_step(t);
+	char a[32], b[32], tail[3][160];
+	struct sbuf line;
+	const char *objs = s->set.count == 1 ? "object" : "objects";
+	unsigned long long n = (unsigned long long)s->set.count;
+
 	fmt_bytes(a, sizeof a, s->set.shallow);
+	snprintf(b, sizeof b, "?");
 	if (s->retained_known)
 		fmt_bytes(b, sizeof b, s->retained);
-	snprintf(line, sizeof line, " Step %zu: %s  |  %llu objects, %s shallow, retained %s", t->cur + 1,
-		 s->title, (unsigned long long)s->set.count, a,
-		 s->retained_known ? b : "? (e: compute)");
-	draw_line(1, C_STEP, line);
+	snprintf(tail[0], sizeof tail[0], "  |  %llu %s, %s shallow, retained %s%s", n, objs, a, b,
+		 s->retained_known ? "" : " (e: compute)");
+	snprintf(tail[1], sizeof tail[1], "  |  %llu %s, %s shallow, retained %s", n, objs, a, b);
+	snprintf(tail[2], sizeof tail[2], "  |  %llu %s, %s, retained %s", n, objs, a, b);
+	sbuf_init(&line);
+	sbuf_printf(&line, " Step %zu: ", t->cur + 1);
+	int k = 0, tw = text_width(s->title), room;
+	while ((room = COLS - text_width(line.buf) - text_width(tail[k])) < tw && k < 2)
+		k++;
+	if (tw <= room) {
+		sbuf_adds(&line, s->title);
+	} else if (room > 3) {
+		int used;
+		sbuf_add(&line, s->title, text_fit(s->title, room - 3, &used));
+		sbuf_adds(&line, "...");
+	}
+	sbuf_adds(&line, tail[k]);
+	draw_line(1, C_STEP, line.buf);
+	sbuf_free(&line);
+}
+
+static void draw_tabs(struct tui *t)
+{
+	struct hstep *s = cur_step(t);
+
 	move(2, 0);
 	int x = 0, all = 0, pad = 1, brief = 0;
 	for (int i = 0; i < V_COUNT; i++)
@@ -223,24 +307,284 @@ static void draw_header(struct tui *t)
 	clrtoeol();
 }
 
+static void draw_header(struct tui *t)
+{
+	draw_title(t);
+	draw_step(t);
+	draw_tabs(t);
+}
+
 int pane_rows(const struct tui *t) { return t->rows - 6 > 1 ? t->rows - 6 : 1; }
+
+/* ---- the rows: a label column and number columns ---- */
+
+static int digits(uint64_t n)
+{
+	int d = 1;
+
+	while (n >= 10) {
+		n /= 10;
+		d++;
+	}
+	return d;
+}
+
+/* Cells a column needs: its widest value (counts are at most the dump's
+ * objects; fmt_bytes is at most "1023 MB") or its title. */
+static int col_width(const struct tview *v, const struct column *c)
+{
+	int cnt = digits(v->st->h->n > 99999 ? v->st->h->n : 99999), w;
+
+	switch (c->type) {
+	case COL_COUNT: w = cnt; break;
+	case COL_BYTES: case COL_FIGURE: w = 7 > cnt ? 7 : cnt; break;
+	case COL_PCT: w = 6; break;
+	case COL_RET: w = 10; break;
+	case COL_SCOUNT: w = cnt + 1; break;
+	case COL_SBYTES: w = 8; break;
+	case COL_BAR: w = 12; break;
+	case COL_ENUM:
+		w = 1;
+		for (int k = 0; c->names && c->names[k]; k++)
+			if ((int)strlen(c->names[k]) > w)
+				w = (int)strlen(c->names[k]);
+		break;
+	default: w = 8; break;
+	}
+	int tw = text_width(c->title);
+	return tw > w ? tw : w;
+}
+
+/* Which columns fit: all, unless the label would get narrower than
+ * `want`; then the ones with the highest drop go first. Returns the
+ * label's width; shown[i] and width[i] per column. */
+static int col_layout(const struct tview *v, int cols, int *shown, int *width)
+{
+	int total = 0, want = cols < 100 ? cols * 55 / 100 : 45;
+
+	for (int i = 0; i < v->ncols; i++) {
+		shown[i] = 1;
+		width[i] = col_width(v, &v->cols[i]);
+		total += width[i] + 1;
+	}
+	while (cols - 1 - total < want) {
+		int worst = -1;
+		for (int i = 0; i < v->ncols; i++)
+			if (shown[i] && v->cols[i].drop > 0 && (worst < 0 || v->cols[i].drop > v->cols[worst].drop))
+				worst = i;
+		if (worst < 0)
+			break;
+		shown[worst] = 0;
+		total -= width[worst] + 1;
+	}
+	int lw = cols - 1 - total;
+	return lw < 10 ? 10 : lw;
+}
+
+/* One cell, right-aligned in w: the row's number as the column says. */
+static void cell(const struct tview *v, const struct column *c, const struct row *r, int w, struct sbuf *out)
+{
+	char buf[64], num[32];
+	uint64_t x = r->val[c->val];
+	int unknown = r->unknown >> c->val & 1;
+
+	buf[0] = '\0';
+	switch (c->type) {
+	case COL_COUNT:
+		snprintf(buf, sizeof buf, unknown ? "?" : "%llu", (unsigned long long)x);
+		break;
+	case COL_BYTES:
+		if (unknown)
+			snprintf(buf, sizeof buf, "?");
+		else
+			fmt_bytes(buf, sizeof buf, x);
+		break;
+	case COL_FIGURE:
+		if (unknown)
+			break;
+		if (r->flags & RF_COUNT)
+			snprintf(buf, sizeof buf, "%llu", (unsigned long long)x);
+		else
+			fmt_bytes(buf, sizeof buf, x);
+		break;
+	case COL_PCT:
+	case COL_BAR: {
+		uint64_t of = c->den < 0 ? v->whole[c->val] : r->val[c->den];
+		double p = of ? 100.0 * (double)x / (double)of : 0.0;
+		if (unknown || (c->den >= 0 && (r->unknown >> c->den & 1)))
+			break;
+		if (c->type == COL_PCT) {
+			snprintf(buf, sizeof buf, "%.1f%%", p);
+			break;
+		}
+		int n = (int)(p / 10.0 + 0.5);
+		buf[0] = '[';
+		for (int k = 0; k < 10; k++)
+			buf[1 + k] = k < n ? '#' : ' ';
+		buf[11] = ']';
+		buf[12] = '\0';
+		break;
+	}
+	case COL_RET:
+		if (unknown) {
+			snprintf(buf, sizeof buf, "?");
+			break;
+		}
+		fmt_bytes(num, sizeof num, x);
+		snprintf(buf, sizeof buf, "%s %s", r->flags & RF_EXACT ? "=" : ">=", num);
+		break;
+	case COL_SCOUNT:
+	case COL_SBYTES:
+		if (unknown)
+			snprintf(buf, sizeof buf, "-");
+		else if (x == 0)
+			snprintf(buf, sizeof buf, "0");
+		else if (c->type == COL_SCOUNT)
+			snprintf(buf, sizeof buf, "%c%llu", c->sign, (unsigned long long)x);
+		else {
+			fmt_bytes(num, sizeof num, x);
+			snprintf(buf, sizeof buf, "%c%s", c->sign, num);
+		}
+		break;
+	case COL_ENUM: {
+		size_t k = 0;
+		while (c->names && c->names[k] && k < x)
+			k++;
+		snprintf(buf, sizeof buf, "%s", c->names && c->names[k] ? c->names[k] : "?");
+		break;
+	}
+	default:
+		break;
+	}
+	sbuf_printf(out, "%*s", w, buf);
+}
+
+/* The columns of row r (NULL: the header) as one string. */
+static void row_cols(const struct tview *v, const struct row *r, const int *shown, const int *width,
+		     struct sbuf *out)
+{
+	for (int i = 0; i < v->ncols; i++) {
+		if (!shown[i])
+			continue;
+		sbuf_addc(out, ' ');
+		if (r == NULL)
+			sbuf_printf(out, "%*s", width[i] + (int)strlen(v->cols[i].title) - text_width(v->cols[i].title),
+				    v->cols[i].title);
+		else if (r->flags & RF_NOCOLS)
+			sbuf_printf(out, "%*s", width[i], "");
+		else
+			cell(v, &v->cols[i], r, width[i], out);
+	}
+}
+
+/* A package segment's first character (whole, in UTF-8) and its dot. */
+static void add_initial(struct sbuf *t, const char *seg, size_t n)
+{
+	size_t k = 1;
+
+	while (k < n && (seg[k] & 0xc0) == 0x80)
+		k++;
+	sbuf_add(t, seg, n ? k : 0);
+	sbuf_addc(t, '.');
+}
+
+/* The row's label in `avail` cells: as it is when it fits; else its
+ * class name's packages abbreviated one by one from the left
+ * ("com.sun.tools.javac.util.List" -> "c.s.t.javac.util.List" -> ...),
+ * the simple name kept whole; if that is not enough, the name's end
+ * (and what follows it is cut). */
+void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf *out)
+{
+	size_t n = strlen(left);
+
+	if (len == 0 || off + len > n || text_width(left) <= avail) {
+		sbuf_adds(out, left);
+		return;
+	}
+	const char *name = left + off;
+	size_t lead = 0; /* "[[L" of a JVM array name stays */
+	while (lead < len && name[lead] == '[')
+		lead++;
+	if (lead > 0 && lead < len && name[lead] == 'L')
+		lead++;
+	size_t last = len; /* the simple name starts after the last '.' */
+	while (last > lead && name[last - 1] != '.')
+		last--;
+	struct sbuf t;
+	sbuf_init(&t);
+	/* abbreviate segment after segment until it fits */
+	for (size_t seg = lead; seg < last;) {
+		size_t end = seg;
+		while (end < last && name[end] != '.')
+			end++;
+		sbuf_reset(&t);
+		sbuf_add(&t, left, off);
+		sbuf_add(&t, name, lead);
+		for (size_t p = lead; p < end;) { /* the segments up to this one: initials */
+			size_t q = p;
+			while (q < end && name[q] != '.')
+				q++;
+			add_initial(&t, name + p, q - p);
+			p = q + 1;
+		}
+		sbuf_add(&t, name + end + 1, n - off - end - 1);
+		if (text_width(t.buf) <= avail) {
+			sbuf_adds(out, t.buf);
+			sbuf_free(&t);
+			return;
+		}
+		seg = end + 1;
+	}
+	/* the shortest form: keep the end of the name, what follows goes */
+	if (last == lead) { /* no package: the name as it is */
+		sbuf_reset(&t);
+		sbuf_add(&t, left, off + len);
+	} else {
+		sbuf_reset(&t);
+		sbuf_add(&t, left, off);
+		sbuf_add(&t, name, lead);
+		for (size_t p = lead; p < last;) {
+			size_t q = p;
+			while (q < last && name[q] != '.')
+				q++;
+			add_initial(&t, name + p, q - p);
+			p = q + 1;
+		}
+		sbuf_add(&t, name + last, len - last);
+	}
+	if (text_width(t.buf) <= avail) {
+		sbuf_adds(out, t.buf);
+	} else { /* "...ree$JCMethodInvocation": the end, with an ellipsis */
+		const char *ell = MB_CUR_MAX > 1 ? "\xe2\x80\xa6" : "..";
+		int ew = MB_CUR_MAX > 1 ? 1 : 2;
+		const char *p = t.buf;
+		while (*p && text_width(p) > avail - ew) {
+			p++;
+			while ((*p & 0xc0) == 0x80)
+				p++;
+		}
+		sbuf_adds(out, ell);
+		sbuf_adds(out, p);
+	}
+	sbuf_free(&t);
+}
 
 static void draw_rows(struct tui *t)
 {
 	struct tview *v = cur_view(t);
+	int shown[VIEW_COLS], width[VIEW_COLS];
+	struct sbuf rt, lab;
 
 	if (v->ops->head != NULL)
 		v->ops->head(v);
-	int h = pane_rows(t), rw = v->colhead ? text_width(v->colhead) : 0;
-	int lw = COLS - rw - 1;
-
-	if (lw < 10)
-		lw = 10;
+	int h = pane_rows(t), lw = col_layout(v, COLS, shown, width);
+	sbuf_init(&rt);
+	sbuf_init(&lab);
 	move(3, 0);
 	attrset(attr_of(C_HEAD));
 	put(v->lefthead, lw, 1);
-	addch(' ');
-	put(v->colhead ? v->colhead : "", COLS - lw - 1, 1);
+	row_cols(v, NULL, shown, width, &rt);
+	put(rt.buf, COLS - lw, 1);
 	attrset(A_NORMAL);
 	if (v->cur >= v->rows.n)
 		v->cur = v->rows.n ? v->rows.n - 1 : 0;
@@ -261,39 +605,64 @@ static void draw_rows(struct tui *t)
 		attr_t a = i == v->cur ? attr_of(C_CURSOR) : r->marked ? attr_of(C_MARK) : A_NORMAL;
 		attrset(a);
 		char ind[80];
-		int d = r->depth < 30 ? r->depth : 30;
-		memset(ind, ' ', (size_t)d * 2);
-		ind[d * 2] = '\0';
+		int d = r->depth * 2 < lw / 3 ? r->depth * 2 : lw / 3; /* deep trees: the label keeps room */
+		memset(ind, ' ', (size_t)d);
+		ind[d] = '\0';
 		int used = put(r->marked ? "*" : " ", 1, 0);
 		used += put(ind, lw - used, 0);
 		used += put(r->open < 0 ? "  " : r->open ? "- " : "+ ", lw - used, 0);
-		put(r->left, lw - used, 1);
-		addch(' ');
-		put(r->right, COLS - lw - 1, 1);
+		sbuf_reset(&lab);
+		label_fit(r->left, r->name_off, r->name_len, lw - used, &lab);
+		put(lab.buf, lw - used, 1);
+		sbuf_reset(&rt);
+		if (r->right != NULL) {
+			sbuf_addc(&rt, ' ');
+			sbuf_adds(&rt, r->right);
+		} else {
+			row_cols(v, r, shown, width, &rt);
+		}
+		put(rt.buf, COLS - lw, 1);
 		attrset(A_NORMAL);
 	}
+	sbuf_free(&rt);
+	sbuf_free(&lab);
 }
 
 /* The key hint: as many as fit, "? help  q quit" always. */
-static const char *hint(int cols)
+/* The key hint: what is active first (marks, a filter), then as many
+ * keys as fit, "? help  q quit" always. */
+static void hint(const struct tui *t, const struct tview *v, struct sbuf *out)
 {
-	static const char *const parts[] = { " Enter use", "Space mark", "Tab view", "+/- expand",
+	static const char *const parts[] = { "Enter use", "Space mark", "Tab view", "+/- expand",
 					     "Left/Right steps", "u use...", "/ search", "f filter",
 					     "s sort", "x expression" };
-	static char buf[512];
 	const char *tail = "  ? help  q quit";
-	size_t len = 0, tl = strlen(tail);
+	size_t marked = 0;
+	int first = 1;
 
-	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-		size_t pl = strlen(parts[i]) + (i ? 2 : 0);
-		if ((int)(len + pl + tl) > cols || len + pl + tl >= sizeof buf)
-			break;
-		snprintf(buf + len, sizeof buf - len, "%s%s", i ? "  " : "", parts[i]);
-		len += pl;
+	for (size_t i = 0; i < v->rows.n; i++)
+		marked += v->rows.v[i].marked;
+	sbuf_addc(out, ' ');
+	if (marked > 0) {
+		sbuf_printf(out, "%zu marked: Enter uses them, Space unmarks", marked);
+		first = 0;
 	}
-	snprintf(buf + len, sizeof buf - len, "%s", tail);
-	return buf;
+	if (v->filter != NULL) {
+		sbuf_printf(out, "%sfilter /", first ? "" : "  ");
+		tui_typed(out, v->filter);
+		sbuf_adds(out, "/ (f: change)");
+		first = 0;
+	}
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+		if (marked > 0 && i < 2)
+			continue; /* said already */
+		int w = text_width(out->buf) + (first ? 0 : 2) + (int)strlen(parts[i]) + (int)strlen(tail);
+		if (w > t->cols)
+			break;
+		sbuf_printf(out, "%s%s", first ? "" : "  ", parts[i]);
+		first = 0;
+	}
+	sbuf_adds(out, tail);
 }
 
 static void draw_footer(struct tui *t)
@@ -324,11 +693,14 @@ static void draw_footer(struct tui *t)
 	} else {
 		draw_line(t->rows - 2, C_CRUMB, crumb);
 	}
-	sbuf_free(&sb);
-	if (t->msg != NULL)
+	if (t->msg != NULL) {
 		draw_line(t->rows - 1, t->msg_error ? C_ERROR : C_HINT, t->msg);
-	else
-		draw_line(t->rows - 1, C_HINT, hint(t->cols));
+	} else {
+		sbuf_reset(&sb);
+		hint(t, cur_view(t), &sb);
+		draw_line(t->rows - 1, C_HINT, sb.buf);
+	}
+	sbuf_free(&sb);
 }
 
 void tui_draw(struct tui *t)

@@ -35,6 +35,9 @@ int put(const char *s, int width, int pad);
 void draw_line(int y, int color, const char *s);
 /* The rows the view pane has. */
 int pane_rows(const struct tui *t);
+/* A label in avail cells: its class name (at off, len) abbreviated by
+ * packages when it does not fit, then only its end. Appends to out. */
+void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf *out);
 /* "rules: jdk" or "rules: jdk, gradle (2 of 9 groups off)". */
 void rules_state(const struct tui *t, struct sbuf *out);
 

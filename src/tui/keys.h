@@ -50,7 +50,7 @@
 	REQ(SEARCH_NEXT, "Finding", "Next match") \
 	REQ(SEARCH_PREV, "Finding", "Previous match") \
 	REQ(FILTER,      "Finding", "Filter the rows by a PCRE2 regex as you type") \
-	REQ(SORT,        "Finding", "Sort: then n, i, s or r; the same column again reverses") \
+	REQ(SORT,        "Finding", "Sort by the key pressed next: n, i, s, r (g: growth); the same again reverses") \
 	REQ(HELP,        "Other",   "This help") \
 	REQ(REDRAW,      "Other",   "Redraw the screen") \
 	REQ(QUIT,        "Other",   "Quit")

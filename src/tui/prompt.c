@@ -50,6 +50,17 @@ char *tui_prompt(struct tui *t, const char *label, void (*live)(struct tui *, co
 	return sbuf_detach(&in);
 }
 
+int tui_ask(struct tui *t, const char *label)
+{
+	move(t->rows - 1, 0);
+	attrset(attr_of(C_HINT));
+	put(label, COLS, 1);
+	attrset(A_NORMAL);
+	refresh();
+	int c = read_key(stdscr);
+	return c == 27 || c == 3 ? -1 : c;
+}
+
 int popup(struct tui *t, const char *title, char **items, size_t n, size_t sel)
 {
 	int w = COLS - 8 < 100 ? COLS - 8 : 100, hgt = (int)n + 2 > t->rows - 4 ? t->rows - 4 : (int)n + 2;

@@ -43,7 +43,6 @@ static void view_free(struct tview *v)
 {
 	rows_clear(v);
 	free(v->rows.v);
-	free(v->colhead);
 	free(v->filter);
 	pcre2_code_free(v->filter_re);
 	view_drop_data(v);

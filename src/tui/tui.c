@@ -53,12 +53,28 @@ struct row *rowvec_add(struct rowvec *rv)
 /* Either text may be the row's own: copy before freeing. */
 void row_set(struct row *r, const char *left, const char *right)
 {
-	char *l = xstrdup(left ? left : ""), *rt = xstrdup(right ? right : "");
+	char *l = xstrdup(left ? left : ""), *rt = right ? xstrdup(right) : NULL;
 
 	free(r->left);
 	free(r->right);
 	r->left = l;
 	r->right = rt;
+	r->name_off = r->name_len = 0;
+}
+
+void row_set_named(struct row *r, const char *left, size_t off, size_t len)
+{
+	row_set(r, left, NULL);
+	if (off + len <= strlen(r->left) && off < UINT16_MAX && len < UINT16_MAX) {
+		r->name_off = (uint16_t)off;
+		r->name_len = (uint16_t)len;
+	}
+}
+
+void tview_columns(struct tview *v, const struct column *cols, int n)
+{
+	v->ncols = n < VIEW_COLS ? n : VIEW_COLS;
+	memcpy(v->cols, cols, (size_t)v->ncols * sizeof *cols);
 }
 
 void row_free(const struct tview *v, struct row *r)
@@ -75,6 +91,15 @@ void rows_clear(struct tview *v)
 		row_free(v, &v->rows.v[i]);
 	v->rows.n = 0;
 	v->cur = v->top = 0;
+}
+
+void tui_typed(struct sbuf *sb, const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			sbuf_printf(sb, "\\x%02x", (unsigned char)*s);
+		else
+			sbuf_addc(sb, *s);
 }
 
 int tui_filter_ok(const struct tview *v, const char *text)
@@ -172,8 +197,8 @@ static void expand_row(struct tui *t, struct tview *v, size_t i)
 		return;
 	}
 	uint16_t d = v->rows.v[i].depth + 1;
-	for (size_t k = 0; k < kids.n; k++)
-		kids.v[k].depth = d;
+	for (size_t k = 0; k < kids.n; k++) /* a view may nest rows under a child */
+		kids.v[k].depth += d;
 	struct rowvec *rv = &v->rows;
 	while (rv->n + kids.n > rv->cap) {
 		rv->cap = rv->cap ? rv->cap * 2 : 64;

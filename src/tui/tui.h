@@ -20,6 +20,37 @@
 struct tui;
 struct tview;
 
+/* The number columns after a row's label: a view declares them (struct
+ * column, in tview.cols), rows carry the numbers (row.val), and the frame
+ * formats them when it draws, as compact as the terminal's width needs;
+ * narrow screens drop the columns with the highest `drop` first. */
+#define ROW_VALS 8
+#define VIEW_COLS 8
+enum col_type {
+	COL_COUNT,   /* a number of objects */
+	COL_BYTES,   /* bytes, human ("1.23 MB") */
+	COL_PCT,     /* val of den, in percent */
+	COL_RET,     /* retained bytes: "=" exact (RF_EXACT), ">=" a lower bound */
+	COL_SCOUNT,  /* a count with its sign ('+' new, '-' gone) */
+	COL_SBYTES,  /* bytes with their sign */
+	COL_BAR,     /* a bar of val of den, ncdu's */
+	COL_ENUM,    /* names[val] */
+	COL_FIGURE,  /* bytes, or a count when the row has RF_COUNT */
+};
+struct column {
+	const char *title;  /* right-aligned over the column */
+	uint8_t type;       /* enum col_type */
+	uint8_t val;        /* the row's number: row.val[val] */
+	int8_t den;         /* COL_PCT, COL_BAR: the whole is row.val[den], or with -1 tview.whole[val] */
+	uint8_t drop;       /* 0: always shown; else dropped, highest first, when the label gets narrow */
+	char sign;          /* COL_SCOUNT, COL_SBYTES */
+	const char *const *names; /* COL_ENUM */
+};
+
+#define RF_EXACT  0x01  /* COL_RET: exact, not a lower bound */
+#define RF_COUNT  0x02  /* COL_FIGURE: a count, not bytes */
+#define RF_NOCOLS 0x04  /* no numbers: the columns are blank */
+
 /* One line of a view. Texts are escaped (safe for the terminal) and
  * owned by the row. */
 struct row {
@@ -29,9 +60,18 @@ struct row {
 	int8_t open;        /* -1 leaf, 0 closed, 1 open */
 	uint8_t marked;
 	uint8_t kind;       /* the view's own row kinds (view.h) */
-	uint64_t num[4];    /* the view's numbers */
+	uint8_t flags;      /* RF_* */
+	uint8_t more;       /* expanding it loads more rows of its level (a page) */
+	uint16_t unknown;   /* bit k: val[k] is not known ("?", or "-" for a signed column) */
+	/* the class name inside left, abbreviated first ("c.s.t.javac.util.List")
+	 * when the label does not fit; name_len 0: none */
+	uint16_t name_off, name_len;
+	uint64_t key;       /* who the row is among its siblings, found again after a
+	                     * rebuild (0: from kind, node, class and label) */
+	uint64_t num[4];    /* the view's own numbers */
+	uint64_t val[ROW_VALS]; /* the columns' numbers */
 	char *left;         /* the label, indented by depth when drawn */
-	char *right;        /* the columns after it */
+	char *right;        /* NULL, or text in place of the columns */
 	void *data;         /* the view's (freed by ops->row_free) */
 };
 
@@ -79,8 +119,11 @@ struct view_ops {
 	/* frees v->data, what build computed from the heap's analyses (it
 	 * goes when the baseline or the rules change); NULL: free() */
 	void (*data_free)(void *data);
-	/* NULL, or set colhead for the cursor's row (called before drawing) */
+	/* NULL, or set the headers for the cursor's row (called before drawing) */
 	void (*head)(struct tview *v);
+	/* NULL, or copy the options a new step takes over from the step
+	 * before (default: all of them) */
+	void (*state_carry)(void *to, const void *from);
 };
 
 struct tview {
@@ -88,7 +131,9 @@ struct tview {
 	struct hstep *st;
 	struct rowvec rows;
 	size_t cur, top;
-	char *colhead;      /* column header (text after the label column) */
+	struct column cols[VIEW_COLS]; /* the number columns, set by build */
+	int ncols;
+	uint64_t whole[ROW_VALS]; /* the wholes of percentages with den -1 */
 	char lefthead[96];  /* the label column's header */
 	char *filter;       /* PCRE2 source, NULL: none */
 	pcre2_code *filter_re;
@@ -136,11 +181,22 @@ extern const struct view_ops *const view_table[V_COUNT];
 /* ---- the frame, for the views ---- */
 void tui_message(struct tui *t, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 struct row *rowvec_add(struct rowvec *rv);
+/* The row's label (escaped) and, instead of its columns, a text (or NULL).
+ * Either may be the row's own: they are copied first. */
 void row_set(struct row *r, const char *left, const char *right);
+/* The same, with the class name at [off, off + len) of left. */
+void row_set_named(struct row *r, const char *left, size_t off, size_t len);
+/* The view's number columns, from a template of n (n <= VIEW_COLS). */
+void tview_columns(struct tview *v, const struct column *cols, int n);
 int tui_filter_ok(const struct tview *v, const char *text);
+/* What the user typed (a regex, an argument), for the screen: as typed,
+ * control characters aside (a dump's strings go through esc_append). */
+void tui_typed(struct sbuf *sb, const char *s);
 /* A prompt on the status line; NULL when cancelled. Caller frees. */
 char *tui_prompt(struct tui *t, const char *label, void (*live)(struct tui *, const char *, void *),
 		 void *arg);
+/* One key asked for on the status line; -1 for Esc. */
+int tui_ask(struct tui *t, const char *label);
 /* Make u the next step (the forward history goes) and go there. */
 void tui_push(struct tui *t, struct use *u);
 /* Build v's rows again after a change of its options; the cursor keeps

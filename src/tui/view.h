@@ -32,17 +32,25 @@ struct rowdata *tv_rowdata(struct row *r);
 void tv_rowdata_free(struct row *r);
 
 /* ---- texts (appended, escaped) ---- */
+struct span {
+	size_t off, len;    /* a class name's bytes in a label */
+};
 void tv_add_esc(struct sbuf *sb, const char *s);
 void tv_add_bytes(struct sbuf *sb, uint64_t b);
 double tv_pct(uint64_t a, uint64_t of);
-/* "java.util.HashMap 0x7ff0012a8" and a String's value */
-void tv_object_text(const struct heap *h, node_t v, struct sbuf *sb);
+/* "java.util.HashMap 0x7ff0012a8" and a String's value; *name (if not
+ * NULL) where the class name is in sb */
+void tv_object_text(const struct heap *h, node_t v, struct sbuf *sb, struct span *name);
+/* The class's name, escaped; *name (if not NULL) where it is in sb. */
+void tv_class_text(const struct heap *h, uint32_t c, struct sbuf *sb, struct span *name);
 
 /* ---- rows ---- */
 /* Does v have something the outgoing view can list (fields, elements)? */
 int tv_has_children_out(const struct heap *h, node_t v);
-/* An object's row: label, shallow and retained size. */
+/* An object's row: label, shallow and retained size (val[0], val[1]),
+ * for the columns tv_object_cols. */
 struct row *tv_object_row(const struct heap *h, struct rowvec *out, node_t v);
+extern const struct column tv_object_cols[2];
 enum page_kind { PAGE_OUT, PAGE_IN, PAGE_IN_WEAK };
 /* The step's objects from the from-th, a page at a time, biggest
  * retained first, expandable as the kind of view lists them; a "more"

@@ -29,32 +29,33 @@ static void alloc_level(struct tui *t, struct tview *v, uint32_t i, struct rowve
 	const struct alloc_view *av = v->data;
 	const struct alloc_tree *tr = alloc_tree_of(v);
 	const struct alloc_node *n = &tr->n[i];
-	struct sbuf l, rt, raw;
+	struct sbuf l, raw;
 
+	(void)av;
 	sbuf_init(&l);
-	sbuf_init(&rt);
 	sbuf_init(&raw);
 	for (uint32_t k = 0; k < n->nkids; k++) {
 		uint32_t c = tr->kid[n->kids + k];
 		const struct alloc_node *cn = &tr->n[c];
 		sbuf_reset(&l);
-		sbuf_reset(&rt);
 		sbuf_reset(&raw);
 		frame_label(t->h, cn->frame, &raw);
 		tv_add_esc(&l, raw.buf);
 		if (!tui_filter_ok(v, l.buf))
 			continue;
-		sbuf_printf(&rt, "%10llu", (unsigned long long)cn->count);
-		tv_add_bytes(&rt, cn->bytes);
-		sbuf_printf(&rt, " %5.1f%%", tv_pct(cn->bytes, av->traced_bytes));
 		struct row *r = rowvec_add(out);
 		r->kind = VR_ALLOC;
 		r->num[0] = c;
+		r->key = (uint64_t)c + 1;
+		r->val[0] = cn->count;
+		r->val[1] = cn->bytes;
 		r->open = cn->nkids ? 0 : -1;
-		row_set(r, l.buf, rt.buf);
+		/* "java.util.ArrayList.add(...)": the class is abbreviated first */
+		const char *cls = heap_str(t->h, t->h->frames[cn->frame].class_name);
+		size_t cl = strlen(cls);
+		row_set_named(r, l.buf, 0, cl <= l.len && strncmp(l.buf, cls, cl) == 0 ? cl : 0);
 	}
 	sbuf_free(&l);
-	sbuf_free(&rt);
 	sbuf_free(&raw);
 }
 
@@ -69,13 +70,19 @@ static int alloc_build(struct tui *t, struct tview *v)
 	if (av->traced_count == 0) {
 		struct row *r = rowvec_add(&v->rows);
 		row_set(r, "no object of this set has an allocation trace (snapshots taken with the "
-			   "agent's sample:BYTES option have them)", "");
+			   "agent's sample:BYTES option have them)", NULL);
 		r->kind = VR_INFO;
+		r->flags = RF_NOCOLS;
 	} else {
 		alloc_level(t, v, 0, &v->rows);
 	}
-	free(v->colhead);
-	v->colhead = xstrdup("   objects      bytes      %");
+	static const struct column cols[] = {
+		{ .title = "objects", .type = COL_COUNT, .val = 0 },
+		{ .title = "bytes", .type = COL_BYTES, .val = 1 },
+		{ .title = "%", .type = COL_PCT, .val = 1, .den = -1, .drop = 1 },
+	};
+	tview_columns(v, cols, 3);
+	v->whole[1] = av->traced_bytes;
 	snprintf(v->lefthead, sizeof v->lefthead, "%s: %llu traced",
 		 ast(v)->calltree ? "call tree" : "hot spots, callers", (unsigned long long)av->traced_count);
 	return 0;

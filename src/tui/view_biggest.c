@@ -13,6 +13,8 @@
 
 struct biggest_state {
 	int byclass;        /* c: one row per class */
+	int chosen;         /* c was pressed: no automatic grouping */
+	int auto_byclass;   /* the last build grouped by class by itself */
 };
 
 static struct biggest_state *bst(const struct tview *v) { return v->state; }
@@ -49,49 +51,64 @@ static int direct_ref(const struct heap *h, node_t x, node_t c)
 	return 0;
 }
 
-static void big_bar(struct sbuf *rt, uint64_t part, uint64_t whole)
-{
-	int n = whole ? (int)(10.0 * (double)part / (double)whole + 0.5) : 0;
+/* The columns: a bar and percent of the parent (val[0] of val[3]),
+ * retained (val[0]), shallow (val[1]). */
+static const struct column big_cols[] = {
+	{ .title = "of parent", .type = COL_BAR, .val = 0, .den = 3, .drop = 2 },
+	{ .title = "%", .type = COL_PCT, .val = 0, .den = 3, .drop = 1 },
+	{ .title = "retained", .type = COL_BYTES, .val = 0 },
+	{ .title = "shallow", .type = COL_BYTES, .val = 1 },
+};
 
-	sbuf_addc(rt, '[');
-	for (int i = 0; i < 10; i++)
-		sbuf_addc(rt, i < n ? '#' : ' ');
-	sbuf_printf(rt, "] %5.1f%%", tv_pct(part, whole));
+static void big_vals(struct row *r, uint64_t ret, uint64_t shallow, uint64_t parent)
+{
+	r->val[0] = ret;
+	r->val[1] = shallow;
+	r->val[3] = parent;
 }
 
-/* One object of a level under `parent` (its retained size), dominated
- * by `dom` (HW_NONE at the top: no direct-reference check). */
-static void big_obj_row(struct tui *t, node_t x, uint64_t parent, node_t dom, struct rowvec *out)
+/* One object of a level under `parent` (its retained size). Below an
+ * object (held: the level's dominator), the field the dominator holds it
+ * by, or that it holds it only through other objects (JProfiler's
+ * transitive reference); at the top of a step, nothing. */
+static void big_obj_row(struct tui *t, node_t x, uint64_t parent, int held, struct rowvec *out)
 {
 	struct heap *h = t->h;
 	struct row *r = rowvec_add(out);
-	struct sbuf l, rt;
+	struct sbuf l, lab;
+	struct span nm;
 
 	sbuf_init(&l);
-	sbuf_init(&rt);
-	tv_object_text(h, x, &l);
-	if (dom != HW_NONE && !direct_ref(h, dom, x))
-		sbuf_adds(&l, "  [transitive reference]");
-	big_bar(&rt, h->retained[x], parent);
-	tv_add_bytes(&rt, h->retained[x]);
-	tv_add_bytes(&rt, h->node_shallow[x]);
+	sbuf_init(&lab);
+	tv_object_text(h, x, &l, &nm);
+	node_t dom = h->idom[x];
+	if (held && dom != 0 && dom != HW_NONE) {
+		if (direct_ref(h, dom, x)) {
+			edge_label(h, dom, x, &lab);
+			sbuf_adds(&l, "  .");
+			tv_add_esc(&l, lab.buf);
+		} else {
+			sbuf_adds(&l, "  [transitive reference]");
+		}
+	}
+	big_vals(r, h->retained[x], h->node_shallow[x], parent);
 	r->node = x;
 	r->kind = VR_OBJ;
 	r->open = h->dom_start[x + 1] > h->dom_start[x] ? 0 : -1;
 	r->num[0] = h->retained[x];
-	row_set(r, l.buf, rt.buf);
+	row_set_named(r, l.buf, nm.off, nm.len);
 	sbuf_free(&l);
-	sbuf_free(&rt);
+	sbuf_free(&lab);
 }
 
 /* "N more objects, total X, largest Y" for a[0..n), biggest first. */
-static void big_fold_row(struct tui *t, const node_t *a, size_t n, uint64_t parent, node_t dom,
+static void big_fold_row(struct tui *t, const node_t *a, size_t n, uint64_t parent, int held,
 			 struct rowvec *out)
 {
 	struct heap *h = t->h;
 	uint64_t tot = 0, sh = 0;
 	struct row *r = rowvec_add(out);
-	struct sbuf l, rt;
+	struct sbuf l;
 	char b1[32], b2[32];
 
 	for (size_t k = 0; k < n; k++) {
@@ -99,91 +116,112 @@ static void big_fold_row(struct tui *t, const node_t *a, size_t n, uint64_t pare
 		sh += h->node_shallow[a[k]];
 	}
 	sbuf_init(&l);
-	sbuf_init(&rt);
 	fmt_bytes(b1, sizeof b1, tot);
 	fmt_bytes(b2, sizeof b2, h->retained[a[0]]);
-	sbuf_printf(&l, "%zu more objects, total %s, largest %s", n, b1, b2);
-	big_bar(&rt, tot, parent);
-	tv_add_bytes(&rt, tot);
-	tv_add_bytes(&rt, sh);
+	sbuf_printf(&l, "%zu more object%s, total %s, largest %s", n, n == 1 ? "" : "s", b1, b2);
+	big_vals(r, tot, sh, parent);
 	struct rowdata *d = tv_rowdata(r);
 	d->n = n;
 	d->nodes = xmalloc(n * sizeof *d->nodes);
 	memcpy(d->nodes, a, n * sizeof *d->nodes);
 	r->kind = VR_FOLD;
 	r->open = 0; /* expands to the biggest of them */
+	r->more = 1;
+	r->key = 1; /* one fold per level */
 	r->num[0] = parent;
-	r->num[1] = dom;
-	row_set(r, l.buf, rt.buf);
+	r->num[1] = (uint64_t)held;
+	row_set(r, l.buf, NULL);
 	sbuf_free(&l);
-	sbuf_free(&rt);
+}
+
+/* One row per class of a[0..n) (sorted by class), biggest total first. */
+static void big_classes(struct tui *t, node_t *a, size_t n, uint64_t parent, struct rowvec *out)
+{
+	struct heap *h = t->h;
+	size_t first = out->n;
+
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		uint64_t ret = 0, sh = 0;
+		while (j < n && h->node_class[a[j]] == h->node_class[a[i]]) {
+			ret += h->retained[a[j]];
+			sh += h->node_shallow[a[j]];
+			j++;
+		}
+		struct row *r = rowvec_add(out);
+		struct sbuf l;
+		struct span nm;
+		sbuf_init(&l);
+		tv_class_text(h, h->node_class[a[i]], &l, &nm);
+		sbuf_printf(&l, "  (%zu object%s)", j - i, j - i == 1 ? "" : "s");
+		big_vals(r, ret, sh, parent);
+		struct rowdata *d = tv_rowdata(r);
+		d->nodes = xmalloc((j - i) * sizeof *d->nodes);
+		memcpy(d->nodes, a + i, (j - i) * sizeof *d->nodes);
+		d->n = j - i;
+		r->kind = VR_GROUP;
+		r->cls = h->node_class[a[i]];
+		r->key = (uint64_t)r->cls + 1;
+		r->open = 0;
+		r->num[0] = ret;
+		row_set_named(r, l.buf, nm.off, nm.len);
+		sbuf_free(&l);
+		i = j;
+	}
+	/* biggest group first (insertion sort: few groups) */
+	for (size_t x = first + 1; x < out->n; x++)
+		for (size_t y = x; y > first && out->v[y].num[0] > out->v[y - 1].num[0]; y--) {
+			struct row tmp = out->v[y];
+			out->v[y] = out->v[y - 1];
+			out->v[y - 1] = tmp;
+		}
+}
+
+/* How many of a[0..n) (biggest first) get a row of their own: those at
+ * CUTOFF of the parent or more; but when the rest would hide most of the
+ * level, the biggest FOLD_PAGE anyway (a level of many small objects). */
+static size_t big_shown(const struct heap *h, const node_t *a, size_t n, uint64_t parent)
+{
+	uint64_t min = (uint64_t)((double)parent * CUTOFF), rest = 0, all = 0;
+	size_t i = 0;
+
+	while (i < n && (h->retained[a[i]] >= min || i + 1 == n))
+		i++;
+	for (size_t k = 0; k < n; k++) {
+		all += h->retained[a[k]];
+		if (k >= i)
+			rest += h->retained[a[k]];
+	}
+	if (rest * 2 > all && i < FOLD_PAGE)
+		i = n < FOLD_PAGE ? n : FOLD_PAGE;
+	return i;
 }
 
 /* Rows for the objects a[0..n) under a parent of retained size `parent`
- * (dominated by `dom`, 0 at the top): biggest first, the small folded. */
-static void big_level(struct tui *t, struct tview *v, node_t *a, size_t n, uint64_t parent, node_t dom,
+ * (held: below an object, not at the top of the step): biggest first,
+ * the small folded; or one row per class. */
+static void big_level(struct tui *t, int byclass, node_t *a, size_t n, uint64_t parent, int held,
 		      struct rowvec *out)
 {
 	struct heap *h = t->h;
-	size_t i = 0;
 
-	if (bst(v)->byclass) {
+	if (byclass) {
 		hw_sort(a, n, sizeof *a, cmp_cls_ret, h);
-		/* one row per class, biggest total first: collect, then sort rows */
-		size_t first = out->n;
-		while (i < n) {
-			size_t j = i;
-			uint64_t ret = 0, sh = 0;
-			while (j < n && h->node_class[a[j]] == h->node_class[a[i]]) {
-				ret += h->retained[a[j]];
-				sh += h->node_shallow[a[j]];
-				j++;
-			}
-			struct row *r = rowvec_add(out);
-			struct sbuf l, rt;
-			sbuf_init(&l);
-			sbuf_init(&rt);
-			tv_add_esc(&l, class_name(h, h->node_class[a[i]]));
-			sbuf_printf(&l, "  (%zu object%s)", j - i, j - i == 1 ? "" : "s");
-			big_bar(&rt, ret, parent);
-			tv_add_bytes(&rt, ret);
-			tv_add_bytes(&rt, sh);
-			struct rowdata *d = tv_rowdata(r);
-			d->nodes = xmalloc((j - i) * sizeof *d->nodes);
-			memcpy(d->nodes, a + i, (j - i) * sizeof *d->nodes);
-			d->n = j - i;
-			r->kind = VR_GROUP;
-			r->cls = h->node_class[a[i]];
-			r->open = 0;
-			r->num[0] = ret;
-			row_set(r, l.buf, rt.buf);
-			sbuf_free(&l);
-			sbuf_free(&rt);
-			i = j;
-		}
-		/* biggest group first (insertion sort: few groups) */
-		for (size_t x = first + 1; x < out->n; x++)
-			for (size_t y = x; y > first && out->v[y].num[0] > out->v[y - 1].num[0]; y--) {
-				struct row tmp = out->v[y];
-				out->v[y] = out->v[y - 1];
-				out->v[y - 1] = tmp;
-			}
+		big_classes(t, a, n, parent, out);
 		return;
 	}
 	hw_sort(a, n, sizeof *a, cmp_ret, h);
-	uint64_t min = (uint64_t)((double)parent * CUTOFF);
-	for (i = 0; i < n; i++) {
-		if (h->retained[a[i]] < min && i + 1 < n)
-			break;
-		big_obj_row(t, a[i], parent, dom, out);
-	}
-	if (i < n)
-		big_fold_row(t, a + i, n - i, parent, dom, out);
+	size_t k = big_shown(h, a, n, parent);
+	for (size_t i = 0; i < k; i++)
+		big_obj_row(t, a[i], parent, held, out);
+	if (k < n)
+		big_fold_row(t, a + k, n - k, parent, held, out);
 }
 
 static int biggest_build(struct tui *t, struct tview *v)
 {
 	struct heap *h = t->h;
+	struct biggest_state *st = bst(v);
 	struct big_view bv;
 	struct view_opts o = { .depth = 1, .cutoff = 0, .top = 0, .progress = &t->prog };
 
@@ -200,11 +238,23 @@ static int biggest_build(struct tui *t, struct tview *v)
 	uint64_t top = 0;
 	for (size_t i = 0; i < n; i++)
 		top += h->retained[a[i]];
-	big_level(t, v, a, n, top, HW_NONE, &v->rows);
+	int byclass = st->byclass;
+	st->auto_byclass = 0;
+	if (!st->chosen && !byclass && n > FOLD_PAGE) {
+		/* no object of the step holds much: by class says more */
+		hw_sort(a, n, sizeof *a, cmp_ret, h);
+		uint64_t shown = 0;
+		for (size_t i = 0; i < FOLD_PAGE; i++)
+			shown += h->retained[a[i]];
+		if (shown * 2 < top)
+			byclass = st->auto_byclass = 1;
+	}
+	big_level(t, byclass, a, n, top, 0, &v->rows);
 	free(a);
-	free(v->colhead);
-	v->colhead = xstrdup("% of parent          retained    shallow");
-	snprintf(v->lefthead, sizeof v->lefthead, "%s", bst(v)->byclass ? "dominator tree, by class" : "dominator tree");
+	tview_columns(v, big_cols, 4);
+	snprintf(v->lefthead, sizeof v->lefthead, "%s", st->auto_byclass
+		 ? "dominator tree, by class: no object holds much (c: by object)"
+		 : byclass ? "dominator tree, by class" : "dominator tree");
 	return 0;
 }
 
@@ -213,16 +263,11 @@ static int biggest_expand(struct tui *t, struct tview *v, size_t i, struct rowve
 	struct heap *h = t->h;
 	struct row *r = &v->rows.v[i];
 
-	if (r->kind == VR_GROUP) {
+	if (r->kind == VR_GROUP) { /* a class's objects at the top of the step */
 		struct rowdata *d = r->data;
-		int bc = bst(v)->byclass;
-		uint64_t tot = r->num[0];
-		node_t *a = xmalloc(d->n * sizeof *a);
+		node_t *a = xmalloc((d->n + 1) * sizeof *a);
 		memcpy(a, d->nodes, d->n * sizeof *a);
-		bst(v)->byclass = 0; /* a group lists its objects */
-		node_t dom = d->n ? h->idom[a[0]] : HW_NONE;
-		big_level(t, v, a, d->n, tot, dom, out);
-		bst(v)->byclass = bc;
+		big_level(t, 0, a, d->n, r->num[0], 0, out);
 		free(a);
 		return 0;
 	}
@@ -230,9 +275,9 @@ static int biggest_expand(struct tui *t, struct tview *v, size_t i, struct rowve
 		struct rowdata *d = r->data; /* biggest first already */
 		size_t k = d->n < FOLD_PAGE ? d->n : FOLD_PAGE;
 		for (size_t j = 0; j < k; j++)
-			big_obj_row(t, d->nodes[j], r->num[0], (node_t)r->num[1], out);
+			big_obj_row(t, d->nodes[j], r->num[0], (int)r->num[1], out);
 		if (k < d->n)
-			big_fold_row(t, d->nodes + k, d->n - k, r->num[0], (node_t)r->num[1], out);
+			big_fold_row(t, d->nodes + k, d->n - k, r->num[0], (int)r->num[1], out);
 		return 0;
 	}
 	if (r->kind != VR_OBJ)
@@ -241,7 +286,7 @@ static int biggest_expand(struct tui *t, struct tview *v, size_t i, struct rowve
 	size_t n = h->dom_start[x + 1] - h->dom_start[x];
 	node_t *a = xmalloc((n + 1) * sizeof *a);
 	memcpy(a, h->dom_child + h->dom_start[x], n * sizeof *a);
-	big_level(t, v, a, n, h->retained[x], x, out);
+	big_level(t, 0, a, n, h->retained[x], 1, out);
 	free(a);
 	return 0;
 }
@@ -254,7 +299,8 @@ static int biggest_use(struct tui *t, struct tview *v, int reached, struct use *
 static int biggest_group(struct tui *t, struct tview *v, enum request r)
 {
 	(void)r;
-	bst(v)->byclass = !bst(v)->byclass;
+	bst(v)->byclass = !(bst(v)->byclass || bst(v)->auto_byclass);
+	bst(v)->chosen = 1;
 	tview_rebuild(t, v);
 	return 1;
 }

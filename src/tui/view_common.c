@@ -53,15 +53,53 @@ double tv_pct(uint64_t a, uint64_t of)
 }
 
 /* The label (node_label) carries the object's tags, "[finalizer]". */
-void tv_object_text(const struct heap *h, node_t v, struct sbuf *sb)
+/* The class a node's label names: its class, or for a class object the
+ * class it stands for. */
+static uint32_t label_class(const struct heap *h, node_t v, int *is_class)
+{
+	*is_class = 0;
+	if (h->node_kind[v] == NK_CLASS)
+		for (uint32_t c = 0; c < h->ncls; c++)
+			if (h->cls[c].node == v) {
+				*is_class = 1;
+				return c;
+			}
+	return h->node_class[v];
+}
+
+void tv_class_text(const struct heap *h, uint32_t c, struct sbuf *sb, struct span *name)
+{
+	size_t at = sb->len;
+
+	tv_add_esc(sb, class_name(h, c));
+	if (name != NULL) {
+		name->off = at;
+		name->len = sb->len - at;
+	}
+}
+
+void tv_object_text(const struct heap *h, node_t v, struct sbuf *sb, struct span *name)
 {
 	struct sbuf raw, val;
 	char id[32];
+	int is_class;
 
+	if (v == 0) {
+		sbuf_adds(sb, "<GC roots>");
+		if (name != NULL)
+			name->off = name->len = 0;
+		return;
+	}
 	sbuf_init(&raw);
 	sbuf_init(&val);
-	node_label(h, v, &raw);
-	tv_add_esc(sb, raw.buf);
+	uint32_t c = label_class(h, v, &is_class);
+	node_label(h, v, &raw); /* "class " NAME, or NAME; then the tags */
+	size_t pre = is_class ? 6 : 0, nl = strlen(class_name(h, c));
+	if (pre + nl > raw.len) /* not as expected: the label whole */
+		pre = nl = 0;
+	esc_append(sb, (const uint8_t *)raw.buf, pre, 0);
+	tv_class_text(h, c, sb, name);
+	esc_append(sb, (const uint8_t *)raw.buf + pre + nl, raw.len - pre - nl, 0);
 	node_id_text(h, v, id, sizeof id);
 	sbuf_printf(sb, " %s", id);
 	if (node_string(h, v, &val, 120) == 0) {
@@ -72,6 +110,11 @@ void tv_object_text(const struct heap *h, node_t v, struct sbuf *sb)
 	sbuf_free(&raw);
 	sbuf_free(&val);
 }
+
+const struct column tv_object_cols[2] = {
+	{ .title = "shallow", .type = COL_BYTES, .val = 0 },
+	{ .title = "retained", .type = COL_BYTES, .val = 1 },
+};
 
 int tv_has_children_out(const struct heap *h, node_t v)
 {
@@ -87,19 +130,18 @@ int tv_has_children_out(const struct heap *h, node_t v)
 struct row *tv_object_row(const struct heap *h, struct rowvec *out, node_t v)
 {
 	struct row *r = rowvec_add(out);
-	struct sbuf l, rt;
+	struct sbuf l;
+	struct span nm;
 
 	sbuf_init(&l);
-	sbuf_init(&rt);
-	tv_object_text(h, v, &l);
-	tv_add_bytes(&rt, h->node_shallow[v]);
-	tv_add_bytes(&rt, h->retained[v]);
+	tv_object_text(h, v, &l, &nm);
 	r->node = v;
 	r->kind = VR_OBJ;
 	r->num[0] = h->retained[v];
-	row_set(r, l.buf, rt.buf);
+	r->val[0] = h->node_shallow[v];
+	r->val[1] = h->retained[v];
+	row_set_named(r, l.buf, nm.off, nm.len);
 	sbuf_free(&l);
-	sbuf_free(&rt);
 	return r;
 }
 
@@ -164,7 +206,7 @@ int tv_use_nodes(struct tui *t, struct tview *v, int reached, struct use *u, con
 	if (n == 1) {
 		struct sbuf l;
 		sbuf_init(&l);
-		tv_object_text(h, list[0], &l);
+		tv_object_text(h, list[0], &l, NULL);
 		u->title = xasprintf("%s %s", what, l.buf);
 		sbuf_free(&l);
 	} else {
@@ -194,8 +236,10 @@ void tv_object_page(struct tui *t, struct tview *v, size_t from, struct rowvec *
 		char line[128];
 		snprintf(line, sizeof line, "... %llu more objects: + lists %d more",
 			 (unsigned long long)(ov.set_count - ov.n), PAGE);
-		row_set(r, line, "");
+		row_set(r, line, NULL);
 		r->kind = VR_MORE;
+		r->flags = RF_NOCOLS;
+		r->more = 1;
 		r->open = 0;
 		r->num[0] = ov.n;
 	}

@@ -39,40 +39,104 @@ static void ref_why(const struct tui *t, const char *what, int rule, struct sbuf
 	sbuf_addc(l, ')');
 }
 
-/* A referrer of dst; how: REF_*. */
-static void referrer_row(struct tui *t, struct rowvec *out, node_t src, node_t dst, int how)
+/* A root record with a thread: the thread, and the frame when known. */
+static int root_has_thread(unsigned kind)
+{
+	return kind == RK_JAVA_FRAME || kind == RK_JNI_LOCAL || kind == RK_JNI_MONITOR ||
+	       kind == RK_THREAD_OBJ || kind == RK_NATIVE_STACK || kind == RK_THREAD_BLOCK;
+}
+
+static struct row *info_row(struct rowvec *out, uint16_t depth, uint8_t kind, const char *text)
+{
+	struct row *r = rowvec_add(out);
+
+	row_set(r, text, NULL);
+	r->depth = depth;
+	r->kind = kind;
+	r->flags = RF_NOCOLS;
+	return r;
+}
+
+/* The GC root records of x, each on lines of its own at depth d (a long
+ * label cut at 80 columns said nothing): "GC root: Java frame", then
+ * the thread and frame number, then the frame's method. */
+static void root_rows(const struct heap *h, node_t x, uint16_t d, struct rowvec *out)
+{
+	size_t lo = 0, hi = h->nroot_rec;
+
+	while (lo < hi) { /* root_rec is sorted by node */
+		size_t mid = lo + (hi - lo) / 2;
+		if (h->root_rec[mid].node < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < h->nroot_rec && h->root_rec[i].node == x; i++) {
+		const struct root *rr = &h->root_rec[i];
+		struct sbuf l, raw;
+		sbuf_init(&l);
+		sbuf_init(&raw);
+		sbuf_adds(&l, "GC root: ");
+		tv_add_esc(&l, root_kind_name(rr->kind));
+		info_row(out, d, VR_ROOT, l.buf)->key = i + 1;
+		if (root_has_thread(rr->kind)) {
+			const struct hthread *th = thread_of_serial(h, rr->thread_serial);
+			thread_label(h, th != NULL ? th->obj : HW_NONE, rr->thread_serial, &raw);
+			if (rr->frame != HW_NONE)
+				sbuf_printf(&raw, ", frame %u", rr->frame);
+			sbuf_reset(&l);
+			tv_add_esc(&l, raw.buf);
+			info_row(out, d + 1, VR_INFO, l.buf);
+			uint32_t f = thread_frame_index(h, rr->thread_serial, rr->frame);
+			if (f != HW_NONE) {
+				sbuf_reset(&raw);
+				frame_label(h, f, &raw);
+				sbuf_reset(&l);
+				sbuf_adds(&l, "at ");
+				tv_add_esc(&l, raw.buf);
+				struct row *r = info_row(out, d + 1, VR_INFO, "");
+				/* the frame's class is abbreviated first */
+				size_t cn = strlen(heap_str(h, h->frames[f].class_name));
+				row_set_named(r, l.buf, 3, cn <= l.len - 3 ? cn : 0);
+			}
+		}
+		sbuf_free(&l);
+		sbuf_free(&raw);
+	}
+}
+
+/* A referrer of dst; how: REF_*. The virtual root as a referrer: dst's
+ * root records. Rows at depth d (relative, under an expanded row). */
+static void referrer_row(struct tui *t, struct rowvec *out, node_t src, node_t dst, int how, uint16_t d)
 {
 	const struct heap *h = t->h;
-	struct row *r = rowvec_add(out);
-	struct sbuf l, lab, rt;
+	struct sbuf l, lab;
+	struct span nm;
 
+	if (src == 0) {
+		root_rows(h, dst, d, out);
+		return;
+	}
+	struct row *r = rowvec_add(out);
 	sbuf_init(&l);
 	sbuf_init(&lab);
-	sbuf_init(&rt);
-	if (src == 0) {
-		root_label(h, dst, &lab);
-		sbuf_adds(&l, "GC root: ");
-		tv_add_esc(&l, lab.buf);
-		r->kind = VR_ROOT;
-	} else {
-		tv_object_text(h, src, &l);
-		edge_label(h, src, dst, &lab);
-		sbuf_adds(&l, "  .");
-		tv_add_esc(&l, lab.buf);
-		if (how == REF_WEAK)
-			ref_why(t, "weak", ref_is_weak(h, src, dst), &l);
-		else if (how == REF_INCIDENTAL)
-			ref_why(t, "not owning", -1, &l); /* an owner of higher weight has it */
-		tv_add_bytes(&rt, h->node_shallow[src]);
-		tv_add_bytes(&rt, h->retained[src]);
-		r->node = src;
-		r->kind = VR_OBJ;
-		r->open = 0;
-	}
-	row_set(r, l.buf, rt.buf);
+	tv_object_text(h, src, &l, &nm);
+	edge_label(h, src, dst, &lab);
+	sbuf_adds(&l, "  .");
+	tv_add_esc(&l, lab.buf);
+	if (how == REF_WEAK)
+		ref_why(t, "weak", ref_is_weak(h, src, dst), &l);
+	else if (how == REF_INCIDENTAL)
+		ref_why(t, "not owning", -1, &l); /* an owner of higher weight has it */
+	r->val[0] = h->node_shallow[src];
+	r->val[1] = h->retained[src];
+	r->node = src;
+	r->kind = VR_OBJ;
+	r->open = 0;
+	r->depth = d;
+	row_set_named(r, l.buf, nm.off, nm.len);
 	sbuf_free(&l);
 	sbuf_free(&lab);
-	sbuf_free(&rt);
 }
 
 static void paths_rows(struct tui *t, struct tview *v, node_t target)
@@ -84,40 +148,28 @@ static void paths_rows(struct tui *t, struct tview *v, node_t target)
 	view_paths(h, target, &o, &pv);
 	struct row *top = tv_object_row(h, &v->rows, target);
 	top->open = 1;
-	if (pv.npaths == 0) {
-		struct row *r = rowvec_add(&v->rows);
-		row_set(r, "no path from a GC root (only through weak references: press w)", "");
-		r->depth = 1;
-		r->kind = VR_INFO;
-	}
+	if (pv.npaths == 0) /* no path to draw: why */
+		info_row(&v->rows, 1, VR_INFO, pv.pseudo & PATH_UNREACHABLE
+			 ? "unreachable: no GC root holds it (garbage the dump still has)"
+			 : pv.pseudo & PATH_WEAK_ONLY ? "no path from a GC root but through weak references: press w"
+			 : "no path from a GC root");
 	for (size_t p = 0; p < pv.npaths; p++) {
 		size_t a = pv.start[p], b = pv.start[p + 1];
-		struct row *hd = rowvec_add(&v->rows);
 		char line[96];
 		snprintf(line, sizeof line, "path %zu: %zu steps from a GC root", p + 1, b - a - 1);
-		row_set(hd, line, "");
-		hd->depth = 1;
+		struct row *hd = info_row(&v->rows, 1, VR_PATH, line);
 		hd->open = 1;
-		hd->kind = VR_PATH;
+		hd->key = p + 1;
+		if (b - a == 1) /* the object is a GC root itself */
+			root_rows(h, pv.nodes[a], 2, &v->rows);
 		/* target upwards: each row holds the one above it */
 		for (size_t k = b - 1; k-- > a;) {
 			size_t before = v->rows.n;
-			referrer_row(t, &v->rows, pv.nodes[k], pv.nodes[k + 1], REF_STRONG);
-			struct row *r = &v->rows.v[before];
-			r->depth = (uint16_t)(2 + (b - 2 - k));
-			r->open = -1;
-			if (k == a) { /* the root object: say what kind of root */
-				struct sbuf lab, l;
-				sbuf_init(&lab);
-				sbuf_init(&l);
-				root_label(h, pv.nodes[k], &lab);
-				sbuf_adds(&l, r->left);
-				sbuf_adds(&l, "  <- GC root: ");
-				tv_add_esc(&l, lab.buf);
-				row_set(r, l.buf, r->right);
-				sbuf_free(&lab);
-				sbuf_free(&l);
-			}
+			uint16_t d = (uint16_t)(2 + (b - 2 - k));
+			referrer_row(t, &v->rows, pv.nodes[k], pv.nodes[k + 1], REF_STRONG, d);
+			v->rows.v[before].open = -1;
+			if (k == a) /* the root object: what kind of root, below it */
+				root_rows(h, pv.nodes[k], d + 1, &v->rows);
 		}
 	}
 	path_view_free(&pv);
@@ -125,8 +177,7 @@ static void paths_rows(struct tui *t, struct tview *v, node_t target)
 
 static int incoming_build(struct tui *t, struct tview *v)
 {
-	free(v->colhead);
-	v->colhead = xstrdup("   shallow   retained");
+	tview_columns(v, tv_object_cols, 2);
 	if (ist(v)->paths) {
 		paths_rows(t, v, ist(v)->target);
 		snprintf(v->lefthead, sizeof v->lefthead, "%s", ist(v)->weak
@@ -146,7 +197,7 @@ static int incoming_expand(struct tui *t, struct tview *v, size_t i, struct rowv
 
 	if (r->kind == VR_MORE) {
 		tv_object_page(t, v, r->num[0], out, ist(v)->weak ? PAGE_IN_WEAK : PAGE_IN);
-		row_set(r, "(next page)", "");
+		row_set(r, "(next page)", NULL);
 		return 0;
 	}
 	if (r->node == HW_NONE)
@@ -162,10 +213,11 @@ static int incoming_expand(struct tui *t, struct tview *v, size_t i, struct rowv
 			char line[96];
 			snprintf(line, sizeof line, "... %u more references (use referrers: I)",
 				 (unsigned)(h->in_start[x + 1] - j));
-			row_set(m, line, "");
+			row_set(m, line, NULL);
+			m->flags = RF_NOCOLS;
 			break;
 		}
-		referrer_row(t, out, p, x, REF_STRONG);
+		referrer_row(t, out, p, x, REF_STRONG, 0);
 	}
 	/* references a rule made incidental: there, but not owning */
 	size_t lo = 0, hi = h->nrx;
@@ -178,13 +230,13 @@ static int incoming_expand(struct tui *t, struct tview *v, size_t i, struct rowv
 	}
 	for (size_t k = lo; k < h->nrx && h->rx_dst[k] == x && shown <= PAGE; k++)
 		if (k == lo || h->rx_src[k - 1] != h->rx_src[k]) {
-			referrer_row(t, out, h->rx_src[k], x, REF_INCIDENTAL);
+			referrer_row(t, out, h->rx_src[k], x, REF_INCIDENTAL, 0);
 			shown++;
 		}
 	if (ist(v)->weak)
 		for (uint64_t k = 0; k < h->nweak; k++)
 			if (h->weak_dst[k] == x)
-				referrer_row(t, out, h->weak_src[k], x, REF_WEAK);
+				referrer_row(t, out, h->weak_src[k], x, REF_WEAK, 0);
 	return 0;
 }
 

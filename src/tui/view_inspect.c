@@ -66,24 +66,29 @@ static void insp_data_free(void *data)
 	free(iv);
 }
 
-static const char *const prio_names[] = { [IP_LOW] = "low", [IP_MEDIUM] = "medium", [IP_HIGH] = "high" };
+static const char *const prio_names[] = { "", "low", "medium", "high", "total", NULL };
+#define PRIO_TOTAL 4 /* an inspection's row: the total of its groups */
 
-/* The columns: priority, objects, shallow bytes and the extra figure
- * (bytes like the other views, or a count); as INSP_HEAD lays them out. */
-#define INSP_HEAD "%-8s %9s %9s %10.10s"
+/* The columns: priority, objects, shallow bytes and the inspection's own
+ * figure (bytes, or a count: RF_COUNT), titled for the cursor's row. */
+static const struct column insp_cols[] = {
+	{ .title = "priority", .type = COL_ENUM, .val = 0, .names = prio_names, .drop = 1 },
+	{ .title = "objects", .type = COL_COUNT, .val = 1 },
+	{ .title = "shallow", .type = COL_BYTES, .val = 2 },
+	{ .title = "", .type = COL_FIGURE, .val = 3 },
+};
 
-static void insp_cells(struct sbuf *rt, const char *prio, uint64_t count, uint64_t shallow,
-		       const struct inspection *in, uint64_t x)
+static void insp_vals(struct row *r, uint64_t prio, uint64_t count, uint64_t shallow,
+		      const struct inspection *in, uint64_t x)
 {
-	char c[32], b[32], e[32] = "";
-
-	snprintf(c, sizeof c, "%llu", (unsigned long long)count);
-	fmt_bytes(b, sizeof b, shallow);
-	if (in->extra_name != NULL && in->extra_bytes)
-		fmt_bytes(e, sizeof e, x);
-	else if (in->extra_name != NULL)
-		snprintf(e, sizeof e, "%llu", (unsigned long long)x);
-	sbuf_printf(rt, INSP_HEAD, prio, c, b, e);
+	r->val[0] = prio;
+	r->val[1] = count;
+	r->val[2] = shallow;
+	r->val[3] = x;
+	if (in->extra_name == NULL)
+		r->unknown |= 1u << 3;
+	else if (!in->extra_bytes)
+		r->flags |= RF_COUNT;
 }
 
 /* The headers say what the inspection under the cursor found and what
@@ -92,7 +97,6 @@ static void insp_head(struct tview *v)
 {
 	const struct insp_view *iv = v->data;
 	const char *x = "";
-	char line[96];
 
 	snprintf(v->lefthead, sizeof v->lefthead, "%s", "inspection / group  (Enter: run one)");
 	if (iv != NULL && v->cur < v->rows.n && v->rows.v[v->cur].kind != VR_CAT) {
@@ -107,11 +111,8 @@ static void insp_head(struct tview *v)
 		else
 			snprintf(v->lefthead, sizeof v->lefthead, "%s: Enter runs it", in->name);
 	}
-	snprintf(line, sizeof line, INSP_HEAD, "priority", "objects", "shallow", x);
-	if (v->colhead == NULL || strcmp(v->colhead, line) != 0) {
-		free(v->colhead);
-		v->colhead = xstrdup(line);
-	}
+	tview_columns(v, insp_cols, 4);
+	v->cols[3].title = x;
 }
 
 /* The label of group k: its name, escaped, cut short (a duplicated
@@ -121,24 +122,22 @@ static void insp_group_row(struct tview *v, size_t i, size_t k)
 	const struct insp_view *iv = v->data;
 	const struct insp_group *g = &iv->s[i].res.g[k];
 	struct row *r = rowvec_add(&v->rows);
-	struct sbuf l, rt;
+	struct sbuf l;
 	size_t n = strlen(g->name);
 
 	sbuf_init(&l);
-	sbuf_init(&rt);
 	sbuf_printf(&l, "%zu ", k + 1);
 	esc_append(&l, (const uint8_t *)g->name, n > 300 ? 300 : n, 0);
 	if (n > 300)
 		sbuf_adds(&l, "...");
-	insp_cells(&rt, g->priority <= IP_HIGH ? prio_names[g->priority] : "?", g->count, g->shallow,
-		   &iv->all[i], g->extra);
+	insp_vals(r, g->priority <= IP_HIGH ? (uint64_t)g->priority : 0, g->count, g->shallow, &iv->all[i],
+		  g->extra);
 	r->kind = VR_IGROUP;
 	r->depth = 2;
 	r->num[0] = i;
 	r->num[1] = k;
-	row_set(r, l.buf, rt.buf);
+	row_set(r, l.buf, NULL);
 	sbuf_free(&l);
-	sbuf_free(&rt);
 }
 
 /* Inspection i's row and, when open, its groups. */
@@ -148,10 +147,9 @@ static void insp_rows(struct tview *v, size_t i)
 	const struct inspection *in = &iv->all[i];
 	const struct insp_state *st = &iv->s[i];
 	struct row *r = rowvec_add(&v->rows);
-	struct sbuf l, rt;
+	struct sbuf l;
 
 	sbuf_init(&l);
-	sbuf_init(&rt);
 	tv_add_esc(&l, in->name);
 	if (st->ran) { /* what it found first: the title is cut on a narrow screen */
 		uint64_t cnt = 0, sh = 0, x = 0;
@@ -161,12 +159,14 @@ static void insp_rows(struct tview *v, size_t i)
 			x += st->res.g[k].extra;
 		}
 		sbuf_adds(&l, " ");
-		if (st->arg != NULL) {
-			tv_add_esc(&l, st->arg);
+		if (st->arg != NULL) { /* typed by the user: as typed, control characters aside */
+			tui_typed(&l, st->arg);
 			sbuf_adds(&l, " ");
 		}
 		sbuf_printf(&l, "[%zu group%s]", st->res.n, st->res.n == 1 ? "" : "s");
-		insp_cells(&rt, "total", cnt, sh, in, x);
+		insp_vals(r, PRIO_TOTAL, cnt, sh, in, x);
+	} else {
+		r->flags = RF_NOCOLS;
 	}
 	sbuf_adds(&l, "  ");
 	tv_add_esc(&l, in->title);
@@ -174,9 +174,8 @@ static void insp_rows(struct tview *v, size_t i)
 	r->depth = 1;
 	r->num[0] = i;
 	r->open = st->ran && st->open ? 1 : 0;
-	row_set(r, l.buf, rt.buf);
+	row_set(r, l.buf, NULL);
 	sbuf_free(&l);
-	sbuf_free(&rt);
 	if (!st->ran || !st->open)
 		return;
 	if (st->res.n == 0) {
@@ -184,7 +183,8 @@ static void insp_rows(struct tview *v, size_t i)
 		char line[96];
 		snprintf(line, sizeof line, "nothing found in %llu objects",
 			 (unsigned long long)st->res.examined);
-		row_set(e, line, "");
+		row_set(e, line, NULL);
+		e->flags = RF_NOCOLS;
 		e->kind = VR_INFO;
 		e->depth = 2;
 		e->num[0] = i;
@@ -197,7 +197,9 @@ static void insp_rows(struct tview *v, size_t i)
 		struct row *m = rowvec_add(&v->rows);
 		char line[128];
 		snprintf(line, sizeof line, "... %zu more groups: + lists %d more", st->res.n - k, PAGE);
-		row_set(m, line, "");
+		row_set(m, line, NULL);
+		m->flags = RF_NOCOLS;
+		m->more = 1;
 		m->kind = VR_MORE;
 		m->depth = 2;
 		m->open = 0;
@@ -233,7 +235,8 @@ static int insp_build(struct tui *t, struct tview *v)
 		struct row *r = rowvec_add(&v->rows);
 		char line[128];
 		snprintf(line, sizeof line, "%s (%zu)", iv->cats[c], nvis);
-		row_set(r, line, "");
+		row_set(r, line, NULL);
+		r->flags = RF_NOCOLS;
 		r->kind = VR_CAT;
 		r->num[0] = c;
 		r->open = iv->cat_closed[c] ? 0 : 1;

@@ -15,6 +15,12 @@ struct merged_state {
 
 static struct merged_state *mst(const struct tview *v) { return v->state; }
 
+static const struct column merged_cols[] = {
+	{ .title = "objects", .type = COL_COUNT, .val = 0 },
+	{ .title = "shallow", .type = COL_BYTES, .val = 1 },
+	{ .title = "reached", .type = COL_COUNT, .val = 2, .drop = 1 },
+};
+
 static int merged_rows(struct tui *t, struct tview *v, const node_t *from, size_t n, uint32_t pcls,
 		       struct rowvec *out, size_t *chain)
 {
@@ -29,25 +35,28 @@ static int merged_rows(struct tui *t, struct tview *v, const node_t *from, size_
 	for (size_t i = 0; i < lv.n; i++) {
 		struct merged_group *g = &lv.groups[i];
 		struct row *r = rowvec_add(out);
-		struct sbuf l, rt;
+		struct sbuf l;
+		struct span nm = { 0, 0 };
 		sbuf_init(&l);
-		sbuf_init(&rt);
-		const char *cn = g->cls == MG_ROOT ? "GC roots" : class_name(h, g->cls);
 		if (g->field != NULL && kind == MG_OUTGOING) {
 			tv_add_esc(&l, g->field);
 			sbuf_adds(&l, " -> ");
-			tv_add_esc(&l, cn);
-		} else if (g->field != NULL) {
-			tv_add_esc(&l, cn);
+		}
+		if (g->cls == MG_ROOT)
+			sbuf_adds(&l, "GC roots");
+		else
+			tv_class_text(h, g->cls, &l, &nm);
+		if (g->field != NULL && kind != MG_OUTGOING) {
 			sbuf_adds(&l, ".");
 			tv_add_esc(&l, g->field);
-		} else {
-			tv_add_esc(&l, cn);
 		}
-		sbuf_printf(&rt, "%10zu", g->count);
-		tv_add_bytes(&rt, g->shallow);
-		if (kind == MG_INCOMING)
-			sbuf_printf(&rt, " %10zu", g->nreached);
+		r->val[0] = g->count;
+		r->val[1] = g->shallow;
+		r->val[2] = g->nreached;
+		/* the group's identity: its class and field */
+		r->key = 1469598103934665603ull ^ g->cls;
+		for (const char *f = g->field; f != NULL && *f; f++)
+			r->key = (r->key ^ (uint8_t)*f) * 1099511628211ull;
 		struct rowdata *d = tv_rowdata(r);
 		d->nodes = g->nodes;
 		d->n = g->count;
@@ -58,9 +67,8 @@ static int merged_rows(struct tui *t, struct tview *v, const node_t *from, size_
 		r->cls = g->cls;
 		r->kind = VR_GROUP;
 		r->open = g->cls == MG_ROOT ? -1 : 0;
-		row_set(r, l.buf, rt.buf);
+		row_set_named(r, l.buf, nm.off, nm.len);
 		sbuf_free(&l);
-		sbuf_free(&rt);
 	}
 	merged_level_free(&lv);
 	return 0;
@@ -75,9 +83,7 @@ static int merged_build(struct tui *t, struct tview *v)
 	int rc = merged_rows(t, v, m, (size_t)v->st->set.count, HW_NONE, &v->rows, &chain);
 
 	free(m);
-	free(v->colhead);
-	v->colhead = xstrdup(kind == MG_INCOMING ? "   objects      shallow     reached"
-						 : "   objects      shallow");
+	tview_columns(v, merged_cols, kind == MG_INCOMING ? 3 : 2);
 	snprintf(v->lefthead, sizeof v->lefthead, "%s",
 		 kind == MG_OUTGOING ? (byf ? "merged outgoing: field -> class" : "merged outgoing: class")
 		 : kind == MG_INCOMING ? (byf ? "merged incoming: class.field" : "merged incoming: class")
@@ -99,7 +105,7 @@ static int merged_expand(struct tui *t, struct tview *v, size_t i, struct rowvec
 		struct sbuf l;
 		sbuf_init(&l);
 		sbuf_printf(&l, "%s  (chain: %zu more of this class)", r->left, chain);
-		row_set(r, l.buf, r->right);
+		row_set_named(r, l.buf, r->name_off, r->name_len);
 		sbuf_free(&l);
 	}
 	return 0;

@@ -18,9 +18,13 @@ struct outgoing_state {
 static struct outgoing_state *ost(const struct tview *v) { return v->state; }
 
 
-static void value_text(const struct heap *h, const struct hvalue *val, struct sbuf *sb, node_t *target)
+/* A field's value; for a reference, the object (and where its class name
+ * is in sb). */
+static void value_text(const struct heap *h, const struct hvalue *val, struct sbuf *sb, node_t *target,
+		       struct span *name)
 {
 	*target = HW_NONE;
+	name->off = name->len = 0;
 	switch (val->type) {
 	case T_OBJECT:
 		if (val->v.id == 0) {
@@ -31,7 +35,7 @@ static void value_text(const struct heap *h, const struct hvalue *val, struct sb
 		if (*target == HW_NONE)
 			sbuf_printf(sb, "0x%llx (not in the dump)", (unsigned long long)val->v.id);
 		else
-			tv_object_text(h, *target, sb);
+			tv_object_text(h, *target, sb, name);
 		return;
 	case T_BOOLEAN: sbuf_adds(sb, val->v.u ? "true" : "false"); return;
 	case T_CHAR: {
@@ -74,6 +78,7 @@ static void field_row(void *arg, const char *name, const struct hvalue *val)
 		[T_FLOAT] = "float", [T_DOUBLE] = "double", [T_BYTE] = "byte", [T_SHORT] = "short",
 		[T_INT] = "int", [T_LONG] = "long" };
 	struct sbuf l;
+	struct span nm;
 	node_t target;
 	sbuf_init(&l);
 	tv_add_esc(&l, name);
@@ -81,19 +86,18 @@ static void field_row(void *arg, const char *name, const struct hvalue *val)
 	if (val->type != T_OBJECT && val->type < sizeof types / sizeof types[0] && types[val->type])
 		sbuf_printf(&l, " (%s)", types[val->type]);
 	sbuf_adds(&l, " = ");
-	value_text(h, val, &l, &target);
+	value_text(h, val, &l, &target, &nm);
 	r->kind = VR_FIELD;
 	r->node = target;
 	r->open = target != HW_NONE && tv_has_children_out(h, target) ? 0 : -1;
-	struct sbuf rt;
-	sbuf_init(&rt);
 	if (target != HW_NONE) {
-		tv_add_bytes(&rt, h->node_shallow[target]);
-		tv_add_bytes(&rt, h->retained[target]);
+		r->val[0] = h->node_shallow[target];
+		r->val[1] = h->retained[target];
+	} else {
+		r->flags = RF_NOCOLS;
 	}
-	row_set(r, l.buf, rt.buf);
+	row_set_named(r, l.buf, nm.off, nm.len);
 	sbuf_free(&l);
-	sbuf_free(&rt);
 }
 
 static void elements(struct tui *t, struct tview *v, node_t x, uint64_t from, struct rowvec *out)
@@ -115,7 +119,9 @@ static void elements(struct tui *t, struct tview *v, node_t x, uint64_t from, st
 		char line[128];
 		snprintf(line, sizeof line, "... elements %llu to %lld: + lists %d more",
 			 (unsigned long long)(from + ELEM_PAGE), (long long)n - 1, ELEM_PAGE);
-		row_set(r, line, "");
+		row_set(r, line, NULL);
+		r->flags = RF_NOCOLS;
+		r->more = 1;
 		r->kind = VR_ELEM_MORE;
 		r->node = x;
 		r->open = 0;
@@ -126,8 +132,7 @@ static void elements(struct tui *t, struct tview *v, node_t x, uint64_t from, st
 static int outgoing_build(struct tui *t, struct tview *v)
 {
 	tv_object_page(t, v, 0, &v->rows, PAGE_OUT);
-	free(v->colhead);
-	v->colhead = xstrdup("   shallow   retained");
+	tview_columns(v, tv_object_cols, 2);
 	snprintf(v->lefthead, sizeof v->lefthead, "%s",
 		 ost(v)->nulls ? "object / field = value (nulls shown)" : "object / field = value");
 	return 0;
@@ -142,12 +147,12 @@ static int outgoing_expand(struct tui *t, struct tview *v, size_t i, struct rowv
 
 	if (r->kind == VR_MORE) {
 		tv_object_page(t, v, r->num[0], out, PAGE_OUT);
-		row_set(r, "(next page)", "");
+		row_set(r, "(next page)", NULL);
 		return 0;
 	}
 	if (r->kind == VR_ELEM_MORE) {
 		elements(t, v, r->node, r->num[0], out);
-		row_set(r, "(more elements)", "");
+		row_set(r, "(more elements)", NULL);
 		return 0;
 	}
 	if (r->node == HW_NONE)
