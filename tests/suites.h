@@ -21,6 +21,7 @@ Suite *jcoll_suite(void);
 Suite *rules_suite(void);
 Suite *inspect_suite(void);
 Suite *retain_suite(void);
+Suite *exact_suite(void);
 
 /* test_jvm.c: make TEST_BUILDDIR/dumps/NAME.hprof (and .histo) of the
  * test workload with the JDK, unless it is newer than the workload. */

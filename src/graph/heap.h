@@ -18,6 +18,7 @@
 #include "util.h"
 
 struct baseline;
+struct retained_memo;
 struct ruleset;
 
 typedef uint32_t node_t; /* object index; a typedef away from 64-bit */
@@ -198,6 +199,9 @@ struct heap {
 	uint64_t *retained;
 	/* dominator tree children CSR, built on demand (analysis.c) */
 	node_t *dom_start, *dom_child;
+	/* exact retained sizes of whole classes computed so far
+	 * (graph/retained.h), NULL if none; dropped with the dominators */
+	struct retained_memo *exact;
 
 	/* totals */
 	uint64_t total_shallow;   /* all objects */

@@ -10,6 +10,7 @@
 #include "graph/analysis.h"
 #include "graph/cache.h"
 #include "graph/ownership.h"
+#include "graph/retained.h"
 #include "graph/rules.h"
 
 const char *root_kind_name(unsigned kind)
@@ -148,6 +149,7 @@ void heap_free(struct heap *h)
 	free(h->retained);
 	free(h->dom_start);
 	free(h->dom_child);
+	retained_forget(h);
 	free(h->frames);
 	free(h->traces);
 	free(h->trace_frames);

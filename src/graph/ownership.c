@@ -16,6 +16,7 @@
 #include "graph/classes.h"
 #include "graph/jcoll.h"
 #include "graph/open.h"
+#include "graph/retained.h"
 
 /* A reference a rule classified. */
 struct mark {
@@ -690,6 +691,7 @@ static void drop_analyses(struct heap *h)
 	h->nroots = 0;
 	h->weakonly_count = h->weakonly_bytes = 0;
 	h->unreachable_count = h->unreachable_bytes = 0;
+	retained_forget(h); /* exact figures of the old references */
 }
 
 int heap_apply_rules(struct heap *h, const struct ruleset *rs, struct progress *p)

@@ -8,6 +8,7 @@
 #include "format/hprof.h"
 #include "graph/analysis.h"
 #include "graph/ownership.h"
+#include "graph/retained.h"
 #include "query/step.h"
 
 /* ---- labels ---- */
@@ -281,39 +282,32 @@ static int cmp_class_row(const void *a, const void *b)
 }
 
 /* Exact retained sizes of the instances (in the set) of each row whose
- * class matched: the members of every such class gathered in one pass. */
+ * class matched: every such row one set of retained_sets, which does 64
+ * of them per pass over the heap. */
 static void exact_sizes(struct heap *h, const struct objset *set, const uint8_t *match,
 			struct class_view *v, struct progress *p)
 {
-	uint64_t *first = xcalloc((size_t)h->ncls + 2, sizeof *first);
-	node_t v1;
+	size_t *start = xmalloc((v->n + 1) * sizeof *start), *row = xmalloc((v->n + 1) * sizeof *row);
+	uint32_t *cls = xmalloc((v->n + 1) * sizeof *cls);
+	uint64_t *bytes = xmalloc((v->n + 1) * sizeof *bytes);
+	size_t n = 0;
 
-	for (v1 = 1; v1 < h->n; v1++)
-		if (match[h->node_class[v1]] && objset_has(set, v1))
-			first[h->node_class[v1] + 1]++;
-	for (uint32_t c = 0; c < h->ncls; c++)
-		first[c + 1] += first[c];
-	node_t *members = xmalloc((size_t)(first[h->ncls] + 1) * sizeof *members);
-	uint64_t *fill = xmalloc(((size_t)h->ncls + 1) * sizeof *fill);
-	memcpy(fill, first, ((size_t)h->ncls + 1) * sizeof *fill);
-	for (v1 = 1; v1 < h->n; v1++)
-		if (match[h->node_class[v1]] && objset_has(set, v1))
-			members[fill[h->node_class[v1]]++] = v1;
-	bits_t *b = xcalloc(bits_words(h->n), sizeof *b);
-	for (size_t i = 0; i < v->n; i++) {
-		uint32_t c = v->rows[i].cls;
-		if (!match[c] || first[c] == first[c + 1])
-			continue;
-		for (uint64_t j = first[c]; j < first[c + 1]; j++)
-			bit_set(b, members[j]);
-		v->rows[i].retained_exact = analysis_retained_set(h, b, NULL, NULL, p);
-		for (uint64_t j = first[c]; j < first[c + 1]; j++)
-			bit_clr(b, members[j]);
-	}
-	free(b);
-	free(fill);
-	free(members);
-	free(first);
+	for (size_t i = 0; i < v->n; i++)
+		if (match[v->rows[i].cls] && v->rows[i].count > 0) { /* members in the set */
+			start[n] = n;
+			cls[n] = v->rows[i].cls;
+			row[n++] = i;
+		}
+	start[n] = n;
+	struct class_sets cs = { .n = n, .start = start, .cls = cls, .within = set->bits };
+	retained_sets(h, &cs, bytes, NULL, p);
+	_Static_assert(RETAINED_UNKNOWN == RETAINED_NONE, "a cancelled size reads as none");
+	for (size_t k = 0; k < n; k++)
+		v->rows[row[k]].retained_exact = bytes[k];
+	free(start);
+	free(row);
+	free(cls);
+	free(bytes);
 }
 
 int view_classes(struct heap *h, const struct objset *set, const struct view_opts *o,
@@ -371,7 +365,7 @@ int view_classes(struct heap *h, const struct objset *set, const struct view_opt
 	if (o->top > 0 && o->top < v->n)
 		v->n = o->top;
 	v->exact = exact != NULL;
-	if (exact != NULL) /* only for the rows shown: each is a pass over the heap */
+	if (exact != NULL) /* only for the rows shown: 64 of them a pass over the heap */
 		exact_sizes(h, set, exact, v, o->progress);
 	free(keep);
 	free(exact);
