@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "graph/analysis.h"
+#include "graph/retained.h"
 #include "query/baseline.h"
 #include "tui/view_classes.h"
 
@@ -16,18 +17,28 @@ static int64_t growth(const struct cls_delta *d)
 	return (int64_t)d->new_bytes - (int64_t)d->gone_bytes;
 }
 
+static int class_exact(const struct tview *v, const struct class_row *r, uint64_t *bytes);
+
 static uint64_t class_ret(const struct tview *v, const struct class_row *r)
 {
-	const struct classes_data *cd = v->data;
+	uint64_t b;
 
-	return cd->exact && cd->exact[r->cls] != UINT64_MAX ? cd->exact[r->cls] : r->retained_lb;
+	return class_exact(v, r, &b) ? b : r->retained_lb;
 }
 
-static int class_exact(const struct tview *v, uint32_t c)
+/* The exact figure of a class row: computed in this view, or known to
+ * the heap when the row has every instance of the class (from an
+ * earlier step, say). */
+static int class_exact(const struct tview *v, const struct class_row *r, uint64_t *bytes)
 {
 	const struct classes_data *cd = v->data;
+	const struct heap *h = v->st->h;
 
-	return cd->exact && cd->exact[c] != UINT64_MAX;
+	if (cd->exact && cd->exact[r->cls] != UINT64_MAX) {
+		*bytes = cd->exact[r->cls];
+		return 1;
+	}
+	return r->count == h->cls[r->cls].count && retained_class_known(h, r->cls, bytes, NULL);
 }
 
 int group_exact_get(const struct classes_data *cd, uint64_t key, uint64_t *bytes)
@@ -128,8 +139,9 @@ struct row *class_row_make(struct tui *t, struct tview *v, struct rowvec *out, c
 
 	sbuf_init(&l);
 	tv_class_text(t->h, cr->cls, &l, &nm);
-	class_vals(v, r, cr->count, cr->shallow, class_ret(v, cr), class_exact(v, cr->cls), 1,
-		   cd->d ? &cd->d[cr->cls] : NULL);
+	uint64_t b = cr->retained_lb;
+	int exact = class_exact(v, cr, &b);
+	class_vals(v, r, cr->count, cr->shallow, b, exact, 1, cd->d ? &cd->d[cr->cls] : NULL);
 	r->cls = cr->cls;
 	r->kind = VR_CLASS;
 	r->key = (uint64_t)cr->cls + 1;
@@ -353,15 +365,16 @@ static int classes_use(struct tui *t, struct tview *v, int reached, struct use *
 }
 
 /* E: the exact retained sizes of the marked rows, or of the visible
- * ones; each class (or package, loader) one pass over the heap. */
+ * ones, all in one call (a pass over the heap for every 64 rows). */
 static void classes_exact(struct tui *t, struct tview *v)
 {
 	struct heap *h = t->h;
 	struct classes_data *cd = v->data;
 	int any = 0;
-	size_t page = (size_t)(t->rows > 6 ? t->rows - 6 : 1), done = 0;
-	bits_t *bits = xmalloc(bits_words(h->n) * sizeof *bits);
+	size_t page = (size_t)(t->rows > 6 ? t->rows - 6 : 1), k = 0, ncls = 0;
 	uint8_t *m = xcalloc(h->ncls + 1, 1);
+	size_t *rows = xmalloc((v->rows.n + 1) * sizeof *rows), *start = xmalloc((v->rows.n + 1) * sizeof *start);
+	uint32_t *cls = NULL;
 
 	if (cd->exact == NULL) {
 		cd->exact = xmalloc((h->ncls + 1) * sizeof *cd->exact);
@@ -370,36 +383,46 @@ static void classes_exact(struct tui *t, struct tview *v)
 	}
 	for (size_t i = 0; i < v->rows.n; i++)
 		any |= v->rows.v[i].marked;
-	tui_work_begin(t, "exact retained size");
-	for (size_t i = 0; i < v->rows.n && !t->prog.cancelled; i++) {
+	for (size_t i = 0; i < v->rows.n; i++) { /* the rows to compute, each a set of classes */
 		struct row *r = &v->rows.v[i];
 		if (any ? !r->marked : (i < v->top || i >= v->top + page))
 			continue;
-		if (r->kind != VR_CLASS && r->kind != VR_PKG && r->kind != VR_LOADER)
-			continue;
-		if (r->flags & RF_EXACT)
+		if ((r->kind != VR_CLASS && r->kind != VR_PKG && r->kind != VR_LOADER) || (r->flags & RF_EXACT))
 			continue;
 		memset(m, 0, h->ncls + 1);
 		row_classes(t, v, r, m);
-		memset(bits, 0, bits_words(h->n) * sizeof *bits);
-		for (node_t n = 1; n < h->n; n++)
-			if (bit_get(v->st->set.bits, n) && m[h->node_class[n]])
-				bit_set(bits, n);
-		t->prog.total = h->n;
-		uint64_t b = analysis_retained_set(h, bits, NULL, NULL, &t->prog);
-		if (t->prog.cancelled)
-			break;
+		rows[k] = i;
+		start[k++] = ncls;
+		for (uint32_t c = 0; c < h->ncls; c++)
+			if (m[c]) {
+				cls = xreallocarray(cls, ncls + 1, sizeof *cls);
+				cls[ncls++] = c;
+			}
+	}
+	start[k] = ncls;
+	uint64_t *bytes = xmalloc((k + 1) * sizeof *bytes);
+	struct class_sets sets = { k, start, cls, objset_is_all(h, &v->st->set) ? NULL : v->st->set.bits };
+	size_t done = 0;
+	tui_work_begin(t, "exact retained sizes");
+	retained_sets(h, &sets, bytes, NULL, &t->prog);
+	int cancelled = tui_work_end(t) < 0;
+	for (size_t j = 0; j < k; j++) {
+		struct row *r = &v->rows.v[rows[j]];
+		if (bytes[j] == RETAINED_UNKNOWN)
+			continue;
 		done++;
 		if (r->kind == VR_CLASS)
-			cd->exact[r->cls] = b;
+			cd->exact[r->cls] = bytes[j];
 		else
-			group_exact_set(cd, r->key, b);
-		r->val[2] = b;
+			group_exact_set(cd, r->key, bytes[j]);
+		r->val[2] = bytes[j];
 		r->flags |= RF_EXACT;
 		r->unknown &= ~(1u << 2);
 	}
-	int cancelled = tui_work_end(t) < 0;
-	free(bits);
+	free(bytes);
+	free(cls);
+	free(rows);
+	free(start);
 	free(m);
 	if (done > 0 && cst(v)->sort == CS_RETAINED) /* the order changed */
 		tview_rebuild(t, v);
