@@ -79,17 +79,6 @@ int view_ensure(struct tui *t, struct tview *v)
 	return 0;
 }
 
-int tview_rebuild(struct tui *t, struct tview *v)
-{
-	size_t cur = v->cur;
-
-	rows_clear(v);
-	v->built = 0;
-	if (view_ensure(t, v) < 0)
-		return -1;
-	v->cur = v->rows.n ? (cur < v->rows.n ? cur : v->rows.n - 1) : 0;
-	return 0;
-}
 
 /* Push a step after the current one; the forward history goes. */
 void tui_push(struct tui *t, struct use *u)
@@ -170,6 +159,8 @@ void use_rows(struct tui *t, int reached)
 
 	if (v->ops->use == NULL || v->ops->use(t, v, reached, &u) < 0)
 		return;
+	for (size_t i = 0; i < v->rows.n; i++) /* used: the marks are done with */
+		v->rows.v[i].marked = 0;
 	if (u.set.count == 0) {
 		objset_free(&u.set);
 		free(u.title);

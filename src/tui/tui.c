@@ -182,19 +182,20 @@ int tui_work_end(struct tui *t)
 	return cancelled ? -1 : 0;
 }
 /* ---- moving, searching, expanding ---- */
-static void expand_row(struct tui *t, struct tview *v, size_t i)
+/* Open row i: its children after it. -1 if cancelled. */
+static int expand_row(struct tui *t, struct tview *v, size_t i, int quiet)
 {
 	struct rowvec kids = { 0 };
 
 	if (i >= v->rows.n || v->rows.v[i].open != 0 || v->ops->expand == NULL)
-		return;
+		return 0;
 	tui_work_begin(t, "expanding");
 	int rc = v->ops->expand(t, v, i, &kids);
 	if (tui_work_end(t) < 0 || rc < 0) {
 		for (size_t k = 0; k < kids.n; k++)
 			row_free(v, &kids.v[k]);
 		free(kids.v);
-		return;
+		return -1;
 	}
 	uint16_t d = v->rows.v[i].depth + 1;
 	for (size_t k = 0; k < kids.n; k++) /* a view may nest rows under a child */
@@ -209,8 +210,118 @@ static void expand_row(struct tui *t, struct tview *v, size_t i)
 	rv->n += kids.n;
 	rv->v[i].open = 1;
 	free(kids.v);
-	if (kids.n == 0)
+	if (kids.n == 0 && !quiet)
 		tui_message(t, 0, "nothing below this row");
+	return 0;
+}
+
+/* ---- rebuilding a view: what was open, marked and under the cursor is
+ * found again by who the rows are, not where they were (tmux's mode
+ * tree keeps its tree the same way) ---- */
+static uint64_t row_ident(const struct row *r)
+{
+	uint64_t x = r->key;
+
+	if (x != 0)
+		return x;
+	x = (1469598103934665603ull ^ r->kind) * 1099511628211ull;
+	x = (x ^ r->node) * 1099511628211ull;
+	x = (x ^ r->cls) * 1099511628211ull;
+	for (const char *p = r->left; *p; p++)
+		x = (x ^ (uint8_t)*p) * 1099511628211ull;
+	return x;
+}
+
+/* The identities of rows [from, n) as paths: a row's with its parents'.
+ * stack holds the path at each depth (grown as needed). */
+static uint64_t path_ident(const struct tview *v, size_t i, uint64_t **stack, size_t *cap)
+{
+	const struct row *r = &v->rows.v[i];
+	size_t d = r->depth;
+
+	if (d + 1 > *cap) {
+		*cap = d + 64;
+		*stack = xreallocarray(*stack, *cap, sizeof **stack);
+	}
+	uint64_t x = ((d > 0 ? (*stack)[d - 1] : 0) ^ row_ident(r)) * 0x9e3779b97f4a7c15ull;
+	(*stack)[d] = x;
+	return x;
+}
+
+static int cmp_u64(const void *a, const void *b, void *ctx)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	(void)ctx;
+	return x < y ? -1 : x > y;
+}
+
+static int has_u64(const uint64_t *a, size_t n, uint64_t x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (a[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && a[lo] == x;
+}
+
+int tview_rebuild(struct tui *t, struct tview *v)
+{
+	uint64_t *stack = NULL, *open = NULL, *marked = NULL, *curpath = NULL;
+	size_t cap = 0, nopen = 0, nmarked = 0, ncur = 0, cur = v->cur, off = v->cur - v->top;
+
+	/* before: the paths of the open and marked rows, and of the cursor's
+	 * row with its parents (the nearest one is found if it is gone) */
+	open = xmalloc((v->rows.n + 1) * sizeof *open);
+	marked = xmalloc((v->rows.n + 1) * sizeof *marked);
+	for (size_t i = 0; i < v->rows.n; i++) {
+		uint64_t x = path_ident(v, i, &stack, &cap);
+		if (v->rows.v[i].open == 1)
+			open[nopen++] = x;
+		if (v->rows.v[i].marked)
+			marked[nmarked++] = x;
+		if (i == cur) {
+			ncur = (size_t)v->rows.v[i].depth + 1;
+			curpath = xmalloc(ncur * sizeof *curpath);
+			memcpy(curpath, stack, ncur * sizeof *curpath);
+		}
+	}
+	hw_sort(open, nopen, sizeof *open, cmp_u64, NULL);
+	hw_sort(marked, nmarked, sizeof *marked, cmp_u64, NULL);
+	rows_clear(v);
+	v->built = 0;
+	int rc = view_ensure(t, v);
+	/* after: open again what was open (its children come next), mark
+	 * again, and put the cursor back */
+	size_t best = cur, bestd = 0;
+	for (size_t i = 0; rc == 0 && i < v->rows.n; i++) {
+		uint64_t x = path_ident(v, i, &stack, &cap);
+		struct row *r = &v->rows.v[i];
+		if (has_u64(marked, nmarked, x))
+			r->marked = 1;
+		if (r->depth < ncur && curpath[r->depth] == x && (size_t)r->depth + 1 > bestd) {
+			best = i;
+			bestd = r->depth + 1u;
+		}
+		if (r->open == 0 && has_u64(open, nopen, x) && expand_row(t, v, i, 1) < 0)
+			break; /* cancelled: what is open so far stays */
+	}
+	if (v->rows.n == 0)
+		v->cur = v->top = 0;
+	else {
+		v->cur = best < v->rows.n ? best : v->rows.n - 1;
+		v->top = v->cur > off ? v->cur - off : 0;
+	}
+	free(stack);
+	free(open);
+	free(marked);
+	free(curpath);
+	return rc;
 }
 
 static void collapse_row(struct tview *v, size_t i)
@@ -315,7 +426,7 @@ static void rq_page_down(struct tui *t, struct tview *v, int c)
 
 static void rq_top(struct tui *t, struct tview *v, int c) { (void)t; (void)c; v->cur = 0; }
 static void rq_bottom(struct tui *t, struct tview *v, int c) { (void)t; (void)c; v->cur = v->rows.n ? v->rows.n - 1 : 0; }
-static void rq_expand(struct tui *t, struct tview *v, int c) { (void)c; expand_row(t, v, v->cur); }
+static void rq_expand(struct tui *t, struct tview *v, int c) { (void)c; expand_row(t, v, v->cur, 0); }
 
 static void rq_collapse(struct tui *t, struct tview *v, int c)
 {

@@ -133,6 +133,7 @@ static void insp_group_row(struct tview *v, size_t i, size_t k)
 	insp_vals(r, g->priority <= IP_HIGH ? (uint64_t)g->priority : 0, g->count, g->shallow, &iv->all[i],
 		  g->extra);
 	r->kind = VR_IGROUP;
+	r->key = k + 1;
 	r->depth = 2;
 	r->num[0] = i;
 	r->num[1] = k;
@@ -171,6 +172,7 @@ static void insp_rows(struct tview *v, size_t i)
 	sbuf_adds(&l, "  ");
 	tv_add_esc(&l, in->title);
 	r->kind = VR_INSP;
+	r->key = i + 1;
 	r->depth = 1;
 	r->num[0] = i;
 	r->open = st->ran && st->open ? 1 : 0;
@@ -201,6 +203,7 @@ static void insp_rows(struct tview *v, size_t i)
 		m->flags = RF_NOCOLS;
 		m->more = 1;
 		m->kind = VR_MORE;
+		m->key = UINT64_MAX;
 		m->depth = 2;
 		m->open = 0;
 		m->num[0] = i;
@@ -238,6 +241,7 @@ static int insp_build(struct tui *t, struct tview *v)
 		row_set(r, line, NULL);
 		r->flags = RF_NOCOLS;
 		r->kind = VR_CAT;
+		r->key = c + 1;
 		r->num[0] = c;
 		r->open = iv->cat_closed[c] ? 0 : 1;
 		if (iv->cat_closed[c])

@@ -123,6 +123,7 @@ static void elements(struct tui *t, struct tview *v, node_t x, uint64_t from, st
 		r->flags = RF_NOCOLS;
 		r->more = 1;
 		r->kind = VR_ELEM_MORE;
+		r->key = UINT64_MAX;
 		r->node = x;
 		r->open = 0;
 		r->num[0] = from + ELEM_PAGE;
