@@ -252,6 +252,9 @@ static void leak_walk(int cols, int rows)
 	s = wait_for(&t, "Step 2: Instances of Workload$Session");
 	has(s, "200 objects");
 	has(s, "1 All objects > [2 Instances of Workload$Session]");
+	/* one class's instances: the step opens on their fields, as JProfiler's */
+	has(s, "object / field = value");
+	has(s, "Workload$Session 0x");
 	free(s);
 
 	/* the expression that makes this step from the command line */
@@ -260,7 +263,7 @@ static void leak_walk(int cols, int rows)
 	free(s);
 
 	/* incoming references of the sessions: their listeners */
-	keys(&t, "Tab Tab Tab");
+	keys(&t, "Tab");
 	s = wait_for(&t, "object / referrer");
 	has(s, "Workload$Session 0x");
 	free(s);
@@ -280,8 +283,9 @@ static void leak_walk(int cols, int rows)
 		has(s, "class Workload$LeakRegistry 0x");
 		has(s, ".static LISTENERS");
 		has(s, ".elementData");
-		has(s, "GC root: JNI global");
 	}
+	/* the root's kind on a line of its own: whole at 80 columns too */
+	has(s, "GC root: JNI global");
 	free(s);
 
 	/* back to the first step (its filter kept), forward again (the paths) */
@@ -418,7 +422,7 @@ START_TEST(test_escaped_on_screen)
 	free(wait_without(&t, "q quit", "filter (regex)"));
 	keys(&t, "Enter");
 	free(wait_for(&t, "Step 2: Instances of Evil"));
-	keys(&t, "Tab"); /* one object: the step opened on Biggest; Outgoing next */
+	/* one class's objects: the step opens on their fields */
 	free(wait_for(&t, "object / field = value"));
 	keys(&t, "+");
 	s = wait_for(&t, "who = java.lang.String");
@@ -736,9 +740,13 @@ START_TEST(test_baseline_loaded_later)
 	free(wait_for(&t, "this step is on the baseline's side"));
 	/* one gone object: its expression names it among the gone ones (its
 	 * address may belong to another object in the open dump) */
-	keys(&t, "Tab");
-	free(wait_for(&t, "dominator tree"));
-	keys(&t, "+"); /* the fold of 10000 alike: open it, take its first */
+	keys(&t, "BTab"); /* the step opened on the objects' fields; Biggest before */
+	s = wait_for(&t, "dominator tree");
+	/* 10000 alike, none holding much: grouped by class, by itself */
+	has(s, "by class: no object holds much");
+	has(s, "Matched$Holder  (10000 objects)");
+	free(s);
+	keys(&t, "+"); /* open the group, take its first */
 	keys(&t, "Down");
 	keys(&t, "Enter");
 	free(wait_for(&t, "Step 3: Objects Matched$Holder"));
@@ -823,7 +831,9 @@ START_TEST(test_allocations_view)
 	snprintf(want, sizeof want, "|  %llu objects", n);
 	has(s, want);
 	free(s);
-	keys(&t, "Tab Tab"); /* Allocations -> Inspections -> Classes */
+	/* int[]s only: the step opened on their fields; Classes is two back */
+	free(wait_for(&t, "object / field = value"));
+	keys(&t, "BTab BTab");
 	s = wait_for(&t, "class  (sort:");
 	row = line_of(s, " [I ");
 	snprintf(want, sizeof want, " %llu ", n);
@@ -926,7 +936,10 @@ START_TEST(test_inspections_view)
 	has(s, want);
 	snprintf(want, sizeof want, "[2 boxed-primitives group %u of ", k);
 	has(s, want);
-	has(s, "class  (sort:"); /* its objects: the classes view */
+	has(s, "object / field = value"); /* one class's objects: their fields */
+	free(s);
+	keys(&t, "BTab BTab");
+	s = wait_for(&t, "class  (sort:");
 	row = line_of(s, "java.lang.Integer ");
 	snprintf(want, sizeof want, " %llu ", nint);
 	has(row, want);
@@ -1160,9 +1173,9 @@ START_TEST(test_rules_screen)
 	free(wait_without(&t, "q quit", "filter (regex)"));
 	keys(&t, "Enter");
 	s = wait_for(&t, "Step 2: Instances of java.lang.ref.SoftReference");
-	if (strstr(s, "dominator tree") == NULL) /* many: the classes view */
-		keys(&t, "Tab");
+	has(s, "object / field = value"); /* one class: the step opens on its objects */
 	free(s);
+	keys(&t, "BTab");
 	s = wait_for(&t, "dominator tree");
 	char *row = line_of(s, "java.lang.ref.SoftReference 0x");
 	snprintf(want, sizeof want, " %s ", on);

@@ -81,6 +81,27 @@ int view_ensure(struct tui *t, struct tview *v)
 
 
 /* Push a step after the current one; the forward history goes. */
+/* The view a new step opens in. From a view of the whole set (classes,
+ * inspections, allocations), the one useful next, as JProfiler does:
+ * the objects and their fields when they are of one class or a few,
+ * else their classes; from a view of references or of the dominator
+ * tree, the same view, one step further. */
+static enum view_id next_view(enum view_id from, const struct heap *h, const struct objset *set)
+{
+	if (from != V_CLASSES && from != V_INSPECT && from != V_ALLOC)
+		return from;
+	if (set->count < 50)
+		return V_OUTGOING;
+	uint32_t cls = HW_NONE;
+	for (node_t x = 1; x < h->n; x++)
+		if (bit_get(set->bits, x)) {
+			if (cls != HW_NONE && h->node_class[x] != cls)
+				return V_CLASSES;
+			cls = h->node_class[x];
+		}
+	return V_OUTGOING;
+}
+
 void tui_push(struct tui *t, struct use *u)
 {
 	struct hstep *from = cur_step(t);
@@ -105,9 +126,14 @@ void tui_push(struct tui *t, struct use *u)
 	t->steps = xreallocarray(t->steps, t->nsteps + 1, sizeof *t->steps);
 	struct hstep *s = step_new(h, u->set, u->title, expr);
 	s->bl_dep = from->bl_dep || u->bl_dep || h != t->main;
-	s->view = from->view == V_INSPECT ? V_CLASSES : from->view; /* a group: see its objects */
-	if (s->view == V_CLASSES && u->set.count < 50) /* a few objects: show them */
-		s->view = V_BIGGEST;
+	s->view = next_view(from->view, h, &s->set);
+	for (int i = 0; i < V_COUNT; i++) { /* the user's options (sort, ...) go on */
+		const struct view_ops *ops = view_table[i];
+		if (ops->state_carry != NULL)
+			ops->state_carry(s->views[i].state, from->views[i].state);
+		else if (ops->state_size > 0)
+			memcpy(s->views[i].state, from->views[i].state, ops->state_size);
+	}
 	t->steps[t->nsteps++] = s;
 	step_go(t, t->nsteps - 1);
 	free(expr);

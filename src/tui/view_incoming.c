@@ -276,6 +276,12 @@ static int incoming_paths(struct tui *t, struct tview *v, enum request r)
 	return 1;
 }
 
+/* A new step follows weak references if this one did; its paths are its own. */
+static void incoming_carry(void *to, const void *from)
+{
+	((struct incoming_state *)to)->weak = ((const struct incoming_state *)from)->weak;
+}
+
 static const struct view_key incoming_keys[] = {
 	{ REQ_WEAK, incoming_weak },
 	{ REQ_PATHS, incoming_paths },
@@ -290,4 +296,5 @@ const struct view_ops incoming_ops = {
 	.use = incoming_use,
 	.keys = incoming_keys,
 	.row_free = tv_rowdata_free,
+	.state_carry = incoming_carry,
 };
