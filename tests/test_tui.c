@@ -257,10 +257,46 @@ static void leak_walk(int cols, int rows)
 	has(s, "Workload$Session 0x");
 	free(s);
 
-	/* the expression that makes this step from the command line */
+	/* the expression that makes this step from the command line, in a
+	 * box, whole; c copies it to the clipboard by OSC 52, which tmux
+	 * keeps as a paste buffer when set-clipboard is on */
+	tmuxf(&t, "set-option -g set-clipboard on");
 	keys(&t, "x");
 	s = wait_for(&t, "-e 'instances Workload$Session'");
+	has(s, "The command that makes this step");
+	has(s, "coops.hprof'"); /* the dump's path, wrapped but whole */
 	free(s);
+	keys(&t, "c");
+	free(wait_for(&t, "copied to the clipboard"));
+	char cmd[512], want[1024];
+	snprintf(cmd, sizeof cmd, "%s -L %s show-buffer", tmux(), t.sock);
+	char *clip = run_out(cmd);
+	snprintf(want, sizeof want, "heapwalk -e 'instances Workload$Session' '%s/coops.hprof'", DUMPS);
+	ck_assert_str_eq(clip, want);
+	free(clip);
+	/* w appends it to a file, twice: two lines */
+	char kept[512];
+	snprintf(kept, sizeof kept, "%s/steps-%d.txt", hw_tmpdir(), cols);
+	unlink(kept);
+	for (int i = 0; i < 2; i++) {
+		keys(&t, "x");
+		free(wait_for(&t, "The command that makes this step"));
+		keys(&t, "w");
+		free(wait_for(&t, "append the command to the file:"));
+		type(&t, kept);
+		keys(&t, "Enter");
+		free(wait_for(&t, "appended to "));
+	}
+	FILE *kf = fopen(kept, "r");
+	ck_assert(kf != NULL);
+	char line[1024];
+	for (int i = 0; i < 2; i++) {
+		ck_assert(fgets(line, sizeof line, kf) != NULL);
+		line[strcspn(line, "\n")] = '\0';
+		ck_assert_str_eq(line, want);
+	}
+	ck_assert(fgets(line, sizeof line, kf) == NULL);
+	fclose(kf);
 
 	/* incoming references of the sessions: their listeners */
 	keys(&t, "Tab");
@@ -675,7 +711,7 @@ START_TEST(test_baseline_in_browser)
 	ck_assert_msg(strstr(s, "heapwalk -e new --baseline ") || strstr(s, "heapwalk -e 'new' --baseline "),
 		      "x: %s", shown(s));
 	free(s);
-	keys(&t, "q");
+	keys(&t, "Escape q"); /* the box, then the browser */
 	wait_exit(&t);
 	term_stop(&t);
 }
@@ -1098,7 +1134,7 @@ START_TEST(test_inspection_arguments)
 	free(s);
 	keys(&t, "x");
 	free(wait_for(&t, "heapwalk -e 'inspection largest-arrays 3 group 1'"));
-	keys(&t, "q");
+	keys(&t, "Escape q");
 	wait_exit(&t);
 	term_stop(&t);
 }

@@ -62,6 +62,8 @@ void exact_retained(struct tui *t);
 void show_expr(struct tui *t);
 
 /* ---- prompt.c ---- */
+/* Text wrapped in a box, a line of keys under it; the key pressed. */
+int text_box(struct tui *t, const char *title, const char *text, const char *keys);
 /* A list in a box; returns the chosen index or -1. */
 int popup(struct tui *t, const char *title, char **items, size_t n, size_t sel);
 void help(struct tui *t);

@@ -40,7 +40,7 @@
 	REQ(FIRST_STEP,  "Steps",   "Go to the first step") \
 	REQ(STEP_LIST,   "Steps",   "Pick any step of the history") \
 	REQ(JUMP,        "Steps",   "Jump to that step of the breadcrumb") \
-	REQ(EXPR,        "Steps",   "Show the -e expression that reproduces this step") \
+	REQ(EXPR,        "Steps",   "The command that makes this step, whole: then c copies it (OSC 52), w appends it to a file") \
 	REQ(RETAINED,    "Steps",   "Compute the exact retained size of the current set") \
 	REQ(EXACT,       "Classes", "Exact retained size of the marked classes, or of the visible rows") \
 	REQ(PACKAGES,    "Classes", "Toggle the package tree") \

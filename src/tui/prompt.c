@@ -61,6 +61,54 @@ int tui_ask(struct tui *t, const char *label)
 	return c == 27 || c == 3 ? -1 : c;
 }
 
+int text_box(struct tui *t, const char *title, const char *text, const char *keys)
+{
+	int w = COLS - 4 < 120 ? COLS - 4 : 120, inner = w - 4;
+	char **lines = NULL;
+	size_t n = 0;
+
+	/* wrap: at a blank when there is one on the line, else where it fills */
+	for (const char *p = text; *p;) {
+		int used;
+		size_t k = text_fit(p, inner, &used);
+		if (k == 0)
+			k = 1; /* a cell too wide for the box: on a line of its own */
+		if (p[k] != '\0') {
+			size_t b = k;
+			while (b > 0 && p[b] != ' ')
+				b--;
+			if (b > 0)
+				k = b + 1;
+		}
+		lines = xreallocarray(lines, n + 1, sizeof *lines);
+		lines[n++] = strndup(p, k);
+		p += k;
+	}
+	int hgt = (int)n + 4 < t->rows - 2 ? (int)n + 4 : t->rows - 2;
+	WINDOW *win = newwin(hgt, w, (t->rows - hgt) / 2, 2);
+	keypad(win, TRUE);
+	werase(win);
+	box(win, 0, 0);
+	wmove(win, 0, 2);
+	waddnstr(win, title, w - 4);
+	for (int y = 0; y < hgt - 4 && (size_t)y < n; y++) {
+		wmove(win, y + 2, 2);
+		waddstr(win, lines[y]);
+	}
+	wattrset(win, attr_of(C_HINT));
+	wmove(win, hgt - 1, 2);
+	waddnstr(win, keys, w - 4);
+	wattrset(win, A_NORMAL);
+	wrefresh(win);
+	int c = read_key(win);
+	delwin(win);
+	touchwin(stdscr);
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+	return c;
+}
+
 int popup(struct tui *t, const char *title, char **items, size_t n, size_t sel)
 {
 	int w = COLS - 8 < 100 ? COLS - 8 : 100, hgt = (int)n + 2 > t->rows - 4 ? t->rows - 4 : (int)n + 2;

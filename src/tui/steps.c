@@ -1,6 +1,7 @@
 /* steps.c — selection steps and their history: making a step from a
  * view's rows or from the use menu, going back and forth, the baseline
  * (loaded, dropped), and the expression that names a step. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -369,16 +370,64 @@ static void sh_quote(struct sbuf *sb, const char *s)
 
 /* The command that makes this step: the expression first, so that a
  * narrow screen still shows it whole. */
+/* OSC 52: the terminal (and tmux with set-clipboard on) puts the text
+ * on its clipboard; base64 as the sequence wants. Written past ncurses,
+ * after its output is flushed. */
+static void osc52(const char *text)
+{
+	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const unsigned char *p = (const unsigned char *)text;
+	size_t n = strlen(text);
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	sbuf_adds(&sb, "\033]52;c;");
+	for (size_t i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0) |
+			     (i + 2 < n ? p[i + 2] : 0);
+		sbuf_addc(&sb, b64[v >> 18 & 63]);
+		sbuf_addc(&sb, b64[v >> 12 & 63]);
+		sbuf_addc(&sb, i + 1 < n ? b64[v >> 6 & 63] : '=');
+		sbuf_addc(&sb, i + 2 < n ? b64[v & 63] : '=');
+	}
+	sbuf_adds(&sb, "\a");
+	refresh();
+	fputs(sb.buf, stdout);
+	fflush(stdout);
+	sbuf_free(&sb);
+}
+
+/* w: the command appended to a file (a list of steps worth keeping). */
+static void write_expr(struct tui *t, const char *cmd)
+{
+	char *path = tui_prompt(t, "append the command to the file: ", NULL, NULL);
+
+	if (path == NULL || *path == '\0') {
+		free(path);
+		return;
+	}
+	FILE *f = fopen(path, "a");
+	if (f == NULL || fprintf(f, "%s\n", cmd) < 0 || fclose(f) != 0)
+		tui_message(t, 1, "%s: %s", path, strerror(errno));
+	else
+		tui_message(t, 0, "appended to %s", path);
+	free(path);
+}
+
+/* x: the command that makes this step, whole (wrapped) in a box, the
+ * expression first; c copies it to the terminal's clipboard, w appends
+ * it to a file. Another key closes the box and does what it does. */
 void show_expr(struct tui *t)
 {
 	struct hstep *s = cur_step(t);
-	struct sbuf cmd;
+	struct sbuf cmd, shown;
 
 	if (s->expr == NULL) {
 		tui_message(t, 0, "this step has no -e expression (a selection the steps cannot name)");
 		return;
 	}
 	sbuf_init(&cmd);
+	sbuf_init(&shown);
 	sbuf_adds(&cmd, "heapwalk -e ");
 	sh_quote(&cmd, s->expr);
 	if (t->baseline != NULL) {
@@ -387,14 +436,22 @@ void show_expr(struct tui *t)
 	}
 	sbuf_addc(&cmd, ' ');
 	sh_quote(&cmd, t->dump);
-	if (!term_safe(cmd.buf)) {
-		tui_message(t, 0, "%s", cmd.buf); /* escaped */
-	} else { /* as it is, to copy */
-		free(t->msg);
-		t->msg = sbuf_detach(&cmd);
-		t->msg_error = 0;
+	if (term_safe(cmd.buf)) /* as it is, to copy */
+		sbuf_adds(&shown, cmd.buf);
+	else
+		esc_append(&shown, (const uint8_t *)cmd.buf, cmd.len, 0);
+	int k = text_box(t, "The command that makes this step", shown.buf,
+			 "c copy (OSC 52)  w append to a file  Esc close");
+	if (k == 'c') {
+		osc52(cmd.buf);
+		tui_message(t, 0, "copied to the clipboard (where the terminal takes OSC 52): %s", shown.buf);
+	} else if (k == 'w') {
+		write_expr(t, cmd.buf);
+	} else if (k != 27 && k != 'q' && k != 'x' && k != '\n' && k != '\r' && k != KEY_ENTER) {
+		ungetch(k); /* not the box's: the frame's */
 	}
 	sbuf_free(&cmd);
+	sbuf_free(&shown);
 }
 void step_list(struct tui *t)
 {
