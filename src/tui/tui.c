@@ -95,11 +95,19 @@ void rows_clear(struct tview *v)
 
 void tui_typed(struct sbuf *sb, const char *s)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			sbuf_printf(sb, "\\x%02x", (unsigned char)*s);
-		else
-			sbuf_addc(sb, *s);
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		/* C0, DEL and C1 (UTF-8 C2 80..9F) would reach the terminal */
+		if (*p < 0x20 || *p == 0x7f) {
+			sbuf_printf(sb, "\\x%02x", *p++);
+		} else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			sbuf_printf(sb, "\\u{%04x}", p[1]);
+			p += 2;
+		} else {
+			sbuf_addc(sb, (char)*p++);
+		}
+	}
 }
 
 int tui_filter_ok(const struct tview *v, const char *text)
@@ -124,8 +132,8 @@ void tui_message(struct tui *t, int error, const char *fmt, ...)
 	if (vasprintf(&raw, fmt, ap) < 0)
 		raw = NULL;
 	va_end(ap);
-	if (raw != NULL) /* messages may quote the dump: escape */
-		esc_append(&sb, (const uint8_t *)raw, strlen(raw), 0);
+	if (raw != NULL) /* messages may quote the dump or the user: no control characters */
+		tui_typed(&sb, raw);
 	free(raw);
 	free(t->msg);
 	t->msg = sbuf_detach(&sb);
@@ -182,16 +190,17 @@ int tui_work_end(struct tui *t)
 	return cancelled ? -1 : 0;
 }
 /* ---- moving, searching, expanding ---- */
-/* Open row i: its children after it. -1 if cancelled. */
-static int expand_row(struct tui *t, struct tview *v, size_t i, int quiet)
+/* Open row i: its children after it (*added of them). -1 if
+ * cancelled. Progress is the caller's. */
+static int expand_at(struct tui *t, struct tview *v, size_t i, size_t *added)
 {
 	struct rowvec kids = { 0 };
 
+	*added = 0;
 	if (i >= v->rows.n || v->rows.v[i].open != 0 || v->ops->expand == NULL)
 		return 0;
-	tui_work_begin(t, "expanding");
 	int rc = v->ops->expand(t, v, i, &kids);
-	if (tui_work_end(t) < 0 || rc < 0) {
+	if (rc < 0 || progress_cancelled(&t->prog)) {
 		for (size_t k = 0; k < kids.n; k++)
 			row_free(v, &kids.v[k]);
 		free(kids.v);
@@ -210,7 +219,21 @@ static int expand_row(struct tui *t, struct tview *v, size_t i, int quiet)
 	rv->n += kids.n;
 	rv->v[i].open = 1;
 	free(kids.v);
-	if (kids.n == 0 && !quiet)
+	*added = kids.n;
+	return 0;
+}
+
+static int expand_row(struct tui *t, struct tview *v, size_t i, int quiet)
+{
+	size_t added;
+
+	if (i >= v->rows.n || v->rows.v[i].open != 0 || v->ops->expand == NULL)
+		return 0;
+	tui_work_begin(t, "expanding");
+	int rc = expand_at(t, v, i, &added);
+	if (tui_work_end(t) < 0 || rc < 0)
+		return -1;
+	if (added == 0 && !quiet)
 		tui_message(t, 0, "nothing below this row");
 	return 0;
 }
@@ -359,27 +382,58 @@ static pcre2_code *compile(struct tui *t, const char *src)
 	return re;
 }
 
+/* / then n or N: the next row whose label matches, around the list.
+ * Forward, the rows not loaded yet (the next page of a large set, of a
+ * long array) are loaded as the search comes to them, with progress;
+ * Esc stops it where it is. */
 static void search(struct tui *t, int dir)
 {
 	struct tview *v = cur_view(t);
+	size_t loaded = 0;
+	int found = 0, stopped = 0;
 
 	if (t->search_re == NULL) {
 		tui_message(t, 1, "no search: press /");
 		return;
 	}
-	pcre2_match_data *md = pcre2_match_data_create_from_pattern(t->search_re, NULL);
-	size_t n = v->rows.n;
-	for (size_t k = 1; k <= n; k++) {
-		size_t i = (v->cur + (dir > 0 ? k : n - k)) % n;
-		if (pcre2_match(t->search_re, (PCRE2_SPTR)v->rows.v[i].left, PCRE2_ZERO_TERMINATED, 0, 0, md,
-				NULL) >= 0) {
-			v->cur = i;
-			pcre2_match_data_free(md);
-			return;
-		}
+	if (v->rows.n == 0) {
+		tui_message(t, 1, "not found: %s (no rows)", t->search);
+		return;
 	}
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(t->search_re, NULL);
+	size_t start = v->cur < v->rows.n ? v->cur : 0, i = start;
+	tui_work_begin(t, "searching");
+	t->prog.total = v->st->set.count;
+	do {
+		i = dir > 0 ? (i + 1 == v->rows.n ? 0 : i + 1) : (i == 0 ? v->rows.n - 1 : i - 1);
+		struct row *r = &v->rows.v[i];
+		if (pcre2_match(t->search_re, (PCRE2_SPTR)r->left, PCRE2_ZERO_TERMINATED, 0, 0, md, NULL) >= 0) {
+			found = 1;
+			break;
+		}
+		if (dir > 0 && r->more && r->open == 0) {
+			size_t added;
+			if (expand_at(t, v, i, &added) < 0) {
+				stopped = 1;
+				break;
+			}
+			if (i < start) /* the rows after i moved down */
+				start += added;
+			loaded += added;
+			progress_update(&t->prog, loaded);
+		}
+	} while (i != start);
 	pcre2_match_data_free(md);
-	tui_message(t, 1, "not found: %s", t->search);
+	if (tui_work_end(t) < 0)
+		stopped = 1;
+	if (found)
+		v->cur = i;
+	if (found && loaded > 0)
+		tui_message(t, 0, "found after loading %zu more rows", loaded);
+	else if (stopped)
+		tui_message(t, 1, "search stopped after loading %zu rows: n goes on", loaded);
+	else if (!found)
+		tui_message(t, 1, "not found: %s%s", t->search, dir < 0 ? " (N searches the rows loaded; n loads the rest)" : "");
 }
 
 static void live_filter(struct tui *t, const char *text, void *arg)

@@ -189,8 +189,10 @@ void row_set_named(struct row *r, const char *left, size_t off, size_t len);
 /* The view's number columns, from a template of n (n <= VIEW_COLS). */
 void tview_columns(struct tview *v, const struct column *cols, int n);
 int tui_filter_ok(const struct tview *v, const char *text);
-/* What the user typed (a regex, an argument), for the screen: as typed,
- * control characters aside (a dump's strings go through esc_append). */
+/* Text for the screen with its control characters escaped (C0, DEL,
+ * C1) and nothing else: what the user typed (a regex, an argument) shows
+ * as typed. A dump's strings go through esc_append, which also escapes
+ * backslashes and quotes, so that what is shown reads back exactly. */
 void tui_typed(struct sbuf *sb, const char *s);
 /* A prompt on the status line; NULL when cancelled. Caller frees. */
 char *tui_prompt(struct tui *t, const char *label, void (*live)(struct tui *, const char *, void *),

@@ -56,6 +56,8 @@ enum page_kind { PAGE_OUT, PAGE_IN, PAGE_IN_WEAK };
  * retained first, expandable as the kind of view lists them; a "more"
  * row (VR_MORE, num[0] = the next index) when there are more. */
 void tv_object_page(struct tui *t, struct tview *v, size_t from, struct rowvec *out, enum page_kind k);
+/* The data tv_object_page keeps in v->data: a view's data_free. */
+void tv_page_free(void *data);
 
 /* ---- steps ---- */
 /* A canonical "object ID,..." step for the nodes, or NULL if too many

@@ -126,7 +126,6 @@ static void big_fold_row(struct tui *t, const node_t *a, size_t n, uint64_t pare
 	memcpy(d->nodes, a, n * sizeof *d->nodes);
 	r->kind = VR_FOLD;
 	r->open = 0; /* expands to the biggest of them */
-	r->more = 1;
 	r->key = 1; /* one fold per level */
 	r->num[0] = parent;
 	r->num[1] = (uint64_t)held;

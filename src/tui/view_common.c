@@ -217,32 +217,67 @@ int tv_use_nodes(struct tui *t, struct tview *v, int reached, struct use *u, con
 	return 0;
 }
 
+/* The set's objects in the order the pages list them (biggest retained
+ * first): the first page alone is a partial sort; past it, the whole
+ * order is sorted once and kept in the view's data (tv_page_free). */
+struct page_order {
+	node_t *nodes;
+	size_t n;
+};
+
+void tv_page_free(void *data)
+{
+	struct page_order *po = data;
+
+	if (po != NULL)
+		free(po->nodes);
+	free(po);
+}
+
 void tv_object_page(struct tui *t, struct tview *v, size_t from, struct rowvec *out, enum page_kind k)
 {
 	struct heap *h = t->h;
-	struct objects_view ov;
-	struct view_opts o = { .top = from + PAGE };
+	struct objects_view ov = { 0 };
+	struct page_order *po = v->data;
+	const node_t *nodes;
+	size_t n, total = (size_t)v->st->set.count;
 
-	view_objects(h, &v->st->set, &o, &ov);
-	for (size_t i = from; i < ov.n; i++) {
-		struct row *r = tv_object_row(h, out, ov.nodes[i]);
+	if (from == 0 && po == NULL) {
+		struct view_opts o = { .top = PAGE };
+		view_objects(h, &v->st->set, &o, &ov);
+		nodes = ov.nodes;
+		n = ov.n;
+	} else {
+		if (po == NULL) {
+			struct view_opts o = { .top = 0 };
+			view_objects(h, &v->st->set, &o, &ov);
+			po = v->data = xcalloc(1, sizeof *po);
+			po->nodes = ov.nodes; /* taken over */
+			po->n = ov.n;
+			ov.nodes = NULL;
+		}
+		nodes = po->nodes;
+		n = from + PAGE < po->n ? from + PAGE : po->n;
+	}
+	for (size_t i = from; i < n; i++) {
+		struct row *r = tv_object_row(h, out, nodes[i]);
 		if (k != PAGE_OUT)
 			r->open = h->in_start[r->node + 1] > h->in_start[r->node] || k == PAGE_IN_WEAK ? 0 : -1;
 		else
 			r->open = tv_has_children_out(h, r->node) ? 0 : -1;
 	}
-	if (ov.n < ov.set_count) {
+	if (n < total) {
 		struct row *r = rowvec_add(out);
 		char line[128];
 		snprintf(line, sizeof line, "... %llu more objects: + lists %d more",
-			 (unsigned long long)(ov.set_count - ov.n), PAGE);
+			 (unsigned long long)(total - n), PAGE);
 		row_set(r, line, NULL);
 		r->kind = VR_MORE;
 		r->key = UINT64_MAX; /* the page after, whatever it says */
 		r->flags = RF_NOCOLS;
 		r->more = 1;
 		r->open = 0;
-		r->num[0] = ov.n;
+		r->num[0] = n;
 	}
 	objects_view_free(&ov);
 }

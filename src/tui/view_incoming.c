@@ -296,5 +296,6 @@ const struct view_ops incoming_ops = {
 	.use = incoming_use,
 	.keys = incoming_keys,
 	.row_free = tv_rowdata_free,
+	.data_free = tv_page_free,
 	.state_carry = incoming_carry,
 };

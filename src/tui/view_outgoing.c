@@ -193,5 +193,6 @@ const struct view_ops outgoing_ops = {
 	.use = outgoing_use,
 	.keys = outgoing_keys,
 	.row_free = tv_rowdata_free,
+	.data_free = tv_page_free,
 };
 
