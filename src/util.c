@@ -9,8 +9,18 @@
 #include <wchar.h>
 
 static void (*cleanup_fn)(void);
+static void (*oom_fn)(size_t);
 
 void hw_set_cleanup(void (*fn)(void)) { cleanup_fn = fn; }
+void hw_set_oom(void (*fn)(size_t n)) { oom_fn = fn; }
+
+/* An allocation failed: the front end may unwind (it does not return),
+ * else the program ends. */
+static void oom(size_t n)
+{
+	if (oom_fn != NULL)
+		oom_fn(n);
+}
 
 _Noreturn void hw_fatal(const char *fmt, ...)
 {
@@ -47,8 +57,10 @@ void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 
-	if (p == NULL)
+	if (p == NULL) {
+		oom(n);
 		hw_fatal("out of memory allocating %zu bytes", n);
+	}
 	return huge(p, n);
 }
 
@@ -56,8 +68,10 @@ void *xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
 
-	if (p == NULL)
+	if (p == NULL) {
+		oom(n * size);
 		hw_fatal("out of memory allocating %zu x %zu bytes", n, size);
+	}
 	return huge(p, n * size);
 }
 
@@ -65,8 +79,10 @@ void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
 
-	if (q == NULL)
+	if (q == NULL) {
+		oom(n);
 		hw_fatal("out of memory reallocating %zu bytes", n);
+	}
 	return huge(q, n);
 }
 

@@ -19,6 +19,10 @@ void *xreallocarray(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void hw_set_cleanup(void (*fn)(void));
+/* Called with the size when an allocation fails, before the program
+ * ends: a front end that can drop what it was doing unwinds from it (the
+ * browser, to keep the session); if it returns, the program ends. */
+void hw_set_oom(void (*fn)(size_t n));
 _Noreturn void hw_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Growable byte buffer. buf is always NUL-terminated; owned by the sbuf. */

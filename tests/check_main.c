@@ -15,6 +15,7 @@ int main(void)
 	srunner_add_suite(sr, merged_suite());
 	srunner_add_suite(sr, jvm_suite());
 	srunner_add_suite(sr, tui_suite());
+	srunner_add_suite(sr, browser_suite());
 	srunner_add_suite(sr, agent_suite());
 	srunner_add_suite(sr, match_suite());
 	srunner_add_suite(sr, alloc_suite());

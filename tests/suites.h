@@ -14,6 +14,7 @@ Suite *step_suite(void);
 Suite *merged_suite(void);
 Suite *jvm_suite(void);
 Suite *tui_suite(void);
+Suite *browser_suite(void);
 Suite *agent_suite(void);
 Suite *match_suite(void);
 Suite *alloc_suite(void);

@@ -259,8 +259,27 @@ static void draw_step(struct tui *t)
 	int k = 0, tw = text_width(s->title), room;
 	while ((room = COLS - text_width(line.buf) - text_width(tail[k])) < tw && k < 2)
 		k++;
+	/* the longest dotted word of the title is a class name: it gives way
+	 * by packages first ("Instances of c.s.t.javac.tree.JCTree$JCIdent") */
+	size_t off = 0, len = 0;
+	for (const char *p = s->title; *p;) {
+		size_t w = strcspn(p, " ");
+		if (memchr(p, '.', w) != NULL && w > len) {
+			off = (size_t)(p - s->title);
+			len = w;
+		}
+		p += w;
+		p += strspn(p, " ");
+	}
 	if (tw <= room) {
 		sbuf_adds(&line, s->title);
+	} else if (len > 0) {
+		struct sbuf fit;
+		sbuf_init(&fit);
+		label_fit(s->title, off, len, room, &fit);
+		int used;
+		sbuf_add(&line, fit.buf, text_fit(fit.buf, room, &used));
+		sbuf_free(&fit);
 	} else if (room > 3) {
 		int used;
 		sbuf_add(&line, s->title, text_fit(s->title, room - 3, &used));
@@ -554,17 +573,27 @@ void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf 
 	}
 	if (text_width(t.buf) <= avail) {
 		sbuf_adds(out, t.buf);
-	} else { /* "...ree$JCMethodInvocation": the end, with an ellipsis */
+	} else { /* "...ree$JCMethodInvocation": the end, with an ellipsis;
+		  * what comes before the name stays if the name keeps room */
 		const char *ell = MB_CUR_MAX > 1 ? "\xe2\x80\xa6" : "..";
 		int ew = MB_CUR_MAX > 1 ? 1 : 2;
+		char *pre = strndup(left, off);
+		int pw = text_width(pre);
 		const char *p = t.buf;
-		while (*p && text_width(p) > avail - ew) {
+		if (avail - pw - ew >= 12) {
+			sbuf_adds(out, pre);
+			p += off;
+		} else {
+			pw = 0;
+		}
+		while (*p && text_width(p) > avail - pw - ew) {
 			p++;
 			while ((*p & 0xc0) == 0x80)
 				p++;
 		}
 		sbuf_adds(out, ell);
 		sbuf_adds(out, p);
+		free(pre);
 	}
 	sbuf_free(&t);
 }
@@ -592,6 +621,8 @@ static void draw_rows(struct tui *t)
 		v->top = v->cur;
 	if (v->cur >= v->top + (size_t)h)
 		v->top = v->cur - (size_t)h + 1;
+	if (v->top > 0 && v->top + (size_t)h > v->rows.n) /* no blank pane under the last row */
+		v->top = v->rows.n > (size_t)h ? v->rows.n - (size_t)h : 0;
 	for (int y = 0; y < h; y++) {
 		size_t i = v->top + (size_t)y;
 		move(4 + y, 0);

@@ -27,7 +27,9 @@ char *tui_prompt(struct tui *t, const char *label, void (*live)(struct tui *, co
 		}
 		if (c == '\n' || c == '\r' || c == KEY_ENTER)
 			break;
-		if (c == KEY_BACKSPACE || c == 127 || c == 8) {
+		if (c == 21) { /* ^U: what was typed goes */
+			sbuf_reset(&in);
+		} else if (c == KEY_BACKSPACE || c == 127 || c == 8) {
 			while (in.len > 0 && (in.buf[in.len - 1] & 0xc0) == 0x80)
 				in.len--;
 			if (in.len > 0)

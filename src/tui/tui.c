@@ -7,6 +7,7 @@
  * header; the rows; the breadcrumb of steps; the key hint or a message.
  * Handlers change state and the main loop redraws everything. */
 #include <errno.h>
+#include <setjmp.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -599,10 +600,15 @@ static void rq_filter(struct tui *t, struct tview *v, int c)
 	char *q = tui_prompt(t, "filter (regex): ", live_filter, v);
 
 	(void)c;
-	if (q == NULL) /* Esc: back to the filter before */
+	if (q == NULL) { /* Esc: back to the filter before */
 		live_filter(t, old ? old : "", v);
-	else if (*q && v->filter == NULL)
+	} else if (*q == '\0') { /* Enter on nothing: no filter */
+		live_filter(t, "", v);
+		if (old != NULL)
+			tui_message(t, 0, "filter off");
+	} else if (v->filter == NULL || strcmp(v->filter, q) != 0) {
 		tui_message(t, 1, "bad regex: %s", q);
+	}
 	free(q);
 	free(old);
 }
@@ -687,11 +693,67 @@ static void on_term(int sig)
 	tui_signal = sig;
 }
 
+/* A key's work that fails (a fault, an allocation) unwinds to here: the
+ * view it was building goes, the session and its steps stay. */
+#define GUARD_OOM 1000
+static sigjmp_buf guard;
+static volatile sig_atomic_t guarded;
+
 static void on_fatal(int sig)
 {
+	if (guarded && sig != SIGABRT) {
+		guarded = 0;
+		siglongjmp(guard, sig);
+	}
 	endwin(); /* not async-signal-safe, but the process dies next */
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+static void on_oom(size_t n)
+{
+	(void)n;
+	if (guarded) {
+		guarded = 0;
+		siglongjmp(guard, GUARD_OOM);
+	}
+}
+
+/* After a failure: the terminal and the frame as after any key; the
+ * view being made is dropped (shown empty, not made again by itself). */
+static void recover(struct tui *t, struct tview *v, int what)
+{
+	nodelay(stdscr, FALSE);
+	curs_set(0);
+	t->prog.phase = NULL;
+	t->prog.cancelled = 0;
+	rows_clear(v);
+	v->built = 1;
+	touchwin(stdscr);
+	if (what == SIGBUS)
+		tui_message(t, 1, "the dump file changed or shrank while open (SIGBUS reading it): this view "
+				  "is dropped; what reads the file fails until it is opened again");
+	else if (what == GUARD_OOM)
+		tui_message(t, 1, "out of memory: the %s view is dropped, the steps stay (^L makes it again)",
+			    v->ops->name);
+	else
+		tui_message(t, 1, "internal error (%s) in the %s view: it is dropped, the steps stay "
+				  "(^L makes it again); please report it", strsignal(what), v->ops->name);
+}
+
+/* dispatch, with a failure contained: 0, or what failed. */
+static int guarded_dispatch(struct tui *t, int c)
+{
+	int what = sigsetjmp(guard, 1);
+
+	if (what != 0) {
+		recover(t, cur_view(t), what);
+		return what;
+	}
+	guarded = 1;
+	dispatch(t, c);
+	guarded = 0;
+	return 0;
 }
 
 static void screen_init(void)
@@ -702,12 +764,15 @@ static void screen_init(void)
 	sa.sa_handler = on_term;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGSEGV, on_fatal);
-	signal(SIGBUS, on_fatal);
+	sa.sa_handler = on_fatal;
+	sa.sa_flags = SA_NODEFER; /* a second fault after recovering is caught too */
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGFPE, &sa, NULL);
 	signal(SIGABRT, on_fatal);
-	signal(SIGFPE, on_fatal);
 	initscr();
 	hw_set_cleanup(restore_terminal);
+	hw_set_oom(on_oom);
 	raw();
 	noecho();
 	nonl();
@@ -799,7 +864,7 @@ int tui_main(const char *dump, const char *baseline, const struct open_opts *oo)
 		if (tui_signal)
 			break;
 		double t0 = hw_now();
-		dispatch(&t, c);
+		guarded_dispatch(&t, c);
 		if (t.keylog != NULL) {
 			tui_draw(&t);
 			fprintf(t.keylog, "%d %.3f\n", c, (hw_now() - t0) * 1000.0);

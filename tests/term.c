@@ -1,0 +1,239 @@
+/* term.c — heapwalk in a real terminal for the tests: tmux runs it at
+ * a fixed size, keys are sent as a user types them, the screen's text is
+ * captured and searched. */
+#include "term.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "hprofw.h"
+#include "suites.h"
+#include "util.h"
+
+char *run_out(const char *cmd)
+{
+	int status;
+
+	return run(cmd, &status);
+}
+
+const char *tmux(void)
+{
+	const char *t = getenv("TMUX_BIN");
+
+	if (t == NULL || *t == '\0')
+		t = "tmux";
+	return t;
+}
+
+void tmuxf(struct term *t, const char *fmt, ...)
+{
+	char args[2048], cmd[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof args, fmt, ap);
+	va_end(ap);
+	snprintf(cmd, sizeof cmd, "env -u TMUX %s -L %s %s", tmux(), t->sock, args);
+	ck_assert_msg(system(cmd) == 0, "failed: %s", cmd);
+}
+
+/* heapwalk ARGS in a cols x rows terminal, with ENV before it. A
+ * script runs it and writes its exit status to a file; heapwalk has 300
+ * s at most, so a failed test leaves no terminal behind for long (the
+ * server ends with its one session). */
+void term_start(struct term *t, int cols, int rows, const char *env, const char *args)
+{
+	static int seq;
+	const char *hw = getenv("HEAPWALK");
+	char script[512];
+	const char *dir = hw_tmpdir();
+
+	ck_assert_msg(hw != NULL, "HEAPWALK is not set (run through make check)");
+	snprintf(t->sock, sizeof t->sock, "hwtest-%d-%d", (int)getpid(), seq);
+	snprintf(t->status, sizeof t->status, "%s/status-%d", dir, seq);
+	snprintf(script, sizeof script, "%s/run-%d.sh", dir, seq++);
+	FILE *f = fopen(script, "w");
+	ck_assert(f != NULL);
+	/* the script outlives a hangup, to write the status */
+	fprintf(f, "trap '' HUP\n"
+		   "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color %s timeout --foreground 300 %s %s\n"
+		   "echo $? > %s.tmp && mv %s.tmp %s\n", env, hw, args, t->status, t->status, t->status);
+	fclose(f);
+	tmuxf(t, "-f /dev/null new-session -d -s hw -x %d -y %d 'sh %s'", cols, rows, script);
+}
+
+void term_stop(struct term *t)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof cmd, "%s -L %s kill-server 2>/dev/null", tmux(), t->sock);
+	if (system(cmd) != 0) { /* gone already: fine */
+	}
+}
+
+char *screen(struct term *t, int escapes)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof cmd, "%s -L %s capture-pane -p %s -t hw", tmux(), t->sock,
+		 escapes ? "-e" : "");
+	return run_out(cmd);
+}
+
+void keys(struct term *t, const char *k)
+{
+	tmuxf(t, "send-keys -t hw %s", k);
+}
+
+void type(struct term *t, const char *text)
+{
+	tmuxf(t, "send-keys -l -t hw '%s'", text);
+}
+
+/* A screen for a failure message: blank runs squeezed, and cut, since
+ * Check carries at most a few kB of message. */
+const char *shown(const char *s)
+{
+	static char buf[3000];
+	size_t n = 0;
+
+	for (const char *p = s; *p && n + 1 < sizeof buf; p++) {
+		if (*p == ' ' && n > 0 && buf[n - 1] == ' ' && p[1] == ' ')
+			continue;
+		if (*p == '\n' && n > 1 && buf[n - 1] == '\n' && buf[n - 2] == '\n')
+			continue;
+		buf[n++] = *p;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Is the screen the same 100 ms later? (not caught mid-redraw) */
+int settled(struct term *t, const char *s)
+{
+	usleep(100000);
+	char *again = screen(t, 0);
+	int same = strcmp(s, again) == 0;
+	free(again);
+	return same;
+}
+
+/* Poll the screen until it shows `needle` (30 s at most); the screen. */
+char *wait_for(struct term *t, const char *needle)
+{
+	char *s = NULL;
+
+	for (int i = 0; i < 300; i++) {
+		free(s);
+		s = screen(t, 0);
+		if (strstr(s, needle) != NULL && settled(t, s))
+			return s;
+		usleep(100000);
+	}
+	ck_abort_msg("the screen never showed '%s'; it shows:\n%s", needle, shown(s));
+	return s;
+}
+
+/* Poll until the screen shows `needle` and not `gone` (a filter typed
+ * key by key has settled); the screen. */
+char *wait_without(struct term *t, const char *needle, const char *gone)
+{
+	char *s = NULL;
+
+	for (int i = 0; i < 300; i++) {
+		free(s);
+		s = screen(t, 0);
+		if (strstr(s, needle) != NULL && strstr(s, gone) == NULL && settled(t, s))
+			return s;
+		usleep(100000);
+	}
+	ck_abort_msg("the screen never showed '%s' without '%s'; it shows:\n%s", needle, gone, shown(s));
+	return s;
+}
+
+void has(const char *s, const char *needle)
+{
+	ck_assert_msg(strstr(s, needle) != NULL, "no '%s' on the screen:\n%s", needle, shown(s));
+}
+
+void lacks(const char *s, const char *needle)
+{
+	ck_assert_msg(strstr(s, needle) == NULL, "'%s' should be gone:\n%s", needle, shown(s));
+}
+
+/* After q: the process ended, with status 0. */
+void wait_exit(struct term *t)
+{
+	for (int i = 0; i < 100; i++) {
+		FILE *f = fopen(t->status, "r");
+		if (f != NULL) {
+			int code = -1;
+			ck_assert(fscanf(f, "%d", &code) == 1);
+			fclose(f);
+			ck_assert_msg(code == 0, "heapwalk exited with status %d", code);
+			return;
+		}
+		usleep(100000);
+	}
+	ck_abort_msg("heapwalk did not exit");
+}
+
+int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* The line of s holding needle. */
+char *line_of(const char *s, const char *needle)
+{
+	const char *p = strstr(s, needle), *a, *b;
+
+	if (p == NULL)
+		return xstrdup("");
+	for (a = p; a > s && a[-1] != '\n'; a--)
+		;
+	b = strchr(p, '\n');
+	return strndup(a, b ? (size_t)(b - a) : strlen(a));
+}
+
+/* The exit status heapwalk left, waiting 10 s at most; -1 if none. */
+int exit_status(struct term *t)
+{
+	for (int i = 0; i < 100; i++) {
+		FILE *f = fopen(t->status, "r");
+		if (f != NULL) {
+			int code = -1;
+			ck_assert(fscanf(f, "%d", &code) == 1);
+			fclose(f);
+			return code;
+		}
+		usleep(100000);
+	}
+	return -1;
+}
+
+/* SIGTERM, even with a prompt open: the browser restores the terminal
+ * and exits 128 + 15. */
+/* The line after the one holding needle. */
+char *line_after(const char *s, const char *needle)
+{
+	const char *p = strstr(s, needle);
+
+	p = p ? strchr(p, '\n') : NULL;
+	if (p == NULL)
+		return xstrdup("");
+	p++;
+	const char *e = strchr(p, '\n');
+	return strndup(p, e ? (size_t)(e - p) : strlen(p));
+}
+

@@ -1,0 +1,501 @@
+/* test_browser.c — the browser as a user of an 80x24 terminal meets it,
+ * after walking real dumps: names of long packages that still read
+ * apart, a dump file that shrinks under the session, a search past the
+ * rows loaded, toggles that keep the tree, exact sizes sorted and kept,
+ * marks that go once used, and the dominator tree and paths on the
+ * sample heap whose answers test_graph.c works out by hand. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hprofw.h"
+#include "suites.h"
+#include "term.h"
+#include "util.h"
+
+#define DUMPS TEST_BUILDDIR "/dumps"
+
+/* The rows of the view on a screen: the lines between the column header
+ * (line 4) and the breadcrumb (the last but one). Caller frees each. */
+static size_t view_rows(const char *s, char **out, size_t max)
+{
+	size_t n = 0, line = 0, total = (size_t)count_lines(s);
+
+	for (const char *p = s; *p && n < max; line++) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		if (line >= 4 && line + 2 < total && len > 0)
+			out[n++] = strndup(p, len);
+		if (e == NULL)
+			break;
+		p = e + 1;
+	}
+	return n;
+}
+
+/* The label part of a row: up to the first run of two blanks after it
+ * starts (the columns follow), marks and tree signs left out. */
+static char *label_of(const char *row)
+{
+	const char *p = row;
+
+	while (*p == ' ' || *p == '*' || *p == '+' || *p == '-')
+		p++;
+	const char *e = strstr(p, "  ");
+	return strndup(p, e ? (size_t)(e - p) : strlen(p));
+}
+
+/* The class names of the dump whose instances the batch lists, in CSV
+ * order (class,count,...), that hold part. */
+static size_t batch_classes(const char *dump, const char *prefix, char **out, size_t max)
+{
+	char cmd[1024];
+	int st;
+	size_t n = 0;
+
+	snprintf(cmd, sizeof cmd, "%s -q -f csv classes %s", getenv("HEAPWALK"), dump);
+	char *csv = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s", cmd);
+	for (char *p = strchr(csv, '\n'); p != NULL && n < max; p = strchr(p, '\n')) {
+		p++;
+		size_t len = strcspn(p, ",\n");
+		char *name = strndup(p, len);
+		if (strstr(name, prefix) != NULL)
+			out[n++] = name;
+		else
+			free(name);
+	}
+	free(csv);
+	return n;
+}
+
+/* A compiler's heap at 80x24: rows of classes alike in their first 40
+ * characters (com.sun.tools.javac.tree.JCTree$JC...) read differently,
+ * each with its simple name whole; so do the class loaders' rows, and the
+ * rows of a merged view; the dump line is cut between words. */
+START_TEST(test_long_names_80x24)
+{
+	struct term t;
+	char dump[512], *names[64], *rows[32];
+	size_t nn, nr;
+
+	workload_dump("Javac", "javac", "", dump, sizeof dump);
+	nn = batch_classes(dump, "JCTree$JC", names, 64);
+	ck_assert_msg(nn >= 10, "only %zu JCTree classes", nn);
+	term_start(&t, 80, 24, "", dump);
+	char *s = wait_for(&t, "Step 1: All objects");
+	char *top = line_of(s, " heapwalk ");
+	/* the dump line: whole parts, never a word cut (it was "... (4 of 11 g") */
+	ck_assert_msg(strstr(top, "rules: jdk") == NULL || strstr(top, "off") != NULL ||
+		      strstr(top, "rules: jdk ") != NULL || top[strlen(top) - 1] == 'k',
+		      "dump line cut: %s", top);
+	free(top);
+	free(s);
+	keys(&t, "f");
+	type(&t, "JCTree\\$JC");
+	keys(&t, "Enter");
+	s = wait_without(&t, "q quit", "filter (regex)");
+	nr = view_rows(s, rows, 32);
+	ck_assert_msg(nr >= 10, "%zu rows:\n%s", nr, shown(s));
+	for (size_t i = 0; i < nr; i++) {
+		char *li = label_of(rows[i]);
+		/* its simple name, whole, is one of the dump's */
+		const char *simple = strstr(li, "JCTree$JC");
+		ck_assert_msg(simple != NULL, "row without its simple name: '%s'", rows[i]);
+		int known = 0;
+		for (size_t k = 0; k < nn && !known; k++)
+			known = strcmp(strstr(names[k], "JCTree$JC"), simple) == 0;
+		ck_assert_msg(known, "'%s' is no class of the dump (cut?)", simple);
+		for (size_t j = 0; j < i; j++) {
+			char *lj = label_of(rows[j]);
+			ck_assert_msg(strcmp(li, lj) != 0, "two rows read alike: '%s'", li);
+			free(lj);
+		}
+		free(li);
+	}
+	for (size_t i = 0; i < nr; i++)
+		free(rows[i]);
+	free(s);
+
+	/* the loaders: the application's and the platform's, apart */
+	keys(&t, "f Enter"); /* nothing typed: no filter */
+	free(wait_for(&t, "filter off"));
+	keys(&t, "L");
+	s = wait_for(&t, "by loader");
+	has(s, "AppClassLoader");
+	has(s, "PlatformClassLoader");
+	has(s, "<bootstrap loader>");
+	nr = view_rows(s, rows, 32);
+	for (size_t i = 0; i < nr; i++)
+		for (size_t j = 0; j < i; j++) {
+			char *a = label_of(rows[i]), *b = label_of(rows[j]);
+			ck_assert_msg(strcmp(a, b) != 0, "two loader rows read alike: '%s'", a);
+			free(a);
+			free(b);
+		}
+	for (size_t i = 0; i < nr; i++)
+		free(rows[i]);
+	free(s);
+	keys(&t, "L");
+	free(wait_without(&t, "(sort: shallow)", "by loader"));
+
+	/* a method declaration's merged outgoing references: the trees it
+	 * holds, JCTree$JC... each, on rows that read apart */
+	keys(&t, "f");
+	type(&t, "JCTree\\$JCMethodDecl$");
+	keys(&t, "Enter Enter");
+	s = wait_for(&t, "Step 2: Instances of ");
+	/* the title's class name gives way by packages, its end stays */
+	char *step = line_of(s, "Step 2: Instances of ");
+	ck_assert_msg(strstr(step, "JCTree$JCMethodDecl  |") != NULL, "%s", step);
+	free(step);
+	free(s);
+	keys(&t, "Tab Tab"); /* Outgoing -> Incoming -> Merged out */
+	s = wait_for(&t, "merged outgoing: class");
+	nr = view_rows(s, rows, 32);
+	size_t trees = 0;
+	for (size_t i = 0; i < nr; i++) {
+		char *li = label_of(rows[i]);
+		trees += strstr(li, "JCTree$JC") != NULL;
+		for (size_t j = 0; j < i; j++) {
+			char *lj = label_of(rows[j]);
+			ck_assert_msg(strcmp(li, lj) != 0, "two merged rows read alike: '%s'", li);
+			free(lj);
+		}
+		free(li);
+	}
+	ck_assert_msg(trees >= 3, "merged outgoing of method declarations:\n%s", shown(s));
+	for (size_t i = 0; i < nr; i++)
+		free(rows[i]);
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+	for (size_t k = 0; k < nn; k++)
+		free(names[k]);
+}
+END_TEST
+
+/* The dump file shrinks while it is open (another program rewrites it):
+ * reading a record of it faults (SIGBUS). The view that read it is
+ * dropped with a message; the steps stay, and q leaves with status 0. */
+START_TEST(test_failure_contained)
+{
+	struct term t;
+	char src[512], cmd[1300], copy[512];
+
+	ensure_dump("coops", "");
+	snprintf(src, sizeof src, "%s/coops.hprof", DUMPS);
+	snprintf(copy, sizeof copy, "%s/shrinks.hprof", hw_tmpdir());
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", src, copy);
+	ck_assert(system(cmd) == 0);
+	snprintf(cmd, sizeof cmd, "--no-cache '%s'", copy);
+	term_start(&t, 100, 30, "", cmd);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "f");
+	type(&t, "Session$");
+	keys(&t, "Enter Enter");
+	char *s = wait_for(&t, "Step 2: Instances of Workload$Session");
+	has(s, "object / field = value");
+	free(s);
+	ck_assert(truncate(copy, 4096) == 0);
+	keys(&t, "+"); /* the session's fields: read from the file */
+	s = wait_for(&t, "SIGBUS");
+	has(s, "the dump file changed or shrank");
+	has(s, "[2 Instances of Workload$Session]"); /* the steps stay */
+	free(s);
+	keys(&t, "Left");
+	s = wait_for(&t, "Step 1: All objects");
+	has(s, "Workload$Session "); /* built before: still there */
+	free(s);
+	keys(&t, "Right");
+	free(wait_for(&t, "Step 2: Instances of Workload$Session"));
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+	unlink(copy);
+}
+END_TEST
+
+/* A set of 100000 objects lists 500 at a time; / finds an object far past
+ * them, loading pages as it goes. Its id comes from the batch `objects`,
+ * which lists the set in the same order. */
+START_TEST(test_search_past_loaded)
+{
+	struct term t;
+	char dump[512], cmd[1024], id[64];
+	int st;
+
+	ensure_dump("coops", "");
+	snprintf(dump, sizeof dump, "%s/coops.hprof", DUMPS);
+	snprintf(cmd, sizeof cmd, "%s -q -f csv -n 0 -e 'instances Workload$ChainNode' objects %s",
+		 getenv("HEAPWALK"), dump);
+	char *csv = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s", cmd);
+	const char *p = csv;
+	for (int line = 0; line <= 20001 && p != NULL; line++)
+		p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
+	ck_assert(p != NULL);
+	snprintf(id, sizeof id, "%.*s", (int)strcspn(p, ","), p);
+	free(csv);
+	ck_assert_msg(strncmp(id, "0x", 2) == 0, "id: %s", id);
+	term_start(&t, 100, 30, "", dump);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "f");
+	type(&t, "ChainNode$");
+	keys(&t, "Enter Enter");
+	char *s = wait_for(&t, "Step 2: Instances of Workload$ChainNode");
+	lacks(s, id);
+	free(s);
+	keys(&t, "/");
+	type(&t, id);
+	keys(&t, "Enter");
+	s = wait_for(&t, "found after loading");
+	char *row = line_of(s, id);
+	ck_assert_msg(strstr(row, "Workload$ChainNode") != NULL, "no row of %s:\n%s", id, shown(s));
+	free(row);
+	free(s);
+	/* a text no row has: searched to the end, then said */
+	keys(&t, "/");
+	type(&t, "no such row anywhere");
+	keys(&t, "Enter");
+	free(wait_for(&t, "not found: no such row anywhere"));
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
+/* z shows the null fields: the rows open before stay open, the cursor
+ * stays on its row (it used to close everything). */
+START_TEST(test_toggle_keeps_tree)
+{
+	struct term t;
+	char dump[512];
+
+	ensure_dump("coops", "");
+	snprintf(dump, sizeof dump, "%s/coops.hprof", DUMPS);
+	term_start(&t, 120, 30, "", dump);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "f");
+	type(&t, "^java\\.util\\.HashMap$");
+	keys(&t, "Enter Enter");
+	free(wait_for(&t, "Step 2: Instances of java.util.HashMap"));
+	keys(&t, "+");
+	char *s = wait_for(&t, "table = [Ljava.util.HashMap$Node;");
+	lacks(s, "= null");
+	free(s);
+	keys(&t, "Down Down");
+	s = screen(&t, 0);
+	free(s);
+	keys(&t, "z");
+	s = wait_for(&t, "null fields shown");
+	has(s, "table = [Ljava.util.HashMap$Node;"); /* still open */
+	has(s, "(nulls shown)");
+	free(s);
+	keys(&t, "z");
+	s = wait_for(&t, "null fields hidden");
+	has(s, "table = [Ljava.util.HashMap$Node;");
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
+/* The exact retained size (bytes) of class `name` in the batch. */
+static unsigned long long batch_exact(const char *dump, const char *name)
+{
+	char cmd[2400];
+	int st;
+
+	snprintf(cmd, sizeof cmd, "%s -q -f csv classes --exact '^%s$' --filter '^%s$' %s",
+		 getenv("HEAPWALK"), name, name, dump);
+	char *csv = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s", cmd);
+	/* header, then class,instances,shallow,retained_lb,retained_exact */
+	char *row = strchr(csv, '\n');
+	ck_assert_msg(row != NULL && row[1], "%s", csv);
+	char *last = strrchr(row + 1, ',');
+	ck_assert(last != NULL);
+	unsigned long long b = strtoull(last + 1, NULL, 10);
+	free(csv);
+	return b;
+}
+
+/* Sort by retained, E: the rows become exact ('='), in the order of
+ * their exact sizes (the batch's --exact); after a step of all of one
+ * class's instances, that class's row shows its exact size again. */
+START_TEST(test_exact_sorted_and_kept)
+{
+	struct term t;
+	char dump[512];
+
+	ensure_dump("coops", "");
+	snprintf(dump, sizeof dump, "%s/coops.hprof", DUMPS);
+	term_start(&t, 120, 24, "", dump);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "s");
+	free(wait_for(&t, "sort by: n name"));
+	keys(&t, "r"); /* one key, no Enter */
+	free(wait_for(&t, "(sort: retained)"));
+	keys(&t, "E");
+	char *s = wait_for(&t, "exact retained sizes computed");
+	char *rows[32];
+	size_t nr = view_rows(s, rows, 32);
+	unsigned long long prev = ~0ull;
+	size_t exact = 0;
+	for (size_t i = 0; i < nr; i++) {
+		if (strstr(rows[i], " = ") == NULL)
+			continue;
+		char *name = label_of(rows[i]);
+		if (strchr(name, '.') == NULL && strchr(name, '$') == NULL && name[0] != '[') {
+			free(name);
+			continue;
+		}
+		char rx[256];
+		size_t k = 0;
+		for (const char *c = name; *c && k + 3 < sizeof rx; c++) { /* the name as a regex */
+			if (strchr(".$[]()", *c))
+				rx[k++] = '\\';
+			rx[k++] = *c;
+		}
+		rx[k] = '\0';
+		unsigned long long b = batch_exact(dump, rx);
+		ck_assert_msg(b <= prev, "row %zu (%s, %llu B) is above a smaller exact row", i, name, b);
+		prev = b;
+		exact++;
+		free(name);
+	}
+	ck_assert_msg(exact >= 5, "%zu exact rows:\n%s", exact, shown(s));
+	for (size_t i = 0; i < nr; i++)
+		free(rows[i]);
+	char *session = line_of(s, "   Workload$ChainNode ");
+	ck_assert_msg(strstr(session, " = ") != NULL, "%s", session);
+	free(session);
+	free(s);
+	/* a step of every ChainNode; its classes view shows the figure again */
+	keys(&t, "/");
+	type(&t, "^Workload\\$ChainNode$");
+	keys(&t, "Enter Enter");
+	free(wait_for(&t, "Step 2: Instances of Workload$ChainNode"));
+	keys(&t, "BTab BTab");
+	s = wait_for(&t, "class  (sort: retained)"); /* the sort carried over */
+	session = line_of(s, "   Workload$ChainNode ");
+	ck_assert_msg(strstr(session, " = ") != NULL, "not exact after a step: %s", session);
+	free(session);
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
+/* Marks are the view's: the bottom line counts them, a step made of them
+ * takes them away, and going back Enter uses the cursor's row. */
+START_TEST(test_marks_go_when_used)
+{
+	struct term t;
+	char dump[512];
+
+	ensure_dump("coops", "");
+	snprintf(dump, sizeof dump, "%s/coops.hprof", DUMPS);
+	term_start(&t, 120, 24, "", dump);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "f");
+	type(&t, "^Workload\\$(Empty|Mixed|OnlyBytes)$");
+	keys(&t, "Enter");
+	free(wait_without(&t, "Workload$Mixed", "filter (regex)"));
+	keys(&t, "Space Space");
+	char *s = wait_for(&t, "2 marked: Enter uses them");
+	free(s);
+	keys(&t, "Enter");
+	s = wait_for(&t, "Step 2: Instances of 2 classes");
+	lacks(s, "marked:");
+	free(s);
+	keys(&t, "Left");
+	s = wait_for(&t, "Step 1: All objects");
+	lacks(s, "marked:"); /* used: gone */
+	lacks(s, "*  "); /* no row drawn as marked */
+	free(s);
+	keys(&t, "End Enter"); /* the last row, alone */
+	s = wait_for(&t, "Step 2: Instances of Workload$");
+	lacks(s, "2 classes");
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
+/* The sample heap (test_graph.c has its dominators by hand): A holds B
+ * by .next and C by .other, and D only through them (a transitive
+ * reference); U is unreachable and E weakly reachable: their paths say
+ * so instead of ending at a pseudo root. */
+START_TEST(test_sample_tree_and_paths)
+{
+	struct term t;
+	struct hw w;
+	struct hw_sample at;
+
+	hw_sample(&w, "JAVA PROFILE 1.0.2", 8, &at);
+	char *path = hw_write(&w, "browser-sample.hprof", SIZE_MAX);
+	hw_free(&w);
+	char args[600];
+	snprintf(args, sizeof args, "--no-cache %s", path);
+	term_start(&t, 120, 30, "", args);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "Tab"); /* Biggest */
+	char *s = wait_for(&t, "dominator tree");
+	free(s);
+	keys(&t, "/");
+	type(&t, "^Node 0x1001");
+	keys(&t, "Enter +");
+	s = wait_for(&t, "Node 0x1003  .next");
+	has(s, "Node 0x1005  .other");
+	has(s, "Node 0x1007  [transitive reference]");
+	free(s);
+	/* U: unreachable */
+	keys(&t, "Tab Tab"); /* Outgoing, Incoming */
+	free(wait_for(&t, "object / referrer .field"));
+	keys(&t, "/");
+	type(&t, "^Node 0x100f");
+	keys(&t, "Enter r");
+	s = wait_for(&t, "paths to GC roots");
+	has(s, "unreachable: no GC root holds it");
+	lacks(s, "path 1:");
+	free(s);
+	/* E: only through the WeakReference; w follows it */
+	keys(&t, "r /");
+	type(&t, "^Node 0x100d");
+	keys(&t, "Enter r");
+	s = wait_for(&t, "but through weak references: press w");
+	free(s);
+	keys(&t, "w");
+	s = wait_for(&t, "path 1: 1 steps from a GC root");
+	has(s, "0x100b  .referent");
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+	free(path);
+}
+END_TEST
+
+Suite *browser_suite(void)
+{
+	Suite *s = suite_create("browser");
+	TCase *tc = tcase_create("terminal");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_long_names_80x24);
+	tcase_add_test(tc, test_failure_contained);
+	tcase_add_test(tc, test_search_past_loaded);
+	tcase_add_test(tc, test_toggle_keeps_tree);
+	tcase_add_test(tc, test_exact_sorted_and_kept);
+	tcase_add_test(tc, test_marks_go_when_used);
+	tcase_add_test(tc, test_sample_tree_and_paths);
+	suite_add_tcase(s, tc);
+	return s;
+}
