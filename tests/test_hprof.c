@@ -796,6 +796,94 @@ START_TEST(test_dangling_everywhere)
 }
 END_TEST
 
+/* Lines of text holding needle. */
+static int lines_with(const char *text, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = text; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* A command's standard error (its stdout thrown away). */
+static char *stderr_of(const char *args)
+{
+	char cmd[2048];
+	int st;
+
+	snprintf(cmd, sizeof cmd, "%s %s 2>&1 >/dev/null", heapwalk(), args);
+	char *out = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s: %s", cmd, out);
+	return out;
+}
+
+/* Four warnings (three dangling references, a root not in the dump):
+ * a command says them in one line, read from the dump or the cache; -v
+ * says each, -q none, info lists them; info reads the same with the
+ * cache and without it, whatever path the cache was made through. */
+START_TEST(test_warnings_said_once)
+{
+	struct hw w;
+	const struct hw_field inst[] = { { 0, T_OBJECT, 0xdead1 }, { 0, T_OBJECT, 0x6009 },
+					 { 0, T_INT, 0 } };
+	static const struct hw_field node[] = { { F_NEXT, 2, 0 }, { F_OTHER, 2, 0 }, { F_VAL, 10, 0 } };
+	const uint64_t elems[] = { 0x6009, 0xdead3, 0xdead5 };
+	enum { OBJARR = 0x71 };
+	char args[1400], other[1200];
+
+	hw_begin(&w, V102, 8);
+	hw_sample_classes(&w);
+	hw_class_name(&w, 7, OBJARR, "[Ljava/lang/Object;");
+	hw_heap_begin(&w);
+	hw_class_dump(&w, S_OBJ, 0, 0, NULL, 0, NULL, 0, NULL, 0);
+	hw_class_dump(&w, OBJARR, S_OBJ, 0, NULL, 0, NULL, 0, NULL, 0);
+	hw_class_dump(&w, S_NODE, S_OBJ, 0, NULL, 0, NULL, 0, node, 3);
+	hw_instance(&w, 0x6001, S_NODE, inst, 3);
+	hw_objarray(&w, 0x6003, OBJARR, elems, 3);
+	hw_instance(&w, 0x6009, S_OBJ, NULL, 0);
+	hw_root(&w, 0x01, 0x6001, 0, 0);
+	hw_root(&w, 0x01, 0x6003, 0, 0);
+	hw_root(&w, 0x01, 0xdead7, 0, 0);
+	hw_heap_end(&w);
+	char *path = hw_write(&w, "warned.hprof", SIZE_MAX);
+	hw_free(&w);
+	for (int cached = 0; cached < 2; cached++) { /* the dump, then its cache */
+		snprintf(args, sizeof args, "classes '%s'", path);
+		char *err = stderr_of(args);
+		ck_assert_msg(lines_with(err, "\n") == 1 && lines_with(err, "4 warnings while reading it") == 1,
+			      "run %d: %s", cached, err);
+		ck_assert_msg(strstr(err, "-v, or the info command, lists them") != NULL, "%s", err);
+		free(err);
+	}
+	snprintf(args, sizeof args, "-v classes '%s'", path);
+	char *err = stderr_of(args);
+	ck_assert_msg(lines_with(err, "heapwalk: warning: ") == 4, "-v: %s", err);
+	ck_assert(strstr(err, "0xdead1") && strstr(err, "0xdead3") && strstr(err, "0xdead5") &&
+		  strstr(err, "0xdead7"));
+	free(err);
+	snprintf(args, sizeof args, "-q classes '%s'", path);
+	err = stderr_of(args);
+	ck_assert_str_eq(err, "");
+	free(err);
+	/* info lists them, the same from the cache made through another path */
+	char *dir = strndup(path, (size_t)(strrchr(path, '/') - path));
+	snprintf(other, sizeof other, "%s/./warned.hprof", dir);
+	snprintf(args, sizeof args, "%s -q info '%s'", heapwalk(), other);
+	int st;
+	char *cached = run(args, &st);
+	snprintf(args, sizeof args, "%s -q --no-cache info '%s'", heapwalk(), other);
+	char *fresh = run(args, &st);
+	ck_assert_str_eq(cached, fresh);
+	ck_assert_int_eq(lines_with(fresh, "\nwarning: "), 4);
+	ck_assert_msg(strstr(fresh, "/./warned.hprof: offset") != NULL, "%s", fresh);
+	free(cached);
+	free(fresh);
+	free(dir);
+	free(path);
+}
+END_TEST
+
 /* The same class dumped twice: the first is kept, like any object. */
 START_TEST(test_duplicate_class_dump)
 {
@@ -1073,6 +1161,7 @@ Suite *hprof_suite(void)
 	tcase_add_test(tc, test_unknown_sub_tag);
 	tcase_add_test(tc, test_dangling_and_duplicates);
 	tcase_add_test(tc, test_dangling_everywhere);
+	tcase_add_test(tc, test_warnings_said_once);
 	tcase_add_test(tc, test_duplicate_class_dump);
 	tcase_add_test(tc, test_missing_class);
 	tcase_add_test(tc, test_superclass_cycle);

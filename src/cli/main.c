@@ -36,22 +36,22 @@ static const char usage_text[] =
 "  classes         class histogram: instances, shallow and retained (lower bound)\n"
 "  biggest         the biggest objects: the dominator tree by retained size\n"
 "  objects         the objects of the set, biggest retained first\n"
-"  paths OBJECT    shortest paths from GC roots to OBJECT (0x... hex or decimal id)\n"
+"  paths OBJECT    shortest paths from GC roots to OBJECT (id: 0x... or decimal)\n"
 "  allocations     where the objects were allocated, for dumps with stack traces\n"
 "                  (the agent's sample:BYTES): hot spots and the call tree\n"
 "  diff OLD NEW    class deltas from dump OLD to dump NEW, with the new and gone\n"
-"                  objects by class: exact for snapshots (stable ids), else matched\n"
+"                  objects by class: exact for snapshots (stable ids), or matched\n"
 "  inspect NAME [ARG]  run the inspection NAME on the set (-e) and list its\n"
 "                  groups (waste, references, retention, class loaders, search);\n"
 "                  inspect --list names them all\n"
 "  rules           the reference-classifier rules: groups (on/off) and rules\n"
-"  mark PID        mark the objects a running JVM has now (loads heapwalk's agent);\n"
+"  mark PID        mark the objects a running JVM has now (loads the agent);\n"
 "                  its later snapshots tell new objects from old\n"
 "  snapshot PID FILE  a heap dump with stable object ids and the last mark\n"
 "\n"
 "steps (-e), separated by '|', each applied to the set (at first every object):\n"
 "  all                       every object\n"
-"  instances NAME|/REGEX/    instances of class NAME (java.util.HashMap, [B, byte[])\n"
+"  instances NAME|/REGEX/    instances of class NAME (java.util.HashMap, byte[])\n"
 "                            or of the classes whose name matches REGEX (PCRE2)\n"
 "  instanceof NAME|/REGEX/   the same, instances of subclasses included\n"
 "  retained                  what the set retains (freed if the set were gone)\n"
@@ -61,11 +61,10 @@ static const char usage_text[] =
 "  object ID[,ID...]         the objects with those ids (0x... hex or decimal)\n"
 "  new | old                 objects that did not exist / existed at the baseline\n"
 "                            (--baseline OLD, or the agent's mark in the dump)\n"
-"  gone                      first step only: the baseline's objects that are gone\n"
+"  gone                      first step only: the baseline's objects now gone\n"
 "  inspection NAME [ARG] group K  group K of an inspection run on the set\n"
 "  a last word info, classes, biggest, objects, paths or allocations picks the\n"
-"  view (default\n"
-"  classes; paths needs a set of one object)\n"
+"  view (default classes; paths needs a set of one object)\n"
 "\n"
 "options:\n"
 "  -e, --expr EXPR      selection steps, see above\n"
@@ -80,7 +79,7 @@ static const char usage_text[] =
 "  -n, --top N          rows at the top level; 0 = all (default: classes all,\n"
 "                       biggest 20, objects 100, allocations 20 of each tree,\n"
 "                       inspect all groups)\n"
-"  -d, --depth N        biggest: levels of the dominator tree to show (default 1);\n"
+"  -d, --depth N        biggest: levels of the dominator tree shown (default 1);\n"
 "                       allocations: levels of callers and callees (default 4)\n"
 "      --cutoff PCT     biggest: fold children under PCT% of their parent (0.5);\n"
 "                       allocations: leave out nodes under PCT% of traced bytes\n"
@@ -92,6 +91,7 @@ static const char usage_text[] =
 "      --rules-off GROUP, --rules-on GROUP  turn a rule group off or on\n"
 "      --no-cache       neither read nor write the index cache (DUMP.hwi)\n"
 "  -q, --quiet          no progress and no warnings on stderr\n"
+"  -v, --verbose        every warning about the dump on stderr (else one line)\n"
 "  -h, --help           this text\n"
 "  -V, --version        the version\n"
 "      --keys[=mdoc]    the browser's keys (mdoc: as the man page lists them)\n"
@@ -190,6 +190,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		{ "depth", required_argument, 0, 'd' }, { "cutoff", required_argument, 0, 'C' },
 		{ "max", required_argument, 0, 'M' }, { "weak", no_argument, 0, 'w' },
 		{ "no-cache", no_argument, 0, 'N' }, { "quiet", no_argument, 0, 'q' },
+		{ "verbose", no_argument, 0, 'v' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
 		{ "keys", optional_argument, 0, 'K' }, { "baseline", required_argument, 0, 'b' },
 		{ "rules", required_argument, 0, 'R' }, { "no-default-rules", no_argument, 0, 'D' },
@@ -201,7 +202,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 	char *end;
 
 	opterr = 0; /* our own one-line messages */
-	while ((ch = getopt_long(argc, argv, ":e:f:s:rn:d:wqhVb:", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":e:f:s:rn:d:wqvhVb:", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'e': c->expr = optarg; break;
 		case 'b': c->baseline = optarg; break;
@@ -222,6 +223,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		case 'w': c->vo.weak = 1; break;
 		case 'N': c->oo.no_cache = 1; break;
 		case 'q': c->oo.quiet = 1; break;
+		case 'v': c->oo.verbose = 1; break;
 		case 'h': fputs(usage_text, stdout); exit(0);
 		case 'V': puts("heapwalk " PACKAGE_VERSION); exit(0);
 		case 'K': print_keys(optarg); exit(0);

@@ -268,17 +268,30 @@ static uint64_t chunks_hash(const uint8_t *p, uint64_t comp, uint64_t raw)
 	return x;
 }
 
+/* The warnings, NUL-separated. A message that starts with the dump's
+ * path is kept with the byte 1 in its place, and replayed with the path
+ * the dump is opened by then: a report reads the same with the cache or
+ * without it, whatever the path was when the cache was made. */
 static char *warn_blob(const struct heap *h, uint64_t *len)
 {
-	struct sbuf sb;
+	struct sbuf sb, pre;
 
 	sbuf_init(&sb);
-	for (size_t i = 0; i < h->warn.n; i++)
-		sbuf_add(&sb, h->warn.msg[i], strlen(h->warn.msg[i]) + 1);
+	sbuf_init(&pre);
+	esc_append(&pre, (const uint8_t *)h->path, strlen(h->path), 0);
+	sbuf_adds(&pre, ": ");
+	for (size_t i = 0; i < h->warn.n; i++) {
+		const char *m = h->warn.msg[i];
+		if (strncmp(m, pre.buf, pre.len) == 0) {
+			sbuf_addc(&sb, '\1');
+			m += pre.len;
+		}
+		sbuf_add(&sb, m, strlen(m) + 1);
+	}
 	*len = sb.len;
+	sbuf_free(&pre);
 	return sbuf_detach(&sb);
 }
-
 /* The cache directory, private, when the cache is not beside the dump. */
 static void make_cache_dir(const char *path)
 {
@@ -519,9 +532,17 @@ static void replay_warnings(struct heap *h, const char *blob, uint64_t len, uint
 	for (uint64_t at = 0; at < len;) {
 		const char *m = blob + at;
 		size_t l = strnlen(m, len - at);
-		char *one = strndup(m, l);
-		warn_add_escaped(&h->warn, one);
-		free(one);
+		struct sbuf one;
+		sbuf_init(&one);
+		if (l > 0 && m[0] == '\1') { /* the dump's path, as it is opened now */
+			esc_append(&one, (const uint8_t *)h->path, strlen(h->path), 0);
+			sbuf_adds(&one, ": ");
+			sbuf_add(&one, m + 1, l - 1);
+		} else {
+			sbuf_add(&one, m, l);
+		}
+		warn_add_escaped(&h->warn, one.buf);
+		sbuf_free(&one);
 		at += l + 1;
 	}
 	h->warn.suppressed += suppressed;

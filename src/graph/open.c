@@ -1,6 +1,7 @@
 /* open.c — open a dump: the cache, or parse, build and analyse. */
 #include "graph/open.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -79,6 +80,28 @@ void heap_need(struct heap *h, unsigned parts, struct progress *p)
 	cache_save(h);
 }
 
+/* Open: the warnings of reading the dump (or the cache's copy of them)
+ * said once, in one line, unless quiet or verbose (which said each);
+ * later ones each as they come. */
+static void opened(struct heap *h, const struct open_opts *o)
+{
+	struct warnings *w = &h->warn;
+
+	if (!o->quiet && !o->verbose && w->n > 0) {
+		size_t all = w->n + w->suppressed;
+		const char *last = w->msg[w->n - 1], *colon = strstr(last, ": ");
+		const char *base = strrchr(h->path, '/');
+		base = base ? base + 1 : h->path;
+		size_t nb = strlen(base);
+		/* the file, said once (the cache's copy has the path of its day) */
+		if (colon != NULL && (size_t)(colon - last) >= nb && strncmp(colon - nb, base, nb) == 0)
+			last = colon + 2;
+		fprintf(stderr, "heapwalk: warning: %s: %zu warning%s while reading it (-v, or the info "
+			"command, lists them); the last: %s\n", h->path, all, all == 1 ? "" : "s", last);
+	}
+	w->quiet = o->quiet;
+}
+
 int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 	      struct progress *p, struct sbuf *err)
 {
@@ -86,7 +109,7 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 
 	memset(h, 0, sizeof *h);
 	h->fd = -1;
-	h->warn.quiet = o->quiet;
+	h->warn.quiet = !o->verbose; /* collected; one line for them all at the end */
 	h->rules = o->rules;
 	if (hprof_map(h, path, err) < 0) {
 		heap_free(h);
@@ -99,6 +122,7 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 			heap_apply_rules(h, o->rules, p);
 			cache_save(h);
 		}
+		opened(h, o);
 		return 0;
 	}
 	if (hprof_parse(h, p, err) < 0) {
@@ -110,6 +134,7 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 	heap_analyse(h, p);
 	if (!o->no_cache)
 		cache_save(h);
+	opened(h, o);
 	return 0;
 }
 

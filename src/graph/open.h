@@ -11,6 +11,7 @@ struct ruleset;
 struct open_opts {
 	int no_cache;   /* neither read nor write the cache */
 	int quiet;      /* no progress, warnings only collected */
+	int verbose;    /* every warning on stderr, not one line for them all */
 	/* reference-classifier rules to apply (graph/ownership.h), borrowed;
 	 * NULL: the built-in default (Reference.referent weak, nothing else) */
 	struct ruleset *rules;

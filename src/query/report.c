@@ -481,6 +481,19 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 	meta_num(&t, "weakly_reachable_objects", h->weakonly_count);
 	meta_bytes(&t, "weakly_reachable_bytes", h->weakonly_bytes);
 	meta_num(&t, "warnings", v->warnings);
+	/* the warnings themselves (kept escaped): a JSON list, text a line each */
+	if (f == FMT_JSON) {
+		sbuf_adds(&t.json, "\"warning_messages\":[");
+		for (size_t i = 0; i < h->warn.n; i++) {
+			sbuf_adds(&t.json, i ? ",\"" : "\"");
+			json_append(&t.json, (const uint8_t *)h->warn.msg[i], strlen(h->warn.msg[i]));
+			sbuf_addc(&t.json, '"');
+		}
+		sbuf_adds(&t.json, "],");
+	} else if (f == FMT_TEXT) {
+		for (size_t i = 0; i < h->warn.n; i++)
+			meta_text(&t, "warning", xstrdup(h->warn.msg[i]));
+	}
 	if (h->baseline != NULL)
 		meta_baseline(&t, h, "baseline", 1);
 	const char **names = xmalloc((v->nestimated + 1) * sizeof *names);
