@@ -483,6 +483,65 @@ START_TEST(test_sample_tree_and_paths)
 }
 END_TEST
 
+/* `heapwalk -e EXPR info`'s set_objects. */
+static unsigned long long batch_count(const char *dump, const char *expr)
+{
+	char cmd[1024];
+	int st;
+
+	snprintf(cmd, sizeof cmd, "%s -q -f json -e '%s' info %s", getenv("HEAPWALK"), expr, dump);
+	char *json = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s: %s", cmd, json);
+	char *p = strstr(json, "\"set_objects\":");
+	ck_assert(p != NULL);
+	unsigned long long n = strtoull(p + 14, NULL, 10);
+	free(json);
+	return n;
+}
+
+/* Biggest by class: a class's row at the top of the step is a step the
+ * expression "top | instances NAME" names (it had none past 1000
+ * objects), and the batch counts as many; the use menu's class objects. */
+START_TEST(test_top_groups_and_use_menu)
+{
+	struct term t;
+	char dump[512], want[128];
+
+	ensure_dump("coops", "");
+	snprintf(dump, sizeof dump, "%s/coops.hprof", DUMPS);
+	term_start(&t, 120, 30, "", dump);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "Tab c");
+	char *s = wait_for(&t, "dominator tree, by class");
+	char *row = line_of(s, " java.lang.String  (");
+	unsigned long long n = strtoull(strstr(row, "  (") + 3, NULL, 10);
+	ck_assert_msg(n > 1000, "%s", row);
+	free(row);
+	free(s);
+	keys(&t, "/");
+	type(&t, "^java\\.lang\\.String  \\(");
+	keys(&t, "Enter Enter");
+	s = wait_for(&t, "Step 2: Top objects of java.lang.String");
+	snprintf(want, sizeof want, "|  %llu objects", n);
+	has(s, want);
+	free(s);
+	keys(&t, "x");
+	free(wait_for(&t, "heapwalk -e 'top | instances java.lang.String'"));
+	keys(&t, "Escape");
+	ck_assert_uint_eq(batch_count(dump, "top | instances java.lang.String"), n);
+	/* u, c: the class objects of these objects' classes: one, String's */
+	keys(&t, "u");
+	free(wait_for(&t, "classes   the java.lang.Class objects"));
+	keys(&t, "c");
+	s = wait_for(&t, "Step 3: Class objects of ");
+	has(s, "|  1 object, ");
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
 Suite *browser_suite(void)
 {
 	Suite *s = suite_create("browser");
@@ -496,6 +555,7 @@ Suite *browser_suite(void)
 	tcase_add_test(tc, test_exact_sorted_and_kept);
 	tcase_add_test(tc, test_marks_go_when_used);
 	tcase_add_test(tc, test_sample_tree_and_paths);
+	tcase_add_test(tc, test_top_groups_and_use_menu);
 	suite_add_tcase(s, tc);
 	return s;
 }

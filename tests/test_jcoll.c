@@ -562,6 +562,59 @@ START_TEST(test_loops)
 }
 END_TEST
 
+/* The values of the String rows of `heapwalk -e EXPR objects` (CSV,
+ * every row), as one text with a line each. */
+static char *string_values(const char *expr)
+{
+	char cmd[1024];
+	int st;
+	struct sbuf out;
+
+	snprintf(cmd, sizeof cmd, "%s -q -f csv -n 0 -e '%s | instances java.lang.String' objects %s",
+		 heapwalk(), expr, colls_dump());
+	char *csv = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s: %s", cmd, csv);
+	sbuf_init(&out);
+	sbuf_addc(&out, '\n');
+	for (char *p = strchr(csv, '\n'); p != NULL && p[1]; p = strchr(p + 1, '\n')) {
+		char *e = strchr(p + 1, '\n'), *last = p + 1;
+		size_t len = e ? (size_t)(e - (p + 1)) : strlen(p + 1);
+		for (size_t k = 0; k < len; k++)
+			if (p[1 + k] == ',')
+				last = p + 2 + k;
+		sbuf_add(&out, last, (size_t)(p + 1 + len - last));
+		sbuf_addc(&out, '\n');
+	}
+	free(csv);
+	return sbuf_detach(&out);
+}
+
+/* The step elements: TM's values are the Strings t0..t49, its keys
+ * Integers (no String among them from TM); LL's elements ll0..ll9. */
+START_TEST(test_elements_step)
+{
+	char want[32];
+	char *vals = string_values("instances java.util.TreeMap | elements values");
+	for (int i = 0; i < 50; i++) {
+		snprintf(want, sizeof want, "\nt%d\n", i);
+		ck_assert_msg(strstr(vals, want) != NULL, "no value t%d among:\n%s", i, vals);
+	}
+	free(vals);
+	char *keys = string_values("instances java.util.TreeMap | elements keys");
+	for (int i = 0; i < 50; i++) {
+		snprintf(want, sizeof want, "\nt%d\n", i);
+		ck_assert_msg(strstr(keys, want) == NULL, "value t%d among the keys", i);
+	}
+	free(keys);
+	char *ll = string_values("instances java.util.LinkedList | elements");
+	for (int i = 0; i < 10; i++) {
+		snprintf(want, sizeof want, "\nll%d\n", i);
+		ck_assert_msg(strstr(ll, want) != NULL, "no element ll%d among:\n%s", i, ll);
+	}
+	free(ll);
+}
+END_TEST
+
 Suite *jcoll_suite(void)
 {
 	Suite *s = suite_create("jcoll");
@@ -574,6 +627,7 @@ Suite *jcoll_suite(void)
 	tcase_add_test(tc, test_info);
 	tcase_add_test(tc, test_walk);
 	tcase_add_test(tc, test_loops);
+	tcase_add_test(tc, test_elements_step);
 	suite_add_tcase(s, tc);
 	return s;
 }

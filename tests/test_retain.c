@@ -888,6 +888,26 @@ START_TEST(subsets)
 }
 END_TEST
 
+/* The step loaded: the ByteLoader defined one class, Dup, and made 3 of
+ * them (the app loader's 2 Dups are not its). */
+START_TEST(loaded_step)
+{
+	char cmd[1024];
+	int st;
+
+	snprintf(cmd, sizeof cmd, "%s -q -f csv -e 'instances Retain$ByteLoader | loaded' classes %s",
+		 heapwalk(), retain_dump());
+	char *csv = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s: %s", cmd, csv);
+	char *row = strchr(csv, '\n');
+	ck_assert(row != NULL);
+	ck_assert_msg(strncmp(row + 1, "Retain$Dup,3,", 13) == 0, "%s", csv);
+	char *next = strchr(row + 1, '\n');
+	ck_assert_msg(next == NULL || next[1] == '\0', "more than Dup: %s", csv);
+	free(csv);
+}
+END_TEST
+
 Suite *retain_suite(void)
 {
 	Suite *s = suite_create("retain");
@@ -898,6 +918,7 @@ Suite *retain_suite(void)
 	tcase_add_test(tc, thread_locals);
 	tcase_add_test(tc, thread_stacks);
 	tcase_add_test(tc, outer_instances);
+	tcase_add_test(tc, loaded_step);
 	tcase_add_test(tc, leak_suspects);
 	tcase_add_test(tc, class_loaders);
 	tcase_add_test(tc, duplicate_classes);

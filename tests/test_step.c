@@ -50,6 +50,8 @@ START_TEST(test_round_trip)
 		"object 4107 | paths",
 		"instances /a|b/ | referrers",  /* '|' inside a regex is the regex's */
 		"instances //",
+		"all | top | instances Node | class-objects",
+		"instances java.util.HashMap | elements | elements keys | elements values | loaded",
 	};
 	for (size_t i = 0; i < sizeof exprs / sizeof exprs[0]; i++) {
 		char *got = reprint(exprs[i]);
@@ -252,6 +254,19 @@ START_TEST(test_steps)
 	EXPECT("instances Node | retained", "1001 1003 1005 1007 1009 100d 100f 1011");
 	EXPECT("instances Node | instances /^N/ | object 4107", "100b"); /* decimal id */
 	EXPECT("object 0x1009 | all | instances [B", "1009");
+	/* top: members no other member dominates (A dominates B, C, D; D X) */
+	EXPECT("object 0x1001,0x1003,0x1007,0x1009 | top", "1001");
+	EXPECT("object 0x1003,0x1005,0x1007 | top", "1003 1005 1007"); /* D's idom is A */
+	EXPECT("object 0x1007,0x1009,0x100b | top", "1007 100b");
+	EXPECT("instances Node | top", "1001 100d 100f 1011");
+	/* the class objects of the members' classes: Node 0x21, the
+	 * WeakReference class 0x41, byte[]'s 0x51 */
+	EXPECT("object 0x1001,0x1003 | class-objects", "21");
+	EXPECT("object 0x1001,0x100b | class-objects", "21 41");
+	EXPECT("object 0x1009 | class-objects", "51");
+	/* no collections, no loaders in the sample: nothing */
+	EXPECT("all | elements", "");
+	EXPECT("all | loaded", "");
 }
 END_TEST
 

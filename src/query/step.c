@@ -7,11 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph/analysis.h"
 #include "graph/classes.h"
+#include "graph/jcoll.h"
 #include "query/baseline.h"
 #include "query/inspect.h"
 
-enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK, A_INSP };
+enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK, A_INSP, A_ROLE };
 
 static const struct {
 	const char *name;
@@ -23,7 +25,9 @@ static const struct {
 	{ "referrers", ST_REFERRERS, A_WEAK }, { "referents", ST_REFERENTS, A_WEAK },
 	{ "dominated", ST_DOMINATED, A_NONE }, { "object", ST_OBJECT, A_ID },
 	{ "new", ST_NEW, A_NONE }, { "old", ST_OLD, A_NONE }, { "gone", ST_GONE, A_NONE },
-	{ "inspection", ST_INSPECTION, A_INSP },
+	{ "inspection", ST_INSPECTION, A_INSP }, { "top", ST_TOP, A_NONE },
+	{ "class-objects", ST_CLASSOBJ, A_NONE }, { "elements", ST_ELEMENTS, A_ROLE },
+	{ "loaded", ST_LOADED, A_NONE },
 };
 static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths", "allocations" };
 
@@ -327,6 +331,14 @@ static int parse_one(struct lexer *lx, struct pipeline *pl)
 			s.weak = 1;
 			lx->p += n;
 		}
+	} else if (ops[i].arg == A_ROLE) { /* elements [keys|values] */
+		skip_space(lx);
+		const char *q = lx->p;
+		size_t n = strncmp(q, "keys", 4) == 0 ? 4 : strncmp(q, "values", 6) == 0 ? 6 : 0;
+		if (n > 0 && (q[n] == '\0' || q[n] == ' ' || q[n] == '\t' || q[n] == '|')) {
+			s.arg = strndup(q, n);
+			lx->p += n;
+		}
 	}
 	if (rc != 0) {
 		free(s.arg);
@@ -474,6 +486,102 @@ static void neighbours(const struct heap *h, const struct objset *in, struct obj
 	}
 }
 
+/* The members no other member dominates: the dominator tree walked
+ * once, depth first, each node knowing whether a member is above it. */
+static void top_members(struct heap *h, const struct objset *set, struct objset *r)
+{
+	size_t cap = 1024, sp = 0;
+	node_t *stk = xmalloc(cap * sizeof *stk);
+	uint8_t *under = xmalloc(cap);
+
+	analysis_domchildren(h);
+	stk[sp] = 0;
+	under[sp++] = 0;
+	while (sp > 0) {
+		node_t v = stk[--sp];
+		int below = under[sp];
+		if (v != 0 && bit_get(set->bits, v)) {
+			if (!below)
+				bit_set(r->bits, v);
+			below = 1;
+		}
+		for (node_t j = h->dom_start[v]; j < h->dom_start[v + 1]; j++) {
+			if (sp == cap) {
+				cap *= 2;
+				stk = xreallocarray(stk, cap, sizeof *stk);
+				under = xreallocarray(under, cap, 1);
+			}
+			stk[sp] = h->dom_child[j];
+			under[sp++] = (uint8_t)below;
+		}
+	}
+	free(stk);
+	free(under);
+}
+
+static void add_element(void *arg, node_t holder, node_t target, enum coll_role role)
+{
+	struct objset *r = arg;
+
+	(void)holder;
+	(void)role;
+	if (target != HW_NONE && target != 0)
+		bit_set(r->bits, target);
+}
+
+/* The elements (keys, values) of the members that are collections. */
+static void collection_elements(struct heap *h, const struct step *s, const struct objset *set,
+				struct objset *r)
+{
+	struct jcoll *j = jcoll_new(h);
+	unsigned roles = s->arg == NULL ? CR_ELEMENT | CR_KEY | CR_VALUE
+		       : strcmp(s->arg, "keys") == 0 ? CR_KEY : CR_VALUE;
+
+	for (node_t v = 1; v < h->n; v++)
+		if (bit_get(set->bits, v))
+			jcoll_walk(j, v, roles, add_element, r);
+	jcoll_free(j);
+}
+
+static int cmp_u64(const void *a, const void *b, void *ctx)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	(void)ctx;
+	return x < y ? -1 : x > y;
+}
+
+/* The instances of the classes the member class loaders define. */
+static void loaded_instances(struct heap *h, const struct objset *set, struct objset *r)
+{
+	uint64_t *ids = xmalloc(((size_t)set->count + 1) * sizeof *ids);
+	size_t n = 0;
+	uint8_t *m = xcalloc((size_t)h->ncls + 1, 1);
+
+	for (node_t v = 1; v < h->n; v++)
+		if (bit_get(set->bits, v) && h->node_class[v] != HW_NONE &&
+		    (h->cls[h->node_class[v]].flags & HC_LOADER))
+			ids[n++] = heap_node_id(h, v);
+	hw_sort(ids, n, sizeof *ids, cmp_u64, NULL);
+	for (uint32_t c = 0; c < h->ncls; c++) {
+		uint64_t l = h->cls[c].loader_id;
+		size_t lo = 0, hi = n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (ids[mid] < l)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		m[c] = l != 0 && lo < n && ids[lo] == l;
+	}
+	for (node_t v = 1; v < h->n; v++)
+		if (h->node_class[v] != HW_NONE && m[h->node_class[v]])
+			bit_set(r->bits, v);
+	free(ids);
+	free(m);
+}
+
 /* The members of one group of an inspection run on set. */
 static int inspection_group(struct heap *h, const struct step *s, const struct objset *set,
 			    struct objset *r, struct progress *p, struct sbuf *err)
@@ -554,6 +662,25 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 	case ST_INSPECTION:
 		if (inspection_group(h, s, set, &r, p, err) < 0)
 			goto fail;
+		break;
+	case ST_TOP:
+		top_members(h, set, &r);
+		break;
+	case ST_CLASSOBJ:
+		m = xcalloc((size_t)h->ncls + 1, 1);
+		for (v = 1; v < h->n; v++)
+			if (bit_get(set->bits, v) && h->node_class[v] != HW_NONE)
+				m[h->node_class[v]] = 1;
+		for (uint32_t c = 0; c < h->ncls; c++)
+			if (m[c] && h->cls[c].node != HW_NONE)
+				bit_set(r.bits, h->cls[c].node);
+		free(m);
+		break;
+	case ST_ELEMENTS:
+		collection_elements(h, s, set, &r);
+		break;
+	case ST_LOADED:
+		loaded_instances(h, set, &r);
 		break;
 	case ST_OBJECT:
 		for (const char *q = s->arg;;) {

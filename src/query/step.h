@@ -22,6 +22,16 @@
  *   gone                       first step only: the baseline's objects that
  *                              are gone; the front end applies the rest of
  *                              the pipeline to the baseline dump
+ *   top                        members that no other member dominates (the
+ *                              top level of the biggest view)
+ *   class-objects              the java.lang.Class objects of the members'
+ *                              classes
+ *   elements [keys|values]     the elements of the members that are
+ *                              collections or object arrays (graph/jcoll.h),
+ *                              a map's keys and values; or only its keys,
+ *                              only its values
+ *   loaded                     the instances of the classes that members
+ *                              (class loaders) define
  *
  * Nothing here prints: errors are returned as text in an sbuf. */
 #ifndef HW_STEP_H
@@ -33,12 +43,14 @@
 
 enum step_op {
 	ST_ALL, ST_INSTANCES, ST_INSTANCEOF, ST_RETAINED, ST_REFERRERS, ST_REFERENTS,
-	ST_DOMINATED, ST_OBJECT, ST_NEW, ST_OLD, ST_GONE, ST_INSPECTION
+	ST_DOMINATED, ST_OBJECT, ST_NEW, ST_OLD, ST_GONE, ST_INSPECTION, ST_TOP, ST_CLASSOBJ,
+	ST_ELEMENTS, ST_LOADED
 };
 
 struct step {
 	enum step_op op;
-	char *arg;     /* class name, regex (without slashes) or object id; owned */
+	char *arg;     /* class name, regex (without slashes), object id, or for
+	                * ST_ELEMENTS "keys" or "values" (NULL: all); owned */
 	int regex;     /* ST_INSTANCES/ST_INSTANCEOF: arg is a PCRE2 pattern */
 	int weak;      /* ST_REFERRERS/ST_REFERENTS: weak referents count too */
 	char *insp;    /* ST_INSPECTION: its name (arg: its argument or NULL); owned */

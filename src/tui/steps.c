@@ -478,18 +478,26 @@ void use_menu(struct tui *t)
 			  "outgoing  the objects the set refers to: referents (O)",
 			  "dominated the objects the set dominates directly (D)",
 			  "selected  the marked rows, or the cursor row (Enter)",
+			  "top       the set's objects no other of them dominates",
+			  "classes   the java.lang.Class objects of the set's classes",
+			  "elements  the elements, keys and values of the set's collections",
+			  "loaded    the instances of the classes the set's class loaders define",
 			  "new       the objects created since the baseline or mark (>)",
 			  "old       the objects that existed at the baseline or mark (<)",
 			  "gone      the baseline's objects that no longer exist (~)" };
-	switch (popup(t, "Use", items, 8, 0)) {
+	switch (popup(t, "Use", items, sizeof items / sizeof items[0], 0)) {
 	case 0: use_step(t, ST_RETAINED, "Retained"); break;
 	case 1: use_step(t, ST_REFERRERS, "Referrers"); break;
 	case 2: use_step(t, ST_REFERENTS, "Referents"); break;
 	case 3: use_step(t, ST_DOMINATED, "Dominated"); break;
 	case 4: use_rows(t, 0); break;
-	case 5: use_step(t, ST_NEW, "New objects"); break;
-	case 6: use_step(t, ST_OLD, "Old objects"); break;
-	case 7: use_gone(t); break;
+	case 5: use_step(t, ST_TOP, "Top"); break;
+	case 6: use_step(t, ST_CLASSOBJ, "Class objects"); break;
+	case 7: use_step(t, ST_ELEMENTS, "Elements"); break;
+	case 8: use_step(t, ST_LOADED, "Loaded by the loaders"); break;
+	case 9: use_step(t, ST_NEW, "New objects"); break;
+	case 10: use_step(t, ST_OLD, "Old objects"); break;
+	case 11: use_gone(t); break;
 	default: break;
 	}
 }

@@ -60,6 +60,10 @@ void tv_object_page(struct tui *t, struct tview *v, size_t from, struct rowvec *
 void tv_page_free(void *data);
 
 /* ---- steps ---- */
+/* "instances NAME", the name as a regex when it has to be; appends. */
+void tv_instances_expr(struct sbuf *ex, const char *name);
+/* A PCRE2 literal: \Q...\E, a \E or / inside split out; appends. */
+void tv_rx_literal(struct sbuf *sb, const char *s);
 /* A canonical "object ID,..." step for the nodes, or NULL if too many
  * (or none). Caller frees. */
 char *tv_ids_expr(const struct heap *h, const node_t *a, size_t n);

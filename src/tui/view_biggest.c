@@ -290,9 +290,32 @@ static int biggest_expand(struct tui *t, struct tview *v, size_t i, struct rowve
 	return 0;
 }
 
+/* A class's row at the top of the step stands for "the step's objects
+ * no other of them dominates, of that class": a step expression names
+ * it, however many objects it holds. */
 static int biggest_use(struct tui *t, struct tview *v, int reached, struct use *u)
 {
-	return tv_use_nodes(t, v, reached, u, "Objects");
+	int any = 0;
+
+	for (size_t i = 0; i < v->rows.n; i++)
+		any |= v->rows.v[i].marked;
+	if (tv_use_nodes(t, v, reached, u, "Objects") < 0)
+		return -1;
+	const struct row *r = v->cur < v->rows.n ? &v->rows.v[v->cur] : NULL;
+	if (!any && !reached && r != NULL && r->kind == VR_GROUP && r->depth == 0) {
+		struct sbuf ex, l;
+		sbuf_init(&ex);
+		sbuf_init(&l);
+		sbuf_adds(&ex, "top | ");
+		tv_instances_expr(&ex, class_name(t->h, r->cls));
+		free(u->expr);
+		u->expr = sbuf_detach(&ex);
+		tv_class_text(t->h, r->cls, &l, NULL);
+		free(u->title);
+		u->title = xasprintf("Top objects of %s", l.buf);
+		sbuf_free(&l);
+	}
+	return 0;
 }
 
 static int biggest_group(struct tui *t, struct tview *v, enum request r)

@@ -267,37 +267,6 @@ static void row_classes(struct tui *t, struct tview *v, const struct row *r, uin
 	}
 }
 
-/* PCRE2 literal: \Q...\E, with any \E inside split out. */
-static void rx_literal(struct sbuf *sb, const char *s)
-{
-	sbuf_adds(sb, "\\Q");
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] == 'E') {
-			sbuf_adds(sb, "\\E\\\\\\Q");
-			continue;
-		}
-		if (*s == '/') { /* the step's regex is delimited by slashes */
-			sbuf_adds(sb, "\\E\\/\\Q");
-			continue;
-		}
-		sbuf_addc(sb, *s);
-	}
-	sbuf_adds(sb, "\\E");
-}
-
-/* "instances NAME", the name as a regex when it has to be. */
-void instances_expr(struct sbuf *ex, const char *name)
-{
-	if (strpbrk(name, " \t|/") == NULL && name[0] != '\0') {
-		sbuf_adds(ex, "instances ");
-		sbuf_adds(ex, name);
-	} else {
-		sbuf_adds(ex, "instances /^");
-		rx_literal(ex, name);
-		sbuf_adds(ex, "$/");
-	}
-}
-
 static int classes_use(struct tui *t, struct tview *v, int reached, struct use *u)
 {
 	struct heap *h = t->h;
@@ -334,7 +303,7 @@ static int classes_use(struct tui *t, struct tview *v, int reached, struct use *
 		}
 	if (nm == 1) {
 		const char *name = class_name(h, one);
-		instances_expr(&ex, name);
+		tv_instances_expr(&ex, name);
 		struct sbuf l;
 		sbuf_init(&l);
 		tv_add_esc(&l, name);
@@ -351,7 +320,7 @@ static int classes_use(struct tui *t, struct tview *v, int reached, struct use *
 		for (k = 0; k < nm; k++) {
 			if (k > 0)
 				sbuf_addc(&ex, '|');
-			rx_literal(&ex, class_name(h, list[k]));
+			tv_rx_literal(&ex, class_name(h, list[k]));
 		}
 		sbuf_adds(&ex, ")$/");
 		free(list);

@@ -56,7 +56,6 @@ int class_visible(struct tui *t, struct tview *v, uint32_t c);
 /* The exact retained size of a package or loader row, if computed. */
 int group_exact_get(const struct classes_data *cd, uint64_t key, uint64_t *bytes);
 int cmp_cls_name(const void *a, const void *b, void *ctx);
-void instances_expr(struct sbuf *ex, const char *name);
 
 /* view_classes_group.c: the package tree and the loaders */
 void package_level(struct tui *t, struct tview *v, const char *prefix, struct rowvec *out);

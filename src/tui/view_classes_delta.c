@@ -145,7 +145,7 @@ int gone_of_class(struct tui *t, const char *name, struct use *u)
 	sbuf_init(&ex);
 	sbuf_init(&l);
 	sbuf_adds(&ex, "gone | ");
-	instances_expr(&ex, name);
+	tv_instances_expr(&ex, name);
 	tv_add_esc(&l, name);
 	u->title = xasprintf("Gone instances of %s", l.buf);
 	u->expr = sbuf_detach(&ex);

@@ -145,6 +145,37 @@ struct row *tv_object_row(const struct heap *h, struct rowvec *out, node_t v)
 	return r;
 }
 
+/* PCRE2 literal: \Q...\E, with any \E inside split out. */
+void tv_rx_literal(struct sbuf *sb, const char *s)
+{
+	sbuf_adds(sb, "\\Q");
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] == 'E') {
+			sbuf_adds(sb, "\\E\\\\\\Q");
+			continue;
+		}
+		if (*s == '/') { /* the step's regex is delimited by slashes */
+			sbuf_adds(sb, "\\E\\/\\Q");
+			continue;
+		}
+		sbuf_addc(sb, *s);
+	}
+	sbuf_adds(sb, "\\E");
+}
+
+/* "instances NAME", the name as a regex when it has to be. */
+void tv_instances_expr(struct sbuf *ex, const char *name)
+{
+	if (strpbrk(name, " \t|/") == NULL && name[0] != '\0') {
+		sbuf_adds(ex, "instances ");
+		sbuf_adds(ex, name);
+	} else {
+		sbuf_adds(ex, "instances /^");
+		tv_rx_literal(ex, name);
+		sbuf_adds(ex, "$/");
+	}
+}
+
 char *tv_ids_expr(const struct heap *h, const node_t *a, size_t n)
 {
 	struct sbuf sb;
