@@ -51,36 +51,43 @@ void colors_init(void)
 
 int put(const char *s, int width, int pad)
 {
+	static const char blanks[] = "                                                                ";
 	int used = 0;
 	mbstate_t st;
-	size_t i = 0, len = strlen(s);
+	size_t i = 0, run = 0, len = strlen(s);
 
+	/* runs of printable text go out in one call: ncurses' cost is per call */
 	memset(&st, 0, sizeof st);
 	while (i < len && used < width) {
 		wchar_t wc;
-		size_t k = mbrtowc(&wc, s + i, len - i, &st);
-		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
-			memset(&st, 0, sizeof st);
-			addch('?');
-			used++;
-			i++;
-			continue;
-		}
-		int cw = wcwidth(wc);
-		if (cw < 0) {
-			addch('?');
+		size_t k;
+		int cw;
+		if ((unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f) { /* ASCII */
+			k = 1;
 			cw = 1;
-		} else if (used + cw > width) {
-			break;
 		} else {
-			addnstr(s + i, (int)k);
+			k = mbrtowc(&wc, s + i, len - i, &st);
+			cw = k == (size_t)-1 || k == (size_t)-2 || k == 0 ? -1 : wcwidth(wc);
+		}
+		if (cw >= 0 && used + cw > width)
+			break;
+		if (cw < 0) { /* undecodable, or a control: '?' */
+			addnstr(s + run, (int)(i - run));
+			addch('?');
+			memset(&st, 0, sizeof st);
+			k = k == (size_t)-1 || k == (size_t)-2 || k == 0 ? 1 : k;
+			cw = 1;
+			run = i + k;
 		}
 		used += cw;
 		i += k;
 	}
+	if (i > run)
+		addnstr(s + run, (int)(i - run));
 	while (pad && used < width) {
-		addch(' ');
-		used++;
+		int n = width - used < (int)sizeof blanks - 1 ? width - used : (int)sizeof blanks - 1;
+		addnstr(blanks, n);
+		used += n;
 	}
 	return used;
 }
@@ -516,7 +523,8 @@ void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf 
 {
 	size_t n = strlen(left);
 
-	if (len == 0 || off + len > n || text_width(left) <= avail) {
+	/* no UTF-8 character is wider than its bytes: a short label fits */
+	if (len == 0 || off + len > n || (int)n <= avail || text_width(left) <= avail) {
 		sbuf_adds(out, left);
 		return;
 	}
@@ -668,11 +676,9 @@ static void hint(const struct tui *t, const struct tview *v, struct sbuf *out)
 					     "Left/Right steps", "u use...", "/ search", "f filter",
 					     "s sort", "x expression" };
 	const char *tail = "  ? help  q quit";
-	size_t marked = 0;
+	size_t marked = v->nmarked;
 	int first = 1;
 
-	for (size_t i = 0; i < v->rows.n; i++)
-		marked += v->rows.v[i].marked;
 	sbuf_addc(out, ' ');
 	if (marked > 0) {
 		sbuf_printf(out, "%zu marked: Enter uses them, Space unmarks", marked);

@@ -188,6 +188,7 @@ void use_rows(struct tui *t, int reached)
 		return;
 	for (size_t i = 0; i < v->rows.n; i++) /* used: the marks are done with */
 		v->rows.v[i].marked = 0;
+	v->nmarked = 0;
 	if (u.set.count == 0) {
 		objset_free(&u.set);
 		free(u.title);

@@ -92,6 +92,7 @@ void rows_clear(struct tview *v)
 		row_free(v, &v->rows.v[i]);
 	v->rows.n = 0;
 	v->cur = v->top = 0;
+	v->nmarked = 0;
 }
 
 void tui_typed(struct sbuf *sb, const char *s)
@@ -326,8 +327,10 @@ int tview_rebuild(struct tui *t, struct tview *v)
 	for (size_t i = 0; rc == 0 && i < v->rows.n; i++) {
 		uint64_t x = path_ident(v, i, &stack, &cap);
 		struct row *r = &v->rows.v[i];
-		if (has_u64(marked, nmarked, x))
+		if (has_u64(marked, nmarked, x)) {
 			r->marked = 1;
+			v->nmarked++;
+		}
 		if (r->depth < ncur && curpath[r->depth] == x && (size_t)r->depth + 1 > bestd) {
 			best = i;
 			bestd = r->depth + 1u;
@@ -362,8 +365,10 @@ static void collapse_row(struct tview *v, size_t i)
 	size_t j = i + 1;
 	while (j < v->rows.n && v->rows.v[j].depth > r->depth)
 		j++;
-	for (size_t k = i + 1; k < j; k++)
+	for (size_t k = i + 1; k < j; k++) {
+		v->nmarked -= v->rows.v[k].marked;
 		row_free(v, &v->rows.v[k]);
+	}
 	memmove(v->rows.v + i + 1, v->rows.v + j, (v->rows.n - j) * sizeof *v->rows.v);
 	v->rows.n -= j - i - 1;
 	r->open = 0;
@@ -507,6 +512,10 @@ static void rq_mark(struct tui *t, struct tview *v, int c)
 	(void)c;
 	if (v->cur < v->rows.n) {
 		v->rows.v[v->cur].marked ^= 1;
+		if (v->rows.v[v->cur].marked)
+			v->nmarked++;
+		else
+			v->nmarked--;
 		if (v->cur + 1 < v->rows.n)
 			v->cur++;
 	}

@@ -139,6 +139,7 @@ struct tview {
 	pcre2_code *filter_re;
 	void *state;        /* the view's options (ops->state_size), kept with the step */
 	void *data;         /* what build computed: the view's own, freed by ops->data_free */
+	size_t nmarked;     /* rows marked (kept by the frame) */
 	int built;
 };
 
