@@ -8,7 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "graph/open.h"
+#include "graph/rules.h"
 #include "hprofw.h"
 #include "query/merged.h"
 #include "suites.h"
@@ -291,6 +295,143 @@ START_TEST(test_real_dump_brute_force)
 }
 END_TEST
 
+/* ---- the batch commands against the engine's levels ---- */
+#define COOPS TEST_BUILDDIR "/dumps/coops.hprof"
+
+/* The coops dump opened as the command line opens it: with jdk.rules. */
+static void open_real(struct heap *rh, struct ruleset **rs)
+{
+	struct open_opts oo = { .quiet = 1 };
+	struct sbuf err;
+
+	ensure_dump("coops", "");
+	*rs = rules_new();
+	sbuf_init(&err);
+	ck_assert_int_eq(rules_load_default(*rs, &err), 0);
+	oo.rules = *rs;
+	ck_assert_msg(heap_open(rh, COOPS, &oo, NULL, &err) == 0, "%s", err.buf);
+	sbuf_free(&err);
+	heap_need(rh, HP_ALL, NULL);
+}
+
+static void csv_field(struct sbuf *sb, const char *s)
+{
+	if (s == NULL)
+		return;
+	if (strpbrk(s, ", \"\n") == NULL) { /* as csv_append quotes */
+		sbuf_adds(sb, s);
+		return;
+	}
+	sbuf_addc(sb, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			sbuf_addc(sb, '"');
+		sbuf_addc(sb, *s);
+	}
+	sbuf_addc(sb, '"');
+}
+
+/* The CSV rows the command should print for the level from `from`,
+ * written here from merged_level's groups: the first `top` groups,
+ * each expanded while depth allows. Returns the parent's chain. */
+static size_t expect_rows(struct heap *rh, enum merged_kind k, enum merged_by by, const node_t *from,
+			  size_t n, uint32_t pcls, unsigned depth, unsigned maxdepth, size_t top,
+			  struct sbuf *sb)
+{
+	struct merged_level l;
+
+	ck_assert_int_eq(merged_level(rh, k, by, from, n, pcls, &l, NULL), 0);
+	for (size_t i = 0; i < l.n && i < top; i++) {
+		const struct merged_group *g = &l.groups[i];
+		struct sbuf below;
+		size_t chain = 0;
+		sbuf_init(&below);
+		if (depth + 1 < maxdepth && g->count > 0)
+			chain = expect_rows(rh, k, by, g->nodes, g->count, g->cls, depth + 1, maxdepth, top, &below);
+		sbuf_printf(sb, "%u,", depth);
+		csv_field(sb, g->cls == MG_ROOT ? NULL : class_name(rh, g->cls));
+		sbuf_addc(sb, ',');
+		csv_field(sb, g->field);
+		sbuf_printf(sb, ",%zu,%llu,%zu,", g->count, (unsigned long long)g->shallow, g->nreached);
+		if (depth + 1 < maxdepth && g->count > 0)
+			sbuf_printf(sb, "%zu", chain);
+		sbuf_addc(sb, '\n');
+		sbuf_add(sb, below.buf ? below.buf : "", below.len);
+		sbuf_free(&below);
+	}
+	size_t chain = l.chain;
+	merged_level_free(&l);
+	return chain;
+}
+
+START_TEST(test_batch_against_levels)
+{
+	static const char *const views[] = { "merged-out", "merged-in", "merged-dom" };
+	struct heap rh;
+	struct ruleset *rs;
+	char cmd[1024];
+	int st;
+
+	open_real(&rh, &rs);
+	/* a set: the instances of Workload$Session, as -e selects it */
+	node_t *from = xmalloc((size_t)rh.n * sizeof *from);
+	size_t n = 0;
+	for (node_t v = 1; v < rh.n; v++)
+		if (strcmp(class_name(&rh, rh.node_class[v]), "Workload$Session") == 0)
+			from[n++] = v;
+	ck_assert_uint_gt(n, 0);
+	for (int k = 0; k < 3; k++)
+		for (int by = 0; by < 2; by++) {
+			struct sbuf want;
+			sbuf_init(&want);
+			sbuf_adds(&want, "depth,class,field,objects,shallow,reached,chain\n");
+			expect_rows(&rh, (enum merged_kind)k, (enum merged_by)by, from, n, HW_NONE, 0, 3, 4, &want);
+			snprintf(cmd, sizeof cmd, "%s -q -f csv %s -d 3 -n 4 --by %s " COOPS
+				 " -e 'instances Workload$Session'", heapwalk(), views[k], by ? "field" : "class");
+			char *got = run(cmd, &st);
+			ck_assert_msg(st == 0, "%s", cmd);
+			ck_assert_msg(strcmp(got, want.buf) == 0, "%s:\n%s\nthe engine's levels:\n%s", cmd, got, want.buf);
+			free(got);
+			sbuf_free(&want);
+		}
+	free(from);
+	heap_free(&rh);
+	rules_free(rs);
+}
+END_TEST
+
+/* Every format, byte-identical with and without the index cache. */
+START_TEST(test_batch_cache_same_output)
+{
+	static const char *const args[] = {
+		"merged-in -d 2 --by field", "-f json merged-out -d 2", "-f csv merged-dom -d 3 -n 0",
+		"-e 'instances java.lang.String | merged-in' -d 2",
+	};
+	char cmd[1024];
+	int st;
+
+	ensure_dump("coops", "");
+	for (size_t i = 0; i < sizeof args / sizeof args[0]; i++) {
+		unlink(COOPS ".hwi");
+		snprintf(cmd, sizeof cmd, "%s -q --no-cache %s " COOPS, heapwalk(), args[i]);
+		char *a = run(cmd, &st);
+		ck_assert_msg(st == 0, "%s", cmd);
+		snprintf(cmd, sizeof cmd, "%s -q %s " COOPS, heapwalk(), args[i]);
+		char *b = run(cmd, &st); /* writes the cache */
+		ck_assert_int_eq(st, 0);
+		struct stat cs;
+		ck_assert_msg(stat(COOPS ".hwi", &cs) == 0, "no cache written");
+		char *c = run(cmd, &st); /* reads it */
+		ck_assert_int_eq(st, 0);
+		ck_assert_msg(strcmp(a, b) == 0 && strcmp(a, c) == 0, "%s: output differs with the cache", cmd);
+		ck_assert_msg(strlen(a) > 200, "%s: %s", cmd, a);
+		free(a);
+		free(b);
+		free(c);
+	}
+}
+END_TEST
+
 Suite *merged_suite(void)
 {
 	Suite *s = suite_create("merged");
@@ -304,6 +445,8 @@ Suite *merged_suite(void)
 	tcase_add_test(tc, test_recursive_chains);
 	tcase_set_timeout(real, 300);
 	tcase_add_test(real, test_real_dump_brute_force);
+	tcase_add_test(real, test_batch_against_levels);
+	tcase_add_test(real, test_batch_cache_same_output);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, real);
 	return s;

@@ -444,3 +444,63 @@ void merged_level_free(struct merged_level *l)
 	free(l->groups);
 	memset(l, 0, sizeof *l);
 }
+
+/* ---- the tree of the batch reports ---- */
+static void tree_add(struct merged_tree *t, unsigned depth, struct merged_group *g)
+{
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 64;
+		t->rows = xreallocarray(t->rows, t->cap, sizeof *t->rows);
+	}
+	t->rows[t->n++] = (struct merged_row){ depth, g->cls, g->field, g->count, g->shallow,
+					       g->nreached, -1 };
+	g->field = NULL;
+}
+
+/* The level from `from` as rows at `depth`, each expanded below it
+ * while depth allows. */
+static int tree_level(struct heap *h, struct merged_tree *t, const node_t *from, size_t nfrom,
+		      uint32_t pcls, unsigned depth, unsigned maxdepth, size_t top, struct progress *p)
+{
+	struct merged_level l;
+	int rc = 0;
+
+	if (merged_level(h, t->kind, t->by, from, nfrom, pcls, &l, p) < 0)
+		return -1;
+	if (depth > 0)
+		t->rows[t->n - 1].chain = (int64_t)l.chain;
+	for (size_t i = 0; i < l.n && (top == 0 || i < top) && rc == 0; i++) {
+		struct merged_group *g = &l.groups[i];
+		tree_add(t, depth, g);
+		if (depth + 1 < maxdepth && g->count > 0)
+			rc = tree_level(h, t, g->nodes, g->count, g->cls, depth + 1, maxdepth, top, p);
+		free(g->nodes); /* the rows keep figures only: big levels free as they go */
+		g->nodes = NULL;
+	}
+	merged_level_free(&l);
+	return rc;
+}
+
+int merged_tree(struct heap *h, enum merged_kind kind, enum merged_by by, const node_t *members,
+		size_t n, unsigned depth, size_t top, struct merged_tree *t, struct progress *p)
+{
+	memset(t, 0, sizeof *t);
+	t->kind = kind;
+	t->by = by;
+	t->set_count = n;
+	for (size_t i = 0; i < n; i++)
+		t->set_shallow += h->node_shallow[members[i]];
+	if (tree_level(h, t, members, n, HW_NONE, 0, depth ? depth : 1, top, p) < 0) {
+		merged_tree_free(t);
+		return -1;
+	}
+	return 0;
+}
+
+void merged_tree_free(struct merged_tree *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->rows[i].field);
+	free(t->rows);
+	memset(t, 0, sizeof *t);
+}

@@ -73,4 +73,26 @@ int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by,
 		 struct merged_level *out, struct progress *p);
 void merged_level_free(struct merged_level *l);
 
+/* ---- the tree as the batch reports show it ----
+ * The top level over `members`, then each shown group expanded in turn
+ * (depth first) down to `depth` levels, at most `top` groups a level
+ * (0: all). Rows keep their figures, not their object lists. */
+struct merged_row {
+	unsigned depth;     /* 0: the top level */
+	uint32_t cls;       /* as in merged_group */
+	char *field;        /* owned; NULL by class */
+	uint64_t count, shallow, nreached;
+	int64_t chain;      /* the expansion's `chain`; -1 when not expanded */
+};
+struct merged_tree {
+	struct merged_row *rows;
+	size_t n, cap;
+	enum merged_kind kind;
+	enum merged_by by;
+	uint64_t set_count, set_shallow;
+};
+int merged_tree(struct heap *h, enum merged_kind kind, enum merged_by by, const node_t *members,
+		size_t n, unsigned depth, size_t top, struct merged_tree *t, struct progress *p);
+void merged_tree_free(struct merged_tree *t);
+
 #endif

@@ -868,3 +868,50 @@ void report_inspect_list(enum fmt f, struct sbuf *out)
 			  in[i].arg ? CS(in[i].arg) : CNULL, CS(in[i].title));
 	table_end(&t, out);
 }
+
+/* ---- merged references ---- */
+
+void report_merged(const struct heap *h, const char *view, const struct merged_tree *v,
+		   enum fmt f, struct sbuf *out)
+{
+	static const struct col cols[] = {
+		{ "depth", "depth", COL_NUM, CF_DATA },
+		{ "group", "group", COL_STR, CF_TEXT },
+		{ "class", "class", COL_STR, CF_DATA },
+		{ "field", "field", COL_STR, CF_DATA },
+		{ "objects", "objects", COL_NUM, 0 },
+		{ "shallow", "shallow", COL_BYTES, 0 },
+		{ "reached", "reached", COL_NUM, 0 },
+		{ "chain", "chain", COL_NUM, 0 },
+	};
+	static const char *const kinds[] = { "outgoing", "incoming", "dominating" };
+	struct sbuf label;
+	struct table t;
+
+	sbuf_init(&label);
+	table_init(&t, f, view, cols, 8);
+	meta_identity(&t, h);
+	meta_strs(&t, "references", kinds[v->kind]);
+	meta_strs(&t, "by", v->by == MG_BY_FIELD ? "field" : "class");
+	meta_num(&t, "objects", v->set_count);
+	meta_bytes(&t, "shallow", v->set_shallow);
+	for (size_t i = 0; i < v->n; i++) {
+		const struct merged_row *r = &v->rows[i];
+		const char *cn = r->cls == MG_ROOT ? "GC roots" : class_name(h, r->cls);
+		sbuf_reset(&label);
+		for (unsigned d = 0; d < r->depth; d++)
+			sbuf_adds(&label, "  ");
+		/* outgoing reads "field -> class", the others "class.field" */
+		if (r->field != NULL && v->kind == MG_OUTGOING)
+			sbuf_printf(&label, "%s -> %s", r->field, cn);
+		else if (r->field != NULL)
+			sbuf_printf(&label, "%s.%s", cn, r->field);
+		else
+			sbuf_adds(&label, cn);
+		table_row(&t, CN(r->depth), CSB(&label), r->cls == MG_ROOT ? CNULL : CS(cn),
+			  CS(r->field), CN(r->count), CB(r->shallow), CN(r->nreached),
+			  r->chain < 0 ? CNULL : CN(r->chain));
+	}
+	table_end(&t, out);
+	sbuf_free(&label);
+}

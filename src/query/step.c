@@ -25,7 +25,8 @@ static const struct {
 	{ "new", ST_NEW, A_NONE }, { "old", ST_OLD, A_NONE }, { "gone", ST_GONE, A_NONE },
 	{ "inspection", ST_INSPECTION, A_INSP },
 };
-static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths", "allocations" };
+static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths", "allocations",
+					  "merged-out", "merged-in", "merged-dom" };
 
 #define NELEM(a) (sizeof (a) / sizeof (a)[0])
 
