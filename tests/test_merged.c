@@ -295,6 +295,186 @@ START_TEST(test_real_dump_brute_force)
 }
 END_TEST
 
+/* ---- by field on a real dump, against labels read by the decoder ---- */
+#include "format/hprof.h"
+
+/* Label strings to small numbers: a linear-probing table. */
+struct strtab {
+	char **s;
+	size_t n, cap;
+	uint32_t *slot;
+	size_t hcap;
+};
+
+static uint32_t str_id(struct strtab *t, const char *s)
+{
+	if (2 * (t->n + 1) > t->hcap) {
+		size_t cap = t->hcap ? t->hcap * 2 : 1024;
+		uint32_t *ns = xcalloc(cap, sizeof *ns);
+		for (size_t i = 0; i < t->n; i++) {
+			size_t j = strlen(t->s[i]) * 31;
+			for (const char *q = t->s[i]; *q; q++)
+				j = j * 131 + (uint8_t)*q;
+			while (ns[j & (cap - 1)] != 0)
+				j++;
+			ns[j & (cap - 1)] = (uint32_t)i + 1;
+		}
+		free(t->slot);
+		t->slot = ns;
+		t->hcap = cap;
+	}
+	size_t j = strlen(s) * 31;
+	for (const char *q = s; *q; q++)
+		j = j * 131 + (uint8_t)*q;
+	for (; t->slot[j & (t->hcap - 1)] != 0; j++)
+		if (strcmp(t->s[t->slot[j & (t->hcap - 1)] - 1], s) == 0)
+			return t->slot[j & (t->hcap - 1)] - 1;
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 1024;
+		t->s = xreallocarray(t->s, t->cap, sizeof *t->s);
+	}
+	t->s[t->n] = xstrdup(s);
+	t->slot[j & (t->hcap - 1)] = (uint32_t)t->n + 1;
+	return (uint32_t)t->n++;
+}
+
+struct fieldlist {
+	uint64_t id[4096];
+	char name[4096][64];
+	int used[4096];
+	size_t n;
+};
+
+static void collect_field(void *arg, const char *name, const struct hvalue *v)
+{
+	struct fieldlist *f = arg;
+
+	if (v->type == T_OBJECT && v->v.id != 0 && f->n < 4096) {
+		f->id[f->n] = v->v.id;
+		snprintf(f->name[f->n], sizeof f->name[f->n], "%s", name);
+		f->used[f->n++] = 0;
+	}
+}
+
+/* The label of each reference of s, in out[] order: an instance's
+ * fields in record order, each field once (a target held twice takes
+ * two), then its class; "[]" for elements; class records as the
+ * decoder labels them. */
+static void brute_labels(const struct heap *hp, node_t s, struct fieldlist *f, struct strtab *st, uint32_t *lab)
+{
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	f->n = 0;
+	if (hp->node_kind[s] == NK_INSTANCE)
+		hprof_fields(hp, s, collect_field, f);
+	int cls_taken = 0;
+	for (edge_t j = hp->out_start[s]; j < hp->out_start[s + 1]; j++) {
+		node_t t = hp->out[j];
+		const char *l = NULL;
+		sbuf_reset(&sb);
+		if (hp->node_kind[s] == NK_CLASS) {
+			hprof_edge_label(hp, s, t, &sb);
+			l = sb.buf;
+		} else if (hp->node_kind[s] == NK_INSTANCE) {
+			uint64_t id = heap_node_id(hp, t);
+			for (size_t i = 0; i < f->n && l == NULL; i++)
+				if (!f->used[i] && f->id[i] == id) {
+					f->used[i] = 1;
+					l = f->name[i];
+				}
+		} else if (hp->node_kind[s] == NK_OBJARRAY) {
+			l = t == hp->cls[hp->node_class[s]].node && !cls_taken ? (cls_taken = 1, "<class>") : "[]";
+		}
+		if (l == NULL)
+			l = t == hp->cls[hp->node_class[s]].node ? "<class>" : "<?>";
+		lab[j - hp->out_start[s]] = str_id(st, l);
+	}
+	sbuf_free(&sb);
+}
+
+START_TEST(test_real_dump_by_field)
+{
+	struct heap rh;
+	struct open_opts oo = { .quiet = 1 };
+	struct sbuf err;
+	struct strtab st = { 0 };
+	struct fieldlist *fl = xmalloc(sizeof *fl);
+
+	ensure_dump("coops", "");
+	sbuf_init(&err);
+	ck_assert_msg(heap_open(&rh, TEST_BUILDDIR "/dumps/coops.hprof", &oo, NULL, &err) == 0, "%s", err.buf);
+	sbuf_free(&err);
+	heap_need(&rh, HP_ALL, NULL);
+	/* every reference's label, once */
+	uint32_t *lab = xmalloc(((size_t)rh.out_start[rh.n] + 1) * sizeof *lab);
+	for (node_t s = 1; s < rh.n; s++)
+		brute_labels(&rh, s, fl, &st, lab + rh.out_start[s]);
+	srand(11);
+	for (int round = 0; round < 4; round++) {
+		bits_t *in = xcalloc(bits_words(rh.n), sizeof *in);
+		node_t *from = xmalloc((size_t)rh.n * sizeof *from);
+		size_t n = 0;
+		for (node_t v = 1; v < rh.n; v++)
+			if ((rand() & ((2 << round) - 1)) == 0) {
+				bit_set(in, v);
+				from[n++] = v;
+			}
+		int incoming = round & 1;
+		/* (class, label) -> distinct neighbours and members, as sorted
+		 * (group, node) pairs: group = class << 20 | label */
+		struct plist pn = { 0 }, pr = { 0 };
+		for (node_t s = 1; s < rh.n; s++)
+			for (edge_t j = rh.out_start[s]; j < rh.out_start[s + 1]; j++) {
+				node_t t = rh.out[j], member = incoming ? t : s, nb = incoming ? s : t;
+				if (!bit_get(in, member))
+					continue;
+				uint64_t g = (uint64_t)rh.node_class[nb] << 20 | lab[j];
+				padd(&pn, g << 32 | nb);
+				padd(&pr, g << 32 | member);
+			}
+		struct merged_level l;
+		ck_assert_int_eq(merged_level(&rh, incoming ? MG_INCOMING : MG_OUTGOING, MG_BY_FIELD, from, n,
+					      HW_NONE, &l, NULL), 0);
+		qsort(pn.v, pn.n, sizeof *pn.v, cmp_u64);
+		qsort(pr.v, pr.n, sizeof *pr.v, cmp_u64);
+		size_t groups = 0, checked = 0, q = 0;
+		for (size_t i = 0, k = 0; i < pn.n; i = k) {
+			uint64_t g = pn.v[i] >> 32;
+			size_t cnt = 0, rc = 0;
+			for (k = i; k < pn.n && pn.v[k] >> 32 == g; k++)
+				cnt += k == i || pn.v[k] != pn.v[k - 1];
+			for (size_t q0 = q; q < pr.n && pr.v[q] >> 32 == g; q++) /* both sorted by group */
+				rc += q == q0 || pr.v[q] != pr.v[q - 1];
+			groups++;
+			const struct merged_group *mg = find(&l, (uint32_t)(g >> 20), st.s[g & 0xfffff]);
+			ck_assert_msg(mg != NULL, "round %d: no group %s.%s", round, class_name(&rh, (uint32_t)(g >> 20)),
+				      st.s[g & 0xfffff]);
+			ck_assert_msg(mg->count == cnt && mg->nreached == rc, "round %d, %s.%s: %zu/%zu, brute force %zu/%zu",
+				      round, class_name(&rh, mg->cls), mg->field, mg->count, mg->nreached, cnt, rc);
+			checked++;
+		}
+		size_t real_groups = 0;
+		for (size_t i = 0; i < l.n; i++)
+			real_groups += l.groups[i].cls != MG_ROOT;
+		ck_assert_uint_eq(real_groups, groups);
+		ck_assert_uint_gt(checked, 20);
+		merged_level_free(&l);
+		free(pn.v);
+		free(pr.v);
+		free(in);
+		free(from);
+	}
+	for (size_t i = 0; i < st.n; i++)
+		free(st.s[i]);
+	free(st.s);
+	free(st.slot);
+	free(lab);
+	free(fl);
+	heap_free(&rh);
+}
+END_TEST
+
 /* ---- the batch commands against the engine's levels ---- */
 #define COOPS TEST_BUILDDIR "/dumps/coops.hprof"
 
@@ -445,6 +625,7 @@ Suite *merged_suite(void)
 	tcase_add_test(tc, test_recursive_chains);
 	tcase_set_timeout(real, 300);
 	tcase_add_test(real, test_real_dump_brute_force);
+	tcase_add_test(real, test_real_dump_by_field);
 	tcase_add_test(real, test_batch_against_levels);
 	tcase_add_test(real, test_batch_cache_same_output);
 	suite_add_tcase(s, tc);
