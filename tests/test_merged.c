@@ -475,6 +475,429 @@ START_TEST(test_real_dump_by_field)
 }
 END_TEST
 
+static void open_real(struct heap *rh, struct ruleset **rs);
+
+/* ---- reached through a path of rows ----
+ * A hand-built heap: items I1..I6 (the set), map-like entries
+ * E1 -next-> E2 -next-> E3 holding I1, I2 and I3 (E3 as key and as
+ * value), E4 holding I4, E5 holding I5; a table T = Entry[] {E1, E4};
+ * boxes B1.item = I5, B2.item = I4; a registry R (table T, box B1,
+ * other B2). GC roots: R, E5, I6 (JNI globals) and the classes.
+ * Dominators: T, B1, B2 <- R; E1, E4 <- T; E2 <- E1; E3 <- E2; I1 <- E1,
+ * I2 <- E2, I3 <- E3, I4 <- R (E4 and B2), I5, E5, I6, R <- the root. */
+enum {
+	P_ITEM = 0x3001, P_ENTRY = 0x3011, P_BOX = 0x3021, P_REG = 0x3031, P_EARR = 0x3041,
+	PF_KEY = 0x3101, PF_VALUE = 0x3103, PF_NEXT = 0x3105, PF_ITEM = 0x3107, PF_TABLE = 0x3109,
+	PF_BOX = 0x310b, PF_OTHER = 0x310d,
+	P_I1 = 0x4001, P_I2 = 0x4003, P_I3 = 0x4005, P_I4 = 0x4007, P_I5 = 0x4009, P_I6 = 0x400b,
+	P_E1 = 0x4101, P_E2 = 0x4103, P_E3 = 0x4105, P_E4 = 0x4107, P_E5 = 0x4109,
+	P_B1 = 0x4201, P_B2 = 0x4203, P_T = 0x4301, P_R = 0x4401,
+};
+
+static void path_entry(struct hw *w, uint64_t id, uint64_t key, uint64_t value, uint64_t next)
+{
+	const struct hw_field v[] = { { 0, T_OBJECT, key }, { 0, T_OBJECT, value }, { 0, T_OBJECT, next } };
+
+	hw_instance(w, id, P_ENTRY, v, 3);
+}
+
+static void open_paths(void)
+{
+	static const struct hw_field entry[] = { { PF_KEY, T_OBJECT, 0 }, { PF_VALUE, T_OBJECT, 0 },
+						 { PF_NEXT, T_OBJECT, 0 } };
+	static const struct hw_field box[] = { { PF_ITEM, T_OBJECT, 0 } };
+	static const struct hw_field reg[] = { { PF_TABLE, T_OBJECT, 0 }, { PF_BOX, T_OBJECT, 0 },
+					       { PF_OTHER, T_OBJECT, 0 } };
+	const uint64_t table[] = { P_E1, P_E4 };
+	struct hw w;
+	struct open_opts o = { .no_cache = 1, .quiet = 1 };
+	struct sbuf err;
+
+	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
+	hw_jdk_names(&w);
+	const char *fn[] = { "key", "value", "next", "item", "table", "box", "other" };
+	for (int i = 0; i < 7; i++)
+		hw_utf8(&w, PF_KEY + 2 * (uint64_t)i, fn[i]);
+	hw_class_name(&w, 20, P_ITEM, "Item");
+	hw_class_name(&w, 21, P_ENTRY, "Entry");
+	hw_class_name(&w, 22, P_BOX, "Box");
+	hw_class_name(&w, 23, P_REG, "Reg");
+	hw_class_name(&w, 24, P_EARR, "[LEntry;");
+	hw_heap_begin(&w);
+	hw_jdk_classes(&w);
+	hw_class_dump(&w, P_ITEM, J_OBJECT, 0, NULL, 0, NULL, 0, NULL, 0);
+	hw_class_dump(&w, P_ENTRY, J_OBJECT, 0, NULL, 0, NULL, 0, entry, 3);
+	hw_class_dump(&w, P_BOX, J_OBJECT, 0, NULL, 0, NULL, 0, box, 1);
+	hw_class_dump(&w, P_REG, J_OBJECT, 0, NULL, 0, NULL, 0, reg, 3);
+	hw_class_dump(&w, P_EARR, J_OBJECT, 0, NULL, 0, NULL, 0, NULL, 0);
+	for (uint64_t c = P_ITEM; c <= P_EARR; c += 0x10)
+		hw_root(&w, 0x05, c, 0, 0);
+	hw_root(&w, 0x01, P_R, 1, 0);
+	hw_root(&w, 0x01, P_E5, 2, 0);
+	hw_root(&w, 0x01, P_I6, 3, 0);
+	for (uint64_t i = P_I1; i <= P_I6; i += 2)
+		hw_instance(&w, i, P_ITEM, NULL, 0);
+	path_entry(&w, P_E1, 0, P_I1, P_E2);
+	path_entry(&w, P_E2, 0, P_I2, P_E3);
+	path_entry(&w, P_E3, P_I3, P_I3, 0);
+	path_entry(&w, P_E4, 0, P_I4, 0);
+	path_entry(&w, P_E5, 0, P_I5, 0);
+	const struct hw_field b1[] = { { 0, T_OBJECT, P_I5 } }, b2[] = { { 0, T_OBJECT, P_I4 } };
+	hw_instance(&w, P_B1, P_BOX, b1, 1);
+	hw_instance(&w, P_B2, P_BOX, b2, 1);
+	hw_objarray(&w, P_T, P_EARR, table, 2);
+	const struct hw_field r[] = { { 0, T_OBJECT, P_T }, { 0, T_OBJECT, P_B1 }, { 0, T_OBJECT, P_B2 } };
+	hw_instance(&w, P_R, P_REG, r, 3);
+	hw_heap_end(&w);
+	hw_dump_end(&w);
+	char *path = hw_write(&w, "paths.hprof", SIZE_MAX);
+	sbuf_init(&err);
+	ck_assert_msg(heap_open(&h, path, &o, NULL, &err) == 0, "%s", err.buf);
+	heap_need(&h, HP_ALL, NULL);
+	sbuf_free(&err);
+	free(path);
+	hw_free(&w);
+}
+
+/* The brute force's own view of the graph: each reference with the
+ * label the record decoder gives it (brute_labels), a neighbour at a
+ * time in the view's direction. */
+struct bgraph {
+	struct heap *h;
+	uint32_t *lab;       /* per out[] entry */
+	struct strtab st;
+	struct fieldlist *fl;
+};
+
+static void bgraph_init(struct bgraph *g, struct heap *hp)
+{
+	memset(g, 0, sizeof *g);
+	g->h = hp;
+	g->fl = xmalloc(sizeof *g->fl);
+	g->lab = xmalloc(((size_t)hp->out_start[hp->n] + 1) * sizeof *g->lab);
+	for (node_t s = 1; s < hp->n; s++)
+		brute_labels(hp, s, g->fl, &g->st, g->lab + hp->out_start[s]);
+}
+
+static void bgraph_free(struct bgraph *g)
+{
+	for (size_t i = 0; i < g->st.n; i++)
+		free(g->st.s[i]);
+	free(g->st.s);
+	free(g->st.slot);
+	free(g->lab);
+	free(g->fl);
+}
+
+/* Up to 64 (neighbour, label) of u; label NULL for the root. */
+struct bnb { node_t y[4096]; const char *l[4096]; size_t n; };
+
+static void bneighbours(const struct bgraph *g, enum merged_kind k, node_t u, struct bnb *r)
+{
+	const struct heap *hp = g->h;
+
+	r->n = 0;
+	if (k == MG_OUTGOING) {
+		for (edge_t j = hp->out_start[u]; j < hp->out_start[u + 1] && r->n < 4096; j++, r->n++) {
+			r->y[r->n] = hp->out[j];
+			r->l[r->n] = g->st.s[g->lab[j]];
+		}
+	} else if (k == MG_INCOMING) {
+		for (edge_t j = hp->in_start[u]; j < hp->in_start[u + 1]; j++) {
+			node_t y = hp->in[j];
+			if (y == 0) {
+				r->y[r->n] = 0;
+				r->l[r->n++] = NULL;
+				continue;
+			}
+			if (j > hp->in_start[u] && hp->in[j - 1] == y)
+				continue; /* each of y's references to u below, once */
+			for (edge_t q = hp->out_start[y]; q < hp->out_start[y + 1] && r->n < 4096; q++)
+				if (hp->out[q] == u) {
+					r->y[r->n] = y;
+					r->l[r->n++] = g->st.s[g->lab[q]];
+				}
+		}
+	} else {
+		node_t y = hp->idom[u];
+		if (y == HW_NONE || y == u)
+			return;
+		r->y[0] = y;
+		r->l[0] = y == 0 ? NULL : "<transitive>";
+		for (edge_t q = hp->out_start[y]; y != 0 && q < hp->out_start[y + 1]; q++)
+			if (hp->out[q] == u) {
+				r->l[0] = g->st.s[g->lab[q]];
+				break;
+			}
+		r->n = 1;
+	}
+}
+
+/* Brute force, one member at a time, forwards: the objects it reaches
+ * through each level's group, closed over the chain of the level's
+ * class; in[] of each level's closure computed here too. */
+static int brute_reaches(const struct bgraph *g, enum merged_kind k, const struct merged_step *path,
+			 size_t depth, bits_t **closed, node_t m, struct bnb *nb)
+{
+	const struct heap *hp = g->h;
+	bits_t *on = xcalloc(bits_words(hp->n), sizeof *on);
+	node_t *cur = xmalloc((size_t)hp->n * sizeof *cur), *next = xmalloc((size_t)hp->n * sizeof *next);
+	size_t nc = 1, nn;
+	int root = 0;
+
+	cur[0] = m;
+	for (size_t i = 0; i < depth && nc > 0; i++) {
+		const struct merged_step *st = &path[i];
+		memset(on, 0, bits_words(hp->n) * sizeof *on);
+		for (size_t q = 0; q < nc; q++)
+			bit_set(on, cur[q]);
+		for (size_t q = 0; q < nc && st->parent_cls != HW_NONE; q++) { /* the chain */
+			bneighbours(g, k, cur[q], nb);
+			for (size_t t = 0; t < nb->n; t++)
+				if (nb->y[t] != 0 && hp->node_class[nb->y[t]] == st->parent_cls && !bit_get(on, nb->y[t])) {
+					bit_set(on, nb->y[t]);
+					cur[nc++] = nb->y[t];
+				}
+		}
+		nn = 0;
+		memset(on, 0, bits_words(hp->n) * sizeof *on);
+		for (size_t q = 0; q < nc; q++) {
+			bneighbours(g, k, cur[q], nb);
+			for (size_t t = 0; t < nb->n; t++) {
+				node_t y = nb->y[t];
+				uint32_t cls = y == 0 ? MG_ROOT : hp->node_class[y];
+				if (cls != st->cls || (y != 0 && cls == st->parent_cls && bit_get(closed[i], y)))
+					continue;
+				if (st->field != NULL && (y == 0 || strcmp(nb->l[t], st->field) != 0))
+					continue;
+				if (y == 0)
+					root = 1;
+				else if (!bit_get(on, y)) {
+					bit_set(on, y);
+					next[nn++] = y;
+				}
+			}
+		}
+		node_t *t = cur;
+		cur = next;
+		next = t;
+		nc = nn;
+	}
+	free(on);
+	free(cur);
+	free(next);
+	return nc > 0 || root;
+}
+
+/* The closure of each level's from-set, as the brute force sees it. */
+static bits_t *brute_closure(const struct bgraph *g, enum merged_kind k, const struct merged_step *st,
+			     struct bnb *nb)
+{
+	const struct heap *hp = g->h;
+	bits_t *in = xcalloc(bits_words(hp->n), sizeof *in);
+	node_t *list = xmalloc((size_t)hp->n * sizeof *list);
+	size_t n = 0;
+
+	for (size_t q = 0; q < st->nfrom; q++) {
+		bit_set(in, st->from[q]);
+		list[n++] = st->from[q];
+	}
+	for (size_t q = 0; q < n && st->parent_cls != HW_NONE; q++) {
+		bneighbours(g, k, list[q], nb);
+		for (size_t t = 0; t < nb->n; t++)
+			if (nb->y[t] != 0 && hp->node_class[nb->y[t]] == st->parent_cls && !bit_get(in, nb->y[t])) {
+				bit_set(in, nb->y[t]);
+				list[n++] = nb->y[t];
+			}
+	}
+	free(list);
+	return in;
+}
+
+/* merged_reached against the brute force for the members `check`. */
+static void check_reached(const struct bgraph *g, enum merged_kind k, enum merged_by by,
+			  const struct merged_step *path, size_t depth, const node_t *check, size_t ncheck)
+{
+	node_t *got;
+	size_t ngot;
+	struct bnb *nb = xmalloc(sizeof *nb);
+	bits_t **closed = xmalloc(depth * sizeof *closed);
+
+	ck_assert_int_eq(merged_reached(g->h, k, by, path, depth, &got, &ngot, NULL), 0);
+	for (size_t i = 0; i < depth; i++)
+		closed[i] = brute_closure(g, k, &path[i], nb);
+	for (size_t i = 1; i < ngot; i++)
+		ck_assert_uint_lt(got[i - 1], got[i]);
+	for (size_t q = 0; q < ncheck; q++) {
+		int want = brute_reaches(g, k, path, depth, closed, check[q], nb);
+		int has = 0;
+		for (size_t i = 0; i < ngot && !has; i++)
+			has = got[i] == check[q];
+		ck_assert_msg(want == has, "kind %d by %d depth %zu: member %u: brute force %d, engine %d", k, by,
+			      depth, check[q], want, has);
+	}
+	for (size_t i = 0; i < depth; i++)
+		free(closed[i]);
+	free(closed);
+	free(nb);
+	free(got);
+}
+
+static void sort_nodes_t(node_t *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && v[j] < v[j - 1]; j--) {
+			node_t t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+}
+
+/* The hand-built heap: the figures worked out above, and the brute force. */
+START_TEST(test_reached_paths)
+{
+	node_t items[6], got_set[6];
+	struct merged_level l0, l1, l2;
+	struct bgraph g;
+	node_t *got;
+	size_t ngot;
+
+	open_paths();
+	uint32_t entry = cls_named("Entry"), earr = cls_named("[LEntry;"), reg = cls_named("Reg"),
+		 box = cls_named("Box");
+	for (int i = 0; i < 6; i++)
+		items[i] = N(P_I1 + 2 * (uint64_t)i);
+	sort_nodes_t(items, 6);
+	bgraph_init(&g, &h);
+	ck_assert_int_eq(merged_level(&h, MG_INCOMING, MG_BY_CLASS, items, 6, HW_NONE, &l0, NULL), 0);
+	const struct merged_group *ge = find(&l0, entry, NULL), *gb = find(&l0, box, NULL);
+	ck_assert_uint_eq(ge->count, 5);
+	ck_assert_uint_eq(ge->nreached, 5);
+	ck_assert_int_eq(merged_level(&h, MG_INCOMING, MG_BY_CLASS, ge->nodes, ge->count, entry, &l1, NULL), 0);
+	const struct merged_group *gt = find(&l1, earr, NULL);
+	ck_assert_uint_eq(gt->count, 1);
+	ck_assert_uint_eq(gt->nreached, 2); /* E1 and E4: the row above's objects, not items */
+	struct merged_step p[3] = {
+		{ items, 6, HW_NONE, entry, NULL }, { ge->nodes, ge->count, entry, earr, NULL },
+		{ gt->nodes, gt->count, earr, reg, NULL },
+	};
+	/* through Entry then Entry[]: I1..I4 (I2 and I3 along the chain), not I5 */
+	ck_assert_int_eq(merged_reached(&h, MG_INCOMING, MG_BY_CLASS, p, 2, &got, &ngot, NULL), 0);
+	ck_assert_uint_eq(ngot, 4);
+	for (int i = 0; i < 4; i++)
+		got_set[i] = N(P_I1 + 2 * (uint64_t)i);
+	sort_nodes_t(got_set, 4);
+	ck_assert_mem_eq(got, got_set, 4 * sizeof *got);
+	free(got);
+	ck_assert_int_eq(merged_level(&h, MG_INCOMING, MG_BY_CLASS, gt->nodes, gt->count, earr, &l2, NULL), 0);
+	ck_assert_ptr_nonnull(find(&l2, reg, NULL));
+	check_reached(&g, MG_INCOMING, MG_BY_CLASS, p, 3, items, 6);
+	/* depth 1 is the group's own reached */
+	ck_assert_int_eq(merged_reached(&h, MG_INCOMING, MG_BY_CLASS, p, 1, &got, &ngot, NULL), 0);
+	ck_assert_uint_eq(ngot, ge->nreached);
+	ck_assert_mem_eq(got, ge->reached, ngot * sizeof *got);
+	free(got);
+	/* Box then Reg: I4 and I5; the GC roots below Entry: I5 (E5) */
+	struct merged_level lb;
+	ck_assert_int_eq(merged_level(&h, MG_INCOMING, MG_BY_CLASS, gb->nodes, gb->count, box, &lb, NULL), 0);
+	struct merged_step pb[2] = { { items, 6, HW_NONE, box, NULL }, { gb->nodes, gb->count, box, reg, NULL } };
+	ck_assert_int_eq(merged_reached(&h, MG_INCOMING, MG_BY_CLASS, pb, 2, &got, &ngot, NULL), 0);
+	ck_assert_uint_eq(ngot, 2);
+	free(got);
+	struct merged_step pr[2] = { p[0], { ge->nodes, ge->count, entry, MG_ROOT, NULL } };
+	ck_assert_int_eq(merged_reached(&h, MG_INCOMING, MG_BY_CLASS, pr, 2, &got, &ngot, NULL), 0);
+	ck_assert_uint_eq(ngot, 1);
+	ck_assert_uint_eq(got[0], N(P_I5));
+	free(got);
+	merged_level_free(&lb);
+	merged_level_free(&l2);
+	merged_level_free(&l1);
+	merged_level_free(&l0);
+	/* from I3 alone, by field: Entry.key, whose chain E3 <- E2 <- E1 folds
+	 * (2 more) into it, then the table's elements: I3 is reached, though
+	 * the table refers to E1 only */
+	node_t i3 = N(P_I3);
+	ck_assert_int_eq(merged_level(&h, MG_INCOMING, MG_BY_FIELD, &i3, 1, HW_NONE, &l0, NULL), 0);
+	ge = find(&l0, entry, "key");
+	ck_assert_ptr_nonnull(ge);
+	ck_assert_int_eq(merged_level(&h, MG_INCOMING, MG_BY_FIELD, ge->nodes, ge->count, entry, &l1, NULL), 0);
+	ck_assert_uint_eq(l1.chain, 2);
+	gt = find(&l1, earr, "[]");
+	ck_assert_ptr_nonnull(gt);
+	ck_assert_uint_eq(gt->reached[0], N(P_E1));
+	struct merged_step pf[2] = { { &i3, 1, HW_NONE, entry, "key" }, { ge->nodes, ge->count, entry, earr, "[]" } };
+	ck_assert_int_eq(merged_reached(&h, MG_INCOMING, MG_BY_FIELD, pf, 2, &got, &ngot, NULL), 0);
+	ck_assert_uint_eq(ngot, 1);
+	ck_assert_uint_eq(got[0], i3);
+	free(got);
+	check_reached(&g, MG_INCOMING, MG_BY_FIELD, pf, 2, &i3, 1);
+	merged_level_free(&l1);
+	merged_level_free(&l0);
+	bgraph_free(&g);
+	heap_free(&h);
+}
+END_TEST
+
+/* Walk down `depth` levels from `from`, each time into group `pick` (the
+ * biggest with objects, or the next), checking every prefix of the path
+ * against the brute force on `ncheck` members. */
+static void walk_check(struct bgraph *g, enum merged_kind k, enum merged_by by, const node_t *from, size_t n,
+		       size_t depth, size_t pick, const node_t *check, size_t ncheck)
+{
+	struct merged_level *lv = xcalloc(depth, sizeof *lv);
+	struct merged_step *path = xcalloc(depth, sizeof *path);
+	const node_t *f = from;
+	size_t nf = n, d;
+	uint32_t pcls = HW_NONE;
+
+	for (d = 0; d < depth; d++) {
+		ck_assert_int_eq(merged_level(g->h, k, by, f, nf, pcls, &lv[d], NULL), 0);
+		const struct merged_group *gr = NULL;
+		for (size_t i = 0, seen = 0; i < lv[d].n && gr == NULL; i++)
+			if (lv[d].groups[i].count > 0 && seen++ == (d == 0 ? pick : 0))
+				gr = &lv[d].groups[i];
+		if (gr == NULL)
+			break;
+		path[d] = (struct merged_step){ f, nf, pcls, gr->cls, gr->field };
+		check_reached(g, k, by, path, d + 1, check, ncheck);
+		f = gr->nodes;
+		nf = gr->count;
+		pcls = gr->cls;
+	}
+	ck_assert_uint_ge(d, 2); /* a path two levels deep at least */
+	for (size_t i = 0; i < depth; i++)
+		merged_level_free(&lv[i]);
+	free(lv);
+	free(path);
+}
+
+START_TEST(test_reached_real_dump)
+{
+	struct heap rh;
+	struct ruleset *rs;
+	struct bgraph g;
+
+	open_real(&rh, &rs);
+	bgraph_init(&g, &rh);
+	/* the Strings: held by many classes, and by chains of them */
+	node_t *from = xmalloc((size_t)rh.n * sizeof *from), check[150];
+	size_t n = 0, nc = 0;
+	for (node_t v = 1; v < rh.n; v++)
+		if (strcmp(class_name(&rh, rh.node_class[v]), "java.lang.String") == 0)
+			from[n++] = v;
+	for (size_t i = 0; i < n && nc < 150; i += n / 150 + 1)
+		check[nc++] = from[i];
+	for (int k = 0; k < 3; k++)
+		for (int by = 0; by < 2; by++)
+			for (size_t pick = 0; pick < 2; pick++)
+				walk_check(&g, (enum merged_kind)k, (enum merged_by)by, from, n, 4, pick, check, nc);
+	free(from);
+	bgraph_free(&g);
+	heap_free(&rh);
+	rules_free(rs);
+}
+END_TEST
+
 /* ---- the batch commands against the engine's levels ---- */
 #define COOPS TEST_BUILDDIR "/dumps/coops.hprof"
 
@@ -617,18 +1040,22 @@ Suite *merged_suite(void)
 	Suite *s = suite_create("merged");
 	TCase *tc = tcase_create("sample");
 	TCase *real = tcase_create("real");
+	TCase *paths = tcase_create("paths");
 
 	tcase_add_checked_fixture(tc, open_sample, close_sample);
 	tcase_add_test(tc, test_outgoing_by_class);
 	tcase_add_test(tc, test_incoming_two_counts);
 	tcase_add_test(tc, test_by_field);
 	tcase_add_test(tc, test_recursive_chains);
+	tcase_add_test(paths, test_reached_paths);
 	tcase_set_timeout(real, 300);
 	tcase_add_test(real, test_real_dump_brute_force);
 	tcase_add_test(real, test_real_dump_by_field);
+	tcase_add_test(real, test_reached_real_dump);
 	tcase_add_test(real, test_batch_against_levels);
 	tcase_add_test(real, test_batch_cache_same_output);
 	suite_add_tcase(s, tc);
+	suite_add_tcase(s, paths);
 	suite_add_tcase(s, real);
 	return s;
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "format/hprof.h"
+#include "graph/analysis.h"
 
 #define L_NONE    0xffffffffu /* by class */
 #define L_ARRAY   0xfffffff0u /* "[]": any element of an object array */
@@ -759,6 +760,123 @@ void merged_level_free(struct merged_level *l)
 	}
 	free(l->groups);
 	memset(l, 0, sizeof *l);
+}
+
+/* ---- the members of the set reached through a path of rows ----
+ * Backwards from the last row: at each level, the objects of the
+ * level's closed from-set with a neighbour in the chosen group (and,
+ * below the last level, that neighbour among the objects found for the
+ * level under it); then back along the collapsed chain to the objects
+ * the chain was closed from; they are the neighbours the level above
+ * must reach. */
+struct rvisit {
+	const struct heap *h;
+	const struct walk *w;
+	const struct merged_step *st;
+	const bits_t *in;     /* the level's closed from-set */
+	const bits_t *want;   /* NULL, or the neighbours that count */
+	int hit;
+};
+
+static void reach_visit(void *arg, node_t x, node_t y, uint32_t lid)
+{
+	struct rvisit *r = arg;
+	uint32_t cls = y == 0 ? MG_ROOT : r->h->node_class[y];
+
+	(void)x;
+	if (r->hit || cls != r->st->cls)
+		return;
+	if (y != 0 && cls == r->st->parent_cls && bit_get(r->in, y))
+		return; /* inside the collapsed chain: in no group */
+	if (r->st->field != NULL && (y == 0 || strcmp(label_text(r->w, lid), r->st->field) != 0))
+		return;
+	if (r->want != NULL && (y == 0 || !bit_get(r->want, y)))
+		return;
+	r->hit = 1;
+}
+
+/* Objects of the chain (class pcls, marked in) from which a chain step
+ * leads to a marked one join `s`: steps taken backwards. */
+static void chain_back(struct heap *h, enum merged_kind kind, const bits_t *in, bits_t *s,
+		       struct nvec *work)
+{
+	if (kind == MG_DOMINATING)
+		analysis_domchildren(h);
+	while (work->n > 0) {
+		node_t v = work->v[--work->n];
+		const node_t *p, *e;
+		if (kind == MG_OUTGOING) { /* u -> v: u refers to v */
+			p = h->in + h->in_start[v];
+			e = h->in + h->in_start[v + 1];
+		} else if (kind == MG_INCOMING) { /* v refers to u */
+			p = h->out + h->out_start[v];
+			e = h->out + h->out_start[v + 1];
+		} else { /* v is u's immediate dominator */
+			p = h->dom_child + h->dom_start[v];
+			e = h->dom_child + h->dom_start[v + 1];
+		}
+		for (; p < e; p++)
+			if (*p != 0 && bit_get(in, *p) && !bit_get(s, *p)) {
+				bit_set(s, *p);
+				nvec_push(work, *p);
+			}
+	}
+}
+
+int merged_reached(struct heap *h, enum merged_kind kind, enum merged_by by,
+		   const struct merged_step *path, size_t depth, node_t **out, size_t *nout,
+		   struct progress *p)
+{
+	bits_t *want = NULL;
+	struct nvec work = { 0 };
+	int rc = 0;
+
+	*out = NULL;
+	*nout = 0;
+	progress_begin(p, "reached objects", depth, "levels");
+	for (size_t i = depth; i-- > 0 && rc == 0;) {
+		const struct merged_step *st = &path[i];
+		struct closure cl;
+		struct walk w;
+		if (closure_make(h, kind, st->from, st->nfrom, st->parent_cls, &cl, NULL) < 0)
+			rc = -1;
+		walk_init(&w, h, kind, by);
+		struct rvisit r = { h, &w, st, cl.in, want, 0 };
+		bits_t *s = xcalloc(bits_words(h->n), sizeof *s);
+		for (size_t k = 0; k < cl.list.n && rc == 0; k++) {
+			r.hit = 0;
+			neighbours(&w, cl.list.v[k], reach_visit, &r);
+			if (r.hit) {
+				bit_set(s, cl.list.v[k]);
+				nvec_push(&work, cl.list.v[k]);
+			}
+		}
+		if (st->parent_cls != HW_NONE)
+			chain_back(h, kind, cl.in, s, &work);
+		work.n = 0;
+		/* what the level above must reach: objects of this from-set */
+		free(want);
+		want = xcalloc(bits_words(h->n), sizeof *want);
+		for (size_t k = 0; k < st->nfrom; k++)
+			if (bit_get(s, st->from[k]))
+				bit_set(want, st->from[k]);
+		free(s);
+		walk_free(&w);
+		closure_free(&cl);
+		progress_update(p, depth - i);
+		if (progress_cancelled(p))
+			rc = -1;
+	}
+	if (rc == 0 && depth > 0) {
+		*out = xmalloc((path[0].nfrom + 1) * sizeof **out);
+		for (size_t k = 0; k < path[0].nfrom; k++)
+			if (bit_get(want, path[0].from[k]))
+				(*out)[(*nout)++] = path[0].from[k];
+	}
+	free(want);
+	free(work.v);
+	progress_end(p);
+	return rc;
 }
 
 /* ---- the tree of the batch reports ---- */

@@ -48,9 +48,13 @@ struct merged_group {
 	                     * node index, no duplicates; owned */
 	size_t count;
 	uint64_t shallow;   /* shallow bytes of nodes[] */
-	node_t *reached;    /* members of F (after the closure) that have a
-	                     * neighbour in this group, sorted, unique; owned.
-	                     * Incoming: "objects of the set reached this way" */
+	node_t *reached;    /* objects of F and of the chain the closure
+	                     * added that have a neighbour in this group,
+	                     * sorted, unique; owned. At the top level: the
+	                     * members of the set reached this way. Below it:
+	                     * objects of the row above (and its chain), not of
+	                     * the set: for the set's members reached through a
+	                     * row use merged_reached() */
 	size_t nreached;
 };
 
@@ -72,6 +76,33 @@ int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by,
 		 const node_t *from, size_t nfrom, uint32_t parent_cls,
 		 struct merged_level *out, struct progress *p);
 void merged_level_free(struct merged_level *l);
+
+/* ---- the set's objects reached through a row ----
+ * A row below the top stands for a path of groups: the top level's
+ * group, the group chosen in its expansion, and so on. Level i of the
+ * path is what merged_level() was called with and the group chosen in
+ * its answer: */
+struct merged_step {
+	const node_t *from;   /* the level's objects, sorted, unique: the set's
+	                       * members at the top, else the nodes of the row
+	                       * above (borrowed) */
+	size_t nfrom;
+	uint32_t parent_cls;  /* HW_NONE at the top, else the class of the row
+	                       * above (the chain closure's class) */
+	uint32_t cls;         /* the chosen group's cls (MG_ROOT: GC roots) */
+	const char *field;    /* its field by field, NULL by class (borrowed) */
+};
+/* The members of the original set (path[0].from) from which the path
+ * leads to the last row: a member reaches a group of level 0 through a
+ * reference (as in merged_level), that group's object reaches one of
+ * level 1 (after any steps along the chain folded into the row), and so
+ * on. *out: a new sorted array (caller frees), *nout its length. With
+ * depth 1 it is the top-level group's `reached`. Same heap parts as
+ * merged_level, and the dominator tree's children for dominating.
+ * Returns -1 (nothing allocated) when cancelled, else 0. */
+int merged_reached(struct heap *h, enum merged_kind kind, enum merged_by by,
+		   const struct merged_step *path, size_t depth, node_t **out, size_t *nout,
+		   struct progress *p);
 
 /* ---- the tree as the batch reports show it ----
  * The top level over `members`, then each shown group expanded in turn
