@@ -501,6 +501,8 @@ static void path_entry(struct hw *w, uint64_t id, uint64_t key, uint64_t value, 
 	hw_instance(w, id, P_ENTRY, v, 3);
 }
 
+static char paths_dump[512]; /* where open_paths wrote it */
+
 static void open_paths(void)
 {
 	static const struct hw_field entry[] = { { PF_KEY, T_OBJECT, 0 }, { PF_VALUE, T_OBJECT, 0 },
@@ -551,6 +553,7 @@ static void open_paths(void)
 	hw_heap_end(&w);
 	hw_dump_end(&w);
 	char *path = hw_write(&w, "paths.hprof", SIZE_MAX);
+	snprintf(paths_dump, sizeof paths_dump, "%s", path);
 	sbuf_init(&err);
 	ck_assert_msg(heap_open(&h, path, &o, NULL, &err) == 0, "%s", err.buf);
 	heap_need(&h, HP_ALL, NULL);
@@ -838,6 +841,119 @@ START_TEST(test_reached_paths)
 }
 END_TEST
 
+/* Merged dominating over the whole heap: every object's immediate
+ * dominator is an object of the set or the virtual root. The dominators
+ * in the set are still the groups (by hand, from the picture above), and
+ * the GC roots row counts, as reached, the objects no object dominates. */
+START_TEST(test_dominating_whole_heap)
+{
+	struct merged_level l;
+	struct objset all;
+
+	open_paths();
+	objset_all(&h, &all);
+	node_t *m = objset_members(&h, &all);
+	ck_assert_int_eq(merged_level(&h, MG_DOMINATING, MG_BY_CLASS, m, (size_t)all.count, HW_NONE, &l, NULL), 0);
+	const struct merged_group *reg = find(&l, cls_named("Reg"), NULL), *earr = find(&l, cls_named("[LEntry;"), NULL),
+				  *entry = find(&l, cls_named("Entry"), NULL), *root = find(&l, MG_ROOT, NULL);
+	ck_assert_ptr_nonnull(reg);
+	ck_assert_ptr_nonnull(earr);
+	ck_assert_ptr_nonnull(entry);
+	ck_assert_ptr_nonnull(root);
+	ck_assert_uint_eq(reg->count, 1);     /* R dominates T, B1, B2 and I4 */
+	ck_assert_uint_eq(reg->nreached, 4);
+	ck_assert_uint_eq(earr->nreached, 2); /* T: E1, E4 */
+	ck_assert_uint_eq(entry->count, 3);   /* E1, E2, E3: E2, E3, I1, I2, I3 */
+	ck_assert_uint_eq(entry->nreached, 5);
+	/* the root's row: no objects, as reached the objects directly under it */
+	size_t direct = 0;
+	for (node_t v = 1; v < h.n; v++)
+		direct += h.idom[v] == 0;
+	ck_assert_uint_eq(root->count, 0);
+	ck_assert_uint_eq(root->nreached, direct);
+	ck_assert_uint_ge(direct, 4); /* R, E5, I5, I6 and the class objects */
+	merged_level_free(&l);
+	/* a set that the roots hold directly: the GC roots row alone */
+	node_t top[4] = { N(P_R), N(P_E5), N(P_I5), N(P_I6) };
+	sort_nodes_t(top, 4);
+	ck_assert_int_eq(merged_level(&h, MG_DOMINATING, MG_BY_CLASS, top, 4, HW_NONE, &l, NULL), 0);
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert_uint_eq(l.groups[0].cls, MG_ROOT);
+	ck_assert_uint_eq(l.groups[0].nreached, 4);
+	merged_level_free(&l);
+	/* the batch report says what that row means */
+	char cmd[1024];
+	int st;
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache -f json merged-dom %s -e 'object 0x%x,0x%x,0x%x,0x%x'", heapwalk(),
+		 paths_dump, P_R, P_E5, P_I5, P_I6);
+	char *out = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s", cmd);
+	ck_assert_msg(strstr(out, "\"note\":\"no object dominates") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "{\"depth\":0,\"class\":null,\"field\":null,\"objects\":0,\"shallow\":0,"
+				  "\"reached\":4,\"chain\":null}]}") != NULL, "%s", out);
+	free(out);
+	free(m);
+	objset_free(&all);
+	heap_free(&h);
+}
+END_TEST
+
+/* The whole heap of a real dump, dominating by class, against the idom
+ * array read here: every class of dominator, its objects and the objects
+ * they dominate directly. */
+START_TEST(test_dominating_whole_real)
+{
+	struct heap rh;
+	struct ruleset *rs;
+	struct objset all;
+	struct merged_level l;
+
+	open_real(&rh, &rs);
+	objset_all(&rh, &all);
+	node_t *m = objset_members(&rh, &all);
+	ck_assert_int_eq(merged_level(&rh, MG_DOMINATING, MG_BY_CLASS, m, (size_t)all.count, HW_NONE, &l, NULL), 0);
+	uint64_t *count = xcalloc(rh.ncls + 1, sizeof *count), *reached = xcalloc(rh.ncls + 1, sizeof *reached);
+	uint8_t *counted = xcalloc(rh.n, 1);
+	uint64_t direct = 0;
+	for (node_t v = 1; v < rh.n; v++) {
+		node_t d = rh.idom[v];
+		if (d == HW_NONE || d == v)
+			continue;
+		if (d == 0) {
+			direct++;
+			continue;
+		}
+		reached[rh.node_class[d]]++;
+		if (!counted[d])
+			count[rh.node_class[d]]++;
+		counted[d] = 1;
+	}
+	size_t classes = 0;
+	for (uint32_t c = 0; c < rh.ncls; c++)
+		classes += count[c] > 0;
+	ck_assert_uint_eq(l.n, classes + 1);
+	for (size_t i = 0; i < l.n; i++) {
+		const struct merged_group *g = &l.groups[i];
+		if (g->cls == MG_ROOT) {
+			ck_assert_uint_eq(g->nreached, direct);
+			continue;
+		}
+		ck_assert_msg(g->count == count[g->cls] && g->nreached == reached[g->cls], "%s: %zu/%zu, idom %llu/%llu",
+			      class_name(&rh, g->cls), g->count, g->nreached, (unsigned long long)count[g->cls],
+			      (unsigned long long)reached[g->cls]);
+	}
+	ck_assert_uint_gt(classes, 50);
+	merged_level_free(&l);
+	free(count);
+	free(reached);
+	free(counted);
+	free(m);
+	objset_free(&all);
+	heap_free(&rh);
+	rules_free(rs);
+}
+END_TEST
+
 /* Walk down `depth` levels from `from`, each time into group `pick` (the
  * biggest with objects, or the next), checking every prefix of the path
  * against the brute force on `ncheck` members. */
@@ -1048,10 +1164,12 @@ Suite *merged_suite(void)
 	tcase_add_test(tc, test_by_field);
 	tcase_add_test(tc, test_recursive_chains);
 	tcase_add_test(paths, test_reached_paths);
+	tcase_add_test(paths, test_dominating_whole_heap);
 	tcase_set_timeout(real, 300);
 	tcase_add_test(real, test_real_dump_brute_force);
 	tcase_add_test(real, test_real_dump_by_field);
 	tcase_add_test(real, test_reached_real_dump);
+	tcase_add_test(real, test_dominating_whole_real);
 	tcase_add_test(real, test_batch_against_levels);
 	tcase_add_test(real, test_batch_cache_same_output);
 	suite_add_tcase(s, tc);

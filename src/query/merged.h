@@ -23,7 +23,19 @@
  * `chain`: objects the closure added).
  *
  * The virtual root (node 0) is a neighbour only for incoming and
- * dominating: it becomes one group with cls == MG_ROOT ("GC roots").
+ * dominating: it becomes one group with cls == MG_ROOT ("GC roots"). It
+ * is no object: the group's count and shallow are 0, and its `reached`
+ * says what it stands for: the objects a GC root refers to (incoming),
+ * the objects no object dominates, held by the roots directly or by
+ * several of them (dominating). A front end shows `reached` for it.
+ *
+ * Dominating and objects of the set: a member's immediate dominator is
+ * shown whether it is in the set or not. So over the whole heap (where
+ * every dominator is a member) the level is every object's immediate
+ * dominator by class, the dominator tree folded by class, with the
+ * GC roots row for the objects directly under the virtual root; a set
+ * whose members are all directly under the root has that row alone,
+ * which the batch report explains in a note.
  *
  * Groups are sorted by count (descending), then shallow bytes
  * (descending), then class name, then field name: deterministic. */

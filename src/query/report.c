@@ -895,6 +895,18 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 	meta_strs(&t, "by", v->by == MG_BY_FIELD ? "field" : "class");
 	meta_num(&t, "objects", v->set_count);
 	meta_bytes(&t, "shallow", v->set_shallow);
+	size_t top = 0, top_root = 0;
+	for (size_t i = 0; i < v->n; i++)
+		if (v->rows[i].depth == 0) {
+			top++;
+			top_root += v->rows[i].cls == MG_ROOT;
+		}
+	/* a lone GC roots row says little by itself: say what it means */
+	if (top == 1 && top_root == 1)
+		meta_strs(&t, "note", v->kind == MG_DOMINATING
+			  ? "no object dominates an object of the set: each is held directly by a GC root, "
+			    "or by several paths from the roots (reached counts them)"
+			  : "only GC roots refer to the objects of the set (reached counts them)");
 	for (size_t i = 0; i < v->n; i++) {
 		const struct merged_row *r = &v->rows[i];
 		const char *cn = r->cls == MG_ROOT ? "GC roots" : class_name(h, r->cls);
