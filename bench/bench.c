@@ -94,8 +94,9 @@ static int open_dump(struct heap *h, const char *path, int no_cache, struct prog
 /* The merged views' drill-downs a user makes: for each kind and
  * grouping, the top level over every object and over the instances of
  * java.lang.String, then the biggest group (by objects; not GC roots)
- * expanded at levels 2 and 3. Seconds per expansion. */
-static const char *const mg_kinds[] = { "outgoing", "incoming", "dominating" };
+ * expanded at levels 2 and 3; and GC roots to objects, the dominating
+ * tree from the top, likewise. Seconds per expansion. */
+static const char *const mg_kinds[] = { "outgoing", "incoming", "dominating", "roots_to_objects" };
 static const char *const mg_bys[] = { "class", "field" };
 
 /* The first group with objects (groups come biggest first). */
@@ -117,9 +118,12 @@ static void merged_drill(struct heap *hp, int k, int by, const char *what, const
 
 	for (depth = 0; depth < 3; depth++) {
 		double t0 = hw_now();
-		merged_level(hp, (enum merged_kind)k, (enum merged_by)by, from, nfrom, pcls, &l[depth], NULL);
+		if (k == 3) /* GC roots to objects: members stay the set */
+			merged_level_down(hp, (enum merged_by)by, m, n, depth ? from : NULL, nfrom, pcls, &l[depth], NULL);
+		else
+			merged_level(hp, (enum merged_kind)k, (enum merged_by)by, from, nfrom, pcls, &l[depth], NULL);
 		printf("merged_%s_by_%s_%s_level%d_s: %.3f (%zu objects in, %zu groups)\n", mg_kinds[k],
-		       mg_bys[by], what, depth + 1, hw_now() - t0, nfrom, l[depth].n);
+		       mg_bys[by], what, depth + 1, hw_now() - t0, depth ? nfrom : n, l[depth].n);
 		fflush(stdout);
 		const struct merged_group *g = biggest_group(&l[depth]);
 		if (g == NULL) {
@@ -146,7 +150,7 @@ static void merged_all(struct heap *hp, const char *kind, const char *by)
 	for (node_t v = 1; v < hp->n; v++)
 		if (strcmp(class_name(hp, hp->node_class[v]), "java.lang.String") == 0)
 			strings[ns++] = v;
-	for (int k = MG_OUTGOING; k <= MG_DOMINATING; k++)
+	for (int k = MG_OUTGOING; k <= MG_DOMINATING + 1; k++)
 		for (int b = MG_BY_CLASS; b <= MG_BY_FIELD; b++) {
 			if ((kind && strcmp(kind, mg_kinds[k]) != 0) || (by && strcmp(by, mg_bys[b]) != 0))
 				continue;

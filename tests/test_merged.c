@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "graph/open.h"
@@ -954,6 +955,235 @@ START_TEST(test_dominating_whole_real)
 }
 END_TEST
 
+/* ---- GC roots to objects, against each member's own dominator chain ----
+ * A member's chain from the top, cut into runs of one class: the levels
+ * of the reverse tree are those runs; a group is the runs' first objects
+ * (by field also how the object above holds the first one). */
+struct mchain {
+	node_t *v;        /* top first, the member last */
+	size_t n;
+	size_t *run;      /* start of each run in v */
+	size_t nrun;
+};
+
+static void member_chain(const struct bgraph *g, node_t m, struct mchain *c, struct bnb *nb)
+{
+	const struct heap *hp = g->h;
+	size_t n = 0;
+
+	(void)nb;
+	for (node_t v = m; v != 0 && v != HW_NONE; v = hp->idom[v])
+		n++;
+	c->v = xmalloc((n + 1) * sizeof *c->v);
+	c->run = xmalloc((n + 1) * sizeof *c->run);
+	c->n = n;
+	c->nrun = 0;
+	for (node_t v = m; v != 0 && v != HW_NONE; v = hp->idom[v])
+		c->v[--n] = v;
+	for (size_t i = 0; i < c->n; i++)
+		if (i == 0 || hp->node_class[c->v[i]] != hp->node_class[c->v[i - 1]])
+			c->run[c->nrun++] = i;
+}
+
+/* How the object above run r's first object holds it, by field; NULL at
+ * the top (the virtual root). */
+static const char *run_label(const struct bgraph *g, const struct mchain *c, size_t r)
+{
+	const struct heap *hp = g->h;
+	size_t i = c->run[r];
+
+	if (i == 0)
+		return NULL;
+	for (edge_t q = hp->out_start[c->v[i - 1]]; q < hp->out_start[c->v[i - 1] + 1]; q++)
+		if (hp->out[q] == c->v[i])
+			return g->st.s[g->lab[q]];
+	return "<transitive>";
+}
+
+static int run_is(const struct bgraph *g, const struct mchain *c, size_t r, uint32_t cls, const char *field,
+		  enum merged_by by)
+{
+	if (r >= c->nrun || g->h->node_class[c->v[c->run[r]]] != cls)
+		return 0;
+	if (by == MG_BY_CLASS)
+		return 1;
+	const char *l = run_label(g, c, r);
+	return (l == NULL && field == NULL) || (l != NULL && field != NULL && strcmp(l, field) == 0);
+}
+
+static void check_down(struct bgraph *g, enum merged_by by, const node_t *members, size_t n, size_t depth,
+		       size_t pick)
+{
+	struct heap *hp = g->h;
+	struct mchain *mc = xcalloc(n + 1, sizeof *mc);
+	struct merged_level *lv = xcalloc(depth, sizeof *lv);
+	uint8_t *on = xcalloc(n + 1, 1); /* members whose runs match the path so far */
+	bits_t *mark = xcalloc(bits_words(hp->n), sizeof *mark);
+	const node_t *from = NULL;
+	size_t nfrom = 0, d;
+	uint32_t pcls = HW_NONE;
+
+	for (size_t i = 0; i < n; i++) {
+		member_chain(g, members[i], &mc[i], NULL);
+		on[i] = mc[i].n > 0;
+	}
+	for (d = 0; d < depth; d++) {
+		ck_assert_int_eq(merged_level_down(hp, by, members, n, from, nfrom, pcls, &lv[d], NULL), 0);
+		/* the chain folded into the row above: its runs' other objects */
+		if (d > 0) {
+			size_t extra = 0;
+			for (size_t i = 0; i < n; i++)
+				for (size_t k = mc[i].run[d - 1]; on[i] && k < (d < mc[i].nrun ? mc[i].run[d] : mc[i].n); k++)
+					if (!bit_get(mark, mc[i].v[k])) {
+						bit_set(mark, mc[i].v[k]);
+						extra++;
+					}
+			for (size_t i = 0; i < n; i++)
+				for (size_t k = mc[i].run[d - 1]; on[i] && k < (d < mc[i].nrun ? mc[i].run[d] : mc[i].n); k++)
+					bit_clr(mark, mc[i].v[k]);
+			ck_assert_uint_eq(lv[d].chain, extra - nfrom);
+		}
+		/* every group: its objects are the first ones of the runs at this
+		 * level, its reached the members with such a run */
+		size_t brute_members = 0;
+		for (size_t i = 0; i < n; i++)
+			brute_members += on[i] && mc[i].nrun > d;
+		size_t engine_members = 0;
+		for (size_t q = 0; q < lv[d].n; q++) {
+			const struct merged_group *gr = &lv[d].groups[q];
+			size_t cnt = 0, nr = 0;
+			for (size_t i = 0; i < n; i++)
+				if (on[i] && run_is(g, &mc[i], d, gr->cls, gr->field, by)) {
+					node_t f = mc[i].v[mc[i].run[d]];
+					if (!bit_get(mark, f)) {
+						bit_set(mark, f);
+						cnt++;
+						int found = 0;
+						for (size_t k = 0; k < gr->count && !found; k++)
+							found = gr->nodes[k] == f;
+						ck_assert_msg(found, "level %zu, %s: object %u missing", d, class_name(hp, gr->cls), f);
+					}
+					ck_assert_uint_lt(nr, gr->nreached);
+					ck_assert_uint_eq(gr->reached[nr], members[i]);
+					nr++;
+				}
+			for (size_t i = 0; i < n; i++)
+				if (on[i] && mc[i].nrun > d)
+					bit_clr(mark, mc[i].v[mc[i].run[d]]);
+			ck_assert_msg(cnt == gr->count && nr == gr->nreached, "level %zu, %s.%s: %zu/%zu, brute force %zu/%zu",
+				      d, class_name(hp, gr->cls), gr->field ? gr->field : "", gr->count, gr->nreached, cnt, nr);
+			engine_members += nr;
+		}
+		ck_assert_uint_eq(engine_members, brute_members); /* no group missing */
+		/* down the group with the most members below its objects (at the
+		 * top the pick-th such), the deepest way */
+		const struct merged_group *next = NULL, *best = NULL;
+		for (size_t q = 0; q < lv[d].n; q++) {
+			const struct merged_group *gr = &lv[d].groups[q];
+			if (best == NULL || gr->nreached > best->nreached) {
+				next = best;
+				best = gr;
+			} else if (next == NULL || gr->nreached > next->nreached) {
+				next = gr;
+			}
+		}
+		if (d > 0 || pick == 0 || next == NULL)
+			next = best;
+		if (next == NULL) {
+			d++;
+			break;
+		}
+		for (size_t i = 0; i < n; i++)
+			on[i] = on[i] && run_is(g, &mc[i], d, next->cls, next->field, by);
+		from = next->nodes;
+		nfrom = next->count;
+		pcls = next->cls;
+	}
+	ck_assert_uint_ge(d, 2);
+	for (size_t i = 0; i < depth; i++)
+		merged_level_free(&lv[i]);
+	for (size_t i = 0; i < n; i++) {
+		free(mc[i].v);
+		free(mc[i].run);
+	}
+	free(mc);
+	free(lv);
+	free(on);
+	free(mark);
+}
+
+START_TEST(test_down_paths)
+{
+	struct merged_level l;
+	struct bgraph g;
+	node_t items[6];
+
+	open_paths();
+	for (int i = 0; i < 6; i++)
+		items[i] = N(P_I1 + 2 * (uint64_t)i);
+	sort_nodes_t(items, 6);
+	/* by hand: Reg {R} over I1..I4, Item {I5, I6} held by the roots */
+	ck_assert_int_eq(merged_level_down(&h, MG_BY_CLASS, items, 6, NULL, 0, HW_NONE, &l, NULL), 0);
+	ck_assert_uint_eq(l.n, 2);
+	const struct merged_group *reg = find(&l, cls_named("Reg"), NULL), *it = find(&l, cls_named("Item"), NULL);
+	ck_assert_uint_eq(reg->count, 1);
+	ck_assert_uint_eq(reg->nreached, 4);
+	ck_assert_uint_eq(it->count, 2);
+	ck_assert_uint_eq(it->nreached, 2);
+	node_t r = N(P_R);
+	merged_level_free(&l);
+	/* below R: the table over I1..I3, and I4 itself (R dominates it) */
+	ck_assert_int_eq(merged_level_down(&h, MG_BY_CLASS, items, 6, &r, 1, cls_named("Reg"), &l, NULL), 0);
+	ck_assert_uint_eq(l.n, 2);
+	ck_assert_uint_eq(find(&l, cls_named("[LEntry;"), NULL)->nreached, 3);
+	ck_assert_uint_eq(find(&l, cls_named("Item"), NULL)->nodes[0], N(P_I4));
+	merged_level_free(&l);
+	/* below E1: the chain E1 -> E2 -> E3 folds (2 more), then I1..I3 */
+	node_t e1 = N(P_E1);
+	ck_assert_int_eq(merged_level_down(&h, MG_BY_CLASS, items, 6, &e1, 1, cls_named("Entry"), &l, NULL), 0);
+	ck_assert_uint_eq(l.chain, 2);
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert_uint_eq(l.groups[0].count, 3);
+	merged_level_free(&l);
+	/* by field: the table holds E1 through an element, E1 holds I1 as value */
+	ck_assert_int_eq(merged_level_down(&h, MG_BY_FIELD, items, 6, &r, 1, cls_named("Reg"), &l, NULL), 0);
+	ck_assert_ptr_nonnull(find(&l, cls_named("[LEntry;"), "table"));
+	ck_assert_ptr_nonnull(find(&l, cls_named("Item"), "<transitive>")); /* R holds I4 through E4, B2 */
+	merged_level_free(&l);
+	bgraph_init(&g, &h);
+	for (int by = 0; by < 2; by++)
+		check_down(&g, (enum merged_by)by, items, 6, 5, 0);
+	bgraph_free(&g);
+	heap_free(&h);
+}
+END_TEST
+
+START_TEST(test_down_real_dump)
+{
+	struct heap rh;
+	struct ruleset *rs;
+	struct bgraph g;
+	static const char *const sets[] = { "java.lang.String", "Workload$Session", "java.util.HashMap$Node" };
+
+	open_real(&rh, &rs);
+	bgraph_init(&g, &rh);
+	node_t *from = xmalloc((size_t)rh.n * sizeof *from);
+	for (size_t sidx = 0; sidx < 3; sidx++) {
+		size_t n = 0;
+		for (node_t v = 1; v < rh.n; v++)
+			if (strcmp(class_name(&rh, rh.node_class[v]), sets[sidx]) == 0)
+				from[n++] = v;
+		for (int by = 0; by < 2; by++)
+			for (size_t pick = 0; pick < 2; pick++)
+				check_down(&g, (enum merged_by)by, from, n, 6, pick);
+	}
+	free(from);
+	bgraph_free(&g);
+	heap_free(&rh);
+	rules_free(rs);
+}
+END_TEST
+
 /* Walk down `depth` levels from `from`, each time into group `pick` (the
  * biggest with objects, or the next), checking every prefix of the path
  * against the brute force on `ncheck` members. */
@@ -1053,13 +1283,19 @@ static void csv_field(struct sbuf *sb, const char *s)
 /* The CSV rows the command should print for the level from `from`,
  * written here from merged_level's groups: the first `top` groups,
  * each expanded while depth allows. Returns the parent's chain. */
+static const node_t *rev_members; /* GC roots to objects: the set; NULL: not reversed */
+static size_t rev_n;
+
 static size_t expect_rows(struct heap *rh, enum merged_kind k, enum merged_by by, const node_t *from,
 			  size_t n, uint32_t pcls, unsigned depth, unsigned maxdepth, size_t top,
 			  struct sbuf *sb)
 {
 	struct merged_level l;
 
-	ck_assert_int_eq(merged_level(rh, k, by, from, n, pcls, &l, NULL), 0);
+	if (rev_members != NULL)
+		ck_assert_int_eq(merged_level_down(rh, by, rev_members, rev_n, depth ? from : NULL, n, pcls, &l, NULL), 0);
+	else
+		ck_assert_int_eq(merged_level(rh, k, by, from, n, pcls, &l, NULL), 0);
 	for (size_t i = 0; i < l.n && i < top; i++) {
 		const struct merged_group *g = &l.groups[i];
 		struct sbuf below;
@@ -1113,6 +1349,28 @@ START_TEST(test_batch_against_levels)
 			free(got);
 			sbuf_free(&want);
 		}
+	/* GC roots to objects */
+	rev_members = from;
+	rev_n = n;
+	for (int by = 0; by < 2; by++) {
+		struct sbuf want;
+		sbuf_init(&want);
+		sbuf_adds(&want, "depth,class,field,objects,shallow,reached,chain\n");
+		expect_rows(&rh, MG_DOMINATING, (enum merged_by)by, NULL, 0, HW_NONE, 0, 9, 3, &want);
+		snprintf(cmd, sizeof cmd, "%s -q -f csv merged-dom -r -d 9 -n 3 --by %s " COOPS
+			 " -e 'instances Workload$Session'", heapwalk(), by ? "field" : "class");
+		char *got = run(cmd, &st);
+		ck_assert_msg(st == 0, "%s", cmd);
+		ck_assert_msg(strcmp(got, want.buf) == 0, "%s:\n%s\nthe engine's levels:\n%s", cmd, got, want.buf);
+		ck_assert_msg(strstr(got, "\n7,Workload$Session,") != NULL, "%s: not down to the Sessions:\n%s", cmd, got);
+		free(got);
+		sbuf_free(&want);
+	}
+	rev_members = NULL;
+	snprintf(cmd, sizeof cmd, "%s -q merged-in -r " COOPS " 2>/dev/null", heapwalk());
+	char *e = run(cmd, &st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 1, "%s: status %d", cmd, st);
+	free(e);
 	free(from);
 	heap_free(&rh);
 	rules_free(rs);
@@ -1124,7 +1382,7 @@ START_TEST(test_batch_cache_same_output)
 {
 	static const char *const args[] = {
 		"merged-in -d 2 --by field", "-f json merged-out -d 2", "-f csv merged-dom -d 3 -n 0",
-		"-e 'instances java.lang.String | merged-in' -d 2",
+		"-e 'instances java.lang.String | merged-in' -d 2", "-f csv merged-dom -r -d 4 --by field",
 	};
 	char cmd[1024];
 	int st;
@@ -1165,11 +1423,13 @@ Suite *merged_suite(void)
 	tcase_add_test(tc, test_recursive_chains);
 	tcase_add_test(paths, test_reached_paths);
 	tcase_add_test(paths, test_dominating_whole_heap);
+	tcase_add_test(paths, test_down_paths);
 	tcase_set_timeout(real, 300);
 	tcase_add_test(real, test_real_dump_brute_force);
 	tcase_add_test(real, test_real_dump_by_field);
 	tcase_add_test(real, test_reached_real_dump);
 	tcase_add_test(real, test_dominating_whole_real);
+	tcase_add_test(real, test_down_real_dump);
 	tcase_add_test(real, test_batch_against_levels);
 	tcase_add_test(real, test_batch_cache_same_output);
 	suite_add_tcase(s, tc);

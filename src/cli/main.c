@@ -43,7 +43,8 @@ static const char usage_text[] =
 "  merged-out      merged outgoing references: what the set refers to, by class\n"
 "                  (or --by field), class-recursive chains collapsed, -d levels\n"
 "  merged-in       merged incoming references: what refers to the set\n"
-"  merged-dom      merged dominating references: the set's immediate dominators\n"
+"  merged-dom      merged dominating references: the set's immediate dominators;\n"
+"                  -r: from the GC roots down the dominator tree to the set\n"
 "  diff OLD NEW    class deltas from dump OLD to dump NEW, with the new and gone\n"
 "                  objects by class: exact for snapshots (stable ids), else matched\n"
 "  inspect NAME [ARG]  run the inspection NAME on the set (-e) and list its\n"
@@ -78,7 +79,8 @@ static const char usage_text[] =
 "                       by content and references unless both are snapshots)\n"
 "  -f, --format FMT     text (default), json or csv\n"
 "  -s, --sort KEY       classes: shallow (default), retained, instances or name\n"
-"  -r, --reverse        classes: the other way round\n"
+"  -r, --reverse        classes: the other way round; merged-dom: GC roots to\n"
+"                       objects, from the top of the dominator tree down\n"
 "      --by class|field merged-*: group by class (default) or by class and field\n"
 "      --filter REGEX   classes: only classes whose name matches\n"
 "      --exact REGEX    classes: also the exact retained size of matching classes\n"
@@ -390,7 +392,7 @@ static int merged_view(struct heap *h, const char *view, struct objset *set, str
 			   : strcmp(view, "merged-in") == 0 ? MG_INCOMING : MG_DOMINATING;
 	struct merged_tree t;
 	node_t *m = objset_members(h, set);
-	int rc = merged_tree(h, k, c->by, m, (size_t)set->count, (unsigned)(c->depth_set ? c->vo.depth : 1),
+	int rc = merged_tree(h, k, c->by, c->vo.reverse, m, (size_t)set->count, (unsigned)(c->depth_set ? c->vo.depth : 1),
 			     c->top_set ? c->vo.top : 20, &t, c->vo.progress);
 
 	free(m);
@@ -657,6 +659,13 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	const char *view = c.cmd ? c.cmd : pl.view ? pl.view : "classes";
+	if (c.vo.reverse && (strcmp(view, "merged-out") == 0 || strcmp(view, "merged-in") == 0)) {
+		fprintf(stderr, "heapwalk: --reverse goes with classes and merged-dom, not %s (see heapwalk --help)\n",
+			view);
+		pipeline_free(&pl);
+		rules_free(rs);
+		return EXIT_USAGE;
+	}
 	if (c.object != NULL) { /* paths DUMP OBJECT is "object OBJECT | paths" */
 		pl.steps = xmalloc(sizeof *pl.steps);
 		pl.steps[0] = (struct step){ .op = ST_OBJECT, .arg = xstrdup(c.object) };

@@ -762,6 +762,158 @@ void merged_level_free(struct merged_level *l)
 	memset(l, 0, sizeof *l);
 }
 
+/* ---- GC roots to objects: down the dominator tree ----
+ * Only the ancestors of members count (`anc`: members and every node
+ * that dominates one, marked up the idom chains, each node once). The
+ * level below objects C (closed over their children of the row's class
+ * that lead to members) is C's other such children, grouped; a group's
+ * reached is the members in its objects' subtrees, which are disjoint:
+ * a child outside the chain's class is on no other child's way. */
+static bits_t *anc_marks(const struct heap *h, const node_t *members, size_t n)
+{
+	bits_t *anc = xcalloc(bits_words(h->n), sizeof *anc);
+
+	for (size_t i = 0; i < n; i++)
+		for (node_t v = members[i]; v != 0 && v != HW_NONE && !bit_get(anc, v); v = h->idom[v]) {
+			bit_set(anc, v);
+			if (h->idom[v] == v)
+				break;
+		}
+	return anc;
+}
+
+/* The members in the subtree of v (v included), appended to r. */
+static void subtree_members(const struct heap *h, const bits_t *anc, const bits_t *mem, node_t v,
+			    struct nvec *r, struct nvec *stack)
+{
+	stack->n = 0;
+	nvec_push(stack, v);
+	while (stack->n > 0) {
+		node_t u = stack->v[--stack->n];
+		if (bit_get(mem, u))
+			nvec_push(r, u);
+		for (node_t j = h->dom_start[u]; j < h->dom_start[u + 1]; j++)
+			if (bit_get(anc, h->dom_child[j]))
+				nvec_push(stack, h->dom_child[j]);
+	}
+}
+
+struct down {
+	struct heap *h;
+	struct walk w;
+	bits_t *anc, *mem, *in;
+	struct nvec list;    /* C */
+	uint32_t pcls;
+};
+
+/* C: from (the root at the top), closed over children of class pcls on
+ * the way to members. */
+static void down_closure(struct down *d, const node_t *from, size_t nfrom)
+{
+	struct heap *h = d->h;
+
+	d->in = xcalloc(bits_words(h->n), sizeof *d->in);
+	if (from == NULL) {
+		nvec_push(&d->list, 0);
+		return;
+	}
+	for (size_t i = 0; i < nfrom; i++)
+		if (!bit_get(d->in, from[i])) {
+			bit_set(d->in, from[i]);
+			nvec_push(&d->list, from[i]);
+		}
+	for (size_t i = 0; i < d->list.n && d->pcls != HW_NONE; i++) {
+		node_t u = d->list.v[i];
+		for (node_t j = h->dom_start[u]; j < h->dom_start[u + 1]; j++) {
+			node_t c = h->dom_child[j];
+			if (bit_get(d->anc, c) && !bit_get(d->in, c) && h->node_class[c] == d->pcls) {
+				bit_set(d->in, c);
+				nvec_push(&d->list, c);
+			}
+		}
+	}
+}
+
+/* The children of C on the way to members, into the groups of col. */
+static void down_children(struct down *d, struct collect *col)
+{
+	struct heap *h = d->h;
+	uint64_t xid;
+
+	for (size_t i = 0; i < d->list.n; i++) {
+		node_t u = d->list.v[i];
+		for (node_t j = h->dom_start[u]; j < h->dom_start[u + 1]; j++) {
+			node_t c = h->dom_child[j];
+			if (!bit_get(d->anc, c) || bit_get(d->in, c))
+				continue;
+			uint32_t lid = L_NONE;
+			xid = 0;
+			if (d->w.by == MG_BY_FIELD && u != 0) /* how the dominator holds it */
+				lid = refers(h, u, c) ? ref_label(&d->w, u, c, 0, &xid) : L_TRANS;
+			uint32_t g = collect_group(col, h->node_class[c], lid);
+			if (!bit_get(col->seen, c)) { /* one parent: once, one group */
+				bit_set(col->seen, c);
+				col->cnt[g]++;
+				if (col->gid != NULL)
+					col->gid[c] = g + 1;
+			}
+		}
+	}
+}
+
+int merged_level_down(struct heap *h, enum merged_by by, const node_t *members, size_t nmembers,
+		      const node_t *from, size_t nfrom, uint32_t parent_cls, struct merged_level *out,
+		      struct progress *p)
+{
+	struct down d = { 0 };
+	struct collect col = { 0 };
+	struct nvec stack = { 0 };
+
+	memset(out, 0, sizeof *out);
+	progress_begin(p, "GC roots to objects", nmembers, "objects");
+	analysis_domchildren(h);
+	d.h = h;
+	d.pcls = from == NULL ? HW_NONE : parent_cls;
+	walk_init(&d.w, h, MG_DOMINATING, by);
+	d.anc = anc_marks(h, members, nmembers);
+	d.mem = xcalloc(bits_words(h->n), sizeof *d.mem);
+	for (size_t i = 0; i < nmembers; i++)
+		bit_set(d.mem, members[i]);
+	down_closure(&d, from, nfrom);
+	col.h = h;
+	col.pcls = HW_NONE;
+	col.g.by_cls = xcalloc((size_t)h->ncls + 1, sizeof *col.g.by_cls);
+	col.seen = xcalloc(bits_words(h->n), sizeof *col.seen);
+	if (by == MG_BY_FIELD) {
+		col.gid = xcalloc(h->n, sizeof *col.gid);
+		col.memo_k = xcalloc(1024, sizeof *col.memo_k);
+		col.memo_g = xcalloc(1024, sizeof *col.memo_g);
+		for (size_t i = 0; i < 1024; i++)
+			col.memo_k[i] = (struct key){ HW_NONE - 1, 0 };
+	}
+	col.last_cls = HW_NONE - 1;
+	down_children(&d, &col);
+	per_group_grow(&col);
+	/* each group's reached: the members below its objects */
+	for (size_t wd = 0; wd < bits_words(h->n); wd++)
+		for (bits_t b = col.seen[wd]; b != 0; b &= b - 1) {
+			node_t v = (node_t)(wd * 64 + (size_t)__builtin_ctzll(b));
+			uint32_t g = col.gid != NULL ? col.gid[v] - 1 : col.g.by_cls[h->node_class[v]] - 1;
+			subtree_members(h, d.anc, d.mem, v, &col.reach[g], &stack);
+		}
+	level_out(h, &col, &d.w, 1, out);
+	out->chain = from == NULL ? 0 : d.list.n - nfrom;
+	free(stack.v);
+	collect_free(&col);
+	walk_free(&d.w);
+	free(d.anc);
+	free(d.mem);
+	free(d.in);
+	free(d.list.v);
+	progress_end(p);
+	return 0;
+}
+
 /* ---- the members of the set reached through a path of rows ----
  * Backwards from the last row: at each level, the objects of the
  * level's closed from-set with a neighbour in the chosen group (and,
@@ -899,7 +1051,10 @@ static int tree_level(struct heap *h, struct merged_tree *t, const node_t *from,
 	struct merged_level l;
 	int rc = 0;
 
-	if (merged_level(h, t->kind, t->by, from, nfrom, pcls, &l, p) < 0)
+	int rc0 = t->reverse ? merged_level_down(h, t->by, t->members, t->nmembers, depth ? from : NULL, nfrom,
+						 pcls, &l, p)
+			     : merged_level(h, t->kind, t->by, from, nfrom, pcls, &l, p);
+	if (rc0 < 0)
 		return -1;
 	if (depth > 0)
 		t->rows[t->n - 1].chain = (int64_t)l.chain;
@@ -915,12 +1070,15 @@ static int tree_level(struct heap *h, struct merged_tree *t, const node_t *from,
 	return rc;
 }
 
-int merged_tree(struct heap *h, enum merged_kind kind, enum merged_by by, const node_t *members,
+int merged_tree(struct heap *h, enum merged_kind kind, enum merged_by by, int reverse, const node_t *members,
 		size_t n, unsigned depth, size_t top, struct merged_tree *t, struct progress *p)
 {
 	memset(t, 0, sizeof *t);
 	t->kind = kind;
 	t->by = by;
+	t->reverse = reverse && kind == MG_DOMINATING;
+	t->members = members;
+	t->nmembers = n;
 	t->set_count = n;
 	for (size_t i = 0; i < n; i++)
 		t->set_shallow += h->node_shallow[members[i]];

@@ -89,6 +89,33 @@ int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by,
 		 struct merged_level *out, struct progress *p);
 void merged_level_free(struct merged_level *l);
 
+/* ---- GC roots to objects (JProfiler's reverse mode of merged
+ * dominating references) ----
+ * The dominator tree from the top down towards the set: the top level
+ * groups the objects directly under the virtual root that dominate (or
+ * are) members of the set; expanding a group lists the children of its
+ * objects that do, and so on down to the members. Only objects on the
+ * way to members appear. A group's `nodes` are those objects; its
+ * `reached` the members in their subtrees (members among the nodes
+ * included): here reached is the set's members at every level, and
+ * it already is what merged_reached() gives for the path. Chains of one
+ * class (a linked list's nodes dominating each other) fold into the row
+ * as in merged_level: the level below a row of class C is computed from
+ * its objects and their descendants of class C on the way to members
+ * (`chain` counts those added), and lists what lies below that chain.
+ * By field, a group's field is how the object's immediate dominator
+ * refers to it ("<transitive>" when only through others); none at the
+ * top, where the dominator is the virtual root.
+ *
+ * members: the set (sorted, unique); from: NULL at the top, else the
+ * row's nodes (sorted, unique); parent_cls: the row's class (ignored at
+ * the top). Needs HP_NODES|HP_DOM (and HP_OUT|HP_IN by field); builds
+ * the dominator tree's children. Linear in the objects on the way; no
+ * cancellation (returns 0). */
+int merged_level_down(struct heap *h, enum merged_by by, const node_t *members, size_t nmembers,
+		      const node_t *from, size_t nfrom, uint32_t parent_cls, struct merged_level *out,
+		      struct progress *p);
+
 /* ---- the set's objects reached through a row ----
  * A row below the top stands for a path of groups: the top level's
  * group, the group chosen in its expansion, and so on. Level i of the
@@ -132,9 +159,13 @@ struct merged_tree {
 	size_t n, cap;
 	enum merged_kind kind;
 	enum merged_by by;
+	int reverse;                /* dominating: GC roots to objects */
+	const node_t *members;      /* borrowed while merged_tree() runs */
+	size_t nmembers;
 	uint64_t set_count, set_shallow;
 };
-int merged_tree(struct heap *h, enum merged_kind kind, enum merged_by by, const node_t *members,
+/* reverse: with MG_DOMINATING, the levels of merged_level_down(). */
+int merged_tree(struct heap *h, enum merged_kind kind, enum merged_by by, int reverse, const node_t *members,
 		size_t n, unsigned depth, size_t top, struct merged_tree *t, struct progress *p);
 void merged_tree_free(struct merged_tree *t);
 

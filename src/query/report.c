@@ -893,6 +893,7 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 	meta_identity(&t, h);
 	meta_strs(&t, "references", kinds[v->kind]);
 	meta_strs(&t, "by", v->by == MG_BY_FIELD ? "field" : "class");
+	meta_bool(&t, "reverse", v->reverse);
 	meta_num(&t, "objects", v->set_count);
 	meta_bytes(&t, "shallow", v->set_shallow);
 	size_t top = 0, top_root = 0;
@@ -902,7 +903,10 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 			top_root += v->rows[i].cls == MG_ROOT;
 		}
 	/* a lone GC roots row says little by itself: say what it means */
-	if (top == 1 && top_root == 1)
+	if (v->reverse)
+		meta_strs(&t, "note", "GC roots to objects: each level the objects one step down the "
+				     "dominator tree on the way to the set; reached: the set's objects below");
+	else if (top == 1 && top_root == 1)
 		meta_strs(&t, "note", v->kind == MG_DOMINATING
 			  ? "no object dominates an object of the set: each is held directly by a GC root, "
 			    "or by several paths from the roots (reached counts them)"
