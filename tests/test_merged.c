@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "graph/open.h"
+#include "graph/jcoll.h"
 #include "graph/rules.h"
 #include "hprofw.h"
 #include "query/merged.h"
@@ -140,6 +141,7 @@ START_TEST(test_by_field)
 	ck_assert_uint_eq(l.n, 1);
 	ck_assert_str_eq(l.groups[0].field, "next");
 	ck_assert_uint_eq(l.groups[0].count, 2);
+	ck_assert_int_eq(l.groups[0].coll, 0);
 	merged_level_free(&l);
 	/* X's dominator D refers to it itself, through next */
 	level(MG_DOMINATING, MG_BY_FIELD, x, 1, HW_NONE, &l);
@@ -435,7 +437,7 @@ START_TEST(test_real_dump_by_field)
 				padd(&pr, g << 32 | member);
 			}
 		struct merged_level l;
-		ck_assert_int_eq(merged_level(&rh, incoming ? MG_INCOMING : MG_OUTGOING, MG_BY_FIELD, from, n,
+		ck_assert_int_eq(merged_level(&rh, incoming ? MG_INCOMING : MG_OUTGOING, MG_BY_FIELD_RAW, from, n,
 					      HW_NONE, &l, NULL), 0);
 		qsort(pn.v, pn.n, sizeof *pn.v, cmp_u64);
 		qsort(pr.v, pr.n, sizeof *pr.v, cmp_u64);
@@ -782,8 +784,8 @@ START_TEST(test_reached_paths)
 	ck_assert_uint_eq(gt->count, 1);
 	ck_assert_uint_eq(gt->nreached, 2); /* E1 and E4: the row above's objects, not items */
 	struct merged_step p[3] = {
-		{ items, 6, HW_NONE, entry, NULL }, { ge->nodes, ge->count, entry, earr, NULL },
-		{ gt->nodes, gt->count, earr, reg, NULL },
+		{ items, 6, HW_NONE, entry, NULL, 0 }, { ge->nodes, ge->count, entry, earr, NULL, 0 },
+		{ gt->nodes, gt->count, earr, reg, NULL, 0 },
 	};
 	/* through Entry then Entry[]: I1..I4 (I2 and I3 along the chain), not I5 */
 	ck_assert_int_eq(merged_reached(&h, MG_INCOMING, MG_BY_CLASS, p, 2, &got, &ngot, NULL), 0);
@@ -804,11 +806,11 @@ START_TEST(test_reached_paths)
 	/* Box then Reg: I4 and I5; the GC roots below Entry: I5 (E5) */
 	struct merged_level lb;
 	ck_assert_int_eq(merged_level(&h, MG_INCOMING, MG_BY_CLASS, gb->nodes, gb->count, box, &lb, NULL), 0);
-	struct merged_step pb[2] = { { items, 6, HW_NONE, box, NULL }, { gb->nodes, gb->count, box, reg, NULL } };
+	struct merged_step pb[2] = { { items, 6, HW_NONE, box, NULL, 0 }, { gb->nodes, gb->count, box, reg, NULL, 0 } };
 	ck_assert_int_eq(merged_reached(&h, MG_INCOMING, MG_BY_CLASS, pb, 2, &got, &ngot, NULL), 0);
 	ck_assert_uint_eq(ngot, 2);
 	free(got);
-	struct merged_step pr[2] = { p[0], { ge->nodes, ge->count, entry, MG_ROOT, NULL } };
+	struct merged_step pr[2] = { p[0], { ge->nodes, ge->count, entry, MG_ROOT, NULL, 0 } };
 	ck_assert_int_eq(merged_reached(&h, MG_INCOMING, MG_BY_CLASS, pr, 2, &got, &ngot, NULL), 0);
 	ck_assert_uint_eq(ngot, 1);
 	ck_assert_uint_eq(got[0], N(P_I5));
@@ -829,7 +831,7 @@ START_TEST(test_reached_paths)
 	gt = find(&l1, earr, "[]");
 	ck_assert_ptr_nonnull(gt);
 	ck_assert_uint_eq(gt->reached[0], N(P_E1));
-	struct merged_step pf[2] = { { &i3, 1, HW_NONE, entry, "key" }, { ge->nodes, ge->count, entry, earr, "[]" } };
+	struct merged_step pf[2] = { { &i3, 1, HW_NONE, entry, "key", 0 }, { ge->nodes, ge->count, entry, earr, "[]", 0 } };
 	ck_assert_int_eq(merged_reached(&h, MG_INCOMING, MG_BY_FIELD, pf, 2, &got, &ngot, NULL), 0);
 	ck_assert_uint_eq(ngot, 1);
 	ck_assert_uint_eq(got[0], i3);
@@ -890,7 +892,7 @@ START_TEST(test_dominating_whole_heap)
 	char *out = run(cmd, &st);
 	ck_assert_msg(st == 0, "%s", cmd);
 	ck_assert_msg(strstr(out, "\"note\":\"no object dominates") != NULL, "%s", out);
-	ck_assert_msg(strstr(out, "{\"depth\":0,\"class\":null,\"field\":null,\"objects\":0,\"shallow\":0,"
+	ck_assert_msg(strstr(out, "{\"depth\":0,\"class\":null,\"field\":null,\"collection\":0,\"objects\":0,\"shallow\":0,"
 				  "\"reached\":4,\"chain\":null}]}") != NULL, "%s", out);
 	free(out);
 	free(m);
@@ -1204,7 +1206,7 @@ static void walk_check(struct bgraph *g, enum merged_kind k, enum merged_by by, 
 				gr = &lv[d].groups[i];
 		if (gr == NULL)
 			break;
-		path[d] = (struct merged_step){ f, nf, pcls, gr->cls, gr->field };
+		path[d] = (struct merged_step){ f, nf, pcls, gr->cls, gr->field, gr->coll };
 		check_reached(g, k, by, path, d + 1, check, ncheck);
 		f = gr->nodes;
 		nf = gr->count;
@@ -1235,12 +1237,227 @@ START_TEST(test_reached_real_dump)
 		check[nc++] = from[i];
 	for (int k = 0; k < 3; k++)
 		for (int by = 0; by < 2; by++)
-			for (size_t pick = 0; pick < 2; pick++)
-				walk_check(&g, (enum merged_kind)k, (enum merged_by)by, from, n, 4, pick, check, nc);
+			for (size_t pick = 0; pick < 2; pick++) /* fields as stored: the brute force's labels */
+				walk_check(&g, (enum merged_kind)k, by ? MG_BY_FIELD_RAW : MG_BY_CLASS, from, n, 4, pick,
+					   check, nc);
 	free(from);
 	bgraph_free(&g);
 	heap_free(&rh);
 	rules_free(rs);
+}
+END_TEST
+
+/* ---- the JDK's collections by field, on tests/java/Colls ----
+ * Counts from Colls.java: AL holds Integer 1000..1006, HM_13 keys
+ * 2000..2012, LHM keys 3000..3004, HS elements 4000..4019, TM keys
+ * 5000..5049 (values "h"+i, "l"+i, "t"+i), PROPS four "pk"+i -> "pv"+i;
+ * Integer.valueOf above 127 makes a new object, "pk"+i a new String:
+ * nothing else holds them. */
+static struct heap ch;
+static struct ruleset *crs;
+static struct jcoll *cj;
+
+static void open_colls(void)
+{
+	char path[512];
+	struct open_opts oo = { .quiet = 1 };
+	struct sbuf err;
+
+	workload_dump("Colls", "colls", "--add-opens java.base/java.util=ALL-UNNAMED", path, sizeof path);
+	crs = rules_new(); /* the rules heapwalk applies by default */
+	sbuf_init(&err);
+	ck_assert_int_eq(rules_load_default(crs, &err), 0);
+	oo.rules = crs;
+	ck_assert_msg(heap_open(&ch, path, &oo, NULL, &err) == 0, "%s", err.buf);
+	sbuf_free(&err);
+	heap_need(&ch, HP_ALL, NULL);
+	cj = jcoll_new(&ch);
+}
+
+static void close_colls(void)
+{
+	jcoll_free(cj);
+	heap_free(&ch);
+	rules_free(crs);
+}
+
+static uint32_t ccls(const char *name)
+{
+	for (uint32_t c = 0; c < ch.ncls; c++)
+		if (strcmp(class_name(&ch, c), name) == 0)
+			return c;
+	ck_abort_msg("no class %s", name);
+	return HW_NONE;
+}
+
+struct sget { const char *name; uint64_t id; };
+
+static void sget_cb(void *arg, const char *name, const struct hvalue *v)
+{
+	struct sget *g = arg;
+
+	if (strcmp(name, g->name) == 0 && v->type == T_OBJECT)
+		g->id = v->v.id;
+}
+
+/* Colls.NAME: a static field, read from the class's record */
+static node_t colls_static(const char *name)
+{
+	struct sget g = { name, 0 };
+
+	hprof_fields(&ch, ch.cls[ccls("Colls")].node, sget_cb, &g);
+	node_t v = heap_find_id(&ch, g.id);
+	ck_assert_msg(v != HW_NONE, "no Colls.%s", name);
+	return v;
+}
+
+static const struct merged_group *cfind(const struct merged_level *l, const char *cls, const char *field)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->groups[i].cls != MG_ROOT && strcmp(class_name(&ch, l->groups[i].cls), cls) == 0 &&
+		    l->groups[i].field != NULL && strcmp(l->groups[i].field, field) == 0)
+			return &l->groups[i];
+	ck_abort_msg("no group %s %s", cls, field);
+	return NULL;
+}
+
+static void expect_coll(const struct merged_level *l, const char *cls, const char *field, size_t count,
+			size_t reached, node_t node)
+{
+	const struct merged_group *g = cfind(l, cls, field);
+
+	ck_assert_msg(g->coll && g->count == count && g->nreached == reached, "%s %s: coll %d, %zu/%zu, not %zu/%zu",
+		      cls, field, g->coll, g->count, g->nreached, count, reached);
+	if (node != HW_NONE)
+		ck_assert_uint_eq(g->nodes[0], node);
+}
+
+START_TEST(test_colls_incoming)
+{
+	node_t *from = xmalloc((size_t)ch.n * sizeof *from);
+	size_t n = 0;
+	uint32_t integer = ccls("java.lang.Integer");
+	struct merged_level l;
+
+	for (node_t v = 1; v < ch.n; v++)
+		if (ch.node_class[v] == integer) {
+			int64_t x = jfield_int(cj, v, "value");
+			if ((x >= 1000 && x < 1007) || (x >= 2000 && x < 2013) || (x >= 3000 && x < 3005) ||
+			    (x >= 4000 && x < 4020) || (x >= 5000 && x < 5050))
+				from[n++] = v;
+		}
+	ck_assert_uint_eq(n, 95);
+	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD, from, n, HW_NONE, &l, NULL), 0);
+	ck_assert_uint_eq(l.n, 5); /* no HashMap$Node, TreeMap$Entry, elementData... */
+	expect_coll(&l, "java.util.ArrayList", "element", 1, 7, colls_static("AL"));
+	expect_coll(&l, "java.util.HashMap", "map key", 1, 13, colls_static("HM_13"));
+	expect_coll(&l, "java.util.LinkedHashMap", "map key", 1, 5, colls_static("LHM"));
+	expect_coll(&l, "java.util.HashSet", "element", 1, 20, colls_static("HS"));
+	expect_coll(&l, "java.util.TreeMap", "map key", 1, 50, colls_static("TM"));
+	merged_level_free(&l);
+	/* as stored, the inside shows */
+	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD_RAW, from, n, HW_NONE, &l, NULL), 0);
+	const struct merged_group *node = find(&l, ccls("java.util.HashMap$Node"), "key");
+	ck_assert_ptr_nonnull(node);
+	ck_assert_uint_eq(node->nreached, 13 + 20);
+	ck_assert_int_eq(node->coll, 0);
+	merged_level_free(&l);
+	/* a level down: the collections are Colls's statics */
+	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD, from, n, HW_NONE, &l, NULL), 0);
+	const struct merged_group *tm = cfind(&l, "java.util.TreeMap", "map key");
+	struct merged_level l2;
+	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD, tm->nodes, tm->count, tm->cls, &l2, NULL), 0);
+	const struct merged_group *st = find(&l2, ch.node_class[ch.cls[ccls("Colls")].node], "static TM");
+	ck_assert_ptr_nonnull(st);
+	/* and the path's members: the 50 keys */
+	struct merged_step p[2] = { { from, n, HW_NONE, tm->cls, "map key", 1 },
+				    { tm->nodes, tm->count, tm->cls, st->cls, "static TM", 0 } };
+	node_t *got;
+	size_t ngot;
+	ck_assert_int_eq(merged_reached(&ch, MG_INCOMING, MG_BY_FIELD, p, 2, &got, &ngot, NULL), 0);
+	ck_assert_uint_eq(ngot, 50);
+	free(got);
+	merged_level_free(&l2);
+	merged_level_free(&l);
+	/* Properties (JDK 9+: a ConcurrentHashMap inside): its keys */
+	n = 0;
+	uint32_t string = ccls("java.lang.String");
+	struct sbuf sb;
+	sbuf_init(&sb);
+	for (node_t v = 1; v < ch.n; v++)
+		if (ch.node_class[v] == string) {
+			sbuf_reset(&sb);
+			if (hprof_string_value(&ch, v, &sb, 16) == 0 && strncmp(sb.buf, "pk", 2) == 0 && sb.len == 3 &&
+			    sb.buf[2] >= '0' && sb.buf[2] <= '3')
+				from[n++] = v;
+		}
+	sbuf_free(&sb);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD, from, n, HW_NONE, &l, NULL), 0);
+	ck_assert_uint_eq(l.n, 1);
+	expect_coll(&l, "java.util.Properties", "map key", 1, 4, colls_static("PROPS"));
+	merged_level_free(&l);
+	/* every String: each kind of collection holds its own (Colls.java:
+	 * VEC 3, STACK 4, DEQUE 8 of which 3 wrapped, CLQ 8 less 2 polled,
+	 * COW 4, COWSET 3, LHS 3, TS 7, IHM 5 keys and 6 values (one for the
+	 * null key), TM, LHM, WHM and HT values) */
+	static const struct { const char *coll, *role, *name; size_t reached; } want[] = {
+		{ "java.util.Vector", "element", "VEC", 3 }, { "java.util.Stack", "element", "STACK", 4 },
+		{ "java.util.ArrayDeque", "element", "DEQUE", 8 },
+		{ "java.util.concurrent.ConcurrentLinkedQueue", "element", "CLQ", 6 },
+		{ "java.util.concurrent.CopyOnWriteArrayList", "element", "COW", 4 },
+		{ "java.util.concurrent.CopyOnWriteArraySet", "element", "COWSET", 3 },
+		{ "java.util.LinkedHashSet", "element", "LHS", 3 }, { "java.util.TreeSet", "element", "TS", 7 },
+		{ "java.util.IdentityHashMap", "map key", "IHM", 5 }, { "java.util.IdentityHashMap", "map value", "IHM", 6 },
+		{ "java.util.TreeMap", "map value", "TM", 50 }, { "java.util.LinkedHashMap", "map value", "LHM", 5 },
+		{ "java.util.WeakHashMap", "map value", "WHM", 5 }, { "java.util.Hashtable", "map value", "HT", 5 },
+	};
+	n = 0;
+	for (node_t v = 1; v < ch.n; v++)
+		if (ch.node_class[v] == string)
+			from[n++] = v;
+	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD, from, n, HW_NONE, &l, NULL), 0);
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		expect_coll(&l, want[i].coll, want[i].role, 1, want[i].reached, colls_static(want[i].name));
+	merged_level_free(&l);
+	free(from);
+}
+END_TEST
+
+/* Outgoing from a collection: its contents, not its inside. */
+static void expect_out(const char *name, const char *field, const char *cls, size_t count, size_t ngroups)
+{
+	node_t v = colls_static(name);
+	struct merged_level l;
+
+	ck_assert_int_eq(merged_level(&ch, MG_OUTGOING, MG_BY_FIELD, &v, 1, HW_NONE, &l, NULL), 0);
+	expect_coll(&l, cls, field, count, 1, HW_NONE);
+	ck_assert_msg(l.n == ngroups, "Colls.%s: %zu groups, not %zu", name, l.n, ngroups);
+	for (size_t i = 0; i < l.n; i++) /* its class, its contents: nothing else */
+		ck_assert_msg(l.groups[i].coll || strcmp(l.groups[i].field, "<class>") == 0, "Colls.%s: %s %s", name,
+			      class_name(&ch, l.groups[i].cls), l.groups[i].field);
+	merged_level_free(&l);
+}
+
+START_TEST(test_colls_outgoing)
+{
+	expect_out("AL", "element", "java.lang.Integer", 7, 2);
+	expect_out("HM_13", "map key", "java.lang.Integer", 13, 3);
+	expect_out("HM_13", "map value", "java.lang.String", 13, 3);
+	expect_out("HS", "element", "java.lang.Integer", 20, 2);
+	expect_out("LHM", "map value", "java.lang.String", 5, 3);
+	expect_out("TM", "map key", "java.lang.Integer", 50, 3);
+	expect_out("PROPS", "map value", "java.lang.String", 4, 3);
+	expect_out("LL", "element", "java.lang.String", 10, 2);
+	expect_out("UNMOD_LIST", "element", "java.lang.String", 3, 2);
+	/* the batch report reads them as JProfiler does */
+	char path[512], cmd[1024];
+	int st;
+	workload_dump("Colls", "colls", "--add-opens java.base/java.util=ALL-UNNAMED", path, sizeof path);
+	snprintf(cmd, sizeof cmd, "%s -q merged-in --by field %s -e 'instances Colls$K'", heapwalk(), path);
+	char *out = run(cmd, &st);
+	ck_assert_msg(st == 0 && strstr(out, "map key of java.util.Hashtable ") != NULL, "%s", out);
+	free(out);
 }
 END_TEST
 
@@ -1307,7 +1524,7 @@ static size_t expect_rows(struct heap *rh, enum merged_kind k, enum merged_by by
 		csv_field(sb, g->cls == MG_ROOT ? NULL : class_name(rh, g->cls));
 		sbuf_addc(sb, ',');
 		csv_field(sb, g->field);
-		sbuf_printf(sb, ",%zu,%llu,%zu,", g->count, (unsigned long long)g->shallow, g->nreached);
+		sbuf_printf(sb, ",%d,%zu,%llu,%zu,", g->coll, g->count, (unsigned long long)g->shallow, g->nreached);
 		if (depth + 1 < maxdepth && g->count > 0)
 			sbuf_printf(sb, "%zu", chain);
 		sbuf_addc(sb, '\n');
@@ -1339,7 +1556,7 @@ START_TEST(test_batch_against_levels)
 		for (int by = 0; by < 2; by++) {
 			struct sbuf want;
 			sbuf_init(&want);
-			sbuf_adds(&want, "depth,class,field,objects,shallow,reached,chain\n");
+			sbuf_adds(&want, "depth,class,field,collection,objects,shallow,reached,chain\n");
 			expect_rows(&rh, (enum merged_kind)k, (enum merged_by)by, from, n, HW_NONE, 0, 3, 4, &want);
 			snprintf(cmd, sizeof cmd, "%s -q -f csv %s -d 3 -n 4 --by %s " COOPS
 				 " -e 'instances Workload$Session'", heapwalk(), views[k], by ? "field" : "class");
@@ -1355,7 +1572,7 @@ START_TEST(test_batch_against_levels)
 	for (int by = 0; by < 2; by++) {
 		struct sbuf want;
 		sbuf_init(&want);
-		sbuf_adds(&want, "depth,class,field,objects,shallow,reached,chain\n");
+		sbuf_adds(&want, "depth,class,field,collection,objects,shallow,reached,chain\n");
 		expect_rows(&rh, MG_DOMINATING, (enum merged_by)by, NULL, 0, HW_NONE, 0, 9, 3, &want);
 		snprintf(cmd, sizeof cmd, "%s -q -f csv merged-dom -r -d 9 -n 3 --by %s " COOPS
 			 " -e 'instances Workload$Session'", heapwalk(), by ? "field" : "class");
@@ -1415,6 +1632,7 @@ Suite *merged_suite(void)
 	TCase *tc = tcase_create("sample");
 	TCase *real = tcase_create("real");
 	TCase *paths = tcase_create("paths");
+	TCase *colls = tcase_create("colls");
 
 	tcase_add_checked_fixture(tc, open_sample, close_sample);
 	tcase_add_test(tc, test_outgoing_by_class);
@@ -1435,5 +1653,10 @@ Suite *merged_suite(void)
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, paths);
 	suite_add_tcase(s, real);
+	tcase_add_unchecked_fixture(colls, open_colls, close_colls);
+	tcase_set_timeout(colls, 300);
+	tcase_add_test(colls, test_colls_incoming);
+	tcase_add_test(colls, test_colls_outgoing);
+	suite_add_tcase(s, colls);
 	return s;
 }

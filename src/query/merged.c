@@ -23,12 +23,16 @@
 
 #include "format/hprof.h"
 #include "graph/analysis.h"
+#include "graph/jcoll.h"
 
 #define L_NONE    0xffffffffu /* by class */
 #define L_ARRAY   0xfffffff0u /* "[]": any element of an object array */
 #define L_CLASS   0xfffffff1u /* "<class>": an instance's class object */
 #define L_TRANS   0xfffffff2u /* "<transitive>": a dominator that holds it indirectly */
 #define L_UNKNOWN 0xfffffff3u /* "<?>" */
+#define L_CELEM   0xfffffff4u /* a collection's element (graph/jcoll.h) */
+#define L_CKEY    0xfffffff5u /* a map's key */
+#define L_CVALUE  0xfffffff6u /* a map's value */
 #define L_STR     0x80000000u /* | index of an interned string */
 
 /* ---- small vectors ---- */
@@ -174,6 +178,7 @@ struct walk {
 	size_t idscap;
 	uint32_t *match;       /* scratch: the fields of a referrer that hold the member */
 	size_t matchcap;
+	struct jcontents *jc;  /* by field, in and out: collections as their contents */
 	struct sbuf tmp;
 };
 
@@ -183,8 +188,11 @@ static void walk_init(struct walk *w, struct heap *h, enum merged_kind kind, enu
 	w->h = h;
 	w->kind = kind;
 	w->by = by;
-	if (by == MG_BY_FIELD)
+	if (by != MG_BY_CLASS)
 		w->slots = xcalloc((size_t)h->ncls + 1, sizeof *w->slots);
+	/* JVM knowledge stays in graph/jcoll.c: this is the one hook */
+	if (by == MG_BY_FIELD && kind != MG_DOMINATING)
+		w->jc = jcontents_new(h);
 	sbuf_init(&w->tmp);
 }
 
@@ -198,6 +206,7 @@ static void walk_free(struct walk *w)
 	free(w->strs);
 	free(w->ids);
 	free(w->match);
+	jcontents_free(w->jc);
 	sbuf_free(&w->tmp);
 }
 
@@ -224,6 +233,9 @@ static const char *label_text(const struct walk *w, uint32_t lid)
 	case L_CLASS: return "<class>";
 	case L_TRANS: return "<transitive>";
 	case L_UNKNOWN: return "<?>";
+	case L_CELEM: return coll_role_name(CR_ELEMENT);
+	case L_CKEY: return coll_role_name(CR_KEY);
+	case L_CVALUE: return coll_role_name(CR_VALUE);
 	}
 	return lid & L_STR ? w->strs[lid & ~L_STR] : heap_str(w->h, lid);
 }
@@ -324,6 +336,46 @@ HOT uint32_t slot_label(struct walk *w, uint32_t c, uint32_t slot)
 }
 
 typedef void (*visit_fn)(void *arg, node_t x, node_t y, uint32_t lid);
+
+static uint32_t role_label(enum coll_role r)
+{
+	return r == CR_KEY ? L_CKEY : r == CR_VALUE ? L_CVALUE : L_CELEM;
+}
+
+/* Outgoing from a collection: its contents, then its own references but
+ * those to its inside. */
+struct coll_out {
+	struct walk *w;
+	visit_fn fn;
+	void *arg;
+	node_t x;
+};
+
+static void coll_content(void *arg, node_t holder, node_t target, enum coll_role role)
+{
+	struct coll_out *a = arg;
+
+	(void)holder;
+	a->fn(a->arg, a->x, target, role_label(role));
+}
+
+static void coll_own(void *arg, node_t x, node_t y, uint32_t lid)
+{
+	struct coll_out *a = arg;
+
+	if (!jcontents_inside(a->w->jc, x, y))
+		a->fn(a->arg, x, y, lid);
+}
+
+static void out_labels(struct walk *w, node_t x, visit_fn fn, void *arg);
+
+static void out_coll(struct walk *w, node_t x, visit_fn fn, void *arg)
+{
+	struct coll_out a = { w, fn, arg, x };
+
+	jcontents_walk(w->jc, x, coll_content, &a);
+	out_labels(w, x, coll_own, &a);
+}
 
 /* Outgoing, by field: x's references with their fields. out[x] is
  * sorted by node and so by id: when it has as many entries as x has
@@ -429,11 +481,15 @@ static int refers(const struct heap *h, node_t y, node_t x)
 HOT void neighbours(struct walk *w, node_t x, visit_fn fn, void *arg)
 {
 	struct heap *h = w->h;
-	int byf = w->by == MG_BY_FIELD;
+	int byf = w->by != MG_BY_CLASS;
 	uint64_t xid = 0;
 
 	switch (w->kind) {
 	case MG_OUTGOING:
+		if (byf && w->jc != NULL && jcontents_is_coll(w->jc, x)) {
+			out_coll(w, x, fn, arg);
+			break;
+		}
 		if (byf) {
 			out_labels(w, x, fn, arg);
 			break;
@@ -447,6 +503,14 @@ HOT void neighbours(struct walk *w, node_t x, visit_fn fn, void *arg)
 			node_t y = h->in[j];
 			/* in[] is sorted by referrer: a referrer's references in a run */
 			r = j > h->in_start[x] && h->in[j - 1] == y ? r + 1 : 0;
+			if (byf && y != 0 && w->jc != NULL) { /* inside a collection: the collection */
+				enum coll_role role;
+				node_t c = jcontents_holder(w->jc, y, x, r, &role);
+				if (c != HW_NONE) {
+					fn(arg, x, c, role_label(role));
+					continue;
+				}
+			}
 			fn(arg, x, y, byf && y != 0 ? ref_label(w, y, x, r, &xid) : L_NONE);
 		}
 		break;
@@ -671,6 +735,7 @@ static void level_out(struct heap *h, struct collect *c, const struct walk *w, i
 		struct merged_group *m = &out->groups[i];
 		m->cls = c->g.k[i].cls;
 		m->field = c->g.k[i].lid == L_NONE ? NULL : xstrdup(label_text(w, c->g.k[i].lid));
+		m->coll = c->g.k[i].lid >= L_CELEM && c->g.k[i].lid <= L_CVALUE;
 		m->nodes = own[i];
 		m->count = c->cnt[i];
 		m->reached = c->reach[i].v != NULL ? c->reach[i].v : xmalloc(sizeof *m->reached);
@@ -725,7 +790,7 @@ int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by,
 	col.pcls = parent_cls;
 	col.g.by_cls = xcalloc((size_t)h->ncls + 1, sizeof *col.g.by_cls);
 	/* per node, but the kernel hands out zero pages: only touched ones cost */
-	if (by == MG_BY_FIELD) {
+	if (by != MG_BY_CLASS) {
 		col.gid = xcalloc(h->n, sizeof *col.gid);
 		col.more_head = xcalloc(h->n, sizeof *col.more_head);
 		col.memo_k = xmalloc(1024 * sizeof *col.memo_k);
@@ -848,7 +913,7 @@ static void down_children(struct down *d, struct collect *col)
 				continue;
 			uint32_t lid = L_NONE;
 			xid = 0;
-			if (d->w.by == MG_BY_FIELD && u != 0) /* how the dominator holds it */
+			if (d->w.by != MG_BY_CLASS && u != 0) /* how the dominator holds it */
 				lid = refers(h, u, c) ? ref_label(&d->w, u, c, 0, &xid) : L_TRANS;
 			uint32_t g = collect_group(col, h->node_class[c], lid);
 			if (!bit_get(col->seen, c)) { /* one parent: once, one group */
@@ -884,7 +949,7 @@ int merged_level_down(struct heap *h, enum merged_by by, const node_t *members, 
 	col.pcls = HW_NONE;
 	col.g.by_cls = xcalloc((size_t)h->ncls + 1, sizeof *col.g.by_cls);
 	col.seen = xcalloc(bits_words(h->n), sizeof *col.seen);
-	if (by == MG_BY_FIELD) {
+	if (by != MG_BY_CLASS) {
 		col.gid = xcalloc(h->n, sizeof *col.gid);
 		col.memo_k = xcalloc(1024, sizeof *col.memo_k);
 		col.memo_g = xcalloc(1024, sizeof *col.memo_g);
@@ -940,7 +1005,8 @@ static void reach_visit(void *arg, node_t x, node_t y, uint32_t lid)
 		return;
 	if (y != 0 && cls == r->st->parent_cls && bit_get(r->in, y))
 		return; /* inside the collapsed chain: in no group */
-	if (r->st->field != NULL && (y == 0 || strcmp(label_text(r->w, lid), r->st->field) != 0))
+	if (r->st->field != NULL && (y == 0 || strcmp(label_text(r->w, lid), r->st->field) != 0 ||
+				     (lid >= L_CELEM && lid <= L_CVALUE) != (r->st->coll != 0)))
 		return;
 	if (r->want != NULL && (y == 0 || !bit_get(r->want, y)))
 		return;
@@ -1038,7 +1104,7 @@ static void tree_add(struct merged_tree *t, unsigned depth, struct merged_group 
 		t->cap = t->cap ? t->cap * 2 : 64;
 		t->rows = xreallocarray(t->rows, t->cap, sizeof *t->rows);
 	}
-	t->rows[t->n++] = (struct merged_row){ depth, g->cls, g->field, g->count, g->shallow,
+	t->rows[t->n++] = (struct merged_row){ depth, g->cls, g->field, g->coll, g->count, g->shallow,
 					       g->nreached, -1 };
 	g->field = NULL;
 }

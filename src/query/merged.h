@@ -13,6 +13,32 @@
  * the field of the F member; incoming, the field of the referrer;
  * dominating, the idom's field that refers to the member directly, or
  * "<transitive>" when the idom holds it only through other objects).
+ * By field every reference counts through its own field: an object
+ * that holds a member in two fields is in both fields' groups. Labels:
+ * the field name, "[]" for any element of an object array, "<class>"
+ * for an instance's class object, and a class object's own ("static
+ * NAME", "<super>", "<loader>"...).
+ *
+ * Collections (MG_BY_FIELD, outgoing and incoming): the JDK's
+ * collections that graph/jcoll.h knows (lists, sets, maps, queues,
+ * their wrappers; not plain arrays) show as JProfiler shows them. A
+ * member held inside one (by a HashMap$Node's value, an ArrayList's
+ * element array) is held by the collection itself: group (cls of the
+ * collection, field "map value", coll set), read "map value of
+ * java.util.HashMap"; the collection is the group's object. Outgoing
+ * from a collection: its elements, keys and values (weak keys of a
+ * WeakHashMap included) as its references ("element", "map key", "map
+ * value"), its inside (tables, nodes, entries, views, a set's backing
+ * map) left out, its other fields as they are. A reference from inside
+ * a collection that the collection does not own (a node something else
+ * dominates too) is shown as stored. Dominating is never compacted.
+ * MG_BY_FIELD_RAW: every field as stored, no compaction.
+ *
+ * Cost: one pass over the set's references, each member's record read
+ * once (never an array scanned for an element), nothing sorted but the
+ * groups; transient memory two bitsets over the heap, and by field a
+ * word per object (zero pages the kernel hands out lazily) plus 8 bytes
+ * per further group an object is in.
  *
  * Class-recursive chains (a linked list: Node.next -> Node -> ...) are
  * collapsed: when a level is computed from a group of class C, the
@@ -47,7 +73,9 @@
 #include "query/objset.h"
 
 enum merged_kind { MG_OUTGOING, MG_INCOMING, MG_DOMINATING };
-enum merged_by { MG_BY_CLASS, MG_BY_FIELD };
+/* MG_BY_FIELD shows the JDK's collections as their contents (see
+ * above); MG_BY_FIELD_RAW every field as the dump stores it. */
+enum merged_by { MG_BY_CLASS, MG_BY_FIELD, MG_BY_FIELD_RAW };
 
 #define MG_ROOT HW_NONE /* cls of the group standing for GC roots */
 
@@ -56,6 +84,10 @@ struct merged_group {
 	char *field;        /* MG_BY_FIELD: field name ("[]" for array
 	                     * elements, "static NAME", "<transitive>"...);
 	                     * NULL when by class; owned, raw dump text */
+	int coll;           /* field names a collection's role: "element",
+	                     * "map key", "map value" of the collection cls
+	                     * (incoming) or in it (outgoing): show "map value
+	                     * of java.util.HashMap", "map value -> Foo" */
 	node_t *nodes;      /* the neighbour objects in this group, sorted by
 	                     * node index, no duplicates; owned */
 	size_t count;
@@ -82,7 +114,8 @@ struct merged_level {
  * no node 0). `parent_cls` is the class of the group being expanded, or
  * HW_NONE at the top level (then no closure is done). Needs the heap
  * parts: outgoing HP_NODES|HP_OUT, incoming HP_NODES|HP_IN, dominating
- * HP_NODES|HP_DOM|HP_OUT. Polls progress_cancelled(p): returns -1 (out
+ * HP_NODES|HP_DOM|HP_OUT; by field also HP_IN|HP_OUT, and for the
+ * collections HP_WEAK|HP_DOM. Polls progress_cancelled(p): returns -1 (out
  * freed, empty) when cancelled, else 0. */
 int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by,
 		 const node_t *from, size_t nfrom, uint32_t parent_cls,
@@ -130,6 +163,7 @@ struct merged_step {
 	                       * above (the chain closure's class) */
 	uint32_t cls;         /* the chosen group's cls (MG_ROOT: GC roots) */
 	const char *field;    /* its field by field, NULL by class (borrowed) */
+	int coll;             /* its coll flag */
 };
 /* The members of the original set (path[0].from) from which the path
  * leads to the last row: a member reaches a group of level 0 through a
@@ -151,6 +185,7 @@ struct merged_row {
 	unsigned depth;     /* 0: the top level */
 	uint32_t cls;       /* as in merged_group */
 	char *field;        /* owned; NULL by class */
+	int coll;           /* as in merged_group */
 	uint64_t count, shallow, nreached;
 	int64_t chain;      /* the expansion's `chain`; -1 when not expanded */
 };

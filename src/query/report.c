@@ -879,6 +879,7 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 		{ "group", "group", COL_STR, CF_TEXT },
 		{ "class", "class", COL_STR, CF_DATA },
 		{ "field", "field", COL_STR, CF_DATA },
+		{ "collection", "collection", COL_NUM, CF_DATA },
 		{ "objects", "objects", COL_NUM, 0 },
 		{ "shallow", "shallow", COL_BYTES, 0 },
 		{ "reached", "reached", COL_NUM, 0 },
@@ -889,7 +890,7 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 	struct table t;
 
 	sbuf_init(&label);
-	table_init(&t, f, view, cols, 8);
+	table_init(&t, f, view, cols, 9);
 	meta_identity(&t, h);
 	meta_strs(&t, "references", kinds[v->kind]);
 	meta_strs(&t, "by", v->by == MG_BY_FIELD ? "field" : "class");
@@ -917,15 +918,18 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 		sbuf_reset(&label);
 		for (unsigned d = 0; d < r->depth; d++)
 			sbuf_adds(&label, "  ");
-		/* outgoing reads "field -> class", the others "class.field" */
+		/* outgoing reads "field -> class", the others "class.field", and a
+		 * collection's role "map value of java.util.HashMap" */
 		if (r->field != NULL && v->kind == MG_OUTGOING)
 			sbuf_printf(&label, "%s -> %s", r->field, cn);
+		else if (r->field != NULL && r->coll)
+			sbuf_printf(&label, "%s of %s", r->field, cn);
 		else if (r->field != NULL)
 			sbuf_printf(&label, "%s.%s", cn, r->field);
 		else
 			sbuf_adds(&label, cn);
 		table_row(&t, CN(r->depth), CSB(&label), r->cls == MG_ROOT ? CNULL : CS(cn),
-			  CS(r->field), CN(r->count), CB(r->shallow), CN(r->nreached),
+			  CS(r->field), CN(r->coll), CN(r->count), CB(r->shallow), CN(r->nreached),
 			  r->chain < 0 ? CNULL : CN(r->chain));
 	}
 	table_end(&t, out);
