@@ -806,6 +806,7 @@ struct jcontents {
 	bits_t *walked;        /* collections whose pairs are in the table */
 	struct cpair { uint64_t key; node_t coll; uint8_t roles; } *tab;
 	size_t tabn, tabcap;
+	node_t outer_k[256], outer_v[256]; /* inner collection + 1 -> its set, or itself */
 };
 
 struct jcontents *jcontents_new(const struct heap *h)
@@ -1010,16 +1011,15 @@ static int fholds(struct jcontents *c, node_t y, enum fid f, uint64_t xid)
 /* The roles in which y, inside the collection `in` of kind k, holds x,
  * read from y's own fields (the common kinds: no walk); 0 when y is
  * not such a piece, -1 when the kind needs a walk. */
-static int direct_roles(struct jcontents *c, node_t in, enum coll_kind k, node_t y, node_t x)
+static int direct_roles(struct jcontents *c, node_t in, enum coll_kind k, node_t y, uint64_t xid)
 {
 	const struct heap *h = c->j->h;
-	uint64_t xid = heap_node_id(h, x);
 
 	if (h->node_kind[y] == NK_OBJARRAY) { /* an element array */
 		enum fid f = k == CK_COWLIST ? F_ARRAY : k == CK_ARRAYDEQUE ? F_ELEMENTS : F_ELEMENTDATA;
 		if (k != CK_ARRAYLIST && k != CK_VECTOR && k != CK_COWLIST && k != CK_ARRAYDEQUE)
 			return -1;
-		return fref(c->j, in, f) == y ? CR_ELEMENT : 0;
+		return fholds(c, in, f, heap_node_id(h, y)) ? CR_ELEMENT : 0; /* ids: no search */
 	}
 	switch (k) {
 	case CK_HASHMAP: case CK_LINKEDHASHMAP: case CK_HASHTABLE: case CK_TREEMAP: case CK_CHM:
@@ -1032,7 +1032,8 @@ static int direct_roles(struct jcontents *c, node_t in, enum coll_kind k, node_t
 	}
 }
 
-node_t jcontents_holder(struct jcontents *c, node_t y, node_t x, unsigned r, enum coll_role *role)
+node_t jcontents_holder(struct jcontents *c, node_t y, node_t x, unsigned r, uint64_t *xid,
+			enum coll_role *role)
 {
 	const struct heap *h = c->j->h;
 	static const enum coll_role order[] = { CR_KEY, CR_VALUE, CR_ELEMENT };
@@ -1042,8 +1043,16 @@ node_t jcontents_holder(struct jcontents *c, node_t y, node_t x, unsigned r, enu
 	node_t in = owner_of(c, y);
 	if (in == HW_NONE)
 		return HW_NONE;
-	node_t coll = set_of(c, in);
-	int roles = direct_roles(c, in, jcoll_kind(c->j, h->node_class[in]), y, x);
+	/* a set's backing map: the set, remembered for the next piece */
+	size_t m = (in * 0x9e3779b1u) >> 24;
+	if (c->outer_k[m] != in + 1) {
+		c->outer_k[m] = in + 1;
+		c->outer_v[m] = set_of(c, in);
+	}
+	node_t coll = c->outer_v[m];
+	if (*xid == 0)
+		*xid = heap_node_id(h, x);
+	int roles = direct_roles(c, in, jcoll_kind(c->j, h->node_class[in]), y, *xid);
 	if (roles < 0) { /* the rarer kinds: their pairs, from a walk */
 		walk_once(c, coll);
 		const struct cpair *p = pair_get(c, y, x);

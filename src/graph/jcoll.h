@@ -97,8 +97,10 @@ const char *coll_role_name(enum coll_role r);
  * holds x as an element, key or value, with that role in *role; r
  * counts y's references to x from 0 (an entry whose key and value are
  * x has two: key, then value). HW_NONE when y is no collection's inside
- * (traced up y's dominators) or does not hold x so. */
-node_t jcontents_holder(struct jcontents *c, node_t y, node_t x, unsigned r, enum coll_role *role);
+ * (traced up y's dominators) or does not hold x so. *xid: x's id, 0 if
+ * not read yet (read and kept here). */
+node_t jcontents_holder(struct jcontents *c, node_t y, node_t x, unsigned r, uint64_t *xid,
+			enum coll_role *role);
 /* Outgoing: is v a known collection (not a plain array)? Then
  * jcontents_walk() gives its contents as jcoll_walk() does, and
  * jcontents_inside() tells which of v's own references to leave out:

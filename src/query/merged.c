@@ -505,7 +505,7 @@ HOT void neighbours(struct walk *w, node_t x, visit_fn fn, void *arg)
 			r = j > h->in_start[x] && h->in[j - 1] == y ? r + 1 : 0;
 			if (byf && y != 0 && w->jc != NULL) { /* inside a collection: the collection */
 				enum coll_role role;
-				node_t c = jcontents_holder(w->jc, y, x, r, &role);
+				node_t c = jcontents_holder(w->jc, y, x, r, &xid, &role);
 				if (c != HW_NONE) {
 					fn(arg, x, c, role_label(role));
 					continue;
