@@ -1034,15 +1034,18 @@ static void check_down(struct bgraph *g, enum merged_by by, const node_t *member
 		/* the chain folded into the row above: its runs' other objects */
 		if (d > 0) {
 			size_t extra = 0;
-			for (size_t i = 0; i < n; i++)
-				for (size_t k = mc[i].run[d - 1]; on[i] && k < (d < mc[i].nrun ? mc[i].run[d] : mc[i].n); k++)
-					if (!bit_get(mark, mc[i].v[k])) {
-						bit_set(mark, mc[i].v[k]);
-						extra++;
-					}
-			for (size_t i = 0; i < n; i++)
-				for (size_t k = mc[i].run[d - 1]; on[i] && k < (d < mc[i].nrun ? mc[i].run[d] : mc[i].n); k++)
-					bit_clr(mark, mc[i].v[k]);
+			/* on[i]: member i's runs matched the path so far, d of them */
+			for (int pass = 0; pass < 2; pass++)
+				for (size_t i = 0; i < n; i++) {
+					if (!on[i])
+						continue;
+					size_t end = d < mc[i].nrun ? mc[i].run[d] : mc[i].n;
+					for (size_t k = mc[i].run[d - 1]; k < end; k++)
+						if (pass == 1)
+							bit_clr(mark, mc[i].v[k]);
+						else if (!bit_get(mark, mc[i].v[k]) && (bit_set(mark, mc[i].v[k]), 1))
+							extra++;
+				}
 			ck_assert_uint_eq(lv[d].chain, extra - nfrom);
 		}
 		/* every group: its objects are the first ones of the runs at this
