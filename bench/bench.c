@@ -175,22 +175,73 @@ static void exact_classes(struct heap *hp)
 	free(cls);
 }
 
-/* The merged views' first level over every object: the worst case a
- * user can ask for with one Tab. */
-static void merged_all(struct heap *hp)
+/* The merged views' drill-downs a user makes: for each kind and
+ * grouping, the top level over every object and over the instances of
+ * java.lang.String, then the biggest group (by objects; not GC roots)
+ * expanded at levels 2 and 3; and GC roots to objects, the dominating
+ * tree from the top, likewise. Seconds per expansion. */
+static const char *const mg_kinds[] = { "outgoing", "incoming", "dominating", "roots_to_objects" };
+static const char *const mg_bys[] = { "class", "field" };
+
+/* The first group with objects (groups come biggest first). */
+static const struct merged_group *biggest_group(const struct merged_level *l)
 {
-	static const char *const names[] = { "outgoing", "incoming", "dominating" };
+	for (size_t i = 0; i < l->n; i++)
+		if (l->groups[i].count > 0)
+			return &l->groups[i];
+	return NULL;
+}
+
+static void merged_drill(struct heap *hp, int k, int by, const char *what, const node_t *m, size_t n)
+{
+	struct merged_level l[3];
+	const node_t *from = m;
+	size_t nfrom = n;
+	uint32_t pcls = HW_NONE;
+	int depth;
+
+	for (depth = 0; depth < 3; depth++) {
+		double t0 = hw_now();
+		if (k == 3) /* GC roots to objects: members stay the set */
+			merged_level_down(hp, (enum merged_by)by, m, n, depth ? from : NULL, nfrom, pcls, &l[depth], NULL);
+		else
+			merged_level(hp, (enum merged_kind)k, (enum merged_by)by, from, nfrom, pcls, &l[depth], NULL);
+		printf("merged_%s_by_%s_%s_level%d_s: %.3f (%zu objects in, %zu groups)\n", mg_kinds[k],
+		       mg_bys[by], what, depth + 1, hw_now() - t0, depth ? nfrom : n, l[depth].n);
+		fflush(stdout);
+		const struct merged_group *g = biggest_group(&l[depth]);
+		if (g == NULL) {
+			depth++;
+			break;
+		}
+		from = g->nodes;
+		nfrom = g->count;
+		pcls = g->cls;
+	}
+	while (depth-- > 0)
+		merged_level_free(&l[depth]);
+}
+
+/* kind and by: NULL for all, else the one to measure. */
+static void merged_all(struct heap *hp, const char *kind, const char *by)
+{
 	struct objset all;
+	node_t *strings = xmalloc((size_t)hp->n * sizeof *strings);
+	size_t ns = 0;
 
 	objset_all(hp, &all);
 	node_t *m = objset_members(hp, &all);
-	for (int k = MG_OUTGOING; k <= MG_DOMINATING; k++) {
-		struct merged_level l;
-		double t0 = hw_now();
-		merged_level(hp, (enum merged_kind)k, MG_BY_CLASS, m, (size_t)all.count, HW_NONE, &l, NULL);
-		printf("merged_%s_all_objects_s: %.3f (%zu groups)\n", names[k], hw_now() - t0, l.n);
-		merged_level_free(&l);
-	}
+	for (node_t v = 1; v < hp->n; v++)
+		if (strcmp(class_name(hp, hp->node_class[v]), "java.lang.String") == 0)
+			strings[ns++] = v;
+	for (int k = MG_OUTGOING; k <= MG_DOMINATING + 1; k++)
+		for (int b = MG_BY_CLASS; b <= MG_BY_FIELD; b++) {
+			if ((kind && strcmp(kind, mg_kinds[k]) != 0) || (by && strcmp(by, mg_bys[b]) != 0))
+				continue;
+			merged_drill(hp, k, b, "all", m, (size_t)all.count);
+			merged_drill(hp, k, b, "strings", strings, ns);
+		}
+	free(strings);
 	free(m);
 	objset_free(&all);
 }
@@ -241,8 +292,16 @@ int main(int argc, char **argv)
 	struct progress p;
 	struct rusage ru;
 
+	if (argc >= 3 && strcmp(argv[1], "--merged") == 0) { /* the merged part alone */
+		open_dump(&h, argv[2], 0, &p);
+		heap_need(&h, HP_ALL, &p);
+		merged_all(&h, argc > 3 ? argv[3] : NULL, argc > 4 ? argv[4] : NULL);
+		heap_free(&h);
+		rules_free(default_rules());
+		return 0;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: bench_heapwalk DUMP\n");
+		fprintf(stderr, "usage: bench_heapwalk DUMP | --merged DUMP [KIND [BY]]\n");
 		return 1;
 	}
 	const char *path = argv[1];
@@ -303,7 +362,7 @@ int main(int argc, char **argv)
 	printf("cached_full_graph_load_s: %.3f\ncached_reopen_full_s: %.3f\nfull_reopen_speedup: %.1fx\n",
 	       rest, reopen + rest, cold / (reopen + rest));
 	exact_classes(&h);
-	merged_all(&h);
+	merged_all(&h, NULL, NULL);
 	rules_and_inspections(&h, &p);
 	heap_free(&h);
 	free(real);

@@ -12,6 +12,7 @@
 #include "graph/open.h"
 #include "graph/rules.h"
 #include "query/inspect.h"
+#include "query/merged.h"
 #include "query/baseline.h"
 #include "query/report.h"
 #include "tui/keys.h"
@@ -39,6 +40,11 @@ static const char usage_text[] =
 "  paths OBJECT    shortest paths from GC roots to OBJECT (id: 0x... or decimal)\n"
 "  allocations     where the objects were allocated, for dumps with stack traces\n"
 "                  (the agent's sample:BYTES): hot spots and the call tree\n"
+"  merged-out      merged outgoing references: what the set refers to, by class\n"
+"                  (or --by field), class-recursive chains collapsed, -d levels\n"
+"  merged-in       merged incoming references: what refers to the set\n"
+"  merged-dom      merged dominating references: the set's immediate dominators;\n"
+"                  -r: from the GC roots down the dominator tree to the set\n"
 "  diff OLD NEW    class deltas from dump OLD to dump NEW, with the new and gone\n"
 "                  objects by class: exact for snapshots (stable ids), or matched\n"
 "  inspect NAME [ARG]  run the inspection NAME on the set (-e) and list its\n"
@@ -67,8 +73,9 @@ static const char usage_text[] =
 "                            (--baseline OLD, or the agent's mark in the dump)\n"
 "  gone                      first step only: the baseline's objects now gone\n"
 "  inspection NAME [ARG] group K  group K of an inspection run on the set\n"
-"  a last word info, classes, biggest, objects, paths or allocations picks the\n"
-"  view (default classes; paths needs a set of one object)\n"
+"  a last word info, classes, biggest, objects, paths, allocations, merged-out,\n"
+"  merged-in or merged-dom picks the view (default classes; paths needs a set\n"
+"  of one object)\n"
 "\n"
 "options:\n"
 "  -e, --expr EXPR      selection steps, see above\n"
@@ -76,15 +83,18 @@ static const char usage_text[] =
 "                       by content and references unless both are snapshots)\n"
 "  -f, --format FMT     text (default), json or csv\n"
 "  -s, --sort KEY       classes: shallow (default), retained, instances or name\n"
-"  -r, --reverse        classes: the other way round\n"
+"  -r, --reverse        classes: the other way round; merged-dom: GC roots to\n"
+"                       objects, from the top of the dominator tree down\n"
+"      --by class|field merged-*: group by class (default) or by class and field\n"
 "      --filter REGEX   classes: only classes whose name matches\n"
 "      --exact REGEX    classes: also the exact retained size of matching classes\n"
 "      --all            classes: also classes without instances in the set\n"
 "  -n, --top N          rows at the top level; 0 = all (default: classes all,\n"
 "                       biggest 20, objects 100, allocations 20 of each tree,\n"
-"                       inspect all groups)\n"
+"                       inspect all groups, merged-* 20 groups at each level)\n"
 "  -d, --depth N        biggest: levels of the dominator tree shown (default 1);\n"
-"                       allocations: levels of callers and callees (default 4)\n"
+"                       allocations: levels of callers and callees (default 4);\n"
+"                       merged-*: levels of groups, each shown group expanded (1)\n"
 "      --cutoff PCT     biggest: fold children under PCT% of their parent (0.5);\n"
 "                       allocations: leave out nodes under PCT% of traced bytes\n"
 "      --max N          paths: at most N paths, each to another root (default 5)\n"
@@ -104,7 +114,7 @@ static const char usage_text[] =
 
 static const char *const commands[] = {
 	"info", "classes", "biggest", "objects", "paths", "allocations", "diff", "mark", "snapshot",
-	"inspect", "rules"
+	"inspect", "rules", "merged-out", "merged-in", "merged-dom"
 };
 
 struct cli {
@@ -115,6 +125,7 @@ struct cli {
 	struct view_opts vo;
 	struct open_opts oo;
 	int top_set, depth_set;
+	enum merged_by by;           /* merged-*: --by */
 	const char *insp, *insp_arg; /* inspect NAME [ARG] */
 	int insp_list;               /* inspect --list */
 	const char *rule_files[32];  /* --rules, in order */
@@ -199,7 +210,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		{ "keys", optional_argument, 0, 'K' }, { "baseline", required_argument, 0, 'b' },
 		{ "rules", required_argument, 0, 'R' }, { "no-default-rules", no_argument, 0, 'D' },
 		{ "rules-off", required_argument, 0, 'O' }, { "rules-on", required_argument, 0, 'P' },
-		{ "list", no_argument, 0, 'L' },
+		{ "list", no_argument, 0, 'L' }, { "by", required_argument, 0, 'Y' },
 		{ 0, 0, 0, 0 },
 	};
 	int ch;
@@ -245,6 +256,11 @@ static void parse_options(int argc, char **argv, struct cli *c)
 			c->rule_groups[c->nrule_groups++] = optarg;
 			break;
 		case 'L': c->insp_list = 1; break;
+		case 'Y':
+			if (strcmp(optarg, "class") != 0 && strcmp(optarg, "field") != 0)
+				usage_error("--by takes class or field, not '%s'", optarg);
+			c->by = optarg[0] == 'f' ? MG_BY_FIELD : MG_BY_CLASS;
+			break;
 		case ':': usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
 			if (optopt != 0)
@@ -375,6 +391,25 @@ static unsigned parts_needed(const char *view, const struct cli *c, size_t nstep
 	return HP_ALL;
 }
 
+/* merged-out, merged-in, merged-dom: the tree, -d levels deep. */
+static int merged_view(struct heap *h, const char *view, struct objset *set, struct cli *c,
+		       struct sbuf *out)
+{
+	enum merged_kind k = strcmp(view, "merged-out") == 0 ? MG_OUTGOING
+			   : strcmp(view, "merged-in") == 0 ? MG_INCOMING : MG_DOMINATING;
+	struct merged_tree t;
+	node_t *m = objset_members(h, set);
+	int rc = merged_tree(h, k, c->by, c->vo.reverse, m, (size_t)set->count, (unsigned)(c->depth_set ? c->vo.depth : 1),
+			     c->top_set ? c->vo.top : 20, &t, c->vo.progress);
+
+	free(m);
+	if (rc < 0)
+		return -1;
+	report_merged(h, view, &t, c->fmt, out);
+	merged_tree_free(&t);
+	return 0;
+}
+
 /* The view over set, rendered into out; -1 with err set. */
 static int run_view(struct heap *h, const char *view, struct objset *set, struct cli *c,
 		    struct sbuf *out, struct sbuf *err)
@@ -408,6 +443,11 @@ static int run_view(struct heap *h, const char *view, struct objset *set, struct
 		report_allocations(h, &v, c->top_set ? c->vo.top : 20, c->depth_set ? c->vo.depth : 4,
 				   c->vo.cutoff, c->fmt, out);
 		alloc_view_free(&v);
+	} else if (strncmp(view, "merged-", 7) == 0) {
+		if (merged_view(h, view, set, c, out) < 0) {
+			sbuf_adds(err, "cancelled");
+			return -1;
+		}
 	} else if (strcmp(view, "inspect") == 0) {
 		const struct inspection *in = inspect_find(c->insp);
 		struct insp_result r;
@@ -626,6 +666,13 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	const char *view = c.cmd ? c.cmd : pl.view ? pl.view : "classes";
+	if (c.vo.reverse && (strcmp(view, "merged-out") == 0 || strcmp(view, "merged-in") == 0)) {
+		fprintf(stderr, "heapwalk: --reverse goes with classes and merged-dom, not %s (see heapwalk --help)\n",
+			view);
+		pipeline_free(&pl);
+		rules_free(rs);
+		return EXIT_USAGE;
+	}
 	if (c.object != NULL) { /* paths DUMP OBJECT is "object OBJECT | paths" */
 		pl.steps = xmalloc(sizeof *pl.steps);
 		pl.steps[0] = (struct step){ .op = ST_OBJECT, .arg = xstrdup(c.object) };

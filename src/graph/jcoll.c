@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "format/hprof.h"
+#include "graph/analysis.h"
 
 enum { SUB_INSTANCE = 0x21, SUB_OBJ_ARRAY = 0x22 };
 enum { KIND_UNKNOWN = 0xff, WRAP_DEPTH = 8, LINEAR_OUT = 16 };
@@ -787,4 +788,298 @@ int64_t jcoll_walk(struct jcoll *j, node_t v, unsigned roles, coll_fn fn, void *
 	if (run(j, v, &w) < 0)
 		return -1;
 	return w.calls;
+}
+
+/* ---- the merged views' hook: collections as their contents ----
+ * For merged references by field (query/merged.c), a collection's
+ * elements, keys and values are its own references ("map value of
+ * java.util.HashMap") and its inside (tables, nodes, entries, views, a
+ * set's backing map) is hidden. Incoming, the inner object that refers
+ * to a member is traced up to its collection through the dominator
+ * tree: a collection dominates its inside unless something else holds
+ * a piece of it, and then the reference is shown as it is. Each
+ * collection met is walked once and its (holder, target) pairs kept. */
+struct jcontents {
+	struct jcoll *j;
+	uint8_t *inner;        /* per class: 0 not asked, 1 no, 2 a collection's inside */
+	uint32_t *owner;       /* per node: 0 not asked, 1 none, 2 + the collection */
+	bits_t *walked;        /* collections whose pairs are in the table */
+	struct cpair { uint64_t key; node_t coll; uint8_t roles; } *tab;
+	size_t tabn, tabcap;
+	node_t outer_k[256], outer_v[256]; /* inner collection + 1 -> its set, or itself */
+};
+
+struct jcontents *jcontents_new(const struct heap *h)
+{
+	struct jcontents *c = xcalloc(1, sizeof *c);
+
+	c->j = jcoll_new(h);
+	c->inner = xcalloc((size_t)h->ncls + 1, 1);
+	c->owner = xcalloc(h->n, sizeof *c->owner); /* zero pages: only touched ones cost */
+	c->walked = xcalloc(bits_words(h->n), sizeof *c->walked);
+	return c;
+}
+
+void jcontents_free(struct jcontents *c)
+{
+	if (c == NULL)
+		return;
+	jcoll_free(c->j);
+	free(c->inner);
+	free(c->owner);
+	free(c->walked);
+	free(c->tab);
+	free(c);
+}
+
+const char *coll_role_name(enum coll_role r)
+{
+	return r == CR_KEY ? "map key" : r == CR_VALUE ? "map value" : "element";
+}
+
+/* The inside of the JDK's collections: object arrays (tables, element
+ * arrays) and java.util's nested classes (nodes, entries, views). */
+static int inner_class(struct jcontents *c, uint32_t k)
+{
+	const struct heap *h = c->j->h;
+
+	if (c->inner[k] == 0) {
+		const char *n = class_name(h, k);
+		int in = (h->cls[k].flags & HC_ARRAY) ? h->cls[k].elem_type == T_OBJECT
+			 : strncmp(n, "java.util.", 10) == 0 && strchr(n, '$') != NULL;
+		c->inner[k] = in ? 2 : 1;
+	}
+	return c->inner[k] == 2;
+}
+
+static int is_coll(struct jcontents *c, node_t v)
+{
+	enum coll_kind k = jcoll_kind(c->j, c->j->h->node_class[v]);
+
+	return k != CK_NONE && k != CK_ARRAY;
+}
+
+int jcontents_is_coll(struct jcontents *c, node_t v)
+{
+	return v != 0 && v < c->j->h->n && is_coll(c, v);
+}
+
+static uint64_t pair_hash(uint64_t key)
+{
+	key *= 0x9e3779b97f4a7c15ull;
+	return key ^ key >> 31;
+}
+
+static void tab_rehash(struct jcontents *c)
+{
+	struct cpair *old = c->tab;
+	size_t oldcap = c->tabcap;
+
+	c->tabcap = oldcap ? oldcap * 2 : 1024;
+	c->tab = xcalloc(c->tabcap, sizeof *c->tab);
+	c->tabn = 0;
+	for (size_t i = 0; i < oldcap; i++)
+		if (old[i].roles != 0) {
+			size_t k = pair_hash(old[i].key) & (c->tabcap - 1);
+			while (c->tab[k].roles != 0)
+				k = (k + 1) & (c->tabcap - 1);
+			c->tab[k] = old[i];
+			c->tabn++;
+		}
+	free(old);
+}
+
+/* pair_put's argument: the table, and the collection being walked. */
+struct putarg { struct jcontents *c; node_t coll; };
+
+static void pair_put(void *arg, node_t holder, node_t target, enum coll_role role)
+{
+	struct putarg *p = arg;
+	struct jcontents *c = p->c;
+
+	if (2 * (c->tabn + 1) > c->tabcap)
+		tab_rehash(c);
+	uint64_t key = (uint64_t)holder << 32 | target;
+	size_t k = pair_hash(key) & (c->tabcap - 1);
+	while (c->tab[k].roles != 0 && c->tab[k].key != key)
+		k = (k + 1) & (c->tabcap - 1);
+	if (c->tab[k].roles == 0) {
+		c->tab[k] = (struct cpair){ key, p->coll, 0 };
+		c->tabn++;
+	}
+	c->tab[k].roles |= (uint8_t)role;
+}
+
+static const struct cpair *pair_get(const struct jcontents *c, node_t holder, node_t target)
+{
+	uint64_t key = (uint64_t)holder << 32 | target;
+
+	if (c->tabcap == 0)
+		return NULL;
+	for (size_t k = pair_hash(key) & (c->tabcap - 1); c->tab[k].roles != 0; k = (k + 1) & (c->tabcap - 1))
+		if (c->tab[k].key == key)
+			return &c->tab[k];
+	return NULL;
+}
+
+/* A set (or JDK 9+ Properties) whose backing structure v is: elements
+ * are reported for the set, as jcoll_walk does. */
+static node_t set_of(struct jcontents *c, node_t v)
+{
+	const struct heap *h = c->j->h;
+	uint8_t type;
+
+	for (edge_t e = h->in_start[v]; e < h->in_start[v + 1]; e++) {
+		node_t s = h->in[e];
+		if (s == 0)
+			continue;
+		uint32_t k = h->node_class[s];
+		switch (jcoll_kind(c->j, k)) {
+		case CK_HASHSET: case CK_LINKEDHASHSET:
+			if (fref(c->j, s, F_MAP) == v)
+				return s;
+			break;
+		case CK_TREESET:
+			if (fref(c->j, s, F_M) == v)
+				return s;
+			break;
+		case CK_COWSET:
+			if (fref(c->j, s, F_AL) == v)
+				return s;
+			break;
+		case CK_HASHTABLE:
+			if (foff(c->j, k, F_MAP, &type) >= 0 && fref(c->j, s, F_MAP) == v)
+				return s;
+			break;
+		default:
+			break;
+		}
+	}
+	return v;
+}
+
+/* The collection whose inside y is (up y's dominators through inner
+ * objects), HW_NONE if none; remembered for every node on the way. */
+static node_t owner_of(struct jcontents *c, node_t y)
+{
+	const struct heap *h = c->j->h;
+	node_t v = y, res = HW_NONE, first = y;
+
+	for (;;) {
+		if (v == 0 || v == HW_NONE || v >= h->n)
+			break;
+		if (c->owner[v] != 0) {
+			res = c->owner[v] == 1 ? HW_NONE : c->owner[v] - 2;
+			break;
+		}
+		if (is_coll(c, v)) {
+			res = v;
+			break;
+		}
+		if (!inner_class(c, h->node_class[v]))
+			break;
+		v = h->idom[v];
+	}
+	/* again from y, the same way, to remember the answer */
+	for (v = first; v != 0 && v != HW_NONE && v < h->n && c->owner[v] == 0; v = h->idom[v]) {
+		c->owner[v] = res == HW_NONE ? 1 : res + 2;
+		if (is_coll(c, v) || !inner_class(c, h->node_class[v]))
+			break;
+	}
+	return res;
+}
+
+/* The pairs of collection v, walked once. */
+static void walk_once(struct jcontents *c, node_t v)
+{
+	if (!bit_get(c->walked, v)) {
+		struct putarg p = { c, v };
+		bit_set(c->walked, v);
+		jcoll_walk(c->j, v, CR_ELEMENT | CR_KEY | CR_VALUE, pair_put, &p);
+	}
+}
+
+/* Does reference field f of y hold the object with id xid? */
+static int fholds(struct jcontents *c, node_t y, enum fid f, uint64_t xid)
+{
+	uint8_t type;
+	int off = foff(c->j, c->j->h->node_class[y], f, &type);
+
+	return off >= 0 && type == T_OBJECT && jfield_raw(c->j->h, y, off, T_OBJECT) == xid;
+}
+
+/* The roles in which y, inside the collection `in` of kind k, holds x,
+ * read from y's own fields (the common kinds: no walk); 0 when y is
+ * not such a piece, -1 when the kind needs a walk. */
+static int direct_roles(struct jcontents *c, node_t in, enum coll_kind k, node_t y, uint64_t xid)
+{
+	const struct heap *h = c->j->h;
+
+	if (h->node_kind[y] == NK_OBJARRAY) { /* an element array */
+		enum fid f = k == CK_COWLIST ? F_ARRAY : k == CK_ARRAYDEQUE ? F_ELEMENTS : F_ELEMENTDATA;
+		if (k != CK_ARRAYLIST && k != CK_VECTOR && k != CK_COWLIST && k != CK_ARRAYDEQUE)
+			return -1;
+		return fholds(c, in, f, heap_node_id(h, y)) ? CR_ELEMENT : 0; /* ids: no search */
+	}
+	switch (k) {
+	case CK_HASHMAP: case CK_LINKEDHASHMAP: case CK_HASHTABLE: case CK_TREEMAP: case CK_CHM:
+		return (fholds(c, y, F_KEY, xid) ? CR_KEY : 0) |
+		       (fholds(c, y, k == CK_CHM ? F_VAL : F_VALUE, xid) ? CR_VALUE : 0);
+	case CK_LINKEDLIST: case CK_CLQ:
+		return fholds(c, y, F_ITEM, xid) ? CR_ELEMENT : 0;
+	default:
+		return -1;
+	}
+}
+
+node_t jcontents_holder(struct jcontents *c, node_t y, node_t x, unsigned r, uint64_t *xid,
+			enum coll_role *role)
+{
+	const struct heap *h = c->j->h;
+	static const enum coll_role order[] = { CR_KEY, CR_VALUE, CR_ELEMENT };
+
+	if (y == 0 || y >= h->n || !inner_class(c, h->node_class[y]))
+		return HW_NONE;
+	node_t in = owner_of(c, y);
+	if (in == HW_NONE)
+		return HW_NONE;
+	/* a set's backing map: the set, remembered for the next piece */
+	size_t m = (in * 0x9e3779b1u) >> 24;
+	if (c->outer_k[m] != in + 1) {
+		c->outer_k[m] = in + 1;
+		c->outer_v[m] = set_of(c, in);
+	}
+	node_t coll = c->outer_v[m];
+	if (*xid == 0)
+		*xid = heap_node_id(h, x);
+	int roles = direct_roles(c, in, jcoll_kind(c->j, h->node_class[in]), y, *xid);
+	if (roles < 0) { /* the rarer kinds: their pairs, from a walk */
+		walk_once(c, coll);
+		const struct cpair *p = pair_get(c, y, x);
+		roles = p != NULL && p->coll == coll ? p->roles : 0;
+	} else if (coll != in && jcoll_kind(c->j, h->node_class[coll]) != CK_HASHTABLE) {
+		/* a set's elements are its map's keys (or its list's elements);
+		 * a Properties keeps its map's keys and values */
+		roles = roles & (CR_KEY | CR_ELEMENT) ? CR_ELEMENT : 0;
+	}
+	/* y's r-th reference to x: key before value, as in the record */
+	for (unsigned i = 0, k = 0; i < 3; i++)
+		if ((roles & (int)order[i]) && k++ == r) {
+			*role = order[i];
+			return coll;
+		}
+	return HW_NONE;
+}
+
+int64_t jcontents_walk(struct jcontents *c, node_t v, coll_fn fn, void *arg)
+{
+	return jcoll_walk(c->j, v, CR_ELEMENT | CR_KEY | CR_VALUE, fn, arg);
+}
+
+int jcontents_inside(struct jcontents *c, node_t v, node_t y)
+{
+	const struct heap *h = c->j->h;
+
+	(void)v;
+	return y != 0 && y < h->n && (inner_class(c, h->node_class[y]) || is_coll(c, y));
 }

@@ -80,4 +80,34 @@ int64_t jfield_int(struct jcoll *j, node_t v, const char *name);
  * search over every id); HW_NONE if not in the dump. */
 node_t jref_node(const struct heap *h, node_t v, uint64_t id);
 
+/* ---- the merged views' hook (query/merged.c, by field) ----
+ * A collection's elements, keys and values seen as its own references,
+ * its inside hidden: JProfiler's "map value of java.util.HashMap"
+ * instead of HashMap -> table -> HashMap$Node -> value. One struct per
+ * merged level (jcontents_new/_free: owns a jcoll, a word per object in
+ * zero pages the kernel hands out lazily, and the (holder, target) pairs
+ * of each collection met). Needs HP_NODES | HP_OUT | HP_IN | HP_WEAK |
+ * HP_DOM. */
+struct jcontents;
+struct jcontents *jcontents_new(const struct heap *h);
+void jcontents_free(struct jcontents *c);
+/* "element", "map key", "map value". */
+const char *coll_role_name(enum coll_role r);
+/* Incoming: the known collection (not a plain array) inside which y
+ * holds x as an element, key or value, with that role in *role; r
+ * counts y's references to x from 0 (an entry whose key and value are
+ * x has two: key, then value). HW_NONE when y is no collection's inside
+ * (traced up y's dominators) or does not hold x so. *xid: x's id, 0 if
+ * not read yet (read and kept here). */
+node_t jcontents_holder(struct jcontents *c, node_t y, node_t x, unsigned r, uint64_t *xid,
+			enum coll_role *role);
+/* Outgoing: is v a known collection (not a plain array)? Then
+ * jcontents_walk() gives its contents as jcoll_walk() does, and
+ * jcontents_inside() tells which of v's own references to leave out:
+ * object arrays, java.util's nested classes (nodes, entries, views) and
+ * collections (a set's backing map, a wrapper's collection). */
+int jcontents_is_coll(struct jcontents *c, node_t v);
+int64_t jcontents_walk(struct jcontents *c, node_t v, coll_fn fn, void *arg);
+int jcontents_inside(struct jcontents *c, node_t v, node_t y);
+
 #endif

@@ -13,6 +13,32 @@
  * the field of the F member; incoming, the field of the referrer;
  * dominating, the idom's field that refers to the member directly, or
  * "<transitive>" when the idom holds it only through other objects).
+ * By field every reference counts through its own field: an object
+ * that holds a member in two fields is in both fields' groups. Labels:
+ * the field name, "[]" for any element of an object array, "<class>"
+ * for an instance's class object, and a class object's own ("static
+ * NAME", "<super>", "<loader>"...).
+ *
+ * Collections (MG_BY_FIELD, outgoing and incoming): the JDK's
+ * collections that graph/jcoll.h knows (lists, sets, maps, queues,
+ * their wrappers; not plain arrays) show as JProfiler shows them. A
+ * member held inside one (by a HashMap$Node's value, an ArrayList's
+ * element array) is held by the collection itself: group (cls of the
+ * collection, field "map value", coll set), read "map value of
+ * java.util.HashMap"; the collection is the group's object. Outgoing
+ * from a collection: its elements, keys and values (weak keys of a
+ * WeakHashMap included) as its references ("element", "map key", "map
+ * value"), its inside (tables, nodes, entries, views, a set's backing
+ * map) left out, its other fields as they are. A reference from inside
+ * a collection that the collection does not own (a node something else
+ * dominates too) is shown as stored. Dominating is never compacted.
+ * MG_BY_FIELD_RAW: every field as stored, no compaction.
+ *
+ * Cost: one pass over the set's references, each member's record read
+ * once (never an array scanned for an element), nothing sorted but the
+ * groups; transient memory two bitsets over the heap, and by field a
+ * word per object (zero pages the kernel hands out lazily) plus 8 bytes
+ * per further group an object is in.
  *
  * Class-recursive chains (a linked list: Node.next -> Node -> ...) are
  * collapsed: when a level is computed from a group of class C, the
@@ -23,7 +49,19 @@
  * `chain`: objects the closure added).
  *
  * The virtual root (node 0) is a neighbour only for incoming and
- * dominating: it becomes one group with cls == MG_ROOT ("GC roots").
+ * dominating: it becomes one group with cls == MG_ROOT ("GC roots"). It
+ * is no object: the group's count and shallow are 0, and its `reached`
+ * says what it stands for: the objects a GC root refers to (incoming),
+ * the objects no object dominates, held by the roots directly or by
+ * several of them (dominating). A front end shows `reached` for it.
+ *
+ * Dominating and objects of the set: a member's immediate dominator is
+ * shown whether it is in the set or not. So over the whole heap (where
+ * every dominator is a member) the level is every object's immediate
+ * dominator by class, the dominator tree folded by class, with the
+ * GC roots row for the objects directly under the virtual root; a set
+ * whose members are all directly under the root has that row alone,
+ * which the batch report explains in a note.
  *
  * Groups are sorted by count (descending), then shallow bytes
  * (descending), then class name, then field name: deterministic. */
@@ -35,7 +73,9 @@
 #include "query/objset.h"
 
 enum merged_kind { MG_OUTGOING, MG_INCOMING, MG_DOMINATING };
-enum merged_by { MG_BY_CLASS, MG_BY_FIELD };
+/* MG_BY_FIELD shows the JDK's collections as their contents (see
+ * above); MG_BY_FIELD_RAW every field as the dump stores it. */
+enum merged_by { MG_BY_CLASS, MG_BY_FIELD, MG_BY_FIELD_RAW };
 
 #define MG_ROOT HW_NONE /* cls of the group standing for GC roots */
 
@@ -44,13 +84,21 @@ struct merged_group {
 	char *field;        /* MG_BY_FIELD: field name ("[]" for array
 	                     * elements, "static NAME", "<transitive>"...);
 	                     * NULL when by class; owned, raw dump text */
+	int coll;           /* field names a collection's role: "element",
+	                     * "map key", "map value" of the collection cls
+	                     * (incoming) or in it (outgoing): show "map value
+	                     * of java.util.HashMap", "map value -> Foo" */
 	node_t *nodes;      /* the neighbour objects in this group, sorted by
 	                     * node index, no duplicates; owned */
 	size_t count;
 	uint64_t shallow;   /* shallow bytes of nodes[] */
-	node_t *reached;    /* members of F (after the closure) that have a
-	                     * neighbour in this group, sorted, unique; owned.
-	                     * Incoming: "objects of the set reached this way" */
+	node_t *reached;    /* objects of F and of the chain the closure
+	                     * added that have a neighbour in this group,
+	                     * sorted, unique; owned. At the top level: the
+	                     * members of the set reached this way. Below it:
+	                     * objects of the row above (and its chain), not of
+	                     * the set: for the set's members reached through a
+	                     * row use merged_reached() */
 	size_t nreached;
 };
 
@@ -66,11 +114,94 @@ struct merged_level {
  * no node 0). `parent_cls` is the class of the group being expanded, or
  * HW_NONE at the top level (then no closure is done). Needs the heap
  * parts: outgoing HP_NODES|HP_OUT, incoming HP_NODES|HP_IN, dominating
- * HP_NODES|HP_DOM|HP_OUT. Polls progress_cancelled(p): returns -1 (out
+ * HP_NODES|HP_DOM|HP_OUT; by field also HP_IN|HP_OUT, and for the
+ * collections HP_WEAK|HP_DOM. Polls progress_cancelled(p): returns -1 (out
  * freed, empty) when cancelled, else 0. */
 int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by,
 		 const node_t *from, size_t nfrom, uint32_t parent_cls,
 		 struct merged_level *out, struct progress *p);
 void merged_level_free(struct merged_level *l);
+
+/* ---- GC roots to objects (JProfiler's reverse mode of merged
+ * dominating references) ----
+ * The dominator tree from the top down towards the set: the top level
+ * groups the objects directly under the virtual root that dominate (or
+ * are) members of the set; expanding a group lists the children of its
+ * objects that do, and so on down to the members. Only objects on the
+ * way to members appear. A group's `nodes` are those objects; its
+ * `reached` the members in their subtrees (members among the nodes
+ * included): here reached is the set's members at every level, and
+ * it already is what merged_reached() gives for the path. Chains of one
+ * class (a linked list's nodes dominating each other) fold into the row
+ * as in merged_level: the level below a row of class C is computed from
+ * its objects and their descendants of class C on the way to members
+ * (`chain` counts those added), and lists what lies below that chain.
+ * By field, a group's field is how the object's immediate dominator
+ * refers to it ("<transitive>" when only through others); none at the
+ * top, where the dominator is the virtual root.
+ *
+ * members: the set (sorted, unique); from: NULL at the top, else the
+ * row's nodes (sorted, unique); parent_cls: the row's class (ignored at
+ * the top). Needs HP_NODES|HP_DOM (and HP_OUT|HP_IN by field); builds
+ * the dominator tree's children. Linear in the objects on the way; no
+ * cancellation (returns 0). */
+int merged_level_down(struct heap *h, enum merged_by by, const node_t *members, size_t nmembers,
+		      const node_t *from, size_t nfrom, uint32_t parent_cls, struct merged_level *out,
+		      struct progress *p);
+
+/* ---- the set's objects reached through a row ----
+ * A row below the top stands for a path of groups: the top level's
+ * group, the group chosen in its expansion, and so on. Level i of the
+ * path is what merged_level() was called with and the group chosen in
+ * its answer: */
+struct merged_step {
+	const node_t *from;   /* the level's objects, sorted, unique: the set's
+	                       * members at the top, else the nodes of the row
+	                       * above (borrowed) */
+	size_t nfrom;
+	uint32_t parent_cls;  /* HW_NONE at the top, else the class of the row
+	                       * above (the chain closure's class) */
+	uint32_t cls;         /* the chosen group's cls (MG_ROOT: GC roots) */
+	const char *field;    /* its field by field, NULL by class (borrowed) */
+	int coll;             /* its coll flag */
+};
+/* The members of the original set (path[0].from) from which the path
+ * leads to the last row: a member reaches a group of level 0 through a
+ * reference (as in merged_level), that group's object reaches one of
+ * level 1 (after any steps along the chain folded into the row), and so
+ * on. *out: a new sorted array (caller frees), *nout its length. With
+ * depth 1 it is the top-level group's `reached`. Same heap parts as
+ * merged_level, and the dominator tree's children for dominating.
+ * Returns -1 (nothing allocated) when cancelled, else 0. */
+int merged_reached(struct heap *h, enum merged_kind kind, enum merged_by by,
+		   const struct merged_step *path, size_t depth, node_t **out, size_t *nout,
+		   struct progress *p);
+
+/* ---- the tree as the batch reports show it ----
+ * The top level over `members`, then each shown group expanded in turn
+ * (depth first) down to `depth` levels, at most `top` groups a level
+ * (0: all). Rows keep their figures, not their object lists. */
+struct merged_row {
+	unsigned depth;     /* 0: the top level */
+	uint32_t cls;       /* as in merged_group */
+	char *field;        /* owned; NULL by class */
+	int coll;           /* as in merged_group */
+	uint64_t count, shallow, nreached;
+	int64_t chain;      /* the expansion's `chain`; -1 when not expanded */
+};
+struct merged_tree {
+	struct merged_row *rows;
+	size_t n, cap;
+	enum merged_kind kind;
+	enum merged_by by;
+	int reverse;                /* dominating: GC roots to objects */
+	const node_t *members;      /* borrowed while merged_tree() runs */
+	size_t nmembers;
+	uint64_t set_count, set_shallow;
+};
+/* reverse: with MG_DOMINATING, the levels of merged_level_down(). */
+int merged_tree(struct heap *h, enum merged_kind kind, enum merged_by by, int reverse, const node_t *members,
+		size_t n, unsigned depth, size_t top, struct merged_tree *t, struct progress *p);
+void merged_tree_free(struct merged_tree *t);
 
 #endif

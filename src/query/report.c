@@ -886,3 +886,70 @@ void report_inspect_list(enum fmt f, struct sbuf *out)
 			  in[i].arg ? CS(in[i].arg) : CNULL, CS(in[i].title));
 	table_end(&t, out);
 }
+
+/* ---- merged references ---- */
+
+void report_merged(const struct heap *h, const char *view, const struct merged_tree *v,
+		   enum fmt f, struct sbuf *out)
+{
+	static const struct col cols[] = {
+		{ "depth", "depth", COL_NUM, CF_DATA },
+		{ "group", "group", COL_STR, CF_TEXT },
+		{ "class", "class", COL_STR, CF_DATA },
+		{ "field", "field", COL_STR, CF_DATA },
+		{ "collection", "collection", COL_NUM, CF_DATA },
+		{ "objects", "objects", COL_NUM, 0 },
+		{ "shallow", "shallow", COL_BYTES, 0 },
+		{ "reached", "reached", COL_NUM, 0 },
+		{ "chain", "chain", COL_NUM, 0 },
+	};
+	static const char *const kinds[] = { "outgoing", "incoming", "dominating" };
+	struct sbuf label;
+	struct table t;
+
+	sbuf_init(&label);
+	table_init(&t, f, view, cols, 9);
+	meta_identity(&t, h);
+	meta_strs(&t, "references", kinds[v->kind]);
+	meta_strs(&t, "by", v->by == MG_BY_FIELD ? "field" : "class");
+	meta_bool(&t, "reverse", v->reverse);
+	meta_num(&t, "objects", v->set_count);
+	meta_bytes(&t, "shallow", v->set_shallow);
+	size_t top = 0, top_root = 0;
+	for (size_t i = 0; i < v->n; i++)
+		if (v->rows[i].depth == 0) {
+			top++;
+			top_root += v->rows[i].cls == MG_ROOT;
+		}
+	/* a lone GC roots row says little by itself: say what it means */
+	if (v->reverse)
+		meta_strs(&t, "note", "GC roots to objects: each level the objects one step down the "
+				     "dominator tree on the way to the set; reached: the set's objects below");
+	else if (top == 1 && top_root == 1)
+		meta_strs(&t, "note", v->kind == MG_DOMINATING
+			  ? "no object dominates an object of the set: each is held directly by a GC root, "
+			    "or by several paths from the roots (reached counts them)"
+			  : "only GC roots refer to the objects of the set (reached counts them)");
+	for (size_t i = 0; i < v->n; i++) {
+		const struct merged_row *r = &v->rows[i];
+		const char *cn = r->cls == MG_ROOT ? "GC roots" : class_name(h, r->cls);
+		sbuf_reset(&label);
+		for (unsigned d = 0; d < r->depth; d++)
+			sbuf_adds(&label, "  ");
+		/* outgoing reads "field -> class", the others "class.field", and a
+		 * collection's role "map value of java.util.HashMap" */
+		if (r->field != NULL && v->kind == MG_OUTGOING)
+			sbuf_printf(&label, "%s -> %s", r->field, cn);
+		else if (r->field != NULL && r->coll)
+			sbuf_printf(&label, "%s of %s", r->field, cn);
+		else if (r->field != NULL)
+			sbuf_printf(&label, "%s.%s", cn, r->field);
+		else
+			sbuf_adds(&label, cn);
+		table_row(&t, CN(r->depth), CSB(&label), r->cls == MG_ROOT ? CNULL : CS(cn),
+			  CS(r->field), CN(r->coll), CN(r->count), CB(r->shallow), CN(r->nreached),
+			  r->chain < 0 ? CNULL : CN(r->chain));
+	}
+	table_end(&t, out);
+	sbuf_free(&label);
+}

@@ -14,6 +14,7 @@
 #include "query/alloc.h"
 #include "query/baseline.h"
 #include "query/inspect.h"
+#include "query/merged.h"
 #include "query/views.h"
 #include "util.h"
 
@@ -36,5 +37,9 @@ void report_inspect(const struct heap *h, const struct inspection *in, const cha
 		    const struct insp_result *r, const struct objset *set, size_t top,
 		    enum fmt f, struct sbuf *out);
 void report_inspect_list(enum fmt f, struct sbuf *out);
+/* A merged reference tree (query/merged.h), depth first; view names it
+ * ("merged-out", "merged-in", "merged-dom"). */
+void report_merged(const struct heap *h, const char *view, const struct merged_tree *v,
+		   enum fmt f, struct sbuf *out);
 
 #endif

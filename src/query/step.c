@@ -29,7 +29,8 @@ static const struct {
 	{ "class-objects", ST_CLASSOBJ, A_NONE }, { "elements", ST_ELEMENTS, A_ROLE },
 	{ "loaded", ST_LOADED, A_NONE },
 };
-static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths", "allocations" };
+static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths", "allocations",
+					  "merged-out", "merged-in", "merged-dom" };
 
 #define NELEM(a) (sizeof (a) / sizeof (a)[0])
 

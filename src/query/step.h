@@ -60,7 +60,8 @@ struct step {
 struct pipeline {
 	struct step *steps;
 	size_t n;
-	char *view;    /* NULL, or "classes", "biggest", "objects", "info", "paths"; owned */
+	char *view;    /* NULL, or "classes", "biggest", "objects", "info", "paths",
+	                * "allocations", "merged-out", "merged-in", "merged-dom"; owned */
 };
 
 /* Parse errors: a syntax error, or a regex PCRE2 does not compile. */
