@@ -542,6 +542,58 @@ START_TEST(test_top_groups_and_use_menu)
 }
 END_TEST
 
+/* Merged incoming of the 200 sessions: their listeners, held by one
+ * array; U on the array's row below the top gives the sessions reached
+ * through it (the set's members), not the listeners. Dominating, t: the
+ * dominator tree from the top down to the sessions; U on its top row
+ * gives the 200 sessions again. */
+START_TEST(test_merged_reached_and_down)
+{
+	struct term t;
+	char dump[512];
+
+	ensure_dump("coops", "");
+	snprintf(dump, sizeof dump, "%s/coops.hprof", DUMPS);
+	term_start(&t, 120, 30, "", dump);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "f");
+	type(&t, "Session$");
+	keys(&t, "Enter Enter");
+	free(wait_for(&t, "Step 2: Instances of Workload$Session"));
+	keys(&t, "Tab Tab Tab"); /* Outgoing -> Incoming -> Merged out -> Merged in */
+	char *s = wait_for(&t, "merged incoming: class");
+	has(s, "Workload$SessionListener");
+	free(s);
+	keys(&t, "+");
+	s = wait_for(&t, "[Ljava.lang.Object;");
+	char *row = line_of(s, "[Ljava.lang.Object;");
+	ck_assert_msg(strstr(row, "     1 ") != NULL, "one array: %s", row);
+	free(row);
+	free(s);
+	keys(&t, "Down U");
+	s = wait_for(&t, "Step 3: Reached: 200 of the 200 objects");
+	free(s);
+	keys(&t, "BTab BTab BTab BTab BTab"); /* back to Classes: sessions only */
+	s = wait_for(&t, "class  (sort:");
+	row = line_of(s, "Workload$Session ");
+	ck_assert_msg(strstr(row, " 200 ") != NULL, "%s", row);
+	free(row);
+	lacks(s, "Workload$SessionListener");
+	free(s);
+	keys(&t, "Left"); /* step 2, Merged in; Dominating next */
+	free(wait_for(&t, "Step 2: Instances of Workload$Session"));
+	keys(&t, "Tab t");
+	s = wait_for(&t, "GC roots to objects: class");
+	free(s);
+	keys(&t, "U");
+	s = wait_for(&t, "Step 3: Reached: 200 of the 200 objects");
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
 Suite *browser_suite(void)
 {
 	Suite *s = suite_create("browser");
@@ -556,6 +608,7 @@ Suite *browser_suite(void)
 	tcase_add_test(tc, test_marks_go_when_used);
 	tcase_add_test(tc, test_sample_tree_and_paths);
 	tcase_add_test(tc, test_top_groups_and_use_menu);
+	tcase_add_test(tc, test_merged_reached_and_down);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -22,6 +22,7 @@
 	REQ(NULLS,       "Views",   "Outgoing: show or hide null fields") \
 	REQ(WEAK,        "Views",   "Incoming and paths: include weak references or not") \
 	REQ(PATHS,       "Views",   "Incoming: paths to GC roots of the cursor's object, or back; inspections: run again") \
+	REQ(REVERSE,     "Views",   "Dominating: GC roots to objects (the dominator tree from the top down), or back") \
 	REQ(RULES,       "Views",   "Rules: turn groups of reference-classifier rules on or off, recompute") \
 	REQ(USE,         "Steps",   "Use the marked rows, or the cursor row: a new step") \
 	REQ(MARK,        "Steps",   "Mark or unmark the row (multiple selection)") \

@@ -659,6 +659,7 @@ static const frame_fn frame_keys[REQ_COUNT] = {
 	[REQ_SORT] = rq_not_here, [REQ_EXACT] = rq_not_here, [REQ_PACKAGES] = rq_not_here,
 	[REQ_LOADERS] = rq_not_here, [REQ_GROUP] = rq_not_here, [REQ_NULLS] = rq_not_here,
 	[REQ_WEAK] = rq_not_here, [REQ_PATHS] = rq_not_here, [REQ_DELTA] = rq_not_here,
+	[REQ_REVERSE] = rq_not_here,
 };
 
 /* The view's handler of r, if it has one and takes it (1). */

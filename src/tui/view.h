@@ -24,6 +24,8 @@ struct rowdata {
 	size_t nreached;
 	char *prefix;
 	uint64_t loader;    /* loader rows; gone-only class rows: the baseline's class */
+	char *field;        /* merged groups: the field, by field; raw dump text */
+	int coll;           /* merged groups: the field names a collection's role */
 };
 
 /* The row's rowdata, made on first use; freed by tv_rowdata_free (a

@@ -21,6 +21,7 @@ void tv_rowdata_free(struct row *r)
 		free(d->nodes);
 		free(d->reached);
 		free(d->prefix);
+		free(d->field);
 		free(d);
 	}
 	r->data = NULL;

@@ -1,7 +1,8 @@
 /* view_merged.c — merged outgoing, incoming and dominating references:
  * the step's neighbours aggregated by class (or class and field), one
- * level per expanded row; one build and expand for the three tabs, which
- * differ in their state's kind. */
+ * level per expanded row; the dominating tab also the other way, from
+ * the GC roots down to the objects (t). One build and expand for the
+ * three tabs, which differ in their state's kind. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,9 +12,19 @@
 struct merged_state {
 	enum merged_kind kind;
 	int byfield;        /* c: by class and field */
+	int down;           /* t, dominating: GC roots to objects */
+};
+
+/* The step's members, sorted: the from of the top level and, going
+ * down from the roots, what every level leads to. */
+struct merged_data {
+	node_t *members;
+	size_t n;
 };
 
 static struct merged_state *mst(const struct tview *v) { return v->state; }
+
+static enum merged_by by_of(const struct tview *v) { return mst(v)->byfield ? MG_BY_FIELD : MG_BY_CLASS; }
 
 static const struct column merged_cols[] = {
 	{ .title = "objects", .type = COL_COUNT, .val = 0 },
@@ -21,40 +32,78 @@ static const struct column merged_cols[] = {
 	{ .title = "reached", .type = COL_COUNT, .val = 2, .drop = 1 },
 };
 
+static void merged_data_free(void *data)
+{
+	struct merged_data *md = data;
+
+	if (md != NULL)
+		free(md->members);
+	free(md);
+}
+
+static struct merged_data *members(struct tui *t, struct tview *v)
+{
+	struct merged_data *md = v->data;
+
+	if (md == NULL) {
+		md = v->data = xcalloc(1, sizeof *md);
+		md->members = objset_members(t->h, &v->st->set);
+		md->n = (size_t)v->st->set.count;
+	}
+	return md;
+}
+
+/* A group's label: "class", "class.field", "field -> class"; with a
+ * collection's role "map value of java.util.HashMap" (incoming) or
+ * "element -> Foo" (outgoing). */
+static void group_label(const struct heap *h, enum merged_kind kind, const struct merged_group *g,
+			struct sbuf *l, struct span *nm)
+{
+	nm->off = nm->len = 0;
+	if (g->field != NULL && (kind == MG_OUTGOING || g->coll)) {
+		tv_add_esc(l, g->field);
+		sbuf_adds(l, kind == MG_OUTGOING ? " -> " : " of ");
+	}
+	if (g->cls == MG_ROOT)
+		sbuf_adds(l, "GC roots");
+	else
+		tv_class_text(h, g->cls, l, nm);
+	if (g->field != NULL && kind != MG_OUTGOING && !g->coll) {
+		sbuf_adds(l, ".");
+		tv_add_esc(l, g->field);
+	}
+}
+
 static int merged_rows(struct tui *t, struct tview *v, const node_t *from, size_t n, uint32_t pcls,
 		       struct rowvec *out, size_t *chain)
 {
 	struct heap *h = t->h;
 	struct merged_level lv;
 	enum merged_kind kind = mst(v)->kind;
+	int rc;
 
-	if (merged_level(h, kind, mst(v)->byfield ? MG_BY_FIELD : MG_BY_CLASS, from, n, pcls, &lv,
-			 &t->prog) < 0)
+	if (kind == MG_DOMINATING && mst(v)->down) { /* the set's members lead every level */
+		struct merged_data *md = members(t, v);
+		rc = merged_level_down(h, by_of(v), md->members, md->n, from == md->members ? NULL : from,
+				       n, pcls, &lv, &t->prog);
+	} else {
+		rc = merged_level(h, kind, by_of(v), from, n, pcls, &lv, &t->prog);
+	}
+	if (rc < 0)
 		return -1;
 	*chain = lv.chain;
 	for (size_t i = 0; i < lv.n; i++) {
 		struct merged_group *g = &lv.groups[i];
 		struct row *r = rowvec_add(out);
 		struct sbuf l;
-		struct span nm = { 0, 0 };
+		struct span nm;
 		sbuf_init(&l);
-		if (g->field != NULL && kind == MG_OUTGOING) {
-			tv_add_esc(&l, g->field);
-			sbuf_adds(&l, " -> ");
-		}
-		if (g->cls == MG_ROOT)
-			sbuf_adds(&l, "GC roots");
-		else
-			tv_class_text(h, g->cls, &l, &nm);
-		if (g->field != NULL && kind != MG_OUTGOING) {
-			sbuf_adds(&l, ".");
-			tv_add_esc(&l, g->field);
-		}
+		group_label(h, kind, g, &l, &nm);
 		r->val[0] = g->count;
 		r->val[1] = g->shallow;
 		r->val[2] = g->nreached;
-		/* the group's identity: its class and field */
-		r->key = 1469598103934665603ull ^ g->cls;
+		/* the group's identity: its class, field and role */
+		r->key = (1469598103934665603ull ^ g->cls ^ (uint64_t)g->coll << 40) * 1099511628211ull;
 		for (const char *f = g->field; f != NULL && *f; f++)
 			r->key = (r->key ^ (uint8_t)*f) * 1099511628211ull;
 		struct rowdata *d = tv_rowdata(r);
@@ -62,11 +111,14 @@ static int merged_rows(struct tui *t, struct tview *v, const node_t *from, size_
 		d->n = g->count;
 		d->reached = g->reached;
 		d->nreached = g->nreached;
+		d->field = g->field; /* taken */
+		d->coll = g->coll;
 		g->nodes = NULL;
 		g->reached = NULL;
+		g->field = NULL;
 		r->cls = g->cls;
 		r->kind = VR_GROUP;
-		r->open = g->cls == MG_ROOT ? -1 : 0;
+		r->open = g->cls == MG_ROOT || g->count == 0 ? -1 : 0;
 		row_set_named(r, l.buf, nm.off, nm.len);
 		sbuf_free(&l);
 	}
@@ -76,17 +128,17 @@ static int merged_rows(struct tui *t, struct tview *v, const node_t *from, size_
 
 static int merged_build(struct tui *t, struct tview *v)
 {
-	node_t *m = objset_members(t->h, &v->st->set);
+	struct merged_data *md = members(t, v);
 	size_t chain;
 	enum merged_kind kind = mst(v)->kind;
-	int byf = mst(v)->byfield;
-	int rc = merged_rows(t, v, m, (size_t)v->st->set.count, HW_NONE, &v->rows, &chain);
+	int byf = mst(v)->byfield, down = kind == MG_DOMINATING && mst(v)->down;
+	int rc = merged_rows(t, v, md->members, md->n, HW_NONE, &v->rows, &chain);
 
-	free(m);
-	tview_columns(v, merged_cols, kind == MG_INCOMING ? 3 : 2);
+	tview_columns(v, merged_cols, 3);
 	snprintf(v->lefthead, sizeof v->lefthead, "%s",
 		 kind == MG_OUTGOING ? (byf ? "merged outgoing: field -> class" : "merged outgoing: class")
 		 : kind == MG_INCOMING ? (byf ? "merged incoming: class.field" : "merged incoming: class")
+		 : down ? (byf ? "GC roots to objects: class.field" : "GC roots to objects: class")
 		 : (byf ? "merged dominating: class.field" : "merged dominating: class"));
 	return rc;
 }
@@ -111,9 +163,99 @@ static int merged_expand(struct tui *t, struct tview *v, size_t i, struct rowvec
 	return 0;
 }
 
+/* The row holding row i (the one above it, less deep), or SIZE_MAX. */
+static size_t parent_of(const struct tview *v, size_t i)
+{
+	uint16_t d = v->rows.v[i].depth;
+
+	while (i-- > 0)
+		if (v->rows.v[i].depth < d)
+			return i;
+	return SIZE_MAX;
+}
+
+/* The step's members reached through row i: at the top (and going down
+ * from the roots, at every level) its own reached; below, the path of
+ * rows from the top down to it, followed back (merged_reached). */
+static int row_reached(struct tui *t, struct tview *v, size_t i, node_t **out, size_t *n)
+{
+	struct merged_data *md = members(t, v);
+	const struct row *r = &v->rows.v[i];
+	const struct rowdata *d = r->data;
+	size_t depth = (size_t)r->depth + 1;
+
+	if (d == NULL)
+		return -1;
+	if (depth == 1 || (mst(v)->kind == MG_DOMINATING && mst(v)->down)) {
+		*out = xmalloc((d->nreached + 1) * sizeof **out);
+		memcpy(*out, d->reached, d->nreached * sizeof **out);
+		*n = d->nreached;
+		return 0;
+	}
+	struct merged_step *path = xcalloc(depth, sizeof *path);
+	for (size_t k = depth, at = i; k-- > 0; at = parent_of(v, at)) {
+		const struct row *pr = &v->rows.v[at];
+		const struct rowdata *pd = pr->data;
+		path[k].cls = pr->cls;
+		path[k].field = pd->field;
+		path[k].coll = pd->coll;
+		if (k == 0) {
+			path[k].from = md->members;
+			path[k].nfrom = md->n;
+			path[k].parent_cls = HW_NONE;
+		} else { /* the level below the row above: its objects */
+			const struct row *above = &v->rows.v[parent_of(v, at)];
+			path[k].from = ((const struct rowdata *)above->data)->nodes;
+			path[k].nfrom = ((const struct rowdata *)above->data)->n;
+			path[k].parent_cls = above->cls;
+		}
+	}
+	tui_work_begin(t, "the step's objects reached through the row");
+	int rc = merged_reached(t->h, mst(v)->kind, by_of(v), path, depth, out, n, &t->prog);
+	if (tui_work_end(t) < 0)
+		rc = -1;
+	free(path);
+	return rc;
+}
+
+/* Enter: the objects of the rows; U: the step's members reached through
+ * them (which the reached column counts only at the top). */
 static int merged_use(struct tui *t, struct tview *v, int reached, struct use *u)
 {
-	return tv_use_nodes(t, v, reached, u, reached ? "Reached" : "Merged");
+	if (!reached)
+		return tv_use_nodes(t, v, 0, u, "Merged");
+	int any = 0;
+	size_t rows = 0, total = 0;
+
+	for (size_t i = 0; i < v->rows.n; i++)
+		any |= v->rows.v[i].marked;
+	objset_empty(t->h, &u->set);
+	for (size_t i = 0; i < v->rows.n; i++) {
+		node_t *a;
+		size_t n;
+		if ((any ? !v->rows.v[i].marked : i != v->cur) || v->rows.v[i].kind != VR_GROUP)
+			continue;
+		if (row_reached(t, v, i, &a, &n) < 0) {
+			objset_free(&u->set);
+			return -1;
+		}
+		for (size_t k = 0; k < n; k++)
+			bit_set(u->set.bits, a[k]);
+		free(a);
+		rows++;
+	}
+	objset_recount(t->h, &u->set);
+	total = (size_t)u->set.count;
+	if (rows == 0 || total == 0) {
+		objset_free(&u->set);
+		tui_message(t, 1, "%s", rows == 0 ? "put the cursor on a group" : "this row reaches none of the step's objects");
+		return -1;
+	}
+	u->title = xasprintf("Reached: %zu of the %llu objects", total, (unsigned long long)v->st->set.count);
+	node_t *list = objset_members(t->h, &u->set);
+	u->expr = tv_ids_expr(t->h, list, total);
+	free(list);
+	return 0;
 }
 
 static int merged_group(struct tui *t, struct tview *v, enum request r)
@@ -124,8 +266,24 @@ static int merged_group(struct tui *t, struct tview *v, enum request r)
 	return 1;
 }
 
+/* t: GC roots to objects, or back (dominating only) */
+static int merged_down(struct tui *t, struct tview *v, enum request r)
+{
+	(void)r;
+	if (mst(v)->kind != MG_DOMINATING) {
+		tui_message(t, 1, "t: the Dominating view only (GC roots to objects)");
+		return 1;
+	}
+	mst(v)->down = !mst(v)->down;
+	tview_rebuild(t, v);
+	tui_message(t, 0, mst(v)->down ? "GC roots to objects: from the top of the dominator tree down"
+					: "objects to GC roots: the set's dominators, level by level up");
+	return 1;
+}
+
 static const struct view_key merged_keys[] = {
 	{ REQ_GROUP, merged_group },
+	{ REQ_REVERSE, merged_down },
 	{ REQ_NONE, NULL },
 };
 
@@ -136,7 +294,7 @@ static void dom_init(void *state) { ((struct merged_state *)state)->kind = MG_DO
 #define MERGED_OPS(tab, init) \
 	.name = tab, .state_size = sizeof(struct merged_state), .state_init = init, \
 	.build = merged_build, .expand = merged_expand, .use = merged_use, .keys = merged_keys, \
-	.row_free = tv_rowdata_free
+	.row_free = tv_rowdata_free, .data_free = merged_data_free
 
 const struct view_ops merged_out_ops = { MERGED_OPS("Merged out", out_init) };
 const struct view_ops merged_in_ops = { MERGED_OPS("Merged in", in_init) };
