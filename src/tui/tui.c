@@ -86,6 +86,18 @@ void row_free(const struct tview *v, struct row *r)
 	free(r->right);
 }
 
+void rowvec_free(struct rowvec *rv, void (*free_row)(struct row *r))
+{
+	for (size_t i = 0; i < rv->n; i++) {
+		if (free_row != NULL)
+			free_row(&rv->v[i]);
+		free(rv->v[i].left);
+		free(rv->v[i].right);
+	}
+	free(rv->v);
+	memset(rv, 0, sizeof *rv);
+}
+
 void rows_clear(struct tview *v)
 {
 	for (size_t i = 0; i < v->rows.n; i++)

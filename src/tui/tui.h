@@ -187,6 +187,8 @@ struct row *rowvec_add(struct rowvec *rv);
 void row_set(struct row *r, const char *left, const char *right);
 /* The same, with the class name at [off, off + len) of left. */
 void row_set_named(struct row *r, const char *left, size_t off, size_t len);
+/* Free rows a view keeps aside (in its data), with its ops->row_free. */
+void rowvec_free(struct rowvec *rv, void (*free_row)(struct row *r));
 /* The view's number columns, from a template of n (n <= VIEW_COLS). */
 void tview_columns(struct tview *v, const struct column *cols, int n);
 int tui_filter_ok(const struct tview *v, const char *text);

@@ -16,11 +16,18 @@ struct merged_state {
 };
 
 /* The step's members, sorted: the from of the top level and, going
- * down from the roots, what every level leads to. */
+ * down from the roots, what every level leads to. And the rows of the
+ * other grouping (c) or direction (t) as they were left, so that going
+ * back costs nothing: a level over a whole heap by field takes seconds. */
 struct merged_data {
 	node_t *members;
 	size_t n;
+	struct rowvec saved;
+	size_t saved_cur, saved_top;
+	int saved_mode;     /* mode_of() of the saved rows; -1: none */
 };
+
+static int mode_of(const struct merged_state *st) { return st->byfield | st->down << 1; }
 
 static struct merged_state *mst(const struct tview *v) { return v->state; }
 
@@ -36,8 +43,10 @@ static void merged_data_free(void *data)
 {
 	struct merged_data *md = data;
 
-	if (md != NULL)
+	if (md != NULL) {
 		free(md->members);
+		rowvec_free(&md->saved, tv_rowdata_free);
+	}
 	free(md);
 }
 
@@ -49,6 +58,7 @@ static struct merged_data *members(struct tui *t, struct tview *v)
 		md = v->data = xcalloc(1, sizeof *md);
 		md->members = objset_members(t->h, &v->st->set);
 		md->n = (size_t)v->st->set.count;
+		md->saved_mode = -1;
 	}
 	return md;
 }
@@ -126,13 +136,11 @@ static int merged_rows(struct tui *t, struct tview *v, const node_t *from, size_
 	return 0;
 }
 
-static int merged_build(struct tui *t, struct tview *v)
+/* The headers, for the grouping and direction of the state. */
+static void merged_build_head(struct tview *v)
 {
-	struct merged_data *md = members(t, v);
-	size_t chain;
 	enum merged_kind kind = mst(v)->kind;
 	int byf = mst(v)->byfield, down = kind == MG_DOMINATING && mst(v)->down;
-	int rc = merged_rows(t, v, md->members, md->n, HW_NONE, &v->rows, &chain);
 
 	tview_columns(v, merged_cols, 3);
 	snprintf(v->lefthead, sizeof v->lefthead, "%s",
@@ -140,6 +148,15 @@ static int merged_build(struct tui *t, struct tview *v)
 		 : kind == MG_INCOMING ? (byf ? "merged incoming: class.field" : "merged incoming: class")
 		 : down ? (byf ? "GC roots to objects: class.field" : "GC roots to objects: class")
 		 : (byf ? "merged dominating: class.field" : "merged dominating: class"));
+}
+
+static int merged_build(struct tui *t, struct tview *v)
+{
+	struct merged_data *md = members(t, v);
+	size_t chain;
+	int rc = merged_rows(t, v, md->members, md->n, HW_NONE, &v->rows, &chain);
+
+	merged_build_head(v);
 	return rc;
 }
 
@@ -258,11 +275,46 @@ static int merged_use(struct tui *t, struct tview *v, int reached, struct use *u
 	return 0;
 }
 
+/* Another grouping or direction: the rows of the one left are kept
+ * aside, and those of the new one come back as they were if it was seen
+ * before, else it is computed. */
+static void switch_mode(struct tui *t, struct tview *v, int old)
+{
+	struct merged_data *md = members(t, v);
+	struct rowvec rows = v->rows;
+	size_t cur = v->cur, top = v->top;
+
+	if (md->saved_mode == mode_of(mst(v))) {
+		v->rows = md->saved;
+		v->cur = md->saved_cur;
+		v->top = md->saved_top;
+		v->nmarked = 0;
+		for (size_t i = 0; i < v->rows.n; i++)
+			v->nmarked += v->rows.v[i].marked;
+		md->saved = rows;
+		md->saved_cur = cur;
+		md->saved_top = top;
+		md->saved_mode = old;
+		merged_build_head(v);
+		return;
+	}
+	rowvec_free(&md->saved, tv_rowdata_free);
+	md->saved = rows;
+	md->saved_cur = cur;
+	md->saved_top = top;
+	md->saved_mode = old;
+	memset(&v->rows, 0, sizeof v->rows);
+	v->nmarked = 0;
+	tview_rebuild(t, v);
+}
+
 static int merged_group(struct tui *t, struct tview *v, enum request r)
 {
+	int old = mode_of(mst(v));
+
 	(void)r;
 	mst(v)->byfield = !mst(v)->byfield;
-	tview_rebuild(t, v);
+	switch_mode(t, v, old);
 	return 1;
 }
 
@@ -274,8 +326,9 @@ static int merged_down(struct tui *t, struct tview *v, enum request r)
 		tui_message(t, 1, "t: the Dominating view only (GC roots to objects)");
 		return 1;
 	}
+	int old = mode_of(mst(v));
 	mst(v)->down = !mst(v)->down;
-	tview_rebuild(t, v);
+	switch_mode(t, v, old);
 	tui_message(t, 0, mst(v)->down ? "GC roots to objects: from the top of the dominator tree down"
 					: "objects to GC roots: the set's dominators, level by level up");
 	return 1;
