@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph/analysis.h"
+
 static const struct inspection *const tables[] = { insp_waste, insp_refs, insp_retention,
 						     insp_search };
 
@@ -59,6 +61,51 @@ static int cmp_group(const void *a, const void *b)
 	return 0;
 }
 
+static int cmp_node(const void *a, const void *b, void *ctx)
+{
+	node_t x = *(const node_t *)a, y = *(const node_t *)b;
+
+	(void)ctx;
+	return (x > y) - (x < y);
+}
+
+static void insp_total(const struct heap *h, const struct inspection *in, struct insp_result *r)
+{
+	bits_t *seen = xcalloc(bits_words(h->n), sizeof *seen);
+	uint64_t all = 0, extra = 0;
+	node_t *u = NULL;
+	size_t n = 0, cap = 0;
+
+	memset(&r->total, 0, sizeof r->total);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct insp_group *g = &r->g[i];
+		all += g->count;
+		extra += g->extra;
+		for (uint64_t k = 0; k < g->count; k++) {
+			node_t v = g->nodes[k];
+			if (bit_get(seen, v))
+				continue;
+			bit_set(seen, v);
+			r->total.shallow += h->node_shallow[v];
+			if (n == cap) {
+				cap = cap ? cap * 2 : 1024;
+				u = xreallocarray(u, cap, sizeof *u);
+			}
+			u[n++] = v;
+		}
+	}
+	r->total.count = n;
+	r->total.overlap = all != n;
+	if (in->extra_name != NULL && in->extra_bytes && strcmp(in->extra_name, "retained") == 0) {
+		hw_sort(u, n, sizeof *u, cmp_node, NULL); /* insp_retained wants them sorted */
+		r->total.extra = insp_retained(h, u, n, NULL);
+	} else if (in->extra_name != NULL) {
+		r->total.extra = extra;
+	}
+	free(u);
+	free(seen);
+}
+
 int inspect_run(struct heap *h, const struct inspection *in, const char *arg,
 		const struct objset *set, struct insp_result *r, struct progress *p,
 		struct sbuf *err)
@@ -79,6 +126,7 @@ int inspect_run(struct heap *h, const struct inspection *in, const char *arg,
 	if (p != NULL && progress_cancelled(p))
 		r->cancelled = 1;
 	hw_qsort(r->g, r->n, sizeof *r->g, cmp_group);
+	insp_total(h, in, r);
 	return 0;
 }
 

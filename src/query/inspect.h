@@ -119,11 +119,22 @@ struct insp_group {
 	uint64_t extra;          /* the inspection's own figure (see extra_name) */
 };
 
+/* The groups together: their objects counted once, and the inspection's
+ * figure of them all: a retained size computed again over the union
+ * (groups may overlap: an object and its class can both be leak
+ * suspects), other figures (wasted bytes, counts) summed. */
+struct insp_total {
+	uint64_t count, shallow; /* of the union of the groups' objects */
+	uint64_t extra;          /* see above; 0 without extra_name */
+	int overlap;             /* some object is in two groups or more */
+};
+
 struct insp_result {
 	struct insp_group *g;
 	size_t n, cap;
 	uint64_t examined;       /* members of the set the inspection looked at */
 	int cancelled;           /* the run stopped early: groups incomplete */
+	struct insp_total total; /* set by inspect_run */
 };
 
 struct inspection {

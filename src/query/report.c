@@ -832,7 +832,6 @@ void report_inspect(const struct heap *h, const struct inspection *in, const cha
 		{ "name", "group", COL_STR, 0 },
 	};
 	struct table t;
-	uint64_t extra_sum = 0;
 
 	if (in->extra_name != NULL) {
 		cols[4].key = cols[4].title = in->extra_name;
@@ -851,10 +850,18 @@ void report_inspect(const struct heap *h, const struct inspection *in, const cha
 	meta_num(&t, "groups", r->n);
 	size_t shown = top > 0 && top < r->n ? top : r->n;
 	meta_num(&t, "shown", shown);
-	for (size_t i = 0; i < r->n; i++)
-		extra_sum += r->g[i].extra;
-	if (in->extra_name != NULL && in->extra_bytes)
-		meta_bytes(&t, in->extra_name, extra_sum);
+	/* the groups together: each object once (groups may overlap) */
+	meta_num(&t, "total_objects", r->total.count);
+	meta_bytes(&t, "total_shallow", r->total.shallow);
+	if (in->extra_name != NULL) {
+		char key[64];
+		snprintf(key, sizeof key, "total_%s", in->extra_name);
+		if (in->extra_bytes)
+			meta_bytes(&t, key, r->total.extra);
+		else
+			meta_num(&t, key, r->total.extra);
+	}
+	meta_bool(&t, "groups_overlap", r->total.overlap);
 	if (r->cancelled)
 		meta_bool(&t, "cancelled", 1);
 	for (size_t i = 0; i < shown; i++) {

@@ -153,19 +153,15 @@ static void insp_rows(struct tview *v, size_t i)
 	sbuf_init(&l);
 	tv_add_esc(&l, in->name);
 	if (st->ran) { /* what it found first: the title is cut on a narrow screen */
-		uint64_t cnt = 0, sh = 0, x = 0;
-		for (size_t k = 0; k < st->res.n; k++) {
-			cnt += st->res.g[k].count;
-			sh += st->res.g[k].shallow;
-			x += st->res.g[k].extra;
-		}
+		const struct insp_total *tot = &st->res.total; /* each object once */
 		sbuf_adds(&l, " ");
 		if (st->arg != NULL) { /* typed by the user: as typed, control characters aside */
 			tui_typed(&l, st->arg);
 			sbuf_adds(&l, " ");
 		}
-		sbuf_printf(&l, "[%zu group%s]", st->res.n, st->res.n == 1 ? "" : "s");
-		insp_vals(r, PRIO_TOTAL, cnt, sh, in, x);
+		sbuf_printf(&l, "[%zu group%s%s]", st->res.n, st->res.n == 1 ? "" : "s",
+			    tot->overlap ? ", overlapping: totals count each object once" : "");
+		insp_vals(r, PRIO_TOTAL, tot->count, tot->shallow, in, tot->extra);
 	} else {
 		r->flags = RF_NOCOLS;
 	}
