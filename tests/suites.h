@@ -21,6 +21,7 @@ Suite *jcoll_suite(void);
 Suite *rules_suite(void);
 Suite *inspect_suite(void);
 Suite *retain_suite(void);
+Suite *locals_suite(void);
 
 /* test_jvm.c: make TEST_BUILDDIR/dumps/NAME.hprof (and .histo) of the
  * test workload with the JDK, unless it is newer than the workload. */
@@ -48,5 +49,8 @@ const char *matched_dumps_dir(void);
 /* test_alloc.c: a snapshot of tests/java/Matched with allocation traces
  * (the agent sampling), made once per build. */
 const char *alloc_dump(void);
+/* test_locals.c: the dump of tests/java/Locals (four threads holding
+ * thread-locals), made once per build. */
+const char *locals_dump(void);
 
 #endif
