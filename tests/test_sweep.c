@@ -145,28 +145,28 @@ static void check_groups(const struct heap *h, const struct inspection *in, cons
 		uint64_t shallow = 0;
 		EXPECT(g->name != NULL && g->name[0] != '\0', "%s: group %zu has no name", what, i);
 		EXPECT(g->priority >= IP_LOW && g->priority <= IP_HIGH, "%s: %s: priority %d", what,
-			      g->name, g->priority);
+		       g->name, g->priority);
 		EXPECT(g->count > 0 && g->nodes != NULL, "%s: %s: no members", what, g->name);
 		for (uint64_t k = 0; k < g->count; k++) {
 			node_t v = g->nodes[k];
 			EXPECT(v > 0 && v < h->n && objset_has(set, v), "%s: %s: node %u is no member",
-				      what, g->name, v);
+			       what, g->name, v);
 			EXPECT(k == 0 || g->nodes[k - 1] < v, "%s: %s: members not ascending", what,
-				      g->name);
+			       g->name);
 			shallow += h->node_shallow[v];
 		}
 		nmembers += g->count;
 		EXPECT(g->shallow == shallow, "%s: %s: shallow %llu, its members' %llu", what, g->name,
-			      (unsigned long long)g->shallow, (unsigned long long)shallow);
+		       (unsigned long long)g->shallow, (unsigned long long)shallow);
 		EXPECT(i == 0 || in_order(&r->g[i - 1], g), "%s: groups %zu and %zu out of order", what,
-			      i - 1, i);
+		       i - 1, i);
 		if (strcmp(in->name, "long-chains") == 0) /* a chain, longer than N */
 			EXPECT(g->extra == g->count && g->count > strtoull(arg, NULL, 10),
-				      "%s: %s: %llu objects", what, g->name, (unsigned long long)g->count);
+			       "%s: %s: %llu objects", what, g->name, (unsigned long long)g->count);
 		if (strcmp(in->name, "largest-arrays") == 0)
 			EXPECT(g->count == 1 && (h->node_kind[g->nodes[0]] == NK_OBJARRAY ||
-							h->node_kind[g->nodes[0]] == NK_PRIMARRAY),
-				      "%s: %s: not one array", what, g->name);
+						 h->node_kind[g->nodes[0]] == NK_PRIMARRAY),
+			       "%s: %s: not one array", what, g->name);
 	}
 	if (strcmp(in->name, "largest-arrays") == 0)
 		EXPECT(r->n <= strtoull(arg, NULL, 10), "%s: %zu groups", what, r->n);
@@ -290,7 +290,7 @@ START_TEST(engine_sweep)
 				 s ? "half the heap" : "the heap");
 			sbuf_reset(&err);
 			EXPECT(inspect_run(&h, &all[i], arg, &sets[s], &r, NULL, &err) == 0, "%s: %s", what,
-				      err.buf);
+			       err.buf);
 			check_groups(&h, &all[i], arg, &sets[s], &r, what);
 			insp_result_free(&r);
 		}
@@ -378,19 +378,19 @@ static void hw_run(int fmt, const char *cmdline, const char *dump, const char *t
 	unlink(outf);
 	unlink(errf);
 	EXPECT(strstr(err, "AddressSanitizer") == NULL && strstr(err, "LeakSanitizer") == NULL &&
-		      strstr(err, "runtime error") == NULL, "%s:\n%s", cmd, err);
+	       strstr(err, "runtime error") == NULL, "%s:\n%s", cmd, err);
 	EXPECT(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: %s %d; stderr: %s", cmd,
-		      WIFSIGNALED(st) ? "signal" : "status", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st), err);
+	       WIFSIGNALED(st) ? "signal" : "status", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st), err);
 	free(err);
 	EXPECT(o->len > 0, "%s: nothing on stdout", cmd);
 	long bad = bad_text(o->text, o->len);
 	EXPECT(bad < 0, "%s: a raw control character or invalid UTF-8 at byte %ld", cmd, bad);
 	if (fmt == F_JSON)
 		EXPECT(json_parse(o->text, o->len, &o->json, msg, sizeof msg) == 0,
-			      "%s: not JSON: %s", cmd, msg);
+		       "%s: not JSON: %s", cmd, msg);
 	if (fmt == F_CSV)
 		EXPECT(csv_parse(o->text, o->len, &o->csv, msg, sizeof msg) == 0,
-			      "%s: not CSV: %s", cmd, msg);
+		       "%s: not CSV: %s", cmd, msg);
 }
 
 static void out_free(struct out *o)
@@ -458,7 +458,7 @@ static void each_format(struct sweep *sw, const char *cmd, const char *tail, str
 			json_rows = jrows(&o.json, what)->n;
 		if (f == F_CSV)
 			EXPECT(o.csv.nrows == json_rows + 1, "%s: %zu rows, the JSON %zu", what,
-				      o.csv.nrows - 1, json_rows);
+			       o.csv.nrows - 1, json_rows);
 		if (check != NULL)
 			check(&o, f, what, arg);
 		if (f == F_JSON && json != NULL) {
@@ -479,7 +479,7 @@ static void check_classes(const struct out *o, int fmt, const char *what, void *
 	if (fmt == F_JSON) {
 		const struct jv *rows = jrows(&o->json, what);
 		EXPECT(jnum(&o->json, "objects", what) == objects && jnum(&o->json, "shallow", what) == bytes,
-			      "%s: totals differ from info's", what);
+		       "%s: totals differ from info's", what);
 		for (size_t i = 0; i < rows->n; i++) {
 			count += jnum(&rows->v[i], "instances", what);
 			shallow += jnum(&rows->v[i], "shallow", what);
@@ -493,8 +493,8 @@ static void check_classes(const struct out *o, int fmt, const char *what, void *
 		return;
 	}
 	EXPECT(count == objects && shallow == bytes, "%s: rows add up to %llu objects, %llu bytes; "
-		      "info says %llu, %llu", what, (unsigned long long)count, (unsigned long long)shallow,
-		      (unsigned long long)objects, (unsigned long long)bytes);
+	       "info says %llu, %llu", what, (unsigned long long)count, (unsigned long long)shallow,
+	       (unsigned long long)objects, (unsigned long long)bytes);
 }
 
 /* biggest: a row below another is its child in the dominator tree, so
@@ -505,7 +505,7 @@ struct bnode { uint64_t ret, own, below; };
 static void close_row(const struct bnode *b, const char *what)
 {
 	EXPECT(b->below <= b->ret - b->own, "%s: children retain %llu, their parent %llu beyond itself",
-		      what, (unsigned long long)b->below, (unsigned long long)(b->ret - b->own));
+	       what, (unsigned long long)b->below, (unsigned long long)(b->ret - b->own));
 }
 
 static void check_biggest(const struct out *o, int fmt, const char *what, void *arg)
@@ -522,9 +522,9 @@ static void check_biggest(const struct out *o, int fmt, const char *what, void *
 		uint64_t d = jnum(&rows->v[i], "depth", what);
 		uint64_t r = jnum(&rows->v[i], "retained", what), s = jnum(&rows->v[i], "shallow", what);
 		EXPECT(d <= depth && d < 16, "%s: row %zu at depth %llu after %zu", what, i,
-			      (unsigned long long)d, depth);
+		       (unsigned long long)d, depth);
 		EXPECT(s <= r, "%s: row %zu: shallow %llu over retained %llu", what, i,
-			      (unsigned long long)s, (unsigned long long)r);
+		       (unsigned long long)s, (unsigned long long)r);
 		while (depth > d)
 			close_row(&stack[--depth], what);
 		if (d == 0)
@@ -536,7 +536,7 @@ static void check_biggest(const struct out *o, int fmt, const char *what, void *
 	while (depth > 0)
 		close_row(&stack[--depth], what);
 	EXPECT(top <= jnum(&o->json, "heap_bytes", what), "%s: the top rows retain %llu", what,
-		      (unsigned long long)top);
+	       (unsigned long long)top);
 }
 
 /* objects: biggest retained first, shallow within retained. */
@@ -551,7 +551,7 @@ static void check_objects(const struct out *o, int fmt, const char *what, void *
 		uint64_t r = jnum(&rows->v[i], "retained", what);
 		EXPECT(jnum(&rows->v[i], "shallow", what) <= r, "%s: row %zu", what, i);
 		EXPECT(i == 0 || jnum(&rows->v[i - 1], "retained", what) >= r, "%s: rows %zu, %zu out of order",
-			      what, i - 1, i);
+		       what, i - 1, i);
 		const struct jv *id = jv_get(&rows->v[i], "id");
 		EXPECT(id != NULL && id->t == J_STR, "%s: row %zu has no id", what, i);
 	}
@@ -576,18 +576,18 @@ static void check_paths_out(const struct out *o, int fmt, const char *what, void
 		const struct jv *root = jv_get(r, "root"), *via = jv_get(r, "via"), *id = jv_get(r, "id");
 		int last = i + 1 == rows->n || jnum(&rows->v[i + 1], "step", what) == 0;
 		EXPECT(s == 0 ? p == path + 1 : p == path && s == step + 1, "%s: row %zu: path %llu step %llu",
-			      what, i, (unsigned long long)p, (unsigned long long)s);
+		       what, i, (unsigned long long)p, (unsigned long long)s);
 		EXPECT(s == 0 ? root != NULL && root->t == J_STR && root->len > 0
-				     : root != NULL && root->t == J_NULL,
-			      "%s: row %zu: GC root only at the start of a path", what, i);
+			      : root != NULL && root->t == J_NULL,
+		       "%s: row %zu: GC root only at the start of a path", what, i);
 		EXPECT(last ? via->t == J_NULL : via->t == J_STR, "%s: row %zu: via", what, i);
 		EXPECT(id != NULL && id->t == J_STR && (!last || strcmp(id->s, target) == 0),
-			      "%s: path %llu does not end at %s", what, (unsigned long long)p, target);
+		       "%s: path %llu does not end at %s", what, (unsigned long long)p, target);
 		path = p;
 		step = s;
 	}
 	EXPECT(path == npaths, "%s: %llu paths, the summary says %llu", what, (unsigned long long)path,
-		      (unsigned long long)npaths);
+	       (unsigned long long)npaths);
 }
 
 /* allocations: the percentage of each row is of the traced bytes, and
@@ -604,8 +604,8 @@ static void check_allocations(const struct out *o, int fmt, const char *what, vo
 		uint64_t bytes = jnum(&rows->v[i], "bytes", what);
 		EXPECT(pct != NULL && pct->t == J_NUM, "%s: row %zu: pct is no number", what, i);
 		EXPECT(bytes <= traced && fabs(pct->num - 100.0 * (double)bytes / (double)traced) <= 0.051,
-			      "%s: row %zu: %g%% of %llu bytes is not %llu", what, i, pct->num,
-			      (unsigned long long)traced, (unsigned long long)bytes);
+		       "%s: row %zu: %g%% of %llu bytes is not %llu", what, i, pct->num,
+		       (unsigned long long)traced, (unsigned long long)bytes);
 	}
 }
 
@@ -620,7 +620,7 @@ static void check_inspect(const struct out *o, int fmt, const char *what, void *
 	const struct jv *rows = jrows(&o->json, what);
 	uint64_t extra = 0;
 	EXPECT(jnum(&o->json, "groups", what) == rows->n && jnum(&o->json, "shown", what) == rows->n,
-		      "%s: %zu rows, not the summary's groups", what, rows->n);
+	       "%s: %zu rows, not the summary's groups", what, rows->n);
 	for (size_t i = 0; i < rows->n; i++) {
 		const struct jv *r = &rows->v[i];
 		EXPECT(jnum(r, "group", what) == i + 1, "%s: row %zu numbered otherwise", what, i);
@@ -630,7 +630,7 @@ static void check_inspect(const struct out *o, int fmt, const char *what, void *
 	}
 	if (in->extra_name != NULL && in->extra_bytes)
 		EXPECT(jnum(&o->json, in->extra_name, what) == extra, "%s: %s adds up to %llu", what,
-			      in->extra_name, (unsigned long long)extra);
+		       in->extra_name, (unsigned long long)extra);
 }
 
 START_TEST(cli_sweep)
