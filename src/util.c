@@ -119,6 +119,11 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+/* What an sbuf without storage of its own points at (cap 0): after
+ * sbuf_detach or sbuf_free it stays readable as "" and safe to reuse.
+ * Nothing writes to it: growth from cap 0 allocates afresh. */
+static char sbuf_empty[1];
+
 void sbuf_init(struct sbuf *sb)
 {
 	sb->buf = xmalloc(16);
@@ -129,24 +134,36 @@ void sbuf_init(struct sbuf *sb)
 
 void sbuf_free(struct sbuf *sb)
 {
-	free(sb->buf);
-	sb->buf = NULL;
+	if (sb->cap > 0)
+		free(sb->buf);
+	sb->buf = sbuf_empty;
 	sb->len = sb->cap = 0;
 }
 
 void sbuf_reset(struct sbuf *sb)
 {
 	sb->len = 0;
-	sb->buf[0] = '\0';
+	if (sb->cap > 0)
+		sb->buf[0] = '\0';
+	else
+		sb->buf = sbuf_empty;
 }
 
 static void sbuf_grow(struct sbuf *sb, size_t extra)
 {
+	size_t cap = sb->cap > 0 ? sb->cap : 16;
+
 	if (sb->len + extra + 1 <= sb->cap)
 		return;
-	while (sb->len + extra + 1 > sb->cap)
-		sb->cap *= 2;
-	sb->buf = xrealloc(sb->buf, sb->cap);
+	if (sb->len + extra + 1 < sb->len)
+		hw_fatal("string buffer overflow");
+	while (sb->len + extra + 1 > cap)
+		cap *= 2;
+	/* cap 0: buf is sbuf_empty (or NULL), never realloc'd */
+	sb->buf = xrealloc(sb->cap > 0 ? sb->buf : NULL, cap);
+	if (sb->cap == 0)
+		sb->buf[0] = '\0';
+	sb->cap = cap;
 }
 
 void sbuf_add(struct sbuf *sb, const char *s, size_t n)
@@ -173,9 +190,10 @@ void sbuf_printf(struct sbuf *sb, const char *fmt, ...)
 
 char *sbuf_detach(struct sbuf *sb)
 {
-	char *b = sb->buf;
+	/* always a string the caller owns, even of an sbuf without storage */
+	char *b = sb->cap > 0 ? sb->buf : xstrdup("");
 
-	sb->buf = NULL;
+	sb->buf = sbuf_empty;
 	sb->len = sb->cap = 0;
 	return b;
 }

@@ -25,19 +25,24 @@ void hw_set_cleanup(void (*fn)(void));
 void hw_set_oom(void (*fn)(size_t n));
 _Noreturn void hw_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Growable byte buffer. buf is always NUL-terminated; owned by the sbuf. */
+/* Growable byte buffer. buf is always NUL-terminated; owned by the sbuf
+ * while cap > 0. With cap 0 (after sbuf_detach or sbuf_free) buf is a
+ * shared, read-only "": the sbuf stays usable (reset, add, printf,
+ * detach, free) and allocates afresh when something is added. */
 struct sbuf {
 	char *buf;
 	size_t len, cap;
 };
 void sbuf_init(struct sbuf *sb);
+/* Frees the storage; the sbuf is left empty and reusable. */
 void sbuf_free(struct sbuf *sb);
 void sbuf_reset(struct sbuf *sb);
 void sbuf_add(struct sbuf *sb, const char *s, size_t n);
 void sbuf_adds(struct sbuf *sb, const char *s);
 void sbuf_addc(struct sbuf *sb, char c);
 void sbuf_printf(struct sbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Takes the buffer; the sbuf is left empty. */
+/* Hands over the text (the caller frees it; an empty sbuf gives an
+ * allocated ""); the sbuf is left empty and reusable. */
 char *sbuf_detach(struct sbuf *sb);
 
 /* Escape untrusted bytes (from a dump) for a terminal or text report:

@@ -23,6 +23,8 @@ Suite *rules_suite(void);
 Suite *inspect_suite(void);
 Suite *retain_suite(void);
 Suite *exact_suite(void);
+Suite *locals_suite(void);
+Suite *sweep_suite(void);
 
 /* test_jvm.c: make TEST_BUILDDIR/dumps/NAME.hprof (and .histo) of the
  * test workload with the JDK, unless it is newer than the workload. */
@@ -44,11 +46,20 @@ void check_histogram(const char *name, const char *hprof, const char *histo, int
  * agent, the default G1 with its CDS archive): before.hprof, after.hprof
  * and the rest. */
 void agent_session(char *dir, size_t n);
+/* The same with the agent loaded at start, the serial GC and no
+ * compressed oops. */
+void agent_start_session(char *dir, size_t n);
 /* test_match.c: the directory of the two ordinary dumps of
  * tests/java/Matched (a.hprof, then b.hprof), made once per build. */
 const char *matched_dumps_dir(void);
 /* test_alloc.c: a snapshot of tests/java/Matched with allocation traces
  * (the agent sampling), made once per build. */
 const char *alloc_dump(void);
+/* test_rules.c: tests/java/Refs dumped without a GC first (refs-run.sh),
+ * made once per build. */
+const char *refs_dump(void);
+/* test_locals.c: the dump of tests/java/Locals (four threads holding
+ * thread-locals), made once per build. */
+const char *locals_dump(void);
 
 #endif

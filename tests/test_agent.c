@@ -189,6 +189,11 @@ void agent_session(char *dir, size_t n)
 	ensure_run("attach", "attach", "", dir, n);
 }
 
+void agent_start_session(char *dir, size_t n)
+{
+	ensure_run("start", "start", "-XX:+UseSerialGC -XX:-UseCompressedOops", dir, n);
+}
+
 START_TEST(test_agent_attached)
 {
 	char dir[600];
@@ -202,7 +207,7 @@ START_TEST(test_agent_at_start_uncompressed_serial)
 {
 	char dir[600];
 
-	ensure_run("start", "start", "-XX:+UseSerialGC -XX:-UseCompressedOops", dir, sizeof dir);
+	agent_start_session(dir, sizeof dir);
 	check_session(dir, "agent at start, no compressed oops");
 	char args[700];
 	snprintf(args, sizeof args, "info %s/after.hprof", dir);

@@ -501,7 +501,7 @@ END_TEST
 
 #define REFS TEST_BUILDDIR "/dumps/refs"
 
-static const char *refs_dump(void)
+const char *refs_dump(void)
 {
 	struct stat d, w;
 

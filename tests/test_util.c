@@ -106,6 +106,50 @@ START_TEST(test_sbuf)
 }
 END_TEST
 
+/* A detached sbuf is empty and reusable: reset, every way of adding,
+ * detaching again, freeing (twice too); each detached string is its
+ * caller's own. The pattern that crashed run_locals: reset, build a
+ * name, detach, in a loop. */
+START_TEST(test_sbuf_detach_reuse)
+{
+	struct sbuf sb;
+	char *got[6];
+
+	sbuf_init(&sb);
+	sbuf_adds(&sb, "first");
+	got[0] = sbuf_detach(&sb);
+	ck_assert_str_eq(got[0], "first");
+	ck_assert_uint_eq(sb.len, 0);
+	ck_assert_str_eq(sb.buf, ""); /* readable, not NULL */
+	for (int i = 1; i < 4; i++) { /* reset, add, detach, again */
+		sbuf_reset(&sb);
+		ck_assert_str_eq(sb.buf, "");
+		sbuf_printf(&sb, "thread \"t%d\"", i);
+		sbuf_addc(&sb, '!');
+		sbuf_add(&sb, "xyz", 2);
+		got[i] = sbuf_detach(&sb);
+	}
+	ck_assert_str_eq(got[1], "thread \"t1\"!xy");
+	ck_assert_str_eq(got[3], "thread \"t3\"!xy");
+	got[4] = sbuf_detach(&sb); /* nothing added since: an owned "" */
+	ck_assert_str_eq(got[4], "");
+	got[4][0] = 'x'; /* really the caller's: writable, freeable */
+	/* a long string after detach grows from nothing */
+	for (int i = 0; i < 500; i++)
+		sbuf_adds(&sb, "0123456789");
+	ck_assert_uint_eq(sb.len, 5000);
+	ck_assert_uint_eq(strlen(sb.buf), 5000);
+	got[5] = sbuf_detach(&sb);
+	sbuf_free(&sb); /* after a detach: nothing to free */
+	sbuf_free(&sb); /* and again */
+	sbuf_adds(&sb, "after free");
+	ck_assert_str_eq(sb.buf, "after free");
+	sbuf_free(&sb);
+	for (int i = 0; i < 6; i++)
+		free(got[i]);
+}
+END_TEST
+
 /* Sort by key, descending when *ctx says so: the comparator reads its
  * order from the context, not from a global. */
 struct kv { uint32_t key, seq; };
@@ -177,6 +221,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, test_csv);
 	tcase_add_test(tc, test_fmt_bytes);
 	tcase_add_test(tc, test_sbuf);
+	tcase_add_test(tc, test_sbuf_detach_reuse);
 	tcase_add_test(tc, test_warnings_bounded);
 	tcase_add_test(tc, test_sort_ctx);
 	suite_add_tcase(s, tc);

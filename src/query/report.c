@@ -226,7 +226,8 @@ static struct tcell format_cell(const struct table *t, const struct cell *c)
 			esc_append(&sb, s, c->len, 0);
 		}
 	} else if (c->type == COL_PCT) {
-		sbuf_printf(&sb, "%.1f%%", c->pct);
+		/* JSON and CSV take a plain number ("44.8%" is no JSON) */
+		sbuf_printf(&sb, t->fmt == FMT_TEXT ? "%.1f%%" : "%.1f", c->pct);
 	} else if (c->type == COL_DNUM || c->type == COL_DBYTES) {
 		int64_t d = (int64_t)c->n;
 		uint64_t mag = d < 0 ? (uint64_t)0 - c->n : c->n;
