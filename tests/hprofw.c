@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -305,7 +306,11 @@ const char *hw_tmpdir(void)
 	static char dir[512];
 
 	if (dir[0] == '\0') {
-		snprintf(dir, sizeof dir, "%s/tmp/t%ld", TEST_BUILDDIR, (long)getpid());
+		/* the pid and the clock: pids come round again in a long run */
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		snprintf(dir, sizeof dir, "%s/tmp/t%ld-%lx", TEST_BUILDDIR, (long)getpid(),
+			 (unsigned long)(ts.tv_sec * 1000000000L + ts.tv_nsec));
 		mkdir(TEST_BUILDDIR "/tmp", 0755);
 		mkdir(dir, 0755);
 	}

@@ -57,6 +57,7 @@ void term_start(struct term *t, int cols, int rows, const char *env, const char 
 	ck_assert_msg(hw != NULL, "HEAPWALK is not set (run through make check)");
 	snprintf(t->sock, sizeof t->sock, "hwtest-%d-%d", (int)getpid(), seq);
 	snprintf(t->status, sizeof t->status, "%s/status-%d", dir, seq);
+	unlink(t->status); /* none of an earlier process that had this pid */
 	snprintf(script, sizeof script, "%s/run-%d.sh", dir, seq++);
 	FILE *f = fopen(script, "w");
 	ck_assert(f != NULL);
