@@ -56,19 +56,18 @@ int hprof_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 		return -1;
 	q = h->map + h->node_off[v];
 	if (q[0] == SUB_INSTANCE) {
-		uint32_t nbytes = be32(q + 1 + 2 * ids + 4), off = 0;
+		uint32_t nbytes = be32(q + 1 + 2 * ids + 4);
 		const uint8_t *data = q + 1 + 2 * ids + 8;
 		uint32_t c = h->node_class[v];
 		for (uint32_t d = c, depth = 0; d != HW_NONE && depth < h->ncls; d = h->cls[d].super, depth++)
 			for (unsigned i = 0; i < h->cls[d].nfields; i++) {
 				const struct hfield *f = &h->fields[h->cls[d].field_first + i];
-				unsigned sz = hprof_type_size(f->type, ids);
+				uint32_t off = class_field_base(h, c, d) + f->off;
 				struct hvalue val;
-				if (off + sz > nbytes)
+				if (off + hprof_type_size(f->type, ids) > nbytes)
 					return n;
 				read_value(data + off, f->type, ids, &val);
 				fn(arg, heap_str(h, f->name), &val);
-				off += sz;
 				n++;
 			}
 		return n;

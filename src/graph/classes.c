@@ -160,7 +160,6 @@ static void read_class_dump(struct classtab *t, uint64_t off, uint64_t *super_id
 	k->id = beid(q, ids);
 	*super_id = beid(q + ids + 4, ids);
 	k->loader_id = beid(q + 2 * ids + 4, ids);
-	k->inst_bytes = be32(q + 7 * ids + 4); /* checked against fields later */
 	const uint8_t *st = hprof_cd_statics(q, ids);
 	unsigned nst = be16(st);
 	st += 2;
@@ -173,9 +172,12 @@ static void read_class_dump(struct classtab *t, uint64_t off, uint64_t *super_id
 		t->fields_cap = t->fields_cap ? t->fields_cap * 2 : 4096;
 		h->fields = xreallocarray(h->fields, t->fields_cap, sizeof *h->fields);
 	}
-	/* names come later (name_fields), once the strings are sorted */
-	for (unsigned i = 0; i < k->nfields; i++, q += ids + 1)
-		h->fields[h->nfields++] = (struct hfield){ .name = 0, .type = q[ids] };
+	/* names come later (name_fields), once the strings are sorted;
+	 * inst_bytes holds the class's own bytes until inst_sizes() */
+	for (unsigned i = 0; i < k->nfields; i++, q += ids + 1) {
+		h->fields[h->nfields++] = (struct hfield){ .name = 0, .off = k->inst_bytes, .type = q[ids] };
+		k->inst_bytes += hprof_type_size(q[ids], ids);
+	}
 	for (unsigned i = 0; i < nst; i++, st += ids + 1 + hprof_type_size(st[ids], ids))
 		h->fields[h->nfields++] = (struct hfield){ .name = 0, .type = st[ids] };
 }
@@ -227,13 +229,28 @@ static int chain_has(const struct heap *h, uint32_t c, const char *name)
 	return 0;
 }
 
+/* Instance data bytes incl. supers: the classes' own bytes (as
+ * read_class_dump left them) summed along each chain of supers. */
+static void inst_sizes(struct heap *h)
+{
+	uint32_t *own = xmalloc(((size_t)h->ncls + 1) * sizeof *own);
+
+	for (uint32_t c = 0; c < h->ncls; c++)
+		own[c] = h->cls[c].inst_bytes;
+	for (uint32_t c = 0; c < h->ncls; c++) {
+		uint32_t sum = 0;
+		for (uint32_t d = c, depth = 0; d != HW_NONE && depth < h->ncls; d = h->cls[d].super, depth++)
+			sum += own[d];
+		h->cls[c].inst_bytes = sum;
+	}
+	free(own);
+}
+
 /* Byte offsets of reference fields in instance data: this class's
  * fields, then its super's, as HPROF stores them. */
 static void ref_offsets(struct classtab *t, uint32_t c)
 {
 	struct heap *h = t->h;
-	unsigned ids = h->layout.idsize;
-	uint32_t off = 0;
 	struct hclass *k = &h->cls[c];
 
 	k->ref_first = h->nrefoffs;
@@ -242,23 +259,45 @@ static void ref_offsets(struct classtab *t, uint32_t c)
 		int is_ref = strcmp(class_name(h, d), "java.lang.ref.Reference") == 0;
 		for (unsigned i = 0; i < e->nfields; i++) {
 			const struct hfield *f = &h->fields[e->field_first + i];
-			if (f->type == T_OBJECT) {
-				if (is_ref && strcmp(heap_str(h, f->name), "referent") == 0) {
-					k->referent_off = off;
-				} else {
-					if (h->nrefoffs == t->refoffs_cap) {
-						t->refoffs_cap = t->refoffs_cap ? t->refoffs_cap * 2 : 4096;
-						h->refoffs = xreallocarray(h->refoffs, t->refoffs_cap,
-									   sizeof *h->refoffs);
-					}
-					h->refoffs[h->nrefoffs++] = off;
-				}
+			uint32_t off = class_field_base(h, c, d) + f->off;
+			if (f->type != T_OBJECT)
+				continue;
+			if (is_ref && strcmp(heap_str(h, f->name), "referent") == 0) {
+				k->referent_off = off;
+				continue;
 			}
-			off += hprof_type_size(f->type, ids);
+			if (h->nrefoffs == t->refoffs_cap) {
+				t->refoffs_cap = t->refoffs_cap ? t->refoffs_cap * 2 : 4096;
+				h->refoffs = xreallocarray(h->refoffs, t->refoffs_cap, sizeof *h->refoffs);
+			}
+			h->refoffs[h->nrefoffs++] = off;
 		}
 	}
 	k->nrefs = h->nrefoffs - k->ref_first;
-	k->inst_bytes = off;
+}
+
+const struct hfield *class_field(const struct heap *h, uint32_t c, const char *name, uint32_t *off)
+{
+	for (uint32_t d = c, depth = 0; d < h->ncls && depth < h->ncls; d = h->cls[d].super, depth++)
+		for (unsigned i = 0; i < h->cls[d].nfields; i++) {
+			const struct hfield *f = &h->fields[h->cls[d].field_first + i];
+			if (strcmp(heap_str(h, f->name), name) == 0) {
+				*off = class_field_base(h, c, d) + f->off;
+				return f;
+			}
+		}
+	return NULL;
+}
+
+const struct hfield *class_field_at(const struct heap *h, uint32_t c, uint32_t off)
+{
+	for (uint32_t d = c, depth = 0; d < h->ncls && depth < h->ncls; d = h->cls[d].super, depth++)
+		for (unsigned i = 0; i < h->cls[d].nfields; i++) {
+			const struct hfield *f = &h->fields[h->cls[d].field_first + i];
+			if (class_field_base(h, c, d) + f->off == off)
+				return f;
+		}
+	return NULL;
 }
 
 static void link_supers(struct classtab *t, const struct scan *s, const uint64_t *super_id)
@@ -404,6 +443,7 @@ void classes_build(struct classtab *t, struct heap *h, struct scan *s)
 	free(sid);
 	set_flags(t);
 	prim_classes(t);
+	inst_sizes(h);
 	for (uint32_t c = 0; c < h->ncls; c++)
 		ref_offsets(t, c);
 }

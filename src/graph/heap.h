@@ -53,9 +53,13 @@ struct root {
 /* What a node is: derived from the record's sub-tag, kept per class. */
 enum node_kind { NK_ROOT, NK_INSTANCE, NK_OBJARRAY, NK_PRIMARRAY, NK_CLASS };
 
-/* One instance field of a class (this class only, not its supers). */
+/* One field of a class (this class only, not its supers). */
 struct hfield {
 	uint32_t name; /* string offset into heap->names */
+	uint32_t off;  /* instance fields: byte offset in the instance data of
+			* an instance of this very class (a subclass's
+			* instances have it further on: class_field()); 0 for
+			* static fields */
 	uint8_t type;  /* enum hw_type */
 };
 
@@ -245,6 +249,20 @@ static inline const char *class_name(const struct heap *h, uint32_t c) { return 
 /* id -> node, HW_NONE if absent (binary search), and node -> id. */
 node_t heap_find_id(const struct heap *h, uint64_t id);
 uint64_t heap_node_id(const struct heap *h, node_t v);
+
+/* Instance fields, in c's instances: HPROF stores an instance's data
+ * as its class's own fields, then its super's, and so on, so the
+ * fields of d (c or a super of c) start where the bytes of d and its
+ * supers begin: at inst_bytes(c) - inst_bytes(d). */
+static inline uint32_t class_field_base(const struct heap *h, uint32_t c, uint32_t d)
+{
+	return h->cls[c].inst_bytes - h->cls[d].inst_bytes;
+}
+/* The first field named `name` of class c or its supers, in the order
+ * of the instance data, and its byte offset there (*off); NULL if none.
+ * class_field_at: the field at byte offset `off`, NULL if none. */
+const struct hfield *class_field(const struct heap *h, uint32_t c, const char *name, uint32_t *off);
+const struct hfield *class_field_at(const struct heap *h, uint32_t c, uint32_t off);
 
 void heap_free(struct heap *h);
 

@@ -138,26 +138,16 @@ enum coll_kind jcoll_kind(struct jcoll *j, uint32_t c)
 
 /* ---- fields ---- */
 
-/* The offset of `name` in instances of c, uncached: c's own fields
- * come first in the data, then its super's, and so on. */
+/* The offset of `name` in instances of c, uncached. */
 static int field_lookup(const struct heap *h, uint32_t c, const char *name, uint8_t *type)
 {
-	unsigned ids = h->layout.idsize;
-	uint64_t off = 0;
+	uint32_t off;
+	const struct hfield *f = class_field(h, c, name, &off);
 
-	for (uint32_t d = c, depth = 0; d != HW_NONE && d < h->ncls && depth < h->ncls;
-	     d = h->cls[d].super, depth++)
-		for (unsigned i = 0; i < h->cls[d].nfields; i++) {
-			const struct hfield *f = &h->fields[h->cls[d].field_first + i];
-			if (off > INT32_MAX / 2)
-				return -1;
-			if (strcmp(heap_str(h, f->name), name) == 0) {
-				*type = f->type;
-				return (int)off;
-			}
-			off += hprof_type_size(f->type, ids);
-		}
-	return -1;
+	if (f == NULL || off > INT32_MAX / 2)
+		return -1;
+	*type = f->type;
+	return (int)off;
 }
 
 static uint64_t name_hash(uint32_t c, const char *s)

@@ -260,18 +260,16 @@ static struct outer_field *outer_fields(const struct heap *h, uint32_t **startp)
 
 	for (uint32_t c = 0; c < h->ncls; c++) {
 		start[c] = (uint32_t)n;
-		uint32_t off = 0;
 		for (uint32_t d = c, k = 0; d != HW_NONE && k < h->ncls; d = h->cls[d].super, k++)
 			for (unsigned i = 0; i < h->cls[d].nfields; i++) {
 				const struct hfield *f = &h->fields[h->cls[d].field_first + i];
-				if (f->type == T_OBJECT && is_outer_name(heap_str(h, f->name))) {
-					if (n == cap) {
-						cap = cap ? cap * 2 : 16;
-						of = xreallocarray(of, cap, sizeof *of);
-					}
-					of[n++] = (struct outer_field){ d, f->name, off };
+				if (f->type != T_OBJECT || !is_outer_name(heap_str(h, f->name)))
+					continue;
+				if (n == cap) {
+					cap = cap ? cap * 2 : 16;
+					of = xreallocarray(of, cap, sizeof *of);
 				}
-				off += hprof_type_size(f->type, h->layout.idsize);
+				of[n++] = (struct outer_field){ d, f->name, class_field_base(h, c, d) + f->off };
 			}
 	}
 	start[h->ncls] = (uint32_t)n;

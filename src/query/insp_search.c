@@ -429,16 +429,9 @@ static void node_links(const struct heap *h, const struct objset *set, node_t v,
 /* The name of the reference field at instance-data offset off of class c. */
 static const char *ref_field_name(const struct heap *h, uint32_t c, uint32_t off)
 {
-	uint32_t at = 0;
+	const struct hfield *f = class_field_at(h, c, off);
 
-	for (uint32_t d = c, k = 0; d != HW_NONE && k < h->ncls; d = h->cls[d].super, k++)
-		for (unsigned i = 0; i < h->cls[d].nfields; i++) {
-			const struct hfield *f = &h->fields[h->cls[d].field_first + i];
-			if (at == off && f->type == T_OBJECT)
-				return heap_str(h, f->name);
-			at += hprof_type_size(f->type, h->layout.idsize);
-		}
-	return "?";
+	return f != NULL && f->type == T_OBJECT ? heap_str(h, f->name) : "?";
 }
 
 /* One (class, field): links V[i] -> W[i], V ascending. */

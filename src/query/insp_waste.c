@@ -111,25 +111,6 @@ static const uint8_t *inst_data(const struct heap *h, node_t v, uint32_t *len)
 	return q + hdr;
 }
 
-/* The field of class c (or a superclass) named `name` (when not NULL)
- * or at offset `at` of the instance data: its offset, -1 if none. */
-static int64_t field_find(const struct heap *h, uint32_t c, const char *name, int64_t at,
-			  const struct hfield **found)
-{
-	uint64_t off = 0;
-
-	for (uint32_t d = c, depth = 0; d != HW_NONE && depth < h->ncls; d = h->cls[d].super, depth++)
-		for (unsigned i = 0; i < h->cls[d].nfields; i++) {
-			const struct hfield *f = &h->fields[h->cls[d].field_first + i];
-			if (name != NULL ? strcmp(heap_str(h, f->name), name) == 0 : (int64_t)off == at) {
-				*found = f;
-				return (int64_t)off;
-			}
-			off += hprof_type_size(f->type, h->layout.idsize);
-		}
-	return -1;
-}
-
 /* The class index named `name`, HW_NONE if none (the first of several). */
 static uint32_t class_named(const struct heap *h, const char *name)
 {
@@ -409,13 +390,13 @@ static int run_dupstr(struct heap *h, const struct objset *set, const char *arg,
 	struct dups d = { .h = h, .strings = 1, .coder_off = HW_NONE };
 	uint32_t sc = class_named(h, "java.lang.String");
 	const struct hfield *f;
-	int64_t voff, coff;
+	uint32_t voff, coff;
 
 	(void)arg, (void)err;
-	if (sc == HW_NONE || (voff = field_find(h, sc, "value", 0, &f)) < 0 || f->type != T_OBJECT)
+	if (sc == HW_NONE || (f = class_field(h, sc, "value", &voff)) == NULL || f->type != T_OBJECT)
 		return 0;
-	if ((coff = field_find(h, sc, "coder", 0, &f)) >= 0 && f->type == T_BYTE)
-		d.coder_off = (uint32_t)coff;
+	if ((f = class_field(h, sc, "coder", &coff)) != NULL && f->type == T_BYTE)
+		d.coder_off = coff;
 	progress_begin(p, "duplicate strings", (uint64_t)h->n * 2, "objects");
 	for (node_t v = 1; v < h->n && !progress_cancelled(p); v++) {
 		if ((v & POLL) == 0)
@@ -949,10 +930,9 @@ static int run_nulls(struct heap *h, const struct objset *set, const char *arg,
 		r->examined += s.inst[c];
 		for (uint32_t k = 0; k < h->cls[c].nrefs; k++) {
 			uint32_t g = s.group[s.base[c] + k];
-			const struct hfield *f = NULL;
 			if (g == 0)
 				continue;
-			field_find(h, c, NULL, h->refoffs[h->cls[c].ref_first + k], &f);
+			const struct hfield *f = class_field_at(h, c, h->refoffs[h->cls[c].ref_first + k]);
 			char *name = xasprintf("%s.%s (%llu%% null)", class_name(h, c),
 					       f != NULL ? heap_str(h, f->name) : "?",
 					       (unsigned long long)(want[g - 1] * 100 / s.inst[c]));
