@@ -507,6 +507,82 @@ START_TEST(test_field_offsets)
 }
 END_TEST
 
+/* The record accessors (format/hprof_record.h) on records whose bytes
+ * the test writer laid out: an instance's field bytes, an object array,
+ * a primitive array with and without its elements, and what they say
+ * of nodes that are none of these. */
+START_TEST(test_record_accessors)
+{
+	enum { STR = 0x8101, BYTES = 0x8103, ARR = 0x8109, NODATA = 0x810b };
+	const uint64_t elems[] = { STR, BYTES, 0 };
+
+	for (unsigned ids = 4; ids <= 8; ids += 4) {
+		struct hw w;
+		struct heap h;
+		struct harray a;
+		uint32_t len = 0;
+
+		hw_begin(&w, V102, ids);
+		hw_jdk_names(&w);
+		hw_heap_begin(&w);
+		hw_jdk_classes(&w);
+		hw_root(&w, 0x01, ARR, 0, 0);
+		hw_objarray(&w, ARR, J_OBJARR, elems, 3);
+		hw_jdk_string(&w, STR, BYTES);
+		hw_primarray(&w, BYTES, T_BYTE, 5, "hello");
+		hw_primarray_nodata(&w, NODATA, T_INT, 1000);
+		hw_heap_end(&w);
+		hw_dump_end(&w);
+		open_ok(&w, "records.hprof", SIZE_MAX, &h);
+		node_t s = heap_find_id(&h, STR), b = heap_find_id(&h, BYTES);
+		node_t arr = heap_find_id(&h, ARR), nd = heap_find_id(&h, NODATA);
+		node_t cls = h.cls[class_by_id(&h, J_STRING)].node;
+		/* String: value (an id), int hash, byte coder, boolean hashIsZero */
+		const uint8_t *d = hprof_inst_data(&h, s, &len);
+		ck_assert_ptr_nonnull(d);
+		ck_assert_uint_eq(len, ids + 6);
+		ck_assert_uint_eq(hprof_ref_at(d, len, 0, ids), BYTES);
+		ck_assert_uint_eq(hprof_ref_at(d, ids, 0, ids), BYTES);     /* just fits */
+		ck_assert_uint_eq(hprof_ref_at(d, ids - 1, 0, ids), 0);     /* cut short: null */
+		ck_assert_uint_eq(hprof_ref_at(d, len, len - ids + 1, ids), 0);
+		ck_assert_uint_eq(hprof_ref_at(d, len, UINT32_MAX, ids), 0);
+		ck_assert_ptr_null(hprof_inst_data(&h, b, &len));
+		ck_assert_ptr_null(hprof_inst_data(&h, arr, &len));
+		ck_assert_ptr_null(hprof_inst_data(&h, cls, &len));
+		ck_assert_ptr_null(hprof_inst_data(&h, 0, &len));
+		ck_assert_ptr_null(hprof_inst_data(&h, h.n, &len));
+		/* byte[] "hello" */
+		ck_assert_int_eq(hprof_array_data(&h, b, &a), 0);
+		ck_assert_uint_eq(a.type, T_BYTE);
+		ck_assert_uint_eq(a.len, 5);
+		ck_assert_uint_eq(a.esize, 1);
+		ck_assert(a.data != NULL && memcmp(a.data, "hello", 5) == 0);
+		/* Object[] { STR, BYTES, null }: ids as stored */
+		ck_assert_int_eq(hprof_array_data(&h, arr, &a), 0);
+		ck_assert_uint_eq(a.type, T_OBJECT);
+		ck_assert_uint_eq(a.len, 3);
+		ck_assert_uint_eq(a.esize, ids);
+		for (unsigned i = 0; i < 3; i++)
+			ck_assert_uint_eq(beid(a.data + i * ids, ids), elems[i]);
+		/* int[1000] without its elements */
+		ck_assert_int_eq(hprof_array_data(&h, nd, &a), 0);
+		ck_assert_ptr_null(a.data);
+		ck_assert_uint_eq(a.len, 1000);
+		ck_assert_uint_eq(a.type, T_INT);
+		ck_assert_uint_eq(a.esize, 4);
+		/* not arrays */
+		ck_assert_int_eq(hprof_array_data(&h, s, &a), -1);
+		ck_assert_int_eq(hprof_array_data(&h, cls, &a), -1);
+		ck_assert_int_eq(hprof_array_data(&h, 0, &a), -1);
+		ck_assert_int_eq(hprof_array_data(&h, h.n, &a), -1);
+		/* the writer's allocation trace serial is 0 */
+		ck_assert_uint_eq(hprof_node_trace(&h, s), 0);
+		heap_free(&h);
+		hw_free(&w);
+	}
+}
+END_TEST
+
 /* The JDK-like class set: names in dotted form, Reference and ClassLoader
  * flags down the hierarchy, a Latin-1 String's text. */
 START_TEST(test_jdk_classes)
@@ -1169,6 +1245,7 @@ Suite *hprof_suite(void)
 	tcase_add_test(tc, test_frames_and_traces);
 	tcase_add_test(tc, test_class_dump_pool_and_statics);
 	tcase_add_test(tc, test_field_offsets);
+	tcase_add_test(tc, test_record_accessors);
 	tcase_add_test(tc, test_jdk_classes);
 	tcase_add_test(tc, test_unknown_top_level_tag_skipped);
 	tcase_add_test(tc, test_heap_dump_and_empty_segments);

@@ -1,7 +1,7 @@
 /* classes.c — class resolution and the names table, see classes.h. */
 #include "graph/classes.h"
 
-#include "format/hprof.h"
+#include "format/hprof_record.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -153,20 +153,18 @@ static void read_class_dump(struct classtab *t, uint64_t off, uint64_t *super_id
 {
 	struct heap *h = t->h;
 	unsigned ids = h->layout.idsize;
-	const uint8_t *q = h->map + off + 1;
+	const uint8_t *r = h->map + off;
 	uint32_t c = new_class(t);
 	struct hclass *k = &h->cls[c];
 
-	k->id = beid(q, ids);
-	*super_id = beid(q + ids + 4, ids);
-	k->loader_id = beid(q + 2 * ids + 4, ids);
-	const uint8_t *st = hprof_cd_statics(q, ids);
-	unsigned nst = be16(st);
-	st += 2;
-	q = hprof_cd_fields(q, ids);
-	k->nfields = be16(q);
+	k->id = hprof_rec_id(r, ids);
+	*super_id = hprof_cd_link(r, ids, CD_SUPER);
+	k->loader_id = hprof_cd_link(r, ids, CD_LOADER);
+	unsigned nst, nf;
+	const uint8_t *st = hprof_list(hprof_cd_statics(r, ids), &nst);
+	const uint8_t *q = hprof_list(hprof_cd_fields(r, ids), &nf);
+	k->nfields = (uint16_t)nf;
 	k->nstatics = (uint16_t)nst;
-	q += 2;
 	k->field_first = h->nfields;
 	while (h->nfields + k->nfields + nst >= t->fields_cap) {
 		t->fields_cap = t->fields_cap ? t->fields_cap * 2 : 4096;
@@ -174,12 +172,13 @@ static void read_class_dump(struct classtab *t, uint64_t off, uint64_t *super_id
 	}
 	/* names come later (name_fields), once the strings are sorted;
 	 * inst_bytes holds the class's own bytes until inst_sizes() */
-	for (unsigned i = 0; i < k->nfields; i++, q += ids + 1) {
-		h->fields[h->nfields++] = (struct hfield){ .name = 0, .off = k->inst_bytes, .type = q[ids] };
-		k->inst_bytes += hprof_type_size(q[ids], ids);
+	for (unsigned i = 0; i < k->nfields; i++, q = hprof_field_next(q, ids)) {
+		uint8_t type = hprof_entry_type(q, ids);
+		h->fields[h->nfields++] = (struct hfield){ .name = 0, .off = k->inst_bytes, .type = type };
+		k->inst_bytes += hprof_type_size(type, ids);
 	}
-	for (unsigned i = 0; i < nst; i++, st += ids + 1 + hprof_type_size(st[ids], ids))
-		h->fields[h->nfields++] = (struct hfield){ .name = 0, .type = st[ids] };
+	for (unsigned i = 0; i < nst; i++, st = hprof_static_next(st, ids))
+		h->fields[h->nfields++] = (struct hfield){ .name = 0, .type = hprof_entry_type(st, ids) };
 }
 
 static uint32_t field_name(struct classtab *t, const struct scan *s, uint64_t id)
@@ -195,15 +194,15 @@ static void name_fields(struct classtab *t, const struct scan *s, uint32_t c, ui
 {
 	struct heap *h = t->h;
 	unsigned ids = h->layout.idsize;
-	const uint8_t *st = hprof_cd_statics(h->map + off + 1, ids) + 2;
-	const uint8_t *q = hprof_cd_fields(h->map + off + 1, ids) + 2;
+	unsigned nst, nf;
+	const uint8_t *st = hprof_list(hprof_cd_statics(h->map + off, ids), &nst);
+	const uint8_t *q = hprof_list(hprof_cd_fields(h->map + off, ids), &nf);
 	struct hclass *k = &h->cls[c];
-	unsigned nst = k->nstatics;
 
-	for (unsigned i = 0; i < k->nfields; i++, q += ids + 1)
-		h->fields[k->field_first + i].name = field_name(t, s, beid(q, ids));
-	for (unsigned i = 0; i < nst; i++, st += ids + 1 + hprof_type_size(st[ids], ids))
-		h->fields[k->field_first + k->nfields + i].name = field_name(t, s, beid(st, ids));
+	for (unsigned i = 0; i < k->nfields; i++, q = hprof_field_next(q, ids))
+		h->fields[k->field_first + i].name = field_name(t, s, hprof_entry_name(q, ids));
+	for (unsigned i = 0; i < nst; i++, st = hprof_static_next(st, ids))
+		h->fields[k->field_first + k->nfields + i].name = field_name(t, s, hprof_entry_name(st, ids));
 }
 
 static uint8_t array_elem(const char *name)

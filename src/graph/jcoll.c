@@ -16,7 +16,6 @@
 
 #include "format/hprof.h"
 
-enum { SUB_INSTANCE = 0x21, SUB_OBJ_ARRAY = 0x22 };
 enum { KIND_UNKNOWN = 0xff, WRAP_DEPTH = 8, LINEAR_OUT = 16 };
 
 /* The fields the collections read. */
@@ -229,13 +228,11 @@ uint64_t jfield_raw(const struct heap *h, node_t v, int off, uint8_t type)
 {
 	unsigned ids = h->layout.idsize, sz = hprof_type_size(type, ids);
 	const uint8_t *q;
+	uint32_t len;
 
-	if (v == 0 || v >= h->n || off < 0 || sz == 0)
+	if (off < 0 || sz == 0 || (q = hprof_inst_data(h, v, &len)) == NULL || (uint64_t)off + sz > len)
 		return 0;
-	q = h->map + h->node_off[v];
-	if (q[0] != SUB_INSTANCE || (uint64_t)off + sz > be32(q + 1 + 2 * ids + 4))
-		return 0;
-	q += 1 + 2 * ids + 8 + off;
+	q += off;
 	switch (type) {
 	case T_OBJECT: return beid(q, ids);
 	case T_BOOLEAN: case T_BYTE: return (uint64_t)(int64_t)(int8_t)q[0];
@@ -372,19 +369,15 @@ struct slots {
 
 static int slots_open(const struct heap *h, node_t a, struct slots *s)
 {
-	unsigned ids = h->layout.idsize;
-	const uint8_t *q;
+	struct harray arr;
 
 	s->len = 0;
-	if (a == HW_NONE || a == 0 || a >= h->n)
-		return -1;
-	q = h->map + h->node_off[a];
-	if (q[0] != SUB_OBJ_ARRAY)
+	if (a == HW_NONE || hprof_array_data(h, a, &arr) < 0 || arr.type != T_OBJECT)
 		return -1;
 	s->h = h;
 	s->a = a;
-	s->len = be32(q + 1 + ids + 4);
-	s->e = q + 1 + 2 * ids + 8;
+	s->len = (uint32_t)arr.len;
+	s->e = arr.data;
 	s->cur = s->end = 0;
 	if (h->out_start != NULL) {
 		s->cur = h->out_start[a];

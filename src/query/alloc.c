@@ -8,12 +8,6 @@
 #include "format/hprof.h"
 #include "query/views.h"
 
-/* The stack trace serial in an object's record (after its id). */
-static uint32_t trace_serial(const struct heap *h, node_t v)
-{
-	return be32(h->map + h->node_off[v] + 1 + h->layout.idsize);
-}
-
 /* ---- one frame for each class, method, signature and line ---- */
 
 static const struct heap *canon_h;
@@ -164,7 +158,7 @@ void view_allocations(const struct heap *h, const struct objset *set, struct all
 		for (node_t x = 1; x < h->n; x++) {
 			if (!objset_has(set, x) || h->node_kind[x] == NK_ROOT || h->node_kind[x] == NK_CLASS)
 				continue;
-			uint32_t k = trace_of_serial(h, trace_serial(h, x));
+			uint32_t k = trace_of_serial(h, hprof_node_trace(h, x));
 			if (k == HW_NONE || h->traces[k].nframes == 0)
 				continue;
 			cnt[k]++;
@@ -211,7 +205,7 @@ void alloc_select(const struct heap *h, const struct objset *set, const struct a
 	for (node_t x = 1; x < h->n; x++) {
 		if (!objset_has(set, x) || h->node_kind[x] == NK_ROOT || h->node_kind[x] == NK_CLASS)
 			continue;
-		uint32_t k = trace_of_serial(h, trace_serial(h, x));
+		uint32_t k = trace_of_serial(h, hprof_node_trace(h, x));
 		if (k != HW_NONE && take[k])
 			bit_set(out->bits, x);
 	}

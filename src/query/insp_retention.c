@@ -280,13 +280,10 @@ static struct outer_field *outer_fields(const struct heap *h, uint32_t **startp)
 /* v's reference field at off, if v dominates its target directly. */
 static node_t dominated_ref(const struct heap *h, node_t v, uint32_t off)
 {
-	unsigned ids = h->layout.idsize;
-	const uint8_t *q = h->map + h->node_off[v] + 1;
-	uint32_t nbytes = be32(q + 2 * ids + 4);
+	uint32_t nbytes;
+	const uint8_t *d = hprof_inst_data(h, v, &nbytes);
+	uint64_t id = d != NULL ? hprof_ref_at(d, nbytes, off, h->layout.idsize) : 0;
 
-	if (off + ids > nbytes)
-		return HW_NONE;
-	uint64_t id = beid(q + 2 * ids + 8 + off, ids);
 	if (id == 0)
 		return HW_NONE;
 	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1]; e++) {

@@ -19,8 +19,6 @@
 #define VALUE_MAX (64 * 1024)     /* bytes of a String matched, at most */
 #define NAME_MAX_BYTES 80         /* of a value in a group name */
 
-enum { SUB_PRIM_ARRAY = 0x23 };
-
 /* N of "largest-arrays N": absent is def; else a whole number >= 1. */
 static int parse_n(const char *insp, const char *arg, uint64_t def, uint64_t *n, struct sbuf *err)
 {
@@ -38,18 +36,6 @@ static int parse_n(const char *insp, const char *arg, uint64_t def, uint64_t *n,
 	}
 	*n = v;
 	return 0;
-}
-
-/* Instance data of v and its length; NULL if the record is no instance. */
-static const uint8_t *inst_data(const struct heap *h, node_t v, uint32_t *len)
-{
-	unsigned ids = h->layout.idsize;
-	const uint8_t *q = h->map + h->node_off[v] + 1;
-
-	if (h->node_kind[v] != NK_INSTANCE)
-		return NULL;
-	*len = be32(q + 2 * ids + 4);
-	return q + 2 * ids + 8;
 }
 
 /* ---- string-regex ---- */
@@ -87,26 +73,23 @@ static uint64_t hash_bytes(const uint8_t *s, size_t n)
 static const uint8_t *ascii_value(const struct regex_run *x, node_t v, size_t *len)
 {
 	const struct heap *h = x->h;
-	unsigned ids = h->layout.idsize;
 	uint32_t nb;
-	const uint8_t *d = inst_data(h, v, &nb);
+	const uint8_t *d = hprof_inst_data(h, v, &nb);
+	struct harray arr;
 
-	if (d == NULL || x->value_off < 0 || (uint32_t)x->value_off + ids > nb)
+	if (d == NULL || x->value_off < 0)
 		return NULL;
 	if (x->coder_off >= 0 && ((uint32_t)x->coder_off >= nb || d[x->coder_off] != 0))
 		return NULL;
-	uint64_t id = beid(d + x->value_off, ids);
+	uint64_t id = hprof_ref_at(d, nb, (uint32_t)x->value_off, h->layout.idsize);
 	node_t a = HW_NONE;
-	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1] && a == HW_NONE; e++)
+	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1] && a == HW_NONE && id != 0; e++)
 		if (h->node_kind[h->out[e]] == NK_PRIMARRAY && heap_node_id(h, h->out[e]) == id)
 			a = h->out[e];
-	if (a == HW_NONE)
+	if (a == HW_NONE || hprof_array_data(h, a, &arr) < 0 || arr.data == NULL || arr.type != T_BYTE)
 		return NULL;
-	const uint8_t *q = h->map + h->node_off[a];
-	uint64_t n = be32(q + 1 + ids + 4);
-	if (q[0] != SUB_PRIM_ARRAY || q[1 + ids + 8] != T_BYTE || h->node_off[a] + 1 + ids + 9 + n > h->size)
-		return NULL;
-	q += 1 + ids + 9;
+	const uint8_t *q = arr.data;
+	uint64_t n = arr.len;
 	if (n > VALUE_MAX)
 		n = VALUE_MAX;
 	for (uint64_t i = 0; i < n; i++)
@@ -411,13 +394,13 @@ static void node_links(const struct heap *h, const struct objset *set, node_t v,
 		link_add(l, v, cand[0], k->ref_first);
 		return;
 	}
-	const uint8_t *d = inst_data(h, v, &nb);
-	unsigned ids = h->layout.idsize;
+	const uint8_t *d = hprof_inst_data(h, v, &nb);
+	if (d == NULL)
+		return;
 	for (size_t i = 0; i < nc; i++)
 		cid[i] = heap_node_id(h, cand[i]);
 	for (uint32_t j = 0; j < k->nrefs; j++) {
-		uint32_t off = h->refoffs[k->ref_first + j];
-		uint64_t id = off + ids <= nb ? beid(d + off, ids) : 0;
+		uint64_t id = hprof_ref_at(d, nb, h->refoffs[k->ref_first + j], h->layout.idsize);
 		for (size_t i = 0; i < nc && id != 0; i++)
 			if (cid[i] == id) {
 				link_add(l, v, cand[i], k->ref_first + j);
