@@ -258,6 +258,25 @@ START_TEST(test_field_offsets)
 }
 END_TEST
 
+/* heap_weak_first() for every node, against one walk down weak_src. */
+START_TEST(test_weak_first)
+{
+	struct heap h;
+	open_colls(&h);
+	uint64_t i = 0, from = 0;
+
+	ck_assert_uint_gt(h.nweak, 10);
+	for (node_t v = 0; v <= h.n; v++) {
+		while (i < h.nweak && h.weak_src[i] < v)
+			i++;
+		ck_assert_uint_eq(heap_weak_first(&h, v), i);
+		from += i < h.nweak && h.weak_src[i] == v;
+	}
+	ck_assert_uint_gt(from, 10); /* and found the references of that many nodes */
+	heap_free(&h);
+}
+END_TEST
+
 /* jref_node agrees with a search over every id, for every reference
  * of every instance and object array (and a WeakHashMap entry's
  * referent), both with out-edges in the dump's order and sorted. */
@@ -612,6 +631,7 @@ Suite *jcoll_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_fields);
 	tcase_add_test(tc, test_field_offsets);
+	tcase_add_test(tc, test_weak_first);
 	tcase_add_test(tc, test_jref);
 	tcase_add_test(tc, test_kinds);
 	tcase_add_test(tc, test_info);

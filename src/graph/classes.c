@@ -87,15 +87,8 @@ static int cmp_cls(const void *a, const void *b)
 
 const uint8_t *scan_string(const struct heap *h, const struct scan *s, uint64_t id, uint32_t *len)
 {
-	size_t lo = 0, hi = s->nstr;
+	size_t lo = lower_bound_u64s(s->str, s->nstr, sizeof *s->str, id);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->str[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == s->nstr || s->str[lo].id != id)
 		return NULL;
 	*len = s->str[lo].len;
@@ -104,15 +97,8 @@ const uint8_t *scan_string(const struct heap *h, const struct scan *s, uint64_t 
 
 static const struct raw_lc *find_lc(const struct scan *s, uint64_t cid)
 {
-	size_t lo = 0, hi = s->nlc;
+	size_t lo = lower_bound_u64s(s->lc, s->nlc, sizeof *s->lc, cid);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->lc[mid].cid < cid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < s->nlc && s->lc[lo].cid == cid ? &s->lc[lo] : NULL;
 }
 
@@ -306,14 +292,7 @@ static void link_supers(struct classtab *t, const struct scan *s, const uint64_t
 	for (uint32_t c = 0; c < t->nreal; c++) {
 		if (super_id[c] == 0)
 			continue;
-		uint32_t lo = 0, hi = t->nreal;
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			if (h->cls[mid].id < super_id[c])
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		uint32_t lo = (uint32_t)lower_bound_u64s(h->cls, t->nreal, sizeof *h->cls, super_id[c]);
 		if (lo < t->nreal && h->cls[lo].id == super_id[c] && lo != c)
 			h->cls[c].super = lo;
 		else
@@ -453,14 +432,7 @@ uint32_t classes_find(struct classtab *t, uint64_t id, int is_array, uint64_t at
 
 	if (id == t->last_id && t->last_cls != HW_NONE)
 		return t->last_cls;
-	uint32_t lo = 0, hi = t->nreal;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (h->cls[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	uint32_t lo = (uint32_t)lower_bound_u64s(h->cls, t->nreal, sizeof *h->cls, id);
 	if (lo == t->nreal || h->cls[lo].id != id) {
 		for (lo = t->nreal; lo < h->ncls; lo++) /* made up before? */
 			if (h->cls[lo].id == id && (h->cls[lo].flags & HC_SYNTHETIC) && id != 0)

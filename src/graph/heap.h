@@ -246,6 +246,13 @@ struct heap {
 static inline const char *heap_str(const struct heap *h, uint32_t off) { return h->names + off; }
 static inline const char *class_name(const struct heap *h, uint32_t c) { return h->names + h->cls[c].name; }
 
+/* The first of the weak references from v: they are the indexes from
+ * there on while weak_src[i] == v (weak_src ascends). */
+static inline uint64_t heap_weak_first(const struct heap *h, node_t v)
+{
+	return lower_bound_u32(h->weak_src, h->nweak, v);
+}
+
 /* id -> node, HW_NONE if absent (binary search), and node -> id. */
 node_t heap_find_id(const struct heap *h, uint64_t id);
 uint64_t heap_node_id(const struct heap *h, node_t v);

@@ -273,16 +273,7 @@ static node_t out_find(const struct heap *h, node_t v, uint64_t id)
 /* Among v's weak references (weak_src ascending). */
 static node_t weak_find(const struct heap *h, node_t v, uint64_t id)
 {
-	uint64_t lo = 0, hi = h->nweak;
-
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (h->weak_src[mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < h->nweak && h->weak_src[lo] == v; lo++)
+	for (uint64_t lo = heap_weak_first(h, v); lo < h->nweak && h->weak_src[lo] == v; lo++)
 		if (heap_node_id(h, h->weak_dst[lo]) == id)
 			return h->weak_dst[lo];
 	return HW_NONE;

@@ -629,17 +629,8 @@ static uint64_t *loader_ids(const struct heap *h, uint32_t *lg, uint32_t *nl)
 	for (uint32_t i = 0; i < n; i++)
 		if (k == 0 || ids[k - 1] != ids[i])
 			ids[k++] = ids[i];
-	for (uint32_t c = 0; c < h->ncls; c++) {
-		uint32_t lo = 0, hi = k;
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			if (ids[mid] < h->cls[c].loader_id)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		lg[c] = lo;
-	}
+	for (uint32_t c = 0; c < h->ncls; c++)
+		lg[c] = (uint32_t)lower_bound_u64(ids, k, h->cls[c].loader_id);
 	*nl = k;
 	return ids;
 }
@@ -659,15 +650,8 @@ static char *loader_name(const struct heap *h, uint64_t id)
  * sorted by node: cn[i] = (node << 32 | class). */
 static uint32_t class_of_node(const uint64_t *cn, uint32_t n, node_t v)
 {
-	uint32_t lo = 0, hi = n;
+	size_t lo = lower_bound_u64(cn, n, (uint64_t)v << 32); /* the first of node v */
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (cn[mid] >> 32 < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < n && cn[lo] >> 32 == v ? (uint32_t)cn[lo] : HW_NONE;
 }
 

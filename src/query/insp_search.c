@@ -439,15 +439,8 @@ static int cmp_node_t(const void *a, const void *b)
 
 static node_t chain_next(const struct chainset *s, node_t v)
 {
-	size_t lo = 0, hi = s->n;
+	size_t lo = lower_bound_u32(s->V, s->n, v);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->V[mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < s->n && s->V[lo] == v ? s->W[lo] : HW_NONE;
 }
 

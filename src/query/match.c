@@ -839,14 +839,7 @@ int match_dumps(struct heap *a, struct heap *b, struct match_result *r, struct p
 		if (m.s[1].peer[v] != HW_NONE)
 			continue;
 		uint64_t key = m.s[1].h0[v];
-		size_t lo = 0, hi = ng;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (gk[mid].key < key)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		size_t lo = lower_bound_u64s(gk, ng, sizeof *gk, key);
 		int seen = lo < ng && gk[lo].key == key;
 		int new_referrers = 1;
 		for (edge_t e = b->in_start[v]; e < b->in_start[v + 1] && new_referrers; e++)

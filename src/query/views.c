@@ -69,15 +69,9 @@ static void find_name_field(void *arg, const char *name, const struct hvalue *va
 
 const struct hthread *thread_of_serial(const struct heap *h, uint32_t serial)
 {
-	size_t lo = 0, hi = h->nthreads;
+	/* threads are sorted by serial, their first member */
+	size_t lo = lower_bound_u32s(h->threads, h->nthreads, sizeof *h->threads, serial);
 
-	while (lo < hi) { /* threads are sorted by serial */
-		size_t mid = lo + (hi - lo) / 2;
-		if (h->threads[mid].serial < serial)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < h->nthreads && h->threads[lo].serial == serial ? &h->threads[lo] : NULL;
 }
 
@@ -129,15 +123,9 @@ void frame_label(const struct heap *h, uint32_t f, struct sbuf *out)
 
 uint32_t trace_of_serial(const struct heap *h, uint32_t serial)
 {
-	size_t lo = 0, hi = h->ntraces;
+	/* traces are sorted by serial, their first member */
+	size_t lo = lower_bound_u32s(h->traces, h->ntraces, sizeof *h->traces, serial);
 
-	while (lo < hi) { /* traces are sorted by serial */
-		size_t mid = lo + (hi - lo) / 2;
-		if (h->traces[mid].serial < serial)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < h->ntraces && h->traces[lo].serial == serial ? (uint32_t)lo : HW_NONE;
 }
 
@@ -153,16 +141,8 @@ uint32_t thread_frame_index(const struct heap *h, uint32_t serial, uint32_t fram
 
 static size_t first_root_rec(const struct heap *h, node_t v)
 {
-	size_t lo = 0, hi = h->nroot_rec;
-
-	while (lo < hi) { /* root_rec is sorted by node */
-		size_t mid = lo + (hi - lo) / 2;
-		if (h->root_rec[mid].node < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	/* root_rec is sorted by node, its first member */
+	return lower_bound_u32s(h->root_rec, h->nroot_rec, sizeof *h->root_rec, v);
 }
 
 void root_label(const struct heap *h, node_t v, struct sbuf *out)
@@ -650,16 +630,7 @@ static node_t *weak_by_dst(const struct heap *h)
 
 static uint64_t weak_first(const node_t *pairs, uint64_t n, node_t v)
 {
-	uint64_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (pairs[2 * mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return lower_bound_u32s(pairs, n, 2 * sizeof *pairs, v); /* (dst, src) pairs */
 }
 
 void view_paths(const struct heap *h, node_t target, const struct view_opts *o, struct path_view *v)
