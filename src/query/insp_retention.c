@@ -729,17 +729,16 @@ static int run_loaders(struct heap *h, const struct objset *set, const char *arg
 }
 
 /* Classes with a class object, by name then loader. */
-static const struct heap *sort_heap;
-
-static int cmp_cls_name(const void *a, const void *b)
+static int cmp_cls_name(const void *a, const void *b, void *ctx)
 {
+	const struct heap *h = ctx;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int c = strcmp(class_name(sort_heap, x), class_name(sort_heap, y));
+	int c = strcmp(class_name(h, x), class_name(h, y));
 
 	if (c != 0)
 		return c;
-	if (sort_heap->cls[x].loader_id != sort_heap->cls[y].loader_id)
-		return sort_heap->cls[x].loader_id < sort_heap->cls[y].loader_id ? -1 : 1;
+	if (h->cls[x].loader_id != h->cls[y].loader_id)
+		return h->cls[x].loader_id < h->cls[y].loader_id ? -1 : 1;
 	return x < y ? -1 : x > y;
 }
 
@@ -778,8 +777,7 @@ static int run_dupclasses(struct heap *h, const struct objset *set, const char *
 	for (uint32_t c = 0; c < h->ncls; c++)
 		if (h->cls[c].node != HW_NONE)
 			cs[n++] = c;
-	sort_heap = h;
-	hw_qsort(cs, n, sizeof *cs, cmp_cls_name);
+	hw_sort(cs, n, sizeof *cs, cmp_cls_name, h);
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && strcmp(class_name(h, cs[i]), class_name(h, cs[j])) == 0; j++)
 			;

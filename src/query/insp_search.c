@@ -124,17 +124,17 @@ static void match_string(struct regex_run *x, node_t v)
 	sbuf_add(&x->arena, (const char *)s, len);
 }
 
-static const char *sort_arena;
-
-static int cmp_smatch(const void *a, const void *b)
+/* Hash, length and bytes of the value (in the arena, the context), node. */
+static int cmp_smatch(const void *a, const void *b, void *ctx)
 {
 	const struct smatch *x = a, *y = b;
+	const char *arena = ctx;
 
 	if (x->hash != y->hash)
 		return x->hash < y->hash ? -1 : 1;
 	if (x->len != y->len)
 		return x->len < y->len ? -1 : 1;
-	int c = memcmp(sort_arena + x->off, sort_arena + y->off, x->len);
+	int c = memcmp(arena + x->off, arena + y->off, x->len);
 	if (c != 0)
 		return c;
 	return x->node < y->node ? -1 : x->node > y->node;
@@ -173,8 +173,7 @@ static char *value_name(const char *s, size_t len)
 
 static void regex_groups(struct regex_run *x, struct insp_result *r)
 {
-	sort_arena = x->arena.buf;
-	hw_qsort(x->m, x->n, sizeof *x->m, cmp_smatch);
+	hw_sort(x->m, x->n, sizeof *x->m, cmp_smatch, x->arena.buf);
 	for (size_t i = 0, j; i < x->n; i = j) {
 		for (j = i + 1; j < x->n && same_value(x, &x->m[i], &x->m[j]); j++)
 			;
