@@ -147,7 +147,9 @@ struct heap {
 				   * after: heap_node_id() reads the record) */
 	uint64_t *node_off;       /* file offset of the record's sub-tag byte */
 	uint32_t *node_class;     /* class index; HW_NONE for the root */
-	uint32_t *node_shallow;   /* JVM shallow size */
+	uint32_t *node_shallow;   /* JVM shallow size; while building, until
+				   * layout_apply(): an array's length, a class
+				   * node's described class index, else 0 */
 	uint8_t *node_kind;       /* enum node_kind */
 
 	/* strong references, CSR; node 0's out-edges are roots[] instead */

@@ -415,7 +415,9 @@ static void emit(struct walk *w, node_t holder, node_t t, enum coll_role r)
 	w->calls++;
 }
 
-static int step(struct walk *w)
+/* Take one step of the walk's budget: 0 when it is spent (a corrupt
+ * dump's loop ends here). */
+static int budget_take(struct walk *w)
 {
 	if (w->budget == 0)
 		return 0;
@@ -483,7 +485,7 @@ static void walk_chain(struct walk *w, node_t n, int count)
 {
 	int want = w->fn != NULL && (w->roles & CR_ELEMENT);
 
-	while (n != HW_NONE && step(w)) {
+	while (n != HW_NONE && budget_take(w)) {
 		node_t next = fref(w->j, n, F_NEXT);
 		if (want || count) {
 			node_t item = fref(w->j, n, F_ITEM);
@@ -528,7 +530,7 @@ static uint64_t walk_bucket(struct walk *w, node_t e, enum coll_kind k)
 			return 0;
 		e = fref(w->j, e, F_FIRST);
 	}
-	while (e != HW_NONE && step(w)) {
+	while (e != HW_NONE && budget_take(w)) {
 		entry_emit(w, e, k);
 		len++;
 		e = fref(w->j, e, F_NEXT);
@@ -615,7 +617,7 @@ static void walk_tree(struct walk *w, node_t v)
 		return;
 	w->budget = w->ci->size + 16;
 	push(w->j, &sp, fref(w->j, v, F_ROOT));
-	while (sp > 0 && step(w)) {
+	while (sp > 0 && budget_take(w)) {
 		node_t e = w->j->stack[--sp];
 		entry_emit(w, e, CK_TREEMAP);
 		push(w->j, &sp, fref(w->j, e, F_RIGHT));
