@@ -378,6 +378,20 @@ void hw_sort(void *base, size_t n, size_t size, hw_cmp_fn cmp, void *ctx)
 #endif
 }
 
+size_t lower_bound_pair_u32(const uint32_t *a, const uint32_t *b, size_t n, uint32_t ka, uint32_t kb)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (a[mid] < ka || (a[mid] == ka && b[mid] < kb))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 double hw_now(void)
 {
 	struct timespec ts;

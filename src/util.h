@@ -68,6 +68,61 @@ void hw_sort(void *base, size_t n, size_t size, hw_cmp_fn cmp, void *ctx);
 /* What hw_sort falls back to without qsort_r: a stable merge sort. */
 void hw_merge_sort(void *base, size_t n, size_t size, hw_cmp_fn cmp, void *ctx);
 
+/* Lower bound over keys in ascending order: the first index in [lo, hi)
+ * whose key is >= `key`, hi if there is none (so a key that is present
+ * is found at its first copy). The key of index i is the u32 (u64) at
+ * keys + i * stride: a plain array (stride: its element size), an array
+ * of structs whose first member is the key (stride: the struct's size),
+ * or every other element of an array of pairs. Indexes, not a moved
+ * pointer, so that a search in a slice costs no more than in a whole. */
+static inline size_t lower_bound_u32_range(const void *keys, size_t stride, size_t lo, size_t hi,
+					   uint32_t key)
+{
+	const char *p = keys;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (*(const uint32_t *)(const void *)(p + mid * stride) < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+static inline size_t lower_bound_u64_range(const void *keys, size_t stride, size_t lo, size_t hi,
+					   uint64_t key)
+{
+	const char *p = keys;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (*(const uint64_t *)(const void *)(p + mid * stride) < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+/* The whole of n keys: [0, n). */
+static inline size_t lower_bound_u32s(const void *keys, size_t n, size_t stride, uint32_t key)
+{
+	return lower_bound_u32_range(keys, stride, 0, n, key);
+}
+static inline size_t lower_bound_u64s(const void *keys, size_t n, size_t stride, uint64_t key)
+{
+	return lower_bound_u64_range(keys, stride, 0, n, key);
+}
+static inline size_t lower_bound_u32(const uint32_t *a, size_t n, uint32_t key)
+{
+	return lower_bound_u32_range(a, sizeof *a, 0, n, key);
+}
+static inline size_t lower_bound_u64(const uint64_t *a, size_t n, uint64_t key)
+{
+	return lower_bound_u64_range(a, sizeof *a, 0, n, key);
+}
+/* The same over two parallel arrays sorted by (a[i], b[i]). */
+size_t lower_bound_pair_u32(const uint32_t *a, const uint32_t *b, size_t n, uint32_t ka, uint32_t kb);
+
 /* Monotonic seconds. */
 double hw_now(void);
 

@@ -4,12 +4,14 @@
  * no temporary file is left behind. */
 #include <dirent.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "format/hprof.h"
 #include "graph/cache.h"
 #include "graph/open.h"
 #include "hprofw.h"
@@ -201,6 +203,62 @@ START_TEST(test_truncated_corrupt_foreign)
 }
 END_TEST
 
+/* A cache written by an earlier version (format CACHE_FORMAT - 1, with
+ * a header otherwise valid) is not read, and the open rewrites it; the
+ * same header with its own format and the checksum recomputed the same
+ * way is read, so it is the format that was refused. */
+static void forge_format(const char *path, const char *good, size_t n, uint32_t format)
+{
+	struct cache_header hd;
+	char *copy = xmalloc(n);
+
+	ck_assert_uint_ge(n, sizeof hd);
+	memcpy(copy, good, n);
+	memcpy(&hd, copy, sizeof hd);
+	hd.format = format;
+	hd.check = cache_checksum(&hd, offsetof(struct cache_header, check), 0);
+	memcpy(copy, &hd, sizeof hd);
+	rewrite(path, copy, n);
+	free(copy);
+}
+
+static const char *load_why(void)
+{
+	struct heap h;
+	struct sbuf err;
+	const char *why = NULL;
+
+	memset(&h, 0, sizeof h);
+	h.fd = -1;
+	sbuf_init(&err);
+	ck_assert_msg(hprof_map(&h, dump, &err) == 0, "%s", err.buf);
+	if (cache_load(&h, &why) == 0)
+		why = NULL;
+	heap_free(&h);
+	sbuf_free(&err);
+	return why;
+}
+
+START_TEST(test_old_format)
+{
+	size_t n;
+
+	ck_assert_int_eq(reopen_from_cache(), 0);
+	char *c = cache_path(dump);
+	char *good = slurp(c, &n);
+	forge_format(c, good, n, CACHE_FORMAT);
+	ck_assert_ptr_null(load_why());
+	forge_format(c, good, n, CACHE_FORMAT - 1);
+	const char *why = load_why();
+	ck_assert_ptr_nonnull(why);
+	ck_assert_str_eq(why, "not a heapwalk cache of this version");
+	ck_assert_int_eq(reopen_from_cache(), 0); /* rebuilt */
+	ck_assert_int_eq(reopen_from_cache(), 1);
+	free(good);
+	free(c);
+}
+END_TEST
+
 START_TEST(test_no_cache_option)
 {
 	struct heap h;
@@ -238,6 +296,7 @@ Suite *cache_suite(void)
 	tcase_add_test(tc, test_permissions_and_no_temp_left);
 	tcase_add_test(tc, test_stale);
 	tcase_add_test(tc, test_truncated_corrupt_foreign);
+	tcase_add_test(tc, test_old_format);
 	tcase_add_test(tc, test_no_cache_option);
 	tcase_add_test(tc, test_path_beside_dump);
 	suite_add_tcase(s, tc);

@@ -402,6 +402,187 @@ START_TEST(test_class_dump_pool_and_statics)
 }
 END_TEST
 
+/* ---- field offsets: a chain of three classes, a name declared twice ---- */
+
+enum { FB = 0x7401, FM = 0x7403, FL = 0x7405, FB_I = 0x7501, FL_I = 0x7503, FO = 0x7505,
+       N_B = 0x7601, N_L = 0x7603, N_O = 0x7605, N_I = 0x7607, N_S = 0x7609, N_C = 0x760b,
+       N_P = 0x760d };
+
+/* The value of `size` big-endian bytes at offset off of v's instance
+ * data, read as the format lays an INSTANCE_DUMP out (independently of
+ * the reader): sub-tag, id, u4 trace, class id, u4 length, data. */
+static uint64_t inst_bytes_at(const struct heap *h, node_t v, uint32_t off, unsigned size)
+{
+	unsigned ids = h->layout.idsize;
+	const uint8_t *q = h->map + h->node_off[v];
+	uint32_t len = (uint32_t)q[1 + 2 * ids + 4] << 24 | (uint32_t)q[1 + 2 * ids + 5] << 16 |
+		       (uint32_t)q[1 + 2 * ids + 6] << 8 | q[1 + 2 * ids + 7];
+	uint64_t x = 0;
+
+	ck_assert_uint_le(off + size, len);
+	for (unsigned i = 0; i < size; i++)
+		x = x << 8 | q[1 + 2 * ids + 8 + off + i];
+	return x;
+}
+
+/* class_field(): Base { byte b; long l; Object o }, Mid extends Base
+ * { int i; short s }, Leaf extends Mid { char c; Object p; byte b }.
+ * An instance of Leaf holds Leaf's fields, then Mid's, then Base's, so
+ * (ids = 4 or 8) Leaf: c 0, p 2, b 2+ids; Mid: i 3+ids, s 7+ids; Base:
+ * b 9+ids, l 10+ids, o 18+ids; 18+2*ids bytes in all. */
+START_TEST(test_field_offsets)
+{
+	for (unsigned ids = 4; ids <= 8; ids += 4) {
+		const struct hw_field fb[] = { { N_B, T_BYTE, 0 }, { N_L, T_LONG, 0 }, { N_O, T_OBJECT, 0 } };
+		const struct hw_field fm[] = { { N_I, T_INT, 0 }, { N_S, T_SHORT, 0 } };
+		const struct hw_field fl[] = { { N_C, T_CHAR, 0 }, { N_P, T_OBJECT, 0 }, { N_B, T_BYTE, 0 } };
+		const struct hw_field leaf[] = {
+			{ 0, T_CHAR, 0x263a }, { 0, T_OBJECT, FO }, { 0, T_BYTE, 0x7f },
+			{ 0, T_INT, 0x01020304 }, { 0, T_SHORT, 0xbeef },
+			{ 0, T_BYTE, 0x11 }, { 0, T_LONG, 0x1122334455667788ull }, { 0, T_OBJECT, FB_I },
+		};
+		const struct hw_field base[] = { { 0, T_BYTE, 0x22 }, { 0, T_LONG, 42 }, { 0, T_OBJECT, FO } };
+		static const struct { const char *name; unsigned off, size; uint64_t leaf; } want[] = {
+			{ "c", 0, 2, 0x263a }, { "p", 2, 0, FO }, { "b", 2, 1, 0x7f }, /* + ids from b on */
+			{ "i", 3, 4, 0x01020304 }, { "s", 7, 2, 0xbeef },
+			{ "l", 10, 8, 0x1122334455667788ull }, { "o", 18, 0, FB_I },
+		};
+		struct hw w;
+		struct heap h;
+
+		hw_begin(&w, V102, ids);
+		hw_sample_classes(&w);
+		const char *names[] = { "b", "l", "o", "i", "s", "c", "p" };
+		for (int i = 0; i < 7; i++)
+			hw_utf8(&w, N_B + 2 * (uint64_t)i, names[i]);
+		hw_class_name(&w, 11, FB, "app/Base");
+		hw_class_name(&w, 12, FM, "app/Mid");
+		hw_class_name(&w, 13, FL, "app/Leaf");
+		hw_heap_begin(&w);
+		hw_class_dump(&w, S_OBJ, 0, 0, NULL, 0, NULL, 0, NULL, 0);
+		hw_class_dump(&w, FB, S_OBJ, 0, NULL, 0, NULL, 0, fb, 3);
+		hw_class_dump(&w, FM, FB, 0, NULL, 0, NULL, 0, fm, 2);
+		hw_class_dump(&w, FL, FM, 0, NULL, 0, NULL, 0, fl, 3);
+		hw_instance(&w, FL_I, FL, leaf, 8);
+		hw_instance(&w, FB_I, FB, base, 3);
+		hw_instance(&w, FO, S_OBJ, NULL, 0);
+		hw_root(&w, 0x01, FL_I, 0, 0);
+		hw_heap_end(&w);
+		hw_dump_end(&w);
+		open_ok(&w, "offsets.hprof", SIZE_MAX, &h);
+		ck_assert_uint_eq(h.warn.n, 0);
+		uint32_t cb = class_by_id(&h, FB), cl = class_by_id(&h, FL);
+		node_t li = heap_find_id(&h, FL_I), bi = heap_find_id(&h, FB_I);
+		ck_assert_uint_eq(h.cls[cl].inst_bytes, 18 + 2 * ids);
+		ck_assert_uint_eq(h.cls[cb].inst_bytes, 9 + ids);
+		for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+			unsigned off = want[k].off + (k >= 2 ? ids : 0), size = want[k].size ? want[k].size : ids;
+			uint32_t got = HW_NONE;
+			const struct hfield *f = class_field(&h, cl, want[k].name, &got);
+			ck_assert_msg(f != NULL, "Leaf.%s not found", want[k].name);
+			ck_assert_msg(got == off, "Leaf.%s at %u, want %u", want[k].name, got, off);
+			ck_assert_str_eq(heap_str(&h, f->name), want[k].name);
+			ck_assert(class_field_at(&h, cl, off) == f);
+			ck_assert_uint_eq(inst_bytes_at(&h, li, got, size), want[k].leaf);
+		}
+		/* Base's own instance: its fields from 0; the hidden Base.b is
+		 * found only at its offset in Leaf */
+		uint32_t off;
+		const struct hfield *f = class_field(&h, cb, "b", &off);
+		ck_assert(f != NULL && off == 0 && f->type == T_BYTE && f->off == 0);
+		ck_assert_uint_eq(inst_bytes_at(&h, bi, off, 1), 0x22);
+		ck_assert(class_field(&h, cb, "o", &off) != NULL && off == 9);
+		ck_assert_uint_eq(inst_bytes_at(&h, bi, off, ids), FO);
+		f = class_field_at(&h, cl, 9 + ids);
+		ck_assert(f != NULL && f->type == T_BYTE && f->off == 0);
+		ck_assert_uint_eq(inst_bytes_at(&h, li, 9 + ids, 1), 0x11);
+		/* nothing at a byte inside a field, past the end or by another name */
+		ck_assert(class_field_at(&h, cl, 1) == NULL);
+		ck_assert(class_field_at(&h, cl, 18 + 2 * ids) == NULL);
+		ck_assert(class_field(&h, cl, "nosuch", &off) == NULL);
+		ck_assert(class_field(&h, cb, "p", &off) == NULL);
+		heap_free(&h);
+		hw_free(&w);
+	}
+}
+END_TEST
+
+/* The record accessors (format/hprof_record.h) on records whose bytes
+ * the test writer laid out: an instance's field bytes, an object array,
+ * a primitive array with and without its elements, and what they say
+ * of nodes that are none of these. */
+START_TEST(test_record_accessors)
+{
+	enum { STR = 0x8101, BYTES = 0x8103, ARR = 0x8109, NODATA = 0x810b };
+	const uint64_t elems[] = { STR, BYTES, 0 };
+
+	for (unsigned ids = 4; ids <= 8; ids += 4) {
+		struct hw w;
+		struct heap h;
+		struct harray a;
+		uint32_t len = 0;
+
+		hw_begin(&w, V102, ids);
+		hw_jdk_names(&w);
+		hw_heap_begin(&w);
+		hw_jdk_classes(&w);
+		hw_root(&w, 0x01, ARR, 0, 0);
+		hw_objarray(&w, ARR, J_OBJARR, elems, 3);
+		hw_jdk_string(&w, STR, BYTES);
+		hw_primarray(&w, BYTES, T_BYTE, 5, "hello");
+		hw_primarray_nodata(&w, NODATA, T_INT, 1000);
+		hw_heap_end(&w);
+		hw_dump_end(&w);
+		open_ok(&w, "records.hprof", SIZE_MAX, &h);
+		node_t s = heap_find_id(&h, STR), b = heap_find_id(&h, BYTES);
+		node_t arr = heap_find_id(&h, ARR), nd = heap_find_id(&h, NODATA);
+		node_t cls = h.cls[class_by_id(&h, J_STRING)].node;
+		/* String: value (an id), int hash, byte coder, boolean hashIsZero */
+		const uint8_t *d = hprof_inst_data(&h, s, &len);
+		ck_assert_ptr_nonnull(d);
+		ck_assert_uint_eq(len, ids + 6);
+		ck_assert_uint_eq(hprof_ref_at(d, len, 0, ids), BYTES);
+		ck_assert_uint_eq(hprof_ref_at(d, ids, 0, ids), BYTES);     /* just fits */
+		ck_assert_uint_eq(hprof_ref_at(d, ids - 1, 0, ids), 0);     /* cut short: null */
+		ck_assert_uint_eq(hprof_ref_at(d, len, len - ids + 1, ids), 0);
+		ck_assert_uint_eq(hprof_ref_at(d, len, UINT32_MAX, ids), 0);
+		ck_assert_ptr_null(hprof_inst_data(&h, b, &len));
+		ck_assert_ptr_null(hprof_inst_data(&h, arr, &len));
+		ck_assert_ptr_null(hprof_inst_data(&h, cls, &len));
+		ck_assert_ptr_null(hprof_inst_data(&h, 0, &len));
+		ck_assert_ptr_null(hprof_inst_data(&h, h.n, &len));
+		/* byte[] "hello" */
+		ck_assert_int_eq(hprof_array_data(&h, b, &a), 0);
+		ck_assert_uint_eq(a.type, T_BYTE);
+		ck_assert_uint_eq(a.len, 5);
+		ck_assert_uint_eq(a.esize, 1);
+		ck_assert(a.data != NULL && memcmp(a.data, "hello", 5) == 0);
+		/* Object[] { STR, BYTES, null }: ids as stored */
+		ck_assert_int_eq(hprof_array_data(&h, arr, &a), 0);
+		ck_assert_uint_eq(a.type, T_OBJECT);
+		ck_assert_uint_eq(a.len, 3);
+		ck_assert_uint_eq(a.esize, ids);
+		for (unsigned i = 0; i < 3; i++)
+			ck_assert_uint_eq(beid(a.data + i * ids, ids), elems[i]);
+		/* int[1000] without its elements */
+		ck_assert_int_eq(hprof_array_data(&h, nd, &a), 0);
+		ck_assert_ptr_null(a.data);
+		ck_assert_uint_eq(a.len, 1000);
+		ck_assert_uint_eq(a.type, T_INT);
+		ck_assert_uint_eq(a.esize, 4);
+		/* not arrays */
+		ck_assert_int_eq(hprof_array_data(&h, s, &a), -1);
+		ck_assert_int_eq(hprof_array_data(&h, cls, &a), -1);
+		ck_assert_int_eq(hprof_array_data(&h, 0, &a), -1);
+		ck_assert_int_eq(hprof_array_data(&h, h.n, &a), -1);
+		/* the writer's allocation trace serial is 0 */
+		ck_assert_uint_eq(hprof_node_trace(&h, s), 0);
+		heap_free(&h);
+		hw_free(&w);
+	}
+}
+END_TEST
+
 /* The JDK-like class set: names in dotted form, Reference and ClassLoader
  * flags down the hierarchy, a Latin-1 String's text. */
 START_TEST(test_jdk_classes)
@@ -1151,6 +1332,8 @@ Suite *hprof_suite(void)
 	tcase_add_test(tc, test_every_root_kind);
 	tcase_add_test(tc, test_frames_and_traces);
 	tcase_add_test(tc, test_class_dump_pool_and_statics);
+	tcase_add_test(tc, test_field_offsets);
+	tcase_add_test(tc, test_record_accessors);
 	tcase_add_test(tc, test_jdk_classes);
 	tcase_add_test(tc, test_unknown_top_level_tag_skipped);
 	tcase_add_test(tc, test_heap_dump_and_empty_segments);

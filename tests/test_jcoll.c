@@ -12,6 +12,7 @@
 #include "format/hprof.h"
 #include "graph/jcoll.h"
 #include "graph/open.h"
+#include "hprofw.h"
 #include "suites.h"
 
 
@@ -212,6 +213,66 @@ START_TEST(test_fields)
 	ck_assert_uint_eq(jfield_raw(&h, arr, 0, T_INT), 0);
 	ck_assert_uint_eq(jfield_node(j, arr, "po"), HW_NONE);
 	jcoll_free(j);
+	heap_free(&h);
+}
+END_TEST
+
+/* Field offsets of every class of a real dump against a brute-force
+ * walk: a class's fields, then its super's, each at the sum of the
+ * HPROF sizes (the test writer's, not the reader's) before it; and
+ * every instance record holds as many bytes as its class says. */
+START_TEST(test_field_offsets)
+{
+	struct heap h;
+	open_colls(&h);
+	unsigned ids = h.layout.idsize;
+	uint64_t checked = 0;
+
+	for (uint32_t c = 0; c < h.ncls; c++) {
+		uint64_t at = 0;
+		for (uint32_t d = c; d != HW_NONE; d = h.cls[d].super)
+			for (unsigned i = 0; i < h.cls[d].nfields; i++) {
+				const struct hfield *f = &h.fields[h.cls[d].field_first + i];
+				const char *name = heap_str(&h, f->name);
+				uint32_t off = HW_NONE;
+				const struct hfield *g = class_field(&h, c, name, &off);
+				ck_assert(g != NULL);
+				/* a name declared again further down hides this one */
+				ck_assert(g == f || off < at);
+				ck_assert(g != f || off == at);
+				ck_assert(class_field_at(&h, c, (uint32_t)at) == f);
+				at += hw_type_size(f->type, ids);
+				checked++;
+			}
+		ck_assert_uint_eq(h.cls[c].inst_bytes, at);
+	}
+	ck_assert_uint_gt(checked, 1000);
+	for (node_t v = 1; v < h.n; v++) {
+		if (h.node_kind[v] != NK_INSTANCE)
+			continue;
+		const uint8_t *q = h.map + h.node_off[v] + 1 + 2 * ids + 4;
+		uint32_t len = (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3];
+		ck_assert_uint_eq(len, h.cls[h.node_class[v]].inst_bytes);
+	}
+	heap_free(&h);
+}
+END_TEST
+
+/* heap_weak_first() for every node, against one walk down weak_src. */
+START_TEST(test_weak_first)
+{
+	struct heap h;
+	open_colls(&h);
+	uint64_t i = 0, from = 0;
+
+	ck_assert_uint_gt(h.nweak, 10);
+	for (node_t v = 0; v <= h.n; v++) {
+		while (i < h.nweak && h.weak_src[i] < v)
+			i++;
+		ck_assert_uint_eq(heap_weak_first(&h, v), i);
+		from += i < h.nweak && h.weak_src[i] == v;
+	}
+	ck_assert_uint_gt(from, 10); /* and found the references of that many nodes */
 	heap_free(&h);
 }
 END_TEST
@@ -622,6 +683,8 @@ Suite *jcoll_suite(void)
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_fields);
+	tcase_add_test(tc, test_field_offsets);
+	tcase_add_test(tc, test_weak_first);
 	tcase_add_test(tc, test_jref);
 	tcase_add_test(tc, test_kinds);
 	tcase_add_test(tc, test_info);

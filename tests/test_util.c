@@ -92,6 +92,101 @@ START_TEST(test_fmt_bytes)
 }
 END_TEST
 
+/* ---- lower bounds, against a linear scan ---- */
+
+/* The first index whose key is >= k, by looking at every one. */
+static size_t linear_lb(const uint64_t *a, size_t n, uint64_t k)
+{
+	size_t i = 0;
+
+	while (i < n && a[i] < k)
+		i++;
+	return i;
+}
+
+struct lbrec { uint64_t key; uint32_t other; };
+
+/* Every form on one ascending array of u64 keys, for every key from
+ * below the least to above the greatest. */
+static void check_lower_bounds(const uint64_t *a, size_t n)
+{
+	uint32_t *a32 = xmalloc((n + 1) * sizeof *a32), *pairs = xmalloc((2 * n + 1) * sizeof *pairs);
+	struct lbrec *rec = xmalloc((n + 1) * sizeof *rec);
+	uint64_t top = n > 0 ? a[n - 1] + 2 : 2;
+
+	for (size_t i = 0; i < n; i++) {
+		a32[i] = (uint32_t)a[i];
+		rec[i] = (struct lbrec){ a[i] << 32 | 7, 0xdeadbeef };
+		pairs[2 * i] = (uint32_t)a[i];
+		pairs[2 * i + 1] = UINT32_MAX - (uint32_t)i;
+	}
+	for (uint64_t k = 0; k <= top; k++) {
+		size_t want = linear_lb(a, n, k);
+		ck_assert_uint_eq(lower_bound_u64(n ? a : NULL, n, k), want);
+		ck_assert_uint_eq(lower_bound_u32(n ? a32 : NULL, n, (uint32_t)k), want);
+		ck_assert_uint_eq(lower_bound_u64s(rec, n, sizeof *rec, k << 32), want);
+		ck_assert_uint_eq(lower_bound_u32s(pairs, n, 2 * sizeof *pairs, (uint32_t)k), want);
+		/* slices [lo, hi): the same answer, clamped to the slice */
+		for (size_t lo = 0; lo <= n && lo < 40; lo += 3)
+			for (size_t hi = lo; hi <= n && hi < lo + 40; hi += 5) {
+				size_t in = want < lo ? lo : want > hi ? hi : want;
+				ck_assert_uint_eq(lower_bound_u64_range(a, sizeof *a, lo, hi, k), in);
+				ck_assert_uint_eq(lower_bound_u32_range(a32, sizeof *a32, lo, hi, (uint32_t)k), in);
+			}
+	}
+	free(a32);
+	free(pairs);
+	free(rec);
+}
+
+START_TEST(test_lower_bound)
+{
+	static const uint64_t one[] = { 5 }, equal[] = { 3, 3, 3, 3, 3, 3, 3 };
+	static const uint64_t dups[] = { 1, 2, 2, 2, 5, 5, 9, 10, 10, 10, 10, 40 };
+	uint64_t big[1000];
+	uint32_t x = 99;
+
+	check_lower_bounds(NULL, 0);                                /* empty */
+	check_lower_bounds(one, 1);
+	check_lower_bounds(equal, sizeof equal / sizeof *equal);    /* all equal */
+	check_lower_bounds(dups, sizeof dups / sizeof *dups);       /* duplicates, gaps */
+	for (size_t i = 0, v = 3; i < 1000; i++) {                  /* runs of random length */
+		x = x * 1103515245u + 12345u;
+		v += (x >> 16) % 3 == 0;
+		big[i] = v;
+	}
+	check_lower_bounds(big, 1000);
+	/* not found before the first or after the last */
+	ck_assert_uint_eq(lower_bound_u64(dups, 12, 0), 0);
+	ck_assert_uint_eq(lower_bound_u64(dups, 12, 41), 12);
+	ck_assert_uint_eq(lower_bound_u64(dups, 12, UINT64_MAX), 12);
+	ck_assert_uint_eq(lower_bound_u64(dups, 12, 10), 7); /* the first of four */
+	ck_assert_uint_eq(lower_bound_u64(dups, 12, 6), 6);  /* absent: where it would go */
+}
+END_TEST
+
+/* Parallel arrays sorted by (a, b), against a linear scan of every pair. */
+START_TEST(test_lower_bound_pair)
+{
+	static const uint32_t a[] = { 1, 1, 1, 2, 4, 4, 4, 4, 7, UINT32_MAX, UINT32_MAX };
+	static const uint32_t b[] = { 0, 3, 3, 9, 1, 2, 2, 8, 0, 0, UINT32_MAX };
+	size_t n = sizeof a / sizeof *a;
+	static const uint32_t ka[] = { 0, 1, 2, 3, 4, 5, 7, 8, UINT32_MAX };
+	static const uint32_t kb[] = { 0, 1, 2, 3, 8, 9, 10, UINT32_MAX };
+
+	ck_assert_uint_eq(lower_bound_pair_u32(NULL, NULL, 0, 1, 1), 0);
+	for (size_t i = 0; i < sizeof ka / sizeof *ka; i++)
+		for (size_t j = 0; j < sizeof kb / sizeof *kb; j++) {
+			size_t want = 0;
+			while (want < n && (a[want] < ka[i] || (a[want] == ka[i] && b[want] < kb[j])))
+				want++;
+			ck_assert_uint_eq(lower_bound_pair_u32(a, b, n, ka[i], kb[j]), want);
+		}
+	ck_assert_uint_eq(lower_bound_pair_u32(a, b, n, 1, 3), 1);  /* the first of two */
+	ck_assert_uint_eq(lower_bound_pair_u32(a, b, n, 4, 5), 7);  /* absent */
+}
+END_TEST
+
 START_TEST(test_sbuf)
 {
 	struct sbuf sb;
@@ -220,6 +315,8 @@ Suite *util_suite(void)
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_csv);
 	tcase_add_test(tc, test_fmt_bytes);
+	tcase_add_test(tc, test_lower_bound);
+	tcase_add_test(tc, test_lower_bound_pair);
 	tcase_add_test(tc, test_sbuf);
 	tcase_add_test(tc, test_sbuf_detach_reuse);
 	tcase_add_test(tc, test_warnings_bounded);

@@ -25,12 +25,6 @@ enum {
 	TAG_HEAP_DUMP_SEGMENT = 0x1c, TAG_HEAP_DUMP_END = 0x2c,
 };
 
-/* Heap sub-record tags beyond the root kinds of heap.h. */
-enum {
-	SUB_CLASS_DUMP = 0x20, SUB_INSTANCE = 0x21, SUB_OBJ_ARRAY = 0x22,
-	SUB_PRIM_ARRAY = 0x23, SUB_HEAP_INFO = 0xfe, SUB_PRIM_ARRAY_NODATA = 0xc3,
-};
-
 unsigned hprof_type_size(uint8_t type, unsigned idsize)
 {
 	switch (type) {
@@ -211,32 +205,35 @@ static void take_root(struct rd *r, unsigned tag, uint64_t pos, uint64_t sub)
 /* Length after the sub-tag of an object record, 0 if it runs past end. */
 static uint64_t object_len(const struct rd *r, unsigned tag, uint64_t pos, uint64_t end)
 {
-	const uint8_t *m = r->h->map;
+	const uint8_t *rec = r->h->map + pos - 1; /* its sub-tag */
 	unsigned ids = r->ids;
 	uint64_t n;
 
 	switch (tag) {
-	case SUB_INSTANCE:
-		if (!have(pos, end, 2 * (uint64_t)ids + 8))
+	case HPROF_INSTANCE:
+		n = hprof_inst_hdr(ids) - 1;
+		if (!have(pos, end, n))
 			return 0;
-		n = 2 * (uint64_t)ids + 8 + be32(m + pos + 2 * ids + 4);
+		n += hprof_inst_nbytes(rec, ids);
 		break;
-	case SUB_OBJ_ARRAY:
-		if (!have(pos, end, 2 * (uint64_t)ids + 8))
+	case HPROF_OBJ_ARRAY:
+		n = hprof_objarr_hdr(ids) - 1;
+		if (!have(pos, end, n))
 			return 0;
-		n = 2 * (uint64_t)ids + 8 + (uint64_t)be32(m + pos + ids + 4) * ids;
+		n += (uint64_t)hprof_arr_len(rec, ids) * ids;
 		break;
-	case SUB_PRIM_ARRAY: {
-		if (!have(pos, end, (uint64_t)ids + 9))
+	case HPROF_PRIM_ARRAY: {
+		n = hprof_primarr_hdr(ids) - 1;
+		if (!have(pos, end, n))
 			return 0;
-		unsigned es = hprof_type_size(m[pos + ids + 8], ids);
-		if (es == 0 || m[pos + ids + 8] == T_OBJECT)
+		unsigned es = hprof_type_size(hprof_primarr_type(rec, ids), ids);
+		if (es == 0 || hprof_primarr_type(rec, ids) == T_OBJECT)
 			return 0;
-		n = (uint64_t)ids + 9 + (uint64_t)be32(m + pos + ids + 4) * es;
+		n += (uint64_t)hprof_arr_len(rec, ids) * es;
 		break;
 	}
-	case SUB_PRIM_ARRAY_NODATA:
-		n = (uint64_t)ids + 9;
+	case HPROF_PRIM_ARRAY_NODATA:
+		n = hprof_primarr_hdr(ids) - 1;
 		break;
 	default:
 		return 0;
@@ -264,20 +261,20 @@ static void scan_segment(struct rd *r, uint64_t pos, uint64_t end)
 			continue;
 		}
 		switch (tag) {
-		case SUB_CLASS_DUMP:
+		case HPROF_CLASS_DUMP:
 			if ((n = class_dump_len(r, pos, end)) == 0)
 				goto cut;
 			VEC_GROW(r->s->cd, r->s->ncd, r->s->capcd);
 			r->s->cd[r->s->ncd++] = sub;
 			add_obj(r, beid(m + pos, r->ids), sub);
 			break;
-		case SUB_INSTANCE: case SUB_OBJ_ARRAY: case SUB_PRIM_ARRAY:
-		case SUB_PRIM_ARRAY_NODATA:
+		case HPROF_INSTANCE: case HPROF_OBJ_ARRAY: case HPROF_PRIM_ARRAY:
+		case HPROF_PRIM_ARRAY_NODATA:
 			if ((n = object_len(r, tag, pos, end)) == 0)
 				goto cut;
 			add_obj(r, beid(m + pos, r->ids), sub);
 			break;
-		case SUB_HEAP_INFO:
+		case HPROF_HEAP_INFO:
 			n = 4 + r->ids;
 			if (!have(pos, end, n))
 				goto cut;

@@ -5,6 +5,7 @@
 #ifndef HW_HPROF_H
 #define HW_HPROF_H
 
+#include "format/hprof_record.h"
 #include "graph/heap.h"
 #include "progress.h"
 
@@ -19,13 +20,6 @@ int hprof_map(struct heap *h, const char *path, struct sbuf *err);
  * it is valid and every problem is a warning (err is for formats that
  * can fail later). */
 int hprof_parse(struct heap *h, struct progress *p, struct sbuf *err);
-
-/* A CLASS_DUMP body (after its sub-tag, its length checked by the pass):
- * where its static fields and its instance fields start (each at its
- * u2 count). */
-const uint8_t *hprof_cd_statics(const uint8_t *body, unsigned ids);
-const uint8_t *hprof_cd_fields(const uint8_t *body, unsigned ids);
-unsigned hprof_type_size(uint8_t type, unsigned idsize);
 
 /* A decoded value. */
 struct hvalue {

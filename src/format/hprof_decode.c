@@ -5,9 +5,6 @@
 
 #include <string.h>
 
-enum { SUB_CLASS_DUMP = 0x20, SUB_INSTANCE = 0x21, SUB_OBJ_ARRAY = 0x22,
-       SUB_PRIM_ARRAY = 0x23, SUB_PRIM_ARRAY_NODATA = 0xc3 };
-
 static void read_value(const uint8_t *p, uint8_t type, unsigned ids, struct hvalue *v)
 {
 	v->type = type;
@@ -24,23 +21,23 @@ static void read_value(const uint8_t *p, uint8_t type, unsigned ids, struct hval
 	}
 }
 
-const uint8_t *hprof_cd_statics(const uint8_t *q, unsigned ids)
+const uint8_t *hprof_cd_statics(const uint8_t *r, unsigned ids)
 {
-	q += 7 * ids + 8; /* ids, serial, instance size */
-	unsigned ncp = be16(q);
-	q += 2;
+	unsigned ncp;
+	const uint8_t *q = hprof_list(hprof_cd_pool(r, ids), &ncp);
+
 	for (unsigned i = 0; i < ncp; i++)
-		q += 3 + hprof_type_size(q[2], ids);
+		q = hprof_pool_next(q, ids);
 	return q;
 }
 
-const uint8_t *hprof_cd_fields(const uint8_t *q, unsigned ids)
+const uint8_t *hprof_cd_fields(const uint8_t *r, unsigned ids)
 {
-	q = hprof_cd_statics(q, ids);
-	unsigned nst = be16(q);
-	q += 2;
+	unsigned nst;
+	const uint8_t *q = hprof_list(hprof_cd_statics(r, ids), &nst);
+
 	for (unsigned i = 0; i < nst; i++)
-		q += ids + 1 + hprof_type_size(q[ids], ids);
+		q = hprof_static_next(q, ids);
 	return q;
 }
 
@@ -54,41 +51,39 @@ int hprof_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 
 	if (v == 0 || v >= h->n)
 		return -1;
-	q = h->map + h->node_off[v];
-	if (q[0] == SUB_INSTANCE) {
-		uint32_t nbytes = be32(q + 1 + 2 * ids + 4), off = 0;
-		const uint8_t *data = q + 1 + 2 * ids + 8;
+	q = hprof_node_rec(h, v);
+	if (hprof_rec_tag(q) == HPROF_INSTANCE) {
+		uint32_t nbytes = hprof_inst_nbytes(q, ids);
+		const uint8_t *data = hprof_inst_fields(q, ids);
 		uint32_t c = h->node_class[v];
 		for (uint32_t d = c, depth = 0; d != HW_NONE && depth < h->ncls; d = h->cls[d].super, depth++)
 			for (unsigned i = 0; i < h->cls[d].nfields; i++) {
 				const struct hfield *f = &h->fields[h->cls[d].field_first + i];
-				unsigned sz = hprof_type_size(f->type, ids);
+				uint32_t off = class_field_base(h, c, d) + f->off;
 				struct hvalue val;
-				if (off + sz > nbytes)
+				if (off + hprof_type_size(f->type, ids) > nbytes)
 					return n;
 				read_value(data + off, f->type, ids, &val);
 				fn(arg, heap_str(h, f->name), &val);
-				off += sz;
 				n++;
 			}
 		return n;
 	}
-	if (q[0] == SUB_CLASS_DUMP) {
-		const uint8_t *s = hprof_cd_statics(q + 1, ids);
-		unsigned nst = be16(s);
+	if (hprof_rec_tag(q) == HPROF_CLASS_DUMP) {
+		unsigned nst;
+		const uint8_t *s = hprof_list(hprof_cd_statics(q, ids), &nst);
 		uint32_t c = HW_NONE; /* the class this node describes; views only */
 		for (uint32_t k = 0; k < h->ncls && c == HW_NONE; k++)
 			if (h->cls[k].node == v)
 				c = k;
-		s += 2;
 		for (unsigned i = 0; i < nst; i++) {
 			struct hvalue val;
 			const char *name = "?";
 			if (c != HW_NONE && i < h->cls[c].nstatics)
 				name = heap_str(h, h->fields[h->cls[c].field_first + h->cls[c].nfields + i].name);
-			read_value(s + ids + 1, s[ids], ids, &val);
+			read_value(hprof_static_value(s, ids), hprof_entry_type(s, ids), ids, &val);
 			fn(arg, name, &val);
-			s += ids + 1 + hprof_type_size(s[ids], ids);
+			s = hprof_static_next(s, ids);
 			n++;
 		}
 		return n;
@@ -103,31 +98,32 @@ int64_t hprof_array_length(const struct heap *h, node_t v, uint8_t *elem_type)
 
 	if (v == 0 || v >= h->n)
 		return -1;
-	q = h->map + h->node_off[v];
-	if (q[0] == SUB_OBJ_ARRAY) {
+	q = hprof_node_rec(h, v);
+	switch (hprof_rec_tag(q)) {
+	case HPROF_OBJ_ARRAY:
 		*elem_type = T_OBJECT;
-		return be32(q + 1 + ids + 4);
+		return hprof_arr_len(q, ids);
+	case HPROF_PRIM_ARRAY: case HPROF_PRIM_ARRAY_NODATA:
+		*elem_type = hprof_primarr_type(q, ids);
+		return hprof_arr_len(q, ids);
+	default:
+		return -1;
 	}
-	if (q[0] == SUB_PRIM_ARRAY || q[0] == SUB_PRIM_ARRAY_NODATA) {
-		*elem_type = q[1 + ids + 8];
-		return be32(q + 1 + ids + 4);
-	}
-	return -1;
 }
 
 int hprof_array_elem(const struct heap *h, node_t v, uint64_t i, struct hvalue *out)
 {
-	unsigned ids = h->layout.idsize;
 	uint8_t t;
 	int64_t len = hprof_array_length(h, v, &t);
 	const uint8_t *q = h->map + (v < h->n ? h->node_off[v] : 0);
+	unsigned ids = h->layout.idsize;
 
-	if (len < 0 || i >= (uint64_t)len || q[0] == SUB_PRIM_ARRAY_NODATA)
+	if (len < 0 || i >= (uint64_t)len || hprof_rec_tag(q) == HPROF_PRIM_ARRAY_NODATA)
 		return -1;
-	if (q[0] == SUB_OBJ_ARRAY)
-		read_value(q + 1 + 2 * ids + 8 + i * ids, T_OBJECT, ids, out);
+	if (hprof_rec_tag(q) == HPROF_OBJ_ARRAY)
+		read_value(hprof_objarr_elems(q, ids) + i * ids, T_OBJECT, ids, out);
 	else
-		read_value(q + 1 + ids + 9 + i * hprof_type_size(t, ids), t, ids, out);
+		read_value(hprof_primarr_elems(q, ids) + i * hprof_type_size(t, ids), t, ids, out);
 	return 0;
 }
 
@@ -179,10 +175,10 @@ int hprof_string_value(const struct heap *h, node_t v, struct sbuf *out, size_t 
 	int64_t len = a != HW_NONE ? hprof_array_length(h, a, &t) : -1;
 	if (len < 0)
 		return -1;
-	const uint8_t *q = h->map + h->node_off[a];
-	if (q[0] != SUB_PRIM_ARRAY)
+	const uint8_t *q = hprof_node_rec(h, a);
+	if (hprof_rec_tag(q) != HPROF_PRIM_ARRAY)
 		return -1;
-	const uint8_t *d = q + 1 + h->layout.idsize + 9;
+	const uint8_t *d = hprof_primarr_elems(q, h->layout.idsize);
 	size_t start = out->len;
 	int utf16 = t == T_CHAR || (coder.found && coder.val.v.i == 1);
 	uint64_t n = t == T_CHAR ? (uint64_t)len : utf16 ? (uint64_t)len / 2 : (uint64_t)len;
@@ -235,35 +231,36 @@ void hprof_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf 
 		sbuf_adds(out, "<root>");
 		return;
 	}
-	q = h->map + h->node_off[src];
-	if (q[0] == SUB_INSTANCE) {
+	q = hprof_node_rec(h, src);
+	if (hprof_rec_tag(q) == HPROF_INSTANCE) {
 		const struct hclass *k = &h->cls[h->node_class[src]];
 		hprof_fields(h, src, label_field, &l);
 		if (!l.found && k->node == dst) {
 			sbuf_adds(out, "<class>");
 			l.found = 1;
 		}
-	} else if (q[0] == SUB_OBJ_ARRAY) {
-		uint32_t len = be32(q + 1 + ids + 4);
-		const uint8_t *e = q + 1 + 2 * ids + 8;
+	} else if (hprof_rec_tag(q) == HPROF_OBJ_ARRAY) {
+		uint32_t len = hprof_arr_len(q, ids);
+		const uint8_t *e = hprof_objarr_elems(q, ids);
 		for (uint32_t i = 0; i < len && !l.found; i++)
 			if (beid(e + (uint64_t)i * ids, ids) == l.want) {
 				sbuf_printf(out, "[%u]", i);
 				l.found = 1;
 			}
-	} else if (q[0] == SUB_CLASS_DUMP) {
+	} else if (hprof_rec_tag(q) == HPROF_CLASS_DUMP) {
 		static const char *what[] = { NULL, "<super>", "<loader>", "<signers>", "<protection domain>" };
-		for (unsigned i = 1; i <= 4 && !l.found; i++)
-			if (beid(q + 1 + i * ids + 4, ids) == l.want) {
+		static const char prefix[] = "static ";
+		for (unsigned i = CD_SUPER; i <= CD_PROTECTION_DOMAIN && !l.found; i++)
+			if (hprof_cd_link(q, ids, i) == l.want) {
 				sbuf_adds(out, what[i]);
 				l.found = 1;
 			}
 		if (!l.found) {
-			sbuf_adds(out, "static ");
 			size_t at = out->len;
+			sbuf_adds(out, prefix);
 			hprof_fields(h, src, label_field, &l);
-			if (!l.found)
-				out->buf[out->len = at - 7] = '\0';
+			if (!l.found) /* no static either: take the prefix back */
+				out->buf[out->len = at] = '\0';
 		}
 		if (!l.found) {
 			sbuf_adds(out, "<constant pool>");

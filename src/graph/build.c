@@ -4,14 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/hprof.h"
+#include "format/hprof_record.h"
 #include "graph/classes.h"
 #include "graph/idindex.h"
 #include "graph/layout.h"
 
 #define WARN_EACH 10 /* per kind of problem: the first few name their offsets */
-
-enum { SUB_CLASS_DUMP = 0x20, SUB_INSTANCE = 0x21, SUB_OBJ_ARRAY = 0x22, SUB_PRIM_ARRAY = 0x23 };
 
 
 void scan_free(struct scan *s)
@@ -214,6 +212,7 @@ static void weak(struct refs *r, uint64_t id)
 	r->wdst[r->nweak++] = t;
 }
 
+/* The refs functions get `q`, the node's record (its sub-tag byte). */
 static void instance_refs(struct refs *r, node_t i, const uint8_t *q)
 {
 	struct heap *h = r->h;
@@ -221,25 +220,25 @@ static void instance_refs(struct refs *r, node_t i, const uint8_t *q)
 	uint32_t c;
 
 	if (!r->fill) {
-		c = classes_find(r->ct, beid(q + ids + 4, ids), 0, h->node_off[i]);
+		c = classes_find(r->ct, hprof_inst_class(q, ids), 0, h->node_off[i]);
 		h->node_class[i] = c;
 		h->node_kind[i] = NK_INSTANCE;
 	}
 	c = h->node_class[i];
 	const struct hclass *k = &h->cls[c];
-	uint32_t nbytes = be32(q + 2 * ids + 4);
-	const uint8_t *data = q + 2 * ids + 8;
+	uint32_t nbytes = hprof_inst_nbytes(q, ids);
+	const uint8_t *data = hprof_inst_fields(q, ids);
 	if (!r->fill && nbytes < k->inst_bytes && !(k->flags & HC_SYNTHETIC))
 		warn_add(&h->warn, "%s: offset %llu: instance of %s has %u bytes of fields, its "
 			 "class says %u; missing fields read as null", h->path,
 			 (unsigned long long)h->node_off[i], class_name(h, c), nbytes, k->inst_bytes);
-	for (uint32_t j = 0; j < k->nrefs; j++) {
+	for (uint32_t j = 0; j < k->nrefs; j++) { /* the hottest loop of the build */
 		uint32_t off = h->refoffs[k->ref_first + j];
 		if (off + ids <= nbytes)
 			emit(r, beid(data + off, ids));
 	}
-	if (r->fill && k->referent_off != HW_NONE && k->referent_off + ids <= nbytes)
-		weak(r, beid(data + k->referent_off, ids));
+	if (r->fill && k->referent_off != HW_NONE)
+		weak(r, hprof_ref_at(data, nbytes, k->referent_off, ids));
 	emit_node(r, k->node); /* an instance keeps its class alive */
 }
 
@@ -247,14 +246,14 @@ static void objarray_refs(struct refs *r, node_t i, const uint8_t *q)
 {
 	struct heap *h = r->h;
 	unsigned ids = h->layout.idsize;
-	uint32_t len = be32(q + ids + 4);
+	uint32_t len = hprof_arr_len(q, ids);
 
 	if (!r->fill) {
-		h->node_class[i] = classes_find(r->ct, beid(q + ids + 8, ids), 1, h->node_off[i]);
+		h->node_class[i] = classes_find(r->ct, hprof_objarr_class(q, ids), 1, h->node_off[i]);
 		h->node_kind[i] = NK_OBJARRAY;
 		h->node_shallow[i] = len; /* the layout turns lengths into sizes */
 	}
-	const uint8_t *e = q + 2 * ids + 8;
+	const uint8_t *e = hprof_objarr_elems(q, ids);
 	for (uint32_t j = 0; j < len; j++, e += ids)
 		emit(r, beid(e, ids));
 	emit_node(r, h->cls[h->node_class[i]].node);
@@ -266,11 +265,11 @@ static void primarray_refs(struct refs *r, node_t i, const uint8_t *q)
 	unsigned ids = h->layout.idsize;
 
 	if (!r->fill) {
-		uint8_t t = q[ids + 8];
+		uint8_t t = hprof_primarr_type(q, ids);
 		uint32_t c = t < 12 ? r->ct->prim[t] : HW_NONE;
 		h->node_class[i] = c != HW_NONE ? c : r->ct->prim[T_BYTE];
 		h->node_kind[i] = NK_PRIMARRAY;
-		h->node_shallow[i] = be32(q + ids + 4);
+		h->node_shallow[i] = hprof_arr_len(q, ids);
 	}
 	emit_node(r, h->cls[h->node_class[i]].node);
 }
@@ -286,37 +285,29 @@ static void class_refs(struct refs *r, node_t i, const uint8_t *q)
 		/* the class this node describes, for its mirror size */
 		h->node_shallow[i] = classes_find(r->ct, h->node_id[i], 0, h->node_off[i]);
 	}
-	emit(r, beid(q + ids + 4, ids));     /* super */
-	emit(r, beid(q + 2 * ids + 4, ids)); /* loader */
-	emit(r, beid(q + 3 * ids + 4, ids)); /* signers */
-	emit(r, beid(q + 4 * ids + 4, ids)); /* protection domain */
-	q += 7 * ids + 8;
-	unsigned ncp = be16(q);
-	q += 2;
-	for (unsigned j = 0; j < ncp; j++) {
-		if (q[2] == T_OBJECT)
-			emit(r, beid(q + 3, ids));
-		q += 3 + hprof_type_size(q[2], ids);
-	}
-	unsigned nst = be16(q);
-	q += 2;
-	for (unsigned j = 0; j < nst; j++) {
-		if (q[ids] == T_OBJECT)
-			emit(r, beid(q + ids + 1, ids));
-		q += ids + 1 + hprof_type_size(q[ids], ids);
-	}
+	for (unsigned k = CD_SUPER; k <= CD_PROTECTION_DOMAIN; k++)
+		emit(r, hprof_cd_link(q, ids, k));
+	unsigned ncp, nst;
+	const uint8_t *e = hprof_list(hprof_cd_pool(q, ids), &ncp);
+	for (unsigned j = 0; j < ncp; j++, e = hprof_pool_next(e, ids))
+		if (hprof_pool_type(e) == T_OBJECT)
+			emit(r, beid(hprof_pool_value(e), ids));
+	e = hprof_list(e, &nst);
+	for (unsigned j = 0; j < nst; j++, e = hprof_static_next(e, ids))
+		if (hprof_entry_type(e, ids) == T_OBJECT)
+			emit(r, beid(hprof_static_value(e, ids), ids));
 }
 
 static void node_refs(struct refs *r, node_t i)
 {
-	const uint8_t *q = r->h->map + r->h->node_off[i];
+	const uint8_t *q = hprof_node_rec(r->h, i);
 
 	r->cur = i;
-	switch (q[0]) {
-	case SUB_INSTANCE: instance_refs(r, i, q + 1); break;
-	case SUB_OBJ_ARRAY: objarray_refs(r, i, q + 1); break;
-	case SUB_CLASS_DUMP: class_refs(r, i, q + 1); break;
-	default: primarray_refs(r, i, q + 1); break; /* with or without data */
+	switch (hprof_rec_tag(q)) {
+	case HPROF_INSTANCE: instance_refs(r, i, q); break;
+	case HPROF_OBJ_ARRAY: objarray_refs(r, i, q); break;
+	case HPROF_CLASS_DUMP: class_refs(r, i, q); break;
+	default: primarray_refs(r, i, q); break; /* with or without data */
 	}
 }
 

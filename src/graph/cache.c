@@ -20,21 +20,7 @@
 #include <unistd.h>
 
 #define MAGIC "HWIDX\0\r\n"
-#define FORMAT 7
 #define CHUNK ((size_t)64 << 20)
-
-struct ident {
-	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
-};
-
-struct header {
-	char magic[8];
-	uint32_t format, endian, node_size, edge_size;
-	struct ident id;
-	uint32_t nsect, pad;
-	uint64_t table_check; /* of the section table */
-	uint64_t check;       /* of everything above */
-};
 
 struct sect {
 	uint32_t id, elem;
@@ -80,7 +66,12 @@ static uint64_t hash64(const void *p, size_t n, uint64_t seed)
 	return x ^ (x >> 29);
 }
 
-static int dump_ident(const struct heap *h, struct ident *id)
+uint64_t cache_checksum(const void *p, size_t n, uint64_t seed)
+{
+	return hash64(p, n, seed);
+}
+
+static int dump_ident(const struct heap *h, struct cache_ident *id)
 {
 	struct stat st;
 
@@ -312,7 +303,7 @@ static void make_cache_dir(const char *path)
 
 /* Sections are compressed and written one at a time (only one packed
  * section in memory), then the table and the header go in front. */
-static void write_sections(struct out *o, struct header *hd, struct sect *st,
+static void write_sections(struct out *o, struct cache_header *hd, struct sect *st,
 			   const struct scalars *sc, const struct slot *sl, int ns)
 {
 	put(o, hd, sizeof *hd);
@@ -324,7 +315,7 @@ static void write_sections(struct out *o, struct header *hd, struct sect *st,
 		pack_write(o, p, raw, &st[i].comp, &st[i].check);
 	}
 	hd->table_check = hash64(st, sizeof st[0] * hd->nsect, 0);
-	hd->check = hash64(hd, offsetof(struct header, check), 0);
+	hd->check = hash64(hd, offsetof(struct cache_header, check), 0);
 	if (!o->err && lseek(o->fd, 0, SEEK_SET) != 0)
 		o->err = errno;
 	put(o, hd, sizeof *hd);
@@ -333,7 +324,7 @@ static void write_sections(struct out *o, struct header *hd, struct sect *st,
 
 int cache_save(struct heap *h)
 {
-	struct header hd = { .format = FORMAT, .endian = 0x01020304,
+	struct cache_header hd = { .format = CACHE_FORMAT, .endian = 0x01020304,
 			     .node_size = sizeof(node_t), .edge_size = sizeof(edge_t) };
 	struct scalars sc;
 	struct slot sl[NSLOTS + 2];
@@ -631,7 +622,7 @@ int cache_load(struct heap *h, const char **why)
 	char *path = cache_path(h->path);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
-	struct header hd, want = { 0 };
+	struct cache_header hd, want = { 0 };
 	struct lazy *z = xcalloc(1, sizeof *z);
 	struct slot sl[NSLOTS + 2];
 	int ns = 0;
@@ -648,9 +639,9 @@ int cache_load(struct heap *h, const char **why)
 		goto fail;
 	memcpy(&hd, z->map, sizeof hd);
 	*why = "not a heapwalk cache of this version";
-	if (memcmp(hd.magic, MAGIC, 8) != 0 || hd.format != FORMAT || hd.endian != 0x01020304 ||
+	if (memcmp(hd.magic, MAGIC, 8) != 0 || hd.format != CACHE_FORMAT || hd.endian != 0x01020304 ||
 	    hd.node_size != sizeof(node_t) || hd.edge_size != sizeof(edge_t) ||
-	    hd.check != hash64(&hd, offsetof(struct header, check), 0) || hd.nsect != NSLOTS + 2)
+	    hd.check != hash64(&hd, offsetof(struct cache_header, check), 0) || hd.nsect != NSLOTS + 2)
 		goto fail;
 	*why = "stale: the dump changed";
 	if (dump_ident(h, &want.id) < 0 || memcmp(&want.id, &hd.id, sizeof hd.id) != 0)

@@ -7,6 +7,25 @@
 
 #include "graph/heap.h"
 
+/* The file starts with this header (in the machine's byte order), then
+ * the table of sections and the sections. `check` is cache_checksum()
+ * of the header's bytes before it. A cache of another format is never
+ * read: the number goes up whenever what is stored changes (8: struct
+ * hfield got its offset). */
+#define CACHE_FORMAT 8
+struct cache_ident {
+	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
+};
+struct cache_header {
+	char magic[8];
+	uint32_t format, endian, node_size, edge_size;
+	struct cache_ident id;
+	uint32_t nsect, pad;
+	uint64_t table_check; /* of the section table */
+	uint64_t check;       /* of everything above */
+};
+uint64_t cache_checksum(const void *p, size_t n, uint64_t seed);
+
 /* The sidecar's path for this dump: "DUMP.hwi" when the dump's directory
  * is writable, else $XDG_CACHE_HOME/heapwalk/<hash>.hwi (~/.cache when
  * unset). Caller frees. */

@@ -1,7 +1,7 @@
 /* classes.c — class resolution and the names table, see classes.h. */
 #include "graph/classes.h"
 
-#include "format/hprof.h"
+#include "format/hprof_record.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -87,15 +87,8 @@ static int cmp_cls(const void *a, const void *b)
 
 const uint8_t *scan_string(const struct heap *h, const struct scan *s, uint64_t id, uint32_t *len)
 {
-	size_t lo = 0, hi = s->nstr;
+	size_t lo = lower_bound_u64s(s->str, s->nstr, sizeof *s->str, id);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->str[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == s->nstr || s->str[lo].id != id)
 		return NULL;
 	*len = s->str[lo].len;
@@ -104,15 +97,8 @@ const uint8_t *scan_string(const struct heap *h, const struct scan *s, uint64_t 
 
 static const struct raw_lc *find_lc(const struct scan *s, uint64_t cid)
 {
-	size_t lo = 0, hi = s->nlc;
+	size_t lo = lower_bound_u64s(s->lc, s->nlc, sizeof *s->lc, cid);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->lc[mid].cid < cid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < s->nlc && s->lc[lo].cid == cid ? &s->lc[lo] : NULL;
 }
 
@@ -153,31 +139,32 @@ static void read_class_dump(struct classtab *t, uint64_t off, uint64_t *super_id
 {
 	struct heap *h = t->h;
 	unsigned ids = h->layout.idsize;
-	const uint8_t *q = h->map + off + 1;
+	const uint8_t *r = h->map + off;
 	uint32_t c = new_class(t);
 	struct hclass *k = &h->cls[c];
 
-	k->id = beid(q, ids);
-	*super_id = beid(q + ids + 4, ids);
-	k->loader_id = beid(q + 2 * ids + 4, ids);
-	k->inst_bytes = be32(q + 7 * ids + 4); /* checked against fields later */
-	const uint8_t *st = hprof_cd_statics(q, ids);
-	unsigned nst = be16(st);
-	st += 2;
-	q = hprof_cd_fields(q, ids);
-	k->nfields = be16(q);
+	k->id = hprof_rec_id(r, ids);
+	*super_id = hprof_cd_link(r, ids, CD_SUPER);
+	k->loader_id = hprof_cd_link(r, ids, CD_LOADER);
+	unsigned nst, nf;
+	const uint8_t *st = hprof_list(hprof_cd_statics(r, ids), &nst);
+	const uint8_t *q = hprof_list(hprof_cd_fields(r, ids), &nf);
+	k->nfields = (uint16_t)nf;
 	k->nstatics = (uint16_t)nst;
-	q += 2;
 	k->field_first = h->nfields;
 	while (h->nfields + k->nfields + nst >= t->fields_cap) {
 		t->fields_cap = t->fields_cap ? t->fields_cap * 2 : 4096;
 		h->fields = xreallocarray(h->fields, t->fields_cap, sizeof *h->fields);
 	}
-	/* names come later (name_fields), once the strings are sorted */
-	for (unsigned i = 0; i < k->nfields; i++, q += ids + 1)
-		h->fields[h->nfields++] = (struct hfield){ .name = 0, .type = q[ids] };
-	for (unsigned i = 0; i < nst; i++, st += ids + 1 + hprof_type_size(st[ids], ids))
-		h->fields[h->nfields++] = (struct hfield){ .name = 0, .type = st[ids] };
+	/* names come later (name_fields), once the strings are sorted;
+	 * inst_bytes holds the class's own bytes until inst_sizes() */
+	for (unsigned i = 0; i < k->nfields; i++, q = hprof_field_next(q, ids)) {
+		uint8_t type = hprof_entry_type(q, ids);
+		h->fields[h->nfields++] = (struct hfield){ .name = 0, .off = k->inst_bytes, .type = type };
+		k->inst_bytes += hprof_type_size(type, ids);
+	}
+	for (unsigned i = 0; i < nst; i++, st = hprof_static_next(st, ids))
+		h->fields[h->nfields++] = (struct hfield){ .name = 0, .type = hprof_entry_type(st, ids) };
 }
 
 static uint32_t field_name(struct classtab *t, const struct scan *s, uint64_t id)
@@ -193,15 +180,15 @@ static void name_fields(struct classtab *t, const struct scan *s, uint32_t c, ui
 {
 	struct heap *h = t->h;
 	unsigned ids = h->layout.idsize;
-	const uint8_t *st = hprof_cd_statics(h->map + off + 1, ids) + 2;
-	const uint8_t *q = hprof_cd_fields(h->map + off + 1, ids) + 2;
+	unsigned nst, nf;
+	const uint8_t *st = hprof_list(hprof_cd_statics(h->map + off, ids), &nst);
+	const uint8_t *q = hprof_list(hprof_cd_fields(h->map + off, ids), &nf);
 	struct hclass *k = &h->cls[c];
-	unsigned nst = k->nstatics;
 
-	for (unsigned i = 0; i < k->nfields; i++, q += ids + 1)
-		h->fields[k->field_first + i].name = field_name(t, s, beid(q, ids));
-	for (unsigned i = 0; i < nst; i++, st += ids + 1 + hprof_type_size(st[ids], ids))
-		h->fields[k->field_first + k->nfields + i].name = field_name(t, s, beid(st, ids));
+	for (unsigned i = 0; i < k->nfields; i++, q = hprof_field_next(q, ids))
+		h->fields[k->field_first + i].name = field_name(t, s, hprof_entry_name(q, ids));
+	for (unsigned i = 0; i < nst; i++, st = hprof_static_next(st, ids))
+		h->fields[k->field_first + k->nfields + i].name = field_name(t, s, hprof_entry_name(st, ids));
 }
 
 static uint8_t array_elem(const char *name)
@@ -227,13 +214,28 @@ static int chain_has(const struct heap *h, uint32_t c, const char *name)
 	return 0;
 }
 
+/* Instance data bytes incl. supers: the classes' own bytes (as
+ * read_class_dump left them) summed along each chain of supers. */
+static void inst_sizes(struct heap *h)
+{
+	uint32_t *own = xmalloc(((size_t)h->ncls + 1) * sizeof *own);
+
+	for (uint32_t c = 0; c < h->ncls; c++)
+		own[c] = h->cls[c].inst_bytes;
+	for (uint32_t c = 0; c < h->ncls; c++) {
+		uint32_t sum = 0;
+		for (uint32_t d = c, depth = 0; d != HW_NONE && depth < h->ncls; d = h->cls[d].super, depth++)
+			sum += own[d];
+		h->cls[c].inst_bytes = sum;
+	}
+	free(own);
+}
+
 /* Byte offsets of reference fields in instance data: this class's
  * fields, then its super's, as HPROF stores them. */
 static void ref_offsets(struct classtab *t, uint32_t c)
 {
 	struct heap *h = t->h;
-	unsigned ids = h->layout.idsize;
-	uint32_t off = 0;
 	struct hclass *k = &h->cls[c];
 
 	k->ref_first = h->nrefoffs;
@@ -242,23 +244,45 @@ static void ref_offsets(struct classtab *t, uint32_t c)
 		int is_ref = strcmp(class_name(h, d), "java.lang.ref.Reference") == 0;
 		for (unsigned i = 0; i < e->nfields; i++) {
 			const struct hfield *f = &h->fields[e->field_first + i];
-			if (f->type == T_OBJECT) {
-				if (is_ref && strcmp(heap_str(h, f->name), "referent") == 0) {
-					k->referent_off = off;
-				} else {
-					if (h->nrefoffs == t->refoffs_cap) {
-						t->refoffs_cap = t->refoffs_cap ? t->refoffs_cap * 2 : 4096;
-						h->refoffs = xreallocarray(h->refoffs, t->refoffs_cap,
-									   sizeof *h->refoffs);
-					}
-					h->refoffs[h->nrefoffs++] = off;
-				}
+			uint32_t off = class_field_base(h, c, d) + f->off;
+			if (f->type != T_OBJECT)
+				continue;
+			if (is_ref && strcmp(heap_str(h, f->name), "referent") == 0) {
+				k->referent_off = off;
+				continue;
 			}
-			off += hprof_type_size(f->type, ids);
+			if (h->nrefoffs == t->refoffs_cap) {
+				t->refoffs_cap = t->refoffs_cap ? t->refoffs_cap * 2 : 4096;
+				h->refoffs = xreallocarray(h->refoffs, t->refoffs_cap, sizeof *h->refoffs);
+			}
+			h->refoffs[h->nrefoffs++] = off;
 		}
 	}
 	k->nrefs = h->nrefoffs - k->ref_first;
-	k->inst_bytes = off;
+}
+
+const struct hfield *class_field(const struct heap *h, uint32_t c, const char *name, uint32_t *off)
+{
+	for (uint32_t d = c, depth = 0; d < h->ncls && depth < h->ncls; d = h->cls[d].super, depth++)
+		for (unsigned i = 0; i < h->cls[d].nfields; i++) {
+			const struct hfield *f = &h->fields[h->cls[d].field_first + i];
+			if (strcmp(heap_str(h, f->name), name) == 0) {
+				*off = class_field_base(h, c, d) + f->off;
+				return f;
+			}
+		}
+	return NULL;
+}
+
+const struct hfield *class_field_at(const struct heap *h, uint32_t c, uint32_t off)
+{
+	for (uint32_t d = c, depth = 0; d < h->ncls && depth < h->ncls; d = h->cls[d].super, depth++)
+		for (unsigned i = 0; i < h->cls[d].nfields; i++) {
+			const struct hfield *f = &h->fields[h->cls[d].field_first + i];
+			if (class_field_base(h, c, d) + f->off == off)
+				return f;
+		}
+	return NULL;
 }
 
 static void link_supers(struct classtab *t, const struct scan *s, const uint64_t *super_id)
@@ -268,14 +292,7 @@ static void link_supers(struct classtab *t, const struct scan *s, const uint64_t
 	for (uint32_t c = 0; c < t->nreal; c++) {
 		if (super_id[c] == 0)
 			continue;
-		uint32_t lo = 0, hi = t->nreal;
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			if (h->cls[mid].id < super_id[c])
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		uint32_t lo = (uint32_t)lower_bound_u64s(h->cls, t->nreal, sizeof *h->cls, super_id[c]);
 		if (lo < t->nreal && h->cls[lo].id == super_id[c] && lo != c)
 			h->cls[c].super = lo;
 		else
@@ -404,6 +421,7 @@ void classes_build(struct classtab *t, struct heap *h, struct scan *s)
 	free(sid);
 	set_flags(t);
 	prim_classes(t);
+	inst_sizes(h);
 	for (uint32_t c = 0; c < h->ncls; c++)
 		ref_offsets(t, c);
 }
@@ -414,14 +432,7 @@ uint32_t classes_find(struct classtab *t, uint64_t id, int is_array, uint64_t at
 
 	if (id == t->last_id && t->last_cls != HW_NONE)
 		return t->last_cls;
-	uint32_t lo = 0, hi = t->nreal;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (h->cls[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	uint32_t lo = (uint32_t)lower_bound_u64s(h->cls, t->nreal, sizeof *h->cls, id);
 	if (lo == t->nreal || h->cls[lo].id != id) {
 		for (lo = t->nreal; lo < h->ncls; lo++) /* made up before? */
 			if (h->cls[lo].id == id && (h->cls[lo].flags & HC_SYNTHETIC) && id != 0)

@@ -54,9 +54,13 @@ struct root {
 /* What a node is: derived from the record's sub-tag, kept per class. */
 enum node_kind { NK_ROOT, NK_INSTANCE, NK_OBJARRAY, NK_PRIMARRAY, NK_CLASS };
 
-/* One instance field of a class (this class only, not its supers). */
+/* One field of a class (this class only, not its supers). */
 struct hfield {
 	uint32_t name; /* string offset into heap->names */
+	uint32_t off;  /* instance fields: byte offset in the instance data of
+			* an instance of this very class (a subclass's
+			* instances have it further on: class_field()); 0 for
+			* static fields */
 	uint8_t type;  /* enum hw_type */
 };
 
@@ -144,7 +148,9 @@ struct heap {
 				   * after: heap_node_id() reads the record) */
 	uint64_t *node_off;       /* file offset of the record's sub-tag byte */
 	uint32_t *node_class;     /* class index; HW_NONE for the root */
-	uint32_t *node_shallow;   /* JVM shallow size */
+	uint32_t *node_shallow;   /* JVM shallow size; while building, until
+				   * layout_apply(): an array's length, a class
+				   * node's described class index, else 0 */
 	uint8_t *node_kind;       /* enum node_kind */
 
 	/* strong references, CSR; node 0's out-edges are roots[] instead */
@@ -246,9 +252,30 @@ struct heap {
 static inline const char *heap_str(const struct heap *h, uint32_t off) { return h->names + off; }
 static inline const char *class_name(const struct heap *h, uint32_t c) { return h->names + h->cls[c].name; }
 
+/* The first of the weak references from v: they are the indexes from
+ * there on while weak_src[i] == v (weak_src ascends). */
+static inline uint64_t heap_weak_first(const struct heap *h, node_t v)
+{
+	return lower_bound_u32(h->weak_src, h->nweak, v);
+}
+
 /* id -> node, HW_NONE if absent (binary search), and node -> id. */
 node_t heap_find_id(const struct heap *h, uint64_t id);
 uint64_t heap_node_id(const struct heap *h, node_t v);
+
+/* Instance fields, in c's instances: HPROF stores an instance's data
+ * as its class's own fields, then its super's, and so on, so the
+ * fields of d (c or a super of c) start where the bytes of d and its
+ * supers begin: at inst_bytes(c) - inst_bytes(d). */
+static inline uint32_t class_field_base(const struct heap *h, uint32_t c, uint32_t d)
+{
+	return h->cls[c].inst_bytes - h->cls[d].inst_bytes;
+}
+/* The first field named `name` of class c or its supers, in the order
+ * of the instance data, and its byte offset there (*off); NULL if none.
+ * class_field_at: the field at byte offset `off`, NULL if none. */
+const struct hfield *class_field(const struct heap *h, uint32_t c, const char *name, uint32_t *off);
+const struct hfield *class_field_at(const struct heap *h, uint32_t c, uint32_t off);
 
 void heap_free(struct heap *h);
 

@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "format/hprof_record.h"
+
 void idindex_build(struct idindex *x, const uint64_t *ids, node_t n)
 {
 	*x = (struct idindex){ .ids = ids, .n = n };
@@ -43,7 +45,7 @@ uint64_t heap_node_id(const struct heap *h, node_t v)
 		return 0;
 	if (h->node_id != NULL)
 		return h->node_id[v];
-	return beid(h->map + h->node_off[v] + 1, h->layout.idsize);
+	return hprof_rec_id(hprof_node_rec(h, v), h->layout.idsize);
 }
 
 node_t heap_find_id(const struct heap *h, uint64_t id)

@@ -20,16 +20,10 @@ struct idindex {
 void idindex_build(struct idindex *x, const uint64_t *ids, node_t n);
 void idindex_free(struct idindex *x);
 
+/* The first index in [lo, hi) with ids[i] >= id, hi if none. */
 static inline node_t idindex_search(const uint64_t *ids, node_t lo, node_t hi, uint64_t id)
 {
-	while (lo < hi) { /* first index with ids[i] >= id */
-		node_t mid = lo + (hi - lo) / 2;
-		if (ids[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return (node_t)lower_bound_u64_range(ids, sizeof *ids, lo, hi, id);
 }
 
 static inline node_t idindex_find(const struct idindex *x, uint64_t id)

@@ -17,7 +17,6 @@
 #include "format/hprof.h"
 #include "graph/analysis.h"
 
-enum { SUB_INSTANCE = 0x21, SUB_OBJ_ARRAY = 0x22 };
 enum { KIND_UNKNOWN = 0xff, WRAP_DEPTH = 8, LINEAR_OUT = 16 };
 
 /* The fields the collections read. */
@@ -139,26 +138,16 @@ enum coll_kind jcoll_kind(struct jcoll *j, uint32_t c)
 
 /* ---- fields ---- */
 
-/* The offset of `name` in instances of c, uncached: c's own fields
- * come first in the data, then its super's, and so on. */
+/* The offset of `name` in instances of c, uncached. */
 static int field_lookup(const struct heap *h, uint32_t c, const char *name, uint8_t *type)
 {
-	unsigned ids = h->layout.idsize;
-	uint64_t off = 0;
+	uint32_t off;
+	const struct hfield *f = class_field(h, c, name, &off);
 
-	for (uint32_t d = c, depth = 0; d != HW_NONE && d < h->ncls && depth < h->ncls;
-	     d = h->cls[d].super, depth++)
-		for (unsigned i = 0; i < h->cls[d].nfields; i++) {
-			const struct hfield *f = &h->fields[h->cls[d].field_first + i];
-			if (off > INT32_MAX / 2)
-				return -1;
-			if (strcmp(heap_str(h, f->name), name) == 0) {
-				*type = f->type;
-				return (int)off;
-			}
-			off += hprof_type_size(f->type, ids);
-		}
-	return -1;
+	if (f == NULL || off > INT32_MAX / 2)
+		return -1;
+	*type = f->type;
+	return (int)off;
 }
 
 static uint64_t name_hash(uint32_t c, const char *s)
@@ -240,13 +229,11 @@ uint64_t jfield_raw(const struct heap *h, node_t v, int off, uint8_t type)
 {
 	unsigned ids = h->layout.idsize, sz = hprof_type_size(type, ids);
 	const uint8_t *q;
+	uint32_t len;
 
-	if (v == 0 || v >= h->n || off < 0 || sz == 0)
+	if (off < 0 || sz == 0 || (q = hprof_inst_data(h, v, &len)) == NULL || (uint64_t)off + sz > len)
 		return 0;
-	q = h->map + h->node_off[v];
-	if (q[0] != SUB_INSTANCE || (uint64_t)off + sz > be32(q + 1 + 2 * ids + 4))
-		return 0;
-	q += 1 + 2 * ids + 8 + off;
+	q += off;
 	switch (type) {
 	case T_OBJECT: return beid(q, ids);
 	case T_BOOLEAN: case T_BYTE: return (uint64_t)(int64_t)(int8_t)q[0];
@@ -287,16 +274,7 @@ static node_t out_find(const struct heap *h, node_t v, uint64_t id)
 /* Among v's weak references (weak_src ascending). */
 static node_t weak_find(const struct heap *h, node_t v, uint64_t id)
 {
-	uint64_t lo = 0, hi = h->nweak;
-
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (h->weak_src[mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < h->nweak && h->weak_src[lo] == v; lo++)
+	for (uint64_t lo = heap_weak_first(h, v); lo < h->nweak && h->weak_src[lo] == v; lo++)
 		if (heap_node_id(h, h->weak_dst[lo]) == id)
 			return h->weak_dst[lo];
 	return HW_NONE;
@@ -383,19 +361,15 @@ struct slots {
 
 static int slots_open(const struct heap *h, node_t a, struct slots *s)
 {
-	unsigned ids = h->layout.idsize;
-	const uint8_t *q;
+	struct harray arr;
 
 	s->len = 0;
-	if (a == HW_NONE || a == 0 || a >= h->n)
-		return -1;
-	q = h->map + h->node_off[a];
-	if (q[0] != SUB_OBJ_ARRAY)
+	if (a == HW_NONE || hprof_array_data(h, a, &arr) < 0 || arr.type != T_OBJECT)
 		return -1;
 	s->h = h;
 	s->a = a;
-	s->len = be32(q + 1 + ids + 4);
-	s->e = q + 1 + 2 * ids + 8;
+	s->len = (uint32_t)arr.len;
+	s->e = arr.data;
 	s->cur = s->end = 0;
 	if (h->out_start != NULL) {
 		s->cur = h->out_start[a];
@@ -442,7 +416,9 @@ static void emit(struct walk *w, node_t holder, node_t t, enum coll_role r)
 	w->calls++;
 }
 
-static int step(struct walk *w)
+/* Take one step of the walk's budget: 0 when it is spent (a corrupt
+ * dump's loop ends here). */
+static int budget_take(struct walk *w)
 {
 	if (w->budget == 0)
 		return 0;
@@ -510,7 +486,7 @@ static void walk_chain(struct walk *w, node_t n, int count)
 {
 	int want = w->fn != NULL && (w->roles & CR_ELEMENT);
 
-	while (n != HW_NONE && step(w)) {
+	while (n != HW_NONE && budget_take(w)) {
 		node_t next = fref(w->j, n, F_NEXT);
 		if (want || count) {
 			node_t item = fref(w->j, n, F_ITEM);
@@ -555,7 +531,7 @@ static uint64_t walk_bucket(struct walk *w, node_t e, enum coll_kind k)
 			return 0;
 		e = fref(w->j, e, F_FIRST);
 	}
-	while (e != HW_NONE && step(w)) {
+	while (e != HW_NONE && budget_take(w)) {
 		entry_emit(w, e, k);
 		len++;
 		e = fref(w->j, e, F_NEXT);
@@ -642,7 +618,7 @@ static void walk_tree(struct walk *w, node_t v)
 		return;
 	w->budget = w->ci->size + 16;
 	push(w->j, &sp, fref(w->j, v, F_ROOT));
-	while (sp > 0 && step(w)) {
+	while (sp > 0 && budget_take(w)) {
 		node_t e = w->j->stack[--sp];
 		entry_emit(w, e, CK_TREEMAP);
 		push(w->j, &sp, fref(w->j, e, F_RIGHT));

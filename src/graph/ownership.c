@@ -503,14 +503,8 @@ static void split(struct apply *a)
 			;
 		if (e - i > 1)
 			hw_qsort(&a->m[i], e - i, sizeof *a->m, cmp_mark_win);
-		edge_t lo = pl->start[m->src], hi = pl->start[m->src + 1];
-		while (lo < hi) {
-			edge_t mid = lo + (hi - lo) / 2;
-			if (pl->dst[mid] < m->dst)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		edge_t lo = (edge_t)lower_bound_u32_range(pl->dst, sizeof *pl->dst, pl->start[m->src],
+							   pl->start[m->src + 1], m->dst);
 		for (size_t q = i; q < e && lo < pl->start[m->src + 1] && pl->dst[lo] == m->dst; q++, lo++) {
 			cls[lo] = a->m[q].weight ? 2 : 1;
 			w[lo] = a->m[q].weight;
@@ -705,16 +699,9 @@ int heap_apply_rules(struct heap *h, const struct ruleset *rs, struct progress *
 
 int node_tags(const struct heap *h, node_t v, struct sbuf *out)
 {
-	uint64_t lo = 0, hi = h->ntags;
+	uint64_t lo = lower_bound_u32(h->tag_node, h->ntags, v);
 	int any = 0;
 
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (h->tag_node[mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < h->ntags && h->tag_node[lo] == v; lo++) {
 		const char *l = h->tag_labels;
 		for (uint32_t i = 0; i < h->tag_label[lo]; i++)
@@ -728,15 +715,8 @@ int node_tags(const struct heap *h, node_t v, struct sbuf *out)
 
 int ref_is_weak(const struct heap *h, node_t src, node_t dst)
 {
-	uint64_t lo = 0, hi = h->nweak;
+	uint64_t lo = lower_bound_pair_u32(h->weak_src, h->weak_dst, h->nweak, src, dst);
 
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (h->weak_src[mid] < src || (h->weak_src[mid] == src && h->weak_dst[mid] < dst))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo < h->nweak && h->weak_src[lo] == src && h->weak_dst[lo] == dst)
 		return h->weak_rule != NULL ? h->weak_rule[lo] : WEAK_BUILTIN;
 	return -1;
@@ -744,14 +724,7 @@ int ref_is_weak(const struct heap *h, node_t src, node_t dst)
 
 int ref_is_incidental(const struct heap *h, node_t src, node_t dst)
 {
-	uint64_t lo = 0, hi = h->nrx;
+	uint64_t lo = lower_bound_pair_u32(h->rx_dst, h->rx_src, h->nrx, dst, src);
 
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (h->rx_dst[mid] < dst || (h->rx_dst[mid] == dst && h->rx_src[mid] < src))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < h->nrx && h->rx_dst[lo] == dst && h->rx_src[lo] == src ? 0 : -1;
 }

@@ -8,26 +8,19 @@
 #include "format/hprof.h"
 #include "query/views.h"
 
-/* The stack trace serial in an object's record (after its id). */
-static uint32_t trace_serial(const struct heap *h, node_t v)
-{
-	return be32(h->map + h->node_off[v] + 1 + h->layout.idsize);
-}
-
 /* ---- one frame for each class, method, signature and line ---- */
 
-static const struct heap *canon_h;
-
-static int cmp_frame(const void *a, const void *b)
+static int cmp_frame(const void *a, const void *b, void *ctx)
 {
-	const struct hframe *x = &canon_h->frames[*(const uint32_t *)a];
-	const struct hframe *y = &canon_h->frames[*(const uint32_t *)b];
-	int c = strcmp(heap_str(canon_h, x->class_name), heap_str(canon_h, y->class_name));
+	const struct heap *h = ctx;
+	const struct hframe *x = &h->frames[*(const uint32_t *)a];
+	const struct hframe *y = &h->frames[*(const uint32_t *)b];
+	int c = strcmp(heap_str(h, x->class_name), heap_str(h, y->class_name));
 
 	if (c == 0)
-		c = strcmp(heap_str(canon_h, x->method), heap_str(canon_h, y->method));
+		c = strcmp(heap_str(h, x->method), heap_str(h, y->method));
 	if (c == 0)
-		c = strcmp(heap_str(canon_h, x->signature), heap_str(canon_h, y->signature));
+		c = strcmp(heap_str(h, x->signature), heap_str(h, y->signature));
 	if (c == 0)
 		c = x->line < y->line ? -1 : x->line > y->line;
 	if (c == 0) /* the same: the lower index stands for them */
@@ -42,8 +35,7 @@ static uint32_t *canonical_frames(const struct heap *h)
 
 	for (uint32_t i = 0; i < h->nframes; i++)
 		order[i] = i;
-	canon_h = h;
-	hw_qsort(order, h->nframes, sizeof *order, cmp_frame);
+	hw_sort(order, h->nframes, sizeof *order, cmp_frame, (void *)h);
 	for (uint32_t i = 0; i < h->nframes; i++) {
 		const struct hframe *x = &h->frames[order[i]];
 		const struct hframe *p = i ? &h->frames[order[i - 1]] : NULL;
@@ -93,11 +85,10 @@ static uint32_t child(struct alloc_tree *t, struct build *b, uint32_t parent, ui
 	return c;
 }
 
-static const struct alloc_tree *sort_t;
-
-static int cmp_kid(const void *a, const void *b)
+static int cmp_kid(const void *a, const void *b, void *ctx)
 {
-	const struct alloc_node *x = &sort_t->n[*(const uint32_t *)a], *y = &sort_t->n[*(const uint32_t *)b];
+	const struct alloc_tree *t = ctx;
+	const struct alloc_node *x = &t->n[*(const uint32_t *)a], *y = &t->n[*(const uint32_t *)b];
 
 	if (x->bytes != y->bytes)
 		return x->bytes < y->bytes ? 1 : -1;
@@ -140,13 +131,12 @@ static void tree_make(const struct heap *h, const uint32_t *canon, const uint64_
 	/* children: one array, each node's run sorted biggest first */
 	t->kid = xmalloc(t->len * sizeof *t->kid);
 	size_t m = 0;
-	sort_t = t;
 	for (size_t i = 0; i < t->len; i++) {
 		t->n[i].kids = (uint32_t)m;
 		for (uint32_t c = b.first[i]; c != HW_NONE; c = b.next[c])
 			t->kid[m++] = c;
 		t->n[i].nkids = (uint32_t)m - t->n[i].kids;
-		hw_qsort(t->kid + t->n[i].kids, t->n[i].nkids, sizeof *t->kid, cmp_kid);
+		hw_sort(t->kid + t->n[i].kids, t->n[i].nkids, sizeof *t->kid, cmp_kid, t);
 	}
 	free(b.first);
 	free(b.next);
@@ -164,7 +154,7 @@ void view_allocations(const struct heap *h, const struct objset *set, struct all
 		for (node_t x = 1; x < h->n; x++) {
 			if (!objset_has(set, x) || h->node_kind[x] == NK_ROOT || h->node_kind[x] == NK_CLASS)
 				continue;
-			uint32_t k = trace_of_serial(h, trace_serial(h, x));
+			uint32_t k = trace_of_serial(h, hprof_node_trace(h, x));
 			if (k == HW_NONE || h->traces[k].nframes == 0)
 				continue;
 			cnt[k]++;
@@ -211,7 +201,7 @@ void alloc_select(const struct heap *h, const struct objset *set, const struct a
 	for (node_t x = 1; x < h->n; x++) {
 		if (!objset_has(set, x) || h->node_kind[x] == NK_ROOT || h->node_kind[x] == NK_CLASS)
 			continue;
-		uint32_t k = trace_of_serial(h, trace_serial(h, x));
+		uint32_t k = trace_of_serial(h, hprof_node_trace(h, x));
 		if (k != HW_NONE && take[k])
 			bit_set(out->bits, x);
 	}

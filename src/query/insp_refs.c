@@ -37,16 +37,8 @@ static void push(struct marker *m, size_t *sp, node_t t)
 static void push_rule_weak(struct marker *m, size_t *sp, node_t u)
 {
 	const struct heap *h = m->h;
-	uint64_t lo = 0, hi = h->nweak;
 
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (h->weak_src[mid] < u)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < h->nweak && h->weak_src[lo] == u; lo++)
+	for (uint64_t lo = heap_weak_first(h, u); lo < h->nweak && h->weak_src[lo] == u; lo++)
 		if (m->wk[lo] == 0)
 			push(m, sp, h->weak_dst[lo]);
 }

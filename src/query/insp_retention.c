@@ -260,18 +260,16 @@ static struct outer_field *outer_fields(const struct heap *h, uint32_t **startp)
 
 	for (uint32_t c = 0; c < h->ncls; c++) {
 		start[c] = (uint32_t)n;
-		uint32_t off = 0;
 		for (uint32_t d = c, k = 0; d != HW_NONE && k < h->ncls; d = h->cls[d].super, k++)
 			for (unsigned i = 0; i < h->cls[d].nfields; i++) {
 				const struct hfield *f = &h->fields[h->cls[d].field_first + i];
-				if (f->type == T_OBJECT && is_outer_name(heap_str(h, f->name))) {
-					if (n == cap) {
-						cap = cap ? cap * 2 : 16;
-						of = xreallocarray(of, cap, sizeof *of);
-					}
-					of[n++] = (struct outer_field){ d, f->name, off };
+				if (f->type != T_OBJECT || !is_outer_name(heap_str(h, f->name)))
+					continue;
+				if (n == cap) {
+					cap = cap ? cap * 2 : 16;
+					of = xreallocarray(of, cap, sizeof *of);
 				}
-				off += hprof_type_size(f->type, h->layout.idsize);
+				of[n++] = (struct outer_field){ d, f->name, class_field_base(h, c, d) + f->off };
 			}
 	}
 	start[h->ncls] = (uint32_t)n;
@@ -282,13 +280,10 @@ static struct outer_field *outer_fields(const struct heap *h, uint32_t **startp)
 /* v's reference field at off, if v dominates its target directly. */
 static node_t dominated_ref(const struct heap *h, node_t v, uint32_t off)
 {
-	unsigned ids = h->layout.idsize;
-	const uint8_t *q = h->map + h->node_off[v] + 1;
-	uint32_t nbytes = be32(q + 2 * ids + 4);
+	uint32_t nbytes;
+	const uint8_t *d = hprof_inst_data(h, v, &nbytes);
+	uint64_t id = d != NULL ? hprof_ref_at(d, nbytes, off, h->layout.idsize) : 0;
 
-	if (off + ids > nbytes)
-		return HW_NONE;
-	uint64_t id = beid(q + 2 * ids + 8 + off, ids);
 	if (id == 0)
 		return HW_NONE;
 	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1]; e++) {
@@ -634,17 +629,8 @@ static uint64_t *loader_ids(const struct heap *h, uint32_t *lg, uint32_t *nl)
 	for (uint32_t i = 0; i < n; i++)
 		if (k == 0 || ids[k - 1] != ids[i])
 			ids[k++] = ids[i];
-	for (uint32_t c = 0; c < h->ncls; c++) {
-		uint32_t lo = 0, hi = k;
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			if (ids[mid] < h->cls[c].loader_id)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		lg[c] = lo;
-	}
+	for (uint32_t c = 0; c < h->ncls; c++)
+		lg[c] = (uint32_t)lower_bound_u64(ids, k, h->cls[c].loader_id);
 	*nl = k;
 	return ids;
 }
@@ -664,15 +650,8 @@ static char *loader_name(const struct heap *h, uint64_t id)
  * sorted by node: cn[i] = (node << 32 | class). */
 static uint32_t class_of_node(const uint64_t *cn, uint32_t n, node_t v)
 {
-	uint32_t lo = 0, hi = n;
+	size_t lo = lower_bound_u64(cn, n, (uint64_t)v << 32); /* the first of node v */
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (cn[mid] >> 32 < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < n && cn[lo] >> 32 == v ? (uint32_t)cn[lo] : HW_NONE;
 }
 
@@ -750,17 +729,16 @@ static int run_loaders(struct heap *h, const struct objset *set, const char *arg
 }
 
 /* Classes with a class object, by name then loader. */
-static const struct heap *sort_heap;
-
-static int cmp_cls_name(const void *a, const void *b)
+static int cmp_cls_name(const void *a, const void *b, void *ctx)
 {
+	const struct heap *h = ctx;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int c = strcmp(class_name(sort_heap, x), class_name(sort_heap, y));
+	int c = strcmp(class_name(h, x), class_name(h, y));
 
 	if (c != 0)
 		return c;
-	if (sort_heap->cls[x].loader_id != sort_heap->cls[y].loader_id)
-		return sort_heap->cls[x].loader_id < sort_heap->cls[y].loader_id ? -1 : 1;
+	if (h->cls[x].loader_id != h->cls[y].loader_id)
+		return h->cls[x].loader_id < h->cls[y].loader_id ? -1 : 1;
 	return x < y ? -1 : x > y;
 }
 
@@ -799,8 +777,7 @@ static int run_dupclasses(struct heap *h, const struct objset *set, const char *
 	for (uint32_t c = 0; c < h->ncls; c++)
 		if (h->cls[c].node != HW_NONE)
 			cs[n++] = c;
-	sort_heap = h;
-	hw_qsort(cs, n, sizeof *cs, cmp_cls_name);
+	hw_sort(cs, n, sizeof *cs, cmp_cls_name, h);
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && strcmp(class_name(h, cs[i]), class_name(h, cs[j])) == 0; j++)
 			;

@@ -19,8 +19,6 @@
 #define VALUE_MAX (64 * 1024)     /* bytes of a String matched, at most */
 #define NAME_MAX_BYTES 80         /* of a value in a group name */
 
-enum { SUB_PRIM_ARRAY = 0x23 };
-
 /* N of "largest-arrays N": absent is def; else a whole number >= 1. */
 static int parse_n(const char *insp, const char *arg, uint64_t def, uint64_t *n, struct sbuf *err)
 {
@@ -38,18 +36,6 @@ static int parse_n(const char *insp, const char *arg, uint64_t def, uint64_t *n,
 	}
 	*n = v;
 	return 0;
-}
-
-/* Instance data of v and its length; NULL if the record is no instance. */
-static const uint8_t *inst_data(const struct heap *h, node_t v, uint32_t *len)
-{
-	unsigned ids = h->layout.idsize;
-	const uint8_t *q = h->map + h->node_off[v] + 1;
-
-	if (h->node_kind[v] != NK_INSTANCE)
-		return NULL;
-	*len = be32(q + 2 * ids + 4);
-	return q + 2 * ids + 8;
 }
 
 /* ---- string-regex ---- */
@@ -87,26 +73,23 @@ static uint64_t hash_bytes(const uint8_t *s, size_t n)
 static const uint8_t *ascii_value(const struct regex_run *x, node_t v, size_t *len)
 {
 	const struct heap *h = x->h;
-	unsigned ids = h->layout.idsize;
 	uint32_t nb;
-	const uint8_t *d = inst_data(h, v, &nb);
+	const uint8_t *d = hprof_inst_data(h, v, &nb);
+	struct harray arr;
 
-	if (d == NULL || x->value_off < 0 || (uint32_t)x->value_off + ids > nb)
+	if (d == NULL || x->value_off < 0)
 		return NULL;
 	if (x->coder_off >= 0 && ((uint32_t)x->coder_off >= nb || d[x->coder_off] != 0))
 		return NULL;
-	uint64_t id = beid(d + x->value_off, ids);
+	uint64_t id = hprof_ref_at(d, nb, (uint32_t)x->value_off, h->layout.idsize);
 	node_t a = HW_NONE;
-	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1] && a == HW_NONE; e++)
+	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1] && a == HW_NONE && id != 0; e++)
 		if (h->node_kind[h->out[e]] == NK_PRIMARRAY && heap_node_id(h, h->out[e]) == id)
 			a = h->out[e];
-	if (a == HW_NONE)
+	if (a == HW_NONE || hprof_array_data(h, a, &arr) < 0 || arr.data == NULL || arr.type != T_BYTE)
 		return NULL;
-	const uint8_t *q = h->map + h->node_off[a];
-	uint64_t n = be32(q + 1 + ids + 4);
-	if (q[0] != SUB_PRIM_ARRAY || q[1 + ids + 8] != T_BYTE || h->node_off[a] + 1 + ids + 9 + n > h->size)
-		return NULL;
-	q += 1 + ids + 9;
+	const uint8_t *q = arr.data;
+	uint64_t n = arr.len;
 	if (n > VALUE_MAX)
 		n = VALUE_MAX;
 	for (uint64_t i = 0; i < n; i++)
@@ -141,17 +124,17 @@ static void match_string(struct regex_run *x, node_t v)
 	sbuf_add(&x->arena, (const char *)s, len);
 }
 
-static const char *sort_arena;
-
-static int cmp_smatch(const void *a, const void *b)
+/* Hash, length and bytes of the value (in the arena, the context), node. */
+static int cmp_smatch(const void *a, const void *b, void *ctx)
 {
 	const struct smatch *x = a, *y = b;
+	const char *arena = ctx;
 
 	if (x->hash != y->hash)
 		return x->hash < y->hash ? -1 : 1;
 	if (x->len != y->len)
 		return x->len < y->len ? -1 : 1;
-	int c = memcmp(sort_arena + x->off, sort_arena + y->off, x->len);
+	int c = memcmp(arena + x->off, arena + y->off, x->len);
 	if (c != 0)
 		return c;
 	return x->node < y->node ? -1 : x->node > y->node;
@@ -190,8 +173,7 @@ static char *value_name(const char *s, size_t len)
 
 static void regex_groups(struct regex_run *x, struct insp_result *r)
 {
-	sort_arena = x->arena.buf;
-	hw_qsort(x->m, x->n, sizeof *x->m, cmp_smatch);
+	hw_sort(x->m, x->n, sizeof *x->m, cmp_smatch, x->arena.buf);
 	for (size_t i = 0, j; i < x->n; i = j) {
 		for (j = i + 1; j < x->n && same_value(x, &x->m[i], &x->m[j]); j++)
 			;
@@ -411,13 +393,13 @@ static void node_links(const struct heap *h, const struct objset *set, node_t v,
 		link_add(l, v, cand[0], k->ref_first);
 		return;
 	}
-	const uint8_t *d = inst_data(h, v, &nb);
-	unsigned ids = h->layout.idsize;
+	const uint8_t *d = hprof_inst_data(h, v, &nb);
+	if (d == NULL)
+		return;
 	for (size_t i = 0; i < nc; i++)
 		cid[i] = heap_node_id(h, cand[i]);
 	for (uint32_t j = 0; j < k->nrefs; j++) {
-		uint32_t off = h->refoffs[k->ref_first + j];
-		uint64_t id = off + ids <= nb ? beid(d + off, ids) : 0;
+		uint64_t id = hprof_ref_at(d, nb, h->refoffs[k->ref_first + j], h->layout.idsize);
 		for (size_t i = 0; i < nc && id != 0; i++)
 			if (cid[i] == id) {
 				link_add(l, v, cand[i], k->ref_first + j);
@@ -429,16 +411,9 @@ static void node_links(const struct heap *h, const struct objset *set, node_t v,
 /* The name of the reference field at instance-data offset off of class c. */
 static const char *ref_field_name(const struct heap *h, uint32_t c, uint32_t off)
 {
-	uint32_t at = 0;
+	const struct hfield *f = class_field_at(h, c, off);
 
-	for (uint32_t d = c, k = 0; d != HW_NONE && k < h->ncls; d = h->cls[d].super, k++)
-		for (unsigned i = 0; i < h->cls[d].nfields; i++) {
-			const struct hfield *f = &h->fields[h->cls[d].field_first + i];
-			if (at == off && f->type == T_OBJECT)
-				return heap_str(h, f->name);
-			at += hprof_type_size(f->type, h->layout.idsize);
-		}
-	return "?";
+	return f != NULL && f->type == T_OBJECT ? heap_str(h, f->name) : "?";
 }
 
 /* One (class, field): links V[i] -> W[i], V ascending. */
@@ -463,15 +438,8 @@ static int cmp_node_t(const void *a, const void *b)
 
 static node_t chain_next(const struct chainset *s, node_t v)
 {
-	size_t lo = 0, hi = s->n;
+	size_t lo = lower_bound_u32(s->V, s->n, v);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->V[mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < s->n && s->V[lo] == v ? s->W[lo] : HW_NONE;
 }
 

@@ -39,8 +39,6 @@
 #include "graph/analysis.h"
 #include "graph/jcoll.h"
 
-enum { SUB_INSTANCE = 0x21, SUB_OBJ_ARRAY = 0x22, SUB_PRIM_ARRAY = 0x23 };
-
 #define NAME_MAX_BYTES 60 /* of a string value or array preview in a group name */
 #define POLL 0xffff       /* check for cancellation every 64K nodes */
 
@@ -59,75 +57,11 @@ static enum insp_priority prio_of(const struct objset *set, uint64_t wasted)
 	return IP_LOW;
 }
 
-struct arr {
-	const uint8_t *data;
-	uint64_t len;      /* elements */
-	unsigned esize;    /* bytes per element in the dump */
-	uint8_t type;      /* enum hw_type; T_OBJECT for object arrays */
-};
-
-/* Array v's elements; 0, or -1 if v is no array or its data does not
- * fit in the dump (a truncated record). */
-static int array_at(const struct heap *h, node_t v, struct arr *a)
+/* Array v's elements; 0, or -1 if v is no array or its elements are
+ * not in the dump (left out, or cut short). */
+static int array_at(const struct heap *h, node_t v, struct harray *a)
 {
-	unsigned ids = h->layout.idsize;
-	uint64_t off = h->node_off[v], hdr;
-	const uint8_t *q = h->map + off;
-
-	if (h->node_kind[v] == NK_PRIMARRAY && q[0] == SUB_PRIM_ARRAY) {
-		hdr = 1 + ids + 9;
-		if (off + hdr > h->size)
-			return -1;
-		a->type = q[ids + 9];
-		a->esize = a->type == T_OBJECT ? 0 : hprof_type_size(a->type, ids);
-	} else if (h->node_kind[v] == NK_OBJARRAY && q[0] == SUB_OBJ_ARRAY) {
-		hdr = 1 + 2 * ids + 8;
-		if (off + hdr > h->size)
-			return -1;
-		a->type = T_OBJECT;
-		a->esize = ids;
-	} else {
-		return -1;
-	}
-	a->len = be32(q + 1 + ids + 4);
-	a->data = q + hdr;
-	if (a->esize == 0 || a->len * a->esize > h->size - off - hdr)
-		return -1;
-	return 0;
-}
-
-/* Instance v's field bytes and their count; NULL if v is no instance. */
-static const uint8_t *inst_data(const struct heap *h, node_t v, uint32_t *len)
-{
-	unsigned ids = h->layout.idsize;
-	uint64_t off = h->node_off[v], hdr = 1 + 2 * (uint64_t)ids + 8;
-	const uint8_t *q = h->map + off;
-
-	if (h->node_kind[v] != NK_INSTANCE || q[0] != SUB_INSTANCE || off + hdr > h->size)
-		return NULL;
-	*len = be32(q + hdr - 4);
-	if (*len > h->size - off - hdr)
-		*len = (uint32_t)(h->size - off - hdr);
-	return q + hdr;
-}
-
-/* The field of class c (or a superclass) named `name` (when not NULL)
- * or at offset `at` of the instance data: its offset, -1 if none. */
-static int64_t field_find(const struct heap *h, uint32_t c, const char *name, int64_t at,
-			  const struct hfield **found)
-{
-	uint64_t off = 0;
-
-	for (uint32_t d = c, depth = 0; d != HW_NONE && depth < h->ncls; d = h->cls[d].super, depth++)
-		for (unsigned i = 0; i < h->cls[d].nfields; i++) {
-			const struct hfield *f = &h->fields[h->cls[d].field_first + i];
-			if (name != NULL ? strcmp(heap_str(h, f->name), name) == 0 : (int64_t)off == at) {
-				*found = f;
-				return (int64_t)off;
-			}
-			off += hprof_type_size(f->type, h->layout.idsize);
-		}
-	return -1;
+	return hprof_array_data(h, v, a) == 0 && a->data != NULL ? 0 : -1;
 }
 
 /* The class index named `name`, HW_NONE if none (the first of several). */
@@ -273,7 +207,7 @@ static void dups_push(struct dups *d, node_t v, node_t val)
 /* The bytes compared for candidate i. */
 static void dups_key(const struct dups *d, size_t i, struct key *k)
 {
-	struct arr a;
+	struct harray a;
 	node_t v = d->strings ? d->val[i] : d->cand[i];
 
 	if (array_at(d->h, v, &a) < 0) { /* checked when collected */
@@ -285,7 +219,7 @@ static void dups_key(const struct dups *d, size_t i, struct key *k)
 	k->tag = a.type;
 	if (d->strings && d->coder_off != HW_NONE) {
 		uint32_t len;
-		const uint8_t *f = inst_data(d->h, d->cand[i], &len);
+		const uint8_t *f = hprof_inst_data(d->h, d->cand[i], &len);
 		if (f != NULL && d->coder_off < len)
 			k->tag |= (uint32_t)f[d->coder_off] << 8;
 	}
@@ -409,13 +343,13 @@ static int run_dupstr(struct heap *h, const struct objset *set, const char *arg,
 	struct dups d = { .h = h, .strings = 1, .coder_off = HW_NONE };
 	uint32_t sc = class_named(h, "java.lang.String");
 	const struct hfield *f;
-	int64_t voff, coff;
+	uint32_t voff, coff;
 
 	(void)arg, (void)err;
-	if (sc == HW_NONE || (voff = field_find(h, sc, "value", 0, &f)) < 0 || f->type != T_OBJECT)
+	if (sc == HW_NONE || (f = class_field(h, sc, "value", &voff)) == NULL || f->type != T_OBJECT)
 		return 0;
-	if ((coff = field_find(h, sc, "coder", 0, &f)) >= 0 && f->type == T_BYTE)
-		d.coder_off = (uint32_t)coff;
+	if ((f = class_field(h, sc, "coder", &coff)) != NULL && f->type == T_BYTE)
+		d.coder_off = coff;
 	progress_begin(p, "duplicate strings", (uint64_t)h->n * 2, "objects");
 	for (node_t v = 1; v < h->n && !progress_cancelled(p); v++) {
 		if ((v & POLL) == 0)
@@ -423,11 +357,11 @@ static int run_dupstr(struct heap *h, const struct objset *set, const char *arg,
 		if (h->node_class[v] != sc || !objset_has(set, v))
 			continue;
 		uint32_t len;
-		const uint8_t *data = inst_data(h, v, &len);
-		struct arr a;
-		if (data == NULL || (uint64_t)voff + h->layout.idsize > len)
+		const uint8_t *data = hprof_inst_data(h, v, &len);
+		struct harray a;
+		if (data == NULL)
 			continue;
-		node_t val = ref_by_id(h, v, beid(data + voff, h->layout.idsize));
+		node_t val = ref_by_id(h, v, hprof_ref_at(data, len, voff, h->layout.idsize));
 		if (val != HW_NONE && array_at(h, val, &a) == 0 && a.type != T_OBJECT)
 			dups_push(&d, v, val);
 	}
@@ -461,7 +395,7 @@ static const char *prim_name(uint8_t t)
 /* "int[1000] {0, 7, 14, ...}": the type, length and first elements. */
 static void array_preview(const struct heap *h, node_t v, struct sbuf *sb)
 {
-	struct arr a;
+	struct harray a;
 
 	if (array_at(h, v, &a) < 0)
 		return;
@@ -505,7 +439,7 @@ static int run_duparr(struct heap *h, const struct objset *set, const char *arg,
 	(void)arg, (void)err;
 	progress_begin(p, "duplicate arrays", (uint64_t)h->n * 2, "objects");
 	for (node_t v = 1; v < h->n && !progress_cancelled(p); v++) {
-		struct arr a;
+		struct harray a;
 		if ((v & POLL) == 0)
 			progress_update(p, v);
 		if (h->node_kind[v] == NK_PRIMARRAY && objset_has(set, v) && array_at(h, v, &a) == 0 &&
@@ -540,7 +474,7 @@ static int run_zerolen(struct heap *h, const struct objset *set, const char *arg
 	bins_init(&b, h->ncls);
 	progress_begin(p, "zero-length arrays", h->n, "objects");
 	for (node_t v = 1; v < h->n && !progress_cancelled(p); v++) {
-		struct arr a;
+		struct harray a;
 		if ((v & POLL) == 0)
 			progress_update(p, v);
 		if ((h->node_kind[v] != NK_PRIMARRAY && h->node_kind[v] != NK_OBJARRAY) ||
@@ -561,7 +495,7 @@ static int run_zerolen(struct heap *h, const struct objset *set, const char *arg
 
 /* Zero elements of a (all bytes zero: null, 0, false, +0.0), counting
  * stops early once more than `most` are non-zero. */
-static uint64_t zero_elems(const struct arr *a, uint64_t most)
+static uint64_t zero_elems(const struct harray *a, uint64_t most)
 {
 	uint64_t zeros = 0, i = 0, per = 8 / a->esize;
 	const uint8_t *d = a->data;
@@ -605,7 +539,7 @@ static int run_sparse(struct heap *h, const struct objset *set, const char *arg,
 	bins_init(&b, h->ncls);
 	progress_begin(p, "sparse arrays", h->n, "objects");
 	for (node_t v = 1; v < h->n && !progress_cancelled(p); v++) {
-		struct arr a;
+		struct harray a;
 		if ((v & POLL) == 0)
 			progress_update(p, v);
 		if ((h->node_kind[v] != NK_PRIMARRAY && h->node_kind[v] != NK_OBJARRAY) ||
@@ -883,14 +817,14 @@ static void nulls_count(struct nulls *s, const struct heap *h, const struct objs
 		if ((v & POLL) == 0)
 			progress_update(p, v);
 		if (h->node_kind[v] != NK_INSTANCE || !objset_has(set, v) ||
-		    (d = inst_data(h, v, &len)) == NULL)
+		    (d = hprof_inst_data(h, v, &len)) == NULL)
 			continue;
 		uint32_t c = h->node_class[v];
 		const uint32_t *offs = h->refoffs + h->cls[c].ref_first;
 		uint64_t *nl = s->null + s->base[c];
 		s->inst[c]++;
 		for (uint32_t k = 0; k < h->cls[c].nrefs; k++)
-			nl[k] += offs[k] + ids > len || beid(d + offs[k], ids) == 0;
+			nl[k] += hprof_ref_at(d, len, offs[k], ids) == 0;
 	}
 }
 
@@ -937,11 +871,11 @@ static int run_nulls(struct heap *h, const struct objset *set, const char *arg,
 		if ((v & POLL) == 0)
 			progress_update(p, (uint64_t)h->n + v);
 		if (h->node_kind[v] != NK_INSTANCE || !any[c] || !objset_has(set, v) ||
-		    (d = inst_data(h, v, &len)) == NULL)
+		    (d = hprof_inst_data(h, v, &len)) == NULL)
 			continue;
 		for (uint32_t k = 0; k < h->cls[c].nrefs; k++) {
 			uint32_t g = s.group[s.base[c] + k], off = h->refoffs[h->cls[c].ref_first + k];
-			if (g != 0 && fill[g - 1] < want[g - 1] && (off + ids > len || beid(d + off, ids) == 0))
+			if (g != 0 && fill[g - 1] < want[g - 1] && hprof_ref_at(d, len, off, ids) == 0)
 				m[g - 1][fill[g - 1]++] = v;
 		}
 	}
@@ -949,10 +883,9 @@ static int run_nulls(struct heap *h, const struct objset *set, const char *arg,
 		r->examined += s.inst[c];
 		for (uint32_t k = 0; k < h->cls[c].nrefs; k++) {
 			uint32_t g = s.group[s.base[c] + k];
-			const struct hfield *f = NULL;
 			if (g == 0)
 				continue;
-			field_find(h, c, NULL, h->refoffs[h->cls[c].ref_first + k], &f);
+			const struct hfield *f = class_field_at(h, c, h->refoffs[h->cls[c].ref_first + k]);
 			char *name = xasprintf("%s.%s (%llu%% null)", class_name(h, c),
 					       f != NULL ? heap_str(h, f->name) : "?",
 					       (unsigned long long)(want[g - 1] * 100 / s.inst[c]));

@@ -111,17 +111,20 @@ static void content_hashes(struct side *s)
 		s->cname[c] = hash_str(class_name(h, c));
 	s->h0 = xcalloc(h->n, sizeof *s->h0);
 	for (node_t v = 1; v < h->n; v++) {
-		const uint8_t *q = h->map + h->node_off[v] + 1;
 		uint64_t x = cname_of(s, v);
+		struct harray a;
+		uint32_t nb;
+		const uint8_t *data;
 		switch (h->node_kind[v]) {
 		case NK_INSTANCE: {
 			const struct hclass *k = &h->cls[h->node_class[v]];
-			uint32_t nb = be32(q + 2 * ids + 4);
+			if ((data = hprof_inst_data(h, v, &nb)) == NULL)
+				break;
 			if (nb > cap) {
 				cap = (size_t)nb * 2;
 				buf = xrealloc(buf, cap);
 			}
-			memcpy(buf, q + 2 * ids + 8, nb);
+			memcpy(buf, data, nb);
 			for (uint32_t j = 0; j < k->nrefs; j++) { /* ids are addresses: out */
 				uint32_t off = h->refoffs[k->ref_first + j];
 				if (off + ids <= nb)
@@ -133,17 +136,17 @@ static void content_hashes(struct side *s)
 			break;
 		}
 		case NK_OBJARRAY:
-			x = mix(x, be32(q + ids + 4));
+			if (hprof_array_data(h, v, &a) == 0)
+				x = mix(x, a.len);
 			break;
-		case NK_PRIMARRAY: {
-			uint32_t len = be32(q + ids + 4);
-			uint8_t t = q[ids + 8];
-			if (q[-1] == 0xc3) /* Android's array without its data: the length says it all */
-				x = mix(mix(x, len), t);
+		case NK_PRIMARRAY:
+			if (hprof_array_data(h, v, &a) < 0)
+				break;
+			if (a.data == NULL) /* Android's array without its data: the length says it all */
+				x = mix(mix(x, a.len), a.type);
 			else
-				x = hash_bytes(q + ids + 9, (size_t)len * hprof_type_size(t, ids), mix(x, len));
+				x = hash_bytes(a.data, (size_t)(a.len * a.esize), mix(x, a.len));
 			break;
-		}
 		default:
 			break;
 		}
@@ -341,17 +344,16 @@ static void keyed_round(struct matcher *m, const uint64_t *ka, const uint64_t *k
  * dangling reference). */
 static size_t field_children(const struct heap *h, node_t v, node_t *out, size_t max)
 {
-	unsigned ids = h->layout.idsize;
-	const uint8_t *q = h->map + h->node_off[v] + 1;
 	const struct hclass *k = &h->cls[h->node_class[v]];
-	uint32_t nb = be32(q + 2 * ids + 4);
-	const uint8_t *data = q + 2 * ids + 8;
+	uint32_t nb;
+	const uint8_t *data = hprof_inst_data(h, v, &nb);
 	edge_t e = h->out_start[v], end = h->out_start[v + 1];
 	size_t n = 0;
 
+	if (data == NULL)
+		return 0;
 	for (uint32_t j = 0; j < k->nrefs && n < max; j++) {
-		uint32_t off = h->refoffs[k->ref_first + j];
-		uint64_t id = off + ids <= nb ? beid(data + off, ids) : 0;
+		uint64_t id = hprof_ref_at(data, nb, h->refoffs[k->ref_first + j], h->layout.idsize);
 		if (id == 0) {
 			out[n++] = HW_NONE;
 		} else {
@@ -837,14 +839,7 @@ int match_dumps(struct heap *a, struct heap *b, struct match_result *r, struct p
 		if (m.s[1].peer[v] != HW_NONE)
 			continue;
 		uint64_t key = m.s[1].h0[v];
-		size_t lo = 0, hi = ng;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (gk[mid].key < key)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		size_t lo = lower_bound_u64s(gk, ng, sizeof *gk, key);
 		int seen = lo < ng && gk[lo].key == key;
 		int new_referrers = 1;
 		for (edge_t e = b->in_start[v]; e < b->in_start[v + 1] && new_referrers; e++)

@@ -70,15 +70,9 @@ static void find_name_field(void *arg, const char *name, const struct hvalue *va
 
 const struct hthread *thread_of_serial(const struct heap *h, uint32_t serial)
 {
-	size_t lo = 0, hi = h->nthreads;
+	/* threads are sorted by serial, their first member */
+	size_t lo = lower_bound_u32s(h->threads, h->nthreads, sizeof *h->threads, serial);
 
-	while (lo < hi) { /* threads are sorted by serial */
-		size_t mid = lo + (hi - lo) / 2;
-		if (h->threads[mid].serial < serial)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < h->nthreads && h->threads[lo].serial == serial ? &h->threads[lo] : NULL;
 }
 
@@ -130,15 +124,9 @@ void frame_label(const struct heap *h, uint32_t f, struct sbuf *out)
 
 uint32_t trace_of_serial(const struct heap *h, uint32_t serial)
 {
-	size_t lo = 0, hi = h->ntraces;
+	/* traces are sorted by serial, their first member */
+	size_t lo = lower_bound_u32s(h->traces, h->ntraces, sizeof *h->traces, serial);
 
-	while (lo < hi) { /* traces are sorted by serial */
-		size_t mid = lo + (hi - lo) / 2;
-		if (h->traces[mid].serial < serial)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < h->ntraces && h->traces[lo].serial == serial ? (uint32_t)lo : HW_NONE;
 }
 
@@ -154,16 +142,8 @@ uint32_t thread_frame_index(const struct heap *h, uint32_t serial, uint32_t fram
 
 static size_t first_root_rec(const struct heap *h, node_t v)
 {
-	size_t lo = 0, hi = h->nroot_rec;
-
-	while (lo < hi) { /* root_rec is sorted by node */
-		size_t mid = lo + (hi - lo) / 2;
-		if (h->root_rec[mid].node < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	/* root_rec is sorted by node, its first member */
+	return lower_bound_u32s(h->root_rec, h->nroot_rec, sizeof *h->root_rec, v);
 }
 
 void root_label(const struct heap *h, node_t v, struct sbuf *out)
@@ -254,31 +234,34 @@ int view_sort_valid(const char *s)
 	return 0;
 }
 
-/* qsort has no context argument: the comparison reads these. */
-static enum sortkey sort_key;
-static int sort_rev;
-static const struct heap *sort_heap;
+/* How cmp_class_row orders. */
+struct class_order {
+	const struct heap *h;
+	enum sortkey key;
+	int rev;
+};
 
 static int cmp_desc(uint64_t x, uint64_t y) { return x < y ? 1 : x > y ? -1 : 0; }
 
 /* Biggest first for the numbers, names ascending for "name" and for
  * ties, then the class index; --reverse turns the whole order round. */
-static int cmp_class_row(const void *a, const void *b)
+static int cmp_class_row(const void *a, const void *b, void *ctx)
 {
 	const struct class_row *x = a, *y = b;
+	const struct class_order *o = ctx;
 	int r = 0;
 
-	if (sort_key == SK_INSTANCES)
+	if (o->key == SK_INSTANCES)
 		r = cmp_desc(x->count, y->count);
-	else if (sort_key == SK_SHALLOW)
+	else if (o->key == SK_SHALLOW)
 		r = cmp_desc(x->shallow, y->shallow);
-	else if (sort_key == SK_RETAINED)
+	else if (o->key == SK_RETAINED)
 		r = cmp_desc(x->retained_lb, y->retained_lb);
 	if (r == 0)
-		r = strcmp(class_name(sort_heap, x->cls), class_name(sort_heap, y->cls));
+		r = strcmp(class_name(o->h, x->cls), class_name(o->h, y->cls));
 	if (r == 0)
 		r = x->cls < y->cls ? -1 : x->cls > y->cls;
-	return sort_rev ? -r : r;
+	return o->rev ? -r : r;
 }
 
 /* Exact retained sizes of the instances (in the set) of each row whose
@@ -356,11 +339,10 @@ int view_classes(struct heap *h, const struct objset *set, const struct view_opt
 	v->rows = rows;
 	v->set_count = set->count;
 	v->set_shallow = set->shallow;
-	for (sort_key = SK_NAME; strcmp(sort_names[sort_key], sort) != 0; sort_key++)
-		;
-	sort_rev = o->reverse;
-	sort_heap = h;
-	hw_qsort(v->rows, v->n, sizeof *v->rows, cmp_class_row);
+	struct class_order order = { h, SK_NAME, o->reverse };
+	while (strcmp(sort_names[order.key], sort) != 0)
+		order.key++;
+	hw_sort(v->rows, v->n, sizeof *v->rows, cmp_class_row, &order);
 	v->matched = v->n;
 	if (o->top > 0 && o->top < v->n)
 		v->n = o->top;
@@ -380,19 +362,17 @@ void class_view_free(struct class_view *v)
 
 /* ---- biggest objects (dominator tree) and objects ---- */
 
-static const struct heap *ret_heap;
-
 /* Retained size descending, then node index. */
 static int before(const struct heap *h, node_t x, node_t y)
 {
 	return h->retained[x] != h->retained[y] ? h->retained[x] > h->retained[y] : x < y;
 }
 
-static int cmp_retained(const void *a, const void *b)
+static int cmp_retained(const void *a, const void *b, void *h)
 {
 	node_t x = *(const node_t *)a, y = *(const node_t *)b;
 
-	return x == y ? 0 : before(ret_heap, x, y) ? -1 : 1;
+	return x == y ? 0 : before(h, x, y) ? -1 : 1;
 }
 
 static void swap_nodes(node_t *a, size_t i, size_t j)
@@ -434,8 +414,7 @@ static size_t select_top(const struct heap *h, node_t *a, size_t n, size_t k)
 				at = m;
 			}
 		}
-	ret_heap = h;
-	hw_qsort(a, k, sizeof *a, cmp_retained);
+	hw_sort(a, k, sizeof *a, cmp_retained, (void *)h);
 	return k;
 }
 
@@ -521,8 +500,7 @@ static void push_level(struct heap *h, struct level **st, size_t *sp, size_t *ca
 	struct level *l = &(*st)[(*sp)++];
 	l->ch = xmalloc((size_t)n * sizeof *l->ch);
 	memcpy(l->ch, h->dom_child + h->dom_start[v], (size_t)n * sizeof *l->ch);
-	ret_heap = h;
-	hw_qsort(l->ch, n, sizeof *l->ch, cmp_retained);
+	hw_sort(l->ch, n, sizeof *l->ch, cmp_retained, h);
 	l->n = n;
 	l->i = 0;
 	l->depth = depth;
@@ -651,16 +629,7 @@ static node_t *weak_by_dst(const struct heap *h)
 
 static uint64_t weak_first(const node_t *pairs, uint64_t n, node_t v)
 {
-	uint64_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (pairs[2 * mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return lower_bound_u32s(pairs, n, 2 * sizeof *pairs, v); /* (dst, src) pairs */
 }
 
 void view_paths(const struct heap *h, node_t target, const struct view_opts *o, struct path_view *v)

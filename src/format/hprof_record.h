@@ -1,0 +1,179 @@
+/* hprof_record.h — where things are in HPROF heap sub-records, by name,
+ * so that nobody else needs the layouts by heart.
+ *
+ * Two levels. The record accessors take `r`, the address of a record's
+ * sub-tag byte (always that byte: no other base), and the identifier
+ * size; they read what the pass over the dump has bounds-checked
+ * (hprof.c), so they check nothing. The node accessors take a node and
+ * check what they are given: the kind of record, and that the data lies
+ * inside the mapping (a node from a cache is only as good as the cache).
+ * They are what the rest of the engine uses; a format table can later
+ * put heap_inst_data() / heap_array_data() in front of them with the
+ * same arguments.
+ *
+ * Records (HPROF 1.0.2, all integers big-endian, "id" of `ids` bytes):
+ *   INSTANCE_DUMP    tag, id, u4 trace, class id, u4 n, n bytes of fields
+ *   OBJ_ARRAY_DUMP   tag, id, u4 trace, u4 len, class id, len ids
+ *   PRIM_ARRAY_DUMP  tag, id, u4 trace, u4 len, u1 type, len elements
+ *   (Android 0xc3: the same without the elements)
+ *   CLASS_DUMP       tag, id, u4 trace, super, loader, signers,
+ *                    protection domain, 2 reserved ids, u4 instance size,
+ *                    u2 n + constant pool, u2 n + statics, u2 n + fields */
+#ifndef HW_HPROF_RECORD_H
+#define HW_HPROF_RECORD_H
+
+#include "graph/heap.h"
+
+/* Heap sub-record tags beyond the root kinds of heap.h. */
+enum {
+	HPROF_CLASS_DUMP = 0x20, HPROF_INSTANCE = 0x21, HPROF_OBJ_ARRAY = 0x22,
+	HPROF_PRIM_ARRAY = 0x23, HPROF_PRIM_ARRAY_NODATA = 0xc3, HPROF_HEAP_INFO = 0xfe,
+};
+
+unsigned hprof_type_size(uint8_t type, unsigned idsize);
+
+/* ---- any object record ---- */
+
+static inline const uint8_t *hprof_node_rec(const struct heap *h, node_t v)
+{
+	return h->map + h->node_off[v];
+}
+static inline uint8_t hprof_rec_tag(const uint8_t *r) { return r[0]; }
+static inline uint64_t hprof_rec_id(const uint8_t *r, unsigned ids) { return beid(r + 1, ids); }
+/* The stack trace serial of the allocation (0: none). */
+static inline uint32_t hprof_rec_trace(const uint8_t *r, unsigned ids) { return be32(r + 1 + ids); }
+
+/* ---- INSTANCE_DUMP ---- */
+
+static inline uint64_t hprof_inst_class(const uint8_t *r, unsigned ids) { return beid(r + 1 + ids + 4, ids); }
+static inline uint32_t hprof_inst_nbytes(const uint8_t *r, unsigned ids) { return be32(r + 1 + 2 * ids + 4); }
+static inline size_t hprof_inst_hdr(unsigned ids) { return 1 + 2 * (size_t)ids + 8; }
+static inline const uint8_t *hprof_inst_fields(const uint8_t *r, unsigned ids) { return r + hprof_inst_hdr(ids); }
+
+/* ---- OBJ_ARRAY_DUMP, PRIM_ARRAY_DUMP (with data or not) ---- */
+
+static inline uint32_t hprof_arr_len(const uint8_t *r, unsigned ids) { return be32(r + 1 + ids + 4); }
+static inline uint64_t hprof_objarr_class(const uint8_t *r, unsigned ids) { return beid(r + 1 + ids + 8, ids); }
+static inline size_t hprof_objarr_hdr(unsigned ids) { return 1 + 2 * (size_t)ids + 8; }
+static inline const uint8_t *hprof_objarr_elems(const uint8_t *r, unsigned ids) { return r + hprof_objarr_hdr(ids); }
+static inline uint8_t hprof_primarr_type(const uint8_t *r, unsigned ids) { return r[1 + ids + 8]; }
+static inline size_t hprof_primarr_hdr(unsigned ids) { return 1 + (size_t)ids + 9; }
+static inline const uint8_t *hprof_primarr_elems(const uint8_t *r, unsigned ids) { return r + hprof_primarr_hdr(ids); }
+
+/* ---- CLASS_DUMP ---- */
+
+/* The ids after the class's own: CD_SUPER .. CD_PROTECTION_DOMAIN. */
+enum { CD_SUPER = 1, CD_LOADER, CD_SIGNERS, CD_PROTECTION_DOMAIN };
+static inline uint64_t hprof_cd_link(const uint8_t *r, unsigned ids, unsigned which)
+{
+	return beid(r + 1 + which * ids + 4, ids);
+}
+/* Where the constant pool, the static fields and the instance fields
+ * start, each at its u2 count (hprof_list() reads it and steps over).
+ * Entries: constant pool u2 index, u1 type, value; static: name id, u1
+ * type, value; field: name id, u1 type. */
+static inline const uint8_t *hprof_list(const uint8_t *p, unsigned *n)
+{
+	*n = be16(p);
+	return p + 2;
+}
+static inline const uint8_t *hprof_cd_pool(const uint8_t *r, unsigned ids) { return r + 1 + 7 * ids + 8; }
+const uint8_t *hprof_cd_statics(const uint8_t *r, unsigned ids);
+const uint8_t *hprof_cd_fields(const uint8_t *r, unsigned ids);
+static inline uint8_t hprof_pool_type(const uint8_t *e) { return e[2]; }
+static inline const uint8_t *hprof_pool_value(const uint8_t *e) { return e + 3; }
+static inline const uint8_t *hprof_pool_next(const uint8_t *e, unsigned ids)
+{
+	return e + 3 + hprof_type_size(e[2], ids);
+}
+/* A static or an instance field entry: its name (a string id), its type. */
+static inline uint64_t hprof_entry_name(const uint8_t *e, unsigned ids) { return beid(e, ids); }
+static inline uint8_t hprof_entry_type(const uint8_t *e, unsigned ids) { return e[ids]; }
+static inline const uint8_t *hprof_static_value(const uint8_t *e, unsigned ids) { return e + ids + 1; }
+static inline const uint8_t *hprof_static_next(const uint8_t *e, unsigned ids)
+{
+	return e + ids + 1 + hprof_type_size(e[ids], ids);
+}
+static inline const uint8_t *hprof_field_next(const uint8_t *e, unsigned ids) { return e + ids + 1; }
+
+/* ---- by node ---- */
+
+/* Instance v's field bytes and their count (cut at the end of the
+ * mapping); NULL if v's record is no INSTANCE_DUMP. */
+static inline const uint8_t *hprof_inst_data(const struct heap *h, node_t v, uint32_t *len)
+{
+	unsigned ids = h->layout.idsize;
+	uint64_t off, hdr = hprof_inst_hdr(ids);
+	const uint8_t *r;
+
+	if (v == 0 || v >= h->n)
+		return NULL;
+	off = h->node_off[v];
+	r = h->map + off;
+	if (hprof_rec_tag(r) != HPROF_INSTANCE || off + hdr > h->size)
+		return NULL;
+	*len = hprof_inst_nbytes(r, ids);
+	if (*len > h->size - off - hdr)
+		*len = (uint32_t)(h->size - off - hdr);
+	return r + hdr;
+}
+
+/* The object id in the reference field at byte `off` of instance data
+ * of `len` bytes; 0 (null) where the data is too short. */
+static inline uint64_t hprof_ref_at(const uint8_t *data, uint32_t len, uint32_t off, unsigned ids)
+{
+	return (uint64_t)off + ids <= len ? beid(data + off, ids) : 0;
+}
+
+/* An array's elements as the dump stores them (big-endian). */
+struct harray {
+	const uint8_t *data; /* NULL when the dump left the elements out (0xc3) */
+	uint64_t len;        /* elements */
+	unsigned esize;      /* bytes per element */
+	uint8_t type;        /* enum hw_type; T_OBJECT for an object array */
+};
+
+/* Array v: 0 with *a filled, or -1 if v's record is no array or its
+ * elements run past the mapping. */
+static inline int hprof_array_data(const struct heap *h, node_t v, struct harray *a)
+{
+	unsigned ids = h->layout.idsize;
+	uint64_t off, hdr;
+	const uint8_t *r;
+
+	if (v == 0 || v >= h->n)
+		return -1;
+	off = h->node_off[v];
+	r = h->map + off;
+	switch (hprof_rec_tag(r)) {
+	case HPROF_OBJ_ARRAY:
+		hdr = hprof_objarr_hdr(ids);
+		a->type = T_OBJECT;
+		a->esize = ids;
+		break;
+	case HPROF_PRIM_ARRAY: case HPROF_PRIM_ARRAY_NODATA:
+		hdr = hprof_primarr_hdr(ids);
+		if (off + hdr > h->size)
+			return -1;
+		a->type = hprof_primarr_type(r, ids);
+		a->esize = a->type == T_OBJECT ? 0 : hprof_type_size(a->type, ids);
+		break;
+	default:
+		return -1;
+	}
+	if (off + hdr > h->size || a->esize == 0)
+		return -1;
+	a->len = hprof_arr_len(r, ids);
+	a->data = hprof_rec_tag(r) == HPROF_PRIM_ARRAY_NODATA ? NULL : r + hdr;
+	if (a->data != NULL && a->len * a->esize > h->size - off - hdr)
+		return -1;
+	return 0;
+}
+
+/* The stack trace serial of the allocation of object v (0: none). */
+static inline uint32_t hprof_node_trace(const struct heap *h, node_t v)
+{
+	return hprof_rec_trace(hprof_node_rec(h, v), h->layout.idsize);
+}
+
+#endif
