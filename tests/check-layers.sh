@@ -25,7 +25,9 @@ layer() {
 allowed() {
 	case "$1 $2" in
 	"graph/build.c format/hprof.h" | "graph/classes.c format/hprof.h" | \
-	"graph/jcoll.c format/hprof.h" | "graph/open.c format/hprof.h") return 0 ;;
+	"graph/jcoll.c format/hprof.h" | "graph/open.c format/hprof.h" | \
+	"graph/build.c format/hprof_record.h" | "graph/classes.c format/hprof_record.h" | \
+	"graph/idindex.c format/hprof_record.h") return 0 ;;
 	esac
 	return 1
 }

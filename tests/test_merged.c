@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "format/hprof.h"
 #include "graph/open.h"
 #include "graph/jcoll.h"
 #include "graph/rules.h"
@@ -299,7 +300,6 @@ START_TEST(test_real_dump_brute_force)
 END_TEST
 
 /* ---- by field on a real dump, against labels read by the decoder ---- */
-#include "format/hprof.h"
 
 /* Label strings to small numbers: a linear-probing table. */
 struct strtab {
