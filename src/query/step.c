@@ -566,14 +566,7 @@ static void loaded_instances(struct heap *h, const struct objset *set, struct ob
 	hw_sort(ids, n, sizeof *ids, cmp_u64, NULL);
 	for (uint32_t c = 0; c < h->ncls; c++) {
 		uint64_t l = h->cls[c].loader_id;
-		size_t lo = 0, hi = n;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (ids[mid] < l)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		size_t lo = lower_bound_u64(ids, n, l);
 		m[c] = l != 0 && lo < n && ids[lo] == l;
 	}
 	for (node_t v = 1; v < h->n; v++)

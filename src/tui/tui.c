@@ -295,15 +295,8 @@ static int cmp_u64(const void *a, const void *b, void *ctx)
 
 static int has_u64(const uint64_t *a, size_t n, uint64_t x)
 {
-	size_t lo = 0, hi = n;
+	size_t lo = lower_bound_u64(a, n, x);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (a[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < n && a[lo] == x;
 }
 

@@ -62,15 +62,9 @@ static struct row *info_row(struct rowvec *out, uint16_t depth, uint8_t kind, co
  * the thread and frame number, then the frame's method. */
 static void root_rows(const struct heap *h, node_t x, uint16_t d, struct rowvec *out)
 {
-	size_t lo = 0, hi = h->nroot_rec;
+	/* root_rec is sorted by node, its first member */
+	size_t lo = lower_bound_u32s(h->root_rec, h->nroot_rec, sizeof *h->root_rec, x);
 
-	while (lo < hi) { /* root_rec is sorted by node */
-		size_t mid = lo + (hi - lo) / 2;
-		if (h->root_rec[mid].node < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (size_t i = lo; i < h->nroot_rec && h->root_rec[i].node == x; i++) {
 		const struct root *rr = &h->root_rec[i];
 		struct sbuf l, raw;
@@ -220,14 +214,7 @@ static int incoming_expand(struct tui *t, struct tview *v, size_t i, struct rowv
 		referrer_row(t, out, p, x, REF_STRONG, 0);
 	}
 	/* references a rule made incidental: there, but not owning */
-	size_t lo = 0, hi = h->nrx;
-	while (lo < hi) { /* sorted by target */
-		size_t mid = lo + (hi - lo) / 2;
-		if (h->rx_dst[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = lower_bound_u32(h->rx_dst, h->nrx, x); /* sorted by target */
 	for (size_t k = lo; k < h->nrx && h->rx_dst[k] == x && shown <= PAGE; k++)
 		if (k == lo || h->rx_src[k - 1] != h->rx_src[k]) {
 			referrer_row(t, out, h->rx_src[k], x, REF_INCIDENTAL, 0);
