@@ -535,10 +535,85 @@ static void top_instances(const struct heap *h, const struct objset *set, const 
 	free(active);
 }
 
+/* Where a spread class's bytes accumulate: sum[v], the bytes of the
+ * class's top members in v's dominator subtree (one pass over the tree),
+ * then from the root down the child holding most while it holds 80% of
+ * them, stopping short of the members themselves and of chains of one
+ * class. 0 (the root) when no object holds that much: the class is big,
+ * but nothing in particular keeps it. */
+static node_t class_holder(const struct heap *h, const node_t *top, uint64_t ntop, uint64_t *sum,
+			   struct progress *p)
+{
+	struct nvec stk = { 0 }, nxt = { 0 };
+	uint32_t cls = ntop ? h->node_class[top[0]] : HW_NONE;
+
+	memset(sum, 0, ((size_t)h->n + 1) * sizeof *sum);
+	for (uint64_t i = 0; i < ntop; i++)
+		sum[top[i]] = h->retained[top[i]];
+	nvec_push(&stk, 0);
+	nvec_push(&nxt, h->dom_start[0]);
+	while (stk.n > 0 && !progress_cancelled(p)) { /* children before parents */
+		node_t v = stk.v[stk.n - 1];
+		if (nxt.v[nxt.n - 1] == h->dom_start[v + 1]) {
+			stk.n--;
+			nxt.n--;
+			if (stk.n > 0)
+				sum[stk.v[stk.n - 1]] += sum[v];
+			continue;
+		}
+		node_t c = h->dom_child[nxt.v[nxt.n - 1]++];
+		nvec_push(&stk, c);
+		nvec_push(&nxt, h->dom_start[c]);
+	}
+	free(stk.v);
+	free(nxt.v);
+	node_t v = 0;
+	for (;;) {
+		node_t best = HW_NONE;
+		for (node_t k = h->dom_start[v]; k < h->dom_start[v + 1]; k++) {
+			node_t c = h->dom_child[k];
+			if (best == HW_NONE || sum[c] > sum[best])
+				best = c;
+		}
+		if (best == HW_NONE || sum[best] * 100 < sum[0] * DROP_PCT || h->node_class[best] == cls ||
+		    (v != 0 && h->node_class[best] == h->node_class[v]))
+			return v;
+		v = best;
+	}
+}
+
+/* The top members under point in the dominator tree: a walk of its
+ * subtree (not one up the tree per member: a long list is deep). */
+static node_t *members_under(const struct heap *h, const node_t *top, uint64_t ntop, node_t point,
+			     uint64_t *count)
+{
+	bits_t *is = xcalloc(bits_words(h->n), sizeof *is);
+	struct nvec a = { 0 }, stk = { 0 };
+
+	for (uint64_t i = 0; i < ntop; i++)
+		bit_set(is, top[i]);
+	nvec_push(&stk, point);
+	while (stk.n > 0) {
+		node_t v = stk.v[--stk.n];
+		if (bit_get(is, v)) {
+			nvec_push(&a, v);
+			continue; /* no top member under a top member */
+		}
+		for (node_t k = h->dom_start[v]; k < h->dom_start[v + 1]; k++)
+			nvec_push(&stk, h->dom_child[k]);
+	}
+	free(stk.v);
+	free(is);
+	hw_qsort(a.v, a.n, sizeof *a.v, cmp_node);
+	return nvec_take(&a, count);
+}
+
 /* A class suspect whose biggest member holds >= 80% of the class's
  * bytes walks down from that member; one whose point is an object
- * suspect's says nothing new and is left out. Else (spread) the group
- * is the class's top members. */
+ * suspect's says nothing new and is left out. Else (spread) its point
+ * is where its top members' bytes accumulate (class_holder), and its
+ * group those members under it; a class whose bytes no object holds
+ * (byte[] spread over every String) is no suspect: it is left out. */
 static void class_suspects(struct heap *h, const struct objset *set, const node_t *pts, size_t npts,
 			   struct insp_result *r, struct progress *p)
 {
@@ -548,6 +623,7 @@ static void class_suspects(struct heap *h, const struct objset *set, const node_
 	struct nvec *per = xcalloc((size_t)h->ncls + 1, sizeof *per);
 	struct sbuf sb;
 	int nspread = 0;
+	uint64_t *sum = NULL;       /* class_holder's, 8 bytes a node: made when needed */
 
 	sbuf_init(&sb);
 	class_candidates(h, set, lb, cand, big, cnt, p);
@@ -563,11 +639,24 @@ static void class_suspects(struct heap *h, const struct objset *set, const node_
 		sbuf_printf(&sb, "class %s (%llu instances)", class_name(h, c),
 			    (unsigned long long)cnt[c]);
 		if (spread[c]) {
+			if (sum == NULL)
+				sum = xmalloc(((size_t)h->n + 1) * sizeof *sum);
+			node_t holder = class_holder(h, per[c].v, per[c].n, sum, p);
+			int seen = holder == 0;
+			for (size_t i = 0; i < npts && !seen; i++)
+				seen = pts[i] == holder;
+			if (seen)
+				continue;
 			uint64_t count;
-			node_t *m = nvec_take(&per[c], &count);
-			char *name = xasprintf("%s retains %.1f%%; accumulation point: its %llu top "
-					       "instances", sb.buf, pct(h, lb[c]), (unsigned long long)count);
-			insp_add(r, h, name, IP_HIGH, m, count, lb[c]);
+			node_t *m = members_under(h, per[c].v, per[c].n, holder, &count);
+			struct sbuf nm;
+			sbuf_init(&nm);
+			sbuf_printf(&nm, "%s retains %.1f%%; accumulation point: ", sb.buf, pct(h, lb[c]));
+			object_text(h, holder, &nm);
+			sbuf_printf(&nm, " (%.1f%%, %llu of its instances)", pct(h, sum[holder]),
+				    (unsigned long long)count);
+			insp_add(r, h, sbuf_detach(&nm), IP_HIGH, m, count, lb[c]);
+			sbuf_free(&nm);
 			continue;
 		}
 		node_t pt = accumulation_point(h, big[c]);
@@ -580,6 +669,7 @@ static void class_suspects(struct heap *h, const struct objset *set, const node_
 	for (uint32_t c = 0; c < h->ncls; c++)
 		free(per[c].v);
 	free(per);
+	free(sum);
 	free(cnt);
 	free(lb);
 	free(big);

@@ -69,11 +69,15 @@
  *                       below its accumulation point: the first node,
  *                       down the biggest-child chain of the dominator
  *                       tree, whose biggest child retains less than 80%
- *                       of it or is of its own class (a chain's head). A class walks from its biggest member when
- *                       that one holds >= 80% of the class's bytes (and
- *                       is left out if it ends at an object suspect's
- *                       point); else its members are the class's members
- *                       that no other member of it dominates. Extra: the
+ *                       of it or is of its own class (a chain's head). A
+ *                       class walks from its biggest member when that one
+ *                       holds >= 80% of the class's bytes; else (spread)
+ *                       its point is the object whose dominator subtree
+ *                       holds 80% of its top members' bytes, down from
+ *                       the root, and its members those top members under
+ *                       it. A class is left out when its point is an
+ *                       object suspect's, or when no object holds 80%
+ *                       (nothing in particular keeps it). Extra: the
  *                       suspect's retained bytes
  * Class loaders
  *   class-loaders       classes (their class objects) and their instances,
