@@ -402,8 +402,8 @@ START_TEST(test_classes_view)
 			 "retained>=: a lower bound: the retained sizes of the instances that no other instance "
 			 "of their class dominates\n"
 			 "\n"
-			 "class  instances  shallow  retained>=       %\n"
-			 "Node           7      168         288  100.0%\n");
+			 "class  instances  shallow  retained>=  shallow%\n"
+			 "Node           7      168         288    100.0%\n");
 	free(got);
 }
 END_TEST

@@ -519,14 +519,14 @@ void report_classes(const struct heap *h, const struct class_view *v, enum fmt f
 		{ "shallow", "shallow", COL_BYTES, 0 },
 		{ "retained_lb", "retained>=", COL_BYTES, 0 },
 		{ "retained_exact", "retained", COL_BYTES, 0 },
-		{ "shallow_pct", "%", COL_PCT, CF_TEXT },
+		{ "shallow_pct", "shallow%", COL_PCT, CF_TEXT },
 	};
 	static const struct col cols_lb[] = { /* without --exact */
 		{ "class", "class", COL_STR, 0 },
 		{ "instances", "instances", COL_NUM, 0 },
 		{ "shallow", "shallow", COL_BYTES, 0 },
 		{ "retained_lb", "retained>=", COL_BYTES, 0 },
-		{ "shallow_pct", "%", COL_PCT, CF_TEXT },
+		{ "shallow_pct", "shallow%", COL_PCT, CF_TEXT },
 	};
 	struct table t;
 
