@@ -49,7 +49,7 @@ void colors_init(void)
 		init_pair((short)c, palette[c].fg, palette[c].bg);
 }
 
-int put(const char *s, int width, int pad)
+int draw_text(const char *s, int width, int pad)
 {
 	static const char blanks[] = "                                                                ";
 	int used = 0;
@@ -146,7 +146,7 @@ void draw_line(int y, int color, const char *s)
 {
 	move(y, 0);
 	attrset(attr_of(color));
-	put(s, COLS, 1);
+	draw_text(s, COLS, 1);
 	attrset(A_NORMAL);
 }
 
@@ -619,9 +619,9 @@ static void draw_rows(struct tui *t)
 	sbuf_init(&lab);
 	move(3, 0);
 	attrset(attr_of(C_HEAD));
-	put(v->lefthead, lw, 1);
+	draw_text(v->lefthead, lw, 1);
 	row_cols(v, NULL, shown, width, &rt);
-	put(rt.buf, COLS - lw, 1);
+	draw_text(rt.buf, COLS - lw, 1);
 	attrset(A_NORMAL);
 	if (v->cur >= v->rows.n)
 		v->cur = v->rows.n ? v->rows.n - 1 : 0;
@@ -636,7 +636,7 @@ static void draw_rows(struct tui *t)
 		move(4 + y, 0);
 		if (i >= v->rows.n) {
 			if (v->rows.n == 0 && y == 0)
-				put(v->built ? "  (nothing to show)" : "  (not built: press ^L)", COLS, 0);
+				draw_text(v->built ? "  (nothing to show)" : "  (not built: press ^L)", COLS, 0);
 			clrtoeol();
 			continue;
 		}
@@ -647,12 +647,12 @@ static void draw_rows(struct tui *t)
 		int d = r->depth * 2 < lw / 3 ? r->depth * 2 : lw / 3; /* deep trees: the label keeps room */
 		memset(ind, ' ', (size_t)d);
 		ind[d] = '\0';
-		int used = put(r->marked ? "*" : " ", 1, 0);
-		used += put(ind, lw - used, 0);
-		used += put(r->open < 0 ? "  " : r->open ? "- " : "+ ", lw - used, 0);
+		int used = draw_text(r->marked ? "*" : " ", 1, 0);
+		used += draw_text(ind, lw - used, 0);
+		used += draw_text(r->open < 0 ? "  " : r->open ? "- " : "+ ", lw - used, 0);
 		sbuf_reset(&lab);
 		label_fit(r->left, r->name_off, r->name_len, lw - used, &lab);
-		put(lab.buf, lw - used, 1);
+		draw_text(lab.buf, lw - used, 1);
 		sbuf_reset(&rt);
 		if (r->right != NULL) {
 			sbuf_addc(&rt, ' ');
@@ -660,7 +660,7 @@ static void draw_rows(struct tui *t)
 		} else {
 			row_cols(v, r, shown, width, &rt);
 		}
-		put(rt.buf, COLS - lw, 1);
+		draw_text(rt.buf, COLS - lw, 1);
 		attrset(A_NORMAL);
 	}
 	sbuf_free(&rt);
@@ -725,7 +725,7 @@ static void draw_footer(struct tui *t)
 		move(t->rows - 2, 0);
 		attrset(attr_of(C_CRUMB));
 		addstr("...");
-		put(crumb, COLS - 3, 1);
+		draw_text(crumb, COLS - 3, 1);
 		attrset(A_NORMAL);
 	} else {
 		draw_line(t->rows - 2, C_CRUMB, crumb);
@@ -754,4 +754,54 @@ void tui_draw(struct tui *t)
 	draw_footer(t);
 	move(t->rows - 1, t->cols - 1);
 	refresh();
+}
+
+/* ---- progress: drawn on the hint line, Esc or ^C cancels ---- */
+void tui_tick(struct progress *p, uint64_t done)
+{
+	struct tui *t = p->tick_arg;
+	int c, ahead[64], n = 0;
+
+	/* Esc or ^C cancels; keys typed ahead are put back, in order */
+	while ((c = getch()) != ERR) {
+		if (c == 27 || c == 3)
+			p->cancelled = 1;
+		else if (n < (int)(sizeof ahead / sizeof ahead[0]))
+			ahead[n++] = c;
+	}
+	while (n > 0)
+		ungetch(ahead[--n]);
+	if (tui_signal) /* SIGTERM, SIGHUP: stop working, then leave */
+		p->cancelled = 1;
+	char line[160];
+	snprintf(line, sizeof line, " %s: %3.0f%%   Esc: cancel", p->phase ? p->phase : "working",
+		 p->total ? 100.0 * (double)done / (double)p->total : 0.0);
+	move(t->rows - 1, 0);
+	attrset(attr_of(C_HINT));
+	draw_text(line, t->cols, 1);
+	attrset(A_NORMAL);
+	refresh();
+}
+
+/* Start a long computation: the first tick draws after 50 ms, and keys
+ * are polled without blocking until tui_work_end. */
+void tui_work_begin(struct tui *t, const char *what)
+{
+	t->prog.cancelled = 0;
+	t->prog.phase = what;
+	t->prog.start = t->prog.last = hw_now();
+	t->prog.total = 0;
+	nodelay(stdscr, TRUE);
+}
+
+int tui_work_end(struct tui *t)
+{
+	int cancelled = t->prog.cancelled;
+
+	nodelay(stdscr, FALSE);
+	t->prog.phase = NULL;
+	t->prog.cancelled = 0;
+	if (cancelled)
+		tui_message(t, 1, "cancelled");
+	return cancelled ? -1 : 0;
 }

@@ -1,7 +1,9 @@
 /* frame.h — the browser frame's internals, shared by its files and by
- * no view: drawing (draw.c), steps and their history (steps.c), prompts
- * and popups (prompt.c), the rules screen (rules_screen.c), and the key
- * loop (tui.c). Views see the frame through tui.h only. */
+ * no view, bottom up: keys and rows (tui.c), drawing and progress
+ * (draw.c), prompts and popups (prompt.c), steps and their history
+ * (steps.c), the rules screen (rules_screen.c), the rows' tree
+ * (tree.c), and the key loop (browser.c). Views see the frame through
+ * tui.h only. */
 #ifndef HW_FRAME_H
 #define HW_FRAME_H
 
@@ -31,13 +33,15 @@ attr_t attr_of(int c);
 void colors_init(void);
 /* Draw s at the cursor in at most `width` cells, padded with blanks when
  * pad; bytes the locale cannot decode become '?'. Returns cells used. */
-int put(const char *s, int width, int pad);
+int draw_text(const char *s, int width, int pad);
 void draw_line(int y, int color, const char *s);
 /* The rows the view pane has. */
 int pane_rows(const struct tui *t);
 /* A label in avail cells: its class name (at off, len) abbreviated by
  * packages when it does not fit, then only its end. Appends to out. */
 void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf *out);
+/* Progress on the bottom line, Esc or ^C cancels (struct progress' tick). */
+void tui_tick(struct progress *p, uint64_t done);
 /* "rules: jdk" or "rules: jdk, gradle (2 of 9 groups off)". */
 void rules_state(const struct tui *t, struct sbuf *out);
 
@@ -70,5 +74,17 @@ void help(struct tui *t);
 
 /* ---- rules_screen.c ---- */
 void rules_screen(struct tui *t);
+
+/* ---- tree.c ---- */
+/* Open row i (quiet: no "nothing below" message); -1 if cancelled. */
+int expand_row(struct tui *t, struct tview *v, size_t i, int quiet);
+/* Close row i, or go to its parent. */
+void collapse_row(struct tview *v, size_t i);
+/* The next match of the search (dir 1) or the one before (-1). */
+void search(struct tui *t, int dir);
+/* The filter as typed so far (a prompt's live callback; arg: the view). */
+void live_filter(struct tui *t, const char *text, void *arg);
+/* A regex typed by the user, or NULL with the message set. */
+pcre2_code *compile_regex(struct tui *t, const char *src);
 
 #endif

@@ -15,8 +15,8 @@ char *tui_prompt(struct tui *t, const char *label, void (*live)(struct tui *, co
 	for (;;) {
 		move(t->rows - 1, 0);
 		attrset(A_NORMAL);
-		put(label, COLS, 0);
-		put(in.buf, COLS - text_width(label) - 1, 0);
+		draw_text(label, COLS, 0);
+		draw_text(in.buf, COLS - text_width(label) - 1, 0);
 		clrtoeol();
 		refresh();
 		int c = read_key(stdscr);
@@ -56,7 +56,7 @@ int tui_ask(struct tui *t, const char *label)
 {
 	move(t->rows - 1, 0);
 	attrset(attr_of(C_HINT));
-	put(label, COLS, 1);
+	draw_text(label, COLS, 1);
 	attrset(A_NORMAL);
 	refresh();
 	int c = read_key(stdscr);
@@ -186,7 +186,7 @@ void help(struct tui *t)
 		erase();
 		for (int y = 0; y < t->rows && top + (size_t)y < n; y++) {
 			move(y, 0);
-			put(lines[top + (size_t)y], COLS, 0);
+			draw_text(lines[top + (size_t)y], COLS, 0);
 		}
 		refresh();
 		int c = read_key(stdscr);

@@ -17,50 +17,6 @@ static int64_t growth(const struct cls_delta *d)
 	return (int64_t)d->new_bytes - (int64_t)d->gone_bytes;
 }
 
-static int class_exact(const struct tview *v, const struct class_row *r, uint64_t *bytes);
-
-static uint64_t class_ret(const struct tview *v, const struct class_row *r)
-{
-	uint64_t b;
-
-	return class_exact(v, r, &b) ? b : r->retained_lb;
-}
-
-/* The exact figure of a class row: computed in this view, or known to
- * the heap when the row has every instance of the class (from an
- * earlier step, say). */
-static int class_exact(const struct tview *v, const struct class_row *r, uint64_t *bytes)
-{
-	const struct classes_data *cd = v->data;
-	const struct heap *h = v->st->h;
-
-	if (cd->exact && cd->exact[r->cls] != UINT64_MAX) {
-		*bytes = cd->exact[r->cls];
-		return 1;
-	}
-	return r->count == h->cls[r->cls].count && retained_class_known(h, r->cls, bytes, NULL);
-}
-
-int group_exact_get(const struct classes_data *cd, uint64_t key, uint64_t *bytes)
-{
-	for (size_t i = 0; i < cd->ngexact; i++)
-		if (cd->gexact[i].key == key) {
-			*bytes = cd->gexact[i].bytes;
-			return 1;
-		}
-	return 0;
-}
-
-static void group_exact_set(struct classes_data *cd, uint64_t key, uint64_t bytes)
-{
-	uint64_t old;
-
-	if (group_exact_get(cd, key, &old))
-		return;
-	cd->gexact = xreallocarray(cd->gexact, cd->ngexact + 1, sizeof *cd->gexact);
-	cd->gexact[cd->ngexact++] = (struct group_exact){ key, bytes };
-}
-
 /* ctx: the view */
 static int cmp_rows(const void *a, const void *b, void *ctx)
 {
@@ -90,80 +46,6 @@ static int cmp_rows(const void *a, const void *b, void *ctx)
 	return cst(v)->reverse ? -c : c;
 }
 
-/* The columns: instances, shallow, retained with their percentages of
- * the step (instances, shallow) and of the heap (retained); or, against
- * a baseline, instances, new, gone, shallow, new and gone bytes. */
-static const struct column cols_plain[] = {
-	{ .title = "instances", .type = COL_COUNT, .val = 0 },
-	{ .title = "%inst", .type = COL_PCT, .val = 0, .den = -1, .drop = 2 },
-	{ .title = "shallow", .type = COL_BYTES, .val = 1 },
-	{ .title = "%shal", .type = COL_PCT, .val = 1, .den = -1, .drop = 3 },
-	{ .title = "retained", .type = COL_RET, .val = 2 },
-	{ .title = "%ret", .type = COL_PCT, .val = 2, .den = -1, .drop = 1 },
-};
-static const struct column cols_delta[] = {
-	{ .title = "instances", .type = COL_COUNT, .val = 0 },
-	{ .title = "new", .type = COL_SCOUNT, .val = 3, .sign = '+' },
-	{ .title = "gone", .type = COL_SCOUNT, .val = 4, .sign = '-' },
-	{ .title = "shallow", .type = COL_BYTES, .val = 1 },
-	{ .title = "new bytes", .type = COL_SBYTES, .val = 5, .sign = '+', .drop = 2 },
-	{ .title = "gone bytes", .type = COL_SBYTES, .val = 6, .sign = '-', .drop = 1 },
-};
-
-void class_vals(struct tview *v, struct row *r, uint64_t count, uint64_t shallow, uint64_t ret, int exact,
-		int known, const struct cls_delta *d)
-{
-	const struct classes_data *cd = v->data;
-
-	r->val[0] = count;
-	r->val[1] = shallow;
-	r->val[2] = ret;
-	r->flags = exact ? RF_EXACT : 0;
-	r->unknown = known ? 0 : 1u << 2;
-	if (d != NULL) {
-		r->val[3] = d->new_count;
-		r->val[4] = d->gone_count;
-		r->val[5] = d->new_bytes;
-		r->val[6] = d->gone_bytes;
-		if (!cd->have_gone)
-			r->unknown |= 1u << 4 | 1u << 6;
-	}
-}
-
-struct row *class_row_make(struct tui *t, struct tview *v, struct rowvec *out, const struct class_row *cr)
-{
-	struct classes_data *cd = v->data;
-	struct row *r = rowvec_add(out);
-	struct sbuf l;
-	struct span nm;
-
-	sbuf_init(&l);
-	tv_class_text(t->h, cr->cls, &l, &nm);
-	uint64_t b = cr->retained_lb;
-	int exact = class_exact(v, cr, &b);
-	class_vals(v, r, cr->count, cr->shallow, b, exact, 1, cd->d ? &cd->d[cr->cls] : NULL);
-	r->cls = cr->cls;
-	r->kind = VR_CLASS;
-	r->key = (uint64_t)cr->cls + 1;
-	r->num[0] = cr->count;
-	row_set_named(r, l.buf, nm.off, nm.len);
-	sbuf_free(&l);
-	return r;
-}
-
-int class_visible(struct tui *t, struct tview *v, uint32_t c)
-{
-	struct sbuf l;
-
-	if (v->filter_re == NULL)
-		return 1;
-	sbuf_init(&l);
-	tv_add_esc(&l, class_name(t->h, c));
-	int ok = tui_filter_ok(v, l.buf);
-	sbuf_free(&l);
-	return ok;
-}
-
 static void classes_rows(struct tui *t, struct tview *v)
 {
 	struct classes_data *cd = v->data;
@@ -183,24 +65,14 @@ static void classes_rows(struct tui *t, struct tview *v)
 			gone_only_rows(t, v, &v->rows);
 	}
 	if (delta)
-		tview_columns(v, cols_delta, 6);
+		tview_columns(v, classes_cols_delta, 6);
 	else
-		tview_columns(v, cols_plain, 6);
+		tview_columns(v, classes_cols_plain, 6);
 	v->whole[0] = v->st->set.count;
 	v->whole[1] = v->st->set.shallow;
 	v->whole[2] = t->h->total_shallow;
 	snprintf(v->lefthead, sizeof v->lefthead, "class  (sort: %s%s%s)", sort_names[st->sort],
 		 st->reverse ? ", reversed" : "", st->packages ? ", packages" : st->loaders ? ", by loader" : "");
-}
-
-/* ctx: the heap */
-int cmp_cls_name(const void *a, const void *b, void *ctx)
-{
-	const struct heap *h = ctx;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int c = strcmp(class_name(h, x), class_name(h, y));
-
-	return c ? c : x < y ? -1 : x > y; /* one name, several loaders: by index */
 }
 
 static int classes_build(struct tui *t, struct tview *v)

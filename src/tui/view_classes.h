@@ -45,7 +45,8 @@ struct classes_data {
 
 static inline struct classes_state *cst(const struct tview *v) { return v->state; }
 
-/* view_classes.c */
+/* view_classes_rows.c: rows and numbers, for the other files */
+extern const struct column classes_cols_plain[6], classes_cols_delta[6];
 /* A row's numbers: instances, shallow, retained (exact, or a lower
  * bound; !known: "?"), and with a baseline new and gone (d). */
 void class_vals(struct tview *v, struct row *r, uint64_t count, uint64_t shallow, uint64_t ret, int exact,
@@ -53,9 +54,16 @@ void class_vals(struct tview *v, struct row *r, uint64_t count, uint64_t shallow
 struct row *class_row_make(struct tui *t, struct tview *v, struct rowvec *out, const struct class_row *cr);
 /* Does the filter take class c? (it matches the escaped name) */
 int class_visible(struct tui *t, struct tview *v, uint32_t c);
-/* The exact retained size of a package or loader row, if computed. */
+/* A class row's exact retained size: computed in this view, or known to
+ * the heap when the row has every instance of the class; else the lower
+ * bound (class_ret). */
+int class_exact(const struct tview *v, const struct class_row *r, uint64_t *bytes);
+uint64_t class_ret(const struct tview *v, const struct class_row *r);
+/* The exact retained size of a package or loader row (its key). */
 int group_exact_get(const struct classes_data *cd, uint64_t key, uint64_t *bytes);
+void group_exact_set(struct classes_data *cd, uint64_t key, uint64_t bytes);
 int cmp_cls_name(const void *a, const void *b, void *ctx);
+void add_delta(struct cls_delta *sum, const struct classes_data *cd, uint32_t c);
 
 /* view_classes_group.c: the package tree and the loaders */
 void package_level(struct tui *t, struct tview *v, const char *prefix, struct rowvec *out);
@@ -65,7 +73,6 @@ void loader_classes(struct tui *t, struct tview *v, uint64_t loader, struct rowv
 int group_has(struct tui *t, const struct row *r, uint32_t c);
 
 /* view_classes_delta.c: against a baseline */
-void add_delta(struct cls_delta *sum, const struct classes_data *cd, uint32_t c);
 void classes_delta(struct tui *t, struct tview *v, struct classes_data *cd);
 void gone_only_rows(struct tui *t, struct tview *v, struct rowvec *out);
 /* The baseline's gone objects of a class name: a step on its side. */

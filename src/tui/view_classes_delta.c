@@ -9,16 +9,6 @@
 #include "query/baseline.h"
 #include "tui/view_classes.h"
 
-void add_delta(struct cls_delta *sum, const struct classes_data *cd, uint32_t c)
-{
-	if (cd->d == NULL)
-		return;
-	sum->new_count += cd->d[c].new_count;
-	sum->new_bytes += cd->d[c].new_bytes;
-	sum->gone_count += cd->d[c].gone_count;
-	sum->gone_bytes += cd->d[c].gone_bytes;
-}
-
 /* The class of the open dump named like class oc of old: the first of
  * that name (several loaders: the lowest index), or HW_NONE. */
 static uint32_t namesake(const struct heap *h, const uint32_t *byname, const struct heap *old, uint32_t oc)

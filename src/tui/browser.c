@@ -1,0 +1,456 @@
+/* browser.c — the browser's top: the key dispatch (a view's own keys,
+ * then the frame's table of requests), a failure contained to the view
+ * it happened in, terminal setup and the main loop (tui_main).
+ *
+ * The frame's other files, bottom up: tui.c (keys, rows, messages),
+ * draw.c (the screen, progress), prompt.c (prompts, boxes, help),
+ * steps.c (steps and their history), rules_screen.c, tree.c (opening,
+ * rebuilding, searching rows). Screen, top to bottom (draw.c): the dump
+ * line; the current step (title, count, shallow and retained size); the
+ * view tabs; the column header; the rows; the breadcrumb of steps; the
+ * key hint or a message. Handlers change state and the main loop redraws
+ * everything. */
+#include <errno.h>
+#include <setjmp.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "query/baseline.h"
+#include "tui/frame.h"
+
+/* ---- requests: the frame's handlers, one per request ---- */
+typedef void (*frame_fn)(struct tui *t, struct tview *v, int key);
+
+static void rq_up(struct tui *t, struct tview *v, int c) { (void)t; (void)c; if (v->cur > 0) v->cur--; }
+static void rq_down(struct tui *t, struct tview *v, int c) { (void)t; (void)c; if (v->cur + 1 < v->rows.n) v->cur++; }
+
+static void rq_page_up(struct tui *t, struct tview *v, int c)
+{
+	size_t page = (size_t)pane_rows(t);
+
+	(void)c;
+	v->cur = v->cur > page ? v->cur - page : 0;
+}
+
+static void rq_page_down(struct tui *t, struct tview *v, int c)
+{
+	size_t page = (size_t)pane_rows(t);
+
+	(void)c;
+	v->cur = v->rows.n == 0 ? 0 : v->cur + page < v->rows.n ? v->cur + page : v->rows.n - 1;
+}
+
+static void rq_top(struct tui *t, struct tview *v, int c) { (void)t; (void)c; v->cur = 0; }
+static void rq_bottom(struct tui *t, struct tview *v, int c) { (void)t; (void)c; v->cur = v->rows.n ? v->rows.n - 1 : 0; }
+static void rq_expand(struct tui *t, struct tview *v, int c) { (void)c; expand_row(t, v, v->cur, 0); }
+
+static void rq_collapse(struct tui *t, struct tview *v, int c)
+{
+	(void)t;
+	(void)c;
+	if (v->cur < v->rows.n)
+		collapse_row(v, v->cur);
+}
+
+static void rq_view(struct tui *t, struct tview *v, int c)
+{
+	struct hstep *s = cur_step(t);
+
+	(void)v;
+	s->view = (enum view_id)((s->view + (key_request(c) == REQ_NEXT_VIEW ? 1 : V_COUNT - 1)) % V_COUNT);
+	if (view_ensure(t, cur_view(t)) < 0)
+		tui_message(t, 1, "view not built: cancelled");
+}
+
+static void rq_mark(struct tui *t, struct tview *v, int c)
+{
+	(void)t;
+	(void)c;
+	if (v->cur < v->rows.n) {
+		v->rows.v[v->cur].marked ^= 1;
+		if (v->rows.v[v->cur].marked)
+			v->nmarked++;
+		else
+			v->nmarked--;
+		if (v->cur + 1 < v->rows.n)
+			v->cur++;
+	}
+}
+
+static void rq_use(struct tui *t, struct tview *v, int c) { (void)v; (void)c; use_rows(t, 0); }
+static void rq_use_reached(struct tui *t, struct tview *v, int c) { (void)v; (void)c; use_rows(t, 1); }
+static void rq_use_menu(struct tui *t, struct tview *v, int c) { (void)v; (void)c; use_menu(t); }
+
+static void rq_use_step(struct tui *t, struct tview *v, int c)
+{
+	(void)v;
+	switch (key_request(c)) {
+	case REQ_USE_RETAINED: use_step(t, ST_RETAINED, "Retained"); break;
+	case REQ_USE_REFERRERS: use_step(t, ST_REFERRERS, "Referrers"); break;
+	case REQ_USE_REFERENTS: use_step(t, ST_REFERENTS, "Referents"); break;
+	case REQ_USE_DOMINATED: use_step(t, ST_DOMINATED, "Dominated"); break;
+	case REQ_USE_NEW: use_step(t, ST_NEW, "New objects"); break;
+	case REQ_USE_OLD: use_step(t, ST_OLD, "Old objects"); break;
+	default: break;
+	}
+}
+
+static void rq_use_gone(struct tui *t, struct tview *v, int c) { (void)v; (void)c; use_gone(t); }
+static void rq_baseline(struct tui *t, struct tview *v, int c) { (void)v; (void)c; baseline_prompt(t); }
+
+static void rq_back(struct tui *t, struct tview *v, int c)
+{
+	(void)v;
+	(void)c;
+	if (t->cur > 0)
+		step_go(t, t->cur - 1);
+	else
+		tui_message(t, 0, "this is the first step");
+}
+
+static void rq_forward(struct tui *t, struct tview *v, int c)
+{
+	(void)v;
+	(void)c;
+	if (t->cur + 1 < t->nsteps)
+		step_go(t, t->cur + 1);
+	else
+		tui_message(t, 0, "this is the last step");
+}
+
+static void rq_first_step(struct tui *t, struct tview *v, int c) { (void)v; (void)c; step_go(t, 0); }
+static void rq_step_list(struct tui *t, struct tview *v, int c) { (void)v; (void)c; step_list(t); }
+
+static void rq_jump(struct tui *t, struct tview *v, int c)
+{
+	(void)v;
+	if ((size_t)(c - '1') < t->nsteps)
+		step_go(t, (size_t)(c - '1'));
+	else
+		tui_message(t, 1, "no step %c", c);
+}
+
+static void rq_expr(struct tui *t, struct tview *v, int c) { (void)v; (void)c; show_expr(t); }
+static void rq_retained(struct tui *t, struct tview *v, int c) { (void)v; (void)c; exact_retained(t); }
+
+static void rq_search(struct tui *t, struct tview *v, int c)
+{
+	char *q = tui_prompt(t, "search: ", NULL, NULL);
+
+	(void)v;
+	(void)c;
+	if (q != NULL && *q) {
+		pcre2_code *re = compile_regex(t, q);
+		if (re != NULL) {
+			pcre2_code_free(t->search_re);
+			t->search_re = re;
+			free(t->search);
+			t->search = q;
+			q = NULL;
+			search(t, 1);
+		}
+	}
+	free(q);
+}
+
+static void rq_search_next(struct tui *t, struct tview *v, int c)
+{
+	(void)v;
+	search(t, key_request(c) == REQ_SEARCH_NEXT ? 1 : -1);
+}
+
+static void rq_filter(struct tui *t, struct tview *v, int c)
+{
+	char *old = v->filter ? xstrdup(v->filter) : NULL;
+	char *q = tui_prompt(t, "filter (regex): ", live_filter, v);
+
+	(void)c;
+	if (q == NULL) { /* Esc: back to the filter before */
+		live_filter(t, old ? old : "", v);
+	} else if (*q == '\0') { /* Enter on nothing: no filter */
+		live_filter(t, "", v);
+		if (old != NULL)
+			tui_message(t, 0, "filter off");
+	} else if (v->filter == NULL || strcmp(v->filter, q) != 0) {
+		tui_message(t, 1, "bad regex: %s", q);
+	}
+	free(q);
+	free(old);
+}
+
+static void rq_help(struct tui *t, struct tview *v, int c) { (void)v; (void)c; help(t); }
+static void rq_rules(struct tui *t, struct tview *v, int c) { (void)v; (void)c; rules_screen(t); }
+
+static void rq_redraw(struct tui *t, struct tview *v, int c)
+{
+	(void)c;
+	clearok(curscr, TRUE);
+	if (!v->built && view_ensure(t, v) < 0)
+		tui_message(t, 1, "view not built: cancelled");
+}
+
+static void rq_quit(struct tui *t, struct tview *v, int c) { (void)v; (void)c; t->quit = 1; }
+
+/* A view's own request, pressed in another view. */
+static void rq_not_here(struct tui *t, struct tview *v, int c)
+{
+	(void)c;
+	tui_message(t, 1, "not in the %s view", v->ops->name);
+}
+
+static const frame_fn frame_keys[REQ_COUNT] = {
+	[REQ_UP] = rq_up, [REQ_DOWN] = rq_down, [REQ_PAGE_UP] = rq_page_up,
+	[REQ_PAGE_DOWN] = rq_page_down, [REQ_TOP] = rq_top, [REQ_BOTTOM] = rq_bottom,
+	[REQ_EXPAND] = rq_expand, [REQ_COLLAPSE] = rq_collapse,
+	[REQ_NEXT_VIEW] = rq_view, [REQ_PREV_VIEW] = rq_view,
+	[REQ_MARK] = rq_mark, [REQ_USE] = rq_use, [REQ_USE_REACHED] = rq_use_reached,
+	[REQ_USE_MENU] = rq_use_menu, [REQ_USE_RETAINED] = rq_use_step, [REQ_USE_REFERRERS] = rq_use_step,
+	[REQ_USE_REFERENTS] = rq_use_step, [REQ_USE_DOMINATED] = rq_use_step, [REQ_USE_NEW] = rq_use_step,
+	[REQ_USE_OLD] = rq_use_step, [REQ_USE_GONE] = rq_use_gone, [REQ_BASELINE] = rq_baseline,
+	[REQ_BACK] = rq_back, [REQ_FORWARD] = rq_forward, [REQ_FIRST_STEP] = rq_first_step,
+	[REQ_STEP_LIST] = rq_step_list, [REQ_JUMP] = rq_jump, [REQ_EXPR] = rq_expr,
+	[REQ_RETAINED] = rq_retained, [REQ_SEARCH] = rq_search, [REQ_SEARCH_NEXT] = rq_search_next,
+	[REQ_SEARCH_PREV] = rq_search_next, [REQ_FILTER] = rq_filter, [REQ_HELP] = rq_help,
+	[REQ_RULES] = rq_rules, [REQ_REDRAW] = rq_redraw, [REQ_QUIT] = rq_quit,
+	[REQ_SORT] = rq_not_here, [REQ_EXACT] = rq_not_here, [REQ_PACKAGES] = rq_not_here,
+	[REQ_LOADERS] = rq_not_here, [REQ_GROUP] = rq_not_here, [REQ_NULLS] = rq_not_here,
+	[REQ_WEAK] = rq_not_here, [REQ_PATHS] = rq_not_here, [REQ_DELTA] = rq_not_here,
+	[REQ_REVERSE] = rq_not_here,
+};
+
+/* The view's handler of r, if it has one and takes it (1). */
+static int view_key(struct tui *t, struct tview *v, enum request r)
+{
+	if (v->ops->keys == NULL)
+		return 0;
+	for (const struct view_key *k = v->ops->keys; k->req != REQ_NONE; k++)
+		if (k->req == r)
+			return k->fn(t, v, r);
+	return 0;
+}
+
+static void dispatch(struct tui *t, int c)
+{
+	struct tview *v = cur_view(t);
+	enum request r = key_request(c);
+
+	free(t->msg);
+	t->msg = NULL;
+	if (r != REQ_NONE && view_key(t, v, r))
+		return;
+	if (r != REQ_NONE && frame_keys[r] != NULL)
+		frame_keys[r](t, v, c);
+	else if (c != KEY_RESIZE && c != ERR && c != 27) /* Esc: nothing to cancel */
+		tui_message(t, 1, "unbound key: press ? for help");
+	if (!cur_view(t)->built && r != REQ_QUIT && view_ensure(t, cur_view(t)) < 0)
+		tui_message(t, 1, "view not built: cancelled");
+}
+
+/* ---- terminal setup and teardown ---- */
+
+static void restore_terminal(void)
+{
+	if (!isendwin())
+		endwin();
+}
+
+static void on_term(int sig)
+{
+	tui_signal = sig;
+}
+
+/* A key's work that fails (a fault, an allocation) unwinds to here: the
+ * view it was building goes, the session and its steps stay. */
+#define GUARD_OOM 1000
+static sigjmp_buf guard;
+static volatile sig_atomic_t guarded;
+
+static void on_fatal(int sig)
+{
+	if (guarded && sig != SIGABRT) {
+		guarded = 0;
+		siglongjmp(guard, sig);
+	}
+	endwin(); /* not async-signal-safe, but the process dies next */
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void on_oom(size_t n)
+{
+	(void)n;
+	if (guarded) {
+		guarded = 0;
+		siglongjmp(guard, GUARD_OOM);
+	}
+}
+
+/* After a failure: the terminal and the frame as after any key; the
+ * view being made is dropped (shown empty, not made again by itself). */
+static void recover(struct tui *t, struct tview *v, int what)
+{
+	nodelay(stdscr, FALSE);
+	curs_set(0);
+	t->prog.phase = NULL;
+	t->prog.cancelled = 0;
+	rows_clear(v);
+	v->built = 1;
+	touchwin(stdscr);
+	if (what == SIGBUS)
+		tui_message(t, 1, "the dump file changed or shrank while open (SIGBUS reading it): this view "
+				  "is dropped; what reads the file fails until it is opened again");
+	else if (what == GUARD_OOM)
+		tui_message(t, 1, "out of memory: the %s view is dropped, the steps stay (^L makes it again)",
+			    v->ops->name);
+	else
+		tui_message(t, 1, "internal error (%s) in the %s view: it is dropped, the steps stay "
+				  "(^L makes it again); please report it", strsignal(what), v->ops->name);
+}
+
+/* dispatch, with a failure contained: 0, or what failed. */
+static int guarded_dispatch(struct tui *t, int c)
+{
+	int what = sigsetjmp(guard, 1);
+
+	if (what != 0) {
+		recover(t, cur_view(t), what);
+		return what;
+	}
+	guarded = 1;
+	dispatch(t, c);
+	guarded = 0;
+	return 0;
+}
+
+static void screen_init(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_term;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_fatal;
+	sa.sa_flags = SA_NODEFER; /* a second fault after recovering is caught too */
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGFPE, &sa, NULL);
+	signal(SIGABRT, on_fatal);
+	initscr();
+	hw_set_cleanup(restore_terminal);
+	hw_set_oom(on_oom);
+	raw();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	colors_init();
+}
+
+int tui_main(const char *dump, const char *baseline, const struct open_opts *oo)
+{
+	struct heap h;
+	struct tui t = { 0 };
+	struct sbuf err;
+
+	setlocale(LC_ALL, "");
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "heapwalk: the browser needs a terminal; use a command (see --help)\n");
+		return 1;
+	}
+	sbuf_init(&err);
+	progress_init(&t.prog, oo->quiet);
+	if (baseline != NULL) {
+		t.old = xmalloc(sizeof *t.old);
+		if (heap_open(t.old, baseline, oo, &t.prog, &err) < 0) {
+			fprintf(stderr, "heapwalk: %s\n", err.buf);
+			sbuf_free(&err);
+			free(t.old);
+			return 2;
+		}
+	}
+	if (heap_open(&h, dump, oo, &t.prog, &err) < 0) {
+		fprintf(stderr, "heapwalk: %s\n", err.buf);
+		sbuf_free(&err);
+		if (t.old != NULL) {
+			heap_free(t.old);
+			free(t.old);
+		}
+		return 2;
+	}
+	heap_need(&h, HP_ALL, &t.prog);
+	if (t.old != NULL) /* its side is browsed too (gone) */
+		heap_need(t.old, HP_ALL, &t.prog);
+	/* old and new: against the baseline dump, or the agent's mark */
+	t.bl = xcalloc(1, sizeof *t.bl);
+	if (baseline != NULL ? baseline_compare(&h, t.old, t.bl, &t.prog, &err) == 0
+			     : h.agent.marks > 0 && baseline_from_mark(&h, t.bl, &err) == 0) {
+		h.baseline = t.bl;
+	} else if (baseline != NULL) {
+		fprintf(stderr, "heapwalk: %s\n", err.buf);
+		sbuf_free(&err);
+		free(t.bl);
+		heap_free(&h);
+		heap_free(t.old);
+		free(t.old);
+		return 2;
+	} else {
+		free(t.bl);
+		t.bl = NULL;
+	}
+	sbuf_free(&err);
+	progress_init(&t.prog, 1);
+	t.prog.tick = tui_tick;
+	t.prog.tick_arg = &t;
+	t.h = t.main = &h;
+	t.dump = dump;
+	t.baseline = baseline ? xstrdup(baseline) : NULL;
+	t.oo = *oo;
+	const char *kl = getenv("HEAPWALK_KEYLOG");
+	if (kl != NULL && *kl)
+		t.keylog = fopen(kl, "w");
+	struct objset all;
+	objset_all(&h, &all);
+	t.steps = xmalloc(sizeof *t.steps);
+	t.steps[0] = step_new(&h, all, "All objects", "all");
+	t.nsteps = 1;
+	h.warn.quiet = 1; /* warnings were printed at open; the screen owns the terminal now */
+	if (t.old != NULL)
+		t.old->warn.quiet = 1;
+	screen_init();
+	getmaxyx(stdscr, t.rows, t.cols);
+	if (h.warn.n > 0)
+		tui_message(&t, 1, "%zu warnings while reading the dump: see heapwalk info",
+			    h.warn.n + h.warn.suppressed);
+	view_ensure(&t, cur_view(&t));
+	while (!t.quit && !tui_signal) {
+		tui_draw(&t);
+		int c = read_key(stdscr);
+		if (tui_signal)
+			break;
+		double t0 = hw_now();
+		guarded_dispatch(&t, c);
+		if (t.keylog != NULL) {
+			tui_draw(&t);
+			fprintf(t.keylog, "%d %.3f\n", c, (hw_now() - t0) * 1000.0);
+			fflush(t.keylog);
+		}
+	}
+	restore_terminal();
+	if (t.keylog != NULL)
+		fclose(t.keylog);
+	for (size_t i = 0; i < t.nsteps; i++)
+		step_free(t.steps[i]);
+	free(t.steps);
+	t.nsteps = 0;
+	free(t.msg);
+	free(t.search);
+	pcre2_code_free(t.search_re);
+	baseline_drop(&t);
+	heap_free(&h);
+	return tui_signal ? 128 + tui_signal : 0;
+}
