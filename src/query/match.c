@@ -124,7 +124,8 @@ static void content_hashes(struct side *s)
 				cap = (size_t)nb * 2;
 				buf = xrealloc(buf, cap);
 			}
-			memcpy(buf, data, nb);
+			if (nb > 0) /* buf is NULL until an instance has fields */
+				memcpy(buf, data, nb);
 			for (uint32_t j = 0; j < k->nrefs; j++) { /* ids are addresses: out */
 				uint32_t off = h->refoffs[k->ref_first + j];
 				if (off + ids <= nb)
