@@ -93,6 +93,16 @@ void *xreallocarray(void *p, size_t n, size_t size)
 	return xrealloc(p, n * size);
 }
 
+char *xstrndup(const char *s, size_t n)
+{
+	size_t k = strnlen(s, n);
+	char *d = xmalloc(k + 1);
+
+	memcpy(d, s, k);
+	d[k] = '\0';
+	return d;
+}
+
 char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;
@@ -325,11 +335,13 @@ void fmt_bytes(char *out, size_t outsz, uint64_t bytes)
 		snprintf(out, outsz, "%llu B", (unsigned long long)bytes);
 		return;
 	}
-	while (v >= 1024 && u < 5) {
+	/* the format is chosen after rounding, so that 9.999 kB is
+	 * "10.0 kB", 1023.7 kB is "1.00 MB": never more than 7 cells */
+	while (v >= 1023.5 && u < 5) {
 		v /= 1024;
 		u++;
 	}
-	snprintf(out, outsz, v < 10 ? "%.2f %s" : v < 100 ? "%.1f %s" : "%.0f %s", v, unit[u]);
+	snprintf(out, outsz, v < 9.995 ? "%.2f %s" : v < 99.95 ? "%.1f %s" : "%.0f %s", v, unit[u]);
 }
 
 void hw_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "graph/open.h"
 #include "hprofw.h"
 #include "suites.h"
 #include "term.h"
@@ -210,7 +211,21 @@ START_TEST(test_failure_contained)
 	has(s, "Workload$Session "); /* built before: still there */
 	free(s);
 	keys(&t, "Right");
-	free(wait_for(&t, "Step 2: Instances of Workload$Session"));
+	s = wait_for(&t, "Step 2: Instances of Workload$Session");
+	has(s, "dropped after a failure: ^L makes it again"); /* the view that failed */
+	free(s);
+	/* the file as it was: ^L makes the view again, its rows open */
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", src, copy);
+	ck_assert(system(cmd) == 0);
+	keys(&t, "C-l");
+	s = wait_for(&t, "Workload$Session 0x");
+	lacks(s, "dropped after a failure");
+	free(s);
+	keys(&t, "+");
+	s = wait_for(&t, "payload = [B 0x");
+	has(s, "user = java.lang.String 0x");
+	lacks(s, "SIGBUS");
+	free(s);
 	keys(&t, "q");
 	wait_exit(&t);
 	term_stop(&t);
@@ -261,6 +276,81 @@ START_TEST(test_search_past_loaded)
 	type(&t, "no such row anywhere");
 	keys(&t, "Enter");
 	free(wait_for(&t, "not found: no such row anywhere"));
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
+/* The workload's chain of 100000 nodes: the path to a GC root from its
+ * last node (the one whose next is null) is 100000 rows, each a level
+ * deeper. Closing the path's header hides every one of them; with a
+ * depth kept in 16 bits, the rows past 65535 levels came back to the
+ * top and stayed. */
+START_TEST(test_long_path)
+{
+	struct term t;
+	struct heap h;
+	struct open_opts oo = { .quiet = 1 };
+	struct sbuf err;
+	char args[600], id[32], want[64];
+	node_t last = HW_NONE;
+	size_t nchain = 0;
+
+	ensure_dump("coops", "");
+	sbuf_init(&err);
+	ck_assert_msg(heap_open(&h, DUMPS "/coops.hprof", &oo, NULL, &err) == 0, "%s", err.buf);
+	heap_need(&h, HP_OUT, NULL);
+	for (node_t v = 1; v < h.n; v++) {
+		if (strcmp(class_name(&h, h.node_class[v]), "Workload$ChainNode") != 0)
+			continue;
+		nchain++;
+		int next = 0;
+		for (edge_t e = h.out_start[v]; e < h.out_start[v + 1]; e++)
+			next |= strcmp(class_name(&h, h.node_class[h.out[e]]), "Workload$ChainNode") == 0;
+		if (!next) {
+			ck_assert_msg(last == HW_NONE, "two ends of the chain");
+			last = v;
+		}
+	}
+	ck_assert_uint_eq(nchain, 100000);
+	ck_assert(last != HW_NONE);
+	snprintf(id, sizeof id, "0x%llx", (unsigned long long)heap_node_id(&h, last));
+	heap_free(&h);
+	sbuf_free(&err);
+
+	snprintf(args, sizeof args, "%s/coops.hprof", DUMPS);
+	term_start(&t, 100, 30, "", args);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "f");
+	type(&t, "ChainNode$");
+	keys(&t, "Enter Enter");
+	free(wait_for(&t, "Step 2: Instances of Workload$ChainNode"));
+	keys(&t, "Tab"); /* from the objects' fields to Incoming */
+	free(wait_for(&t, "object / referrer .field"));
+	keys(&t, "/");
+	type(&t, id);
+	keys(&t, "Enter");
+	free(wait_for(&t, "found after loading")); /* the smallest retained: the last page */
+	keys(&t, "r");
+	char *s = wait_for(&t, "steps from a GC root");
+	char *row = line_of(s, "path 1: ");
+	unsigned long steps = strtoul(strstr(row, "path 1: ") + 8, NULL, 10);
+	ck_assert_msg(steps >= 99999, "%s", row); /* every node of the chain, or all but the first */
+	free(row);
+	snprintf(want, sizeof want, "Workload$ChainNode %s", id);
+	has(s, want);
+	free(s);
+	keys(&t, "Down -"); /* the header: closed */
+	s = wait_for(&t, "+ path 1: ");
+	int n = 0;
+	for (const char *p = s; (p = strstr(p, "Workload$ChainNode 0x")) != NULL; p++)
+		n++;
+	ck_assert_msg(n == 1, "%d chain rows left under a closed path:\n%s", n, shown(s));
+	free(s);
+	keys(&t, "+ End"); /* open again, to the end: the GC root */
+	s = wait_for(&t, "GC root");
+	free(s);
 	keys(&t, "q");
 	wait_exit(&t);
 	term_stop(&t);
@@ -603,6 +693,7 @@ Suite *browser_suite(void)
 	tcase_add_test(tc, test_long_names_80x24);
 	tcase_add_test(tc, test_failure_contained);
 	tcase_add_test(tc, test_search_past_loaded);
+	tcase_add_test(tc, test_long_path);
 	tcase_add_test(tc, test_toggle_keeps_tree);
 	tcase_add_test(tc, test_exact_sorted_and_kept);
 	tcase_add_test(tc, test_marks_go_when_used);

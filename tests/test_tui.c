@@ -814,6 +814,75 @@ START_TEST(test_inspections_view)
 }
 END_TEST
 
+/* Two classes of one name, Retain$Dup of the application's loader and
+ * of a ByteLoader, listed apart. Using one of them is a step of its
+ * objects alone; the expression that makes it names their ids, since
+ * "instances Retain$Dup" would take both classes' objects. */
+START_TEST(test_use_one_of_same_name)
+{
+	struct term t;
+	char dump[512], cmd[1024], want[64];
+	unsigned long long nall, ball, n, b;
+
+	workload_dump("Retain", "retain", "-Xmx64m", dump, sizeof dump);
+	batch_set(dump, "instances Retain$Dup", &nall, &ball);
+	ck_assert_uint_eq(nall, 5); /* 2 of the application's, 3 of the other */
+	term_start(&t, 120, 40, "", dump);
+	char *s = wait_for(&t, "Step 1: All objects");
+	free(s);
+	/* f and s only where they apply: the hint leaves them out elsewhere */
+	keys(&t, "Tab");
+	s = wait_for(&t, "dominator tree");
+	lacks(s, "f filter");
+	lacks(s, "s sort");
+	free(s);
+	keys(&t, "f");
+	free(wait_for(&t, "no filter in the Biggest view: / searches it"));
+	keys(&t, "BTab");
+	s = wait_for(&t, "class  (sort:");
+	has(s, "f filter  s sort");
+	free(s);
+	keys(&t, "f");
+	type(&t, "Dup$");
+	keys(&t, "Enter");
+	free(wait_without(&t, "q quit", "filter (regex)"));
+	/* a regex that does not compile: the filter before stays */
+	keys(&t, "f");
+	type(&t, "Sess(");
+	keys(&t, "Enter");
+	free(wait_for(&t, "bad regex, filter unchanged: Sess("));
+	s = wait_for(&t, "Retain$Dup "); /* the rows of /Dup$/ again */
+	lacks(s, "Session");
+	char *row = line_of(s, "Retain$Dup ");
+	unsigned long long mine = strtoull(strstr(row, "Retain$Dup ") + strlen("Retain$Dup"), NULL, 10);
+	ck_assert_msg(mine == 2 || mine == 3, "%s", row);
+	free(row);
+	free(s);
+	keys(&t, "Enter");
+	s = wait_for(&t, "Step 2: Instances of Retain$Dup");
+	snprintf(want, sizeof want, "|  %llu objects", mine);
+	has(s, want);
+	free(s);
+	tmuxf(&t, "set-option -g set-clipboard on");
+	keys(&t, "x");
+	free(wait_for(&t, "-e 'object "));
+	keys(&t, "c");
+	free(wait_for(&t, "copied to the clipboard"));
+	snprintf(cmd, sizeof cmd, "%s -L %s show-buffer", tmux(), t.sock);
+	char *clip = run_out(cmd);
+	char *e = strstr(clip, "-e '"), *end = e != NULL ? strchr(e + 4, '\'') : NULL;
+	ck_assert_msg(e != NULL && end != NULL, "%s", clip);
+	*end = '\0';
+	batch_set(dump, e + 4, &n, &b);
+	ck_assert_uint_eq(n, mine);
+	ck_assert_uint_lt(b, ball);
+	free(clip);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
 /* Inspections with an argument. string-regex needs one (none: said, and
  * nothing runs); its regex, with a '/' in it, is written /.../ in the
  * step's expression. The workload made "user0".."user199": ten match
@@ -901,7 +970,14 @@ START_TEST(test_inspection_arguments)
 	type(&t, "3");
 	keys(&t, "Enter");
 	free(wait_for(&t, "largest-arrays 3 [3 groups]"));
-	keys(&t, "Up Down Enter"); /* from the inspection's row to its first group */
+	/* the groups of a new run are new rows (a mark on an old one does
+	 * not carry over): the cursor is on the inspection's row */
+	s = wait_for(&t, "largest-arrays 3 [3 groups]");
+	row = line_of(s, "largest-arrays 3 [3 groups]");
+	ck_assert_msg(strstr(row, "- largest-arrays") != NULL, "not open: %s", row);
+	free(row);
+	free(s);
+	keys(&t, "Down Enter"); /* its first group */
 	s = wait_for(&t, "Step 2: largest-arrays group 1 of ");
 	has(s, "|  1 object, ");
 	free(s);
@@ -1067,6 +1143,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_baseline_loaded_later);
 	tcase_add_test(tc, test_allocations_view);
 	tcase_add_test(tc, test_inspections_view);
+	tcase_add_test(tc, test_use_one_of_same_name);
 	tcase_add_test(tc, test_inspection_arguments);
 	tcase_add_test(tc, test_rules_screen);
 	suite_add_tcase(s, unit);

@@ -89,6 +89,22 @@ START_TEST(test_fmt_bytes)
 	ck_assert_str_eq(b, "100 MB");
 	fmt_bytes(b, sizeof b, 3ull << 30);
 	ck_assert_str_eq(b, "3.00 GB");
+	/* the format follows the rounded figure: never "10.00", "100.0"
+	 * or "1024", and so never more than 7 cells */
+	fmt_bytes(b, sizeof b, 10234);		/* 9.994 kB */
+	ck_assert_str_eq(b, "9.99 kB");
+	fmt_bytes(b, sizeof b, 10235);		/* 9.995 kB */
+	ck_assert_str_eq(b, "10.0 kB");
+	fmt_bytes(b, sizeof b, 102349);		/* 99.950 kB */
+	ck_assert_str_eq(b, "100 kB");
+	fmt_bytes(b, sizeof b, 1048063);	/* 1023.499 kB */
+	ck_assert_str_eq(b, "1023 kB");
+	fmt_bytes(b, sizeof b, 1048064);	/* 1023.5 kB */
+	ck_assert_str_eq(b, "1.00 MB");
+	for (uint64_t x = 1; x < (1ull << 50); x = x * 3 + 7) {
+		fmt_bytes(b, sizeof b, x);
+		ck_assert_msg(strlen(b) <= 7, "%llu -> \"%s\"", (unsigned long long)x, b);
+	}
 }
 END_TEST
 

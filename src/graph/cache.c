@@ -101,7 +101,7 @@ char *cache_path(const char *dump_path)
 	char *abs = realpath(dump_path, NULL);
 	const char *p = abs ? abs : dump_path;
 	const char *slash = strrchr(p, '/');
-	char *dir = slash ? strndup(p, (size_t)(slash - p) + (slash == p)) : xstrdup(".");
+	char *dir = slash ? xstrndup(p, (size_t)(slash - p) + (slash == p)) : xstrdup(".");
 	char *out;
 
 	if (access(dir, W_OK) == 0) {
@@ -290,7 +290,7 @@ static void make_cache_dir(const char *path)
 
 	if (slash == NULL || strstr(path, "/heapwalk/") == NULL)
 		return;
-	char *d = strndup(path, (size_t)(slash - path));
+	char *d = xstrndup(path, (size_t)(slash - path));
 	char *up = strrchr(d, '/');
 	if (up) {
 		*up = '\0';

@@ -705,7 +705,17 @@ static int cmp_group(const void *a, const void *b, void *ctx)
 	int c = strcmp(nx, ny);
 	if (c != 0)
 		return c;
-	return strcmp(x->field ? x->field : "", y->field ? y->field : "");
+	c = strcmp(x->field ? x->field : "", y->field ? y->field : "");
+	if (c != 0)
+		return c;
+	/* one name, two loaders' classes; a field in and out of a
+	 * collection: an order all the same (qsort is not stable) */
+	if (x->cls != y->cls)
+		return x->cls < y->cls ? -1 : 1;
+	if (x->coll != y->coll)
+		return x->coll < y->coll ? -1 : 1;
+	node_t fx = x->count ? x->nodes[0] : 0, fy = y->count ? y->nodes[0] : 0;
+	return fx < fy ? -1 : fx > fy;
 }
 
 /* The groups of a finished walk, sorted; `resort`: members came out of

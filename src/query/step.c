@@ -337,7 +337,7 @@ static int parse_one(struct lexer *lx, struct pipeline *pl)
 		const char *q = lx->p;
 		size_t n = strncmp(q, "keys", 4) == 0 ? 4 : strncmp(q, "values", 6) == 0 ? 6 : 0;
 		if (n > 0 && (q[n] == '\0' || q[n] == ' ' || q[n] == '\t' || q[n] == '|')) {
-			s.arg = strndup(q, n);
+			s.arg = xstrndup(q, n);
 			lx->p += n;
 		}
 	}

@@ -164,10 +164,14 @@ static void rq_search_next(struct tui *t, struct tview *v, int c)
 
 static void rq_filter(struct tui *t, struct tview *v, int c)
 {
+	(void)c;
+	if (!(v->ops->flags & VO_FILTER)) {
+		tui_message(t, 1, "no filter in the %s view: / searches it", v->ops->name);
+		return;
+	}
 	char *old = v->filter ? xstrdup(v->filter) : NULL;
 	char *q = tui_prompt(t, "filter (regex): ", live_filter, v);
 
-	(void)c;
 	if (q == NULL) { /* Esc: back to the filter before */
 		live_filter(t, old ? old : "", v);
 	} else if (*q == '\0') { /* Enter on nothing: no filter */
@@ -175,7 +179,9 @@ static void rq_filter(struct tui *t, struct tview *v, int c)
 		if (old != NULL)
 			tui_message(t, 0, "filter off");
 	} else if (v->filter == NULL || strcmp(v->filter, q) != 0) {
-		tui_message(t, 1, "bad regex: %s", q);
+		/* typed as far as a valid regex, then not: the filter before */
+		live_filter(t, old ? old : "", v);
+		tui_message(t, 1, "bad regex, filter unchanged: %s", q);
 	}
 	free(q);
 	free(old);
@@ -188,6 +194,7 @@ static void rq_redraw(struct tui *t, struct tview *v, int c)
 {
 	(void)c;
 	clearok(curscr, TRUE);
+	v->dropped = 0; /* ^L makes a dropped view again */
 	if (!v->built && view_ensure(t, v) < 0)
 		tui_message(t, 1, "view not built: cancelled");
 }
@@ -245,7 +252,7 @@ static void dispatch(struct tui *t, int c)
 		frame_keys[r](t, v, c);
 	else if (c != KEY_RESIZE && c != ERR && c != 27) /* Esc: nothing to cancel */
 		tui_message(t, 1, "unbound key: press ? for help");
-	if (!cur_view(t)->built && r != REQ_QUIT && view_ensure(t, cur_view(t)) < 0)
+	if (!cur_view(t)->built && !cur_view(t)->dropped && r != REQ_QUIT && view_ensure(t, cur_view(t)) < 0)
 		tui_message(t, 1, "view not built: cancelled");
 }
 
@@ -266,13 +273,17 @@ static void on_term(int sig)
  * view it was building goes, the session and its steps stay. */
 #define GUARD_OOM 1000
 static sigjmp_buf guard;
-static volatile sig_atomic_t guarded;
+static volatile sig_atomic_t guarded, failed;
+/* The view being made when the work failed (tree.c and steps.c set it
+ * around a build or an expansion); NULL: another action. */
+struct tview *volatile tui_building;
 
 static void on_fatal(int sig)
 {
 	if (guarded && sig != SIGABRT) {
 		guarded = 0;
-		siglongjmp(guard, sig);
+		failed = sig;
+		siglongjmp(guard, 1);
 	}
 	endwin(); /* not async-signal-safe, but the process dies next */
 	signal(sig, SIG_DFL);
@@ -284,40 +295,48 @@ static void on_oom(size_t n)
 	(void)n;
 	if (guarded) {
 		guarded = 0;
-		siglongjmp(guard, GUARD_OOM);
+		failed = GUARD_OOM;
+		siglongjmp(guard, 1);
 	}
 }
 
 /* After a failure: the terminal and the frame as after any key; the
- * view being made is dropped (shown empty, not made again by itself). */
-static void recover(struct tui *t, struct tview *v, int what)
+ * view being made, if any, is dropped (shown empty, made again on ^L).
+ * What the failed work had allocated is not freed. */
+static void recover(struct tui *t, int what)
 {
+	struct tview *v = tui_building;
+	char where[96];
+
+	tui_building = NULL;
 	nodelay(stdscr, FALSE);
 	curs_set(0);
 	t->prog.phase = NULL;
 	t->prog.cancelled = 0;
-	rows_clear(v);
-	v->built = 1;
 	touchwin(stdscr);
+	if (v != NULL) {
+		rows_clear(v);
+		v->built = 0;
+		v->dropped = 1;
+		snprintf(where, sizeof where, "the %s view is dropped (^L: again)", v->ops->name);
+	} else {
+		snprintf(where, sizeof where, "that was not done");
+	}
 	if (what == SIGBUS)
-		tui_message(t, 1, "the dump file changed or shrank while open (SIGBUS reading it): this view "
-				  "is dropped; what reads the file fails until it is opened again");
+		tui_message(t, 1, "the dump file changed or shrank (SIGBUS): %s", where);
 	else if (what == GUARD_OOM)
-		tui_message(t, 1, "out of memory: the %s view is dropped, the steps stay (^L makes it again)",
-			    v->ops->name);
+		tui_message(t, 1, "out of memory: %s", where);
 	else
-		tui_message(t, 1, "internal error (%s) in the %s view: it is dropped, the steps stay "
-				  "(^L makes it again); please report it", strsignal(what), v->ops->name);
+		tui_message(t, 1, "internal error (%s): %s; please report it", strsignal(what), where);
 }
 
 /* dispatch, with a failure contained: 0, or what failed. */
 static int guarded_dispatch(struct tui *t, int c)
 {
-	int what = sigsetjmp(guard, 1);
-
-	if (what != 0) {
-		recover(t, cur_view(t), what);
-		return what;
+	failed = 0;
+	if (sigsetjmp(guard, 1) != 0) {
+		recover(t, failed);
+		return failed;
 	}
 	guarded = 1;
 	dispatch(t, c);
@@ -333,8 +352,12 @@ static void screen_init(void)
 	sa.sa_handler = on_term;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* an overflowed stack still runs the handler: on a stack of its own */
+	static char altstack[1 << 16];
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof altstack };
+	sigaltstack(&ss, NULL);
 	sa.sa_handler = on_fatal;
-	sa.sa_flags = SA_NODEFER; /* a second fault after recovering is caught too */
+	sa.sa_flags = SA_NODEFER | SA_ONSTACK; /* a second fault after recovering is caught too */
 	sigaction(SIGSEGV, &sa, NULL);
 	sigaction(SIGBUS, &sa, NULL);
 	sigaction(SIGFPE, &sa, NULL);

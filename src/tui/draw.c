@@ -585,7 +585,7 @@ void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf 
 		  * what comes before the name stays if the name keeps room */
 		const char *ell = MB_CUR_MAX > 1 ? "\xe2\x80\xa6" : "..";
 		int ew = MB_CUR_MAX > 1 ? 1 : 2;
-		char *pre = strndup(left, off);
+		char *pre = xstrndup(left, off);
 		int pw = text_width(pre);
 		const char *p = t.buf;
 		if (avail - pw - ew >= 12) {
@@ -636,40 +636,52 @@ static void draw_rows(struct tui *t)
 		move(4 + y, 0);
 		if (i >= v->rows.n) {
 			if (v->rows.n == 0 && y == 0)
-				draw_text(v->built ? "  (nothing to show)" : "  (not built: press ^L)", COLS, 0);
+				draw_text(v->dropped ? "  (dropped after a failure: ^L makes it again)"
+					  : v->built ? "  (nothing to show)" : "  (not built: press ^L)", COLS, 0);
 			clrtoeol();
 			continue;
 		}
 		struct row *r = &v->rows.v[i];
 		attr_t a = i == v->cur ? attr_of(C_CURSOR) : r->marked ? attr_of(C_MARK) : A_NORMAL;
 		attrset(a);
-		char ind[80];
-		int d = r->depth * 2 < lw / 3 ? r->depth * 2 : lw / 3; /* deep trees: the label keeps room */
-		memset(ind, ' ', (size_t)d);
-		ind[d] = '\0';
+		/* deep trees: the indent takes a third of the label at most */
+		int cap = lw > 0 ? lw / 3 : 0;
+		int d = r->depth <= (uint32_t)cap / 2 ? (int)r->depth * 2 : cap;
+		/* a row without numbers (a note, a GC root's record) has the line */
+		int nocols = (r->flags & RF_NOCOLS) && r->right == NULL, w = nocols ? COLS : lw;
 		int used = draw_text(r->marked ? "*" : " ", 1, 0);
-		used += draw_text(ind, lw - used, 0);
-		used += draw_text(r->open < 0 ? "  " : r->open ? "- " : "+ ", lw - used, 0);
+		used += draw_text("", d < w - used ? d : w - used, 1);
+		/* an open "more" row stays, its page after it: no sign */
+		used += draw_text(r->open < 0 || (r->more && r->open) ? "  " : r->open ? "- " : "+ ", w - used, 0);
 		sbuf_reset(&lab);
-		label_fit(r->left, r->name_off, r->name_len, lw - used, &lab);
-		draw_text(lab.buf, lw - used, 1);
-		sbuf_reset(&rt);
-		if (r->right != NULL) {
-			sbuf_addc(&rt, ' ');
-			sbuf_adds(&rt, r->right);
-		} else {
-			row_cols(v, r, shown, width, &rt);
+		label_fit(r->left, r->name_off, r->name_len, w - used, &lab);
+		draw_text(lab.buf, w - used, 1);
+		if (!nocols) {
+			sbuf_reset(&rt);
+			if (r->right != NULL) {
+				sbuf_addc(&rt, ' ');
+				sbuf_adds(&rt, r->right);
+			} else {
+				row_cols(v, r, shown, width, &rt);
+			}
+			draw_text(rt.buf, COLS - lw, 1);
 		}
-		draw_text(rt.buf, COLS - lw, 1);
 		attrset(A_NORMAL);
 	}
 	sbuf_free(&rt);
 	sbuf_free(&lab);
 }
 
-/* The key hint: as many as fit, "? help  q quit" always. */
+static int view_takes(const struct view_ops *o, enum request r)
+{
+	for (const struct view_key *k = o->keys; k != NULL && k->req != REQ_NONE; k++)
+		if (k->req == r)
+			return 1;
+	return 0;
+}
+
 /* The key hint: what is active first (marks, a filter), then as many
- * keys as fit, "? help  q quit" always. */
+ * keys as fit of those the view takes, "? help  q quit" always. */
 static void hint(const struct tui *t, const struct tview *v, struct sbuf *out)
 {
 	static const char *const parts[] = { "Enter use", "Space mark", "Tab view", "+/- expand",
@@ -693,6 +705,9 @@ static void hint(const struct tui *t, const struct tview *v, struct sbuf *out)
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
 		if (marked > 0 && i < 2)
 			continue; /* said already */
+		if ((strcmp(parts[i], "f filter") == 0 && !(v->ops->flags & VO_FILTER)) ||
+		    (strcmp(parts[i], "s sort") == 0 && !view_takes(v->ops, REQ_SORT)))
+			continue;
 		int w = text_width(out->buf) + (first ? 0 : 2) + (int)strlen(parts[i]) + (int)strlen(tail);
 		if (w > t->cols)
 			break;
@@ -774,8 +789,12 @@ void tui_tick(struct progress *p, uint64_t done)
 	if (tui_signal) /* SIGTERM, SIGHUP: stop working, then leave */
 		p->cancelled = 1;
 	char line[160];
-	snprintf(line, sizeof line, " %s: %3.0f%%   Esc: cancel", p->phase ? p->phase : "working",
-		 p->total ? 100.0 * (double)done / (double)p->total : 0.0);
+	if (p->total) /* else a count with no whole: rows loaded so far */
+		snprintf(line, sizeof line, " %s: %3.0f%%   Esc: cancel", p->phase ? p->phase : "working",
+			 100.0 * (double)done / (double)p->total);
+	else
+		snprintf(line, sizeof line, " %s: %llu   Esc: cancel", p->phase ? p->phase : "working",
+			 (unsigned long long)done);
 	move(t->rows - 1, 0);
 	attrset(attr_of(C_HINT));
 	draw_text(line, t->cols, 1);

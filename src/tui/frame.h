@@ -72,6 +72,10 @@ int text_box(struct tui *t, const char *title, const char *text, const char *key
 int popup(struct tui *t, const char *title, char **items, size_t n, size_t sel);
 void help(struct tui *t);
 
+/* ---- browser.c ---- */
+/* The view a build or an expansion is making, for a failure to drop. */
+extern struct tview *volatile tui_building;
+
 /* ---- rules_screen.c ---- */
 void rules_screen(struct tui *t);
 

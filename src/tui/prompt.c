@@ -67,7 +67,7 @@ int text_box(struct tui *t, const char *title, const char *text, const char *key
 {
 	int w = COLS - 4 < 120 ? COLS - 4 : 120, inner = w - 4;
 	char **lines = NULL;
-	size_t n = 0;
+	size_t n = 0, top = 0;
 
 	/* wrap: at a blank when there is one on the line, else where it fills */
 	for (const char *p = text; *p;) {
@@ -83,26 +83,43 @@ int text_box(struct tui *t, const char *title, const char *text, const char *key
 				k = b + 1;
 		}
 		lines = xreallocarray(lines, n + 1, sizeof *lines);
-		lines[n++] = strndup(p, k);
+		lines[n++] = xstrndup(p, k);
 		p += k;
 	}
 	int hgt = (int)n + 4 < t->rows - 2 ? (int)n + 4 : t->rows - 2;
+	size_t page = hgt > 4 ? (size_t)hgt - 4 : 1;
 	WINDOW *win = newwin(hgt, w, (t->rows - hgt) / 2, 2);
+	int c;
 	keypad(win, TRUE);
-	werase(win);
-	box(win, 0, 0);
-	wmove(win, 0, 2);
-	waddnstr(win, title, w - 4);
-	for (int y = 0; y < hgt - 4 && (size_t)y < n; y++) {
-		wmove(win, y + 2, 2);
-		waddstr(win, lines[y]);
+	for (;;) { /* all of it, or a page with Up and Down when it is long */
+		werase(win);
+		box(win, 0, 0);
+		wmove(win, 0, 2);
+		waddnstr(win, title, w - 4);
+		for (size_t y = 0; y < page && top + y < n; y++) {
+			wmove(win, (int)y + 2, 2);
+			waddstr(win, lines[top + y]);
+		}
+		wattrset(win, attr_of(C_HINT));
+		wmove(win, hgt - 1, 2);
+		if (n > page) {
+			char more[64];
+			snprintf(more, sizeof more, "lines %zu-%zu of %zu (Up/Down)  ", top + 1,
+				 top + page < n ? top + page : n, n);
+			waddnstr(win, more, w - 4);
+		}
+		waddnstr(win, keys, w - 4 - getcurx(win) + 2);
+		wattrset(win, A_NORMAL);
+		wrefresh(win);
+		c = read_key(win);
+		enum request r = key_request(c);
+		if (n > page && r == REQ_DOWN && top + page < n)
+			top++;
+		else if (n > page && r == REQ_UP && top > 0)
+			top--;
+		else if (!(n > page && (r == REQ_UP || r == REQ_DOWN)))
+			break;
 	}
-	wattrset(win, attr_of(C_HINT));
-	wmove(win, hgt - 1, 2);
-	waddnstr(win, keys, w - 4);
-	wattrset(win, A_NORMAL);
-	wrefresh(win);
-	int c = read_key(win);
 	delwin(win);
 	touchwin(stdscr);
 	for (size_t i = 0; i < n; i++)

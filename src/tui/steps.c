@@ -68,10 +68,12 @@ void step_go(struct tui *t, size_t k)
 
 int view_ensure(struct tui *t, struct tview *v)
 {
-	if (v->built)
+	if (v->built || v->dropped)
 		return 0;
 	tui_work_begin(t, "building the view");
+	tui_building = v;
 	int rc = v->ops->build(t, v);
+	tui_building = NULL;
 	if (tui_work_end(t) < 0 || rc < 0) {
 		rows_clear(v);
 		return -1;
@@ -152,8 +154,7 @@ void use_step(struct tui *t, enum step_op op, const char *title)
 	struct sbuf err, ex;
 
 	if ((op == ST_NEW || op == ST_OLD) && t->h != t->main) {
-		tui_message(t, 1, "%s", "this step is on the baseline's side: new and old are about the open "
-				       "dump's objects");
+		tui_message(t, 1, "%s", "this step is on the baseline's side: new and old mean the open dump's");
 		return;
 	}
 	sbuf_init(&err);
@@ -474,6 +475,8 @@ void step_list(struct tui *t)
 
 void use_menu(struct tui *t)
 {
+	/* the first letters differ: a letter picks its item (h and q are
+	 * Left and quit there) */
 	char *items[] = { "retained  the objects the set retains (R)",
 			  "incoming  the objects that refer to the set: referrers (I)",
 			  "outgoing  the objects the set refers to: referents (O)",
@@ -484,7 +487,7 @@ void use_menu(struct tui *t)
 			  "elements  the elements, keys and values of the set's collections",
 			  "loaded    the instances of the classes the set's class loaders define",
 			  "new       the objects created since the baseline or mark (>)",
-			  "old       the objects that existed at the baseline or mark (<)",
+			  "before    old objects: those that existed at the baseline or mark (<)",
 			  "gone      the baseline's objects that no longer exist (~)" };
 	switch (popup(t, "Use", items, sizeof items / sizeof items[0], 0)) {
 	case 0: use_step(t, ST_RETAINED, "Retained"); break;

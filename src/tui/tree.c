@@ -15,14 +15,19 @@ static int expand_at(struct tui *t, struct tview *v, size_t i, size_t *added)
 	*added = 0;
 	if (i >= v->rows.n || v->rows.v[i].open != 0 || v->ops->expand == NULL)
 		return 0;
+	struct tview *was = tui_building; /* a build may open rows */
+	tui_building = v;
 	int rc = v->ops->expand(t, v, i, &kids);
+	tui_building = was;
 	if (rc < 0 || progress_cancelled(&t->prog)) {
 		for (size_t k = 0; k < kids.n; k++)
 			row_free(v, &kids.v[k]);
 		free(kids.v);
 		return -1;
 	}
-	uint16_t d = v->rows.v[i].depth + 1;
+	/* a "more" row's page goes on at its depth, after it; other rows'
+	 * children one deeper */
+	uint32_t d = v->rows.v[i].depth + (v->rows.v[i].more ? 0 : 1);
 	for (size_t k = 0; k < kids.n; k++) /* a view may nest rows under a child */
 		kids.v[k].depth += d;
 	struct rowvec *rv = &v->rows;
@@ -31,7 +36,8 @@ static int expand_at(struct tui *t, struct tview *v, size_t i, size_t *added)
 		rv->v = xreallocarray(rv->v, rv->cap, sizeof *rv->v);
 	}
 	memmove(rv->v + i + 1 + kids.n, rv->v + i + 1, (rv->n - i - 1) * sizeof *rv->v);
-	memcpy(rv->v + i + 1, kids.v, kids.n * sizeof *kids.v);
+	if (kids.n > 0) /* kids.v is NULL with none */
+		memcpy(rv->v + i + 1, kids.v, kids.n * sizeof *kids.v);
 	rv->n += kids.n;
 	rv->v[i].open = 1;
 	free(kids.v);
@@ -162,7 +168,7 @@ void collapse_row(struct tview *v, size_t i)
 {
 	struct row *r = &v->rows.v[i];
 
-	if (r->open != 1) { /* go to the parent */
+	if (r->open != 1 || r->more) { /* go to the parent (a page loaded stays) */
 		while (i > 0 && v->rows.v[i - 1].depth >= r->depth)
 			i--;
 		if (i > 0 && r->depth > 0)
@@ -214,10 +220,18 @@ void search(struct tui *t, int dir)
 		return;
 	}
 	pcre2_match_data *md = pcre2_match_data_create_from_pattern(t->search_re, NULL);
-	size_t start = v->cur < v->rows.n ? v->cur : 0, i = start;
+	size_t start = v->cur < v->rows.n ? v->cur : 0, i = start, added;
 	tui_work_begin(t, "searching");
-	t->prog.total = v->st->set.count;
+	t->prog.total = 0; /* rows loaded: no whole to give a percentage of */
+	/* on a page not loaded yet: it is the next rows */
+	if (dir > 0 && v->rows.v[start].more && v->rows.v[start].open == 0) {
+		if (expand_at(t, v, start, &added) < 0)
+			stopped = 1;
+		loaded += added;
+	}
 	do {
+		if (stopped)
+			break;
 		i = dir > 0 ? (i + 1 == v->rows.n ? 0 : i + 1) : (i == 0 ? v->rows.n - 1 : i - 1);
 		struct row *r = &v->rows.v[i];
 		if (pcre2_match(t->search_re, (PCRE2_SPTR)r->left, PCRE2_ZERO_TERMINATED, 0, 0, md, NULL) >= 0) {
@@ -225,7 +239,6 @@ void search(struct tui *t, int dir)
 			break;
 		}
 		if (dir > 0 && r->more && r->open == 0) {
-			size_t added;
 			if (expand_at(t, v, i, &added) < 0) {
 				stopped = 1;
 				break;
@@ -239,8 +252,7 @@ void search(struct tui *t, int dir)
 	pcre2_match_data_free(md);
 	if (tui_work_end(t) < 0)
 		stopped = 1;
-	if (found)
-		v->cur = i;
+	v->cur = found ? i : start; /* else on its row, which rows loaded before it moved */
 	if (found && loaded > 0)
 		tui_message(t, 0, "found after loading %zu more rows", loaded);
 	else if (stopped)

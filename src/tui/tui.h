@@ -56,7 +56,7 @@ struct column {
 struct row {
 	node_t node;        /* the object, HW_NONE if the row is none */
 	uint32_t cls;       /* the class, HW_NONE if none */
-	uint16_t depth;
+	uint32_t depth;     /* a path to a GC root can be a million steps long */
 	int8_t open;        /* -1 leaf, 0 closed, 1 open */
 	uint8_t marked;
 	uint8_t kind;       /* the view's own row kinds (view.h) */
@@ -100,8 +100,13 @@ struct view_key {
 	int (*fn)(struct tui *t, struct tview *v, enum request r);
 };
 
+enum {
+	VO_FILTER = 1, /* f filters the rows (the others: / searches them) */
+};
+
 struct view_ops {
 	const char *name;       /* the tab */
+	unsigned flags;         /* VO_* */
 	const char *short_name; /* the tab when the names do not fit in 80 columns; NULL: name */
 	/* the view's options, kept with the step: state_size bytes the frame
 	 * allocates zeroed (then state_init) and frees with the step */
@@ -141,6 +146,7 @@ struct tview {
 	void *data;         /* what build computed: the view's own, freed by ops->data_free */
 	size_t nmarked;     /* rows marked (kept by the frame) */
 	int built;
+	int dropped;        /* a failure while making it: not made again but on ^L */
 };
 
 struct hstep {

@@ -64,6 +64,11 @@ void tv_page_free(void *data);
 /* ---- steps ---- */
 /* "instances NAME", the name as a regex when it has to be; appends. */
 void tv_instances_expr(struct sbuf *ex, const char *name);
+/* Class indices (uint32_t) by name, then index; ctx: the heap. */
+int cmp_cls_name(const void *a, const void *b, void *ctx);
+/* 1 if no class outside m[] (a byte per class, nonzero: chosen) has
+ * the name of a class in it: "instances NAME" then names just these. */
+int tv_names_unique(const struct heap *h, const uint8_t *m);
 /* A PCRE2 literal: \Q...\E, a \E or / inside split out; appends. */
 void tv_rx_literal(struct sbuf *sb, const char *s);
 /* A canonical "object ID,..." step for the nodes, or NULL if too many

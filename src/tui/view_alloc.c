@@ -46,7 +46,7 @@ static void alloc_level(struct tui *t, struct tview *v, uint32_t i, struct rowve
 		struct row *r = rowvec_add(out);
 		r->kind = VR_ALLOC;
 		r->num[0] = c;
-		r->key = (uint64_t)c + 1;
+		r->key = ((uint64_t)c + 1) | (uint64_t)ast(v)->calltree << 63; /* two trees */
 		r->val[0] = cn->count;
 		r->val[1] = cn->bytes;
 		r->open = cn->nkids ? 0 : -1;
@@ -171,6 +171,7 @@ static const struct view_key alloc_keys[] = {
 
 const struct view_ops alloc_ops = {
 	.name = "Allocations",
+	.flags = VO_FILTER,
 	.short_name = "Alloc",
 	.state_size = sizeof(struct alloc_state),
 	.build = alloc_build,

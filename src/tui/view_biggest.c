@@ -304,12 +304,17 @@ static int biggest_use(struct tui *t, struct tview *v, int reached, struct use *
 	const struct row *r = v->cur < v->rows.n ? &v->rows.v[v->cur] : NULL;
 	if (!any && !reached && r != NULL && r->kind == VR_GROUP && r->depth == 0) {
 		struct sbuf ex, l;
-		sbuf_init(&ex);
+		uint8_t *m = xcalloc(t->h->ncls + 1, 1);
+		m[r->cls] = 1;
+		if (tv_names_unique(t->h, m)) { /* else the ids tv_use_nodes gave, if any */
+			sbuf_init(&ex);
+			sbuf_adds(&ex, "top | ");
+			tv_instances_expr(&ex, class_name(t->h, r->cls));
+			free(u->expr);
+			u->expr = sbuf_detach(&ex);
+		}
+		free(m);
 		sbuf_init(&l);
-		sbuf_adds(&ex, "top | ");
-		tv_instances_expr(&ex, class_name(t->h, r->cls));
-		free(u->expr);
-		u->expr = sbuf_detach(&ex);
 		tv_class_text(t->h, r->cls, &l, NULL);
 		free(u->title);
 		u->title = xasprintf("Top objects of %s", l.buf);

@@ -108,6 +108,16 @@ static int classes_build(struct tui *t, struct tview *v)
 		if (cst(v)->sort == CS_GROWTH && cd->d == NULL) /* taken over from a step with a baseline */
 			cst(v)->sort = CS_SHALLOW;
 	}
+	/* a package's or loader's exact size is over the classes the filter
+	 * shows: another filter, other sizes */
+	const char *f = v->filter ? v->filter : "";
+	if (strcmp(f, cd->gexact_filter ? cd->gexact_filter : "") != 0) {
+		free(cd->gexact);
+		cd->gexact = NULL;
+		cd->ngexact = 0;
+		free(cd->gexact_filter);
+		cd->gexact_filter = xstrdup(f);
+	}
 	classes_rows(t, v);
 	return 0;
 }
@@ -173,34 +183,52 @@ static int classes_use(struct tui *t, struct tview *v, int reached, struct use *
 			nm++;
 			one = c;
 		}
+	/* by name, so the expression reads the same every time; unless
+	 * another loader has a class of the same name: then the objects'
+	 * ids, if few enough, or no expression */
+	int byname = nm > 0 && tv_names_unique(h, m);
 	if (nm == 1) {
 		const char *name = class_name(h, one);
-		tv_instances_expr(&ex, name);
 		struct sbuf l;
 		sbuf_init(&l);
 		tv_add_esc(&l, name);
 		u->title = xasprintf("Instances of %s", l.buf);
 		sbuf_free(&l);
-	} else if (nm > 1) { /* by name, so the expression reads the same every time */
-		uint32_t *list = xmalloc(nm * sizeof *list);
-		size_t k = 0;
-		for (uint32_t c = 0; c < h->ncls; c++)
-			if (m[c])
-				list[k++] = c;
-		hw_sort(list, nm, sizeof *list, cmp_cls_name, h);
-		sbuf_adds(&ex, "instances /^(?:");
-		for (k = 0; k < nm; k++) {
-			if (k > 0)
-				sbuf_addc(&ex, '|');
-			tv_rx_literal(&ex, class_name(h, list[k]));
-		}
-		sbuf_adds(&ex, ")$/");
-		free(list);
+		if (byname)
+			tv_instances_expr(&ex, name);
+	} else if (nm > 1) {
 		u->title = xasprintf("Instances of %zu classes", nm);
+		if (byname) {
+			uint32_t *list = xmalloc(nm * sizeof *list);
+			size_t k = 0;
+			for (uint32_t c = 0; c < h->ncls; c++)
+				if (m[c])
+					list[k++] = c;
+			hw_sort(list, nm, sizeof *list, cmp_cls_name, h);
+			sbuf_adds(&ex, "instances /^(?:");
+			for (k = 0; k < nm; k++) {
+				if (k > 0)
+					sbuf_addc(&ex, '|');
+				tv_rx_literal(&ex, class_name(h, list[k]));
+			}
+			sbuf_adds(&ex, ")$/");
+			free(list);
+		}
 	} else {
 		u->title = xstrdup("Instances");
 	}
-	u->expr = sbuf_detach(&ex);
+	if (byname || nm == 0) {
+		u->expr = sbuf_detach(&ex);
+	} else {
+		node_t *ids = xmalloc((EXPR_MAX_IDS + 1) * sizeof *ids);
+		size_t k = 0;
+		for (node_t n = 1; n < h->n && k <= EXPR_MAX_IDS; n++)
+			if (bit_get(u->set.bits, n))
+				ids[k++] = n;
+		u->expr = tv_ids_expr(h, ids, k);
+		free(ids);
+		sbuf_free(&ex);
+	}
 	free(m);
 	return 0;
 }
@@ -381,6 +409,7 @@ static void classes_data_free(void *data)
 		free(cd->only);
 		free(cd->exact);
 		free(cd->gexact);
+		free(cd->gexact_filter);
 		free(cd);
 	}
 }
@@ -404,6 +433,7 @@ static const struct view_key classes_keys[] = {
 
 const struct view_ops classes_ops = {
 	.name = "Classes",
+	.flags = VO_FILTER,
 	.state_size = sizeof(struct classes_state),
 	.state_init = classes_state_init,
 	.build = classes_build,

@@ -39,8 +39,9 @@ struct classes_data {
 	} *only;
 	size_t nonly;
 	uint64_t *exact;        /* exact retained per class, UINT64_MAX unknown; NULL: none asked */
-	struct group_exact *gexact; /* of package and loader rows */
+	struct group_exact *gexact; /* of package and loader rows, */
 	size_t ngexact;
+	char *gexact_filter;        /* under this filter (NULL: none) */
 };
 
 static inline struct classes_state *cst(const struct tview *v) { return v->state; }
@@ -62,7 +63,6 @@ uint64_t class_ret(const struct tview *v, const struct class_row *r);
 /* The exact retained size of a package or loader row (its key). */
 int group_exact_get(const struct classes_data *cd, uint64_t key, uint64_t *bytes);
 void group_exact_set(struct classes_data *cd, uint64_t key, uint64_t bytes);
-int cmp_cls_name(const void *a, const void *b, void *ctx);
 void add_delta(struct cls_delta *sum, const struct classes_data *cd, uint32_t c);
 
 /* view_classes_group.c: the package tree and the loaders */

@@ -20,7 +20,7 @@ static char *pkg_prefix(const char *name, int depth)
 			return NULL;
 		p++;
 	}
-	return strndup(name, (size_t)(p - name));
+	return xstrndup(name, (size_t)(p - name));
 }
 
 static int prefix_depth(const char *prefix)

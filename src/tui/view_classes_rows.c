@@ -123,17 +123,6 @@ int class_visible(struct tui *t, struct tview *v, uint32_t c)
 	return ok;
 }
 
-/* ctx: the heap */
-int cmp_cls_name(const void *a, const void *b, void *ctx)
-{
-	const struct heap *h = ctx;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int c = strcmp(class_name(h, x), class_name(h, y));
-
-	return c ? c : x < y ? -1 : x > y; /* one name, several loaders: by index */
-}
-
-
 void add_delta(struct cls_delta *sum, const struct classes_data *cd, uint32_t c)
 {
 	if (cd->d == NULL)

@@ -177,6 +177,36 @@ void tv_instances_expr(struct sbuf *ex, const char *name)
 	}
 }
 
+int cmp_cls_name(const void *a, const void *b, void *ctx)
+{
+	const struct heap *h = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(class_name(h, x), class_name(h, y));
+
+	return c ? c : x < y ? -1 : x > y; /* one name, several loaders: by index */
+}
+
+int tv_names_unique(const struct heap *h, const uint8_t *m)
+{
+	uint32_t *byname = xmalloc((h->ncls + 1) * sizeof *byname);
+	int unique = 1;
+
+	for (uint32_t c = 0; c < h->ncls; c++)
+		byname[c] = c;
+	hw_sort(byname, h->ncls, sizeof *byname, cmp_cls_name, (void *)h);
+	for (size_t i = 0, j; i < h->ncls && unique; i = j) {
+		int in = 0, out = 0;
+		const char *name = class_name(h, byname[i]);
+		for (j = i; j < h->ncls && strcmp(class_name(h, byname[j]), name) == 0; j++) {
+			in |= m[byname[j]] != 0;
+			out |= m[byname[j]] == 0;
+		}
+		unique = !(in && out);
+	}
+	free(byname);
+	return unique;
+}
+
 char *tv_ids_expr(const struct heap *h, const node_t *a, size_t n)
 {
 	struct sbuf sb;

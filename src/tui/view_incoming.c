@@ -46,7 +46,7 @@ static int root_has_thread(unsigned kind)
 	       kind == RK_THREAD_OBJ || kind == RK_NATIVE_STACK || kind == RK_THREAD_BLOCK;
 }
 
-static struct row *info_row(struct rowvec *out, uint16_t depth, uint8_t kind, const char *text)
+static struct row *info_row(struct rowvec *out, uint32_t depth, uint8_t kind, const char *text)
 {
 	struct row *r = rowvec_add(out);
 
@@ -60,7 +60,7 @@ static struct row *info_row(struct rowvec *out, uint16_t depth, uint8_t kind, co
 /* The GC root records of x, each on lines of its own at depth d (a long
  * label cut at 80 columns said nothing): "GC root: Java frame", then
  * the thread and frame number, then the frame's method. */
-static void root_rows(const struct heap *h, node_t x, uint16_t d, struct rowvec *out)
+static void root_rows(const struct heap *h, node_t x, uint32_t d, struct rowvec *out)
 {
 	/* root_rec is sorted by node, its first member */
 	size_t lo = lower_bound_u32s(h->root_rec, h->nroot_rec, sizeof *h->root_rec, x);
@@ -101,7 +101,7 @@ static void root_rows(const struct heap *h, node_t x, uint16_t d, struct rowvec 
 
 /* A referrer of dst; how: REF_*. The virtual root as a referrer: dst's
  * root records. Rows at depth d (relative, under an expanded row). */
-static void referrer_row(struct tui *t, struct rowvec *out, node_t src, node_t dst, int how, uint16_t d)
+static void referrer_row(struct tui *t, struct rowvec *out, node_t src, node_t dst, int how, uint32_t d)
 {
 	const struct heap *h = t->h;
 	struct sbuf l, lab;
@@ -159,7 +159,7 @@ static void paths_rows(struct tui *t, struct tview *v, node_t target)
 		/* target upwards: each row holds the one above it */
 		for (size_t k = b - 1; k-- > a;) {
 			size_t before = v->rows.n;
-			uint16_t d = (uint16_t)(2 + (b - 2 - k));
+			uint32_t d = (uint32_t)(2 + (b - 2 - k));
 			referrer_row(t, &v->rows, pv.nodes[k], pv.nodes[k + 1], REF_STRONG, d);
 			v->rows.v[before].open = -1;
 			if (k == a) /* the root object: what kind of root, below it */

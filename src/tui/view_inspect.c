@@ -18,6 +18,7 @@ struct insp_state {
 	char *arg;          /* the argument it ran with; NULL: none or the default */
 	int ran, open;
 	size_t shown;       /* groups listed (a page at a time) */
+	uint32_t runs;      /* how many times it ran: a group of another run is another row */
 };
 
 struct insp_view {
@@ -133,7 +134,7 @@ static void insp_group_row(struct tview *v, size_t i, size_t k)
 	insp_vals(r, g->priority <= IP_HIGH ? (uint64_t)g->priority : 0, g->count, g->shallow, &iv->all[i],
 		  g->extra);
 	r->kind = VR_IGROUP;
-	r->key = k + 1;
+	r->key = (uint64_t)iv->s[i].runs << 32 | (k + 1);
 	r->depth = 2;
 	r->num[0] = i;
 	r->num[1] = k;
@@ -306,6 +307,7 @@ static void insp_run_one(struct tui *t, struct tview *v, size_t i)
 		st->arg = arg;
 		arg = NULL;
 		st->ran = st->open = 1;
+		st->runs++;
 		st->shown = PAGE;
 		tview_rebuild(t, v);
 		tui_message(t, 0, "%s: %zu group%s (%llu objects examined)", in->name, res.n,
@@ -406,7 +408,7 @@ static int insp_use(struct tui *t, struct tview *v, int reached, struct use *u)
 	if (ng == 0) {
 		objset_free(&u->set);
 		tui_message(t, 1, "%s", any ? "no group is marked: mark groups of a result"
-					    : "put the cursor on a group of a result (Enter runs an inspection)");
+					    : "put the cursor on a group (Enter runs an inspection)");
 		return -1;
 	}
 	objset_recount(t->h, &u->set);
@@ -442,6 +444,7 @@ static const struct view_key insp_keys[] = {
 /* Enter, +, - and r are its own (insp_key): no expand */
 const struct view_ops insp_ops = {
 	.name = "Inspections",
+	.flags = VO_FILTER,
 	.short_name = "Inspect",
 	.build = insp_build,
 	.use = insp_use,

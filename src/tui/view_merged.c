@@ -183,7 +183,7 @@ static int merged_expand(struct tui *t, struct tview *v, size_t i, struct rowvec
 /* The row holding row i (the one above it, less deep), or SIZE_MAX. */
 static size_t parent_of(const struct tview *v, size_t i)
 {
-	uint16_t d = v->rows.v[i].depth;
+	uint32_t d = v->rows.v[i].depth;
 
 	while (i-- > 0)
 		if (v->rows.v[i].depth < d)
@@ -205,7 +205,8 @@ static int row_reached(struct tui *t, struct tview *v, size_t i, node_t **out, s
 		return -1;
 	if (depth == 1 || (mst(v)->kind == MG_DOMINATING && mst(v)->down)) {
 		*out = xmalloc((d->nreached + 1) * sizeof **out);
-		memcpy(*out, d->reached, d->nreached * sizeof **out);
+		if (d->nreached > 0)
+			memcpy(*out, d->reached, d->nreached * sizeof **out);
 		*n = d->nreached;
 		return 0;
 	}
@@ -284,8 +285,14 @@ static void switch_mode(struct tui *t, struct tview *v, int old)
 	struct rowvec rows = v->rows;
 	size_t cur = v->cur, top = v->top;
 
+	if (!v->built) { /* a build cancelled: nothing to keep */
+		rowvec_free(&rows, tv_rowdata_free);
+		cur = top = 0;
+		old = -1;
+	}
 	if (md->saved_mode == mode_of(mst(v))) {
 		v->rows = md->saved;
+		v->built = 1;
 		v->cur = md->saved_cur;
 		v->top = md->saved_top;
 		v->nmarked = 0;
@@ -304,6 +311,7 @@ static void switch_mode(struct tui *t, struct tview *v, int old)
 	md->saved_top = top;
 	md->saved_mode = old;
 	memset(&v->rows, 0, sizeof v->rows);
+	v->cur = v->top = 0;
 	v->nmarked = 0;
 	tview_rebuild(t, v);
 }
@@ -329,8 +337,8 @@ static int merged_down(struct tui *t, struct tview *v, enum request r)
 	int old = mode_of(mst(v));
 	mst(v)->down = !mst(v)->down;
 	switch_mode(t, v, old);
-	tui_message(t, 0, mst(v)->down ? "GC roots to objects: from the top of the dominator tree down"
-					: "objects to GC roots: the set's dominators, level by level up");
+	tui_message(t, 0, mst(v)->down ? "GC roots to objects: the dominator tree, top down"
+					: "objects to GC roots: the set's dominators, up");
 	return 1;
 }
 
