@@ -109,7 +109,17 @@ test)
 
 	say "make distcheck"
 	cd "$top/build"
-	make -j"$jobs" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror
+	status=0
+	make -j"$jobs" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror || status=$?
+	if [ $status -ne 0 ]; then
+		# the failing checks last, where a log's tail shows them
+		for log in heapwalk-*/_build/*/tests/check_heapwalk.log; do
+			[ -f "$log" ] || continue
+			say "failures in $log"
+			grep -E ':[EF]:|Checks: ' "$log" || cat "$log"
+		done
+		exit $status
+	fi
 	;;
 *)
 	echo "usage: sh contrib/setup.sh demo|test" >&2
