@@ -238,3 +238,51 @@ char *line_after(const char *s, const char *needle)
 	return strndup(p, e ? (size_t)(e - p) : strlen(p));
 }
 
+
+/* s without its spaces. */
+char *squeeze(const char *s)
+{
+	char *o = xmalloc(strlen(s) + 1), *q = o;
+
+	for (; *s; s++)
+		if (*s != ' ')
+			*q++ = *s;
+	*q = '\0';
+	return o;
+}
+
+/* The text inside the first box on the screen (its corners and sides
+ * drawn as the line-drawing letters l q k x m j), its lines joined and
+ * its spaces dropped: wrapped text reads whole wherever it broke. */
+char *box_text(const char *s)
+{
+	const char *top = strstr(s, "lq");
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	if (top == NULL)
+		return xstrdup("");
+	const char *bol = top;
+	while (bol > s && bol[-1] != '\n')
+		bol--;
+	const char *eol = strchr(top, '\n');
+	if (eol == NULL)
+		return xstrdup("");
+	size_t left = (size_t)(top - bol), right = left;
+	for (const char *p = top; p < eol; p++)
+		if (*p == 'k')
+			right = (size_t)(p - bol);
+	for (const char *l = eol + 1; *l; ) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) : strlen(l);
+		if (len <= left || l[left] == 'm')
+			break;
+		for (size_t i = left + 1; i < right && i < len; i++)
+			if (l[i] != ' ')
+				sbuf_addc(&sb, l[i]);
+		if (e == NULL)
+			break;
+		l = e + 1;
+	}
+	return sb.buf ? sbuf_detach(&sb) : xstrdup("");
+}

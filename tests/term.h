@@ -40,5 +40,7 @@ int count_lines(const char *s);
 /* The line holding needle, the line after it ("" if none). */
 char *line_of(const char *s, const char *needle);
 char *line_after(const char *s, const char *needle);
+char *squeeze(const char *s);
+char *box_text(const char *s);
 
 #endif
