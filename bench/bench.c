@@ -307,7 +307,8 @@ int main(int argc, char **argv)
 	const char *path = argv[1];
 	char *real = realpath(path, NULL);
 	char *cache = cache_path(path);
-	unlink(cache);
+	if (cache != NULL)
+		unlink(cache);
 
 	double t0 = hw_now();
 	open_dump(&h, path, 1, &p);

@@ -242,6 +242,44 @@ static size_t utf8_decode(const uint8_t *s, size_t n, uint32_t *cp)
 	return len;
 }
 
+/* Java's modified UTF-8, as HPROF names are written: U+0000 as C0 80,
+ * and a character beyond the BMP as its two UTF-16 surrogates, each
+ * encoded on its own (ED A0..AF xx, ED B0..BF xx). The length (2 or 6)
+ * and the code point, or 0 if the bytes are not such a sequence. */
+static size_t mutf8_decode(const uint8_t *s, size_t n, uint32_t *cp)
+{
+	if (n >= 2 && s[0] == 0xc0 && s[1] == 0x80) {
+		*cp = 0;
+		return 2;
+	}
+	if (n < 6 || s[0] != 0xed || (s[1] & 0xf0) != 0xa0 || (s[2] & 0xc0) != 0x80 ||
+	    s[3] != 0xed || (s[4] & 0xf0) != 0xb0 || (s[5] & 0xc0) != 0x80)
+		return 0;
+	uint32_t hi = 0xd000u | (uint32_t)(s[1] & 0x3f) << 6 | (s[2] & 0x3f);
+	uint32_t lo = 0xd000u | (uint32_t)(s[4] & 0x3f) << 6 | (s[5] & 0x3f);
+	*cp = 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00);
+	return 6;
+}
+
+void sbuf_add_utf8(struct sbuf *sb, uint32_t cp)
+{
+	char b[4];
+	size_t n;
+
+	if (cp < 0x80) {
+		b[0] = (char)cp; n = 1;
+	} else if (cp < 0x800) {
+		b[0] = (char)(0xc0 | cp >> 6); b[1] = (char)(0x80 | (cp & 0x3f)); n = 2;
+	} else if (cp < 0x10000) {
+		b[0] = (char)(0xe0 | cp >> 12); b[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		b[2] = (char)(0x80 | (cp & 0x3f)); n = 3;
+	} else {
+		b[0] = (char)(0xf0 | cp >> 18); b[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+		b[2] = (char)(0x80 | (cp >> 6 & 0x3f)); b[3] = (char)(0x80 | (cp & 0x3f)); n = 4;
+	}
+	sbuf_add(sb, b, n);
+}
+
 /* Control code points, and the line/paragraph separators that some
  * terminals and editors treat as newlines. */
 static int cp_is_control(uint32_t cp)
@@ -250,12 +288,55 @@ static int cp_is_control(uint32_t cp)
 	       cp == 0x2028 || cp == 0x2029;
 }
 
-static void esc_common(struct sbuf *sb, const uint8_t *s, size_t n, int json, int quote_dq)
+/* Invisible format characters (Unicode's category Cf): bidi embeddings,
+ * overrides and isolates, marks, zero-width joiners and spaces, the BOM,
+ * tags. Shown raw, U+202E makes "exe.txt" read as "txt.exe": a name could
+ * pass for another. */
+static int cp_is_format(uint32_t cp)
 {
+	static const uint32_t r[][2] = {
+		{ 0xad, 0xad }, { 0x600, 0x605 }, { 0x61c, 0x61c }, { 0x6dd, 0x6dd },
+		{ 0x70f, 0x70f }, { 0x890, 0x891 }, { 0x8e2, 0x8e2 }, { 0x180e, 0x180e },
+		{ 0x200b, 0x200f }, { 0x202a, 0x202e }, { 0x2060, 0x2064 }, { 0x2066, 0x206f },
+		{ 0xfeff, 0xfeff }, { 0xfff9, 0xfffb }, { 0x110bd, 0x110bd }, { 0x110cd, 0x110cd },
+		{ 0x13430, 0x1343f }, { 0x1bca0, 0x1bca3 }, { 0x1d173, 0x1d17a },
+		{ 0xe0001, 0xe0001 }, { 0xe0020, 0xe007f },
+	};
+
+	if (cp < 0xad)
+		return 0;
+	for (size_t i = 0; i < sizeof r / sizeof r[0]; i++)
+		if (cp >= r[i][0] && cp <= r[i][1])
+			return 1;
+	return 0;
+}
+
+/* A code point that must not reach the output raw, escaped: \xNN or
+ * \u{NNNN} in text, \uNNNN (a surrogate pair beyond the BMP) in JSON. */
+static void esc_cp(struct sbuf *sb, uint32_t cp, int json)
+{
+	if (json && cp >= 0x10000)
+		sbuf_printf(sb, "\\u%04x\\u%04x", 0xd800 + ((cp - 0x10000) >> 10),
+			    0xdc00 + ((cp - 0x10000) & 0x3ff));
+	else if (json)
+		sbuf_printf(sb, "\\u%04x", cp);
+	else if (cp < 0x100)
+		sbuf_printf(sb, "\\x%02x", cp);
+	else
+		sbuf_printf(sb, "\\u{%04x}", cp);
+}
+
+static void esc_common(struct sbuf *sb, const uint8_t *s, size_t n, int mode, int quote_dq)
+{
+	int json = mode == 1; /* 2: text escaped once already */
+
 	for (size_t i = 0; i < n;) {
 		uint32_t cp;
 		size_t len = utf8_decode(s + i, n - i, &cp);
+		int mod = 0;
 
+		if (len == 0 && (len = mutf8_decode(s + i, n - i, &cp)) > 0)
+			mod = 1; /* valid as Java writes it, not as UTF-8 */
 		if (len == 0) {
 			/* invalid byte: visible, reversible, never raw */
 			if (json)
@@ -265,7 +346,9 @@ static void esc_common(struct sbuf *sb, const uint8_t *s, size_t n, int json, in
 			i++;
 			continue;
 		}
-		if (cp == '\\' || (cp == '"' && quote_dq)) {
+		if (mode == 2 && !mod && !cp_is_control(cp) && !cp_is_format(cp)) {
+			sbuf_add(sb, (const char *)s + i, len); /* escaped once already */
+		} else if (cp == '\\' || (cp == '"' && quote_dq)) {
 			sbuf_addc(sb, '\\');
 			sbuf_addc(sb, (char)cp);
 		} else if (cp == '\n') {
@@ -274,13 +357,10 @@ static void esc_common(struct sbuf *sb, const uint8_t *s, size_t n, int json, in
 			sbuf_adds(sb, "\\t");
 		} else if (cp == '\r') {
 			sbuf_adds(sb, "\\r");
-		} else if (cp_is_control(cp)) {
-			if (json)
-				sbuf_printf(sb, "\\u%04x", cp);
-			else if (cp < 0x100)
-				sbuf_printf(sb, "\\x%02x", cp);
-			else
-				sbuf_printf(sb, "\\u{%04x}", cp);
+		} else if (cp_is_control(cp) || cp_is_format(cp)) {
+			esc_cp(sb, cp, json);
+		} else if (mod) {
+			sbuf_add_utf8(sb, cp);
 		} else {
 			sbuf_add(sb, (const char *)s + i, len);
 		}
@@ -291,6 +371,20 @@ static void esc_common(struct sbuf *sb, const uint8_t *s, size_t n, int json, in
 void esc_append(struct sbuf *sb, const uint8_t *s, size_t n, int quote_dq)
 {
 	esc_common(sb, s, n, 0, quote_dq);
+}
+
+void esc_append_again(struct sbuf *sb, const uint8_t *s, size_t n)
+{
+	esc_common(sb, s, n, 2, 0);
+}
+
+char *esc_str(const char *s)
+{
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	esc_append(&sb, (const uint8_t *)s, strlen(s), 0);
+	return sbuf_detach(&sb);
 }
 
 void json_append(struct sbuf *sb, const uint8_t *s, size_t n)

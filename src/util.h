@@ -42,16 +42,28 @@ void sbuf_add(struct sbuf *sb, const char *s, size_t n);
 void sbuf_adds(struct sbuf *sb, const char *s);
 void sbuf_addc(struct sbuf *sb, char c);
 void sbuf_printf(struct sbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A code point (up to U+10FFFF) as UTF-8. */
+void sbuf_add_utf8(struct sbuf *sb, uint32_t cp);
 /* Hands over the text (the caller frees it; an empty sbuf gives an
  * allocated ""); the sbuf is left empty and reusable. */
 char *sbuf_detach(struct sbuf *sb);
 
 /* Escape untrusted bytes (from a dump) for a terminal or text report:
- * printable ASCII and valid UTF-8 (except C1 controls and U+2028/9) pass,
+ * printable ASCII and valid UTF-8 pass, except C1 controls, U+2028/9 and
+ * the invisible format characters (bidi overrides, zero-width ones);
  * \\ \" \n \t \r become C-style escapes, other bytes \xHH, other control
- * code points \u{HHHH}. Output is valid UTF-8 with no control characters.
- * `quote_dq` also escapes '"'. Appends to sb. */
+ * and format code points \xHH or \u{HHHH}. Java's modified UTF-8 is read
+ * as Java writes it: C0 80 is U+0000 (shown \x00), a surrogate pair is
+ * its character. Output is valid UTF-8 with no control or format
+ * characters. `quote_dq` also escapes '"'. Appends to sb. */
 void esc_append(struct sbuf *sb, const uint8_t *s, size_t n, int quote_dq);
+/* Text escaped once already (by esc_append), from a file another
+ * program could have written: what still must not reach a terminal is
+ * escaped, the rest (backslashes too) passes as it is. */
+void esc_append_again(struct sbuf *sb, const uint8_t *s, size_t n);
+/* s escaped as esc_append does, in a new string (a file name for a
+ * message: it may hold control characters). */
+char *esc_str(const char *s);
 /* JSON string body (no surrounding quotes), valid UTF-8 guaranteed. */
 void json_append(struct sbuf *sb, const uint8_t *s, size_t n);
 /* CSV field, quoted when needed, control characters escaped as esc_append. */

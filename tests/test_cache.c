@@ -232,7 +232,8 @@ static const char *load_why(void)
 	h.fd = -1;
 	sbuf_init(&err);
 	ck_assert_msg(hprof_map(&h, dump, &err) == 0, "%s", err.buf);
-	if (cache_load(&h, &why) == 0)
+	h.cache_file = cache_path(dump);
+	if (cache_load(&h, 0, &why) == 0)
 		why = NULL;
 	heap_free(&h);
 	sbuf_free(&err);

@@ -104,6 +104,7 @@ static const char usage_text[] =
 "      --no-default-rules  without the built-in rules/jdk.rules\n"
 "      --rules-off GROUP, --rules-on GROUP  turn a rule group off or on\n"
 "      --no-cache       neither read nor write the index cache (DUMP.hwi)\n"
+"      --verify-cache   hash the whole dump before trusting its index cache\n"
 "  -q, --quiet          no progress and no warnings on stderr\n"
 "  -v, --verbose        every warning about the dump on stderr (else one line)\n"
 "  -h, --help           this text\n"
@@ -205,6 +206,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		{ "depth", required_argument, 0, 'd' }, { "cutoff", required_argument, 0, 'C' },
 		{ "max", required_argument, 0, 'M' }, { "weak", no_argument, 0, 'w' },
 		{ "no-cache", no_argument, 0, 'N' }, { "quiet", no_argument, 0, 'q' },
+		{ "verify-cache", no_argument, 0, 'G' },
 		{ "verbose", no_argument, 0, 'v' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
 		{ "keys", optional_argument, 0, 'K' }, { "baseline", required_argument, 0, 'b' },
@@ -237,6 +239,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		case 'M': c->vo.max_paths = (int)num_arg("--max", optarg, 1); break;
 		case 'w': c->vo.weak = 1; break;
 		case 'N': c->oo.no_cache = 1; break;
+		case 'G': c->oo.verify_cache = 1; break;
 		case 'q': c->oo.quiet = 1; break;
 		case 'v': c->oo.verbose = 1; break;
 		case 'h': fputs(usage_text, stdout); exit(0);
@@ -607,6 +610,16 @@ static void print_rules(const struct ruleset *rs)
 	sbuf_free(&sb);
 }
 
+/* "heapwalk: FILE: what", the file name escaped (it may hold control
+ * characters; the message's own parts are escaped where they are made). */
+static void path_error(const char *path, const char *msg)
+{
+	char *ep = esc_str(path);
+
+	fprintf(stderr, "heapwalk: %s: %s\n", ep, msg);
+	free(ep);
+}
+
 static int open_dump(struct heap *h, const char *path, struct cli *c, struct progress *p)
 {
 	struct sbuf err;
@@ -713,7 +726,7 @@ int main(int argc, char **argv)
 		h.baseline = &bl;
 	} else if (want == 1 || (want == 2 && h.agent.marks > 0)) {
 		if (baseline_from_mark(&h, &bl, &err) < 0) {
-			fprintf(stderr, "heapwalk: %s: %s\n", c.dump, err.buf);
+			path_error(c.dump, err.buf);
 			rc = EXIT_INPUT;
 			goto print;
 		}
@@ -750,7 +763,7 @@ int main(int argc, char **argv)
 	if (rc == 0 && run_view(cur, view, &set, &c, &out, &err) < 0)
 		rc = EXIT_INPUT;
 	if (rc != 0)
-		fprintf(stderr, "heapwalk: %s: %s\n", cur->path, err.buf);
+		path_error(cur->path, err.buf);
 print:
 	if (rc == 0 && (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0)) {
 		fprintf(stderr, "heapwalk: standard output: write error\n");

@@ -40,28 +40,29 @@ unsigned hprof_type_size(uint8_t type, unsigned idsize)
 int hprof_map(struct heap *h, const char *path, struct sbuf *err)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* not blocking: a FIFO would wait for a writer in open() itself,
+	 * before fstat could tell it is no regular file */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	char *ep = esc_str(path); /* a file name may hold control characters */
+	int rc = -1;
 
 	if (fd < 0) {
-		sbuf_printf(err, "%s: %s", path, strerror(errno));
-		return -1;
+		sbuf_printf(err, "%s: %s", ep, strerror(errno));
+		goto out;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		sbuf_printf(err, "%s: not a regular file", path);
-		close(fd);
-		return -1;
+		sbuf_printf(err, "%s: not a regular file", ep);
+		goto out;
 	}
 	if (st.st_size < 31) {
 		sbuf_printf(err, "%s: offset 0: file too short for an HPROF header (%lld bytes)",
-			    path, (long long)st.st_size);
-		close(fd);
-		return -1;
+			    ep, (long long)st.st_size);
+		goto out;
 	}
 	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (m == MAP_FAILED) {
-		sbuf_printf(err, "%s: cannot map: %s", path, strerror(errno));
-		close(fd);
-		return -1;
+		sbuf_printf(err, "%s: cannot map: %s", ep, strerror(errno));
+		goto out;
 	}
 	h->path = xstrdup(path);
 	h->map = m;
@@ -72,20 +73,25 @@ int hprof_map(struct heap *h, const char *path, struct sbuf *err)
 	const void *nul = memchr(p, 0, 24);
 	if (nul == NULL || (strcmp((const char *)p, "JAVA PROFILE 1.0.1") != 0 &&
 			    strcmp((const char *)p, "JAVA PROFILE 1.0.2") != 0)) {
-		sbuf_printf(err, "%s: offset 0: not an HPROF file (no \"JAVA PROFILE 1.0.x\" header)", path);
-		return -1;
+		sbuf_printf(err, "%s: offset 0: not an HPROF file (no \"JAVA PROFILE 1.0.x\" header)", ep);
+		goto out;
 	}
 	size_t hl = (size_t)((const uint8_t *)nul - p) + 1;
 	memcpy(h->version, p, hl);
 	uint32_t idsize = be32(p + hl);
 	if (idsize != 4 && idsize != 8) {
 		sbuf_printf(err, "%s: offset %zu: identifier size %u (only 4 and 8 are valid)",
-			    path, hl, idsize);
-		return -1;
+			    ep, hl, idsize);
+		goto out;
 	}
 	h->layout.idsize = idsize;
 	h->timestamp_ms = be64(p + hl + 4);
-	return 0;
+	rc = 0;
+out:
+	if (rc < 0 && fd >= 0 && h->fd != fd)
+		close(fd);
+	free(ep);
+	return rc;
 }
 
 /* Reader state for the pass. */

@@ -47,5 +47,9 @@ int hprof_string_value(const struct heap *h, node_t v, struct sbuf *out, size_t 
  * "<super>", "<loader>", "static NAME", "<referent>"... The first match
  * in record order; "<?>" if none. Appended to out. */
 void hprof_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out);
+/* Does every node's record (node_off[], node_kind[], as an index cache
+ * gave them) have the fixed part of its kind inside the mapping? What
+ * varies in a record the decoders check as they read it. */
+int hprof_nodes_valid(const struct heap *h);
 
 #endif

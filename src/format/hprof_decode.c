@@ -1,6 +1,10 @@
 /* hprof_decode.c — lazy decoding of one record for the views: fields,
  * array elements, String values, how one object refers to another.
- * Records were bounds-checked by the pass that found them. */
+ * Records were bounds-checked by the pass that found them, but a node's
+ * offset may come from an index cache, checked at load only for the
+ * fixed part of its kind's record: so every read of what varies (a
+ * record of another tag, field bytes, elements, lists) is checked
+ * against the mapping here. */
 #include "format/hprof.h"
 
 #include <string.h>
@@ -41,27 +45,80 @@ const uint8_t *hprof_cd_fields(const uint8_t *r, unsigned ids)
 	return q;
 }
 
+int hprof_nodes_valid(const struct heap *h)
+{
+	for (node_t v = 1; v < h->n; v++)
+		if (!hprof_rec_fits(h, v, hprof_rec_min(h->node_kind[v], h->layout.idsize)))
+			return 0;
+	return 1;
+}
+
+/* Node v's record and its tag, if the fixed part that tag has lies
+ * inside the mapping; NULL otherwise. */
+static const uint8_t *rec_of(const struct heap *h, node_t v, uint8_t *tag)
+{
+	unsigned ids = h->layout.idsize;
+	const uint8_t *q;
+
+	if (v == 0 || v >= h->n || !hprof_rec_fits(h, v, 1))
+		return NULL;
+	q = hprof_node_rec(h, v);
+	*tag = hprof_rec_tag(q);
+	unsigned kind = *tag == HPROF_INSTANCE ? NK_INSTANCE : *tag == HPROF_OBJ_ARRAY ? NK_OBJARRAY
+		      : *tag == HPROF_CLASS_DUMP ? NK_CLASS
+		      : *tag == HPROF_PRIM_ARRAY || *tag == HPROF_PRIM_ARRAY_NODATA ? NK_PRIMARRAY : NK_ROOT;
+	return hprof_rec_fits(h, v, hprof_rec_min(kind, ids)) ? q : NULL;
+}
+
+/* A class dump's static fields: the first and how many lie whole inside
+ * the mapping (the constant pool before them stepped over with checks). */
+static const uint8_t *cd_statics(const struct heap *h, const uint8_t *r, unsigned *nst)
+{
+	unsigned ids = h->layout.idsize, ncp, n;
+	const uint8_t *end = h->map + h->size, *q = hprof_list(hprof_cd_pool(r, ids), &ncp);
+
+	*nst = 0;
+	for (unsigned i = 0; i < ncp; i++) {
+		if (end - q < 3 || hprof_type_size(q[2], ids) == 0 || (size_t)(end - q) < 3 + hprof_type_size(q[2], ids))
+			return NULL;
+		q = hprof_pool_next(q, ids);
+	}
+	if (end - q < 2)
+		return NULL;
+	q = hprof_list(q, &n);
+	const uint8_t *first = q;
+	for (; *nst < n; ++*nst) {
+		if ((size_t)(end - q) < ids + 1 || hprof_type_size(q[ids], ids) == 0 ||
+		    (size_t)(end - q) < ids + 1 + hprof_type_size(q[ids], ids))
+			break;
+		q = hprof_static_next(q, ids);
+	}
+	return first;
+}
+
 /* Static fields' names follow the class's instance fields in
  * heap->fields (classes.c keeps them). */
 int hprof_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 {
 	unsigned ids = h->layout.idsize;
 	const uint8_t *q;
+	uint8_t tag;
 	int n = 0;
 
-	if (v == 0 || v >= h->n)
+	if ((q = rec_of(h, v, &tag)) == NULL)
 		return -1;
-	q = hprof_node_rec(h, v);
-	if (hprof_rec_tag(q) == HPROF_INSTANCE) {
-		uint32_t nbytes = hprof_inst_nbytes(q, ids);
-		const uint8_t *data = hprof_inst_fields(q, ids);
+	if (tag == HPROF_INSTANCE) {
+		uint32_t nbytes = 0;
+		const uint8_t *data = hprof_inst_data(h, v, &nbytes); /* cut at the mapping's end */
 		uint32_t c = h->node_class[v];
+		if (data == NULL)
+			return -1;
 		for (uint32_t d = c, depth = 0; d != HW_NONE && depth < h->ncls; d = h->cls[d].super, depth++)
 			for (unsigned i = 0; i < h->cls[d].nfields; i++) {
 				const struct hfield *f = &h->fields[h->cls[d].field_first + i];
 				uint32_t off = class_field_base(h, c, d) + f->off;
 				struct hvalue val;
-				if (off + hprof_type_size(f->type, ids) > nbytes)
+				if ((uint64_t)off + hprof_type_size(f->type, ids) > nbytes)
 					return n;
 				read_value(data + off, f->type, ids, &val);
 				fn(arg, heap_str(h, f->name), &val);
@@ -69,9 +126,9 @@ int hprof_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 			}
 		return n;
 	}
-	if (hprof_rec_tag(q) == HPROF_CLASS_DUMP) {
+	if (tag == HPROF_CLASS_DUMP) {
 		unsigned nst;
-		const uint8_t *s = hprof_list(hprof_cd_statics(q, ids), &nst);
+		const uint8_t *s = cd_statics(h, q, &nst);
 		uint32_t c = HW_NONE; /* the class this node describes; views only */
 		for (uint32_t k = 0; k < h->ncls && c == HW_NONE; k++)
 			if (h->cls[k].node == v)
@@ -95,11 +152,11 @@ int64_t hprof_array_length(const struct heap *h, node_t v, uint8_t *elem_type)
 {
 	unsigned ids = h->layout.idsize;
 	const uint8_t *q;
+	uint8_t tag;
 
-	if (v == 0 || v >= h->n)
+	if ((q = rec_of(h, v, &tag)) == NULL)
 		return -1;
-	q = hprof_node_rec(h, v);
-	switch (hprof_rec_tag(q)) {
+	switch (tag) {
 	case HPROF_OBJ_ARRAY:
 		*elem_type = T_OBJECT;
 		return hprof_arr_len(q, ids);
@@ -113,17 +170,12 @@ int64_t hprof_array_length(const struct heap *h, node_t v, uint8_t *elem_type)
 
 int hprof_array_elem(const struct heap *h, node_t v, uint64_t i, struct hvalue *out)
 {
-	uint8_t t;
-	int64_t len = hprof_array_length(h, v, &t);
-	const uint8_t *q = h->map + (v < h->n ? h->node_off[v] : 0);
-	unsigned ids = h->layout.idsize;
+	struct harray a;
 
-	if (len < 0 || i >= (uint64_t)len || hprof_rec_tag(q) == HPROF_PRIM_ARRAY_NODATA)
+	/* the elements checked to lie inside the mapping */
+	if (hprof_array_data(h, v, &a) < 0 || a.data == NULL || i >= a.len)
 		return -1;
-	if (hprof_rec_tag(q) == HPROF_OBJ_ARRAY)
-		read_value(hprof_objarr_elems(q, ids) + i * ids, T_OBJECT, ids, out);
-	else
-		read_value(hprof_primarr_elems(q, ids) + i * hprof_type_size(t, ids), t, ids, out);
+	read_value(a.data + i * a.esize, a.type, h->layout.idsize, out);
 	return 0;
 }
 
@@ -136,26 +188,6 @@ static void find_field(void *arg, const char *name, const struct hvalue *val)
 	if (!f->found && strcmp(name, f->want) == 0) {
 		f->val = *val;
 		f->found = 1;
-	}
-}
-
-static void put_utf8(struct sbuf *out, uint32_t cp)
-{
-	char b[4];
-
-	if (cp < 0x80) {
-		sbuf_addc(out, (char)cp);
-	} else if (cp < 0x800) {
-		b[0] = (char)(0xc0 | cp >> 6); b[1] = (char)(0x80 | (cp & 0x3f));
-		sbuf_add(out, b, 2);
-	} else if (cp < 0x10000) {
-		b[0] = (char)(0xe0 | cp >> 12); b[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		b[2] = (char)(0x80 | (cp & 0x3f));
-		sbuf_add(out, b, 3);
-	} else {
-		b[0] = (char)(0xf0 | cp >> 18); b[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-		b[2] = (char)(0x80 | (cp >> 6 & 0x3f)); b[3] = (char)(0x80 | (cp & 0x3f));
-		sbuf_add(out, b, 4);
 	}
 }
 
@@ -172,13 +204,12 @@ int hprof_string_value(const struct heap *h, node_t v, struct sbuf *out, size_t 
 	hprof_fields(h, v, find_field, &f);
 	hprof_fields(h, v, find_field, &coder);
 	node_t a = f.found ? heap_find_id(h, f.val.v.id) : HW_NONE;
-	int64_t len = a != HW_NONE ? hprof_array_length(h, a, &t) : -1;
-	if (len < 0)
+	struct harray arr;
+	if (a == HW_NONE || hprof_array_data(h, a, &arr) < 0 || arr.data == NULL || arr.type == T_OBJECT)
 		return -1;
-	const uint8_t *q = hprof_node_rec(h, a);
-	if (hprof_rec_tag(q) != HPROF_PRIM_ARRAY)
-		return -1;
-	const uint8_t *d = hprof_primarr_elems(q, h->layout.idsize);
+	t = arr.type;
+	int64_t len = (int64_t)arr.len;
+	const uint8_t *d = arr.data;
 	size_t start = out->len;
 	int utf16 = t == T_CHAR || (coder.found && coder.val.v.i == 1);
 	uint64_t n = t == T_CHAR ? (uint64_t)len : utf16 ? (uint64_t)len / 2 : (uint64_t)len;
@@ -204,7 +235,7 @@ int hprof_string_value(const struct heap *h, node_t v, struct sbuf *out, size_t 
 		}
 		if (cp >= 0xd800 && cp < 0xe000)
 			cp = 0xfffd; /* a lone surrogate */
-		put_utf8(out, cp);
+		sbuf_add_utf8(out, cp);
 	}
 	return 0;
 }
@@ -226,28 +257,33 @@ void hprof_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf 
 	unsigned ids = h->layout.idsize;
 	struct labelfind l = { h, heap_node_id(h, dst), out, 0 };
 	const uint8_t *q;
+	uint8_t tag = 0;
 
 	if (src == 0 || src >= h->n || dst >= h->n) {
 		sbuf_adds(out, "<root>");
 		return;
 	}
-	q = hprof_node_rec(h, src);
-	if (hprof_rec_tag(q) == HPROF_INSTANCE) {
+	q = rec_of(h, src, &tag);
+	if (q == NULL) {
+		tag = 0; /* a record cut off: nothing to name it by */
+	} else if (tag == HPROF_INSTANCE) {
 		const struct hclass *k = &h->cls[h->node_class[src]];
 		hprof_fields(h, src, label_field, &l);
 		if (!l.found && k->node == dst) {
 			sbuf_adds(out, "<class>");
 			l.found = 1;
 		}
-	} else if (hprof_rec_tag(q) == HPROF_OBJ_ARRAY) {
-		uint32_t len = hprof_arr_len(q, ids);
-		const uint8_t *e = hprof_objarr_elems(q, ids);
-		for (uint32_t i = 0; i < len && !l.found; i++)
+	} else if (tag == HPROF_OBJ_ARRAY) {
+		struct harray a = { 0 };
+		if (hprof_array_data(h, src, &a) < 0)
+			a.len = 0;
+		const uint8_t *e = a.data;
+		for (uint32_t i = 0; i < a.len && !l.found; i++)
 			if (beid(e + (uint64_t)i * ids, ids) == l.want) {
 				sbuf_printf(out, "[%u]", i);
 				l.found = 1;
 			}
-	} else if (hprof_rec_tag(q) == HPROF_CLASS_DUMP) {
+	} else if (tag == HPROF_CLASS_DUMP) {
 		static const char *what[] = { NULL, "<super>", "<loader>", "<signers>", "<protection domain>" };
 		static const char prefix[] = "static ";
 		for (unsigned i = CD_SUPER; i <= CD_PROTECTION_DOMAIN && !l.found; i++)

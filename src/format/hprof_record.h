@@ -98,6 +98,25 @@ static inline const uint8_t *hprof_field_next(const uint8_t *e, unsigned ids) { 
 
 /* ---- by node ---- */
 
+/* The bytes every record of a node of this kind (enum node_kind) has
+ * before what varies: what a cache's node offsets are checked against. */
+static inline uint64_t hprof_rec_min(unsigned kind, unsigned ids)
+{
+	switch (kind) {
+	case NK_INSTANCE: return hprof_inst_hdr(ids);
+	case NK_OBJARRAY: return hprof_objarr_hdr(ids);
+	case NK_PRIMARRAY: return hprof_primarr_hdr(ids);
+	case NK_CLASS: return 1 + 7 * (uint64_t)ids + 8 + 2; /* up to the pool's count */
+	default: return hprof_inst_hdr(ids); /* id and trace serial, as every record */
+	}
+}
+
+/* Does node v's record have n bytes inside the mapping? */
+static inline int hprof_rec_fits(const struct heap *h, node_t v, uint64_t n)
+{
+	return h->node_off[v] <= h->size && n <= h->size - h->node_off[v];
+}
+
 /* Instance v's field bytes and their count (cut at the end of the
  * mapping); NULL if v's record is no INSTANCE_DUMP. */
 static inline const uint8_t *hprof_inst_data(const struct heap *h, node_t v, uint32_t *len)

@@ -323,7 +323,7 @@ static void build_refs(struct heap *h, struct classtab *ct, struct progress *p)
 			progress_update(p, i);
 	}
 	if (r.pos > (uint64_t)UINT32_MAX - 1)
-		hw_fatal("%s: more than 2^32 references: not supported yet", h->path);
+		hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(h->path));
 	h->out = xmalloc(((size_t)r.pos + 1) * sizeof *h->out);
 	idindex_build(&r.idx, h->node_id, h->n);
 	r.fill = 1;

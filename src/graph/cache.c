@@ -9,10 +9,12 @@
  * send later code out of bounds. */
 #include "graph/cache.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <lz4.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -96,26 +98,101 @@ static int dump_ident(const struct heap *h, struct cache_ident *id)
 	return 0;
 }
 
-char *cache_path(const char *dump_path)
+/* Why the file at path must not be taken for a cache (another user
+ * could have put it there, or could change it): NULL if it may, or if
+ * there is none. */
+static const char *untrusted(const struct stat *st)
+{
+	if (!S_ISREG(st->st_mode))
+		return "not a regular file";
+	if (st->st_uid != geteuid())
+		return "owned by another user";
+	if (st->st_mode & 022)
+		return "writable by others";
+	return NULL;
+}
+
+static const char *untrusted_path(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) < 0 ? NULL : untrusted(&st);
+}
+
+/* The private directory: $XDG_CACHE_HOME/heapwalk, else
+ * $HOME/.cache/heapwalk, else $TMPDIR (or /tmp)/heapwalk-UID. Made 0700
+ * and checked on an open descriptor: a directory (not a symlink), ours,
+ * closed to others (narrowed to 0700 if ours and wider). NULL if it
+ * cannot be trusted: then there is no cache. */
+static char *private_dir(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME"), *tmp = getenv("TMPDIR");
+	char *d;
+	struct stat st;
+
+	if (xdg != NULL && *xdg == '/') { /* the XDG spec ignores relative ones */
+		mkdir(xdg, 0700);
+		d = xasprintf("%s/heapwalk", xdg);
+	} else if (home != NULL && *home == '/') {
+		char *base = xasprintf("%s/.cache", home);
+		mkdir(base, 0700);
+		free(base);
+		d = xasprintf("%s/.cache/heapwalk", home);
+	} else {
+		d = xasprintf("%s/heapwalk-%ld", tmp != NULL && *tmp == '/' ? tmp : "/tmp", (long)geteuid());
+	}
+	mkdir(d, 0700);
+	int fd = open(d, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    ((st.st_mode & 077) != 0 && fchmod(fd, 0700) < 0)) {
+		free(d);
+		d = NULL;
+	}
+	if (fd >= 0)
+		close(fd);
+	return d;
+}
+
+char *cache_choose(const char *dump_path, struct sbuf *note)
 {
 	char *abs = realpath(dump_path, NULL);
 	const char *p = abs ? abs : dump_path;
 	const char *slash = strrchr(p, '/');
 	char *dir = slash ? xstrndup(p, (size_t)(slash - p) + (slash == p)) : xstrdup(".");
-	char *out;
+	char *out = NULL;
 
 	if (access(dir, W_OK) == 0) {
 		out = xasprintf("%s.hwi", p);
-	} else {
-		const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-		char *base = xdg && *xdg ? xstrdup(xdg) : xasprintf("%s/.cache", home ? home : "/tmp");
-		out = xasprintf("%s/heapwalk/%016llx-%s.hwi", base,
-				(unsigned long long)hash64(p, strlen(p), 0), slash ? slash + 1 : p);
-		free(base);
+		const char *bad = untrusted_path(out);
+		if (bad != NULL) {
+			if (note != NULL) {
+				char *e = esc_str(out);
+				sbuf_printf(note, "%s: not used as the index cache: %s; using one in the "
+					    "private cache directory", e, bad);
+				free(e);
+			}
+			free(out);
+			out = NULL;
+		}
+	}
+	if (out == NULL) {
+		char *pd = private_dir();
+		if (pd != NULL)
+			out = xasprintf("%s/%016llx-%s.hwi", pd, (unsigned long long)hash64(p, strlen(p), 0),
+					slash ? slash + 1 : p);
+		else if (note != NULL && note->len == 0)
+			sbuf_adds(note, "no private cache directory that can be trusted (not ours, or open "
+				  "to others): no index cache");
+		free(pd);
 	}
 	free(dir);
 	free(abs);
 	return out;
+}
+
+char *cache_path(const char *dump_path)
+{
+	return cache_choose(dump_path, NULL);
 }
 
 /* The sections: where each array lives and how many elements it has. */
@@ -217,7 +294,6 @@ static void put(struct out *o, const void *p, size_t n)
 	}
 }
 
-/* Compress one array into memory: chunks of [u32 length][LZ4 data]. */
 /* Compress and write one array, chunk by chunk ([u32 length][LZ4 data]
  * each): one chunk's buffer in memory, not the whole section. The
  * checksum chains over the chunks as written, from the raw length. */
@@ -231,7 +307,9 @@ static void pack_write(struct out *o, const void *p, uint64_t raw, uint64_t *com
 	*check = raw;
 	for (uint64_t c = 0; c < nchunks && !o->err; c++) {
 		uint64_t len = c + 1 < nchunks ? CHUNK : raw - c * CHUNK;
-		int z = LZ4_compress_default((const char *)p + c * CHUNK, buf + 4, (int)len, bound);
+		/* an empty array may have no storage at all: no offset on NULL */
+		const char *src = raw > 0 ? (const char *)p + c * CHUNK : "";
+		int z = LZ4_compress_default(src, buf + 4, (int)len, bound);
 		uint32_t z32 = (uint32_t)z;
 		memcpy(buf, &z32, 4);
 		*check = hash64(buf, 4 + (size_t)z, *check);
@@ -283,22 +361,79 @@ static char *warn_blob(const struct heap *h, uint64_t *len)
 	sbuf_free(&pre);
 	return sbuf_detach(&sb);
 }
-/* The cache directory, private, when the cache is not beside the dump. */
-static void make_cache_dir(const char *path)
+/* The temporary file being written, for the signal handlers: a TERM
+ * or ^C in the middle removes it, then the signal does what it did. */
+static volatile sig_atomic_t tmp_live;
+static char tmp_name[PATH_MAX];
+static const int tmp_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ, SIGALRM,
+				   SIGUSR1, SIGUSR2 };
+#define NTMPSIG (sizeof tmp_signals / sizeof tmp_signals[0])
+static struct sigaction tmp_saved[NTMPSIG];
+
+static void tmp_on_signal(int sig)
+{
+	if (tmp_live)
+		unlink(tmp_name);
+	tmp_live = 0;
+	for (size_t i = 0; i < NTMPSIG; i++)
+		if (tmp_signals[i] == sig)
+			sigaction(sig, &tmp_saved[i], NULL); /* the front end's, or the default */
+	raise(sig);
+}
+
+static int tmp_guard(const char *tmp)
+{
+	struct sigaction sa;
+
+	if (strlen(tmp) >= sizeof tmp_name)
+		return -1;
+	memcpy(tmp_name, tmp, strlen(tmp) + 1);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = tmp_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NTMPSIG; i++) {
+		sigaction(tmp_signals[i], NULL, &tmp_saved[i]);
+		if (tmp_saved[i].sa_handler != SIG_IGN) /* an ignored one stays ignored */
+			sigaction(tmp_signals[i], &sa, NULL);
+	}
+	tmp_live = 1;
+	return 0;
+}
+
+static void tmp_unguard(void)
+{
+	tmp_live = 0;
+	for (size_t i = 0; i < NTMPSIG; i++)
+		sigaction(tmp_signals[i], &tmp_saved[i], NULL);
+}
+
+/* Temporary files of this cache ("CACHE.tmp.PID") that a process left
+ * behind when it was killed: ours, and that process gone. */
+static void remove_stale_tmp(const char *path)
 {
 	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path) + (slash == path)) : xstrdup(".");
+	char *pre = xasprintf("%s.tmp.", slash ? slash + 1 : path);
+	size_t np = strlen(pre);
+	DIR *d = opendir(dir);
+	struct dirent *e;
 
-	if (slash == NULL || strstr(path, "/heapwalk/") == NULL)
-		return;
-	char *d = xstrndup(path, (size_t)(slash - path));
-	char *up = strrchr(d, '/');
-	if (up) {
-		*up = '\0';
-		mkdir(d, 0700);
-		*up = '/';
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		char *end;
+		if (strncmp(e->d_name, pre, np) != 0)
+			continue;
+		long pid = strtol(e->d_name + np, &end, 10);
+		if (*end != '\0' || pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+			continue;
+		struct stat st;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_uid == geteuid())
+			unlinkat(dirfd(d), e->d_name, 0);
 	}
-	mkdir(d, 0700);
-	free(d);
+	if (d != NULL)
+		closedir(d);
+	free(pre);
+	free(dir);
 }
 
 /* Sections are compressed and written one at a time (only one packed
@@ -322,6 +457,19 @@ static void write_sections(struct out *o, struct cache_header *hd, struct sect *
 	put(o, st, sizeof st[0] * hd->nsect);
 }
 
+/* Data, not programs: read/write bits only, and never wider access
+ * than the dump's (the group too: a file the dump's group may read gets
+ * the dump's group, or none of the group's bits if that cannot be set). */
+static void set_access(int fd, const struct stat *ds)
+{
+	mode_t m = ds->st_mode & 0644; /* not writable by others: else not trusted */
+	struct stat cs;
+
+	if (fstat(fd, &cs) == 0 && cs.st_gid != ds->st_gid && fchown(fd, (uid_t)-1, ds->st_gid) < 0)
+		m &= ~(mode_t)070;
+	fchmod(fd, m); /* the umask may have taken bits: the dump's, exactly */
+}
+
 int cache_save(struct heap *h)
 {
 	struct cache_header hd = { .format = CACHE_FORMAT, .endian = 0x01020304,
@@ -330,25 +478,36 @@ int cache_save(struct heap *h)
 	struct slot sl[NSLOTS + 2];
 	struct sect st[NSLOTS + 2] = { { 0 } };
 	uint64_t wlen;
-	char *path = cache_path(h->path), *tmp = NULL, *wb = warn_blob(h, &wlen);
+	const char *path = h->cache_file;
+	char *tmp = NULL, *wb = NULL;
 	struct stat ds;
 	int ok = 0;
 
+	if (path == NULL) /* no place that can be trusted */
+		return -1;
+	wb = warn_blob(h, &wlen);
 	memcpy(hd.magic, MAGIC, 8);
 	if (dump_ident(h, &hd.id) < 0 || fstat(h->fd, &ds) < 0)
 		goto done;
+	hd.content = hash64(h->map, h->size, 0); /* for --verify-cache */
 	get_scalars(h, &sc, wlen);
 	int ns = slots(h, &sc, sl);
 	sl[ns++] = (struct slot){ (void **)&wb, 1, wlen };
 	hd.nsect = (uint32_t)ns + 1; /* section 0: the scalars */
-	make_cache_dir(path);
+	remove_stale_tmp(path);
 	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	struct out o = { open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, ds.st_mode & 0777), 0, 0 };
-	if (o.fd < 0) {
-		warn_add(&h->warn, "%s: cannot write the index cache: %s", tmp, strerror(errno));
+	if (tmp_guard(tmp) < 0) {
+		warn_add(&h->notes, "%s: cannot write the index cache: path too long", tmp);
 		goto done;
 	}
-	fchmod(o.fd, ds.st_mode & 0777); /* the umask may have taken bits */
+	/* O_EXCL: a symlink or anything else planted at the name fails */
+	struct out o = { open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600), 0, 0 };
+	if (o.fd < 0) {
+		tmp_unguard();
+		warn_add(&h->notes, "%s: cannot write the index cache: %s", tmp, strerror(errno));
+		goto done;
+	}
+	set_access(o.fd, &ds);
 	write_sections(&o, &hd, st, &sc, sl, ns);
 	if (!o.err && fsync(o.fd) < 0)
 		o.err = errno;
@@ -356,16 +515,17 @@ int cache_save(struct heap *h)
 		o.err = errno;
 	if (!o.err && rename(tmp, path) < 0)
 		o.err = errno;
-	if (o.err) {
+	if (o.err)
 		unlink(tmp);
-		warn_add(&h->warn, "%s: cannot write the index cache: %s", path, strerror(o.err));
+	tmp_unguard();
+	if (o.err) {
+		warn_add(&h->notes, "%s: cannot write the index cache: %s", path, strerror(o.err));
 		goto done;
 	}
 	ok = 1;
 done:
 	free(wb);
 	free(tmp);
-	free(path);
 	return ok ? 0 : -1;
 }
 
@@ -405,6 +565,7 @@ static const char *validate_part(const struct heap *h, const struct scalars *s, 
 
 	switch (part) {
 	case HP_NODES:
+		/* the records themselves are the reader's to check (heap_need) */
 		for (uint64_t v = 1; v < s->n; v++)
 			if (h->node_class[v] >= s->ncls || h->node_off[v] == 0 ||
 			    h->node_off[v] + 1 + h->layout.idsize > h->size || h->node_kind[v] > NK_CLASS)
@@ -435,6 +596,23 @@ static const char *validate_part(const struct heap *h, const struct scalars *s, 
 				return "bad dominator";
 		return NULL;
 	}
+}
+
+/* What the dump's header says, and sane figures for the rest: an
+ * alignment of 0 would divide by zero, a wrong id size misread every
+ * record. */
+static const char *validate_layout(const struct heap *h, const struct scalars *s)
+{
+	const struct jvm_layout *L = &s->layout;
+	const struct agent_info *a = &s->agent;
+
+	if (L->idsize != h->layout.idsize || (L->ref_size != 4 && L->ref_size != 8) ||
+	    L->header > 64 || L->array_header > 64 || L->align < 8 || L->align > 256 ||
+	    (L->align & (L->align - 1)) != 0)
+		return "bad layout";
+	if (a->sizes_off > h->size || a->sizes_len > h->size - a->sizes_off)
+		return "bad agent record";
+	return NULL;
 }
 
 static const char *validate_small(const struct heap *h, const struct scalars *s)
@@ -525,12 +703,14 @@ static void replay_warnings(struct heap *h, const char *blob, uint64_t len, uint
 		size_t l = strnlen(m, len - at);
 		struct sbuf one;
 		sbuf_init(&one);
+		/* stored escaped; escaped again where a forged cache put what
+		 * must not reach a terminal (text escaped once passes as it is) */
 		if (l > 0 && m[0] == '\1') { /* the dump's path, as it is opened now */
 			esc_append(&one, (const uint8_t *)h->path, strlen(h->path), 0);
 			sbuf_adds(&one, ": ");
-			sbuf_add(&one, m + 1, l - 1);
+			esc_append_again(&one, (const uint8_t *)m + 1, l - 1);
 		} else {
-			sbuf_add(&one, m, l);
+			esc_append_again(&one, (const uint8_t *)m, l);
 		}
 		warn_add_escaped(&h->warn, one.buf);
 		sbuf_free(&one);
@@ -574,6 +754,13 @@ static int load_slot(const struct lazy *z, struct slot *sl, int i)
 	return unpack(z->map + z->at[i + 1], s->comp, *sl->ptr, s->raw);
 }
 
+int cache_has(const struct heap *h, unsigned part)
+{
+	const struct lazy *z = h->lazy;
+
+	return z == NULL || (z->loaded & part) == part;
+}
+
 void cache_lazy_free(struct heap *h)
 {
 	struct lazy *z = h->lazy;
@@ -593,10 +780,10 @@ int cache_load_rest(struct heap *h, unsigned parts, const char **why)
 	if (z == NULL || (parts & ~z->loaded) == 0)
 		return 0;
 	int ns = slots(h, &z->sc, sl);
-	*why = "corrupt";
 	for (unsigned part = 1; part <= HP_DOM; part <<= 1) {
 		if (!(parts & part) || (z->loaded & part))
 			continue;
+		*why = "corrupt"; /* again for each part: the last check left NULL */
 		for (int i = 0; i < ns; i++)
 			if (part_of(i) == part && load_slot(z, &sl[i], i) < 0)
 				goto fail;
@@ -617,10 +804,11 @@ fail:
 	return -1;
 }
 
-int cache_load(struct heap *h, const char **why)
+int cache_load(struct heap *h, int verify, const char **why)
 {
-	char *path = cache_path(h->path);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	const char *path = h->cache_file;
+	/* no symlink, no FIFO to wait on; then ours and closed to others */
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) : -1;
 	struct stat st;
 	struct cache_header hd, want = { 0 };
 	struct lazy *z = xcalloc(1, sizeof *z);
@@ -628,10 +816,15 @@ int cache_load(struct heap *h, const char **why)
 	int ns = 0;
 	char *wb = NULL;
 
-	free(path);
 	z->map = MAP_FAILED;
 	*why = "no cache";
-	if (fd < 0 || fstat(fd, &st) < 0 || (uint64_t)st.st_size < sizeof hd)
+	if (fd < 0 || fstat(fd, &st) < 0)
+		goto fail;
+	*why = "not trusted";
+	if (untrusted(&st) != NULL)
+		goto fail;
+	*why = "no cache";
+	if ((uint64_t)st.st_size < sizeof hd)
 		goto fail;
 	z->size = (size_t)st.st_size;
 	z->map = mmap(NULL, z->size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -645,6 +838,9 @@ int cache_load(struct heap *h, const char **why)
 		goto fail;
 	*why = "stale: the dump changed";
 	if (dump_ident(h, &want.id) < 0 || memcmp(&want.id, &hd.id, sizeof hd.id) != 0)
+		goto fail;
+	*why = "stale: the dump's content changed (--verify-cache)";
+	if (verify && hash64(h->map, h->size, 0) != hd.content)
 		goto fail;
 	*why = "truncated or corrupt";
 	if (z->size < sizeof hd + sizeof z->st)
@@ -671,7 +867,7 @@ int cache_load(struct heap *h, const char **why)
 	for (int i = 0; i < ns; i++)
 		if ((i == ns - 1 || !is_big(i)) && load_slot(z, &sl[i], i) < 0)
 			goto fail;
-	if ((*why = validate_small(h, &z->sc)) != NULL)
+	if ((*why = validate_small(h, &z->sc)) != NULL || (*why = validate_layout(h, &z->sc)) != NULL)
 		goto fail;
 	set_scalars(h, &z->sc);
 	replay_warnings(h, wb, z->sc.nwarn_bytes, z->sc.suppressed);

@@ -11,8 +11,8 @@
  * the table of sections and the sections. `check` is cache_checksum()
  * of the header's bytes before it. A cache of another format is never
  * read: the number goes up whenever what is stored changes (8: struct
- * hfield got its offset). */
-#define CACHE_FORMAT 8
+ * hfield got its offset; 9: the hash of the whole dump). */
+#define CACHE_FORMAT 9
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
 };
@@ -20,33 +20,47 @@ struct cache_header {
 	char magic[8];
 	uint32_t format, endian, node_size, edge_size;
 	struct cache_ident id;
+	uint64_t content;     /* hash of the whole dump, for --verify-cache */
 	uint32_t nsect, pad;
 	uint64_t table_check; /* of the section table */
 	uint64_t check;       /* of everything above */
 };
 uint64_t cache_checksum(const void *p, size_t n, uint64_t seed);
 
-/* The sidecar's path for this dump: "DUMP.hwi" when the dump's directory
- * is writable, else $XDG_CACHE_HOME/heapwalk/<hash>.hwi (~/.cache when
- * unset). Caller frees. */
+/* The cache's path for this dump: "DUMP.hwi" when the dump's directory
+ * is writable and no file is there that another user could have put or
+ * could change (not a regular file, not ours, writable by others); else
+ * in the private directory, $XDG_CACHE_HOME/heapwalk/<hash>-NAME.hwi
+ * (~/.cache without it, $TMPDIR/heapwalk-UID without HOME), made 0700
+ * and checked (ours, no symlink, closed to others). NULL if there is
+ * no such directory: then no cache. Why a file beside the dump was
+ * refused, or why there is no cache, goes to note (escaped; may be
+ * NULL). Caller frees. */
+char *cache_choose(const char *dump_path, struct sbuf *note);
+/* The same without the note. */
 char *cache_path(const char *dump_path);
 
-/* Fill h (already mapped: path, map, size, fd set) from the cache: the
+/* Fill h (already mapped: path, map, size, fd, cache_file set) from the
+ * cache, which must be a regular file of ours closed to others: the
  * scalars and the small tables (classes, names, roots, threads) at
  * once; the per-node and per-reference arrays stay NULL until
  * cache_load_rest(). Returns 0 on success; -1 if absent, stale,
  * foreign, truncated or corrupt, with a reason in *why (static string)
  * — then h is unchanged apart from what heap_free() releases. */
-int cache_load(struct heap *h, const char **why);
+int cache_load(struct heap *h, int verify, const char **why);
 
 /* Load the parts (HP_*) not loaded yet (h->lazy set). -1 with *why if
  * a section turns out corrupt: then every big array is NULL again and
  * h->lazy is gone. */
 int cache_load_rest(struct heap *h, unsigned parts, const char **why);
 void cache_lazy_free(struct heap *h);
+/* Are the parts in memory (always, without a cache still open)? */
+int cache_has(const struct heap *h, unsigned part);
 
-/* Write the cache for a fully analysed heap: temp file, fsync, rename,
- * the dump's permission bits. Returns 0, or -1 with a warning added. */
+/* Write the cache (h->cache_file) for a fully analysed heap: a temp
+ * file (removed if a signal ends the program meanwhile; those of killed
+ * processes removed first), fsync, rename; the dump's read/write bits
+ * and group, never wider. Returns 0, or -1 with a note in h->notes. */
 int cache_save(struct heap *h);
 
 #endif

@@ -41,12 +41,26 @@ uint32_t names_intern(struct classtab *t, const char *s, size_t len)
 {
 	struct heap *h = t->h;
 
+	if (memchr(s, 0, len) != NULL) {
+		/* names are C strings: a NUL (invalid in modified UTF-8, so a
+		 * crafted dump) is kept as Java's own C0 80, shown \x00 */
+		struct sbuf sb;
+		sbuf_init(&sb);
+		for (size_t i = 0; i < len; i++)
+			if (s[i] == '\0')
+				sbuf_add(&sb, "\xc0\x80", 2);
+			else
+				sbuf_addc(&sb, s[i]);
+		uint32_t off = names_intern(t, sb.buf, sb.len);
+		sbuf_free(&sb);
+		return off;
+	}
 	if (t->hash == NULL || t->hash_used * 2 >= t->hash_cap)
 		names_rehash(t);
 	size_t j = fnv(s, len) & (t->hash_cap - 1);
 	for (; t->hash[j] != HW_NONE; j = (j + 1) & (t->hash_cap - 1)) {
 		const char *q = h->names + t->hash[j];
-		if (strncmp(q, s, len) == 0 && q[len] == '\0' && memchr(s, 0, len) == NULL)
+		if (strncmp(q, s, len) == 0 && q[len] == '\0')
 			return t->hash[j];
 	}
 	if (h->names_len + len + 1 > t->names_cap) {
@@ -56,7 +70,6 @@ uint32_t names_intern(struct classtab *t, const char *s, size_t len)
 	}
 	uint32_t off = h->names_len;
 	memcpy(h->names + off, s, len);
-	/* an embedded NUL would cut the name: keep what precedes it */
 	h->names[off + len] = '\0';
 	h->names_len += (uint32_t)len + 1;
 	t->hash[j] = off;

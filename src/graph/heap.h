@@ -227,6 +227,10 @@ struct heap {
 	uint32_t nthreads;
 
 	struct warnings warn;
+	/* problems with the index cache itself: said, never stored in it nor
+	 * listed with the dump's warnings */
+	struct warnings notes;
+	char *cache_file;         /* where the cache is read and written; NULL: none */
 	int from_cache;
 	/* old/new objects (query/baseline.h): set and owned by the front end */
 	const struct baseline *baseline;

@@ -8,6 +8,7 @@
 #define CONTENDED_PAD 128 /* -XX:ContendedPaddingWidth default */
 #define MAX_HOLES 64
 #define OOP_BIT 0x100 /* marks a reference in the size lists */
+#define MAX_INJECTED 8 /* the longest types string of injected[] */
 
 /* Fields the JVM adds that HPROF does not show (OpenJDK 17,
  * javaClasses.hpp "injected fields"), as extra fields of that class. */
@@ -107,6 +108,8 @@ static int in_list(const char *list, const char *name)
 {
 	size_t n = strlen(name);
 
+	if (n == 0) /* strstr finds "" everywhere, and p would never move */
+		return 0;
 	for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
 		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
 			return 1;
@@ -179,7 +182,6 @@ static void lay_class(const struct heap *h, uint32_t c, const struct jvm_layout 
 		      struct lay *y, int depth)
 {
 	const struct hclass *k = &h->cls[c];
-	unsigned reg[1024], grp[64];
 	int nreg, ngrp, whole;
 
 	if (k->super != HW_NONE && depth < 64) {
@@ -194,11 +196,10 @@ static void lay_class(const struct heap *h, uint32_t c, const struct jvm_layout 
 		y->end = L->header;
 	}
 	y->tail_pad = 0;
-	if (k->nfields + 16 > 1024) { /* absurd field counts: plain sum */
-		for (unsigned i = 0; i < k->nfields; i++)
-			y->end += field_size(L, h->fields[k->field_first + i].type);
-		return;
-	}
+	/* sized by the class's own field count (read from the dump) plus the
+	 * longest injected list: no fixed array a crafted class can overrun */
+	size_t cap = (size_t)k->nfields + MAX_INJECTED;
+	unsigned *reg = xmalloc(cap * sizeof *reg), *grp = xmalloc(cap * sizeof *grp);
 	own_fields(h, c, L, reg, &nreg, grp, &ngrp, &whole);
 	if (whole) { /* fields only after a padding at the end */
 		y->nholes = 0;
@@ -211,6 +212,8 @@ static void lay_class(const struct heap *h, uint32_t c, const struct jvm_layout 
 		place_all(y, grp, ngrp, 1);
 	}
 	y->tail_pad = whole || ngrp > 0;
+	free(reg);
+	free(grp);
 }
 
 static uint32_t instance_size(const struct heap *h, uint32_t c, const struct jvm_layout *L)

@@ -51,13 +51,15 @@ static void drop_graph(struct heap *h)
 {
 	struct heap keep = { .path = h->path, .map = h->map, .size = h->size, .fd = h->fd,
 			     .timestamp_ms = h->timestamp_ms, .warn = { .quiet = h->warn.quiet },
-			     .rules = h->rules };
+			     .notes = h->notes, .cache_file = h->cache_file, .rules = h->rules };
 
 	memcpy(keep.version, h->version, sizeof keep.version);
 	keep.layout.idsize = h->layout.idsize;
 	h->path = NULL;
 	h->map = NULL;
 	h->fd = -1;
+	h->cache_file = NULL;
+	memset(&h->notes, 0, sizeof h->notes);
 	heap_free(h);
 	*h = keep;
 }
@@ -67,10 +69,18 @@ void heap_need(struct heap *h, unsigned parts, struct progress *p)
 	const char *why;
 	struct sbuf err;
 
-	if (h->lazy == NULL || cache_load_rest(h, parts, &why) == 0)
+	if (h->lazy == NULL)
 		return;
+	int fresh_nodes = (parts & HP_NODES) && !cache_has(h, HP_NODES);
+	if (cache_load_rest(h, parts, &why) == 0) {
+		/* offsets from a cache: the reader checks each record's fixed
+		 * part lies inside the dump, so that no decoder reads outside */
+		if (!fresh_nodes || hprof_nodes_valid(h))
+			return;
+		why = "corrupt (a record outside the dump)";
+	}
 	drop_graph(h);
-	warn_add(&h->warn, "%s: the index cache is %s; reading the dump again", h->path, why);
+	warn_add(&h->notes, "%s: the index cache is %s; reading the dump again", h->path, why);
 	sbuf_init(&err);
 	hprof_parse(h, p, &err); /* the header was fine before: it still is */
 	sbuf_free(&err);
@@ -90,14 +100,16 @@ static void opened(struct heap *h, const struct open_opts *o)
 	if (!o->quiet && !o->verbose && w->n > 0) {
 		size_t all = w->n + w->suppressed;
 		const char *last = w->msg[w->n - 1], *colon = strstr(last, ": ");
-		const char *base = strrchr(h->path, '/');
-		base = base ? base + 1 : h->path;
+		char *ep = esc_str(h->path); /* as the messages hold it */
+		const char *base = strrchr(ep, '/');
+		base = base ? base + 1 : ep;
 		size_t nb = strlen(base);
 		/* the file, said once (the cache's copy has the path of its day) */
 		if (colon != NULL && (size_t)(colon - last) >= nb && strncmp(colon - nb, base, nb) == 0)
 			last = colon + 2;
 		fprintf(stderr, "heapwalk: warning: %s: %zu warning%s while reading it (-v, or the info "
-			"command, lists them); the last: %s\n", h->path, all, all == 1 ? "" : "s", last);
+			"command, lists them); the last: %s\n", ep, all, all == 1 ? "" : "s", last);
+		free(ep);
 	}
 	w->quiet = o->quiet;
 }
@@ -110,12 +122,21 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 	memset(h, 0, sizeof *h);
 	h->fd = -1;
 	h->warn.quiet = !o->verbose; /* collected; one line for them all at the end */
+	h->notes.quiet = o->quiet;   /* said as they come */
 	h->rules = o->rules;
 	if (hprof_map(h, path, err) < 0) {
 		heap_free(h);
 		return -1;
 	}
-	if (!o->no_cache && cache_load(h, &why) == 0) {
+	if (!o->no_cache) {
+		struct sbuf why_not;
+		sbuf_init(&why_not);
+		h->cache_file = cache_choose(path, &why_not);
+		if (why_not.len > 0)
+			warn_add_escaped(&h->notes, why_not.buf);
+		sbuf_free(&why_not);
+	}
+	if (!o->no_cache && cache_load(h, o->verify_cache, &why) == 0) {
 		h->from_cache = 1;
 		if (h->rules_fp != rules_fingerprint(o->rules)) { /* other rules than last time */
 			heap_need(h, HP_ALL, p);
@@ -175,6 +196,8 @@ void heap_free(struct heap *h)
 	free(h->dom_start);
 	free(h->dom_child);
 	retained_forget(h);
+	free(h->cache_file);
+	warn_free(&h->notes);
 	free(h->frames);
 	free(h->traces);
 	free(h->trace_frames);

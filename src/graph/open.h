@@ -12,6 +12,7 @@ struct open_opts {
 	int no_cache;   /* neither read nor write the cache */
 	int quiet;      /* no progress, warnings only collected */
 	int verbose;    /* every warning on stderr, not one line for them all */
+	int verify_cache; /* hash the whole dump before trusting its cache */
 	/* reference-classifier rules to apply (graph/ownership.h), borrowed;
 	 * NULL: the built-in default (Reference.referent weak, nothing else) */
 	struct ruleset *rules;

@@ -3,10 +3,13 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <errno.h>
+#include <fcntl.h>
 #include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct ruleset *rules_new(void)
 {
@@ -60,7 +63,10 @@ struct lex {
 
 static int lex_error(struct lex *lx, const char *at, const char *fmt, const char *what)
 {
-	sbuf_printf(lx->err, "%s:%u:%d: ", lx->file, lx->lineno, (int)(at - lx->line) + 1);
+	char *f = esc_str(lx->file); /* a file name may hold control characters */
+
+	sbuf_printf(lx->err, "%s:%u:%d: ", f, lx->lineno, (int)(at - lx->line) + 1);
+	free(f);
 	sbuf_printf(lx->err, fmt, what);
 	return -1;
 }
@@ -394,13 +400,28 @@ fail:
 
 int rules_load_file(struct ruleset *rs, const char *path, struct sbuf *err)
 {
-	FILE *f = fopen(path, "rb");
+	/* not blocking on a FIFO, and only a regular file */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	FILE *f = NULL;
 	struct sbuf text;
 	char buf[65536];
 	size_t n;
 
-	if (f == NULL) {
-		sbuf_printf(err, "%s: %s", path, strerror(errno));
+	if (fd >= 0 && fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		close(fd);
+		char *ep = esc_str(path);
+		sbuf_printf(err, "%s: not a regular file", ep);
+		free(ep);
+		return -1;
+	}
+	if (fd < 0 || (f = fdopen(fd, "rb")) == NULL) {
+		int e = errno;
+		char *ep = esc_str(path);
+		if (fd >= 0)
+			close(fd);
+		sbuf_printf(err, "%s: %s", ep, strerror(e));
+		free(ep);
 		return -1;
 	}
 	sbuf_init(&text);
@@ -409,7 +430,9 @@ int rules_load_file(struct ruleset *rs, const char *path, struct sbuf *err)
 	int bad = ferror(f);
 	fclose(f);
 	if (bad) {
-		sbuf_printf(err, "%s: read error", path);
+		char *ep = esc_str(path);
+		sbuf_printf(err, "%s: read error", ep);
+		free(ep);
 		sbuf_free(&text);
 		return -1;
 	}

@@ -147,7 +147,7 @@ static int same_value(const struct regex_run *x, const struct smatch *a, const s
 }
 
 /* The value, cut at 80 bytes on a character boundary; a NUL in it is
- * written \0 (a group name is a C string). */
+ * kept as C0 80 (a group name is a C string), which reports escape \x00. */
 static char *value_name(const char *s, size_t len)
 {
 	size_t k = len;
@@ -160,8 +160,8 @@ static char *value_name(const char *s, size_t len)
 	}
 	sbuf_init(&sb);
 	for (size_t i = 0; i < k; i++)
-		if (s[i] == '\0')
-			sbuf_adds(&sb, "\\0");
+		if (s[i] == '\0') /* as names keep it: escaped \x00 like every view */
+			sbuf_add(&sb, "\xc0\x80", 2);
 		else
 			sbuf_addc(&sb, s[i]);
 	if (k < len)

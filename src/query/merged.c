@@ -270,10 +270,15 @@ static const uint32_t *slot_names(struct walk *w, uint32_t c)
 HOT const uint8_t *inst_data(const struct heap *h, node_t x, uint32_t *nbytes)
 {
 	unsigned ids = h->layout.idsize;
-	const uint8_t *q = h->map + h->node_off[x];
+	uint64_t off = h->node_off[x], hdr = 1 + 2 * (uint64_t)ids + 8;
+	const uint8_t *q = h->map + off;
 
+	/* the header lies inside the mapping (checked at parse, or at a cache's
+	 * load); the field bytes are cut at its end */
 	*nbytes = be32(q + 1 + 2 * ids + 4);
-	return q + 1 + 2 * ids + 8;
+	if (*nbytes > h->size - off - hdr)
+		*nbytes = (uint32_t)(h->size - off - hdr);
+	return q + hdr;
 }
 
 static void ids_grow(struct walk *w, size_t n)

@@ -441,9 +441,9 @@ int tui_main(const char *dump, const char *baseline, const struct open_opts *oo)
 	t.steps = xmalloc(sizeof *t.steps);
 	t.steps[0] = step_new(&h, all, "All objects", "all");
 	t.nsteps = 1;
-	h.warn.quiet = 1; /* warnings were printed at open; the screen owns the terminal now */
+	h.warn.quiet = h.notes.quiet = 1; /* said at open; the screen owns the terminal now */
 	if (t.old != NULL)
-		t.old->warn.quiet = 1;
+		t.old->warn.quiet = t.old->notes.quiet = 1;
 	screen_init();
 	getmaxyx(stdscr, t.rows, t.cols);
 	if (h.warn.n > 0)
