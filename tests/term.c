@@ -78,6 +78,51 @@ void term_stop(struct term *t)
 	}
 }
 
+void term_shell(struct term *t, int cols, int rows)
+{
+	static int seq;
+
+	snprintf(t->sock, sizeof t->sock, "hwshell-%d-%d", (int)getpid(), seq++);
+	t->status[0] = '\0';
+	/* --foreground: bash takes the terminal and makes its jobs' groups;
+	 * HUP: an interactive bash ignores TERM, and on HUP ends its jobs */
+	tmuxf(t, "-f /dev/null new-session -d -s hw -x %d -y %d "
+		 "'env PS1=\"$ \" HISTFILE=/dev/null timeout --foreground -k 10 -s HUP 300 bash --norc --noprofile -i'",
+	      cols, rows);
+	free(wait_for(t, "$")); /* "$ ", its blank cut by capture-pane */
+}
+
+void shell_heapwalk(struct term *t, const char *args)
+{
+	const char *hw = getenv("HEAPWALK");
+	char line[1024];
+
+	ck_assert_msg(hw != NULL, "HEAPWALK is not set (run through make check)");
+	/* env execs heapwalk: its command line is "$HEAPWALK args" */
+	snprintf(line, sizeof line, "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color %s %s", hw, args);
+	type(t, line);
+	keys(t, "Enter");
+}
+
+void signal_heapwalk(const char *sig, const char *args)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof cmd, "pkill -%s -f '^%s %s$'", sig, getenv("HEAPWALK"), args);
+	ck_assert_msg(system(cmd) == 0, "%s found no process", cmd);
+}
+
+char *term_modes(struct term *t)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof cmd, "%s -L %s display -p -t hw '#{alternate_on} #{cursor_flag}'", tmux(), t->sock);
+	char *s = run_out(cmd), *nl = strchr(s, '\n');
+	if (nl != NULL)
+		*nl = '\0';
+	return s;
+}
+
 char *screen(struct term *t, int escapes)
 {
 	char cmd[256];
@@ -223,8 +268,6 @@ int exit_status(struct term *t)
 	return -1;
 }
 
-/* SIGTERM, even with a prompt open: the browser restores the terminal
- * and exits 128 + 15. */
 /* The line after the one holding needle. */
 char *line_after(const char *s, const char *needle)
 {

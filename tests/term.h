@@ -18,6 +18,17 @@ void tmuxf(struct term *t, const char *fmt, ...) __attribute__((format(printf, 2
  * 300 s at most. */
 void term_start(struct term *t, int cols, int rows, const char *env, const char *args);
 void term_stop(struct term *t);
+/* An interactive bash, with job control, in a cols x rows terminal
+ * (300 s at most), at its prompt "$ ": tests type command lines in. */
+void term_shell(struct term *t, int cols, int rows);
+/* heapwalk ARGS typed at the shell's prompt, as a user would. */
+void shell_heapwalk(struct term *t, const char *args);
+/* Send signal sig (a kill(1) name: "TSTP") to the heapwalk whose
+ * command line is exactly "$HEAPWALK args". */
+void signal_heapwalk(const char *sig, const char *args);
+/* The pane's terminal modes from tmux: "A C", A 1 on the alternate
+ * screen, C 1 when the cursor is shown. */
+char *term_modes(struct term *t);
 /* The screen's text (with escapes: its SGR sequences too). */
 char *screen(struct term *t, int escapes);
 /* tmux send-keys names ("Enter", "Tab", "x"); type: literal text */

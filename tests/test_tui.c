@@ -298,6 +298,161 @@ START_TEST(test_sigterm)
 }
 END_TEST
 
+/* tmux's modes of the pane are want ("1 0": alternate screen, cursor
+ * hidden; "0 1": the shell's screen, cursor shown). */
+static void modes_are(struct term *t, const char *want)
+{
+	char *m = term_modes(t);
+
+	ck_assert_msg(strcmp(m, want) == 0, "terminal modes '%s' (alternate_on cursor_flag), not '%s'", m, want);
+	free(m);
+}
+
+/* Poll until no heapwalk with the command line "$HEAPWALK args" runs. */
+static void wait_gone(const char *args)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof cmd, "pgrep -f '^%s %s$' >/dev/null", getenv("HEAPWALK"), args);
+	for (int i = 0; i < 100; i++) {
+		if (system(cmd) != 0)
+			return;
+		usleep(100000);
+	}
+	ck_abort_msg("heapwalk %s is still running", args);
+}
+
+/* The class on the first row of the classes view (below its header). */
+static char *first_class(const char *s, const char *header)
+{
+	char *row = line_after(s, header), *p = row;
+
+	while (*p == ' ')
+		p++;
+	char *name = strndup(p, strcspn(p, " "));
+	free(row);
+	return name;
+}
+
+/* Job control, in an interactive shell: ^Z (a key, in raw mode) or kill
+ * -TSTP stops the browser with the terminal as the shell had it (its own
+ * screen, the cursor shown); fg brings the browser's screen back whole,
+ * and its keypad mode: Down and Right move, and no letter of their escape
+ * sequences reaches the key table (Down unkeyed is ESC [ B: B would load
+ * a baseline). */
+static void suspend_resume(int by_key)
+{
+	struct term t;
+	char args[512];
+
+	ensure_dump("coops", "");
+	snprintf(args, sizeof args, "%s/coops.hprof", DUMPS);
+	term_shell(&t, 100, 30);
+	shell_heapwalk(&t, args);
+	char *s = wait_for(&t, "Step 1: All objects");
+	char *first = first_class(s, "class  (sort"), *second = first_class(strstr(s, first), first);
+	ck_assert(*first && *second && strcmp(first, second) != 0);
+	free(s);
+	modes_are(&t, "1 0");
+	if (by_key)
+		keys(&t, "C-z");
+	else
+		signal_heapwalk("TSTP", args);
+	s = wait_for(&t, "Stopped");
+	lacks(s, "Step 1: All objects");
+	free(s);
+	modes_are(&t, "0 1");
+	/* resized while stopped: SIGWINCH went to the shell, not to it */
+	tmuxf(&t, "resize-window -t hw -x 90 -y 26");
+	type(&t, "fg");
+	keys(&t, "Enter");
+	s = wait_for(&t, "Step 1: All objects");
+	has(s, first); /* the rows are back, not only what changes next */
+	const char *crumb = strstr(s, "[1 All objects]");
+	ck_assert(crumb != NULL);
+	int above = 0;
+	for (const char *p = s; p < crumb; p++)
+		above += *p == '\n';
+	ck_assert_msg(above == 24, "the breadcrumb is on line %d of 26, not above the hint:\n%s", above + 1, shown(s));
+	free(s);
+	modes_are(&t, "1 0");
+	keys(&t, "Down Enter");
+	char want[256];
+	snprintf(want, sizeof want, "Step 2: Instances of %s", second);
+	s = wait_for(&t, want);
+	lacks(s, "unbound key");
+	lacks(s, "baseline:");
+	free(s);
+	keys(&t, "Left");
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "Right");
+	s = wait_for(&t, want);
+	lacks(s, "Rules"); /* Right unkeyed is ESC [ C: C opens the rules */
+	free(s);
+	keys(&t, "q");
+	wait_gone(args);
+	type(&t, "echo rc=$?");
+	keys(&t, "Enter");
+	free(wait_for(&t, "rc=0"));
+	modes_are(&t, "0 1");
+	term_stop(&t);
+	free(first);
+	free(second);
+}
+
+START_TEST(test_suspend_key)
+{
+	suspend_resume(1);
+}
+END_TEST
+
+START_TEST(test_suspend_signal)
+{
+	suspend_resume(0);
+}
+END_TEST
+
+/* A signal that ends the browser, sent from outside: the terminal is the
+ * shell's again (alternate screen off, cursor shown) and the status is
+ * 128 + the signal's number. SIGTERM comes with a prompt open (the
+ * cursor shown then), the others over the rows. */
+START_TEST(test_signals_restore)
+{
+	static const struct { const char *name; int num; } sigs[] = {
+		{ "QUIT", 3 }, { "TERM", 15 }, { "HUP", 1 }, { "INT", 2 }, { "USR1", 10 }, { "ALRM", 14 },
+	};
+	char *path = hw_write_evil();
+
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		struct term t;
+		char want[32];
+
+		term_shell(&t, 80, 24);
+		shell_heapwalk(&t, path);
+		free(wait_for(&t, "Step 1: All objects"));
+		if (sigs[i].num == 15) {
+			keys(&t, "f");
+			free(wait_for(&t, "filter (regex)"));
+			modes_are(&t, "1 1");
+		} else {
+			modes_are(&t, "1 0");
+		}
+		signal_heapwalk(sigs[i].name, path);
+		wait_gone(path);
+		type(&t, "echo rc=$?");
+		keys(&t, "Enter");
+		snprintf(want, sizeof want, "rc=%d", 128 + sigs[i].num);
+		char *s = wait_for(&t, want);
+		lacks(s, "Step 1: All objects");
+		lacks(s, "filter (regex)");
+		free(s);
+		modes_are(&t, "0 1");
+		term_stop(&t);
+	}
+	free(path);
+}
+END_TEST
+
 /* The terminal goes away (the tmux server is killed) while a prompt is
  * open: heapwalk leaves (128 + SIGHUP) instead of reading on forever. */
 START_TEST(test_terminal_gone)
@@ -1144,6 +1299,9 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_colors_and_no_color);
 	tcase_add_test(tc, test_sigterm);
 	tcase_add_test(tc, test_terminal_gone);
+	tcase_add_test(tc, test_suspend_key);
+	tcase_add_test(tc, test_suspend_signal);
+	tcase_add_test(tc, test_signals_restore);
 	tcase_add_test(tc, test_baseline_in_browser);
 	tcase_add_test(tc, test_baseline_loaded_later);
 	tcase_add_test(tc, test_allocations_view);

@@ -2,10 +2,12 @@
  * view rendered to stdout. Everything is checked that can be before the
  * dump is opened: a typo must not cost the parse of a 30 GB dump. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/attach.h"
 #include "config.h"
@@ -620,6 +622,66 @@ static void path_error(const char *path, const char *msg)
 	free(ep);
 }
 
+/* ---- a dump that shrinks under a batch command ---- */
+/* Reading a mapped page past the file's end raises SIGBUS. The line for
+ * it is made before (a handler can only write), one per dump: the
+ * baseline's when the fault is in its mapping, or while it is opened. */
+static struct bus_file {
+	char *msg;
+	size_t len;
+	const uint8_t *volatile map;
+	volatile uint64_t size;
+} bus_files[2]; /* the dump, the baseline */
+static volatile sig_atomic_t bus_opening; /* the one being opened */
+
+static void on_bus(int sig, siginfo_t *si, void *ctx)
+{
+	const struct bus_file *b = &bus_files[bus_opening];
+	const uint8_t *a = si->si_addr, *old = bus_files[1].map;
+
+	(void)sig;
+	(void)ctx;
+	if (old != NULL && a >= old && (uint64_t)(a - old) < bus_files[1].size)
+		b = &bus_files[1];
+	if (write(STDERR_FILENO, b->msg, b->len) < 0) { /* nothing left to tell */
+	}
+	_exit(EXIT_INPUT);
+}
+
+static void bus_file_set(struct bus_file *b, const char *path)
+{
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	sbuf_adds(&sb, "heapwalk: ");
+	esc_append(&sb, (const uint8_t *)path, strlen(path), 0); /* a path may hold escapes */
+	sbuf_adds(&sb, ": the dump file changed or shrank while being read (SIGBUS)\n");
+	b->len = sb.len;
+	b->msg = sbuf_detach(&sb);
+}
+
+static void catch_bus(const struct cli *c)
+{
+	struct sigaction sa;
+
+	bus_file_set(&bus_files[0], c->dump);
+	if (c->baseline != NULL)
+		bus_file_set(&bus_files[1], c->baseline);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_bus;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGBUS, &sa, NULL);
+}
+
+static void bus_files_free(void)
+{
+	signal(SIGBUS, SIG_DFL);
+	for (int i = 0; i < 2; i++) {
+		free(bus_files[i].msg);
+		memset(&bus_files[i], 0, sizeof bus_files[i]);
+	}
+}
+
 static int open_dump(struct heap *h, const char *path, struct cli *c, struct progress *p)
 {
 	struct sbuf err;
@@ -701,11 +763,16 @@ int main(int argc, char **argv)
 	sbuf_init(&out);
 	progress_init(&p, c.oo.quiet);
 	c.vo.progress = &p;
+	catch_bus(&c);
 	if (c.baseline != NULL) {
+		bus_opening = 1;
 		if (open_dump(&old, c.baseline, &c, &p) < 0) {
 			rc = EXIT_INPUT;
 			goto done;
 		}
+		bus_files[1].size = old.size;
+		bus_files[1].map = old.map;
+		bus_opening = 0;
 		have_old = 1;
 	}
 	if (open_dump(&h, c.dump, &c, &p) < 0) {
@@ -779,5 +846,6 @@ done:
 	sbuf_free(&err);
 	sbuf_free(&out);
 	rules_free(rs);
+	bus_files_free();
 	return rc;
 }

@@ -200,6 +200,7 @@ static void rq_redraw(struct tui *t, struct tview *v, int c)
 }
 
 static void rq_quit(struct tui *t, struct tview *v, int c) { (void)v; (void)c; t->quit = 1; }
+static void rq_suspend(struct tui *t, struct tview *v, int c) { (void)t; (void)v; (void)c; tui_suspend(); }
 
 /* A view's own request, pressed in another view. */
 static void rq_not_here(struct tui *t, struct tview *v, int c)
@@ -221,7 +222,7 @@ static const frame_fn frame_keys[REQ_COUNT] = {
 	[REQ_STEP_LIST] = rq_step_list, [REQ_JUMP] = rq_jump, [REQ_EXPR] = rq_expr,
 	[REQ_RETAINED] = rq_retained, [REQ_SEARCH] = rq_search, [REQ_SEARCH_NEXT] = rq_search_next,
 	[REQ_SEARCH_PREV] = rq_search_next, [REQ_FILTER] = rq_filter, [REQ_HELP] = rq_help,
-	[REQ_RULES] = rq_rules, [REQ_REDRAW] = rq_redraw, [REQ_QUIT] = rq_quit,
+	[REQ_RULES] = rq_rules, [REQ_REDRAW] = rq_redraw, [REQ_SUSPEND] = rq_suspend, [REQ_QUIT] = rq_quit,
 	[REQ_SORT] = rq_not_here, [REQ_EXACT] = rq_not_here, [REQ_PACKAGES] = rq_not_here,
 	[REQ_LOADERS] = rq_not_here, [REQ_GROUP] = rq_not_here, [REQ_NULLS] = rq_not_here,
 	[REQ_WEAK] = rq_not_here, [REQ_PATHS] = rq_not_here, [REQ_DELTA] = rq_not_here,
@@ -268,6 +269,25 @@ static void on_term(int sig)
 {
 	tui_signal = sig;
 }
+
+static void on_tstp(int sig)
+{
+	(void)sig;
+	tui_stop = 1;
+}
+
+/* The signals whose default ends the program (some with a core): each
+ * ends the browser after it restores the terminal. */
+static const int ending_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2,
+	SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+#ifdef SIGPOLL
+	SIGPOLL,
+#endif
+#ifdef SIGPWR
+	SIGPWR,
+#endif
+};
 
 /* A key's work that fails (a fault, an allocation) unwinds to here: the
  * view it was building goes, the session and its steps stay. */
@@ -348,10 +368,15 @@ static void screen_init(void)
 {
 	struct sigaction sa;
 
+	/* no SA_RESTART: the read of a key fails with EINTR, and read_key
+	 * sees the flag the handler set. Set before initscr, ncurses keeps
+	 * its own handlers off them (its SIGTSTP leaves keypad mode off). */
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_term;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (size_t i = 0; i < sizeof ending_signals / sizeof ending_signals[0]; i++)
+		sigaction(ending_signals[i], &sa, NULL);
+	sa.sa_handler = on_tstp;
+	sigaction(SIGTSTP, &sa, NULL);
 	/* an overflowed stack still runs the handler: on a stack of its own */
 	static char altstack[1 << 16];
 	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof altstack };

@@ -781,6 +781,8 @@ void tui_tick(struct progress *p, uint64_t done)
 	while ((c = getch()) != ERR) {
 		if (c == 27 || c == 3)
 			p->cancelled = 1;
+		else if (c == 26) /* ^Z: suspend now, the work goes on after fg */
+			tui_stop = 1;
 		else if (n < (int)(sizeof ahead / sizeof ahead[0]))
 			ahead[n++] = c;
 	}
@@ -788,6 +790,8 @@ void tui_tick(struct progress *p, uint64_t done)
 		ungetch(ahead[--n]);
 	if (tui_signal) /* SIGTERM, SIGHUP: stop working, then leave */
 		p->cancelled = 1;
+	else if (tui_stop)
+		tui_suspend();
 	char line[160];
 	if (p->total) /* else a count with no whole: rows loaded so far */
 		snprintf(line, sizeof line, " %s: %3.0f%%   Esc: cancel", p->phase ? p->phase : "working",

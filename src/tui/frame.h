@@ -18,10 +18,17 @@ static inline struct hstep *cur_step(struct tui *t) { return t->steps[t->cur]; }
 static inline struct tview *cur_view(struct tui *t) { return &cur_step(t)->views[cur_step(t)->view]; }
 
 /* ---- tui.c ---- */
-/* SIGTERM or SIGHUP came: the browser leaves (set by the handler). */
+/* A signal that ends the program came (SIGTERM, SIGHUP, SIGINT, SIGQUIT
+ * ...): the browser restores the terminal and leaves (set by the
+ * handler). */
 extern volatile sig_atomic_t tui_signal;
+/* SIGTSTP came: suspend when next waiting for a key (set by the handler). */
+extern volatile sig_atomic_t tui_stop;
+/* Suspend (the terminal restored, the process group stopped); on fg,
+ * the terminal set up and repainted as it was. Outside signal handlers. */
+void tui_suspend(void);
 /* The next key; Esc (27) for every read once a signal has come, so that
- * prompts and popups unwind. */
+ * prompts and popups unwind. ^Z and SIGTSTP suspend and read on. */
 int read_key(WINDOW *w);
 void row_free(const struct tview *v, struct row *r);
 void rows_clear(struct tview *v);

@@ -61,6 +61,7 @@ const struct binding bindings[] = {
 	{ 's', REQ_SORT, "s" },
 	{ '?', REQ_HELP, "?" }, { KEY_F(1), REQ_HELP, "F1" },
 	{ CTRL('l'), REQ_REDRAW, "^L" },
+	{ CTRL('z'), REQ_SUSPEND, "^Z" }, /* read_key takes it, wherever a key is read */
 	{ 'q', REQ_QUIT, "q" }, { CTRL('c'), REQ_QUIT, "^C" },
 };
 const size_t nbindings = sizeof bindings / sizeof bindings[0];

@@ -54,6 +54,7 @@
 	REQ(SORT,        "Finding", "Classes: sort by the key pressed next: n, i, s, r (g: growth); again: reverse") \
 	REQ(HELP,        "Other",   "This help") \
 	REQ(REDRAW,      "Other",   "Redraw the screen") \
+	REQ(SUSPEND,     "Other",   "Suspend to the shell (as kill -TSTP); fg resumes") \
 	REQ(QUIT,        "Other",   "Quit")
 
 #define REQ_ENUM(id, sec, help) REQ_##id,

@@ -4,21 +4,58 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tui/frame.h"
 
 /* ---- keys ---- */
-volatile sig_atomic_t tui_signal;
+volatile sig_atomic_t tui_signal, tui_stop;
+
+/* Stop as the terminal's own ^Z would stop us, which raw mode turned
+ * off: the terminal as the shell had it, the process group stopped. On
+ * fg: the browser's modes, keypad and screen again, all repainted. */
+void tui_suspend(void)
+{
+	struct sigaction dfl, old;
+	sigset_t tstp, was;
+
+	tui_stop = 0;
+	endwin();
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigaction(SIGTSTP, &dfl, &old);
+	sigemptyset(&tstp);
+	sigaddset(&tstp, SIGTSTP);
+	sigprocmask(SIG_UNBLOCK, &tstp, &was);
+	/* the group, as ^Z: a script that runs us stops with us and the
+	 * shell sees the job stopped (an orphaned group ignores it) */
+	kill(0, SIGTSTP);
+	sigprocmask(SIG_SETMASK, &was, NULL);
+	sigaction(SIGTSTP, &old, NULL);
+	raw();
+	noecho();
+	nonl();
+	clearok(curscr, TRUE);
+	doupdate(); /* back from endwin: program mode, the alternate screen, every cell */
+	keypad(stdscr, TRUE); /* endwin left keypad mode: arrows would come unkeyed */
+}
 
 /* Blocking, getch fails only on a signal or when the terminal is gone:
- * then it is as if SIGHUP came. */
+ * then it is as if SIGHUP came. ^Z and SIGTSTP suspend here, wherever
+ * a key is awaited, and the key read goes on after fg. */
 int read_key(WINDOW *w)
 {
 	for (int lost = 0;;) {
 		if (tui_signal)
 			return 27;
+		if (tui_stop)
+			tui_suspend();
 		errno = 0;
 		int c = wgetch(w);
+		if (c == 26) { /* ^Z */
+			tui_suspend();
+			continue;
+		}
 		if (c != ERR)
 			return c;
 		if (errno != EINTR && ++lost > 10)
