@@ -49,4 +49,11 @@ void cache_lazy_free(struct heap *h);
  * the dump's permission bits. Returns 0, or -1 with a warning added. */
 int cache_save(struct heap *h);
 
+/* For the fuzzers (fuzz/drive.c): make a cache file's bytes in buf pass
+ * the checks cache_load() makes before it decodes them: the dump's
+ * identity set to h's (an open heap of the dump), each well-formed
+ * section's checksum, the table's and the header's recomputed. 0, or -1
+ * if buf is too short to hold the header and the table. */
+int cache_reseal(uint8_t *buf, size_t len, const struct heap *h);
+
 #endif
