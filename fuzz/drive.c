@@ -5,6 +5,7 @@
 #include "drive.h"
 
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,6 +336,42 @@ static void one_view(struct heap *h, const char *view, const struct objset *set,
 	sbuf_free(&out);
 }
 
+/* A broken promise: said, then abort() as a sanitizer would, so that
+ * the fuzzer keeps the input. */
+static _Noreturn __attribute__((format(printf, 1, 2))) void finding(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("fuzz: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+/* step.h's promise: the canonical text parses to the same steps, so
+ * printing them again gives the same text. A difference is a finding. */
+static void round_trip(const struct pipeline *pl)
+{
+	struct pipeline again = { 0 };
+	struct sbuf a, b, err;
+
+	sbuf_init(&a);
+	sbuf_init(&b);
+	sbuf_init(&err);
+	pipeline_to_string(pl, &a);
+	if (pipeline_parse(a.buf ? a.buf : "", &again, &err) != 0)
+		finding("the canonical text '%s' does not parse: %s", a.buf, err.buf);
+	pipeline_to_string(&again, &b);
+	if (a.len != b.len || memcmp(a.buf, b.buf, a.len) != 0)
+		finding("'%s' parses and prints as '%s'", a.buf, b.buf);
+	pipeline_free(&again);
+	sbuf_free(&a);
+	sbuf_free(&b);
+	sbuf_free(&err);
+}
+
 int fuzz_step(const uint8_t *data, size_t len)
 {
 	char *expr = xstrndup((const char *)data, len); /* the text up to a NUL */
@@ -347,10 +384,7 @@ int fuzz_step(const uint8_t *data, size_t len)
 	progress_init(&p, 1);
 	sbuf_init(&err);
 	if (pipeline_parse(expr, &pl, &err) == 0) {
-		struct sbuf text;
-		sbuf_init(&text);
-		pipeline_to_string(&pl, &text);
-		sbuf_free(&text);
+		round_trip(&pl);
 		heap_need(&rich, HP_ALL, &p);
 		objset_all(&rich, &set);
 		int rc = 0;
