@@ -2,8 +2,8 @@
 # seeds.sh SRCDIR BUILDDIR OUT — the seed corpora of the fuzzers, made at
 # build time (nothing binary is committed):
 #   OUT/hprof  the synthetic dumps of fuzz/mkseeds, the test suite's JDK
-#              dumps (BUILDDIR/tests/dumps, those up to FUZZ_SEED_MAX bytes,
-#              default 4 MB) and fuzz/regress/hprof
+#              dumps (in FUZZ_DUMPS, default BUILDDIR/tests/dumps, those up
+#              to FUZZ_SEED_MAX bytes, default 4 MB) and fuzz/regress/hprof
 #   OUT/cache  the real index cache of the cache fuzzer's dump
 #   OUT/step   every step expression of the tests and the man page
 #   OUT/rules  rules/*.rules
@@ -13,7 +13,8 @@ max=${FUZZ_SEED_MAX:-4194304}
 rm -rf "$out"
 "$build/fuzz/mkseeds" "$out"
 mkdir -p "$out/step" "$out/rules"
-for d in "$build"/tests/dumps "$build"/tests/dumps/*; do
+dumps=${FUZZ_DUMPS:-$build/tests/dumps}
+for d in "$dumps" "$dumps"/*; do
 	for f in "$d"/*.hprof; do
 		[ -f "$f" ] || continue
 		[ "$(wc -c < "$f")" -le "$max" ] || continue
