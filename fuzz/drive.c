@@ -401,17 +401,34 @@ int fuzz_step(const uint8_t *data, size_t len)
 	return 0;
 }
 
-/* The rules as `heapwalk rules` prints them. */
+static void rules_text(const struct ruleset *rs, struct sbuf *sb)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		rule_to_string(rs, &rs->rules[i], sb);
+		sbuf_addc(sb, '\n');
+	}
+}
+
+/* The rules as `heapwalk rules` prints them; the canonical text of each
+ * is a rule again, the same one (rules.h): parsed, it prints the same. */
 static void print_rules(const struct ruleset *rs)
 {
-	struct sbuf sb;
+	struct ruleset *again = rules_new();
+	struct sbuf a, b, err;
 
-	sbuf_init(&sb);
-	for (size_t i = 0; i < rs->n; i++) {
-		rule_to_string(rs, &rs->rules[i], &sb);
-		sbuf_addc(&sb, '\n');
-	}
-	sbuf_free(&sb);
+	sbuf_init(&a);
+	sbuf_init(&b);
+	sbuf_init(&err);
+	rules_text(rs, &a);
+	if (rules_parse(again, "again.rules", a.buf ? a.buf : "", a.len, &err) != 0)
+		finding("the canonical rules do not parse: %s\n%s", err.buf, a.buf);
+	rules_text(again, &b);
+	if (a.len != b.len || memcmp(a.buf, b.buf, a.len) != 0)
+		finding("the canonical rules\n%sparse and print as\n%s", a.buf, b.buf);
+	rules_free(again);
+	sbuf_free(&a);
+	sbuf_free(&b);
+	sbuf_free(&err);
 }
 
 int fuzz_rules(const uint8_t *data, size_t len)
