@@ -4,7 +4,10 @@
  * dropped. */
 #include "drive.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,33 +29,63 @@
 /* ---- the private directory ---- */
 
 static char dir[4096];
-static const char *const dir_files[] = {
-	"in.hprof", "cache.hprof", "cache.hprof.hwi", "rich.hprof",
-};
 static struct heap cache_dump, rich; /* opened once, freed at exit */
 static int cache_ready, rich_ready;
 
+/* The directory d and the files in it (it has no subdirectories). */
+static void remove_dir(const char *d)
+{
+	DIR *dp = opendir(d);
+	struct dirent *e;
+
+	while (dp != NULL && (e = readdir(dp)) != NULL)
+		if (e->d_name[0] != '.') {
+			char *f = xasprintf("%s/%s", d, e->d_name);
+			unlink(f);
+			free(f);
+		}
+	if (dp != NULL)
+		closedir(dp);
+	rmdir(d);
+}
+
 static void cleanup(void)
 {
-	char path[4200];
-
 	if (cache_ready)
 		heap_free(&cache_dump);
 	if (rich_ready)
 		heap_free(&rich);
 	cache_ready = rich_ready = 0;
-	for (size_t i = 0; i < sizeof dir_files / sizeof dir_files[0]; i++) {
-		snprintf(path, sizeof path, "%s/%s", dir, dir_files[i]);
-		unlink(path);
-	}
-	rmdir(dir);
+	remove_dir(dir);
+}
+
+/* The directories of processes gone without their atexit (a crash, a
+ * timeout: libFuzzer ends those with _Exit), named by their pid. */
+static void remove_stale(const char *tmp)
+{
+	DIR *dp = opendir(tmp);
+	struct dirent *e;
+	long pid;
+	int at;
+
+	while (dp != NULL && (e = readdir(dp)) != NULL)
+		if (sscanf(e->d_name, "heapwalk-fuzz-%ld-%n", &pid, &at) == 1 && at > 0 && pid > 0 &&
+		    kill((pid_t)pid, 0) < 0 && errno == ESRCH) {
+			char *d = xasprintf("%s/%s", tmp, e->d_name);
+			remove_dir(d);
+			free(d);
+		}
+	if (dp != NULL)
+		closedir(dp);
 }
 
 const char *fuzz_dir(void)
 {
 	if (dir[0] == '\0') {
 		const char *t = getenv("TMPDIR");
-		snprintf(dir, sizeof dir, "%s/heapwalk-fuzz-XXXXXX", t && *t ? t : "/tmp");
+		t = t && *t ? t : "/tmp";
+		remove_stale(t);
+		snprintf(dir, sizeof dir, "%s/heapwalk-fuzz-%ld-XXXXXX", t, (long)getpid());
 		if (mkdtemp(dir) == NULL)
 			hw_fatal("cannot make a directory %s", dir);
 		atexit(cleanup);

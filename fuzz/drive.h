@@ -7,7 +7,8 @@
  * reports, not a failure); a crash, a sanitizer report or a hang is the
  * finding. Everything they allocate is freed before they return (the
  * fuzzers run LeakSanitizer). Their files live in one private directory
- * per process, under $TMPDIR or /tmp, removed at exit. */
+ * per process, heapwalk-fuzz-PID-XXXXXX under $TMPDIR or /tmp, removed
+ * at exit, or by the next process if this one died. */
 #ifndef HW_FUZZ_DRIVE_H
 #define HW_FUZZ_DRIVE_H
 
