@@ -4,7 +4,8 @@
 #
 #   sh contrib/setup.sh demo    install, build, make a demo dump, open it
 #   sh contrib/setup.sh test    install, build, run every test: a -Werror
-#                               build, a sanitizer build, make distcheck
+#                               build, a sanitizer build, the fuzzers for
+#                               a minute each, make distcheck
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,7 +16,7 @@ say() { printf '== %s\n' "$*" >&2; }
 
 install_deps() {
 	pkgs="autoconf automake make gcc pkg-config libncurses-dev libpcre2-dev
-	      liblz4-dev check tmux openjdk-17-jdk-headless time"
+	      liblz4-dev check tmux openjdk-17-jdk-headless time clang libclang-rt-14-dev"
 	missing=
 	for p in $pkgs; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
@@ -106,6 +107,12 @@ test)
 	ASAN_OPTIONS=detect_leaks=1 check build-san
 	say "configure without Check: heapwalk builds, make check says what is missing"
 	nocheck
+	# libFuzzer needs clang; the engine is instrumented, the harnesses
+	# run 60 s each (about 5 minutes for the four), the dump fuzzer
+	# seeded with the JDK dumps the first build's tests made too
+	say "build with libFuzzer (clang), make fuzz-smoke"
+	build build-fuzz CC=clang --enable-fuzzing --enable-werror
+	make fuzz-smoke FUZZ_SECONDS=60 FUZZ_DUMPS="$top/build/tests/dumps"
 
 	say "make distcheck"
 	cd "$top/build"

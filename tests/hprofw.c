@@ -499,26 +499,32 @@ void hw_open_sample(struct heap *h, const char *name)
 
 enum { EVIL = 0x8001, EV1 = 0x8101, STR = 0x8103, BYTES = 0x8105, F_WHO = 0x8201 };
 
-char *hw_write_evil(void)
+void hw_evil(struct hw *w)
 {
 	static const char text[] = "hi\x1b[2J\n\"q\",\0end";
 	const struct hw_field fields[] = { { F_WHO, T_OBJECT, 0 } };
 	const struct hw_field vals[] = { { 0, T_OBJECT, STR } };
+
+	hw_begin(w, "JAVA PROFILE 1.0.2", 8);
+	hw_jdk_names(w);
+	hw_utf8(w, F_WHO, "who");
+	hw_class_name(w, 20, EVIL, "Evil\x1b]0;pwned\x07,\"x\"");
+	hw_heap_begin(w);
+	hw_jdk_classes(w);
+	hw_class_dump(w, EVIL, J_OBJECT, 0, NULL, 0, NULL, 0, fields, 1);
+	hw_root(w, 0x01, EV1, 0, 0);
+	hw_instance(w, EV1, EVIL, vals, 1);
+	hw_jdk_string(w, STR, BYTES);
+	hw_primarray(w, BYTES, T_BYTE, sizeof text - 1, text);
+	hw_heap_end(w);
+	hw_dump_end(w);
+}
+
+char *hw_write_evil(void)
+{
 	struct hw w;
 
-	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
-	hw_jdk_names(&w);
-	hw_utf8(&w, F_WHO, "who");
-	hw_class_name(&w, 20, EVIL, "Evil\x1b]0;pwned\x07,\"x\"");
-	hw_heap_begin(&w);
-	hw_jdk_classes(&w);
-	hw_class_dump(&w, EVIL, J_OBJECT, 0, NULL, 0, NULL, 0, fields, 1);
-	hw_root(&w, 0x01, EV1, 0, 0);
-	hw_instance(&w, EV1, EVIL, vals, 1);
-	hw_jdk_string(&w, STR, BYTES);
-	hw_primarray(&w, BYTES, T_BYTE, sizeof text - 1, text);
-	hw_heap_end(&w);
-	hw_dump_end(&w);
+	hw_evil(&w);
 	char *path = hw_write(&w, "evil.hprof", SIZE_MAX);
 	hw_free(&w);
 	return path;

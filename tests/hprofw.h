@@ -101,6 +101,8 @@ char *hw_write(const struct hw *w, const char *name, size_t len);
  * JNI global) carry control characters; written under hw_tmpdir(),
  * the path returned (caller frees). */
 char *hw_write_evil(void);
+/* The same dump, built in w (hw_free it). */
+void hw_evil(struct hw *w);
 
 /* A fresh directory for a test's files, under TEST_BUILDDIR/tmp. */
 const char *hw_tmpdir(void);

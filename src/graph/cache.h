@@ -63,4 +63,11 @@ int cache_has(const struct heap *h, unsigned part);
  * and group, never wider. Returns 0, or -1 with a note in h->notes. */
 int cache_save(struct heap *h);
 
+/* For the fuzzers (fuzz/drive.c): make a cache file's bytes in buf pass
+ * the checks cache_load() makes before it decodes them: the dump's
+ * identity set to h's (an open heap of the dump), each well-formed
+ * section's checksum, the table's and the header's recomputed. 0, or -1
+ * if buf is too short to hold the header and the table. */
+int cache_reseal(uint8_t *buf, size_t len, const struct heap *h);
+
 #endif

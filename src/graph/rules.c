@@ -464,7 +464,11 @@ void rule_to_string(const struct ruleset *rs, const struct rule *r, struct sbuf 
 	(void)rs;
 	sbuf_adds(out, verbs[r->verb]);
 	sbuf_adds(out, r->type_regex ? " /" : " ");
-	sbuf_adds(out, r->type);
+	for (const char *c = r->type; *c; c++) { /* a regex's slash is read as \/ (parse_type) */
+		if (r->type_regex && *c == '/')
+			sbuf_addc(out, '\\');
+		sbuf_addc(out, *c);
+	}
 	sbuf_adds(out, r->type_regex ? "/" : "");
 	sbuf_adds(out, r->subclasses ? "+" : "");
 	for (size_t i = 0; i < r->nfields; i++)

@@ -820,9 +820,11 @@ static void nulls_count(struct nulls *s, const struct heap *h, const struct objs
 		    (d = hprof_inst_data(h, v, &len)) == NULL)
 			continue;
 		uint32_t c = h->node_class[v];
+		s->inst[c]++;
+		if (h->cls[c].nrefs == 0) /* refoffs is NULL when no class has one */
+			continue;
 		const uint32_t *offs = h->refoffs + h->cls[c].ref_first;
 		uint64_t *nl = s->null + s->base[c];
-		s->inst[c]++;
 		for (uint32_t k = 0; k < h->cls[c].nrefs; k++)
 			nl[k] += hprof_ref_at(d, len, offs[k], ids) == 0;
 	}

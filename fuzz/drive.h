@@ -1,0 +1,46 @@
+/* drive.h — the bodies of the fuzzers: one function per input the
+ * program reads, shared by the libFuzzer harnesses (fuzz/NAME-fuzzer.c)
+ * and the regression test (tests/test_fuzzregress.c), so that an input
+ * a fuzzer found takes the same path in both.
+ *
+ * Each returns 0 whatever the input (bad input is an error the engine
+ * reports, not a failure); a crash, a sanitizer report or a hang is the
+ * finding. Everything they allocate is freed before they return (the
+ * fuzzers run LeakSanitizer). Their files live in one private directory
+ * per process, heapwalk-fuzz-PID-XXXXXX under $TMPDIR or /tmp, removed
+ * at exit, or by the next process if this one died. */
+#ifndef HW_FUZZ_DRIVE_H
+#define HW_FUZZ_DRIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The directory (made on first use). */
+const char *fuzz_dir(void);
+
+/* A dump: opened without the cache, then every view and inspection. */
+int fuzz_dump(const uint8_t *data, size_t len);
+
+/* A cache file of the synthetic dump fz_rich(), its checksums and the
+ * dump's identity made right (cache_reseal) so that the loader decodes
+ * what the input says; then the heap is loaded and every view run. */
+int fuzz_cache(const uint8_t *data, size_t len);
+/* The real cache of that dump, for the seed corpus (caller frees). */
+uint8_t *fuzz_cache_seed(size_t *len);
+
+/* A step expression (-e), applied to the sample heap, then the classes
+ * view. */
+int fuzz_step(const uint8_t *data, size_t len);
+
+/* A rules file, applied to the rich dump, its rules printed, the rules
+ * inspections run. */
+int fuzz_rules(const uint8_t *data, size_t len);
+
+/* Set up what a body needs (each does it itself on first use; the
+ * harnesses call them from LLVMFuzzerInitialize so that the first run
+ * is not slower than the rest). */
+void fuzz_init_cache(void);
+void fuzz_init_step(void);
+void fuzz_init_rules(void);
+
+#endif

@@ -1,0 +1,21 @@
+/* hprof-fuzzer.c — libFuzzer harness: the input is a heap dump (HPROF),
+ * opened without the index cache, then every view and inspection.
+ * The body is fuzz_dump() of drive.c, which the regression test runs too. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "drive.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	fuzz_dir();
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	return fuzz_dump(data, size);
+}

@@ -1,0 +1,54 @@
+#!/bin/sh
+# seeds.sh SRCDIR BUILDDIR OUT — the seed corpora of the fuzzers, made at
+# build time (nothing binary is committed):
+#   OUT/hprof  the synthetic dumps of fuzz/mkseeds, the test suite's JDK
+#              dumps (in FUZZ_DUMPS, default BUILDDIR/tests/dumps, those up
+#              to FUZZ_SEED_MAX bytes, default 4 MB) and fuzz/regress/hprof
+#   OUT/cache  the real index cache of the cache fuzzer's dump
+#   OUT/step   every step expression of the tests and the man page
+#   OUT/rules  rules/*.rules
+set -e
+src=$1 build=$2 out=$3
+max=${FUZZ_SEED_MAX:-4194304}
+rm -rf "$out"
+"$build/fuzz/mkseeds" "$out"
+mkdir -p "$out/step" "$out/rules"
+dumps=${FUZZ_DUMPS:-$build/tests/dumps}
+for d in "$dumps" "$dumps"/*; do
+	for f in "$d"/*.hprof; do
+		[ -f "$f" ] || continue
+		[ "$(wc -c < "$f")" -le "$max" ] || continue
+		cp "$f" "$out/hprof/jdk-$(basename "$d")-$(basename "$f")"
+	done
+done
+cp "$src"/rules/*.rules "$out/rules/"
+for h in hprof cache step rules; do
+	[ -d "$src/fuzz/regress/$h" ] || continue
+	for f in "$src/fuzz/regress/$h"/*; do
+		[ -f "$f" ] && cp "$f" "$out/$h/regress-$(basename "$f")"
+	done
+done
+
+# Steps: C strings of the tests that start with a step's name (C escapes
+# undone), -e '...' of the tests and the man page, and one of each step.
+steps='all|instances|instanceof|retained|referrers|referents|dominated|object|new|old|gone|inspection|top|class-objects|elements|loaded'
+{
+	grep -hoE "\"($steps)( [^\"]*)?\"" "$src"/tests/*.c |
+		sed -e 's/^"//' -e 's/"$//' -e 's/\\\\/\\/g'
+	grep -hoE "\-e '[^'%]*'" "$src"/tests/*.c "$src"/man/heapwalk.1 |
+		sed -e "s/^-e '//" -e "s/'\$//" -e 's/\\\\/\\/g'
+	cat <<'LIST'
+all | retained | biggest
+instances java.lang.String | referrers weak | dominated | objects
+instanceof /^java\.lang\..*/ | referents | top | class-objects | info
+instances java.lang.ClassLoader | loaded | merged-out
+instances [Ljava.lang.Object; | elements keys | elements values | merged-in
+object 0x3011,0x3013 | referrers | merged-dom
+object 12289 | paths
+inspection duplicate-strings group 1 | allocations
+inspection string-regex /dup/ group 1
+inspection largest-arrays 3 group 1 | retained
+new | old
+LIST
+} | sort -u | awk -v dir="$out/step" '{ f = sprintf("%s/e%03d", dir, NR); printf "%s", $0 > f; close(f) }'
+echo "seeds: $(ls "$out/hprof" | wc -l) dumps, $(ls "$out/cache" | wc -l) cache, $(ls "$out/step" | wc -l) steps, $(ls "$out/rules" | wc -l) rules files"

@@ -1,0 +1,33 @@
+#!/bin/sh
+# smoke.sh SRCDIR BUILDDIR SEEDS SECONDS — run each fuzzer for SECONDS on
+# a copy of its seeds (BUILDDIR/fuzz/corpus/NAME); fail on a crash, a
+# sanitizer report, a slow input (-timeout) or too much memory. Each
+# prints its runs and its final coverage; the logs stay in
+# BUILDDIR/fuzz/logs, a failing input in BUILDDIR/fuzz/artifacts/NAME/.
+src=$1 build=$2 seeds=$3 secs=${4:-60}
+status=0
+mkdir -p "$build/fuzz/logs"
+for name in hprof cache step rules; do
+	corpus=$build/fuzz/corpus/$name art=$build/fuzz/artifacts/$name
+	log=$build/fuzz/logs/$name.log
+	rm -rf "$corpus" "$art"
+	mkdir -p "$corpus" "$art"
+	cp "$seeds/$name"/* "$corpus/"
+	dict=
+	[ -f "$src/fuzz/$name.dict" ] && dict=-dict=$src/fuzz/$name.dict
+	"$build/fuzz/$name-fuzzer" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+		-print_final_stats=1 -artifact_prefix="$art/" $dict "$corpus" > "$log" 2>&1
+	rc=$?
+	final=$(grep -E '^#[0-9]+[[:space:]]+(DONE|INITED|pulse|NEW|REDUCE)' "$log" | tail -1)
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+	cov=$(printf '%s\n' "$final" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
+	ft=$(printf '%s\n' "$final" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
+	if [ $rc -ne 0 ] || grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|^SUMMARY: ' "$log"; then
+		echo "$name-fuzzer: FAILED (exit $rc) after ${runs:-?} runs: see $log and $art"
+		grep -E 'ERROR:|runtime error:|^SUMMARY:|^artifact_prefix|Test unit written' "$log" | head -5
+		status=1
+	else
+		echo "$name-fuzzer: ${runs:-?} runs in ${secs} s, cov: ${cov:-?} ft: ${ft:-?}"
+	fi
+done
+exit $status
