@@ -387,6 +387,70 @@ char *esc_str(const char *s)
 	return sbuf_detach(&sb);
 }
 
+/* ---- faults on mapped files ---- */
+#define MAP_WATCHED 8 /* the dump, its baseline, ...: not a count from input */
+static struct {
+	const uint8_t *volatile map;
+	volatile uint64_t size;
+	char *volatile line;
+	volatile size_t len;
+} watched[MAP_WATCHED];
+static volatile int watched_last = -1;
+
+void map_watch(const void *map, uint64_t size, const char *path)
+{
+	int slot = -1;
+
+	for (int i = 0; i < MAP_WATCHED && slot < 0; i++)
+		if (watched[i].map == NULL)
+			slot = i;
+	if (slot < 0) /* all taken: the oldest gives way */
+		slot = (watched_last + 1) % MAP_WATCHED;
+	char *ep = esc_str(path);
+	char *line = xasprintf("heapwalk: %s: the dump file changed or shrank while being read (SIGBUS)\n", ep);
+	free(ep);
+	char *old = watched[slot].line;
+	watched[slot].map = NULL; /* not found half made by a handler */
+	watched[slot].line = line;
+	watched[slot].len = strlen(line);
+	watched[slot].size = size;
+	watched[slot].map = map;
+	watched_last = slot;
+	free(old);
+}
+
+void map_unwatch(const void *map)
+{
+	for (int i = 0; i < MAP_WATCHED; i++)
+		if (map != NULL && watched[i].map == map) {
+			char *line = watched[i].line;
+			watched[i].map = NULL;
+			watched[i].line = NULL;
+			if (watched_last == i)
+				watched_last = -1;
+			free(line);
+		}
+}
+
+const char *map_fault_line(const void *addr, size_t *len)
+{
+	static const char none[] = "heapwalk: a mapped file changed or shrank while being read (SIGBUS)\n";
+	const uint8_t *a = addr;
+	int at = watched_last;
+
+	for (int i = 0; i < MAP_WATCHED; i++) {
+		const uint8_t *m = watched[i].map;
+		if (m != NULL && a >= m && (uint64_t)(a - m) < watched[i].size)
+			at = i;
+	}
+	if (at >= 0 && watched[at].map != NULL && watched[at].line != NULL) {
+		*len = watched[at].len;
+		return watched[at].line;
+	}
+	*len = sizeof none - 1;
+	return none;
+}
+
 void json_append(struct sbuf *sb, const uint8_t *s, size_t n)
 {
 	esc_common(sb, s, n, 1, 1);

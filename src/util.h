@@ -64,6 +64,17 @@ void esc_append_again(struct sbuf *sb, const uint8_t *s, size_t n);
 /* s escaped as esc_append does, in a new string (a file name for a
  * message: it may hold control characters). */
 char *esc_str(const char *s);
+
+/* Mapped files whose faults are named. Reading a mapped page past the
+ * end of a file that shrank raises SIGBUS; the line naming the file
+ * ("heapwalk: FILE: the dump file changed or shrank while being read
+ * (SIGBUS)", escaped) is made when it is watched, since a handler can
+ * only write. map_fault_line is async-signal-safe: the line of the
+ * mapping that holds addr, else of the one watched last (a fault while
+ * it is being read), else a line naming none. */
+void map_watch(const void *map, uint64_t size, const char *path);
+void map_unwatch(const void *map);
+const char *map_fault_line(const void *addr, size_t *len);
 /* JSON string body (no surrounding quotes), valid UTF-8 guaranteed. */
 void json_append(struct sbuf *sb, const uint8_t *s, size_t n);
 /* CSV field, quoted when needed, control characters escaped as esc_append. */

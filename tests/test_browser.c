@@ -303,6 +303,94 @@ START_TEST(test_batch_dump_shrinks)
 }
 END_TEST
 
+/* The process whose command line is exactly "$HEAPWALK arg", or 0. */
+static pid_t heapwalk_pid(const char *arg)
+{
+	char want[1024], path[64], got[1024];
+	size_t wn = (size_t)snprintf(want, sizeof want, "%s%c%s%c", getenv("HEAPWALK"), 0, arg, 0);
+	pid_t found = 0;
+	char *list = run_out("ls /proc");
+
+	for (char *p = list, *e; found == 0 && *p; p = e + (*e != 0)) {
+		e = p + strcspn(p, "\n");
+		pid_t pid = (pid_t)atoi(p);
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
+		int fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		ssize_t n = read(fd, got, sizeof got);
+		close(fd);
+		if (n == (ssize_t)wn && memcmp(got, want, wn) == 0)
+			found = pid;
+	}
+	free(list);
+	return found;
+}
+
+/* The browser's dump shrinks while it opens it, before its screen is up:
+ * the same one line and status 2 as in batch, the shell's terminal as it
+ * was (no alternate screen, the cursor shown). Stopped as in the batch
+ * test, once the dump is mapped, and brought back by the shell's fg. */
+START_TEST(test_browser_open_dump_shrinks)
+{
+	struct term t;
+	char copy[512], cmd[1300];
+	pid_t pid = 0;
+
+	ensure_dump("coops", "");
+	snprintf(copy, sizeof copy, "%s/shrinks-tui.hprof", hw_tmpdir());
+	snprintf(cmd, sizeof cmd, "cp '%s/coops.hprof' '%s' && rm -f '%s.hwi'", DUMPS, copy, copy);
+	ck_assert(system(cmd) == 0);
+	term_shell(&t, 80, 24);
+	shell_heapwalk(&t, copy);
+	for (int i = 0; i < 20000 && pid == 0; i++)
+		pid = heapwalk_pid(copy);
+	ck_assert_msg(pid > 0, "no heapwalk %s started", copy);
+	int seen = 0;
+	for (int i = 0; i < 300000 && !(seen = mapped(pid, copy)); i++)
+		if (kill(pid, 0) < 0)
+			break;
+	ck_assert_msg(seen, "heapwalk never mapped %s", copy);
+	ck_assert(kill(pid, SIGSTOP) == 0);
+	char st_path[64], state[512] = "";
+	snprintf(st_path, sizeof st_path, "/proc/%d/stat", (int)pid);
+	for (int i = 0; i < 1000 && strstr(state, ") T ") == NULL; i++) { /* not our child: poll */
+		int fd = open(st_path, O_RDONLY);
+		ssize_t n = fd >= 0 ? read(fd, state, sizeof state - 1) : -1;
+		state[n > 0 ? n : 0] = '\0';
+		if (fd >= 0)
+			close(fd);
+		usleep(1000);
+	}
+	ck_assert_msg(strstr(state, ") T ") != NULL, "heapwalk ended before it could be stopped: %s", state);
+	ck_assert(truncate(copy, 4096) == 0);
+	free(wait_for(&t, "Stopped")); /* the shell's job control saw it */
+	type(&t, "fg; echo rc=$?");
+	keys(&t, "Enter");
+	char *s = wait_for(&t, "rc=");
+	char *j = squeeze(s), *q = j; /* its lines joined too: a long path wraps */
+	for (const char *r = j; *r; r++)
+		if (*r != '\n')
+			*q++ = *r;
+	*q = '\0';
+	snprintf(cmd, sizeof cmd, "heapwalk:%s:thedumpfilechangedorshrankwhilebeingread(SIGBUS)", copy);
+	char *want = squeeze(cmd);
+	ck_assert_msg(strstr(j, want) != NULL, "no line naming the dump: %s", shown(s));
+	has(s, "rc=2");
+	lacks(s, "Step 1");
+	free(want);
+	free(j);
+	free(s);
+	s = term_modes(&t);
+	ck_assert_msg(strcmp(s, "0 1") == 0, "terminal modes (alternate, cursor) %s", s);
+	free(s);
+	term_stop(&t);
+	unlink(copy);
+}
+END_TEST
+
 /* A set of 100000 objects lists 500 at a time; / finds an object far past
  * them, loading pages as it goes. Its id comes from the batch `objects`,
  * which lists the set in the same order. */
@@ -770,6 +858,7 @@ Suite *browser_suite(void)
 	tcase_add_test(tc, test_sample_tree_and_paths);
 	tcase_add_test(tc, test_top_groups_and_use_menu);
 	tcase_add_test(tc, test_merged_reached_and_down);
+	tcase_add_test(tc, test_browser_open_dump_shrinks);
 	suite_add_tcase(s, tc);
 	TCase *batch = tcase_create("batch");
 	tcase_set_timeout(batch, 300);

@@ -622,64 +622,30 @@ static void path_error(const char *path, const char *msg)
 	free(ep);
 }
 
-/* ---- a dump that shrinks under a batch command ---- */
-/* Reading a mapped page past the file's end raises SIGBUS. The line for
- * it is made before (a handler can only write), one per dump: the
- * baseline's when the fault is in its mapping, or while it is opened. */
-static struct bus_file {
-	char *msg;
-	size_t len;
-	const uint8_t *volatile map;
-	volatile uint64_t size;
-} bus_files[2]; /* the dump, the baseline */
-static volatile sig_atomic_t bus_opening; /* the one being opened */
-
+/* ---- a dump that shrinks under a command ---- */
+/* Reading a mapped page past the file's end raises SIGBUS: one line
+ * naming the file (made when it was mapped), and the status of bad
+ * input. The browser, once its screen is up, contains it instead. */
 static void on_bus(int sig, siginfo_t *si, void *ctx)
 {
-	const struct bus_file *b = &bus_files[bus_opening];
-	const uint8_t *a = si->si_addr, *old = bus_files[1].map;
+	size_t len;
+	const char *line = map_fault_line(si->si_addr, &len);
 
 	(void)sig;
 	(void)ctx;
-	if (old != NULL && a >= old && (uint64_t)(a - old) < bus_files[1].size)
-		b = &bus_files[1];
-	if (write(STDERR_FILENO, b->msg, b->len) < 0) { /* nothing left to tell */
+	if (write(STDERR_FILENO, line, len) < 0) { /* nothing left to tell */
 	}
 	_exit(EXIT_INPUT);
 }
 
-static void bus_file_set(struct bus_file *b, const char *path)
-{
-	struct sbuf sb;
-
-	sbuf_init(&sb);
-	sbuf_adds(&sb, "heapwalk: ");
-	esc_append(&sb, (const uint8_t *)path, strlen(path), 0); /* a path may hold escapes */
-	sbuf_adds(&sb, ": the dump file changed or shrank while being read (SIGBUS)\n");
-	b->len = sb.len;
-	b->msg = sbuf_detach(&sb);
-}
-
-static void catch_bus(const struct cli *c)
+static void catch_bus(void)
 {
 	struct sigaction sa;
 
-	bus_file_set(&bus_files[0], c->dump);
-	if (c->baseline != NULL)
-		bus_file_set(&bus_files[1], c->baseline);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_bus;
 	sa.sa_flags = SA_SIGINFO;
 	sigaction(SIGBUS, &sa, NULL);
-}
-
-static void bus_files_free(void)
-{
-	signal(SIGBUS, SIG_DFL);
-	for (int i = 0; i < 2; i++) {
-		free(bus_files[i].msg);
-		memset(&bus_files[i], 0, sizeof bus_files[i]);
-	}
 }
 
 static int open_dump(struct heap *h, const char *path, struct cli *c, struct progress *p)
@@ -736,6 +702,7 @@ int main(int argc, char **argv)
 	}
 	if (c.cmd == NULL && c.expr == NULL) {
 		pipeline_free(&pl);
+		catch_bus(); /* while it opens the dumps */
 		rc = tui_main(c.dump, c.baseline, &c.oo);
 		rules_free(rs);
 		return rc;
@@ -763,16 +730,12 @@ int main(int argc, char **argv)
 	sbuf_init(&out);
 	progress_init(&p, c.oo.quiet);
 	c.vo.progress = &p;
-	catch_bus(&c);
+	catch_bus();
 	if (c.baseline != NULL) {
-		bus_opening = 1;
 		if (open_dump(&old, c.baseline, &c, &p) < 0) {
 			rc = EXIT_INPUT;
 			goto done;
 		}
-		bus_files[1].size = old.size;
-		bus_files[1].map = old.map;
-		bus_opening = 0;
 		have_old = 1;
 	}
 	if (open_dump(&h, c.dump, &c, &p) < 0) {
@@ -846,6 +809,5 @@ done:
 	sbuf_free(&err);
 	sbuf_free(&out);
 	rules_free(rs);
-	bus_files_free();
 	return rc;
 }

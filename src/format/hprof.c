@@ -64,6 +64,7 @@ int hprof_map(struct heap *h, const char *path, struct sbuf *err)
 		sbuf_printf(err, "%s: cannot map: %s", ep, strerror(errno));
 		goto out;
 	}
+	map_watch(m, (uint64_t)st.st_size, path); /* a fault on it names it */
 	h->path = xstrdup(path);
 	h->map = m;
 	h->size = (uint64_t)st.st_size;

@@ -162,8 +162,10 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 void heap_free(struct heap *h)
 {
 	cache_lazy_free(h);
-	if (h->map != NULL)
+	if (h->map != NULL) {
+		map_unwatch(h->map);
 		munmap((void *)h->map, h->size);
+	}
 	if (h->fd >= 0)
 		close(h->fd);
 	free(h->path);

@@ -298,16 +298,29 @@ static volatile sig_atomic_t guarded, failed;
  * around a build or an expansion); NULL: another action. */
 struct tview *volatile tui_building;
 
-static void on_fatal(int sig)
+static void on_fatal(int sig, siginfo_t *si, void *ctx)
 {
+	(void)ctx;
 	if (guarded && sig != SIGABRT) {
 		guarded = 0;
 		failed = sig;
 		siglongjmp(guard, 1);
 	}
 	endwin(); /* not async-signal-safe, but the process dies next */
+	if (sig == SIGBUS) { /* outside a key's work: one line, as in batch */
+		size_t len;
+		const char *line = map_fault_line(si != NULL ? si->si_addr : NULL, &len);
+		if (write(STDERR_FILENO, line, len) < 0) { /* nothing left to tell */
+		}
+		_exit(2);
+	}
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+static void on_abort(int sig)
+{
+	on_fatal(sig, NULL, NULL);
 }
 
 static void on_oom(size_t n)
@@ -381,12 +394,12 @@ static void screen_init(void)
 	static char altstack[1 << 16];
 	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof altstack };
 	sigaltstack(&ss, NULL);
-	sa.sa_handler = on_fatal;
-	sa.sa_flags = SA_NODEFER | SA_ONSTACK; /* a second fault after recovering is caught too */
+	sa.sa_sigaction = on_fatal;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK; /* a second fault after recovering is caught too */
 	sigaction(SIGSEGV, &sa, NULL);
 	sigaction(SIGBUS, &sa, NULL);
 	sigaction(SIGFPE, &sa, NULL);
-	signal(SIGABRT, on_fatal);
+	signal(SIGABRT, on_abort);
 	initscr();
 	hw_set_cleanup(restore_terminal);
 	hw_set_oom(on_oom);
