@@ -1,9 +1,11 @@
 /* test_robust.c — what probing heapwalk as an attacker and as an unlucky
  * user found: crafted dumps (many or nameless fields, names with control,
  * bidi and modified-UTF-8 characters), FIFOs, hostile or broken index
- * caches, signals during a cache write, a full disk, a shared /tmp. Each
- * test failed before its fix (a stack overflow, an endless loop, a
- * blocked open, a left temporary file, a raw escape sequence...). */
+ * caches, signals during a cache write, a full disk, a shared /tmp. The
+ * tests of defects failed before their fixes (a stack overflow, an
+ * endless loop, a blocked open, a left temporary file, a raw escape
+ * sequence...); the others keep tested what already held (symlinks, two
+ * processes at once, a full disk, no HOME, an address-space limit). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
