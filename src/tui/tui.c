@@ -42,25 +42,39 @@ void tui_suspend(void)
 
 /* Blocking, getch fails only on a signal or when the terminal is gone:
  * then it is as if SIGHUP came. ^Z and SIGTSTP suspend here, wherever
- * a key is awaited, and the key read goes on after fg. */
+ * a key is awaited, and the key read goes on after fg. The read wakes
+ * every second, so that a signal that came between the look at the
+ * flags and the read is seen then, not at the next key; a read that
+ * fails at once (not on a signal, not on the timeout) is a lost
+ * terminal. The caller's delay mode is given back. */
 int read_key(WINDOW *w)
 {
+	int delay = wgetdelay(w), c;
+
+	wtimeout(w, 1000);
 	for (int lost = 0;;) {
-		if (tui_signal)
-			return 27;
+		if (tui_signal) {
+			c = 27;
+			break;
+		}
 		if (tui_stop)
 			tui_suspend();
 		errno = 0;
-		int c = wgetch(w);
+		double t0 = hw_now();
+		c = wgetch(w);
 		if (c == 26) { /* ^Z */
 			tui_suspend();
 			continue;
 		}
 		if (c != ERR)
-			return c;
-		if (errno != EINTR && ++lost > 10)
+			break;
+		if (errno == EINTR || hw_now() - t0 > 0.5)
+			lost = 0;
+		else if (++lost > 10)
 			tui_signal = SIGHUP;
 	}
+	wtimeout(w, delay);
+	return c;
 }
 
 /* ---- rows ---- */
