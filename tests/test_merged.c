@@ -396,6 +396,55 @@ static void brute_labels(const struct heap *hp, node_t s, struct fieldlist *f, s
 	sbuf_free(&sb);
 }
 
+/* Two levels are the same: groups, their nodes and members. */
+static void same_levels(const struct merged_level *a, const struct merged_level *b, const char *what)
+{
+	ck_assert_msg(a->n == b->n, "%s: %zu groups, %zu the other way", what, a->n, b->n);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct merged_group *x = &a->groups[i], *y = &b->groups[i];
+		ck_assert_msg(x->cls == y->cls && x->coll == y->coll &&
+				      strcmp(x->field ? x->field : "", y->field ? y->field : "") == 0,
+			      "%s: group %zu differs", what, i);
+		ck_assert_msg(x->count == y->count && x->nreached == y->nreached,
+			      "%s: group %zu (%s): %zu/%zu, %zu/%zu the other way", what, i, x->field, x->count,
+			      x->nreached, y->count, y->nreached);
+		ck_assert(memcmp(x->nodes, y->nodes, x->count * sizeof *x->nodes) == 0);
+		ck_assert(memcmp(x->reached, y->reached, x->nreached * sizeof *x->reached) == 0);
+		ck_assert_uint_eq(x->shallow, y->shallow);
+	}
+}
+
+/* Incoming by field over much of a heap is read from the referrers'
+ * side: the same level as member by member (which the brute-force
+ * tests check), on the collections' dump (holders worked out as the
+ * references come) and on the JDK dump, whole and half. */
+static void referrer_side(struct heap *hp)
+{
+	node_t *from = xmalloc((size_t)hp->n * sizeof *from);
+	unsigned keep = merged_referrer_share;
+
+	srand(5);
+	for (int half = 0; half < 2; half++) {
+		size_t n = 0;
+		for (node_t v = 1; v < hp->n; v++)
+			if (!half || (rand() & 1))
+				from[n++] = v;
+		for (enum merged_by by = MG_BY_FIELD; by <= MG_BY_FIELD_RAW; by++) {
+			struct merged_level a, b;
+			merged_referrer_share = 4;
+			ck_assert_int_eq(merged_level(hp, MG_INCOMING, by, from, n, HW_NONE, &a, NULL), 0);
+			merged_referrer_share = 0;
+			ck_assert_int_eq(merged_level(hp, MG_INCOMING, by, from, n, HW_NONE, &b, NULL), 0);
+			ck_assert_uint_gt(a.n, 10);
+			same_levels(&a, &b, by == MG_BY_FIELD ? "by field" : "raw");
+			merged_level_free(&a);
+			merged_level_free(&b);
+		}
+	}
+	merged_referrer_share = keep;
+	free(from);
+}
+
 START_TEST(test_real_dump_by_field)
 {
 	struct heap rh;
@@ -419,7 +468,7 @@ START_TEST(test_real_dump_by_field)
 		node_t *from = xmalloc((size_t)rh.n * sizeof *from);
 		size_t n = 0;
 		for (node_t v = 1; v < rh.n; v++)
-			if ((rand() & ((2 << round) - 1)) == 0) {
+			if ((rand() & (round < 2 ? 1 : 15)) == 0) { /* incoming: half (from the referrers' side), 1/16 */
 				bit_set(in, v);
 				from[n++] = v;
 			}
@@ -468,6 +517,7 @@ START_TEST(test_real_dump_by_field)
 		free(in);
 		free(from);
 	}
+	referrer_side(&rh);
 	for (size_t i = 0; i < st.n; i++)
 		free(st.s[i]);
 	free(st.s);
@@ -1335,6 +1385,12 @@ static void expect_coll(const struct merged_level *l, const char *cls, const cha
 		ck_assert_uint_eq(g->nodes[0], node);
 }
 
+START_TEST(test_colls_referrer_side)
+{
+	referrer_side(&ch);
+}
+END_TEST
+
 START_TEST(test_colls_incoming)
 {
 	node_t *from = xmalloc((size_t)ch.n * sizeof *from);
@@ -1660,6 +1716,7 @@ Suite *merged_suite(void)
 	tcase_set_timeout(colls, 300);
 	tcase_add_test(colls, test_colls_incoming);
 	tcase_add_test(colls, test_colls_outgoing);
+	tcase_add_test(colls, test_colls_referrer_side);
 	suite_add_tcase(s, colls);
 	return s;
 }

@@ -8,7 +8,9 @@
  * member as key and as value) also joins that group, in a short list per
  * node. A scan of the marks then lists each group's neighbours in index
  * order: nothing is sorted. Members come one at a time, so a group's
- * members need no sort either (but those a chain added).
+ * members need no sort either (but those a chain added, and those of
+ * a large set whose incoming references by field are read from the
+ * referrers' side, in file order: see incoming_by_referrer).
  *
  * Field labels are numbers, not strings: a field's name offset in the
  * heap's names, or one of the L_* below. Each member's record is read
@@ -756,8 +758,14 @@ static void level_out(struct heap *h, struct collect *c, const struct walk *w, i
 		m->reached = c->reach[i].v != NULL ? c->reach[i].v : xmalloc(sizeof *m->reached);
 		m->nreached = c->reach[i].n;
 		c->reach[i].v = NULL;
-		if (resort)
+		if (resort) { /* and each member once */
 			sort_nodes(m->reached, m->nreached);
+			size_t k = 0;
+			for (size_t j = 0; j < m->nreached; j++)
+				if (k == 0 || m->reached[k - 1] != m->reached[j])
+					m->reached[k++] = m->reached[j];
+			m->nreached = k;
+		}
 		for (size_t k = 0; k < m->count; k++)
 			m->shallow += h->node_shallow[m->nodes[k]];
 	}
@@ -781,6 +789,67 @@ static void collect_free(struct collect *c)
 	free(c->g.k);
 	free(c->g.by_cls);
 	free(c->g.hash);
+}
+
+/* ---- incoming references of a large set, referrer by referrer ---- */
+/* When the set holds much of the heap, its incoming references are
+ * nearly all references: reading them from the referrers' side, in
+ * index order, reads each referrer's record once and in file order, and
+ * touches the per-node group state of the referrers in order too. The
+ * visits are those of neighbours(MG_INCOMING) by field, in another
+ * order: (member, referrer or collection, label) for each reference
+ * into the set. The members then come out of order: level_out sorts
+ * them. */
+unsigned merged_referrer_share = 4; /* from a quarter of the heap on */
+
+struct by_ref {
+	struct walk *w;
+	struct collect *c;
+	const bits_t *in;
+	node_t last;  /* the previous target of this referrer */
+	unsigned r;   /* how many references to it came before */
+};
+
+static void ref_visit(void *arg, node_t y, node_t x, uint32_t lid)
+{
+	struct by_ref *b = arg;
+	uint64_t xid = 0;
+
+	if (!bit_get(b->in, x))
+		return;
+	b->r = x == b->last ? b->r + 1 : 0; /* out[] is sorted: a target's references in a run */
+	b->last = x;
+	if (b->w->jc != NULL) { /* inside a collection: the collection */
+		enum coll_role role;
+		node_t c = jcontents_holder(b->w->jc, y, x, b->r, &xid, &role);
+		if (c != HW_NONE) {
+			collect_visit(b->c, x, c, role_label(role));
+			return;
+		}
+	}
+	collect_visit(b->c, x, y, lid);
+}
+
+/* progress counts to `total` (the set's size, as the level said) */
+static int incoming_by_referrer(struct walk *w, struct collect *c, const bits_t *in, uint64_t total,
+				struct progress *p)
+{
+	struct heap *h = w->h;
+	struct by_ref b = { w, c, in, HW_NONE, 0 };
+
+	for (size_t i = 0; i < h->nroots; i++) /* the GC roots (in[]'s referrer 0) */
+		if (bit_get(in, h->roots[i]))
+			collect_visit(c, h->roots[i], 0, L_NONE);
+	for (node_t y = 1; y < h->n; y++) {
+		if (h->out_start[y] < h->out_start[y + 1]) {
+			b.last = HW_NONE;
+			out_labels(w, y, ref_visit, &b);
+		}
+		if ((y & 0xfffff) == 0xfffff &&
+		    (progress_update(p, (uint64_t)y * total / h->n), progress_cancelled(p)))
+			return -1;
+	}
+	return 0;
 }
 
 int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by,
@@ -815,13 +884,20 @@ int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by,
 	}
 	col.last_cls = HW_NONE - 1; /* no class: the first visit looks its group up */
 	col.seen = xcalloc(bits_words(h->n), sizeof *col.seen);
-	for (size_t i = 0; i < cl.list.n && rc == 0; i++) {
+	/* by field, a set of much of the heap: its incoming references from
+	 * their referrers' side, in file order (by class there is no record
+	 * to read, and the members' order is worth more) */
+	int by_referrer = kind == MG_INCOMING && by != MG_BY_CLASS && merged_referrer_share > 0 &&
+			  (uint64_t)cl.list.n * merged_referrer_share >= h->n;
+	if (by_referrer)
+		rc = incoming_by_referrer(&w, &col, cl.in, nfrom, p);
+	for (size_t i = 0; i < cl.list.n && rc == 0 && !by_referrer; i++) {
 		neighbours(&w, cl.list.v[i], collect_visit, &col);
 		if ((i & 0xffff) == 0xffff && (progress_update(p, i), progress_cancelled(p)))
 			rc = -1;
 	}
 	if (rc == 0) {
-		level_out(h, &col, &w, cl.list.n > nfrom, out);
+		level_out(h, &col, &w, cl.list.n > nfrom || by_referrer, out);
 		out->chain = cl.list.n - nfrom;
 	}
 	collect_free(&col);

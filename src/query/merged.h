@@ -79,6 +79,12 @@ enum merged_by { MG_BY_CLASS, MG_BY_FIELD, MG_BY_FIELD_RAW };
 
 #define MG_ROOT HW_NONE /* cls of the group standing for GC roots */
 
+/* Incoming by field, a set of at least 1/merged_referrer_share of the
+ * heap is read from the referrers' side, in file order (the same
+ * groups, faster over most of a heap); 0: never. A tuning knob, 4 by
+ * default; the tests compare both ways. */
+extern unsigned merged_referrer_share;
+
 struct merged_group {
 	uint32_t cls;       /* the neighbours' class; MG_ROOT for GC roots */
 	char *field;        /* MG_BY_FIELD: field name ("[]" for array
