@@ -1388,6 +1388,23 @@ static void expect_coll(const struct merged_level *l, const char *cls, const cha
 START_TEST(test_colls_referrer_side)
 {
 	referrer_side(&ch);
+	/* a hash table's nodes are held by its bucket array and by other
+	 * nodes, never as contents: by field they read as stored */
+	uint32_t node = ccls("java.util.HashMap$Node");
+	node_t *from = xmalloc((size_t)ch.n * sizeof *from);
+	size_t n = 0;
+	for (node_t v = 1; v < ch.n; v++)
+		if (ch.node_class[v] == node)
+			from[n++] = v;
+	ck_assert_uint_gt(n, 20);
+	struct merged_level a, b;
+	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD, from, n, HW_NONE, &a, NULL), 0);
+	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD_RAW, from, n, HW_NONE, &b, NULL), 0);
+	ck_assert_ptr_nonnull(find(&a, ccls("[Ljava.util.HashMap$Node;"), "[]"));
+	same_levels(&a, &b, "nodes");
+	merged_level_free(&a);
+	merged_level_free(&b);
+	free(from);
 }
 END_TEST
 

@@ -993,6 +993,9 @@ static int direct_roles(struct jcontents *c, node_t in, enum coll_kind k, node_t
 
 	if (h->node_kind[y] == NK_OBJARRAY) { /* an element array */
 		enum fid f = k == CK_COWLIST ? F_ARRAY : k == CK_ARRAYDEQUE ? F_ELEMENTS : F_ELEMENTDATA;
+		/* a hash table's buckets hold its nodes, never a key or value */
+		if (k == CK_HASHMAP || k == CK_LINKEDHASHMAP || k == CK_HASHTABLE || k == CK_CHM)
+			return 0;
 		if (k != CK_ARRAYLIST && k != CK_VECTOR && k != CK_COWLIST && k != CK_ARRAYDEQUE)
 			return -1;
 		return fholds(c, in, f, heap_node_id(h, y)) ? CR_ELEMENT : 0; /* ids: no search */
