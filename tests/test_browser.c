@@ -303,15 +303,17 @@ START_TEST(test_batch_dump_shrinks)
 }
 END_TEST
 
-/* The process whose command line is exactly "$HEAPWALK arg", or 0. */
+/* The process whose command line is exactly "$HEAPWALK arg", or 0; of
+ * several (one a failed test left), the one started last. */
 static pid_t heapwalk_pid(const char *arg)
 {
 	char want[1024], path[64], got[1024];
 	size_t wn = (size_t)snprintf(want, sizeof want, "%s%c%s%c", getenv("HEAPWALK"), 0, arg, 0);
 	pid_t found = 0;
+	unsigned long long newest = 0;
 	char *list = run_out("ls /proc");
 
-	for (char *p = list, *e; found == 0 && *p; p = e + (*e != 0)) {
+	for (char *p = list, *e; *p; p = e + (*e != 0)) {
 		e = p + strcspn(p, "\n");
 		pid_t pid = (pid_t)atoi(p);
 		if (pid <= 0)
@@ -322,8 +324,25 @@ static pid_t heapwalk_pid(const char *arg)
 			continue;
 		ssize_t n = read(fd, got, sizeof got);
 		close(fd);
-		if (n == (ssize_t)wn && memcmp(got, want, wn) == 0)
+		if (n != (ssize_t)wn || memcmp(got, want, wn) != 0)
+			continue;
+		/* its start time: field 22 of stat, after the name's ')' */
+		snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+		fd = open(path, O_RDONLY);
+		n = fd >= 0 ? read(fd, got, sizeof got - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		got[n > 0 ? n : 0] = '\0';
+		const char *q = strrchr(got, ')');
+		unsigned long long start = 0;
+		for (int field = 2; q != NULL && field < 22; field++)
+			q = strchr(q + 1, ' ');
+		if (q != NULL)
+			start = strtoull(q + 1, NULL, 10);
+		if (found == 0 || start >= newest) {
 			found = pid;
+			newest = start;
+		}
 	}
 	free(list);
 	return found;
@@ -388,6 +407,85 @@ START_TEST(test_browser_open_dump_shrinks)
 	free(s);
 	term_stop(&t);
 	unlink(copy);
+}
+END_TEST
+
+/* An allocation that fails while a key works (the address space capped
+ * with prlimit under the running browser below what it uses, glibc told
+ * to map every large block afresh: the first view that needs a large
+ * array fails; the test goes through the views until one does): that
+ * view is dropped with "out of memory",
+ * the session and its steps stay; with the cap lifted, ^L makes it
+ * again. */
+static long vm_size_kb(pid_t pid)
+{
+	char path[64], line[256];
+	long kb = -1;
+
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof line, f) != NULL)
+		if (strncmp(line, "VmSize:", 7) == 0)
+			kb = atol(line + 7);
+	fclose(f);
+	return kb;
+}
+
+START_TEST(test_oom_contained)
+{
+	static const char *const walk[] = { "Tab", "Tab", "Tab", "Tab", "Tab", "c", "Tab", "c", "Tab", "Tab" };
+	struct term t;
+	char dump[512], cmd[256];
+	int found = 0;
+	size_t k;
+
+	/* a sanitizer build has its own allocator and reserves terabytes of
+	 * address space: a cap makes it abort, by design */
+	snprintf(cmd, sizeof cmd, "ulimit -v 200000; '%s' --version >/dev/null 2>&1", getenv("HEAPWALK"));
+	if (system(cmd) != 0) {
+		fprintf(stderr, "test_oom_contained: heapwalk does not start under ulimit -v "
+			"(a sanitizer build): skipped\n");
+		return;
+	}
+	ensure_dump("coops", "");
+	snprintf(dump, sizeof dump, "%s/coops.hprof", DUMPS);
+	/* big blocks mapped and unmapped one by one, never kept on a free
+	 * list: each view's large arrays need new address space */
+	term_start(&t, 120, 30, "MALLOC_MMAP_THRESHOLD_=65536", dump);
+	free(wait_for(&t, "Step 1: All objects"));
+	pid_t pid = heapwalk_pid(dump);
+	ck_assert_msg(pid > 0, "no heapwalk %s", dump);
+	long kb = vm_size_kb(pid);
+	ck_assert(kb > 0);
+	snprintf(cmd, sizeof cmd, "prlimit --pid %d --as=%ld:", (int)pid, kb / 2 * 1024);
+	ck_assert_msg(system(cmd) == 0, "%s", cmd);
+	char *s = NULL;
+	for (k = 0; k < sizeof walk / sizeof walk[0] && !found; k++) {
+		keys(&t, walk[k]);
+		for (int i = 0; i < 100; i++) { /* the view made, or dropped */
+			free(s);
+			s = screen(&t, 0);
+			if ((strstr(s, "out of memory") != NULL || strstr(s, "\n[1 All objects]") != NULL) &&
+			    settled(&t, s))
+				break;
+		}
+		found = strstr(s, "out of memory: the ") != NULL;
+	}
+	ck_assert_msg(found, "no key's work failed under the cap: %s", shown(s));
+	has(s, "Step 1: All objects"); /* the session stays */
+	has(s, "dropped after a failure: ^L makes it again");
+	free(s);
+	snprintf(cmd, sizeof cmd, "prlimit --pid %d --as=unlimited:", (int)pid);
+	ck_assert_msg(system(cmd) == 0, "%s", cmd);
+	keys(&t, "C-l");
+	s = wait_without(&t, "[1 All objects]", "dropped after a failure");
+	lacks(s, "out of memory");
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
 }
 END_TEST
 
@@ -859,6 +957,7 @@ Suite *browser_suite(void)
 	tcase_add_test(tc, test_top_groups_and_use_menu);
 	tcase_add_test(tc, test_merged_reached_and_down);
 	tcase_add_test(tc, test_browser_open_dump_shrinks);
+	tcase_add_test(tc, test_oom_contained);
 	suite_add_tcase(s, tc);
 	TCase *batch = tcase_create("batch");
 	tcase_set_timeout(batch, 300);
