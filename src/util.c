@@ -436,7 +436,7 @@ const char *map_fault_line(const void *addr, size_t *len)
 {
 	static const char none[] = "heapwalk: a mapped file changed or shrank while being read (SIGBUS)\n";
 	const uint8_t *a = addr;
-	int at = watched_last;
+	int at = -1;
 
 	for (int i = 0; i < MAP_WATCHED; i++) {
 		const uint8_t *m = watched[i].map;

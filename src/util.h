@@ -69,9 +69,9 @@ char *esc_str(const char *s);
  * end of a file that shrank raises SIGBUS; the line naming the file
  * ("heapwalk: FILE: the dump file changed or shrank while being read
  * (SIGBUS)", escaped) is made when it is watched, since a handler can
- * only write. map_fault_line is async-signal-safe: the line of the
- * mapping that holds addr, else of the one watched last (a fault while
- * it is being read), else a line naming none. */
+ * only write (each is watched before anything reads it). map_fault_line
+ * is async-signal-safe: the line of the mapping that holds addr, else a
+ * line naming none (a fault elsewhere, or a SIGBUS sent by kill). */
 void map_watch(const void *map, uint64_t size, const char *path);
 void map_unwatch(const void *map);
 const char *map_fault_line(const void *addr, size_t *len);

@@ -431,10 +431,13 @@ static void referrer_side(struct heap *hp)
 				from[n++] = v;
 		for (enum merged_by by = MG_BY_FIELD; by <= MG_BY_FIELD_RAW; by++) {
 			struct merged_level a, b;
+			unsigned long passes = merged_referrer_passes;
 			merged_referrer_share = 4;
 			ck_assert_int_eq(merged_level(hp, MG_INCOMING, by, from, n, HW_NONE, &a, NULL), 0);
+			ck_assert_uint_eq(merged_referrer_passes, passes + 1); /* that way indeed */
 			merged_referrer_share = 0;
 			ck_assert_int_eq(merged_level(hp, MG_INCOMING, by, from, n, HW_NONE, &b, NULL), 0);
+			ck_assert_uint_eq(merged_referrer_passes, passes + 1); /* and not that way */
 			ck_assert_uint_gt(a.n, 10);
 			same_levels(&a, &b, by == MG_BY_FIELD ? "by field" : "raw");
 			merged_level_free(&a);

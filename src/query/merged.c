@@ -93,6 +93,18 @@ static void sort_nodes(node_t *v, size_t n)
 	free(cnt);
 }
 
+/* Sort a list of nodes and keep each once. */
+static void nodes_unique(struct nvec *a)
+{
+	size_t k = 0;
+
+	sort_nodes(a->v, a->n);
+	for (size_t i = 0; i < a->n; i++)
+		if (k == 0 || a->v[k - 1] != a->v[i])
+			a->v[k++] = a->v[i];
+	a->n = k;
+}
+
 /* ---- group keys: a class and, by field, a label ---- */
 struct key {
 	uint32_t cls;
@@ -610,6 +622,7 @@ struct collect {
 	uint32_t *more_head; /* lists from more_head[node] (index + 1 into more) */
 	size_t nmore, capmore;
 	struct nvec *reach; /* per group: members with a neighbour in it */
+	int unsorted;       /* members come out of order (from the referrers' side) */
 	size_t cap;         /* of cnt, reach */
 };
 
@@ -694,8 +707,14 @@ HOT void collect_visit(void *arg, node_t x, node_t y, uint32_t lid)
 		more_add(c, y, g);
 	}
 	struct nvec *r = &c->reach[g];
-	if (r->n == 0 || r->v[r->n - 1] != x)
-		nvec_push(r, x);
+	if (r->n > 0 && r->v[r->n - 1] == x)
+		return;
+	if (c->unsorted && r->n == r->cap && r->n >= 4096) { /* before growing: once each */
+		nodes_unique(r);
+		if (r->n > r->cap / 2) /* little went: grow, so that the next sort is far */
+			nvec_grow(r);
+	}
+	nvec_push(r, x);
 }
 
 static int cmp_group(const void *a, const void *b, void *ctx)
@@ -759,12 +778,9 @@ static void level_out(struct heap *h, struct collect *c, const struct walk *w, i
 		m->nreached = c->reach[i].n;
 		c->reach[i].v = NULL;
 		if (resort) { /* and each member once */
-			sort_nodes(m->reached, m->nreached);
-			size_t k = 0;
-			for (size_t j = 0; j < m->nreached; j++)
-				if (k == 0 || m->reached[k - 1] != m->reached[j])
-					m->reached[k++] = m->reached[j];
-			m->nreached = k;
+			struct nvec a = { m->reached, m->nreached, m->nreached };
+			nodes_unique(&a);
+			m->nreached = a.n;
 		}
 		for (size_t k = 0; k < m->count; k++)
 			m->shallow += h->node_shallow[m->nodes[k]];
@@ -801,6 +817,7 @@ static void collect_free(struct collect *c)
  * into the set. The members then come out of order: level_out sorts
  * them. */
 unsigned merged_referrer_share = 4; /* from a quarter of the heap on */
+unsigned long merged_referrer_passes;
 
 struct by_ref {
 	struct walk *w;
@@ -841,8 +858,18 @@ static int incoming_by_referrer(struct walk *w, struct collect *c, const bits_t 
 		if (bit_get(in, h->roots[i]))
 			collect_visit(c, h->roots[i], 0, L_NONE);
 	for (node_t y = 1; y < h->n; y++) {
-		if (h->out_start[y] < h->out_start[y + 1]) {
-			b.last = HW_NONE;
+		edge_t s = h->out_start[y], e = h->out_start[y + 1];
+		b.last = HW_NONE;
+		if (s == e)
+			continue;
+		if (h->node_kind[y] == NK_CLASS) { /* a label reads the statics: members only */
+			for (edge_t j = s; j < e; j++)
+				if (bit_get(in, h->out[j])) {
+					sbuf_reset(&w->tmp);
+					hprof_edge_label(h, y, h->out[j], &w->tmp);
+					ref_visit(&b, y, h->out[j], intern(w, w->tmp.buf));
+				}
+		} else {
 			out_labels(w, y, ref_visit, &b);
 		}
 		if ((y & 0xfffff) == 0xfffff &&
@@ -889,8 +916,11 @@ int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by,
 	 * to read, and the members' order is worth more) */
 	int by_referrer = kind == MG_INCOMING && by != MG_BY_CLASS && merged_referrer_share > 0 &&
 			  (uint64_t)cl.list.n * merged_referrer_share >= h->n;
-	if (by_referrer)
+	if (by_referrer) {
+		merged_referrer_passes++;
+		col.unsorted = 1;
 		rc = incoming_by_referrer(&w, &col, cl.in, nfrom, p);
+	}
 	for (size_t i = 0; i < cl.list.n && rc == 0 && !by_referrer; i++) {
 		neighbours(&w, cl.list.v[i], collect_visit, &col);
 		if ((i & 0xffff) == 0xffff && (progress_update(p, i), progress_cancelled(p)))

@@ -84,6 +84,7 @@ enum merged_by { MG_BY_CLASS, MG_BY_FIELD, MG_BY_FIELD_RAW };
  * groups, faster over most of a heap); 0: never. A tuning knob, 4 by
  * default; the tests compare both ways. */
 extern unsigned merged_referrer_share;
+extern unsigned long merged_referrer_passes; /* how many levels went that way */
 
 struct merged_group {
 	uint32_t cls;       /* the neighbours' class; MG_ROOT for GC roots */
