@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <wchar.h>
@@ -432,7 +433,7 @@ void map_unwatch(const void *map)
 		}
 }
 
-const char *map_fault_line(const void *addr, size_t *len)
+static const char *map_fault_line(const void *addr, size_t *len)
 {
 	static const char none[] = "heapwalk: a mapped file changed or shrank while being read (SIGBUS)\n";
 	const uint8_t *a = addr;
@@ -449,6 +450,16 @@ const char *map_fault_line(const void *addr, size_t *len)
 	}
 	*len = sizeof none - 1;
 	return none;
+}
+
+void map_fault_exit(const void *addr, int status)
+{
+	size_t len;
+	const char *line = map_fault_line(addr, &len);
+
+	if (write(STDERR_FILENO, line, len) < 0) { /* nothing left to tell */
+	}
+	_exit(status);
 }
 
 void json_append(struct sbuf *sb, const uint8_t *s, size_t n)

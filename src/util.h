@@ -69,12 +69,13 @@ char *esc_str(const char *s);
  * end of a file that shrank raises SIGBUS; the line naming the file
  * ("heapwalk: FILE: the dump file changed or shrank while being read
  * (SIGBUS)", escaped) is made when it is watched, since a handler can
- * only write (each is watched before anything reads it). map_fault_line
- * is async-signal-safe: the line of the mapping that holds addr, else a
- * line naming none (a fault elsewhere, or a SIGBUS sent by kill). */
+ * only write (each is watched before anything reads it). */
 void map_watch(const void *map, uint64_t size, const char *path);
 void map_unwatch(const void *map);
-const char *map_fault_line(const void *addr, size_t *len);
+/* From a SIGBUS handler (async-signal-safe): the line of the mapping
+ * that holds addr, else one naming none (a fault elsewhere, a SIGBUS
+ * sent by kill), on stderr; then _exit(status). */
+_Noreturn void map_fault_exit(const void *addr, int status);
 /* JSON string body (no surrounding quotes), valid UTF-8 guaranteed. */
 void json_append(struct sbuf *sb, const uint8_t *s, size_t n);
 /* CSV field, quoted when needed, control characters escaped as esc_append. */

@@ -59,6 +59,30 @@ static int has_msg(const struct warnings *w, const char *what)
 	return 0;
 }
 
+/* `heapwalk classes --no-cache -q [-f json] PATH`, which must succeed. */
+static char *classes_no_cache(const char *path, int json)
+{
+	int status;
+	char *cmd = xasprintf("'%s' classes --no-cache -q %s'%s'", heapwalk(), json ? "-f json " : "", path);
+	char *out = run(cmd, &status);
+
+	ck_assert_msg(status == 0, "%s", cmd);
+	free(cmd);
+	return out;
+}
+
+/* No file whose name matches the grep pattern is left in dir. */
+static void none_left(const char *dir, const char *pattern)
+{
+	int status;
+	char *ls = xasprintf("ls '%s' | grep -c '%s' || true", dir, pattern);
+	char *count = run(ls, &status);
+
+	ck_assert_msg(strcmp(count, "0\n") == 0, "%s: %s", ls, count);
+	free(count);
+	free(ls);
+}
+
 /* A class of nfields fields of one type, all named `name` (string id
  * 0x901), and one instance of it (id 0x7001, a JNI global). */
 static void one_class_dump(struct hw *w, const char *cls, int nfields, uint8_t type, const char *name)
@@ -85,6 +109,24 @@ static void one_class_dump(struct hw *w, const char *cls, int nfields, uint8_t t
 	free(v);
 }
 
+/* The shallow size heapwalk gives the one instance of such a class. */
+static uint64_t one_instance_size(const char *cls, int nfields, uint8_t type, const char *name, const char *file)
+{
+	struct hw w;
+	struct heap h;
+	struct sbuf err;
+
+	one_class_dump(&w, cls, nfields, type, name);
+	char *path = hw_write(&w, file, SIZE_MAX);
+	ck_assert_msg(open_dump(path, &h, 1, &err) == 0, "%s", err.buf);
+	uint64_t size = h.node_shallow[node_of(&h, 0x7001)];
+	heap_free(&h);
+	sbuf_free(&err);
+	free(path);
+	hw_free(&w);
+	return size;
+}
+
 /* java.lang.Thread with 70 fields of its @Contended group (the layout
  * code kept them in a stack array of 64), and a class of 1100 fields
  * (one of 1024). HotSpot's layout, by hand: the group after the header
@@ -94,27 +136,9 @@ static void one_class_dump(struct hw *w, const char *cls, int nfields, uint8_t t
  * aligned to 8: 4416. */
 START_TEST(test_many_fields)
 {
-	struct hw w;
-	struct heap h;
-	struct sbuf err;
-
-	one_class_dump(&w, "java/lang/Thread", 70, T_LONG, "threadLocalRandomSeed");
-	char *path = hw_write(&w, "contended.hprof", SIZE_MAX);
-	ck_assert_msg(open_dump(path, &h, 1, &err) == 0, "%s", err.buf);
-	ck_assert_uint_eq(h.node_shallow[node_of(&h, 0x7001)], 832);
-	heap_free(&h);
-	sbuf_free(&err);
-	free(path);
-	hw_free(&w);
-
-	one_class_dump(&w, "app/Wide", 1100, T_INT, "x");
-	path = hw_write(&w, "wide.hprof", SIZE_MAX);
-	ck_assert_msg(open_dump(path, &h, 1, &err) == 0, "%s", err.buf);
-	ck_assert_uint_eq(h.node_shallow[node_of(&h, 0x7001)], 4416);
-	heap_free(&h);
-	sbuf_free(&err);
-	free(path);
-	hw_free(&w);
+	ck_assert_uint_eq(one_instance_size("java/lang/Thread", 70, T_LONG, "threadLocalRandomSeed", "contended.hprof"),
+			  832);
+	ck_assert_uint_eq(one_instance_size("app/Wide", 1100, T_INT, "x", "wide.hprof"), 4416);
 }
 END_TEST
 
@@ -123,18 +147,7 @@ END_TEST
  * a plain one: 12 + 8 = 20 -> 24. */
 START_TEST(test_empty_field_name)
 {
-	struct hw w;
-	struct heap h;
-	struct sbuf err;
-
-	one_class_dump(&w, "java/lang/Thread", 1, T_LONG, "");
-	char *path = hw_write(&w, "noname.hprof", SIZE_MAX);
-	ck_assert_msg(open_dump(path, &h, 1, &err) == 0, "%s", err.buf);
-	ck_assert_uint_eq(h.node_shallow[node_of(&h, 0x7001)], 24);
-	heap_free(&h);
-	sbuf_free(&err);
-	free(path);
-	hw_free(&w);
+	ck_assert_uint_eq(one_instance_size("java/lang/Thread", 1, T_LONG, "", "noname.hprof"), 24);
 }
 END_TEST
 
@@ -278,19 +291,13 @@ START_TEST(test_name_characters)
 	hw_heap_end(&w);
 	hw_dump_end(&w);
 	char *path = hw_write(&w, "names.hprof", SIZE_MAX);
-	int status;
-	char *cmd = xasprintf("'%s' classes --no-cache -q '%s'", heapwalk(), path);
-	char *out = run(cmd, &status);
-	ck_assert_int_eq(status, 0);
+	char *out = classes_no_cache(path, 0);
 	ck_assert_msg(strstr(out, "app.Evil\\x00Tail\\u{202e}gpj") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "\xe2\x80\xae") == NULL, "raw U+202E: %s", out);
 	free(out);
-	free(cmd);
-	cmd = xasprintf("'%s' classes --no-cache -q -f json '%s'", heapwalk(), path);
-	out = run(cmd, &status);
+	out = classes_no_cache(path, 1);
 	ck_assert_msg(strstr(out, "app.Evil\\u0000Tail\\u202egpj") != NULL, "%s", out);
 	free(out);
-	free(cmd);
 	free(path);
 	hw_free(&w);
 }
@@ -761,11 +768,8 @@ START_TEST(test_disk_full_still_answers)
 
 	hw_sample(&w, V102, 8, &s);
 	char *path = hw_write(&w, "full.hprof", SIZE_MAX);
-	char *cmd = xasprintf("'%s' classes --no-cache -q '%s'", heapwalk(), path);
-	char *want = run(cmd, &status);
-	ck_assert_int_eq(status, 0);
-	free(cmd);
-	cmd = xasprintf("trap '' XFSZ; ulimit -f 1; '%s' classes '%s' 2>'%s.err'", heapwalk(), path, path);
+	char *want = classes_no_cache(path, 0);
+	char *cmd = xasprintf("trap '' XFSZ; ulimit -f 1; '%s' classes '%s' 2>'%s.err'", heapwalk(), path, path);
 	char *got = run(cmd, &status);
 	ck_assert_int_eq(status, 0);
 	ck_assert_str_eq(got, want);
@@ -776,11 +780,7 @@ START_TEST(test_disk_full_still_answers)
 	e[n] = '\0';
 	ck_assert_msg(strstr(e, "cannot write the index cache") != NULL, "%s", e);
 	free(e);
-	char *ls = xasprintf("ls '%s' | grep -c 'full.hprof.hwi' || true", hw_tmpdir());
-	char *count = run(ls, &status);
-	ck_assert_str_eq(count, "0\n");
-	free(count);
-	free(ls);
+	none_left(hw_tmpdir(), "full.hprof.hwi");
 	free(errf);
 	free(got);
 	free(want);
@@ -800,10 +800,8 @@ START_TEST(test_two_at_once)
 
 	hw_sample(&w, V102, 8, &s);
 	char *path = hw_write(&w, "twice.hprof", SIZE_MAX);
-	char *cmd = xasprintf("'%s' classes --no-cache -q '%s'", heapwalk(), path);
-	char *want = run(cmd, &status);
-	free(cmd);
-	cmd = xasprintf("d='%s'; '%s' classes -q \"$d\" > \"$d.1\" & '%s' classes -q \"$d\" > \"$d.2\"; wait; "
+	char *want = classes_no_cache(path, 0);
+	char *cmd = xasprintf("d='%s'; '%s' classes -q \"$d\" > \"$d.1\" & '%s' classes -q \"$d\" > \"$d.2\"; wait; "
 			"cat \"$d.1\" \"$d.2\"", path, heapwalk(), heapwalk());
 	char *both = run(cmd, &status);
 	char *two = xasprintf("%s%s", want, want);
@@ -815,11 +813,7 @@ START_TEST(test_two_at_once)
 	ck_assert_int_eq(h.from_cache, 1);
 	heap_free(&h);
 	sbuf_free(&err);
-	char *ls = xasprintf("ls '%s' | grep -c 'twice.hprof.hwi.tmp' || true", hw_tmpdir());
-	char *count = run(ls, &status);
-	ck_assert_str_eq(count, "0\n");
-	free(count);
-	free(ls);
+	none_left(hw_tmpdir(), "twice.hprof.hwi.tmp");
 	free(two);
 	free(both);
 	free(want);

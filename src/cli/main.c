@@ -628,14 +628,9 @@ static void path_error(const char *path, const char *msg)
  * input. The browser, once its screen is up, contains it instead. */
 static void on_bus(int sig, siginfo_t *si, void *ctx)
 {
-	size_t len;
-	const char *line = map_fault_line(si->si_addr, &len);
-
 	(void)sig;
 	(void)ctx;
-	if (write(STDERR_FILENO, line, len) < 0) { /* nothing left to tell */
-	}
-	_exit(EXIT_INPUT);
+	map_fault_exit(si->si_addr, EXIT_INPUT);
 }
 
 static void catch_bus(void)

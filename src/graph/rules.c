@@ -398,6 +398,17 @@ fail:
 	return -1;
 }
 
+/* "FILE: what" in err, the name escaped (it may hold control
+ * characters); -1. */
+static int file_error(struct sbuf *err, const char *path, const char *what)
+{
+	char *ep = esc_str(path);
+
+	sbuf_printf(err, "%s: %s", ep, what);
+	free(ep);
+	return -1;
+}
+
 int rules_load_file(struct ruleset *rs, const char *path, struct sbuf *err)
 {
 	/* not blocking on a FIFO, and only a regular file */
@@ -410,19 +421,13 @@ int rules_load_file(struct ruleset *rs, const char *path, struct sbuf *err)
 
 	if (fd >= 0 && fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
 		close(fd);
-		char *ep = esc_str(path);
-		sbuf_printf(err, "%s: not a regular file", ep);
-		free(ep);
-		return -1;
+		return file_error(err, path, "not a regular file");
 	}
 	if (fd < 0 || (f = fdopen(fd, "rb")) == NULL) {
 		int e = errno;
-		char *ep = esc_str(path);
 		if (fd >= 0)
 			close(fd);
-		sbuf_printf(err, "%s: %s", ep, strerror(e));
-		free(ep);
-		return -1;
+		return file_error(err, path, strerror(e));
 	}
 	sbuf_init(&text);
 	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
@@ -430,11 +435,8 @@ int rules_load_file(struct ruleset *rs, const char *path, struct sbuf *err)
 	int bad = ferror(f);
 	fclose(f);
 	if (bad) {
-		char *ep = esc_str(path);
-		sbuf_printf(err, "%s: read error", ep);
-		free(ep);
 		sbuf_free(&text);
-		return -1;
+		return file_error(err, path, "read error");
 	}
 	int rc = rules_parse(rs, path, text.buf ? text.buf : "", text.len, err);
 	sbuf_free(&text);

@@ -240,6 +240,15 @@ static uint32_t name_label(struct walk *w, uint32_t off)
 	return off < L_STR ? off : intern(w, heap_str(w->h, off));
 }
 
+/* How class object y refers to x, read from its record (statics, super,
+ * loader...): interned. */
+static uint32_t record_label(struct walk *w, node_t y, node_t x)
+{
+	sbuf_reset(&w->tmp);
+	hprof_edge_label(w->h, y, x, &w->tmp);
+	return intern(w, w->tmp.buf);
+}
+
 static const char *label_text(const struct walk *w, uint32_t lid)
 {
 	switch (lid) {
@@ -443,9 +452,7 @@ static void out_labels(struct walk *w, node_t x, visit_fn fn, void *arg)
 		break;
 	default: /* a class: statics, super, loader... read from its record */
 		for (edge_t j = s; j < e; j++) {
-			sbuf_reset(&w->tmp);
-			hprof_edge_label(h, x, h->out[j], &w->tmp);
-			fn(arg, x, h->out[j], intern(w, w->tmp.buf));
+			fn(arg, x, h->out[j], record_label(w, x, h->out[j]));
 		}
 	}
 }
@@ -478,9 +485,7 @@ static uint32_t ref_label(struct walk *w, node_t y, node_t x, unsigned r, uint64
 		return is_cls ? L_CLASS : L_UNKNOWN;
 	}
 	default:
-		sbuf_reset(&w->tmp);
-		hprof_edge_label(h, y, x, &w->tmp);
-		return intern(w, w->tmp.buf);
+		return record_label(w, y, x);
 	}
 }
 
@@ -865,9 +870,7 @@ static int incoming_by_referrer(struct walk *w, struct collect *c, const bits_t 
 		if (h->node_kind[y] == NK_CLASS) { /* a label reads the statics: members only */
 			for (edge_t j = s; j < e; j++)
 				if (bit_get(in, h->out[j])) {
-					sbuf_reset(&w->tmp);
-					hprof_edge_label(h, y, h->out[j], &w->tmp);
-					ref_visit(&b, y, h->out[j], intern(w, w->tmp.buf));
+					ref_visit(&b, y, h->out[j], record_label(w, y, h->out[j]));
 				}
 		} else {
 			out_labels(w, y, ref_visit, &b);

@@ -307,13 +307,8 @@ static void on_fatal(int sig, siginfo_t *si, void *ctx)
 		siglongjmp(guard, 1);
 	}
 	endwin(); /* not async-signal-safe, but the process dies next */
-	if (sig == SIGBUS) { /* outside a key's work: one line, as in batch */
-		size_t len;
-		const char *line = map_fault_line(si != NULL ? si->si_addr : NULL, &len);
-		if (write(STDERR_FILENO, line, len) < 0) { /* nothing left to tell */
-		}
-		_exit(2);
-	}
+	if (sig == SIGBUS) /* outside a key's work: one line, as in batch */
+		map_fault_exit(si != NULL ? si->si_addr : NULL, 2);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
