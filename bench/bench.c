@@ -12,7 +12,7 @@
 
 #include "graph/analysis.h"
 #include "graph/cache.h"
-#include "graph/open.h"
+#include "engine/open.h"
 #include "graph/ownership.h"
 #include "graph/retained.h"
 #include "graph/rules.h"

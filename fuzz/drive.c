@@ -16,7 +16,7 @@
 
 #include "dumps.h"
 #include "graph/cache.h"
-#include "graph/open.h"
+#include "engine/open.h"
 #include "graph/ownership.h"
 #include "graph/rules.h"
 #include "query/alloc.h"

@@ -181,4 +181,12 @@ void warn_free(struct warnings *w);
 int text_width(const char *s);
 size_t text_fit(const char *s, int width, int *used);
 
+/* Growable vector: v (pointer), n, cap. */
+#define VEC_GROW(v, n, cap) do { \
+	if ((n) == (cap)) { \
+		(cap) = (cap) ? (cap) * 2 : 256; \
+		(v) = xreallocarray((v), (cap), sizeof *(v)); \
+	} \
+} while (0)
+
 #endif

@@ -12,23 +12,16 @@ layer() {
 	util.* | progress.* | config.h) echo 0 ;;
 	graph/*) echo 1 ;;
 	format/*) echo 2 ;;
-	query/*) echo 3 ;;
-	tui/*) echo 4 ;;
-	cli/*) echo 5 ;;
+	engine/*) echo 3 ;;
+	query/*) echo 4 ;;
+	tui/*) echo 5 ;;
+	cli/*) echo 6 ;;
 	*) echo '' ;;
 	esac
 }
 
-# FILE HEADER pairs allowed against the order: the graph still decodes
-# HPROF records itself (until the format seam: a builder interface the
-# readers call, and open.c above both)
+# FILE HEADER pairs allowed against the order (none: keep it so)
 allowed() {
-	case "$1 $2" in
-	"graph/build.c format/hprof.h" | "graph/classes.c format/hprof.h" | \
-	"graph/jcoll.c format/hprof.h" | "graph/open.c format/hprof.h" | \
-	"graph/build.c format/hprof_record.h" | "graph/classes.c format/hprof_record.h" | \
-	"graph/idindex.c format/hprof_record.h") return 0 ;;
-	esac
 	return 1
 }
 

@@ -1,7 +1,7 @@
 /* hprofw.c — the test HPROF writer, see hprofw.h. */
 #include "hprofw.h"
 
-#include "graph/open.h"
+#include "engine/open.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "graph/open.h"
+#include "engine/open.h"
 #include "query/alloc.h"
 #include "query/step.h"
 #include "query/views.h"

@@ -13,7 +13,7 @@
 
 #include "format/hprof.h"
 #include "graph/cache.h"
-#include "graph/open.h"
+#include "engine/open.h"
 #include "hprofw.h"
 #include "suites.h"
 

@@ -11,7 +11,7 @@
 
 #include "../fuzz/drive.h"
 #include "graph/cache.h"
-#include "graph/open.h"
+#include "engine/open.h"
 #include "hprofw.h"
 #include "suites.h"
 

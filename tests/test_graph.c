@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "graph/analysis.h"
-#include "graph/open.h"
+#include "engine/open.h"
 #include "hprofw.h"
 #include "suites.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "format/hprof.h"
-#include "graph/open.h"
+#include "engine/open.h"
 #include "hprofw.h"
 #include "suites.h"
 

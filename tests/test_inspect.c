@@ -32,7 +32,7 @@
 #include <string.h>
 
 #include "format/hprof.h"
-#include "graph/open.h"
+#include "engine/open.h"
 #include "query/inspect.h"
 #include "query/step.h"
 #include "suites.h"

@@ -11,7 +11,7 @@
 
 #include "format/hprof.h"
 #include "graph/jcoll.h"
-#include "graph/open.h"
+#include "engine/open.h"
 #include "hprofw.h"
 #include "suites.h"
 

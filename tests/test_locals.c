@@ -13,7 +13,7 @@
 
 #include "format/hprof.h"
 #include "graph/analysis.h"
-#include "graph/open.h"
+#include "engine/open.h"
 #include "query/inspect.h"
 #include "suites.h"
 

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 
 #include "format/hprof.h"
-#include "graph/open.h"
+#include "engine/open.h"
 #include "query/baseline.h"
 #include "hprofw.h"
 #include "query/match.h"

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "format/hprof.h"
-#include "graph/open.h"
+#include "engine/open.h"
 #include "graph/jcoll.h"
 #include "graph/rules.h"
 #include "hprofw.h"

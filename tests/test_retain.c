@@ -11,7 +11,7 @@
 
 #include "format/hprof.h"
 #include "graph/analysis.h"
-#include "graph/open.h"
+#include "engine/open.h"
 #include "query/inspect.h"
 #include "query/views.h"
 #include "suites.h"

@@ -19,7 +19,7 @@
 #include <lz4.h>
 
 #include "graph/cache.h"
-#include "graph/open.h"
+#include "engine/open.h"
 #include "hprofw.h"
 #include "suites.h"
 

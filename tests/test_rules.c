@@ -33,7 +33,7 @@
 
 #include "format/hprof.h"
 #include "graph/analysis.h"
-#include "graph/open.h"
+#include "engine/open.h"
 #include "graph/ownership.h"
 #include "graph/rules.h"
 #include "query/inspect.h"

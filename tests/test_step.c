@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "graph/open.h"
+#include "engine/open.h"
 #include "hprofw.h"
 #include "query/report.h"
 #include "query/step.h"

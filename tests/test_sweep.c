@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "graph/analysis.h"
-#include "graph/open.h"
+#include "engine/open.h"
 #include "graph/rules.h"
 #include "jsonck.h"
 #include "query/inspect.h"

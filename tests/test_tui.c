@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "graph/analysis.h"
-#include "graph/open.h"
+#include "engine/open.h"
 #include "graph/ownership.h"
 #include "graph/rules.h"
 #include "hprofw.h"

@@ -11,7 +11,7 @@
 
 #include "cli/attach.h"
 #include "config.h"
-#include "graph/open.h"
+#include "engine/open.h"
 #include "graph/rules.h"
 #include "query/inspect.h"
 #include "query/merged.h"

@@ -16,7 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "graph/build.h"
+#include "format/hprof_build.h"
+#include "graph/open.h"
 
 /* Top-level record tags. */
 enum {
@@ -25,52 +26,24 @@ enum {
 	TAG_HEAP_DUMP_SEGMENT = 0x1c, TAG_HEAP_DUMP_END = 0x2c,
 };
 
-unsigned hprof_type_size(uint8_t type, unsigned idsize)
+int hprof_probe(const uint8_t *head, size_t n)
 {
-	switch (type) {
-	case T_OBJECT: return idsize;
-	case T_BOOLEAN: case T_BYTE: return 1;
-	case T_CHAR: case T_SHORT: return 2;
-	case T_FLOAT: case T_INT: return 4;
-	case T_DOUBLE: case T_LONG: return 8;
-	default: return 0;
-	}
+	static const char magic[] = "JAVA PROFILE 1.0.";
+
+	return n >= sizeof magic - 1 && memcmp(head, magic, sizeof magic - 1) == 0;
 }
 
-int hprof_map(struct heap *h, const char *path, struct sbuf *err)
+static int hprof_header(struct heap *h, struct sbuf *err)
 {
-	struct stat st;
-	/* not blocking: a FIFO would wait for a writer in open() itself,
-	 * before fstat could tell it is no regular file */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	char *ep = esc_str(path); /* a file name may hold control characters */
+	const uint8_t *p = h->map;
+	char *ep = esc_str(h->path); /* a file name may hold control characters */
 	int rc = -1;
 
-	if (fd < 0) {
-		sbuf_printf(err, "%s: %s", ep, strerror(errno));
+	if (h->size < 31) {
+		sbuf_printf(err, "%s: offset 0: file too short for an HPROF header (%llu bytes)",
+			    ep, (unsigned long long)h->size);
 		goto out;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		sbuf_printf(err, "%s: not a regular file", ep);
-		goto out;
-	}
-	if (st.st_size < 31) {
-		sbuf_printf(err, "%s: offset 0: file too short for an HPROF header (%lld bytes)",
-			    ep, (long long)st.st_size);
-		goto out;
-	}
-	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (m == MAP_FAILED) {
-		sbuf_printf(err, "%s: cannot map: %s", ep, strerror(errno));
-		goto out;
-	}
-	map_watch(m, (uint64_t)st.st_size, path); /* a fault on it names it */
-	h->path = xstrdup(path);
-	h->map = m;
-	h->size = (uint64_t)st.st_size;
-	h->fd = fd;
-
-	const uint8_t *p = h->map;
 	const void *nul = memchr(p, 0, 24);
 	if (nul == NULL || (strcmp((const char *)p, "JAVA PROFILE 1.0.1") != 0 &&
 			    strcmp((const char *)p, "JAVA PROFILE 1.0.2") != 0)) {
@@ -89,10 +62,16 @@ int hprof_map(struct heap *h, const char *path, struct sbuf *err)
 	h->timestamp_ms = be64(p + hl + 4);
 	rc = 0;
 out:
-	if (rc < 0 && fd >= 0 && h->fd != fd)
-		close(fd);
 	free(ep);
 	return rc;
+}
+
+int hprof_map(struct heap *h, const char *path, struct sbuf *err)
+{
+	if (heap_map_file(h, path, err) < 0)
+		return -1;
+	h->fmt = &hprof_format;
+	return hprof_header(h, err);
 }
 
 /* Reader state for the pass. */
@@ -435,6 +414,29 @@ static void scan_records(struct rd *r, uint64_t pos)
 	}
 }
 
+static const char *hprof_root_kind_name(unsigned kind)
+{
+	switch (kind) {
+	case RK_UNKNOWN: return "unknown";
+	case RK_JNI_GLOBAL: return "JNI global";
+	case RK_JNI_LOCAL: return "JNI local";
+	case RK_JAVA_FRAME: return "Java frame";
+	case RK_NATIVE_STACK: return "native stack";
+	case RK_STICKY_CLASS: return "system class";
+	case RK_THREAD_BLOCK: return "thread block";
+	case RK_MONITOR_USED: return "busy monitor";
+	case RK_THREAD_OBJ: return "thread";
+	case RK_INTERNED_STRING: return "interned string";
+	case RK_FINALIZING: return "finalizing";
+	case RK_DEBUGGER: return "debugger";
+	case RK_REFERENCE_CLEANUP: return "reference cleanup";
+	case RK_VM_INTERNAL: return "VM internal";
+	case RK_JNI_MONITOR: return "JNI monitor";
+	case RK_UNREACHABLE_ANDROID: return "unreachable (Android)";
+	default: return NULL;
+	}
+}
+
 int hprof_parse(struct heap *h, struct progress *p, struct sbuf *err)
 {
 	(void)err;
@@ -462,3 +464,43 @@ int hprof_parse(struct heap *h, struct progress *p, struct sbuf *err)
 	build_heap(h, &s, p);
 	return 0;
 }
+
+static uint64_t hprof_node_id(const struct heap *h, node_t v)
+{
+	return hprof_rec_id(hprof_node_rec(h, v), h->layout.idsize);
+}
+
+static int hprof_array_data_op(const struct heap *h, node_t v, struct harray *a)
+{
+	return hprof_array_data(h, v, a);
+}
+
+static const uint8_t *hprof_inst_data_op(const struct heap *h, node_t v, uint32_t *len)
+{
+	return hprof_inst_data(h, v, len);
+}
+
+static uint32_t hprof_alloc_trace(const struct heap *h, node_t v)
+{
+	return hprof_node_trace(h, v);
+}
+
+const struct format_ops hprof_format = {
+	.name = "hprof",
+	.runtime = "jvm",
+	.cacheable = 1,
+	.probe = hprof_probe,
+	.header = hprof_header,
+	.parse = hprof_parse,
+	.nodes_valid = hprof_nodes_valid,
+	.node_id = hprof_node_id,
+	.fields = hprof_fields,
+	.array_length = hprof_array_length,
+	.array_elem = hprof_array_elem,
+	.array_data = hprof_array_data_op,
+	.inst_data = hprof_inst_data_op,
+	.string_value = hprof_string_value,
+	.edge_label = hprof_edge_label,
+	.alloc_trace = hprof_alloc_trace,
+	.root_kind_name = hprof_root_kind_name,
+};

@@ -7,12 +7,14 @@
 
 #include "format/hprof_record.h"
 #include "graph/heap.h"
+#include "graph/reader.h"
 #include "progress.h"
 
 /* Map `path` read-only and check the header. Returns 0, or -1 with a
- * one-line error in err. Sets h->path, map, size, fd, version,
- * layout.idsize, timestamp_ms. */
+ * one-line error in err. Sets h->fmt, path, map, size, fd, version,
+ * layout.idsize, timestamp_ms. (heap_open() does this for any format.) */
 int hprof_map(struct heap *h, const char *path, struct sbuf *err);
+int hprof_probe(const uint8_t *head, size_t n);
 
 /* One pass over the records: classes, objects, roots, threads, traces.
  * Then sorts objects into nodes and builds references (build.c).
@@ -21,16 +23,12 @@ int hprof_map(struct heap *h, const char *path, struct sbuf *err);
  * can fail later). */
 int hprof_parse(struct heap *h, struct progress *p, struct sbuf *err);
 
-/* A decoded value. */
-struct hvalue {
-	uint8_t type;  /* enum hw_type */
-	union { uint64_t id; int64_t i; uint64_t u; double d; float f; } v;
-};
+/* The format's table (graph/reader.h). */
+extern const struct format_ops hprof_format;
 
 /* Calls fn for every instance field of node v (instances: fields of the
  * class then its supers, as stored; classes: static fields). Returns
  * the number of fields, or -1 if v is not such a record. */
-typedef void (*field_fn)(void *arg, const char *name, const struct hvalue *val);
 int hprof_fields(const struct heap *h, node_t v, field_fn fn, void *arg);
 
 /* Arrays: element count and type, and one element. -1 if not an array. */

@@ -23,6 +23,7 @@
 #define HW_HPROF_RECORD_H
 
 #include "graph/heap.h"
+#include "graph/reader.h"
 
 /* Heap sub-record tags beyond the root kinds of heap.h. */
 enum {
@@ -30,7 +31,7 @@ enum {
 	HPROF_PRIM_ARRAY = 0x23, HPROF_PRIM_ARRAY_NODATA = 0xc3, HPROF_HEAP_INFO = 0xfe,
 };
 
-unsigned hprof_type_size(uint8_t type, unsigned idsize);
+static inline unsigned hprof_type_size(uint8_t type, unsigned idsize) { return field_type_size(type, idsize); }
 
 /* ---- any object record ---- */
 
@@ -141,16 +142,8 @@ static inline const uint8_t *hprof_inst_data(const struct heap *h, node_t v, uin
  * of `len` bytes; 0 (null) where the data is too short. */
 static inline uint64_t hprof_ref_at(const uint8_t *data, uint32_t len, uint32_t off, unsigned ids)
 {
-	return (uint64_t)off + ids <= len ? beid(data + off, ids) : 0;
+	return inst_ref_at(data, len, off, ids);
 }
-
-/* An array's elements as the dump stores them (big-endian). */
-struct harray {
-	const uint8_t *data; /* NULL when the dump left the elements out (0xc3) */
-	uint64_t len;        /* elements */
-	unsigned esize;      /* bytes per element */
-	uint8_t type;        /* enum hw_type; T_OBJECT for an object array */
-};
 
 /* Array v: 0 with *a filled, or -1 if v's record is no array or its
  * elements run past the mapping. */

@@ -18,6 +18,7 @@
 #include "util.h"
 
 struct baseline;
+struct format_ops;
 struct retained_memo;
 struct ruleset;
 
@@ -30,8 +31,24 @@ enum hw_type {
 	T_BYTE = 8, T_SHORT = 9, T_INT = 10, T_LONG = 11
 };
 
-/* GC root kinds: HPROF's sub-record tags, plus two pseudo kinds that
- * heapwalk itself adds so that every object has a dominator. */
+/* The bytes of a field of that type (enum hw_type), 0 for no type. */
+static inline unsigned field_type_size(uint8_t type, unsigned idsize)
+{
+	switch (type) {
+	case T_OBJECT: return idsize;
+	case T_BOOLEAN: case T_BYTE: return 1;
+	case T_CHAR: case T_SHORT: return 2;
+	case T_FLOAT: case T_INT: return 4;
+	case T_DOUBLE: case T_LONG: return 8;
+	default: return 0;
+	}
+}
+
+/* GC root kinds. A reader numbers its own, any but the two pseudo
+ * kinds (HPROF: its sub-record tags, named here; V8: from 0x200, see
+ * format/v8.c) and names them (struct format_ops,
+ * heap_root_kind_name()); the pseudo kinds are the engine's, added so
+ * that every object has a dominator. */
 enum root_kind {
 	RK_UNKNOWN = 0xff, RK_JNI_GLOBAL = 0x01, RK_JNI_LOCAL = 0x02,
 	RK_JAVA_FRAME = 0x03, RK_NATIVE_STACK = 0x04, RK_STICKY_CLASS = 0x05,
@@ -42,7 +59,6 @@ enum root_kind {
 	RK_WEAK_ONLY = 0x100,   /* pseudo: reachable only through a weak referent */
 	RK_UNREACHABLE = 0x101, /* pseudo: not reachable from any GC root */
 };
-const char *root_kind_name(unsigned kind);
 
 struct root {
 	node_t node;
@@ -131,6 +147,9 @@ struct agent_info {
 };
 
 struct heap {
+	/* the reader (graph/reader.h) and what it keeps for lazy decoding */
+	const struct format_ops *fmt;
+	void *fmt_data;
 	/* the mapped dump; the dump is never written */
 	char *path;
 	const uint8_t *map;

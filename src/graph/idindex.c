@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "format/hprof_record.h"
+#include "graph/reader.h"
 
 void idindex_build(struct idindex *x, const uint64_t *ids, node_t n)
 {
@@ -36,16 +36,16 @@ void idindex_free(struct idindex *x)
 	x->start = NULL;
 }
 
-/* Every HPROF object record starts with its sub-tag, then its id: ids
- * need not be kept in memory once the graph is built (8 bytes an
- * object); a lookup reads the records it probes. */
+/* A reader whose records hold the ids (HPROF) lets the heap drop them
+ * once the graph is built (8 bytes an object): a lookup then reads the
+ * records it probes. */
 uint64_t heap_node_id(const struct heap *h, node_t v)
 {
 	if (v == 0)
 		return 0;
 	if (h->node_id != NULL)
 		return h->node_id[v];
-	return hprof_rec_id(hprof_node_rec(h, v), h->layout.idsize);
+	return h->fmt->node_id(h, v);
 }
 
 node_t heap_find_id(const struct heap *h, uint64_t id)

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/hprof.h"
+#include "graph/reader.h"
 #include "graph/analysis.h"
 
 enum { KIND_UNKNOWN = 0xff, WRAP_DEPTH = 8, LINEAR_OUT = 16 };
@@ -227,11 +227,11 @@ static int foff(struct jcoll *j, uint32_t c, enum fid f, uint8_t *type)
 
 uint64_t jfield_raw(const struct heap *h, node_t v, int off, uint8_t type)
 {
-	unsigned ids = h->layout.idsize, sz = hprof_type_size(type, ids);
+	unsigned ids = h->layout.idsize, sz = field_type_size(type, ids);
 	const uint8_t *q;
 	uint32_t len;
 
-	if (off < 0 || sz == 0 || (q = hprof_inst_data(h, v, &len)) == NULL || (uint64_t)off + sz > len)
+	if (off < 0 || sz == 0 || (q = heap_inst_data(h, v, &len)) == NULL || (uint64_t)off + sz > len)
 		return 0;
 	q += off;
 	switch (type) {
@@ -364,7 +364,7 @@ static int slots_open(const struct heap *h, node_t a, struct slots *s)
 	struct harray arr;
 
 	s->len = 0;
-	if (a == HW_NONE || hprof_array_data(h, a, &arr) < 0 || arr.type != T_OBJECT)
+	if (a == HW_NONE || heap_array_data(h, a, &arr) < 0 || arr.type != T_OBJECT)
 		return -1;
 	s->h = h;
 	s->a = a;
@@ -645,7 +645,7 @@ static node_t null_key(const struct heap *h, const char *cname)
 		if (h->cls[c].node == HW_NONE || h->cls[c].loader_id != 0 ||
 		    strcmp(class_name(h, c), cname) != 0)
 			continue;
-		hprof_fields(h, h->cls[c].node, nullkey_field, &n);
+		heap_fields(h, h->cls[c].node, nullkey_field, &n);
 		return heap_find_id(h, n.id);
 	}
 	return HW_NONE;

@@ -1,27 +1,10 @@
-/* open.h — open a dump: map it, load the index cache or parse, build
- * and analyse, save the cache. The one entry point the front ends use. */
+/* open.h — what opening a dump needs of the graph, whatever the format
+ * (engine/open.h has heap_open(), the front ends' entry point). */
 #ifndef HW_OPEN_H
 #define HW_OPEN_H
 
 #include "graph/heap.h"
 #include "progress.h"
-
-struct ruleset;
-
-struct open_opts {
-	int no_cache;   /* neither read nor write the cache */
-	int quiet;      /* no progress, warnings only collected */
-	int verbose;    /* every warning on stderr, not one line for them all */
-	int verify_cache; /* hash the whole dump before trusting its cache */
-	/* reference-classifier rules to apply (graph/ownership.h), borrowed;
-	 * NULL: the built-in default (Reference.referent weak, nothing else) */
-	struct ruleset *rules;
-};
-
-/* Returns 0 and a ready heap, or -1 with a one-line error in err
- * ("FILE: offset N: what" or "FILE: what"). On failure h needs no free. */
-int heap_open(struct heap *h, const char *path, const struct open_opts *o,
-	      struct progress *p, struct sbuf *err);
 
 /* Make sure the parts (HP_* of heap.h) of h are in memory: after a
  * cached open the big arrays are loaded when first needed; a cache that
@@ -29,6 +12,10 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
  * warning), which loads everything. Call before using the per-node or
  * per-reference arrays. */
 void heap_need(struct heap *h, unsigned parts, struct progress *p);
+
+/* Map `path` read-only into h (path, map, size, fd): 0, or -1 with one
+ * line in err (the file named, escaped). An empty file maps as NULL, 0. */
+int heap_map_file(struct heap *h, const char *path, struct sbuf *err);
 
 /* Build and analyse from an already parsed heap (used by heap_open and
  * by tests that construct heaps by hand through hprof files). */

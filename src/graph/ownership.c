@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "graph/analysis.h"
-#include "graph/build.h"
 #include "graph/classes.h"
 #include "graph/jcoll.h"
 #include "graph/open.h"

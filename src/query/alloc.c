@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/hprof.h"
+#include "graph/reader.h"
 #include "query/views.h"
 
 /* ---- one frame for each class, method, signature and line ---- */
@@ -154,7 +154,7 @@ void view_allocations(const struct heap *h, const struct objset *set, struct all
 		for (node_t x = 1; x < h->n; x++) {
 			if (!objset_has(set, x) || h->node_kind[x] == NK_ROOT || h->node_kind[x] == NK_CLASS)
 				continue;
-			uint32_t k = trace_of_serial(h, hprof_node_trace(h, x));
+			uint32_t k = trace_of_serial(h, heap_alloc_trace(h, x));
 			if (k == HW_NONE || h->traces[k].nframes == 0)
 				continue;
 			cnt[k]++;
@@ -201,7 +201,7 @@ void alloc_select(const struct heap *h, const struct objset *set, const struct a
 	for (node_t x = 1; x < h->n; x++) {
 		if (!objset_has(set, x) || h->node_kind[x] == NK_ROOT || h->node_kind[x] == NK_CLASS)
 			continue;
-		uint32_t k = trace_of_serial(h, hprof_node_trace(h, x));
+		uint32_t k = trace_of_serial(h, heap_alloc_trace(h, x));
 		if (k != HW_NONE && take[k])
 			bit_set(out->bits, x);
 	}

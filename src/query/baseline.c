@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "graph/open.h"
+#include "engine/open.h"
 #include "query/match.h"
 
 static void when(uint64_t ms, char *out, size_t n)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/hprof.h"
+#include "graph/reader.h"
 #include "graph/analysis.h"
 #include "graph/jcoll.h"
 #include "query/views.h"
@@ -117,13 +117,13 @@ static void map_values(struct jcoll *j, const struct heap *h, const struct objse
 {
 	node_t tab = jfield_node(j, map, "table");
 	uint8_t t;
-	int64_t len = tab != HW_NONE ? hprof_array_length(h, tab, &t) : -1;
+	int64_t len = tab != HW_NONE ? heap_array_length(h, tab, &t) : -1;
 
 	if (len < 0 || t != T_OBJECT)
 		return;
 	for (int64_t i = 0; i < len; i++) {
 		struct hvalue e;
-		if (hprof_array_elem(h, tab, (uint64_t)i, &e) < 0 || e.v.id == 0)
+		if (heap_array_elem(h, tab, (uint64_t)i, &e) < 0 || e.v.id == 0)
 			continue;
 		node_t ent = heap_find_id(h, e.v.id);
 		node_t val = jfield_node(j, ent, "value");
@@ -281,8 +281,8 @@ static struct outer_field *outer_fields(const struct heap *h, uint32_t **startp)
 static node_t dominated_ref(const struct heap *h, node_t v, uint32_t off)
 {
 	uint32_t nbytes;
-	const uint8_t *d = hprof_inst_data(h, v, &nbytes);
-	uint64_t id = d != NULL ? hprof_ref_at(d, nbytes, off, h->layout.idsize) : 0;
+	const uint8_t *d = heap_inst_data(h, v, &nbytes);
+	uint64_t id = d != NULL ? inst_ref_at(d, nbytes, off, h->layout.idsize) : 0;
 
 	if (id == 0)
 		return HW_NONE;

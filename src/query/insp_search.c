@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/hprof.h"
+#include "graph/reader.h"
 #include "graph/analysis.h"
 #include "graph/jcoll.h"
 #include "query/step.h"
@@ -74,19 +74,19 @@ static const uint8_t *ascii_value(const struct regex_run *x, node_t v, size_t *l
 {
 	const struct heap *h = x->h;
 	uint32_t nb;
-	const uint8_t *d = hprof_inst_data(h, v, &nb);
+	const uint8_t *d = heap_inst_data(h, v, &nb);
 	struct harray arr;
 
 	if (d == NULL || x->value_off < 0)
 		return NULL;
 	if (x->coder_off >= 0 && ((uint32_t)x->coder_off >= nb || d[x->coder_off] != 0))
 		return NULL;
-	uint64_t id = hprof_ref_at(d, nb, (uint32_t)x->value_off, h->layout.idsize);
+	uint64_t id = inst_ref_at(d, nb, (uint32_t)x->value_off, h->layout.idsize);
 	node_t a = HW_NONE;
 	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1] && a == HW_NONE && id != 0; e++)
 		if (h->node_kind[h->out[e]] == NK_PRIMARRAY && heap_node_id(h, h->out[e]) == id)
 			a = h->out[e];
-	if (a == HW_NONE || hprof_array_data(h, a, &arr) < 0 || arr.data == NULL || arr.type != T_BYTE)
+	if (a == HW_NONE || heap_array_data(h, a, &arr) < 0 || arr.data == NULL || arr.type != T_BYTE)
 		return NULL;
 	const uint8_t *q = arr.data;
 	uint64_t n = arr.len;
@@ -289,7 +289,7 @@ static char *array_name(const struct heap *h, node_t v)
 	};
 	const char *cn = class_name(h, h->node_class[v]), *e = cn;
 	uint8_t t;
-	int64_t len = hprof_array_length(h, v, &t);
+	int64_t len = heap_array_length(h, v, &t);
 	char id[32];
 	struct sbuf sb;
 
@@ -393,13 +393,13 @@ static void node_links(const struct heap *h, const struct objset *set, node_t v,
 		link_add(l, v, cand[0], k->ref_first);
 		return;
 	}
-	const uint8_t *d = hprof_inst_data(h, v, &nb);
+	const uint8_t *d = heap_inst_data(h, v, &nb);
 	if (d == NULL)
 		return;
 	for (size_t i = 0; i < nc; i++)
 		cid[i] = heap_node_id(h, cand[i]);
 	for (uint32_t j = 0; j < k->nrefs; j++) {
-		uint64_t id = hprof_ref_at(d, nb, h->refoffs[k->ref_first + j], h->layout.idsize);
+		uint64_t id = inst_ref_at(d, nb, h->refoffs[k->ref_first + j], h->layout.idsize);
 		for (size_t i = 0; i < nc && id != 0; i++)
 			if (cid[i] == id) {
 				link_add(l, v, cand[i], k->ref_first + j);

@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/hprof.h"
+#include "graph/reader.h"
 #include "graph/analysis.h"
 #include "graph/jcoll.h"
 
@@ -61,7 +61,7 @@ static enum insp_priority prio_of(const struct objset *set, uint64_t wasted)
  * not in the dump (left out, or cut short). */
 static int array_at(const struct heap *h, node_t v, struct harray *a)
 {
-	return hprof_array_data(h, v, a) == 0 && a->data != NULL ? 0 : -1;
+	return heap_array_data(h, v, a) == 0 && a->data != NULL ? 0 : -1;
 }
 
 /* The class index named `name`, HW_NONE if none (the first of several). */
@@ -219,7 +219,7 @@ static void dups_key(const struct dups *d, size_t i, struct key *k)
 	k->tag = a.type;
 	if (d->strings && d->coder_off != HW_NONE) {
 		uint32_t len;
-		const uint8_t *f = hprof_inst_data(d->h, d->cand[i], &len);
+		const uint8_t *f = heap_inst_data(d->h, d->cand[i], &len);
 		if (f != NULL && d->coder_off < len)
 			k->tag |= (uint32_t)f[d->coder_off] << 8;
 	}
@@ -332,7 +332,7 @@ static char *dupstr_name(const struct dups *d, size_t i, uint64_t count)
 
 	sbuf_init(&sb);
 	sbuf_addc(&sb, '"');
-	hprof_string_value(d->h, d->cand[i], &sb, NAME_MAX_BYTES);
+	heap_string(d->h, d->cand[i], &sb, NAME_MAX_BYTES);
 	sbuf_printf(&sb, "\" (%llu copies)", (unsigned long long)count);
 	return sbuf_detach(&sb);
 }
@@ -357,11 +357,11 @@ static int run_dupstr(struct heap *h, const struct objset *set, const char *arg,
 		if (h->node_class[v] != sc || !objset_has(set, v))
 			continue;
 		uint32_t len;
-		const uint8_t *data = hprof_inst_data(h, v, &len);
+		const uint8_t *data = heap_inst_data(h, v, &len);
 		struct harray a;
 		if (data == NULL)
 			continue;
-		node_t val = ref_by_id(h, v, hprof_ref_at(data, len, voff, h->layout.idsize));
+		node_t val = ref_by_id(h, v, inst_ref_at(data, len, voff, h->layout.idsize));
 		if (val != HW_NONE && array_at(h, val, &a) == 0 && a.type != T_OBJECT)
 			dups_push(&d, v, val);
 	}
@@ -407,7 +407,7 @@ static void array_preview(const struct heap *h, node_t v, struct sbuf *sb)
 			sbuf_adds(sb, ", ...");
 			break;
 		}
-		if (hprof_array_elem(h, v, i, &e) < 0)
+		if (heap_array_elem(h, v, i, &e) < 0)
 			break;
 		if (i > 0)
 			sbuf_adds(sb, ", ");
@@ -817,7 +817,7 @@ static void nulls_count(struct nulls *s, const struct heap *h, const struct objs
 		if ((v & POLL) == 0)
 			progress_update(p, v);
 		if (h->node_kind[v] != NK_INSTANCE || !objset_has(set, v) ||
-		    (d = hprof_inst_data(h, v, &len)) == NULL)
+		    (d = heap_inst_data(h, v, &len)) == NULL)
 			continue;
 		uint32_t c = h->node_class[v];
 		s->inst[c]++;
@@ -826,7 +826,7 @@ static void nulls_count(struct nulls *s, const struct heap *h, const struct objs
 		const uint32_t *offs = h->refoffs + h->cls[c].ref_first;
 		uint64_t *nl = s->null + s->base[c];
 		for (uint32_t k = 0; k < h->cls[c].nrefs; k++)
-			nl[k] += hprof_ref_at(d, len, offs[k], ids) == 0;
+			nl[k] += inst_ref_at(d, len, offs[k], ids) == 0;
 	}
 }
 
@@ -873,11 +873,11 @@ static int run_nulls(struct heap *h, const struct objset *set, const char *arg,
 		if ((v & POLL) == 0)
 			progress_update(p, (uint64_t)h->n + v);
 		if (h->node_kind[v] != NK_INSTANCE || !any[c] || !objset_has(set, v) ||
-		    (d = hprof_inst_data(h, v, &len)) == NULL)
+		    (d = heap_inst_data(h, v, &len)) == NULL)
 			continue;
 		for (uint32_t k = 0; k < h->cls[c].nrefs; k++) {
 			uint32_t g = s.group[s.base[c] + k], off = h->refoffs[h->cls[c].ref_first + k];
-			if (g != 0 && fill[g - 1] < want[g - 1] && hprof_ref_at(d, len, off, ids) == 0)
+			if (g != 0 && fill[g - 1] < want[g - 1] && inst_ref_at(d, len, off, ids) == 0)
 				m[g - 1][fill[g - 1]++] = v;
 		}
 	}

@@ -32,8 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/hprof.h"
-#include "graph/open.h"
+#include "graph/reader.h"
+#include "engine/open.h"
 
 enum { HOW_NONE, HOW_CLASS, HOW_H1, HOW_H0, HOW_FIELD, HOW_SIBLING, HOW_GAP,
        HOW_REFERRER, HOW_ROOTED, HOW_ADDRESS, HOW_COUNT };
@@ -118,7 +118,7 @@ static void content_hashes(struct side *s)
 		switch (h->node_kind[v]) {
 		case NK_INSTANCE: {
 			const struct hclass *k = &h->cls[h->node_class[v]];
-			if ((data = hprof_inst_data(h, v, &nb)) == NULL)
+			if ((data = heap_inst_data(h, v, &nb)) == NULL)
 				break;
 			if (nb > cap) {
 				cap = (size_t)nb * 2;
@@ -137,11 +137,11 @@ static void content_hashes(struct side *s)
 			break;
 		}
 		case NK_OBJARRAY:
-			if (hprof_array_data(h, v, &a) == 0)
+			if (heap_array_data(h, v, &a) == 0)
 				x = mix(x, a.len);
 			break;
 		case NK_PRIMARRAY:
-			if (hprof_array_data(h, v, &a) < 0)
+			if (heap_array_data(h, v, &a) < 0)
 				break;
 			if (a.data == NULL) /* Android's array without its data: the length says it all */
 				x = mix(mix(x, a.len), a.type);
@@ -347,14 +347,14 @@ static size_t field_children(const struct heap *h, node_t v, node_t *out, size_t
 {
 	const struct hclass *k = &h->cls[h->node_class[v]];
 	uint32_t nb;
-	const uint8_t *data = hprof_inst_data(h, v, &nb);
+	const uint8_t *data = heap_inst_data(h, v, &nb);
 	edge_t e = h->out_start[v], end = h->out_start[v + 1];
 	size_t n = 0;
 
 	if (data == NULL)
 		return 0;
 	for (uint32_t j = 0; j < k->nrefs && n < max; j++) {
-		uint64_t id = hprof_ref_at(data, nb, h->refoffs[k->ref_first + j], h->layout.idsize);
+		uint64_t id = inst_ref_at(data, nb, h->refoffs[k->ref_first + j], h->layout.idsize);
 		if (id == 0) {
 			out[n++] = HW_NONE;
 		} else {

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/hprof.h"
+#include "graph/reader.h"
 #include "graph/analysis.h"
 #include "graph/jcoll.h"
 
@@ -245,7 +245,7 @@ static uint32_t name_label(struct walk *w, uint32_t off)
 static uint32_t record_label(struct walk *w, node_t y, node_t x)
 {
 	sbuf_reset(&w->tmp);
-	hprof_edge_label(w->h, y, x, &w->tmp);
+	heap_edge_label(w->h, y, x, &w->tmp);
 	return intern(w, w->tmp.buf);
 }
 
@@ -276,32 +276,27 @@ static const uint32_t *slot_names(struct walk *w, uint32_t c)
 	uint32_t *s = xmalloc(((size_t)k->nrefs + 1) * sizeof *s);
 	for (uint32_t j = 0; j < k->nrefs; j++)
 		s[j] = L_UNKNOWN;
-	uint32_t off = 0, j = 0;
+	uint32_t j = 0;
 	for (uint32_t d = c, depth = 0; d != HW_NONE && depth < h->ncls; d = h->cls[d].super, depth++)
 		for (unsigned i = 0; i < h->cls[d].nfields; i++) {
 			const struct hfield *f = &h->fields[h->cls[d].field_first + i];
 			/* refoffs ascend in record order: match them as they come */
-			if (f->type == T_OBJECT && j < k->nrefs && h->refoffs[k->ref_first + j] == off)
+			if (f->type == T_OBJECT && j < k->nrefs &&
+			    h->refoffs[k->ref_first + j] == class_field_base(h, c, d) + f->off)
 				s[j++] = name_label(w, f->name);
-			off += hprof_type_size(f->type, h->layout.idsize);
 		}
 	w->slots[c] = s;
 	return s;
 }
 
-/* An instance's field bytes, as the builder reads them (build.c). */
-HOT const uint8_t *inst_data(const struct heap *h, node_t x, uint32_t *nbytes)
+/* An instance's field bytes (none if x has no fields to read). */
+static inline const uint8_t *inst_data(const struct heap *h, node_t x, uint32_t *nbytes)
 {
-	unsigned ids = h->layout.idsize;
-	uint64_t off = h->node_off[x], hdr = 1 + 2 * (uint64_t)ids + 8;
-	const uint8_t *q = h->map + off;
+	const uint8_t *d = heap_inst_data(h, x, nbytes);
 
-	/* the header lies inside the mapping (checked at parse, or at a cache's
-	 * load); the field bytes are cut at its end */
-	*nbytes = be32(q + 1 + 2 * ids + 4);
-	if (*nbytes > h->size - off - hdr)
-		*nbytes = (uint32_t)(h->size - off - hdr);
-	return q + hdr;
+	if (d == NULL)
+		*nbytes = 0;
+	return d;
 }
 
 static void ids_grow(struct walk *w, size_t n)

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "graph/reader.h"
+
 /* ---- the table writer ---- */
 
 enum coltype { COL_STR, COL_NUM, COL_BYTES, COL_PCT, COL_DNUM, COL_DBYTES }; /* D: signed deltas */
@@ -503,7 +505,7 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 	meta_list(&t, "estimated_size_classes", names, v->nestimated);
 	free(names);
 	for (size_t i = 0; i < v->nroots; i++)
-		table_row(&t, CS(root_kind_name(v->roots[i].kind)), CN(v->roots[i].records),
+		table_row(&t, CS(heap_root_kind_name(h, v->roots[i].kind)), CN(v->roots[i].records),
 			  CN(v->roots[i].objects));
 	table_end(&t, out);
 }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/hprof.h"
+#include "graph/reader.h"
 #include "graph/analysis.h"
 #include "graph/ownership.h"
 #include "graph/retained.h"
@@ -48,12 +48,12 @@ void node_id_text(const struct heap *h, node_t v, char *buf, size_t n)
 
 int node_string(const struct heap *h, node_t v, struct sbuf *out, size_t max)
 {
-	return hprof_string_value(h, v, out, max);
+	return heap_string(h, v, out, max);
 }
 
 void edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
 {
-	hprof_edge_label(h, src, dst, out);
+	heap_edge_label(h, src, dst, out);
 }
 
 struct namefind { uint64_t id; int found; };
@@ -80,11 +80,11 @@ void thread_label(const struct heap *h, node_t obj, uint32_t serial, struct sbuf
 {
 	if (obj != HW_NONE && obj != 0) {
 		struct namefind f = { 0, 0 };
-		hprof_fields(h, obj, find_name_field, &f);
+		heap_fields(h, obj, find_name_field, &f);
 		node_t s = f.found ? heap_find_id(h, f.id) : HW_NONE;
 		size_t at = out->len;
 		sbuf_adds(out, "thread \"");
-		if (s != HW_NONE && s != 0 && hprof_string_value(h, s, out, 80) == 0) {
+		if (s != HW_NONE && s != 0 && heap_string(h, s, out, 80) == 0) {
 			sbuf_addc(out, '"');
 			return;
 		}
@@ -152,7 +152,7 @@ void root_label(const struct heap *h, node_t v, struct sbuf *out)
 		const struct root *r = &h->root_rec[i];
 		if (i > first_root_rec(h, v))
 			sbuf_adds(out, "; ");
-		sbuf_adds(out, root_kind_name(r->kind));
+		sbuf_adds(out, heap_root_kind_name(h, r->kind));
 		switch (r->kind) {
 		case RK_JAVA_FRAME: case RK_JNI_LOCAL: case RK_JNI_MONITOR: case RK_THREAD_OBJ:
 		case RK_NATIVE_STACK: case RK_THREAD_BLOCK:

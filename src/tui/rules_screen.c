@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "graph/open.h"
+#include "engine/open.h"
 #include "graph/ownership.h"
 #include "graph/rules.h"
 #include "tui/frame.h"

@@ -12,7 +12,7 @@
 #include <pcre2.h>
 
 #include "graph/heap.h"
-#include "graph/open.h"
+#include "engine/open.h"
 #include "progress.h"
 #include "query/objset.h"
 #include "tui/keys.h"

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/hprof.h"
+#include "graph/reader.h"
 #include "graph/analysis.h"
 #include "query/views.h"
 #include "tui/view.h"
@@ -123,7 +123,7 @@ int tv_has_children_out(const struct heap *h, node_t v)
 
 	if (k == NK_PRIMARRAY) {
 		uint8_t et;
-		return hprof_array_length(h, v, &et) > 0;
+		return heap_array_length(h, v, &et) > 0;
 	}
 	return k == NK_INSTANCE || k == NK_OBJARRAY || k == NK_CLASS;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "graph/ownership.h"
+#include "graph/reader.h"
 #include "graph/rules.h"
 #include "query/views.h"
 #include "tui/view.h"
@@ -71,7 +72,7 @@ static void root_rows(const struct heap *h, node_t x, uint32_t d, struct rowvec 
 		sbuf_init(&l);
 		sbuf_init(&raw);
 		sbuf_adds(&l, "GC root: ");
-		tv_add_esc(&l, root_kind_name(rr->kind));
+		tv_add_esc(&l, heap_root_kind_name(h, rr->kind));
 		info_row(out, d, VR_ROOT, l.buf)->key = i + 1;
 		if (root_has_thread(rr->kind)) {
 			const struct hthread *th = thread_of_serial(h, rr->thread_serial);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/hprof.h"
+#include "graph/reader.h"
 #include "query/views.h"
 #include "tui/view.h"
 
@@ -104,12 +104,12 @@ static void elements(struct tui *t, struct tview *v, node_t x, uint64_t from, st
 {
 	struct field_ctx f = { t, v, out };
 	uint8_t et;
-	int64_t n = hprof_array_length(t->h, x, &et);
+	int64_t n = heap_array_length(t->h, x, &et);
 
 	for (uint64_t i = from; n > 0 && i < (uint64_t)n && i < from + ELEM_PAGE; i++) {
 		struct hvalue val;
 		char name[32];
-		if (hprof_array_elem(t->h, x, i, &val) < 0)
+		if (heap_array_elem(t->h, x, i, &val) < 0)
 			break;
 		snprintf(name, sizeof name, "[%llu]", (unsigned long long)i);
 		field_row(&f, name, &val);
@@ -162,7 +162,7 @@ static int outgoing_expand(struct tui *t, struct tview *v, size_t i, struct rowv
 	if (k == NK_OBJARRAY || k == NK_PRIMARRAY)
 		elements(t, v, r->node, 0, out);
 	else
-		hprof_fields(t->h, r->node, field_row, &f);
+		heap_fields(t->h, r->node, field_row, &f);
 	return 0;
 }
 

@@ -1,8 +1,8 @@
-/* build.h — from a reader's raw records to the heap model: nodes sorted
- * by id, classes resolved, shallow sizes, references in CSR. A reader
- * fills struct scan in one pass over the dump and calls build_heap(). */
-#ifndef HW_BUILD_H
-#define HW_BUILD_H
+/* hprof_build.h — from HPROF's raw records to the heap model: nodes
+ * sorted by id, classes resolved, shallow sizes, references in CSR.
+ * The pass (hprof.c) fills struct scan and calls build_heap(). */
+#ifndef HW_HPROF_BUILD_H
+#define HW_HPROF_BUILD_H
 
 #include "graph/heap.h"
 #include "progress.h"
@@ -14,14 +14,6 @@ struct raw_lc { uint64_t cid, name; uint32_t serial; };   /* LOAD_CLASS */
 struct raw_frame { uint64_t id, method, sig, source; uint32_t class_serial; int32_t line; };
 struct raw_trace { uint32_t serial, thread; uint64_t off; uint32_t nframes; };
 struct raw_thread { uint64_t id; uint32_t serial, trace; };
-
-/* Growable vector: v (pointer), n, cap. */
-#define VEC_GROW(v, n, cap) do { \
-	if ((n) == (cap)) { \
-		(cap) = (cap) ? (cap) * 2 : 256; \
-		(v) = xreallocarray((v), (cap), sizeof *(v)); \
-	} \
-} while (0)
 
 struct scan {
 	struct raw_obj *obj;  size_t nobj, capobj;   /* every object record incl. class dumps */

@@ -1,13 +1,14 @@
 /* build.c — raw records to nodes and references, see build.h. */
-#include "graph/build.h"
+#include "format/hprof_build.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "format/hprof_record.h"
-#include "graph/classes.h"
+#include "format/hprof_classes.h"
 #include "graph/idindex.h"
 #include "graph/layout.h"
+#include "graph/reader.h"
 
 #define WARN_EACH 10 /* per kind of problem: the first few name their offsets */
 
@@ -379,7 +380,7 @@ static void build_roots(struct heap *h, const struct scan *s)
 			if (r->id != 0 && missing++ < WARN_EACH)
 				warn_add(&h->warn, "%s: offset %llu: GC root (%s) 0x%llx is not in the "
 					 "dump; ignored", h->path, (unsigned long long)r->off,
-					 root_kind_name(r->kind), (unsigned long long)r->id);
+					 heap_root_kind_name(h, r->kind), (unsigned long long)r->id);
 			continue;
 		}
 		h->root_rec[h->nroot_rec++] = (struct root){ v, r->kind, r->thread, r->frame };
@@ -411,7 +412,7 @@ static uint32_t str_name(struct classtab *ct, const struct scan *s, uint64_t id)
 	uint32_t len;
 	const uint8_t *p = scan_string(ct->h, s, id, &len);
 
-	return p ? names_intern(ct, (const char *)p, len) : names_intern(ct, "", 0);
+	return p ? names_intern(&ct->nt, (const char *)p, len) : names_intern(&ct->nt, "", 0);
 }
 
 /* A frame's class, dotted like the class table's names. */
@@ -420,7 +421,7 @@ static uint32_t class_name_of(struct classtab *ct, const struct scan *s, uint64_
 	uint32_t len;
 	const uint8_t *p = scan_string(ct->h, s, id, &len);
 
-	return p ? classes_intern_name(ct, p, len) : names_intern(ct, "", 0);
+	return p ? classes_intern_name(ct, p, len) : names_intern(&ct->nt, "", 0);
 }
 
 /* Threads, traces and frames, for thread roots and allocation sites. */
@@ -438,7 +439,7 @@ static void build_stacks(struct heap *h, struct classtab *ct, const struct scan 
 				lc = &s->lc[j];
 		h->frames[i] = (struct hframe){ f->id, str_name(ct, s, f->method), str_name(ct, s, f->sig),
 						str_name(ct, s, f->source),
-						lc ? class_name_of(ct, s, lc->name) : names_intern(ct, "", 0),
+						lc ? class_name_of(ct, s, lc->name) : names_intern(&ct->nt, "", 0),
 						f->line };
 	}
 	hw_qsort(h->frames, h->nframes, sizeof *h->frames, cmp_u64_first);

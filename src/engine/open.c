@@ -1,0 +1,96 @@
+/* open.c — heap_open(): map, pick the reader, cache or parse and
+ * analyse; see open.h. */
+#include "engine/open.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/cache.h"
+#include "graph/ownership.h"
+#include "graph/reader.h"
+#include "graph/rules.h"
+
+/* Open: the warnings of reading the dump (or the cache's copy of them)
+ * said once, in one line, unless quiet or verbose (which said each);
+ * later ones each as they come. */
+static void opened(struct heap *h, const struct open_opts *o)
+{
+	struct warnings *w = &h->warn;
+
+	if (!o->quiet && !o->verbose && w->n > 0) {
+		size_t all = w->n + w->suppressed;
+		const char *last = w->msg[w->n - 1], *colon = strstr(last, ": ");
+		char *ep = esc_str(h->path); /* as the messages hold it */
+		const char *base = strrchr(ep, '/');
+		base = base ? base + 1 : ep;
+		size_t nb = strlen(base);
+		/* the file, said once (the cache's copy has the path of its day) */
+		if (colon != NULL && (size_t)(colon - last) >= nb && strncmp(colon - nb, base, nb) == 0)
+			last = colon + 2;
+		fprintf(stderr, "heapwalk: warning: %s: %zu warning%s while reading it (-v, or the info "
+			"command, lists them); the last: %s\n", ep, all, all == 1 ? "" : "s", last);
+		free(ep);
+	}
+	w->quiet = o->quiet;
+}
+
+int heap_open(struct heap *h, const char *path, const struct open_opts *o,
+	      struct progress *p, struct sbuf *err)
+{
+	const char *why = NULL;
+
+	memset(h, 0, sizeof *h);
+	h->fd = -1;
+	h->warn.quiet = !o->verbose; /* collected; one line for them all at the end */
+	h->notes.quiet = o->quiet;   /* said as they come */
+	h->rules = o->rules;
+	if (heap_map_file(h, path, err) < 0) {
+		heap_free(h);
+		return -1;
+	}
+	h->fmt = format_find(h->map, h->size);
+	if (h->fmt == NULL) {
+		char *ep = esc_str(path);
+		sbuf_printf(err, "%s: offset 0: not an HPROF file, nor a V8 heap snapshot (%s)", ep,
+			    h->size == 0 ? "empty" : "unknown first bytes");
+		free(ep);
+		heap_free(h);
+		return -1;
+	}
+	if (h->fmt->header(h, err) < 0) {
+		heap_free(h);
+		return -1;
+	}
+	int no_cache = o->no_cache || !h->fmt->cacheable;
+	if (!no_cache) {
+		struct sbuf why_not;
+		sbuf_init(&why_not);
+		h->cache_file = cache_choose(path, &why_not);
+		if (why_not.len > 0)
+			warn_add_escaped(&h->notes, why_not.buf);
+		sbuf_free(&why_not);
+	}
+	if (!no_cache && cache_load(h, o->verify_cache, &why) == 0) {
+		h->from_cache = 1;
+		if (h->rules_fp != rules_fingerprint(o->rules)) { /* other rules than last time */
+			heap_need(h, HP_ALL, p);
+			heap_apply_rules(h, o->rules, p);
+			cache_save(h);
+		}
+		opened(h, o);
+		return 0;
+	}
+	if (h->fmt->parse(h, p, err) < 0) {
+		heap_free(h);
+		return -1;
+	}
+	if (o->rules != NULL)
+		ownership_classify(h, o->rules, p);
+	heap_analyse(h, p);
+	if (!no_cache)
+		cache_save(h);
+	opened(h, o);
+	return 0;
+}
+

@@ -1,0 +1,32 @@
+/* open.h — open a dump of any format heapwalk reads: map it, pick its
+ * reader by content, load the index cache or parse, build and analyse,
+ * save the cache. The one entry point the front ends use. */
+#ifndef HW_ENGINE_OPEN_H
+#define HW_ENGINE_OPEN_H
+
+#include "graph/heap.h"
+#include "graph/open.h"
+#include "progress.h"
+
+struct format_ops;
+struct ruleset;
+
+struct open_opts {
+	int no_cache;   /* neither read nor write the cache */
+	int quiet;      /* no progress, warnings only collected */
+	int verbose;    /* every warning on stderr, not one line for them all */
+	int verify_cache; /* hash the whole dump before trusting its cache */
+	/* reference-classifier rules to apply (graph/ownership.h), borrowed;
+	 * NULL: the built-in default (Reference.referent weak, nothing else) */
+	struct ruleset *rules;
+};
+
+/* Returns 0 and a ready heap, or -1 with a one-line error in err
+ * ("FILE: offset N: what" or "FILE: what"). On failure h needs no free. */
+int heap_open(struct heap *h, const char *path, const struct open_opts *o,
+	      struct progress *p, struct sbuf *err);
+
+/* The reader for a file that starts with head[0..n), NULL if none. */
+const struct format_ops *format_find(const uint8_t *head, size_t n);
+
+#endif

@@ -1,0 +1,68 @@
+/* reader.c — the accessors of reader.h: dispatch to the heap's format. */
+#include "graph/reader.h"
+
+#include <string.h>
+
+int heap_runtime_is(const struct heap *h, const char *runtime)
+{
+	return h->fmt != NULL && strcmp(h->fmt->runtime, runtime) == 0;
+}
+
+int heap_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
+{
+	return h->fmt != NULL && h->fmt->fields != NULL ? h->fmt->fields(h, v, fn, arg) : -1;
+}
+
+int64_t heap_array_length(const struct heap *h, node_t v, uint8_t *elem_type)
+{
+	return h->fmt != NULL && h->fmt->array_length != NULL ? h->fmt->array_length(h, v, elem_type) : -1;
+}
+
+int heap_array_elem(const struct heap *h, node_t v, uint64_t i, struct hvalue *out)
+{
+	return h->fmt != NULL && h->fmt->array_elem != NULL ? h->fmt->array_elem(h, v, i, out) : -1;
+}
+
+int heap_array_data(const struct heap *h, node_t v, struct harray *a)
+{
+	return h->fmt != NULL && h->fmt->array_data != NULL ? h->fmt->array_data(h, v, a) : -1;
+}
+
+const uint8_t *heap_inst_data(const struct heap *h, node_t v, uint32_t *len)
+{
+	return h->fmt != NULL && h->fmt->inst_data != NULL ? h->fmt->inst_data(h, v, len) : NULL;
+}
+
+int heap_string(const struct heap *h, node_t v, struct sbuf *out, size_t max)
+{
+	return h->fmt != NULL && h->fmt->string_value != NULL ? h->fmt->string_value(h, v, out, max) : -1;
+}
+
+void heap_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
+{
+	if (src == 0 || src >= h->n || dst >= h->n)
+		sbuf_adds(out, "<root>");
+	else if (h->fmt != NULL && h->fmt->edge_label != NULL)
+		h->fmt->edge_label(h, src, dst, out);
+	else
+		sbuf_adds(out, "<?>");
+}
+
+uint32_t heap_alloc_trace(const struct heap *h, node_t v)
+{
+	return h->fmt != NULL && h->fmt->alloc_trace != NULL && v != 0 && v < h->n
+		? h->fmt->alloc_trace(h, v) : 0;
+}
+
+const char *heap_root_kind_name(const struct heap *h, unsigned kind)
+{
+	const char *s = NULL;
+
+	switch (kind) {
+	case RK_WEAK_ONLY: return "weakly reachable";
+	case RK_UNREACHABLE: return "unreachable";
+	}
+	if (h->fmt != NULL && h->fmt->root_kind_name != NULL)
+		s = h->fmt->root_kind_name(kind);
+	return s != NULL ? s : "?";
+}

@@ -1,0 +1,111 @@
+/* reader.h — what a dump format gives the engine, and the only way the
+ * layers above the graph read an object's contents.
+ *
+ * The graph defines this table; each reader in src/format fills one
+ * (struct format_ops) and src/engine/formats.c lists them. A heap keeps
+ * the table of the format it was read from (h->fmt), so that views,
+ * inspections and the matcher decode an object without knowing where
+ * it came from: they call the heap_*() accessors below, which dispatch.
+ * What a format cannot tell is a NULL entry, and the accessor answers
+ * "not available" (-1, NULL, or a placeholder label).
+ *
+ * Runtime knowledge sits behind the same boundary: the runtime a format
+ * reads for (`runtime`: "jvm", "v8") decides which inspections and
+ * rules apply; the JVM-only code (layout, java.util decoding, the
+ * agent's mark) runs only on heaps whose format says "jvm". */
+#ifndef HW_READER_H
+#define HW_READER_H
+
+#include "graph/heap.h"
+#include "progress.h"
+
+/* A decoded field or element value. */
+struct hvalue {
+	uint8_t type;  /* enum hw_type */
+	union { uint64_t id; int64_t i; uint64_t u; double d; float f; } v;
+};
+
+/* An array's elements as the dump stores them (HPROF: big-endian). */
+struct harray {
+	const uint8_t *data; /* NULL when the dump left the elements out */
+	uint64_t len;        /* elements */
+	unsigned esize;      /* bytes per element */
+	uint8_t type;        /* enum hw_type; T_OBJECT for an object array */
+};
+
+/* One field of an object as a view lists it. For formats whose
+ * references are named edges rather than typed fields (V8), a field is
+ * an edge: its name, and the target's id as an object value. */
+typedef void (*field_fn)(void *arg, const char *name, const struct hvalue *val);
+
+struct format_ops {
+	const char *name;    /* "hprof", "v8": in `info` and in the cache */
+	const char *runtime; /* "jvm", "v8": which inspections and rules apply */
+	/* The index cache keeps what this reader builds: the per-node ids
+	 * are read back from the dump (node_id) and nothing is in fmt_data.
+	 * 0: the dump is read afresh every time. */
+	int cacheable;
+	/* Is head[0..n) (the file's first bytes) this format? */
+	int (*probe)(const uint8_t *head, size_t n);
+	/* Check the header of the mapped dump (h->map, h->size, h->path):
+	 * 0, or -1 with one line in err. */
+	int (*header)(struct heap *h, struct sbuf *err);
+	/* Read the whole dump into the heap model: nodes, classes,
+	 * references, roots. 0, or -1 with one line in err; truncated or
+	 * corrupt input opens as far as it is valid, with warnings. */
+	int (*parse)(struct heap *h, struct progress *p, struct sbuf *err);
+	/* After a cached open: do the nodes' locations (node_off) lie in
+	 * the dump as their kinds need? NULL: nothing to check. */
+	int (*nodes_valid)(const struct heap *h);
+	/* An object's id when the heap keeps no node_id[] (HPROF reads it
+	 * from the record). */
+	uint64_t (*node_id)(const struct heap *h, node_t v);
+	/* Lazy decoding for the views; see the heap_*() accessors. */
+	int (*fields)(const struct heap *h, node_t v, field_fn fn, void *arg);
+	int64_t (*array_length)(const struct heap *h, node_t v, uint8_t *elem_type);
+	int (*array_elem)(const struct heap *h, node_t v, uint64_t i, struct hvalue *out);
+	int (*array_data)(const struct heap *h, node_t v, struct harray *a);
+	const uint8_t *(*inst_data)(const struct heap *h, node_t v, uint32_t *len);
+	int (*string_value)(const struct heap *h, node_t v, struct sbuf *out, size_t max);
+	void (*edge_label)(const struct heap *h, node_t src, node_t dst, struct sbuf *out);
+	uint32_t (*alloc_trace)(const struct heap *h, node_t v);
+	/* The name of a root kind the reader gave (pseudo kinds are the
+	 * engine's own: heap_root_kind_name()). */
+	const char *(*root_kind_name)(unsigned kind);
+	/* Free what the reader keeps in h->fmt_data. */
+	void (*free_data)(struct heap *h);
+};
+
+/* Is the heap from a reader of that runtime ("jvm")? */
+int heap_runtime_is(const struct heap *h, const char *runtime);
+
+/* Fields of node v (instances: the class's then its supers'; classes:
+ * statics), each through fn. The count, or -1 if v has none to tell. */
+int heap_fields(const struct heap *h, node_t v, field_fn fn, void *arg);
+/* Arrays: element count and type, one element; -1 if v is no array. */
+int64_t heap_array_length(const struct heap *h, node_t v, uint8_t *elem_type);
+int heap_array_elem(const struct heap *h, node_t v, uint64_t i, struct hvalue *out);
+/* Array v's raw elements: 0 with *a, or -1. */
+int heap_array_data(const struct heap *h, node_t v, struct harray *a);
+/* Instance v's field bytes as the dump stores them, and their count;
+ * NULL if v is no instance or the format has none (only JVM heaps). */
+const uint8_t *heap_inst_data(const struct heap *h, node_t v, uint32_t *len);
+/* The text of a string object (unescaped, at most max bytes, "..."
+ * marks a cut); 0, or -1 if v is no string. */
+int heap_string(const struct heap *h, node_t v, struct sbuf *out, size_t max);
+/* How src refers to dst (a field or edge name, "[i]", "<class>"...),
+ * appended to out; "<root>" from the virtual root, "<?>" if unknown. */
+void heap_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out);
+/* The stack trace serial of v's allocation, 0 if none. */
+uint32_t heap_alloc_trace(const struct heap *h, node_t v);
+/* The words for a root kind. */
+const char *heap_root_kind_name(const struct heap *h, unsigned kind);
+
+/* The reference in instance data of len bytes at byte off, an id of
+ * idsize bytes (big-endian, as HPROF stores it); 0 where too short. */
+static inline uint64_t inst_ref_at(const uint8_t *data, uint32_t len, uint32_t off, unsigned idsize)
+{
+	return (uint64_t)off + idsize <= len ? beid(data + off, idsize) : 0;
+}
+
+#endif
