@@ -1,0 +1,508 @@
+/* v8_arrays.c — the flat arrays of a V8 snapshot, numbers written
+ * straight into the columns of struct v8_snap; the nested trace_tree
+ * flattened; the strings as offsets; and the checks that need all of
+ * it read. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/v8_scan.h"
+
+#define NUM_MIN 2 /* bytes of the shortest number with its comma: "0," */
+#define FIELDS_MAX 64
+#define MAX_RECORDS ((uint64_t)UINT32_MAX - 1) /* UINT32_MAX is the sentinel */
+
+/* Values that did not fit their column, counted per array. */
+struct clamps {
+	uint64_t big, type;
+};
+
+static void *resize(void *a, uint64_t n, size_t elem)
+{
+	return xreallocarray(a, (size_t)(n ? n : 1), elem);
+}
+
+static void tick(struct rd *r, uint64_t i)
+{
+	if ((i & 0xffff) == 0)
+		progress_update(r->pr, pos(r));
+}
+
+static uint32_t clamp32(uint64_t v, struct clamps *c)
+{
+	if (v > UINT32_MAX) {
+		c->big++;
+		return UINT32_MAX;
+	}
+	return (uint32_t)v;
+}
+
+static uint8_t clamp8(uint64_t v, struct clamps *c)
+{
+	if (v > UINT8_MAX) {
+		c->big++;
+		return UINT8_MAX;
+	}
+	return (uint8_t)v;
+}
+
+static uint8_t type8(uint64_t v, unsigned ntypes, struct clamps *c)
+{
+	if (v >= ntypes) {
+		c->type++;
+		return UINT8_MAX;
+	}
+	return (uint8_t)v;
+}
+
+static void clamps_done(struct rd *r, uint64_t at, const char *what, const struct clamps *c)
+{
+	if (c->big > 0)
+		warn_add(r->w, "%s: offset %llu: %s: %llu values too large for their field (saturated)",
+			 r->path, (unsigned long long)at, what, (unsigned long long)c->big);
+	if (c->type > 0)
+		warn_add(r->w, "%s: offset %llu: %s: %llu types not in meta's list (read as none)", r->path,
+			 (unsigned long long)at, what, (unsigned long long)c->type);
+}
+
+/* A record cut short by the array's end (not by the file's). */
+static void partial(struct rd *r, const char *what, unsigned k, unsigned width)
+{
+	if (k != 0)
+		warn_add(r->w, "%s: offset %llu: %s: the last record has %u of its %u numbers; dropped",
+			 r->path, (unsigned long long)pos(r), what, k, width);
+}
+
+/* Room for one more record at n: grown by doubling; 0 at the bound. */
+static int more(struct rd *r, uint64_t n, uint64_t *cap, const char *what)
+{
+	if (n < *cap)
+		return 1;
+	if (n >= MAX_RECORDS) {
+		v8s_problem(r, pos(r), "%s: more than %llu records; the rest is not read", what,
+			    (unsigned long long)MAX_RECORDS);
+		return 0;
+	}
+	*cap = *cap * 2 < MAX_RECORDS ? *cap * 2 : MAX_RECORDS;
+	return 1;
+}
+
+/* ---- nodes ---- */
+
+static void nodes_resize(struct v8_snap *s, uint64_t cap)
+{
+	s->ntype = resize(s->ntype, cap, sizeof *s->ntype);
+	s->nname = resize(s->nname, cap, sizeof *s->nname);
+	s->nid = resize(s->nid, cap, sizeof *s->nid);
+	s->nsize = resize(s->nsize, cap, sizeof *s->nsize);
+	s->nedges_of = resize(s->nedges_of, cap, sizeof *s->nedges_of);
+	if (s->nf_trace_node_id >= 0)
+		s->ntrace = resize(s->ntrace, cap, sizeof *s->ntrace);
+	if (s->nf_detachedness >= 0)
+		s->ndetached = resize(s->ndetached, cap, sizeof *s->ndetached);
+}
+
+static void node_put(struct v8_snap *s, const uint64_t *rec, uint32_t i, struct clamps *c)
+{
+	s->ntype[i] = type8(rec[s->nf_type], s->n_node_types, c);
+	s->nname[i] = rec[s->nf_name] > UINT32_MAX ? HW_NONE : (uint32_t)rec[s->nf_name];
+	s->nid[i] = rec[s->nf_id];
+	s->nsize[i] = clamp32(rec[s->nf_self_size], c);
+	s->nedges_of[i] = clamp32(rec[s->nf_edge_count], c);
+	if (s->ntrace != NULL)
+		s->ntrace[i] = clamp32(rec[s->nf_trace_node_id], c);
+	if (s->ndetached != NULL)
+		s->ndetached[i] = clamp8(rec[s->nf_detachedness], c);
+}
+
+int v8s_read_nodes(struct rd *r)
+{
+	struct v8_snap *s = r->s;
+	unsigned nf = s->node_fields, k = 0;
+	uint64_t rec[FIELDS_MAX], v, n = 0, cap;
+	struct clamps c = { 0 };
+	int first = 1, rc;
+
+	ws(r);
+	s->nodes_at = pos(r);
+	if (v8s_expect(r, '[', "nodes") < 0)
+		return -1;
+	cap = v8s_room(r, s->meta_node_count, nf, NUM_MIN);
+	nodes_resize(s, cap);
+	while ((rc = next_num(r, &first, &v, "nodes")) > 0) {
+		rec[k] = v;
+		if (++k < nf)
+			continue;
+		k = 0;
+		if (n == cap) {
+			if (!more(r, n, &cap, "nodes"))
+				break;
+			nodes_resize(s, cap);
+		}
+		node_put(s, rec, (uint32_t)n++, &c);
+		tick(r, n);
+	}
+	if (rc == 0)
+		partial(r, "nodes", k, nf);
+	s->nnodes = (uint32_t)n;
+	if (cap > n)
+		nodes_resize(s, n);
+	v8s_odd_done(r, "nodes");
+	clamps_done(r, s->nodes_at, "nodes", &c);
+	return r->stop ? -1 : 0;
+}
+
+/* ---- edges ---- */
+
+/* to_node, an index into the nodes' numbers, as a node ordinal: the
+ * quotient by a multiply (Lemire's: exact for 32-bit numerators), not
+ * a division per edge. HW_NONE when it is no node's first number. */
+static inline uint32_t ordinal(uint64_t v, unsigned nf, uint64_t inv, uint32_t nnodes)
+{
+	if (v > UINT32_MAX)
+		return HW_NONE;
+	uint64_t q = nf == 1 ? v : (uint64_t)(((unsigned __int128)inv * v) >> 64);
+	return q * nf == v && q < nnodes ? (uint32_t)q : HW_NONE;
+}
+
+static void edges_resize(struct v8_snap *s, uint64_t cap)
+{
+	s->etype = resize(s->etype, cap, sizeof *s->etype);
+	s->ename = resize(s->ename, cap, sizeof *s->ename);
+	s->eto = resize(s->eto, cap, sizeof *s->eto);
+}
+
+int v8s_read_edges(struct rd *r)
+{
+	struct v8_snap *s = r->s;
+	unsigned ef = s->edge_fields, nf = s->node_fields, k = 0;
+	uint64_t rec[FIELDS_MAX], v, n = 0, cap, bad_to = 0;
+	uint64_t inv = nf > 1 ? UINT64_MAX / nf + 1 : 0;
+	struct clamps c = { 0 };
+	int first = 1, rc;
+
+	ws(r);
+	s->edges_at = pos(r);
+	if (v8s_expect(r, '[', "edges") < 0)
+		return -1;
+	cap = v8s_room(r, s->meta_edge_count, ef, NUM_MIN);
+	edges_resize(s, cap);
+	while ((rc = next_num(r, &first, &v, "edges")) > 0) {
+		rec[k] = v;
+		if (++k < ef)
+			continue;
+		k = 0;
+		if (n == cap) {
+			if (!more(r, n, &cap, "edges"))
+				break;
+			edges_resize(s, cap);
+		}
+		s->etype[n] = type8(rec[s->ef_type], s->n_edge_types, &c);
+		s->ename[n] = rec[s->ef_name] > UINT32_MAX ? HW_NONE : (uint32_t)rec[s->ef_name];
+		s->eto[n] = ordinal(rec[s->ef_to], nf, inv, s->nnodes);
+		bad_to += s->eto[n] == HW_NONE;
+		tick(r, ++n);
+	}
+	if (rc == 0)
+		partial(r, "edges", k, ef);
+	s->nedges = (uint32_t)n;
+	if (cap > n)
+		edges_resize(s, n);
+	v8s_odd_done(r, "edges");
+	clamps_done(r, s->edges_at, "edges", &c);
+	if (bad_to > 0)
+		warn_add(r->w, "%s: offset %llu: edges: %llu targets (to_node) that are no node's record "
+			 "(read as none)", r->path, (unsigned long long)s->edges_at, (unsigned long long)bad_to);
+	return r->stop ? -1 : 0;
+}
+
+/* ---- strings ---- */
+
+/* The next element of an array of any values: 1 one follows (at r->p,
+ * separator passed), 0 the array ended, -1 a problem. */
+static int next_elem(struct rd *r, int *first, const char *where)
+{
+	ws(r);
+	if (r->p < r->end && *r->p == ']') {
+		r->p++;
+		return 0;
+	}
+	if (!*first && v8s_expect(r, ',', where) < 0)
+		return -1;
+	*first = 0;
+	ws(r);
+	return r->p < r->end ? 1 : v8s_problem(r, pos(r), "truncated in %s", where);
+}
+
+int v8s_read_strings(struct rd *r)
+{
+	struct v8_snap *s = r->s;
+	uint64_t n = 0, cap = 4096, odd = 0, odd_at = 0;
+	int first = 1, rc;
+
+	ws(r);
+	s->strings_at = pos(r);
+	if (v8s_expect(r, '[', "strings") < 0)
+		return -1;
+	s->str_off = resize(s->str_off, cap, sizeof *s->str_off);
+	while ((rc = next_elem(r, &first, "strings")) > 0) {
+		uint64_t at = pos(r);
+		if (n == cap) {
+			if (!more(r, n, &cap, "strings"))
+				break;
+			s->str_off = resize(s->str_off, cap, sizeof *s->str_off);
+		}
+		if (*r->p == '"') {
+			const uint8_t *e = v8s_str_end(r->p, r->end);
+			if (e == NULL) {
+				v8s_problem(r, at, "strings: string %llu is unterminated", (unsigned long long)n);
+				break;
+			}
+			r->p = e;
+		} else { /* not a string: kept as none, so that the indexes stay right */
+			odd_at = odd++ ? odd_at : at;
+			at = UINT64_MAX;
+			if (v8s_skip_value(r) < 0)
+				break;
+		}
+		s->str_off[n++] = at;
+		tick(r, n);
+	}
+	s->nstr = (uint32_t)n;
+	s->str_off = resize(s->str_off, n, sizeof *s->str_off);
+	if (odd > 0)
+		warn_add(r->w, "%s: offset %llu: strings: %llu entries that are not strings (read as none)",
+			 r->path, (unsigned long long)odd_at, (unsigned long long)odd);
+	return r->stop ? -1 : 0;
+}
+
+/* ---- flat arrays of allocation tracking ---- */
+
+static int read_flat(struct rd *r, void **a, uint64_t *nrec, unsigned width, int wide, const char *what)
+{
+	size_t elem = wide ? sizeof(uint64_t) : sizeof(uint32_t);
+	uint64_t v, n = 0, cap = v8s_room(r, UINT64_MAX, width, NUM_MIN) * width;
+	struct clamps c = { 0 };
+	unsigned k = 0;
+	int first = 1, rc;
+
+	ws(r);
+	uint64_t at = pos(r);
+	if (v8s_expect(r, '[', what) < 0)
+		return -1;
+	*a = resize(*a, cap, elem);
+	while ((rc = next_num(r, &first, &v, what)) > 0) {
+		if (n == cap) {
+			if (!more(r, n, &cap, what))
+				break;
+			*a = resize(*a, cap, elem);
+		}
+		if (wide)
+			((uint64_t *)*a)[n++] = v;
+		else
+			((uint32_t *)*a)[n++] = clamp32(v, &c);
+		k = (k + 1) % width;
+		tick(r, n);
+	}
+	if (rc == 0)
+		partial(r, what, k, width);
+	*nrec = n / width;
+	*a = resize(*a, *nrec * width, elem);
+	v8s_odd_done(r, what);
+	clamps_done(r, at, what, &c);
+	return r->stop ? -1 : 0;
+}
+
+int v8s_read_flat32(struct rd *r, uint32_t **a, uint64_t *nrec, unsigned width, const char *what)
+{
+	void *p = *a;
+	int rc = read_flat(r, &p, nrec, width, 0, what);
+
+	*a = p;
+	return rc;
+}
+
+int v8s_read_samples(struct rd *r)
+{
+	void *p = r->s->samples;
+	int rc = read_flat(r, &p, &r->s->n_samples, r->s->sample_fields, 1, "samples");
+
+	r->s->samples = p;
+	return rc;
+}
+
+/* ---- trace_tree ---- */
+
+/* [id, function_info_index, count, size, [children...], id, ...]: each
+ * node's numbers then the array of its children, nested as deep as the
+ * call stacks. Read with a stack of parents, not recursion. */
+struct tt {
+	uint32_t cur[16]; /* the node's numbers so far */
+	unsigned k;       /* how many */
+	uint32_t *par;    /* the parent record of each open level */
+	size_t depth, pcap;
+	uint64_t n, cap;
+};
+
+/* The children array of the node in t->cur opens: the node is a record. */
+static int tt_open(struct rd *r, struct tt *t)
+{
+	struct v8_snap *s = r->s;
+	unsigned w = s->tt_fields;
+
+	if (t->depth > V8_DEPTH_MAX)
+		return v8s_problem(r, pos(r), "trace_tree: nested deeper than %d", V8_DEPTH_MAX);
+	if (t->n == t->cap) {
+		if (!more(r, t->n, &t->cap, "trace_tree"))
+			return -1;
+		s->trace_tree = resize(s->trace_tree, t->cap * w, sizeof *s->trace_tree);
+	}
+	memcpy(s->trace_tree + t->n * w, t->cur, (w - 1) * sizeof *t->cur);
+	s->trace_tree[t->n * w + w - 1] = t->par[t->depth - 1];
+	if (t->depth == t->pcap) {
+		t->pcap *= 2;
+		t->par = xreallocarray(t->par, t->pcap, sizeof *t->par);
+	}
+	t->par[t->depth++] = (uint32_t)t->n++;
+	t->k = 0;
+	r->p++;
+	return 0;
+}
+
+/* One element at the current level: a number or a children array. */
+static int tt_elem(struct rd *r, struct tt *t)
+{
+	uint64_t v;
+	int first = 1;
+
+	if (t->k == r->s->tt_fields - 1) {
+		if (*r->p != '[')
+			return v8s_problem(r, pos(r), "trace_tree: expected a node's children");
+		return tt_open(r, t);
+	}
+	if (next_num(r, &first, &v, "trace_tree") <= 0) /* ']' was seen before */
+		return -1;
+	t->cur[t->k++] = sat32(v);
+	return 0;
+}
+
+int v8s_read_trace_tree(struct rd *r)
+{
+	struct v8_snap *s = r->s;
+	struct tt t = { .pcap = 64, .cap = 256 };
+	int first = 1, rc = 0;
+
+	if (!r->tt_ok) {
+		warn_add(r->w, "%s: offset %llu: trace_tree: meta's trace_node_fields do not end with "
+			 "children; not read", r->path, (unsigned long long)pos(r));
+		return v8s_skip_value(r);
+	}
+	if (v8s_expect(r, '[', "trace_tree") < 0)
+		return -1;
+	t.par = xreallocarray(NULL, t.pcap, sizeof *t.par);
+	s->trace_tree = resize(s->trace_tree, t.cap * s->tt_fields, sizeof *s->trace_tree);
+	t.par[t.depth++] = HW_NONE;
+	while (t.depth > 0 && rc >= 0) {
+		rc = next_elem(r, &first, "trace_tree");
+		if (rc == 0) { /* a children array (or the whole) closed */
+			if (t.k != 0) {
+				rc = v8s_problem(r, pos(r) - 1, "trace_tree: a node with %u of its numbers", t.k);
+				break;
+			}
+			t.depth--;
+			first = 0;
+			rc = 1;
+		} else if (rc > 0) {
+			int was = t.k == s->tt_fields - 1;
+			rc = tt_elem(r, &t);
+			first = was ? 1 : first; /* in a new children array */
+		}
+	}
+	s->n_tt = t.n;
+	s->trace_tree = resize(s->trace_tree, t.n * s->tt_fields, sizeof *s->trace_tree);
+	free(t.par);
+	v8s_odd_done(r, "trace_tree");
+	return rc < 0 ? -1 : 0;
+}
+
+/* ---- checks over the whole ---- */
+
+/* The nodes' edge counts must add up to the edges: the edges of node
+ * k are found by that sum, so they are trimmed to agree. */
+static void check_edge_counts(struct rd *r)
+{
+	struct v8_snap *s = r->s;
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < s->nnodes; i++)
+		sum += s->nedges_of[i];
+	if (sum == s->nedges)
+		return;
+	warn_add(r->w, "%s: offset %llu: the nodes' edge counts add up to %llu, but there are %llu edges; "
+		 "%s", r->path, (unsigned long long)s->nodes_at, (unsigned long long)sum,
+		 (unsigned long long)s->nedges,
+		 sum > s->nedges ? "the last nodes' counts are cut" : "the edges past their sum are dropped");
+	if (sum < s->nedges) {
+		s->nedges = (uint32_t)sum;
+		return;
+	}
+	uint64_t left = s->nedges;
+	for (uint32_t i = 0; i < s->nnodes; i++) {
+		if (s->nedges_of[i] > left)
+			s->nedges_of[i] = (uint32_t)left;
+		left -= s->nedges_of[i];
+	}
+}
+
+static void check_names(struct rd *r)
+{
+	struct v8_snap *s = r->s;
+	uint64_t bad = 0, bad_e = 0;
+
+	for (uint32_t i = 0; i < s->nnodes; i++)
+		if (s->nname[i] >= s->nstr && s->nname[i] != HW_NONE)
+			s->nname[i] = HW_NONE, bad++;
+	for (uint32_t i = 0; i < s->nedges; i++)
+		if (!r->numeric_name[s->etype[i]] && s->ename[i] >= s->nstr && s->ename[i] != HW_NONE)
+			s->ename[i] = HW_NONE, bad_e++;
+	if (bad > 0)
+		warn_add(r->w, "%s: offset %llu: nodes: %llu names past the %u strings (read as none)",
+			 r->path, (unsigned long long)s->nodes_at, (unsigned long long)bad, s->nstr);
+	if (bad_e > 0)
+		warn_add(r->w, "%s: offset %llu: edges: %llu names past the %u strings (read as none)",
+			 r->path, (unsigned long long)s->edges_at, (unsigned long long)bad_e, s->nstr);
+}
+
+static void check_counts(struct rd *r)
+{
+	struct v8_snap *s = r->s;
+
+	if (s->meta_node_count != UINT64_MAX && s->meta_node_count != s->nnodes)
+		warn_add(r->w, "%s: offset %llu: snapshot.node_count is %llu, %u nodes read", r->path,
+			 (unsigned long long)s->nodes_at, (unsigned long long)s->meta_node_count, s->nnodes);
+	if (s->meta_edge_count != UINT64_MAX && s->meta_edge_count != s->nedges)
+		warn_add(r->w, "%s: offset %llu: snapshot.edge_count is %llu, %u edges read", r->path,
+			 (unsigned long long)s->edges_at, (unsigned long long)s->meta_edge_count, s->nedges);
+	/* root_index counts numbers of "nodes", as to_node does */
+	uint64_t root = s->root_index;
+	s->root_index = root / s->node_fields;
+	if (root % s->node_fields != 0 || (s->root_index >= s->nnodes && root != 0)) {
+		warn_add(r->w, "%s: offset 0: snapshot.root_index %llu is no node's record; node 0 is the root",
+			 r->path, (unsigned long long)root);
+		s->root_index = 0;
+	}
+}
+
+void v8s_check(struct rd *r)
+{
+	struct v8_snap *s = r->s;
+
+	if (s->ntype == NULL) /* no "nodes": empty columns all the same */
+		nodes_resize(s, 0);
+	if (s->etype == NULL)
+		edges_resize(s, 0);
+	if (s->str_off == NULL)
+		s->str_off = resize(NULL, 0, sizeof *s->str_off);
+	check_edge_counts(r);
+	check_names(r);
+	check_counts(r);
+}

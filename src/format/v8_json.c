@@ -1,0 +1,420 @@
+/* v8_json.c — the V8 heap snapshot reader: the top-level object, whose
+ * keys may come in any order, and snapshot.meta, which says what the
+ * flat arrays hold. The arrays themselves are v8_arrays.c's, the JSON
+ * scanner v8_scan.c's. */
+#include "format/v8_json.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "format/v8_scan.h"
+
+#define FIELDS_MAX 64      /* fields of a record */
+#define TYPES_MAX 255      /* uint8_t columns: UINT8_MAX is the sentinel */
+#define TT_FIELDS_MAX 16
+#define NAME_MAX_LEN 256   /* of a field or type name in meta */
+
+static const char *const key_names[K_N] = { "snapshot", "nodes", "edges", "trace_function_infos",
+					    "trace_tree", "samples", "locations", "strings" };
+
+/* ---- snapshot.meta ---- */
+
+struct names {
+	char **v;
+	unsigned n;
+	int seen;
+};
+
+/* The entries of meta that are lists of field names. */
+enum { M_NODE, M_EDGE, M_TFI, M_TN, M_SAMPLE, M_LOC, M_N };
+static const char *const meta_lists[M_N] = { "node_fields", "edge_fields", "trace_function_info_fields",
+					     "trace_node_fields", "sample_fields", "location_fields" };
+
+static void names_free(struct names *l)
+{
+	for (unsigned i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	*l = (struct names){ 0 };
+}
+
+/* The string at r->p, decoded, added to l. */
+static int add_name(struct rd *r, struct names *l, unsigned cap)
+{
+	const uint8_t *e = *r->p == '"' ? v8s_str_end(r->p, r->end) : NULL;
+	struct sbuf sb;
+
+	if (e == NULL)
+		return v8s_problem(r, pos(r), *r->p == '"' ? "unterminated string" : "expected a string in meta");
+	if (l->n >= cap)
+		return v8s_problem(r, pos(r), "more than %u names in a list of meta", cap);
+	sbuf_init(&sb);
+	if (v8_string(r->base, (uint64_t)(r->end - r->base), pos(r), &sb, NAME_MAX_LEN) < 0) {
+		sbuf_free(&sb);
+		return v8s_problem(r, pos(r), "bad escape in a string of meta");
+	}
+	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+	l->v[l->n++] = sbuf_detach(&sb);
+	r->p = e;
+	return 0;
+}
+
+/* ["name", ...] */
+static int read_names(struct rd *r, struct names *l, unsigned cap)
+{
+	if (l->seen)
+		names_free(l);
+	l->seen = 1;
+	if (v8s_expect(r, '[', "meta") < 0)
+		return -1;
+	for (int first = 1;; first = 0) {
+		ws(r);
+		if (r->p < r->end && *r->p == ']') {
+			r->p++;
+			return 0;
+		}
+		if (!first && v8s_expect(r, ',', "meta") < 0)
+			return -1;
+		ws(r);
+		if (r->p >= r->end)
+			return v8s_problem(r, pos(r), "truncated in meta");
+		if (add_name(r, l, cap) < 0)
+			return -1;
+	}
+}
+
+/* [["enum", ...], "string", "number", ...]: the first entry only. */
+static int read_types(struct rd *r, struct names *l)
+{
+	if (v8s_expect(r, '[', "meta") < 0)
+		return -1;
+	ws(r);
+	if (r->p >= r->end || *r->p != '[')
+		return v8s_problem(r, pos(r), "expected a list of type names in meta");
+	if (read_names(r, l, TYPES_MAX) < 0)
+		return -1;
+	for (;;) {
+		ws(r);
+		if (r->p < r->end && *r->p == ']') {
+			r->p++;
+			return 0;
+		}
+		if (v8s_expect(r, ',', "meta") < 0 || v8s_skip_value(r) < 0)
+			return -1;
+	}
+}
+
+/* In an object: the next key (in *k, *klen, colon stepped over): 1; 0
+ * at the closing brace; -1 after a problem. */
+static int next_key(struct rd *r, int *first, const uint8_t **k, size_t *klen, const char *where)
+{
+	ws(r);
+	if (r->p < r->end && *r->p == '}') {
+		r->p++;
+		return 0;
+	}
+	if (!*first && v8s_expect(r, ',', where) < 0)
+		return -1;
+	*first = 0;
+	ws(r);
+	if (r->p >= r->end)
+		return v8s_problem(r, pos(r), "truncated in %s", where);
+	const uint8_t *e = *r->p == '"' ? v8s_str_end(r->p, r->end) : NULL;
+	if (e == NULL)
+		return v8s_problem(r, pos(r), "expected a key in %s", where);
+	*k = r->p + 1;
+	*klen = (size_t)(e - r->p) - 2;
+	r->p = e;
+	return v8s_expect(r, ':', where) < 0 ? -1 : 1;
+}
+
+static int key_is(const uint8_t *k, size_t klen, const char *name)
+{
+	return strlen(name) == klen && memcmp(k, name, klen) == 0;
+}
+
+struct meta {
+	struct names list[M_N];
+	struct names node_types, edge_types;
+};
+
+static int read_meta(struct rd *r, struct meta *m)
+{
+	const uint8_t *k;
+	size_t klen;
+	int first = 1, rc;
+
+	if (v8s_expect(r, '{', "meta") < 0)
+		return -1;
+	while ((rc = next_key(r, &first, &k, &klen, "meta")) > 0) {
+		int i = 0;
+		while (i < M_N && !key_is(k, klen, meta_lists[i]))
+			i++;
+		if (i < M_N)
+			rc = read_names(r, &m->list[i], FIELDS_MAX);
+		else if (key_is(k, klen, "node_types"))
+			rc = m->node_types.seen ? v8s_skip_value(r) : read_types(r, &m->node_types);
+		else if (key_is(k, klen, "edge_types"))
+			rc = m->edge_types.seen ? v8s_skip_value(r) : read_types(r, &m->edge_types);
+		else
+			rc = v8s_skip_value(r);
+		if (rc < 0)
+			return -1;
+	}
+	return rc;
+}
+
+/* A number of the snapshot object. */
+static int read_count(struct rd *r, uint64_t *v)
+{
+	int first = 1, rc = next_num(r, &first, v, "snapshot");
+
+	v8s_odd_done(r, "snapshot");
+	return rc > 0 ? 0 : rc < 0 ? -1 : v8s_problem(r, pos(r) - 1, "unexpected ']' in snapshot");
+}
+
+static int field(const struct names *l, const char *name)
+{
+	for (unsigned i = 0; i < l->n; i++)
+		if (strcmp(l->v[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static unsigned width_or(const struct names *l, unsigned dflt)
+{
+	return l->n > 0 ? l->n : dflt;
+}
+
+/* What the reader needs of meta, else the error; then the layout. */
+static int take_meta(struct rd *r, struct meta *m, uint64_t at)
+{
+	struct v8_snap *s = r->s;
+	const struct names *nf = &m->list[M_NODE], *ef = &m->list[M_EDGE], *tn = &m->list[M_TN];
+
+	s->nf_type = field(nf, "type"), s->nf_name = field(nf, "name"), s->nf_id = field(nf, "id");
+	s->nf_self_size = field(nf, "self_size"), s->nf_edge_count = field(nf, "edge_count");
+	s->nf_trace_node_id = field(nf, "trace_node_id"), s->nf_detachedness = field(nf, "detachedness");
+	s->ef_type = field(ef, "type"), s->ef_name = field(ef, "name_or_index"), s->ef_to = field(ef, "to_node");
+	if (s->nf_type < 0 || s->nf_name < 0 || s->nf_id < 0 || s->nf_self_size < 0 || s->nf_edge_count < 0)
+		return v8s_problem(r, at, "bad snapshot.meta: node_fields lacks type, name, id, self_size or edge_count");
+	if (s->ef_type < 0 || s->ef_name < 0 || s->ef_to < 0)
+		return v8s_problem(r, at, "bad snapshot.meta: edge_fields lacks type, name_or_index or to_node");
+	if (m->node_types.n == 0 || m->edge_types.n == 0)
+		return v8s_problem(r, at, "bad snapshot.meta: no node_types or edge_types");
+	s->node_fields = nf->n, s->edge_fields = ef->n;
+	s->node_types = m->node_types.v, s->n_node_types = m->node_types.n;
+	s->edge_types = m->edge_types.v, s->n_edge_types = m->edge_types.n;
+	m->node_types = m->edge_types = (struct names){ 0 };
+	for (unsigned i = 0; i < s->n_edge_types; i++) /* these name their edges by number */
+		r->numeric_name[i] = strcmp(s->edge_types[i], "element") == 0 || strcmp(s->edge_types[i], "hidden") == 0;
+	s->tfi_fields = width_or(&m->list[M_TFI], 6);
+	s->loc_fields = width_or(&m->list[M_LOC], 4);
+	s->sample_fields = width_or(&m->list[M_SAMPLE], 2);
+	r->tt_width = width_or(tn, 5);
+	int children = field(tn, "children");
+	r->tt_ok = r->tt_width <= TT_FIELDS_MAX && (tn->n == 0 || children == (int)tn->n - 1);
+	s->tt_fields = r->tt_width;
+	r->have_meta = 1;
+	return 0;
+}
+
+static int snapshot_entries(struct rd *r, struct meta *m)
+{
+	struct v8_snap *s = r->s;
+	const uint8_t *k;
+	size_t klen;
+	int first = 1, rc;
+
+	if (v8s_expect(r, '{', "snapshot") < 0)
+		return -1;
+	while ((rc = next_key(r, &first, &k, &klen, "snapshot")) > 0) {
+		if (key_is(k, klen, "meta"))
+			rc = read_meta(r, m);
+		else if (key_is(k, klen, "node_count"))
+			rc = read_count(r, &s->meta_node_count);
+		else if (key_is(k, klen, "edge_count"))
+			rc = read_count(r, &s->meta_edge_count);
+		else if (key_is(k, klen, "trace_function_count"))
+			rc = read_count(r, &s->meta_trace_function_count);
+		else if (key_is(k, klen, "root_index"))
+			rc = read_count(r, &s->root_index);
+		else
+			rc = v8s_skip_value(r);
+		if (rc < 0)
+			return -1;
+	}
+	return rc;
+}
+
+static int read_snapshot(struct rd *r)
+{
+	struct meta m = { 0 };
+	uint64_t at = pos(r);
+	int rc = snapshot_entries(r, &m);
+
+	if (rc == 0)
+		rc = take_meta(r, &m, at);
+	for (int i = 0; i < M_N; i++)
+		names_free(&m.list[i]);
+	names_free(&m.node_types);
+	names_free(&m.edge_types);
+	return rc;
+}
+
+/* ---- the top level ---- */
+
+/* Can the value of k be read where it stands? Edges want the nodes
+ * read (their targets are checked against them), all but the strings
+ * want meta. */
+static int ready(const struct rd *r, enum v8_key k)
+{
+	if (k == K_SNAPSHOT || k == K_STRINGS)
+		return 1;
+	if (k == K_EDGES)
+		return r->have_meta && r->done[K_NODES];
+	return r->have_meta;
+}
+
+static int read_value(struct rd *r, enum v8_key k)
+{
+	struct v8_snap *s = r->s;
+
+	r->done[k] = 1;
+	switch (k) {
+	case K_SNAPSHOT: return read_snapshot(r);
+	case K_NODES: return v8s_read_nodes(r);
+	case K_EDGES: return v8s_read_edges(r);
+	case K_TFI: return v8s_read_flat32(r, &s->trace_function_infos, &s->n_tfi, s->tfi_fields, "trace_function_infos");
+	case K_TT: return v8s_read_trace_tree(r);
+	case K_SAMPLES: return v8s_read_samples(r);
+	case K_LOC: return v8s_read_flat32(r, &s->locations, &s->n_loc, s->loc_fields, "locations");
+	case K_STRINGS: return v8s_read_strings(r);
+	default: return v8s_skip_value(r);
+	}
+}
+
+static int top_entry(struct rd *r, int *first)
+{
+	const uint8_t *key;
+	size_t klen;
+	int rc = next_key(r, first, &key, &klen, "the top-level object");
+
+	if (rc <= 0)
+		return rc;
+	enum v8_key k = K_SNAPSHOT;
+	while (k < K_N && !key_is(key, klen, key_names[k]))
+		k++;
+	ws(r);
+	if (k == K_N)
+		return v8s_skip_value(r) < 0 ? -1 : 1;
+	if (r->done[k] || r->later[k]) {
+		warn_add(r->w, "%s: offset %llu: \"%s\" again; skipped", r->path, (unsigned long long)pos(r),
+			 key_names[k]);
+		return v8s_skip_value(r) < 0 ? -1 : 1;
+	}
+	if (ready(r, k))
+		return read_value(r, k) < 0 ? -1 : 1;
+	r->later[k] = pos(r); /* before what it needs: read after the rest */
+	return v8s_skip_value(r) < 0 ? -1 : 1;
+}
+
+static void read_top(struct rd *r)
+{
+	int first = 1;
+
+	ws(r);
+	if (r->p >= r->end || *r->p != '{') {
+		v8s_problem(r, pos(r), "not a V8 heap snapshot (no JSON object)");
+		return;
+	}
+	r->p++;
+	while (top_entry(r, &first) > 0)
+		;
+}
+
+/* The values that came before meta (or edges before nodes), in the
+ * order that lets each be checked. */
+static void read_later(struct rd *r)
+{
+	static const enum v8_key order[] = { K_NODES, K_EDGES, K_TFI, K_TT, K_SAMPLES, K_LOC };
+
+	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+		if (r->later[order[i]]) {
+			r->stop = 0;
+			r->p = r->base + r->later[order[i]];
+			read_value(r, order[i]);
+		}
+}
+
+static void map_advice(const uint8_t *map, uint64_t size, int advice)
+{
+	/* only on a mapping (the fuzzers hand a heap buffer) */
+	if (((uintptr_t)map & 4095) == 0 && size > 0)
+		madvise((void *)(uintptr_t)map, (size_t)size, advice);
+}
+
+int v8_parse(const char *path, const uint8_t *map, uint64_t size, struct v8_snap *s,
+	     struct progress *p, struct warnings *w, struct sbuf *err)
+{
+	struct rd r = { .base = map, .p = map, .end = map + size, .path = path, .s = s, .pr = p, .w = w,
+			.err = err };
+
+	memset(s, 0, sizeof *s);
+	s->meta_node_count = s->meta_edge_count = s->meta_trace_function_count = UINT64_MAX;
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+	/* the pass reads every page: faulting them in one call saves a fault
+	 * per few pages, up to a size that surely fits in memory */
+	if (size <= (uint64_t)8 << 30)
+		map_advice(map, size, MADV_POPULATE_READ);
+	map_advice(map, size, MADV_SEQUENTIAL);
+	progress_begin(p, "parse", size, "MB");
+	read_top(&r);
+	if (r.have_meta) {
+		read_later(&r);
+		v8s_check(&r);
+	} else if (err->len == 0) {
+		v8s_problem(&r, pos(&r), "no snapshot.meta");
+	}
+	progress_end(p);
+	map_advice(map, size, MADV_RANDOM); /* strings are read one by one from now on */
+	if (!r.have_meta) {
+		v8_snap_free(s);
+		return -1;
+	}
+	return 0;
+}
+
+static void free_names(char **v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void v8_snap_free(struct v8_snap *s)
+{
+	void *arrays[] = { s->ntype, s->nname, s->nid, s->nsize, s->nedges_of, s->ntrace, s->ndetached,
+			   s->etype, s->ename, s->eto, s->str_off, s->trace_function_infos, s->trace_tree,
+			   s->locations, s->samples };
+
+	free_names(s->node_types, s->n_node_types);
+	free_names(s->edge_types, s->n_edge_types);
+	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+		free(arrays[i]);
+	memset(s, 0, sizeof *s);
+}
+
+int v8_probe(const uint8_t *head, size_t n)
+{
+	static const char key[] = "\"snapshot\"";
+	const uint8_t *end = head + n, *p;
+
+	if (n == 0 || *head != '{')
+		return 0;
+	p = skip_ws(head + 1, end);
+	return (size_t)(end - p) >= sizeof key - 1 && memcmp(p, key, sizeof key - 1) == 0;
+}

@@ -1,0 +1,96 @@
+/* v8_json.h — a one-pass reader of V8 heap snapshots (.heapsnapshot,
+ * the JSON that Node's v8.writeHeapSnapshot and Chrome DevTools write).
+ *
+ * The reader fills column arrays straight from the mapped file: no tree
+ * of JSON values, no allocation per value. Strings are not copied: their
+ * offsets are kept, v8_string decodes one when it is shown. The file is
+ * untrusted; nothing past map[size - 1] is read. */
+#ifndef HW_V8_JSON_H
+#define HW_V8_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "progress.h"
+#include "util.h"
+
+/* Column arrays, one entry per node / edge, in file order. Everything
+ * is owned by the struct and freed by v8_snap_free. */
+struct v8_snap {
+	/* from snapshot.meta: index of each field in a node/edge record, -1 if absent */
+	unsigned node_fields, edge_fields; /* record widths */
+	int nf_type, nf_name, nf_id, nf_self_size, nf_edge_count, nf_trace_node_id, nf_detachedness;
+	int ef_type, ef_name, ef_to;
+	char **node_types; unsigned n_node_types; /* meta.node_types[0], the enum of `type` */
+	char **edge_types; unsigned n_edge_types; /* meta.edge_types[0] */
+	uint64_t root_index;                      /* snapshot.root_index (node ordinal), 0 if absent */
+	/* snapshot.node_count / edge_count / trace_function_count, UINT64_MAX if absent */
+	uint64_t meta_node_count, meta_edge_count, meta_trace_function_count;
+	uint32_t nnodes, nedges; /* as read (complete records only) */
+	/* Nodes. type, name, id, self_size and edge_count are required by the
+	 * reader, so those arrays exist; ntrace and ndetached are NULL when
+	 * meta has no such field (V8 before 2021 had no detachedness).
+	 * ntype: index into node_types, UINT8_MAX when the file's value is
+	 * not one; nname: index into the strings, HW_NONE when past them;
+	 * nsize and ntrace saturate at UINT32_MAX; nedges_of: the edges of
+	 * each node, which follow those of the nodes before it (their sum
+	 * is nedges, the reader trims it so). */
+	uint8_t *ntype; uint32_t *nname; uint64_t *nid; uint32_t *nsize; uint32_t *nedges_of;
+	uint32_t *ntrace; uint8_t *ndetached;
+	/* Edges. etype: index into edge_types (UINT8_MAX: not one); ename:
+	 * a string index (HW_NONE when past the strings), or for the edge
+	 * types named "element" and "hidden" the element index as written;
+	 * eto: the target's node ordinal (to_node / node_fields), HW_NONE
+	 * when to_node is not a node's record. */
+	uint8_t *etype; uint32_t *ename; uint32_t *eto;
+	/* File offset of each string's opening quote; UINT64_MAX for an
+	 * entry of "strings" that is no string. */
+	uint64_t *str_off; uint32_t nstr;
+	/* Allocation tracking (node --track-heap-objects), numbers as in the
+	 * file, empty when absent. n_tfi, n_loc, n_samples count records of
+	 * tfi_fields, loc_fields, sample_fields numbers; u32 fields saturate. */
+	uint32_t *trace_function_infos; uint64_t n_tfi; unsigned tfi_fields;
+	/* trace_tree, flattened in pre-order (a parent before its children):
+	 * n_tt records of tt_fields numbers, the fields of meta's
+	 * trace_node_fields in their order without "children" (id,
+	 * function_info_index, count, size), then the parent's record number
+	 * in this array (HW_NONE for a top-level node). */
+	uint32_t *trace_tree; uint64_t n_tt; unsigned tt_fields;
+	uint32_t *locations; uint64_t n_loc; unsigned loc_fields;
+	uint64_t *samples; uint64_t n_samples; unsigned sample_fields;
+	/* offset of the value of "nodes" / "edges" / "strings", 0 if absent */
+	uint64_t nodes_at, edges_at, strings_at;
+};
+
+/* Parse the snapshot held in map[0..size) (a read-only mapping of the
+ * file) in one pass: numbers are written straight into the arrays,
+ * sized from snapshot.node_count / edge_count when present (and
+ * possible in a file of that size), grown otherwise. The top-level
+ * keys may come in any order (a value that needs meta and comes before
+ * it is read after it: a second look at those bytes).
+ * Returns 0, possibly with what was read before truncation or damage,
+ * each problem a warning "PATH: offset N: what" added to w; or -1, with
+ * one line "PATH: offset N: what" in err, when nothing usable is there
+ * (no JSON object, no or bad snapshot.meta); s is then left empty. On
+ * 0 the caller frees s with v8_snap_free. p may be NULL. */
+int v8_parse(const char *path, const uint8_t *map, uint64_t size, struct v8_snap *s,
+	     struct progress *p, struct warnings *w, struct sbuf *err);
+
+/* Is this the start of a V8 snapshot? By content, not by name: '{',
+ * optional whitespace, then the key "snapshot". */
+int v8_probe(const uint8_t *head, size_t n);
+
+/* Decode the JSON string whose opening quote is at map + off to UTF-8
+ * appended to out: escapes undone, \uXXXX surrogate pairs joined, a
+ * lone surrogate U+FFFD. At most max bytes are appended (cut at a
+ * character boundary), then "..." when the string is longer. Bytes of
+ * the file pass as they are (the caller escapes them for a terminal).
+ * Returns the length of the whole decoded string, or -1 (out
+ * unchanged) when off holds no quote or the string is unterminated
+ * before size or has a bad escape. */
+long v8_string(const uint8_t *map, uint64_t size, uint64_t off, struct sbuf *out, size_t max);
+
+/* Frees the arrays; s is left zeroed. Accepts a zeroed struct. */
+void v8_snap_free(struct v8_snap *s);
+
+#endif

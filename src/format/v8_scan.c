@@ -1,0 +1,289 @@
+/* v8_scan.c — the JSON scanner of the V8 snapshot reader: problems,
+ * strings, skipping any value without recursion, numbers that are not
+ * plain, and the decoding of a string for display (v8_string). */
+#include "format/v8_scan.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int v8s_problem(struct rd *r, uint64_t at, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	r->stop = 1;
+	if (r->have_meta) {
+		warn_add(r->w, "%s: offset %llu: %s", r->path, (unsigned long long)at, msg);
+	} else if (r->err->len == 0) {
+		char *ep = esc_str(r->path); /* a file name may hold control characters */
+		sbuf_printf(r->err, "%s: offset %llu: %s", ep, (unsigned long long)at, msg);
+		free(ep);
+	}
+	return -1;
+}
+
+/* A quote ends the string when an even number of backslashes precedes
+ * it. Each backslash is counted for the one quote after it, so the
+ * scan stays linear; memchr does the long stretches. */
+const uint8_t *v8s_str_end(const uint8_t *p, const uint8_t *end)
+{
+	const uint8_t *q = p + 1;
+
+	while (q < end) {
+		const uint8_t *c = memchr(q, '"', (size_t)(end - q));
+		if (c == NULL)
+			return NULL;
+		const uint8_t *b = c;
+		while (b > p + 1 && b[-1] == '\\')
+			b--;
+		if (((c - b) & 1) == 0)
+			return c + 1;
+		q = c + 1;
+	}
+	return NULL;
+}
+
+static int is_scalar_byte(uint8_t c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' ||
+	       c == '+' || c == '.';
+}
+
+/* Brackets are counted and strings jumped over; whether the value is
+ * valid JSON inside is not checked, only that its brackets close. A
+ * counter instead of recursion: the nesting is the file's to choose. */
+int v8s_skip_value(struct rd *r)
+{
+	unsigned depth = 0;
+
+	for (;;) {
+		ws(r);
+		if (r->p >= r->end)
+			return v8s_problem(r, pos(r), "truncated (the file ends inside a value)");
+		uint8_t c = *r->p;
+		if (c == '"') {
+			const uint8_t *e = v8s_str_end(r->p, r->end);
+			if (e == NULL)
+				return v8s_problem(r, pos(r), "unterminated string");
+			r->p = e;
+		} else if (c == '[' || c == '{') {
+			if (++depth > V8_DEPTH_MAX)
+				return v8s_problem(r, pos(r), "nested deeper than %d", V8_DEPTH_MAX);
+			r->p++;
+			continue;
+		} else if (c == ']' || c == '}' || c == ',' || c == ':') {
+			if (depth == 0)
+				return v8s_problem(r, pos(r), "unexpected '%c'", c);
+			r->p++;
+			if (c == ',' || c == ':' || --depth > 0)
+				continue;
+		} else {
+			const uint8_t *q = r->p;
+			while (r->p < r->end && is_scalar_byte(*r->p))
+				r->p++;
+			if (r->p == q)
+				return v8s_problem(r, pos(r), "unexpected byte 0x%02x", c);
+		}
+		if (depth == 0)
+			return 0;
+	}
+}
+
+int v8s_expect(struct rd *r, uint8_t c, const char *where)
+{
+	ws(r);
+	if (r->p >= r->end)
+		return v8s_problem(r, pos(r), "truncated in %s", where);
+	if (*r->p != c)
+		return v8s_problem(r, pos(r), "expected '%c' in %s", c, where);
+	r->p++;
+	return 0;
+}
+
+/* Returns 1 with the value, as next_num does, -1 after a problem. */
+int v8s_num_slow(struct rd *r, uint64_t *v)
+{
+	const uint8_t *p = r->p, *end = r->end;
+	int neg = 0, digits = 0;
+	uint64_t x = 0;
+
+	if (p < end && *p == '-')
+		neg = 1, p++;
+	for (; p < end && *p >= '0' && *p <= '9'; p++, digits++)
+		x = x > (UINT64_MAX - 9) / 10 ? UINT64_MAX : x * 10 + (uint64_t)(*p - '0');
+	if (digits == 0) { /* no number: a string, null, an array... */
+		*v = 0;
+		return v8s_skip_value(r) == 0 ? 1 : -1;
+	}
+	if (p < end && *p == '.')
+		for (p++; p < end && *p >= '0' && *p <= '9'; p++)
+			;
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		int eneg = 0;
+		unsigned e = 0;
+		if (++p < end && (*p == '+' || *p == '-'))
+			eneg = *p++ == '-';
+		for (; p < end && *p >= '0' && *p <= '9'; p++)
+			e = e > 1000 ? e : e * 10 + (unsigned)(*p - '0');
+		for (unsigned i = 0; i < e && x != 0 && x != UINT64_MAX; i++)
+			x = eneg ? x / 10 : x > UINT64_MAX / 10 ? UINT64_MAX : x * 10;
+	}
+	r->p = p;
+	*v = neg ? 0 : x;
+	return 1;
+}
+
+void v8s_odd_done(struct rd *r, const char *where)
+{
+	if (r->odd > 0)
+		warn_add(r->w, "%s: offset %llu: %s: %llu values that are not unsigned integers "
+			 "(read as their integer part; negatives and non-numbers as 0)",
+			 r->path, (unsigned long long)r->odd_at, where, (unsigned long long)r->odd);
+	r->odd = 0;
+}
+
+uint64_t v8s_room(const struct rd *r, uint64_t n, unsigned width, unsigned min)
+{
+	uint64_t most = (uint64_t)(r->end - r->p) / ((uint64_t)(width ? width : 1) * min) + 1;
+
+	if (n == UINT64_MAX)
+		n = 4096;
+	n = n < most ? n : most;
+	return n ? n : 1;
+}
+
+/* ---- v8_string ---- */
+
+struct dec {
+	struct sbuf *out;
+	size_t start, max;
+	uint64_t total; /* decoded length */
+	int full;       /* max reached: nothing more is appended */
+};
+
+/* n bytes of decoded text: appended while they fit, cut at a
+ * character boundary when they do not. */
+static void put(struct dec *d, const uint8_t *s, size_t n)
+{
+	d->total += n;
+	if (d->full)
+		return;
+	size_t room = d->max - (d->out->len - d->start);
+	if (n > room) {
+		while (room > 0 && (s[room] & 0xc0) == 0x80) /* s[room] starts the next character? */
+			room--;
+		n = room;
+		d->full = 1;
+	}
+	if (n > 0)
+		sbuf_add(d->out, (const char *)s, n);
+}
+
+static void put_cp(struct dec *d, uint32_t cp)
+{
+	uint8_t b[4];
+	size_t n;
+
+	if (cp < 0x80) {
+		b[0] = (uint8_t)cp, n = 1;
+	} else if (cp < 0x800) {
+		b[0] = (uint8_t)(0xc0 | cp >> 6), b[1] = (uint8_t)(0x80 | (cp & 0x3f)), n = 2;
+	} else if (cp < 0x10000) {
+		b[0] = (uint8_t)(0xe0 | cp >> 12), b[1] = (uint8_t)(0x80 | (cp >> 6 & 0x3f));
+		b[2] = (uint8_t)(0x80 | (cp & 0x3f)), n = 3;
+	} else {
+		b[0] = (uint8_t)(0xf0 | cp >> 18), b[1] = (uint8_t)(0x80 | (cp >> 12 & 0x3f));
+		b[2] = (uint8_t)(0x80 | (cp >> 6 & 0x3f)), b[3] = (uint8_t)(0x80 | (cp & 0x3f)), n = 4;
+	}
+	put(d, b, n);
+}
+
+static int hex4(const uint8_t *p, const uint8_t *end, uint32_t *v)
+{
+	*v = 0;
+	if (end - p < 4)
+		return -1;
+	for (int i = 0; i < 4; i++) {
+		uint8_t c = p[i];
+		unsigned h = c >= '0' && c <= '9' ? (unsigned)(c - '0')
+			   : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+			   : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 16u;
+		if (h == 16)
+			return -1;
+		*v = *v << 4 | h;
+	}
+	return 0;
+}
+
+/* \uXXXX at p (the backslash), a pair of them for a character past
+ * U+FFFF; a surrogate without its other half is U+FFFD. Returns what
+ * follows, NULL for a bad escape. */
+static const uint8_t *unicode_escape(struct dec *d, const uint8_t *p, const uint8_t *end)
+{
+	uint32_t cp, lo;
+
+	if (hex4(p + 2, end, &cp) < 0)
+		return NULL;
+	p += 6;
+	if (cp >= 0xd800 && cp <= 0xdbff && end - p >= 6 && p[0] == '\\' && p[1] == 'u' &&
+	    hex4(p + 2, end, &lo) == 0 && lo >= 0xdc00 && lo <= 0xdfff) {
+		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+		p += 6;
+	} else if (cp >= 0xd800 && cp <= 0xdfff) {
+		cp = 0xfffd;
+	}
+	put_cp(d, cp);
+	return p;
+}
+
+/* The escape at p (the backslash); what follows it, NULL if bad. */
+static const uint8_t *escape(struct dec *d, const uint8_t *p, const uint8_t *end)
+{
+	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+
+	if (end - p < 2)
+		return NULL;
+	if (p[1] == 'u')
+		return unicode_escape(d, p, end);
+	const char *c = p[1] ? strchr(from, p[1]) : NULL;
+	if (c == NULL)
+		return NULL;
+	put(d, (const uint8_t *)&to[c - from], 1);
+	return p + 2;
+}
+
+long v8_string(const uint8_t *map, uint64_t size, uint64_t off, struct sbuf *out, size_t max)
+{
+	struct dec d = { out, out->len, max, 0, 0 };
+	const uint8_t *end = map + size, *p;
+
+	if (off >= size || map[off] != '"')
+		return -1;
+	for (p = map + off + 1; p != NULL && p < end;) {
+		if (*p == '"') {
+			if (d.full)
+				sbuf_adds(out, "...");
+			return d.total > (uint64_t)LONG_MAX ? LONG_MAX : (long)d.total;
+		}
+		if (*p == '\\') {
+			p = escape(&d, p, end);
+			continue;
+		}
+		const uint8_t *q = p;
+		while (q < end && *q != '"' && *q != '\\')
+			q++;
+		put(&d, p, (size_t)(q - p));
+		p = q;
+	}
+	if (out->len != d.start) { /* unterminated or a bad escape: undo */
+		out->len = d.start;
+		out->buf[d.start] = '\0';
+	}
+	return -1;
+}

@@ -1,0 +1,129 @@
+/* v8_scan.h — private to the V8 snapshot reader (v8_*.c): the reading
+ * state and the JSON scanner under it. The scanner never reads past
+ * r->end; a problem it meets ends the value being read (v8s_problem). */
+#ifndef HW_V8_SCAN_H
+#define HW_V8_SCAN_H
+
+#include <stdint.h>
+
+#include "format/v8_json.h"
+
+#define V8_DEPTH_MAX 10000 /* deeper nesting is damage, not a snapshot */
+
+enum v8_key { K_SNAPSHOT, K_NODES, K_EDGES, K_TFI, K_TT, K_SAMPLES, K_LOC, K_STRINGS, K_N };
+
+struct rd {
+	const uint8_t *base, *p, *end;
+	const char *path;
+	struct v8_snap *s;
+	struct progress *pr;
+	struct warnings *w;
+	struct sbuf *err;
+	int stop;      /* the value being read cannot be read on */
+	int have_meta; /* a valid start: problems are warnings from now on */
+	int done[K_N];
+	uint64_t later[K_N]; /* offsets of values to read after meta, 0 none */
+	unsigned tt_width;   /* trace_node_fields, children included */
+	int tt_ok;           /* and children is the last of them */
+	uint8_t numeric_name[256]; /* edge types whose name_or_index is an index */
+	/* numbers that were no unsigned integer, in the array being read */
+	uint64_t odd, odd_at;
+};
+
+static inline uint64_t pos(const struct rd *r)
+{
+	return (uint64_t)(r->p - r->base);
+}
+
+static inline const uint8_t *skip_ws(const uint8_t *p, const uint8_t *end)
+{
+	while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+		p++;
+	return p;
+}
+
+static inline void ws(struct rd *r)
+{
+	r->p = skip_ws(r->p, r->end);
+}
+
+static inline uint32_t sat32(uint64_t v)
+{
+	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+/* A problem that ends the value being read (r->stop): before meta the
+ * error of the whole parse (the first problem only), after it a
+ * warning. "PATH: offset AT: what". Returns -1. */
+int v8s_problem(struct rd *r, uint64_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Past the closing quote of the string that opens at p; NULL when it
+ * is unterminated before end. */
+const uint8_t *v8s_str_end(const uint8_t *p, const uint8_t *end);
+/* Skip one value of any shape (0, or -1 after a problem). */
+int v8s_skip_value(struct rd *r);
+/* Byte c after whitespace, stepped over (0), or a problem naming where. */
+int v8s_expect(struct rd *r, uint8_t c, const char *where);
+/* A number that is no plain unsigned integer: see next_num. */
+int v8s_num_slow(struct rd *r, uint64_t *v);
+/* After an array: one warning for its odd numbers, if any. */
+void v8s_odd_done(struct rd *r, const char *where);
+/* How many records of `width` numbers to make room for: n (UINT64_MAX:
+ * unknown, a start) believed only as far as the rest of the file can
+ * hold records of at least min bytes a number. */
+uint64_t v8s_room(const struct rd *r, uint64_t n, unsigned width, unsigned min);
+
+/* The next element of a numeric array into *v; *first is set until an
+ * element is read. Returns 1 for a value, 0 at the closing bracket
+ * (stepped over), -1 after a problem. Anything but an unsigned integer
+ * (a sign, a fraction, an exponent, 20 digits, no number at all) is
+ * counted in r->odd and read by v8s_num_slow: its integer part,
+ * saturated, negatives and non-numbers 0. Inline: it is the loop that
+ * reads most of the file. */
+static inline int next_num(struct rd *r, int *first, uint64_t *v, const char *where)
+{
+	const uint8_t *p = skip_ws(r->p, r->end), *end = r->end;
+
+	if (p < end && *p == ']') {
+		r->p = p + 1;
+		return 0;
+	}
+	if (!*first) {
+		r->p = p;
+		if (p >= end)
+			return v8s_problem(r, pos(r), "truncated in %s", where);
+		if (*p != ',')
+			return v8s_problem(r, pos(r), "expected ',' or ']' in %s", where);
+		p = skip_ws(p + 1, end);
+	}
+	*first = 0;
+	const uint8_t *q = p;
+	uint64_t x = 0;
+	while (p < end && (unsigned)(*p - '0') < 10)
+		x = x * 10 + (uint64_t)(*p++ - '0');
+	if (p > q && p - q <= 19 && (p == end || (*p != '.' && *p != 'e' && *p != 'E'))) {
+		r->p = p;
+		*v = x;
+		return 1;
+	}
+	r->p = q;
+	if (q >= end)
+		return v8s_problem(r, pos(r), "truncated in %s", where);
+	if (r->odd++ == 0)
+		r->odd_at = pos(r);
+	return v8s_num_slow(r, v);
+}
+
+/* v8_arrays.c: the values of the top-level keys after snapshot */
+int v8s_read_nodes(struct rd *r);
+int v8s_read_edges(struct rd *r);
+int v8s_read_strings(struct rd *r);
+int v8s_read_trace_tree(struct rd *r);
+int v8s_read_samples(struct rd *r);
+/* A flat array of records of width u32 numbers. */
+int v8s_read_flat32(struct rd *r, uint32_t **a, uint64_t *nrec, unsigned width, const char *what);
+/* v8_check.c: after everything is read, what needs all of it: edge
+ * counts against the edges, names against the strings, counts
+ * against meta. */
+void v8s_check(struct rd *r);
+
+#endif
