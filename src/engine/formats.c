@@ -2,10 +2,12 @@
 #include "engine/open.h"
 
 #include "format/hprof.h"
+#include "format/v8.h"
 #include "graph/reader.h"
 
 static const struct format_ops *const formats[] = {
 	&hprof_format,
+	&v8_format,
 };
 
 const struct format_ops *format_find(const uint8_t *head, size_t n)

@@ -63,6 +63,9 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 		return -1;
 	}
 	int no_cache = o->no_cache || !h->fmt->cacheable;
+	if (!heap_runtime_is(h, "jvm")) /* the rules name Java classes and fields */
+		h->rules = NULL;
+	struct ruleset *rules = h->rules != NULL ? o->rules : NULL;
 	if (!no_cache) {
 		struct sbuf why_not;
 		sbuf_init(&why_not);
@@ -73,9 +76,9 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 	}
 	if (!no_cache && cache_load(h, o->verify_cache, &why) == 0) {
 		h->from_cache = 1;
-		if (h->rules_fp != rules_fingerprint(o->rules)) { /* other rules than last time */
+		if (h->rules_fp != rules_fingerprint(rules)) { /* other rules than last time */
 			heap_need(h, HP_ALL, p);
-			heap_apply_rules(h, o->rules, p);
+			heap_apply_rules(h, rules, p);
 			cache_save(h);
 		}
 		opened(h, o);
@@ -85,8 +88,8 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 		heap_free(h);
 		return -1;
 	}
-	if (o->rules != NULL)
-		ownership_classify(h, o->rules, p);
+	if (rules != NULL)
+		ownership_classify(h, rules, p);
 	heap_analyse(h, p);
 	if (!no_cache)
 		cache_save(h);
