@@ -118,6 +118,7 @@ struct inf {
 	size_t cap;
 	uint64_t guess;      /* the size a member is expected to be */
 	uint64_t partial;    /* bytes handed over from a member that then failed */
+	int truncated;       /* that member is cut short by the end of the file */
 	char why[160];       /* what is wrong with the member that failed */
 };
 
@@ -191,6 +192,7 @@ static int stream_member(struct inf *st, uint64_t off, int discard)
 		}
 		if (rc == Z_BUF_ERROR || (rc == Z_OK && zs.avail_in == 0 && in == st->size && got == 0)) {
 			snprintf(st->why, sizeof st->why, "truncated member (the file ends inside it)");
+			st->truncated = 1;
 			break;
 		}
 		if (rc != Z_OK) {
@@ -256,8 +258,12 @@ static int inflate_member(struct inf *st, uint64_t off, const struct hdr *h)
 		cap = cap * 2 < limit ? cap * 2 : limit;
 	}
 	int res = stream_member(st, off, 1);
-	/* should zlib accept what libdeflate refused, take zlib's word */
-	return res == M_OK ? stream_member(st, off, 0) : res;
+	/* should zlib accept what libdeflate refused, take zlib's word; and
+	 * a first member cut short (plain gzip copied in part) is read as
+	 * far as it goes, there being nothing else */
+	if (res == M_OK || (res == M_BAD && st->truncated && st->idx->n == 0))
+		return stream_member(st, off, 0);
+	return res;
 }
 
 /* What follows the last member: zero padding or bytes that are not a

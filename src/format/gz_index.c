@@ -216,12 +216,13 @@ static int unpack_members(const uint8_t *p, const uint8_t *end, struct gz_index 
 
 int gz_index_unpack(const uint8_t *p, size_t n, struct gz_index *idx)
 {
-	const uint8_t *end = p + n - 4;
+	const uint8_t *end;
 	uint64_t count, raw;
 
 	memset(idx, 0, sizeof *idx);
 	if (n < 4 + 2 + 2 + 4 || memcmp(p, PACK_MAGIC, 4) != 0 || p[4] != PACK_VERSION || p[5] > 1)
 		return -1;
+	end = p + n - 4;
 	uint32_t crc = (uint32_t)end[0] | (uint32_t)end[1] << 8 | (uint32_t)end[2] << 16 |
 		       (uint32_t)end[3] << 24;
 	if (libdeflate_crc32(0, p, n - 4) != crc)
