@@ -16,7 +16,7 @@ say() { printf '== %s\n' "$*" >&2; }
 
 install_deps() {
 	pkgs="autoconf automake make gcc pkg-config libncurses-dev libpcre2-dev
-	      liblz4-dev check tmux openjdk-17-jdk-headless time clang libclang-rt-14-dev"
+	      liblz4-dev libdeflate-dev zlib1g-dev check tmux openjdk-17-jdk-headless time clang libclang-rt-14-dev"
 	missing=
 	for p in $pkgs; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

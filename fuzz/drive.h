@@ -36,6 +36,10 @@ int fuzz_step(const uint8_t *data, size_t len);
  * inspections run. */
 int fuzz_rules(const uint8_t *data, size_t len);
 
+/* A gzip file (drive_gz.c): inflated, read back through its index, the
+ * index packed and unpacked; abort() when what must hold does not. */
+int fuzz_gz(const uint8_t *data, size_t len);
+
 /* Set up what a body needs (each does it itself on first use; the
  * harnesses call them from LLVMFuzzerInitialize so that the first run
  * is not slower than the rest). */

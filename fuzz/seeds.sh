@@ -7,6 +7,9 @@
 #   OUT/cache  the real index cache of the cache fuzzer's dump
 #   OUT/step   every step expression of the tests and the man page
 #   OUT/rules  rules/*.rules
+#   OUT/gz     gzip files made with gzip: the synthetic dumps whole (one
+#              member) and in pieces of members concatenated, with a name
+#              and without, one cut short, one padded with zeros
 set -e
 src=$1 build=$2 out=$3
 max=${FUZZ_SEED_MAX:-4194304}
@@ -22,7 +25,25 @@ for d in "$dumps" "$dumps"/*; do
 	done
 done
 cp "$src"/rules/*.rules "$out/rules/"
-for h in hprof cache step rules; do
+gz_seeds() {
+	mkdir -p "$out/gz"
+	i=0
+	for f in "$out"/hprof/*.hprof; do
+		[ -f "$f" ] && [ "$(wc -c < "$f")" -le 65536 ] || continue
+		i=$((i + 1))
+		[ $i -le 8 ] || break
+		b=$out/gz/$(basename "$f" .hprof)
+		gzip -c "$f" >"$b.gz"
+		# members of 1 kB, as the JDK writes members of 1 MiB
+		split -b 1024 "$f" "$b.part."
+		for p in "$b".part.*; do gzip -n -1 -c "$p"; done >"$b.members.gz"
+		rm -f "$b".part.*
+		head -c $(($(wc -c < "$b.members.gz") * 2 / 3)) "$b.members.gz" >"$b.cut.gz"
+		{ cat "$b.gz"; printf '\0\0\0\0\0\0\0\0'; } >"$b.padded.gz"
+	done
+}
+gz_seeds
+for h in hprof cache step rules gz; do
 	[ -d "$src/fuzz/regress/$h" ] || continue
 	for f in "$src/fuzz/regress/$h"/*; do
 		[ -f "$f" ] && cp "$f" "$out/$h/regress-$(basename "$f")"
@@ -51,4 +72,4 @@ inspection largest-arrays 3 group 1 | retained
 new | old
 LIST
 } | sort -u | awk -v dir="$out/step" '{ f = sprintf("%s/e%03d", dir, NR); printf "%s", $0 > f; close(f) }'
-echo "seeds: $(ls "$out/hprof" | wc -l) dumps, $(ls "$out/cache" | wc -l) cache, $(ls "$out/step" | wc -l) steps, $(ls "$out/rules" | wc -l) rules files"
+echo "seeds: $(ls "$out/hprof" | wc -l) dumps, $(ls "$out/cache" | wc -l) cache, $(ls "$out/step" | wc -l) steps, $(ls "$out/rules" | wc -l) rules files, $(ls "$out/gz" | wc -l) gzip files"

@@ -7,7 +7,7 @@
 src=$1 build=$2 seeds=$3 secs=${4:-60}
 status=0
 mkdir -p "$build/fuzz/logs"
-for name in hprof cache step rules; do
+for name in hprof cache step rules gz; do
 	corpus=$build/fuzz/corpus/$name art=$build/fuzz/artifacts/$name
 	log=$build/fuzz/logs/$name.log
 	rm -rf "$corpus" "$art"

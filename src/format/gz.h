@@ -1,0 +1,93 @@
+/* gz.h — the gzip container around a dump (RFC 1952): one member (gzip,
+ * pigz) or many independent members (`jcmd GC.heap_dump -gz=N` writes one
+ * per MiB of dump). Inflated once in order into a sink while an index of
+ * the members is made; with that index, multi-member files can be read
+ * at random through a small cache of inflated members.
+ *
+ * Members are inflated with libdeflate; a member too large to hold in
+ * memory (over GZ_MEMBER_MAX, or the first one of a large file without a
+ * size hint) is streamed through zlib in GZ_PIECE pieces. Truncated or
+ * corrupt input is read as far as it is valid; every problem is a warning
+ * "FILE: offset N: what", N the compressed offset of the bad member. */
+#ifndef HW_GZ_H
+#define HW_GZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "progress.h"
+#include "util.h"
+
+/* Members up to this many uncompressed bytes are inflated whole, and only
+ * those can be read at random (gz_reader). */
+#define GZ_MEMBER_MAX ((uint64_t)64 << 20)
+/* What the sink is handed at a time when a member is streamed. */
+#define GZ_PIECE ((size_t)1 << 20)
+
+/* 1 if head[0..n) starts like a gzip file (1f 8b 08), else 0. */
+int gz_probe(const uint8_t *head, size_t n);
+
+/* Where each member starts in the file and its compressed length (header
+ * to trailer), where its data starts in the uncompressed stream and its
+ * length. Members are in file order; their raw ranges tile
+ * [0, raw_size) and their compressed ranges follow one another from
+ * offset 0 (what follows the last, trailing garbage, is in none). */
+struct gz_member {
+	uint64_t comp_off, comp_len, raw_off;
+	uint64_t raw_len;
+};
+struct gz_index {
+	struct gz_member *m; /* owned; n entries */
+	size_t n;
+	uint64_t raw_size;
+	int single; /* exactly one member (plain gzip) */
+};
+
+/* Receives uncompressed bytes in order; returns 0 to go on, anything
+ * else stops gz_inflate (which then returns -1 and leaves err to the
+ * sink's owner). */
+typedef int (*gz_sink_fn)(void *arg, const uint8_t *data, size_t len);
+
+/* Inflate the mapped file gz[0..size) once, in order, handing each
+ * member's uncompressed bytes to sink (a streamed member in GZ_PIECE
+ * pieces), and fill idx (the caller frees it with gz_index_free, also
+ * after -1). A truncated or corrupt member ends the reading there with
+ * a warning into w: returns 0 with the members before it. A streamed
+ * member keeps what was handed over before its fault (deflate data is
+ * valid up to where it breaks; its CRC, known only at its end, is then
+ * unchecked): its index entry covers just that. Returns -1 with one
+ * line in err (the path escaped) when not even the first member is
+ * usable, or when cancelled through p. Progress in compressed bytes. */
+int gz_inflate(const char *path, const uint8_t *gz, uint64_t size, struct gz_index *idx,
+	       gz_sink_fn sink, void *arg, struct progress *p, struct warnings *w, struct sbuf *err);
+
+/* gz_inflate into a new file out_path, written as out_path.tmp (mode
+ * 0600) and renamed when complete. On any failure the temporary file is
+ * removed and err holds one line; warnings as gz_inflate. */
+int gz_inflate_to_file(const char *path, const uint8_t *gz, uint64_t size, const char *out_path,
+		       struct gz_index *idx, struct progress *p, struct warnings *w, struct sbuf *err);
+
+/* Random access to the uncompressed bytes, keeping up to cache_members
+ * inflated members (least recently used goes first; at least one).
+ * Borrows gz and idx, which must outlive the reader. NULL when the
+ * index does not fit the file (a member past `size`) or has a member
+ * over GZ_MEMBER_MAX: inflate such a file with gz_inflate_to_file. */
+struct gz_reader;
+struct gz_reader *gz_reader_new(const uint8_t *gz, uint64_t size, const struct gz_index *idx,
+				unsigned cache_members);
+/* The uncompressed bytes [off, off+len): inside a cached member, or
+ * copied into the reader's scratch buffer when they straddle members.
+ * Valid until the next call on r. NULL when the range is past raw_size
+ * or a member does not inflate to what the index says. */
+const uint8_t *gz_read(struct gz_reader *r, uint64_t off, uint64_t len);
+void gz_reader_free(struct gz_reader *r);
+
+/* The index as bytes (for the index cache), appended to out; and back:
+ * 0, or -1 (idx left empty) when the bytes are not a whole, consistent
+ * index. Check the members against the file with gz_reader_new. */
+void gz_index_pack(const struct gz_index *idx, struct sbuf *out);
+int gz_index_unpack(const uint8_t *p, size_t n, struct gz_index *idx);
+/* Frees the members; idx is left empty. */
+void gz_index_free(struct gz_index *idx);
+
+#endif
