@@ -28,6 +28,8 @@ Suite *sweep_suite(void);
 Suite *robust_suite(void);
 Suite *fuzzregress_suite(void);
 Suite *gz_suite(void);
+Suite *v8_suite(void);
+Suite *formats_suite(void);
 
 /* test_jvm.c: make TEST_BUILDDIR/dumps/NAME.hprof (and .histo) of the
  * test workload with the JDK, unless it is newer than the workload. */

@@ -106,36 +106,52 @@ int v8s_expect(struct rd *r, uint8_t c, const char *where)
 	return 0;
 }
 
-/* Returns 1 with the value, as next_num does, -1 after a problem. */
+/* Multiply by 10^e (e < 0: divide), saturating. */
+static uint64_t scale10(uint64_t x, long e)
+{
+	for (; e > 0 && x != 0 && x != UINT64_MAX; e--)
+		x = x > UINT64_MAX / 10 ? UINT64_MAX : x * 10;
+	for (; e < 0 && x != 0; e++)
+		x /= 10;
+	return x;
+}
+
+/* Returns 1 with the value, as next_num does, -1 after a problem. The
+ * digits are kept as a mantissa (19 of them at most) and a power of
+ * ten, so that 3.5e1 reads 35 and 2.5 reads 2. */
 int v8s_num_slow(struct rd *r, uint64_t *v)
 {
 	const uint8_t *p = r->p, *end = r->end;
 	int neg = 0, digits = 0;
-	uint64_t x = 0;
+	uint64_t m = 0;
+	long e10 = 0;
 
 	if (p < end && *p == '-')
 		neg = 1, p++;
 	for (; p < end && *p >= '0' && *p <= '9'; p++, digits++)
-		x = x > (UINT64_MAX - 9) / 10 ? UINT64_MAX : x * 10 + (uint64_t)(*p - '0');
+		if (m <= (UINT64_MAX - 9) / 10)
+			m = m * 10 + (uint64_t)(*p - '0');
+		else
+			e10++; /* past the mantissa's digits: only the magnitude counts */
 	if (digits == 0) { /* no number: a string, null, an array... */
 		*v = 0;
 		return v8s_skip_value(r) == 0 ? 1 : -1;
 	}
 	if (p < end && *p == '.')
 		for (p++; p < end && *p >= '0' && *p <= '9'; p++)
-			;
+			if (m <= (UINT64_MAX - 9) / 10)
+				m = m * 10 + (uint64_t)(*p - '0'), e10--;
 	if (p < end && (*p == 'e' || *p == 'E')) {
 		int eneg = 0;
-		unsigned e = 0;
+		long e = 0;
 		if (++p < end && (*p == '+' || *p == '-'))
 			eneg = *p++ == '-';
 		for (; p < end && *p >= '0' && *p <= '9'; p++)
-			e = e > 1000 ? e : e * 10 + (unsigned)(*p - '0');
-		for (unsigned i = 0; i < e && x != 0 && x != UINT64_MAX; i++)
-			x = eneg ? x / 10 : x > UINT64_MAX / 10 ? UINT64_MAX : x * 10;
+			e = e > 100000 ? e : e * 10 + (*p - '0');
+		e10 += eneg ? -e : e;
 	}
 	r->p = p;
-	*v = neg ? 0 : x;
+	*v = neg ? 0 : scale10(m, e10);
 	return 1;
 }
 

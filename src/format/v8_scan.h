@@ -79,27 +79,38 @@ uint64_t v8s_room(const struct rd *r, uint64_t n, unsigned width, unsigned min);
  * counted in r->odd and read by v8s_num_slow: its integer part,
  * saturated, negatives and non-numbers 0. Inline: it is the loop that
  * reads most of the file. */
-static inline int next_num(struct rd *r, int *first, uint64_t *v, const char *where)
+static inline __attribute__((always_inline)) int next_num(struct rd *r, int *first, uint64_t *v,
+								 const char *where)
 {
-	const uint8_t *p = skip_ws(r->p, r->end), *end = r->end;
+	const uint8_t *p = r->p, *end = r->end;
 
-	if (p < end && *p == ']') {
-		r->p = p + 1;
-		return 0;
+	if (p < end && *p == ',' && !*first) { /* the common case: "1,2" */
+		p++;
+	} else {
+		p = skip_ws(p, end);
+		if (p < end && *p == ']') {
+			r->p = p + 1;
+			return 0;
+		}
+		if (!*first) {
+			r->p = p;
+			if (p >= end)
+				return v8s_problem(r, pos(r), "truncated in %s", where);
+			if (*p != ',')
+				return v8s_problem(r, pos(r), "expected ',' or ']' in %s", where);
+			p++;
+		}
+		*first = 0;
 	}
-	if (!*first) {
-		r->p = p;
-		if (p >= end)
-			return v8s_problem(r, pos(r), "truncated in %s", where);
-		if (*p != ',')
-			return v8s_problem(r, pos(r), "expected ',' or ']' in %s", where);
-		p = skip_ws(p + 1, end);
-	}
-	*first = 0;
+	if (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+		p = skip_ws(p, end);
 	const uint8_t *q = p;
 	uint64_t x = 0;
-	while (p < end && (unsigned)(*p - '0') < 10)
-		x = x * 10 + (uint64_t)(*p++ - '0');
+	unsigned d;
+	while (p < end && (d = (unsigned)(*p - '0')) < 10) {
+		x = x * 10 + d;
+		p++;
+	}
 	if (p > q && p - q <= 19 && (p == end || (*p != '.' && *p != 'e' && *p != 'E'))) {
 		r->p = p;
 		*v = x;

@@ -1,0 +1,332 @@
+/* test_formats.c — every format through heapwalk itself, checked against
+ * what is known independently:
+ *   - V8 snapshots of tests/node/workload.js: per-class counts equal what
+ *     the workload made; retained sizes equal a brute-force reachability
+ *     computation over the JSON (tests/node/retained.js); the path to a
+ *     planted leak goes through the listener array and the closure's
+ *     context; old/new between its two snapshots is exact and equals the
+ *     workload's own additions and removals; cut snapshots open or fail
+ *     with one line.
+ *   - gzip HPROF: the JDK's many-member file (jcmd -gz=1) and gzip's
+ *     one-member file give byte for byte the stdout that the same bytes
+ *     inflated by gzip -dc give, with and without the index cache; a cut
+ *     gzip opens as far as it is valid with a warning. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "suites.h"
+#include "util.h"
+
+#define V8DIR TEST_BUILDDIR "/dumps/v8fmt"
+#define GZDIR TEST_BUILDDIR "/dumps/gz"
+
+static int have(const char *prog)
+{
+	char cmd[256];
+	int st;
+
+	snprintf(cmd, sizeof cmd, "command -v %s", prog);
+	char *out = run(cmd, &st);
+	int ok = st == 0 && out[0] != '\0';
+	free(out);
+	return ok;
+}
+
+/* V8DIR/{a,b}.heapsnapshot and workload.json; 0 (said) without node. */
+static int v8_dumps(void)
+{
+	struct stat d, w;
+
+	if (!have("node")) {
+		fprintf(stderr, "formats: node is not installed: the V8 tests are skipped\n");
+		return 0;
+	}
+	if (stat(V8DIR "/workload.json", &d) == 0 && stat(TEST_SRCDIR "/node/workload.js", &w) == 0 &&
+	    d.st_mtime >= w.st_mtime && d.st_size > 0)
+		return 1;
+	ck_assert_int_eq(system("mkdir -p " V8DIR " && node --expose-gc " TEST_SRCDIR "/node/workload.js "
+				V8DIR " > " V8DIR "/workload.tmp && mv " V8DIR "/workload.tmp " V8DIR
+				"/workload.json"), 0);
+	return 1;
+}
+
+static char *hw(const char *args, int *status)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof cmd, "'%s' %s", heapwalk(), args);
+	return run(cmd, status);
+}
+
+/* The number after "NAME": in the workload's JSON line, in the object
+ * that follows "WHICH": (a or b). */
+static long workload_count(const char *json, const char *which, const char *name)
+{
+	char key[64];
+
+	snprintf(key, sizeof key, "\"%s\":{", which);
+	const char *o = strstr(json, key);
+	ck_assert_ptr_nonnull(o);
+	const char *end = strchr(o, '}');
+	snprintf(key, sizeof key, "\"%s\":", name);
+	const char *k = strstr(o, key);
+	ck_assert_msg(k != NULL && k < end, "%s has no %s", which, name);
+	return strtol(k + strlen(key), NULL, 10);
+}
+
+/* Column col (0-based) of the CSV row whose first field is `first`. */
+static long csv_field(const char *csv, const char *first, int col)
+{
+	char key[128];
+
+	snprintf(key, sizeof key, "\n%s,", first);
+	const char *r = strstr(csv, key);
+	if (r == NULL)
+		return -1;
+	r++;
+	for (int i = 0; i < col; i++) {
+		r = strchr(r, ',');
+		ck_assert_ptr_nonnull(r);
+		r++;
+	}
+	return strtol(r, NULL, 10);
+}
+
+START_TEST(test_v8_classes)
+{
+	static const char *const cls[] = { "TreeNode", "Leaky", "MapVal", "WKey", "WVal", "WTarget",
+					   "Leaf", "AddedHolder" };
+	int st;
+
+	if (!v8_dumps())
+		return;
+	char *json = run("cat " V8DIR "/workload.json", &st);
+	for (int s = 0; s < 2; s++) {
+		const char *which = s ? "b" : "a";
+		char args[512];
+		snprintf(args, sizeof args, "classes --all -f csv " V8DIR "/%s.heapsnapshot", which);
+		char *csv = hw(args, &st);
+		ck_assert_int_eq(st, 0);
+		for (size_t i = 0; i < sizeof cls / sizeof *cls; i++) {
+			long want = workload_count(json, which, cls[i]);
+			long got = csv_field(csv, cls[i], 1);
+			ck_assert_msg(got == want || (want == 0 && got == -1),
+				      "%s: %s: %ld instances, the workload made %ld", which, cls[i], got, want);
+		}
+		free(csv);
+	}
+	free(json);
+}
+END_TEST
+
+START_TEST(test_v8_retained)
+{
+	int st;
+
+	if (!v8_dumps())
+		return;
+	char *ref = run("node " TEST_SRCDIR "/node/retained.js " V8DIR "/a.heapsnapshot", &st);
+	ck_assert_int_eq(st, 0);
+	int n = 0;
+	for (char *line = strtok(ref, "\n"); line != NULL; line = strtok(NULL, "\n"), n++) {
+		unsigned long long id, want;
+		char name[64], args[512];
+		ck_assert_int_eq(sscanf(line, "%llu %63s %llu", &id, name, &want), 3);
+		snprintf(args, sizeof args, V8DIR "/a.heapsnapshot -e 'object %llu | objects' -f csv", id);
+		char *csv = hw(args, &st);
+		ck_assert_int_eq(st, 0);
+		char hex[32];
+		snprintf(hex, sizeof hex, "0x%llx", id);
+		long shallow = csv_field(csv, hex, 2), retained = csv_field(csv, hex, 3);
+		ck_assert_msg(retained == (long)want, "%s %s: retained %ld, by brute force %llu (shallow %ld)",
+			      hex, name, retained, want, shallow);
+		ck_assert(strstr(csv, name) != NULL);
+		free(csv);
+	}
+	ck_assert_int_eq(n, 4); /* the workload object, its tree and Map, a Leaky */
+	free(ref);
+}
+END_TEST
+
+START_TEST(test_v8_path_and_diff)
+{
+	int st;
+
+	if (!v8_dumps())
+		return;
+	/* a Leaky: the only way to it is the emitter's listener array and the
+	 * closure's context */
+	char *csv = hw(V8DIR "/a.heapsnapshot -e 'instances Leaky | objects' -f csv -n 1", &st);
+	ck_assert_int_eq(st, 0);
+	const char *row = strchr(csv, '\n');
+	ck_assert_ptr_nonnull(row);
+	char id[40] = "";
+	sscanf(row + 1, "%39[^,]", id);
+	ck_assert_msg(strncmp(id, "0x", 2) == 0, "%s", csv);
+	char args[512];
+	snprintf(args, sizeof args, "paths " V8DIR "/a.heapsnapshot %s --max 1", id);
+	char *paths = hw(args, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(strstr(paths, "_events") && strstr(paths, "context") && strstr(paths, "EventEmitter") &&
+		      strstr(paths, "(closure)") && strstr(paths, "Leaky"), "%s", paths);
+	ck_assert_msg(strstr(paths, "GC roots") || strstr(paths, "user root"), "%s", paths);
+	free(paths);
+	free(csv);
+	/* old/new: exact, and what the workload added and dropped */
+	char *diff = hw("diff -f csv " V8DIR "/a.heapsnapshot " V8DIR "/b.heapsnapshot", &st);
+	ck_assert_int_eq(st, 0);
+	char *text = hw("diff " V8DIR "/a.heapsnapshot " V8DIR "/b.heapsnapshot", &st);
+	ck_assert_msg(strstr(text, "exact: V8's stable ids") != NULL, "%s", text);
+	/* class,instances_before,instances,delta,bytes_before,bytes,bytes_delta,new,new_bytes,gone,gone_bytes */
+	ck_assert_int_eq(csv_field(diff, "AddedHolder", 7), 200);
+	ck_assert_int_eq(csv_field(diff, "AddedHolder", 9), 0);
+	ck_assert_int_eq(csv_field(diff, "Leaf", 7), 0);
+	ck_assert_int_eq(csv_field(diff, "Leaf", 9), 200);
+	ck_assert_int_eq(csv_field(diff, "TreeNode", 7), 0);
+	ck_assert_int_eq(csv_field(diff, "TreeNode", 9), 0);
+	free(text);
+	free(diff);
+}
+END_TEST
+
+START_TEST(test_v8_cut)
+{
+	int st;
+
+	if (!v8_dumps())
+		return;
+	/* cut at tenths of the file: a partial open with a warning, or one line */
+	for (int k = 1; k < 10; k++) {
+		char cmd[1024];
+		snprintf(cmd, sizeof cmd, "f=" V8DIR "/a.heapsnapshot; head -c $(( $(stat -c %%s $f) * %d / 10 )) "
+			 "$f > " V8DIR "/cut.heapsnapshot", k);
+		ck_assert_int_eq(system(cmd), 0);
+		char *out = hw("classes " V8DIR "/cut.heapsnapshot 2>&1; echo rc=$?", &st);
+		const char *rc = strstr(out, "rc=");
+		ck_assert_ptr_nonnull(rc);
+		int code = atoi(rc + 3);
+		ck_assert_msg(code == 0 || code == 1, "cut at %d/10: %s", k, out);
+		if (code == 0)
+			ck_assert_msg(strstr(out, "warning") != NULL, "cut at %d/10 opened silently: %s", k, out);
+		else
+			ck_assert_msg(strstr(out, "cut.heapsnapshot: offset ") != NULL, "cut at %d/10: %s", k, out);
+		free(out);
+	}
+}
+END_TEST
+
+/* ---- gzip ---- */
+
+static void gz_dumps(void)
+{
+	struct stat d;
+
+	if (stat(GZDIR "/jdk.gunzip", &d) == 0 && stat(GZDIR "/plain.hprof.gz", &d) == 0)
+		return;
+	ck_assert_msg(system("sh " TEST_SRCDIR "/gz-dump.sh " GZDIR) == 0, "gz-dump.sh failed");
+}
+
+/* heapwalk's stdout for args on dump: the same, byte for byte, as on
+ * `same`. */
+static void same_stdout(const char *args, const char *dump, const char *same, int cache)
+{
+	char a[1024], b[1024];
+	int s1, s2;
+
+	snprintf(a, sizeof a, "%s %s %s 2>/dev/null", cache ? "" : "--no-cache", args, dump);
+	snprintf(b, sizeof b, "%s %s %s 2>/dev/null", cache ? "" : "--no-cache", args, same);
+	char *x = hw(a, &s1), *y = hw(b, &s2);
+	ck_assert_int_eq(s1, 0);
+	ck_assert_int_eq(s2, 0);
+	ck_assert_msg(strlen(x) > 100 && strcmp(x, y) == 0, "%s: %s differs from %s:\n%s\n---\n%s", args,
+		      dump, same, x, y);
+	free(x);
+	free(y);
+}
+
+START_TEST(test_gz_same_stdout)
+{
+	static const char *const views[] = {
+		"classes", "biggest -d 2", "-e 'instances /ChainNode/ | retained | top' biggest",
+		"-e 'instances java.lang.String | referrers' classes -n 10", "merged-in -e 'instances /ChainNode/'",
+	};
+	int st;
+
+	gz_dumps();
+	ck_assert_int_eq(system("rm -f " GZDIR "/*.hwi " GZDIR "/*.inflated"), 0);
+	ck_assert_int_eq(system("cp " GZDIR "/jdk.gunzip " GZDIR "/jdk-plain.hprof && cp " GZDIR
+				"/jdk.hprof.gz " GZDIR "/jdk-copy.hprof.gz"), 0);
+	for (int cache = 0; cache < 2; cache++)
+		for (int pass = 0; pass < 1 + cache; pass++) /* with the cache: made, then used */
+			for (size_t i = 0; i < sizeof views / sizeof *views; i++) {
+				same_stdout(views[i], GZDIR "/jdk-copy.hprof.gz", GZDIR "/jdk-plain.hprof", cache);
+				same_stdout(views[i], GZDIR "/plain.hprof.gz", GZDIR "/plain.hprof", cache);
+			}
+	/* paths to one object, by id */
+	char *csv = hw(GZDIR "/jdk-plain.hprof -e 'instances /ChainNode/ | objects' -f csv -n 1 2>/dev/null", &st);
+	const char *row = strchr(csv, '\n');
+	ck_assert_ptr_nonnull(row);
+	char id[40] = "", args[128];
+	sscanf(row + 1, "%39[^,]", id);
+	char *x, *y;
+	int s2;
+	snprintf(args, sizeof args, "--no-cache paths " GZDIR "/jdk-copy.hprof.gz %s 2>/dev/null", id);
+	x = hw(args, &st);
+	snprintf(args, sizeof args, "--no-cache paths " GZDIR "/jdk-plain.hprof %s 2>/dev/null", id);
+	y = hw(args, &s2);
+	ck_assert_int_eq(st, 0);
+	ck_assert_int_eq(s2, 0);
+	ck_assert_msg(strstr(x, "GC root") != NULL && strcmp(x, y) == 0, "%s\n---\n%s", x, y);
+	free(x);
+	free(y);
+	free(csv);
+	/* the inflated copy sits beside the cache and is used again */
+	struct stat a, b;
+	ck_assert_int_eq(stat(GZDIR "/jdk-copy.hprof.gz.inflated", &a), 0);
+	ck_assert_int_eq(stat(GZDIR "/jdk-copy.hprof.gz", &b), 0);
+	ck_assert(a.st_mtim.tv_sec == b.st_mtim.tv_sec && a.st_mtim.tv_nsec == b.st_mtim.tv_nsec);
+}
+END_TEST
+
+START_TEST(test_gz_cut)
+{
+	int st;
+
+	gz_dumps();
+	/* the JDK's file cut in its middle: the members before the cut open */
+	ck_assert_int_eq(system("f=" GZDIR "/jdk.hprof.gz; head -c $(( $(stat -c %s $f) / 2 )) $f > "
+				GZDIR "/cut.hprof.gz"), 0);
+	char *out = hw("--no-cache info " GZDIR "/cut.hprof.gz 2>&1", &st);
+	ck_assert_msg(st == 0, "%s", out);
+	ck_assert_msg(strstr(out, "cut.hprof.gz: offset ") != NULL, "%s", out);
+	free(out);
+	/* not gzip inside: one line */
+	ck_assert_int_eq(system("head -c 5000 /dev/urandom | gzip -c > " GZDIR "/noise.gz"), 0);
+	out = hw("--no-cache info " GZDIR "/noise.gz 2>&1", &st);
+	ck_assert_int_ne(st, 0);
+	ck_assert_msg(strstr(out, "noise.gz: offset 0: not an HPROF file") != NULL, "%s", out);
+	ck_assert_ptr_null(strchr(strchr(out, '\n') + 1, '\n')); /* one line */
+	free(out);
+}
+END_TEST
+
+Suite *formats_suite(void)
+{
+	Suite *s = suite_create("formats");
+	TCase *tc = tcase_create("v8");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_v8_classes);
+	tcase_add_test(tc, test_v8_retained);
+	tcase_add_test(tc, test_v8_path_and_diff);
+	tcase_add_test(tc, test_v8_cut);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("gzip");
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_gz_same_stdout);
+	tcase_add_test(tc, test_gz_cut);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,773 @@
+/* test_v8.c — the V8 heap snapshot reader: strings and their escapes,
+ * small snapshots written here by hand (keys in any order, every check
+ * of the reader), and the snapshots of tests/node/workload.js compared
+ * with an independent reading by JSON.parse (tests/node/snapcheck.js)
+ * and with what the workload says it made; then the same snapshot cut
+ * short everywhere and damaged at random, which must come back with a
+ * warning or an error naming an offset, never a crash. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "format/v8_json.h"
+#include "jsonck.h"
+#include "suites.h"
+
+#define V8DUMPS TEST_BUILDDIR "/dumps/v8"
+#define CLASSES "TreeNode Leaky MapVal WKey WVal WTarget Leaf AddedHolder"
+
+/* ---- parsing from memory ---- */
+
+struct parsed {
+	uint8_t *map; /* a copy of exactly the bytes, so that ASan sees a read past them */
+	size_t size;
+	struct v8_snap s;
+	struct warnings w;
+	struct sbuf err;
+	int rc;
+};
+
+static void parse_bytes(struct parsed *p, const char *name, const void *data, size_t n)
+{
+	memset(p, 0, sizeof *p);
+	p->map = xmalloc(n ? n : 1);
+	memcpy(p->map, data, n);
+	p->size = n;
+	p->w.quiet = 1;
+	sbuf_init(&p->err);
+	p->rc = v8_parse(name, p->map, n, &p->s, NULL, &p->w, &p->err);
+}
+
+static void parsed_free(struct parsed *p)
+{
+	v8_snap_free(&p->s);
+	warn_free(&p->w);
+	sbuf_free(&p->err);
+	free(p->map);
+}
+
+static char *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	struct sbuf sb;
+	char buf[65536];
+	size_t k;
+
+	ck_assert_msg(f != NULL, "cannot read %s", path);
+	sbuf_init(&sb);
+	while ((k = fread(buf, 1, sizeof buf, f)) > 0)
+		sbuf_add(&sb, buf, k);
+	fclose(f);
+	*n = sb.len;
+	return sbuf_detach(&sb);
+}
+
+static void parse_file(struct parsed *p, const char *path)
+{
+	size_t n;
+	char *data = slurp(path, &n);
+
+	parse_bytes(p, path, data, n);
+	free(data);
+}
+
+/* A warning holding both strings (what may be NULL). */
+static int warned(const struct parsed *p, const char *what, const char *also)
+{
+	for (size_t i = 0; i < p->w.n; i++)
+		if ((what == NULL || strstr(p->w.msg[i], what)) && (also == NULL || strstr(p->w.msg[i], also)))
+			return 1;
+	return 0;
+}
+
+static void show_warnings(const struct parsed *p)
+{
+	for (size_t i = 0; i < p->w.n; i++)
+		fprintf(stderr, "  warning: %s\n", p->w.msg[i]);
+}
+
+#define ck_warned(p, what, also)                                                        \
+	do {                                                                             \
+		if (!warned(p, what, also))                                              \
+			show_warnings(p);                                                \
+		ck_assert_msg(warned(p, what, also), "no warning \"%s\" with \"%s\"", what, \
+			      (also) ? (const char *)(also) : "");                       \
+	} while (0)
+
+/* The name of node i, decoded. */
+static char *node_name(const struct parsed *p, uint32_t i)
+{
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	if (p->s.nname[i] != HW_NONE)
+		v8_string(p->map, p->size, p->s.str_off[p->s.nname[i]], &sb, 4096);
+	return sbuf_detach(&sb);
+}
+
+/* What holds whatever the input: every index in range or the sentinel,
+ * the edge counts adding up to the edges. (Counted, then asserted once:
+ * each Check assertion writes a line, millions of them take minutes.) */
+static void check_consistent(const struct parsed *p)
+{
+	const struct v8_snap *s = &p->s;
+	uint64_t sum = 0, bad_node = 0, bad_edge = 0, bad_str = 0, bad_tt = 0;
+
+	for (uint32_t i = 0; i < s->nnodes; i++) {
+		bad_node += !(s->nname[i] == HW_NONE || s->nname[i] < s->nstr) ||
+			    !(s->ntype[i] == UINT8_MAX || s->ntype[i] < s->n_node_types);
+		sum += s->nedges_of[i];
+	}
+	for (uint32_t i = 0; i < s->nedges; i++)
+		bad_edge += !(s->eto[i] == HW_NONE || s->eto[i] < s->nnodes) ||
+			    !(s->etype[i] == UINT8_MAX || s->etype[i] < s->n_edge_types);
+	for (uint32_t i = 0; i < s->nstr; i++)
+		bad_str += !(s->str_off[i] == UINT64_MAX || s->str_off[i] < p->size);
+	for (uint64_t i = 0; i < s->n_tt; i++) {
+		uint32_t parent = s->trace_tree[i * s->tt_fields + s->tt_fields - 1];
+		bad_tt += !(parent == HW_NONE || parent < i); /* pre-order */
+	}
+	ck_assert_uint_eq(sum, s->nedges);
+	ck_assert_uint_eq(bad_node, 0);
+	ck_assert_uint_eq(bad_edge, 0);
+	ck_assert_uint_eq(bad_str, 0);
+	ck_assert_uint_eq(bad_tt, 0);
+}
+
+/* ---- strings ---- */
+
+static const char escapes[] = "[\"plain\",\"a\\\"b\\\\c\\nd\\t\\/\",\"caf\\u00e9\",\"\\ud83d\\ude00!\","
+			      "\"x\\udc00y\",\"\\ud800\",\"h\\u00e9llo\",\"raw \xc3\xa9t\xc3\xa9\",\"\"]";
+
+/* Offset of the k-th string of escapes (the k-th opening quote at the
+ * top level of the array, found by hand: the strings hold no commas). */
+static uint64_t nth_string(int k)
+{
+	const char *p = escapes + 1;
+
+	for (int i = 0; i < k; i++)
+		p = strstr(p, "\",\"") + 2;
+	return (uint64_t)(p - escapes);
+}
+
+static void ck_string(int k, size_t max, const char *want, long len)
+{
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	sbuf_adds(&sb, "<");
+	long n = v8_string((const uint8_t *)escapes, strlen(escapes), nth_string(k), &sb, max);
+	ck_assert_msg(n == len, "string %d: length %ld, not %ld", k, n, len);
+	ck_assert_msg(strcmp(sb.buf + 1, want) == 0, "string %d: \"%s\", not \"%s\"", k, sb.buf + 1, want);
+	ck_assert(sb.buf[0] == '<'); /* appended, not replaced */
+	sbuf_free(&sb);
+}
+
+START_TEST(test_string_escapes)
+{
+	ck_string(0, 100, "plain", 5);
+	ck_string(1, 100, "a\"b\\c\nd\t/", 9);
+	ck_string(2, 100, "caf\xc3\xa9", 5);
+	ck_string(3, 100, "\xf0\x9f\x98\x80!", 5); /* U+1F600 from its surrogate pair */
+	ck_string(4, 100, "x\xef\xbf\xbdy", 5);    /* a lone low surrogate */
+	ck_string(5, 100, "\xef\xbf\xbd", 3);      /* a lone high one at the end */
+	ck_string(7, 100, "raw \xc3\xa9t\xc3\xa9", 9);
+	ck_string(8, 100, "", 0);
+	/* cut at max bytes, never inside a character, then "..." */
+	ck_string(6, 2, "h...", 6);
+	ck_string(6, 3, "h\xc3\xa9...", 6);
+	ck_string(7, 5, "raw ...", 9);
+	ck_string(6, 6, "h\xc3\xa9llo", 6);
+}
+END_TEST
+
+START_TEST(test_string_bad)
+{
+	static const char *bad[] = { "\"unterminated", "\"bad \\x escape\"", "\"short \\u12\"", "\"cut \\u00",
+				     "\"ends in a backslash\\", "not a string" };
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	sbuf_adds(&sb, "kept");
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ck_assert_msg(v8_string((const uint8_t *)bad[i], strlen(bad[i]), 0, &sb, 100) == -1, "%s", bad[i]);
+		ck_assert_str_eq(sb.buf, "kept");
+	}
+	/* an offset at or past the end */
+	ck_assert_int_eq(v8_string((const uint8_t *)"\"a\"", 3, 3, &sb, 10), -1);
+	ck_assert_int_eq(v8_string((const uint8_t *)"\"a\"", 3, 99, &sb, 10), -1);
+	/* the closing quote is the last byte of the buffer, \" is no end */
+	ck_assert_int_eq(v8_string((const uint8_t *)"\"a\\\"\"", 5, 0, &sb, 10), 2);
+	ck_assert_str_eq(sb.buf, "kepta\"");
+	sbuf_free(&sb);
+}
+END_TEST
+
+START_TEST(test_probe)
+{
+	static const char *yes[] = { "{\"snapshot\":{", "{ \n\t\"snapshot\"" };
+	static const char *no[] = { "", "{", "{\"snap", "[\"snapshot\"", " {\"snapshot\"", "{\"nodes\":[]",
+				    "JAVA PROFILE 1.0.2" };
+
+	for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+		ck_assert_msg(v8_probe((const uint8_t *)yes[i], strlen(yes[i])), "%s", yes[i]);
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+		ck_assert_msg(!v8_probe((const uint8_t *)no[i], strlen(no[i])), "%s", no[i]);
+}
+END_TEST
+
+/* ---- snapshots written by hand ---- */
+
+#define META6                                                                                          \
+	"\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\",\"trace_node_id\"]," \
+	"\"node_types\":[[\"hidden\",\"array\",\"string\",\"object\"],\"string\",\"number\",\"number\",\"number\",\"number\"]," \
+	"\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],"                                    \
+	"\"edge_types\":[[\"context\",\"element\",\"property\",\"internal\",\"hidden\",\"shortcut\",\"weak\"],\"string_or_number\",\"node\"]," \
+	"\"trace_node_fields\":[\"id\",\"function_info_index\",\"count\",\"size\",\"children\"],"       \
+	"\"location_fields\":[\"object_index\",\"script_id\",\"line\",\"column\"],\"unknown\":{\"x\":[[1],{}]}}"
+
+static void parse_text(struct parsed *p, const char *text)
+{
+	parse_bytes(p, "hand.heapsnapshot", text, strlen(text));
+}
+
+/* Three nodes, four edges; keys in an odd order: strings first, edges
+ * before nodes, nodes before the snapshot object, an unknown key. */
+START_TEST(test_hand_any_order)
+{
+	struct parsed p;
+
+	parse_text(&p, "{\"strings\":[\"\",\"Root\",\"Thing\",\"x\"],\n"
+		       "\"edges\":[2,3,6, 1,7,12, 6,3,12,\n 3,1,0],\n"
+		       "\"extra\":[\"]\",{\"[\":[]}],"
+		       "\"nodes\":[3,1,1,10,2,0, 3,2,3,20,1,0, 1,3,5,30,1,0],\n"
+		       "\"trace_tree\":[1,0,1,10,[2,1,1,20,[],3,2,1,30,[4,3,1,40,[]]],5,0,0,0,[]],"
+		       "\"locations\":[6,1,2,3, 12,4,5,6],"
+		       "\"snapshot\":{" META6 ",\"node_count\":3,\"edge_count\":4}}");
+	ck_assert_msg(p.rc == 0, "%s", p.err.buf);
+	show_warnings(&p);
+	ck_assert_uint_eq(p.w.n, 0);
+	const struct v8_snap *s = &p.s;
+	ck_assert_uint_eq(s->node_fields, 6);
+	ck_assert_int_eq(s->nf_detachedness, -1);
+	ck_assert_ptr_null(s->ndetached);
+	ck_assert_uint_eq(s->nnodes, 3);
+	ck_assert_uint_eq(s->nedges, 4);
+	ck_assert_uint_eq(s->nstr, 4);
+	ck_assert_str_eq(s->node_types[3], "object");
+	ck_assert_str_eq(s->edge_types[6], "weak");
+	static const uint8_t ntype[] = { 3, 3, 1 };
+	static const uint64_t nid[] = { 1, 3, 5 };
+	static const uint32_t nsize[] = { 10, 20, 30 }, nedges[] = { 2, 1, 1 }, nname[] = { 1, 2, 3 };
+	for (int i = 0; i < 3; i++) {
+		ck_assert_uint_eq(s->ntype[i], ntype[i]);
+		ck_assert_uint_eq(s->nid[i], nid[i]);
+		ck_assert_uint_eq(s->nsize[i], nsize[i]);
+		ck_assert_uint_eq(s->nedges_of[i], nedges[i]);
+		ck_assert_uint_eq(s->nname[i], nname[i]);
+	}
+	static const uint32_t eto[] = { 1, 2, 2, 0 }, ename[] = { 3, 7, 3, 1 };
+	static const uint8_t etype[] = { 2, 1, 6, 3 };
+	for (int i = 0; i < 4; i++) {
+		ck_assert_uint_eq(s->eto[i], eto[i]);
+		ck_assert_uint_eq(s->ename[i], ename[i]); /* element 7: an index, not checked against 4 strings */
+		ck_assert_uint_eq(s->etype[i], etype[i]);
+	}
+	char *name = node_name(&p, 1);
+	ck_assert_str_eq(name, "Thing");
+	free(name);
+	/* the tree flattened in pre-order: four numbers, then the parent */
+	static const uint32_t tt[] = { 1, 0, 1, 10, HW_NONE, 2, 1, 1, 20, 0, 3, 2, 1, 30, 0,
+				       4, 3, 1, 40, 2, 5, 0, 0, 0, HW_NONE };
+	ck_assert_uint_eq(s->tt_fields, 5);
+	ck_assert_uint_eq(s->n_tt, 5);
+	ck_assert_mem_eq(s->trace_tree, tt, sizeof tt);
+	ck_assert_uint_eq(s->n_loc, 2);
+	ck_assert_uint_eq(s->locations[4], 12);
+	check_consistent(&p);
+	parsed_free(&p);
+}
+END_TEST
+
+/* Every check of the reader, each with its warning and its sentinel. */
+START_TEST(test_hand_checks)
+{
+	struct parsed p;
+
+	/* node 1 names string 9 (there are 3); node 2 has type 7 (4 types);
+	 * an edge to 7 (not a multiple of 6), one to 18 (past 3 nodes); the
+	 * edge counts add up to 5 for 4 edges; a partial node; odd numbers */
+	parse_text(&p, "{\"snapshot\":{" META6 ",\"node_count\":4,\"edge_count\":4},\n"
+		       "\"nodes\":[3,1,1,10,2,0, 3,9,3,-20,1,0, 7,2,5,3.5e1,2,0, 3,1],\n"
+		       "\"edges\":[2,1,7, 2,2,18, 2,1,0, 2,2,6],\n"
+		       "\"strings\":[\"\",\"A\",\"B\"]}");
+	ck_assert_msg(p.rc == 0, "%s", p.err.buf);
+	const struct v8_snap *s = &p.s;
+	ck_assert_uint_eq(s->nnodes, 3);
+	ck_warned(&p, "nodes: the last record has 2 of its 6 numbers", "offset ");
+	ck_warned(&p, "snapshot.node_count is 4, 3 nodes read", NULL);
+	ck_assert_uint_eq(s->nname[1], HW_NONE);
+	ck_warned(&p, "nodes: 1 names past the 3 strings", NULL);
+	ck_assert_uint_eq(s->ntype[2], UINT8_MAX);
+	ck_warned(&p, "nodes: 1 types not in meta's list", NULL);
+	ck_assert_uint_eq(s->nsize[1], 0);  /* -20 */
+	ck_assert_uint_eq(s->nsize[2], 35); /* 3.5e1 */
+	ck_warned(&p, "nodes: 2 values that are not unsigned integers", NULL);
+	ck_assert_uint_eq(s->eto[0], HW_NONE);
+	ck_assert_uint_eq(s->eto[1], HW_NONE);
+	ck_assert_uint_eq(s->eto[2], 0);
+	ck_assert_uint_eq(s->eto[3], 1);
+	ck_warned(&p, "edges: 2 targets (to_node) that are no node's record", NULL);
+	ck_warned(&p, "edge counts add up to 5, but there are 4 edges", NULL);
+	ck_assert_uint_eq(s->nedges_of[2], 1); /* cut from 2 */
+	check_consistent(&p);
+	parsed_free(&p);
+
+	/* more edges than the counts say: the rest dropped */
+	parse_text(&p, "{\"snapshot\":{" META6 "},\"nodes\":[3,1,1,10,1,0],\"edges\":[2,1,0, 2,1,0, 2,1],"
+		       "\"strings\":[\"\",\"A\"]}");
+	ck_assert_int_eq(p.rc, 0);
+	ck_assert_uint_eq(p.s.nedges, 1);
+	ck_warned(&p, "edge counts add up to 1, but there are 2 edges", NULL);
+	ck_warned(&p, "edges: the last record has 2 of its 3 numbers", NULL);
+	check_consistent(&p);
+	parsed_free(&p);
+}
+END_TEST
+
+/* Nothing usable: -1 and one line naming the file and an offset. */
+static void ck_fails(const char *text, const char *what)
+{
+	struct parsed p;
+
+	parse_text(&p, text);
+	ck_assert_msg(p.rc == -1, "parsed: %s", text);
+	ck_assert_msg(strncmp(p.err.buf, "hand.heapsnapshot: offset ", 26) == 0, "%s", p.err.buf);
+	ck_assert_msg(strstr(p.err.buf, what) != NULL, "\"%s\" not in \"%s\"", what, p.err.buf);
+	ck_assert(strchr(p.err.buf, '\n') == NULL);
+	ck_assert_uint_eq(p.s.nnodes, 0);
+	ck_assert_ptr_null(p.s.ntype); /* left empty */
+	parsed_free(&p);
+}
+
+START_TEST(test_nothing_usable)
+{
+	ck_fails("", "offset 0: not a V8 heap snapshot");
+	ck_fails("JAVA PROFILE 1.0.2", "offset 0: not a V8 heap snapshot");
+	ck_fails("  [1,2]", "offset 2: not a V8 heap snapshot");
+	ck_fails("{}", "no snapshot.meta");
+	ck_fails("{\"nodes\":[1,2,3]}", "no snapshot.meta");
+	ck_fails("{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\",\"name\"]}}}", "bad snapshot.meta: node_fields lacks");
+	ck_fails("{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\"],"
+		 "\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"]}}}", "no node_types or edge_types");
+	ck_fails("{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\",", "offset 43: truncated in meta"); /* its end */
+	ck_fails("{\"snapshot\":{\"meta\":{\"node_fields\":[1]}}}", "offset 36: expected a string in meta");
+	/* the file name is escaped */
+	struct parsed p;
+	parse_bytes(&p, "evil\x1b[2J.heapsnapshot", "x", 1);
+	ck_assert_int_eq(p.rc, -1);
+	ck_assert_msg(strstr(p.err.buf, "evil\\x1b[2J.heapsnapshot: offset 0:") != NULL, "%s", p.err.buf);
+	parsed_free(&p);
+}
+END_TEST
+
+/* Nesting 20 000 deep: an error before meta, a warning after it; no
+ * recursion to overflow either way. */
+START_TEST(test_deep_nesting)
+{
+	struct sbuf sb;
+	struct parsed p;
+
+	sbuf_init(&sb);
+	sbuf_adds(&sb, "{\"deep\":");
+	for (int i = 0; i < 20000; i++)
+		sbuf_addc(&sb, '[');
+	parse_text(&p, sb.buf);
+	ck_assert_int_eq(p.rc, -1);
+	ck_assert_msg(strstr(p.err.buf, "offset 10008: nested deeper than 10000") != NULL, "%s", p.err.buf);
+	parsed_free(&p);
+
+	sbuf_reset(&sb);
+	sbuf_adds(&sb, "{\"snapshot\":{" META6 "},\"nodes\":[3,0,1,1,0,0],\"trace_tree\":");
+	for (int i = 0; i < 20000; i++)
+		sbuf_adds(&sb, "[1,0,1,1,");
+	parse_text(&p, sb.buf);
+	ck_assert_int_eq(p.rc, 0);
+	ck_assert_uint_eq(p.s.nnodes, 1);
+	ck_warned(&p, "trace_tree: nested deeper than 10000", "offset ");
+	ck_assert_uint_eq(p.s.n_tt, 10000);
+	check_consistent(&p);
+	parsed_free(&p);
+	sbuf_free(&sb);
+}
+END_TEST
+
+/* ---- the snapshots of a Node workload ---- */
+
+static int have_node(void)
+{
+	int st;
+	char *out = run("command -v node", &st);
+	int ok = st == 0 && out[0] != '\0';
+
+	free(out);
+	return ok;
+}
+
+/* V8DUMPS/{a,b}.heapsnapshot and workload.json, made unless newer than
+ * the workload; 0 (and a line saying why) without node. */
+static int node_dumps(void)
+{
+	struct stat d, w;
+
+	if (!have_node()) {
+		fprintf(stderr, "v8: node is not installed: the Node snapshot tests are skipped\n");
+		return 0;
+	}
+	if (stat(V8DUMPS "/workload.json", &d) == 0 && stat(TEST_SRCDIR "/node/workload.js", &w) == 0 &&
+	    d.st_mtime >= w.st_mtime && d.st_size > 0)
+		return 1;
+	ck_assert_int_eq(system("mkdir -p " V8DUMPS), 0);
+	ck_assert_int_eq(system("node --expose-gc " TEST_SRCDIR "/node/workload.js " V8DUMPS " > " V8DUMPS
+				"/workload.tmp && mv " V8DUMPS "/workload.tmp " V8DUMPS "/workload.json"), 0);
+	return 1;
+}
+
+static void read_json(const char *text, struct jv *v)
+{
+	char err[256];
+
+	ck_assert_msg(json_parse(text, strlen(text), v, err, sizeof err) == 0, "%s: %s", err, text);
+}
+
+static uint64_t num(const struct jv *o, const char *key)
+{
+	const struct jv *v = jv_get(o, key);
+
+	ck_assert_msg(v != NULL, "no %s", key);
+	if (v->t == J_STR)
+		return strtoull(v->s, NULL, 10);
+	ck_assert_msg(v->t == J_NUM && v->is_uint, "%s is no unsigned integer", key);
+	return v->u;
+}
+
+/* Count of name in a {name: count} object, 0 when absent. */
+static uint64_t count_of(const struct jv *o, const char *name)
+{
+	const struct jv *v = jv_get(o, name);
+
+	return v == NULL ? 0 : v->u;
+}
+
+struct stats {
+	uint64_t types[256], etypes[256], self, ids, ecount, to, sbytes;
+	uint32_t hash;
+};
+
+static void stats_of(const struct parsed *p, struct stats *st)
+{
+	const struct v8_snap *s = &p->s;
+	struct sbuf sb;
+
+	memset(st, 0, sizeof *st);
+	for (uint32_t i = 0; i < s->nnodes; i++) {
+		st->types[s->ntype[i]]++;
+		st->self += s->nsize[i];
+		st->ids += s->nid[i];
+		st->ecount += s->nedges_of[i];
+	}
+	for (uint32_t i = 0; i < s->nedges; i++) {
+		st->etypes[s->etype[i]]++;
+		st->to += s->eto[i];
+	}
+	st->hash = 0x811c9dc5;
+	sbuf_init(&sb);
+	uint64_t bad = 0;
+	for (uint32_t i = 0; i < s->nstr; i++) {
+		sbuf_reset(&sb);
+		bad += v8_string(p->map, p->size, s->str_off[i], &sb, SIZE_MAX) != (long)sb.len;
+		st->sbytes += sb.len;
+		for (size_t k = 0; k <= sb.len; k++) /* the NUL too: a 0 between strings */
+			st->hash = (st->hash ^ (uint8_t)sb.buf[k]) * 0x01000193u;
+	}
+	ck_assert_uint_eq(bad, 0);
+	sbuf_free(&sb);
+}
+
+/* Object nodes named cls. */
+static uint64_t class_count(const struct parsed *p, const char *cls)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < p->s.nnodes; i++)
+		if (p->s.ntype[i] < p->s.n_node_types && strcmp(p->s.node_types[p->s.ntype[i]], "object") == 0) {
+			char *name = node_name(p, i);
+			n += strcmp(name, cls) == 0;
+			free(name);
+		}
+	return n;
+}
+
+/* The reader against snapcheck.js (JSON.parse), and the classes against
+ * what the workload made (which = "a" or "b"). */
+static void compare_with_reference(const char *which)
+{
+	char path[512], cmd[1024];
+	struct parsed p;
+	struct stats st;
+	struct jv ref, made;
+	int status;
+
+	snprintf(path, sizeof path, V8DUMPS "/%s.heapsnapshot", which);
+	parse_file(&p, path);
+	ck_assert_msg(p.rc == 0, "%s", p.err.buf);
+	show_warnings(&p);
+	ck_assert_uint_eq(p.w.n, 0);
+	check_consistent(&p);
+	snprintf(cmd, sizeof cmd, "node " TEST_SRCDIR "/node/snapcheck.js %s " CLASSES, path);
+	char *out = run(cmd, &status);
+	ck_assert_msg(status == 0, "%s", cmd);
+	read_json(out, &ref);
+	stats_of(&p, &st);
+	ck_assert_uint_eq(p.s.nnodes, num(&ref, "nodes"));
+	ck_assert_uint_eq(p.s.nedges, num(&ref, "edges"));
+	ck_assert_uint_eq(p.s.nstr, num(&ref, "strings"));
+	ck_assert_uint_eq(st.self, num(&ref, "self_size"));
+	ck_assert_uint_eq(st.ids, num(&ref, "id_sum"));
+	ck_assert_uint_eq(st.ecount, num(&ref, "edge_count_sum"));
+	ck_assert_uint_eq(st.to, num(&ref, "to_sum"));
+	ck_assert_uint_eq(st.sbytes, num(&ref, "string_bytes"));
+	ck_assert_uint_eq(st.hash, num(&ref, "string_hash"));
+	const struct jv *types = jv_get(&ref, "types"), *etypes = jv_get(&ref, "edge_types");
+	for (unsigned t = 0; t < p.s.n_node_types; t++)
+		ck_assert_msg(st.types[t] == count_of(types, p.s.node_types[t]), "%s nodes: %llu, reference %llu",
+			      p.s.node_types[t], (unsigned long long)st.types[t],
+			      (unsigned long long)count_of(types, p.s.node_types[t]));
+	for (unsigned t = 0; t < p.s.n_edge_types; t++)
+		ck_assert_msg(st.etypes[t] == count_of(etypes, p.s.edge_types[t]), "%s edges", p.s.edge_types[t]);
+	ck_assert_uint_eq(st.types[UINT8_MAX] + st.etypes[UINT8_MAX], 0);
+	/* the classes: as the reference reads them, and as the workload made them */
+	char *w = slurp(V8DUMPS "/workload.json", &(size_t){ 0 });
+	read_json(w, &made);
+	const struct jv *want = jv_get(&made, which), *refc = jv_get(&ref, "classes");
+	ck_assert(want != NULL && refc != NULL && want->n == 8);
+	for (size_t i = 0; i < want->n; i++) {
+		uint64_t n = class_count(&p, want->keys[i]);
+		ck_assert_msg(n == want->v[i].u, "%s: %s objects %llu, the workload made %llu", which, want->keys[i],
+			      (unsigned long long)n, (unsigned long long)want->v[i].u);
+		ck_assert_uint_eq(n, count_of(refc, want->keys[i]));
+	}
+	jv_free(&made);
+	jv_free(&ref);
+	free(w);
+	free(out);
+	parsed_free(&p);
+}
+
+START_TEST(test_node_reference_a)
+{
+	if (node_dumps())
+		compare_with_reference("a");
+}
+END_TEST
+
+START_TEST(test_node_reference_b)
+{
+	if (node_dumps())
+		compare_with_reference("b");
+}
+END_TEST
+
+/* Ids of the object nodes named cls, sorted; their number in *n. */
+static uint64_t *class_ids(const struct parsed *p, const char *cls, size_t *n)
+{
+	uint64_t *ids = xreallocarray(NULL, p->s.nnodes + 1, sizeof *ids);
+
+	*n = 0;
+	for (uint32_t i = 0; i < p->s.nnodes; i++)
+		if (strcmp(p->s.node_types[p->s.ntype[i]], "object") == 0) {
+			char *name = node_name(p, i);
+			if (strcmp(name, cls) == 0)
+				ids[(*n)++] = p->s.nid[i];
+			free(name);
+		}
+	for (size_t i = 1; i < *n; i++) /* insertion sort: a few hundred */
+		for (size_t k = i; k > 0 && ids[k - 1] > ids[k]; k--) {
+			uint64_t t = ids[k];
+			ids[k] = ids[k - 1], ids[k - 1] = t;
+		}
+	return ids;
+}
+
+/* What the reader's columns say about the workload's structures: ids
+ * stay from a to b, new objects get larger ids, dropped leaves are the
+ * ones gone, the WeakRef's target edge is weak and named "target", each
+ * TreeNode has its payload and its children array. */
+START_TEST(test_node_structures)
+{
+	struct parsed a, b;
+	size_t na, nb;
+
+	if (!node_dumps())
+		return;
+	parse_file(&a, V8DUMPS "/a.heapsnapshot");
+	parse_file(&b, V8DUMPS "/b.heapsnapshot");
+	ck_assert(a.rc == 0 && b.rc == 0);
+	uint64_t *ta = class_ids(&a, "TreeNode", &na), *tb = class_ids(&b, "TreeNode", &nb);
+	ck_assert_uint_eq(na, 1000);
+	ck_assert_uint_eq(nb, 1000);
+	ck_assert_mem_eq(ta, tb, na * sizeof *ta); /* the same objects, the same ids */
+	free(ta), free(tb);
+	uint64_t *la = class_ids(&a, "Leaf", &na), *lb = class_ids(&b, "Leaf", &nb);
+	ck_assert_uint_eq(na, 500);
+	ck_assert_uint_eq(nb, 300);
+	for (size_t i = 0; i < nb; i++) /* every leaf of b was in a */
+		ck_assert(lower_bound_u64(la, na, lb[i]) < na && la[lower_bound_u64(la, na, lb[i])] == lb[i]);
+	uint64_t max_a = 0;
+	for (uint32_t i = 0; i < a.s.nnodes; i++)
+		if (a.s.nid[i] % 2 == 1 && a.s.nid[i] > max_a)
+			max_a = a.s.nid[i];
+	uint64_t *ha = class_ids(&b, "AddedHolder", &na);
+	ck_assert_uint_eq(na, 200);
+	ck_assert(ha[0] > max_a);
+	free(la), free(lb), free(ha);
+	/* the WeakRef: a weak edge "target" to the WTarget */
+	int weak_target = 0, payloads = 0;
+	uint32_t e = 0;
+	for (uint32_t i = 0; i < a.s.nnodes; e += a.s.nedges_of[i], i++) {
+		char *name = node_name(&a, i);
+		for (uint32_t k = e; k < e + a.s.nedges_of[i]; k++) {
+			const char *et = a.s.edge_types[a.s.etype[k]];
+			char *to = node_name(&a, a.s.eto[k]), *en = NULL;
+			if (strcmp(et, "element") != 0 && strcmp(et, "hidden") != 0) {
+				struct sbuf sb;
+				sbuf_init(&sb);
+				v8_string(a.map, a.size, a.s.str_off[a.s.ename[k]], &sb, 100);
+				en = sbuf_detach(&sb);
+			}
+			if (strcmp(name, "WeakRef") == 0 && strcmp(et, "weak") == 0 && strcmp(en, "target") == 0 &&
+			    strcmp(to, "WTarget") == 0)
+				weak_target++;
+			if (strcmp(name, "TreeNode") == 0 && strcmp(et, "property") == 0 && strcmp(en, "payload") == 0 &&
+			    strcmp(to, "Float64Array") == 0)
+				payloads++;
+			free(to), free(en);
+		}
+		free(name);
+	}
+	ck_assert_uint_eq(e, a.s.nedges);
+	ck_assert_int_eq(weak_target, 1);
+	ck_assert_int_eq(payloads, 1000);
+	parsed_free(&a);
+	parsed_free(&b);
+}
+END_TEST
+
+/* ---- damage ---- */
+
+/* Cut to n bytes: 0 with a warning naming an offset, or -1 with one
+ * line naming the file; what was read holds together. */
+static void ck_cut(const char *data, size_t n, uint32_t full_nodes)
+{
+	struct parsed p;
+
+	parse_bytes(&p, "cut.heapsnapshot", data, n);
+	if (p.rc == 0) {
+		ck_assert_msg(p.w.n > 0, "cut at %zu: no warning", n);
+		ck_assert_msg(strncmp(p.w.msg[0], "cut.heapsnapshot: offset ", 25) == 0, "%s", p.w.msg[0]);
+		ck_assert(p.s.nnodes <= full_nodes);
+		check_consistent(&p);
+	} else {
+		ck_assert_int_eq(p.rc, -1);
+		ck_assert_msg(strncmp(p.err.buf, "cut.heapsnapshot: offset ", 25) == 0, "%s", p.err.buf);
+		ck_assert(strchr(p.err.buf, '\n') == NULL);
+	}
+	parsed_free(&p);
+}
+
+START_TEST(test_truncated_everywhere)
+{
+	struct parsed full;
+	size_t n;
+
+	if (!node_dumps())
+		return;
+	char *data = slurp(V8DUMPS "/a.heapsnapshot", &n);
+	parse_bytes(&full, "full", data, n);
+	ck_assert_int_eq(full.rc, 0);
+	for (size_t k = 0; k < 50; k++) /* every 1/50 of the file */
+		ck_cut(data, n * k / 50, full.s.nnodes);
+	for (size_t k = 0; k < 20; k++) { /* inside strings, inside one string */
+		size_t at = full.s.strings_at + (n - full.s.strings_at) * k / 20;
+		ck_cut(data, at, full.s.nnodes);
+		ck_cut(data, at + 3, full.s.nnodes);
+	}
+	for (size_t k = 1; k < 700; k += 7) /* inside meta */
+		ck_cut(data, k, full.s.nnodes);
+	/* in the middle of nodes: the complete records before the cut */
+	struct parsed p;
+	size_t mid = full.s.nodes_at + (full.s.edges_at - full.s.nodes_at) / 2;
+	parse_bytes(&p, "cut.heapsnapshot", data, mid);
+	ck_assert_int_eq(p.rc, 0);
+	ck_assert(p.s.nnodes > full.s.nnodes / 3 && p.s.nnodes < full.s.nnodes);
+	ck_assert_mem_eq(p.s.nid, full.s.nid, p.s.nnodes * sizeof *p.s.nid);
+	char at[64];
+	snprintf(at, sizeof at, "offset %zu: truncated in nodes", mid);
+	ck_warned(&p, at, NULL);
+	parsed_free(&p);
+	parsed_free(&full);
+	free(data);
+}
+END_TEST
+
+START_TEST(test_corrupt_bytes)
+{
+	static const char junk[] = "[]{}\",:\\-.e9 0x";
+	size_t n;
+
+	if (!node_dumps())
+		return;
+	char *data = slurp(V8DUMPS "/a.heapsnapshot", &n);
+	srand(12345);
+	for (int round = 0; round < 60; round++) {
+		char *copy = xmalloc(n);
+		memcpy(copy, data, n);
+		for (int k = 0; k < 1 + round % 8; k++) { /* a few bytes: JSON's own or random */
+			size_t at = (size_t)rand() % (round % 3 == 0 ? 2000 : n);
+			copy[at] = rand() % 2 ? junk[rand() % (int)(sizeof junk - 1)] : (char)rand();
+		}
+		struct parsed p;
+		parse_bytes(&p, "corrupt.heapsnapshot", copy, n);
+		if (p.rc == 0)
+			check_consistent(&p);
+		else
+			ck_assert(strncmp(p.err.buf, "corrupt.heapsnapshot: offset ", 29) == 0);
+		parsed_free(&p);
+		free(copy);
+	}
+	free(data);
+}
+END_TEST
+
+Suite *v8_suite(void)
+{
+	Suite *s = suite_create("v8");
+	TCase *tc = tcase_create("reader");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_string_escapes);
+	tcase_add_test(tc, test_string_bad);
+	tcase_add_test(tc, test_probe);
+	tcase_add_test(tc, test_hand_any_order);
+	tcase_add_test(tc, test_hand_checks);
+	tcase_add_test(tc, test_nothing_usable);
+	tcase_add_test(tc, test_deep_nesting);
+	tcase_add_test(tc, test_node_reference_a);
+	tcase_add_test(tc, test_node_reference_b);
+	tcase_add_test(tc, test_node_structures);
+	tcase_add_test(tc, test_truncated_everywhere);
+	tcase_add_test(tc, test_corrupt_bytes);
+	suite_add_tcase(s, tc);
+	return s;
+}
