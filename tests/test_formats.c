@@ -217,6 +217,27 @@ START_TEST(test_v8_cut)
 }
 END_TEST
 
+START_TEST(test_v8_inspections)
+{
+	int st;
+
+	if (!v8_dumps())
+		return;
+	char *list = hw("inspect --list -f csv", &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(strstr(list, "\nduplicate-strings,") && strstr(list, "JVM only") &&
+		      strstr(list, "every heap"), "%s", list);
+	free(list);
+	char *out = hw("inspect " V8DIR "/a.heapsnapshot thread-locals 2>&1", &st);
+	ck_assert_int_ne(st, 0);
+	ck_assert_msg(strstr(out, "runs on JVM heaps only") != NULL, "%s", out);
+	free(out);
+	out = hw("inspect " V8DIR "/a.heapsnapshot leak-suspects -f csv", &st);
+	ck_assert_int_eq(st, 0);
+	free(out);
+}
+END_TEST
+
 /* ---- gzip ---- */
 
 static void gz_dumps(void)
@@ -322,6 +343,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_v8_retained);
 	tcase_add_test(tc, test_v8_path_and_diff);
 	tcase_add_test(tc, test_v8_cut);
+	tcase_add_test(tc, test_v8_inspections);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("gzip");
 	tcase_set_timeout(tc, 600);

@@ -566,10 +566,10 @@ static int run_chains(struct heap *h, const struct objset *set, const char *arg,
 
 const struct inspection insp_search[] = {
 	{ "string-regex", "Search", "Strings whose value matches a regex, per value",
-	  "a PCRE2 regex", 1, "strings", 0, run_regex },
+	  "a PCRE2 regex", 1, "strings", 0, run_regex, 0 },
 	{ "largest-arrays", "Search", "The largest arrays", "N, how many (20)", 0, "retained", 1,
-	  run_arrays },
+	  run_arrays, 0 },
 	{ "long-chains", "Search", "Chains of one class through one field longer than N",
-	  "N, the length (1000)", 0, "length", 0, run_chains },
+	  "N, the length (1000)", 0, "length", 0, run_chains, 1 },
 	{ .name = NULL },
 };

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "graph/analysis.h"
+#include "graph/reader.h"
 
 static const struct inspection *const tables[] = { insp_waste, insp_refs, insp_retention,
 						     insp_search };
@@ -106,11 +107,21 @@ static void insp_total(const struct heap *h, const struct inspection *in, struct
 	free(seen);
 }
 
+int inspect_applies(const struct inspection *in, const struct heap *h)
+{
+	return in->any_runtime || heap_runtime_is(h, "jvm");
+}
+
 int inspect_run(struct heap *h, const struct inspection *in, const char *arg,
 		const struct objset *set, struct insp_result *r, struct progress *p,
 		struct sbuf *err)
 {
 	memset(r, 0, sizeof *r);
+	if (!inspect_applies(in, h)) {
+		sbuf_printf(err, "inspection %s reads Java objects: it runs on JVM heaps only, not on %s",
+			    in->name, h->fmt->name);
+		return -1;
+	}
 	if (in->arg_required && (arg == NULL || *arg == '\0')) {
 		sbuf_printf(err, "inspection %s needs an argument: %s", in->name, in->arg);
 		return -1;

@@ -152,7 +152,13 @@ struct inspection {
 	/* Fill r from the members of set; 0, or -1 with err (bad argument). */
 	int (*run)(struct heap *h, const struct objset *set, const char *arg,
 		   struct insp_result *r, struct progress *p, struct sbuf *err);
+	/* 1: runs on every heap; 0: reads Java objects, JVM heaps only
+	 * (listed so, refused and hidden elsewhere) */
+	int any_runtime;
 };
+
+/* Does inspection `in` apply to heap h? */
+int inspect_applies(const struct inspection *in, const struct heap *h);
 
 /* Every inspection, in the table's order. */
 const struct inspection *inspect_all(size_t *n);

@@ -884,16 +884,18 @@ void report_inspect_list(enum fmt f, struct sbuf *out)
 		{ "category", "category", COL_STR, 0 },
 		{ "argument", "argument", COL_STR, 0 },
 		{ "title", "title", COL_STR, 0 },
+		{ "runs_on", "runs on", COL_STR, 0 },
 	};
 	struct table t;
 	size_t n;
 	const struct inspection *in = inspect_all(&n);
 
-	table_init(&t, f, "inspections", cols, 4);
+	table_init(&t, f, "inspections", cols, 5);
 	meta_num(&t, "inspections", n);
 	for (size_t i = 0; i < n; i++)
 		table_row(&t, CS(in[i].name), CS(in[i].category),
-			  in[i].arg ? CS(in[i].arg) : CNULL, CS(in[i].title));
+			  in[i].arg ? CS(in[i].arg) : CNULL, CS(in[i].title),
+			  CS(in[i].any_runtime ? "every heap" : "JVM only"));
 	table_end(&t, out);
 }
 

@@ -208,10 +208,12 @@ static void insp_rows(struct tview *v, size_t i)
 }
 
 /* Does the filter take inspection i (by name and title)? */
-static int insp_visible(const struct tview *v, const struct inspection *in)
+static int insp_visible(const struct tui *t, const struct tview *v, const struct inspection *in)
 {
 	struct sbuf l;
 
+	if (!inspect_applies(in, t->h)) /* JVM only, on another heap */
+		return 0;
 	if (v->filter_re == NULL)
 		return 1;
 	sbuf_init(&l);
@@ -225,11 +227,10 @@ static int insp_build(struct tui *t, struct tview *v)
 {
 	struct insp_view *iv = insp_data(v);
 
-	(void)t;
 	for (size_t c = 0; c < iv->ncats; c++) {
 		size_t nvis = 0;
 		for (size_t i = 0; i < iv->n; i++)
-			nvis += strcmp(iv->all[i].category, iv->cats[c]) == 0 && insp_visible(v, &iv->all[i]);
+			nvis += strcmp(iv->all[i].category, iv->cats[c]) == 0 && insp_visible(t, v, &iv->all[i]);
 		if (nvis == 0)
 			continue;
 		struct row *r = rowvec_add(&v->rows);
@@ -244,7 +245,7 @@ static int insp_build(struct tui *t, struct tview *v)
 		if (iv->cat_closed[c])
 			continue;
 		for (size_t i = 0; i < iv->n; i++)
-			if (strcmp(iv->all[i].category, iv->cats[c]) == 0 && insp_visible(v, &iv->all[i]))
+			if (strcmp(iv->all[i].category, iv->cats[c]) == 0 && insp_visible(t, v, &iv->all[i]))
 				insp_rows(v, i);
 	}
 	insp_head(v);
