@@ -17,6 +17,8 @@ say() { printf '== %s\n' "$*" >&2; }
 install_deps() {
 	pkgs="autoconf automake make gcc pkg-config libncurses-dev libpcre2-dev
 	      liblz4-dev libdeflate-dev zlib1g-dev check tmux openjdk-17-jdk-headless time clang libclang-rt-14-dev"
+	# Node makes the V8 snapshots of the tests; Debian's where none is installed
+	command -v node >/dev/null 2>&1 || pkgs="$pkgs nodejs"
 	missing=
 	for p in $pkgs; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
