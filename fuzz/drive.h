@@ -36,6 +36,10 @@ int fuzz_step(const uint8_t *data, size_t len);
  * inspections run. */
 int fuzz_rules(const uint8_t *data, size_t len);
 
+/* A V8 heap snapshot (.heapsnapshot): parsed, every name, edge and
+ * string read back through the columns. */
+int fuzz_v8(const uint8_t *data, size_t len);
+
 /* Set up what a body needs (each does it itself on first use; the
  * harnesses call them from LLVMFuzzerInitialize so that the first run
  * is not slower than the rest). */
