@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "dumps.h"
+#include "format/v8_json.h"
 #include "graph/cache.h"
 #include "engine/open.h"
 #include "graph/ownership.h"
@@ -489,5 +490,44 @@ int fuzz_rules(const uint8_t *data, size_t len)
 	}
 	rules_free(rs);
 	sbuf_free(&err);
+	return 0;
+}
+
+/* A V8 heap snapshot, parsed from the input's own bytes (so that a read
+ * past them is caught), then read as a front end would: each node's
+ * name, the edges of each node by the edge counts, every string
+ * decoded. An index out of its range is a finding (abort). */
+int fuzz_v8(const uint8_t *data, size_t len)
+{
+	struct warnings w = { .quiet = 1 };
+	struct v8_snap s;
+	struct sbuf err, out;
+
+	(void)v8_probe(data, len);
+	sbuf_init(&err);
+	sbuf_init(&out);
+	if (v8_parse("fuzz.heapsnapshot", data, len, &s, NULL, &w, &err) == 0) {
+		uint64_t e = 0;
+		for (uint32_t i = 0; i < s.nnodes; e += s.nedges_of[i], i++)
+			if (s.nname[i] != HW_NONE) {
+				if (s.nname[i] >= s.nstr)
+					abort();
+				sbuf_reset(&out);
+				v8_string(data, len, s.str_off[s.nname[i]], &out, 64);
+			}
+		if (e != s.nedges)
+			abort();
+		for (uint32_t i = 0; i < s.nedges; i++)
+			if (s.eto[i] != HW_NONE && s.eto[i] >= s.nnodes)
+				abort();
+		for (uint32_t i = 0; i < s.nstr; i++) {
+			sbuf_reset(&out);
+			v8_string(data, len, s.str_off[i], &out, 64);
+		}
+		v8_snap_free(&s);
+	}
+	warn_free(&w);
+	sbuf_free(&err);
+	sbuf_free(&out);
 	return 0;
 }

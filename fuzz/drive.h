@@ -39,6 +39,9 @@ int fuzz_rules(const uint8_t *data, size_t len);
 /* A gzip file (drive_gz.c): inflated, read back through its index, the
  * index packed and unpacked; abort() when what must hold does not. */
 int fuzz_gz(const uint8_t *data, size_t len);
+/* A V8 heap snapshot (.heapsnapshot): parsed, every name, edge and
+ * string read back through the columns. */
+int fuzz_v8(const uint8_t *data, size_t len);
 
 /* Set up what a body needs (each does it itself on first use; the
  * harnesses call them from LLVMFuzzerInitialize so that the first run

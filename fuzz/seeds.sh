@@ -10,12 +10,14 @@
 #   OUT/gz     gzip files made with gzip: the synthetic dumps whole (one
 #              member) and in pieces of members concatenated, with a name
 #              and without, one cut short, one padded with zeros
+#   OUT/v8     a snapshot of a bare Node process (when node is there) and
+#              fuzz/regress/v8
 set -e
 src=$1 build=$2 out=$3
 max=${FUZZ_SEED_MAX:-4194304}
 rm -rf "$out"
 "$build/fuzz/mkseeds" "$out"
-mkdir -p "$out/step" "$out/rules"
+mkdir -p "$out/step" "$out/rules" "$out/v8"
 dumps=${FUZZ_DUMPS:-$build/tests/dumps}
 for d in "$dumps" "$dumps"/*; do
 	for f in "$d"/*.hprof; do
@@ -43,7 +45,10 @@ gz_seeds() {
 	done
 }
 gz_seeds
-for h in hprof cache step rules gz; do
+if command -v node > /dev/null 2>&1; then
+	node -e "require('v8').writeHeapSnapshot(process.argv[1])" "$out/v8/node.heapsnapshot" > /dev/null
+fi
+for h in hprof cache step rules gz v8; do
 	[ -d "$src/fuzz/regress/$h" ] || continue
 	for f in "$src/fuzz/regress/$h"/*; do
 		[ -f "$f" ] && cp "$f" "$out/$h/regress-$(basename "$f")"
@@ -72,4 +77,4 @@ inspection largest-arrays 3 group 1 | retained
 new | old
 LIST
 } | sort -u | awk -v dir="$out/step" '{ f = sprintf("%s/e%03d", dir, NR); printf "%s", $0 > f; close(f) }'
-echo "seeds: $(ls "$out/hprof" | wc -l) dumps, $(ls "$out/cache" | wc -l) cache, $(ls "$out/step" | wc -l) steps, $(ls "$out/rules" | wc -l) rules files, $(ls "$out/gz" | wc -l) gzip files"
+echo "seeds: $(ls "$out/hprof" | wc -l) dumps, $(ls "$out/cache" | wc -l) cache, $(ls "$out/step" | wc -l) steps, $(ls "$out/rules" | wc -l) rules files, $(ls "$out/gz" | wc -l) gzip files, $(ls "$out/v8" | wc -l) V8 snapshots"

@@ -18,6 +18,7 @@
 static const struct { const char *dir; int (*body)(const uint8_t *, size_t); } fuzzers[] = {
 	{ "hprof", fuzz_dump }, { "cache", fuzz_cache }, { "step", fuzz_step }, { "rules", fuzz_rules },
 	{ "gz", fuzz_gz },
+	{ "v8", fuzz_v8 },
 };
 #define NFUZZERS (sizeof fuzzers / sizeof fuzzers[0])
 
