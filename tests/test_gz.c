@@ -268,6 +268,7 @@ START_TEST(single_member_streamed)
 		ck_assert_ptr_null(gz_reader_new(gz.b, gz.n, &idx, 2));
 		gz_index_free(&idx);
 		warn_free(&w);
+		sbuf_free(&err);
 
 		/* cut in the middle: the bytes before the cut, a warning */
 		ck_assert_int_eq(inflate_expect("big.gz", gz.b, gz.n / 2, &raw, &idx, &e, &w, &err), 0);
@@ -602,6 +603,7 @@ START_TEST(header_fields)
 	gz_reader_free(r);
 	gz_index_free(&idx);
 	warn_free(&w);
+	sbuf_free(&err);
 
 	/* independently: gzip reads the same bytes */
 	char *f = xasprintf("%s/cat.gz", hw_tmpdir()), *cmd = xasprintf("gzip -dc '%s'", f);
