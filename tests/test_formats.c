@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "suites.h"
+#include "term.h"
 #include "util.h"
 
 #define V8DIR TEST_BUILDDIR "/dumps/v8fmt"
@@ -238,6 +239,71 @@ START_TEST(test_v8_inspections)
 }
 END_TEST
 
+/* Merged incoming references by field: the edges' names */
+START_TEST(test_v8_merged)
+{
+	int st;
+
+	if (!v8_dumps())
+		return;
+	char *out = hw("merged-in --by field -d 5 -n 5 " V8DIR "/a.heapsnapshot -e 'instances Leaky'", &st);
+	ck_assert_int_eq(st, 0);
+	/* Leaky <- its closure's context <- the closure <- the listeners <- _events */
+	ck_assert_msg(strstr(out, "(closure).context") && strstr(out, "Object.tick") &&
+		      strstr(out, "EventEmitter._events") && strstr(out, "Array.[]"), "%s", out);
+	ck_assert_ptr_null(strstr(out, "<?>"));
+	free(out);
+}
+END_TEST
+
+/* The browser at 80x24 on a V8 snapshot: classes, the class's
+ * instances, a path to the root through named properties, back. */
+START_TEST(test_v8_browser_80x24)
+{
+	struct term t;
+
+	if (!v8_dumps())
+		return;
+	term_start(&t, 80, 24, "", V8DIR "/a.heapsnapshot");
+	char *s = wait_for(&t, "Step 1: All objects");
+	ck_assert_int_eq(count_lines(s), 24);
+	has(s, "TreeNode");
+	has(s, "(closure)");
+	has(s, "no rules"); /* the JVM's rules are not applied to V8 heaps */
+	free(s);
+	keys(&t, "f");
+	type(&t, "^Leaky$");
+	keys(&t, "Enter");
+	s = wait_without(&t, "q quit", "filter (regex)");
+	char *row = line_of(s, "Leaky ");
+	has(row, " 50 "); /* as the workload made */
+	free(row);
+	free(s);
+	keys(&t, "Enter");
+	s = wait_for(&t, "Step 2: Instances of Leaky");
+	has(s, "50 objects");
+	free(s);
+	keys(&t, "Tab");
+	free(wait_for(&t, "object / referrer"));
+	keys(&t, "r");
+	s = wait_for(&t, "path 1:");
+	has(s, "paths to GC roots");
+	has(s, "(closure)");
+	has(s, ".context");
+	has(s, "EventEmitter");
+	has(s, "._events");
+	has(s, "GC root: ");
+	free(s);
+	keys(&t, "Left");
+	s = wait_for(&t, "Step 1: All objects");
+	has(s, "Leaky ");
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
 /* ---- gzip ---- */
 
 static void gz_dumps(void)
@@ -344,6 +410,8 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_v8_path_and_diff);
 	tcase_add_test(tc, test_v8_cut);
 	tcase_add_test(tc, test_v8_inspections);
+	tcase_add_test(tc, test_v8_merged);
+	tcase_add_test(tc, test_v8_browser_80x24);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("gzip");
 	tcase_set_timeout(tc, 600);

@@ -564,11 +564,13 @@ static void v8_edge_label(const struct heap *h, node_t src, node_t dst, struct s
 {
 	const struct v8_data *d = h->fmt_data;
 
-	for (edge_t e = h->out_start[src]; e < h->out_start[src + 1]; e++)
-		if (h->out[e] == dst) {
-			edge_name(h, d->out_type[e], d->out_name[e], out);
-			return;
-		}
+	/* a node's edges are in target order (sort_targets) */
+	edge_t s = h->out_start[src], n = h->out_start[src + 1] - s;
+	edge_t e = s + (edge_t)lower_bound_u32(h->out + s, n, dst);
+	if (e < s + n && h->out[e] == dst) {
+		edge_name(h, d->out_type[e], d->out_name[e], out);
+		return;
+	}
 	for (uint64_t i = heap_weak_first(h, src); i < h->nweak && h->weak_src[i] == src; i++)
 		if (h->weak_dst[i] == dst) {
 			sbuf_adds(out, "weak ");

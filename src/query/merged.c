@@ -194,6 +194,11 @@ struct walk {
 	size_t matchcap;
 	struct jcontents *jc;  /* by field, in and out: collections as their contents */
 	struct sbuf tmp;
+	/* references are named edges (V8), not fields at offsets: a label
+	 * is the edge's name, elements grouped as "[]" */
+	int named;
+	uint32_t *strs_hash;   /* intern's index over strs, open addressing */
+	size_t strs_hcap;
 };
 
 static void walk_init(struct walk *w, struct heap *h, enum merged_kind kind, enum merged_by by)
@@ -202,10 +207,11 @@ static void walk_init(struct walk *w, struct heap *h, enum merged_kind kind, enu
 	w->h = h;
 	w->kind = kind;
 	w->by = by;
+	w->named = !heap_runtime_is(h, "jvm");
 	if (by != MG_BY_CLASS)
 		w->slots = xcalloc((size_t)h->ncls + 1, sizeof *w->slots);
 	/* JVM knowledge stays in graph/jcoll.c: this is the one hook */
-	if (by == MG_BY_FIELD && kind != MG_DOMINATING)
+	if (by == MG_BY_FIELD && kind != MG_DOMINATING && !w->named)
 		w->jc = jcontents_new(h);
 	sbuf_init(&w->tmp);
 }
@@ -218,20 +224,51 @@ static void walk_free(struct walk *w)
 	for (size_t i = 0; i < w->nstrs; i++)
 		free(w->strs[i]);
 	free(w->strs);
+	free(w->strs_hash);
 	free(w->ids);
 	free(w->match);
 	jcontents_free(w->jc);
 	sbuf_free(&w->tmp);
 }
 
-/* The label of a string: interned (few: class records and odd cases). */
+static size_t str_hash(const char *s)
+{
+	uint64_t x = 1469598103934665603ull;
+
+	for (; *s != '\0'; s++)
+		x = (x ^ (uint8_t)*s) * 1099511628211ull;
+	return (size_t)x;
+}
+
+static void strs_rehash(struct walk *w)
+{
+	size_t cap = w->strs_hcap ? w->strs_hcap * 2 : 256;
+
+	free(w->strs_hash);
+	w->strs_hash = xmalloc(cap * sizeof *w->strs_hash);
+	memset(w->strs_hash, 0xff, cap * sizeof *w->strs_hash);
+	w->strs_hcap = cap;
+	for (size_t i = 0; i < w->nstrs; i++) {
+		size_t j = str_hash(w->strs[i]) & (cap - 1);
+		while (w->strs_hash[j] != HW_NONE)
+			j = (j + 1) & (cap - 1);
+		w->strs_hash[j] = (uint32_t)i;
+	}
+}
+
+/* The label of a string: interned (class records, odd cases, and every
+ * edge name of a format whose references are named). */
 static uint32_t intern(struct walk *w, const char *s)
 {
-	for (size_t i = 0; i < w->nstrs; i++)
-		if (strcmp(w->strs[i], s) == 0)
-			return L_STR | (uint32_t)i;
+	if (w->nstrs * 2 >= w->strs_hcap)
+		strs_rehash(w);
+	size_t j = str_hash(s) & (w->strs_hcap - 1);
+	for (; w->strs_hash[j] != HW_NONE; j = (j + 1) & (w->strs_hcap - 1))
+		if (strcmp(w->strs[w->strs_hash[j]], s) == 0)
+			return L_STR | w->strs_hash[j];
 	w->strs = xreallocarray(w->strs, w->nstrs + 1, sizeof *w->strs);
 	w->strs[w->nstrs] = xstrdup(s);
+	w->strs_hash[j] = (uint32_t)w->nstrs;
 	return L_STR | (uint32_t)w->nstrs++;
 }
 
@@ -247,6 +284,21 @@ static uint32_t record_label(struct walk *w, node_t y, node_t x)
 	sbuf_reset(&w->tmp);
 	heap_edge_label(w->h, y, x, &w->tmp);
 	return intern(w, w->tmp.buf);
+}
+
+/* How y refers to x when references are named edges: the edge's name,
+ * an element ("[7]", or an internal slot named by its index, "7") as
+ * any element. */
+static uint32_t edge_group_label(struct walk *w, node_t y, node_t x)
+{
+	sbuf_reset(&w->tmp);
+	heap_edge_label(w->h, y, x, &w->tmp);
+	const char *s = w->tmp.buf;
+	size_t n = w->tmp.len;
+	if ((n >= 3 && s[0] == '[' && s[n - 1] == ']' && strspn(s + 1, "0123456789") == n - 2) ||
+	    (n >= 1 && strspn(s, "0123456789") == n))
+		return L_ARRAY;
+	return intern(w, s);
 }
 
 static const char *label_text(const struct walk *w, uint32_t lid)
@@ -410,6 +462,11 @@ static void out_labels(struct walk *w, node_t x, visit_fn fn, void *arg)
 	edge_t s = h->out_start[x], e = h->out_start[x + 1];
 	uint32_t c = h->node_class[x];
 
+	if (w->named) {
+		for (edge_t j = s; j < e; j++)
+			fn(arg, x, h->out[j], edge_group_label(w, x, h->out[j]));
+		return;
+	}
 	switch (h->node_kind[x]) {
 	case NK_INSTANCE: {
 		size_t n = inst_ids(w, x);
@@ -460,6 +517,8 @@ static uint32_t ref_label(struct walk *w, node_t y, node_t x, unsigned r, uint64
 	uint32_t c = h->node_class[y];
 	int is_cls = h->cls[c].node == x;
 
+	if (w->named)
+		return edge_group_label(w, y, x);
 	switch (h->node_kind[y]) {
 	case NK_OBJARRAY:
 		return is_cls && r == 0 ? L_CLASS : L_ARRAY;

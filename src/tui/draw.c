@@ -101,7 +101,8 @@ static void rules_text(const struct tui *t, int brief, struct sbuf *out)
 	struct sbuf names;
 	size_t off = 0;
 
-	if (rs == NULL || rs->ngroups == 0) {
+	if (rs == NULL || rs->ngroups == 0 || t->h->rules == NULL) {
+		/* none given, or a heap of another runtime (the rules name Java's) */
 		sbuf_adds(out, "no rules");
 		return;
 	}
