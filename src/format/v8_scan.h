@@ -10,6 +10,8 @@
 #include "format/v8_json.h"
 
 #define V8_DEPTH_MAX 10000 /* deeper nesting is damage, not a snapshot */
+#define V8_FIELDS_MAX 64    /* numbers of a node or edge record */
+#define V8_TT_FIELDS_MAX 16 /* of a trace tree node, children included */
 
 enum v8_key { K_SNAPSHOT, K_NODES, K_EDGES, K_TFI, K_TT, K_SAMPLES, K_LOC, K_STRINGS, K_N };
 
