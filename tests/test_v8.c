@@ -244,12 +244,13 @@ START_TEST(test_hand_any_order)
 		       "\"nodes\":[3,1,1,10,2,0, 3,2,3,20,1,0, 1,3,5,30,1,0],\n"
 		       "\"trace_tree\":[1,0,1,10,[2,1,1,20,[],3,2,1,30,[4,3,1,40,[]]],5,0,0,0,[]],"
 		       "\"locations\":[6,1,2,3, 12,4,5,6],"
-		       "\"snapshot\":{" META6 ",\"node_count\":3,\"edge_count\":4}}");
+		       "\"snapshot\":{" META6 ",\"node_count\":3,\"edge_count\":4,\"root_index\":6}}");
 	ck_assert_msg(p.rc == 0, "%s", p.err.buf);
 	show_warnings(&p);
 	ck_assert_uint_eq(p.w.n, 0);
 	const struct v8_snap *s = &p.s;
 	ck_assert_uint_eq(s->node_fields, 6);
+	ck_assert_uint_eq(s->root_index, 1); /* 6 numbers into "nodes" */
 	ck_assert_int_eq(s->nf_detachedness, -1);
 	ck_assert_ptr_null(s->ndetached);
 	ck_assert_uint_eq(s->nnodes, 3);
@@ -298,7 +299,7 @@ START_TEST(test_hand_checks)
 	/* node 1 names string 9 (there are 3); node 2 has type 7 (4 types);
 	 * an edge to 7 (not a multiple of 6), one to 18 (past 3 nodes); the
 	 * edge counts add up to 5 for 4 edges; a partial node; odd numbers */
-	parse_text(&p, "{\"snapshot\":{" META6 ",\"node_count\":4,\"edge_count\":4},\n"
+	parse_text(&p, "{\"snapshot\":{" META6 ",\"node_count\":4,\"edge_count\":4,\"root_index\":7},\n"
 		       "\"nodes\":[3,1,1,10,2,0, 3,9,3,-20,1,0, 7,2,5,3.5e1,2,0, 3,1],\n"
 		       "\"edges\":[2,1,7, 2,2,18, 2,1,0, 2,2,6],\n"
 		       "\"strings\":[\"\",\"A\",\"B\"]}");
@@ -321,6 +322,8 @@ START_TEST(test_hand_checks)
 	ck_warned(&p, "edges: 2 targets (to_node) that are no node's record", NULL);
 	ck_warned(&p, "edge counts add up to 5, but there are 4 edges", NULL);
 	ck_assert_uint_eq(s->nedges_of[2], 1); /* cut from 2 */
+	ck_warned(&p, "snapshot.root_index 7 is no node's record", NULL);
+	ck_assert_uint_eq(s->root_index, 0);
 	check_consistent(&p);
 	parsed_free(&p);
 
