@@ -244,12 +244,13 @@ START_TEST(test_hand_any_order)
 		       "\"nodes\":[3,1,1,10,2,0, 3,2,3,20,1,0, 1,3,5,30,1,0],\n"
 		       "\"trace_tree\":[1,0,1,10,[2,1,1,20,[],3,2,1,30,[4,3,1,40,[]]],5,0,0,0,[]],"
 		       "\"locations\":[6,1,2,3, 12,4,5,6],"
-		       "\"snapshot\":{" META6 ",\"node_count\":3,\"edge_count\":4}}");
+		       "\"snapshot\":{" META6 ",\"node_count\":3,\"edge_count\":4,\"root_index\":6}}");
 	ck_assert_msg(p.rc == 0, "%s", p.err.buf);
 	show_warnings(&p);
 	ck_assert_uint_eq(p.w.n, 0);
 	const struct v8_snap *s = &p.s;
 	ck_assert_uint_eq(s->node_fields, 6);
+	ck_assert_uint_eq(s->root_index, 1); /* 6 numbers into "nodes" */
 	ck_assert_int_eq(s->nf_detachedness, -1);
 	ck_assert_ptr_null(s->ndetached);
 	ck_assert_uint_eq(s->nnodes, 3);
@@ -298,7 +299,7 @@ START_TEST(test_hand_checks)
 	/* node 1 names string 9 (there are 3); node 2 has type 7 (4 types);
 	 * an edge to 7 (not a multiple of 6), one to 18 (past 3 nodes); the
 	 * edge counts add up to 5 for 4 edges; a partial node; odd numbers */
-	parse_text(&p, "{\"snapshot\":{" META6 ",\"node_count\":4,\"edge_count\":4},\n"
+	parse_text(&p, "{\"snapshot\":{" META6 ",\"node_count\":4,\"edge_count\":4,\"root_index\":7},\n"
 		       "\"nodes\":[3,1,1,10,2,0, 3,9,3,-20,1,0, 7,2,5,3.5e1,2,0, 3,1],\n"
 		       "\"edges\":[2,1,7, 2,2,18, 2,1,0, 2,2,6],\n"
 		       "\"strings\":[\"\",\"A\",\"B\"]}");
@@ -321,6 +322,8 @@ START_TEST(test_hand_checks)
 	ck_warned(&p, "edges: 2 targets (to_node) that are no node's record", NULL);
 	ck_warned(&p, "edge counts add up to 5, but there are 4 edges", NULL);
 	ck_assert_uint_eq(s->nedges_of[2], 1); /* cut from 2 */
+	ck_warned(&p, "snapshot.root_index 7 is no node's record", NULL);
+	ck_assert_uint_eq(s->root_index, 0);
 	check_consistent(&p);
 	parsed_free(&p);
 
@@ -416,7 +419,9 @@ static int have_node(void)
 }
 
 /* V8DUMPS/{a,b}.heapsnapshot and workload.json, made unless newer than
- * the workload; 0 (and a line saying why) without node. */
+ * the workload; the same in V8DUMPS/tracked with allocation tracking
+ * (trace_tree, trace_function_infos); 0 (and a line saying why) without
+ * node. */
 static int node_dumps(void)
 {
 	struct stat d, w;
@@ -426,9 +431,11 @@ static int node_dumps(void)
 		return 0;
 	}
 	if (stat(V8DUMPS "/workload.json", &d) == 0 && stat(TEST_SRCDIR "/node/workload.js", &w) == 0 &&
-	    d.st_mtime >= w.st_mtime && d.st_size > 0)
-		return 1;
-	ck_assert_int_eq(system("mkdir -p " V8DUMPS), 0);
+	    d.st_mtime >= w.st_mtime && d.st_size > 0 && stat(V8DUMPS "/tracked/b.heapsnapshot", &d) == 0)
+		return 1; /* workload.json is made last */
+	ck_assert_int_eq(system("mkdir -p " V8DUMPS "/tracked"), 0);
+	ck_assert_int_eq(system("node --expose-gc --track-heap-objects " TEST_SRCDIR "/node/workload.js " V8DUMPS
+				"/tracked > " V8DUMPS "/tracked/workload.json"), 0);
 	ck_assert_int_eq(system("node --expose-gc " TEST_SRCDIR "/node/workload.js " V8DUMPS " > " V8DUMPS
 				"/workload.tmp && mv " V8DUMPS "/workload.tmp " V8DUMPS "/workload.json"), 0);
 	return 1;
@@ -509,17 +516,30 @@ static uint64_t class_count(const struct parsed *p, const char *cls)
 	return n;
 }
 
-/* The reader against snapcheck.js (JSON.parse), and the classes against
- * what the workload made (which = "a" or "b"). */
-static void compare_with_reference(const char *which)
+/* Sum of the trace tree's parents (top-level nodes adding nothing). */
+static uint64_t parent_sum(const struct v8_snap *s)
 {
-	char path[512], cmd[1024];
+	uint64_t sum = 0;
+
+	for (uint64_t i = 0; i < s->n_tt; i++) {
+		uint32_t parent = s->trace_tree[i * s->tt_fields + s->tt_fields - 1];
+		sum += parent == HW_NONE ? 0 : parent;
+	}
+	return sum;
+}
+
+/* The reader against snapcheck.js (JSON.parse), and the classes against
+ * what the workload made (which = "a" or "b", in the directory dir). */
+static void compare_with_reference(const char *dir, const char *which)
+{
+	char path[512], cmd[1024], made_path[512];
 	struct parsed p;
 	struct stats st;
 	struct jv ref, made;
 	int status;
 
-	snprintf(path, sizeof path, V8DUMPS "/%s.heapsnapshot", which);
+	snprintf(path, sizeof path, "%s/%s.heapsnapshot", dir, which);
+	snprintf(made_path, sizeof made_path, "%s/workload.json", dir);
 	parse_file(&p, path);
 	ck_assert_msg(p.rc == 0, "%s", p.err.buf);
 	show_warnings(&p);
@@ -539,6 +559,11 @@ static void compare_with_reference(const char *which)
 	ck_assert_uint_eq(st.to, num(&ref, "to_sum"));
 	ck_assert_uint_eq(st.sbytes, num(&ref, "string_bytes"));
 	ck_assert_uint_eq(st.hash, num(&ref, "string_hash"));
+	ck_assert_uint_eq(p.s.n_tfi, num(&ref, "tfi"));
+	ck_assert_uint_eq(p.s.n_loc, num(&ref, "locations"));
+	ck_assert_uint_eq(p.s.n_samples, num(&ref, "samples"));
+	ck_assert_uint_eq(p.s.n_tt, num(&ref, "trace_nodes"));
+	ck_assert_uint_eq(parent_sum(&p.s), num(&ref, "trace_parent_sum"));
 	const struct jv *types = jv_get(&ref, "types"), *etypes = jv_get(&ref, "edge_types");
 	for (unsigned t = 0; t < p.s.n_node_types; t++)
 		ck_assert_msg(st.types[t] == count_of(types, p.s.node_types[t]), "%s nodes: %llu, reference %llu",
@@ -548,7 +573,7 @@ static void compare_with_reference(const char *which)
 		ck_assert_msg(st.etypes[t] == count_of(etypes, p.s.edge_types[t]), "%s edges", p.s.edge_types[t]);
 	ck_assert_uint_eq(st.types[UINT8_MAX] + st.etypes[UINT8_MAX], 0);
 	/* the classes: as the reference reads them, and as the workload made them */
-	char *w = slurp(V8DUMPS "/workload.json", &(size_t){ 0 });
+	char *w = slurp(made_path, &(size_t){ 0 });
 	read_json(w, &made);
 	const struct jv *want = jv_get(&made, which), *refc = jv_get(&ref, "classes");
 	ck_assert(want != NULL && refc != NULL && want->n == 8);
@@ -568,14 +593,42 @@ static void compare_with_reference(const char *which)
 START_TEST(test_node_reference_a)
 {
 	if (node_dumps())
-		compare_with_reference("a");
+		compare_with_reference(V8DUMPS, "a");
 }
 END_TEST
 
 START_TEST(test_node_reference_b)
 {
 	if (node_dumps())
-		compare_with_reference("b");
+		compare_with_reference(V8DUMPS, "b");
+}
+END_TEST
+
+/* With allocation tracking: the trace tree flattened as JSON.parse
+ * reads it, every node's trace_node_id one of its ids. */
+START_TEST(test_node_reference_tracked)
+{
+	struct parsed p;
+
+	if (!node_dumps())
+		return;
+	compare_with_reference(V8DUMPS "/tracked", "b");
+	parse_file(&p, V8DUMPS "/tracked/a.heapsnapshot");
+	ck_assert_int_eq(p.rc, 0);
+	ck_assert(p.s.n_tt > 100 && p.s.n_tfi > 10 && p.s.ntrace != NULL);
+	uint64_t traced = 0, unknown = 0;
+	for (uint32_t i = 0; i < p.s.nnodes; i++) {
+		if (p.s.ntrace[i] == 0)
+			continue;
+		traced++;
+		uint64_t k = 0;
+		while (k < p.s.n_tt && p.s.trace_tree[k * p.s.tt_fields] != p.s.ntrace[i])
+			k++;
+		unknown += k == p.s.n_tt;
+	}
+	ck_assert(traced > 1000); /* the workload's objects, made after tracking began */
+	ck_assert_uint_eq(unknown, 0);
+	parsed_free(&p);
 }
 END_TEST
 
@@ -765,6 +818,7 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_deep_nesting);
 	tcase_add_test(tc, test_node_reference_a);
 	tcase_add_test(tc, test_node_reference_b);
+	tcase_add_test(tc, test_node_reference_tracked);
 	tcase_add_test(tc, test_node_structures);
 	tcase_add_test(tc, test_truncated_everywhere);
 	tcase_add_test(tc, test_corrupt_bytes);

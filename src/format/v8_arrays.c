@@ -8,7 +8,6 @@
 #include "format/v8_scan.h"
 
 #define NUM_MIN 2 /* bytes of the shortest number with its comma: "0," */
-#define FIELDS_MAX 64
 #define MAX_RECORDS ((uint64_t)UINT32_MAX - 1) /* UINT32_MAX is the sentinel */
 
 /* Values that did not fit their column, counted per array. */
@@ -118,7 +117,7 @@ int v8s_read_nodes(struct rd *r)
 {
 	struct v8_snap *s = r->s;
 	unsigned nf = s->node_fields, k = 0;
-	uint64_t rec[FIELDS_MAX], v, n = 0, cap;
+	uint64_t rec[V8_FIELDS_MAX], v, n = 0, cap;
 	struct clamps c = { 0 };
 	int first = 1, rc;
 
@@ -175,7 +174,7 @@ int v8s_read_edges(struct rd *r)
 {
 	struct v8_snap *s = r->s;
 	unsigned ef = s->edge_fields, nf = s->node_fields, k = 0;
-	uint64_t rec[FIELDS_MAX], v, n = 0, cap, bad_to = 0;
+	uint64_t rec[V8_FIELDS_MAX], v, n = 0, cap, bad_to = 0;
 	uint64_t inv = nf > 1 ? UINT64_MAX / nf + 1 : 0;
 	struct clamps c = { 0 };
 	int first = 1, rc;
@@ -336,7 +335,7 @@ int v8s_read_samples(struct rd *r)
  * node's numbers then the array of its children, nested as deep as the
  * call stacks. Read with a stack of parents, not recursion. */
 struct tt {
-	uint32_t cur[16]; /* the node's numbers so far */
+	uint32_t cur[V8_TT_FIELDS_MAX]; /* the node's numbers so far */
 	unsigned k;       /* how many */
 	uint32_t *par;    /* the parent record of each open level */
 	size_t depth, pcap;

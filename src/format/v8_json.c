@@ -10,9 +10,7 @@
 
 #include "format/v8_scan.h"
 
-#define FIELDS_MAX 64      /* fields of a record */
 #define TYPES_MAX 255      /* uint8_t columns: UINT8_MAX is the sentinel */
-#define TT_FIELDS_MAX 16
 #define NAME_MAX_LEN 256   /* of a field or type name in meta */
 
 static const char *const key_names[K_N] = { "snapshot", "nodes", "edges", "trace_function_infos",
@@ -152,7 +150,7 @@ static int read_meta(struct rd *r, struct meta *m)
 		while (i < M_N && !key_is(k, klen, meta_lists[i]))
 			i++;
 		if (i < M_N)
-			rc = read_names(r, &m->list[i], FIELDS_MAX);
+			rc = read_names(r, &m->list[i], V8_FIELDS_MAX);
 		else if (key_is(k, klen, "node_types"))
 			rc = m->node_types.seen ? v8s_skip_value(r) : read_types(r, &m->node_types);
 		else if (key_is(k, klen, "edge_types"))
@@ -214,7 +212,7 @@ static int take_meta(struct rd *r, struct meta *m, uint64_t at)
 	s->sample_fields = width_or(&m->list[M_SAMPLE], 2);
 	r->tt_width = width_or(tn, 5);
 	int children = field(tn, "children");
-	r->tt_ok = r->tt_width <= TT_FIELDS_MAX && (tn->n == 0 || children == (int)tn->n - 1);
+	r->tt_ok = r->tt_width <= V8_TT_FIELDS_MAX && (tn->n == 0 || children == (int)tn->n - 1);
 	s->tt_fields = r->tt_width;
 	r->have_meta = 1;
 	return 0;

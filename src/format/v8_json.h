@@ -23,7 +23,11 @@ struct v8_snap {
 	int ef_type, ef_name, ef_to;
 	char **node_types; unsigned n_node_types; /* meta.node_types[0], the enum of `type` */
 	char **edge_types; unsigned n_edge_types; /* meta.edge_types[0] */
-	uint64_t root_index;                      /* snapshot.root_index (node ordinal), 0 if absent */
+	/* the root's node ordinal, 0 if snapshot.root_index is absent; the
+	 * file's value counts numbers of "nodes" as to_node does (DevTools
+	 * reads it so) and is divided here; one that is no node's record is
+	 * a warning and 0 */
+	uint64_t root_index;
 	/* snapshot.node_count / edge_count / trace_function_count, UINT64_MAX if absent */
 	uint64_t meta_node_count, meta_edge_count, meta_trace_function_count;
 	uint32_t nnodes, nedges; /* as read (complete records only) */

@@ -5,10 +5,13 @@
 #define HW_V8_SCAN_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "format/v8_json.h"
 
 #define V8_DEPTH_MAX 10000 /* deeper nesting is damage, not a snapshot */
+#define V8_FIELDS_MAX 64    /* numbers of a node or edge record */
+#define V8_TT_FIELDS_MAX 16 /* of a trace tree node, children included */
 
 enum v8_key { K_SNAPSHOT, K_NODES, K_EDGES, K_TFI, K_TT, K_SAMPLES, K_LOC, K_STRINGS, K_N };
 
@@ -72,6 +75,42 @@ void v8s_odd_done(struct rd *r, const char *where);
  * hold records of at least min bytes a number. */
 uint64_t v8s_room(const struct rd *r, uint64_t n, unsigned width, unsigned min);
 
+/* The leading decimal digits of the 8 bytes at p (all readable): how
+ * many (0 to 8), their value in *v. Eight bytes at a time: most numbers
+ * of a snapshot have 1 to 8 digits, and a byte loop with a bounds check
+ * and a branch per digit is most of the time of the whole parse. */
+static inline unsigned swar_digits(const uint8_t *p, uint64_t *v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t c;
+
+	memcpy(&c, p, 8);
+	/* a byte's top bit set in either term: not '0'..'9' (carries and
+	 * borrows only go up, past the first such byte, which is all we want) */
+	uint64_t nd = ((c + 0x4646464646464646u) | (c - 0x3030303030303030u)) & 0x8080808080808080u;
+	unsigned len = nd ? (unsigned)__builtin_ctzll(nd) >> 3 : 8;
+	if (len == 0) {
+		*v = 0;
+		return 0;
+	}
+	/* the digits to the top, zeros (leading zeros) below; then pairs,
+	 * quads and the eight combined by multiplications */
+	uint64_t x = (c - 0x3030303030303030u) << (64 - 8 * len);
+	x = (x * (10 * 256 + 1)) >> 8;
+	x = ((x & 0x00ff00ff00ff00ffu) * (100 * 65536 + 1)) >> 16;
+	*v = ((x & 0x0000ffff0000ffffu) * (10000 * (1ull << 32) + 1)) >> 32;
+	return len;
+#else
+	unsigned len = 0;
+	uint64_t x = 0;
+
+	while (len < 8 && (unsigned)(p[len] - '0') < 10)
+		x = x * 10 + (unsigned)(p[len++] - '0');
+	*v = x;
+	return len;
+#endif
+}
+
 /* The next element of a numeric array into *v; *first is set until an
  * element is read. Returns 1 for a value, 0 at the closing bracket
  * (stepped over), -1 after a problem. Anything but an unsigned integer
@@ -107,9 +146,19 @@ static inline __attribute__((always_inline)) int next_num(struct rd *r, int *fir
 	const uint8_t *q = p;
 	uint64_t x = 0;
 	unsigned d;
-	while (p < end && (d = (unsigned)(*p - '0')) < 10) {
-		x = x * 10 + d;
-		p++;
+	if (end - p >= 8) {
+		unsigned len = swar_digits(p, &x);
+		p += len;
+		if (len == 8) /* more digits than a word: V8's big ids, or damage */
+			while (p < end && (d = (unsigned)(*p - '0')) < 10) {
+				x = x * 10 + d;
+				p++;
+			}
+	} else {
+		while (p < end && (d = (unsigned)(*p - '0')) < 10) {
+			x = x * 10 + d;
+			p++;
+		}
 	}
 	if (p > q && p - q <= 19 && (p == end || (*p != '.' && *p != 'e' && *p != 'E'))) {
 		r->p = p;

@@ -3,7 +3,10 @@
 // node, edge and string counts, nodes per type, the sum of self sizes,
 // the sum of ids and of edge targets (as node ordinals) modulo 2^64,
 // edges per type, the decoded strings' total UTF-8 length and FNV-1a
-// hash, and the object nodes named after each CLASS.
+// hash, the object nodes named after each CLASS, and of allocation
+// tracking: the records of trace_function_infos, locations and samples,
+// the trace tree's nodes and the sum of their parents' numbers in
+// pre-order (top-level nodes adding nothing).
 'use strict';
 const fs = require('fs');
 
@@ -52,6 +55,23 @@ for (const s of snap.strings) {
 	h = Math.imul(h, 0x01000193) >>> 0;
 }
 out.string_hash = h;
+const width = (list, dflt) => (list ? list.length : dflt);
+out.tfi = snap.trace_function_infos.length / width(meta.trace_function_info_fields, 6);
+out.locations = snap.locations.length / width(meta.location_fields, 4);
+out.samples = snap.samples.length / width(meta.sample_fields, 2);
+const tw = width(meta.trace_node_fields, 5);
+let ttn = 0, parents = 0;
+const walk = (arr, parent) => {
+	for (let i = 0; i < arr.length; i += tw) {
+		const me = ttn++;
+		if (parent >= 0)
+			parents += parent;
+		walk(arr[i + tw - 1], me);
+	}
+};
+walk(snap.trace_tree, -1);
+out.trace_nodes = ttn;
+out.trace_parent_sum = parents;
 out.id_sum = out.id_sum.toString();
 out.to_sum = out.to_sum.toString();
 console.log(JSON.stringify(out));
