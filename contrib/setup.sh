@@ -110,7 +110,7 @@ test)
 	say "configure without Check: heapwalk builds, make check says what is missing"
 	nocheck
 	# libFuzzer needs clang; the engine is instrumented, the harnesses
-	# run 60 s each (about 5 minutes for the four), the dump fuzzer
+	# run 60 s each (about 6 minutes for the five), the dump fuzzer
 	# seeded with the JDK dumps the first build's tests made too
 	say "build with libFuzzer (clang), make fuzz-smoke"
 	build build-fuzz CC=clang --enable-fuzzing --enable-werror
