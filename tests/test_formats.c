@@ -236,6 +236,25 @@ START_TEST(test_v8_inspections)
 	out = hw("inspect " V8DIR "/a.heapsnapshot leak-suspects -f csv", &st);
 	ck_assert_int_eq(st, 0);
 	free(out);
+	/* duplicate strings: the groups of an independent count of the
+	 * string nodes' values (concatenated ones made of their parts) */
+	char *ref = run("node " TEST_SRCDIR "/node/dupstrings.js " V8DIR "/a.heapsnapshot", &st);
+	ck_assert_int_eq(st, 0);
+	out = hw("inspect " V8DIR "/a.heapsnapshot duplicate-strings -f csv", &st);
+	ck_assert_int_eq(st, 0);
+	int n = 0;
+	for (char *line = strtok(ref, "\n"); line != NULL; line = strtok(NULL, "\n"), n++) {
+		char want[256], *tab = strchr(line, '\t');
+		ck_assert_ptr_nonnull(tab);
+		*tab = '\0';
+		snprintf(want, sizeof want, ",%s,", line); /* the group's objects */
+		char *g = strstr(out, want);
+		snprintf(want, sizeof want, "\"\"\"%s\"\" (%s copies)\"", tab + 1, line);
+		ck_assert_msg(g != NULL && strstr(out, want) != NULL, "no group %s in\n%s", want, out);
+	}
+	ck_assert_int_eq(n, 5);
+	free(ref);
+	free(out);
 }
 END_TEST
 

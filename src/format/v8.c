@@ -495,6 +495,19 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	progress_begin(p, "nodes", s.nnodes, "nodes");
 	make_nodes(&b, n2o, o2n);
 	progress_end(p);
+	/* what the nodes' columns had the heap has now: their memory goes
+	 * before the references are made (the peak of the build) */
+	free(b.cls_of_str);
+	b.cls_of_str = NULL;
+	free(s.ntype);
+	free(s.nname);
+	free(s.nid);
+	free(s.nsize);
+	free(s.ntrace);
+	free(s.ndetached);
+	s.ntype = s.ndetached = NULL;
+	s.nname = s.nsize = s.ntrace = NULL;
+	s.nid = NULL;
 	progress_begin(p, "references", s.nedges, "edges");
 	make_edges(&b, n2o, o2n);
 	progress_end(p);
@@ -508,8 +521,52 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	return 0;
 }
 
-/* A node's name where it says more than its class: a string's value,
- * a closure's function, a system object's description. */
+/* The target of v's edge named `name` (an internal edge of a string),
+ * HW_NONE if none. */
+static node_t edge_named(const struct heap *h, node_t v, const char *name)
+{
+	const struct v8_data *d = h->fmt_data;
+	struct sbuf sb;
+	node_t t = HW_NONE;
+
+	sbuf_init(&sb);
+	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1] && t == HW_NONE; e++) {
+		sbuf_reset(&sb);
+		if (v8_str(h, d->out_name[e], &sb, 16) == 0 && strcmp(sb.buf, name) == 0)
+			t = h->out[e];
+	}
+	sbuf_free(&sb);
+	return t;
+}
+
+/* A concatenated string's text: its parts, "first" then "second",
+ * each a string of any kind; at most max bytes from `start` of out.
+ * The parts visited are bounded by the text made (V8's parts are never
+ * empty): a crafted snapshot can share one empty part many times over. */
+static int cons_text(const struct heap *h, node_t v, struct sbuf *out, size_t start, size_t max,
+		     unsigned depth, size_t *visits)
+{
+	const struct v8_data *d = h->fmt_data;
+	int t = d->node_type[v];
+
+	if (out->len - start >= max)
+		return 0;
+	if (++*visits > 4096 + 2 * (out->len - start))
+		return -1;
+	if (t == d->nt_string)
+		return v8_str(h, d->node_name[v], out, max - (out->len - start));
+	if (t != d->nt_cons || depth > 1000)
+		return -1;
+	node_t a = edge_named(h, v, "first"), b = edge_named(h, v, "second");
+	if (a == HW_NONE || b == HW_NONE)
+		return -1;
+	return cons_text(h, a, out, start, max, depth + 1, visits) < 0 ||
+	       cons_text(h, b, out, start, max, depth + 1, visits) < 0 ? -1 : 0;
+}
+
+/* A node's name where it says more than its class: a string's value
+ * (a concatenated one's made of its parts), a closure's function, a
+ * system object's description. */
 static int v8_string_value(const struct heap *h, node_t v, struct sbuf *out, size_t max)
 {
 	const struct v8_data *d = h->fmt_data;
@@ -519,7 +576,22 @@ static int v8_string_value(const struct heap *h, node_t v, struct sbuf *out, siz
 	int t = d->node_type[v];
 	if (t == d->nt_object || t == d->nt_native)
 		return -1;
+	if (t == d->nt_cons) {
+		size_t start = out->len, visits = 0;
+		if (cons_text(h, v, out, start, max, 0, &visits) == 0)
+			return 0;
+		out->buf[out->len = start] = '\0'; /* parts missing: its name, as V8 gave it */
+	}
 	return v8_str(h, d->node_name[v], out, max);
+}
+
+static int v8_is_string(const struct heap *h, node_t v)
+{
+	const struct v8_data *d = h->fmt_data;
+	int t = d->node_type[v];
+
+	/* a sliced string's offset into its parent is not in the snapshot */
+	return t == d->nt_string || t == d->nt_cons;
 }
 
 static void edge_name(const struct heap *h, uint8_t type, uint32_t name, struct sbuf *out)
@@ -599,6 +671,7 @@ const struct format_ops v8_format = {
 	.parse = v8_parse_heap,
 	.fields = v8_fields,
 	.string_value = v8_string_value,
+	.is_string = v8_is_string,
 	.edge_label = v8_edge_label,
 	.root_kind_name = v8_root_kind_name,
 	.free_data = v8_free,

@@ -409,10 +409,11 @@ void v8_snap_free(struct v8_snap *s)
 int v8_probe(const uint8_t *head, size_t n)
 {
 	static const char key[] = "\"snapshot\"";
-	const uint8_t *end = head + n, *p;
+	const uint8_t *end, *p;
 
-	if (n == 0 || *head != '{')
+	if (head == NULL || n == 0 || *head != '{')
 		return 0;
+	end = head + n;
 	p = skip_ws(head + 1, end);
 	return (size_t)(end - p) >= sizeof key - 1 && memcmp(p, key, sizeof key - 1) == 0;
 }

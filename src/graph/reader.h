@@ -67,6 +67,9 @@ struct format_ops {
 	int (*array_data)(const struct heap *h, node_t v, struct harray *a);
 	const uint8_t *(*inst_data)(const struct heap *h, node_t v, uint32_t *len);
 	int (*string_value)(const struct heap *h, node_t v, struct sbuf *out, size_t max);
+	/* Is v a string object of the runtime? (NULL: the JVM's own test,
+	 * java.lang.String, is the inspections') */
+	int (*is_string)(const struct heap *h, node_t v);
 	void (*edge_label)(const struct heap *h, node_t src, node_t dst, struct sbuf *out);
 	uint32_t (*alloc_trace)(const struct heap *h, node_t v);
 	/* The name of a root kind the reader gave (pseudo kinds are the
@@ -93,6 +96,8 @@ const uint8_t *heap_inst_data(const struct heap *h, node_t v, uint32_t *len);
 /* The text of a string object (unescaped, at most max bytes, "..."
  * marks a cut); 0, or -1 if v is no string. */
 int heap_string(const struct heap *h, node_t v, struct sbuf *out, size_t max);
+/* Is v a string (a format with is_string only; 0 otherwise)? */
+int heap_is_string(const struct heap *h, node_t v);
 /* How src refers to dst (a field or edge name, "[i]", "<class>"...),
  * appended to out; "<root>" from the virtual root, "<?>" if unknown. */
 void heap_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out);

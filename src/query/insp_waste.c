@@ -337,9 +337,98 @@ static char *dupstr_name(const struct dups *d, size_t i, uint64_t count)
 	return sbuf_detach(&sb);
 }
 
+/* Duplicate strings where the format tells strings and their values
+ * (V8): by value, hashed, each group's members compared whole with its
+ * first. */
+struct sval { uint64_t hash, len; node_t v; };
+
+static int cmp_sval(const void *a, const void *b)
+{
+	const struct sval *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return x->v < y->v ? -1 : x->v > y->v;
+}
+
+static uint64_t text_hash(const char *s, size_t n)
+{
+	uint64_t x = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		x = (x ^ (uint8_t)s[i]) * 1099511628211ull;
+	return x;
+}
+
+static int run_dupstr_values(struct heap *h, const struct objset *set, struct insp_result *r,
+			     struct progress *p)
+{
+	struct sval *sv = NULL;
+	size_t n = 0, cap = 0;
+	struct sbuf a, b;
+
+	sbuf_init(&a);
+	sbuf_init(&b);
+	progress_begin(p, "duplicate strings", (uint64_t)h->n, "objects");
+	for (node_t v = 1; v < h->n && !progress_cancelled(p); v++) {
+		if ((v & POLL) == 0)
+			progress_update(p, v);
+		if (!objset_has(set, v) || !heap_is_string(h, v))
+			continue;
+		sbuf_reset(&a);
+		if (heap_string(h, v, &a, SIZE_MAX) < 0)
+			continue;
+		VEC_GROW(sv, n, cap);
+		sv[n++] = (struct sval){ text_hash(a.buf, a.len), a.len, v };
+	}
+	hw_qsort(sv, n, sizeof *sv, cmp_sval);
+	node_t *m = xmalloc((n + 1) * sizeof *m);
+	for (size_t i = 0; i < n && !progress_cancelled(p);) {
+		size_t j = i + 1;
+		while (j < n && sv[j].hash == sv[i].hash && sv[j].len == sv[i].len)
+			j++;
+		/* the run's members equal to its first (a hash collision apart) */
+		size_t k = 0;
+		uint64_t shallow = 0;
+		sbuf_reset(&a);
+		heap_string(h, sv[i].v, &a, SIZE_MAX);
+		for (size_t q = i; q < j; q++) {
+			sbuf_reset(&b);
+			heap_string(h, sv[q].v, &b, SIZE_MAX);
+			if (b.len == a.len && memcmp(a.buf, b.buf, a.len) == 0) {
+				m[k++] = sv[q].v;
+				shallow += h->node_shallow[sv[q].v];
+			}
+		}
+		if (k >= 2) {
+			node_t *g = xmalloc(k * sizeof *g);
+			memcpy(g, m, k * sizeof *g); /* ascending: sorted by node within a run */
+			uint64_t wasted = shallow - h->node_shallow[g[0]];
+			struct sbuf nm;
+			sbuf_init(&nm);
+			sbuf_addc(&nm, '"');
+			heap_string(h, g[0], &nm, NAME_MAX_BYTES);
+			sbuf_printf(&nm, "\" (%zu copies)", k);
+			insp_add(r, h, sbuf_detach(&nm), prio_of(set, wasted), g, k, wasted);
+		}
+		i = j;
+	}
+	r->examined = n;
+	progress_end(p);
+	free(m);
+	free(sv);
+	sbuf_free(&a);
+	sbuf_free(&b);
+	return 0;
+}
+
 static int run_dupstr(struct heap *h, const struct objset *set, const char *arg,
 		      struct insp_result *r, struct progress *p, struct sbuf *err)
 {
+	if (!heap_runtime_is(h, "jvm"))
+		return run_dupstr_values(h, set, r, p);
 	struct dups d = { .h = h, .strings = 1, .coder_off = HW_NONE };
 	uint32_t sc = class_named(h, "java.lang.String");
 	const struct hfield *f;
@@ -947,7 +1036,7 @@ static int run_boxed(struct heap *h, const struct objset *set, const char *arg,
 
 const struct inspection insp_waste[] = {
 	{ "duplicate-strings", "Waste", "Strings with equal values", NULL, 0, "wasted", 1,
-	  run_dupstr, 0 },
+	  run_dupstr, 1 },
 	{ "duplicate-arrays", "Waste", "Primitive arrays with equal contents", NULL, 0, "wasted", 1,
 	  run_duparr, 0 },
 	{ "zero-length-arrays", "Waste", "Arrays of length 0", NULL, 0, "wasted", 1, run_zerolen, 0 },
