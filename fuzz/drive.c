@@ -269,9 +269,11 @@ static void all_views(struct heap *h)
 
 /* ---- the bodies ---- */
 
-int fuzz_dump(const uint8_t *data, size_t len)
+/* The bytes as a file `name` of the directory, opened as heapwalk opens
+ * a dump (no cache) and run through every view. */
+static void open_all_views(const char *name, const uint8_t *data, size_t len)
 {
-	char *path = xasprintf("%s/in.hprof", fuzz_dir());
+	char *path = xasprintf("%s/%s", fuzz_dir(), name);
 	struct heap h;
 
 	put_file(path, data, len);
@@ -280,6 +282,11 @@ int fuzz_dump(const uint8_t *data, size_t len)
 		heap_free(&h);
 	}
 	free(path);
+}
+
+int fuzz_dump(const uint8_t *data, size_t len)
+{
+	open_all_views("in.hprof", data, len);
 	return 0;
 }
 
@@ -525,6 +532,8 @@ int fuzz_v8(const uint8_t *data, size_t len)
 			v8_string(data, len, s.str_off[i], &out, 64);
 		}
 		v8_snap_free(&s);
+		/* what the JSON reader took, through the heap and every view */
+		open_all_views("in.heapsnapshot", data, len);
 	}
 	warn_free(&w);
 	sbuf_free(&err);

@@ -40,7 +40,8 @@ int fuzz_rules(const uint8_t *data, size_t len);
  * index packed and unpacked; abort() when what must hold does not. */
 int fuzz_gz(const uint8_t *data, size_t len);
 /* A V8 heap snapshot (.heapsnapshot): parsed, every name, edge and
- * string read back through the columns. */
+ * string read back through the columns; then opened as a heap and run
+ * through every view, as fuzz_dump does. */
 int fuzz_v8(const uint8_t *data, size_t len);
 
 /* Set up what a body needs (each does it itself on first use; the

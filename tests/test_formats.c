@@ -53,6 +53,21 @@ static int v8_dumps(void)
 	return 1;
 }
 
+/* V8DIR/t.heapsnapshot, taken with allocation tracking; 0 without node. */
+static int v8_tracked(void)
+{
+	struct stat d, w;
+
+	if (!v8_dumps())
+		return 0;
+	if (stat(V8DIR "/t.json", &d) == 0 && stat(TEST_SRCDIR "/node/alloctrack.js", &w) == 0 &&
+	    d.st_mtime >= w.st_mtime && d.st_size > 0)
+		return 1;
+	ck_assert_int_eq(system("node --track-heap-objects " TEST_SRCDIR "/node/alloctrack.js " V8DIR " > " V8DIR
+				"/t.tmp && mv " V8DIR "/t.tmp " V8DIR "/t.json"), 0);
+	return 1;
+}
+
 static char *hw(const char *args, int *status)
 {
 	char cmd[2048];
@@ -228,6 +243,14 @@ START_TEST(test_v8_inspections)
 	ck_assert_int_eq(st, 0);
 	ck_assert_msg(strstr(list, "\nduplicate-strings,") && strstr(list, "JVM only") &&
 		      strstr(list, "every heap"), "%s", list);
+	/* the five the issue names run everywhere */
+	const char *every[] = { "duplicate-strings", "largest-arrays", "leak-suspects", "long-chains",
+				"weak-reachable" };
+	for (size_t i = 0; i < sizeof every / sizeof every[0]; i++) {
+		char *at = strstr(list, every[i]), *eol = at ? strchr(at, '\n') : NULL;
+		ck_assert_msg(at != NULL && eol != NULL && memmem(at, (size_t)(eol - at), "every heap", 10) != NULL,
+			      "%s: %s", every[i], list);
+	}
 	free(list);
 	char *out = hw("inspect " V8DIR "/a.heapsnapshot thread-locals 2>&1", &st);
 	ck_assert_int_ne(st, 0);
@@ -255,6 +278,31 @@ START_TEST(test_v8_inspections)
 	ck_assert_int_eq(n, 5);
 	free(ref);
 	free(out);
+	/* largest arrays: the FixedArrays and ArrayBuffer stores of an
+	 * independent reading, with their lengths */
+	ref = run("node " TEST_SRCDIR "/node/largearrays.js " V8DIR "/a.heapsnapshot 8", &st);
+	ck_assert_int_eq(st, 0);
+	out = hw("inspect " V8DIR "/a.heapsnapshot largest-arrays 8 -f csv", &st);
+	ck_assert_int_eq(st, 0);
+	n = 0;
+	for (char *line = strtok(ref, "\n"); line != NULL; line = strtok(NULL, "\n"), n++) {
+		unsigned long long id, size, len;
+		char want[128];
+		ck_assert_int_eq(sscanf(line, "%llu\t%llu\t%llu", &id, &size, &len), 3);
+		snprintf(want, sizeof want, "@0x%llx\"\n", id);
+		char *end = strstr(out, want), *row = end;
+		ck_assert_msg(end != NULL, "no array %s in\n%s", line, out);
+		while (row > out && row[-1] != '\n')
+			row--;
+		snprintf(want, sizeof want, ",1,%llu,", size); /* one object, its shallow size */
+		ck_assert_msg(strstr(row, want) != NULL && strstr(row, want) < end, "%s: %s", line, row);
+		snprintf(want, sizeof want, "[%llu] @", len);
+		ck_assert_msg((len == 0) == (strstr(row, "] @") == NULL || strstr(row, "] @") > end) &&
+			      (len == 0 || (strstr(row, want) != NULL && strstr(row, want) < end)), "%s: %s", line, row);
+	}
+	ck_assert_int_eq(n, 8);
+	free(ref);
+	free(out);
 }
 END_TEST
 
@@ -271,6 +319,60 @@ START_TEST(test_v8_merged)
 	ck_assert_msg(strstr(out, "(closure).context") && strstr(out, "Object.tick") &&
 		      strstr(out, "EventEmitter._events") && strstr(out, "Array.[]"), "%s", out);
 	ck_assert_ptr_null(strstr(out, "<?>"));
+	free(out);
+}
+END_TEST
+
+/* Allocation stacks (node --track-heap-objects): the hot spots are an
+ * independent count over the JSON's trace_tree (tests/node/allocsites.js),
+ * and the workload's own objects were made where it says. */
+START_TEST(test_v8_allocations)
+{
+	int st;
+
+	if (!v8_tracked())
+		return;
+	char *ref = run("node " TEST_SRCDIR "/node/allocsites.js " V8DIR "/t.heapsnapshot 6", &st);
+	ck_assert_int_eq(st, 0);
+	char *out = hw("allocations -f csv " V8DIR "/t.heapsnapshot", &st);
+	ck_assert_int_eq(st, 0);
+	int n = 0;
+	for (char *line = strtok(ref, "\n"); line != NULL; line = strtok(NULL, "\n"), n++) {
+		char count[32], bytes[32], want[1024];
+		ck_assert_int_eq(sscanf(line, "%31[0-9]\t%31[0-9]\t", count, bytes), 2);
+		const char *name = strchr(strchr(line, '\t') + 1, '\t') + 1;
+		snprintf(want, sizeof want, "\nhot,0,%s,%s,", count, bytes);
+		char *row = strstr(out, want);
+		ck_assert_msg(row != NULL, "no hot spot %s in\n%s", line, out);
+		snprintf(want, sizeof want, "\"%s\"\n", name);
+		ck_assert_msg(strstr(row, want) == strchr(strchr(row + 1, '"'), '"'), "%s: %s", line, row);
+	}
+	ck_assert_int_eq(n, 6);
+	free(ref);
+	free(out);
+	/* the workload's 400 AllocItems, made by makeItem called by makeMany */
+	char *json = run("cat " V8DIR "/t.json", &st), want[1024], file[512];
+	int item = 0, many = 0;
+	ck_assert_int_eq(sscanf(json, "{\"AllocItem\":400,\"makeItem\":%d,\"makeMany\":%d,\"file\":\"%511[^\"]",
+				&item, &many, file), 3);
+	free(json);
+	out = hw("allocations -f csv " V8DIR "/t.heapsnapshot -e 'instances AllocItem'", &st);
+	ck_assert_int_eq(st, 0);
+	/* the top row: 400 objects in makeItem; the next: 400 in its caller */
+	char *r0 = strstr(out, "\nhot,0,400,");
+	snprintf(want, sizeof want, ",\"makeItem (%s:%d)\"\nhot,1,400,", file, item);
+	char *x = strstr(out, want);
+	ck_assert_msg(r0 != NULL && x != NULL && x > r0 && memchr(r0 + 1, '\n', (size_t)(x - r0 - 1)) == NULL,
+		      "no %s in\n%s", want, out);
+	snprintf(want, sizeof want, ",\"makeMany (%s:%d)\"\n", file, many);
+	char *y = strstr(x + 1, want);
+	ck_assert_msg(y != NULL && memchr(x + 1, '\n', (size_t)(y - x - 1)) == strchr(x + 1, '\n'),
+		      "no %s in\n%s", want, out);
+	free(out);
+	/* a snapshot without tracking says so rather than show nothing */
+	out = hw("allocations " V8DIR "/a.heapsnapshot", &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(strstr(out, "traces:         0"), "%s", out);
 	free(out);
 }
 END_TEST
@@ -430,6 +532,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_v8_cut);
 	tcase_add_test(tc, test_v8_inspections);
 	tcase_add_test(tc, test_v8_merged);
+	tcase_add_test(tc, test_v8_allocations);
 	tcase_add_test(tc, test_v8_browser_80x24);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("gzip");

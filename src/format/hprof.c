@@ -502,5 +502,6 @@ const struct format_ops hprof_format = {
 	.string_value = hprof_string_value,
 	.edge_label = hprof_edge_label,
 	.alloc_trace = hprof_alloc_trace,
+	.alloc_hint = "snapshots taken with the agent's sample:BYTES option have them",
 	.root_kind_name = hprof_root_kind_name,
 };

@@ -41,14 +41,15 @@ struct v8_data {
 	unsigned n_edge_types;
 	char **node_types;
 	unsigned n_node_types;
-	int et_element, et_hidden, et_weak, et_shortcut;
-	int nt_string, nt_cons, nt_sliced, nt_object, nt_native;
+	int et_element, et_hidden, et_weak, et_shortcut, et_internal;
+	int nt_string, nt_cons, nt_sliced, nt_object, nt_native, nt_array;
 	uint32_t *node_name; /* per node: string index of its name */
 	uint8_t *node_type;  /* per node: index into node_types */
 	uint32_t *out_name;  /* per strong edge (h->out): string or element index */
 	uint8_t *out_type;   /* per strong edge: index into edge_types */
 	uint32_t *weak_name; /* per weak edge (h->weak_*) */
 	uint8_t *weak_type;
+	uint32_t *node_trace; /* per node: its trace_node_id; NULL without allocation tracking */
 };
 
 enum { RK_V8_GC = 0x200, RK_V8_USER = 0x201, RK_V8_EMBEDDER = 0x202 };
@@ -252,8 +253,105 @@ static void make_nodes(struct v8b *b, uint32_t *n2o, uint32_t *o2n)
 		h->node_kind[v] = NK_INSTANCE;
 		b->d->node_name[v] = s->nname[o];
 		b->d->node_type[v] = s->ntype[o];
+		if (b->d->node_trace != NULL)
+			b->d->node_trace[v] = s->ntrace[o];
 	}
 	free(keys);
+}
+
+/* ---- allocation stacks (node --track-heap-objects) ---- */
+
+#define TRACE_DEPTH_MAX 256          /* frames kept of a stack, the allocating ones */
+#define TRACE_FRAMES_MAX (1u << 25)  /* frames kept of all stacks */
+
+static int tracking(const struct v8_snap *s)
+{
+	return s->ntrace != NULL && s->n_tt > 0 && s->n_tfi > 0 && s->tt_id >= 0 && s->tt_fi >= 0 &&
+	       s->tfi_name >= 0 && (unsigned)s->tt_id + 1 < s->tt_fields &&
+	       (unsigned)s->tt_fi + 1 < s->tt_fields && (unsigned)s->tfi_name < s->tfi_fields;
+}
+
+static uint32_t intern_str(struct v8b *b, uint32_t i, const char *dflt)
+{
+	struct sbuf sb;
+	uint32_t off;
+
+	sbuf_init(&sb);
+	if (i == HW_NONE || v8_str(b->h, i, &sb, V8_NAME_MAX) < 0 || sb.len == 0) {
+		sbuf_reset(&sb);
+		sbuf_adds(&sb, dflt);
+	}
+	off = names_intern(&b->nt, sb.buf, sb.len);
+	sbuf_free(&sb);
+	return off;
+}
+
+static int cmp_trace(const void *x, const void *y)
+{
+	const struct htrace *a = x, *c = y;
+
+	return a->serial < c->serial ? -1 : a->serial > c->serial;
+}
+
+/* The heap's frames and traces of the snapshot's allocation tracking:
+ * a frame per function info (its name, script and line), a trace per
+ * node of trace_tree (the functions from it up to the top, the
+ * allocating one first), named by the node's id, which the objects'
+ * trace_node_id give (v8_alloc_trace). */
+static void make_traces(struct v8b *b)
+{
+	const struct v8_snap *s = b->s;
+	struct heap *h = b->h;
+	unsigned fw = s->tfi_fields, tw = s->tt_fields;
+	uint32_t empty = names_intern(&b->nt, "", 0);
+
+	h->nframes = (uint32_t)(s->n_tfi < HW_NONE - 1 ? s->n_tfi : HW_NONE - 1);
+	h->frames = xmalloc(((size_t)h->nframes + 1) * sizeof *h->frames);
+	for (uint32_t i = 0; i < h->nframes; i++) {
+		const uint32_t *f = s->trace_function_infos + (size_t)i * fw;
+		int64_t line = s->tfi_line >= 0 && (unsigned)s->tfi_line < fw ? f[s->tfi_line] : 0;
+		h->frames[i] = (struct hframe){
+			.id = i, .class_name = empty, .signature = empty,
+			.method = intern_str(b, f[s->tfi_name], "(anonymous)"),
+			.source = s->tfi_script >= 0 && (unsigned)s->tfi_script < fw
+				? intern_str(b, f[s->tfi_script], "") : empty,
+			.line = line > 0 && line < INT32_MAX ? (int32_t)line : 0,
+		};
+	}
+	/* each record's depth below the top (pre-order: parents first) */
+	size_t nt = s->n_tt < HW_NONE - 1 ? (size_t)s->n_tt : HW_NONE - 1;
+	uint32_t *depth = xmalloc((nt + 1) * sizeof *depth);
+	uint64_t total = 0;
+	for (size_t r = 0; r < nt; r++) {
+		uint32_t par = s->trace_tree[r * tw + tw - 1];
+		depth[r] = par < r ? (depth[par] < TRACE_DEPTH_MAX ? depth[par] + 1 : TRACE_DEPTH_MAX) : 0;
+		total += depth[r];
+	}
+	if (total > TRACE_FRAMES_MAX) {
+		warn_add(&h->warn, "%s: trace_tree: %llu frames in all; the stacks keep the first %u", h->path,
+			 (unsigned long long)total, TRACE_FRAMES_MAX);
+		total = TRACE_FRAMES_MAX;
+	}
+	h->traces = xmalloc((nt + 1) * sizeof *h->traces);
+	h->trace_frames = xmalloc(((size_t)total + 1) * sizeof *h->trace_frames);
+	h->ntraces = (uint32_t)nt;
+	h->ntrace_frames = 0;
+	for (size_t r = 0; r < nt; r++) {
+		const uint32_t *t = s->trace_tree + r * tw;
+		struct htrace *o = &h->traces[r];
+		*o = (struct htrace){ t[s->tt_id], 0, h->ntrace_frames, 0 };
+		/* the top record is the tree's root, "(root)": no frame */
+		size_t k = r;
+		for (uint32_t n = 0; n < depth[r] && h->ntrace_frames < total; n++) {
+			uint32_t fi = s->trace_tree[k * tw + s->tt_fi];
+			if (fi < h->nframes)
+				h->trace_frames[h->ntrace_frames++] = fi;
+			k = s->trace_tree[k * tw + tw - 1];
+		}
+		o->nframes = h->ntrace_frames - o->frame_first;
+	}
+	free(depth);
+	hw_qsort(h->traces, h->ntraces, sizeof *h->traces, cmp_trace);
 }
 
 /* ---- edges ---- */
@@ -442,6 +540,7 @@ static void v8_free(struct heap *h)
 	free(d->out_type);
 	free(d->weak_name);
 	free(d->weak_type);
+	free(d->node_trace);
 	free(d);
 	h->fmt_data = NULL;
 }
@@ -480,11 +579,13 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	d->et_hidden = type_index(d->edge_types, d->n_edge_types, "hidden");
 	d->et_weak = type_index(d->edge_types, d->n_edge_types, "weak");
 	d->et_shortcut = type_index(d->edge_types, d->n_edge_types, "shortcut");
+	d->et_internal = type_index(d->edge_types, d->n_edge_types, "internal");
 	d->nt_string = type_index(d->node_types, d->n_node_types, "string");
 	d->nt_cons = type_index(d->node_types, d->n_node_types, "concatenated string");
 	d->nt_sliced = type_index(d->node_types, d->n_node_types, "sliced string");
 	d->nt_object = type_index(d->node_types, d->n_node_types, "object");
 	d->nt_native = type_index(d->node_types, d->n_node_types, "native");
+	d->nt_array = type_index(d->node_types, d->n_node_types, "array");
 
 	struct v8b b = { .h = h, .s = &s, .d = d, .nt = { .h = h } };
 	b.cls_of_str = xmalloc(((size_t)s.nstr + 1) * sizeof *b.cls_of_str);
@@ -492,9 +593,15 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	memset(b.cls_of_type, 0xff, sizeof b.cls_of_type);
 	uint32_t *n2o = xmalloc(((size_t)s.nnodes + 1) * sizeof *n2o);
 	uint32_t *o2n = xmalloc(((size_t)s.nnodes + 1) * sizeof *o2n);
+	if (tracking(&s))
+		d->node_trace = xmalloc(((size_t)s.nnodes + 1) * sizeof *d->node_trace);
 	progress_begin(p, "nodes", s.nnodes, "nodes");
 	make_nodes(&b, n2o, o2n);
 	progress_end(p);
+	if (d->node_trace != NULL) {
+		d->node_trace[0] = 0;
+		make_traces(&b);
+	}
 	/* what the nodes' columns had the heap has now: their memory goes
 	 * before the references are made (the peak of the build) */
 	free(b.cls_of_str);
@@ -652,6 +759,59 @@ static void v8_edge_label(const struct heap *h, node_t src, node_t dst, struct s
 	sbuf_adds(out, "<?>");
 }
 
+/* Is string i's first character a digit (an internal edge named by an
+ * index, as a FixedArray's are)? Read in place: no decoding. */
+static int digit_name(const struct heap *h, uint32_t i)
+{
+	const struct v8_data *d = h->fmt_data;
+	uint64_t at = i < d->nstr ? d->str_off[i] : UINT64_MAX;
+
+	return at < h->size - 1 && h->map[at + 1] >= '0' && h->map[at + 1] <= '9';
+}
+
+/* V8's arrays as the views count them: an "array" node (a FixedArray:
+ * elements, properties, a hash table's store, ...) with its references
+ * by index (elements, and internal edges named by an index; the
+ * numbers of a FixedDoubleArray are not in the snapshot, so it counts
+ * none), and an ArrayBuffer's backing store, its bytes. */
+static int64_t v8_array_length(const struct heap *h, node_t v, uint8_t *elem_type)
+{
+	const struct v8_data *d = h->fmt_data;
+	int t = v == 0 || v >= h->n ? -1 : d->node_type[v];
+
+	if (t < 0)
+		return -1;
+	if (t == d->nt_array) {
+		int64_t n = 0;
+		for (edge_t e = h->out_start[v]; e < h->out_start[v + 1]; e++) {
+			int et = d->out_type[e];
+			n += et == d->et_element || (et == d->et_internal && digit_name(h, d->out_name[e]));
+		}
+		for (uint64_t i = heap_weak_first(h, v); i < h->nweak && h->weak_src[i] == v; i++)
+			n += digit_name(h, d->weak_name[i]);
+		*elem_type = T_OBJECT;
+		return n;
+	}
+	if (t == d->nt_native) {
+		struct sbuf sb;
+		sbuf_init(&sb);
+		int store = v8_str(h, d->node_name[v], &sb, 64) == 0 && strcmp(sb.buf, "system / JSArrayBufferData") == 0;
+		sbuf_free(&sb);
+		if (store) {
+			*elem_type = T_BYTE;
+			return h->node_shallow[v];
+		}
+	}
+	return -1;
+}
+
+static uint32_t v8_alloc_trace(const struct heap *h, node_t v)
+{
+	const struct v8_data *d = h->fmt_data;
+
+	return d->node_trace != NULL ? d->node_trace[v] : 0;
+}
+
 static const char *v8_root_kind_name(unsigned kind)
 {
 	switch (kind) {
@@ -670,9 +830,12 @@ const struct format_ops v8_format = {
 	.header = v8_header,
 	.parse = v8_parse_heap,
 	.fields = v8_fields,
+	.array_length = v8_array_length,
 	.string_value = v8_string_value,
 	.is_string = v8_is_string,
 	.edge_label = v8_edge_label,
+	.alloc_trace = v8_alloc_trace,
+	.alloc_hint = "snapshots taken with allocation tracking (node --track-heap-objects) have them",
 	.root_kind_name = v8_root_kind_name,
 	.free_data = v8_free,
 };

@@ -208,6 +208,9 @@ static int take_meta(struct rd *r, struct meta *m, uint64_t at)
 	for (unsigned i = 0; i < s->n_edge_types; i++) /* these name their edges by number */
 		r->numeric_name[i] = strcmp(s->edge_types[i], "element") == 0 || strcmp(s->edge_types[i], "hidden") == 0;
 	s->tfi_fields = width_or(&m->list[M_TFI], 6);
+	s->tfi_name = field(&m->list[M_TFI], "name"), s->tfi_script = field(&m->list[M_TFI], "script_name");
+	s->tfi_line = field(&m->list[M_TFI], "line");
+	s->tt_id = field(tn, "id"), s->tt_fi = field(tn, "function_info_index");
 	s->loc_fields = width_or(&m->list[M_LOC], 4);
 	s->sample_fields = width_or(&m->list[M_SAMPLE], 2);
 	r->tt_width = width_or(tn, 5);

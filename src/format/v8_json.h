@@ -54,6 +54,10 @@ struct v8_snap {
 	 * file, empty when absent. n_tfi, n_loc, n_samples count records of
 	 * tfi_fields, loc_fields, sample_fields numbers; u32 fields saturate. */
 	uint32_t *trace_function_infos; uint64_t n_tfi; unsigned tfi_fields;
+	/* index of these fields in a trace_function_infos / trace_tree
+	 * record (meta's trace_function_info_fields, trace_node_fields), -1
+	 * if absent; line is 1-based (0: unknown), as V8 writes it */
+	int tfi_name, tfi_script, tfi_line, tt_id, tt_fi;
 	/* trace_tree, flattened in pre-order (a parent before its children):
 	 * n_tt records of tt_fields numbers, the fields of meta's
 	 * trace_node_fields in their order without "children" (id,

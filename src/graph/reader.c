@@ -59,6 +59,12 @@ uint32_t heap_alloc_trace(const struct heap *h, node_t v)
 		? h->fmt->alloc_trace(h, v) : 0;
 }
 
+const char *heap_alloc_hint(const struct heap *h)
+{
+	return h->fmt != NULL && h->fmt->alloc_hint != NULL ? h->fmt->alloc_hint
+							     : "this format has none";
+}
+
 const char *heap_root_kind_name(const struct heap *h, unsigned kind)
 {
 	const char *s = NULL;

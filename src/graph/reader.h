@@ -72,6 +72,9 @@ struct format_ops {
 	int (*is_string)(const struct heap *h, node_t v);
 	void (*edge_label)(const struct heap *h, node_t src, node_t dst, struct sbuf *out);
 	uint32_t (*alloc_trace)(const struct heap *h, node_t v);
+	/* How dumps of this format come to have allocation stacks (ends a
+	 * sentence "no object has an allocation trace: ..."); NULL: never. */
+	const char *alloc_hint;
 	/* The name of a root kind the reader gave (pseudo kinds are the
 	 * engine's own: heap_root_kind_name()). */
 	const char *(*root_kind_name)(unsigned kind);
@@ -96,6 +99,8 @@ const uint8_t *heap_inst_data(const struct heap *h, node_t v, uint32_t *len);
 /* The text of a string object (unescaped, at most max bytes, "..."
  * marks a cut); 0, or -1 if v is no string. */
 int heap_string(const struct heap *h, node_t v, struct sbuf *out, size_t max);
+/* How a dump of h's format gets allocation stacks, for a note. */
+const char *heap_alloc_hint(const struct heap *h);
 /* Is v a string (a format with is_string only; 0 otherwise)? */
 int heap_is_string(const struct heap *h, node_t v);
 /* How src refers to dst (a field or edge name, "[i]", "<class>"...),

@@ -21,6 +21,8 @@ static int cmp_frame(const void *a, const void *b, void *ctx)
 		c = strcmp(heap_str(h, x->method), heap_str(h, y->method));
 	if (c == 0)
 		c = strcmp(heap_str(h, x->signature), heap_str(h, y->signature));
+	if (c == 0) /* frames without a class (JavaScript) differ by script */
+		c = strcmp(heap_str(h, x->source), heap_str(h, y->source));
 	if (c == 0)
 		c = x->line < y->line ? -1 : x->line > y->line;
 	if (c == 0) /* the same: the lower index stands for them */
@@ -42,7 +44,8 @@ static uint32_t *canonical_frames(const struct heap *h)
 		int same = p != NULL && x->line == p->line &&
 			   strcmp(heap_str(h, x->class_name), heap_str(h, p->class_name)) == 0 &&
 			   strcmp(heap_str(h, x->method), heap_str(h, p->method)) == 0 &&
-			   strcmp(heap_str(h, x->signature), heap_str(h, p->signature)) == 0;
+			   strcmp(heap_str(h, x->signature), heap_str(h, p->signature)) == 0 &&
+			   strcmp(heap_str(h, x->source), heap_str(h, p->source)) == 0;
 		canon[order[i]] = same ? canon[order[i - 1]] : order[i];
 	}
 	free(order);

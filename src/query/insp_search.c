@@ -278,9 +278,22 @@ static void heap_up(const struct heap *h, node_t *hp, size_t i)
 	}
 }
 
+/* A JVM array is one of kind NK_*ARRAY; another runtime's is what its
+ * reader gives a length (V8: FixedArrays, ArrayBuffer stores). */
+static int is_array(const struct heap *h, int jvm, node_t v)
+{
+	uint8_t t;
+
+	if (jvm)
+		return h->node_kind[v] == NK_OBJARRAY || h->node_kind[v] == NK_PRIMARRAY;
+	return heap_array_length(h, v, &t) >= 0;
+}
+
 /* "int[1000000] @0x...", "java.lang.String[12][] @0x...": the Java
  * spelling of the class ("[I", "[[Ljava.lang.String;") with the length
- * in the first brackets. */
+ * in the first brackets. Another runtime's: its name (or class) and
+ * length, "(object elements)[5000] @0x...", the length left out when
+ * the reader knows of no element. */
 static char *array_name(const struct heap *h, node_t v)
 {
 	static const char *const prim[128] = {
@@ -293,10 +306,21 @@ static char *array_name(const struct heap *h, node_t v)
 	char id[32];
 	struct sbuf sb;
 
+	sbuf_init(&sb);
+	if (!heap_runtime_is(h, "jvm")) {
+		if (heap_string(h, v, &sb, NAME_MAX_BYTES) < 0 || sb.len == 0) {
+			sbuf_reset(&sb);
+			sbuf_adds(&sb, cn);
+		}
+		if (len > 0) /* none: none known (V8 leaves a FixedDoubleArray's numbers out) */
+			sbuf_printf(&sb, "[%lld]", (long long)len);
+		node_id_text(h, v, id, sizeof id);
+		sbuf_printf(&sb, " @%s", id);
+		return sbuf_detach(&sb);
+	}
 	while (*e == '[')
 		e++;
 	size_t dims = (size_t)(e - cn), elen = strlen(e);
-	sbuf_init(&sb);
 	if (dims == 0)
 		sbuf_adds(&sb, cn);
 	else if (*e == 'L' && elen >= 2 && e[elen - 1] == ';')
@@ -322,11 +346,12 @@ static int run_arrays(struct heap *h, const struct objset *set, const char *arg,
 		return -1;
 	size_t cap = want < h->n ? (size_t)want : h->n, n = 0;
 	node_t *hp = xmalloc((cap + 1) * sizeof *hp);
+	int jvm = heap_runtime_is(h, "jvm");
 	progress_begin(p, "largest arrays", h->n, "objects");
 	for (node_t v = 1; v < h->n && !progress_cancelled(p); v++) {
 		if ((v & POLL) == 0)
 			progress_update(p, v);
-		if ((h->node_kind[v] != NK_OBJARRAY && h->node_kind[v] != NK_PRIMARRAY) || !objset_has(set, v))
+		if (!objset_has(set, v) || !is_array(h, jvm, v))
 			continue;
 		r->examined++;
 		if (n < cap) {
@@ -568,7 +593,7 @@ const struct inspection insp_search[] = {
 	{ "string-regex", "Search", "Strings whose value matches a regex, per value",
 	  "a PCRE2 regex", 1, "strings", 0, run_regex, 0 },
 	{ "largest-arrays", "Search", "The largest arrays", "N, how many (20)", 0, "retained", 1,
-	  run_arrays, 0 },
+	  run_arrays, 1 },
 	{ "long-chains", "Search", "Chains of one class through one field longer than N",
 	  "N, the length (1000)", 0, "length", 0, run_chains, 1 },
 	{ .name = NULL },

@@ -805,9 +805,14 @@ void report_allocations(const struct heap *h, const struct alloc_view *v, size_t
 	meta_num(&t, "traced_objects", v->traced_count);
 	meta_bytes(&t, "traced_bytes", v->traced_bytes);
 	meta_num(&t, "traces", v->traces);
-	if (v->traced_count == 0)
-		meta_strs(&t, "note", "no object of the set has an allocation trace: snapshots taken with "
-				     "the agent's sample:BYTES option have them (heapwalk(1))");
+	if (v->traced_count == 0) {
+		struct sbuf why;
+		sbuf_init(&why);
+		sbuf_printf(&why, "no object of the set has an allocation trace: %s (heapwalk(1))",
+			    heap_alloc_hint(h));
+		meta_strs(&t, "note", why.buf);
+		sbuf_free(&why);
+	}
 	alloc_rows(&o, &v->hot, 0, 0, top);
 	o.tree = "calls";
 	alloc_rows(&o, &v->calls, 0, 0, top);

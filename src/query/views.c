@@ -100,9 +100,20 @@ void thread_label(const struct heap *h, node_t obj, uint32_t serial, struct sbuf
 	}
 }
 
-/* "Foo.bar(Foo.java:12)", as a Java stack trace line. */
+/* "Foo.bar(Foo.java:12)", as a Java stack trace line; a frame without
+ * a class (a JavaScript function): "bar (app.js:12)", or "bar". */
 static void frame_text(const struct heap *h, const struct hframe *f, struct sbuf *out)
 {
+	if (*heap_str(h, f->class_name) == '\0') {
+		sbuf_adds(out, heap_str(h, f->method));
+		if (*heap_str(h, f->source) != '\0') {
+			sbuf_printf(out, " (%s", heap_str(h, f->source));
+			if (f->line > 0)
+				sbuf_printf(out, ":%d", f->line);
+			sbuf_addc(out, ')');
+		}
+		return;
+	}
 	sbuf_printf(out, "%s.%s(", heap_str(h, f->class_name), heap_str(h, f->method));
 	if (f->line == -3)
 		sbuf_adds(out, "Native Method");

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph/reader.h"
 #include "query/alloc.h"
 #include "query/views.h"
 #include "tui/view.h"
@@ -69,8 +70,11 @@ static int alloc_build(struct tui *t, struct tview *v)
 	}
 	if (av->traced_count == 0) {
 		struct row *r = rowvec_add(&v->rows);
-		row_set(r, "no object of this set has an allocation trace (snapshots taken with the "
-			   "agent's sample:BYTES option have them)", NULL);
+		struct sbuf why;
+		sbuf_init(&why);
+		sbuf_printf(&why, "no object of this set has an allocation trace (%s)", heap_alloc_hint(t->h));
+		row_set(r, why.buf, NULL);
+		sbuf_free(&why);
 		r->kind = VR_INFO;
 		r->flags = RF_NOCOLS;
 	} else {
