@@ -24,6 +24,65 @@ for size in 100 1000; do
 	fi
 done
 
+# seconds (elapsed, user + sys) and peak RSS of a command, as
+# "NAME_s: E  cpu_s: C  peak_rss_mb: M"
+timed() {
+	name=$1
+	shift
+	/usr/bin/time -f "%e %U %S %M" -o "$out/time.txt" "$@" >/dev/null
+	awk -v n="$name" '{ printf "%s_s: %.2f  cpu_s: %.2f  peak_rss_mb: %.0f\n", n, $1, $2 + $3, $4 / 1024 }' \
+		"$out/time.txt"
+}
+
+# gzip HPROF: the ~1 GB dump through gzip -1 (one member), and a dump of
+# the same workload as the JDK writes it (jcmd -gz=1: members of ~1 MiB
+# each); both kept between runs. Each opened cold (no cache, no inflated
+# copy: --no-cache inflates into a temporary file), then once to write
+# the cache and the inflated copy, then reopened from the cache, beside
+# the plain dump's same three.
+plain=$out/bench-1000.hprof
+if [ -x /usr/bin/time ] && [ -f "$plain" ]; then
+	echo "== gzip HPROF, the 1 GB workload"
+	if [ ! -f "$plain.gz" ] || [ "$plain" -nt "$plain.gz" ]; then
+		gzip -1 -c "$plain" >"$plain.gz.tmp" && mv "$plain.gz.tmp" "$plain.gz"
+	fi
+	jdk=$out/bench-1000-jdk.hprof.gz
+	if [ ! -f "$jdk" ] || [ "$src/tests/java/Bench.java" -nt "$jdk" ]; then
+		WORKLOAD=Bench WORKLOAD_ARGS=700 DUMP_NAME=bench-1000-jdk DUMP_GZ=1 \
+			sh "$src/tests/gen-dump.sh" "$out" -Xmx4000m
+	fi
+	for f in "$plain" "$plain.gz" "$jdk"; do
+		k=$(basename "$f" | tr '.-' '__')
+		echo "$k: $(du -m "$f" | cut -f1) MB"
+		rm -f "$f.hwi" "$f.inflated"
+		timed "${k}_cold_open" "$build/heapwalk" -q --no-cache info "$f"
+		timed "${k}_first_open_writing_cache" "$build/heapwalk" -q info "$f"
+		timed "${k}_cached_reopen" "$build/heapwalk" -q info "$f"
+		rm -f "$f.inflated"
+	done
+fi
+
+# V8 heap snapshots of ~1.4 M and ~6.7 M nodes, made by bench/v8gen.js
+# (kept between runs), opened to the class summary with retained sizes;
+# bytes per node above the file (the file is mapped and read once).
+if [ -x /usr/bin/time ] && command -v node >/dev/null 2>&1; then
+	for m in 1.4 6.7; do
+		snap=$out/v8-$m.heapsnapshot
+		if [ ! -f "$snap" ] || [ "$src/bench/v8gen.js" -nt "$snap" ]; then
+			node --max-old-space-size=8192 "$src/bench/v8gen.js" "$m" "$snap.tmp" >/dev/null
+			mv "$snap.tmp" "$snap"
+		fi
+		nodes=$(head -c 4096 "$snap" | tr -d ' \n' | sed -n 's/.*"node_count":\([0-9]*\).*/\1/p')
+		bytes=$(stat -c %s "$snap")
+		echo "== V8 $snap ($((bytes / 1048576)) MB, $nodes nodes)"
+		timed v8_classes_retained "$build/heapwalk" -q classes -n 20 "$snap"
+		awk -v n="$nodes" -v b="$bytes" '{ cpu = $2 + $3
+			printf "v8_nodes_per_cpu_s: %.0f\nv8_mb_per_cpu_s: %.1f\n", n / cpu, b / 1048576 / cpu
+			printf "v8_peak_bytes_per_node: %.1f  above_the_file: %.1f\n", $4 * 1024 / n, ($4 * 1024 - b) / n }' \
+			"$out/time.txt"
+	done
+fi
+
 # The browser's redraw: heapwalk in a 200x50 tmux terminal on the 1 GB
 # dump (its cache written above), a script of keys that compute nothing
 # new (moving, paging, views and steps already built), each key's time

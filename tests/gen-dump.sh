@@ -3,7 +3,9 @@
 # class in $WORKLOAD with its arguments in $WORKLOAD_ARGS) and take, on the
 # quiet JVM, a class histogram, a heap dump and a second histogram, into
 # OUTDIR/$DUMP_NAME.{histo,hprof}. Retries when the two histograms differ
-# (a cleaner ran in between). Needs no standard input.
+# (a cleaner ran in between). With DUMP_GZ=N the dump is gzip, as
+# `jcmd GC.heap_dump -gz=N` writes it: OUTDIR/$DUMP_NAME.hprof.gz.
+# Needs no standard input.
 set -eu
 
 out=${1:?usage: gen-dump.sh OUTDIR [JVM options...]}
@@ -39,10 +41,15 @@ until grep -q '^READY' "$log" 2>/dev/null; do
 done
 
 histo() { "$JCMD" "$pid" GC.class_histogram | sed 1d >"$1"; }
+file=$out/$name.hprof gz=
+if [ -n "${DUMP_GZ:-}" ]; then
+	file=$out/$name.hprof.gz gz=-gz=$DUMP_GZ
+fi
 for try in 1 2 3 4 5; do
-	rm -f "$out/$name.hprof"
+	rm -f "$file"
 	histo "$out/$name.histo"
-	"$JCMD" "$pid" GC.heap_dump "$out/$name.hprof" >/dev/null
+	# shellcheck disable=SC2086
+	"$JCMD" "$pid" GC.heap_dump $gz "$file" >/dev/null
 	histo "$out/$name.histo2"
 	if cmp -s "$out/$name.histo" "$out/$name.histo2"; then
 		rm -f "$out/$name.histo2"

@@ -207,23 +207,26 @@ static void radix_by_key(uint64_t *keys, uint32_t *ords, size_t n)
 }
 
 /* Node v of the heap is snapshot node n2o[v]; o2n the other way (the
- * root is node 0). */
+ * root is node 0). The ids are sorted where the heap keeps them, and
+ * the snapshot's column of ids goes before the heap's others come. */
 static void make_nodes(struct v8b *b, uint32_t *n2o, uint32_t *o2n)
 {
 	struct heap *h = b->h;
-	const struct v8_snap *s = b->s;
+	struct v8_snap *s = b->s;
 	uint32_t root = (uint32_t)s->root_index;
 	size_t n = 0;
-	uint64_t *keys = xmalloc(((size_t)s->nnodes + 1) * sizeof *keys);
+	h->node_id = xmalloc(((size_t)s->nnodes + 1) * sizeof *h->node_id);
+	uint64_t *keys = h->node_id + 1;
 
 	for (uint32_t o = 0; o < s->nnodes; o++)
 		if (o != root) {
 			keys[n] = s->nid[o];
 			n2o[1 + n++] = o;
 		}
+	free(s->nid);
+	s->nid = NULL;
 	radix_by_key(keys, n2o + 1, n);
 	h->n = (node_t)n + 1;
-	h->node_id = xmalloc((n + 1) * sizeof *h->node_id);
 	h->node_class = xmalloc((n + 1) * sizeof *h->node_class);
 	h->node_shallow = xmalloc((n + 1) * sizeof *h->node_shallow);
 	h->node_kind = xmalloc(n + 1);
@@ -240,10 +243,9 @@ static void make_nodes(struct v8b *b, uint32_t *n2o, uint32_t *o2n)
 	for (node_t v = 1; v < h->n; v++) {
 		uint32_t o = n2o[v];
 		o2n[o] = v;
-		h->node_id[v] = keys[v - 1];
-		if (v > 1 && keys[v - 1] == keys[v - 2] && dup++ < 3)
+		if (v > 1 && h->node_id[v] == h->node_id[v - 1] && dup++ < 3)
 			warn_add(&h->warn, "%s: node %u: id %llu twice; a search by id finds one of them",
-				 h->path, o, (unsigned long long)keys[v - 1]);
+				 h->path, o, (unsigned long long)h->node_id[v]);
 		uint32_t c = node_class(b, o);
 		h->node_class[v] = c;
 		h->node_shallow[v] = s->nsize[o];
@@ -256,7 +258,6 @@ static void make_nodes(struct v8b *b, uint32_t *n2o, uint32_t *o2n)
 		if (b->d->node_trace != NULL)
 			b->d->node_trace[v] = s->ntrace[o];
 	}
-	free(keys);
 }
 
 /* ---- allocation stacks (node --track-heap-objects) ---- */
@@ -356,20 +357,15 @@ static void make_traces(struct v8b *b)
 
 /* ---- edges ---- */
 
-struct wedge { node_t src, dst; uint32_t name; uint8_t type; };
+/* One weak edge, while a node's are put in target order. */
+struct wedge { node_t dst; uint32_t name; uint8_t type; };
 
-static int cmp_wedge(const void *x, const void *y)
+static int cmp_wedge(const void *x, const void *y, void *ctx)
 {
 	const struct wedge *a = x, *b = y;
 
-	if (a->src != b->src)
-		return a->src < b->src ? -1 : 1;
+	(void)ctx;
 	return a->dst < b->dst ? -1 : a->dst > b->dst;
-}
-
-static int strong(const struct v8_data *d, uint8_t t)
-{
-	return t != d->et_weak && t != d->et_shortcut;
 }
 
 static void root_edge(struct v8b *b, uint32_t e, node_t t, struct root *out)
@@ -432,33 +428,70 @@ static void sort_targets(struct heap *h, struct v8_data *d, edge_t from, edge_t 
 	free(t);
 }
 
-static void make_edges(struct v8b *b, const uint32_t *n2o, const uint32_t *o2n)
+/* The same for a node's weak edges, h->weak_*[from, to). */
+static void sort_weak(struct heap *h, struct v8_data *d, uint64_t from, uint64_t to)
+{
+	size_t n = (size_t)(to - from);
+	int sorted = 1;
+
+	for (uint64_t i = from + 1; i < to && sorted; i++)
+		sorted = h->weak_dst[i - 1] <= h->weak_dst[i];
+	if (sorted)
+		return;
+	struct wedge *t = xmalloc(n * sizeof *t);
+	for (size_t i = 0; i < n; i++)
+		t[i] = (struct wedge){ h->weak_dst[from + i], d->weak_name[from + i], d->weak_type[from + i] };
+	hw_merge_sort(t, n, sizeof *t, cmp_wedge, NULL);
+	for (size_t i = 0; i < n; i++) {
+		h->weak_dst[from + i] = t[i].dst;
+		d->weak_name[from + i] = t[i].name;
+		d->weak_type[from + i] = t[i].type;
+	}
+	free(t);
+}
+
+/* The edges' targets as the heap's nodes (o2n), in place: 0 for no node
+ * or the root (such an edge is dropped). o2n can go after this. */
+static void remap_targets(struct v8_snap *s, const uint32_t *o2n)
+{
+	for (uint32_t e = 0; e < s->nedges; e++)
+		s->eto[e] = s->eto[e] < s->nnodes ? o2n[s->eto[e]] : 0;
+}
+
+/* The heap's references of the snapshot's edges: out[] (with each
+ * edge's name and type) and weak_*[], node by node in the heap's order
+ * (n2o), each node's in target order; the root's edges are the GC roots.
+ * Memory is the build's peak here: the snapshot's edge columns are
+ * freed as soon as they are read, nedges_of becomes each node's first
+ * edge in place, and every array is allocated at its final size. */
+static void make_edges(struct v8b *b, const uint32_t *n2o)
 {
 	struct heap *h = b->h;
-	const struct v8_snap *s = b->s;
+	struct v8_snap *s = b->s;
 	struct v8_data *d = b->d;
-	uint32_t *first = xmalloc(((size_t)s->nnodes + 1) * sizeof *first);
-	uint64_t pos = 0, nstrong = 0, dropped = 0;
-	struct wedge *w = NULL;
-	size_t nw = 0, capw = 0;
+	uint32_t *first = s->nedges_of; /* counts, made first edges in place */
+	uint64_t pos = 0, nstrong = 0, nweak = 0, dropped = 0;
+	uint32_t root = (uint32_t)s->root_index;
 
 	for (uint32_t o = 0; o < s->nnodes; o++) {
+		uint32_t n = first[o];
 		first[o] = (uint32_t)pos;
-		for (uint32_t e = (uint32_t)pos; e < pos + s->nedges_of[o]; e++)
-			if (strong(d, s->etype[e]))
-				nstrong++;
-		pos += s->nedges_of[o];
+		for (uint32_t e = (uint32_t)pos; e < pos + n && o != root; e++) {
+			if (s->eto[e] == 0)
+				dropped++;
+			else if (s->etype[e] == d->et_weak)
+				nweak++;
+			else
+				nstrong += s->etype[e] != d->et_shortcut;
+		}
+		pos += n;
 	}
-	h->out_start = xmalloc(((size_t)h->n + 1) * sizeof *h->out_start);
-	h->out = xmalloc((nstrong + 1) * sizeof *h->out);
-	d->out_name = xmalloc((nstrong + 1) * sizeof *d->out_name);
-	d->out_type = xmalloc(nstrong + 1);
+#define EDGES_OF(o) ((o) + 1 < s->nnodes ? first[(o) + 1] : s->nedges)
 	/* the root's edges: GC roots */
-	uint32_t root = (uint32_t)s->root_index;
-	h->root_rec = xmalloc(((size_t)s->nedges_of[root] + 1) * sizeof *h->root_rec);
-	for (uint32_t e = first[root]; e < first[root] + s->nedges_of[root]; e++)
-		if (s->eto[e] < s->nnodes && o2n[s->eto[e]] != 0 && s->etype[e] != d->et_weak)
-			root_edge(b, e, o2n[s->eto[e]], &h->root_rec[h->nroot_rec++]);
+	h->root_rec = xmalloc(((size_t)(EDGES_OF(root) - first[root]) + 1) * sizeof *h->root_rec);
+	for (uint32_t e = first[root]; e < EDGES_OF(root); e++)
+		if (s->eto[e] != 0 && s->etype[e] != d->et_weak)
+			root_edge(b, e, s->eto[e], &h->root_rec[h->nroot_rec++]);
 	hw_qsort(h->root_rec, h->nroot_rec, sizeof *h->root_rec, cmp_rootrec);
 	size_t k = 0;
 	for (size_t i = 0; i < h->nroot_rec; i++)
@@ -466,19 +499,33 @@ static void make_edges(struct v8b *b, const uint32_t *n2o, const uint32_t *o2n)
 			h->root_rec[k++] = h->root_rec[i];
 	h->nroot_rec = k;
 	/* everyone else's, in node order */
+	h->out_start = xmalloc(((size_t)h->n + 1) * sizeof *h->out_start);
+	h->out = xmalloc((nstrong + 1) * sizeof *h->out);
+	d->out_name = xmalloc((nstrong + 1) * sizeof *d->out_name);
+	d->out_type = xmalloc(nstrong + 1);
+	h->nweak = nweak;
+	h->weak_src = xmalloc((nweak + 1) * sizeof *h->weak_src);
+	h->weak_dst = xmalloc((nweak + 1) * sizeof *h->weak_dst);
+	h->weak_rule = xmalloc((nweak + 1) * sizeof *h->weak_rule);
+	d->weak_name = xmalloc((nweak + 1) * sizeof *d->weak_name);
+	d->weak_type = xmalloc(nweak + 1);
 	edge_t at = 0;
+	uint64_t wat = 0;
 	h->out_start[0] = h->out_start[1] = 0;
 	for (node_t v = 1; v < h->n; v++) {
 		uint32_t o = n2o[v];
+		uint64_t wfrom = wat;
 		h->out_start[v] = at;
-		for (uint32_t e = first[o]; e < first[o] + s->nedges_of[o]; e++) {
+		for (uint32_t e = first[o]; e < EDGES_OF(o); e++) {
 			uint8_t t = s->etype[e];
-			node_t to = s->eto[e] < s->nnodes ? o2n[s->eto[e]] : 0;
-			if (to == 0) { /* no node, or the root */
-				dropped++;
+			node_t to = s->eto[e];
+			if (to == 0) { /* no node, or the root: counted above */
 			} else if (t == d->et_weak) {
-				VEC_GROW(w, nw, capw);
-				w[nw++] = (struct wedge){ v, to, s->ename[e], t };
+				h->weak_src[wat] = v;
+				h->weak_dst[wat] = to;
+				h->weak_rule[wat] = WEAK_BUILTIN;
+				d->weak_name[wat] = s->ename[e];
+				d->weak_type[wat++] = t;
 			} else if (t != d->et_shortcut) {
 				h->out[at] = to;
 				d->out_name[at] = s->ename[e];
@@ -486,29 +533,21 @@ static void make_edges(struct v8b *b, const uint32_t *n2o, const uint32_t *o2n)
 			}
 		}
 		sort_targets(h, d, h->out_start[v], at);
+		sort_weak(h, d, wfrom, wat);
 	}
+#undef EDGES_OF
 	h->out_start[h->n] = at;
 	h->nedges = at;
 	h->dangling_refs = dropped;
 	if (dropped > 0)
 		warn_add(&h->warn, "%s: %llu edges to no node (or to the root) dropped", h->path,
 			 (unsigned long long)dropped);
-	hw_qsort(w, nw, sizeof *w, cmp_wedge);
-	h->nweak = nw;
-	h->weak_src = xmalloc((nw + 1) * sizeof *h->weak_src);
-	h->weak_dst = xmalloc((nw + 1) * sizeof *h->weak_dst);
-	h->weak_rule = xmalloc((nw + 1) * sizeof *h->weak_rule);
-	d->weak_name = xmalloc((nw + 1) * sizeof *d->weak_name);
-	d->weak_type = xmalloc(nw + 1);
-	for (size_t i = 0; i < nw; i++) {
-		h->weak_src[i] = w[i].src;
-		h->weak_dst[i] = w[i].dst;
-		h->weak_rule[i] = WEAK_BUILTIN;
-		d->weak_name[i] = w[i].name;
-		d->weak_type[i] = w[i].type;
-	}
-	free(w);
-	free(first);
+	free(s->etype);
+	free(s->ename);
+	free(s->eto);
+	free(s->nedges_of);
+	s->etype = NULL;
+	s->ename = s->eto = s->nedges_of = NULL;
 }
 
 /* ---- the format's operations ---- */
@@ -615,11 +654,12 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	s.ntype = s.ndetached = NULL;
 	s.nname = s.nsize = s.ntrace = NULL;
 	s.nid = NULL;
+	remap_targets(&s, o2n);
+	free(o2n);
 	progress_begin(p, "references", s.nedges, "edges");
-	make_edges(&b, n2o, o2n);
+	make_edges(&b, n2o);
 	progress_end(p);
 	free(n2o);
-	free(o2n);
 	free(b.cls_of_str);
 	free(b.mkey);
 	free(b.mval);
