@@ -184,10 +184,12 @@ static void radix_by_key(uint64_t *keys, uint32_t *ords, size_t n)
 
 	for (size_t i = 0; i < n; i++)
 		max |= keys[i];
+	uint64_t *ks = keys, *kd = k2;
+	uint32_t *os = ords, *od = o2;
 	for (unsigned sh = 0; sh < 64 && (max >> sh) != 0; sh += 11) {
 		memset(cnt, 0, sizeof cnt);
 		for (size_t i = 0; i < n; i++)
-			cnt[keys[i] >> sh & 2047]++;
+			cnt[ks[i] >> sh & 2047]++;
 		size_t sum = 0;
 		for (size_t i = 0; i < 2048; i++) {
 			size_t c = cnt[i];
@@ -195,12 +197,18 @@ static void radix_by_key(uint64_t *keys, uint32_t *ords, size_t n)
 			sum += c;
 		}
 		for (size_t i = 0; i < n; i++) {
-			size_t at = cnt[keys[i] >> sh & 2047]++;
-			k2[at] = keys[i];
-			o2[at] = ords[i];
+			size_t at = cnt[ks[i] >> sh & 2047]++;
+			kd[at] = ks[i];
+			od[at] = os[i];
 		}
-		memcpy(keys, k2, n * sizeof *keys);
-		memcpy(ords, o2, n * sizeof *ords);
+		uint64_t *kt = ks;
+		uint32_t *ot = os;
+		ks = kd, kd = kt;
+		os = od, od = ot;
+	}
+	if (ks != keys) { /* an odd number of passes */
+		memcpy(keys, ks, n * sizeof *keys);
+		memcpy(ords, os, n * sizeof *ords);
 	}
 	free(k2);
 	free(o2);
@@ -396,6 +404,8 @@ static int cmp_rootrec(const void *x, const void *y)
 
 struct sedge { node_t to; uint32_t name; uint8_t type; };
 
+#define SMALL_RUN 32 /* edges a node has, up to which they are sorted in place */
+
 static int cmp_sedge(const void *x, const void *y, void *ctx)
 {
 	const struct sedge *a = x, *b = y;
@@ -416,6 +426,23 @@ static void sort_targets(struct heap *h, struct v8_data *d, edge_t from, edge_t 
 		sorted = h->out[i - 1] <= h->out[i];
 	if (sorted)
 		return;
+	if (n <= SMALL_RUN) { /* most nodes: a stable insertion sort in place */
+		for (edge_t i = from + 1; i < to; i++) {
+			node_t x = h->out[i];
+			uint32_t nm = d->out_name[i];
+			uint8_t ty = d->out_type[i];
+			edge_t j = i;
+			for (; j > from && h->out[j - 1] > x; j--) {
+				h->out[j] = h->out[j - 1];
+				d->out_name[j] = d->out_name[j - 1];
+				d->out_type[j] = d->out_type[j - 1];
+			}
+			h->out[j] = x;
+			d->out_name[j] = nm;
+			d->out_type[j] = ty;
+		}
+		return;
+	}
 	struct sedge *t = xmalloc(n * sizeof *t);
 	for (edge_t i = 0; i < n; i++)
 		t[i] = (struct sedge){ h->out[from + i], d->out_name[from + i], d->out_type[from + i] };
@@ -438,6 +465,23 @@ static void sort_weak(struct heap *h, struct v8_data *d, uint64_t from, uint64_t
 		sorted = h->weak_dst[i - 1] <= h->weak_dst[i];
 	if (sorted)
 		return;
+	if (n <= SMALL_RUN) {
+		for (uint64_t i = from + 1; i < to; i++) {
+			node_t x = h->weak_dst[i];
+			uint32_t nm = d->weak_name[i];
+			uint8_t ty = d->weak_type[i];
+			uint64_t j = i;
+			for (; j > from && h->weak_dst[j - 1] > x; j--) {
+				h->weak_dst[j] = h->weak_dst[j - 1];
+				d->weak_name[j] = d->weak_name[j - 1];
+				d->weak_type[j] = d->weak_type[j - 1];
+			}
+			h->weak_dst[j] = x;
+			d->weak_name[j] = nm;
+			d->weak_type[j] = ty;
+		}
+		return;
+	}
 	struct wedge *t = xmalloc(n * sizeof *t);
 	for (size_t i = 0; i < n; i++)
 		t[i] = (struct wedge){ h->weak_dst[from + i], d->weak_name[from + i], d->weak_type[from + i] };
