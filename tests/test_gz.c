@@ -639,6 +639,32 @@ static int exists(const char *path)
 	return lstat(path, &st) == 0;
 }
 
+/* Files of this process limited to 1 MiB (as a full disk would stop
+ * them), SIGXFSZ ignored; and back. */
+struct fsize_limit {
+	struct rlimit old;
+	void (*was)(int);
+};
+
+static struct fsize_limit limit_fsize(void)
+{
+	struct fsize_limit fl;
+	struct rlimit lim;
+
+	ck_assert(getrlimit(RLIMIT_FSIZE, &fl.old) == 0);
+	lim = fl.old;
+	lim.rlim_cur = 1 << 20;
+	fl.was = signal(SIGXFSZ, SIG_IGN);
+	ck_assert(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+	return fl;
+}
+
+static void unlimit_fsize(const struct fsize_limit *fl)
+{
+	ck_assert(setrlimit(RLIMIT_FSIZE, &fl->old) == 0);
+	signal(SIGXFSZ, fl->was);
+}
+
 /* gz_inflate_to_file of gz into out: fails with one line naming what,
  * leaving neither the file nor its temporary. */
 static void ck_to_file_fails(const struct file *gz, const char *out, const char *what)
@@ -698,15 +724,9 @@ START_TEST(to_file)
 
 	/* a write that fails part way (a file size limit, as a full disk
 	 * would): the temporary goes */
-	struct rlimit old, lim;
-	ck_assert(getrlimit(RLIMIT_FSIZE, &old) == 0);
-	lim = old;
-	lim.rlim_cur = 1 << 20;
-	void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
-	ck_assert(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+	struct fsize_limit fl = limit_fsize();
 	ck_to_file_fails(&gz, out, "cannot write");
-	ck_assert(setrlimit(RLIMIT_FSIZE, &old) == 0);
-	signal(SIGXFSZ, was);
+	unlimit_fsize(&fl);
 
 	warn_free(&w);
 	sbuf_free(&err);
@@ -718,6 +738,105 @@ START_TEST(to_file)
 	free(victim);
 	free(gz.b);
 	free(want.b);
+}
+END_TEST
+
+static int collect(void *arg, const uint8_t *data, size_t len)
+{
+	sbuf_add(arg, (const char *)data, len);
+	return 0;
+}
+
+/* out_path holds exactly want? */
+static void ck_file_is(const char *out_path, const uint8_t *want, uint64_t n, const char *label)
+{
+	struct file got = slurp(out_path);
+
+	ck_assert_msg(got.n == n && memcmp(got.b, want, (size_t)n) == 0, "%s: %llu bytes, not the %llu wanted",
+		      label, (unsigned long long)got.n, (unsigned long long)n);
+	free(got.b);
+}
+
+/* Into a file, a plain gzip file of one large member (inflated whole,
+ * into the mapped output): the bytes gzip compressed; a file whose
+ * last member is large but not its only one, and a damaged large
+ * member, are read in order as before (the same bytes, the same
+ * warning); a size limit fails cleanly, leaving nothing. */
+START_TEST(to_file_whole)
+{
+	struct gz_index idx;
+	struct warnings w = { .quiet = 1 };
+	struct sbuf err;
+	struct file raw, gz;
+	char *out = xasprintf("%s/whole.hprof", hw_tmpdir());
+
+	gz_dumps();
+	struct file plain = slurp(GZDIR "/plain.hprof");
+	big_file(GZDIR "/plain.hprof", (int)(GZ_MEMBER_MAX / plain.n) + 2, "-1", &raw, &gz);
+	free(plain.b);
+	ck_assert(raw.n > GZ_MEMBER_MAX);
+	sbuf_init(&err);
+	ck_assert_msg(gz_inflate_to_file("big.gz", gz.b, gz.n, out, &idx, NULL, &w, &err) == 0, "%s", err.buf);
+	ck_file_is(out, raw.b, raw.n, "one member");
+	ck_assert(idx.single && idx.n == 1 && idx.raw_size == raw.n && idx.m[0].comp_len == gz.n);
+	ck_assert_uint_eq(w.n, 0);
+	gz_index_free(&idx);
+	unlink(out);
+
+	/* a small member first: the trailer's length is the large one's */
+	struct file x = gzip_text("x");
+	uint8_t *two = xmalloc((size_t)(x.n + gz.n));
+	memcpy(two, x.b, (size_t)x.n);
+	memcpy(two + x.n, gz.b, (size_t)gz.n);
+	ck_assert(gz_inflate_to_file("two.gz", two, x.n + gz.n, out, &idx, NULL, &w, &err) == 0);
+	struct file got = slurp(out);
+	ck_assert(got.n == raw.n + 1 && got.b[0] == 'x' && memcmp(got.b + 1, raw.b, (size_t)raw.n) == 0);
+	ck_assert(idx.n == 2 && !idx.single && idx.raw_size == raw.n + 1);
+	free(got.b);
+	gz_index_free(&idx);
+	unlink(out);
+	free(two);
+	free(x.b);
+
+	/* a byte damaged in the middle: the bytes and the warning reading
+	 * in order gives (gz_inflate's) */
+	gz.b[gz.n / 2] ^= 0x55;
+	struct warnings w2 = { .quiet = 1 };
+	struct gz_index idx2;
+	struct sbuf err2, bytes;
+	sbuf_init(&err2);
+	sbuf_init(&bytes);
+	int rc = gz_inflate("big.gz", gz.b, gz.n, &idx2, collect, &bytes, NULL, &w2, &err2);
+	ck_assert_int_eq(gz_inflate_to_file("big.gz", gz.b, gz.n, out, &idx, NULL, &w, &err), rc);
+	ck_assert_msg(w2.n > 0 && w.n == w2.n && strcmp(w.msg[0], w2.msg[0]) == 0, "%s", w2.n ? w2.msg[0] : "");
+	if (rc == 0) {
+		ck_file_is(out, (const uint8_t *)bytes.buf, bytes.len, "damaged");
+		ck_assert(idx.raw_size == idx2.raw_size && idx.n == idx2.n);
+	}
+	gz_index_free(&idx);
+	gz_index_free(&idx2);
+	warn_free(&w2);
+	sbuf_free(&err2);
+	sbuf_free(&bytes);
+	warn_free(&w);
+	unlink(out);
+	gz.b[gz.n / 2] ^= 0x55;
+
+	/* the space for the output cannot be had: one line, no file */
+	struct fsize_limit fl = limit_fsize();
+	sbuf_reset(&err);
+	ck_assert_int_eq(gz_inflate_to_file("big.gz", gz.b, gz.n, out, &idx, NULL, &w, &err), -1);
+	unlimit_fsize(&fl);
+	ck_assert_msg(strstr(err.buf, "cannot write") != NULL && strchr(err.buf, '\n') == NULL, "%s", err.buf);
+	char *tmp = xasprintf("%s.tmp", out);
+	ck_assert(!exists(tmp) && !exists(out));
+	free(tmp);
+	gz_index_free(&idx);
+	warn_free(&w);
+	sbuf_free(&err);
+	free(raw.b);
+	free(gz.b);
+	free(out);
 }
 END_TEST
 
@@ -736,6 +855,7 @@ Suite *gz_suite(void)
 	tcase_add_test(tc, trailing_bytes);
 	tcase_add_test(tc, header_fields);
 	tcase_add_test(tc, to_file);
+	tcase_add_test(tc, to_file_whole);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -394,6 +395,60 @@ static void file_error(struct sbuf *err, const char *file, const char *what, int
 	free(ep);
 }
 
+/* A plain gzip file of one large member (what gzip writes) inflated by
+ * libdeflate in one call straight into the output file, mapped: faster
+ * than zlib's pieces (measured in the bench: the 1 GB dump through
+ * gzip -1). The output's length is the trailer's (mod 4 GiB), reserved
+ * on disk first (a full disk is an error, not a fault on the mapping).
+ * 1 when done (idx has the member); 0 when the file is not that case
+ * (small, several members, over 4 GiB, damaged: the caller reads it
+ * in order, which also says what is wrong), the output left empty; -1
+ * when the output cannot be made (*errnum). */
+static int whole_member(const uint8_t *gz, uint64_t size, int fd, struct gz_index *idx,
+			struct progress *p, int *errnum)
+{
+	struct hdr h;
+	size_t in = 0, out = 0;
+
+	if (size < 18 || parse_header(gz, size, &h) != NULL)
+		return 0;
+	uint64_t raw = le32(gz + size - 4);
+	if (raw <= GZ_MEMBER_MAX || raw >= SIZE_MAX / 2)
+		return 0;
+	int e = posix_fallocate(fd, 0, (off_t)raw);
+	if (e != 0) {
+		*errnum = e;
+		return -1;
+	}
+	uint8_t *map = mmap(NULL, (size_t)raw, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED) {
+		*errnum = errno;
+		return -1;
+	}
+	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+	if (d == NULL)
+		hw_fatal("out of memory (libdeflate)");
+	progress_begin(p, "decompressing", size, "MB");
+	enum libdeflate_result r = libdeflate_gzip_decompress_ex(d, gz, (size_t)size, map, (size_t)raw, &in, &out);
+	progress_update(p, size);
+	progress_end(p);
+	libdeflate_free_decompressor(d);
+	munmap(map, (size_t)raw);
+	if (r != LIBDEFLATE_SUCCESS || out != raw || in != size) {
+		if (ftruncate(fd, 0) < 0) {
+			*errnum = errno;
+			return -1;
+		}
+		return 0;
+	}
+	idx->m = xmalloc(sizeof *idx->m);
+	idx->m[0] = (struct gz_member){ 0, size, 0, raw };
+	idx->n = 1;
+	idx->raw_size = raw;
+	idx->single = 1;
+	return 1;
+}
+
 int gz_inflate_to_file(const char *path, const uint8_t *gz, uint64_t size, const char *out_path,
 		       struct gz_index *idx, struct progress *p, struct warnings *w, struct sbuf *err)
 {
@@ -408,12 +463,16 @@ int gz_inflate_to_file(const char *path, const uint8_t *gz, uint64_t size, const
 		free(tmp);
 		return -1;
 	}
-	if ((fs.fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0) {
+	if ((fs.fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0) { /* read too: mapped */
 		file_error(err, tmp, "cannot create", errno);
 		free(tmp);
 		return -1;
 	}
-	if (gz_inflate(path, gz, size, idx, write_all, &fs, p, w, err) < 0) {
+	int whole = whole_member(gz, size, fs.fd, idx, p, &fs.errnum);
+	if (whole < 0) {
+		file_error(err, tmp, "cannot write", fs.errnum);
+		close(fs.fd);
+	} else if (whole == 0 && gz_inflate(path, gz, size, idx, write_all, &fs, p, w, err) < 0) {
 		if (fs.errnum != 0)
 			file_error(err, tmp, "cannot write", fs.errnum);
 		close(fs.fd);

@@ -62,8 +62,11 @@ int gz_inflate(const char *path, const uint8_t *gz, uint64_t size, struct gz_ind
 	       gz_sink_fn sink, void *arg, struct progress *p, struct warnings *w, struct sbuf *err);
 
 /* gz_inflate into a new file out_path, written as out_path.tmp (mode
- * 0600) and renamed when complete. On any failure the temporary file is
- * removed and err holds one line; warnings as gz_inflate. */
+ * 0600) and renamed when complete; a plain gzip file of one member
+ * over GZ_MEMBER_MAX is inflated whole by libdeflate into the mapped
+ * output instead (its space reserved first), falling back to gz_inflate
+ * when it is not that case after all. On any failure the temporary file
+ * is removed and err holds one line; warnings as gz_inflate. */
 int gz_inflate_to_file(const char *path, const uint8_t *gz, uint64_t size, const char *out_path,
 		       struct gz_index *idx, struct progress *p, struct warnings *w, struct sbuf *err);
 
