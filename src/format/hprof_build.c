@@ -7,7 +7,7 @@
 #include "format/hprof_record.h"
 #include "format/hprof_classes.h"
 #include "graph/idindex.h"
-#include "graph/layout.h"
+#include "format/hprof_layout.h"
 #include "graph/reader.h"
 
 #define WARN_EACH 10 /* per kind of problem: the first few name their offsets */

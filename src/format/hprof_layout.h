@@ -1,12 +1,12 @@
-/* layout.h — shallow sizes as HotSpot lays objects out: header, field
+/* hprof_layout.h — shallow sizes as HotSpot lays objects out: header, field
  * packing (JDK 15+ field layout: superclass first, largest fields
  * first into the first hole that fits, then references), alignment,
  * compressed oops and class pointers. HPROF stores every reference at
  * full id size, so the layout is inferred from the dump: object ids are
  * addresses, and after the full GC before a dump live objects are
  * contiguous, so the gap to the next object is the object's size. */
-#ifndef HW_LAYOUT_H
-#define HW_LAYOUT_H
+#ifndef HW_HPROF_LAYOUT_H
+#define HW_HPROF_LAYOUT_H
 
 #include "graph/heap.h"
 

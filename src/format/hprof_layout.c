@@ -1,5 +1,5 @@
-/* layout.c — HotSpot object sizes, see layout.h. */
-#include "graph/layout.h"
+/* hprof_layout.c — HotSpot object sizes, see hprof_layout.h. */
+#include "format/hprof_layout.h"
 
 #include <limits.h>
 #include <stdlib.h>
