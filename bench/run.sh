@@ -59,6 +59,7 @@ if [ -x /usr/bin/time ] && [ -f "$plain" ]; then
 		timed "${k}_first_open_writing_cache" "$build/heapwalk" -q info "$f"
 		timed "${k}_cached_reopen" "$build/heapwalk" -q info "$f"
 		rm -f "$f.inflated"
+		[ "$f" = "$plain" ] || rm -f "$f.hwi" # the plain dump's stays: the redraw below uses it
 	done
 fi
 
