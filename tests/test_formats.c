@@ -377,6 +377,51 @@ START_TEST(test_v8_allocations)
 }
 END_TEST
 
+/* The browser's Inspections tab on a V8 snapshot: the inspections that
+ * run everywhere are there, those that read Java objects are not; one
+ * runs from there and its first group is the batch's. */
+START_TEST(test_v8_browser_inspections)
+{
+	struct term t;
+	int st;
+
+	if (!v8_dumps())
+		return;
+	char *csv = hw("inspect " V8DIR "/a.heapsnapshot largest-arrays -f csv", &st);
+	ck_assert_int_eq(st, 0);
+	char *q = strstr(csv, "\n1,"), *name = q ? strchr(q, '"') : NULL; /* group 1's name */
+	ck_assert_ptr_nonnull(name);
+	*strchr(name + 1, '"') = '\0';
+	term_start(&t, 120, 40, "", V8DIR "/a.heapsnapshot");
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "BTab"); /* the last tab */
+	char *s = wait_for(&t, "largest-arrays");
+	const char *every[] = { "duplicate-strings", "largest-arrays", "leak-suspects", "long-chains",
+				"weak-reachable" };
+	const char *jvm[] = { "boxed-primitives", "thread-locals", "duplicate-arrays", "class-loaders",
+			      "string-regex", "outer-instances" };
+	for (size_t i = 0; i < sizeof every / sizeof every[0]; i++)
+		has(s, every[i]);
+	for (size_t i = 0; i < sizeof jvm / sizeof jvm[0]; i++)
+		lacks(s, jvm[i]);
+	free(s);
+	keys(&t, "/");
+	type(&t, "^largest-arrays");
+	keys(&t, "Enter");
+	free(wait_for(&t, "largest-arrays: Enter runs it"));
+	keys(&t, "Enter");
+	free(wait_for(&t, "largest-arrays: ")); /* the count: Enter takes 20 */
+	keys(&t, "Enter");
+	s = wait_for(&t, "[20 groups]");
+	has(s, name + 1);
+	free(s);
+	free(csv);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
 /* The browser at 80x24 on a V8 snapshot: classes, the class's
  * instances, a path to the root through named properties, back. */
 START_TEST(test_v8_browser_80x24)
@@ -534,6 +579,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_v8_merged);
 	tcase_add_test(tc, test_v8_allocations);
 	tcase_add_test(tc, test_v8_browser_80x24);
+	tcase_add_test(tc, test_v8_browser_inspections);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("gzip");
 	tcase_set_timeout(tc, 600);
