@@ -513,6 +513,16 @@ void fmt_bytes(char *out, size_t outsz, uint64_t bytes)
 	snprintf(out, outsz, v < 9.995 ? "%.2f %s" : v < 99.95 ? "%.1f %s" : "%.0f %s", v, unit[u]);
 }
 
+uint64_t hw_fnv(const void *s, size_t n)
+{
+	const uint8_t *p = s;
+	uint64_t x = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		x = (x ^ p[i]) * 1099511628211ull;
+	return x;
+}
+
 void hw_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
 	if (n > 1) /* qsort(NULL, 0) is undefined behaviour */

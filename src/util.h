@@ -86,6 +86,8 @@ void fmt_bytes(char *out, size_t outsz, uint64_t bytes);
 
 /* qsort that accepts an empty (possibly NULL) array. */
 void hw_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+/* FNV-1a of s[0..n): for hash tables of names and values. */
+uint64_t hw_fnv(const void *s, size_t n);
 /* The same with a context handed to every comparison (glibc's qsort_r
  * order of arguments), so that comparators need no file-scope state. */
 typedef int (*hw_cmp_fn)(const void *a, const void *b, void *ctx);

@@ -62,6 +62,38 @@ static int type_index(char **names, unsigned n, const char *want)
 	return -1;
 }
 
+/* String i of the snapshot as the file has it: its bytes after the
+ * opening quote (*n of them to the end of the file), NULL if none. */
+static const uint8_t *raw_str(const struct heap *h, uint32_t i, uint64_t *n)
+{
+	const struct v8_data *d = h->fmt_data;
+	uint64_t at = i < d->nstr ? d->str_off[i] : UINT64_MAX;
+
+	if (at >= h->size - 1)
+		return NULL;
+	*n = h->size - at - 1;
+	return h->map + at + 1;
+}
+
+/* Is string i `lit`, a name V8 writes without escapes? In place. */
+static int name_is(const struct heap *h, uint32_t i, const char *lit)
+{
+	uint64_t n, len = strlen(lit);
+	const uint8_t *p = raw_str(h, i, &n);
+
+	return p != NULL && n > len && memcmp(p, lit, len) == 0 && p[len] == '"';
+}
+
+/* Does string i start with a digit (an edge named by an index, as a
+ * FixedArray's internal ones are)? In place. */
+static int digit_name(const struct heap *h, uint32_t i)
+{
+	uint64_t n;
+	const uint8_t *p = raw_str(h, i, &n);
+
+	return p != NULL && *p >= '0' && *p <= '9';
+}
+
 /* String i of the snapshot, decoded, appended to out (at most max). */
 static int v8_str(const struct heap *h, uint32_t i, struct sbuf *out, size_t max)
 {
@@ -365,17 +397,6 @@ static void make_traces(struct v8b *b)
 
 /* ---- edges ---- */
 
-/* One weak edge, while a node's are put in target order. */
-struct wedge { node_t dst; uint32_t name; uint8_t type; };
-
-static int cmp_wedge(const void *x, const void *y, void *ctx)
-{
-	const struct wedge *a = x, *b = y;
-
-	(void)ctx;
-	return a->dst < b->dst ? -1 : a->dst > b->dst;
-}
-
 static void root_edge(struct v8b *b, uint32_t e, node_t t, struct root *out)
 {
 	const struct v8_snap *s = b->s;
@@ -414,82 +435,42 @@ static int cmp_sedge(const void *x, const void *y, void *ctx)
 	return a->to < b->to ? -1 : a->to > b->to;
 }
 
-/* A node's edges in target order, their names along: the order the
- * dominator pass leaves out[] in (it rebuilds it from in[]), so that
- * out_name[] stays parallel to it. Equal targets keep their order. */
-static void sort_targets(struct heap *h, struct v8_data *d, edge_t from, edge_t to)
+/* A node's n edges (their targets, names and types, three parallel
+ * arrays) in target order, equal targets in their order: the order the
+ * dominator pass leaves out[] in (it rebuilds it from in[]), so that the
+ * names stay parallel to it. The strong edges' out[] and the weak ones'
+ * weak_dst[] alike. */
+static void sort_by_target(node_t *to, uint32_t *name, uint8_t *type, size_t n)
 {
-	edge_t n = to - from;
 	int sorted = 1;
 
-	for (edge_t i = from + 1; i < to && sorted; i++)
-		sorted = h->out[i - 1] <= h->out[i];
+	for (size_t i = 1; i < n && sorted; i++)
+		sorted = to[i - 1] <= to[i];
 	if (sorted)
 		return;
 	if (n <= SMALL_RUN) { /* most nodes: a stable insertion sort in place */
-		for (edge_t i = from + 1; i < to; i++) {
-			node_t x = h->out[i];
-			uint32_t nm = d->out_name[i];
-			uint8_t ty = d->out_type[i];
-			edge_t j = i;
-			for (; j > from && h->out[j - 1] > x; j--) {
-				h->out[j] = h->out[j - 1];
-				d->out_name[j] = d->out_name[j - 1];
-				d->out_type[j] = d->out_type[j - 1];
+		for (size_t i = 1; i < n; i++) {
+			struct sedge x = { to[i], name[i], type[i] };
+			size_t j = i;
+			for (; j > 0 && to[j - 1] > x.to; j--) {
+				to[j] = to[j - 1];
+				name[j] = name[j - 1];
+				type[j] = type[j - 1];
 			}
-			h->out[j] = x;
-			d->out_name[j] = nm;
-			d->out_type[j] = ty;
+			to[j] = x.to;
+			name[j] = x.name;
+			type[j] = x.type;
 		}
 		return;
 	}
 	struct sedge *t = xmalloc(n * sizeof *t);
-	for (edge_t i = 0; i < n; i++)
-		t[i] = (struct sedge){ h->out[from + i], d->out_name[from + i], d->out_type[from + i] };
-	hw_merge_sort(t, n, sizeof *t, cmp_sedge, NULL);
-	for (edge_t i = 0; i < n; i++) {
-		h->out[from + i] = t[i].to;
-		d->out_name[from + i] = t[i].name;
-		d->out_type[from + i] = t[i].type;
-	}
-	free(t);
-}
-
-/* The same for a node's weak edges, h->weak_*[from, to). */
-static void sort_weak(struct heap *h, struct v8_data *d, uint64_t from, uint64_t to)
-{
-	size_t n = (size_t)(to - from);
-	int sorted = 1;
-
-	for (uint64_t i = from + 1; i < to && sorted; i++)
-		sorted = h->weak_dst[i - 1] <= h->weak_dst[i];
-	if (sorted)
-		return;
-	if (n <= SMALL_RUN) {
-		for (uint64_t i = from + 1; i < to; i++) {
-			node_t x = h->weak_dst[i];
-			uint32_t nm = d->weak_name[i];
-			uint8_t ty = d->weak_type[i];
-			uint64_t j = i;
-			for (; j > from && h->weak_dst[j - 1] > x; j--) {
-				h->weak_dst[j] = h->weak_dst[j - 1];
-				d->weak_name[j] = d->weak_name[j - 1];
-				d->weak_type[j] = d->weak_type[j - 1];
-			}
-			h->weak_dst[j] = x;
-			d->weak_name[j] = nm;
-			d->weak_type[j] = ty;
-		}
-		return;
-	}
-	struct wedge *t = xmalloc(n * sizeof *t);
 	for (size_t i = 0; i < n; i++)
-		t[i] = (struct wedge){ h->weak_dst[from + i], d->weak_name[from + i], d->weak_type[from + i] };
-	hw_merge_sort(t, n, sizeof *t, cmp_wedge, NULL);
+		t[i] = (struct sedge){ to[i], name[i], type[i] };
+	hw_merge_sort(t, n, sizeof *t, cmp_sedge, NULL);
 	for (size_t i = 0; i < n; i++) {
-		h->weak_dst[from + i] = t[i].dst;
-		d->weak_name[from + i] = t[i].name;
-		d->weak_type[from + i] = t[i].type;
+		to[i] = t[i].to;
+		name[i] = t[i].name;
+		type[i] = t[i].type;
 	}
 	free(t);
 }
@@ -576,8 +557,10 @@ static void make_edges(struct v8b *b, const uint32_t *n2o)
 				d->out_type[at++] = t;
 			}
 		}
-		sort_targets(h, d, h->out_start[v], at);
-		sort_weak(h, d, wfrom, wat);
+		edge_t from = h->out_start[v];
+		sort_by_target(h->out + from, d->out_name + from, d->out_type + from, at - from);
+		sort_by_target(h->weak_dst + wfrom, d->weak_name + wfrom, d->weak_type + wfrom,
+			       (size_t)(wat - wfrom));
 	}
 #undef EDGES_OF
 	h->out_start[h->n] = at;
@@ -717,17 +700,11 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 static node_t edge_named(const struct heap *h, node_t v, const char *name)
 {
 	const struct v8_data *d = h->fmt_data;
-	struct sbuf sb;
-	node_t t = HW_NONE;
 
-	sbuf_init(&sb);
-	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1] && t == HW_NONE; e++) {
-		sbuf_reset(&sb);
-		if (v8_str(h, d->out_name[e], &sb, 16) == 0 && strcmp(sb.buf, name) == 0)
-			t = h->out[e];
-	}
-	sbuf_free(&sb);
-	return t;
+	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1]; e++)
+		if (name_is(h, d->out_name[e], name))
+			return h->out[e];
+	return HW_NONE;
 }
 
 /* A concatenated string's text: its parts, "first" then "second",
@@ -827,7 +804,7 @@ static void v8_edge_label(const struct heap *h, node_t src, node_t dst, struct s
 {
 	const struct v8_data *d = h->fmt_data;
 
-	/* a node's edges are in target order (sort_targets) */
+	/* a node's edges are in target order (sort_by_target) */
 	edge_t s = h->out_start[src], n = h->out_start[src + 1] - s;
 	edge_t e = s + (edge_t)lower_bound_u32(h->out + s, n, dst);
 	if (e < s + n && h->out[e] == dst) {
@@ -843,15 +820,6 @@ static void v8_edge_label(const struct heap *h, node_t src, node_t dst, struct s
 	sbuf_adds(out, "<?>");
 }
 
-/* Is string i's first character a digit (an internal edge named by an
- * index, as a FixedArray's are)? Read in place: no decoding. */
-static int digit_name(const struct heap *h, uint32_t i)
-{
-	const struct v8_data *d = h->fmt_data;
-	uint64_t at = i < d->nstr ? d->str_off[i] : UINT64_MAX;
-
-	return at < h->size - 1 && h->map[at + 1] >= '0' && h->map[at + 1] <= '9';
-}
 
 /* V8's arrays as the views count them: an "array" node (a FixedArray:
  * elements, properties, a hash table's store, ...) with its references
@@ -876,15 +844,9 @@ static int64_t v8_array_length(const struct heap *h, node_t v, uint8_t *elem_typ
 		*elem_type = T_OBJECT;
 		return n;
 	}
-	if (t == d->nt_native) {
-		struct sbuf sb;
-		sbuf_init(&sb);
-		int store = v8_str(h, d->node_name[v], &sb, 64) == 0 && strcmp(sb.buf, "system / JSArrayBufferData") == 0;
-		sbuf_free(&sb);
-		if (store) {
-			*elem_type = T_BYTE;
-			return h->node_shallow[v];
-		}
+	if (t == d->nt_native && name_is(h, d->node_name[v], "system / JSArrayBufferData")) {
+		*elem_type = T_BYTE;
+		return h->node_shallow[v];
 	}
 	return -1;
 }

@@ -5,15 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t fnv(const char *s, size_t n)
-{
-	uint64_t x = 1469598103934665603ull;
-
-	for (size_t i = 0; i < n; i++)
-		x = (x ^ (uint8_t)s[i]) * 1099511628211ull;
-	return x;
-}
-
 static void names_rehash(struct nametab *t)
 {
 	struct heap *h = t->h;
@@ -26,7 +17,7 @@ static void names_rehash(struct nametab *t)
 		if (off == HW_NONE)
 			continue;
 		const char *s = h->names + off;
-		size_t j = fnv(s, strlen(s)) & (cap - 1);
+		size_t j = hw_fnv(s, strlen(s)) & (cap - 1);
 		while (nh[j] != HW_NONE)
 			j = (j + 1) & (cap - 1);
 		nh[j] = off;
@@ -56,7 +47,7 @@ uint32_t names_intern(struct nametab *t, const char *s, size_t len)
 	}
 	if (t->hash == NULL || t->hash_used * 2 >= t->hash_cap)
 		names_rehash(t);
-	size_t j = fnv(s, len) & (t->hash_cap - 1);
+	size_t j = hw_fnv(s, len) & (t->hash_cap - 1);
 	for (; t->hash[j] != HW_NONE; j = (j + 1) & (t->hash_cap - 1)) {
 		const char *q = h->names + t->hash[j];
 		if (strncmp(q, s, len) == 0 && q[len] == '\0')

@@ -353,15 +353,6 @@ static int cmp_sval(const void *a, const void *b)
 	return x->v < y->v ? -1 : x->v > y->v;
 }
 
-static uint64_t text_hash(const char *s, size_t n)
-{
-	uint64_t x = 1469598103934665603ull;
-
-	for (size_t i = 0; i < n; i++)
-		x = (x ^ (uint8_t)s[i]) * 1099511628211ull;
-	return x;
-}
-
 static int run_dupstr_values(struct heap *h, const struct objset *set, struct insp_result *r,
 			     struct progress *p)
 {
@@ -381,7 +372,7 @@ static int run_dupstr_values(struct heap *h, const struct objset *set, struct in
 		if (heap_string(h, v, &a, SIZE_MAX) < 0)
 			continue;
 		VEC_GROW(sv, n, cap);
-		sv[n++] = (struct sval){ text_hash(a.buf, a.len), a.len, v };
+		sv[n++] = (struct sval){ hw_fnv(a.buf, a.len), a.len, v };
 	}
 	hw_qsort(sv, n, sizeof *sv, cmp_sval);
 	node_t *m = xmalloc((n + 1) * sizeof *m);
@@ -389,12 +380,17 @@ static int run_dupstr_values(struct heap *h, const struct objset *set, struct in
 		size_t j = i + 1;
 		while (j < n && sv[j].hash == sv[i].hash && sv[j].len == sv[i].len)
 			j++;
+		if (j - i < 2) { /* a value seen once: nothing to decode again */
+			i = j;
+			continue;
+		}
 		/* the run's members equal to its first (a hash collision apart) */
-		size_t k = 0;
-		uint64_t shallow = 0;
+		size_t k = 1;
+		uint64_t shallow = h->node_shallow[sv[i].v];
+		m[0] = sv[i].v;
 		sbuf_reset(&a);
 		heap_string(h, sv[i].v, &a, SIZE_MAX);
-		for (size_t q = i; q < j; q++) {
+		for (size_t q = i + 1; q < j; q++) {
 			sbuf_reset(&b);
 			heap_string(h, sv[q].v, &b, SIZE_MAX);
 			if (b.len == a.len && memcmp(a.buf, b.buf, a.len) == 0) {

@@ -231,15 +231,6 @@ static void walk_free(struct walk *w)
 	sbuf_free(&w->tmp);
 }
 
-static size_t str_hash(const char *s)
-{
-	uint64_t x = 1469598103934665603ull;
-
-	for (; *s != '\0'; s++)
-		x = (x ^ (uint8_t)*s) * 1099511628211ull;
-	return (size_t)x;
-}
-
 static void strs_rehash(struct walk *w)
 {
 	size_t cap = w->strs_hcap ? w->strs_hcap * 2 : 256;
@@ -249,7 +240,7 @@ static void strs_rehash(struct walk *w)
 	memset(w->strs_hash, 0xff, cap * sizeof *w->strs_hash);
 	w->strs_hcap = cap;
 	for (size_t i = 0; i < w->nstrs; i++) {
-		size_t j = str_hash(w->strs[i]) & (cap - 1);
+		size_t j = hw_fnv(w->strs[i], strlen(w->strs[i])) & (cap - 1);
 		while (w->strs_hash[j] != HW_NONE)
 			j = (j + 1) & (cap - 1);
 		w->strs_hash[j] = (uint32_t)i;
@@ -262,7 +253,7 @@ static uint32_t intern(struct walk *w, const char *s)
 {
 	if (w->nstrs * 2 >= w->strs_hcap)
 		strs_rehash(w);
-	size_t j = str_hash(s) & (w->strs_hcap - 1);
+	size_t j = hw_fnv(s, strlen(s)) & (w->strs_hcap - 1);
 	for (; w->strs_hash[j] != HW_NONE; j = (j + 1) & (w->strs_hcap - 1))
 		if (strcmp(w->strs[w->strs_hash[j]], s) == 0)
 			return L_STR | w->strs_hash[j];
