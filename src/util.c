@@ -65,6 +65,66 @@ void *xmalloc(size_t n)
 	return huge(p, n);
 }
 
+static size_t page_bytes(void)
+{
+	static size_t page;
+
+	if (page == 0) {
+		long n = sysconf(_SC_PAGESIZE);
+		page = n > 0 ? (size_t)n : 4096;
+	}
+	return page;
+}
+
+static size_t pages_of(size_t n)
+{
+	size_t pg = page_bytes();
+
+	return n == 0 ? pg : (n + pg - 1) & ~(pg - 1);
+}
+
+void *big_alloc(size_t n)
+{
+	void *p = mmap(NULL, pages_of(n), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		oom(n);
+		hw_fatal("out of memory mapping %zu bytes", n);
+	}
+	return huge(p, n);
+}
+
+void *big_resize(void *p, size_t old, size_t n)
+{
+	if (p == NULL)
+		return big_alloc(n);
+	if (pages_of(n) <= pages_of(old)) { /* smaller: the pages past n go */
+		if (pages_of(n) < pages_of(old))
+			munmap((char *)p + pages_of(n), pages_of(old) - pages_of(n));
+		return p;
+	}
+	void *q = big_alloc(n);
+	memcpy(q, p, old < n ? old : n);
+	big_free(p, old);
+	return q;
+}
+
+void big_release(void *p, size_t from, size_t to)
+{
+	uintptr_t pg = page_bytes();
+	uintptr_t a = ((uintptr_t)p + from + pg - 1) & ~(pg - 1);
+	uintptr_t e = ((uintptr_t)p + to) & ~(pg - 1);
+
+	if (p != NULL && e > a)
+		madvise((void *)a, e - a, MADV_DONTNEED);
+}
+
+void big_free(void *p, size_t n)
+{
+	if (p != NULL)
+		munmap(p, pages_of(n));
+}
+
 void *xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);

@@ -19,6 +19,15 @@ void *xreallocarray(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Arrays in a mapping of their own, for a column that is read once in
+ * order: the part read can be let go while the rest is still read
+ * (big_release: the whole pages within bytes [from, to) of p), which
+ * memory from malloc does not allow. n bytes; the size is passed back
+ * to big_resize and big_free. They never return NULL, as xmalloc. */
+void *big_alloc(size_t n);
+void *big_resize(void *p, size_t old, size_t n);
+void big_release(void *p, size_t from, size_t to);
+void big_free(void *p, size_t n);
 void hw_set_cleanup(void (*fn)(void));
 /* Called with the size when an allocation fails, before the program
  * ends: a front end that can drop what it was doing unwinds from it (the

@@ -481,6 +481,147 @@ static void gz_dumps(void)
 	ck_assert_msg(system("sh " TEST_SRCDIR "/gz-dump.sh " GZDIR) == 0, "gz-dump.sh failed");
 }
 
+
+
+/* The reader lets the file's pages go behind it (they come back from
+ * the page cache when read again): a snapshot of some 17 MB whose
+ * edges come first (before the nodes they point into, so that they are
+ * read again after them, from pages let go by then), opens to the same
+ * answers as in the usual order. A binary tree of 600,000 objects of
+ * four classes, edges back up among the first ones, every tenth a
+ * string. */
+static void wide_tree(const char *path, int reverse)
+{
+	const unsigned n = 600000;
+	struct sbuf nodes, edges;
+	sbuf_init(&nodes);
+	sbuf_init(&edges);
+	/* node 0: the root, edge to node 1; node i > 0: edges to 2i, 2i+1
+	 * (elements) and, for i < 100, back to node i / 2 (property "up") */
+	sbuf_adds(&nodes, "[9,0,1,0,1");
+	sbuf_adds(&edges, "[1,0,5");
+	for (unsigned i = 1; i < n; i++) {
+		unsigned kids = (2 * i < n) + (2 * i + 1 < n), up = i < 100 && i > 1;
+		sbuf_printf(&nodes, ",\n%u,%u,%u,%u,%u", i % 10 == 0 ? 2 : 3, i % 10 == 0 ? 5 : 1 + i % 4,
+			    2 * i + 1, 16 + i % 7 * 8, kids + up);
+		for (unsigned k = 0; k < kids; k++)
+			sbuf_printf(&edges, ",1,%u,%u", k, (2 * i + k) * 5);
+		if (up)
+			sbuf_printf(&edges, ",2,6,%u", i / 2 * 5);
+	}
+	sbuf_adds(&nodes, "]");
+	sbuf_adds(&edges, "]");
+	const char *meta =
+		"{\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\"],"
+		"\"node_types\":[[\"hidden\",\"array\",\"string\",\"object\",\"code\",\"closure\",\"regexp\","
+		"\"number\",\"native\",\"synthetic\"],\"string\",\"number\",\"number\",\"number\"],"
+		"\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],"
+		"\"edge_types\":[[\"context\",\"element\",\"property\",\"internal\",\"hidden\",\"shortcut\","
+		"\"weak\"],\"string_or_number\",\"node\"]}}";
+	const char *strings = "[\"\",\"Alpha\",\"Beta\",\"Gamma\",\"Delta\",\"some text\",\"up\"]";
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	if (reverse)
+		fprintf(f, "{\"snapshot\":%s,\"strings\":%s,\"edges\":%s,\n\"nodes\":%s}", meta, strings,
+			edges.buf, nodes.buf);
+	else
+		fprintf(f, "{\"snapshot\":%s,\n\"nodes\":%s,\n\"edges\":%s,\"strings\":%s}", meta, nodes.buf,
+			edges.buf, strings);
+	ck_assert_int_eq(fclose(f), 0);
+	sbuf_free(&nodes);
+	sbuf_free(&edges);
+}
+
+START_TEST(test_v8_read_twice)
+{
+	static const char *const cmds[] = { "classes -n 10", "biggest -n 8", "paths %s 0x95", "info" };
+	char path[2][256], args[512];
+	int st;
+
+	for (int r = 0; r < 2; r++) {
+		snprintf(path[r], sizeof path[r], TEST_BUILDDIR "/dumps/v8order-%d.heapsnapshot", r);
+		wide_tree(path[r], r);
+	}
+	for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+		char *out[2];
+		for (int r = 0; r < 2; r++) {
+			char cmd[128];
+			snprintf(cmd, sizeof cmd, cmds[c], path[r]);
+			snprintf(args, sizeof args, "-q %s %s", strncmp(cmd, "paths", 5) ? cmd : "", path[r]);
+			if (strncmp(cmd, "paths", 5) == 0)
+				snprintf(args, sizeof args, "-q %s", cmd);
+			out[r] = hw(args, &st);
+			ck_assert_msg(st == 0, "%s: %s", args, out[r]);
+			/* the dump's own name is no answer */
+			char *p;
+			while ((p = strstr(out[r], path[r])) != NULL)
+				memset(p, '-', strlen(path[r]));
+		}
+		ck_assert_msg(strcmp(out[0], out[1]) == 0, "%s:\n%s\n---\n%s", cmds[c], out[0], out[1]);
+		if (c == 0) /* and right: 540,000 objects of four classes, 60,000 strings */
+			ck_assert_msg(strstr(out[0], "\nBeta         150000") && strstr(out[0], "\n(string)      59999"),
+				      "%s", out[0]);
+		if (c == 2) /* node 0x95 (74) is under 37, 18, 9, 4, 2, 1: seven steps */
+			ck_assert_msg(strstr(out[0], "   1     6  0x95"), "%s", out[0]);
+		free(out[0]);
+		free(out[1]);
+	}
+}
+END_TEST
+
+/* Numbers past what the reader packs: V8's ids are 32-bit and an edge's
+ * type goes in the low bits of its name's word, but a file may have an
+ * id past 2^32 and an element index past 2^29; such a file is read
+ * into wider arrays. The same snapshot with small numbers (packed) and
+ * with large ones: each view shows the numbers as the file has them. */
+START_TEST(test_v8_wide_numbers)
+{
+	static const char meta[] =
+		"\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\"],"
+		"\"node_types\":[[\"hidden\",\"array\",\"string\",\"object\",\"code\",\"closure\",\"regexp\","
+		"\"number\",\"native\",\"synthetic\"],\"string\",\"number\",\"number\",\"number\"],"
+		"\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],"
+		"\"edge_types\":[[\"context\",\"element\",\"property\",\"internal\",\"hidden\",\"shortcut\","
+		"\"weak\"],\"string_or_number\",\"node\"]}";
+	/* root -> Holder (id ID) -[ELEM]-> Leaf (id 9); Holder -tail-> an
+	 * array (id 11) -[ELEM]-> Leaf */
+	static const struct { const char *id, *hex, *elem; } v[] = {
+		{ "5", "0x5", "6" }, { "4294967301", "0x100000005", "600000000" }
+	};
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+		char path[256], args[512], want[64];
+		int st;
+		snprintf(path, sizeof path, TEST_BUILDDIR "/dumps/v8wide-%zu.heapsnapshot", i);
+		FILE *f = fopen(path, "w");
+		ck_assert_ptr_nonnull(f);
+		fprintf(f, "{\"snapshot\":{%s,\"node_count\":4,\"edge_count\":4},"
+			"\"nodes\":[9,0,1,0,1, 3,1,%s,20,2, 3,2,9,30,0, 1,3,11,16,1],"
+			"\"edges\":[1,1,5, 1,%s,10, 2,4,15, 1,%s,10],"
+			"\"strings\":[\"\",\"Holder\",\"Leaf\",\"(array)\",\"tail\"]}",
+			meta, v[i].id, v[i].elem, v[i].elem);
+		ck_assert_int_eq(fclose(f), 0);
+
+		snprintf(args, sizeof args, "-q paths %s 0x9", path);
+		char *out = hw(args, &st);
+		ck_assert_int_eq(st, 0);
+		snprintf(want, sizeof want, "%s  Holder  [%s]", v[i].hex, v[i].elem);
+		ck_assert_msg(strstr(out, want) != NULL, "want '%s' in:\n%s", want, out);
+		free(out);
+		/* found by its id, its references named and followed */
+		snprintf(args, sizeof args, "-q -f csv %s -e 'object %s | referents'", path, v[i].id);
+		out = hw(args, &st);
+		ck_assert_int_eq(st, 0);
+		ck_assert_msg(strstr(out, "\nLeaf,1,30,") && strstr(out, "\n(array),1,16,"), "%s", out);
+		free(out);
+		snprintf(args, sizeof args, "-q inspect %s largest-arrays", path);
+		out = hw(args, &st);
+		ck_assert_int_eq(st, 0);
+		ck_assert_msg(strstr(out, "(array)[1] @0xb") != NULL, "%s", out);
+		free(out);
+	}
+}
+END_TEST
+
 /* heapwalk's stdout for args on dump: the same, byte for byte, as on
  * `same`. */
 static void same_stdout(const char *args, const char *dump, const char *same, int cache)
@@ -580,6 +721,8 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_v8_allocations);
 	tcase_add_test(tc, test_v8_browser_80x24);
 	tcase_add_test(tc, test_v8_browser_inspections);
+	tcase_add_test(tc, test_v8_wide_numbers);
+	tcase_add_test(tc, test_v8_read_twice);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("gzip");
 	tcase_set_timeout(tc, 600);

@@ -36,7 +36,7 @@ static void parse_bytes(struct parsed *p, const char *name, const void *data, si
 	p->size = n;
 	p->w.quiet = 1;
 	sbuf_init(&p->err);
-	p->rc = v8_parse(name, p->map, n, &p->s, NULL, &p->w, &p->err);
+	p->rc = v8_parse(name, p->map, n, 0, &p->s, NULL, &p->w, &p->err);
 }
 
 static void parsed_free(struct parsed *p)

@@ -45,14 +45,37 @@ struct v8_data {
 	int nt_string, nt_cons, nt_sliced, nt_object, nt_native, nt_array;
 	uint32_t *node_name; /* per node: string index of its name */
 	uint8_t *node_type;  /* per node: index into node_types */
-	uint32_t *out_name;  /* per strong edge (h->out): string or element index */
-	uint8_t *out_type;   /* per strong edge: index into edge_types */
+	/* per strong edge (h->out): its name (a string or element index)
+	 * and type (an index into edge_types), read by edge_nt(): in one
+	 * word, the type in the low PACK_BITS bits, when all fit (out_type
+	 * NULL), else in two arrays */
+	uint32_t *out_name;
+	uint8_t *out_type;
 	uint32_t *weak_name; /* per weak edge (h->weak_*) */
 	uint8_t *weak_type;
 	uint32_t *node_trace; /* per node: its trace_node_id; NULL without allocation tracking */
+	uint32_t *id32;       /* per node: its id, when every id fits (else h->node_id) */
 };
 
 enum { RK_V8_GC = 0x200, RK_V8_USER = 0x201, RK_V8_EMBEDDER = 0x202 };
+
+#define PACK_BITS 3                       /* V8 has 7 edge types */
+#define PACK_NONE ((1u << PACK_BITS) - 1) /* the packed type of none (UINT8_MAX) */
+#define PACK_NAMES (UINT32_MAX >> PACK_BITS) /* the packed name of none (HW_NONE) */
+
+/* Strong edge e's name and type. */
+static inline uint32_t edge_nt(const struct v8_data *d, edge_t e, uint8_t *type)
+{
+	uint32_t w = d->out_name[e];
+
+	if (d->out_type != NULL) {
+		*type = d->out_type[e];
+		return w;
+	}
+	*type = (w & PACK_NONE) == PACK_NONE ? UINT8_MAX : (uint8_t)(w & PACK_NONE);
+	w >>= PACK_BITS;
+	return w == PACK_NAMES ? HW_NONE : w;
+}
 
 static int type_index(char **names, unsigned n, const char *want)
 {
@@ -206,98 +229,148 @@ static uint32_t node_class(struct v8b *b, uint32_t o)
 /* ---- nodes: sorted by id ---- */
 
 /* Sort ords[0..n) by keys (LSD radix, 11 bits a pass, only the passes
- * the largest key needs). */
-static void radix_by_key(uint64_t *keys, uint32_t *ords, size_t n)
-{
-	uint64_t max = 0;
-	uint64_t *k2 = xmalloc((n + 1) * sizeof *k2);
-	uint32_t *o2 = xmalloc((n + 1) * sizeof *o2);
-	size_t cnt[2048];
-
-	for (size_t i = 0; i < n; i++)
-		max |= keys[i];
-	uint64_t *ks = keys, *kd = k2;
-	uint32_t *os = ords, *od = o2;
-	for (unsigned sh = 0; sh < 64 && (max >> sh) != 0; sh += 11) {
-		memset(cnt, 0, sizeof cnt);
-		for (size_t i = 0; i < n; i++)
-			cnt[ks[i] >> sh & 2047]++;
-		size_t sum = 0;
-		for (size_t i = 0; i < 2048; i++) {
-			size_t c = cnt[i];
-			cnt[i] = sum;
-			sum += c;
-		}
-		for (size_t i = 0; i < n; i++) {
-			size_t at = cnt[ks[i] >> sh & 2047]++;
-			kd[at] = ks[i];
-			od[at] = os[i];
-		}
-		uint64_t *kt = ks;
-		uint32_t *ot = os;
-		ks = kd, kd = kt;
-		os = od, od = ot;
+ * the largest key needs), for keys of 32 and of 64 bits. */
+#define RADIX_BY_KEY(fn, key_t)                                                 \
+	static void fn(key_t *keys, uint32_t *ords, size_t n)                    \
+	{                                                                        \
+		key_t max = 0, *k2 = xmalloc((n + 1) * sizeof *k2);              \
+		uint32_t *o2 = xmalloc((n + 1) * sizeof *o2);                    \
+		size_t cnt[2048];                                                \
+                                                                                 \
+		for (size_t i = 0; i < n; i++)                                   \
+			max |= keys[i];                                          \
+		key_t *ks = keys, *kd = k2, *kt;                                 \
+		uint32_t *os = ords, *od = o2, *ot;                              \
+		for (unsigned sh = 0; sh < 8 * sizeof max && (max >> sh) != 0; sh += 11) { \
+			memset(cnt, 0, sizeof cnt);                              \
+			for (size_t i = 0; i < n; i++)                           \
+				cnt[ks[i] >> sh & 2047]++;                       \
+			for (size_t i = 0, sum = 0, c; i < 2048; i++) {          \
+				c = cnt[i];                                      \
+				cnt[i] = sum;                                    \
+				sum += c;                                        \
+			}                                                        \
+			for (size_t i = 0; i < n; i++) {                         \
+				size_t at = cnt[ks[i] >> sh & 2047]++;           \
+				kd[at] = ks[i];                                  \
+				od[at] = os[i];                                  \
+			}                                                        \
+			kt = ks, ks = kd, kd = kt;                               \
+			ot = os, os = od, od = ot;                               \
+		}                                                                \
+		if (ks != keys) { /* an odd number of passes */                  \
+			memcpy(keys, ks, n * sizeof *keys);                      \
+			memcpy(ords, os, n * sizeof *ords);                      \
+		}                                                                \
+		free(k2);                                                        \
+		free(o2);                                                        \
 	}
-	if (ks != keys) { /* an odd number of passes */
-		memcpy(keys, ks, n * sizeof *keys);
-		memcpy(ords, os, n * sizeof *ords);
-	}
-	free(k2);
-	free(o2);
-}
+RADIX_BY_KEY(radix_by_key32, uint32_t)
+RADIX_BY_KEY(radix_by_key64, uint64_t)
 
-/* Node v of the heap is snapshot node n2o[v]; o2n the other way (the
- * root is node 0). The ids are sorted where the heap keeps them, and
- * the snapshot's column of ids goes before the heap's others come. */
-static void make_nodes(struct v8b *b, uint32_t *n2o, uint32_t *o2n)
+/* The heap's order of the snapshot's nodes: by id (V8's are 32-bit
+ * numbers, SnapshotObjectId, kept so in d->id32 unless a file has
+ * larger ones, then in h->node_id). n2o[v]: the snapshot node of heap
+ * node v (the root's is node 0). The column of ids goes. */
+static void sort_nodes(struct v8b *b, uint32_t *n2o)
 {
 	struct heap *h = b->h;
 	struct v8_snap *s = b->s;
 	uint32_t root = (uint32_t)s->root_index;
-	size_t n = 0;
-	h->node_id = xmalloc(((size_t)s->nnodes + 1) * sizeof *h->node_id);
-	uint64_t *keys = h->node_id + 1;
+	uint64_t max = 0;
+	size_t n = 0, dup = 0;
 
 	for (uint32_t o = 0; o < s->nnodes; o++)
 		if (o != root) {
-			keys[n] = s->nid[o];
+			max = s->nid[o] > max ? s->nid[o] : max;
 			n2o[1 + n++] = o;
 		}
-	free(s->nid);
-	s->nid = NULL;
-	radix_by_key(keys, n2o + 1, n);
+	n2o[0] = root;
 	h->n = (node_t)n + 1;
-	h->node_class = xmalloc((n + 1) * sizeof *h->node_class);
-	h->node_shallow = xmalloc((n + 1) * sizeof *h->node_shallow);
-	h->node_kind = xmalloc(n + 1);
-	b->d->node_name = xmalloc((n + 1) * sizeof *b->d->node_name);
-	b->d->node_type = xmalloc(n + 1);
-	h->node_id[0] = 0;
-	h->node_class[0] = HW_NONE;
-	h->node_shallow[0] = 0;
-	h->node_kind[0] = NK_ROOT;
-	b->d->node_name[0] = HW_NONE;
-	b->d->node_type[0] = UINT8_MAX;
-	o2n[root] = 0;
-	size_t dup = 0;
-	for (node_t v = 1; v < h->n; v++) {
-		uint32_t o = n2o[v];
-		o2n[o] = v;
-		if (v > 1 && h->node_id[v] == h->node_id[v - 1] && dup++ < 3)
+	if (max <= UINT32_MAX) {
+		uint32_t *keys = b->d->id32 = xmalloc((n + 1) * sizeof *keys);
+		for (size_t i = 1; i <= n; i++)
+			keys[i] = (uint32_t)s->nid[n2o[i]];
+		free(s->nid);
+		s->nid = NULL;
+		keys[0] = 0;
+		radix_by_key32(keys + 1, n2o + 1, n);
+	} else {
+		uint64_t *keys = h->node_id = xmalloc((n + 1) * sizeof *keys);
+		for (size_t i = 1; i <= n; i++)
+			keys[i] = s->nid[n2o[i]];
+		free(s->nid);
+		s->nid = NULL;
+		keys[0] = 0;
+		radix_by_key64(keys + 1, n2o + 1, n);
+	}
+	for (node_t v = 2; v < h->n; v++)
+		if (heap_node_id(h, v) == heap_node_id(h, v - 1) && dup++ < 3)
 			warn_add(&h->warn, "%s: node %u: id %llu twice; a search by id finds one of them",
-				 h->path, o, (unsigned long long)h->node_id[v]);
-		uint32_t c = node_class(b, o);
+				 h->path, n2o[v], (unsigned long long)heap_node_id(h, v));
+}
+
+/* A column of the snapshot's nodes in the heap's order (n2o), root
+ * (node 0) given; the snapshot's column goes. */
+static uint32_t *permute32(uint32_t **col, const uint32_t *n2o, node_t n, uint32_t root)
+{
+	uint32_t *out = xmalloc(((size_t)n + 1) * sizeof *out);
+
+	out[0] = root;
+	for (node_t v = 1; v < n; v++)
+		out[v] = (*col)[n2o[v]];
+	free(*col);
+	*col = NULL;
+	return out;
+}
+
+static uint8_t *permute8(uint8_t **col, const uint32_t *n2o, node_t n, uint8_t root)
+{
+	uint8_t *out = xmalloc((size_t)n + 1);
+
+	out[0] = root;
+	for (node_t v = 1; v < n; v++)
+		out[v] = (*col)[n2o[v]];
+	free(*col);
+	*col = NULL;
+	return out;
+}
+
+/* The heap's nodes: sorted by id (sort_nodes), their classes, sizes,
+ * names and types; o2n the other way from n2o. The snapshot's node
+ * columns go one by one as the heap's are made, so that the two sets
+ * are never whole at once. */
+static void make_nodes(struct v8b *b, uint32_t *n2o, uint32_t *o2n, int tracked)
+{
+	struct heap *h = b->h;
+	struct v8_snap *s = b->s;
+	struct v8_data *d = b->d;
+
+	sort_nodes(b, n2o);
+	o2n[n2o[0]] = 0;
+	for (node_t v = 1; v < h->n; v++)
+		o2n[n2o[v]] = v;
+	h->node_class = xmalloc(((size_t)h->n + 1) * sizeof *h->node_class);
+	h->node_class[0] = HW_NONE;
+	for (node_t v = 1; v < h->n; v++) {
+		uint32_t o = n2o[v], c = node_class(b, o);
 		h->node_class[v] = c;
-		h->node_shallow[v] = s->nsize[o];
 		h->cls[c].count++;
 		h->cls[c].shallow_total += s->nsize[o];
 		h->total_shallow += s->nsize[o];
-		h->node_kind[v] = NK_INSTANCE;
-		b->d->node_name[v] = s->nname[o];
-		b->d->node_type[v] = s->ntype[o];
-		if (b->d->node_trace != NULL)
-			b->d->node_trace[v] = s->ntrace[o];
 	}
+	free(s->ndetached);
+	s->ndetached = NULL;
+	h->node_shallow = permute32(&s->nsize, n2o, h->n, 0);
+	d->node_name = permute32(&s->nname, n2o, h->n, HW_NONE);
+	d->node_type = permute8(&s->ntype, n2o, h->n, UINT8_MAX);
+	if (tracked)
+		d->node_trace = permute32(&s->ntrace, n2o, h->n, 0);
+	free(s->ntrace);
+	s->ntrace = NULL;
+	h->node_kind = xmalloc((size_t)h->n + 1);
+	memset(h->node_kind, NK_INSTANCE, (size_t)h->n + 1);
+	h->node_kind[0] = NK_ROOT;
 }
 
 /* ---- allocation stacks (node --track-heap-objects) ---- */
@@ -397,13 +470,12 @@ static void make_traces(struct v8b *b)
 
 /* ---- edges ---- */
 
-static void root_edge(struct v8b *b, uint32_t e, node_t t, struct root *out)
+static void root_edge(struct v8b *b, uint8_t type, node_t t, struct root *out)
 {
-	const struct v8_snap *s = b->s;
 	uint16_t kind = RK_V8_EMBEDDER;
 	struct sbuf sb;
 
-	if (s->etype[e] == b->d->et_shortcut) {
+	if (type == b->d->et_shortcut) {
 		kind = RK_V8_USER;
 	} else {
 		sbuf_init(&sb);
@@ -436,10 +508,9 @@ static int cmp_sedge(const void *x, const void *y, void *ctx)
 }
 
 /* A node's n edges (their targets, names and types, three parallel
- * arrays) in target order, equal targets in their order: the order the
+ * arrays; no types when packed with the names) in target order, equal targets in their order: the order the
  * dominator pass leaves out[] in (it rebuilds it from in[]), so that the
- * names stay parallel to it. The strong edges' out[] and the weak ones'
- * weak_dst[] alike. */
+ * names stay parallel to it. */
 static void sort_by_target(node_t *to, uint32_t *name, uint8_t *type, size_t n)
 {
 	int sorted = 1;
@@ -450,131 +521,170 @@ static void sort_by_target(node_t *to, uint32_t *name, uint8_t *type, size_t n)
 		return;
 	if (n <= SMALL_RUN) { /* most nodes: a stable insertion sort in place */
 		for (size_t i = 1; i < n; i++) {
-			struct sedge x = { to[i], name[i], type[i] };
+			struct sedge x = { to[i], name[i], type ? type[i] : 0 };
 			size_t j = i;
 			for (; j > 0 && to[j - 1] > x.to; j--) {
 				to[j] = to[j - 1];
 				name[j] = name[j - 1];
-				type[j] = type[j - 1];
+				if (type)
+					type[j] = type[j - 1];
 			}
 			to[j] = x.to;
 			name[j] = x.name;
-			type[j] = x.type;
+			if (type)
+				type[j] = x.type;
 		}
 		return;
 	}
 	struct sedge *t = xmalloc(n * sizeof *t);
 	for (size_t i = 0; i < n; i++)
-		t[i] = (struct sedge){ to[i], name[i], type[i] };
+		t[i] = (struct sedge){ to[i], name[i], type ? type[i] : 0 };
 	hw_merge_sort(t, n, sizeof *t, cmp_sedge, NULL);
 	for (size_t i = 0; i < n; i++) {
 		to[i] = t[i].to;
 		name[i] = t[i].name;
-		type[i] = t[i].type;
+		if (type)
+			type[i] = t[i].type;
 	}
 	free(t);
 }
 
-/* The edges' targets as the heap's nodes (o2n), in place: 0 for no node
- * or the root (such an edge is dropped). o2n can go after this. */
-static void remap_targets(struct v8_snap *s, const uint32_t *o2n)
+struct wedge { node_t src, to; uint32_t name; uint8_t type; };
+
+static int cmp_wedge(const void *x, const void *y, void *ctx)
 {
-	for (uint32_t e = 0; e < s->nedges; e++)
-		s->eto[e] = s->eto[e] < s->nnodes ? o2n[s->eto[e]] : 0;
+	const struct wedge *a = x, *b = y;
+
+	(void)ctx;
+	if (a->src != b->src)
+		return a->src < b->src ? -1 : 1;
+	return a->to < b->to ? -1 : a->to > b->to;
 }
 
+/* The weak edges of the file's order, by source then target (equal
+ * ones in their order), into the heap's weak_*[]. */
+static void place_weak(struct heap *h, struct v8_data *d, struct wedge *w, uint64_t n)
+{
+	hw_merge_sort(w, n, sizeof *w, cmp_wedge, NULL);
+	h->nweak = n;
+	h->weak_src = xmalloc((n + 1) * sizeof *h->weak_src);
+	h->weak_dst = xmalloc((n + 1) * sizeof *h->weak_dst);
+	h->weak_rule = xmalloc((n + 1) * sizeof *h->weak_rule);
+	d->weak_name = xmalloc((n + 1) * sizeof *d->weak_name);
+	d->weak_type = xmalloc(n + 1);
+	for (uint64_t i = 0; i < n; i++) {
+		h->weak_src[i] = w[i].src;
+		h->weak_dst[i] = w[i].to;
+		h->weak_rule[i] = WEAK_BUILTIN;
+		d->weak_name[i] = w[i].name;
+		d->weak_type[i] = w[i].type;
+	}
+}
+
+#define RELEASE_EVERY (1u << 20) /* edges read between lettings go of their columns */
+
 /* The heap's references of the snapshot's edges: out[] (with each
- * edge's name and type) and weak_*[], node by node in the heap's order
- * (n2o), each node's in target order; the root's edges are the GC roots.
- * Memory is the build's peak here: the snapshot's edge columns are
- * freed as soon as they are read, nedges_of becomes each node's first
- * edge in place, and every array is allocated at its final size. */
-static void make_edges(struct v8b *b, const uint32_t *n2o)
+ * edge's name and type) and weak_*[], each node's in target order; the
+ * root's edges are the GC roots. o2n: a snapshot node's heap node (the
+ * root's 0). Memory is the build's peak here, so the snapshot's edges
+ * are read in their order, twice (counted, then placed), and their
+ * columns let go behind the second reading; every array of the heap is
+ * allocated at its final size. */
+static void make_edges(struct v8b *b, const uint32_t *o2n)
 {
 	struct heap *h = b->h;
 	struct v8_snap *s = b->s;
 	struct v8_data *d = b->d;
-	uint32_t *first = s->nedges_of; /* counts, made first edges in place */
-	uint64_t pos = 0, nstrong = 0, nweak = 0, dropped = 0;
 	uint32_t root = (uint32_t)s->root_index;
+	uint64_t nweak = 0, dropped = 0, e = 0, done = 0;
+	edge_t *start = xcalloc((size_t)h->n + 1, sizeof *start), sum = 0;
+	int pack = d->n_edge_types <= PACK_NONE;
 
+	/* each node's strong edges counted (at its own index), the others */
 	for (uint32_t o = 0; o < s->nnodes; o++) {
-		uint32_t n = first[o];
-		first[o] = (uint32_t)pos;
-		for (uint32_t e = (uint32_t)pos; e < pos + n && o != root; e++) {
-			if (s->eto[e] == 0)
-				dropped++;
+		uint64_t end = e + s->nedges_of[o];
+		for (; e < end; e++) {
+			uint32_t t = s->eto[e];
+			if (t >= s->nnodes || t == root)
+				dropped += o != root;
+			else if (o == root)
+				h->nroot_rec++;
 			else if (s->etype[e] == d->et_weak)
 				nweak++;
-			else
-				nstrong += s->etype[e] != d->et_shortcut;
+			else if (s->etype[e] != d->et_shortcut) {
+				start[o2n[o]]++;
+				pack &= s->ename[e] < PACK_NAMES || s->ename[e] == HW_NONE;
+			}
 		}
-		pos += n;
 	}
-#define EDGES_OF(o) ((o) + 1 < s->nnodes ? first[(o) + 1] : s->nedges)
-	/* the root's edges: GC roots */
-	h->root_rec = xmalloc(((size_t)(EDGES_OF(root) - first[root]) + 1) * sizeof *h->root_rec);
-	for (uint32_t e = first[root]; e < EDGES_OF(root); e++)
-		if (s->eto[e] != 0 && s->etype[e] != d->et_weak)
-			root_edge(b, e, s->eto[e], &h->root_rec[h->nroot_rec++]);
+	for (node_t v = 0; v < h->n; v++) {
+		edge_t c = start[v];
+		start[v] = sum;
+		sum += c;
+	}
+	start[h->n] = sum;
+	h->root_rec = xmalloc((h->nroot_rec + 1) * sizeof *h->root_rec);
+	h->nroot_rec = 0;
+	h->out = xmalloc(((size_t)sum + 1) * sizeof *h->out);
+	d->out_name = xmalloc(((size_t)sum + 1) * sizeof *d->out_name);
+	d->out_type = pack ? NULL : xmalloc((size_t)sum + 1);
+	struct wedge *weak = xmalloc((nweak + 1) * sizeof *weak);
+	uint64_t w = 0;
+	/* placed: start[v] moves to the end of v's edges */
+	e = 0;
+	for (uint32_t o = 0; o < s->nnodes; o++) {
+		uint64_t end = e + s->nedges_of[o];
+		node_t v = o2n[o];
+		for (; e < end; e++) {
+			uint32_t t = s->eto[e];
+			uint8_t type = s->etype[e];
+			if (t >= s->nnodes || t == root)
+				continue;
+			if (o == root) {
+				if (type != d->et_weak)
+					root_edge(b, type, o2n[t], &h->root_rec[h->nroot_rec++]);
+			} else if (type == d->et_weak) {
+				weak[w++] = (struct wedge){ v, o2n[t], s->ename[e], type };
+			} else if (type != d->et_shortcut) {
+				edge_t at = start[v]++;
+				h->out[at] = o2n[t];
+				if (pack)
+					d->out_name[at] = (s->ename[e] == HW_NONE ? PACK_NAMES : s->ename[e]) << PACK_BITS |
+							  (type == UINT8_MAX ? PACK_NONE : type);
+				else {
+					d->out_name[at] = s->ename[e];
+					d->out_type[at] = type;
+				}
+			}
+		}
+		if (e - done >= RELEASE_EVERY) {
+			v8_snap_release_edges(s, done, e);
+			done = e;
+		}
+	}
+	v8_snap_free_edges(s);
+	free(s->nedges_of);
+	s->nedges_of = NULL;
+	for (node_t v = h->n; v > 0; v--)
+		start[v] = start[v - 1];
+	start[0] = 0;
+	h->out_start = start;
+	h->nedges = sum;
+	for (node_t v = 1; v < h->n; v++)
+		sort_by_target(h->out + start[v], d->out_name + start[v], pack ? NULL : d->out_type + start[v],
+			       start[v + 1] - start[v]);
+	place_weak(h, d, weak, nweak);
+	free(weak);
 	hw_qsort(h->root_rec, h->nroot_rec, sizeof *h->root_rec, cmp_rootrec);
 	size_t k = 0;
 	for (size_t i = 0; i < h->nroot_rec; i++)
 		if (k == 0 || cmp_rootrec(&h->root_rec[k - 1], &h->root_rec[i]) != 0)
 			h->root_rec[k++] = h->root_rec[i];
 	h->nroot_rec = k;
-	/* everyone else's, in node order */
-	h->out_start = xmalloc(((size_t)h->n + 1) * sizeof *h->out_start);
-	h->out = xmalloc((nstrong + 1) * sizeof *h->out);
-	d->out_name = xmalloc((nstrong + 1) * sizeof *d->out_name);
-	d->out_type = xmalloc(nstrong + 1);
-	h->nweak = nweak;
-	h->weak_src = xmalloc((nweak + 1) * sizeof *h->weak_src);
-	h->weak_dst = xmalloc((nweak + 1) * sizeof *h->weak_dst);
-	h->weak_rule = xmalloc((nweak + 1) * sizeof *h->weak_rule);
-	d->weak_name = xmalloc((nweak + 1) * sizeof *d->weak_name);
-	d->weak_type = xmalloc(nweak + 1);
-	edge_t at = 0;
-	uint64_t wat = 0;
-	h->out_start[0] = h->out_start[1] = 0;
-	for (node_t v = 1; v < h->n; v++) {
-		uint32_t o = n2o[v];
-		uint64_t wfrom = wat;
-		h->out_start[v] = at;
-		for (uint32_t e = first[o]; e < EDGES_OF(o); e++) {
-			uint8_t t = s->etype[e];
-			node_t to = s->eto[e];
-			if (to == 0) { /* no node, or the root: counted above */
-			} else if (t == d->et_weak) {
-				h->weak_src[wat] = v;
-				h->weak_dst[wat] = to;
-				h->weak_rule[wat] = WEAK_BUILTIN;
-				d->weak_name[wat] = s->ename[e];
-				d->weak_type[wat++] = t;
-			} else if (t != d->et_shortcut) {
-				h->out[at] = to;
-				d->out_name[at] = s->ename[e];
-				d->out_type[at++] = t;
-			}
-		}
-		edge_t from = h->out_start[v];
-		sort_by_target(h->out + from, d->out_name + from, d->out_type + from, at - from);
-		sort_by_target(h->weak_dst + wfrom, d->weak_name + wfrom, d->weak_type + wfrom,
-			       (size_t)(wat - wfrom));
-	}
-#undef EDGES_OF
-	h->out_start[h->n] = at;
-	h->nedges = at;
 	h->dangling_refs = dropped;
 	if (dropped > 0)
 		warn_add(&h->warn, "%s: %llu edges to no node (or to the root) dropped", h->path,
 			 (unsigned long long)dropped);
-	free(s->etype);
-	free(s->ename);
-	free(s->eto);
-	free(s->nedges_of);
-	s->etype = NULL;
-	s->ename = s->eto = s->nedges_of = NULL;
 }
 
 /* ---- the format's operations ---- */
@@ -607,6 +717,7 @@ static void v8_free(struct heap *h)
 	free(d->weak_name);
 	free(d->weak_type);
 	free(d->node_trace);
+	free(d->id32);
 	free(d);
 	h->fmt_data = NULL;
 }
@@ -616,7 +727,7 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	struct v8_snap s;
 	struct v8_data *d;
 
-	if (v8_parse(h->path, h->map, h->size, &s, p, &h->warn, err) < 0)
+	if (v8_parse(h->path, h->map, h->size, 1, &s, p, &h->warn, err) < 0)
 		return -1;
 	if (s.nnodes == 0 || s.root_index >= s.nnodes) {
 		char *ep = esc_str(h->path);
@@ -659,34 +770,19 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	memset(b.cls_of_type, 0xff, sizeof b.cls_of_type);
 	uint32_t *n2o = xmalloc(((size_t)s.nnodes + 1) * sizeof *n2o);
 	uint32_t *o2n = xmalloc(((size_t)s.nnodes + 1) * sizeof *o2n);
-	if (tracking(&s))
-		d->node_trace = xmalloc(((size_t)s.nnodes + 1) * sizeof *d->node_trace);
+	int tracked = tracking(&s);
 	progress_begin(p, "nodes", s.nnodes, "nodes");
-	make_nodes(&b, n2o, o2n);
+	make_nodes(&b, n2o, o2n, tracked);
 	progress_end(p);
-	if (d->node_trace != NULL) {
-		d->node_trace[0] = 0;
+	if (tracked)
 		make_traces(&b);
-	}
-	/* what the nodes' columns had the heap has now: their memory goes
-	 * before the references are made (the peak of the build) */
 	free(b.cls_of_str);
 	b.cls_of_str = NULL;
-	free(s.ntype);
-	free(s.nname);
-	free(s.nid);
-	free(s.nsize);
-	free(s.ntrace);
-	free(s.ndetached);
-	s.ntype = s.ndetached = NULL;
-	s.nname = s.nsize = s.ntrace = NULL;
-	s.nid = NULL;
-	remap_targets(&s, o2n);
-	free(o2n);
-	progress_begin(p, "references", s.nedges, "edges");
-	make_edges(&b, n2o);
-	progress_end(p);
 	free(n2o);
+	progress_begin(p, "references", s.nedges, "edges");
+	make_edges(&b, o2n);
+	progress_end(p);
+	free(o2n);
 	free(b.cls_of_str);
 	free(b.mkey);
 	free(b.mval);
@@ -701,8 +797,10 @@ static node_t edge_named(const struct heap *h, node_t v, const char *name)
 {
 	const struct v8_data *d = h->fmt_data;
 
+	uint8_t t;
+
 	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1]; e++)
-		if (name_is(h, d->out_name[e], name))
+		if (name_is(h, edge_nt(d, e, &t), name))
 			return h->out[e];
 	return HW_NONE;
 }
@@ -784,13 +882,15 @@ static int v8_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 		return -1;
 	sbuf_init(&sb);
 	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1]; e++, n++) {
-		struct hvalue val = { .type = T_OBJECT, .v.id = h->node_id[h->out[e]] };
+		struct hvalue val = { .type = T_OBJECT, .v.id = heap_node_id(h, h->out[e]) };
 		sbuf_reset(&sb);
-		edge_name(h, d->out_type[e], d->out_name[e], &sb);
+		uint8_t t;
+		uint32_t name = edge_nt(d, e, &t);
+		edge_name(h, t, name, &sb);
 		fn(arg, sb.buf, &val);
 	}
 	for (uint64_t i = heap_weak_first(h, v); i < h->nweak && h->weak_src[i] == v; i++, n++) {
-		struct hvalue val = { .type = T_OBJECT, .v.id = h->node_id[h->weak_dst[i]] };
+		struct hvalue val = { .type = T_OBJECT, .v.id = heap_node_id(h, h->weak_dst[i]) };
 		sbuf_reset(&sb);
 		sbuf_adds(&sb, "weak ");
 		edge_name(h, d->weak_type[i], d->weak_name[i], &sb);
@@ -808,7 +908,9 @@ static void v8_edge_label(const struct heap *h, node_t src, node_t dst, struct s
 	edge_t s = h->out_start[src], n = h->out_start[src + 1] - s;
 	edge_t e = s + (edge_t)lower_bound_u32(h->out + s, n, dst);
 	if (e < s + n && h->out[e] == dst) {
-		edge_name(h, d->out_type[e], d->out_name[e], out);
+		uint8_t t;
+		uint32_t name = edge_nt(d, e, &t);
+		edge_name(h, t, name, out);
 		return;
 	}
 	for (uint64_t i = heap_weak_first(h, src); i < h->nweak && h->weak_src[i] == src; i++)
@@ -836,8 +938,9 @@ static int64_t v8_array_length(const struct heap *h, node_t v, uint8_t *elem_typ
 	if (t == d->nt_array) {
 		int64_t n = 0;
 		for (edge_t e = h->out_start[v]; e < h->out_start[v + 1]; e++) {
-			int et = d->out_type[e];
-			n += et == d->et_element || (et == d->et_internal && digit_name(h, d->out_name[e]));
+			uint8_t et;
+			uint32_t name = edge_nt(d, e, &et);
+			n += et == d->et_element || (et == d->et_internal && digit_name(h, name));
 		}
 		for (uint64_t i = heap_weak_first(h, v); i < h->nweak && h->weak_src[i] == v; i++)
 			n += digit_name(h, d->weak_name[i]);
@@ -849,6 +952,13 @@ static int64_t v8_array_length(const struct heap *h, node_t v, uint8_t *elem_typ
 		return h->node_shallow[v];
 	}
 	return -1;
+}
+
+static uint64_t v8_node_id(const struct heap *h, node_t v)
+{
+	const struct v8_data *d = h->fmt_data;
+
+	return d->id32[v];
 }
 
 static uint32_t v8_alloc_trace(const struct heap *h, node_t v)
@@ -875,6 +985,7 @@ const struct format_ops v8_format = {
 	.probe = v8_probe,
 	.header = v8_header,
 	.parse = v8_parse_heap,
+	.node_id = v8_node_id,
 	.fields = v8_fields,
 	.array_length = v8_array_length,
 	.string_value = v8_string_value,

@@ -22,8 +22,11 @@ static void *resize(void *a, uint64_t n, size_t elem)
 
 static void tick(struct rd *r, uint64_t i)
 {
-	if ((i & 0xffff) == 0)
-		progress_update(r->pr, pos(r));
+	if ((i & 0x3fff) == 0) {
+		v8s_window(r);
+		if ((i & 0xffff) == 0)
+			progress_update(r->pr, pos(r));
+	}
 }
 
 static uint32_t clamp32(uint64_t v, struct clamps *c)
@@ -163,11 +166,32 @@ static inline uint32_t ordinal(uint64_t v, unsigned nf, uint64_t inv, uint32_t n
 	return q * nf == v && q < nnodes ? (uint32_t)q : HW_NONE;
 }
 
+/* The edge columns are big_alloc'd, so that the heap's build can let
+ * go of what it has read (v8_snap_release_edges). */
 static void edges_resize(struct v8_snap *s, uint64_t cap)
 {
-	s->etype = resize(s->etype, cap, sizeof *s->etype);
-	s->ename = resize(s->ename, cap, sizeof *s->ename);
-	s->eto = resize(s->eto, cap, sizeof *s->eto);
+	cap = cap ? cap : 1;
+	s->etype = big_resize(s->etype, s->ecap * sizeof *s->etype, cap * sizeof *s->etype);
+	s->ename = big_resize(s->ename, s->ecap * sizeof *s->ename, cap * sizeof *s->ename);
+	s->eto = big_resize(s->eto, s->ecap * sizeof *s->eto, cap * sizeof *s->eto);
+	s->ecap = cap;
+}
+
+void v8_snap_release_edges(struct v8_snap *s, uint64_t from, uint64_t to)
+{
+	big_release(s->etype, from * sizeof *s->etype, to * sizeof *s->etype);
+	big_release(s->ename, from * sizeof *s->ename, to * sizeof *s->ename);
+	big_release(s->eto, from * sizeof *s->eto, to * sizeof *s->eto);
+}
+
+void v8_snap_free_edges(struct v8_snap *s)
+{
+	big_free(s->etype, s->ecap * sizeof *s->etype);
+	big_free(s->ename, s->ecap * sizeof *s->ename);
+	big_free(s->eto, s->ecap * sizeof *s->eto);
+	s->etype = NULL;
+	s->ename = s->eto = NULL;
+	s->ecap = 0;
 }
 
 int v8s_read_edges(struct rd *r)

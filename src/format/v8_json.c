@@ -356,23 +356,46 @@ static void map_advice(const uint8_t *map, uint64_t size, int advice)
 		madvise((void *)(uintptr_t)map, (size_t)size, advice);
 }
 
-int v8_parse(const char *path, const uint8_t *map, uint64_t size, struct v8_snap *s,
-	     struct progress *p, struct warnings *w, struct sbuf *err)
-{
-	struct rd r = { .base = map, .p = map, .end = map + size, .path = path, .s = s, .pr = p, .w = w,
-			.err = err };
-
-	memset(s, 0, sizeof *s);
-	s->meta_node_count = s->meta_edge_count = s->meta_trace_function_count = UINT64_MAX;
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22
 #endif
-	/* the pass reads every page: faulting them in one call saves a fault
-	 * per few pages, up to a size that surely fits in memory */
-	if (size <= (uint64_t)8 << 30)
-		map_advice(map, size, MADV_POPULATE_READ);
+#define AHEAD ((uint64_t)16 << 20) /* bytes faulted in ahead of the reader */
+#define BEHIND ((uint64_t)4 << 20)  /* and kept behind it */
+#define PAGE ((uint64_t)4096)
+
+void v8s_window(struct rd *r)
+{
+	uint64_t at = pos(r), size = (uint64_t)(r->end - r->base);
+
+	if (((uintptr_t)r->base & (PAGE - 1)) != 0)
+		return;
+	if (at + AHEAD / 2 > r->ahead && r->ahead < size) {
+		uint64_t from = r->ahead > at ? r->ahead : at & ~(PAGE - 1);
+		uint64_t to = at + AHEAD < size ? at + AHEAD : size;
+		if (to > from)
+			madvise((void *)(uintptr_t)(r->base + from), (size_t)(to - from), MADV_POPULATE_READ);
+		r->ahead = to;
+	}
+	if (r->drop && at > r->behind + 2 * BEHIND) {
+		uint64_t to = (at - BEHIND) & ~(PAGE - 1);
+		madvise((void *)(uintptr_t)(r->base + r->behind), (size_t)(to - r->behind), MADV_DONTNEED);
+		r->behind = to;
+	}
+}
+
+int v8_parse(const char *path, const uint8_t *map, uint64_t size, int drop, struct v8_snap *s,
+	     struct progress *p, struct warnings *w, struct sbuf *err)
+{
+	struct rd r = { .base = map, .p = map, .end = map + size, .path = path, .s = s, .pr = p, .w = w,
+			.err = err, .drop = drop };
+
+	memset(s, 0, sizeof *s);
+	s->meta_node_count = s->meta_edge_count = s->meta_trace_function_count = UINT64_MAX;
+	/* the pass reads every page: v8s_window faults them in a window at
+	 * a time ahead of it (a fault per few pages saved) */
 	map_advice(map, size, MADV_SEQUENTIAL);
 	progress_begin(p, "parse", size, "MB");
+	v8s_window(&r);
 	read_top(&r);
 	if (r.have_meta) {
 		read_later(&r);
@@ -399,8 +422,9 @@ static void free_names(char **v, unsigned n)
 void v8_snap_free(struct v8_snap *s)
 {
 	void *arrays[] = { s->ntype, s->nname, s->nid, s->nsize, s->nedges_of, s->ntrace, s->ndetached,
-			   s->etype, s->ename, s->eto, s->str_off, s->trace_function_infos, s->trace_tree,
-			   s->locations, s->samples };
+			   s->str_off, s->trace_function_infos, s->trace_tree, s->locations, s->samples };
+
+	v8_snap_free_edges(s);
 
 	free_names(s->node_types, s->n_node_types);
 	free_names(s->edge_types, s->n_edge_types);

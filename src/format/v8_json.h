@@ -47,6 +47,7 @@ struct v8_snap {
 	 * eto: the target's node ordinal (to_node / node_fields), HW_NONE
 	 * when to_node is not a node's record. */
 	uint8_t *etype; uint32_t *ename; uint32_t *eto;
+	uint64_t ecap; /* records the edge columns have room for */
 	/* File offset of each string's opening quote; UINT64_MAX for an
 	 * entry of "strings" that is no string. */
 	uint64_t *str_off; uint32_t nstr;
@@ -80,8 +81,11 @@ struct v8_snap {
  * each problem a warning "PATH: offset N: what" added to w; or -1, with
  * one line "PATH: offset N: what" in err, when nothing usable is there
  * (no JSON object, no or bad snapshot.meta); s is then left empty. On
- * 0 the caller frees s with v8_snap_free. p may be NULL. */
-int v8_parse(const char *path, const uint8_t *map, uint64_t size, struct v8_snap *s,
+ * 0 the caller frees s with v8_snap_free. p may be NULL. drop: map is
+ * a read-only mapping of a file, whose pages the pass lets go behind it
+ * (the file is never resident whole; what is read again later comes
+ * back from the page cache); 0 for memory of any other kind. */
+int v8_parse(const char *path, const uint8_t *map, uint64_t size, int drop, struct v8_snap *s,
 	     struct progress *p, struct warnings *w, struct sbuf *err);
 
 /* Is this the start of a V8 snapshot? By content, not by name: '{',
@@ -97,6 +101,12 @@ int v8_probe(const uint8_t *head, size_t n);
  * unchanged) when off holds no quote or the string is unterminated
  * before size or has a bad escape. */
 long v8_string(const uint8_t *map, uint64_t size, uint64_t off, struct sbuf *out, size_t max);
+
+/* Edges [from, to) are read: the whole pages of the columns within let
+ * go (they read as zeros from now on). */
+void v8_snap_release_edges(struct v8_snap *s, uint64_t from, uint64_t to);
+/* The edge columns freed (v8_snap_free does it too). */
+void v8_snap_free_edges(struct v8_snap *s);
 
 /* Frees the arrays; s is left zeroed. Accepts a zeroed struct. */
 void v8_snap_free(struct v8_snap *s);

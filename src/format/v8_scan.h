@@ -31,6 +31,10 @@ struct rd {
 	uint8_t numeric_name[256]; /* edge types whose name_or_index is an index */
 	/* numbers that were no unsigned integer, in the array being read */
 	uint64_t odd, odd_at;
+	/* the pages of the file around the reader (v8s_window): faulted in
+	 * up to `ahead`; with `drop`, let go below `behind` */
+	int drop;
+	uint64_t ahead, behind;
 };
 
 static inline uint64_t pos(const struct rd *r)
@@ -54,6 +58,12 @@ static inline uint32_t sat32(uint64_t v)
 {
 	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
+
+/* Keep the file's pages around the reader resident: the next few MB
+ * faulted in at once, and with r->drop those well behind it let go (a
+ * read-only file mapping: they come back from the page cache if read
+ * again). Called often; does something every few MB. */
+void v8s_window(struct rd *r);
 
 /* A problem that ends the value being read (r->stop): before meta the
  * error of the whole parse (the first problem only), after it a
