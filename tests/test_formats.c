@@ -569,6 +569,53 @@ START_TEST(test_v8_read_twice)
 }
 END_TEST
 
+
+/* Nodes come sorted by id into the heap, whatever the file's order:
+ * V8's own (ascending, or nearly: a few runs, merged) and any other (a
+ * radix sort). Ids in three ascending runs and in a scattered order;
+ * each object found by its id has the class and size the file gave it. */
+START_TEST(test_v8_id_order)
+{
+	static const char meta[] =
+		"\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\"],"
+		"\"node_types\":[[\"hidden\",\"array\",\"string\",\"object\",\"code\",\"closure\",\"regexp\","
+		"\"number\",\"native\",\"synthetic\"],\"string\",\"number\",\"number\",\"number\"],"
+		"\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],"
+		"\"edge_types\":[[\"context\",\"element\",\"property\",\"internal\",\"hidden\",\"shortcut\","
+		"\"weak\"],\"string_or_number\",\"node\"]}";
+	const unsigned n = 5000;
+
+	for (int order = 0; order < 2; order++) {
+		char path[256], args[512];
+		int st;
+		snprintf(path, sizeof path, TEST_BUILDDIR "/dumps/v8ids-%d.heapsnapshot", order);
+		FILE *f = fopen(path, "w");
+		ck_assert_ptr_nonnull(f);
+		/* node i (1..n-1): class C<i % 7>, size i, id id_of(i); the root
+		 * holds each through an element edge */
+		fprintf(f, "{\"snapshot\":{%s},\"nodes\":[9,0,1,0,%u", meta, n - 1);
+		for (unsigned i = 1; i < n; i++) {
+			unsigned id = order == 0 ? 3 + 2 * ((i + n / 3) % n) : 3 + 2 * (i * 2741u % 7919u);
+			fprintf(f, ",3,%u,%u,%u,0", 1 + i % 7, id, i);
+		}
+		fprintf(f, "],\"edges\":[");
+		for (unsigned i = 1; i < n; i++)
+			fprintf(f, "%s1,%u,%u", i > 1 ? "," : "", i, i * 5);
+		fprintf(f, "],\"strings\":[\"\",\"C0\",\"C1\",\"C2\",\"C3\",\"C4\",\"C5\",\"C6\"]}");
+		ck_assert_int_eq(fclose(f), 0);
+		for (unsigned i = 1; i < n; i += 611) {
+			unsigned id = order == 0 ? 3 + 2 * ((i + n / 3) % n) : 3 + 2 * (i * 2741u % 7919u);
+			snprintf(args, sizeof args, "-q -f csv %s -e 'object %u'", path, id);
+			char *out = hw(args, &st), want[64];
+			ck_assert_int_eq(st, 0);
+			snprintf(want, sizeof want, "\nC%u,1,%u,", i % 7, i);
+			ck_assert_msg(strstr(out, want) != NULL, "id %u: want '%s' in:\n%s", id, want + 1, out);
+			free(out);
+		}
+	}
+}
+END_TEST
+
 /* Numbers past what the reader packs: V8's ids are 32-bit and an edge's
  * type goes in the low bits of its name's word, but a file may have an
  * id past 2^32 and an element index past 2^29; such a file is read
@@ -723,6 +770,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_v8_browser_inspections);
 	tcase_add_test(tc, test_v8_wide_numbers);
 	tcase_add_test(tc, test_v8_read_twice);
+	tcase_add_test(tc, test_v8_id_order);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("gzip");
 	tcase_set_timeout(tc, 600);

@@ -268,6 +268,60 @@ static uint32_t node_class(struct v8b *b, uint32_t o)
 RADIX_BY_KEY(radix_by_key32, uint32_t)
 RADIX_BY_KEY(radix_by_key64, uint64_t)
 
+#define MERGE_RUNS_MAX 64 /* ascending runs of keys, up to which they are merged */
+
+/* Sort ords[0..n) by keys: V8 writes its nodes nearly in id order (one
+ * or two ascending runs), which a few merges of the runs put in order
+ * faster than a radix sort's passes; more runs, the radix sort. */
+static void sort_by_key32(uint32_t *keys, uint32_t *ords, size_t n)
+{
+	size_t runs = n > 0;
+
+	for (size_t i = 1; i < n; i++)
+		runs += keys[i] < keys[i - 1];
+	if (runs <= 1)
+		return;
+	if (runs > MERGE_RUNS_MAX) {
+		radix_by_key32(keys, ords, n);
+		return;
+	}
+	size_t at[MERGE_RUNS_MAX + 1], r = 0;
+	at[r++] = 0;
+	for (size_t i = 1; i < n; i++)
+		if (keys[i] < keys[i - 1])
+			at[r++] = i;
+	at[r] = n;
+	uint32_t *k2 = xmalloc((n + 1) * sizeof *k2), *o2 = xmalloc((n + 1) * sizeof *o2);
+	uint32_t *ks = keys, *os = ords, *kd = k2, *od = o2, *t;
+	while (r > 1) { /* runs 2i and 2i+1 into one; an odd last one copied */
+		size_t nr = 0;
+		for (size_t i = 0; i < r; i += 2) {
+			size_t a = at[i], am = at[i + 1], b = i + 1 < r ? at[i + 1] : am,
+			       bm = i + 1 < r ? at[i + 2] : am, o = a;
+			while (a < am && b < bm) {
+				size_t f = ks[b] < ks[a] ? b++ : a++;
+				kd[o] = ks[f];
+				od[o++] = os[f];
+			}
+			for (; a < am; a++, o++)
+				kd[o] = ks[a], od[o] = os[a];
+			for (; b < bm; b++, o++)
+				kd[o] = ks[b], od[o] = os[b];
+			at[nr++] = at[i];
+		}
+		at[nr] = n;
+		r = nr;
+		t = ks, ks = kd, kd = t;
+		t = os, os = od, od = t;
+	}
+	if (ks != keys) {
+		memcpy(keys, ks, n * sizeof *keys);
+		memcpy(ords, os, n * sizeof *ords);
+	}
+	free(k2);
+	free(o2);
+}
+
 /* The heap's order of the snapshot's nodes: by id (V8's are 32-bit
  * numbers, SnapshotObjectId, kept so in d->id32 unless a file has
  * larger ones, then in h->node_id). n2o[v]: the snapshot node of heap
@@ -294,7 +348,7 @@ static void sort_nodes(struct v8b *b, uint32_t *n2o)
 		free(s->nid);
 		s->nid = NULL;
 		keys[0] = 0;
-		radix_by_key32(keys + 1, n2o + 1, n);
+		sort_by_key32(keys + 1, n2o + 1, n);
 	} else {
 		uint64_t *keys = h->node_id = xmalloc((n + 1) * sizeof *keys);
 		for (size_t i = 1; i <= n; i++)
@@ -305,7 +359,8 @@ static void sort_nodes(struct v8b *b, uint32_t *n2o)
 		radix_by_key64(keys + 1, n2o + 1, n);
 	}
 	for (node_t v = 2; v < h->n; v++)
-		if (heap_node_id(h, v) == heap_node_id(h, v - 1) && dup++ < 3)
+		if ((h->node_id != NULL ? h->node_id[v] == h->node_id[v - 1] : b->d->id32[v] == b->d->id32[v - 1]) &&
+		    dup++ < 3)
 			warn_add(&h->warn, "%s: node %u: id %llu twice; a search by id finds one of them",
 				 h->path, n2o[v], (unsigned long long)heap_node_id(h, v));
 }
