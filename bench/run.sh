@@ -38,8 +38,10 @@ timed() {
 # the same workload as the JDK writes it (jcmd -gz=1: members of ~1 MiB
 # each); both kept between runs. Each opened cold (no cache, no inflated
 # copy: --no-cache inflates into a temporary file), then once to write
-# the cache and the inflated copy, then reopened from the cache, beside
-# the plain dump's same three.
+# the cache (and the inflated copy of the one member, the index of the
+# JDK's many), then reopened from the cache, beside the plain dump's
+# same three; then a view that reads every string's record from the
+# dump (duplicate-strings), the JDK's read at random through its index.
 plain=$out/bench-1000.hprof
 if [ -x /usr/bin/time ] && [ -f "$plain" ]; then
 	echo "== gzip HPROF, the 1 GB workload"
@@ -58,7 +60,9 @@ if [ -x /usr/bin/time ] && [ -f "$plain" ]; then
 		timed "${k}_cold_open" "$build/heapwalk" -q --no-cache info "$f"
 		timed "${k}_first_open_writing_cache" "$build/heapwalk" -q info "$f"
 		timed "${k}_cached_reopen" "$build/heapwalk" -q info "$f"
-		rm -f "$f.inflated"
+		timed "${k}_cached_duplicate_strings" "$build/heapwalk" -q inspect "$f" duplicate-strings
+		echo "${k}_kept_beside_the_cache_mb: $(cat "$f.inflated" "$f.gzi" 2>/dev/null | wc -c | awk '{ printf "%.1f", $1 / 1048576 }')"
+		rm -f "$f.inflated" "$f.gzi"
 		[ "$f" = "$plain" ] || rm -f "$f.hwi" # the plain dump's stays: the redraw below uses it
 	done
 fi

@@ -2,6 +2,12 @@
 #include "config.h"
 #include "util.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -457,6 +463,92 @@ static struct {
 	volatile size_t len;
 } watched[MAP_WATCHED];
 static volatile int watched_last = -1;
+
+/* ---- temporary files ---- */
+
+/* The temporary file being written, for the signal handlers: a TERM
+ * or ^C in the middle removes it, then the signal does what it did. */
+static volatile sig_atomic_t tmp_live;
+static char tmp_name[PATH_MAX];
+static const int tmp_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ, SIGALRM,
+				   SIGUSR1, SIGUSR2 };
+#define NTMPSIG (sizeof tmp_signals / sizeof tmp_signals[0])
+static struct sigaction tmp_saved[NTMPSIG];
+
+static void tmp_on_signal(int sig)
+{
+	if (tmp_live)
+		unlink(tmp_name);
+	tmp_live = 0;
+	for (size_t i = 0; i < NTMPSIG; i++)
+		if (tmp_signals[i] == sig)
+			sigaction(sig, &tmp_saved[i], NULL); /* the front end's, or the default */
+	raise(sig);
+}
+
+int tmp_guard(const char *tmp)
+{
+	struct sigaction sa;
+
+	if (strlen(tmp) >= sizeof tmp_name)
+		return -1;
+	memcpy(tmp_name, tmp, strlen(tmp) + 1);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = tmp_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NTMPSIG; i++) {
+		sigaction(tmp_signals[i], NULL, &tmp_saved[i]);
+		if (tmp_saved[i].sa_handler != SIG_IGN) /* an ignored one stays ignored */
+			sigaction(tmp_signals[i], &sa, NULL);
+	}
+	tmp_live = 1;
+	return 0;
+}
+
+void tmp_unguard(void)
+{
+	tmp_live = 0;
+	for (size_t i = 0; i < NTMPSIG; i++)
+		sigaction(tmp_signals[i], &tmp_saved[i], NULL);
+}
+
+void tmp_remove_stale(const char *prefix)
+{
+	const char *slash = strrchr(prefix, '/');
+	char *dir = slash ? xstrndup(prefix, (size_t)(slash - prefix) + (slash == prefix)) : xstrdup(".");
+	const char *pre = slash ? slash + 1 : prefix;
+	size_t np = strlen(pre);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		char *end;
+		if (strncmp(e->d_name, pre, np) != 0)
+			continue;
+		long pid = strtol(e->d_name + np, &end, 10);
+		if ((*end != '\0' && strcmp(end, ".tmp") != 0) || pid <= 0 || end == e->d_name + np ||
+		    (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+			continue;
+		struct stat st;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_uid == geteuid())
+			unlinkat(dirfd(d), e->d_name, 0);
+	}
+	if (d != NULL)
+		closedir(d);
+	free(dir);
+}
+
+static int (*volatile fault_fixer)(const void *addr);
+
+void map_fault_fixer(int (*fix)(const void *addr)) { fault_fixer = fix; }
+
+int map_fault_fix(const void *addr)
+{
+	int (*fix)(const void *) = fault_fixer;
+
+	return fix != NULL && addr != NULL && fix(addr);
+}
 
 void map_watch(const void *map, uint64_t size, const char *path)
 {

@@ -79,6 +79,21 @@ char *esc_str(const char *s);
  * ("heapwalk: FILE: the dump file changed or shrank while being read
  * (SIGBUS)", escaped) is made when it is watched, since a handler can
  * only write (each is watched before anything reads it). */
+/* A temporary file being written: a TERM or ^C meanwhile removes it,
+ * then the signal does what it did (one file at a time). 0, or -1 when
+ * the name is too long to keep. */
+int tmp_guard(const char *path);
+void tmp_unguard(void);
+/* Files "PREFIX<PID>" or "PREFIX<PID>.tmp" that processes left behind
+ * when they were killed: ours, regular, that process gone; removed. */
+void tmp_remove_stale(const char *prefix);
+
+/* A mapping whose pages are made when first read (a gzip dump's,
+ * format/gz.h): its maker names the function that makes the page of a
+ * faulting address (1: made, the access can be done again; 0: no page
+ * of its), and every SIGSEGV handler asks map_fault_fix() first. */
+void map_fault_fixer(int (*fix)(const void *addr));
+int map_fault_fix(const void *addr);
 void map_watch(const void *map, uint64_t size, const char *path);
 void map_unwatch(const void *map);
 /* From a SIGBUS handler (async-signal-safe): the line of the mapping

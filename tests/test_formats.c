@@ -687,6 +687,27 @@ static void same_stdout(const char *args, const char *dump, const char *same, in
 	free(y);
 }
 
+/* s without its lines that hold needle. */
+static void drop_lines(char *s, const char *needle)
+{
+	char *out = s;
+
+	for (char *line = s; *line != '\0';) {
+		char *nl = strchr(line, '\n');
+		size_t n = nl ? (size_t)(nl - line) + 1 : strlen(line);
+		char keep = line[n - (nl != NULL)];
+		line[n - (nl != NULL)] = '\0';
+		int drop = strstr(line, needle) != NULL;
+		line[n - (nl != NULL)] = keep;
+		if (!drop) {
+			memmove(out, line, n);
+			out += n;
+		}
+		line += n;
+	}
+	*out = '\0';
+}
+
 START_TEST(test_gz_same_stdout)
 {
 	static const char *const views[] = {
@@ -723,11 +744,52 @@ START_TEST(test_gz_same_stdout)
 	free(x);
 	free(y);
 	free(csv);
-	/* the inflated copy sits beside the cache and is used again */
+	/* one member: the inflated copy sits beside the cache and is used
+	 * again; the JDK's many: only their index is kept, and the dump is
+	 * read at random from the .gz */
 	struct stat a, b;
-	ck_assert_int_eq(stat(GZDIR "/jdk-copy.hprof.gz.inflated", &a), 0);
-	ck_assert_int_eq(stat(GZDIR "/jdk-copy.hprof.gz", &b), 0);
+	ck_assert_int_eq(stat(GZDIR "/plain.hprof.gz.inflated", &a), 0);
+	ck_assert_int_eq(stat(GZDIR "/plain.hprof.gz", &b), 0);
 	ck_assert(a.st_mtim.tv_sec == b.st_mtim.tv_sec && a.st_mtim.tv_nsec == b.st_mtim.tv_nsec);
+	ck_assert_int_ne(stat(GZDIR "/jdk-copy.hprof.gz.inflated", &a), 0);
+	ck_assert_int_eq(stat(GZDIR "/jdk-copy.hprof.gz.gzi", &a), 0);
+	ck_assert_int_eq(system("ls " GZDIR " | grep -q inflating"), 256); /* no copy left behind */
+	/* nor of a run killed in the middle: the next first open removes them */
+	ck_assert_int_eq(system("cd " GZDIR " && for f in jdk-copy.hprof.gz.inflating.4194000 "
+				"jdk-copy.hprof.gz.inflating.4194001.tmp; do echo x > $f; done && "
+				"rm -f jdk-copy.hprof.gz.hwi"), 0);
+	free(hw("-q info " GZDIR "/jdk-copy.hprof.gz", &st));
+	ck_assert_int_eq(st, 0);
+	ck_assert_int_eq(system("ls " GZDIR " | grep -q inflating"), 256);
+	/* every view that reads records, through 2 MiB of inflated chunks
+	 * (made again and again): the plain dump's answers */
+	static const char *const reads[] = {
+		"-v info", "inspect %s duplicate-strings", "inspect %s boxed-primitives",
+		"merged-out --by field -e 'instances /HashMap/'", "-e 'instances java.lang.String | objects' -n 50",
+	};
+	for (size_t i = 0; i < sizeof reads / sizeof *reads; i++) {
+		char cmd[2][512];
+		for (int k = 0; k < 2; k++) {
+			const char *f = k == 0 ? GZDIR "/jdk-copy.hprof.gz" : GZDIR "/jdk-plain.hprof";
+			if (strstr(reads[i], "%s")) {
+				char v[256];
+				snprintf(v, sizeof v, reads[i], f);
+				snprintf(cmd[k], sizeof cmd[k], "env HEAPWALK_GZ_CACHE_MB=2 '%s' -q %s 2>&1", heapwalk(), v);
+			} else {
+				snprintf(cmd[k], sizeof cmd[k], "env HEAPWALK_GZ_CACHE_MB=2 '%s' -q %s %s 2>&1", heapwalk(),
+					 reads[i], f);
+			}
+		}
+		char *g = run(cmd[0], &st), *f = run(cmd[1], &s2);
+		ck_assert_msg(st == 0 && s2 == 0, "%s\n%s", g, f);
+		if (i == 0) /* -v: said how it is read */
+			ck_assert_msg(strstr(g, "jdk-copy.hprof.gz: read at random, ") != NULL, "%s", g);
+		drop_lines(g, "jdk-copy.hprof.gz"); /* the names differ, the answers not */
+		drop_lines(f, "jdk-plain.hprof");
+		ck_assert_msg(strlen(g) > 100 && strcmp(g, f) == 0, "%s:\n%s\n---\n%s", reads[i], g, f);
+		free(g);
+		free(f);
+	}
 }
 END_TEST
 
@@ -743,6 +805,19 @@ START_TEST(test_gz_cut)
 	ck_assert_msg(st == 0, "%s", out);
 	ck_assert_msg(strstr(out, "cut.hprof.gz: offset ") != NULL, "%s", out);
 	free(out);
+	/* with the cache: the member cut inside is read as far as it goes,
+	 * which reading at random cannot: the copy is kept, and the cached
+	 * reopen answers as the first open did */
+	ck_assert_int_eq(system("rm -f " GZDIR "/cut.hprof.gz.*"), 0);
+	const char *look = "-e 'instances java.lang.String | objects' -n 400 " GZDIR "/cut.hprof.gz 2>/dev/null";
+	char *first = hw(look, &st), *again = hw(look, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(strlen(first) > 1000 && strcmp(first, again) == 0, "%s\n---\n%s", first, again);
+	free(first);
+	free(again);
+	struct stat sb;
+	ck_assert_int_eq(stat(GZDIR "/cut.hprof.gz.inflated", &sb), 0);
+	ck_assert_int_ne(stat(GZDIR "/cut.hprof.gz.gzi", &sb), 0);
 	/* not gzip inside: one line */
 	ck_assert_int_eq(system("head -c 5000 /dev/urandom | gzip -c > " GZDIR "/noise.gz"), 0);
 	out = hw("--no-cache info " GZDIR "/noise.gz 2>&1", &st);
@@ -750,6 +825,44 @@ START_TEST(test_gz_cut)
 	ck_assert_msg(strstr(out, "noise.gz: offset 0: not an HPROF file") != NULL, "%s", out);
 	ck_assert_ptr_null(strchr(strchr(out, '\n') + 1, '\n')); /* one line */
 	free(out);
+}
+END_TEST
+
+/* The browser on a JDK gzip dump read at random (its cache made first):
+ * 2 MiB of inflated chunks, made again and again as the views read
+ * records (the browser's own SIGSEGV handler passes the faults on); a
+ * string's fields shown. */
+START_TEST(test_gz_browser_view)
+{
+	struct term t;
+	int st;
+
+	gz_dumps();
+	ck_assert_int_eq(system("cp " GZDIR "/jdk.hprof.gz " GZDIR "/jdk-tui.hprof.gz"), 0);
+	free(hw("-q info " GZDIR "/jdk-tui.hprof.gz", &st)); /* the cache, and the members' index */
+	ck_assert_int_eq(st, 0);
+	char *v = hw("-v -q info " GZDIR "/jdk-tui.hprof.gz 2>&1 >/dev/null", &st);
+	ck_assert_msg(strstr(v, "read at random") != NULL, "%s", v);
+	free(v);
+	term_start(&t, 80, 24, "HEAPWALK_GZ_CACHE_MB=2", GZDIR "/jdk-tui.hprof.gz");
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "f");
+	type(&t, "^java.lang.String$");
+	keys(&t, "Enter");
+	free(wait_without(&t, "q quit", "filter (regex)"));
+	keys(&t, "Enter");
+	free(wait_for(&t, "Step 2: Instances of java.lang.String"));
+	char *s = wait_for(&t, "object / field = value"); /* Enter on a class: its outgoing view */
+	has(s, "j.l.String");
+	free(s);
+	keys(&t, "+");
+	s = wait_for(&t, "coder");
+	has(s, "value");
+	has(s, "hash");
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
 }
 END_TEST
 
@@ -776,6 +889,7 @@ Suite *formats_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_gz_same_stdout);
 	tcase_add_test(tc, test_gz_cut);
+	tcase_add_test(tc, test_gz_browser_view);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -337,6 +337,68 @@ START_TEST(reader_random)
 }
 END_TEST
 
+/* The view: every byte as gzip -dc has it, read in any order, through
+ * at most two chunks made at a time (made again when read again); a
+ * member damaged after the index was made reads as zeros, counted. */
+START_TEST(view_random)
+{
+	struct gz_index idx;
+	struct expect e;
+	struct warnings w;
+	struct sbuf err;
+
+	gz_dumps();
+	struct file gz = slurp(GZDIR "/jdk.hprof.gz"), want = slurp(GZDIR "/jdk.gunzip");
+	ck_assert_int_eq(inflate_expect("jdk.hprof.gz", gz.b, gz.n, &want, &idx, &e, &w, &err), 0);
+	ck_assert_uint_ge(want.n, 4 * GZ_CHUNK);
+	struct gz_index copy = { 0 };
+	struct sbuf pk;
+	sbuf_init(&pk);
+	gz_index_pack(&idx, &pk);
+	ck_assert_int_eq(gz_index_unpack((const uint8_t *)pk.buf, pk.len, &copy), 0);
+	struct gz_view *v = gz_view_new(gz.b, gz.n, &idx, 2);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_uint_eq(idx.n, 0); /* taken */
+	const uint8_t *m = gz_view_map(v);
+	ck_assert_uint_eq(gz_view_size(v), want.n);
+	srand(11);
+	uint64_t sum = 0, wsum = 0;
+	for (int i = 0; i < 20000; i++) { /* single bytes here and there */
+		uint64_t off = ((uint64_t)rand() << 16 ^ (uint64_t)rand()) % want.n;
+		sum += m[off] * (off % 251 + 1);
+		wsum += want.b[off] * (off % 251 + 1);
+	}
+	ck_assert_uint_eq(sum, wsum);
+	ck_assert_int_eq(memcmp(m, want.b, (size_t)want.n), 0); /* all of it, in order */
+	ck_assert_int_eq(memcmp(m + want.n / 2, want.b + want.n / 2, 100), 0); /* and back */
+	ck_assert_uint_ge(gz_view_made(v), (want.n + GZ_CHUNK - 1) / GZ_CHUNK + 2);
+	ck_assert_uint_eq(gz_view_bad(v), 0);
+	gz_view_free(v);
+	/* the third member's deflate data damaged: its chunks read as zeros */
+	uint8_t *bad = xmalloc(gz.n);
+	memcpy(bad, gz.b, gz.n);
+	const struct gz_member *m3 = &copy.m[2];
+	memset(bad + m3->comp_off + m3->comp_len / 2, 0x55, 64);
+	v = gz_view_new(bad, gz.n, &copy, 4);
+	ck_assert_ptr_nonnull(v);
+	m = gz_view_map(v);
+	uint64_t from = (m3->raw_off + m3->raw_len / 2) / GZ_CHUNK * GZ_CHUNK, nz = 0, wnz = 0;
+	for (uint64_t k = from; k < from + GZ_CHUNK && k < want.n; k++)
+		nz += m[k] != 0, wnz += want.b[k] != 0;
+	ck_assert_uint_eq(nz, 0);
+	ck_assert_uint_gt(wnz, 1000);
+	ck_assert_uint_eq(gz_view_bad(v), 1);
+	ck_assert_int_eq(memcmp(m, want.b, 4096), 0); /* the first member's chunk is right */
+	gz_view_free(v);
+	free(bad);
+	sbuf_free(&pk);
+	warn_free(&w);
+	sbuf_free(&err);
+	free(gz.b);
+	free(want.b);
+}
+END_TEST
+
 static void add_crc(struct sbuf *sb)
 {
 	uLong crc = crc32(0, (const Bytef *)sb->buf, (uInt)sb->len);
@@ -850,6 +912,7 @@ Suite *gz_suite(void)
 	tcase_add_test(tc, single_member);
 	tcase_add_test(tc, single_member_streamed);
 	tcase_add_test(tc, reader_random);
+	tcase_add_test(tc, view_random);
 	tcase_add_test(tc, pack_round_trip);
 	tcase_add_test(tc, damaged);
 	tcase_add_test(tc, trailing_bytes);

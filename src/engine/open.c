@@ -41,20 +41,144 @@ static void opened(struct heap *h, const struct open_opts *o)
 	w->quiet = o->quiet;
 }
 
-/* Where a gzip dump's inflated copy lives: beside its index cache
- * ("dump.hprof.gz.hwi" -> "dump.hprof.gz.inflated"), or NULL (no cache:
- * a temporary file, unlinked once mapped). */
-static char *inflated_path(const char *path, const struct open_opts *o)
+/* A file beside a gzip dump's index cache ("dump.hprof.gz.hwi" ->
+ * "dump.hprof.gz" SUFFIX), or NULL (no cache). */
+static char *beside_cache(const char *path, const struct open_opts *o, const char *suffix)
 {
 	if (o->no_cache)
 		return NULL;
 	char *c = cache_choose(path, NULL), *out = NULL;
 	if (c != NULL && strlen(c) > 4) {
 		c[strlen(c) - 4] = '\0'; /* ".hwi" */
-		out = xasprintf("%s.inflated", c);
+		out = xasprintf("%s%s", c, suffix);
 	}
 	free(c);
 	return out;
+}
+
+/* Where a gzip dump's inflated copy lives: beside its index cache, or
+ * NULL (no cache: a temporary file, unlinked once mapped). */
+static char *inflated_path(const char *path, const struct open_opts *o)
+{
+	return beside_cache(path, o, ".inflated");
+}
+
+/* ---- a gzip dump of many members (the JDK's), read at random ----
+ * Its first open inflates it into a temporary file (the reader reads it
+ * all, some of it more than once: faster from a file than inflated
+ * again each time) and keeps the members' index beside the index cache
+ * (DUMP.gzi: the .gz's identity, then the index). Once the cache is
+ * there, later opens read the .gz through a gz_view: what a view reads
+ * is inflated when it is read, and nothing is kept on disk but the
+ * cache and that index. */
+
+#define GZI_MAGIC "HWGZI\0\0\2"
+#define GZ_CACHE_MB 64 /* inflated MiB kept in memory, HEAPWALK_GZ_CACHE_MB */
+
+struct gzi_head {
+	char magic[8];
+	uint64_t size, mtime_s, mtime_ns, ino, dev, index_bytes;
+};
+
+static void gzi_ident(struct gzi_head *g, const struct stat *st)
+{
+	memset(g, 0, sizeof *g);
+	memcpy(g->magic, GZI_MAGIC, 8);
+	g->size = (uint64_t)st->st_size;
+	g->mtime_s = (uint64_t)st->st_mtim.tv_sec;
+	g->mtime_ns = (uint64_t)st->st_mtim.tv_nsec;
+	g->ino = (uint64_t)st->st_ino;
+	g->dev = (uint64_t)st->st_dev;
+}
+
+/* The index kept for the .gz whose stat is gst: 0, or -1 (nothing to
+ * use: none, another .gz's, not ours, damaged). */
+static int gzi_load(const char *file, const struct stat *gst, struct gz_index *idx)
+{
+	struct gzi_head want, g;
+	struct stat st;
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK), rc = -1;
+	char *buf = NULL;
+
+	gzi_ident(&want, gst);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 022) != 0 || (uint64_t)st.st_size < sizeof g || read(fd, &g, sizeof g) != sizeof g)
+		goto done;
+	want.index_bytes = g.index_bytes;
+	if (memcmp(&g, &want, sizeof g) != 0 || g.index_bytes != (uint64_t)st.st_size - sizeof g)
+		goto done;
+	buf = xmalloc((size_t)g.index_bytes + 1);
+	if (read(fd, buf, (size_t)g.index_bytes) == (ssize_t)g.index_bytes &&
+	    gz_index_unpack((const uint8_t *)buf, (size_t)g.index_bytes, idx) == 0)
+		rc = 0;
+done:
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+/* Keep idx for the .gz of stat gst; a failure only costs a later open
+ * the inflating again. */
+static void gzi_save(const char *file, const struct stat *gst, const struct gz_index *idx)
+{
+	struct gzi_head g;
+	struct sbuf pk;
+	char *tmp = xasprintf("%s.tmp.%ld", file, (long)getpid());
+
+	sbuf_init(&pk);
+	gz_index_pack(idx, &pk);
+	gzi_ident(&g, gst);
+	g.index_bytes = pk.len;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd >= 0) {
+		int ok = write(fd, &g, sizeof g) == (ssize_t)sizeof g && write(fd, pk.buf, pk.len) == (ssize_t)pk.len;
+		if (close(fd) < 0 || !ok || rename(tmp, file) < 0)
+			unlink(tmp);
+	}
+	free(tmp);
+	sbuf_free(&pk);
+}
+
+static void container_free(void *v)
+{
+	gz_view_free(v);
+}
+
+/* The .gz in h (h->file_map, of stat gst) read through a gz_view, when
+ * its index cache is current and its members' index kept: h->map
+ * becomes the view. 0, or 1 when not (nothing changed). */
+static int open_view(struct heap *h, const char *path, const struct open_opts *o, const struct stat *gst)
+{
+	struct gz_index idx = { 0 };
+	char *gzi = beside_cache(path, o, ".gzi"), *cache = o->no_cache ? NULL : cache_choose(path, NULL);
+	int ok = gzi != NULL && cache != NULL && cache_current(h, cache) && gzi_load(gzi, gst, &idx) == 0;
+
+	free(gzi);
+	free(cache);
+	if (!ok) {
+		gz_index_free(&idx);
+		return 1;
+	}
+	const char *env = getenv("HEAPWALK_GZ_CACHE_MB");
+	long mb = env != NULL && *env ? strtol(env, NULL, 10) : GZ_CACHE_MB;
+	unsigned chunks = (unsigned)((mb < 2 ? 2 : mb > 65536 ? 65536 : mb) * ((uint64_t)1 << 20) / GZ_CHUNK);
+	struct gz_view *v = gz_view_new(h->file_map, h->file_size, &idx, chunks);
+	if (v == NULL) {
+		gz_index_free(&idx);
+		return 1;
+	}
+	h->map = gz_view_map(v);
+	h->size = gz_view_size(v);
+	h->container = v;
+	h->container_free = container_free;
+	if (o->verbose) {
+		char *ep = esc_str(path);
+		fprintf(stderr, "heapwalk: %s: read at random, %zu gzip members inflated as they are read\n", ep,
+			gz_view_index(v)->n);
+		free(ep);
+	}
+	return 0;
 }
 
 /* A copy made from this very .gz: its modification time is set to the
@@ -68,58 +192,85 @@ static int inflated_current(const char *raw, const struct stat *gz)
 	       st.st_mtim.tv_sec == gz->st_mtim.tv_sec && st.st_mtim.tv_nsec == gz->st_mtim.tv_nsec;
 }
 
-/* The dump in h is gzip: inflate it once into a file (on disk, not in
- * memory) and map that in its place; h keeps the .gz's path, for the
- * cache and the messages. 0, or -1 with one line in err. */
+/* The dump in h is gzip: read through a gz_view (open_view), or
+ * inflated once into a file (on disk, not in memory) mapped in its
+ * place. h keeps the .gz's path and the .gz itself as h->file_map
+ * (the cache knows the dump by it). 0, or -1 with one line in err. */
 static int open_gzip(struct heap *h, const char *path, const struct open_opts *o,
 		     struct progress *p, struct sbuf *err)
 {
 	struct stat gst;
+	int many = gz_member_hint(h->map, h->size) > 0, rc = -1;
+	/* a kept copy (one member, or many of which one is damaged: such a
+	 * member is read as far as it goes, which a view cannot) */
 	char *raw = inflated_path(path, o), *tmp = NULL;
-	int rc = -1;
+	char *gzi = many ? beside_cache(path, o, ".gzi") : NULL;
 
+	h->file_map = h->map;
+	h->file_size = h->size;
+	h->map = NULL;
 	if (fstat(h->fd, &gst) < 0) {
 		char *ep = esc_str(path);
 		sbuf_printf(err, "%s: %s", ep, strerror(errno));
 		free(ep);
-		free(raw);
-		return -1;
+		goto done;
+	}
+	if (many && open_view(h, path, o, &gst) == 0) {
+		rc = 0;
+		goto done;
 	}
 	if (raw == NULL || !inflated_current(raw, &gst)) {
 		struct gz_index idx = { 0 };
 		const char *out = raw;
-		if (out == NULL) {
+		if (out == NULL || many) { /* many: their index is kept, the copy goes once mapped */
 			const char *td = getenv("TMPDIR");
-			tmp = xasprintf("%s/heapwalk-%ld-%p.inflated", td && *td ? td : "/tmp",
-					(long)getpid(), (void *)h);
+			/* where the cache goes has room; those of killed runs go first */
+			char *c = gzi != NULL ? beside_cache(path, o, ".inflating.") : NULL;
+			if (c != NULL)
+				tmp_remove_stale(c);
+			tmp = c != NULL ? xasprintf("%s%ld", c, (long)getpid())
+					: xasprintf("%s/heapwalk-%ld-%p.inflated", td && *td ? td : "/tmp",
+						    (long)getpid(), (void *)h);
+			free(c);
 			out = tmp;
 		}
-		int r = gz_inflate_to_file(h->path, h->map, h->size, out, &idx, p, &h->warn, err);
+		size_t warned = h->warn.n + h->warn.suppressed;
+		int r = gz_inflate_to_file(h->path, h->file_map, h->file_size, out, &idx, p, &h->warn, err);
+		int clean = r == 0 && h->warn.n + h->warn.suppressed == warned;
+		if (clean && gzi != NULL)
+			gzi_save(gzi, &gst, &idx);
 		gz_index_free(&idx);
 		if (r < 0)
 			goto done;
+		if (!clean && many && raw != NULL && rename(tmp, raw) == 0) { /* kept after all */
+			free(tmp);
+			tmp = NULL;
+		}
 		struct timespec t[2] = { gst.st_atim, gst.st_mtim };
-		if (raw != NULL)
-			utimensat(AT_FDCWD, out, t, 0);
+		if (tmp == NULL)
+			utimensat(AT_FDCWD, raw, t, 0);
 	}
 	struct heap in = { .fd = -1 };
-	if (heap_map_file(&in, raw != NULL ? raw : tmp, err) < 0)
+	if (heap_map_file(&in, tmp != NULL ? tmp : raw, err) < 0)
 		goto done;
 	if (tmp != NULL)
 		unlink(tmp);
-	map_unwatch(h->map);
-	munmap((void *)h->map, h->size);
-	close(h->fd);
+	close(in.fd);
 	h->map = in.map;
 	h->size = in.size;
-	h->fd = in.fd;
 	free(in.path);
 	rc = 0;
 done:
 	if (rc < 0 && tmp != NULL)
 		unlink(tmp);
+	if (h->map == NULL) { /* as it was: the file is the map */
+		h->map = h->file_map;
+		h->size = h->file_size;
+		h->file_map = NULL;
+	}
 	free(tmp);
 	free(raw);
+	free(gzi);
 	return rc;
 }
 

@@ -101,6 +101,13 @@ static const char *parse_header(const uint8_t *p, uint64_t n, struct hdr *h)
 	return NULL;
 }
 
+uint64_t gz_member_hint(const uint8_t *gz, uint64_t size)
+{
+	struct hdr h;
+
+	return gz_probe(gz, size) && parse_header(gz, size, &h) == NULL ? h.hint : 0;
+}
+
 /* ---- inflating in order ---- */
 
 enum { M_OK, M_BAD, M_STOP };
@@ -468,6 +475,7 @@ int gz_inflate_to_file(const char *path, const uint8_t *gz, uint64_t size, const
 		free(tmp);
 		return -1;
 	}
+	int guarded = tmp_guard(tmp) == 0; /* a ^C in the middle leaves no copy behind */
 	int whole = whole_member(gz, size, fs.fd, idx, p, &fs.errnum);
 	if (whole < 0) {
 		file_error(err, tmp, "cannot write", fs.errnum);
@@ -484,6 +492,8 @@ int gz_inflate_to_file(const char *path, const uint8_t *gz, uint64_t size, const
 		rc = 0;
 	if (rc < 0)
 		unlink(tmp);
+	if (guarded)
+		tmp_unguard();
 	free(tmp);
 	return rc;
 }

@@ -26,6 +26,10 @@
 
 /* 1 if head[0..n) starts like a gzip file (1f 8b 08), else 0. */
 int gz_probe(const uint8_t *head, size_t n);
+/* The member size the writer names in the first member's comment (the
+ * JDK's "HPROF BLOCKSIZE=N": many members of N bytes each, which a
+ * gz_view reads at random), 0 if none. */
+uint64_t gz_member_hint(const uint8_t *gz, uint64_t size);
 
 /* Where each member starts in the file and its compressed length (header
  * to trailer), where its data starts in the uncompressed stream and its
@@ -83,7 +87,33 @@ struct gz_reader *gz_reader_new(const uint8_t *gz, uint64_t size, const struct g
  * Valid until the next call on r. NULL when the range is past raw_size
  * or a member does not inflate to what the index says. */
 const uint8_t *gz_read(struct gz_reader *r, uint64_t off, uint64_t len);
+/* The same bytes copied into dst: 0, or -1 as gz_read's NULL. */
+int gz_read_into(struct gz_reader *r, uint64_t off, uint64_t len, uint8_t *dst);
+/* Every cache slot made big enough for the largest member, so that no
+ * later read allocates (gz_view reads from a signal handler). */
+void gz_reader_reserve(struct gz_reader *r);
 void gz_reader_free(struct gz_reader *r);
+
+/* A multi-member file's uncompressed bytes as one read-only mapping of
+ * raw_size bytes whose chunks (GZ_CHUNK bytes, aligned) are inflated
+ * when first touched: a read of a page not made yet faults, and the
+ * SIGSEGV handler gz_view installs inflates the chunk's members into
+ * place; at most max_chunks chunks are kept (the oldest made goes, to
+ * be made again when read again). A front end with a SIGSEGV handler
+ * of its own calls map_fault_fix() (util.h) first. A chunk whose
+ * members do not inflate as the index says reads as zeros and is
+ * counted (gz_view_bad). Takes idx and borrows gz (the mapped file),
+ * which must outlive the view; NULL when the index does not fit the
+ * file (gz_reader_new) or the address space is short. */
+#define GZ_CHUNK ((uint64_t)1 << 20)
+struct gz_view;
+struct gz_view *gz_view_new(const uint8_t *gz, uint64_t size, struct gz_index *idx, unsigned max_chunks);
+const uint8_t *gz_view_map(const struct gz_view *v);
+uint64_t gz_view_size(const struct gz_view *v);
+const struct gz_index *gz_view_index(const struct gz_view *v);
+uint64_t gz_view_made(const struct gz_view *v); /* chunks made so far */
+uint64_t gz_view_bad(const struct gz_view *v);
+void gz_view_free(struct gz_view *v);
 
 /* The index as bytes (for the index cache), appended to out; and back:
  * 0, or -1 (idx left empty) when the bytes are not a whole, consistent

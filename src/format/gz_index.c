@@ -136,21 +136,46 @@ const uint8_t *gz_read(struct gz_reader *r, uint64_t off, uint64_t len)
 		r->scratch_cap = (size_t)len;
 		r->scratch = xmalloc(r->scratch_cap);
 	}
+	return gz_read_into(r, off, len, r->scratch) == 0 ? r->scratch : NULL;
+}
+
+int gz_read_into(struct gz_reader *r, uint64_t off, uint64_t len, uint8_t *dst)
+{
+	const struct gz_index *idx = r->idx;
+
+	if (off > idx->raw_size || len > idx->raw_size - off)
+		return -1;
 	/* member by member: each is copied out before the next may evict it */
-	for (uint64_t done = 0; done < len; i++) {
-		m = &idx->m[i];
+	for (size_t i = len ? find(idx, off) : 0; len > 0; i++) {
+		const struct gz_member *m = &idx->m[i];
 		if (m->raw_len == 0)
 			continue;
 		const uint8_t *b = member(r, i);
 		if (b == NULL)
-			return NULL;
-		uint64_t from = off + done - m->raw_off, k = m->raw_len - from;
-		if (k > len - done)
-			k = len - done;
-		memcpy(r->scratch + done, b + from, (size_t)k);
-		done += k;
+			return -1;
+		uint64_t from = off - m->raw_off, k = m->raw_len - from;
+		if (k > len)
+			k = len;
+		memcpy(dst, b + from, (size_t)k);
+		dst += k;
+		off += k;
+		len -= k;
 	}
-	return r->scratch;
+	return 0;
+}
+
+void gz_reader_reserve(struct gz_reader *r)
+{
+	uint64_t max = 1;
+
+	for (size_t i = 0; i < r->idx->n; i++)
+		max = r->idx->m[i].raw_len > max ? r->idx->m[i].raw_len : max;
+	for (unsigned k = 0; k < r->nslot; k++)
+		if (r->slot[k].cap < max) {
+			free(r->slot[k].buf);
+			r->slot[k].cap = (size_t)max;
+			r->slot[k].buf = xmalloc(r->slot[k].cap);
+		}
 }
 
 /* ---- the index as bytes: magic, version, flags, then LEB128 numbers:

@@ -86,16 +86,25 @@ static int dump_ident(const struct heap *h, struct cache_ident *id)
 	id->ino = st.st_ino;
 	id->dev = st.st_dev;
 	/* the ends and 16 blocks between: a cheap guard against a dump
-	 * rewritten in place with the same size and time */
-	uint64_t x = 0, sz = h->size, blk = sz < 65536 ? sz : 65536;
-	x = hash64(h->map, blk, x);
-	x = hash64(h->map + sz - blk, blk, x);
+	 * rewritten in place with the same size and time (the file's own
+	 * bytes: a gzip dump's compressed ones) */
+	const uint8_t *m = h->file_map != NULL ? h->file_map : h->map;
+	uint64_t x = 0, sz = h->file_map != NULL ? h->file_size : h->size, blk = sz < 65536 ? sz : 65536;
+	x = hash64(m, blk, x);
+	x = hash64(m + sz - blk, blk, x);
 	for (int i = 1; i <= 16 && sz > 8192; i++) {
 		uint64_t at = sz / 17 * (uint64_t)i;
-		x = hash64(h->map + at, at + 4096 <= sz ? 4096 : sz - at, x);
+		x = hash64(m + at, at + 4096 <= sz ? 4096 : sz - at, x);
 	}
 	id->sample = x;
 	return 0;
+}
+
+/* Every byte of the dump's file (--verify-cache): a gzip dump's
+ * compressed bytes, which are read without inflating them again. */
+static uint64_t content_hash(const struct heap *h)
+{
+	return h->file_map != NULL ? hash64(h->file_map, h->file_size, 0) : hash64(h->map, h->size, 0);
 }
 
 /* Why the file at path must not be taken for a cache (another user
@@ -361,81 +370,6 @@ static char *warn_blob(const struct heap *h, uint64_t *len)
 	sbuf_free(&pre);
 	return sbuf_detach(&sb);
 }
-/* The temporary file being written, for the signal handlers: a TERM
- * or ^C in the middle removes it, then the signal does what it did. */
-static volatile sig_atomic_t tmp_live;
-static char tmp_name[PATH_MAX];
-static const int tmp_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ, SIGALRM,
-				   SIGUSR1, SIGUSR2 };
-#define NTMPSIG (sizeof tmp_signals / sizeof tmp_signals[0])
-static struct sigaction tmp_saved[NTMPSIG];
-
-static void tmp_on_signal(int sig)
-{
-	if (tmp_live)
-		unlink(tmp_name);
-	tmp_live = 0;
-	for (size_t i = 0; i < NTMPSIG; i++)
-		if (tmp_signals[i] == sig)
-			sigaction(sig, &tmp_saved[i], NULL); /* the front end's, or the default */
-	raise(sig);
-}
-
-static int tmp_guard(const char *tmp)
-{
-	struct sigaction sa;
-
-	if (strlen(tmp) >= sizeof tmp_name)
-		return -1;
-	memcpy(tmp_name, tmp, strlen(tmp) + 1);
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = tmp_on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < NTMPSIG; i++) {
-		sigaction(tmp_signals[i], NULL, &tmp_saved[i]);
-		if (tmp_saved[i].sa_handler != SIG_IGN) /* an ignored one stays ignored */
-			sigaction(tmp_signals[i], &sa, NULL);
-	}
-	tmp_live = 1;
-	return 0;
-}
-
-static void tmp_unguard(void)
-{
-	tmp_live = 0;
-	for (size_t i = 0; i < NTMPSIG; i++)
-		sigaction(tmp_signals[i], &tmp_saved[i], NULL);
-}
-
-/* Temporary files of this cache ("CACHE.tmp.PID") that a process left
- * behind when it was killed: ours, and that process gone. */
-static void remove_stale_tmp(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? xstrndup(path, (size_t)(slash - path) + (slash == path)) : xstrdup(".");
-	char *pre = xasprintf("%s.tmp.", slash ? slash + 1 : path);
-	size_t np = strlen(pre);
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	while (d != NULL && (e = readdir(d)) != NULL) {
-		char *end;
-		if (strncmp(e->d_name, pre, np) != 0)
-			continue;
-		long pid = strtol(e->d_name + np, &end, 10);
-		if (*end != '\0' || pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
-			continue;
-		struct stat st;
-		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-		    st.st_uid == geteuid())
-			unlinkat(dirfd(d), e->d_name, 0);
-	}
-	if (d != NULL)
-		closedir(d);
-	free(pre);
-	free(dir);
-}
-
 /* Sections are compressed and written one at a time (only one packed
  * section in memory), then the table and the header go in front. */
 static void write_sections(struct out *o, struct cache_header *hd, struct sect *st,
@@ -489,12 +423,14 @@ int cache_save(struct heap *h)
 	memcpy(hd.magic, MAGIC, 8);
 	if (dump_ident(h, &hd.id) < 0 || fstat(h->fd, &ds) < 0)
 		goto done;
-	hd.content = hash64(h->map, h->size, 0); /* for --verify-cache */
+	hd.content = content_hash(h); /* for --verify-cache */
 	get_scalars(h, &sc, wlen);
 	int ns = slots(h, &sc, sl);
 	sl[ns++] = (struct slot){ (void **)&wb, 1, wlen };
 	hd.nsect = (uint32_t)ns + 1; /* section 0: the scalars */
-	remove_stale_tmp(path);
+	char *pre = xasprintf("%s.tmp.", path);
+	tmp_remove_stale(pre);
+	free(pre);
 	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
 	if (tmp_guard(tmp) < 0) {
 		warn_add(&h->notes, "%s: cannot write the index cache: path too long", tmp);
@@ -804,6 +740,22 @@ fail:
 	return -1;
 }
 
+int cache_current(const struct heap *h, const char *cache_file)
+{
+	int fd = open(cache_file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	struct cache_header hd;
+	struct cache_ident id;
+	struct stat st;
+	int ok = fd >= 0 && fstat(fd, &st) == 0 && untrusted(&st) == NULL && read(fd, &hd, sizeof hd) == sizeof hd &&
+		 memcmp(hd.magic, MAGIC, 8) == 0 && hd.format == CACHE_FORMAT &&
+		 hd.check == hash64(&hd, offsetof(struct cache_header, check), 0) && dump_ident(h, &id) == 0 &&
+		 memcmp(&id, &hd.id, sizeof id) == 0;
+
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
 int cache_load(struct heap *h, int verify, const char **why)
 {
 	const char *path = h->cache_file;
@@ -840,7 +792,7 @@ int cache_load(struct heap *h, int verify, const char **why)
 	if (dump_ident(h, &want.id) < 0 || memcmp(&want.id, &hd.id, sizeof hd.id) != 0)
 		goto fail;
 	*why = "stale: the dump's content changed (--verify-cache)";
-	if (verify && hash64(h->map, h->size, 0) != hd.content)
+	if (verify && content_hash(h) != hd.content)
 		goto fail;
 	*why = "truncated or corrupt";
 	if (z->size < sizeof hd + sizeof z->st)

@@ -49,6 +49,11 @@ char *cache_path(const char *dump_path);
  * — then h is unchanged apart from what heap_free() releases. */
 int cache_load(struct heap *h, int verify, const char **why);
 
+/* Is there a cache at cache_file for the dump h knows (its file: fd and
+ * file_map, or map), of this version, ours? Its header only: a cheap
+ * look before choosing how to read the dump; cache_load decides. */
+int cache_current(const struct heap *h, const char *cache_file);
+
 /* Load the parts (HP_*) not loaded yet (h->lazy set). -1 with *why if
  * a section turns out corrupt: then every big array is NULL again and
  * h->lazy is gone. */

@@ -155,6 +155,14 @@ struct heap {
 	const uint8_t *map;
 	uint64_t size;
 	int fd;
+	/* a dump in a container (a gzip file read at random, engine/open.c):
+	 * map shows its inflated bytes, made as they are read; file_map is
+	 * the file as it is on disk (the cache knows the dump by it), and
+	 * container_free(container) lets map go. NULL: the dump is the file. */
+	const uint8_t *file_map;
+	uint64_t file_size;
+	void *container;
+	void (*container_free)(void *container);
 	char version[24];         /* "JAVA PROFILE 1.0.2" */
 	uint64_t timestamp_ms;
 

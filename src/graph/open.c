@@ -112,9 +112,15 @@ void heap_free(struct heap *h)
 	cache_lazy_free(h);
 	if (h->fmt != NULL && h->fmt->free_data != NULL)
 		h->fmt->free_data(h);
-	if (h->map != NULL) {
+	if (h->container != NULL) {
+		h->container_free(h->container);
+	} else if (h->map != NULL) {
 		map_unwatch(h->map);
 		munmap((void *)h->map, h->size);
+	}
+	if (h->file_map != NULL) {
+		map_unwatch(h->file_map);
+		munmap((void *)h->file_map, h->file_size);
 	}
 	if (h->fd >= 0)
 		close(h->fd);

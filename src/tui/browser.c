@@ -301,6 +301,8 @@ struct tview *volatile tui_building;
 static void on_fatal(int sig, siginfo_t *si, void *ctx)
 {
 	(void)ctx;
+	if (sig == SIGSEGV && si != NULL && map_fault_fix(si->si_addr))
+		return; /* a page of a gzip dump, made now: read again */
 	if (guarded && sig != SIGABRT) {
 		guarded = 0;
 		failed = sig;
