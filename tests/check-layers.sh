@@ -11,7 +11,7 @@ layer() {
 	case $1 in
 	util.* | progress.* | config.h) echo 0 ;;
 	graph/*) echo 1 ;;
-	format/*) echo 2 ;;
+	format/* | runtime/*) echo 2 ;;
 	engine/*) echo 3 ;;
 	query/*) echo 4 ;;
 	tui/*) echo 5 ;;

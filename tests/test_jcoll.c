@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "format/hprof.h"
-#include "graph/jcoll.h"
+#include "runtime/jvm_coll.h"
 #include "engine/open.h"
 #include "hprofw.h"
 #include "suites.h"

@@ -14,7 +14,7 @@
 
 #include "format/hprof.h"
 #include "engine/open.h"
-#include "graph/jcoll.h"
+#include "runtime/jvm_coll.h"
 #include "graph/rules.h"
 #include "hprofw.h"
 #include "query/merged.h"

@@ -18,6 +18,7 @@
 
 #include "format/hprof_build.h"
 #include "graph/open.h"
+#include "runtime/jvm.h"
 
 /* Top-level record tags. */
 enum {
@@ -488,6 +489,7 @@ static uint32_t hprof_alloc_trace(const struct heap *h, node_t v)
 const struct format_ops hprof_format = {
 	.name = "hprof",
 	.runtime = "jvm",
+	.rt = &jvm_runtime,
 	.cacheable = 1,
 	.probe = hprof_probe,
 	.header = hprof_header,

@@ -356,33 +356,6 @@ static void map_advice(const uint8_t *map, uint64_t size, int advice)
 		madvise((void *)(uintptr_t)map, (size_t)size, advice);
 }
 
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
-#define AHEAD ((uint64_t)16 << 20) /* bytes faulted in ahead of the reader */
-#define BEHIND ((uint64_t)4 << 20)  /* and kept behind it */
-#define PAGE ((uint64_t)4096)
-
-void v8s_window(struct rd *r)
-{
-	uint64_t at = pos(r), size = (uint64_t)(r->end - r->base);
-
-	if (((uintptr_t)r->base & (PAGE - 1)) != 0)
-		return;
-	if (at + AHEAD / 2 > r->ahead && r->ahead < size) {
-		uint64_t from = r->ahead > at ? r->ahead : at & ~(PAGE - 1);
-		uint64_t to = at + AHEAD < size ? at + AHEAD : size;
-		if (to > from)
-			madvise((void *)(uintptr_t)(r->base + from), (size_t)(to - from), MADV_POPULATE_READ);
-		r->ahead = to;
-	}
-	if (r->drop && at > r->behind + 2 * BEHIND) {
-		uint64_t to = (at - BEHIND) & ~(PAGE - 1);
-		madvise((void *)(uintptr_t)(r->base + r->behind), (size_t)(to - r->behind), MADV_DONTNEED);
-		r->behind = to;
-	}
-}
-
 int v8_parse(const char *path, const uint8_t *map, uint64_t size, int drop, struct v8_snap *s,
 	     struct progress *p, struct warnings *w, struct sbuf *err)
 {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 int v8s_problem(struct rd *r, uint64_t at, const char *fmt, ...)
 {
@@ -302,4 +303,31 @@ long v8_string(const uint8_t *map, uint64_t size, uint64_t off, struct sbuf *out
 		out->buf[d.start] = '\0';
 	}
 	return -1;
+}
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+#define AHEAD ((uint64_t)16 << 20) /* bytes faulted in ahead of the reader */
+#define BEHIND ((uint64_t)4 << 20)  /* and kept behind it */
+#define PAGE ((uint64_t)4096)
+
+void v8s_window(struct rd *r)
+{
+	uint64_t at = pos(r), size = (uint64_t)(r->end - r->base);
+
+	if (((uintptr_t)r->base & (PAGE - 1)) != 0)
+		return;
+	if (at + AHEAD / 2 > r->ahead && r->ahead < size) {
+		uint64_t from = r->ahead > at ? r->ahead : at & ~(PAGE - 1);
+		uint64_t to = at + AHEAD < size ? at + AHEAD : size;
+		if (to > from)
+			madvise((void *)(uintptr_t)(r->base + from), (size_t)(to - from), MADV_POPULATE_READ);
+		r->ahead = to;
+	}
+	if (r->drop && at > r->behind + 2 * BEHIND) {
+		uint64_t to = (at - BEHIND) & ~(PAGE - 1);
+		madvise((void *)(uintptr_t)(r->base + r->behind), (size_t)(to - r->behind), MADV_DONTNEED);
+		r->behind = to;
+	}
 }

@@ -13,8 +13,8 @@
 
 #include "graph/analysis.h"
 #include "graph/classes.h"
-#include "graph/jcoll.h"
 #include "graph/open.h"
+#include "graph/reader.h"
 #include "graph/retained.h"
 
 /* A reference a rule classified. */
@@ -37,13 +37,14 @@ struct apply {
 	struct heap *h;
 	const struct ruleset *rs;
 	struct pool pool;
-	struct jcoll *jc;
+	const struct runtime_ops *rt; /* fields by name, collections: NULL, none */
+	void *ctx;                    /* rt's, for this application */
 	struct mark *m;
 	size_t nm, capm;
 	struct tagged *tg;
 	size_t ntg, captg;
 	uint16_t cur_rule, cur_weight;
-	uint32_t cur_slot;   /* the field offset of the current hit, or 0 */
+	uint32_t cur_slot;   /* the field of the current hit (runtime_ops.field_ref's slot), or 0 */
 	uint32_t seq;        /* numbers the hits that are no field */
 	int cur_tag;      /* the current rule tags targets */
 	uint8_t *field_seen; /* per rule: some matching class has the field */
@@ -155,9 +156,15 @@ static void all_refs(struct apply *a, node_t v)
 
 static const unsigned reach_roles[] = { 0, CR_VALUE, CR_KEY, CR_ELEMENT };
 
-/* One field selector of the current rule on instance v of class c. */
-static void apply_field(struct apply *a, const struct rule_field *f, node_t v, uint32_t c,
-			size_t ri)
+/* The contents of collection t (as the runtime knows collections). */
+static void coll_walk(struct apply *a, node_t t, unsigned roles)
+{
+	if (a->rt != NULL && a->rt->coll_walk != NULL)
+		a->rt->coll_walk(a->ctx, t, roles, walk_cb, a);
+}
+
+/* One field selector of the current rule on instance v. */
+static void apply_field(struct apply *a, const struct rule_field *f, node_t v, size_t ri)
 {
 	const struct heap *h = a->h;
 	node_t t = v;
@@ -171,20 +178,19 @@ static void apply_field(struct apply *a, const struct rule_field *f, node_t v, u
 		}
 		/* "*.values": through every collection v refers to */
 		for (edge_t j = a->pool.start[v]; j < a->pool.start[v + 1]; j++)
-			jcoll_walk(a->jc, a->pool.dst[j], reach_roles[f->reach], walk_cb, a);
+			coll_walk(a, a->pool.dst[j], reach_roles[f->reach]);
 		return;
 	}
 	if (strcmp(f->name, RULE_THIS) != 0) {
-		uint8_t type;
-		int off = h->node_kind[v] == NK_INSTANCE ? jfield_offset(a->jc, c, f->name, &type) : -1;
-		if (off < 0 || type != T_OBJECT)
+		uint32_t slot;
+		if (a->rt == NULL || a->rt->field_ref == NULL ||
+		    a->rt->field_ref(a->ctx, v, f->name, &t, &slot) < 0)
 			return;
 		a->field_seen[ri] = 1;
-		t = jfield_ref(h, v, off);
 		if (t == HW_NONE)
 			return;
 		if (f->reach == RR_FIELD) {
-			a->cur_slot = (uint32_t)off + 1;
+			a->cur_slot = slot;
 			hit(a, v, t);
 			a->cur_slot = 0;
 			return;
@@ -192,7 +198,7 @@ static void apply_field(struct apply *a, const struct rule_field *f, node_t v, u
 	} else {
 		a->field_seen[ri] = 1;
 	}
-	jcoll_walk(a->jc, t, reach_roles[f->reach], walk_cb, a);
+	coll_walk(a, t, reach_roles[f->reach]);
 }
 
 /* Does rule r select class c, before subclasses? */
@@ -292,11 +298,12 @@ static int evaluate(struct apply *a, struct progress *p)
 	if (rs == NULL) { /* the built-in default: referents are weak */
 		a->cur_rule = WEAK_BUILTIN;
 		a->cur_tag = -1;
-		for (node_t v = 1; v < h->n; v++) {
-			const struct hclass *k = &h->cls[h->node_class[v]];
-			if (h->node_kind[v] == NK_INSTANCE && k->referent_off != HW_NONE) {
-				a->cur_slot = k->referent_off + 1;
-				add_mark(a, v, jfield_ref(h, v, (int)k->referent_off));
+		for (node_t v = 1; v < h->n && a->rt != NULL && a->rt->referent != NULL; v++) {
+			uint32_t slot;
+			node_t t = a->rt->referent(a->ctx, v, &slot);
+			if (t != HW_NONE) {
+				a->cur_slot = slot;
+				add_mark(a, v, t);
 			}
 		}
 		return 0;
@@ -325,7 +332,7 @@ static int evaluate(struct apply *a, struct progress *p)
 				a->field_seen[list[k]] = 1;
 			}
 			for (size_t f = 0; f < r->nfields; f++)
-				apply_field(a, &r->fields[f], v, c, list[k]);
+				apply_field(a, &r->fields[f], v, list[k]);
 		}
 	}
 	progress_end(p);
@@ -633,14 +640,16 @@ int ownership_classify(struct heap *h, const struct ruleset *rs, struct progress
 	h->tag_labels = NULL;
 	h->tag_labels_len = h->tag_nlabels = 0;
 	pool_build(h, &a.pool);
-	a.jc = jcoll_new(h);
+	a.rt = heap_runtime(h);
+	a.ctx = a.rt != NULL && a.rt->open != NULL ? a.rt->open(h) : NULL;
 	a.field_seen = xcalloc((rs ? rs->n : 0) + 1, 1);
 	if (evaluate(&a, p) < 0) { /* cancelled: nothing changed */
 		free(h->tag_labels);
 		h->tag_labels = labels;
 		h->tag_labels_len = labels_len;
 		h->tag_nlabels = nlabels;
-		jcoll_free(a.jc);
+		if (a.ctx != NULL)
+			a.rt->close(a.ctx);
 		free(a.pool.start);
 		free(a.pool.dst);
 		free(a.m);
@@ -649,7 +658,8 @@ int ownership_classify(struct heap *h, const struct ruleset *rs, struct progress
 		return -1;
 	}
 	free(labels);
-	jcoll_free(a.jc);
+	if (a.ctx != NULL)
+		a.rt->close(a.ctx);
 	free(a.field_seen);
 	split(&a);
 	free(a.pool.start);

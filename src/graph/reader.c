@@ -8,6 +8,16 @@ int heap_runtime_is(const struct heap *h, const char *runtime)
 	return h->fmt != NULL && strcmp(h->fmt->runtime, runtime) == 0;
 }
 
+const struct runtime_ops *heap_runtime(const struct heap *h)
+{
+	return h->fmt != NULL ? h->fmt->rt : NULL;
+}
+
+const char *coll_role_name(enum coll_role r)
+{
+	return r == CR_KEY ? "map key" : r == CR_VALUE ? "map value" : "element";
+}
+
 int heap_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 {
 	return h->fmt != NULL && h->fmt->fields != NULL ? h->fmt->fields(h, v, fn, arg) : -1;

@@ -38,9 +38,53 @@ struct harray {
  * an edge: its name, and the target's id as an object value. */
 typedef void (*field_fn)(void *arg, const char *name, const struct hvalue *val);
 
+/* ---- what a runtime knows beyond the graph ----
+ * Collections: the references inside a collection object that hold its
+ * elements, keys and values (a list's array slots, a map's entries), so
+ * that rules can follow them, the elements step can take them and the
+ * merged views can show "map value of java.util.HashMap" rather than the
+ * collection's inside. */
+enum coll_role { CR_ELEMENT = 1, CR_KEY = 2, CR_VALUE = 4 };
+typedef void (*coll_fn)(void *arg, node_t holder, node_t target, enum coll_role role);
+/* "element", "map key", "map value". */
+const char *coll_role_name(enum coll_role r);
+
+/* A runtime's knowledge (the JVM's: runtime/jvm.c), reached through the
+ * format that reads its heaps (format_ops.rt). Each hook works in a
+ * context the runtime makes for one use (open, close); a NULL hook: the
+ * runtime knows nothing of that. */
+struct runtime_ops {
+	const char *name; /* "jvm" */
+	void *(*open)(const struct heap *h);
+	void (*close)(void *ctx);
+	/* The reference field `name` of v (its class's or a super's):
+	 * 0 with its target (HW_NONE: null) and a number that tells v's
+	 * fields apart (*slot), or -1 if v has no such reference field. */
+	int (*field_ref)(void *ctx, node_t v, const char *name, node_t *target, uint32_t *slot);
+	/* v's weak referent (a java.lang.ref.Reference's), HW_NONE if none. */
+	node_t (*referent)(void *ctx, node_t v, uint32_t *slot);
+	/* Each reference inside collection v holding one of its elements,
+	 * keys or values (roles: an OR of coll_role) through fn; the calls
+	 * made, -1 if v is no collection. */
+	int64_t (*coll_walk)(void *ctx, node_t v, unsigned roles, coll_fn fn, void *arg);
+	/* For the merged views by field, a context of its own
+	 * (contents_open/_close): is v a collection; its contents as
+	 * coll_walk; whether v's reference to y is its inside (left out);
+	 * incoming: the collection inside which y holds x as a content (the
+	 * r-th reference from y to x), its role in *role, HW_NONE if none;
+	 * *xid is x's id, read once. */
+	void *(*contents_open)(const struct heap *h);
+	void (*contents_close)(void *ctx);
+	int (*contents_is_coll)(void *ctx, node_t v);
+	int64_t (*contents_walk)(void *ctx, node_t v, coll_fn fn, void *arg);
+	int (*contents_inside)(void *ctx, node_t v, node_t y);
+	node_t (*contents_holder)(void *ctx, node_t y, node_t x, unsigned r, uint64_t *xid, enum coll_role *role);
+};
+
 struct format_ops {
 	const char *name;    /* "hprof", "v8": in `info` and in the cache */
 	const char *runtime; /* "jvm", "v8": which inspections and rules apply */
+	const struct runtime_ops *rt; /* what that runtime knows; NULL: nothing */
 	/* The index cache keeps what this reader builds: the per-node ids
 	 * are read back from the dump (node_id) and nothing is in fmt_data.
 	 * 0: the dump is read afresh every time. */
@@ -84,6 +128,8 @@ struct format_ops {
 
 /* Is the heap from a reader of that runtime ("jvm")? */
 int heap_runtime_is(const struct heap *h, const char *runtime);
+/* The heap's runtime's knowledge, NULL if none. */
+const struct runtime_ops *heap_runtime(const struct heap *h);
 
 /* Fields of node v (instances: the class's then its supers'; classes:
  * statics), each through fn. The count, or -1 if v has none to tell. */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "graph/analysis.h"
-#include "graph/jcoll.h"
+#include "runtime/jvm_coll.h"
 #include "graph/ownership.h"
 #include "graph/rules.h"
 

@@ -2,7 +2,7 @@
  * inspect.h: thread-locals, thread-stacks, outer-instances,
  * leak-suspects, class-loaders, duplicate-classes.
  *
- * Fields are read by name (graph/jcoll.h) from the mapped records; the
+ * Fields are read by name (runtime/jvm_coll.h) from the mapped records; the
  * per-object passes read only the flat per-node arrays, so that each
  * inspection over 22 million objects stays within a second or two.
  * Thread names are raw dump text, escaped by whoever prints them. */
@@ -13,7 +13,7 @@
 
 #include "graph/reader.h"
 #include "graph/analysis.h"
-#include "graph/jcoll.h"
+#include "runtime/jvm_coll.h"
 #include "query/views.h"
 
 #define POLL 0xfffff       /* progress and cancellation every 1M nodes */

@@ -11,7 +11,7 @@
 
 #include "graph/reader.h"
 #include "graph/analysis.h"
-#include "graph/jcoll.h"
+#include "runtime/jvm_coll.h"
 #include "query/step.h"
 #include "query/views.h"
 

@@ -37,7 +37,7 @@
 
 #include "graph/reader.h"
 #include "graph/analysis.h"
-#include "graph/jcoll.h"
+#include "runtime/jvm_coll.h"
 
 #define NAME_MAX_BYTES 60 /* of a string value or array preview in a group name */
 #define POLL 0xffff       /* check for cancellation every 64K nodes */

@@ -20,7 +20,7 @@
  *                       elements null (object arrays) or zero
  *                       (primitive arrays), one group per class; wasted:
  *                       the bytes of those elements
- *   empty-collections   collections (jcoll.h) with size 0, per class;
+ *   empty-collections   collections (runtime/jvm_coll.h) with size 0, per class;
  *                       wasted: their shallow size plus their empty
  *                       table or element array, if any
  *   collection-fill     collections with capacity > 0, one group per

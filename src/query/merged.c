@@ -25,14 +25,14 @@
 
 #include "graph/reader.h"
 #include "graph/analysis.h"
-#include "graph/jcoll.h"
+#include "graph/reader.h"
 
 #define L_NONE    0xffffffffu /* by class */
 #define L_ARRAY   0xfffffff0u /* "[]": any element of an object array */
 #define L_CLASS   0xfffffff1u /* "<class>": an instance's class object */
 #define L_TRANS   0xfffffff2u /* "<transitive>": a dominator that holds it indirectly */
 #define L_UNKNOWN 0xfffffff3u /* "<?>" */
-#define L_CELEM   0xfffffff4u /* a collection's element (graph/jcoll.h) */
+#define L_CELEM   0xfffffff4u /* a collection's element (runtime_ops) */
 #define L_CKEY    0xfffffff5u /* a map's key */
 #define L_CVALUE  0xfffffff6u /* a map's value */
 #define L_STR     0x80000000u /* | index of an interned string */
@@ -192,7 +192,8 @@ struct walk {
 	size_t idscap;
 	uint32_t *match;       /* scratch: the fields of a referrer that hold the member */
 	size_t matchcap;
-	struct jcontents *jc;  /* by field, in and out: collections as their contents */
+	const struct runtime_ops *rt; /* by field, in and out: collections as their contents, */
+	void *jc;                     /* in rt's context; NULL: none */
 	struct sbuf tmp;
 	/* references are named edges (V8), not fields at offsets: a label
 	 * is the edge's name, elements grouped as "[]" */
@@ -210,9 +211,10 @@ static void walk_init(struct walk *w, struct heap *h, enum merged_kind kind, enu
 	w->named = !heap_runtime_is(h, "jvm");
 	if (by != MG_BY_CLASS)
 		w->slots = xcalloc((size_t)h->ncls + 1, sizeof *w->slots);
-	/* JVM knowledge stays in graph/jcoll.c: this is the one hook */
+	/* the runtime's knowledge of collections (runtime_ops): the one hook */
 	if (by == MG_BY_FIELD && kind != MG_DOMINATING && !w->named)
-		w->jc = jcontents_new(h);
+		w->jc = (w->rt = heap_runtime(h)) != NULL && w->rt->contents_open != NULL ? w->rt->contents_open(h)
+											    : NULL;
 	sbuf_init(&w->tmp);
 }
 
@@ -227,7 +229,8 @@ static void walk_free(struct walk *w)
 	free(w->strs_hash);
 	free(w->ids);
 	free(w->match);
-	jcontents_free(w->jc);
+	if (w->jc != NULL)
+		w->rt->contents_close(w->jc);
 	sbuf_free(&w->tmp);
 }
 
@@ -429,7 +432,7 @@ static void coll_own(void *arg, node_t x, node_t y, uint32_t lid)
 {
 	struct coll_out *a = arg;
 
-	if (!jcontents_inside(a->w->jc, x, y))
+	if (!a->w->rt->contents_inside(a->w->jc, x, y))
 		a->fn(a->arg, x, y, lid);
 }
 
@@ -439,7 +442,7 @@ static void out_coll(struct walk *w, node_t x, visit_fn fn, void *arg)
 {
 	struct coll_out a = { w, fn, arg, x };
 
-	jcontents_walk(w->jc, x, coll_content, &a);
+	w->rt->contents_walk(w->jc, x, coll_content, &a);
 	out_labels(w, x, coll_own, &a);
 }
 
@@ -555,7 +558,7 @@ HOT void neighbours(struct walk *w, node_t x, visit_fn fn, void *arg)
 
 	switch (w->kind) {
 	case MG_OUTGOING:
-		if (byf && w->jc != NULL && jcontents_is_coll(w->jc, x)) {
+		if (byf && w->jc != NULL && w->rt->contents_is_coll(w->jc, x)) {
 			out_coll(w, x, fn, arg);
 			break;
 		}
@@ -574,7 +577,7 @@ HOT void neighbours(struct walk *w, node_t x, visit_fn fn, void *arg)
 			r = j > h->in_start[x] && h->in[j - 1] == y ? r + 1 : 0;
 			if (byf && y != 0 && w->jc != NULL) { /* inside a collection: the collection */
 				enum coll_role role;
-				node_t c = jcontents_holder(w->jc, y, x, r, &xid, &role);
+				node_t c = w->rt->contents_holder(w->jc, y, x, r, &xid, &role);
 				if (c != HW_NONE) {
 					fn(arg, x, c, role_label(role));
 					continue;
@@ -888,7 +891,7 @@ static void ref_visit(void *arg, node_t y, node_t x, uint32_t lid)
 	b->last = x;
 	if (b->w->jc != NULL) { /* inside a collection: the collection */
 		enum coll_role role;
-		node_t c = jcontents_holder(b->w->jc, y, x, b->r, &xid, &role);
+		node_t c = b->w->rt->contents_holder(b->w->jc, y, x, b->r, &xid, &role);
 		if (c != HW_NONE) {
 			collect_visit(b->c, x, c, role_label(role));
 			return;

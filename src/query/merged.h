@@ -20,7 +20,7 @@
  * NAME", "<super>", "<loader>"...).
  *
  * Collections (MG_BY_FIELD, outgoing and incoming): the JDK's
- * collections that graph/jcoll.h knows (lists, sets, maps, queues,
+ * collections that the runtime knows (runtime/jvm_coll.h) (lists, sets, maps, queues,
  * their wrappers; not plain arrays) show as JProfiler shows them. A
  * member held inside one (by a HashMap$Node's value, an ArrayList's
  * element array) is held by the collection itself: group (cls of the

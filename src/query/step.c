@@ -9,7 +9,7 @@
 
 #include "graph/analysis.h"
 #include "graph/classes.h"
-#include "graph/jcoll.h"
+#include "graph/reader.h"
 #include "query/baseline.h"
 #include "query/inspect.h"
 
@@ -534,14 +534,17 @@ static void add_element(void *arg, node_t holder, node_t target, enum coll_role 
 static void collection_elements(struct heap *h, const struct step *s, const struct objset *set,
 				struct objset *r)
 {
-	struct jcoll *j = jcoll_new(h);
+	const struct runtime_ops *rt = heap_runtime(h);
 	unsigned roles = s->arg == NULL ? CR_ELEMENT | CR_KEY | CR_VALUE
 		       : strcmp(s->arg, "keys") == 0 ? CR_KEY : CR_VALUE;
 
+	if (rt == NULL || rt->coll_walk == NULL) /* collections of a runtime that knows none */
+		return;
+	void *ctx = rt->open(h);
 	for (node_t v = 1; v < h->n; v++)
 		if (bit_get(set->bits, v))
-			jcoll_walk(j, v, roles, add_element, r);
-	jcoll_free(j);
+			rt->coll_walk(ctx, v, roles, add_element, r);
+	rt->close(ctx);
 }
 
 static int cmp_u64(const void *a, const void *b, void *ctx)

@@ -27,7 +27,7 @@
  *   class-objects              the java.lang.Class objects of the members'
  *                              classes
  *   elements [keys|values]     the elements of the members that are
- *                              collections or object arrays (graph/jcoll.h),
+ *                              collections or object arrays (runtime/jvm_coll.h),
  *                              a map's keys and values; or only its keys,
  *                              only its values
  *   loaded                     the instances of the classes that members

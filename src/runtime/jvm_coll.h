@@ -1,4 +1,4 @@
-/* jcoll.h — what heapwalk knows of the JDK's own classes: reading an
+/* jvm_coll.h — what heapwalk knows of the JDK's own classes: reading an
  * instance's fields by name, and the inside of java.util collections
  * (size, capacity, the references that hold their elements, keys and
  * values). Everything is read from the mapped records; nothing is kept
@@ -14,10 +14,11 @@
  * / Synchronized* wrappers (through to the wrapped collection), and
  * object arrays. Needs the per-node arrays and the references
  * (HP_NODES | HP_OUT | HP_WEAK). */
-#ifndef HW_JCOLL_H
-#define HW_JCOLL_H
+#ifndef HW_JVM_COLL_H
+#define HW_JVM_COLL_H
 
 #include "graph/heap.h"
+#include "graph/reader.h"
 
 enum coll_kind {
 	CK_NONE, CK_ARRAY, CK_ARRAYLIST, CK_VECTOR, CK_ARRAYDEQUE, CK_LINKEDLIST,
@@ -27,7 +28,6 @@ enum coll_kind {
 };
 const char *coll_kind_name(enum coll_kind k);   /* "java.util.HashMap" */
 
-enum coll_role { CR_ELEMENT = 1, CR_KEY = 2, CR_VALUE = 4 };
 
 struct coll_info {
 	enum coll_kind kind;
@@ -42,6 +42,7 @@ struct jcoll;
 
 struct jcoll *jcoll_new(const struct heap *h);
 void jcoll_free(struct jcoll *j);
+const struct heap *jcoll_heap(const struct jcoll *j);
 
 /* The known collection kind of instances of class c (CK_NONE if none). */
 enum coll_kind jcoll_kind(struct jcoll *j, uint32_t c);
@@ -56,7 +57,6 @@ int jcoll_info(struct jcoll *j, node_t v, struct coll_info *ci);
  * through wrappers and a set's backing map. Bounded: chains are
  * followed at most `size + capacity + 16` steps, so a corrupt dump
  * cannot loop. Returns the number of calls, -1 if v is no collection. */
-typedef void (*coll_fn)(void *arg, node_t holder, node_t target, enum coll_role role);
 int64_t jcoll_walk(struct jcoll *j, node_t v, unsigned roles, coll_fn fn, void *arg);
 
 /* Fields by name. The byte offset of instance field `name` of class c
@@ -91,8 +91,6 @@ node_t jref_node(const struct heap *h, node_t v, uint64_t id);
 struct jcontents;
 struct jcontents *jcontents_new(const struct heap *h);
 void jcontents_free(struct jcontents *c);
-/* "element", "map key", "map value". */
-const char *coll_role_name(enum coll_role r);
 /* Incoming: the known collection (not a plain array) inside which y
  * holds x as an element, key or value, with that role in *role; r
  * counts y's references to x from 0 (an entry whose key and value are

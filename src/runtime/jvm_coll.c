@@ -1,4 +1,4 @@
-/* jcoll.c — the JDK's classes from the inside, see jcoll.h: instance
+/* jvm_coll.c — the JDK's classes from the inside, see jvm_coll.h: instance
  * fields by name, and size, capacity and contents of java.util
  * collections, read straight from the mapped records (field names as
  * in OpenJDK 8 to 17, checked with javap -p).
@@ -9,7 +9,7 @@
  * other name goes through a small hash keyed by class and name. Walks
  * allocate nothing but the growing stack of a TreeMap walk, kept in
  * struct jcoll for the next call. */
-#include "graph/jcoll.h"
+#include "runtime/jvm_coll.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +95,11 @@ struct jcoll *jcoll_new(const struct heap *h)
 	memset(j->kind, KIND_UNKNOWN, (size_t)h->ncls + 1);
 	j->fc = xcalloc((size_t)h->ncls + 1, sizeof *j->fc);
 	return j;
+}
+
+const struct heap *jcoll_heap(const struct jcoll *j)
+{
+	return j->h;
 }
 
 void jcoll_free(struct jcoll *j)
@@ -806,11 +811,6 @@ void jcontents_free(struct jcontents *c)
 	free(c->walked);
 	free(c->tab);
 	free(c);
-}
-
-const char *coll_role_name(enum coll_role r)
-{
-	return r == CR_KEY ? "map key" : r == CR_VALUE ? "map value" : "element";
 }
 
 /* The inside of the JDK's collections: object arrays (tables, element

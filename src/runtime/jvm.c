@@ -1,0 +1,93 @@
+/* jvm.c — the JVM runtime's table: its hooks are jvm_coll.c's. */
+#include "runtime/jvm.h"
+
+#include "runtime/jvm_coll.h"
+
+static void *jvm_open(const struct heap *h)
+{
+	return jcoll_new(h);
+}
+
+static void jvm_close(void *ctx)
+{
+	jcoll_free(ctx);
+}
+
+/* A field is told apart from v's others by its byte offset in the
+ * instance data (plus one: never 0). */
+static int jvm_field_ref(void *ctx, node_t v, const char *name, node_t *target, uint32_t *slot)
+{
+	struct jcoll *j = ctx;
+	const struct heap *h = jcoll_heap(j);
+	uint8_t type;
+
+	if (h->node_kind[v] != NK_INSTANCE)
+		return -1;
+	int off = jfield_offset(j, h->node_class[v], name, &type);
+	if (off < 0 || type != T_OBJECT)
+		return -1;
+	*target = jfield_ref(h, v, off);
+	*slot = (uint32_t)off + 1;
+	return 0;
+}
+
+static node_t jvm_referent(void *ctx, node_t v, uint32_t *slot)
+{
+	const struct heap *h = jcoll_heap(ctx);
+	const struct hclass *k = &h->cls[h->node_class[v]];
+
+	if (h->node_kind[v] != NK_INSTANCE || k->referent_off == HW_NONE)
+		return HW_NONE;
+	*slot = k->referent_off + 1;
+	return jfield_ref(h, v, (int)k->referent_off);
+}
+
+static int64_t jvm_coll_walk(void *ctx, node_t v, unsigned roles, coll_fn fn, void *arg)
+{
+	return jcoll_walk(ctx, v, roles, fn, arg);
+}
+
+static void *jvm_contents_open(const struct heap *h)
+{
+	return jcontents_new(h);
+}
+
+static void jvm_contents_close(void *ctx)
+{
+	jcontents_free(ctx);
+}
+
+static int jvm_contents_is_coll(void *ctx, node_t v)
+{
+	return jcontents_is_coll(ctx, v);
+}
+
+static int64_t jvm_contents_walk(void *ctx, node_t v, coll_fn fn, void *arg)
+{
+	return jcontents_walk(ctx, v, fn, arg);
+}
+
+static int jvm_contents_inside(void *ctx, node_t v, node_t y)
+{
+	return jcontents_inside(ctx, v, y);
+}
+
+static node_t jvm_contents_holder(void *ctx, node_t y, node_t x, unsigned r, uint64_t *xid, enum coll_role *role)
+{
+	return jcontents_holder(ctx, y, x, r, xid, role);
+}
+
+const struct runtime_ops jvm_runtime = {
+	.name = "jvm",
+	.open = jvm_open,
+	.close = jvm_close,
+	.field_ref = jvm_field_ref,
+	.referent = jvm_referent,
+	.coll_walk = jvm_coll_walk,
+	.contents_open = jvm_contents_open,
+	.contents_close = jvm_contents_close,
+	.contents_is_coll = jvm_contents_is_coll,
+	.contents_walk = jvm_contents_walk,
+	.contents_inside = jvm_contents_inside,
+	.contents_holder = jvm_contents_holder,
+};
