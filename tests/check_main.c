@@ -28,6 +28,7 @@ int main(void)
 	srunner_add_suite(sr, robust_suite());
 	srunner_add_suite(sr, fuzzregress_suite());
 	srunner_add_suite(sr, gz_suite());
+	srunner_add_suite(sr, nettrace_suite());
 	srunner_add_suite(sr, v8_suite());
 	srunner_add_suite(sr, formats_suite());
 	srunner_add_suite(sr, sweep_suite()); /* last: it uses every suite's dumps */

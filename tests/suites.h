@@ -28,6 +28,7 @@ Suite *sweep_suite(void);
 Suite *robust_suite(void);
 Suite *fuzzregress_suite(void);
 Suite *gz_suite(void);
+Suite *nettrace_suite(void);
 Suite *v8_suite(void);
 Suite *formats_suite(void);
 
