@@ -616,6 +616,27 @@ START_TEST(test_v8_id_order)
 }
 END_TEST
 
+
+/* info's GC roots by kind lists a reader's own kinds (V8's: GC roots,
+ * the global object through a shortcut, the embedder's), each with the
+ * records the snapshot's root has, and no JVM kind. */
+START_TEST(test_v8_info_roots)
+{
+	int st;
+
+	if (!v8_dumps())
+		return;
+	char *out = hw("-q info " V8DIR "/a.heapsnapshot", &st);
+	ck_assert_int_eq(st, 0);
+	const char *t = strstr(out, "GC roots by kind");
+	ck_assert_msg(t != NULL, "%s", out);
+	ck_assert_msg(strstr(t, "\nGC roots ") && strstr(t, "\nuser root (global) ") && strstr(t, "\nembedder root "),
+		      "%s", t);
+	ck_assert_msg(strstr(t, "sticky class") == NULL && strstr(t, "JNI") == NULL, "%s", t);
+	free(out);
+}
+END_TEST
+
 /* Numbers past what the reader packs: V8's ids are 32-bit and an edge's
  * type goes in the low bits of its name's word, but a file may have an
  * id past 2^32 and an element index past 2^29; such a file is read
@@ -882,6 +903,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_v8_browser_80x24);
 	tcase_add_test(tc, test_v8_browser_inspections);
 	tcase_add_test(tc, test_v8_wide_numbers);
+	tcase_add_test(tc, test_v8_info_roots);
 	tcase_add_test(tc, test_v8_read_twice);
 	tcase_add_test(tc, test_v8_id_order);
 	suite_add_tcase(s, tc);

@@ -195,14 +195,30 @@ void view_info(const struct heap *h, const struct objset *set, struct info_view 
 		RK_FINALIZING, RK_DEBUGGER, RK_REFERENCE_CLEANUP, RK_VM_INTERNAL,
 		RK_UNREACHABLE_ANDROID, RK_UNKNOWN, RK_WEAK_ONLY, RK_UNREACHABLE,
 	};
-	const size_t nk = sizeof order / sizeof order[0];
+	const size_t nhprof = sizeof order / sizeof order[0] - 2; /* the pseudo kinds go last */
+	size_t nk = 0;
 
 	memset(v, 0, sizeof *v);
 	v->set_count = set->count;
 	v->set_shallow = set->shallow;
-	v->roots = xcalloc(nk, sizeof *v->roots);
-	for (size_t k = 0; k < nk; k++)
-		v->roots[k].kind = order[k];
+	/* HPROF's kinds in their order, then any other reader's in theirs
+	 * (ascending), then the engine's pseudo kinds */
+	v->roots = xcalloc(nhprof + h->nroot_rec + 2, sizeof *v->roots);
+	for (size_t k = 0; k < nhprof; k++)
+		v->roots[nk++].kind = order[k];
+	for (size_t i = 0; i < h->nroot_rec; i++) {
+		unsigned kind = h->root_rec[i].kind, known = kind == RK_WEAK_ONLY || kind == RK_UNREACHABLE;
+		for (size_t k = 0; k < nk && !known; k++)
+			known = v->roots[k].kind == kind;
+		if (!known) {
+			size_t at = nk++;
+			for (; at > nhprof && v->roots[at - 1].kind > kind; at--)
+				v->roots[at] = v->roots[at - 1];
+			v->roots[at] = (struct root_count){ .kind = kind };
+		}
+	}
+	v->roots[nk++].kind = RK_WEAK_ONLY;
+	v->roots[nk++].kind = RK_UNREACHABLE;
 	for (size_t i = 0; i < h->nroot_rec; i++) {
 		const struct root *r = &h->root_rec[i];
 		int new_node = i == 0 || h->root_rec[i - 1].node != r->node;
@@ -210,7 +226,7 @@ void view_info(const struct heap *h, const struct objset *set, struct info_view 
 		if (new_node && r->kind != RK_WEAK_ONLY && r->kind != RK_UNREACHABLE)
 			v->gc_root_objects++;
 		for (size_t k = 0; k < nk; k++)
-			if (order[k] == r->kind) {
+			if (v->roots[k].kind == r->kind) {
 				v->roots[k].records++;
 				v->roots[k].objects += new_kind;
 			}
