@@ -887,6 +887,114 @@ START_TEST(test_gz_browser_view)
 }
 END_TEST
 
+/* ---- .NET ---- */
+
+#define DNDIR TEST_BUILDDIR "/dumps/dotnet"
+
+/* The workload built (once) into DNDIR/out; 0 (said) without dotnet. */
+static int dotnet_workload(void)
+{
+	struct stat d, w;
+
+	if (!have("dotnet")) {
+		fprintf(stderr, "formats: dotnet is not installed: the live .NET tests are skipped "
+				"(the recorded traces in tests/dotnet are read all the same)\n");
+		return 0;
+	}
+	if (stat(DNDIR "/out/Workload.dll", &d) == 0 && stat(TEST_SRCDIR "/dotnet/Program.cs", &w) == 0 &&
+	    d.st_mtime >= w.st_mtime)
+		return 1;
+	ck_assert_int_eq(system("rm -rf " DNDIR " && mkdir -p " DNDIR "/src && cp " TEST_SRCDIR "/dotnet/Program.cs "
+				TEST_SRCDIR "/dotnet/Workload.csproj " DNDIR "/src/ && cd " DNDIR "/src && "
+				"DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 dotnet build -c Release -o ../out "
+				"> ../build.log 2>&1"), 0);
+	return 1;
+}
+
+/* heapwalk snapshot of a live .NET process: over its diagnostics socket,
+ * no .NET tool; the heap opens with what the workload made, and the path
+ * from the static root to a leaked listener. */
+START_TEST(test_dotnet_snapshot)
+{
+	int st;
+
+	if (!dotnet_workload())
+		return;
+	ck_assert_int_eq(system("rm -f " DNDIR "/live.nettrace " DNDIR "/w.log; "
+				"(sleep 120 | " DNDIR "/out/Workload > " DNDIR "/w.log 2>&1 &); "
+				"for i in $(seq 100); do grep -q pid " DNDIR "/w.log 2>/dev/null && break; sleep 0.1; done"), 0);
+	char *log = run("cat " DNDIR "/w.log", &st);
+	long pid = 0;
+	const char *p = strstr(log, "\"pid\":");
+	ck_assert_msg(p != NULL, "%s", log);
+	pid = strtol(p + 6, NULL, 10);
+	free(log);
+	char args[512];
+	snprintf(args, sizeof args, "snapshot %ld " DNDIR "/live.nettrace 2>&1", pid);
+	char *out = hw(args, &st);
+	ck_assert_msg(st == 0 && strstr(out, "objects") != NULL, "%s", out);
+	free(out);
+	/* again to the same file: refused before the process pays for a GC */
+	out = hw(args, &st);
+	ck_assert_msg(st != 0 && strstr(out, "exists already") != NULL, "%s", out);
+	free(out);
+	char *csv = hw("-q -f csv classes -n 100000 " DNDIR "/live.nettrace", &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_int_eq(csv_field(csv, "Workload.Session", 1), 300);
+	ck_assert_int_eq(csv_field(csv, "Workload.CacheEntry", 1), 1000);
+	ck_assert_int_eq(csv_field(csv, "Workload.Publisher", 1), 1);
+	ck_assert_int_eq(csv_field(csv, "System.Int64[]", 1) >= 1, 1);
+	free(csv);
+	csv = hw("-q -f csv " DNDIR "/live.nettrace -e 'instances Workload.Session | objects' -n 1", &st);
+	const char *row = strchr(csv, '\n');
+	ck_assert_ptr_nonnull(row);
+	char id[40] = "";
+	sscanf(row + 1, "%39[^,]", id);
+	free(csv);
+	snprintf(args, sizeof args, "-q paths " DNDIR "/live.nettrace %s", id);
+	out = hw(args, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(strstr(out, "Workload.Publisher") && strstr(out, "static variable") &&
+		      strstr(out, "System.EventHandler"), "%s", out);
+	free(out);
+	snprintf(args, sizeof args, "kill %ld", pid);
+	ck_assert_int_eq(system(args), 0);
+	/* no process, not a .NET process: one line each */
+	out = hw("snapshot 999999999 " DNDIR "/x.nettrace 2>&1", &st);
+	ck_assert_msg(st != 0 && strchr(out, '\n') == strrchr(out, '\n'), "%s", out);
+	free(out);
+}
+END_TEST
+
+/* The recorded traces through heapwalk: the same counts, the roots by
+ * the runtime's kinds (the 50 finalizable objects on the finalizer
+ * queue), a trace with no heap dump refused in one line. */
+START_TEST(test_dotnet_recorded)
+{
+	int st;
+	char *csv = hw("-q -f csv classes -n 100000 " TEST_SRCDIR "/dotnet/workload-2.nettrace", &st);
+
+	ck_assert_int_eq(st, 0);
+	ck_assert_int_eq(csv_field(csv, "Workload.Session", 1), 300);
+	ck_assert_int_eq(csv_field(csv, "Workload.AddedHolder", 1), 200);
+	free(csv);
+	char *info = hw("-q info " TEST_SRCDIR "/dotnet/workload-1.nettrace", &st);
+	ck_assert_int_eq(st, 0);
+	char *row = line_of(info, "finalizer queue");
+	ck_assert_msg(strstr(row, " 50 ") != NULL, "%s", info);
+	free(row);
+	ck_assert_msg(strstr(info, "static variable") && strstr(info, "stack") && strstr(info, "pinned handle"), "%s",
+		      info);
+	free(info);
+	/* the first 300 bytes: the header and metadata, no heap */
+	ck_assert_int_eq(system("head -c 300 " TEST_SRCDIR "/dotnet/workload-1.nettrace > " TEST_BUILDDIR
+				"/dumps/noheap.nettrace"), 0);
+	char *out = hw("-q info " TEST_BUILDDIR "/dumps/noheap.nettrace 2>&1", &st);
+	ck_assert_msg(st != 0 && strstr(out, "no heap dump in this trace") != NULL, "%s", out);
+	free(out);
+}
+END_TEST
+
 Suite *formats_suite(void)
 {
 	Suite *s = suite_create("formats");
@@ -912,6 +1020,11 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_gz_same_stdout);
 	tcase_add_test(tc, test_gz_cut);
 	tcase_add_test(tc, test_gz_browser_view);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("dotnet");
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_dotnet_recorded);
+	tcase_add_test(tc, test_dotnet_snapshot);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/attach.h"
+#include "cli/dotnet.h"
 #include "config.h"
 #include "engine/open.h"
 #include "graph/rules.h"
@@ -34,8 +35,9 @@ static const char usage_text[] =
 "       heapwalk [rule options] rules      the rule groups and rules in effect\n"
 "       heapwalk mark PID | snapshot PID FILE\n"
 "\n"
-"DUMP: HPROF (plain, or gzip: jcmd -gz=N, gzip) or a V8 heap snapshot (Node,\n"
-"Chrome), told apart by content; see FORMATS in heapwalk(1)\n"
+"DUMP: HPROF (plain, or gzip: jcmd -gz=N, gzip), a V8 heap snapshot (Node,\n"
+"Chrome) or a .NET heap-dump trace (nettrace), told apart by content; see\n"
+"FORMATS in heapwalk(1)\n"
 "\n"
 "commands:\n"
 "  info            the dump: counts, sizes, layout, GC roots by kind, unreachable\n"
@@ -59,7 +61,8 @@ static const char usage_text[] =
 "  rules           the reference-classifier rules: groups (on/off) and rules\n"
 "  mark PID        mark the objects a running JVM has now (loads the agent);\n"
 "                  its later snapshots tell new objects from old\n"
-"  snapshot PID FILE  a heap dump with stable object ids and the last mark\n"
+"  snapshot PID FILE  a heap dump with stable object ids and the last mark (JVM),\n"
+"                  or the heap a .NET process's runtime reports (nettrace)\n"
 "\n"
 "steps (-e), separated by '|', each applied to the set (at first every object):\n"
 "  all                       every object\n"
@@ -293,7 +296,7 @@ static void parse_args(int argc, char **argv, struct cli *c)
 	if (c->cmd != NULL && (strcmp(c->cmd, "mark") == 0 || strcmp(c->cmd, "snapshot") == 0)) {
 		int snap = c->cmd[0] == 's';
 		if (i >= argc)
-			usage_error("%s needs the process id of a running JVM", c->cmd);
+			usage_error("%s needs the process id of a running JVM%s", c->cmd, snap ? " or .NET process" : "");
 		c->pid = argv[i++];
 		if (snap && i >= argc)
 			usage_error("snapshot needs a FILE to write the dump to");
@@ -513,7 +516,12 @@ static int attach_command(const struct cli *c)
 
 	sbuf_init(&res);
 	sbuf_init(&err);
-	if (c->file != NULL)
+	char *end;
+	long pid = strtol(c->pid, &end, 10);
+	if (c->file != NULL && *end == '\0' && pid > 0 && dotnet_socket((pid_t)pid, &res) == 0) {
+		sbuf_reset(&res); /* a .NET process: its runtime reports the heap itself */
+		rc = dotnet_snapshot((pid_t)pid, c->file, &res, &err);
+	} else if (c->file != NULL)
 		rc = agent_snapshot(c->pid, c->file, &res, &err);
 	else
 		rc = agent_run(c->pid, "mark", &res, &err);

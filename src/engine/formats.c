@@ -1,6 +1,7 @@
 /* formats.c — the readers heapwalk has, tried in order by content. */
 #include "engine/open.h"
 
+#include "format/clr.h"
 #include "format/hprof.h"
 #include "format/v8.h"
 #include "graph/reader.h"
@@ -8,6 +9,7 @@
 static const struct format_ops *const formats[] = {
 	&hprof_format,
 	&v8_format,
+	&clr_format,
 };
 
 const struct format_ops *format_find(const uint8_t *head, size_t n)

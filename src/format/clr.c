@@ -1,0 +1,473 @@
+/* clr.c — .NET heaps from a nettrace heap-dump trace (what heapwalk
+ * snapshot, dotnet-trace or dotnet-gcdump's session record) into the
+ * heap model.
+ *
+ * The heap is the one the runtime reported during the trace's first
+ * induced, blocking full GC (GCStart with depth 2 to the GCEnd of the
+ * same count): GCBulkNode gives each object's address, size, type and
+ * number of references, GCBulkEdge the references' targets in the same
+ * order (a node takes the next EdgeCount of them), GCBulkRootEdge the
+ * roots, GCBulkRootStaticVar the static variables that hold objects;
+ * BulkType names the types (it may come before the GC: every one is
+ * kept). Nodes are sorted by address, which is their id. */
+#include "format/clr.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/nettrace.h"
+#include "graph/classes.h"
+#include "graph/reader.h"
+
+enum { EV_GCSTART = 1, EV_GCEND = 2, EV_BULKTYPE = 15, EV_ROOT = 16, EV_NODE = 18, EV_EDGE = 19, EV_STATIC = 38 };
+
+/* root kinds: the runtime's GCRootKind from 0x300, statics 0x310 */
+enum { RK_CLR = 0x300, RK_CLR_STACK = 0x300, RK_CLR_FINALIZER, RK_CLR_HANDLE, RK_CLR_OLDER, RK_CLR_SIZEDREF,
+       RK_CLR_OVERFLOW, RK_CLR_PINNED = 0x30e, RK_CLR_DEPENDENT = 0x30f, RK_CLR_STATIC = 0x310 };
+
+struct cnode { uint64_t addr, size, type, nedges; };
+struct croot { uint64_t addr; uint16_t kind; };
+struct ctype { uint64_t id; uint32_t name; };
+
+/* What the trace's events add up to. */
+struct clr_read {
+	struct heap *h;
+	struct nametab nt;
+	const struct nt_trace *t; /* its pointer size: read before any event */
+	int in_gc, done;
+	uint32_t gc_count;
+	struct cnode *nodes;
+	size_t nnodes, cnodes;
+	uint64_t *edges;
+	size_t nedges, cedges;
+	struct croot *roots;
+	size_t nroots, croots;
+	struct ctype *types;
+	size_t ntypes, ctypes;
+	uint64_t bad;
+};
+
+struct clr_data {
+	uint64_t *addr; /* per node: its address (its id) */
+};
+
+static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+static uint64_t rdp(const uint8_t *p, unsigned ps) { return ps == 8 ? rd64(p) : rd32(p); }
+
+/* A UTF-16 name (ASCII kept, others as '?', at most 1000 bytes) into
+ * the names table; *end past its NUL, NULL if none. */
+static uint32_t utf16_name(struct clr_read *r, const uint8_t *p, const uint8_t *end, const uint8_t **next)
+{
+	char buf[1024];
+	size_t k = 0;
+
+	for (; end - p >= 2 && (p[0] | p[1]) != 0; p += 2)
+		if (k < sizeof buf)
+			buf[k++] = p[1] == 0 && p[0] >= 0x20 && p[0] < 0x7f ? (char)p[0] : '?';
+	*next = end - p >= 2 ? p + 2 : NULL;
+	return names_intern(&r->nt, buf, k);
+}
+
+static void bulk_types(struct clr_read *r, const struct nt_event *e)
+{
+	const uint8_t *p = e->payload + 6, *end = e->payload + e->len;
+	uint32_t n = e->len >= 6 ? rd32(e->payload) : 0;
+
+	for (uint32_t i = 0; i < n && end - p >= 25; i++) {
+		const uint8_t *q;
+		uint32_t name = utf16_name(r, p + 25, end, &q);
+		if (q == NULL || end - q < 4 || (uint64_t)(end - q - 4) < 8 * (uint64_t)rd32(q))
+			break;
+		VEC_GROW(r->types, r->ntypes, r->ctypes);
+		r->types[r->ntypes++] = (struct ctype){ rd64(p), name };
+		p = q + 4 + 8 * (size_t)rd32(q);
+	}
+}
+
+static int clr_event(void *arg, const struct nt_event *e)
+{
+	struct clr_read *r = arg;
+	unsigned ps = r->t->pointer_size;
+
+	if (!e->runtime || r->done)
+		return 0;
+	if (e->id == EV_BULKTYPE) {
+		bulk_types(r, e);
+		return 0;
+	}
+	if (e->id == EV_GCSTART && e->len >= 16 && !r->in_gc && rd32(e->payload + 4) == 2 &&
+	    rd32(e->payload + 12) != 1) {
+		r->in_gc = 1;
+		r->gc_count = rd32(e->payload);
+		return 0;
+	}
+	if (!r->in_gc)
+		return 0;
+	if (e->id == EV_GCEND && e->len >= 4 && rd32(e->payload) == r->gc_count) {
+		r->done = 1;
+		return 0;
+	}
+	uint32_t n = e->len >= 10 ? rd32(e->payload + 4) : 0;
+	if (e->id == EV_NODE) {
+		if ((uint64_t)n * (ps + 24) > e->len - 10)
+			n = 0, r->bad++;
+		for (uint32_t i = 0; i < n; i++) {
+			const uint8_t *q = e->payload + 10 + (size_t)i * (ps + 24);
+			VEC_GROW(r->nodes, r->nnodes, r->cnodes);
+			r->nodes[r->nnodes++] = (struct cnode){ rdp(q, ps), rd64(q + ps), rd64(q + ps + 8),
+							       rd64(q + ps + 16) };
+		}
+	} else if (e->id == EV_EDGE) {
+		if ((uint64_t)n * (ps + 4) > e->len - 10)
+			n = 0, r->bad++;
+		for (uint32_t i = 0; i < n; i++) {
+			VEC_GROW(r->edges, r->nedges, r->cedges);
+			r->edges[r->nedges++] = rdp(e->payload + 10 + (size_t)i * (ps + 4), ps);
+		}
+	} else if (e->id == EV_ROOT) {
+		if ((uint64_t)n * (2 * ps + 5) > e->len - 10)
+			n = 0, r->bad++;
+		for (uint32_t i = 0; i < n; i++) {
+			const uint8_t *q = e->payload + 10 + (size_t)i * (2 * ps + 5);
+			uint8_t kind = q[ps];
+			uint32_t flags = rd32(q + ps + 1);
+			if (flags & 0x2) /* a weak handle: no root */
+				continue;
+			VEC_GROW(r->roots, r->nroots, r->croots);
+			r->roots[r->nroots++] = (struct croot){ rdp(q, ps),
+								(uint16_t)((flags & 0x1) ? RK_CLR_PINNED : RK_CLR + (kind < 6 ? kind : 5)) };
+		}
+	} else if (e->id == EV_STATIC && e->len >= 14) {
+		const uint8_t *p = e->payload + 14, *end = e->payload + e->len;
+		n = rd32(e->payload);
+		for (uint32_t i = 0; i < n && end - p >= 28; i++) {
+			const uint8_t *q;
+			uint64_t obj = rd64(p + 8);
+			utf16_name(r, p + 28, end, &q);
+			if (q == NULL)
+				break;
+			VEC_GROW(r->roots, r->nroots, r->croots);
+			r->roots[r->nroots++] = (struct croot){ obj, RK_CLR_STATIC };
+			p = q;
+		}
+	}
+	return 0;
+}
+
+static int cmp_node(const void *x, const void *y)
+{
+	const struct cnode *a = x, *b = y;
+
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+static int cmp_type(const void *x, const void *y)
+{
+	const struct ctype *a = x, *b = y;
+
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static node_t node_at(const struct heap *h, uint64_t addr)
+{
+	const struct clr_data *d = h->fmt_data;
+	size_t lo = 1, hi = h->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->addr[mid] < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < h->n && d->addr[lo] == addr ? (node_t)lo : HW_NONE;
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Days from 1970-01-01 to the civil date y-m-d (proleptic Gregorian). */
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	y -= m <= 2;
+	int64_t era = (y >= 0 ? y : y - 399) / 400;
+	unsigned yoe = (unsigned)(y - era * 400);
+	unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+static int cmp_root(const void *x, const void *y)
+{
+	const struct root *a = x, *b = y;
+
+	if (a->node != b->node)
+		return a->node < b->node ? -1 : 1;
+	return a->kind < b->kind ? -1 : a->kind > b->kind;
+}
+
+/* The heap model from what was read: nodes by address, their classes by
+ * type, references in each node's order, roots. */
+static void build(struct clr_read *r)
+{
+	struct heap *h = r->h;
+	struct clr_data *d = h->fmt_data;
+	size_t n = r->nnodes, e = 0;
+	uint32_t cls_cap = 0;
+	uint64_t *first = xmalloc((n + 1) * sizeof *first);
+
+	/* each node's first edge, in the order sent, before the sort */
+	for (size_t i = 0; i < n; i++) {
+		first[i] = e;
+		e += r->nodes[i].nedges;
+		r->nodes[i].nedges = i; /* its place in the order sent */
+	}
+	if (e != r->nedges)
+		warn_add(&h->warn, "%s: %llu references announced by the objects, %llu sent; the %s", h->path,
+			 (unsigned long long)e, (unsigned long long)r->nedges,
+			 e > r->nedges ? "objects short of theirs have what there is" : "extra are dropped");
+	hw_qsort(r->nodes, n, sizeof *r->nodes, cmp_node);
+	hw_qsort(r->types, r->ntypes, sizeof *r->types, cmp_type);
+	h->n = (node_t)n + 1;
+	d->addr = xmalloc((n + 1) * sizeof *d->addr);
+	h->node_class = xmalloc((n + 1) * sizeof *h->node_class);
+	h->node_shallow = xmalloc((n + 1) * sizeof *h->node_shallow);
+	h->node_kind = xmalloc(n + 1);
+	h->out_start = xmalloc(((size_t)n + 2) * sizeof *h->out_start);
+	d->addr[0] = 0;
+	h->node_class[0] = HW_NONE;
+	h->node_shallow[0] = 0;
+	h->node_kind[0] = NK_ROOT;
+	/* classes: one per type name (a type id BulkType did not name is
+	 * "Type(0xID)") */
+	uint64_t prev_type = UINT64_MAX;
+	uint32_t prev_cls = HW_NONE, *cls_of_name = NULL, ncls_of = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct cnode *c = &r->nodes[i];
+		node_t v = (node_t)i + 1;
+		d->addr[v] = c->addr;
+		if (c->type != prev_type) {
+			size_t lo = 0, hi = r->ntypes;
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (r->types[mid].id < c->type)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			char tmp[64];
+			uint32_t name = lo < r->ntypes && r->types[lo].id == c->type
+						? r->types[lo].name
+						: (snprintf(tmp, sizeof tmp, "Type(0x%llx)", (unsigned long long)c->type),
+						   names_intern(&r->nt, tmp, strlen(tmp)));
+			if (name >= ncls_of) {
+				uint32_t m = h->names_len + 1;
+				cls_of_name = xreallocarray(cls_of_name, m, sizeof *cls_of_name);
+				memset(cls_of_name + ncls_of, 0xff, (size_t)(m - ncls_of) * sizeof *cls_of_name);
+				ncls_of = m;
+			}
+			if (cls_of_name[name] == HW_NONE) {
+				VEC_GROW(h->cls, h->ncls, cls_cap);
+				cls_of_name[name] = h->ncls++;
+				h->cls[cls_of_name[name]] = (struct hclass){ .id = c->type, .node = HW_NONE, .name = name,
+									     .super = HW_NONE, .referent_off = HW_NONE };
+			}
+			prev_cls = cls_of_name[name];
+			prev_type = c->type;
+		}
+		h->node_class[v] = prev_cls;
+		h->node_shallow[v] = c->size > UINT32_MAX ? UINT32_MAX : (uint32_t)c->size;
+		h->node_kind[v] = NK_INSTANCE;
+		h->cls[prev_cls].count++;
+		h->cls[prev_cls].shallow_total += c->size;
+		h->total_shallow += c->size;
+	}
+	/* references: node v's are the sent ones from its first, to the next node's */
+	uint64_t total = 0, dangling = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = r->nodes[i].nedges; /* its place in the order sent */
+		uint64_t to = k + 1 < n ? first[k + 1] : e;
+		total += (to < r->nedges ? to : r->nedges) - (first[k] < r->nedges ? first[k] : r->nedges);
+	}
+	h->out = xmalloc((total + 1) * sizeof *h->out);
+	edge_t at = 0;
+	h->out_start[0] = h->out_start[1] = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = r->nodes[i].nedges;
+		uint64_t from = first[k], to = k + 1 < n ? first[k + 1] : e;
+		h->out_start[i + 1] = at;
+		for (uint64_t j = from; j < to && j < r->nedges; j++) {
+			node_t t = node_at(h, r->edges[j]);
+			if (t == HW_NONE || t == 0)
+				dangling++;
+			else
+				h->out[at++] = t;
+		}
+		/* in target order, as the dominator pass leaves it */
+		edge_t s = h->out_start[i + 1];
+		if (at - s > 32) {
+			hw_qsort(h->out + s, at - s, sizeof *h->out, cmp_u32);
+		} else {
+			for (edge_t x = s + 1; x < at; x++)
+				for (edge_t y = x; y > s && h->out[y - 1] > h->out[y]; y--) {
+					node_t tmp = h->out[y];
+					h->out[y] = h->out[y - 1];
+					h->out[y - 1] = tmp;
+				}
+		}
+	}
+	h->out_start[h->n] = at;
+	h->nedges = at;
+	free(cls_of_name);
+	h->dangling_refs = dangling;
+	free(first);
+	h->weak_src = xmalloc(sizeof *h->weak_src);
+	h->weak_dst = xmalloc(sizeof *h->weak_dst);
+	h->weak_rule = xmalloc(sizeof *h->weak_rule);
+	/* roots */
+	h->root_rec = xmalloc((r->nroots + 1) * sizeof *h->root_rec);
+	for (size_t i = 0; i < r->nroots; i++) {
+		node_t v = node_at(h, r->roots[i].addr);
+		if (v != HW_NONE)
+			h->root_rec[h->nroot_rec++] = (struct root){ v, r->roots[i].kind, 0, HW_NONE };
+	}
+	hw_qsort(h->root_rec, h->nroot_rec, sizeof *h->root_rec, cmp_root);
+	size_t k = 0;
+	for (size_t i = 0; i < h->nroot_rec; i++)
+		if (k == 0 || cmp_root(&h->root_rec[k - 1], &h->root_rec[i]) != 0)
+			h->root_rec[k++] = h->root_rec[i];
+	h->nroot_rec = k;
+}
+
+static int clr_probe(const uint8_t *head, size_t n)
+{
+	return nt_probe(head, n);
+}
+
+static int clr_header(struct heap *h, struct sbuf *err)
+{
+	(void)err;
+	snprintf(h->version, sizeof h->version, ".NET heap (nettrace)");
+	h->layout.idsize = 8;
+	return 0;
+}
+
+static void clr_free(struct heap *h)
+{
+	struct clr_data *d = h->fmt_data;
+
+	if (d == NULL)
+		return;
+	free(d->addr);
+	free(d);
+	h->fmt_data = NULL;
+}
+
+static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
+{
+	struct clr_read r = { .h = h, .nt = { .h = h } };
+	struct nt_trace t;
+
+	clr_free(h);
+	h->fmt_data = xcalloc(1, sizeof(struct clr_data));
+	progress_begin(p, "parse", h->size, "MB");
+	r.t = &t;
+	int rc = nt_read(h->path, h->map, h->size, &t, clr_event, &r, &h->warn, err);
+	progress_end(p);
+	if (t.year >= 1970 && t.month >= 1 && t.month <= 12 && t.day >= 1 && t.day <= 31)
+		h->timestamp_ms = (uint64_t)((days_from_civil(t.year, t.month, t.day) * 86400 + t.hour * 3600 +
+					      t.minute * 60 + t.second) * 1000);
+	if (rc == 0 && r.nnodes == 0) {
+		char *ep = esc_str(h->path);
+		sbuf_printf(err, "%s: offset 0: no heap dump in this trace (no induced full GC with GCBulkNode events: "
+			    "record it with the runtime provider's keywords 0x1980001)", ep);
+		free(ep);
+		rc = -1;
+	}
+	if (rc == 0) {
+		if (!r.done)
+			warn_add(&h->warn, "%s: the trace ends before the heap dump's GC does: the objects sent so far",
+				 h->path);
+		if (r.bad > 0)
+			warn_add(&h->warn, "%s: %llu bulk events shorter than their counts; skipped", h->path,
+				 (unsigned long long)r.bad);
+		build(&r);
+	}
+	free(r.nodes);
+	free(r.edges);
+	free(r.roots);
+	free(r.types);
+	names_free(&r.nt);
+	return rc;
+}
+
+static uint64_t clr_node_id(const struct heap *h, node_t v)
+{
+	const struct clr_data *d = h->fmt_data;
+
+	return d->addr[v];
+}
+
+/* References have no field names in the trace: each is named by its
+ * place among the object's references. */
+static void clr_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
+{
+	for (edge_t e = h->out_start[src]; e < h->out_start[src + 1]; e++)
+		if (h->out[e] == dst) {
+			sbuf_printf(out, "[%u]", e - h->out_start[src]);
+			return;
+		}
+	sbuf_adds(out, "<?>");
+}
+
+static int clr_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
+{
+	const struct clr_data *d = h->fmt_data;
+	char name[24];
+	int n = 0;
+
+	if (v == 0 || v >= h->n)
+		return -1;
+	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1]; e++, n++) {
+		struct hvalue val = { .type = T_OBJECT, .v.id = d->addr[h->out[e]] };
+		snprintf(name, sizeof name, "[%d]", n);
+		fn(arg, name, &val);
+	}
+	return n;
+}
+
+static const char *clr_root_kind_name(unsigned kind)
+{
+	switch (kind) {
+	case RK_CLR_STACK: return "stack";
+	case RK_CLR_FINALIZER: return "finalizer queue";
+	case RK_CLR_HANDLE: return "GC handle";
+	case RK_CLR_OLDER: return "older generation";
+	case RK_CLR_SIZEDREF: return "sized reference handle";
+	case RK_CLR_OVERFLOW: return "other";
+	case RK_CLR_PINNED: return "pinned handle";
+	case RK_CLR_DEPENDENT: return "dependent handle";
+	case RK_CLR_STATIC: return "static variable";
+	default: return NULL;
+	}
+}
+
+const struct format_ops clr_format = {
+	.name = "nettrace",
+	.runtime = "clr",
+	.cacheable = 0,
+	.probe = clr_probe,
+	.header = clr_header,
+	.parse = clr_parse,
+	.node_id = clr_node_id,
+	.fields = clr_fields,
+	.edge_label = clr_edge_label,
+	.root_kind_name = clr_root_kind_name,
+	.free_data = clr_free,
+};
