@@ -483,6 +483,16 @@ static void gz_dumps(void)
 
 
 
+/* The meta of the hand-made snapshots below: five node fields, V8's
+ * node and edge types. */
+#define V8_META_MIN \
+		"\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\"]," \
+		"\"node_types\":[[\"hidden\",\"array\",\"string\",\"object\",\"code\",\"closure\",\"regexp\"," \
+		"\"number\",\"native\",\"synthetic\"],\"string\",\"number\",\"number\",\"number\"]," \
+		"\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"]," \
+		"\"edge_types\":[[\"context\",\"element\",\"property\",\"internal\",\"hidden\",\"shortcut\"," \
+		"\"weak\"],\"string_or_number\",\"node\"]}"
+
 /* The reader lets the file's pages go behind it (they come back from
  * the page cache when read again): a snapshot of some 17 MB whose
  * edges come first (before the nodes they point into, so that they are
@@ -511,21 +521,14 @@ static void wide_tree(const char *path, int reverse)
 	}
 	sbuf_adds(&nodes, "]");
 	sbuf_adds(&edges, "]");
-	const char *meta =
-		"{\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\"],"
-		"\"node_types\":[[\"hidden\",\"array\",\"string\",\"object\",\"code\",\"closure\",\"regexp\","
-		"\"number\",\"native\",\"synthetic\"],\"string\",\"number\",\"number\",\"number\"],"
-		"\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],"
-		"\"edge_types\":[[\"context\",\"element\",\"property\",\"internal\",\"hidden\",\"shortcut\","
-		"\"weak\"],\"string_or_number\",\"node\"]}}";
 	const char *strings = "[\"\",\"Alpha\",\"Beta\",\"Gamma\",\"Delta\",\"some text\",\"up\"]";
 	FILE *f = fopen(path, "w");
 	ck_assert_ptr_nonnull(f);
 	if (reverse)
-		fprintf(f, "{\"snapshot\":%s,\"strings\":%s,\"edges\":%s,\n\"nodes\":%s}", meta, strings,
+		fprintf(f, "{\"snapshot\":{%s},\"strings\":%s,\"edges\":%s,\n\"nodes\":%s}", V8_META_MIN, strings,
 			edges.buf, nodes.buf);
 	else
-		fprintf(f, "{\"snapshot\":%s,\n\"nodes\":%s,\n\"edges\":%s,\"strings\":%s}", meta, nodes.buf,
+		fprintf(f, "{\"snapshot\":{%s},\n\"nodes\":%s,\n\"edges\":%s,\"strings\":%s}", V8_META_MIN, nodes.buf,
 			edges.buf, strings);
 	ck_assert_int_eq(fclose(f), 0);
 	sbuf_free(&nodes);
@@ -576,13 +579,6 @@ END_TEST
  * each object found by its id has the class and size the file gave it. */
 START_TEST(test_v8_id_order)
 {
-	static const char meta[] =
-		"\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\"],"
-		"\"node_types\":[[\"hidden\",\"array\",\"string\",\"object\",\"code\",\"closure\",\"regexp\","
-		"\"number\",\"native\",\"synthetic\"],\"string\",\"number\",\"number\",\"number\"],"
-		"\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],"
-		"\"edge_types\":[[\"context\",\"element\",\"property\",\"internal\",\"hidden\",\"shortcut\","
-		"\"weak\"],\"string_or_number\",\"node\"]}";
 	const unsigned n = 5000;
 
 	for (int order = 0; order < 2; order++) {
@@ -593,7 +589,7 @@ START_TEST(test_v8_id_order)
 		ck_assert_ptr_nonnull(f);
 		/* node i (1..n-1): class C<i % 7>, size i, id id_of(i); the root
 		 * holds each through an element edge */
-		fprintf(f, "{\"snapshot\":{%s},\"nodes\":[9,0,1,0,%u", meta, n - 1);
+		fprintf(f, "{\"snapshot\":{%s},\"nodes\":[9,0,1,0,%u", V8_META_MIN, n - 1);
 		for (unsigned i = 1; i < n; i++) {
 			unsigned id = order == 0 ? 3 + 2 * ((i + n / 3) % n) : 3 + 2 * (i * 2741u % 7919u);
 			fprintf(f, ",3,%u,%u,%u,0", 1 + i % 7, id, i);
@@ -644,13 +640,6 @@ END_TEST
  * with large ones: each view shows the numbers as the file has them. */
 START_TEST(test_v8_wide_numbers)
 {
-	static const char meta[] =
-		"\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\"],"
-		"\"node_types\":[[\"hidden\",\"array\",\"string\",\"object\",\"code\",\"closure\",\"regexp\","
-		"\"number\",\"native\",\"synthetic\"],\"string\",\"number\",\"number\",\"number\"],"
-		"\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],"
-		"\"edge_types\":[[\"context\",\"element\",\"property\",\"internal\",\"hidden\",\"shortcut\","
-		"\"weak\"],\"string_or_number\",\"node\"]}";
 	/* root -> Holder (id ID) -[ELEM]-> Leaf (id 9); Holder -tail-> an
 	 * array (id 11) -[ELEM]-> Leaf */
 	static const struct { const char *id, *hex, *elem; } v[] = {
@@ -666,7 +655,7 @@ START_TEST(test_v8_wide_numbers)
 			"\"nodes\":[9,0,1,0,1, 3,1,%s,20,2, 3,2,9,30,0, 1,3,11,16,1],"
 			"\"edges\":[1,1,5, 1,%s,10, 2,4,15, 1,%s,10],"
 			"\"strings\":[\"\",\"Holder\",\"Leaf\",\"(array)\",\"tail\"]}",
-			meta, v[i].id, v[i].elem, v[i].elem);
+			V8_META_MIN, v[i].id, v[i].elem, v[i].elem);
 		ck_assert_int_eq(fclose(f), 0);
 
 		snprintf(args, sizeof args, "-q paths %s 0x9", path);

@@ -17,7 +17,9 @@
 #include <string.h>
 
 #include "format/nettrace.h"
+#include "graph/analysis.h"
 #include "graph/classes.h"
+#include "graph/idindex.h"
 #include "graph/reader.h"
 
 enum { EV_GCSTART = 1, EV_GCEND = 2, EV_BULKTYPE = 15, EV_ROOT = 16, EV_NODE = 18, EV_EDGE = 19, EV_STATIC = 38 };
@@ -46,10 +48,6 @@ struct clr_read {
 	struct ctype *types;
 	size_t ntypes, ctypes;
 	uint64_t bad;
-};
-
-struct clr_data {
-	uint64_t *addr; /* per node: its address (its id) */
 };
 
 static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
@@ -143,11 +141,13 @@ static int clr_event(void *arg, const struct nt_event *e)
 		const uint8_t *p = e->payload + 14, *end = e->payload + e->len;
 		n = rd32(e->payload);
 		for (uint32_t i = 0; i < n && end - p >= 28; i++) {
-			const uint8_t *q;
+			const uint8_t *q = p + 28; /* past the field's name (not kept yet) */
 			uint64_t obj = rd64(p + 8);
-			utf16_name(r, p + 28, end, &q);
-			if (q == NULL)
+			while (end - q >= 2 && (q[0] | q[1]) != 0)
+				q += 2;
+			if (end - q < 2)
 				break;
+			q += 2;
 			VEC_GROW(r->roots, r->nroots, r->croots);
 			r->roots[r->nroots++] = (struct croot){ obj, RK_CLR_STATIC };
 			p = q;
@@ -170,21 +170,6 @@ static int cmp_type(const void *x, const void *y)
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
-static node_t node_at(const struct heap *h, uint64_t addr)
-{
-	const struct clr_data *d = h->fmt_data;
-	size_t lo = 1, hi = h->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->addr[mid] < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < h->n && d->addr[lo] == addr ? (node_t)lo : HW_NONE;
-}
-
 static int cmp_u32(const void *x, const void *y)
 {
 	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
@@ -203,21 +188,12 @@ static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
 	return era * 146097 + (int64_t)doe - 719468;
 }
 
-static int cmp_root(const void *x, const void *y)
-{
-	const struct root *a = x, *b = y;
-
-	if (a->node != b->node)
-		return a->node < b->node ? -1 : 1;
-	return a->kind < b->kind ? -1 : a->kind > b->kind;
-}
-
 /* The heap model from what was read: nodes by address, their classes by
  * type, references in each node's order, roots. */
 static void build(struct clr_read *r)
 {
 	struct heap *h = r->h;
-	struct clr_data *d = h->fmt_data;
+	struct idindex ix;
 	size_t n = r->nnodes, e = 0;
 	uint32_t cls_cap = 0;
 	uint64_t *first = xmalloc((n + 1) * sizeof *first);
@@ -235,12 +211,12 @@ static void build(struct clr_read *r)
 	hw_qsort(r->nodes, n, sizeof *r->nodes, cmp_node);
 	hw_qsort(r->types, r->ntypes, sizeof *r->types, cmp_type);
 	h->n = (node_t)n + 1;
-	d->addr = xmalloc((n + 1) * sizeof *d->addr);
+	h->node_id = xmalloc((n + 1) * sizeof *h->node_id); /* the ids, kept: addresses */
 	h->node_class = xmalloc((n + 1) * sizeof *h->node_class);
 	h->node_shallow = xmalloc((n + 1) * sizeof *h->node_shallow);
 	h->node_kind = xmalloc(n + 1);
 	h->out_start = xmalloc(((size_t)n + 2) * sizeof *h->out_start);
-	d->addr[0] = 0;
+	h->node_id[0] = 0;
 	h->node_class[0] = HW_NONE;
 	h->node_shallow[0] = 0;
 	h->node_kind[0] = NK_ROOT;
@@ -251,7 +227,7 @@ static void build(struct clr_read *r)
 	for (size_t i = 0; i < n; i++) {
 		const struct cnode *c = &r->nodes[i];
 		node_t v = (node_t)i + 1;
-		d->addr[v] = c->addr;
+		h->node_id[v] = c->addr;
 		if (c->type != prev_type) {
 			size_t lo = 0, hi = r->ntypes;
 			while (lo < hi) {
@@ -288,7 +264,9 @@ static void build(struct clr_read *r)
 		h->cls[prev_cls].shallow_total += c->size;
 		h->total_shallow += c->size;
 	}
-	/* references: node v's are the sent ones from its first, to the next node's */
+	/* references: node v's are the sent ones from its first, to the next
+	 * node's; their targets found by address through an id index */
+	idindex_build(&ix, h->node_id, h->n);
 	uint64_t total = 0, dangling = 0;
 	for (size_t i = 0; i < n; i++) {
 		size_t k = r->nodes[i].nedges; /* its place in the order sent */
@@ -303,7 +281,7 @@ static void build(struct clr_read *r)
 		uint64_t from = first[k], to = k + 1 < n ? first[k + 1] : e;
 		h->out_start[i + 1] = at;
 		for (uint64_t j = from; j < to && j < r->nedges; j++) {
-			node_t t = node_at(h, r->edges[j]);
+			node_t t = idindex_find(&ix, r->edges[j]);
 			if (t == HW_NONE || t == 0)
 				dangling++;
 			else
@@ -333,16 +311,12 @@ static void build(struct clr_read *r)
 	/* roots */
 	h->root_rec = xmalloc((r->nroots + 1) * sizeof *h->root_rec);
 	for (size_t i = 0; i < r->nroots; i++) {
-		node_t v = node_at(h, r->roots[i].addr);
-		if (v != HW_NONE)
+		node_t v = idindex_find(&ix, r->roots[i].addr);
+		if (v != HW_NONE && v != 0)
 			h->root_rec[h->nroot_rec++] = (struct root){ v, r->roots[i].kind, 0, HW_NONE };
 	}
-	hw_qsort(h->root_rec, h->nroot_rec, sizeof *h->root_rec, cmp_root);
-	size_t k = 0;
-	for (size_t i = 0; i < h->nroot_rec; i++)
-		if (k == 0 || cmp_root(&h->root_rec[k - 1], &h->root_rec[i]) != 0)
-			h->root_rec[k++] = h->root_rec[i];
-	h->nroot_rec = k;
+	idindex_free(&ix);
+	heap_roots_unique(h);
 }
 
 static int clr_probe(const uint8_t *head, size_t n)
@@ -358,24 +332,11 @@ static int clr_header(struct heap *h, struct sbuf *err)
 	return 0;
 }
 
-static void clr_free(struct heap *h)
-{
-	struct clr_data *d = h->fmt_data;
-
-	if (d == NULL)
-		return;
-	free(d->addr);
-	free(d);
-	h->fmt_data = NULL;
-}
-
 static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 {
 	struct clr_read r = { .h = h, .nt = { .h = h } };
 	struct nt_trace t;
 
-	clr_free(h);
-	h->fmt_data = xcalloc(1, sizeof(struct clr_data));
 	progress_begin(p, "parse", h->size, "MB");
 	r.t = &t;
 	int rc = nt_read(h->path, h->map, h->size, &t, clr_event, &r, &h->warn, err);
@@ -407,13 +368,6 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 	return rc;
 }
 
-static uint64_t clr_node_id(const struct heap *h, node_t v)
-{
-	const struct clr_data *d = h->fmt_data;
-
-	return d->addr[v];
-}
-
 /* References have no field names in the trace: each is named by its
  * place among the object's references. */
 static void clr_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
@@ -428,14 +382,13 @@ static void clr_edge_label(const struct heap *h, node_t src, node_t dst, struct 
 
 static int clr_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 {
-	const struct clr_data *d = h->fmt_data;
 	char name[24];
 	int n = 0;
 
 	if (v == 0 || v >= h->n)
 		return -1;
 	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1]; e++, n++) {
-		struct hvalue val = { .type = T_OBJECT, .v.id = d->addr[h->out[e]] };
+		struct hvalue val = { .type = T_OBJECT, .v.id = h->node_id[h->out[e]] };
 		snprintf(name, sizeof name, "[%d]", n);
 		fn(arg, name, &val);
 	}
@@ -465,9 +418,7 @@ const struct format_ops clr_format = {
 	.probe = clr_probe,
 	.header = clr_header,
 	.parse = clr_parse,
-	.node_id = clr_node_id,
 	.fields = clr_fields,
 	.edge_label = clr_edge_label,
 	.root_kind_name = clr_root_kind_name,
-	.free_data = clr_free,
 };

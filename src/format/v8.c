@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "format/v8_json.h"
+#include "graph/analysis.h"
 #include "graph/classes.h"
 #include "graph/reader.h"
 
@@ -541,15 +542,6 @@ static void root_edge(struct v8b *b, uint8_t type, node_t t, struct root *out)
 	*out = (struct root){ t, kind, 0, HW_NONE };
 }
 
-static int cmp_rootrec(const void *x, const void *y)
-{
-	const struct root *a = x, *b = y;
-
-	if (a->node != b->node)
-		return a->node < b->node ? -1 : 1;
-	return a->kind < b->kind ? -1 : a->kind > b->kind;
-}
-
 struct sedge { node_t to; uint32_t name; uint8_t type; };
 
 #define SMALL_RUN 32 /* edges a node has, up to which they are sorted in place */
@@ -730,12 +722,7 @@ static void make_edges(struct v8b *b, const uint32_t *o2n)
 			       start[v + 1] - start[v]);
 	place_weak(h, d, weak, nweak);
 	free(weak);
-	hw_qsort(h->root_rec, h->nroot_rec, sizeof *h->root_rec, cmp_rootrec);
-	size_t k = 0;
-	for (size_t i = 0; i < h->nroot_rec; i++)
-		if (k == 0 || cmp_rootrec(&h->root_rec[k - 1], &h->root_rec[i]) != 0)
-			h->root_rec[k++] = h->root_rec[i];
-	h->nroot_rec = k;
+	heap_roots_unique(h);
 	h->dangling_refs = dropped;
 	if (dropped > 0)
 		warn_add(&h->warn, "%s: %llu edges to no node (or to the root) dropped", h->path,

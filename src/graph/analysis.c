@@ -83,6 +83,17 @@ static int cmp_rootrec(const void *a, const void *b)
 	return x->kind < y->kind ? -1 : x->kind > y->kind;
 }
 
+void heap_roots_unique(struct heap *h)
+{
+	size_t k = 0;
+
+	hw_qsort(h->root_rec, h->nroot_rec, sizeof *h->root_rec, cmp_rootrec);
+	for (size_t i = 0; i < h->nroot_rec; i++)
+		if (k == 0 || cmp_rootrec(&h->root_rec[k - 1], &h->root_rec[i]) != 0)
+			h->root_rec[k++] = h->root_rec[i];
+	h->nroot_rec = k;
+}
+
 /* Objects only weakly reachable: a weak referent from a marked object
  * that nothing strong reaches becomes a pseudo root; repeat while new
  * objects get marked (their referents may qualify in turn). */
