@@ -92,6 +92,41 @@ if [ -x /usr/bin/time ] && command -v node >/dev/null 2>&1; then
 	done
 fi
 
+# .NET: a process of bench/dotnet holding ~5 M objects (built with the
+# .NET SDK, kept between runs), snapshotted by heapwalk over its
+# diagnostics socket (the runtime's GC and pause from the trace's own
+# events), then the trace opened as the HPROF dumps are (a .NET trace
+# is read afresh each time: there is no cache to reopen from); with
+# dotnet-gcdump on the PATH, its collection of the same process too.
+if [ -x /usr/bin/time ] && command -v dotnet >/dev/null 2>&1; then
+	dn=$out/dotnet
+	if [ ! -x "$dn/out/HeapBench" ] || [ "$src/bench/dotnet/Program.cs" -nt "$dn/out/HeapBench" ]; then
+		rm -rf "$dn" && mkdir -p "$dn/src"
+		cp "$src/bench/dotnet/Program.cs" "$src/bench/dotnet/HeapBench.csproj" "$dn/src/"
+		(cd "$dn/src" && DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 dotnet build -c Release -o ../out >/dev/null)
+	fi
+	rm -f "$dn/bench.nettrace" "$dn/bench.gcdump"
+	mkfifo "$dn/in.$$"
+	"$dn/out/HeapBench" 5 <"$dn/in.$$" >"$dn/bench.log" 2>&1 &
+	exec 8>"$dn/in.$$"
+	i=0
+	until grep -q '^pid' "$dn/bench.log"; do sleep 0.2; i=$((i + 1)); [ $i -lt 1500 ] || break; done
+	pid=$(awk '/^pid/ { print $2 }' "$dn/bench.log")
+	echo "== .NET process $pid: $(cat "$dn/bench.log")"
+	timed dotnet_snapshot "$build/heapwalk" snapshot "$pid" "$dn/bench.nettrace"
+	if command -v dotnet-gcdump >/dev/null 2>&1; then
+		timed dotnet_gcdump_collect dotnet-gcdump collect -p "$pid" -o "$dn/bench.gcdump"
+	fi
+	exec 8>&-
+	rm -f "$dn/in.$$"
+	wait "$pid" 2>/dev/null || true
+	"$build/heapwalk" -q info "$dn/bench.nettrace" | grep -E '^(objects|dump_gc_us|dump_pause_us):' | sed 's/^/dotnet_/'
+	echo "dotnet_trace_mb: $(($(stat -c %s "$dn/bench.nettrace") / 1048576))"
+	timed dotnet_classes_retained "$build/heapwalk" -q classes -n 20 "$dn/bench.nettrace"
+	"$build/tests/bench_heapwalk" "$dn/bench.nettrace" | grep -E '^(objects|phase|cold_open|engine_bytes_per_object|peak_rss_mb|dump_resident_mb|peak_rss_minus_dump_bytes_per_object)' |
+		sed 's/^/dotnet_/'
+fi
+
 # The browser's redraw: heapwalk in a 200x50 tmux terminal on the 1 GB
 # dump (its cache written above), a script of keys that compute nothing
 # new (moving, paging, views and steps already built), each key's time

@@ -900,6 +900,202 @@ static int dotnet_workload(void)
 	return 1;
 }
 
+/* The number of objects in the row of group `name` of an inspection's
+ * text table, -1 if no such row. */
+static long insp_group_count(const char *table, const char *name, unsigned *index)
+{
+	char needle[256];
+	snprintf(needle, sizeof needle, "  %s\n", name); /* the group column, last */
+	char *row = line_of(table, needle);
+	long n = -1;
+	unsigned k;
+	char prio[16];
+
+	if (*row && sscanf(row, "%u %15s %ld", &k, prio, &n) != 3)
+		n = -1;
+	if (index != NULL)
+		*index = n >= 0 ? k : 0;
+	free(row);
+	return n;
+}
+
+/* What the workload planted (Program.cs), checked in trace DUMP: the
+ * classes' counts, the generations of the planted objects, the roots by
+ * the runtime's kinds, the .NET inspections' groups, the path from the
+ * static root to a leaked listener, and a value a dependent handle
+ * holds reachable through its key. */
+/* The classes of DUMP as CSV, with the counts the workload made. */
+static char *dotnet_classes(const char *dump)
+{
+	char args[1024];
+	int st;
+
+	snprintf(args, sizeof args, "-q -f csv classes -n 100000 %s", dump);
+	char *csv = hw(args, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_int_eq(csv_field(csv, "Workload.Session", 1), 300);
+	ck_assert_int_eq(csv_field(csv, "Workload.CacheEntry", 1), 1000);
+	ck_assert_int_eq(csv_field(csv, "Workload.Publisher", 1), 1);
+	ck_assert_int_eq(csv_field(csv, "Workload.Attached", 1), 10);
+	return csv;
+}
+
+static void dotnet_planted(const char *dump, int finals)
+{
+	char args[1024];
+	int st;
+	char *csv = dotnet_classes(dump);
+
+	/* generations: all in gen2 after the workload's own full GC; the
+	 * long[200000] on the large object heap */
+	ck_assert_msg(strstr(csv, "\nWorkload.Session,300,7200,") && strstr(csv, "\nWorkload.CacheEntry,1000,") &&
+		      strstr(strstr(csv, "\nWorkload.Session,"), ",gen2\n"), "%s", csv);
+	free(csv);
+	snprintf(args, sizeof args, "-q -f csv %s -e 'generation loh' -n 0 objects", dump);
+	csv = hw(args, &st);
+	ck_assert_msg(st == 0 && strstr(csv, ",System.Int64[],1600024,"), "%s", csv); /* 8 * 200000 + 24 */
+	free(csv);
+	/* the pinned object heap: the byte[8192] (8192 + 24 bytes) */
+	snprintf(args, sizeof args, "-q -f csv %s -e 'generation poh | instances System.Byte[]' -n 0 objects", dump);
+	csv = hw(args, &st);
+	ck_assert_msg(st == 0 && strstr(csv, ",System.Byte[],8216,"), "%s", csv);
+	free(csv);
+	/* the sum of info's generations is the heap */
+	snprintf(args, sizeof args, "-q -f json info %s", dump);
+	char *js = hw(args, &st);
+	ck_assert_int_eq(st, 0);
+	const char *g = strstr(js, "\"generations\":[");
+	ck_assert_msg(g != NULL, "%s", js);
+	long sum = 0, objects = strtol(strstr(js, "\"objects\":") + 10, NULL, 10);
+	for (const char *q = g; (q = strstr(q, "\"objects\":")) != NULL && q < strchr(g, ']'); q += 10)
+		sum += strtol(q + 10, NULL, 10);
+	ck_assert_int_eq(sum, objects);
+	free(js);
+	snprintf(args, sizeof args, "-q info %s", dump);
+	char *info = hw(args, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(strstr(info, "static variable") && strstr(info, "stack") && strstr(info, "pinned GC handle") &&
+		      strstr(info, "generation:                loh   1 objects"), "%s", info);
+	free(info);
+	/* the inspections: finalizer queue, pinned, GC handles */
+	/* the 50 finalizable objects the workload dropped, before their
+	 * finalizers ran */
+	snprintf(args, sizeof args, "-q inspect %s finalizer-queue", dump);
+	char *t = hw(args, &st);
+	ck_assert_int_eq(insp_group_count(t, "Workload.Finalizable awaiting finalization", NULL), finals ? 50 : -1);
+	free(t);
+	snprintf(args, sizeof args, "-q inspect %s pinned", dump);
+	t = hw(args, &st);
+	ck_assert_msg(insp_group_count(t, "pinned object heap", NULL) >= 1 &&
+		      insp_group_count(t, "pinned GC handle", NULL) >= 1,
+		      "%s", t);
+	free(t);
+	snprintf(args, sizeof args, "-q inspect %s gc-handles", dump);
+	t = hw(args, &st);
+	unsigned dep, weak;
+	ck_assert_int_eq(insp_group_count(t, "dependent handle (values)", &dep), 10);
+	ck_assert_msg(insp_group_count(t, "weak handle", &weak) >= 1, "%s", t);
+	free(t);
+	/* the dependent handles' 10 values are the Attached objects; the
+	 * weak handles hold the WeakTarget */
+	snprintf(args, sizeof args, "-q -f csv %s -e 'inspection gc-handles group %u' -n 0 classes", dump, dep);
+	csv = hw(args, &st);
+	ck_assert_msg(st == 0 && csv_field(csv, "Workload.Attached", 1) == 10 && strchr(strchr(csv, '\n') + 1, '\n') ==
+		      csv + strlen(csv) - 1, "%s", csv);
+	free(csv);
+	snprintf(args, sizeof args, "-q -f csv %s -e 'inspection gc-handles group %u' -n 0 classes", dump, weak);
+	csv = hw(args, &st);
+	ck_assert_msg(st == 0 && csv_field(csv, "Workload.WeakTarget", 1) == 1, "%s", csv);
+	free(csv);
+	/* paths: the leaked listener from the static variable "publisher";
+	 * an Attached object through its key's dependent handle */
+	const char *cls[] = { "Workload.Session", "Workload.Attached" };
+	for (int i = 0; i < 2; i++) {
+		snprintf(args, sizeof args, "-q -f csv %s -e 'instances %s | objects' -n 1", dump, cls[i]);
+		csv = hw(args, &st);
+		const char *r = strchr(csv, '\n');
+		ck_assert_ptr_nonnull(r);
+		char id[40] = "";
+		sscanf(r + 1, "%39[^,]", id);
+		free(csv);
+		snprintf(args, sizeof args, "-q paths %s %s", dump, id);
+		char *out = hw(args, &st);
+		ck_assert_int_eq(st, 0);
+		if (i == 0)
+			ck_assert_msg(strstr(out, "Workload.Publisher") && strstr(out, "static variable publisher") &&
+				      strstr(out, "System.EventHandler"), "%s", out);
+		else
+			ck_assert_msg(strstr(out, "Workload.Key ") && strstr(out, "dependent handle") &&
+				      strstr(out, "static variable keys"), "%s", out);
+		free(out);
+	}
+}
+
+/* A heap-dump trace recorded by dotnet-trace (tests/dotnet/README):
+ * what the workload made, the roots and handles, the static variable's
+ * path; it has no generation ranges, and the step says so. */
+START_TEST(test_dotnet_trace_tool)
+{
+	const char *dump = TEST_SRCDIR "/dotnet/dotnet-trace.nettrace";
+	char args[1024];
+	int st;
+	char *csv = dotnet_classes(dump);
+
+	ck_assert_int_eq(csv_field(csv, "System.Int64[]", 2) >= 1600024, 1);
+	ck_assert_msg(strstr(csv, "generations") == NULL, "%s", csv); /* none in the trace */
+	free(csv);
+	snprintf(args, sizeof args, "-q inspect %s gc-handles", dump);
+	char *t = hw(args, &st);
+	ck_assert_int_eq(insp_group_count(t, "dependent handle (values)", NULL), 10);
+	free(t);
+	snprintf(args, sizeof args, "-q inspect %s finalizer-queue", dump);
+	t = hw(args, &st);
+	ck_assert_int_eq(insp_group_count(t, "Workload.Finalizable awaiting finalization", NULL), 50);
+	free(t);
+	snprintf(args, sizeof args, "-q %s -e 'generation loh' classes 2>&1", dump);
+	t = hw(args, &st);
+	ck_assert_msg(st != 0 && strstr(t, "tells no GC generations"), "%s", t);
+	free(t);
+}
+END_TEST
+
+/* The browser on a recorded .NET trace at 110x30: the classes' gens
+ * column (the sessions in gen2 only, the long[200000] on the large
+ * object heap), a generic type's name abbreviated before its arguments,
+ * the use menu's age step to the large object heap, and the static
+ * variable's name on a path's GC root. */
+START_TEST(test_dotnet_browser)
+{
+	struct term t;
+
+	term_start(&t, 110, 30, "", TEST_SRCDIR "/dotnet/workload-1.nettrace");
+	char *s = wait_for(&t, "Step 1: All objects");
+	has(s, " gens");
+	char *row = line_of(s, "Workload.CacheEntry ");
+	has(row, "..2..."); /* gen0 gen1 gen2 loh poh nongc: gen2 alone */
+	free(row);
+	free(s);
+	keys(&t, "f");
+	type(&t, "Dictionary.2.System.String,Workload");
+	keys(&t, "Enter");
+	/* too wide for the row: cut from the left, the generic arguments
+	 * kept whole (they were cut to initials) */
+	free(wait_for(&t, "Dictionary`2[System.String,Workload.CacheEntry]"));
+	keys(&t, "Escape");
+	keys(&t, "u");
+	free(wait_for(&t, "age "));
+	keys(&t, "a");
+	free(wait_for(&t, "nongc"));
+	keys(&t, "l"); /* loh */
+	s = wait_for(&t, "Step 2: Generation loh");
+	has(s, "System.Int64[]");
+	has(s, "1 object,"); /* the long[200000]: the heap's only large object */
+	free(s);
+	keys(&t, "q");
+	term_stop(&t);
+}
+END_TEST
+
 /* heapwalk snapshot of a live .NET process: over its diagnostics socket,
  * no .NET tool; the heap opens with what the workload made, and the path
  * from the static root to a leaked listener. */
@@ -927,25 +1123,7 @@ START_TEST(test_dotnet_snapshot)
 	out = hw(args, &st);
 	ck_assert_msg(st != 0 && strstr(out, "exists already") != NULL, "%s", out);
 	free(out);
-	char *csv = hw("-q -f csv classes -n 100000 " DNDIR "/live.nettrace", &st);
-	ck_assert_int_eq(st, 0);
-	ck_assert_int_eq(csv_field(csv, "Workload.Session", 1), 300);
-	ck_assert_int_eq(csv_field(csv, "Workload.CacheEntry", 1), 1000);
-	ck_assert_int_eq(csv_field(csv, "Workload.Publisher", 1), 1);
-	ck_assert_int_eq(csv_field(csv, "System.Int64[]", 1) >= 1, 1);
-	free(csv);
-	csv = hw("-q -f csv " DNDIR "/live.nettrace -e 'instances Workload.Session | objects' -n 1", &st);
-	const char *row = strchr(csv, '\n');
-	ck_assert_ptr_nonnull(row);
-	char id[40] = "";
-	sscanf(row + 1, "%39[^,]", id);
-	free(csv);
-	snprintf(args, sizeof args, "-q paths " DNDIR "/live.nettrace %s", id);
-	out = hw(args, &st);
-	ck_assert_int_eq(st, 0);
-	ck_assert_msg(strstr(out, "Workload.Publisher") && strstr(out, "static variable") &&
-		      strstr(out, "System.EventHandler"), "%s", out);
-	free(out);
+	dotnet_planted(DNDIR "/live.nettrace", 1);
 	snprintf(args, sizeof args, "kill %ld", pid);
 	ck_assert_int_eq(system(args), 0);
 	/* no process, not a .NET process: one line each */
@@ -955,30 +1133,70 @@ START_TEST(test_dotnet_snapshot)
 }
 END_TEST
 
-/* The recorded traces through heapwalk: the same counts, the roots by
- * the runtime's kinds (the 50 finalizable objects on the finalizer
- * queue), a trace with no heap dump refused in one line. */
+/* The recorded traces through heapwalk: what the workload planted; old
+ * and new between the two (one process, 200 AddedHolder objects made
+ * between them, the finalizable objects finalized); a trace with no
+ * heap dump refused in one line. */
 START_TEST(test_dotnet_recorded)
 {
 	int st;
-	char *csv = hw("-q -f csv classes -n 100000 " TEST_SRCDIR "/dotnet/workload-2.nettrace", &st);
 
+	dotnet_planted(TEST_SRCDIR "/dotnet/workload-1.nettrace", 1);
+	dotnet_planted(TEST_SRCDIR "/dotnet/workload-2.nettrace", 0); /* finalized since */
+	char *csv = hw("-q -f csv classes -n 100000 " TEST_SRCDIR "/dotnet/workload-2.nettrace", &st);
 	ck_assert_int_eq(st, 0);
-	ck_assert_int_eq(csv_field(csv, "Workload.Session", 1), 300);
 	ck_assert_int_eq(csv_field(csv, "Workload.AddedHolder", 1), 200);
 	free(csv);
-	char *info = hw("-q info " TEST_SRCDIR "/dotnet/workload-1.nettrace", &st);
+	/* paired by the matcher (objects moved): of the workload's objects,
+	 * new are exactly the 200 it made and its list's grown array; old
+	 * all the others; gone the 50 finalized */
+	const char *bl = "-q -f csv -n 0 -b " TEST_SRCDIR "/dotnet/workload-1.nettrace " TEST_SRCDIR
+			 "/dotnet/workload-2.nettrace ";
+	char args[1024];
+	snprintf(args, sizeof args, "%s -e 'new | instances /^Workload\\./' classes", bl);
+	csv = hw(args, &st);
 	ck_assert_int_eq(st, 0);
-	char *row = line_of(info, "finalizer queue");
-	ck_assert_msg(strstr(row, " 50 ") != NULL, "%s", info);
-	free(row);
-	ck_assert_msg(strstr(info, "static variable") && strstr(info, "stack") && strstr(info, "pinned handle"), "%s",
-		      info);
-	free(info);
+	ck_assert_int_eq(csv_field(csv, "Workload.AddedHolder", 1), 200);
+	ck_assert_msg(strstr(csv, "Session") == NULL && strstr(csv, "CacheEntry") == NULL &&
+		      strstr(csv, "Attached") == NULL, "%s", csv);
+	free(csv);
+	snprintf(args, sizeof args, "%s -e 'old | instances /^Workload\\./' classes", bl);
+	csv = hw(args, &st);
+	ck_assert_int_eq(csv_field(csv, "Workload.Session", 1), 300);
+	ck_assert_int_eq(csv_field(csv, "Workload.CacheEntry", 1), 1000);
+	ck_assert_int_eq(csv_field(csv, "Workload.Attached", 1), 10);
+	ck_assert_int_eq(csv_field(csv, "Workload.AddedHolder", 1), -1);
+	free(csv);
+	snprintf(args, sizeof args, "%s -e 'gone | instances /^Workload\\./' classes", bl);
+	csv = hw(args, &st);
+	ck_assert_int_eq(csv_field(csv, "Workload.Finalizable", 1), 50);
+	free(csv);
+	/* said to be inferred, not exact */
+	char *out = hw("-q -n 1 -b " TEST_SRCDIR "/dotnet/workload-1.nettrace " TEST_SRCDIR
+		       "/dotnet/workload-2.nettrace -e new classes", &st);
+	ck_assert_msg(st == 0 && strstr(out, "identity:   inferred"), "%s", out);
+	free(out);
+	/* inspections of one runtime refused on the other's heaps */
+	out = hw("-q inspect " TEST_SRCDIR "/dotnet/workload-1.nettrace null-fields 2>&1", &st);
+	ck_assert_msg(st != 0 && strstr(out, "runs on JVM heaps only") != NULL, "%s", out);
+	free(out);
+	FILE *f = fopen(TEST_BUILDDIR "/dumps/v8-tiny.heapsnapshot", "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "{\"snapshot\":{%s,\"node_count\":2,\"edge_count\":1},\"nodes\":[9,0,1,0,1, 3,1,3,20,0],"
+		"\"edges\":[2,1,5],\"strings\":[\"\",\"Leaf\"]}", V8_META_MIN);
+	ck_assert_int_eq(fclose(f), 0);
+	out = hw("-q inspect " TEST_BUILDDIR "/dumps/v8-tiny.heapsnapshot gc-handles 2>&1", &st);
+	ck_assert_msg(st != 0 && strstr(out, "runs on .NET heaps only") != NULL, "%s", out);
+	free(out);
+	/* a generation that is not one: the step names those there are */
+	out = hw("-q " TEST_SRCDIR "/dotnet/workload-1.nettrace -e 'generation nope' classes 2>&1", &st);
+	ck_assert_msg(st != 0 && strstr(out, "no generation 'nope' in this dump: gen0, gen1, gen2, loh, poh, nongc"),
+		      "%s", out);
+	free(out);
 	/* the first 300 bytes: the header and metadata, no heap */
 	ck_assert_int_eq(system("head -c 300 " TEST_SRCDIR "/dotnet/workload-1.nettrace > " TEST_BUILDDIR
 				"/dumps/noheap.nettrace"), 0);
-	char *out = hw("-q info " TEST_BUILDDIR "/dumps/noheap.nettrace 2>&1", &st);
+	out = hw("-q info " TEST_BUILDDIR "/dumps/noheap.nettrace 2>&1", &st);
 	ck_assert_msg(st != 0 && strstr(out, "no heap dump in this trace") != NULL, "%s", out);
 	free(out);
 }
@@ -1013,6 +1231,8 @@ Suite *formats_suite(void)
 	tc = tcase_create("dotnet");
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_dotnet_recorded);
+	tcase_add_test(tc, test_dotnet_trace_tool);
+	tcase_add_test(tc, test_dotnet_browser);
 	tcase_add_test(tc, test_dotnet_snapshot);
 	suite_add_tcase(s, tc);
 	return s;

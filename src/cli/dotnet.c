@@ -35,7 +35,7 @@
 #define HR_UNKNOWN_COMMAND 0x80131385u
 
 #define BUFFER_MB 1024              /* the session's buffer: a heap reported whole */
-#define HEAP_KEYWORDS 0x1980001ull /* GC | Type | GCHeapDump | GCHeapCollect | GCHeapAndTypeNames */
+#define HEAP_KEYWORDS 0x1d80001ull /* GC | Type | GCHeapDump | GCHeapSurvivalAndMovement | GCHeapCollect | GCHeapAndTypeNames */
 #define LEVEL_VERBOSE 5
 #define START_WAIT_S 30            /* for the induced GC to start */
 #define END_WAIT_S 600             /* for it to end, and the stream after Stop */
@@ -330,11 +330,14 @@ int dotnet_snapshot(pid_t pid, const char *file, struct sbuf *result, struct sbu
 	seal(&m);
 	if (write_all(s, m.buf, m.len) < 0 || reply(s, "CollectTracing2", &id, &hr, err) < 0)
 		goto done;
-	/* the stream, to the file; looked at whenever it pauses, until the
-	 * dump's GC has ended; then Stop, and the rest to its end */
+	/* the stream, to the file; looked at when it pauses, until the
+	 * dump's GC has ended; then Stop, and the rest to its end. A look
+	 * reads the file from its start: while the stream grows, only once
+	 * it has doubled (reading 2x the trace in all), and whenever it has
+	 * been quiet for 0.3 s (the dump's end is followed by quiet) */
 	uint8_t buf[1 << 16];
 	int stopped = 0;
-	double stop_at = 0;
+	double stop_at = 0, last_data = t0;
 	for (;;) {
 		struct pollfd pf = { s, POLLIN, 0 };
 		int pr = poll(&pf, 1, 100);
@@ -350,9 +353,10 @@ int dotnet_snapshot(pid_t pid, const char *file, struct sbuf *result, struct sbu
 				goto done;
 			}
 			bytes += (uint64_t)n;
+			last_data = now;
 			continue;
 		}
-		if (!stopped && bytes > looked) {
+		if (!stopped && bytes > looked && (bytes >= 2 * looked || now - last_data >= 0.3)) {
 			look(fd, bytes, &w);
 			looked = bytes;
 		}

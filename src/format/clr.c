@@ -21,15 +21,14 @@
 #include "graph/classes.h"
 #include "graph/idindex.h"
 #include "graph/reader.h"
+#include "runtime/clr.h"
 
-enum { EV_GCSTART = 1, EV_GCEND = 2, EV_BULKTYPE = 15, EV_ROOT = 16, EV_NODE = 18, EV_EDGE = 19, EV_STATIC = 38 };
-
-/* root kinds: the runtime's GCRootKind from 0x300, statics 0x310 */
-enum { RK_CLR = 0x300, RK_CLR_STACK = 0x300, RK_CLR_FINALIZER, RK_CLR_HANDLE, RK_CLR_OLDER, RK_CLR_SIZEDREF,
-       RK_CLR_OVERFLOW, RK_CLR_PINNED = 0x30e, RK_CLR_DEPENDENT = 0x30f, RK_CLR_STATIC = 0x310 };
+enum { EV_GCSTART = 1, EV_GCEND = 2, EV_RESTART_END = 3, EV_SUSPEND_START = 9, EV_BULKTYPE = 15,
+       EV_ROOT = 16, EV_DEPENDENT = 17, EV_NODE = 18, EV_EDGE = 19, EV_GENRANGE = 23, EV_STATIC = 38 };
 
 struct cnode { uint64_t addr, size, type, nedges; };
-struct croot { uint64_t addr; uint16_t kind; };
+struct croot { uint64_t addr; uint16_t kind; uint32_t name; };
+struct cpair { uint64_t key, value; };
 struct ctype { uint64_t id; uint32_t name; };
 
 /* What the trace's events add up to. */
@@ -47,6 +46,14 @@ struct clr_read {
 	size_t nroots, croots;
 	struct ctype *types;
 	size_t ntypes, ctypes;
+	uint64_t *weak; /* weak handles' targets */
+	size_t nweak, cweak;
+	struct cpair *dep; /* dependent handles */
+	size_t ndep, cdep;
+	struct clr_range *ranges; /* the last generation ranges of the GC */
+	size_t nranges, cranges;
+	int ranges_after_walk;
+	uint64_t suspend_ts, gc_start_ts, gc_end_ts, restart_ts; /* QPC ticks */
 	uint64_t bad;
 };
 
@@ -89,22 +96,30 @@ static int clr_event(void *arg, const struct nt_event *e)
 	struct clr_read *r = arg;
 	unsigned ps = r->t->pointer_size;
 
-	if (!e->runtime || r->done)
+	if (!e->runtime)
 		return 0;
-	if (e->id == EV_BULKTYPE) {
+	if (e->id == EV_BULKTYPE && !r->done) {
 		bulk_types(r, e);
 		return 0;
 	}
+	if (e->id == EV_SUSPEND_START && !r->in_gc)
+		r->suspend_ts = e->timestamp; /* the last before the GC: its pause's start */
+	if (e->id == EV_RESTART_END && r->gc_end_ts != 0 && r->restart_ts == 0)
+		r->restart_ts = e->timestamp;
+	if (r->done)
+		return 0;
 	if (e->id == EV_GCSTART && e->len >= 16 && !r->in_gc && rd32(e->payload + 4) == 2 &&
 	    rd32(e->payload + 12) != 1) {
 		r->in_gc = 1;
 		r->gc_count = rd32(e->payload);
+		r->gc_start_ts = e->timestamp;
 		return 0;
 	}
 	if (!r->in_gc)
 		return 0;
 	if (e->id == EV_GCEND && e->len >= 4 && rd32(e->payload) == r->gc_count) {
 		r->done = 1;
+		r->gc_end_ts = e->timestamp;
 		return 0;
 	}
 	uint32_t n = e->len >= 10 ? rd32(e->payload + 4) : 0;
@@ -131,25 +146,48 @@ static int clr_event(void *arg, const struct nt_event *e)
 			const uint8_t *q = e->payload + 10 + (size_t)i * (2 * ps + 5);
 			uint8_t kind = q[ps];
 			uint32_t flags = rd32(q + ps + 1);
-			if (flags & 0x2) /* a weak handle: no root */
+			uint64_t addr = rdp(q, ps);
+			if (flags & 0x2) { /* a weak handle: no root */
+				VEC_GROW(r->weak, r->nweak, r->cweak);
+				r->weak[r->nweak++] = addr;
 				continue;
+			}
+			uint16_t k = (uint16_t)(RK_CLR + (kind < 6 ? kind : 5));
+			if ((flags & 0x1) && kind == 0)
+				k = RK_CLR_STACK_PINNED;
+			else if (flags & 0x1)
+				k = RK_CLR_PINNED;
+			else if (flags & 0x8)
+				k = RK_CLR_REFCOUNTED;
 			VEC_GROW(r->roots, r->nroots, r->croots);
-			r->roots[r->nroots++] = (struct croot){ rdp(q, ps),
-								(uint16_t)((flags & 0x1) ? RK_CLR_PINNED : RK_CLR + (kind < 6 ? kind : 5)) };
+			r->roots[r->nroots++] = (struct croot){ addr, k, 0 };
 		}
+	} else if (e->id == EV_DEPENDENT) {
+		if ((uint64_t)n * (3 * ps) > e->len - 10)
+			n = 0, r->bad++;
+		for (uint32_t i = 0; i < n; i++) {
+			const uint8_t *q = e->payload + 10 + (size_t)i * 3 * ps;
+			VEC_GROW(r->dep, r->ndep, r->cdep);
+			r->dep[r->ndep++] = (struct cpair){ rdp(q, ps), rdp(q + ps, ps) };
+		}
+	} else if (e->id == EV_GENRANGE && e->len >= 1 + ps + 16) {
+		if (r->nnodes > 0 && !r->ranges_after_walk) /* those after the walk replace those before */
+			r->nranges = 0, r->ranges_after_walk = 1;
+		const uint8_t *q = e->payload;
+		VEC_GROW(r->ranges, r->nranges, r->cranges);
+		r->ranges[r->nranges++] = (struct clr_range){ rdp(q + 1, ps), rd64(q + 1 + ps), rd64(q + 9 + ps),
+							      q[0] < CLR_NONGC ? q[0] : CLR_NONGC };
 	} else if (e->id == EV_STATIC && e->len >= 14) {
 		const uint8_t *p = e->payload + 14, *end = e->payload + e->len;
 		n = rd32(e->payload);
 		for (uint32_t i = 0; i < n && end - p >= 28; i++) {
-			const uint8_t *q = p + 28; /* past the field's name (not kept yet) */
+			const uint8_t *q;
 			uint64_t obj = rd64(p + 8);
-			while (end - q >= 2 && (q[0] | q[1]) != 0)
-				q += 2;
-			if (end - q < 2)
+			uint32_t name = utf16_name(r, p + 28, end, &q); /* the field's (no type's) */
+			if (q == NULL)
 				break;
-			q += 2;
 			VEC_GROW(r->roots, r->nroots, r->croots);
-			r->roots[r->nroots++] = (struct croot){ obj, RK_CLR_STATIC };
+			r->roots[r->nroots++] = (struct croot){ obj, RK_CLR_STATIC, name + 1 };
 			p = q;
 		}
 	}
@@ -170,11 +208,60 @@ static int cmp_type(const void *x, const void *y)
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
+static int cmp_range(const void *x, const void *y)
+{
+	const struct clr_range *a = x, *b = y;
+
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+static int cmp_pair(const void *x, const void *y)
+{
+	const struct cpair *a = x, *b = y;
+
+	return a->key < b->key ? -1 : a->key > b->key;
+}
+
 static int cmp_u32(const void *x, const void *y)
 {
 	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
 
 	return a < b ? -1 : a > b;
+}
+
+/* The nodes by address. The runtime walks its heap region by region,
+ * each by address: a few ascending runs, merged in one pass (up to 64
+ * of them); anything else is sorted. */
+static void sort_nodes(struct clr_read *r)
+{
+	enum { MAXRUNS = 64 };
+	size_t at[MAXRUNS + 1], nruns = 0, n = r->nnodes;
+
+	for (size_t i = 0; i < n && nruns <= MAXRUNS; i++)
+		if (i == 0 || r->nodes[i - 1].addr > r->nodes[i].addr)
+			at[nruns++] = i;
+	if (nruns <= 1)
+		return;
+	if (nruns > MAXRUNS) {
+		hw_qsort(r->nodes, n, sizeof *r->nodes, cmp_node);
+		return;
+	}
+	size_t pos[MAXRUNS], end[MAXRUNS];
+	for (size_t k = 0; k < nruns; k++) {
+		pos[k] = at[k];
+		end[k] = k + 1 < nruns ? at[k + 1] : n;
+	}
+	struct cnode *to = xmalloc(n * sizeof *to);
+	for (size_t i = 0; i < n; i++) { /* the least of the runs' heads */
+		size_t best = MAXRUNS;
+		for (size_t k = 0; k < nruns; k++)
+			if (pos[k] < end[k] && (best == MAXRUNS || r->nodes[pos[k]].addr < r->nodes[pos[best]].addr))
+				best = k;
+		to[i] = r->nodes[pos[best]++];
+	}
+	free(r->nodes);
+	r->nodes = to;
+	r->cnodes = n;
 }
 
 /* Days from 1970-01-01 to the civil date y-m-d (proleptic Gregorian). */
@@ -208,7 +295,7 @@ static void build(struct clr_read *r)
 		warn_add(&h->warn, "%s: %llu references announced by the objects, %llu sent; the %s", h->path,
 			 (unsigned long long)e, (unsigned long long)r->nedges,
 			 e > r->nedges ? "objects short of theirs have what there is" : "extra are dropped");
-	hw_qsort(r->nodes, n, sizeof *r->nodes, cmp_node);
+	sort_nodes(r);
 	hw_qsort(r->types, r->ntypes, sizeof *r->types, cmp_type);
 	h->n = (node_t)n + 1;
 	h->node_id = xmalloc((n + 1) * sizeof *h->node_id); /* the ids, kept: addresses */
@@ -267,7 +354,9 @@ static void build(struct clr_read *r)
 	/* references: node v's are the sent ones from its first, to the next
 	 * node's; their targets found by address through an id index */
 	idindex_build(&ix, h->node_id, h->n);
-	uint64_t total = 0, dangling = 0;
+	hw_qsort(r->dep, r->ndep, sizeof *r->dep, cmp_pair);
+	uint64_t total = r->ndep, dangling = 0;
+	size_t d = 0;
 	for (size_t i = 0; i < n; i++) {
 		size_t k = r->nodes[i].nedges; /* its place in the order sent */
 		uint64_t to = k + 1 < n ? first[k + 1] : e;
@@ -282,6 +371,16 @@ static void build(struct clr_read *r)
 		h->out_start[i + 1] = at;
 		for (uint64_t j = from; j < to && j < r->nedges; j++) {
 			node_t t = idindex_find(&ix, r->edges[j]);
+			if (t == HW_NONE || t == 0)
+				dangling++;
+			else
+				h->out[at++] = t;
+		}
+		/* a dependent handle's value: a reference from its key */
+		for (; d < r->ndep && r->dep[d].key < r->nodes[i].addr; d++)
+			dangling++;
+		for (; d < r->ndep && r->dep[d].key == r->nodes[i].addr; d++) {
+			node_t t = idindex_find(&ix, r->dep[d].value);
 			if (t == HW_NONE || t == 0)
 				dangling++;
 			else
@@ -308,15 +407,62 @@ static void build(struct clr_read *r)
 	h->weak_src = xmalloc(sizeof *h->weak_src);
 	h->weak_dst = xmalloc(sizeof *h->weak_dst);
 	h->weak_rule = xmalloc(sizeof *h->weak_rule);
-	/* roots */
+	/* roots; a static variable's carries its name */
 	h->root_rec = xmalloc((r->nroots + 1) * sizeof *h->root_rec);
 	for (size_t i = 0; i < r->nroots; i++) {
 		node_t v = idindex_find(&ix, r->roots[i].addr);
 		if (v != HW_NONE && v != 0)
-			h->root_rec[h->nroot_rec++] = (struct root){ v, r->roots[i].kind, 0, HW_NONE };
+			h->root_rec[h->nroot_rec++] = (struct root){ v, r->roots[i].kind, r->roots[i].name, HW_NONE };
+	}
+	heap_roots_unique(h);
+	/* what the graph does not hold: weak handles, dependent handles,
+	 * the generation ranges */
+	struct clr_data *cd = xcalloc(1, sizeof *cd);
+	cd->weak = xmalloc((r->nweak + 1) * sizeof *cd->weak);
+	for (size_t i = 0; i < r->nweak; i++) {
+		node_t v = idindex_find(&ix, r->weak[i]);
+		if (v != HW_NONE && v != 0)
+			cd->weak[cd->nweak++] = v;
+	}
+	hw_qsort(cd->weak, cd->nweak, sizeof *cd->weak, cmp_u32);
+	cd->dep_key = xmalloc((r->ndep + 1) * sizeof *cd->dep_key);
+	cd->dep_value = xmalloc((r->ndep + 1) * sizeof *cd->dep_value);
+	for (size_t i = 0; i < r->ndep; i++) { /* by key address: by key node */
+		node_t k = idindex_find(&ix, r->dep[i].key), v = idindex_find(&ix, r->dep[i].value);
+		if (k != HW_NONE && k != 0 && v != HW_NONE && v != 0) {
+			cd->dep_key[cd->ndep] = k;
+			cd->dep_value[cd->ndep++] = v;
+		}
 	}
 	idindex_free(&ix);
-	heap_roots_unique(h);
+	cd->ranges = r->ranges;
+	cd->nranges = r->nranges;
+	r->ranges = NULL;
+	if (cd->nranges > 0) { /* nodes and ranges both by address */
+		hw_qsort(cd->ranges, cd->nranges, sizeof *cd->ranges, cmp_range);
+		h->node_gen = xmalloc(h->n);
+		h->node_gen[0] = CLR_NONGC;
+		size_t k = 0;
+		for (node_t v = 1; v < h->n; v++) {
+			uint64_t a = h->node_id[v];
+			while (k < cd->nranges && a - cd->ranges[k].start >= cd->ranges[k].used &&
+			       a >= cd->ranges[k].start)
+				k++;
+			h->node_gen[v] = k < cd->nranges && a >= cd->ranges[k].start &&
+						 a - cd->ranges[k].start < cd->ranges[k].used
+					 ? cd->ranges[k].gen : CLR_NONGC;
+		}
+	}
+	cd->gc_count = r->gc_count;
+	if (r->t->qpc_freq > 0) {
+		double ns = 1e9 / (double)r->t->qpc_freq;
+		/* GCStart to GCEnd; SuspendEE's start to RestartEE's end */
+		if (r->gc_end_ts > r->gc_start_ts && r->gc_start_ts != 0)
+			h->dump_gc_ns = (uint64_t)((double)(r->gc_end_ts - r->gc_start_ts) * ns);
+		if (r->restart_ts > r->suspend_ts && r->suspend_ts != 0)
+			h->dump_pause_ns = (uint64_t)((double)(r->restart_ts - r->suspend_ts) * ns);
+	}
+	h->fmt_data = cd;
 }
 
 static int clr_probe(const uint8_t *head, size_t n)
@@ -364,17 +510,53 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 	free(r.edges);
 	free(r.roots);
 	free(r.types);
+	free(r.weak);
+	free(r.dep);
+	free(r.ranges);
 	names_free(&r.nt);
 	return rc;
 }
 
-/* References have no field names in the trace: each is named by its
- * place among the object's references. */
+/* Is there a dependent handle with key k and value v? */
+static int is_dependent(const struct clr_data *cd, node_t k, node_t v)
+{
+	size_t lo = 0, hi = cd->ndep;
+
+	while (lo < hi) { /* dep_key ascending */
+		size_t mid = lo + (hi - lo) / 2;
+		if (cd->dep_key[mid] < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < cd->ndep && cd->dep_key[lo] == k; lo++)
+		if (cd->dep_value[lo] == v)
+			return 1;
+	return 0;
+}
+
+/* References carry no field names in the trace (its field ids are all
+ * 0): an array's are its elements ("[]"), an object's are named by the
+ * type they refer to; a dependent handle's, so. */
+static void ref_name(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
+{
+	const struct clr_data *cd = h->fmt_data;
+	const char *sc = class_name(h, h->node_class[src]);
+	size_t n = strlen(sc);
+
+	if (cd != NULL && is_dependent(cd, src, dst))
+		sbuf_adds(out, "dependent handle");
+	else if (n >= 2 && strcmp(sc + n - 2, "[]") == 0)
+		sbuf_adds(out, "[]");
+	else
+		sbuf_printf(out, "(%s)", class_name(h, h->node_class[dst]));
+}
+
 static void clr_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
 {
 	for (edge_t e = h->out_start[src]; e < h->out_start[src + 1]; e++)
 		if (h->out[e] == dst) {
-			sbuf_printf(out, "[%u]", e - h->out_start[src]);
+			ref_name(h, src, dst, out);
 			return;
 		}
 	sbuf_adds(out, "<?>");
@@ -382,16 +564,19 @@ static void clr_edge_label(const struct heap *h, node_t src, node_t dst, struct 
 
 static int clr_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 {
-	char name[24];
+	struct sbuf name;
 	int n = 0;
 
 	if (v == 0 || v >= h->n)
 		return -1;
+	sbuf_init(&name);
 	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1]; e++, n++) {
 		struct hvalue val = { .type = T_OBJECT, .v.id = h->node_id[h->out[e]] };
-		snprintf(name, sizeof name, "[%d]", n);
-		fn(arg, name, &val);
+		sbuf_reset(&name);
+		ref_name(h, v, h->out[e], &name);
+		fn(arg, name.buf, &val);
 	}
+	sbuf_free(&name);
 	return n;
 }
 
@@ -400,15 +585,48 @@ static const char *clr_root_kind_name(unsigned kind)
 	switch (kind) {
 	case RK_CLR_STACK: return "stack";
 	case RK_CLR_FINALIZER: return "finalizer queue";
-	case RK_CLR_HANDLE: return "GC handle";
+	case RK_CLR_HANDLE: return "strong GC handle";
 	case RK_CLR_OLDER: return "older generation";
 	case RK_CLR_SIZEDREF: return "sized reference handle";
-	case RK_CLR_OVERFLOW: return "other";
-	case RK_CLR_PINNED: return "pinned handle";
+	case RK_CLR_OTHER: return "other";
+	case RK_CLR_REFCOUNTED: return "ref-counted handle";
+	case RK_CLR_STACK_PINNED: return "pinned local";
+	case RK_CLR_PINNED: return "pinned GC handle";
 	case RK_CLR_DEPENDENT: return "dependent handle";
 	case RK_CLR_STATIC: return "static variable";
 	default: return NULL;
 	}
+}
+
+/* A static variable's root: the field's name (the trace has no type's),
+ * kept in thread_serial as its name's offset + 1. */
+static void clr_root_detail(const struct heap *h, const struct root *r, struct sbuf *out)
+{
+	if (r->kind == RK_CLR_STATIC && r->thread_serial != 0) {
+		sbuf_addc(out, ' ');
+		sbuf_adds(out, heap_str(h, r->thread_serial - 1));
+	}
+}
+
+static const char *clr_gen_name(unsigned g)
+{
+	static const char *const names[CLR_NGENS] = { "gen0", "gen1", "gen2", "loh", "poh", "nongc" };
+
+	return g < CLR_NGENS ? names[g] : NULL;
+}
+
+static void clr_free_data(struct heap *h)
+{
+	struct clr_data *cd = h->fmt_data;
+
+	if (cd == NULL)
+		return;
+	free(cd->weak);
+	free(cd->dep_key);
+	free(cd->dep_value);
+	free(cd->ranges);
+	free(cd);
+	h->fmt_data = NULL;
 }
 
 const struct format_ops clr_format = {
@@ -421,4 +639,7 @@ const struct format_ops clr_format = {
 	.fields = clr_fields,
 	.edge_label = clr_edge_label,
 	.root_kind_name = clr_root_kind_name,
+	.root_detail = clr_root_detail,
+	.gen_name = clr_gen_name,
+	.free_data = clr_free_data,
 };

@@ -165,6 +165,10 @@ struct heap {
 	void (*container_free)(void *container);
 	char version[24];         /* "JAVA PROFILE 1.0.2" */
 	uint64_t timestamp_ms;
+	uint64_t dump_gc_ns;      /* the runtime's GC that made the dump: how long it
+				   * took, and how long the process was paused
+				   * (0: the dump does not tell) */
+	uint64_t dump_pause_ns;
 
 	struct jvm_layout layout;
 	struct agent_info agent;
@@ -179,6 +183,9 @@ struct heap {
 				   * layout_apply(): an array's length, a class
 				   * node's described class index, else 0 */
 	uint8_t *node_kind;       /* enum node_kind */
+	uint8_t *node_gen;        /* the GC generation each object was in, by
+				   * the format's numbers (heap_gen_name()), below
+				   * HW_MAX_GENS; NULL: the dump tells none */
 
 	/* strong references, CSR; node 0's out-edges are roots[] instead */
 	edge_t *out_start;        /* n + 1 */

@@ -130,6 +130,7 @@ void heap_free(struct heap *h)
 	free(h->node_class);
 	free(h->node_shallow);
 	free(h->node_kind);
+	free(h->node_gen);
 	free(h->out_start);
 	free(h->out);
 	free(h->in_start);

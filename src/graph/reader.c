@@ -2,6 +2,7 @@
 #include "graph/reader.h"
 
 #include <string.h>
+#include <strings.h>
 
 int heap_runtime_is(const struct heap *h, const char *runtime)
 {
@@ -86,4 +87,30 @@ const char *heap_root_kind_name(const struct heap *h, unsigned kind)
 	if (h->fmt != NULL && h->fmt->root_kind_name != NULL)
 		s = h->fmt->root_kind_name(kind);
 	return s != NULL ? s : "?";
+}
+
+void heap_root_detail(const struct heap *h, const struct root *r, struct sbuf *out)
+{
+	if (h->fmt != NULL && h->fmt->root_detail != NULL)
+		h->fmt->root_detail(h, r, out);
+}
+
+const char *heap_gen_name(const struct heap *h, unsigned g)
+{
+	return h->node_gen != NULL && h->fmt != NULL && h->fmt->gen_name != NULL && g < HW_MAX_GENS
+		? h->fmt->gen_name(g) : NULL;
+}
+
+int heap_gen_find(const struct heap *h, const char *s)
+{
+	const char *name;
+
+	for (unsigned g = 0; (name = heap_gen_name(h, g)) != NULL; g++) {
+		size_t n = strlen(name);
+		/* "gen2" also as "2" */
+		if (strcasecmp(s, name) == 0 || (n > 3 && strncasecmp(name, "gen", 3) == 0 &&
+						   strcasecmp(s, name + 3) == 0))
+			return (int)g;
+	}
+	return -1;
 }

@@ -122,6 +122,12 @@ struct format_ops {
 	/* The name of a root kind the reader gave (pseudo kinds are the
 	 * engine's own: heap_root_kind_name()). */
 	const char *(*root_kind_name)(unsigned kind);
+	/* The name of generation g of h->node_gen ("gen0", "loh"), NULL
+	 * past the last. */
+	const char *(*gen_name)(unsigned g);
+	/* What a reader's own root record says beyond its kind (a static
+	 * variable's name), appended to out; NULL: nothing. */
+	void (*root_detail)(const struct heap *h, const struct root *r, struct sbuf *out);
 	/* Free what the reader keeps in h->fmt_data. */
 	void (*free_data)(struct heap *h);
 };
@@ -156,6 +162,16 @@ void heap_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *
 uint32_t heap_alloc_trace(const struct heap *h, node_t v);
 /* The words for a root kind. */
 const char *heap_root_kind_name(const struct heap *h, unsigned kind);
+/* What root record r says beyond its kind, for a reader's own kinds
+ * (" Foo.bar"); appends nothing if nothing. */
+void heap_root_detail(const struct heap *h, const struct root *r, struct sbuf *out);
+
+/* GC generations, for heaps whose dump tells them (h->node_gen): the
+ * name of generation g ("gen2"), NULL past the last or without them. */
+#define HW_MAX_GENS 8
+const char *heap_gen_name(const struct heap *h, unsigned g);
+/* The generation g named s ("gen2", "2", "loh"; any case), -1 if none. */
+int heap_gen_find(const struct heap *h, const char *s);
 
 /* The reference in instance data of len bytes at byte off, an id of
  * idsize bytes (big-endian, as HPROF stores it); 0 where too short. */

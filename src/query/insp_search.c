@@ -591,10 +591,10 @@ static int run_chains(struct heap *h, const struct objset *set, const char *arg,
 
 const struct inspection insp_search[] = {
 	{ "string-regex", "Search", "Strings whose value matches a regex, per value",
-	  "a PCRE2 regex", 1, "strings", 0, run_regex, 0 },
+	  "a PCRE2 regex", 1, "strings", 0, run_regex, 0, NULL },
 	{ "largest-arrays", "Search", "The largest arrays", "N, how many (20)", 0, "retained", 1,
-	  run_arrays, 1 },
+	  run_arrays, 1, NULL },
 	{ "long-chains", "Search", "Chains of one class through one field longer than N",
-	  "N, the length (1000)", 0, "length", 0, run_chains, 1 },
+	  "N, the length (1000)", 0, "length", 0, run_chains, 1, NULL },
 	{ .name = NULL },
 };

@@ -8,7 +8,7 @@
 #include "graph/reader.h"
 
 static const struct inspection *const tables[] = { insp_waste, insp_refs, insp_retention,
-						     insp_search };
+						     insp_search, insp_clr };
 
 static size_t nall;
 
@@ -109,6 +109,8 @@ static void insp_total(const struct heap *h, const struct inspection *in, struct
 
 int inspect_applies(const struct inspection *in, const struct heap *h)
 {
+	if (in->runtime != NULL)
+		return heap_runtime_is(h, in->runtime);
 	return in->any_runtime || heap_runtime_is(h, "jvm");
 }
 
@@ -117,6 +119,12 @@ int inspect_run(struct heap *h, const struct inspection *in, const char *arg,
 		struct sbuf *err)
 {
 	memset(r, 0, sizeof *r);
+	if (!inspect_applies(in, h) && in->runtime != NULL) {
+		const char *rt = strcmp(in->runtime, "clr") == 0 ? ".NET" : in->runtime;
+		sbuf_printf(err, "inspection %s reads what a %s heap holds: it runs on %s heaps only, not on %s",
+			    in->name, rt, rt, h->fmt->name);
+		return -1;
+	}
 	if (!inspect_applies(in, h)) {
 		sbuf_printf(err, "inspection %s reads Java objects: it runs on JVM heaps only, not on %s",
 			    in->name, h->fmt->name);

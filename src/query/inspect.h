@@ -99,6 +99,16 @@
  *                       an object in one chain per field; one group per
  *                       chain ("Foo.next: 5000 objects from @0x..."),
  *                       extra: its length
+ * .NET heaps (the runtime's roots and handles, runtime/clr.h)
+ *   finalizer-queue     objects the finalizer queue holds (unreachable
+ *                       otherwise, waiting for their finalizer to run),
+ *                       one group per class; bytes retained
+ *   pinned              objects the GC may not move: one group per way
+ *                       ("pinned GC handle", "pinned local", "pinned
+ *                       object heap"); bytes retained
+ *   gc-handles          the targets of GC handles, one group per kind
+ *                       (strong, pinned, weak, dependent: its values,
+ *                       sized reference, ref-counted); bytes retained
  * Rules (graph/rules.h)
  *   unowned             objects reachable only through references that
  *                       a rule calls weak, one group per rule
@@ -155,6 +165,9 @@ struct inspection {
 	/* 1: runs on every heap; 0: reads Java objects, JVM heaps only
 	 * (listed so, refused and hidden elsewhere) */
 	int any_runtime;
+	/* Not NULL: reads what this runtime's heaps hold ("clr"), those
+	 * heaps only (any_runtime 0) */
+	const char *runtime;
 };
 
 /* Does inspection `in` apply to heap h? */
@@ -181,7 +194,8 @@ uint64_t insp_retained(const struct heap *h, const node_t *nodes, uint64_t count
 		       struct progress *p);
 
 /* The tables of the inspection files, each ended by an entry with a
- * NULL name: insp_waste.c, insp_refs.c, insp_retention.c, insp_search.c. */
-extern const struct inspection insp_waste[], insp_refs[], insp_retention[], insp_search[];
+ * NULL name: insp_waste.c, insp_refs.c, insp_retention.c, insp_search.c,
+ * insp_clr.c. */
+extern const struct inspection insp_waste[], insp_refs[], insp_retention[], insp_search[], insp_clr[];
 
 #endif

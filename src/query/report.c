@@ -60,6 +60,7 @@ struct table {
 	struct sbuf json;     /* JSON summary members, each followed by ',' */
 	char **meta;          /* text summary: key, value, key, value... */
 	size_t nmeta;
+	uint32_t hide;        /* columns (bit c) left out in every format */
 };
 
 static void table_init(struct table *t, enum fmt fmt, const char *view, const struct col *cols, int ncols)
@@ -75,7 +76,7 @@ static void table_init(struct table *t, enum fmt fmt, const char *view, const st
 
 static int shown(const struct table *t, int c)
 {
-	return (t->cols[c].flags & (t->fmt == FMT_TEXT ? CF_DATA : CF_TEXT)) == 0;
+	return (t->cols[c].flags & (t->fmt == FMT_TEXT ? CF_DATA : CF_TEXT)) == 0 && !(t->hide >> c & 1);
 }
 
 static void meta_text(struct table *t, const char *key, char *val)
@@ -504,6 +505,27 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 		names[i] = class_name(h, v->estimated[i]);
 	meta_list(&t, "estimated_size_classes", names, v->nestimated);
 	free(names);
+	if (h->dump_gc_ns > 0) {
+		meta_num(&t, "dump_gc_us", h->dump_gc_ns / 1000);
+		meta_num(&t, "dump_pause_us", h->dump_pause_ns / 1000);
+	}
+	/* the set by generation: JSON a list, text a line each */
+	if (f == FMT_JSON && v->ngens > 0) {
+		sbuf_adds(&t.json, "\"generations\":[");
+		for (unsigned g = 0; g < v->ngens; g++)
+			sbuf_printf(&t.json, "%s{\"generation\":\"%s\",\"objects\":%llu,\"bytes\":%llu}", g ? "," : "",
+				    heap_gen_name(h, g), (unsigned long long)v->gens[g].objects,
+				    (unsigned long long)v->gens[g].bytes);
+		sbuf_adds(&t.json, "],");
+	} else if (f == FMT_TEXT) {
+		for (unsigned g = 0; g < v->ngens; g++) {
+			char hb[32];
+			fmt_bytes(hb, sizeof hb, v->gens[g].bytes);
+			meta_text(&t, "generation", xasprintf("%-5s %llu objects, %llu bytes (%s)", heap_gen_name(h, g),
+							      (unsigned long long)v->gens[g].objects,
+							      (unsigned long long)v->gens[g].bytes, hb));
+		}
+	}
 	for (size_t i = 0; i < v->nroots; i++)
 		table_row(&t, CS(heap_root_kind_name(h, v->roots[i].kind)), CN(v->roots[i].records),
 			  CN(v->roots[i].objects));
@@ -520,19 +542,15 @@ void report_classes(const struct heap *h, const struct class_view *v, enum fmt f
 		{ "instances", "instances", COL_NUM, 0 },
 		{ "shallow", "shallow", COL_BYTES, 0 },
 		{ "retained_lb", "retained>=", COL_BYTES, 0 },
-		{ "retained_exact", "retained", COL_BYTES, 0 },
+		{ "retained_exact", "retained", COL_BYTES, 0 },   /* with --exact */
 		{ "shallow_pct", "shallow%", COL_PCT, CF_TEXT },
-	};
-	static const struct col cols_lb[] = { /* without --exact */
-		{ "class", "class", COL_STR, 0 },
-		{ "instances", "instances", COL_NUM, 0 },
-		{ "shallow", "shallow", COL_BYTES, 0 },
-		{ "retained_lb", "retained>=", COL_BYTES, 0 },
-		{ "shallow_pct", "shallow%", COL_PCT, CF_TEXT },
+		{ "generations", "generations", COL_STR, 0 },    /* where the dump tells them */
 	};
 	struct table t;
+	struct sbuf gens;
 
-	table_init(&t, f, "classes", v->exact ? cols : cols_lb, v->exact ? 6 : 5);
+	table_init(&t, f, "classes", cols, 7);
+	t.hide = (v->exact ? 0 : 1u << 4) | (v->gens ? 0 : 1u << 6);
 	meta_identity(&t, h);
 	meta_num(&t, "objects", v->set_count);
 	meta_bytes(&t, "shallow", v->set_shallow);
@@ -541,16 +559,16 @@ void report_classes(const struct heap *h, const struct class_view *v, enum fmt f
 	if (f == FMT_TEXT)
 		meta_strs(&t, "retained>=", "a lower bound: the retained sizes of the instances "
 			  "that no other instance of their class dominates");
+	sbuf_init(&gens);
 	for (size_t i = 0; i < v->n; i++) {
 		const struct class_row *r = &v->rows[i];
 		struct cell ex = r->retained_exact == RETAINED_NONE ? CNULL : CB(r->retained_exact);
-		if (v->exact)
-			table_row(&t, CS(class_name(h, r->cls)), CN(r->count), CB(r->shallow),
-				  CB(r->retained_lb), ex, CP(pct(r->shallow, v->set_shallow)));
-		else
-			table_row(&t, CS(class_name(h, r->cls)), CN(r->count), CB(r->shallow),
-				  CB(r->retained_lb), CP(pct(r->shallow, v->set_shallow)));
+		sbuf_reset(&gens);
+		class_gens_text(h, r->gens, &gens);
+		table_row(&t, CS(class_name(h, r->cls)), CN(r->count), CB(r->shallow), CB(r->retained_lb), ex,
+			  CP(pct(r->shallow, v->set_shallow)), CSB(&gens));
 	}
+	sbuf_free(&gens);
 	table_end(&t, out);
 }
 
@@ -900,7 +918,8 @@ void report_inspect_list(enum fmt f, struct sbuf *out)
 	for (size_t i = 0; i < n; i++)
 		table_row(&t, CS(in[i].name), CS(in[i].category),
 			  in[i].arg ? CS(in[i].arg) : CNULL, CS(in[i].title),
-			  CS(in[i].any_runtime ? "every heap" : "JVM only"));
+			  CS(in[i].runtime != NULL && strcmp(in[i].runtime, "clr") == 0 ? ".NET only"
+			     : in[i].any_runtime ? "every heap" : "JVM only"));
 	table_end(&t, out);
 }
 

@@ -13,7 +13,7 @@
 #include "query/baseline.h"
 #include "query/inspect.h"
 
-enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK, A_INSP, A_ROLE };
+enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK, A_INSP, A_ROLE, A_GEN };
 
 static const struct {
 	const char *name;
@@ -27,7 +27,7 @@ static const struct {
 	{ "new", ST_NEW, A_NONE }, { "old", ST_OLD, A_NONE }, { "gone", ST_GONE, A_NONE },
 	{ "inspection", ST_INSPECTION, A_INSP }, { "top", ST_TOP, A_NONE },
 	{ "class-objects", ST_CLASSOBJ, A_NONE }, { "elements", ST_ELEMENTS, A_ROLE },
-	{ "loaded", ST_LOADED, A_NONE },
+	{ "loaded", ST_LOADED, A_NONE }, { "generation", ST_GENERATION, A_GEN },
 };
 static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths", "allocations",
 					  "merged-out", "merged-in", "merged-dom" };
@@ -201,7 +201,13 @@ static int parse_arg(struct lexer *lx, struct step *s, const char *opname, enum 
 	}
 	if (*s->arg == '\0' && !s->regex) {
 		sbuf_printf(lx->err, "column %d: '%s' needs %s", col(lx, start), opname,
-			    kind == A_ID ? "an object id" : "a class name or /regex/");
+			    kind == A_ID ? "an object id" : kind == A_GEN ? "a generation's name (gen0, gen2, loh...)"
+			    : "a class name or /regex/");
+		return STEP_ESYNTAX;
+	}
+	if (kind == A_GEN && s->regex) {
+		sbuf_printf(lx->err, "column %d: '%s' needs a generation's name, not a /regex/", col(lx, start),
+			    opname);
 		return STEP_ESYNTAX;
 	}
 	if (kind == A_ID && (s->regex || id_list_check(s->arg) < 0)) {
@@ -320,7 +326,7 @@ static int parse_one(struct lexer *lx, struct pipeline *pl)
 	}
 	free(w);
 	struct step s = { .op = ops[i].op };
-	if (ops[i].arg == A_CLASS || ops[i].arg == A_ID) {
+	if (ops[i].arg == A_CLASS || ops[i].arg == A_ID || ops[i].arg == A_GEN) {
 		rc = parse_arg(lx, &s, ops[i].name, ops[i].arg);
 	} else if (ops[i].arg == A_INSP) {
 		rc = parse_inspection(lx, &s);
@@ -679,6 +685,27 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 	case ST_LOADED:
 		loaded_instances(h, set, &r);
 		break;
+	case ST_GENERATION: {
+		int g = heap_gen_find(h, s->arg);
+		if (g < 0) {
+			const char *name;
+			if (heap_gen_name(h, 0) == NULL) {
+				sbuf_adds(err, "generation: this dump tells no GC generations (a .NET trace does when recorded with the "
+					  "runtime's keyword 0x400000, as heapwalk snapshot records)");
+				goto fail;
+			}
+			sbuf_adds(err, "no generation '");
+			esc_append(err, (const uint8_t *)s->arg, strlen(s->arg), 0);
+			sbuf_adds(err, "' in this dump: ");
+			for (unsigned k = 0; (name = heap_gen_name(h, k)) != NULL; k++)
+				sbuf_printf(err, "%s%s", k ? ", " : "", name);
+			goto fail;
+		}
+		for (v = 1; v < h->n; v++)
+			if (bit_get(set->bits, v) && h->node_gen[v] == g)
+				bit_set(r.bits, v);
+		break;
+	}
 	case ST_OBJECT:
 		for (const char *q = s->arg;;) {
 			const char *c = strchr(q, ',');

@@ -44,12 +44,12 @@
 enum step_op {
 	ST_ALL, ST_INSTANCES, ST_INSTANCEOF, ST_RETAINED, ST_REFERRERS, ST_REFERENTS,
 	ST_DOMINATED, ST_OBJECT, ST_NEW, ST_OLD, ST_GONE, ST_INSPECTION, ST_TOP, ST_CLASSOBJ,
-	ST_ELEMENTS, ST_LOADED
+	ST_ELEMENTS, ST_LOADED, ST_GENERATION
 };
 
 struct step {
 	enum step_op op;
-	char *arg;     /* class name, regex (without slashes), object id, or for
+	char *arg;     /* class name, regex (without slashes), object id, generation, or for
 	                * ST_ELEMENTS "keys" or "values" (NULL: all); owned */
 	int regex;     /* ST_INSTANCES/ST_INSTANCEOF: arg is a PCRE2 pattern */
 	int weak;      /* ST_REFERRERS/ST_REFERENTS: weak referents count too */

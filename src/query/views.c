@@ -164,6 +164,7 @@ void root_label(const struct heap *h, node_t v, struct sbuf *out)
 		if (i > first_root_rec(h, v))
 			sbuf_adds(out, "; ");
 		sbuf_adds(out, heap_root_kind_name(h, r->kind));
+		heap_root_detail(h, r, out);
 		switch (r->kind) {
 		case RK_JAVA_FRAME: case RK_JNI_LOCAL: case RK_JNI_MONITOR: case RK_THREAD_OBJ:
 		case RK_NATIVE_STACK: case RK_THREAD_BLOCK:
@@ -239,6 +240,15 @@ void view_info(const struct heap *h, const struct objset *set, struct info_view 
 		if ((h->cls[c].flags & HC_ESTIMATED) && h->cls[c].count > 0)
 			v->estimated[v->nestimated++] = c;
 	v->warnings = h->warn.n + h->warn.suppressed;
+	if (h->node_gen != NULL) {
+		while (v->ngens < 8 && heap_gen_name(h, v->ngens) != NULL)
+			v->ngens++;
+		for (node_t n = 1; n < h->n; n++)
+			if (objset_has(set, n) && h->node_gen[n] < v->ngens) {
+				v->gens[h->node_gen[n]].objects++;
+				v->gens[h->node_gen[n]].bytes += h->node_shallow[n];
+			}
+	}
 }
 
 void info_view_free(struct info_view *v)
@@ -342,6 +352,12 @@ int view_classes(struct heap *h, const struct objset *set, const struct view_opt
 		rows[c].cls = c;
 		rows[c].retained_exact = RETAINED_NONE;
 	}
+	if (h->node_gen != NULL) {
+		for (node_t n = 1; n < h->n; n++)
+			if (objset_has(set, n) && h->node_gen[n] < 8)
+				rows[h->node_class[n]].gens |= (uint8_t)(1u << h->node_gen[n]);
+		v->gens = 1;
+	}
 	if (set->bits == NULL) { /* the whole heap: the per-class totals */
 		for (uint32_t c = 0; c < h->ncls; c++) {
 			rows[c].count = h->cls[c].count;
@@ -379,6 +395,20 @@ int view_classes(struct heap *h, const struct objset *set, const struct view_opt
 	free(keep);
 	free(exact);
 	return 0;
+}
+
+void class_gens_text(const struct heap *h, uint8_t gens, struct sbuf *out)
+{
+	const char *name;
+	int first = 1;
+
+	for (unsigned g = 0; g < 8 && (name = heap_gen_name(h, g)) != NULL; g++)
+		if (gens & (1u << g)) {
+			if (!first)
+				sbuf_addc(out, ' ');
+			sbuf_adds(out, name);
+			first = 0;
+		}
 }
 
 void class_view_free(struct class_view *v)

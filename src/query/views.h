@@ -42,6 +42,10 @@ struct info_view {
 	uint32_t *estimated;        /* HC_ESTIMATED classes with instances, by name */
 	size_t nestimated;
 	uint64_t warnings;          /* incl. those past the bound */
+	/* the set's objects by GC generation (heap_gen_name()), when the
+	 * dump tells them: ngens > 0 */
+	struct { uint64_t objects, bytes; } gens[8];
+	unsigned ngens;
 };
 void view_info(const struct heap *h, const struct objset *set, struct info_view *v);
 void info_view_free(struct info_view *v);
@@ -53,6 +57,8 @@ struct class_row {
 	uint64_t count, shallow;
 	uint64_t retained_lb;    /* dominator-based lower bound (analysis_class_lb) */
 	uint64_t retained_exact; /* RETAINED_NONE unless the class matched --exact */
+	uint8_t gens;            /* the generations its members are in (bit g:
+				  * heap_gen_name(g)); 0 when the dump tells none */
 };
 struct class_view {
 	struct class_row *rows;  /* sorted; at most --top */
@@ -60,7 +66,10 @@ struct class_view {
 	size_t matched;          /* rows before --top */
 	uint64_t set_count, set_shallow;
 	int exact;               /* --exact was given */
+	int gens;                /* the rows tell their generations */
 };
+/* Class row r's generations as text: "gen2", "gen0 gen1 loh". */
+void class_gens_text(const struct heap *h, uint8_t gens, struct sbuf *out);
 /* -1 with err set on a bad --sort, --filter or --exact. */
 int view_classes(struct heap *h, const struct objset *set, const struct view_opts *o,
 		 struct class_view *v, struct sbuf *err);

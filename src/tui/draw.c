@@ -2,11 +2,13 @@
  * has none or NO_COLOR is set), the dump and step lines, the tabs, the
  * view's rows, the breadcrumb and the key hint. A redraw formats little:
  * rows carry their texts. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 
+#include "graph/reader.h"
 #include "graph/rules.h"
 #include "query/baseline.h"
 #include "tui/frame.h"
@@ -370,6 +372,10 @@ static int col_width(const struct tview *v, const struct column *c)
 	case COL_SCOUNT: w = cnt + 1; break;
 	case COL_SBYTES: w = 8; break;
 	case COL_BAR: w = 12; break;
+	case COL_GENS:
+		for (w = 0; w < HW_MAX_GENS && heap_gen_name(v->st->h, (unsigned)w) != NULL; w++)
+			;
+		break;
 	case COL_ENUM:
 		w = 1;
 		for (int k = 0; c->names && c->names[k]; k++)
@@ -473,6 +479,15 @@ static void cell(const struct tview *v, const struct column *c, const struct row
 			snprintf(buf, sizeof buf, "%c%s", c->sign, num);
 		}
 		break;
+	case COL_GENS: { /* "genN": N, else the name's first letter, capital */
+		const char *g;
+		size_t k = 0;
+		for (; k < HW_MAX_GENS && k + 1 < sizeof buf && (g = heap_gen_name(v->st->h, (unsigned)k)) != NULL; k++)
+			buf[k] = !(x >> k & 1) || unknown ? '.'
+				 : strncmp(g, "gen", 3) == 0 && g[3] ? g[3] : (char)toupper((unsigned char)g[0]);
+		buf[k] = '\0';
+		break;
+	}
 	case COL_ENUM: {
 		size_t k = 0;
 		while (c->names && c->names[k] && k < x)
@@ -518,7 +533,7 @@ static void add_initial(struct sbuf *t, const char *seg, size_t n)
 /* The row's label in `avail` cells: as it is when it fits; else its
  * class name's packages abbreviated one by one from the left
  * ("com.sun.tools.javac.util.List" -> "c.s.t.javac.util.List" -> ...),
- * the simple name kept whole; if that is not enough, the name's end
+ * the simple name kept whole, with its generic arguments, if any; if that is not enough, the name's end
  * (and what follows it is cut). */
 void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf *out)
 {
@@ -535,7 +550,10 @@ void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf 
 		lead++;
 	if (lead > 0 && lead < len && name[lead] == 'L')
 		lead++;
-	size_t last = len; /* the simple name starts after the last '.' */
+	size_t last = lead; /* the simple name starts after the last '.' before
+			     * any generic arguments ("Dictionary`2[System.String,...]") */
+	while (last < len && name[last] != '[' && name[last] != '<')
+		last++;
 	while (last > lead && name[last - 1] != '.')
 		last--;
 	struct sbuf t;

@@ -60,6 +60,8 @@ void step_go(struct tui *t, size_t k);
 /* Build the view if it never was; -1 if cancelled (it stays unbuilt). */
 int view_ensure(struct tui *t, struct tview *v);
 void use_step(struct tui *t, enum step_op op, const char *title);
+/* The same with the step's argument (a generation's name). */
+void use_step_arg(struct tui *t, enum step_op op, const char *arg, const char *title);
 void use_rows(struct tui *t, int reached);
 void use_gone(struct tui *t);
 void use_menu(struct tui *t);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "graph/analysis.h"
+#include "graph/reader.h"
 #include "query/baseline.h"
 #include "tui/frame.h"
 
@@ -149,7 +150,12 @@ void tui_push(struct tui *t, struct use *u)
 /* Apply one engine step to the current set (use menu). */
 void use_step(struct tui *t, enum step_op op, const char *title)
 {
-	struct step st = { .op = op };
+	use_step_arg(t, op, NULL, title);
+}
+
+void use_step_arg(struct tui *t, enum step_op op, const char *arg, const char *title)
+{
+	struct step st = { .op = op, .arg = (char *)arg };
 	struct use u = { .title = NULL };
 	struct sbuf err, ex;
 
@@ -473,6 +479,8 @@ void step_list(struct tui *t)
 	free(items);
 }
 
+static void use_generation(struct tui *t);
+
 void use_menu(struct tui *t)
 {
 	/* the first letters differ: a letter picks its item (h and q are
@@ -488,7 +496,8 @@ void use_menu(struct tui *t)
 			  "loaded    the instances of the classes the set's class loaders define",
 			  "new       the objects created since the baseline or mark (>)",
 			  "before    old objects: those that existed at the baseline or mark (<)",
-			  "gone      the baseline's objects that no longer exist (~)" };
+			  "gone      the baseline's objects that no longer exist (~)",
+			  "age       the set's objects of one GC generation (.NET's: gen0, gen2, loh...)" };
 	switch (popup(t, "Use", items, sizeof items / sizeof items[0], 0)) {
 	case 0: use_step(t, ST_RETAINED, "Retained"); break;
 	case 1: use_step(t, ST_REFERRERS, "Referrers"); break;
@@ -502,6 +511,29 @@ void use_menu(struct tui *t)
 	case 9: use_step(t, ST_NEW, "New objects"); break;
 	case 10: use_step(t, ST_OLD, "Old objects"); break;
 	case 11: use_gone(t); break;
+	case 12: use_generation(t); break;
 	default: break;
 	}
+}
+
+/* The step "generation NAME", NAME picked from the dump's. */
+static void use_generation(struct tui *t)
+{
+	char *items[HW_MAX_GENS];
+	size_t n = 0;
+	const char *g;
+
+	while (n < HW_MAX_GENS && (g = heap_gen_name(t->h, (unsigned)n)) != NULL)
+		items[n++] = (char *)g;
+	if (n == 0) {
+		tui_message(t, 1, "%s", "this dump tells no GC generations (a .NET trace does when recorded "
+			    "with the runtime's keyword 0x400000, as heapwalk snapshot records)");
+		return;
+	}
+	int k = popup(t, "Generation", items, n, 0);
+	if (k < 0)
+		return;
+	char *title = xasprintf("Generation %s", items[k]);
+	use_step_arg(t, ST_GENERATION, items[k], title);
+	free(title);
 }

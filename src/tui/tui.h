@@ -35,6 +35,7 @@ enum col_type {
 	COL_SBYTES,  /* bytes with their sign */
 	COL_BAR,     /* a bar of val of den, ncdu's */
 	COL_ENUM,    /* names[val] */
+	COL_GENS,    /* a bit per GC generation (heap_gen_name()): "..2L.." */
 	COL_FIGURE,  /* bytes, or a count when the row has RF_COUNT */
 };
 struct column {

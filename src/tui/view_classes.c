@@ -67,7 +67,7 @@ static void classes_rows(struct tui *t, struct tview *v)
 	if (delta)
 		tview_columns(v, classes_cols_delta, 6);
 	else
-		tview_columns(v, classes_cols_plain, 6);
+		tview_columns(v, classes_cols_plain, t->h->node_gen != NULL ? 7 : 6);
 	v->whole[0] = v->st->set.count;
 	v->whole[1] = v->st->set.shallow;
 	v->whole[2] = t->h->total_shallow;

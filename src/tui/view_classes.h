@@ -47,7 +47,7 @@ struct classes_data {
 static inline struct classes_state *cst(const struct tview *v) { return v->state; }
 
 /* view_classes_rows.c: rows and numbers, for the other files */
-extern const struct column classes_cols_plain[6], classes_cols_delta[6];
+extern const struct column classes_cols_plain[7], classes_cols_delta[6];
 /* A row's numbers: instances, shallow, retained (exact, or a lower
  * bound; !known: "?"), and with a baseline new and gone (d). */
 void class_vals(struct tview *v, struct row *r, uint64_t count, uint64_t shallow, uint64_t ret, int exact,

@@ -59,6 +59,7 @@ const struct column classes_cols_plain[] = {
 	{ .title = "%shal", .type = COL_PCT, .val = 1, .den = -1, .drop = 3 },
 	{ .title = "retained", .type = COL_RET, .val = 2 },
 	{ .title = "%ret", .type = COL_PCT, .val = 2, .den = -1, .drop = 1 },
+	{ .title = "gens", .type = COL_GENS, .val = 7, .drop = 4 }, /* where the dump tells them */
 };
 const struct column classes_cols_delta[] = {
 	{ .title = "instances", .type = COL_COUNT, .val = 0 },
@@ -105,6 +106,7 @@ struct row *class_row_make(struct tui *t, struct tview *v, struct rowvec *out, c
 	r->kind = VR_CLASS;
 	r->key = (uint64_t)cr->cls + 1;
 	r->num[0] = cr->count;
+	r->val[7] = cr->gens;
 	row_set_named(r, l.buf, nm.off, nm.len);
 	sbuf_free(&l);
 	return r;

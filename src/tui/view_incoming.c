@@ -73,6 +73,9 @@ static void root_rows(const struct heap *h, node_t x, uint32_t d, struct rowvec 
 		sbuf_init(&raw);
 		sbuf_adds(&l, "GC root: ");
 		tv_add_esc(&l, heap_root_kind_name(h, rr->kind));
+		heap_root_detail(h, rr, &raw);
+		tv_add_esc(&l, raw.buf);
+		sbuf_reset(&raw);
 		info_row(out, d, VR_ROOT, l.buf)->key = i + 1;
 		if (root_has_thread(rr->kind)) {
 			const struct hthread *th = thread_of_serial(h, rr->thread_serial);

@@ -1,0 +1,42 @@
+/* clr.h — what the .NET runtime (the CLR) reports of its heap, as the
+ * .NET reader (format/clr.c) puts it into the heap model, for the
+ * inspections that read it: root kinds and generations. */
+#ifndef HW_RUNTIME_CLR_H
+#define HW_RUNTIME_CLR_H
+
+#include "graph/reader.h"
+
+/* Root kinds: the runtime's GCRootKind from 0x300 (stack, finalizer
+ * queue, GC handle, older generation, sized reference, other), then
+ * the kinds heapwalk tells apart by the root's flags or event. */
+enum {
+	RK_CLR = 0x300,
+	RK_CLR_STACK = 0x300, RK_CLR_FINALIZER, RK_CLR_HANDLE, RK_CLR_OLDER, RK_CLR_SIZEDREF, RK_CLR_OTHER,
+	RK_CLR_REFCOUNTED = 0x30c, /* a ref-counted (COM) handle */
+	RK_CLR_STACK_PINNED = 0x30d, /* a pinned local */
+	RK_CLR_PINNED = 0x30e,     /* a pinned GC handle */
+	RK_CLR_DEPENDENT = 0x30f,  /* not a root: a dependent handle's key keeps its value */
+	RK_CLR_STATIC = 0x310,     /* a static variable */
+};
+
+/* Generations (h->node_gen): the runtime's 0-4, then the objects in no
+ * generation's range. */
+enum { CLR_GEN0, CLR_GEN1, CLR_GEN2, CLR_LOH, CLR_POH, CLR_NONGC, CLR_NGENS };
+
+/* What the reader keeps beyond the graph (h->fmt_data). */
+struct clr_data {
+	/* the targets of weak (short and long) GC handles: no roots */
+	node_t *weak;
+	size_t nweak;
+	/* dependent handles: (key, value) pairs, by key; each is also a
+	 * reference from the key to the value */
+	node_t *dep_key, *dep_value;
+	size_t ndep;
+	/* generation ranges the runtime reported after its walk */
+	struct clr_range { uint64_t start, used, reserved; uint8_t gen; } *ranges;
+	size_t nranges;
+	/* the number of the GC that gave the heap */
+	uint32_t gc_count;
+};
+
+#endif
