@@ -486,6 +486,22 @@ static void tmp_on_signal(int sig)
 	raise(sig);
 }
 
+int write_full(int fd, const void *p, size_t n)
+{
+	const char *b = p;
+
+	while (n > 0) {
+		ssize_t w = write(fd, b, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? errno : ENOSPC;
+		b += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 int tmp_guard(const char *tmp)
 {
 	struct sigaction sa;

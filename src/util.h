@@ -79,6 +79,10 @@ char *esc_str(const char *s);
  * ("heapwalk: FILE: the dump file changed or shrank while being read
  * (SIGBUS)", escaped) is made when it is watched, since a handler can
  * only write (each is watched before anything reads it). */
+/* All n bytes of p to fd, again after EINTR and short writes: 0, or
+ * the errno of the write that failed (ENOSPC when one wrote nothing). */
+int write_full(int fd, const void *p, size_t n);
+
 /* A temporary file being written: a TERM or ^C meanwhile removes it,
  * then the signal does what it did (one file at a time). 0, or -1 when
  * the name is too long to keep. */

@@ -127,22 +127,6 @@ static int ipc_connect(const char *path, struct sbuf *err)
 	return s;
 }
 
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *b = p;
-
-	while (n > 0) {
-		ssize_t w = write(fd, b, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		b += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* n bytes from fd within secs: 0, or -1 (EOF, error, time). */
 static int read_full(int fd, uint8_t *p, size_t n, int secs)
 {
@@ -276,7 +260,7 @@ static void stop(const char *path, uint64_t id)
 	seal(&m);
 	int s = ipc_connect(path, &err);
 	if (s >= 0) {
-		if (write_all(s, m.buf, m.len) == 0)
+		if (write_full(s, m.buf, m.len) == 0)
 			reply(s, "StopTracing", &back, &hr, &err);
 		close(s);
 	}
@@ -328,7 +312,7 @@ int dotnet_snapshot(pid_t pid, const char *file, struct sbuf *result, struct sbu
 	put_string(&m, NT_RUNTIME_PROVIDER);
 	put_u32(&m, 0); /* no arguments */
 	seal(&m);
-	if (write_all(s, m.buf, m.len) < 0 || reply(s, "CollectTracing2", &id, &hr, err) < 0)
+	if (write_full(s, m.buf, m.len) != 0 || reply(s, "CollectTracing2", &id, &hr, err) < 0)
 		goto done;
 	/* the stream, to the file; looked at when it pauses, until the
 	 * dump's GC has ended; then Stop, and the rest to its end. A look
@@ -348,8 +332,9 @@ int dotnet_snapshot(pid_t pid, const char *file, struct sbuf *result, struct sbu
 				continue;
 			if (n <= 0)
 				break;
-			if (write_all(fd, buf, (size_t)n) < 0) {
-				sbuf_printf(err, "%s: cannot write: %s", tmp, strerror(errno));
+			int we = write_full(fd, buf, (size_t)n);
+			if (we != 0) {
+				sbuf_printf(err, "%s: cannot write: %s", tmp, strerror(we));
 				goto done;
 			}
 			bytes += (uint64_t)n;

@@ -30,6 +30,8 @@ struct cnode { uint64_t addr, size, type, nedges; };
 struct croot { uint64_t addr; uint16_t kind; uint32_t name; };
 struct cpair { uint64_t key, value; };
 struct ctype { uint64_t id; uint32_t name; };
+/* a generation's range: objects at [start, start + used) are in gen */
+struct clr_range { uint64_t start, used; uint8_t gen; };
 
 /* What the trace's events add up to. */
 struct clr_read {
@@ -175,7 +177,7 @@ static int clr_event(void *arg, const struct nt_event *e)
 			r->nranges = 0, r->ranges_after_walk = 1;
 		const uint8_t *q = e->payload;
 		VEC_GROW(r->ranges, r->nranges, r->cranges);
-		r->ranges[r->nranges++] = (struct clr_range){ rdp(q + 1, ps), rd64(q + 1 + ps), rd64(q + 9 + ps),
+		r->ranges[r->nranges++] = (struct clr_range){ rdp(q + 1, ps), rd64(q + 1 + ps),
 							      q[0] < CLR_NONGC ? q[0] : CLR_NONGC };
 	} else if (e->id == EV_STATIC && e->len >= 14) {
 		const uint8_t *p = e->payload + 14, *end = e->payload + e->len;
@@ -415,8 +417,8 @@ static void build(struct clr_read *r)
 			h->root_rec[h->nroot_rec++] = (struct root){ v, r->roots[i].kind, r->roots[i].name, HW_NONE };
 	}
 	heap_roots_unique(h);
-	/* what the graph does not hold: weak handles, dependent handles,
-	 * the generation ranges */
+	/* what the graph does not hold: weak handles, dependent handles
+	 * (fmt_data); each object's generation (node_gen) */
 	struct clr_data *cd = xcalloc(1, sizeof *cd);
 	cd->weak = xmalloc((r->nweak + 1) * sizeof *cd->weak);
 	for (size_t i = 0; i < r->nweak; i++) {
@@ -435,25 +437,21 @@ static void build(struct clr_read *r)
 		}
 	}
 	idindex_free(&ix);
-	cd->ranges = r->ranges;
-	cd->nranges = r->nranges;
-	r->ranges = NULL;
-	if (cd->nranges > 0) { /* nodes and ranges both by address */
-		hw_qsort(cd->ranges, cd->nranges, sizeof *cd->ranges, cmp_range);
+	const struct clr_range *rg = r->ranges;
+	size_t nr = r->nranges;
+	if (nr > 0) { /* nodes and ranges both by address */
+		hw_qsort(r->ranges, nr, sizeof *r->ranges, cmp_range);
 		h->node_gen = xmalloc(h->n);
 		h->node_gen[0] = CLR_NONGC;
 		size_t k = 0;
 		for (node_t v = 1; v < h->n; v++) {
 			uint64_t a = h->node_id[v];
-			while (k < cd->nranges && a - cd->ranges[k].start >= cd->ranges[k].used &&
-			       a >= cd->ranges[k].start)
+			while (k < nr && a >= rg[k].start && a - rg[k].start >= rg[k].used)
 				k++;
-			h->node_gen[v] = k < cd->nranges && a >= cd->ranges[k].start &&
-						 a - cd->ranges[k].start < cd->ranges[k].used
-					 ? cd->ranges[k].gen : CLR_NONGC;
+			h->node_gen[v] = k < nr && a >= rg[k].start && a - rg[k].start < rg[k].used ? rg[k].gen
+												   : CLR_NONGC;
 		}
 	}
-	cd->gc_count = r->gc_count;
 	if (r->t->qpc_freq > 0) {
 		double ns = 1e9 / (double)r->t->qpc_freq;
 		/* GCStart to GCEnd; SuspendEE's start to RestartEE's end */
@@ -592,7 +590,6 @@ static const char *clr_root_kind_name(unsigned kind)
 	case RK_CLR_REFCOUNTED: return "ref-counted handle";
 	case RK_CLR_STACK_PINNED: return "pinned local";
 	case RK_CLR_PINNED: return "pinned GC handle";
-	case RK_CLR_DEPENDENT: return "dependent handle";
 	case RK_CLR_STATIC: return "static variable";
 	default: return NULL;
 	}
@@ -624,7 +621,6 @@ static void clr_free_data(struct heap *h)
 	free(cd->weak);
 	free(cd->dep_key);
 	free(cd->dep_value);
-	free(cd->ranges);
 	free(cd);
 	h->fmt_data = NULL;
 }

@@ -379,18 +379,8 @@ static int write_all(void *arg, const uint8_t *data, size_t len)
 {
 	struct file_sink *fs = arg;
 
-	while (len > 0) {
-		ssize_t k = write(fs->fd, data, len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			fs->errnum = k < 0 ? errno : EIO;
-			return -1;
-		}
-		data += k;
-		len -= (size_t)k;
-	}
-	return 0;
+	fs->errnum = write_full(fs->fd, data, len);
+	return fs->errnum != 0 ? -1 : 0;
 }
 
 static void file_error(struct sbuf *err, const char *file, const char *what, int errnum)

@@ -288,19 +288,8 @@ struct out { int fd; int err; uint64_t check; };
 
 static void put(struct out *o, const void *p, size_t n)
 {
-	const char *b = p;
-
-	while (n > 0 && !o->err) {
-		ssize_t w = write(o->fd, b, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			o->err = w < 0 ? errno : ENOSPC;
-			return;
-		}
-		b += w;
-		n -= (size_t)w;
-	}
+	if (!o->err)
+		o->err = write_full(o->fd, p, n);
 }
 
 /* Compress and write one array, chunk by chunk ([u32 length][LZ4 data]

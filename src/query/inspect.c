@@ -107,6 +107,13 @@ static void insp_total(const struct heap *h, const struct inspection *in, struct
 	free(seen);
 }
 
+const char *inspect_runtime_words(const struct inspection *in)
+{
+	if (in->runtime == NULL)
+		return in->any_runtime ? NULL : "JVM";
+	return strcmp(in->runtime, "clr") == 0 ? ".NET" : strcmp(in->runtime, "jvm") == 0 ? "JVM" : in->runtime;
+}
+
 int inspect_applies(const struct inspection *in, const struct heap *h)
 {
 	if (in->runtime != NULL)
@@ -119,15 +126,11 @@ int inspect_run(struct heap *h, const struct inspection *in, const char *arg,
 		struct sbuf *err)
 {
 	memset(r, 0, sizeof *r);
-	if (!inspect_applies(in, h) && in->runtime != NULL) {
-		const char *rt = strcmp(in->runtime, "clr") == 0 ? ".NET" : in->runtime;
-		sbuf_printf(err, "inspection %s reads what a %s heap holds: it runs on %s heaps only, not on %s",
-			    in->name, rt, rt, h->fmt->name);
-		return -1;
-	}
 	if (!inspect_applies(in, h)) {
-		sbuf_printf(err, "inspection %s reads Java objects: it runs on JVM heaps only, not on %s",
-			    in->name, h->fmt->name);
+		const char *rt = inspect_runtime_words(in);
+		sbuf_printf(err, "inspection %s reads %s: it runs on %s heaps only, not on %s", in->name,
+			    in->runtime == NULL ? "Java objects" : "a runtime's own roots and handles", rt,
+			    h->fmt->name);
 		return -1;
 	}
 	if (in->arg_required && (arg == NULL || *arg == '\0')) {

@@ -170,6 +170,9 @@ struct inspection {
 	const char *runtime;
 };
 
+/* The runtime whose heaps alone `in` runs on, in words ("JVM",
+ * ".NET"); NULL: every heap. */
+const char *inspect_runtime_words(const struct inspection *in);
 /* Does inspection `in` apply to heap h? */
 int inspect_applies(const struct inspection *in, const struct heap *h);
 

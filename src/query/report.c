@@ -915,11 +915,19 @@ void report_inspect_list(enum fmt f, struct sbuf *out)
 
 	table_init(&t, f, "inspections", cols, 5);
 	meta_num(&t, "inspections", n);
-	for (size_t i = 0; i < n; i++)
+	struct sbuf on;
+	sbuf_init(&on);
+	for (size_t i = 0; i < n; i++) {
+		const char *rt = inspect_runtime_words(&in[i]);
+		sbuf_reset(&on);
+		if (rt != NULL)
+			sbuf_printf(&on, "%s only", rt);
+		else
+			sbuf_adds(&on, "every heap");
 		table_row(&t, CS(in[i].name), CS(in[i].category),
-			  in[i].arg ? CS(in[i].arg) : CNULL, CS(in[i].title),
-			  CS(in[i].runtime != NULL && strcmp(in[i].runtime, "clr") == 0 ? ".NET only"
-			     : in[i].any_runtime ? "every heap" : "JVM only"));
+			  in[i].arg ? CS(in[i].arg) : CNULL, CS(in[i].title), CSB(&on));
+	}
+	sbuf_free(&on);
 	table_end(&t, out);
 }
 

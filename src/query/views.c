@@ -241,7 +241,7 @@ void view_info(const struct heap *h, const struct objset *set, struct info_view 
 			v->estimated[v->nestimated++] = c;
 	v->warnings = h->warn.n + h->warn.suppressed;
 	if (h->node_gen != NULL) {
-		while (v->ngens < 8 && heap_gen_name(h, v->ngens) != NULL)
+		while (v->ngens < HW_MAX_GENS && heap_gen_name(h, v->ngens) != NULL)
 			v->ngens++;
 		for (node_t n = 1; n < h->n; n++)
 			if (objset_has(set, n) && h->node_gen[n] < v->ngens) {
@@ -354,7 +354,7 @@ int view_classes(struct heap *h, const struct objset *set, const struct view_opt
 	}
 	if (h->node_gen != NULL) {
 		for (node_t n = 1; n < h->n; n++)
-			if (objset_has(set, n) && h->node_gen[n] < 8)
+			if (objset_has(set, n) && h->node_gen[n] < HW_MAX_GENS)
 				rows[h->node_class[n]].gens |= (uint8_t)(1u << h->node_gen[n]);
 		v->gens = 1;
 	}
@@ -402,7 +402,7 @@ void class_gens_text(const struct heap *h, uint8_t gens, struct sbuf *out)
 	const char *name;
 	int first = 1;
 
-	for (unsigned g = 0; g < 8 && (name = heap_gen_name(h, g)) != NULL; g++)
+	for (unsigned g = 0; (name = heap_gen_name(h, g)) != NULL; g++)
 		if (gens & (1u << g)) {
 			if (!first)
 				sbuf_addc(out, ' ');

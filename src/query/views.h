@@ -44,7 +44,7 @@ struct info_view {
 	uint64_t warnings;          /* incl. those past the bound */
 	/* the set's objects by GC generation (heap_gen_name()), when the
 	 * dump tells them: ngens > 0 */
-	struct { uint64_t objects, bytes; } gens[8];
+	struct { uint64_t objects, bytes; } gens[8]; /* HW_MAX_GENS */
 	unsigned ngens;
 };
 void view_info(const struct heap *h, const struct objset *set, struct info_view *v);

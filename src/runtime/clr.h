@@ -15,7 +15,6 @@ enum {
 	RK_CLR_REFCOUNTED = 0x30c, /* a ref-counted (COM) handle */
 	RK_CLR_STACK_PINNED = 0x30d, /* a pinned local */
 	RK_CLR_PINNED = 0x30e,     /* a pinned GC handle */
-	RK_CLR_DEPENDENT = 0x30f,  /* not a root: a dependent handle's key keeps its value */
 	RK_CLR_STATIC = 0x310,     /* a static variable */
 };
 
@@ -32,11 +31,6 @@ struct clr_data {
 	 * reference from the key to the value */
 	node_t *dep_key, *dep_value;
 	size_t ndep;
-	/* generation ranges the runtime reported after its walk */
-	struct clr_range { uint64_t start, used, reserved; uint8_t gen; } *ranges;
-	size_t nranges;
-	/* the number of the GC that gave the heap */
-	uint32_t gc_count;
 };
 
 #endif

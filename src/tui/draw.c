@@ -533,7 +533,8 @@ static void add_initial(struct sbuf *t, const char *seg, size_t n)
 /* The row's label in `avail` cells: as it is when it fits; else its
  * class name's packages abbreviated one by one from the left
  * ("com.sun.tools.javac.util.List" -> "c.s.t.javac.util.List" -> ...),
- * the simple name kept whole, with its generic arguments, if any; if that is not enough, the name's end
+ * the simple name kept whole, with its generic arguments, if any; if
+ * that is not enough, the name's end
  * (and what follows it is cut). */
 void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf *out)
 {
