@@ -97,7 +97,8 @@ fi
 # diagnostics socket (the runtime's GC and pause from the trace's own
 # events), then the trace opened as the HPROF dumps are (a .NET trace
 # is read afresh each time: there is no cache to reopen from); with
-# dotnet-gcdump on the PATH, its collection of the same process too.
+# dotnet-gcdump on the PATH, its collection of the same process too,
+# and that .gcdump opened (and its own report of it, for comparison).
 if [ -x /usr/bin/time ] && command -v dotnet >/dev/null 2>&1; then
 	dn=$out/dotnet
 	if [ ! -x "$dn/out/HeapBench" ] || [ "$src/bench/dotnet/Program.cs" -nt "$dn/out/HeapBench" ]; then
@@ -125,6 +126,13 @@ if [ -x /usr/bin/time ] && command -v dotnet >/dev/null 2>&1; then
 	timed dotnet_classes_retained "$build/heapwalk" -q classes -n 20 "$dn/bench.nettrace"
 	"$build/tests/bench_heapwalk" "$dn/bench.nettrace" | grep -E '^(objects|phase|cold_open|engine_bytes_per_object|peak_rss_mb|dump_resident_mb|peak_rss_minus_dump_bytes_per_object)' |
 		sed 's/^/dotnet_/'
+	if [ -f "$dn/bench.gcdump" ]; then # the same heap as dotnet-gcdump wrote it
+		echo "gcdump_file_mb: $(($(stat -c %s "$dn/bench.gcdump") / 1048576))"
+		timed gcdump_classes_retained "$build/heapwalk" -q classes -n 20 "$dn/bench.gcdump"
+		"$build/tests/bench_heapwalk" "$dn/bench.gcdump" | grep -E '^(objects|cold_open|engine_bytes_per_object|peak_rss_mb|peak_rss_minus_dump_bytes_per_object)' |
+			sed 's/^/gcdump_/'
+		timed gcdump_report dotnet-gcdump report "$dn/bench.gcdump"
+	fi
 fi
 
 # The browser's redraw: heapwalk in a 200x50 tmux terminal on the 1 GB

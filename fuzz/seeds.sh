@@ -3,7 +3,9 @@
 # build time (nothing binary is committed):
 #   OUT/hprof  the synthetic dumps of fuzz/mkseeds, the test suite's JDK
 #              dumps (in FUZZ_DUMPS, default BUILDDIR/tests/dumps, those up
-#              to FUZZ_SEED_MAX bytes, default 4 MB) and fuzz/regress/hprof
+#              to FUZZ_SEED_MAX bytes, default 4 MB), the recorded .NET
+#              files of tests/dotnet (the harness opens any format) and
+#              fuzz/regress/hprof
 #   OUT/cache  the real index cache of the cache fuzzer's dump
 #   OUT/step   every step expression of the tests and the man page
 #   OUT/rules  rules/*.rules
@@ -26,6 +28,7 @@ for d in "$dumps" "$dumps"/*; do
 		cp "$f" "$out/hprof/jdk-$(basename "$d")-$(basename "$f")"
 	done
 done
+cp "$src"/tests/dotnet/workload-1.nettrace "$src"/tests/dotnet/workload.gcdump "$out/hprof/"
 cp "$src"/rules/*.rules "$out/rules/"
 gz_seeds() {
 	mkdir -p "$out/gz"

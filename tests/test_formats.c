@@ -832,7 +832,7 @@ START_TEST(test_gz_cut)
 	ck_assert_int_eq(system("head -c 5000 /dev/urandom | gzip -c > " GZDIR "/noise.gz"), 0);
 	out = hw("--no-cache info " GZDIR "/noise.gz 2>&1", &st);
 	ck_assert_int_ne(st, 0);
-	ck_assert_msg(strstr(out, "noise.gz: offset 0: not an HPROF file") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "noise.gz: offset 0: not a heap dump heapwalk reads") != NULL, "%s", out);
 	ck_assert_ptr_null(strchr(strchr(out, '\n') + 1, '\n')); /* one line */
 	free(out);
 }
@@ -898,6 +898,25 @@ static int dotnet_workload(void)
 				"DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 dotnet build -c Release -o ../out "
 				"> ../build.log 2>&1"), 0);
 	return 1;
+}
+
+/* The workload started (its standard input open for two minutes), its
+ * output to log; its pid once it has said it. */
+static long workload_start(const char *log)
+{
+	char cmd[1024];
+	int st;
+
+	snprintf(cmd, sizeof cmd, "rm -f %s; (sleep 120 | " DNDIR "/out/Workload > %s 2>&1 &); "
+		 "for i in $(seq 100); do grep -q pid %s 2>/dev/null && break; sleep 0.1; done", log, log, log);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "cat %s", log);
+	char *out = run(cmd, &st);
+	const char *p = strstr(out, "\"pid\":");
+	ck_assert_msg(p != NULL, "%s", out);
+	long pid = strtol(p + 6, NULL, 10);
+	free(out);
+	return pid;
 }
 
 /* The number of objects in the row of group `name` of an inspection's
@@ -1105,15 +1124,8 @@ START_TEST(test_dotnet_snapshot)
 
 	if (!dotnet_workload())
 		return;
-	ck_assert_int_eq(system("rm -f " DNDIR "/live.nettrace " DNDIR "/w.log; "
-				"(sleep 120 | " DNDIR "/out/Workload > " DNDIR "/w.log 2>&1 &); "
-				"for i in $(seq 100); do grep -q pid " DNDIR "/w.log 2>/dev/null && break; sleep 0.1; done"), 0);
-	char *log = run("cat " DNDIR "/w.log", &st);
-	long pid = 0;
-	const char *p = strstr(log, "\"pid\":");
-	ck_assert_msg(p != NULL, "%s", log);
-	pid = strtol(p + 6, NULL, 10);
-	free(log);
+	ck_assert_int_eq(system("rm -f " DNDIR "/live.nettrace"), 0);
+	long pid = workload_start(DNDIR "/w.log");
 	char args[512];
 	snprintf(args, sizeof args, "snapshot %ld " DNDIR "/live.nettrace 2>&1", pid);
 	char *out = hw(args, &st);
@@ -1202,6 +1214,214 @@ START_TEST(test_dotnet_recorded)
 }
 END_TEST
 
+/* The count column of class `name` in a classes CSV (the name quoted
+ * as the CSV quotes it), -1 if no row. */
+static long csv_class_count(const char *csv, const char *name)
+{
+	char key[1200];
+
+	if (strpbrk(name, ",\"") != NULL)
+		snprintf(key, sizeof key, "\n\"%s\",", name); /* names with '"' do not come here */
+	else
+		snprintf(key, sizeof key, "\n%s,", name);
+	const char *r = strstr(csv, key);
+	return r == NULL ? -1 : strtol(r + strlen(key), NULL, 10);
+}
+
+/* A .gcdump against dotnet-gcdump's own report of it (an independent
+ * decoder, PerfView's): every type's count (the report keeps dotnet-
+ * gcdump's " (Bytes > 10K)" classes apart; heapwalk joins them), the
+ * number of classes and objects; the heap's bytes. */
+static void gcdump_vs_report(const char *dump, const char *report)
+{
+	enum { MAXT = 2048 };
+	static char names[MAXT][1024];
+	static long counts[MAXT];
+	size_t nt = 0;
+	long bytes = -1, total = 0;
+	char line[1024], args[1024];
+	FILE *f = fopen(report, "r");
+	int st, in_table = 0;
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof line, f) != NULL) {
+		char a[64], b[64], *p = line, *w = a;
+		if (strstr(line, "GC Heap bytes")) { /* "1,967,214  GC Heap bytes" */
+			for (const char *q = line; *q && w < a + sizeof a - 1; q++)
+				if (*q >= '0' && *q <= '9')
+					*w++ = *q;
+			*w = 0;
+			bytes = atol(a);
+			continue;
+		}
+		if (strstr(line, "Object Bytes")) {
+			in_table = 1;
+			continue;
+		}
+		if (!in_table || sscanf(line, "%63s %63s", a, b) != 2)
+			continue;
+		/* "   size   count  TYPE  [module]" */
+		for (int col = 0; col < 2; col++) {
+			while (*p == ' ')
+				p++;
+			while (*p && *p != ' ')
+				p++;
+		}
+		while (*p == ' ')
+			p++;
+		char *end = strstr(p, "  [");
+		ck_assert_ptr_nonnull(end);
+		*end = 0;
+		char *big = strstr(p, " (Bytes > ");
+		if (big != NULL)
+			*big = 0;
+		long n = 0;
+		for (const char *q = b; *q; q++)
+			if (*q >= '0' && *q <= '9')
+				n = n * 10 + (*q - '0');
+		size_t i = 0;
+		while (i < nt && strcmp(names[i], p) != 0)
+			i++;
+		if (i == nt) {
+			ck_assert_uint_lt(nt, MAXT);
+			snprintf(names[nt++], sizeof names[0], "%s", p);
+			counts[i] = 0;
+		}
+		counts[i] += n;
+		total += n;
+	}
+	fclose(f);
+	ck_assert_msg(bytes > 0 && nt > 50, "%s: %ld bytes, %zu types", report, bytes, nt);
+	snprintf(args, sizeof args, "-q -f csv classes -n 100000 %s", dump);
+	char *csv = hw(args, &st);
+	ck_assert_int_eq(st, 0);
+	for (size_t i = 0; i < nt; i++)
+		ck_assert_msg(csv_class_count(csv, names[i]) == counts[i], "%s: %s: heapwalk %ld, dotnet-gcdump %ld", dump,
+			      names[i], csv_class_count(csv, names[i]), counts[i]);
+	size_t rows = 0;
+	for (const char *q = csv; (q = strchr(q, '\n')) != NULL && q[1] != 0; q++)
+		rows++;
+	ck_assert_uint_eq(rows, nt); /* the lines after the header: one per class */
+	free(csv);
+	snprintf(args, sizeof args, "-q -f json info %s", dump);
+	char *js = hw(args, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_int_eq(strtol(strstr(js, "\"objects\":") + 10, NULL, 10), total);
+	ck_assert_int_eq(strtol(strstr(js, "\"heap_bytes\":") + 13, NULL, 10), bytes);
+	free(js);
+}
+
+/* What the workload planted, in a .gcdump: classes, roots by kind (the
+ * file's groups), the inspections, the static root's path. */
+static void gcdump_planted(const char *dump)
+{
+	char args[1024];
+	int st;
+	char *csv = dotnet_classes(dump);
+
+	ck_assert_msg(strstr(csv, "\nWorkload.Session,300,7200,") && csv_field(csv, "System.Int64[]", 2) >= 1600024 &&
+		      strstr(csv, "generations") == NULL, "%s", csv);
+	free(csv);
+	snprintf(args, sizeof args, "-q info %s", dump);
+	char *info = hw(args, &st);
+	ck_assert_msg(st == 0 && strstr(info, "(gcdump)") && strstr(info, "static variable") &&
+		      strstr(info, "finalizer queue") && strstr(info, "pinned GC handle") &&
+		      strstr(info, "dumped_at:                 unknown"), "%s", info);
+	free(info);
+	snprintf(args, sizeof args, "-q inspect %s finalizer-queue", dump);
+	char *t = hw(args, &st);
+	ck_assert_int_eq(insp_group_count(t, "Workload.Finalizable awaiting finalization", NULL), 50);
+	free(t);
+	/* dependent handles: the file keeps their values, not their keys */
+	unsigned dep;
+	snprintf(args, sizeof args, "-q inspect %s gc-handles", dump);
+	t = hw(args, &st);
+	ck_assert_int_eq(insp_group_count(t, "dependent handle (values)", &dep), 10);
+	ck_assert_int_eq(insp_group_count(t, "pinned handle", NULL) >= 1, 1);
+	free(t);
+	snprintf(args, sizeof args, "-q -f csv %s -e 'inspection gc-handles group %u' -n 0 classes", dump, dep);
+	csv = hw(args, &st);
+	ck_assert_msg(st == 0 && csv_field(csv, "Workload.Attached", 1) == 10, "%s", csv);
+	free(csv);
+	snprintf(args, sizeof args, "-q -f csv %s -e 'instances Workload.Session | objects' -n 1", dump);
+	csv = hw(args, &st);
+	char id[40] = "";
+	ck_assert_ptr_nonnull(strchr(csv, '\n'));
+	sscanf(strchr(csv, '\n') + 1, "%39[^,]", id);
+	free(csv);
+	snprintf(args, sizeof args, "-q paths %s %s", dump, id);
+	char *out = hw(args, &st);
+	ck_assert_msg(st == 0 && strstr(out, "Workload.Publisher") && strstr(out, "static variable publisher") &&
+		      strstr(out, "System.EventHandler"), "%s", out);
+	free(out);
+	/* no generations in dotnet-gcdump's files: the step says so */
+	snprintf(args, sizeof args, "-q %s -e 'generation 2' classes 2>&1", dump);
+	out = hw(args, &st);
+	ck_assert_msg(st != 0 && strstr(out, "dotnet-gcdump's .gcdump files do not"), "%s", out);
+	free(out);
+}
+
+/* A .gcdump that dotnet-gcdump wrote of the workload (tests/dotnet/
+ * README), against the report dotnet-gcdump made of it then; cut and
+ * damaged copies: the graph as far as it goes, or one line. */
+START_TEST(test_dotnet_gcdump_recorded)
+{
+	const char *dump = TEST_SRCDIR "/dotnet/workload.gcdump";
+	int st;
+
+	gcdump_vs_report(dump, TEST_SRCDIR "/dotnet/workload.gcdump.report");
+	gcdump_planted(dump);
+	/* cut inside the addresses: every object, some with made-up ids;
+	 * inside the nodes' data: those whose data is there */
+	ck_assert_int_eq(system("head -c 90000 " TEST_SRCDIR "/dotnet/workload.gcdump > " TEST_BUILDDIR
+				"/dumps/cut1.gcdump && head -c 40000 " TEST_SRCDIR "/dotnet/workload.gcdump > "
+				TEST_BUILDDIR "/dumps/cut2.gcdump && head -c 300 " TEST_SRCDIR "/dotnet/workload.gcdump > "
+				TEST_BUILDDIR "/dumps/cut3.gcdump"), 0);
+	char *out = hw("-q info " TEST_BUILDDIR "/dumps/cut1.gcdump 2>&1", &st);
+	ck_assert_msg(st == 0 && strstr(out, "the file ends inside the addresses") &&
+		      strstr(out, "objects:                   4631\n"), "%s", out);
+	free(out);
+	out = hw("-q info " TEST_BUILDDIR "/dumps/cut2.gcdump 2>&1", &st);
+	ck_assert_msg(st == 0 && strstr(out, "the file ends inside the nodes' data"), "%s", out);
+	long n = strtol(strstr(out, "\nobjects:") + 9, NULL, 10);
+	ck_assert_msg(n > 100 && n < 4631, "%s", out);
+	free(out);
+	out = hw("-q info " TEST_BUILDDIR "/dumps/cut3.gcdump 2>&1", &st);
+	ck_assert_msg(st != 0 && strstr(out, "cut3.gcdump: offset ") && strstr(out, "the file ends inside the graph's types") &&
+		      strchr(out, '\n') == strrchr(out, '\n'), "%s", out);
+	free(out);
+	/* another FastSerialization file (a nettrace's own header aside) */
+	ck_assert_int_eq(system("printf '\\024\\000\\000\\000!FastSerialization.1\\004\\004\\001\\001\\000\\000\\000"
+				"\\000\\000\\000\\000\\004\\000\\000\\000Blob\\006' > " TEST_BUILDDIR "/dumps/other.gcdump"), 0);
+	out = hw("-q info " TEST_BUILDDIR "/dumps/other.gcdump 2>&1", &st);
+	ck_assert_msg(st != 0 && strstr(out, "offset 24: not a .gcdump: the file holds a Blob object"), "%s", out);
+	free(out);
+}
+END_TEST
+
+/* dotnet-gcdump on the live workload, where it is installed (a .NET
+ * tool: dotnet tool install -g dotnet-gcdump): its file against its
+ * report, and what the workload planted. */
+START_TEST(test_dotnet_gcdump_live)
+{
+	if (!have("dotnet-gcdump")) {
+		fprintf(stderr, "formats: dotnet-gcdump is not installed: the live .gcdump test is skipped "
+				"(tests/dotnet/workload.gcdump is read all the same)\n");
+		return;
+	}
+	if (!dotnet_workload())
+		return;
+	ck_assert_int_eq(system("rm -f " DNDIR "/live.gcdump"), 0);
+	long pid = workload_start(DNDIR "/g.log");
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "dotnet-gcdump collect -p %ld -o " DNDIR "/live.gcdump > " DNDIR "/g.out 2>&1 && "
+		 "dotnet-gcdump report " DNDIR "/live.gcdump > " DNDIR "/live.report; kill %ld", pid, pid);
+	ck_assert_int_eq(system(cmd), 0);
+	gcdump_vs_report(DNDIR "/live.gcdump", DNDIR "/live.report");
+	gcdump_planted(DNDIR "/live.gcdump");
+}
+END_TEST
+
 Suite *formats_suite(void)
 {
 	Suite *s = suite_create("formats");
@@ -1234,6 +1454,8 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_dotnet_trace_tool);
 	tcase_add_test(tc, test_dotnet_browser);
 	tcase_add_test(tc, test_dotnet_snapshot);
+	tcase_add_test(tc, test_dotnet_gcdump_recorded);
+	tcase_add_test(tc, test_dotnet_gcdump_live);
 	suite_add_tcase(s, tc);
 	return s;
 }

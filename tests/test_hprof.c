@@ -1198,7 +1198,7 @@ START_TEST(test_not_hprof)
 	/* garbage */
 	for (int i = 0; i < 4096; i++)
 		hw_u1(&w, (uint8_t)(i * 7919 >> 3));
-	open_fails(&w, "garbage.hprof", "not an HPROF file");
+	open_fails(&w, "garbage.hprof", "offset 0: not a heap dump heapwalk reads");
 	hw_free(&w);
 	/* text that starts like a header */
 	hw_init(&w, 8);

@@ -10,6 +10,7 @@ static const struct format_ops *const formats[] = {
 	&hprof_format,
 	&v8_format,
 	&clr_format,
+	&gcdump_format,
 };
 
 const struct format_ops *format_find(const uint8_t *head, size_t n)

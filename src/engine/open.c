@@ -295,7 +295,8 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 	h->fmt = format_find(h->map, h->size);
 	if (h->fmt == NULL) {
 		char *ep = esc_str(path);
-		sbuf_printf(err, "%s: offset 0: not an HPROF file, nor a V8 heap snapshot, plain or gzip (%s)", ep,
+		sbuf_printf(err, "%s: offset 0: not a heap dump heapwalk reads: HPROF or a V8 snapshot (plain or gzip), "
+			    "a .NET nettrace or .gcdump (%s)", ep,
 			    h->size == 0 ? "empty" : "unknown first bytes");
 		free(ep);
 		heap_free(h);

@@ -26,34 +26,12 @@
 enum { EV_GCSTART = 1, EV_GCEND = 2, EV_RESTART_END = 3, EV_SUSPEND_START = 9, EV_BULKTYPE = 15,
        EV_ROOT = 16, EV_DEPENDENT = 17, EV_NODE = 18, EV_EDGE = 19, EV_GENRANGE = 23, EV_STATIC = 38 };
 
-struct cnode { uint64_t addr, size, type, nedges; };
-struct croot { uint64_t addr; uint16_t kind; uint32_t name; };
-struct cpair { uint64_t key, value; };
-struct ctype { uint64_t id; uint32_t name; };
-/* a generation's range: objects at [start, start + used) are in gen */
-struct clr_range { uint64_t start, used; uint8_t gen; };
-
 /* What the trace's events add up to. */
 struct clr_read {
-	struct heap *h;
-	struct nametab nt;
+	struct clr_parts p; /* the ranges: the last of the GC */
 	const struct nt_trace *t; /* its pointer size: read before any event */
 	int in_gc, done;
 	uint32_t gc_count;
-	struct cnode *nodes;
-	size_t nnodes, cnodes;
-	uint64_t *edges;
-	size_t nedges, cedges;
-	struct croot *roots;
-	size_t nroots, croots;
-	struct ctype *types;
-	size_t ntypes, ctypes;
-	uint64_t *weak; /* weak handles' targets */
-	size_t nweak, cweak;
-	struct cpair *dep; /* dependent handles */
-	size_t ndep, cdep;
-	struct clr_range *ranges; /* the last generation ranges of the GC */
-	size_t nranges, cranges;
 	int ranges_after_walk;
 	uint64_t suspend_ts, gc_start_ts, gc_end_ts, restart_ts; /* QPC ticks */
 	uint64_t bad;
@@ -74,7 +52,7 @@ static uint32_t utf16_name(struct clr_read *r, const uint8_t *p, const uint8_t *
 		if (k < sizeof buf)
 			buf[k++] = p[1] == 0 && p[0] >= 0x20 && p[0] < 0x7f ? (char)p[0] : '?';
 	*next = end - p >= 2 ? p + 2 : NULL;
-	return names_intern(&r->nt, buf, k);
+	return names_intern(&r->p.nt, buf, k);
 }
 
 static void bulk_types(struct clr_read *r, const struct nt_event *e)
@@ -87,8 +65,8 @@ static void bulk_types(struct clr_read *r, const struct nt_event *e)
 		uint32_t name = utf16_name(r, p + 25, end, &q);
 		if (q == NULL || end - q < 4 || (uint64_t)(end - q - 4) < 8 * (uint64_t)rd32(q))
 			break;
-		VEC_GROW(r->types, r->ntypes, r->ctypes);
-		r->types[r->ntypes++] = (struct ctype){ rd64(p), name };
+		VEC_GROW(r->p.types, r->p.ntypes, r->p.ctypes);
+		r->p.types[r->p.ntypes++] = (struct clr_type){ rd64(p), name };
 		p = q + 4 + 8 * (size_t)rd32(q);
 	}
 }
@@ -130,16 +108,16 @@ static int clr_event(void *arg, const struct nt_event *e)
 			n = 0, r->bad++;
 		for (uint32_t i = 0; i < n; i++) {
 			const uint8_t *q = e->payload + 10 + (size_t)i * (ps + 24);
-			VEC_GROW(r->nodes, r->nnodes, r->cnodes);
-			r->nodes[r->nnodes++] = (struct cnode){ rdp(q, ps), rd64(q + ps), rd64(q + ps + 8),
+			VEC_GROW(r->p.nodes, r->p.nnodes, r->p.cnodes);
+			r->p.nodes[r->p.nnodes++] = (struct clr_node){ rdp(q, ps), rd64(q + ps), rd64(q + ps + 8),
 							       rd64(q + ps + 16) };
 		}
 	} else if (e->id == EV_EDGE) {
 		if ((uint64_t)n * (ps + 4) > e->len - 10)
 			n = 0, r->bad++;
 		for (uint32_t i = 0; i < n; i++) {
-			VEC_GROW(r->edges, r->nedges, r->cedges);
-			r->edges[r->nedges++] = rdp(e->payload + 10 + (size_t)i * (ps + 4), ps);
+			VEC_GROW(r->p.edges, r->p.nedges, r->p.cedges);
+			r->p.edges[r->p.nedges++] = rdp(e->payload + 10 + (size_t)i * (ps + 4), ps);
 		}
 	} else if (e->id == EV_ROOT) {
 		if ((uint64_t)n * (2 * ps + 5) > e->len - 10)
@@ -150,8 +128,8 @@ static int clr_event(void *arg, const struct nt_event *e)
 			uint32_t flags = rd32(q + ps + 1);
 			uint64_t addr = rdp(q, ps);
 			if (flags & 0x2) { /* a weak handle: no root */
-				VEC_GROW(r->weak, r->nweak, r->cweak);
-				r->weak[r->nweak++] = addr;
+				VEC_GROW(r->p.weak, r->p.nweak, r->p.cweak);
+				r->p.weak[r->p.nweak++] = addr;
 				continue;
 			}
 			uint16_t k = (uint16_t)(RK_CLR + (kind < 6 ? kind : 5));
@@ -161,23 +139,23 @@ static int clr_event(void *arg, const struct nt_event *e)
 				k = RK_CLR_PINNED;
 			else if (flags & 0x8)
 				k = RK_CLR_REFCOUNTED;
-			VEC_GROW(r->roots, r->nroots, r->croots);
-			r->roots[r->nroots++] = (struct croot){ addr, k, 0 };
+			VEC_GROW(r->p.roots, r->p.nroots, r->p.croots);
+			r->p.roots[r->p.nroots++] = (struct clr_root){ addr, k, 0 };
 		}
 	} else if (e->id == EV_DEPENDENT) {
 		if ((uint64_t)n * (3 * ps) > e->len - 10)
 			n = 0, r->bad++;
 		for (uint32_t i = 0; i < n; i++) {
 			const uint8_t *q = e->payload + 10 + (size_t)i * 3 * ps;
-			VEC_GROW(r->dep, r->ndep, r->cdep);
-			r->dep[r->ndep++] = (struct cpair){ rdp(q, ps), rdp(q + ps, ps) };
+			VEC_GROW(r->p.dep, r->p.ndep, r->p.cdep);
+			r->p.dep[r->p.ndep++] = (struct clr_pair){ rdp(q, ps), rdp(q + ps, ps) };
 		}
 	} else if (e->id == EV_GENRANGE && e->len >= 1 + ps + 16) {
-		if (r->nnodes > 0 && !r->ranges_after_walk) /* those after the walk replace those before */
-			r->nranges = 0, r->ranges_after_walk = 1;
+		if (r->p.nnodes > 0 && !r->ranges_after_walk) /* those after the walk replace those before */
+			r->p.nranges = 0, r->ranges_after_walk = 1;
 		const uint8_t *q = e->payload;
-		VEC_GROW(r->ranges, r->nranges, r->cranges);
-		r->ranges[r->nranges++] = (struct clr_range){ rdp(q + 1, ps), rd64(q + 1 + ps),
+		VEC_GROW(r->p.ranges, r->p.nranges, r->p.cranges);
+		r->p.ranges[r->p.nranges++] = (struct clr_range){ rdp(q + 1, ps), rd64(q + 1 + ps),
 							      q[0] < CLR_NONGC ? q[0] : CLR_NONGC };
 	} else if (e->id == EV_STATIC && e->len >= 14) {
 		const uint8_t *p = e->payload + 14, *end = e->payload + e->len;
@@ -188,8 +166,8 @@ static int clr_event(void *arg, const struct nt_event *e)
 			uint32_t name = utf16_name(r, p + 28, end, &q); /* the field's (no type's) */
 			if (q == NULL)
 				break;
-			VEC_GROW(r->roots, r->nroots, r->croots);
-			r->roots[r->nroots++] = (struct croot){ obj, RK_CLR_STATIC, name + 1 };
+			VEC_GROW(r->p.roots, r->p.nroots, r->p.croots);
+			r->p.roots[r->p.nroots++] = (struct clr_root){ obj, RK_CLR_STATIC, name + 1 };
 			p = q;
 		}
 	}
@@ -198,14 +176,14 @@ static int clr_event(void *arg, const struct nt_event *e)
 
 static int cmp_node(const void *x, const void *y)
 {
-	const struct cnode *a = x, *b = y;
+	const struct clr_node *a = x, *b = y;
 
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
 static int cmp_type(const void *x, const void *y)
 {
-	const struct ctype *a = x, *b = y;
+	const struct clr_type *a = x, *b = y;
 
 	return a->id < b->id ? -1 : a->id > b->id;
 }
@@ -219,7 +197,7 @@ static int cmp_range(const void *x, const void *y)
 
 static int cmp_pair(const void *x, const void *y)
 {
-	const struct cpair *a = x, *b = y;
+	const struct clr_pair *a = x, *b = y;
 
 	return a->key < b->key ? -1 : a->key > b->key;
 }
@@ -234,18 +212,18 @@ static int cmp_u32(const void *x, const void *y)
 /* The nodes by address. The runtime walks its heap region by region,
  * each by address: a few ascending runs, merged in one pass (up to 64
  * of them); anything else is sorted. */
-static void sort_nodes(struct clr_read *r)
+static void sort_nodes(struct clr_parts *p)
 {
 	enum { MAXRUNS = 64 };
-	size_t at[MAXRUNS + 1], nruns = 0, n = r->nnodes;
+	size_t at[MAXRUNS + 1], nruns = 0, n = p->nnodes;
 
 	for (size_t i = 0; i < n && nruns <= MAXRUNS; i++)
-		if (i == 0 || r->nodes[i - 1].addr > r->nodes[i].addr)
+		if (i == 0 || p->nodes[i - 1].addr > p->nodes[i].addr)
 			at[nruns++] = i;
 	if (nruns <= 1)
 		return;
 	if (nruns > MAXRUNS) {
-		hw_qsort(r->nodes, n, sizeof *r->nodes, cmp_node);
+		hw_qsort(p->nodes, n, sizeof *p->nodes, cmp_node);
 		return;
 	}
 	size_t pos[MAXRUNS], end[MAXRUNS];
@@ -253,17 +231,17 @@ static void sort_nodes(struct clr_read *r)
 		pos[k] = at[k];
 		end[k] = k + 1 < nruns ? at[k + 1] : n;
 	}
-	struct cnode *to = xmalloc(n * sizeof *to);
+	struct clr_node *to = xmalloc(n * sizeof *to);
 	for (size_t i = 0; i < n; i++) { /* the least of the runs' heads */
 		size_t best = MAXRUNS;
 		for (size_t k = 0; k < nruns; k++)
-			if (pos[k] < end[k] && (best == MAXRUNS || r->nodes[pos[k]].addr < r->nodes[pos[best]].addr))
+			if (pos[k] < end[k] && (best == MAXRUNS || p->nodes[pos[k]].addr < p->nodes[pos[best]].addr))
 				best = k;
-		to[i] = r->nodes[pos[best]++];
+		to[i] = p->nodes[pos[best]++];
 	}
-	free(r->nodes);
-	r->nodes = to;
-	r->cnodes = n;
+	free(p->nodes);
+	p->nodes = to;
+	p->cnodes = n;
 }
 
 /* Days from 1970-01-01 to the civil date y-m-d (proleptic Gregorian). */
@@ -277,28 +255,26 @@ static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
 	return era * 146097 + (int64_t)doe - 719468;
 }
 
-/* The heap model from what was read: nodes by address, their classes by
- * type, references in each node's order, roots. */
-static void build(struct clr_read *r)
+void clr_build(struct clr_parts *p)
 {
-	struct heap *h = r->h;
+	struct heap *h = p->h;
 	struct idindex ix;
-	size_t n = r->nnodes, e = 0;
+	size_t n = p->nnodes, e = 0;
 	uint32_t cls_cap = 0;
 	uint64_t *first = xmalloc((n + 1) * sizeof *first);
 
 	/* each node's first edge, in the order sent, before the sort */
 	for (size_t i = 0; i < n; i++) {
 		first[i] = e;
-		e += r->nodes[i].nedges;
-		r->nodes[i].nedges = i; /* its place in the order sent */
+		e += p->nodes[i].nedges;
+		p->nodes[i].nedges = i; /* its place in the order sent */
 	}
-	if (e != r->nedges)
+	if (e != p->nedges)
 		warn_add(&h->warn, "%s: %llu references announced by the objects, %llu sent; the %s", h->path,
-			 (unsigned long long)e, (unsigned long long)r->nedges,
-			 e > r->nedges ? "objects short of theirs have what there is" : "extra are dropped");
-	sort_nodes(r);
-	hw_qsort(r->types, r->ntypes, sizeof *r->types, cmp_type);
+			 (unsigned long long)e, (unsigned long long)p->nedges,
+			 e > p->nedges ? "objects short of theirs have what there is" : "extra are dropped");
+	sort_nodes(p);
+	hw_qsort(p->types, p->ntypes, sizeof *p->types, cmp_type);
 	h->n = (node_t)n + 1;
 	h->node_id = xmalloc((n + 1) * sizeof *h->node_id); /* the ids, kept: addresses */
 	h->node_class = xmalloc((n + 1) * sizeof *h->node_class);
@@ -314,23 +290,23 @@ static void build(struct clr_read *r)
 	uint64_t prev_type = UINT64_MAX;
 	uint32_t prev_cls = HW_NONE, *cls_of_name = NULL, ncls_of = 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct cnode *c = &r->nodes[i];
+		const struct clr_node *c = &p->nodes[i];
 		node_t v = (node_t)i + 1;
 		h->node_id[v] = c->addr;
 		if (c->type != prev_type) {
-			size_t lo = 0, hi = r->ntypes;
+			size_t lo = 0, hi = p->ntypes;
 			while (lo < hi) {
 				size_t mid = lo + (hi - lo) / 2;
-				if (r->types[mid].id < c->type)
+				if (p->types[mid].id < c->type)
 					lo = mid + 1;
 				else
 					hi = mid;
 			}
 			char tmp[64];
-			uint32_t name = lo < r->ntypes && r->types[lo].id == c->type
-						? r->types[lo].name
+			uint32_t name = lo < p->ntypes && p->types[lo].id == c->type
+						? p->types[lo].name
 						: (snprintf(tmp, sizeof tmp, "Type(0x%llx)", (unsigned long long)c->type),
-						   names_intern(&r->nt, tmp, strlen(tmp)));
+						   names_intern(&p->nt, tmp, strlen(tmp)));
 			if (name >= ncls_of) {
 				uint32_t m = h->names_len + 1;
 				cls_of_name = xreallocarray(cls_of_name, m, sizeof *cls_of_name);
@@ -356,33 +332,33 @@ static void build(struct clr_read *r)
 	/* references: node v's are the sent ones from its first, to the next
 	 * node's; their targets found by address through an id index */
 	idindex_build(&ix, h->node_id, h->n);
-	hw_qsort(r->dep, r->ndep, sizeof *r->dep, cmp_pair);
-	uint64_t total = r->ndep, dangling = 0;
+	hw_qsort(p->dep, p->ndep, sizeof *p->dep, cmp_pair);
+	uint64_t total = p->ndep, dangling = 0;
 	size_t d = 0;
 	for (size_t i = 0; i < n; i++) {
-		size_t k = r->nodes[i].nedges; /* its place in the order sent */
+		size_t k = p->nodes[i].nedges; /* its place in the order sent */
 		uint64_t to = k + 1 < n ? first[k + 1] : e;
-		total += (to < r->nedges ? to : r->nedges) - (first[k] < r->nedges ? first[k] : r->nedges);
+		total += (to < p->nedges ? to : p->nedges) - (first[k] < p->nedges ? first[k] : p->nedges);
 	}
 	h->out = xmalloc((total + 1) * sizeof *h->out);
 	edge_t at = 0;
 	h->out_start[0] = h->out_start[1] = 0;
 	for (size_t i = 0; i < n; i++) {
-		size_t k = r->nodes[i].nedges;
+		size_t k = p->nodes[i].nedges;
 		uint64_t from = first[k], to = k + 1 < n ? first[k + 1] : e;
 		h->out_start[i + 1] = at;
-		for (uint64_t j = from; j < to && j < r->nedges; j++) {
-			node_t t = idindex_find(&ix, r->edges[j]);
+		for (uint64_t j = from; j < to && j < p->nedges; j++) {
+			node_t t = idindex_find(&ix, p->edges[j]);
 			if (t == HW_NONE || t == 0)
 				dangling++;
 			else
 				h->out[at++] = t;
 		}
 		/* a dependent handle's value: a reference from its key */
-		for (; d < r->ndep && r->dep[d].key < r->nodes[i].addr; d++)
+		for (; d < p->ndep && p->dep[d].key < p->nodes[i].addr; d++)
 			dangling++;
-		for (; d < r->ndep && r->dep[d].key == r->nodes[i].addr; d++) {
-			node_t t = idindex_find(&ix, r->dep[d].value);
+		for (; d < p->ndep && p->dep[d].key == p->nodes[i].addr; d++) {
+			node_t t = idindex_find(&ix, p->dep[d].value);
 			if (t == HW_NONE || t == 0)
 				dangling++;
 			else
@@ -410,37 +386,37 @@ static void build(struct clr_read *r)
 	h->weak_dst = xmalloc(sizeof *h->weak_dst);
 	h->weak_rule = xmalloc(sizeof *h->weak_rule);
 	/* roots; a static variable's carries its name */
-	h->root_rec = xmalloc((r->nroots + 1) * sizeof *h->root_rec);
-	for (size_t i = 0; i < r->nroots; i++) {
-		node_t v = idindex_find(&ix, r->roots[i].addr);
+	h->root_rec = xmalloc((p->nroots + 1) * sizeof *h->root_rec);
+	for (size_t i = 0; i < p->nroots; i++) {
+		node_t v = idindex_find(&ix, p->roots[i].addr);
 		if (v != HW_NONE && v != 0)
-			h->root_rec[h->nroot_rec++] = (struct root){ v, r->roots[i].kind, r->roots[i].name, HW_NONE };
+			h->root_rec[h->nroot_rec++] = (struct root){ v, p->roots[i].kind, p->roots[i].name, HW_NONE };
 	}
 	heap_roots_unique(h);
 	/* what the graph does not hold: weak handles, dependent handles
 	 * (fmt_data); each object's generation (node_gen) */
 	struct clr_data *cd = xcalloc(1, sizeof *cd);
-	cd->weak = xmalloc((r->nweak + 1) * sizeof *cd->weak);
-	for (size_t i = 0; i < r->nweak; i++) {
-		node_t v = idindex_find(&ix, r->weak[i]);
+	cd->weak = xmalloc((p->nweak + 1) * sizeof *cd->weak);
+	for (size_t i = 0; i < p->nweak; i++) {
+		node_t v = idindex_find(&ix, p->weak[i]);
 		if (v != HW_NONE && v != 0)
 			cd->weak[cd->nweak++] = v;
 	}
 	hw_qsort(cd->weak, cd->nweak, sizeof *cd->weak, cmp_u32);
-	cd->dep_key = xmalloc((r->ndep + 1) * sizeof *cd->dep_key);
-	cd->dep_value = xmalloc((r->ndep + 1) * sizeof *cd->dep_value);
-	for (size_t i = 0; i < r->ndep; i++) { /* by key address: by key node */
-		node_t k = idindex_find(&ix, r->dep[i].key), v = idindex_find(&ix, r->dep[i].value);
+	cd->dep_key = xmalloc((p->ndep + 1) * sizeof *cd->dep_key);
+	cd->dep_value = xmalloc((p->ndep + 1) * sizeof *cd->dep_value);
+	for (size_t i = 0; i < p->ndep; i++) { /* by key address: by key node */
+		node_t k = idindex_find(&ix, p->dep[i].key), v = idindex_find(&ix, p->dep[i].value);
 		if (k != HW_NONE && k != 0 && v != HW_NONE && v != 0) {
 			cd->dep_key[cd->ndep] = k;
 			cd->dep_value[cd->ndep++] = v;
 		}
 	}
 	idindex_free(&ix);
-	const struct clr_range *rg = r->ranges;
-	size_t nr = r->nranges;
+	const struct clr_range *rg = p->ranges;
+	size_t nr = p->nranges;
 	if (nr > 0) { /* nodes and ranges both by address */
-		hw_qsort(r->ranges, nr, sizeof *r->ranges, cmp_range);
+		hw_qsort(p->ranges, nr, sizeof *p->ranges, cmp_range);
 		h->node_gen = xmalloc(h->n);
 		h->node_gen[0] = CLR_NONGC;
 		size_t k = 0;
@@ -452,15 +428,19 @@ static void build(struct clr_read *r)
 												   : CLR_NONGC;
 		}
 	}
-	if (r->t->qpc_freq > 0) {
-		double ns = 1e9 / (double)r->t->qpc_freq;
-		/* GCStart to GCEnd; SuspendEE's start to RestartEE's end */
-		if (r->gc_end_ts > r->gc_start_ts && r->gc_start_ts != 0)
-			h->dump_gc_ns = (uint64_t)((double)(r->gc_end_ts - r->gc_start_ts) * ns);
-		if (r->restart_ts > r->suspend_ts && r->suspend_ts != 0)
-			h->dump_pause_ns = (uint64_t)((double)(r->restart_ts - r->suspend_ts) * ns);
-	}
 	h->fmt_data = cd;
+}
+
+void clr_parts_free(struct clr_parts *p)
+{
+	free(p->nodes);
+	free(p->edges);
+	free(p->roots);
+	free(p->types);
+	free(p->weak);
+	free(p->dep);
+	free(p->ranges);
+	names_free(&p->nt);
 }
 
 static int clr_probe(const uint8_t *head, size_t n)
@@ -478,7 +458,7 @@ static int clr_header(struct heap *h, struct sbuf *err)
 
 static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 {
-	struct clr_read r = { .h = h, .nt = { .h = h } };
+	struct clr_read r = { .p = { .h = h, .nt = { .h = h } } };
 	struct nt_trace t;
 
 	progress_begin(p, "parse", h->size, "MB");
@@ -488,7 +468,7 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 	if (t.year >= 1970 && t.month >= 1 && t.month <= 12 && t.day >= 1 && t.day <= 31)
 		h->timestamp_ms = (uint64_t)((days_from_civil(t.year, t.month, t.day) * 86400 + t.hour * 3600 +
 					      t.minute * 60 + t.second) * 1000);
-	if (rc == 0 && r.nnodes == 0) {
+	if (rc == 0 && r.p.nnodes == 0) {
 		char *ep = esc_str(h->path);
 		sbuf_printf(err, "%s: offset 0: no heap dump in this trace (no induced full GC with GCBulkNode events: "
 			    "record it with the runtime provider's keywords 0x1980001)", ep);
@@ -502,16 +482,17 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 		if (r.bad > 0)
 			warn_add(&h->warn, "%s: %llu bulk events shorter than their counts; skipped", h->path,
 				 (unsigned long long)r.bad);
-		build(&r);
+		clr_build(&r.p);
+		if (r.t->qpc_freq > 0) {
+			double ns = 1e9 / (double)r.t->qpc_freq;
+			/* GCStart to GCEnd; SuspendEE's start to RestartEE's end */
+			if (r.gc_end_ts > r.gc_start_ts && r.gc_start_ts != 0)
+				h->dump_gc_ns = (uint64_t)((double)(r.gc_end_ts - r.gc_start_ts) * ns);
+			if (r.restart_ts > r.suspend_ts && r.suspend_ts != 0)
+				h->dump_pause_ns = (uint64_t)((double)(r.restart_ts - r.suspend_ts) * ns);
+		}
 	}
-	free(r.nodes);
-	free(r.edges);
-	free(r.roots);
-	free(r.types);
-	free(r.weak);
-	free(r.dep);
-	free(r.ranges);
-	names_free(&r.nt);
+	clr_parts_free(&r.p);
 	return rc;
 }
 
@@ -550,7 +531,7 @@ static void ref_name(const struct heap *h, node_t src, node_t dst, struct sbuf *
 		sbuf_printf(out, "(%s)", class_name(h, h->node_class[dst]));
 }
 
-static void clr_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
+void clr_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
 {
 	for (edge_t e = h->out_start[src]; e < h->out_start[src + 1]; e++)
 		if (h->out[e] == dst) {
@@ -560,7 +541,7 @@ static void clr_edge_label(const struct heap *h, node_t src, node_t dst, struct 
 	sbuf_adds(out, "<?>");
 }
 
-static int clr_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
+int clr_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 {
 	struct sbuf name;
 	int n = 0;
@@ -578,7 +559,7 @@ static int clr_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 	return n;
 }
 
-static const char *clr_root_kind_name(unsigned kind)
+const char *clr_root_kind_name(unsigned kind)
 {
 	switch (kind) {
 	case RK_CLR_STACK: return "stack";
@@ -590,6 +571,7 @@ static const char *clr_root_kind_name(unsigned kind)
 	case RK_CLR_REFCOUNTED: return "ref-counted handle";
 	case RK_CLR_STACK_PINNED: return "pinned local";
 	case RK_CLR_PINNED: return "pinned GC handle";
+	case RK_CLR_DEPENDENT: return "dependent handle";
 	case RK_CLR_STATIC: return "static variable";
 	default: return NULL;
 	}
@@ -597,7 +579,7 @@ static const char *clr_root_kind_name(unsigned kind)
 
 /* A static variable's root: the field's name (the trace has no type's),
  * kept in thread_serial as its name's offset + 1. */
-static void clr_root_detail(const struct heap *h, const struct root *r, struct sbuf *out)
+void clr_root_detail(const struct heap *h, const struct root *r, struct sbuf *out)
 {
 	if (r->kind == RK_CLR_STATIC && r->thread_serial != 0) {
 		sbuf_addc(out, ' ');
@@ -605,14 +587,14 @@ static void clr_root_detail(const struct heap *h, const struct root *r, struct s
 	}
 }
 
-static const char *clr_gen_name(unsigned g)
+const char *clr_gen_name(unsigned g)
 {
 	static const char *const names[CLR_NGENS] = { "gen0", "gen1", "gen2", "loh", "poh", "nongc" };
 
 	return g < CLR_NGENS ? names[g] : NULL;
 }
 
-static void clr_free_data(struct heap *h)
+void clr_free_data(struct heap *h)
 {
 	struct clr_data *cd = h->fmt_data;
 

@@ -1,10 +1,59 @@
-/* clr.h — .NET heaps: a nettrace heap-dump trace into the heap model
- * (format/clr.c). */
+/* clr.h — .NET heaps into the heap model: a nettrace heap-dump trace
+ * (format/clr.c) and dotnet-gcdump's .gcdump (format/gcdump.c). Both
+ * readers gather the same parts (objects by address, their references'
+ * target addresses, roots, type names) and clr_build() makes the heap
+ * of them; views see one .NET runtime whichever file it came from. */
 #ifndef HW_CLR_H
 #define HW_CLR_H
 
+#include "graph/classes.h"
 #include "graph/reader.h"
 
 extern const struct format_ops clr_format;
+extern const struct format_ops gcdump_format;
+
+/* An object: address, size, type id, and how many of the references
+ * gathered (in order) are its. */
+struct clr_node { uint64_t addr, size, type, nedges; };
+/* A root: the object's address, its kind (RK_CLR_*), a name's offset
+ * + 1 in the names table (static variables) or 0. */
+struct clr_root { uint64_t addr; uint16_t kind; uint32_t name; };
+struct clr_pair { uint64_t key, value; };
+struct clr_type { uint64_t id; uint32_t name; };
+/* a generation's range: objects at [start, start + used) are in gen */
+struct clr_range { uint64_t start, used; uint8_t gen; };
+
+/* What a reader gathered. */
+struct clr_parts {
+	struct heap *h;
+	struct nametab nt;
+	struct clr_node *nodes;
+	size_t nnodes, cnodes;
+	uint64_t *edges; /* targets' addresses, the nodes' in their order */
+	size_t nedges, cedges;
+	struct clr_root *roots;
+	size_t nroots, croots;
+	struct clr_type *types;
+	size_t ntypes, ctypes;
+	uint64_t *weak; /* weak handles' targets */
+	size_t nweak, cweak;
+	struct clr_pair *dep; /* dependent handles: key, value */
+	size_t ndep, cdep;
+	struct clr_range *ranges; /* generations' ranges, if told */
+	size_t nranges, cranges;
+};
+
+/* The heap model of the parts: nodes by address, classes by type name,
+ * references, roots, weak and dependent handles, generations. */
+void clr_build(struct clr_parts *p);
+void clr_parts_free(struct clr_parts *p);
+
+/* The views' side, the same for both files. */
+int clr_fields(const struct heap *h, node_t v, field_fn fn, void *arg);
+void clr_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out);
+const char *clr_root_kind_name(unsigned kind);
+void clr_root_detail(const struct heap *h, const struct root *r, struct sbuf *out);
+const char *clr_gen_name(unsigned g);
+void clr_free_data(struct heap *h);
 
 #endif

@@ -135,6 +135,10 @@ static int gc_handles(struct heap *h, const struct objset *set, const char *arg,
 		bit_set(ways[2], cd->weak[i]);
 	for (size_t i = 0; cd != NULL && i < cd->ndep; i++)
 		bit_set(ways[3], cd->dep_value[i]);
+	bits_t *dep_roots = root_bits(h, RK_CLR_DEPENDENT); /* a .gcdump's: values without keys */
+	for (size_t w = 0; w < bits_words(h->n); w++)
+		ways[3][w] |= dep_roots[w];
+	free(dep_roots);
 	groups_of_ways(r, h, set, ways, names, 6);
 	r->examined = set->count;
 	return 0;

@@ -450,7 +450,9 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 		time_t secs = (time_t)(h->timestamp_ms / 1000);
 		struct tm tm;
 		char when[64];
-		if (gmtime_r(&secs, &tm) && strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm))
+		if (h->timestamp_ms == 0) /* V8 snapshots and .gcdump files do not say */
+			meta_strs(&t, "dumped_at", "unknown");
+		else if (gmtime_r(&secs, &tm) && strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm))
 			meta_strs(&t, "dumped_at", when);
 	}
 	meta_num(&t, "objects", h->n - 1);

@@ -690,8 +690,7 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 		if (g < 0) {
 			const char *name;
 			if (heap_gen_name(h, 0) == NULL) {
-				sbuf_adds(err, "generation: this dump tells no GC generations (a .NET trace does when recorded with the "
-					  "runtime's keyword 0x400000, as heapwalk snapshot records)");
+				sbuf_adds(err, "generation: " GEN_NONE_HINT);
 				goto fail;
 			}
 			sbuf_adds(err, "no generation '");

@@ -95,4 +95,8 @@ int regex_check(const char *pattern, struct sbuf *err);
 /* The object id in s: 0x... hex or decimal. 0, or -1 if not a number. */
 int parse_object_id(const char *s, uint64_t *id);
 
+/* Why a dump has no generations for the generation step. */
+#define GEN_NONE_HINT "this dump tells no GC generations (a .NET trace does when recorded with the runtime's " \
+	"keyword 0x400000, as heapwalk snapshot records; dotnet-gcdump's .gcdump files do not)"
+
 #endif

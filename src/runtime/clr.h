@@ -15,6 +15,7 @@ enum {
 	RK_CLR_REFCOUNTED = 0x30c, /* a ref-counted (COM) handle */
 	RK_CLR_STACK_PINNED = 0x30d, /* a pinned local */
 	RK_CLR_PINNED = 0x30e,     /* a pinned GC handle */
+	RK_CLR_DEPENDENT = 0x30f,  /* a dependent handle's value (.gcdump: its key is not told) */
 	RK_CLR_STATIC = 0x310,     /* a static variable */
 };
 

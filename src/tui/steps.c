@@ -526,8 +526,7 @@ static void use_generation(struct tui *t)
 	while (n < HW_MAX_GENS && (g = heap_gen_name(t->h, (unsigned)n)) != NULL)
 		items[n++] = (char *)g;
 	if (n == 0) {
-		tui_message(t, 1, "%s", "this dump tells no GC generations (a .NET trace does when recorded "
-			    "with the runtime's keyword 0x400000, as heapwalk snapshot records)");
+		tui_message(t, 1, "%s", GEN_NONE_HINT);
 		return;
 	}
 	int k = popup(t, "Generation", items, n, 0);

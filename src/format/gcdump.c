@@ -1,0 +1,625 @@
+/* gcdump.c — .NET heaps from dotnet-gcdump's .gcdump files (PerfView's
+ * GCHeapDump) into the heap model.
+ *
+ * The file is PerfView's FastSerialization of a GCHeapDump object: the
+ * header string "!FastSerialization.1", then objects, each a BeginObject
+ * tag, its type (itself an object: version, oldest reader version, full
+ * name; later uses of the type refer back to its offset), its fields,
+ * an EndObject tag. GCHeapDump's first field is the MemoryGraph that
+ * dotnet-gcdump built from the runtime's heap-dump events:
+ *
+ *   int64 total size, int32 root node, int32 types and per type
+ *   {string name, int32 size of its first node, string module},
+ *   int32 nodes and per node an int32 offset into the blob, int32 blob
+ *   length and the blob, then int32 addresses and one int64 per node.
+ *
+ * A node in the blob is a compressed int "type << 1 | has size", the
+ * size if it differs from its type's, a compressed child count and
+ * each child as a compressed (child - node). Strings are an int32 count
+ * of UTF-16 units, each written as its own 1-3 byte UTF-8 sequence.
+ *
+ * Objects are the nodes with an address; the graph's other nodes are
+ * dotnet-gcdump's grouping of the roots: "[.NET Roots]" holds "[local
+ * vars]", "[static vars]" (one "[static var Type.field]" per variable),
+ * "[other roots]" with "[finalizer Handles]", "[strong Handles]",
+ * "[pinning Handles]", "[Dependent Handles]"..., and their children are
+ * the roots. The reader gathers the same parts as the nettrace reader
+ * and clr_build() makes the heap, so both look alike to the views. */
+#include "format/clr.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/reader.h"
+#include "runtime/clr.h"
+
+enum { TAG_NULL = 1, TAG_OBJREF = 2, TAG_BEGIN = 4, TAG_BEGIN_PRIVATE = 5, TAG_END = 6, TAG_BYTE = 8 };
+
+static const char MAGIC[] = "!FastSerialization.1";
+/* .NET's DateTime ticks (100 ns since year 1) at 1970-01-01 */
+#define TICKS_1970 621355968000000000ULL
+
+/* A cursor over the file; a read past its end sets cut. */
+struct cur {
+	const uint8_t *b;
+	size_t n, pos;
+	int cut;
+};
+
+static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+
+static int has(struct cur *c, size_t k)
+{
+	if (c->cut || c->n - c->pos < k) {
+		c->cut = 1;
+		return 0;
+	}
+	return 1;
+}
+
+static unsigned get8(struct cur *c) { return has(c, 1) ? c->b[c->pos++] : 0; }
+static int32_t get32(struct cur *c) { int32_t v = has(c, 4) ? (int32_t)rd32(c->b + c->pos) : 0; c->pos += c->cut ? 0 : 4; return v; }
+static uint64_t get64(struct cur *c) { uint64_t v = has(c, 8) ? rd64(c->b + c->pos) : 0; c->pos += c->cut ? 0 : 8; return v; }
+
+/* A string into out as UTF-8 (surrogate pairs joined); -1 for null or
+ * past the end. */
+static int get_str(struct cur *c, struct sbuf *out)
+{
+	int32_t n = get32(c);
+
+	sbuf_reset(out);
+	if (c->cut || n < 0)
+		return -1;
+	unsigned hi = 0; /* a high surrogate waiting for its low one */
+	for (int32_t i = 0; i < n; i++) {
+		unsigned b = get8(c), u;
+		if (b < 0x80)
+			u = b;
+		else if (b < 0xe0)
+			u = (b & 0x1f) << 6 | (get8(c) & 0x3f);
+		else {
+			u = (b & 0x0f) << 12;
+			u |= (get8(c) & 0x3f) << 6;
+			u |= get8(c) & 0x3f;
+		}
+		if (c->cut)
+			return -1;
+		if (u >= 0xd800 && u < 0xdc00) {
+			hi = u;
+			continue;
+		}
+		if (u >= 0xdc00 && u < 0xe000 && hi != 0)
+			u = 0x10000 + ((hi - 0xd800) << 10) + (u - 0xdc00);
+		else if (u >= 0xd800 && u < 0xe000)
+			u = 0xfffd;
+		hi = 0;
+		if (u < 0x80) {
+			sbuf_addc(out, (char)u);
+		} else if (u < 0x800) {
+			sbuf_addc(out, (char)(0xc0 | u >> 6));
+			sbuf_addc(out, (char)(0x80 | (u & 0x3f)));
+		} else if (u < 0x10000) {
+			sbuf_addc(out, (char)(0xe0 | u >> 12));
+			sbuf_addc(out, (char)(0x80 | (u >> 6 & 0x3f)));
+			sbuf_addc(out, (char)(0x80 | (u & 0x3f)));
+		} else {
+			sbuf_addc(out, (char)(0xf0 | u >> 18));
+			sbuf_addc(out, (char)(0x80 | (u >> 12 & 0x3f)));
+			sbuf_addc(out, (char)(0x80 | (u >> 6 & 0x3f)));
+			sbuf_addc(out, (char)(0x80 | (u & 0x3f)));
+		}
+	}
+	return 0;
+}
+
+/* An object's type: its full name into name, its version; 0, or -1 if
+ * what is there is no type. A type written before is a reference to
+ * its offset. */
+static int get_type(struct cur *c, struct sbuf *name, int32_t *version, int32_t *min_reader)
+{
+	unsigned tag = get8(c);
+
+	if (tag == TAG_OBJREF) {
+		uint32_t at = (uint32_t)get32(c);
+		if (c->cut || at >= c->n)
+			return -1;
+		struct cur t = { c->b, c->n, at, 0 };
+		return get8(&t) == TAG_OBJREF ? -1 : (t.pos = at, get_type(&t, name, version, min_reader));
+	}
+	if (tag != TAG_BEGIN || get8(c) != TAG_NULL) /* a type's own type is null */
+		return -1;
+	*version = get32(c);
+	*min_reader = get32(c);
+	if (get_str(c, name) != 0 || get8(c) != TAG_END)
+		return -1;
+	return 0;
+}
+
+/* The start of an object of type want: 1, 0 for a null reference, -1
+ * for anything else. */
+static int begin_object(struct cur *c, const char *want, int32_t *version, int32_t *min_reader, struct sbuf *name)
+{
+	unsigned tag = get8(c);
+
+	if (tag == TAG_NULL)
+		return 0;
+	if ((tag != TAG_BEGIN && tag != TAG_BEGIN_PRIVATE) || get_type(c, name, version, min_reader) != 0)
+		return -1;
+	return strcmp(name->buf, want) == 0 ? 1 : -1;
+}
+
+/* A compressed int at blob[*at] (< len): big-endian 7-bit groups, all
+ * but the last with bit 7 set, the first sign-extended; 0, or -1 if it
+ * runs past the blob or is longer than 5 bytes. */
+static int compressed(const uint8_t *blob, size_t len, size_t *at, int32_t *out)
+{
+	if (*at >= len)
+		return -1;
+	uint8_t b = blob[(*at)++];
+	uint32_t v = (b & 0x40) ? (b & 0x7fu) | 0xffffff80u : b & 0x7fu; /* the low 7 bits, signed */
+
+	for (int k = 1; b & 0x80; k++) {
+		if (k == 5 || *at >= len)
+			return -1;
+		b = blob[(*at)++];
+		v = v << 7 | (b & 0x7f);
+	}
+	*out = (int32_t)v;
+	return 0;
+}
+
+/* The root kind of a group dotnet-gcdump made, by its name; parent's
+ * for one it does not name. */
+static uint16_t group_kind(const char *name, uint16_t parent)
+{
+	static const struct { const char *name; uint16_t kind; } groups[] = {
+		{ "[local vars]", RK_CLR_STACK },
+		{ "[finalizer Handles]", RK_CLR_FINALIZER },
+		{ "[strong Handles]", RK_CLR_HANDLE },
+		{ "[pinning Handles]", RK_CLR_PINNED },
+		{ "[Dependent Handles]", RK_CLR_DEPENDENT },
+		{ "[COM/WinRT Objects]", RK_CLR_REFCOUNTED },
+		{ "[static vars]", RK_CLR_STATIC },
+		{ "[thread static vars]", RK_CLR_STATIC },
+		{ "[other Handles]", RK_CLR_OTHER },
+		{ "[other roots]", RK_CLR_OTHER },
+	};
+
+	for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
+		if (strcmp(name, groups[i].name) == 0)
+			return groups[i].kind;
+	return parent;
+}
+
+/* What the file says, as read. */
+struct gcd {
+	struct clr_parts p;
+	uint32_t root, ntypes, nnodes, naddrs;
+	uint32_t *type_name; /* per type: its name's offset */
+	int32_t *type_size;
+	const uint8_t *offsets, *blob, *addrs; /* int32 per node, the blob, int64 per node */
+	size_t blob_len;
+	uint32_t undefined; /* the type "UNDEFINED" (an address never defined), or UINT32_MAX */
+};
+
+/* Node i's decoding: type, size, children (count and where they start
+ * in the blob); 0, or -1 if it is not all there. */
+static int node_at(const struct gcd *g, uint32_t i, uint32_t *type, uint64_t *size, int32_t *nch, size_t *children)
+{
+	size_t at = rd32(g->offsets + 4 * (size_t)i);
+	int32_t ts, sz;
+
+	if (compressed(g->blob, g->blob_len, &at, &ts) != 0 || ts < 0)
+		return -1;
+	*type = (uint32_t)ts >> 1;
+	if (ts & 1) {
+		if (compressed(g->blob, g->blob_len, &at, &sz) != 0)
+			return -1;
+	} else {
+		sz = *type < g->ntypes ? g->type_size[*type] : 0;
+	}
+	*size = sz < 0 ? 0 : (uint64_t)sz;
+	if (compressed(g->blob, g->blob_len, &at, nch) != 0 || *nch < 0 || (size_t)*nch > g->blob_len - at)
+		return -1;
+	*children = at;
+	return 0;
+}
+
+/* Node i's address: 0 for dotnet-gcdump's own nodes; one made up (top
+ * bit set) where the file was cut before its address. */
+static uint64_t node_addr(const struct gcd *g, uint32_t i)
+{
+	return i < g->naddrs ? rd64(g->addrs + 8 * (size_t)i) : (1ULL << 63) | i;
+}
+
+static int is_object(const struct gcd *g, uint32_t i, uint32_t type, uint64_t size)
+{
+	uint64_t a = node_addr(g, i);
+
+	if (type == g->undefined)
+		return 0;
+	if (i >= g->naddrs) /* cut: its name tells */
+		return !(size == 0 && type < g->ntypes && heap_str(g->p.h, g->type_name[type])[0] == '[');
+	return a != 0;
+}
+
+/* The objects, their references and the roots under dotnet-gcdump's
+ * groups. */
+static void gather(struct gcd *g, struct progress *pr)
+{
+	struct clr_parts *p = &g->p;
+	uint64_t lost = 0;
+
+	progress_begin(pr, "objects", g->nnodes, "objects");
+	for (uint32_t i = 0; i < g->nnodes; i++) {
+		uint32_t type;
+		uint64_t size;
+		int32_t nch;
+		size_t at;
+		if ((i & 0xffff) == 0)
+			progress_update(pr, i);
+		if (node_at(g, i, &type, &size, &nch, &at) != 0) {
+			lost++;
+			continue;
+		}
+		if (!is_object(g, i, type, size))
+			continue;
+		VEC_GROW(p->nodes, p->nnodes, p->cnodes);
+		p->nodes[p->nnodes++] = (struct clr_node){ node_addr(g, i), size, type, (uint64_t)nch };
+		for (int32_t k = 0; k < nch; k++) {
+			int32_t d;
+			uint64_t to = 0;
+			if (compressed(g->blob, g->blob_len, &at, &d) == 0 && (int64_t)i + d >= 0 &&
+			    (int64_t)i + d < g->nnodes)
+				to = node_addr(g, (uint32_t)((int64_t)i + d));
+			VEC_GROW(p->edges, p->nedges, p->cedges);
+			p->edges[p->nedges++] = to; /* 0: no object, a dangling reference */
+		}
+	}
+	progress_end(pr);
+	if (lost > 0)
+		warn_add(&p->h->warn, "%s: %llu of %u nodes lie past the end of the file or are malformed; left out",
+			 p->h->path, (unsigned long long)lost, g->nnodes);
+	/* the roots: down dotnet-gcdump's groups from its root node */
+	uint32_t *stack = xmalloc(((size_t)g->nnodes + 1) * sizeof *stack);
+	uint16_t *kind = xmalloc(((size_t)g->nnodes + 1) * sizeof *kind);
+	uint32_t *name = xmalloc(((size_t)g->nnodes + 1) * sizeof *name);
+	uint8_t *seen = xcalloc((size_t)g->nnodes + 1, 1);
+	size_t sp = 0;
+	if (g->root < g->nnodes) {
+		stack[sp++] = g->root;
+		kind[g->root] = RK_CLR_OTHER;
+		name[g->root] = 0;
+		seen[g->root] = 1;
+	}
+	while (sp > 0) {
+		uint32_t i = stack[--sp], type;
+		uint64_t size;
+		int32_t nch;
+		size_t at;
+		if (node_at(g, i, &type, &size, &nch, &at) != 0)
+			continue;
+		if (is_object(g, i, type, size)) { /* the root node an object: a root of its own */
+			VEC_GROW(p->roots, p->nroots, p->croots);
+			p->roots[p->nroots++] = (struct clr_root){ node_addr(g, i), kind[i], name[i] };
+			continue;
+		}
+		for (int32_t k = 0; k < nch; k++) {
+			int32_t d;
+			if (compressed(g->blob, g->blob_len, &at, &d) != 0)
+				break;
+			int64_t c = (int64_t)i + d;
+			uint32_t ct;
+			uint64_t cs;
+			int32_t cn;
+			size_t cat;
+			if (c < 0 || c >= g->nnodes || node_at(g, (uint32_t)c, &ct, &cs, &cn, &cat) != 0)
+				continue;
+			if (is_object(g, (uint32_t)c, ct, cs)) {
+				VEC_GROW(p->roots, p->nroots, p->croots);
+				p->roots[p->nroots++] = (struct clr_root){ node_addr(g, (uint32_t)c), kind[i], name[i] };
+				continue;
+			}
+			if (seen[c] || ct == g->undefined || ct >= g->ntypes)
+				continue;
+			const char *gn = heap_str(p->h, g->type_name[ct]);
+			seen[c] = 1;
+			kind[c] = group_kind(gn, kind[i]);
+			name[c] = name[i];
+			size_t len = strlen(gn);
+			if (strncmp(gn, "[static var ", 12) == 0 && len > 13 && gn[len - 1] == ']') {
+				/* "[static var Type.field]": the field's name (the type
+				 * is the value's, not the one declaring it) */
+				const char *f = gn + len - 1;
+				while (f > gn + 12 && f[-1] != '.')
+					f--;
+				kind[c] = RK_CLR_STATIC;
+				name[c] = names_intern(&p->nt, f, (size_t)(gn + len - 1 - f)) + 1;
+			}
+			stack[sp++] = (uint32_t)c;
+		}
+	}
+	free(stack);
+	free(kind);
+	free(name);
+	free(seen);
+}
+
+/* Skip a Graph's deferred region: a forward reference whose place the
+ * file's forward-reference table (found from its last 4 bytes) holds. */
+static int skip_deferred(struct cur *c)
+{
+	int32_t idx = get32(c);
+
+	if (c->cut || c->n < 4 || idx < 0)
+		return -1;
+	uint32_t trailer = rd32(c->b + c->n - 4);
+	if ((uint64_t)trailer + 4 > c->n)
+		return -1;
+	uint32_t table = rd32(c->b + trailer);
+	if ((uint64_t)table + 4 > c->n)
+		return -1;
+	uint32_t count = rd32(c->b + table);
+	if ((uint32_t)idx >= count || (uint64_t)table + 4 + 4 * ((uint64_t)idx + 1) > c->n)
+		return -1;
+	uint32_t to = rd32(c->b + table + 4 + 4 * (size_t)idx);
+	if (to > c->n || to < c->pos)
+		return -1;
+	c->pos = to;
+	return 0;
+}
+
+/* After the graph: the time the dump was taken and the generations'
+ * segments, when the file has them (PerfView's; dotnet-gcdump leaves
+ * both out). Best effort: a file that differs keeps its graph. */
+static void after_graph(struct gcd *g, struct cur *c, int32_t version, struct sbuf *name)
+{
+	struct heap *h = g->p.h;
+	int32_t v, mv;
+
+	if (version < 9)
+		return;
+	get8(c); /* Is64Bit */
+	get32(c); /* count and size multipliers (sampled dumps) */
+	get32(c);
+	int js = begin_object(c, "JSHeapInfo", &v, &mv, name);
+	if (js < 0 || (js == 1 && get8(c) != TAG_END))
+		return;
+	int dn = begin_object(c, "DotNetHeapInfo", &v, &mv, name);
+	if (dn < 0)
+		return;
+	if (dn == 1) {
+		get64(c); /* the size of all segments */
+		int32_t n = get32(c);
+		for (int32_t i = 0; i < n && !c->cut; i++) {
+			int32_t sv;
+			if (begin_object(c, "GCHeapDumpSegment", &sv, &mv, name) != 1)
+				return;
+			uint64_t s[7] = { 0 };
+			for (int k = 0; k < (sv >= 1 ? 7 : 6); k++)
+				s[k] = get64(c);
+			if (get8(c) != TAG_END)
+				return;
+			/* {start, end, gen0..4 end}: the one generation set is
+			 * the segment's (PerfView makes one per range) */
+			for (int k = 0; k < 5; k++)
+				if (s[2 + k] != 0 && s[1] > s[0]) {
+					VEC_GROW(g->p.ranges, g->p.nranges, g->p.cranges);
+					g->p.ranges[g->p.nranges++] = (struct clr_range){ s[0], s[1] - s[0], (uint8_t)k };
+					break;
+				}
+		}
+		if (get8(c) != TAG_END)
+			return;
+	}
+	if (get_str(c, name) < 0 && c->cut) /* the collection log */
+		return;
+	uint64_t ticks = get64(c);
+	if (!c->cut && ticks > TICKS_1970)
+		h->timestamp_ms = (ticks - TICKS_1970) / 10000;
+}
+
+static int gcd_probe(const uint8_t *head, size_t n)
+{
+	return head != NULL && n >= 24 && rd32(head) == 20 && memcmp(head + 4, MAGIC, 20) == 0;
+}
+
+/* The entry object: a GCHeapDump of a version read here; its version,
+ * or -1 with err. */
+static int32_t entry(struct heap *h, struct cur *c, struct sbuf *name, struct sbuf *err)
+{
+	int32_t version = 0, mv;
+	char *ep = esc_str(h->path);
+
+	c->pos = 24;
+	if (!gcd_probe(h->map, h->size)) {
+		sbuf_printf(err, "%s: offset 0: not a .gcdump (no \"!FastSerialization.1\" header)", ep);
+		version = -1;
+	} else if (begin_object(c, "GCHeapDump", &version, &mv, name) != 1) {
+		char *en = esc_str(name->buf);
+		if (c->cut)
+			sbuf_printf(err, "%s: offset %zu: not a .gcdump: the file ends inside its first object", ep, c->n);
+		else if (name->len > 0)
+			sbuf_printf(err, "%s: offset 24: not a .gcdump: the file holds a %s object, no GCHeapDump", ep, en);
+		else
+			sbuf_printf(err, "%s: offset 24: not a .gcdump: no object where its GCHeapDump starts", ep);
+		free(en);
+		version = -1;
+	} else if (version < 4 || version == 8) {
+		sbuf_printf(err, "%s: offset 24: GCHeapDump version %d, which heapwalk does not read (4 to 7, and 9 on)",
+			    ep, version);
+		version = -1;
+	}
+	free(ep);
+	return version;
+}
+
+static int gcd_header(struct heap *h, struct sbuf *err)
+{
+	struct cur c = { h->map, h->size, 0, 0 };
+	struct sbuf name;
+
+	sbuf_init(&name);
+	int32_t version = entry(h, &c, &name, err);
+	sbuf_free(&name);
+	if (version < 0)
+		return -1;
+	snprintf(h->version, sizeof h->version, ".NET heap (gcdump)");
+	h->layout.idsize = 8;
+	return 0;
+}
+
+/* " (Bytes > 10K)": dotnet-gcdump's mark of a big array, cut so that
+ * its class is the type's. */
+static size_t name_len(const char *s)
+{
+	size_t n = strlen(s);
+	const char *p = n > 0 && s[n - 1] == ')' ? strstr(s, " (Bytes > ") : NULL;
+
+	return p != NULL ? (size_t)(p - s) : n;
+}
+
+static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
+{
+	struct gcd g = { .p = { .h = h, .nt = { .h = h } }, .undefined = UINT32_MAX };
+	struct cur c = { h->map, h->size, 0, 0 };
+	struct sbuf name;
+	int32_t version, gv, gmv;
+	int rc = -1;
+	char *ep = esc_str(h->path);
+
+	sbuf_init(&name);
+	version = entry(h, &c, &name, err);
+	if (version < 0)
+		goto out;
+	size_t at = c.pos;
+	if (begin_object(&c, "Graphs.MemoryGraph", &gv, &gmv, &name) != 1) {
+		sbuf_printf(err, "%s: offset %zu: the GCHeapDump holds no MemoryGraph", ep, at);
+		goto out;
+	}
+	get64(&c); /* the nodes' total size */
+	g.root = (uint32_t)get32(&c);
+	int32_t n = get32(&c);
+	if (c.cut || n < 0) {
+		sbuf_printf(err, "%s: offset %zu: %s", ep, c.pos,
+			    c.cut ? "the file ends inside the graph's header" : "a negative type count");
+		goto out;
+	}
+	/* the types: a name (its " (Bytes > 10K)" cut) and the size of its
+	 * first node; at least 12 bytes each, so no more than the file has
+	 * room for are allocated */
+	size_t room = (c.n - c.pos) / 12 + 1;
+	g.ntypes = (uint32_t)n;
+	g.type_name = xmalloc(((size_t)n < room ? (size_t)n + 1 : room) * sizeof *g.type_name);
+	g.type_size = xmalloc(((size_t)n < room ? (size_t)n + 1 : room) * sizeof *g.type_size);
+	g.p.types = xmalloc(((size_t)n < room ? (size_t)n + 1 : room) * sizeof *g.p.types);
+	g.p.ctypes = (size_t)n < room ? (size_t)n + 1 : room;
+	for (int32_t i = 0; i < n; i++) {
+		at = c.pos;
+		int null_name = get_str(&c, &name) != 0;
+		uint32_t nm = c.cut ? 0 : names_intern(&g.p.nt, null_name ? "" : name.buf, null_name ? 0 : name_len(name.buf));
+		int32_t size = get32(&c);
+		get_str(&c, &name); /* the module's path */
+		if (c.cut) {
+			sbuf_printf(err, "%s: offset %zu: the file ends inside the graph's types (%d of %d read)", ep, at,
+				    i, n);
+			goto out;
+		}
+		g.type_size[i] = size;
+		g.type_name[i] = nm;
+		g.p.types[g.p.ntypes++] = (struct clr_type){ (uint64_t)i, nm };
+		if (g.undefined == UINT32_MAX && strcmp(heap_str(h, nm), "UNDEFINED") == 0)
+			g.undefined = (uint32_t)i;
+	}
+	/* the nodes' offsets, the blob, the addresses: what the file has of
+	 * them (a cut file opens as far as it goes) */
+	const char *cut_in = NULL;
+	at = c.pos;
+	n = get32(&c);
+	if (c.cut || n < 0) {
+		sbuf_printf(err, "%s: offset %zu: %s", ep, at,
+			    c.cut ? "the file ends before the graph's nodes" : "a negative node count");
+		goto out;
+	}
+	g.nnodes = (uint32_t)n;
+	g.offsets = c.b + c.pos;
+	if ((uint64_t)g.nnodes * 4 > c.n - c.pos) {
+		g.nnodes = (uint32_t)((c.n - c.pos) / 4);
+		cut_in = "the nodes' offsets";
+		c.pos = c.n;
+	} else {
+		c.pos += (size_t)g.nnodes * 4;
+	}
+	int32_t bl = get32(&c);
+	g.blob = c.b + c.pos;
+	if (cut_in == NULL && (c.cut || bl < 0 || (uint64_t)bl > c.n - c.pos)) {
+		cut_in = "the nodes' data";
+		g.blob_len = c.n - c.pos;
+		c.pos = c.n;
+	} else if (cut_in == NULL) {
+		g.blob_len = (size_t)bl;
+		c.pos += (size_t)bl;
+	}
+	if (cut_in == NULL && gmv >= 1 && skip_deferred(&c) != 0)
+		cut_in = "the graph's deferred types";
+	if (cut_in == NULL) {
+		int32_t na = get32(&c);
+		g.addrs = c.b + c.pos;
+		if (c.cut || na < 0) {
+			cut_in = "the addresses";
+		} else {
+			g.naddrs = (uint32_t)na < g.nnodes ? (uint32_t)na : g.nnodes;
+			if ((uint64_t)g.naddrs * 8 > c.n - c.pos) {
+				g.naddrs = (uint32_t)((c.n - c.pos) / 8);
+				cut_in = "the addresses";
+				c.pos = c.n;
+			} else {
+				c.pos += (size_t)na * 8 <= c.n - c.pos ? (size_t)na * 8 : c.n - c.pos;
+			}
+		}
+	}
+	if (cut_in != NULL)
+		warn_add(&h->warn, "%s: the file ends inside %s (offset %zu): %u of the graph's nodes have their "
+			 "address; opened as far as it goes", h->path, cut_in, h->size, g.naddrs);
+	/* MemoryGraph's tagged Is64Bit and its end, then GCHeapDump's fields */
+	if (cut_in == NULL && get8(&c) == TAG_BYTE) {
+		get8(&c);
+		if (get8(&c) == TAG_END)
+			after_graph(&g, &c, version, &name);
+	}
+	gather(&g, pr);
+	if (g.p.nnodes == 0) {
+		if (cut_in != NULL)
+			sbuf_printf(err, "%s: offset %zu: the file ends inside %s, before any object's data", ep, h->size,
+				    cut_in);
+		else
+			sbuf_printf(err, "%s: offset %zu: no objects in the graph", ep, at);
+		goto out;
+	}
+	clr_build(&g.p);
+	rc = 0;
+out:
+	clr_parts_free(&g.p);
+	free(g.type_name);
+	free(g.type_size);
+	sbuf_free(&name);
+	free(ep);
+	return rc;
+}
+
+const struct format_ops gcdump_format = {
+	.name = "gcdump",
+	.runtime = "clr",
+	.cacheable = 0,
+	.probe = gcd_probe,
+	.header = gcd_header,
+	.parse = gcd_parse,
+	.fields = clr_fields,
+	.edge_label = clr_edge_label,
+	.root_kind_name = clr_root_kind_name,
+	.root_detail = clr_root_detail,
+	.gen_name = clr_gen_name,
+	.free_data = clr_free_data,
+};
