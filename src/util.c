@@ -697,6 +697,27 @@ void hw_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const 
 		qsort(base, n, size, cmp);
 }
 
+static int cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+void sort_u32(uint32_t *a, size_t n)
+{
+	if (n > 32) {
+		hw_qsort(a, n, sizeof *a, cmp_u32);
+		return;
+	}
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && a[j - 1] > a[j]; j--) {
+			uint32_t t = a[j];
+			a[j] = a[j - 1];
+			a[j - 1] = t;
+		}
+}
+
 /* Bottom-up merge sort: stable, n log n, one buffer of n elements. */
 void hw_merge_sort(void *base, size_t n, size_t size, hw_cmp_fn cmp, void *ctx)
 {

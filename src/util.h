@@ -114,6 +114,9 @@ void fmt_bytes(char *out, size_t outsz, uint64_t bytes);
 
 /* qsort that accepts an empty (possibly NULL) array. */
 void hw_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+/* a[0..n) ascending: an insertion sort for the short runs most are (a
+ * node's references), qsort beyond 32. */
+void sort_u32(uint32_t *a, size_t n);
 /* FNV-1a of s[0..n): for hash tables of names and values. */
 uint64_t hw_fnv(const void *s, size_t n);
 /* The same with a context handed to every comparison (glibc's qsort_r

@@ -174,38 +174,14 @@ static int clr_event(void *arg, const struct nt_event *e)
 	return 0;
 }
 
-static int cmp_node(const void *x, const void *y)
+/* Nodes by address, types by id, ranges by start, dependent handles by
+ * key: each struct's first member. */
+static int cmp_first_u64(const void *x, const void *y)
 {
-	const struct clr_node *a = x, *b = y;
+	uint64_t a, b;
 
-	return a->addr < b->addr ? -1 : a->addr > b->addr;
-}
-
-static int cmp_type(const void *x, const void *y)
-{
-	const struct clr_type *a = x, *b = y;
-
-	return a->id < b->id ? -1 : a->id > b->id;
-}
-
-static int cmp_range(const void *x, const void *y)
-{
-	const struct clr_range *a = x, *b = y;
-
-	return a->start < b->start ? -1 : a->start > b->start;
-}
-
-static int cmp_pair(const void *x, const void *y)
-{
-	const struct clr_pair *a = x, *b = y;
-
-	return a->key < b->key ? -1 : a->key > b->key;
-}
-
-static int cmp_u32(const void *x, const void *y)
-{
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-
+	memcpy(&a, x, sizeof a);
+	memcpy(&b, y, sizeof b);
 	return a < b ? -1 : a > b;
 }
 
@@ -223,7 +199,7 @@ static void sort_nodes(struct clr_parts *p)
 	if (nruns <= 1)
 		return;
 	if (nruns > MAXRUNS) {
-		hw_qsort(p->nodes, n, sizeof *p->nodes, cmp_node);
+		hw_qsort(p->nodes, n, sizeof *p->nodes, cmp_first_u64);
 		return;
 	}
 	size_t pos[MAXRUNS], end[MAXRUNS];
@@ -274,7 +250,7 @@ void clr_build(struct clr_parts *p)
 			 (unsigned long long)e, (unsigned long long)p->nedges,
 			 e > p->nedges ? "objects short of theirs have what there is" : "extra are dropped");
 	sort_nodes(p);
-	hw_qsort(p->types, p->ntypes, sizeof *p->types, cmp_type);
+	hw_qsort(p->types, p->ntypes, sizeof *p->types, cmp_first_u64);
 	h->n = (node_t)n + 1;
 	h->node_id = xmalloc((n + 1) * sizeof *h->node_id); /* the ids, kept: addresses */
 	h->node_class = xmalloc((n + 1) * sizeof *h->node_class);
@@ -332,7 +308,7 @@ void clr_build(struct clr_parts *p)
 	/* references: node v's are the sent ones from its first, to the next
 	 * node's; their targets found by address through an id index */
 	idindex_build(&ix, h->node_id, h->n);
-	hw_qsort(p->dep, p->ndep, sizeof *p->dep, cmp_pair);
+	hw_qsort(p->dep, p->ndep, sizeof *p->dep, cmp_first_u64);
 	uint64_t total = p->ndep, dangling = 0;
 	size_t d = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -365,17 +341,7 @@ void clr_build(struct clr_parts *p)
 				h->out[at++] = t;
 		}
 		/* in target order, as the dominator pass leaves it */
-		edge_t s = h->out_start[i + 1];
-		if (at - s > 32) {
-			hw_qsort(h->out + s, at - s, sizeof *h->out, cmp_u32);
-		} else {
-			for (edge_t x = s + 1; x < at; x++)
-				for (edge_t y = x; y > s && h->out[y - 1] > h->out[y]; y--) {
-					node_t tmp = h->out[y];
-					h->out[y] = h->out[y - 1];
-					h->out[y - 1] = tmp;
-				}
-		}
+		sort_u32(h->out + h->out_start[i + 1], at - h->out_start[i + 1]);
 	}
 	h->out_start[h->n] = at;
 	h->nedges = at;
@@ -402,7 +368,7 @@ void clr_build(struct clr_parts *p)
 		if (v != HW_NONE && v != 0)
 			cd->weak[cd->nweak++] = v;
 	}
-	hw_qsort(cd->weak, cd->nweak, sizeof *cd->weak, cmp_u32);
+	sort_u32(cd->weak, cd->nweak);
 	cd->dep_key = xmalloc((p->ndep + 1) * sizeof *cd->dep_key);
 	cd->dep_value = xmalloc((p->ndep + 1) * sizeof *cd->dep_value);
 	for (size_t i = 0; i < p->ndep; i++) { /* by key address: by key node */
@@ -416,7 +382,7 @@ void clr_build(struct clr_parts *p)
 	const struct clr_range *rg = p->ranges;
 	size_t nr = p->nranges;
 	if (nr > 0) { /* nodes and ranges both by address */
-		hw_qsort(p->ranges, nr, sizeof *p->ranges, cmp_range);
+		hw_qsort(p->ranges, nr, sizeof *p->ranges, cmp_first_u64);
 		h->node_gen = xmalloc(h->n);
 		h->node_gen[0] = CLR_NONGC;
 		size_t k = 0;

@@ -12,7 +12,8 @@
 extern const struct format_ops clr_format;
 extern const struct format_ops gcdump_format;
 
-/* An object: address, size, type id, and how many of the references
+/* (Each struct's first member is its sort key.)
+ * An object: address, size, type id, and how many of the references
  * gathered (in order) are its. */
 struct clr_node { uint64_t addr, size, type, nedges; };
 /* A root: the object's address, its kind (RK_CLR_*), a name's offset

@@ -52,13 +52,6 @@ struct apply {
 
 /* ---- the pool of every reference ---- */
 
-static int cmp_u32(const void *x, const void *y)
-{
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-
-	return a < b ? -1 : a > b;
-}
-
 static void pool_build(struct heap *h, struct pool *pl)
 {
 	edge_t *start = xcalloc((size_t)h->n + 2, sizeof *start);
@@ -85,20 +78,8 @@ static void pool_build(struct heap *h, struct pool *pl)
 	for (uint64_t i = 0; i < h->nrx; i++)
 		dst[pos[h->rx_src[i]]++] = h->rx_dst[i];
 	free(pos);
-	for (node_t v = 1; v < h->n; v++) { /* targets ascending: small runs, insertion sort */
-		node_t *a = dst + start[v];
-		size_t k = start[v + 1] - start[v];
-		if (k > 32) {
-			hw_qsort(a, k, sizeof *a, cmp_u32);
-			continue;
-		}
-		for (size_t i = 1; i < k; i++)
-			for (size_t j = i; j > 0 && a[j - 1] > a[j]; j--) {
-				node_t t = a[j];
-				a[j] = a[j - 1];
-				a[j - 1] = t;
-			}
-	}
+	for (node_t v = 1; v < h->n; v++) /* targets ascending */
+		sort_u32(dst + start[v], start[v + 1] - start[v]);
 	pl->start = start;
 	pl->dst = dst;
 }

@@ -126,8 +126,10 @@ static int gc_handles(struct heap *h, const struct objset *set, const char *arg,
 					     "dependent handle (values)", "sized reference handle",
 					     "ref-counted handle" };
 	const struct clr_data *cd = h->fmt_data;
+	/* dependent handles: the values a trace pairs with keys, and the
+	 * roots a .gcdump makes of them (it keeps no keys) */
 	bits_t *ways[6] = { root_bits(h, RK_CLR_HANDLE), root_bits(h, RK_CLR_PINNED),
-			    xcalloc(bits_words(h->n), sizeof(bits_t)), xcalloc(bits_words(h->n), sizeof(bits_t)),
+			    xcalloc(bits_words(h->n), sizeof(bits_t)), root_bits(h, RK_CLR_DEPENDENT),
 			    root_bits(h, RK_CLR_SIZEDREF), root_bits(h, RK_CLR_REFCOUNTED) };
 
 	(void)arg, (void)p, (void)err;
@@ -135,10 +137,6 @@ static int gc_handles(struct heap *h, const struct objset *set, const char *arg,
 		bit_set(ways[2], cd->weak[i]);
 	for (size_t i = 0; cd != NULL && i < cd->ndep; i++)
 		bit_set(ways[3], cd->dep_value[i]);
-	bits_t *dep_roots = root_bits(h, RK_CLR_DEPENDENT); /* a .gcdump's: values without keys */
-	for (size_t w = 0; w < bits_words(h->n); w++)
-		ways[3][w] |= dep_roots[w];
-	free(dep_roots);
 	groups_of_ways(r, h, set, ways, names, 6);
 	r->examined = set->count;
 	return 0;
