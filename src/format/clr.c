@@ -270,14 +270,7 @@ void clr_build(struct clr_parts *p)
 		node_t v = (node_t)i + 1;
 		h->node_id[v] = c->addr;
 		if (c->type != prev_type) {
-			size_t lo = 0, hi = p->ntypes;
-			while (lo < hi) {
-				size_t mid = lo + (hi - lo) / 2;
-				if (p->types[mid].id < c->type)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
+			size_t lo = lower_bound_u64s(p->types, p->ntypes, sizeof *p->types, c->type);
 			char tmp[64];
 			uint32_t name = lo < p->ntypes && p->types[lo].id == c->type
 						? p->types[lo].name
@@ -465,15 +458,8 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 /* Is there a dependent handle with key k and value v? */
 static int is_dependent(const struct clr_data *cd, node_t k, node_t v)
 {
-	size_t lo = 0, hi = cd->ndep;
+	size_t lo = lower_bound_u32(cd->dep_key, cd->ndep, k); /* dep_key ascending */
 
-	while (lo < hi) { /* dep_key ascending */
-		size_t mid = lo + (hi - lo) / 2;
-		if (cd->dep_key[mid] < k)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < cd->ndep && cd->dep_key[lo] == k; lo++)
 		if (cd->dep_value[lo] == v)
 			return 1;
@@ -493,18 +479,22 @@ static void ref_name(const struct heap *h, node_t src, node_t dst, struct sbuf *
 		sbuf_adds(out, "dependent handle");
 	else if (n >= 2 && strcmp(sc + n - 2, "[]") == 0)
 		sbuf_adds(out, "[]");
-	else
-		sbuf_printf(out, "(%s)", class_name(h, h->node_class[dst]));
+	else {
+		sbuf_addc(out, '(');
+		sbuf_adds(out, class_name(h, h->node_class[dst]));
+		sbuf_addc(out, ')');
+	}
 }
 
 void clr_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
 {
-	for (edge_t e = h->out_start[src]; e < h->out_start[src + 1]; e++)
-		if (h->out[e] == dst) {
-			ref_name(h, src, dst, out);
-			return;
-		}
-	sbuf_adds(out, "<?>");
+	edge_t hi = h->out_start[src + 1];
+	size_t e = lower_bound_u32_range(h->out, sizeof *h->out, h->out_start[src], hi, dst); /* by target */
+
+	if (e < hi && h->out[e] == dst)
+		ref_name(h, src, dst, out);
+	else
+		sbuf_adds(out, "<?>");
 }
 
 int clr_fields(const struct heap *h, node_t v, field_fn fn, void *arg)

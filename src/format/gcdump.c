@@ -250,7 +250,7 @@ static int is_object(const struct gcd *g, uint32_t i, uint32_t type, uint64_t si
 static void gather(struct gcd *g, struct progress *pr)
 {
 	struct clr_parts *p = &g->p;
-	uint64_t lost = 0;
+	uint64_t lost = 0, shared = 0;
 
 	progress_begin(pr, "objects", g->nnodes, "objects");
 	for (uint32_t i = 0; i < g->nnodes; i++) {
@@ -266,6 +266,13 @@ static void gather(struct gcd *g, struct progress *pr)
 		}
 		if (!is_object(g, i, type, size))
 			continue;
+		/* each child takes a byte of the blob at least, and no two
+		 * nodes share bytes: more children than the blob has bytes are
+		 * nodes pointing into each other's data (a damaged file) */
+		if ((uint64_t)nch > g->blob_len - p->nedges) {
+			shared++;
+			nch = 0;
+		}
 		VEC_GROW(p->nodes, p->nnodes, p->cnodes);
 		p->nodes[p->nnodes++] = (struct clr_node){ node_addr(g, i), size, type, (uint64_t)nch };
 		for (int32_t k = 0; k < nch; k++) {
@@ -282,6 +289,9 @@ static void gather(struct gcd *g, struct progress *pr)
 	if (lost > 0)
 		warn_add(&p->h->warn, "%s: %llu of %u nodes lie past the end of the file or are malformed; left out",
 			 p->h->path, (unsigned long long)lost, g->nnodes);
+	if (shared > 0)
+		warn_add(&p->h->warn, "%s: %llu nodes claim more references than the file's node data can hold (their "
+			 "data overlaps others'); their references are left out", p->h->path, (unsigned long long)shared);
 	/* the roots: down dotnet-gcdump's groups from its root node */
 	uint32_t *stack = xmalloc(((size_t)g->nnodes + 1) * sizeof *stack);
 	uint16_t *kind = xmalloc(((size_t)g->nnodes + 1) * sizeof *kind);
@@ -306,6 +316,8 @@ static void gather(struct gcd *g, struct progress *pr)
 			p->roots[p->nroots++] = (struct clr_root){ node_addr(g, i), kind[i], name[i] };
 			continue;
 		}
+		if (p->nroots + (uint64_t)nch > g->blob_len) /* as for references: overlapping data */
+			continue;
 		for (int32_t k = 0; k < nch; k++) {
 			int32_t d;
 			if (compressed(g->blob, g->blob_len, &at, &d) != 0)
