@@ -135,6 +135,32 @@ if [ -x /usr/bin/time ] && command -v dotnet >/dev/null 2>&1; then
 	fi
 fi
 
+# Mono: bench/mono/Bench.cs keeping ~2.4 M objects, recorded by the log
+# profiler (heapshot: one at its GC.Collect, one at shutdown; a nursery
+# big enough that no collection comes before), kept between runs. The
+# last heapshot opened cold by the bench driver; mprof-report's summary
+# of the same file (a tally of each heapshot's classes, no graph); old
+# and new between the two heapshots (the moves replayed).
+if [ -x /usr/bin/time ] && command -v mono >/dev/null 2>&1 && command -v mcs >/dev/null 2>&1; then
+	mo=$out/mono
+	mkdir -p "$mo"
+	if [ ! -f "$mo/bench.mlpd" ] || [ "$src/bench/mono/Bench.cs" -nt "$mo/bench.mlpd" ]; then
+		echo "== making $mo/bench.mlpd"
+		mcs -out:"$mo/bench.exe" "$src/bench/mono/Bench.cs" >/dev/null
+		rm -f "$mo/bench.mlpd"
+		(cd "$mo" && MONO_GC_PARAMS=nursery-size=256m mono --profile=log:heapshot,output=bench.mlpd \
+			bench.exe >/dev/null)
+	fi
+	echo "== $mo/bench.mlpd ($(du -m "$mo/bench.mlpd" | cut -f1) MB)"
+	"$build/tests/bench_heapwalk" "$mo/bench.mlpd" |
+		grep -E '^(objects|references|phase|cold_open|engine_bytes_per_object|peak_rss_mb|peak_rss_minus_dump_bytes_per_object)' |
+		sed 's/^/mono_/'
+	if command -v mprof-report >/dev/null 2>&1; then
+		timed mprof_report_heapshot mprof-report --reports=heapshot "$mo/bench.mlpd"
+	fi
+	timed mono_new_since_heapshot_1 "$build/heapwalk" -q --baseline "$mo/bench.mlpd:1" -e new "$mo/bench.mlpd"
+fi
+
 # The browser's redraw: heapwalk in a 200x50 tmux terminal on the 1 GB
 # dump (its cache written above), a script of keys that compute nothing
 # new (moving, paging, views and steps already built), each key's time

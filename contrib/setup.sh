@@ -17,6 +17,8 @@ say() { printf '== %s\n' "$*" >&2; }
 install_deps() {
 	pkgs="autoconf automake make gcc pkg-config libncurses-dev libpcre2-dev
 	      liblz4-dev libdeflate-dev zlib1g-dev check tmux openjdk-17-jdk-headless time clang libclang-rt-14-dev"
+	# Mono records the .mlpd heapshots of the tests (its recommends: not needed)
+	lean="mono-runtime mono-mcs libmono-profiler mono-utils"
 	# Node makes the V8 snapshots of the tests; Debian's where none is installed
 	command -v node >/dev/null 2>&1 || pkgs="$pkgs nodejs"
 	missing=
@@ -24,13 +26,21 @@ install_deps() {
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 			missing="$missing $p"
 	done
-	[ -z "$missing" ] && { say "dependencies present"; return 0; }
-	say "installing:$missing"
+	missing_lean=
+	for p in $lean; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+			missing_lean="$missing_lean $p"
+	done
+	[ -z "$missing$missing_lean" ] && { say "dependencies present"; return 0; }
+	say "installing:$missing$missing_lean"
 	sudo=
 	[ "$(id -u)" -ne 0 ] && sudo=sudo
 	$sudo apt-get update -q </dev/null
 	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q $missing </dev/null
+	[ -z "$missing" ] || DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q $missing </dev/null
+	# shellcheck disable=SC2086
+	[ -z "$missing_lean" ] ||
+		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing_lean </dev/null
 }
 
 bootstrap() {

@@ -4,7 +4,8 @@
 #   OUT/hprof  the synthetic dumps of fuzz/mkseeds, the test suite's JDK
 #              dumps (in FUZZ_DUMPS, default BUILDDIR/tests/dumps, those up
 #              to FUZZ_SEED_MAX bytes, default 4 MB), the recorded .NET
-#              files of tests/dotnet (the harness opens any format) and
+#              files of tests/dotnet and tests/mono (the harness opens any
+#              format) and
 #              fuzz/regress/hprof
 #   OUT/cache  the real index cache of the cache fuzzer's dump
 #   OUT/step   every step expression of the tests and the man page
@@ -28,7 +29,7 @@ for d in "$dumps" "$dumps"/*; do
 		cp "$f" "$out/hprof/jdk-$(basename "$d")-$(basename "$f")"
 	done
 done
-cp "$src"/tests/dotnet/workload-1.nettrace "$src"/tests/dotnet/workload.gcdump "$out/hprof/"
+cp "$src"/tests/dotnet/workload-1.nettrace "$src"/tests/dotnet/workload.gcdump "$src"/tests/mono/workload.mlpd "$out/hprof/"
 cp "$src"/rules/*.rules "$out/rules/"
 gz_seeds() {
 	mkdir -p "$out/gz"

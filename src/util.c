@@ -718,6 +718,29 @@ void sort_u32(uint32_t *a, size_t n)
 		}
 }
 
+int cmp_first_u64(const void *x, const void *y)
+{
+	uint64_t a, b;
+
+	memcpy(&a, x, sizeof a);
+	memcpy(&b, y, sizeof b);
+	return a < b ? -1 : a > b;
+}
+
+void sort_u64(uint64_t *a, size_t n)
+{
+	if (n > 32) {
+		hw_qsort(a, n, sizeof *a, cmp_first_u64);
+		return;
+	}
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && a[j - 1] > a[j]; j--) {
+			uint64_t t = a[j];
+			a[j] = a[j - 1];
+			a[j - 1] = t;
+		}
+}
+
 /* Bottom-up merge sort: stable, n log n, one buffer of n elements. */
 void hw_merge_sort(void *base, size_t n, size_t size, hw_cmp_fn cmp, void *ctx)
 {

@@ -117,6 +117,9 @@ void hw_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const 
 /* a[0..n) ascending: an insertion sort for the short runs most are (a
  * node's references), qsort beyond 32. */
 void sort_u32(uint32_t *a, size_t n);
+void sort_u64(uint64_t *a, size_t n);
+/* qsort's comparison of two structs by a uint64_t first member. */
+int cmp_first_u64(const void *x, const void *y);
 /* FNV-1a of s[0..n): for hash tables of names and values. */
 uint64_t hw_fnv(const void *s, size_t n);
 /* The same with a context handed to every comparison (glibc's qsort_r

@@ -31,6 +31,7 @@ Suite *gz_suite(void);
 Suite *nettrace_suite(void);
 Suite *v8_suite(void);
 Suite *formats_suite(void);
+Suite *mono_suite(void);
 
 /* test_jvm.c: make TEST_BUILDDIR/dumps/NAME.hprof (and .histo) of the
  * test workload with the JDK, unless it is newer than the workload. */
@@ -42,6 +43,8 @@ void workload_dump(const char *workload, const char *name, const char *jvmopts, 
 /* Run a shell command: its standard output (caller frees), its wait
  * status in *status. */
 char *run(const char *cmd, int *status);
+/* test_formats.c: is prog on the PATH? */
+int have(const char *prog);
 /* The heapwalk under test ($HEAPWALK). */
 const char *heapwalk(void);
 /* Per-class instances of hprof equal those of the class histogram in

@@ -23,7 +23,7 @@
 #define V8DIR TEST_BUILDDIR "/dumps/v8fmt"
 #define GZDIR TEST_BUILDDIR "/dumps/gz"
 
-static int have(const char *prog)
+int have(const char *prog)
 {
 	char cmd[256];
 	int st;

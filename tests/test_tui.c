@@ -682,7 +682,7 @@ START_TEST(test_baseline_loaded_later)
 	has(s, "retained");
 	free(s);
 	keys(&t, "B");
-	free(wait_for(&t, "baseline (the earlier dump of this JVM):"));
+	free(wait_for(&t, "baseline (the earlier dump of this process):"));
 	type(&t, path);
 	keys(&t, "Enter");
 	s = wait_for(&t, "baseline loaded: inferred (");
@@ -744,7 +744,7 @@ START_TEST(test_baseline_loaded_later)
 	free(s);
 	/* a dump that is not there: said, and the baseline stays */
 	keys(&t, "B");
-	free(wait_for(&t, "baseline (the earlier dump of this JVM):"));
+	free(wait_for(&t, "baseline (the earlier dump of this process):"));
 	type(&t, "/nonexistent.hprof");
 	keys(&t, "Enter");
 	s = wait_for(&t, "/nonexistent.hprof: ");
@@ -757,7 +757,7 @@ START_TEST(test_baseline_loaded_later)
 	keys(&t, "g");
 	free(wait_for(&t, "Step 1: All objects"));
 	keys(&t, "B");
-	free(wait_for(&t, "baseline (the earlier dump of this JVM):"));
+	free(wait_for(&t, "baseline (the earlier dump of this process):"));
 	type(&t, path);
 	keys(&t, "Enter");
 	s = wait_for(&t, "baseline loaded: inferred (");

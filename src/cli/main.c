@@ -36,8 +36,9 @@ static const char usage_text[] =
 "       heapwalk mark PID | snapshot PID FILE\n"
 "\n"
 "DUMP: HPROF (plain, or gzip: jcmd -gz=N, gzip), a V8 heap snapshot (Node,\n"
-"Chrome), a .NET heap-dump trace (nettrace) or dotnet-gcdump's .gcdump, told\n"
-"apart by content; see FORMATS in heapwalk(1)\n"
+"Chrome), a .NET heap-dump trace (nettrace) or dotnet-gcdump's .gcdump, Mono's\n"
+"log-profiler heapshots (.mlpd), told apart by content; see FORMATS in\n"
+"heapwalk(1)\n"
 "\n"
 "commands:\n"
 "  info            the dump: counts, sizes, layout, GC roots by kind, unreachable\n"
@@ -92,7 +93,10 @@ static const char usage_text[] =
 "options:\n"
 "  -e, --expr EXPR      selection steps, see above\n"
 "  -b, --baseline OLD   the earlier dump that new, old and gone refer to (matched\n"
-"                       by content and references unless both are snapshots)\n"
+"                       by content and references unless both are snapshots);\n"
+"                       FILE:N is heapshot N of a Mono .mlpd (exact in one file)\n"
+"      --heapshot N     of a Mono .mlpd, heapshot N (1 = the first; default: the\n"
+"                       last; info lists them)\n"
 "  -f, --format FMT     text (default), json or csv\n"
 "  -s, --sort KEY       classes: shallow (default), retained, instances or name\n"
 "  -r, --reverse        classes: the other way round; merged-dom: GC roots to\n"
@@ -225,6 +229,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		{ "rules", required_argument, 0, 'R' }, { "no-default-rules", no_argument, 0, 'D' },
 		{ "rules-off", required_argument, 0, 'O' }, { "rules-on", required_argument, 0, 'P' },
 		{ "list", no_argument, 0, 'L' }, { "by", required_argument, 0, 'Y' },
+		{ "heapshot", required_argument, 0, 'H' },
 		{ 0, 0, 0, 0 },
 	};
 	int ch;
@@ -271,6 +276,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 			c->rule_groups[c->nrule_groups++] = optarg;
 			break;
 		case 'L': c->insp_list = 1; break;
+		case 'H': c->oo.snapshot = (unsigned)num_arg("--heapshot", optarg, 1); break;
 		case 'Y':
 			if (strcmp(optarg, "class") != 0 && strcmp(optarg, "field") != 0)
 				usage_error("--by takes class or field, not '%s'", optarg);
@@ -658,12 +664,17 @@ static void catch_bus(void)
 	sigaction(SIGBUS, &sa, NULL);
 }
 
-static int open_dump(struct heap *h, const char *path, struct cli *c, struct progress *p)
+/* The baseline is the last heapshot of its file unless it says FILE:N;
+ * --heapshot is the dump's. */
+static int open_dump(struct heap *h, const char *path, struct cli *c, struct progress *p, int baseline)
 {
+	struct open_opts oo = c->oo;
 	struct sbuf err;
 
+	if (baseline)
+		oo.snapshot = 0;
 	sbuf_init(&err);
-	if (heap_open(h, path, &c->oo, p, &err) < 0) {
+	if (heap_open(h, path, &oo, p, &err) < 0) {
 		fprintf(stderr, "heapwalk: %s\n", err.buf);
 		sbuf_free(&err);
 		return -1;
@@ -742,13 +753,13 @@ int main(int argc, char **argv)
 	c.vo.progress = &p;
 	catch_bus();
 	if (c.baseline != NULL) {
-		if (open_dump(&old, c.baseline, &c, &p) < 0) {
+		if (open_dump(&old, c.baseline, &c, &p, 1) < 0) {
 			rc = EXIT_INPUT;
 			goto done;
 		}
 		have_old = 1;
 	}
-	if (open_dump(&h, c.dump, &c, &p) < 0) {
+	if (open_dump(&h, c.dump, &c, &p, 0) < 0) {
 		rc = EXIT_INPUT;
 		goto done;
 	}

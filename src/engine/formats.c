@@ -3,6 +3,7 @@
 
 #include "format/clr.h"
 #include "format/hprof.h"
+#include "format/mlpd.h"
 #include "format/v8.h"
 #include "graph/reader.h"
 
@@ -11,6 +12,7 @@ static const struct format_ops *const formats[] = {
 	&v8_format,
 	&clr_format,
 	&gcdump_format,
+	&mlpd_format,
 };
 
 const struct format_ops *format_find(const uint8_t *head, size_t n)

@@ -274,6 +274,26 @@ done:
 	return rc;
 }
 
+/* "FILE:N" where no file has that name but FILE is one: FILE (to free),
+ * and N in *snap; else NULL. */
+static char *snapshot_path(const char *path, uint32_t *snap)
+{
+	const char *colon = strrchr(path, ':');
+	struct stat st;
+	char *end;
+
+	if (colon == NULL || colon == path || colon[1] < '1' || colon[1] > '9' || stat(path, &st) == 0)
+		return NULL;
+	unsigned long n = strtoul(colon + 1, &end, 10);
+	char *file = xstrndup(path, (size_t)(colon - path));
+	if (*end != '\0' || n > UINT32_MAX || stat(file, &st) != 0) {
+		free(file);
+		return NULL;
+	}
+	*snap = (uint32_t)n;
+	return file;
+}
+
 int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 	      struct progress *p, struct sbuf *err)
 {
@@ -284,7 +304,12 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 	h->warn.quiet = !o->verbose; /* collected; one line for them all at the end */
 	h->notes.quiet = o->quiet;   /* said as they come */
 	h->rules = o->rules;
-	if (heap_map_file(h, path, err) < 0) {
+	char *file = snapshot_path(path, &h->want_snap);
+	if (o->snapshot != 0) /* asked for by name: before the path's */
+		h->want_snap = o->snapshot;
+	int mapped = heap_map_file(h, file != NULL ? file : path, err);
+	free(file);
+	if (mapped < 0) {
 		heap_free(h);
 		return -1;
 	}
@@ -296,13 +321,21 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 	if (h->fmt == NULL) {
 		char *ep = esc_str(path);
 		sbuf_printf(err, "%s: offset 0: not a heap dump heapwalk reads: HPROF or a V8 snapshot (plain or gzip), "
-			    "a .NET nettrace or .gcdump (%s)", ep,
+			    "a .NET nettrace or .gcdump, a Mono .mlpd (%s)", ep,
 			    h->size == 0 ? "empty" : "unknown first bytes");
 		free(ep);
 		heap_free(h);
 		return -1;
 	}
 	if (h->fmt->header(h, err) < 0) {
+		heap_free(h);
+		return -1;
+	}
+	if (h->want_snap != 0 && !h->fmt->snapshots) {
+		char *ep = esc_str(h->path);
+		sbuf_printf(err, "%s: a %s file holds one heap: heapshot %u is for files of several (Mono's .mlpd)",
+			    ep, h->fmt->name, h->want_snap);
+		free(ep);
 		heap_free(h);
 		return -1;
 	}

@@ -16,6 +16,9 @@ struct open_opts {
 	int quiet;      /* no progress, warnings only collected */
 	int verbose;    /* every warning on stderr, not one line for them all */
 	int verify_cache; /* hash the whole dump before trusting its cache */
+	/* of a file of several heaps (Mono's heapshots), which one (1-based;
+	 * 0: the last); a path "FILE:N" that names no file asks for N too */
+	unsigned snapshot;
 	/* reference-classifier rules to apply (graph/ownership.h), borrowed;
 	 * NULL: the built-in default (Reference.referent weak, nothing else) */
 	struct ruleset *rules;

@@ -174,17 +174,6 @@ static int clr_event(void *arg, const struct nt_event *e)
 	return 0;
 }
 
-/* Nodes by address, types by id, ranges by start, dependent handles by
- * key: each struct's first member. */
-static int cmp_first_u64(const void *x, const void *y)
-{
-	uint64_t a, b;
-
-	memcpy(&a, x, sizeof a);
-	memcpy(&b, y, sizeof b);
-	return a < b ? -1 : a > b;
-}
-
 /* The nodes by address. The runtime walks its heap region by region,
  * each by address: a few ascending runs, merged in one pass (up to 64
  * of them); anything else is sorted. */
@@ -236,7 +225,6 @@ void clr_build(struct clr_parts *p)
 	struct heap *h = p->h;
 	struct idindex ix;
 	size_t n = p->nnodes, e = 0;
-	uint32_t cls_cap = 0;
 	uint64_t *first = xmalloc((n + 1) * sizeof *first);
 
 	/* each node's first edge, in the order sent, before the sort */
@@ -264,7 +252,8 @@ void clr_build(struct clr_parts *p)
 	/* classes: one per type name (a type id BulkType did not name is
 	 * "Type(0xID)") */
 	uint64_t prev_type = UINT64_MAX;
-	uint32_t prev_cls = HW_NONE, *cls_of_name = NULL, ncls_of = 0;
+	uint32_t prev_cls = HW_NONE;
+	struct class_names cn = { 0 };
 	for (size_t i = 0; i < n; i++) {
 		const struct clr_node *c = &p->nodes[i];
 		node_t v = (node_t)i + 1;
@@ -276,19 +265,7 @@ void clr_build(struct clr_parts *p)
 						? p->types[lo].name
 						: (snprintf(tmp, sizeof tmp, "Type(0x%llx)", (unsigned long long)c->type),
 						   names_intern(&p->nt, tmp, strlen(tmp)));
-			if (name >= ncls_of) {
-				uint32_t m = h->names_len + 1;
-				cls_of_name = xreallocarray(cls_of_name, m, sizeof *cls_of_name);
-				memset(cls_of_name + ncls_of, 0xff, (size_t)(m - ncls_of) * sizeof *cls_of_name);
-				ncls_of = m;
-			}
-			if (cls_of_name[name] == HW_NONE) {
-				VEC_GROW(h->cls, h->ncls, cls_cap);
-				cls_of_name[name] = h->ncls++;
-				h->cls[cls_of_name[name]] = (struct hclass){ .id = c->type, .node = HW_NONE, .name = name,
-									     .super = HW_NONE, .referent_off = HW_NONE };
-			}
-			prev_cls = cls_of_name[name];
+			prev_cls = class_by_name(h, &cn, name, c->type);
 			prev_type = c->type;
 		}
 		h->node_class[v] = prev_cls;
@@ -338,7 +315,7 @@ void clr_build(struct clr_parts *p)
 	}
 	h->out_start[h->n] = at;
 	h->nedges = at;
-	free(cls_of_name);
+	class_names_free(&cn);
 	h->dangling_refs = dangling;
 	free(first);
 	h->weak_src = xmalloc(sizeof *h->weak_src);

@@ -11,6 +11,7 @@
 typedef uint64_t bits_t;
 static inline int bit_get(const bits_t *b, node_t i) { return (int)(b[i >> 6] >> (i & 63) & 1); }
 static inline void bit_set(bits_t *b, node_t i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }
+static inline void bit_clear(bits_t *b, node_t i) { b[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
 static inline void bit_clr(bits_t *b, node_t i) { b[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
 static inline size_t bits_words(node_t n) { return ((size_t)n + 63) / 64; }
 

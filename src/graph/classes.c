@@ -97,6 +97,29 @@ void names_free(struct nametab *t)
 	t->hash = NULL;
 }
 
+uint32_t class_by_name(struct heap *h, struct class_names *cn, uint32_t name, uint64_t id)
+{
+	if (name >= cn->n) {
+		uint32_t m = h->names_len + 1;
+		cn->of = xreallocarray(cn->of, m, sizeof *cn->of);
+		memset(cn->of + cn->n, 0xff, (size_t)(m - cn->n) * sizeof *cn->of);
+		cn->n = m;
+	}
+	if (cn->of[name] == HW_NONE) {
+		VEC_GROW(h->cls, h->ncls, cn->cls_cap);
+		cn->of[name] = h->ncls++;
+		h->cls[cn->of[name]] = (struct hclass){ .id = id, .node = HW_NONE, .name = name, .super = HW_NONE,
+							.referent_off = HW_NONE };
+	}
+	return cn->of[name];
+}
+
+void class_names_free(struct class_names *cn)
+{
+	free(cn->of);
+	memset(cn, 0, sizeof *cn);
+}
+
 char *class_internal_name(const char *name)
 {
 	static const struct { const char *java; char code; } prim[] = {

@@ -67,6 +67,13 @@ struct root {
 	uint32_t frame;         /* frame number or stack depth; HW_NONE if none */
 };
 
+/* One heap of a file of several (struct heap's snaps). */
+struct hsnap {
+	uint64_t time_ms;         /* when it was taken, ms since the epoch */
+	uint64_t objects, bytes;
+	int complete;             /* the file holds all of it */
+};
+
 /* What a node is: derived from the record's sub-tag, kept per class. */
 enum node_kind { NK_ROOT, NK_INSTANCE, NK_OBJARRAY, NK_PRIMARRAY, NK_CLASS };
 
@@ -172,6 +179,13 @@ struct heap {
 
 	struct jvm_layout layout;
 	struct agent_info agent;
+
+	/* A file of several heaps of one process in time (Mono's heapshots):
+	 * each one's time and totals, which of them this heap is (1-based)
+	 * and which heap_open was asked for (want_snap, 0: the last); nsnaps
+	 * 0: the file holds one heap. */
+	struct hsnap *snaps;
+	uint32_t nsnaps, snap, want_snap;
 
 	/* nodes */
 	node_t n;                 /* nodes incl. the virtual root */

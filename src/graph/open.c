@@ -125,6 +125,7 @@ void heap_free(struct heap *h)
 	if (h->fd >= 0)
 		close(h->fd);
 	free(h->path);
+	free(h->snaps);
 	free(h->node_id);
 	free(h->node_off);
 	free(h->node_class);

@@ -130,6 +130,17 @@ struct format_ops {
 	void (*root_detail)(const struct heap *h, const struct root *r, struct sbuf *out);
 	/* Free what the reader keeps in h->fmt_data. */
 	void (*free_data)(struct heap *h);
+	/* A file of this format can hold several heaps of one process in
+	 * time (h->snaps): heap_open reads the one h->want_snap asks for. */
+	int snapshots;
+	/* Which objects of h were already in old, an earlier heap of the
+	 * same file, as the file tells (Mono: the GC's moves replayed):
+	 * same[v] is old's node for h's node v, HW_NONE for a new object
+	 * (same has h->n entries). 0 with what the answer rests on in how,
+	 * or -1 with why not in why (the caller infers instead). NULL: the
+	 * format cannot tell. */
+	int (*identity)(const struct heap *h, const struct heap *old, node_t *same, struct sbuf *how,
+			struct sbuf *why);
 };
 
 /* Is the heap from a reader of that runtime ("jvm")? */

@@ -71,6 +71,39 @@ int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 			    (unsigned long long)old->agent.session, (unsigned long long)h->agent.session);
 		return -1;
 	}
+	/* a file of several heaps may tell which objects are the same */
+	char *why_not = NULL;
+	if (h->fmt != NULL && h->fmt == old->fmt && h->fmt->identity != NULL) {
+		struct sbuf how, why;
+		sbuf_init(&how);
+		sbuf_init(&why);
+		heap_need(h, HP_NODES, p);
+		heap_need(old, HP_NODES, p);
+		node_t *same = xmalloc(((size_t)h->n + 1) * sizeof *same);
+		if (h->fmt->identity(h, old, same, &how, &why) == 0) {
+			b->mode = BL_FILE;
+			b->old = old;
+			b->how = sbuf_detach(&how);
+			objset_empty(h, &b->fresh);
+			objset_empty(old, &b->gone);
+			for (node_t v = 1; v < old->n; v++)
+				bit_set(b->gone.bits, v);
+			for (node_t v = 1; v < h->n; v++)
+				if (same[v] == HW_NONE || same[v] == 0 || same[v] >= old->n)
+					bit_set(b->fresh.bits, v);
+				else
+					bit_clear(b->gone.bits, same[v]);
+			free(same);
+			sbuf_free(&why);
+			objset_recount(h, &b->fresh);
+			objset_recount(old, &b->gone);
+			count_old(h, b);
+			return 0;
+		}
+		free(same);
+		sbuf_free(&how);
+		why_not = sbuf_detach(&why);
+	}
 	/* V8 keeps an object's id for the life of the process (odd ids; the
 	 * embedder's even ones are addresses): identity by id, as the agent's */
 	int v8 = heap_runtime_is(h, "v8") && heap_runtime_is(old, "v8");
@@ -84,9 +117,11 @@ int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 		b->gone = r.gone;
 		b->pairs = r.pairs;
 		b->confidence = r.confidence;
+		b->how = why_not;
 		count_old(h, b);
 		return 0;
 	}
+	free(why_not);
 	heap_need(h, HP_NODES, p);
 	heap_need(old, HP_NODES, p);
 	b->mode = BL_IDS;
@@ -124,6 +159,7 @@ void baseline_free(struct baseline *b)
 {
 	objset_free(&b->fresh);
 	objset_free(&b->gone);
+	free(b->how);
 	memset(b, 0, sizeof *b);
 }
 
@@ -158,10 +194,14 @@ void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf
 	} else if (b->mode == BL_IDS) {
 		when(b->old->agent.dump_ms, t, sizeof t);
 		sbuf_printf(out, "exact: stable ids, against %s (dumped at %s)", b->old->path, t);
+	} else if (b->mode == BL_FILE) {
+		sbuf_adds(out, b->how);
 	} else if (b->mode == BL_MATCHED) {
 		sbuf_printf(out, "inferred: %llu objects of %s paired by content and references; "
 			    "confidence of new %.1f%%", (unsigned long long)b->pairs, b->old->path,
 			    b->confidence * 100.0);
+		if (b->how != NULL)
+			sbuf_printf(out, " (not exact: %s)", b->how);
 	}
 }
 

@@ -9,9 +9,12 @@
  *            watermark are the objects that existed at the mark. Exact.
  *   BL_IDS   two agent dumps of one JVM (the same session): an object
  *            is old when its tag is in both. Exact.
- *   BL_MATCHED  any other two dumps of one JVM: objects are paired by
- *            content and references (query/match.h). Inferred, with a
- *            confidence; every answer says so.
+ *   BL_FILE  two heaps of one file that tells which objects are the
+ *            same (Mono's heapshots: the GC's moves replayed, the
+ *            reader's identity()). Exact.
+ *   BL_MATCHED  any other two dumps of one process: objects are paired
+ *            by content and references (query/match.h). Inferred, with
+ *            a confidence; every answer says so.
  *
  * Class deltas (diff_classes) need no identity. */
 #ifndef HW_BASELINE_H
@@ -21,7 +24,7 @@
 #include "progress.h"
 #include "query/objset.h"
 
-enum bl_mode { BL_NONE, BL_MARK, BL_IDS, BL_MATCHED };
+enum bl_mode { BL_NONE, BL_MARK, BL_IDS, BL_FILE, BL_MATCHED };
 
 struct baseline {
 	enum bl_mode mode;
@@ -31,6 +34,8 @@ struct baseline {
 	uint64_t nold, old_bytes; /* current objects that existed before */
 	uint64_t pairs;           /* BL_MATCHED: objects paired */
 	double confidence;        /* BL_MATCHED: mean confidence of "new", 0..1 */
+	char *how;                /* BL_FILE: what the answer rests on; BL_MATCHED:
+				   * why the file could not tell, or NULL */
 };
 
 /* The mark inside an agent dump; -1 with err set if h has none. */
@@ -45,7 +50,7 @@ void baseline_free(struct baseline *b);
 /* Does the baseline have a dump of its own (gone objects)? */
 static inline int baseline_has_old(const struct baseline *b)
 {
-	return b->mode == BL_IDS || b->mode == BL_MATCHED;
+	return b->mode == BL_IDS || b->mode == BL_FILE || b->mode == BL_MATCHED;
 }
 /* One line for headers: "new 1234 (56 kB), old ..., gone ...", after
  * "inferred (97%): " for a matched baseline. Appends. */

@@ -163,6 +163,45 @@ static void meta_list(struct table *t, const char *key, const char *const *v, si
 	sbuf_free(&sb);
 }
 
+/* The heaps of a file of several (Mono's heapshots): which one this
+ * is, then each one's time and totals (JSON a list, text a line each). */
+static void meta_snaps(struct table *t, const struct heap *h, enum fmt f)
+{
+	if (f == FMT_TEXT) {
+		meta_text(t, "heapshot", xasprintf("%u of %u (* below)", h->snap, h->nsnaps));
+	} else {
+		meta_num(t, "heapshot", h->snap);
+		meta_num(t, "heapshots", h->nsnaps);
+	}
+	if (f == FMT_JSON)
+		sbuf_adds(&t->json, "\"heapshot_list\":[");
+	for (uint32_t i = 0; i < h->nsnaps; i++) {
+		const struct hsnap *s = &h->snaps[i];
+		time_t secs = (time_t)(s->time_ms / 1000);
+		struct tm tm;
+		char when[64] = "?";
+		if (gmtime_r(&secs, &tm) != NULL)
+			strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+		if (f == FMT_JSON) {
+			sbuf_printf(&t->json, "%s{\"heapshot\":%u,\"time_ms\":%llu,\"objects\":%llu,\"bytes\":%llu,"
+				    "\"complete\":%s}", i ? "," : "", i + 1, (unsigned long long)s->time_ms,
+				    (unsigned long long)s->objects, (unsigned long long)s->bytes,
+				    s->complete ? "true" : "false");
+		} else if (f == FMT_TEXT) {
+			char hb[32];
+			fmt_bytes(hb, sizeof hb, s->bytes);
+			meta_text(t, "heapshots", xasprintf("%2u%s %s.%03u UTC  %llu objects, %llu bytes (%s)%s", i + 1,
+							   i + 1 == h->snap ? "*" : " ", when,
+							   (unsigned)(s->time_ms % 1000),
+							   (unsigned long long)s->objects,
+							   (unsigned long long)s->bytes, hb,
+							   s->complete ? "" : ", cut short"));
+		}
+	}
+	if (f == FMT_JSON)
+		sbuf_adds(&t->json, "],");
+}
+
 /* What old/new rests on, and the counts: new, old (with_old), gone
  * (when there is a baseline dump). */
 static void meta_baseline(struct table *t, const struct heap *h, const char *key, int with_old)
@@ -455,6 +494,8 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 		else if (gmtime_r(&secs, &tm) && strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm))
 			meta_strs(&t, "dumped_at", when);
 	}
+	if (h->nsnaps > 0) /* one heap of several: which, and the others */
+		meta_snaps(&t, h, f);
 	meta_num(&t, "objects", h->n - 1);
 	meta_bytes(&t, "heap_bytes", h->total_shallow);
 	meta_num(&t, "classes", h->ncls);

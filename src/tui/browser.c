@@ -101,6 +101,30 @@ static void rq_use_step(struct tui *t, struct tview *v, int c)
 static void rq_use_gone(struct tui *t, struct tview *v, int c) { (void)v; (void)c; use_gone(t); }
 static void rq_baseline(struct tui *t, struct tview *v, int c) { (void)v; (void)c; baseline_prompt(t); }
 
+/* Another heapshot of the file: the browser starts again on it. */
+static void rq_heapshot(struct tui *t, struct tview *v, int c)
+{
+	const struct heap *h = t->main;
+	char q[64];
+
+	(void)v;
+	(void)c;
+	if (h->nsnaps == 0) {
+		tui_message(t, 1, "this dump holds one heap: heapshots are Mono's (.mlpd)");
+		return;
+	}
+	snprintf(q, sizeof q, "heapshot (1 to %u, now %u): ", h->nsnaps, h->snap);
+	char *a = tui_prompt(t, q, NULL, NULL), *end;
+	unsigned long n = a != NULL ? strtoul(a, &end, 10) : 0;
+	if (a != NULL && *a != '\0' && (*end != '\0' || n < 1 || n > h->nsnaps))
+		tui_message(t, 1, "no heapshot '%s': 1 to %u", a, h->nsnaps);
+	else if (a != NULL && *a != '\0' && n != h->snap) {
+		t->reopen = (unsigned)n;
+		t->quit = 1;
+	}
+	free(a);
+}
+
 static void rq_back(struct tui *t, struct tview *v, int c)
 {
 	(void)v;
@@ -217,7 +241,7 @@ static const frame_fn frame_keys[REQ_COUNT] = {
 	[REQ_MARK] = rq_mark, [REQ_USE] = rq_use, [REQ_USE_REACHED] = rq_use_reached,
 	[REQ_USE_MENU] = rq_use_menu, [REQ_USE_RETAINED] = rq_use_step, [REQ_USE_REFERRERS] = rq_use_step,
 	[REQ_USE_REFERENTS] = rq_use_step, [REQ_USE_DOMINATED] = rq_use_step, [REQ_USE_NEW] = rq_use_step,
-	[REQ_USE_OLD] = rq_use_step, [REQ_USE_GONE] = rq_use_gone, [REQ_BASELINE] = rq_baseline,
+	[REQ_USE_OLD] = rq_use_step, [REQ_USE_GONE] = rq_use_gone, [REQ_BASELINE] = rq_baseline, [REQ_HEAPSHOT] = rq_heapshot,
 	[REQ_BACK] = rq_back, [REQ_FORWARD] = rq_forward, [REQ_FIRST_STEP] = rq_first_step,
 	[REQ_STEP_LIST] = rq_step_list, [REQ_JUMP] = rq_jump, [REQ_EXPR] = rq_expr,
 	[REQ_RETAINED] = rq_retained, [REQ_SEARCH] = rq_search, [REQ_SEARCH_NEXT] = rq_search_next,
@@ -397,7 +421,10 @@ static void screen_init(void)
 	sigaction(SIGBUS, &sa, NULL);
 	sigaction(SIGFPE, &sa, NULL);
 	signal(SIGABRT, on_abort);
-	initscr();
+	if (stdscr == NULL)
+		initscr();
+	else /* again (another heapshot): the screen as it was */
+		refresh();
 	hw_set_cleanup(restore_terminal);
 	hw_set_oom(on_oom);
 	raw();
@@ -423,8 +450,10 @@ int tui_main(const char *dump, const char *baseline, const struct open_opts *oo)
 	sbuf_init(&err);
 	progress_init(&t.prog, oo->quiet);
 	if (baseline != NULL) {
+		struct open_opts boo = *oo;
+		boo.snapshot = 0; /* the last heapshot, unless the path says FILE:N */
 		t.old = xmalloc(sizeof *t.old);
-		if (heap_open(t.old, baseline, oo, &t.prog, &err) < 0) {
+		if (heap_open(t.old, baseline, &boo, &t.prog, &err) < 0) {
 			fprintf(stderr, "heapwalk: %s\n", err.buf);
 			sbuf_free(&err);
 			free(t.old);
@@ -508,7 +537,15 @@ int tui_main(const char *dump, const char *baseline, const struct open_opts *oo)
 	free(t.msg);
 	free(t.search);
 	pcre2_code_free(t.search_re);
+	char *bl_path = t.reopen && t.baseline != NULL ? xstrdup(t.baseline) : NULL;
 	baseline_drop(&t);
 	heap_free(&h);
+	if (t.reopen != 0 && !tui_signal) { /* another heapshot of the dump, from its first step */
+		struct open_opts again = *oo;
+		again.snapshot = t.reopen;
+		int rc = tui_main(dump, bl_path, &again);
+		free(bl_path);
+		return rc;
+	}
 	return tui_signal ? 128 + tui_signal : 0;
 }

@@ -196,6 +196,8 @@ static void draw_title(struct tui *t)
 	fmt_bytes(a, sizeof a, t->h->total_shallow);
 	if (main) {
 		esc_append(&d, (const uint8_t *)t->dump, strlen(t->dump), 0);
+		if (t->main->nsnaps > 0) /* one of the file's heapshots: H opens another */
+			sbuf_printf(&d, " [heapshot %u of %u]", t->main->snap, t->main->nsnaps);
 		if (t->bl != NULL)
 			baseline_summary(t->bl, &bl);
 	} else { /* a step of gone objects, or from them */

@@ -56,6 +56,7 @@ const struct binding bindings[] = {
 	{ '<', REQ_USE_OLD, "<" },
 	{ '~', REQ_USE_GONE, "~" },
 	{ 'B', REQ_BASELINE, "B" },
+	{ 'H', REQ_HEAPSHOT, "H" },
 	{ 'd', REQ_DELTA, "d" },
 	{ 'f', REQ_FILTER, "f" },
 	{ 's', REQ_SORT, "s" },

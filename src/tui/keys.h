@@ -35,7 +35,8 @@
 	REQ(USE_NEW,     "Steps",   "Use the set's objects created since the baseline or mark") \
 	REQ(USE_OLD,     "Steps",   "Use the set's objects that existed at the baseline or mark") \
 	REQ(USE_GONE,    "Steps",   "Use the baseline's objects that are gone: a step on its side") \
-	REQ(BASELINE,    "Steps",   "Load a baseline: the earlier dump to compare with") \
+	REQ(BASELINE,    "Steps",   "Load a baseline: the earlier dump to compare with (a Mono .mlpd: FILE:N, or :N for heapshot N of this file)") \
+	REQ(HEAPSHOT,    "Steps",   "Mono .mlpd: open another heapshot of the file (the steps start anew)") \
 	REQ(BACK,        "Steps",   "Back to the previous step") \
 	REQ(FORWARD,     "Steps",   "Forward to the next step") \
 	REQ(FIRST_STEP,  "Steps",   "Go to the first step") \

@@ -286,6 +286,7 @@ static int baseline_load(struct tui *t, const char *path, struct sbuf *err)
 	int rc;
 
 	oo.quiet = 1; /* the screen owns the terminal: warnings are collected */
+	oo.snapshot = 0; /* the last heapshot, unless the path says FILE:N */
 	tui_work_begin(t, "opening the baseline");
 	rc = heap_open(old, path, &oo, &t->prog, err);
 	if (rc == 0) {
@@ -317,12 +318,18 @@ static int baseline_load(struct tui *t, const char *path, struct sbuf *err)
 /* B: ask for a baseline dump. */
 void baseline_prompt(struct tui *t)
 {
-	char *q = tui_prompt(t, "baseline (the earlier dump of this JVM): ", NULL, NULL);
+	char *q = tui_prompt(t, t->main->nsnaps > 0 ? "baseline (an earlier dump; :N heapshot N of this file): "
+						   : "baseline (the earlier dump of this process): ", NULL, NULL);
 	struct sbuf err;
 
 	if (q == NULL || *q == '\0') {
 		free(q);
 		return;
+	}
+	if (q[0] == ':' && t->main->nsnaps > 0) { /* a heapshot of this very file */
+		char *full = xasprintf("%s%s", t->main->path, q);
+		free(q);
+		q = full;
 	}
 	sbuf_init(&err);
 	if (baseline_load(t, q, &err) < 0) {

@@ -179,6 +179,7 @@ struct tui {
 	char *search;
 	int rows, cols;
 	int quit;
+	unsigned reopen;      /* quit, then open heapshot reopen of the dump */
 	int color;
 	FILE *keylog;       /* HEAPWALK_KEYLOG: key, milliseconds to redraw */
 };

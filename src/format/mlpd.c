@@ -1,0 +1,1384 @@
+/* mlpd.c — Mono's log-profiler files (.mlpd, `mono --profile=log:heapshot`)
+ * into the heap model: every heapshot in the file is listed, one of them
+ * (the last by default) is read.
+ *
+ * The file is a header, then buffers of one thread's events each (a
+ * 48-byte header: length, time, pointer and object bases, thread). An
+ * event is a byte (type in the low 4 bits, subtype in the high 4), a
+ * ULEB128 time delta, then its fields; there is no length, so every
+ * event of the file's data format (13 to 17) is decoded to find the
+ * next, and one that is not understood ends its buffer (a warning).
+ *
+ * A heapshot is HEAP_START .. HEAP_END on the collecting thread, with
+ * one HEAP_OBJECT per object (address, vtable or class, size, the
+ * generation since format 16, and its references as (offset, object)
+ * pairs; an object of more than 128 references continues in records of
+ * size 0) and HEAP_ROOT records (the root's slot address and object;
+ * the slot's kind is that of the registered root range it lies in).
+ * Names come from the metadata events: a heap object's vtable names its
+ * class (format 15 on; before, the class itself), and the class its
+ * name; such events can come later in the file than the heap events
+ * that use them, so names are resolved after reading everything.
+ *
+ * What an object was at an earlier heapshot (identity below) is told by
+ * replaying the GC's MOVE events between the two. */
+#include "format/mlpd.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/analysis.h"
+#include "graph/classes.h"
+#include "graph/idindex.h"
+#include "graph/reader.h"
+
+#define HEADER_ID 0x4D505A01u
+#define BUF_ID 0x4D504C01u
+#define BUF_HEAD 48
+enum { T_ALLOC, T_GC, T_METADATA, T_METHOD, T_EXCEPTION, T_MONITOR, T_HEAP, T_SAMPLE, T_RUNTIME,
+       T_COVERAGE, T_META };
+/* metadata kinds */
+enum { MD_CLASS = 1, MD_IMAGE, MD_ASSEMBLY, MD_DOMAIN, MD_THREAD, MD_CONTEXT, MD_VTABLE };
+/* sgen's root sources (MonoGCRootSource) as kinds, then the slots no
+ * registered range holds */
+enum { RK_MONO = 0x400, RK_MONO_NSOURCES = 17, RK_MONO_UNREGISTERED = RK_MONO + 0x40 };
+/* MonoArray's header: vtable, sync, bounds, length */
+#define ARRAY_HEADER_WORDS 4
+
+static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+
+/* ---- decoding ---- */
+
+/* A cursor over one buffer's events; bad once anything overran. */
+struct cur {
+	const uint8_t *p, *end;
+	int bad;
+};
+
+static uint64_t uleb_slow(struct cur *c)
+{
+	uint64_t v = 0;
+
+	for (unsigned shift = 0; c->p < c->end; shift += 7) {
+		uint8_t b = *c->p++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return v;
+		if (shift > 63) /* longer than any 64-bit value */
+			break;
+	}
+	c->bad = 1;
+	return 0;
+}
+
+static inline uint64_t uleb(struct cur *c)
+{
+	if (c->p < c->end && *c->p < 0x80) /* most are one byte */
+		return *c->p++;
+	return uleb_slow(c);
+}
+
+static int64_t sleb_slow(struct cur *c)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (c->p < c->end) {
+		uint8_t b = *c->p++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80)) {
+			if (shift < 64 && (b & 0x40))
+				v |= ~(uint64_t)0 << shift;
+			return (int64_t)v;
+		}
+		if (shift > 70)
+			break;
+	}
+	c->bad = 1;
+	return 0;
+}
+
+static inline int64_t sleb(struct cur *c)
+{
+	if (c->p < c->end && *c->p < 0x80) { /* one byte: bit 6 is the sign */
+		uint8_t b = *c->p++;
+		return b & 0x40 ? (int64_t)b - 0x80 : (int64_t)b;
+	}
+	return sleb_slow(c);
+}
+
+static unsigned byte1(struct cur *c)
+{
+	if (c->p < c->end)
+		return *c->p++;
+	c->bad = 1;
+	return 0;
+}
+
+/* A NUL-terminated string inside the buffer, NULL (and bad) if none. */
+static const char *str(struct cur *c, size_t *len)
+{
+	const uint8_t *z = c->p < c->end ? memchr(c->p, 0, (size_t)(c->end - c->p)) : NULL;
+
+	if (z == NULL) {
+		c->bad = 1;
+		c->p = c->end;
+		return NULL;
+	}
+	const char *s = (const char *)c->p;
+	if (len != NULL)
+		*len = (size_t)(z - c->p);
+	c->p = z + 1;
+	return s;
+}
+
+static void backtrace(struct cur *c)
+{
+	for (uint64_t n = uleb(c); n > 0 && !c->bad; n--)
+		sleb(c);
+}
+
+/* ---- what reading gathers ---- */
+
+struct mobj { uint64_t addr, vtable, ref0; uint32_t size, nrefs; uint8_t gen; };
+struct mextra { uint64_t src, target; uint32_t off; }; /* a continuation not next to its object */
+struct mroot { uint64_t slot, obj; uint16_t kind; }; /* kind: format 13's, else 0 (by range) */
+struct mptr { uint64_t ptr, val; };                     /* class -> name, vtable -> class */
+struct mreg { uint64_t start, size, t_reg, t_unreg; uint32_t desc; uint8_t source; };
+struct mthread { uint64_t tid; int64_t shot; };
+/* a heapshot: its times, totals, and where its thread's buffers are */
+struct mshot { uint64_t t_start, t_end, objects, bytes, refs, tid, buf_first, buf_last; int complete; };
+
+/* One heapshot's objects, references and roots. */
+struct capture {
+	int64_t shot; /* -1: none */
+	struct mobj *o;
+	size_t no, co;
+	uint64_t *tgt;
+	uint32_t *off;
+	size_t nr, cr;
+	struct mextra *x;
+	size_t nx, cx;
+	struct mroot *r;
+	size_t nrt, crt;
+};
+
+/* What identity() gathers between two heapshots j < k (0-based). */
+struct mmove { uint64_t t, from, to; };
+struct replay {
+	size_t j, k;
+	uint64_t t_from, t_to;   /* heapshot j's end, heapshot k's end */
+	struct mmove *mv;        /* moves, and (from 0) the ends of the heapshots between */
+	size_t nmv, cmv;
+	uint64_t *gc_t;          /* collections started in the window */
+	size_t ngc, cgc;
+	uint64_t majors;
+	uint64_t *mid;           /* the objects of the heapshots between, by heapshot */
+	size_t nmid, cmid;
+	uint64_t moves_in_file;
+};
+
+struct mrd {
+	struct heap *h;
+	struct replay *rp;       /* identity(): no capture, the moves instead */
+	int pass2;               /* reading the buffers of one heapshot again, to keep it */
+	int64_t target;          /* that heapshot */
+	uint64_t buf_off;        /* the buffer being read */
+	struct nametab nt;
+	unsigned ver, ptrsize;
+	uint64_t first_time;  /* the first buffer's time base: the program's start */
+	struct mptr *cls, *vt;
+	size_t ncls, ccls, nvt, cvt;
+	struct mreg *reg;
+	size_t nreg, creg;
+	struct mthread *thr;
+	size_t nthr, cthr;
+	struct mshot *shots;
+	size_t nshots, cshots;
+	struct capture cur, done;
+	uint64_t moves, bad_bufs;
+	uint64_t bad_at;      /* the first event not understood: its file offset + 1 */
+	unsigned bad_byte;
+};
+
+static void capture_free(struct capture *c)
+{
+	free(c->o);
+	free(c->tgt);
+	free(c->off);
+	free(c->x);
+	free(c->r);
+	memset(c, 0, sizeof *c);
+	c->shot = -1;
+}
+
+static void mrd_free(struct mrd *r)
+{
+	capture_free(&r->cur);
+	capture_free(&r->done);
+	free(r->cls);
+	free(r->vt);
+	free(r->reg);
+	free(r->thr);
+	free(r->shots);
+	names_free(&r->nt);
+}
+
+static struct mthread *thread_of(struct mrd *r, uint64_t tid)
+{
+	for (size_t i = 0; i < r->nthr; i++)
+		if (r->thr[i].tid == tid)
+			return &r->thr[i];
+	VEC_GROW(r->thr, r->nthr, r->cthr);
+	r->thr[r->nthr] = (struct mthread){ tid, -1 };
+	return &r->thr[r->nthr++];
+}
+
+/* Does reading keep heapshot s (0-based)? */
+static int wanted(const struct mrd *r, size_t s)
+{
+	return r->pass2 && (int64_t)s == r->target;
+}
+
+static void heap_object(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_t ptr_base, struct mthread *t)
+{
+	uint64_t addr = (obj_base + (uint64_t)sleb(c)) << 3;
+	uint64_t vt = ptr_base + (uint64_t)sleb(c);
+	uint64_t size = uleb(c);
+	uint8_t gen = r->ver >= 16 ? (uint8_t)byte1(c) : 0;
+	uint64_t n = uleb(c);
+	struct capture *cp = t->shot >= 0 && r->cur.shot == t->shot ? &r->cur : NULL;
+	int cont = size == 0; /* more references of an object already told */
+	struct mobj *o = NULL;
+
+	if (t->shot >= 0 && !c->bad && !r->pass2)
+		r->shots[t->shot].refs += n;
+	if (t->shot >= 0 && !cont && !c->bad && !r->pass2) {
+		r->shots[t->shot].objects++;
+		r->shots[t->shot].bytes += size;
+		struct replay *rp = r->rp;
+		if (rp != NULL && (size_t)t->shot > rp->j && (size_t)t->shot < rp->k) {
+			VEC_GROW(rp->mid, rp->nmid, rp->cmid);
+			rp->mid[rp->nmid++] = addr;
+		}
+	}
+	if (cp != NULL && !cont) {
+		VEC_GROW(cp->o, cp->no, cp->co);
+		o = &cp->o[cp->no++];
+		*o = (struct mobj){ addr, vt, cp->nr, size > UINT32_MAX ? UINT32_MAX : (uint32_t)size, 0,
+				    gen };
+	} else if (cp != NULL && cp->no > 0 && cp->o[cp->no - 1].addr == addr &&
+		   cp->o[cp->no - 1].ref0 + cp->o[cp->no - 1].nrefs == cp->nr) {
+		o = &cp->o[cp->no - 1]; /* the usual case: right after its object */
+	}
+	uint64_t at = 0;
+	for (uint64_t i = 0; i < n && !c->bad; i++) {
+		at += uleb(c);
+		uint64_t to = (obj_base + (uint64_t)sleb(c)) << 3;
+		if (cp == NULL || c->bad)
+			continue;
+		uint32_t off32 = at > UINT32_MAX ? UINT32_MAX : (uint32_t)at;
+		if (o != NULL) {
+			if (cp->nr == cp->cr) {
+				cp->cr = cp->cr ? cp->cr * 2 : 1024;
+				cp->tgt = xreallocarray(cp->tgt, cp->cr, sizeof *cp->tgt);
+				cp->off = xreallocarray(cp->off, cp->cr, sizeof *cp->off);
+			}
+			cp->tgt[cp->nr] = to;
+			cp->off[cp->nr++] = off32;
+			o->nrefs++;
+		} else {
+			VEC_GROW(cp->x, cp->nx, cp->cx);
+			cp->x[cp->nx++] = (struct mextra){ addr, to, off32 };
+		}
+	}
+}
+
+static void heap_roots(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_t ptr_base, struct mthread *t)
+{
+	struct capture *cp = t->shot >= 0 && r->cur.shot == t->shot ? &r->cur : NULL;
+	uint64_t n = uleb(c);
+
+	if (r->ver < 14) { /* gc number, then (object, type, extra) */
+		uleb(c);
+		for (uint64_t i = 0; i < n && !c->bad; i++) {
+			uint64_t obj = (obj_base + (uint64_t)sleb(c)) << 3;
+			unsigned type = byte1(c); /* flags: stack 1, finalizer 2, handle 4, other 8, misc 16 */
+			uleb(c);
+			uint16_t kind = type & 1 ? RK_MONO + 1 : type & 2 ? RK_MONO + 2 : type & 4 ? RK_MONO + 6
+				      : RK_MONO;
+			if (cp != NULL && !c->bad) {
+				VEC_GROW(cp->r, cp->nrt, cp->crt);
+				cp->r[cp->nrt++] = (struct mroot){ 0, obj, kind };
+			}
+		}
+		return;
+	}
+	for (uint64_t i = 0; i < n && !c->bad; i++) {
+		uint64_t slot = ptr_base + (uint64_t)sleb(c);
+		uint64_t obj = (obj_base + (uint64_t)sleb(c)) << 3;
+		if (cp != NULL && !c->bad) {
+			VEC_GROW(cp->r, cp->nrt, cp->crt);
+			cp->r[cp->nrt++] = (struct mroot){ slot, obj, 0 };
+		}
+	}
+}
+
+static void heap_event(struct mrd *r, struct cur *c, unsigned sub, uint64_t now, uint64_t obj_base,
+		       uint64_t ptr_base, struct mthread *t)
+{
+	switch (sub) {
+	case 0x00: /* start */
+		if (r->pass2) {
+			t->shot = r->target;
+		} else {
+			VEC_GROW(r->shots, r->nshots, r->cshots);
+			r->shots[r->nshots] = (struct mshot){ .t_start = now, .t_end = now, .tid = t->tid,
+							      .buf_first = r->buf_off, .buf_last = UINT64_MAX };
+			t->shot = (int64_t)r->nshots++;
+		}
+		if (wanted(r, (size_t)t->shot)) { /* sized as the first reading counted */
+			const struct mshot *sh = &r->shots[t->shot];
+			capture_free(&r->cur);
+			r->cur.shot = t->shot;
+			uint64_t most = r->h->size / 2; /* counts from a damaged file claim more */
+			r->cur.co = (sh->objects < most ? sh->objects : most) + 1;
+			r->cur.o = xreallocarray(NULL, r->cur.co, sizeof *r->cur.o);
+			r->cur.cr = (sh->refs < most ? sh->refs : most) + 1;
+			r->cur.tgt = xreallocarray(NULL, r->cur.cr, sizeof *r->cur.tgt);
+			r->cur.off = xreallocarray(NULL, r->cur.cr, sizeof *r->cur.off);
+		}
+		break;
+	case 0x10: /* end */
+		if (t->shot >= 0 && !r->pass2) {
+			r->shots[t->shot].t_end = now;
+			r->shots[t->shot].buf_last = r->buf_off;
+			r->shots[t->shot].complete = 1;
+		}
+		if (t->shot >= 0) {
+			struct replay *rp = r->rp;
+			if (rp != NULL && (size_t)t->shot > rp->j && (size_t)t->shot < rp->k) {
+				VEC_GROW(rp->mv, rp->nmv, rp->cmv); /* a heapshot's end: from 0, to its end in mid */
+				rp->mv[rp->nmv++] = (struct mmove){ now, 0, rp->nmid };
+			}
+			if (r->cur.shot == t->shot) {
+				capture_free(&r->done);
+				r->done = r->cur;
+				memset(&r->cur, 0, sizeof r->cur);
+				r->cur.shot = -1;
+			}
+		}
+		t->shot = -1;
+		break;
+	case 0x20:
+		heap_object(r, c, obj_base, ptr_base, t);
+		break;
+	case 0x30:
+		heap_roots(r, c, obj_base, ptr_base, t);
+		break;
+	case 0x40: { /* a root range registered */
+		uint64_t start = ptr_base + (uint64_t)sleb(c), size = uleb(c);
+		unsigned source = byte1(c);
+		sleb(c); /* key */
+		size_t len = 0;
+		const char *d = str(c, &len);
+		if (!c->bad && !r->pass2) {
+			VEC_GROW(r->reg, r->nreg, r->creg);
+			r->reg[r->nreg++] = (struct mreg){ start, size, now, UINT64_MAX,
+							   names_intern(&r->nt, d, len < 200 ? len : 200),
+							   (uint8_t)source };
+		}
+		break;
+	}
+	case 0x50: { /* unregistered: the latest range of that start */
+		uint64_t start = ptr_base + (uint64_t)sleb(c);
+		for (size_t i = r->pass2 ? 0 : r->nreg; i-- > 0;)
+			if (r->reg[i].start == start && r->reg[i].t_unreg == UINT64_MAX) {
+				r->reg[i].t_unreg = now;
+				break;
+			}
+		break;
+	}
+	default:
+		c->bad = 1;
+	}
+}
+
+static void metadata(struct mrd *r, struct cur *c, unsigned sub, uint64_t ptr_base)
+{
+	unsigned kind = byte1(c);
+	uint64_t ptr = ptr_base + (uint64_t)sleb(c);
+	size_t len;
+	const char *s;
+
+	switch (kind) {
+	case MD_CLASS:
+		sleb(c); /* image */
+		s = str(c, &len);
+		if (!c->bad && !r->pass2) {
+			VEC_GROW(r->cls, r->ncls, r->ccls);
+			r->cls[r->ncls++] = (struct mptr){ ptr, names_intern(&r->nt, s, len) };
+		}
+		break;
+	case MD_IMAGE:
+		str(c, NULL);
+		if (r->ver >= 16 && sub == 0x20) /* loaded: its MVID */
+			str(c, NULL);
+		break;
+	case MD_ASSEMBLY:
+		if (r->ver >= 14)
+			sleb(c);
+		str(c, NULL);
+		break;
+	case MD_DOMAIN:
+	case MD_THREAD:
+		if (sub == 0) /* a name */
+			str(c, NULL);
+		break;
+	case MD_CONTEXT:
+		sleb(c);
+		break;
+	case MD_VTABLE:
+		if (r->ver < 15) {
+			c->bad = 1;
+			break;
+		}
+		sleb(c); /* domain */
+		uint64_t k = ptr_base + (uint64_t)sleb(c);
+		if (!c->bad && !r->pass2) {
+			VEC_GROW(r->vt, r->nvt, r->cvt);
+			r->vt[r->nvt++] = (struct mptr){ ptr, k };
+		}
+		break;
+	default:
+		c->bad = 1;
+	}
+}
+
+static void gc_event(struct mrd *r, struct cur *c, unsigned sub, uint64_t now, uint64_t obj_base)
+{
+	struct replay *rp = r->rp;
+	int in = rp != NULL && now > rp->t_from && now <= rp->t_to;
+
+	switch (sub) {
+	case 0x10: {                            /* event, generation */
+		unsigned ev = byte1(c), gen = byte1(c);
+		if (in && ev == 0 && !c->bad) {  /* a collection starts */
+			VEC_GROW(rp->gc_t, rp->ngc, rp->cgc);
+			rp->gc_t[rp->ngc++] = now;
+			rp->majors += gen >= 1;
+		}
+		break;
+	}
+	case 0x20: uleb(c); break;              /* resized */
+	case 0x30: {                            /* moves: (old, new) pairs */
+		uint64_t n = uleb(c);
+		for (uint64_t i = 0; i < n && !c->bad; i += 2) {
+			uint64_t from = (obj_base + (uint64_t)sleb(c)) << 3;
+			if (i + 1 == n) /* an odd count: the last one alone */
+				break;
+			uint64_t to = (obj_base + (uint64_t)sleb(c)) << 3;
+			if (in && !c->bad) {
+				VEC_GROW(rp->mv, rp->nmv, rp->cmv);
+				rp->mv[rp->nmv++] = (struct mmove){ now, from, to };
+			}
+		}
+		r->moves += r->pass2 ? 0 : n / 2;
+		break;
+	}
+	case 0x40: case 0x60:                   /* handle created */
+		uleb(c); uleb(c); sleb(c);
+		if (sub == 0x60)
+			backtrace(c);
+		break;
+	case 0x50: case 0x70:                   /* handle destroyed */
+		uleb(c); uleb(c);
+		if (sub == 0x70)
+			backtrace(c);
+		break;
+	case 0x80: case 0x90: break;            /* finalizers start, end */
+	case 0xa0: case 0xb0: sleb(c); break;   /* finalizing an object */
+	default: c->bad = 1;
+	}
+}
+
+static void sample_event(struct mrd *r, struct cur *c, unsigned sub)
+{
+	switch (sub) {
+	case 0x00: /* hit */
+		if (r->ver < 14)
+			byte1(c);
+		sleb(c); /* thread */
+		for (uint64_t n = uleb(c); n > 0 && !c->bad; n--)
+			sleb(c);
+		backtrace(c);
+		break;
+	case 0x10: sleb(c); uleb(c); str(c, NULL); break;           /* symbol */
+	case 0x20: sleb(c); uleb(c); uleb(c); str(c, NULL); break;  /* binary */
+	case 0x30:                                                  /* counters described */
+		for (uint64_t n = uleb(c); n > 0 && !c->bad; n--) {
+			if (uleb(c) == 1u << 15)
+				str(c, NULL);
+			str(c, NULL);
+			/* type, unit, variance: bytes in log.h, ULEB128 in
+			 * Mono 6's files (unit 1 << 24...): alike below 0x80 */
+			uleb(c); uleb(c); uleb(c);
+			uleb(c);
+		}
+		break;
+	case 0x40:                                                  /* counters' values */
+		while (!c->bad && uleb(c) != 0) {
+			switch (uleb(c)) {
+			case 0: case 2: case 3: case 7: sleb(c); break;
+			case 1: case 4: uleb(c); break;
+			case 5:
+				if (c->end - c->p < 8)
+					c->bad = 1;
+				else
+					c->p += 8;
+				break;
+			case 6:
+				if (byte1(c))
+					str(c, NULL);
+				break;
+			default: c->bad = 1;
+			}
+		}
+		break;
+	default: c->bad = 1;
+	}
+}
+
+static void coverage_event(struct cur *c, unsigned sub)
+{
+	static const unsigned strs[4] = { 3, 5, 0, 2 }, nums[4] = { 3, 3, 5, 3 }; /* by sub >> 4 */
+	unsigned k = sub >> 4;
+
+	if (k > 3) {
+		c->bad = 1;
+		return;
+	}
+	for (unsigned i = 0; i < strs[k]; i++)
+		str(c, NULL);
+	for (unsigned i = 0; i < nums[k]; i++)
+		uleb(c);
+}
+
+/* One buffer's events; 0, or -1 at the first event not understood. */
+static int buffer_events(struct mrd *r, const uint8_t *b, size_t len, uint64_t file_off, int cut)
+{
+	uint64_t now = rd64(b + 8), ptr_base = rd64(b + 16), obj_base = rd64(b + 24);
+	struct mthread *t = thread_of(r, rd64(b + 32));
+	struct cur c = { b + BUF_HEAD, b + BUF_HEAD + len, 0 };
+
+	if (r->first_time == 0)
+		r->first_time = now;
+	while (c.p < c.end) {
+		const uint8_t *at = c.p;
+		unsigned ev = *c.p++, type = ev & 0xf, sub = ev & 0xf0;
+		now += uleb(&c);
+		switch (type) {
+		case T_ALLOC:
+			sleb(&c); sleb(&c); uleb(&c);
+			if (sub & 0x10)
+				backtrace(&c);
+			break;
+		case T_GC: gc_event(r, &c, sub, now, obj_base); break;
+		case T_METADATA: metadata(r, &c, sub, ptr_base); break;
+		case T_METHOD:
+			sleb(&c);
+			if (sub == 0x40) { /* jitted */
+				sleb(&c); uleb(&c); str(&c, NULL);
+			}
+			break;
+		case T_EXCEPTION:
+			if ((sub & 0x70) == 0x10) { /* clause */
+				byte1(&c); uleb(&c); sleb(&c);
+				if (r->ver >= 14)
+					sleb(&c);
+			} else {
+				sleb(&c);
+				if (sub & 0x80)
+					backtrace(&c);
+			}
+			break;
+		case T_MONITOR:
+			if (r->ver >= 14)
+				byte1(&c);
+			sleb(&c);
+			if (sub & 0x80)
+				backtrace(&c);
+			break;
+		case T_HEAP: heap_event(r, &c, sub, now, obj_base, ptr_base, t); break;
+		case T_SAMPLE: sample_event(r, &c, sub); break;
+		case T_RUNTIME:
+			if (sub != 0x10) {
+				c.bad = 1;
+				break;
+			}
+			unsigned kind = byte1(&c);
+			sleb(&c); uleb(&c);
+			if (kind == 5) /* a specific trampoline: its name */
+				str(&c, NULL);
+			break;
+		case T_COVERAGE:
+			if (r->ver >= 16)
+				c.bad = 1;
+			else
+				coverage_event(&c, sub);
+			break;
+		case T_META:
+			if (sub == 0x00)
+				byte1(&c);
+			else if (sub == 0x10)
+				str(&c, NULL);
+			else
+				c.bad = 1;
+			break;
+		default: c.bad = 1;
+		}
+		if (c.bad && cut) /* the file's end, said already */
+			return 0;
+		if (c.bad) {
+			if (r->bad_at == 0) {
+				r->bad_at = file_off + BUF_HEAD + (uint64_t)(at - (b + BUF_HEAD)) + 1;
+				r->bad_byte = ev;
+			}
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- the file ---- */
+
+struct mlpd_head { unsigned major, minor, ver, ptrsize; uint64_t start_ms; size_t len; uint32_t pid; };
+
+/* The header of b[0..n): 0, or -1 with what is wrong in why. */
+static int read_head(const uint8_t *b, size_t n, struct mlpd_head *hd, const char **why, size_t *at)
+{
+	*at = 0;
+	if (n < 8 || rd32(b) != HEADER_ID) {
+		*why = "not a Mono log profiler file";
+		return -1;
+	}
+	hd->major = b[4];
+	hd->minor = b[5];
+	hd->ver = b[6];
+	hd->ptrsize = b[7];
+	*at = 6;
+	if (hd->ver < 13 || hd->ver > 17) {
+		*why = "data format outside 13..17 (Mono 4.x to 6.x write those)";
+		return -1;
+	}
+	*at = 7;
+	if (hd->ptrsize != 4 && hd->ptrsize != 8) {
+		*why = "pointer size neither 4 nor 8";
+		return -1;
+	}
+	size_t p = 8 + 8 + (hd->major >= 3 ? 8 : 0) + 4 + 4; /* start ms, start ns, overhead, flags */
+	*at = 8;
+	if (n < p + 6) {
+		*why = "the file ends inside its header";
+		return -1;
+	}
+	hd->start_ms = rd64(b + 8);
+	hd->pid = rd32(b + p);
+	p += 4 + 2; /* pid, port */
+	for (int i = 0; i < 3; i++) { /* args, arch, os */
+		*at = p;
+		if (n - p < 4 || rd32(b + p) > n - p - 4) {
+			*why = "the file ends inside its header";
+			return -1;
+		}
+		p += 4 + rd32(b + p);
+	}
+	hd->len = p;
+	return 0;
+}
+
+static int mlpd_probe(const uint8_t *head, size_t n)
+{
+	return n >= 4 && rd32(head) == HEADER_ID;
+}
+
+static int mlpd_header(struct heap *h, struct sbuf *err)
+{
+	struct mlpd_head hd;
+	const char *why;
+	size_t at;
+
+	if (read_head(h->map, h->size, &hd, &why, &at) < 0) {
+		char *ep = esc_str(h->path);
+		sbuf_printf(err, "%s: offset %zu: %s", ep, at, why);
+		free(ep);
+		return -1;
+	}
+	snprintf(h->version, sizeof h->version, "Mono log %u.%u data %u", hd.major, hd.minor, hd.ver);
+	h->layout.idsize = hd.ptrsize;
+	return 0;
+}
+
+/* The value kept for key in the sorted pairs, or dflt. */
+static uint64_t ptr_find(const struct mptr *v, size_t n, uint64_t key, uint64_t dflt)
+{
+	size_t lo = lower_bound_u64s(v, n, sizeof *v, key);
+
+	return lo < n && v[lo].ptr == key ? v[lo].val : dflt;
+}
+
+/* Every buffer of the file through buffer_events. 0, or -1 with err
+ * when not one buffer is there. */
+static int read_buffers(struct mrd *r, const uint8_t *map, uint64_t size, size_t from, struct progress *p)
+{
+	uint64_t pos = from;
+
+	while (pos < size) {
+		if (size - pos < BUF_HEAD || rd32(map + pos) != BUF_ID) {
+			warn_add(&r->h->warn, "%s: offset %llu: %s; the file is read up to there", r->h->path,
+				 (unsigned long long)pos,
+				 size - pos < BUF_HEAD ? "the file ends inside a buffer's header"
+						       : "no buffer starts here (bad magic)");
+			break;
+		}
+		uint32_t len = rd32(map + pos + 4);
+		int cut = len > size - pos - BUF_HEAD;
+		if (cut) {
+			warn_add(&r->h->warn, "%s: offset %llu: a buffer of %u bytes, of which the file holds %llu; "
+				 "its events up to the cut are read", r->h->path, (unsigned long long)pos, len,
+				 (unsigned long long)(size - pos - BUF_HEAD));
+			len = (uint32_t)(size - pos - BUF_HEAD);
+		}
+		r->buf_off = pos;
+		if (buffer_events(r, map + pos, len, pos, cut) < 0)
+			r->bad_bufs++;
+		pos += BUF_HEAD + (uint64_t)len;
+		if (p != NULL)
+			progress_update(p, pos);
+	}
+	return 0;
+}
+
+/* Heapshot s's buffers again (its thread's, from the one it starts in
+ * to the one it ends in), keeping its objects: r->done. */
+static void read_shot(struct mrd *r, const uint8_t *map, uint64_t size, size_t s)
+{
+	const struct mshot *sh = &r->shots[s];
+
+	r->pass2 = 1;
+	r->target = (int64_t)s;
+	for (size_t i = 0; i < r->nthr; i++)
+		r->thr[i].shot = -1;
+	for (uint64_t pos = sh->buf_first; pos <= sh->buf_last && size - pos >= BUF_HEAD &&
+					   rd32(map + pos) == BUF_ID;) {
+		uint32_t len = rd32(map + pos + 4);
+		int cut = len > size - pos - BUF_HEAD;
+		if (cut)
+			len = (uint32_t)(size - pos - BUF_HEAD);
+		r->buf_off = pos;
+		if (rd64(map + pos + 32) == sh->tid)
+			buffer_events(r, map + pos, len, pos, cut);
+		pos += BUF_HEAD + (uint64_t)len;
+	}
+	if (r->done.shot < 0 && r->cur.shot == (int64_t)s) { /* cut short: as far as it goes */
+		r->done = r->cur;
+		memset(&r->cur, 0, sizeof r->cur);
+		r->cur.shot = -1;
+	}
+	r->pass2 = 0;
+}
+
+struct mlpd_data {
+	uint32_t *edge_off; /* parallel to h->out: the reference's byte offset in its object */
+	uint64_t key;       /* the process: its pid and start */
+	uint64_t t_end;     /* the heapshot's end, on the file's clock (ns) */
+	unsigned ptrsize;
+};
+
+/* v by its keys (8-aligned addresses below 2^48): the heap walk goes
+ * block by block, not in address order; a radix sort of the address's
+ * bits 3..47, 15 at a time. Returns the sorted array (v, or a new one). */
+static struct mptr *sort_addrs(struct mptr *v, size_t n)
+{
+	enum { BITS = 15, NB = 1 << BITS };
+	uint64_t or = 0;
+	size_t i;
+
+	for (i = 1; i < n && v[i - 1].ptr <= v[i].ptr; i++)
+		;
+	if (i >= n)
+		return v;
+	for (i = 0; i < n; i++)
+		or |= v[i].ptr;
+	if (or >> 48 != 0 || (or & 7) != 0) { /* not addresses as sgen makes them */
+		hw_qsort(v, n, sizeof *v, cmp_first_u64);
+		return v;
+	}
+	struct mptr *a = v, *b = xmalloc((n + 1) * sizeof *b);
+	size_t *cnt = xmalloc(NB * sizeof *cnt);
+	for (unsigned shift = 3; shift < 48; shift += BITS) {
+		memset(cnt, 0, NB * sizeof *cnt);
+		for (i = 0; i < n; i++)
+			cnt[(a[i].ptr >> shift) & (NB - 1)]++;
+		size_t sum = 0;
+		for (size_t k = 0; k < NB; k++) {
+			size_t c = cnt[k];
+			cnt[k] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			b[cnt[(a[i].ptr >> shift) & (NB - 1)]++] = a[i];
+		struct mptr *t = a;
+		a = b;
+		b = t;
+	}
+	free(cnt);
+	free(b);
+	return a;
+}
+
+/* The objects gathered into the heap: by address, classes by name. */
+static void build(struct mrd *r, struct capture *cp, unsigned ptrsize)
+{
+	struct heap *h = r->h;
+	size_t n = cp->no;
+
+	hw_qsort(r->cls, r->ncls, sizeof *r->cls, cmp_first_u64);
+	hw_qsort(r->vt, r->nvt, sizeof *r->vt, cmp_first_u64);
+	/* objects by address (the walk goes section by section) */
+	struct mptr *ord = xmalloc((n + 1) * sizeof *ord);
+	for (size_t i = 0; i < n; i++)
+		ord[i] = (struct mptr){ cp->o[i].addr, i };
+	ord = sort_addrs(ord, n);
+	size_t nu = 0, dup = 0;
+	for (size_t i = 0; i < n; i++) { /* an address told twice: the first */
+		if (nu > 0 && ord[nu - 1].ptr == ord[i].ptr)
+			dup++;
+		else
+			ord[nu++] = ord[i];
+	}
+	if (dup > 0)
+		warn_add(&h->warn, "%s: %llu objects reported twice in the heapshot; the first report of each is kept",
+			 h->path, (unsigned long long)dup);
+	n = nu;
+	h->n = (node_t)n + 1;
+	h->node_id = xmalloc((n + 1) * sizeof *h->node_id);
+	h->node_class = xmalloc((n + 1) * sizeof *h->node_class);
+	h->node_shallow = xmalloc((n + 1) * sizeof *h->node_shallow);
+	h->node_kind = xmalloc(n + 1);
+	h->node_gen = r->ver >= 16 ? xmalloc(n + 1) : NULL;
+	h->out_start = xmalloc((n + 2) * sizeof *h->out_start);
+	h->node_id[0] = 0;
+	h->node_class[0] = HW_NONE;
+	h->node_shallow[0] = 0;
+	h->node_kind[0] = NK_ROOT;
+	if (h->node_gen != NULL)
+		h->node_gen[0] = 0;
+	/* classes: one per name (a vtable or class never named: "VTable(0x...)") */
+	struct class_names cn = { 0 };
+	uint64_t prev_vt = UINT64_MAX;
+	uint32_t prev_cls = HW_NONE;
+	for (size_t i = 0; i < n; i++) {
+		const struct mobj *o = &cp->o[ord[i].val];
+		node_t v = (node_t)i + 1;
+		h->node_id[v] = o->addr;
+		if (o->vtable != prev_vt) {
+			uint64_t k = r->ver >= 15 ? ptr_find(r->vt, r->nvt, o->vtable, UINT64_MAX) : o->vtable;
+			uint64_t nm = k == UINT64_MAX ? UINT64_MAX : ptr_find(r->cls, r->ncls, k, UINT64_MAX);
+			uint32_t name;
+			if (nm != UINT64_MAX) {
+				name = (uint32_t)nm;
+			} else {
+				char tmp[64];
+				snprintf(tmp, sizeof tmp, "%s(0x%llx)", r->ver >= 15 ? "VTable" : "Class",
+					 (unsigned long long)o->vtable);
+				name = names_intern(&r->nt, tmp, strlen(tmp));
+			}
+			prev_cls = class_by_name(h, &cn, name, k == UINT64_MAX ? o->vtable : k);
+			prev_vt = o->vtable;
+		}
+		h->node_class[v] = prev_cls;
+		h->node_shallow[v] = o->size;
+		h->node_kind[v] = NK_INSTANCE;
+		if (h->node_gen != NULL)
+			h->node_gen[v] = o->gen < 2 ? o->gen : 1;
+		h->cls[prev_cls].count++;
+		h->cls[prev_cls].shallow_total += o->size;
+		h->total_shallow += o->size;
+	}
+	class_names_free(&cn);
+	/* references, each with its offset; sorted by target, then offset */
+	struct idindex ix;
+	idindex_build(&ix, h->node_id, h->n);
+	hw_qsort(cp->x, cp->nx, sizeof *cp->x, cmp_first_u64);
+	uint64_t total = cp->nr + cp->nx, dangling = 0, *key = NULL;
+	size_t ckey = 0, xi = 0;
+	struct mlpd_data *md = xcalloc(1, sizeof *md);
+	h->out = xmalloc((total + 1) * sizeof *h->out);
+	md->edge_off = xmalloc((total + 1) * sizeof *md->edge_off);
+	edge_t at = 0;
+	h->out_start[0] = h->out_start[1] = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct mobj *o = &cp->o[ord[i].val];
+		size_t k = 0;
+		for (; xi < cp->nx && cp->x[xi].src < o->addr; xi++)
+			dangling++; /* more references of an object not in the heapshot */
+		size_t x0 = xi;
+		while (xi < cp->nx && cp->x[xi].src == o->addr)
+			xi++;
+		size_t m = o->nrefs + (xi - x0);
+		if (m > ckey) {
+			ckey = m * 2;
+			key = xreallocarray(key, ckey, sizeof *key);
+		}
+		for (size_t j = 0; j < m; j++) {
+			uint64_t to = j < o->nrefs ? cp->tgt[o->ref0 + j] : cp->x[x0 + j - o->nrefs].target;
+			uint32_t off = j < o->nrefs ? cp->off[o->ref0 + j] : cp->x[x0 + j - o->nrefs].off;
+			node_t t = idindex_find(&ix, to);
+			if (t == HW_NONE || t == 0)
+				dangling++;
+			else
+				key[k++] = (uint64_t)t << 32 | off;
+		}
+		sort_u64(key, k);
+		h->out_start[i + 1] = at;
+		for (size_t j = 0; j < k; j++) {
+			h->out[at] = (node_t)(key[j] >> 32);
+			md->edge_off[at++] = (uint32_t)key[j];
+		}
+	}
+	dangling += cp->nx - xi;
+	h->out_start[h->n] = at;
+	h->nedges = at;
+	h->dangling_refs = dangling;
+	free(key);
+	free(ord);
+	h->weak_src = xmalloc(sizeof *h->weak_src);
+	h->weak_dst = xmalloc(sizeof *h->weak_dst);
+	h->weak_rule = xmalloc(sizeof *h->weak_rule);
+	/* roots: a slot's kind is its registered range's, as the ranges were
+	 * at the heapshot */
+	const struct mshot *s = &r->shots[cp->shot];
+	struct mreg *live = xmalloc((r->nreg + 1) * sizeof *live);
+	size_t nlive = 0;
+	for (size_t i = 0; i < r->nreg; i++)
+		if (r->reg[i].t_reg <= s->t_end && r->reg[i].t_unreg >= s->t_start)
+			live[nlive++] = r->reg[i];
+	hw_qsort(live, nlive, sizeof *live, cmp_first_u64);
+	h->root_rec = xmalloc((cp->nrt + 1) * sizeof *h->root_rec);
+	for (size_t i = 0; i < cp->nrt; i++) {
+		node_t v = idindex_find(&ix, cp->r[i].obj);
+		if (v == HW_NONE || v == 0)
+			continue;
+		uint64_t slot = cp->r[i].slot;
+		size_t lo = lower_bound_u64s(live, nlive, sizeof *live, slot + 1); /* the last start <= slot */
+		unsigned kind = RK_MONO_UNREGISTERED;
+		uint32_t desc = 0;
+		if (cp->r[i].kind != 0) {
+			kind = cp->r[i].kind; /* format 13: a type, no slot */
+		} else if (lo > 0 && slot - live[lo - 1].start < live[lo - 1].size) {
+			kind = RK_MONO + (live[lo - 1].source < RK_MONO_NSOURCES ? live[lo - 1].source : 0);
+			desc = live[lo - 1].desc + 1;
+		}
+		h->root_rec[h->nroot_rec++] = (struct root){ v, (uint16_t)kind, desc, HW_NONE };
+	}
+	free(live);
+	idindex_free(&ix);
+	heap_roots_unique(h);
+	md->ptrsize = ptrsize;
+	md->t_end = s->t_end;
+	h->fmt_data = md;
+}
+
+static int mlpd_parse(struct heap *h, struct progress *p, struct sbuf *err)
+{
+	struct mrd r = { .h = h, .nt = { .h = h } };
+	struct mlpd_head hd;
+	const char *why;
+	size_t at;
+	int rc = -1;
+
+	r.cur.shot = r.done.shot = -1;
+	if (read_head(h->map, h->size, &hd, &why, &at) < 0)
+		return -1; /* header() said it */
+	r.ver = hd.ver;
+	r.ptrsize = hd.ptrsize;
+	progress_begin(p, "parse", h->size, "MB");
+	read_buffers(&r, h->map, h->size, hd.len, p);
+	progress_end(p);
+	char *ep = esc_str(h->path);
+	if (r.bad_bufs > 0)
+		warn_add(&h->warn, "%s: offset %llu: event byte 0x%02x not understood (data format %u); the rest of "
+			 "its buffer is skipped, and so in %llu buffers in all", h->path,
+			 (unsigned long long)r.bad_at - 1, r.bad_byte, r.ver, (unsigned long long)r.bad_bufs);
+	if (r.nshots == 0) {
+		sbuf_printf(err, "%s: offset %zu: no heapshot in this file (record with mono "
+			    "--profile=log:heapshot)", ep, hd.len);
+		goto done;
+	}
+	if (h->want_snap > r.nshots) {
+		sbuf_printf(err, "%s: no heapshot %u: the file holds %zu (1 to %zu)", ep, h->want_snap, r.nshots,
+			    r.nshots);
+		goto done;
+	}
+	/* the one asked for, or the last complete one */
+	size_t s = h->want_snap != 0 ? h->want_snap - 1 : r.nshots - 1;
+	while (h->want_snap == 0 && s > 0 && !r.shots[s].complete)
+		s--;
+	if (!r.shots[s].complete && h->want_snap == 0) {
+		sbuf_printf(err, "%s: offset %llu: the file ends inside its only heapshot (%llu objects so "
+			    "far; --heapshot 1 reads them)", ep, (unsigned long long)h->size,
+			    (unsigned long long)r.shots[0].objects);
+		goto done;
+	}
+	if (!r.shots[s].complete)
+		warn_add(&h->warn, "%s: heapshot %zu is cut short by the end of the file: its objects up to there",
+			 h->path, s + 1);
+	else if (h->want_snap == 0 && s + 1 < r.nshots)
+		warn_add(&h->warn, "%s: heapshot %zu is cut short by the end of the file; the last complete one "
+			 "(%zu) is read", h->path, r.nshots, s + 1);
+	read_shot(&r, h->map, h->size, s);
+	if (r.done.shot < 0) {
+		r.done.shot = (int64_t)s; /* its buffers are gone: none of its objects */
+	}
+	h->nsnaps = (uint32_t)r.nshots;
+	h->snap = (uint32_t)r.done.shot + 1;
+	h->snaps = xmalloc(r.nshots * sizeof *h->snaps);
+	for (size_t i = 0; i < r.nshots; i++)
+		h->snaps[i] = (struct hsnap){ hd.start_ms + (r.shots[i].t_end - r.first_time) / 1000000,
+					      r.shots[i].objects, r.shots[i].bytes, r.shots[i].complete };
+	h->timestamp_ms = h->snaps[h->snap - 1].time_ms;
+	build(&r, &r.done, hd.ptrsize);
+	((struct mlpd_data *)h->fmt_data)->key = (uint64_t)hd.pid << 32 ^ hd.start_ms;
+	rc = 0;
+done:
+	free(ep);
+	mrd_free(&r);
+	return rc;
+}
+
+/* ---- the views' side ---- */
+
+static int is_array(const struct heap *h, node_t v)
+{
+	const char *s = class_name(h, h->node_class[v]);
+	size_t n = strlen(s);
+
+	return n > 0 && s[n - 1] == ']';
+}
+
+/* "+24", or an array's element "[3]". */
+static void off_label(const struct heap *h, node_t src, uint32_t off, struct sbuf *out)
+{
+	const struct mlpd_data *md = h->fmt_data;
+	uint32_t hdr = ARRAY_HEADER_WORDS * md->ptrsize;
+
+	if (is_array(h, src) && off >= hdr && (off - hdr) % md->ptrsize == 0)
+		sbuf_printf(out, "[%u]", (off - hdr) / md->ptrsize);
+	else
+		sbuf_printf(out, "+%u", off);
+}
+
+static void mlpd_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
+{
+	const struct mlpd_data *md = h->fmt_data;
+	edge_t hi = h->out_start[src + 1];
+	size_t e = lower_bound_u32_range(h->out, sizeof *h->out, h->out_start[src], hi, dst);
+
+	if (md != NULL && e < hi && h->out[e] == dst)
+		off_label(h, src, md->edge_off[e], out);
+	else
+		sbuf_adds(out, "<?>");
+}
+
+static int mlpd_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
+{
+	const struct mlpd_data *md = h->fmt_data;
+	struct sbuf name;
+	int n = 0;
+
+	if (v == 0 || v >= h->n || md == NULL)
+		return -1;
+	sbuf_init(&name);
+	/* in the object's order: by offset */
+	edge_t lo = h->out_start[v], hi = h->out_start[v + 1];
+	uint64_t *k = xmalloc((hi - lo + 1) * sizeof *k);
+	for (edge_t e = lo; e < hi; e++)
+		k[e - lo] = (uint64_t)md->edge_off[e] << 32 | h->out[e];
+	hw_qsort(k, hi - lo, sizeof *k, cmp_first_u64);
+	for (edge_t e = 0; e < hi - lo; e++, n++) {
+		struct hvalue val = { .type = T_OBJECT, .v.id = h->node_id[(node_t)k[e]] };
+		sbuf_reset(&name);
+		off_label(h, v, (uint32_t)(k[e] >> 32), &name);
+		fn(arg, name.buf, &val);
+	}
+	free(k);
+	sbuf_free(&name);
+	return n;
+}
+
+static const char *mlpd_root_kind_name(unsigned kind)
+{
+	static const char *const names[RK_MONO_NSOURCES] = {
+		"external", "stack", "finalizer queue", "static", "thread static", "context static",
+		"GC handle", "JIT", "threading", "domain", "reflection", "marshal", "thread pool",
+		"debugger", "handle", "ephemeron", "toggle ref",
+	};
+
+	if (kind >= RK_MONO && kind < RK_MONO + RK_MONO_NSOURCES)
+		return names[kind - RK_MONO];
+	return kind == RK_MONO_UNREGISTERED ? "unregistered (stack or pinned)" : NULL;
+}
+
+/* The registered range's description ("static field", "thread 0x..."). */
+static void mlpd_root_detail(const struct heap *h, const struct root *r, struct sbuf *out)
+{
+	if (r->kind >= RK_MONO && r->kind < RK_MONO + RK_MONO_NSOURCES && r->thread_serial != 0 &&
+	    heap_str(h, r->thread_serial - 1)[0] != '\0') {
+		sbuf_adds(out, " (");
+		sbuf_adds(out, heap_str(h, r->thread_serial - 1));
+		sbuf_addc(out, ')');
+	}
+}
+
+static const char *mlpd_gen_name(unsigned g)
+{
+	return g == 0 ? "nursery" : g == 1 ? "old" : NULL;
+}
+
+static void mlpd_free_data(struct heap *h)
+{
+	struct mlpd_data *md = h->fmt_data;
+
+	if (md == NULL)
+		return;
+	free(md->edge_off);
+	free(md);
+	h->fmt_data = NULL;
+}
+
+/* ---- which objects were there before: the moves replayed ----
+ *
+ * Between two heapshots j < k of one file, an object of j is followed
+ * through the GC's MOVE events (each says an object went from one
+ * address to another) and the heapshots between (an object of j that
+ * one of them no longer holds has died). An object of k at an address
+ * an object of j was followed to is that object; any other is new. A
+ * move to an address also tells that what was there had died. This is
+ * exact when every major collection between j and k made a heapshot
+ * (objects of the old generation die at major collections only): with
+ * `heapshot` (every major collection), not with `heapshot=ondemand` or
+ * `NNgc`, where identity() declines and the objects are matched. */
+
+/* address -> an old node: open addressing, linear probing */
+struct amap {
+	uint64_t *key; /* 0: empty */
+	node_t *val;
+	uint8_t *flag; /* 1: in the nursery at j, not yet moved */
+	size_t mask;
+	unsigned shift;
+};
+
+static void amap_init(struct amap *m, size_t n)
+{
+	size_t cap = 16;
+	unsigned bits = 4;
+
+	while (cap < 2 * n + 2) {
+		cap *= 2;
+		bits++;
+	}
+	m->key = xcalloc(cap, sizeof *m->key);
+	m->val = xmalloc(cap * sizeof *m->val);
+	m->flag = xmalloc(cap);
+	m->mask = cap - 1;
+	m->shift = 64 - bits;
+}
+
+static void amap_free(struct amap *m)
+{
+	free(m->key);
+	free(m->val);
+	free(m->flag);
+}
+
+static size_t amap_home(const struct amap *m, uint64_t k)
+{
+	return (size_t)(((k >> 3) * 0x9E3779B97F4A7C15ull) >> m->shift);
+}
+
+/* k's slot, or SIZE_MAX */
+static size_t amap_find(const struct amap *m, uint64_t k)
+{
+	for (size_t i = amap_home(m, k);; i = (i + 1) & m->mask) {
+		if (m->key[i] == k)
+			return i;
+		if (m->key[i] == 0)
+			return SIZE_MAX;
+	}
+}
+
+static void amap_put(struct amap *m, uint64_t k, node_t v, uint8_t f)
+{
+	size_t i = amap_home(m, k);
+
+	while (m->key[i] != 0 && m->key[i] != k)
+		i = (i + 1) & m->mask;
+	m->key[i] = k;
+	m->val[i] = v;
+	m->flag[i] = f;
+}
+
+/* Empty slot i, shifting back the entries that probed past it. */
+static void amap_del(struct amap *m, size_t i)
+{
+	for (size_t j = (i + 1) & m->mask; m->key[j] != 0; j = (j + 1) & m->mask) {
+		size_t home = amap_home(m, m->key[j]);
+		/* can j's entry move to i: is i on its way from home to j? */
+		if (((j - home) & m->mask) >= ((j - i) & m->mask)) {
+			m->key[i] = m->key[j];
+			m->val[i] = m->val[j];
+			m->flag[i] = m->flag[j];
+			i = j;
+		}
+	}
+	m->key[i] = 0;
+}
+
+static int by_time(const void *x, const void *y, void *ctx)
+{
+	const struct mmove *a = x, *b = y;
+
+	(void)ctx;
+	return a->t < b->t ? -1 : a->t > b->t;
+}
+
+/* Heapshot s's objects (mid[lo, hi), sorted) hold none at the map's
+ * entries that are not among them: those died. */
+static void amap_keep(struct amap *m, const uint64_t *mid, size_t lo, size_t hi)
+{
+	for (size_t i = 0; i <= m->mask;) {
+		size_t at = m->key[i] != 0 ? lower_bound_u64(mid + lo, hi - lo, m->key[i]) + lo : hi;
+		if (m->key[i] != 0 && (at == hi || mid[at] != m->key[i]))
+			amap_del(m, i); /* i now holds another entry, or none: look again */
+		else
+			i++;
+	}
+}
+
+static int mlpd_identity(const struct heap *h, const struct heap *old, node_t *same, struct sbuf *how,
+			 struct sbuf *why)
+{
+	const struct mlpd_data *mh = h->fmt_data, *mo = old->fmt_data;
+	char *ep = esc_str(h->path);
+	int rc = -1;
+
+	if (mh == NULL || mo == NULL || mh->key != mo->key) {
+		sbuf_printf(why, "the two files come from different runs of Mono");
+		free(ep);
+		return -1;
+	}
+	if (old->snap == h->snap) {
+		for (node_t v = 0; v < h->n; v++)
+			same[v] = v < old->n ? v : HW_NONE;
+		sbuf_printf(how, "exact: heapshot %u of %s against itself", h->snap, ep);
+		free(ep);
+		return 0;
+	}
+	struct replay rp = { .j = old->snap - 1, .k = h->snap - 1, .t_from = mo->t_end, .t_to = mh->t_end };
+	struct heap tmp = { .path = h->path, .map = h->map, .size = h->size, .fd = -1 };
+	struct mrd r = { .h = &tmp, .rp = &rp, .nt = { .h = &tmp } };
+	struct mlpd_head hd;
+	const char *w;
+	size_t at;
+	r.cur.shot = r.done.shot = -1;
+	if (read_head(h->map, h->size, &hd, &w, &at) < 0) {
+		sbuf_printf(why, "%s: offset %zu: %s", ep, at, w);
+		goto done;
+	}
+	r.ver = hd.ver;
+	r.ptrsize = hd.ptrsize;
+	read_buffers(&r, h->map, h->size, hd.len, NULL);
+	if (rp.majors > rp.k - rp.j) {
+		sbuf_printf(why, "%llu major collections between heapshots %u and %u made no heapshot (recorded with "
+			    "heapshot=ondemand or NNgc?): what died in them cannot be told from what is new at its "
+			    "address", (unsigned long long)(rp.majors - (rp.k - rp.j)), old->snap, h->snap);
+		goto done;
+	}
+	if (r.moves == 0 && rp.ngc > 0) {
+		sbuf_printf(why, "%s has no GC move events (recorded with nodefaults and without gcmove)", ep);
+		goto done;
+	}
+	hw_merge_sort(rp.mv, rp.nmv, sizeof *rp.mv, by_time, NULL);
+	uint64_t second_gc = rp.ngc > 1 ? rp.gc_t[1] : UINT64_MAX, replayed = 0, unsure = 0;
+	struct amap m;
+	amap_init(&m, old->n);
+	for (node_t v = 1; v < old->n; v++)
+		amap_put(&m, old->node_id[v], v, old->node_gen != NULL && old->node_gen[v] == 0);
+	size_t mid_lo = 0;
+	for (size_t i = 0; i < rp.nmv; i++) {
+		const struct mmove *e = &rp.mv[i];
+		if (e->from == 0) { /* a heapshot between: what it lacks has died */
+			hw_qsort(rp.mid + mid_lo, e->to - mid_lo, sizeof *rp.mid, cmp_first_u64);
+			amap_keep(&m, rp.mid, mid_lo, e->to);
+			mid_lo = e->to;
+			continue;
+		}
+		size_t a = amap_find(&m, e->from), b;
+		node_t v = a != SIZE_MAX ? m.val[a] : HW_NONE;
+		uint8_t f = a != SIZE_MAX ? m.flag[a] : 0;
+		if (a != SIZE_MAX)
+			amap_del(&m, a);
+		if ((b = amap_find(&m, e->to)) != SIZE_MAX)
+			amap_del(&m, b); /* what was there has died */
+		if (v != HW_NONE) {
+			amap_put(&m, e->to, v, f && e->t >= second_gc);
+			replayed++;
+		}
+	}
+	same[0] = 0;
+	for (node_t v = 1; v < h->n; v++) {
+		size_t a = amap_find(&m, h->node_id[v]);
+		same[v] = a != SIZE_MAX ? m.val[a] : HW_NONE;
+		unsure += a != SIZE_MAX && m.flag[a] && rp.ngc > 1;
+	}
+	amap_free(&m);
+	sbuf_printf(how, "exact: the GC's moves replayed from heapshot %u to heapshot %u of %s (%llu moves of its "
+		    "objects, %zu collection%s)", old->snap, h->snap, ep, (unsigned long long)replayed, rp.ngc,
+		    rp.ngc == 1 ? "" : "s");
+	if (unsure > 0)
+		sbuf_printf(how, "; %llu objects pinned in the nursery at heapshot %u are taken to be the ones at "
+			    "their address now", (unsigned long long)unsure, old->snap);
+	rc = 0;
+done:
+	free(ep);
+	free(rp.mv);
+	free(rp.gc_t);
+	free(rp.mid);
+	mrd_free(&r);
+	free(tmp.names);
+	warn_free(&tmp.warn);
+	return rc;
+}
+
+const struct format_ops mlpd_format = {
+	.name = "mlpd",
+	.runtime = "mono",
+	.cacheable = 0,
+	.probe = mlpd_probe,
+	.header = mlpd_header,
+	.parse = mlpd_parse,
+	.fields = mlpd_fields,
+	.edge_label = mlpd_edge_label,
+	.root_kind_name = mlpd_root_kind_name,
+	.root_detail = mlpd_root_detail,
+	.gen_name = mlpd_gen_name,
+	.free_data = mlpd_free_data,
+	.snapshots = 1,
+	.identity = mlpd_identity,
+};

@@ -1,0 +1,487 @@
+/* test_mono.c — Mono's log-profiler heapshots (.mlpd) through heapwalk,
+ * checked against what is known independently:
+ *   - every heapshot's per-class counts and bytes equal mprof-report's
+ *     (Mono's own decoder, a second reader of the same file), and the
+ *     totals its summary line says;
+ *   - the last heapshot holds what tests/mono/Workload.cs keeps;
+ *   - old and new between two heapshots of one file equal the
+ *     workload's own allocations, and each object is paired with the
+ *     one it was: the workload's lists say which (the Chaff at index j
+ *     of round 2's list is the Chaff at index 10 j of round 1's), and
+ *     sgen moved them in between, so their addresses alone would pair
+ *     them wrongly;
+ *   - cut, damaged and foreign files: the complete heapshots with a
+ *     warning, or one line.
+ * tests/mono/workload.mlpd was recorded from the workload by Debian's
+ * mono 6.8 and workload.mlpd.report by its mprof-report --verbose (see
+ * tests/mono/README); where mono is installed the same checks run on a
+ * file recorded at test time, plain and with the profiler's zip option. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/open.h"
+#include "graph/heap.h"
+#include "graph/reader.h"
+#include "suites.h"
+#include "term.h"
+
+#define MONODIR TEST_BUILDDIR "/dumps/mono"
+#define FIXTURE TEST_SRCDIR "/mono/workload.mlpd"
+
+static char *hw(const char *args, int *status)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof cmd, "'%s' %s", heapwalk(), args);
+	return run(cmd, status);
+}
+
+/* ---- mprof-report's heapshot report ---- */
+
+struct row { char name[256]; unsigned long long bytes, count; };
+struct shot { unsigned long long size, count; struct row *rows; size_t n; };
+
+/* A row by name (mprof-report lists a class per MonoClass: two of one
+ * name add up, as heapwalk's classes by name do). */
+static struct row *row_of(struct shot *s, const char *name)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->rows[i].name, name) == 0)
+			return &s->rows[i];
+	s->rows = realloc(s->rows, (s->n + 1) * sizeof *s->rows);
+	struct row *r = &s->rows[s->n++];
+	memset(r, 0, sizeof *r);
+	snprintf(r->name, sizeof r->name, "%s", name);
+	return r;
+}
+
+static size_t read_report(const char *path, struct shot *shots, size_t max)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	size_t n = 0;
+
+	ck_assert_msg(f != NULL, "%s", path);
+	while (fgets(line, sizeof line, f) != NULL) {
+		unsigned long long a, b, c;
+		unsigned k;
+		char name[512];
+		if (sscanf(line, " Heap shot %u at %*f secs: size: %llu, object count: %llu", &k, &a, &b) == 3) {
+			ck_assert(n < max && k == n);
+			shots[n++] = (struct shot){ a, b, NULL, 0 };
+		} else if (n > 0 && sscanf(line, " %llu %llu %llu %511s", &a, &b, &c, name) == 4) {
+			struct row *r = row_of(&shots[n - 1], name);
+			r->bytes += a;
+			r->count += b;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+/* The next CSV field of *p (quoted or not) into out; *p past its comma. */
+static void csv_field(const char **p, char *out, size_t n)
+{
+	const char *s = *p;
+	size_t k = 0;
+
+	if (*s == '"') {
+		for (s++; *s && !(*s == '"' && s[1] != '"'); s++) {
+			if (*s == '"')
+				s++;
+			if (k + 1 < n)
+				out[k++] = *s;
+		}
+		if (*s == '"')
+			s++;
+	} else {
+		for (; *s && *s != ',' && *s != '\n'; s++)
+			if (k + 1 < n)
+				out[k++] = *s;
+	}
+	out[k] = '\0';
+	*p = *s == ',' ? s + 1 : s;
+}
+
+/* heapwalk's classes of heapshot k (1-based) as rows. */
+static void hw_classes(const char *dump, unsigned k, const char *more, struct shot *s)
+{
+	char args[1024];
+	int st;
+
+	snprintf(args, sizeof args, "-q --heapshot %u -f csv %s classes '%s'", k, more, dump);
+	char *out = hw(args, &st);
+	ck_assert_msg(st == 0, "%s", out);
+	memset(s, 0, sizeof *s);
+	const char *p = strchr(out, '\n'); /* past the header */
+	while (p != NULL && p[1] != '\0') {
+		char name[512], num[64];
+		p++;
+		csv_field(&p, name, sizeof name);
+		struct row *r = row_of(s, name);
+		csv_field(&p, num, sizeof num);
+		r->count = strtoull(num, NULL, 10);
+		csv_field(&p, num, sizeof num);
+		r->bytes = strtoull(num, NULL, 10);
+		s->count += r->count;
+		s->size += r->bytes;
+		p = strchr(p, '\n');
+	}
+	free(out);
+}
+
+static unsigned long long count_in(struct shot *s, const char *name)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->rows[i].name, name) == 0)
+			return s->rows[i].count;
+	return 0;
+}
+
+/* Every heapshot of dump, class by class, as the report says. */
+static void mlpd_vs_report(const char *dump, const char *report)
+{
+	struct shot want[16], got;
+	size_t n = read_report(report, want, 16);
+	char args[512];
+	int st;
+
+	ck_assert_msg(n >= 4, "%s: %zu heapshots", report, n);
+	snprintf(args, sizeof args, "-q info '%s'", dump);
+	char *out = hw(args, &st);
+	char say[96];
+	snprintf(say, sizeof say, "heapshot:                  %zu of %zu", n, n);
+	ck_assert_msg(st == 0 && strstr(out, say), "%s", out);
+	free(out);
+	for (size_t k = 0; k < n; k++) {
+		hw_classes(dump, (unsigned)k + 1, "", &got);
+		ck_assert_msg(got.count == want[k].count && got.size == want[k].size,
+			      "heapshot %zu: %llu objects, %llu bytes; mprof-report %llu, %llu", k + 1, got.count,
+			      got.size, want[k].count, want[k].size);
+		ck_assert_msg(got.n == want[k].n, "heapshot %zu: %zu classes, mprof-report %zu", k + 1, got.n,
+			      want[k].n);
+		for (size_t i = 0; i < want[k].n; i++) {
+			const struct row *w = &want[k].rows[i];
+			int found = 0;
+			for (size_t j = 0; j < got.n; j++)
+				if (strcmp(got.rows[j].name, w->name) == 0) {
+					ck_assert_msg(got.rows[j].count == w->count && got.rows[j].bytes == w->bytes,
+						      "heapshot %zu, %s: %llu, %llu bytes; mprof-report %llu, %llu",
+						      k + 1, w->name, got.rows[j].count, got.rows[j].bytes, w->count,
+						      w->bytes);
+					found = 1;
+				}
+			ck_assert_msg(found, "heapshot %zu: no class %s", k + 1, w->name);
+		}
+		free(got.rows);
+		free(want[k].rows);
+	}
+}
+
+/* What the workload keeps, at the end (the last heapshot, taken at
+ * shutdown) and new/old between heapshots 1 and 3, 2 and 3. */
+static void workload_planted(const char *dump)
+{
+	static const struct { const char *name; unsigned long long n; } last[] = {
+		{ "Workload.Session", 150 }, { "Workload.Leaf", 450 }, { "Workload.Chaff", 500 },
+		{ "Workload.Cache", 100 }, { "Workload.Late", 50 },
+	};
+	struct shot s;
+	char more[1024];
+
+	hw_classes(dump, 4, "", &s);
+	for (size_t i = 0; i < sizeof last / sizeof last[0]; i++)
+		ck_assert_msg(count_in(&s, last[i].name) == last[i].n, "%s: %llu, want %llu", last[i].name,
+			      count_in(&s, last[i].name), last[i].n);
+	free(s.rows);
+	/* 1 -> 3: the Cache and Late are new, the kept Sessions, Leafs and
+	 * Chaff old (the Chaff moved in between) */
+	snprintf(more, sizeof more, "--baseline '%s:1' -e new", dump);
+	hw_classes(dump, 3, more, &s);
+	ck_assert_msg(count_in(&s, "Workload.Cache") == 100 && count_in(&s, "Workload.Late") == 50 &&
+		      count_in(&s, "Workload.Session") == 0 && count_in(&s, "Workload.Chaff") == 0 &&
+		      count_in(&s, "Workload.Leaf") == 0, "new 1->3: Cache %llu Late %llu Session %llu Chaff %llu",
+		      count_in(&s, "Workload.Cache"), count_in(&s, "Workload.Late"), count_in(&s, "Workload.Session"),
+		      count_in(&s, "Workload.Chaff"));
+	free(s.rows);
+	snprintf(more, sizeof more, "--baseline '%s:1' -e old", dump);
+	hw_classes(dump, 3, more, &s);
+	ck_assert(count_in(&s, "Workload.Session") == 150 && count_in(&s, "Workload.Chaff") == 500 &&
+		  count_in(&s, "Workload.Leaf") == 450 && count_in(&s, "Workload.Cache") == 0);
+	free(s.rows);
+	/* 2 -> 3: only the Late are new; 4500 Chaff are gone since 1 */
+	snprintf(more, sizeof more, "--baseline '%s:2' -e new", dump);
+	hw_classes(dump, 3, more, &s);
+	ck_assert(count_in(&s, "Workload.Late") == 50 && count_in(&s, "Workload.Cache") == 0 &&
+		  count_in(&s, "Workload.Chaff") == 0);
+	free(s.rows);
+	snprintf(more, sizeof more, "--baseline '%s:1' -e gone", dump);
+	hw_classes(dump, 3, more, &s);
+	ck_assert_msg(count_in(&s, "Workload.Chaff") == 4500 && count_in(&s, "Workload.Session") == 150,
+		      "gone: Chaff %llu Session %llu", count_in(&s, "Workload.Chaff"),
+		      count_in(&s, "Workload.Session"));
+	free(s.rows);
+	/* it says what it rests on */
+	char args[1024];
+	int st;
+	snprintf(args, sizeof args, "-q --heapshot 3 --baseline '%s:1' '%s' -e 'new | classes'", dump, dump);
+	char *out = hw(args, &st);
+	ck_assert_msg(st == 0 && strstr(out, "identity:   exact: the GC's moves replayed from heapshot 1 to "
+					    "heapshot 3"), "%s", out);
+	free(out);
+}
+
+/* The node of class name's only instance. */
+static node_t only(const struct heap *h, const char *name)
+{
+	node_t found = HW_NONE;
+
+	for (node_t v = 1; v < h->n; v++)
+		if (strcmp(class_name(h, h->node_class[v]), name) == 0) {
+			ck_assert_msg(found == HW_NONE, "two %s", name);
+			found = v;
+		}
+	ck_assert_msg(found != HW_NONE, "no %s", name);
+	return found;
+}
+
+/* The elements of the array a List<Workload.Chaff> holds: el[i] the
+ * node at index i (by the reference's label, "[i]"), HW_NONE if none. */
+static size_t chaff_list(const struct heap *h, node_t *el, size_t max)
+{
+	node_t list = only(h, "System.Collections.Generic.List<Workload.Chaff>"), arr = HW_NONE;
+	struct sbuf lb;
+	size_t n = 0;
+
+	sbuf_init(&lb);
+	for (edge_t e = h->out_start[list]; e < h->out_start[list + 1]; e++)
+		if (strcmp(class_name(h, h->node_class[h->out[e]]), "Workload.Chaff[]") == 0)
+			arr = h->out[e];
+	ck_assert(arr != HW_NONE);
+	for (size_t i = 0; i < max; i++)
+		el[i] = HW_NONE;
+	for (edge_t e = h->out_start[arr]; e < h->out_start[arr + 1]; e++) {
+		sbuf_reset(&lb);
+		heap_edge_label(h, arr, h->out[e], &lb);
+		unsigned long i;
+		ck_assert_msg(sscanf(lb.buf, "[%lu]", &i) == 1 && i < max, "%s", lb.buf);
+		el[i] = h->out[e];
+		n = i + 1 > n ? i + 1 : n;
+	}
+	sbuf_free(&lb);
+	return n;
+}
+
+/* Object by object: round 2's list keeps every 10th Chaff of round
+ * 1's; heapshot 3's Chaff at index j is heapshot 1's at index 10 j.
+ * The GC moved some of them: the pairing by address is wrong there. */
+static void identity_by_lists(const char *dump)
+{
+	struct open_opts o = { .no_cache = 1, .quiet = 1 };
+	struct heap a, b;
+	struct sbuf err, how, why;
+	static node_t ea[6000], eb[6000];
+
+	sbuf_init(&err);
+	sbuf_init(&how);
+	sbuf_init(&why);
+	o.snapshot = 1;
+	ck_assert_msg(heap_open(&a, dump, &o, NULL, &err) == 0, "%s", err.buf);
+	o.snapshot = 3;
+	ck_assert_msg(heap_open(&b, dump, &o, NULL, &err) == 0, "%s", err.buf);
+	ck_assert(a.fmt->identity != NULL);
+	size_t na = chaff_list(&a, ea, 6000), nb = chaff_list(&b, eb, 6000);
+	ck_assert_msg(na == 5000 && nb == 500, "%zu %zu", na, nb);
+	node_t *same = malloc((b.n + 1) * sizeof *same);
+	ck_assert_msg(b.fmt->identity(&b, &a, same, &how, &why) == 0, "%s", why.buf);
+	unsigned moved = 0;
+	for (size_t j = 0; j < 500; j++) {
+		ck_assert(ea[10 * j] != HW_NONE && eb[j] != HW_NONE);
+		ck_assert_msg(same[eb[j]] == ea[10 * j], "Chaff %zu of heapshot 3 (0x%llx) paired with node %u, "
+			      "want %u (0x%llx)", j, (unsigned long long)heap_node_id(&b, eb[j]), same[eb[j]],
+			      ea[10 * j], (unsigned long long)heap_node_id(&a, ea[10 * j]));
+		moved += heap_node_id(&b, eb[j]) != heap_node_id(&a, ea[10 * j]);
+	}
+	ck_assert_msg(moved > 0, "no Chaff moved between heapshots 1 and 3: the test proves nothing");
+	free(same);
+	heap_free(&a);
+	heap_free(&b);
+	sbuf_free(&err);
+	sbuf_free(&how);
+	sbuf_free(&why);
+}
+
+START_TEST(test_mono_recorded)
+{
+	mlpd_vs_report(FIXTURE, FIXTURE ".report");
+	workload_planted(FIXTURE);
+	identity_by_lists(FIXTURE);
+}
+END_TEST
+
+/* Cut and damaged copies of the fixture, and options that do not fit. */
+START_TEST(test_mono_bad_input)
+{
+	int st;
+	char *out;
+
+	ck_assert_int_eq(system("mkdir -p " MONODIR), 0);
+	/* cut inside the last heapshot (its events end some 10 kB before the
+	 * file does):
+	 * the three before, with a warning */
+	out = hw("-q info -f json " FIXTURE, &st);
+	ck_assert_int_eq(st, 0);
+	free(out);
+	ck_assert_int_eq(system("f=" FIXTURE "; n=$(stat -c %s $f); head -c $((n - 20000)) $f > " MONODIR
+				"/cut.mlpd && head -c 100 $f > " MONODIR "/head.mlpd && head -c 30 $f > " MONODIR
+				"/short.mlpd"), 0);
+	out = hw("info " MONODIR "/cut.mlpd 2>&1", &st);
+	ck_assert_msg(st == 0 && strstr(out, "heapshot 4 is cut short by the end of the file; the last complete "
+					    "one (3) is read") &&
+		      strstr(out, "heapshot:                  3 of 4") && strstr(out, ", cut short"), "%s", out);
+	free(out);
+	/* the cut one when asked for: as far as it goes */
+	out = hw("--heapshot 4 info " MONODIR "/cut.mlpd 2>&1", &st);
+	ck_assert_msg(st == 0 && strstr(out, "heapshot 4 is cut short by the end of the file: its objects up to "
+					    "there"), "%s", out);
+	free(out);
+	out = hw("-q info " MONODIR "/head.mlpd 2>&1", &st);
+	ck_assert_msg(st != 0 && strstr(out, "head.mlpd: offset ") && strstr(out, "no heapshot in this file") &&
+		      strchr(out, '\n') == strrchr(out, '\n'), "%s", out);
+	free(out);
+	out = hw("-q info " MONODIR "/short.mlpd 2>&1", &st);
+	ck_assert_msg(st != 0 && strstr(out, "short.mlpd: offset ") && strstr(out, "ends inside its header") &&
+		      strchr(out, '\n') == strrchr(out, '\n'), "%s", out);
+	free(out);
+	/* a data format heapwalk does not read; an event byte it does not
+	 * know (type 15) in the first buffer: the rest of that buffer goes,
+	 * with a warning that names the offset */
+	ck_assert_int_eq(system("f=" FIXTURE "; cp $f " MONODIR "/v99.mlpd && printf '\\143' | dd of=" MONODIR
+				"/v99.mlpd bs=1 seek=6 conv=notrunc 2>/dev/null"), 0);
+	out = hw("-q info " MONODIR "/v99.mlpd 2>&1", &st);
+	ck_assert_msg(st != 0 && strstr(out, "v99.mlpd: offset 6: data format outside 13..17"), "%s", out);
+	free(out);
+	/* the first buffer follows the header (its length: the three strings') */
+	ck_assert_int_eq(system("f=" FIXTURE "; cp $f " MONODIR "/ev.mlpd && python3 -c \"\n"
+				"import struct,sys\n"
+				"b=bytearray(open('$f','rb').read()); p=8+8+8+4+4+4+2\n"
+				"for i in range(3): p+=4+struct.unpack_from('<I',b,p)[0]\n"
+				"b[p+48]=0x0f; open('" MONODIR "/ev.mlpd','wb').write(b); print(p+48)\" > " MONODIR
+				"/ev.off"), 0);
+	char *off = run("cat " MONODIR "/ev.off", &st);
+	off[strcspn(off, "\n")] = '\0';
+	char want[128];
+	snprintf(want, sizeof want, "offset %s: event byte 0x0f not understood (data format 17)", off);
+	out = hw("-v info " MONODIR "/ev.mlpd 2>&1", &st);
+	ck_assert_msg(st == 0 && strstr(out, want), "%s\nwant %s", out, want);
+	free(out);
+	free(off);
+	/* heapshots beyond the file's, and of a file of one heap */
+	out = hw("-q --heapshot 9 info " FIXTURE " 2>&1", &st);
+	ck_assert_msg(st != 0 && strstr(out, "no heapshot 9: the file holds 4 (1 to 4)"), "%s", out);
+	free(out);
+	ensure_dump("basic", "");
+	out = hw("-q --heapshot 2 info " TEST_BUILDDIR "/dumps/basic.hprof 2>&1", &st);
+	ck_assert_msg(st != 0 && strstr(out, "a hprof file holds one heap: heapshot 2 is for files of several"),
+		      "%s", out);
+	free(out);
+	/* the later heapshot as the baseline */
+	out = hw("-q --heapshot 2 --baseline " FIXTURE ":3 -e new " FIXTURE " 2>&1", &st);
+	ck_assert_msg(st != 0 && strstr(out, "is later than"), "%s", out);
+	free(out);
+}
+END_TEST
+
+/* The browser on the fixture: the last heapshot; H opens another, whose
+ * classes are its own; B :1 loads heapshot 1 as the baseline, exactly,
+ * and the classes' new column says what the workload made since. */
+START_TEST(test_mono_browser)
+{
+	struct term t;
+
+	term_start(&t, 120, 30, "", FIXTURE);
+	char *s = wait_for(&t, "Step 1: All objects");
+	has(s, "[heapshot 4 of 4]");
+	char *row = line_of(s, "Workload.Late ");
+	has(row, " 50 ");
+	free(row);
+	free(s);
+	keys(&t, "H");
+	free(wait_for(&t, "heapshot (1 to 4, now 4):"));
+	type(&t, "3");
+	keys(&t, "Enter");
+	s = wait_for(&t, "[heapshot 3 of 4]");
+	free(s);
+	s = wait_for(&t, "Step 1: All objects");
+	row = line_of(s, "Workload.Chaff ");
+	has(row, " 500 ");
+	free(row);
+	free(s);
+	keys(&t, "B");
+	free(wait_for(&t, ":N heapshot N of this file"));
+	type(&t, ":1");
+	keys(&t, "Enter");
+	s = wait_for(&t, "baseline loaded");
+	int st;
+	char *out = hw("-q --heapshot 3 --baseline " FIXTURE ":1 info " FIXTURE, &st); /* the command line's */
+	const char *nl = strstr(out, "\nnew_objects:");
+	ck_assert_msg(st == 0 && nl != NULL, "%s", out);
+	char want[64];
+	snprintf(want, sizeof want, "baseline loaded: new %ld ", strtol(nl + 13, NULL, 10));
+	has(s, want);
+	free(out);
+	free(s);
+	type(&t, ">");
+	s = wait_for(&t, "Step 2:");
+	row = line_of(s, "Workload.Cache ");
+	has(row, " 100 ");
+	free(row);
+	lacks(s, "Workload.Chaff ");
+	free(s);
+	keys(&t, "q");
+	term_stop(&t);
+}
+END_TEST
+
+/* Where mono is installed: the workload compiled and recorded now,
+ * plain and with the profiler's zip option (a gzip stream). */
+START_TEST(test_mono_live)
+{
+	if (!have("mono") || !have("mcs") || !have("mprof-report")) {
+		fprintf(stderr, "mono: mono, mcs or mprof-report is not installed (Debian: mono-runtime mono-mcs "
+				"libmono-profiler mono-utils): the live test is skipped (tests/mono/workload.mlpd is "
+				"read all the same)\n");
+		return;
+	}
+	ck_assert_int_eq(system("mkdir -p " MONODIR " && cd " MONODIR " && rm -f live.mlpd livez.mlpd && "
+				"mcs -nowarn:649 -out:wl.exe " TEST_SRCDIR "/mono/Workload.cs > mcs.log 2>&1 && "
+				"mono --profile=log:heapshot,output=live.mlpd wl.exe > run.log 2>&1 && "
+				"mono --profile=log:heapshot,zip,output=livez.mlpd wl.exe > runz.log 2>&1 && "
+				"mprof-report --reports=heapshot --verbose live.mlpd > live.report && "
+				"mprof-report --reports=heapshot --verbose livez.mlpd > livez.report"), 0);
+	int st;
+	char *magic = run("od -An -tx1 -N2 " MONODIR "/livez.mlpd", &st);
+	ck_assert_msg(strstr(magic, "1f 8b"), "zip did not make a gzip file: %s", magic);
+	free(magic);
+	mlpd_vs_report(MONODIR "/live.mlpd", MONODIR "/live.report");
+	mlpd_vs_report(MONODIR "/livez.mlpd", MONODIR "/livez.report");
+	workload_planted(MONODIR "/live.mlpd");
+	identity_by_lists(MONODIR "/live.mlpd");
+	workload_planted(MONODIR "/livez.mlpd");
+}
+END_TEST
+
+Suite *mono_suite(void)
+{
+	Suite *s = suite_create("mono");
+	TCase *tc = tcase_create("mlpd");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_mono_recorded);
+	tcase_add_test(tc, test_mono_bad_input);
+	tcase_add_test(tc, test_mono_browser);
+	tcase_add_test(tc, test_mono_live);
+	suite_add_tcase(s, tc);
+	return s;
+}
