@@ -222,11 +222,22 @@ static void workload_planted(const char *dump)
 		      "gone: Chaff %llu Session %llu", count_in(&s, "Workload.Chaff"),
 		      count_in(&s, "Workload.Session"));
 	free(s.rows);
-	/* it says what it rests on */
+	/* diff: the per-class deltas, with the new objects of the replay */
 	char args[1024];
 	int st;
-	snprintf(args, sizeof args, "-q --heapshot 3 --baseline '%s:1' '%s' -e 'new | classes'", dump, dump);
+	snprintf(args, sizeof args, "-q -f csv diff '%s:1' '%s:3'", dump, dump);
 	char *out = hw(args, &st);
+	ck_assert_msg(st == 0 && strstr(out, "\nWorkload.Cache,0,100,100,"), "%s", out);
+	free(out);
+	/* the static list's root: a registered range of static fields */
+	snprintf(args, sizeof args, "-q '%s' -e 'instances System.Collections.Generic.List<Workload.Session> | paths'",
+		 dump);
+	out = hw(args, &st);
+	ck_assert_msg(st == 0 && strstr(out, "static (Static Fields)"), "%s", out);
+	free(out);
+	/* it says what it rests on */
+	snprintf(args, sizeof args, "-q --heapshot 3 --baseline '%s:1' '%s' -e 'new | classes'", dump, dump);
+	out = hw(args, &st);
 	ck_assert_msg(st == 0 && strstr(out, "identity:   exact: the GC's moves replayed from heapshot 1 to "
 					    "heapshot 3"), "%s", out);
 	free(out);
@@ -469,6 +480,13 @@ START_TEST(test_mono_live)
 	workload_planted(MONODIR "/live.mlpd");
 	identity_by_lists(MONODIR "/live.mlpd");
 	workload_planted(MONODIR "/livez.mlpd");
+	/* recorded without move events: matched, and it says why */
+	ck_assert_int_eq(system("cd " MONODIR " && rm -f nomove.mlpd && mono --profile=log:nodefaults,heapshot,"
+				"output=nomove.mlpd wl.exe > runn.log 2>&1"), 0);
+	char *out = hw("-q --heapshot 3 --baseline " MONODIR "/nomove.mlpd:1 -e new " MONODIR "/nomove.mlpd", &st);
+	ck_assert_msg(st == 0 && strstr(out, "identity:   inferred: ") &&
+		      strstr(out, "(not exact: ") && strstr(out, "has no GC move events"), "%s", out);
+	free(out);
 }
 END_TEST
 

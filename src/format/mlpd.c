@@ -180,7 +180,6 @@ struct replay {
 	uint64_t majors;
 	uint64_t *mid;           /* the objects of the heapshots between, by heapshot */
 	size_t nmid, cmid;
-	uint64_t moves_in_file;
 };
 
 struct mrd {
@@ -190,7 +189,7 @@ struct mrd {
 	int64_t target;          /* that heapshot */
 	uint64_t buf_off;        /* the buffer being read */
 	struct nametab nt;
-	unsigned ver, ptrsize;
+	unsigned ver;
 	uint64_t first_time;  /* the first buffer's time base: the program's start */
 	struct mptr *cls, *vt;
 	size_t ncls, ccls, nvt, cvt;
@@ -1007,7 +1006,6 @@ static int mlpd_parse(struct heap *h, struct progress *p, struct sbuf *err)
 	if (read_head(h->map, h->size, &hd, &why, &at) < 0)
 		return -1; /* header() said it */
 	r.ver = hd.ver;
-	r.ptrsize = hd.ptrsize;
 	progress_begin(p, "parse", h->size, "MB");
 	read_buffers(&r, h->map, h->size, hd.len, p);
 	progress_end(p);
@@ -1042,18 +1040,20 @@ static int mlpd_parse(struct heap *h, struct progress *p, struct sbuf *err)
 	else if (h->want_snap == 0 && s + 1 < r.nshots)
 		warn_add(&h->warn, "%s: heapshot %zu is cut short by the end of the file; the last complete one "
 			 "(%zu) is read", h->path, r.nshots, s + 1);
+	progress_begin(p, "heapshot", r.shots[s].objects, "objects"); /* read again, kept, built */
 	read_shot(&r, h->map, h->size, s);
-	if (r.done.shot < 0) {
+	if (r.done.shot < 0)
 		r.done.shot = (int64_t)s; /* its buffers are gone: none of its objects */
-	}
 	h->nsnaps = (uint32_t)r.nshots;
 	h->snap = (uint32_t)r.done.shot + 1;
 	h->snaps = xmalloc(r.nshots * sizeof *h->snaps);
 	for (size_t i = 0; i < r.nshots; i++)
-		h->snaps[i] = (struct hsnap){ hd.start_ms + (r.shots[i].t_end - r.first_time) / 1000000,
+		h->snaps[i] = (struct hsnap){ hd.start_ms + (r.shots[i].t_end > r.first_time
+								      ? (r.shots[i].t_end - r.first_time) / 1000000 : 0),
 					      r.shots[i].objects, r.shots[i].bytes, r.shots[i].complete };
 	h->timestamp_ms = h->snaps[h->snap - 1].time_ms;
 	build(&r, &r.done, hd.ptrsize);
+	progress_end(p);
 	((struct mlpd_data *)h->fmt_data)->key = (uint64_t)hd.pid << 32 ^ hd.start_ms;
 	rc = 0;
 done:
@@ -1302,7 +1302,6 @@ static int mlpd_identity(const struct heap *h, const struct heap *old, node_t *s
 		goto done;
 	}
 	r.ver = hd.ver;
-	r.ptrsize = hd.ptrsize;
 	read_buffers(&r, h->map, h->size, hd.len, NULL);
 	if (rp.majors > rp.k - rp.j) {
 		sbuf_printf(why, "%llu major collections between heapshots %u and %u made no heapshot (recorded with "

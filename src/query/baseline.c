@@ -57,6 +57,11 @@ int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 	memset(b, 0, sizeof *b);
 	uint64_t t_old = old->agent.present ? old->agent.dump_ms : old->timestamp_ms;
 	uint64_t t_new = h->agent.present ? h->agent.dump_ms : h->timestamp_ms;
+	if (old->nsnaps > 0 && h->nsnaps > 0 && strcmp(old->path, h->path) == 0 && old->snap > h->snap) {
+		sbuf_printf(err, "the baseline, heapshot %u of %s, is later than heapshot %u: give the earlier "
+			    "heapshot as the baseline", old->snap, old->path, h->snap);
+		return -1;
+	}
 	if (t_old > t_new) {
 		char a[40], c[40];
 		when(t_old, a, sizeof a);
