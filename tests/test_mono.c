@@ -450,6 +450,12 @@ START_TEST(test_mono_browser)
 	free(row);
 	lacks(s, "Workload.Chaff ");
 	free(s);
+	/* not a heapshot at or before the baseline's */
+	keys(&t, "H");
+	free(wait_for(&t, "heapshot (1 to 4, now 3):"));
+	type(&t, "1");
+	keys(&t, "Enter");
+	free(wait_for(&t, "the baseline is heapshot 1: open a later one"));
 	keys(&t, "q");
 	term_stop(&t);
 }

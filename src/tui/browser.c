@@ -118,6 +118,10 @@ static void rq_heapshot(struct tui *t, struct tview *v, int c)
 	unsigned long n = a != NULL ? strtoul(a, &end, 10) : 0;
 	if (a != NULL && *a != '\0' && (*end != '\0' || n < 1 || n > h->nsnaps))
 		tui_message(t, 1, "no heapshot '%s': 1 to %u", a, h->nsnaps);
+	else if (a != NULL && *a != '\0' && t->old != NULL && t->old->nsnaps > 0 && n <= t->old->snap &&
+		 strcmp(t->old->path, h->path) == 0)
+		tui_message(t, 1, "the baseline is heapshot %u: open a later one, or load another baseline (B) "
+			    "first", t->old->snap);
 	else if (a != NULL && *a != '\0' && n != h->snap) {
 		t->reopen = (unsigned)n;
 		t->quit = 1;
@@ -241,7 +245,8 @@ static const frame_fn frame_keys[REQ_COUNT] = {
 	[REQ_MARK] = rq_mark, [REQ_USE] = rq_use, [REQ_USE_REACHED] = rq_use_reached,
 	[REQ_USE_MENU] = rq_use_menu, [REQ_USE_RETAINED] = rq_use_step, [REQ_USE_REFERRERS] = rq_use_step,
 	[REQ_USE_REFERENTS] = rq_use_step, [REQ_USE_DOMINATED] = rq_use_step, [REQ_USE_NEW] = rq_use_step,
-	[REQ_USE_OLD] = rq_use_step, [REQ_USE_GONE] = rq_use_gone, [REQ_BASELINE] = rq_baseline, [REQ_HEAPSHOT] = rq_heapshot,
+	[REQ_USE_OLD] = rq_use_step, [REQ_USE_GONE] = rq_use_gone, [REQ_BASELINE] = rq_baseline,
+	[REQ_HEAPSHOT] = rq_heapshot,
 	[REQ_BACK] = rq_back, [REQ_FORWARD] = rq_forward, [REQ_FIRST_STEP] = rq_first_step,
 	[REQ_STEP_LIST] = rq_step_list, [REQ_JUMP] = rq_jump, [REQ_EXPR] = rq_expr,
 	[REQ_RETAINED] = rq_retained, [REQ_SEARCH] = rq_search, [REQ_SEARCH_NEXT] = rq_search_next,
