@@ -175,8 +175,8 @@ struct replay {
 	uint64_t t_from, t_to;   /* heapshot j's end, heapshot k's end */
 	struct mmove *mv;        /* moves, and (from 0) the ends of the heapshots between */
 	size_t nmv, cmv;
-	uint64_t *gc_t;          /* collections started in the window */
-	size_t ngc, cgc;
+	size_t ngc;              /* collections started in the window */
+	uint64_t second_gc;      /* when the second of them started */
 	uint64_t majors;
 	uint64_t *mid;           /* the objects of the heapshots between, by heapshot */
 	size_t nmid, cmid;
@@ -199,7 +199,7 @@ struct mrd {
 	size_t nthr, cthr;
 	struct mshot *shots;
 	size_t nshots, cshots;
-	struct capture cur, done;
+	struct capture kept;     /* the heapshot read (the second pass) */
 	uint64_t moves, bad_bufs;
 	uint64_t bad_at;      /* the first event not understood: its file offset + 1 */
 	unsigned bad_byte;
@@ -218,8 +218,7 @@ static void capture_free(struct capture *c)
 
 static void mrd_free(struct mrd *r)
 {
-	capture_free(&r->cur);
-	capture_free(&r->done);
+	capture_free(&r->kept);
 	free(r->cls);
 	free(r->vt);
 	free(r->reg);
@@ -238,10 +237,18 @@ static struct mthread *thread_of(struct mrd *r, uint64_t tid)
 	return &r->thr[r->nthr++];
 }
 
-/* Does reading keep heapshot s (0-based)? */
-static int wanted(const struct mrd *r, size_t s)
+/* The second pass reaches heapshot sh's start: keep what follows. */
+static void capture_start(struct mrd *r, const struct mshot *sh)
 {
-	return r->pass2 && (int64_t)s == r->target;
+	uint64_t most = r->h->size / 2; /* counts from a damaged file claim more */
+
+	capture_free(&r->kept);
+	r->kept.shot = r->target;
+	r->kept.co = (sh->objects < most ? sh->objects : most) + 1;
+	r->kept.o = xreallocarray(NULL, r->kept.co, sizeof *r->kept.o);
+	r->kept.cr = (sh->refs < most ? sh->refs : most) + 1;
+	r->kept.tgt = xreallocarray(NULL, r->kept.cr, sizeof *r->kept.tgt);
+	r->kept.off = xreallocarray(NULL, r->kept.cr, sizeof *r->kept.off);
 }
 
 static void heap_object(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_t ptr_base, struct mthread *t)
@@ -251,7 +258,7 @@ static void heap_object(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_
 	uint64_t size = uleb(c);
 	uint8_t gen = r->ver >= 16 ? (uint8_t)byte1(c) : 0;
 	uint64_t n = uleb(c);
-	struct capture *cp = t->shot >= 0 && r->cur.shot == t->shot ? &r->cur : NULL;
+	struct capture *cp = t->shot >= 0 && r->kept.shot == t->shot ? &r->kept : NULL;
 	int cont = size == 0; /* more references of an object already told */
 	struct mobj *o = NULL;
 
@@ -300,7 +307,7 @@ static void heap_object(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_
 
 static void heap_roots(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_t ptr_base, struct mthread *t)
 {
-	struct capture *cp = t->shot >= 0 && r->cur.shot == t->shot ? &r->cur : NULL;
+	struct capture *cp = t->shot >= 0 && r->kept.shot == t->shot ? &r->kept : NULL;
 	uint64_t n = uleb(c);
 
 	if (r->ver < 14) { /* gc number, then (object, type, extra) */
@@ -333,24 +340,15 @@ static void heap_event(struct mrd *r, struct cur *c, unsigned sub, uint64_t now,
 {
 	switch (sub) {
 	case 0x00: /* start */
-		if (r->pass2) {
+		if (r->pass2) { /* the heapshot read: kept, sized as the first pass counted */
 			t->shot = r->target;
+			if (t->shot >= 0)
+				capture_start(r, &r->shots[t->shot]);
 		} else {
 			VEC_GROW(r->shots, r->nshots, r->cshots);
 			r->shots[r->nshots] = (struct mshot){ .t_start = now, .t_end = now, .tid = t->tid,
 							      .buf_first = r->buf_off, .buf_last = UINT64_MAX };
 			t->shot = (int64_t)r->nshots++;
-		}
-		if (wanted(r, (size_t)t->shot)) { /* sized as the first reading counted */
-			const struct mshot *sh = &r->shots[t->shot];
-			capture_free(&r->cur);
-			r->cur.shot = t->shot;
-			uint64_t most = r->h->size / 2; /* counts from a damaged file claim more */
-			r->cur.co = (sh->objects < most ? sh->objects : most) + 1;
-			r->cur.o = xreallocarray(NULL, r->cur.co, sizeof *r->cur.o);
-			r->cur.cr = (sh->refs < most ? sh->refs : most) + 1;
-			r->cur.tgt = xreallocarray(NULL, r->cur.cr, sizeof *r->cur.tgt);
-			r->cur.off = xreallocarray(NULL, r->cur.cr, sizeof *r->cur.off);
 		}
 		break;
 	case 0x10: /* end */
@@ -365,12 +363,8 @@ static void heap_event(struct mrd *r, struct cur *c, unsigned sub, uint64_t now,
 				VEC_GROW(rp->mv, rp->nmv, rp->cmv); /* a heapshot's end: from 0, to its end in mid */
 				rp->mv[rp->nmv++] = (struct mmove){ now, 0, rp->nmid };
 			}
-			if (r->cur.shot == t->shot) {
-				capture_free(&r->done);
-				r->done = r->cur;
-				memset(&r->cur, 0, sizeof r->cur);
-				r->cur.shot = -1;
-			}
+			if (r->pass2 && t->shot == r->target)
+				r->target = -1; /* read: a heapshot after it in the buffer is not kept */
 		}
 		t->shot = -1;
 		break;
@@ -468,8 +462,8 @@ static void gc_event(struct mrd *r, struct cur *c, unsigned sub, uint64_t now, u
 	case 0x10: {                            /* event, generation */
 		unsigned ev = byte1(c), gen = byte1(c);
 		if (in && ev == 0 && !c->bad) {  /* a collection starts */
-			VEC_GROW(rp->gc_t, rp->ngc, rp->cgc);
-			rp->gc_t[rp->ngc++] = now;
+			if (++rp->ngc == 2)
+				rp->second_gc = now;
 			rp->majors += gen >= 1;
 		}
 		break;
@@ -764,7 +758,8 @@ static int read_buffers(struct mrd *r, const uint8_t *map, uint64_t size, size_t
 }
 
 /* Heapshot s's buffers again (its thread's, from the one it starts in
- * to the one it ends in), keeping its objects: r->done. */
+ * to the one it ends in, or the file's end), keeping its objects:
+ * r->kept (as far as they go when the file is cut inside it). */
 static void read_shot(struct mrd *r, const uint8_t *map, uint64_t size, size_t s)
 {
 	const struct mshot *sh = &r->shots[s];
@@ -783,11 +778,6 @@ static void read_shot(struct mrd *r, const uint8_t *map, uint64_t size, size_t s
 		if (rd64(map + pos + 32) == sh->tid)
 			buffer_events(r, map + pos, len, pos, cut);
 		pos += BUF_HEAD + (uint64_t)len;
-	}
-	if (r->done.shot < 0 && r->cur.shot == (int64_t)s) { /* cut short: as far as it goes */
-		r->done = r->cur;
-		memset(&r->cur, 0, sizeof r->cur);
-		r->cur.shot = -1;
 	}
 	r->pass2 = 0;
 }
@@ -1002,7 +992,7 @@ static int mlpd_parse(struct heap *h, struct progress *p, struct sbuf *err)
 	size_t at;
 	int rc = -1;
 
-	r.cur.shot = r.done.shot = -1;
+	r.kept.shot = -1;
 	if (read_head(h->map, h->size, &hd, &why, &at) < 0)
 		return -1; /* header() said it */
 	r.ver = hd.ver;
@@ -1042,17 +1032,17 @@ static int mlpd_parse(struct heap *h, struct progress *p, struct sbuf *err)
 			 "(%zu) is read", h->path, r.nshots, s + 1);
 	progress_begin(p, "heapshot", r.shots[s].objects, "objects"); /* read again, kept, built */
 	read_shot(&r, h->map, h->size, s);
-	if (r.done.shot < 0)
-		r.done.shot = (int64_t)s; /* its buffers are gone: none of its objects */
+	if (r.kept.shot < 0)
+		r.kept.shot = (int64_t)s; /* its buffers are gone: none of its objects */
 	h->nsnaps = (uint32_t)r.nshots;
-	h->snap = (uint32_t)r.done.shot + 1;
+	h->snap = (uint32_t)r.kept.shot + 1;
 	h->snaps = xmalloc(r.nshots * sizeof *h->snaps);
 	for (size_t i = 0; i < r.nshots; i++)
 		h->snaps[i] = (struct hsnap){ hd.start_ms + (r.shots[i].t_end > r.first_time
 								      ? (r.shots[i].t_end - r.first_time) / 1000000 : 0),
 					      r.shots[i].objects, r.shots[i].bytes, r.shots[i].complete };
 	h->timestamp_ms = h->snaps[h->snap - 1].time_ms;
-	build(&r, &r.done, hd.ptrsize);
+	build(&r, &r.kept, hd.ptrsize);
 	progress_end(p);
 	((struct mlpd_data *)h->fmt_data)->key = (uint64_t)hd.pid << 32 ^ hd.start_ms;
 	rc = 0;
@@ -1296,7 +1286,7 @@ static int mlpd_identity(const struct heap *h, const struct heap *old, node_t *s
 	struct mlpd_head hd;
 	const char *w;
 	size_t at;
-	r.cur.shot = r.done.shot = -1;
+	r.kept.shot = -1;
 	if (read_head(h->map, h->size, &hd, &w, &at) < 0) {
 		sbuf_printf(why, "%s: offset %zu: %s", ep, at, w);
 		goto done;
@@ -1314,7 +1304,7 @@ static int mlpd_identity(const struct heap *h, const struct heap *old, node_t *s
 		goto done;
 	}
 	hw_merge_sort(rp.mv, rp.nmv, sizeof *rp.mv, by_time, NULL);
-	uint64_t second_gc = rp.ngc > 1 ? rp.gc_t[1] : UINT64_MAX, replayed = 0, unsure = 0;
+	uint64_t second_gc = rp.ngc > 1 ? rp.second_gc : UINT64_MAX, replayed = 0, unsure = 0;
 	struct amap m;
 	amap_init(&m, old->n);
 	for (node_t v = 1; v < old->n; v++)
@@ -1357,7 +1347,6 @@ static int mlpd_identity(const struct heap *h, const struct heap *old, node_t *s
 done:
 	free(ep);
 	free(rp.mv);
-	free(rp.gc_t);
 	free(rp.mid);
 	mrd_free(&r);
 	free(tmp.names);
