@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "graph/analysis.h"
@@ -244,6 +245,106 @@ START_TEST(test_marks_and_steps)
 	free(s);
 	keys(&t, "Up Enter");
 	free(wait_for(&t, "Step 2: Instances of 2 classes"));
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
+static void batch_set(const char *dump, const char *expr, unsigned long long *count,
+		      unsigned long long *bytes);
+
+/* The ':' prompt: a pipeline typed there makes the same steps as -e in
+ * batch (the set's count is batch info's, x shows the expression), Tab
+ * completes step words and class names, a syntax error is shown under
+ * its column with the prompt still open, and what was run is recalled
+ * with Up in the next run, from a history file of mode 0600. */
+START_TEST(test_command_prompt)
+{
+	struct term t;
+	char args[512], env[600], hist[600];
+	unsigned long long count, bytes;
+	struct stat st;
+	char *in;
+
+	ensure_dump("coops", "");
+	snprintf(args, sizeof args, "%s/coops.hprof", DUMPS);
+	snprintf(env, sizeof env, "XDG_STATE_HOME=%s/state", hw_tmpdir());
+	snprintf(hist, sizeof hist, "%s/state/heapwalk/history", hw_tmpdir());
+	unlink(hist);
+	term_start(&t, 160, 30, env, args);
+	free(wait_for(&t, "Step 1: All objects"));
+
+	/* Tab: a step word, then a class name whose start is unique */
+	keys(&t, ":");
+	type(&t, "insta");
+	keys(&t, "Tab");
+	char *s = wait_for(&t, "instanceof  instances");
+	free(s);
+	type(&t, "s Workload$Sess"); /* "instance" so far */
+	keys(&t, "Tab");
+	/* two classes start so: both are listed, the word goes as far as they agree */
+	s = wait_for(&t, "2: Workload$Session  Workload$SessionListener");
+	in = line_of(s, ":instances");
+	ck_assert_str_eq(in, ":instances Workload$Session");
+	free(in);
+	free(s);
+
+	/* a syntax error: under its column, the prompt open */
+	type(&t, " | retaned");
+	keys(&t, "Enter");
+	s = wait_for(&t, "unknown step 'retaned'");
+	char *caret = line_of(s, "unknown step");
+	in = line_of(s, ":instances Workload$Session | retaned");
+	ck_assert_msg(*in != '\0', "the prompt closed: %s", shown(s));
+	const char *r = strstr(in, "retaned");
+	ck_assert_msg(strchr(caret, '^') - caret == r - in, "the caret is not under 'retaned':\n%s\n%s", in, caret);
+	has(caret, "column 30");
+	free(caret);
+	free(in);
+	free(s);
+
+	/* mended: three steps of the history and the classes view */
+	for (int i = 0; i < 7; i++)
+		keys(&t, "BSpace");
+	type(&t, "referrers | referrers | classes");
+	keys(&t, "Enter");
+	s = wait_for(&t, "Step 4: referrers");
+	has(s, "1 All objects > 2 instances Workload$Session > 3 referrers > [4 referrers]");
+	has(s, " Classes ");
+	batch_set(args, "instances Workload$Session | referrers | referrers", &count, &bytes);
+	char want[128];
+	snprintf(want, sizeof want, "%llu objects", count);
+	has(s, want);
+	free(s);
+	keys(&t, "x");
+	free(wait_for(&t, "-e 'instances Workload$Session | referrers | referrers'"));
+	keys(&t, "Escape");
+	/* an error of the dump (no such class) is said, the prompt stays */
+	keys(&t, ":");
+	type(&t, "instances NoSuchClass");
+	keys(&t, "Enter");
+	s = wait_for(&t, "no class named 'NoSuchClass'");
+	has(s, ":instances NoSuchClass");
+	free(s);
+	keys(&t, "Escape");
+	free(wait_without(&t, "q quit", ":instances NoSuchClass"));
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+
+	ck_assert_int_eq(stat(hist, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0600);
+	/* the next run: Up recalls the line that ran, not the ones that failed */
+	term_start(&t, 160, 30, env, args);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, ":");
+	keys(&t, "Up");
+	free(wait_for(&t, ":instances Workload$Session | referrers | referrers | classes"));
+	keys(&t, "Enter");
+	s = wait_for(&t, "Step 4: referrers");
+	has(s, want);
+	free(s);
 	keys(&t, "q");
 	wait_exit(&t);
 	term_stop(&t);
@@ -1295,6 +1396,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_leak_80x24);
 	tcase_add_test(tc, test_leak_200x50);
 	tcase_add_test(tc, test_marks_and_steps);
+	tcase_add_test(tc, test_command_prompt);
 	tcase_add_test(tc, test_escaped_on_screen);
 	tcase_add_test(tc, test_colors_and_no_color);
 	tcase_add_test(tc, test_sigterm);

@@ -34,6 +34,14 @@ static const char *const view_names[] = { "classes", "biggest", "objects", "info
 
 #define NELEM(a) (sizeof (a) / sizeof (a)[0])
 
+const char *step_word(size_t i)
+{
+	if (i < NELEM(ops))
+		return ops[i].name;
+	i -= NELEM(ops);
+	return i < NELEM(view_names) ? view_names[i] : NULL;
+}
+
 /* ---- regexes ---- */
 
 static pcre2_code *rx_compile(const char *pattern, int *code, size_t *at)

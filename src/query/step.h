@@ -68,6 +68,10 @@ struct pipeline {
 #define STEP_ESYNTAX (-1)
 #define STEP_EREGEX  (-2)
 
+/* The words a step or a view starts with, i from 0 (the steps', then
+ * the views'); NULL past the last. For completion. */
+const char *step_word(size_t i);
+
 /* Parse expr into pl (freed with pipeline_free, also after an error).
  * Returns 0, or STEP_E* with "column N: what" in err, N counting bytes
  * of expr from 1. Regexes are compiled here, so a bad one is found

@@ -216,6 +216,7 @@ static void rq_filter(struct tui *t, struct tview *v, int c)
 }
 
 static void rq_help(struct tui *t, struct tview *v, int c) { (void)v; (void)c; help(t); }
+static void rq_command(struct tui *t, struct tview *v, int c) { (void)v; (void)c; command_prompt(t); }
 static void rq_rules(struct tui *t, struct tview *v, int c) { (void)v; (void)c; rules_screen(t); }
 
 static void rq_redraw(struct tui *t, struct tview *v, int c)
@@ -248,7 +249,7 @@ static const frame_fn frame_keys[REQ_COUNT] = {
 	[REQ_USE_OLD] = rq_use_step, [REQ_USE_GONE] = rq_use_gone, [REQ_BASELINE] = rq_baseline,
 	[REQ_HEAPSHOT] = rq_heapshot,
 	[REQ_BACK] = rq_back, [REQ_FORWARD] = rq_forward, [REQ_FIRST_STEP] = rq_first_step,
-	[REQ_STEP_LIST] = rq_step_list, [REQ_JUMP] = rq_jump, [REQ_EXPR] = rq_expr,
+	[REQ_STEP_LIST] = rq_step_list, [REQ_JUMP] = rq_jump, [REQ_EXPR] = rq_expr, [REQ_COMMAND] = rq_command,
 	[REQ_RETAINED] = rq_retained, [REQ_SEARCH] = rq_search, [REQ_SEARCH_NEXT] = rq_search_next,
 	[REQ_SEARCH_PREV] = rq_search_next, [REQ_FILTER] = rq_filter, [REQ_HELP] = rq_help,
 	[REQ_RULES] = rq_rules, [REQ_REDRAW] = rq_redraw, [REQ_SUSPEND] = rq_suspend, [REQ_QUIT] = rq_quit,
@@ -540,6 +541,9 @@ int tui_main(const char *dump, const char *baseline, const struct open_opts *oo)
 	free(t.steps);
 	t.nsteps = 0;
 	free(t.msg);
+	for (size_t i = 0; i < t.nhist; i++)
+		free(t.hist[i]);
+	free(t.hist);
 	free(t.search);
 	pcre2_code_free(t.search_re);
 	char *bl_path = t.reopen && t.baseline != NULL ? xstrdup(t.baseline) : NULL;

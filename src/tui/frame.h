@@ -75,6 +75,8 @@ void exact_retained(struct tui *t);
 void show_expr(struct tui *t);
 
 /* ---- prompt.c ---- */
+/* The last character typed goes (all its UTF-8 bytes). */
+void input_backspace(struct sbuf *in);
 /* Text wrapped in a box, a line of keys under it; the key pressed. */
 int text_box(struct tui *t, const char *title, const char *text, const char *keys);
 /* A list in a box; returns the chosen index or -1. */
@@ -84,6 +86,10 @@ void help(struct tui *t);
 /* ---- browser.c ---- */
 /* The view a build or an expansion is making, for a failure to drop. */
 extern struct tview *volatile tui_building;
+
+/* ---- cmdline.c ---- */
+/* ':' — a pipeline of steps and a view word, as -e takes them. */
+void command_prompt(struct tui *t);
 
 /* ---- rules_screen.c ---- */
 void rules_screen(struct tui *t);

@@ -39,6 +39,7 @@ const struct binding bindings[] = {
 	{ '4', REQ_JUMP, NULL }, { '5', REQ_JUMP, NULL }, { '6', REQ_JUMP, NULL },
 	{ '7', REQ_JUMP, NULL }, { '8', REQ_JUMP, NULL }, { '9', REQ_JUMP, NULL },
 	{ 'x', REQ_EXPR, "x" },
+	{ ':', REQ_COMMAND, ":" },
 	{ 'e', REQ_RETAINED, "e" },
 	{ 'E', REQ_EXACT, "E" },
 	{ 'p', REQ_PACKAGES, "p" },

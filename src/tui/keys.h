@@ -43,6 +43,7 @@
 	REQ(STEP_LIST,   "Steps",   "Pick any step of the history") \
 	REQ(JUMP,        "Steps",   "Jump to that step of the breadcrumb") \
 	REQ(EXPR,        "Steps",   "The command that makes this step, whole: then c copies it (OSC 52), w appends it to a file") \
+	REQ(COMMAND,     "Steps",   "Prompt for steps and a view as -e takes them, applied to this step (Tab completes, Up/Down: history)") \
 	REQ(RETAINED,    "Steps",   "Compute the exact retained size of the current set") \
 	REQ(EXACT,       "Classes", "Exact retained size of the marked classes, or of the visible rows") \
 	REQ(PACKAGES,    "Classes", "Toggle the package tree") \

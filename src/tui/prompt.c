@@ -5,6 +5,16 @@
 
 #include "tui/frame.h"
 
+void input_backspace(struct sbuf *in)
+{
+	while (in->len > 0 && (in->buf[in->len - 1] & 0xc0) == 0x80)
+		in->len--; /* a UTF-8 character's continuation bytes, then its first */
+	if (in->len > 0)
+		in->len--;
+	if (in->buf != NULL)
+		in->buf[in->len] = '\0';
+}
+
 char *tui_prompt(struct tui *t, const char *label, void (*live)(struct tui *, const char *, void *),
 		 void *arg)
 {
@@ -30,11 +40,7 @@ char *tui_prompt(struct tui *t, const char *label, void (*live)(struct tui *, co
 		if (c == 21) { /* ^U: what was typed goes */
 			sbuf_reset(&in);
 		} else if (c == KEY_BACKSPACE || c == 127 || c == 8) {
-			while (in.len > 0 && (in.buf[in.len - 1] & 0xc0) == 0x80)
-				in.len--;
-			if (in.len > 0)
-				in.len--;
-			in.buf[in.len] = '\0';
+			input_backspace(&in);
 		} else if (c == KEY_RESIZE) {
 			tui_draw(t);
 			continue;
@@ -73,6 +79,13 @@ int text_box(struct tui *t, const char *title, const char *text, const char *key
 	for (const char *p = text; *p;) {
 		int used;
 		size_t k = text_fit(p, inner, &used);
+		const char *nl = strchr(p, '\n');
+		if (nl != NULL && (size_t)(nl - p) <= k) { /* a line of the text ends first */
+			lines = xreallocarray(lines, n + 1, sizeof *lines);
+			lines[n++] = xstrndup(p, (size_t)(nl - p));
+			p = nl + 1;
+			continue;
+		}
 		if (k == 0)
 			k = 1; /* a cell too wide for the box: on a line of its own */
 		if (p[k] != '\0') {

@@ -108,6 +108,13 @@ static enum view_id next_view(enum view_id from, const struct heap *h, const str
 
 void tui_push(struct tui *t, struct use *u)
 {
+	tui_push_quiet(t, u);
+	if (view_ensure(t, cur_view(t)) < 0)
+		tui_message(t, 1, "view not built: cancelled");
+}
+
+void tui_push_quiet(struct tui *t, struct use *u)
+{
 	struct hstep *from = cur_step(t);
 	char *expr = NULL;
 
@@ -119,7 +126,7 @@ void tui_push(struct tui *t, struct use *u)
 		if (strncmp(u->expr, "object ", 7) == 0 && h != t->main)
 			expr = xasprintf("gone | %s", u->expr);
 		else if (strcmp(from->expr, "all") == 0 || strncmp(u->expr, "object ", 7) == 0 ||
-			 strncmp(u->expr, "gone", 4) == 0)
+			 strncmp(u->expr, "gone", 4) == 0 || strcmp(u->expr, "all") == 0)
 			expr = xstrdup(u->expr);
 		else
 			expr = xasprintf("%s | %s", from->expr, u->expr);
@@ -143,8 +150,6 @@ void tui_push(struct tui *t, struct use *u)
 	free(expr);
 	free(u->title);
 	free(u->expr);
-	if (view_ensure(t, cur_view(t)) < 0)
-		tui_message(t, 1, "view not built: cancelled");
 }
 
 /* Apply one engine step to the current set (use menu). */

@@ -182,6 +182,9 @@ struct tui {
 	unsigned reopen;      /* quit, then open heapshot reopen of the dump */
 	int color;
 	FILE *keylog;       /* HEAPWALK_KEYLOG: key, milliseconds to redraw */
+	char **hist;        /* the ':' prompt's lines, oldest first (cmdline.c) */
+	size_t nhist;
+	int hist_loaded;
 };
 
 /* The views, in tab order (view_common.c). */
@@ -212,6 +215,8 @@ char *tui_prompt(struct tui *t, const char *label, void (*live)(struct tui *, co
 int tui_ask(struct tui *t, const char *label);
 /* Make u the next step (the forward history goes) and go there. */
 void tui_push(struct tui *t, struct use *u);
+/* The same without building its view (more steps follow). */
+void tui_push_quiet(struct tui *t, struct use *u);
 /* Build v's rows again after a change of its options; the cursor keeps
  * its row index. -1 if cancelled. */
 int tview_rebuild(struct tui *t, struct tview *v);

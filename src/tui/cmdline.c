@@ -1,0 +1,534 @@
+/* cmdline.c — the ':' prompt: a step expression and a view word, as -e
+ * takes them, applied to the current step (each step of the pipeline a
+ * step of the history); a history kept across runs, Tab completion, and
+ * a syntax error shown under its column while the prompt stays open. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "graph/reader.h"
+#include "query/baseline.h"
+#include "query/inspect.h"
+#include "query/report.h"
+#include "query/views.h"
+#include "tui/frame.h"
+
+#define HIST_KEEP 1000 /* lines kept; the file is cut back to them past twice as many */
+
+/* ---- the history file ---- */
+
+/* $XDG_STATE_HOME/heapwalk/history, else ~/.local/state/heapwalk/history;
+ * the directories made (0700) on the way. NULL if there is no home. */
+static char *history_path(int make)
+{
+	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	char *dir;
+
+	if (state != NULL && *state == '/')
+		dir = xasprintf("%s/heapwalk", state);
+	else if (home != NULL && *home != '\0')
+		dir = xasprintf("%s/.local/state/heapwalk", home);
+	else
+		return NULL;
+	if (make) /* each level, as mkdir -p */
+		for (char *p = dir + 1;; p++)
+			if (*p == '/' || *p == '\0') {
+				char c = *p;
+				*p = '\0';
+				if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+					c = '\0';
+				*p = c;
+				if (c == '\0')
+					break;
+			}
+	char *path = xasprintf("%s/history", dir);
+	free(dir);
+	return path;
+}
+
+static void hist_push(struct tui *t, const char *line)
+{
+	if (t->nhist > 0 && strcmp(t->hist[t->nhist - 1], line) == 0)
+		return;
+	if (t->nhist == HIST_KEEP) {
+		free(t->hist[0]);
+		memmove(t->hist, t->hist + 1, (t->nhist - 1) * sizeof *t->hist);
+		t->nhist--;
+	}
+	t->hist = xreallocarray(t->hist, t->nhist + 1, sizeof *t->hist);
+	t->hist[t->nhist++] = xstrdup(line);
+}
+
+/* Rewrite the file with the lines in memory (a temporary file renamed
+ * over it): when it has grown past twice what is kept. */
+static void history_rewrite(struct tui *t, const char *path)
+{
+	char *tmp = xasprintf("%s.%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	int ok = f != NULL;
+
+	for (size_t i = 0; ok && i < t->nhist; i++)
+		ok = fprintf(f, "%s\n", t->hist[i]) >= 0;
+	if (f != NULL && fclose(f) != 0)
+		ok = 0;
+	else if (f == NULL && fd >= 0)
+		close(fd);
+	if (!ok || rename(tmp, path) < 0)
+		unlink(tmp);
+	free(tmp);
+}
+
+/* The history of earlier runs, once per session. */
+static void history_load(struct tui *t)
+{
+	char *path = history_path(0);
+	FILE *f = path != NULL ? fopen(path, "r") : NULL;
+	size_t lines = 0;
+
+	t->hist_loaded = 1;
+	if (f != NULL) {
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t n;
+		while ((n = getline(&line, &cap, f)) >= 0) {
+			while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+				line[--n] = '\0';
+			if (n > 0)
+				hist_push(t, line);
+			lines++;
+		}
+		free(line);
+		fclose(f);
+		if (lines > 2 * HIST_KEEP)
+			history_rewrite(t, path);
+	}
+	free(path);
+}
+
+/* An accepted line: kept, and appended to the file (0600: what was typed
+ * names classes and objects of a dump). */
+static void history_add(struct tui *t, const char *line)
+{
+	hist_push(t, line);
+	char *path = history_path(1);
+	if (path == NULL)
+		return;
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0600);
+	if (fd >= 0) {
+		struct sbuf sb;
+		sbuf_init(&sb);
+		sbuf_printf(&sb, "%s\n", line);
+		(void)fchmod(fd, 0600); /* made by an older umask or by hand */
+		if (write(fd, sb.buf, sb.len) != (ssize_t)sb.len)
+			tui_message(t, 1, "history %s: %s", path, strerror(errno));
+		close(fd);
+		sbuf_free(&sb);
+	}
+	free(path);
+}
+
+/* ---- completion ---- */
+
+struct cands {
+	const char **v;
+	size_t n, cap;
+};
+
+static void cand_add(struct cands *c, const char *s)
+{
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 64;
+		c->v = xreallocarray(c->v, c->cap, sizeof *c->v);
+	}
+	c->v[c->n++] = s;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Can the word be typed back? Not with a blank, a '|', a control byte. */
+static int typeable(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p <= ' ' || *p == '|' || *p == 0x7f)
+			return 0;
+	return *s != '\0' && *s != '/';
+}
+
+/* The words that may stand where the word at `ws` of in begins: step and
+ * view words at a step's start, else what the word before takes. */
+static void candidates(struct tui *t, const char *in, size_t ws, struct cands *c)
+{
+	size_t e = ws, b;
+
+	while (e > 0 && in[e - 1] == ' ')
+		e--;
+	b = e;
+	while (b > 0 && in[b - 1] != ' ' && in[b - 1] != '|')
+		b--;
+	if (e == 0 || in[e - 1] == '|') {
+		for (size_t i = 0; step_word(i) != NULL; i++)
+			cand_add(c, step_word(i));
+		return;
+	}
+	size_t n = e - b;
+	const char *prev = in + b;
+#define PREV_IS(w) (n == strlen(w) && strncmp(prev, w, n) == 0)
+	if (PREV_IS("instances") || PREV_IS("instanceof")) {
+		for (uint32_t k = 0; k < t->h->ncls; k++)
+			if (typeable(class_name(t->h, k)))
+				cand_add(c, class_name(t->h, k));
+	} else if (PREV_IS("inspection")) {
+		size_t ni;
+		const struct inspection *all = inspect_all(&ni);
+		for (size_t i = 0; i < ni; i++)
+			cand_add(c, all[i].name);
+	} else if (PREV_IS("elements")) {
+		cand_add(c, "keys");
+		cand_add(c, "values");
+	} else if (PREV_IS("referrers") || PREV_IS("referents")) {
+		cand_add(c, "weak");
+	} else if (PREV_IS("generation")) {
+		const char *g;
+		for (unsigned k = 0; (g = heap_gen_name(t->h, k)) != NULL; k++)
+			cand_add(c, g);
+	}
+#undef PREV_IS
+}
+
+/* Tab: the word being typed completed as far as its candidates agree;
+ * a list of them in *shown when more than one is left. */
+static void complete(struct tui *t, struct sbuf *in, struct sbuf *shown)
+{
+	size_t ws = in->len;
+	struct cands c = { 0 };
+
+	while (ws > 0 && in->buf[ws - 1] != ' ' && in->buf[ws - 1] != '|')
+		ws--;
+	const char *w = in->buf + ws;
+	size_t wl = in->len - ws;
+	sbuf_reset(shown);
+	if (*w == '/') {
+		sbuf_adds(shown, "a /regex/ is not completed");
+		return;
+	}
+	candidates(t, in->buf, ws, &c);
+	size_t k = 0;
+	for (size_t i = 0; i < c.n; i++) /* those that start with the word */
+		if (strncmp(c.v[i], w, wl) == 0)
+			c.v[k++] = c.v[i];
+	c.n = k;
+	if (c.n > 1) {
+		qsort(c.v, c.n, sizeof *c.v, cmp_str);
+		k = 1;
+		for (size_t i = 1; i < c.n; i++)
+			if (strcmp(c.v[i], c.v[k - 1]) != 0)
+				c.v[k++] = c.v[i];
+		c.n = k;
+	}
+	if (c.n == 0) {
+		sbuf_adds(shown, wl > 0 ? "no completion" : "nothing to complete here");
+	} else if (c.n == 1) {
+		sbuf_adds(in, c.v[0] + wl);
+		sbuf_addc(in, ' ');
+	} else {
+		size_t common = strlen(c.v[0]);
+		for (size_t i = 1; i < c.n; i++) {
+			size_t j = 0;
+			while (j < common && c.v[i][j] == c.v[0][j])
+				j++;
+			common = j;
+		}
+		if (common > wl)
+			sbuf_add(in, c.v[0] + wl, common - wl);
+		sbuf_printf(shown, "%zu: ", c.n);
+		for (size_t i = 0; i < c.n && shown->len < 4096; i++) {
+			tui_typed(shown, c.v[i]);
+			sbuf_adds(shown, "  ");
+		}
+	}
+	free(c.v);
+}
+
+/* ---- running a pipeline ---- */
+
+static const struct { const char *word; enum view_id id; } view_words[] = {
+	{ "classes", V_CLASSES }, { "biggest", V_BIGGEST }, { "objects", V_OUTGOING },
+	{ "paths", V_INCOMING }, { "allocations", V_ALLOC }, { "merged-out", V_MERGED_OUT },
+	{ "merged-in", V_MERGED_IN }, { "merged-dom", V_MERGED_DOM },
+};
+
+/* A copy of a set (step_apply replaces what it is given). */
+static struct objset set_copy(const struct heap *h, const struct objset *s)
+{
+	struct objset c = *s;
+
+	c.bits = xmalloc(bits_words(h->n) * sizeof *c.bits);
+	memcpy(c.bits, s->bits, bits_words(h->n) * sizeof *c.bits);
+	return c;
+}
+
+/* The steps of pl applied in turn from the current set, into uses[]
+ * (pl->n of them). 0, or -1 with err set and nothing made. */
+static int apply_all(struct tui *t, const struct pipeline *pl, struct use *uses, struct sbuf *err)
+{
+	struct heap *h = t->h;
+	struct objset set = set_copy(h, &cur_step(t)->set);
+	int bl_dep = 0;
+	size_t i;
+
+	for (i = 0; i < pl->n; i++) {
+		const struct step *st = &pl->steps[i];
+		struct use *u = &uses[i];
+		memset(u, 0, sizeof *u);
+		if (st->op == ST_GONE) {
+			if (i > 0) {
+				sbuf_adds(err, "'gone' can only be the first step");
+				break;
+			}
+			if (t->bl == NULL || !baseline_has_old(t->bl) || t->bl->gone.count == 0) {
+				sbuf_adds(err, t->bl == NULL ? "gone needs a baseline: press B to load one"
+					  : !baseline_has_old(t->bl) ? "gone needs a baseline dump; the agent's mark has none"
+					  : "nothing is gone since the baseline");
+				break;
+			}
+			objset_free(&set);
+			h = t->old;
+			set = set_copy(h, &t->bl->gone);
+			bl_dep = 1;
+		} else {
+			if ((st->op == ST_NEW || st->op == ST_OLD) && h != t->main) {
+				sbuf_adds(err, "this step is on the baseline's side: new and old mean the open dump's");
+				break;
+			}
+			struct sbuf why;
+			sbuf_init(&why);
+			tui_work_begin(t, "applying the step");
+			int rc = step_apply(h, st, &set, &t->prog, &why);
+			if (tui_work_end(t) < 0 || rc < 0) {
+				if (pl->n > 1) { /* which of them */
+					sbuf_printf(err, "step %zu (", i + 1);
+					step_to_string(st, err);
+					sbuf_adds(err, "): ");
+				}
+				sbuf_adds(err, rc < 0 ? why.buf : "cancelled");
+				sbuf_free(&why);
+				break;
+			}
+			sbuf_free(&why);
+			bl_dep |= st->op == ST_NEW || st->op == ST_OLD;
+		}
+		struct sbuf ex;
+		sbuf_init(&ex);
+		step_to_string(st, &ex);
+		u->set = set_copy(h, &set);
+		u->h = h == t->h ? NULL : h;
+		u->bl_dep = bl_dep;
+		u->title = xstrdup(ex.buf);
+		u->expr = sbuf_detach(&ex);
+	}
+	objset_free(&set);
+	if (i == pl->n)
+		return 0;
+	for (size_t k = 0; k < i; k++) {
+		objset_free(&uses[k].set);
+		free(uses[k].title);
+		free(uses[k].expr);
+	}
+	return -1;
+}
+
+/* The view word: "info" in a box, "paths" as the incoming view's r on
+ * the step's one object, the others the view of that name. */
+static int show_view(struct tui *t, const char *word, struct sbuf *err)
+{
+	struct hstep *s = cur_step(t);
+
+	if (strcmp(word, "info") == 0) {
+		struct info_view iv;
+		struct sbuf out;
+		sbuf_init(&out);
+		view_info(t->h, &s->set, &iv);
+		report_info(t->h, &iv, FMT_TEXT, &out);
+		text_box(t, "info", out.buf, "Esc close");
+		info_view_free(&iv);
+		sbuf_free(&out);
+		return 0;
+	}
+	size_t i = 0;
+	while (strcmp(view_words[i].word, word) != 0)
+		if (++i == sizeof view_words / sizeof view_words[0]) {
+			sbuf_printf(err, "no view '%s' in the browser", word);
+			return -1;
+		}
+	if (view_words[i].id == V_INCOMING && s->set.count != 1) {
+		sbuf_printf(err, "paths needs a set of one object, not %llu", (unsigned long long)s->set.count);
+		return -1;
+	}
+	s->view = view_words[i].id;
+	struct tview *v = cur_view(t);
+	if (view_ensure(t, v) < 0)
+		return 0;
+	if (view_words[i].id == V_INCOMING) { /* r on the object's row */
+		v->cur = 0;
+		for (const struct view_key *k = v->ops->keys; k != NULL && k->req != REQ_NONE; k++)
+			if (k->req == REQ_PATHS)
+				k->fn(t, v, REQ_PATHS);
+	}
+	return 0;
+}
+
+/* Parse and run line; 0, or -1 with err (and *col, from 1, when the
+ * error has a column; else 0). */
+static int run_line(struct tui *t, const char *line, struct sbuf *err, int *col)
+{
+	struct pipeline pl = { 0 };
+	int rc = pipeline_parse(line, &pl, err);
+
+	*col = 0;
+	if (rc != 0) {
+		if (sscanf(err->buf, "column %d", col) != 1)
+			*col = 0;
+		pipeline_free(&pl);
+		return -1;
+	}
+	struct use *uses = xcalloc(pl.n + 1, sizeof *uses);
+	rc = apply_all(t, &pl, uses, err);
+	if (rc == 0) {
+		for (size_t i = 0; i < pl.n; i++)
+			tui_push_quiet(t, &uses[i]);
+		if (pl.view != NULL)
+			rc = show_view(t, pl.view, err);
+		if (view_ensure(t, cur_view(t)) < 0)
+			tui_message(t, 1, "view not built: cancelled");
+	}
+	free(uses);
+	pipeline_free(&pl);
+	return rc;
+}
+
+/* ---- the prompt ---- */
+
+/* The bottom line: ':' and what is typed (its end when it is too long);
+ * above it, an error under its column or the completions. */
+static void draw_prompt(struct tui *t, const char *in, const char *note, int col, int error)
+{
+	struct sbuf shown;
+	int width = COLS - 2;
+
+	sbuf_init(&shown);
+	tui_typed(&shown, in);
+	const char *p = shown.buf ? shown.buf : "";
+	int skip = 0;
+	while (text_width(p) > width - 1) { /* the end shows, where the cursor is */
+		size_t k = text_fit(p, 1, NULL);
+		p += k ? k : 1;
+		skip++;
+	}
+	if (note != NULL && *note) {
+		struct sbuf safe;
+		sbuf_init(&safe);
+		tui_typed(&safe, note);
+		note = safe.buf;
+		move(t->rows - 2, 0);
+		attrset(attr_of(error ? C_ERROR : C_HINT));
+		if (col > 0) { /* the caret under the byte the parser names */
+			char *pre = xstrndup(in, (size_t)col - 1);
+			struct sbuf tp;
+			sbuf_init(&tp);
+			tui_typed(&tp, pre);
+			int x = 1 + text_width(tp.buf ? tp.buf : "") - skip;
+			free(pre);
+			sbuf_free(&tp);
+			if (x < 0)
+				x = 0;
+			if (x > COLS - 1)
+				x = COLS - 1;
+			for (int k = 0; k < x; k++)
+				addch(' ');
+			addch('^');
+			addch(' ');
+			draw_text(note, COLS - x - 2, 1);
+		} else {
+			draw_text(note, COLS, 1);
+		}
+		sbuf_free(&safe);
+	}
+	move(t->rows - 1, 0);
+	attrset(A_NORMAL);
+	draw_text(":", 1, 0);
+	draw_text(p, width, 0);
+	clrtoeol();
+	refresh();
+	sbuf_free(&shown);
+}
+
+void command_prompt(struct tui *t)
+{
+	struct sbuf in, note, err;
+	size_t at;
+	int col = 0, error = 0;
+
+	if (!t->hist_loaded)
+		history_load(t);
+	at = t->nhist; /* t->nhist: the line being typed */
+	sbuf_init(&in);
+	sbuf_init(&note);
+	sbuf_init(&err);
+	sbuf_adds(&in, "");
+	curs_set(1);
+	for (;;) {
+		tui_draw(t);
+		draw_prompt(t, in.buf, note.buf, col, error);
+		int c = read_key(stdscr);
+		if (c == 27 || c == 3)
+			break;
+		if (c == '\n' || c == '\r' || c == KEY_ENTER) {
+			if (in.len == 0)
+				break;
+			sbuf_reset(&err);
+			if (run_line(t, in.buf, &err, &col) == 0) {
+				history_add(t, in.buf);
+				break;
+			}
+			sbuf_reset(&note); /* stay: the error under its column */
+			sbuf_adds(&note, err.buf);
+			error = 1;
+			continue;
+		}
+		sbuf_reset(&note);
+		col = error = 0;
+		if (c == '\t') {
+			complete(t, &in, &note);
+		} else if (c == KEY_UP || c == KEY_DOWN) {
+			if (c == KEY_UP ? at == 0 : at >= t->nhist)
+				continue;
+			at += c == KEY_UP ? (size_t)-1 : 1;
+			sbuf_reset(&in);
+			sbuf_adds(&in, at < t->nhist ? t->hist[at] : "");
+		} else if (c == 21) { /* ^U */
+			sbuf_reset(&in);
+		} else if (c == 23) { /* ^W: the word before goes */
+			while (in.len > 0 && in.buf[in.len - 1] == ' ')
+				in.len--;
+			while (in.len > 0 && in.buf[in.len - 1] != ' ')
+				in.len--;
+			in.buf[in.len] = '\0';
+		} else if (c == KEY_BACKSPACE || c == 127 || c == 8) {
+			input_backspace(&in);
+		} else if (c >= 32 && c < 256 && c != 127) {
+			sbuf_addc(&in, (char)c);
+		}
+	}
+	curs_set(0);
+	sbuf_free(&in);
+	sbuf_free(&note);
+	sbuf_free(&err);
+}
