@@ -435,6 +435,10 @@ int fuzz_step(const uint8_t *data, size_t len)
 		if (rc == 0)
 			one_view(&rich, pl.view, &set, &p);
 		objset_free(&set);
+		/* root and ignore change the heap's analyses: as dumped again */
+		while (rich.nignored > 0)
+			heap_ignore(&rich, rich.ignored[0].src, rich.ignored[0].dst, 0, &p);
+		heap_set_root(&rich, 0, &p);
 	}
 	pipeline_free(&pl);
 	sbuf_free(&err);

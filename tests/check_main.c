@@ -24,6 +24,7 @@ int main(void)
 	srunner_add_suite(sr, inspect_suite());
 	srunner_add_suite(sr, retain_suite());
 	srunner_add_suite(sr, exact_suite());
+	srunner_add_suite(sr, focus_suite());
 	srunner_add_suite(sr, locals_suite());
 	srunner_add_suite(sr, robust_suite());
 	srunner_add_suite(sr, fuzzregress_suite());

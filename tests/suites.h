@@ -23,6 +23,7 @@ Suite *rules_suite(void);
 Suite *inspect_suite(void);
 Suite *retain_suite(void);
 Suite *exact_suite(void);
+Suite *focus_suite(void);
 Suite *locals_suite(void);
 Suite *sweep_suite(void);
 Suite *robust_suite(void);

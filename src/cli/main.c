@@ -86,6 +86,12 @@ static const char usage_text[] =
 "                            (--baseline OLD, or the agent's mark in the dump)\n"
 "  gone                      first step only: the baseline's objects now gone\n"
 "  inspection NAME [ARG] group K  group K of an inspection run on the set\n"
+"  root ID | root gc         from here on, analyse (dominators, retained sizes,\n"
+"                            paths) as if object ID were the only GC root; the\n"
+"                            set: what it reaches (not through objects' classes)\n"
+"  ignore ID LABEL           leave out the reference of ID that LABEL names (a\n"
+"                            field, [INDEX] or the target's id) and analyse again;\n"
+"                            unignore ID LABEL puts it back"
 "  a last word info, classes, biggest, objects, paths, allocations, merged-out,\n"
 "  merged-in or merged-dom picks the view (default classes; paths needs a set\n"
 "  of one object)\n"
@@ -115,6 +121,8 @@ static const char usage_text[] =
 "                       allocations: leave out nodes under PCT% of traced bytes\n"
 "      --max N          paths: at most N paths, each to another root (default 5)\n"
 "  -w, --weak           paths, referrers, referents: follow weak references too\n"
+"      --root ID        the step root ID before the others (also in the browser)\n"
+"      --ignore 'ID LABEL'  the step ignore ID LABEL first; repeatable\n"
 "      --rules FILE     also apply the reference-classifier rules in FILE\n"
 "                       (heapwalk-rules(5)); repeatable\n"
 "      --no-default-rules  without the built-in rules/jdk.rules\n"
@@ -151,6 +159,7 @@ struct cli {
 	const char *rule_groups[32]; /* --rules-off/--rules-on GROUP, in order */
 	int rule_on[32];
 	size_t nrule_groups;
+	struct sbuf focus;           /* --root, --ignore: "root ID | ignore ID LABEL ..." */
 };
 
 /* A usage error: one line, status 1. */
@@ -230,6 +239,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		{ "rules-off", required_argument, 0, 'O' }, { "rules-on", required_argument, 0, 'P' },
 		{ "list", no_argument, 0, 'L' }, { "by", required_argument, 0, 'Y' },
 		{ "heapshot", required_argument, 0, 'H' },
+		{ "root", required_argument, 0, 'T' }, { "ignore", required_argument, 0, 'I' },
 		{ 0, 0, 0, 0 },
 	};
 	int ch;
@@ -276,6 +286,11 @@ static void parse_options(int argc, char **argv, struct cli *c)
 			c->rule_groups[c->nrule_groups++] = optarg;
 			break;
 		case 'L': c->insp_list = 1; break;
+		case 'T':
+		case 'I':
+			sbuf_printf(&c->focus, "%s%s %s", c->focus.len ? " | " : "", ch == 'T' ? "root" : "ignore",
+				    optarg);
+			break;
 		case 'H': c->oo.snapshot = (unsigned)num_arg("--heapshot", optarg, 1); break;
 		case 'Y':
 			if (strcmp(optarg, "class") != 0 && strcmp(optarg, "field") != 0)
@@ -298,6 +313,7 @@ static void parse_args(int argc, char **argv, struct cli *c)
 	c->vo.depth = 1;
 	c->vo.cutoff = 0.5;
 	c->vo.max_paths = 5;
+	sbuf_init(&c->focus);
 	parse_options(argc, argv, c);
 	int i = optind;
 	if (i < argc && is_command(argv[i]))
@@ -490,6 +506,24 @@ static int run_view(struct heap *h, const char *view, struct objset *set, struct
 		path_view_free(&v);
 	}
 	return 0;
+}
+
+/* Parse --root and --ignore into fpl; the status to exit with. */
+static int parse_focus(struct cli *c, struct pipeline *fpl)
+{
+	struct sbuf err;
+	int rc;
+
+	if (c->focus.len == 0)
+		return 0;
+	sbuf_init(&err);
+	rc = pipeline_parse(c->focus.buf, fpl, &err);
+	if (rc != 0 || fpl->view != NULL) {
+		fprintf(stderr, "heapwalk: --root, --ignore: %s\n", rc != 0 ? err.buf : "not a view");
+		rc = EXIT_USAGE;
+	}
+	sbuf_free(&err);
+	return rc;
 }
 
 /* Parse -e into pl; the status to exit with, 0 if fine. */
@@ -688,7 +722,7 @@ int main(int argc, char **argv)
 	struct cli c = { 0 };
 	struct heap h, old;
 	struct progress p;
-	struct pipeline pl = { 0 };
+	struct pipeline pl = { 0 }, fpl = { 0 };
 	struct sbuf err, out;
 	struct objset set = { 0 };
 	struct baseline bl = { 0 };
@@ -713,18 +747,24 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	c.oo.rules = rs;
-	rc = parse_expr(&c, &pl);
+	rc = parse_focus(&c, &fpl);
+	if (rc == 0)
+		rc = parse_expr(&c, &pl);
 	if (rc == 0 && check_regexes(&c) < 0)
 		rc = EXIT_INPUT;
 	if (rc != 0) {
 		pipeline_free(&pl);
+		pipeline_free(&fpl);
+		sbuf_free(&c.focus);
 		rules_free(rs);
 		return rc;
 	}
 	if (c.cmd == NULL && c.expr == NULL) {
 		pipeline_free(&pl);
+		pipeline_free(&fpl);
 		catch_bus(); /* while it opens the dumps */
-		rc = tui_main(c.dump, c.baseline, &c.oo);
+		rc = tui_main(c.dump, c.baseline, &c.oo, c.focus.buf);
+		sbuf_free(&c.focus);
 		rules_free(rs);
 		return rc;
 	}
@@ -796,13 +836,27 @@ int main(int argc, char **argv)
 		first = 1;
 	}
 	cur->identity = first == 1 ? &bl : h.baseline; /* reports say what new, old, gone rest on */
-	unsigned parts = parts_needed(view, &c, c.object ? 0 : pl.n);
+	unsigned parts = parts_needed(view, &c, c.object ? 0 : pl.n + fpl.n);
 	if (parts != 0)
 		heap_need(cur, parts, &p);
+	if (fpl.n > 0) { /* the focus is the open dump's; its set is the start */
+		heap_need(&h, HP_ALL, &p);
+		objset_all(&h, &set);
+		for (size_t i = 0; i < fpl.n && rc == 0; i++)
+			if (step_apply(&h, &fpl.steps[i], &set, &p, &err) < 0)
+				rc = EXIT_INPUT;
+		if (rc != 0) {
+			path_error(h.path, err.buf);
+			goto print;
+		}
+	}
 	if (first == 1) {
+		objset_free(&set);
 		objset_empty(cur, &set);
 		memcpy(set.bits, bl.gone.bits, bits_words(cur->n) * sizeof *set.bits);
 		objset_recount(cur, &set);
+	} else if (fpl.n > 0) {
+		/* the set the focus left */
 	} else if (parts == 0) {
 		objset_whole(cur, &set);
 	} else {
@@ -827,6 +881,8 @@ done:
 	if (have_old)
 		heap_free(&old);
 	pipeline_free(&pl);
+	pipeline_free(&fpl);
+	sbuf_free(&c.focus);
 	sbuf_free(&err);
 	sbuf_free(&out);
 	rules_free(rs);

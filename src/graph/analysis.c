@@ -103,7 +103,7 @@ static void weak_roots(struct heap *h, bits_t *seen, node_t *stack, struct rootl
 		changed = 0;
 		for (uint64_t i = 0; i < h->nweak; i++) {
 			node_t s = h->weak_src[i], t = h->weak_dst[i];
-			if (!bit_get(seen, s) || bit_get(seen, t))
+			if (!bit_get(seen, s) || bit_get(seen, t) || weak_left_out(h, i))
 				continue;
 			add_pseudo(h, rl, t, RK_WEAK_ONLY);
 			h->weakonly_count += mark_from(h, seen, stack, t, NULL, NULL);
@@ -167,7 +167,9 @@ void analysis_roots(struct heap *h, struct progress *p)
 	progress_begin(p, "reachability", h->n, "objects");
 	h->nroots = 0;
 	h->roots = xmalloc((h->nroot_rec + 1) * sizeof *h->roots);
-	for (size_t i = 0; i < h->nroot_rec; i++) /* root_rec is sorted by node */
+	if (h->aroot != 0) /* an analysis root: the only one */
+		h->roots[h->nroots++] = h->aroot;
+	for (size_t i = 0; i < h->nroot_rec && h->aroot == 0; i++) /* root_rec is sorted by node */
 		if (h->nroots == 0 || h->roots[h->nroots - 1] != h->root_rec[i].node)
 			h->roots[h->nroots++] = h->root_rec[i].node;
 	mark_from(h, seen, stack, 0, NULL, NULL);

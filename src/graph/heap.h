@@ -230,6 +230,13 @@ struct heap {
 	uint64_t nambiguous;
 	uint64_t rules_fp;        /* rules_fingerprint() of the rules applied */
 	const struct ruleset *rules; /* those rules (borrowed from the front end) */
+	/* the analyses' focus (graph/ownership.h): the only root they start
+	 * from (0: the dump's GC roots), and references left out (every
+	 * reference from src to dst), in the order they were left out */
+	node_t aroot;
+	struct href { node_t src, dst; } *ignored;
+	size_t nignored;
+	uint32_t agen;            /* counts the times the analyses were made again */
 
 	/* roots: records as in the dump (several per node possible), and the
 	 * sorted unique successor list of the virtual root */
@@ -300,6 +307,14 @@ struct heap {
 #define HP_ALL   0x1f
 
 #define WEAK_BUILTIN 0xffff /* weak_rule[]: the referent, without rules */
+#define WEAK_IGNORED 0xfffe /* weak_rule[]: a reference left out (heap_ignore) */
+#define WEAK_OUTSIDE 0xfffd /* weak_rule[]: with a focus, into what the roots reach, from outside */
+/* Is weak reference i one the analyses leave out altogether (followed
+ * not even when weak references are)? */
+static inline int weak_left_out(const struct heap *h, uint64_t i)
+{
+	return h->weak_rule != NULL && (h->weak_rule[i] == WEAK_IGNORED || h->weak_rule[i] == WEAK_OUTSIDE);
+}
 
 static inline const char *heap_str(const struct heap *h, uint32_t off) { return h->names + off; }
 static inline const char *class_name(const struct heap *h, uint32_t c) { return h->names + h->cls[c].name; }

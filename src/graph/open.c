@@ -139,6 +139,7 @@ void heap_free(struct heap *h)
 	free(h->weak_src);
 	free(h->weak_dst);
 	free(h->weak_rule);
+	free(h->ignored);
 	free(h->rx_src);
 	free(h->rx_dst);
 	free(h->tag_node);

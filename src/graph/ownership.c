@@ -343,6 +343,21 @@ static int evaluate(struct apply *a, struct progress *p)
 
 /* ---- splitting the pool ---- */
 
+/* The mark that wins a reference: one the user left out, then the
+ * highest weight (owning before weak), then the rule written first. */
+static int cmp_mark_win(const void *x, const void *y)
+{
+	const struct mark *a = x, *b = y;
+
+	if ((a->rule == WEAK_IGNORED) != (b->rule == WEAK_IGNORED)) /* left out: before any rule */
+		return a->rule == WEAK_IGNORED ? -1 : 1;
+	if (a->weight != b->weight)
+		return a->weight > b->weight ? -1 : 1;
+	if (a->rule != b->rule)
+		return a->rule < b->rule ? -1 : 1;
+	return a->slot < b->slot ? -1 : a->slot > b->slot;
+}
+
 /* By reference, then slot (to drop a slot's second mark), then the
  * mark that wins: the highest weight first (owning before weak), then
  * the rule written first. */
@@ -356,21 +371,9 @@ static int cmp_mark(const void *x, const void *y)
 		return a->dst < b->dst ? -1 : 1;
 	if (a->slot != b->slot)
 		return a->slot < b->slot ? -1 : 1;
-	if (a->weight != b->weight)
-		return a->weight > b->weight ? -1 : 1;
-	return a->rule < b->rule ? -1 : a->rule > b->rule;
+	return cmp_mark_win(a, b);
 }
 
-static int cmp_mark_win(const void *x, const void *y)
-{
-	const struct mark *a = x, *b = y;
-
-	if (a->weight != b->weight)
-		return a->weight > b->weight ? -1 : 1;
-	if (a->rule != b->rule)
-		return a->rule < b->rule ? -1 : 1;
-	return a->slot < b->slot ? -1 : a->slot > b->slot;
-}
 
 static int cmp_tagged(const void *x, const void *y)
 {
@@ -398,7 +401,10 @@ static void reach(const struct heap *h, bits_t *seen, node_t *stack, node_t v)
 {
 	size_t sp = 0;
 
-	if (v == 0) {
+	if (v == 0 && h->aroot != 0) {
+		bit_set(seen, h->aroot);
+		stack[sp++] = h->aroot;
+	} else if (v == 0) {
 		for (size_t i = 0; i < h->nroot_rec; i++) {
 			node_t r = h->root_rec[i].node;
 			if (h->root_rec[i].kind < RK_WEAK_ONLY && !bit_get(seen, r)) {
@@ -612,6 +618,117 @@ static void set_tags(struct heap *h, struct apply *a)
 		}
 }
 
+/* ---- the analyses' focus ---- */
+
+/* Every pool reference from src to dst of a pair left out: a mark that
+ * wins over any rule's (cmp_mark_win), each with a slot of its own. */
+static void ignored_marks(struct apply *a)
+{
+	const struct heap *h = a->h;
+	const struct pool *pl = &a->pool;
+
+	a->cur_rule = WEAK_IGNORED;
+	a->cur_weight = 0;
+	a->cur_slot = 0;
+	for (size_t i = 0; i < h->nignored; i++) {
+		node_t s = h->ignored[i].src, d = h->ignored[i].dst;
+		for (edge_t j = pl->start[s]; j < pl->start[s + 1]; j++)
+			if (pl->dst[j] == d)
+				add_mark(a, s, d);
+	}
+}
+
+/* Is u -> t the reference of an object to its own class? */
+static int is_class_ref(const struct heap *h, node_t u, node_t t)
+{
+	return h->node_kind[u] != NK_CLASS && h->node_class[u] != HW_NONE && h->cls[h->node_class[u]].node == t;
+}
+
+/* With a focus, what the roots reach is inside: from an analysis root,
+ * not counting the references of objects to their classes (through
+ * them, and the class loaders' statics, a JVM object reaches nearly
+ * everything); from the GC roots, everything they reach once references
+ * are left out. The strong references across the border become weak
+ * (WEAK_OUTSIDE), so that nothing outside holds anything inside (an
+ * object a reference left out made garbage does not keep what it refers
+ * to, as unreachable objects otherwise do: analysis.h) and nothing
+ * inside holds its classes; weak_src/dst stay sorted. */
+static void outside_weak(struct heap *h)
+{
+	bits_t *in = xcalloc(bits_words(h->n), sizeof *in);
+	node_t *stack = xmalloc(((size_t)h->n + 1) * sizeof *stack);
+	struct pair *mv = NULL;
+	uint64_t nmv = 0, cap = 0, o = 0;
+
+	size_t sp = 0;
+	if (h->aroot != 0) {
+		bit_set(in, h->aroot);
+		stack[sp++] = h->aroot;
+	} else {
+		reach(h, in, stack, 0); /* the GC roots: everything they hold is inside */
+	}
+	while (sp > 0) { /* not through an object's reference to its class */
+		node_t u = stack[--sp];
+		for (edge_t j = h->out_start[u]; j < h->out_start[u + 1]; j++) {
+			node_t t = h->out[j];
+			if (!bit_get(in, t) && !is_class_ref(h, u, t)) {
+				bit_set(in, t);
+				stack[sp++] = t;
+			}
+		}
+	}
+	free(stack);
+	/* out[] without the references across the border; they come out by
+	 * source, then target */
+	for (node_t v = 0; v < h->n; v++) {
+		edge_t j = h->out_start[v], e = h->out_start[v + 1];
+		h->out_start[v] = (edge_t)o;
+		for (; j < e; j++) {
+			node_t t = h->out[j];
+			if (v == 0 || bit_get(in, v) == bit_get(in, t)) {
+				h->out[o++] = t;
+				continue;
+			}
+			if (nmv == cap) {
+				cap = cap ? 2 * cap : 256;
+				mv = xreallocarray(mv, cap, sizeof *mv);
+			}
+			mv[nmv++] = (struct pair){ v, t };
+		}
+	}
+	h->out_start[h->n] = (edge_t)o;
+	h->nedges = o;
+	free(in);
+	if (nmv == 0)
+		return;
+	/* merged into the weak references, which stay sorted */
+	uint64_t nw = h->nweak + nmv, a = 0, b = 0, k = 0;
+	node_t *ws = xmalloc(((size_t)nw + 1) * sizeof *ws), *wd = xmalloc(((size_t)nw + 1) * sizeof *wd);
+	uint16_t *wr = xmalloc(((size_t)nw + 1) * sizeof *wr);
+	while (a < h->nweak || b < nmv) {
+		int first = b == nmv || (a < h->nweak && (h->weak_src[a] < mv[b].a ||
+			    (h->weak_src[a] == mv[b].a && h->weak_dst[a] <= mv[b].b)));
+		if (first) {
+			ws[k] = h->weak_src[a];
+			wd[k] = h->weak_dst[a];
+			wr[k++] = h->weak_rule[a++];
+		} else {
+			ws[k] = mv[b].a;
+			wd[k] = mv[b].b;
+			wr[k++] = WEAK_OUTSIDE;
+			b++;
+		}
+	}
+	free(mv);
+	free(h->weak_src);
+	free(h->weak_dst);
+	free(h->weak_rule);
+	h->weak_src = ws;
+	h->weak_dst = wd;
+	h->weak_rule = wr;
+	h->nweak = nw;
+}
+
 int ownership_classify(struct heap *h, const struct ruleset *rs, struct progress *p)
 {
 	struct apply a = { .h = h, .rs = rs };
@@ -642,7 +759,10 @@ int ownership_classify(struct heap *h, const struct ruleset *rs, struct progress
 	if (a.ctx != NULL)
 		a.rt->close(a.ctx);
 	free(a.field_seen);
+	ignored_marks(&a);
 	split(&a);
+	if (h->aroot != 0 || h->nignored > 0)
+		outside_weak(h);
 	free(a.pool.start);
 	free(a.pool.dst);
 	free(a.m);
@@ -684,7 +804,50 @@ int heap_apply_rules(struct heap *h, const struct ruleset *rs, struct progress *
 		return -1;
 	drop_analyses(h);
 	heap_analyse(h, p);
+	h->agen++;
 	return 0;
+}
+
+int heap_set_root(struct heap *h, node_t v, struct progress *p)
+{
+	node_t was = h->aroot;
+
+	if (v == was)
+		return 0;
+	h->aroot = v;
+	if (heap_apply_rules(h, h->rules, p) == 0)
+		return 0;
+	h->aroot = was;
+	return -1;
+}
+
+int heap_ignore(struct heap *h, node_t src, node_t dst, int on, struct progress *p)
+{
+	size_t i = 0;
+
+	while (i < h->nignored && (h->ignored[i].src != src || h->ignored[i].dst != dst))
+		i++;
+	if (on == (i < h->nignored))
+		return 0;
+	struct href *was = h->ignored;
+	size_t nwas = h->nignored;
+	h->ignored = xmalloc((nwas + 1) * sizeof *h->ignored);
+	if (on) {
+		memcpy(h->ignored, was, nwas * sizeof *was);
+		h->ignored[h->nignored++] = (struct href){ src, dst };
+	} else {
+		memcpy(h->ignored, was, i * sizeof *was);
+		memcpy(h->ignored + i, was + i + 1, (nwas - i - 1) * sizeof *was);
+		h->nignored--;
+	}
+	if (heap_apply_rules(h, h->rules, p) == 0) {
+		free(was);
+		return 0;
+	}
+	free(h->ignored);
+	h->ignored = was;
+	h->nignored = nwas;
+	return -1;
 }
 
 int node_tags(const struct heap *h, node_t v, struct sbuf *out)

@@ -33,6 +33,21 @@
  * before the new analyses started (h is then as before). */
 int heap_apply_rules(struct heap *h, const struct ruleset *rs, struct progress *p);
 
+/* The analyses' focus (MemorySnapshotAnalyzer's rootobject and
+ * ignorebackref), kept with the heap through later rules:
+ * heap_set_root analyses as if v were the only GC root, even if it is
+ * garbage (0: the dump's GC roots again): what v does not reach is
+ * left as unreachable, and its references into what v reaches count as
+ * weak (WEAK_OUTSIDE), so nothing outside holds anything inside.
+ * heap_ignore leaves out (on) or puts back every reference from src to
+ * dst: they count as weak (WEAK_IGNORED), followed by nothing; what that
+ * leaves unreachable holds nothing the roots still reach (its
+ * references into it count as WEAK_OUTSIDE too).
+ * Both compute the analyses again; 0, or -1 if p was cancelled (then
+ * nothing changed). */
+int heap_set_root(struct heap *h, node_t v, struct progress *p);
+int heap_ignore(struct heap *h, node_t src, node_t dst, int on, struct progress *p);
+
 /* The classification alone, before the first analyses (heap_open):
  * references moved, tags and ambiguous owners set; roots, in[] and the
  * dominators are left to heap_analyse(). 0, or -1 if cancelled. */

@@ -470,6 +470,33 @@ static double pct(uint64_t part, uint64_t whole)
 
 /* ---- info ---- */
 
+/* The analyses' focus, when there is one: the analysis root, the
+ * references left out ("0x1 .session -> 0x2; ..."). */
+static void meta_focus(struct table *t, const struct heap *h)
+{
+	struct sbuf sb;
+	char id[32];
+
+	sbuf_init(&sb);
+	if (h->aroot != 0) {
+		node_id_text(h, h->aroot, id, sizeof id);
+		sbuf_printf(&sb, "%s ", id);
+		node_label(h, h->aroot, &sb);
+		meta_str(t, "analysis_root", sb.buf, sb.len);
+	}
+	sbuf_reset(&sb);
+	for (size_t i = 0; i < h->nignored; i++) {
+		node_id_text(h, h->ignored[i].src, id, sizeof id);
+		sbuf_printf(&sb, "%s%s .", i ? "; " : "", id);
+		edge_label(h, h->ignored[i].src, h->ignored[i].dst, &sb);
+		node_id_text(h, h->ignored[i].dst, id, sizeof id);
+		sbuf_printf(&sb, " -> %s", id);
+	}
+	if (h->nignored > 0)
+		meta_str(t, "references_left_out", sb.buf, sb.len);
+	sbuf_free(&sb);
+}
+
 void report_info(const struct heap *h, const struct info_view *v, enum fmt f, struct sbuf *out)
 {
 	static const struct col cols[] = {
@@ -504,6 +531,7 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 	meta_num(&t, "dangling_references", h->dangling_refs);
 	meta_num(&t, "set_objects", v->set_count);
 	meta_bytes(&t, "set_bytes", v->set_shallow);
+	meta_focus(&t, h);
 	meta_bool(&t, "compressed_oops", l->compressed_oops);
 	meta_bool(&t, "compressed_class_pointers", l->compressed_class_ptrs);
 	meta_num(&t, "object_header", l->header);
@@ -782,7 +810,10 @@ void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, s
 	meta_bool(&t, "weak_references_followed", v->weak);
 	meta_num(&t, "paths", v->npaths);
 	if (v->npaths == 0) /* say why */
-		meta_strs(&t, "reachable", v->pseudo & PATH_UNREACHABLE
+		meta_strs(&t, "reachable", h->aroot != 0 ? "no: the analysis root does not reach it"
+			  : v->pseudo & PATH_UNREACHABLE && h->nignored > 0
+			  ? "no: no GC root holds it without the references left out"
+			  : v->pseudo & PATH_UNREACHABLE
 			  ? "no: no GC root holds it (garbage the dump still has)"
 			  : v->pseudo & PATH_WEAK_ONLY ? "only through weak references (--weak shows them)"
 			  : "no path found");

@@ -9,11 +9,12 @@
 
 #include "graph/analysis.h"
 #include "graph/classes.h"
+#include "graph/ownership.h"
 #include "graph/reader.h"
 #include "query/baseline.h"
 #include "query/inspect.h"
 
-enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK, A_INSP, A_ROLE, A_GEN };
+enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK, A_INSP, A_ROLE, A_GEN, A_ROOT, A_REF };
 
 static const struct {
 	const char *name;
@@ -28,6 +29,7 @@ static const struct {
 	{ "inspection", ST_INSPECTION, A_INSP }, { "top", ST_TOP, A_NONE },
 	{ "class-objects", ST_CLASSOBJ, A_NONE }, { "elements", ST_ELEMENTS, A_ROLE },
 	{ "loaded", ST_LOADED, A_NONE }, { "generation", ST_GENERATION, A_GEN },
+	{ "root", ST_ROOT, A_ROOT }, { "ignore", ST_IGNORE, A_REF }, { "unignore", ST_UNIGNORE, A_REF },
 };
 static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths", "allocations",
 					  "merged-out", "merged-in", "merged-dom" };
@@ -239,6 +241,36 @@ static int parse_arg(struct lexer *lx, struct step *s, const char *opname, enum 
 	return 0;
 }
 
+/* "ignore ID LABEL": LABEL is the rest of the step, blanks inside kept
+ * ("static LISTENERS"), a leading '.' dropped. */
+static int parse_ref(struct lexer *lx, struct step *s, const char *opname)
+{
+	int rc = parse_arg(lx, s, opname, A_ID);
+
+	if (rc != 0)
+		return rc;
+	if (strchr(s->arg, ',') != NULL) {
+		sbuf_printf(lx->err, "column %d: '%s' takes one object", col(lx, lx->p), opname);
+		return STEP_ESYNTAX;
+	}
+	skip_space(lx);
+	const char *a = lx->p, *b = a;
+	while (*b != '\0' && *b != '|')
+		b++;
+	lx->p = b;
+	while (b > a && (b[-1] == ' ' || b[-1] == '\t'))
+		b--;
+	if (a < b && *a == '.')
+		a++;
+	if (a == b) {
+		sbuf_printf(lx->err, "column %d: '%s' needs the reference: a field's name, [INDEX] or the "
+			    "target's id", col(lx, a), opname);
+		return STEP_ESYNTAX;
+	}
+	s->field = xstrndup(a, (size_t)(b - a));
+	return 0;
+}
+
 /* "inspection NAME [ARG] group K". */
 static int parse_inspection(struct lexer *lx, struct step *s)
 {
@@ -338,6 +370,20 @@ static int parse_one(struct lexer *lx, struct pipeline *pl)
 		rc = parse_arg(lx, &s, ops[i].name, ops[i].arg);
 	} else if (ops[i].arg == A_INSP) {
 		rc = parse_inspection(lx, &s);
+	} else if (ops[i].arg == A_ROOT) {
+		skip_space(lx);
+		if (strncmp(lx->p, "gc", 2) == 0 && (lx->p[2] == '\0' || strchr(" \t|", lx->p[2]) != NULL)) {
+			s.arg = xstrdup("gc");
+			lx->p += 2;
+		} else {
+			rc = parse_arg(lx, &s, ops[i].name, A_ID);
+			if (rc == 0 && strchr(s.arg, ',') != NULL) {
+				sbuf_printf(lx->err, "column %d: 'root' takes one object", col(lx, lx->p));
+				rc = STEP_ESYNTAX;
+			}
+		}
+	} else if (ops[i].arg == A_REF) {
+		rc = parse_ref(lx, &s, ops[i].name);
 	} else if (ops[i].arg == A_WEAK) {
 		skip_space(lx);
 		const char *q = lx->p;
@@ -358,6 +404,7 @@ static int parse_one(struct lexer *lx, struct pipeline *pl)
 	if (rc != 0) {
 		free(s.arg);
 		free(s.insp);
+		free(s.field);
 		return rc;
 	}
 	pl->steps = xreallocarray(pl->steps, pl->n + 1, sizeof *pl->steps);
@@ -390,6 +437,7 @@ void pipeline_free(struct pipeline *pl)
 	for (size_t i = 0; i < pl->n; i++) {
 		free(pl->steps[i].arg);
 		free(pl->steps[i].insp);
+		free(pl->steps[i].field);
 	}
 	free(pl->steps);
 	free(pl->view);
@@ -416,6 +464,10 @@ void step_to_string(const struct step *s, struct sbuf *out)
 	} else if (s->arg != NULL) {
 		sbuf_addc(out, ' ');
 		sbuf_adds(out, s->arg);
+	}
+	if (s->field != NULL && (s->op == ST_IGNORE || s->op == ST_UNIGNORE)) {
+		sbuf_adds(out, s->field[0] == '.' ? " ." : " "); /* the parser drops one */
+		sbuf_adds(out, s->field);
 	}
 	if (s->weak && (s->op == ST_REFERRERS || s->op == ST_REFERENTS))
 		sbuf_adds(out, " weak");
@@ -619,6 +671,144 @@ static int inspection_group(struct heap *h, const struct step *s, const struct o
 	return 0;
 }
 
+/* The object an id names, or HW_NONE with err set. */
+static node_t object_of(const struct heap *h, const char *text, struct sbuf *err)
+{
+	uint64_t id;
+	node_t v = parse_object_id(text, &id) == 0 ? heap_find_id(h, id) : HW_NONE;
+
+	if (v == HW_NONE || v == 0) {
+		sbuf_adds(err, "no object with id ");
+		esc_append(err, (const uint8_t *)text, strlen(text), 0);
+		sbuf_adds(err, " in the dump");
+		return HW_NONE;
+	}
+	return v;
+}
+
+/* Does src refer to t by label (its edge label, or t's id)? */
+static int ref_named(const struct heap *h, node_t src, node_t t, const char *label, struct sbuf *tmp)
+{
+	uint64_t id;
+
+	sbuf_reset(tmp);
+	heap_edge_label(h, src, t, tmp);
+	if (tmp->buf != NULL && strcmp(tmp->buf, label) == 0)
+		return 1;
+	return parse_object_id(label, &id) == 0 && heap_find_id(h, id) == t;
+}
+
+struct field_find {
+	const struct heap *h;
+	const char *name;
+	node_t found;
+	int seen;
+};
+
+/* The first field named so (the class's own before a super's). */
+static void field_find_cb(void *arg, const char *name, const struct hvalue *val)
+{
+	struct field_find *f = arg;
+
+	if (f->seen || strcmp(name, f->name) != 0)
+		return;
+	f->seen = 1;
+	if (val->type == T_OBJECT && val->v.id != 0)
+		f->found = heap_find_id(f->h, val->v.id);
+}
+
+/* The object src refers to by label: an array's element "[i]", a field
+ * by its name, else among its strong, weak and incidental references
+ * the one the views label so (or whose id it is); HW_NONE with err
+ * naming those it has. */
+static node_t ref_target(const struct heap *h, node_t src, const char *label, struct sbuf *err)
+{
+	struct sbuf tmp, names;
+	node_t found = HW_NONE;
+	size_t n = 0;
+	char *end;
+
+	if (label[0] == '[' && label[1] >= '0' && label[1] <= '9') {
+		struct hvalue val;
+		unsigned long long i = strtoull(label + 1, &end, 10);
+		if (strcmp(end, "]") == 0 && heap_array_elem(h, src, i, &val) == 0 && val.type == T_OBJECT &&
+		    val.v.id != 0 && (found = heap_find_id(h, val.v.id)) != HW_NONE)
+			return found;
+	}
+	struct field_find ff = { h, label, HW_NONE, 0 };
+	if (heap_fields(h, src, field_find_cb, &ff) > 0 && ff.found != HW_NONE && ff.found != 0)
+		return ff.found;
+	sbuf_init(&tmp);
+	sbuf_init(&names);
+#define TRY(t) do { \
+		node_t t_ = (t); \
+		if (found == HW_NONE && ref_named(h, src, t_, label, &tmp)) \
+			found = t_; \
+		else if (n++ < 8) \
+			sbuf_printf(&names, "%s%s", n > 1 ? ", " : "", tmp.buf ? tmp.buf : ""); \
+	} while (0)
+	for (edge_t j = h->out_start[src]; j < h->out_start[src + 1]; j++)
+		TRY(h->out[j]);
+	for (uint64_t i = heap_weak_first(h, src); i < h->nweak && h->weak_src[i] == src; i++)
+		TRY(h->weak_dst[i]);
+	for (uint64_t i = 0; i < h->nrx; i++)
+		if (h->rx_src[i] == src)
+			TRY(h->rx_dst[i]);
+#undef TRY
+	if (found == HW_NONE) {
+		sbuf_adds(err, "the object has no reference '");
+		esc_append(err, (const uint8_t *)label, strlen(label), 0);
+		sbuf_adds(err, "'");
+		if (n > 0) {
+			sbuf_adds(err, " (it has: ");
+			esc_append(err, (const uint8_t *)names.buf, names.len, 0);
+			sbuf_adds(err, n > 8 ? ", ...)" : ")");
+		}
+	}
+	sbuf_free(&tmp);
+	sbuf_free(&names);
+	return found;
+}
+
+/* root, ignore, unignore: the analyses again, then the set. */
+static int focus_step(struct heap *h, const struct step *s, const struct objset *set, struct objset *r,
+		      struct progress *p, struct sbuf *err)
+{
+	node_t v = 0, t = HW_NONE;
+
+	if (s->op != ST_ROOT || strcmp(s->arg, "gc") != 0)
+		if ((v = object_of(h, s->arg, err)) == HW_NONE)
+			return -1;
+	if (s->op != ST_ROOT && (t = ref_target(h, v, s->field, err)) == HW_NONE)
+		return -1;
+	int rc = s->op == ST_ROOT ? heap_set_root(h, v, p) : heap_ignore(h, v, t, s->op == ST_IGNORE, p);
+	if (rc < 0) {
+		sbuf_adds(err, "cancelled: the analyses are as they were");
+		return -1;
+	}
+	if (s->op != ST_ROOT) { /* the same objects, other analyses */
+		memcpy(r->bits, set->bits, bits_words(h->n) * sizeof *r->bits);
+	} else if (v == 0) {
+		for (node_t x = 1; x < h->n; x++)
+			bit_set(r->bits, x);
+	} else { /* what the root reaches: its subtree of the dominator tree */
+		node_t *stack = xmalloc(((size_t)h->n + 1) * sizeof *stack);
+		size_t sp = 0;
+		bit_set(r->bits, v);
+		stack[sp++] = v;
+		while (sp > 0) {
+			node_t x = stack[--sp];
+			for (edge_t j = h->out_start[x]; j < h->out_start[x + 1]; j++)
+				if (!bit_get(r->bits, h->out[j])) {
+					bit_set(r->bits, h->out[j]);
+					stack[sp++] = h->out[j];
+				}
+		}
+		free(stack);
+	}
+	return 0;
+}
+
 int step_apply(struct heap *h, const struct step *s, struct objset *set, struct progress *p,
 	       struct sbuf *err)
 {
@@ -713,6 +903,12 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 				bit_set(r.bits, v);
 		break;
 	}
+	case ST_ROOT:
+	case ST_IGNORE:
+	case ST_UNIGNORE:
+		if (focus_step(h, s, set, &r, p, err) < 0)
+			goto fail;
+		break;
 	case ST_OBJECT:
 		for (const char *q = s->arg;;) {
 			const char *c = strchr(q, ',');

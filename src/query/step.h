@@ -32,6 +32,15 @@
  *                              only its values
  *   loaded                     the instances of the classes that members
  *                              (class loaders) define
+ *   root ID | root gc          from here on the analyses (dominators,
+ *                              retained sizes, paths) start from object ID
+ *                              alone, as if it were the only GC root; the
+ *                              set: what ID reaches. "gc": the dump's GC
+ *                              roots again, the set every object
+ *   ignore ID LABEL            leave out the reference of object ID that
+ *                              LABEL names (a field, "[3]", or the target's
+ *                              id) and compute the analyses again; the set
+ *                              stays. unignore ID LABEL puts it back
  *
  * Nothing here prints: errors are returned as text in an sbuf. */
 #ifndef HW_STEP_H
@@ -44,7 +53,7 @@
 enum step_op {
 	ST_ALL, ST_INSTANCES, ST_INSTANCEOF, ST_RETAINED, ST_REFERRERS, ST_REFERENTS,
 	ST_DOMINATED, ST_OBJECT, ST_NEW, ST_OLD, ST_GONE, ST_INSPECTION, ST_TOP, ST_CLASSOBJ,
-	ST_ELEMENTS, ST_LOADED, ST_GENERATION
+	ST_ELEMENTS, ST_LOADED, ST_GENERATION, ST_ROOT, ST_IGNORE, ST_UNIGNORE
 };
 
 struct step {
@@ -55,6 +64,8 @@ struct step {
 	int weak;      /* ST_REFERRERS/ST_REFERENTS: weak referents count too */
 	char *insp;    /* ST_INSPECTION: its name (arg: its argument or NULL); owned */
 	uint32_t group;/* ST_INSPECTION: the group, from 1 */
+	char *field;   /* ST_IGNORE, ST_UNIGNORE: how arg refers to the target (a field's
+	                * name, "[3]", as the views label it, or the target's id); owned */
 };
 
 struct pipeline {

@@ -159,6 +159,11 @@ static size_t first_root_rec(const struct heap *h, node_t v)
 
 void root_label(const struct heap *h, node_t v, struct sbuf *out)
 {
+	if (h->aroot != 0) { /* the only root the analyses have */
+		if (v == h->aroot)
+			sbuf_adds(out, "analysis root");
+		return;
+	}
 	for (size_t i = first_root_rec(h, v); i < h->nroot_rec && h->root_rec[i].node == v; i++) {
 		const struct root *r = &h->root_rec[i];
 		if (i > first_root_rec(h, v))
@@ -651,13 +656,15 @@ static int path_end(const struct heap *h, node_t v, unsigned *pseudo)
 {
 	int end = 0;
 
+	if (h->aroot != 0 && v == h->aroot) /* the analysis root: the only root */
+		return 1;
 	for (size_t i = first_root_rec(h, v); i < h->nroot_rec && h->root_rec[i].node == v; i++)
 		if (h->root_rec[i].kind == RK_WEAK_ONLY)
 			*pseudo |= PATH_WEAK_ONLY;
 		else if (h->root_rec[i].kind == RK_UNREACHABLE)
 			*pseudo |= PATH_UNREACHABLE;
 		else
-			end = 1;
+			end = h->aroot == 0; /* under an analysis root, GC roots end no path */
 	return end;
 }
 
@@ -672,15 +679,19 @@ static int cmp_pair(const void *a, const void *b)
 
 /* Weak referents as (dst, src) pairs sorted by dst, to walk them
  * backwards with a binary search per object reached. */
-static node_t *weak_by_dst(const struct heap *h)
+static node_t *weak_by_dst(const struct heap *h, uint64_t *n)
 {
 	node_t *pairs = xmalloc((size_t)(h->nweak + 1) * 2 * sizeof *pairs);
+	uint64_t k = 0;
 
-	for (uint64_t i = 0; i < h->nweak; i++) {
-		pairs[2 * i] = h->weak_dst[i];
-		pairs[2 * i + 1] = h->weak_src[i];
-	}
-	hw_qsort(pairs, h->nweak, 2 * sizeof *pairs, cmp_pair);
+	for (uint64_t i = 0; i < h->nweak; i++)
+		if (!weak_left_out(h, i)) {
+			pairs[2 * k] = h->weak_dst[i];
+			pairs[2 * k + 1] = h->weak_src[i];
+			k++;
+		}
+	*n = k;
+	hw_qsort(pairs, k, 2 * sizeof *pairs, cmp_pair);
 	return pairs;
 }
 
@@ -693,7 +704,8 @@ void view_paths(const struct heap *h, node_t target, const struct view_opts *o, 
 {
 	node_t *parent = xmalloc(((size_t)h->n + 1) * sizeof *parent);
 	node_t *queue = xmalloc(((size_t)h->n + 1) * sizeof *queue);
-	node_t *weak = o->weak ? weak_by_dst(h) : NULL;
+	uint64_t nweak = 0;
+	node_t *weak = o->weak ? weak_by_dst(h, &nweak) : NULL;
 	size_t qh = 0, qt = 0, max = o->max_paths > 0 ? (size_t)o->max_paths : 5;
 	node_t *ends = xmalloc(max * sizeof *ends);
 
@@ -718,8 +730,7 @@ void view_paths(const struct heap *h, node_t target, const struct view_opts *o, 
 				queue[qt++] = u;
 			}
 		}
-		for (uint64_t i = weak ? weak_first(weak, h->nweak, x) : h->nweak;
-		     i < h->nweak && weak[2 * i] == x; i++)
+		for (uint64_t i = weak ? weak_first(weak, nweak, x) : nweak; i < nweak && weak[2 * i] == x; i++)
 			if (parent[weak[2 * i + 1]] == HW_NONE) {
 				parent[weak[2 * i + 1]] = x;
 				queue[qt++] = weak[2 * i + 1];

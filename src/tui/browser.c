@@ -217,6 +217,9 @@ static void rq_filter(struct tui *t, struct tview *v, int c)
 
 static void rq_help(struct tui *t, struct tview *v, int c) { (void)v; (void)c; help(t); }
 static void rq_command(struct tui *t, struct tview *v, int c) { (void)v; (void)c; command_prompt(t); }
+static void rq_root(struct tui *t, struct tview *v, int c) { (void)v; (void)c; use_root(t); }
+static void rq_ignore(struct tui *t, struct tview *v, int c) { (void)v; (void)c; use_ignore(t); }
+static void rq_focus(struct tui *t, struct tview *v, int c) { (void)v; (void)c; focus_list(t); }
 static void rq_rules(struct tui *t, struct tview *v, int c) { (void)v; (void)c; rules_screen(t); }
 
 static void rq_redraw(struct tui *t, struct tview *v, int c)
@@ -250,6 +253,7 @@ static const frame_fn frame_keys[REQ_COUNT] = {
 	[REQ_HEAPSHOT] = rq_heapshot,
 	[REQ_BACK] = rq_back, [REQ_FORWARD] = rq_forward, [REQ_FIRST_STEP] = rq_first_step,
 	[REQ_STEP_LIST] = rq_step_list, [REQ_JUMP] = rq_jump, [REQ_EXPR] = rq_expr, [REQ_COMMAND] = rq_command,
+	[REQ_ROOT] = rq_root, [REQ_IGNORE] = rq_ignore, [REQ_FOCUS] = rq_focus,
 	[REQ_RETAINED] = rq_retained, [REQ_SEARCH] = rq_search, [REQ_SEARCH_NEXT] = rq_search_next,
 	[REQ_SEARCH_PREV] = rq_search_next, [REQ_FILTER] = rq_filter, [REQ_HELP] = rq_help,
 	[REQ_RULES] = rq_rules, [REQ_REDRAW] = rq_redraw, [REQ_SUSPEND] = rq_suspend, [REQ_QUIT] = rq_quit,
@@ -442,7 +446,7 @@ static void screen_init(void)
 	colors_init();
 }
 
-int tui_main(const char *dump, const char *baseline, const struct open_opts *oo)
+int tui_main(const char *dump, const char *baseline, const struct open_opts *oo, const char *start)
 {
 	struct heap h;
 	struct tui t = { 0 };
@@ -519,6 +523,12 @@ int tui_main(const char *dump, const char *baseline, const struct open_opts *oo)
 	if (h.warn.n > 0)
 		tui_message(&t, 1, "%zu warnings while reading the dump: see heapwalk info",
 			    h.warn.n + h.warn.suppressed);
+	if (start != NULL && *start != '\0') { /* --root, --ignore */
+		sbuf_init(&err);
+		if (command_run(&t, start, &err) < 0)
+			tui_message(&t, 1, "%s", err.buf);
+		sbuf_free(&err);
+	}
 	view_ensure(&t, cur_view(&t));
 	while (!t.quit && !tui_signal) {
 		tui_draw(&t);
@@ -552,7 +562,7 @@ int tui_main(const char *dump, const char *baseline, const struct open_opts *oo)
 	if (t.reopen != 0 && !tui_signal) { /* another heapshot of the dump, from its first step */
 		struct open_opts again = *oo;
 		again.snapshot = t.reopen;
-		int rc = tui_main(dump, bl_path, &again);
+		int rc = tui_main(dump, bl_path, &again, NULL);
 		free(bl_path);
 		return rc;
 	}

@@ -16,6 +16,7 @@
 #include "query/report.h"
 #include "query/views.h"
 #include "tui/frame.h"
+#include "tui/view.h"
 
 #define HIST_KEEP 1000 /* lines kept; the file is cut back to them past twice as many */
 
@@ -345,6 +346,24 @@ static int apply_all(struct tui *t, const struct pipeline *pl, struct use *uses,
 	return -1;
 }
 
+/* The Incoming view of the current step on the paths to GC roots of x
+ * (HW_NONE: of its first row's object), as r makes them. */
+static void show_paths(struct tui *t, node_t x)
+{
+	struct hstep *s = cur_step(t);
+
+	s->view = V_INCOMING;
+	struct tview *v = cur_view(t);
+	if (view_ensure(t, v) < 0 || v->rows.n == 0)
+		return;
+	v->cur = 0;
+	while (x != HW_NONE && v->cur + 1 < v->rows.n && v->rows.v[v->cur].node != x)
+		v->cur++;
+	for (const struct view_key *k = v->ops->keys; k != NULL && k->req != REQ_NONE; k++)
+		if (k->req == REQ_PATHS)
+			k->fn(t, v, REQ_PATHS);
+}
+
 /* The view word: "info" in a box, "paths" as the incoming view's r on
  * the step's one object, the others the view of that name. */
 static int show_view(struct tui *t, const char *word, struct sbuf *err)
@@ -376,12 +395,8 @@ static int show_view(struct tui *t, const char *word, struct sbuf *err)
 	struct tview *v = cur_view(t);
 	if (view_ensure(t, v) < 0)
 		return 0;
-	if (view_words[i].id == V_INCOMING) { /* r on the object's row */
-		v->cur = 0;
-		for (const struct view_key *k = v->ops->keys; k != NULL && k->req != REQ_NONE; k++)
-			if (k->req == REQ_PATHS)
-				k->fn(t, v, REQ_PATHS);
-	}
+	if (view_words[i].id == V_INCOMING)
+		show_paths(t, HW_NONE);
 	return 0;
 }
 
@@ -400,7 +415,10 @@ static int run_line(struct tui *t, const char *line, struct sbuf *err, int *col)
 		return -1;
 	}
 	struct use *uses = xcalloc(pl.n + 1, sizeof *uses);
+	uint32_t agen = t->main->agen + (t->old != NULL ? t->old->agen : 0);
 	rc = apply_all(t, &pl, uses, err);
+	if (agen != t->main->agen + (t->old != NULL ? t->old->agen : 0))
+		views_reset(t, 1); /* root, ignore: every view computed again */
 	if (rc == 0) {
 		for (size_t i = 0; i < pl.n; i++)
 			tui_push_quiet(t, &uses[i]);
@@ -412,6 +430,13 @@ static int run_line(struct tui *t, const char *line, struct sbuf *err, int *col)
 	free(uses);
 	pipeline_free(&pl);
 	return rc;
+}
+
+int command_run(struct tui *t, const char *line, struct sbuf *err)
+{
+	int col;
+
+	return run_line(t, line, err, &col);
 }
 
 /* ---- the prompt ---- */
@@ -531,4 +556,157 @@ void command_prompt(struct tui *t)
 	sbuf_free(&in);
 	sbuf_free(&note);
 	sbuf_free(&err);
+}
+
+/* ---- the analyses' focus from the browser ---- */
+
+/* Run a step made by a key, as the prompt would (x then shows it). */
+static void run_made(struct tui *t, const char *expr)
+{
+	node_t paths = incoming_paths_target(cur_view(t));
+	size_t before = t->cur;
+	struct sbuf err;
+
+	sbuf_init(&err);
+	if (command_run(t, expr, &err) < 0)
+		tui_message(t, 1, "%s", err.buf);
+	else if (t->cur != before && paths != HW_NONE && objset_has(&cur_step(t)->set, paths))
+		show_paths(t, paths); /* the paths again, as the new analyses find them */
+	sbuf_free(&err);
+}
+
+/* How src refers to dst in a step: its label, or dst's id where the
+ * label would not read back (blanks are fine, '|' and controls not). */
+static void ref_text(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
+{
+	struct sbuf l;
+	char id[32];
+
+	sbuf_init(&l);
+	heap_edge_label(h, src, dst, &l);
+	int ok = l.len > 0 && l.buf[0] != '<' && l.buf[0] != '.';
+	for (size_t i = 0; ok && i < l.len; i++)
+		ok = (unsigned char)l.buf[i] >= ' ' && l.buf[i] != '|' && l.buf[i] != 0x7f;
+	if (ok && l.buf[l.len - 1] != ' ') {
+		sbuf_adds(out, l.buf);
+	} else {
+		node_id_text(h, dst, id, sizeof id);
+		sbuf_adds(out, id);
+	}
+	sbuf_free(&l);
+}
+
+/* A: the cursor's object becomes the analysis root. */
+void use_root(struct tui *t)
+{
+	struct tview *v = cur_view(t);
+	node_t x = v->cur < v->rows.n ? v->rows.v[v->cur].node : HW_NONE;
+	char id[32];
+
+	if (x == HW_NONE || x == 0 || t->h != t->main) {
+		tui_message(t, 1, "%s", t->h != t->main ? "the analysis root is the open dump's, not the baseline's"
+							 : "put the cursor on an object first");
+		return;
+	}
+	node_id_text(t->h, x, id, sizeof id);
+	char *expr = xasprintf("root %s", id);
+	run_made(t, expr);
+	free(expr);
+}
+
+/* X: leave out the reference of the cursor row: a referrer row of the
+ * Incoming view or of a path (it refers to the object above it), or a
+ * field or element row of the Outgoing view (the object above refers
+ * to it). */
+void use_ignore(struct tui *t)
+{
+	struct tview *v = cur_view(t);
+	enum view_id id = cur_step(t)->view;
+
+	if (v->cur >= v->rows.n || (id != V_INCOMING && id != V_OUTGOING) || t->h != t->main) {
+		tui_message(t, 1, "%s", t->h != t->main ? "the references left out are the open dump's"
+			    : "put the cursor on a reference: a referrer or path row (Incoming) or a field (Outgoing)");
+		return;
+	}
+	const struct row *r = &v->rows.v[v->cur];
+	node_t x = r->node, above = HW_NONE;
+	uint32_t d = r->depth;
+	for (size_t i = v->cur; i-- > 0 && d > 0;) /* the object row above it */
+		if (v->rows.v[i].depth < d) {
+			d = v->rows.v[i].depth;
+			if (v->rows.v[i].node != HW_NONE && v->rows.v[i].node != 0) {
+				above = v->rows.v[i].node;
+				break;
+			}
+		}
+	if (x == HW_NONE || x == 0 || above == HW_NONE) {
+		tui_message(t, 1, "this row is no reference between two objects");
+		return;
+	}
+	node_t src = id == V_INCOMING ? x : above, dst = id == V_INCOMING ? above : x;
+	struct sbuf e;
+	char sid[32];
+	sbuf_init(&e);
+	node_id_text(t->h, src, sid, sizeof sid);
+	sbuf_printf(&e, "ignore %s ", sid);
+	ref_text(t->h, src, dst, &e);
+	run_made(t, e.buf);
+	if (t->msg == NULL)
+		tui_message(t, 0, "left out: %s (^X lists them, and puts one back)", e.buf + 7);
+	sbuf_free(&e);
+}
+
+/* ^X: the analysis root and the references left out; Enter on one makes
+ * the step that undoes it. */
+void focus_list(struct tui *t)
+{
+	const struct heap *h = t->main;
+	size_t n = h->nignored + (h->aroot != 0);
+	char **items, id[32];
+
+	if (n == 0) {
+		tui_message(t, 0, "no analysis root (A sets one) and no reference left out (X leaves one out)");
+		return;
+	}
+	items = xmalloc(n * sizeof *items);
+	char **exprs = xmalloc(n * sizeof *exprs);
+	size_t k = 0;
+	if (h->aroot != 0) {
+		struct sbuf l;
+		sbuf_init(&l);
+		node_id_text(h, h->aroot, id, sizeof id);
+		tv_object_text(h, h->aroot, &l, NULL);
+		items[k] = xasprintf("analysis root %s: Enter makes the GC roots the roots again", l.buf);
+		exprs[k++] = xstrdup("root gc");
+		sbuf_free(&l);
+	}
+	for (size_t i = 0; i < h->nignored; i++) {
+		struct sbuf e, l;
+		sbuf_init(&e);
+		sbuf_init(&l);
+		node_id_text(h, h->ignored[i].src, id, sizeof id);
+		sbuf_printf(&e, "unignore %s ", id);
+		ref_text(h, h->ignored[i].src, h->ignored[i].dst, &e);
+		tv_object_text(h, h->ignored[i].src, &l, NULL);
+		sbuf_adds(&l, "  .");
+		struct sbuf lab;
+		sbuf_init(&lab);
+		heap_edge_label(h, h->ignored[i].src, h->ignored[i].dst, &lab);
+		tv_add_esc(&l, lab.buf ? lab.buf : "");
+		sbuf_adds(&l, "  -> ");
+		tv_object_text(h, h->ignored[i].dst, &l, NULL);
+		items[k] = xasprintf("left out: %s", l.buf);
+		exprs[k++] = sbuf_detach(&e);
+		sbuf_free(&lab);
+		sbuf_free(&l);
+	}
+	int sel = popup(t, "The analyses' focus (Enter: undo it, a step)", items, n, 0);
+	if (sel >= 0)
+		run_made(t, exprs[sel]);
+	for (size_t i = 0; i < n; i++) {
+		free(items[i]);
+		free(exprs[i]);
+	}
+	free(items);
+	free(exprs);
 }

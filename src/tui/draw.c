@@ -11,6 +11,7 @@
 #include "graph/reader.h"
 #include "graph/rules.h"
 #include "query/baseline.h"
+#include "query/views.h"
 #include "tui/frame.h"
 
 /* ---- colours: one semantic table, attributes for monochrome ---- */
@@ -97,7 +98,23 @@ int draw_text(const char *s, int width, int pad)
 /* "rules: jdk" or "rules: jdk, gradle (2 of 9 groups off)": the files
  * the groups come from (base names without ".rules"), as applied;
  * brief: "rules: jdk, 2/9 off". */
+static void rules_only(const struct tui *t, int brief, struct sbuf *out);
+
+/* The rules, then the analyses' focus (^X lists it). */
 static void rules_text(const struct tui *t, int brief, struct sbuf *out)
+{
+	rules_only(t, brief, out);
+	if (t->h->aroot != 0) {
+		char id[32];
+		node_id_text(t->h, t->h->aroot, id, sizeof id);
+		sbuf_printf(out, brief ? ", root %s" : ", analysis root %s", id);
+	}
+	if (t->h->nignored > 0)
+		sbuf_printf(out, brief ? ", %zu out" : ", %zu reference%s left out", t->h->nignored,
+			    t->h->nignored == 1 ? "" : "s");
+}
+
+static void rules_only(const struct tui *t, int brief, struct sbuf *out)
 {
 	const struct ruleset *rs = t->oo.rules;
 	struct sbuf names;

@@ -90,6 +90,13 @@ extern struct tview *volatile tui_building;
 /* ---- cmdline.c ---- */
 /* ':' — a pipeline of steps and a view word, as -e takes them. */
 void command_prompt(struct tui *t);
+/* The same for a line not typed (--root, --ignore); 0, or -1 with err. */
+int command_run(struct tui *t, const char *line, struct sbuf *err);
+/* The analyses' focus by key: A the cursor's object as the analysis
+ * root, X leave out the cursor row's reference, ^X list them (undo). */
+void use_root(struct tui *t);
+void use_ignore(struct tui *t);
+void focus_list(struct tui *t);
 
 /* ---- rules_screen.c ---- */
 void rules_screen(struct tui *t);

@@ -44,6 +44,9 @@
 	REQ(JUMP,        "Steps",   "Jump to that step of the breadcrumb") \
 	REQ(EXPR,        "Steps",   "The command that makes this step, whole: then c copies it (OSC 52), w appends it to a file") \
 	REQ(COMMAND,     "Steps",   "Prompt for steps and a view as -e takes them, applied to this step (Tab completes, Up/Down: history)") \
+	REQ(ROOT,        "Steps",   "The cursor's object as the analysis root: analyse only what it reaches, as if it were the only GC root (step root)") \
+	REQ(IGNORE,      "Steps",   "Leave out the cursor row's reference (a referrer, a path's row, a field) and analyse again (step ignore)") \
+	REQ(FOCUS,       "Steps",   "The analysis root and the references left out: Enter undoes one") \
 	REQ(RETAINED,    "Steps",   "Compute the exact retained size of the current set") \
 	REQ(EXACT,       "Classes", "Exact retained size of the marked classes, or of the visible rows") \
 	REQ(PACKAGES,    "Classes", "Toggle the package tree") \

@@ -227,7 +227,12 @@ int tui_work_end(struct tui *t);
 /* Redraw everything now (used by live filters). */
 void tui_draw(struct tui *t);
 
-/* Entry point from main(): open the dump and browse it. Exit status. */
-int tui_main(const char *dump, const char *baseline, const struct open_opts *oo);
+/* The object whose paths to GC roots the Incoming view v shows, or
+ * HW_NONE (another view, or its list of objects). */
+node_t incoming_paths_target(const struct tview *v);
+
+/* Entry point from main(): open the dump and browse it, first making
+ * the steps of `start` (NULL: none) as the ':' prompt does. Exit status. */
+int tui_main(const char *dump, const char *baseline, const struct open_opts *oo, const char *start);
 
 #endif

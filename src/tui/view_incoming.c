@@ -19,6 +19,8 @@ struct incoming_state {
 
 static struct incoming_state *ist(const struct tview *v) { return v->state; }
 
+extern const struct view_ops incoming_ops;
+
 enum { REF_STRONG, REF_WEAK, REF_INCIDENTAL };
 
 /* "  (weak: jdk.rules:12)": why a reference does not count as strong,
@@ -122,8 +124,11 @@ static void referrer_row(struct tui *t, struct rowvec *out, node_t src, node_t d
 	edge_label(h, src, dst, &lab);
 	sbuf_adds(&l, "  .");
 	tv_add_esc(&l, lab.buf);
+	int rule = how == REF_WEAK ? ref_is_weak(h, src, dst) : -1;
 	if (how == REF_WEAK)
-		ref_why(t, "weak", ref_is_weak(h, src, dst), &l);
+		ref_why(t, rule == WEAK_IGNORED ? "left out: ^X lists it" : rule == WEAK_OUTSIDE
+			? (h->aroot != 0 ? "from outside the analysis root" : "from what the references left out made garbage")
+			: "weak", rule, &l);
 	else if (how == REF_INCIDENTAL)
 		ref_why(t, "not owning", -1, &l); /* an owner of higher weight has it */
 	r->val[0] = h->node_shallow[src];
@@ -147,14 +152,18 @@ static void paths_rows(struct tui *t, struct tview *v, node_t target)
 	struct row *top = tv_object_row(h, &v->rows, target);
 	top->open = 1;
 	if (pv.npaths == 0) /* no path to draw: why */
-		info_row(&v->rows, 1, VR_INFO, pv.pseudo & PATH_UNREACHABLE
+		info_row(&v->rows, 1, VR_INFO, h->aroot != 0 ? "the analysis root does not reach it (^X: the roots)"
+			 : pv.pseudo & PATH_UNREACHABLE && h->nignored > 0
+			 ? "unreachable without the references left out (^X lists them)"
+			 : pv.pseudo & PATH_UNREACHABLE
 			 ? "unreachable: no GC root holds it (garbage the dump still has)"
 			 : pv.pseudo & PATH_WEAK_ONLY ? "no path from a GC root but through weak references: press w"
 			 : "no path from a GC root");
 	for (size_t p = 0; p < pv.npaths; p++) {
 		size_t a = pv.start[p], b = pv.start[p + 1];
 		char line[96];
-		snprintf(line, sizeof line, "path %zu: %zu steps from a GC root", p + 1, b - a - 1);
+		snprintf(line, sizeof line, "path %zu: %zu steps from %s", p + 1, b - a - 1,
+			 h->aroot != 0 ? "the analysis root" : "a GC root");
 		struct row *hd = info_row(&v->rows, 1, VR_PATH, line);
 		hd->open = 1;
 		hd->key = p + 1;
@@ -178,8 +187,9 @@ static int incoming_build(struct tui *t, struct tview *v)
 	tview_columns(v, tv_object_cols, 2);
 	if (ist(v)->paths) {
 		paths_rows(t, v, ist(v)->target);
-		snprintf(v->lefthead, sizeof v->lefthead, "%s", ist(v)->weak
-			 ? "paths to GC roots (weak references followed)" : "paths to GC roots (strong references only)");
+		snprintf(v->lefthead, sizeof v->lefthead, "paths %s (%s)",
+			 t->h->aroot != 0 ? "from the analysis root" : "to GC roots",
+			 ist(v)->weak ? "weak references followed" : "strong references only");
 		return 0;
 	}
 	tv_object_page(t, v, 0, &v->rows, ist(v)->weak ? PAGE_IN_WEAK : PAGE_IN);
@@ -265,6 +275,11 @@ static int incoming_paths(struct tui *t, struct tview *v, enum request r)
 	tview_rebuild(t, v);
 	v->cur = 0;
 	return 1;
+}
+
+node_t incoming_paths_target(const struct tview *v)
+{
+	return v->ops == &incoming_ops && ist(v)->paths ? ist(v)->target : HW_NONE;
 }
 
 /* A new step follows weak references if this one did; its paths are its own. */

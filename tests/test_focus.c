@@ -1,0 +1,559 @@
+/* test_focus.c — the analyses' focus: an analysis root (the step root,
+ * --root) and references left out (ignore, unignore, --ignore).
+ *
+ * Random heaps written with the test HPROF writer, whose references the
+ * test keeps as it writes them: after each step, every object's retained
+ * size is checked against a brute force over those references (an
+ * object's retained size is what the roots no longer reach when it is
+ * removed), with the analysis root as the only root, or without the
+ * references left out; the root step's set is what the root reaches.
+ * A JVM dump of tests/java/Focus.java, whose leak has a second holder
+ * (figures by construction there), in batch and in the browser: leaving
+ * out the first holder's reference moves the path to the second. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "engine/open.h"
+#include "graph/analysis.h"
+#include "hprofw.h"
+#include "query/step.h"
+#include "suites.h"
+#include "term.h"
+
+#define DUMPS TEST_BUILDDIR "/dumps"
+
+static uint32_t rnd(uint32_t *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return *s >> 16;
+}
+
+/* ---- random heaps and the brute force ---- */
+
+enum { G_MAX = 60, G_REFS = 6, G_CLS = 0x3001, G_FIELD = 0xb01, G_OBJ = 0x100001 };
+
+struct graph {
+	uint32_t n, nroots, roots[4];
+	uint8_t arr[G_MAX];              /* an Object[] (else an instance) */
+	uint32_t nref[G_MAX];
+	uint32_t ref[G_MAX][G_REFS];     /* object index + 1; 0: null */
+	node_t node[G_MAX];              /* the heap's node of each */
+};
+
+struct cut { uint32_t src, dst; };   /* every reference src -> dst left out */
+
+static uint64_t gid(uint32_t i) { return G_OBJ + 2 * (uint64_t)i; }
+
+/* Instances of t.Ck (k % 4 + 1 reference fields f0..) and Object[],
+ * references at random (cycles, self loops, shared targets), 1 to 3
+ * GC roots: some objects unreachable. */
+static void write_graph(struct hw *w, uint32_t *seed, struct graph *g)
+{
+	uint32_t ncls = 1 + rnd(seed) % 6;
+	unsigned nullpct = 15 + rnd(seed) % 40;
+	struct hw_field f[4];
+	char name[32];
+
+	memset(g, 0, sizeof *g);
+	g->n = 2 + rnd(seed) % (G_MAX - 2);
+	hw_begin(w, "JAVA PROFILE 1.0.2", 8);
+	hw_jdk_names(w);
+	for (int j = 0; j < 4; j++) {
+		snprintf(name, sizeof name, "f%d", j);
+		hw_utf8(w, G_FIELD + 2 * (uint64_t)j, name);
+	}
+	for (uint32_t k = 0; k < ncls; k++) {
+		snprintf(name, sizeof name, "t/C%u", k);
+		hw_class_name(w, 8 + k, G_CLS + 0x10 * (uint64_t)k, name);
+	}
+	hw_heap_begin(w);
+	hw_jdk_classes(w);
+	for (uint32_t k = 0; k < ncls; k++) {
+		for (unsigned j = 0; j <= k % 4; j++)
+			f[j] = (struct hw_field){ G_FIELD + 2 * (uint64_t)j, T_OBJECT, 0 };
+		hw_class_dump(w, G_CLS + 0x10 * (uint64_t)k, J_OBJECT, 0, NULL, 0, NULL, 0, f, (int)(k % 4 + 1));
+	}
+	/* the classes are roots, as in a JVM: an object holds its class, which
+	 * no object of the graph may retain then */
+	for (uint64_t c = J_OBJECT; c <= J_OBJARR; c += 0x10)
+		hw_root(w, RK_STICKY_CLASS, c, 0, 0);
+	for (uint32_t k = 0; k < ncls; k++)
+		hw_root(w, RK_STICKY_CLASS, G_CLS + 0x10 * (uint64_t)k, 0, 0);
+	g->nroots = 1 + rnd(seed) % 3;
+	for (uint32_t r = 0; r < g->nroots; r++) {
+		g->roots[r] = rnd(seed) % g->n;
+		hw_root(w, RK_UNKNOWN, gid(g->roots[r]), 0, 0);
+	}
+	for (uint32_t i = 0; i < g->n; i++) {
+		g->arr[i] = rnd(seed) % 4 == 0;
+		g->nref[i] = g->arr[i] ? rnd(seed) % G_REFS : 0;
+		uint32_t k = rnd(seed) % ncls;
+		if (!g->arr[i])
+			g->nref[i] = k % 4 + 1;
+		uint64_t el[G_REFS];
+		for (uint32_t j = 0; j < g->nref[i]; j++) {
+			g->ref[i][j] = rnd(seed) % 100 < nullpct ? 0 : 1 + rnd(seed) % g->n;
+			el[j] = g->ref[i][j] ? gid(g->ref[i][j] - 1) : 0;
+			f[j % 4] = (struct hw_field){ 0, T_OBJECT, el[j] };
+		}
+		if (g->arr[i])
+			hw_objarray(w, gid(i), J_OBJARR, el, g->nref[i]);
+		else
+			hw_instance(w, gid(i), G_CLS + 0x10 * (uint64_t)k, f, (int)g->nref[i]);
+	}
+	hw_heap_end(w);
+	hw_dump_end(w);
+}
+
+static int is_cut(const struct cut *c, size_t nc, uint32_t s, uint32_t d)
+{
+	for (size_t i = 0; i < nc; i++)
+		if (c[i].src == s && c[i].dst == d)
+			return 1;
+	return 0;
+}
+
+/* What the starts reach over the written references, not entering skip
+ * (G_MAX: none), without the cut ones. */
+static void reach(const struct graph *g, const uint32_t *starts, uint32_t ns, uint32_t skip,
+		  const struct cut *c, size_t nc, uint8_t *seen)
+{
+	uint32_t stack[G_MAX * G_REFS + 4];
+	size_t sp = 0;
+
+	memset(seen, 0, G_MAX);
+	for (uint32_t i = 0; i < ns; i++)
+		if (starts[i] != skip && !seen[starts[i]]) {
+			seen[starts[i]] = 1;
+			stack[sp++] = starts[i];
+		}
+	while (sp > 0) {
+		uint32_t u = stack[--sp];
+		for (uint32_t j = 0; j < g->nref[u]; j++) {
+			uint32_t t = g->ref[u][j];
+			if (t == 0 || seen[t - 1] || t - 1 == skip || is_cut(c, nc, u, t - 1))
+				continue;
+			seen[t - 1] = 1;
+			stack[sp++] = t - 1;
+		}
+	}
+}
+
+/* The roots of the dominator tree as the engine makes them as dumped
+ * (without references left out): the GC roots, then for what they do not
+ * reach pseudo roots (graph/analysis.h):
+ * first the unreachable objects no other unreachable one refers to, then
+ * the rest, in index order, each once what came before does not reach
+ * it. Garbage that refers to a live object holds it too, so that every
+ * object has a dominator. */
+static uint32_t engine_roots(const struct graph *g, const uint32_t *roots, uint32_t nroots,
+			     const struct cut *c, size_t nc, uint32_t *out)
+{
+	uint8_t seen[G_MAX], more[G_MAX], pointed[G_MAX] = { 0 };
+	uint32_t n = 0;
+
+	reach(g, roots, nroots, G_MAX, c, nc, seen);
+	memcpy(out, roots, nroots * sizeof *out);
+	n = nroots;
+	for (uint32_t u = 0; u < g->n; u++)
+		for (uint32_t j = 0; !seen[u] && j < g->nref[u]; j++)
+			if (g->ref[u][j] != 0 && g->ref[u][j] - 1 != u && !is_cut(c, nc, u, g->ref[u][j] - 1))
+				pointed[g->ref[u][j] - 1] = 1;
+	for (int pass = 0; pass < 2; pass++)
+		for (uint32_t v = 0; v < g->n; v++) {
+			if (seen[v] || (pass == 0 && pointed[v]))
+				continue;
+			out[n++] = v;
+			reach(g, &v, 1, G_MAX, c, nc, more);
+			for (uint32_t x = 0; x < g->n; x++)
+				seen[x] |= more[x];
+		}
+	return n;
+}
+
+/* Every object the roots reach has the retained size the brute force
+ * gives. The number of objects reached. */
+static uint32_t check_retained(const struct heap *h, const struct graph *g, const uint32_t *roots,
+			       uint32_t nroots, const struct cut *c, size_t nc, const char *what)
+{
+	uint8_t all[G_MAX], without[G_MAX];
+	uint32_t reached = 0;
+
+	reach(g, roots, nroots, G_MAX, c, nc, all);
+	for (uint32_t v = 0; v < g->n; v++) {
+		if (!all[v])
+			continue;
+		reached++;
+		reach(g, roots, nroots, v, c, nc, without);
+		uint64_t want = 0;
+		for (uint32_t x = 0; x < g->n; x++)
+			if (all[x] && !without[x])
+				want += h->node_shallow[g->node[x]];
+		ck_assert_msg(h->retained[g->node[v]] == want, "%s: object %u retains %llu, want %llu", what, v,
+			      (unsigned long long)h->retained[g->node[v]], (unsigned long long)want);
+	}
+	return reached;
+}
+
+/* Apply expr (steps) to a set of every object; the set. */
+static void apply(struct heap *h, const char *expr, struct objset *set)
+{
+	struct pipeline pl;
+	struct sbuf err;
+
+	sbuf_init(&err);
+	ck_assert_msg(pipeline_parse(expr, &pl, &err) == 0, "%s: %s", expr, err.buf);
+	objset_all(h, set);
+	for (size_t i = 0; i < pl.n; i++)
+		ck_assert_msg(step_apply(h, &pl.steps[i], set, NULL, &err) == 0, "%s: %s", expr, err.buf);
+	pipeline_free(&pl);
+	sbuf_free(&err);
+}
+
+/* The label of reference j of object i, as a step names it. */
+static void ref_label(const struct graph *g, uint32_t i, uint32_t j, char *buf, size_t n)
+{
+	if (g->arr[i])
+		snprintf(buf, n, "[%u]", j);
+	else
+		snprintf(buf, n, "f%u", j);
+}
+
+START_TEST(random_ignore_and_root)
+{
+	uint32_t seed = 1717, cuts_made = 0, roots_made = 0, moved = 0;
+	struct hw w;
+
+	for (int k = 0; k < 150; k++) {
+		struct graph g;
+		write_graph(&w, &seed, &g);
+		char *path = hw_write(&w, "focus.hprof", SIZE_MAX);
+		hw_free(&w);
+		struct heap h;
+		struct open_opts o = { .no_cache = 1, .quiet = 1 };
+		struct sbuf err;
+		sbuf_init(&err);
+		ck_assert_msg(heap_open(&h, path, &o, NULL, &err) == 0, "%s", err.buf);
+		heap_need(&h, HP_ALL, NULL);
+		for (uint32_t i = 0; i < g.n; i++)
+			ck_assert((g.node[i] = heap_find_id(&h, gid(i))) != HW_NONE);
+		char what[64];
+		snprintf(what, sizeof what, "heap %d, as dumped", k);
+		uint32_t all[G_MAX + 4], nall = engine_roots(&g, g.roots, g.nroots, NULL, 0, all);
+		uint64_t *was = xmalloc(g.n * sizeof *was);
+		check_retained(&h, &g, all, nall, NULL, 0, what);
+		for (uint32_t i = 0; i < g.n; i++)
+			was[i] = h.retained[g.node[i]];
+
+		/* leave out up to 3 references, one at a time */
+		struct cut c[3];
+		char steps[3][64];
+		size_t nc = 0;
+		for (int tries = 0; tries < 20 && nc < 3; tries++) {
+			uint32_t i = rnd(&seed) % g.n;
+			if (g.nref[i] == 0)
+				continue;
+			uint32_t j = rnd(&seed) % g.nref[i];
+			if (g.ref[i][j] == 0 || is_cut(c, nc, i, g.ref[i][j] - 1))
+				continue;
+			char lab[16];
+			ref_label(&g, i, j, lab, sizeof lab);
+			snprintf(steps[nc], sizeof steps[nc], "ignore 0x%llx %s", (unsigned long long)gid(i), lab);
+			c[nc++] = (struct cut){ i, g.ref[i][j] - 1 };
+			struct objset set;
+			apply(&h, steps[nc - 1], &set);
+			ck_assert_uint_eq(set.count, h.n - 1); /* the set stays */
+			objset_free(&set);
+			snprintf(what, sizeof what, "heap %d, %zu left out", k, nc);
+			/* references left out: what they make garbage holds nothing */
+			check_retained(&h, &g, g.roots, g.nroots, c, nc, what);
+			for (uint32_t v = 0; v < g.n; v++)
+				moved += h.retained[g.node[v]] != was[v];
+			ck_assert_uint_eq(h.nignored, nc);
+			cuts_made++;
+		}
+		/* put the first back */
+		if (nc > 0) {
+			struct objset set;
+			char *un = xasprintf("un%s", steps[0]);
+			apply(&h, un, &set);
+			free(un);
+			objset_free(&set);
+			memmove(c, c + 1, --nc * sizeof *c);
+			snprintf(what, sizeof what, "heap %d, one put back", k);
+			if (nc > 0)
+				check_retained(&h, &g, g.roots, g.nroots, c, nc, what);
+			else /* none left: as dumped */
+				check_retained(&h, &g, all, engine_roots(&g, g.roots, g.nroots, c, nc, all), c, nc, what);
+		}
+		/* an analysis root, reachable or not, with what is left out */
+		uint32_t x = rnd(&seed) % g.n;
+		char step[64];
+		snprintf(step, sizeof step, "root 0x%llx", (unsigned long long)gid(x));
+		struct objset set;
+		apply(&h, step, &set);
+		snprintf(what, sizeof what, "heap %d, root %u", k, x);
+		uint32_t inside = check_retained(&h, &g, &x, 1, c, nc, what);
+		uint8_t in[G_MAX];
+		reach(&g, &x, 1, G_MAX, c, nc, in);
+		ck_assert_uint_eq(set.count, inside); /* the set: what the root reaches */
+		for (uint32_t i = 0; i < g.n; i++)
+			ck_assert_msg(objset_has(&set, g.node[i]) == in[i], "%s: object %u", what, i);
+		objset_free(&set);
+		roots_made++;
+		/* and the GC roots again */
+		apply(&h, "root gc", &set);
+		ck_assert_uint_eq(set.count, h.n - 1);
+		objset_free(&set);
+		snprintf(what, sizeof what, "heap %d, root gc", k);
+		if (nc > 0)
+			check_retained(&h, &g, g.roots, g.nroots, c, nc, what);
+		else
+			check_retained(&h, &g, all, engine_roots(&g, g.roots, g.nroots, c, nc, all), c, nc, what);
+		free(was);
+		heap_free(&h);
+		sbuf_free(&err);
+		free(path);
+	}
+	/* the brute force had something to tell apart */
+	ck_assert_uint_gt(cuts_made, 150);
+	ck_assert_uint_gt(moved, 150);
+	ck_assert_uint_eq(roots_made, 150);
+}
+END_TEST
+
+/* Parsing: the forms and the errors, each at its column. */
+START_TEST(parse_focus_steps)
+{
+	static const struct { const char *in, *out; } ok[] = {
+		{ "root 0x10", "root 0x10" }, { "root gc", "root gc" },
+		{ "ignore 0x10 next", "ignore 0x10 next" }, { "ignore 16 .next", "ignore 16 next" },
+		{ "ignore 0x10 static LISTENERS | classes", "ignore 0x10 static LISTENERS | classes" },
+		{ "unignore 0x10 [3]", "unignore 0x10 [3]" },
+	};
+	static const struct { const char *in, *err; } bad[] = {
+		{ "root", "column 5: 'root' needs an object id" },
+		{ "root 0x1,0x2", "column 13: 'root' takes one object" },
+		{ "ignore 0x10", "column 12: 'ignore' needs the reference" },
+		{ "ignore next 0x10", "column 8: 'ignore' needs an object id (0x... or decimal), not 'next'" },
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		struct pipeline pl;
+		struct sbuf err, out;
+		sbuf_init(&err);
+		sbuf_init(&out);
+		ck_assert_msg(pipeline_parse(ok[i].in, &pl, &err) == 0, "%s: %s", ok[i].in, err.buf);
+		pipeline_to_string(&pl, &out);
+		ck_assert_str_eq(out.buf, ok[i].out);
+		pipeline_free(&pl);
+		sbuf_free(&err);
+		sbuf_free(&out);
+	}
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct pipeline pl;
+		struct sbuf err;
+		sbuf_init(&err);
+		ck_assert_int_eq(pipeline_parse(bad[i].in, &pl, &err), STEP_ESYNTAX);
+		ck_assert_msg(strncmp(err.buf, bad[i].err, strlen(bad[i].err)) == 0, "%s: '%s', want '%s'",
+			      bad[i].in, err.buf, bad[i].err);
+		pipeline_free(&pl);
+		sbuf_free(&err);
+	}
+}
+END_TEST
+
+/* ---- the JVM dump ---- */
+
+static char focus_path[512];
+
+static void focus_dump(void)
+{
+	workload_dump("Focus", "focus", "-Xmx64m", focus_path, sizeof focus_path);
+}
+
+/* The class named so, its node. */
+static node_t class_node(const struct heap *h, const char *name)
+{
+	for (uint32_t c = 0; c < h->ncls; c++)
+		if (strcmp(class_name(h, c), name) == 0)
+			return h->cls[c].node;
+	ck_abort_msg("no class %s", name);
+	return HW_NONE;
+}
+
+static uint64_t retained_count(const struct heap *h, node_t v)
+{
+	bits_t *one = xcalloc(bits_words(h->n), sizeof *one);
+	uint64_t count;
+
+	bit_set(one, v);
+	analysis_retained_set(h, one, NULL, &count, NULL);
+	free(one);
+	return count;
+}
+
+/* An id as steps write it. */
+static char *id_of(const struct heap *h, node_t v)
+{
+	return xasprintf("0x%llx", (unsigned long long)heap_node_id(h, v));
+}
+
+START_TEST(jvm_second_holder)
+{
+	struct heap h;
+	struct open_opts o = { .no_cache = 1, .quiet = 1 };
+	struct sbuf err;
+	struct objset set;
+	char expr[256];
+
+	focus_dump();
+	sbuf_init(&err);
+	ck_assert_msg(heap_open(&h, focus_path, &o, NULL, &err) == 0, "%s", err.buf);
+	heap_need(&h, HP_ALL, NULL);
+	char *reg = id_of(&h, class_node(&h, "Focus$LeakRegistry"));
+	char *audit = id_of(&h, class_node(&h, "Focus$AuditLog"));
+	/* the list: what the registry's LISTENERS holds */
+	snprintf(expr, sizeof expr, "object %s | referents | instances java.util.ArrayList", reg);
+	apply(&h, expr, &set);
+	ck_assert_uint_eq(set.count, 1);
+	node_t list = 1;
+	while (!objset_has(&set, list))
+		list++;
+	objset_free(&set);
+	char *lid = id_of(&h, list);
+	/* by construction (Focus.java): 962 retained, 1002 reached */
+	ck_assert_uint_eq(retained_count(&h, list), 962);
+	snprintf(expr, sizeof expr, "ignore %s static RECENT", audit);
+	apply(&h, expr, &set);
+	objset_free(&set);
+	ck_assert_uint_eq(retained_count(&h, list), 1002); /* the second holder is gone */
+	snprintf(expr, sizeof expr, "unignore %s RECENT", audit); /* the field's name reads too */
+	apply(&h, expr, &set);
+	objset_free(&set);
+	ck_assert_uint_eq(h.nignored, 0);
+	ck_assert_uint_eq(retained_count(&h, list), 962);
+	/* the list as the only root: what it reaches, which it all retains */
+	snprintf(expr, sizeof expr, "root %s", lid);
+	apply(&h, expr, &set);
+	ck_assert_uint_eq(set.count, 1002);
+	ck_assert_uint_eq(h.retained[list], set.shallow);
+	ck_assert_uint_eq(retained_count(&h, list), 1002);
+	objset_free(&set);
+	apply(&h, "root gc", &set);
+	objset_free(&set);
+	ck_assert_uint_eq(retained_count(&h, list), 962);
+	heap_free(&h);
+
+	/* batch: --ignore and --root are those steps first */
+	char cmd[1024];
+	int st;
+	snprintf(cmd, sizeof cmd, "%s -q --root %s -e 'instances Focus$Session | info' %s", getenv("HEAPWALK"),
+		 lid, focus_path);
+	char *out = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s: %s", cmd, out);
+	ck_assert_msg(strstr(out, "set_objects:               200\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "analysis_root:") != NULL, "%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q --ignore '%s nothere' info %s 2>&1", getenv("HEAPWALK"), audit, focus_path);
+	out = run(cmd, &st);
+	ck_assert_int_eq(WEXITSTATUS(st), 2);
+	ck_assert_msg(strstr(out, "has no reference 'nothere' (it has:") != NULL, "%s", out);
+	ck_assert_int_eq(count_lines(out), 1);
+	free(out);
+	free(reg);
+	free(audit);
+	free(lid);
+	sbuf_free(&err);
+}
+END_TEST
+
+/* N of "path 1: N steps from a GC root" on the screen. */
+static unsigned steps_of(const char *s)
+{
+	const char *p = strstr(s, "path 1: ");
+	unsigned n = 0;
+
+	ck_assert_msg(p != NULL && sscanf(p, "path 1: %u steps", &n) == 1, "no path: %s", shown(s));
+	return n;
+}
+
+/* In the browser: an audited session's path goes through its listener;
+ * X on the listener's row leaves that reference out and the path, shown
+ * again, goes through the audit log; ^X puts it back. */
+START_TEST(browser_second_holder)
+{
+	struct term t;
+	char cmd[1024], args[600];
+	int st;
+
+	focus_dump();
+	snprintf(cmd, sizeof cmd, "%s -q -f csv -e 'instances Focus$AuditEntry | referents | "
+		 "instances Focus$Session' objects %s", getenv("HEAPWALK"), focus_path);
+	char *out = run(cmd, &st), *p = strstr(out, "\n0x");
+	ck_assert_msg(st == 0 && p != NULL, "%s: %s", cmd, out);
+	char sid[32];
+	ck_assert_int_eq(sscanf(p + 1, "%31[0-9a-fx]", sid), 1);
+	free(out);
+	snprintf(args, sizeof args, "%s", focus_path);
+	term_start(&t, 160, 30, "", args);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, ":");
+	char line[128];
+	snprintf(line, sizeof line, "object %s | paths", sid);
+	type(&t, line);
+	keys(&t, "Enter");
+	char *s = wait_for(&t, "path 1: ");
+	unsigned before = steps_of(s);
+	has(s, "Focus$Listener 0x");
+	has(s, ".static LISTENERS");
+	lacks(s, "Focus$AuditEntry");
+	char *row = line_of(s, "Focus$Listener 0x");
+	char lid[32];
+	ck_assert_int_eq(sscanf(strstr(row, "0x"), "%31[0-9a-fx]", lid), 1);
+	free(row);
+	free(s);
+	keys(&t, "Down Down X"); /* the listener's row: it holds the session */
+	s = wait_for(&t, "Focus$AuditEntry 0x");
+	/* by construction: one reference more from the classes' loader */
+	ck_assert_uint_eq(steps_of(s), before + 1);
+	has(s, ".static RECENT");
+	has(s, "1 reference left out");
+	lacks(s, "Focus$Listener");
+	free(s);
+	keys(&t, "x");
+	char want[256];
+	snprintf(want, sizeof want, "-e 'object %s | ignore %s session'", sid, lid);
+	free(wait_for(&t, want));
+	keys(&t, "Escape");
+	keys(&t, "C-x");
+	s = wait_for(&t, "left out: Focus$Listener");
+	free(s);
+	keys(&t, "Enter");
+	s = wait_for(&t, "Focus$Listener 0x");
+	ck_assert_uint_eq(steps_of(s), before);
+	lacks(s, "left out");
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
+Suite *focus_suite(void)
+{
+	Suite *s = suite_create("focus");
+	TCase *unit = tcase_create("unit"), *jvm = tcase_create("jvm");
+
+	tcase_set_timeout(unit, 300);
+	tcase_set_timeout(jvm, 300);
+	tcase_add_test(unit, parse_focus_steps);
+	tcase_add_test(unit, random_ignore_and_root);
+	tcase_add_test(jvm, jvm_second_holder);
+	tcase_add_test(jvm, browser_second_holder);
+	suite_add_tcase(s, unit);
+	suite_add_tcase(s, jvm);
+	return s;
+}
