@@ -182,6 +182,40 @@ static void apply_field(struct apply *a, const struct rule_field *f, node_t v, s
 	coll_walk(a, t, reach_roles[f->reach]);
 }
 
+/* The first field of that name heap_fields() gives (the class's own
+ * before a super's): is its value zero? */
+struct zero_probe { const char *name; int found, zero; };
+
+static void zero_cb(void *arg, const char *name, const struct hvalue *val)
+{
+	struct zero_probe *z = arg;
+
+	if (z->found || strcmp(name, z->name) != 0)
+		return;
+	z->found = 1;
+	if (val->type == T_FLOAT)
+		z->zero = val->v.f == 0.0f; /* -0.0 too */
+	else if (val->type == T_DOUBLE)
+		z->zero = val->v.d == 0.0;
+	else
+		z->zero = val->v.u == 0;    /* null, false, 0 */
+}
+
+/* tag-if-zero, tag-if-nonzero: field values are read from the dump
+ * through the format, like the outgoing view's; an instance without
+ * the field is left alone (and the rule may be warned about). */
+static void tag_if(struct apply *a, const struct rule *r, node_t v, size_t ri, uint32_t label)
+{
+	struct zero_probe z = { r->fields[0].name, 0, 0 };
+
+	heap_fields(a->h, v, zero_cb, &z);
+	if (!z.found)
+		return;
+	a->field_seen[ri] = 1;
+	if (z.zero == (r->verb == RV_TAG_ZERO))
+		add_tag(a, v, label);
+}
+
 /* Does rule r select class c, before subclasses? */
 static void select_classes(const struct heap *h, const struct rule *r, uint8_t *sel)
 {
@@ -294,7 +328,7 @@ static int evaluate(struct apply *a, struct progress *p)
 	int32_t *label = xmalloc((rs->n + 1) * sizeof *label);
 	rules_by_class(h, rs, &start, &list);
 	for (size_t ri = 0; ri < rs->n; ri++)
-		label[ri] = rs->rules[ri].verb == RV_TAG ? (int32_t)label_index(h, rs->rules[ri].label) : -1;
+		label[ri] = RULE_TAGS(&rs->rules[ri]) ? (int32_t)label_index(h, rs->rules[ri].label) : -1;
 	progress_begin(p, "rules", h->n, "objects");
 	for (node_t v = 1; v < h->n; v++) {
 		uint32_t c = h->node_class[v];
@@ -311,6 +345,10 @@ static int evaluate(struct apply *a, struct progress *p)
 			if (r->verb == RV_TAG && r->nfields == 0) {
 				add_tag(a, v, (uint32_t)label[list[k]]);
 				a->field_seen[list[k]] = 1;
+			}
+			if (r->verb == RV_TAG_ZERO || r->verb == RV_TAG_NONZERO) {
+				tag_if(a, r, v, list[k], (uint32_t)label[list[k]]);
+				continue;
 			}
 			for (size_t f = 0; f < r->nfields; f++)
 				apply_field(a, &r->fields[f], v, list[k]);
