@@ -1,5 +1,6 @@
 /* test_owners.c — where ownership is missing and what a field says:
- * the `floating` inspection, and the rules tag-if-zero / tag-if-nonzero.
+ * the `floating` inspection, lifelines, and the rules tag-if-zero /
+ * tag-if-nonzero.
  *
  * floating, against a brute force on hand-built HPROF graphs: an object
  * floats when it is reachable, no GC root, and no other object's removal
@@ -9,6 +10,10 @@
  * (its idom becomes the owner), on a small graph and on a JDK dump of
  * tests/java/Owners, where parts 1..4 float (held from two classes'
  * statics) and `owns Owners$Holder part` gives part 1 to holder 1.
+ *
+ * Lifelines on a hand-built graph whose paths are known by construction
+ * (two ways to one object, counted; a chain stopped by an owns rule; a
+ * 200000-long chain; the bound), and in batch on the JDK dump.
  *
  * The conditional tags on the same dump: Owners.java's 12 connections
  * have known zero and non-zero fields (int, reference, long, boolean). */
@@ -25,6 +30,7 @@
 #include "graph/rules.h"
 #include "hprofw.h"
 #include "query/inspect.h"
+#include "query/lifelines.h"
 #include "query/step.h"
 #include "suites.h"
 
@@ -636,6 +642,197 @@ START_TEST(conditional_cli)
 }
 END_TEST
 
+/* ---- lifelines ---- */
+
+/* X held by 3 t.H1 (field f0) in an Object[] that a JNI global holds,
+ * and by 2 t.H2 that are GC roots themselves; a chain R -> O -> M -> Y
+ * through f0 (R a root); a chain of `chain` t.C objects through f0
+ * from a root C0 down to the last. */
+enum { L_X = 0x6001, L_ARR = 0x6003, L_H1 = 0x6101, L_H2 = 0x6201, L_R = 0x6301, L_O = 0x6303,
+       L_M = 0x6305, L_Y = 0x6307, L_C = 0x100001,
+       LC_X = 0x3001, LC_H1 = 0x3011, LC_H2 = 0x3021, LC_R = 0x3031, LC_O = 0x3041, LC_M = 0x3051,
+       LC_Y = 0x3061, LC_C = 0x3071 };
+
+static char *write_lifelines(unsigned chain)
+{
+	static const struct { uint64_t id; const char *name; } cls[] = {
+		{ LC_X, "t/X" }, { LC_H1, "t/H1" }, { LC_H2, "t/H2" }, { LC_R, "t/R" }, { LC_O, "t/O" },
+		{ LC_M, "t/M" }, { LC_Y, "t/Y" }, { LC_C, "t/C" },
+	};
+	struct hw w;
+	struct hw_field f[] = { { G_FIELD, T_OBJECT, 0 } };
+	uint64_t arr[3];
+
+	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
+	hw_jdk_names(&w);
+	hw_utf8(&w, G_FIELD, "f0");
+	for (size_t i = 0; i < sizeof cls / sizeof *cls; i++)
+		hw_class_name(&w, 8 + (uint32_t)i, cls[i].id, cls[i].name);
+	hw_heap_begin(&w);
+	hw_jdk_classes(&w);
+	for (size_t i = 0; i < sizeof cls / sizeof *cls; i++) {
+		hw_class_dump(&w, cls[i].id, J_OBJECT, 0, NULL, 0, NULL, 0, f, 1);
+		hw_root(&w, RK_STICKY_CLASS, cls[i].id, 0, 0);
+	}
+	for (uint64_t c = J_OBJECT; c <= J_OBJARR; c += 0x10)
+		hw_root(&w, RK_STICKY_CLASS, c, 0, 0);
+	hw_root(&w, RK_JNI_GLOBAL, L_ARR, 0x9001, 0);
+	hw_root(&w, RK_UNKNOWN, L_H2, 0, 0);
+	hw_root(&w, RK_UNKNOWN, L_H2 + 2, 0, 0);
+	hw_root(&w, RK_UNKNOWN, L_R, 0, 0);
+	hw_root(&w, RK_UNKNOWN, L_C, 0, 0);
+	f[0].value = L_X;
+	for (int i = 0; i < 3; i++) {
+		arr[i] = L_H1 + 2 * (uint64_t)i;
+		hw_instance(&w, arr[i], LC_H1, f, 1);
+	}
+	hw_objarray(&w, L_ARR, J_OBJARR, arr, 3);
+	hw_instance(&w, L_H2, LC_H2, f, 1);
+	hw_instance(&w, L_H2 + 2, LC_H2, f, 1);
+	f[0].value = 0;
+	hw_instance(&w, L_X, LC_X, f, 1);
+	f[0].value = L_O;
+	hw_instance(&w, L_R, LC_R, f, 1);
+	f[0].value = L_M;
+	hw_instance(&w, L_O, LC_O, f, 1);
+	f[0].value = L_Y;
+	hw_instance(&w, L_M, LC_M, f, 1);
+	f[0].value = 0;
+	hw_instance(&w, L_Y, LC_Y, f, 1);
+	for (unsigned i = 0; i < chain; i++) {
+		f[0].value = i + 1 < chain ? L_C + 2 * (uint64_t)(i + 1) : 0;
+		hw_instance(&w, L_C + 2 * (uint64_t)i, LC_C, f, 1);
+	}
+	hw_heap_end(&w);
+	hw_dump_end(&w);
+	char *path = hw_write(&w, "lifelines.hprof", SIZE_MAX);
+	hw_free(&w);
+	return path;
+}
+
+/* Lifeline i reads: its steps' holder and field, "holder .field" joined by " / ". */
+static void ll_text(const struct lifeline_view *v, size_t i, struct sbuf *out)
+{
+	const struct lifeline *l = &v->ll[i];
+
+	sbuf_reset(out);
+	for (size_t k = 0; k < l->n; k++) {
+		const struct lifeline_step *st = &v->steps[l->first + k];
+		sbuf_printf(out, "%s%s .%s", k ? " / " : "", v->strs[st->holder], v->strs[st->field]);
+		if (st->max > 1)
+			sbuf_printf(out, " x%llu-%llu", (unsigned long long)st->min, (unsigned long long)st->max);
+	}
+}
+
+START_TEST(lifelines_graph)
+{
+	enum { CHAIN = 200000 };
+	char *path = write_lifelines(CHAIN);
+	struct heap h;
+	struct ruleset *rs;
+	struct lifeline_view v;
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	open_rules(&h, path, NULL, &rs);
+	/* five holders, two ways: 3 through the array, 2 roots themselves */
+	view_lifelines(&h, heap_find_id(&h, L_X), 0, &v);
+	ck_assert_uint_eq(v.n, 2);
+	ck_assert_uint_eq(v.paths, 5);
+	ck_assert(!v.limited);
+	ll_text(&v, 0, &sb);
+	ck_assert_str_eq(sb.buf, "[Ljava.lang.Object; .[] / t.H1 .f0");
+	ck_assert_uint_eq(v.ll[0].count, 3);
+	ck_assert_int_eq(v.ll[0].end, LE_ROOT);
+	ck_assert_str_eq(v.strs[v.ll[0].end_what], "JNI global");
+	ll_text(&v, 1, &sb);
+	ck_assert_str_eq(sb.buf, "t.H2 .f0");
+	ck_assert_uint_eq(v.ll[1].count, 2);
+	lifeline_view_free(&v);
+	/* the bound: two paths, and the view says it stopped */
+	view_lifelines(&h, heap_find_id(&h, L_X), 2, &v);
+	ck_assert_uint_eq(v.paths, 2);
+	ck_assert(v.limited);
+	lifeline_view_free(&v);
+	/* no rules: Y's one lifeline goes up to the root R */
+	view_lifelines(&h, heap_find_id(&h, L_Y), 0, &v);
+	ck_assert_uint_eq(v.n, 1);
+	ll_text(&v, 0, &sb);
+	ck_assert_str_eq(sb.buf, "t.R .f0 / t.O .f0 / t.M .f0");
+	lifeline_view_free(&v);
+	/* the chain's last object: one lifeline, its step repeated, walked
+	 * in a loop (CHAIN objects would overflow a recursion's stack) */
+	view_lifelines(&h, heap_find_id(&h, L_C + 2 * (uint64_t)(CHAIN - 1)), 0, &v);
+	ck_assert_uint_eq(v.n, 1);
+	ll_text(&v, 0, &sb);
+	ck_assert_str_eq(sb.buf, "t.C .f0 x199999-199999");
+	lifeline_view_free(&v);
+	/* a GC root lives by itself */
+	view_lifelines(&h, heap_find_id(&h, L_R), 0, &v);
+	ck_assert(v.root);
+	ck_assert_uint_eq(v.n, 1);
+	ck_assert_uint_eq(v.ll[0].n, 0);
+	lifeline_view_free(&v);
+	heap_free(&h);
+
+	/* with O owning M, Y's lifeline stops at M, owned */
+	open_rules(&h, path, "owns t.O f0\n", &rs);
+	view_lifelines(&h, heap_find_id(&h, L_Y), 0, &v);
+	ck_assert_uint_eq(v.n, 1);
+	ll_text(&v, 0, &sb);
+	ck_assert_str_eq(sb.buf, "t.M .f0");
+	ck_assert_int_eq(v.ll[0].end, LE_OWNED);
+	ck_assert_str_eq(v.strs[v.ll[0].end_what], "owns t.O f0 weight 1 (t.rules:1)");
+	ck_assert_uint_eq(v.ll[0].example, heap_find_id(&h, L_M));
+	lifeline_view_free(&v);
+	heap_free(&h);
+	rules_free(rs);
+	sbuf_free(&sb);
+	free(path);
+}
+END_TEST
+
+/* Batch: the command and the view word give the same report; the JDK
+ * dump's part 1 lives through holder 1 and through Other.keep. */
+START_TEST(lifelines_cli)
+{
+	const char *path = owners_dump();
+	struct heap h;
+	struct ruleset *rs;
+	char cmd[2048], id[32];
+	int st;
+
+	open_rules(&h, path, NULL, &rs);
+	uint64_t n;
+	node_t *holder = instances(&h, "Owners$Holder", &n);
+	node_t part1 = heap_find_id(&h, field_of(&h, holder[0], "part").v.id);
+	snprintf(id, sizeof id, "0x%llx", (unsigned long long)heap_node_id(&h, part1));
+	free(holder);
+	heap_free(&h);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache lifelines %s %s -f csv", heapwalk(), path, id);
+	char *a = run(cmd, &st);
+	ck_assert_int_eq(WEXITSTATUS(st), 0);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache %s -e 'object %s | lifelines' -f csv", heapwalk(), path, id);
+	char *b = run(cmd, &st);
+	ck_assert_int_eq(WEXITSTATUS(st), 0);
+	ck_assert_str_eq(a, b);
+	ck_assert_msg(strstr(a, "Owners$Holder,part,1,") != NULL, "%s", a);
+	ck_assert_msg(strstr(a, "\"class Owners$Other\",\"static keep\",1,") != NULL, "%s", a);
+	free(a);
+	free(b);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache lifelines %s %s -f json", heapwalk(), path, id);
+	a = run(cmd, &st);
+	ck_assert_int_eq(WEXITSTATUS(st), 0);
+	ck_assert_ptr_nonnull(strstr(a, "\"view\":\"lifelines\""));
+	free(a);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache %s -e 'instances Owners$Part | lifelines' 2>&1", heapwalk(), path);
+	a = run(cmd, &st);
+	ck_assert_int_ne(WEXITSTATUS(st), 0);
+	ck_assert_ptr_nonnull(strstr(a, "lifelines needs a set of one object, not 4"));
+	free(a);
+}
+END_TEST
+
 Suite *owners_suite(void)
 {
 	Suite *s = suite_create("owners");
@@ -643,12 +840,14 @@ Suite *owners_suite(void)
 	tcase_add_test(tc, floating_brute_force);
 	tcase_add_test(tc, floating_owned);
 	tcase_add_test(tc, conditional_parse);
+	tcase_add_test(tc, lifelines_graph);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("dump");
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, floating_jdk);
 	tcase_add_test(tc, conditional_tags);
 	tcase_add_test(tc, conditional_cli);
+	tcase_add_test(tc, lifelines_cli);
 	suite_add_tcase(s, tc);
 	return s;
 }

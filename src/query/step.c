@@ -30,7 +30,7 @@ static const struct {
 	{ "loaded", ST_LOADED, A_NONE }, { "generation", ST_GENERATION, A_GEN },
 };
 static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths", "allocations",
-					  "merged-out", "merged-in", "merged-dom" };
+					  "merged-out", "merged-in", "merged-dom", "lifelines" };
 
 #define NELEM(a) (sizeof (a) / sizeof (a)[0])
 
