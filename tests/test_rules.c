@@ -678,7 +678,7 @@ START_TEST(cli_inspect)
 	const struct inspection *in = inspect_all(&n);
 	for (size_t i = 0; i < n; i++)
 		ck_assert_msg(strstr(out, in[i].name) != NULL, "%s not listed", in[i].name);
-	ck_assert_int_eq((int)n, 26);
+	ck_assert_int_eq((int)n, 27);
 	free(out);
 	snprintf(cmd, sizeof cmd, "%s inspect %s no-such 2>&1", heapwalk(), path);
 	out = sh(cmd, &st);

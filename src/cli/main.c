@@ -46,6 +46,8 @@ static const char usage_text[] =
 "  biggest         the biggest objects: the dominator tree by retained size\n"
 "  objects         the objects of the set, biggest retained first\n"
 "  paths OBJECT    shortest paths from GC roots to OBJECT (id: 0x... or decimal)\n"
+"  lifelines OBJECT  OBJECT's short paths to GC roots or to objects an owns rule\n"
+"                  owns, grouped by the classes and fields along them, counted\n"
 "  allocations     where the objects were allocated, for dumps with stack traces\n"
 "                  (the agent's sample:BYTES; node --track-heap-objects): hot\n"
 "                  spots and the call tree\n"
@@ -91,10 +93,10 @@ static const char usage_text[] =
 "                            set: what it reaches (not through objects' classes)\n"
 "  ignore ID LABEL           leave out the reference of ID that LABEL names (a\n"
 "                            field, [INDEX] or the target's id) and analyse again;\n"
-"                            unignore ID LABEL puts it back"
-"  a last word info, classes, biggest, objects, paths, allocations, merged-out,\n"
-"  merged-in or merged-dom picks the view (default classes; paths needs a set\n"
-"  of one object)\n"
+"                            unignore ID LABEL puts it back\n"
+"  a last word info, classes, biggest, objects, paths, lifelines, allocations,\n"
+"  merged-out, merged-in or merged-dom picks the view (default classes; paths\n"
+"  and lifelines need a set of one object)\n"
 "\n"
 "options:\n"
 "  -e, --expr EXPR      selection steps, see above\n"
@@ -119,7 +121,8 @@ static const char usage_text[] =
 "                       merged-*: levels of groups, each shown group expanded (1)\n"
 "      --cutoff PCT     biggest: fold children under PCT% of their parent (0.5);\n"
 "                       allocations: leave out nodes under PCT% of traced bytes\n"
-"      --max N          paths: at most N paths, each to another root (default 5)\n"
+"      --max N          paths: at most N paths, each to another root (default 5);\n"
+"                       lifelines: at most N paths walked (default 1000)\n"
 "  -w, --weak           paths, referrers, referents: follow weak references too\n"
 "      --root ID        the step root ID before the others (also in the browser)\n"
 "      --ignore 'ID LABEL'  the step ignore ID LABEL first; repeatable\n"
@@ -138,7 +141,7 @@ static const char usage_text[] =
 "exit status: 0 ok, 1 usage error, 2 bad input (unreadable dump, bad id or regex)\n";
 
 static const char *const commands[] = {
-	"info", "classes", "biggest", "objects", "paths", "allocations", "diff", "mark", "snapshot",
+	"info", "classes", "biggest", "objects", "paths", "lifelines", "allocations", "diff", "mark", "snapshot",
 	"inspect", "rules", "merged-out", "merged-in", "merged-dom"
 };
 
@@ -149,7 +152,7 @@ struct cli {
 	enum fmt fmt;
 	struct view_opts vo;
 	struct open_opts oo;
-	int top_set, depth_set;
+	int top_set, depth_set, max_set;
 	enum merged_by by;           /* merged-*: --by */
 	const char *insp, *insp_arg; /* inspect NAME [ARG] */
 	int insp_list;               /* inspect --list */
@@ -263,7 +266,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 			if (*optarg == '\0' || *end != '\0' || !(c->vo.cutoff >= 0 && c->vo.cutoff <= 100))
 				usage_error("--cutoff needs a percentage from 0 to 100, not '%s'", optarg);
 			break;
-		case 'M': c->vo.max_paths = (int)num_arg("--max", optarg, 1); break;
+		case 'M': c->vo.max_paths = (int)num_arg("--max", optarg, 1); c->max_set = 1; break;
 		case 'w': c->vo.weak = 1; break;
 		case 'N': c->oo.no_cache = 1; break;
 		case 'G': c->oo.verify_cache = 1; break;
@@ -360,7 +363,7 @@ static void parse_args(int argc, char **argv, struct cli *c)
 			       strcmp(c->cmd, "snapshot") == 0))
 		usage_error("%s comes first: heapwalk diff OLD NEW, heapwalk mark PID, "
 			    "heapwalk snapshot PID FILE", c->cmd);
-	if (c->cmd != NULL && strcmp(c->cmd, "paths") == 0 && i < argc)
+	if (c->cmd != NULL && (strcmp(c->cmd, "paths") == 0 || strcmp(c->cmd, "lifelines") == 0) && i < argc)
 		c->object = argv[i++];
 	if (c->cmd != NULL && strcmp(c->cmd, "inspect") == 0) {
 		if (i >= argc)
@@ -380,13 +383,13 @@ static void parse_args(int argc, char **argv, struct cli *c)
 		usage_error("unexpected argument '%s'", argv[i]);
 	if (c->dump == NULL)
 		usage_error("no dump given");
-	if (c->object == NULL && c->cmd != NULL && strcmp(c->cmd, "paths") == 0)
-		usage_error("paths needs an OBJECT id");
+	if (c->object == NULL && c->cmd != NULL && (strcmp(c->cmd, "paths") == 0 || strcmp(c->cmd, "lifelines") == 0))
+		usage_error("%s needs an OBJECT id", c->cmd);
 	if (c->object != NULL && c->expr != NULL)
-		usage_error("paths takes an OBJECT, not -e: end the expression with '| paths'");
+		usage_error("%s takes an OBJECT, not -e: end the expression with '| %s'", c->cmd, c->cmd);
 	uint64_t id;
 	if (c->object != NULL && parse_object_id(c->object, &id) < 0)
-		usage_error("paths: '%s' is not an object id: 0x... hex or decimal", c->object);
+		usage_error("%s: '%s' is not an object id: 0x... hex or decimal", c->cmd, c->object);
 	if (c->vo.sort != NULL && !view_sort_valid(c->vo.sort))
 		usage_error("unknown sort key '%s': shallow, retained, instances or name", c->vo.sort);
 }
@@ -423,6 +426,8 @@ static unsigned parts_needed(const char *view, const struct cli *c, size_t nstep
 		return HP_NODES | HP_DOM;
 	if (strcmp(view, "paths") == 0)
 		return HP_NODES | HP_IN | (c->vo.weak ? HP_WEAK : 0);
+	if (strcmp(view, "lifelines") == 0) /* the rules' incidental references tell owners */
+		return HP_NODES | HP_IN | HP_OUT | HP_WEAK;
 	if (strcmp(view, "allocations") == 0)
 		return HP_NODES;
 	return HP_ALL;
@@ -492,18 +497,26 @@ static int run_view(struct heap *h, const char *view, struct objset *set, struct
 			return -1;
 		report_inspect(h, in, c->insp_arg, &r, set, c->top_set ? c->vo.top : 0, c->fmt, out);
 		insp_result_free(&r);
-	} else { /* paths: of the one object of the set */
-		struct path_view v;
+	} else { /* paths, lifelines: of the one object of the set */
 		if (set->count != 1) {
-			sbuf_printf(err, "paths needs a set of one object, not %llu", (unsigned long long)set->count);
+			sbuf_printf(err, "%s needs a set of one object, not %llu", view,
+				    (unsigned long long)set->count);
 			return -1;
 		}
 		node_t x = 1;
 		while (!objset_has(set, x))
 			x++;
-		view_paths(h, x, &c->vo, &v);
-		report_paths(h, &v, c->fmt, out);
-		path_view_free(&v);
+		if (strcmp(view, "lifelines") == 0) {
+			struct lifeline_view v;
+			view_lifelines(h, x, c->max_set ? (uint64_t)c->vo.max_paths : 0, &v);
+			report_lifelines(h, &v, c->fmt, out);
+			lifeline_view_free(&v);
+		} else {
+			struct path_view v;
+			view_paths(h, x, &c->vo, &v);
+			report_paths(h, &v, c->fmt, out);
+			path_view_free(&v);
+		}
 	}
 	return 0;
 }
@@ -776,7 +789,7 @@ int main(int argc, char **argv)
 		rules_free(rs);
 		return EXIT_USAGE;
 	}
-	if (c.object != NULL) { /* paths DUMP OBJECT is "object OBJECT | paths" */
+	if (c.object != NULL) { /* paths DUMP OBJECT is "object OBJECT | paths" (lifelines too) */
 		pl.steps = xmalloc(sizeof *pl.steps);
 		pl.steps[0] = (struct step){ .op = ST_OBJECT, .arg = xstrdup(c.object) };
 		pl.n = 1;

@@ -48,6 +48,11 @@ struct apply {
 	uint32_t seq;        /* numbers the hits that are no field */
 	int cur_tag;      /* the current rule tags targets */
 	uint8_t *field_seen; /* per rule: some matching class has the field */
+	/* without a pool (owning_ref): the references of one source, and
+	 * the incidental ones as (src, dst) pairs sorted by source */
+	node_t *one;
+	size_t none, capone;
+	node_t *rx_by_src;
 };
 
 /* ---- the pool of every reference ---- */
@@ -124,15 +129,45 @@ static void walk_cb(void *arg, node_t holder, node_t target, enum coll_role role
 	hit(arg, holder, target);
 }
 
+/* Every reference of v, of any kind: the pool's; or, with no pool (one
+ * source at a time, owning_ref()), gathered from the heap's arrays. */
+static const node_t *refs_of(struct apply *a, node_t v, size_t *n)
+{
+	const struct heap *h = a->h;
+
+	if (a->pool.start != NULL) {
+		*n = a->pool.start[v + 1] - a->pool.start[v];
+		return a->pool.dst + a->pool.start[v];
+	}
+	a->none = 0;
+	for (edge_t j = h->out_start[v]; j < h->out_start[v + 1]; j++) {
+		VEC_GROW(a->one, a->none, a->capone);
+		a->one[a->none++] = h->out[j];
+	}
+	for (uint64_t i = heap_weak_first(h, v); i < h->nweak && h->weak_src[i] == v; i++) {
+		VEC_GROW(a->one, a->none, a->capone);
+		a->one[a->none++] = h->weak_dst[i];
+	}
+	for (uint64_t i = lower_bound_u32s(a->rx_by_src, h->nrx, 2 * sizeof *a->rx_by_src, v);
+	     i < h->nrx && a->rx_by_src[2 * i] == v; i++) {
+		VEC_GROW(a->one, a->none, a->capone);
+		a->one[a->none++] = a->rx_by_src[2 * i + 1];
+	}
+	*n = a->none;
+	return a->one;
+}
+
 /* Every reference of v but the one to its class. */
 static void all_refs(struct apply *a, node_t v)
 {
 	const struct heap *h = a->h;
 	node_t cn = h->cls[h->node_class[v]].node;
+	size_t n;
+	const node_t *t = refs_of(a, v, &n);
 
-	for (edge_t j = a->pool.start[v]; j < a->pool.start[v + 1]; j++)
-		if (a->pool.dst[j] != cn || h->node_kind[v] == NK_CLASS)
-			hit(a, v, a->pool.dst[j]);
+	for (size_t j = 0; j < n; j++)
+		if (t[j] != cn || h->node_kind[v] == NK_CLASS)
+			hit(a, v, t[j]);
 }
 
 static const unsigned reach_roles[] = { 0, CR_VALUE, CR_KEY, CR_ELEMENT };
@@ -158,8 +193,10 @@ static void apply_field(struct apply *a, const struct rule_field *f, node_t v, s
 			return;
 		}
 		/* "*.values": through every collection v refers to */
-		for (edge_t j = a->pool.start[v]; j < a->pool.start[v + 1]; j++)
-			coll_walk(a, a->pool.dst[j], reach_roles[f->reach]);
+		size_t n;
+		const node_t *refs = refs_of(a, v, &n);
+		for (size_t j = 0; j < n; j++)
+			coll_walk(a, refs[j], reach_roles[f->reach]);
 		return;
 	}
 	if (strcmp(f->name, RULE_THIS) != 0) {
@@ -180,6 +217,40 @@ static void apply_field(struct apply *a, const struct rule_field *f, node_t v, s
 		a->field_seen[ri] = 1;
 	}
 	coll_walk(a, t, reach_roles[f->reach]);
+}
+
+/* The first field of that name heap_fields() gives (the class's own
+ * before a super's): is its value zero? */
+struct zero_probe { const char *name; int found, zero; };
+
+static void zero_cb(void *arg, const char *name, const struct hvalue *val)
+{
+	struct zero_probe *z = arg;
+
+	if (z->found || strcmp(name, z->name) != 0)
+		return;
+	z->found = 1;
+	if (val->type == T_FLOAT)
+		z->zero = val->v.f == 0.0f; /* -0.0 too */
+	else if (val->type == T_DOUBLE)
+		z->zero = val->v.d == 0.0;
+	else
+		z->zero = val->v.u == 0;    /* null, false, 0 */
+}
+
+/* tag-if-zero, tag-if-nonzero: field values are read from the dump
+ * through the format, like the outgoing view's; an instance without
+ * the field is left alone (and the rule may be warned about). */
+static void tag_if(struct apply *a, const struct rule *r, node_t v, size_t ri, uint32_t label)
+{
+	struct zero_probe z = { r->fields[0].name, 0, 0 };
+
+	heap_fields(a->h, v, zero_cb, &z);
+	if (!z.found)
+		return;
+	a->field_seen[ri] = 1;
+	if (z.zero == (r->verb == RV_TAG_ZERO))
+		add_tag(a, v, label);
 }
 
 /* Does rule r select class c, before subclasses? */
@@ -294,7 +365,7 @@ static int evaluate(struct apply *a, struct progress *p)
 	int32_t *label = xmalloc((rs->n + 1) * sizeof *label);
 	rules_by_class(h, rs, &start, &list);
 	for (size_t ri = 0; ri < rs->n; ri++)
-		label[ri] = rs->rules[ri].verb == RV_TAG ? (int32_t)label_index(h, rs->rules[ri].label) : -1;
+		label[ri] = RULE_TAGS(&rs->rules[ri]) ? (int32_t)label_index(h, rs->rules[ri].label) : -1;
 	progress_begin(p, "rules", h->n, "objects");
 	for (node_t v = 1; v < h->n; v++) {
 		uint32_t c = h->node_class[v];
@@ -311,6 +382,10 @@ static int evaluate(struct apply *a, struct progress *p)
 			if (r->verb == RV_TAG && r->nfields == 0) {
 				add_tag(a, v, (uint32_t)label[list[k]]);
 				a->field_seen[list[k]] = 1;
+			}
+			if (r->verb == RV_TAG_ZERO || r->verb == RV_TAG_NONZERO) {
+				tag_if(a, r, v, list[k], (uint32_t)label[list[k]]);
+				continue;
 			}
 			for (size_t f = 0; f < r->nfields; f++)
 				apply_field(a, &r->fields[f], v, list[k]);
@@ -880,4 +955,80 @@ int ref_is_incidental(const struct heap *h, node_t src, node_t dst)
 	uint64_t lo = lower_bound_pair_u32(h->rx_dst, h->rx_src, h->nrx, dst, src);
 
 	return lo < h->nrx && h->rx_dst[lo] == dst && h->rx_src[lo] == src ? 0 : -1;
+}
+
+/* ---- owning references, one source at a time ---- */
+
+struct owning {
+	struct apply a;
+	uint32_t *start;  /* per class: its enabled rules (rules_by_class) */
+	uint16_t *list;
+};
+
+struct owning *owning_open(const struct heap *h)
+{
+	const struct ruleset *rs = h->rules;
+	int any = 0;
+
+	for (size_t i = 0; rs != NULL && i < rs->n && !any; i++)
+		any = rs->rules[i].verb == RV_OWNS && rs->groups[rs->rules[i].group].enabled;
+	if (!any)
+		return NULL;
+	struct owning *o = xcalloc(1, sizeof *o);
+	o->a.h = (struct heap *)h; /* evaluate()'s state; nothing of h is written here */
+	o->a.rs = rs;
+	o->a.rt = heap_runtime(h);
+	o->a.ctx = o->a.rt != NULL && o->a.rt->open != NULL ? o->a.rt->open(h) : NULL;
+	o->a.field_seen = xcalloc(rs->n + 1, 1);
+	o->a.cur_tag = -1;
+	o->a.rx_by_src = xmalloc(((size_t)h->nrx + 1) * 2 * sizeof *o->a.rx_by_src);
+	for (uint64_t i = 0; i < h->nrx; i++) {
+		o->a.rx_by_src[2 * i] = h->rx_src[i];
+		o->a.rx_by_src[2 * i + 1] = h->rx_dst[i];
+	}
+	hw_qsort(o->a.rx_by_src, h->nrx, 2 * sizeof *o->a.rx_by_src, cmp_pair);
+	rules_by_class(h, rs, &o->start, &o->list);
+	return o;
+}
+
+int owning_ref(struct owning *o, node_t src, node_t dst)
+{
+	int found = -1;
+
+	if (o == NULL)
+		return -1;
+	const struct heap *h = o->a.h;
+	if (src == 0 || src >= h->n || h->node_class[src] >= h->ncls)
+		return -1;
+	uint32_t c = h->node_class[src];
+	o->a.nm = 0;
+	for (uint32_t k = o->start[c]; k < o->start[c + 1]; k++) {
+		const struct rule *r = &o->a.rs->rules[o->list[k]];
+		if (r->verb != RV_OWNS)
+			continue;
+		o->a.cur_rule = o->list[k];
+		o->a.cur_weight = (uint16_t)r->weight;
+		for (size_t f = 0; f < r->nfields; f++)
+			apply_field(&o->a, &r->fields[f], src, o->list[k]);
+	}
+	for (size_t i = 0; i < o->a.nm && found < 0; i++)
+		if (o->a.m[i].dst == dst)
+			found = o->a.m[i].rule;
+	/* an owner of a lower weight than another's holds incidentally */
+	return found >= 0 && ref_is_incidental(h, src, dst) < 0 ? found : -1;
+}
+
+void owning_close(struct owning *o)
+{
+	if (o == NULL)
+		return;
+	if (o->a.ctx != NULL)
+		o->a.rt->close(o->a.ctx);
+	free(o->a.field_seen);
+	free(o->a.m);
+	free(o->a.one);
+	free(o->a.rx_by_src);
+	free(o->start);
+	free(o->list);
+	free(o);
 }

@@ -231,20 +231,40 @@ static int parse_field(struct lex *lx, const char *start, char *w, struct rule_f
 	return 0;
 }
 
+/* tag-if-zero and tag-if-nonzero read one field's value: exactly one
+ * field, named (no *, [], this or reach through); f was written at start. */
+static int check_conditional(struct lex *lx, const struct rule *r, const struct rule_field *f,
+			     const char *start)
+{
+	if (r->verb != RV_TAG_ZERO && r->verb != RV_TAG_NONZERO)
+		return 0;
+	if (r->nfields > 1)
+		return lex_error(lx, start, "'%s' takes one field, then the \"label\"",
+				 rule_verb_name(r->verb));
+	if (f->reach != RR_FIELD || strcmp(f->name, RULE_ANY_FIELD) == 0 ||
+	    strcmp(f->name, RULE_ELEMS) == 0 || strcmp(f->name, RULE_THIS) == 0)
+		return lex_error(lx, start, "'%s' reads a field by its name (not *, [], this or "
+				 ".values, .keys, .elements)", rule_verb_name(r->verb));
+	return 0;
+}
+
 /* The words after TYPE: fields, then "weight N" (owns) or "LABEL" (tag). */
 static int parse_tail(struct lex *lx, struct rule *r)
 {
 	while (!at_end(lx)) {
 		const char *start = lx->p;
 		if (*lx->p == '"') {
-			if (r->verb != RV_TAG)
-				return lex_error(lx, start, "%s", "only 'tag' takes a \"label\"");
+			if (!RULE_TAGS(r))
+				return lex_error(lx, start, "%s", "only the tag verbs take a \"label\"");
 			if ((r->label = quoted(lx)) == NULL)
 				return -1;
 			if (*r->label == '\0')
 				return lex_error(lx, start, "%s", "empty label");
 			if (!at_end(lx))
 				return lex_error(lx, lx->p, "%s", "nothing may follow the label");
+			if ((r->verb == RV_TAG_ZERO || r->verb == RV_TAG_NONZERO) && r->nfields == 0)
+				return lex_error(lx, start, "'%s' needs a field before the \"label\"",
+						 rule_verb_name(r->verb));
 			return 0;
 		}
 		char *w = bare(lx, &start);
@@ -267,11 +287,12 @@ static int parse_tail(struct lex *lx, struct rule *r)
 		}
 		r->fields = xreallocarray(r->fields, r->nfields + 1, sizeof *r->fields);
 		r->nfields++;
-		if (parse_field(lx, start, w, &r->fields[r->nfields - 1]) < 0)
+		if (parse_field(lx, start, w, &r->fields[r->nfields - 1]) < 0 ||
+		    check_conditional(lx, r, &r->fields[r->nfields - 1], start) < 0)
 			return -1;
 	}
-	if (r->verb == RV_TAG && r->label == NULL)
-		return lex_error(lx, lx->p, "%s", "'tag' needs a \"label\" at the end");
+	if (RULE_TAGS(r) && r->label == NULL)
+		return lex_error(lx, lx->p, "'%s' needs a \"label\" at the end", rule_verb_name(r->verb));
 	if (r->verb != RV_TAG && r->nfields == 0)
 		return lex_error(lx, lx->p, "%s", "expected a field (a name, *, [] or this.values)");
 	return 0;
@@ -338,8 +359,13 @@ static int parse_line(struct ruleset *rs, struct lex *lx, uint32_t *cur)
 		r.verb = RV_OWNS;
 	else if (strcmp(verb, "tag") == 0)
 		r.verb = RV_TAG;
+	else if (strcmp(verb, "tag-if-zero") == 0)
+		r.verb = RV_TAG_ZERO;
+	else if (strcmp(verb, "tag-if-nonzero") == 0)
+		r.verb = RV_TAG_NONZERO;
 	else {
-		lex_error(lx, start, "unknown verb '%s' (group, weak, owns or tag)", verb);
+		lex_error(lx, start, "unknown verb '%s' (group, weak, owns, tag, tag-if-zero or "
+			  "tag-if-nonzero)", verb);
 		free(verb);
 		return -1;
 	}
@@ -458,13 +484,19 @@ int rules_enable(struct ruleset *rs, const char *group, int on)
 	return 0;
 }
 
+const char *rule_verb_name(enum rule_verb v)
+{
+	static const char *const verbs[] = { "weak", "owns", "tag", "tag-if-zero", "tag-if-nonzero" };
+
+	return verbs[v];
+}
+
 void rule_to_string(const struct ruleset *rs, const struct rule *r, struct sbuf *out)
 {
-	static const char *const verbs[] = { "weak", "owns", "tag" };
 	static const char *const reach[] = { "", ".values", ".keys", ".elements" };
 
 	(void)rs;
-	sbuf_adds(out, verbs[r->verb]);
+	sbuf_adds(out, rule_verb_name(r->verb));
 	sbuf_adds(out, r->type_regex ? " /" : " ");
 	for (const char *c = r->type; *c; c++) { /* a regex's slash is read as \/ (parse_type) */
 		if (r->type_regex && *c == '/')

@@ -7,6 +7,8 @@
  *   weak TYPE FIELD...                 the references are not strong
  *   owns TYPE FIELD... [weight N]      the references own their targets
  *   tag  TYPE [FIELD...] "LABEL"       label the instances (or targets)
+ *   tag-if-zero TYPE FIELD "LABEL"     label the instances whose field is
+ *   tag-if-nonzero TYPE FIELD "LABEL"    zero (null, 0, false, 0.0), or not
  *
  * TYPE is a dotted class name ("java.util.HashMap", "java.lang.Object[]"),
  * NAME+ for the class and its subclasses, or /REGEX/ (PCRE2, searched in
@@ -27,7 +29,10 @@
 
 #include "util.h"
 
-enum rule_verb { RV_WEAK, RV_OWNS, RV_TAG };
+enum rule_verb { RV_WEAK, RV_OWNS, RV_TAG, RV_TAG_ZERO, RV_TAG_NONZERO };
+
+/* Does the rule label objects (tag, tag-if-zero, tag-if-nonzero)? */
+#define RULE_TAGS(r) ((r)->verb == RV_TAG || (r)->verb == RV_TAG_ZERO || (r)->verb == RV_TAG_NONZERO)
 
 #define RULES_MAX 10000 /* rules in a ruleset, all files together */
 enum rule_reach { RR_FIELD, RR_VALUES, RR_KEYS, RR_ELEMENTS };
@@ -48,9 +53,10 @@ struct rule {
 	int type_regex;          /* type is a PCRE2 pattern */
 	int subclasses;          /* the "+" suffix */
 	struct rule_field *fields;
-	size_t nfields;          /* 0 only for a tag of the instances */
+	size_t nfields;          /* 0 only for a tag of the instances; 1 for
+				  * tag-if-*, a plain field name (any type) */
 	unsigned weight;         /* RV_OWNS: 1..1000 */
-	char *label;             /* RV_TAG */
+	char *label;             /* RULE_TAGS() */
 	char *file;              /* where it was written: "jdk.rules:12" style */
 	unsigned line;
 };
@@ -89,6 +95,8 @@ int rules_enable(struct ruleset *rs, const char *group, int on);
 /* A hash of the rules in order and of which are on (0: NULL, the
  * built-in default): equal rulesets, equal hash. */
 uint64_t rules_fingerprint(const struct ruleset *rs);
+/* "weak", "owns", "tag", "tag-if-zero", "tag-if-nonzero". */
+const char *rule_verb_name(enum rule_verb v);
 /* The canonical text of one rule, appended. */
 void rule_to_string(const struct ruleset *rs, const struct rule *r, struct sbuf *out);
 

@@ -1,6 +1,6 @@
 /* insp_refs.c — the References and Rules inspections, see inspect.h:
  * weak-reachable, pending-finalization, unowned, ambiguous-owners,
- * tagged. Reachability here starts from the real GC roots (no pseudo
+ * tagged, floating. Reachability here starts from the real GC roots (no pseudo
  * roots) and goes through weak references in stages. */
 #include "query/inspect.h"
 
@@ -410,6 +410,57 @@ static int tagged(struct heap *h, const struct objset *set, const char *arg,
 	return 0;
 }
 
+static char *name_floating(const struct heap *h, void *arg, uint32_t c)
+{
+	(void)arg;
+	return xstrdup(class_name(h, c));
+}
+
+/* HIGH when the bytes are >= 10% of the heap, MEDIUM >= 1%, else LOW. */
+static enum insp_priority prio_share(const struct heap *h, uint64_t bytes)
+{
+	uint64_t total = h->retained[0];
+
+	if (bytes > 0 && bytes * 10 >= total)
+		return IP_HIGH;
+	if (bytes > 0 && bytes * 100 >= total)
+		return IP_MEDIUM;
+	return IP_LOW;
+}
+
+/* Objects whose immediate dominator is the virtual root though they are
+ * no root (nor pseudo root) themselves: two or more roots' subgraphs
+ * reach them, so nothing below the root keeps them alone. The idoms are
+ * those of the rules applied, so an `owns` rule that names one holder
+ * takes the object out. */
+static int floating(struct heap *h, const struct objset *set, const char *arg,
+		    struct insp_result *r, struct progress *p, struct sbuf *err)
+{
+	uint64_t n = 0;
+
+	(void)arg;
+	(void)err;
+	(void)p;
+	for (node_t v = 1; v < h->n; v++)
+		n += h->idom[v] == 0 && objset_has(set, v);
+	node_t *list = xmalloc((n + 1) * sizeof *list);
+	n = 0;
+	for (node_t v = 1; v < h->n; v++) {
+		if (h->idom[v] != 0 || !objset_has(set, v))
+			continue;
+		size_t k = lower_bound_u32(h->roots, h->nroots, v);
+		if (k == h->nroots || h->roots[k] != v)
+			list[n++] = v;
+	}
+	size_t first = r->n;
+	groups_by_class(r, h, list, n, IP_LOW, 1, name_floating, NULL);
+	for (size_t i = first; i < r->n; i++)
+		r->g[i].priority = prio_share(h, r->g[i].extra);
+	free(list);
+	r->examined = set->count;
+	return 0;
+}
+
 const struct inspection insp_refs[] = {
 	{ "weak-reachable", "References", "Objects reachable only through soft, weak, finalizer "
 	  "or phantom references, by the strongest kind", NULL, 0, "retained", 1, weak_reachable, 1, NULL },
@@ -420,5 +471,8 @@ const struct inspection insp_refs[] = {
 	{ "ambiguous-owners", "Rules", "Objects with two owners of equal weight", NULL, 0,
 	  NULL, 0, ambiguous_owners, 0, NULL },
 	{ "tagged", "Rules", "Objects a rule tags, by label", NULL, 0, "retained", 1, tagged, 0, NULL },
+	{ "floating", "Rules", "Objects no GC root holds that only the virtual root dominates "
+	  "(held from several places: where an owns rule helps), by class", NULL, 0, "retained", 1,
+	  floating, 1, NULL },
 	{ .name = NULL },
 };

@@ -114,6 +114,13 @@
  *                       a rule calls weak, one group per rule
  *   ambiguous-owners    objects with two or more owners of equal weight
  *   tagged              objects with a tag, one group per label
+ *   floating            objects whose immediate dominator is the virtual
+ *                       root although they are no GC root (nor pseudo
+ *                       root): held from several places, nothing below
+ *                       the root keeps them alone (the dominators of the
+ *                       rules applied: an `owns` rule naming one holder
+ *                       takes them out); one group per class, bytes
+ *                       retained (priority as for Retention)
  */
 #ifndef HW_INSPECT_H
 #define HW_INSPECT_H

@@ -839,6 +839,73 @@ void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, s
 	sbuf_free(&root);
 }
 
+/* ---- lifelines ---- */
+
+void report_lifelines(const struct heap *h, const struct lifeline_view *v, enum fmt f, struct sbuf *out)
+{
+	static const struct col cols[] = {
+		{ "lifeline", "lifeline", COL_NUM, 0 },
+		{ "paths", "paths", COL_NUM, 0 },
+		{ "step", "step", COL_NUM, 0 },
+		{ "object", "object", COL_STR, 0 },
+		{ "via", "via", COL_STR, 0 },
+		{ "times", "times", COL_STR, 0 },
+		{ "end", "ends at", COL_STR, 0 },
+	};
+	struct sbuf label, times, end;
+	struct table t;
+	char id[32];
+
+	sbuf_init(&label);
+	sbuf_init(&times);
+	sbuf_init(&end);
+	table_init(&t, f, "lifelines", cols, 7);
+	meta_identity(&t, h);
+	node_id_text(h, v->target, id, sizeof id);
+	meta_strs(&t, "object", id);
+	node_label(h, v->target, &label);
+	meta_str(&t, "class", label.buf, label.len);
+	meta_num(&t, "lifelines", v->n);
+	meta_num(&t, "paths", v->paths);
+	if (v->limited) { /* say that the counts are short */
+		sbuf_reset(&end);
+		sbuf_printf(&end, "stopped after %llu paths (--max): counts are lower bounds",
+			    (unsigned long long)v->max);
+		meta_str(&t, "limit", end.buf, end.len);
+	}
+	if (v->n == 0)
+		meta_strs(&t, "reachable", v->pseudo & PATH_UNREACHABLE
+			  ? "no: no GC root holds it (garbage the dump still has)"
+			  : v->pseudo & PATH_WEAK_ONLY ? "only through weak references" : "no path found");
+	for (size_t i = 0; i < v->n; i++) {
+		const struct lifeline *l = &v->ll[i];
+		sbuf_reset(&end);
+		if (l->end == LE_ROOT)
+			sbuf_adds(&end, "GC root: ");
+		else
+			sbuf_adds(&end, "owned: ");
+		sbuf_adds(&end, v->strs[l->end_what]);
+		for (size_t s = 0; s < l->n; s++) {
+			const struct lifeline_step *st = &v->steps[l->first + s];
+			sbuf_reset(&times);
+			if (st->min == st->max)
+				sbuf_printf(&times, "%llu", (unsigned long long)st->min);
+			else
+				sbuf_printf(&times, "%llu-%llu", (unsigned long long)st->min, (unsigned long long)st->max);
+			table_row(&t, CN(i + 1), CN(l->count), CN(s), CS(v->strs[st->holder]), CS(v->strs[st->field]),
+				  CSB(&times), s == 0 ? CSB(&end) : CNULL);
+		}
+		sbuf_reset(&label);
+		node_label(h, v->target, &label);
+		table_row(&t, CN(i + 1), CN(l->count), CN(l->n), CSB(&label), CNULL, CNULL,
+			  l->n == 0 ? CSB(&end) : CNULL);
+	}
+	table_end(&t, out);
+	sbuf_free(&label);
+	sbuf_free(&times);
+	sbuf_free(&end);
+}
+
 /* ---- allocations ---- */
 
 struct alloc_out {

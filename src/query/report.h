@@ -14,6 +14,7 @@
 #include "query/alloc.h"
 #include "query/baseline.h"
 #include "query/inspect.h"
+#include "query/lifelines.h"
 #include "query/merged.h"
 #include "query/views.h"
 #include "util.h"
@@ -27,6 +28,8 @@ void report_objects(const struct heap *h, const struct objects_view *v, enum fmt
 void report_diff(const struct heap *old, const struct heap *h, const struct diff_view *v,
 		 enum fmt f, struct sbuf *out);
 void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, struct sbuf *out);
+/* Lifelines (query/lifelines.h): a row per step of each, from its end. */
+void report_lifelines(const struct heap *h, const struct lifeline_view *v, enum fmt f, struct sbuf *out);
 /* Hot spots, then the call tree: top rows of each, depth levels,
  * nodes under cutoff percent of the traced bytes left out. */
 void report_allocations(const struct heap *h, const struct alloc_view *v, size_t top, int depth,

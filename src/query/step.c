@@ -32,7 +32,7 @@ static const struct {
 	{ "root", ST_ROOT, A_ROOT }, { "ignore", ST_IGNORE, A_REF }, { "unignore", ST_UNIGNORE, A_REF },
 };
 static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths", "allocations",
-					  "merged-out", "merged-in", "merged-dom" };
+					  "merged-out", "merged-in", "merged-dom", "lifelines" };
 
 #define NELEM(a) (sizeof (a) / sizeof (a)[0])
 

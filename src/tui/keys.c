@@ -51,6 +51,7 @@ const struct binding bindings[] = {
 	{ 'z', REQ_NULLS, "z" },
 	{ 'w', REQ_WEAK, "w" },
 	{ 'r', REQ_PATHS, "r" },
+	{ 'y', REQ_LIFELINES, "y" },
 	{ 't', REQ_REVERSE, "t" },
 	{ 'C', REQ_RULES, "C" },
 	{ '/', REQ_SEARCH, "/" },

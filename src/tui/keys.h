@@ -22,6 +22,7 @@
 	REQ(NULLS,       "Views",   "Outgoing: show or hide null fields") \
 	REQ(WEAK,        "Views",   "Incoming and paths: include weak references or not") \
 	REQ(PATHS,       "Views",   "Incoming: paths to GC roots of the cursor's object, or back; inspections: run again") \
+	REQ(LIFELINES,   "Views",   "Incoming: lifelines of the cursor's object (its short paths to GC roots or owned objects, grouped by class and field, counted), or back") \
 	REQ(REVERSE,     "Views",   "Dominating: GC roots to objects (the dominator tree from the top down), or back") \
 	REQ(RULES,       "Views",   "Rules: turn groups of reference-classifier rules on or off, recompute") \
 	REQ(USE,         "Steps",   "Use the marked rows, or the cursor row: a new step") \

@@ -1,19 +1,20 @@
 /* view_incoming.c — incoming references: the step's objects, each
  * expanding to its referrers and the field they hold it by (references
  * that rules made weak or not owning are said so); or, for one object,
- * the shortest paths from GC roots. */
+ * the shortest paths from GC roots, or its lifelines (query/lifelines.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "graph/ownership.h"
 #include "graph/reader.h"
 #include "graph/rules.h"
+#include "query/lifelines.h"
 #include "query/views.h"
 #include "tui/view.h"
 
 struct incoming_state {
 	int weak;           /* w: weak references followed */
-	int paths;          /* r: paths to GC roots of target */
+	int paths;          /* r: paths to GC roots of target; y: LIFELINES, its lifelines */
 	node_t target;
 };
 
@@ -182,9 +183,58 @@ static void paths_rows(struct tui *t, struct tview *v, node_t target)
 	path_view_free(&pv);
 }
 
+#define LIFELINES 2
+
+/* A lifeline a header ("lifeline 1: 4 paths, GC root: JNI global"),
+ * then its steps from the end down, one row each. */
+static void lifeline_rows(struct tui *t, struct tview *v, node_t target)
+{
+	struct lifeline_view lv;
+	struct sbuf l;
+
+	view_lifelines(t->h, target, 0, &lv);
+	sbuf_init(&l);
+	tv_object_row(t->h, &v->rows, target)->open = 1;
+	if (lv.n == 0)
+		info_row(&v->rows, 1, VR_INFO, lv.pseudo & PATH_UNREACHABLE
+			 ? "unreachable: no GC root holds it (garbage the dump still has)"
+			 : lv.pseudo & PATH_WEAK_ONLY ? "no lifeline but through weak references"
+			 : "no lifeline");
+	if (lv.limited)
+		info_row(&v->rows, 1, VR_INFO, "(the walk stopped at its limit: counts are lower bounds)");
+	for (size_t i = 0; i < lv.n; i++) {
+		const struct lifeline *ll = &lv.ll[i];
+		sbuf_reset(&l);
+		sbuf_printf(&l, "lifeline %zu: %llu path%s, %s", i + 1, (unsigned long long)ll->count,
+			    ll->count == 1 ? "" : "s", ll->end == LE_ROOT ? "GC root: " : "owned: ");
+		tv_add_esc(&l, lv.strs[ll->end_what]);
+		struct row *hd = info_row(&v->rows, 1, VR_PATH, l.buf);
+		hd->open = 1;
+		hd->key = i + 1;
+		for (size_t k = 0; k < ll->n; k++) {
+			const struct lifeline_step *st = &lv.steps[ll->first + k];
+			sbuf_reset(&l);
+			tv_add_esc(&l, lv.strs[st->holder]);
+			sbuf_adds(&l, "  .");
+			tv_add_esc(&l, lv.strs[st->field]);
+			if (st->max > 1)
+				sbuf_printf(&l, st->min == st->max ? "  (x%llu)" : "  (x%llu-%llu)",
+					    (unsigned long long)st->min, (unsigned long long)st->max);
+			info_row(&v->rows, 2, VR_INFO, l.buf);
+		}
+	}
+	sbuf_free(&l);
+	lifeline_view_free(&lv);
+}
+
 static int incoming_build(struct tui *t, struct tview *v)
 {
 	tview_columns(v, tv_object_cols, 2);
+	if (ist(v)->paths == LIFELINES) {
+		lifeline_rows(t, v, ist(v)->target);
+		snprintf(v->lefthead, sizeof v->lefthead, "%s", "lifelines: to GC roots or owned objects");
+		return 0;
+	}
 	if (ist(v)->paths) {
 		paths_rows(t, v, ist(v)->target);
 		snprintf(v->lefthead, sizeof v->lefthead, "paths %s (%s)",
@@ -255,14 +305,17 @@ static int incoming_weak(struct tui *t, struct tview *v, enum request r)
 	return 1;
 }
 
-/* r: the paths to GC roots of the cursor's object, or back */
+/* r: the paths to GC roots of the cursor's object, or back; y: its
+ * lifelines, or back */
 static int incoming_paths(struct tui *t, struct tview *v, enum request r)
 {
 	struct incoming_state *st = ist(v);
+	int want = r == REQ_LIFELINES ? LIFELINES : 1;
 
-	(void)r;
-	if (st->paths) {
+	if (st->paths == want) {
 		st->paths = 0;
+	} else if (st->paths) {
+		st->paths = want; /* the same object, the other way */
 	} else {
 		node_t x = v->cur < v->rows.n ? v->rows.v[v->cur].node : HW_NONE;
 		if (x == HW_NONE || x == 0) {
@@ -270,7 +323,7 @@ static int incoming_paths(struct tui *t, struct tview *v, enum request r)
 			return 1;
 		}
 		st->target = x;
-		st->paths = 1;
+		st->paths = want;
 	}
 	tview_rebuild(t, v);
 	v->cur = 0;
@@ -291,6 +344,7 @@ static void incoming_carry(void *to, const void *from)
 static const struct view_key incoming_keys[] = {
 	{ REQ_WEAK, incoming_weak },
 	{ REQ_PATHS, incoming_paths },
+	{ REQ_LIFELINES, incoming_paths },
 	{ REQ_NONE, NULL },
 };
 
