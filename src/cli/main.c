@@ -27,6 +27,7 @@ enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
 
 static const char usage_text[] =
 "usage: heapwalk [options] COMMAND DUMP [OBJECT]\n"
+"       heapwalk [options] between DUMP FROM TO\n"
 "       heapwalk [options] DUMP -e 'STEP | STEP ... [| VIEW]'\n"
 "       heapwalk [--no-cache] [--baseline OLD] DUMP   the full-screen browser\n"
 "                                    (keys: --keys, or ?)\n"
@@ -46,6 +47,8 @@ static const char usage_text[] =
 "  biggest         the biggest objects: the dominator tree by retained size\n"
 "  objects         the objects of the set, biggest retained first\n"
 "  paths OBJECT    shortest paths from GC roots to OBJECT (id: 0x... or decimal)\n"
+"  between FROM TO a shortest path from object FROM to object TO along\n"
+"                  references (--undirected: either way; --weak: weak ones too)\n"
 "  allocations     where the objects were allocated, for dumps with stack traces\n"
 "                  (the agent's sample:BYTES; node --track-heap-objects): hot\n"
 "                  spots and the call tree\n"
@@ -79,6 +82,10 @@ static const char usage_text[] =
 "  class-objects             the java.lang.Class objects of the members' classes\n"
 "  elements [keys|values]    the elements (keys, values) of member collections\n"
 "  loaded                    instances of the classes member class loaders define\n"
+"  reachable [weak]          everything the set reaches, the set included (the\n"
+"                            deep set)\n"
+"  path FROM TO [undirected] [weak]  the objects on a shortest path from object\n"
+"                            FROM to TO (the set does not matter)\n"
 "  generation NAME           members in one GC generation (.NET: gen0, gen1, gen2,\n"
 "                            loh, poh, nongc)\n"
 "  object ID[,ID...]         the objects with those ids (0x... hex or decimal)\n"
@@ -114,7 +121,11 @@ static const char usage_text[] =
 "      --cutoff PCT     biggest: fold children under PCT% of their parent (0.5);\n"
 "                       allocations: leave out nodes under PCT% of traced bytes\n"
 "      --max N          paths: at most N paths, each to another root (default 5)\n"
-"  -w, --weak           paths, referrers, referents: follow weak references too\n"
+"  -w, --weak           paths, between, referrers, referents, reachable, path,\n"
+"                       info --deep: follow weak references too\n"
+"      --undirected     between: references lead either way\n"
+"      --deep           info: also the set's exact retained size and its deep\n"
+"                       size (everything it reaches; a pass over the heap each)\n"
 "      --rules FILE     also apply the reference-classifier rules in FILE\n"
 "                       (heapwalk-rules(5)); repeatable\n"
 "      --no-default-rules  without the built-in rules/jdk.rules\n"
@@ -131,7 +142,7 @@ static const char usage_text[] =
 
 static const char *const commands[] = {
 	"info", "classes", "biggest", "objects", "paths", "allocations", "diff", "mark", "snapshot",
-	"inspect", "rules", "merged-out", "merged-in", "merged-dom"
+	"inspect", "rules", "merged-out", "merged-in", "merged-dom", "between"
 };
 
 struct cli {
@@ -151,6 +162,8 @@ struct cli {
 	const char *rule_groups[32]; /* --rules-off/--rules-on GROUP, in order */
 	int rule_on[32];
 	size_t nrule_groups;
+	const char *to;              /* between FROM TO: object is FROM */
+	int undirected, deep;        /* --undirected, --deep */
 };
 
 /* A usage error: one line, status 1. */
@@ -230,6 +243,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		{ "rules-off", required_argument, 0, 'O' }, { "rules-on", required_argument, 0, 'P' },
 		{ "list", no_argument, 0, 'L' }, { "by", required_argument, 0, 'Y' },
 		{ "heapshot", required_argument, 0, 'H' },
+		{ "undirected", no_argument, 0, 'u' }, { "deep", no_argument, 0, 'p' },
 		{ 0, 0, 0, 0 },
 	};
 	int ch;
@@ -276,6 +290,8 @@ static void parse_options(int argc, char **argv, struct cli *c)
 			c->rule_groups[c->nrule_groups++] = optarg;
 			break;
 		case 'L': c->insp_list = 1; break;
+		case 'u': c->undirected = 1; break;
+		case 'p': c->deep = 1; break;
 		case 'H': c->oo.snapshot = (unsigned)num_arg("--heapshot", optarg, 1); break;
 		case 'Y':
 			if (strcmp(optarg, "class") != 0 && strcmp(optarg, "field") != 0)
@@ -289,6 +305,23 @@ static void parse_options(int argc, char **argv, struct cli *c)
 			usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+}
+
+/* between FROM TO: two object ids; the path is its own command, no -e
+ * (the step `path FROM TO` makes a set of it instead). */
+static void between_args(int argc, char **argv, int *i, struct cli *c)
+{
+	uint64_t id;
+
+	if (argc - *i < 2)
+		usage_error("between needs two object ids: FROM TO");
+	c->object = argv[(*i)++];
+	c->to = argv[(*i)++];
+	for (const char *const *s = (const char *const[]){ c->object, c->to, NULL }; *s; s++)
+		if (parse_object_id(*s, &id) < 0)
+			usage_error("between: '%s' is not an object id: 0x... hex or decimal", *s);
+	if (c->expr != NULL)
+		usage_error("between takes no -e: the step 'path FROM TO' makes a set of the path");
 }
 
 /* COMMAND DUMP [OBJECT] (or DUMP COMMAND [OBJECT]), or DUMP; then
@@ -346,6 +379,8 @@ static void parse_args(int argc, char **argv, struct cli *c)
 			    "heapwalk snapshot PID FILE", c->cmd);
 	if (c->cmd != NULL && strcmp(c->cmd, "paths") == 0 && i < argc)
 		c->object = argv[i++];
+	if (c->cmd != NULL && strcmp(c->cmd, "between") == 0)
+		between_args(argc, argv, &i, c);
 	if (c->cmd != NULL && strcmp(c->cmd, "inspect") == 0) {
 		if (i >= argc)
 			usage_error("inspect needs the NAME of an inspection (heapwalk inspect --list)");
@@ -366,8 +401,12 @@ static void parse_args(int argc, char **argv, struct cli *c)
 		usage_error("no dump given");
 	if (c->object == NULL && c->cmd != NULL && strcmp(c->cmd, "paths") == 0)
 		usage_error("paths needs an OBJECT id");
-	if (c->object != NULL && c->expr != NULL)
+	if (c->object != NULL && c->expr != NULL && c->to == NULL)
 		usage_error("paths takes an OBJECT, not -e: end the expression with '| paths'");
+	if (c->undirected && (c->cmd == NULL || strcmp(c->cmd, "between") != 0))
+		usage_error("--undirected goes with between (in -e: path FROM TO undirected)");
+	if (c->deep && c->expr == NULL && (c->cmd == NULL || strcmp(c->cmd, "info") != 0))
+		usage_error("--deep goes with info");
 	uint64_t id;
 	if (c->object != NULL && parse_object_id(c->object, &id) < 0)
 		usage_error("paths: '%s' is not an object id: 0x... hex or decimal", c->object);
@@ -400,6 +439,8 @@ static int check_regexes(const struct cli *c)
 static unsigned parts_needed(const char *view, const struct cli *c, size_t nsteps)
 {
 	if (nsteps > 0)
+		return HP_ALL;
+	if (strcmp(view, "info") == 0 && c->deep)
 		return HP_ALL;
 	if (strcmp(view, "info") == 0 || (strcmp(view, "classes") == 0 && c->vo.exact == NULL))
 		return 0;
@@ -438,8 +479,20 @@ static int run_view(struct heap *h, const char *view, struct objset *set, struct
 	if (strcmp(view, "info") == 0) {
 		struct info_view v;
 		view_info(h, set, &v);
+		if (c->deep && view_info_sizes(h, set, c->vo.weak, &v, c->vo.progress) < 0) {
+			info_view_free(&v);
+			sbuf_adds(err, "cancelled");
+			return -1;
+		}
 		report_info(h, &v, c->fmt, out);
 		info_view_free(&v);
+	} else if (strcmp(view, "between") == 0) {
+		struct between b;
+		unsigned flags = (c->vo.weak ? REACH_WEAK : 0) | (c->undirected ? REACH_UNDIRECTED : 0);
+		if (between_ids(h, c->object, c->to, flags, &b, c->vo.progress, err) < 0)
+			return -1;
+		report_between(h, &b, c->fmt, out);
+		between_free(&b);
 	} else if (strcmp(view, "classes") == 0) {
 		struct class_view v;
 		if (view_classes(h, set, &c->vo, &v, err) < 0)
@@ -512,7 +565,8 @@ static int parse_expr(struct cli *c, struct pipeline *pl)
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < pl->n && c->vo.weak; i++) /* --weak: the steps follow them too */
-		if (pl->steps[i].op == ST_REFERRERS || pl->steps[i].op == ST_REFERENTS)
+		if (pl->steps[i].op == ST_REFERRERS || pl->steps[i].op == ST_REFERENTS ||
+		    pl->steps[i].op == ST_REACHABLE || pl->steps[i].op == ST_PATH)
 			pl->steps[i].weak = 1;
 	return 0;
 }
@@ -736,7 +790,7 @@ int main(int argc, char **argv)
 		rules_free(rs);
 		return EXIT_USAGE;
 	}
-	if (c.object != NULL) { /* paths DUMP OBJECT is "object OBJECT | paths" */
+	if (c.object != NULL && c.to == NULL) { /* paths DUMP OBJECT is "object OBJECT | paths" */
 		pl.steps = xmalloc(sizeof *pl.steps);
 		pl.steps[0] = (struct step){ .op = ST_OBJECT, .arg = xstrdup(c.object) };
 		pl.n = 1;

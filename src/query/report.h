@@ -13,6 +13,7 @@
 #include "graph/heap.h"
 #include "query/alloc.h"
 #include "query/baseline.h"
+#include "query/between.h"
 #include "query/inspect.h"
 #include "query/merged.h"
 #include "query/views.h"
@@ -27,6 +28,9 @@ void report_objects(const struct heap *h, const struct objects_view *v, enum fmt
 void report_diff(const struct heap *old, const struct heap *h, const struct diff_view *v,
 		 enum fmt f, struct sbuf *out);
 void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, struct sbuf *out);
+/* The path between two objects (query/between.h): a row per object,
+ * with the reference to the next one; when there is none, why. */
+void report_between(const struct heap *h, const struct between *b, enum fmt f, struct sbuf *out);
 /* Hot spots, then the call tree: top rows of each, depth levels,
  * nodes under cutoff percent of the traced bytes left out. */
 void report_allocations(const struct heap *h, const struct alloc_view *v, size_t top, int depth,

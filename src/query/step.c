@@ -11,9 +11,10 @@
 #include "graph/classes.h"
 #include "graph/reader.h"
 #include "query/baseline.h"
+#include "query/between.h"
 #include "query/inspect.h"
 
-enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK, A_INSP, A_ROLE, A_GEN };
+enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK, A_INSP, A_ROLE, A_GEN, A_PATH };
 
 static const struct {
 	const char *name;
@@ -28,6 +29,7 @@ static const struct {
 	{ "inspection", ST_INSPECTION, A_INSP }, { "top", ST_TOP, A_NONE },
 	{ "class-objects", ST_CLASSOBJ, A_NONE }, { "elements", ST_ELEMENTS, A_ROLE },
 	{ "loaded", ST_LOADED, A_NONE }, { "generation", ST_GENERATION, A_GEN },
+	{ "reachable", ST_REACHABLE, A_WEAK }, { "path", ST_PATH, A_PATH },
 };
 static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths", "allocations",
 					  "merged-out", "merged-in", "merged-dom" };
@@ -291,6 +293,46 @@ static int parse_inspection(struct lexer *lx, struct step *s)
 	return 0;
 }
 
+/* Is the next word w (a whole word)? Then it is taken. */
+static int take_word(struct lexer *lx, const char *w)
+{
+	size_t n = strlen(w);
+	const char *q;
+
+	skip_space(lx);
+	q = lx->p;
+	if (strncmp(q, w, n) != 0 || (q[n] != '\0' && q[n] != ' ' && q[n] != '\t' && q[n] != '|'))
+		return 0;
+	lx->p += n;
+	return 1;
+}
+
+/* "path FROM TO [undirected] [weak]", the options in either order. */
+static int parse_path(struct lexer *lx, struct step *s)
+{
+	char **id[2] = { &s->arg, &s->to };
+	uint64_t v;
+
+	for (int i = 0; i < 2; i++) {
+		const char *start;
+		int rx;
+		*id[i] = word(lx, &rx, &start);
+		if (*id[i] == NULL || rx || parse_object_id(*id[i], &v) < 0) {
+			sbuf_printf(lx->err, "column %d: 'path' needs two object ids (0x... or decimal): FROM TO",
+				    col(lx, start));
+			return STEP_ESYNTAX;
+		}
+	}
+	for (int more = 1; more;) {
+		more = 0;
+		if (!s->undirected && take_word(lx, "undirected"))
+			more = s->undirected = 1;
+		if (!s->weak && (take_word(lx, "weak") || take_word(lx, "--weak")))
+			more = s->weak = 1;
+	}
+	return 0;
+}
+
 /* One step or, last, a view name. */
 static int parse_one(struct lexer *lx, struct pipeline *pl)
 {
@@ -330,6 +372,8 @@ static int parse_one(struct lexer *lx, struct pipeline *pl)
 		rc = parse_arg(lx, &s, ops[i].name, ops[i].arg);
 	} else if (ops[i].arg == A_INSP) {
 		rc = parse_inspection(lx, &s);
+	} else if (ops[i].arg == A_PATH) {
+		rc = parse_path(lx, &s);
 	} else if (ops[i].arg == A_WEAK) {
 		skip_space(lx);
 		const char *q = lx->p;
@@ -350,6 +394,7 @@ static int parse_one(struct lexer *lx, struct pipeline *pl)
 	if (rc != 0) {
 		free(s.arg);
 		free(s.insp);
+		free(s.to);
 		return rc;
 	}
 	pl->steps = xreallocarray(pl->steps, pl->n + 1, sizeof *pl->steps);
@@ -382,6 +427,7 @@ void pipeline_free(struct pipeline *pl)
 	for (size_t i = 0; i < pl->n; i++) {
 		free(pl->steps[i].arg);
 		free(pl->steps[i].insp);
+		free(pl->steps[i].to);
 	}
 	free(pl->steps);
 	free(pl->view);
@@ -409,7 +455,12 @@ void step_to_string(const struct step *s, struct sbuf *out)
 		sbuf_addc(out, ' ');
 		sbuf_adds(out, s->arg);
 	}
-	if (s->weak && (s->op == ST_REFERRERS || s->op == ST_REFERENTS))
+	if (s->to != NULL)
+		sbuf_printf(out, " %s", s->to);
+	if (s->undirected)
+		sbuf_adds(out, " undirected");
+	if (s->weak && (s->op == ST_REFERRERS || s->op == ST_REFERENTS || s->op == ST_REACHABLE ||
+			s->op == ST_PATH))
 		sbuf_adds(out, " weak");
 	if (s->op == ST_INSPECTION)
 		sbuf_printf(out, " group %u", s->group);
@@ -611,6 +662,24 @@ static int inspection_group(struct heap *h, const struct step *s, const struct o
 	return 0;
 }
 
+/* The objects on a shortest path from s->arg to s->to; none is an error. */
+static int path_objects(const struct heap *h, const struct step *s, struct objset *r,
+			struct progress *p, struct sbuf *err)
+{
+	struct between b;
+	unsigned flags = (s->weak ? REACH_WEAK : 0) | (s->undirected ? REACH_UNDIRECTED : 0);
+
+	if (between_ids(h, s->arg, s->to, flags, &b, p, err) < 0)
+		return -1;
+	if (!b.found)
+		between_none(h, &b, err);
+	int found = b.found;
+	for (size_t i = 0; i < b.path.n; i++)
+		bit_set(r->bits, b.path.nodes[i]);
+	between_free(&b);
+	return found ? 0 : -1;
+}
+
 int step_apply(struct heap *h, const struct step *s, struct objset *set, struct progress *p,
 	       struct sbuf *err)
 {
@@ -705,6 +774,13 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 				bit_set(r.bits, v);
 		break;
 	}
+	case ST_REACHABLE:
+		reach_deep(h, set->bits, s->weak ? REACH_WEAK : 0, r.bits, NULL, p);
+		break;
+	case ST_PATH:
+		if (path_objects(h, s, &r, p, err) < 0)
+			goto fail;
+		break;
 	case ST_OBJECT:
 		for (const char *q = s->arg;;) {
 			const char *c = strchr(q, ',');
