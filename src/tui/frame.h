@@ -74,6 +74,13 @@ void baseline_prompt(struct tui *t);
 void exact_retained(struct tui *t);
 void show_expr(struct tui *t);
 
+/* ---- between.c ---- */
+/* The current set's deep size (everything it reaches), with progress. */
+void deep_size(struct tui *t);
+/* The path between the two marked objects (or the marked one and the
+ * cursor's): asked which way, shown, and made a step. */
+void path_between(struct tui *t);
+
 /* ---- prompt.c ---- */
 /* Text wrapped in a box, a line of keys under it; the key pressed. */
 int text_box(struct tui *t, const char *title, const char *text, const char *keys);

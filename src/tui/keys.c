@@ -40,6 +40,8 @@ const struct binding bindings[] = {
 	{ '7', REQ_JUMP, NULL }, { '8', REQ_JUMP, NULL }, { '9', REQ_JUMP, NULL },
 	{ 'x', REQ_EXPR, "x" },
 	{ 'e', REQ_RETAINED, "e" },
+	{ 'a', REQ_DEEP, "a" },
+	{ 'P', REQ_BETWEEN, "P" },
 	{ 'E', REQ_EXACT, "E" },
 	{ 'p', REQ_PACKAGES, "p" },
 	{ 'L', REQ_LOADERS, "L" },
