@@ -45,7 +45,7 @@
 	REQ(EXPR,        "Steps",   "The command that makes this step, whole: then c copies it (OSC 52), w appends it to a file") \
 	REQ(RETAINED,    "Steps",   "Compute the exact retained size of the current set") \
 	REQ(DEEP,        "Steps",   "Compute the deep size of the current set: everything it reaches, itself included") \
-	REQ(BETWEEN,     "Steps",   "The shortest path between the two marked objects (or the marked one and the cursor's): forward, backward or either way, weak references or not; a new step") \
+	REQ(BETWEEN,     "Steps",   "Path between the two marked objects (or the marked one and the cursor's): asks which way, makes it a step") \
 	REQ(EXACT,       "Classes", "Exact retained size of the marked classes, or of the visible rows") \
 	REQ(PACKAGES,    "Classes", "Toggle the package tree") \
 	REQ(LOADERS,     "Classes", "Toggle grouping by class loader") \
