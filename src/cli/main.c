@@ -405,8 +405,6 @@ static void parse_args(int argc, char **argv, struct cli *c)
 		usage_error("paths takes an OBJECT, not -e: end the expression with '| paths'");
 	if (c->undirected && (c->cmd == NULL || strcmp(c->cmd, "between") != 0))
 		usage_error("--undirected goes with between (in -e: path FROM TO undirected)");
-	if (c->deep && c->expr == NULL && (c->cmd == NULL || strcmp(c->cmd, "info") != 0))
-		usage_error("--deep goes with info");
 	uint64_t id;
 	if (c->object != NULL && parse_object_id(c->object, &id) < 0)
 		usage_error("paths: '%s' is not an object id: 0x... hex or decimal", c->object);
@@ -783,6 +781,12 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	const char *view = c.cmd ? c.cmd : pl.view ? pl.view : "classes";
+	if (c.deep && strcmp(view, "info") != 0) {
+		fprintf(stderr, "heapwalk: --deep goes with info, not %s (see heapwalk --help)\n", view);
+		pipeline_free(&pl);
+		rules_free(rs);
+		return EXIT_USAGE;
+	}
 	if (c.vo.reverse && (strcmp(view, "merged-out") == 0 || strcmp(view, "merged-in") == 0)) {
 		fprintf(stderr, "heapwalk: --reverse goes with classes and merged-dom, not %s (see heapwalk --help)\n",
 			view);

@@ -113,8 +113,8 @@ void tui_push(struct tui *t, struct use *u)
 
 	struct heap *h = u->h ? u->h : from->h;
 
-	/* "object ..." and "gone ..." stand alone; objects of the baseline's
-	 * side are named from its gone objects */
+	/* "object ...", "path ..." and "gone ..." stand alone; objects of the
+	 * baseline's side are named from its gone objects */
 	if (from->expr != NULL && u->expr != NULL && *u->expr) {
 		int alone = strncmp(u->expr, "object ", 7) == 0 || strncmp(u->expr, "path ", 5) == 0;
 		if (alone && h != t->main)
