@@ -27,6 +27,7 @@ enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
 
 static const char usage_text[] =
 "usage: heapwalk [options] COMMAND DUMP [OBJECT]\n"
+"       heapwalk [options] between DUMP FROM TO\n"
 "       heapwalk [options] DUMP -e 'STEP | STEP ... [| VIEW]'\n"
 "       heapwalk [--no-cache] [--baseline OLD] DUMP   the full-screen browser\n"
 "                                    (keys: --keys, or ?)\n"
@@ -48,6 +49,8 @@ static const char usage_text[] =
 "  paths OBJECT    shortest paths from GC roots to OBJECT (id: 0x... or decimal)\n"
 "  lifelines OBJECT  OBJECT's short paths to GC roots or to objects an owns rule\n"
 "                  owns, grouped by the classes and fields along them, counted\n"
+"  between FROM TO a shortest path from object FROM to object TO along\n"
+"                  references (--undirected: either way; --weak: weak ones too)\n"
 "  allocations     where the objects were allocated, for dumps with stack traces\n"
 "                  (the agent's sample:BYTES; node --track-heap-objects): hot\n"
 "                  spots and the call tree\n"
@@ -81,6 +84,10 @@ static const char usage_text[] =
 "  class-objects             the java.lang.Class objects of the members' classes\n"
 "  elements [keys|values]    the elements (keys, values) of member collections\n"
 "  loaded                    instances of the classes member class loaders define\n"
+"  reachable [weak]          everything the set reaches, the set included (the\n"
+"                            deep set)\n"
+"  path FROM TO [undirected] [weak]  the objects on a shortest path from object\n"
+"                            FROM to TO (the set does not matter)\n"
 "  generation NAME           members in one GC generation (.NET: gen0, gen1, gen2,\n"
 "                            loh, poh, nongc)\n"
 "  object ID[,ID...]         the objects with those ids (0x... hex or decimal)\n"
@@ -123,7 +130,11 @@ static const char usage_text[] =
 "                       allocations: leave out nodes under PCT% of traced bytes\n"
 "      --max N          paths: at most N paths, each to another root (default 5);\n"
 "                       lifelines: at most N paths walked (default 1000)\n"
-"  -w, --weak           paths, referrers, referents: follow weak references too\n"
+"  -w, --weak           paths, between, referrers, referents, reachable, path,\n"
+"                       info --deep: follow weak references too\n"
+"      --undirected     between: references lead either way\n"
+"      --deep           info: also the set's exact retained size and its deep\n"
+"                       size (everything it reaches; a pass over the heap each)\n"
 "      --root ID        the step root ID before the others (also in the browser)\n"
 "      --ignore 'ID LABEL'  the step ignore ID LABEL first; repeatable\n"
 "      --rules FILE     also apply the reference-classifier rules in FILE\n"
@@ -142,7 +153,7 @@ static const char usage_text[] =
 
 static const char *const commands[] = {
 	"info", "classes", "biggest", "objects", "paths", "lifelines", "allocations", "diff", "mark", "snapshot",
-	"inspect", "rules", "merged-out", "merged-in", "merged-dom"
+	"inspect", "rules", "merged-out", "merged-in", "merged-dom", "between"
 };
 
 struct cli {
@@ -163,6 +174,8 @@ struct cli {
 	int rule_on[32];
 	size_t nrule_groups;
 	struct sbuf focus;           /* --root, --ignore: "root ID | ignore ID LABEL ..." */
+	const char *to;              /* between FROM TO: object is FROM */
+	int undirected, deep;        /* --undirected, --deep */
 };
 
 /* A usage error: one line, status 1. */
@@ -243,6 +256,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		{ "list", no_argument, 0, 'L' }, { "by", required_argument, 0, 'Y' },
 		{ "heapshot", required_argument, 0, 'H' },
 		{ "root", required_argument, 0, 'T' }, { "ignore", required_argument, 0, 'I' },
+		{ "undirected", no_argument, 0, 'u' }, { "deep", no_argument, 0, 'p' },
 		{ 0, 0, 0, 0 },
 	};
 	int ch;
@@ -294,6 +308,8 @@ static void parse_options(int argc, char **argv, struct cli *c)
 			sbuf_printf(&c->focus, "%s%s %s", c->focus.len ? " | " : "", ch == 'T' ? "root" : "ignore",
 				    optarg);
 			break;
+		case 'u': c->undirected = 1; break;
+		case 'p': c->deep = 1; break;
 		case 'H': c->oo.snapshot = (unsigned)num_arg("--heapshot", optarg, 1); break;
 		case 'Y':
 			if (strcmp(optarg, "class") != 0 && strcmp(optarg, "field") != 0)
@@ -307,6 +323,23 @@ static void parse_options(int argc, char **argv, struct cli *c)
 			usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+}
+
+/* between FROM TO: two object ids; the path is its own command, no -e
+ * (the step `path FROM TO` makes a set of it instead). */
+static void between_args(int argc, char **argv, int *i, struct cli *c)
+{
+	uint64_t id;
+
+	if (argc - *i < 2)
+		usage_error("between needs two object ids: FROM TO");
+	c->object = argv[(*i)++];
+	c->to = argv[(*i)++];
+	for (const char *const *s = (const char *const[]){ c->object, c->to, NULL }; *s; s++)
+		if (parse_object_id(*s, &id) < 0)
+			usage_error("between: '%s' is not an object id: 0x... hex or decimal", *s);
+	if (c->expr != NULL)
+		usage_error("between takes no -e: the step 'path FROM TO' makes a set of the path");
 }
 
 /* COMMAND DUMP [OBJECT] (or DUMP COMMAND [OBJECT]), or DUMP; then
@@ -365,6 +398,8 @@ static void parse_args(int argc, char **argv, struct cli *c)
 			    "heapwalk snapshot PID FILE", c->cmd);
 	if (c->cmd != NULL && (strcmp(c->cmd, "paths") == 0 || strcmp(c->cmd, "lifelines") == 0) && i < argc)
 		c->object = argv[i++];
+	if (c->cmd != NULL && strcmp(c->cmd, "between") == 0)
+		between_args(argc, argv, &i, c);
 	if (c->cmd != NULL && strcmp(c->cmd, "inspect") == 0) {
 		if (i >= argc)
 			usage_error("inspect needs the NAME of an inspection (heapwalk inspect --list)");
@@ -385,8 +420,10 @@ static void parse_args(int argc, char **argv, struct cli *c)
 		usage_error("no dump given");
 	if (c->object == NULL && c->cmd != NULL && (strcmp(c->cmd, "paths") == 0 || strcmp(c->cmd, "lifelines") == 0))
 		usage_error("%s needs an OBJECT id", c->cmd);
-	if (c->object != NULL && c->expr != NULL)
+	if (c->object != NULL && c->expr != NULL && c->to == NULL)
 		usage_error("%s takes an OBJECT, not -e: end the expression with '| %s'", c->cmd, c->cmd);
+	if (c->undirected && (c->cmd == NULL || strcmp(c->cmd, "between") != 0))
+		usage_error("--undirected goes with between (in -e: path FROM TO undirected)");
 	uint64_t id;
 	if (c->object != NULL && parse_object_id(c->object, &id) < 0)
 		usage_error("%s: '%s' is not an object id: 0x... hex or decimal", c->cmd, c->object);
@@ -419,6 +456,8 @@ static int check_regexes(const struct cli *c)
 static unsigned parts_needed(const char *view, const struct cli *c, size_t nsteps)
 {
 	if (nsteps > 0)
+		return HP_ALL;
+	if (strcmp(view, "info") == 0 && c->deep)
 		return HP_ALL;
 	if (strcmp(view, "info") == 0 || (strcmp(view, "classes") == 0 && c->vo.exact == NULL))
 		return 0;
@@ -459,8 +498,20 @@ static int run_view(struct heap *h, const char *view, struct objset *set, struct
 	if (strcmp(view, "info") == 0) {
 		struct info_view v;
 		view_info(h, set, &v);
+		if (c->deep && view_info_sizes(h, set, c->vo.weak, &v, c->vo.progress) < 0) {
+			info_view_free(&v);
+			sbuf_adds(err, "cancelled");
+			return -1;
+		}
 		report_info(h, &v, c->fmt, out);
 		info_view_free(&v);
+	} else if (strcmp(view, "between") == 0) {
+		struct between b;
+		unsigned flags = (c->vo.weak ? REACH_WEAK : 0) | (c->undirected ? REACH_UNDIRECTED : 0);
+		if (between_ids(h, c->object, c->to, flags, &b, c->vo.progress, err) < 0)
+			return -1;
+		report_between(h, &b, c->fmt, out);
+		between_free(&b);
 	} else if (strcmp(view, "classes") == 0) {
 		struct class_view v;
 		if (view_classes(h, set, &c->vo, &v, err) < 0)
@@ -559,7 +610,8 @@ static int parse_expr(struct cli *c, struct pipeline *pl)
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < pl->n && c->vo.weak; i++) /* --weak: the steps follow them too */
-		if (pl->steps[i].op == ST_REFERRERS || pl->steps[i].op == ST_REFERENTS)
+		if (pl->steps[i].op == ST_REFERRERS || pl->steps[i].op == ST_REFERENTS ||
+		    pl->steps[i].op == ST_REACHABLE || pl->steps[i].op == ST_PATH)
 			pl->steps[i].weak = 1;
 	return 0;
 }
@@ -782,6 +834,12 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	const char *view = c.cmd ? c.cmd : pl.view ? pl.view : "classes";
+	if (c.deep && strcmp(view, "info") != 0) {
+		fprintf(stderr, "heapwalk: --deep goes with info, not %s (see heapwalk --help)\n", view);
+		pipeline_free(&pl);
+		rules_free(rs);
+		return EXIT_USAGE;
+	}
 	if (c.vo.reverse && (strcmp(view, "merged-out") == 0 || strcmp(view, "merged-in") == 0)) {
 		fprintf(stderr, "heapwalk: --reverse goes with classes and merged-dom, not %s (see heapwalk --help)\n",
 			view);
@@ -789,7 +847,7 @@ int main(int argc, char **argv)
 		rules_free(rs);
 		return EXIT_USAGE;
 	}
-	if (c.object != NULL) { /* paths DUMP OBJECT is "object OBJECT | paths" (lifelines too) */
+	if (c.object != NULL && c.to == NULL) { /* paths DUMP OBJECT is "object OBJECT | paths" (lifelines too) */
 		pl.steps = xmalloc(sizeof *pl.steps);
 		pl.steps[0] = (struct step){ .op = ST_OBJECT, .arg = xstrdup(c.object) };
 		pl.n = 1;

@@ -532,6 +532,12 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 	meta_num(&t, "set_objects", v->set_count);
 	meta_bytes(&t, "set_bytes", v->set_shallow);
 	meta_focus(&t, h);
+	if (v->sizes) { /* --deep */
+		meta_num(&t, "set_retained_objects", v->retained_count);
+		meta_bytes(&t, "set_retained_bytes", v->retained_bytes);
+		meta_num(&t, "set_deep_objects", v->deep_count);
+		meta_bytes(&t, "set_deep_bytes", v->deep_bytes);
+	}
 	meta_bool(&t, "compressed_oops", l->compressed_oops);
 	meta_bool(&t, "compressed_class_pointers", l->compressed_class_ptrs);
 	meta_num(&t, "object_header", l->header);
@@ -1137,4 +1143,71 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 	}
 	table_end(&t, out);
 	sbuf_free(&label);
+}
+
+/* ---- the path between two objects ---- */
+
+static void meta_object(struct table *t, const struct heap *h, const char *key, const char *ckey, node_t x)
+{
+	struct sbuf label;
+	char id[32];
+
+	node_id_text(h, x, id, sizeof id);
+	meta_strs(t, key, id);
+	sbuf_init(&label);
+	node_label(h, x, &label);
+	meta_str(t, ckey, label.buf, label.len);
+	sbuf_free(&label);
+}
+
+void report_between(const struct heap *h, const struct between *b, enum fmt f, struct sbuf *out)
+{
+	static const char *const kinds[] = { "strong", "weak", "incidental" };
+	static const struct col cols[] = {
+		{ "step", "step", COL_NUM, 0 },
+		{ "id", "id", COL_STR, 0 },
+		{ "object", "object", COL_STR, 0 },
+		{ "via", "via", COL_STR, 0 },
+		{ "direction", "dir", COL_STR, 0 },
+		{ "kind", "reference", COL_STR, 0 },
+	};
+	const struct reach_path *p = &b->path;
+	struct sbuf label, via;
+	struct table t;
+	char id[32];
+
+	sbuf_init(&label);
+	sbuf_init(&via);
+	table_init(&t, f, "between", cols, 6);
+	meta_identity(&t, h);
+	meta_object(&t, h, "from", "from_class", b->from);
+	meta_object(&t, h, "to", "to_class", b->to);
+	meta_bool(&t, "weak_references_followed", (b->flags & REACH_WEAK) != 0);
+	meta_bool(&t, "undirected", (b->flags & REACH_UNDIRECTED) != 0);
+	meta_bool(&t, "found", b->found);
+	if (b->found) {
+		meta_num(&t, "references", p->n - 1);
+	} else {
+		between_none(h, b, &label);
+		meta_str(&t, "path", label.buf, label.len);
+	}
+	/* hop i, from row i to row i + 1: a field of row i (->), or with
+	 * <- one of row i + 1 that refers back to row i */
+	for (size_t i = 0; b->found && i < p->n; i++) {
+		node_t x = p->nodes[i];
+		int hop = i + 1 < p->n;
+		sbuf_reset(&label);
+		sbuf_reset(&via);
+		node_label(h, x, &label);
+		if (hop && p->back[i])
+			edge_label(h, p->nodes[i + 1], x, &via);
+		else if (hop)
+			edge_label(h, x, p->nodes[i + 1], &via);
+		node_id_text(h, x, id, sizeof id);
+		table_row(&t, CN(i), CS(id), CSB(&label), hop ? CSB(&via) : CNULL,
+			  hop ? CS(p->back[i] ? "<-" : "->") : CNULL, hop ? CS(kinds[p->kind[i]]) : CNULL);
+	}
+	table_end(&t, out);
+	sbuf_free(&label);
+	sbuf_free(&via);
 }

@@ -13,6 +13,7 @@
 #include "graph/heap.h"
 #include "query/alloc.h"
 #include "query/baseline.h"
+#include "query/between.h"
 #include "query/inspect.h"
 #include "query/lifelines.h"
 #include "query/merged.h"
@@ -30,6 +31,9 @@ void report_diff(const struct heap *old, const struct heap *h, const struct diff
 void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, struct sbuf *out);
 /* Lifelines (query/lifelines.h): a row per step of each, from its end. */
 void report_lifelines(const struct heap *h, const struct lifeline_view *v, enum fmt f, struct sbuf *out);
+/* The path between two objects (query/between.h): a row per object,
+ * with the reference to the next one; when there is none, why. */
+void report_between(const struct heap *h, const struct between *b, enum fmt f, struct sbuf *out);
 /* Hot spots, then the call tree: top rows of each, depth levels,
  * nodes under cutoff percent of the traced bytes left out. */
 void report_allocations(const struct heap *h, const struct alloc_view *v, size_t top, int depth,

@@ -12,9 +12,10 @@
 #include "graph/ownership.h"
 #include "graph/reader.h"
 #include "query/baseline.h"
+#include "query/between.h"
 #include "query/inspect.h"
 
-enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK, A_INSP, A_ROLE, A_GEN, A_ROOT, A_REF };
+enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK, A_INSP, A_ROLE, A_GEN, A_ROOT, A_REF, A_PATH };
 
 static const struct {
 	const char *name;
@@ -30,6 +31,7 @@ static const struct {
 	{ "class-objects", ST_CLASSOBJ, A_NONE }, { "elements", ST_ELEMENTS, A_ROLE },
 	{ "loaded", ST_LOADED, A_NONE }, { "generation", ST_GENERATION, A_GEN },
 	{ "root", ST_ROOT, A_ROOT }, { "ignore", ST_IGNORE, A_REF }, { "unignore", ST_UNIGNORE, A_REF },
+	{ "reachable", ST_REACHABLE, A_WEAK }, { "path", ST_PATH, A_PATH },
 };
 static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths", "allocations",
 					  "merged-out", "merged-in", "merged-dom", "lifelines" };
@@ -331,6 +333,46 @@ static int parse_inspection(struct lexer *lx, struct step *s)
 	return 0;
 }
 
+/* Is the next word w (a whole word)? Then it is taken. */
+static int take_word(struct lexer *lx, const char *w)
+{
+	size_t n = strlen(w);
+	const char *q;
+
+	skip_space(lx);
+	q = lx->p;
+	if (strncmp(q, w, n) != 0 || (q[n] != '\0' && q[n] != ' ' && q[n] != '\t' && q[n] != '|'))
+		return 0;
+	lx->p += n;
+	return 1;
+}
+
+/* "path FROM TO [undirected] [weak]", the options in either order. */
+static int parse_path(struct lexer *lx, struct step *s)
+{
+	char **id[2] = { &s->arg, &s->to };
+	uint64_t v;
+
+	for (int i = 0; i < 2; i++) {
+		const char *start;
+		int rx;
+		*id[i] = word(lx, &rx, &start);
+		if (*id[i] == NULL || rx || parse_object_id(*id[i], &v) < 0) {
+			sbuf_printf(lx->err, "column %d: 'path' needs two object ids (0x... or decimal): FROM TO",
+				    col(lx, start));
+			return STEP_ESYNTAX;
+		}
+	}
+	for (int more = 1; more;) {
+		more = 0;
+		if (!s->undirected && take_word(lx, "undirected"))
+			more = s->undirected = 1;
+		if (!s->weak && (take_word(lx, "weak") || take_word(lx, "--weak")))
+			more = s->weak = 1;
+	}
+	return 0;
+}
+
 /* One step or, last, a view name. */
 static int parse_one(struct lexer *lx, struct pipeline *pl)
 {
@@ -384,6 +426,8 @@ static int parse_one(struct lexer *lx, struct pipeline *pl)
 		}
 	} else if (ops[i].arg == A_REF) {
 		rc = parse_ref(lx, &s, ops[i].name);
+	} else if (ops[i].arg == A_PATH) {
+		rc = parse_path(lx, &s);
 	} else if (ops[i].arg == A_WEAK) {
 		skip_space(lx);
 		const char *q = lx->p;
@@ -405,6 +449,7 @@ static int parse_one(struct lexer *lx, struct pipeline *pl)
 		free(s.arg);
 		free(s.insp);
 		free(s.field);
+		free(s.to);
 		return rc;
 	}
 	pl->steps = xreallocarray(pl->steps, pl->n + 1, sizeof *pl->steps);
@@ -438,6 +483,7 @@ void pipeline_free(struct pipeline *pl)
 		free(pl->steps[i].arg);
 		free(pl->steps[i].insp);
 		free(pl->steps[i].field);
+		free(pl->steps[i].to);
 	}
 	free(pl->steps);
 	free(pl->view);
@@ -469,7 +515,12 @@ void step_to_string(const struct step *s, struct sbuf *out)
 		sbuf_adds(out, s->field[0] == '.' ? " ." : " "); /* the parser drops one */
 		sbuf_adds(out, s->field);
 	}
-	if (s->weak && (s->op == ST_REFERRERS || s->op == ST_REFERENTS))
+	if (s->to != NULL)
+		sbuf_printf(out, " %s", s->to);
+	if (s->undirected)
+		sbuf_adds(out, " undirected");
+	if (s->weak && (s->op == ST_REFERRERS || s->op == ST_REFERENTS || s->op == ST_REACHABLE ||
+			s->op == ST_PATH))
 		sbuf_adds(out, " weak");
 	if (s->op == ST_INSPECTION)
 		sbuf_printf(out, " group %u", s->group);
@@ -809,6 +860,24 @@ static int focus_step(struct heap *h, const struct step *s, const struct objset 
 	return 0;
 }
 
+/* The objects on a shortest path from s->arg to s->to; none is an error. */
+static int path_objects(const struct heap *h, const struct step *s, struct objset *r,
+			struct progress *p, struct sbuf *err)
+{
+	struct between b;
+	unsigned flags = (s->weak ? REACH_WEAK : 0) | (s->undirected ? REACH_UNDIRECTED : 0);
+
+	if (between_ids(h, s->arg, s->to, flags, &b, p, err) < 0)
+		return -1;
+	if (!b.found)
+		between_none(h, &b, err);
+	int found = b.found;
+	for (size_t i = 0; i < b.path.n; i++)
+		bit_set(r->bits, b.path.nodes[i]);
+	between_free(&b);
+	return found ? 0 : -1;
+}
+
 int step_apply(struct heap *h, const struct step *s, struct objset *set, struct progress *p,
 	       struct sbuf *err)
 {
@@ -907,6 +976,13 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 	case ST_IGNORE:
 	case ST_UNIGNORE:
 		if (focus_step(h, s, set, &r, p, err) < 0)
+			goto fail;
+		break;
+	case ST_REACHABLE:
+		reach_deep(h, set->bits, s->weak ? REACH_WEAK : 0, r.bits, NULL, p);
+		break;
+	case ST_PATH:
+		if (path_objects(h, s, &r, p, err) < 0)
 			goto fail;
 		break;
 	case ST_OBJECT:

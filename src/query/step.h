@@ -41,6 +41,12 @@
  *                              LABEL names (a field, "[3]", or the target's
  *                              id) and compute the analyses again; the set
  *                              stays. unignore ID LABEL puts it back
+ *   reachable [weak]           everything the members reach, members included:
+ *                              the deep set (graph/reach.h)
+ *   path FROM TO [undirected] [weak]
+ *                              the objects on a shortest path from the object
+ *                              FROM to TO (ids as object's); the set does not
+ *                              matter; no path is an error
  *
  * Nothing here prints: errors are returned as text in an sbuf. */
 #ifndef HW_STEP_H
@@ -53,7 +59,7 @@
 enum step_op {
 	ST_ALL, ST_INSTANCES, ST_INSTANCEOF, ST_RETAINED, ST_REFERRERS, ST_REFERENTS,
 	ST_DOMINATED, ST_OBJECT, ST_NEW, ST_OLD, ST_GONE, ST_INSPECTION, ST_TOP, ST_CLASSOBJ,
-	ST_ELEMENTS, ST_LOADED, ST_GENERATION, ST_ROOT, ST_IGNORE, ST_UNIGNORE
+	ST_ELEMENTS, ST_LOADED, ST_GENERATION, ST_ROOT, ST_IGNORE, ST_UNIGNORE, ST_REACHABLE, ST_PATH
 };
 
 struct step {
@@ -61,11 +67,14 @@ struct step {
 	char *arg;     /* class name, regex (without slashes), object id, generation, or for
 	                * ST_ELEMENTS "keys" or "values" (NULL: all); owned */
 	int regex;     /* ST_INSTANCES/ST_INSTANCEOF: arg is a PCRE2 pattern */
-	int weak;      /* ST_REFERRERS/ST_REFERENTS: weak referents count too */
+	int weak;      /* ST_REFERRERS/ST_REFERENTS/ST_REACHABLE/ST_PATH: weak
+	                * references count too */
 	char *insp;    /* ST_INSPECTION: its name (arg: its argument or NULL); owned */
 	uint32_t group;/* ST_INSPECTION: the group, from 1 */
 	char *field;   /* ST_IGNORE, ST_UNIGNORE: how arg refers to the target (a field's
 	                * name, "[3]", as the views label it, or the target's id); owned */
+	char *to;      /* ST_PATH: the last object's id (arg: the first's); owned */
+	int undirected;/* ST_PATH: references lead either way */
 };
 
 struct pipeline {

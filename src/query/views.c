@@ -8,6 +8,7 @@
 #include "graph/reader.h"
 #include "graph/analysis.h"
 #include "graph/ownership.h"
+#include "graph/reach.h"
 #include "graph/retained.h"
 #include "query/step.h"
 
@@ -254,6 +255,19 @@ void view_info(const struct heap *h, const struct objset *set, struct info_view 
 				v->gens[h->node_gen[n]].bytes += h->node_shallow[n];
 			}
 	}
+}
+
+int view_info_sizes(const struct heap *h, const struct objset *set, int weak, struct info_view *v,
+		    struct progress *p)
+{
+	v->retained_bytes = analysis_retained_set(h, set->bits, NULL, &v->retained_count, p);
+	if (progress_cancelled(p))
+		return -1;
+	v->deep_bytes = reach_deep(h, set->bits, weak ? REACH_WEAK : 0, NULL, &v->deep_count, p);
+	if (progress_cancelled(p))
+		return -1;
+	v->sizes = 1;
+	return 0;
 }
 
 void info_view_free(struct info_view *v)

@@ -46,8 +46,16 @@ struct info_view {
 	 * dump tells them: ngens > 0 */
 	struct { uint64_t objects, bytes; } gens[8]; /* HW_MAX_GENS */
 	unsigned ngens;
+	/* view_info_sizes (info --deep): the set's exact retained size and its
+	 * deep size (graph/reach.h), sizes 1 when computed */
+	int sizes;
+	uint64_t retained_count, retained_bytes, deep_count, deep_bytes;
 };
 void view_info(const struct heap *h, const struct objset *set, struct info_view *v);
+/* The set's retained and deep sizes into v (after view_info); weak: the
+ * deep set follows weak references too. Needs HP_ALL. -1 if cancelled. */
+int view_info_sizes(const struct heap *h, const struct objset *set, int weak, struct info_view *v,
+		    struct progress *p);
 void info_view_free(struct info_view *v);
 
 /* ---- classes: the histogram of the set ---- */

@@ -163,6 +163,8 @@ static void rq_jump(struct tui *t, struct tview *v, int c)
 
 static void rq_expr(struct tui *t, struct tview *v, int c) { (void)v; (void)c; show_expr(t); }
 static void rq_retained(struct tui *t, struct tview *v, int c) { (void)v; (void)c; exact_retained(t); }
+static void rq_deep(struct tui *t, struct tview *v, int c) { (void)v; (void)c; deep_size(t); }
+static void rq_between(struct tui *t, struct tview *v, int c) { (void)v; (void)c; path_between(t); }
 
 static void rq_search(struct tui *t, struct tview *v, int c)
 {
@@ -261,6 +263,7 @@ static const frame_fn frame_keys[REQ_COUNT] = {
 	[REQ_LOADERS] = rq_not_here, [REQ_GROUP] = rq_not_here, [REQ_NULLS] = rq_not_here,
 	[REQ_WEAK] = rq_not_here, [REQ_PATHS] = rq_not_here, [REQ_DELTA] = rq_not_here,
 	[REQ_REVERSE] = rq_not_here,
+	[REQ_DEEP] = rq_deep, [REQ_BETWEEN] = rq_between,
 };
 
 /* The view's handler of r, if it has one and takes it (1). */

@@ -279,10 +279,16 @@ static void draw_step(struct tui *t)
 	snprintf(b, sizeof b, "?");
 	if (s->retained_known)
 		fmt_bytes(b, sizeof b, s->retained);
-	snprintf(tail[0], sizeof tail[0], "  |  %llu %s, %s shallow, retained %s%s", n, objs, a, b,
-		 s->retained_known ? "" : " (e: compute)");
-	snprintf(tail[1], sizeof tail[1], "  |  %llu %s, %s shallow, retained %s", n, objs, a, b);
-	snprintf(tail[2], sizeof tail[2], "  |  %llu %s, %s, retained %s", n, objs, a, b);
+	char deep[48] = ""; /* asked for with a: beside the retained size */
+	if (s->deep_known) {
+		char d[32];
+		fmt_bytes(d, sizeof d, s->deep);
+		snprintf(deep, sizeof deep, ", deep %s", d);
+	}
+	snprintf(tail[0], sizeof tail[0], "  |  %llu %s, %s shallow, retained %s%s%s", n, objs, a, b,
+		 s->retained_known ? "" : " (e: compute)", deep);
+	snprintf(tail[1], sizeof tail[1], "  |  %llu %s, %s shallow, retained %s%s", n, objs, a, b, deep);
+	snprintf(tail[2], sizeof tail[2], "  |  %llu %s, %s, retained %s%s", n, objs, a, b, deep);
 	sbuf_init(&line);
 	sbuf_printf(&line, " Step %zu: ", t->cur + 1);
 	int k = 0, tw = text_width(s->title), room;

@@ -74,6 +74,13 @@ void baseline_prompt(struct tui *t);
 void exact_retained(struct tui *t);
 void show_expr(struct tui *t);
 
+/* ---- between.c ---- */
+/* The current set's deep size (everything it reaches), with progress. */
+void deep_size(struct tui *t);
+/* The path between the two marked objects (or the marked one and the
+ * cursor's): asked which way, shown, and made a step. */
+void path_between(struct tui *t);
+
 /* ---- prompt.c ---- */
 /* The last character typed goes (all its UTF-8 bytes). */
 void input_backspace(struct sbuf *in);

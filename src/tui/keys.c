@@ -44,6 +44,8 @@ const struct binding bindings[] = {
 	{ 'X', REQ_IGNORE, "X" },
 	{ CTRL('x'), REQ_FOCUS, "^X" },
 	{ 'e', REQ_RETAINED, "e" },
+	{ 'a', REQ_DEEP, "a" },
+	{ 'P', REQ_BETWEEN, "P" },
 	{ 'E', REQ_EXACT, "E" },
 	{ 'p', REQ_PACKAGES, "p" },
 	{ 'L', REQ_LOADERS, "L" },

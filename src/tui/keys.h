@@ -49,6 +49,8 @@
 	REQ(IGNORE,      "Steps",   "Leave out the cursor row's reference (a referrer, a path's row, a field) and analyse again (step ignore)") \
 	REQ(FOCUS,       "Steps",   "The analysis root and the references left out: Enter undoes one") \
 	REQ(RETAINED,    "Steps",   "Compute the exact retained size of the current set") \
+	REQ(DEEP,        "Steps",   "Compute the deep size of the current set: everything it reaches, itself included") \
+	REQ(BETWEEN,     "Steps",   "Path between the two marked objects (or the marked one and the cursor's): asks which way, makes it a step") \
 	REQ(EXACT,       "Classes", "Exact retained size of the marked classes, or of the visible rows") \
 	REQ(PACKAGES,    "Classes", "Toggle the package tree") \
 	REQ(LOADERS,     "Classes", "Toggle grouping by class loader") \

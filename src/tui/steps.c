@@ -120,13 +120,14 @@ void tui_push_quiet(struct tui *t, struct use *u)
 
 	struct heap *h = u->h ? u->h : from->h;
 
-	/* "object ..." and "gone ..." stand alone; objects of the baseline's
-	 * side are named from its gone objects */
+	/* "object ...", "path ..." and "gone ..." stand alone; objects of the
+	 * baseline's side are named from its gone objects */
 	if (from->expr != NULL && u->expr != NULL && *u->expr) {
-		if (strncmp(u->expr, "object ", 7) == 0 && h != t->main)
+		int alone = strncmp(u->expr, "object ", 7) == 0 || strncmp(u->expr, "path ", 5) == 0;
+		if (alone && h != t->main)
 			expr = xasprintf("gone | %s", u->expr);
-		else if (strcmp(from->expr, "all") == 0 || strncmp(u->expr, "object ", 7) == 0 ||
-			 strncmp(u->expr, "gone", 4) == 0 || strcmp(u->expr, "all") == 0)
+		else if (strcmp(from->expr, "all") == 0 || alone || strncmp(u->expr, "gone", 4) == 0 ||
+			 strcmp(u->expr, "all") == 0)
 			expr = xstrdup(u->expr);
 		else
 			expr = xasprintf("%s | %s", from->expr, u->expr);
@@ -244,8 +245,8 @@ void views_reset(struct tui *t, int analyses)
 			v->built = 0;
 			view_drop_data(v);
 		}
-		if (analyses)
-			t->steps[i]->retained_known = 0;
+		if (analyses) /* the rules may have made references weak or strong */
+			t->steps[i]->retained_known = t->steps[i]->deep_known = 0;
 	}
 }
 

@@ -158,6 +158,8 @@ struct hstep {
 	char *expr;         /* steps from "all", NULL if not expressible */
 	uint64_t retained;  /* exact, once asked for */
 	int retained_known;
+	uint64_t deep, deep_count; /* the deep size (bytes, objects), once asked for */
+	int deep_known;
 	enum view_id view;
 	struct tview views[V_COUNT];
 };
