@@ -49,6 +49,8 @@ static const char usage_text[] =
 "  allocations     where the objects were allocated, for dumps with stack traces\n"
 "                  (the agent's sample:BYTES; node --track-heap-objects): hot\n"
 "                  spots and the call tree\n"
+"  times           when the objects were allocated: a histogram of the times the\n"
+"                  agent's sample:BYTES records, -n buckets (default 20)\n"
 "  merged-out      merged outgoing references: what the set refers to, by class\n"
 "                  (or --by field), class-recursive chains collapsed, -d levels\n"
 "  merged-in       merged incoming references: what refers to the set\n"
@@ -79,6 +81,8 @@ static const char usage_text[] =
 "  class-objects             the java.lang.Class objects of the members' classes\n"
 "  elements [keys|values]    the elements (keys, values) of member collections\n"
 "  loaded                    instances of the classes member class loaders define\n"
+"  allocated FROM..TO        members allocated then: seconds after the JVM's\n"
+"                            start (12.5), inclusive; ..TO, FROM.. open-ended\n"
 "  generation NAME           members in one GC generation (.NET: gen0, gen1, gen2,\n"
 "                            loh, poh, nongc)\n"
 "  object ID[,ID...]         the objects with those ids (0x... hex or decimal)\n"
@@ -86,9 +90,9 @@ static const char usage_text[] =
 "                            (--baseline OLD, or the agent's mark in the dump)\n"
 "  gone                      first step only: the baseline's objects now gone\n"
 "  inspection NAME [ARG] group K  group K of an inspection run on the set\n"
-"  a last word info, classes, biggest, objects, paths, allocations, merged-out,\n"
-"  merged-in or merged-dom picks the view (default classes; paths needs a set\n"
-"  of one object)\n"
+"  a last word info, classes, biggest, objects, paths, allocations, times,\n"
+"  merged-out, merged-in or merged-dom picks the view (default classes; paths\n"
+"  needs a set of one object)\n"
 "\n"
 "options:\n"
 "  -e, --expr EXPR      selection steps, see above\n"
@@ -107,7 +111,8 @@ static const char usage_text[] =
 "      --all            classes: also classes without instances in the set\n"
 "  -n, --top N          rows at the top level; 0 = all (default: classes all,\n"
 "                       biggest 20, objects 100, allocations 20 of each tree,\n"
-"                       inspect all groups, merged-* 20 groups at each level)\n"
+"                       inspect all groups, merged-* 20 groups at each level;\n"
+"                       times: about N buckets, 20)\n"
 "  -d, --depth N        biggest: levels of the dominator tree shown (default 1);\n"
 "                       allocations: levels of callers and callees (default 4);\n"
 "                       merged-*: levels of groups, each shown group expanded (1)\n"
@@ -131,7 +136,7 @@ static const char usage_text[] =
 
 static const char *const commands[] = {
 	"info", "classes", "biggest", "objects", "paths", "allocations", "diff", "mark", "snapshot",
-	"inspect", "rules", "merged-out", "merged-in", "merged-dom"
+	"inspect", "rules", "merged-out", "merged-in", "merged-dom", "times"
 };
 
 struct cli {
@@ -407,7 +412,7 @@ static unsigned parts_needed(const char *view, const struct cli *c, size_t nstep
 		return HP_NODES | HP_DOM;
 	if (strcmp(view, "paths") == 0)
 		return HP_NODES | HP_IN | (c->vo.weak ? HP_WEAK : 0);
-	if (strcmp(view, "allocations") == 0)
+	if (strcmp(view, "allocations") == 0 || strcmp(view, "times") == 0)
 		return HP_NODES;
 	return HP_ALL;
 }
@@ -464,6 +469,11 @@ static int run_view(struct heap *h, const char *view, struct objset *set, struct
 		report_allocations(h, &v, c->top_set ? c->vo.top : 20, c->depth_set ? c->vo.depth : 4,
 				   c->vo.cutoff, c->fmt, out);
 		alloc_view_free(&v);
+	} else if (strcmp(view, "times") == 0) {
+		struct time_view v;
+		view_times(h, set, c->top_set && c->vo.top ? c->vo.top : 20, &v);
+		report_times(h, &v, c->fmt, out);
+		time_view_free(&v);
 	} else if (strncmp(view, "merged-", 7) == 0) {
 		if (merged_view(h, view, set, c, out) < 0) {
 			sbuf_adds(err, "cancelled");

@@ -10,10 +10,11 @@
 #include "graph/analysis.h"
 #include "graph/classes.h"
 #include "graph/reader.h"
+#include "query/alloctime.h"
 #include "query/baseline.h"
 #include "query/inspect.h"
 
-enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK, A_INSP, A_ROLE, A_GEN };
+enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK, A_INSP, A_ROLE, A_GEN, A_TIME };
 
 static const struct {
 	const char *name;
@@ -28,9 +29,10 @@ static const struct {
 	{ "inspection", ST_INSPECTION, A_INSP }, { "top", ST_TOP, A_NONE },
 	{ "class-objects", ST_CLASSOBJ, A_NONE }, { "elements", ST_ELEMENTS, A_ROLE },
 	{ "loaded", ST_LOADED, A_NONE }, { "generation", ST_GENERATION, A_GEN },
+	{ "allocated", ST_ALLOCATED, A_TIME },
 };
 static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths", "allocations",
-					  "merged-out", "merged-in", "merged-dom" };
+					  "merged-out", "merged-in", "merged-dom", "times" };
 
 #define NELEM(a) (sizeof (a) / sizeof (a)[0])
 
@@ -291,6 +293,32 @@ static int parse_inspection(struct lexer *lx, struct step *s)
 	return 0;
 }
 
+/* "allocated FROM..TO": the interval kept in its canonical text. */
+static int parse_interval(struct lexer *lx, struct step *s)
+{
+	const char *start;
+	int rx;
+	uint64_t from, to;
+	char *w = word(lx, &rx, &start);
+	struct sbuf why;
+
+	sbuf_init(&why);
+	if (w == NULL || rx || *w == '\0' || time_range_parse(w, &from, &to, &why) < 0) {
+		sbuf_printf(lx->err, "column %d: 'allocated' needs an interval: %s", col(lx, start),
+			    why.len ? why.buf : "FROM..TO (seconds; ..TO and FROM.. leave an end open)");
+		sbuf_free(&why);
+		free(w);
+		return STEP_ESYNTAX;
+	}
+	sbuf_free(&why);
+	free(w);
+	struct sbuf t;
+	sbuf_init(&t);
+	time_range_text(from, to, &t);
+	s->arg = sbuf_detach(&t);
+	return 0;
+}
+
 /* One step or, last, a view name. */
 static int parse_one(struct lexer *lx, struct pipeline *pl)
 {
@@ -330,6 +358,8 @@ static int parse_one(struct lexer *lx, struct pipeline *pl)
 		rc = parse_arg(lx, &s, ops[i].name, ops[i].arg);
 	} else if (ops[i].arg == A_INSP) {
 		rc = parse_inspection(lx, &s);
+	} else if (ops[i].arg == A_TIME) {
+		rc = parse_interval(lx, &s);
 	} else if (ops[i].arg == A_WEAK) {
 		skip_space(lx);
 		const char *q = lx->p;
@@ -703,6 +733,18 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 		for (v = 1; v < h->n; v++)
 			if (bit_get(set->bits, v) && h->node_gen[v] == g)
 				bit_set(r.bits, v);
+		break;
+	}
+	case ST_ALLOCATED: {
+		uint64_t from, to;
+		if (time_range_parse(s->arg, &from, &to, err) < 0)
+			goto fail;
+		if (heap_alloc_times(h)->n == 0) {
+			sbuf_printf(err, "allocated: this dump records no allocation times (%s)", heap_time_hint(h));
+			goto fail;
+		}
+		objset_free(&r);
+		time_select(h, set, from, to, &r);
 		break;
 	}
 	case ST_OBJECT:
