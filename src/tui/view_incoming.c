@@ -281,6 +281,7 @@ static const struct view_key incoming_keys[] = {
 
 const struct view_ops incoming_ops = {
 	.name = "Incoming",
+	.short_name = "In",
 	.state_size = sizeof(struct incoming_state),
 	.build = incoming_build,
 	.expand = incoming_expand,
