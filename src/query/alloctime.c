@@ -88,7 +88,7 @@ static int seconds(const char *p, const char *end, uint64_t *ms)
 	int digits = 0, decimals = -1;
 
 	for (; p < end; p++) {
-		if (*p == '.' && decimals < 0) {
+		if (*p == '.' && decimals < 0 && digits > 0) {
 			decimals = 0;
 			continue;
 		}

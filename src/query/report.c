@@ -905,9 +905,6 @@ void report_times(const struct heap *h, const struct time_view *v, enum fmt f, s
 	meta_bytes(&t, "shallow", v->set_shallow);
 	meta_num(&t, "timed_objects", v->timed_count);
 	meta_bytes(&t, "timed_bytes", v->timed_bytes);
-	meta_strs(&t, "time_origin", v->origin);
-	if (v->origin_ms)
-		meta_num(&t, "time_origin_ms", v->origin_ms);
 	if (v->timed_count == 0) {
 		struct sbuf why;
 		sbuf_init(&why);
@@ -916,6 +913,9 @@ void report_times(const struct heap *h, const struct time_view *v, enum fmt f, s
 		meta_strs(&t, "note", why.buf);
 		sbuf_free(&why);
 	} else {
+		meta_strs(&t, "time_origin", v->origin);
+		if (v->origin_ms)
+			meta_num(&t, "time_origin_ms", v->origin_ms);
 		meta_num(&t, "first_ms", v->first);
 		meta_num(&t, "last_ms", v->last);
 		meta_num(&t, "bucket_ms", v->width);
