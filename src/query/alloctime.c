@@ -31,6 +31,7 @@ void view_times(struct heap *h, const struct objset *set, size_t nbuckets, struc
 	v->set_shallow = set->shallow;
 	v->origin_ms = t->origin_ms;
 	v->origin = t->origin;
+	v->dump_timed = t->n;
 	v->first = UINT64_MAX;
 	for (uint64_t i = 0; i < t->n; i++) {
 		if (!objset_has(set, t->node[i]))
@@ -67,6 +68,15 @@ void time_view_free(struct time_view *v)
 {
 	free(v->b);
 	memset(v, 0, sizeof *v);
+}
+
+void time_none_note(const struct heap *h, const struct time_view *v, struct sbuf *out)
+{
+	if (v->dump_timed == 0)
+		sbuf_printf(out, "this dump records no allocation times (%s)", heap_time_hint(h));
+	else
+		sbuf_printf(out, "no object of the set has an allocation time (the dump records one for %llu "
+			    "objects)", (unsigned long long)v->dump_timed);
 }
 
 void time_select(struct heap *h, const struct objset *set, uint64_t from, uint64_t to, struct objset *out)

@@ -23,6 +23,7 @@ struct time_bucket {
 struct time_view {
 	uint64_t set_count, set_shallow;
 	uint64_t timed_count, timed_bytes;   /* members with a time */
+	uint64_t dump_timed;                 /* objects of the whole dump with one */
 	uint64_t first, last;                /* their earliest and latest time */
 	uint64_t width;                      /* ms per bucket */
 	uint64_t origin_ms;                  /* time 0, ms since the epoch; 0: unknown */
@@ -36,6 +37,9 @@ struct time_view {
  * ms). Needs HP_NODES. */
 void view_times(struct heap *h, const struct objset *set, size_t nbuckets, struct time_view *v);
 void time_view_free(struct time_view *v);
+/* Why v has no buckets, for a note: the dump records no times (and how
+ * dumps get them), or none of the set's objects has one. Appends. */
+void time_none_note(const struct heap *h, const struct time_view *v, struct sbuf *out);
 /* The members of set allocated from `from` to `to` (ms, inclusive;
  * TIME_OPEN: that end open) into out, a new set over h. */
 void time_select(struct heap *h, const struct objset *set, uint64_t from, uint64_t to, struct objset *out);

@@ -908,8 +908,7 @@ void report_times(const struct heap *h, const struct time_view *v, enum fmt f, s
 	if (v->timed_count == 0) {
 		struct sbuf why;
 		sbuf_init(&why);
-		sbuf_printf(&why, "no object of the set has an allocation time: %s (heapwalk(1))",
-			    heap_time_hint(h));
+		time_none_note(h, v, &why);
 		meta_strs(&t, "note", why.buf);
 		sbuf_free(&why);
 	} else {

@@ -30,7 +30,7 @@ static int time_build(struct tui *t, struct tview *v)
 	if (tv->timed_count == 0) {
 		struct row *r = rowvec_add(&v->rows);
 		sbuf_init(&l);
-		sbuf_printf(&l, "no object of this set has an allocation time: %s", heap_time_hint(t->h));
+		time_none_note(t->h, tv, &l);
 		row_set(r, l.buf, NULL);
 		sbuf_free(&l);
 		r->kind = VR_INFO;
@@ -53,7 +53,6 @@ static int time_build(struct tui *t, struct tview *v)
 		r->open = -1;
 		r->val[0] = r->val[2] = b->count;
 		r->val[1] = b->bytes;
-		r->flags = RF_COUNT;
 		row_set(r, l.buf, NULL);
 		most = b->count > most ? b->count : most;
 	}
