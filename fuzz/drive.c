@@ -193,6 +193,23 @@ static void allocations(struct heap *h, const struct objset *set, struct sbuf *o
 	alloc_view_free(&v);
 }
 
+/* The histogram of allocation times (the agent's record parsed here),
+ * and the members of its middle bucket. */
+static void times(struct heap *h, const struct objset *set, struct sbuf *out)
+{
+	struct time_view v;
+	struct objset sel;
+
+	view_times(h, set, 7, &v);
+	for (int f = 0; f < 3; f++)
+		report_times(h, &v, fmts[f], out);
+	if (v.nb > 0) {
+		time_select(h, set, v.b[v.nb / 2].from, TIME_OPEN, &sel);
+		objset_free(&sel);
+	}
+	time_view_free(&v);
+}
+
 /* The three merged trees: by class, by field, by field as stored, and
  * dominating from the roots down. */
 static void merged(struct heap *h, const struct objset *set, struct progress *p, struct sbuf *out)
@@ -261,6 +278,7 @@ static void all_views(struct heap *h)
 	info_biggest_objects(h, &set, &vo, &out);
 	paths(h, &set, &vo, &out);
 	allocations(h, &set, &out);
+	times(h, &set, &out);
 	merged(h, &set, &p, &out);
 	inspections(h, &set, &p, &out);
 	objset_free(&set);
@@ -369,6 +387,8 @@ static void one_view(struct heap *h, const char *view, const struct objset *set,
 		paths(h, set, &vo, &out);
 	} else if (strcmp(view, "allocations") == 0) {
 		allocations(h, set, &out);
+	} else if (strcmp(view, "times") == 0) {
+		times(h, set, &out);
 	} else if (strncmp(view, "merged-", 7) == 0) {
 		merged(h, set, p, &out);
 	} else {

@@ -18,6 +18,7 @@ Suite *browser_suite(void);
 Suite *agent_suite(void);
 Suite *match_suite(void);
 Suite *alloc_suite(void);
+Suite *alloctime_suite(void);
 Suite *jcoll_suite(void);
 Suite *rules_suite(void);
 Suite *inspect_suite(void);

@@ -892,7 +892,7 @@ START_TEST(test_allocations_view)
 	snprintf(args, sizeof args, "%s", alloc_dump());
 	term_start(&t, 80, 24, "", args);
 	free(wait_for(&t, "Step 1: All objects"));
-	keys(&t, "BTab BTab"); /* Inspections is the last tab, Allocations before it */
+	keys(&t, "BTab BTab BTab"); /* Inspections is the last tab, Time and Allocations before it */
 	char *s = wait_for(&t, "hot spots, callers: ");
 	has(s, " Alloc "); /* the tab's short name: 80 columns */
 	free(s);

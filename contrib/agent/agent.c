@@ -23,10 +23,17 @@
  *                 fields are known.
  *                 The file is written as FILE.tmp-PID and renamed when
  *                 complete, so a failed dump leaves nothing under FILE.
- *   sample=BYTES  samples allocations about every BYTES (0: off); each
- *                 sampled object keeps its stack trace, written as HPROF
- *                 STACK TRACE/FRAME records that its INSTANCE_DUMP or
- *                 array record names.
+ *   sample=BYTES  samples allocations about every BYTES (0: off; 1:
+ *                 every allocation); each sampled object keeps its stack
+ *                 trace, written as HPROF STACK TRACE/FRAME records that
+ *                 its INSTANCE_DUMP or array record names, and the time
+ *                 it was allocated, in one more string record:
+ *                   "heapwalk-times/1 start_ms=N origin=WORD TAG:MS ..."
+ *                 start_ms: the JVM's start (origin=jvm: the process's
+ *                 start as Linux tells it, to its clock tick; origin=agent:
+ *                 when the agent was loaded, if /proc does not tell), in
+ *                 ms since the epoch; per object its id (hex) and the
+ *                 wall-clock ms from start_ms to its allocation.
  *   status=FILE   writes one line for the caller: "ok ..." or
  *                 "error: ...". Give it before the command.
  *
@@ -47,6 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jvmti.h>
@@ -77,6 +85,8 @@ static uint64_t g_watermark, g_marks, g_mark_ms;
 static uint64_t g_session;
 static int g_can_sample, g_sampling;
 static uint64_t g_samples; /* sampled allocations, all told */
+static uint64_t g_start_ms; /* the JVM's start, ms since the epoch */
+static int g_start_known;   /* g_start_ms is the process's start, not the agent's load */
 
 static uint64_t now_ms(void)
 {
@@ -199,6 +209,7 @@ struct trace {
 	jlocation loc[MAX_FRAMES];
 };
 static struct map g_sampled;     /* tag -> trace index + 1 */
+static struct map g_sample_ms;   /* tag -> ms since the epoch of its allocation */
 static struct map g_trace_index; /* trace hash -> first index + 1 (chained by scan) */
 static struct trace *g_traces;
 static size_t g_ntraces, g_captraces;
@@ -1486,6 +1497,36 @@ static void write_sizes(struct dump *d)
 	free(text);
 }
 
+/* One "TAG:MS" of the times record into buf; its length. */
+static int time_entry(char *buf, size_t n, uint64_t tag, uint64_t ms)
+{
+	return snprintf(buf, n, " %llx:%llu", (unsigned long long)tag,
+			(unsigned long long)(ms > g_start_ms ? ms - g_start_ms : 0));
+}
+
+/* The allocation times of the sampled objects (those the dump met: the
+ * samples are pruned by now). Counted first, then written, so that no
+ * copy of the text is kept; a record holds at most 4 GB. Under g_lock. */
+static void write_times(struct dump *d)
+{
+	char head[128], one[48];
+	int hn = snprintf(head, sizeof head, "heapwalk-times/1 start_ms=%llu origin=%s",
+			  (unsigned long long)g_start_ms, g_start_known ? "jvm" : "agent");
+	uint64_t len = (uint64_t)hn, limit = UINT32_MAX - 8 - sizeof one;
+	size_t i;
+
+	for (i = 0; i < g_sample_ms.cap && len < limit; i++)
+		if (g_sample_ms.key[i])
+			len += (uint64_t)time_entry(one, sizeof one, g_sample_ms.key[i], g_sample_ms.val[i]);
+	size_t end = i;
+	record(&d->o, H_UTF8, (uint32_t)(8 + len));
+	w8(&d->o, 0xfffffffffffffff2ull);
+	w(&d->o, head, (size_t)hn);
+	for (i = 0; i < end; i++)
+		if (g_sample_ms.key[i])
+			w(&d->o, one, (size_t)time_entry(one, sizeof one, g_sample_ms.key[i], g_sample_ms.val[i]));
+}
+
 static void dump_free(struct dump *d)
 {
 	for (int c = 0; c < d->ncls; c++) {
@@ -1528,6 +1569,16 @@ static void prune_samples(void)
 			map_put(&keep, g_sampled.key[i], g_sampled.val[i] & ~(1ull << 63));
 	map_free(&g_sampled);
 	g_sampled = keep;
+	struct map keep_ms = { 0 };
+	for (size_t i = 0; i < g_sample_ms.cap; i++) {
+		if (g_sample_ms.key[i] == 0)
+			continue;
+		uint64_t *v = map_find(&g_sampled, g_sample_ms.key[i]);
+		if (v != NULL && *v != 0)
+			map_put(&keep_ms, g_sample_ms.key[i], g_sample_ms.val[i]);
+	}
+	map_free(&g_sample_ms);
+	g_sample_ms = keep_ms;
 }
 
 static int do_dump(JNIEnv *jni, const char *path, struct err *e, char *summary, size_t nsum)
@@ -1599,6 +1650,10 @@ static int do_dump(JNIEnv *jni, const char *path, struct err *e, char *summary, 
 		seg_end(&d.o);
 		record(&d.o, H_END, 0);
 		write_sizes(&d);
+		(*g_ti)->RawMonitorEnter(g_ti, g_lock);
+		if (g_sample_ms.n > 0)
+			write_times(&d);
+		(*g_ti)->RawMonitorExit(g_ti, g_lock);
 	}
 	if (d.e.set)
 		fail(e, "%s", d.e.msg);
@@ -1679,6 +1734,7 @@ static void JNICALL on_sample(jvmtiEnv *ti, JNIEnv *jni, jthread thread, jobject
 	jint n = 0;
 	struct trace t;
 	jlong tag = 0;
+	uint64_t now = now_ms();
 
 	if ((*ti)->GetStackTrace(ti, thread, 0, MAX_FRAMES, fi, &n) != JVMTI_ERROR_NONE)
 		n = 0;
@@ -1718,6 +1774,7 @@ static void JNICALL on_sample(jvmtiEnv *ti, JNIEnv *jni, jthread thread, jobject
 			map_put(&g_trace_index, t.hash, g_ntraces);
 	}
 	map_put(&g_sampled, (uint64_t)tag, idx + 1);
+	map_put(&g_sample_ms, (uint64_t)tag, now);
 	g_samples++;
 	(*ti)->RawMonitorExit(ti, g_lock);
 }
@@ -1749,6 +1806,39 @@ static int set_sampling(long interval, struct err *e)
 /* ------------------------------------------------------------------ */
 /* Start-up and commands. */
 
+/* The JVM's start in ms since the epoch: the process's start, which
+ * Linux gives in clock ticks since boot (/proc/self/stat, field 22), put
+ * on the wall clock by how long ago the boot was. 0 if unknown. */
+static uint64_t process_start_ms(void)
+{
+	char buf[2048], *p;
+	unsigned long long ticks = 0;
+	struct timespec boot;
+	long hz = sysconf(_SC_CLK_TCK);
+	FILE *f = fopen("/proc/self/stat", "r");
+	size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')'); /* the command's name may hold blanks */
+	if (p == NULL || hz <= 0 || clock_gettime(CLOCK_BOOTTIME, &boot) != 0)
+		return 0;
+	p++;
+	for (int field = 3; field <= 22 && p; field++) { /* from the state, field 3 */
+		p = strchr(p, ' ');
+		if (p && field == 22)
+			ticks = strtoull(p + 1, NULL, 10);
+		else if (p)
+			p++;
+	}
+	uint64_t up = (uint64_t)boot.tv_sec * 1000 + (uint64_t)boot.tv_nsec / 1000000;
+	uint64_t since = ticks * 1000 / (unsigned long long)hz;
+	if (p == NULL || since > up)
+		return 0;
+	return now_ms() - (up - since);
+}
+
 static int init(JavaVM *vm, int live, struct err *e)
 {
 	jvmtiCapabilities pot, want;
@@ -1779,6 +1869,10 @@ static int init(JavaVM *vm, int live, struct err *e)
 		return -1;
 	}
 	g_can_sample = want.can_generate_sampled_object_alloc_events;
+	g_start_ms = process_start_ms();
+	g_start_known = g_start_ms != 0;
+	if (!g_start_known)
+		g_start_ms = now_ms();
 	(*g_ti)->CreateRawMonitor(g_ti, "heapwalk-agent", &g_lock);
 	memset(&ev, 0, sizeof ev);
 	ev.SampledObjectAlloc = on_sample;

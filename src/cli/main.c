@@ -54,6 +54,8 @@ static const char usage_text[] =
 "  allocations     where the objects were allocated, for dumps with stack traces\n"
 "                  (the agent's sample:BYTES; node --track-heap-objects): hot\n"
 "                  spots and the call tree\n"
+"  times           when the objects were allocated: a histogram of the times the\n"
+"                  agent's sample:BYTES records, -n buckets (default 20)\n"
 "  merged-out      merged outgoing references: what the set refers to, by class\n"
 "                  (or --by field), class-recursive chains collapsed, -d levels\n"
 "  merged-in       merged incoming references: what refers to the set\n"
@@ -88,6 +90,8 @@ static const char usage_text[] =
 "                            deep set)\n"
 "  path FROM TO [undirected] [weak]  the objects on a shortest path from object\n"
 "                            FROM to TO (the set does not matter)\n"
+"  allocated FROM..TO        members allocated then: seconds after the JVM's\n"
+"                            start (12.5), inclusive; ..TO, FROM.. open-ended\n"
 "  generation NAME           members in one GC generation (.NET: gen0, gen1, gen2,\n"
 "                            loh, poh, nongc)\n"
 "  object ID[,ID...]         the objects with those ids (0x... hex or decimal)\n"
@@ -102,8 +106,8 @@ static const char usage_text[] =
 "                            field, [INDEX] or the target's id) and analyse again;\n"
 "                            unignore ID LABEL puts it back\n"
 "  a last word info, classes, biggest, objects, paths, lifelines, allocations,\n"
-"  merged-out, merged-in or merged-dom picks the view (default classes; paths\n"
-"  and lifelines need a set of one object)\n"
+"  times, merged-out, merged-in or merged-dom picks the view (default classes;\n"
+"  paths and lifelines need a set of one object)\n"
 "\n"
 "options:\n"
 "  -e, --expr EXPR      selection steps, see above\n"
@@ -122,7 +126,8 @@ static const char usage_text[] =
 "      --all            classes: also classes without instances in the set\n"
 "  -n, --top N          rows at the top level; 0 = all (default: classes all,\n"
 "                       biggest 20, objects 100, allocations 20 of each tree,\n"
-"                       inspect all groups, merged-* 20 groups at each level)\n"
+"                       inspect all groups, merged-* 20 groups at each level;\n"
+"                       times: about N buckets, 20)\n"
 "  -d, --depth N        biggest: levels of the dominator tree shown (default 1);\n"
 "                       allocations: levels of callers and callees (default 4);\n"
 "                       merged-*: levels of groups, each shown group expanded (1)\n"
@@ -153,7 +158,7 @@ static const char usage_text[] =
 
 static const char *const commands[] = {
 	"info", "classes", "biggest", "objects", "paths", "lifelines", "allocations", "diff", "mark", "snapshot",
-	"inspect", "rules", "merged-out", "merged-in", "merged-dom", "between"
+	"inspect", "rules", "merged-out", "merged-in", "merged-dom", "between", "times"
 };
 
 struct cli {
@@ -467,7 +472,7 @@ static unsigned parts_needed(const char *view, const struct cli *c, size_t nstep
 		return HP_NODES | HP_IN | (c->vo.weak ? HP_WEAK : 0);
 	if (strcmp(view, "lifelines") == 0) /* the rules' incidental references tell owners */
 		return HP_NODES | HP_IN | HP_OUT | HP_WEAK;
-	if (strcmp(view, "allocations") == 0)
+	if (strcmp(view, "allocations") == 0 || strcmp(view, "times") == 0)
 		return HP_NODES;
 	return HP_ALL;
 }
@@ -536,6 +541,11 @@ static int run_view(struct heap *h, const char *view, struct objset *set, struct
 		report_allocations(h, &v, c->top_set ? c->vo.top : 20, c->depth_set ? c->vo.depth : 4,
 				   c->vo.cutoff, c->fmt, out);
 		alloc_view_free(&v);
+	} else if (strcmp(view, "times") == 0) {
+		struct time_view v;
+		view_times(h, set, c->top_set && c->vo.top ? c->vo.top : 20, &v);
+		report_times(h, &v, c->fmt, out);
+		time_view_free(&v);
 	} else if (strncmp(view, "merged-", 7) == 0) {
 		if (merged_view(h, view, set, c, out) < 0) {
 			sbuf_adds(err, "cancelled");

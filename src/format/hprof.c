@@ -288,12 +288,18 @@ cut:
 static void take_agent_text(struct heap *h, uint64_t off, uint64_t len)
 {
 	static const char mark[] = "heapwalk-agent/1 ", sizes[] = "heapwalk-sizes/1";
+	static const char times[] = "heapwalk-times/1 ";
 	const char *t = (const char *)h->map + off;
 	struct agent_info *a = &h->agent;
 
 	if (len >= sizeof sizes - 1 && memcmp(t, sizes, sizeof sizes - 1) == 0) {
 		a->sizes_off = off;
 		a->sizes_len = len;
+		return;
+	}
+	if (len >= sizeof times - 1 && memcmp(t, times, sizeof times - 1) == 0) {
+		a->times_off = off;
+		a->times_len = len;
 		return;
 	}
 	if (len < sizeof mark - 1 || len > 4096 || memcmp(t, mark, sizeof mark - 1) != 0)
@@ -505,5 +511,8 @@ const struct format_ops hprof_format = {
 	.edge_label = hprof_edge_label,
 	.alloc_trace = hprof_alloc_trace,
 	.alloc_hint = "snapshots taken with the agent's sample:BYTES option have them",
+	.alloc_times = hprof_alloc_times,
+	.time_hint = "snapshots taken with the agent's sample:BYTES option have one for each object "
+		     "the sampling picked",
 	.root_kind_name = hprof_root_kind_name,
 };

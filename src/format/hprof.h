@@ -49,5 +49,7 @@ void hprof_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf 
  * gave them) have the fixed part of its kind inside the mapping? What
  * varies in a record the decoders check as they read it. */
 int hprof_nodes_valid(const struct heap *h);
+/* The agent's allocation times (hprof_times.c): format_ops.alloc_times. */
+int hprof_alloc_times(const struct heap *h, struct alloc_times *t);
 
 #endif

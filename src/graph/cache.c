@@ -535,7 +535,8 @@ static const char *validate_layout(const struct heap *h, const struct scalars *s
 	    L->header > 64 || L->array_header > 64 || L->align < 8 || L->align > 256 ||
 	    (L->align & (L->align - 1)) != 0)
 		return "bad layout";
-	if (a->sizes_off > h->size || a->sizes_len > h->size - a->sizes_off)
+	if (a->sizes_off > h->size || a->sizes_len > h->size - a->sizes_off ||
+	    a->times_off > h->size || a->times_len > h->size - a->times_off)
 		return "bad agent record";
 	return NULL;
 }

@@ -151,6 +151,20 @@ struct agent_info {
 	uint64_t session, pid, watermark, marks, mark_ms, dump_ms;
 	unsigned ref, header, array_header, align;
 	uint64_t sizes_off, sizes_len; /* "heapwalk-sizes/1 ..." in the dump, 0 if none */
+	uint64_t times_off, times_len; /* "heapwalk-times/1 ..." in the dump, 0 if none */
+};
+
+/* When objects were allocated, for the dumps that record it (heapwalk's
+ * agent: the objects its sampling picked): node[i] (ascending, each once)
+ * was allocated ms[i] milliseconds after time 0, which was origin_ms
+ * (ms since the epoch; 0: not known) and is named by `origin` ("JVM
+ * start"). Made on first use by heap_alloc_times() (graph/reader.h). */
+struct alloc_times {
+	node_t *node;
+	uint64_t *ms;
+	uint64_t n;
+	uint64_t origin_ms;
+	const char *origin;  /* static text */
 };
 
 struct heap {
@@ -280,6 +294,8 @@ struct heap {
 	uint32_t ntrace_frames;
 	struct hthread *threads;  /* sorted by serial */
 	uint32_t nthreads;
+	/* allocation times, NULL until heap_alloc_times() made them */
+	struct alloc_times *atimes;
 
 	struct warnings warn;
 	/* problems with the index cache itself: said, never stored in it nor

@@ -156,6 +156,8 @@ void heap_free(struct heap *h)
 	free(h->retained);
 	free(h->dom_start);
 	free(h->dom_child);
+	alloc_times_free(h->atimes);
+	free(h->atimes);
 	retained_forget(h);
 	free(h->cache_file);
 	warn_free(&h->notes);

@@ -1,6 +1,7 @@
 /* reader.c — the accessors of reader.h: dispatch to the heap's format. */
 #include "graph/reader.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -74,6 +75,34 @@ const char *heap_alloc_hint(const struct heap *h)
 {
 	return h->fmt != NULL && h->fmt->alloc_hint != NULL ? h->fmt->alloc_hint
 							     : "this format has none";
+}
+
+const struct alloc_times *heap_alloc_times(struct heap *h)
+{
+	if (h->atimes != NULL)
+		return h->atimes;
+	h->atimes = xcalloc(1, sizeof *h->atimes);
+	h->atimes->origin = "start";
+	if (h->fmt != NULL && h->fmt->alloc_times != NULL && h->fmt->alloc_times(h, h->atimes) < 0) {
+		alloc_times_free(h->atimes);
+		memset(h->atimes, 0, sizeof *h->atimes);
+		h->atimes->origin = "start";
+	}
+	return h->atimes;
+}
+
+const char *heap_time_hint(const struct heap *h)
+{
+	return h->fmt != NULL && h->fmt->time_hint != NULL ? h->fmt->time_hint
+		: "this format records none";
+}
+
+void alloc_times_free(struct alloc_times *t)
+{
+	if (t != NULL) {
+		free(t->node);
+		free(t->ms);
+	}
 }
 
 const char *heap_root_kind_name(const struct heap *h, unsigned kind)

@@ -119,6 +119,13 @@ struct format_ops {
 	/* How dumps of this format come to have allocation stacks (ends a
 	 * sentence "no object has an allocation trace: ..."); NULL: never. */
 	const char *alloc_hint;
+	/* The allocation times the dump records (struct alloc_times, its
+	 * arrays newly allocated); 0, or -1 if it records none. NULL: the
+	 * format never has them. time_hint: how dumps of this format come
+	 * to have them (ends "no object has an allocation time: ..."); NULL:
+	 * never. */
+	int (*alloc_times)(const struct heap *h, struct alloc_times *out);
+	const char *time_hint;
 	/* The name of a root kind the reader gave (pseudo kinds are the
 	 * engine's own: heap_root_kind_name()). */
 	const char *(*root_kind_name)(unsigned kind);
@@ -171,6 +178,13 @@ int heap_is_string(const struct heap *h, node_t v);
 void heap_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out);
 /* The stack trace serial of v's allocation, 0 if none. */
 uint32_t heap_alloc_trace(const struct heap *h, node_t v);
+/* The objects' allocation times (heap.h), made on first use and kept
+ * with h; with n == 0 if the dump records none. Needs HP_NODES. */
+const struct alloc_times *heap_alloc_times(struct heap *h);
+/* Why a dump of h's format may have no allocation times, for a note. */
+const char *heap_time_hint(const struct heap *h);
+/* Frees t's arrays (not t). */
+void alloc_times_free(struct alloc_times *t);
 /* The words for a root kind. */
 const char *heap_root_kind_name(const struct heap *h, unsigned kind);
 /* What root record r says beyond its kind, for a reader's own kinds

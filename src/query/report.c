@@ -985,6 +985,67 @@ void report_allocations(const struct heap *h, const struct alloc_view *v, size_t
 	sbuf_free(&o.label);
 }
 
+/* ---- allocation times ---- */
+
+void report_times(const struct heap *h, const struct time_view *v, enum fmt f, struct sbuf *out)
+{
+	static const struct col cols[] = {
+		{ "from", "from s", COL_STR, CF_TEXT },
+		{ "to", "to s", COL_STR, CF_TEXT },
+		{ "from_ms", "from_ms", COL_NUM, CF_DATA },
+		{ "to_ms", "to_ms", COL_NUM, CF_DATA },
+		{ "objects", "objects", COL_NUM, 0 },
+		{ "bytes", "bytes", COL_BYTES, 0 },
+		{ "pct", "%", COL_PCT, 0 },
+		{ "bar", "", COL_STR, CF_TEXT },
+	};
+	struct table t;
+	struct sbuf from, to, bar;
+	uint64_t most = 1;
+
+	table_init(&t, f, "times", cols, 8);
+	meta_identity(&t, h);
+	meta_num(&t, "objects", v->set_count);
+	meta_bytes(&t, "shallow", v->set_shallow);
+	meta_num(&t, "timed_objects", v->timed_count);
+	meta_bytes(&t, "timed_bytes", v->timed_bytes);
+	if (v->timed_count == 0) {
+		struct sbuf why;
+		sbuf_init(&why);
+		time_none_note(h, v, &why);
+		meta_strs(&t, "note", why.buf);
+		sbuf_free(&why);
+	} else {
+		meta_strs(&t, "time_origin", v->origin);
+		if (v->origin_ms)
+			meta_num(&t, "time_origin_ms", v->origin_ms);
+		meta_num(&t, "first_ms", v->first);
+		meta_num(&t, "last_ms", v->last);
+		meta_num(&t, "bucket_ms", v->width);
+	}
+	sbuf_init(&from);
+	sbuf_init(&to);
+	sbuf_init(&bar);
+	for (size_t k = 0; k < v->nb; k++)
+		most = v->b[k].count > most ? v->b[k].count : most;
+	for (size_t k = 0; k < v->nb; k++) {
+		const struct time_bucket *b = &v->b[k];
+		sbuf_reset(&from);
+		sbuf_reset(&to);
+		sbuf_reset(&bar);
+		time_seconds(b->from, &from);
+		time_seconds(b->to, &to);
+		for (uint64_t i = 0; i < (b->count * 20 + most - 1) / most; i++) /* 20 wide, of the fullest */
+			sbuf_addc(&bar, '#');
+		table_row(&t, CSB(&from), CSB(&to), CN(b->from), CN(b->to), CN(b->count), CB(b->bytes),
+			  CP(pct(b->count, v->timed_count)), CSB(&bar));
+	}
+	table_end(&t, out);
+	sbuf_free(&from);
+	sbuf_free(&to);
+	sbuf_free(&bar);
+}
+
 /* ---- inspections ---- */
 
 static const char *priority_name(enum insp_priority p)

@@ -12,6 +12,7 @@
 
 #include "graph/heap.h"
 #include "query/alloc.h"
+#include "query/alloctime.h"
 #include "query/baseline.h"
 #include "query/between.h"
 #include "query/inspect.h"
@@ -38,6 +39,9 @@ void report_between(const struct heap *h, const struct between *b, enum fmt f, s
  * nodes under cutoff percent of the traced bytes left out. */
 void report_allocations(const struct heap *h, const struct alloc_view *v, size_t top, int depth,
 			double cutoff, enum fmt f, struct sbuf *out);
+/* The histogram of allocation times: a row per bucket, objects, bytes,
+ * percent of the timed objects (query/alloctime.h). */
+void report_times(const struct heap *h, const struct time_view *v, enum fmt f, struct sbuf *out);
 /* One inspection's group table (arg: its argument or NULL), the first
  * top groups (0: all); every inspection, for inspect --list. */
 void report_inspect(const struct heap *h, const struct inspection *in, const char *arg,

@@ -11,11 +11,12 @@
 #include "graph/classes.h"
 #include "graph/ownership.h"
 #include "graph/reader.h"
+#include "query/alloctime.h"
 #include "query/baseline.h"
 #include "query/between.h"
 #include "query/inspect.h"
 
-enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK, A_INSP, A_ROLE, A_GEN, A_ROOT, A_REF, A_PATH };
+enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK, A_INSP, A_ROLE, A_GEN, A_ROOT, A_REF, A_PATH, A_TIME };
 
 static const struct {
 	const char *name;
@@ -31,10 +32,10 @@ static const struct {
 	{ "class-objects", ST_CLASSOBJ, A_NONE }, { "elements", ST_ELEMENTS, A_ROLE },
 	{ "loaded", ST_LOADED, A_NONE }, { "generation", ST_GENERATION, A_GEN },
 	{ "root", ST_ROOT, A_ROOT }, { "ignore", ST_IGNORE, A_REF }, { "unignore", ST_UNIGNORE, A_REF },
-	{ "reachable", ST_REACHABLE, A_WEAK }, { "path", ST_PATH, A_PATH },
+	{ "reachable", ST_REACHABLE, A_WEAK }, { "path", ST_PATH, A_PATH }, { "allocated", ST_ALLOCATED, A_TIME },
 };
 static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths", "allocations",
-					  "merged-out", "merged-in", "merged-dom", "lifelines" };
+					  "merged-out", "merged-in", "merged-dom", "lifelines", "times" };
 
 #define NELEM(a) (sizeof (a) / sizeof (a)[0])
 
@@ -373,6 +374,32 @@ static int parse_path(struct lexer *lx, struct step *s)
 	return 0;
 }
 
+/* "allocated FROM..TO": the interval kept in its canonical text. */
+static int parse_interval(struct lexer *lx, struct step *s)
+{
+	const char *start;
+	int rx;
+	uint64_t from, to;
+	char *w = word(lx, &rx, &start);
+	struct sbuf why;
+
+	sbuf_init(&why);
+	if (w == NULL || rx || *w == '\0' || time_range_parse(w, &from, &to, &why) < 0) {
+		sbuf_printf(lx->err, "column %d: 'allocated' needs an interval: %s", col(lx, start),
+			    why.len ? why.buf : "FROM..TO (seconds; ..TO and FROM.. leave an end open)");
+		sbuf_free(&why);
+		free(w);
+		return STEP_ESYNTAX;
+	}
+	sbuf_free(&why);
+	free(w);
+	struct sbuf t;
+	sbuf_init(&t);
+	time_range_text(from, to, &t);
+	s->arg = sbuf_detach(&t);
+	return 0;
+}
+
 /* One step or, last, a view name. */
 static int parse_one(struct lexer *lx, struct pipeline *pl)
 {
@@ -428,6 +455,8 @@ static int parse_one(struct lexer *lx, struct pipeline *pl)
 		rc = parse_ref(lx, &s, ops[i].name);
 	} else if (ops[i].arg == A_PATH) {
 		rc = parse_path(lx, &s);
+	} else if (ops[i].arg == A_TIME) {
+		rc = parse_interval(lx, &s);
 	} else if (ops[i].arg == A_WEAK) {
 		skip_space(lx);
 		const char *q = lx->p;
@@ -985,6 +1014,18 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 		if (path_objects(h, s, &r, p, err) < 0)
 			goto fail;
 		break;
+	case ST_ALLOCATED: {
+		uint64_t from, to;
+		if (time_range_parse(s->arg, &from, &to, err) < 0)
+			goto fail;
+		if (heap_alloc_times(h)->n == 0) {
+			sbuf_printf(err, "allocated: this dump records no allocation times (%s)", heap_time_hint(h));
+			goto fail;
+		}
+		objset_free(&r);
+		time_select(h, set, from, to, &r);
+		break;
+	}
 	case ST_OBJECT:
 		for (const char *q = s->arg;;) {
 			const char *c = strchr(q, ',');

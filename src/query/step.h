@@ -47,6 +47,9 @@
  *                              the objects on a shortest path from the object
  *                              FROM to TO (ids as object's); the set does not
  *                              matter; no path is an error
+ *   allocated FROM..TO         members allocated in that interval: seconds
+ *                              (up to 3 decimals) after the heap's time 0,
+ *                              inclusive, an end may be open (query/alloctime.h)
  *
  * Nothing here prints: errors are returned as text in an sbuf. */
 #ifndef HW_STEP_H
@@ -59,13 +62,15 @@
 enum step_op {
 	ST_ALL, ST_INSTANCES, ST_INSTANCEOF, ST_RETAINED, ST_REFERRERS, ST_REFERENTS,
 	ST_DOMINATED, ST_OBJECT, ST_NEW, ST_OLD, ST_GONE, ST_INSPECTION, ST_TOP, ST_CLASSOBJ,
-	ST_ELEMENTS, ST_LOADED, ST_GENERATION, ST_ROOT, ST_IGNORE, ST_UNIGNORE, ST_REACHABLE, ST_PATH
+	ST_ELEMENTS, ST_LOADED, ST_GENERATION, ST_ROOT, ST_IGNORE, ST_UNIGNORE, ST_REACHABLE, ST_PATH,
+	ST_ALLOCATED
 };
 
 struct step {
 	enum step_op op;
 	char *arg;     /* class name, regex (without slashes), object id, generation, or for
-	                * ST_ELEMENTS "keys" or "values" (NULL: all); owned */
+	                * ST_ELEMENTS "keys" or "values" (NULL: all), or for ST_ALLOCATED
+	                * the interval in its canonical text; owned */
 	int regex;     /* ST_INSTANCES/ST_INSTANCEOF: arg is a PCRE2 pattern */
 	int weak;      /* ST_REFERRERS/ST_REFERENTS/ST_REACHABLE/ST_PATH: weak
 	                * references count too */
@@ -81,7 +86,7 @@ struct pipeline {
 	struct step *steps;
 	size_t n;
 	char *view;    /* NULL, or "classes", "biggest", "objects", "info", "paths",
-	                * "allocations", "merged-out", "merged-in", "merged-dom"; owned */
+	                * "allocations", "merged-out", "merged-in", "merged-dom", "times"; owned */
 };
 
 /* Parse errors: a syntax error, or a regex PCRE2 does not compile. */

@@ -260,10 +260,14 @@ static void complete(struct tui *t, struct sbuf *in, struct sbuf *shown)
 
 /* ---- running a pipeline ---- */
 
-static const struct { const char *word; enum view_id id; } view_words[] = {
-	{ "classes", V_CLASSES }, { "biggest", V_BIGGEST }, { "objects", V_OUTGOING },
-	{ "paths", V_INCOMING }, { "allocations", V_ALLOC }, { "merged-out", V_MERGED_OUT },
-	{ "merged-in", V_MERGED_IN }, { "merged-dom", V_MERGED_DOM },
+/* A view word: its view, and the key pressed there on the object's row
+ * (REQ_NONE: none). */
+static const struct { const char *word; enum view_id id; enum request req; } view_words[] = {
+	{ "classes", V_CLASSES, REQ_NONE }, { "biggest", V_BIGGEST, REQ_NONE },
+	{ "objects", V_OUTGOING, REQ_NONE }, { "paths", V_INCOMING, REQ_PATHS },
+	{ "lifelines", V_INCOMING, REQ_LIFELINES }, { "allocations", V_ALLOC, REQ_NONE },
+	{ "times", V_TIME, REQ_NONE }, { "merged-out", V_MERGED_OUT, REQ_NONE },
+	{ "merged-in", V_MERGED_IN, REQ_NONE }, { "merged-dom", V_MERGED_DOM, REQ_NONE },
 };
 
 /* A copy of a set (step_apply replaces what it is given). */
@@ -347,8 +351,9 @@ static int apply_all(struct tui *t, const struct pipeline *pl, struct use *uses,
 }
 
 /* The Incoming view of the current step on the paths to GC roots of x
- * (HW_NONE: of its first row's object), as r makes them. */
-static void show_paths(struct tui *t, node_t x)
+ * (HW_NONE: of its first row's object), as r makes them; with
+ * REQ_LIFELINES, its lifelines, as y makes them. */
+static void show_paths(struct tui *t, node_t x, enum request req)
 {
 	struct hstep *s = cur_step(t);
 
@@ -360,8 +365,8 @@ static void show_paths(struct tui *t, node_t x)
 	while (x != HW_NONE && v->cur + 1 < v->rows.n && v->rows.v[v->cur].node != x)
 		v->cur++;
 	for (const struct view_key *k = v->ops->keys; k != NULL && k->req != REQ_NONE; k++)
-		if (k->req == REQ_PATHS)
-			k->fn(t, v, REQ_PATHS);
+		if (k->req == req)
+			k->fn(t, v, req);
 }
 
 /* The view word: "info" in a box, "paths" as the incoming view's r on
@@ -387,16 +392,16 @@ static int show_view(struct tui *t, const char *word, struct sbuf *err)
 			sbuf_printf(err, "no view '%s' in the browser", word);
 			return -1;
 		}
-	if (view_words[i].id == V_INCOMING && s->set.count != 1) {
-		sbuf_printf(err, "paths needs a set of one object, not %llu", (unsigned long long)s->set.count);
+	if (view_words[i].req != REQ_NONE && s->set.count != 1) {
+		sbuf_printf(err, "%s needs a set of one object, not %llu", word, (unsigned long long)s->set.count);
 		return -1;
 	}
 	s->view = view_words[i].id;
 	struct tview *v = cur_view(t);
 	if (view_ensure(t, v) < 0)
 		return 0;
-	if (view_words[i].id == V_INCOMING)
-		show_paths(t, HW_NONE);
+	if (view_words[i].req != REQ_NONE)
+		show_paths(t, HW_NONE, view_words[i].req);
 	return 0;
 }
 
@@ -571,7 +576,7 @@ static void run_made(struct tui *t, const char *expr)
 	if (command_run(t, expr, &err) < 0)
 		tui_message(t, 1, "%s", err.buf);
 	else if (t->cur != before && paths != HW_NONE && objset_has(&cur_step(t)->set, paths))
-		show_paths(t, paths); /* the paths again, as the new analyses find them */
+		show_paths(t, paths, REQ_PATHS); /* the paths again, as the new analyses find them */
 	sbuf_free(&err);
 }
 

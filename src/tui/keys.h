@@ -58,7 +58,7 @@
 	REQ(SEARCH,      "Finding", "Search the rows (PCRE2)") \
 	REQ(SEARCH_NEXT, "Finding", "Next match") \
 	REQ(SEARCH_PREV, "Finding", "Previous match") \
-	REQ(FILTER,      "Finding", "Filter the rows by a PCRE2 regex as you type (Classes, Allocations, Inspections)") \
+	REQ(FILTER,      "Finding", "Filter the rows by a PCRE2 regex as you type (Classes, Allocations, Time, Inspections)") \
 	REQ(SORT,        "Finding", "Classes: sort by the key pressed next: n, i, s, r (g: growth); again: reverse") \
 	REQ(HELP,        "Other",   "This help") \
 	REQ(REDRAW,      "Other",   "Redraw the screen") \

@@ -92,7 +92,7 @@ int view_ensure(struct tui *t, struct tview *v)
  * tree, the same view, one step further. */
 static enum view_id next_view(enum view_id from, const struct heap *h, const struct objset *set)
 {
-	if (from != V_CLASSES && from != V_INSPECT && from != V_ALLOC)
+	if (from != V_CLASSES && from != V_INSPECT && from != V_ALLOC && from != V_TIME)
 		return from;
 	if (set->count < 50)
 		return V_OUTGOING;

@@ -82,7 +82,7 @@ struct rowvec {
 };
 
 enum view_id { V_CLASSES, V_BIGGEST, V_OUTGOING, V_INCOMING, V_MERGED_OUT, V_MERGED_IN,
-	       V_MERGED_DOM, V_ALLOC, V_INSPECT, V_COUNT };
+	       V_MERGED_DOM, V_ALLOC, V_TIME, V_INSPECT, V_COUNT };
 
 /* A new step's content: the set, its title and the expression step(s)
  * that make it from the current one ("" when none can). */

@@ -12,7 +12,8 @@
 /* Row kinds (struct row.kind). VR_: not to be read as GC root kinds. */
 enum row_kind {
 	VR_OBJ = 1, VR_CLASS, VR_PKG, VR_LOADER, VR_FOLD, VR_GROUP, VR_MORE, VR_FIELD,
-	VR_ELEM_MORE, VR_ROOT, VR_PATH, VR_INFO, VR_GONECLS, VR_ALLOC, VR_CAT, VR_INSP, VR_IGROUP
+	VR_ELEM_MORE, VR_ROOT, VR_PATH, VR_INFO, VR_GONECLS, VR_ALLOC, VR_CAT, VR_INSP, VR_IGROUP,
+	VR_TIME
 };
 
 /* What a row stands for beyond its node: a node list (folded and group
@@ -79,6 +80,6 @@ char *tv_ids_expr(const struct heap *h, const node_t *a, size_t n);
 int tv_use_nodes(struct tui *t, struct tview *v, int reached, struct use *u, const char *what);
 
 extern const struct view_ops classes_ops, biggest_ops, outgoing_ops, incoming_ops, merged_out_ops,
-	merged_in_ops, merged_dom_ops, alloc_ops, insp_ops;
+	merged_in_ops, merged_dom_ops, alloc_ops, insp_ops, time_ops;
 
 #endif

@@ -332,7 +332,7 @@ static int incoming_paths(struct tui *t, struct tview *v, enum request r)
 
 node_t incoming_paths_target(const struct tview *v)
 {
-	return v->ops == &incoming_ops && ist(v)->paths ? ist(v)->target : HW_NONE;
+	return v->ops == &incoming_ops && ist(v)->paths == 1 ? ist(v)->target : HW_NONE;
 }
 
 /* A new step follows weak references if this one did; its paths are its own. */
@@ -350,6 +350,7 @@ static const struct view_key incoming_keys[] = {
 
 const struct view_ops incoming_ops = {
 	.name = "Incoming",
+	.short_name = "In",
 	.state_size = sizeof(struct incoming_state),
 	.build = incoming_build,
 	.expand = incoming_expand,

@@ -187,6 +187,7 @@ static const struct view_key outgoing_keys[] = {
 
 const struct view_ops outgoing_ops = {
 	.name = "Outgoing",
+	.short_name = "Out",
 	.state_size = sizeof(struct outgoing_state),
 	.build = outgoing_build,
 	.expand = outgoing_expand,
