@@ -52,6 +52,8 @@ START_TEST(test_round_trip)
 		"instances //",
 		"all | top | instances Node | class-objects",
 		"instances java.util.HashMap | elements | elements keys | elements values | loaded",
+		"inspection boxed-primitives group 3 | inspection boxed-primitives group 1,4,12",
+		"loader 0x7f00 | loader 0 | root 0x7f00 | ignore 0x7f00 next | unignore 0x7f00 [3] | root gc",
 	};
 	for (size_t i = 0; i < sizeof exprs / sizeof exprs[0]; i++) {
 		char *got = reprint(exprs[i]);

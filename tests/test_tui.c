@@ -15,6 +15,7 @@
 #include "graph/analysis.h"
 #include "engine/open.h"
 #include "graph/ownership.h"
+#include "graph/reader.h"
 #include "graph/rules.h"
 #include "hprofw.h"
 #include "suites.h"
@@ -344,6 +345,71 @@ START_TEST(test_command_prompt)
 	keys(&t, "Enter");
 	s = wait_for(&t, "Step 4: referrers");
 	has(s, want);
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
+/* The class-loader filter: by loader (L), K on Retain.java's ByteLoader
+ * narrows the step to the objects of the classes it defines (Dup, 3
+ * instances by construction; the step "loader ID", the same count in
+ * batch and by a scan of the classes here), every view shows only them,
+ * the next step keeps it, K again drops it. */
+START_TEST(test_loader_filter)
+{
+	struct term t;
+	char path[512], cmd[1024], want[256];
+	struct heap h;
+	struct open_opts o = { .no_cache = 1, .quiet = 1 };
+	struct sbuf err;
+	int st;
+
+	workload_dump("Retain", "retain", "-Xmx64m", path, sizeof path);
+	sbuf_init(&err);
+	ck_assert_msg(heap_open(&h, path, &o, NULL, &err) == 0, "%s", err.buf);
+	heap_need(&h, HP_NODES, NULL);
+	uint64_t loader = 0, count = 0;
+	for (node_t v = 1; v < h.n && loader == 0; v++)
+		if (h.node_kind[v] == NK_INSTANCE && strcmp(class_name(&h, h.node_class[v]), "Retain$ByteLoader") == 0)
+			loader = heap_node_id(&h, v);
+	ck_assert(loader != 0);
+	for (node_t v = 1; v < h.n; v++)
+		count += h.node_class[v] != HW_NONE && h.cls[h.node_class[v]].loader_id == loader;
+	ck_assert_uint_eq(count, 3); /* Retain.java: three Dups of the ByteLoader */
+	heap_free(&h);
+	sbuf_free(&err);
+	snprintf(cmd, sizeof cmd, "%s -q -f json %s info -e 'loader 0x%llx'", getenv("HEAPWALK"), path,
+		 (unsigned long long)loader);
+	char *json = run(cmd, &st);
+	ck_assert_msg(st == 0 && strstr(json, "\"set_objects\":3,") != NULL, "%s: %s", cmd, json);
+	free(json);
+
+	term_start(&t, 140, 30, "", path);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "L");
+	free(wait_for(&t, "by loader"));
+	keys(&t, "/");
+	type(&t, "ByteLoader");
+	keys(&t, "Enter K");
+	snprintf(want, sizeof want, "Step 1: All objects (Retain$ByteLoader 0x%llx)  |  3 objects",
+		 (unsigned long long)loader);
+	free(wait_for(&t, want));
+	keys(&t, "Tab"); /* Biggest: only the loader's objects */
+	char *s = wait_for(&t, "Retain$Dup");
+	lacks(s, "Retain$Local");
+	lacks(s, "java.lang.String");
+	free(s);
+	keys(&t, "R");
+	free(wait_for(&t, "Step 2: "));
+	keys(&t, "x");
+	snprintf(want, sizeof want, "-e 'loader 0x%llx | retained'", (unsigned long long)loader);
+	free(wait_for(&t, want));
+	keys(&t, "Escape Left BTab K");
+	s = wait_for(&t, "every class loader again");
+	has(s, "Step 1: All objects  |");
+	lacks(s, "Step 1: All objects  |  3 objects");
 	free(s);
 	keys(&t, "q");
 	wait_exit(&t);
@@ -1004,6 +1070,7 @@ START_TEST(test_inspections_view)
 	row = line_of(s, " java.lang.Long ");
 	snprintf(want, sizeof want, " %llu ", nlong);
 	has(row, want);
+	unsigned kl = group_number(row, "java.lang.Long");
 	free(row);
 	free(s);
 
@@ -1056,7 +1123,7 @@ START_TEST(test_inspections_view)
 	lacks(s, "groups (");
 	free(s);
 
-	/* two groups marked: their union, which no expression names */
+	/* two groups marked: their union, "group K,L" */
 	keys(&t, "/");
 	type(&t, "^[0-9]+ java\\.lang\\.Integer");
 	keys(&t, "Enter Space");
@@ -1068,7 +1135,12 @@ START_TEST(test_inspections_view)
 	has(s, want);
 	free(s);
 	keys(&t, "x");
-	free(wait_for(&t, "this step has no -e expression"));
+	snprintf(expr, sizeof expr, "inspection boxed-primitives group %u,%u", k < kl ? k : kl, k < kl ? kl : k);
+	snprintf(want, sizeof want, "heapwalk -e '%s'", expr);
+	free(wait_for(&t, want));
+	batch_set(dump, expr, &n, &b);
+	ck_assert_uint_eq(n, nint + nlong);
+	ck_assert_uint_eq(b, bint + blong);
 	keys(&t, "q");
 	wait_exit(&t);
 	term_stop(&t);
@@ -1397,6 +1469,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_leak_200x50);
 	tcase_add_test(tc, test_marks_and_steps);
 	tcase_add_test(tc, test_command_prompt);
+	tcase_add_test(tc, test_loader_filter);
 	tcase_add_test(tc, test_escaped_on_screen);
 	tcase_add_test(tc, test_colors_and_no_color);
 	tcase_add_test(tc, test_sigterm);

@@ -33,6 +33,7 @@ static const struct {
 	{ "loaded", ST_LOADED, A_NONE }, { "generation", ST_GENERATION, A_GEN },
 	{ "root", ST_ROOT, A_ROOT }, { "ignore", ST_IGNORE, A_REF }, { "unignore", ST_UNIGNORE, A_REF },
 	{ "reachable", ST_REACHABLE, A_WEAK }, { "path", ST_PATH, A_PATH }, { "allocated", ST_ALLOCATED, A_TIME },
+	{ "loader", ST_LOADER, A_ID },
 };
 static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths", "allocations",
 					  "merged-out", "merged-in", "merged-dom", "lifelines", "times" };
@@ -317,15 +318,27 @@ static int parse_inspection(struct lexer *lx, struct step *s)
 	}
 	free(w);
 	w = word(lx, &rx, &start);
-	char *end = NULL;
-	unsigned long k = w != NULL && !rx && *w >= '1' && *w <= '9' ? strtoul(w, &end, 10) : 0;
-	if (k == 0 || k > UINT32_MAX || *end != '\0') {
-		sbuf_printf(lx->err, "column %d: expected a group number (1, 2, ...)", col(lx, start));
+	char *end = w, *q = w;
+	for (int first = 1; w != NULL && !rx; first = 0) { /* K or K,K,... */
+		unsigned long k = *q >= '1' && *q <= '9' ? strtoul(q, &end, 10) : 0;
+		if (k == 0 || k > UINT32_MAX || (*end != '\0' && *end != ','))
+			break;
+		if (first) {
+			s->group = (uint32_t)k;
+		} else {
+			s->more = xreallocarray(s->more, s->nmore + 1, sizeof *s->more);
+			s->more[s->nmore++] = (uint32_t)k;
+		}
+		if (*end == '\0')
+			break;
+		q = end + 1;
+	}
+	if (w == NULL || rx || s->group == 0 || *end != '\0') {
+		sbuf_printf(lx->err, "column %d: expected a group number (1, 2, ...) or numbers (1,3)", col(lx, start));
 		free(w);
 		return STEP_ESYNTAX;
 	}
 	free(w);
-	s->group = (uint32_t)k;
 	if ((in->arg_required && s->arg == NULL) || (in->arg == NULL && s->arg != NULL)) {
 		sbuf_printf(lx->err, "column %d: inspection %s %s", col(lx, start), in->name,
 			    in->arg == NULL ? "takes no argument" : "needs an argument");
@@ -477,6 +490,7 @@ static int parse_one(struct lexer *lx, struct pipeline *pl)
 	if (rc != 0) {
 		free(s.arg);
 		free(s.insp);
+		free(s.more);
 		free(s.field);
 		free(s.to);
 		return rc;
@@ -511,6 +525,7 @@ void pipeline_free(struct pipeline *pl)
 	for (size_t i = 0; i < pl->n; i++) {
 		free(pl->steps[i].arg);
 		free(pl->steps[i].insp);
+		free(pl->steps[i].more);
 		free(pl->steps[i].field);
 		free(pl->steps[i].to);
 	}
@@ -551,8 +566,11 @@ void step_to_string(const struct step *s, struct sbuf *out)
 	if (s->weak && (s->op == ST_REFERRERS || s->op == ST_REFERENTS || s->op == ST_REACHABLE ||
 			s->op == ST_PATH))
 		sbuf_adds(out, " weak");
-	if (s->op == ST_INSPECTION)
+	if (s->op == ST_INSPECTION) {
 		sbuf_printf(out, " group %u", s->group);
+		for (size_t i = 0; i < s->nmore; i++)
+			sbuf_printf(out, ",%u", s->more[i]);
+	}
 }
 
 void pipeline_to_string(const struct pipeline *pl, struct sbuf *out)
@@ -738,15 +756,18 @@ static int inspection_group(struct heap *h, const struct step *s, const struct o
 	}
 	if (inspect_run(h, in, s->arg, set, &res, p, err) < 0)
 		return -1;
-	if (s->group > res.n) {
-		sbuf_printf(err, "inspection %s has %zu group%s here, not %u", in->name, res.n,
-			    res.n == 1 ? "" : "s", s->group);
-		insp_result_free(&res);
-		return -1;
+	for (size_t k = 0; k <= s->nmore; k++) {
+		uint32_t gi = k == 0 ? s->group : s->more[k - 1];
+		if (gi > res.n) {
+			sbuf_printf(err, "inspection %s has %zu group%s here, not %u", in->name, res.n,
+				    res.n == 1 ? "" : "s", gi);
+			insp_result_free(&res);
+			return -1;
+		}
+		const struct insp_group *g = &res.g[gi - 1];
+		for (uint64_t i = 0; i < g->count; i++)
+			bit_set(r->bits, g->nodes[i]);
 	}
-	const struct insp_group *g = &res.g[s->group - 1];
-	for (uint64_t i = 0; i < g->count; i++)
-		bit_set(r->bits, g->nodes[i]);
 	insp_result_free(&res);
 	return 0;
 }
@@ -1001,6 +1022,16 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 				bit_set(r.bits, v);
 		break;
 	}
+	case ST_LOADER:
+		if (strchr(s->arg, ',') != NULL || parse_object_id(s->arg, &id) < 0) {
+			sbuf_adds(err, "loader takes one id (0: the bootstrap loader)");
+			goto fail;
+		}
+		for (v = 1; v < h->n; v++)
+			if (bit_get(set->bits, v) && h->node_class[v] != HW_NONE &&
+			    h->cls[h->node_class[v]].loader_id == id)
+				bit_set(r.bits, v);
+		break;
 	case ST_ROOT:
 	case ST_IGNORE:
 	case ST_UNIGNORE:

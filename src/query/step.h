@@ -15,8 +15,9 @@
  *   object ID[,ID...]          the objects with those ids (0x... or decimal)
  *   new | old                  members that did not exist / existed at the
  *                              baseline (h->baseline, query/baseline.h)
- *   inspection NAME [ARG] group K
- *                              group K (from 1) of the inspection NAME
+ *   inspection NAME [ARG] group K[,K...]
+ *                              group K (from 1) of the inspection NAME, or
+ *                              the union of those groups
  *                              (query/inspect.h) run on the set; ARG is a
  *                              word or a /REGEX/
  *   gone                       first step only: the baseline's objects that
@@ -32,6 +33,8 @@
  *                              only its values
  *   loaded                     the instances of the classes that members
  *                              (class loaders) define
+ *   loader ID                  members whose class the class loader ID defines
+ *                              (0: the bootstrap loader)
  *   root ID | root gc          from here on the analyses (dominators,
  *                              retained sizes, paths) start from object ID
  *                              alone, as if it were the only GC root; the
@@ -63,7 +66,7 @@ enum step_op {
 	ST_ALL, ST_INSTANCES, ST_INSTANCEOF, ST_RETAINED, ST_REFERRERS, ST_REFERENTS,
 	ST_DOMINATED, ST_OBJECT, ST_NEW, ST_OLD, ST_GONE, ST_INSPECTION, ST_TOP, ST_CLASSOBJ,
 	ST_ELEMENTS, ST_LOADED, ST_GENERATION, ST_ROOT, ST_IGNORE, ST_UNIGNORE, ST_REACHABLE, ST_PATH,
-	ST_ALLOCATED
+	ST_ALLOCATED, ST_LOADER
 };
 
 struct step {
@@ -76,6 +79,8 @@ struct step {
 	                * references count too */
 	char *insp;    /* ST_INSPECTION: its name (arg: its argument or NULL); owned */
 	uint32_t group;/* ST_INSPECTION: the group, from 1 */
+	uint32_t *more;/* ST_INSPECTION: further groups (the union), or NULL; owned */
+	size_t nmore;
 	char *field;   /* ST_IGNORE, ST_UNIGNORE: how arg refers to the target (a field's
 	                * name, "[3]", as the views label it, or the target's id); owned */
 	char *to;      /* ST_PATH: the last object's id (arg: the first's); owned */

@@ -49,6 +49,7 @@ const struct binding bindings[] = {
 	{ 'E', REQ_EXACT, "E" },
 	{ 'p', REQ_PACKAGES, "p" },
 	{ 'L', REQ_LOADERS, "L" },
+	{ 'K', REQ_LOADER_ONLY, "K" },
 	{ 'c', REQ_GROUP, "c" },
 	{ 'z', REQ_NULLS, "z" },
 	{ 'w', REQ_WEAK, "w" },

@@ -54,6 +54,7 @@
 	REQ(EXACT,       "Classes", "Exact retained size of the marked classes, or of the visible rows") \
 	REQ(PACKAGES,    "Classes", "Toggle the package tree") \
 	REQ(LOADERS,     "Classes", "Toggle grouping by class loader") \
+	REQ(LOADER_ONLY, "Classes", "By loader: every view of this step shows only the cursor's loader's objects, and the steps made from it (again: off)") \
 	REQ(DELTA,       "Classes", "With a baseline: new and gone columns, or retained ones") \
 	REQ(SEARCH,      "Finding", "Search the rows (PCRE2)") \
 	REQ(SEARCH_NEXT, "Finding", "Next match") \

@@ -55,6 +55,11 @@ void step_free(struct hstep *s)
 {
 	for (int i = 0; i < V_COUNT; i++)
 		view_free(&s->views[i]);
+	if (s->filtered) {
+		objset_free(&s->unfiltered);
+		free(s->utitle);
+		free(s->uexpr);
+	}
 	objset_free(&s->set);
 	free(s->title);
 	free(s->expr);
@@ -151,6 +156,46 @@ void tui_push_quiet(struct tui *t, struct use *u)
 	free(expr);
 	free(u->title);
 	free(u->expr);
+}
+
+/* Every view of step s is built again when next shown. */
+static void step_views_reset(struct hstep *s)
+{
+	for (int j = 0; j < V_COUNT; j++) {
+		struct tview *v = &s->views[j];
+		rows_clear(v);
+		v->built = 0;
+		view_drop_data(v);
+	}
+	s->retained_known = s->deep_known = 0;
+}
+
+void tui_step_filter(struct tui *t, struct objset *set, const char *expr, const char *what)
+{
+	struct hstep *s = cur_step(t);
+
+	if (s->filtered) { /* as it was */
+		objset_free(&s->set);
+		free(s->title);
+		free(s->expr);
+		s->set = s->unfiltered;
+		s->title = s->utitle;
+		s->expr = s->uexpr;
+		s->filtered = 0;
+	}
+	if (set != NULL) {
+		s->unfiltered = s->set;
+		s->utitle = s->title;
+		s->uexpr = s->expr;
+		s->set = *set;
+		s->title = xasprintf("%s (%s)", s->utitle, what);
+		s->expr = s->uexpr == NULL ? NULL : strcmp(s->uexpr, "all") == 0 ? xstrdup(expr)
+			  : xasprintf("%s | %s", s->uexpr, expr);
+		s->filtered = 1;
+	}
+	step_views_reset(s);
+	if (view_ensure(t, cur_view(t)) < 0)
+		tui_message(t, 1, "view not built: cancelled");
 }
 
 /* Apply one engine step to the current set (use menu). */

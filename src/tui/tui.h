@@ -162,6 +162,11 @@ struct hstep {
 	int deep_known;
 	enum view_id view;
 	struct tview views[V_COUNT];
+	/* narrowed by a filter of its own (a class loader, K): the set, title
+	 * and expression before it */
+	int filtered;
+	struct objset unfiltered;
+	char *utitle, *uexpr;
 };
 
 struct tui {
@@ -217,6 +222,11 @@ char *tui_prompt(struct tui *t, const char *label, void (*live)(struct tui *, co
 int tui_ask(struct tui *t, const char *label);
 /* Make u the next step (the forward history goes) and go there. */
 void tui_push(struct tui *t, struct use *u);
+/* Narrow the current step to *set (taken), a filter every view of it
+ * shows and the steps made from it keep: its expression gets " | expr",
+ * its title " (what)"; a filter before goes first. set NULL: the step as
+ * it was. */
+void tui_step_filter(struct tui *t, struct objset *set, const char *expr, const char *what);
 /* The same without building its view (more steps follow). */
 void tui_push_quiet(struct tui *t, struct use *u);
 /* Build v's rows again after a change of its options; the cursor keeps

@@ -8,6 +8,7 @@
 #include "graph/analysis.h"
 #include "graph/retained.h"
 #include "query/baseline.h"
+#include "query/step.h"
 #include "tui/view_classes.h"
 
 static const char *const sort_names[] = { "name", "instances", "shallow", "retained", "growth" };
@@ -399,6 +400,58 @@ static int classes_group_key(struct tui *t, struct tview *v, enum request r)
 	return 1;
 }
 
+/* K: the step narrowed to the objects of the classes the cursor's
+ * loader defines (the step "loader ID"), or back */
+static int classes_loader_only(struct tui *t, struct tview *v, enum request r)
+{
+	struct hstep *s = v->st;
+	size_t i = v->cur;
+
+	(void)r;
+	if (s->filtered) {
+		tui_step_filter(t, NULL, NULL, NULL);
+		tui_message(t, 0, "every class loader again");
+		return 1;
+	}
+	if (!cst(v)->loaders) {
+		tui_message(t, 1, "L groups the classes by loader first; then K on a loader");
+		return 1;
+	}
+	while (i < v->rows.n && v->rows.v[i].kind != VR_LOADER && i > 0) /* a class: its loader's row */
+		i--;
+	if (i >= v->rows.n || v->rows.v[i].kind != VR_LOADER) {
+		tui_message(t, 1, "put the cursor on a class loader");
+		return 1;
+	}
+	uint64_t id = ((struct rowdata *)v->rows.v[i].data)->loader;
+	struct objset set = s->set;
+	struct sbuf err, what;
+	char expr[64];
+	set.bits = xmalloc(bits_words(t->h->n) * sizeof *set.bits);
+	memcpy(set.bits, s->set.bits, bits_words(t->h->n) * sizeof *set.bits);
+	snprintf(expr, sizeof expr, id ? "loader 0x%llx" : "loader %llu", (unsigned long long)id);
+	struct pipeline pl;
+	sbuf_init(&err);
+	sbuf_init(&what);
+	if (pipeline_parse(expr, &pl, &err) == 0 && step_apply(t->h, &pl.steps[0], &set, NULL, &err) == 0) {
+		if (id == 0)
+			sbuf_adds(&what, "bootstrap loader");
+		else if (v->rows.v[i].node != HW_NONE)
+			tv_object_text(t->h, v->rows.v[i].node, &what, NULL);
+		else
+			sbuf_adds(&what, expr);
+		tui_step_filter(t, &set, expr, what.buf);
+		tui_message(t, 0, "only %s's objects, here and in the steps made from here (K again: all)", what.buf);
+	} else {
+		objset_free(&set);
+		tui_message(t, 1, "%s", err.buf);
+	}
+	pipeline_free(&pl);
+	sbuf_free(&err);
+	sbuf_free(&what);
+	return 1;
+}
+
 static void classes_data_free(void *data)
 {
 	struct classes_data *cd = data;
@@ -428,6 +481,7 @@ static const struct view_key classes_keys[] = {
 	{ REQ_USE_GONE, classes_gone_key },
 	{ REQ_PACKAGES, classes_group_key },
 	{ REQ_LOADERS, classes_group_key },
+	{ REQ_LOADER_ONLY, classes_loader_only },
 	{ REQ_NONE, NULL },
 };
 

@@ -384,8 +384,16 @@ static int insp_key(struct tui *t, struct tview *v, enum request rq)
 	}
 }
 
-/* The marked groups (or the cursor's): their members; one group is
- * "inspection NAME [ARG] group K" after the step's expression. */
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The marked groups (or the cursor's): their members; groups of one
+ * inspection are "inspection NAME [ARG] group K[,K...]" after the
+ * step's expression. */
 static int insp_use(struct tui *t, struct tview *v, int reached, struct use *u)
 {
 	struct insp_view *iv = insp_data(v);
@@ -413,24 +421,37 @@ static int insp_use(struct tui *t, struct tview *v, int reached, struct use *u)
 		return -1;
 	}
 	objset_recount(t->h, &u->set);
-	if (ng > 1) { /* a union of groups: no step names it */
-		u->title = xasprintf("%zu inspection groups of %llu objects", ng,
-				     (unsigned long long)v->st->set.count);
-		u->expr = NULL;
-		return 0;
-	}
 	const struct row *r = &v->rows.v[last];
 	const struct inspection *in = &iv->all[r->num[0]];
 	const struct insp_state *st = &iv->s[r->num[0]];
 	struct step s = { .op = ST_INSPECTION, .insp = (char *)in->name, .arg = st->arg,
-			  .regex = st->arg != NULL && insp_arg_is_regex(in, st->arg),
-			  .group = (uint32_t)r->num[1] + 1 };
+			  .regex = st->arg != NULL && insp_arg_is_regex(in, st->arg) };
+	int one = 1; /* the groups of one inspection: "group 1,3" names them */
+	uint32_t *gs = xmalloc(ng * sizeof *gs);
+	size_t k = 0;
+	for (size_t i = 0; i < v->rows.n; i++) {
+		const struct row *ri = &v->rows.v[i];
+		if (ri->kind != VR_IGROUP || !(any ? ri->marked : i == v->cur))
+			continue;
+		one &= ri->num[0] == r->num[0];
+		gs[k++] = (uint32_t)ri->num[1] + 1;
+	}
+	qsort(gs, ng, sizeof *gs, cmp_u32);
+	s.group = gs[0];
+	s.more = gs + 1;
+	s.nmore = ng - 1;
 	struct sbuf ex;
 	sbuf_init(&ex);
 	step_to_string(&s, &ex);
-	u->expr = sbuf_detach(&ex);
-	u->title = xasprintf("%s group %u of %llu objects", in->name, s.group,
-			     (unsigned long long)v->st->set.count);
+	u->expr = one ? sbuf_detach(&ex) : NULL; /* of several inspections: no step names it */
+	if (ng > 1)
+		u->title = xasprintf("%zu inspection groups of %llu objects", ng,
+				     (unsigned long long)v->st->set.count);
+	else
+		u->title = xasprintf("%s group %u of %llu objects", in->name, s.group,
+				     (unsigned long long)v->st->set.count);
+	sbuf_free(&ex);
+	free(gs);
 	return 0;
 }
 
