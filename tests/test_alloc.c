@@ -168,6 +168,39 @@ START_TEST(test_alloc_select)
 		sbuf_free(&l);
 	}
 	ck_assert_msg(found, "no hot spot at new int[4]");
+	/* every node of both trees, as the step its row writes (site A <- B,
+	 * calls A -> B), selects what the node does */
+	size_t named = 0;
+	uint8_t *amb = alloc_ambiguous(&h);
+	for (int hot = 0; hot < 2; hot++) {
+		const struct alloc_tree *tr = hot ? &v.hot : &v.calls;
+		for (uint32_t i = 1; i < tr->len; i++) {
+			struct sbuf e;
+			sbuf_init(&e);
+			sbuf_adds(&e, hot ? "site " : "calls ");
+			if (alloc_path_text(&h, tr, i, hot, amb, &e) < 0) {
+				sbuf_free(&e);
+				continue;
+			}
+			struct pipeline pl;
+			struct objset by;
+			ck_assert_msg(pipeline_parse(e.buf, &pl, &err) == 0, "%s: %s", e.buf, err.buf);
+			objset_all(&h, &by);
+			ck_assert_msg(step_apply(&h, &pl.steps[0], &by, NULL, &err) == 0, "%s: %s", e.buf, err.buf);
+			alloc_select(&h, &all, &v, tr, i, &sel);
+			ck_assert_msg(by.count == sel.count && by.count == tr->n[i].count, "%s: %llu objects, the node %llu",
+				      e.buf, (unsigned long long)by.count, (unsigned long long)tr->n[i].count);
+			for (node_t x = 1; x < h.n; x++)
+				ck_assert(objset_has(&by, x) == objset_has(&sel, x));
+			objset_free(&by);
+			objset_free(&sel);
+			pipeline_free(&pl);
+			sbuf_free(&e);
+			named++;
+		}
+	}
+	free(amb);
+	ck_assert_uint_gt(named, 20);
 	ck_assert_uint_eq(sum, v.traced_count);
 	ck_assert_uint_eq(v.hot.n[0].count, v.traced_count);
 	ck_assert_uint_eq(v.calls.n[0].count, v.traced_count);

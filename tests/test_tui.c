@@ -991,7 +991,23 @@ START_TEST(test_allocations_view)
 	lacks(s, "java.lang.");
 	lacks(s, "Matched$Holder ");
 	free(s);
-	keys(&t, "q");
+	/* the step's expression names the site; in batch it selects the same */
+	keys(&t, "x");
+	char expr[160], got[160];
+	snprintf(expr, sizeof expr, "site %s", site);
+	s = wait_for(&t, "-e 'site ");
+	char *inside = box_text(s), *w = squeeze(expr);
+	ck_assert_msg(strstr(inside, w) != NULL, "the box holds '%s', not '%s'", inside, w);
+	free(inside);
+	free(w);
+	free(s);
+	unsigned long long bn, bb;
+	batch_set(args, expr, &bn, &bb);
+	ck_assert_uint_eq(bn, n);
+	snprintf(got, sizeof got, "calls Matched.main(Matched.java:1) -> %s", site); /* no such path */
+	batch_set(args, got, &bn, &bb);
+	ck_assert_uint_eq(bn, 0);
+	keys(&t, "Escape q");
 	wait_exit(&t);
 	term_stop(&t);
 }
@@ -1141,7 +1157,7 @@ START_TEST(test_inspections_view)
 	batch_set(dump, expr, &n, &b);
 	ck_assert_uint_eq(n, nint + nlong);
 	ck_assert_uint_eq(b, bint + blong);
-	keys(&t, "q");
+	keys(&t, "Escape q"); /* the box, then the browser */
 	wait_exit(&t);
 	term_stop(&t);
 }

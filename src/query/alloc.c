@@ -211,3 +211,126 @@ void alloc_select(const struct heap *h, const struct objset *set, const struct a
 	objset_recount(h, out);
 	free(take);
 }
+
+/* Does frame f (its label in l) read as text: the label, then with
+ * " [SIG]" its signature too? */
+static int frame_is(const struct heap *h, uint32_t f, const struct sbuf *l, const char *text)
+{
+	size_t n = l->len;
+
+	if (l->buf == NULL || strncmp(text, l->buf, n) != 0)
+		return 0;
+	if (text[n] == '\0')
+		return 1;
+	const char *sig = heap_str(h, h->frames[f].signature);
+	size_t k = strlen(sig);
+	return text[n] == ' ' && text[n + 1] == '[' && strncmp(text + n + 2, sig, k) == 0 &&
+	       text[n + 2 + k] == ']' && text[n + 3 + k] == '\0';
+}
+
+/* By what a frame's label says (class, method, source, line), then its
+ * signature. */
+static int cmp_frame_label(const void *a, const void *b, void *ctx)
+{
+	const struct heap *h = ctx;
+	const struct hframe *x = &h->frames[*(const uint32_t *)a];
+	const struct hframe *y = &h->frames[*(const uint32_t *)b];
+	int c = strcmp(heap_str(h, x->class_name), heap_str(h, y->class_name));
+
+	if (c == 0)
+		c = strcmp(heap_str(h, x->method), heap_str(h, y->method));
+	if (c == 0)
+		c = strcmp(heap_str(h, x->source), heap_str(h, y->source));
+	if (c == 0)
+		c = x->line < y->line ? -1 : x->line > y->line;
+	return c;
+}
+
+uint8_t *alloc_ambiguous(const struct heap *h)
+{
+	uint32_t *order = xmalloc(((size_t)h->nframes + 1) * sizeof *order);
+	uint8_t *amb = xcalloc((size_t)h->nframes + 1, 1);
+
+	for (uint32_t i = 0; i < h->nframes; i++)
+		order[i] = i;
+	hw_sort(order, h->nframes, sizeof *order, cmp_frame_label, (void *)h);
+	for (uint32_t i = 0, e; i < h->nframes; i = e) {
+		int differ = 0;
+		for (e = i + 1; e < h->nframes && cmp_frame_label(&order[i], &order[e], (void *)h) == 0; e++)
+			differ |= strcmp(heap_str(h, h->frames[order[i]].signature),
+					 heap_str(h, h->frames[order[e]].signature)) != 0;
+		for (uint32_t k = i; k < e && differ; k++)
+			amb[order[k]] = 1;
+	}
+	free(order);
+	return amb;
+}
+
+void alloc_select_path(const struct heap *h, const struct objset *set, int hot, char *const *labels,
+		       size_t n, struct objset *out)
+{
+	uint8_t *take = xcalloc((size_t)h->ntraces + 1, 1);
+	struct sbuf l;
+
+	sbuf_init(&l);
+	for (uint32_t k = 0; k < h->ntraces; k++) {
+		const struct htrace *tr = &h->traces[k];
+		int ok = n > 0 && tr->nframes >= n;
+		for (size_t j = 0; ok && j < n; j++) {
+			size_t at = hot ? j : tr->nframes - 1 - j; /* frames: the innermost first */
+			uint32_t f = h->trace_frames[tr->frame_first + at];
+			sbuf_reset(&l);
+			frame_label(h, f, &l);
+			ok = frame_is(h, f, &l, labels[j]);
+		}
+		take[k] = (uint8_t)ok;
+	}
+	sbuf_free(&l);
+	objset_empty(h, out);
+	for (node_t x = 1; x < h->n; x++) {
+		if (!objset_has(set, x) || h->node_kind[x] == NK_ROOT || h->node_kind[x] == NK_CLASS)
+			continue;
+		uint32_t k = trace_of_serial(h, heap_alloc_trace(h, x));
+		if (k != HW_NONE && take[k])
+			bit_set(out->bits, x);
+	}
+	objset_recount(h, out);
+	free(take);
+}
+
+int alloc_path_text(const struct heap *h, const struct alloc_tree *t, uint32_t i, int hot,
+		    const uint8_t *amb, struct sbuf *out)
+{
+	uint32_t depth = 0, *path;
+	struct sbuf l;
+	int rc = 0;
+
+	for (uint32_t at = i; at != 0 && at != HW_NONE; at = t->n[at].parent)
+		depth++;
+	path = xmalloc(((size_t)depth + 1) * sizeof *path);
+	for (uint32_t at = i, k = depth; at != 0 && at != HW_NONE; at = t->n[at].parent)
+		path[--k] = t->n[at].frame;
+	sbuf_init(&l);
+	for (uint32_t k = 0; k < depth && rc == 0; k++) {
+		sbuf_reset(&l);
+		frame_label(h, path[k], &l);
+		if (amb[path[k]]) /* an overload's: the signature tells them apart */
+			sbuf_printf(&l, " [%s]", heap_str(h, h->frames[path[k]].signature));
+		if (l.len == 0 || l.buf[0] == ' ' || l.buf[l.len - 1] == ' ' || strstr(l.buf, SITE_SEP) != NULL ||
+		    strstr(l.buf, CALLS_SEP) != NULL)
+			rc = -1; /* it would not read back */
+		for (const unsigned char *c = (const unsigned char *)(l.buf ? l.buf : ""); *c && rc == 0; c++)
+			if (*c < ' ' || *c == 0x7f || *c == '|')
+				rc = -1;
+		if (rc == 0) {
+			if (k > 0)
+				sbuf_adds(out, hot ? SITE_SEP : CALLS_SEP);
+			sbuf_adds(out, l.buf);
+		}
+	}
+	if (depth == 0)
+		rc = -1;
+	sbuf_free(&l);
+	free(path);
+	return rc;
+}

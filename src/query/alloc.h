@@ -46,4 +46,24 @@ void alloc_view_free(struct alloc_view *v);
 void alloc_select(const struct heap *h, const struct objset *set, const struct alloc_view *v,
 		  const struct alloc_tree *t, uint32_t i, struct objset *out);
 
+/* The separators of a path of frames in the steps site and calls. */
+#define SITE_SEP " <- "
+#define CALLS_SEP " -> "
+
+/* The members of set allocated on a path of frames, each named as
+ * frame_label() writes it: hot, from the innermost frame out (the site,
+ * then its callers: "site A <- B"); else from the outermost in ("calls
+ * A -> B"). What a row of the hot spots or the call tree selects. */
+void alloc_select_path(const struct heap *h, const struct objset *set, int hot, char *const *labels,
+		       size_t n, struct objset *out);
+/* Per frame of h, 1 where another frame reads the same but for its
+ * method's signature (overloads): their texts in a path add it,
+ * "A.m(A.java:3) [(I)V]". Caller frees. */
+uint8_t *alloc_ambiguous(const struct heap *h);
+/* The path of node i of t (from the tree's top down to it) in that
+ * form, appended to out; -1 if a frame's text holds the separator, a
+ * '|' or a control character (no step could name it back). */
+int alloc_path_text(const struct heap *h, const struct alloc_tree *t, uint32_t i, int hot,
+		    const uint8_t *amb, struct sbuf *out);
+
 #endif

@@ -12,11 +12,12 @@
 #include "graph/ownership.h"
 #include "graph/reader.h"
 #include "query/alloctime.h"
+#include "query/alloc.h"
 #include "query/baseline.h"
 #include "query/between.h"
 #include "query/inspect.h"
 
-enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK, A_INSP, A_ROLE, A_GEN, A_ROOT, A_REF, A_PATH, A_TIME };
+enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK, A_INSP, A_ROLE, A_GEN, A_ROOT, A_REF, A_PATH, A_TIME, A_FRAMES };
 
 static const struct {
 	const char *name;
@@ -33,7 +34,7 @@ static const struct {
 	{ "loaded", ST_LOADED, A_NONE }, { "generation", ST_GENERATION, A_GEN },
 	{ "root", ST_ROOT, A_ROOT }, { "ignore", ST_IGNORE, A_REF }, { "unignore", ST_UNIGNORE, A_REF },
 	{ "reachable", ST_REACHABLE, A_WEAK }, { "path", ST_PATH, A_PATH }, { "allocated", ST_ALLOCATED, A_TIME },
-	{ "loader", ST_LOADER, A_ID },
+	{ "loader", ST_LOADER, A_ID }, { "site", ST_SITE, A_FRAMES }, { "calls", ST_CALLS, A_FRAMES },
 };
 static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths", "allocations",
 					  "merged-out", "merged-in", "merged-dom", "lifelines", "times" };
@@ -275,6 +276,48 @@ static int parse_ref(struct lexer *lx, struct step *s, const char *opname)
 	return 0;
 }
 
+/* "site F <- F ...", "calls F -> F ...": the rest of the step, each
+ * frame's text trimmed, kept in arg joined by sep. */
+static int parse_frames(struct lexer *lx, struct step *s, const char *opname, const char *sep)
+{
+	const char *a, *b, *end;
+	struct sbuf sb;
+	const char *bare = strcmp(sep, SITE_SEP) == 0 ? "<-" : "->";
+
+	skip_space(lx);
+	for (end = lx->p; *end != '\0' && *end != '|'; end++)
+		;
+	sbuf_init(&sb);
+	for (a = lx->p; a < end; a = b + (b < end ? strlen(bare) : 0)) {
+		b = a;
+		while (b < end && strncmp(b, bare, strlen(bare)) != 0)
+			b++;
+		const char *x = a, *y = b;
+		while (x < y && (*x == ' ' || *x == '\t'))
+			x++;
+		while (y > x && (y[-1] == ' ' || y[-1] == '\t'))
+			y--;
+		if (x == y) {
+			sbuf_printf(lx->err, "column %d: '%s' needs frames as the Allocations view names them, "
+				    "joined by '%s'", col(lx, x), opname, bare);
+			sbuf_free(&sb);
+			return STEP_ESYNTAX;
+		}
+		if (sb.len > 0)
+			sbuf_adds(&sb, sep);
+		sbuf_add(&sb, x, (size_t)(y - x));
+	}
+	if (sb.len == 0) {
+		sbuf_printf(lx->err, "column %d: '%s' needs frames as the Allocations view names them, "
+			    "joined by '%s'", col(lx, lx->p), opname, bare);
+		sbuf_free(&sb);
+		return STEP_ESYNTAX;
+	}
+	lx->p = end;
+	s->arg = sbuf_detach(&sb);
+	return 0;
+}
+
 /* "inspection NAME [ARG] group K". */
 static int parse_inspection(struct lexer *lx, struct step *s)
 {
@@ -468,6 +511,8 @@ static int parse_one(struct lexer *lx, struct pipeline *pl)
 		rc = parse_ref(lx, &s, ops[i].name);
 	} else if (ops[i].arg == A_PATH) {
 		rc = parse_path(lx, &s);
+	} else if (ops[i].arg == A_FRAMES) {
+		rc = parse_frames(lx, &s, ops[i].name, ops[i].op == ST_SITE ? SITE_SEP : CALLS_SEP);
 	} else if (ops[i].arg == A_TIME) {
 		rc = parse_interval(lx, &s);
 	} else if (ops[i].arg == A_WEAK) {
@@ -1020,6 +1065,31 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 		for (v = 1; v < h->n; v++)
 			if (bit_get(set->bits, v) && h->node_gen[v] == g)
 				bit_set(r.bits, v);
+		break;
+	}
+	case ST_SITE:
+	case ST_CALLS: {
+		if (h->ntraces == 0) {
+			sbuf_printf(err, "%s: this dump records no allocation stacks (%s)", s->op == ST_SITE ? "site"
+				    : "calls", heap_alloc_hint(h));
+			goto fail;
+		}
+		const char *sep = s->op == ST_SITE ? SITE_SEP : CALLS_SEP;
+		char **labels = NULL;
+		size_t n = 0;
+		for (const char *q = s->arg;;) {
+			const char *e = strstr(q, sep);
+			labels = xreallocarray(labels, n + 1, sizeof *labels);
+			labels[n++] = e ? xstrndup(q, (size_t)(e - q)) : xstrdup(q);
+			if (e == NULL)
+				break;
+			q = e + strlen(sep);
+		}
+		objset_free(&r);
+		alloc_select_path(h, set, s->op == ST_SITE, labels, n, &r);
+		for (size_t k = 0; k < n; k++)
+			free(labels[k]);
+		free(labels);
 		break;
 	}
 	case ST_LOADER:

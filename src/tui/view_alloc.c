@@ -149,7 +149,16 @@ static int alloc_use(struct tui *t, struct tview *v, int reached, struct use *u)
 	} else {
 		u->title = xasprintf("Allocated at %zu sites", n);
 	}
-	u->expr = NULL; /* no step names an allocation site */
+	if (n == 1) { /* "site A <- B" or "calls A -> B": the row's path */
+		struct sbuf e;
+		sbuf_init(&e);
+		sbuf_adds(&e, ast(v)->calltree ? "calls " : "site ");
+		uint8_t *amb = alloc_ambiguous(t->h);
+		if (alloc_path_text(t->h, tr, (uint32_t)v->rows.v[last].num[0], !ast(v)->calltree, amb, &e) == 0)
+			u->expr = sbuf_detach(&e);
+		free(amb);
+		sbuf_free(&e);
+	}
 	return 0;
 }
 
