@@ -210,6 +210,40 @@ if command -v tmux >/dev/null 2>&1 && [ -f "$dump" ]; then
 				NR, v[int((NR + 1) / 2)], v[int(NR * 0.9 + 0.5)], v[NR] }'
 fi
 
+# The analyses' focus, deep size, lifelines and the path between two
+# objects, on the 1 GB dump from its cache: the info view as it is; with
+# the top object of the dominator tree as the only root (the analyses
+# again); with the last reference of that object's first path from a GC
+# root left out (the rules' classification and the analyses again); the
+# deep and exact retained sizes of the class that retains most; the
+# object's lifelines; the path to it from its path's GC root.
+if [ -x /usr/bin/time ] && [ -f "$plain" ]; then
+	echo "== root, ignore, deep size, lifelines, between: the 1 GB workload"
+	hw="$build/heapwalk"
+	"$hw" -q info "$plain" >/dev/null # the cache, if the sections above did not write it
+	cls=$("$hw" -q -f csv classes -s retained -n 1 "$plain" | awk -F, 'NR == 2 { print $1 }')
+	# the biggest of the top objects that is no GC root itself; its path's
+	# rows: the GC root first, the one before the object refers to it
+	top= from= ref=
+	for o in $("$hw" -q -f csv biggest -n 10 "$plain" | awk -F, 'NR > 1 && $1 == 0 { print $2 }'); do
+		"$hw" -q -f csv paths --max 1 "$plain" "$o" >"$out/focus-paths.csv"
+		[ "$(wc -l <"$out/focus-paths.csv")" -gt 2 ] || continue
+		top=$o
+		from=$(awk -F, 'NR == 2 { print $3 }' "$out/focus-paths.csv")
+		ref=$(awk -F, 'NR > 1 { gsub(/"/, "", $5); prev = cur; cur = $3 " " $5 } END { print prev }' \
+			"$out/focus-paths.csv")
+		break
+	done
+	[ -n "$top" ] || top=$("$hw" -q -f csv biggest -n 1 "$plain" | awk -F, 'NR == 2 { print $2 }')
+	echo "focus_object: $top ($cls retains most; left out: $ref)"
+	timed focus_cached_info "$hw" -q info "$plain"
+	timed focus_root_info "$hw" -q --root "$top" info "$plain"
+	[ -n "$ref" ] && timed focus_ignore_info "$hw" -q --ignore "$ref" info "$plain"
+	timed deep_and_retained_of_a_class "$hw" -q info --deep -e "instances $cls" "$plain"
+	timed lifelines_of_the_object "$hw" -q lifelines "$plain" "$top"
+	[ -n "$from" ] && timed between_its_root_and_it "$hw" -q between "$plain" "$from" "$top"
+fi
+
 # The agent's cost on the ~1 GB workload: a mark (full GC, then tagging
 # every object), a second mark (nothing left to tag), a snapshot, and
 # `jcmd GC.heap_dump` on the same quiet heap; the JVM's resident size
