@@ -22,6 +22,7 @@
 #include "graph/rules.h"
 #include "query/alloc.h"
 #include "query/inspect.h"
+#include "query/lifelines.h"
 #include "query/merged.h"
 #include "query/report.h"
 #include "query/step.h"
@@ -181,6 +182,22 @@ static void paths(struct heap *h, const struct objset *set, struct view_opts *vo
 		done++;
 	}
 	vo->weak = 0;
+}
+
+/* The lifelines of the set's first objects, in each format. */
+static void lifelines(struct heap *h, const struct objset *set, struct sbuf *out)
+{
+	int done = 0;
+
+	for (node_t x = 1; x < h->n && done < 3; x++) {
+		if (!objset_has(set, x))
+			continue;
+		struct lifeline_view v;
+		view_lifelines(h, x, 50, &v);
+		report_lifelines(h, &v, fmts[done], out);
+		lifeline_view_free(&v);
+		done++;
+	}
 }
 
 static void allocations(struct heap *h, const struct objset *set, struct sbuf *out)
@@ -385,6 +402,8 @@ static void one_view(struct heap *h, const char *view, const struct objset *set,
 		classes(h, set, &vo, &out);
 	} else if (strcmp(view, "paths") == 0) {
 		paths(h, set, &vo, &out);
+	} else if (strcmp(view, "lifelines") == 0) {
+		lifelines(h, set, &out);
 	} else if (strcmp(view, "allocations") == 0) {
 		allocations(h, set, &out);
 	} else if (strcmp(view, "times") == 0) {

@@ -96,7 +96,8 @@ static const char usage_text[] =
 "  path FROM TO [undirected] [weak]  the objects on a shortest path from object\n"
 "                            FROM to TO (the set does not matter)\n"
 "  allocated FROM..TO        members allocated then: seconds after the JVM's\n"
-"                            start (12.5), inclusive; ..TO, FROM.. open-ended\n"
+"                            start (or the agent's load, where the system does\n"
+"                            not tell it), inclusive; ..TO, FROM.. open-ended\n"
 "  generation NAME           members in one GC generation (.NET: gen0, gen1, gen2,\n"
 "                            loh, poh, nongc)\n"
 "  object ID[,ID...]         the objects with those ids (0x... hex or decimal)\n"
@@ -850,16 +851,20 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	const char *view = c.cmd ? c.cmd : pl.view ? pl.view : "classes";
-	if (c.deep && strcmp(view, "info") != 0) {
-		fprintf(stderr, "heapwalk: --deep goes with info, not %s (see heapwalk --help)\n", view);
+	const char *misuse = c.deep && strcmp(view, "info") != 0 ? "--deep goes with info"
+			     : c.vo.reverse && (strcmp(view, "merged-out") == 0 || strcmp(view, "merged-in") == 0)
+			     ? "--reverse goes with classes and merged-dom" : NULL;
+	for (size_t i = 1; i < pl.n && misuse == NULL; i++)
+		if (pl.steps[i].op == ST_GONE)
+			misuse = "-e: 'gone' can only be the first step";
+	if (misuse != NULL) {
+		if (misuse[0] == '-' && misuse[1] == 'e')
+			fprintf(stderr, "heapwalk: %s\n", misuse);
+		else
+			fprintf(stderr, "heapwalk: %s, not %s (see heapwalk --help)\n", misuse, view);
 		pipeline_free(&pl);
-		rules_free(rs);
-		return EXIT_USAGE;
-	}
-	if (c.vo.reverse && (strcmp(view, "merged-out") == 0 || strcmp(view, "merged-in") == 0)) {
-		fprintf(stderr, "heapwalk: --reverse goes with classes and merged-dom, not %s (see heapwalk --help)\n",
-			view);
-		pipeline_free(&pl);
+		pipeline_free(&fpl);
+		sbuf_free(&c.focus);
 		rules_free(rs);
 		return EXIT_USAGE;
 	}
@@ -868,12 +873,6 @@ int main(int argc, char **argv)
 		pl.steps[0] = (struct step){ .op = ST_OBJECT, .arg = xstrdup(c.object) };
 		pl.n = 1;
 	}
-	for (size_t i = 1; i < pl.n; i++)
-		if (pl.steps[i].op == ST_GONE) {
-			fprintf(stderr, "heapwalk: -e: 'gone' can only be the first step\n");
-			pipeline_free(&pl);
-			return EXIT_USAGE;
-		}
 	sbuf_init(&err);
 	sbuf_init(&out);
 	progress_init(&p, c.oo.quiet);

@@ -724,10 +724,12 @@ static int is_class_ref(const struct heap *h, node_t u, node_t t)
  * them, and the class loaders' statics, a JVM object reaches nearly
  * everything); from the GC roots, everything they reach once references
  * are left out. The strong references across the border become weak
- * (WEAK_OUTSIDE), so that nothing outside holds anything inside (an
- * object a reference left out made garbage does not keep what it refers
- * to, as unreachable objects otherwise do: analysis.h) and nothing
- * inside holds its classes; weak_src/dst stay sorted. */
+ * (WEAK_OUTSIDE), so that nothing outside holds anything inside and
+ * nothing inside holds its classes: under an analysis root, from all
+ * the rest; from the GC roots, from what the references left out made
+ * garbage (it does not keep what it refers to, as unreachable objects
+ * otherwise do: analysis.h; the dump's own garbage stays as it was).
+ * weak_src/dst stay sorted. */
 static void outside_weak(struct heap *h)
 {
 	bits_t *in = xcalloc(bits_words(h->n), sizeof *in);
@@ -752,6 +754,31 @@ static void outside_weak(struct heap *h)
 			}
 		}
 	}
+	/* from the GC roots: the border is around what the references left
+	 * out cut off, which they reached before; other garbage is as it was */
+	bits_t *was = NULL;
+	if (h->aroot == 0) {
+		was = xcalloc(bits_words(h->n), sizeof *was);
+		memcpy(was, in, bits_words(h->n) * sizeof *was);
+		for (size_t i = 0; i < h->nignored; i++)
+			if (bit_get(was, h->ignored[i].src) && !bit_get(was, h->ignored[i].dst)) {
+				bit_set(was, h->ignored[i].dst);
+				stack[sp++] = h->ignored[i].dst;
+			}
+		while (sp > 0) { /* ignored ones are weak now: followed by hand */
+			node_t u = stack[--sp];
+			for (edge_t j = h->out_start[u]; j < h->out_start[u + 1]; j++)
+				if (!bit_get(was, h->out[j])) {
+					bit_set(was, h->out[j]);
+					stack[sp++] = h->out[j];
+				}
+			for (uint64_t i = heap_weak_first(h, u); i < h->nweak && h->weak_src[i] == u; i++)
+				if (h->weak_rule[i] == WEAK_IGNORED && !bit_get(was, h->weak_dst[i])) {
+					bit_set(was, h->weak_dst[i]);
+					stack[sp++] = h->weak_dst[i];
+				}
+		}
+	}
 	free(stack);
 	/* out[] without the references across the border; they come out by
 	 * source, then target */
@@ -760,7 +787,7 @@ static void outside_weak(struct heap *h)
 		h->out_start[v] = (edge_t)o;
 		for (; j < e; j++) {
 			node_t t = h->out[j];
-			if (v == 0 || bit_get(in, v) == bit_get(in, t)) {
+			if (v == 0 || bit_get(in, v) == bit_get(in, t) || (was != NULL && !bit_get(was, v))) {
 				h->out[o++] = t;
 				continue;
 			}
@@ -774,6 +801,7 @@ static void outside_weak(struct heap *h)
 	h->out_start[h->n] = (edge_t)o;
 	h->nedges = o;
 	free(in);
+	free(was);
 	if (nmv == 0)
 		return;
 	/* merged into the weak references, which stay sorted */

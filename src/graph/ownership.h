@@ -42,7 +42,8 @@ int heap_apply_rules(struct heap *h, const struct ruleset *rs, struct progress *
  * heap_ignore leaves out (on) or puts back every reference from src to
  * dst: they count as weak (WEAK_IGNORED), followed by nothing; what that
  * leaves unreachable holds nothing the roots still reach (its
- * references into it count as WEAK_OUTSIDE too).
+ * references into it count as WEAK_OUTSIDE too; the dump's own garbage
+ * is as without the focus).
  * Both compute the analyses again; 0, or -1 if p was cancelled (then
  * nothing changed). */
 int heap_set_root(struct heap *h, node_t v, struct progress *p);

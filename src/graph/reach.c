@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph/ownership.h"
+
 /* One breadth-first walk: the nodes seen, the queue, and for a path how
  * each node was reached (parent[], how[]: kind | back << 2). */
 struct walk {
@@ -47,7 +49,7 @@ static void walk_init(struct walk *w, const struct heap *h, unsigned flags, int 
 	w->h = h;
 	w->flags = flags;
 	w->rx_fwd = pairs_by(h->rx_src, h->rx_dst, h->nrx);
-	if ((flags & REACH_WEAK) && (flags & REACH_UNDIRECTED))
+	if (flags & REACH_UNDIRECTED) /* the focus's strong ones among them too */
 		w->weak_bwd = pairs_by(h->weak_dst, h->weak_src, h->nweak);
 	w->seen = xcalloc(bits_words(h->n), sizeof *w->seen);
 	w->queue = xmalloc(((size_t)h->n + 1) * sizeof *w->queue);
@@ -99,6 +101,20 @@ static int explicit_class_ref(const struct heap *h, node_t u, node_t cn)
 	return n > 1;
 }
 
+/* How a weak reference of rule `rule` is followed: a strong one the
+ * analyses' focus moved (WEAK_OUTSIDE) as strong; one left out
+ * (WEAK_IGNORED) not at all; the others as weak, with REACH_WEAK; -1:
+ * not followed. */
+static int weak_kind(const struct heap *h, int rule, unsigned flags)
+{
+	(void)h;
+	if (rule == WEAK_OUTSIDE)
+		return REACH_K_STRONG;
+	if (rule == WEAK_IGNORED || !(flags & REACH_WEAK))
+		return -1;
+	return REACH_K_WEAK;
+}
+
 /* x's references, and with REACH_UNDIRECTED its referrers. */
 static void expand(struct walk *w, node_t x)
 {
@@ -116,9 +132,13 @@ static void expand(struct walk *w, node_t x)
 	for (size_t i = lower_bound_u32s(w->rx_fwd, h->nrx, 2 * sizeof *w->rx_fwd, x);
 	     i < h->nrx && w->rx_fwd[2 * i] == x; i++)
 		visit(w, x, w->rx_fwd[2 * i + 1], REACH_K_INCIDENTAL, 0);
-	if (w->flags & REACH_WEAK)
-		for (uint64_t i = heap_weak_first(h, x); i < h->nweak && h->weak_src[i] == x; i++)
-			visit(w, x, h->weak_dst[i], REACH_K_WEAK, 0);
+	for (uint64_t i = heap_weak_first(h, x); i < h->nweak && h->weak_src[i] == x; i++) {
+		int k = weak_kind(h, h->weak_rule != NULL ? h->weak_rule[i] : WEAK_BUILTIN, w->flags);
+		if (k >= 0 && !(h->weak_dst[i] == cn && !skipped)) /* an analysis root moved it */
+			visit(w, x, h->weak_dst[i], k, 0);
+		else if (k >= 0)
+			skipped = 1;
+	}
 	if (!(w->flags & REACH_UNDIRECTED))
 		return;
 	for (edge_t j = h->in_start[x]; j < h->in_start[x + 1]; j++) {
@@ -133,8 +153,14 @@ static void expand(struct walk *w, node_t x)
 		visit(w, x, h->rx_src[i], REACH_K_INCIDENTAL, 1);
 	if (w->weak_bwd != NULL)
 		for (size_t i = lower_bound_u32s(w->weak_bwd, h->nweak, 2 * sizeof *w->weak_bwd, x);
-		     i < h->nweak && w->weak_bwd[2 * i] == x; i++)
-			visit(w, x, w->weak_bwd[2 * i + 1], REACH_K_WEAK, 1);
+		     i < h->nweak && w->weak_bwd[2 * i] == x; i++) {
+			node_t u = w->weak_bwd[2 * i + 1];
+			int k = bit_get(w->seen, u) ? -1 : weak_kind(h, ref_is_weak(h, u, x), w->flags);
+			if (k == REACH_K_STRONG && class_edge(h, u) == x && !explicit_class_ref(h, u, x))
+				continue; /* the implicit one, which an analysis root moved */
+			if (k >= 0)
+				visit(w, x, u, k, 1);
+		}
 }
 
 /* Poll every 64k nodes: cheap enough to be unnoticed, often enough for Esc. */

@@ -316,9 +316,9 @@ int alloc_path_text(const struct heap *h, const struct alloc_tree *t, uint32_t i
 		frame_label(h, path[k], &l);
 		if (amb[path[k]]) /* an overload's: the signature tells them apart */
 			sbuf_printf(&l, " [%s]", heap_str(h, h->frames[path[k]].signature));
-		if (l.len == 0 || l.buf[0] == ' ' || l.buf[l.len - 1] == ' ' || strstr(l.buf, SITE_SEP) != NULL ||
-		    strstr(l.buf, CALLS_SEP) != NULL)
-			rc = -1; /* it would not read back */
+		if (l.len == 0 || l.buf[0] == ' ' || l.buf[l.len - 1] == ' ' || strstr(l.buf, "<-") != NULL ||
+		    strstr(l.buf, "->") != NULL)
+			rc = -1; /* it would not read back: the parser splits at the arrows */
 		for (const unsigned char *c = (const unsigned char *)(l.buf ? l.buf : ""); *c && rc == 0; c++)
 			if (*c < ' ' || *c == 0x7f || *c == '|')
 				rc = -1;

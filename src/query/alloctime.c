@@ -102,7 +102,7 @@ static int seconds(const char *p, const char *end, uint64_t *ms)
 			decimals = 0;
 			continue;
 		}
-		if (*p < '0' || *p > '9' || digits >= 15)
+		if (*p < '0' || *p > '9' || digits >= 16) /* as many as the times record may have: they read back */
 			return -1;
 		digits++;
 		if (decimals < 0) {

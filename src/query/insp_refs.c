@@ -314,7 +314,8 @@ static int unowned(struct heap *h, const struct objset *set, const char *arg,
 		changed = 0;
 		for (uint64_t i = 0; i < h->nweak; i++) {
 			node_t t = h->weak_dst[i];
-			if (wk[i] != 0 || !bit_get(m.seen, h->weak_src[i]) || bit_get(m.seen, t))
+			if (wk[i] != 0 || !bit_get(m.seen, h->weak_src[i]) || bit_get(m.seen, t) ||
+			    weak_left_out(h, i)) /* the analyses' focus: no rule's */
 				continue;
 			/* mark, and note the rule for what this reaches */
 			size_t sp = 0;

@@ -86,6 +86,8 @@ static uint8_t end_of(struct walk *w, node_t x)
 			w->v->pseudo |= PATH_UNREACHABLE;
 		else
 			root = 1;
+	if (h->aroot != 0) /* an analysis root: the only root (views.c's path_end) */
+		root = x == h->aroot;
 	if (root)
 		return 1;
 	for (edge_t j = h->in_start[x]; w->own != NULL && j < h->in_start[x + 1]; j++) {
@@ -156,7 +158,9 @@ static void record(struct walk *w, const node_t *stack, const uint32_t *field, s
 	struct lifeline l = { first, v->nsteps - first, 1, w->end[e] == 1 ? LE_ROOT : LE_OWNED, 0, e,
 			      (uint32_t)(depth - 1) };
 	sbuf_reset(&w->tmp);
-	if (l.end == LE_ROOT) {
+	if (l.end == LE_ROOT && w->h->aroot != 0) {
+		sbuf_adds(&w->tmp, "analysis root");
+	} else if (l.end == LE_ROOT) {
 		size_t i = lower_bound_u32s(w->h->root_rec, w->h->nroot_rec, sizeof *w->h->root_rec, e);
 		while (w->h->root_rec[i].kind == RK_WEAK_ONLY || w->h->root_rec[i].kind == RK_UNREACHABLE)
 			i++;
@@ -273,6 +277,8 @@ void view_lifelines(const struct heap *h, node_t target, uint64_t max, struct li
 			v->pseudo |= PATH_UNREACHABLE;
 		else
 			v->root = 1;
+	if (h->aroot != 0) /* an analysis root: the only root */
+		v->root = target == h->aroot;
 	w.own = owning_open(h);
 	w.dist = xmalloc(((size_t)h->n + 1) * sizeof *w.dist);
 	memset(w.dist, 0xff, ((size_t)h->n + 1) * sizeof *w.dist);

@@ -470,6 +470,24 @@ static double pct(uint64_t part, uint64_t whole)
 
 /* ---- info ---- */
 
+/* "reachable": why no path leads to the object; weak: what to say when
+ * only weak references do. */
+static void meta_reach(struct table *t, const struct heap *h, unsigned pseudo, const char *weak)
+{
+	const char *why = unreached_why(h, pseudo);
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	if (why == NULL)
+		sbuf_adds(&sb, "no path found");
+	else if (h->aroot == 0 && !(pseudo & PATH_UNREACHABLE))
+		sbuf_adds(&sb, weak);
+	else
+		sbuf_printf(&sb, "no: %s", why);
+	meta_str(t, "reachable", sb.buf, sb.len);
+	sbuf_free(&sb);
+}
+
 /* The analyses' focus, when there is one: the analysis root, the
  * references left out ("0x1 .session -> 0x2; ..."). */
 static void meta_focus(struct table *t, const struct heap *h)
@@ -816,13 +834,7 @@ void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, s
 	meta_bool(&t, "weak_references_followed", v->weak);
 	meta_num(&t, "paths", v->npaths);
 	if (v->npaths == 0) /* say why */
-		meta_strs(&t, "reachable", h->aroot != 0 ? "no: the analysis root does not reach it"
-			  : v->pseudo & PATH_UNREACHABLE && h->nignored > 0
-			  ? "no: no GC root holds it without the references left out"
-			  : v->pseudo & PATH_UNREACHABLE
-			  ? "no: no GC root holds it (garbage the dump still has)"
-			  : v->pseudo & PATH_WEAK_ONLY ? "only through weak references (--weak shows them)"
-			  : "no path found");
+		meta_reach(&t, h, v->pseudo, "only through weak references (--weak shows them)");
 	for (size_t p = 0; p < v->npaths; p++)
 		for (size_t s = v->start[p]; s < v->start[p + 1]; s++) {
 			node_t x = v->nodes[s];
@@ -880,13 +892,11 @@ void report_lifelines(const struct heap *h, const struct lifeline_view *v, enum 
 		meta_str(&t, "limit", end.buf, end.len);
 	}
 	if (v->n == 0)
-		meta_strs(&t, "reachable", v->pseudo & PATH_UNREACHABLE
-			  ? "no: no GC root holds it (garbage the dump still has)"
-			  : v->pseudo & PATH_WEAK_ONLY ? "only through weak references" : "no path found");
+		meta_reach(&t, h, v->pseudo, "only through weak references");
 	for (size_t i = 0; i < v->n; i++) {
 		const struct lifeline *l = &v->ll[i];
 		sbuf_reset(&end);
-		if (l->end == LE_ROOT)
+		if (l->end == LE_ROOT && h->aroot == 0)
 			sbuf_adds(&end, "GC root: ");
 		else
 			sbuf_adds(&end, "owned: ");

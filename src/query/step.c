@@ -288,7 +288,7 @@ static int parse_frames(struct lexer *lx, struct step *s, const char *opname, co
 	for (end = lx->p; *end != '\0' && *end != '|'; end++)
 		;
 	sbuf_init(&sb);
-	for (a = lx->p; a < end; a = b + (b < end ? strlen(bare) : 0)) {
+	for (a = lx->p;; a = b + strlen(bare)) { /* up to each arrow; after the last, the end */
 		b = a;
 		while (b < end && strncmp(b, bare, strlen(bare)) != 0)
 			b++;
@@ -306,12 +306,8 @@ static int parse_frames(struct lexer *lx, struct step *s, const char *opname, co
 		if (sb.len > 0)
 			sbuf_adds(&sb, sep);
 		sbuf_add(&sb, x, (size_t)(y - x));
-	}
-	if (sb.len == 0) {
-		sbuf_printf(lx->err, "column %d: '%s' needs frames as the Allocations view names them, "
-			    "joined by '%s'", col(lx, lx->p), opname, bare);
-		sbuf_free(&sb);
-		return STEP_ESYNTAX;
+		if (b == end)
+			break;
 	}
 	lx->p = end;
 	s->arg = sbuf_detach(&sb);
@@ -493,6 +489,10 @@ static int parse_one(struct lexer *lx, struct pipeline *pl)
 	struct step s = { .op = ops[i].op };
 	if (ops[i].arg == A_CLASS || ops[i].arg == A_ID || ops[i].arg == A_GEN) {
 		rc = parse_arg(lx, &s, ops[i].name, ops[i].arg);
+		if (rc == 0 && s.op == ST_LOADER && strchr(s.arg, ',') != NULL) {
+			sbuf_printf(lx->err, "column %d: 'loader' takes one id", col(lx, lx->p));
+			rc = STEP_ESYNTAX;
+		}
 	} else if (ops[i].arg == A_INSP) {
 		rc = parse_inspection(lx, &s);
 	} else if (ops[i].arg == A_ROOT) {
@@ -682,8 +682,12 @@ static void neighbours(const struct heap *h, const struct objset *in, struct obj
 		for (edge_t j = start[v]; j < start[v + 1]; j++)
 			bit_set(out->bits, adj[j]);
 	}
-	for (uint64_t i = 0; weak && i < h->nweak; i++) {
+	for (uint64_t i = 0; i < h->nweak; i++) {
 		node_t a = h->weak_src[i], b = h->weak_dst[i];
+		/* the focus's: moved strong ones always, left out ones never */
+		int outside = h->weak_rule != NULL && h->weak_rule[i] == WEAK_OUTSIDE;
+		if (!outside && (!weak || weak_left_out(h, i)))
+			continue;
 		if (bit_get(in->bits, incoming ? b : a))
 			bit_set(out->bits, incoming ? a : b);
 	}
@@ -867,7 +871,7 @@ static void field_find_cb(void *arg, const char *name, const struct hvalue *val)
  * by its name, else among its strong, weak and incidental references
  * the one the views label so (or whose id it is); HW_NONE with err
  * naming those it has. */
-static node_t ref_target(const struct heap *h, node_t src, const char *label, struct sbuf *err)
+node_t step_ref_target(const struct heap *h, node_t src, const char *label, struct sbuf *err)
 {
 	struct sbuf tmp, names;
 	node_t found = HW_NONE;
@@ -925,7 +929,7 @@ static int focus_step(struct heap *h, const struct step *s, const struct objset 
 	if (s->op != ST_ROOT || strcmp(s->arg, "gc") != 0)
 		if ((v = object_of(h, s->arg, err)) == HW_NONE)
 			return -1;
-	if (s->op != ST_ROOT && (t = ref_target(h, v, s->field, err)) == HW_NONE)
+	if (s->op != ST_ROOT && (t = step_ref_target(h, v, s->field, err)) == HW_NONE)
 		return -1;
 	int rc = s->op == ST_ROOT ? heap_set_root(h, v, p) : heap_ignore(h, v, t, s->op == ST_IGNORE, p);
 	if (rc < 0) {

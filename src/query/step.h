@@ -131,6 +131,11 @@ uint8_t *class_match(const struct heap *h, const char *pattern, int regex, struc
 /* Does pattern compile? 0, or -1 with the same message as class_match. */
 int regex_check(const char *pattern, struct sbuf *err);
 
+/* The object src refers to by label as ignore takes it (a field's name,
+ * "[i]", the label the views show, the target's id); HW_NONE with err
+ * set if none. */
+node_t step_ref_target(const struct heap *h, node_t src, const char *label, struct sbuf *err);
+
 /* The object id in s: 0x... hex or decimal. 0, or -1 if not a number. */
 int parse_object_id(const char *s, uint64_t *id);
 

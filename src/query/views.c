@@ -158,6 +158,18 @@ static size_t first_root_rec(const struct heap *h, node_t v)
 	return lower_bound_u32s(h->root_rec, h->nroot_rec, sizeof *h->root_rec, v);
 }
 
+const char *unreached_why(const struct heap *h, unsigned pseudo)
+{
+	if (h->aroot != 0)
+		return "the analysis root does not reach it";
+	if (pseudo & PATH_UNREACHABLE)
+		return h->nignored > 0 ? "no GC root holds it without the references left out"
+				       : "no GC root holds it (garbage the dump still has)";
+	if (pseudo & PATH_WEAK_ONLY)
+		return "only weak references lead to it";
+	return NULL;
+}
+
 void root_label(const struct heap *h, node_t v, struct sbuf *out)
 {
 	if (h->aroot != 0) { /* the only root the analyses have */

@@ -150,6 +150,9 @@ uint32_t thread_frame_index(const struct heap *h, uint32_t serial, uint32_t fram
 uint32_t trace_of_serial(const struct heap *h, uint32_t serial);
 /* "0x7ff0012a8" */
 void node_id_text(const struct heap *h, node_t v, char *buf, size_t n);
+/* Why no path from a root reaches an object, by the pseudo roots met
+ * (PATH_*) and the analyses' focus; NULL if neither tells. */
+const char *unreached_why(const struct heap *h, unsigned pseudo);
 /* A String's text (at most max bytes), 0; -1 if v is no String. */
 int node_string(const struct heap *h, node_t v, struct sbuf *out, size_t max);
 /* The root records of v: "JNI global", "Java frame (thread "main",

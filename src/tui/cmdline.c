@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "graph/ownership.h"
 #include "graph/reader.h"
 #include "query/baseline.h"
 #include "query/inspect.h"
@@ -270,6 +271,53 @@ static const struct { const char *word; enum view_id id; enum request req; } vie
 	{ "merged-in", V_MERGED_IN, REQ_NONE }, { "merged-dom", V_MERGED_DOM, REQ_NONE },
 };
 
+/* The view word's entry; the table's size if none. */
+static size_t view_word_index(const char *word)
+{
+	size_t i = 0;
+
+	while (i < sizeof view_words / sizeof view_words[0] && strcmp(view_words[i].word, word) != 0)
+		i++;
+	return i;
+}
+
+/* The analyses' focus of a heap, kept to be put back when a pipeline
+ * that changed it fails. */
+struct focus_saved {
+	struct heap *h;
+	node_t aroot;
+	struct href *ignored;
+	size_t nignored;
+	uint32_t agen;
+};
+
+static void focus_save(struct heap *h, struct focus_saved *f)
+{
+	f->h = h;
+	f->aroot = h != NULL ? h->aroot : 0;
+	f->nignored = h != NULL ? h->nignored : 0;
+	f->ignored = xmalloc((f->nignored + 1) * sizeof *f->ignored);
+	if (f->nignored > 0)
+		memcpy(f->ignored, h->ignored, f->nignored * sizeof *f->ignored);
+	f->agen = h != NULL ? h->agen : 0;
+}
+
+/* restore: as it was, if a step changed it; else just forget it. */
+static void focus_end(struct focus_saved *f, int restore)
+{
+	struct heap *h = f->h;
+
+	if (restore && h != NULL && h->agen != f->agen) {
+		free(h->ignored);
+		h->ignored = f->ignored;
+		h->nignored = f->nignored;
+		h->aroot = f->aroot;
+		heap_apply_rules(h, h->rules, NULL);
+		return;
+	}
+	free(f->ignored);
+}
+
 /* A copy of a set (step_apply replaces what it is given). */
 static struct objset set_copy(const struct heap *h, const struct objset *s)
 {
@@ -350,23 +398,14 @@ static int apply_all(struct tui *t, const struct pipeline *pl, struct use *uses,
 	return -1;
 }
 
-/* The Incoming view of the current step on the paths to GC roots of x
- * (HW_NONE: of its first row's object), as r makes them; with
- * REQ_LIFELINES, its lifelines, as y makes them. */
+/* The Incoming view of the current step on the paths to GC roots of x,
+ * as r makes them; with REQ_LIFELINES, its lifelines, as y makes them. */
 static void show_paths(struct tui *t, node_t x, enum request req)
 {
 	struct hstep *s = cur_step(t);
 
 	s->view = V_INCOMING;
-	struct tview *v = cur_view(t);
-	if (view_ensure(t, v) < 0 || v->rows.n == 0)
-		return;
-	v->cur = 0;
-	while (x != HW_NONE && v->cur + 1 < v->rows.n && v->rows.v[v->cur].node != x)
-		v->cur++;
-	for (const struct view_key *k = v->ops->keys; k != NULL && k->req != REQ_NONE; k++)
-		if (k->req == req)
-			k->fn(t, v, req);
+	incoming_show(t, cur_view(t), x, req == REQ_LIFELINES);
 }
 
 /* The view word: "info" in a box, "paths" as the incoming view's r on
@@ -386,22 +425,35 @@ static int show_view(struct tui *t, const char *word, struct sbuf *err)
 		sbuf_free(&out);
 		return 0;
 	}
-	size_t i = 0;
-	while (strcmp(view_words[i].word, word) != 0)
-		if (++i == sizeof view_words / sizeof view_words[0]) {
-			sbuf_printf(err, "no view '%s' in the browser", word);
-			return -1;
-		}
-	if (view_words[i].req != REQ_NONE && s->set.count != 1) {
-		sbuf_printf(err, "%s needs a set of one object, not %llu", word, (unsigned long long)s->set.count);
-		return -1;
-	}
+	size_t i = view_word_index(word);
 	s->view = view_words[i].id;
 	struct tview *v = cur_view(t);
 	if (view_ensure(t, v) < 0)
 		return 0;
-	if (view_words[i].req != REQ_NONE)
-		show_paths(t, HW_NONE, view_words[i].req);
+	if (view_words[i].req != REQ_NONE) { /* the set's one object */
+		node_t x = 1;
+		while (x < t->h->n && !objset_has(&s->set, x))
+			x++;
+		show_paths(t, x, view_words[i].req);
+	}
+	return 0;
+}
+
+/* Can the view word be shown on a set of count objects? 0, or -1 with
+ * err set. */
+static int view_word_ok(const char *word, uint64_t count, struct sbuf *err)
+{
+	if (strcmp(word, "info") == 0)
+		return 0;
+	size_t i = view_word_index(word);
+	if (i == sizeof view_words / sizeof view_words[0]) {
+		sbuf_printf(err, "no view '%s' in the browser", word);
+		return -1;
+	}
+	if (view_words[i].req != REQ_NONE && count != 1) {
+		sbuf_printf(err, "%s needs a set of one object, not %llu", word, (unsigned long long)count);
+		return -1;
+	}
 	return 0;
 }
 
@@ -420,15 +472,32 @@ static int run_line(struct tui *t, const char *line, struct sbuf *err, int *col)
 		return -1;
 	}
 	struct use *uses = xcalloc(pl.n + 1, sizeof *uses);
+	struct focus_saved fm, fo;
 	uint32_t agen = t->main->agen + (t->old != NULL ? t->old->agen : 0);
+	focus_save(t->main, &fm);
+	focus_save(t->old, &fo);
 	rc = apply_all(t, &pl, uses, err);
+	/* the view word first: nothing is made unless all of it can be */
+	if (rc == 0 && pl.view != NULL &&
+	    view_word_ok(pl.view, pl.n > 0 ? uses[pl.n - 1].set.count : cur_step(t)->set.count, err) < 0) {
+		for (size_t i = 0; i < pl.n; i++) {
+			objset_free(&uses[i].set);
+			free(uses[i].title);
+			free(uses[i].expr);
+		}
+		rc = -1;
+	}
+	/* a root or ignore of a pipeline that fails goes too: every change of
+	 * the analyses is a step */
+	focus_end(&fm, rc != 0);
+	focus_end(&fo, rc != 0);
 	if (agen != t->main->agen + (t->old != NULL ? t->old->agen : 0))
 		views_reset(t, 1); /* root, ignore: every view computed again */
 	if (rc == 0) {
 		for (size_t i = 0; i < pl.n; i++)
 			tui_push_quiet(t, &uses[i]);
 		if (pl.view != NULL)
-			rc = show_view(t, pl.view, err);
+			show_view(t, pl.view, err);
 		if (view_ensure(t, cur_view(t)) < 0)
 			tui_message(t, 1, "view not built: cancelled");
 	}
@@ -589,10 +658,16 @@ static void ref_text(const struct heap *h, node_t src, node_t dst, struct sbuf *
 
 	sbuf_init(&l);
 	heap_edge_label(h, src, dst, &l);
-	int ok = l.len > 0 && l.buf[0] != '<' && l.buf[0] != '.';
+	int ok = l.len > 0 && l.buf[0] != '<' && l.buf[0] != '.' && l.buf[0] != ' ' && l.buf[l.len - 1] != ' ';
 	for (size_t i = 0; ok && i < l.len; i++)
 		ok = (unsigned char)l.buf[i] >= ' ' && l.buf[i] != '|' && l.buf[i] != 0x7f;
-	if (ok && l.buf[l.len - 1] != ' ') {
+	if (ok) { /* it names this reference (a super's field of the same name would not) */
+		struct sbuf err;
+		sbuf_init(&err);
+		ok = step_ref_target(h, src, l.buf, &err) == dst;
+		sbuf_free(&err);
+	}
+	if (ok) {
 		sbuf_adds(out, l.buf);
 	} else {
 		node_id_text(h, dst, id, sizeof id);
@@ -669,6 +744,10 @@ void focus_list(struct tui *t)
 	size_t n = h->nignored + (h->aroot != 0);
 	char **items, id[32];
 
+	if (t->h != t->main) {
+		tui_message(t, 1, "%s", "the analyses' focus is the open dump's, not the baseline's");
+		return;
+	}
 	if (n == 0) {
 		tui_message(t, 0, "no analysis root (A sets one) and no reference left out (X leaves one out)");
 		return;

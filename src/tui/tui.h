@@ -242,6 +242,9 @@ void tui_draw(struct tui *t);
 /* The object whose paths to GC roots the Incoming view v shows, or
  * HW_NONE (another view, or its list of objects). */
 node_t incoming_paths_target(const struct tview *v);
+/* The Incoming view v on the paths to GC roots of x (as r makes them), or
+ * on its lifelines (as y does). */
+void incoming_show(struct tui *t, struct tview *v, node_t x, int lifelines);
 
 /* Entry point from main(): open the dump and browse it, first making
  * the steps of `start` (NULL: none) as the ':' prompt does. Exit status. */

@@ -153,13 +153,9 @@ static void paths_rows(struct tui *t, struct tview *v, node_t target)
 	struct row *top = tv_object_row(h, &v->rows, target);
 	top->open = 1;
 	if (pv.npaths == 0) /* no path to draw: why */
-		info_row(&v->rows, 1, VR_INFO, h->aroot != 0 ? "the analysis root does not reach it (^X: the roots)"
-			 : pv.pseudo & PATH_UNREACHABLE && h->nignored > 0
-			 ? "unreachable without the references left out (^X lists them)"
-			 : pv.pseudo & PATH_UNREACHABLE
-			 ? "unreachable: no GC root holds it (garbage the dump still has)"
-			 : pv.pseudo & PATH_WEAK_ONLY ? "no path from a GC root but through weak references: press w"
-			 : "no path from a GC root");
+		info_row(&v->rows, 1, VR_INFO, h->aroot == 0 && !(pv.pseudo & PATH_UNREACHABLE) &&
+			 pv.pseudo & PATH_WEAK_ONLY ? "no path from a GC root but through weak references: press w"
+			 : unreached_why(h, pv.pseudo) != NULL ? unreached_why(h, pv.pseudo) : "no path from a GC root");
 	for (size_t p = 0; p < pv.npaths; p++) {
 		size_t a = pv.start[p], b = pv.start[p + 1];
 		char line[96];
@@ -196,17 +192,15 @@ static void lifeline_rows(struct tui *t, struct tview *v, node_t target)
 	sbuf_init(&l);
 	tv_object_row(t->h, &v->rows, target)->open = 1;
 	if (lv.n == 0)
-		info_row(&v->rows, 1, VR_INFO, lv.pseudo & PATH_UNREACHABLE
-			 ? "unreachable: no GC root holds it (garbage the dump still has)"
-			 : lv.pseudo & PATH_WEAK_ONLY ? "no lifeline but through weak references"
-			 : "no lifeline");
+		info_row(&v->rows, 1, VR_INFO, unreached_why(t->h, lv.pseudo) != NULL
+			 ? unreached_why(t->h, lv.pseudo) : "no lifeline");
 	if (lv.limited)
 		info_row(&v->rows, 1, VR_INFO, "(the walk stopped at its limit: counts are lower bounds)");
 	for (size_t i = 0; i < lv.n; i++) {
 		const struct lifeline *ll = &lv.ll[i];
 		sbuf_reset(&l);
 		sbuf_printf(&l, "lifeline %zu: %llu path%s, %s", i + 1, (unsigned long long)ll->count,
-			    ll->count == 1 ? "" : "s", ll->end == LE_ROOT ? "GC root: " : "owned: ");
+			    ll->count == 1 ? "" : "s", ll->end != LE_ROOT ? "owned: " : t->h->aroot ? "" : "GC root: ");
 		tv_add_esc(&l, lv.strs[ll->end_what]);
 		struct row *hd = info_row(&v->rows, 1, VR_PATH, l.buf);
 		hd->open = 1;
@@ -328,6 +322,16 @@ static int incoming_paths(struct tui *t, struct tview *v, enum request r)
 	tview_rebuild(t, v);
 	v->cur = 0;
 	return 1;
+}
+
+void incoming_show(struct tui *t, struct tview *v, node_t x, int lifelines)
+{
+	if (v->ops != &incoming_ops || x == HW_NONE || x == 0)
+		return;
+	ist(v)->target = x;
+	ist(v)->paths = lifelines ? LIFELINES : 1;
+	tview_rebuild(t, v);
+	v->cur = 0;
 }
 
 node_t incoming_paths_target(const struct tview *v)
