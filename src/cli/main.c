@@ -110,7 +110,7 @@ static const char usage_text[] =
 "                            paths) as if object ID were the only GC root; the\n"
 "                            set: what it reaches (not through objects' classes)\n"
 "  ignore ID LABEL           leave out the reference of ID that LABEL names (a\n"
-"                            field, [INDEX] or the target's id) and analyse again;\n"
+"                            field, [INDEX] or the target's id), analyse again;\n"
 "                            unignore ID LABEL puts it back\n"
 "  a last word info, classes, biggest, objects, paths, lifelines, allocations,\n"
 "  times, merged-out, merged-in or merged-dom picks the view (default classes;\n"
@@ -185,7 +185,9 @@ struct cli {
 	const char *rule_groups[32]; /* --rules-off/--rules-on GROUP, in order */
 	int rule_on[32];
 	size_t nrule_groups;
-	struct sbuf focus;           /* --root, --ignore: "root ID | ignore ID LABEL ..." */
+	const char *focus[32];       /* --root ID, --ignore 'ID LABEL': the steps first, in order */
+	int focus_root[32];
+	size_t nfocus;
 	const char *to;              /* between FROM TO: object is FROM */
 	int undirected, deep;        /* --undirected, --deep */
 };
@@ -317,8 +319,10 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		case 'L': c->insp_list = 1; break;
 		case 'T':
 		case 'I':
-			sbuf_printf(&c->focus, "%s%s %s", c->focus.len ? " | " : "", ch == 'T' ? "root" : "ignore",
-				    optarg);
+			if (c->nfocus == 32)
+				usage_error("more than 32 --root and --ignore");
+			c->focus_root[c->nfocus] = ch == 'T';
+			c->focus[c->nfocus++] = optarg;
 			break;
 		case 'u': c->undirected = 1; break;
 		case 'p': c->deep = 1; break;
@@ -361,7 +365,6 @@ static void parse_args(int argc, char **argv, struct cli *c)
 	c->vo.depth = 1;
 	c->vo.cutoff = 0.5;
 	c->vo.max_paths = 5;
-	sbuf_init(&c->focus);
 	parse_options(argc, argv, c);
 	int i = optind;
 	if (i < argc && is_command(argv[i]))
@@ -589,21 +592,27 @@ static int run_view(struct heap *h, const char *view, struct objset *set, struct
 	return 0;
 }
 
-/* Parse --root and --ignore into fpl; the status to exit with. */
-static int parse_focus(struct cli *c, struct pipeline *fpl)
+/* --root and --ignore as steps, "root ID | ignore ID LABEL ...", into
+ * *text (caller frees; NULL if none) and fpl; the status to exit with. */
+static int parse_focus(const struct cli *c, struct pipeline *fpl, char **text)
 {
-	struct sbuf err;
+	struct sbuf err, sb;
 	int rc;
 
-	if (c->focus.len == 0)
+	*text = NULL;
+	if (c->nfocus == 0)
 		return 0;
+	sbuf_init(&sb);
+	for (size_t i = 0; i < c->nfocus; i++)
+		sbuf_printf(&sb, "%s%s %s", i ? " | " : "", c->focus_root[i] ? "root" : "ignore", c->focus[i]);
 	sbuf_init(&err);
-	rc = pipeline_parse(c->focus.buf, fpl, &err);
+	rc = pipeline_parse(sb.buf, fpl, &err);
 	if (rc != 0 || fpl->view != NULL) {
 		fprintf(stderr, "heapwalk: --root, --ignore: %s\n", rc != 0 ? err.buf : "not a view");
 		rc = EXIT_USAGE;
 	}
 	sbuf_free(&err);
+	*text = sbuf_detach(&sb);
 	return rc;
 }
 
@@ -805,6 +814,7 @@ int main(int argc, char **argv)
 	struct heap h, old;
 	struct progress p;
 	struct pipeline pl = { 0 }, fpl = { 0 };
+	char *focus = NULL;
 	struct sbuf err, out;
 	struct objset set = { 0 };
 	struct baseline bl = { 0 };
@@ -829,7 +839,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	c.oo.rules = rs;
-	rc = parse_focus(&c, &fpl);
+	rc = parse_focus(&c, &fpl, &focus);
 	if (rc == 0)
 		rc = parse_expr(&c, &pl);
 	if (rc == 0 && check_regexes(&c) < 0)
@@ -837,7 +847,7 @@ int main(int argc, char **argv)
 	if (rc != 0) {
 		pipeline_free(&pl);
 		pipeline_free(&fpl);
-		sbuf_free(&c.focus);
+		free(focus);
 		rules_free(rs);
 		return rc;
 	}
@@ -845,8 +855,8 @@ int main(int argc, char **argv)
 		pipeline_free(&pl);
 		pipeline_free(&fpl);
 		catch_bus(); /* while it opens the dumps */
-		rc = tui_main(c.dump, c.baseline, &c.oo, c.focus.buf);
-		sbuf_free(&c.focus);
+		rc = tui_main(c.dump, c.baseline, &c.oo, focus);
+		free(focus);
 		rules_free(rs);
 		return rc;
 	}
@@ -864,7 +874,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "heapwalk: %s, not %s (see heapwalk --help)\n", misuse, view);
 		pipeline_free(&pl);
 		pipeline_free(&fpl);
-		sbuf_free(&c.focus);
+		free(focus);
 		rules_free(rs);
 		return EXIT_USAGE;
 	}
@@ -968,7 +978,7 @@ done:
 		heap_free(&old);
 	pipeline_free(&pl);
 	pipeline_free(&fpl);
-	sbuf_free(&c.focus);
+	free(focus);
 	sbuf_free(&err);
 	sbuf_free(&out);
 	rules_free(rs);

@@ -936,9 +936,10 @@ int heap_ignore(struct heap *h, node_t src, node_t dst, int on, struct progress 
 	size_t nwas = h->nignored;
 	h->ignored = xmalloc((nwas + 1) * sizeof *h->ignored);
 	if (on) {
-		memcpy(h->ignored, was, nwas * sizeof *was);
+		if (nwas > 0)
+			memcpy(h->ignored, was, nwas * sizeof *was);
 		h->ignored[h->nignored++] = (struct href){ src, dst };
-	} else {
+	} else { /* i < nwas: was holds it */
 		memcpy(h->ignored, was, i * sizeof *was);
 		memcpy(h->ignored + i, was + i + 1, (nwas - i - 1) * sizeof *was);
 		h->nignored--;
