@@ -353,6 +353,7 @@ START_TEST(parse_focus_steps)
 	static const struct { const char *in, *out; } ok[] = {
 		{ "root 0x10", "root 0x10" }, { "root gc", "root gc" },
 		{ "ignore 0x10 next", "ignore 0x10 next" }, { "ignore 16 .next", "ignore 16 next" },
+		{ "ignore 16 .\t323", "ignore 16 323" }, { "ignore 16 ..x", "ignore 16 ..x" },
 		{ "ignore 0x10 static LISTENERS | classes", "ignore 0x10 static LISTENERS | classes" },
 		{ "unignore 0x10 [3]", "unignore 0x10 [3]" },
 	};

@@ -267,6 +267,8 @@ static int parse_ref(struct lexer *lx, struct step *s, const char *opname)
 		b--;
 	if (a < b && *a == '.')
 		a++;
+	while (a < b && (*a == ' ' || *a == '\t')) /* ". next" reads as "next", as it prints */
+		a++;
 	if (a == b) {
 		sbuf_printf(lx->err, "column %d: '%s' needs the reference: a field's name, [INDEX] or the "
 			    "target's id", col(lx, a), opname);

@@ -408,9 +408,10 @@ static void show_paths(struct tui *t, node_t x, enum request req)
 	incoming_show(t, cur_view(t), x, req == REQ_LIFELINES);
 }
 
-/* The view word: "info" in a box, "paths" as the incoming view's r on
- * the step's one object, the others the view of that name. */
-static int show_view(struct tui *t, const char *word, struct sbuf *err)
+/* The view word (view_word_ok): "info" in a box, "paths" and
+ * "lifelines" as the Incoming view's r and y on the step's one object,
+ * the others the view of that name. */
+static void show_view(struct tui *t, const char *word)
 {
 	struct hstep *s = cur_step(t);
 
@@ -423,20 +424,19 @@ static int show_view(struct tui *t, const char *word, struct sbuf *err)
 		text_box(t, "info", out.buf, "Esc close");
 		info_view_free(&iv);
 		sbuf_free(&out);
-		return 0;
+		return;
 	}
 	size_t i = view_word_index(word);
 	s->view = view_words[i].id;
 	struct tview *v = cur_view(t);
 	if (view_ensure(t, v) < 0)
-		return 0;
+		return;
 	if (view_words[i].req != REQ_NONE) { /* the set's one object */
 		node_t x = 1;
 		while (x < t->h->n && !objset_has(&s->set, x))
 			x++;
 		show_paths(t, x, view_words[i].req);
 	}
-	return 0;
 }
 
 /* Can the view word be shown on a set of count objects? 0, or -1 with
@@ -497,7 +497,7 @@ static int run_line(struct tui *t, const char *line, struct sbuf *err, int *col)
 		for (size_t i = 0; i < pl.n; i++)
 			tui_push_quiet(t, &uses[i]);
 		if (pl.view != NULL)
-			show_view(t, pl.view, err);
+			show_view(t, pl.view);
 		if (view_ensure(t, cur_view(t)) < 0)
 			tui_message(t, 1, "view not built: cancelled");
 	}
