@@ -502,6 +502,44 @@ int write_full(int fd, const void *p, size_t n)
 	return 0;
 }
 
+int write_file(const char *path, const void *p, size_t n, const char *const *keep, struct sbuf *err)
+{
+	struct stat a, b;
+	char *tmp;
+	int fd, e;
+	mode_t mask;
+
+	for (; keep != NULL && *keep != NULL; keep++)
+		if (stat(path, &a) == 0 && stat(*keep, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+			sbuf_adds(err, "is a dump, which heapwalk never writes");
+			return -1;
+		}
+	tmp = xasprintf("%s.%ld.tmp", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd < 0) {
+		sbuf_adds(err, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	tmp_guard(tmp);
+	mask = umask(0);
+	umask(mask);
+	e = write_full(fd, p, n);
+	if (e == 0 && fchmod(fd, 0666 & ~mask) < 0)
+		e = errno;
+	if (close(fd) < 0 && e == 0)
+		e = errno;
+	if (e == 0 && rename(tmp, path) < 0)
+		e = errno;
+	if (e != 0) {
+		unlink(tmp);
+		sbuf_adds(err, strerror(e));
+	}
+	tmp_unguard();
+	free(tmp);
+	return e != 0 ? -1 : 0;
+}
+
 int tmp_guard(const char *tmp)
 {
 	struct sigaction sa;

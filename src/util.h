@@ -82,6 +82,12 @@ char *esc_str(const char *s);
 /* All n bytes of p to fd, again after EINTR and short writes: 0, or
  * the errno of the write that failed (ENOSPC when one wrote nothing). */
 int write_full(int fd, const void *p, size_t n);
+/* The n bytes of p as file path: written beside it under a temporary
+ * name, then renamed over it, so a reader never sees half a file and a
+ * failed write leaves what was there. Refuses a path that is one of the
+ * files keep[] names (NULL-terminated, NULL for none: the dumps, never
+ * written). 0, or -1 with err set to why (the path not in it). */
+int write_file(const char *path, const void *p, size_t n, const char *const *keep, struct sbuf *err);
 
 /* A temporary file being written: a TERM or ^C meanwhile removes it,
  * then the signal does what it did (one file at a time). 0, or -1 when

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/attach.h"
@@ -124,6 +125,8 @@ static const char usage_text[] =
 "      --heapshot N     of a Mono .mlpd, heapshot N (1 = the first; default: the\n"
 "                       last; info lists them)\n"
 "  -f, --format FMT     text (default), json or csv\n"
+"  -o, --output FILE    write the output to FILE (whole, or not at all), not to\n"
+"                       standard output\n"
 "  -s, --sort KEY       classes: shallow (default), retained, instances or name\n"
 "  -r, --reverse        classes: the other way round; merged-dom: GC roots to\n"
 "                       objects, from the top of the dominator tree down\n"
@@ -190,6 +193,7 @@ struct cli {
 	size_t nfocus;
 	const char *to;              /* between FROM TO: object is FROM */
 	int undirected, deep;        /* --undirected, --deep */
+	const char *output;          /* -o FILE: the output there, not on stdout */
 };
 
 /* A usage error: one line, status 1. */
@@ -270,6 +274,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		{ "list", no_argument, 0, 'L' }, { "by", required_argument, 0, 'Y' },
 		{ "heapshot", required_argument, 0, 'H' },
 		{ "root", required_argument, 0, 'T' }, { "ignore", required_argument, 0, 'I' },
+		{ "output", required_argument, 0, 'o' },
 		{ "undirected", no_argument, 0, 'u' }, { "deep", no_argument, 0, 'p' },
 		{ 0, 0, 0, 0 },
 	};
@@ -277,10 +282,11 @@ static void parse_options(int argc, char **argv, struct cli *c)
 	char *end;
 
 	opterr = 0; /* our own one-line messages */
-	while ((ch = getopt_long(argc, argv, ":e:f:s:rn:d:wqvhVb:", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":e:f:s:rn:d:wqvhVb:o:", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'e': c->expr = optarg; break;
 		case 'b': c->baseline = optarg; break;
+		case 'o': c->output = optarg; break;
 		case 'f': set_format(c, optarg); break;
 		case 's': c->vo.sort = optarg; break;
 		case 'r': c->vo.reverse = 1; break;
@@ -356,6 +362,14 @@ static void between_args(int argc, char **argv, int *i, struct cli *c)
 			usage_error("between: '%s' is not an object id: 0x... hex or decimal", *s);
 	if (c->expr != NULL)
 		usage_error("between takes no -e: the step 'path FROM TO' makes a set of the path");
+}
+
+/* Do a and b name one existing file? */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* COMMAND DUMP [OBJECT] (or DUMP COMMAND [OBJECT]), or DUMP; then
@@ -442,6 +456,8 @@ static void parse_args(int argc, char **argv, struct cli *c)
 	uint64_t id;
 	if (c->object != NULL && parse_object_id(c->object, &id) < 0)
 		usage_error("%s: '%s' is not an object id: 0x... hex or decimal", c->cmd, c->object);
+	if (c->output != NULL && (same_file(c->output, c->dump) || (c->baseline && same_file(c->output, c->baseline))))
+		usage_error("-o %s: is a dump, which heapwalk never writes", c->output);
 	if (c->vo.sort != NULL && !view_sort_valid(c->vo.sort))
 		usage_error("unknown sort key '%s': shallow, retained, instances or name", c->vo.sort);
 }
@@ -966,7 +982,14 @@ int main(int argc, char **argv)
 	if (rc != 0)
 		path_error(cur->path, err.buf);
 print:
-	if (rc == 0 && (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0)) {
+	if (rc == 0 && c.output != NULL) {
+		const char *keep[] = { c.dump, c.baseline, NULL };
+		sbuf_reset(&err);
+		if (write_file(c.output, out.buf, out.len, keep, &err) < 0) {
+			path_error(c.output, err.buf);
+			rc = EXIT_INPUT;
+		}
+	} else if (rc == 0 && (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0)) {
 		fprintf(stderr, "heapwalk: standard output: write error\n");
 		rc = EXIT_INPUT;
 	}
