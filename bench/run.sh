@@ -244,6 +244,34 @@ if [ -x /usr/bin/time ] && [ -f "$plain" ]; then
 	[ -n "$from" ] && timed between_its_root_and_it "$hw" -q between "$plain" "$from" "$top"
 fi
 
+# The HTML report of the 1 GB dump from its cache: the open alone (every
+# part of the index loaded: what the report reads), then the report
+# (defaults, and with the tree cut at 100,000 objects and no size
+# cutoff: the treemap's worst case), its size, and, where Chromium is,
+# how long the page takes to load and draw (report-browser.js: from the
+# navigation to the load event, the script having drawn everything).
+if [ -x /usr/bin/time ] && [ -f "$plain" ]; then
+	echo "== HTML report: the 1 GB workload"
+	hw="$build/heapwalk"
+	"$hw" -q info "$plain" >/dev/null
+	timed report_open_all_parts "$hw" -q -e all info "$plain"
+	timed report_default "$hw" -q report "$plain" -o "$out/report.html"
+	echo "report_default_bytes: $(stat -c %s "$out/report.html")"
+	timed report_100k_objects "$hw" -q report --max 100000 --cutoff 0 "$plain" -o "$out/report-100k.html"
+	echo "report_100k_objects_bytes: $(stat -c %s "$out/report-100k.html")"
+	chromium=${CHROMIUM:-chromium}
+	if command -v "$chromium" >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then
+		for f in report report-100k; do
+			node "$src/tests/report-browser.js" "$chromium" "$out/$f.html" |
+				node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () => {
+					const r = JSON.parse(s);
+					console.log(process.argv[1] + "_chromium_load_ms: " + r.load_ms + "  treemap_cells: " +
+						r.treemap_cells + "  errors: " + r.errors.length); })' "$f"
+		done
+	fi
+	rm -f "$out/report.html" "$out/report-100k.html"
+fi
+
 # The agent's cost on the ~1 GB workload: a mark (full GC, then tagging
 # every object), a second mark (nothing left to tag), a snapshot, and
 # `jcmd GC.heap_dump` on the same quiet heap; the JVM's resident size

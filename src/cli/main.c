@@ -15,6 +15,7 @@
 #include "config.h"
 #include "engine/open.h"
 #include "graph/rules.h"
+#include "query/html.h"
 #include "query/inspect.h"
 #include "query/merged.h"
 #include "query/baseline.h"
@@ -57,6 +58,12 @@ static const char usage_text[] =
 "                  spots and the call tree\n"
 "  times           when the objects were allocated: a histogram of the times the\n"
 "                  agent's sample:BYTES records, -n buckets (default 20)\n"
+"  report          one self-contained HTML file of the set (-o FILE.html): the\n"
+"                  dump, leak suspects with their paths, the dominator tree as\n"
+"                  a tree, a treemap and a sunburst, the class histogram, the\n"
+"                  inspections' top -n groups (10), what is new (-b); the tree\n"
+"                  cut at --max objects (60000), -d levels (128), --cutoff PCT\n"
+"                  of its bytes (0.005)\n"
 "  merged-out      merged outgoing references: what the set refers to, by class\n"
 "                  (or --by field), class-recursive chains collapsed, -d levels\n"
 "  merged-in       merged incoming references: what refers to the set\n"
@@ -168,7 +175,7 @@ static const char usage_text[] =
 
 static const char *const commands[] = {
 	"info", "classes", "biggest", "objects", "paths", "lifelines", "allocations", "diff", "mark", "snapshot",
-	"inspect", "rules", "merged-out", "merged-in", "merged-dom", "between", "times"
+	"inspect", "rules", "merged-out", "merged-in", "merged-dom", "between", "times", "report"
 };
 
 struct cli {
@@ -178,7 +185,7 @@ struct cli {
 	enum fmt fmt;
 	struct view_opts vo;
 	struct open_opts oo;
-	int top_set, depth_set, max_set;
+	int top_set, depth_set, max_set, cutoff_set, fmt_set;
 	enum merged_by by;           /* merged-*: --by */
 	const char *insp, *insp_arg; /* inspect NAME [ARG] */
 	int insp_list;               /* inspect --list */
@@ -287,7 +294,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		case 'e': c->expr = optarg; break;
 		case 'b': c->baseline = optarg; break;
 		case 'o': c->output = optarg; break;
-		case 'f': set_format(c, optarg); break;
+		case 'f': set_format(c, optarg); c->fmt_set = 1; break;
 		case 's': c->vo.sort = optarg; break;
 		case 'r': c->vo.reverse = 1; break;
 		case 'F': c->vo.filter = optarg; break;
@@ -299,6 +306,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 			c->vo.cutoff = strtod(optarg, &end);
 			if (*optarg == '\0' || *end != '\0' || !(c->vo.cutoff >= 0 && c->vo.cutoff <= 100))
 				usage_error("--cutoff needs a percentage from 0 to 100, not '%s'", optarg);
+			c->cutoff_set = 1;
 			break;
 		case 'M': c->vo.max_paths = (int)num_arg("--max", optarg, 1); c->max_set = 1; break;
 		case 'w': c->vo.weak = 1; break;
@@ -456,6 +464,8 @@ static void parse_args(int argc, char **argv, struct cli *c)
 	uint64_t id;
 	if (c->object != NULL && parse_object_id(c->object, &id) < 0)
 		usage_error("%s: '%s' is not an object id: 0x... hex or decimal", c->cmd, c->object);
+	if (c->cmd != NULL && strcmp(c->cmd, "report") == 0 && c->fmt_set)
+		usage_error("report writes HTML: -f goes with the other commands");
 	if (c->output != NULL && (same_file(c->output, c->dump) || (c->baseline && same_file(c->output, c->baseline))))
 		usage_error("-o %s: is a dump, which heapwalk never writes", c->output);
 	if (c->vo.sort != NULL && !view_sort_valid(c->vo.sort))
@@ -500,7 +510,7 @@ static unsigned parts_needed(const char *view, const struct cli *c, size_t nstep
 		return HP_NODES | HP_IN | HP_OUT | HP_WEAK;
 	if (strcmp(view, "allocations") == 0 || strcmp(view, "times") == 0)
 		return HP_NODES;
-	return HP_ALL;
+	return HP_ALL; /* report too */
 }
 
 /* merged-out, merged-in, merged-dom: the tree, -d levels deep. */
@@ -577,6 +587,21 @@ static int run_view(struct heap *h, const char *view, struct objset *set, struct
 			sbuf_adds(err, "cancelled");
 			return -1;
 		}
+	} else if (strcmp(view, "report") == 0) {
+		struct html_opts o;
+		html_opts_default(&o);
+		o.expr = c->expr;
+		o.progress = c->vo.progress;
+		if (c->depth_set)
+			o.depth = (unsigned)c->vo.depth;
+		if (c->cutoff_set)
+			o.cutoff = c->vo.cutoff;
+		if (c->max_set)
+			o.max_nodes = (size_t)c->vo.max_paths;
+		if (c->top_set)
+			o.top = c->vo.top;
+		if (report_html(h, set, &o, out, err) < 0)
+			return -1;
 	} else if (strcmp(view, "inspect") == 0) {
 		const struct inspection *in = inspect_find(c->insp);
 		struct insp_result r;

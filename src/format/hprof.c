@@ -393,6 +393,7 @@ static void scan_records(struct rd *r, uint64_t pos)
 		if (h->size - pos < 9) {
 			warn_add(&h->warn, "%s: offset %llu: truncated record header (%llu bytes left)",
 				 h->path, (unsigned long long)pos, (unsigned long long)(h->size - pos));
+			h->truncated_at = h->size;
 			return;
 		}
 		unsigned tag = m[pos];
@@ -403,6 +404,7 @@ static void scan_records(struct rd *r, uint64_t pos)
 				 h->path, (unsigned long long)pos, tag, (unsigned long long)len,
 				 (unsigned long long)(h->size - body));
 			len = h->size - body;
+			h->truncated_at = h->size;
 		}
 		switch (tag) {
 		case TAG_UTF8: take_utf8(r, body, len); break;

@@ -1025,6 +1025,8 @@ static int mlpd_parse(struct heap *h, struct progress *p, struct sbuf *err)
 		goto done;
 	}
 	if (!r.shots[s].complete)
+		h->truncated_at = h->size;
+	if (!r.shots[s].complete)
 		warn_add(&h->warn, "%s: heapshot %zu is cut short by the end of the file: its objects up to there",
 			 h->path, s + 1);
 	else if (h->want_snap == 0 && s + 1 < r.nshots)

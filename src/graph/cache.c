@@ -40,6 +40,7 @@ struct scalars {
 	uint64_t total_shallow, unreachable_count, unreachable_bytes;
 	uint64_t weakonly_count, weakonly_bytes, dangling_refs;
 	uint64_t nrx, ntags, tag_labels_len, tag_nlabels, nambiguous, rules_fp;
+	uint64_t truncated_at;
 };
 
 static uint64_t mix(uint64_t x, uint64_t w)
@@ -250,6 +251,7 @@ static void get_scalars(const struct heap *h, struct scalars *s, uint64_t warn_b
 	memset(s, 0, sizeof *s);
 	memcpy(s->version, h->version, sizeof s->version);
 	s->timestamp_ms = h->timestamp_ms;
+	s->truncated_at = h->truncated_at;
 	s->layout = h->layout;
 	s->agent = h->agent;
 	s->n = h->n;
@@ -593,6 +595,7 @@ static void set_scalars(struct heap *h, const struct scalars *s)
 	memcpy(h->version, s->version, sizeof h->version);
 	h->version[sizeof h->version - 1] = '\0';
 	h->timestamp_ms = s->timestamp_ms;
+	h->truncated_at = s->truncated_at;
 	h->layout = s->layout;
 	h->agent = s->agent;
 	h->n = (node_t)s->n;

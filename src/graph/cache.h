@@ -12,7 +12,7 @@
  * of the header's bytes before it. A cache of another format is never
  * read: the number goes up whenever what is stored changes (8: struct
  * hfield got its offset; 9: the hash of the whole dump). */
-#define CACHE_FORMAT 10
+#define CACHE_FORMAT 11
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
 };

@@ -461,7 +461,7 @@ static void add_suspect(struct insp_result *r, const struct heap *h, const struc
 	object_text(h, point, &sb);
 	sbuf_printf(&sb, " (%.1f%%)", pct(h, h->retained[point]));
 	node_t *m = point_members(h, set, point, &count);
-	insp_add(r, h, sbuf_detach(&sb), IP_HIGH, m, count, bytes);
+	insp_add(r, h, sbuf_detach(&sb), IP_HIGH, m, count, bytes)->point = point;
 }
 
 /* Per class of a member, its members' dominator-based retained bytes. */
@@ -655,7 +655,7 @@ static void class_suspects(struct heap *h, const struct objset *set, const node_
 			object_text(h, holder, &nm);
 			sbuf_printf(&nm, " (%.1f%%, %llu of its instances)", pct(h, sum[holder]),
 				    (unsigned long long)count);
-			insp_add(r, h, sbuf_detach(&nm), IP_HIGH, m, count, lb[c]);
+			insp_add(r, h, sbuf_detach(&nm), IP_HIGH, m, count, lb[c])->point = holder;
 			sbuf_free(&nm);
 			continue;
 		}

@@ -138,6 +138,7 @@ struct insp_group {
 	uint64_t count;          /* = number of nodes */
 	uint64_t shallow;        /* of the members */
 	uint64_t extra;          /* the inspection's own figure (see extra_name) */
+	node_t point;            /* leak-suspects: the accumulation point; else HW_NONE */
 };
 
 /* The groups together: their objects counted once, and the inspection's

@@ -600,6 +600,8 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 		names[i] = class_name(h, v->estimated[i]);
 	meta_list(&t, "estimated_size_classes", names, v->nestimated);
 	free(names);
+	if (h->truncated_at > 0) /* the dump ends inside what it was writing */
+		meta_num(&t, "truncated_at", h->truncated_at);
 	if (h->dump_gc_ns > 0) {
 		meta_num(&t, "dump_gc_us", h->dump_gc_ns / 1000);
 		meta_num(&t, "dump_pause_us", h->dump_pause_ns / 1000);

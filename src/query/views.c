@@ -506,8 +506,7 @@ static size_t select_top(const struct heap *h, node_t *a, size_t n, size_t k)
 	return k;
 }
 
-/* Members of the set that no other member dominates. */
-static node_t *top_members(struct heap *h, const struct objset *set, size_t *n)
+node_t *view_top_members(struct heap *h, const struct objset *set, size_t *n)
 {
 	node_t *top = xmalloc((size_t)(set->count + 1) * sizeof *top);
 	size_t sp = 0, k = 0;
@@ -631,7 +630,7 @@ void view_biggest(struct heap *h, const struct objset *set, const struct view_op
 		  struct big_view *v)
 {
 	size_t ntop;
-	node_t *top = top_members(h, set, &ntop);
+	node_t *top = view_top_members(h, set, &ntop);
 	size_t shown = select_top(h, top, ntop, o->top);
 
 	if (shown + 1 == ntop) /* one left over is a row either way: show it, it is in place */

@@ -103,6 +103,9 @@ struct big_view {
 };
 void view_biggest(struct heap *h, const struct objset *set, const struct view_opts *o,
 		  struct big_view *v);
+/* The members of the set that no other member dominates (*n of them,
+ * in no particular order; the caller frees). */
+node_t *view_top_members(struct heap *h, const struct objset *set, size_t *n);
 void big_view_free(struct big_view *v);
 
 /* ---- objects: members, biggest retained first ---- */

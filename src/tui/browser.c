@@ -165,6 +165,7 @@ static void rq_expr(struct tui *t, struct tview *v, int c) { (void)v; (void)c; s
 static void rq_retained(struct tui *t, struct tview *v, int c) { (void)v; (void)c; exact_retained(t); }
 static void rq_deep(struct tui *t, struct tview *v, int c) { (void)v; (void)c; deep_size(t); }
 static void rq_between(struct tui *t, struct tview *v, int c) { (void)v; (void)c; path_between(t); }
+static void rq_export(struct tui *t, struct tview *v, int c) { (void)v; (void)c; export_step(t); }
 
 static void rq_search(struct tui *t, struct tview *v, int c)
 {
@@ -255,6 +256,7 @@ static const frame_fn frame_keys[REQ_COUNT] = {
 	[REQ_HEAPSHOT] = rq_heapshot,
 	[REQ_BACK] = rq_back, [REQ_FORWARD] = rq_forward, [REQ_FIRST_STEP] = rq_first_step,
 	[REQ_STEP_LIST] = rq_step_list, [REQ_JUMP] = rq_jump, [REQ_EXPR] = rq_expr, [REQ_COMMAND] = rq_command,
+	[REQ_EXPORT] = rq_export,
 	[REQ_ROOT] = rq_root, [REQ_IGNORE] = rq_ignore, [REQ_FOCUS] = rq_focus,
 	[REQ_RETAINED] = rq_retained, [REQ_SEARCH] = rq_search, [REQ_SEARCH_NEXT] = rq_search_next,
 	[REQ_SEARCH_PREV] = rq_search_next, [REQ_FILTER] = rq_filter, [REQ_HELP] = rq_help,

@@ -73,6 +73,8 @@ void baseline_drop(struct tui *t);
 void baseline_prompt(struct tui *t);
 void exact_retained(struct tui *t);
 void show_expr(struct tui *t);
+/* export.c: W, the step written as an HTML report or a dot graph. */
+void export_step(struct tui *t);
 
 /* ---- between.c ---- */
 /* The current set's deep size (everything it reaches), with progress. */

@@ -68,6 +68,7 @@ const struct binding bindings[] = {
 	{ 'd', REQ_DELTA, "d" },
 	{ 'f', REQ_FILTER, "f" },
 	{ 's', REQ_SORT, "s" },
+	{ 'W', REQ_EXPORT, "W" },
 	{ '?', REQ_HELP, "?" }, { KEY_F(1), REQ_HELP, "F1" },
 	{ CTRL('l'), REQ_REDRAW, "^L" },
 	{ CTRL('z'), REQ_SUSPEND, "^Z" }, /* read_key takes it, wherever a key is read */
