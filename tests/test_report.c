@@ -8,11 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "hprofw.h"
 #include "jsonck.h"
 #include "query/html.h"
 #include "suites.h"
+#include "term.h"
 
 #define DUMPS TEST_BUILDDIR "/dumps"
 #define EVIL_CLASS "<img src=x onerror=alert(1)>"
@@ -559,6 +561,52 @@ START_TEST(cut_and_usage)
 }
 END_TEST
 
+/* W in the browser: the step's report written in the working directory,
+ * its path on the status line; the same file the command line writes. */
+START_TEST(browser_writes_the_step)
+{
+	struct hw w;
+	struct term t;
+	char want[600], cmd[1400], line[600];
+	size_t n, m;
+	int st;
+
+	evil_dump(&w);
+	char *path = hw_write(&w, "browser-report.hprof", SIZE_MAX);
+	hw_free(&w);
+	ck_assert(chdir(hw_tmpdir()) == 0); /* where the browser writes */
+	term_start(&t, 200, 40, "", path);
+	free(wait_for(&t, "Step 1"));
+	keys(&t, "W");
+	free(wait_for(&t, "r the HTML report"));
+	keys(&t, "r");
+	snprintf(want, sizeof want, "wrote %s/heapwalk-browser-report-step1.html (", hw_tmpdir());
+	char *s = wait_for(&t, want);
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+	snprintf(line, sizeof line, "%s/heapwalk-browser-report-step1.html", hw_tmpdir());
+	char *text = slurp(line, &n);
+	self_contained(text);
+	snprintf(cmd, sizeof cmd, "%s -q report %s", heapwalk(), path);
+	char *batch = run(cmd, &st);
+	m = strlen(batch);
+	/* the same figures; only the set's title differs (the step's "all") */
+	struct jv a, b;
+	page_data(text, n, &a);
+	page_data(batch, m, &b);
+	ck_assert_uint_eq(u(jv_get(jv_get(&a, "info"), "objects")), u(jv_get(jv_get(&b, "info"), "objects")));
+	ck_assert_uint_eq(jv_get(jv_get(&a, "tree"), "rows")->n, jv_get(jv_get(&b, "tree"), "rows")->n);
+	ck_assert_uint_eq(jv_get(jv_get(&a, "classes"), "rows")->n, jv_get(jv_get(&b, "classes"), "rows")->n);
+	jv_free(&a);
+	jv_free(&b);
+	free(batch);
+	free(text);
+	free(path);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -572,7 +620,11 @@ Suite *report_suite(void)
 	tcase_set_timeout(jvm, 300);
 	tcase_add_test(jvm, jdk_dump_in_chromium);
 	tcase_add_test(jvm, cut_and_usage);
+	TCase *term = tcase_create("terminal");
+	tcase_set_timeout(term, 120);
+	tcase_add_test(term, browser_writes_the_step);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, jvm);
+	suite_add_tcase(s, term);
 	return s;
 }
