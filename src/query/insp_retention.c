@@ -505,10 +505,14 @@ static uint32_t class_candidates(struct heap *h, const struct objset *set, const
 
 /* Members of the spread classes (spread[c]) that no member of their
  * class dominates: a walk of the dominator tree counting, per class,
- * the members on the current path (as analysis_class_lb does). */
+ * the members on the current path (as analysis_class_lb does). post
+ * gets the tree's nodes as the walk leaves them, children before their
+ * parent (the root last), for class_holder's sums. */
 static void top_instances(const struct heap *h, const struct objset *set, const uint8_t *spread,
-			  struct nvec *per, struct progress *p)
+			  struct nvec *per, node_t *post, struct progress *p)
 {
+	size_t np = 0;
+
 	uint32_t *active = xcalloc((size_t)h->ncls + 1, sizeof *active);
 	struct nvec stk = { 0 }, nxt = { 0 };
 
@@ -517,6 +521,7 @@ static void top_instances(const struct heap *h, const struct objset *set, const 
 	while (stk.n > 0 && !progress_cancelled(p)) {
 		node_t v = stk.v[stk.n - 1];
 		if (nxt.v[nxt.n - 1] == h->dom_start[v + 1]) { /* leaving v */
+			post[np++] = v;
 			if (v != 0 && spread[h->node_class[v]] && objset_has(set, v))
 				active[h->node_class[v]]--;
 			stk.n--;
@@ -530,43 +535,29 @@ static void top_instances(const struct heap *h, const struct objset *set, const 
 		nvec_push(&stk, c);
 		nvec_push(&nxt, h->dom_start[c]);
 	}
+	if (np == 0 || post[np - 1] != 0) /* cancelled: the list still ends */
+		post[np] = 0;
 	free(stk.v);
 	free(nxt.v);
 	free(active);
 }
 
 /* Where a spread class's bytes accumulate: sum[v], the bytes of the
- * class's top members in v's dominator subtree (one pass over the tree),
- * then from the root down the child holding most while it holds 80% of
- * them, stopping short of the members themselves and of chains of one
- * class. 0 (the root) when no object holds that much: the class is big,
- * but nothing in particular keeps it. */
+ * class's top members in v's dominator subtree (one pass over post, the
+ * tree's nodes children first), then from the root down the child
+ * holding most while it holds 80% of them, stopping short of the members
+ * themselves and of chains of one class. 0 (the root) when no object
+ * holds that much: the class is big, but nothing in particular keeps it. */
 static node_t class_holder(const struct heap *h, const node_t *top, uint64_t ntop, uint64_t *sum,
-			   struct progress *p)
+			   const node_t *post, struct progress *p)
 {
-	struct nvec stk = { 0 }, nxt = { 0 };
 	uint32_t cls = ntop ? h->node_class[top[0]] : HW_NONE;
 
 	memset(sum, 0, ((size_t)h->n + 1) * sizeof *sum);
 	for (uint64_t i = 0; i < ntop; i++)
 		sum[top[i]] = h->retained[top[i]];
-	nvec_push(&stk, 0);
-	nvec_push(&nxt, h->dom_start[0]);
-	while (stk.n > 0 && !progress_cancelled(p)) { /* children before parents */
-		node_t v = stk.v[stk.n - 1];
-		if (nxt.v[nxt.n - 1] == h->dom_start[v + 1]) {
-			stk.n--;
-			nxt.n--;
-			if (stk.n > 0)
-				sum[stk.v[stk.n - 1]] += sum[v];
-			continue;
-		}
-		node_t c = h->dom_child[nxt.v[nxt.n - 1]++];
-		nvec_push(&stk, c);
-		nvec_push(&nxt, h->dom_start[c]);
-	}
-	free(stk.v);
-	free(nxt.v);
+	for (size_t i = 0; post[i] != 0 && !progress_cancelled(p); i++)
+		sum[h->idom[post[i]]] += sum[post[i]];
 	node_t v = 0;
 	for (;;) {
 		node_t best = HW_NONE;
@@ -624,14 +615,17 @@ static void class_suspects(struct heap *h, const struct objset *set, const node_
 	struct sbuf sb;
 	int nspread = 0;
 	uint64_t *sum = NULL;       /* class_holder's, 8 bytes a node: made when needed */
+	node_t *post = NULL;        /* the dominator tree, children first, root last */
 
 	sbuf_init(&sb);
 	class_candidates(h, set, lb, cand, big, cnt, p);
 	for (uint32_t c = 0; c < h->ncls; c++)
 		if (cand[c] && big[c] != HW_NONE && h->retained[big[c]] * 100 < lb[c] * DROP_PCT)
 			nspread += spread[c] = 1;
-	if (nspread > 0)
-		top_instances(h, set, spread, per, p);
+	if (nspread > 0) {
+		post = xmalloc(((size_t)h->n + 1) * sizeof *post);
+		top_instances(h, set, spread, per, post, p);
+	}
 	for (uint32_t c = 0; c < h->ncls && !progress_cancelled(p); c++) {
 		if (!cand[c] || big[c] == HW_NONE)
 			continue;
@@ -641,7 +635,7 @@ static void class_suspects(struct heap *h, const struct objset *set, const node_
 		if (spread[c]) {
 			if (sum == NULL)
 				sum = xmalloc(((size_t)h->n + 1) * sizeof *sum);
-			node_t holder = class_holder(h, per[c].v, per[c].n, sum, p);
+			node_t holder = class_holder(h, per[c].v, per[c].n, sum, post, p);
 			int seen = holder == 0;
 			for (size_t i = 0; i < npts && !seen; i++)
 				seen = pts[i] == holder;
@@ -670,6 +664,7 @@ static void class_suspects(struct heap *h, const struct objset *set, const node_
 		free(per[c].v);
 	free(per);
 	free(sum);
+	free(post);
 	free(cnt);
 	free(lb);
 	free(big);
