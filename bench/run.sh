@@ -265,8 +265,10 @@ if [ -x /usr/bin/time ] && [ -f "$plain" ]; then
 			node "$src/tests/report-browser.js" "$chromium" "$out/$f.html" |
 				node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () => {
 					const r = JSON.parse(s);
-					console.log(process.argv[1] + "_chromium_load_ms: " + r.load_ms + "  treemap_cells: " +
-						r.treemap_cells + "  errors: " + r.errors.length); })' "$f"
+					const t = r.timings, f = x => x.toFixed(0);
+					console.log(process.argv[1] + "_chromium_load_ms: " + r.load_ms + "  script_ms: " + f(t.total_ms) +
+						" (json " + f(t.parse_ms) + ", treemap " + f(t.treemap_ms) + ", sunburst " + f(t.sunburst_ms) +
+						")  treemap_cells: " + r.treemap_cells + "  errors: " + r.errors.length); })' "$f"
 		done
 	fi
 	rm -f "$out/report.html" "$out/report-100k.html"

@@ -117,6 +117,7 @@ async function main() {
 	};
 	result.ready = await ev('document.body.dataset.ready === "1"');
 	result.treemap_cells = await ev('window.heapwalkReport.treemap.cells.length');
+	result.timings = await ev('window.heapwalkReport.timings');
 	result.title = await ev('document.title');
 	result.page = await ev(`(() => {
 		const n = s => Number(String(s).replace(/,/g, ''));

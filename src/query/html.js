@@ -3,7 +3,9 @@
 // no string of the dump is ever parsed as markup.
 'use strict';
 (function () {
+	const t0 = performance.now();
 	const D = JSON.parse(document.getElementById('hw-data').textContent);
+	const timings = { parse_ms: performance.now() - t0 }; // for whoever measures the page
 	const app = document.getElementById('app');
 	const KINDS = ['root', 'instance', 'object array', 'primitive array', 'class'];
 	const KIND_COLORS = ['#9aa5b1', '#4e79a7', '#59a14f', '#f28e2b', '#b07aa1'];
@@ -24,7 +26,8 @@
 				e.appendChild(typeof k === 'string' || typeof k === 'number' ? document.createTextNode(String(k)) : k);
 		return e;
 	}
-	function num(n) { return n === null || n === undefined ? '' : Number(n).toLocaleString('en-US'); }
+	const NF = new Intl.NumberFormat('en-US'); // one: toLocaleString makes one a call
+	function num(n) { return n === null || n === undefined ? '' : NF.format(n); }
 	// as heapwalk's text reports say it: 1024-based, three digits
 	function human(b) {
 		const unit = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
@@ -47,7 +50,7 @@
 	function buildTree(t, title) {
 		const root = { label: title, id: null, shallow: 0, retained: t.retained, kind: 0, kids: [], parent: null, depth: 0, root: true };
 		const nodes = t.rows.map(r => r[1] < 0
-			? { elided: true, count: r[2], shallow: r[3], retained: r[4], largest: r[5], kids: [], label: num(r[2]) + ' more objects (elided)' }
+			? { elided: true, count: r[2], shallow: r[3], retained: r[4], largest: r[5], kids: [], label: '' }
 			: { label: t.names[r[1]], id: r[2], shallow: r[3], retained: r[4], kind: r[5] & 7, isNew: (r[5] & 8) !== 0, kids: [] });
 		t.rows.forEach((r, i) => {
 			const p = r[0] < 0 ? root : nodes[r[0]];
@@ -58,7 +61,9 @@
 		return root;
 	}
 	function crumbsOf(n) { const a = []; for (; n; n = n.parent) a.unshift(n); return a; }
-	function nodeText(n) { return n.elided ? n.label : n.root ? n.label : n.label + (n.id ? ' @' + n.id : ''); }
+	function nodeText(n) {
+		return n.elided ? num(n.count) + ' more objects (elided)' : n.root ? n.label : n.label + (n.id ? ' @' + n.id : '');
+	}
 
 	// ---- an expandable dominator tree as a table ----
 	function treeTable(root, id) {
@@ -441,7 +446,7 @@
 	}
 
 	// ---- the page ----
-	window.heapwalkReport = { data: D };
+	window.heapwalkReport = { data: D, timings: timings };
 	const dumpName = info.dump;
 	document.title = 'heapwalk: ' + dumpName;
 	const setTitle = D.expr ? 'the set: ' + D.expr : 'every object';
@@ -459,7 +464,13 @@
 	const nav = el('nav', {});
 	app.appendChild(nav);
 	const sections = [];
-	function add(id, title, ...kids) { sections.push([id, title]); app.appendChild(section(id, title, ...kids)); }
+	let last = performance.now();
+	function add(id, title, ...kids) { // each section's time, built and added
+		sections.push([id, title]);
+		app.appendChild(section(id, title, ...kids));
+		timings[id + '_ms'] = performance.now() - last;
+		last = performance.now();
+	}
 
 	const kv = (k, v, key) => el('tr', {}, el('td', {}, k), el('td', { className: 'n', 'data-k': key || '' }, v));
 	const yes = b => b ? 'yes' : 'no';
@@ -505,8 +516,12 @@
 		' objects shown, no deeper than ' + D.tree.depth + ' levels, none retaining under ' + human(D.tree.min_bytes) +
 		'; the rest of each level is one "elided" entry with their totals.');
 	add('biggest', 'Biggest objects', treeTable(tree, 'biggest-tree'), cutNote);
+	let t1 = performance.now();
 	add('treemap', 'Treemap', treemap(tree, 'treemap'));
+	timings.treemap_ms = performance.now() - t1;
+	t1 = performance.now();
 	add('sunburst', 'Sunburst', sunburst(tree, 'sunburst'));
+	timings.sunburst_ms = performance.now() - t1;
 	add('classes', 'Classes', histogram(D.classes, 'classes-table'));
 	const insp = el('div', { id: 'inspections-list' });
 	for (const r of D.inspections) {
@@ -539,5 +554,6 @@
 	}
 	for (const [id, title] of sections)
 		nav.appendChild(el('a', { href: '#' + id }, title));
+	timings.total_ms = performance.now() - t0;
 	document.body.dataset.ready = '1';
 })();
