@@ -17,8 +17,9 @@ say() { printf '== %s\n' "$*" >&2; }
 install_deps() {
 	pkgs="autoconf automake make gcc pkg-config libncurses-dev libpcre2-dev
 	      liblz4-dev libdeflate-dev zlib1g-dev check tmux openjdk-17-jdk-headless time clang libclang-rt-14-dev"
-	# Mono records the .mlpd heapshots of the tests (its recommends: not needed)
-	lean="mono-runtime mono-mcs libmono-profiler mono-utils"
+	# Mono records the .mlpd heapshots of the tests, graphviz's dot draws the
+	# graphs heapwalk writes (their recommends: not needed)
+	lean="mono-runtime mono-mcs libmono-profiler mono-utils graphviz"
 	# Node makes the V8 snapshots of the tests; Debian's where none is installed
 	command -v node >/dev/null 2>&1 || pkgs="$pkgs nodejs"
 	missing=

@@ -36,6 +36,7 @@ Suite *formats_suite(void);
 Suite *mono_suite(void);
 Suite *owners_suite(void);
 Suite *between_suite(void);
+Suite *dot_suite(void);
 
 /* test_jvm.c: make TEST_BUILDDIR/dumps/NAME.hprof (and .histo) of the
  * test workload with the JDK, unless it is newer than the workload. */
