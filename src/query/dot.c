@@ -216,7 +216,7 @@ static void dgraph_sort(struct dgraph *g)
 	g->ne = k;
 }
 
-/* A reference: labelled as the views name it, "(x2)" for copies. */
+/* A reference: labelled as the views name it, "+1 more" for copies. */
 static void object_edge(const struct heap *h, const struct dedge *e, struct sbuf *out)
 {
 	struct sbuf t;
