@@ -18,8 +18,9 @@ install_deps() {
 	pkgs="autoconf automake make gcc pkg-config libncurses-dev libpcre2-dev
 	      liblz4-dev libdeflate-dev zlib1g-dev check tmux openjdk-17-jdk-headless time clang libclang-rt-14-dev"
 	# Mono records the .mlpd heapshots of the tests; headless Chromium (and a
-	# font for its text) renders the HTML report (their recommends: not needed)
-	lean="mono-runtime mono-mcs libmono-profiler mono-utils chromium fonts-dejavu-core"
+	# font for its text) renders the HTML report, graphviz's dot draws the
+	# graphs heapwalk writes (their recommends: not needed)
+	lean="mono-runtime mono-mcs libmono-profiler mono-utils chromium fonts-dejavu-core graphviz"
 	# Node makes the V8 snapshots of the tests; Debian's where none is installed
 	command -v node >/dev/null 2>&1 || pkgs="$pkgs nodejs"
 	missing=

@@ -583,12 +583,28 @@ START_TEST(browser_writes_the_step)
 	snprintf(want, sizeof want, "wrote %s/heapwalk-browser-report-step1.html (", hw_tmpdir());
 	char *s = wait_for(&t, want);
 	free(s);
+	keys(&t, "W");
+	free(wait_for(&t, "g a graph"));
+	keys(&t, "g");
+	snprintf(want, sizeof want, "wrote %s/heapwalk-browser-report-step1.dot (", hw_tmpdir());
+	free(wait_for(&t, want));
 	keys(&t, "q");
 	wait_exit(&t);
 	term_stop(&t);
 	snprintf(line, sizeof line, "%s/heapwalk-browser-report-step1.html", hw_tmpdir());
 	char *text = slurp(line, &n);
 	self_contained(text);
+	free(text);
+	/* the graph: the command line's for the whole heap at depth 1 */
+	snprintf(line, sizeof line, "%s/heapwalk-browser-report-step1.dot", hw_tmpdir());
+	char *dot = slurp(line, &n);
+	snprintf(cmd, sizeof cmd, "%s -q graph %s -e all", heapwalk(), path);
+	char *want_dot = run(cmd, &st);
+	ck_assert_str_eq(dot, want_dot);
+	free(dot);
+	free(want_dot);
+	snprintf(line, sizeof line, "%s/heapwalk-browser-report-step1.html", hw_tmpdir());
+	text = slurp(line, &n);
 	snprintf(cmd, sizeof cmd, "%s -q report %s", heapwalk(), path);
 	char *batch = run(cmd, &st);
 	m = strlen(batch);

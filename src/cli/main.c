@@ -15,6 +15,7 @@
 #include "config.h"
 #include "engine/open.h"
 #include "graph/rules.h"
+#include "query/dot.h"
 #include "query/html.h"
 #include "query/inspect.h"
 #include "query/merged.h"
@@ -69,6 +70,9 @@ static const char usage_text[] =
 "  merged-in       merged incoming references: what refers to the set\n"
 "  merged-dom      merged dominating references: the set's immediate dominators;\n"
 "                  -r: from the GC roots down the dominator tree to the set\n"
+"  graph [OBJECT]  the set's objects (or OBJECT) and those within -d references\n"
+"                  out and in (default 1), GC roots marked, in GraphViz dot: at\n"
+"                  most --max objects (500); dot -Tsvg draws it\n"
 "  diff OLD NEW    class deltas from dump OLD to dump NEW, with the new and gone\n"
 "                  objects by class: exact for snapshots (stable ids), or matched\n"
 "  inspect NAME [ARG]  run the inspection NAME on the set (-e) and list its\n"
@@ -121,8 +125,8 @@ static const char usage_text[] =
 "                            field, [INDEX] or the target's id), analyse again;\n"
 "                            unignore ID LABEL puts it back\n"
 "  a last word info, classes, biggest, objects, paths, lifelines, allocations,\n"
-"  times, merged-out, merged-in or merged-dom picks the view (default classes;\n"
-"  paths and lifelines need a set of one object)\n"
+"  times, merged-out, merged-in, merged-dom or graph picks the view (default\n"
+"  classes; paths and lifelines need a set of one object)\n"
 "\n"
 "options:\n"
 "  -e, --expr EXPR      selection steps, see above\n"
@@ -131,7 +135,8 @@ static const char usage_text[] =
 "                       FILE:N is heapshot N of a Mono .mlpd (exact in one file)\n"
 "      --heapshot N     of a Mono .mlpd, heapshot N (1 = the first; default: the\n"
 "                       last; info lists them)\n"
-"  -f, --format FMT     text (default), json or csv\n"
+"  -f, --format FMT     text (default), json or csv; dot (GraphViz) for the\n"
+"                       graphs: graph (its only format), paths, merged-*\n"
 "  -o, --output FILE    write the output to FILE (whole, or not at all), not to\n"
 "                       standard output\n"
 "  -s, --sort KEY       classes: shallow (default), retained, instances or name\n"
@@ -148,12 +153,14 @@ static const char usage_text[] =
 "  -d, --depth N        biggest: levels of the dominator tree shown (default 1);\n"
 "                       allocations: levels of callers and callees (default 4);\n"
 "                       merged-*: levels of groups, each shown group expanded (1)\n"
+"                       graph: references out and in from the set (1)\n"
 "      --cutoff PCT     biggest: fold children under PCT% of their parent (0.5);\n"
 "                       allocations: leave out nodes under PCT% of traced bytes\n"
 "      --max N          paths: at most N paths, each to another root (default 5);\n"
-"                       lifelines: at most N paths walked (default 1000)\n"
+"                       lifelines: at most N paths walked (default 1000);\n"
+"                       graph: at most N objects (default 500)\n"
 "  -w, --weak           paths, between, referrers, referents, reachable, path,\n"
-"                       info --deep: follow weak references too\n"
+"                       info --deep, graph: follow weak references too\n"
 "      --undirected     between: references lead either way\n"
 "      --deep           info: also the set's exact retained size and its deep\n"
 "                       size (everything it reaches; a pass over the heap each)\n"
@@ -175,7 +182,7 @@ static const char usage_text[] =
 
 static const char *const commands[] = {
 	"info", "classes", "biggest", "objects", "paths", "lifelines", "allocations", "diff", "mark", "snapshot",
-	"inspect", "rules", "merged-out", "merged-in", "merged-dom", "between", "times", "report"
+	"inspect", "rules", "merged-out", "merged-in", "merged-dom", "between", "times", "report", "graph"
 };
 
 struct cli {
@@ -183,9 +190,10 @@ struct cli {
 	const char *baseline;   /* --baseline OLD, or diff's OLD */
 	const char *pid, *file; /* mark, snapshot */
 	enum fmt fmt;
+	int fmt_set;            /* -f was given */
 	struct view_opts vo;
 	struct open_opts oo;
-	int top_set, depth_set, max_set, cutoff_set, fmt_set;
+	int top_set, depth_set, max_set, cutoff_set;
 	enum merged_by by;           /* merged-*: --by */
 	const char *insp, *insp_arg; /* inspect NAME [ARG] */
 	int insp_list;               /* inspect --list */
@@ -242,8 +250,11 @@ static void set_format(struct cli *c, const char *s)
 		c->fmt = FMT_JSON;
 	else if (strcmp(s, "csv") == 0)
 		c->fmt = FMT_CSV;
+	else if (strcmp(s, "dot") == 0)
+		c->fmt = FMT_DOT;
 	else
-		usage_error("unknown format '%s': text, json or csv", s);
+		usage_error("unknown format '%s': text, json, csv or dot", s);
+	c->fmt_set = 1;
 }
 
 /* --keys: the browser's key table; --keys=mdoc the man page's list. */
@@ -294,7 +305,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		case 'e': c->expr = optarg; break;
 		case 'b': c->baseline = optarg; break;
 		case 'o': c->output = optarg; break;
-		case 'f': set_format(c, optarg); c->fmt_set = 1; break;
+		case 'f': set_format(c, optarg); break;
 		case 's': c->vo.sort = optarg; break;
 		case 'r': c->vo.reverse = 1; break;
 		case 'F': c->vo.filter = optarg; break;
@@ -410,6 +421,8 @@ static void parse_args(int argc, char **argv, struct cli *c)
 			       (strcmp(c->cmd, "inspect") == 0 && c->insp_list))) {
 		if (i < argc)
 			usage_error("unexpected argument '%s'", argv[i]);
+		if (c->fmt == FMT_DOT)
+			usage_error("-f dot goes with graph, paths and merged-*, not %s", c->cmd);
 		return;
 	}
 	if (c->insp_list)
@@ -433,7 +446,8 @@ static void parse_args(int argc, char **argv, struct cli *c)
 			       strcmp(c->cmd, "snapshot") == 0))
 		usage_error("%s comes first: heapwalk diff OLD NEW, heapwalk mark PID, "
 			    "heapwalk snapshot PID FILE", c->cmd);
-	if (c->cmd != NULL && (strcmp(c->cmd, "paths") == 0 || strcmp(c->cmd, "lifelines") == 0) && i < argc)
+	if (c->cmd != NULL && (strcmp(c->cmd, "paths") == 0 || strcmp(c->cmd, "lifelines") == 0 ||
+			       strcmp(c->cmd, "graph") == 0) && i < argc)
 		c->object = argv[i++];
 	if (c->cmd != NULL && strcmp(c->cmd, "between") == 0)
 		between_args(argc, argv, &i, c);
@@ -504,8 +518,8 @@ static unsigned parts_needed(const char *view, const struct cli *c, size_t nstep
 		return 0;
 	if (strcmp(view, "biggest") == 0 || strcmp(view, "objects") == 0)
 		return HP_NODES | HP_DOM;
-	if (strcmp(view, "paths") == 0)
-		return HP_NODES | HP_IN | (c->vo.weak ? HP_WEAK : 0);
+	if (strcmp(view, "paths") == 0) /* dot: the objects' retained sizes */
+		return HP_NODES | HP_IN | (c->vo.weak ? HP_WEAK : 0) | (c->fmt == FMT_DOT ? HP_DOM : 0);
 	if (strcmp(view, "lifelines") == 0) /* the rules' incidental references tell owners */
 		return HP_NODES | HP_IN | HP_OUT | HP_WEAK;
 	if (strcmp(view, "allocations") == 0 || strcmp(view, "times") == 0)
@@ -582,6 +596,14 @@ static int run_view(struct heap *h, const char *view, struct objset *set, struct
 		view_times(h, set, c->top_set && c->vo.top ? c->vo.top : 20, &v);
 		report_times(h, &v, c->fmt, out);
 		time_view_free(&v);
+	} else if (strcmp(view, "graph") == 0) {
+		int rc = graph_dot(h, set, (unsigned)c->vo.depth, c->max_set ? (size_t)c->vo.max_paths : 0,
+				   c->vo.weak, out, err);
+		if (rc < 0)
+			return -1;
+		if (rc > 0 && !c->oo.quiet)
+			fprintf(stderr, "heapwalk: graph: cut at %d objects, more lie within depth %d "
+				"(--max N draws more)\n", c->max_set ? c->vo.max_paths : GRAPH_MAX_NODES, c->vo.depth);
 	} else if (strncmp(view, "merged-", 7) == 0) {
 		if (merged_view(h, view, set, c, out) < 0) {
 			sbuf_adds(err, "cancelled");
@@ -707,6 +729,19 @@ static int attach_command(const struct cli *c)
 	sbuf_free(&res);
 	sbuf_free(&err);
 	return rc < 0 ? EXIT_INPUT : 0;
+}
+
+/* -f against the view: dot is for the views that are graphs, and the
+ * graph is dot alone. The misuse, or NULL. */
+static const char *format_misuse(const struct cli *c, const char *view)
+{
+	int graph = strcmp(view, "graph") == 0;
+
+	if (c->fmt == FMT_DOT && !graph && strcmp(view, "paths") != 0 && strncmp(view, "merged-", 7) != 0)
+		return "-f dot goes with graph, paths and merged-*";
+	if (graph && c->fmt_set && c->fmt != FMT_DOT)
+		return "-f text, json and csv go with the views that are tables";
+	return NULL;
 }
 
 /* Does the pipeline (or the info view) speak of old and new objects? */
@@ -904,7 +939,7 @@ int main(int argc, char **argv)
 	const char *view = c.cmd ? c.cmd : pl.view ? pl.view : "classes";
 	const char *misuse = c.deep && strcmp(view, "info") != 0 ? "--deep goes with info"
 			     : c.vo.reverse && (strcmp(view, "merged-out") == 0 || strcmp(view, "merged-in") == 0)
-			     ? "--reverse goes with classes and merged-dom" : NULL;
+			     ? "--reverse goes with classes and merged-dom" : format_misuse(&c, view);
 	for (size_t i = 1; i < pl.n && misuse == NULL; i++)
 		if (pl.steps[i].op == ST_GONE)
 			misuse = "-e: 'gone' can only be the first step";
@@ -919,7 +954,9 @@ int main(int argc, char **argv)
 		rules_free(rs);
 		return EXIT_USAGE;
 	}
-	if (c.object != NULL && c.to == NULL) { /* paths DUMP OBJECT is "object OBJECT | paths" (lifelines too) */
+	if (strcmp(view, "graph") == 0)
+		c.fmt = FMT_DOT;
+	if (c.object != NULL && c.to == NULL) { /* paths DUMP OBJECT is "object OBJECT | paths" (lifelines, graph too) */
 		pl.steps = xmalloc(sizeof *pl.steps);
 		pl.steps[0] = (struct step){ .op = ST_OBJECT, .arg = xstrdup(c.object) };
 		pl.n = 1;

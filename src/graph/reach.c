@@ -81,18 +81,14 @@ static void visit(struct walk *w, node_t from, node_t y, int kind, int back)
 	}
 }
 
-/* The class object x's instances keep implicitly, HW_NONE for a class
- * object (its references are all its record's) or a synthetic class. */
-static node_t class_edge(const struct heap *h, node_t x)
+node_t reach_class_ref(const struct heap *h, node_t x)
 {
 	uint32_t c = h->node_class[x];
 
 	return h->node_kind[x] == NK_CLASS || c == HW_NONE ? HW_NONE : h->cls[c].node;
 }
 
-/* Does u hold a reference to its class object cn besides the implicit
- * one? Then out[u] has cn twice. */
-static int explicit_class_ref(const struct heap *h, node_t u, node_t cn)
+int reach_class_held(const struct heap *h, node_t u, node_t cn)
 {
 	int n = 0;
 
@@ -119,7 +115,7 @@ static int weak_kind(const struct heap *h, int rule, unsigned flags)
 static void expand(struct walk *w, node_t x)
 {
 	const struct heap *h = w->h;
-	node_t cn = class_edge(h, x);
+	node_t cn = reach_class_ref(h, x);
 	int skipped = 0;
 
 	for (edge_t j = h->out_start[x]; j < h->out_start[x + 1]; j++) {
@@ -145,7 +141,7 @@ static void expand(struct walk *w, node_t x)
 		node_t u = h->in[j];
 		if (u == 0 || bit_get(w->seen, u))
 			continue;
-		if (class_edge(h, u) == x && !explicit_class_ref(h, u, x))
+		if (reach_class_ref(h, u) == x && !reach_class_held(h, u, x))
 			continue;
 		visit(w, x, u, REACH_K_STRONG, 1);
 	}
@@ -156,7 +152,7 @@ static void expand(struct walk *w, node_t x)
 		     i < h->nweak && w->weak_bwd[2 * i] == x; i++) {
 			node_t u = w->weak_bwd[2 * i + 1];
 			int k = bit_get(w->seen, u) ? -1 : weak_kind(h, ref_is_weak(h, u, x), w->flags);
-			if (k == REACH_K_STRONG && class_edge(h, u) == x && !explicit_class_ref(h, u, x))
+			if (k == REACH_K_STRONG && reach_class_ref(h, u) == x && !reach_class_held(h, u, x))
 				continue; /* the implicit one, which an analysis root moved */
 			if (k >= 0)
 				visit(w, x, u, k, 1);

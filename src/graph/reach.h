@@ -40,6 +40,13 @@ struct reach_path {
 	uint8_t *back, *kind;
 };
 
+/* The class object an instance or array refers to implicitly (the one
+ * not followed), HW_NONE for a class object (its references are all its
+ * record's) or a synthetic class; and whether u holds its class object
+ * cn by a field too (then u's references have it twice). */
+node_t reach_class_ref(const struct heap *h, node_t x);
+int reach_class_held(const struct heap *h, node_t u, node_t cn);
+
 /* The shortest path from `from` to `to` (objects, not the root) by
  * flags (REACH_*). 1 found (into *path), 0 there is none, -1 cancelled
  * (p). from == to: a path of one node. */

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "graph/reader.h"
+#include "query/dot.h"
 
 /* ---- the table writer ---- */
 
@@ -823,6 +824,10 @@ void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, s
 	struct table t;
 	char id[32];
 
+	if (f == FMT_DOT) {
+		dot_paths(h, v, out);
+		return;
+	}
 	sbuf_init(&label);
 	sbuf_init(&via);
 	sbuf_init(&root);
@@ -1171,6 +1176,10 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 	struct sbuf label;
 	struct table t;
 
+	if (f == FMT_DOT) {
+		dot_merged(h, view, v, out);
+		return;
+	}
 	sbuf_init(&label);
 	table_init(&t, f, view, cols, 9);
 	meta_identity(&t, h);

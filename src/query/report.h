@@ -1,4 +1,5 @@
-/* report.h — the views as text, JSON or CSV, appended to an sbuf.
+/* report.h — the views as text, JSON or CSV, appended to an sbuf; the
+ * views that are graphs (paths, merged-*) also as GraphViz dot (dot.h).
  *
  * Text: "key: value" summary lines, a blank line, then a table with
  * aligned columns; byte counts exact and human ("4601456  4.39 MB").
@@ -21,7 +22,9 @@
 #include "query/views.h"
 #include "util.h"
 
-enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV };
+/* FMT_DOT: report_paths and report_merged only (the front ends refuse
+ * it for the others, which would write it as CSV). */
+enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_DOT };
 
 void report_info(const struct heap *h, const struct info_view *v, enum fmt f, struct sbuf *out);
 void report_classes(const struct heap *h, const struct class_view *v, enum fmt f, struct sbuf *out);

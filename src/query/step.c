@@ -37,7 +37,7 @@ static const struct {
 	{ "loader", ST_LOADER, A_ID }, { "site", ST_SITE, A_FRAMES }, { "calls", ST_CALLS, A_FRAMES },
 };
 static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths", "allocations",
-					  "merged-out", "merged-in", "merged-dom", "lifelines", "times" };
+					  "merged-out", "merged-in", "merged-dom", "lifelines", "times", "graph" };
 
 #define NELEM(a) (sizeof (a) / sizeof (a)[0])
 

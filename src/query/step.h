@@ -96,7 +96,8 @@ struct pipeline {
 	struct step *steps;
 	size_t n;
 	char *view;    /* NULL, or "classes", "biggest", "objects", "info", "paths",
-	                * "allocations", "merged-out", "merged-in", "merged-dom", "times"; owned */
+	                * "allocations", "merged-out", "merged-in", "merged-dom", "times",
+	                * "lifelines", "graph"; owned */
 };
 
 /* Parse errors: a syntax error, or a regex PCRE2 does not compile. */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "query/dot.h"
 #include "query/html.h"
 #include "tui/frame.h"
 
@@ -82,7 +83,7 @@ void export_step(struct tui *t)
 		o.progress = &t->prog;
 		rc = report_html(s->h, &s->set, &o, &out, &err);
 	} else
-		rc = -1; /* GRAPH-PENDING */
+		rc = graph_dot(s->h, &s->set, 1, GRAPH_MAX_NODES, 0, &out, &err) < 0 ? -1 : 0;
 	if (tui_work_end(t) < 0 || rc < 0) {
 		if (rc < 0 && err.len > 0)
 			tui_message(t, 1, "%s", err.buf);
