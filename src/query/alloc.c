@@ -10,7 +10,8 @@
 
 /* ---- one frame for each class, method, signature and line ---- */
 
-static int cmp_frame(const void *a, const void *b, void *ctx)
+/* By what a frame's label says: class, method, source, line. */
+static int cmp_frame_label(const void *a, const void *b, void *ctx)
 {
 	const struct heap *h = ctx;
 	const struct hframe *x = &h->frames[*(const uint32_t *)a];
@@ -19,12 +20,29 @@ static int cmp_frame(const void *a, const void *b, void *ctx)
 
 	if (c == 0)
 		c = strcmp(heap_str(h, x->method), heap_str(h, y->method));
-	if (c == 0)
-		c = strcmp(heap_str(h, x->signature), heap_str(h, y->signature));
 	if (c == 0) /* frames without a class (JavaScript) differ by script */
 		c = strcmp(heap_str(h, x->source), heap_str(h, y->source));
 	if (c == 0)
 		c = x->line < y->line ? -1 : x->line > y->line;
+	return c;
+}
+
+/* The label, then the signature: 0 for frames that are the same. */
+static int cmp_frame_text(const void *a, const void *b, void *ctx)
+{
+	const struct heap *h = ctx;
+	int c = cmp_frame_label(a, b, ctx);
+
+	if (c == 0)
+		c = strcmp(heap_str(h, h->frames[*(const uint32_t *)a].signature),
+			   heap_str(h, h->frames[*(const uint32_t *)b].signature));
+	return c;
+}
+
+static int cmp_frame(const void *a, const void *b, void *ctx)
+{
+	int c = cmp_frame_text(a, b, ctx);
+
 	if (c == 0) /* the same: the lower index stands for them */
 		c = *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
 	return c;
@@ -39,13 +57,8 @@ static uint32_t *canonical_frames(const struct heap *h)
 		order[i] = i;
 	hw_sort(order, h->nframes, sizeof *order, cmp_frame, (void *)h);
 	for (uint32_t i = 0; i < h->nframes; i++) {
-		const struct hframe *x = &h->frames[order[i]];
-		const struct hframe *p = i ? &h->frames[order[i - 1]] : NULL;
-		int same = p != NULL && x->line == p->line &&
-			   strcmp(heap_str(h, x->class_name), heap_str(h, p->class_name)) == 0 &&
-			   strcmp(heap_str(h, x->method), heap_str(h, p->method)) == 0 &&
-			   strcmp(heap_str(h, x->signature), heap_str(h, p->signature)) == 0 &&
-			   strcmp(heap_str(h, x->source), heap_str(h, p->source)) == 0;
+		int same = i > 0 && cmp_frame_text(&order[i], &order[i - 1], (void *)h) == 0;
+
 		canon[order[i]] = same ? canon[order[i - 1]] : order[i];
 	}
 	free(order);
@@ -228,24 +241,6 @@ static int frame_is(const struct heap *h, uint32_t f, const struct sbuf *l, cons
 	       text[n + 2 + k] == ']' && text[n + 3 + k] == '\0';
 }
 
-/* By what a frame's label says (class, method, source, line), then its
- * signature. */
-static int cmp_frame_label(const void *a, const void *b, void *ctx)
-{
-	const struct heap *h = ctx;
-	const struct hframe *x = &h->frames[*(const uint32_t *)a];
-	const struct hframe *y = &h->frames[*(const uint32_t *)b];
-	int c = strcmp(heap_str(h, x->class_name), heap_str(h, y->class_name));
-
-	if (c == 0)
-		c = strcmp(heap_str(h, x->method), heap_str(h, y->method));
-	if (c == 0)
-		c = strcmp(heap_str(h, x->source), heap_str(h, y->source));
-	if (c == 0)
-		c = x->line < y->line ? -1 : x->line > y->line;
-	return c;
-}
-
 uint8_t *alloc_ambiguous(const struct heap *h)
 {
 	uint32_t *order = xmalloc(((size_t)h->nframes + 1) * sizeof *order);
@@ -257,8 +252,7 @@ uint8_t *alloc_ambiguous(const struct heap *h)
 	for (uint32_t i = 0, e; i < h->nframes; i = e) {
 		int differ = 0;
 		for (e = i + 1; e < h->nframes && cmp_frame_label(&order[i], &order[e], (void *)h) == 0; e++)
-			differ |= strcmp(heap_str(h, h->frames[order[i]].signature),
-					 heap_str(h, h->frames[order[e]].signature)) != 0;
+			differ |= cmp_frame_text(&order[i], &order[e], (void *)h) != 0;
 		for (uint32_t k = i; k < e && differ; k++)
 			amb[order[k]] = 1;
 	}
