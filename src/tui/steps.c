@@ -158,8 +158,9 @@ void tui_push_quiet(struct tui *t, struct use *u)
 	free(u->expr);
 }
 
-/* Every view of step s is built again when next shown. */
-static void step_views_reset(struct hstep *s)
+/* Every view of step s is built again when next shown; with sizes, its
+ * retained and deep sizes are unknown again too. */
+static void step_views_reset(struct hstep *s, int sizes)
 {
 	for (int j = 0; j < V_COUNT; j++) {
 		struct tview *v = &s->views[j];
@@ -167,7 +168,8 @@ static void step_views_reset(struct hstep *s)
 		v->built = 0;
 		view_drop_data(v);
 	}
-	s->retained_known = s->deep_known = 0;
+	if (sizes)
+		s->retained_known = s->deep_known = 0;
 }
 
 void tui_step_filter(struct tui *t, struct objset *set, const char *expr, const char *what)
@@ -193,7 +195,7 @@ void tui_step_filter(struct tui *t, struct objset *set, const char *expr, const 
 			  : xasprintf("%s | %s", s->uexpr, expr);
 		s->filtered = 1;
 	}
-	step_views_reset(s);
+	step_views_reset(s, 1); /* another set: its sizes too */
 	if (view_ensure(t, cur_view(t)) < 0)
 		tui_message(t, 1, "view not built: cancelled");
 }
@@ -283,16 +285,9 @@ void use_gone(struct tui *t)
 /* A baseline or the rules changed: with the rules, the dominators too. */
 void views_reset(struct tui *t, int analyses)
 {
-	for (size_t i = 0; i < t->nsteps; i++) {
-		for (int j = 0; j < V_COUNT; j++) {
-			struct tview *v = &t->steps[i]->views[j];
-			rows_clear(v);
-			v->built = 0;
-			view_drop_data(v);
-		}
-		if (analyses) /* the rules may have made references weak or strong */
-			t->steps[i]->retained_known = t->steps[i]->deep_known = 0;
-	}
+	/* the rules may have made references weak or strong: sizes change */
+	for (size_t i = 0; i < t->nsteps; i++)
+		step_views_reset(t->steps[i], analyses);
 }
 
 /* Drop the baseline: the steps that new, old or gone made go (the
