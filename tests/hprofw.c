@@ -529,3 +529,140 @@ char *hw_write_evil(void)
 	hw_free(&w);
 	return path;
 }
+
+/* ---- random graphs ---- */
+
+uint32_t hw_rnd(uint32_t *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return *seed >> 16;
+}
+
+uint64_t hw_graph_id(uint32_t i) { return HWG_OBJ + 2 * (uint64_t)i; }
+
+/* A reference slot: null in nullpct of the cases, else any object (the
+ * one that holds it too). */
+static int graph_slot(uint32_t *seed, uint32_t n, unsigned nullpct)
+{
+	return hw_rnd(seed) % 100 < nullpct ? -1 : (int)(hw_rnd(seed) % n);
+}
+
+void hw_graph_random(struct hw_graph *g, uint32_t *seed, uint32_t n, uint32_t ncls,
+		     const struct hw_shape *s)
+{
+	unsigned nullpct = s->null_min + hw_rnd(seed) % s->null_span;
+	uint32_t nroots = 1 + hw_rnd(seed) % s->roots;
+
+	if (n < 2 || n > HWG_MAX || ncls < 1 || ncls > HWG_MAX || (s->each && ncls < n))
+		hw_fatal("hw_graph_random: %u objects of %u classes", n, ncls);
+	memset(g, 0, sizeof *g);
+	g->n = n;
+	g->ncls = ncls;
+	g->class_roots = s->class_roots;
+	for (uint32_t k = 0; k < ncls; k++)
+		g->nfields[k] = (uint8_t)(k % HWG_FIELDS + 1);
+	for (uint32_t r = 0; r < nroots; r++)
+		g->root[hw_rnd(seed) % n] = 1;
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned kind = hw_rnd(seed) % 100;
+		if (kind < s->weaks) {
+			g->kind[i] = HWG_WEAK;
+			g->nref[i] = 1;
+			g->ref[i][0] = graph_slot(seed, n, nullpct / 2);
+			continue;
+		}
+		if (kind < s->weaks + s->arrays) {
+			g->kind[i] = HWG_ARRAY;
+			g->nref[i] = hw_rnd(seed) % HWG_REFS;
+		} else {
+			g->kind[i] = HWG_INSTANCE;
+			g->cls[i] = s->each ? i : hw_rnd(seed) % ncls;
+			g->nref[i] = g->nfields[g->cls[i]];
+		}
+		for (uint32_t j = 0; j < g->nref[i]; j++)
+			g->ref[i][j] = graph_slot(seed, n, nullpct);
+	}
+}
+
+static uint64_t graph_cls(uint32_t k) { return HWG_CLS + 0x10 * (uint64_t)k; }
+
+static void graph_classes(struct hw *w, const struct hw_graph *g)
+{
+	struct hw_field f[HWG_FIELDS];
+
+	for (uint32_t k = 0; k < g->ncls; k++) {
+		for (unsigned j = 0; j < g->nfields[k]; j++)
+			f[j] = (struct hw_field){ HWG_FIELD + 2 * (uint64_t)j, T_OBJECT, 0 };
+		hw_class_dump(w, graph_cls(k), J_OBJECT, 0, NULL, 0, NULL, 0, f, g->nfields[k]);
+	}
+	if (g->class_roots != HWG_CROOTS_NONE)
+		for (uint64_t c = J_OBJECT; c <= J_OBJARR; c += 0x10)
+			hw_root(w, RK_STICKY_CLASS, c, 0, 0);
+	for (uint32_t k = 0; g->class_roots == HWG_CROOTS_ALL && k < g->ncls; k++)
+		hw_root(w, RK_STICKY_CLASS, graph_cls(k), 0, 0);
+}
+
+static void graph_object(struct hw *w, const struct hw_graph *g, uint32_t i)
+{
+	uint64_t to[HWG_REFS];
+	struct hw_field f[HWG_FIELDS];
+
+	for (uint32_t j = 0; j < g->nref[i]; j++) {
+		to[j] = g->ref[i][j] < 0 ? 0 : hw_graph_id((uint32_t)g->ref[i][j]);
+		if (j < HWG_FIELDS)
+			f[j] = (struct hw_field){ 0, T_OBJECT, to[j] };
+	}
+	if (g->kind[i] == HWG_WEAK)
+		hw_jdk_weakref(w, hw_graph_id(i), to[0]);
+	else if (g->kind[i] == HWG_ARRAY)
+		hw_objarray(w, hw_graph_id(i), J_OBJARR, to, g->nref[i]);
+	else
+		hw_instance(w, hw_graph_id(i), graph_cls(g->cls[i]), f, (int)g->nref[i]);
+}
+
+void hw_graph_dump(struct hw *w, const struct hw_graph *g)
+{
+	char name[32];
+
+	hw_begin(w, "JAVA PROFILE 1.0.2", 8);
+	hw_jdk_names(w);
+	for (int j = 0; j < HWG_FIELDS; j++) {
+		snprintf(name, sizeof name, "f%d", j);
+		hw_utf8(w, HWG_FIELD + 2 * (uint64_t)j, name);
+	}
+	for (uint32_t k = 0; k < g->ncls; k++) {
+		snprintf(name, sizeof name, "t/C%u", k);
+		hw_class_name(w, 8 + k, graph_cls(k), name);
+	}
+	hw_heap_begin(w);
+	hw_jdk_classes(w);
+	graph_classes(w, g);
+	for (uint32_t i = 0; i < g->n; i++)
+		if (g->root[i])
+			hw_root(w, RK_UNKNOWN, hw_graph_id(i), 0, 0);
+	for (uint32_t i = 0; i < g->n; i++)
+		graph_object(w, g, i);
+	hw_heap_end(w);
+	hw_dump_end(w);
+}
+
+void hw_open_graph(struct heap *h, struct hw_graph *g, const char *name)
+{
+	struct hw w;
+	struct open_opts o = { .no_cache = 1, .quiet = 1 };
+	struct sbuf err;
+
+	hw_graph_dump(&w, g);
+	char *path = hw_write(&w, name, SIZE_MAX);
+	hw_free(&w);
+	sbuf_init(&err);
+	if (heap_open(h, path, &o, NULL, &err) != 0)
+		hw_fatal("%s: %s", path, err.buf);
+	heap_need(h, HP_ALL, NULL);
+	for (uint32_t i = 0; i < g->n; i++)
+		if ((g->node[i] = heap_find_id(h, hw_graph_id(i))) == HW_NONE)
+			hw_fatal("%s: object %u (0x%llx) not in the heap", path, i,
+				 (unsigned long long)hw_graph_id(i));
+	sbuf_free(&err);
+	free(path);
+}

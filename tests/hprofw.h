@@ -152,4 +152,54 @@ void hw_sample_classes(struct hw *w);
 /* Write the sample to a file named `name` and open it (no cache). */
 void hw_open_sample(struct heap *h, const char *name);
 
+/* ---- random graphs, for brute-force references ----
+ * A graph as the writer writes it, kept so that a test's reference
+ * follows the very references of the dump: objects 0..n-1 (ids
+ * hw_graph_id(i)), each an instance of t.C<k> (class id HWG_CLS +
+ * 0x10 * k, with nfields[k] reference fields f0..), an Object[] or a
+ * WeakReference (its referent in ref[i][0]). */
+enum { HWG_MAX = 72, HWG_REFS = 6, HWG_FIELDS = 4, HWG_CLS = 0x3001, HWG_FIELD = 0xb01,
+       HWG_OBJ = 0x100001 };
+enum hwg_kind { HWG_INSTANCE, HWG_ARRAY, HWG_WEAK };
+/* Which classes are sticky-class GC roots: none, the JDK's, all. As in
+ * a JVM (all), an instance then never retains its class. */
+enum hwg_class_roots { HWG_CROOTS_NONE, HWG_CROOTS_JDK, HWG_CROOTS_ALL };
+
+struct hw_graph {
+	uint32_t n, ncls;
+	uint8_t kind[HWG_MAX];          /* enum hwg_kind */
+	uint32_t cls[HWG_MAX];          /* an instance's class k */
+	uint32_t nref[HWG_MAX];         /* its fields, the array's length; 1 for a WeakReference */
+	int ref[HWG_MAX][HWG_REFS];     /* object index, -1: null */
+	uint8_t root[HWG_MAX];          /* a GC root (of unknown kind) */
+	uint8_t nfields[HWG_MAX];       /* of class k, up to HWG_FIELDS */
+	enum hwg_class_roots class_roots;
+	node_t node[HWG_MAX];           /* once opened (hw_open_graph): each object's node */
+};
+
+/* What hw_graph_random draws: percentages of Object[]s and of
+ * WeakReferences (the rest are instances, of a class at random or with
+ * `each` instance i of class i); the chance that a slot is null, drawn
+ * once per graph from null_min to null_min + null_span - 1 (a referent
+ * is null with half that chance); 1 to `roots` GC roots. */
+struct hw_shape {
+	unsigned arrays, weaks, null_min, null_span, roots;
+	int each;
+	enum hwg_class_roots class_roots;
+};
+
+/* A small linear congruential generator: the same graphs on every run. */
+uint32_t hw_rnd(uint32_t *seed);
+uint64_t hw_graph_id(uint32_t i);
+/* n objects (2..HWG_MAX) of ncls classes (1..HWG_MAX; Ck has k % 4 + 1
+ * fields), references at random: cycles, self loops, shared targets,
+ * objects no root reaches, some reached only through a referent. */
+void hw_graph_random(struct hw_graph *g, uint32_t *seed, uint32_t n, uint32_t ncls,
+		     const struct hw_shape *s);
+/* The dump of g, in w (hw_free it). */
+void hw_graph_dump(struct hw *w, const struct hw_graph *g);
+/* Write g under hw_tmpdir() as name and open it into h (no cache, every
+ * part loaded), each object's node into g->node. Fatal if it fails. */
+void hw_open_graph(struct heap *h, struct hw_graph *g, const char *name);
+
 #endif

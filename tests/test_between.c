@@ -2,10 +2,10 @@
  * (graph/reach.h, the steps reachable and path, heapwalk between,
  * info --deep, the browser's a and P).
  *
- * Random heaps written with the test HPROF writer, whose references the
- * test records as it writes them (an adjacency matrix: strong fields and
- * array elements, weak referents); the expected answers come from that
- * matrix alone: reachability by a fixpoint over it, shortest path
+ * Random heaps written with the test HPROF writer, which records the
+ * references it writes (kept here as an adjacency matrix: strong fields
+ * and array elements, weak referents); the expected answers come from
+ * that matrix alone: reachability by a fixpoint over it, shortest path
  * lengths by Floyd–Warshall, directed and undirected, weak on and off.
  * A hand-made heap for the reference an instance has to its class (not
  * followed) against one a field holds (followed). A real JVM dump of
@@ -28,13 +28,6 @@
 
 #define DUMPS TEST_BUILDDIR "/dumps"
 
-/* A small linear congruential generator: the same heaps on every run. */
-static uint32_t rnd(uint32_t *s)
-{
-	*s = *s * 1103515245u + 12345u;
-	return *s >> 16;
-}
-
 static void open_path(struct heap *h, const char *path)
 {
 	struct open_opts o = { .no_cache = 1, .quiet = 1 };
@@ -48,7 +41,7 @@ static void open_path(struct heap *h, const char *path)
 
 /* ---- random heaps and their model ---- */
 
-enum { R_CLS = 0x3001, R_FIELD = 0xb01, R_OBJ = 0x100001, R_MAXCLS = 8, R_MAXF = 4, R_MAX = 64 };
+enum { R_MAXCLS = 8, R_MAX = 64 };
 enum { E_STRONG = 1, E_WEAK = 2 };
 
 /* What the test wrote: adj[i][j] has E_STRONG when object i holds j by a
@@ -59,93 +52,26 @@ struct model {
 	node_t node[R_MAX];       /* object i's node in the opened heap */
 };
 
-static uint64_t obj_id(uint32_t i) { return R_OBJ + 2 * (uint64_t)i; }
+/* Instances of t.C0.., Object[] arrays and WeakReferences, references
+ * random (cycles, self loops, shared targets), a few GC roots. */
+static const struct hw_shape shape = { .arrays = 20, .weaks = 20, .null_min = 20, .null_span = 60,
+				       .roots = 4, .class_roots = HWG_CROOTS_NONE };
 
-/* A reference slot: null (-1), or any object (itself too). */
-static int slot(uint32_t *seed, uint32_t nobj, unsigned nullpct)
-{
-	return rnd(seed) % 100 < nullpct ? -1 : (int)(rnd(seed) % nobj);
-}
-
-static uint64_t slot_id(int s) { return s < 0 ? 0 : obj_id((uint32_t)s); }
-
-/* Instances of t.C0.. (Ck has k % 4 + 1 reference fields), Object[]
- * arrays and WeakReferences, references random (cycles, self loops,
- * shared targets), a few GC roots: as test_exact's heaps, recorded. */
-static void write_random(struct hw *w, uint32_t *seed, struct model *m, uint32_t ncls)
-{
-	unsigned nullpct = 20 + rnd(seed) % 60;
-	uint32_t nroots = 1 + rnd(seed) % 4, nobj = m->n;
-	struct hw_field f[R_MAXF];
-	char name[32];
-
-	hw_begin(w, "JAVA PROFILE 1.0.2", 8);
-	hw_jdk_names(w);
-	for (int j = 0; j < R_MAXF; j++) {
-		snprintf(name, sizeof name, "f%d", j);
-		hw_utf8(w, R_FIELD + 2 * (uint64_t)j, name);
-	}
-	for (uint32_t k = 0; k < ncls; k++) {
-		snprintf(name, sizeof name, "t/C%u", k);
-		hw_class_name(w, 8 + k, R_CLS + 0x10 * (uint64_t)k, name);
-	}
-	hw_heap_begin(w);
-	hw_jdk_classes(w);
-	for (uint32_t k = 0; k < ncls; k++) {
-		for (unsigned j = 0; j <= k % R_MAXF; j++)
-			f[j] = (struct hw_field){ R_FIELD + 2 * (uint64_t)j, T_OBJECT, 0 };
-		hw_class_dump(w, R_CLS + 0x10 * (uint64_t)k, J_OBJECT, 0, NULL, 0, NULL, 0, f,
-			      (int)(k % R_MAXF + 1));
-	}
-	for (uint32_t r = 0; r < nroots; r++)
-		hw_root(w, RK_UNKNOWN, obj_id(rnd(seed) % nobj), 0, 0);
-	for (uint32_t i = 0; i < nobj; i++) {
-		unsigned kind = rnd(seed) % 10;
-		if (kind < 6) {
-			uint32_t k = rnd(seed) % ncls;
-			for (unsigned j = 0; j <= k % R_MAXF; j++) {
-				int s = slot(seed, nobj, nullpct);
-				f[j] = (struct hw_field){ 0, T_OBJECT, slot_id(s) };
-				if (s >= 0)
-					m->adj[i][s] |= E_STRONG;
-			}
-			hw_instance(w, obj_id(i), R_CLS + 0x10 * (uint64_t)k, f, (int)(k % R_MAXF + 1));
-		} else if (kind < 8) {
-			uint64_t el[6];
-			uint32_t len = rnd(seed) % 6;
-			for (uint32_t j = 0; j < len; j++) {
-				int s = slot(seed, nobj, nullpct);
-				el[j] = slot_id(s);
-				if (s >= 0)
-					m->adj[i][s] |= E_STRONG;
-			}
-			hw_objarray(w, obj_id(i), J_OBJARR, el, len);
-		} else {
-			int s = slot(seed, nobj, nullpct / 2);
-			hw_jdk_weakref(w, obj_id(i), slot_id(s));
-			if (s >= 0)
-				m->adj[i][s] |= E_WEAK;
-		}
-	}
-	hw_heap_end(w);
-	hw_dump_end(w);
-}
-
-/* A new random heap, written, opened, its objects' nodes found. */
+/* A new random heap, written, opened, its references in the model. */
 static void random_heap(struct heap *h, uint32_t *seed, struct model *m)
 {
-	struct hw w;
+	struct hw_graph g;
+	uint32_t n = 2 + hw_rnd(seed) % (R_MAX - 1);
 
+	hw_graph_random(&g, seed, n, 1 + hw_rnd(seed) % R_MAXCLS, &shape);
+	hw_open_graph(h, &g, "between.hprof");
 	memset(m, 0, sizeof *m);
-	m->n = 2 + rnd(seed) % (R_MAX - 1);
-	write_random(&w, seed, m, 1 + rnd(seed) % R_MAXCLS);
-	char *path = hw_write(&w, "between.hprof", SIZE_MAX);
-	hw_free(&w);
-	open_path(h, path);
-	free(path);
-	for (uint32_t i = 0; i < m->n; i++) {
-		m->node[i] = heap_find_id(h, obj_id(i));
-		ck_assert(m->node[i] != HW_NONE);
+	m->n = g.n;
+	for (uint32_t i = 0; i < g.n; i++) {
+		m->node[i] = g.node[i];
+		for (uint32_t j = 0; j < g.nref[i]; j++)
+			if (g.ref[i][j] >= 0)
+				m->adj[i][g.ref[i][j]] |= g.kind[i] == HWG_WEAK ? E_WEAK : E_STRONG;
 	}
 }
 
@@ -154,9 +80,9 @@ static int index_of(const struct heap *h, const struct model *m, node_t v)
 {
 	uint64_t id = heap_node_id(h, v);
 
-	if (v == 0 || id < R_OBJ || (id - R_OBJ) % 2 != 0 || (id - R_OBJ) / 2 >= m->n)
+	if (v == 0 || id < HWG_OBJ || (id - HWG_OBJ) % 2 != 0 || (id - HWG_OBJ) / 2 >= m->n)
 		return -1;
-	return (int)((id - R_OBJ) / 2);
+	return (int)((id - HWG_OBJ) / 2);
 }
 
 /* Can i lead to j by the edge mask, as the flags have it? */
@@ -201,10 +127,10 @@ static void check_deep(const struct heap *h, const struct model *m, uint32_t *se
 	uint8_t in[R_MAX] = { 0 };
 	bits_t *set = xcalloc(bits_words(h->n), sizeof *set);
 	bits_t *out = xcalloc(bits_words(h->n), sizeof *out);
-	unsigned pct = rnd(seed) % 40;
+	unsigned pct = hw_rnd(seed) % 40;
 
 	for (uint32_t i = 0; i < m->n; i++)
-		if (rnd(seed) % 100 < pct || i == 0) {
+		if (hw_rnd(seed) % 100 < pct || i == 0) {
 			in[i] = 1;
 			bit_set(set, m->node[i]);
 		}
@@ -275,7 +201,7 @@ START_TEST(random_deep_and_paths)
 				check_deep(&h, &m, &seed, flags, what);
 			floyd(&m, flags, d);
 			for (int k = 0; k < 25; k++) {
-				int a = (int)(rnd(&seed) % m.n), b = (int)(rnd(&seed) % m.n);
+				int a = (int)(hw_rnd(&seed) % m.n), b = (int)(hw_rnd(&seed) % m.n);
 				check_path(&h, &m, a, b, flags, d, what);
 				if (d[a][b] == INF)
 					none++;
@@ -331,12 +257,12 @@ START_TEST(steps_path_and_reachable)
 		struct heap h;
 		struct model m;
 		random_heap(&h, &seed, &m);
-		unsigned flags = rnd(&seed) % 4;
+		unsigned flags = hw_rnd(&seed) % 4;
 		floyd(&m, flags, d);
-		int a = (int)(rnd(&seed) % m.n), b = (int)(rnd(&seed) % m.n);
+		int a = (int)(hw_rnd(&seed) % m.n), b = (int)(hw_rnd(&seed) % m.n);
 		char expr[128];
-		snprintf(expr, sizeof expr, "path 0x%llx %llu%s%s", (unsigned long long)obj_id((uint32_t)a),
-			 (unsigned long long)obj_id((uint32_t)b), flags & REACH_WEAK ? " weak" : "",
+		snprintf(expr, sizeof expr, "path 0x%llx %llu%s%s", (unsigned long long)hw_graph_id((uint32_t)a),
+			 (unsigned long long)hw_graph_id((uint32_t)b), flags & REACH_WEAK ? " weak" : "",
 			 flags & REACH_UNDIRECTED ? " undirected" : "");
 		struct pipeline pl;
 		struct sbuf err;
@@ -356,8 +282,8 @@ START_TEST(steps_path_and_reachable)
 		objset_free(&set);
 		pipeline_free(&pl);
 		/* reachable from one object: the closure */
-		snprintf(expr, sizeof expr, "object 0x%llx | reachable%s", (unsigned long long)obj_id((uint32_t)a),
-			 flags & REACH_WEAK ? " weak" : "");
+		snprintf(expr, sizeof expr, "object 0x%llx | reachable%s",
+			 (unsigned long long)hw_graph_id((uint32_t)a), flags & REACH_WEAK ? " weak" : "");
 		sbuf_reset(&err);
 		ck_assert(pipeline_parse(expr, &pl, &err) == 0);
 		objset_all(&h, &set);
@@ -571,20 +497,20 @@ END_TEST
 START_TEST(browser_mark_two)
 {
 	struct hw w;
-	struct hw_field f = { R_FIELD, T_OBJECT, 0 };
+	struct hw_field f = { HWG_FIELD, T_OBJECT, 0 };
 	struct term t;
 
 	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
 	hw_jdk_names(&w);
-	hw_utf8(&w, R_FIELD, "f0");
-	hw_class_name(&w, 8, R_CLS, "t/C0");
+	hw_utf8(&w, HWG_FIELD, "f0");
+	hw_class_name(&w, 8, HWG_CLS, "t/C0");
 	hw_heap_begin(&w);
 	hw_jdk_classes(&w);
-	hw_class_dump(&w, R_CLS, J_OBJECT, 0, NULL, 0, NULL, 0, &f, 1);
+	hw_class_dump(&w, HWG_CLS, J_OBJECT, 0, NULL, 0, NULL, 0, &f, 1);
 	hw_root(&w, RK_UNKNOWN, 0x1001, 0, 0);
 	for (uint64_t id = 0x1001; id <= 0x1005; id += 2) {
 		f.value = id < 0x1005 ? id + 2 : 0;
-		hw_instance(&w, id, R_CLS, &f, 1);
+		hw_instance(&w, id, HWG_CLS, &f, 1);
 	}
 	hw_heap_end(&w);
 	hw_dump_end(&w);

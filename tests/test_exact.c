@@ -21,13 +21,6 @@
 #include "query/views.h"
 #include "suites.h"
 
-/* A small linear congruential generator: the same heaps on every run. */
-static uint32_t rnd(uint32_t *s)
-{
-	*s = *s * 1103515245u + 12345u;
-	return *s >> 16;
-}
-
 static void open_path(struct heap *h, const char *path, struct ruleset *rs)
 {
 	struct open_opts o = { .no_cache = 1, .quiet = 1, .rules = rs };
@@ -76,70 +69,22 @@ static void check_sets(struct heap *h, const struct class_sets *s, const char *w
 
 /* ---- random heaps ---- */
 
-enum { R_CLS = 0x3001, R_FIELD = 0xb01, R_OBJ = 0x100001, R_MAXCLS = 12, R_MAXF = 4 };
+enum { R_MAXCLS = 12 };
 
-static uint64_t obj_id(uint32_t i) { return R_OBJ + 2 * (uint64_t)i; }
-
-/* A reference slot: null, or any object (itself too: self loops). */
-static uint64_t slot(uint32_t *seed, uint32_t nobj, unsigned nullpct)
-{
-	return rnd(seed) % 100 < nullpct ? 0 : obj_id(rnd(seed) % nobj);
-}
-
-/* Objects of classes t.C0.. (Ck has k % 4 + 1 reference fields; with
- * `each`, instance i is of class i, ncls >= nobj),
+/* Objects of classes t.C0.. (with `each`, instance i is of class i),
  * Object[] arrays and WeakReferences, all references random: cycles,
  * self loops, shared targets; a few GC roots, so that parts are
- * unreachable (pseudo roots) or reachable only through a referent. */
-static void write_random(struct hw *w, uint32_t *seed, uint32_t nobj, uint32_t ncls, int each)
+ * unreachable (pseudo roots) or reachable only through a referent;
+ * sometimes the JDK's classes are roots, as in a JVM. Opened. */
+static void random_heap(struct heap *h, uint32_t *seed, uint32_t nobj, uint32_t ncls, int each)
 {
-	unsigned nullpct = 20 + rnd(seed) % 50;
-	uint32_t nroots = 1 + rnd(seed) % 4;
-	struct hw_field f[R_MAXF];
-	char name[32];
+	struct hw_shape shape = { .arrays = 20, .weaks = 10, .null_min = 20, .null_span = 50, .roots = 4,
+				  .each = each };
+	struct hw_graph g;
 
-	hw_begin(w, "JAVA PROFILE 1.0.2", 8);
-	hw_jdk_names(w);
-	for (int j = 0; j < R_MAXF; j++) {
-		snprintf(name, sizeof name, "f%d", j);
-		hw_utf8(w, R_FIELD + 2 * (uint64_t)j, name);
-	}
-	for (uint32_t k = 0; k < ncls; k++) {
-		snprintf(name, sizeof name, "t/C%u", k);
-		hw_class_name(w, 8 + k, R_CLS + 0x10 * (uint64_t)k, name);
-	}
-	hw_heap_begin(w);
-	hw_jdk_classes(w);
-	for (uint32_t k = 0; k < ncls; k++) {
-		for (unsigned j = 0; j <= k % R_MAXF; j++)
-			f[j] = (struct hw_field){ R_FIELD + 2 * (uint64_t)j, T_OBJECT, 0 };
-		hw_class_dump(w, R_CLS + 0x10 * (uint64_t)k, J_OBJECT, 0, NULL, 0, NULL, 0, f,
-			      (int)(k % R_MAXF + 1));
-	}
-	for (uint32_t r = 0; r < nroots; r++)
-		hw_root(w, RK_UNKNOWN, obj_id(rnd(seed) % nobj), 0, 0);
-	if (rnd(seed) % 2) /* sometimes the classes are roots, as in a JVM */
-		for (uint64_t c = J_OBJECT; c <= J_OBJARR; c += 0x10)
-			hw_root(w, RK_STICKY_CLASS, c, 0, 0);
-	for (uint32_t i = 0; i < nobj; i++) {
-		unsigned kind = rnd(seed) % 10;
-		if (kind < 7) {
-			uint32_t k = each ? i : rnd(seed) % ncls;
-			for (unsigned j = 0; j <= k % R_MAXF; j++)
-				f[j] = (struct hw_field){ 0, T_OBJECT, slot(seed, nobj, nullpct) };
-			hw_instance(w, obj_id(i), R_CLS + 0x10 * (uint64_t)k, f, (int)(k % R_MAXF + 1));
-		} else if (kind < 9) {
-			uint64_t el[6];
-			uint32_t len = rnd(seed) % 6;
-			for (uint32_t j = 0; j < len; j++)
-				el[j] = slot(seed, nobj, nullpct);
-			hw_objarray(w, obj_id(i), J_OBJARR, el, len);
-		} else {
-			hw_jdk_weakref(w, obj_id(i), slot(seed, nobj, 0));
-		}
-	}
-	hw_heap_end(w);
-	hw_dump_end(w);
+	shape.class_roots = hw_rnd(seed) % 2 ? HWG_CROOTS_JDK : HWG_CROOTS_NONE;
+	hw_graph_random(&g, seed, nobj, ncls, &shape);
+	hw_open_graph(h, &g, "exact.hprof");
 }
 
 /* Random sets over the heap's classes (t.C*, the JDK's, java.lang.Class,
@@ -148,16 +93,16 @@ static void write_random(struct hw *w, uint32_t *seed, uint32_t nobj, uint32_t n
 static void random_sets(const struct heap *h, uint32_t *seed, struct class_sets *s, size_t *start,
 			uint32_t *cls, size_t max)
 {
-	size_t n = rnd(seed) % 4 == 0 ? 65 + rnd(seed) % 70 : 1 + rnd(seed) % 20;
+	size_t n = hw_rnd(seed) % 4 == 0 ? 65 + hw_rnd(seed) % 70 : 1 + hw_rnd(seed) % 20;
 
 	if (n > max)
 		n = max;
 	start[0] = 0;
 	for (size_t i = 0; i < n; i++) {
-		size_t k = 1 + rnd(seed) % 3;
+		size_t k = 1 + hw_rnd(seed) % 3;
 		start[i + 1] = start[i] + k;
 		for (size_t j = start[i]; j < start[i + 1]; j++)
-			cls[j] = rnd(seed) % h->ncls;
+			cls[j] = hw_rnd(seed) % h->ncls;
 	}
 	s->n = n;
 	s->start = start;
@@ -169,14 +114,11 @@ START_TEST(random_heaps)
 	uint32_t seed = 4242;
 	size_t start[140], sets = 0, known = 0;
 	uint32_t cls[3 * 140];
-	struct hw w;
 
 	for (int g = 0; g < 300; g++) {
-		uint32_t nobj = 2 + rnd(&seed) % 70, ncls = 1 + rnd(&seed) % R_MAXCLS;
-		write_random(&w, &seed, nobj, ncls, 0);
-		char *path = hw_write(&w, "exact.hprof", SIZE_MAX);
+		uint32_t nobj = 2 + hw_rnd(&seed) % 70, ncls = 1 + hw_rnd(&seed) % R_MAXCLS;
 		struct heap h;
-		open_path(&h, path, NULL);
+		random_heap(&h, &seed, nobj, ncls, 0);
 		struct class_sets s = { 0 };
 		random_sets(&h, &seed, &s, start, cls, 139);
 		char what[64];
@@ -185,9 +127,9 @@ START_TEST(random_heaps)
 		/* within a random subset (a step's set): often every instance of
 		 * a small class, sometimes not */
 		bits_t *within = xcalloc(bits_words(h.n), sizeof *within);
-		unsigned pct = 30 + rnd(&seed) % 71;
+		unsigned pct = 30 + hw_rnd(&seed) % 71;
 		for (node_t v = 1; v < h.n; v++)
-			if (rnd(&seed) % 100 < pct)
+			if (hw_rnd(&seed) % 100 < pct)
 				bit_set(within, v);
 		s.within = within;
 		snprintf(what, sizeof what, "heap %d, within %u%%", g, pct);
@@ -210,8 +152,6 @@ START_TEST(random_heaps)
 		sets += s.n;
 		free(within);
 		heap_free(&h);
-		free(path);
-		hw_free(&w);
 	}
 	ck_assert_uint_gt(sets, 2000);
 	ck_assert_uint_gt(known, 300);
@@ -225,22 +165,17 @@ START_TEST(random_object_sets)
 	uint32_t seed = 99;
 	size_t start[140];
 	uint32_t cls[3 * 140];
-	struct hw w;
 
 	for (int g = 0; g < 100; g++) {
-		uint32_t nobj = 2 + rnd(&seed) % 40;
-		write_random(&w, &seed, nobj, nobj, 1);
-		char *path = hw_write(&w, "exact1.hprof", SIZE_MAX);
+		uint32_t nobj = 2 + hw_rnd(&seed) % 40;
 		struct heap h;
-		open_path(&h, path, NULL);
+		random_heap(&h, &seed, nobj, nobj, 1);
 		struct class_sets s = { 0 };
 		random_sets(&h, &seed, &s, start, cls, 139);
 		char what[64];
 		snprintf(what, sizeof what, "heap %d", g);
 		check_sets(&h, &s, what);
 		heap_free(&h);
-		free(path);
-		hw_free(&w);
 	}
 }
 END_TEST
@@ -255,11 +190,11 @@ enum { H_A = 0x3001, H_B = 0x3011, H_C = 0x3021, O_A = 0x5001, O_B = 0x5003, O_C
 static char *write_shared(void)
 {
 	struct hw w;
-	const struct hw_field f[] = { { R_FIELD, T_OBJECT, 0 } };
+	const struct hw_field f[] = { { HWG_FIELD, T_OBJECT, 0 } };
 
 	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
 	hw_jdk_names(&w);
-	hw_utf8(&w, R_FIELD, "f0");
+	hw_utf8(&w, HWG_FIELD, "f0");
 	hw_class_name(&w, 8, H_A, "t/A");
 	hw_class_name(&w, 9, H_B, "t/B");
 	hw_class_name(&w, 10, H_C, "t/C");

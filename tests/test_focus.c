@@ -1,8 +1,8 @@
 /* test_focus.c — the analyses' focus: an analysis root (the step root,
  * --root) and references left out (ignore, unignore, --ignore).
  *
- * Random heaps written with the test HPROF writer, whose references the
- * test keeps as it writes them: after each step, every object's retained
+ * Random heaps written with the test HPROF writer, which records the
+ * references it writes: after each step, every object's retained
  * size is checked against a brute force over those references (an
  * object's retained size is what the roots no longer reach when it is
  * removed), with the analysis root as the only root, or without the
@@ -26,87 +26,29 @@
 
 #define DUMPS TEST_BUILDDIR "/dumps"
 
-static uint32_t rnd(uint32_t *s)
-{
-	*s = *s * 1103515245u + 12345u;
-	return *s >> 16;
-}
-
 /* ---- random heaps and the brute force ---- */
 
-enum { G_MAX = 60, G_REFS = 6, G_CLS = 0x3001, G_FIELD = 0xb01, G_OBJ = 0x100001 };
-
-struct graph {
-	uint32_t n, nroots, roots[4];
-	uint8_t arr[G_MAX];              /* an Object[] (else an instance) */
-	uint32_t nref[G_MAX];
-	uint32_t ref[G_MAX][G_REFS];     /* object index + 1; 0: null */
-	node_t node[G_MAX];              /* the heap's node of each */
-};
+enum { G_MAX = 60 };
 
 struct cut { uint32_t src, dst; };   /* every reference src -> dst left out */
 
-static uint64_t gid(uint32_t i) { return G_OBJ + 2 * (uint64_t)i; }
-
 /* Instances of t.Ck (k % 4 + 1 reference fields f0..) and Object[],
  * references at random (cycles, self loops, shared targets), 1 to 3
- * GC roots: some objects unreachable. */
-static void write_graph(struct hw *w, uint32_t *seed, struct graph *g)
-{
-	uint32_t ncls = 1 + rnd(seed) % 6;
-	unsigned nullpct = 15 + rnd(seed) % 40;
-	struct hw_field f[4];
-	char name[32];
+ * GC roots: some objects unreachable. The classes are roots, as in a
+ * JVM: an object holds its class, which no object of the graph may
+ * retain then. */
+static const struct hw_shape shape = { .arrays = 25, .weaks = 0, .null_min = 15, .null_span = 40,
+				       .roots = 3, .class_roots = HWG_CROOTS_ALL };
 
-	memset(g, 0, sizeof *g);
-	g->n = 2 + rnd(seed) % (G_MAX - 2);
-	hw_begin(w, "JAVA PROFILE 1.0.2", 8);
-	hw_jdk_names(w);
-	for (int j = 0; j < 4; j++) {
-		snprintf(name, sizeof name, "f%d", j);
-		hw_utf8(w, G_FIELD + 2 * (uint64_t)j, name);
-	}
-	for (uint32_t k = 0; k < ncls; k++) {
-		snprintf(name, sizeof name, "t/C%u", k);
-		hw_class_name(w, 8 + k, G_CLS + 0x10 * (uint64_t)k, name);
-	}
-	hw_heap_begin(w);
-	hw_jdk_classes(w);
-	for (uint32_t k = 0; k < ncls; k++) {
-		for (unsigned j = 0; j <= k % 4; j++)
-			f[j] = (struct hw_field){ G_FIELD + 2 * (uint64_t)j, T_OBJECT, 0 };
-		hw_class_dump(w, G_CLS + 0x10 * (uint64_t)k, J_OBJECT, 0, NULL, 0, NULL, 0, f, (int)(k % 4 + 1));
-	}
-	/* the classes are roots, as in a JVM: an object holds its class, which
-	 * no object of the graph may retain then */
-	for (uint64_t c = J_OBJECT; c <= J_OBJARR; c += 0x10)
-		hw_root(w, RK_STICKY_CLASS, c, 0, 0);
-	for (uint32_t k = 0; k < ncls; k++)
-		hw_root(w, RK_STICKY_CLASS, G_CLS + 0x10 * (uint64_t)k, 0, 0);
-	g->nroots = 1 + rnd(seed) % 3;
-	for (uint32_t r = 0; r < g->nroots; r++) {
-		g->roots[r] = rnd(seed) % g->n;
-		hw_root(w, RK_UNKNOWN, gid(g->roots[r]), 0, 0);
-	}
-	for (uint32_t i = 0; i < g->n; i++) {
-		g->arr[i] = rnd(seed) % 4 == 0;
-		g->nref[i] = g->arr[i] ? rnd(seed) % G_REFS : 0;
-		uint32_t k = rnd(seed) % ncls;
-		if (!g->arr[i])
-			g->nref[i] = k % 4 + 1;
-		uint64_t el[G_REFS];
-		for (uint32_t j = 0; j < g->nref[i]; j++) {
-			g->ref[i][j] = rnd(seed) % 100 < nullpct ? 0 : 1 + rnd(seed) % g->n;
-			el[j] = g->ref[i][j] ? gid(g->ref[i][j] - 1) : 0;
-			f[j % 4] = (struct hw_field){ 0, T_OBJECT, el[j] };
-		}
-		if (g->arr[i])
-			hw_objarray(w, gid(i), J_OBJARR, el, g->nref[i]);
-		else
-			hw_instance(w, gid(i), G_CLS + 0x10 * (uint64_t)k, f, (int)g->nref[i]);
-	}
-	hw_heap_end(w);
-	hw_dump_end(w);
+/* The graph's GC roots into out; their number. */
+static uint32_t gc_roots(const struct hw_graph *g, uint32_t *out)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < g->n; i++)
+		if (g->root[i])
+			out[n++] = i;
+	return n;
 }
 
 static int is_cut(const struct cut *c, size_t nc, uint32_t s, uint32_t d)
@@ -119,10 +61,10 @@ static int is_cut(const struct cut *c, size_t nc, uint32_t s, uint32_t d)
 
 /* What the starts reach over the written references, not entering skip
  * (G_MAX: none), without the cut ones. */
-static void reach(const struct graph *g, const uint32_t *starts, uint32_t ns, uint32_t skip,
+static void reach(const struct hw_graph *g, const uint32_t *starts, uint32_t ns, uint32_t skip,
 		  const struct cut *c, size_t nc, uint8_t *seen)
 {
-	uint32_t stack[G_MAX * G_REFS + 4];
+	uint32_t stack[G_MAX * HWG_REFS + 4];
 	size_t sp = 0;
 
 	memset(seen, 0, G_MAX);
@@ -134,11 +76,11 @@ static void reach(const struct graph *g, const uint32_t *starts, uint32_t ns, ui
 	while (sp > 0) {
 		uint32_t u = stack[--sp];
 		for (uint32_t j = 0; j < g->nref[u]; j++) {
-			uint32_t t = g->ref[u][j];
-			if (t == 0 || seen[t - 1] || t - 1 == skip || is_cut(c, nc, u, t - 1))
+			int t = g->ref[u][j];
+			if (t < 0 || seen[t] || (uint32_t)t == skip || is_cut(c, nc, u, (uint32_t)t))
 				continue;
-			seen[t - 1] = 1;
-			stack[sp++] = t - 1;
+			seen[t] = 1;
+			stack[sp++] = (uint32_t)t;
 		}
 	}
 }
@@ -150,7 +92,7 @@ static void reach(const struct graph *g, const uint32_t *starts, uint32_t ns, ui
  * the rest, in index order, each once what came before does not reach
  * it. Garbage that refers to a live object holds it too, so that every
  * object has a dominator. */
-static uint32_t engine_roots(const struct graph *g, const uint32_t *roots, uint32_t nroots,
+static uint32_t engine_roots(const struct hw_graph *g, const uint32_t *roots, uint32_t nroots,
 			     const struct cut *c, size_t nc, uint32_t *out)
 {
 	uint8_t seen[G_MAX], more[G_MAX], pointed[G_MAX] = { 0 };
@@ -160,9 +102,11 @@ static uint32_t engine_roots(const struct graph *g, const uint32_t *roots, uint3
 	memcpy(out, roots, nroots * sizeof *out);
 	n = nroots;
 	for (uint32_t u = 0; u < g->n; u++)
-		for (uint32_t j = 0; !seen[u] && j < g->nref[u]; j++)
-			if (g->ref[u][j] != 0 && g->ref[u][j] - 1 != u && !is_cut(c, nc, u, g->ref[u][j] - 1))
-				pointed[g->ref[u][j] - 1] = 1;
+		for (uint32_t j = 0; !seen[u] && j < g->nref[u]; j++) {
+			int t = g->ref[u][j];
+			if (t >= 0 && (uint32_t)t != u && !is_cut(c, nc, u, (uint32_t)t))
+				pointed[t] = 1;
+		}
 	for (int pass = 0; pass < 2; pass++)
 		for (uint32_t v = 0; v < g->n; v++) {
 			if (seen[v] || (pass == 0 && pointed[v]))
@@ -178,27 +122,28 @@ static uint32_t engine_roots(const struct graph *g, const uint32_t *roots, uint3
 /* The references the analyses leave out with c: c's, and those from
  * what c cut off the roots (reached without c, not with it) into what
  * the roots still reach: such garbage holds nothing (ownership.h). Into
- * ext (room for G_MAX * G_REFS); their number. */
-static size_t focus_cuts(const struct graph *g, const struct cut *c, size_t nc, struct cut *ext)
+ * ext (room for G_MAX * HWG_REFS); their number. */
+static size_t focus_cuts(const struct hw_graph *g, const struct cut *c, size_t nc, struct cut *ext)
 {
 	uint8_t with[G_MAX], without[G_MAX];
+	uint32_t roots[G_MAX], nroots = gc_roots(g, roots);
 	size_t n = nc;
 
 	memcpy(ext, c, nc * sizeof *c);
-	reach(g, g->roots, g->nroots, G_MAX, NULL, 0, without);
-	reach(g, g->roots, g->nroots, G_MAX, c, nc, with);
+	reach(g, roots, nroots, G_MAX, NULL, 0, without);
+	reach(g, roots, nroots, G_MAX, c, nc, with);
 	for (uint32_t u = 0; u < g->n; u++)
 		for (uint32_t j = 0; without[u] && !with[u] && j < g->nref[u]; j++) {
-			uint32_t t = g->ref[u][j];
-			if (t != 0 && with[t - 1] && !is_cut(ext, n, u, t - 1))
-				ext[n++] = (struct cut){ u, t - 1 };
+			int t = g->ref[u][j];
+			if (t >= 0 && with[t] && !is_cut(ext, n, u, (uint32_t)t))
+				ext[n++] = (struct cut){ u, (uint32_t)t };
 		}
 	return n;
 }
 
 /* Every object the roots reach has the retained size the brute force
  * gives. The number of objects reached. */
-static uint32_t check_retained(const struct heap *h, const struct graph *g, const uint32_t *roots,
+static uint32_t check_retained(const struct heap *h, const struct hw_graph *g, const uint32_t *roots,
 			       uint32_t nroots, const struct cut *c, size_t nc, const char *what)
 {
 	uint8_t all[G_MAX], without[G_MAX];
@@ -236,9 +181,9 @@ static void apply(struct heap *h, const char *expr, struct objset *set)
 }
 
 /* The label of reference j of object i, as a step names it. */
-static void ref_label(const struct graph *g, uint32_t i, uint32_t j, char *buf, size_t n)
+static void ref_label(const struct hw_graph *g, uint32_t i, uint32_t j, char *buf, size_t n)
 {
-	if (g->arr[i])
+	if (g->kind[i] == HWG_ARRAY)
 		snprintf(buf, n, "[%u]", j);
 	else
 		snprintf(buf, n, "f%u", j);
@@ -247,44 +192,38 @@ static void ref_label(const struct graph *g, uint32_t i, uint32_t j, char *buf, 
 START_TEST(random_ignore_and_root)
 {
 	uint32_t seed = 1717, cuts_made = 0, roots_made = 0, moved = 0;
-	struct hw w;
 
 	for (int k = 0; k < 150; k++) {
-		struct graph g;
-		write_graph(&w, &seed, &g);
-		char *path = hw_write(&w, "focus.hprof", SIZE_MAX);
-		hw_free(&w);
+		struct hw_graph g;
+		uint32_t n = 2 + hw_rnd(&seed) % (G_MAX - 2);
+		hw_graph_random(&g, &seed, n, 1 + hw_rnd(&seed) % 6, &shape);
 		struct heap h;
-		struct open_opts o = { .no_cache = 1, .quiet = 1 };
-		struct sbuf err;
-		sbuf_init(&err);
-		ck_assert_msg(heap_open(&h, path, &o, NULL, &err) == 0, "%s", err.buf);
-		heap_need(&h, HP_ALL, NULL);
-		for (uint32_t i = 0; i < g.n; i++)
-			ck_assert((g.node[i] = heap_find_id(&h, gid(i))) != HW_NONE);
+		hw_open_graph(&h, &g, "focus.hprof");
 		char what[64];
 		snprintf(what, sizeof what, "heap %d, as dumped", k);
-		uint32_t all[G_MAX + 4], nall = engine_roots(&g, g.roots, g.nroots, NULL, 0, all);
+		uint32_t gc[G_MAX], ngc = gc_roots(&g, gc);
+		uint32_t all[G_MAX], nall = engine_roots(&g, gc, ngc, NULL, 0, all);
 		uint64_t *was = xmalloc(g.n * sizeof *was);
 		check_retained(&h, &g, all, nall, NULL, 0, what);
 		for (uint32_t i = 0; i < g.n; i++)
 			was[i] = h.retained[g.node[i]];
 
 		/* leave out up to 3 references, one at a time */
-		struct cut c[3], ext[G_MAX * G_REFS + 3];
+		struct cut c[3], ext[G_MAX * HWG_REFS + 3];
 		char steps[3][64];
 		size_t nc = 0;
 		for (int tries = 0; tries < 20 && nc < 3; tries++) {
-			uint32_t i = rnd(&seed) % g.n;
+			uint32_t i = hw_rnd(&seed) % g.n;
 			if (g.nref[i] == 0)
 				continue;
-			uint32_t j = rnd(&seed) % g.nref[i];
-			if (g.ref[i][j] == 0 || is_cut(c, nc, i, g.ref[i][j] - 1))
+			uint32_t j = hw_rnd(&seed) % g.nref[i];
+			if (g.ref[i][j] < 0 || is_cut(c, nc, i, (uint32_t)g.ref[i][j]))
 				continue;
 			char lab[16];
 			ref_label(&g, i, j, lab, sizeof lab);
-			snprintf(steps[nc], sizeof steps[nc], "ignore 0x%llx %s", (unsigned long long)gid(i), lab);
-			c[nc++] = (struct cut){ i, g.ref[i][j] - 1 };
+			snprintf(steps[nc], sizeof steps[nc], "ignore 0x%llx %s",
+				 (unsigned long long)hw_graph_id(i), lab);
+			c[nc++] = (struct cut){ i, (uint32_t)g.ref[i][j] };
 			struct objset set;
 			apply(&h, steps[nc - 1], &set);
 			ck_assert_uint_eq(set.count, h.n - 1); /* the set stays */
@@ -292,7 +231,7 @@ START_TEST(random_ignore_and_root)
 			snprintf(what, sizeof what, "heap %d, %zu left out", k, nc);
 			/* references left out: what they make garbage holds nothing */
 			size_t next = focus_cuts(&g, c, nc, ext);
-			nall = engine_roots(&g, g.roots, g.nroots, ext, next, all);
+			nall = engine_roots(&g, gc, ngc, ext, next, all);
 			check_retained(&h, &g, all, nall, ext, next, what);
 			for (uint32_t v = 0; v < g.n; v++)
 				moved += h.retained[g.node[v]] != was[v];
@@ -309,13 +248,13 @@ START_TEST(random_ignore_and_root)
 			memmove(c, c + 1, --nc * sizeof *c);
 			snprintf(what, sizeof what, "heap %d, one put back", k);
 			size_t next = focus_cuts(&g, c, nc, ext); /* none left: as dumped */
-			nall = engine_roots(&g, g.roots, g.nroots, ext, next, all);
+			nall = engine_roots(&g, gc, ngc, ext, next, all);
 			check_retained(&h, &g, all, nall, ext, next, what);
 		}
 		/* an analysis root, reachable or not, with what is left out */
-		uint32_t x = rnd(&seed) % g.n;
+		uint32_t x = hw_rnd(&seed) % g.n;
 		char step[64];
-		snprintf(step, sizeof step, "root 0x%llx", (unsigned long long)gid(x));
+		snprintf(step, sizeof step, "root 0x%llx", (unsigned long long)hw_graph_id(x));
 		struct objset set;
 		apply(&h, step, &set);
 		snprintf(what, sizeof what, "heap %d, root %u", k, x);
@@ -333,12 +272,10 @@ START_TEST(random_ignore_and_root)
 		objset_free(&set);
 		snprintf(what, sizeof what, "heap %d, root gc", k);
 		size_t next = focus_cuts(&g, c, nc, ext);
-		nall = engine_roots(&g, g.roots, g.nroots, ext, next, all);
+		nall = engine_roots(&g, gc, ngc, ext, next, all);
 		check_retained(&h, &g, all, nall, ext, next, what);
 		free(was);
 		heap_free(&h);
-		sbuf_free(&err);
-		free(path);
 	}
 	/* the brute force had something to tell apart */
 	ck_assert_uint_gt(cuts_made, 150);

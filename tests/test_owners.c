@@ -64,48 +64,41 @@ static void run_insp(struct heap *h, const char *name, const struct objset *set,
 
 #define G_MAX 36
 #define G_NF 3
-enum { G_CLS_N = 0x3001, G_CLS_M = 0x3011, G_FIELD = 0x3101, G_OBJ = 0x10001 };
-
-struct graph {
-	unsigned n;
-	int ref[G_MAX][G_NF];   /* object index, or -1: null */
-	int root[G_MAX];
-};
-
-static uint32_t rnd(uint32_t *s)
-{
-	*s = *s * 1103515245u + 12345u;
-	return *s >> 8;
-}
-
-static uint64_t gid(unsigned i) { return G_OBJ + 2 * (uint64_t)i; }
-static uint64_t gcls(unsigned i) { return i % 2 ? G_CLS_M : G_CLS_N; }
+enum { G_FIELD = 0x3101 };
 
 /* Object 0 is a root; object i > 0 is referred to by some j < i (when
  * no later one takes that slot), two more slots point anywhere or nowhere
- * (cycles, self loops, shared targets); a few more roots. */
-static void graph_make(struct graph *g, uint32_t seed)
+ * (cycles, self loops, shared targets); a few more roots. Instances of
+ * t.C0 (even objects) and t.C1 (odd ones), G_NF fields each; the
+ * classes are roots, as in a JVM: instances do not share them. */
+static void graph_make(struct hw_graph *g, uint32_t seed)
 {
-	g->n = 8 + rnd(&seed) % (G_MAX - 8);
-	memset(g->root, 0, sizeof g->root);
+	memset(g, 0, sizeof *g);
+	g->n = 8 + hw_rnd(&seed) % (G_MAX - 8);
+	g->ncls = 2;
+	g->nfields[0] = g->nfields[1] = G_NF;
+	g->class_roots = HWG_CROOTS_ALL;
 	g->root[0] = 1;
-	for (unsigned k = rnd(&seed) % 4; k > 0; k--)
-		g->root[rnd(&seed) % g->n] = 1;
+	for (unsigned k = hw_rnd(&seed) % 4; k > 0; k--)
+		g->root[hw_rnd(&seed) % g->n] = 1;
 	for (unsigned i = 0; i < g->n; i++) {
+		g->kind[i] = HWG_INSTANCE;
+		g->cls[i] = i % 2;
+		g->nref[i] = G_NF;
 		g->ref[i][0] = -1;
 		for (unsigned f = 1; f < G_NF; f++)
-			g->ref[i][f] = rnd(&seed) % 100 < 45 ? -1 : (int)(rnd(&seed) % g->n);
+			g->ref[i][f] = hw_rnd(&seed) % 100 < 45 ? -1 : (int)(hw_rnd(&seed) % g->n);
 	}
 	for (unsigned i = 1; i < g->n; i++)
-		g->ref[rnd(&seed) % i][0] = (int)i; /* a later one may take the slot: then via another */
+		g->ref[hw_rnd(&seed) % i][0] = (int)i; /* a later one may take the slot: then via another */
 }
 
-static void graph_reach(const struct graph *g, int cut, int *seen);
+static void graph_reach(const struct hw_graph *g, int cut, int *seen);
 
 /* A slot taken again drops an earlier target: what nothing reaches then
  * becomes a root, so that every object is reachable (unreachable ones
  * would hang from pseudo roots, which the brute force does not model). */
-static void graph_rootall(struct graph *g)
+static void graph_rootall(struct hw_graph *g)
 {
 	int seen[G_MAX];
 
@@ -116,47 +109,8 @@ static void graph_rootall(struct graph *g)
 	}
 }
 
-static char *graph_write(const struct graph *g, const char *name)
-{
-	struct hw w;
-	struct hw_field f[G_NF];
-
-	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
-	hw_jdk_names(&w);
-	for (int j = 0; j < G_NF; j++) {
-		char fn[8];
-		snprintf(fn, sizeof fn, "f%d", j);
-		hw_utf8(&w, G_FIELD + 2 * (uint64_t)j, fn);
-		f[j] = (struct hw_field){ G_FIELD + 2 * (uint64_t)j, T_OBJECT, 0 };
-	}
-	hw_class_name(&w, 8, G_CLS_N, "t/N");
-	hw_class_name(&w, 9, G_CLS_M, "t/M");
-	hw_heap_begin(&w);
-	hw_jdk_classes(&w);
-	hw_class_dump(&w, G_CLS_N, J_OBJECT, 0, NULL, 0, NULL, 0, f, G_NF);
-	hw_class_dump(&w, G_CLS_M, J_OBJECT, 0, NULL, 0, NULL, 0, f, G_NF);
-	/* classes are roots, as in a JVM: instances do not share them */
-	for (uint64_t c = J_OBJECT; c <= J_OBJARR; c += 0x10)
-		hw_root(&w, RK_STICKY_CLASS, c, 0, 0);
-	hw_root(&w, RK_STICKY_CLASS, G_CLS_N, 0, 0);
-	hw_root(&w, RK_STICKY_CLASS, G_CLS_M, 0, 0);
-	for (unsigned i = 0; i < g->n; i++)
-		if (g->root[i])
-			hw_root(&w, RK_UNKNOWN, gid(i), 0, 0);
-	for (unsigned i = 0; i < g->n; i++) {
-		for (int j = 0; j < G_NF; j++)
-			f[j].value = g->ref[i][j] < 0 ? 0 : gid((unsigned)g->ref[i][j]);
-		hw_instance(&w, gid(i), gcls(i), f, G_NF);
-	}
-	hw_heap_end(&w);
-	hw_dump_end(&w);
-	char *path = hw_write(&w, name, SIZE_MAX);
-	hw_free(&w);
-	return path;
-}
-
 /* What the roots reach when object `cut` (-1: none) is taken away. */
-static void graph_reach(const struct graph *g, int cut, int *seen)
+static void graph_reach(const struct hw_graph *g, int cut, int *seen)
 {
 	int stack[G_MAX];
 	unsigned sp = 0;
@@ -184,9 +138,8 @@ START_TEST(floating_brute_force)
 	unsigned total = 0, nonfloat = 0;
 
 	for (uint32_t seed = 1; seed <= 60; seed++) {
-		struct graph g;
+		struct hw_graph g;
 		struct heap h;
-		struct ruleset *rs;
 		struct objset all;
 		struct insp_result r;
 		int seen[G_MAX], floats[G_MAX] = { 0 };
@@ -196,8 +149,7 @@ START_TEST(floating_brute_force)
 		graph_make(&g, seed * 7919u);
 		graph_rootall(&g);
 		snprintf(name, sizeof name, "float%u.hprof", seed);
-		char *path = graph_write(&g, name);
-		open_rules(&h, path, NULL, &rs);
+		hw_open_graph(&h, &g, name);
 		/* the brute force: v floats if no single other object cuts it off */
 		for (unsigned v = 0; v < g.n; v++) {
 			if (g.root[v])
@@ -214,7 +166,7 @@ START_TEST(floating_brute_force)
 			graph_reach(&g, (int)v, seen); /* what v alone keeps: itself and what it cuts off */
 			for (unsigned u = 0; u < g.n; u++)
 				if (!seen[u])
-					ret[v] += h.node_shallow[heap_find_id(&h, gid(u))];
+					ret[v] += h.node_shallow[g.node[u]];
 		}
 		objset_all(&h, &all);
 		run_insp(&h, "floating", &all, &r);
@@ -226,11 +178,11 @@ START_TEST(floating_brute_force)
 			for (uint64_t k = 0; k < r.g[i].count; k++) {
 				node_t x = r.g[i].nodes[k];
 				uint64_t id = heap_node_id(&h, x);
-				ck_assert_msg(id >= G_OBJ && id < gid(g.n), "seed %u: %s 0x%llx floats", seed,
-					      r.g[i].name, (unsigned long long)id);
-				unsigned v = (unsigned)((id - G_OBJ) / 2);
+				ck_assert_msg(id >= HWG_OBJ && id < hw_graph_id(g.n), "seed %u: %s 0x%llx floats",
+					      seed, r.g[i].name, (unsigned long long)id);
+				unsigned v = (unsigned)((id - HWG_OBJ) / 2);
 				ck_assert_msg(floats[v], "seed %u: object %u floats, brute force says not", seed, v);
-				ck_assert_str_eq(r.g[i].name, v % 2 ? "t.M" : "t.N"); /* a group per class */
+				ck_assert_str_eq(r.g[i].name, v % 2 ? "t.C1" : "t.C0"); /* a group per class */
 				ck_assert_uint_eq(h.retained[x], ret[v]);
 				sum += ret[v];
 				found++;
@@ -244,7 +196,6 @@ START_TEST(floating_brute_force)
 		insp_result_free(&r);
 		objset_free(&all);
 		heap_free(&h);
-		free(path);
 	}
 	/* the graphs have both kinds, plenty of each */
 	ck_assert_uint_ge(total, 100);
