@@ -192,8 +192,9 @@ static void ref_label(const struct hw_graph *g, uint32_t i, uint32_t j, char *bu
 START_TEST(random_ignore_and_root)
 {
 	uint32_t seed = 1717, cuts_made = 0, roots_made = 0, moved = 0;
+	const int heaps = RANDOM_HEAPS(150);
 
-	for (int k = 0; k < 150; k++) {
+	for (int k = 0; k < heaps; k++) {
 		struct hw_graph g;
 		uint32_t n = 2 + hw_rnd(&seed) % (G_MAX - 2);
 		hw_graph_random(&g, &seed, n, 1 + hw_rnd(&seed) % 6, &shape);
@@ -277,10 +278,11 @@ START_TEST(random_ignore_and_root)
 		free(was);
 		heap_free(&h);
 	}
-	/* the brute force had something to tell apart */
-	ck_assert_uint_gt(cuts_made, 150);
-	ck_assert_uint_gt(moved, 150);
-	ck_assert_uint_eq(roots_made, 150);
+	/* the brute force had something to tell apart: more than one
+	 * reference left out and one size moved a heap */
+	ck_assert_uint_gt(cuts_made, heaps);
+	ck_assert_uint_gt(moved, heaps);
+	ck_assert_uint_eq(roots_made, heaps);
 }
 END_TEST
 
