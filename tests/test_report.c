@@ -548,6 +548,16 @@ START_TEST(cut_and_usage)
 	tree_adds_up(jv_get(&data, "tree"), 40, 3);
 	jv_free(&data);
 	free(text);
+	/* the same bytes from the dump as from its index cache */
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache report %s", heapwalk(), dump);
+	char *cold = run(cmd, &st);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	snprintf(cmd, sizeof cmd, "%s -q report %s >/dev/null && %s -q report %s", heapwalk(), dump, heapwalk(), dump);
+	char *warm = run(cmd, &st);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	ck_assert_msg(strcmp(cold, warm) == 0, "the report differs with the cache");
+	free(cold);
+	free(warm);
 	snprintf(cmd, sizeof cmd, "%s -q report %s -f json 2>&1", heapwalk(), dump);
 	char *out = run(cmd, &st);
 	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);

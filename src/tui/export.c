@@ -12,6 +12,9 @@
 #include "query/html.h"
 #include "tui/frame.h"
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 /* "heapwalk-NAME-stepN.EXT": the dump's base name without its
  * extensions, kept to characters any shell and file system take. */
 static char *file_name(const struct tui *t, const char *ext)
@@ -83,7 +86,7 @@ void export_step(struct tui *t)
 		o.progress = &t->prog;
 		rc = report_html(s->h, &s->set, &o, &out, &err);
 	} else
-		rc = graph_dot(s->h, &s->set, 1, GRAPH_MAX_NODES, 0, &out, &err) < 0 ? -1 : 0;
+		rc = graph_dot(s->h, &s->set, 1, GRAPH_MAX_NODES, 0, &out, &err);
 	if (tui_work_end(t) < 0 || rc < 0) {
 		if (rc < 0 && err.len > 0)
 			tui_message(t, 1, "%s", err.buf);
@@ -102,7 +105,9 @@ void export_step(struct tui *t)
 		fmt_bytes(size, sizeof size, out.len);
 		tui_typed(&shown, path);
 		tui_message(t, 0, "wrote %s (%s)%s", shown.buf, size,
-			    k == 'r' ? ": open it in a browser" : ": dot -Tsvg renders it");
+			    k == 'r' ? ": open it in a browser"
+			    : rc == 1 ? ", cut at " STR(GRAPH_MAX_NODES) " objects: dot -Tsvg renders it"
+			    : ": dot -Tsvg renders it");
 	}
 	sbuf_free(&shown);
 	free(path);
