@@ -17,7 +17,7 @@ const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'hw-chromium-'));
 const proc = spawn(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--remote-debugging-pipe',
 	'--no-first-run', '--no-default-browser-check', '--disable-extensions', '--hide-scrollbars',
 	'--user-data-dir=' + profile, '--window-size=1400,1000', 'about:blank'],
-	{ stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
+	{ stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'], detached: true }); // a group: all its processes go at the end
 const toChrome = proc.stdio[3], fromChrome = proc.stdio[4];
 let nextId = 1, buf = Buffer.alloc(0);
 const pending = new Map(), listeners = [];
@@ -183,12 +183,24 @@ async function main() {
 	process.stdout.write(JSON.stringify(result) + '\n');
 }
 
-const timer = setTimeout(() => { process.stderr.write('report-browser: timed out\n'); proc.kill('SIGKILL'); process.exit(3); }, 90000);
+const timer = setTimeout(() => {
+	process.stderr.write('report-browser: timed out\n');
+	try { process.kill(-proc.pid, 'SIGKILL'); } catch (e) { proc.kill('SIGKILL'); }
+	process.exit(3);
+}, 90000);
 main().then(() => 0, e => { process.stderr.write('report-browser: ' + e.stack + '\n'); return 2; }).then(rc => {
 	clearTimeout(timer);
-	proc.on('exit', () => { // its profile removed once it is gone
-		fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
+	// its profile removed once the browser's processes are gone (its
+	// helpers may write a moment longer: tried again, then left)
+	const clean = tries => {
+		try {
+			fs.rmSync(profile, { recursive: true, force: true });
+		} catch (e) {
+			if (tries > 0)
+				return setTimeout(() => clean(tries - 1), 200);
+		}
 		process.exit(rc);
-	});
-	proc.kill('SIGKILL');
+	};
+	proc.on('exit', () => clean(20));
+	try { process.kill(-proc.pid, 'SIGKILL'); } catch (e) { proc.kill('SIGKILL'); }
 });
