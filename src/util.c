@@ -502,30 +502,82 @@ int write_full(int fd, const void *p, size_t n)
 	return 0;
 }
 
-int write_file(const char *path, const void *p, size_t n, const char *const *keep, struct sbuf *err)
+int file_names(const char *path, const char *file)
 {
 	struct stat a, b;
-	char *tmp;
+	char *cut = NULL;
+	const char *colon = strrchr(file, ':');
+	int same;
+
+	if (stat(path, &a) != 0)
+		return 0;
+	if (stat(file, &b) != 0) { /* "FILE:N": a heapshot of FILE */
+		if (colon == NULL)
+			return 0;
+		cut = xstrndup(file, (size_t)(colon - file));
+		if (stat(cut, &b) != 0) {
+			free(cut);
+			return 0;
+		}
+	}
+	same = a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	free(cut);
+	return same;
+}
+
+/* Written in place: a terminal, a pipe, /dev/stdout. */
+static int write_in_place(const char *path, const void *p, size_t n, struct sbuf *err)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC), e;
+
+	if (fd < 0) {
+		sbuf_adds(err, strerror(errno));
+		return -1;
+	}
+	e = write_full(fd, p, n);
+	if (close(fd) < 0 && e == 0)
+		e = errno;
+	if (e != 0)
+		sbuf_adds(err, strerror(e));
+	return e != 0 ? -1 : 0;
+}
+
+int write_file(const char *path, const void *p, size_t n, const char *const *keep, mode_t mode,
+	       struct sbuf *err)
+{
+	struct stat st;
+	char *real = NULL, *tmp;
 	int fd, e;
-	mode_t mask;
 
 	for (; keep != NULL && *keep != NULL; keep++)
-		if (stat(path, &a) == 0 && stat(*keep, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+		if (file_names(path, *keep)) {
 			sbuf_adds(err, "is a dump, which heapwalk never writes");
 			return -1;
 		}
+	if (stat(path, &st) == 0) {
+		if (!S_ISREG(st.st_mode))
+			return write_in_place(path, p, n, err);
+		mode = st.st_mode & 07777;    /* replaced, it keeps its mode */
+		real = realpath(path, NULL);  /* through a symbolic link, the file it names */
+		if (real != NULL)
+			path = real;
+	} else if (mode == 0) {
+		mode_t mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
 	tmp = xasprintf("%s.%ld.tmp", path, (long)getpid());
+	tmp_guard(tmp); /* before it exists: a signal then removes nothing */
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
 	if (fd < 0) {
 		sbuf_adds(err, strerror(errno));
+		tmp_unguard();
 		free(tmp);
+		free(real);
 		return -1;
 	}
-	tmp_guard(tmp);
-	mask = umask(0);
-	umask(mask);
 	e = write_full(fd, p, n);
-	if (e == 0 && fchmod(fd, 0666 & ~mask) < 0)
+	if (e == 0 && (fchmod(fd, mode) < 0 || fsync(fd) < 0))
 		e = errno;
 	if (close(fd) < 0 && e == 0)
 		e = errno;
@@ -537,6 +589,7 @@ int write_file(const char *path, const void *p, size_t n, const char *const *kee
 	}
 	tmp_unguard();
 	free(tmp);
+	free(real);
 	return e != 0 ? -1 : 0;
 }
 

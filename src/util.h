@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define HW_NONE UINT32_MAX
 
@@ -82,12 +83,20 @@ char *esc_str(const char *s);
 /* All n bytes of p to fd, again after EINTR and short writes: 0, or
  * the errno of the write that failed (ENOSPC when one wrote nothing). */
 int write_full(int fd, const void *p, size_t n);
+/* Do path and file name one existing file? file may be "FILE:N" (a
+ * heapshot of FILE, as heap_open reads it). */
+int file_names(const char *path, const char *file);
 /* The n bytes of p as file path: written beside it under a temporary
- * name, then renamed over it, so a reader never sees half a file and a
- * failed write leaves what was there. Refuses a path that is one of the
- * files keep[] names (NULL-terminated, NULL for none: the dumps, never
- * written). 0, or -1 with err set to why (the path not in it). */
-int write_file(const char *path, const void *p, size_t n, const char *const *keep, struct sbuf *err);
+ * name, synced, then renamed over it, so a reader never sees half a
+ * file and a failed write leaves what was there. A file replaced keeps
+ * its mode (through a symbolic link, the file it names is replaced); a
+ * new one gets mode (0: 0666 less the umask); what is no regular file
+ * (a terminal, a pipe, /dev/stdout) is written in place. Refuses a path
+ * that is one of the files keep[] names (NULL-terminated, NULL for
+ * none: the dumps, never written). 0, or -1 with err set to why (the
+ * path not in it). */
+int write_file(const char *path, const void *p, size_t n, const char *const *keep, mode_t mode,
+	       struct sbuf *err);
 
 /* A temporary file being written: a TERM or ^C meanwhile removes it,
  * then the signal does what it did (one file at a time). 0, or -1 when

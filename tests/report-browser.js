@@ -13,6 +13,7 @@ const path = require('path');
 const zlib = require('zlib');
 
 const [chromium, file] = process.argv.slice(2);
+const pageUrl = 'file://' + path.resolve(file);
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'hw-chromium-'));
 const proc = spawn(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--remote-debugging-pipe',
 	'--no-first-run', '--no-default-browser-check', '--disable-extensions', '--hide-scrollbars',
@@ -100,14 +101,14 @@ async function main() {
 		if (m.method === 'Runtime.exceptionThrown') result.errors.push(m.params.exceptionDetails.exception ? m.params.exceptionDetails.exception.description : m.params.exceptionDetails.text);
 		if (m.method === 'Runtime.consoleAPICalled' && m.params.type === 'error') result.errors.push(m.params.args.map(a => a.value).join(' '));
 		if (m.method === 'Page.javascriptDialogOpening') { result.dialogs.push(m.params.message); send('Page.handleJavaScriptDialog', { accept: true }, s); }
-		if (m.method === 'Network.requestWillBeSent' && !m.params.request.url.startsWith('file:')) result.requests.push(m.params.request.url);
+		if (m.method === 'Network.requestWillBeSent' && m.params.request.url !== pageUrl) result.requests.push(m.params.request.url);
 	});
 	await send('Page.enable', {}, s);
 	await send('Runtime.enable', {}, s);
 	await send('Network.enable', {}, s);
 	const loaded = once('Page.loadEventFired', s);
 	const t0 = Date.now();
-	await send('Page.navigate', { url: 'file://' + path.resolve(file) }, s);
+	await send('Page.navigate', { url: pageUrl }, s);
 	await loaded;
 	result.load_ms = Date.now() - t0;
 	const ev = async expr => {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -123,7 +124,9 @@ static void self_contained(const char *html)
 }
 
 /* Each kept node's children (kept and elided) and its own bytes add up
- * to its retained size; kept <= the bound, no deeper than depth. */
+ * to its retained size; kept <= the bound, no deeper than depth; the cut
+ * is the biggest first: nothing elided above the depth limit retains
+ * more than the smallest object kept. */
 static void tree_adds_up(const struct jv *tree, uint64_t max_nodes, unsigned depth)
 {
 	const struct jv *rows = jv_get(tree, "rows");
@@ -149,6 +152,17 @@ static void tree_adds_up(const struct jv *tree, uint64_t max_nodes, unsigned dep
 			ck_assert_uint_le(dep[i], depth);
 		} else
 			ck_assert_uint_gt(u(&r->v[2]), 0);
+	}
+	uint64_t smallest = UINT64_MAX;
+	for (size_t i = 0; i < n; i++)
+		if (at(rows, i)->v[1].num >= 0 && u(&at(rows, i)->v[4]) < smallest)
+			smallest = u(&at(rows, i)->v[4]);
+	for (size_t i = 0; i < n; i++) {
+		const struct jv *r = at(rows, i);
+		long p = (long)r->v[0].num;
+		if (r->v[1].num < 0 && (p < 0 || dep[p] < depth))
+			ck_assert_msg(u(&r->v[5]) <= smallest, "row %zu: an elided object retains %llu, more than one kept (%llu)",
+				      i, (unsigned long long)u(&r->v[5]), (unsigned long long)smallest);
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct jv *r = at(rows, i);
@@ -571,6 +585,67 @@ START_TEST(cut_and_usage)
 }
 END_TEST
 
+/* -o: whole or not at all, never over a dump (a heapshot's FILE:N
+ * names FILE), in place where it is no regular file, a replaced file
+ * keeping its mode; refused where there is no output to write. */
+START_TEST(output_file)
+{
+	struct hw w;
+	char out[600], cmd[1600];
+	struct stat st;
+	int status;
+
+	evil_dump(&w);
+	char *a = hw_write(&w, "out-a.hprof", SIZE_MAX);
+	char *b = hw_write(&w, "out-b.hprof", SIZE_MAX);
+	hw_free(&w);
+	snprintf(cmd, sizeof cmd, "%s -q info %s --baseline %s:1 -o %s 2>&1", heapwalk(), a, b, b);
+	char *s = run(cmd, &status);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1 && strstr(s, "is a dump, which heapwalk never writes"),
+		      "%s", s);
+	free(s);
+	ck_assert(stat(b, &st) == 0 && (size_t)st.st_size > 1000); /* still the dump */
+	snprintf(out, sizeof out, "%s/out.txt", hw_tmpdir());
+	FILE *f = fopen(out, "w");
+	ck_assert(f != NULL && fputs("old\n", f) >= 0 && fclose(f) == 0 && chmod(out, 0600) == 0);
+	snprintf(cmd, sizeof cmd, "%s -q info %s -o %s", heapwalk(), a, out);
+	free(run(cmd, &status));
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert(stat(out, &st) == 0 && (st.st_mode & 07777) == 0600 && st.st_size > 100);
+	snprintf(cmd, sizeof cmd, "%s -q info %s", heapwalk(), a);
+	char *want = run(cmd, &status);
+	size_t n;
+	char *got = slurp(out, &n);
+	ck_assert_str_eq(got, want);
+	free(got);
+	/* no regular file: written in place; "-": standard output */
+	snprintf(cmd, sizeof cmd, "%s -q info %s -o /dev/stdout | cat", heapwalk(), a);
+	got = run(cmd, &status);
+	ck_assert_str_eq(got, want);
+	free(got);
+	snprintf(cmd, sizeof cmd, "%s -q info %s -o /dev/null", heapwalk(), a);
+	free(run(cmd, &status));
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode)); /* not replaced by a file */
+	snprintf(cmd, sizeof cmd, "%s -q info %s -o -", heapwalk(), a);
+	got = run(cmd, &status);
+	ck_assert_str_eq(got, want);
+	free(got);
+	free(want);
+	/* a directory that is not there: one line, nothing left behind */
+	snprintf(cmd, sizeof cmd, "%s -q info %s -o %s/none/x.txt 2>&1", heapwalk(), a, hw_tmpdir());
+	s = run(cmd, &status);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 2 && strstr(s, "none/x.txt: No such file or directory\n"));
+	free(s);
+	snprintf(cmd, sizeof cmd, "%s rules -o %s 2>&1", heapwalk(), out);
+	s = run(cmd, &status);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 1 && strstr(s, "-o goes with the commands that report on a dump, not rules"));
+	free(s);
+	free(a);
+	free(b);
+}
+END_TEST
+
 /* W in the browser: the step's report written in the working directory,
  * its path on the status line; the same file the command line writes. */
 START_TEST(browser_writes_the_step)
@@ -643,6 +718,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, dump_strings_stay_text);
 	tcase_add_test(tc, truncated_said_at_the_top);
 	tcase_add_test(tc, baseline_section);
+	tcase_add_test(tc, output_file);
 	tcase_set_timeout(jvm, 300);
 	tcase_add_test(jvm, jdk_dump_in_chromium);
 	tcase_add_test(jvm, cut_and_usage);

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/attach.h"
@@ -304,7 +303,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		switch (ch) {
 		case 'e': c->expr = optarg; break;
 		case 'b': c->baseline = optarg; break;
-		case 'o': c->output = optarg; break;
+		case 'o': c->output = strcmp(optarg, "-") == 0 ? NULL : optarg; break; /* -: standard output */
 		case 'f': set_format(c, optarg); break;
 		case 's': c->vo.sort = optarg; break;
 		case 'r': c->vo.reverse = 1; break;
@@ -381,14 +380,6 @@ static void between_args(int argc, char **argv, int *i, struct cli *c)
 			usage_error("between: '%s' is not an object id: 0x... hex or decimal", *s);
 	if (c->expr != NULL)
 		usage_error("between takes no -e: the step 'path FROM TO' makes a set of the path");
-}
-
-/* Do a and b name one existing file? */
-static int same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* COMMAND DUMP [OBJECT] (or DUMP COMMAND [OBJECT]), or DUMP; then
@@ -480,7 +471,7 @@ static void parse_args(int argc, char **argv, struct cli *c)
 		usage_error("%s: '%s' is not an object id: 0x... hex or decimal", c->cmd, c->object);
 	if (c->cmd != NULL && strcmp(c->cmd, "report") == 0 && c->fmt_set)
 		usage_error("report writes HTML: -f goes with the other commands");
-	if (c->output != NULL && (same_file(c->output, c->dump) || (c->baseline && same_file(c->output, c->baseline))))
+	if (c->output != NULL && (file_names(c->output, c->dump) || (c->baseline && file_names(c->output, c->baseline))))
 		usage_error("-o %s: is a dump, which heapwalk never writes", c->output);
 	if (c->vo.sort != NULL && !view_sort_valid(c->vo.sort))
 		usage_error("unknown sort key '%s': shallow, retained, instances or name", c->vo.sort);
@@ -750,7 +741,7 @@ static int wants_baseline(const struct pipeline *pl, const char *view)
 	for (size_t i = 0; i < pl->n; i++)
 		if (pl->steps[i].op == ST_NEW || pl->steps[i].op == ST_OLD || pl->steps[i].op == ST_GONE)
 			return 1;
-	return strcmp(view, "info") == 0 ? 2 : 0; /* 2: if there is one */
+	return strcmp(view, "info") == 0 || strcmp(view, "report") == 0 ? 2 : 0; /* 2: if there is one */
 }
 
 /* diff OLD NEW: class deltas, and the new and gone objects where the
@@ -897,6 +888,10 @@ int main(int argc, char **argv)
 	int rc, have_old = 0;
 
 	parse_args(argc, argv, &c);
+	if (c.output != NULL && (c.pid != NULL || c.insp_list || (c.cmd != NULL && strcmp(c.cmd, "rules") == 0) ||
+				 (c.cmd == NULL && c.expr == NULL)))
+		usage_error("-o goes with the commands that report on a dump, not %s",
+			    c.pid ? c.cmd : c.insp_list ? "inspect --list" : c.cmd ? c.cmd : "the browser");
 	if (c.pid != NULL)
 		return attach_command(&c);
 	if (c.insp_list) {
@@ -1047,7 +1042,7 @@ print:
 	if (rc == 0 && c.output != NULL) {
 		const char *keep[] = { c.dump, c.baseline, NULL };
 		sbuf_reset(&err);
-		if (write_file(c.output, out.buf, out.len, keep, &err) < 0) {
+		if (write_file(c.output, out.buf, out.len, keep, 0, &err) < 0) {
 			path_error(c.output, err.buf);
 			rc = EXIT_INPUT;
 		}

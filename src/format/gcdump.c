@@ -592,11 +592,11 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 			}
 		}
 	}
-	if (cut_in != NULL)
+	if (cut_in != NULL) {
 		h->truncated_at = h->size;
-	if (cut_in != NULL)
 		warn_add(&h->warn, "%s: the file ends inside %s (offset %zu): %u of the graph's nodes have their "
 			 "address; opened as far as it goes", h->path, cut_in, h->size, g.naddrs);
+	}
 	/* MemoryGraph's tagged Is64Bit and its end, then GCHeapDump's fields */
 	if (cut_in == NULL && get8(&c) == TAG_BYTE) {
 		get8(&c);

@@ -1024,12 +1024,11 @@ static int mlpd_parse(struct heap *h, struct progress *p, struct sbuf *err)
 			    (unsigned long long)r.shots[0].objects);
 		goto done;
 	}
-	if (!r.shots[s].complete)
+	if (!r.shots[s].complete) {
 		h->truncated_at = h->size;
-	if (!r.shots[s].complete)
 		warn_add(&h->warn, "%s: heapshot %zu is cut short by the end of the file: its objects up to there",
 			 h->path, s + 1);
-	else if (h->want_snap == 0 && s + 1 < r.nshots)
+	} else if (h->want_snap == 0 && s + 1 < r.nshots)
 		warn_add(&h->warn, "%s: heapshot %zu is cut short by the end of the file; the last complete one "
 			 "(%zu) is read", h->path, r.nshots, s + 1);
 	progress_begin(p, "heapshot", r.shots[s].objects, "objects"); /* read again, kept, built */

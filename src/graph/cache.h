@@ -11,7 +11,8 @@
  * the table of sections and the sections. `check` is cache_checksum()
  * of the header's bytes before it. A cache of another format is never
  * read: the number goes up whenever what is stored changes (8: struct
- * hfield got its offset; 9: the hash of the whole dump). */
+ * hfield got its offset; 9: the hash of the whole dump; 10: where the
+ * agent's allocation times are; 11: where a truncated dump ends). */
 #define CACHE_FORMAT 11
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;

@@ -103,11 +103,12 @@ struct cut {
 	uint32_t nnames;
 };
 
-/* The index of v's label in the names list, added when new (a class
- * object's label is its own: "class java.util.HashMap"). */
+/* The index of v's label in the names list, added when new: one per
+ * class, but a class object's label is its own ("class java.util.HashMap")
+ * and so is every object's where rules tag objects (its tags are in it). */
 static uint32_t name_index(const struct heap *h, struct cut *c, node_t v)
 {
-	uint32_t k = h->node_kind[v] == NK_CLASS ? HW_NONE : h->node_class[v];
+	uint32_t k = h->node_kind[v] == NK_CLASS || h->ntags > 0 ? HW_NONE : h->node_class[v];
 	struct sbuf sb;
 
 	if (k != HW_NONE && c->names[k] != 0)
@@ -248,8 +249,9 @@ static void tree_json(struct heap *h, const struct objset *set, const struct htm
 	uint64_t min = (uint64_t)((double)total * o->cutoff / 100.0);
 	if (min == 0)
 		min = 1;
-	c.kept = xmalloc((o->max_nodes + 1) * sizeof *c.kept);
-	c.parent = xmalloc((o->max_nodes + 1) * sizeof *c.parent);
+	size_t room = o->max_nodes < (size_t)h->n ? o->max_nodes : (size_t)h->n;
+	c.kept = xmalloc((room + 1) * sizeof *c.kept);
+	c.parent = xmalloc((room + 1) * sizeof *c.parent);
 	c.in = xcalloc(bits_words(h->n), sizeof *c.in);
 	c.names = xcalloc((size_t)h->ncls + 1, sizeof *c.names);
 	sbuf_init(&c.json_names);
@@ -301,6 +303,11 @@ static int suspects_json(struct heap *h, const struct objset *set, const struct 
 
 	if (inspect_run(h, in, NULL, set, &r, o->progress, err) < 0)
 		return -1;
+	if (r.cancelled) {
+		insp_result_free(&r);
+		sbuf_adds(err, "cancelled");
+		return -1;
+	}
 	sbuf_adds(out, "[");
 	for (size_t i = 0; i < r.n; i++) {
 		const struct insp_group *g = &r.g[i];
@@ -345,6 +352,11 @@ static int inspections_json(struct heap *h, const struct objset *set, const stru
 			continue;
 		if (inspect_run(h, in, NULL, set, &r, o->progress, err) < 0)
 			return -1;
+		if (r.cancelled) {
+			insp_result_free(&r);
+			sbuf_adds(err, "cancelled");
+			return -1;
+		}
 		sbuf_adds(out, first ? "\n" : ",\n");
 		report_inspect(h, in, NULL, &r, set, o->top, FMT_JSON, out);
 		insp_result_free(&r);
@@ -378,6 +390,8 @@ static void baseline_json(struct heap *h, const struct objset *set, const struct
 	objset_empty(h, &fresh);
 	for (size_t w = 0; w < bits_words(h->n); w++)
 		fresh.bits[w] = (bl->fresh.bits ? bl->fresh.bits[w] : ~(bits_t)0) & (set->bits ? set->bits[w] : ~(bits_t)0);
+	for (node_t v = h->n; v < bits_words(h->n) * 64; v++) /* no node past the last */
+		bit_clear(fresh.bits, v);
 	bit_clear(fresh.bits, 0);
 	objset_recount(h, &fresh);
 	sbuf_init(&err);

@@ -12,7 +12,8 @@
  * has one (info, classes, inspect, paths, diff), so the page shows what
  * `-f json` says. The dominator tree is kept to what a browser can draw:
  * at most max_nodes objects, the biggest first, no deeper than depth
- * levels, none under cutoff percent of the heap; the rest of each
+ * levels, none under cutoff percent of what the set's top members
+ * retain; the rest of each
  * object's children fold into one "elided" entry carrying their count
  * and sizes, so every level still adds up to its parent. */
 #ifndef HW_HTML_H
@@ -26,7 +27,7 @@
 struct html_opts {
 	const char *expr;     /* the steps that made the set; NULL: every object */
 	unsigned depth;       /* dominator tree levels kept (default 128) */
-	double cutoff;        /* percent of the heap under which objects fold */
+	double cutoff;        /* percent of the tree's bytes under which objects fold */
 	size_t max_nodes;     /* objects kept in the tree at most */
 	size_t top;           /* groups shown per inspection */
 	struct progress *progress;
@@ -39,7 +40,7 @@ struct html_opts {
 
 void html_opts_default(struct html_opts *o);
 /* The report of set (h needs HP_ALL; h->baseline, when set, adds what
- * is new) appended to out; -1 with err set if cancelled. */
+ * is new) appended to out; -1 with err "cancelled" if the progress was. */
 int report_html(struct heap *h, const struct objset *set, const struct html_opts *o,
 		struct sbuf *out, struct sbuf *err);
 

@@ -266,7 +266,7 @@
 			}
 			crumbs(bar, state.zoom, n => { state.zoom = n; draw(); });
 			legend.textContent = state.by === 'kind'
-				? '  colours: ' + KINDS.slice(1).map((k, i) => k).join(', ') + ', elided (grey)' : '  colours: one per package';
+				? '  colours: ' + KINDS.slice(1).join(', ') + ', elided (grey)' : '  colours: one per package';
 		}
 		function at(ev) {
 			const b = canvas.getBoundingClientRect();
@@ -400,7 +400,7 @@
 		const head = el('tr');
 		const ths = cols.map(([k, t, n]) => {
 			const th = el('th', { className: 'sortable' + (n ? ' n' : ''), 'data-k': k }, t);
-			th.addEventListener('click', () => { if (key === k) up = !up; else { key = k; up = !n; } render(); });
+			th.addEventListener('click', () => { if (key === k) up = !up; else { key = k; up = false; } render(); });
 			head.appendChild(th);
 			return th;
 		});
@@ -428,14 +428,12 @@
 			el('table', { id: id }, el('thead', {}, head), tbody), note);
 	}
 	function groupsTable(r) {
-		const extra = r.rows.length && r.rows[0].wasted !== undefined ? 'wasted' : null;
 		const keys = r.rows.length ? Object.keys(r.rows[0]).filter(k => !['group', 'priority', 'objects', 'shallow', 'name'].includes(k)) : [];
 		const t = el('table', { className: 'inspection', 'data-name': r.inspection },
 			el('thead', {}, el('tr', {}, el('th', {}, 'priority'), el('th', {}, 'group'), el('th', { className: 'n' }, 'objects'),
 				el('th', { className: 'n' }, 'shallow'), ...keys.map(k => el('th', { className: 'n' }, k)))),
 			el('tbody', {}, ...r.rows.map(g => el('tr', {}, el('td', {}, g.priority), el('td', { className: 'label', 'data-k': 'name' }, g.name),
 				ncell(g.objects, 'objects'), bcell(g.shallow, 'shallow'), ...keys.map(k => ncell(g[k], k))))));
-		void extra;
 		return t;
 	}
 	function pathTable(p) {
@@ -487,7 +485,8 @@
 		info.object_header !== undefined ? kv('layout', (info.compressed_oops ? 'compressed oops' : 'full references') +
 			', object header ' + info.object_header + ' B, array header ' + info.array_header + ' B, alignment ' + info.alignment +
 			' (' + (info.layout_detected ? 'from ' + info.layout_source : 'assumed') + ')', 'layout') : null,
-		info.timestamp_ms ? kv('taken', new Date(info.timestamp_ms).toISOString(), 'taken') : null)),
+		info.timestamp_ms ? kv('taken', isNaN(new Date(info.timestamp_ms)) ? String(info.timestamp_ms) + ' ms after 1970'
+			: new Date(info.timestamp_ms).toISOString(), 'taken') : null)),
 	el('h3', {}, 'GC roots by kind'),
 	el('table', { id: 'roots-table' }, el('thead', {}, el('tr', {}, el('th', {}, 'kind'), el('th', { className: 'n' }, 'records'), el('th', { className: 'n' }, 'objects'))),
 		el('tbody', {}, ...info.rows.map(r => el('tr', {}, el('td', {}, r.root_kind), ncell(r.records, 'records'), ncell(r.objects, 'objects'))))));

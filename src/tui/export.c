@@ -47,14 +47,15 @@ static char *write_somewhere(const struct tui *t, const char *name, const struct
 
 	if (getcwd(cwd, sizeof cwd) != NULL) {
 		path = xasprintf("%s/%s", strcmp(cwd, "/") == 0 ? "" : cwd, name);
-		if (write_file(path, out->buf, out->len, keep, err) == 0)
+		if (write_file(path, out->buf, out->len, keep, 0, err) == 0)
 			return path;
 		free(path);
 	} else
 		sbuf_adds(err, "the working directory is gone");
 	path = xasprintf("%s/%s", tmp, name);
 	sbuf_init(&again);
-	if (write_file(path, out->buf, out->len, keep, &again) < 0) {
+	/* a place others can read: the report holds the dump's strings */
+	if (write_file(path, out->buf, out->len, keep, 0600, &again) < 0) {
 		free(path);
 		path = NULL;
 	}
