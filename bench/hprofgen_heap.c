@@ -226,13 +226,13 @@ uint64_t chain(struct gen *g, uint32_t n)
 
 enum { V_STRING, V_INTEGER, V_LONG, V_SHARED };
 
-static uint64_t value_size(struct gen *g, int kind, uint32_t len)
+static uint64_t value_size(int kind, uint32_t len)
 {
 	switch (kind) {
 	case V_STRING: return str_size(len);
 	case V_INTEGER: return classes[K_INTEGER].size;
 	case V_LONG: return classes[K_LONG].size;
-	default: (void)g; return 0; /* an earlier object */
+	default: return 0; /* an earlier object */
 	}
 }
 
@@ -280,7 +280,7 @@ static void map_layout(struct gen *g, uint32_t n, uint32_t cap, int strings_only
 		uint32_t h = java_hash(buf, g->klen[i]);
 		g->hash[i] = h ^ (h >> 16);
 		g->ids[i] = at;
-		at += classes[K_NODE].size + str_size(g->klen[i]) + value_size(g, g->kind[i], g->klen[i]);
+		at += classes[K_NODE].size + str_size(g->klen[i]) + value_size(g->kind[i], g->klen[i]);
 		g->next[i] = UINT32_MAX;
 		uint32_t b = g->hash[i] & (cap - 1);
 		if (g->tab[b] == 0)
@@ -300,7 +300,6 @@ uint64_t hash_map(struct gen *g, uint32_t n, int strings_only)
 
 	if (cap > MAX_ENTRIES)
 		abort(); /* a bug: the scratch arrays hold MAX_ENTRIES */
-
 	g->seq += 2 * (uint64_t)n;
 	map_layout(g, n, cap, strings_only, table + arr_size(4, cap), seq);
 	uint64_t id = inst(g, K_HASHMAP);
@@ -355,14 +354,13 @@ static uint64_t unit_list(struct gen *g)
 
 	if (n > MAX_ENTRIES)
 		abort();
-
 	g->seq += n;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t p = (uint32_t)(rnd(g) % 100);
 		g->klen[i] = (uint8_t)pick(g, 4, 40);
 		g->kind[i] = p < 55 ? V_STRING : p < 75 && g->ring_n ? V_SHARED : p < 90 ? V_LONG : V_INTEGER;
 		g->ids[i] = g->kind[i] == V_SHARED ? g->ring[rnd(g) % (g->ring_n < RING ? g->ring_n : RING)] : at;
-		at += value_size(g, g->kind[i], g->klen[i]);
+		at += value_size(g->kind[i], g->klen[i]);
 	}
 	uint64_t id = array_list(g, n, n ? g->addr + classes[K_ARRAYLIST].size : g->boot[B_EMPTY]);
 	if (n)
