@@ -216,7 +216,7 @@ START_TEST(jdk_dump_in_chromium)
 	ensure_dump("coops", "");
 	snprintf(dump, sizeof dump, DUMPS "/coops.hprof");
 	snprintf(html, sizeof html, "%s/coops-report.html", hw_tmpdir());
-	snprintf(args, sizeof args, "%s -q report %s -o %s", heapwalk(), dump, html);
+	snprintf(args, sizeof args, "%s -q report %s --inspections duplicate-strings,boxed-primitives -o %s", heapwalk(), dump, html);
 	free(run(args, &st));
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", args, st);
 	char *text = slurp(html, &n);
@@ -405,7 +405,7 @@ START_TEST(dump_strings_stay_text)
 	char *path = hw_write(&w, "evil-report.hprof", SIZE_MAX);
 	hw_free(&w);
 	snprintf(html, sizeof html, "%s/evil-report.html", hw_tmpdir());
-	snprintf(cmd, sizeof cmd, "%s -q report %s -o %s", heapwalk(), path, html);
+	snprintf(cmd, sizeof cmd, "%s -q report %s --inspections all -o %s", heapwalk(), path, html);
 	free(run(cmd, &st));
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", cmd, st);
 	char *text = slurp(html, &n);
@@ -577,6 +577,23 @@ START_TEST(cut_and_usage)
 	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
 	ck_assert_str_eq(out, "heapwalk: report writes HTML: -f goes with the other commands (see heapwalk --help)\n");
 	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q report %s --inspections boxed-primitives,nope 2>&1", heapwalk(), dump);
+	out = run(cmd, &st);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	ck_assert_str_eq(out, "heapwalk: --inspections: no inspection named 'nope' (heapwalk inspect --list) (see heapwalk --help)\n");
+	free(out);
+	/* the inspections asked for, in that order, and no other */
+	snprintf(cmd, sizeof cmd, "%s -q report %s --inspections zero-length-arrays,duplicate-strings -o %s", heapwalk(), dump,
+		 html);
+	free(run(cmd, &st));
+	text = slurp(html, &n);
+	page_data(text, n, &data);
+	const struct jv *ins = jv_get(&data, "inspections");
+	ck_assert_uint_eq(ins->n, 2);
+	ck_assert_str_eq(jv_get(at(ins, 0), "inspection")->s, "zero-length-arrays");
+	ck_assert_str_eq(jv_get(at(ins, 1), "inspection")->s, "duplicate-strings");
+	jv_free(&data);
+	free(text);
 	snprintf(cmd, sizeof cmd, "%s -q report %s -o %s 2>&1", heapwalk(), dump, dump);
 	out = run(cmd, &st);
 	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);

@@ -61,9 +61,11 @@ static const char usage_text[] =
 "  report          one self-contained HTML file of the set (-o FILE.html): the\n"
 "                  dump, leak suspects with their paths, the dominator tree as\n"
 "                  a tree, a treemap and a sunburst, the class histogram, the\n"
-"                  inspections' top -n groups (10), what is new (-b); the tree\n"
-"                  cut at --max objects (60000), -d levels (128), --cutoff PCT\n"
-"                  of its bytes (0.005)\n"
+"                  top -n groups (10) of the inspections --inspections names\n"
+"                  (NAME,NAME..., all, none; default: boxed-primitives,\n"
+"                  zero-length-arrays, duplicate-classes, finalizer-queue,\n"
+"                  pinned), what is new (-b); the tree cut at --max objects\n"
+"                  (60000), -d levels (128), --cutoff PCT of its bytes (0.005)\n"
 "  merged-out      merged outgoing references: what the set refers to, by class\n"
 "                  (or --by field), class-recursive chains collapsed, -d levels\n"
 "  merged-in       merged incoming references: what refers to the set\n"
@@ -208,6 +210,8 @@ struct cli {
 	const char *to;              /* between FROM TO: object is FROM */
 	int undirected, deep;        /* --undirected, --deep */
 	const char *output;          /* -o FILE: the output there, not on stdout */
+	const char *insps[64];       /* report --inspections LIST; ninsps -1: the default */
+	int ninsps;
 };
 
 /* A usage error: one line, status 1. */
@@ -272,6 +276,34 @@ static void print_keys(const char *how)
 	sbuf_free(&sb);
 }
 
+/* --inspections LIST: names separated by commas, "all" (every one that
+ * takes no argument) or "none". */
+static void inspections_arg(struct cli *c, char *list)
+{
+	size_t n;
+	const struct inspection *all = inspect_all(&n);
+
+	c->ninsps = 0;
+	if (strcmp(list, "all") == 0) {
+		for (size_t i = 0; i < n && c->ninsps < 64; i++)
+			if (!all[i].arg_required)
+				c->insps[c->ninsps++] = all[i].name;
+		return;
+	}
+	if (strcmp(list, "none") == 0)
+		return;
+	for (char *save = NULL, *name = strtok_r(list, ",", &save); name != NULL; name = strtok_r(NULL, ",", &save)) {
+		const struct inspection *in = inspect_find(name);
+		if (in == NULL)
+			usage_error("--inspections: no inspection named '%s' (heapwalk inspect --list)", name);
+		if (in->arg_required)
+			usage_error("--inspections: %s needs an argument: run it with inspect", name);
+		if (c->ninsps == 64)
+			usage_error("--inspections: more than 64");
+		c->insps[c->ninsps++] = in->name;
+	}
+}
+
 static void parse_options(int argc, char **argv, struct cli *c)
 {
 	static const struct option lo[] = {
@@ -291,7 +323,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		{ "list", no_argument, 0, 'L' }, { "by", required_argument, 0, 'Y' },
 		{ "heapshot", required_argument, 0, 'H' },
 		{ "root", required_argument, 0, 'T' }, { "ignore", required_argument, 0, 'I' },
-		{ "output", required_argument, 0, 'o' },
+		{ "output", required_argument, 0, 'o' }, { "inspections", required_argument, 0, 'i' },
 		{ "undirected", no_argument, 0, 'u' }, { "deep", no_argument, 0, 'p' },
 		{ 0, 0, 0, 0 },
 	};
@@ -303,6 +335,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		switch (ch) {
 		case 'e': c->expr = optarg; break;
 		case 'b': c->baseline = optarg; break;
+		case 'i': inspections_arg(c, optarg); break;
 		case 'o': c->output = strcmp(optarg, "-") == 0 ? NULL : optarg; break; /* -: standard output */
 		case 'f': set_format(c, optarg); break;
 		case 's': c->vo.sort = optarg; break;
@@ -469,6 +502,8 @@ static void parse_args(int argc, char **argv, struct cli *c)
 	uint64_t id;
 	if (c->object != NULL && parse_object_id(c->object, &id) < 0)
 		usage_error("%s: '%s' is not an object id: 0x... hex or decimal", c->cmd, c->object);
+	if (c->ninsps >= 0 && (c->cmd == NULL || strcmp(c->cmd, "report") != 0))
+		usage_error("--inspections goes with report");
 	if (c->cmd != NULL && strcmp(c->cmd, "report") == 0 && c->fmt_set)
 		usage_error("report writes HTML: -f goes with the other commands");
 	if (c->output != NULL && (file_names(c->output, c->dump) || (c->baseline && file_names(c->output, c->baseline))))
@@ -613,6 +648,10 @@ static int run_view(struct heap *h, const char *view, struct objset *set, struct
 			o.max_nodes = (size_t)c->vo.max_paths;
 		if (c->top_set)
 			o.top = c->vo.top;
+		if (c->ninsps >= 0) {
+			o.inspections = c->insps;
+			o.ninspections = (size_t)c->ninsps;
+		}
 		if (report_html(h, set, &o, out, err) < 0)
 			return -1;
 	} else if (strcmp(view, "inspect") == 0) {
@@ -877,7 +916,7 @@ static int open_dump(struct heap *h, const char *path, struct cli *c, struct pro
 
 int main(int argc, char **argv)
 {
-	struct cli c = { 0 };
+	struct cli c = { .ninsps = -1 };
 	struct heap h, old;
 	struct progress p;
 	struct pipeline pl = { 0 }, fpl = { 0 };

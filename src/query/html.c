@@ -17,11 +17,12 @@
 extern const char html_css_text[];
 extern const char html_js_text[];
 
-/* The inspections whose top groups the report shows (those that apply
- * to the dump), chosen for what they tell and for costing one pass. */
+/* The inspections whose top groups the report shows by default (those
+ * that apply to the dump): what one quick pass tells. Those that read
+ * every string or collection of a big heap (a second or more for 20
+ * million objects) are asked for by name. */
 static const char *const report_inspections[] = {
-	"duplicate-strings", "empty-collections", "boxed-primitives", "zero-length-arrays",
-	"duplicate-classes", "finalizer-queue", "pinned",
+	"boxed-primitives", "zero-length-arrays", "duplicate-classes", "finalizer-queue", "pinned",
 };
 
 void html_opts_default(struct html_opts *o)
@@ -345,8 +346,11 @@ static int inspections_json(struct heap *h, const struct objset *set, const stru
 	int first = 1;
 
 	sbuf_adds(out, "[");
-	for (size_t i = 0; i < sizeof report_inspections / sizeof *report_inspections; i++) {
-		const struct inspection *in = inspect_find(report_inspections[i]);
+	const char *const *names = o->inspections ? o->inspections : report_inspections;
+	size_t n = o->inspections ? o->ninspections : sizeof report_inspections / sizeof *report_inspections;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct inspection *in = inspect_find(names[i]);
 		struct insp_result r;
 		if (in == NULL || !inspect_applies(in, h))
 			continue;

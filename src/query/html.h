@@ -30,6 +30,11 @@ struct html_opts {
 	double cutoff;        /* percent of the tree's bytes under which objects fold */
 	size_t max_nodes;     /* objects kept in the tree at most */
 	size_t top;           /* groups shown per inspection */
+	/* the inspections shown (those of them that apply to the dump; none
+	 * takes an argument); NULL: boxed-primitives, zero-length-arrays,
+	 * duplicate-classes, finalizer-queue, pinned */
+	const char *const *inspections;
+	size_t ninspections;
 	struct progress *progress;
 };
 
