@@ -67,6 +67,9 @@ void workload_dump(const char *workload, const char *name, const char *jvmopts, 
 /* Run a shell command: its standard output (caller frees), its wait
  * status in *status. */
 char *run(const char *cmd, int *status);
+/* A file's bytes (NUL-terminated, *n of them; caller frees); fails the
+ * test if it cannot be read. */
+char *file_bytes(const char *path, size_t *n);
 /* test_formats.c: is prog on the PATH? */
 int have(const char *prog);
 /* The heapwalk under test ($HEAPWALK). */

@@ -151,22 +151,6 @@ static void rewrite(const char *path, const char *bytes, size_t n)
 	fclose(f);
 }
 
-static char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	struct sbuf sb;
-	char buf[4096];
-	size_t k;
-
-	ck_assert(f != NULL);
-	sbuf_init(&sb);
-	while ((k = fread(buf, 1, sizeof buf, f)) > 0)
-		sbuf_add(&sb, buf, k);
-	fclose(f);
-	*n = sb.len;
-	return sbuf_detach(&sb);
-}
-
 START_TEST(test_truncated_corrupt_foreign)
 {
 	struct heap ref;
@@ -175,7 +159,7 @@ START_TEST(test_truncated_corrupt_foreign)
 	open_heap(&ref, 1);
 	ck_assert_int_eq(reopen_from_cache(), 0);
 	char *c = cache_path(dump);
-	char *good = slurp(c, &n);
+	char *good = file_bytes(c, &n);
 	ck_assert_uint_gt(n, 200);
 	/* truncated at many lengths, and one byte flipped at many places:
 	 * never trusted, always rebuilt to the same heap */
@@ -246,7 +230,7 @@ START_TEST(test_old_format)
 
 	ck_assert_int_eq(reopen_from_cache(), 0);
 	char *c = cache_path(dump);
-	char *good = slurp(c, &n);
+	char *good = file_bytes(c, &n);
 	forge_format(c, good, n, CACHE_FORMAT);
 	ck_assert_ptr_null(load_why());
 	forge_format(c, good, n, CACHE_FORMAT - 1);

@@ -33,6 +33,22 @@ char *run(const char *cmd, int *status)
 	return sbuf_detach(&sb);
 }
 
+char *file_bytes(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	struct sbuf sb;
+	char buf[65536];
+	size_t k;
+
+	ck_assert_msg(f != NULL, "cannot read %s", path);
+	sbuf_init(&sb);
+	while ((k = fread(buf, 1, sizeof buf, f)) > 0)
+		sbuf_add(&sb, buf, k);
+	fclose(f);
+	*n = sb.len;
+	return sbuf_detach(&sb);
+}
+
 const char *heapwalk(void)
 {
 	const char *hw = getenv("HEAPWALK");

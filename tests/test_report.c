@@ -21,22 +21,6 @@
 #define EVIL_CLASS "<img src=x onerror=alert(1)>"
 #define EVIL_STRING "</script><img src=x onerror=alert(1)>"
 
-static char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	struct sbuf sb;
-	char buf[65536];
-	size_t k;
-
-	ck_assert_msg(f != NULL, "cannot read %s", path);
-	sbuf_init(&sb);
-	while ((k = fread(buf, 1, sizeof buf, f)) > 0)
-		sbuf_add(&sb, buf, k);
-	fclose(f);
-	*n = sb.len;
-	return sbuf_detach(&sb);
-}
-
 static void parse(const char *text, size_t n, struct jv *out, const char *what)
 {
 	char err[256];
@@ -219,7 +203,7 @@ START_TEST(jdk_dump_in_chromium)
 	snprintf(args, sizeof args, "%s -q report %s --inspections duplicate-strings,boxed-primitives -o %s", heapwalk(), dump, html);
 	free(run(args, &st));
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", args, st);
-	char *text = slurp(html, &n);
+	char *text = file_bytes(html, &n);
 	self_contained(text);
 	page_data(text, n, &data);
 	tree_adds_up(jv_get(&data, "tree"), HTML_MAX_NODES, 128);
@@ -263,7 +247,7 @@ START_TEST(jdk_dump_in_chromium)
 		const struct jv *rows = jv_get(pg, "classes"), *want = jv_get(&classes, "rows");
 		size_t nw = want->n;
 		ck_assert_uint_eq(rows->n, nw < 500 ? nw : 500);
-		char *histo = slurp(DUMPS "/coops.histo", &n);
+		char *histo = file_bytes(DUMPS "/coops.histo", &n);
 		int checked = 0;
 		for (size_t i = 0; i < rows->n; i++) {
 			const struct jv *r = at(rows, i);
@@ -408,7 +392,7 @@ START_TEST(dump_strings_stay_text)
 	snprintf(cmd, sizeof cmd, "%s -q report %s --inspections all -o %s", heapwalk(), path, html);
 	free(run(cmd, &st));
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", cmd, st);
-	char *text = slurp(html, &n);
+	char *text = file_bytes(html, &n);
 	self_contained(text);
 	ck_assert(strstr(text, EVIL_CLASS) == NULL && strstr(text, "onerror=alert(1)>") == NULL);
 	page_data(text, n, &data); /* the escapes read back to the very names */
@@ -456,7 +440,7 @@ START_TEST(truncated_said_at_the_top)
 	snprintf(cmd, sizeof cmd, "%s -q report %s -o %s", heapwalk(), path, html);
 	free(run(cmd, &st));
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", cmd, st);
-	char *text = slurp(html, &n);
+	char *text = file_bytes(html, &n);
 	page_data(text, n, &data);
 	ck_assert_uint_eq(u(jv_get(jv_get(&data, "info"), "truncated_at")), cut);
 	if (browse(html, &page)) {
@@ -477,7 +461,7 @@ START_TEST(truncated_said_at_the_top)
 	free(text);
 	snprintf(cmd, sizeof cmd, "%s -q report %s -o %s", heapwalk(), path, html);
 	free(run(cmd, &st));
-	text = slurp(html, &n);
+	text = file_bytes(html, &n);
 	page_data(text, n, &data);
 	ck_assert(jv_get(jv_get(&data, "info"), "truncated_at") == NULL);
 	jv_free(&data);
@@ -506,7 +490,7 @@ START_TEST(baseline_section)
 	snprintf(cmd, sizeof cmd, "%s -q report %s --baseline %s -o %s", heapwalk(), cur, old, html);
 	free(run(cmd, &st));
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", cmd, st);
-	char *text = slurp(html, &n);
+	char *text = file_bytes(html, &n);
 	page_data(text, n, &data);
 	snprintf(args, sizeof args, "classes %s --baseline %s -e new", cur, old);
 	cli_json(args, &cli);
@@ -556,7 +540,7 @@ START_TEST(cut_and_usage)
 	snprintf(cmd, sizeof cmd, "%s -q report %s --max 40 --depth 3 --cutoff 0 -o %s", heapwalk(), dump, html);
 	free(run(cmd, &st));
 	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	char *text = slurp(html, &n);
+	char *text = file_bytes(html, &n);
 	page_data(text, n, &data);
 	ck_assert_uint_eq(u(jv_get(jv_get(&data, "tree"), "kept")), 40);
 	tree_adds_up(jv_get(&data, "tree"), 40, 3);
@@ -586,7 +570,7 @@ START_TEST(cut_and_usage)
 	snprintf(cmd, sizeof cmd, "%s -q report %s --inspections zero-length-arrays,duplicate-strings -o %s", heapwalk(), dump,
 		 html);
 	free(run(cmd, &st));
-	text = slurp(html, &n);
+	text = file_bytes(html, &n);
 	page_data(text, n, &data);
 	const struct jv *ins = jv_get(&data, "inspections");
 	ck_assert_uint_eq(ins->n, 2);
@@ -632,7 +616,7 @@ START_TEST(output_file)
 	snprintf(cmd, sizeof cmd, "%s -q info %s", heapwalk(), a);
 	char *want = run(cmd, &status);
 	size_t n;
-	char *got = slurp(out, &n);
+	char *got = file_bytes(out, &n);
 	ck_assert_str_eq(got, want);
 	free(got);
 	/* no regular file: written in place; "-": standard output */
@@ -694,19 +678,19 @@ START_TEST(browser_writes_the_step)
 	wait_exit(&t);
 	term_stop(&t);
 	snprintf(line, sizeof line, "%s/heapwalk-browser-report-step1.html", hw_tmpdir());
-	char *text = slurp(line, &n);
+	char *text = file_bytes(line, &n);
 	self_contained(text);
 	free(text);
 	/* the graph: the command line's for the whole heap at depth 1 */
 	snprintf(line, sizeof line, "%s/heapwalk-browser-report-step1.dot", hw_tmpdir());
-	char *dot = slurp(line, &n);
+	char *dot = file_bytes(line, &n);
 	snprintf(cmd, sizeof cmd, "%s -q graph %s -e all", heapwalk(), path);
 	char *want_dot = run(cmd, &st);
 	ck_assert_str_eq(dot, want_dot);
 	free(dot);
 	free(want_dot);
 	snprintf(line, sizeof line, "%s/heapwalk-browser-report-step1.html", hw_tmpdir());
-	text = slurp(line, &n);
+	text = file_bytes(line, &n);
 	snprintf(cmd, sizeof cmd, "%s -q report %s", heapwalk(), path);
 	char *batch = run(cmd, &st);
 	m = strlen(batch);

@@ -324,19 +324,6 @@ static void section_at(const char *buf, size_t n, unsigned k, size_t *off, size_
 	ck_assert_uint_eq(at, n);
 }
 
-static char *slurp(const char *path, size_t *n)
-{
-	int fd = open(path, O_RDONLY);
-	struct stat st;
-
-	ck_assert(fd >= 0 && fstat(fd, &st) == 0);
-	char *b = xmalloc((size_t)st.st_size);
-	ck_assert(read(fd, b, (size_t)st.st_size) == st.st_size);
-	close(fd);
-	*n = (size_t)st.st_size;
-	return b;
-}
-
 static void spill(const char *path, const char *b, size_t n)
 {
 	int fd = open(path, O_WRONLY | O_TRUNC);
@@ -363,7 +350,7 @@ START_TEST(test_corrupt_section_note)
 	heap_free(&h);
 	sbuf_free(&err);
 	char *cache = cache_path(path);
-	char *b = slurp(cache, &n);
+	char *b = file_bytes(cache, &n);
 	section_at(b, n, 17, &off, &len); /* idom */
 	ck_assert_uint_gt(len, 4);
 	b[off + len - 1] ^= 0x55;
@@ -451,7 +438,7 @@ START_TEST(test_forged_warnings_escaped)
 	heap_free(&h);
 	sbuf_free(&err);
 	char *cache = cache_path(path);
-	char *b = slurp(cache, &n);
+	char *b = file_bytes(cache, &n);
 	struct cache_header hd;
 	memcpy(&hd, b, sizeof hd);
 	section_at(b, n, hd.nsect - 1, &off, &len);
@@ -503,7 +490,7 @@ START_TEST(test_forged_node_offsets)
 	heap_free(&h);
 	sbuf_free(&err);
 	char *cache = cache_path(path);
-	char *b = slurp(cache, &n);
+	char *b = file_bytes(cache, &n);
 	section_at(b, n, 1, &off, &len); /* node_off */
 	size_t raw = (size_t)ref.n * sizeof *ref.node_off;
 	char *offs = xmalloc(raw);
@@ -551,7 +538,7 @@ START_TEST(test_untrusted_cache)
 	heap_free(&h);
 	sbuf_free(&err);
 	char *cache = xasprintf("%s.hwi", path);
-	char *before = slurp(cache, &n);
+	char *before = file_bytes(cache, &n);
 	for (int round = 0; round < 2; round++) {
 		char *xr = xasprintf("%s%d", xdg, round); /* no private cache yet */
 		setenv("XDG_CACHE_HOME", xr, 1);
@@ -577,7 +564,7 @@ START_TEST(test_untrusted_cache)
 		ck_assert(stat(h.cache_file, &st) == 0); /* the private one, written */
 		heap_free(&h);
 		sbuf_free(&err);
-		char *after = slurp(cache, &n2); /* not replaced */
+		char *after = file_bytes(cache, &n2); /* not replaced */
 		ck_assert(n2 == n && memcmp(before, after, n) == 0);
 		free(after);
 		ck_assert_msg(open_dump(path, &h, 0, &err) == 0, "%s", err.buf);
@@ -653,7 +640,7 @@ START_TEST(test_symlinks_not_followed)
 	ck_assert(has_msg(&h.notes, "cannot write the index cache"));
 	heap_free(&h);
 	sbuf_free(&err);
-	char *t = slurp(target, &n);
+	char *t = file_bytes(target, &n);
 	ck_assert(n == 9 && memcmp(t, "precious\n", 9) == 0);
 	free(t);
 	unlink(tmp);
@@ -775,7 +762,7 @@ START_TEST(test_disk_full_still_answers)
 	ck_assert_str_eq(got, want);
 	char *errf = xasprintf("%s.err", path);
 	size_t n;
-	char *e = slurp(errf, &n);
+	char *e = file_bytes(errf, &n);
 	e = xrealloc(e, n + 1);
 	e[n] = '\0';
 	ck_assert_msg(strstr(e, "cannot write the index cache") != NULL, "%s", e);

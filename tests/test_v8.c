@@ -47,26 +47,10 @@ static void parsed_free(struct parsed *p)
 	free(p->map);
 }
 
-static char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	struct sbuf sb;
-	char buf[65536];
-	size_t k;
-
-	ck_assert_msg(f != NULL, "cannot read %s", path);
-	sbuf_init(&sb);
-	while ((k = fread(buf, 1, sizeof buf, f)) > 0)
-		sbuf_add(&sb, buf, k);
-	fclose(f);
-	*n = sb.len;
-	return sbuf_detach(&sb);
-}
-
 static void parse_file(struct parsed *p, const char *path)
 {
 	size_t n;
-	char *data = slurp(path, &n);
+	char *data = file_bytes(path, &n);
 
 	parse_bytes(p, path, data, n);
 	free(data);
@@ -573,7 +557,7 @@ static void compare_with_reference(const char *dir, const char *which)
 		ck_assert_msg(st.etypes[t] == count_of(etypes, p.s.edge_types[t]), "%s edges", p.s.edge_types[t]);
 	ck_assert_uint_eq(st.types[UINT8_MAX] + st.etypes[UINT8_MAX], 0);
 	/* the classes: as the reference reads them, and as the workload made them */
-	char *w = slurp(made_path, &(size_t){ 0 });
+	char *w = file_bytes(made_path, &(size_t){ 0 });
 	read_json(w, &made);
 	const struct jv *want = jv_get(&made, which), *refc = jv_get(&ref, "classes");
 	ck_assert(want != NULL && refc != NULL && want->n == 8);
@@ -746,7 +730,7 @@ START_TEST(test_truncated_everywhere)
 
 	if (!node_dumps())
 		return;
-	char *data = slurp(V8DUMPS "/a.heapsnapshot", &n);
+	char *data = file_bytes(V8DUMPS "/a.heapsnapshot", &n);
 	parse_bytes(&full, "full", data, n);
 	ck_assert_int_eq(full.rc, 0);
 	for (size_t k = 0; k < 50; k++) /* every 1/50 of the file */
@@ -781,7 +765,7 @@ START_TEST(test_corrupt_bytes)
 
 	if (!node_dumps())
 		return;
-	char *data = slurp(V8DUMPS "/a.heapsnapshot", &n);
+	char *data = file_bytes(V8DUMPS "/a.heapsnapshot", &n);
 	srand(12345);
 	for (int round = 0; round < 60; round++) {
 		char *copy = xmalloc(n);

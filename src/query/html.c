@@ -293,6 +293,20 @@ static void str_member(struct sbuf *out, const char *k, const char *v)
 	sbuf_addc(out, '"');
 }
 
+/* Inspection in over set, 0; -1 with err set, "cancelled" too. */
+static int run_inspection(struct heap *h, const struct inspection *in, const struct objset *set,
+			  const struct html_opts *o, struct insp_result *r, struct sbuf *err)
+{
+	if (inspect_run(h, in, NULL, set, r, o->progress, err) < 0)
+		return -1;
+	if (r->cancelled) {
+		insp_result_free(r);
+		sbuf_adds(err, "cancelled");
+		return -1;
+	}
+	return 0;
+}
+
 /* Leak suspects, each with its accumulation point and the shortest
  * path from a GC root to that point. */
 static int suspects_json(struct heap *h, const struct objset *set, const struct html_opts *o,
@@ -302,13 +316,8 @@ static int suspects_json(struct heap *h, const struct objset *set, const struct 
 	struct insp_result r;
 	struct view_opts vo = { .max_paths = 1 };
 
-	if (inspect_run(h, in, NULL, set, &r, o->progress, err) < 0)
+	if (run_inspection(h, in, set, o, &r, err) < 0)
 		return -1;
-	if (r.cancelled) {
-		insp_result_free(&r);
-		sbuf_adds(err, "cancelled");
-		return -1;
-	}
 	sbuf_adds(out, "[");
 	for (size_t i = 0; i < r.n; i++) {
 		const struct insp_group *g = &r.g[i];
@@ -354,13 +363,8 @@ static int inspections_json(struct heap *h, const struct objset *set, const stru
 		struct insp_result r;
 		if (in == NULL || !inspect_applies(in, h))
 			continue;
-		if (inspect_run(h, in, NULL, set, &r, o->progress, err) < 0)
+		if (run_inspection(h, in, set, o, &r, err) < 0)
 			return -1;
-		if (r.cancelled) {
-			insp_result_free(&r);
-			sbuf_adds(err, "cancelled");
-			return -1;
-		}
 		sbuf_adds(out, first ? "\n" : ",\n");
 		report_inspect(h, in, NULL, &r, set, o->top, FMT_JSON, out);
 		insp_result_free(&r);
