@@ -4,10 +4,12 @@
  * biggest classes at once (retained_sets) against one at a time, the
  * rules applied and toggled, and every inspection over the whole heap.
  * Figures go to stdout as "key: value" lines; nothing here is a test. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "graph/analysis.h"
@@ -78,19 +80,122 @@ static struct ruleset *default_rules(void)
 	return rs;
 }
 
-static int open_dump(struct heap *h, const char *path, int no_cache, struct progress *p)
+/* ---- where the memory goes: a thread samples the process's anonymous
+ * and file-backed resident memory every 2 ms, and files each sample
+ * under the phase the open is in (struct progress: the phase running,
+ * or the time after the last one ended, "between"), keeping the peak. */
+
+#define MAXPH 32
+struct sampler {
+	struct progress *p;
+	volatile int stop;
+	long anon[MAXPH][2], file[MAXPH][2]; /* [phase][0 in it, 1 after it] kB */
+	long peak_anon, peak_file;
+	pthread_t th;
+};
+
+static void rss_kb(long *anon, long *file)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+
+	*anon = *file = 0;
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof line, f)) {
+		if (strncmp(line, "RssAnon:", 8) == 0)
+			*anon = atol(line + 8);
+		else if (strncmp(line, "RssFile:", 8) == 0)
+			*file = atol(line + 8);
+	}
+	fclose(f);
+}
+
+static void *sample(void *arg)
+{
+	struct sampler *s = arg;
+	struct timespec ts = { 0, 2000000 };
+
+	while (!s->stop) {
+		long a, f;
+		/* read before the sample: a phase that ends meanwhile is charged
+		 * the sample, never the next one */
+		int k = s->p->ndone, after = s->p->phase == NULL;
+		rss_kb(&a, &f);
+		int i = after ? k - 1 : k;
+		if (i < 0) {
+			i = 0;
+			after = 0;
+		}
+		if (i < MAXPH) {
+			if (a > s->anon[i][after])
+				s->anon[i][after] = a;
+			if (f > s->file[i][after])
+				s->file[i][after] = f;
+		}
+		if (a > s->peak_anon)
+			s->peak_anon = a;
+		if (f > s->peak_file)
+			s->peak_file = f;
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+static void sampler_start(struct sampler *s, struct progress *p)
+{
+	memset(s, 0, sizeof *s);
+	s->p = p;
+	if (pthread_create(&s->th, NULL, sample, s) != 0)
+		s->p = NULL;
+}
+
+/* The table of phases: time, peak anonymous and file-backed memory in
+ * each and after it (until the next began), anonymous bytes per object. */
+static void sampler_report(struct sampler *s, const struct progress *p, node_t n)
+{
+	if (s->p == NULL)
+		return;
+	s->stop = 1;
+	pthread_join(s->th, NULL);
+	double obj = n > 1 ? (double)(n - 1) : 1;
+	printf("%-16s %8s %10s %10s %10s\n", "phase", "seconds", "anon_mb", "anon_B/obj", "file_mb");
+	for (int i = 0; i < p->ndone && i < MAXPH; i++)
+		for (int after = 0; after < 2; after++) {
+			char secs[32] = "";
+			if (after && s->anon[i][1] == 0)
+				continue;
+			if (!after)
+				snprintf(secs, sizeof secs, "%.3f", p->done[i].secs);
+			printf("%-16s %8s %10.0f %10.1f %10.0f\n", after ? "  (after it)" : p->done[i].name, secs,
+			       s->anon[i][after] / 1024.0, s->anon[i][after] * 1024.0 / obj, s->file[i][after] / 1024.0);
+		}
+	printf("peak_anon_mb: %.0f\npeak_anon_bytes_per_object: %.1f\npeak_file_mb: %.0f\n",
+	       s->peak_anon / 1024.0, s->peak_anon * 1024.0 / obj, s->peak_file / 1024.0);
+}
+
+/* With s: its sampling runs through the open (sampler_report ends it). */
+static int open_dump_sampled(struct heap *h, const char *path, int no_cache, struct progress *p,
+			     struct sampler *s)
 {
 	struct open_opts o = { .no_cache = no_cache, .quiet = 1, .rules = default_rules() };
 	struct sbuf err;
 
 	sbuf_init(&err);
 	progress_init(p, 1);
+	if (s != NULL)
+		sampler_start(s, p);
 	if (heap_open(h, path, &o, p, &err) < 0) {
 		fprintf(stderr, "bench: %s\n", err.buf);
 		exit(2);
 	}
 	sbuf_free(&err);
 	return 0;
+}
+
+static int open_dump(struct heap *h, const char *path, int no_cache, struct progress *p)
+{
+	return open_dump_sampled(h, path, no_cache, p, NULL);
 }
 
 /* A kB figure of /proc/self/status ("VmRSS", "VmHWM"), 0 if unknown. */
@@ -293,17 +398,19 @@ static int open_only(const char *path)
 	struct heap h;
 	struct progress p;
 	struct rusage ru;
+	struct sampler smp;
 	char *cache = cache_path(path);
 
 	if (cache != NULL)
 		unlink(cache);
 	double t0 = hw_now();
-	open_dump(&h, path, 0, &p);
+	open_dump_sampled(&h, path, 0, &p, &smp);
 	double cold = hw_now() - t0;
 	printf("objects: %u\nreferences: %llu\n", h.n - 1, (unsigned long long)h.nedges);
 	for (int i = 0; i < p.ndone; i++)
 		printf("phase %-15s %8.3f s  %10.0f objects/s\n", p.done[i].name, p.done[i].secs,
 		       (double)(h.n - 1) / (p.done[i].secs > 0 ? p.done[i].secs : 1e-9));
+	sampler_report(&smp, &p, h.n);
 	uint64_t eb = engine_bytes(&h);
 	getrusage(RUSAGE_SELF, &ru);
 	printf("cold_open_and_cache_s: %.3f\ncold_open_objects_per_s: %.0f\ncold_open_mb_per_s: %.1f\n"

@@ -368,8 +368,11 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 	if (rules != NULL)
 		ownership_classify(h, rules, p);
 	heap_analyse(h, p);
-	if (!no_cache)
+	if (!no_cache) {
+		progress_begin(p, "index cache", 1, "files");
 		cache_save(h);
+		progress_end(p);
+	}
 	opened(h, o);
 	return 0;
 }
