@@ -502,6 +502,23 @@ int write_full(int fd, const void *p, size_t n)
 	return 0;
 }
 
+int pwrite_full(int fd, const void *p, size_t n, uint64_t at)
+{
+	const char *b = p;
+
+	while (n > 0) {
+		ssize_t w = pwrite(fd, b, n, (off_t)at);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? errno : ENOSPC;
+		b += w;
+		n -= (size_t)w;
+		at += (uint64_t)w;
+	}
+	return 0;
+}
+
 int file_names(const char *path, const char *file)
 {
 	struct stat a, b;

@@ -83,6 +83,8 @@ char *esc_str(const char *s);
 /* All n bytes of p to fd, again after EINTR and short writes: 0, or
  * the errno of the write that failed (ENOSPC when one wrote nothing). */
 int write_full(int fd, const void *p, size_t n);
+/* The same at file offset `at` (pwrite). */
+int pwrite_full(int fd, const void *p, size_t n, uint64_t at);
 /* Do path and file name one existing file? file may be "FILE:N" (a
  * heapshot of FILE, as heap_open reads it). */
 int file_names(const char *path, const char *file);

@@ -492,6 +492,7 @@ void hw_open_sample(struct heap *h, const char *name)
 	sbuf_init(&err);
 	if (heap_open(h, path, &o, &p, &err) != 0)
 		hw_fatal("%s: %s", path, err.buf);
+	heap_need(h, HP_ALL, &p);
 	sbuf_free(&err);
 	free(path);
 	hw_free(&w);

@@ -589,7 +589,7 @@ START_TEST(test_long_path)
 	ensure_dump("coops", "");
 	sbuf_init(&err);
 	ck_assert_msg(heap_open(&h, DUMPS "/coops.hprof", &oo, NULL, &err) == 0, "%s", err.buf);
-	heap_need(&h, HP_OUT, NULL);
+	heap_need(&h, HP_OUT | HP_NODES, NULL);
 	for (node_t v = 1; v < h.n; v++) {
 		if (strcmp(class_name(&h, h.node_class[v]), "Workload$ChainNode") != 0)
 			continue;

@@ -334,6 +334,7 @@ static void open_jdk(void)
 	progress_init(&p, 1);
 	sbuf_init(&err);
 	ck_assert_msg(heap_open(&h, path, &o, &p, &err) == 0, "%s", err.buf);
+	heap_need(&h, HP_ALL, &p);
 	for (size_t i = 0; i < h.warn.n; i++)
 		fprintf(stderr, "  warning: %s\n", h.warn.msg[i]);
 	sbuf_free(&err);

@@ -23,7 +23,10 @@ static int open_file(const char *path, struct heap *h, struct sbuf *err)
 
 	progress_init(&p, 1);
 	sbuf_init(err);
-	return heap_open(h, path, &o, &p, err);
+	if (heap_open(h, path, &o, &p, err) < 0)
+		return -1;
+	heap_need(h, HP_ALL, &p);
+	return 0;
 }
 
 /* Open w's bytes (the first len) as a file named name; must succeed. */

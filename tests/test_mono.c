@@ -301,6 +301,8 @@ static void identity_by_lists(const char *dump)
 	ck_assert_msg(heap_open(&a, dump, &o, NULL, &err) == 0, "%s", err.buf);
 	o.snapshot = 3;
 	ck_assert_msg(heap_open(&b, dump, &o, NULL, &err) == 0, "%s", err.buf);
+	heap_need(&a, HP_ALL, NULL);
+	heap_need(&b, HP_ALL, NULL);
 	ck_assert(a.fmt->identity != NULL);
 	size_t na = chaff_list(&a, ea, 6000), nb = chaff_list(&b, eb, 6000);
 	ck_assert_msg(na == 5000 && nb == 500, "%zu %zu", na, nb);

@@ -119,6 +119,7 @@ static uint64_t one_instance_size(const char *cls, int nfields, uint8_t type, co
 	one_class_dump(&w, cls, nfields, type, name);
 	char *path = hw_write(&w, file, SIZE_MAX);
 	ck_assert_msg(open_dump(path, &h, 1, &err) == 0, "%s", err.buf);
+	need_all(&h);
 	uint64_t size = h.node_shallow[node_of(&h, 0x7001)];
 	heap_free(&h);
 	sbuf_free(&err);
@@ -305,23 +306,20 @@ END_TEST
 
 /* The section of a cache file (section 0 is the scalars, section k + 1
  * slot k of cache.c): its offset and length, from the header and the
- * table of sections (32 bytes each: id, elem, raw, comp, check). */
+ * table of sections (graph/store.h: where each one is). */
 static void section_at(const char *buf, size_t n, unsigned k, size_t *off, size_t *len)
 {
 	struct cache_header hd;
+	struct store_sect sc;
 
 	memcpy(&hd, buf, sizeof hd);
-	size_t at = sizeof hd + (size_t)hd.nsect * 32;
-	for (unsigned i = 0; i < hd.nsect; i++) {
-		uint64_t comp;
-		memcpy(&comp, buf + sizeof hd + (size_t)i * 32 + 16, 8);
-		if (i == k) {
-			*off = at;
-			*len = (size_t)comp;
-		}
-		at += (size_t)comp;
-	}
-	ck_assert_uint_eq(at, n);
+	ck_assert_uint_lt(k, hd.nsect);
+	ck_assert_uint_le(sizeof hd + (size_t)hd.nsect * sizeof sc, n);
+	memcpy(&sc, buf + sizeof hd + (size_t)k * sizeof sc, sizeof sc);
+	ck_assert_uint_eq(sc.id, k);
+	ck_assert_uint_le(sc.off + sc.comp, n);
+	*off = (size_t)sc.off;
+	*len = (size_t)sc.comp;
 }
 
 static void spill(const char *path, const char *b, size_t n)
@@ -381,12 +379,13 @@ END_TEST
 
 /* Replace section k of the cache file in b by `blob` of the same raw
  * length, and seal it again as heapwalk does: LZ4 in one chunk behind
- * its length, the section's checksum chained from its raw length, the
- * table's, the header's. What a user who can write the cache file could
- * do. The sections after k are kept. */
+ * its length, appended to the file, the table's entry pointing there
+ * with the section's checksum, the table's and the header's checksums.
+ * What a user who can write the cache file could do. */
 static char *forge_section(const char *b, size_t n, unsigned k, const char *blob, size_t len, size_t *outn)
 {
 	struct cache_header hd;
+	struct store_sect sc;
 	size_t off = 0, old = 0;
 
 	memcpy(&hd, b, sizeof hd);
@@ -396,22 +395,20 @@ static char *forge_section(const char *b, size_t n, unsigned k, const char *blob
 	int zn = LZ4_compress_default(blob, z + 4, (int)len, bound);
 	uint32_t z32 = (uint32_t)zn;
 	memcpy(z, &z32, 4);
-	size_t rest = n - off - old;
-	char *o = xmalloc(off + 4 + (size_t)zn + rest);
-	memcpy(o, b, off);
-	memcpy(o + off, z, 4 + (size_t)zn);
-	memcpy(o + off + 4 + zn, b + off + old, rest);
-	char *ent = o + sizeof hd + (size_t)k * 32;
-	uint64_t raw, comp = 4 + (uint64_t)zn, check;
-	memcpy(&raw, ent + 8, 8);
-	ck_assert_uint_eq(raw, len); /* the scalars say how long it is */
-	check = cache_checksum(z, 4 + (size_t)zn, raw);
-	memcpy(ent + 16, &comp, 8);
-	memcpy(ent + 24, &check, 8);
-	hd.table_check = cache_checksum(o + sizeof hd, (size_t)hd.nsect * 32, 0);
+	char *o = xmalloc(n + 4 + (size_t)zn);
+	memcpy(o, b, n);
+	memcpy(o + n, z, 4 + (size_t)zn);
+	char *ent = o + sizeof hd + (size_t)k * sizeof sc;
+	memcpy(&sc, ent, sizeof sc);
+	ck_assert_uint_eq(sc.raw, len); /* the scalars say how long it is */
+	sc.off = n;
+	sc.comp = 4 + (uint64_t)zn;
+	sc.check = store_check_bytes((const uint8_t *)z, sc.comp, sc.raw);
+	memcpy(ent, &sc, sizeof sc);
+	hd.table_check = cache_checksum(o + sizeof hd, (size_t)hd.nsect * sizeof sc, 0);
 	hd.check = cache_checksum(&hd, offsetof(struct cache_header, check), 0);
 	memcpy(o, &hd, sizeof hd);
-	*outn = off + 4 + (size_t)zn + rest;
+	*outn = n + 4 + (size_t)zn;
 	free(z);
 	return o;
 }
@@ -443,8 +440,9 @@ START_TEST(test_forged_warnings_escaped)
 	memcpy(&hd, b, sizeof hd);
 	section_at(b, n, hd.nsect - 1, &off, &len);
 	/* the blob's length from the table; write one of that length */
-	uint64_t raw;
-	memcpy(&raw, b + sizeof hd + (size_t)(hd.nsect - 1) * 32 + 8, 8);
+	struct store_sect sc;
+	memcpy(&sc, b + sizeof hd + (size_t)(hd.nsect - 1) * sizeof sc, sizeof sc);
+	uint64_t raw = sc.raw;
 	static const char evil[] = "\x1b]0;pwned\x07\x1b[2J\xe2\x80\xae";
 	ck_assert_uint_gt(raw, sizeof evil);
 	char *blob = xmalloc((size_t)raw);
@@ -485,6 +483,7 @@ START_TEST(test_forged_node_offsets)
 	hw_sample(&w, V102, 8, &s);
 	char *path = hw_write(&w, "forged-nodes.hprof", SIZE_MAX);
 	ck_assert_msg(open_dump(path, &ref, 1, &err) == 0, "%s", err.buf);
+	need_all(&ref);
 	sbuf_free(&err);
 	ck_assert_msg(open_dump(path, &h, 0, &err) == 0, "%s", err.buf);
 	heap_free(&h);

@@ -608,6 +608,7 @@ static void open_evil(struct heap *eh)
 
 	sbuf_init(&err);
 	ck_assert_msg(heap_open(eh, path, &oo, NULL, &err) == 0, "%s", err.buf);
+	heap_need(eh, HP_ALL, NULL);
 	sbuf_free(&err);
 	free(path);
 }

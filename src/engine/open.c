@@ -357,21 +357,14 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 			heap_need(h, HP_ALL, p);
 			heap_apply_rules(h, rules, p);
 			cache_save(h);
+			heap_park(h, HP_ALL);
 		}
 		opened(h, o);
 		return 0;
 	}
-	if (h->fmt->parse(h, p, err) < 0) {
+	if (heap_build(h, rules, p, err) < 0) {
 		heap_free(h);
 		return -1;
-	}
-	if (rules != NULL)
-		ownership_classify(h, rules, p);
-	heap_analyse(h, p);
-	if (!no_cache) {
-		progress_begin(p, "index cache", 1, "files");
-		cache_save(h);
-		progress_end(p);
 	}
 	opened(h, o);
 	return 0;

@@ -544,6 +544,7 @@ const struct format_ops clr_format = {
 	.name = "nettrace",
 	.runtime = "clr",
 	.cacheable = 0,
+	.needs = HP_OUT | HP_CLASS | HP_KIND,
 	.probe = clr_probe,
 	.header = clr_header,
 	.parse = clr_parse,

@@ -627,6 +627,7 @@ const struct format_ops gcdump_format = {
 	.name = "gcdump",
 	.runtime = "clr",
 	.cacheable = 0,
+	.needs = HP_OUT | HP_CLASS | HP_KIND,
 	.probe = gcd_probe,
 	.header = gcd_header,
 	.parse = gcd_parse,

@@ -499,6 +499,7 @@ const struct format_ops hprof_format = {
 	.runtime = "jvm",
 	.rt = &jvm_runtime,
 	.cacheable = 1,
+	.needs = HP_OFF | HP_CLASS | HP_KIND,
 	.probe = hprof_probe,
 	.header = hprof_header,
 	.parse = hprof_parse,

@@ -1359,6 +1359,7 @@ const struct format_ops mlpd_format = {
 	.name = "mlpd",
 	.runtime = "mono",
 	.cacheable = 0,
+	.needs = HP_OUT | HP_CLASS | HP_KIND | HP_OFF,
 	.probe = mlpd_probe,
 	.header = mlpd_header,
 	.parse = mlpd_parse,

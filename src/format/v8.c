@@ -1024,6 +1024,7 @@ const struct format_ops v8_format = {
 	.name = "v8",
 	.runtime = "v8",
 	.cacheable = 0,
+	.needs = HP_OUT | HP_CLASS | HP_KIND | HP_SHALLOW,
 	.probe = v8_probe,
 	.header = v8_header,
 	.parse = v8_parse_heap,

@@ -2,18 +2,24 @@
  *
  * Layout: a header (magic, format version, sizes of the index types,
  * the dump's identity: size, mtime, inode, device and a hash of sampled
- * content), a table of sections (raw and compressed length, checksum),
- * then the sections, each LZ4-compressed in chunks of at most 64 MiB,
- * every chunk preceded by its compressed length. Loading checks all of
- * it and then the values themselves, so that a corrupt cache can never
- * send later code out of bounds. */
+ * content), a table of sections (where, raw and compressed length,
+ * checksum), then the sections (graph/store.h: each LZ4-compressed in
+ * chunks, every chunk preceded by its compressed length), in the order
+ * they were written. Loading checks all of it and then the values
+ * themselves, so that a corrupt cache can never send later code out of
+ * bounds.
+ *
+ * The file a cold open writes is the same file the build parks its
+ * arrays in (struct backing): each array goes in once, when it is
+ * final, and comes back when a phase needs it; the header and the table
+ * go in front at the end, and the file is renamed into place. Without a
+ * cache the file is a scratch file, unlinked once made. */
 #include "graph/cache.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <lz4.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,13 +27,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAGIC "HWIDX\0\r\n"
-#define CHUNK ((size_t)64 << 20)
+#include "graph/open.h"
+#include "graph/store.h"
 
-struct sect {
-	uint32_t id, elem;
-	uint64_t raw, comp, check;
-};
+#define MAGIC "HWIDX\0\r\n"
 
 /* Scalars of the heap, saved as one section. */
 struct scalars {
@@ -43,30 +46,9 @@ struct scalars {
 	uint64_t truncated_at;
 };
 
-static uint64_t mix(uint64_t x, uint64_t w)
-{
-	x = (x ^ w) * 0xff51afd7ed558ccdull;
-	return x ^ (x >> 32);
-}
-
-/* A 64-bit checksum: four independent lanes over 32-byte blocks (so the
- * multiplies overlap), then the tail, then the lanes folded. */
 static uint64_t hash64(const void *p, size_t n, uint64_t seed)
 {
-	const uint8_t *b = p;
-	uint64_t a[4] = { seed ^ 0x9e3779b97f4a7c15ull, seed + n, ~seed, seed * 31 + 7 };
-	size_t i = 0;
-
-	for (; i + 32 <= n; i += 32)
-		for (int k = 0; k < 4; k++) {
-			uint64_t w;
-			memcpy(&w, b + i + 8 * k, 8);
-			a[k] = mix(a[k], w);
-		}
-	uint64_t x = mix(mix(mix(a[0], a[1]), a[2]), a[3]);
-	for (; i < n; i++)
-		x = (x ^ b[i]) * 0x100000001b3ull;
-	return x ^ (x >> 29);
+	return store_hash(p, n, seed);
 }
 
 uint64_t cache_checksum(const void *p, size_t n, uint64_t seed)
@@ -245,6 +227,21 @@ static int slots(struct heap *h, const struct scalars *s, struct slot *o)
 	return k;
 }
 #define NSLOTS 29
+#define NSECT (NSLOTS + 2) /* the scalars (id 0), the slots (1..), the warnings */
+#define WARN_ID (NSLOTS + 1)
+#define TABLE_AT sizeof(struct cache_header)
+#define SECTIONS_AT (TABLE_AT + NSECT * sizeof(struct store_sect))
+
+/* Which part (HP_*) a slot of slots() belongs to; 0 for the small
+ * tables, in memory whenever the heap is. */
+static unsigned part_of(int slot)
+{
+	static const unsigned part[NSLOTS] = {
+		HP_OFF, HP_CLASS, HP_SHALLOW, HP_KIND, HP_OUT, HP_OUT, HP_IN, HP_IN, HP_WEAK, HP_WEAK,
+		0, 0, 0, 0, 0, 0, HP_IDOM, HP_RETAINED, 0, 0, 0, 0, HP_WEAK, HP_WEAK, HP_WEAK,
+	};
+	return slot < NSLOTS ? part[slot] : 0;
+}
 
 static void get_scalars(const struct heap *h, struct scalars *s, uint64_t warn_bytes)
 {
@@ -284,59 +281,6 @@ static void get_scalars(const struct heap *h, struct scalars *s, uint64_t warn_b
 	s->rules_fp = h->rules_fp;
 }
 
-/* ---- saving ---- */
-
-struct out { int fd; int err; uint64_t check; };
-
-static void put(struct out *o, const void *p, size_t n)
-{
-	if (!o->err)
-		o->err = write_full(o->fd, p, n);
-}
-
-/* Compress and write one array, chunk by chunk ([u32 length][LZ4 data]
- * each): one chunk's buffer in memory, not the whole section. The
- * checksum chains over the chunks as written, from the raw length. */
-static void pack_write(struct out *o, const void *p, uint64_t raw, uint64_t *comp, uint64_t *check)
-{
-	uint64_t nchunks = raw / CHUNK + 1;
-	int bound = LZ4_compressBound((int)(raw < CHUNK ? raw : CHUNK));
-	char *buf = xmalloc(4 + (size_t)bound);
-
-	*comp = 0;
-	*check = raw;
-	for (uint64_t c = 0; c < nchunks && !o->err; c++) {
-		uint64_t len = c + 1 < nchunks ? CHUNK : raw - c * CHUNK;
-		/* an empty array may have no storage at all: no offset on NULL */
-		const char *src = raw > 0 ? (const char *)p + c * CHUNK : "";
-		int z = LZ4_compress_default(src, buf + 4, (int)len, bound);
-		uint32_t z32 = (uint32_t)z;
-		memcpy(buf, &z32, 4);
-		*check = hash64(buf, 4 + (size_t)z, *check);
-		put(o, buf, 4 + (size_t)z);
-		*comp += 4 + (uint64_t)z;
-	}
-	free(buf);
-}
-
-/* The same checksum over a stored section; ~0 if its chunks are malformed. */
-static uint64_t chunks_hash(const uint8_t *p, uint64_t comp, uint64_t raw)
-{
-	uint64_t x = raw, at = 0;
-
-	while (at < comp) {
-		uint32_t z;
-		if (comp - at < 4)
-			return ~(uint64_t)0;
-		memcpy(&z, p + at, 4);
-		if (z > comp - at - 4)
-			return ~(uint64_t)0;
-		x = hash64(p + at, 4 + (size_t)z, x);
-		at += 4 + (uint64_t)z;
-	}
-	return x;
-}
-
 /* The warnings, NUL-separated. A message that starts with the dump's
  * path is kept with the byte 1 in its place, and replayed with the path
  * the dump is opened by then: a report reads the same with the cache or
@@ -361,26 +305,6 @@ static char *warn_blob(const struct heap *h, uint64_t *len)
 	sbuf_free(&pre);
 	return sbuf_detach(&sb);
 }
-/* Sections are compressed and written one at a time (only one packed
- * section in memory), then the table and the header go in front. */
-static void write_sections(struct out *o, struct cache_header *hd, struct sect *st,
-			   const struct scalars *sc, const struct slot *sl, int ns)
-{
-	put(o, hd, sizeof *hd);
-	put(o, st, sizeof st[0] * hd->nsect); /* a place for the table */
-	for (int i = 0; i <= ns && !o->err; i++) {
-		const void *p = i == 0 ? (const void *)sc : *sl[i - 1].ptr;
-		uint64_t raw = i == 0 ? sizeof *sc : sl[i - 1].elem * sl[i - 1].count;
-		st[i] = (struct sect){ (uint32_t)i, i == 0 ? 1 : (uint32_t)sl[i - 1].elem, raw, 0, 0 };
-		pack_write(o, p, raw, &st[i].comp, &st[i].check);
-	}
-	hd->table_check = hash64(st, sizeof st[0] * hd->nsect, 0);
-	hd->check = hash64(hd, offsetof(struct cache_header, check), 0);
-	if (!o->err && lseek(o->fd, 0, SEEK_SET) != 0)
-		o->err = errno;
-	put(o, hd, sizeof *hd);
-	put(o, st, sizeof st[0] * hd->nsect);
-}
 
 /* Data, not programs: read/write bits only, and never wider access
  * than the dump's (the group too: a file the dump's group may read gets
@@ -395,92 +319,264 @@ static void set_access(int fd, const struct stat *ds)
 	fchmod(fd, m); /* the umask may have taken bits: the dump's, exactly */
 }
 
-int cache_save(struct heap *h)
+/* ---- the file behind a heap's big arrays ---- */
+
+struct backing {
+	struct store st;
+	int fd;
+	char *tmp;       /* the cache's temporary name until it is renamed; NULL */
+	int from_disk;   /* a cache another run wrote: what is loaded is checked */
+	unsigned stored; /* parts whose copy in the file is current */
+	unsigned absent; /* parts the reader does not make (V8: no node_off) */
+	struct scalars sc; /* from_disk: the counts it was written with */
+};
+
+/* Are the part's arrays in memory: one of them made, or all empty
+ * (an empty array may be NULL)? */
+static int part_in_memory(struct heap *h, unsigned part)
 {
-	struct cache_header hd = { .format = CACHE_FORMAT, .endian = 0x01020304,
-			     .node_size = sizeof(node_t), .edge_size = sizeof(edge_t) };
 	struct scalars sc;
-	struct slot sl[NSLOTS + 2];
-	struct sect st[NSLOTS + 2] = { { 0 } };
-	uint64_t wlen;
-	const char *path = h->cache_file;
-	char *tmp = NULL, *wb = NULL;
+	struct slot sl[NSLOTS];
+	int empty = 1;
+
+	get_scalars(h, &sc, 0);
+	slots(h, &sc, sl);
+	for (int i = 0; i < NSLOTS; i++)
+		if (part_of(i) == part) {
+			if (*sl[i].ptr != NULL)
+				return 1;
+			empty &= sl[i].count == 0;
+		}
+	return empty;
+}
+
+static void backing_free(struct heap *h)
+{
+	struct backing *b = h->backing;
+
+	if (b == NULL)
+		return;
+	store_free(&b->st);
+	if (b->tmp != NULL) {
+		unlink(b->tmp);
+		tmp_unguard();
+		free(b->tmp);
+	}
+	if (b->fd >= 0)
+		close(b->fd);
+	free(b);
+	h->backing = NULL;
+}
+
+void cache_lazy_free(struct heap *h)
+{
+	backing_free(h);
+}
+
+/* A scratch file, unlinked once made: in the directory of `near` (a
+ * file's path), else $TMPDIR or /tmp. -1 if none can be made. */
+static int scratch_file(const char *near)
+{
+	const char *td = getenv("TMPDIR");
+	char *dirs[2] = { NULL, xstrdup(td != NULL && *td == '/' ? td : "/tmp") };
+	int fd = -1;
+
+	if (near != NULL) {
+		const char *slash = strrchr(near, '/');
+		dirs[0] = slash ? xstrndup(near, (size_t)(slash - near) + (slash == near)) : xstrdup(".");
+	}
+	for (int i = 0; i < 2 && fd < 0; i++) {
+		if (dirs[i] == NULL)
+			continue;
+#ifdef O_TMPFILE
+		fd = open(dirs[i], O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#endif
+		if (fd < 0) {
+			char *t = xasprintf("%s/heapwalk-scratch-XXXXXX", dirs[i]);
+			fd = mkstemp(t);
+			if (fd >= 0)
+				unlink(t);
+			free(t);
+		}
+	}
+	free(dirs[0]);
+	free(dirs[1]);
+	return fd;
+}
+
+int cache_begin(struct heap *h)
+{
+	struct backing *b = xcalloc(1, sizeof *b);
+
+	backing_free(h); /* a cached open's: the caller loaded what it keeps */
+	b->fd = -1;
+	if (h->cache_file != NULL) {
+		char *pre = xasprintf("%s.tmp.", h->cache_file);
+		tmp_remove_stale(pre);
+		free(pre);
+		char *tmp = xasprintf("%s.tmp.%ld", h->cache_file, (long)getpid());
+		if (tmp_guard(tmp) < 0) {
+			warn_add(&h->notes, "%s: cannot write the index cache: path too long", tmp);
+			free(tmp);
+		} else {
+			/* O_EXCL: a symlink or anything else planted at the name fails */
+			b->fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+			if (b->fd < 0) {
+				tmp_unguard();
+				warn_add(&h->notes, "%s: cannot write the index cache: %s", tmp, strerror(errno));
+				free(tmp);
+			} else {
+				b->tmp = tmp;
+			}
+		}
+	}
+	if (b->fd < 0)
+		b->fd = scratch_file(h->cache_file != NULL ? h->cache_file : h->path);
+	if (b->fd < 0) {
+		free(b);
+		return -1;
+	}
+	store_init(&b->st, b->fd, SECTIONS_AT);
+	h->backing = b;
+	return 0;
+}
+
+struct store *heap_scratch(struct heap *h)
+{
+	struct backing *b = h->backing;
+
+	return b != NULL && store_ok(&b->st) ? &b->st : NULL;
+}
+
+void cache_changed(struct heap *h, unsigned parts)
+{
+	struct backing *b = h->backing;
+
+	if (b != NULL)
+		b->stored &= ~parts;
+}
+
+/* Write the part's arrays (in memory) as their sections: 0, or -1. */
+static int put_part(struct heap *h, struct backing *b, unsigned part)
+{
+	struct scalars sc;
+	struct slot sl[NSLOTS];
+
+	get_scalars(h, &sc, 0);
+	slots(h, &sc, sl);
+	for (int i = 0; i < NSLOTS; i++)
+		if (part_of(i) == part && store_put(&b->st, (uint32_t)i + 1, *sl[i].ptr, (uint32_t)sl[i].elem,
+						    sl[i].count) < 0)
+			return -1;
+	b->stored |= part;
+	return 0;
+}
+
+static void free_part(struct heap *h, unsigned part)
+{
+	struct scalars sc;
+	struct slot sl[NSLOTS];
+
+	get_scalars(h, &sc, 0);
+	slots(h, &sc, sl);
+	for (int i = 0; i < NSLOTS; i++)
+		if (part_of(i) == part) {
+			free(*sl[i].ptr);
+			*sl[i].ptr = NULL;
+		}
+}
+
+void heap_park(struct heap *h, unsigned parts)
+{
+	struct backing *b = h->backing;
+
+	if (b == NULL)
+		return;
+	for (unsigned part = 1; part <= HP_ALL; part <<= 1) {
+		if (!(parts & part))
+			continue;
+		if (!part_in_memory(h, part)) {
+			if (!(b->stored & part))
+				b->absent |= part;
+			continue;
+		}
+		if (!(b->stored & part) && (!store_ok(&b->st) || put_part(h, b, part) < 0))
+			continue; /* no room on disk: it stays in memory */
+		free_part(h, part);
+	}
+}
+
+int cache_finish(struct heap *h)
+{
+	struct backing *b = h->backing;
+	struct cache_header hd = { .format = CACHE_FORMAT, .endian = 0x01020304, .node_size = sizeof(node_t),
+				   .edge_size = sizeof(edge_t), .nsect = NSECT };
+	struct store_sect tab[NSECT];
+	struct scalars sc;
+	struct slot sl[NSLOTS];
 	struct stat ds;
+	uint64_t wlen;
 	int ok = 0;
 
-	if (path == NULL) /* no place that can be trusted */
-		return -1;
-	wb = warn_blob(h, &wlen);
-	memcpy(hd.magic, MAGIC, 8);
-	if (dump_ident(h, &hd.id) < 0 || fstat(h->fd, &ds) < 0)
-		goto done;
-	hd.content = content_hash(h); /* for --verify-cache */
+	if (b == NULL || b->tmp == NULL) /* a scratch file: nothing to finish */
+		return b != NULL ? 0 : -1;
+	char *wb = warn_blob(h, &wlen);
 	get_scalars(h, &sc, wlen);
-	int ns = slots(h, &sc, sl);
-	sl[ns++] = (struct slot){ (void **)&wb, 1, wlen };
-	hd.nsect = (uint32_t)ns + 1; /* section 0: the scalars */
-	char *pre = xasprintf("%s.tmp.", path);
-	tmp_remove_stale(pre);
-	free(pre);
-	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	if (tmp_guard(tmp) < 0) {
-		warn_add(&h->notes, "%s: cannot write the index cache: path too long", tmp);
-		goto done;
+	slots(h, &sc, sl);
+	for (int i = 0; i < NSLOTS && store_ok(&b->st); i++) {
+		unsigned part = part_of(i);
+		if (part != 0 && (b->stored & part))
+			continue;
+		if (*sl[i].ptr == NULL && sl[i].count > 0) { /* neither here nor there: cannot be */
+			b->st.err = EINVAL;
+			break;
+		}
+		store_put(&b->st, (uint32_t)i + 1, *sl[i].ptr, (uint32_t)sl[i].elem, sl[i].count);
 	}
-	/* O_EXCL: a symlink or anything else planted at the name fails */
-	struct out o = { open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600), 0, 0 };
-	if (o.fd < 0) {
-		tmp_unguard();
-		warn_add(&h->notes, "%s: cannot write the index cache: %s", tmp, strerror(errno));
-		goto done;
-	}
-	set_access(o.fd, &ds);
-	write_sections(&o, &hd, st, &sc, sl, ns);
-	if (!o.err && fsync(o.fd) < 0)
-		o.err = errno;
-	if (close(o.fd) < 0 && !o.err)
-		o.err = errno;
-	if (!o.err && rename(tmp, path) < 0)
-		o.err = errno;
-	if (o.err)
-		unlink(tmp);
-	tmp_unguard();
-	if (o.err) {
-		warn_add(&h->notes, "%s: cannot write the index cache: %s", path, strerror(o.err));
-		goto done;
-	}
-	ok = 1;
-done:
+	for (unsigned part = 1; part <= HP_ALL && store_ok(&b->st); part <<= 1)
+		b->stored |= part;
+	store_put(&b->st, 0, &sc, 1, sizeof sc);
+	store_put(&b->st, WARN_ID, wb, 1, wlen);
 	free(wb);
-	free(tmp);
+	memcpy(hd.magic, MAGIC, 8);
+	if (store_ok(&b->st) && (dump_ident(h, &hd.id) < 0 || fstat(h->fd, &ds) < 0))
+		b->st.err = errno ? errno : EIO;
+	if (store_ok(&b->st)) {
+		hd.content = content_hash(h); /* for --verify-cache */
+		for (uint32_t i = 0; i < NSECT; i++)
+			tab[i] = *store_find(&b->st, i);
+		hd.table_check = hash64(tab, sizeof tab, 0);
+		hd.check = hash64(&hd, offsetof(struct cache_header, check), 0);
+		if ((b->st.err = pwrite_full(b->fd, &hd, sizeof hd, 0)) == 0)
+			b->st.err = pwrite_full(b->fd, tab, sizeof tab, TABLE_AT);
+	}
+	if (store_ok(&b->st)) {
+		set_access(b->fd, &ds);
+		if (fsync(b->fd) < 0 || rename(b->tmp, h->cache_file) < 0)
+			b->st.err = errno;
+		else
+			ok = 1;
+	}
+	if (!ok) {
+		warn_add(&h->notes, "%s: cannot write the index cache: %s", h->cache_file, strerror(b->st.err));
+		unlink(b->tmp); /* the heap still reads what it parked from the open file */
+	}
+	tmp_unguard();
+	free(b->tmp);
+	b->tmp = NULL;
 	return ok ? 0 : -1;
 }
 
-/* ---- loading ---- */
-
-static int unpack(const uint8_t *p, uint64_t comp, void *dst, uint64_t raw)
+int cache_save(struct heap *h)
 {
-	uint64_t at = 0, done = 0;
-
-	while (done < raw || (raw == 0 && at < comp && at == 0)) {
-		uint32_t z;
-		if (comp - at < 4)
-			return -1;
-		memcpy(&z, p + at, 4);
-		at += 4;
-		if (z > comp - at)
-			return -1;
-		uint64_t len = raw - done < CHUNK ? raw - done : CHUNK;
-		int got = LZ4_decompress_safe((const char *)p + at, (char *)dst + done, (int)z, (int)len);
-		if (got < 0 || (uint64_t)got != len)
-			return -1;
-		at += z;
-		done += len;
-		if (raw == 0)
-			break;
-	}
-	return at == comp ? 0 : -1;
+	if (h->cache_file == NULL) /* no place that can be trusted */
+		return -1;
+	if (cache_begin(h) < 0)
+		return -1;
+	return cache_finish(h);
 }
+
+/* ---- loading ---- */
 
 /* Every value that indexes something must be in range: each big part
  * when it is loaded, the small tables at once. */
@@ -491,11 +587,20 @@ static const char *validate_part(const struct heap *h, const struct scalars *s, 
 	uint64_t ne = part == HP_OUT ? s->nedges : s->nedges + s->nroots;
 
 	switch (part) {
-	case HP_NODES:
+	case HP_OFF:
 		/* the records themselves are the reader's to check (heap_need) */
 		for (uint64_t v = 1; v < s->n; v++)
-			if (h->node_class[v] >= s->ncls || h->node_off[v] == 0 ||
-			    h->node_off[v] + 1 + h->layout.idsize > h->size || h->node_kind[v] > NK_CLASS)
+			if (h->node_off[v] == 0 || h->node_off[v] + 1 + h->layout.idsize > h->size)
+				return "bad node";
+		return NULL;
+	case HP_CLASS:
+		for (uint64_t v = 1; v < s->n; v++)
+			if (h->node_class[v] >= s->ncls)
+				return "bad node";
+		return NULL;
+	case HP_KIND:
+		for (uint64_t v = 1; v < s->n; v++)
+			if (h->node_kind[v] > NK_CLASS)
 				return "bad node";
 		return NULL;
 	case HP_OUT:
@@ -517,10 +622,12 @@ static const char *validate_part(const struct heap *h, const struct scalars *s, 
 			if (h->rx_src[i] >= s->n || h->rx_dst[i] >= s->n)
 				return "bad incidental reference";
 		return NULL;
-	default: /* HP_DOM */
+	case HP_IDOM:
 		for (uint64_t v = 0; v < s->n; v++)
 			if (h->idom[v] != HW_NONE && h->idom[v] >= s->n)
 				return "bad dominator";
+		return NULL;
+	default: /* HP_SHALLOW, HP_RETAINED: any value will do */
 		return NULL;
 	}
 }
@@ -648,101 +755,99 @@ static void replay_warnings(struct heap *h, const char *blob, uint64_t len, uint
 	h->warn.suppressed += suppressed;
 }
 
-/* What stays of the cache file between cache_load and cache_load_rest. */
-struct lazy {
-	const uint8_t *map;
-	size_t size;
-	unsigned loaded;         /* HP_* parts in memory */
-	struct scalars sc;
-	struct sect st[NSLOTS + 2];
-	uint64_t at[NSLOTS + 2]; /* where each section's bytes start */
-};
-
-/* Which part (HP_*) a section of slots() belongs to; 0 for the small
- * tables loaded at once. */
-static unsigned part_of(int slot)
-{
-	static const unsigned part[] = {
-		HP_NODES, HP_NODES, HP_NODES, HP_NODES, HP_OUT, HP_OUT, HP_IN, HP_IN, HP_WEAK, HP_WEAK,
-		0, 0, 0, 0, 0, 0, HP_DOM, HP_DOM, 0, 0, 0, 0, HP_WEAK, HP_WEAK, HP_WEAK,
-	};
-	return slot < (int)(sizeof part / sizeof part[0]) ? part[slot] : 0;
-}
-
-static int is_big(int slot) { return part_of(slot) != 0; }
-
-static int load_slot(const struct lazy *z, struct slot *sl, int i)
-{
-	const struct sect *s = &z->st[i + 1];
-
-	if (s->elem != sl->elem || sl->count > (UINT64_MAX / 2) / sl->elem || s->raw != sl->elem * sl->count)
-		return -1;
-	if (chunks_hash(z->map + z->at[i + 1], s->comp, s->raw) != s->check)
-		return -1;
-	*sl->ptr = xmalloc(s->raw + 1);
-	return unpack(z->map + z->at[i + 1], s->comp, *sl->ptr, s->raw);
-}
-
 int cache_has(const struct heap *h, unsigned part)
 {
-	const struct lazy *z = h->lazy;
+	const struct backing *b = h->backing;
 
-	return z == NULL || (z->loaded & part) == part;
+	for (unsigned p = 1; p <= HP_ALL; p <<= 1)
+		if ((part & p) && !(b != NULL && (b->absent & p)) && !part_in_memory((struct heap *)h, p))
+			return 0;
+	return 1;
 }
 
-void cache_lazy_free(struct heap *h)
+int cache_from_disk(const struct heap *h)
 {
-	struct lazy *z = h->lazy;
+	const struct backing *b = h->backing;
 
-	if (z == NULL)
-		return;
-	munmap((void *)z->map, z->size);
-	free(z);
-	h->lazy = NULL;
+	return b != NULL && b->from_disk;
 }
 
 int cache_load_rest(struct heap *h, unsigned parts, const char **why)
 {
-	struct lazy *z = h->lazy;
-	struct slot sl[NSLOTS + 2];
+	struct backing *b = h->backing;
+	struct scalars sc;
+	struct slot sl[NSLOTS];
 
-	if (z == NULL || (parts & ~z->loaded) == 0)
+	if (b == NULL)
 		return 0;
-	int ns = slots(h, &z->sc, sl);
-	for (unsigned part = 1; part <= HP_DOM; part <<= 1) {
-		if (!(parts & part) || (z->loaded & part))
+	get_scalars(h, &sc, 0);
+	slots(h, &sc, sl);
+	for (unsigned part = 1; part <= HP_ALL; part <<= 1) {
+		if (!(parts & part) || (b->absent & part) || part_in_memory(h, part))
 			continue;
-		*why = "corrupt"; /* again for each part: the last check left NULL */
-		for (int i = 0; i < ns; i++)
-			if (part_of(i) == part && load_slot(z, &sl[i], i) < 0)
-				goto fail;
-		if ((*why = validate_part(h, &z->sc, part)) != NULL)
+		*why = "corrupt";
+		if (!(b->stored & part)) /* neither here nor there: not made yet */
 			goto fail;
-		z->loaded |= part;
+		for (int i = 0; i < NSLOTS; i++)
+			if (part_of(i) == part &&
+			    (*sl[i].ptr = store_get(&b->st, (uint32_t)i + 1, (uint32_t)sl[i].elem, sl[i].count)) == NULL)
+				goto fail;
+		if (b->from_disk && (*why = validate_part(h, &b->sc, part)) != NULL)
+			goto fail;
 	}
-	if (z->loaded == HP_ALL)
-		cache_lazy_free(h); /* everything is here: the mapping can go */
 	return 0;
 fail:
-	for (int i = 0; i < ns; i++)
-		if (is_big(i)) {
+	if (!b->from_disk) /* its own file let it down: nothing to fall back on */
+		hw_fatal("%s: cannot read back what the engine parked on disk (%s)", esc_str(h->path), *why);
+	for (int i = 0; i < NSLOTS; i++)
+		if (part_of(i) != 0) {
 			free(*sl[i].ptr);
 			*sl[i].ptr = NULL;
 		}
-	cache_lazy_free(h);
+	backing_free(h);
 	return -1;
+}
+
+/* The header and the table of the file at fd, checked against the dump
+ * (h) and the file's size: 0, or -1 with why. */
+static int read_head(const struct heap *h, int fd, uint64_t size, int verify, struct cache_header *hd,
+		     struct store_sect *tab, const char **why)
+{
+	struct cache_ident id;
+
+	*why = "no cache";
+	if (size < sizeof *hd || pread(fd, hd, sizeof *hd, 0) != (ssize_t)sizeof *hd)
+		return -1;
+	*why = "not a heapwalk cache of this version";
+	if (memcmp(hd->magic, MAGIC, 8) != 0 || hd->format != CACHE_FORMAT || hd->endian != 0x01020304 ||
+	    hd->node_size != sizeof(node_t) || hd->edge_size != sizeof(edge_t) ||
+	    hd->check != hash64(hd, offsetof(struct cache_header, check), 0) || hd->nsect != NSECT)
+		return -1;
+	*why = "stale: the dump changed";
+	if (dump_ident(h, &id) < 0 || memcmp(&id, &hd->id, sizeof id) != 0)
+		return -1;
+	*why = "stale: the dump's content changed (--verify-cache)";
+	if (verify && content_hash(h) != hd->content)
+		return -1;
+	*why = "truncated or corrupt";
+	if (size < SECTIONS_AT || pread(fd, tab, NSECT * sizeof *tab, TABLE_AT) != (ssize_t)(NSECT * sizeof *tab) ||
+	    hash64(tab, NSECT * sizeof *tab, 0) != hd->table_check)
+		return -1;
+	for (uint32_t i = 0; i < NSECT; i++)
+		if (tab[i].id != i)
+			return -1;
+	return 0;
 }
 
 int cache_current(const struct heap *h, const char *cache_file)
 {
 	int fd = open(cache_file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	struct cache_header hd;
-	struct cache_ident id;
+	struct store_sect tab[NSECT];
 	struct stat st;
-	int ok = fd >= 0 && fstat(fd, &st) == 0 && untrusted(&st) == NULL && read(fd, &hd, sizeof hd) == sizeof hd &&
-		 memcmp(hd.magic, MAGIC, 8) == 0 && hd.format == CACHE_FORMAT &&
-		 hd.check == hash64(&hd, offsetof(struct cache_header, check), 0) && dump_ident(h, &id) == 0 &&
-		 memcmp(&id, &hd.id, sizeof id) == 0;
+	const char *why;
+	int ok = fd >= 0 && fstat(fd, &st) == 0 && untrusted(&st) == NULL &&
+		 read_head(h, fd, (uint64_t)st.st_size, 0, &hd, tab, &why) == 0;
 
 	if (fd >= 0)
 		close(fd);
@@ -755,70 +860,45 @@ int cache_load(struct heap *h, int verify, const char **why)
 	/* no symlink, no FIFO to wait on; then ours and closed to others */
 	int fd = path ? open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) : -1;
 	struct stat st;
-	struct cache_header hd, want = { 0 };
-	struct lazy *z = xcalloc(1, sizeof *z);
-	struct slot sl[NSLOTS + 2];
+	struct cache_header hd;
+	struct store_sect tab[NSECT];
+	struct backing *b = xcalloc(1, sizeof *b);
+	struct slot sl[NSLOTS];
 	int ns = 0;
 	char *wb = NULL;
 
-	z->map = MAP_FAILED;
+	b->fd = -1;
 	*why = "no cache";
 	if (fd < 0 || fstat(fd, &st) < 0)
 		goto fail;
 	*why = "not trusted";
 	if (untrusted(&st) != NULL)
 		goto fail;
-	*why = "no cache";
-	if ((uint64_t)st.st_size < sizeof hd)
-		goto fail;
-	z->size = (size_t)st.st_size;
-	z->map = mmap(NULL, z->size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (z->map == MAP_FAILED)
-		goto fail;
-	memcpy(&hd, z->map, sizeof hd);
-	*why = "not a heapwalk cache of this version";
-	if (memcmp(hd.magic, MAGIC, 8) != 0 || hd.format != CACHE_FORMAT || hd.endian != 0x01020304 ||
-	    hd.node_size != sizeof(node_t) || hd.edge_size != sizeof(edge_t) ||
-	    hd.check != hash64(&hd, offsetof(struct cache_header, check), 0) || hd.nsect != NSLOTS + 2)
-		goto fail;
-	*why = "stale: the dump changed";
-	if (dump_ident(h, &want.id) < 0 || memcmp(&want.id, &hd.id, sizeof hd.id) != 0)
-		goto fail;
-	*why = "stale: the dump's content changed (--verify-cache)";
-	if (verify && content_hash(h) != hd.content)
+	if (read_head(h, fd, (uint64_t)st.st_size, verify, &hd, tab, why) < 0)
 		goto fail;
 	*why = "truncated or corrupt";
-	if (z->size < sizeof hd + sizeof z->st)
-		goto fail;
-	memcpy(z->st, z->map + sizeof hd, sizeof z->st);
-	if (hash64(z->st, sizeof z->st, 0) != hd.table_check)
-		goto fail;
-	uint64_t at = sizeof hd + sizeof z->st;
-	for (uint32_t i = 0; i < hd.nsect; i++) {
-		if (z->st[i].comp > z->size - at)
-			goto fail;
-		z->at[i] = at;
-		at += z->st[i].comp;
-	}
-	if (at != z->size || z->st[0].raw != sizeof z->sc ||
-	    chunks_hash(z->map + z->at[0], z->st[0].comp, z->st[0].raw) != z->st[0].check ||
-	    unpack(z->map + z->at[0], z->st[0].comp, &z->sc, sizeof z->sc) < 0)
+	if (store_init_read(&b->st, fd, SECTIONS_AT, (uint64_t)st.st_size, tab, NSECT) < 0 ||
+	    store_load(&b->st, 0, 1, sizeof b->sc, &b->sc) < 0)
 		goto fail;
 	/* the small tables now, the big arrays when someone needs them */
-	ns = slots(h, &z->sc, sl);
-	sl[ns++] = (struct slot){ (void **)&wb, 1, z->sc.nwarn_bytes };
+	ns = slots(h, &b->sc, sl);
 	for (int i = 0; i < ns; i++)
 		*sl[i].ptr = NULL;
 	for (int i = 0; i < ns; i++)
-		if ((i == ns - 1 || !is_big(i)) && load_slot(z, &sl[i], i) < 0)
+		if (part_of(i) == 0 &&
+		    (*sl[i].ptr = store_get(&b->st, (uint32_t)i + 1, (uint32_t)sl[i].elem, sl[i].count)) == NULL)
 			goto fail;
-	if ((*why = validate_small(h, &z->sc)) != NULL || (*why = validate_layout(h, &z->sc)) != NULL)
+	if ((wb = store_get(&b->st, WARN_ID, 1, b->sc.nwarn_bytes)) == NULL)
 		goto fail;
-	set_scalars(h, &z->sc);
-	replay_warnings(h, wb, z->sc.nwarn_bytes, z->sc.suppressed);
+	if ((*why = validate_small(h, &b->sc)) != NULL || (*why = validate_layout(h, &b->sc)) != NULL)
+		goto fail;
+	set_scalars(h, &b->sc);
+	replay_warnings(h, wb, b->sc.nwarn_bytes, b->sc.suppressed);
 	free(wb);
-	close(fd);
-	h->lazy = z;
+	b->fd = fd;
+	b->from_disk = 1;
+	b->stored = HP_ALL;
+	h->backing = b;
 	return 0;
 fail:
 	if (*why == NULL)
@@ -827,9 +907,9 @@ fail:
 		free(*sl[i].ptr);
 		*sl[i].ptr = NULL;
 	}
-	if (z->map != MAP_FAILED)
-		munmap((void *)z->map, z->size);
-	free(z);
+	free(wb);
+	store_free(&b->st);
+	free(b);
 	if (fd >= 0)
 		close(fd);
 	return -1;
@@ -840,24 +920,24 @@ fail:
 int cache_reseal(uint8_t *buf, size_t len, const struct heap *h)
 {
 	struct cache_header hd;
-	struct sect st[NSLOTS + 2];
-	uint64_t at = sizeof hd + sizeof st;
+	struct store_sect st[NSECT];
 
-	if (len < at || dump_ident(h, &hd.id) < 0)
+	if (len < SECTIONS_AT || dump_ident(h, &hd.id) < 0)
 		return -1;
 	struct cache_ident id = hd.id;
 	memcpy(&hd, buf, sizeof hd);
 	hd.id = id;
-	memcpy(st, buf + sizeof hd, sizeof st);
-	for (size_t i = 0; i < NSLOTS + 2 && i < hd.nsect && st[i].comp <= len - at; i++) {
-		uint64_t x = chunks_hash(buf + at, st[i].comp, st[i].raw);
+	memcpy(st, buf + TABLE_AT, sizeof st);
+	for (size_t i = 0; i < NSECT; i++) {
+		if (st[i].off > len || st[i].comp > len - st[i].off)
+			continue;
+		uint64_t x = store_check_bytes(buf + st[i].off, st[i].comp, st[i].raw);
 		if (x != ~(uint64_t)0)
 			st[i].check = x;
-		at += st[i].comp;
 	}
 	hd.table_check = hash64(st, sizeof st, 0);
 	hd.check = hash64(&hd, offsetof(struct cache_header, check), 0);
 	memcpy(buf, &hd, sizeof hd);
-	memcpy(buf + sizeof hd, st, sizeof st);
+	memcpy(buf + TABLE_AT, st, sizeof st);
 	return 0;
 }

@@ -6,14 +6,16 @@
 #define HW_CACHE_H
 
 #include "graph/heap.h"
+#include "graph/store.h"
 
 /* The file starts with this header (in the machine's byte order), then
  * the table of sections and the sections. `check` is cache_checksum()
  * of the header's bytes before it. A cache of another format is never
  * read: the number goes up whenever what is stored changes (8: struct
  * hfield got its offset; 9: the hash of the whole dump; 10: where the
- * agent's allocation times are; 11: where a truncated dump ends). */
-#define CACHE_FORMAT 11
+ * agent's allocation times are; 11: where a truncated dump ends; 12: the
+ * sections where the table says, in chunks of 4 MiB, graph/store.h). */
+#define CACHE_FORMAT 12
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
 };
@@ -45,9 +47,9 @@ char *cache_path(const char *dump_path);
  * cache, which must be a regular file of ours closed to others: the
  * scalars and the small tables (classes, names, roots, threads) at
  * once; the per-node and per-reference arrays stay NULL until
- * cache_load_rest(). Returns 0 on success; -1 if absent, stale,
- * foreign, truncated or corrupt, with a reason in *why (static string)
- * — then h is unchanged apart from what heap_free() releases. */
+ * heap_need() (open.h) loads them. Returns 0 on success; -1 if absent,
+ * stale, foreign, truncated or corrupt, with a reason in *why (static
+ * string) — then h is unchanged apart from what heap_free() releases. */
 int cache_load(struct heap *h, int verify, const char **why);
 
 /* Is there a cache at cache_file for the dump h knows (its file: fd and
@@ -55,19 +57,40 @@ int cache_load(struct heap *h, int verify, const char **why);
  * look before choosing how to read the dump; cache_load decides. */
 int cache_current(const struct heap *h, const char *cache_file);
 
-/* Load the parts (HP_*) not loaded yet (h->lazy set). -1 with *why if
- * a section turns out corrupt: then every big array is NULL again and
- * h->lazy is gone. */
+/* Load the parts (HP_*) not in memory from the file behind h. -1 with
+ * *why if a section of a cache turns out corrupt: then every big array
+ * is NULL again and the file is let go (a scratch file of this run's
+ * that fails to read back ends the program: nothing else has it). */
 int cache_load_rest(struct heap *h, unsigned parts, const char **why);
 void cache_lazy_free(struct heap *h);
-/* Are the parts in memory (always, without a cache still open)? */
+/* Are the parts in memory? Is the file behind h a cache of an earlier
+ * run (what is loaded from it is checked)? */
 int cache_has(const struct heap *h, unsigned part);
+int cache_from_disk(const struct heap *h);
 
-/* Write the cache (h->cache_file) for a fully analysed heap: a temp
- * file (removed if a signal ends the program meanwhile; those of killed
- * processes removed first), fsync, rename; the dump's read/write bits
- * and group, never wider. Returns 0, or -1 with a note in h->notes. */
+/* Writing, as a heap is built (engine/open.c, the readers, graph/
+ * analysis.c). cache_begin gives h the file its big arrays can be
+ * parked in: the index cache's temporary file (h->cache_file set), or
+ * else a scratch file, unlinked at once, beside where the cache or the
+ * dump is, or in $TMPDIR; 0, or -1 when no file can be made (all stays
+ * in memory). A heap that had a file (a cached open) lets it go: what it
+ * keeps must be in memory. heap_park (open.h) writes a part there once
+ * and frees it; cache_changed says a part's arrays were made anew
+ * since (parking writes them again). cache_finish writes the rest and
+ * the header, syncs, and renames the cache into place (the dump's
+ * read/write bits and group, never wider); a scratch file has nothing
+ * to finish. Either way the heap reads what is parked from the open
+ * file afterwards. 0, or -1 with a note in h->notes (the cache not
+ * written). cache_save: both at once, for a heap whose every part is in
+ * memory. heap_scratch: the store of that file for arrays of a phase's
+ * own (ids from STORE_SCRATCH; drop them when done), NULL without one
+ * or once a write to it failed. */
+int cache_begin(struct heap *h);
+void cache_changed(struct heap *h, unsigned parts);
+int cache_finish(struct heap *h);
 int cache_save(struct heap *h);
+#define STORE_SCRATCH 1000
+struct store *heap_scratch(struct heap *h);
 
 /* For the fuzzers (fuzz/drive.c): make a cache file's bytes in buf pass
  * the checks cache_load() makes before it decodes them: the dump's

@@ -312,18 +312,26 @@ struct heap {
 	 * inferred answer says so (the front end sets it: the baseline of the
 	 * dump, or of the newer dump for a set of gone objects); NULL: none */
 	const struct baseline *identity;
-	/* after a cached open: the big arrays (nodes, references, dominators)
-	 * still in the cache file, loaded by heap_need() (open.h) */
-	void *lazy;
+	/* the file behind the big arrays (nodes, references, dominators):
+	 * the index cache, or a scratch file; an array not in memory is
+	 * there, loaded by heap_need() (open.h); NULL: all are in memory */
+	void *backing;
 };
 
-/* Parts of a heap that a cached open loads only when asked (heap_need). */
-#define HP_NODES 0x01 /* node_off, node_class, node_shallow, node_kind */
-#define HP_OUT   0x02 /* out_start, out */
-#define HP_IN    0x04 /* in_start, in */
-#define HP_WEAK  0x08 /* weak_src, weak_dst */
-#define HP_DOM   0x10 /* idom, retained */
-#define HP_ALL   0x1f
+/* Parts of a heap that are loaded only when asked (heap_need): after
+ * an open, cached or not, none is in memory. */
+#define HP_OFF      0x001 /* node_off */
+#define HP_CLASS    0x002 /* node_class */
+#define HP_SHALLOW  0x004 /* node_shallow */
+#define HP_KIND     0x008 /* node_kind */
+#define HP_OUT      0x010 /* out_start, out */
+#define HP_IN       0x020 /* in_start, in */
+#define HP_WEAK     0x040 /* weak_src, weak_dst, weak_rule, rx_src, rx_dst */
+#define HP_IDOM     0x080 /* idom */
+#define HP_RETAINED 0x100 /* retained */
+#define HP_ALL      0x1ff
+#define HP_NODES (HP_OFF | HP_CLASS | HP_SHALLOW | HP_KIND)
+#define HP_DOM   (HP_IDOM | HP_RETAINED)
 
 #define WEAK_BUILTIN 0xffff /* weak_rule[]: the referent, without rules */
 #define WEAK_IGNORED 0xfffe /* weak_rule[]: a reference left out (heap_ignore) */

@@ -20,8 +20,31 @@
 
 void heap_analyse(struct heap *h, struct progress *p)
 {
+	cache_changed(h, HP_IN | HP_DOM);
 	analysis_roots(h, p);
 	analysis_dominators(h, p);
+}
+
+int heap_build(struct heap *h, const struct ruleset *rules, struct progress *p, struct sbuf *err)
+{
+	cache_begin(h); /* none: everything stays in memory */
+	if (h->fmt->parse(h, p, err) < 0)
+		return -1;
+	if (rules != NULL)
+		ownership_classify(h, rules, p);
+	heap_analyse(h, p);
+	if (h->cache_file != NULL) {
+		progress_begin(p, "index cache", 1, "files");
+		cache_finish(h);
+		progress_end(p);
+	}
+	/* as after a cached open: what a view needs is loaded when it asks;
+	 * a dump read afresh every time (no cache: a format read whole into
+	 * memory anyway) keeps it all, as its views expect */
+	heap_park(h, HP_ALL);
+	if (!h->fmt->cacheable)
+		heap_need(h, HP_ALL, p);
+	return 0;
 }
 
 /* Free what a parse builds (warnings too: the parse says them again),
@@ -48,25 +71,25 @@ void heap_need(struct heap *h, unsigned parts, struct progress *p)
 	const char *why;
 	struct sbuf err;
 
-	if (h->lazy == NULL)
+	if (parts != 0 && h->fmt != NULL) /* what decoding an object reads comes along */
+		parts |= h->fmt->needs;
+	if (h->backing == NULL || cache_has(h, parts))
 		return;
-	int fresh_nodes = (parts & HP_NODES) && !cache_has(h, HP_NODES);
+	int fresh_nodes = (parts & (HP_OFF | HP_KIND)) && !cache_has(h, HP_OFF | HP_KIND) && cache_from_disk(h);
 	if (cache_load_rest(h, parts, &why) == 0) {
 		/* offsets from a cache: the reader checks each record's fixed
 		 * part lies inside the dump, so that no decoder reads outside */
-		if (!fresh_nodes || h->fmt->nodes_valid == NULL || h->fmt->nodes_valid(h))
+		if (!fresh_nodes || h->fmt->nodes_valid == NULL || !cache_has(h, HP_OFF | HP_KIND) ||
+		    h->fmt->nodes_valid(h))
 			return;
 		why = "corrupt (a record outside the dump)";
 	}
 	drop_graph(h);
 	warn_add(&h->notes, "%s: the index cache is %s; reading the dump again", h->path, why);
 	sbuf_init(&err);
-	h->fmt->parse(h, p, &err); /* the header was fine before: it still is */
+	heap_build(h, h->rules, p, &err); /* the header was fine before: it still is */
 	sbuf_free(&err);
-	if (h->rules != NULL)
-		ownership_classify(h, h->rules, p);
-	heap_analyse(h, p);
-	cache_save(h);
+	heap_need(h, parts, p);
 }
 
 int heap_map_file(struct heap *h, const char *path, struct sbuf *err)

@@ -4,14 +4,18 @@
 #define HW_OPEN_H
 
 #include "graph/heap.h"
+#include "graph/rules.h"
 #include "progress.h"
 
-/* Make sure the parts (HP_* of heap.h) of h are in memory: after a
- * cached open the big arrays are loaded when first needed; a cache that
- * proves corrupt then is replaced by parsing the dump again (with a
- * warning), which loads everything. Call before using the per-node or
- * per-reference arrays. */
+/* Make sure the parts (HP_* of heap.h) of h are in memory: after an
+ * open the big arrays are loaded when first needed; a cache that proves
+ * corrupt then is replaced by parsing the dump again (with a warning).
+ * Call before using the per-node or per-reference arrays.
+ * heap_park: the parts written to the file behind h (once) and let go
+ * of, until heap_need loads them again; with no such file (or no room
+ * left on its disk) they stay. */
 void heap_need(struct heap *h, unsigned parts, struct progress *p);
+void heap_park(struct heap *h, unsigned parts);
 
 /* Map `path` read-only into h (path, map, size, fd): 0, or -1 with one
  * line in err (the file named, escaped). An empty file maps as NULL, 0. */
@@ -20,5 +24,11 @@ int heap_map_file(struct heap *h, const char *path, struct sbuf *err);
 /* Build and analyse from an already parsed heap (used by heap_open and
  * by tests that construct heaps by hand through hprof files). */
 void heap_analyse(struct heap *h, struct progress *p);
+
+/* A mapped dump (its format's header read) to a heap as a cached open
+ * leaves it: the reader's parse, the rules (NULL: none), the analyses,
+ * the index cache written (when h->cache_file is set), the big arrays
+ * parked. 0, or -1 with one line in err (the reader's). */
+int heap_build(struct heap *h, const struct ruleset *rules, struct progress *p, struct sbuf *err);
 
 #endif

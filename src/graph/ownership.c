@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "graph/analysis.h"
+#include "graph/cache.h"
 #include "graph/classes.h"
 #include "graph/open.h"
 #include "graph/reader.h"
@@ -863,6 +864,7 @@ int ownership_classify(struct heap *h, const struct ruleset *rs, struct progress
 		a.rt->close(a.ctx);
 	free(a.field_seen);
 	ignored_marks(&a);
+	cache_changed(h, HP_OUT | HP_WEAK); /* split makes them anew */
 	split(&a);
 	if (h->aroot != 0 || h->nignored > 0)
 		outside_weak(h);
@@ -903,6 +905,7 @@ static void drop_analyses(struct heap *h)
 
 int heap_apply_rules(struct heap *h, const struct ruleset *rs, struct progress *p)
 {
+	heap_need(h, HP_ALL, p);
 	if (ownership_classify(h, rs, p) < 0)
 		return -1;
 	drop_analyses(h);

@@ -89,6 +89,10 @@ struct format_ops {
 	 * are read back from the dump (node_id) and nothing is in fmt_data.
 	 * 0: the dump is read afresh every time. */
 	int cacheable;
+	/* The parts of a heap (HP_* of heap.h) this reader's decoding reads
+	 * (an object's fields, a reference's label): heap_need() loads them
+	 * with whatever is asked for. */
+	unsigned needs;
 	/* Is head[0..n) (the file's first bytes) this format? */
 	int (*probe)(const uint8_t *head, size_t n);
 	/* Check the header of the mapped dump (h->map, h->size, h->path):

@@ -1,0 +1,350 @@
+/* store.c — a file of LZ4-chunked arrays, see store.h. */
+#include "graph/store.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <lz4.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static uint64_t mix(uint64_t x, uint64_t w)
+{
+	x = (x ^ w) * 0xff51afd7ed558ccdull;
+	return x ^ (x >> 32);
+}
+
+/* Four independent lanes over 32-byte blocks (so the multiplies
+ * overlap), then the tail, then the lanes folded. */
+uint64_t store_hash(const void *p, size_t n, uint64_t seed)
+{
+	const uint8_t *b = p;
+	uint64_t a[4] = { seed ^ 0x9e3779b97f4a7c15ull, seed + n, ~seed, seed * 31 + 7 };
+	size_t i = 0;
+
+	for (; i + 32 <= n; i += 32)
+		for (int k = 0; k < 4; k++) {
+			uint64_t w;
+			memcpy(&w, b + i + 8 * k, 8);
+			a[k] = mix(a[k], w);
+		}
+	uint64_t x = mix(mix(mix(a[0], a[1]), a[2]), a[3]);
+	for (; i < n; i++)
+		x = (x ^ b[i]) * 0x100000001b3ull;
+	return x ^ (x >> 29);
+}
+
+static int zbound(void)
+{
+	return LZ4_compressBound((int)STORE_CHUNK);
+}
+
+void store_init(struct store *s, int fd, uint64_t start)
+{
+	memset(s, 0, sizeof *s);
+	s->fd = fd;
+	s->start = s->end = start;
+}
+
+int store_init_read(struct store *s, int fd, uint64_t start, uint64_t size, const struct store_sect *tab,
+		    size_t n)
+{
+	store_init(s, fd, start);
+	for (size_t i = 0; i < n; i++)
+		if (tab[i].off < start || tab[i].comp > size || tab[i].off > size - tab[i].comp ||
+		    tab[i].raw > (UINT64_MAX >> 2))
+			return -1;
+	s->sect = xmalloc((n + 1) * sizeof *s->sect);
+	if (n > 0)
+		memcpy(s->sect, tab, n * sizeof *tab);
+	s->nsect = s->cap = n;
+	s->end = size;
+	return 0;
+}
+
+void store_free(struct store *s)
+{
+	free(s->sect);
+	free(s->zbuf);
+	s->sect = NULL;
+	s->zbuf = NULL;
+	s->nsect = s->cap = 0;
+}
+
+const struct store_sect *store_find(const struct store *s, uint32_t id)
+{
+	for (size_t i = 0; i < s->nsect; i++)
+		if (s->sect[i].id == id)
+			return &s->sect[i];
+	return NULL;
+}
+
+/* One chunk of raw bytes (at most STORE_CHUNK) appended to sc. */
+static void put_chunk(struct store *s, struct store_sect *sc, const void *p, size_t n)
+{
+	if (s->err)
+		return;
+	if (s->zbuf == NULL)
+		s->zbuf = xmalloc(4 + (size_t)zbound());
+	/* an empty array may have no storage at all: no offset on NULL */
+	int z = LZ4_compress_default(n > 0 ? p : "", s->zbuf + 4, (int)n, zbound());
+	uint32_t z32 = (uint32_t)z;
+	memcpy(s->zbuf, &z32, 4);
+	sc->check = store_hash(s->zbuf, 4 + (size_t)z, sc->check);
+	s->err = pwrite_full(s->fd, s->zbuf, 4 + (size_t)z, sc->off + sc->comp);
+	sc->comp += 4 + (uint64_t)z;
+	sc->raw += n;
+}
+
+static void sect_begin(struct store *s, struct store_sect *sc, uint32_t id, uint32_t elem)
+{
+	*sc = (struct store_sect){ .id = id, .elem = elem, .off = s->end };
+}
+
+/* The section written: in the table (replacing one of its id) unless a
+ * write failed. */
+static int sect_end(struct store *s, struct store_sect *sc)
+{
+	if (sc->comp == 0) /* nothing written: one empty chunk */
+		put_chunk(s, sc, NULL, 0);
+	/* the raw length goes in last: a section cut short or grown does
+	 * not pass for another */
+	sc->check = mix(sc->check, sc->raw);
+	if (s->err)
+		return -1;
+	s->end = sc->off + sc->comp;
+	store_drop(s, sc->id);
+	if (s->nsect == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 32;
+		s->sect = xreallocarray(s->sect, s->cap, sizeof *s->sect);
+	}
+	s->sect[s->nsect++] = *sc;
+	return 0;
+}
+
+int store_put(struct store *s, uint32_t id, const void *p, uint32_t elem, uint64_t count)
+{
+	struct store_sect sc;
+	uint64_t raw = count * elem;
+
+	sect_begin(s, &sc, id, elem);
+	for (uint64_t at = 0; at < raw && !s->err; at += STORE_CHUNK)
+		put_chunk(s, &sc, (const char *)p + at, raw - at < STORE_CHUNK ? (size_t)(raw - at) : STORE_CHUNK);
+	return sect_end(s, &sc);
+}
+
+void store_drop(struct store *s, uint32_t id)
+{
+	for (size_t i = 0; i < s->nsect; i++) {
+		if (s->sect[i].id != id)
+			continue;
+		/* the bytes become a hole: a scratch file of many GB gives its
+		 * disk back as it goes (where the file system cannot, they stay) */
+		uint64_t a = s->sect[i].off, n = s->sect[i].comp;
+		if (n > 0 && fallocate(s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)a, (off_t)n) < 0) {
+			/* nothing lost but disk */
+		}
+		s->sect[i] = s->sect[--s->nsect];
+		return;
+	}
+}
+
+/* ---- piece by piece ---- */
+
+void store_begin(struct store *s, struct store_writer *w, uint32_t id, uint32_t elem)
+{
+	w->s = s;
+	sect_begin(s, &w->sc, id, elem);
+	w->buf = xmalloc(STORE_CHUNK);
+	w->len = 0;
+}
+
+void store_write(struct store_writer *w, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n > 0) {
+		size_t k = STORE_CHUNK - w->len < n ? STORE_CHUNK - w->len : n;
+		memcpy(w->buf + w->len, c, k);
+		w->len += k;
+		c += k;
+		n -= k;
+		if (w->len == STORE_CHUNK) {
+			put_chunk(w->s, &w->sc, w->buf, w->len);
+			w->len = 0;
+		}
+	}
+}
+
+int store_end(struct store_writer *w)
+{
+	if (w->len > 0)
+		put_chunk(w->s, &w->sc, w->buf, w->len);
+	free(w->buf);
+	w->buf = NULL;
+	return sect_end(w->s, &w->sc);
+}
+
+/* ---- reading ---- */
+
+static int pread_all(int fd, void *p, size_t n, uint64_t at)
+{
+	char *c = p;
+
+	while (n > 0) {
+		ssize_t r = pread(fd, c, n, (off_t)at);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		c += r;
+		n -= (size_t)r;
+		at += (uint64_t)r;
+	}
+	return 0;
+}
+
+/* The chunk at file offset `at` (its u32 length first) of section sc
+ * into raw (want bytes); the compressed bytes in z (4 + bound), its
+ * length (4 + z) in *len. 0, or -1. */
+static int get_chunk(int fd, const struct store_sect *sc, uint64_t at, char *z, char *raw, size_t want,
+		     size_t *len)
+{
+	uint32_t zl;
+
+	if (at - sc->off > sc->comp || sc->comp - (at - sc->off) < 4 || pread_all(fd, &zl, 4, at) < 0)
+		return -1;
+	if ((uint64_t)zl > sc->comp - (at - sc->off) - 4 || zl > (uint32_t)zbound())
+		return -1;
+	memcpy(z, &zl, 4);
+	if (pread_all(fd, z + 4, zl, at + 4) < 0)
+		return -1;
+	int got = LZ4_decompress_safe(z + 4, raw, (int)zl, (int)want);
+	if (got < 0 || (size_t)got != want)
+		return -1;
+	*len = 4 + (size_t)zl;
+	return 0;
+}
+
+int store_load(const struct store *s, uint32_t id, uint32_t elem, uint64_t count, void *dst)
+{
+	const struct store_sect *sc = store_find(s, id);
+
+	if (sc == NULL || sc->elem != elem || count > (UINT64_MAX >> 2) / (elem ? elem : 1) ||
+	    sc->raw != count * elem)
+		return -1;
+	char *z = xmalloc(4 + (size_t)zbound());
+	uint64_t at = sc->off, done = 0, check = 0;
+	int rc = 0;
+	char empty[1];
+	do {
+		size_t want = sc->raw - done < STORE_CHUNK ? (size_t)(sc->raw - done) : STORE_CHUNK, len;
+		if (get_chunk(s->fd, sc, at, z, want > 0 ? (char *)dst + done : empty, want, &len) < 0) {
+			rc = -1;
+			break;
+		}
+		check = store_hash(z, len, check);
+		at += len;
+		done += want;
+	} while (done < sc->raw);
+	free(z);
+	if (rc == 0 && (at != sc->off + sc->comp || mix(check, sc->raw) != sc->check))
+		rc = -1;
+	return rc;
+}
+
+void *store_get(const struct store *s, uint32_t id, uint32_t elem, uint64_t count)
+{
+	const struct store_sect *sc = store_find(s, id);
+
+	if (sc == NULL || sc->raw > (UINT64_MAX >> 2))
+		return NULL;
+	void *p = xmalloc((size_t)sc->raw + 1);
+	if (store_load(s, id, elem, count, p) < 0) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+uint64_t store_check_bytes(const uint8_t *p, uint64_t comp, uint64_t raw)
+{
+	uint64_t x = 0, at = 0;
+
+	while (at < comp) {
+		uint32_t z;
+		if (comp - at < 4)
+			return ~(uint64_t)0;
+		memcpy(&z, p + at, 4);
+		if (z > comp - at - 4)
+			return ~(uint64_t)0;
+		x = store_hash(p + at, 4 + (size_t)z, x);
+		at += 4 + (uint64_t)z;
+	}
+	return mix(x, raw);
+}
+
+int store_reader_open(struct store_reader *r, const struct store *s, uint32_t id, int backward)
+{
+	memset(r, 0, sizeof *r);
+	r->s = s;
+	r->sc = store_find(s, id);
+	r->backward = backward;
+	if (r->sc == NULL) {
+		r->err = 1;
+		return -1;
+	}
+	/* the chunks' places, from their lengths (a few reads per GB) */
+	size_t nc = (size_t)(r->sc->raw / STORE_CHUNK) + 1;
+	r->chunk = xmalloc(nc * sizeof *r->chunk);
+	uint64_t at = r->sc->off, end = r->sc->off + r->sc->comp;
+	for (size_t i = 0; i < nc; i++) {
+		uint32_t zl;
+		if (end - at < 4 || pread_all(s->fd, &zl, 4, at) < 0 || zl > end - at - 4) {
+			r->err = 1;
+			return -1;
+		}
+		r->chunk[r->nchunk++] = at;
+		at += 4 + (uint64_t)zl;
+		if (at == end)
+			break;
+	}
+	if (at != end) {
+		r->err = 1;
+		return -1;
+	}
+	r->z = xmalloc(4 + (size_t)zbound());
+	r->buf = xmalloc(STORE_CHUNK);
+	return 0;
+}
+
+const void *store_read(struct store_reader *r, size_t *n)
+{
+	if (r->err || r->next >= r->nchunk)
+		return NULL;
+	size_t i = r->backward ? r->nchunk - 1 - r->next : r->next;
+	uint64_t before = (uint64_t)i * STORE_CHUNK;
+	size_t want = r->sc->raw - before < STORE_CHUNK ? (size_t)(r->sc->raw - before) : STORE_CHUNK, len;
+	if (before > r->sc->raw || get_chunk(r->s->fd, r->sc, r->chunk[i], r->z, r->buf, want, &len) < 0) {
+		r->err = 1;
+		return NULL;
+	}
+	if (!r->backward)
+		r->check = store_hash(r->z, len, r->check);
+	r->next++;
+	*n = want;
+	return r->buf;
+}
+
+int store_reader_end(struct store_reader *r)
+{
+	int bad = r->err || (!r->backward && r->next == r->nchunk && mix(r->check, r->sc->raw) != r->sc->check);
+
+	free(r->chunk);
+	free(r->z);
+	free(r->buf);
+	memset(r, 0, sizeof *r);
+	return bad ? -1 : 0;
+}

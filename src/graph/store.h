@@ -1,0 +1,106 @@
+/* store.h — a file of arrays, each LZ4-compressed in chunks of at most
+ * STORE_CHUNK bytes: the index cache (cache.c) is one, and so is the
+ * scratch file where the engine parks the arrays it is not using while
+ * it builds and analyses a heap too big to hold whole (graph/build.h).
+ *
+ * A section is an array under an id: its chunks, each a u32 compressed
+ * length then the LZ4 block, where the file says (struct store_sect).
+ * Sections go anywhere past `start`, in any order; the table of them is
+ * kept in memory and written by the owner of the file (cache.c writes it
+ * in front). A section is written whole (store_put) or piece by piece
+ * (struct store_writer), and read back whole (store_get) or chunk by
+ * chunk, forwards or backwards (struct store_reader). Every chunk is
+ * covered by the section's checksum, which a read checks.
+ *
+ * Writing never fails loudly: the first error (ENOSPC, EIO) is kept in
+ * s->err and every later write is skipped, so a caller parks an array
+ * (puts it, then frees it) only while store_ok(). Reading a section
+ * that was written fails with -1 (and no memory kept) when the bytes on
+ * disk do not match. */
+#ifndef HW_STORE_H
+#define HW_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STORE_CHUNK ((size_t)4 << 20)
+
+struct store_sect {
+	uint32_t id, elem;   /* elem: the array's element size */
+	uint64_t raw, comp;  /* bytes before and after compression */
+	uint64_t check;      /* store_hash() chained over the chunks */
+	uint64_t off;        /* file offset of the first chunk */
+};
+
+struct store {
+	int fd;               /* borrowed: the owner closes it */
+	uint64_t start, end;  /* sections lie in [start, end) */
+	struct store_sect *sect;
+	size_t nsect, cap;
+	int err;              /* errno of the first failed write, 0 */
+	char *zbuf;           /* a chunk's compressed bytes, made on use */
+};
+
+/* A 64-bit checksum of p[0..n) (not cryptographic). */
+uint64_t store_hash(const void *p, size_t n, uint64_t seed);
+
+/* A store of the file fd whose sections start at byte `start`; empty
+ * (writing), or with the n sections of the table tab (reading: checked
+ * to lie within the file's size, else -1). */
+void store_init(struct store *s, int fd, uint64_t start);
+int store_init_read(struct store *s, int fd, uint64_t start, uint64_t size, const struct store_sect *tab,
+		    size_t n);
+void store_free(struct store *s);
+static inline int store_ok(const struct store *s) { return s->err == 0; }
+
+/* The section of that id, NULL if none. */
+const struct store_sect *store_find(const struct store *s, uint32_t id);
+
+/* Write p[0..count) (elements of elem bytes) as section id, replacing
+ * one of that id (whose bytes are let go); 0, or -1 (s->err). */
+int store_put(struct store *s, uint32_t id, const void *p, uint32_t elem, uint64_t count);
+/* Let section id's disk space go (a hole) and forget it. */
+void store_drop(struct store *s, uint32_t id);
+
+struct store_writer {
+	struct store *s;
+	struct store_sect sc;
+	char *buf;
+	size_t len;
+};
+void store_begin(struct store *s, struct store_writer *w, uint32_t id, uint32_t elem);
+void store_write(struct store_writer *w, const void *p, size_t n);
+/* The section is in the store from now on (unless s->err): 0 or -1. */
+int store_end(struct store_writer *w);
+
+/* Section id into dst, which holds exactly its raw bytes (elem and
+ * count must be what was stored); 0, or -1 (dst then holds part). */
+int store_load(const struct store *s, uint32_t id, uint32_t elem, uint64_t count, void *dst);
+/* The same into a new array (raw + 1 bytes, xmalloc); NULL on -1. */
+void *store_get(const struct store *s, uint32_t id, uint32_t elem, uint64_t count);
+
+/* The checksum a section of those compressed bytes (comp of them, raw
+ * when inflated) has; ~0 if its chunks are malformed (the fuzzers'
+ * forged caches). */
+uint64_t store_check_bytes(const uint8_t *p, uint64_t comp, uint64_t raw);
+
+struct store_reader {
+	const struct store *s;
+	const struct store_sect *sc;
+	int backward;
+	uint64_t *chunk;      /* file offsets of the chunks */
+	size_t nchunk, next;  /* next: chunks delivered so far */
+	uint64_t check;       /* over the chunks read, forwards only */
+	char *z, *buf;
+	int err;
+};
+/* Chunk by chunk: store_read gives the next chunk's raw bytes (in buf,
+ * valid until the next call; a multiple of the element size when it
+ * divides STORE_CHUNK), NULL at the end or on an error; backwards: the
+ * last chunk first. store_reader_end: 0 if everything read was sound
+ * (forwards: the checksum too, when all was read). */
+int store_reader_open(struct store_reader *r, const struct store *s, uint32_t id, int backward);
+const void *store_read(struct store_reader *r, size_t *n);
+int store_reader_end(struct store_reader *r);
+
+#endif
