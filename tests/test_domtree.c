@@ -1,6 +1,7 @@
 /* test_domtree.c — dominators on graphs whose dominators are known by
  * hand, and on random graphs checked against the definition (d dominates
  * v when v cannot be reached from the root without passing d). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,13 +49,51 @@ static void gfree(struct g *g)
 	free(g->in);
 }
 
-static node_t *doms(const struct g *g, node_t *order, node_t *norder)
+/* Dominators by domtree_compute, in memory (spill 0) or with its work
+ * arrays and the out-edges' second reading in a store on a scratch file
+ * (spill 1): the way the engine runs it on a heap. *order (if order is
+ * not NULL) is made here. */
+static node_t *doms_by(const struct g *g, node_t **order, node_t *norder, int spill)
 {
-	struct dgraph d = { .n = g->n, .root = 0, .out_start = g->os, .out = g->o,
-			    .in_start = g->is, .in = g->in };
-	node_t *idom = xmalloc(((size_t)g->n + 1) * sizeof *idom);
+	struct dgraph d = { .n = g->n, .root = 0, .out_start = g->os, .out = g->o };
+	struct store st;
+	node_t *idom;
+	FILE *f = NULL;
 
-	domtree_compute(&d, idom, order, norder, NULL, NULL);
+	if (spill) {
+		f = tmpfile();
+		ck_assert(f != NULL);
+		store_init(&st, fileno(f), 64);
+		ck_assert_int_eq(store_put(&st, 7, g->o, sizeof *g->o, g->os[g->n]), 0);
+		d.out_store = &st;
+		d.out_id = 7;
+		d.scratch = &st;
+		d.scratch_id = 100;
+	}
+	domtree_compute(&d, &idom, order, norder, NULL, NULL);
+	if (spill) {
+		ck_assert(store_ok(&st));
+		ck_assert_uint_eq(st.nsect, 1); /* the work arrays are gone */
+		store_free(&st);
+		fclose(f);
+	}
+	return idom;
+}
+
+/* Both ways, which must agree: the one in memory is returned. */
+static node_t *doms(const struct g *g, node_t **order, node_t *norder)
+{
+	node_t *o2 = NULL, n2 = 0;
+	node_t *idom = doms_by(g, order, norder, 0);
+	node_t *idom2 = doms_by(g, order != NULL ? &o2 : NULL, order != NULL ? &n2 : NULL, 1);
+
+	ck_assert(memcmp(idom, idom2, (size_t)g->n * sizeof *idom) == 0);
+	if (order != NULL) {
+		ck_assert_uint_eq(*norder, n2);
+		ck_assert(memcmp(*order, o2, (size_t)n2 * sizeof *o2) == 0);
+	}
+	free(idom2);
+	free(o2);
 	return idom;
 }
 
@@ -129,13 +168,13 @@ START_TEST(test_root_succ)
 	static const node_t e2[] = { 0, 1, 0, 3, 1, 2, 3, 2 };
 	struct g gi;
 	build(&gi, 4, e2, 4);
-	struct dgraph d = { .n = 4, .root = 0, .out_start = g.os, .out = g.o, .in_start = gi.is,
-			    .in = gi.in, .root_succ = rs, .nroot_succ = 2 };
-	node_t idom[4];
-	domtree_compute(&d, idom, NULL, NULL, NULL, NULL);
+	struct dgraph d = { .n = 4, .root = 0, .out_start = g.os, .out = g.o, .root_succ = rs, .nroot_succ = 2 };
+	node_t *idom;
+	domtree_compute(&d, &idom, NULL, NULL, NULL, NULL);
 	ck_assert_uint_eq(idom[1], 0);
 	ck_assert_uint_eq(idom[2], 0);
 	ck_assert_uint_eq(idom[3], 0);
+	free(idom);
 	gfree(&g);
 	gfree(&gi);
 }
@@ -227,9 +266,8 @@ START_TEST(test_list_values_held_by_array)
 		e[m++] = k + i;
 	}
 	build(&g, n, e, m / 2);
-	node_t norder;
-	node_t *order = xmalloc((size_t)n * sizeof *order);
-	node_t *idom = doms(&g, order, &norder);
+	node_t norder, *order;
+	node_t *idom = doms(&g, &order, &norder);
 	ck_assert_uint_eq(norder, n);
 	ck_assert_uint_eq(order[k], k);         /* the DFS went down the list first */
 	ck_assert_uint_eq(order[n - 1], x);     /* and reached the array last */
@@ -307,8 +345,8 @@ START_TEST(test_random_against_definition)
 		}
 		struct g g;
 		build(&g, n, e, m);
-		node_t *order = xmalloc(((size_t)n + 1) * sizeof *order), norder;
-		node_t *idom = doms(&g, order, &norder);
+		node_t *order, norder;
+		node_t *idom = doms(&g, &order, &norder);
 		uint8_t *seen = xmalloc(n);
 		node_t *stack = xmalloc(((size_t)n + m + 1) * sizeof *stack);
 		size_t reached = 0;

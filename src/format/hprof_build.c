@@ -333,6 +333,9 @@ static void build_refs(struct heap *h, struct classtab *ct, struct progress *p)
 	for (node_t i = 1; i < h->n; i++) {
 		h->out_start[i] = r.pos;
 		node_refs(&r, i);
+		/* a node's targets ascending, as every reader gives them: the
+		 * views pair them with fields sorted by id */
+		sort_u32(h->out + h->out_start[i], r.pos - h->out_start[i]);
 		if ((i & 0xfffff) == 0)
 			progress_update(p, (uint64_t)h->n + i);
 	}

@@ -4,13 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph/cache.h"
 #include "graph/domtree.h"
+#include "graph/open.h"
 
-/* Depth-first marking over strong references from `start`; the stack
- * holds at most one entry per node, so n entries are enough. */
-/* Marks what start reaches, not entering skip. With p: progress, and
- * it stops early (the marks then incomplete) once p is cancelled. */
-static uint64_t mark_from(const struct heap *h, bits_t *seen, node_t *stack, node_t start,
+/* Depth-first marking over strong references from `start`, not
+ * entering skip; the stack (*stack, *cap entries) grows as it needs.
+ * With p: progress, and it stops early (the marks then incomplete) once
+ * p is cancelled. */
+static uint64_t mark_from(const struct heap *h, bits_t *seen, node_t **stack, size_t *cap, node_t start,
 			  const bits_t *skip, struct progress *p)
 {
 	size_t sp = 0;
@@ -19,9 +21,9 @@ static uint64_t mark_from(const struct heap *h, bits_t *seen, node_t *stack, nod
 	if (bit_get(seen, start) || (skip && bit_get(skip, start)))
 		return 0;
 	bit_set(seen, start);
-	stack[sp++] = start;
+	(*stack)[sp++] = start;
 	while (sp > 0) {
-		node_t v = stack[--sp];
+		node_t v = (*stack)[--sp];
 		if ((++count & 0xffff) == 0 && p != NULL) {
 			progress_update(p, count);
 			if (progress_cancelled(p))
@@ -29,15 +31,31 @@ static uint64_t mark_from(const struct heap *h, bits_t *seen, node_t *stack, nod
 		}
 		const node_t *e = v == 0 ? h->roots : h->out + h->out_start[v];
 		size_t ne = v == 0 ? h->nroots : h->out_start[v + 1] - h->out_start[v];
+		if (sp + ne > *cap) {
+			*cap = (sp + ne) * 2;
+			*stack = xreallocarray(*stack, *cap, sizeof **stack);
+		}
 		for (size_t j = 0; j < ne; j++) {
 			node_t t = e[j];
 			if (bit_get(seen, t) || (skip && bit_get(skip, t)))
 				continue;
 			bit_set(seen, t);
-			stack[sp++] = t;
+			(*stack)[sp++] = t;
 		}
 	}
 	return count;
+}
+
+/* A marking stack to start with; mark_from grows it. */
+struct mstack {
+	node_t *v;
+	size_t cap;
+};
+
+static void mstack_init(struct mstack *m)
+{
+	m->cap = 4096;
+	m->v = xmalloc(m->cap * sizeof *m->v);
 }
 
 struct rootlist {
@@ -97,7 +115,7 @@ void heap_roots_unique(struct heap *h)
 /* Objects only weakly reachable: a weak referent from a marked object
  * that nothing strong reaches becomes a pseudo root; repeat while new
  * objects get marked (their referents may qualify in turn). */
-static void weak_roots(struct heap *h, bits_t *seen, node_t *stack, struct rootlist *rl)
+static void weak_roots(struct heap *h, bits_t *seen, struct mstack *st, struct rootlist *rl)
 {
 	for (int changed = 1; changed;) {
 		changed = 0;
@@ -106,7 +124,7 @@ static void weak_roots(struct heap *h, bits_t *seen, node_t *stack, struct rootl
 			if (!bit_get(seen, s) || bit_get(seen, t) || weak_left_out(h, i))
 				continue;
 			add_pseudo(h, rl, t, RK_WEAK_ONLY);
-			h->weakonly_count += mark_from(h, seen, stack, t, NULL, NULL);
+			h->weakonly_count += mark_from(h, seen, &st->v, &st->cap, t, NULL, NULL);
 			changed = 1;
 		}
 	}
@@ -114,7 +132,7 @@ static void weak_roots(struct heap *h, bits_t *seen, node_t *stack, struct rootl
 
 /* Unreachable objects: first those that no other unreachable object
  * refers to, then (cycles) the rest, in index order. */
-static void unreachable_roots(struct heap *h, bits_t *seen, node_t *stack, struct rootlist *rl)
+static void unreachable_roots(struct heap *h, bits_t *seen, struct mstack *st, struct rootlist *rl)
 {
 	bits_t *pointed = xcalloc(bits_words(h->n), sizeof *pointed);
 
@@ -130,40 +148,65 @@ static void unreachable_roots(struct heap *h, bits_t *seen, node_t *stack, struc
 			if (bit_get(seen, v) || (pass == 0 && bit_get(pointed, v)))
 				continue;
 			add_pseudo(h, rl, v, RK_UNREACHABLE);
-			h->unreachable_count += mark_from(h, seen, stack, v, NULL, NULL);
+			h->unreachable_count += mark_from(h, seen, &st->v, &st->cap, v, NULL, NULL);
 		}
 	free(pointed);
 }
 
+/* in[] from the out-edges (read in order: from memory, or from the file
+ * behind the heap once they are parked there) and the roots: sources in
+ * index order, the root (0) first. start[] counts at t + 1, then serves
+ * as the fill cursor, then is shifted back into place. */
 static void build_in(struct heap *h)
 {
 	edge_t *cnt = xcalloc((size_t)h->n + 1, sizeof *cnt);
+	uint32_t id;
+	const struct store *st = h->out == NULL ? heap_section(h, HP_OUT_TO, &id) : NULL;
+	struct seq sq;
 
 	for (size_t i = 0; i < h->nroots; i++)
 		cnt[h->roots[i] + 1]++;
-	for (uint64_t j = 0; j < h->nedges; j++)
-		cnt[h->out[j] + 1]++;
-	for (node_t v = 0; v < h->n; v++)
-		cnt[v + 1] += cnt[v];
+	for (int pass = 0; pass < 2; pass++) {
+		if (st == NULL)
+			seq_mem(&sq, h->out, sizeof *h->out);
+		else if (seq_open(&sq, st, id, sizeof *h->out) < 0)
+			hw_fatal("%s: cannot read the references back from the index file", esc_str(h->path));
+		for (node_t v = 1; v < h->n; v++) {
+			edge_t ne = h->out_start[v + 1] - h->out_start[v];
+			const node_t *e = seq_span(&sq, ne);
+			if (e == NULL)
+				hw_fatal("%s: cannot read the references back from the index file", esc_str(h->path));
+			for (edge_t j = 0; j < ne; j++)
+				if (pass == 0)
+					cnt[e[j] + 1]++;
+				else
+					h->in[cnt[e[j]]++] = v;
+		}
+		seq_end(&sq);
+		if (pass == 0) {
+			for (node_t v = 0; v < h->n; v++)
+				cnt[v + 1] += cnt[v];
+			h->in = xmalloc(((size_t)h->nedges + h->nroots + 1) * sizeof *h->in);
+			for (size_t i = 0; i < h->nroots; i++)
+				h->in[cnt[h->roots[i]]++] = 0;
+		}
+	}
+	memmove(cnt + 1, cnt, (size_t)h->n * sizeof *cnt);
+	cnt[0] = 0;
 	h->in_start = cnt;
-	h->in = xmalloc(((size_t)h->nedges + h->nroots + 1) * sizeof *h->in);
-	edge_t *pos = xmalloc(((size_t)h->n + 1) * sizeof *pos);
-	memcpy(pos, cnt, ((size_t)h->n + 1) * sizeof *pos);
-	/* sources in index order: the root (0) first, then by object */
-	for (size_t i = 0; i < h->nroots; i++)
-		h->in[pos[h->roots[i]]++] = 0;
-	for (node_t v = 1; v < h->n; v++)
-		for (edge_t j = h->out_start[v]; j < h->out_start[v + 1]; j++)
-			h->in[pos[h->out[j]]++] = v;
-	free(pos);
 }
 
 void analysis_roots(struct heap *h, struct progress *p)
 {
-	bits_t *seen = xcalloc(bits_words(h->n), sizeof *seen);
-	node_t *stack = xmalloc(((size_t)h->n + 1) * sizeof *stack);
 	struct rootlist rl = { 0 };
+	struct mstack st;
 
+	/* the out-edges and what weakly reachable and garbage weigh: the
+	 * rest waits on disk meanwhile (when there is a file behind h) */
+	heap_load(h, HP_OUT | HP_WEAK | HP_SHALLOW, p);
+	heap_park(h, HP_OFF | HP_CLASS | HP_KIND | HP_IN | HP_DOM);
+	bits_t *seen = xcalloc(bits_words(h->n), sizeof *seen);
+	mstack_init(&st);
 	progress_begin(p, "reachability", h->n, "objects");
 	h->nroots = 0;
 	h->roots = xmalloc((h->nroot_rec + 1) * sizeof *h->roots);
@@ -172,17 +215,17 @@ void analysis_roots(struct heap *h, struct progress *p)
 	for (size_t i = 0; i < h->nroot_rec && h->aroot == 0; i++) /* root_rec is sorted by node */
 		if (h->nroots == 0 || h->roots[h->nroots - 1] != h->root_rec[i].node)
 			h->roots[h->nroots++] = h->root_rec[i].node;
-	mark_from(h, seen, stack, 0, NULL, NULL);
+	mark_from(h, seen, &st.v, &st.cap, 0, NULL, NULL);
 	bits_t *strong = xmalloc(bits_words(h->n) * sizeof *strong);
 	memcpy(strong, seen, bits_words(h->n) * sizeof *strong);
-	weak_roots(h, seen, stack, &rl);
+	weak_roots(h, seen, &st, &rl);
 	h->weakonly_bytes = bytes_of_new(h, strong, seen);
 	memcpy(strong, seen, bits_words(h->n) * sizeof *strong);
-	unreachable_roots(h, seen, stack, &rl);
+	unreachable_roots(h, seen, &st, &rl);
 	h->unreachable_bytes = bytes_of_new(h, strong, seen);
 	free(strong);
 	free(seen);
-	free(stack);
+	free(st.v);
 	/* the pseudo roots join the root records and the root's successors */
 	h->root_rec = xreallocarray(h->root_rec, h->nroot_rec + rl.nrec + 1, sizeof *h->root_rec);
 	if (rl.nrec > 0)
@@ -194,65 +237,66 @@ void analysis_roots(struct heap *h, struct progress *p)
 		h->roots[h->nroots++] = rl.rec[i].node;
 	hw_qsort(h->roots, h->nroots, sizeof *h->roots, cmp_node);
 	free(rl.rec);
+	/* in[]: the out-edges read from disk when they can wait there, so
+	 * that the two directions are never in memory at once */
+	heap_park(h, HP_SHALLOW | HP_WEAK);
+	if (heap_store(h, HP_OUT_TO) == 0)
+		heap_park(h, HP_OUT_TO);
 	build_in(h);
 	progress_end(p);
 }
 
-/* Once the depth-first pass is done, the out-edges are dropped and
- * rebuilt from the in-edges at the end: the rest of the dominator pass
- * and the class figures then run 4 bytes an object and 4 a reference
- * lighter, which is the peak of the whole build. */
-static void drop_out(void *arg)
+/* The depth-first pass is over: the out-edges' targets wait on disk
+ * (the dominator pass reads them from there in order), four bytes a
+ * reference less in memory through the rest. */
+static void drop_targets(void *arg)
 {
-	struct heap *h = arg;
-
-	free(h->out);
-	free(h->out_start);
-	h->out = NULL;
-	h->out_start = NULL;
+	heap_park(arg, HP_OUT_TO);
 }
 
-/* out[] again, from in[] (root edges left out: they are roots[]). Each
- * node's targets come out in index order. start[] counts first at s+1,
- * then serves as the fill cursor, then is shifted back into place. */
-static void rebuild_out(struct heap *h)
+static void drop_starts(void *arg)
 {
-	edge_t *start = xcalloc((size_t)h->n + 1, sizeof *start);
-
-	for (edge_t j = 0; j < h->in_start[h->n]; j++)
-		if (h->in[j] != 0)
-			start[h->in[j] + 1]++;
-	for (node_t v = 0; v < h->n; v++)
-		start[v + 1] += start[v];
-	h->out = xmalloc(((size_t)h->nedges + 1) * sizeof *h->out);
-	for (node_t t = 0; t < h->n; t++)
-		for (edge_t j = h->in_start[t]; j < h->in_start[t + 1]; j++)
-			if (h->in[j] != 0)
-				h->out[start[h->in[j]]++] = t;
-	memmove(start + 1, start, (size_t)h->n * sizeof *start);
-	start[0] = 0;
-	h->out_start = start;
+	heap_park(arg, HP_OUT_AT);
 }
 
 void analysis_dominators(struct heap *h, struct progress *p)
 {
-	struct dgraph g = { .n = h->n, .root = 0, .out_start = h->out_start, .out = h->out,
-			    .in_start = h->in_start, .in = h->in, .root_succ = h->roots,
-			    .nroot_succ = h->nroots, .after_dfs = drop_out, .after_dfs_arg = h };
-	node_t *order = xmalloc(((size_t)h->n + 1) * sizeof *order), norder = 0;
+	node_t *order, norder;
 
+	/* the out-edges alone: everything else waits on disk */
+	heap_park(h, HP_ALL & ~HP_OUT);
+	heap_load(h, HP_OUT, p);
+	struct dgraph g = { .n = h->n, .root = 0, .out_start = h->out_start, .out = h->out,
+			    .root_succ = h->roots, .nroot_succ = h->nroots, .scratch = heap_scratch(h),
+			    .scratch_id = STORE_SCRATCH };
+	if (heap_store(h, HP_OUT_TO) == 0) {
+		g.out_store = heap_section(h, HP_OUT_TO, &g.out_id);
+		g.after_dfs = drop_targets;
+		g.after_dfs_arg = h;
+		if (heap_store(h, HP_OUT_AT) == 0)
+			g.after_edges = drop_starts;
+	}
 	progress_begin(p, "dominators", h->n, "objects");
-	h->idom = xmalloc(((size_t)h->n + 1) * sizeof *h->idom);
-	domtree_compute(&g, h->idom, order, &norder, progress_cb, p);
+	free(h->idom);
+	domtree_compute(&g, &h->idom, &order, &norder, progress_cb, p);
 	progress_end(p);
+	/* retained sizes: reverse preorder, every node done before its
+	 * dominator */
+	heap_park(h, HP_OUT);
 	progress_begin(p, "retained sizes", h->n, "objects");
+	heap_load(h, HP_SHALLOW, p);
+	free(h->retained);
 	h->retained = xmalloc(((size_t)h->n + 1) * sizeof *h->retained);
 	for (node_t v = 0; v < h->n; v++)
 		h->retained[v] = h->node_shallow[v];
-	/* reverse preorder: every node is done before its dominator */
+	heap_park(h, HP_SHALLOW);
 	for (node_t i = norder; i-- > 1;)
 		h->retained[h->idom[order[i]]] += h->retained[order[i]];
 	free(order);
+	/* the tree's children, then the idoms wait on disk while the
+	 * classes come in */
+	analysis_domchildren(h);
+	heap_park(h, HP_IDOM);
 	uint64_t *lb = xcalloc(h->ncls + 1, sizeof *lb);
 	analysis_class_lb(h, NULL, lb);
 	for (uint32_t c = 0; c < h->ncls; c++)
@@ -262,7 +306,6 @@ void analysis_dominators(struct heap *h, struct progress *p)
 	free(h->dom_start);
 	free(h->dom_child);
 	h->dom_start = h->dom_child = NULL;
-	rebuild_out(h);
 	progress_end(p);
 }
 
@@ -270,19 +313,20 @@ void analysis_domchildren(struct heap *h)
 {
 	if (h->dom_start != NULL)
 		return;
+	heap_load(h, HP_IDOM, NULL);
+	/* counted at idom + 2, summed (start[d + 1]: where d's children
+	 * begin), filled with start[d + 1] as the cursor: it ends where d's
+	 * children end, which is start[d + 1] proper */
 	node_t *start = xcalloc((size_t)h->n + 2, sizeof *start);
 	for (node_t v = 1; v < h->n; v++)
 		if (h->idom[v] != HW_NONE)
-			start[h->idom[v] + 1]++;
+			start[h->idom[v] + 2]++;
 	for (node_t v = 0; v <= h->n; v++)
 		start[v + 1] += start[v];
 	node_t *child = xmalloc(((size_t)h->n + 1) * sizeof *child);
-	node_t *pos = xmalloc(((size_t)h->n + 1) * sizeof *pos);
-	memcpy(pos, start, ((size_t)h->n + 1) * sizeof *pos);
 	for (node_t v = 1; v < h->n; v++)
 		if (h->idom[v] != HW_NONE)
-			child[pos[h->idom[v]]++] = v;
-	free(pos);
+			child[start[h->idom[v] + 1]++] = v;
 	h->dom_start = start;
 	h->dom_child = child;
 }
@@ -291,11 +335,12 @@ uint64_t analysis_retained_set(const struct heap *h, const bits_t *set, bits_t *
 			       uint64_t *count, struct progress *p)
 {
 	bits_t *seen = xcalloc(bits_words(h->n), sizeof *seen);
-	node_t *stack = xmalloc(((size_t)h->n + 1) * sizeof *stack);
+	struct mstack st;
 	uint64_t bytes = 0, cnt = 0;
 
+	mstack_init(&st);
 	progress_begin(p, "retained set", h->n, "objects");
-	mark_from(h, seen, stack, 0, set, p);
+	mark_from(h, seen, &st.v, &st.cap, 0, set, p);
 	for (node_t v = 1; v < h->n; v++) {
 		if (bit_get(seen, v))
 			continue;
@@ -305,7 +350,7 @@ uint64_t analysis_retained_set(const struct heap *h, const bits_t *set, bits_t *
 			bit_set(out, v);
 	}
 	free(seen);
-	free(stack);
+	free(st.v);
 	progress_end(p);
 	if (count != NULL)
 		*count = cnt;
@@ -322,6 +367,7 @@ void analysis_class_lb(struct heap *h, const bits_t *set, uint64_t *lb)
 	size_t sp = 0, cap = 0;
 
 	analysis_domchildren(h);
+	heap_load(h, HP_CLASS | HP_RETAINED, NULL);
 	memset(lb, 0, h->ncls * sizeof *lb);
 	cap = 1024;
 	stk = xmalloc(cap * sizeof *stk);

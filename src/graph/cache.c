@@ -237,7 +237,7 @@ static int slots(struct heap *h, const struct scalars *s, struct slot *o)
 static unsigned part_of(int slot)
 {
 	static const unsigned part[NSLOTS] = {
-		HP_OFF, HP_CLASS, HP_SHALLOW, HP_KIND, HP_OUT, HP_OUT, HP_IN, HP_IN, HP_WEAK, HP_WEAK,
+		HP_OFF, HP_CLASS, HP_SHALLOW, HP_KIND, HP_OUT_AT, HP_OUT_TO, HP_IN_AT, HP_IN_FROM, HP_WEAK, HP_WEAK,
 		0, 0, 0, 0, 0, 0, HP_IDOM, HP_RETAINED, 0, 0, 0, 0, HP_WEAK, HP_WEAK, HP_WEAK,
 	};
 	return slot < NSLOTS ? part[slot] : 0;
@@ -328,11 +328,15 @@ struct backing {
 	int from_disk;   /* a cache another run wrote: what is loaded is checked */
 	unsigned stored; /* parts whose copy in the file is current */
 	unsigned absent; /* parts the reader does not make (V8: no node_off) */
+	/* a phase's own arrays (heap_scratch): a file of their own, made
+	 * when first asked for, so that the cache holds nothing else */
+	struct store scratch;
+	int scratch_fd;
 	struct scalars sc; /* from_disk: the counts it was written with */
 };
 
-/* Are the part's arrays in memory: one of them made, or all empty
- * (an empty array may be NULL)? */
+/* Are the part's arrays in memory: one of them made (1), or all empty
+ * (an empty array may be NULL: 2)? */
 static int part_in_memory(struct heap *h, unsigned part)
 {
 	struct scalars sc;
@@ -347,7 +351,7 @@ static int part_in_memory(struct heap *h, unsigned part)
 				return 1;
 			empty &= sl[i].count == 0;
 		}
-	return empty;
+	return empty ? 2 : 0;
 }
 
 static void backing_free(struct heap *h)
@@ -357,6 +361,9 @@ static void backing_free(struct heap *h)
 	if (b == NULL)
 		return;
 	store_free(&b->st);
+	store_free(&b->scratch);
+	if (b->scratch_fd >= 0)
+		close(b->scratch_fd);
 	if (b->tmp != NULL) {
 		unlink(b->tmp);
 		tmp_unguard();
@@ -409,7 +416,7 @@ int cache_begin(struct heap *h)
 	struct backing *b = xcalloc(1, sizeof *b);
 
 	backing_free(h); /* a cached open's: the caller loaded what it keeps */
-	b->fd = -1;
+	b->fd = b->scratch_fd = -1;
 	if (h->cache_file != NULL) {
 		char *pre = xasprintf("%s.tmp.", h->cache_file);
 		tmp_remove_stale(pre);
@@ -445,7 +452,15 @@ struct store *heap_scratch(struct heap *h)
 {
 	struct backing *b = h->backing;
 
-	return b != NULL && store_ok(&b->st) ? &b->st : NULL;
+	if (b == NULL || b->from_disk)
+		return NULL;
+	if (b->scratch_fd < 0) {
+		b->scratch_fd = scratch_file(h->cache_file != NULL ? h->cache_file : h->path);
+		if (b->scratch_fd < 0)
+			return NULL;
+		store_init(&b->scratch, b->scratch_fd, 0);
+	}
+	return store_ok(&b->scratch) ? &b->scratch : NULL;
 }
 
 void cache_changed(struct heap *h, unsigned parts)
@@ -486,6 +501,49 @@ static void free_part(struct heap *h, unsigned part)
 		}
 }
 
+int heap_store(struct heap *h, unsigned parts)
+{
+	struct backing *b = h->backing;
+
+	if (b == NULL)
+		return -1;
+	for (unsigned part = 1; part <= HP_ALL; part <<= 1)
+		if ((parts & part) && !(b->stored & part) &&
+		    (part_in_memory(h, part) != 1 || !store_ok(&b->st) || put_part(h, b, part) < 0))
+			return -1;
+	return 0;
+}
+
+const struct store *heap_section(struct heap *h, unsigned part, uint32_t *id)
+{
+	struct backing *b = h->backing;
+
+	if (b == NULL || !(b->stored & part))
+		return NULL;
+	for (int i = 0; i < NSLOTS; i++)
+		if (part_of(i) == part) {
+			*id = (uint32_t)i + 1;
+			return &b->st;
+		}
+	return NULL;
+}
+
+void cache_built(struct heap *h)
+{
+	struct backing *b = h->backing;
+
+	if (b == NULL)
+		return;
+	for (unsigned part = 1; part <= HP_ALL; part <<= 1)
+		if (!(b->stored & part) && !part_in_memory(h, part))
+			b->absent |= part;
+	if (b->scratch_fd >= 0) { /* empty by now: its disk goes */
+		store_free(&b->scratch);
+		close(b->scratch_fd);
+		b->scratch_fd = -1;
+	}
+}
+
 void heap_park(struct heap *h, unsigned parts)
 {
 	struct backing *b = h->backing;
@@ -493,13 +551,10 @@ void heap_park(struct heap *h, unsigned parts)
 	if (b == NULL)
 		return;
 	for (unsigned part = 1; part <= HP_ALL; part <<= 1) {
-		if (!(parts & part))
+		/* nothing made (or all empty and NULL): nothing to write; it may
+		 * be made later, and written then */
+		if (!(parts & part) || part_in_memory(h, part) != 1)
 			continue;
-		if (!part_in_memory(h, part)) {
-			if (!(b->stored & part))
-				b->absent |= part;
-			continue;
-		}
 		if (!(b->stored & part) && (!store_ok(&b->st) || put_part(h, b, part) < 0))
 			continue; /* no room on disk: it stays in memory */
 		free_part(h, part);
@@ -582,9 +637,9 @@ int cache_save(struct heap *h)
  * when it is loaded, the small tables at once. */
 static const char *validate_part(const struct heap *h, const struct scalars *s, unsigned part)
 {
-	const edge_t *start = part == HP_OUT ? h->out_start : h->in_start;
-	const node_t *e = part == HP_OUT ? h->out : h->in;
-	uint64_t ne = part == HP_OUT ? s->nedges : s->nedges + s->nroots;
+	const edge_t *start = part & HP_OUT ? h->out_start : h->in_start;
+	const node_t *e = part & HP_OUT ? h->out : h->in;
+	uint64_t ne = part & HP_OUT ? s->nedges : s->nedges + s->nroots;
 
 	switch (part) {
 	case HP_OFF:
@@ -603,13 +658,16 @@ static const char *validate_part(const struct heap *h, const struct scalars *s, 
 			if (h->node_kind[v] > NK_CLASS)
 				return "bad node";
 		return NULL;
-	case HP_OUT:
-	case HP_IN:
+	case HP_OUT_AT:
+	case HP_IN_AT:
 		for (uint64_t v = 0; v < s->n; v++)
 			if (start[v] > start[v + 1])
 				return "bad reference index";
-		if (start[s->n] != ne)
+		if (start[0] != 0 || start[s->n] != ne)
 			return "bad reference count";
+		return NULL;
+	case HP_OUT_TO:
+	case HP_IN_FROM:
 		for (uint64_t j = 0; j < ne; j++)
 			if (e[j] >= s->n)
 				return "bad reference";
@@ -896,6 +954,7 @@ int cache_load(struct heap *h, int verify, const char **why)
 	replay_warnings(h, wb, b->sc.nwarn_bytes, b->sc.suppressed);
 	free(wb);
 	b->fd = fd;
+	b->scratch_fd = -1;
 	b->from_disk = 1;
 	b->stored = HP_ALL;
 	h->backing = b;

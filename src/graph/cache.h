@@ -87,10 +87,21 @@ int cache_from_disk(const struct heap *h);
  * or once a write to it failed. */
 int cache_begin(struct heap *h);
 void cache_changed(struct heap *h, unsigned parts);
+/* The heap is built: a part neither in memory nor in the file is one
+ * its reader does not make (V8 has no node_off), and heap_need leaves
+ * it NULL. */
+void cache_built(struct heap *h);
 int cache_finish(struct heap *h);
 int cache_save(struct heap *h);
 #define STORE_SCRATCH 1000
 struct store *heap_scratch(struct heap *h);
+/* The parts written to the file behind h (those not there yet), kept in
+ * memory: 0, or -1 if one could not be (no file, no room, not made).
+ * heap_section: where the array of a part of one array (HP_OUT_TO...)
+ * is in that file, to read it in order (store.h's seq); NULL if not
+ * written there. */
+int heap_store(struct heap *h, unsigned parts);
+const struct store *heap_section(struct heap *h, unsigned part, uint32_t *id);
 
 /* For the fuzzers (fuzz/drive.c): make a cache file's bytes in buf pass
  * the checks cache_load() makes before it decodes them: the dump's

@@ -215,7 +215,8 @@ struct heap {
 				   * the format's numbers (heap_gen_name()), below
 				   * HW_MAX_GENS; NULL: the dump tells none */
 
-	/* strong references, CSR; node 0's out-edges are roots[] instead */
+	/* strong references, CSR, each node's targets (sources) ascending;
+	 * node 0's out-edges are roots[] instead */
 	edge_t *out_start;        /* n + 1 */
 	node_t *out;
 	edge_t *in_start;         /* n + 1; includes 0 as predecessor of roots */
@@ -324,12 +325,16 @@ struct heap {
 #define HP_CLASS    0x002 /* node_class */
 #define HP_SHALLOW  0x004 /* node_shallow */
 #define HP_KIND     0x008 /* node_kind */
-#define HP_OUT      0x010 /* out_start, out */
-#define HP_IN       0x020 /* in_start, in */
+#define HP_OUT_TO   0x010 /* out */
+#define HP_IN_FROM  0x020 /* in */
 #define HP_WEAK     0x040 /* weak_src, weak_dst, weak_rule, rx_src, rx_dst */
 #define HP_IDOM     0x080 /* idom */
 #define HP_RETAINED 0x100 /* retained */
-#define HP_ALL      0x1ff
+#define HP_OUT_AT   0x200 /* out_start */
+#define HP_IN_AT    0x400 /* in_start */
+#define HP_ALL      0x7ff
+#define HP_OUT   (HP_OUT_AT | HP_OUT_TO)
+#define HP_IN    (HP_IN_AT | HP_IN_FROM)
 #define HP_NODES (HP_OFF | HP_CLASS | HP_SHALLOW | HP_KIND)
 #define HP_DOM   (HP_IDOM | HP_RETAINED)
 

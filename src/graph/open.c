@@ -33,6 +33,7 @@ int heap_build(struct heap *h, const struct ruleset *rules, struct progress *p, 
 	if (rules != NULL)
 		ownership_classify(h, rules, p);
 	heap_analyse(h, p);
+	cache_built(h);
 	if (h->cache_file != NULL) {
 		progress_begin(p, "index cache", 1, "files");
 		cache_finish(h);
@@ -66,13 +67,11 @@ static void drop_graph(struct heap *h)
 	*h = keep;
 }
 
-void heap_need(struct heap *h, unsigned parts, struct progress *p)
+void heap_load(struct heap *h, unsigned parts, struct progress *p)
 {
 	const char *why;
 	struct sbuf err;
 
-	if (parts != 0 && h->fmt != NULL) /* what decoding an object reads comes along */
-		parts |= h->fmt->needs;
 	if (h->backing == NULL || cache_has(h, parts))
 		return;
 	int fresh_nodes = (parts & (HP_OFF | HP_KIND)) && !cache_has(h, HP_OFF | HP_KIND) && cache_from_disk(h);
@@ -89,7 +88,14 @@ void heap_need(struct heap *h, unsigned parts, struct progress *p)
 	sbuf_init(&err);
 	heap_build(h, h->rules, p, &err); /* the header was fine before: it still is */
 	sbuf_free(&err);
-	heap_need(h, parts, p);
+	heap_load(h, parts, p);
+}
+
+void heap_need(struct heap *h, unsigned parts, struct progress *p)
+{
+	if (parts != 0 && h->fmt != NULL) /* what decoding an object reads comes along */
+		parts |= h->fmt->needs;
+	heap_load(h, parts, p);
 }
 
 int heap_map_file(struct heap *h, const char *path, struct sbuf *err)

@@ -16,6 +16,9 @@
  * left on its disk) they stay. */
 void heap_need(struct heap *h, unsigned parts, struct progress *p);
 void heap_park(struct heap *h, unsigned parts);
+/* heap_need without what the reader's decoding reads: exactly those
+ * parts (the engine's own passes over the arrays). */
+void heap_load(struct heap *h, unsigned parts, struct progress *p);
 
 /* Map `path` read-only into h (path, map, size, fd): 0, or -1 with one
  * line in err (the file named, escaped). An empty file maps as NULL, 0. */

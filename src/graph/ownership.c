@@ -910,6 +910,7 @@ int heap_apply_rules(struct heap *h, const struct ruleset *rs, struct progress *
 		return -1;
 	drop_analyses(h);
 	heap_analyse(h, p);
+	heap_need(h, HP_ALL, p); /* as the caller had it: everything in memory */
 	h->agen++;
 	return 0;
 }

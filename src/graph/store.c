@@ -348,3 +348,75 @@ int store_reader_end(struct store_reader *r)
 	memset(r, 0, sizeof *r);
 	return bad ? -1 : 0;
 }
+
+/* ---- front to back in spans ---- */
+
+void seq_mem(struct seq *s, const void *p, size_t elem)
+{
+	memset(s, 0, sizeof *s);
+	s->mem = p;
+	s->elem = elem;
+}
+
+int seq_open(struct seq *s, const struct store *st, uint32_t id, size_t elem)
+{
+	memset(s, 0, sizeof *s);
+	s->elem = elem;
+	if (store_reader_open(&s->r, st, id, 0) < 0 || s->r.sc->elem != elem) {
+		s->err = 1;
+		return -1;
+	}
+	return 0;
+}
+
+const void *seq_span(struct seq *s, uint64_t n)
+{
+	size_t want = (size_t)n * s->elem;
+
+	if (s->err)
+		return NULL;
+	if (want == 0)
+		return s->mem != NULL ? s->mem : (const char *)s; /* nothing to read there */
+	if (s->mem != NULL) {
+		const char *p = s->mem + s->cpos;
+		s->cpos += want;
+		return p;
+	}
+	if (s->cpos + want <= s->clen) { /* within the chunk held: most spans */
+		const char *p = s->chunk + s->cpos;
+		s->cpos += want;
+		return p;
+	}
+	if (want > s->tcap) {
+		s->tcap = want + 64;
+		free(s->tmp);
+		s->tmp = xmalloc(s->tcap);
+	}
+	size_t got = 0;
+	while (got < want) {
+		if (s->cpos == s->clen) {
+			s->chunk = store_read(&s->r, &s->clen);
+			s->cpos = 0;
+			if (s->chunk == NULL) {
+				s->err = 1;
+				return NULL;
+			}
+		}
+		size_t k = s->clen - s->cpos < want - got ? s->clen - s->cpos : want - got;
+		memcpy(s->tmp + got, s->chunk + s->cpos, k);
+		s->cpos += k;
+		got += k;
+	}
+	return s->tmp;
+}
+
+int seq_end(struct seq *s)
+{
+	int bad = s->err;
+
+	if (s->mem == NULL && store_reader_end(&s->r) < 0)
+		bad = 1;
+	free(s->tmp);
+	memset(s, 0, sizeof *s);
+	return bad ? -1 : 0;
+}

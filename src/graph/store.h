@@ -103,4 +103,24 @@ int store_reader_open(struct store_reader *r, const struct store *s, uint32_t id
 const void *store_read(struct store_reader *r, size_t *n);
 int store_reader_end(struct store_reader *r);
 
+/* An array read front to back in spans, from memory (seq_mem) or from
+ * a section of a store (seq_open: 0, or -1 if there is none such): each
+ * seq_span gives the next n elements (valid until the next call; held in
+ * a buffer of the seq's own where a span crosses two chunks), NULL on a
+ * read error or past the end. seq_end: 0 if all read was sound. */
+struct seq {
+	const char *mem;
+	struct store_reader r;
+	size_t elem;
+	const char *chunk;
+	size_t clen, cpos;    /* the chunk held: its bytes, those used */
+	char *tmp;
+	size_t tcap;
+	int err;
+};
+void seq_mem(struct seq *s, const void *p, size_t elem);
+int seq_open(struct seq *s, const struct store *st, uint32_t id, size_t elem);
+const void *seq_span(struct seq *s, uint64_t n);
+int seq_end(struct seq *s);
+
 #endif
