@@ -49,10 +49,16 @@ static void gfree(struct g *g)
 	free(g->in);
 }
 
+static const edge_t *in_starts(void *arg)
+{
+	return ((const struct g *)arg)->is;
+}
+
 /* Dominators by domtree_compute, in memory (spill 0) or with its work
  * arrays and the out-edges' second reading in a store on a scratch file
- * (spill 1): the way the engine runs it on a heap. *order (if order is
- * not NULL) is made here. */
+ * (spill 1), or the predecessors from the in-edges in that store (spill
+ * 2): the ways the engine runs it on a heap. *order (if order is not
+ * NULL) is made here. */
 static node_t *doms_by(const struct g *g, node_t **order, node_t *norder, int spill)
 {
 	struct dgraph d = { .n = g->n, .root = 0, .out_start = g->os, .out = g->o };
@@ -65,35 +71,44 @@ static node_t *doms_by(const struct g *g, node_t **order, node_t *norder, int sp
 		ck_assert(f != NULL);
 		store_init(&st, fileno(f), 64);
 		ck_assert_int_eq(store_put(&st, 7, g->o, sizeof *g->o, g->os[g->n]), 0);
+		ck_assert_int_eq(store_put(&st, 8, g->in, sizeof *g->in, g->is[g->n]), 0);
 		d.out_store = &st;
 		d.out_id = 7;
 		d.scratch = &st;
 		d.scratch_id = 100;
 	}
+	if (spill == 2) {
+		d.in_starts = in_starts;
+		d.after_dfs_arg = (void *)g;
+		d.in_store = &st;
+		d.in_id = 8;
+	}
 	domtree_compute(&d, &idom, order, norder, NULL, NULL);
 	if (spill) {
 		ck_assert(store_ok(&st));
-		ck_assert_uint_eq(st.nsect, 1); /* the work arrays are gone */
+		ck_assert_uint_eq(st.nsect, 2); /* the work arrays are gone */
 		store_free(&st);
 		fclose(f);
 	}
 	return idom;
 }
 
-/* Both ways, which must agree: the one in memory is returned. */
+/* All three ways, which must agree: the one in memory is returned. */
 static node_t *doms(const struct g *g, node_t **order, node_t *norder)
 {
-	node_t *o2 = NULL, n2 = 0;
 	node_t *idom = doms_by(g, order, norder, 0);
-	node_t *idom2 = doms_by(g, order != NULL ? &o2 : NULL, order != NULL ? &n2 : NULL, 1);
 
-	ck_assert(memcmp(idom, idom2, (size_t)g->n * sizeof *idom) == 0);
-	if (order != NULL) {
-		ck_assert_uint_eq(*norder, n2);
-		ck_assert(memcmp(*order, o2, (size_t)n2 * sizeof *o2) == 0);
+	for (int spill = 1; spill <= 2; spill++) {
+		node_t *o2 = NULL, n2 = 0;
+		node_t *idom2 = doms_by(g, order != NULL ? &o2 : NULL, order != NULL ? &n2 : NULL, spill);
+		ck_assert_msg(memcmp(idom, idom2, (size_t)g->n * sizeof *idom) == 0, "idoms differ (%d)", spill);
+		if (order != NULL) {
+			ck_assert_uint_eq(*norder, n2);
+			ck_assert(memcmp(*order, o2, (size_t)n2 * sizeof *o2) == 0);
+		}
+		free(idom2);
+		free(o2);
 	}
-	free(idom2);
-	free(o2);
 	return idom;
 }
 

@@ -453,7 +453,8 @@ int hprof_parse(struct heap *h, struct progress *p, struct sbuf *err)
 	struct rd r = { h, &s, p, h->layout.idsize, 0 };
 	uint64_t start = strlen(h->version) + 1 + 4 + 8;
 
-	/* objects run about 40 bytes: reserve once instead of doubling */
+	/* objects run 40 bytes or more: reserve about enough, in address
+	 * space only (the pages are made as they fill), and grow beyond */
 	s.capobj = (size_t)(h->size / 40) + 256;
 	s.obj = xreallocarray(NULL, s.capobj, sizeof *s.obj);
 	/* the pass reads every page: mapping them in one call up to a size
@@ -499,7 +500,7 @@ const struct format_ops hprof_format = {
 	.runtime = "jvm",
 	.rt = &jvm_runtime,
 	.cacheable = 1,
-	.needs = HP_OFF | HP_CLASS | HP_KIND,
+	.needs = HP_OFF | HP_CLASS | HP_KIND | HP_IDS,
 	.probe = hprof_probe,
 	.header = hprof_header,
 	.parse = hprof_parse,

@@ -4,10 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/mman.h>
+
 #include "format/hprof_record.h"
 #include "format/hprof_classes.h"
-#include "graph/idindex.h"
 #include "format/hprof_layout.h"
+#include "graph/cache.h"
+#include "graph/idindex.h"
 #include "graph/reader.h"
 
 #define WARN_EACH 10 /* per kind of problem: the first few name their offsets */
@@ -74,9 +77,11 @@ static int cmp_obj(const void *a, const void *b)
 }
 
 /* HotSpot writes the class dumps and a few stragglers, then the heap in
- * address order: one long sorted run and little else. Sort the rest and
- * merge it with that run. Returns 0 (nothing done) when the longest run
- * is not most of the objects. */
+ * address order: one long sorted run and little else. Sort the rest (a
+ * copy: it is small) and merge it with that run, in place: the run goes
+ * to the end, and the merge writes from the front, never past what it
+ * has read. Returns 0 (nothing done) when the longest run is not most
+ * of the objects. */
 static int sort_long_run(struct raw_obj *o, size_t n)
 {
 	size_t best = 0, best_len = 0, start = 0;
@@ -93,57 +98,83 @@ static int sort_long_run(struct raw_obj *o, size_t n)
 		return 0;
 	size_t nrest = n - best_len;
 	struct raw_obj *rest = xmalloc((nrest + 1) * sizeof *rest);
-	struct raw_obj *run = xmalloc(best_len * sizeof *run);
 	memcpy(rest, o, best * sizeof *o);
 	memcpy(rest + best, o + best + best_len, (n - best - best_len) * sizeof *o);
-	memcpy(run, o + best, best_len * sizeof *o);
 	hw_qsort(rest, nrest, sizeof *rest, cmp_obj);
-	size_t i = 0, j = 0, k = 0;
-	while (i < best_len || j < nrest) /* ties: the earlier record first */
-		if (j == nrest || (i < best_len && (run[i].id < rest[j].id ||
-			(run[i].id == rest[j].id && run[i].off < rest[j].off))))
-			o[k++] = run[i++];
+	memmove(o + nrest, o + best, best_len * sizeof *o);
+	size_t i = nrest, j = 0, k = 0;
+	while (j < nrest) /* then the run's tail is in place; ties: the earlier record first */
+		if (i < n && (o[i].id < rest[j].id || (o[i].id == rest[j].id && o[i].off < rest[j].off)))
+			o[k++] = o[i++];
 		else
 			o[k++] = rest[j++];
 	free(rest);
-	free(run);
 	return 1;
 }
 
-/* Nodes: the virtual root, then the objects by id, duplicates dropped. */
+/* Nodes: the virtual root, then the objects by id, duplicates dropped.
+ * The ids go into the compact map (graph/idindex.h; node_id[] when they
+ * spread too thin for it), the offsets into the first half of the
+ * scan's own array: an offset is written at 8k when the record at 16i,
+ * i >= k - 1, has been read, so none is lost. */
 static void make_nodes(struct heap *h, struct scan *s)
 {
 	size_t n = s->nobj, dup = 0;
+	uint64_t base = 0, max = 0, any = 0, prev = 0, prev_off = 0;
+	struct idmap_fill f;
 
 	if (n > 0 && !sorted_by_id(s->obj, n) && !sort_long_run(s->obj, n))
 		radix_sort(s->obj, n);
-	h->node_id = xmalloc((n + 1) * sizeof *h->node_id);
-	h->node_off = xmalloc((n + 1) * sizeof *h->node_off);
-	h->node_id[0] = h->node_off[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		if (s->obj[i].id != 0) {
+			if (base == 0)
+				base = s->obj[i].id;
+			any |= s->obj[i].id - base;
+			max = s->obj[i].id;
+		}
+	unsigned shift = 0;
+	while (any != 0 && !(any & ((uint64_t)1 << shift)))
+		shift++;
+	int compact = n > 0 && idmap_begin(&f, h, (node_t)(n + 1), base, max, shift) == 0;
+	if (!compact) {
+		h->node_id = xmalloc((n + 1) * sizeof *h->node_id);
+		h->node_id[0] = 0;
+	}
+	uint64_t *off = (uint64_t *)(void *)s->obj;
 	node_t k = 1;
 	for (size_t i = 0; i < n; i++) {
-		const struct raw_obj *o = &s->obj[i];
-		if (o->id == 0) {
+		struct raw_obj o = s->obj[i];
+		if (o.id == 0) {
 			warn_add(&h->warn, "%s: offset %llu: object with id 0 (null); skipped",
-				 h->path, (unsigned long long)o->off);
+				 h->path, (unsigned long long)o.off);
 			continue;
 		}
-		if (h->node_id[k - 1] == o->id) {
+		if (k > 1 && prev == o.id) {
 			if (dup++ < WARN_EACH)
 				warn_add(&h->warn, "%s: offset %llu: duplicate object id 0x%llx; the record "
-					 "at offset %llu is kept", h->path, (unsigned long long)o->off,
-					 (unsigned long long)o->id,
-					 (unsigned long long)h->node_off[k - 1]);
+					 "at offset %llu is kept", h->path, (unsigned long long)o.off,
+					 (unsigned long long)o.id, (unsigned long long)prev_off);
 			continue;
 		}
-		h->node_id[k] = o->id;
-		h->node_off[k] = o->off;
+		off[k] = o.off;
+		if (compact)
+			idmap_set(&f, k, o.id);
+		else
+			h->node_id[k] = o.id;
+		prev = o.id;
+		prev_off = o.off;
 		k++;
 	}
 	if (dup > WARN_EACH)
 		warn_add(&h->warn, "%s: %zu duplicate object ids in all", h->path, dup);
-	free(s->obj);
+	if (compact)
+		idmap_end(&f, k);
+	if (s->obj == NULL) /* no object at all */
+		off = xmalloc(sizeof *off);
+	off[0] = 0;
+	h->node_off = xreallocarray(off, k, sizeof *off);
 	s->obj = NULL;
+	s->capobj = 0;
 	h->n = k;
 	h->node_class = xmalloc((size_t)k * sizeof *h->node_class);
 	h->node_shallow = xcalloc(k, sizeof *h->node_shallow);
@@ -156,55 +187,66 @@ static void make_nodes(struct heap *h, struct scan *s)
 struct refs {
 	struct heap *h;
 	struct classtab *ct;
-	struct idindex idx;
-	int fill;           /* 0: count slots, 1: look up and store */
-	edge_t pos;         /* next free slot in h->out */
+	struct idindex idx;  /* without the compact map: over node_id[] */
+	node_t *t;           /* the current node's targets */
+	size_t nt, capt;
 	uint64_t dangling;
 	node_t cur;
 	node_t *wsrc, *wdst;
 	size_t nweak, capweak;
+	/* where the targets go: the scratch file, piece by piece, or an
+	 * array grown as it fills */
+	struct store_writer w;
+	int to_file;
+	node_t *out;
+	uint64_t nout, capout;
+	int again;           /* a second pass: its warnings said already */
 };
 
-static inline void emit(struct refs *r, uint64_t id)
+static node_t find(const struct refs *r, uint64_t id)
+{
+	return r->h->id_low != NULL ? idmap_find(r->h, id) : idindex_find(&r->idx, id);
+}
+
+static void push(struct refs *r, node_t t)
+{
+	VEC_GROW(r->t, r->nt, r->capt);
+	r->t[r->nt++] = t;
+}
+
+static void emit(struct refs *r, uint64_t id)
 {
 	if (id == 0)
 		return;
-	if (!r->fill) {
-		r->pos++;
-		return;
-	}
-	node_t t = idindex_find(&r->idx, id);
+	node_t t = find(r, id);
 	if (t == HW_NONE) {
-		if (r->dangling++ < 3) /* a few examples, then a total */
+		if (r->dangling++ < 3 && !r->again) /* a few examples, then a total */
 			warn_add(&r->h->warn, "%s: offset %llu: object 0x%llx refers to 0x%llx, which "
 				 "is not in the dump; reference dropped", r->h->path,
 				 (unsigned long long)r->h->node_off[r->cur],
-				 (unsigned long long)r->h->node_id[r->cur], (unsigned long long)id);
+				 (unsigned long long)heap_node_id(r->h, r->cur), (unsigned long long)id);
 		return;
 	}
-	r->h->out[r->pos++] = t;
+	push(r, t);
 }
 
 static void emit_node(struct refs *r, node_t t)
 {
-	if (t == HW_NONE)
-		return;
-	if (r->fill)
-		r->h->out[r->pos] = t;
-	r->pos++;
+	if (t != HW_NONE)
+		push(r, t);
 }
 
 static void weak(struct refs *r, uint64_t id)
 {
 	if (id == 0)
 		return;
-	node_t t = idindex_find(&r->idx, id);
+	node_t t = find(r, id);
 	if (t == HW_NONE) { /* counted and reported as any dangling reference */
-		if (r->dangling++ < 3)
+		if (r->dangling++ < 3 && !r->again)
 			warn_add(&r->h->warn, "%s: offset %llu: object 0x%llx has referent 0x%llx, "
 				 "which is not in the dump; reference dropped", r->h->path,
 				 (unsigned long long)r->h->node_off[r->cur],
-				 (unsigned long long)r->h->node_id[r->cur], (unsigned long long)id);
+				 (unsigned long long)heap_node_id(r->h, r->cur), (unsigned long long)id);
 		return;
 	}
 	VEC_GROW(r->wsrc, r->nweak, r->capweak);
@@ -218,18 +260,14 @@ static void instance_refs(struct refs *r, node_t i, const uint8_t *q)
 {
 	struct heap *h = r->h;
 	unsigned ids = h->layout.idsize;
-	uint32_t c;
+	uint32_t c = classes_find(r->ct, hprof_inst_class(q, ids), 0, h->node_off[i]);
 
-	if (!r->fill) {
-		c = classes_find(r->ct, hprof_inst_class(q, ids), 0, h->node_off[i]);
-		h->node_class[i] = c;
-		h->node_kind[i] = NK_INSTANCE;
-	}
-	c = h->node_class[i];
+	h->node_class[i] = c;
+	h->node_kind[i] = NK_INSTANCE;
 	const struct hclass *k = &h->cls[c];
 	uint32_t nbytes = hprof_inst_nbytes(q, ids);
 	const uint8_t *data = hprof_inst_fields(q, ids);
-	if (!r->fill && nbytes < k->inst_bytes && !(k->flags & HC_SYNTHETIC))
+	if (nbytes < k->inst_bytes && !(k->flags & HC_SYNTHETIC) && !r->again)
 		warn_add(&h->warn, "%s: offset %llu: instance of %s has %u bytes of fields, its "
 			 "class says %u; missing fields read as null", h->path,
 			 (unsigned long long)h->node_off[i], class_name(h, c), nbytes, k->inst_bytes);
@@ -238,7 +276,7 @@ static void instance_refs(struct refs *r, node_t i, const uint8_t *q)
 		if (off + ids <= nbytes)
 			emit(r, beid(data + off, ids));
 	}
-	if (r->fill && k->referent_off != HW_NONE)
+	if (k->referent_off != HW_NONE)
 		weak(r, hprof_ref_at(data, nbytes, k->referent_off, ids));
 	emit_node(r, k->node); /* an instance keeps its class alive */
 }
@@ -249,11 +287,9 @@ static void objarray_refs(struct refs *r, node_t i, const uint8_t *q)
 	unsigned ids = h->layout.idsize;
 	uint32_t len = hprof_arr_len(q, ids);
 
-	if (!r->fill) {
-		h->node_class[i] = classes_find(r->ct, hprof_objarr_class(q, ids), 1, h->node_off[i]);
-		h->node_kind[i] = NK_OBJARRAY;
-		h->node_shallow[i] = len; /* the layout turns lengths into sizes */
-	}
+	h->node_class[i] = classes_find(r->ct, hprof_objarr_class(q, ids), 1, h->node_off[i]);
+	h->node_kind[i] = NK_OBJARRAY;
+	h->node_shallow[i] = len; /* the layout turns lengths into sizes */
 	const uint8_t *e = hprof_objarr_elems(q, ids);
 	for (uint32_t j = 0; j < len; j++, e += ids)
 		emit(r, beid(e, ids));
@@ -264,14 +300,12 @@ static void primarray_refs(struct refs *r, node_t i, const uint8_t *q)
 {
 	struct heap *h = r->h;
 	unsigned ids = h->layout.idsize;
+	uint8_t t = hprof_primarr_type(q, ids);
+	uint32_t c = t < 12 ? r->ct->prim[t] : HW_NONE;
 
-	if (!r->fill) {
-		uint8_t t = hprof_primarr_type(q, ids);
-		uint32_t c = t < 12 ? r->ct->prim[t] : HW_NONE;
-		h->node_class[i] = c != HW_NONE ? c : r->ct->prim[T_BYTE];
-		h->node_kind[i] = NK_PRIMARRAY;
-		h->node_shallow[i] = hprof_arr_len(q, ids);
-	}
+	h->node_class[i] = c != HW_NONE ? c : r->ct->prim[T_BYTE];
+	h->node_kind[i] = NK_PRIMARRAY;
+	h->node_shallow[i] = hprof_arr_len(q, ids);
 	emit_node(r, h->cls[h->node_class[i]].node);
 }
 
@@ -280,12 +314,10 @@ static void class_refs(struct refs *r, node_t i, const uint8_t *q)
 	struct heap *h = r->h;
 	unsigned ids = h->layout.idsize;
 
-	if (!r->fill) {
-		h->node_class[i] = r->ct->java_lang_class;
-		h->node_kind[i] = NK_CLASS;
-		/* the class this node describes, for its mirror size */
-		h->node_shallow[i] = classes_find(r->ct, h->node_id[i], 0, h->node_off[i]);
-	}
+	h->node_class[i] = r->ct->java_lang_class;
+	h->node_kind[i] = NK_CLASS;
+	/* the class this node describes, for its mirror size */
+	h->node_shallow[i] = classes_find(r->ct, hprof_rec_id(q, ids), 0, h->node_off[i]);
 	for (unsigned k = CD_SUPER; k <= CD_PROTECTION_DOMAIN; k++)
 		emit(r, hprof_cd_link(q, ids, k));
 	unsigned ncp, nst;
@@ -312,36 +344,73 @@ static void node_refs(struct refs *r, node_t i)
 	}
 }
 
+/* The targets of the current node, ascending (as every reader gives
+ * them: the views pair them with fields sorted by id), after those
+ * before. */
+static void put_targets(struct refs *r)
+{
+	sort_u32(r->t, r->nt);
+	if (r->to_file) {
+		store_write(&r->w, r->t, r->nt * sizeof *r->t);
+	} else {
+		while (r->nout + r->nt > r->capout) {
+			r->capout = r->capout ? r->capout * 2 : 1024;
+			r->out = xreallocarray(r->out, (size_t)r->capout, sizeof *r->out);
+		}
+		memcpy(r->out + r->nout, r->t, r->nt * sizeof *r->t);
+	}
+	r->nout += r->nt;
+	r->nt = 0;
+}
+
+/* One pass over the records, in node order (the dump's order, mostly):
+ * each node's class, kind and size (an array's length, until the
+ * layout), and its references, resolved and written where they wait
+ * for the analyses: the scratch file behind the heap when there is one
+ * (then the targets are never all in memory here), else memory. */
 static void build_refs(struct heap *h, struct classtab *ct, struct progress *p)
 {
 	struct refs r = { .h = h, .ct = ct };
+	struct store *st = heap_scratch(h);
+	uint32_t out_id = STORE_SCRATCH_READ;
 
+	if (h->id_low == NULL)
+		idindex_build(&r.idx, h->node_id, h->n);
+	r.to_file = st != NULL;
+	if (r.to_file)
+		store_begin(st, &r.w, out_id, sizeof(node_t));
 	h->out_start = xmalloc(((size_t)h->n + 1) * sizeof *h->out_start);
-	progress_begin(p, "references", (uint64_t)h->n * 2, "objects");
-	for (node_t i = 1; i < h->n; i++) { /* count slots: an upper bound */
+	h->out_start[0] = h->out_start[1] = 0;
+	progress_begin(p, "references", h->n, "objects");
+	madvise((void *)h->map, h->size, MADV_SEQUENTIAL); /* records in node order: the file's, mostly */
+	for (node_t i = 1; i < h->n; i++) {
+		h->out_start[i] = (edge_t)r.nout;
 		node_refs(&r, i);
+		put_targets(&r);
+		if (r.nout > (uint64_t)UINT32_MAX - 1)
+			hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(h->path));
 		if ((i & 0xfffff) == 0)
 			progress_update(p, i);
 	}
-	if (r.pos > (uint64_t)UINT32_MAX - 1)
-		hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(h->path));
-	h->out = xmalloc(((size_t)r.pos + 1) * sizeof *h->out);
-	idindex_build(&r.idx, h->node_id, h->n);
-	r.fill = 1;
-	r.pos = 0;
-	h->out_start[0] = h->out_start[1] = 0;
-	for (node_t i = 1; i < h->n; i++) {
-		h->out_start[i] = r.pos;
-		node_refs(&r, i);
-		/* a node's targets ascending, as every reader gives them: the
-		 * views pair them with fields sorted by id */
-		sort_u32(h->out + h->out_start[i], r.pos - h->out_start[i]);
-		if ((i & 0xfffff) == 0)
-			progress_update(p, (uint64_t)h->n + i);
+	madvise((void *)h->map, h->size, MADV_RANDOM);
+	h->out_start[h->n] = (edge_t)r.nout;
+	h->nedges = r.nout;
+	if (r.to_file && store_end(&r.w) == 0) {
+		cache_adopt(h, HP_OUT_TO, out_id);
+	} else if (r.to_file) { /* the file failed (no room): the pass again, into memory */
+		r.to_file = 0;
+		r.again = 1;
+		r.nout = 0;
+		r.nweak = 0;
+		r.dangling = 0;
+		for (node_t i = 1; i < h->n; i++) {
+			node_refs(&r, i);
+			put_targets(&r);
+		}
 	}
-	h->out_start[h->n] = r.pos;
-	h->out = xreallocarray(h->out, (size_t)r.pos + 1, sizeof *h->out);
-	h->nedges = r.pos;
+	if (!r.to_file)
+		h->out = xreallocarray(r.out, (size_t)r.nout + 1, sizeof *h->out);
+	free(r.t);
 	h->dangling_refs = r.dangling;
 	if (r.dangling > 3)
 		warn_add(&h->warn, "%s: %llu references to objects not in the dump, in all "
@@ -353,7 +422,8 @@ static void build_refs(struct heap *h, struct classtab *ct, struct progress *p)
 	h->weak_rule = xmalloc((r.nweak + 1) * sizeof *h->weak_rule);
 	for (size_t i = 0; i < r.nweak; i++)
 		h->weak_rule[i] = WEAK_BUILTIN;
-	idindex_free(&r.idx);
+	if (h->id_low == NULL)
+		idindex_free(&r.idx);
 	progress_end(p);
 }
 

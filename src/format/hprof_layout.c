@@ -1,6 +1,8 @@
 /* hprof_layout.c — HotSpot object sizes, see hprof_layout.h. */
 #include "format/hprof_layout.h"
 
+#include "graph/idindex.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,9 +268,10 @@ static int candidates(unsigned idsize, unsigned align, struct jvm_layout *out)
 static unsigned id_alignment(const struct heap *h)
 {
 	uint64_t any = 0;
+	struct idwalk w = { h, 0 };
 
 	for (node_t i = 1; i < h->n; i++)
-		any |= h->node_id[i];
+		any |= idwalk_id(&w, i);
 	if (any == 0)
 		return 0;
 	uint64_t low = any & (~any + 1);
@@ -300,12 +303,17 @@ static void class_sizes(const struct heap *h, const struct jvm_layout *L, uint32
 static void score(const struct heap *h, const struct jvm_layout *L, const uint32_t *csize,
 		  uint64_t *bad, uint64_t *exact, uint64_t *checked)
 {
+	struct idwalk w = { h, 0 };
+	uint64_t next = h->n > 1 ? idwalk_id(&w, 1) : 0;
+
 	*bad = *exact = *checked = 0;
 	for (node_t i = 1; i + 1 < h->n; i++) {
+		uint64_t id = next;
+		next = idwalk_id(&w, i + 1);
 		uint64_t s = node_size(h, i, L, csize);
 		if (s == 0)
 			continue;
-		uint64_t gap = h->node_id[i + 1] - h->node_id[i];
+		uint64_t gap = next - id;
 		(*checked)++;
 		*bad += gap < s;
 		*exact += gap == s;
@@ -363,12 +371,17 @@ static void correct_by_gaps(struct heap *h, uint32_t *csize)
 	uint32_t *mingap = xmalloc((size_t)h->ncls * sizeof *mingap);
 	uint32_t *seen = xcalloc(h->ncls, sizeof *seen);
 
+	struct idwalk w = { h, 0 };
+	uint64_t next = h->n > 1 ? idwalk_id(&w, 1) : 0;
+
 	memset(mingap, 0xff, (size_t)h->ncls * sizeof *mingap);
 	for (node_t i = 1; i + 1 < h->n; i++) {
+		uint64_t id = next;
+		next = idwalk_id(&w, i + 1);
 		if (h->node_kind[i] != NK_INSTANCE)
 			continue;
 		uint32_t c = h->node_class[i];
-		uint64_t gap = h->node_id[i + 1] - h->node_id[i];
+		uint64_t gap = next - id;
 		if (gap < mingap[c])
 			mingap[c] = (uint32_t)gap;
 		seen[c]++;

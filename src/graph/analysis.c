@@ -237,12 +237,11 @@ void analysis_roots(struct heap *h, struct progress *p)
 		h->roots[h->nroots++] = rl.rec[i].node;
 	hw_qsort(h->roots, h->nroots, sizeof *h->roots, cmp_node);
 	free(rl.rec);
-	/* in[]: the out-edges read from disk when they can wait there, so
-	 * that the two directions are never in memory at once */
+	/* in[] from the out-edges in memory (they stay, for the dominators
+	 * next), then on disk */
 	heap_park(h, HP_SHALLOW | HP_WEAK);
-	if (heap_store(h, HP_OUT_TO) == 0)
-		heap_park(h, HP_OUT_TO);
 	build_in(h);
+	heap_park(h, HP_IN);
 	progress_end(p);
 }
 
@@ -257,6 +256,22 @@ static void drop_targets(void *arg)
 static void drop_starts(void *arg)
 {
 	heap_park(arg, HP_OUT_AT);
+}
+
+/* Before the predecessors are read from in[]: its starts in, the
+ * out-edges' out; and out again after. */
+static const edge_t *in_starts(void *arg)
+{
+	struct heap *h = arg;
+
+	heap_park(h, HP_OUT);
+	heap_load(h, HP_IN_AT, NULL);
+	return h->in_start;
+}
+
+static void drop_in_starts(void *arg)
+{
+	heap_park(arg, HP_IN_AT);
 }
 
 void analysis_dominators(struct heap *h, struct progress *p)
@@ -275,6 +290,18 @@ void analysis_dominators(struct heap *h, struct progress *p)
 		g.after_dfs_arg = h;
 		if (heap_store(h, HP_OUT_AT) == 0)
 			g.after_edges = drop_starts;
+	}
+	/* the predecessors from in[], read once, rather than the out-edges
+	 * twice (its starts come in when the out-edges' go) */
+	uint32_t in_id;
+	const struct store *in_store = heap_section(h, HP_IN_FROM, &in_id);
+	if (in_store != NULL || h->in != NULL) {
+		g.in_store = in_store;
+		g.in_id = in_id;
+		g.in = h->in;
+		g.in_starts = in_starts;
+		g.after_edges = drop_in_starts;
+		g.after_dfs_arg = h;
 	}
 	progress_begin(p, "dominators", h->n, "objects");
 	free(h->idom);

@@ -44,6 +44,7 @@ struct scalars {
 	uint64_t weakonly_count, weakonly_bytes, dangling_refs;
 	uint64_t nrx, ntags, tag_labels_len, tag_nlabels, nambiguous, rules_fp;
 	uint64_t truncated_at;
+	uint64_t id_base, id_nb, id_shift, id_bits;
 };
 
 static uint64_t hash64(const void *p, size_t n, uint64_t seed)
@@ -223,10 +224,12 @@ static int slots(struct heap *h, const struct scalars *s, struct slot *o)
 	SLOT(tag_label, s->ntags);
 	SLOT(tag_labels, s->tag_labels_len);
 	SLOT(ambiguous, s->nambiguous);
+	SLOT(id_low, s->id_nb > 0 ? s->n : 0);
+	SLOT(id_start, s->id_nb > 0 ? s->id_nb + 1 : 0);
 #undef SLOT
 	return k;
 }
-#define NSLOTS 29
+#define NSLOTS 31
 #define NSECT (NSLOTS + 2) /* the scalars (id 0), the slots (1..), the warnings */
 #define WARN_ID (NSLOTS + 1)
 #define TABLE_AT sizeof(struct cache_header)
@@ -239,6 +242,7 @@ static unsigned part_of(int slot)
 	static const unsigned part[NSLOTS] = {
 		HP_OFF, HP_CLASS, HP_SHALLOW, HP_KIND, HP_OUT_AT, HP_OUT_TO, HP_IN_AT, HP_IN_FROM, HP_WEAK, HP_WEAK,
 		0, 0, 0, 0, 0, 0, HP_IDOM, HP_RETAINED, 0, 0, 0, 0, HP_WEAK, HP_WEAK, HP_WEAK,
+		0, 0, 0, 0, HP_IDS, HP_IDS,
 	};
 	return slot < NSLOTS ? part[slot] : 0;
 }
@@ -279,6 +283,10 @@ static void get_scalars(const struct heap *h, struct scalars *s, uint64_t warn_b
 	s->tag_nlabels = h->tag_nlabels;
 	s->nambiguous = h->nambiguous;
 	s->rules_fp = h->rules_fp;
+	s->id_base = h->id_base;
+	s->id_nb = h->id_nb;
+	s->id_shift = h->id_shift;
+	s->id_bits = h->id_bits;
 }
 
 /* The warnings, NUL-separated. A message that starts with the dump's
@@ -332,6 +340,11 @@ struct backing {
 	 * when first asked for, so that the cache holds nothing else */
 	struct store scratch;
 	int scratch_fd;
+	/* parts whose copy is a section of the scratch file (cache_adopt),
+	 * until cache_finish moves it into the file proper: its id there,
+	 * by the part's bit */
+	unsigned in_scratch;
+	uint32_t scratch_of[16];
 	struct scalars sc; /* from_disk: the counts it was written with */
 };
 
@@ -459,16 +472,55 @@ struct store *heap_scratch(struct heap *h)
 		if (b->scratch_fd < 0)
 			return NULL;
 		store_init(&b->scratch, b->scratch_fd, 0);
+		b->scratch.scratch = 1;
 	}
 	return store_ok(&b->scratch) ? &b->scratch : NULL;
+}
+
+static int bit_of(unsigned part)
+{
+	int k = 0;
+
+	while (part > 1) {
+		part >>= 1;
+		k++;
+	}
+	return k;
 }
 
 void cache_changed(struct heap *h, unsigned parts)
 {
 	struct backing *b = h->backing;
 
-	if (b != NULL)
-		b->stored &= ~parts;
+	if (b == NULL)
+		return;
+	b->stored &= ~parts;
+	for (unsigned part = 1; part <= HP_ALL; part <<= 1)
+		if ((parts & part) && (b->in_scratch & part)) {
+			store_drop(&b->scratch, b->scratch_of[bit_of(part)]);
+			b->in_scratch &= ~part;
+		}
+}
+
+void cache_adopt(struct heap *h, unsigned part, uint32_t id)
+{
+	struct backing *b = h->backing;
+
+	cache_changed(h, part);
+	b->stored |= part;
+	b->in_scratch |= part;
+	b->scratch_of[bit_of(part)] = id;
+}
+
+/* Where the copy of slot i (of part) is: its store, its id there. */
+static const struct store *copy_of(const struct backing *b, int i, unsigned part, uint32_t *id)
+{
+	if (b->in_scratch & part) {
+		*id = b->scratch_of[bit_of(part)];
+		return &b->scratch;
+	}
+	*id = (uint32_t)i + 1;
+	return &b->st;
 }
 
 /* Write the part's arrays (in memory) as their sections: 0, or -1. */
@@ -521,10 +573,8 @@ const struct store *heap_section(struct heap *h, unsigned part, uint32_t *id)
 	if (b == NULL || !(b->stored & part))
 		return NULL;
 	for (int i = 0; i < NSLOTS; i++)
-		if (part_of(i) == part) {
-			*id = (uint32_t)i + 1;
-			return &b->st;
-		}
+		if (part_of(i) == part)
+			return copy_of(b, i, part, id);
 	return NULL;
 }
 
@@ -537,7 +587,26 @@ void cache_built(struct heap *h)
 	for (unsigned part = 1; part <= HP_ALL; part <<= 1)
 		if (!(b->stored & part) && !part_in_memory(h, part))
 			b->absent |= part;
-	if (b->scratch_fd >= 0) { /* empty by now: its disk goes */
+}
+
+/* The parts still in the scratch file moved into the file proper (their
+ * compressed bytes copied), and the scratch file let go once nothing is
+ * left there. */
+static void adopt_all(struct heap *h, struct backing *b)
+{
+	for (int i = 0; i < NSLOTS && store_ok(&b->st); i++) {
+		unsigned part = part_of(i);
+		uint32_t id;
+		if (part == 0 || !(b->in_scratch & part))
+			continue;
+		const struct store *st = copy_of(b, i, part, &id);
+		if (store_copy(&b->st, (uint32_t)i + 1, st, id) < 0)
+			break;
+		store_drop(&b->scratch, id);
+		b->in_scratch &= ~part;
+	}
+	(void)h;
+	if (b->in_scratch == 0 && b->scratch_fd >= 0) {
 		store_free(&b->scratch);
 		close(b->scratch_fd);
 		b->scratch_fd = -1;
@@ -573,8 +642,11 @@ int cache_finish(struct heap *h)
 	uint64_t wlen;
 	int ok = 0;
 
-	if (b == NULL || b->tmp == NULL) /* a scratch file: nothing to finish */
-		return b != NULL ? 0 : -1;
+	if (b == NULL)
+		return -1;
+	adopt_all(h, b);
+	if (b->tmp == NULL) /* a scratch file: nothing more to finish */
+		return 0;
 	char *wb = warn_blob(h, &wlen);
 	get_scalars(h, &sc, wlen);
 	slots(h, &sc, sl);
@@ -685,6 +757,15 @@ static const char *validate_part(const struct heap *h, const struct scalars *s, 
 			if (h->idom[v] != HW_NONE && h->idom[v] >= s->n)
 				return "bad dominator";
 		return NULL;
+	case HP_IDS:
+		if (s->id_nb == 0)
+			return NULL;
+		if (h->id_start[0] < 1 || h->id_start[s->id_nb] != s->n)
+			return "bad id map";
+		for (uint64_t b = 0; b < s->id_nb; b++)
+			if (h->id_start[b] > h->id_start[b + 1])
+				return "bad id map";
+		return NULL;
 	default: /* HP_SHALLOW, HP_RETAINED: any value will do */
 		return NULL;
 	}
@@ -710,7 +791,8 @@ static const char *validate_layout(const struct heap *h, const struct scalars *s
 
 static const char *validate_small(const struct heap *h, const struct scalars *s)
 {
-	if (s->n == 0 || s->n > UINT32_MAX || s->names_len == 0 || h->names[s->names_len - 1] != '\0')
+	if (s->n == 0 || s->n > UINT32_MAX || s->names_len == 0 || h->names[s->names_len - 1] != '\0' ||
+	    s->id_shift > 63 || s->id_bits > 16 || s->id_nb > s->n / 2 + 65536)
 		return "bad counts";
 	for (uint64_t i = 0; i < s->nroots; i++)
 		if (h->roots[i] >= s->n)
@@ -788,6 +870,10 @@ static void set_scalars(struct heap *h, const struct scalars *s)
 	h->tag_nlabels = (uint32_t)s->tag_nlabels;
 	h->nambiguous = s->nambiguous;
 	h->rules_fp = s->rules_fp;
+	h->id_base = s->id_base;
+	h->id_nb = s->id_nb;
+	h->id_shift = (uint32_t)s->id_shift;
+	h->id_bits = (uint32_t)s->id_bits;
 }
 
 static void replay_warnings(struct heap *h, const char *blob, uint64_t len, uint64_t suppressed)
@@ -846,10 +932,13 @@ int cache_load_rest(struct heap *h, unsigned parts, const char **why)
 		*why = "corrupt";
 		if (!(b->stored & part)) /* neither here nor there: not made yet */
 			goto fail;
-		for (int i = 0; i < NSLOTS; i++)
+		for (int i = 0; i < NSLOTS; i++) {
+			uint32_t id;
+			const struct store *st = copy_of(b, i, part, &id);
 			if (part_of(i) == part &&
-			    (*sl[i].ptr = store_get(&b->st, (uint32_t)i + 1, (uint32_t)sl[i].elem, sl[i].count)) == NULL)
+			    (*sl[i].ptr = store_get(st, id, (uint32_t)sl[i].elem, sl[i].count)) == NULL)
 				goto fail;
+		}
 		if (b->from_disk && (*why = validate_part(h, &b->sc, part)) != NULL)
 			goto fail;
 	}

@@ -221,6 +221,49 @@ static node_t *predecessors(struct dt *d, uint64_t *total)
 	return pred;
 }
 
+/* The same from the references by target, read once: a target's count
+ * is its list's length, its sources come ascending as they would from
+ * the out-edges; an unreached source (a heap has none) holds its place
+ * as HW_NONE. */
+static node_t *predecessors_in(struct dt *d, const edge_t *in_start, uint64_t *total)
+{
+	const struct dgraph *g = d->g;
+	node_t n = d->n, *pred;
+	struct seq s;
+
+	d->istart = xcalloc((size_t)n + 1, sizeof *d->istart);
+	for (node_t t = 0; t < g->n; t++) {
+		node_t pt = d->pre[t];
+		if (pt != 0)
+			d->istart[n - pt + 1] = in_start[t + 1] - in_start[t];
+	}
+	for (node_t r = 0; r < n; r++)
+		d->istart[r + 1] += d->istart[r];
+	*total = d->istart[n];
+	pred = xmalloc(((size_t)*total + 1) * sizeof *pred);
+	if (g->in_store != NULL) {
+		if (seq_open(&s, g->in_store, g->in_id, sizeof(node_t)) < 0)
+			hw_fatal("the dominator pass cannot read the references back");
+	} else {
+		seq_mem(&s, g->in, sizeof(node_t));
+	}
+	for (node_t t = 0; t < g->n; t++) {
+		edge_t ne = in_start[t + 1] - in_start[t];
+		const node_t *e = seq_span(&s, ne);
+		node_t pt = d->pre[t];
+		if (e == NULL)
+			hw_fatal("the dominator pass cannot read the references back");
+		if (pt == 0)
+			continue;
+		node_t *at = pred + d->istart[n - pt];
+		for (edge_t j = 0; j < ne; j++)
+			at[j] = d->pre[e[j]] != 0 ? d->pre[e[j]] - 1 : HW_NONE;
+	}
+	seq_end(&s);
+	report(d, 1, 1, 1);
+	return pred;
+}
+
 /* Path compression without a stack (the path can be a million long):
  * climb while reversing the links, then walk back down, giving each node
  * the better of its label and the one above, and the top as ancestor. */
@@ -278,6 +321,8 @@ static void semidominator(struct dt *d, node_t w, const node_t *pred, edge_t np)
 
 	for (edge_t j = 0; j < np; j++) {
 		node_t p = pred[j];
+		if (p == HW_NONE) /* unreached */
+			continue;
 		node_t c = p <= w ? p : d->semi[eval(d, p)];
 		if (c < s)
 			s = c;
@@ -352,7 +397,8 @@ void domtree_compute(const struct dgraph *g, node_t **idomp, node_t **order, nod
 		g->after_dfs(g->after_dfs_arg);
 	d.parent = park(&d, S_PARENT, d.parent, d.n);
 	uint64_t npred;
-	node_t *pred = predecessors(&d, &npred);
+	node_t *pred = g->in_starts != NULL ? predecessors_in(&d, g->in_starts(g->after_dfs_arg), &npred)
+					     : predecessors(&d, &npred);
 	if (g->after_edges != NULL)
 		g->after_edges(g->after_dfs_arg);
 	free(d.pre);

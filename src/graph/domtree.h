@@ -28,6 +28,16 @@ struct dgraph {
 	void *after_dfs_arg;
 	/* Called once out_start and out are read no more (NULL: nothing). */
 	void (*after_edges)(void *arg);
+	/* The same references by target, read once in order in place of the
+	 * out-edges' two readings, when in_starts is set: it is called after
+	 * the depth-first pass (after after_dfs) and gives the starts (n + 1;
+	 * each target's sources ascending, the root's edges to root_succ
+	 * included); the sources are in, or (in_store set) that store's
+	 * section in_id. after_edges then lets the caller drop the starts. */
+	const edge_t *(*in_starts)(void *arg);
+	const node_t *in;
+	const struct store *in_store;
+	uint32_t in_id;
 	/* Where the work arrays wait while another phase runs (sections
 	 * scratch_id .. scratch_id + 3, dropped at the end); NULL: in memory. */
 	struct store *scratch;

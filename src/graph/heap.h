@@ -203,8 +203,15 @@ struct heap {
 
 	/* nodes */
 	node_t n;                 /* nodes incl. the virtual root */
-	uint64_t *node_id;        /* ids, ascending; only while building (NULL
-				   * after: heap_node_id() reads the record) */
+	uint64_t *node_id;        /* ids, ascending; NULL where the compact map
+				   * below has them (graph/idindex.h), or the
+				   * records (HPROF: heap_node_id() reads them) */
+	uint16_t *id_low;         /* the compact map: node v's id is id_base +
+				   * ((b << id_bits | id_low[v]) << id_shift), b
+				   * its bucket: id_start[b] <= v < id_start[b + 1] */
+	node_t *id_start;         /* id_nb + 1 */
+	uint64_t id_base, id_nb;
+	uint32_t id_shift, id_bits;
 	uint64_t *node_off;       /* file offset of the record's sub-tag byte */
 	uint32_t *node_class;     /* class index; HW_NONE for the root */
 	uint32_t *node_shallow;   /* JVM shallow size; while building, until
@@ -332,7 +339,8 @@ struct heap {
 #define HP_RETAINED 0x100 /* retained */
 #define HP_OUT_AT   0x200 /* out_start */
 #define HP_IN_AT    0x400 /* in_start */
-#define HP_ALL      0x7ff
+#define HP_IDS      0x800 /* id_low, id_start */
+#define HP_ALL      0xfff
 #define HP_OUT   (HP_OUT_AT | HP_OUT_TO)
 #define HP_IN    (HP_IN_AT | HP_IN_FROM)
 #define HP_NODES (HP_OFF | HP_CLASS | HP_SHALLOW | HP_KIND)

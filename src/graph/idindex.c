@@ -36,6 +36,53 @@ void idindex_free(struct idindex *x)
 	x->start = NULL;
 }
 
+int idmap_begin(struct idmap_fill *f, struct heap *h, node_t n, uint64_t base, uint64_t max, unsigned shift)
+{
+	uint64_t keys = max < base || shift > 63 ? 0 : ((max - base) >> shift) + 1;
+	unsigned bits = 0;
+
+	f->h = h;
+	f->next = 0;
+	/* buckets of about sixteen nodes: the fewest bits that give that */
+	while (bits < 16 && (keys >> bits) > (uint64_t)n / 16 + 1)
+		bits++;
+	uint64_t nb = (keys >> bits) + 1;
+	if (shift > 63 || nb > (uint64_t)n / 2 + 65536)
+		return -1;
+	h->id_base = base;
+	h->id_shift = shift;
+	h->id_bits = bits;
+	h->id_nb = nb;
+	h->id_start = xmalloc(((size_t)nb + 1) * sizeof *h->id_start);
+	h->id_low = xmalloc(((size_t)n + 1) * sizeof *h->id_low);
+	h->id_low[0] = 0; /* the root's: it has no id */
+	return 0;
+}
+
+void idmap_end(struct idmap_fill *f, node_t n)
+{
+	struct heap *h = f->h;
+
+	while (f->next <= h->id_nb)
+		h->id_start[f->next++] = n;
+	h->id_low = xreallocarray(h->id_low, (size_t)n + 1, sizeof *h->id_low);
+}
+
+/* The bucket of node v (0 < v < n): the last b with id_start[b] <= v. */
+static uint64_t bucket_of(const struct heap *h, node_t v)
+{
+	uint64_t lo = 0, hi = h->id_nb; /* id_start[0] <= v < id_start[nb] */
+
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (h->id_start[mid] <= v)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* A reader whose records hold the ids (HPROF) lets the heap drop them
  * once the graph is built (8 bytes an object): a lookup then reads the
  * records it probes. */
@@ -45,6 +92,8 @@ uint64_t heap_node_id(const struct heap *h, node_t v)
 		return 0;
 	if (h->node_id != NULL)
 		return h->node_id[v];
+	if (h->id_low != NULL)
+		return idmap_id(h, v, bucket_of(h, v));
 	return h->fmt->node_id(h, v);
 }
 
@@ -56,6 +105,8 @@ node_t heap_find_id(const struct heap *h, uint64_t id)
 		node_t i = idindex_search(h->node_id, 1, h->n, id);
 		return i < h->n && h->node_id[i] == id ? i : HW_NONE;
 	}
+	if (h->id_low != NULL)
+		return idmap_find(h, id);
 	node_t lo = 1, hi = h->n;
 	while (lo < hi) {
 		node_t mid = lo + (hi - lo) / 2;

@@ -34,11 +34,9 @@ int heap_build(struct heap *h, const struct ruleset *rules, struct progress *p, 
 		ownership_classify(h, rules, p);
 	heap_analyse(h, p);
 	cache_built(h);
-	if (h->cache_file != NULL) {
-		progress_begin(p, "index cache", 1, "files");
-		cache_finish(h);
-		progress_end(p);
-	}
+	progress_begin(p, "index cache", 1, "files");
+	cache_finish(h);
+	progress_end(p);
 	/* as after a cached open: what a view needs is loaded when it asks;
 	 * a dump read afresh every time (no cache: a format read whole into
 	 * memory anyway) keeps it all, as its views expect */
@@ -156,6 +154,8 @@ void heap_free(struct heap *h)
 	free(h->path);
 	free(h->snaps);
 	free(h->node_id);
+	free(h->id_low);
+	free(h->id_start);
 	free(h->node_off);
 	free(h->node_class);
 	free(h->node_shallow);

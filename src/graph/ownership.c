@@ -29,9 +29,20 @@ struct mark {
 
 struct tagged { node_t node; uint32_t label; };
 
+/* Every reference of a source, of any kind (strong, weak, incidental),
+ * targets ascending: what the rules see. Sources come one after the
+ * other, ascending; the strong references are read in order, from
+ * memory or from the file behind the heap, so that they need not be in
+ * memory at once. */
 struct pool {
-	edge_t *start;    /* n + 1 */
-	node_t *dst;
+	int open;
+	struct seq out;
+	node_t v;            /* the source held; 0: none yet */
+	node_t next;         /* the first source whose out-edges are unread */
+	uint64_t wi, ri;     /* the next weak and incidental (by source) one */
+	node_t *rx;          /* incidental ones as (source, target), sorted */
+	node_t *buf;         /* v's */
+	size_t n, cap;
 };
 
 struct apply {
@@ -58,36 +69,83 @@ struct apply {
 
 /* ---- the pool of every reference ---- */
 
-static void pool_build(struct heap *h, struct pool *pl)
-{
-	edge_t *start = xcalloc((size_t)h->n + 2, sizeof *start);
-	uint64_t total = h->nedges + h->nweak + h->nrx;
+static int cmp_pair(const void *x, const void *y);
 
-	if (total > (uint64_t)UINT32_MAX - 1)
-		hw_fatal("%s: more than 2^32 references: not supported yet", h->path);
-	for (node_t v = 1; v < h->n; v++)
-		start[v + 1] = h->out_start[v + 1] - h->out_start[v];
-	for (uint64_t i = 0; i < h->nweak; i++)
-		start[h->weak_src[i] + 1]++;
-	for (uint64_t i = 0; i < h->nrx; i++)
-		start[h->rx_src[i] + 1]++;
-	for (node_t v = 0; v < h->n; v++)
-		start[v + 1] += start[v];
-	node_t *dst = xmalloc(((size_t)total + 1) * sizeof *dst);
-	edge_t *pos = xmalloc(((size_t)h->n + 1) * sizeof *pos);
-	memcpy(pos, start, ((size_t)h->n + 1) * sizeof *pos);
-	for (node_t v = 1; v < h->n; v++)
-		for (edge_t j = h->out_start[v]; j < h->out_start[v + 1]; j++)
-			dst[pos[v]++] = h->out[j];
-	for (uint64_t i = 0; i < h->nweak; i++)
-		dst[pos[h->weak_src[i]]++] = h->weak_dst[i];
-	for (uint64_t i = 0; i < h->nrx; i++)
-		dst[pos[h->rx_src[i]]++] = h->rx_dst[i];
-	free(pos);
-	for (node_t v = 1; v < h->n; v++) /* targets ascending */
-		sort_u32(dst + start[v], start[v + 1] - start[v]);
-	pl->start = start;
-	pl->dst = dst;
+static void pool_open(struct heap *h, struct pool *pl)
+{
+	uint32_t id;
+
+	if ((uint64_t)h->nedges + h->nweak + h->nrx > (uint64_t)UINT32_MAX - 1)
+		hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(h->path));
+	memset(pl, 0, sizeof *pl);
+	heap_load(h, HP_OUT_AT | HP_WEAK, NULL);
+	const struct store *st = h->out == NULL ? heap_section(h, HP_OUT_TO, &id) : NULL;
+	if (st == NULL) {
+		heap_load(h, HP_OUT_TO, NULL);
+		seq_mem(&pl->out, h->out, sizeof *h->out);
+	} else if (seq_open(&pl->out, st, id, sizeof *h->out) < 0) {
+		hw_fatal("%s: cannot read the references back from the index file", esc_str(h->path));
+	}
+	pl->rx = xmalloc(((size_t)h->nrx + 1) * 2 * sizeof *pl->rx);
+	for (uint64_t i = 0; i < h->nrx; i++) {
+		pl->rx[2 * i] = h->rx_src[i];
+		pl->rx[2 * i + 1] = h->rx_dst[i];
+	}
+	hw_qsort(pl->rx, h->nrx, 2 * sizeof *pl->rx, cmp_pair);
+	pl->next = 1;
+	pl->open = 1;
+}
+
+/* v's references (v above every source asked for before); out_start
+ * holds the strong ones' places as they were when the pool opened for
+ * v and the sources after it. */
+static const node_t *pool_of(const struct heap *h, struct pool *pl, node_t v, size_t *n)
+{
+	if (v == pl->v) {
+		*n = pl->n;
+		return pl->buf;
+	}
+	if (v > pl->next && seq_skip(&pl->out, h->out_start[v] - h->out_start[pl->next]) < 0)
+		hw_fatal("%s: cannot read the references back from the index file", esc_str(h->path));
+	edge_t ns = h->out_start[v + 1] - h->out_start[v];
+	const node_t *e = seq_span(&pl->out, ns);
+	if (e == NULL)
+		hw_fatal("%s: cannot read the references back from the index file", esc_str(h->path));
+	pl->next = v + 1;
+	pl->v = v;
+	pl->n = 0;
+	while (pl->wi < h->nweak && h->weak_src[pl->wi] < v)
+		pl->wi++;
+	while (pl->ri < h->nrx && pl->rx[2 * pl->ri] < v)
+		pl->ri++;
+	size_t want = ns;
+	for (uint64_t i = pl->wi; i < h->nweak && h->weak_src[i] == v; i++)
+		want++;
+	for (uint64_t i = pl->ri; i < h->nrx && pl->rx[2 * i] == v; i++)
+		want++;
+	if (want > pl->cap) {
+		pl->cap = want * 2;
+		pl->buf = xreallocarray(pl->buf, pl->cap, sizeof *pl->buf);
+	}
+	memcpy(pl->buf, e, ns * sizeof *e);
+	pl->n = ns;
+	for (; pl->wi < h->nweak && h->weak_src[pl->wi] == v; pl->wi++)
+		pl->buf[pl->n++] = h->weak_dst[pl->wi];
+	for (; pl->ri < h->nrx && pl->rx[2 * pl->ri] == v; pl->ri++)
+		pl->buf[pl->n++] = pl->rx[2 * pl->ri + 1];
+	sort_u32(pl->buf, pl->n); /* targets ascending */
+	*n = pl->n;
+	return pl->buf;
+}
+
+static void pool_close(struct pool *pl)
+{
+	if (!pl->open)
+		return;
+	seq_end(&pl->out);
+	free(pl->rx);
+	free(pl->buf);
+	memset(pl, 0, sizeof *pl);
 }
 
 /* ---- marking references ---- */
@@ -136,10 +194,8 @@ static const node_t *refs_of(struct apply *a, node_t v, size_t *n)
 {
 	const struct heap *h = a->h;
 
-	if (a->pool.start != NULL) {
-		*n = a->pool.start[v + 1] - a->pool.start[v];
-		return a->pool.dst + a->pool.start[v];
-	}
+	if (a->pool.open)
+		return pool_of(h, &a->pool, v, n);
 	a->none = 0;
 	for (edge_t j = h->out_start[v]; j < h->out_start[v + 1]; j++) {
 		VEC_GROW(a->one, a->none, a->capone);
@@ -538,22 +594,79 @@ static void restore(struct heap *h, const struct pair *rx, uint64_t nx, const bi
 				out[o++] = h->out[j++];
 	}
 	h->out_start[h->n] = (edge_t)o;
+	cache_changed(h, HP_OUT);
 	free(h->out);
 	h->out = out;
 	h->nedges = o;
 	free(back);
 }
 
-/* Pool edges into strong, weak and incidental; owners; ambiguity. */
+/* The highest weight of an owning reference to a target (the targets
+ * of owning marks only, sorted), and the first owner of that weight met. */
+struct owned {
+	node_t t, owner;
+	uint16_t w;
+};
+
+static int cmp_owned(const void *x, const void *y)
+{
+	const struct owned *p = x, *q = y;
+
+	if (p->t != q->t)
+		return p->t < q->t ? -1 : 1;
+	return p->w > q->w ? -1 : p->w < q->w; /* the highest first */
+}
+
+static struct owned *owned_of(struct owned *o, size_t n, node_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (o[mid].t < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && o[lo].t == t ? &o[lo] : NULL;
+}
+
+/* What the marks of source v (marks[*mi ..], sorted by source, target,
+ * then best first) make of v's references (pool: n, ascending): each
+ * mark takes one reference of its pair, best mark first; cls 0 strong,
+ * 1 weak, 2 owning (the rest stays 0); w the weight, rule the rule. */
+static void apply_marks(const struct apply *a, size_t *mi, node_t v, const node_t *pool, size_t n,
+			uint8_t *cls, uint16_t *w, uint16_t *rule)
+{
+	memset(cls, 0, n);
+	while (*mi < a->nm && a->m[*mi].src < v)
+		(*mi)++;
+	for (size_t i = *mi, e; i < a->nm && a->m[i].src == v; i = e) {
+		const struct mark *m = &a->m[i];
+		for (e = i + 1; e < a->nm && a->m[e].src == v && a->m[e].dst == m->dst; e++)
+			;
+		size_t lo = lower_bound_u32(pool, n, m->dst);
+		for (size_t q = i; q < e && lo < n && pool[lo] == m->dst; q++, lo++) {
+			cls[lo] = a->m[q].weight ? 2 : 1;
+			w[lo] = a->m[q].weight;
+			rule[lo] = a->m[q].rule;
+		}
+	}
+}
+
+/* The references to put where the marks say, two passes over the pool:
+ * the first finds the targets' highest owning weights, the second
+ * writes the strong ones (out[], where they wait: the scratch file, or
+ * memory), the weak and the incidental ones, and the owners. */
 static void split(struct apply *a)
 {
 	struct heap *h = a->h;
-	struct pool *pl = &a->pool;
-	uint64_t total = pl->start[h->n];
-	uint8_t *cls = xcalloc((size_t)total + 1, 1);  /* 0 strong, 1 weak, 2 owning, 3 incidental */
-	uint16_t *w = xcalloc((size_t)total + 1, sizeof *w);
-	uint16_t *wrule = xcalloc((size_t)total + 1, sizeof *wrule);
-	uint16_t *maxw = xcalloc((size_t)h->n + 1, sizeof *maxw);
+	struct pool pl;
+	struct owned *ow = NULL;
+	size_t now = 0, capow = 0, mi, n;
+	uint8_t *cls = NULL;
+	uint16_t *w = NULL, *rule = NULL;
+	size_t capc = 0;
 
 	/* one mark per slot (the winning one), then per pair of objects the
 	 * pool's slots of that pair take the marks, best first: a pair held
@@ -567,115 +680,156 @@ static void split(struct apply *a)
 			a->m[kept++] = a->m[i];
 	a->nm = kept;
 	for (size_t i = 0, e; i < a->nm; i = e) {
-		const struct mark *m = &a->m[i];
-		for (e = i + 1; e < a->nm && a->m[e].src == m->src && a->m[e].dst == m->dst; e++)
+		for (e = i + 1; e < a->nm && a->m[e].src == a->m[i].src && a->m[e].dst == a->m[i].dst; e++)
 			;
 		if (e - i > 1)
 			hw_qsort(&a->m[i], e - i, sizeof *a->m, cmp_mark_win);
-		edge_t lo = (edge_t)lower_bound_u32_range(pl->dst, sizeof *pl->dst, pl->start[m->src],
-							   pl->start[m->src + 1], m->dst);
-		for (size_t q = i; q < e && lo < pl->start[m->src + 1] && pl->dst[lo] == m->dst; q++, lo++) {
-			cls[lo] = a->m[q].weight ? 2 : 1;
-			w[lo] = a->m[q].weight;
-			wrule[lo] = a->m[q].rule;
-			if (a->m[q].weight > maxw[m->dst])
-				maxw[m->dst] = a->m[q].weight;
-		}
 	}
-	/* ambiguous: two sources of the highest weight */
-	node_t *owner = xmalloc(((size_t)h->n + 1) * sizeof *owner);
-	memset(owner, 0, ((size_t)h->n + 1) * sizeof *owner);
-	bits_t *amb = xcalloc(bits_words(h->n), sizeof *amb);
-	for (node_t v = 1; v < h->n; v++)
-		for (edge_t j = pl->start[v]; j < pl->start[v + 1]; j++) {
-			node_t t = pl->dst[j];
-			if (cls[j] != 2 && cls[j] != 0)
-				continue;
-			if (maxw[t] == 0)
-				continue;
-			if (cls[j] == 0 || w[j] < maxw[t]) {
-				cls[j] = 3;
-				continue;
+#define CLS_ROOM(k) do { if ((k) > capc) { capc = (k) * 2; cls = xrealloc(cls, capc); \
+	w = xreallocarray(w, capc, sizeof *w); rule = xreallocarray(rule, capc, sizeof *rule); } } while (0)
+	/* pass 1: the owning marks that land on a reference, by target */
+	pool_open(h, &pl);
+	mi = 0;
+	for (size_t i = 0; i < a->nm; i++) {
+		node_t v = a->m[i].src;
+		if (i > 0 && v == a->m[i - 1].src)
+			continue;
+		const node_t *e = pool_of(h, &pl, v, &n);
+		CLS_ROOM(n + 1);
+		apply_marks(a, &mi, v, e, n, cls, w, rule);
+		for (size_t j = 0; j < n; j++)
+			if (cls[j] == 2) {
+				VEC_GROW(ow, now, capow);
+				ow[now++] = (struct owned){ e[j], 0, w[j] };
 			}
-			if (owner[t] == 0)
-				owner[t] = v;
-			else if (owner[t] != v)
-				bit_set(amb, t);
-		}
-	free(owner);
-	free(maxw);
-	free(w);
-	/* the new arrays */
-	uint64_t ns = 0, nw = 0, nx = 0;
-	for (uint64_t j = 0; j < total; j++) {
-		ns += cls[j] == 0 || cls[j] == 2;
-		nw += cls[j] == 1;
-		nx += cls[j] == 3;
 	}
+	pool_close(&pl);
+	hw_qsort(ow, now, sizeof *ow, cmp_owned);
+	size_t k = 0;
+	for (size_t i = 0; i < now; i++)
+		if (k == 0 || ow[k - 1].t != ow[i].t)
+			ow[k++] = ow[i];
+	now = k;
+	bits_t *owned = xcalloc(bits_words(h->n), sizeof *owned);
+	for (size_t i = 0; i < now; i++)
+		bit_set(owned, ow[i].t);
+	/* pass 2 */
+	struct store *st = heap_scratch(h);
+	struct store_writer wr;
+	uint32_t out_id = STORE_SCRATCH_READ + 1;
+	node_t *out = NULL;
+	uint64_t nout = 0, capout = 0, nw = 0, capw = 0, nx = 0, capx = 0;
+	node_t *ws = NULL, *wd = NULL, *amb = NULL;
+	uint16_t *wrl = NULL;
+	struct pair *rx = NULL;
+	size_t namb = 0, capamb = 0;
+	if (st != NULL)
+		store_begin(st, &wr, out_id, sizeof *out);
+	pool_open(h, &pl);
+	mi = 0;
+	h->out_start[0] = 0;
+	for (node_t v = 1; v < h->n; v++) {
+		const node_t *e = pool_of(h, &pl, v, &n);
+		h->out_start[v] = (edge_t)nout; /* read for v: it may change */
+		CLS_ROOM(n + 1);
+		apply_marks(a, &mi, v, e, n, cls, w, rule);
+		for (size_t j = 0; j < n; j++) {
+			node_t t = e[j];
+			if ((cls[j] == 0 || cls[j] == 2) && bit_get(owned, t)) {
+				struct owned *o = owned_of(ow, now, t);
+				if (cls[j] == 0 || w[j] < o->w) {
+					cls[j] = 3;
+				} else if (o->owner == 0) {
+					o->owner = v;
+				} else if (o->owner != v) {
+					VEC_GROW(amb, namb, capamb);
+					amb[namb++] = t;
+				}
+			}
+			if (cls[j] == 0 || cls[j] == 2) {
+				if (st != NULL) {
+					store_write(&wr, &t, sizeof t);
+				} else {
+					VEC_GROW(out, nout, capout);
+					out[nout] = t;
+				}
+				nout++;
+			} else if (cls[j] == 1) {
+				VEC_GROW(ws, nw, capw);
+				wd = xreallocarray(wd, capw, sizeof *wd);
+				wrl = xreallocarray(wrl, capw, sizeof *wrl);
+				ws[nw] = v;
+				wd[nw] = t;
+				wrl[nw++] = rule[j];
+			} else {
+				VEC_GROW(rx, nx, capx);
+				rx[nx++] = (struct pair){ t, v };
+			}
+		}
+	}
+	h->out_start[h->n] = (edge_t)nout;
+	pool_close(&pl);
+#undef CLS_ROOM
+	free(cls);
+	free(w);
+	free(rule);
+	free(ow);
+	free(owned);
+	/* the new arrays in place of the old */
+	h->nedges = nout;
+	cache_changed(h, HP_OUT | HP_WEAK);
 	free(h->out);
+	h->out = NULL;
+	if (st != NULL && store_end(&wr) == 0) {
+		cache_adopt(h, HP_OUT_TO, out_id);
+	} else if (st != NULL) {
+		hw_fatal("%s: cannot write the references to the scratch file (no room?)", esc_str(h->path));
+	} else {
+		h->out = xreallocarray(out, (size_t)nout + 1, sizeof *out);
+	}
 	free(h->weak_src);
 	free(h->weak_dst);
 	free(h->weak_rule);
 	free(h->rx_src);
 	free(h->rx_dst);
-	h->out = xmalloc(((size_t)ns + 1) * sizeof *h->out);
-	h->weak_src = xmalloc(((size_t)nw + 1) * sizeof *h->weak_src);
-	h->weak_dst = xmalloc(((size_t)nw + 1) * sizeof *h->weak_dst);
-	h->weak_rule = xmalloc(((size_t)nw + 1) * sizeof *h->weak_rule);
-	struct pair *rx = xmalloc(((size_t)nx + 1) * sizeof *rx);
-	uint64_t k = 0;
-	h->nweak = 0;
-	h->out_start[0] = 0;
-	nx = 0;
-	for (node_t v = 0; v < h->n; v++) {
-		h->out_start[v] = (edge_t)k;
-		for (edge_t j = pl->start[v]; j < pl->start[v + 1]; j++) {
-			if (cls[j] == 0 || cls[j] == 2) {
-				h->out[k++] = pl->dst[j];
-			} else if (cls[j] == 1) {
-				h->weak_src[h->nweak] = v;
-				h->weak_dst[h->nweak] = pl->dst[j];
-				h->weak_rule[h->nweak++] = wrule[j];
-			} else {
-				rx[nx++] = (struct pair){ pl->dst[j], v };
-			}
-		}
-	}
-	h->out_start[h->n] = (edge_t)k;
-	h->nedges = k;
-	free(cls);
-	free(wrule);
+	h->weak_src = xreallocarray(ws, (size_t)nw + 1, sizeof *ws);
+	h->weak_dst = xreallocarray(wd, (size_t)nw + 1, sizeof *wd);
+	h->weak_rule = xreallocarray(wrl, (size_t)nw + 1, sizeof *wrl);
+	h->nweak = nw;
+	h->rx_src = h->rx_dst = NULL;
 	/* an object whose owners are out of reach: its incidental
 	 * references count again, as many rounds as that reaches more */
 	hw_qsort(rx, nx, sizeof *rx, cmp_pair);
-	bits_t *seen = xcalloc(bits_words(h->n), sizeof *seen);
 	bits_t *revive = xcalloc(bits_words(h->n), sizeof *revive);
-	node_t *stack = xmalloc(((size_t)h->n + 1) * sizeof *stack);
-	if (nx > 0) /* no incidental reference (no owns rule hit): nothing to revive */
+	if (nx > 0) { /* no incidental reference (no owns rule hit): nothing to revive */
+		bits_t *seen = xcalloc(bits_words(h->n), sizeof *seen);
+		node_t *stack = xmalloc(((size_t)h->n + 1) * sizeof *stack);
+		heap_load(h, HP_OUT, NULL);
 		reach(h, seen, stack, 0);
-	for (int changed = nx > 0; changed;) {
-		changed = 0;
-		for (uint64_t i = 0; i < nx; i++)
-			if (bit_get(seen, rx[i].b) && !bit_get(seen, rx[i].a)) {
-				bit_set(revive, rx[i].a);
-				reach(h, seen, stack, rx[i].a);
-				changed = 1;
-			}
+		for (int changed = 1; changed;) {
+			changed = 0;
+			for (uint64_t i = 0; i < nx; i++)
+				if (bit_get(seen, rx[i].b) && !bit_get(seen, rx[i].a)) {
+					bit_set(revive, rx[i].a);
+					reach(h, seen, stack, rx[i].a);
+					changed = 1;
+				}
+		}
+		free(seen);
+		free(stack);
 	}
-	free(seen);
-	free(stack);
 	restore(h, rx, nx, revive);
 	free(revive);
 	free(rx);
-	/* ambiguous owners, ascending */
-	h->nambiguous = 0;
+	/* ambiguous owners, ascending, each once */
+	sort_u32(amb, namb);
+	size_t na = 0;
+	for (size_t i = 0; i < namb; i++)
+		if (na == 0 || amb[na - 1] != amb[i])
+			amb[na++] = amb[i];
 	free(h->ambiguous);
-	h->ambiguous = xmalloc(((size_t)h->n + 1) * sizeof *h->ambiguous);
-	for (node_t v = 1; v < h->n; v++)
-		if (bit_get(amb, v))
-			h->ambiguous[h->nambiguous++] = v;
-	h->ambiguous = xreallocarray(h->ambiguous, h->nambiguous + 1, sizeof *h->ambiguous);
-	free(amb);
+	h->ambiguous = xreallocarray(amb, na + 1, sizeof *h->ambiguous);
+	h->nambiguous = na;
 }
 
 /* Tags: sorted, a node once per label. */
@@ -700,18 +854,30 @@ static void set_tags(struct heap *h, struct apply *a)
  * wins over any rule's (cmp_mark_win), each with a slot of its own. */
 static void ignored_marks(struct apply *a)
 {
-	const struct heap *h = a->h;
-	const struct pool *pl = &a->pool;
+	struct heap *h = a->h;
 
+	if (h->nignored == 0)
+		return;
 	a->cur_rule = WEAK_IGNORED;
 	a->cur_weight = 0;
 	a->cur_slot = 0;
+	heap_load(h, HP_OUT | HP_WEAK, NULL);
+	a->rx_by_src = xmalloc(((size_t)h->nrx + 1) * 2 * sizeof *a->rx_by_src);
+	for (uint64_t i = 0; i < h->nrx; i++) {
+		a->rx_by_src[2 * i] = h->rx_src[i];
+		a->rx_by_src[2 * i + 1] = h->rx_dst[i];
+	}
+	hw_qsort(a->rx_by_src, h->nrx, 2 * sizeof *a->rx_by_src, cmp_pair);
 	for (size_t i = 0; i < h->nignored; i++) {
 		node_t s = h->ignored[i].src, d = h->ignored[i].dst;
-		for (edge_t j = pl->start[s]; j < pl->start[s + 1]; j++)
-			if (pl->dst[j] == d)
+		size_t n;
+		const node_t *e = refs_of(a, s, &n); /* the pool is closed: gathered */
+		for (size_t j = 0; j < n; j++)
+			if (e[j] == d)
 				add_mark(a, s, d);
 	}
+	free(a->rx_by_src);
+	a->rx_by_src = NULL;
 }
 
 /* Is u -> t the reference of an object to its own class? */
@@ -841,35 +1007,43 @@ int ownership_classify(struct heap *h, const struct ruleset *rs, struct progress
 
 	h->tag_labels = NULL;
 	h->tag_labels_len = h->tag_nlabels = 0;
-	pool_build(h, &a.pool);
+	/* the rules read objects (their records, fields by name, collections)
+	 * and each object's references in turn */
+	heap_load(h, HP_OFF | HP_CLASS | HP_KIND | HP_IDS, p);
+	pool_open(h, &a.pool);
 	a.rt = heap_runtime(h);
 	a.ctx = a.rt != NULL && a.rt->open != NULL ? a.rt->open(h) : NULL;
 	a.field_seen = xcalloc((rs ? rs->n : 0) + 1, 1);
-	if (evaluate(&a, p) < 0) { /* cancelled: nothing changed */
+	int cancelled = evaluate(&a, p) < 0;
+	pool_close(&a.pool);
+	if (a.ctx != NULL)
+		a.rt->close(a.ctx);
+	free(a.field_seen);
+	if (cancelled) { /* nothing changed */
 		free(h->tag_labels);
 		h->tag_labels = labels;
 		h->tag_labels_len = labels_len;
 		h->tag_nlabels = nlabels;
-		if (a.ctx != NULL)
-			a.rt->close(a.ctx);
-		free(a.pool.start);
-		free(a.pool.dst);
 		free(a.m);
 		free(a.tg);
-		free(a.field_seen);
 		return -1;
 	}
 	free(labels);
-	if (a.ctx != NULL)
-		a.rt->close(a.ctx);
-	free(a.field_seen);
+	free(a.one);
+	a.one = NULL;
+	a.none = a.capone = 0;
 	ignored_marks(&a);
-	cache_changed(h, HP_OUT | HP_WEAK); /* split makes them anew */
+	free(a.one);
+	/* the nodes wait on disk through the split (where there is a file) */
+	heap_park(h, HP_OFF | HP_CLASS | HP_KIND | HP_IDS | HP_SHALLOW);
+	progress_begin(p, "rules applied", h->nedges, "references");
 	split(&a);
-	if (h->aroot != 0 || h->nignored > 0)
+	progress_end(p);
+	if (h->aroot != 0 || h->nignored > 0) {
+		heap_load(h, HP_OUT | HP_WEAK | HP_CLASS | HP_KIND, p);
 		outside_weak(h);
-	free(a.pool.start);
-	free(a.pool.dst);
+		cache_changed(h, HP_OUT | HP_WEAK);
+	}
 	free(a.m);
 	set_tags(h, &a);
 	free(a.tg);

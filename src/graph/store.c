@@ -36,6 +36,8 @@ uint64_t store_hash(const void *p, size_t n, uint64_t seed)
 	return x ^ (x >> 29);
 }
 
+static int pread_all(int fd, void *p, size_t n, uint64_t at);
+
 static int zbound(void)
 {
 	return LZ4_compressBound((int)STORE_CHUNK);
@@ -89,10 +91,11 @@ static void put_chunk(struct store *s, struct store_sect *sc, const void *p, siz
 	if (s->zbuf == NULL)
 		s->zbuf = xmalloc(4 + (size_t)zbound());
 	/* an empty array may have no storage at all: no offset on NULL */
-	int z = LZ4_compress_default(n > 0 ? p : "", s->zbuf + 4, (int)n, zbound());
+	int z = LZ4_compress_fast(n > 0 ? p : "", s->zbuf + 4, (int)n, zbound(), s->scratch ? 8 : 1);
 	uint32_t z32 = (uint32_t)z;
 	memcpy(s->zbuf, &z32, 4);
-	sc->check = store_hash(s->zbuf, 4 + (size_t)z, sc->check);
+	if (!s->scratch)
+		sc->check = store_hash(s->zbuf, 4 + (size_t)z, sc->check);
 	s->err = pwrite_full(s->fd, s->zbuf, 4 + (size_t)z, sc->off + sc->comp);
 	sc->comp += 4 + (uint64_t)z;
 	sc->raw += n;
@@ -111,7 +114,8 @@ static int sect_end(struct store *s, struct store_sect *sc)
 		put_chunk(s, sc, NULL, 0);
 	/* the raw length goes in last: a section cut short or grown does
 	 * not pass for another */
-	sc->check = mix(sc->check, sc->raw);
+	if (!s->scratch)
+		sc->check = mix(sc->check, sc->raw);
 	if (s->err)
 		return -1;
 	s->end = sc->off + sc->comp;
@@ -149,6 +153,45 @@ void store_drop(struct store *s, uint32_t id)
 		s->sect[i] = s->sect[--s->nsect];
 		return;
 	}
+}
+
+int store_copy(struct store *dst, uint32_t id, const struct store *src, uint32_t src_id)
+{
+	const struct store_sect *sc = store_find(src, src_id);
+	struct store_sect out;
+
+	if (sc == NULL || dst->err)
+		return -1;
+	if (dst->zbuf == NULL)
+		dst->zbuf = xmalloc(4 + (size_t)zbound());
+	out = *sc;
+	out.id = id;
+	out.off = dst->end;
+	out.check = 0;
+	/* chunk by chunk: the checksum a scratch file's sections lack is
+	 * made on the way */
+	for (uint64_t at = 0; at < sc->comp && !dst->err;) {
+		uint32_t zl;
+		if (sc->comp - at < 4 || pread_all(src->fd, &zl, 4, sc->off + at) < 0 || zl > sc->comp - at - 4 ||
+		    zl > (uint32_t)zbound() || pread_all(src->fd, dst->zbuf, 4 + (size_t)zl, sc->off + at) < 0) {
+			dst->err = EIO;
+			break;
+		}
+		out.check = store_hash(dst->zbuf, 4 + (size_t)zl, out.check);
+		dst->err = pwrite_full(dst->fd, dst->zbuf, 4 + (size_t)zl, out.off + at);
+		at += 4 + (uint64_t)zl;
+	}
+	if (dst->err)
+		return -1;
+	out.check = dst->scratch ? 0 : mix(out.check, out.raw);
+	dst->end = out.off + out.comp;
+	store_drop(dst, id);
+	if (dst->nsect == dst->cap) {
+		dst->cap = dst->cap ? dst->cap * 2 : 32;
+		dst->sect = xreallocarray(dst->sect, dst->cap, sizeof *dst->sect);
+	}
+	dst->sect[dst->nsect++] = out;
+	return 0;
 }
 
 /* ---- piece by piece ---- */
@@ -245,12 +288,13 @@ int store_load(const struct store *s, uint32_t id, uint32_t elem, uint64_t count
 			rc = -1;
 			break;
 		}
-		check = store_hash(z, len, check);
+		if (!s->scratch)
+			check = store_hash(z, len, check);
 		at += len;
 		done += want;
 	} while (done < sc->raw);
 	free(z);
-	if (rc == 0 && (at != sc->off + sc->comp || mix(check, sc->raw) != sc->check))
+	if (rc == 0 && (at != sc->off + sc->comp || (!s->scratch && mix(check, sc->raw) != sc->check)))
 		rc = -1;
 	return rc;
 }
@@ -331,16 +375,25 @@ const void *store_read(struct store_reader *r, size_t *n)
 		r->err = 1;
 		return NULL;
 	}
-	if (!r->backward)
+	if (!r->backward && !r->s->scratch)
 		r->check = store_hash(r->z, len, r->check);
 	r->next++;
 	*n = want;
 	return r->buf;
 }
 
+void store_reader_seek(struct store_reader *r, size_t k)
+{
+	if (k > r->next) {
+		r->next = k < r->nchunk ? k : r->nchunk;
+		r->skipped = 1;
+	}
+}
+
 int store_reader_end(struct store_reader *r)
 {
-	int bad = r->err || (!r->backward && r->next == r->nchunk && mix(r->check, r->sc->raw) != r->sc->check);
+	int bad = r->err || (!r->backward && !r->skipped && !r->s->scratch && r->next == r->nchunk &&
+			     mix(r->check, r->sc->raw) != r->sc->check);
 
 	free(r->chunk);
 	free(r->z);
@@ -419,4 +472,35 @@ int seq_end(struct seq *s)
 	free(s->tmp);
 	memset(s, 0, sizeof *s);
 	return bad ? -1 : 0;
+}
+
+int seq_skip(struct seq *s, uint64_t n)
+{
+	uint64_t want = n * s->elem;
+
+	if (s->err)
+		return -1;
+	if (s->mem != NULL) {
+		s->cpos += (size_t)want;
+		return 0;
+	}
+	if (s->cpos + want <= s->clen) {
+		s->cpos += (size_t)want;
+		return 0;
+	}
+	/* past the chunk held: the chunks wholly passed over are not read */
+	want -= s->clen - s->cpos;
+	store_reader_seek(&s->r, s->r.next + (size_t)(want / STORE_CHUNK));
+	s->cpos = (size_t)(want % STORE_CHUNK);
+	if (s->cpos == 0 && s->r.next == s->r.nchunk) { /* at the very end */
+		s->chunk = NULL;
+		s->clen = 0;
+		return 0;
+	}
+	s->chunk = store_read(&s->r, &s->clen);
+	if (s->chunk == NULL || s->cpos > s->clen) {
+		s->err = 1;
+		return -1;
+	}
+	return 0;
 }

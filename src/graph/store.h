@@ -39,6 +39,9 @@ struct store {
 	size_t nsect, cap;
 	int err;              /* errno of the first failed write, 0 */
 	char *zbuf;           /* a chunk's compressed bytes, made on use */
+	/* a scratch file, read back only by this run: compressed for speed
+	 * more than size, and no checksums (set after store_init) */
+	int scratch;
 };
 
 /* A 64-bit checksum of p[0..n) (not cryptographic). */
@@ -59,6 +62,9 @@ const struct store_sect *store_find(const struct store *s, uint32_t id);
 /* Write p[0..count) (elements of elem bytes) as section id, replacing
  * one of that id (whose bytes are let go); 0, or -1 (s->err). */
 int store_put(struct store *s, uint32_t id, const void *p, uint32_t elem, uint64_t count);
+/* Section src_id of src, as it is (compressed), into dst as section id;
+ * 0, or -1 (dst->err, or EIO reading src). */
+int store_copy(struct store *dst, uint32_t id, const struct store *src, uint32_t src_id);
 /* Let section id's disk space go (a hole) and forget it. */
 void store_drop(struct store *s, uint32_t id);
 
@@ -93,6 +99,7 @@ struct store_reader {
 	uint64_t check;       /* over the chunks read, forwards only */
 	char *z, *buf;
 	int err;
+	int skipped;          /* chunks passed over: no checksum to check */
 };
 /* Chunk by chunk: store_read gives the next chunk's raw bytes (in buf,
  * valid until the next call; a multiple of the element size when it
@@ -101,6 +108,8 @@ struct store_reader {
  * (forwards: the checksum too, when all was read). */
 int store_reader_open(struct store_reader *r, const struct store *s, uint32_t id, int backward);
 const void *store_read(struct store_reader *r, size_t *n);
+/* Forwards: the next store_read gives chunk k (k >= the next one). */
+void store_reader_seek(struct store_reader *r, size_t k);
 int store_reader_end(struct store_reader *r);
 
 /* An array read front to back in spans, from memory (seq_mem) or from
@@ -121,6 +130,8 @@ struct seq {
 void seq_mem(struct seq *s, const void *p, size_t elem);
 int seq_open(struct seq *s, const struct store *st, uint32_t id, size_t elem);
 const void *seq_span(struct seq *s, uint64_t n);
+/* Past the next n elements without copying them: 0, or -1. */
+int seq_skip(struct seq *s, uint64_t n);
 int seq_end(struct seq *s);
 
 #endif

@@ -291,7 +291,7 @@ node_t jref_node(const struct heap *h, node_t v, uint64_t id)
 
 	if (id == 0)
 		return HW_NONE;
-	if (v != 0 && v < h->n && h->out_start != NULL)
+	if (v != 0 && v < h->n && h->out_start != NULL && h->out != NULL)
 		t = out_find(h, v, id);
 	if (t == HW_NONE && v != 0 && v < h->n && h->weak_src != NULL)
 		t = weak_find(h, v, id);
@@ -376,7 +376,7 @@ static int slots_open(const struct heap *h, node_t a, struct slots *s)
 	s->len = (uint32_t)arr.len;
 	s->e = arr.data;
 	s->cur = s->end = 0;
-	if (h->out_start != NULL) {
+	if (h->out_start != NULL && h->out != NULL) {
 		s->cur = h->out_start[a];
 		s->end = h->out_start[a + 1];
 	}
