@@ -17,6 +17,7 @@
 
 static void (*cleanup_fn)(void);
 static void (*oom_fn)(size_t);
+static char refusal[512];
 
 void hw_set_cleanup(void (*fn)(void)) { cleanup_fn = fn; }
 void hw_set_oom(void (*fn)(size_t n)) { oom_fn = fn; }
@@ -27,6 +28,41 @@ static void oom(size_t n)
 {
 	if (oom_fn != NULL)
 		oom_fn(n);
+}
+
+_Noreturn void hw_refuse(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(refusal, sizeof refusal, fmt, ap);
+	va_end(ap);
+	oom(0); /* the browser unwinds from here, and shows hw_refusal() */
+	hw_fatal("%s", refusal);
+}
+
+const char *hw_refusal(void)
+{
+	return refusal[0] != '\0' ? refusal : NULL;
+}
+
+void hw_refusal_clear(void)
+{
+	refusal[0] = '\0';
+}
+
+uint64_t hw_mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	unsigned long long kb = 0;
+
+	while (f != NULL && fgets(line, sizeof line, f) != NULL)
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	if (f != NULL)
+		fclose(f);
+	return (uint64_t)kb * 1024;
 }
 
 _Noreturn void hw_fatal(const char *fmt, ...)

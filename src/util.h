@@ -35,6 +35,16 @@ void hw_set_cleanup(void (*fn)(void));
  * browser, to keep the session); if it returns, the program ends. */
 void hw_set_oom(void (*fn)(size_t n));
 _Noreturn void hw_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Work the machine has not the memory for, refused before it starts:
+ * the message is kept (hw_refusal, until hw_refusal_clear), the front
+ * end's allocation-failure hook unwinds if it can (hw_set_oom), else
+ * the program ends with it as hw_fatal does. */
+_Noreturn void hw_refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *hw_refusal(void);
+void hw_refusal_clear(void);
+/* The memory the system says can be had without swapping
+ * (MemAvailable), in bytes; 0 if it does not say. */
+uint64_t hw_mem_available(void);
 
 /* Growable byte buffer. buf is always NUL-terminated; owned by the sbuf
  * while cap > 0. With cap 0 (after sbuf_detach or sbuf_free) buf is a

@@ -487,6 +487,12 @@ START_TEST(test_oom_contained)
 	 * list: each view's large arrays need new address space */
 	term_start(&t, 120, 30, "MALLOC_MMAP_THRESHOLD_=65536", dump);
 	free(wait_for(&t, "Step 1: All objects"));
+	/* the object graph is loaded at the first key that needs it: then
+	 * the process is as big as a session gets before the views */
+	keys(&t, "Tab");
+	free(wait_for(&t, "dominator tree"));
+	keys(&t, "BTab");
+	free(wait_for(&t, "class  (sort"));
 	pid_t pid = heapwalk_pid(dump);
 	ck_assert_msg(pid > 0, "no heapwalk %s", dump);
 	long kb = vm_size_kb(pid);

@@ -448,7 +448,6 @@ static const char *hprof_root_kind_name(unsigned kind)
 
 int hprof_parse(struct heap *h, struct progress *p, struct sbuf *err)
 {
-	(void)err;
 	struct scan s = { 0 };
 	struct rd r = { h, &s, p, h->layout.idsize, 0 };
 	uint64_t start = strlen(h->version) + 1 + 4 + 8;
@@ -471,8 +470,7 @@ int hprof_parse(struct heap *h, struct progress *p, struct sbuf *err)
 	madvise((void *)h->map, h->size, MADV_RANDOM);
 	/* a valid header is enough: what follows opens as far as it is valid,
 	 * possibly as an empty heap, and the warnings say what was wrong */
-	build_heap(h, &s, p);
-	return 0;
+	return build_heap(h, &s, p, err);
 }
 
 static uint64_t hprof_node_id(const struct heap *h, node_t v)

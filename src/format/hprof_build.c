@@ -11,6 +11,7 @@
 #include "format/hprof_layout.h"
 #include "graph/cache.h"
 #include "graph/idindex.h"
+#include "graph/open.h"
 #include "graph/reader.h"
 
 #define WARN_EACH 10 /* per kind of problem: the first few name their offsets */
@@ -545,9 +546,14 @@ static void build_stacks(struct heap *h, struct classtab *ct, const struct scan 
 	hw_qsort(h->threads, h->nthreads, sizeof *h->threads, cmp_u32_first);
 }
 
-void build_heap(struct heap *h, struct scan *s, struct progress *p)
+int build_heap(struct heap *h, struct scan *s, struct progress *p, struct sbuf *err)
 {
 	struct classtab ct;
+
+	if (heap_room_for(h, s->nobj + 1, err) < 0) { /* before the work, not halfway */
+		scan_free(s);
+		return -1;
+	}
 
 	progress_begin(p, "nodes", s->nobj, "objects");
 	make_nodes(h, s);
@@ -563,4 +569,5 @@ void build_heap(struct heap *h, struct scan *s, struct progress *p)
 	scan_free(s);
 	free(h->node_id); /* the records have them: see heap_node_id() */
 	h->node_id = NULL;
+	return 0;
 }

@@ -29,7 +29,8 @@ struct scan {
 
 void scan_free(struct scan *s);
 
-/* Consumes the scan (freed on return). Needs h->map/size/layout.idsize. */
-void build_heap(struct heap *h, struct scan *s, struct progress *p);
+/* Consumes the scan (freed on return). Needs h->map/size/layout.idsize.
+ * 0, or -1 with one line in err: no memory for a heap that big. */
+int build_heap(struct heap *h, struct scan *s, struct progress *p, struct sbuf *err);
 
 #endif

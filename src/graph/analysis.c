@@ -238,8 +238,13 @@ void analysis_roots(struct heap *h, struct progress *p)
 	hw_qsort(h->roots, h->nroots, sizeof *h->roots, cmp_node);
 	free(rl.rec);
 	/* in[] from the out-edges in memory (they stay, for the dominators
-	 * next), then on disk */
+	 * next), then on disk; where the two would take over half the
+	 * memory there is, the out-edges wait on disk meanwhile and are read
+	 * back in order, twice */
 	heap_park(h, HP_SHALLOW | HP_WEAK);
+	if (heap_tight(((uint64_t)h->n * 2 + h->nedges * 2 + h->nroots) * sizeof(node_t)) &&
+	    heap_store(h, HP_OUT_TO) == 0)
+		heap_park(h, HP_OUT_TO);
 	build_in(h);
 	heap_park(h, HP_IN);
 	progress_end(p);

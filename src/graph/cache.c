@@ -899,6 +899,20 @@ static void replay_warnings(struct heap *h, const char *blob, uint64_t len, uint
 	h->warn.suppressed += suppressed;
 }
 
+uint64_t cache_part_bytes(struct heap *h, unsigned parts)
+{
+	struct scalars sc;
+	struct slot sl[NSLOTS];
+	uint64_t bytes = 0;
+
+	get_scalars(h, &sc, 0);
+	slots(h, &sc, sl);
+	for (int i = 0; i < NSLOTS; i++)
+		if ((parts & part_of(i)) && *sl[i].ptr == NULL)
+			bytes += sl[i].count * sl[i].elem;
+	return bytes;
+}
+
 int cache_has(const struct heap *h, unsigned part)
 {
 	const struct backing *b = h->backing;

@@ -67,6 +67,8 @@ void cache_lazy_free(struct heap *h);
  * run (what is loaded from it is checked)? */
 int cache_has(const struct heap *h, unsigned part);
 int cache_from_disk(const struct heap *h);
+/* The bytes of the parts' arrays not in memory. */
+uint64_t cache_part_bytes(struct heap *h, unsigned parts);
 
 /* Writing, as a heap is built (engine/open.c, the readers, graph/
  * analysis.c). cache_begin gives h the file its big arrays can be

@@ -65,6 +65,66 @@ static void drop_graph(struct heap *h)
 	*h = keep;
 }
 
+uint64_t heap_memory_budget(void)
+{
+	const char *env = getenv("HEAPWALK_MEMORY_MB");
+
+	if (env != NULL && *env != '\0')
+		return (uint64_t)strtoull(env, NULL, 10) << 20;
+	return hw_mem_available();
+}
+
+int heap_tight(uint64_t bytes)
+{
+	uint64_t budget = heap_memory_budget();
+
+	return budget != 0 && bytes > budget / 2;
+}
+
+/* This process's anonymous resident memory, in bytes (0: unknown). */
+static uint64_t anon_bytes(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[128];
+	unsigned long long kb = 0;
+
+	while (f != NULL && fgets(line, sizeof line, f) != NULL)
+		if (sscanf(line, "RssAnon: %llu kB", &kb) == 1)
+			break;
+	if (f != NULL)
+		fclose(f);
+	return (uint64_t)kb * 1024;
+}
+
+int heap_room_for(const struct heap *h, uint64_t nodes, struct sbuf *err)
+{
+	uint64_t budget = heap_memory_budget(), need = nodes * HEAP_BUILD_BYTES;
+
+	if (budget == 0 || need <= budget + anon_bytes())
+		return 0;
+	char *ep = esc_str(h->path), a[32], b[32];
+	fmt_bytes(a, sizeof a, need);
+	fmt_bytes(b, sizeof b, budget + anon_bytes());
+	sbuf_printf(err, "%s: %llu objects need about %s of memory to analyse (%d bytes an object); "
+		    "%s is available: not opened", ep, (unsigned long long)nodes, a, HEAP_BUILD_BYTES, b);
+	free(ep);
+	return -1;
+}
+
+/* Room for the parts about to be loaded, or the refusal. */
+static void room_to_load(struct heap *h, unsigned parts)
+{
+	uint64_t bytes = cache_part_bytes(h, parts), budget = heap_memory_budget();
+
+	if (budget == 0 || bytes <= budget)
+		return;
+	char *ep = esc_str(h->path), a[32], b[32];
+	fmt_bytes(a, sizeof a, bytes);
+	fmt_bytes(b, sizeof b, budget);
+	hw_refuse("%s: loading the %s needs %s of memory; %s is available", ep,
+		  (parts & ~(HP_NODES | HP_IDS)) == 0 ? "objects" : "object graph", a, b);
+}
+
 void heap_load(struct heap *h, unsigned parts, struct progress *p)
 {
 	const char *why;
@@ -72,8 +132,12 @@ void heap_load(struct heap *h, unsigned parts, struct progress *p)
 
 	if (h->backing == NULL || cache_has(h, parts))
 		return;
+	room_to_load(h, parts);
+	progress_begin(p, "loading", 1, "parts");
 	int fresh_nodes = (parts & (HP_OFF | HP_KIND)) && !cache_has(h, HP_OFF | HP_KIND) && cache_from_disk(h);
-	if (cache_load_rest(h, parts, &why) == 0) {
+	int loaded = cache_load_rest(h, parts, &why) == 0;
+	progress_end(p);
+	if (loaded) {
 		/* offsets from a cache: the reader checks each record's fixed
 		 * part lies inside the dump, so that no decoder reads outside */
 		if (!fresh_nodes || h->fmt->nodes_valid == NULL || !cache_has(h, HP_OFF | HP_KIND) ||

@@ -20,6 +20,20 @@ void heap_park(struct heap *h, unsigned parts);
  * parts (the engine's own passes over the arrays). */
 void heap_load(struct heap *h, unsigned parts, struct progress *p);
 
+/* The memory the engine may count on, in bytes: HEAPWALK_MEMORY_MB when
+ * set (tests make it small to take the thrifty ways), else what the
+ * system has available (0: unknown). heap_tight: would `bytes` more take
+ * over half of it? Then a phase takes its slower way that holds less.
+ * heap_room_for: may a heap of `nodes` objects be built and analysed
+ * (HEAP_BUILD_BYTES an object at the peak, what the process holds
+ * already counted as its own)? 0, or -1 with one line in err naming the
+ * dump, the memory needed and the memory there is: refused before the
+ * work starts rather than killed halfway. */
+#define HEAP_BUILD_BYTES 28
+uint64_t heap_memory_budget(void);
+int heap_tight(uint64_t bytes);
+int heap_room_for(const struct heap *h, uint64_t nodes, struct sbuf *err);
+
 /* Map `path` read-only into h (path, map, size, fd): 0, or -1 with one
  * line in err (the file named, escaped). An empty file maps as NULL, 0. */
 int heap_map_file(struct heap *h, const char *path, struct sbuf *err);

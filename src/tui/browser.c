@@ -393,10 +393,30 @@ static void recover(struct tui *t, int what)
 	}
 	if (what == SIGBUS)
 		tui_message(t, 1, "the dump file changed or shrank (SIGBUS): %s", where);
+	else if (what == GUARD_OOM && hw_refusal() != NULL)
+		tui_message(t, 1, "%s: %s", hw_refusal(), where);
 	else if (what == GUARD_OOM)
 		tui_message(t, 1, "out of memory: %s", where);
 	else
 		tui_message(t, 1, "internal error (%s): %s; please report it", strsignal(what), where);
+	hw_refusal_clear();
+}
+
+/* Can the request be answered without the object graph, from the
+ * classes' totals alone (the first screen of a dump: its classes)? The
+ * graph is loaded before any other (a dump too big for the memory is
+ * refused there, with a message), so that opening it costs nothing. */
+static int frame_only(enum request r)
+{
+	switch (r) {
+	case REQ_NONE: case REQ_UP: case REQ_DOWN: case REQ_PAGE_UP: case REQ_PAGE_DOWN:
+	case REQ_TOP: case REQ_BOTTOM: case REQ_HELP: case REQ_REDRAW: case REQ_SUSPEND:
+	case REQ_QUIT: case REQ_SEARCH: case REQ_SEARCH_NEXT: case REQ_SEARCH_PREV:
+	case REQ_FILTER: case REQ_SORT: case REQ_PACKAGES: case REQ_EXPR:
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 /* dispatch, with a failure contained: 0, or what failed. */
@@ -408,6 +428,11 @@ static int guarded_dispatch(struct tui *t, int c)
 		return failed;
 	}
 	guarded = 1;
+	if (!frame_only(key_request(c))) {
+		heap_need(t->h, HP_ALL, &t->prog);
+		if (t->old != NULL) /* its side is browsed too (gone) */
+			heap_need(t->old, HP_ALL, &t->prog);
+	}
 	dispatch(t, c);
 	guarded = 0;
 	return 0;
@@ -484,9 +509,8 @@ int tui_main(const char *dump, const char *baseline, const struct open_opts *oo,
 		}
 		return 2;
 	}
-	heap_need(&h, HP_ALL, &t.prog);
-	if (t.old != NULL) /* its side is browsed too (gone) */
-		heap_need(t.old, HP_ALL, &t.prog);
+	/* the object graph is loaded when a key first needs it
+	 * (guarded_dispatch) */
 	/* old and new: against the baseline dump, or the agent's mark */
 	t.bl = xcalloc(1, sizeof *t.bl);
 	if (baseline != NULL ? baseline_compare(&h, t.old, t.bl, &t.prog, &err) == 0
