@@ -51,18 +51,26 @@ void hw_refusal_clear(void)
 	refusal[0] = '\0';
 }
 
-uint64_t hw_mem_available(void)
+uint64_t proc_kb(const char *file, const char *key)
 {
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[128];
+	FILE *f = fopen(file, "r");
+	char line[256];
+	size_t n = strlen(key);
 	unsigned long long kb = 0;
 
 	while (f != NULL && fgets(line, sizeof line, f) != NULL)
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+		if (strncmp(line, key, n) == 0 && line[n] == ':') {
+			kb = strtoull(line + n + 1, NULL, 10);
 			break;
+		}
 	if (f != NULL)
 		fclose(f);
 	return (uint64_t)kb * 1024;
+}
+
+uint64_t hw_mem_available(void)
+{
+	return proc_kb("/proc/meminfo", "MemAvailable");
 }
 
 _Noreturn void hw_fatal(const char *fmt, ...)

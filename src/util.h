@@ -45,6 +45,9 @@ void hw_refusal_clear(void);
 /* The memory the system says can be had without swapping
  * (MemAvailable), in bytes; 0 if it does not say. */
 uint64_t hw_mem_available(void);
+/* A "Key:  N kB" figure of a /proc file ("/proc/self/status",
+ * "RssAnon"), in bytes; 0 if it has none. */
+uint64_t proc_kb(const char *file, const char *key);
 
 /* Growable byte buffer. buf is always NUL-terminated; owned by the sbuf
  * while cap > 0. With cap 0 (after sbuf_detach or sbuf_free) buf is a

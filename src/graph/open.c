@@ -84,16 +84,7 @@ int heap_tight(uint64_t bytes)
 /* This process's anonymous resident memory, in bytes (0: unknown). */
 static uint64_t anon_bytes(void)
 {
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[128];
-	unsigned long long kb = 0;
-
-	while (f != NULL && fgets(line, sizeof line, f) != NULL)
-		if (sscanf(line, "RssAnon: %llu kB", &kb) == 1)
-			break;
-	if (f != NULL)
-		fclose(f);
-	return (uint64_t)kb * 1024;
+	return proc_kb("/proc/self/status", "RssAnon");
 }
 
 int heap_room_for(const struct heap *h, uint64_t nodes, struct sbuf *err)
