@@ -427,6 +427,32 @@ static int open_only(const char *path)
 	return 0;
 }
 
+/* --retained DUMP ID...: from the cache (made by --open), each object's
+ * class and retained size ("ID CLASS BYTES"), loading only the ids, the
+ * classes and the retained sizes: what make bench-huge checks the
+ * planted objects by, on a heap whose whole graph the memory cannot
+ * hold. */
+static int retained_of(const char *path, char **ids, int n)
+{
+	struct heap h;
+	struct progress p;
+
+	open_dump(&h, path, 0, &p);
+	heap_load(&h, HP_IDS | HP_CLASS | HP_RETAINED, &p);
+	for (int i = 0; i < n; i++) {
+		node_t v = heap_find_id(&h, strtoull(ids[i], NULL, 0));
+		if (v == HW_NONE) {
+			printf("%s none 0\n", ids[i]);
+			continue;
+		}
+		printf("%s %s %llu\n", ids[i], class_name(&h, h.node_class[v]), (unsigned long long)h.retained[v]);
+	}
+	printf("from_cache: %d\n", h.from_cache);
+	heap_free(&h);
+	rules_free(default_rules());
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct heap h;
@@ -443,8 +469,11 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && strcmp(argv[1], "--open") == 0)
 		return open_only(argv[2]);
+	if (argc >= 3 && strcmp(argv[1], "--retained") == 0)
+		return retained_of(argv[2], argv + 3, argc - 3);
 	if (argc != 2) {
-		fprintf(stderr, "usage: bench_heapwalk DUMP | --merged DUMP [KIND [BY]] | --open DUMP\n");
+		fprintf(stderr, "usage: bench_heapwalk DUMP | --merged DUMP [KIND [BY]] | --open DUMP | "
+			"--retained DUMP ID...\n");
 		return 1;
 	}
 	const char *path = argv[1];

@@ -37,15 +37,19 @@ struct expect {
 	size_t nholders;
 };
 
-/* Write TMP/NAME.hprof (and .expect) with the generator. */
-static void generate(const char *name, const char *seed)
+/* Write TMP/NAME.hprof (and .expect) with the generator: OBJECTS, or n. */
+static void generate_n(const char *name, const char *seed, const char *n)
 {
 	char cmd[1024];
 
 	mkdir(TMP, 0755);
-	snprintf(cmd, sizeof cmd, GEN " -n " OBJECTS " --seed %s -o " TMP "/%s.hprof 2>/dev/null",
-		 seed, name);
+	snprintf(cmd, sizeof cmd, GEN " -n %s --seed %s -o " TMP "/%s.hprof 2>/dev/null", n, seed, name);
 	ck_assert_msg(system(cmd) == 0, "%s failed (make tests/hprofgen?)", cmd);
+}
+
+static void generate(const char *name, const char *seed)
+{
+	generate_n(name, seed, OBJECTS);
 }
 
 /* One line of FILE.expect into e: "KEY VALUES", '#' a comment. */
@@ -130,6 +134,9 @@ static int flag(const struct jv *o, const char *key)
 
 /* ---- heapwalk against the expectations ---- */
 
+/* heapwalk's classes (JSON) against what the generator wrote. */
+static void same_classes(const struct jv *j, const struct expect *e);
+
 START_TEST(test_classes)
 {
 	struct expect e;
@@ -138,6 +145,16 @@ START_TEST(test_classes)
 	generate("hgen", "42");
 	read_expect("hgen", &e);
 	cli_json("classes " TMP "/hgen.hprof -n 0", &j);
+	same_classes(&j, &e);
+	jv_free(&j);
+}
+END_TEST
+
+static void same_classes(const struct jv *jp, const struct expect *ep)
+{
+	const struct jv j = *jp;
+	const struct expect e = *ep;
+
 	ck_assert_uint_eq(num(&j, "objects"), e.objects);
 	ck_assert_uint_eq(num(&j, "shallow"), e.heap_bytes);
 	const struct jv *rows = jv_get(&j, "rows");
@@ -153,9 +170,7 @@ START_TEST(test_classes)
 			      "%s: %llu instances, %llu bytes; the generator wrote %llu, %llu", e.cls[i].name,
 			      num(r, "instances"), num(r, "shallow"), e.cls[i].count, e.cls[i].bytes);
 	}
-	jv_free(&j);
 }
-END_TEST
 
 static const char *const layout_keys[] = {
 	"compressed_oops", "compressed_class_pointers", "object_header", "array_header", "alignment",
@@ -659,6 +674,85 @@ static int same_file(const char *a, const char *b)
 	return system(cmd) == 0;
 }
 
+/* make bench-huge at a hundredth of its size there (a dump of twice
+ * this machine's memory: some 7.7 M objects of the generator's here),
+ * under a memory budget a hundredth of the machine's too (32 bytes an
+ * object: HEAPWALK_MEMORY_MB), so that the cold open takes each way that
+ * holds less (heap_tight) as the big one does: the classes are the
+ * generator's; from the cache it wrote, the planted objects retain what
+ * was planted; and every figure, cold and cached, is byte for byte what
+ * an open without the budget gives. */
+#ifdef HW_TEST_ASAN
+#define HUNDREDTH "1500000" /* the sanitizers' allocator: a fifth */
+#else
+#define HUNDREDTH "7700000"
+#endif
+START_TEST(test_hundredth)
+{
+	struct expect e;
+	struct jv j;
+	char cmd[2048], err[256];
+	int st;
+
+	generate_n("hundredth", "7", HUNDREDTH);
+	read_expect("hundredth", &e);
+	const char *dump = TMP "/hundredth.hprof";
+	unsigned long long budget = e.objects * 32 >> 20;
+	char *cache = xasprintf("%s.hwi", dump);
+	unlink(cache);
+	snprintf(cmd, sizeof cmd, "HEAPWALK_MEMORY_MB=%llu %s -q classes -n 0 -f json %s", budget, heapwalk(), dump);
+	char *tight = run(cmd, &st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", cmd, st);
+	ck_assert_msg(json_parse(tight, strlen(tight), &j, err, sizeof err) == 0, "%s: %s", cmd, err);
+	same_classes(&j, &e);
+	jv_free(&j);
+	struct stat sb;
+	ck_assert_msg(stat(cache, &sb) == 0, "no cache written under the budget");
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache classes -n 0 -f json %s", heapwalk(), dump);
+	char *plain = run(cmd, &st);
+	ck_assert_str_eq(tight, plain);
+	free(plain);
+	free(tight);
+	/* the planted objects at once: their retained sizes from the cache,
+	 * and the same objects parsed afresh */
+	struct sbuf ids;
+	sbuf_init(&ids);
+	for (size_t i = 0; i <= e.nholders; i++)
+		sbuf_printf(&ids, "%s0x%llx", i ? "," : "", i < e.nholders ? e.holder[i].id : e.shared.id);
+	char *out[2];
+	for (int k = 0; k < 2; k++) {
+		snprintf(cmd, sizeof cmd, "%s -q %s -e 'object %s' objects -f json %s", heapwalk(),
+			 k ? "--no-cache" : "", ids.buf, dump);
+		out[k] = run(cmd, &st);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", cmd, st);
+	}
+	ck_assert_str_eq(out[0], out[1]);
+	ck_assert_msg(json_parse(out[0], strlen(out[0]), &j, err, sizeof err) == 0, "%s", err);
+	const struct jv *rows = jv_get(&j, "rows");
+	ck_assert(rows != NULL && rows->n == e.nholders + 1);
+	for (size_t i = 0; i <= e.nholders; i++) {
+		const struct eholder *h = i < e.nholders ? &e.holder[i] : &e.shared;
+		const struct jv *r = NULL;
+		char want[32];
+		snprintf(want, sizeof want, "0x%llx", h->id);
+		for (size_t k = 0; k < rows->n && r == NULL; k++)
+			if (strcmp(jv_get(&rows->v[k], "id")->s, want) == 0)
+				r = &rows->v[k];
+		ck_assert_msg(r != NULL, "%s: not shown", want);
+		ck_assert_msg(num(r, "retained") == h->bytes, "%s retains %llu bytes; the generator planted %llu",
+			      want, num(r, "retained"), h->bytes);
+	}
+	jv_free(&j);
+	free(out[0]);
+	free(out[1]);
+	sbuf_free(&ids);
+	unlink(cache);
+	unlink(dump);
+	unlink(TMP "/hundredth.expect");
+	free(cache);
+}
+END_TEST
+
 START_TEST(test_deterministic)
 {
 	generate("hgen", "42");
@@ -686,6 +780,7 @@ Suite *hprofgen_suite(void)
 	tcase_add_test(tc, test_planted_brute_force);
 	tcase_add_test(tc, test_record_kinds_like_jcmd);
 	tcase_add_test(tc, test_deterministic);
+	tcase_add_test(tc, test_hundredth);
 	suite_add_tcase(s, tc);
 	return s;
 }

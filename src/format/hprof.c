@@ -18,6 +18,7 @@
 
 #include "format/hprof_build.h"
 #include "graph/open.h"
+#include "graph/store.h"
 #include "runtime/jvm.h"
 
 /* Top-level record tags. */
@@ -82,7 +83,21 @@ struct rd {
 	struct progress *p;
 	unsigned ids;
 	uint64_t unknown_sub; /* warned once per segment */
+	/* every byte of the dump hashed as the pass reads it (for
+	 * --verify-cache): the cache need not read it all again */
+	struct store_hasher x;
+	uint64_t hashed;
 };
+
+/* The dump's bytes up to `to` into the content hash, a MiB or more at a
+ * time (all of it when to is the end). */
+static void hash_upto(struct rd *r, uint64_t to)
+{
+	if (to - r->hashed < ((uint64_t)1 << 20) && to < r->h->size)
+		return;
+	store_hash_add(&r->x, r->h->map + r->hashed, (size_t)(to - r->hashed));
+	r->hashed = to;
+}
 
 static int have(uint64_t pos, uint64_t end, uint64_t n) { return n <= end - pos && pos <= end; }
 
@@ -419,6 +434,7 @@ static void scan_records(struct rd *r, uint64_t pos)
 			break;
 		}
 		pos = body + len;
+		hash_upto(r, pos);
 		progress_update(r->p, pos);
 	}
 }
@@ -449,7 +465,7 @@ static const char *hprof_root_kind_name(unsigned kind)
 int hprof_parse(struct heap *h, struct progress *p, struct sbuf *err)
 {
 	struct scan s = { 0 };
-	struct rd r = { h, &s, p, h->layout.idsize, 0 };
+	struct rd r = { .h = h, .s = &s, .p = p, .ids = h->layout.idsize };
 	uint64_t start = strlen(h->version) + 1 + 4 + 8;
 
 	/* objects run 40 bytes or more: reserve about enough, in address
@@ -463,11 +479,18 @@ int hprof_parse(struct heap *h, struct progress *p, struct sbuf *err)
 #endif
 	if (h->size <= (uint64_t)8 << 30)
 		madvise((void *)h->map, h->size, MADV_POPULATE_READ);
-	madvise((void *)h->map, h->size, MADV_SEQUENTIAL);
+	heap_map_advise(h, MADV_SEQUENTIAL);
 	progress_begin(p, "parse", h->size, "MB");
+	store_hash_begin(&r.x, 0, h->size);
 	scan_records(&r, start);
+	hash_upto(&r, h->size);
+	if (h->file_map == NULL) { /* a gzip dump's identity is its compressed bytes */
+		h->content = store_hash_end(&r.x);
+		h->content_known = 1;
+	}
 	progress_end(p);
-	madvise((void *)h->map, h->size, MADV_RANDOM);
+	/* a dump larger than the memory: its pages go as soon as read */
+	heap_map_advise(h, h->size > heap_memory_budget() / 4 ? MADV_DONTNEED : MADV_RANDOM);
 	/* a valid header is enough: what follows opens as far as it is valid,
 	 * possibly as an empty heap, and the warnings say what was wrong */
 	return build_heap(h, &s, p, err);

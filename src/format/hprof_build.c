@@ -383,7 +383,7 @@ static void build_refs(struct heap *h, struct classtab *ct, struct progress *p)
 	h->out_start = xmalloc(((size_t)h->n + 1) * sizeof *h->out_start);
 	h->out_start[0] = h->out_start[1] = 0;
 	progress_begin(p, "references", h->n, "objects");
-	madvise((void *)h->map, h->size, MADV_SEQUENTIAL); /* records in node order: the file's, mostly */
+	heap_map_advise(h, MADV_SEQUENTIAL); /* records in node order: the file's, mostly */
 	for (node_t i = 1; i < h->n; i++) {
 		h->out_start[i] = (edge_t)r.nout;
 		node_refs(&r, i);
@@ -393,7 +393,10 @@ static void build_refs(struct heap *h, struct classtab *ct, struct progress *p)
 		if ((i & 0xfffff) == 0)
 			progress_update(p, i);
 	}
-	madvise((void *)h->map, h->size, MADV_RANDOM);
+	/* the pass read every record: their pages go (the kernel keeps them
+	 * if it has room), then the views read them at random */
+	heap_map_advise(h, MADV_DONTNEED);
+	heap_map_advise(h, MADV_RANDOM);
 	h->out_start[h->n] = (edge_t)r.nout;
 	h->nedges = r.nout;
 	if (r.to_file && store_end(&r.w) == 0) {

@@ -85,9 +85,12 @@ static int dump_ident(const struct heap *h, struct cache_ident *id)
 }
 
 /* Every byte of the dump's file (--verify-cache): a gzip dump's
- * compressed bytes, which are read without inflating them again. */
+ * compressed bytes, which are read without inflating them again; what
+ * the reader hashed as it read them (h->content) when it did. */
 static uint64_t content_hash(const struct heap *h)
 {
+	if (h->content_known)
+		return h->content;
 	return h->file_map != NULL ? hash64(h->file_map, h->file_size, 0) : hash64(h->map, h->size, 0);
 }
 

@@ -313,6 +313,9 @@ struct heap {
 	 * listed with the dump's warnings */
 	struct warnings notes;
 	char *cache_file;         /* where the cache is read and written; NULL: none */
+	uint64_t content;         /* the hash of the dump's bytes (cache.c), when
+				   * content_known: a reader that read them all */
+	int content_known;
 	int from_cache;
 	/* old/new objects (query/baseline.h): set and owned by the front end */
 	const struct baseline *baseline;

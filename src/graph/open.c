@@ -124,10 +124,13 @@ void heap_load(struct heap *h, unsigned parts, struct progress *p)
 	if (h->backing == NULL || cache_has(h, parts))
 		return;
 	room_to_load(h, parts);
-	progress_begin(p, "loading", 1, "parts");
+	int own = p != NULL && p->phase == NULL; /* inside a phase: part of it */
+	if (own)
+		progress_begin(p, "loading", 1, "parts");
 	int fresh_nodes = (parts & (HP_OFF | HP_KIND)) && !cache_has(h, HP_OFF | HP_KIND) && cache_from_disk(h);
 	int loaded = cache_load_rest(h, parts, &why) == 0;
-	progress_end(p);
+	if (own)
+		progress_end(p);
 	if (loaded) {
 		/* offsets from a cache: the reader checks each record's fixed
 		 * part lies inside the dump, so that no decoder reads outside */
@@ -149,6 +152,13 @@ void heap_need(struct heap *h, unsigned parts, struct progress *p)
 	if (parts != 0 && h->fmt != NULL) /* what decoding an object reads comes along */
 		parts |= h->fmt->needs;
 	heap_load(h, parts, p);
+}
+
+void heap_map_advise(struct heap *h, int advice)
+{
+	if (h->container != NULL || h->map == NULL || h->size == 0)
+		return; /* a gzip dump read at random manages its own pages */
+	madvise((void *)h->map, h->size, advice);
 }
 
 int heap_map_file(struct heap *h, const char *path, struct sbuf *err)

@@ -34,6 +34,12 @@ uint64_t heap_memory_budget(void);
 int heap_tight(uint64_t bytes);
 int heap_room_for(const struct heap *h, uint64_t nodes, struct sbuf *err);
 
+/* madvise() the dump's mapping (MADV_SEQUENTIAL before a pass in file
+ * order; MADV_DONTNEED after it, to let its pages go from this process:
+ * they stay in the page cache, the kernel's to keep or drop, and are
+ * read again as needed); nothing for a gzip dump read at random. */
+void heap_map_advise(struct heap *h, int advice);
+
 /* Map `path` read-only into h (path, map, size, fd): 0, or -1 with one
  * line in err (the file named, escaped). An empty file maps as NULL, 0. */
 int heap_map_file(struct heap *h, const char *path, struct sbuf *err);

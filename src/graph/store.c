@@ -17,23 +17,77 @@ static uint64_t mix(uint64_t x, uint64_t w)
 }
 
 /* Four independent lanes over 32-byte blocks (so the multiplies
- * overlap), then the tail, then the lanes folded. */
-uint64_t store_hash(const void *p, size_t n, uint64_t seed)
+ * overlap), then the tail, then the lanes folded. The lanes start from
+ * the whole length: a hash made piece by piece knows it first. */
+void store_hash_begin(struct store_hasher *x, uint64_t seed, uint64_t n)
+{
+	x->a[0] = seed ^ 0x9e3779b97f4a7c15ull;
+	x->a[1] = seed + n;
+	x->a[2] = ~seed;
+	x->a[3] = seed * 31 + 7;
+	x->n = n;
+	x->done = 0;
+	x->nbuf = 0;
+}
+
+static void lanes(struct store_hasher *x, const uint8_t *b)
+{
+	for (int k = 0; k < 4; k++) {
+		uint64_t w;
+		memcpy(&w, b + 8 * k, 8);
+		x->a[k] = mix(x->a[k], w);
+	}
+}
+
+void store_hash_add(struct store_hasher *x, const void *p, size_t n)
 {
 	const uint8_t *b = p;
-	uint64_t a[4] = { seed ^ 0x9e3779b97f4a7c15ull, seed + n, ~seed, seed * 31 + 7 };
-	size_t i = 0;
+	uint64_t whole = x->n - x->n % 32; /* the rest, the tail, byte by byte at the end */
 
-	for (; i + 32 <= n; i += 32)
-		for (int k = 0; k < 4; k++) {
-			uint64_t w;
-			memcpy(&w, b + i + 8 * k, 8);
-			a[k] = mix(a[k], w);
+	while (n > 0) {
+		if (x->done >= whole) {
+			size_t k = 32 - x->nbuf < n ? 32 - x->nbuf : n; /* past the length: not hashed */
+			memcpy(x->buf + x->nbuf, b, k);
+			x->nbuf += k;
+			x->done += k;
+			return;
 		}
-	uint64_t x = mix(mix(mix(a[0], a[1]), a[2]), a[3]);
-	for (; i < n; i++)
-		x = (x ^ b[i]) * 0x100000001b3ull;
-	return x ^ (x >> 29);
+		if (x->nbuf == 0 && n >= 32) { /* whole blocks, read in place */
+			lanes(x, b);
+			b += 32;
+			n -= 32;
+			x->done += 32;
+			continue;
+		}
+		size_t k = 32 - x->nbuf < n ? 32 - x->nbuf : n;
+		memcpy(x->buf + x->nbuf, b, k);
+		x->nbuf += k;
+		b += k;
+		n -= k;
+		x->done += k;
+		if (x->nbuf == 32) {
+			lanes(x, x->buf);
+			x->nbuf = 0;
+		}
+	}
+}
+
+uint64_t store_hash_end(struct store_hasher *x)
+{
+	uint64_t h = mix(mix(mix(x->a[0], x->a[1]), x->a[2]), x->a[3]);
+
+	for (size_t i = 0; i < x->nbuf; i++)
+		h = (h ^ x->buf[i]) * 0x100000001b3ull;
+	return h ^ (h >> 29);
+}
+
+uint64_t store_hash(const void *p, size_t n, uint64_t seed)
+{
+	struct store_hasher x;
+
+	store_hash_begin(&x, seed, n);
+	store_hash_add(&x, p, n);
+	return store_hash_end(&x);
 }
 
 static int pread_all(int fd, void *p, size_t n, uint64_t at);

@@ -46,6 +46,16 @@ struct store {
 
 /* A 64-bit checksum of p[0..n) (not cryptographic). */
 uint64_t store_hash(const void *p, size_t n, uint64_t seed);
+/* The same made piece by piece (n: the whole length, known first; the
+ * pieces add up to it, in order). */
+struct store_hasher {
+	uint64_t a[4], n, done;
+	uint8_t buf[32];
+	size_t nbuf;
+};
+void store_hash_begin(struct store_hasher *x, uint64_t seed, uint64_t n);
+void store_hash_add(struct store_hasher *x, const void *p, size_t n);
+uint64_t store_hash_end(struct store_hasher *x);
 
 /* A store of the file fd whose sections start at byte `start`; empty
  * (writing), or with the n sections of the table tab (reading: checked
