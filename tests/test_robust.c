@@ -403,6 +403,7 @@ static char *forge_section(const char *b, size_t n, unsigned k, const char *blob
 	ck_assert_uint_eq(sc.raw, len); /* the scalars say how long it is */
 	sc.off = n;
 	sc.comp = 4 + (uint64_t)zn;
+	sc.filter = 0; /* the bytes as they are */
 	sc.check = store_check_bytes((const uint8_t *)z, sc.comp, sc.raw);
 	memcpy(ent, &sc, sizeof sc);
 	hd.table_check = cache_checksum(o + sizeof hd, (size_t)hd.nsect * sizeof sc, 0);

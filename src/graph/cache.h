@@ -14,8 +14,9 @@
  * read: the number goes up whenever what is stored changes (8: struct
  * hfield got its offset; 9: the hash of the whole dump; 10: where the
  * agent's allocation times are; 11: where a truncated dump ends; 12: the
- * sections where the table says, in chunks of 4 MiB, graph/store.h). */
-#define CACHE_FORMAT 12
+ * sections where the table says, in chunks of 4 MiB, graph/store.h; 13:
+ * integer sections as differences, their bytes shuffled). */
+#define CACHE_FORMAT 13
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
 };

@@ -156,9 +156,26 @@ void heap_need(struct heap *h, unsigned parts, struct progress *p)
 
 void heap_map_advise(struct heap *h, int advice)
 {
+	heap_map_advise_range(h, 0, h->size, advice);
+}
+
+void heap_map_advise_range(struct heap *h, uint64_t from, uint64_t to, int advice)
+{
+	static uint64_t page;
+
 	if (h->container != NULL || h->map == NULL || h->size == 0)
 		return; /* a gzip dump read at random manages its own pages */
-	madvise((void *)h->map, h->size, advice);
+	if (page == 0) {
+		long ps = sysconf(_SC_PAGESIZE);
+		page = ps > 0 ? (uint64_t)ps : 4096;
+	}
+	from = from / page * page; /* the whole pages of [from, to) */
+	if (to > h->size)
+		to = h->size;
+	if (to < h->size)
+		to = to / page * page;
+	if (to > from)
+		madvise((void *)(h->map + from), (size_t)(to - from), advice);
 }
 
 int heap_map_file(struct heap *h, const char *path, struct sbuf *err)

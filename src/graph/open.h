@@ -39,6 +39,8 @@ int heap_room_for(const struct heap *h, uint64_t nodes, struct sbuf *err);
  * they stay in the page cache, the kernel's to keep or drop, and are
  * read again as needed); nothing for a gzip dump read at random. */
 void heap_map_advise(struct heap *h, int advice);
+/* The same for the pages within bytes [from, to) of the dump. */
+void heap_map_advise_range(struct heap *h, uint64_t from, uint64_t to, int advice);
 
 /* Map `path` read-only into h (path, map, size, fd): 0, or -1 with one
  * line in err (the file named, escaped). An empty file maps as NULL, 0. */

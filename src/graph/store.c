@@ -110,7 +110,8 @@ int store_init_read(struct store *s, int fd, uint64_t start, uint64_t size, cons
 	store_init(s, fd, start);
 	for (size_t i = 0; i < n; i++)
 		if (tab[i].off < start || tab[i].comp > size || tab[i].off > size - tab[i].comp ||
-		    tab[i].raw > (UINT64_MAX >> 2))
+		    tab[i].raw > (UINT64_MAX >> 2) || tab[i].filter > STORE_DELTA ||
+		    (tab[i].filter == STORE_DELTA && tab[i].elem != 4 && tab[i].elem != 8))
 			return -1;
 	s->sect = xmalloc((n + 1) * sizeof *s->sect);
 	if (n > 0)
@@ -124,8 +125,10 @@ void store_free(struct store *s)
 {
 	free(s->sect);
 	free(s->zbuf);
+	free(s->fbuf);
 	s->sect = NULL;
 	s->zbuf = NULL;
+	s->fbuf = NULL;
 	s->nsect = s->cap = 0;
 }
 
@@ -137,6 +140,58 @@ const struct store_sect *store_find(const struct store *s, uint32_t id)
 	return NULL;
 }
 
+/* ---- STORE_DELTA ---- */
+
+static void delta_to(const void *p, size_t n, unsigned elem, uint8_t *out)
+{
+	size_t m = n / elem;
+
+	if (elem == 4) {
+		const uint32_t *x = p;
+		uint32_t prev = 0;
+		for (size_t i = 0; i < m; i++) {
+			uint32_t d = x[i] - prev, z = (d << 1) ^ (uint32_t)-(d >> 31);
+			prev = x[i];
+			for (unsigned b = 0; b < 4; b++)
+				out[b * m + i] = (uint8_t)(z >> (8 * b));
+		}
+	} else {
+		const uint64_t *x = p;
+		uint64_t prev = 0;
+		for (size_t i = 0; i < m; i++) {
+			uint64_t d = x[i] - prev, z = (d << 1) ^ (uint64_t)-(d >> 63);
+			prev = x[i];
+			for (unsigned b = 0; b < 8; b++)
+				out[b * m + i] = (uint8_t)(z >> (8 * b));
+		}
+	}
+}
+
+static void delta_from(const uint8_t *in, size_t n, unsigned elem, void *p)
+{
+	size_t m = n / elem;
+
+	if (elem == 4) {
+		uint32_t *x = p, prev = 0;
+		for (size_t i = 0; i < m; i++) {
+			uint32_t z = 0;
+			for (unsigned b = 0; b < 4; b++)
+				z |= (uint32_t)in[b * m + i] << (8 * b);
+			prev += (z >> 1) ^ (uint32_t)-(z & 1);
+			x[i] = prev;
+		}
+	} else {
+		uint64_t *x = p, prev = 0;
+		for (size_t i = 0; i < m; i++) {
+			uint64_t z = 0;
+			for (unsigned b = 0; b < 8; b++)
+				z |= (uint64_t)in[b * m + i] << (8 * b);
+			prev += (z >> 1) ^ (uint64_t)-(z & 1);
+			x[i] = prev;
+		}
+	}
+}
+
 /* One chunk of raw bytes (at most STORE_CHUNK) appended to sc. */
 static void put_chunk(struct store *s, struct store_sect *sc, const void *p, size_t n)
 {
@@ -144,8 +199,14 @@ static void put_chunk(struct store *s, struct store_sect *sc, const void *p, siz
 		return;
 	if (s->zbuf == NULL)
 		s->zbuf = xmalloc(4 + (size_t)zbound());
+	if (sc->filter == STORE_DELTA && n > 0) {
+		if (s->fbuf == NULL)
+			s->fbuf = xmalloc(STORE_CHUNK);
+		delta_to(p, n, sc->elem, (uint8_t *)s->fbuf);
+		p = s->fbuf;
+	}
 	/* an empty array may have no storage at all: no offset on NULL */
-	int z = LZ4_compress_fast(n > 0 ? p : "", s->zbuf + 4, (int)n, zbound(), s->scratch ? 8 : 1);
+	int z = LZ4_compress_fast(n > 0 ? p : "", s->zbuf + 4, (int)n, zbound(), 1);
 	uint32_t z32 = (uint32_t)z;
 	memcpy(s->zbuf, &z32, 4);
 	if (!s->scratch)
@@ -157,7 +218,8 @@ static void put_chunk(struct store *s, struct store_sect *sc, const void *p, siz
 
 static void sect_begin(struct store *s, struct store_sect *sc, uint32_t id, uint32_t elem)
 {
-	*sc = (struct store_sect){ .id = id, .elem = elem, .off = s->end };
+	*sc = (struct store_sect){ .id = id, .elem = elem, .off = s->end,
+				   .filter = elem == 4 || elem == 8 ? STORE_DELTA : 0 };
 }
 
 /* The section written: in the table (replacing one of its id) unless a
@@ -305,9 +367,10 @@ static int pread_all(int fd, void *p, size_t n, uint64_t at)
 
 /* The chunk at file offset `at` (its u32 length first) of section sc
  * into raw (want bytes); the compressed bytes in z (4 + bound), its
- * length (4 + z) in *len. 0, or -1. */
-static int get_chunk(int fd, const struct store_sect *sc, uint64_t at, char *z, char *raw, size_t want,
-		     size_t *len)
+ * length (4 + z) in *len; tmp (STORE_CHUNK bytes) for a STORE_DELTA
+ * section's. 0, or -1. */
+static int get_chunk(int fd, const struct store_sect *sc, uint64_t at, char *z, char *raw, char *tmp,
+		     size_t want, size_t *len)
 {
 	uint32_t zl;
 
@@ -318,9 +381,12 @@ static int get_chunk(int fd, const struct store_sect *sc, uint64_t at, char *z, 
 	memcpy(z, &zl, 4);
 	if (pread_all(fd, z + 4, zl, at + 4) < 0)
 		return -1;
-	int got = LZ4_decompress_safe(z + 4, raw, (int)zl, (int)want);
+	int filtered = sc->filter == STORE_DELTA && want > 0;
+	int got = LZ4_decompress_safe(z + 4, filtered ? tmp : raw, (int)zl, (int)want);
 	if (got < 0 || (size_t)got != want)
 		return -1;
+	if (filtered)
+		delta_from((const uint8_t *)tmp, want, sc->elem, raw);
 	*len = 4 + (size_t)zl;
 	return 0;
 }
@@ -332,13 +398,13 @@ int store_load(const struct store *s, uint32_t id, uint32_t elem, uint64_t count
 	if (sc == NULL || sc->elem != elem || count > (UINT64_MAX >> 2) / (elem ? elem : 1) ||
 	    sc->raw != count * elem)
 		return -1;
-	char *z = xmalloc(4 + (size_t)zbound());
+	char *z = xmalloc(4 + (size_t)zbound()), *tmp = sc->filter ? xmalloc(STORE_CHUNK) : NULL;
 	uint64_t at = sc->off, done = 0, check = 0;
 	int rc = 0;
 	char empty[1];
 	do {
 		size_t want = sc->raw - done < STORE_CHUNK ? (size_t)(sc->raw - done) : STORE_CHUNK, len;
-		if (get_chunk(s->fd, sc, at, z, want > 0 ? (char *)dst + done : empty, want, &len) < 0) {
+		if (get_chunk(s->fd, sc, at, z, want > 0 ? (char *)dst + done : empty, tmp, want, &len) < 0) {
 			rc = -1;
 			break;
 		}
@@ -348,6 +414,7 @@ int store_load(const struct store *s, uint32_t id, uint32_t elem, uint64_t count
 		done += want;
 	} while (done < sc->raw);
 	free(z);
+	free(tmp);
 	if (rc == 0 && (at != sc->off + sc->comp || (!s->scratch && mix(check, sc->raw) != sc->check)))
 		rc = -1;
 	return rc;
@@ -415,6 +482,7 @@ int store_reader_open(struct store_reader *r, const struct store *s, uint32_t id
 	}
 	r->z = xmalloc(4 + (size_t)zbound());
 	r->buf = xmalloc(STORE_CHUNK);
+	r->tmp = r->sc->filter ? xmalloc(STORE_CHUNK) : NULL;
 	return 0;
 }
 
@@ -425,7 +493,7 @@ const void *store_read(struct store_reader *r, size_t *n)
 	size_t i = r->backward ? r->nchunk - 1 - r->next : r->next;
 	uint64_t before = (uint64_t)i * STORE_CHUNK;
 	size_t want = r->sc->raw - before < STORE_CHUNK ? (size_t)(r->sc->raw - before) : STORE_CHUNK, len;
-	if (before > r->sc->raw || get_chunk(r->s->fd, r->sc, r->chunk[i], r->z, r->buf, want, &len) < 0) {
+	if (before > r->sc->raw || get_chunk(r->s->fd, r->sc, r->chunk[i], r->z, r->buf, r->tmp, want, &len) < 0) {
 		r->err = 1;
 		return NULL;
 	}
@@ -452,6 +520,7 @@ int store_reader_end(struct store_reader *r)
 	free(r->chunk);
 	free(r->z);
 	free(r->buf);
+	free(r->tmp);
 	memset(r, 0, sizeof *r);
 	return bad ? -1 : 0;
 }

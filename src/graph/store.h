@@ -30,7 +30,15 @@ struct store_sect {
 	uint64_t raw, comp;  /* bytes before and after compression */
 	uint64_t check;      /* store_hash() chained over the chunks */
 	uint64_t off;        /* file offset of the first chunk */
+	uint32_t filter;     /* STORE_DELTA: how each chunk was made ready */
+	uint32_t pad;
 };
+/* Integers of 4 or 8 bytes go in as the differences of each from the
+ * one before (zigzag: small either way), their bytes shuffled (every
+ * first byte, then every second...): what LZ4 makes little of as they
+ * are (ascending starts and offsets, targets near their sources) it
+ * makes little of this way. */
+#define STORE_DELTA 1
 
 struct store {
 	int fd;               /* borrowed: the owner closes it */
@@ -39,6 +47,7 @@ struct store {
 	size_t nsect, cap;
 	int err;              /* errno of the first failed write, 0 */
 	char *zbuf;           /* a chunk's compressed bytes, made on use */
+	char *fbuf;           /* a chunk made ready (STORE_DELTA), made on use */
 	/* a scratch file, read back only by this run: compressed for speed
 	 * more than size, and no checksums (set after store_init) */
 	int scratch;
@@ -107,7 +116,7 @@ struct store_reader {
 	uint64_t *chunk;      /* file offsets of the chunks */
 	size_t nchunk, next;  /* next: chunks delivered so far */
 	uint64_t check;       /* over the chunks read, forwards only */
-	char *z, *buf;
+	char *z, *buf, *tmp;
 	int err;
 	int skipped;          /* chunks passed over: no checksum to check */
 };
