@@ -11,6 +11,14 @@
 
 #define HW_NONE UINT32_MAX
 
+/* For the few loops that run over every object or reference and that
+ * GCC leaves one element at a time at -O2: O3 for that function. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define HW_VECTORIZE __attribute__((optimize("O3")))
+#else
+#define HW_VECTORIZE
+#endif
+
 /* Allocation wrappers: never return NULL; on exhaustion they run the
  * registered cleanup (the TUI restores the terminal) and exit(3). */
 void *xmalloc(size_t n);

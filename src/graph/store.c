@@ -142,51 +142,71 @@ const struct store_sect *store_find(const struct store *s, uint32_t id)
 
 /* ---- STORE_DELTA ---- */
 
-static void delta_to(const void *p, size_t n, unsigned elem, uint8_t *out)
+/* Each loop simple enough for the compiler to do many at once
+ * (HW_VECTORIZE): the differences into tmp, then each byte of them out. */
+HW_VECTORIZE static void delta_to(const void *p, size_t n, unsigned elem, uint8_t *restrict out, void *restrict tmp)
 {
 	size_t m = n / elem;
 
 	if (elem == 4) {
-		const uint32_t *x = p;
-		uint32_t prev = 0;
-		for (size_t i = 0; i < m; i++) {
-			uint32_t d = x[i] - prev, z = (d << 1) ^ (uint32_t)-(d >> 31);
-			prev = x[i];
-			for (unsigned b = 0; b < 4; b++)
-				out[b * m + i] = (uint8_t)(z >> (8 * b));
+		const uint32_t *restrict x = p;
+		uint32_t *restrict z = tmp;
+		if (m > 0)
+			z[0] = (x[0] << 1) ^ (uint32_t)-(x[0] >> 31);
+		for (size_t i = 1; i < m; i++) {
+			uint32_t d = x[i] - x[i - 1];
+			z[i] = (d << 1) ^ (uint32_t)-(d >> 31);
+		}
+		for (unsigned b = 0; b < 4; b++) {
+			uint8_t *restrict o = out + b * m;
+			for (size_t i = 0; i < m; i++)
+				o[i] = (uint8_t)(z[i] >> (8 * b));
 		}
 	} else {
-		const uint64_t *x = p;
-		uint64_t prev = 0;
-		for (size_t i = 0; i < m; i++) {
-			uint64_t d = x[i] - prev, z = (d << 1) ^ (uint64_t)-(d >> 63);
-			prev = x[i];
-			for (unsigned b = 0; b < 8; b++)
-				out[b * m + i] = (uint8_t)(z >> (8 * b));
+		const uint64_t *restrict x = p;
+		uint64_t *restrict z = tmp;
+		if (m > 0)
+			z[0] = (x[0] << 1) ^ (uint64_t)-(x[0] >> 63);
+		for (size_t i = 1; i < m; i++) {
+			uint64_t d = x[i] - x[i - 1];
+			z[i] = (d << 1) ^ (uint64_t)-(d >> 63);
+		}
+		for (unsigned b = 0; b < 8; b++) {
+			uint8_t *restrict o = out + b * m;
+			for (size_t i = 0; i < m; i++)
+				o[i] = (uint8_t)(z[i] >> (8 * b));
 		}
 	}
 }
 
-static void delta_from(const uint8_t *in, size_t n, unsigned elem, void *p)
+HW_VECTORIZE static void delta_from(const uint8_t *restrict in, size_t n, unsigned elem, void *p)
 {
 	size_t m = n / elem;
 
 	if (elem == 4) {
-		uint32_t *x = p, prev = 0;
+		uint32_t *restrict x = p, prev = 0;
+		for (size_t i = 0; i < m; i++)
+			x[i] = in[i];
+		for (unsigned b = 1; b < 4; b++) {
+			const uint8_t *restrict q = in + b * m;
+			for (size_t i = 0; i < m; i++)
+				x[i] |= (uint32_t)q[i] << (8 * b);
+		}
 		for (size_t i = 0; i < m; i++) {
-			uint32_t z = 0;
-			for (unsigned b = 0; b < 4; b++)
-				z |= (uint32_t)in[b * m + i] << (8 * b);
-			prev += (z >> 1) ^ (uint32_t)-(z & 1);
+			prev += (x[i] >> 1) ^ (uint32_t)-(x[i] & 1);
 			x[i] = prev;
 		}
 	} else {
-		uint64_t *x = p, prev = 0;
+		uint64_t *restrict x = p, prev = 0;
+		for (size_t i = 0; i < m; i++)
+			x[i] = in[i];
+		for (unsigned b = 1; b < 8; b++) {
+			const uint8_t *restrict q = in + b * m;
+			for (size_t i = 0; i < m; i++)
+				x[i] |= (uint64_t)q[i] << (8 * b);
+		}
 		for (size_t i = 0; i < m; i++) {
-			uint64_t z = 0;
-			for (unsigned b = 0; b < 8; b++)
-				z |= (uint64_t)in[b * m + i] << (8 * b);
-			prev += (z >> 1) ^ (uint64_t)-(z & 1);
+			prev += (x[i] >> 1) ^ (uint64_t)-(x[i] & 1);
 			x[i] = prev;
 		}
 	}
@@ -201,8 +221,8 @@ static void put_chunk(struct store *s, struct store_sect *sc, const void *p, siz
 		s->zbuf = xmalloc(4 + (size_t)zbound());
 	if (sc->filter == STORE_DELTA && n > 0) {
 		if (s->fbuf == NULL)
-			s->fbuf = xmalloc(STORE_CHUNK);
-		delta_to(p, n, sc->elem, (uint8_t *)s->fbuf);
+			s->fbuf = xmalloc(2 * STORE_CHUNK);
+		delta_to(p, n, sc->elem, (uint8_t *)s->fbuf, s->fbuf + STORE_CHUNK);
 		p = s->fbuf;
 	}
 	/* an empty array may have no storage at all: no offset on NULL */
