@@ -482,16 +482,18 @@ int main(int argc, char **argv)
 	if (cache != NULL)
 		unlink(cache);
 
+	struct sampler smp;
 	double t0 = hw_now();
-	open_dump(&h, path, 1, &p);
+	open_dump_sampled(&h, path, 1, &p, &smp);
 	double cold = hw_now() - t0;
-	heap_need(&h, HP_ALL, &p); /* the open ends with the arrays parked */
 	double mb = (double)h.size / 1e6;
 	printf("dump: %s\nsize_mb: %.1f\nobjects: %u\nreferences: %llu\n", path, mb, h.n - 1,
 	       (unsigned long long)h.nedges);
 	for (int i = 0; i < p.ndone; i++)
 		printf("phase %-15s %7.3f s  %10.0f objects/s\n", p.done[i].name, p.done[i].secs,
 		       (double)(h.n - 1) / (p.done[i].secs > 0 ? p.done[i].secs : 1e-9));
+	sampler_report(&smp, &p, h.n); /* where the memory went, phase by phase */
+	heap_need(&h, HP_ALL, &p); /* the open ends with the arrays parked */
 	printf("cold_open_s: %.3f\ncold_open_objects_per_s: %.0f\ncold_open_mb_per_s: %.1f\n",
 	       cold, (double)(h.n - 1) / cold, mb / cold);
 

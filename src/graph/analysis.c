@@ -203,11 +203,11 @@ void analysis_roots(struct heap *h, struct progress *p)
 
 	/* the out-edges and what weakly reachable and garbage weigh: the
 	 * rest waits on disk meanwhile (when there is a file behind h) */
+	progress_begin(p, "reachability", h->n, "objects");
 	heap_load(h, HP_OUT | HP_WEAK | HP_SHALLOW, p);
 	heap_park(h, HP_OFF | HP_CLASS | HP_KIND | HP_IN | HP_DOM);
 	bits_t *seen = xcalloc(bits_words(h->n), sizeof *seen);
 	mstack_init(&st);
-	progress_begin(p, "reachability", h->n, "objects");
 	h->nroots = 0;
 	h->roots = xmalloc((h->nroot_rec + 1) * sizeof *h->roots);
 	if (h->aroot != 0) /* an analysis root: the only one */
@@ -284,6 +284,7 @@ void analysis_dominators(struct heap *h, struct progress *p)
 	node_t *order, norder;
 
 	/* the out-edges alone: everything else waits on disk */
+	progress_begin(p, "dominators", h->n, "objects");
 	heap_park(h, HP_ALL & ~HP_OUT);
 	heap_load(h, HP_OUT, p);
 	struct dgraph g = { .n = h->n, .root = 0, .out_start = h->out_start, .out = h->out,
@@ -308,7 +309,6 @@ void analysis_dominators(struct heap *h, struct progress *p)
 		g.after_edges = drop_in_starts;
 		g.after_dfs_arg = h;
 	}
-	progress_begin(p, "dominators", h->n, "objects");
 	free(h->idom);
 	domtree_compute(&g, &h->idom, &order, &norder, progress_cb, p);
 	progress_end(p);
