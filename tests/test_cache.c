@@ -14,6 +14,8 @@
 #include "format/hprof.h"
 #include "graph/cache.h"
 #include "engine/open.h"
+#include "graph/open.h"
+#include "graph/ownership.h"
 #include "hprofw.h"
 #include "suites.h"
 
@@ -127,6 +129,39 @@ START_TEST(test_permissions_and_no_temp_left)
 	while ((e = readdir(d)) != NULL)
 		ck_assert_msg(strstr(e->d_name, ".tmp.") == NULL, "left behind: %s", e->d_name);
 	closedir(d);
+}
+END_TEST
+
+/* Analysing again (an analysis root, a reference left out: what the
+ * browser and the root and ignore steps do) after an open, cold or from
+ * the cache, parks its new arrays elsewhere: the cache on disk stays the
+ * bytes it was, and the next open reads it. */
+START_TEST(test_cache_not_written_after)
+{
+	size_t n0, n1;
+
+	for (int cached = 0; cached < 2; cached++) {
+		struct heap h;
+		char *c = cache_path(dump);
+		if (!cached)
+			unlink(c);
+		open_heap(&h, 0);
+		ck_assert_int_eq(h.from_cache, cached);
+		char *before = file_bytes(c, &n0);
+		node_t root = h.roots[0];
+		ck_assert_int_eq(heap_set_root(&h, root, NULL), 0);
+		ck_assert_int_eq(heap_ignore(&h, h.in[h.in_start[root]], root, 1, NULL), 0);
+		heap_park(&h, HP_ALL); /* and what was made anew waits elsewhere */
+		heap_need(&h, HP_ALL, NULL);
+		ck_assert_uint_eq(h.aroot, root);
+		char *after = file_bytes(c, &n1);
+		ck_assert_msg(n0 == n1 && memcmp(before, after, n0) == 0, "the cache changed under the heap");
+		heap_free(&h);
+		ck_assert_int_eq(reopen_from_cache(), 1);
+		free(before);
+		free(after);
+		free(c);
+	}
 }
 END_TEST
 
@@ -283,6 +318,7 @@ Suite *cache_suite(void)
 	tcase_add_test(tc, test_truncated_corrupt_foreign);
 	tcase_add_test(tc, test_old_format);
 	tcase_add_test(tc, test_no_cache_option);
+	tcase_add_test(tc, test_cache_not_written_after);
 	tcase_add_test(tc, test_path_beside_dump);
 	suite_add_tcase(s, tc);
 	return s;

@@ -485,7 +485,7 @@ int hprof_parse(struct heap *h, struct progress *p, struct sbuf *err)
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22
 #endif
-	r.release = h->size > heap_memory_budget() / 4;
+	r.release = heap_tight(h->size * 2); /* over a quarter of the memory */
 	if (h->size <= (uint64_t)8 << 30 && !r.release)
 		madvise((void *)h->map, h->size, MADV_POPULATE_READ);
 	heap_map_advise(h, MADV_SEQUENTIAL);

@@ -83,18 +83,35 @@ static int cmp_obj(const void *a, const void *b)
  * to the end, and the merge writes from the front, never past what it
  * has read. Returns 0 (nothing done) when the longest run is not most
  * of the objects. */
-static int sort_long_run(struct raw_obj *o, size_t n)
+/* The longest run of ascending ids: where it starts, how long it is. */
+static size_t longest_run(const struct raw_obj *o, size_t n, size_t *best)
 {
-	size_t best = 0, best_len = 0, start = 0;
+	size_t best_len = 0, start = 0;
 
+	*best = 0;
 	for (size_t i = 1; i <= n; i++)
 		if (i == n || o[i].id < o[i - 1].id) {
 			if (i - start > best_len) {
-				best = start;
+				*best = start;
 				best_len = i - start;
 			}
 			start = i;
 		}
+	return best_len;
+}
+
+/* Is most of it one run (what sort_long_run takes)? */
+static int one_long_run(const struct raw_obj *o, size_t n)
+{
+	size_t best;
+
+	return longest_run(o, n, &best) >= n - n / 8;
+}
+
+static int sort_long_run(struct raw_obj *o, size_t n)
+{
+	size_t best, best_len = longest_run(o, n, &best);
+
 	if (best_len < n - n / 8)
 		return 0;
 	size_t nrest = n - best_len;
@@ -373,7 +390,7 @@ static void build_refs(struct heap *h, struct classtab *ct, struct progress *p)
 {
 	struct refs r = { .h = h, .ct = ct };
 	struct store *st = heap_scratch(h);
-	uint32_t out_id = STORE_SCRATCH_READ;
+	uint32_t out_id = cache_scratch_id(HP_OUT_TO);
 
 	if (h->id_low == NULL)
 		idindex_build(&r.idx, h->node_id, h->n);
@@ -386,7 +403,7 @@ static void build_refs(struct heap *h, struct classtab *ct, struct progress *p)
 	heap_map_advise(h, MADV_SEQUENTIAL); /* records in node order: the file's, mostly */
 	/* a dump larger than the memory: the pages behind the pass go as it
 	 * moves on (records come in the file's order, mostly) */
-	int release = h->size > heap_memory_budget() / 4;
+	int release = heap_tight(h->size * 2); /* over a quarter of the memory */
 	uint64_t released = 0;
 	for (node_t i = 1; i < h->n; i++) {
 		h->out_start[i] = (edge_t)r.nout;
@@ -562,7 +579,11 @@ int build_heap(struct heap *h, struct scan *s, struct progress *p, struct sbuf *
 {
 	struct classtab ct;
 
-	if (heap_room_for(h, s->nobj + 1, err) < 0) { /* before the work, not halfway */
+	/* objects out of order (not HotSpot's, nor its class dumps first)
+	 * take a radix sort, with a copy of them all */
+	uint64_t extra = s->nobj > 0 && !sorted_by_id(s->obj, s->nobj) && !one_long_run(s->obj, s->nobj) ?
+				 (uint64_t)s->nobj * sizeof *s->obj : 0;
+	if (heap_room_for(h, s->nobj + 1, extra, err) < 0) { /* before the work, not halfway */
 		scan_free(s);
 		return -1;
 	}

@@ -159,6 +159,10 @@ static void unreachable_roots(struct heap *h, bits_t *seen, struct mstack *st, s
  * as the fill cursor, then is shifted back into place. */
 static void build_in(struct heap *h)
 {
+	cache_changed(h, HP_IN); /* made anew */
+	free(h->in);
+	free(h->in_start);
+	h->in = NULL;
 	edge_t *cnt = xcalloc((size_t)h->n + 1, sizeof *cnt);
 	uint32_t id;
 	const struct store *st = h->out == NULL ? heap_section(h, HP_OUT_TO, &id) : NULL;
@@ -309,7 +313,11 @@ void analysis_dominators(struct heap *h, struct progress *p)
 		g.after_edges = drop_in_starts;
 		g.after_dfs_arg = h;
 	}
+	cache_changed(h, HP_DOM); /* made anew */
 	free(h->idom);
+	free(h->retained);
+	h->idom = NULL;
+	h->retained = NULL;
 	domtree_compute(&g, &h->idom, &order, &norder, progress_cb, p);
 	progress_end(p);
 	/* retained sizes: reverse preorder, every node done before its
@@ -317,7 +325,6 @@ void analysis_dominators(struct heap *h, struct progress *p)
 	heap_park(h, HP_OUT);
 	progress_begin(p, "retained sizes", h->n, "objects");
 	heap_load(h, HP_SHALLOW, p);
-	free(h->retained);
 	h->retained = xmalloc(((size_t)h->n + 1) * sizeof *h->retained);
 	for (node_t v = 0; v < h->n; v++)
 		h->retained[v] = h->node_shallow[v];

@@ -343,13 +343,16 @@ struct backing {
 	 * when first asked for, so that the cache holds nothing else */
 	struct store scratch;
 	int scratch_fd;
-	/* parts whose copy is a section of the scratch file (cache_adopt),
-	 * until cache_finish moves it into the file proper: its id there,
-	 * by the part's bit */
+	/* parts whose copy is in the scratch file (slot i's section
+	 * SCRATCH_PARK + i): a reader's or a phase's (cache_adopt), until
+	 * cache_finish moves it into the cache; or parked once the cache is
+	 * renamed into place (or read from disk), which is never written
+	 * again (readonly) */
 	unsigned in_scratch;
-	uint32_t scratch_of[16];
+	int readonly;
 	struct scalars sc; /* from_disk: the counts it was written with */
 };
+#define SCRATCH_PARK 2000
 
 /* Are the part's arrays in memory: one of them made (1), or all empty
  * (an empty array may be NULL: 2)? */
@@ -468,7 +471,7 @@ struct store *heap_scratch(struct heap *h)
 {
 	struct backing *b = h->backing;
 
-	if (b == NULL || b->from_disk)
+	if (b == NULL)
 		return NULL;
 	if (b->scratch_fd < 0) {
 		b->scratch_fd = scratch_file(h->cache_file != NULL ? h->cache_file : h->path);
@@ -480,15 +483,18 @@ struct store *heap_scratch(struct heap *h)
 	return store_ok(&b->scratch) ? &b->scratch : NULL;
 }
 
-static int bit_of(unsigned part)
+/* The slot of a part of one array. */
+static int slot_of(unsigned part)
 {
-	int k = 0;
+	for (int i = 0; i < NSLOTS; i++)
+		if (part_of(i) == part)
+			return i;
+	return -1;
+}
 
-	while (part > 1) {
-		part >>= 1;
-		k++;
-	}
-	return k;
+uint32_t cache_scratch_id(unsigned part)
+{
+	return SCRATCH_PARK + 100 + (uint32_t)slot_of(part); /* a writer's, renamed when adopted */
 }
 
 void cache_changed(struct heap *h, unsigned parts)
@@ -498,11 +504,10 @@ void cache_changed(struct heap *h, unsigned parts)
 	if (b == NULL)
 		return;
 	b->stored &= ~parts;
-	for (unsigned part = 1; part <= HP_ALL; part <<= 1)
-		if ((parts & part) && (b->in_scratch & part)) {
-			store_drop(&b->scratch, b->scratch_of[bit_of(part)]);
-			b->in_scratch &= ~part;
-		}
+	for (int i = 0; i < NSLOTS; i++)
+		if ((parts & part_of(i)) && (b->in_scratch & part_of(i)))
+			store_drop(&b->scratch, SCRATCH_PARK + (uint32_t)i);
+	b->in_scratch &= ~parts;
 }
 
 void cache_adopt(struct heap *h, unsigned part, uint32_t id)
@@ -510,16 +515,16 @@ void cache_adopt(struct heap *h, unsigned part, uint32_t id)
 	struct backing *b = h->backing;
 
 	cache_changed(h, part);
+	store_rename(&b->scratch, id, SCRATCH_PARK + (uint32_t)slot_of(part));
 	b->stored |= part;
 	b->in_scratch |= part;
-	b->scratch_of[bit_of(part)] = id;
 }
 
 /* Where the copy of slot i (of part) is: its store, its id there. */
 static const struct store *copy_of(const struct backing *b, int i, unsigned part, uint32_t *id)
 {
 	if (b->in_scratch & part) {
-		*id = b->scratch_of[bit_of(part)];
+		*id = SCRATCH_PARK + (uint32_t)i;
 		return &b->scratch;
 	}
 	*id = (uint32_t)i + 1;
@@ -531,14 +536,21 @@ static int put_part(struct heap *h, struct backing *b, unsigned part)
 {
 	struct scalars sc;
 	struct slot sl[NSLOTS];
+	/* into the cache while it is being written; else the scratch file */
+	struct store *st = b->readonly ? heap_scratch(h) : &b->st;
 
+	if (st == NULL || !store_ok(st))
+		return -1;
 	get_scalars(h, &sc, 0);
 	slots(h, &sc, sl);
 	for (int i = 0; i < NSLOTS; i++)
-		if (part_of(i) == part && store_put(&b->st, (uint32_t)i + 1, *sl[i].ptr, (uint32_t)sl[i].elem,
-						    sl[i].count) < 0)
+		if (part_of(i) == part &&
+		    store_put(st, b->readonly ? SCRATCH_PARK + (uint32_t)i : (uint32_t)i + 1, *sl[i].ptr,
+			      (uint32_t)sl[i].elem, sl[i].count) < 0)
 			return -1;
 	b->stored |= part;
+	if (b->readonly)
+		b->in_scratch |= part;
 	return 0;
 }
 
@@ -595,20 +607,24 @@ void cache_built(struct heap *h)
 /* The parts still in the scratch file moved into the file proper (their
  * compressed bytes copied), and the scratch file let go once nothing is
  * left there. */
-static void adopt_all(struct heap *h, struct backing *b)
+static void adopt_all(struct backing *b)
 {
-	for (int i = 0; i < NSLOTS && store_ok(&b->st); i++) {
+	unsigned failed = 0;
+
+	for (int i = 0; i < NSLOTS; i++) {
 		unsigned part = part_of(i);
-		uint32_t id;
 		if (part == 0 || !(b->in_scratch & part))
 			continue;
-		const struct store *st = copy_of(b, i, part, &id);
-		if (store_copy(&b->st, (uint32_t)i + 1, st, id) < 0)
-			break;
-		store_drop(&b->scratch, id);
-		b->in_scratch &= ~part;
+		if (!store_ok(&b->st) || store_copy(&b->st, (uint32_t)i + 1, &b->scratch, SCRATCH_PARK + (uint32_t)i) < 0) {
+			failed |= part; /* it stays where it is, readable */
+			if (b->st.err == 0)
+				b->st.err = EIO;
+		}
 	}
-	(void)h;
+	for (int i = 0; i < NSLOTS; i++)
+		if ((b->in_scratch & part_of(i)) && !(failed & part_of(i)))
+			store_drop(&b->scratch, SCRATCH_PARK + (uint32_t)i);
+	b->in_scratch &= failed;
 	if (b->in_scratch == 0 && b->scratch_fd >= 0) {
 		store_free(&b->scratch);
 		close(b->scratch_fd);
@@ -647,9 +663,13 @@ int cache_finish(struct heap *h)
 
 	if (b == NULL)
 		return -1;
-	adopt_all(h, b);
-	if (b->tmp == NULL) /* a scratch file: nothing more to finish */
+	if (b->readonly) /* a cache renamed into place already */
 		return 0;
+	adopt_all(b);
+	if (b->tmp == NULL) { /* a scratch file: nothing more to finish */
+		b->readonly = b->in_scratch != 0; /* then writing there again would mix the two */
+		return 0;
+	}
 	char *wb = warn_blob(h, &wlen);
 	get_scalars(h, &sc, wlen);
 	slots(h, &sc, sl);
@@ -673,8 +693,13 @@ int cache_finish(struct heap *h)
 		b->st.err = errno ? errno : EIO;
 	if (store_ok(&b->st)) {
 		hd.content = content_hash(h); /* for --verify-cache */
-		for (uint32_t i = 0; i < NSECT; i++)
-			tab[i] = *store_find(&b->st, i);
+		for (uint32_t i = 0; i < NSECT && store_ok(&b->st); i++) {
+			const struct store_sect *t = store_find(&b->st, i);
+			if (t == NULL)
+				b->st.err = EIO;
+			else
+				tab[i] = *t;
+		}
 		hd.table_check = hash64(tab, sizeof tab, 0);
 		hd.check = hash64(&hd, offsetof(struct cache_header, check), 0);
 		if ((b->st.err = pwrite_full(b->fd, &hd, sizeof hd, 0)) == 0)
@@ -694,6 +719,9 @@ int cache_finish(struct heap *h)
 	tmp_unguard();
 	free(b->tmp);
 	b->tmp = NULL;
+	/* it is the cache now (or a failed one): what is parked later goes
+	 * to the scratch file, never into it */
+	b->readonly = 1;
 	return ok ? 0 : -1;
 }
 
@@ -795,7 +823,7 @@ static const char *validate_layout(const struct heap *h, const struct scalars *s
 static const char *validate_small(const struct heap *h, const struct scalars *s)
 {
 	if (s->n == 0 || s->n > UINT32_MAX || s->names_len == 0 || h->names[s->names_len - 1] != '\0' ||
-	    s->id_shift > 63 || s->id_bits > 16 || s->id_nb > s->n / 2 + 65536)
+	    s->id_shift > 63 || s->id_bits > 16 || s->id_nb > s->n + 65536)
 		return "bad counts";
 	for (uint64_t i = 0; i < s->nroots; i++)
 		if (h->roots[i] >= s->n)
@@ -904,10 +932,13 @@ static void replay_warnings(struct heap *h, const char *blob, uint64_t len, uint
 
 uint64_t cache_part_bytes(struct heap *h, unsigned parts)
 {
+	const struct backing *b = h->backing;
 	struct scalars sc;
 	struct slot sl[NSLOTS];
 	uint64_t bytes = 0;
 
+	if (b != NULL)
+		parts &= ~b->absent;
 	get_scalars(h, &sc, 0);
 	slots(h, &sc, sl);
 	for (int i = 0; i < NSLOTS; i++)
@@ -956,12 +987,16 @@ int cache_load_rest(struct heap *h, unsigned parts, const char **why)
 			    (*sl[i].ptr = store_get(st, id, (uint32_t)sl[i].elem, sl[i].count)) == NULL)
 				goto fail;
 		}
-		if (b->from_disk && (*why = validate_part(h, &b->sc, part)) != NULL)
+		/* what another run wrote is checked; what this one parked since
+		 * (the scratch file) has counts of its own */
+		if (b->from_disk && !(b->in_scratch & part) && (*why = validate_part(h, &b->sc, part)) != NULL)
 			goto fail;
 	}
 	return 0;
 fail:
-	if (!b->from_disk) /* its own file let it down: nothing to fall back on */
+	/* its own file let it down, or the heap was analysed again since it
+	 * was read (its state is not the dump's): nothing to fall back on */
+	if (!b->from_disk || b->in_scratch != 0)
 		hw_fatal("%s: cannot read back what the engine parked on disk (%s)", esc_str(h->path), *why);
 	for (int i = 0; i < NSLOTS; i++)
 		if (part_of(i) != 0) {
@@ -1062,6 +1097,7 @@ int cache_load(struct heap *h, int verify, const char **why)
 	b->fd = fd;
 	b->scratch_fd = -1;
 	b->from_disk = 1;
+	b->readonly = 1;
 	b->stored = HP_ALL;
 	h->backing = b;
 	return 0;

@@ -95,13 +95,13 @@ void cache_changed(struct heap *h, unsigned parts);
  * it NULL. */
 void cache_built(struct heap *h);
 /* The one array of part is section id of heap_scratch(h) (written
- * there piece by piece by a reader): as if parked; cache_finish moves it
- * into the cache. */
+ * there piece by piece by a reader), cache_scratch_id(part) best: as if
+ * parked; cache_finish moves it into the cache. */
 void cache_adopt(struct heap *h, unsigned part, uint32_t id);
+uint32_t cache_scratch_id(unsigned part);
 int cache_finish(struct heap *h);
 int cache_save(struct heap *h);
 #define STORE_SCRATCH 1000      /* the analyses' (domtree: 1000..1015) */
-#define STORE_SCRATCH_READ 1100 /* a reader's */
 struct store *heap_scratch(struct heap *h);
 /* The parts written to the file behind h (those not there yet), kept in
  * memory: 0, or -1 if one could not be (no file, no room, not made).

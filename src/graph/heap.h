@@ -323,6 +323,7 @@ struct heap {
 	 * inferred answer says so (the front end sets it: the baseline of the
 	 * dump, or of the newer dump for a set of gone objects); NULL: none */
 	const struct baseline *identity;
+	int busy;                 /* being built or analysed: graph/open.c */
 	/* the file behind the big arrays (nodes, references, dominators):
 	 * the index cache, or a scratch file; an array not in memory is
 	 * there, loaded by heap_need() (open.h); NULL: all are in memory */

@@ -27,9 +27,16 @@ void heap_analyse(struct heap *h, struct progress *p)
 
 int heap_build(struct heap *h, const struct ruleset *rules, struct progress *p, struct sbuf *err)
 {
-	cache_begin(h); /* none: everything stays in memory */
-	if (h->fmt->parse(h, p, err) < 0)
+	/* a dump read afresh every time (no cache: a format read whole into
+	 * memory anyway) is analysed in memory */
+	if (h->fmt->cacheable)
+		cache_begin(h); /* none: everything stays in memory */
+	h->busy++;
+	int rc = h->fmt->parse(h, p, err);
+	h->busy--;
+	if (rc < 0)
 		return -1;
+	h->busy++;
 	if (rules != NULL)
 		ownership_classify(h, rules, p);
 	heap_analyse(h, p);
@@ -41,8 +48,7 @@ int heap_build(struct heap *h, const struct ruleset *rules, struct progress *p, 
 	 * a dump read afresh every time (no cache: a format read whole into
 	 * memory anyway) keeps it all, as its views expect */
 	heap_park(h, HP_ALL);
-	if (!h->fmt->cacheable)
-		heap_need(h, HP_ALL, p);
+	h->busy--;
 	return 0;
 }
 
@@ -87,9 +93,9 @@ static uint64_t anon_bytes(void)
 	return proc_kb("/proc/self/status", "RssAnon");
 }
 
-int heap_room_for(const struct heap *h, uint64_t nodes, struct sbuf *err)
+int heap_room_for(const struct heap *h, uint64_t nodes, uint64_t extra, struct sbuf *err)
 {
-	uint64_t budget = heap_memory_budget(), need = nodes * HEAP_BUILD_BYTES;
+	uint64_t budget = heap_memory_budget(), need = nodes * HEAP_BUILD_BYTES + extra;
 
 	if (budget == 0 || need <= budget + anon_bytes())
 		return 0;
@@ -102,12 +108,15 @@ int heap_room_for(const struct heap *h, uint64_t nodes, struct sbuf *err)
 	return -1;
 }
 
-/* Room for the parts about to be loaded, or the refusal. */
+/* Room for the parts about to be loaded, or the refusal; never while
+ * the heap is being built or analysed (h->busy): what it loads again
+ * was in memory a moment before, and a refusal would leave the work
+ * half done. */
 static void room_to_load(struct heap *h, unsigned parts)
 {
 	uint64_t bytes = cache_part_bytes(h, parts), budget = heap_memory_budget();
 
-	if (budget == 0 || bytes <= budget)
+	if (h->busy > 0 || budget == 0 || bytes <= budget)
 		return;
 	char *ep = esc_str(h->path), a[32], b[32];
 	fmt_bytes(a, sizeof a, bytes);
@@ -142,7 +151,8 @@ void heap_load(struct heap *h, unsigned parts, struct progress *p)
 	drop_graph(h);
 	warn_add(&h->notes, "%s: the index cache is %s; reading the dump again", h->path, why);
 	sbuf_init(&err);
-	heap_build(h, h->rules, p, &err); /* the header was fine before: it still is */
+	if (heap_build(h, h->rules, p, &err) < 0) /* the header was fine before: the memory may not be */
+		hw_refuse("%s", err.buf);
 	sbuf_free(&err);
 	heap_load(h, parts, p);
 }

@@ -25,14 +25,14 @@ void heap_load(struct heap *h, unsigned parts, struct progress *p);
  * system has available (0: unknown). heap_tight: would `bytes` more take
  * over half of it? Then a phase takes its slower way that holds less.
  * heap_room_for: may a heap of `nodes` objects be built and analysed
- * (HEAP_BUILD_BYTES an object at the peak, what the process holds
- * already counted as its own)? 0, or -1 with one line in err naming the
+ * (HEAP_BUILD_BYTES an object at the peak and `extra` bytes besides,
+ * what the process holds already counted as its own)? 0, or -1 with one line in err naming the
  * dump, the memory needed and the memory there is: refused before the
  * work starts rather than killed halfway. */
 #define HEAP_BUILD_BYTES 28
 uint64_t heap_memory_budget(void);
 int heap_tight(uint64_t bytes);
-int heap_room_for(const struct heap *h, uint64_t nodes, struct sbuf *err);
+int heap_room_for(const struct heap *h, uint64_t nodes, uint64_t extra, struct sbuf *err);
 
 /* madvise() the dump's mapping (MADV_SEQUENTIAL before a pass in file
  * order; MADV_DONTNEED after it, to let its pages go from this process:

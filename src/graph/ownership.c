@@ -713,62 +713,76 @@ static void split(struct apply *a)
 	bits_t *owned = xcalloc(bits_words(h->n), sizeof *owned);
 	for (size_t i = 0; i < now; i++)
 		bit_set(owned, ow[i].t);
-	/* pass 2 */
+	/* pass 2, into new starts (the old ones read as it goes); the
+	 * strong references to the scratch file, or, where there is none or
+	 * it fails (a full disk), the same pass again into memory */
 	struct store *st = heap_scratch(h);
 	struct store_writer wr;
-	uint32_t out_id = STORE_SCRATCH_READ + 1;
-	node_t *out = NULL;
-	uint64_t nout = 0, capout = 0, nw = 0, capw = 0, nx = 0, capx = 0;
-	node_t *ws = NULL, *wd = NULL, *amb = NULL;
+	uint32_t out_id = cache_scratch_id(HP_OUT_TO);
+	node_t *out = NULL, *ws = NULL, *wd = NULL, *amb = NULL;
+	uint64_t nout, capout = 0, nw, capw = 0, nx, capx = 0;
 	uint16_t *wrl = NULL;
 	struct pair *rx = NULL;
-	size_t namb = 0, capamb = 0;
-	if (st != NULL)
-		store_begin(st, &wr, out_id, sizeof *out);
-	pool_open(h, &pl);
-	mi = 0;
-	h->out_start[0] = 0;
-	for (node_t v = 1; v < h->n; v++) {
-		const node_t *e = pool_of(h, &pl, v, &n);
-		h->out_start[v] = (edge_t)nout; /* read for v: it may change */
-		CLS_ROOM(n + 1);
-		apply_marks(a, &mi, v, e, n, cls, w, rule);
-		for (size_t j = 0; j < n; j++) {
-			node_t t = e[j];
-			if ((cls[j] == 0 || cls[j] == 2) && bit_get(owned, t)) {
-				struct owned *o = owned_of(ow, now, t);
-				if (cls[j] == 0 || w[j] < o->w) {
-					cls[j] = 3;
-				} else if (o->owner == 0) {
-					o->owner = v;
-				} else if (o->owner != v) {
-					VEC_GROW(amb, namb, capamb);
-					amb[namb++] = t;
+	size_t namb, capamb = 0;
+	edge_t *start = xmalloc(((size_t)h->n + 1) * sizeof *start);
+	int filed = 0;
+	for (int to_file = st != NULL;; to_file = 0) {
+		if (to_file)
+			store_begin(st, &wr, out_id, sizeof *out);
+		nout = nw = nx = namb = 0;
+		for (size_t i = 0; i < now; i++)
+			ow[i].owner = 0;
+		pool_open(h, &pl);
+		mi = 0;
+		start[0] = 0;
+		for (node_t v = 1; v < h->n; v++) {
+			const node_t *e = pool_of(h, &pl, v, &n);
+			start[v] = (edge_t)nout;
+			CLS_ROOM(n + 1);
+			apply_marks(a, &mi, v, e, n, cls, w, rule);
+			for (size_t j = 0; j < n; j++) {
+				node_t t = e[j];
+				if ((cls[j] == 0 || cls[j] == 2) && bit_get(owned, t)) {
+					struct owned *o = owned_of(ow, now, t);
+					if (cls[j] == 0 || w[j] < o->w) {
+						cls[j] = 3;
+					} else if (o->owner == 0) {
+						o->owner = v;
+					} else if (o->owner != v) {
+						VEC_GROW(amb, namb, capamb);
+						amb[namb++] = t;
+					}
 				}
-			}
-			if (cls[j] == 0 || cls[j] == 2) {
-				if (st != NULL) {
-					store_write(&wr, &t, sizeof t);
+				if (cls[j] == 0 || cls[j] == 2) {
+					if (to_file) {
+						store_write(&wr, &t, sizeof t);
+					} else {
+						VEC_GROW(out, nout, capout);
+						out[nout] = t;
+					}
+					nout++;
+				} else if (cls[j] == 1) {
+					VEC_GROW(ws, nw, capw);
+					wd = xreallocarray(wd, capw, sizeof *wd);
+					wrl = xreallocarray(wrl, capw, sizeof *wrl);
+					ws[nw] = v;
+					wd[nw] = t;
+					wrl[nw++] = rule[j];
 				} else {
-					VEC_GROW(out, nout, capout);
-					out[nout] = t;
+					VEC_GROW(rx, nx, capx);
+					rx[nx++] = (struct pair){ t, v };
 				}
-				nout++;
-			} else if (cls[j] == 1) {
-				VEC_GROW(ws, nw, capw);
-				wd = xreallocarray(wd, capw, sizeof *wd);
-				wrl = xreallocarray(wrl, capw, sizeof *wrl);
-				ws[nw] = v;
-				wd[nw] = t;
-				wrl[nw++] = rule[j];
-			} else {
-				VEC_GROW(rx, nx, capx);
-				rx[nx++] = (struct pair){ t, v };
 			}
 		}
+		start[h->n] = (edge_t)nout;
+		pool_close(&pl);
+		if (!to_file)
+			break;
+		if (store_end(&wr) == 0) {
+			filed = 1;
+			break;
+		}
 	}
-	h->out_start[h->n] = (edge_t)nout;
-	pool_close(&pl);
 #undef CLS_ROOM
 	free(cls);
 	free(w);
@@ -779,14 +793,13 @@ static void split(struct apply *a)
 	h->nedges = nout;
 	cache_changed(h, HP_OUT | HP_WEAK);
 	free(h->out);
+	free(h->out_start);
+	h->out_start = start;
 	h->out = NULL;
-	if (st != NULL && store_end(&wr) == 0) {
+	if (filed)
 		cache_adopt(h, HP_OUT_TO, out_id);
-	} else if (st != NULL) {
-		hw_fatal("%s: cannot write the references to the scratch file (no room?)", esc_str(h->path));
-	} else {
+	else
 		h->out = xreallocarray(out, (size_t)nout + 1, sizeof *out);
-	}
 	free(h->weak_src);
 	free(h->weak_dst);
 	free(h->weak_rule);
@@ -1079,12 +1092,16 @@ static void drop_analyses(struct heap *h)
 
 int heap_apply_rules(struct heap *h, const struct ruleset *rs, struct progress *p)
 {
-	heap_need(h, HP_ALL, p);
-	if (ownership_classify(h, rs, p) < 0)
+	heap_need(h, HP_ALL, p); /* refused here, if at all: before anything changes */
+	h->busy++;
+	if (ownership_classify(h, rs, p) < 0) {
+		h->busy--;
 		return -1;
+	}
 	drop_analyses(h);
 	heap_analyse(h, p);
 	heap_need(h, HP_ALL, p); /* as the caller had it: everything in memory */
+	h->busy--;
 	h->agen++;
 	return 0;
 }

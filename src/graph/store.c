@@ -275,6 +275,16 @@ int store_put(struct store *s, uint32_t id, const void *p, uint32_t elem, uint64
 	return sect_end(s, &sc);
 }
 
+void store_rename(struct store *s, uint32_t id, uint32_t to)
+{
+	if (id == to)
+		return;
+	store_drop(s, to);
+	for (size_t i = 0; i < s->nsect; i++)
+		if (s->sect[i].id == id)
+			s->sect[i].id = to;
+}
+
 void store_drop(struct store *s, uint32_t id)
 {
 	for (size_t i = 0; i < s->nsect; i++) {
@@ -444,7 +454,9 @@ void *store_get(const struct store *s, uint32_t id, uint32_t elem, uint64_t coun
 {
 	const struct store_sect *sc = store_find(s, id);
 
-	if (sc == NULL || sc->raw > (UINT64_MAX >> 2))
+	/* what a forged table says is checked before it is allocated */
+	if (sc == NULL || sc->elem != elem || count > (UINT64_MAX >> 2) / (elem ? elem : 1) ||
+	    sc->raw != count * elem)
 		return NULL;
 	void *p = xmalloc((size_t)sc->raw + 1);
 	if (store_load(s, id, elem, count, p) < 0) {
@@ -550,7 +562,8 @@ int store_reader_end(struct store_reader *r)
 void seq_mem(struct seq *s, const void *p, size_t elem)
 {
 	memset(s, 0, sizeof *s);
-	s->mem = p;
+	s->in_memory = 1;
+	s->mem = p != NULL ? p : ""; /* an empty array may have no storage */
 	s->elem = elem;
 }
 
@@ -572,8 +585,8 @@ const void *seq_span(struct seq *s, uint64_t n)
 	if (s->err)
 		return NULL;
 	if (want == 0)
-		return s->mem != NULL ? s->mem : (const char *)s; /* nothing to read there */
-	if (s->mem != NULL) {
+		return s->in_memory ? s->mem : (const char *)s; /* nothing to read there */
+	if (s->in_memory) {
 		const char *p = s->mem + s->cpos;
 		s->cpos += want;
 		return p;
@@ -610,7 +623,7 @@ int seq_end(struct seq *s)
 {
 	int bad = s->err;
 
-	if (s->mem == NULL && store_reader_end(&s->r) < 0)
+	if (!s->in_memory && s->r.s != NULL && store_reader_end(&s->r) < 0)
 		bad = 1;
 	free(s->tmp);
 	memset(s, 0, sizeof *s);
@@ -623,7 +636,7 @@ int seq_skip(struct seq *s, uint64_t n)
 
 	if (s->err)
 		return -1;
-	if (s->mem != NULL) {
+	if (s->in_memory) {
 		s->cpos += (size_t)want;
 		return 0;
 	}

@@ -84,6 +84,8 @@ int store_put(struct store *s, uint32_t id, const void *p, uint32_t elem, uint64
 /* Section src_id of src, as it is (compressed), into dst as section id;
  * 0, or -1 (dst->err, or EIO reading src). */
 int store_copy(struct store *dst, uint32_t id, const struct store *src, uint32_t src_id);
+/* Section id is section `to` from now on (one of that id let go). */
+void store_rename(struct store *s, uint32_t id, uint32_t to);
 /* Let section id's disk space go (a hole) and forget it. */
 void store_drop(struct store *s, uint32_t id);
 
@@ -137,6 +139,7 @@ int store_reader_end(struct store_reader *r);
  * a buffer of the seq's own where a span crosses two chunks), NULL on a
  * read error or past the end. seq_end: 0 if all read was sound. */
 struct seq {
+	int in_memory;
 	const char *mem;
 	struct store_reader r;
 	size_t elem;
