@@ -116,7 +116,7 @@ char *term_modes(struct term *t)
 {
 	char cmd[256];
 
-	snprintf(cmd, sizeof cmd, "%s -L %s display -p -t hw '#{alternate_on} #{cursor_flag}'", tmux(), t->sock);
+	snprintf(cmd, sizeof cmd, "%s -L %s display -p -t hw '#{alternate_on} #{cursor_flag}' 2>/dev/null", tmux(), t->sock);
 	char *s = run_out(cmd), *nl = strchr(s, '\n');
 	if (nl != NULL)
 		*nl = '\0';
@@ -127,7 +127,8 @@ char *screen(struct term *t, int escapes)
 {
 	char cmd[256];
 
-	snprintf(cmd, sizeof cmd, "%s -L %s capture-pane -p %s -t hw", tmux(), t->sock,
+	/* no server: heapwalk has ended; the caller sees an empty screen */
+	snprintf(cmd, sizeof cmd, "%s -L %s capture-pane -p %s -t hw 2>/dev/null", tmux(), t->sock,
 		 escapes ? "-e" : "");
 	return run_out(cmd);
 }

@@ -349,7 +349,7 @@ START_TEST(test_random_against_definition)
 	unsigned seed = 12345;
 	int graphs = 0;
 
-	for (int iter = 0; iter < 300; iter++) {
+	for (int iter = 0; iter < RANDOM_HEAPS(300); iter++) {
 		seed = seed * 1103515245u + 12345u;
 		node_t n = 1 + (seed >> 16) % 40;
 		size_t m = (seed >> 8) % (n * 3 + 1);
@@ -388,7 +388,7 @@ START_TEST(test_random_against_definition)
 		gfree(&g);
 		graphs++;
 	}
-	ck_assert_int_eq(graphs, 300);
+	ck_assert_int_eq(graphs, RANDOM_HEAPS(300));
 }
 END_TEST
 

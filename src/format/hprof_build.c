@@ -368,6 +368,8 @@ static void node_refs(struct refs *r, node_t i)
 static void put_targets(struct refs *r)
 {
 	sort_u32(r->t, r->nt);
+	if (r->nt == 0)
+		return;
 	if (r->to_file) {
 		store_write(&r->w, r->t, r->nt * sizeof *r->t);
 	} else {

@@ -127,7 +127,8 @@ static const node_t *pool_of(const struct heap *h, struct pool *pl, node_t v, si
 		pl->cap = want * 2;
 		pl->buf = xreallocarray(pl->buf, pl->cap, sizeof *pl->buf);
 	}
-	memcpy(pl->buf, e, ns * sizeof *e);
+	if (ns > 0)
+		memcpy(pl->buf, e, ns * sizeof *e);
 	pl->n = ns;
 	for (; pl->wi < h->nweak && h->weak_src[pl->wi] == v; pl->wi++)
 		pl->buf[pl->n++] = h->weak_dst[pl->wi];
