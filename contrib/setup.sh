@@ -111,14 +111,33 @@ demo)
 	"$top/build/heapwalk" classes --top 25 "$dump"
 	;;
 test)
+	# The sanitizer build's make check is the longest part (about twenty
+	# minutes, mostly on one processor): it runs beside all the rest, its
+	# output kept in a file and shown when it has ended; the script's
+	# status is the first failure's. Configured as if inside tmux, which
+	# sets TMUX to its socket: the terminal tests must still find tmux.
+	say "build with AddressSanitizer and UBSan (configured with TMUX set), make check: beside the rest, shown at the end"
+	san_log=$top/build-san.log
+	(
+		TMUX=/tmp/tmux-0/default,4242,0 build build-san --enable-werror --enable-sanitizers
+		ASAN_OPTIONS=detect_leaks=1 check build-san
+	) >"$san_log" 2>&1 </dev/null &
+	san=$!
+	san_end() {
+		st=$?
+		trap - EXIT
+		san_st=0
+		wait "$san" || san_st=$?
+		say "the sanitizer build and its make check (exit status $san_st):"
+		cat "$san_log"
+		[ "$st" -ne 0 ] && exit "$st"
+		exit "$san_st"
+	}
+	trap san_end EXIT
+
 	say "build with -Werror, make check"
 	build build --enable-werror
 	check build
-	# configured as if inside tmux, which sets TMUX to its socket: the
-	# terminal tests must still find the tmux program
-	say "build with AddressSanitizer and UBSan (configured with TMUX set), make check"
-	TMUX=/tmp/tmux-0/default,4242,0 build build-san --enable-werror --enable-sanitizers
-	ASAN_OPTIONS=detect_leaks=1 check build-san
 	say "configure without Check: heapwalk builds, make check says what is missing"
 	nocheck
 	# libFuzzer needs clang; the engine is instrumented, the harnesses
