@@ -674,6 +674,30 @@ static int same_file(const char *a, const char *b)
 	return system(cmd) == 0;
 }
 
+/* heapwalk, with ENV, refuses COMMAND on DUMP with exit status WANT and
+ * one line on stderr naming the dump and saying A ... B; no output. */
+static void refused(const char *env, const char *command, const char *dump, int want, const char *a,
+		    const char *b)
+{
+	char cmd[2048];
+	int st;
+	size_t n;
+
+	snprintf(cmd, sizeof cmd, "%s %s -q %s %s 2>%s/refused.err", env, heapwalk(), command, dump, TMP);
+	char *out = run(cmd, &st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == want, "%s: status %d, want exit %d", cmd, st, want);
+	ck_assert_str_eq(out, "");
+	char *err = file_bytes(TMP "/refused.err", &n);
+	char *head = xasprintf("heapwalk: %s: ", dump);
+	ck_assert_msg(strncmp(err, head, strlen(head)) == 0, "%s: said %s", cmd, err);
+	ck_assert_msg(strchr(err, '\n') == err + n - 1, "%s: not one line: %s", cmd, err);
+	const char *pa = strstr(err, a);
+	ck_assert_msg(pa != NULL && strstr(pa, b) != NULL, "%s: said %s", cmd, err);
+	free(head);
+	free(err);
+	free(out);
+}
+
 /* make bench-huge at a hundredth of its size there (a dump of twice
  * this machine's memory: some 7.7 M objects of the generator's here),
  * under a memory budget a hundredth of the machine's too (32 bytes an
@@ -700,17 +724,29 @@ START_TEST(test_hundredth)
 	unsigned long long budget = e.objects * 32 >> 20;
 	char *cache = xasprintf("%s.hwi", dump);
 	unlink(cache);
+	/* too little memory for the objects: refused after the scan, before
+	 * the work, in one line saying how much; nothing written */
+	refused("HEAPWALK_MEMORY_MB=1", "classes", dump, 2, "objects need about", "is available: not opened");
+	struct stat sb;
+	ck_assert_msg(stat(cache, &sb) != 0, "a cache was written for a dump refused");
 	snprintf(cmd, sizeof cmd, "HEAPWALK_MEMORY_MB=%llu %s -q classes -n 0 -f json %s", budget, heapwalk(), dump);
 	char *tight = run(cmd, &st);
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", cmd, st);
 	ck_assert_msg(json_parse(tight, strlen(tight), &j, err, sizeof err) == 0, "%s: %s", cmd, err);
 	same_classes(&j, &e);
 	jv_free(&j);
-	struct stat sb;
 	ck_assert_msg(stat(cache, &sb) == 0, "no cache written under the budget");
 	snprintf(cmd, sizeof cmd, "%s -q --no-cache classes -n 0 -f json %s", heapwalk(), dump);
 	char *plain = run(cmd, &st);
 	ck_assert_str_eq(tight, plain);
+	/* from the cache, the classes' totals need no memory to speak of;
+	 * the dominator tree does, and is refused in one line (exit 3) */
+	snprintf(cmd, sizeof cmd, "HEAPWALK_MEMORY_MB=1 %s -q classes -n 0 -f json %s", heapwalk(), dump);
+	char *cached = run(cmd, &st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", cmd, st);
+	ck_assert_str_eq(cached, plain);
+	free(cached);
+	refused("HEAPWALK_MEMORY_MB=1", "biggest", dump, 3, "loading the object graph needs", "is available");
 	free(plain);
 	free(tight);
 	/* the planted objects at once: their retained sizes from the cache,

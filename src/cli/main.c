@@ -179,7 +179,8 @@ static const char usage_text[] =
 "  -V, --version        the version\n"
 "      --keys[=mdoc]    the browser's keys (mdoc: as the man page lists them)\n"
 "\n"
-"exit status: 0 ok, 1 usage error, 2 bad input (unreadable dump, bad id or regex)\n";
+"exit status: 0 ok, 1 usage error, 2 bad input (unreadable dump, bad id or regex;\n"
+"a dump too big to open here), 3 out of memory (the line says how much)\n";
 
 static const char *const commands[] = {
 	"info", "classes", "biggest", "objects", "paths", "lifelines", "allocations", "diff", "mark", "snapshot",
