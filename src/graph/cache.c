@@ -957,6 +957,26 @@ int cache_has(const struct heap *h, unsigned part)
 	return 1;
 }
 
+void cache_fill_empty(struct heap *h, unsigned parts)
+{
+	struct scalars sc;
+	struct slot sl[NSLOTS];
+
+	get_scalars(h, &sc, 0);
+	slots(h, &sc, sl);
+	for (unsigned part = 1; part <= HP_ALL; part <<= 1) {
+		/* a part wholly empty only: one with arrays that are not is
+		 * loaded whole (its empty ones too), and a NULL among them
+		 * says it is not in memory; the compact id map's NULL says
+		 * there is none (ids in node_id[]) */
+		if (!(parts & part) || part == HP_IDS || part_in_memory(h, part) != 2)
+			continue;
+		for (int i = 0; i < NSLOTS; i++)
+			if (part_of(i) == part)
+				*sl[i].ptr = xcalloc(1, sl[i].elem);
+	}
+}
+
 int cache_from_disk(const struct heap *h)
 {
 	const struct backing *b = h->backing;

@@ -67,6 +67,11 @@ void cache_lazy_free(struct heap *h);
 /* Are the parts in memory? Is the file behind h a cache of an earlier
  * run (what is loaded from it is checked)? */
 int cache_has(const struct heap *h, unsigned part);
+/* The parts whose arrays are all empty and NULL (none was made, or
+ * they were parked) get one zeroed entry each: the passes take the
+ * address of an array's start, which C leaves undefined for NULL.
+ * Not HP_IDS, whose NULL means the ids are kept another way. */
+void cache_fill_empty(struct heap *h, unsigned parts);
 int cache_from_disk(const struct heap *h);
 /* The bytes of the parts' arrays not in memory. */
 uint64_t cache_part_bytes(struct heap *h, unsigned parts);

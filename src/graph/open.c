@@ -130,7 +130,10 @@ void heap_load(struct heap *h, unsigned parts, struct progress *p)
 	const char *why;
 	struct sbuf err;
 
-	if (h->backing == NULL || cache_has(h, parts))
+	if (h->backing == NULL)
+		return;
+	cache_fill_empty(h, parts);
+	if (cache_has(h, parts))
 		return;
 	room_to_load(h, parts);
 	int own = p != NULL && p->phase == NULL; /* inside a phase: part of it */
