@@ -134,6 +134,15 @@ static void run_all(const char *name, const char *arg, struct insp_result *r)
 	run_on(name, arg, &all, r);
 }
 
+/* The set of the n nodes v. */
+static void set_of(struct objset *s, const node_t *v, size_t n)
+{
+	objset_empty(h, s);
+	for (size_t i = 0; i < n; i++)
+		bit_set(s->bits, v[i]);
+	objset_recount(h, s);
+}
+
 static const struct insp_group *group_named(const struct insp_result *r, const char *name)
 {
 	for (size_t i = 0; i < r->n; i++)
@@ -491,7 +500,7 @@ START_TEST(leak_suspects)
 {
 	struct insp_result r;
 	uint64_t total;
-	node_t pts[64];
+	node_t pts[64], holder = HW_NONE;
 	size_t npts = 0, nclass = 0;
 	char id[32], prefix[256];
 
@@ -519,8 +528,10 @@ START_TEST(leak_suspects)
 		pts[npts++] = naive_point(v);
 		node_id_text(h, pts[npts - 1], id, sizeof id);
 		ck_assert_msg(strstr(g->name, id) != NULL, "%s: not the point %s", g->name, id);
-		if (pts[npts - 1] == data)
+		if (pts[npts - 1] == data) {
 			assert_members(g, &bytes);
+			holder = v;
+		}
 	}
 	int found = 0;
 	for (size_t i = 0; i < npts; i++)
@@ -561,6 +572,18 @@ START_TEST(leak_suspects)
 	 * was no answer) */
 	for (size_t i = 0; i < r.n; i++)
 		ck_assert_msg(strncmp(r.g[i].name, "class [B (", 10) != 0, "%s", r.g[i].name);
+	insp_result_free(&r);
+	/* a set of the suspect alone, its point (elementData) and the
+	 * point's children outside it: the group is the suspect, not empty */
+	ck_assert(holder != HW_NONE && holder != data);
+	struct objset one;
+	set_of(&one, &holder, 1);
+	run_on("leak-suspects", NULL, &one, &r);
+	ck_assert_uint_ge(r.n, 1);
+	for (size_t i = 0; i < r.n; i++)
+		ck_assert_msg(r.g[i].count == 1 && r.g[i].nodes[0] == holder, "%s: %llu members", r.g[i].name,
+			      (unsigned long long)r.g[i].count);
+	objset_free(&one);
 	free(bytes.v);
 	insp_result_free(&r);
 	close_dump();
@@ -869,14 +892,6 @@ START_TEST(long_chains)
 END_TEST
 
 /* ---- subsets: only members count ---- */
-
-static void set_of(struct objset *s, const node_t *v, size_t n)
-{
-	objset_empty(h, s);
-	for (size_t i = 0; i < n; i++)
-		bit_set(s->bits, v[i]);
-	objset_recount(h, s);
-}
 
 START_TEST(subsets)
 {

@@ -412,17 +412,19 @@ static void object_text(const struct heap *h, node_t v, struct sbuf *out)
 }
 
 /* The members among the dominator children of point; point itself when
- * none is (a leaf, or a subset without them). */
+ * none is (a leaf, or a subset without them) and it is a member; else
+ * the suspect, a member above the point (a subset that holds neither
+ * the point nor its children). */
 static node_t *point_members(const struct heap *h, const struct objset *set, node_t point,
-			     uint64_t *count)
+			     node_t suspect, uint64_t *count)
 {
 	struct nvec a = { 0 };
 
 	for (node_t k = h->dom_start[point]; k < h->dom_start[point + 1]; k++)
 		if (objset_has(set, h->dom_child[k]))
 			nvec_push(&a, h->dom_child[k]);
-	if (a.n == 0 && objset_has(set, point))
-		nvec_push(&a, point);
+	if (a.n == 0)
+		nvec_push(&a, objset_has(set, point) ? point : suspect);
 	return nvec_take(&a, count);
 }
 
@@ -451,7 +453,7 @@ static void object_suspects(const struct heap *h, const struct objset *set, stru
 }
 
 static void add_suspect(struct insp_result *r, const struct heap *h, const struct objset *set,
-			const char *what, uint64_t bytes, node_t point)
+			const char *what, uint64_t bytes, node_t suspect, node_t point)
 {
 	struct sbuf sb;
 	uint64_t count;
@@ -460,7 +462,7 @@ static void add_suspect(struct insp_result *r, const struct heap *h, const struc
 	sbuf_printf(&sb, "%s retains %.1f%%; accumulation point: ", what, pct(h, bytes));
 	object_text(h, point, &sb);
 	sbuf_printf(&sb, " (%.1f%%)", pct(h, h->retained[point]));
-	node_t *m = point_members(h, set, point, &count);
+	node_t *m = point_members(h, set, point, suspect, &count);
 	insp_add(r, h, sbuf_detach(&sb), IP_HIGH, m, count, bytes)->point = point;
 }
 
@@ -658,7 +660,7 @@ static void class_suspects(struct heap *h, const struct objset *set, const node_
 		for (size_t i = 0; i < npts && !seen; i++)
 			seen = pts[i] == pt;
 		if (!seen)
-			add_suspect(r, h, set, sb.buf, lb[c], pt);
+			add_suspect(r, h, set, sb.buf, lb[c], big[c], pt);
 	}
 	for (uint32_t c = 0; c < h->ncls; c++)
 		free(per[c].v);
@@ -689,7 +691,7 @@ static int run_suspects(struct heap *h, const struct objset *set, const char *ar
 		pts[i] = accumulation_point(h, sus.v[i]);
 		sbuf_reset(&sb);
 		object_text(h, sus.v[i], &sb);
-		add_suspect(r, h, set, sb.buf, h->retained[sus.v[i]], pts[i]);
+		add_suspect(r, h, set, sb.buf, h->retained[sus.v[i]], sus.v[i], pts[i]);
 	}
 	class_suspects(h, set, pts, sus.n, r, p);
 	r->examined = set->count;
