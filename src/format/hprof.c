@@ -87,10 +87,9 @@ struct rd {
 	 * --verify-cache): the cache need not read it all again */
 	struct store_hasher x;
 	uint64_t hashed;
-	/* a dump larger than the memory: the pages read so far let go of
+	/* a dump large beside the memory: the pages read so far let go of
 	 * as the pass goes (the page cache still has them while it can) */
-	int release;
-	uint64_t released;
+	struct behind behind;
 };
 
 /* The dump's bytes up to `to` into the content hash, a MiB or more at a
@@ -101,10 +100,7 @@ static void hash_upto(struct rd *r, uint64_t to)
 		return;
 	store_hash_add(&r->x, r->h->map + r->hashed, (size_t)(to - r->hashed));
 	r->hashed = to;
-	if (r->release && to - r->released >= ((uint64_t)256 << 20)) {
-		heap_map_advise_range(r->h, r->released, to, MADV_DONTNEED);
-		r->released = to;
-	}
+	heap_behind(r->h, &r->behind, to);
 }
 
 static int have(uint64_t pos, uint64_t end, uint64_t n) { return n <= end - pos && pos <= end; }
@@ -485,8 +481,8 @@ int hprof_parse(struct heap *h, struct progress *p, struct sbuf *err)
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22
 #endif
-	r.release = heap_tight(h->size * 2); /* over a quarter of the memory */
-	if (h->size <= (uint64_t)8 << 30 && !r.release)
+	heap_behind_init(h, &r.behind);
+	if (h->size <= (uint64_t)8 << 30 && !r.behind.on)
 		madvise((void *)h->map, h->size, MADV_POPULATE_READ);
 	heap_map_advise(h, MADV_SEQUENTIAL);
 	progress_begin(p, "parse", h->size, "MB");
@@ -498,7 +494,7 @@ int hprof_parse(struct heap *h, struct progress *p, struct sbuf *err)
 		h->content_known = 1;
 	}
 	progress_end(p);
-	heap_map_advise(h, r.release ? MADV_DONTNEED : MADV_RANDOM);
+	heap_map_advise(h, r.behind.on ? MADV_DONTNEED : MADV_RANDOM);
 	/* a valid header is enough: what follows opens as far as it is valid,
 	 * possibly as an empty heap, and the warnings say what was wrong */
 	return build_heap(h, &s, p, err);

@@ -403,10 +403,11 @@ static void build_refs(struct heap *h, struct classtab *ct, struct progress *p)
 	h->out_start[0] = h->out_start[1] = 0;
 	progress_begin(p, "references", h->n, "objects");
 	heap_map_advise(h, MADV_SEQUENTIAL); /* records in node order: the file's, mostly */
-	/* a dump larger than the memory: the pages behind the pass go as it
-	 * moves on (records come in the file's order, mostly) */
-	int release = heap_tight(h->size * 2); /* over a quarter of the memory */
-	uint64_t released = 0;
+	/* a dump large beside the memory: the pages behind the pass go as
+	 * it moves on (records come in the file's order, mostly: a MiB kept
+	 * behind for those a little out of it) */
+	struct behind behind;
+	heap_behind_init(h, &behind);
 	for (node_t i = 1; i < h->n; i++) {
 		h->out_start[i] = (edge_t)r.nout;
 		node_refs(&r, i);
@@ -415,10 +416,8 @@ static void build_refs(struct heap *h, struct classtab *ct, struct progress *p)
 			hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(h->path));
 		if ((i & 0xfffff) == 0) {
 			progress_update(p, i);
-			if (release && h->node_off[i] > released + ((uint64_t)256 << 20)) {
-				heap_map_advise_range(h, released, h->node_off[i] - ((uint64_t)1 << 20), MADV_DONTNEED);
-				released = h->node_off[i] - ((uint64_t)1 << 20);
-			}
+			if (h->node_off[i] > ((uint64_t)1 << 20))
+				heap_behind(h, &behind, h->node_off[i] - ((uint64_t)1 << 20));
 		}
 	}
 	/* the pass read every record: their pages go (the kernel keeps them

@@ -33,23 +33,20 @@ int heap_build(struct heap *h, const struct ruleset *rules, struct progress *p, 
 		cache_begin(h); /* none: everything stays in memory */
 	h->busy++;
 	int rc = h->fmt->parse(h, p, err);
+	if (rc == 0) {
+		if (rules != NULL)
+			ownership_classify(h, rules, p);
+		heap_analyse(h, p);
+		cache_built(h);
+		progress_begin(p, "index cache", 1, "files");
+		cache_finish(h);
+		progress_end(p);
+		/* as after a cached open: what a view needs is loaded when
+		 * it asks (nothing is parked without a file behind the heap) */
+		heap_park(h, HP_ALL);
+	}
 	h->busy--;
-	if (rc < 0)
-		return -1;
-	h->busy++;
-	if (rules != NULL)
-		ownership_classify(h, rules, p);
-	heap_analyse(h, p);
-	cache_built(h);
-	progress_begin(p, "index cache", 1, "files");
-	cache_finish(h);
-	progress_end(p);
-	/* as after a cached open: what a view needs is loaded when it asks;
-	 * a dump read afresh every time (no cache: a format read whole into
-	 * memory anyway) keeps it all, as its views expect */
-	heap_park(h, HP_ALL);
-	h->busy--;
-	return 0;
+	return rc < 0 ? -1 : 0;
 }
 
 /* Free what a parse builds (warnings too: the parse says them again),
@@ -189,6 +186,20 @@ void heap_map_advise_range(struct heap *h, uint64_t from, uint64_t to, int advic
 		to = to / page * page;
 	if (to > from)
 		madvise((void *)(h->map + from), (size_t)(to - from), advice);
+}
+
+void heap_behind_init(struct heap *h, struct behind *b)
+{
+	b->on = heap_tight(h->size * 2);
+	b->done = 0;
+}
+
+void heap_behind(struct heap *h, struct behind *b, uint64_t to)
+{
+	if (b->on && to > b->done && to - b->done >= ((uint64_t)256 << 20)) {
+		heap_map_advise_range(h, b->done, to, MADV_DONTNEED);
+		b->done = to;
+	}
 }
 
 int heap_map_file(struct heap *h, const char *path, struct sbuf *err)

@@ -41,6 +41,16 @@ int heap_room_for(const struct heap *h, uint64_t nodes, uint64_t extra, struct s
 void heap_map_advise(struct heap *h, int advice);
 /* The same for the pages within bytes [from, to) of the dump. */
 void heap_map_advise_range(struct heap *h, uint64_t from, uint64_t to, int advice);
+/* A pass over the dump in file order lets its pages go behind it when
+ * the dump is large beside the memory (over a quarter of it: `on`):
+ * heap_behind(h, b, to) gives up what lies before `to`, 256 MiB at a
+ * time. */
+struct behind {
+	int on;
+	uint64_t done;
+};
+void heap_behind_init(struct heap *h, struct behind *b);
+void heap_behind(struct heap *h, struct behind *b, uint64_t to);
 
 /* Map `path` read-only into h (path, map, size, fd): 0, or -1 with one
  * line in err (the file named, escaped). An empty file maps as NULL, 0. */

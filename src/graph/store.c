@@ -421,12 +421,23 @@ static int get_chunk(int fd, const struct store_sect *sc, uint64_t at, char *z, 
 	return 0;
 }
 
-int store_load(const struct store *s, uint32_t id, uint32_t elem, uint64_t count, void *dst)
+/* Section id, if it holds count elements of elem bytes (what a forged
+ * table says, checked before anything is allocated for it); NULL. */
+static const struct store_sect *find_fitting(const struct store *s, uint32_t id, uint32_t elem, uint64_t count)
 {
 	const struct store_sect *sc = store_find(s, id);
 
 	if (sc == NULL || sc->elem != elem || count > (UINT64_MAX >> 2) / (elem ? elem : 1) ||
 	    sc->raw != count * elem)
+		return NULL;
+	return sc;
+}
+
+int store_load(const struct store *s, uint32_t id, uint32_t elem, uint64_t count, void *dst)
+{
+	const struct store_sect *sc = find_fitting(s, id, elem, count);
+
+	if (sc == NULL)
 		return -1;
 	char *z = xmalloc(4 + (size_t)zbound()), *tmp = sc->filter ? xmalloc(STORE_CHUNK) : NULL;
 	uint64_t at = sc->off, done = 0, check = 0;
@@ -452,11 +463,9 @@ int store_load(const struct store *s, uint32_t id, uint32_t elem, uint64_t count
 
 void *store_get(const struct store *s, uint32_t id, uint32_t elem, uint64_t count)
 {
-	const struct store_sect *sc = store_find(s, id);
+	const struct store_sect *sc = find_fitting(s, id, elem, count);
 
-	/* what a forged table says is checked before it is allocated */
-	if (sc == NULL || sc->elem != elem || count > (UINT64_MAX >> 2) / (elem ? elem : 1) ||
-	    sc->raw != count * elem)
+	if (sc == NULL)
 		return NULL;
 	void *p = xmalloc((size_t)sc->raw + 1);
 	if (store_load(s, id, elem, count, p) < 0) {
