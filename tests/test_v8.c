@@ -390,6 +390,55 @@ START_TEST(test_deep_nesting)
 }
 END_TEST
 
+/* The probe's classes of hostile input, opened as a heap by the program:
+ * counts near 2^32 and 2^64 in every count field (snapshot.node_count,
+ * edge_count, a node's edge_count), sizes and ids at 2^64 - 1 and past
+ * it, a string index and a to_node far beyond the file, and a cycle
+ * (A <-> B, B -> B). Sizes saturate at 2^32 - 1 and their sums are not
+ * wrapped; the cycle is retained whole by A; every damage is a warning. */
+#define HOSTILE                                                                                                 \
+	"{\"snapshot\":{" META6 ",\"node_count\":18446744073709551614,\"edge_count\":4294967296,\"root_index\":0},\n" \
+	"\"nodes\":[0,1,1,0,1,0, 3,2,3,18446744073709551615,4294967295,0, 3,2,5,4294967295,3,0,"                 \
+	" 3,3,18446744073709551615,4294967296,0,0],\n"                                                            \
+	"\"edges\":[5,0,6, 2,4,12, 2,4,6, 2,4,12, 2,4294967296,18446744073709551615, 2,18446744073709551615,4294967296],\n" \
+	"\"strings\":[\"\",\"(GC roots)\",\"Big\",\"x\",\"Other\"]}"
+
+START_TEST(test_hostile_counts)
+{
+	const char *path = TEST_BUILDDIR "/tmp/hostile.heapsnapshot";
+	char cmd[1024];
+	int st;
+
+	mkdir(TEST_BUILDDIR "/tmp", 0755);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(HOSTILE, f);
+	ck_assert_int_eq(fclose(f), 0);
+
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache biggest -f json %s", heapwalk(), path);
+	char *out = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s: %s", cmd, out);
+	/* three sizes of 2^32 - 1 (saturated), not wrapped in 64 bits */
+	ck_assert_msg(strstr(out, "\"objects\":3,\"shallow\":12884901885,") != NULL, "%s", out);
+	/* the cycle A <-> B (and B's loop) is A's: 2 x (2^32 - 1) */
+	ck_assert_msg(strstr(out, "{\"depth\":0,\"id\":\"0x3\",\"object\":\"Big\",\"shallow\":4294967295,"
+				  "\"retained\":8589934590,") != NULL, "%s", out);
+	/* an id of 2^64 - 1 read exactly (20 digits) */
+	ck_assert_msg(strstr(out, "\"id\":\"0xffffffffffffffff\",\"object\":\"x\"") != NULL, "%s", out);
+	free(out);
+
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache info %s 2>&1", heapwalk(), path);
+	out = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s: %s", cmd, out);
+	ck_assert_msg(strstr(out, "snapshot.node_count is 18446744073709551614, 4 nodes read") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "snapshot.edge_count is 4294967296, 6 edges read") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "values too large for their field (saturated)") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "edges to no node (or to the root) dropped") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "edges: 2 names past the 5 strings") != NULL, "%s", out);
+	free(out);
+}
+END_TEST
+
 /* ---- the snapshots of a Node workload ---- */
 
 static int have_node(void)
@@ -800,6 +849,7 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_hand_checks);
 	tcase_add_test(tc, test_nothing_usable);
 	tcase_add_test(tc, test_deep_nesting);
+	tcase_add_test(tc, test_hostile_counts);
 	tcase_add_test(tc, test_node_reference_a);
 	tcase_add_test(tc, test_node_reference_b);
 	tcase_add_test(tc, test_node_reference_tracked);

@@ -38,6 +38,17 @@ static uint32_t clamp32(uint64_t v, struct clamps *c)
 	return (uint32_t)v;
 }
 
+/* A name: a string index, or an element's index. One too large for 32
+ * bits is counted and saturates short of the sentinel, so that the
+ * names' check sees a string index past the strings. */
+static uint32_t index32(uint64_t v, struct clamps *c)
+{
+	if (v < HW_NONE)
+		return (uint32_t)v;
+	c->big++;
+	return HW_NONE - 1;
+}
+
 static uint8_t clamp8(uint64_t v, struct clamps *c)
 {
 	if (v > UINT8_MAX) {
@@ -106,7 +117,7 @@ static void nodes_resize(struct v8_snap *s, uint64_t cap)
 static void node_put(struct v8_snap *s, const uint64_t *rec, uint32_t i, struct clamps *c)
 {
 	s->ntype[i] = type8(rec[s->nf_type], s->n_node_types, c);
-	s->nname[i] = rec[s->nf_name] > UINT32_MAX ? HW_NONE : (uint32_t)rec[s->nf_name];
+	s->nname[i] = index32(rec[s->nf_name], c);
 	s->nid[i] = rec[s->nf_id];
 	s->nsize[i] = clamp32(rec[s->nf_self_size], c);
 	s->nedges_of[i] = clamp32(rec[s->nf_edge_count], c);
@@ -220,7 +231,7 @@ int v8s_read_edges(struct rd *r)
 			edges_resize(s, cap);
 		}
 		s->etype[n] = type8(rec[s->ef_type], s->n_edge_types, &c);
-		s->ename[n] = rec[s->ef_name] > UINT32_MAX ? HW_NONE : (uint32_t)rec[s->ef_name];
+		s->ename[n] = index32(rec[s->ef_name], &c);
 		s->eto[n] = ordinal(rec[s->ef_to], nf, inv, s->nnodes);
 		bad_to += s->eto[n] == HW_NONE;
 		tick(r, ++n);

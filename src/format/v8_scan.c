@@ -117,6 +117,13 @@ static uint64_t scale10(uint64_t x, long e)
 	return x;
 }
 
+/* Does m * 10 + the digit c fit in 64 bits? (So that UINT64_MAX itself
+ * reads exactly, 20 digits and all.) */
+static int fits_digit(uint64_t m, uint8_t c)
+{
+	return m < UINT64_MAX / 10 || (m == UINT64_MAX / 10 && (uint64_t)(c - '0') <= UINT64_MAX % 10);
+}
+
 /* Returns 1 with the value, as next_num does, -1 after a problem. The
  * digits are kept as a mantissa (19 of them at most) and a power of
  * ten, so that 3.5e1 reads 35 and 2.5 reads 2. */
@@ -130,7 +137,7 @@ int v8s_num_slow(struct rd *r, uint64_t *v)
 	if (p < end && *p == '-')
 		neg = 1, p++;
 	for (; p < end && *p >= '0' && *p <= '9'; p++, digits++)
-		if (m <= (UINT64_MAX - 9) / 10)
+		if (fits_digit(m, *p))
 			m = m * 10 + (uint64_t)(*p - '0');
 		else
 			e10++; /* past the mantissa's digits: only the magnitude counts */
@@ -140,7 +147,7 @@ int v8s_num_slow(struct rd *r, uint64_t *v)
 	}
 	if (p < end && *p == '.')
 		for (p++; p < end && *p >= '0' && *p <= '9'; p++)
-			if (m <= (UINT64_MAX - 9) / 10)
+			if (fits_digit(m, *p))
 				m = m * 10 + (uint64_t)(*p - '0'), e10--;
 	if (p < end && (*p == 'e' || *p == 'E')) {
 		int eneg = 0;
