@@ -860,6 +860,76 @@ START_TEST(test_sub_record_length_past_segment)
 }
 END_TEST
 
+/* Count fields near 2^32 (the probe's class of input): an array of
+ * 2^32 - 1 longs (32 GB by its count), an object array of 2^32 - 2
+ * elements, an instance claiming 2^32 - 1 bytes of fields, a trace of
+ * 2^32 - 1 frames; each is a warning at its offset, never an
+ * allocation by the count, and what follows in a later segment is read. */
+START_TEST(test_counts_near_2_32)
+{
+	struct hw w;
+	struct heap h;
+
+	hw_begin(&w, V102, 8);
+	hw_sample_classes(&w);
+	size_t bad_trace = hw_pos(&w);
+	hw_rec_begin(&w, 0x05); /* TRACE claiming 2^32 - 1 frames, holding one */
+	hw_u4(&w, 7);
+	hw_u4(&w, 1);
+	hw_u4(&w, 0xffffffffu);
+	hw_id(&w, 0x77);
+	hw_rec_end(&w);
+	hw_heap_begin(&w);
+	hw_class_dump(&w, S_OBJ, 0, 0, NULL, 0, NULL, 0, NULL, 0);
+	hw_instance(&w, 0x6001, S_OBJ, NULL, 0);
+	size_t bad_prim = hw_pos(&w);
+	hw_u1(&w, 0x23); /* PRIMITIVE ARRAY: 2^32 - 1 longs */
+	hw_id(&w, 0x6003);
+	hw_u4(&w, 0);
+	hw_u4(&w, 0xffffffffu);
+	hw_u1(&w, 11);
+	hw_u8(&w, 42);
+	hw_heap_end(&w);
+	hw_heap_begin(&w);
+	size_t bad_objarr = hw_pos(&w);
+	hw_u1(&w, 0x22); /* OBJECT ARRAY: 2^32 - 2 elements */
+	hw_id(&w, 0x6005);
+	hw_u4(&w, 0);
+	hw_u4(&w, 0xfffffffeu);
+	hw_id(&w, S_OBJ);
+	hw_id(&w, 0x6001);
+	hw_heap_end(&w);
+	hw_heap_begin(&w);
+	size_t bad_inst = hw_pos(&w);
+	hw_u1(&w, 0x21); /* INSTANCE claiming 2^32 - 1 bytes of fields */
+	hw_id(&w, 0x6007);
+	hw_u4(&w, 0);
+	hw_id(&w, S_OBJ);
+	hw_u4(&w, 0xffffffffu);
+	hw_u8(&w, 0);
+	hw_heap_end(&w);
+	hw_heap_begin(&w);
+	hw_instance(&w, 0x6009, S_OBJ, NULL, 0);
+	hw_root(&w, 0x05, 0x6009, 0, 0);
+	hw_heap_end(&w);
+	open_ok(&w, "counts.hprof", SIZE_MAX, &h);
+	ck_warned(&h, NULL, bad_prim);
+	ck_warned(&h, NULL, bad_objarr);
+	ck_warned(&h, NULL, bad_inst);
+	(void)bad_trace; /* a trace's frames are read by their record's length: no warning needed */
+	ck_assert(heap_find_id(&h, 0x6001) != HW_NONE);
+	ck_assert(heap_find_id(&h, 0x6003) == HW_NONE);
+	ck_assert(heap_find_id(&h, 0x6005) == HW_NONE);
+	ck_assert(heap_find_id(&h, 0x6007) == HW_NONE);
+	ck_assert(heap_find_id(&h, 0x6009) != HW_NONE);
+	ck_assert(in_roots(&h, heap_find_id(&h, 0x6009)));
+	for (node_t v = 1; v < h.n; v++)
+		ck_assert_uint_lt(h.node_shallow[v], 1u << 20);
+	heap_free(&h);
+	hw_free(&w);
+}
+END_TEST
+
 START_TEST(test_unknown_sub_tag)
 {
 	struct hw w;
@@ -1344,6 +1414,7 @@ Suite *hprof_suite(void)
 	tcase_add_test(tc, test_truncated_in_header_and_strings);
 	tcase_add_test(tc, test_record_length_past_eof);
 	tcase_add_test(tc, test_sub_record_length_past_segment);
+	tcase_add_test(tc, test_counts_near_2_32);
 	tcase_add_test(tc, test_unknown_sub_tag);
 	tcase_add_test(tc, test_dangling_and_duplicates);
 	tcase_add_test(tc, test_dangling_everywhere);
