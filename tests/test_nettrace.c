@@ -661,6 +661,97 @@ START_TEST(test_far_ids)
 }
 END_TEST
 
+static int has_warning(const struct heap *h, const char *what)
+{
+	for (size_t i = 0; i < h->warn.n; i++)
+		if (strstr(h->warn.msg[i], what) != NULL)
+			return 1;
+	return 0;
+}
+
+/* The references of each object after a damaged count: the next sent
+ * ones, as many as it claims and as there are left. */
+static void edges_taken(const struct heap *h, size_t want_a)
+{
+	node_t a = node_at(h, 0x1000), b = node_at(h, 0x2000), c = node_at(h, 0x3000);
+
+	ck_assert(a && b && c);
+	ck_assert_uint_eq(h->out_start[a + 1] - h->out_start[a], want_a);
+	ck_assert_uint_eq(h->nedges, 4); /* no more than were sent */
+	ck_assert_uint_le(h->out_start[h->n], 4);
+	for (edge_t e = 0; e < h->nedges; e++)
+		ck_assert(h->out[e] == a || h->out[e] == b || h->out[e] == c);
+}
+
+/* GCBulkNode's edge counts that sum past 2^32 and 2^64 (and wrap to the
+ * number sent): the objects take what was sent, in order, with a
+ * warning; nothing is written past the references (under ASan the
+ * builder wrote there). */
+START_TEST(test_edge_counts)
+{
+	static const struct { const char *name; uint64_t n[3]; } cases[] = {
+		{ "edge-count-overflow.nettrace", { UINT64_MAX, 2, 0 } },
+		{ "edge-count-wraps-to-sent.nettrace", { 1ULL << 63, 1ULL << 63, 4 } },
+		{ "edge-count-past-2-32.nettrace", { (1ULL << 32) + 1, UINT32_MAX, UINT32_MAX } },
+		{ "edge-count-near-2-32.nettrace", { UINT32_MAX, 0, 0 } },
+	};
+	struct sbuf err;
+
+	sbuf_init(&err);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct cheap c;
+		struct heap h;
+		cheap_init(&c);
+		for (int k = 0; k < 3; k++)
+			c.node[k].nedges = cases[i].n[k];
+		char *path = cheap_write(&c, cases[i].name);
+		ck_assert_msg(open_trace(path, &h, &err) == 0, "%s: %s", cases[i].name, err.buf);
+		/* A claims more than there are: all four */
+		edges_taken(&h, 4);
+		ck_assert_msg(has_warning(&h, "more references than the file holds"), "%s: %s", cases[i].name,
+			      h.warn.n ? h.warn.msg[0] : "no warning");
+		heap_free(&h);
+		free(path);
+	}
+	sbuf_free(&err);
+}
+END_TEST
+
+/* Every input kept in fuzz/regress/nettrace and fuzz/regress/gcdump (the
+ * crafted ones above that crashed, and those of the .NET fuzzers): each
+ * opens, or is refused in one line. */
+START_TEST(test_regress_inputs)
+{
+	static const char *const dirs[] = { "nettrace", "gcdump" };
+	size_t seen = 0;
+
+	for (size_t k = 0; k < 2; k++) {
+		char *dir = xasprintf("%s/../fuzz/regress/%s", TEST_SRCDIR, dirs[k]);
+		DIR *d = opendir(dir);
+		struct dirent *e;
+		while (d != NULL && (e = readdir(d)) != NULL) {
+			if (e->d_name[0] == '.')
+				continue;
+			char *path = xasprintf("%s/%s", dir, e->d_name);
+			struct heap h;
+			struct sbuf err;
+			sbuf_init(&err);
+			if (open_trace(path, &h, &err) == 0)
+				heap_free(&h);
+			else
+				ck_assert_msg(strstr(err.buf, e->d_name) && strchr(err.buf, '\n') == NULL, "%s", err.buf);
+			sbuf_free(&err);
+			free(path);
+			seen++;
+		}
+		if (d != NULL)
+			closedir(d);
+		free(dir);
+	}
+	ck_assert_uint_gt(seen, 0);
+}
+END_TEST
+
 Suite *nettrace_suite(void)
 {
 	Suite *s = suite_create("nettrace");
@@ -674,6 +765,8 @@ Suite *nettrace_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_crafted_heap);
 	tcase_add_test(tc, test_far_ids);
+	tcase_add_test(tc, test_edge_counts);
+	tcase_add_test(tc, test_regress_inputs);
 	suite_add_tcase(s, tc);
 	return s;
 }

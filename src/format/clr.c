@@ -35,6 +35,7 @@ struct clr_read {
 	int ranges_after_walk;
 	uint64_t suspend_ts, gc_start_ts, gc_end_ts, restart_ts; /* QPC ticks */
 	uint64_t bad;
+	uint64_t too_many_refs; /* objects whose count of references the file cannot hold */
 };
 
 static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
@@ -106,11 +107,15 @@ static int clr_event(void *arg, const struct nt_event *e)
 	if (e->id == EV_NODE) {
 		if ((uint64_t)n * (ps + 24) > e->len - 10)
 			n = 0, r->bad++;
+		/* a reference costs the file ps + 4 bytes of a GCBulkEdge */
+		uint64_t most = r->p.h->size / (ps + 4);
 		for (uint32_t i = 0; i < n; i++) {
 			const uint8_t *q = e->payload + 10 + (size_t)i * (ps + 24);
+			uint64_t refs = rd64(q + ps + 16);
+			if (refs > most)
+				refs = most, r->too_many_refs++;
 			VEC_GROW(r->p.nodes, r->p.nnodes, r->p.cnodes);
-			r->p.nodes[r->p.nnodes++] = (struct clr_node){ rdp(q, ps), rd64(q + ps), rd64(q + ps + 8),
-							       rd64(q + ps + 16) };
+			r->p.nodes[r->p.nnodes++] = (struct clr_node){ rdp(q, ps), rd64(q + ps), rd64(q + ps + 8), refs };
 		}
 	} else if (e->id == EV_EDGE) {
 		if ((uint64_t)n * (ps + 4) > e->len - 10)
@@ -220,23 +225,39 @@ static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
 	return era * 146097 + (int64_t)doe - 719468;
 }
 
+/* Each node's first reference (first[i], in the order sent, before the
+ * sort; nedges becomes its place in that order): it takes the next of
+ * its count, as many as were sent. The counts are the file's: their sum
+ * saturates, and no node's range reaches past the references there are.
+ * The references taken in all. */
+static uint64_t first_edges(struct clr_parts *p, uint64_t *first)
+{
+	uint64_t e = 0, announced = 0;
+
+	for (size_t i = 0; i < p->nnodes; i++) {
+		uint64_t c = p->nodes[i].nedges;
+		first[i] = e;
+		e += c < p->nedges - e ? c : p->nedges - e;
+		announced = c > UINT64_MAX - announced ? UINT64_MAX : announced + c;
+		p->nodes[i].nedges = i;
+	}
+	if (announced != p->nedges)
+		warn_add(&p->h->warn, "%s: %llu references announced by the objects, %llu sent; the %s", p->h->path,
+			 (unsigned long long)announced, (unsigned long long)p->nedges,
+			 announced > p->nedges ? "objects short of theirs have what there is" : "extra are dropped");
+	return e;
+}
+
 void clr_build(struct clr_parts *p)
 {
 	struct heap *h = p->h;
 	struct idindex ix;
-	size_t n = p->nnodes, e = 0;
-	uint64_t *first = xmalloc((n + 1) * sizeof *first);
+	size_t n = p->nnodes;
 
-	/* each node's first edge, in the order sent, before the sort */
-	for (size_t i = 0; i < n; i++) {
-		first[i] = e;
-		e += p->nodes[i].nedges;
-		p->nodes[i].nedges = i; /* its place in the order sent */
-	}
-	if (e != p->nedges)
-		warn_add(&h->warn, "%s: %llu references announced by the objects, %llu sent; the %s", h->path,
-			 (unsigned long long)e, (unsigned long long)p->nedges,
-			 e > p->nedges ? "objects short of theirs have what there is" : "extra are dropped");
+	if (n >= (uint64_t)UINT32_MAX - 1) /* node_t: 2^32 - 2 objects and the root */
+		hw_fatal("%s: more than 2^32 objects: not supported yet", esc_str(h->path));
+	uint64_t *first = xmalloc((n + 1) * sizeof *first);
+	uint64_t e = first_edges(p, first);
 	sort_nodes(p);
 	hw_qsort(p->types, p->ntypes, sizeof *p->types, cmp_first_u64);
 	h->n = (node_t)n + 1;
@@ -279,21 +300,18 @@ void clr_build(struct clr_parts *p)
 	 * node's; their targets found by address through an id index */
 	idindex_build(&ix, h->node_id, h->n);
 	hw_qsort(p->dep, p->ndep, sizeof *p->dep, cmp_first_u64);
-	uint64_t total = p->ndep, dangling = 0;
+	uint64_t total = e + p->ndep, dangling = 0; /* at most: some dangle */
 	size_t d = 0;
-	for (size_t i = 0; i < n; i++) {
-		size_t k = p->nodes[i].nedges; /* its place in the order sent */
-		uint64_t to = k + 1 < n ? first[k + 1] : e;
-		total += (to < p->nedges ? to : p->nedges) - (first[k] < p->nedges ? first[k] : p->nedges);
-	}
+	if (total > (uint64_t)UINT32_MAX - 1) /* edge_t */
+		hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(h->path));
 	h->out = xmalloc((total + 1) * sizeof *h->out);
 	edge_t at = 0;
 	h->out_start[0] = h->out_start[1] = 0;
 	for (size_t i = 0; i < n; i++) {
-		size_t k = p->nodes[i].nedges;
+		size_t k = p->nodes[i].nedges; /* its place in the order sent */
 		uint64_t from = first[k], to = k + 1 < n ? first[k + 1] : e;
 		h->out_start[i + 1] = at;
-		for (uint64_t j = from; j < to && j < p->nedges; j++) {
+		for (uint64_t j = from; j < to; j++) {
 			node_t t = idindex_find(&ix, p->edges[j]);
 			if (t == HW_NONE || t == 0)
 				dangling++;
@@ -418,6 +436,9 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 		if (r.bad > 0)
 			warn_add(&h->warn, "%s: %llu bulk events shorter than their counts; skipped", h->path,
 				 (unsigned long long)r.bad);
+		if (r.too_many_refs > 0)
+			warn_add(&h->warn, "%s: %llu objects claim more references than the file holds; cut to that",
+				 h->path, (unsigned long long)r.too_many_refs);
 		clr_build(&r.p);
 		if (r.t->qpc_freq > 0) {
 			double ns = 1e9 / (double)r.t->qpc_freq;
