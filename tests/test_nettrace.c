@@ -752,6 +752,53 @@ START_TEST(test_regress_inputs)
 }
 END_TEST
 
+/* Every bulk event's count past what its payload holds, near 2^32 and at
+ * values whose product with the entry's size wraps 32 bits to exactly
+ * the payload's: the event skipped, with a warning; a trace whose only
+ * GCBulkNode is so has no heap, in one line. */
+START_TEST(test_bulk_counts)
+{
+	enum { NODES, EDGES, ROOTS, DEPS, TYPES, PARAMS, STATICS };
+	static const struct { int field; uint32_t n; } cases[] = {
+		{ NODES, UINT32_MAX }, { NODES, (1u << 27) + 3 },  /* 32 bytes a node */
+		{ EDGES, UINT32_MAX }, { EDGES, (1u << 30) + 4 },  /* 12 an edge */
+		{ ROOTS, UINT32_MAX }, { ROOTS, 0x80000000u },
+		{ DEPS, UINT32_MAX }, { DEPS, (1u << 29) + 1 },    /* 24 a handle */
+		{ TYPES, UINT32_MAX }, { TYPES, 2 },
+		{ PARAMS, UINT32_MAX }, { PARAMS, 1u << 29 },      /* 8 a parameter */
+		{ STATICS, UINT32_MAX }, { STATICS, 2 },
+	};
+	struct sbuf err;
+
+	sbuf_init(&err);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct cheap c;
+		struct heap h;
+		char name[64];
+		cheap_init(&c);
+		c.dep[0] = 0x1000, c.dep[1] = 0x3000, c.dep_count = 1;
+		uint32_t *f[] = { &c.node_count, &c.edge_count, &c.root_count, &c.dep_count, &c.type_count,
+				  &c.type_params, &c.static_count };
+		*f[cases[i].field] = cases[i].n;
+		snprintf(name, sizeof name, "bulk-count-%d-%u.nettrace", cases[i].field, cases[i].n);
+		char *path = cheap_write(&c, name);
+		int rc = open_trace(path, &h, &err);
+		if (cases[i].field == NODES) {
+			ck_assert_msg(rc < 0 && strstr(err.buf, "no heap dump") && strchr(err.buf, '\n') == NULL, "%s: %s",
+				      name, err.buf);
+		} else {
+			ck_assert_msg(rc == 0, "%s: %s", name, err.buf);
+			ck_assert_msg(has_warning(&h, "1 bulk events shorter than their counts"), "%s: %s", name,
+				      h.warn.n ? h.warn.msg[0] : "no warning");
+			ck_assert_uint_eq(h.n, 4);
+			heap_free(&h);
+		}
+		free(path);
+	}
+	sbuf_free(&err);
+}
+END_TEST
+
 Suite *nettrace_suite(void)
 {
 	Suite *s = suite_create("nettrace");
@@ -767,6 +814,7 @@ Suite *nettrace_suite(void)
 	tcase_add_test(tc, test_far_ids);
 	tcase_add_test(tc, test_edge_counts);
 	tcase_add_test(tc, test_regress_inputs);
+	tcase_add_test(tc, test_bulk_counts);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -34,7 +34,8 @@ struct clr_read {
 	uint32_t gc_count;
 	int ranges_after_walk;
 	uint64_t suspend_ts, gc_start_ts, gc_end_ts, restart_ts; /* QPC ticks */
-	uint64_t bad;
+	uint64_t bad; /* bulk events shorter than their counts: skipped */
+	uint64_t cut; /* the same, read as far as they go (types, static variables) */
 	uint64_t too_many_refs; /* objects whose count of references the file cannot hold */
 };
 
@@ -56,12 +57,14 @@ static uint32_t utf16_name(struct clr_read *r, const uint8_t *p, const uint8_t *
 	return names_intern(&r->p.nt, buf, k);
 }
 
+/* BulkType: the types' names, as many as the payload holds of its
+ * count (each with its type parameters' ids). */
 static void bulk_types(struct clr_read *r, const struct nt_event *e)
 {
 	const uint8_t *p = e->payload + 6, *end = e->payload + e->len;
-	uint32_t n = e->len >= 6 ? rd32(e->payload) : 0;
+	uint32_t n = e->len >= 6 ? rd32(e->payload) : 0, i = 0;
 
-	for (uint32_t i = 0; i < n && end - p >= 25; i++) {
+	for (; i < n && end - p >= 25; i++) {
 		const uint8_t *q;
 		uint32_t name = utf16_name(r, p + 25, end, &q);
 		if (q == NULL || end - q < 4 || (uint64_t)(end - q - 4) < 8 * (uint64_t)rd32(q))
@@ -70,6 +73,27 @@ static void bulk_types(struct clr_read *r, const struct nt_event *e)
 		r->p.types[r->p.ntypes++] = (struct clr_type){ rd64(p), name };
 		p = q + 4 + 8 * (size_t)rd32(q);
 	}
+	r->cut += i < n;
+}
+
+/* GCBulkRootStaticVar: each variable's object a root that carries the
+ * field's name (no type's), as many as the payload holds of its count. */
+static void static_vars(struct clr_read *r, const struct nt_event *e)
+{
+	const uint8_t *p = e->payload + 14, *end = e->payload + e->len;
+	uint32_t n = rd32(e->payload), i = 0;
+
+	for (; i < n && end - p >= 28; i++) {
+		const uint8_t *q;
+		uint64_t obj = rd64(p + 8);
+		uint32_t name = utf16_name(r, p + 28, end, &q);
+		if (q == NULL)
+			break;
+		VEC_GROW(r->p.roots, r->p.nroots, r->p.croots);
+		r->p.roots[r->p.nroots++] = (struct clr_root){ obj, RK_CLR_STATIC, name + 1 };
+		p = q;
+	}
+	r->cut += i < n;
 }
 
 static int clr_event(void *arg, const struct nt_event *e)
@@ -163,18 +187,7 @@ static int clr_event(void *arg, const struct nt_event *e)
 		r->p.ranges[r->p.nranges++] = (struct clr_range){ rdp(q + 1, ps), rd64(q + 1 + ps),
 							      q[0] < CLR_NONGC ? q[0] : CLR_NONGC };
 	} else if (e->id == EV_STATIC && e->len >= 14) {
-		const uint8_t *p = e->payload + 14, *end = e->payload + e->len;
-		n = rd32(e->payload);
-		for (uint32_t i = 0; i < n && end - p >= 28; i++) {
-			const uint8_t *q;
-			uint64_t obj = rd64(p + 8);
-			uint32_t name = utf16_name(r, p + 28, end, &q); /* the field's (no type's) */
-			if (q == NULL)
-				break;
-			VEC_GROW(r->p.roots, r->p.nroots, r->p.croots);
-			r->p.roots[r->p.nroots++] = (struct clr_root){ obj, RK_CLR_STATIC, name + 1 };
-			p = q;
-		}
+		static_vars(r, e);
 	}
 	return 0;
 }
@@ -436,6 +449,9 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 		if (r.bad > 0)
 			warn_add(&h->warn, "%s: %llu bulk events shorter than their counts; skipped", h->path,
 				 (unsigned long long)r.bad);
+		if (r.cut > 0)
+			warn_add(&h->warn, "%s: %llu bulk events shorter than their counts; read as far as they go",
+				 h->path, (unsigned long long)r.cut);
 		if (r.too_many_refs > 0)
 			warn_add(&h->warn, "%s: %llu objects claim more references than the file holds; cut to that",
 				 h->path, (unsigned long long)r.too_many_refs);
