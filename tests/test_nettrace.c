@@ -799,6 +799,34 @@ START_TEST(test_bulk_counts)
 }
 END_TEST
 
+/* Object sizes near 2^64: no object reaches past the next one's address
+ * (nor past the end of the address space), so the heap's and the
+ * class's totals cannot wrap. */
+START_TEST(test_sizes)
+{
+	struct cheap c;
+	struct heap h;
+	struct sbuf err;
+
+	sbuf_init(&err);
+	cheap_init(&c);
+	c.node[0].size = UINT64_MAX - 1;
+	c.node[1].size = UINT64_MAX - 1;
+	c.node[2].size = UINT64_MAX;
+	char *path = cheap_write(&c, "object-size-near-2-64.nettrace");
+	ck_assert_msg(open_trace(path, &h, &err) == 0, "%s", err.buf);
+	/* 0x1000 to B, 0x1000 to C, C to the end of the address space */
+	uint64_t want = 0x1000 + 0x1000 + (UINT64_MAX - 0x3000);
+	ck_assert_uint_eq(h.total_shallow, want);
+	ck_assert_uint_eq(h.cls[h.node_class[1]].shallow_total, want);
+	ck_assert_msg(has_warning(&h, "3 objects reach past the next object's address"), "%s",
+		      h.warn.n ? h.warn.msg[0] : "no warning");
+	heap_free(&h);
+	free(path);
+	sbuf_free(&err);
+}
+END_TEST
+
 Suite *nettrace_suite(void)
 {
 	Suite *s = suite_create("nettrace");
@@ -815,6 +843,7 @@ Suite *nettrace_suite(void)
 	tcase_add_test(tc, test_edge_counts);
 	tcase_add_test(tc, test_regress_inputs);
 	tcase_add_test(tc, test_bulk_counts);
+	tcase_add_test(tc, test_sizes);
 	suite_add_tcase(s, tc);
 	return s;
 }

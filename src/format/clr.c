@@ -261,6 +261,26 @@ static uint64_t first_edges(struct clr_parts *p, uint64_t *first)
 	return e;
 }
 
+/* The nodes (by address) cut so that none reaches past the next one's
+ * address or the end of the address space: objects do not overlap, so
+ * no total of their sizes can wrap. */
+static void bound_sizes(struct clr_parts *p)
+{
+	uint64_t cut = 0;
+
+	for (size_t i = 0; i < p->nnodes; i++) {
+		struct clr_node *c = &p->nodes[i];
+		uint64_t room = i + 1 < p->nnodes ? c[1].addr - c->addr : UINT64_MAX - c->addr;
+		if (c->size > room) {
+			c->size = room;
+			cut++;
+		}
+	}
+	if (cut > 0)
+		warn_add(&p->h->warn, "%s: %llu objects reach past the next object's address (or the end of the "
+			 "address space); their sizes cut to it", p->h->path, (unsigned long long)cut);
+}
+
 void clr_build(struct clr_parts *p)
 {
 	struct heap *h = p->h;
@@ -272,6 +292,8 @@ void clr_build(struct clr_parts *p)
 	uint64_t *first = xmalloc((n + 1) * sizeof *first);
 	uint64_t e = first_edges(p, first);
 	sort_nodes(p);
+	if (p->bound_sizes)
+		bound_sizes(p);
 	hw_qsort(p->types, p->ntypes, sizeof *p->types, cmp_first_u64);
 	h->n = (node_t)n + 1;
 	h->node_id = xmalloc((n + 1) * sizeof *h->node_id); /* the ids, kept: addresses */
@@ -425,7 +447,7 @@ static int clr_header(struct heap *h, struct sbuf *err)
 
 static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 {
-	struct clr_read r = { .p = { .h = h, .nt = { .h = h } } };
+	struct clr_read r = { .p = { .h = h, .nt = { .h = h }, .bound_sizes = 1 } };
 	struct nt_trace t;
 
 	progress_begin(p, "parse", h->size, "MB");
