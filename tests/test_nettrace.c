@@ -827,6 +827,77 @@ START_TEST(test_sizes)
 }
 END_TEST
 
+struct ids_seen {
+	uint32_t event[4];
+	size_t n;
+};
+
+static int id_event(void *arg, const struct nt_event *e)
+{
+	struct ids_seen *s = arg;
+
+	if (s->n < 4)
+		s->event[s->n++] = e->id;
+	return 0;
+}
+
+/* The peak of this process's resident memory, in KiB. */
+static long peak_kib(void)
+{
+	struct rusage ru;
+
+	ck_assert_int_eq(getrusage(RUSAGE_SELF, &ru), 0);
+	return ru.ru_maxrss;
+}
+
+/* Metadata ids near 2^24 and 2^32 in a trace of 64 KiB: far past the
+ * metadata events it has room for, refused in a line each (a table
+ * indexed by id took 200 MB for the first); an id it has room for is
+ * found, and memory follows the file, not the ids' values. */
+START_TEST(test_meta_ids)
+{
+	static const uint32_t ids[] = { (1u << 24) - 1, 0xfffffff0u, 1000 };
+	static const uint32_t events[] = { 40, 41, 42 };
+	struct ntw w;
+	struct sbuf p;
+
+	ntw_begin(&w);
+	ntw_meta(&w, ids, events, 3);
+	ntw_block(&w, "EventBlock");
+	sbuf_init(&p);
+	for (int i = 0; i < 3; i++) {
+		payload(&p, (uint64_t[]){ (uint64_t)i }, (uint8_t[]){ 4 }, 1);
+		ev(&w, ids[i], &p);
+	}
+	sbuf_free(&p);
+	ntw_block_end(&w);
+	ntw_block(&w, "StackBlock"); /* room: 64 KiB of it */
+	for (int i = 0; i < 65536; i++)
+		put8(&w, 0);
+	ntw_block_end(&w);
+	put8(&w, 1);
+	struct ids_seen seen = { { 0 }, 0 };
+	struct nt_trace tr;
+	struct warnings warn = { .quiet = 1 };
+	struct sbuf err;
+	sbuf_init(&err);
+	long before = peak_kib();
+	ck_assert_msg(nt_read("ids", (const uint8_t *)w.b.buf, w.b.len, &tr, id_event, &seen, &warn, &err) == 0, "%s",
+		      err.buf);
+	ck_assert_msg(peak_kib() - before < 32 * 1024, "%ld KiB more for three metadata ids", peak_kib() - before);
+	ck_assert_uint_eq(seen.n, 1);
+	ck_assert_uint_eq(seen.event[0], 42);
+	/* two ids refused, two events of them skipped: a line each */
+	ck_assert_uint_eq(warn.n, 4);
+	ck_assert_msg(strstr(warn.msg[0], "metadata id 16777215, past the ") &&
+		      strstr(warn.msg[1], "metadata id 4294967280, past the ") && strstr(warn.msg[2], "id 16777215") &&
+		      strstr(warn.msg[3], "id 4294967280"), "%s | %s", warn.msg[0], warn.msg[1]);
+	warn_free(&warn);
+	sbuf_free(&err);
+	sbuf_free(&w.b);
+}
+END_TEST
+
 Suite *nettrace_suite(void)
 {
 	Suite *s = suite_create("nettrace");
@@ -844,6 +915,7 @@ Suite *nettrace_suite(void)
 	tcase_add_test(tc, test_regress_inputs);
 	tcase_add_test(tc, test_bulk_counts);
 	tcase_add_test(tc, test_sizes);
+	tcase_add_test(tc, test_meta_ids);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -21,7 +21,12 @@
 #define TAG_BEGIN_PRIVATE 5
 #define TAG_END 6
 #define TRACE_BYTES 48
-#define META_IDS_MAX (1u << 24) /* more metadata ids than this is damage */
+/* The smallest metadata event: a compressed header (flags, id, time,
+ * size: a byte each) and a payload of its id, an empty provider and
+ * event name, an event id, keywords and a version. The runtime numbers
+ * its metadata from 1: no id is past the number of these the file has
+ * room for, which bounds the table by id by the file's size. */
+#define META_EVENT_MIN (4 + 4 + 2 + 4 + 2 + 12)
 
 struct meta {
 	uint32_t id, version;
@@ -34,7 +39,7 @@ struct rd {
 	const char *path;
 	struct warnings *w;
 	struct meta *meta; /* by metadata id */
-	uint32_t nmeta;
+	uint64_t nmeta;
 	nt_event_fn fn;
 	void *arg;
 	int stopped;
@@ -110,13 +115,20 @@ static void define(struct rd *r, const uint8_t *p, uint32_t len, uint64_t at)
 	if (p == NULL || end - p < 12)
 		goto bad;
 	uint32_t version = le32(p + 8);
-	if (id == 0 || id >= META_IDS_MAX)
+	if (id == 0)
 		goto bad;
+	uint64_t most = r->size / META_EVENT_MIN;
+	if (id > most) {
+		warn_add(r->w, "%s: offset %llu: metadata id %u, past the %llu metadata events the file has room for; "
+			 "skipped", r->path, (unsigned long long)at, id, (unsigned long long)most);
+		return;
+	}
 	if (id >= r->nmeta) {
-		uint32_t n = r->nmeta ? r->nmeta : 64;
+		uint64_t n = r->nmeta ? r->nmeta : 64;
 		while (n <= id)
 			n *= 2;
-		r->meta = xreallocarray(r->meta, n, sizeof *r->meta);
+		n = n < most + 1 ? n : most + 1;
+		r->meta = xreallocarray(r->meta, (size_t)n, sizeof *r->meta);
 		memset(r->meta + r->nmeta, 0, (size_t)(n - r->nmeta) * sizeof *r->meta);
 		r->nmeta = n;
 	}
