@@ -898,6 +898,36 @@ START_TEST(test_meta_ids)
 }
 END_TEST
 
+/* A block of 4 GB in a small trace that has no heap before it: the
+ * error says where and what (the size), not that the trace was
+ * recorded without the heap-dump keywords. */
+START_TEST(test_block_size)
+{
+	struct ntw w;
+	struct heap h;
+	struct sbuf err;
+
+	ntw_begin(&w);
+	ntw_meta_all(&w);
+	size_t at = w.b.len;
+	ntw_object(&w, "EventBlock");
+	size_t size_at = w.b.len;
+	put32(&w, 0xfffffff0u);
+	for (int i = 0; i < 64; i++)
+		put8(&w, 0);
+	char *path = ntw_write(&w, "block-size-4g.nettrace");
+	char want[128];
+	snprintf(want, sizeof want, "offset %zu: EventBlock (at offset %zu) of 4294967280 bytes", size_at, at);
+	sbuf_init(&err);
+	ck_assert_int_eq(open_trace(path, &h, &err), -1);
+	ck_assert_msg(strstr(err.buf, path) && strstr(err.buf, want) &&
+		      strstr(err.buf, "no heap dump in this trace before it") && strchr(err.buf, '\n') == NULL, "%s",
+		      err.buf);
+	free(path);
+	sbuf_free(&err);
+}
+END_TEST
+
 Suite *nettrace_suite(void)
 {
 	Suite *s = suite_create("nettrace");
@@ -916,6 +946,7 @@ Suite *nettrace_suite(void)
 	tcase_add_test(tc, test_bulk_counts);
 	tcase_add_test(tc, test_sizes);
 	tcase_add_test(tc, test_meta_ids);
+	tcase_add_test(tc, test_block_size);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -445,6 +445,24 @@ static int clr_header(struct heap *h, struct sbuf *err)
 	return 0;
 }
 
+/* The error of a trace without objects: the damage that ended the
+ * reading, if that is what did; else how to record one. */
+static void no_heap(const struct heap *h, const struct nt_trace *t, struct sbuf *err)
+{
+	char *ep = esc_str(h->path);
+
+	if (t->stop_why[0] != '\0') {
+		char *why = esc_str(t->stop_why);
+		sbuf_printf(err, "%s: offset %llu: %s; no heap dump in this trace before it", ep,
+			    (unsigned long long)t->stop_at, why);
+		free(why);
+	} else {
+		sbuf_printf(err, "%s: offset 0: no heap dump in this trace (no induced full GC with GCBulkNode events: "
+			    "record it with the runtime provider's keywords 0x1980001)", ep);
+	}
+	free(ep);
+}
+
 static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 {
 	struct clr_read r = { .p = { .h = h, .nt = { .h = h }, .bound_sizes = 1 } };
@@ -458,10 +476,7 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 		h->timestamp_ms = (uint64_t)((days_from_civil(t.year, t.month, t.day) * 86400 + t.hour * 3600 +
 					      t.minute * 60 + t.second) * 1000);
 	if (rc == 0 && r.p.nnodes == 0) {
-		char *ep = esc_str(h->path);
-		sbuf_printf(err, "%s: offset 0: no heap dump in this trace (no induced full GC with GCBulkNode events: "
-			    "record it with the runtime provider's keywords 0x1980001)", ep);
-		free(ep);
+		no_heap(h, &t, err);
 		rc = -1;
 	}
 	if (rc == 0) {
