@@ -26,6 +26,11 @@
 enum { EV_GCSTART = 1, EV_GCEND = 2, EV_RESTART_END = 3, EV_SUSPEND_START = 9, EV_BULKTYPE = 15,
        EV_ROOT = 16, EV_DEPENDENT = 17, EV_NODE = 18, EV_EDGE = 19, EV_GENRANGE = 23, EV_STATIC = 38 };
 
+/* Damage of one kind: how many, and the file offset of the first. */
+struct damage {
+	uint64_t n, at;
+};
+
 /* What the trace's events add up to. */
 struct clr_read {
 	struct clr_parts p; /* the ranges: the last of the GC */
@@ -34,10 +39,17 @@ struct clr_read {
 	uint32_t gc_count;
 	int ranges_after_walk;
 	uint64_t suspend_ts, gc_start_ts, gc_end_ts, restart_ts; /* QPC ticks */
-	uint64_t bad; /* bulk events shorter than their counts: skipped */
-	uint64_t cut; /* the same, read as far as they go (types, static variables) */
-	uint64_t too_many_refs; /* objects whose count of references the file cannot hold */
+	struct damage bad;       /* bulk events shorter than their counts: skipped */
+	struct damage bad_nodes; /* of them, GCBulkNode events */
+	struct damage cut;       /* the same, read as far as they go (types, static variables) */
+	struct damage too_many_refs; /* objects whose count of references the file cannot hold */
 };
+
+static void damaged(struct damage *d, uint64_t at)
+{
+	if (d->n++ == 0)
+		d->at = at;
+}
 
 static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
@@ -73,7 +85,8 @@ static void bulk_types(struct clr_read *r, const struct nt_event *e)
 		r->p.types[r->p.ntypes++] = (struct clr_type){ rd64(p), name };
 		p = q + 4 + 8 * (size_t)rd32(q);
 	}
-	r->cut += i < n;
+	if (i < n)
+		damaged(&r->cut, e->at);
 }
 
 /* GCBulkRootStaticVar: each variable's object a root that carries the
@@ -93,7 +106,8 @@ static void static_vars(struct clr_read *r, const struct nt_event *e)
 		r->p.roots[r->p.nroots++] = (struct clr_root){ obj, RK_CLR_STATIC, name + 1 };
 		p = q;
 	}
-	r->cut += i < n;
+	if (i < n)
+		damaged(&r->cut, e->at);
 }
 
 static int clr_event(void *arg, const struct nt_event *e)
@@ -129,28 +143,33 @@ static int clr_event(void *arg, const struct nt_event *e)
 	}
 	uint32_t n = e->len >= 10 ? rd32(e->payload + 4) : 0;
 	if (e->id == EV_NODE) {
-		if ((uint64_t)n * (ps + 24) > e->len - 10)
-			n = 0, r->bad++;
+		if ((uint64_t)n * (ps + 24) > e->len - 10) {
+			n = 0;
+			damaged(&r->bad, e->at + 4); /* the count's offset */
+			damaged(&r->bad_nodes, e->at + 4);
+		}
 		/* a reference costs the file ps + 4 bytes of a GCBulkEdge */
 		uint64_t most = r->p.h->size / (ps + 4);
 		for (uint32_t i = 0; i < n; i++) {
 			const uint8_t *q = e->payload + 10 + (size_t)i * (ps + 24);
 			uint64_t refs = rd64(q + ps + 16);
-			if (refs > most)
-				refs = most, r->too_many_refs++;
+			if (refs > most) {
+				damaged(&r->too_many_refs, e->at + (uint64_t)(q - e->payload) + ps + 16);
+				refs = most;
+			}
 			VEC_GROW(r->p.nodes, r->p.nnodes, r->p.cnodes);
 			r->p.nodes[r->p.nnodes++] = (struct clr_node){ rdp(q, ps), rd64(q + ps), rd64(q + ps + 8), refs };
 		}
 	} else if (e->id == EV_EDGE) {
 		if ((uint64_t)n * (ps + 4) > e->len - 10)
-			n = 0, r->bad++;
+			n = 0, damaged(&r->bad, e->at + 4);
 		for (uint32_t i = 0; i < n; i++) {
 			VEC_GROW(r->p.edges, r->p.nedges, r->p.cedges);
 			r->p.edges[r->p.nedges++] = rdp(e->payload + 10 + (size_t)i * (ps + 4), ps);
 		}
 	} else if (e->id == EV_ROOT) {
 		if ((uint64_t)n * (2 * ps + 5) > e->len - 10)
-			n = 0, r->bad++;
+			n = 0, damaged(&r->bad, e->at + 4);
 		for (uint32_t i = 0; i < n; i++) {
 			const uint8_t *q = e->payload + 10 + (size_t)i * (2 * ps + 5);
 			uint8_t kind = q[ps];
@@ -173,7 +192,7 @@ static int clr_event(void *arg, const struct nt_event *e)
 		}
 	} else if (e->id == EV_DEPENDENT) {
 		if ((uint64_t)n * (3 * ps) > e->len - 10)
-			n = 0, r->bad++;
+			n = 0, damaged(&r->bad, e->at + 4);
 		for (uint32_t i = 0; i < n; i++) {
 			const uint8_t *q = e->payload + 10 + (size_t)i * 3 * ps;
 			VEC_GROW(r->p.dep, r->p.ndep, r->p.cdep);
@@ -445,9 +464,17 @@ static int clr_header(struct heap *h, struct sbuf *err)
 	return 0;
 }
 
+static void say_damage(struct heap *h, const struct damage *d, const char *what)
+{
+	if (d->n > 0)
+		warn_add(&h->warn, "%s: offset %llu: %llu %s", h->path, (unsigned long long)d->at,
+			 (unsigned long long)d->n, what);
+}
+
 /* The error of a trace without objects: the damage that ended the
- * reading, if that is what did; else how to record one. */
-static void no_heap(const struct heap *h, const struct nt_trace *t, struct sbuf *err)
+ * reading or left its objects out, if that is what did; else how to
+ * record one. */
+static void no_heap(const struct heap *h, const struct nt_trace *t, const struct clr_read *r, struct sbuf *err)
 {
 	char *ep = esc_str(h->path);
 
@@ -456,6 +483,10 @@ static void no_heap(const struct heap *h, const struct nt_trace *t, struct sbuf 
 		sbuf_printf(err, "%s: offset %llu: %s; no heap dump in this trace before it", ep,
 			    (unsigned long long)t->stop_at, why);
 		free(why);
+	} else if (r->bad_nodes.n > 0) {
+		sbuf_printf(err, "%s: offset %llu: a GCBulkNode event shorter than its count (%llu such, skipped); no "
+			    "heap dump in this trace without them", ep, (unsigned long long)r->bad_nodes.at,
+			    (unsigned long long)r->bad_nodes.n);
 	} else {
 		sbuf_printf(err, "%s: offset 0: no heap dump in this trace (no induced full GC with GCBulkNode events: "
 			    "record it with the runtime provider's keywords 0x1980001)", ep);
@@ -476,22 +507,17 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 		h->timestamp_ms = (uint64_t)((days_from_civil(t.year, t.month, t.day) * 86400 + t.hour * 3600 +
 					      t.minute * 60 + t.second) * 1000);
 	if (rc == 0 && r.p.nnodes == 0) {
-		no_heap(h, &t, err);
+		no_heap(h, &t, &r, err);
 		rc = -1;
 	}
 	if (rc == 0) {
 		if (!r.done)
 			warn_add(&h->warn, "%s: the trace ends before the heap dump's GC does: the objects sent so far",
 				 h->path);
-		if (r.bad > 0)
-			warn_add(&h->warn, "%s: %llu bulk events shorter than their counts; skipped", h->path,
-				 (unsigned long long)r.bad);
-		if (r.cut > 0)
-			warn_add(&h->warn, "%s: %llu bulk events shorter than their counts; read as far as they go",
-				 h->path, (unsigned long long)r.cut);
-		if (r.too_many_refs > 0)
-			warn_add(&h->warn, "%s: %llu objects claim more references than the file holds; cut to that",
-				 h->path, (unsigned long long)r.too_many_refs);
+		say_damage(h, &r.bad, "bulk events shorter than their counts (the first here); skipped");
+		say_damage(h, &r.cut, "bulk events shorter than their counts (the first here); read as far as they go");
+		say_damage(h, &r.too_many_refs, "objects claim more references than the file holds (the first here); "
+			   "cut to that");
 		clr_build(&r.p);
 		if (r.t->qpc_freq > 0) {
 			double ns = 1e9 / (double)r.t->qpc_freq;
