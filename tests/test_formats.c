@@ -10,12 +10,17 @@
  *   - gzip HPROF: the JDK's many-member file (jcmd -gz=1) and gzip's
  *     one-member file give byte for byte the stdout that the same bytes
  *     inflated by gzip -dc give, with and without the index cache; a cut
- *     gzip opens as far as it is valid with a warning. */
+ *     gzip opens as far as it is valid with a warning.
+ *   - .gcdump files crafted here (a small writer, no code shared with
+ *     the reader) whose counts, indexes and sizes are hostile: each
+ *     opens with a warning naming an offset, or is refused in one line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
+#include "hprofw.h"
 #include "suites.h"
 #include "term.h"
 #include "util.h"
@@ -1399,6 +1404,279 @@ START_TEST(test_dotnet_gcdump_recorded)
 }
 END_TEST
 
+/* ---- crafted .gcdump files: a writer of the file as gcdump.c's
+ * opening comment lays it out, sharing no code with the reader ---- */
+
+static void g8(struct sbuf *b, uint8_t v) { sbuf_addc(b, (char)v); }
+
+static void gle(struct sbuf *b, uint64_t v, unsigned bytes)
+{
+	for (unsigned i = 0; i < bytes; i++)
+		g8(b, (uint8_t)(v >> 8 * i));
+}
+
+/* A string: its count of UTF-16 units, each an ASCII byte here. */
+static void gstr(struct sbuf *b, uint32_t count, const char *s)
+{
+	gle(b, count, 4);
+	sbuf_adds(b, s);
+}
+
+/* An object's start: tag, its type (tag, null type, versions, name, end). */
+static void gobject(struct sbuf *b, const char *type, int32_t version, int32_t min_reader)
+{
+	g8(b, 4);
+	g8(b, 4);
+	g8(b, 1);
+	gle(b, (uint32_t)version, 4);
+	gle(b, (uint32_t)min_reader, 4);
+	gstr(b, (uint32_t)strlen(type), type);
+	g8(b, 6);
+}
+
+/* A compressed int: big-endian groups of 7 bits, the first one's top
+ * bit the sign, every byte but the last with bit 7 set. */
+static void gcomp(struct sbuf *b, int32_t v)
+{
+	int k = 1;
+
+	while (k < 5 && !((int64_t)v >= -((int64_t)1 << (7 * k - 1)) && (int64_t)v < ((int64_t)1 << (7 * k - 1))))
+		k++;
+	for (int i = k - 1; i >= 0; i--)
+		g8(b, (uint8_t)((((uint32_t)v >> (7 * i)) & 0x7f) | (i > 0 ? 0x80 : 0)));
+}
+
+/* A graph node: its type's index, size, children (node indexes), address. */
+struct gnode {
+	uint32_t type;
+	int32_t size;
+	int nch;
+	int32_t child[4];
+	uint64_t addr;
+};
+
+/* The fields a test may spoil, one at a time: counts, the root's
+ * index, and node A's (node 4's) type, size, child count, first child
+ * and offset into the blob; the MemoryGraph's type as a reference to
+ * itself. */
+enum gfield { G_NONE, G_TYPES, G_NAME, G_NODES, G_BLOB, G_ADDRS, G_ROOT, G_SEGS, G_TYPE, G_SIZE, G_NCH, G_DELTA,
+	      G_OFFSET, G_TYPEREF };
+
+struct gdump {
+	const char *type[8];
+	uint32_t ntypes;
+	struct gnode node[8];
+	uint32_t nnodes;
+	enum gfield spoil; /* the field written as value, not as the graph says */
+	uint32_t value;
+};
+
+/* dotnet-gcdump's grouping of the roots over three objects in a cycle
+ * with a self-reference (A -> B -> C -> A, C -> C); A a local variable,
+ * B a static variable; the groups in a cycle of their own. */
+static void gdump_init(struct gdump *g)
+{
+	static const char *const types[] = { "UNDEFINED", "[.NET Roots]", "[local vars]", "[static vars]",
+					     "[static var Crafted.Holder.instance]", "Crafted.Node" };
+
+	memset(g, 0, sizeof *g);
+	memcpy(g->type, types, sizeof types);
+	g->ntypes = 6;
+	g->node[0] = (struct gnode){ 1, 0, 2, { 1, 2 }, 0 };
+	g->node[1] = (struct gnode){ 2, 0, 1, { 4 }, 0 };
+	g->node[2] = (struct gnode){ 3, 0, 2, { 3, 0 }, 0 };
+	g->node[3] = (struct gnode){ 4, 0, 1, { 5 }, 0 };
+	g->node[4] = (struct gnode){ 5, 24, 1, { 5 }, 0x1000 }; /* A */
+	g->node[5] = (struct gnode){ 5, 32, 1, { 6 }, 0x2000 };
+	g->node[6] = (struct gnode){ 5, 40, 2, { 4, 6 }, 0x3000 };
+	g->nnodes = 7;
+}
+
+static uint32_t gcount(const struct gdump *g, enum gfield f, uint32_t n)
+{
+	return g->spoil == f ? g->value : n;
+}
+
+/* The graph's nodes: offsets into the blob, the blob, the addresses. */
+static void gdump_nodes(struct sbuf *b, const struct gdump *g)
+{
+	struct sbuf blob;
+	uint32_t at[8];
+
+	sbuf_init(&blob);
+	for (uint32_t i = 0; i < g->nnodes; i++) {
+		const struct gnode *n = &g->node[i];
+		int a = i == 4; /* A: its fields may be spoilt */
+		at[i] = (uint32_t)blob.len;
+		gcomp(&blob, (int32_t)(a ? gcount(g, G_TYPE, n->type) << 1 | 1 : n->type << 1 | 1));
+		gcomp(&blob, a ? (int32_t)gcount(g, G_SIZE, (uint32_t)n->size) : n->size);
+		gcomp(&blob, a ? (int32_t)gcount(g, G_NCH, (uint32_t)n->nch) : n->nch);
+		for (int k = 0; k < n->nch; k++)
+			gcomp(&blob, a && k == 0 ? (int32_t)gcount(g, G_DELTA, (uint32_t)(n->child[k] - (int32_t)i))
+					       : n->child[k] - (int32_t)i);
+	}
+	gle(b, gcount(g, G_NODES, g->nnodes), 4);
+	for (uint32_t i = 0; i < g->nnodes; i++)
+		gle(b, i == 4 ? gcount(g, G_OFFSET, at[i]) : at[i], 4);
+	gle(b, gcount(g, G_BLOB, (uint32_t)blob.len), 4);
+	sbuf_add(b, blob.buf, blob.len);
+	sbuf_free(&blob);
+	gle(b, gcount(g, G_ADDRS, g->nnodes), 4);
+	for (uint32_t i = 0; i < g->nnodes; i++)
+		gle(b, g->node[i].addr, 8);
+}
+
+/* GCHeapDump (version 10): the MemoryGraph, then the fields after it (a
+ * segment of gen2 over the objects, the collection log, the time). */
+static char *gdump_write(const struct gdump *g, const char *name)
+{
+	struct sbuf b;
+
+	sbuf_init(&b);
+	gstr(&b, 20, "!FastSerialization.1");
+	gobject(&b, "GCHeapDump", 10, 8);
+	if (g->spoil == G_TYPEREF) { /* tag, then its type: a reference to that */
+		g8(&b, 4);
+		uint32_t self = (uint32_t)b.len;
+		g8(&b, 2);
+		gle(&b, self, 4);
+	} else {
+		gobject(&b, "Graphs.MemoryGraph", 1, 0);
+	}
+	gle(&b, 96, 8); /* the nodes' total size */
+	gle(&b, gcount(g, G_ROOT, 0), 4);
+	gle(&b, gcount(g, G_TYPES, g->ntypes), 4);
+	for (uint32_t i = 0; i < g->ntypes; i++) {
+		gstr(&b, i == 5 ? gcount(g, G_NAME, 12) : (uint32_t)strlen(g->type[i]), g->type[i]);
+		gle(&b, 0, 4);
+		gstr(&b, 0, "");
+	}
+	gdump_nodes(&b, g);
+	g8(&b, 8), g8(&b, 1), g8(&b, 6); /* tagged Is64Bit, the graph's end */
+	g8(&b, 1);
+	gle(&b, 0, 4), gle(&b, 0, 4);
+	g8(&b, 1); /* no JSHeapInfo */
+	gobject(&b, "DotNetHeapInfo", 0, 0);
+	gle(&b, 0x3000, 8);
+	gle(&b, gcount(g, G_SEGS, 1), 4);
+	gobject(&b, "GCHeapDumpSegment", 1, 0);
+	uint64_t seg[7] = { 0x1000, 0x4000, 0, 0, 0x4000, 0, 0 };
+	for (int k = 0; k < 7; k++)
+		gle(&b, seg[k], 8);
+	g8(&b, 6), g8(&b, 6);
+	gstr(&b, 0, "");
+	gle(&b, 621355968000000000ULL + 1700000000000ULL * 10000, 8); /* 2023-11-14 22:13:20 in DateTime ticks */
+	g8(&b, 6);
+	char *path = xasprintf("%s/%s", hw_tmpdir(), name);
+	FILE *f = fopen(path, "wb");
+	ck_assert_msg(f != NULL && fwrite(b.buf, 1, b.len, f) == b.len && fclose(f) == 0, "%s", path);
+	sbuf_free(&b);
+	return path;
+}
+
+/* heapwalk -q info of a file: its output and stderr, the status. */
+static char *info_of(const char *path, int *st)
+{
+	char args[1024];
+
+	snprintf(args, sizeof args, "-q info '%s' 2>&1", path);
+	return hw(args, st);
+}
+
+/* The number after "key" at a line's start in info's output, -1 if none. */
+static long info_num(const char *out, const char *key)
+{
+	char k[64];
+
+	snprintf(k, sizeof k, "\n%s", key);
+	const char *p = strstr(out, k);
+	return p == NULL ? -1 : strtol(p + strlen(k), NULL, 10);
+}
+
+/* The crafted .gcdump as written (the writer is right before the
+ * hostile variants mean anything): three objects, four references (a
+ * cycle and a self-reference), two roots under groups that are in a
+ * cycle of their own; the segment's generation and the time after the
+ * graph. */
+START_TEST(test_gcdump_crafted)
+{
+	struct gdump g;
+	int st;
+
+	gdump_init(&g);
+	char *path = gdump_write(&g, "plain.gcdump");
+	char *out = info_of(path, &st);
+	ck_assert_msg(st == 0 && info_num(out, "objects:") == 3 && info_num(out, "references:") == 4 &&
+		      info_num(out, "heap_bytes:") == 96 && info_num(out, "gc_root_objects:") == 2 &&
+		      info_num(out, "warnings:") == 0 && info_num(out, "dangling_references:") == 0 &&
+		      strstr(out, "dumped_at:                 2023-11-14 22:13:20 UTC") &&
+		      strstr(out, "generation:                gen2  3 objects, 96 bytes"), "%s", out);
+	free(out);
+	free(path);
+	/* the MemoryGraph's type a reference to itself: one line naming the
+	 * object (after the header's 24 bytes and the GCHeapDump's 26) */
+	g.spoil = G_TYPEREF;
+	path = gdump_write(&g, "type-ref-cycle.gcdump");
+	out = info_of(path, &st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2 && strstr(out, "offset 50: the GCHeapDump holds no MemoryGraph") &&
+		      strchr(out, '\n') == strrchr(out, '\n'), "%s", out);
+	free(out);
+	free(path);
+}
+END_TEST
+
+/* Every count field of a .gcdump, the root's index and node A's fields
+ * near 2^31 and 2^32 (as int32: past the file, negative, -1) and far
+ * past the graph: refused in one line naming the file and an offset, or
+ * opened with a warning that names one ("PATH: offset N: what"); a
+ * child far beyond is a dangling reference. Never a crash. */
+START_TEST(test_gcdump_counts)
+{
+	static const uint32_t values[] = { 0x7fffffffu, 0x80000000u, 0xfffffffeu, 0xffffffffu, 1000000 };
+	/* R refused, W opened with a warning, D opened with A's reference
+	 * dangling, O opened (a size that may be; type 0, UNDEFINED: no
+	 * object), by field and value */
+	static const char *const expect[] = {
+		[G_TYPES] = "RRRRR", [G_NAME] = "RRRRR", [G_NODES] = "RRRRR", [G_BLOB] = "WWWWW",
+		[G_ADDRS] = "WWWWW", [G_ROOT] = "WWWWW", [G_SEGS] = "WWWWW", [G_TYPE] = "WOWWW",
+		[G_SIZE] = "OWWWO", [G_NCH] = "WWWWW", [G_DELTA] = "DDDDD", [G_OFFSET] = "WWWWW",
+	};
+	struct gdump g;
+	int st;
+
+	for (int f = G_TYPES; f <= G_OFFSET; f++)
+		for (size_t v = 0; v < sizeof values / sizeof values[0]; v++) {
+			char name[64];
+			gdump_init(&g);
+			g.spoil = (enum gfield)f;
+			g.value = values[v];
+			snprintf(name, sizeof name, "field-%d-%x.gcdump", f, values[v]);
+			char *path = gdump_write(&g, name);
+			char *out = info_of(path, &st);
+			char at[600];
+			snprintf(at, sizeof at, "%s: offset ", path);
+			switch (expect[f][v]) {
+			case 'R':
+				ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2 && strstr(out, at) &&
+					      strchr(out, '\n') == strrchr(out, '\n'), "%s: %s", name, out);
+				break;
+			case 'W':
+				ck_assert_msg(st == 0 && info_num(out, "warnings:") >= 1 && strstr(out, at), "%s: %s", name,
+					      out);
+				break;
+			case 'D':
+				ck_assert_msg(st == 0 && info_num(out, "dangling_references:") == 1 &&
+					      info_num(out, "objects:") == 3, "%s: %s", name, out);
+				break;
+			default:
+				ck_assert_msg(st == 0, "%s: %s", name, out);
+			}
+			free(out);
+			free(path);
+		}
+}
+END_TEST
+
 /* dotnet-gcdump on the live workload, where it is installed (a .NET
  * tool: dotnet tool install -g dotnet-gcdump): its file against its
  * report, and what the workload planted. */
@@ -1456,6 +1734,11 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_dotnet_snapshot);
 	tcase_add_test(tc, test_dotnet_gcdump_recorded);
 	tcase_add_test(tc, test_dotnet_gcdump_live);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("gcdump-crafted");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_gcdump_crafted);
+	tcase_add_test(tc, test_gcdump_counts);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,13 +4,21 @@
  * workload made and against the trace's own redundancy: the nodes'
  * edge counts against the edges sent, the bulk events' indexes, the one
  * induced full GC the dump is made in; then the same files cut short
- * and damaged, which must never crash. */
+ * and damaged, which must never crash; then traces crafted here (a small
+ * writer of the stream, no code shared with the reader) whose counts,
+ * sizes and ids are hostile: through heapwalk's open, each opens with a
+ * warning or is refused in one line. */
 #include <check.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
+#include "engine/open.h"
 #include "format/nettrace.h"
+#include "graph/heap.h"
+#include "hprofw.h"
 #include "suites.h"
 
 #define DOTNET_DIR TEST_SRCDIR "/dotnet"
@@ -283,6 +291,644 @@ START_TEST(test_cut_and_damaged)
 }
 END_TEST
 
+/* ---- crafted traces: a writer of the stream as nettrace.c's opening
+ * comment lays it out, sharing no code with the reader ---- */
+
+/* The metadata ids the crafted traces define, one per runtime event. */
+enum { M_GCSTART = 1, M_GCEND, M_TYPE, M_NODE, M_EDGE, M_ROOT, M_DEP, M_RANGE, M_STATIC, NMETA };
+static const uint32_t meta_event[NMETA] = { 0, 1, 2, 15, 18, 19, 16, 17, 23, 38 };
+
+struct ntw {
+	struct sbuf b;
+	size_t block; /* the open block's size field */
+};
+
+static void put(struct ntw *w, const void *p, size_t n) { sbuf_add(&w->b, p, n); }
+static void put8(struct ntw *w, uint8_t v) { sbuf_addc(&w->b, (char)v); }
+
+static void put_le(struct ntw *w, uint64_t v, unsigned bytes)
+{
+	for (unsigned i = 0; i < bytes; i++)
+		put8(w, (uint8_t)(v >> 8 * i));
+}
+
+static void put16(struct ntw *w, uint16_t v) { put_le(w, v, 2); }
+static void put32(struct ntw *w, uint32_t v) { put_le(w, v, 4); }
+static void put64(struct ntw *w, uint64_t v) { put_le(w, v, 8); }
+
+static void put_varuint(struct ntw *w, uint64_t v)
+{
+	do {
+		put8(w, (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0)));
+		v >>= 7;
+	} while (v != 0);
+}
+
+/* ASCII as UTF-16, NUL-terminated. */
+static void put_utf16(struct ntw *w, const char *s)
+{
+	for (; *s; s++)
+		put16(w, (uint8_t)*s);
+	put16(w, 0);
+}
+
+/* An object's header: tags 05 05 01, versions, its type's name, 06. */
+static void ntw_object(struct ntw *w, const char *name)
+{
+	put(w, "\5\5\1", 3);
+	put32(w, 4);
+	put32(w, 4);
+	put32(w, (uint32_t)strlen(name));
+	put(w, name, strlen(name));
+	put8(w, 6);
+}
+
+/* The stream's header and its Trace object (pointers of 8 bytes). */
+static void ntw_begin(struct ntw *w)
+{
+	sbuf_init(&w->b);
+	put(w, "Nettrace", 8);
+	put32(w, 20);
+	put(w, "!FastSerialization.1", 20);
+	ntw_object(w, "Trace");
+	put16(w, 2025), put16(w, 1), put16(w, 3), put16(w, 15); /* year month weekday day */
+	put16(w, 12), put16(w, 0), put16(w, 0), put16(w, 0);    /* hour minute second ms */
+	put64(w, 0);         /* sync QPC */
+	put64(w, 10000000);  /* QPC frequency */
+	put32(w, 8);         /* pointer size */
+	put32(w, 4242);      /* pid */
+	put32(w, 1);         /* processors */
+	put32(w, 0);         /* sampling rate */
+	put8(w, 6);
+}
+
+/* A block (its size patched by ntw_block_end), its header: 20 bytes,
+ * compressed event headers. */
+static void ntw_block(struct ntw *w, const char *name)
+{
+	ntw_object(w, name);
+	w->block = w->b.len;
+	put32(w, 0);
+	while (w->b.len % 4 != 0)
+		put8(w, 0);
+	put16(w, 20);
+	put16(w, 1);
+	put64(w, 0);
+	put64(w, 0);
+}
+
+static void ntw_block_end(struct ntw *w)
+{
+	size_t start = w->block + 4;
+
+	while (start % 4 != 0)
+		start++;
+	uint64_t len = w->b.len - start;
+	for (int i = 0; i < 4; i++)
+		w->b.buf[w->block + (size_t)i] = (char)(len >> 8 * i);
+	put8(w, 6);
+}
+
+/* An event with a compressed header: metadata id, a timestamp one tick
+ * on, the payload's size. */
+static void ntw_event(struct ntw *w, uint32_t meta, const struct sbuf *payload)
+{
+	put8(w, 0x81);
+	put_varuint(w, meta);
+	put_varuint(w, 1);
+	put_varuint(w, payload->len);
+	put(w, payload->buf, payload->len);
+}
+
+/* A metadata block that defines ids[i] as runtime event events[i]. */
+static void ntw_meta(struct ntw *w, const uint32_t *ids, const uint32_t *events, size_t n)
+{
+	ntw_block(w, "MetadataBlock");
+	for (size_t i = 0; i < n; i++) {
+		struct ntw p = { .b = { 0 } };
+		sbuf_init(&p.b);
+		put32(&p, ids[i]);
+		put_utf16(&p, "Microsoft-Windows-DotNETRuntime");
+		put32(&p, events[i]);
+		put_utf16(&p, "");
+		put64(&p, 0x1980001); /* keywords */
+		put32(&p, 2);         /* version */
+		put32(&p, 5);         /* level */
+		ntw_event(w, 0, &p.b);
+		sbuf_free(&p.b);
+	}
+	ntw_block_end(w);
+}
+
+static void ntw_meta_all(struct ntw *w)
+{
+	uint32_t ids[NMETA - 1];
+
+	for (uint32_t i = 1; i < NMETA; i++)
+		ids[i - 1] = i;
+	ntw_meta(w, ids, meta_event + 1, NMETA - 1);
+}
+
+/* A payload of u32 values, each the number of bytes said: (1, 4, ...). */
+static void payload(struct sbuf *p, const uint64_t *v, const uint8_t *bytes, size_t n)
+{
+	struct ntw w = { .b = *p };
+
+	for (size_t i = 0; i < n; i++)
+		put_le(&w, v[i], bytes[i]);
+	*p = w.b;
+}
+
+/* The end mark; the file written under the test's directory (caller
+ * frees the path); the buffer freed. */
+static char *ntw_write(struct ntw *w, const char *name)
+{
+	put8(w, 1);
+	char *path = xasprintf("%s/%s", hw_tmpdir(), name);
+	FILE *f = fopen(path, "wb");
+	ck_assert_msg(f != NULL && fwrite(w->b.buf, 1, w->b.len, f) == w->b.len && fclose(f) == 0, "%s", path);
+	sbuf_free(&w->b);
+	return path;
+}
+
+/* ---- a small heap: what a crafted trace's GC reports ---- */
+
+struct cnode { uint64_t addr, size, type, nedges; };
+struct croot { uint64_t addr; uint8_t kind; uint32_t flags; };
+
+struct cheap {
+	struct cnode node[8];
+	size_t nnode;
+	uint32_t node_count;  /* what GCBulkNode's Count says (the nodes written regardless) */
+	uint64_t edge[16];
+	size_t nedge;
+	uint32_t edge_count;
+	struct croot root[4];
+	size_t nroot;
+	uint32_t root_count;
+	uint64_t type_id;
+	const char *type_name;
+	uint32_t type_count, type_params; /* BulkType's Count, its type's parameter count */
+	uint64_t static_obj;
+	uint32_t static_count;
+	uint64_t dep[2];      /* a dependent handle's key and value, 0: none */
+	uint32_t dep_count;
+};
+
+/* Three objects of one type, a cycle and a self-reference: A -> B ->
+ * C -> A, C -> C; A on a stack, B in a static variable; counts true. */
+static void cheap_init(struct cheap *c)
+{
+	memset(c, 0, sizeof *c);
+	c->type_id = 0x7f00;
+	c->type_name = "Crafted.Node";
+	c->node[0] = (struct cnode){ 0x1000, 24, 0x7f00, 1 };
+	c->node[1] = (struct cnode){ 0x2000, 32, 0x7f00, 1 };
+	c->node[2] = (struct cnode){ 0x3000, 40, 0x7f00, 2 };
+	c->nnode = 3;
+	uint64_t e[] = { 0x2000, 0x3000, 0x1000, 0x3000 };
+	memcpy(c->edge, e, sizeof e);
+	c->nedge = 4;
+	c->root[0] = (struct croot){ 0x1000, 0, 0 };
+	c->nroot = 1;
+	c->static_obj = 0x2000;
+	c->node_count = 3, c->edge_count = 4, c->root_count = 1, c->type_count = 1, c->static_count = 1;
+}
+
+static void ev(struct ntw *w, uint32_t meta, struct sbuf *p)
+{
+	ntw_event(w, meta, p);
+	sbuf_reset(p);
+}
+
+/* The GC's events: GCStart (induced, blocking, depth 2), the bulk
+ * events, GCEnd. */
+static void cheap_events(struct ntw *w, const struct cheap *c)
+{
+	struct sbuf p;
+	struct ntw q;
+
+	sbuf_init(&p);
+	ntw_block(w, "EventBlock");
+	payload(&p, (uint64_t[]){ 7, 2, 1, 0 }, (uint8_t[]){ 4, 4, 4, 4 }, 4); /* count, depth, induced, blocking */
+	ev(w, M_GCSTART, &p);
+	payload(&p, (uint64_t[]){ c->type_count, 0 }, (uint8_t[]){ 4, 2 }, 2);
+	q.b = p;
+	put64(&q, c->type_id), put64(&q, 0), put32(&q, 0), put32(&q, 0), put8(&q, 0);
+	put_utf16(&q, c->type_name);
+	put32(&q, c->type_params);
+	ev(w, M_TYPE, &q.b);
+	p = q.b;
+	payload(&p, (uint64_t[]){ 0, c->node_count, 0 }, (uint8_t[]){ 4, 4, 2 }, 3);
+	for (size_t i = 0; i < c->nnode; i++)
+		payload(&p, (uint64_t[]){ c->node[i].addr, c->node[i].size, c->node[i].type, c->node[i].nedges },
+			(uint8_t[]){ 8, 8, 8, 8 }, 4);
+	ev(w, M_NODE, &p);
+	payload(&p, (uint64_t[]){ 0, c->edge_count, 0 }, (uint8_t[]){ 4, 4, 2 }, 3);
+	for (size_t i = 0; i < c->nedge; i++)
+		payload(&p, (uint64_t[]){ c->edge[i], 0 }, (uint8_t[]){ 8, 4 }, 2);
+	ev(w, M_EDGE, &p);
+	payload(&p, (uint64_t[]){ 0, c->root_count, 0 }, (uint8_t[]){ 4, 4, 2 }, 3);
+	for (size_t i = 0; i < c->nroot; i++)
+		payload(&p, (uint64_t[]){ c->root[i].addr, c->root[i].kind, c->root[i].flags, 0x99 },
+			(uint8_t[]){ 8, 1, 4, 8 }, 4);
+	ev(w, M_ROOT, &p);
+	if (c->dep[0] != 0) {
+		payload(&p, (uint64_t[]){ 0, c->dep_count, 0, c->dep[0], c->dep[1], 0x98 },
+			(uint8_t[]){ 4, 4, 2, 8, 8, 8 }, 6);
+		ev(w, M_DEP, &p);
+	}
+	payload(&p, (uint64_t[]){ c->static_count, 1, 0 }, (uint8_t[]){ 4, 8, 2 }, 3);
+	payload(&p, (uint64_t[]){ 0x97, c->static_obj, c->type_id, 0 }, (uint8_t[]){ 8, 8, 8, 4 }, 4);
+	q.b = p;
+	put_utf16(&q, "instance");
+	ev(w, M_STATIC, &q.b);
+	p = q.b;
+	payload(&p, (uint64_t[]){ 7, 2 }, (uint8_t[]){ 4, 4 }, 2);
+	ev(w, M_GCEND, &p);
+	ntw_block_end(w);
+	sbuf_free(&p);
+}
+
+/* The crafted heap's trace, written as name. */
+static char *cheap_write(const struct cheap *c, const char *name)
+{
+	struct ntw w;
+
+	ntw_begin(&w);
+	ntw_meta_all(&w);
+	cheap_events(&w, c);
+	return ntw_write(&w, name);
+}
+
+/* Open it: 0 and the heap, or -1 with the error in err. */
+static int open_trace(const char *path, struct heap *h, struct sbuf *err)
+{
+	struct open_opts o = { .no_cache = 1, .quiet = 1 };
+	struct progress p;
+
+	progress_init(&p, 1);
+	sbuf_reset(err);
+	int rc = heap_open(h, path, &o, &p, err);
+	if (rc == 0)
+		heap_need(h, HP_ALL, &p);
+	return rc;
+}
+
+static node_t node_at(const struct heap *h, uint64_t addr)
+{
+	for (node_t v = 1; v < h->n; v++)
+		if (h->node_id[v] == addr)
+			return v;
+	return 0;
+}
+
+static int refers(const struct heap *h, node_t src, node_t dst)
+{
+	for (edge_t e = h->out_start[src]; e < h->out_start[src + 1]; e++)
+		if (h->out[e] == dst)
+			return 1;
+	return 0;
+}
+
+/* The crafted heap as written: the writer is right before the hostile
+ * variants mean anything. The cycle and the self-reference through the
+ * dominators: A and B are roots, B the only way to C. */
+START_TEST(test_crafted_heap)
+{
+	struct cheap c;
+	struct heap h;
+	struct sbuf err;
+
+	sbuf_init(&err);
+	cheap_init(&c);
+	char *path = cheap_write(&c, "plain.nettrace");
+	ck_assert_msg(open_trace(path, &h, &err) == 0, "%s", err.buf);
+	ck_assert_msg(h.warn.n == 0, "%s", h.warn.msg[0]);
+	ck_assert_uint_eq(h.n, 4);
+	node_t a = node_at(&h, 0x1000), b = node_at(&h, 0x2000), cc = node_at(&h, 0x3000);
+	ck_assert(a && b && cc);
+	ck_assert(refers(&h, a, b) && refers(&h, b, cc) && refers(&h, cc, a) && refers(&h, cc, cc));
+	ck_assert_uint_eq(h.nedges, 4);
+	ck_assert_uint_eq(h.total_shallow, 24 + 32 + 40);
+	ck_assert_str_eq(class_name(&h, h.node_class[a]), "Crafted.Node");
+	/* A and B are roots: B alone holds C */
+	ck_assert_uint_eq(h.idom[a], 0);
+	ck_assert_uint_eq(h.idom[b], 0);
+	ck_assert_uint_eq(h.idom[cc], b);
+	ck_assert_uint_eq(h.retained[a], 24);
+	ck_assert_uint_eq(h.retained[b], 32 + 40);
+	ck_assert_uint_eq(h.nroot_rec, 2); /* the stack's and the static variable's */
+	heap_free(&h);
+	free(path);
+	sbuf_free(&err);
+}
+END_TEST
+
+/* Ids far beyond the heap: references, roots, static variables, handles
+ * and types that name nothing in it; addresses 0 and 2^64 - 1; a
+ * generation range that reaches the end of the address space. */
+START_TEST(test_far_ids)
+{
+	struct cheap c;
+	struct heap h;
+	struct sbuf err;
+
+	sbuf_init(&err);
+	cheap_init(&c);
+	c.edge[1] = UINT64_MAX;
+	c.edge[3] = 0;
+	c.node[2].addr = UINT64_MAX;
+	c.node[2].type = UINT64_MAX;
+	c.root[1] = (struct croot){ 0xdead0000, 1, 0 };
+	c.nroot = c.root_count = 2;
+	c.static_obj = 0x7777;
+	c.dep[0] = 0xbeef, c.dep[1] = UINT64_MAX, c.dep_count = 1;
+	char *path = cheap_write(&c, "ids-beyond-the-heap.nettrace");
+	ck_assert_msg(open_trace(path, &h, &err) == 0, "%s", err.buf);
+	ck_assert_uint_eq(h.n, 4);
+	node_t a = node_at(&h, 0x1000), b = node_at(&h, 0x2000), z = node_at(&h, UINT64_MAX);
+	ck_assert(a && b && z);
+	ck_assert_str_eq(class_name(&h, h.node_class[z]), "Type(0xffffffffffffffff)");
+	ck_assert(refers(&h, a, b) && refers(&h, z, a)); /* B's to 2^64 - 1 is C's; 0 is none */
+	ck_assert(refers(&h, b, z));
+	ck_assert_uint_eq(h.nedges, 3);
+	ck_assert_uint_eq(h.dangling_refs, 2); /* to 0; the handle of an unknown key */
+	ck_assert_uint_eq(h.nroot_rec, 1);
+	heap_free(&h);
+	free(path);
+	sbuf_free(&err);
+}
+END_TEST
+
+static int has_warning(const struct heap *h, const char *what)
+{
+	for (size_t i = 0; i < h->warn.n; i++)
+		if (strstr(h->warn.msg[i], what) != NULL)
+			return 1;
+	return 0;
+}
+
+/* The references of each object after a damaged count: the next sent
+ * ones, as many as it claims and as there are left. */
+static void edges_taken(const struct heap *h, size_t want_a)
+{
+	node_t a = node_at(h, 0x1000), b = node_at(h, 0x2000), c = node_at(h, 0x3000);
+
+	ck_assert(a && b && c);
+	ck_assert_uint_eq(h->out_start[a + 1] - h->out_start[a], want_a);
+	ck_assert_uint_eq(h->nedges, 4); /* no more than were sent */
+	ck_assert_uint_le(h->out_start[h->n], 4);
+	for (edge_t e = 0; e < h->nedges; e++)
+		ck_assert(h->out[e] == a || h->out[e] == b || h->out[e] == c);
+}
+
+/* GCBulkNode's edge counts that sum past 2^32 and 2^64 (and wrap to the
+ * number sent): the objects take what was sent, in order, with a
+ * warning; nothing is written past the references (under ASan the
+ * builder wrote there). */
+START_TEST(test_edge_counts)
+{
+	static const struct { const char *name; uint64_t n[3]; } cases[] = {
+		{ "edge-count-overflow.nettrace", { UINT64_MAX, 2, 0 } },
+		{ "edge-count-wraps-to-sent.nettrace", { 1ULL << 63, 1ULL << 63, 4 } },
+		{ "edge-count-past-2-32.nettrace", { (1ULL << 32) + 1, UINT32_MAX, UINT32_MAX } },
+		{ "edge-count-near-2-32.nettrace", { UINT32_MAX, 0, 0 } },
+	};
+	struct sbuf err;
+
+	sbuf_init(&err);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct cheap c;
+		struct heap h;
+		cheap_init(&c);
+		for (int k = 0; k < 3; k++)
+			c.node[k].nedges = cases[i].n[k];
+		char *path = cheap_write(&c, cases[i].name);
+		ck_assert_msg(open_trace(path, &h, &err) == 0, "%s: %s", cases[i].name, err.buf);
+		/* A claims more than there are: all four */
+		edges_taken(&h, 4);
+		ck_assert_msg(has_warning(&h, "more references than the file holds"), "%s: %s", cases[i].name,
+			      h.warn.n ? h.warn.msg[0] : "no warning");
+		heap_free(&h);
+		free(path);
+	}
+	sbuf_free(&err);
+}
+END_TEST
+
+/* Every input kept in fuzz/regress/nettrace and fuzz/regress/gcdump (the
+ * crafted ones above that crashed, and those of the .NET fuzzers): each
+ * opens, or is refused in one line. */
+START_TEST(test_regress_inputs)
+{
+	static const char *const dirs[] = { "nettrace", "gcdump" };
+	size_t seen = 0;
+
+	for (size_t k = 0; k < 2; k++) {
+		char *dir = xasprintf("%s/../fuzz/regress/%s", TEST_SRCDIR, dirs[k]);
+		DIR *d = opendir(dir);
+		struct dirent *e;
+		while (d != NULL && (e = readdir(d)) != NULL) {
+			if (e->d_name[0] == '.')
+				continue;
+			char *path = xasprintf("%s/%s", dir, e->d_name);
+			struct heap h;
+			struct sbuf err;
+			sbuf_init(&err);
+			if (open_trace(path, &h, &err) == 0)
+				heap_free(&h);
+			else
+				ck_assert_msg(strstr(err.buf, e->d_name) && strchr(err.buf, '\n') == NULL, "%s", err.buf);
+			sbuf_free(&err);
+			free(path);
+			seen++;
+		}
+		if (d != NULL)
+			closedir(d);
+		free(dir);
+	}
+	ck_assert_uint_gt(seen, 0);
+}
+END_TEST
+
+/* Every bulk event's count past what its payload holds, near 2^32 and at
+ * values whose product with the entry's size wraps 32 bits to exactly
+ * the payload's: the event skipped, with a warning; a trace whose only
+ * GCBulkNode is so has no heap, in one line. */
+START_TEST(test_bulk_counts)
+{
+	enum { NODES, EDGES, ROOTS, DEPS, TYPES, PARAMS, STATICS };
+	static const struct { int field; uint32_t n; } cases[] = {
+		{ NODES, UINT32_MAX }, { NODES, (1u << 27) + 3 },  /* 32 bytes a node */
+		{ EDGES, UINT32_MAX }, { EDGES, (1u << 30) + 4 },  /* 12 an edge */
+		{ ROOTS, UINT32_MAX }, { ROOTS, 0x80000000u },
+		{ DEPS, UINT32_MAX }, { DEPS, (1u << 29) + 1 },    /* 24 a handle */
+		{ TYPES, UINT32_MAX }, { TYPES, 2 },
+		{ PARAMS, UINT32_MAX }, { PARAMS, 1u << 29 },      /* 8 a parameter */
+		{ STATICS, UINT32_MAX }, { STATICS, 2 },
+	};
+	struct sbuf err;
+
+	sbuf_init(&err);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct cheap c;
+		struct heap h;
+		char name[64];
+		cheap_init(&c);
+		c.dep[0] = 0x1000, c.dep[1] = 0x3000, c.dep_count = 1;
+		uint32_t *f[] = { &c.node_count, &c.edge_count, &c.root_count, &c.dep_count, &c.type_count,
+				  &c.type_params, &c.static_count };
+		*f[cases[i].field] = cases[i].n;
+		snprintf(name, sizeof name, "bulk-count-%d-%u.nettrace", cases[i].field, cases[i].n);
+		char *path = cheap_write(&c, name);
+		int rc = open_trace(path, &h, &err);
+		if (cases[i].field == NODES) { /* where the count is, not offset 0 */
+			ck_assert_msg(rc < 0 && strstr(err.buf, "GCBulkNode event shorter than its count") &&
+				      strstr(err.buf, "no heap dump") && !strstr(err.buf, "offset 0:") &&
+				      strchr(err.buf, '\n') == NULL, "%s: %s", name, err.buf);
+		} else {
+			ck_assert_msg(rc == 0, "%s: %s", name, err.buf);
+			ck_assert_msg(has_warning(&h, "1 bulk events shorter than their counts"), "%s: %s", name,
+				      h.warn.n ? h.warn.msg[0] : "no warning");
+			ck_assert_uint_eq(h.n, 4);
+			heap_free(&h);
+		}
+		free(path);
+	}
+	sbuf_free(&err);
+}
+END_TEST
+
+/* Object sizes near 2^64: no object reaches past the next one's address
+ * (nor past the end of the address space), so the heap's and the
+ * class's totals cannot wrap. */
+START_TEST(test_sizes)
+{
+	struct cheap c;
+	struct heap h;
+	struct sbuf err;
+
+	sbuf_init(&err);
+	cheap_init(&c);
+	c.node[0].size = UINT64_MAX - 1;
+	c.node[1].size = UINT64_MAX - 1;
+	c.node[2].size = UINT64_MAX;
+	char *path = cheap_write(&c, "object-size-near-2-64.nettrace");
+	ck_assert_msg(open_trace(path, &h, &err) == 0, "%s", err.buf);
+	/* 0x1000 to B, 0x1000 to C, C to the end of the address space */
+	uint64_t want = 0x1000 + 0x1000 + (UINT64_MAX - 0x3000);
+	ck_assert_uint_eq(h.total_shallow, want);
+	ck_assert_uint_eq(h.cls[h.node_class[1]].shallow_total, want);
+	ck_assert_msg(has_warning(&h, "3 objects reach past the next object's address"), "%s",
+		      h.warn.n ? h.warn.msg[0] : "no warning");
+	heap_free(&h);
+	free(path);
+	sbuf_free(&err);
+}
+END_TEST
+
+struct ids_seen {
+	uint32_t event[4];
+	size_t n;
+};
+
+static int id_event(void *arg, const struct nt_event *e)
+{
+	struct ids_seen *s = arg;
+
+	if (s->n < 4)
+		s->event[s->n++] = e->id;
+	return 0;
+}
+
+/* The peak of this process's resident memory, in KiB. */
+static long peak_kib(void)
+{
+	struct rusage ru;
+
+	ck_assert_int_eq(getrusage(RUSAGE_SELF, &ru), 0);
+	return ru.ru_maxrss;
+}
+
+/* Metadata ids near 2^24 and 2^32 in a trace of 64 KiB: far past the
+ * metadata events it has room for, refused in a line each (a table
+ * indexed by id took 200 MB for the first); an id it has room for is
+ * found, and memory follows the file, not the ids' values. */
+START_TEST(test_meta_ids)
+{
+	static const uint32_t ids[] = { (1u << 24) - 1, 0xfffffff0u, 1000 };
+	static const uint32_t events[] = { 40, 41, 42 };
+	struct ntw w;
+	struct sbuf p;
+
+	ntw_begin(&w);
+	ntw_meta(&w, ids, events, 3);
+	ntw_block(&w, "EventBlock");
+	sbuf_init(&p);
+	for (int i = 0; i < 3; i++) {
+		payload(&p, (uint64_t[]){ (uint64_t)i }, (uint8_t[]){ 4 }, 1);
+		ev(&w, ids[i], &p);
+	}
+	sbuf_free(&p);
+	ntw_block_end(&w);
+	ntw_block(&w, "StackBlock"); /* room: 64 KiB of it */
+	for (int i = 0; i < 65536; i++)
+		put8(&w, 0);
+	ntw_block_end(&w);
+	put8(&w, 1);
+	struct ids_seen seen = { { 0 }, 0 };
+	struct nt_trace tr;
+	struct warnings warn = { .quiet = 1 };
+	struct sbuf err;
+	sbuf_init(&err);
+	long before = peak_kib();
+	ck_assert_msg(nt_read("ids", (const uint8_t *)w.b.buf, w.b.len, &tr, id_event, &seen, &warn, &err) == 0, "%s",
+		      err.buf);
+	ck_assert_msg(peak_kib() - before < 32 * 1024, "%ld KiB more for three metadata ids", peak_kib() - before);
+	ck_assert_uint_eq(seen.n, 1);
+	ck_assert_uint_eq(seen.event[0], 42);
+	/* two ids refused, two events of them skipped: a line each */
+	ck_assert_uint_eq(warn.n, 4);
+	ck_assert_msg(strstr(warn.msg[0], "metadata id 16777215, past the ") &&
+		      strstr(warn.msg[1], "metadata id 4294967280, past the ") && strstr(warn.msg[2], "id 16777215") &&
+		      strstr(warn.msg[3], "id 4294967280"), "%s | %s", warn.msg[0], warn.msg[1]);
+	warn_free(&warn);
+	sbuf_free(&err);
+	sbuf_free(&w.b);
+}
+END_TEST
+
+/* A block of 4 GB in a small trace that has no heap before it: the
+ * error says where and what (the size), not that the trace was
+ * recorded without the heap-dump keywords. */
+START_TEST(test_block_size)
+{
+	struct ntw w;
+	struct heap h;
+	struct sbuf err;
+
+	ntw_begin(&w);
+	ntw_meta_all(&w);
+	size_t at = w.b.len;
+	ntw_object(&w, "EventBlock");
+	size_t size_at = w.b.len;
+	put32(&w, 0xfffffff0u);
+	for (int i = 0; i < 64; i++)
+		put8(&w, 0);
+	char *path = ntw_write(&w, "block-size-4g.nettrace");
+	char want[128];
+	snprintf(want, sizeof want, "offset %zu: EventBlock (at offset %zu) of 4294967280 bytes", size_at, at);
+	sbuf_init(&err);
+	ck_assert_int_eq(open_trace(path, &h, &err), -1);
+	ck_assert_msg(strstr(err.buf, path) && strstr(err.buf, want) &&
+		      strstr(err.buf, "no heap dump in this trace before it") && strchr(err.buf, '\n') == NULL, "%s",
+		      err.buf);
+	free(path);
+	sbuf_free(&err);
+}
+END_TEST
+
 Suite *nettrace_suite(void)
 {
 	Suite *s = suite_create("nettrace");
@@ -291,6 +937,17 @@ Suite *nettrace_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_workload_traces);
 	tcase_add_test(tc, test_cut_and_damaged);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("crafted");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_crafted_heap);
+	tcase_add_test(tc, test_far_ids);
+	tcase_add_test(tc, test_edge_counts);
+	tcase_add_test(tc, test_regress_inputs);
+	tcase_add_test(tc, test_bulk_counts);
+	tcase_add_test(tc, test_sizes);
+	tcase_add_test(tc, test_meta_ids);
+	tcase_add_test(tc, test_block_size);
 	suite_add_tcase(s, tc);
 	return s;
 }

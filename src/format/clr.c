@@ -26,6 +26,11 @@
 enum { EV_GCSTART = 1, EV_GCEND = 2, EV_RESTART_END = 3, EV_SUSPEND_START = 9, EV_BULKTYPE = 15,
        EV_ROOT = 16, EV_DEPENDENT = 17, EV_NODE = 18, EV_EDGE = 19, EV_GENRANGE = 23, EV_STATIC = 38 };
 
+/* Damage of one kind: how many, and the file offset of the first. */
+struct damage {
+	uint64_t n, at;
+};
+
 /* What the trace's events add up to. */
 struct clr_read {
 	struct clr_parts p; /* the ranges: the last of the GC */
@@ -34,8 +39,17 @@ struct clr_read {
 	uint32_t gc_count;
 	int ranges_after_walk;
 	uint64_t suspend_ts, gc_start_ts, gc_end_ts, restart_ts; /* QPC ticks */
-	uint64_t bad;
+	struct damage bad;       /* bulk events shorter than their counts: skipped */
+	struct damage bad_nodes; /* of them, GCBulkNode events */
+	struct damage cut;       /* the same, read as far as they go (types, static variables) */
+	struct damage too_many_refs; /* objects whose count of references the file cannot hold */
 };
+
+static void damaged(struct damage *d, uint64_t at)
+{
+	if (d->n++ == 0)
+		d->at = at;
+}
 
 static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
@@ -55,12 +69,14 @@ static uint32_t utf16_name(struct clr_read *r, const uint8_t *p, const uint8_t *
 	return names_intern(&r->p.nt, buf, k);
 }
 
+/* BulkType: the types' names, as many as the payload holds of its
+ * count (each with its type parameters' ids). */
 static void bulk_types(struct clr_read *r, const struct nt_event *e)
 {
 	const uint8_t *p = e->payload + 6, *end = e->payload + e->len;
-	uint32_t n = e->len >= 6 ? rd32(e->payload) : 0;
+	uint32_t n = e->len >= 6 ? rd32(e->payload) : 0, i = 0;
 
-	for (uint32_t i = 0; i < n && end - p >= 25; i++) {
+	for (; i < n && end - p >= 25; i++) {
 		const uint8_t *q;
 		uint32_t name = utf16_name(r, p + 25, end, &q);
 		if (q == NULL || end - q < 4 || (uint64_t)(end - q - 4) < 8 * (uint64_t)rd32(q))
@@ -69,6 +85,29 @@ static void bulk_types(struct clr_read *r, const struct nt_event *e)
 		r->p.types[r->p.ntypes++] = (struct clr_type){ rd64(p), name };
 		p = q + 4 + 8 * (size_t)rd32(q);
 	}
+	if (i < n)
+		damaged(&r->cut, e->at);
+}
+
+/* GCBulkRootStaticVar: each variable's object a root that carries the
+ * field's name (no type's), as many as the payload holds of its count. */
+static void static_vars(struct clr_read *r, const struct nt_event *e)
+{
+	const uint8_t *p = e->payload + 14, *end = e->payload + e->len;
+	uint32_t n = rd32(e->payload), i = 0;
+
+	for (; i < n && end - p >= 28; i++) {
+		const uint8_t *q;
+		uint64_t obj = rd64(p + 8);
+		uint32_t name = utf16_name(r, p + 28, end, &q);
+		if (q == NULL)
+			break;
+		VEC_GROW(r->p.roots, r->p.nroots, r->p.croots);
+		r->p.roots[r->p.nroots++] = (struct clr_root){ obj, RK_CLR_STATIC, name + 1 };
+		p = q;
+	}
+	if (i < n)
+		damaged(&r->cut, e->at);
 }
 
 static int clr_event(void *arg, const struct nt_event *e)
@@ -104,24 +143,33 @@ static int clr_event(void *arg, const struct nt_event *e)
 	}
 	uint32_t n = e->len >= 10 ? rd32(e->payload + 4) : 0;
 	if (e->id == EV_NODE) {
-		if ((uint64_t)n * (ps + 24) > e->len - 10)
-			n = 0, r->bad++;
+		if ((uint64_t)n * (ps + 24) > e->len - 10) {
+			n = 0;
+			damaged(&r->bad, e->at + 4); /* the count's offset */
+			damaged(&r->bad_nodes, e->at + 4);
+		}
+		/* a reference costs the file ps + 4 bytes of a GCBulkEdge */
+		uint64_t most = r->p.h->size / (ps + 4);
 		for (uint32_t i = 0; i < n; i++) {
 			const uint8_t *q = e->payload + 10 + (size_t)i * (ps + 24);
+			uint64_t refs = rd64(q + ps + 16);
+			if (refs > most) {
+				damaged(&r->too_many_refs, e->at + (uint64_t)(q - e->payload) + ps + 16);
+				refs = most;
+			}
 			VEC_GROW(r->p.nodes, r->p.nnodes, r->p.cnodes);
-			r->p.nodes[r->p.nnodes++] = (struct clr_node){ rdp(q, ps), rd64(q + ps), rd64(q + ps + 8),
-							       rd64(q + ps + 16) };
+			r->p.nodes[r->p.nnodes++] = (struct clr_node){ rdp(q, ps), rd64(q + ps), rd64(q + ps + 8), refs };
 		}
 	} else if (e->id == EV_EDGE) {
 		if ((uint64_t)n * (ps + 4) > e->len - 10)
-			n = 0, r->bad++;
+			n = 0, damaged(&r->bad, e->at + 4);
 		for (uint32_t i = 0; i < n; i++) {
 			VEC_GROW(r->p.edges, r->p.nedges, r->p.cedges);
 			r->p.edges[r->p.nedges++] = rdp(e->payload + 10 + (size_t)i * (ps + 4), ps);
 		}
 	} else if (e->id == EV_ROOT) {
 		if ((uint64_t)n * (2 * ps + 5) > e->len - 10)
-			n = 0, r->bad++;
+			n = 0, damaged(&r->bad, e->at + 4);
 		for (uint32_t i = 0; i < n; i++) {
 			const uint8_t *q = e->payload + 10 + (size_t)i * (2 * ps + 5);
 			uint8_t kind = q[ps];
@@ -144,7 +192,7 @@ static int clr_event(void *arg, const struct nt_event *e)
 		}
 	} else if (e->id == EV_DEPENDENT) {
 		if ((uint64_t)n * (3 * ps) > e->len - 10)
-			n = 0, r->bad++;
+			n = 0, damaged(&r->bad, e->at + 4);
 		for (uint32_t i = 0; i < n; i++) {
 			const uint8_t *q = e->payload + 10 + (size_t)i * 3 * ps;
 			VEC_GROW(r->p.dep, r->p.ndep, r->p.cdep);
@@ -158,18 +206,7 @@ static int clr_event(void *arg, const struct nt_event *e)
 		r->p.ranges[r->p.nranges++] = (struct clr_range){ rdp(q + 1, ps), rd64(q + 1 + ps),
 							      q[0] < CLR_NONGC ? q[0] : CLR_NONGC };
 	} else if (e->id == EV_STATIC && e->len >= 14) {
-		const uint8_t *p = e->payload + 14, *end = e->payload + e->len;
-		n = rd32(e->payload);
-		for (uint32_t i = 0; i < n && end - p >= 28; i++) {
-			const uint8_t *q;
-			uint64_t obj = rd64(p + 8);
-			uint32_t name = utf16_name(r, p + 28, end, &q); /* the field's (no type's) */
-			if (q == NULL)
-				break;
-			VEC_GROW(r->p.roots, r->p.nroots, r->p.croots);
-			r->p.roots[r->p.nroots++] = (struct clr_root){ obj, RK_CLR_STATIC, name + 1 };
-			p = q;
-		}
+		static_vars(r, e);
 	}
 	return 0;
 }
@@ -220,24 +257,62 @@ static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
 	return era * 146097 + (int64_t)doe - 719468;
 }
 
+/* Each node's first reference (first[i], in the order sent, before the
+ * sort; nedges becomes its place in that order): it takes the next of
+ * its count, as many as were sent. The counts are the file's: their sum
+ * saturates, and no node's range reaches past the references there are.
+ * The references taken in all. */
+static uint64_t first_edges(struct clr_parts *p, uint64_t *first)
+{
+	uint64_t e = 0, announced = 0;
+
+	for (size_t i = 0; i < p->nnodes; i++) {
+		uint64_t c = p->nodes[i].nedges;
+		first[i] = e;
+		e += c < p->nedges - e ? c : p->nedges - e;
+		announced = c > UINT64_MAX - announced ? UINT64_MAX : announced + c;
+		p->nodes[i].nedges = i;
+	}
+	if (announced != p->nedges)
+		warn_add(&p->h->warn, "%s: %llu references announced by the objects, %llu sent; the %s", p->h->path,
+			 (unsigned long long)announced, (unsigned long long)p->nedges,
+			 announced > p->nedges ? "objects short of theirs have what there is" : "extra are dropped");
+	return e;
+}
+
+/* The nodes (by address) cut so that none reaches past the next one's
+ * address or the end of the address space: objects do not overlap, so
+ * no total of their sizes can wrap. */
+static void bound_sizes(struct clr_parts *p)
+{
+	uint64_t cut = 0;
+
+	for (size_t i = 0; i < p->nnodes; i++) {
+		struct clr_node *c = &p->nodes[i];
+		uint64_t room = i + 1 < p->nnodes ? c[1].addr - c->addr : UINT64_MAX - c->addr;
+		if (c->size > room) {
+			c->size = room;
+			cut++;
+		}
+	}
+	if (cut > 0)
+		warn_add(&p->h->warn, "%s: %llu objects reach past the next object's address (or the end of the "
+			 "address space); their sizes cut to it", p->h->path, (unsigned long long)cut);
+}
+
 void clr_build(struct clr_parts *p)
 {
 	struct heap *h = p->h;
 	struct idindex ix;
-	size_t n = p->nnodes, e = 0;
-	uint64_t *first = xmalloc((n + 1) * sizeof *first);
+	size_t n = p->nnodes;
 
-	/* each node's first edge, in the order sent, before the sort */
-	for (size_t i = 0; i < n; i++) {
-		first[i] = e;
-		e += p->nodes[i].nedges;
-		p->nodes[i].nedges = i; /* its place in the order sent */
-	}
-	if (e != p->nedges)
-		warn_add(&h->warn, "%s: %llu references announced by the objects, %llu sent; the %s", h->path,
-			 (unsigned long long)e, (unsigned long long)p->nedges,
-			 e > p->nedges ? "objects short of theirs have what there is" : "extra are dropped");
+	if (n >= (uint64_t)UINT32_MAX - 1) /* node_t: 2^32 - 2 objects and the root */
+		hw_fatal("%s: more than 2^32 objects: not supported yet", esc_str(h->path));
+	uint64_t *first = xmalloc((n + 1) * sizeof *first);
+	uint64_t e = first_edges(p, first);
 	sort_nodes(p);
+	if (p->bound_sizes)
+		bound_sizes(p);
 	hw_qsort(p->types, p->ntypes, sizeof *p->types, cmp_first_u64);
 	h->n = (node_t)n + 1;
 	h->node_id = xmalloc((n + 1) * sizeof *h->node_id); /* the ids, kept: addresses */
@@ -279,21 +354,18 @@ void clr_build(struct clr_parts *p)
 	 * node's; their targets found by address through an id index */
 	idindex_build(&ix, h->node_id, h->n);
 	hw_qsort(p->dep, p->ndep, sizeof *p->dep, cmp_first_u64);
-	uint64_t total = p->ndep, dangling = 0;
+	uint64_t total = e + p->ndep, dangling = 0; /* at most: some dangle */
 	size_t d = 0;
-	for (size_t i = 0; i < n; i++) {
-		size_t k = p->nodes[i].nedges; /* its place in the order sent */
-		uint64_t to = k + 1 < n ? first[k + 1] : e;
-		total += (to < p->nedges ? to : p->nedges) - (first[k] < p->nedges ? first[k] : p->nedges);
-	}
+	if (total > (uint64_t)UINT32_MAX - 1) /* edge_t */
+		hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(h->path));
 	h->out = xmalloc((total + 1) * sizeof *h->out);
 	edge_t at = 0;
 	h->out_start[0] = h->out_start[1] = 0;
 	for (size_t i = 0; i < n; i++) {
-		size_t k = p->nodes[i].nedges;
+		size_t k = p->nodes[i].nedges; /* its place in the order sent */
 		uint64_t from = first[k], to = k + 1 < n ? first[k + 1] : e;
 		h->out_start[i + 1] = at;
-		for (uint64_t j = from; j < to && j < p->nedges; j++) {
+		for (uint64_t j = from; j < to; j++) {
 			node_t t = idindex_find(&ix, p->edges[j]);
 			if (t == HW_NONE || t == 0)
 				dangling++;
@@ -392,9 +464,39 @@ static int clr_header(struct heap *h, struct sbuf *err)
 	return 0;
 }
 
+static void say_damage(struct heap *h, const struct damage *d, const char *what)
+{
+	if (d->n > 0)
+		warn_add(&h->warn, "%s: offset %llu: %llu %s", h->path, (unsigned long long)d->at,
+			 (unsigned long long)d->n, what);
+}
+
+/* The error of a trace without objects: the damage that ended the
+ * reading or left its objects out, if that is what did; else how to
+ * record one. */
+static void no_heap(const struct heap *h, const struct nt_trace *t, const struct clr_read *r, struct sbuf *err)
+{
+	char *ep = esc_str(h->path);
+
+	if (t->stop_why[0] != '\0') {
+		char *why = esc_str(t->stop_why);
+		sbuf_printf(err, "%s: offset %llu: %s; no heap dump in this trace before it", ep,
+			    (unsigned long long)t->stop_at, why);
+		free(why);
+	} else if (r->bad_nodes.n > 0) {
+		sbuf_printf(err, "%s: offset %llu: a GCBulkNode event shorter than its count (%llu such, skipped); no "
+			    "heap dump in this trace without them", ep, (unsigned long long)r->bad_nodes.at,
+			    (unsigned long long)r->bad_nodes.n);
+	} else {
+		sbuf_printf(err, "%s: offset 0: no heap dump in this trace (no induced full GC with GCBulkNode events: "
+			    "record it with the runtime provider's keywords 0x1980001)", ep);
+	}
+	free(ep);
+}
+
 static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 {
-	struct clr_read r = { .p = { .h = h, .nt = { .h = h } } };
+	struct clr_read r = { .p = { .h = h, .nt = { .h = h }, .bound_sizes = 1 } };
 	struct nt_trace t;
 
 	progress_begin(p, "parse", h->size, "MB");
@@ -405,19 +507,17 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 		h->timestamp_ms = (uint64_t)((days_from_civil(t.year, t.month, t.day) * 86400 + t.hour * 3600 +
 					      t.minute * 60 + t.second) * 1000);
 	if (rc == 0 && r.p.nnodes == 0) {
-		char *ep = esc_str(h->path);
-		sbuf_printf(err, "%s: offset 0: no heap dump in this trace (no induced full GC with GCBulkNode events: "
-			    "record it with the runtime provider's keywords 0x1980001)", ep);
-		free(ep);
+		no_heap(h, &t, &r, err);
 		rc = -1;
 	}
 	if (rc == 0) {
 		if (!r.done)
 			warn_add(&h->warn, "%s: the trace ends before the heap dump's GC does: the objects sent so far",
 				 h->path);
-		if (r.bad > 0)
-			warn_add(&h->warn, "%s: %llu bulk events shorter than their counts; skipped", h->path,
-				 (unsigned long long)r.bad);
+		say_damage(h, &r.bad, "bulk events shorter than their counts (the first here); skipped");
+		say_damage(h, &r.cut, "bulk events shorter than their counts (the first here); read as far as they go");
+		say_damage(h, &r.too_many_refs, "objects claim more references than the file holds (the first here); "
+			   "cut to that");
 		clr_build(&r.p);
 		if (r.t->qpc_freq > 0) {
 			double ns = 1e9 / (double)r.t->qpc_freq;

@@ -42,6 +42,10 @@ struct clr_parts {
 	size_t ndep, cdep;
 	struct clr_range *ranges; /* generations' ranges, if told */
 	size_t nranges, cranges;
+	/* sizes of 64 bits (a nettrace's): each cut to the next object's
+	 * address. A .gcdump's are of 32 (no sum of them wraps), and a cut
+	 * one's made-up addresses are 1 apart. */
+	int bound_sizes;
 };
 
 /* The heap model of the parts: nodes by address, classes by type name,

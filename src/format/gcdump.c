@@ -204,9 +204,10 @@ struct gcd {
 	uint32_t undefined; /* the type "UNDEFINED" (an address never defined), or UINT32_MAX */
 };
 
-/* Node i's decoding: type, size, children (count and where they start
- * in the blob); 0, or -1 if it is not all there. */
-static int node_at(const struct gcd *g, uint32_t i, uint32_t *type, uint64_t *size, int32_t *nch, size_t *children)
+/* Node i's decoding: type, size (as the file has it: negative is
+ * damage), children (count and where they start in the blob); 0, or -1
+ * if it is not all there. */
+static int node_at(const struct gcd *g, uint32_t i, uint32_t *type, int32_t *size, int32_t *nch, size_t *children)
 {
 	size_t at = rd32(g->offsets + 4 * (size_t)i);
 	int32_t ts, sz;
@@ -220,7 +221,7 @@ static int node_at(const struct gcd *g, uint32_t i, uint32_t *type, uint64_t *si
 	} else {
 		sz = *type < g->ntypes ? g->type_size[*type] : 0;
 	}
-	*size = sz < 0 ? 0 : (uint64_t)sz;
+	*size = sz;
 	if (compressed(g->blob, g->blob_len, &at, nch) != 0 || *nch < 0 || (size_t)*nch > g->blob_len - at)
 		return -1;
 	*children = at;
@@ -234,7 +235,13 @@ static uint64_t node_addr(const struct gcd *g, uint32_t i)
 	return i < g->naddrs ? rd64(g->addrs + 8 * (size_t)i) : (1ULL << 63) | i;
 }
 
-static int is_object(const struct gcd *g, uint32_t i, uint32_t type, uint64_t size)
+/* A size as the heap has it: a negative one 0. */
+static uint64_t usize(int32_t s)
+{
+	return s < 0 ? 0 : (uint64_t)s;
+}
+
+static int is_object(const struct gcd *g, uint32_t i, uint32_t type, int32_t size)
 {
 	uint64_t a = node_addr(g, i);
 
@@ -245,54 +252,74 @@ static int is_object(const struct gcd *g, uint32_t i, uint32_t type, uint64_t si
 	return a != 0;
 }
 
-/* The objects, their references and the roots under dotnet-gcdump's
- * groups. */
-static void gather(struct gcd *g, struct progress *pr)
+/* Damage of one kind among the nodes: how many, and the file offset of
+ * the first. */
+struct damage {
+	uint64_t n;
+	size_t at;
+};
+
+static void damaged(struct damage *d, size_t at)
+{
+	if (d->n++ == 0)
+		d->at = at;
+}
+
+static void say_damage(struct heap *h, const struct damage *d, const char *what)
+{
+	if (d->n > 0)
+		warn_add(&h->warn, "%s: offset %zu: %llu %s", h->path, d->at, (unsigned long long)d->n, what);
+}
+
+/* What the nodes' damage was, counted by object(). */
+struct node_damage {
+	struct damage lost, shared, type, size;
+};
+
+/* Node i, if an object: its part and its references' targets. */
+static void object(struct gcd *g, uint32_t i, struct node_damage *nd)
 {
 	struct clr_parts *p = &g->p;
-	uint64_t lost = 0, shared = 0;
+	size_t entry = (size_t)(g->offsets - p->h->map) + 4 * (size_t)i;
+	size_t data = (size_t)(g->blob - p->h->map) + rd32(g->offsets + 4 * (size_t)i);
+	uint32_t type;
+	int32_t size, nch;
+	size_t at;
 
-	progress_begin(pr, "objects", g->nnodes, "objects");
-	for (uint32_t i = 0; i < g->nnodes; i++) {
-		uint32_t type;
-		uint64_t size;
-		int32_t nch;
-		size_t at;
-		if ((i & 0xffff) == 0)
-			progress_update(pr, i);
-		if (node_at(g, i, &type, &size, &nch, &at) != 0) {
-			lost++;
-			continue;
-		}
-		if (!is_object(g, i, type, size))
-			continue;
-		/* each child takes a byte of the blob at least, and no two
-		 * nodes share bytes: more children than the blob has bytes are
-		 * nodes pointing into each other's data (a damaged file) */
-		if ((uint64_t)nch > g->blob_len - p->nedges) {
-			shared++;
-			nch = 0;
-		}
-		VEC_GROW(p->nodes, p->nnodes, p->cnodes);
-		p->nodes[p->nnodes++] = (struct clr_node){ node_addr(g, i), size, type, (uint64_t)nch };
-		for (int32_t k = 0; k < nch; k++) {
-			int32_t d;
-			uint64_t to = 0;
-			if (compressed(g->blob, g->blob_len, &at, &d) == 0 && (int64_t)i + d >= 0 &&
-			    (int64_t)i + d < g->nnodes)
-				to = node_addr(g, (uint32_t)((int64_t)i + d));
-			VEC_GROW(p->edges, p->nedges, p->cedges);
-			p->edges[p->nedges++] = to; /* 0: no object, a dangling reference */
-		}
+	if (node_at(g, i, &type, &size, &nch, &at) != 0) {
+		damaged(&nd->lost, entry);
+		return;
 	}
-	progress_end(pr);
-	if (lost > 0)
-		warn_add(&p->h->warn, "%s: %llu of %u nodes lie past the end of the file or are malformed; left out",
-			 p->h->path, (unsigned long long)lost, g->nnodes);
-	if (shared > 0)
-		warn_add(&p->h->warn, "%s: %llu nodes claim more references than the file's node data can hold (their "
-			 "data overlaps others'); their references are left out", p->h->path, (unsigned long long)shared);
-	/* the roots: down dotnet-gcdump's groups from its root node */
+	if (!is_object(g, i, type, size))
+		return;
+	if (type >= g->ntypes)
+		damaged(&nd->type, data);
+	if (size < 0)
+		damaged(&nd->size, data);
+	/* each child takes a byte of the blob at least, and no two nodes
+	 * share bytes: more children than the blob has bytes are nodes
+	 * pointing into each other's data (a damaged file) */
+	if ((uint64_t)nch > g->blob_len - p->nedges) {
+		damaged(&nd->shared, data);
+		nch = 0;
+	}
+	VEC_GROW(p->nodes, p->nnodes, p->cnodes);
+	p->nodes[p->nnodes++] = (struct clr_node){ node_addr(g, i), usize(size), type, (uint64_t)nch };
+	for (int32_t k = 0; k < nch; k++) {
+		int32_t d;
+		uint64_t to = 0;
+		if (compressed(g->blob, g->blob_len, &at, &d) == 0 && (int64_t)i + d >= 0 && (int64_t)i + d < g->nnodes)
+			to = node_addr(g, (uint32_t)((int64_t)i + d));
+		VEC_GROW(p->edges, p->nedges, p->cedges);
+		p->edges[p->nedges++] = to; /* 0: no object, a dangling reference */
+	}
+}
+
+/* The roots: down dotnet-gcdump's groups from its root node (each group
+ * once: they may be in a cycle). */
+static void group_roots(struct gcd *g)
+{
+	struct clr_parts *p = &g->p;
 	uint32_t *stack = xmalloc(((size_t)g->nnodes + 1) * sizeof *stack);
 	uint16_t *kind = xmalloc(((size_t)g->nnodes + 1) * sizeof *kind);
 	uint32_t *name = xmalloc(((size_t)g->nnodes + 1) * sizeof *name);
@@ -306,8 +333,7 @@ static void gather(struct gcd *g, struct progress *pr)
 	}
 	while (sp > 0) {
 		uint32_t i = stack[--sp], type;
-		uint64_t size;
-		int32_t nch;
+		int32_t size, nch;
 		size_t at;
 		if (node_at(g, i, &type, &size, &nch, &at) != 0)
 			continue;
@@ -324,8 +350,7 @@ static void gather(struct gcd *g, struct progress *pr)
 				break;
 			int64_t c = (int64_t)i + d;
 			uint32_t ct;
-			uint64_t cs;
-			int32_t cn;
+			int32_t cs, cn;
 			size_t cat;
 			if (c < 0 || c >= g->nnodes || node_at(g, (uint32_t)c, &ct, &cs, &cn, &cat) != 0)
 				continue;
@@ -359,6 +384,33 @@ static void gather(struct gcd *g, struct progress *pr)
 	free(seen);
 }
 
+/* The objects, their references and the roots under dotnet-gcdump's
+ * groups. */
+static void gather(struct gcd *g, struct progress *pr)
+{
+	struct clr_parts *p = &g->p;
+	struct node_damage nd = { { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 } };
+	char what[128];
+
+	progress_begin(pr, "objects", g->nnodes, "objects");
+	for (uint32_t i = 0; i < g->nnodes; i++) {
+		if ((i & 0xffff) == 0)
+			progress_update(pr, i);
+		object(g, i, &nd);
+	}
+	progress_end(pr);
+	snprintf(what, sizeof what, "of the %u nodes lie past the end of the file or are malformed; left out",
+		 g->nnodes);
+	say_damage(p->h, &nd.lost, what);
+	say_damage(p->h, &nd.shared, "nodes claim more references than the file's node data can hold (their data "
+		   "overlaps others'); their references are left out");
+	snprintf(what, sizeof what, "objects of a type past the graph's %u; named by its index", g->ntypes);
+	say_damage(p->h, &nd.type, what);
+	say_damage(p->h, &nd.size, "objects of a negative size; counted as 0");
+	group_roots(g);
+}
+
+
 /* Skip a Graph's deferred region: a forward reference whose place the
  * file's forward-reference table (found from its last 4 bytes) holds. */
 static int skip_deferred(struct cur *c)
@@ -383,37 +435,109 @@ static int skip_deferred(struct cur *c)
 	return 0;
 }
 
+/* The addresses after the nodes' data: as many as there are nodes (a
+ * count that differs is damage: the nodes' own count wins). NULL, or
+ * "the addresses" if the file ends inside them. */
+static const char *read_addrs(struct gcd *g, struct cur *c)
+{
+	struct heap *h = g->p.h;
+	size_t at = c->pos;
+	int32_t na = get32(c);
+
+	g->addrs = c->b + c->pos;
+	if (c->cut)
+		return "the addresses";
+	if ((uint32_t)na != g->nnodes) {
+		warn_add(&h->warn, "%s: offset %zu: %d addresses for the graph's %u nodes; %u read", h->path, at, na,
+			 g->nnodes, g->nnodes);
+	}
+	g->naddrs = g->nnodes;
+	if ((uint64_t)g->naddrs * 8 > c->n - c->pos) {
+		g->naddrs = (uint32_t)((c->n - c->pos) / 8);
+		c->pos = c->n;
+		return "the addresses";
+	}
+	c->pos += (size_t)g->naddrs * 8;
+	return NULL;
+}
+
+/* The nodes' offsets, the blob and the addresses: what the file has of
+ * them (a cut file opens as far as it goes, with a warning; damage gets
+ * one of its own). NULL, or what the file ends inside. */
+static const char *read_arrays(struct gcd *g, struct cur *c, int32_t gmv)
+{
+	struct heap *h = g->p.h;
+	const char *cut_in = NULL;
+
+	g->offsets = c->b + c->pos;
+	if ((uint64_t)g->nnodes * 4 > c->n - c->pos) {
+		g->nnodes = (uint32_t)((c->n - c->pos) / 4);
+		cut_in = "the nodes' offsets";
+		c->pos = c->n;
+	} else {
+		c->pos += (size_t)g->nnodes * 4;
+	}
+	size_t at = c->pos;
+	int32_t bl = get32(c);
+	g->blob = c->b + c->pos;
+	if (cut_in == NULL && !c->cut && bl < 0) { /* damage: its end unknown, the rest taken */
+		warn_add(&h->warn, "%s: offset %zu: the nodes' data of a negative length (%d): the rest of the file "
+			 "taken for it, the nodes' addresses lost", h->path, at, bl);
+		g->blob_len = c->n - c->pos;
+		return "the nodes' data";
+	}
+	if (cut_in == NULL && (c->cut || (uint64_t)bl > c->n - c->pos)) {
+		cut_in = "the nodes' data";
+		g->blob_len = c->n - c->pos;
+		c->pos = c->n;
+	} else if (cut_in == NULL) {
+		g->blob_len = (size_t)bl;
+		c->pos += (size_t)bl;
+	}
+	if (cut_in == NULL && gmv >= 1 && skip_deferred(c) != 0)
+		cut_in = "the graph's deferred types";
+	if (cut_in == NULL)
+		cut_in = read_addrs(g, c);
+	if (cut_in != NULL) {
+		h->truncated_at = h->size;
+		warn_add(&h->warn, "%s: offset %zu: the file ends inside %s: %u of the graph's nodes have their "
+			 "address; opened as far as it goes", h->path, (size_t)h->size, cut_in, g->naddrs);
+	}
+	return cut_in;
+}
+
 /* After the graph: the time the dump was taken and the generations'
  * segments, when the file has them (PerfView's; dotnet-gcdump leaves
- * both out). Best effort: a file that differs keeps its graph. */
-static void after_graph(struct gcd *g, struct cur *c, int32_t version, struct sbuf *name)
+ * both out). Best effort: a file that differs keeps its graph. 0, or -1
+ * where it is damaged or cut (c->pos). */
+static int after_graph(struct gcd *g, struct cur *c, int32_t version, struct sbuf *name)
 {
 	struct heap *h = g->p.h;
 	int32_t v, mv;
 
 	if (version < 9)
-		return;
+		return 0;
 	get8(c); /* Is64Bit */
 	get32(c); /* count and size multipliers (sampled dumps) */
 	get32(c);
 	int js = begin_object(c, "JSHeapInfo", &v, &mv, name);
 	if (js < 0 || (js == 1 && get8(c) != TAG_END))
-		return;
+		return -1;
 	int dn = begin_object(c, "DotNetHeapInfo", &v, &mv, name);
 	if (dn < 0)
-		return;
+		return -1;
 	if (dn == 1) {
 		get64(c); /* the size of all segments */
 		int32_t n = get32(c);
 		for (int32_t i = 0; i < n && !c->cut; i++) {
 			int32_t sv;
 			if (begin_object(c, "GCHeapDumpSegment", &sv, &mv, name) != 1)
-				return;
+				return -1;
 			uint64_t s[7] = { 0 };
 			for (int k = 0; k < (sv >= 1 ? 7 : 6); k++)
 				s[k] = get64(c);
 			if (get8(c) != TAG_END)
-				return;
+				return -1;
 			/* {start, end, gen0..4 end}: the one generation set is
 			 * the segment's (PerfView makes one per range) */
 			for (int k = 0; k < 5; k++)
@@ -424,13 +548,14 @@ static void after_graph(struct gcd *g, struct cur *c, int32_t version, struct sb
 				}
 		}
 		if (get8(c) != TAG_END)
-			return;
+			return -1;
 	}
 	if (get_str(c, name) < 0 && c->cut) /* the collection log */
-		return;
+		return -1;
 	uint64_t ticks = get64(c);
 	if (!c->cut && ticks > TICKS_1970)
 		h->timestamp_ms = (ticks - TICKS_1970) / 10000;
+	return c->cut ? -1 : 0;
 }
 
 static int gcd_probe(const uint8_t *head, size_t n)
@@ -512,6 +637,7 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 		goto out;
 	}
 	get64(&c); /* the nodes' total size */
+	size_t root_at = c.pos;
 	g.root = (uint32_t)get32(&c);
 	int32_t n = get32(&c);
 	if (c.cut || n < 0) {
@@ -545,9 +671,6 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 		if (g.undefined == UINT32_MAX && strcmp(heap_str(h, nm), "UNDEFINED") == 0)
 			g.undefined = (uint32_t)i;
 	}
-	/* the nodes' offsets, the blob, the addresses: what the file has of
-	 * them (a cut file opens as far as it goes) */
-	const char *cut_in = NULL;
 	at = c.pos;
 	n = get32(&c);
 	if (c.cut || n < 0) {
@@ -556,52 +679,16 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 		goto out;
 	}
 	g.nnodes = (uint32_t)n;
-	g.offsets = c.b + c.pos;
-	if ((uint64_t)g.nnodes * 4 > c.n - c.pos) {
-		g.nnodes = (uint32_t)((c.n - c.pos) / 4);
-		cut_in = "the nodes' offsets";
-		c.pos = c.n;
-	} else {
-		c.pos += (size_t)g.nnodes * 4;
-	}
-	int32_t bl = get32(&c);
-	g.blob = c.b + c.pos;
-	if (cut_in == NULL && (c.cut || bl < 0 || (uint64_t)bl > c.n - c.pos)) {
-		cut_in = "the nodes' data";
-		g.blob_len = c.n - c.pos;
-		c.pos = c.n;
-	} else if (cut_in == NULL) {
-		g.blob_len = (size_t)bl;
-		c.pos += (size_t)bl;
-	}
-	if (cut_in == NULL && gmv >= 1 && skip_deferred(&c) != 0)
-		cut_in = "the graph's deferred types";
-	if (cut_in == NULL) {
-		int32_t na = get32(&c);
-		g.addrs = c.b + c.pos;
-		if (c.cut || na < 0) {
-			cut_in = "the addresses";
-		} else {
-			g.naddrs = (uint32_t)na < g.nnodes ? (uint32_t)na : g.nnodes;
-			if ((uint64_t)g.naddrs * 8 > c.n - c.pos) {
-				g.naddrs = (uint32_t)((c.n - c.pos) / 8);
-				cut_in = "the addresses";
-				c.pos = c.n;
-			} else {
-				c.pos += (size_t)na * 8 <= c.n - c.pos ? (size_t)na * 8 : c.n - c.pos;
-			}
-		}
-	}
-	if (cut_in != NULL) {
-		h->truncated_at = h->size;
-		warn_add(&h->warn, "%s: the file ends inside %s (offset %zu): %u of the graph's nodes have their "
-			 "address; opened as far as it goes", h->path, cut_in, h->size, g.naddrs);
-	}
+	const char *cut_in = read_arrays(&g, &c, gmv);
+	if (cut_in == NULL && g.root >= g.nnodes)
+		warn_add(&h->warn, "%s: offset %zu: root node %u, past the graph's %u nodes: no roots", h->path, root_at,
+			 g.root, g.nnodes);
 	/* MemoryGraph's tagged Is64Bit and its end, then GCHeapDump's fields */
 	if (cut_in == NULL && get8(&c) == TAG_BYTE) {
 		get8(&c);
-		if (get8(&c) == TAG_END)
-			after_graph(&g, &c, version, &name);
+		if (get8(&c) == TAG_END && after_graph(&g, &c, version, &name) < 0)
+			warn_add(&h->warn, "%s: offset %zu: what follows the graph (the heap's segments, the time of the "
+				 "dump) is damaged or cut short; the rest of it left out", h->path, c.pos);
 	}
 	gather(&g, pr);
 	if (g.p.nnodes == 0) {

@@ -12,6 +12,8 @@
  * payload defines an id: provider, event id, version. */
 #include "format/nettrace.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +23,12 @@
 #define TAG_BEGIN_PRIVATE 5
 #define TAG_END 6
 #define TRACE_BYTES 48
-#define META_IDS_MAX (1u << 24) /* more metadata ids than this is damage */
+/* The smallest metadata event: a compressed header (flags, id, time,
+ * size: a byte each) and a payload of its id, an empty provider and
+ * event name, an event id, keywords and a version. The runtime numbers
+ * its metadata from 1: no id is past the number of these the file has
+ * room for, which bounds the table by id by the file's size. */
+#define META_EVENT_MIN (4 + 4 + 2 + 4 + 2 + 12)
 
 struct meta {
 	uint32_t id, version;
@@ -34,7 +41,7 @@ struct rd {
 	const char *path;
 	struct warnings *w;
 	struct meta *meta; /* by metadata id */
-	uint32_t nmeta;
+	uint64_t nmeta;
 	nt_event_fn fn;
 	void *arg;
 	int stopped;
@@ -110,13 +117,20 @@ static void define(struct rd *r, const uint8_t *p, uint32_t len, uint64_t at)
 	if (p == NULL || end - p < 12)
 		goto bad;
 	uint32_t version = le32(p + 8);
-	if (id == 0 || id >= META_IDS_MAX)
+	if (id == 0)
 		goto bad;
+	uint64_t most = r->size / META_EVENT_MIN;
+	if (id > most) {
+		warn_add(r->w, "%s: offset %llu: metadata id %u, past the %llu metadata events the file has room for; "
+			 "skipped", r->path, (unsigned long long)at, id, (unsigned long long)most);
+		return;
+	}
 	if (id >= r->nmeta) {
-		uint32_t n = r->nmeta ? r->nmeta : 64;
+		uint64_t n = r->nmeta ? r->nmeta : 64;
 		while (n <= id)
 			n *= 2;
-		r->meta = xreallocarray(r->meta, n, sizeof *r->meta);
+		n = n < most + 1 ? n : most + 1;
+		r->meta = xreallocarray(r->meta, (size_t)n, sizeof *r->meta);
 		memset(r->meta + r->nmeta, 0, (size_t)(n - r->nmeta) * sizeof *r->meta);
 		r->nmeta = n;
 	}
@@ -229,6 +243,73 @@ static int object_begin(const struct rd *r, uint64_t *pos, char *name, size_t ma
 	return 0;
 }
 
+/* The reading ends early at offset at, for the reason fmt says: the
+ * warning (that the rest is not read, when there is a rest), and the
+ * reason kept in t (nettrace.h). */
+static void stop(const struct rd *r, struct nt_trace *t, uint64_t at, int rest, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void stop(const struct rd *r, struct nt_trace *t, uint64_t at, int rest, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->stop_why, sizeof t->stop_why, fmt, ap);
+	va_end(ap);
+	t->stop_at = at;
+	warn_add(r->w, "%s: offset %llu: %s%s", r->path, (unsigned long long)at, t->stop_why,
+		 rest ? "; the rest is not read" : "");
+}
+
+/* The objects after the Trace object, from pos: blocks, until the end
+ * mark, the file's end or damage. */
+static void blocks(struct rd *r, struct nt_trace *t, uint64_t pos)
+{
+	const uint8_t *map = r->b;
+	uint64_t size = r->size;
+	char name[72];
+	const char *why;
+
+	for (;;) {
+		if (pos >= size) {
+			stop(r, t, pos, 0, "the stream ends without its end mark (cut short)");
+			return;
+		}
+		if (map[pos] == TAG_NULL) /* the end */
+			return;
+		uint64_t at = pos;
+		if (object_begin(r, &pos, name, sizeof name, &why) < 0) {
+			stop(r, t, at, 1, "%s", why);
+			return;
+		}
+		if (size - pos < 4) {
+			stop(r, t, pos, 0, "a block cut short");
+			return;
+		}
+		uint64_t size_at = pos;
+		uint32_t len = le32(map + pos);
+		pos += 4;
+		while (pos < size && (pos & 3) != 0)
+			pos++;
+		/* the size at fault, and the block it is of: a damaged size
+		 * and a file cut short inside the block look the same */
+		if (size - pos < (uint64_t)len + 1) {
+			stop(r, t, size_at, 1, "%s (at offset %llu) of %u bytes, past the end of the file (%llu bytes left)",
+			     name, (unsigned long long)at, len, (unsigned long long)(size - pos));
+			return;
+		}
+		if (map[pos + len] != TAG_END) {
+			stop(r, t, pos + len, 1, "%s (at offset %llu) of %u bytes does not end with its end tag (06)", name,
+			     (unsigned long long)at, len);
+			return;
+		}
+		int is_meta = strcmp(name, "MetadataBlock") == 0;
+		if ((is_meta || strcmp(name, "EventBlock") == 0) && events(r, map + pos, len, pos, is_meta) < 0 &&
+		    r->stopped)
+			return;
+		pos += (uint64_t)len + 1; /* stack and sequence-point blocks: nothing wanted */
+	}
+}
+
 int nt_read(const char *path, const uint8_t *map, uint64_t size, struct nt_trace *t, nt_event_fn fn,
 	    void *arg, struct warnings *w, struct sbuf *err)
 {
@@ -269,38 +350,7 @@ int nt_read(const char *path, const uint8_t *map, uint64_t size, struct nt_trace
 	}
 	pos += TRACE_BYTES + 1;
 	rc = 0;
-	for (;;) {
-		if (pos >= size) {
-			warn_add(w, "%s: offset %llu: the stream ends without its end mark (cut short)", path,
-				 (unsigned long long)pos);
-			break;
-		}
-		if (map[pos] == TAG_NULL) /* the end */
-			break;
-		uint64_t at = pos;
-		if (object_begin(&r, &pos, name, sizeof name, &why) < 0) {
-			warn_add(w, "%s: offset %llu: %s; the rest is not read", path, (unsigned long long)at, why);
-			break;
-		}
-		if (size - pos < 4) {
-			warn_add(w, "%s: offset %llu: a block cut short", path, (unsigned long long)pos);
-			break;
-		}
-		uint32_t len = le32(map + pos);
-		pos += 4;
-		while (pos < size && (pos & 3) != 0)
-			pos++;
-		if (size - pos < (uint64_t)len + 1 || map[pos + len] != TAG_END) {
-			warn_add(w, "%s: offset %llu: %s of %u bytes cut short or damaged; the rest is not read",
-				 path, (unsigned long long)at, name, len);
-			break;
-		}
-		int is_meta = strcmp(name, "MetadataBlock") == 0;
-		if ((is_meta || strcmp(name, "EventBlock") == 0) && events(&r, map + pos, len, pos, is_meta) < 0 &&
-		    r.stopped)
-			break;
-		pos += (uint64_t)len + 1; /* stack and sequence-point blocks: nothing wanted */
-	}
+	blocks(&r, t, pos);
 	if (r.stopped) {
 		sbuf_printf(err, "%s: stopped", ep);
 		rc = -1;
