@@ -174,11 +174,13 @@ static int events(struct rd *r, const uint8_t *b, uint32_t len, uint64_t at, int
 			    ((f & 0x08) && varuint(&p, end, 32, &stack) < 0) || varuint(&p, end, 64, &d) < 0)
 				goto bad;
 			ts += d;
-			if (f & 0x10)
-				p += 16;
-			if (f & 0x20)
-				p += 16;
-			if (p > end || ((f & 0x80) && varuint(&p, end, 32, &plen) < 0))
+			/* the activity ids: checked before stepping, so that p
+			 * never points past the block (undefined in C) */
+			size_t ids = 16 * (size_t)(((f & 0x10) != 0) + ((f & 0x20) != 0));
+			if ((size_t)(end - p) < ids)
+				goto bad;
+			p += ids;
+			if ((f & 0x80) && varuint(&p, end, 32, &plen) < 0)
 				goto bad;
 		} else { /* the uncompressed header: 80 bytes, padded after the payload */
 			if (end - p < 80)
