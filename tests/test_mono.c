@@ -16,6 +16,7 @@
  * mono 6.8 and workload.mlpd.report by its mprof-report --verbose (see
  * tests/mono/README); where mono is installed the same checks run on a
  * file recorded at test time, plain and with the profiler's zip option. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -498,6 +499,220 @@ START_TEST(test_mono_live)
 }
 END_TEST
 
+/* ---- crafted files: a writer of the log format ----
+ *
+ * The header (data format 17, 8-byte pointers), then buffers of one
+ * thread's events each. Pointer and object bases are 0: a pointer is
+ * written as it is, an object as its address >> 3. Each event comes
+ * 1 ns after the one before it, or later by what mw_wait() adds. */
+
+struct mw {
+	struct sbuf b;
+	size_t buf;    /* the open buffer's header, or SIZE_MAX */
+	uint64_t wait; /* added to the next event's time */
+};
+
+static void mw_le(struct mw *w, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		sbuf_addc(&w->b, (char)(v >> 8 * i));
+}
+
+static void mw_uleb(struct mw *w, uint64_t v)
+{
+	do {
+		uint8_t b = v & 0x7f;
+		v >>= 7;
+		sbuf_addc(&w->b, (char)(v != 0 ? b | 0x80 : b));
+	} while (v != 0);
+}
+
+static void mw_sleb(struct mw *w, int64_t v)
+{
+	uint64_t u = (uint64_t)v;
+
+	for (;;) {
+		uint8_t b = u & 0x7f;
+		u = v < 0 ? u >> 7 | ~(UINT64_MAX >> 7) : u >> 7; /* the sign shifted in */
+		int done = (u == 0 && !(b & 0x40)) || (u == UINT64_MAX && (b & 0x40));
+		sbuf_addc(&w->b, (char)(done ? b : b | 0x80));
+		if (done)
+			return;
+	}
+}
+
+static void mw_str(struct mw *w, const char *s)
+{
+	sbuf_add(&w->b, s, strlen(s) + 1);
+}
+
+/* The file's header: a process of that pid, started at ms. */
+static void mw_begin(struct mw *w, uint32_t pid, uint64_t ms)
+{
+	static const char *const strs[] = { "crafted", "x86-64", "linux" }; /* args, arch, os */
+
+	sbuf_init(&w->b);
+	w->buf = SIZE_MAX;
+	w->wait = 0;
+	mw_le(w, 0x4D505A01, 4);
+	mw_le(w, 3 | 0 << 8 | 17 << 16 | 8 << 24, 4); /* log 3.0, data 17, pointers of 8 bytes */
+	mw_le(w, ms, 8);
+	mw_le(w, 0, 8 + 4 + 4); /* ns, timer overhead, flags */
+	mw_le(w, pid, 4);
+	mw_le(w, 0, 2);
+	for (int i = 0; i < 3; i++) {
+		mw_le(w, strlen(strs[i]) + 1, 4);
+		mw_str(w, strs[i]);
+	}
+}
+
+/* The open buffer's length filled in. */
+static void mw_close(struct mw *w)
+{
+	if (w->buf == SIZE_MAX)
+		return;
+	uint32_t len = (uint32_t)(w->b.len - w->buf - 48);
+	for (int i = 0; i < 4; i++)
+		w->b.buf[w->buf + 4 + i] = (char)(len >> 8 * i);
+	w->buf = SIZE_MAX;
+}
+
+/* A buffer of thread tid's events from time t on. */
+static void mw_buf(struct mw *w, uint64_t tid, uint64_t t)
+{
+	mw_close(w);
+	w->buf = w->b.len;
+	mw_le(w, 0x4D504C01, 4);
+	mw_le(w, 0, 4);
+	mw_le(w, t, 8);
+	mw_le(w, 0, 8 + 8); /* ptr_base, obj_base */
+	mw_le(w, tid, 8);
+	mw_le(w, 0, 8); /* method_base */
+}
+
+/* An event's byte and time; its file offset. */
+static size_t mw_ev(struct mw *w, unsigned ev)
+{
+	size_t at = w->b.len;
+
+	sbuf_addc(&w->b, (char)ev);
+	mw_uleb(w, 1 + w->wait);
+	w->wait = 0;
+	return at;
+}
+
+/* Class klass named name, and its vtable vt (what objects point at). */
+static void mw_class(struct mw *w, uint64_t vt, uint64_t klass, const char *name)
+{
+	mw_ev(w, 0x02);
+	mw_le(w, 1, 1); /* CLASS */
+	mw_sleb(w, (int64_t)klass);
+	mw_sleb(w, 0x77000); /* image */
+	mw_str(w, name);
+	mw_ev(w, 0x02);
+	mw_le(w, 7, 1); /* VTABLE */
+	mw_sleb(w, (int64_t)vt);
+	mw_sleb(w, 0); /* domain */
+	mw_sleb(w, (int64_t)klass);
+}
+
+/* Two classes every crafted file has. */
+#define VT_A 0x1000
+#define VT_B 0x1100
+static void mw_classes(struct mw *w)
+{
+	mw_class(w, VT_A, 0x2000, "Crafted.A");
+	mw_class(w, VT_B, 0x2100, "Crafted.B");
+}
+
+/* HEAP_OBJECT: addr, of vtable vt, size bytes, in the old generation,
+ * claiming nrefs references of which the n of to[] follow (8 bytes
+ * apart); its file offset. */
+static size_t mw_obj(struct mw *w, uint64_t addr, uint64_t vt, uint64_t size, uint64_t nrefs, const uint64_t *to,
+		     size_t n)
+{
+	size_t at = mw_ev(w, 0x26);
+
+	mw_sleb(w, (int64_t)(addr >> 3));
+	mw_sleb(w, (int64_t)vt);
+	mw_uleb(w, size);
+	mw_le(w, 1, 1);
+	mw_uleb(w, nrefs);
+	for (size_t i = 0; i < n; i++) {
+		mw_uleb(w, 8);
+		mw_sleb(w, (int64_t)(to[i] >> 3));
+	}
+	return at;
+}
+
+/* HEAP_ROOT: each of obj[] held by a slot of no registered range. */
+static void mw_roots(struct mw *w, const uint64_t *obj, size_t n)
+{
+	mw_ev(w, 0x36);
+	mw_uleb(w, n);
+	for (size_t i = 0; i < n; i++) {
+		mw_sleb(w, (int64_t)(0x7f0000 + 8 * i));
+		mw_sleb(w, (int64_t)(obj[i] >> 3));
+	}
+}
+
+/* A heapshot of A objects at a[] and B objects at b[] (16 bytes each,
+ * no references), all of them roots. */
+static void mw_shot(struct mw *w, const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
+{
+	mw_ev(w, 0x06);
+	for (size_t i = 0; i < na + nb; i++)
+		mw_obj(w, i < na ? a[i] : b[i - na], i < na ? VT_A : VT_B, 16, 0, NULL, 0);
+	mw_roots(w, a, na);
+	mw_roots(w, b, nb);
+	mw_ev(w, 0x16);
+}
+
+/* The file written as MONODIR/name; its path (caller frees). */
+static char *mw_write(struct mw *w, const char *name)
+{
+	char *path = xasprintf("%s/%s", MONODIR, name);
+
+	mw_close(w);
+	ck_assert_int_eq(system("mkdir -p " MONODIR), 0);
+	FILE *f = fopen(path, "wb");
+	ck_assert_msg(f != NULL && fwrite(w->b.buf, 1, w->b.len, f) == w->b.len && fclose(f) == 0, "%s", path);
+	sbuf_free(&w->b);
+	return path;
+}
+
+/* Objects of A and B in heapshot k of path (with the options more). */
+static void count_ab(const char *path, unsigned k, const char *more, unsigned long long *a, unsigned long long *b)
+{
+	struct shot s;
+
+	hw_classes(path, k, more, &s);
+	*a = count_in(&s, "Crafted.A");
+	*b = count_in(&s, "Crafted.B");
+	free(s.rows);
+}
+
+/* Two heapshots in one buffer: each read as its own. */
+START_TEST(test_mono_two_in_a_buffer)
+{
+	static const uint64_t a[3] = { 0x10000, 0x10010, 0x10020 }, b[5] = { 0x20000, 0x20010, 0x20020, 0x20030, 0x20040 };
+	unsigned long long na, nb;
+	struct mw w;
+
+	mw_begin(&w, 7, 1700000000000ull);
+	mw_buf(&w, 1, 1000);
+	mw_classes(&w);
+	mw_shot(&w, a, 3, NULL, 0);
+	mw_shot(&w, NULL, 0, b, 5);
+	char *path = mw_write(&w, "two-in-a-buffer.mlpd");
+	count_ab(path, 1, "", &na, &nb);
+	ck_assert_msg(na == 3 && nb == 0, "heapshot 1: %llu A, %llu B; want 3 A", na, nb);
+	count_ab(path, 2, "", &na, &nb);
+	ck_assert_msg(na == 0 && nb == 5, "heapshot 2: %llu A, %llu B; want 5 B", na, nb);
+	free(path);
+}
+END_TEST
+
 Suite *mono_suite(void)
 {
 	Suite *s = suite_create("mono");
@@ -508,6 +723,11 @@ Suite *mono_suite(void)
 	tcase_add_test(tc, test_mono_bad_input);
 	tcase_add_test(tc, test_mono_browser);
 	tcase_add_test(tc, test_mono_live);
+	suite_add_tcase(s, tc);
+	/* files written here: small, a few seconds in all (timeout: hangs) */
+	tc = tcase_create("crafted");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_mono_two_in_a_buffer);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -151,8 +151,9 @@ struct mroot { uint64_t slot, obj; uint16_t kind; }; /* kind: format 13's, else 
 struct mptr { uint64_t ptr, val; };                     /* class -> name, vtable -> class */
 struct mreg { uint64_t start, size, t_reg, t_unreg; uint32_t desc; uint8_t source; };
 struct mthread { uint64_t tid; int64_t shot; };
-/* a heapshot: its times, totals, and where its thread's buffers are */
-struct mshot { uint64_t t_start, t_end, objects, bytes, refs, tid, buf_first, buf_last; int complete; };
+/* a heapshot: its times, totals, where its thread's buffers are and
+ * where it starts (how the second pass knows it in its buffer) */
+struct mshot { uint64_t t_start, t_end, objects, bytes, refs, tid, buf_first, buf_last, at; int complete; };
 
 /* One heapshot's objects, references and roots. */
 struct capture {
@@ -188,6 +189,7 @@ struct mrd {
 	int pass2;               /* reading the buffers of one heapshot again, to keep it */
 	int64_t target;          /* that heapshot */
 	uint64_t buf_off;        /* the buffer being read */
+	uint64_t ev_off;         /* the event being read */
 	struct nametab nt;
 	unsigned ver;
 	uint64_t first_time;  /* the first buffer's time base: the program's start */
@@ -341,13 +343,14 @@ static void heap_event(struct mrd *r, struct cur *c, unsigned sub, uint64_t now,
 	switch (sub) {
 	case 0x00: /* start */
 		if (r->pass2) { /* the heapshot read: kept, sized as the first pass counted */
-			t->shot = r->target;
+			t->shot = r->target >= 0 && r->shots[r->target].at == r->ev_off ? r->target : -1;
 			if (t->shot >= 0)
 				capture_start(r, &r->shots[t->shot]);
 		} else {
 			VEC_GROW(r->shots, r->nshots, r->cshots);
 			r->shots[r->nshots] = (struct mshot){ .t_start = now, .t_end = now, .tid = t->tid,
-							      .buf_first = r->buf_off, .buf_last = UINT64_MAX };
+							      .buf_first = r->buf_off, .buf_last = UINT64_MAX,
+							      .at = r->ev_off };
 			t->shot = (int64_t)r->nshots++;
 		}
 		break;
@@ -363,8 +366,6 @@ static void heap_event(struct mrd *r, struct cur *c, unsigned sub, uint64_t now,
 				VEC_GROW(rp->mv, rp->nmv, rp->cmv); /* a heapshot's end: from 0, to its end in mid */
 				rp->mv[rp->nmv++] = (struct mmove){ now, 0, rp->nmid };
 			}
-			if (r->pass2 && t->shot == r->target)
-				r->target = -1; /* read: a heapshot after it in the buffer is not kept */
 		}
 		t->shot = -1;
 		break;
@@ -574,6 +575,7 @@ static int buffer_events(struct mrd *r, const uint8_t *b, size_t len, uint64_t f
 	while (c.p < c.end) {
 		const uint8_t *at = c.p;
 		unsigned ev = *c.p++, type = ev & 0xf, sub = ev & 0xf0;
+		r->ev_off = file_off + (uint64_t)(at - b);
 		now += uleb(&c);
 		switch (type) {
 		case T_ALLOC:
@@ -639,7 +641,7 @@ static int buffer_events(struct mrd *r, const uint8_t *b, size_t len, uint64_t f
 			return 0;
 		if (c.bad) {
 			if (r->bad_at == 0) {
-				r->bad_at = file_off + BUF_HEAD + (uint64_t)(at - (b + BUF_HEAD)) + 1;
+				r->bad_at = r->ev_off + 1;
 				r->bad_byte = ev;
 			}
 			return -1;
