@@ -169,18 +169,25 @@ struct capture {
 	size_t nrt, crt;
 };
 
-/* What identity() gathers between two heapshots j < k (0-based). */
+/* What identity() gathers between two heapshots j < k (0-based): the
+ * moves, and the ends of the heapshots between as moves from SHOT_END
+ * (odd: no object's address) to their objects' range in ends[]. */
+#define SHOT_END UINT64_MAX
 struct mmove { uint64_t t, from, to; };
+struct mrange { size_t lo, hi; };
 struct replay {
 	size_t j, k;
 	uint64_t t_from, t_to;   /* heapshot j's end, heapshot k's end */
-	struct mmove *mv;        /* moves, and (from 0) the ends of the heapshots between */
+	struct mmove *mv;        /* moves, and (from SHOT_END) the ends of the heapshots between */
 	size_t nmv, cmv;
+	struct mrange *ends;     /* those heapshots' objects: mid[lo, hi) */
+	size_t nends, cends;
 	size_t ngc;              /* collections started in the window */
 	uint64_t second_gc;      /* when the second of them started */
 	uint64_t majors;
 	uint64_t *mid;           /* the objects of the heapshots between, by heapshot */
 	size_t nmid, cmid;
+	size_t mid0;             /* nmid at the latest heapshot's start */
 };
 
 struct mrd {
@@ -352,6 +359,8 @@ static void heap_event(struct mrd *r, struct cur *c, unsigned sub, uint64_t now,
 							      .buf_first = r->buf_off, .buf_last = UINT64_MAX,
 							      .at = r->ev_off };
 			t->shot = (int64_t)r->nshots++;
+			if (r->rp != NULL)
+				r->rp->mid0 = r->rp->nmid;
 		}
 		break;
 	case 0x10: /* end */
@@ -363,8 +372,10 @@ static void heap_event(struct mrd *r, struct cur *c, unsigned sub, uint64_t now,
 		if (t->shot >= 0) {
 			struct replay *rp = r->rp;
 			if (rp != NULL && (size_t)t->shot > rp->j && (size_t)t->shot < rp->k) {
-				VEC_GROW(rp->mv, rp->nmv, rp->cmv); /* a heapshot's end: from 0, to its end in mid */
-				rp->mv[rp->nmv++] = (struct mmove){ now, 0, rp->nmid };
+				VEC_GROW(rp->ends, rp->nends, rp->cends);
+				rp->ends[rp->nends] = (struct mrange){ rp->mid0, rp->nmid };
+				VEC_GROW(rp->mv, rp->nmv, rp->cmv);
+				rp->mv[rp->nmv++] = (struct mmove){ now, SHOT_END, rp->nends++ };
 			}
 		}
 		t->shot = -1;
@@ -481,8 +492,8 @@ static void gc_event(struct mrd *r, struct cur *c, unsigned sub, uint64_t now, u
 				VEC_GROW(rp->mv, rp->nmv, rp->cmv);
 				rp->mv[rp->nmv++] = (struct mmove){ now, from, to };
 			}
+			r->moves += !c->bad && !r->pass2; /* what is there, not what the count claims */
 		}
-		r->moves += r->pass2 ? 0 : n / 2;
 		break;
 	}
 	case 0x40: case 0x60:                   /* handle created */
@@ -1168,7 +1179,8 @@ static void mlpd_free_data(struct heap *h)
  * `heapshot` (every major collection), not with `heapshot=ondemand` or
  * `NNgc`, where identity() declines and the objects are matched. */
 
-/* address -> an old node: open addressing, linear probing */
+/* address -> an old node: open addressing, linear probing; key 0
+ * marks an empty slot, so an object at address 0 is never found */
 struct amap {
 	uint64_t *key; /* 0: empty */
 	node_t *val;
@@ -1208,6 +1220,8 @@ static size_t amap_home(const struct amap *m, uint64_t k)
 /* k's slot, or SIZE_MAX */
 static size_t amap_find(const struct amap *m, uint64_t k)
 {
+	if (k == 0)
+		return SIZE_MAX;
 	for (size_t i = amap_home(m, k);; i = (i + 1) & m->mask) {
 		if (m->key[i] == k)
 			return i;
@@ -1220,6 +1234,8 @@ static void amap_put(struct amap *m, uint64_t k, node_t v, uint8_t f)
 {
 	size_t i = amap_home(m, k);
 
+	if (k == 0)
+		return;
 	while (m->key[i] != 0 && m->key[i] != k)
 		i = (i + 1) & m->mask;
 	m->key[i] = k;
@@ -1251,13 +1267,13 @@ static int by_time(const void *x, const void *y, void *ctx)
 	return a->t < b->t ? -1 : a->t > b->t;
 }
 
-/* Heapshot s's objects (mid[lo, hi), sorted) hold none at the map's
+/* A heapshot's objects (obj[0, n), sorted) hold none at the map's
  * entries that are not among them: those died. */
-static void amap_keep(struct amap *m, const uint64_t *mid, size_t lo, size_t hi)
+static void amap_keep(struct amap *m, const uint64_t *obj, size_t n)
 {
 	for (size_t i = 0; i <= m->mask;) {
-		size_t at = m->key[i] != 0 ? lower_bound_u64(mid + lo, hi - lo, m->key[i]) + lo : hi;
-		if (m->key[i] != 0 && (at == hi || mid[at] != m->key[i]))
+		size_t at = m->key[i] != 0 ? lower_bound_u64(obj, n, m->key[i]) : n;
+		if (m->key[i] != 0 && (at == n || obj[at] != m->key[i]))
 			amap_del(m, i); /* i now holds another entry, or none: look again */
 		else
 			i++;
@@ -1283,7 +1299,14 @@ static int mlpd_identity(const struct heap *h, const struct heap *old, node_t *s
 		free(ep);
 		return 0;
 	}
-	struct replay rp = { .j = old->snap - 1, .k = h->snap - 1, .t_from = mo->t_end, .t_to = mh->t_end };
+	if (old->snap > h->snap) { /* a copy of the file as the baseline: its path did not tell */
+		sbuf_printf(why, "the baseline's heapshot %u comes after heapshot %u", old->snap, h->snap);
+		free(ep);
+		return -1;
+	}
+	/* mid never NULL: a heapshot of no objects sorts mid + 0 */
+	struct replay rp = { .j = old->snap - 1, .k = h->snap - 1, .t_from = mo->t_end, .t_to = mh->t_end,
+			     .mid = xmalloc(sizeof *rp.mid), .cmid = 1 };
 	struct heap tmp = { .path = h->path, .map = h->map, .size = h->size, .fd = -1 };
 	struct mrd r = { .h = &tmp, .rp = &rp, .nt = { .h = &tmp } };
 	struct mlpd_head hd;
@@ -1312,13 +1335,12 @@ static int mlpd_identity(const struct heap *h, const struct heap *old, node_t *s
 	amap_init(&m, old->n);
 	for (node_t v = 1; v < old->n; v++)
 		amap_put(&m, old->node_id[v], v, old->node_gen != NULL && old->node_gen[v] == 0);
-	size_t mid_lo = 0;
 	for (size_t i = 0; i < rp.nmv; i++) {
 		const struct mmove *e = &rp.mv[i];
-		if (e->from == 0) { /* a heapshot between: what it lacks has died */
-			hw_qsort(rp.mid + mid_lo, e->to - mid_lo, sizeof *rp.mid, cmp_first_u64);
-			amap_keep(&m, rp.mid, mid_lo, e->to);
-			mid_lo = e->to;
+		if (e->from == SHOT_END) { /* a heapshot between: what it lacks has died */
+			const struct mrange *s = &rp.ends[e->to];
+			hw_qsort(rp.mid + s->lo, s->hi - s->lo, sizeof *rp.mid, cmp_first_u64);
+			amap_keep(&m, rp.mid + s->lo, s->hi - s->lo);
 			continue;
 		}
 		size_t a = amap_find(&m, e->from), b;
@@ -1350,6 +1372,7 @@ static int mlpd_identity(const struct heap *h, const struct heap *old, node_t *s
 done:
 	free(ep);
 	free(rp.mv);
+	free(rp.ends);
 	free(rp.mid);
 	mrd_free(&r);
 	free(tmp.names);
