@@ -651,7 +651,7 @@ static size_t mw_obj(struct mw *w, uint64_t addr, uint64_t vt, uint64_t size, ui
 	return at;
 }
 
-/* HEAP_ROOT: each of obj[] held by a slot of no registered range. */
+/* HEAP_ROOT: each of obj[] held by a slot from 0x7f0000 on. */
 static void mw_roots(struct mw *w, const uint64_t *obj, size_t n)
 {
 	mw_ev(w, 0x36);
@@ -825,6 +825,67 @@ START_TEST(test_mono_moves_hostile)
 }
 END_TEST
 
+/* Counts near 2^32 and 2^64 in every count field of the events a heap
+ * walk reads, each in a buffer of its own: a HEAP_OBJECT's references,
+ * a MOVE's objects, a HEAP_ROOT's roots. Each claims more than its
+ * buffer holds: that buffer's rest is skipped with a warning naming the
+ * first one's offset; the heapshot, whose end is in a later buffer, has
+ * what came before them. Sizes near 2^32 and 2^64: kept below 4 GiB,
+ * summed in 64 bits, with a warning. */
+START_TEST(test_mono_hostile_counts)
+{
+	static const uint64_t claims[] = { 0xffffffffull, 0x100000000ull, 0x100000001ull, 1ull << 63, UINT64_MAX };
+	static const uint64_t sizes[] = { 0xffffffffull, 0x100000000ull, 1ull << 63, UINT64_MAX };
+	enum { NC = sizeof claims / sizeof claims[0], NS = sizeof sizes / sizeof sizes[0] };
+	uint64_t addr = 0x10000, pair[2] = { 0x10000, 0x90000 };
+	size_t first = 0, big = 0;
+	struct mw w;
+
+	mw_begin(&w, 7, 1700000000000ull);
+	mw_buf(&w, 1, 1000);
+	mw_classes(&w);
+	mw_ev(&w, 0x06);
+	for (size_t i = 0; i < NC; i++) {
+		mw_buf(&w, 1, 2000 + 100 * i);
+		size_t at = mw_obj(&w, addr, VT_A, 16, claims[i], &pair[1], 1);
+		first = i == 0 ? at : first;
+		addr += 16;
+		mw_buf(&w, 1, 3000 + 100 * i);
+		mw_moves(&w, claims[i], pair, 2);
+		mw_buf(&w, 1, 4000 + 100 * i);
+		mw_ev(&w, 0x36);
+		mw_uleb(&w, claims[i]);
+		mw_sleb(&w, 0x7f0000);
+		mw_sleb(&w, (int64_t)(pair[0] >> 3));
+	}
+	mw_buf(&w, 1, 5000);
+	for (size_t i = 0; i < NS; i++) {
+		size_t at = mw_obj(&w, 0x20000 + 16 * i, VT_B, sizes[i], 0, NULL, 0);
+		big = i == 1 ? at : big; /* sizes[0] is the largest kept */
+	}
+	mw_ev(&w, 0x16);
+	char *path = mw_write(&w, "counts.mlpd");
+	char cmd[2048], want[256];
+	int st;
+	snprintf(cmd, sizeof cmd, "'%s' -f json info '%s' 2>&1", heapwalk(), path);
+	char *out = run(cmd, &st);
+	snprintf(want, sizeof want, "counts.mlpd: offset %zu: event 0x26 runs past the end of its buffer", first);
+	ck_assert_msg(st == 0 && strstr(out, want) && strstr(out, "and so in 15 buffers in all"), "%s\nwant %s", out,
+		      want);
+	/* the sizes: 4 GiB - 1 each, in the heapshot's total as in the heap's */
+	unsigned long long bytes = NC * 16ull + NS * 0xffffffffull;
+	snprintf(want, sizeof want, "\"objects\":%d,\"bytes\":%llu,\"complete\":true", NC + NS, bytes);
+	ck_assert_msg(strstr(out, want), "%s\nwant %s", out, want);
+	snprintf(want, sizeof want, "\"heap_bytes\":%llu", bytes);
+	ck_assert_msg(strstr(out, want), "%s\nwant %s", out, want);
+	snprintf(want, sizeof want, "offset %zu: an object of 4294967296 bytes, more than the 4294967295 a size holds "
+		 "here: 3 such objects", big);
+	ck_assert_msg(strstr(out, want), "%s\nwant %s", out, want);
+	free(out);
+	free(path);
+}
+END_TEST
+
 Suite *mono_suite(void)
 {
 	Suite *s = suite_create("mono");
@@ -841,6 +902,7 @@ Suite *mono_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_mono_two_in_a_buffer);
 	tcase_add_test(tc, test_mono_moves_hostile);
+	tcase_add_test(tc, test_mono_hostile_counts);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -51,7 +51,9 @@ static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v;
 
 /* ---- decoding ---- */
 
-/* A cursor over one buffer's events; bad once anything overran. */
+/* A cursor over one buffer's events; bad once anything overran (BAD_END:
+ * a count or length the buffer does not hold) or was not understood. */
+enum { BAD_EVENT = 1, BAD_END };
 struct cur {
 	const uint8_t *p, *end;
 	int bad;
@@ -70,7 +72,7 @@ static uint64_t uleb_slow(struct cur *c)
 		if (shift > 63) /* longer than any 64-bit value */
 			break;
 	}
-	c->bad = 1;
+	c->bad = c->p < c->end ? BAD_EVENT : BAD_END;
 	return 0;
 }
 
@@ -99,7 +101,7 @@ static int64_t sleb_slow(struct cur *c)
 		if (shift > 70)
 			break;
 	}
-	c->bad = 1;
+	c->bad = c->p < c->end ? BAD_EVENT : BAD_END;
 	return 0;
 }
 
@@ -116,7 +118,7 @@ static unsigned byte1(struct cur *c)
 {
 	if (c->p < c->end)
 		return *c->p++;
-	c->bad = 1;
+	c->bad = BAD_END;
 	return 0;
 }
 
@@ -126,7 +128,7 @@ static const char *str(struct cur *c, size_t *len)
 	const uint8_t *z = c->p < c->end ? memchr(c->p, 0, (size_t)(c->end - c->p)) : NULL;
 
 	if (z == NULL) {
-		c->bad = 1;
+		c->bad = BAD_END;
 		c->p = c->end;
 		return NULL;
 	}
@@ -212,6 +214,8 @@ struct mrd {
 	uint64_t moves, bad_bufs;
 	uint64_t bad_at;      /* the first event not understood: its file offset + 1 */
 	unsigned bad_byte;
+	int bad_why;          /* its cur.bad */
+	uint64_t big, big_at, big_size; /* objects of 4 GiB or more; the first's offset and size */
 };
 
 static void capture_free(struct capture *c)
@@ -260,6 +264,29 @@ static void capture_start(struct mrd *r, const struct mshot *sh)
 	r->kept.off = xreallocarray(NULL, r->kept.cr, sizeof *r->kept.off);
 }
 
+/* The first pass: an object of the heapshot t is in, in its totals
+ * (its size as the heap keeps it, below 4 GiB), and in mid[] when
+ * identity() wants it. */
+static void shot_add(struct mrd *r, struct mthread *t, uint64_t addr, uint64_t size)
+{
+	struct mshot *sh = &r->shots[t->shot];
+	struct replay *rp = r->rp;
+
+	if (size > UINT32_MAX) {
+		if (r->big++ == 0) {
+			r->big_at = r->ev_off;
+			r->big_size = size;
+		}
+		size = UINT32_MAX;
+	}
+	sh->objects++;
+	sh->bytes += size;
+	if (rp != NULL && (size_t)t->shot > rp->j && (size_t)t->shot < rp->k) {
+		VEC_GROW(rp->mid, rp->nmid, rp->cmid);
+		rp->mid[rp->nmid++] = addr;
+	}
+}
+
 static void heap_object(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_t ptr_base, struct mthread *t)
 {
 	uint64_t addr = (obj_base + (uint64_t)sleb(c)) << 3;
@@ -271,31 +298,23 @@ static void heap_object(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_
 	int cont = size == 0; /* more references of an object already told */
 	struct mobj *o = NULL;
 
-	if (t->shot >= 0 && !c->bad && !r->pass2)
-		r->shots[t->shot].refs += n;
-	if (t->shot >= 0 && !cont && !c->bad && !r->pass2) {
-		r->shots[t->shot].objects++;
-		r->shots[t->shot].bytes += size;
-		struct replay *rp = r->rp;
-		if (rp != NULL && (size_t)t->shot > rp->j && (size_t)t->shot < rp->k) {
-			VEC_GROW(rp->mid, rp->nmid, rp->cmid);
-			rp->mid[rp->nmid++] = addr;
-		}
-	}
+	if (t->shot >= 0 && !cont && !c->bad && !r->pass2)
+		shot_add(r, t, addr, size);
 	if (cp != NULL && !cont) {
 		VEC_GROW(cp->o, cp->no, cp->co);
 		o = &cp->o[cp->no++];
-		*o = (struct mobj){ addr, vt, cp->nr, size > UINT32_MAX ? UINT32_MAX : (uint32_t)size, 0,
-				    gen };
+		*o = (struct mobj){ addr, vt, cp->nr, size > UINT32_MAX ? UINT32_MAX : (uint32_t)size, 0, gen };
 	} else if (cp != NULL && cp->no > 0 && cp->o[cp->no - 1].addr == addr &&
 		   cp->o[cp->no - 1].ref0 + cp->o[cp->no - 1].nrefs == cp->nr) {
 		o = &cp->o[cp->no - 1]; /* the usual case: right after its object */
 	}
-	uint64_t at = 0;
-	for (uint64_t i = 0; i < n && !c->bad; i++) {
+	uint64_t at = 0, got = 0;
+	for (; got < n && !c->bad; got++) {
 		at += uleb(c);
 		uint64_t to = (obj_base + (uint64_t)sleb(c)) << 3;
-		if (cp == NULL || c->bad)
+		if (c->bad)
+			break;
+		if (cp == NULL)
 			continue;
 		uint32_t off32 = at > UINT32_MAX ? UINT32_MAX : (uint32_t)at;
 		if (o != NULL) {
@@ -312,6 +331,8 @@ static void heap_object(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_
 			cp->x[cp->nx++] = (struct mextra){ addr, to, off32 };
 		}
 	}
+	if (t->shot >= 0 && !r->pass2) /* what is there, not what n claims: the second pass's room */
+		r->shots[t->shot].refs += got;
 }
 
 static void heap_roots(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_t ptr_base, struct mthread *t)
@@ -543,7 +564,7 @@ static void sample_event(struct mrd *r, struct cur *c, unsigned sub)
 			case 1: case 4: uleb(c); break;
 			case 5:
 				if (c->end - c->p < 8)
-					c->bad = 1;
+					c->bad = BAD_END;
 				else
 					c->p += 8;
 				break;
@@ -654,6 +675,7 @@ static int buffer_events(struct mrd *r, const uint8_t *b, size_t len, uint64_t f
 			if (r->bad_at == 0) {
 				r->bad_at = r->ev_off + 1;
 				r->bad_byte = ev;
+				r->bad_why = c.bad;
 			}
 			return -1;
 		}
@@ -1013,10 +1035,18 @@ static int mlpd_parse(struct heap *h, struct progress *p, struct sbuf *err)
 	read_buffers(&r, h->map, h->size, hd.len, p);
 	progress_end(p);
 	char *ep = esc_str(h->path);
-	if (r.bad_bufs > 0)
+	if (r.bad_bufs > 0 && r.bad_why == BAD_END)
+		warn_add(&h->warn, "%s: offset %llu: event 0x%02x runs past the end of its buffer (a count or length "
+			 "larger than the buffer holds); the rest of its buffer is skipped, and so in %llu buffers in "
+			 "all", h->path, (unsigned long long)r.bad_at - 1, r.bad_byte, (unsigned long long)r.bad_bufs);
+	else if (r.bad_bufs > 0)
 		warn_add(&h->warn, "%s: offset %llu: event byte 0x%02x not understood (data format %u); the rest of "
 			 "its buffer is skipped, and so in %llu buffers in all", h->path,
 			 (unsigned long long)r.bad_at - 1, r.bad_byte, r.ver, (unsigned long long)r.bad_bufs);
+	if (r.big > 0)
+		warn_add(&h->warn, "%s: offset %llu: an object of %llu bytes, more than the %u a size holds here: "
+			 "%llu such objects are counted as %u bytes", h->path, (unsigned long long)r.big_at,
+			 (unsigned long long)r.big_size, UINT32_MAX, (unsigned long long)r.big, UINT32_MAX);
 	if (r.nshots == 0) {
 		sbuf_printf(err, "%s: offset %zu: no heapshot in this file (record with mono "
 			    "--profile=log:heapshot)", ep, hd.len);
