@@ -21,9 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../fuzz/drive.h"
 #include "engine/open.h"
 #include "graph/heap.h"
 #include "graph/reader.h"
+#include "hprofw.h"
 #include "suites.h"
 #include "term.h"
 
@@ -651,6 +653,17 @@ static size_t mw_obj(struct mw *w, uint64_t addr, uint64_t vt, uint64_t size, ui
 	return at;
 }
 
+/* HEAP_ROOT_REGISTER: the root slots [start, start + size) of MonoGCRootSource source. */
+static void mw_root_range(struct mw *w, uint64_t start, uint64_t size, unsigned source, const char *what)
+{
+	mw_ev(w, 0x46);
+	mw_sleb(w, (int64_t)start);
+	mw_uleb(w, size);
+	mw_le(w, source, 1);
+	mw_sleb(w, 0); /* key */
+	mw_str(w, what);
+}
+
 /* HEAP_ROOT: each of obj[] held by a slot from 0x7f0000 on. */
 static void mw_roots(struct mw *w, const uint64_t *obj, size_t n)
 {
@@ -717,6 +730,18 @@ static void count_ab(const char *path, unsigned k, const char *more, unsigned lo
 	free(s.rows);
 }
 
+/* Every view and inspection on a crafted file, as the dump fuzzer runs
+ * them (fuzz/drive.c); a crash or a sanitizer report fails the test. */
+static void all_views(const char *path)
+{
+	size_t n;
+	char *data = file_bytes(path, &n);
+
+	setenv("TMPDIR", hw_tmpdir(), 1); /* fuzz_dump's files in the build directory */
+	ck_assert_int_eq(fuzz_dump((const uint8_t *)data, n), 0);
+	free(data);
+}
+
 /* Two heapshots in one buffer: each read as its own. */
 START_TEST(test_mono_two_in_a_buffer)
 {
@@ -734,6 +759,7 @@ START_TEST(test_mono_two_in_a_buffer)
 	ck_assert_msg(na == 3 && nb == 0, "heapshot 1: %llu A, %llu B; want 3 A", na, nb);
 	count_ab(path, 2, "", &na, &nb);
 	ck_assert_msg(na == 0 && nb == 5, "heapshot 2: %llu A, %llu B; want 5 B", na, nb);
+	all_views(path);
 	free(path);
 }
 END_TEST
@@ -882,6 +908,111 @@ START_TEST(test_mono_hostile_counts)
 		 "here: 3 such objects", big);
 	ck_assert_msg(strstr(out, want), "%s\nwant %s", out, want);
 	free(out);
+	all_views(path);
+	free(path);
+}
+END_TEST
+
+/* Lengths near 2^32: a buffer's (the file's last, cut: its events up to
+ * the file's end are read, with a warning naming it) and a header
+ * string's (refused in one line naming the offset). */
+START_TEST(test_mono_hostile_lengths)
+{
+	static const uint32_t lens[] = { 0x80000000u, 0xffffffffu };
+	static const uint64_t a[2] = { 0x10000, 0x10010 };
+	char cmd[2048], want[256];
+	int st;
+
+	for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+		struct mw w;
+		mw_begin(&w, 7, 1700000000000ull);
+		size_t at = w.b.len;
+		mw_buf(&w, 1, 1000);
+		mw_classes(&w);
+		mw_shot(&w, a, 2, NULL, 0);
+		mw_close(&w);
+		size_t holds = w.b.len - at - 48;
+		for (int k = 0; k < 4; k++)
+			w.b.buf[at + 4 + k] = (char)(lens[i] >> 8 * k);
+		char *path = mw_write(&w, "buffer-len.mlpd");
+		snprintf(cmd, sizeof cmd, "'%s' info '%s' 2>&1", heapwalk(), path);
+		char *out = run(cmd, &st);
+		snprintf(want, sizeof want, "buffer-len.mlpd: offset %zu: a buffer of %u bytes, of which the file holds %zu; "
+			 "its events up to the cut are read", at, lens[i], holds);
+		ck_assert_msg(st == 0 && strstr(out, want) && strstr(out, "2 objects, 32 bytes"), "%s\nwant %s", out,
+			      want);
+		free(out);
+		free(path);
+	}
+	/* the header's first string (args) claims 4 GiB - 1 bytes */
+	struct mw w;
+	mw_begin(&w, 7, 1700000000000ull);
+	size_t args = 4 + 4 + 8 + 8 + 4 + 4 + 4 + 2;
+	memset(w.b.buf + args, 0xff, 4);
+	char *path = mw_write(&w, "header-len.mlpd");
+	snprintf(cmd, sizeof cmd, "'%s' -q info '%s' 2>&1", heapwalk(), path);
+	char *out = run(cmd, &st);
+	snprintf(want, sizeof want, "header-len.mlpd: offset %zu: the file ends inside its header\n", args);
+	ck_assert_msg(st != 0 && strstr(out, want) && strchr(out, '\n') == strrchr(out, '\n'), "%s\nwant %s", out, want);
+	free(out);
+	free(path);
+}
+END_TEST
+
+/* Addresses and pointers far beyond the file (near 2^64, 2^63, and 0),
+ * a vtable never described, references in cycles (a pair, an object to
+ * itself), to an object not in the heapshot, and continued in a record
+ * of size 0 away from their object; a root range of 2^64 - 1 bytes; a
+ * class name with terminal controls in it (shown escaped). */
+START_TEST(test_mono_far_and_cycles)
+{
+	static const uint64_t top = 0xfffffffffffffff8ull, mid = 0x7ffffffffffffff8ull, far = 0x123456789abcdef0ull;
+	static const uint64_t vt_none = 0xfffffffffffffff0ull; /* no VTABLE event tells its class */
+	const uint64_t to_top[1] = { 8 }, to_8[3] = { top, 8, far }, from_0[1] = { 8 }, to_mid[1] = { mid };
+	struct mw w;
+
+	mw_begin(&w, 7, 1700000000000ull);
+	mw_buf(&w, 1, 1000);
+	mw_classes(&w);
+	mw_class(&w, 0x1200, 0x2200, "Crafted.\x1b[2J\x07\x9b" "31m");
+	mw_root_range(&w, 0x7f0000, UINT64_MAX, 3, "Crafted range");
+	mw_ev(&w, 0x06);
+	mw_obj(&w, top, VT_A, 16, 1, to_top, 1);
+	mw_obj(&w, 8, VT_A, 16, 3, to_8, 3);
+	mw_obj(&w, 0, VT_A, 16, 1, from_0, 1);
+	mw_obj(&w, mid, VT_B, 16, 1, to_mid, 1);
+	mw_obj(&w, 0x4000, vt_none, 24, 0, NULL, 0);
+	mw_obj(&w, 0x4100, 0x1200, 8, 0, NULL, 0);
+	mw_obj(&w, 8, VT_A, 0, 1, to_mid, 1); /* more of 8's references, away from it */
+	mw_roots(&w, (const uint64_t[]){ 8, 0x5555555555555550ull }, 2);
+	mw_ev(&w, 0x16);
+	char *path = mw_write(&w, "far.mlpd");
+	char cmd[2048];
+	int st;
+	snprintf(cmd, sizeof cmd, "'%s' -q -f json info '%s' 2>&1", heapwalk(), path);
+	char *out = run(cmd, &st);
+	/* reachable: 8, top and mid, 16 bytes each; 0, the undescribed one
+	 * and the controls' are not */
+	ck_assert_msg(st == 0 && strstr(out, "\"objects\":6,") && strstr(out, "\"references\":6,") &&
+		      strstr(out, "\"dangling_references\":1,") && strstr(out, "\"gc_root_objects\":1,") &&
+		      strstr(out, "\"unreachable_objects\":3,\"unreachable_bytes\":48,") &&
+		      strstr(out, "{\"root_kind\":\"static\",\"records\":1,\"objects\":1}"), "%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "'%s' -q -f csv biggest '%s' 2>&1", heapwalk(), path);
+	out = run(cmd, &st);
+	ck_assert_msg(st == 0 && strstr(out, "\n0,0x8,Crafted.A,16,48,"), "%s", out);
+	free(out);
+	struct shot s;
+	hw_classes(path, 1, "", &s);
+	ck_assert(count_in(&s, "Crafted.A") == 3 && count_in(&s, "Crafted.B") == 1 &&
+		  count_in(&s, "VTable(0xfffffffffffffff0)") == 1 && count_in(&s, "Crafted.\\x1b[2J\\x07\\x9b31m") == 1);
+	free(s.rows);
+	snprintf(cmd, sizeof cmd, "'%s' -q classes '%s' 2>&1", heapwalk(), path);
+	out = run(cmd, &st);
+	ck_assert_msg(st == 0 && strstr(out, "Crafted.\\x1b[2J\\x07\\x9b31m ") && !strchr(out, '\x1b') &&
+		      !strchr(out, '\a') && !strstr(out, "\x9b"), "%s", out);
+	free(out);
+	all_views(path);
 	free(path);
 }
 END_TEST
@@ -903,6 +1034,8 @@ Suite *mono_suite(void)
 	tcase_add_test(tc, test_mono_two_in_a_buffer);
 	tcase_add_test(tc, test_mono_moves_hostile);
 	tcase_add_test(tc, test_mono_hostile_counts);
+	tcase_add_test(tc, test_mono_hostile_lengths);
+	tcase_add_test(tc, test_mono_far_and_cycles);
 	suite_add_tcase(s, tc);
 	return s;
 }
