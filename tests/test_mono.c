@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../fuzz/drive.h"
 #include "engine/open.h"
@@ -1017,6 +1018,61 @@ START_TEST(test_mono_far_and_cycles)
 }
 END_TEST
 
+/* heapwalk args on path, given 120 s: a hang ends it (status 124). */
+static char *hw_hang(const char *args, const char *path, int *st)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof cmd, "timeout 120 '%s' %s '%s' 2>&1", heapwalk(), args, path);
+	return run(cmd, st);
+}
+
+/* A million threads of one empty buffer each, and a million root ranges
+ * registered then a million unregistered: each a lookup in a table, not
+ * a search of all (quadratic: hours), within a timeout that only a hang
+ * reaches. The root ranges still nest: the latest of a start goes first. */
+START_TEST(test_mono_many_threads_ranges)
+{
+	enum { MANY = 1000000 };
+	static const uint64_t a[2] = { 0x10000, 0x10010 };
+	struct mw w;
+	int st;
+
+	mw_begin(&w, 7, 1700000000000ull);
+	for (uint64_t t = 1; t <= MANY; t++)
+		mw_buf(&w, t, 1000);
+	mw_buf(&w, MANY + 1, 2000);
+	mw_classes(&w);
+	mw_shot(&w, a, 2, NULL, 0);
+	char *path = mw_write(&w, "threads.mlpd");
+	char *out = hw_hang("-q -f json info", path, &st);
+	ck_assert_msg(st == 0 && strstr(out, "\"objects\":2,"), "%s", out);
+	free(out);
+	unlink(path);
+	free(path);
+	mw_begin(&w, 7, 1700000000000ull);
+	mw_buf(&w, 1, 1000);
+	mw_classes(&w);
+	mw_root_range(&w, 0x7f0000, 0x100, 3, "first");
+	mw_root_range(&w, 0x7f0000, 0x100, 6, "second");
+	mw_ev(&w, 0x56); /* unregistered: second */
+	mw_sleb(&w, 0x7f0000);
+	for (uint64_t i = 0; i < MANY; i++)
+		mw_root_range(&w, 0x1000000 + 16 * i, 8, 4, "");
+	for (uint64_t i = 0; i < MANY; i++) {
+		mw_ev(&w, 0x56); /* a start never registered */
+		mw_sleb(&w, 0x10);
+	}
+	mw_shot(&w, a, 1, NULL, 0);
+	path = mw_write(&w, "ranges.mlpd");
+	out = hw_hang("-q -e 'all | paths'", path, &st);
+	ck_assert_msg(st == 0 && strstr(out, "static (first)"), "%s", out);
+	free(out);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 Suite *mono_suite(void)
 {
 	Suite *s = suite_create("mono");
@@ -1036,6 +1092,11 @@ Suite *mono_suite(void)
 	tcase_add_test(tc, test_mono_hostile_counts);
 	tcase_add_test(tc, test_mono_hostile_lengths);
 	tcase_add_test(tc, test_mono_far_and_cycles);
+	suite_add_tcase(s, tc);
+	/* 50 MB written and read: seconds; what was quadratic, hours */
+	tc = tcase_create("many");
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_mono_many_threads_ranges);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -151,11 +151,24 @@ struct mobj { uint64_t addr, vtable, ref0; uint32_t size, nrefs; uint8_t gen; };
 struct mextra { uint64_t src, target; uint32_t off; }; /* a continuation not next to its object */
 struct mroot { uint64_t slot, obj; uint16_t kind; }; /* kind: format 13's, else 0 (by range) */
 struct mptr { uint64_t ptr, val; };                     /* class -> name, vtable -> class */
-struct mreg { uint64_t start, size, t_reg, t_unreg; uint32_t desc; uint8_t source; };
+/* a root range; below: the open one of its start registered before it,
+ * or NO_REG (an unregistration closes the latest open one of a start) */
+struct mreg { uint64_t start, size, t_reg, t_unreg; size_t below; uint32_t desc; uint8_t source; };
 struct mthread { uint64_t tid; int64_t shot; };
 /* a heapshot: its times, totals, where its thread's buffers are and
  * where it starts (how the second pass knows it in its buffer) */
 struct mshot { uint64_t t_start, t_end, objects, bytes, refs, tid, buf_first, buf_last, at; int complete; };
+
+/* u64 -> an index, open addressing: the threads by id and the open root
+ * ranges by start, looked up at every buffer and unregistration (a
+ * search of them all made a crafted file of a million quadratic) */
+#define IMAP_FREE SIZE_MAX    /* an empty slot's value */
+#define NO_REG (SIZE_MAX - 1) /* no open root range of that start */
+struct imap {
+	uint64_t *key;
+	size_t *val;
+	size_t n, cap;
+};
 
 /* One heapshot's objects, references and roots. */
 struct capture {
@@ -206,8 +219,10 @@ struct mrd {
 	size_t ncls, ccls, nvt, cvt;
 	struct mreg *reg;
 	size_t nreg, creg;
+	struct imap reg_open;    /* start -> its latest open range */
 	struct mthread *thr;
 	size_t nthr, cthr;
+	struct imap thr_ix;      /* thread id -> thr[] */
 	struct mshot *shots;
 	size_t nshots, cshots;
 	struct capture kept;     /* the heapshot read (the second pass) */
@@ -235,19 +250,68 @@ static void mrd_free(struct mrd *r)
 	free(r->cls);
 	free(r->vt);
 	free(r->reg);
+	free(r->reg_open.key);
+	free(r->reg_open.val);
 	free(r->thr);
+	free(r->thr_ix.key);
+	free(r->thr_ix.val);
 	free(r->shots);
 	names_free(&r->nt);
 }
 
+/* k's slot in m (cap > 0): where it is, or the empty one it would take */
+static size_t imap_slot(const struct imap *m, uint64_t k)
+{
+	uint64_t h = k * 0x9E3779B97F4A7C15ull;
+	size_t i = (size_t)(h ^ h >> 32) & (m->cap - 1);
+
+	while (m->val[i] != IMAP_FREE && m->key[i] != k)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+/* k's value, or IMAP_FREE */
+static size_t imap_get(const struct imap *m, uint64_t k)
+{
+	return m->cap == 0 ? IMAP_FREE : m->val[imap_slot(m, k)];
+}
+
+/* k -> v (v not IMAP_FREE); at most half full, twice the room when not */
+static void imap_set(struct imap *m, uint64_t k, size_t v)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		struct imap old = *m;
+		m->cap = old.cap ? old.cap * 2 : 64;
+		m->key = xreallocarray(NULL, m->cap, sizeof *m->key);
+		m->val = xreallocarray(NULL, m->cap, sizeof *m->val);
+		for (size_t i = 0; i < m->cap; i++)
+			m->val[i] = IMAP_FREE;
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.val[i] != IMAP_FREE) {
+				size_t j = imap_slot(m, old.key[i]);
+				m->key[j] = old.key[i];
+				m->val[j] = old.val[i];
+			}
+		free(old.key);
+		free(old.val);
+	}
+	size_t i = imap_slot(m, k);
+	m->n += m->val[i] == IMAP_FREE;
+	m->key[i] = k;
+	m->val[i] = v;
+}
+
 static struct mthread *thread_of(struct mrd *r, uint64_t tid)
 {
-	for (size_t i = 0; i < r->nthr; i++)
-		if (r->thr[i].tid == tid)
-			return &r->thr[i];
-	VEC_GROW(r->thr, r->nthr, r->cthr);
-	r->thr[r->nthr] = (struct mthread){ tid, -1 };
-	return &r->thr[r->nthr++];
+	size_t i = imap_get(&r->thr_ix, tid);
+
+	if (i == IMAP_FREE) {
+		VEC_GROW(r->thr, r->nthr, r->cthr);
+		r->thr[r->nthr] = (struct mthread){ tid, -1 };
+		imap_set(&r->thr_ix, tid, r->nthr);
+		i = r->nthr++;
+	}
+	return &r->thr[i];
 }
 
 /* The second pass reaches heapshot sh's start: keep what follows. */
@@ -365,6 +429,36 @@ static void heap_roots(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_t
 	}
 }
 
+/* HEAP_ROOT_REGISTER: a root range, open until unregistered. */
+static void root_range_add(struct mrd *r, struct cur *c, uint64_t now, uint64_t ptr_base)
+{
+	uint64_t start = ptr_base + (uint64_t)sleb(c), size = uleb(c);
+	unsigned source = byte1(c);
+	size_t len = 0;
+
+	sleb(c); /* key */
+	const char *d = str(c, &len);
+	if (c->bad || r->pass2)
+		return;
+	size_t below = imap_get(&r->reg_open, start);
+	VEC_GROW(r->reg, r->nreg, r->creg);
+	r->reg[r->nreg] = (struct mreg){ start, size, now, UINT64_MAX, below == IMAP_FREE ? NO_REG : below,
+					 names_intern(&r->nt, d, len < 200 ? len : 200), (uint8_t)source };
+	imap_set(&r->reg_open, start, r->nreg++);
+}
+
+/* HEAP_ROOT_UNREGISTER: the latest open range of that start closes. */
+static void root_range_end(struct mrd *r, struct cur *c, uint64_t now, uint64_t ptr_base)
+{
+	uint64_t start = ptr_base + (uint64_t)sleb(c);
+	size_t i = imap_get(&r->reg_open, start);
+
+	if (c->bad || r->pass2 || i == IMAP_FREE || i == NO_REG)
+		return;
+	r->reg[i].t_unreg = now;
+	imap_set(&r->reg_open, start, r->reg[i].below);
+}
+
 static void heap_event(struct mrd *r, struct cur *c, unsigned sub, uint64_t now, uint64_t obj_base,
 		       uint64_t ptr_base, struct mthread *t)
 {
@@ -407,29 +501,12 @@ static void heap_event(struct mrd *r, struct cur *c, unsigned sub, uint64_t now,
 	case 0x30:
 		heap_roots(r, c, obj_base, ptr_base, t);
 		break;
-	case 0x40: { /* a root range registered */
-		uint64_t start = ptr_base + (uint64_t)sleb(c), size = uleb(c);
-		unsigned source = byte1(c);
-		sleb(c); /* key */
-		size_t len = 0;
-		const char *d = str(c, &len);
-		if (!c->bad && !r->pass2) {
-			VEC_GROW(r->reg, r->nreg, r->creg);
-			r->reg[r->nreg++] = (struct mreg){ start, size, now, UINT64_MAX,
-							   names_intern(&r->nt, d, len < 200 ? len : 200),
-							   (uint8_t)source };
-		}
+	case 0x40:
+		root_range_add(r, c, now, ptr_base);
 		break;
-	}
-	case 0x50: { /* unregistered: the latest range of that start */
-		uint64_t start = ptr_base + (uint64_t)sleb(c);
-		for (size_t i = r->pass2 ? 0 : r->nreg; i-- > 0;)
-			if (r->reg[i].start == start && r->reg[i].t_unreg == UINT64_MAX) {
-				r->reg[i].t_unreg = now;
-				break;
-			}
+	case 0x50:
+		root_range_end(r, c, now, ptr_base);
 		break;
-	}
 	default:
 		c->bad = 1;
 	}
