@@ -159,15 +159,17 @@ struct mthread { uint64_t tid; int64_t shot; };
  * where it starts (how the second pass knows it in its buffer) */
 struct mshot { uint64_t t_start, t_end, objects, bytes, refs, tid, buf_first, buf_last, at; int complete; };
 
-/* u64 -> an index, open addressing: the threads by id and the open root
- * ranges by start, looked up at every buffer and unregistration (a
- * search of them all made a crafted file of a million quadratic) */
+/* u64 -> an index, open addressing with linear probing: the threads by
+ * id and the open root ranges by start, looked up at every buffer and
+ * unregistration (a search of them all made a crafted file of a million
+ * quadratic), and identity()'s old objects by address */
 #define IMAP_FREE SIZE_MAX    /* an empty slot's value */
 #define NO_REG (SIZE_MAX - 1) /* no open root range of that start */
 struct imap {
 	uint64_t *key;
 	size_t *val;
 	size_t n, cap;
+	unsigned bits; /* cap is 1 << bits */
 };
 
 /* One heapshot's objects, references and roots. */
@@ -233,37 +235,35 @@ struct mrd {
 	uint64_t big, big_at, big_size; /* objects of 4 GiB or more; the first's offset and size */
 };
 
-static void capture_free(struct capture *c)
+/* m empty, with room for n keys before it grows */
+static void imap_init(struct imap *m, size_t n)
 {
-	free(c->o);
-	free(c->tgt);
-	free(c->off);
-	free(c->x);
-	free(c->r);
-	memset(c, 0, sizeof *c);
-	c->shot = -1;
+	m->bits = 6;
+	while (((size_t)1 << m->bits) < 2 * n + 2)
+		m->bits++;
+	m->cap = (size_t)1 << m->bits;
+	m->n = 0;
+	m->key = xreallocarray(NULL, m->cap, sizeof *m->key);
+	m->val = xreallocarray(NULL, m->cap, sizeof *m->val);
+	for (size_t i = 0; i < m->cap; i++)
+		m->val[i] = IMAP_FREE;
 }
 
-static void mrd_free(struct mrd *r)
+static void imap_free(struct imap *m)
 {
-	capture_free(&r->kept);
-	free(r->cls);
-	free(r->vt);
-	free(r->reg);
-	free(r->reg_open.key);
-	free(r->reg_open.val);
-	free(r->thr);
-	free(r->thr_ix.key);
-	free(r->thr_ix.val);
-	free(r->shots);
-	names_free(&r->nt);
+	free(m->key);
+	free(m->val);
+}
+
+static size_t imap_home(const struct imap *m, uint64_t k)
+{
+	return (size_t)((k * 0x9E3779B97F4A7C15ull) >> (64 - m->bits));
 }
 
 /* k's slot in m (cap > 0): where it is, or the empty one it would take */
 static size_t imap_slot(const struct imap *m, uint64_t k)
 {
-	uint64_t h = k * 0x9E3779B97F4A7C15ull;
-	size_t i = (size_t)(h ^ h >> 32) & (m->cap - 1);
+	size_t i = imap_home(m, k);
 
 	while (m->val[i] != IMAP_FREE && m->key[i] != k)
 		i = (i + 1) & (m->cap - 1);
@@ -281,24 +281,58 @@ static void imap_set(struct imap *m, uint64_t k, size_t v)
 {
 	if (2 * (m->n + 1) > m->cap) {
 		struct imap old = *m;
-		m->cap = old.cap ? old.cap * 2 : 64;
-		m->key = xreallocarray(NULL, m->cap, sizeof *m->key);
-		m->val = xreallocarray(NULL, m->cap, sizeof *m->val);
-		for (size_t i = 0; i < m->cap; i++)
-			m->val[i] = IMAP_FREE;
+		imap_init(m, old.n + 1);
 		for (size_t i = 0; i < old.cap; i++)
-			if (old.val[i] != IMAP_FREE) {
-				size_t j = imap_slot(m, old.key[i]);
-				m->key[j] = old.key[i];
-				m->val[j] = old.val[i];
-			}
-		free(old.key);
-		free(old.val);
+			if (old.val[i] != IMAP_FREE)
+				imap_set(m, old.key[i], old.val[i]);
+		imap_free(&old);
 	}
 	size_t i = imap_slot(m, k);
 	m->n += m->val[i] == IMAP_FREE;
 	m->key[i] = k;
 	m->val[i] = v;
+}
+
+/* Empty slot i, shifting back the entries that probed past it. */
+static void imap_del(struct imap *m, size_t i)
+{
+	size_t mask = m->cap - 1;
+
+	for (size_t j = (i + 1) & mask; m->val[j] != IMAP_FREE; j = (j + 1) & mask) {
+		size_t home = imap_home(m, m->key[j]);
+		/* can j's entry move to i: is i on its way from home to j? */
+		if (((j - home) & mask) >= ((j - i) & mask)) {
+			m->key[i] = m->key[j];
+			m->val[i] = m->val[j];
+			i = j;
+		}
+	}
+	m->val[i] = IMAP_FREE;
+	m->n--;
+}
+
+static void capture_free(struct capture *c)
+{
+	free(c->o);
+	free(c->tgt);
+	free(c->off);
+	free(c->x);
+	free(c->r);
+	memset(c, 0, sizeof *c);
+	c->shot = -1;
+}
+
+static void mrd_free(struct mrd *r)
+{
+	capture_free(&r->kept);
+	free(r->cls);
+	free(r->vt);
+	free(r->reg);
+	imap_free(&r->reg_open);
+	free(r->thr);
+	imap_free(&r->thr_ix);
+	free(r->shots);
+	names_free(&r->nt);
 }
 
 static struct mthread *thread_of(struct mrd *r, uint64_t tid)
@@ -1286,86 +1320,6 @@ static void mlpd_free_data(struct heap *h)
  * `heapshot` (every major collection), not with `heapshot=ondemand` or
  * `NNgc`, where identity() declines and the objects are matched. */
 
-/* address -> an old node: open addressing, linear probing; key 0
- * marks an empty slot, so an object at address 0 is never found */
-struct amap {
-	uint64_t *key; /* 0: empty */
-	node_t *val;
-	uint8_t *flag; /* 1: in the nursery at j, not yet moved */
-	size_t mask;
-	unsigned shift;
-};
-
-static void amap_init(struct amap *m, size_t n)
-{
-	size_t cap = 16;
-	unsigned bits = 4;
-
-	while (cap < 2 * n + 2) {
-		cap *= 2;
-		bits++;
-	}
-	m->key = xcalloc(cap, sizeof *m->key);
-	m->val = xmalloc(cap * sizeof *m->val);
-	m->flag = xmalloc(cap);
-	m->mask = cap - 1;
-	m->shift = 64 - bits;
-}
-
-static void amap_free(struct amap *m)
-{
-	free(m->key);
-	free(m->val);
-	free(m->flag);
-}
-
-static size_t amap_home(const struct amap *m, uint64_t k)
-{
-	return (size_t)(((k >> 3) * 0x9E3779B97F4A7C15ull) >> m->shift);
-}
-
-/* k's slot, or SIZE_MAX */
-static size_t amap_find(const struct amap *m, uint64_t k)
-{
-	if (k == 0)
-		return SIZE_MAX;
-	for (size_t i = amap_home(m, k);; i = (i + 1) & m->mask) {
-		if (m->key[i] == k)
-			return i;
-		if (m->key[i] == 0)
-			return SIZE_MAX;
-	}
-}
-
-static void amap_put(struct amap *m, uint64_t k, node_t v, uint8_t f)
-{
-	size_t i = amap_home(m, k);
-
-	if (k == 0)
-		return;
-	while (m->key[i] != 0 && m->key[i] != k)
-		i = (i + 1) & m->mask;
-	m->key[i] = k;
-	m->val[i] = v;
-	m->flag[i] = f;
-}
-
-/* Empty slot i, shifting back the entries that probed past it. */
-static void amap_del(struct amap *m, size_t i)
-{
-	for (size_t j = (i + 1) & m->mask; m->key[j] != 0; j = (j + 1) & m->mask) {
-		size_t home = amap_home(m, m->key[j]);
-		/* can j's entry move to i: is i on its way from home to j? */
-		if (((j - home) & m->mask) >= ((j - i) & m->mask)) {
-			m->key[i] = m->key[j];
-			m->val[i] = m->val[j];
-			m->flag[i] = m->flag[j];
-			i = j;
-		}
-	}
-	m->key[i] = 0;
-}
-
 static int by_time(const void *x, const void *y, void *ctx)
 {
 	const struct mmove *a = x, *b = y;
@@ -1375,16 +1329,50 @@ static int by_time(const void *x, const void *y, void *ctx)
 }
 
 /* A heapshot's objects (obj[0, n), sorted) hold none at the map's
- * entries that are not among them: those died. */
-static void amap_keep(struct amap *m, const uint64_t *obj, size_t n)
+ * addresses that are not among them: those died. */
+static void keep_only(struct imap *m, const uint64_t *obj, size_t n)
 {
-	for (size_t i = 0; i <= m->mask;) {
-		size_t at = m->key[i] != 0 ? lower_bound_u64(obj, n, m->key[i]) : n;
-		if (m->key[i] != 0 && (at == n || obj[at] != m->key[i]))
-			amap_del(m, i); /* i now holds another entry, or none: look again */
+	for (size_t i = 0; i < m->cap;) {
+		size_t at = m->val[i] != IMAP_FREE ? lower_bound_u64(obj, n, m->key[i]) : n;
+		if (m->val[i] != IMAP_FREE && (at == n || obj[at] != m->key[i]))
+			imap_del(m, i); /* i now holds another entry, or none: look again */
 		else
 			i++;
 	}
+}
+
+/* Old's objects (in m by address: node << 1, | 1 while in the nursery
+ * at j and not moved since) followed through the moves and the
+ * heapshots between, in time order; m as they are at k. Returns how
+ * many moves were of its objects. */
+static uint64_t follow_moves(struct replay *rp, const struct heap *old, struct imap *m)
+{
+	uint64_t second_gc = rp->ngc > 1 ? rp->second_gc : UINT64_MAX, replayed = 0;
+
+	hw_merge_sort(rp->mv, rp->nmv, sizeof *rp->mv, by_time, NULL);
+	imap_init(m, old->n);
+	for (node_t v = 1; v < old->n; v++)
+		imap_set(m, old->node_id[v], (size_t)v << 1 | (old->node_gen != NULL && old->node_gen[v] == 0));
+	for (size_t i = 0; i < rp->nmv; i++) {
+		const struct mmove *e = &rp->mv[i];
+		if (e->from == SHOT_END) { /* a heapshot between: what it lacks has died */
+			const struct mrange *s = &rp->ends[e->to];
+			hw_qsort(rp->mid + s->lo, s->hi - s->lo, sizeof *rp->mid, cmp_first_u64);
+			keep_only(m, rp->mid + s->lo, s->hi - s->lo);
+			continue;
+		}
+		size_t a = imap_slot(m, e->from), was = m->val[a];
+		if (was != IMAP_FREE)
+			imap_del(m, a);
+		size_t b = imap_slot(m, e->to);
+		if (m->val[b] != IMAP_FREE)
+			imap_del(m, b); /* what was there has died */
+		if (was != IMAP_FREE) { /* pinned through the first collection after j: still unsure */
+			imap_set(m, e->to, (was & ~(size_t)1) | ((was & 1) && e->t >= second_gc));
+			replayed++;
+		}
+	}
+	return replayed;
 }
 
 static int mlpd_identity(const struct heap *h, const struct heap *old, node_t *same, struct sbuf *how,
@@ -1436,39 +1424,15 @@ static int mlpd_identity(const struct heap *h, const struct heap *old, node_t *s
 		sbuf_printf(why, "%s has no GC move events (recorded with nodefaults and without gcmove)", ep);
 		goto done;
 	}
-	hw_merge_sort(rp.mv, rp.nmv, sizeof *rp.mv, by_time, NULL);
-	uint64_t second_gc = rp.ngc > 1 ? rp.second_gc : UINT64_MAX, replayed = 0, unsure = 0;
-	struct amap m;
-	amap_init(&m, old->n);
-	for (node_t v = 1; v < old->n; v++)
-		amap_put(&m, old->node_id[v], v, old->node_gen != NULL && old->node_gen[v] == 0);
-	for (size_t i = 0; i < rp.nmv; i++) {
-		const struct mmove *e = &rp.mv[i];
-		if (e->from == SHOT_END) { /* a heapshot between: what it lacks has died */
-			const struct mrange *s = &rp.ends[e->to];
-			hw_qsort(rp.mid + s->lo, s->hi - s->lo, sizeof *rp.mid, cmp_first_u64);
-			amap_keep(&m, rp.mid + s->lo, s->hi - s->lo);
-			continue;
-		}
-		size_t a = amap_find(&m, e->from), b;
-		node_t v = a != SIZE_MAX ? m.val[a] : HW_NONE;
-		uint8_t f = a != SIZE_MAX ? m.flag[a] : 0;
-		if (a != SIZE_MAX)
-			amap_del(&m, a);
-		if ((b = amap_find(&m, e->to)) != SIZE_MAX)
-			amap_del(&m, b); /* what was there has died */
-		if (v != HW_NONE) {
-			amap_put(&m, e->to, v, f && e->t >= second_gc);
-			replayed++;
-		}
-	}
+	struct imap m;
+	uint64_t replayed = follow_moves(&rp, old, &m), unsure = 0;
 	same[0] = 0;
 	for (node_t v = 1; v < h->n; v++) {
-		size_t a = amap_find(&m, h->node_id[v]);
-		same[v] = a != SIZE_MAX ? m.val[a] : HW_NONE;
-		unsure += a != SIZE_MAX && m.flag[a] && rp.ngc > 1;
+		size_t a = imap_get(&m, h->node_id[v]);
+		same[v] = a != IMAP_FREE ? (node_t)(a >> 1) : HW_NONE;
+		unsure += a != IMAP_FREE && (a & 1) && rp.ngc > 1;
 	}
-	amap_free(&m);
+	imap_free(&m);
 	sbuf_printf(how, "exact: the GC's moves replayed from heapshot %u to heapshot %u of %s (%llu moves of its "
 		    "objects, %zu collection%s)", old->snap, h->snap, ep, (unsigned long long)replayed, rp.ngc,
 		    rp.ngc == 1 ? "" : "s");
