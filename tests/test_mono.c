@@ -11,7 +11,12 @@
  *     sgen moved them in between, so their addresses alone would pair
  *     them wrongly;
  *   - cut, damaged and foreign files: the complete heapshots with a
- *     warning, or one line.
+ *     warning, or one line;
+ *   - hostile files, written here (a small writer of the format: what
+ *     each holds is known by construction): counts and sizes near 2^32
+ *     and 2^64, addresses far beyond the file, cycles, moves from
+ *     address 0 replayed for --baseline, two heapshots in one buffer,
+ *     a million threads or root ranges.
  * tests/mono/workload.mlpd was recorded from the workload by Debian's
  * mono 6.8 and workload.mlpd.report by its mprof-report --verbose (see
  * tests/mono/README); where mono is installed the same checks run on a
