@@ -786,46 +786,50 @@ static void count_new_old(const char *path, unsigned k, unsigned long long *new_
 /* The replay of the GC's moves (--baseline FILE:N) on files that move
  * an object from address 0, or end their heapshots out of time order:
  * the two A of heapshot 1 (one moved, one not) are old, the B new. */
+static const uint64_t a1[2] = { 0x10000, 0x10008 }, a2[2] = { 0x30000, 0x10008 }, b1[1] = { 0x50000 };
+static const uint64_t mv[4] = { 0x10000, 0x30000, 0, 0x40000 }; /* the second from address 0 */
+
+/* A file's start: thread 1's buffer, the classes, heapshot 1 (a1). */
+static void moves_begin(struct mw *w)
+{
+	mw_begin(w, 7, 1700000000000ull);
+	mw_buf(w, 1, 1000);
+	mw_classes(w);
+	mw_shot(w, a1, 2, NULL, 0);
+}
+
+/* w as name: its heapshot k against 1 has the B new, the A old. */
+static char *moves_check(struct mw *w, const char *name, unsigned k)
+{
+	unsigned long long na, nb, oa, ob;
+	char *path = mw_write(w, name);
+
+	count_new_old(path, k, &na, &nb, &oa, &ob);
+	ck_assert_msg(na == 0 && nb == 1 && oa == 2 && ob == 0, "%s: new %llu A %llu B, old %llu A %llu B", path,
+		      na, nb, oa, ob);
+	return path;
+}
+
 START_TEST(test_mono_moves_hostile)
 {
-	static const uint64_t a1[2] = { 0x10000, 0x10008 }, a2[2] = { 0x30000, 0x10008 }, b[1] = { 0x50000 };
-	static const uint64_t mv[4] = { 0x10000, 0x30000, 0, 0x40000 }; /* the second from address 0 */
-	unsigned long long na, nb, oa, ob;
 	struct mw w;
 
 	/* heapshots 1 and 2, the moves between */
-	mw_begin(&w, 7, 1700000000000ull);
-	mw_buf(&w, 1, 1000);
-	mw_classes(&w);
-	mw_shot(&w, a1, 2, NULL, 0);
+	moves_begin(&w);
 	mw_gc(&w, 0);
 	mw_moves(&w, 4, mv, 4);
-	mw_shot(&w, a2, 2, b, 1);
-	char *path = mw_write(&w, "move-from-0.mlpd");
-	count_new_old(path, 2, &na, &nb, &oa, &ob);
-	ck_assert_msg(na == 0 && nb == 1 && oa == 2 && ob == 0, "%s: new %llu A %llu B, old %llu A %llu B", path,
-		      na, nb, oa, ob);
-	free(path);
+	mw_shot(&w, a2, 2, b1, 1);
+	free(moves_check(&w, "move-from-0.mlpd", 2));
 	/* the same with a heapshot between */
-	mw_begin(&w, 7, 1700000000000ull);
-	mw_buf(&w, 1, 1000);
-	mw_classes(&w);
-	mw_shot(&w, a1, 2, NULL, 0);
+	moves_begin(&w);
 	mw_gc(&w, 0);
 	mw_moves(&w, 4, mv, 4);
 	mw_shot(&w, a2, 2, NULL, 0);
-	mw_shot(&w, a2, 2, b, 1);
-	path = mw_write(&w, "move-from-0-between.mlpd");
-	count_new_old(path, 3, &na, &nb, &oa, &ob);
-	ck_assert_msg(na == 0 && nb == 1 && oa == 2 && ob == 0, "%s: new %llu A %llu B, old %llu A %llu B", path,
-		      na, nb, oa, ob);
-	free(path);
+	mw_shot(&w, a2, 2, b1, 1);
+	free(moves_check(&w, "move-from-0-between.mlpd", 3));
 	/* heapshots 2 and 3 between, on two threads: 3 ends first though
 	 * the file has 2's end first */
-	mw_begin(&w, 7, 1700000000000ull);
-	mw_buf(&w, 1, 1000);
-	mw_classes(&w);
-	mw_shot(&w, a1, 2, NULL, 0);
+	moves_begin(&w);
 	mw_buf(&w, 1, 2000);
 	mw_gc(&w, 0);
 	mw_moves(&w, 2, mv, 2);
@@ -838,11 +842,8 @@ START_TEST(test_mono_moves_hostile)
 	mw_buf(&w, 2, 2100);
 	mw_shot(&w, a2, 2, NULL, 0);
 	mw_buf(&w, 1, 5000);
-	mw_shot(&w, a2, 2, b, 1);
-	path = mw_write(&w, "ends-out-of-order.mlpd");
-	count_new_old(path, 4, &na, &nb, &oa, &ob);
-	ck_assert_msg(na == 0 && nb == 1 && oa == 2 && ob == 0, "%s: new %llu A %llu B, old %llu A %llu B", path,
-		      na, nb, oa, ob);
+	mw_shot(&w, a2, 2, b1, 1);
+	char *path = moves_check(&w, "ends-out-of-order.mlpd", 4);
 	/* a copy's later heapshot as the baseline (the path does not tell):
 	 * nothing to replay */
 	char cmd[2048];
