@@ -11,18 +11,27 @@
  *     sgen moved them in between, so their addresses alone would pair
  *     them wrongly;
  *   - cut, damaged and foreign files: the complete heapshots with a
- *     warning, or one line.
+ *     warning, or one line;
+ *   - hostile files, written here (a small writer of the format: what
+ *     each holds is known by construction): counts and sizes near 2^32
+ *     and 2^64, addresses far beyond the file, cycles, moves from
+ *     address 0 replayed for --baseline, two heapshots in one buffer,
+ *     a million threads or root ranges.
  * tests/mono/workload.mlpd was recorded from the workload by Debian's
  * mono 6.8 and workload.mlpd.report by its mprof-report --verbose (see
  * tests/mono/README); where mono is installed the same checks run on a
  * file recorded at test time, plain and with the profiler's zip option. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../fuzz/drive.h"
 #include "engine/open.h"
 #include "graph/heap.h"
 #include "graph/reader.h"
+#include "hprofw.h"
 #include "suites.h"
 #include "term.h"
 
@@ -498,6 +507,578 @@ START_TEST(test_mono_live)
 }
 END_TEST
 
+/* ---- crafted files: a writer of the log format ----
+ *
+ * The header (data format 17, 8-byte pointers), then buffers of one
+ * thread's events each. Pointer and object bases are 0: a pointer is
+ * written as it is, an object as its address >> 3. Each event comes
+ * 1 ns after the one before it, or later by what mw_wait() adds. */
+
+struct mw {
+	struct sbuf b;
+	size_t buf;    /* the open buffer's header, or SIZE_MAX */
+	uint64_t wait; /* added to the next event's time */
+};
+
+/* v in n bytes, little-endian (past 8 bytes: zeros) */
+static void mw_le(struct mw *w, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		sbuf_addc(&w->b, (char)(i < 8 ? v >> 8 * i : 0));
+}
+
+static void mw_uleb(struct mw *w, uint64_t v)
+{
+	do {
+		uint8_t b = v & 0x7f;
+		v >>= 7;
+		sbuf_addc(&w->b, (char)(v != 0 ? b | 0x80 : b));
+	} while (v != 0);
+}
+
+static void mw_sleb(struct mw *w, int64_t v)
+{
+	uint64_t u = (uint64_t)v;
+
+	for (;;) {
+		uint8_t b = u & 0x7f;
+		u = v < 0 ? u >> 7 | ~(UINT64_MAX >> 7) : u >> 7; /* the sign shifted in */
+		int done = (u == 0 && !(b & 0x40)) || (u == UINT64_MAX && (b & 0x40));
+		sbuf_addc(&w->b, (char)(done ? b : b | 0x80));
+		if (done)
+			return;
+	}
+}
+
+static void mw_str(struct mw *w, const char *s)
+{
+	sbuf_add(&w->b, s, strlen(s) + 1);
+}
+
+/* The file's header: a process of that pid, started at ms. */
+static void mw_begin(struct mw *w, uint32_t pid, uint64_t ms)
+{
+	static const char *const strs[] = { "crafted", "x86-64", "linux" }; /* args, arch, os */
+
+	sbuf_init(&w->b);
+	w->buf = SIZE_MAX;
+	w->wait = 0;
+	mw_le(w, 0x4D505A01, 4);
+	mw_le(w, 3 | 0 << 8 | 17 << 16 | 8 << 24, 4); /* log 3.0, data 17, pointers of 8 bytes */
+	mw_le(w, ms, 8);
+	mw_le(w, 0, 8 + 4 + 4); /* ns, timer overhead, flags */
+	mw_le(w, pid, 4);
+	mw_le(w, 0, 2);
+	for (int i = 0; i < 3; i++) {
+		mw_le(w, strlen(strs[i]) + 1, 4);
+		mw_str(w, strs[i]);
+	}
+}
+
+/* The open buffer's length filled in. */
+static void mw_close(struct mw *w)
+{
+	if (w->buf == SIZE_MAX)
+		return;
+	uint32_t len = (uint32_t)(w->b.len - w->buf - 48);
+	for (int i = 0; i < 4; i++)
+		w->b.buf[w->buf + 4 + i] = (char)(len >> 8 * i);
+	w->buf = SIZE_MAX;
+}
+
+/* A buffer of thread tid's events from time t on. */
+static void mw_buf(struct mw *w, uint64_t tid, uint64_t t)
+{
+	mw_close(w);
+	w->buf = w->b.len;
+	mw_le(w, 0x4D504C01, 4);
+	mw_le(w, 0, 4);
+	mw_le(w, t, 8);
+	mw_le(w, 0, 8 + 8); /* ptr_base, obj_base */
+	mw_le(w, tid, 8);
+	mw_le(w, 0, 8); /* method_base */
+}
+
+static void mw_wait(struct mw *w, uint64_t ns)
+{
+	w->wait += ns;
+}
+
+/* An event's byte and time; its file offset. */
+static size_t mw_ev(struct mw *w, unsigned ev)
+{
+	size_t at = w->b.len;
+
+	sbuf_addc(&w->b, (char)ev);
+	mw_uleb(w, 1 + w->wait);
+	w->wait = 0;
+	return at;
+}
+
+/* Class klass named name, and its vtable vt (what objects point at). */
+static void mw_class(struct mw *w, uint64_t vt, uint64_t klass, const char *name)
+{
+	mw_ev(w, 0x02);
+	mw_le(w, 1, 1); /* CLASS */
+	mw_sleb(w, (int64_t)klass);
+	mw_sleb(w, 0x77000); /* image */
+	mw_str(w, name);
+	mw_ev(w, 0x02);
+	mw_le(w, 7, 1); /* VTABLE */
+	mw_sleb(w, (int64_t)vt);
+	mw_sleb(w, 0); /* domain */
+	mw_sleb(w, (int64_t)klass);
+}
+
+/* Two classes every crafted file has. */
+#define VT_A 0x1000
+#define VT_B 0x1100
+static void mw_classes(struct mw *w)
+{
+	mw_class(w, VT_A, 0x2000, "Crafted.A");
+	mw_class(w, VT_B, 0x2100, "Crafted.B");
+}
+
+/* HEAP_OBJECT: addr, of vtable vt, size bytes, in the old generation,
+ * claiming nrefs references of which the n of to[] follow (8 bytes
+ * apart); its file offset. */
+static size_t mw_obj(struct mw *w, uint64_t addr, uint64_t vt, uint64_t size, uint64_t nrefs, const uint64_t *to,
+		     size_t n)
+{
+	size_t at = mw_ev(w, 0x26);
+
+	mw_sleb(w, (int64_t)(addr >> 3));
+	mw_sleb(w, (int64_t)vt);
+	mw_uleb(w, size);
+	mw_le(w, 1, 1);
+	mw_uleb(w, nrefs);
+	for (size_t i = 0; i < n; i++) {
+		mw_uleb(w, 8);
+		mw_sleb(w, (int64_t)(to[i] >> 3));
+	}
+	return at;
+}
+
+/* HEAP_ROOT_REGISTER: the root slots [start, start + size) of MonoGCRootSource source. */
+static void mw_root_range(struct mw *w, uint64_t start, uint64_t size, unsigned source, const char *what)
+{
+	mw_ev(w, 0x46);
+	mw_sleb(w, (int64_t)start);
+	mw_uleb(w, size);
+	mw_le(w, source, 1);
+	mw_sleb(w, 0); /* key */
+	mw_str(w, what);
+}
+
+/* HEAP_ROOT: each of obj[] held by a slot from 0x7f0000 on. */
+static void mw_roots(struct mw *w, const uint64_t *obj, size_t n)
+{
+	mw_ev(w, 0x36);
+	mw_uleb(w, n);
+	for (size_t i = 0; i < n; i++) {
+		mw_sleb(w, (int64_t)(0x7f0000 + 8 * i));
+		mw_sleb(w, (int64_t)(obj[i] >> 3));
+	}
+}
+
+/* A collection of generation gen starts. */
+static void mw_gc(struct mw *w, unsigned gen)
+{
+	mw_ev(w, 0x11);
+	mw_le(w, 0, 1);
+	mw_le(w, gen, 1);
+}
+
+/* MOVE: claiming count objects, of which the n of pair[] (old, new) follow. */
+static size_t mw_moves(struct mw *w, uint64_t count, const uint64_t *pair, size_t n)
+{
+	size_t at = mw_ev(w, 0x31);
+
+	mw_uleb(w, count);
+	for (size_t i = 0; i < n; i++)
+		mw_sleb(w, (int64_t)(pair[i] >> 3));
+	return at;
+}
+
+/* A heapshot of A objects at a[] and B objects at b[] (16 bytes each,
+ * no references), all of them roots. */
+static void mw_shot(struct mw *w, const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
+{
+	mw_ev(w, 0x06);
+	for (size_t i = 0; i < na + nb; i++)
+		mw_obj(w, i < na ? a[i] : b[i - na], i < na ? VT_A : VT_B, 16, 0, NULL, 0);
+	mw_roots(w, a, na);
+	mw_roots(w, b, nb);
+	mw_ev(w, 0x16);
+}
+
+/* The file written as MONODIR/name; its path (caller frees). */
+static char *mw_write(struct mw *w, const char *name)
+{
+	char *path = xasprintf("%s/%s", MONODIR, name);
+
+	mw_close(w);
+	ck_assert_int_eq(system("mkdir -p " MONODIR), 0);
+	FILE *f = fopen(path, "wb");
+	ck_assert_msg(f != NULL && fwrite(w->b.buf, 1, w->b.len, f) == w->b.len && fclose(f) == 0, "%s", path);
+	sbuf_free(&w->b);
+	return path;
+}
+
+/* Objects of A and B in heapshot k of path (with the options more). */
+static void count_ab(const char *path, unsigned k, const char *more, unsigned long long *a, unsigned long long *b)
+{
+	struct shot s;
+
+	hw_classes(path, k, more, &s);
+	*a = count_in(&s, "Crafted.A");
+	*b = count_in(&s, "Crafted.B");
+	free(s.rows);
+}
+
+/* Every view and inspection on a crafted file, as the dump fuzzer runs
+ * them (fuzz/drive.c); a crash or a sanitizer report fails the test. */
+static void all_views(const char *path)
+{
+	size_t n;
+	char *data = file_bytes(path, &n);
+
+	setenv("TMPDIR", hw_tmpdir(), 1); /* fuzz_dump's files in the build directory */
+	ck_assert_int_eq(fuzz_dump((const uint8_t *)data, n), 0);
+	free(data);
+}
+
+/* Two heapshots in one buffer: each read as its own. */
+START_TEST(test_mono_two_in_a_buffer)
+{
+	static const uint64_t a[3] = { 0x10000, 0x10010, 0x10020 }, b[5] = { 0x20000, 0x20010, 0x20020, 0x20030, 0x20040 };
+	unsigned long long na, nb;
+	struct mw w;
+
+	mw_begin(&w, 7, 1700000000000ull);
+	mw_buf(&w, 1, 1000);
+	mw_classes(&w);
+	mw_shot(&w, a, 3, NULL, 0);
+	mw_shot(&w, NULL, 0, b, 5);
+	char *path = mw_write(&w, "two-in-a-buffer.mlpd");
+	count_ab(path, 1, "", &na, &nb);
+	ck_assert_msg(na == 3 && nb == 0, "heapshot 1: %llu A, %llu B; want 3 A", na, nb);
+	count_ab(path, 2, "", &na, &nb);
+	ck_assert_msg(na == 0 && nb == 5, "heapshot 2: %llu A, %llu B; want 5 B", na, nb);
+	all_views(path);
+	free(path);
+}
+END_TEST
+
+/* New and old objects of heapshot k against heapshot 1 of the same
+ * file: *a and *b of A and B. */
+static void count_new_old(const char *path, unsigned k, unsigned long long *new_a, unsigned long long *new_b,
+			  unsigned long long *old_a, unsigned long long *old_b)
+{
+	char more[1024];
+
+	snprintf(more, sizeof more, "--baseline '%s:1' -e new", path);
+	count_ab(path, k, more, new_a, new_b);
+	snprintf(more, sizeof more, "--baseline '%s:1' -e old", path);
+	count_ab(path, k, more, old_a, old_b);
+}
+
+/* The replay of the GC's moves (--baseline FILE:N) on files that move
+ * an object from address 0, or end their heapshots out of time order:
+ * the two A of heapshot 1 (one moved, one not) are old, the B new. */
+static const uint64_t a1[2] = { 0x10000, 0x10008 }, a2[2] = { 0x30000, 0x10008 }, b1[1] = { 0x50000 };
+static const uint64_t mv[4] = { 0x10000, 0x30000, 0, 0x40000 }; /* the second from address 0 */
+
+/* A file's start: thread 1's buffer, the classes, heapshot 1 (a1). */
+static void moves_begin(struct mw *w)
+{
+	mw_begin(w, 7, 1700000000000ull);
+	mw_buf(w, 1, 1000);
+	mw_classes(w);
+	mw_shot(w, a1, 2, NULL, 0);
+}
+
+/* w as name: its heapshot k against 1 has the B new, the A old. */
+static char *moves_check(struct mw *w, const char *name, unsigned k)
+{
+	unsigned long long na, nb, oa, ob;
+	char *path = mw_write(w, name);
+
+	count_new_old(path, k, &na, &nb, &oa, &ob);
+	ck_assert_msg(na == 0 && nb == 1 && oa == 2 && ob == 0, "%s: new %llu A %llu B, old %llu A %llu B", path,
+		      na, nb, oa, ob);
+	return path;
+}
+
+START_TEST(test_mono_moves_hostile)
+{
+	struct mw w;
+
+	/* heapshots 1 and 2, the moves between */
+	moves_begin(&w);
+	mw_gc(&w, 0);
+	mw_moves(&w, 4, mv, 4);
+	mw_shot(&w, a2, 2, b1, 1);
+	free(moves_check(&w, "move-from-0.mlpd", 2));
+	/* the same with a heapshot between */
+	moves_begin(&w);
+	mw_gc(&w, 0);
+	mw_moves(&w, 4, mv, 4);
+	mw_shot(&w, a2, 2, NULL, 0);
+	mw_shot(&w, a2, 2, b1, 1);
+	free(moves_check(&w, "move-from-0-between.mlpd", 3));
+	/* heapshots 2 and 3 between, on two threads: 3 ends first though
+	 * the file has 2's end first */
+	moves_begin(&w);
+	mw_buf(&w, 1, 2000);
+	mw_gc(&w, 0);
+	mw_moves(&w, 2, mv, 2);
+	mw_ev(&w, 0x06);
+	for (size_t i = 0; i < 2; i++)
+		mw_obj(&w, a2[i], VT_A, 16, 0, NULL, 0);
+	mw_roots(&w, a2, 2);
+	mw_wait(&w, 800);
+	mw_ev(&w, 0x16);
+	mw_buf(&w, 2, 2100);
+	mw_shot(&w, a2, 2, NULL, 0);
+	mw_buf(&w, 1, 5000);
+	mw_shot(&w, a2, 2, b1, 1);
+	char *path = moves_check(&w, "ends-out-of-order.mlpd", 4);
+	/* a copy's later heapshot as the baseline (the path does not tell):
+	 * nothing to replay */
+	char cmd[2048];
+	int st;
+	snprintf(cmd, sizeof cmd, "cp '%s' " MONODIR "/copy.mlpd && '%s' -q --heapshot 1 --baseline " MONODIR
+		 "/copy.mlpd:4 '%s' -e 'new | classes' 2>&1", path, heapwalk(), path);
+	char *out = run(cmd, &st);
+	ck_assert_msg(st == 0 && strstr(out, "(not exact: the baseline's heapshot 4 comes after heapshot 1)") &&
+		      !strstr(out, "replayed"), "%s", out);
+	free(out);
+	free(path);
+}
+END_TEST
+
+/* Counts near 2^32 and 2^64 in every count field of the events a heap
+ * walk reads, each in a buffer of its own: a HEAP_OBJECT's references,
+ * a MOVE's objects, a HEAP_ROOT's roots. Each claims more than its
+ * buffer holds: that buffer's rest is skipped with a warning naming the
+ * first one's offset; the heapshot, whose end is in a later buffer, has
+ * what came before them. Sizes near 2^32 and 2^64: kept below 4 GiB,
+ * summed in 64 bits, with a warning. */
+START_TEST(test_mono_hostile_counts)
+{
+	static const uint64_t claims[] = { 0xffffffffull, 0x100000000ull, 0x100000001ull, 1ull << 63, UINT64_MAX };
+	static const uint64_t sizes[] = { 0xffffffffull, 0x100000000ull, 1ull << 63, UINT64_MAX };
+	enum { NC = sizeof claims / sizeof claims[0], NS = sizeof sizes / sizeof sizes[0] };
+	uint64_t addr = 0x10000, pair[2] = { 0x10000, 0x90000 };
+	size_t first = 0, big = 0;
+	struct mw w;
+
+	mw_begin(&w, 7, 1700000000000ull);
+	mw_buf(&w, 1, 1000);
+	mw_classes(&w);
+	mw_ev(&w, 0x06);
+	for (size_t i = 0; i < NC; i++) {
+		mw_buf(&w, 1, 2000 + 100 * i);
+		size_t at = mw_obj(&w, addr, VT_A, 16, claims[i], &pair[1], 1);
+		first = i == 0 ? at : first;
+		addr += 16;
+		mw_buf(&w, 1, 3000 + 100 * i);
+		mw_moves(&w, claims[i], pair, 2);
+		mw_buf(&w, 1, 4000 + 100 * i);
+		mw_ev(&w, 0x36);
+		mw_uleb(&w, claims[i]);
+		mw_sleb(&w, 0x7f0000);
+		mw_sleb(&w, (int64_t)(pair[0] >> 3));
+	}
+	mw_buf(&w, 1, 5000);
+	for (size_t i = 0; i < NS; i++) {
+		size_t at = mw_obj(&w, 0x20000 + 16 * i, VT_B, sizes[i], 0, NULL, 0);
+		big = i == 1 ? at : big; /* sizes[0] is the largest kept */
+	}
+	mw_ev(&w, 0x16);
+	char *path = mw_write(&w, "counts.mlpd");
+	char cmd[2048], want[256];
+	int st;
+	snprintf(cmd, sizeof cmd, "'%s' -f json info '%s' 2>&1", heapwalk(), path);
+	char *out = run(cmd, &st);
+	snprintf(want, sizeof want, "counts.mlpd: offset %zu: event 0x26 runs past the end of its buffer", first);
+	ck_assert_msg(st == 0 && strstr(out, want) && strstr(out, "and so in 15 buffers in all"), "%s\nwant %s", out,
+		      want);
+	/* the sizes: 4 GiB - 1 each, in the heapshot's total as in the heap's */
+	unsigned long long bytes = NC * 16ull + NS * 0xffffffffull;
+	snprintf(want, sizeof want, "\"objects\":%d,\"bytes\":%llu,\"complete\":true", NC + NS, bytes);
+	ck_assert_msg(strstr(out, want), "%s\nwant %s", out, want);
+	snprintf(want, sizeof want, "\"heap_bytes\":%llu", bytes);
+	ck_assert_msg(strstr(out, want), "%s\nwant %s", out, want);
+	snprintf(want, sizeof want, "offset %zu: an object of 4294967296 bytes, more than the 4294967295 a size holds "
+		 "here: 3 such objects", big);
+	ck_assert_msg(strstr(out, want), "%s\nwant %s", out, want);
+	free(out);
+	all_views(path);
+	free(path);
+}
+END_TEST
+
+/* Lengths near 2^32: a buffer's (the file's last, cut: its events up to
+ * the file's end are read, with a warning naming it) and a header
+ * string's (refused in one line naming the offset). */
+START_TEST(test_mono_hostile_lengths)
+{
+	static const uint32_t lens[] = { 0x80000000u, 0xffffffffu };
+	static const uint64_t a[2] = { 0x10000, 0x10010 };
+	char cmd[2048], want[256];
+	int st;
+
+	for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+		struct mw w;
+		mw_begin(&w, 7, 1700000000000ull);
+		size_t at = w.b.len;
+		mw_buf(&w, 1, 1000);
+		mw_classes(&w);
+		mw_shot(&w, a, 2, NULL, 0);
+		mw_close(&w);
+		size_t holds = w.b.len - at - 48;
+		for (int k = 0; k < 4; k++)
+			w.b.buf[at + 4 + k] = (char)(lens[i] >> 8 * k);
+		char *path = mw_write(&w, "buffer-len.mlpd");
+		snprintf(cmd, sizeof cmd, "'%s' info '%s' 2>&1", heapwalk(), path);
+		char *out = run(cmd, &st);
+		snprintf(want, sizeof want, "buffer-len.mlpd: offset %zu: a buffer of %u bytes, of which the file holds %zu; "
+			 "its events up to the cut are read", at, lens[i], holds);
+		ck_assert_msg(st == 0 && strstr(out, want) && strstr(out, "2 objects, 32 bytes"), "%s\nwant %s", out,
+			      want);
+		free(out);
+		free(path);
+	}
+	/* the header's first string (args) claims 4 GiB - 1 bytes */
+	struct mw w;
+	mw_begin(&w, 7, 1700000000000ull);
+	size_t args = 4 + 4 + 8 + 8 + 4 + 4 + 4 + 2;
+	memset(w.b.buf + args, 0xff, 4);
+	char *path = mw_write(&w, "header-len.mlpd");
+	snprintf(cmd, sizeof cmd, "'%s' -q info '%s' 2>&1", heapwalk(), path);
+	char *out = run(cmd, &st);
+	snprintf(want, sizeof want, "header-len.mlpd: offset %zu: the file ends inside its header\n", args);
+	ck_assert_msg(st != 0 && strstr(out, want) && strchr(out, '\n') == strrchr(out, '\n'), "%s\nwant %s", out, want);
+	free(out);
+	free(path);
+}
+END_TEST
+
+/* Addresses and pointers far beyond the file (near 2^64, 2^63, and 0),
+ * a vtable never described, references in cycles (a pair, an object to
+ * itself), to an object not in the heapshot, and continued in a record
+ * of size 0 away from their object; a root range of 2^64 - 1 bytes; a
+ * class name with terminal controls in it (shown escaped). */
+START_TEST(test_mono_far_and_cycles)
+{
+	static const uint64_t top = 0xfffffffffffffff8ull, mid = 0x7ffffffffffffff8ull, far = 0x123456789abcdef0ull;
+	static const uint64_t vt_none = 0xfffffffffffffff0ull; /* no VTABLE event tells its class */
+	const uint64_t to_top[1] = { 8 }, to_8[3] = { top, 8, far }, from_0[1] = { 8 }, to_mid[1] = { mid };
+	struct mw w;
+
+	mw_begin(&w, 7, 1700000000000ull);
+	mw_buf(&w, 1, 1000);
+	mw_classes(&w);
+	mw_class(&w, 0x1200, 0x2200, "Crafted.\x1b[2J\x07\x9b" "31m");
+	mw_root_range(&w, 0x7f0000, UINT64_MAX, 3, "Crafted range");
+	mw_ev(&w, 0x06);
+	mw_obj(&w, top, VT_A, 16, 1, to_top, 1);
+	mw_obj(&w, 8, VT_A, 16, 3, to_8, 3);
+	mw_obj(&w, 0, VT_A, 16, 1, from_0, 1);
+	mw_obj(&w, mid, VT_B, 16, 1, to_mid, 1);
+	mw_obj(&w, 0x4000, vt_none, 24, 0, NULL, 0);
+	mw_obj(&w, 0x4100, 0x1200, 8, 0, NULL, 0);
+	mw_obj(&w, 8, VT_A, 0, 1, to_mid, 1); /* more of 8's references, away from it */
+	mw_roots(&w, (const uint64_t[]){ 8, 0x5555555555555550ull }, 2);
+	mw_ev(&w, 0x16);
+	char *path = mw_write(&w, "far.mlpd");
+	char cmd[2048];
+	int st;
+	snprintf(cmd, sizeof cmd, "'%s' -q -f json info '%s' 2>&1", heapwalk(), path);
+	char *out = run(cmd, &st);
+	/* reachable: 8, top and mid, 16 bytes each; 0, the undescribed one
+	 * and the controls' are not */
+	ck_assert_msg(st == 0 && strstr(out, "\"objects\":6,") && strstr(out, "\"references\":6,") &&
+		      strstr(out, "\"dangling_references\":1,") && strstr(out, "\"gc_root_objects\":1,") &&
+		      strstr(out, "\"unreachable_objects\":3,\"unreachable_bytes\":48,") &&
+		      strstr(out, "{\"root_kind\":\"static\",\"records\":1,\"objects\":1}"), "%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "'%s' -q -f csv biggest '%s' 2>&1", heapwalk(), path);
+	out = run(cmd, &st);
+	ck_assert_msg(st == 0 && strstr(out, "\n0,0x8,Crafted.A,16,48,"), "%s", out);
+	free(out);
+	struct shot s;
+	hw_classes(path, 1, "", &s);
+	ck_assert(count_in(&s, "Crafted.A") == 3 && count_in(&s, "Crafted.B") == 1 &&
+		  count_in(&s, "VTable(0xfffffffffffffff0)") == 1 && count_in(&s, "Crafted.\\x1b[2J\\x07\\x9b31m") == 1);
+	free(s.rows);
+	snprintf(cmd, sizeof cmd, "'%s' -q classes '%s' 2>&1", heapwalk(), path);
+	out = run(cmd, &st);
+	ck_assert_msg(st == 0 && strstr(out, "Crafted.\\x1b[2J\\x07\\x9b31m ") && !strchr(out, '\x1b') &&
+		      !strchr(out, '\a') && !strstr(out, "\x9b"), "%s", out);
+	free(out);
+	all_views(path);
+	free(path);
+}
+END_TEST
+
+/* heapwalk args on path, given 120 s: a hang ends it (status 124). */
+static char *hw_hang(const char *args, const char *path, int *st)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof cmd, "timeout 120 '%s' %s '%s' 2>&1", heapwalk(), args, path);
+	return run(cmd, st);
+}
+
+/* A million threads of one empty buffer each, and a million root ranges
+ * registered then a million unregistered: each a lookup in a table, not
+ * a search of all (quadratic: hours), within a timeout that only a hang
+ * reaches. The root ranges still nest: the latest of a start goes first. */
+START_TEST(test_mono_many_threads_ranges)
+{
+	enum { MANY = 1000000 };
+	static const uint64_t a[2] = { 0x10000, 0x10010 };
+	struct mw w;
+	int st;
+
+	mw_begin(&w, 7, 1700000000000ull);
+	for (uint64_t t = 1; t <= MANY; t++)
+		mw_buf(&w, t, 1000);
+	mw_buf(&w, MANY + 1, 2000);
+	mw_classes(&w);
+	mw_shot(&w, a, 2, NULL, 0);
+	char *path = mw_write(&w, "threads.mlpd");
+	char *out = hw_hang("-q -f json info", path, &st);
+	ck_assert_msg(st == 0 && strstr(out, "\"objects\":2,"), "%s", out);
+	free(out);
+	unlink(path);
+	free(path);
+	mw_begin(&w, 7, 1700000000000ull);
+	mw_buf(&w, 1, 1000);
+	mw_classes(&w);
+	mw_root_range(&w, 0x7f0000, 0x100, 3, "first");
+	mw_root_range(&w, 0x7f0000, 0x100, 6, "second");
+	mw_ev(&w, 0x56); /* unregistered: second */
+	mw_sleb(&w, 0x7f0000);
+	for (uint64_t i = 0; i < MANY; i++)
+		mw_root_range(&w, 0x1000000 + 16 * i, 8, 4, "");
+	for (uint64_t i = 0; i < MANY; i++) {
+		mw_ev(&w, 0x56); /* a start never registered */
+		mw_sleb(&w, 0x10);
+	}
+	mw_shot(&w, a, 1, NULL, 0);
+	path = mw_write(&w, "ranges.mlpd");
+	out = hw_hang("-q -e 'all | paths'", path, &st);
+	ck_assert_msg(st == 0 && strstr(out, "static (first)"), "%s", out);
+	free(out);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 Suite *mono_suite(void)
 {
 	Suite *s = suite_create("mono");
@@ -508,6 +1089,20 @@ Suite *mono_suite(void)
 	tcase_add_test(tc, test_mono_bad_input);
 	tcase_add_test(tc, test_mono_browser);
 	tcase_add_test(tc, test_mono_live);
+	suite_add_tcase(s, tc);
+	/* files written here: small, a few seconds in all (timeout: hangs) */
+	tc = tcase_create("crafted");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_mono_two_in_a_buffer);
+	tcase_add_test(tc, test_mono_moves_hostile);
+	tcase_add_test(tc, test_mono_hostile_counts);
+	tcase_add_test(tc, test_mono_hostile_lengths);
+	tcase_add_test(tc, test_mono_far_and_cycles);
+	suite_add_tcase(s, tc);
+	/* 50 MB written and read: seconds; what was quadratic, hours */
+	tc = tcase_create("many");
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_mono_many_threads_ranges);
 	suite_add_tcase(s, tc);
 	return s;
 }

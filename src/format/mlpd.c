@@ -51,7 +51,9 @@ static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v;
 
 /* ---- decoding ---- */
 
-/* A cursor over one buffer's events; bad once anything overran. */
+/* A cursor over one buffer's events; bad once anything overran (BAD_END:
+ * a count or length the buffer does not hold) or was not understood. */
+enum { BAD_EVENT = 1, BAD_END };
 struct cur {
 	const uint8_t *p, *end;
 	int bad;
@@ -70,7 +72,7 @@ static uint64_t uleb_slow(struct cur *c)
 		if (shift > 63) /* longer than any 64-bit value */
 			break;
 	}
-	c->bad = 1;
+	c->bad = c->p < c->end ? BAD_EVENT : BAD_END;
 	return 0;
 }
 
@@ -99,7 +101,7 @@ static int64_t sleb_slow(struct cur *c)
 		if (shift > 70)
 			break;
 	}
-	c->bad = 1;
+	c->bad = c->p < c->end ? BAD_EVENT : BAD_END;
 	return 0;
 }
 
@@ -116,7 +118,7 @@ static unsigned byte1(struct cur *c)
 {
 	if (c->p < c->end)
 		return *c->p++;
-	c->bad = 1;
+	c->bad = BAD_END;
 	return 0;
 }
 
@@ -126,7 +128,7 @@ static const char *str(struct cur *c, size_t *len)
 	const uint8_t *z = c->p < c->end ? memchr(c->p, 0, (size_t)(c->end - c->p)) : NULL;
 
 	if (z == NULL) {
-		c->bad = 1;
+		c->bad = BAD_END;
 		c->p = c->end;
 		return NULL;
 	}
@@ -149,10 +151,26 @@ struct mobj { uint64_t addr, vtable, ref0; uint32_t size, nrefs; uint8_t gen; };
 struct mextra { uint64_t src, target; uint32_t off; }; /* a continuation not next to its object */
 struct mroot { uint64_t slot, obj; uint16_t kind; }; /* kind: format 13's, else 0 (by range) */
 struct mptr { uint64_t ptr, val; };                     /* class -> name, vtable -> class */
-struct mreg { uint64_t start, size, t_reg, t_unreg; uint32_t desc; uint8_t source; };
+/* a root range; below: the open one of its start registered before it,
+ * or NO_REG (an unregistration closes the latest open one of a start) */
+struct mreg { uint64_t start, size, t_reg, t_unreg; size_t below; uint32_t desc; uint8_t source; };
 struct mthread { uint64_t tid; int64_t shot; };
-/* a heapshot: its times, totals, and where its thread's buffers are */
-struct mshot { uint64_t t_start, t_end, objects, bytes, refs, tid, buf_first, buf_last; int complete; };
+/* a heapshot: its times, totals, where its thread's buffers are and
+ * where it starts (how the second pass knows it in its buffer) */
+struct mshot { uint64_t t_start, t_end, objects, bytes, refs, tid, buf_first, buf_last, at; int complete; };
+
+/* u64 -> an index, open addressing with linear probing: the threads by
+ * id and the open root ranges by start, looked up at every buffer and
+ * unregistration (a search of them all made a crafted file of a million
+ * quadratic), and identity()'s old objects by address */
+#define IMAP_FREE SIZE_MAX    /* an empty slot's value */
+#define NO_REG (SIZE_MAX - 1) /* no open root range of that start */
+struct imap {
+	uint64_t *key;
+	size_t *val;
+	size_t n, cap;
+	unsigned bits; /* cap is 1 << bits */
+};
 
 /* One heapshot's objects, references and roots. */
 struct capture {
@@ -168,18 +186,25 @@ struct capture {
 	size_t nrt, crt;
 };
 
-/* What identity() gathers between two heapshots j < k (0-based). */
+/* What identity() gathers between two heapshots j < k (0-based): the
+ * moves, and the ends of the heapshots between as moves from SHOT_END
+ * (odd: no object's address) to their objects' range in ends[]. */
+#define SHOT_END UINT64_MAX
 struct mmove { uint64_t t, from, to; };
+struct mrange { size_t lo, hi; };
 struct replay {
 	size_t j, k;
 	uint64_t t_from, t_to;   /* heapshot j's end, heapshot k's end */
-	struct mmove *mv;        /* moves, and (from 0) the ends of the heapshots between */
+	struct mmove *mv;        /* moves, and (from SHOT_END) the ends of the heapshots between */
 	size_t nmv, cmv;
+	struct mrange *ends;     /* those heapshots' objects: mid[lo, hi) */
+	size_t nends, cends;
 	size_t ngc;              /* collections started in the window */
 	uint64_t second_gc;      /* when the second of them started */
 	uint64_t majors;
 	uint64_t *mid;           /* the objects of the heapshots between, by heapshot */
 	size_t nmid, cmid;
+	size_t mid0;             /* nmid at the latest heapshot's start */
 };
 
 struct mrd {
@@ -188,6 +213,7 @@ struct mrd {
 	int pass2;               /* reading the buffers of one heapshot again, to keep it */
 	int64_t target;          /* that heapshot */
 	uint64_t buf_off;        /* the buffer being read */
+	uint64_t ev_off;         /* the event being read */
 	struct nametab nt;
 	unsigned ver;
 	uint64_t first_time;  /* the first buffer's time base: the program's start */
@@ -195,15 +221,95 @@ struct mrd {
 	size_t ncls, ccls, nvt, cvt;
 	struct mreg *reg;
 	size_t nreg, creg;
+	struct imap reg_open;    /* start -> its latest open range */
 	struct mthread *thr;
 	size_t nthr, cthr;
+	struct imap thr_ix;      /* thread id -> thr[] */
 	struct mshot *shots;
 	size_t nshots, cshots;
 	struct capture kept;     /* the heapshot read (the second pass) */
 	uint64_t moves, bad_bufs;
 	uint64_t bad_at;      /* the first event not understood: its file offset + 1 */
 	unsigned bad_byte;
+	int bad_why;          /* its cur.bad */
+	uint64_t big, big_at, big_size; /* objects of 4 GiB or more; the first's offset and size */
 };
+
+/* m empty, with room for n keys before it grows */
+static void imap_init(struct imap *m, size_t n)
+{
+	m->bits = 6;
+	while (((size_t)1 << m->bits) < 2 * n + 2)
+		m->bits++;
+	m->cap = (size_t)1 << m->bits;
+	m->n = 0;
+	m->key = xreallocarray(NULL, m->cap, sizeof *m->key);
+	m->val = xreallocarray(NULL, m->cap, sizeof *m->val);
+	for (size_t i = 0; i < m->cap; i++)
+		m->val[i] = IMAP_FREE;
+}
+
+static void imap_free(struct imap *m)
+{
+	free(m->key);
+	free(m->val);
+}
+
+static size_t imap_home(const struct imap *m, uint64_t k)
+{
+	return (size_t)((k * 0x9E3779B97F4A7C15ull) >> (64 - m->bits));
+}
+
+/* k's slot in m (cap > 0): where it is, or the empty one it would take */
+static size_t imap_slot(const struct imap *m, uint64_t k)
+{
+	size_t i = imap_home(m, k);
+
+	while (m->val[i] != IMAP_FREE && m->key[i] != k)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+/* k's value, or IMAP_FREE */
+static size_t imap_get(const struct imap *m, uint64_t k)
+{
+	return m->cap == 0 ? IMAP_FREE : m->val[imap_slot(m, k)];
+}
+
+/* k -> v (v not IMAP_FREE); at most half full, twice the room when not */
+static void imap_set(struct imap *m, uint64_t k, size_t v)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		struct imap old = *m;
+		imap_init(m, old.n + 1);
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.val[i] != IMAP_FREE)
+				imap_set(m, old.key[i], old.val[i]);
+		imap_free(&old);
+	}
+	size_t i = imap_slot(m, k);
+	m->n += m->val[i] == IMAP_FREE;
+	m->key[i] = k;
+	m->val[i] = v;
+}
+
+/* Empty slot i, shifting back the entries that probed past it. */
+static void imap_del(struct imap *m, size_t i)
+{
+	size_t mask = m->cap - 1;
+
+	for (size_t j = (i + 1) & mask; m->val[j] != IMAP_FREE; j = (j + 1) & mask) {
+		size_t home = imap_home(m, m->key[j]);
+		/* can j's entry move to i: is i on its way from home to j? */
+		if (((j - home) & mask) >= ((j - i) & mask)) {
+			m->key[i] = m->key[j];
+			m->val[i] = m->val[j];
+			i = j;
+		}
+	}
+	m->val[i] = IMAP_FREE;
+	m->n--;
+}
 
 static void capture_free(struct capture *c)
 {
@@ -222,19 +328,24 @@ static void mrd_free(struct mrd *r)
 	free(r->cls);
 	free(r->vt);
 	free(r->reg);
+	imap_free(&r->reg_open);
 	free(r->thr);
+	imap_free(&r->thr_ix);
 	free(r->shots);
 	names_free(&r->nt);
 }
 
 static struct mthread *thread_of(struct mrd *r, uint64_t tid)
 {
-	for (size_t i = 0; i < r->nthr; i++)
-		if (r->thr[i].tid == tid)
-			return &r->thr[i];
-	VEC_GROW(r->thr, r->nthr, r->cthr);
-	r->thr[r->nthr] = (struct mthread){ tid, -1 };
-	return &r->thr[r->nthr++];
+	size_t i = imap_get(&r->thr_ix, tid);
+
+	if (i == IMAP_FREE) {
+		VEC_GROW(r->thr, r->nthr, r->cthr);
+		r->thr[r->nthr] = (struct mthread){ tid, -1 };
+		imap_set(&r->thr_ix, tid, r->nthr);
+		i = r->nthr++;
+	}
+	return &r->thr[i];
 }
 
 /* The second pass reaches heapshot sh's start: keep what follows. */
@@ -251,6 +362,29 @@ static void capture_start(struct mrd *r, const struct mshot *sh)
 	r->kept.off = xreallocarray(NULL, r->kept.cr, sizeof *r->kept.off);
 }
 
+/* The first pass: an object of the heapshot t is in, in its totals
+ * (its size as the heap keeps it, below 4 GiB), and in mid[] when
+ * identity() wants it. */
+static void shot_add(struct mrd *r, struct mthread *t, uint64_t addr, uint64_t size)
+{
+	struct mshot *sh = &r->shots[t->shot];
+	struct replay *rp = r->rp;
+
+	if (size > UINT32_MAX) {
+		if (r->big++ == 0) {
+			r->big_at = r->ev_off;
+			r->big_size = size;
+		}
+		size = UINT32_MAX;
+	}
+	sh->objects++;
+	sh->bytes += size;
+	if (rp != NULL && (size_t)t->shot > rp->j && (size_t)t->shot < rp->k) {
+		VEC_GROW(rp->mid, rp->nmid, rp->cmid);
+		rp->mid[rp->nmid++] = addr;
+	}
+}
+
 static void heap_object(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_t ptr_base, struct mthread *t)
 {
 	uint64_t addr = (obj_base + (uint64_t)sleb(c)) << 3;
@@ -262,31 +396,23 @@ static void heap_object(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_
 	int cont = size == 0; /* more references of an object already told */
 	struct mobj *o = NULL;
 
-	if (t->shot >= 0 && !c->bad && !r->pass2)
-		r->shots[t->shot].refs += n;
-	if (t->shot >= 0 && !cont && !c->bad && !r->pass2) {
-		r->shots[t->shot].objects++;
-		r->shots[t->shot].bytes += size;
-		struct replay *rp = r->rp;
-		if (rp != NULL && (size_t)t->shot > rp->j && (size_t)t->shot < rp->k) {
-			VEC_GROW(rp->mid, rp->nmid, rp->cmid);
-			rp->mid[rp->nmid++] = addr;
-		}
-	}
+	if (t->shot >= 0 && !cont && !c->bad && !r->pass2)
+		shot_add(r, t, addr, size);
 	if (cp != NULL && !cont) {
 		VEC_GROW(cp->o, cp->no, cp->co);
 		o = &cp->o[cp->no++];
-		*o = (struct mobj){ addr, vt, cp->nr, size > UINT32_MAX ? UINT32_MAX : (uint32_t)size, 0,
-				    gen };
+		*o = (struct mobj){ addr, vt, cp->nr, size > UINT32_MAX ? UINT32_MAX : (uint32_t)size, 0, gen };
 	} else if (cp != NULL && cp->no > 0 && cp->o[cp->no - 1].addr == addr &&
 		   cp->o[cp->no - 1].ref0 + cp->o[cp->no - 1].nrefs == cp->nr) {
 		o = &cp->o[cp->no - 1]; /* the usual case: right after its object */
 	}
-	uint64_t at = 0;
-	for (uint64_t i = 0; i < n && !c->bad; i++) {
+	uint64_t at = 0, got = 0;
+	for (; got < n && !c->bad; got++) {
 		at += uleb(c);
 		uint64_t to = (obj_base + (uint64_t)sleb(c)) << 3;
-		if (cp == NULL || c->bad)
+		if (c->bad)
+			break;
+		if (cp == NULL)
 			continue;
 		uint32_t off32 = at > UINT32_MAX ? UINT32_MAX : (uint32_t)at;
 		if (o != NULL) {
@@ -303,6 +429,8 @@ static void heap_object(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_
 			cp->x[cp->nx++] = (struct mextra){ addr, to, off32 };
 		}
 	}
+	if (t->shot >= 0 && !r->pass2) /* what is there, not what n claims: the second pass's room */
+		r->shots[t->shot].refs += got;
 }
 
 static void heap_roots(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_t ptr_base, struct mthread *t)
@@ -335,20 +463,53 @@ static void heap_roots(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_t
 	}
 }
 
+/* HEAP_ROOT_REGISTER: a root range, open until unregistered. */
+static void root_range_add(struct mrd *r, struct cur *c, uint64_t now, uint64_t ptr_base)
+{
+	uint64_t start = ptr_base + (uint64_t)sleb(c), size = uleb(c);
+	unsigned source = byte1(c);
+	size_t len = 0;
+
+	sleb(c); /* key */
+	const char *d = str(c, &len);
+	if (c->bad || r->pass2)
+		return;
+	size_t below = imap_get(&r->reg_open, start);
+	VEC_GROW(r->reg, r->nreg, r->creg);
+	r->reg[r->nreg] = (struct mreg){ start, size, now, UINT64_MAX, below == IMAP_FREE ? NO_REG : below,
+					 names_intern(&r->nt, d, len < 200 ? len : 200), (uint8_t)source };
+	imap_set(&r->reg_open, start, r->nreg++);
+}
+
+/* HEAP_ROOT_UNREGISTER: the latest open range of that start closes. */
+static void root_range_end(struct mrd *r, struct cur *c, uint64_t now, uint64_t ptr_base)
+{
+	uint64_t start = ptr_base + (uint64_t)sleb(c);
+	size_t i = imap_get(&r->reg_open, start);
+
+	if (c->bad || r->pass2 || i == IMAP_FREE || i == NO_REG)
+		return;
+	r->reg[i].t_unreg = now;
+	imap_set(&r->reg_open, start, r->reg[i].below);
+}
+
 static void heap_event(struct mrd *r, struct cur *c, unsigned sub, uint64_t now, uint64_t obj_base,
 		       uint64_t ptr_base, struct mthread *t)
 {
 	switch (sub) {
 	case 0x00: /* start */
 		if (r->pass2) { /* the heapshot read: kept, sized as the first pass counted */
-			t->shot = r->target;
+			t->shot = r->target >= 0 && r->shots[r->target].at == r->ev_off ? r->target : -1;
 			if (t->shot >= 0)
 				capture_start(r, &r->shots[t->shot]);
 		} else {
 			VEC_GROW(r->shots, r->nshots, r->cshots);
 			r->shots[r->nshots] = (struct mshot){ .t_start = now, .t_end = now, .tid = t->tid,
-							      .buf_first = r->buf_off, .buf_last = UINT64_MAX };
+							      .buf_first = r->buf_off, .buf_last = UINT64_MAX,
+							      .at = r->ev_off };
 			t->shot = (int64_t)r->nshots++;
+			if (r->rp != NULL)
+				r->rp->mid0 = r->rp->nmid;
 		}
 		break;
 	case 0x10: /* end */
@@ -360,11 +521,11 @@ static void heap_event(struct mrd *r, struct cur *c, unsigned sub, uint64_t now,
 		if (t->shot >= 0) {
 			struct replay *rp = r->rp;
 			if (rp != NULL && (size_t)t->shot > rp->j && (size_t)t->shot < rp->k) {
-				VEC_GROW(rp->mv, rp->nmv, rp->cmv); /* a heapshot's end: from 0, to its end in mid */
-				rp->mv[rp->nmv++] = (struct mmove){ now, 0, rp->nmid };
+				VEC_GROW(rp->ends, rp->nends, rp->cends);
+				rp->ends[rp->nends] = (struct mrange){ rp->mid0, rp->nmid };
+				VEC_GROW(rp->mv, rp->nmv, rp->cmv);
+				rp->mv[rp->nmv++] = (struct mmove){ now, SHOT_END, rp->nends++ };
 			}
-			if (r->pass2 && t->shot == r->target)
-				r->target = -1; /* read: a heapshot after it in the buffer is not kept */
 		}
 		t->shot = -1;
 		break;
@@ -374,29 +535,12 @@ static void heap_event(struct mrd *r, struct cur *c, unsigned sub, uint64_t now,
 	case 0x30:
 		heap_roots(r, c, obj_base, ptr_base, t);
 		break;
-	case 0x40: { /* a root range registered */
-		uint64_t start = ptr_base + (uint64_t)sleb(c), size = uleb(c);
-		unsigned source = byte1(c);
-		sleb(c); /* key */
-		size_t len = 0;
-		const char *d = str(c, &len);
-		if (!c->bad && !r->pass2) {
-			VEC_GROW(r->reg, r->nreg, r->creg);
-			r->reg[r->nreg++] = (struct mreg){ start, size, now, UINT64_MAX,
-							   names_intern(&r->nt, d, len < 200 ? len : 200),
-							   (uint8_t)source };
-		}
+	case 0x40:
+		root_range_add(r, c, now, ptr_base);
 		break;
-	}
-	case 0x50: { /* unregistered: the latest range of that start */
-		uint64_t start = ptr_base + (uint64_t)sleb(c);
-		for (size_t i = r->pass2 ? 0 : r->nreg; i-- > 0;)
-			if (r->reg[i].start == start && r->reg[i].t_unreg == UINT64_MAX) {
-				r->reg[i].t_unreg = now;
-				break;
-			}
+	case 0x50:
+		root_range_end(r, c, now, ptr_base);
 		break;
-	}
 	default:
 		c->bad = 1;
 	}
@@ -480,8 +624,8 @@ static void gc_event(struct mrd *r, struct cur *c, unsigned sub, uint64_t now, u
 				VEC_GROW(rp->mv, rp->nmv, rp->cmv);
 				rp->mv[rp->nmv++] = (struct mmove){ now, from, to };
 			}
+			r->moves += !c->bad && !r->pass2; /* what is there, not what the count claims */
 		}
-		r->moves += r->pass2 ? 0 : n / 2;
 		break;
 	}
 	case 0x40: case 0x60:                   /* handle created */
@@ -531,7 +675,7 @@ static void sample_event(struct mrd *r, struct cur *c, unsigned sub)
 			case 1: case 4: uleb(c); break;
 			case 5:
 				if (c->end - c->p < 8)
-					c->bad = 1;
+					c->bad = BAD_END;
 				else
 					c->p += 8;
 				break;
@@ -574,6 +718,7 @@ static int buffer_events(struct mrd *r, const uint8_t *b, size_t len, uint64_t f
 	while (c.p < c.end) {
 		const uint8_t *at = c.p;
 		unsigned ev = *c.p++, type = ev & 0xf, sub = ev & 0xf0;
+		r->ev_off = file_off + (uint64_t)(at - b);
 		now += uleb(&c);
 		switch (type) {
 		case T_ALLOC:
@@ -639,8 +784,9 @@ static int buffer_events(struct mrd *r, const uint8_t *b, size_t len, uint64_t f
 			return 0;
 		if (c.bad) {
 			if (r->bad_at == 0) {
-				r->bad_at = file_off + BUF_HEAD + (uint64_t)(at - (b + BUF_HEAD)) + 1;
+				r->bad_at = r->ev_off + 1;
 				r->bad_byte = ev;
+				r->bad_why = c.bad;
 			}
 			return -1;
 		}
@@ -1000,10 +1146,18 @@ static int mlpd_parse(struct heap *h, struct progress *p, struct sbuf *err)
 	read_buffers(&r, h->map, h->size, hd.len, p);
 	progress_end(p);
 	char *ep = esc_str(h->path);
-	if (r.bad_bufs > 0)
+	if (r.bad_bufs > 0 && r.bad_why == BAD_END)
+		warn_add(&h->warn, "%s: offset %llu: event 0x%02x runs past the end of its buffer (a count or length "
+			 "larger than the buffer holds); the rest of its buffer is skipped, and so in %llu buffers in "
+			 "all", h->path, (unsigned long long)r.bad_at - 1, r.bad_byte, (unsigned long long)r.bad_bufs);
+	else if (r.bad_bufs > 0)
 		warn_add(&h->warn, "%s: offset %llu: event byte 0x%02x not understood (data format %u); the rest of "
 			 "its buffer is skipped, and so in %llu buffers in all", h->path,
 			 (unsigned long long)r.bad_at - 1, r.bad_byte, r.ver, (unsigned long long)r.bad_bufs);
+	if (r.big > 0)
+		warn_add(&h->warn, "%s: offset %llu: an object of %llu bytes, more than the %u a size holds here: "
+			 "%llu such objects are counted as %u bytes", h->path, (unsigned long long)r.big_at,
+			 (unsigned long long)r.big_size, UINT32_MAX, (unsigned long long)r.big, UINT32_MAX);
 	if (r.nshots == 0) {
 		sbuf_printf(err, "%s: offset %zu: no heapshot in this file (record with mono "
 			    "--profile=log:heapshot)", ep, hd.len);
@@ -1166,81 +1320,6 @@ static void mlpd_free_data(struct heap *h)
  * `heapshot` (every major collection), not with `heapshot=ondemand` or
  * `NNgc`, where identity() declines and the objects are matched. */
 
-/* address -> an old node: open addressing, linear probing */
-struct amap {
-	uint64_t *key; /* 0: empty */
-	node_t *val;
-	uint8_t *flag; /* 1: in the nursery at j, not yet moved */
-	size_t mask;
-	unsigned shift;
-};
-
-static void amap_init(struct amap *m, size_t n)
-{
-	size_t cap = 16;
-	unsigned bits = 4;
-
-	while (cap < 2 * n + 2) {
-		cap *= 2;
-		bits++;
-	}
-	m->key = xcalloc(cap, sizeof *m->key);
-	m->val = xmalloc(cap * sizeof *m->val);
-	m->flag = xmalloc(cap);
-	m->mask = cap - 1;
-	m->shift = 64 - bits;
-}
-
-static void amap_free(struct amap *m)
-{
-	free(m->key);
-	free(m->val);
-	free(m->flag);
-}
-
-static size_t amap_home(const struct amap *m, uint64_t k)
-{
-	return (size_t)(((k >> 3) * 0x9E3779B97F4A7C15ull) >> m->shift);
-}
-
-/* k's slot, or SIZE_MAX */
-static size_t amap_find(const struct amap *m, uint64_t k)
-{
-	for (size_t i = amap_home(m, k);; i = (i + 1) & m->mask) {
-		if (m->key[i] == k)
-			return i;
-		if (m->key[i] == 0)
-			return SIZE_MAX;
-	}
-}
-
-static void amap_put(struct amap *m, uint64_t k, node_t v, uint8_t f)
-{
-	size_t i = amap_home(m, k);
-
-	while (m->key[i] != 0 && m->key[i] != k)
-		i = (i + 1) & m->mask;
-	m->key[i] = k;
-	m->val[i] = v;
-	m->flag[i] = f;
-}
-
-/* Empty slot i, shifting back the entries that probed past it. */
-static void amap_del(struct amap *m, size_t i)
-{
-	for (size_t j = (i + 1) & m->mask; m->key[j] != 0; j = (j + 1) & m->mask) {
-		size_t home = amap_home(m, m->key[j]);
-		/* can j's entry move to i: is i on its way from home to j? */
-		if (((j - home) & m->mask) >= ((j - i) & m->mask)) {
-			m->key[i] = m->key[j];
-			m->val[i] = m->val[j];
-			m->flag[i] = m->flag[j];
-			i = j;
-		}
-	}
-	m->key[i] = 0;
-}
-
 static int by_time(const void *x, const void *y, void *ctx)
 {
 	const struct mmove *a = x, *b = y;
@@ -1249,17 +1328,51 @@ static int by_time(const void *x, const void *y, void *ctx)
 	return a->t < b->t ? -1 : a->t > b->t;
 }
 
-/* Heapshot s's objects (mid[lo, hi), sorted) hold none at the map's
- * entries that are not among them: those died. */
-static void amap_keep(struct amap *m, const uint64_t *mid, size_t lo, size_t hi)
+/* A heapshot's objects (obj[0, n), sorted) hold none at the map's
+ * addresses that are not among them: those died. */
+static void keep_only(struct imap *m, const uint64_t *obj, size_t n)
 {
-	for (size_t i = 0; i <= m->mask;) {
-		size_t at = m->key[i] != 0 ? lower_bound_u64(mid + lo, hi - lo, m->key[i]) + lo : hi;
-		if (m->key[i] != 0 && (at == hi || mid[at] != m->key[i]))
-			amap_del(m, i); /* i now holds another entry, or none: look again */
+	for (size_t i = 0; i < m->cap;) {
+		size_t at = m->val[i] != IMAP_FREE ? lower_bound_u64(obj, n, m->key[i]) : n;
+		if (m->val[i] != IMAP_FREE && (at == n || obj[at] != m->key[i]))
+			imap_del(m, i); /* i now holds another entry, or none: look again */
 		else
 			i++;
 	}
+}
+
+/* Old's objects (in m by address: node << 1, | 1 while in the nursery
+ * at j and not moved since) followed through the moves and the
+ * heapshots between, in time order; m as they are at k. Returns how
+ * many moves were of its objects. */
+static uint64_t follow_moves(struct replay *rp, const struct heap *old, struct imap *m)
+{
+	uint64_t second_gc = rp->ngc > 1 ? rp->second_gc : UINT64_MAX, replayed = 0;
+
+	hw_merge_sort(rp->mv, rp->nmv, sizeof *rp->mv, by_time, NULL);
+	imap_init(m, old->n);
+	for (node_t v = 1; v < old->n; v++)
+		imap_set(m, old->node_id[v], (size_t)v << 1 | (old->node_gen != NULL && old->node_gen[v] == 0));
+	for (size_t i = 0; i < rp->nmv; i++) {
+		const struct mmove *e = &rp->mv[i];
+		if (e->from == SHOT_END) { /* a heapshot between: what it lacks has died */
+			const struct mrange *s = &rp->ends[e->to];
+			hw_qsort(rp->mid + s->lo, s->hi - s->lo, sizeof *rp->mid, cmp_first_u64);
+			keep_only(m, rp->mid + s->lo, s->hi - s->lo);
+			continue;
+		}
+		size_t a = imap_slot(m, e->from), was = m->val[a];
+		if (was != IMAP_FREE)
+			imap_del(m, a);
+		size_t b = imap_slot(m, e->to);
+		if (m->val[b] != IMAP_FREE)
+			imap_del(m, b); /* what was there has died */
+		if (was != IMAP_FREE) { /* pinned through the first collection after j: still unsure */
+			imap_set(m, e->to, (was & ~(size_t)1) | ((was & 1) && e->t >= second_gc));
+			replayed++;
+		}
+	}
+	return replayed;
 }
 
 static int mlpd_identity(const struct heap *h, const struct heap *old, node_t *same, struct sbuf *how,
@@ -1281,7 +1394,14 @@ static int mlpd_identity(const struct heap *h, const struct heap *old, node_t *s
 		free(ep);
 		return 0;
 	}
-	struct replay rp = { .j = old->snap - 1, .k = h->snap - 1, .t_from = mo->t_end, .t_to = mh->t_end };
+	if (old->snap > h->snap) { /* a copy of the file as the baseline: its path did not tell */
+		sbuf_printf(why, "the baseline's heapshot %u comes after heapshot %u", old->snap, h->snap);
+		free(ep);
+		return -1;
+	}
+	/* mid never NULL: a heapshot of no objects sorts mid + 0 */
+	struct replay rp = { .j = old->snap - 1, .k = h->snap - 1, .t_from = mo->t_end, .t_to = mh->t_end,
+			     .mid = xmalloc(sizeof *rp.mid), .cmid = 1 };
 	struct heap tmp = { .path = h->path, .map = h->map, .size = h->size, .fd = -1 };
 	struct mrd r = { .h = &tmp, .rp = &rp, .nt = { .h = &tmp } };
 	struct mlpd_head hd;
@@ -1304,40 +1424,15 @@ static int mlpd_identity(const struct heap *h, const struct heap *old, node_t *s
 		sbuf_printf(why, "%s has no GC move events (recorded with nodefaults and without gcmove)", ep);
 		goto done;
 	}
-	hw_merge_sort(rp.mv, rp.nmv, sizeof *rp.mv, by_time, NULL);
-	uint64_t second_gc = rp.ngc > 1 ? rp.second_gc : UINT64_MAX, replayed = 0, unsure = 0;
-	struct amap m;
-	amap_init(&m, old->n);
-	for (node_t v = 1; v < old->n; v++)
-		amap_put(&m, old->node_id[v], v, old->node_gen != NULL && old->node_gen[v] == 0);
-	size_t mid_lo = 0;
-	for (size_t i = 0; i < rp.nmv; i++) {
-		const struct mmove *e = &rp.mv[i];
-		if (e->from == 0) { /* a heapshot between: what it lacks has died */
-			hw_qsort(rp.mid + mid_lo, e->to - mid_lo, sizeof *rp.mid, cmp_first_u64);
-			amap_keep(&m, rp.mid, mid_lo, e->to);
-			mid_lo = e->to;
-			continue;
-		}
-		size_t a = amap_find(&m, e->from), b;
-		node_t v = a != SIZE_MAX ? m.val[a] : HW_NONE;
-		uint8_t f = a != SIZE_MAX ? m.flag[a] : 0;
-		if (a != SIZE_MAX)
-			amap_del(&m, a);
-		if ((b = amap_find(&m, e->to)) != SIZE_MAX)
-			amap_del(&m, b); /* what was there has died */
-		if (v != HW_NONE) {
-			amap_put(&m, e->to, v, f && e->t >= second_gc);
-			replayed++;
-		}
-	}
+	struct imap m;
+	uint64_t replayed = follow_moves(&rp, old, &m), unsure = 0;
 	same[0] = 0;
 	for (node_t v = 1; v < h->n; v++) {
-		size_t a = amap_find(&m, h->node_id[v]);
-		same[v] = a != SIZE_MAX ? m.val[a] : HW_NONE;
-		unsure += a != SIZE_MAX && m.flag[a] && rp.ngc > 1;
+		size_t a = imap_get(&m, h->node_id[v]);
+		same[v] = a != IMAP_FREE ? (node_t)(a >> 1) : HW_NONE;
+		unsure += a != IMAP_FREE && (a & 1) && rp.ngc > 1;
 	}
-	amap_free(&m);
+	imap_free(&m);
 	sbuf_printf(how, "exact: the GC's moves replayed from heapshot %u to heapshot %u of %s (%llu moves of its "
 		    "objects, %zu collection%s)", old->snap, h->snap, ep, (unsigned long long)replayed, rp.ngc,
 		    rp.ngc == 1 ? "" : "s");
@@ -1348,6 +1443,7 @@ static int mlpd_identity(const struct heap *h, const struct heap *old, node_t *s
 done:
 	free(ep);
 	free(rp.mv);
+	free(rp.ends);
 	free(rp.mid);
 	mrd_free(&r);
 	free(tmp.names);
