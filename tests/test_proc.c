@@ -1,0 +1,534 @@
+/* test_proc.c — heapwalk mark and snapshot PID against processes that
+ * are not theirs to touch, each a real process started here with every
+ * signal at its default (as a service runs): Python and Node, whom a
+ * SIGQUIT kills, Python with handlers that log any signal, a JVM that
+ * neither handles SIGQUIT nor listens for jcmd, a process of another
+ * user, one whose maps may not be read, a zombie, a thread, a PID that
+ * does not exist. Each is refused in one line naming what it is, no file
+ * is written, and the process goes on as it was: not ended, not stopped,
+ * no signal pending, no handler run. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "suites.h"
+#include "util.h"
+
+#define PROCDIR TEST_BUILDDIR "/dumps/proc"
+
+/* Every process started here ends by itself after this long, should a
+ * failed test leave it behind. */
+#define LIFE_S "120"
+
+static void procdir(void)
+{
+	ck_assert_int_eq(system("mkdir -p " PROCDIR), 0);
+}
+
+/* In a child: every signal at its default and none blocked, the
+ * standard streams on /dev/null. */
+static void as_a_service(void)
+{
+	sigset_t none;
+	int nul = open("/dev/null", O_RDWR);
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	for (int s = 1; s < NSIG; s++)
+		signal(s, SIG_DFL); /* SIGKILL, SIGSTOP and glibc's own refuse: no matter */
+	dup2(nul, 0);
+	dup2(nul, 1);
+	dup2(nul, 2);
+}
+
+/* nobody's uid and gid. */
+static void nobody(uid_t *uid, gid_t *gid)
+{
+	struct passwd *pw = getpwnam("nobody");
+
+	ck_assert_msg(pw != NULL, "no user nobody");
+	*uid = pw->pw_uid;
+	*gid = pw->pw_gid;
+}
+
+/* argv in a child, as a service; as nobody with as_nobody. */
+static pid_t start(char *const argv[], int as_nobody)
+{
+	uid_t uid;
+	gid_t gid;
+	pid_t pid;
+
+	nobody(&uid, &gid);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		as_a_service();
+		if (as_nobody && (setgroups(0, NULL) < 0 || setgid(gid) < 0 || setuid(uid) < 0))
+			_exit(126);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Wait for path to exist (60 s at most: a hang, not a speed). */
+static void wait_ready(const char *path, pid_t pid)
+{
+	int st = 0;
+
+	for (int i = 0; i < 600; i++) {
+		if (access(path, F_OK) == 0)
+			return;
+		ck_assert_msg(waitpid(pid, &st, WNOHANG) == 0, "process %ld ended (status %d) before %s", (long)pid, st,
+			      path);
+		usleep(100000);
+	}
+	ck_abort_msg("%s: not there after 60 s", path);
+}
+
+/* The process is as it was: not ended, running or sleeping, no signal
+ * pending for it or its threads. */
+static void assert_untouched(pid_t pid, const char *what)
+{
+	char path[64];
+	size_t n;
+	int st = 0;
+
+	ck_assert_msg(waitpid(pid, &st, WNOHANG) == 0, "%s: ended, %s %d", what,
+		      WIFSIGNALED(st) ? "signal" : "exit", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+	char *s = file_bytes(path, &n);
+	const char *state = strstr(s, "\nState:\t");
+	ck_assert_msg(state != NULL && (state[8] == 'S' || state[8] == 'R'), "%s: %s", what, s);
+	ck_assert_msg(strstr(s, "\nSigPnd:\t0000000000000000\n") && strstr(s, "\nShdPnd:\t0000000000000000\n"),
+		      "%s: a signal is pending: %s", what, s);
+	free(s);
+}
+
+static void end(pid_t pid)
+{
+	kill(pid, SIGKILL); /* our own child, not yet reaped: it is the one */
+	waitpid(pid, NULL, 0);
+}
+
+/* heapwalk ARGS, as nobody with as_nobody: its standard error, its exit
+ * status in *rc. */
+static char *hw_stderr(const char *args, int as_nobody, int *rc)
+{
+	char cmd[2048];
+	uid_t uid;
+	gid_t gid;
+	int st;
+
+	nobody(&uid, &gid);
+	if (as_nobody)
+		snprintf(cmd, sizeof cmd, "setpriv --reuid=%ld --regid=%ld --clear-groups %s %s 2>&1 >/dev/null",
+			 (long)uid, (long)gid, heapwalk(), args);
+	else
+		snprintf(cmd, sizeof cmd, "%s %s 2>&1 >/dev/null", heapwalk(), args);
+	char *out = run(cmd, &st);
+	*rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return out;
+}
+
+/* No FILE and no FILE.tmp-* in PROCDIR. */
+static void assert_nothing_written(const char *file)
+{
+	DIR *d = opendir(PROCDIR);
+	struct dirent *e;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL)
+		ck_assert_msg(strncmp(e->d_name, file, strlen(file)) != 0, "written: %s", e->d_name);
+	closedir(d);
+}
+
+/* heapwalk snapshot PID FILE and heapwalk mark PID: each refused with
+ * exactly the line "heapwalk: WANT", status 2, nothing written; our
+ * child watch (unless 0) untouched. */
+static void refused(pid_t pid, pid_t watch, const char *want, int as_nobody, const char *what)
+{
+	char args[512], file[64];
+	int rc;
+
+	snprintf(file, sizeof file, "%ld.out", (long)pid);
+	char *line = xasprintf("heapwalk: %s\n", want);
+	for (int mark = 0; mark < 2; mark++) {
+		if (mark)
+			snprintf(args, sizeof args, "mark %ld", (long)pid);
+		else
+			snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/%s", (long)pid, file);
+		char *err = hw_stderr(args, as_nobody, &rc);
+		if (watch > 0) /* first: what matters most */
+			assert_untouched(watch, what);
+		ck_assert_msg(rc == 2 && strcmp(err, line) == 0, "%s, %s: status %d, said:\n%s\nnot:\n%s", what, args,
+			      rc, err, line);
+		free(err);
+		assert_nothing_written(file);
+	}
+	free(line);
+}
+
+/* What /proc says a process runs. */
+static char *exe_of(pid_t pid)
+{
+	char path[64], buf[4096];
+	ssize_t n;
+
+	snprintf(path, sizeof path, "/proc/%ld/exe", (long)pid);
+	n = readlink(path, buf, sizeof buf - 1);
+	ck_assert_int_gt(n, 0);
+	return xstrndup(buf, (size_t)n);
+}
+
+static void refused_not_runtime(pid_t pid, const char *what)
+{
+	char *exe = exe_of(pid);
+	char *want = xasprintf("PID %ld is not a JVM or .NET process (it is %s)", (long)pid, exe);
+
+	refused(pid, pid, want, 0, what);
+	free(want);
+	free(exe);
+}
+
+START_TEST(test_python)
+{
+	if (!have("python3")) {
+		fprintf(stderr, "proc: python3 is not installed: the Python targets are skipped\n");
+		return;
+	}
+	procdir();
+	unlink(PROCDIR "/py.ready");
+	char *plain[] = { "python3", "-c", "import sys, time; open(sys.argv[1], 'w').close(); time.sleep(" LIFE_S ")",
+			  PROCDIR "/py.ready", NULL };
+	pid_t pid = start(plain, 0);
+	wait_ready(PROCDIR "/py.ready", pid);
+	refused_not_runtime(pid, "python3");
+	end(pid);
+
+	/* with handlers that log any signal that comes: the log stays empty */
+	unlink(PROCDIR "/pyh.ready");
+	ck_assert_int_eq(system(": > " PROCDIR "/pyh.log"), 0);
+	char *handlers[] = { "python3", "-c",
+			     "import signal, sys, time\n"
+			     "def h(n, f):\n"
+			     "    with open(sys.argv[1], 'a') as o: o.write('signal %d\\n' % n)\n"
+			     "for s in ('SIGQUIT', 'SIGUSR1', 'SIGUSR2', 'SIGTERM', 'SIGHUP', 'SIGINT', 'SIGWINCH'):\n"
+			     "    signal.signal(getattr(signal, s), h)\n"
+			     "open(sys.argv[2], 'w').close()\n"
+			     "end = time.time() + " LIFE_S "\n"
+			     "while time.time() < end: time.sleep(1)\n",
+			     PROCDIR "/pyh.log", PROCDIR "/pyh.ready", NULL };
+	pid = start(handlers, 0);
+	wait_ready(PROCDIR "/pyh.ready", pid);
+	refused_not_runtime(pid, "python3 with handlers");
+	size_t n;
+	char *log = file_bytes(PROCDIR "/pyh.log", &n);
+	ck_assert_msg(n == 0, "the target's handlers ran: %s", log);
+	free(log);
+	end(pid);
+}
+END_TEST
+
+/* Node, and one of its threads by its id. */
+START_TEST(test_node)
+{
+	if (!have("node")) {
+		fprintf(stderr, "proc: node is not installed: the Node target is skipped\n");
+		return;
+	}
+	procdir();
+	unlink(PROCDIR "/node.ready");
+	char *argv[] = { "node", "-e",
+			 "require('fs').writeFileSync(process.argv[1], ''); setTimeout(() => {}, " LIFE_S "000)",
+			 PROCDIR "/node.ready", NULL };
+	pid_t pid = start(argv, 0);
+	wait_ready(PROCDIR "/node.ready", pid);
+	refused_not_runtime(pid, "node");
+
+	char task[64];
+	snprintf(task, sizeof task, "/proc/%ld/task", (long)pid);
+	DIR *d = opendir(task);
+	struct dirent *e;
+	long tid = 0;
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL && tid == 0)
+		if (e->d_name[0] != '.' && atol(e->d_name) != (long)pid)
+			tid = atol(e->d_name);
+	closedir(d);
+	ck_assert_msg(tid > 0, "node has no second thread");
+	char *want = xasprintf("%ld is a thread of process %ld, not a process", tid, (long)pid);
+	refused((pid_t)tid, pid, want, 0, "node's thread");
+	free(want);
+	assert_untouched(pid, "node after its thread");
+	end(pid);
+}
+END_TEST
+
+/* A PID that does not exist, a zombie. */
+START_TEST(test_gone)
+{
+	procdir();
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		_exit(0);
+	/* a zombie until reaped */
+	for (int i = 0; i < 600; i++) {
+		char path[64], *s;
+		size_t n;
+		snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+		s = file_bytes(path, &n);
+		int z = strstr(s, ") Z ") != NULL;
+		free(s);
+		if (z)
+			break;
+		usleep(100000);
+	}
+	char *want = xasprintf("PID %ld has exited (a zombie its parent has not reaped)", (long)pid);
+	refused(pid, 0, want, 0, "zombie");
+	free(want);
+	waitpid(pid, NULL, 0);
+	want = xasprintf("no process %ld", (long)pid);
+	refused(pid, 0, want, 0, "missing");
+	free(want);
+}
+END_TEST
+
+/* heapwalk as nobody against a process of root: refused as another
+ * user's; heapwalk as root against nobody's sleep: not a runtime. */
+START_TEST(test_other_user)
+{
+	if (geteuid() != 0 || !have("setpriv")) {
+		fprintf(stderr, "proc: not root, or no setpriv: the other-user tests are skipped\n");
+		return;
+	}
+	procdir();
+	ck_assert_int_eq(system("chmod 1777 " PROCDIR), 0);
+	uid_t uid;
+	gid_t gid;
+	nobody(&uid, &gid);
+	char *argv[] = { "sleep", LIFE_S, NULL };
+	pid_t pid = start(argv, 0);
+	/* sleep is exec'd once /proc says so */
+	for (int i = 0; i < 600; i++) {
+		char *exe = exe_of(pid);
+		int done = strstr(exe, "sleep") != NULL;
+		free(exe);
+		if (done)
+			break;
+		usleep(100000);
+	}
+	char *want = xasprintf("PID %ld is a process of another user (root, uid 0), not of nobody (uid %ld)",
+			       (long)pid, (long)uid);
+	refused(pid, pid, want, 1, "root's sleep, heapwalk as nobody");
+	free(want);
+	end(pid);
+
+	pid = start(argv, 1);
+	for (int i = 0; i < 600; i++) {
+		char *exe = exe_of(pid);
+		int done = strstr(exe, "sleep") != NULL;
+		free(exe);
+		if (done)
+			break;
+		usleep(100000);
+	}
+	refused_not_runtime(pid, "nobody's sleep, heapwalk as root");
+	end(pid);
+}
+END_TEST
+
+/* A process of nobody that is not dumpable: its maps are closed to
+ * nobody's heapwalk (EACCES). */
+START_TEST(test_unreadable)
+{
+	if (geteuid() != 0 || !have("setpriv")) {
+		fprintf(stderr, "proc: not root, or no setpriv: the unreadable-maps test is skipped\n");
+		return;
+	}
+	procdir();
+	ck_assert_int_eq(system("chmod 1777 " PROCDIR), 0);
+	uid_t uid;
+	gid_t gid;
+	nobody(&uid, &gid);
+	int ready[2];
+	ck_assert_int_eq(pipe(ready), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		as_a_service();
+		if (setgroups(0, NULL) < 0 || setgid(gid) < 0 || setuid(uid) < 0 ||
+		    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+			_exit(126);
+		close(ready[1]);
+		alarm(atoi(LIFE_S));
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	char c;
+	ck_assert_int_eq(read(ready[0], &c, 1), 0); /* the child has closed its end: it is set */
+	close(ready[0]);
+	char *want = xasprintf("PID %ld: cannot read /proc/%ld/maps (Permission denied): what it runs cannot be "
+			       "told, so it is left alone", (long)pid, (long)pid);
+	refused(pid, pid, want, 1, "nobody's undumpable process, heapwalk as nobody");
+	free(want);
+	end(pid);
+}
+END_TEST
+
+/* PROCDIR/Sleep.class: writes its argument's file, sleeps. */
+static int sleeper(void)
+{
+	const char *javac = getenv("JAVAC");
+
+	if (javac == NULL || *javac == '\0' || getenv("JAVA") == NULL || *getenv("JAVA") == '\0') {
+		fprintf(stderr, "proc: no JDK (JAVA, JAVAC): the JVM targets are skipped\n");
+		return 0;
+	}
+	procdir();
+	FILE *f = fopen(PROCDIR "/Sleep.java", "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("public class Sleep { public static void main(String[] a) throws Exception {\n"
+	      "  new java.io.FileOutputStream(a[0]).close(); Thread.sleep(" LIFE_S "000); } }\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "cd " PROCDIR " && %s Sleep.java", javac);
+	ck_assert_int_eq(system(cmd), 0);
+	return 1;
+}
+
+/* A JVM run with -Xrs, no attach mechanism and no perf data: SIGQUIT,
+ * which jcmd sends when it finds no attach socket, would kill it. An
+ * ordinary JVM is still marked (the agent). */
+START_TEST(test_jvm_without_sigquit)
+{
+	if (!sleeper())
+		return;
+	char *java = getenv("JAVA");
+	unlink(PROCDIR "/jvm.ready");
+	char *argv[] = { java, "-Xrs", "-XX:+DisableAttachMechanism", "-XX:-UsePerfData", "-cp", PROCDIR, "Sleep",
+			 PROCDIR "/jvm.ready", NULL };
+	pid_t pid = start(argv, 0);
+	wait_ready(PROCDIR "/jvm.ready", pid);
+	char *want = xasprintf("PID %ld is a JVM that neither handles SIGQUIT nor listens for jcmd (-Xrs?): "
+			       "jcmd's SIGQUIT would kill it", (long)pid);
+	refused(pid, pid, want, 0, "java -Xrs");
+	free(want);
+	end(pid);
+
+	const char *agent = getenv("HEAPWALK_AGENT");
+	if (agent == NULL || access(agent, R_OK) != 0) {
+		fprintf(stderr, "proc: the agent is not built: the ordinary JVM is not marked\n");
+		return;
+	}
+	unlink(PROCDIR "/jvm2.ready");
+	char *plain[] = { java, "-cp", PROCDIR, "Sleep", PROCDIR "/jvm2.ready", NULL };
+	pid = start(plain, 0);
+	wait_ready(PROCDIR "/jvm2.ready", pid);
+	char args[1024];
+	int st;
+	snprintf(args, sizeof args, "%s mark %ld 2>&1", heapwalk(), (long)pid);
+	char *out = run(args, &st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strncmp(out, "mark 1 watermark=", 17) == 0, "%s", out);
+	free(out);
+	ck_assert_int_eq(waitpid(pid, &st, WNOHANG), 0); /* alive: SIGQUIT was the JVM's to handle */
+	end(pid);
+}
+END_TEST
+
+#define DNOUT TEST_BUILDDIR "/dumps/dotnet/out"
+
+/* The .NET workload as a service, its standard input a pipe whose end
+ * we hold (it runs until that closes), its output in log, with env
+ * ("NAME=VALUE", or NULL) set; its pid once it has said it. */
+static pid_t dotnet_start(const char *log, const char *env, int *hold)
+{
+	int in[2];
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(in), 0);
+	unlink(log);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		as_a_service();
+		int out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (out < 0 || dup2(in[0], 0) < 0 || dup2(out, 1) < 0)
+			_exit(126);
+		close(in[1]);
+		if (env != NULL)
+			putenv((char *)env);
+		execl(DNOUT "/Workload", "Workload", (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	*hold = in[1];
+	for (int i = 0; i < 600; i++) {
+		size_t n;
+		int st = 0;
+		char *said = access(log, R_OK) == 0 ? file_bytes(log, &n) : xstrdup(""); /* the child opens it */
+		const char *p = strstr(said, "\"pid\":");
+		long got = p != NULL ? strtol(p + 6, NULL, 10) : 0;
+		free(said);
+		if (got > 0) {
+			ck_assert_int_eq(got, pid);
+			return pid;
+		}
+		ck_assert_msg(waitpid(pid, &st, WNOHANG) == 0, "the workload ended (status %d): see %s", st, log);
+		usleep(100000);
+	}
+	ck_abort_msg("the workload said nothing in 60 s: %s", log);
+	return -1;
+}
+
+/* mark is the agent's, for JVMs: a .NET process is refused, untouched. */
+START_TEST(test_dotnet_mark)
+{
+	int hold, rc;
+
+	if (!dotnet_workload())
+		return;
+	procdir();
+	pid_t pid = dotnet_start(PROCDIR "/mark.log", NULL, &hold);
+	char args[64];
+	snprintf(args, sizeof args, "mark %ld", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	assert_untouched(pid, "the .NET workload");
+	char *want = xasprintf("heapwalk: PID %ld is a .NET process: mark is for JVMs (snapshot takes a .NET heap)\n",
+			       (long)pid);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d: %s", rc, err);
+	free(want);
+	free(err);
+	close(hold);
+	end(pid);
+}
+END_TEST
+
+Suite *proc_suite(void)
+{
+	Suite *s = suite_create("proc");
+	TCase *tc = tcase_create("refusals");
+
+	tcase_set_timeout(tc, 300); /* a hang; on a loaded machine a JVM starts slowly */
+	tcase_add_test(tc, test_python);
+	tcase_add_test(tc, test_node);
+	tcase_add_test(tc, test_gone);
+	tcase_add_test(tc, test_other_user);
+	tcase_add_test(tc, test_unreadable);
+	tcase_add_test(tc, test_jvm_without_sigquit);
+	tcase_add_test(tc, test_dotnet_mark);
+	suite_add_tcase(s, tc);
+	return s;
+}
