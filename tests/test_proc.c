@@ -6,7 +6,9 @@
  * user, one whose maps may not be read, a zombie, a thread, a PID that
  * does not exist. Each is refused in one line naming what it is, no file
  * is written, and the process goes on as it was: not ended, not stopped,
- * no signal pending, no handler run. */
+ * no signal pending, no handler run. Beside a real .NET runtime, sockets
+ * another user could plant (a larger key, the runtime's own name owned by
+ * another user, a link, one served by another process) are never used. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -516,6 +520,175 @@ START_TEST(test_dotnet_mark)
 }
 END_TEST
 
+/* The runtime's socket's key: its start time, field 22 of its stat. */
+static unsigned long long start_key(pid_t pid)
+{
+	char path[64];
+	unsigned long long key = 0;
+	size_t n;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	char *st = file_bytes(path, &n);
+	char *paren = strrchr(st, ')');
+	ck_assert_ptr_nonnull(paren);
+	/* fields 3 to 21, then 22 */
+	ck_assert_int_eq(sscanf(paren + 2, "%*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+				"%*s %llu", &key), 1);
+	free(st);
+	return key;
+}
+
+/* A listening socket at path (what another local user can plant), not
+ * blocking; chowned to nobody with foreign. */
+static int plant(const char *path, int foreign)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int s = socket(AF_UNIX, SOCK_STREAM, 0);
+	uid_t uid;
+	gid_t gid;
+
+	ck_assert_int_ge(s, 0);
+	ck_assert_uint_lt(strlen(path), sizeof a.sun_path);
+	strcpy(a.sun_path, path);
+	unlink(path);
+	ck_assert_int_eq(bind(s, (struct sockaddr *)&a, sizeof a), 0);
+	ck_assert_int_eq(listen(s, 8), 0);
+	ck_assert_int_eq(fcntl(s, F_SETFL, O_NONBLOCK), 0);
+	nobody(&uid, &gid);
+	if (foreign)
+		ck_assert_int_eq(chown(path, uid, gid), 0);
+	return s;
+}
+
+/* Nobody connected to the planted socket s; or, with connected, one
+ * caller that sent nothing. */
+static void assert_unused(int s, int connected, const char *what)
+{
+	int c = accept(s, NULL, NULL);
+
+	if (!connected) {
+		ck_assert_msg(c < 0 && (errno == EAGAIN || errno == EWOULDBLOCK), "%s: heapwalk connected", what);
+		return;
+	}
+	ck_assert_msg(c >= 0, "%s: nobody connected", what);
+	char buf[64];
+	ssize_t r = read(c, buf, sizeof buf); /* heapwalk has exited: its end is closed */
+	ck_assert_msg(r == 0, "%s: heapwalk sent %zd bytes to the planted socket", what, r);
+	close(c);
+}
+
+/* The classes of a snapshot of the workload: what it made. */
+static void assert_workload(const char *dump)
+{
+	char args[512];
+	int st;
+
+	snprintf(args, sizeof args, "%s -q -f csv classes -n 100000 %s", heapwalk(), dump);
+	char *csv = run(args, &st);
+	ck_assert_msg(st == 0 && strstr(csv, "\nWorkload.Session,300,") && strstr(csv, "\nWorkload.CacheEntry,1000,"),
+		      "%s", csv);
+	free(csv);
+}
+
+/* A listening socket beside the runtime's own with a larger key (and
+ * newer): heapwalk uses the runtime's, which is named by the process's
+ * start time in the process's TMPDIR. */
+START_TEST(test_dotnet_planted_key)
+{
+	int hold, rc;
+	struct stat sb;
+
+	if (!dotnet_workload())
+		return;
+	ck_assert_int_eq(system("rm -rf " PROCDIR "/dn && mkdir -p " PROCDIR "/dn"), 0);
+	pid_t pid = dotnet_start(PROCDIR "/key.log", "TMPDIR=" PROCDIR "/dn", &hold);
+	unsigned long long key = start_key(pid);
+	char real[256], fake[256];
+	snprintf(real, sizeof real, PROCDIR "/dn/dotnet-diagnostic-%ld-%llu-socket", (long)pid, key);
+	ck_assert_msg(lstat(real, &sb) == 0 && S_ISSOCK(sb.st_mode), "the runtime made no %s", real);
+	snprintf(fake, sizeof fake, PROCDIR "/dn/dotnet-diagnostic-%ld-%llu-socket", (long)pid, key + 1000000);
+	usleep(20000); /* newer than the runtime's, to the file system's clock */
+	int s = plant(fake, 0);
+	unlink(PROCDIR "/key.nettrace");
+	char args[512];
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/key.nettrace", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	ck_assert_msg(rc == 0 && *err == '\0', "status %d: %s", rc, err);
+	free(err);
+	assert_unused(s, 0, "a larger key");
+	assert_workload(PROCDIR "/key.nettrace");
+	close(s);
+	close(hold);
+	end(pid);
+}
+END_TEST
+
+/* A runtime without its socket (DOTNET_EnableDiagnostics=0), and in its
+ * place, named as the runtime names it: a socket of another user, a
+ * symbolic link to a socket, a socket served by another process. Each is
+ * refused in one line, and heapwalk sends nothing to it; then no socket
+ * at all. */
+START_TEST(test_dotnet_planted_name)
+{
+	int hold, rc;
+
+	if (!dotnet_workload())
+		return;
+	ck_assert_int_eq(system("rm -rf " PROCDIR "/dn2 && mkdir -p " PROCDIR "/dn2"), 0);
+	pid_t pid = dotnet_start(PROCDIR "/name.log", "DOTNET_EnableDiagnostics=0", &hold);
+	/* its TMPDIR is ours: none here, so /tmp */
+	char name[256], args[512], *want, *err;
+	snprintf(name, sizeof name, "/tmp/dotnet-diagnostic-%ld-%llu-socket", (long)pid, start_key(pid));
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/name.nettrace", (long)pid);
+	unlink(PROCDIR "/name.nettrace");
+
+	int s = plant(name, 1);
+	err = hw_stderr(args, 0, &rc);
+	assert_unused(s, 0, "another owner");
+	want = xasprintf("heapwalk: PID %ld: %s is owned by uid %ld, not by the process's user (uid 0): not used\n",
+			 (long)pid, name, (long)getpwnam("nobody")->pw_uid);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "another owner: status %d: %s", rc, err);
+	free(want);
+	free(err);
+	close(s);
+	unlink(name);
+
+	s = plant(PROCDIR "/dn2/elsewhere", 0);
+	ck_assert_int_eq(symlink(PROCDIR "/dn2/elsewhere", name), 0);
+	err = hw_stderr(args, 0, &rc);
+	assert_unused(s, 0, "a link");
+	want = xasprintf("heapwalk: PID %ld: %s is not a socket: not used\n", (long)pid, name);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "a link: status %d: %s", rc, err);
+	free(want);
+	free(err);
+	close(s);
+	unlink(name);
+
+	s = plant(name, 0);
+	err = hw_stderr(args, 0, &rc);
+	assert_unused(s, 1, "another server");
+	want = xasprintf("heapwalk: PID %ld: %s is served by process %ld, not by the runtime: not used\n", (long)pid,
+			 name, (long)getpid());
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "another server: status %d: %s", rc, err);
+	free(want);
+	free(err);
+	close(s);
+	unlink(name);
+
+	err = hw_stderr(args, 0, &rc);
+	want = xasprintf("heapwalk: PID %ld: no diagnostics socket %s (the runtime's diagnostics are off: "
+			 "DOTNET_EnableDiagnostics=0?)\n", (long)pid, name);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "no socket: status %d: %s", rc, err);
+	free(want);
+	free(err);
+
+	ck_assert_int_ne(access(PROCDIR "/name.nettrace", F_OK), 0);
+	assert_untouched(pid, "the .NET workload");
+	close(hold);
+	end(pid);
+}
+END_TEST
+
 Suite *proc_suite(void)
 {
 	Suite *s = suite_create("proc");
@@ -529,6 +702,8 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_unreadable);
 	tcase_add_test(tc, test_jvm_without_sigquit);
 	tcase_add_test(tc, test_dotnet_mark);
+	tcase_add_test(tc, test_dotnet_planted_key);
+	tcase_add_test(tc, test_dotnet_planted_name);
 	suite_add_tcase(s, tc);
 	return s;
 }

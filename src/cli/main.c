@@ -759,7 +759,7 @@ static int attach_command(const struct cli *c)
 			    (long)p.pid);
 		rc = -1;
 	} else if (p.kind == PROC_DOTNET) /* its runtime reports the heap itself */
-		rc = dotnet_snapshot(p.pid, c->file, &res, &err);
+		rc = dotnet_snapshot(&p, c->file, &res, &err);
 	else if (c->file != NULL)
 		rc = agent_snapshot(&p, c->file, &res, &err);
 	else
