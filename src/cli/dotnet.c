@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "format/nettrace.h"
+#include "stream.h"
 
 #define IPC_MAGIC "DOTNET_IPC_V1"
 #define SET_EVENTPIPE 0x02
@@ -275,13 +276,44 @@ static void stop(const char *path, pid_t pid, uint64_t id)
 	sbuf_free(&err);
 }
 
+/* The stream, to the file; looked at when it pauses, until the dump's
+ * GC has ended; then Stop, and the rest to its end. A look reads the
+ * file from its start: while the stream grows, only once it has doubled
+ * (reading 2x the trace in all), and whenever it has been quiet for 0.3
+ * s (the dump's end is followed by quiet). */
+struct follow {
+	int fd;
+	const char *path;
+	pid_t pid;
+	uint64_t id, looked;
+	struct watch w;
+	int stopped;
+	double stop_at;
+};
+
+static int follow_tick(void *arg, uint64_t bytes, double quiet, double elapsed)
+{
+	struct follow *f = arg;
+
+	if (!f->stopped && bytes > f->looked && (bytes >= 2 * f->looked || quiet >= 0.3)) {
+		look(f->fd, bytes, &f->w);
+		f->looked = bytes;
+	}
+	if (!f->stopped && (f->w.ended || elapsed > (f->w.started ? END_WAIT_S : START_WAIT_S))) {
+		stop(f->path, f->pid, f->id);
+		f->stopped = 1;
+		f->stop_at = elapsed;
+	}
+	return f->stopped && elapsed - f->stop_at > END_WAIT_S;
+}
+
 int dotnet_snapshot(const struct proc_info *p, const char *file, struct sbuf *result, struct sbuf *err)
 {
 	pid_t pid = p->pid;
 	struct sbuf sock, m;
 	char *tmp = xasprintf("%s.tmp-%ld", file, (long)getpid());
 	int s = -1, fd = -1, rc = -1, guarded = 0;
-	uint64_t id, bytes = 0, looked = 0;
+	uint64_t id, bytes = 0;
 	uint32_t hr;
 	struct watch w = { 0 };
 	double t0 = hw_now();
@@ -312,45 +344,10 @@ int dotnet_snapshot(const struct proc_info *p, const char *file, struct sbuf *re
 	seal(&m);
 	if (write_full(s, m.buf, m.len) != 0 || reply(s, "CollectTracing2", &id, &hr, err) < 0)
 		goto done;
-	/* the stream, to the file; looked at when it pauses, until the
-	 * dump's GC has ended; then Stop, and the rest to its end. A look
-	 * reads the file from its start: while the stream grows, only once
-	 * it has doubled (reading 2x the trace in all), and whenever it has
-	 * been quiet for 0.3 s (the dump's end is followed by quiet) */
-	uint8_t buf[1 << 16];
-	int stopped = 0;
-	double stop_at = 0, last_data = t0;
-	for (;;) {
-		struct pollfd pf = { s, POLLIN, 0 };
-		int pr = poll(&pf, 1, 100);
-		double now = hw_now();
-		if (pr > 0) {
-			ssize_t n = read(s, buf, sizeof buf);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			int we = write_full(fd, buf, (size_t)n);
-			if (we != 0) {
-				sbuf_printf(err, "%s: cannot write: %s", tmp, strerror(we));
-				goto done;
-			}
-			bytes += (uint64_t)n;
-			last_data = now;
-			continue;
-		}
-		if (!stopped && bytes > looked && (bytes >= 2 * looked || now - last_data >= 0.3)) {
-			look(fd, bytes, &w);
-			looked = bytes;
-		}
-		if (!stopped && (w.ended || now - t0 > (w.started ? END_WAIT_S : START_WAIT_S))) {
-			stop(sock.buf, pid, id);
-			stopped = 1;
-			stop_at = now;
-		}
-		if (stopped && now - stop_at > END_WAIT_S)
-			break;
-	}
+	struct follow f = { .fd = fd, .path = sock.buf, .pid = pid, .id = id };
+	if (stream_copy(s, fd, tmp, follow_tick, &f, &bytes, err) < 0)
+		goto done;
+	w = f.w;
 	look(fd, bytes, &w);
 	if (!w.ended) {
 		sbuf_printf(err, "process %ld: %s", (long)pid,
