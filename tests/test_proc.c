@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <poll.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "stream.h"
 #include "suites.h"
 #include "util.h"
 
@@ -689,6 +691,228 @@ START_TEST(test_dotnet_planted_name)
 }
 END_TEST
 
+/* The bounds of a snapshot, on a real runtime: a bad one refused before
+ * anything is asked; one passed (the whole time) ends the snapshot in
+ * one line, with nothing written; the runtime takes the next one. */
+START_TEST(test_dotnet_bounds)
+{
+	int hold, rc;
+
+	if (!dotnet_workload())
+		return;
+	procdir();
+	pid_t pid = dotnet_start(PROCDIR "/bounds.log", NULL, &hold);
+	char args[512], *err;
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/bounds.nettrace", (long)pid);
+	unlink(PROCDIR "/bounds.nettrace");
+
+	setenv("HEAPWALK_SNAPSHOT_IDLE", "soon", 1);
+	err = hw_stderr(args, 0, &rc);
+	unsetenv("HEAPWALK_SNAPSHOT_IDLE");
+	ck_assert_msg(rc == 2 && strcmp(err, "heapwalk: HEAPWALK_SNAPSHOT_IDLE=soon: not a number of seconds above 0\n") ==
+		      0, "status %d: %s", rc, err);
+	free(err);
+	assert_nothing_written("bounds.nettrace");
+
+	setenv("HEAPWALK_SNAPSHOT_WALL", "0.001", 1);
+	err = hw_stderr(args, 0, &rc);
+	unsetenv("HEAPWALK_SNAPSHOT_WALL");
+	char *head = xasprintf("heapwalk: PID %ld: " PROCDIR "/bounds.nettrace: not done after 0.001 s, at byte ",
+			       (long)pid);
+	const char *tail = " (HEAPWALK_SNAPSHOT_WALL); nothing written\n";
+	ck_assert_msg(rc == 2 && strncmp(err, head, strlen(head)) == 0 && strlen(err) > strlen(tail) &&
+		      strcmp(err + strlen(err) - strlen(tail), tail) == 0 && strchr(err, '\n') == strrchr(err, '\n'),
+		      "status %d: %s", rc, err);
+	free(head);
+	free(err);
+	assert_nothing_written("bounds.nettrace");
+
+	err = hw_stderr(args, 0, &rc);
+	ck_assert_msg(rc == 0 && *err == '\0', "after a snapshot cut short: status %d: %s", rc, err);
+	free(err);
+	assert_workload(PROCDIR "/bounds.nettrace");
+	close(hold);
+	end(pid);
+}
+END_TEST
+
+/* ---- the copy of a peer's stream, bounded ---- */
+
+/* Byte i of what the peers below send. */
+static uint8_t pattern(uint64_t i)
+{
+	return (uint8_t)(i * 7 % 251);
+}
+
+/* A peer on one end of a socketpair, in a child: `total` bytes of the
+ * pattern, `chunk` at a time, `gap_ms` apart; then it holds the socket
+ * open `hold_s` seconds and ends. The other end in *fd. */
+static pid_t peer(uint64_t total, size_t chunk, int gap_ms, int hold_s, int *fd)
+{
+	int sv[2];
+	pid_t pid;
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		uint8_t buf[65536];
+		close(sv[0]);
+		for (uint64_t at = 0; at < total;) {
+			size_t n = total - at < chunk ? (size_t)(total - at) : chunk;
+			for (size_t i = 0; i < n; i++)
+				buf[i] = pattern(at + i);
+			if (write_full(sv[1], buf, n) != 0)
+				_exit(1);
+			at += n;
+			if (gap_ms > 0)
+				usleep((useconds_t)gap_ms * 1000);
+		}
+		sleep((unsigned)hold_s);
+		_exit(0);
+	}
+	close(sv[1]);
+	*fd = sv[0];
+	return pid;
+}
+
+static int never(void *arg, uint64_t bytes, double quiet, double elapsed)
+{
+	(void)arg, (void)bytes, (void)quiet, (void)elapsed;
+	return 0;
+}
+
+/* Copy from the peer into PROCDIR/name: how it ended, the bytes, the
+ * file's size, the message. */
+static enum stream_end copy(const char *name, int in, const struct stream_bounds *b, uint64_t *bytes, off_t *size,
+			    struct sbuf *err)
+{
+	char path[512];
+	struct stat st;
+
+	procdir();
+	snprintf(path, sizeof path, PROCDIR "/%s", name);
+	int out = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(out, 0);
+	enum stream_end e = stream_copy(in, out, name, b, never, NULL, bytes, err);
+	ck_assert_int_eq(fstat(out, &st), 0);
+	*size = st.st_size;
+	close(out);
+	close(in);
+	return e;
+}
+
+/* A peer that sends what it has and closes: all of it, byte for byte. */
+START_TEST(test_stream_whole)
+{
+	int in;
+	uint64_t bytes;
+	off_t size;
+	struct sbuf err;
+	struct stream_bounds b = { 4 << 20, 60, 600 };
+	pid_t pid = peer(3 << 20, 65536, 0, 0, &in);
+
+	sbuf_init(&err);
+	ck_assert_int_eq(copy("whole", in, &b, &bytes, &size, &err), STREAM_DONE);
+	ck_assert_int_eq(bytes, 3 << 20);
+	size_t n;
+	uint8_t *got = (uint8_t *)file_bytes(PROCDIR "/whole", &n);
+	ck_assert_int_eq(n, 3 << 20);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_msg(got[i] == pattern(i), "byte %zu", i);
+	free(got);
+	sbuf_free(&err);
+	end(pid);
+}
+END_TEST
+
+/* A flood past the bound: the copy stops at the bound, never past it. */
+START_TEST(test_stream_flood)
+{
+	int in;
+	uint64_t bytes;
+	off_t size;
+	struct sbuf err;
+	struct stream_bounds b = { 1 << 20, 60, 600 };
+	pid_t pid = peer(8 << 20, 65536, 0, 0, &in);
+
+	sbuf_init(&err);
+	ck_assert_int_eq(copy("flood", in, &b, &bytes, &size, &err), STREAM_FULL);
+	ck_assert_msg(bytes <= 1 << 20 && (uint64_t)size == bytes, "%llu bytes, file %lld",
+		      (unsigned long long)bytes, (long long)size);
+	ck_assert_str_eq(err.buf, "flood: the stream went past 1048576 bytes, its bound");
+	sbuf_free(&err);
+	end(pid);
+}
+END_TEST
+
+/* A peer that goes quiet and holds the socket: the copy ends once the
+ * quiet has lasted the bound. */
+START_TEST(test_stream_quiet)
+{
+	int in;
+	uint64_t bytes;
+	off_t size;
+	struct sbuf err;
+	struct stream_bounds b = { 1 << 20, 0.5, 3600 };
+	pid_t pid = peer(10, 10, 0, 20, &in);
+	struct pollfd pf = { in, POLLIN, 0 };
+
+	ck_assert_int_eq(poll(&pf, 1, 60000), 1); /* the 10 bytes are there: the quiet is the peer's, not a slow fork */
+	sbuf_init(&err);
+	ck_assert_int_eq(copy("quiet", in, &b, &bytes, &size, &err), STREAM_QUIET);
+	ck_assert_int_eq(bytes, 10);
+	ck_assert_str_eq(err.buf, "quiet: no byte for 0.5 s after byte 10");
+	sbuf_free(&err);
+	end(pid);
+}
+END_TEST
+
+/* A trickle, never quiet for long, never done: the copy ends at the
+ * bound on its whole time. */
+START_TEST(test_stream_trickle)
+{
+	int in;
+	uint64_t bytes;
+	off_t size;
+	struct sbuf err;
+	struct stream_bounds b = { 1 << 20, 3600, 1 };
+	pid_t pid = peer(400, 1, 50, 0, &in);
+
+	sbuf_init(&err);
+	ck_assert_int_eq(copy("trickle", in, &b, &bytes, &size, &err), STREAM_LATE);
+	ck_assert_msg(bytes < 400 && (uint64_t)size == bytes, "%llu bytes", (unsigned long long)bytes);
+	char want[128];
+	snprintf(want, sizeof want, "trickle: not done after 1 s, at byte %llu", (unsigned long long)bytes);
+	ck_assert_str_eq(err.buf, want);
+	sbuf_free(&err);
+	end(pid);
+}
+END_TEST
+
+/* The room: what the file system has free for us, less 1/20 of its
+ * size, as stat -f tells (within 1% of the file system: others write). */
+START_TEST(test_stream_room)
+{
+	int st;
+	long long avail = 0, blocks = 0, bsize = 0;
+
+	procdir();
+	int fd = open(PROCDIR "/room", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(fd, 0);
+	uint64_t room = stream_room(fd);
+	close(fd);
+	char *out = run("stat -f -c '%a %b %S' " PROCDIR, &st);
+	ck_assert_int_eq(sscanf(out, "%lld %lld %lld", &avail, &blocks, &bsize), 3);
+	free(out);
+	long long want = avail * bsize - blocks * bsize / 20;
+	if (want < 0)
+		want = 0;
+	long long diff = (long long)room - want;
+	ck_assert_msg(llabs(diff) <= blocks * bsize / 100, "room %llu, stat -f: %lld", (unsigned long long)room, want);
+}
+END_TEST
+
 Suite *proc_suite(void)
 {
 	Suite *s = suite_create("proc");
@@ -704,6 +928,15 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_dotnet_mark);
 	tcase_add_test(tc, test_dotnet_planted_key);
 	tcase_add_test(tc, test_dotnet_planted_name);
+	tcase_add_test(tc, test_dotnet_bounds);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("stream");
+	tcase_set_timeout(tc, 60); /* a hang */
+	tcase_add_test(tc, test_stream_whole);
+	tcase_add_test(tc, test_stream_flood);
+	tcase_add_test(tc, test_stream_quiet);
+	tcase_add_test(tc, test_stream_trickle);
+	tcase_add_test(tc, test_stream_room);
 	suite_add_tcase(s, tc);
 	return s;
 }

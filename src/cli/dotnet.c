@@ -38,6 +38,9 @@
 #define LEVEL_VERBOSE 5
 #define START_WAIT_S 30            /* for the induced GC to start */
 #define END_WAIT_S 600             /* for it to end, and the stream after Stop */
+#define IDLE_S 60                  /* no byte this long: the runtime is stuck, or the peer is not one */
+#define WALL_S 1800                /* the whole stream, waits above included */
+#define ROOM_MIN (1u << 20)        /* less room on the file system: not begun */
 
 /* ---- the socket ---- */
 
@@ -307,19 +310,115 @@ static int follow_tick(void *arg, uint64_t bytes, double quiet, double elapsed)
 	return f->stopped && elapsed - f->stop_at > END_WAIT_S;
 }
 
+/* Ask for the session (CollectTracing2): 0 with its id, or -1 with err. */
+static int collect(int s, uint64_t *id, struct sbuf *err)
+{
+	struct sbuf m;
+	uint32_t hr;
+	int rc;
+
+	sbuf_init(&m);
+	header(&m, SET_EVENTPIPE, CMD_COLLECT2);
+	put_u32(&m, BUFFER_MB);
+	put_u32(&m, 1);   /* nettrace */
+	sbuf_addc(&m, 0); /* no rundown: method and module names are not wanted */
+	put_u32(&m, 1);
+	put_u64(&m, HEAP_KEYWORDS);
+	put_u32(&m, LEVEL_VERBOSE);
+	put_string(&m, NT_RUNTIME_PROVIDER);
+	put_u32(&m, 0); /* no arguments */
+	seal(&m);
+	rc = write_full(s, m.buf, m.len) != 0 ? -1 : reply(s, "CollectTracing2", id, &hr, err);
+	if (rc < 0 && err->len == 0)
+		sbuf_adds(err, "CollectTracing2: the runtime's socket broke");
+	sbuf_free(&m);
+	return rc;
+}
+
+/* A bound in seconds: environment variable var, else def. 0, or -1
+ * with err. */
+static int seconds_env(const char *var, double def, double *out, struct sbuf *err)
+{
+	const char *v = getenv(var);
+	char *end;
+
+	*out = def;
+	if (v == NULL || *v == '\0')
+		return 0;
+	*out = strtod(v, &end);
+	if (*end == '\0' && *out > 0 && *out <= 1e9)
+		return 0;
+	sbuf_printf(err, "%s=", var);
+	esc_append(err, (const uint8_t *)v, strlen(v), 0);
+	sbuf_adds(err, ": not a number of seconds above 0");
+	return -1;
+}
+
+/* What the copy into fd keeps to: the room its file system has but
+ * 1/20 of it, the quiet and the whole time HEAPWALK_SNAPSHOT_IDLE and
+ * HEAPWALK_SNAPSHOT_WALL say. 0, or -1 with err. */
+static int copy_bounds(int fd, const char *file, struct stream_bounds *b, struct sbuf *err)
+{
+	if (seconds_env("HEAPWALK_SNAPSHOT_IDLE", IDLE_S, &b->idle_s, err) < 0 ||
+	    seconds_env("HEAPWALK_SNAPSHOT_WALL", WALL_S, &b->wall_s, err) < 0)
+		return -1;
+	b->max_bytes = stream_room(fd);
+	if (b->max_bytes < ROOM_MIN) {
+		sbuf_printf(err, "%s: its file system is full (less than 1 MiB free beside the 1/20 of it "
+			    "heapwalk leaves free)", file);
+		return -1;
+	}
+	return 0;
+}
+
+/* Why the copy ended early, after "PID N: ": the copier's line and what
+ * sets the bound it passed. */
+static void copy_failed(pid_t pid, enum stream_end e, const struct sbuf *why, struct sbuf *err)
+{
+	static const char *const hint[] = {
+		[STREAM_FULL] = " (all the room its file system has, but 1/20 of it)",
+		[STREAM_QUIET] = " (HEAPWALK_SNAPSHOT_IDLE)",
+		[STREAM_LATE] = " (HEAPWALK_SNAPSHOT_WALL)",
+	};
+
+	sbuf_printf(err, "PID %ld: %s%s; nothing written", (long)pid, why->buf ? why->buf : "",
+		    hint[e] ? hint[e] : "");
+}
+
+/* The session's stream on *s into fd within bounds b, session id at
+ * the socket sock: 0 with its *bytes, or -1 with err (the socket closed
+ * and the session stopped). */
+static int follow(int *s, int fd, const char *file, const struct stream_bounds *b, const struct sbuf *sock,
+		  pid_t pid, uint64_t id, uint64_t *bytes, struct sbuf *err)
+{
+	struct follow f = { .fd = fd, .path = sock->buf, .pid = pid, .id = id };
+	struct sbuf why;
+
+	sbuf_init(&why);
+	enum stream_end e = stream_copy(*s, fd, file, b, follow_tick, &f, bytes, &why);
+	if (e != STREAM_DONE) {
+		copy_failed(pid, e, &why, err);
+		close(*s); /* first: the runtime may be blocked writing to it */
+		*s = -1;
+		if (!f.stopped) /* the session's buffer is the runtime's memory */
+			stop(sock->buf, pid, id);
+	}
+	sbuf_free(&why);
+	return e == STREAM_DONE ? 0 : -1;
+}
+
 int dotnet_snapshot(const struct proc_info *p, const char *file, struct sbuf *result, struct sbuf *err)
 {
 	pid_t pid = p->pid;
-	struct sbuf sock, m;
+	struct sbuf sock;
 	char *tmp = xasprintf("%s.tmp-%ld", file, (long)getpid());
 	int s = -1, fd = -1, rc = -1, guarded = 0;
 	uint64_t id, bytes = 0;
-	uint32_t hr;
 	struct watch w = { 0 };
+	struct stream_bounds b;
 	double t0 = hw_now();
 
 	sbuf_init(&sock);
-	sbuf_init(&m);
 	struct stat st;
 	if (lstat(file, &st) == 0) { /* before the process pays for a full GC */
 		sbuf_printf(err, "%s: exists already; the snapshot is not written over it", file);
@@ -332,22 +431,10 @@ int dotnet_snapshot(const struct proc_info *p, const char *file, struct sbuf *re
 		goto done;
 	}
 	guarded = tmp_guard(tmp) == 0;
-	header(&m, SET_EVENTPIPE, CMD_COLLECT2);
-	put_u32(&m, BUFFER_MB);
-	put_u32(&m, 1);   /* nettrace */
-	sbuf_addc(&m, 0); /* no rundown: method and module names are not wanted */
-	put_u32(&m, 1);
-	put_u64(&m, HEAP_KEYWORDS);
-	put_u32(&m, LEVEL_VERBOSE);
-	put_string(&m, NT_RUNTIME_PROVIDER);
-	put_u32(&m, 0); /* no arguments */
-	seal(&m);
-	if (write_full(s, m.buf, m.len) != 0 || reply(s, "CollectTracing2", &id, &hr, err) < 0)
+	if (copy_bounds(fd, file, &b, err) < 0) /* before the process pays for a full GC */
 		goto done;
-	struct follow f = { .fd = fd, .path = sock.buf, .pid = pid, .id = id };
-	if (stream_copy(s, fd, tmp, follow_tick, &f, &bytes, err) < 0)
+	if (collect(s, &id, err) < 0 || follow(&s, fd, file, &b, &sock, pid, id, &bytes, err) < 0)
 		goto done;
-	w = f.w;
 	look(fd, bytes, &w);
 	if (!w.ended) {
 		sbuf_printf(err, "process %ld: %s", (long)pid,
@@ -378,6 +465,5 @@ done:
 		tmp_unguard();
 	free(tmp);
 	sbuf_free(&sock);
-	sbuf_free(&m);
 	return rc;
 }
