@@ -499,6 +499,19 @@ static pid_t dotnet_start(const char *log, const char *env, int *hold)
 	return -1;
 }
 
+/* The workload ended as it ends itself, its standard input closed (it
+ * then removes its diagnostics socket); killed if it has not in 30 s. */
+static void dotnet_end(pid_t pid, int hold)
+{
+	close(hold);
+	for (int i = 0; i < 300; i++) {
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			return;
+		usleep(100000);
+	}
+	end(pid);
+}
+
 /* mark is the agent's, for JVMs: a .NET process is refused, untouched. */
 START_TEST(test_dotnet_mark)
 {
@@ -517,8 +530,7 @@ START_TEST(test_dotnet_mark)
 	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d: %s", rc, err);
 	free(want);
 	free(err);
-	close(hold);
-	end(pid);
+	dotnet_end(pid, hold);
 }
 END_TEST
 
@@ -620,8 +632,8 @@ START_TEST(test_dotnet_planted_key)
 	assert_unused(s, 0, "a larger key");
 	assert_workload(PROCDIR "/key.nettrace");
 	close(s);
-	close(hold);
-	end(pid);
+	unlink(fake);
+	dotnet_end(pid, hold);
 }
 END_TEST
 
@@ -686,8 +698,7 @@ START_TEST(test_dotnet_planted_name)
 
 	ck_assert_int_ne(access(PROCDIR "/name.nettrace", F_OK), 0);
 	assert_untouched(pid, "the .NET workload");
-	close(hold);
-	end(pid);
+	dotnet_end(pid, hold);
 }
 END_TEST
 
@@ -731,8 +742,7 @@ START_TEST(test_dotnet_bounds)
 	ck_assert_msg(rc == 0 && *err == '\0', "after a snapshot cut short: status %d: %s", rc, err);
 	free(err);
 	assert_workload(PROCDIR "/bounds.nettrace");
-	close(hold);
-	end(pid);
+	dotnet_end(pid, hold);
 }
 END_TEST
 
