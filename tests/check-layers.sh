@@ -9,7 +9,7 @@ src=${1:-${srcdir:-.}/src}
 # layer numbers: a file may include its own layer and the ones below
 layer() {
 	case $1 in
-	util.* | progress.* | config.h) echo 0 ;;
+	util.* | progress.* | stream.* | config.h) echo 0 ;;
 	graph/*) echo 1 ;;
 	format/* | runtime/*) echo 2 ;;
 	engine/*) echo 3 ;;

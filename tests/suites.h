@@ -56,6 +56,7 @@ Suite *between_suite(void);
 Suite *report_suite(void);
 Suite *dot_suite(void);
 Suite *hprofgen_suite(void);
+Suite *proc_suite(void);
 
 /* test_jvm.c: make TEST_BUILDDIR/dumps/NAME.hprof (and .histo) of the
  * test workload with the JDK, unless it is newer than the workload. */
@@ -72,6 +73,9 @@ char *run(const char *cmd, int *status);
 char *file_bytes(const char *path, size_t *n);
 /* test_formats.c: is prog on the PATH? */
 int have(const char *prog);
+/* The .NET workload (tests/dotnet) built (once) into
+ * TEST_BUILDDIR/dumps/dotnet/out; 0 (said) without dotnet. */
+int dotnet_workload(void);
 /* The heapwalk under test ($HEAPWALK). */
 const char *heapwalk(void);
 /* Per-class instances of hprof equal those of the class histogram in

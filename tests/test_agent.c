@@ -247,7 +247,8 @@ START_TEST(test_agent_errors)
 
 	rc = slurp(dir, "gone.rc");
 	err = slurp(dir, "gone.err");
-	ck_assert_msg(atoi(rc) == 2 && strstr(err, "No such process"), "JVM gone: %s %s", rc, err);
+	ck_assert_msg(atoi(rc) == 2 && strstr(err, "heapwalk: no process ") && strchr(err, '\n') == err + strlen(err) - 1,
+		      "JVM gone: %s %s", rc, err);
 	free(rc);
 	free(err);
 

@@ -885,8 +885,7 @@ END_TEST
 
 #define DNDIR TEST_BUILDDIR "/dumps/dotnet"
 
-/* The workload built (once) into DNDIR/out; 0 (said) without dotnet. */
-static int dotnet_workload(void)
+int dotnet_workload(void)
 {
 	struct stat d, w;
 

@@ -114,16 +114,6 @@ static void complaint(const char *s, const char *pid, struct sbuf *out)
 	sbuf_adds(out, "no message");
 }
 
-static int valid_pid(const char *pid)
-{
-	if (*pid == '\0' || strlen(pid) > 10)
-		return 0;
-	for (const char *p = pid; *p; p++)
-		if (*p < '0' || *p > '9')
-			return 0;
-	return 1;
-}
-
 /* Characters jcmd's argument parser or the agent's option list would
  * take apart. */
 static int unsafe_path(const char *s)
@@ -131,18 +121,17 @@ static int unsafe_path(const char *s)
 	return strpbrk(s, ", \t\n\"'=") != NULL;
 }
 
-int agent_run(const char *pid, const char *command, struct sbuf *result, struct sbuf *err)
+int agent_run(const struct proc_info *p, const char *command, struct sbuf *result, struct sbuf *err)
 {
-	char lib[PATH_MAX], status[PATH_MAX], opts[PATH_MAX * 2 + 64];
+	char lib[PATH_MAX], status[PATH_MAX], opts[PATH_MAX * 2 + 64], pid[24];
 	const char *jcmd = getenv("JCMD");
 	const char *tmp = getenv("TMPDIR");
 	struct sbuf out;
 	int fd, rc;
 
-	if (!valid_pid(pid)) {
-		sbuf_printf(err, "'%s' is not a process id", pid);
-		return -1;
-	}
+	if (p->kind != PROC_JVM)
+		abort(); /* a bug: jcmd would signal whatever it is */
+	snprintf(pid, sizeof pid, "%ld", (long)p->pid);
 	if (agent_path(lib, sizeof lib, err) < 0)
 		return -1;
 	if (unsafe_path(lib)) {
@@ -193,7 +182,7 @@ int agent_run(const char *pid, const char *command, struct sbuf *result, struct 
 	return rc;
 }
 
-int agent_snapshot(const char *pid, const char *file, struct sbuf *result, struct sbuf *err)
+int agent_snapshot(const struct proc_info *p, const char *file, struct sbuf *result, struct sbuf *err)
 {
 	char abs[PATH_MAX], dir[PATH_MAX], cmd[PATH_MAX + 16];
 	struct stat st;
@@ -230,5 +219,5 @@ int agent_snapshot(const char *pid, const char *file, struct sbuf *result, struc
 		return -1;
 	}
 	snprintf(cmd, sizeof cmd, "dump:%s", abs);
-	return agent_run(pid, cmd, result, err);
+	return agent_run(p, cmd, result, err);
 }

@@ -2,14 +2,17 @@
 #ifndef HW_ATTACH_H
 #define HW_ATTACH_H
 
+#include "cli/proc.h"
 #include "util.h"
 
-/* Load the agent into process pid with `command` (the agent's options,
- * see contrib/agent/agent.c) and wait for it: 0 with the agent's report
- * in result ("mark 1 watermark=..."), or -1 with a one-line error. */
-int agent_run(const char *pid, const char *command, struct sbuf *result, struct sbuf *err);
+/* Load the agent into the JVM p (identified as one by proc_identify:
+ * jcmd is never handed another process) with `command` (the agent's
+ * options, see contrib/agent/agent.c) and wait for it: 0 with the
+ * agent's report in result ("mark 1 watermark=..."), or -1 with a
+ * one-line error. */
+int agent_run(const struct proc_info *p, const char *command, struct sbuf *result, struct sbuf *err);
 /* heapwalk snapshot: a dump with stable ids written to file (which must
  * not exist; the agent writes FILE.tmp-PID and renames it). */
-int agent_snapshot(const char *pid, const char *file, struct sbuf *result, struct sbuf *err);
+int agent_snapshot(const struct proc_info *p, const char *file, struct sbuf *result, struct sbuf *err);
 
 #endif

@@ -11,11 +11,9 @@
  * id 1, on a second connection) ends it. */
 #include "cli/dotnet.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +24,7 @@
 #include <unistd.h>
 
 #include "format/nettrace.h"
+#include "stream.h"
 
 #define IPC_MAGIC "DOTNET_IPC_V1"
 #define SET_EVENTPIPE 0x02
@@ -39,80 +38,84 @@
 #define LEVEL_VERBOSE 5
 #define START_WAIT_S 30            /* for the induced GC to start */
 #define END_WAIT_S 600             /* for it to end, and the stream after Stop */
+#define IDLE_S 60                  /* no byte this long: the runtime is stuck, or the peer is not one */
+#define WALL_S 1800                /* the whole stream, waits above included */
+#define ROOM_MIN (1u << 20)        /* less room on the file system: not begun */
 
 /* ---- the socket ---- */
 
-/* TMPDIR in the target's environment, if we may read it. */
-static char *target_tmpdir(pid_t pid)
+/* The runtime's temporary directory: TMPDIR in the environment the
+ * process started with, if set and not empty, else /tmp (as the
+ * runtime's own GetTempPath). 0 with it in out, or -1 with err. */
+static int runtime_tmpdir(pid_t pid, struct sbuf *out, struct sbuf *err)
 {
 	char path[64], buf[65536];
 	snprintf(path, sizeof path, "/proc/%ld/environ", (long)pid);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
 
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	for (ssize_t i = 0; i < n; i += (ssize_t)strlen(buf + i) + 1)
-		if (strncmp(buf + i, "TMPDIR=", 7) == 0 && buf[i + 7] != '\0')
-			return xstrdup(buf + i + 7);
-	return NULL;
-}
-
-/* The newest dotnet-diagnostic-PID-*-socket in dir into out. */
-static int socket_in(const char *dir, pid_t pid, struct sbuf *out, struct timespec *newest)
-{
-	char pre[64];
-	int found = 0;
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	snprintf(pre, sizeof pre, "dotnet-diagnostic-%ld-", (long)pid);
-	while (d != NULL && (e = readdir(d)) != NULL) {
-		size_t n = strlen(e->d_name);
-		struct stat st;
-		if (strncmp(e->d_name, pre, strlen(pre)) != 0 || n < 7 || strcmp(e->d_name + n - 7, "-socket") != 0 ||
-		    fstatat(dirfd(d), e->d_name, &st, 0) < 0 || !S_ISSOCK(st.st_mode))
-			continue;
-		if (found && (st.st_mtim.tv_sec < newest->tv_sec ||
-			      (st.st_mtim.tv_sec == newest->tv_sec && st.st_mtim.tv_nsec <= newest->tv_nsec)))
-			continue;
-		*newest = st.st_mtim;
-		sbuf_reset(out);
-		sbuf_printf(out, "%s/%s", dir, e->d_name);
-		found = 1;
+	if (n < 0) {
+		sbuf_printf(err, "PID %ld: cannot read %s (%s)", (long)pid, path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
 	}
-	if (d != NULL)
-		closedir(d);
-	return found;
+	close(fd);
+	buf[n] = '\0';
+	sbuf_adds(out, "/tmp");
+	for (ssize_t i = 0; i < n; i += (ssize_t)strlen(buf + i) + 1)
+		if (strncmp(buf + i, "TMPDIR=", 7) == 0 && buf[i + 7] != '\0') {
+			sbuf_reset(out);
+			sbuf_adds(out, buf + i + 7);
+		}
+	return 0;
 }
 
-int dotnet_socket(pid_t pid, struct sbuf *out)
+int dotnet_socket(const struct proc_info *p, struct sbuf *out, struct sbuf *err)
 {
-	char *theirs = target_tmpdir(pid);
-	const char *ours = getenv("TMPDIR");
-	const char *dirs[] = { theirs, ours != NULL && *ours ? ours : NULL, "/tmp" };
-	struct timespec newest = { 0, 0 };
-	int found = 0;
+	struct stat st;
+	struct sbuf shown;
 
-	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0] && !found; i++)
-		if (dirs[i] != NULL)
-			found = socket_in(dirs[i], pid, out, &newest);
-	free(theirs);
-	return found ? 0 : -1;
+	sbuf_reset(out);
+	if (runtime_tmpdir(p->pid, out, err) < 0)
+		return -1;
+	/* the runtime's name: its pid and, told apart from an earlier
+	 * process of the same pid, its start time */
+	sbuf_printf(out, "%sdotnet-diagnostic-%ld-%llu-socket", out->buf[out->len - 1] == '/' ? "" : "/",
+		    (long)p->pid, p->start);
+	sbuf_init(&shown);
+	esc_append(&shown, (const uint8_t *)out->buf, out->len, 0);
+	int rc = -1;
+	if (lstat(out->buf, &st) < 0)
+		sbuf_printf(err, "PID %ld: no diagnostics socket %s (%s)", (long)p->pid, shown.buf,
+			    errno == ENOENT ? "the runtime's diagnostics are off: DOTNET_EnableDiagnostics=0?"
+					    : strerror(errno));
+	else if (!S_ISSOCK(st.st_mode)) /* a symbolic link too: lstat */
+		sbuf_printf(err, "PID %ld: %s is not a socket: not used", (long)p->pid, shown.buf);
+	else if (st.st_uid != p->uid) /* planted by another user */
+		sbuf_printf(err, "PID %ld: %s is owned by uid %ld, not by the process's user (uid %ld): not used",
+			    (long)p->pid, shown.buf, (long)st.st_uid, (long)p->uid);
+	else
+		rc = 0;
+	sbuf_free(&shown);
+	return rc;
 }
 
 /* ---- messages ---- */
 
-static int ipc_connect(const char *path, struct sbuf *err)
+/* A connection to the runtime of process pid at path: the socket must be
+ * served by that process itself (SO_PEERCRED: who listens on it), not
+ * by whoever could put a socket there. */
+static int ipc_connect(const char *path, pid_t pid, struct sbuf *err)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	struct ucred cred = { 0 };
+	socklen_t len = sizeof cred;
 	int s;
 
 	if (strlen(path) >= sizeof a.sun_path) {
-		sbuf_printf(err, "%s: the socket's path is too long to connect to (set a shorter TMPDIR)", path);
+		esc_append(err, (const uint8_t *)path, strlen(path), 0);
+		sbuf_adds(err, ": the socket's path is too long to connect to (start the process with a shorter TMPDIR)");
 		return -1;
 	}
 	memcpy(a.sun_path, path, strlen(path) + 1);
@@ -120,8 +123,16 @@ static int ipc_connect(const char *path, struct sbuf *err)
 		int e = errno;
 		if (s >= 0)
 			close(s);
-		sbuf_printf(err, "%s: cannot connect: %s%s", path, strerror(e),
+		esc_append(err, (const uint8_t *)path, strlen(path), 0);
+		sbuf_printf(err, ": cannot connect: %s%s", strerror(e),
 			    e == EACCES || e == EPERM ? " (the process runs as another user)" : "");
+		return -1;
+	}
+	if (getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 || cred.pid != pid) {
+		close(s);
+		sbuf_printf(err, "PID %ld: ", (long)pid);
+		esc_append(err, (const uint8_t *)path, strlen(path), 0);
+		sbuf_printf(err, " is served by process %ld, not by the runtime: not used", (long)cred.pid);
 		return -1;
 	}
 	return s;
@@ -247,7 +258,7 @@ static void look(int fd, uint64_t size, struct watch *w)
 	munmap(m, (size_t)size);
 }
 
-static void stop(const char *path, uint64_t id)
+static void stop(const char *path, pid_t pid, uint64_t id)
 {
 	struct sbuf m, err;
 	uint64_t back;
@@ -258,7 +269,7 @@ static void stop(const char *path, uint64_t id)
 	header(&m, SET_EVENTPIPE, CMD_STOP);
 	put_u64(&m, id);
 	seal(&m);
-	int s = ipc_connect(path, &err);
+	int s = ipc_connect(path, pid, &err);
 	if (s >= 0) {
 		if (write_full(s, m.buf, m.len) == 0)
 			reply(s, "StopTracing", &back, &hr, &err);
@@ -268,40 +279,45 @@ static void stop(const char *path, uint64_t id)
 	sbuf_free(&err);
 }
 
-int dotnet_snapshot(pid_t pid, const char *file, struct sbuf *result, struct sbuf *err)
-{
-	struct sbuf sock, m;
-	char *tmp = xasprintf("%s.tmp-%ld", file, (long)getpid());
-	int s = -1, fd = -1, rc = -1, guarded = 0;
-	uint64_t id, bytes = 0, looked = 0;
-	uint32_t hr;
-	struct watch w = { 0 };
-	double t0 = hw_now();
+/* The stream, to the file; looked at when it pauses, until the dump's
+ * GC has ended; then Stop, and the rest to its end. A look reads the
+ * file from its start: while the stream grows, only once it has doubled
+ * (reading 2x the trace in all), and whenever it has been quiet for 0.3
+ * s (the dump's end is followed by quiet). */
+struct follow {
+	int fd;
+	const char *path;
+	pid_t pid;
+	uint64_t id, looked;
+	struct watch w;
+	int stopped;
+	double stop_at;
+};
 
-	sbuf_init(&sock);
+static int follow_tick(void *arg, uint64_t bytes, double quiet, double elapsed)
+{
+	struct follow *f = arg;
+
+	if (!f->stopped && bytes > f->looked && (bytes >= 2 * f->looked || quiet >= 0.3)) {
+		look(f->fd, bytes, &f->w);
+		f->looked = bytes;
+	}
+	if (!f->stopped && (f->w.ended || elapsed > (f->w.started ? END_WAIT_S : START_WAIT_S))) {
+		stop(f->path, f->pid, f->id);
+		f->stopped = 1;
+		f->stop_at = elapsed;
+	}
+	return f->stopped && elapsed - f->stop_at > END_WAIT_S;
+}
+
+/* Ask for the session (CollectTracing2): 0 with its id, or -1 with err. */
+static int collect(int s, uint64_t *id, struct sbuf *err)
+{
+	struct sbuf m;
+	uint32_t hr;
+	int rc;
+
 	sbuf_init(&m);
-	if (kill(pid, 0) < 0 && errno == ESRCH) {
-		sbuf_printf(err, "no process %ld", (long)pid);
-		goto done;
-	}
-	struct stat st;
-	if (lstat(file, &st) == 0) { /* before the process pays for a full GC */
-		sbuf_printf(err, "%s: exists already; the snapshot is not written over it", file);
-		goto done;
-	}
-	if (dotnet_socket(pid, &sock) < 0) {
-		sbuf_printf(err, "process %ld: no .NET diagnostics socket (dotnet-diagnostic-%ld-*-socket in its "
-			    "TMPDIR or /tmp): not a .NET process, or one started with DOTNET_EnableDiagnostics=0",
-			    (long)pid, (long)pid);
-		goto done;
-	}
-	if ((fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0) {
-		sbuf_printf(err, "%s: cannot create: %s", tmp, strerror(errno));
-		goto done;
-	}
-	guarded = tmp_guard(tmp) == 0;
-	if ((s = ipc_connect(sock.buf, err)) < 0)
-		goto done;
 	header(&m, SET_EVENTPIPE, CMD_COLLECT2);
 	put_u32(&m, BUFFER_MB);
 	put_u32(&m, 1);   /* nettrace */
@@ -312,47 +328,113 @@ int dotnet_snapshot(pid_t pid, const char *file, struct sbuf *result, struct sbu
 	put_string(&m, NT_RUNTIME_PROVIDER);
 	put_u32(&m, 0); /* no arguments */
 	seal(&m);
-	if (write_full(s, m.buf, m.len) != 0 || reply(s, "CollectTracing2", &id, &hr, err) < 0)
-		goto done;
-	/* the stream, to the file; looked at when it pauses, until the
-	 * dump's GC has ended; then Stop, and the rest to its end. A look
-	 * reads the file from its start: while the stream grows, only once
-	 * it has doubled (reading 2x the trace in all), and whenever it has
-	 * been quiet for 0.3 s (the dump's end is followed by quiet) */
-	uint8_t buf[1 << 16];
-	int stopped = 0;
-	double stop_at = 0, last_data = t0;
-	for (;;) {
-		struct pollfd pf = { s, POLLIN, 0 };
-		int pr = poll(&pf, 1, 100);
-		double now = hw_now();
-		if (pr > 0) {
-			ssize_t n = read(s, buf, sizeof buf);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			int we = write_full(fd, buf, (size_t)n);
-			if (we != 0) {
-				sbuf_printf(err, "%s: cannot write: %s", tmp, strerror(we));
-				goto done;
-			}
-			bytes += (uint64_t)n;
-			last_data = now;
-			continue;
-		}
-		if (!stopped && bytes > looked && (bytes >= 2 * looked || now - last_data >= 0.3)) {
-			look(fd, bytes, &w);
-			looked = bytes;
-		}
-		if (!stopped && (w.ended || now - t0 > (w.started ? END_WAIT_S : START_WAIT_S))) {
-			stop(sock.buf, id);
-			stopped = 1;
-			stop_at = now;
-		}
-		if (stopped && now - stop_at > END_WAIT_S)
-			break;
+	rc = write_full(s, m.buf, m.len) != 0 ? -1 : reply(s, "CollectTracing2", id, &hr, err);
+	if (rc < 0 && err->len == 0)
+		sbuf_adds(err, "CollectTracing2: the runtime's socket broke");
+	sbuf_free(&m);
+	return rc;
+}
+
+/* A bound in seconds: environment variable var, else def. 0, or -1
+ * with err. */
+static int seconds_env(const char *var, double def, double *out, struct sbuf *err)
+{
+	const char *v = getenv(var);
+	char *end;
+
+	*out = def;
+	if (v == NULL || *v == '\0')
+		return 0;
+	*out = strtod(v, &end);
+	if (*end == '\0' && *out > 0 && *out <= 1e9)
+		return 0;
+	sbuf_printf(err, "%s=", var);
+	esc_append(err, (const uint8_t *)v, strlen(v), 0);
+	sbuf_adds(err, ": not a number of seconds above 0");
+	return -1;
+}
+
+/* What the copy into fd keeps to: the room its file system has but
+ * 1/20 of it, the quiet and the whole time HEAPWALK_SNAPSHOT_IDLE and
+ * HEAPWALK_SNAPSHOT_WALL say. 0, or -1 with err. */
+static int copy_bounds(int fd, const char *file, struct stream_bounds *b, struct sbuf *err)
+{
+	if (seconds_env("HEAPWALK_SNAPSHOT_IDLE", IDLE_S, &b->idle_s, err) < 0 ||
+	    seconds_env("HEAPWALK_SNAPSHOT_WALL", WALL_S, &b->wall_s, err) < 0)
+		return -1;
+	b->max_bytes = stream_room(fd);
+	if (b->max_bytes < ROOM_MIN) {
+		sbuf_printf(err, "%s: its file system is full (less than 1 MiB free beside the 1/20 of it "
+			    "heapwalk leaves free)", file);
+		return -1;
 	}
+	return 0;
+}
+
+/* Why the copy ended early, after "PID N: ": the copier's line and what
+ * sets the bound it passed. */
+static void copy_failed(pid_t pid, enum stream_end e, const struct sbuf *why, struct sbuf *err)
+{
+	static const char *const hint[] = {
+		[STREAM_FULL] = " (all the room its file system has, but 1/20 of it)",
+		[STREAM_QUIET] = " (HEAPWALK_SNAPSHOT_IDLE)",
+		[STREAM_LATE] = " (HEAPWALK_SNAPSHOT_WALL)",
+	};
+
+	sbuf_printf(err, "PID %ld: %s%s; nothing written", (long)pid, why->buf ? why->buf : "",
+		    hint[e] ? hint[e] : "");
+}
+
+/* The session's stream on *s into fd within bounds b, session id at
+ * the socket sock: 0 with its *bytes, or -1 with err (the socket closed
+ * and the session stopped). */
+static int follow(int *s, int fd, const char *file, const struct stream_bounds *b, const struct sbuf *sock,
+		  pid_t pid, uint64_t id, uint64_t *bytes, struct sbuf *err)
+{
+	struct follow f = { .fd = fd, .path = sock->buf, .pid = pid, .id = id };
+	struct sbuf why;
+
+	sbuf_init(&why);
+	enum stream_end e = stream_copy(*s, fd, file, b, follow_tick, &f, bytes, &why);
+	if (e != STREAM_DONE) {
+		copy_failed(pid, e, &why, err);
+		close(*s); /* first: the runtime may be blocked writing to it */
+		*s = -1;
+		if (!f.stopped) /* the session's buffer is the runtime's memory */
+			stop(sock->buf, pid, id);
+	}
+	sbuf_free(&why);
+	return e == STREAM_DONE ? 0 : -1;
+}
+
+int dotnet_snapshot(const struct proc_info *p, const char *file, struct sbuf *result, struct sbuf *err)
+{
+	pid_t pid = p->pid;
+	struct sbuf sock;
+	char *tmp = xasprintf("%s.tmp-%ld", file, (long)getpid());
+	int s = -1, fd = -1, rc = -1, guarded = 0;
+	uint64_t id, bytes = 0;
+	struct watch w = { 0 };
+	struct stream_bounds b;
+	double t0 = hw_now();
+
+	sbuf_init(&sock);
+	struct stat st;
+	if (lstat(file, &st) == 0) { /* before the process pays for a full GC */
+		sbuf_printf(err, "%s: exists already; the snapshot is not written over it", file);
+		goto done;
+	}
+	if (dotnet_socket(p, &sock, err) < 0 || (s = ipc_connect(sock.buf, pid, err)) < 0)
+		goto done;
+	if ((fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0) {
+		sbuf_printf(err, "%s: cannot create: %s", tmp, strerror(errno));
+		goto done;
+	}
+	guarded = tmp_guard(tmp) == 0;
+	if (copy_bounds(fd, file, &b, err) < 0) /* before the process pays for a full GC */
+		goto done;
+	if (collect(s, &id, err) < 0 || follow(&s, fd, file, &b, &sock, pid, id, &bytes, err) < 0)
+		goto done;
 	look(fd, bytes, &w);
 	if (!w.ended) {
 		sbuf_printf(err, "process %ld: %s", (long)pid,
@@ -383,6 +465,5 @@ done:
 		tmp_unguard();
 	free(tmp);
 	sbuf_free(&sock);
-	sbuf_free(&m);
 	return rc;
 }

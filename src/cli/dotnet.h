@@ -5,20 +5,21 @@
 #ifndef HW_DOTNET_H
 #define HW_DOTNET_H
 
-#include <sys/types.h>
-
+#include "cli/proc.h"
 #include "util.h"
 
-/* The diagnostics socket of process pid ($TMPDIR, the target's own
- * TMPDIR when its environment can be read, else /tmp), the newest if
- * several: 0 with its path in out, or -1 (no such socket: not a .NET
- * process, or not one of ours to see). */
-int dotnet_socket(pid_t pid, struct sbuf *out);
+/* The diagnostics socket of the .NET process p, as its runtime names
+ * it: dotnet-diagnostic-PID-KEY-socket in the runtime's TMPDIR (the one
+ * the process started with, else /tmp), KEY the process's start time
+ * (field 22 of /proc/PID/stat). It must be a socket (not a link to one)
+ * owned by the process's user: 0 with its path in out, or -1 with one
+ * line in err. (Who serves it is checked when it is connected to.) */
+int dotnet_socket(const struct proc_info *p, struct sbuf *out, struct sbuf *err);
 
-/* Collect the heap of process pid into file (which must not exist: the
- * stream goes to FILE.tmp-PID, renamed when complete). 0 with a line of
- * figures in result ("objects ... bytes ... s"), or -1 with one line in
- * err. */
-int dotnet_snapshot(pid_t pid, const char *file, struct sbuf *result, struct sbuf *err);
+/* Collect the heap of the .NET process p (proc_identify) into file
+ * (which must not exist: the stream goes to FILE.tmp-PID, renamed when
+ * complete). 0 with a line of figures in result ("objects ... bytes ...
+ * s"), or -1 with one line in err. */
+int dotnet_snapshot(const struct proc_info *p, const char *file, struct sbuf *result, struct sbuf *err);
 
 #endif

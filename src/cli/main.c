@@ -11,6 +11,7 @@
 
 #include "cli/attach.h"
 #include "cli/dotnet.h"
+#include "cli/proc.h"
 #include "config.h"
 #include "engine/open.h"
 #include "graph/rules.h"
@@ -84,7 +85,12 @@ static const char usage_text[] =
 "  mark PID        mark the objects a running JVM has now (loads the agent);\n"
 "                  its later snapshots tell new objects from old\n"
 "  snapshot PID FILE  a heap dump with stable object ids and the last mark (JVM),\n"
-"                  or the heap a .NET process's runtime reports (nettrace)\n"
+"                  or the heap a .NET process's runtime reports (nettrace: cut\n"
+"                  short, nothing written, past the room on FILE's file system\n"
+"                  but 1/20, after 60 s without a byte or 30 min in all)\n"
+"                  (mark, snapshot: the process is told from /proc first; one\n"
+"                  that is not a HotSpot JVM or .NET runtime of your own user is\n"
+"                  refused, never signalled)\n"
 "\n"
 "steps (-e), separated by '|', each applied to the set (at first every object):\n"
 "  all                       every object\n"
@@ -180,7 +186,8 @@ static const char usage_text[] =
 "      --keys[=mdoc]    the browser's keys (mdoc: as the man page lists them)\n"
 "\n"
 "exit status: 0 ok, 1 usage error, 2 bad input (unreadable dump, bad id or regex;\n"
-"a dump too big to open here), 3 out of memory (the line says how much)\n";
+"a dump too big to open here; a process mark or snapshot refuses), 3 out of memory\n"
+"(the line says how much)\n";
 
 static const char *const commands[] = {
 	"info", "classes", "biggest", "objects", "paths", "lifelines", "allocations", "diff", "mark", "snapshot",
@@ -736,23 +743,29 @@ static int parse_expr(struct cli *c, struct pipeline *pl)
 	return 0;
 }
 
-/* mark PID, snapshot PID FILE: the agent's one line, or its error. */
+/* mark PID, snapshot PID FILE: the agent's one line, or its error. The
+ * process is told from /proc first: nothing else is signalled, attached
+ * or spoken to. */
 static int attach_command(const struct cli *c)
 {
 	struct sbuf res, err;
+	struct proc_info p;
 	int rc;
 
 	sbuf_init(&res);
 	sbuf_init(&err);
-	char *end;
-	long pid = strtol(c->pid, &end, 10);
-	if (c->file != NULL && *end == '\0' && pid > 0 && dotnet_socket((pid_t)pid, &res) == 0) {
-		sbuf_reset(&res); /* a .NET process: its runtime reports the heap itself */
-		rc = dotnet_snapshot((pid_t)pid, c->file, &res, &err);
-	} else if (c->file != NULL)
-		rc = agent_snapshot(c->pid, c->file, &res, &err);
+	if (proc_identify(c->pid, &p, &err) < 0)
+		rc = -1;
+	else if (p.kind == PROC_DOTNET && c->file == NULL) {
+		sbuf_printf(&err, "PID %ld is a .NET process: mark is for JVMs (snapshot takes a .NET heap)",
+			    (long)p.pid);
+		rc = -1;
+	} else if (p.kind == PROC_DOTNET) /* its runtime reports the heap itself */
+		rc = dotnet_snapshot(&p, c->file, &res, &err);
+	else if (c->file != NULL)
+		rc = agent_snapshot(&p, c->file, &res, &err);
 	else
-		rc = agent_run(c->pid, "mark", &res, &err);
+		rc = agent_run(&p, "mark", &res, &err);
 	if (rc < 0)
 		fprintf(stderr, "heapwalk: %s\n", err.buf);
 	else

@@ -1,0 +1,292 @@
+/* proc.c — what a process is, read from /proc, before anything touches
+ * it (proc.h). A runtime is known by the library it has mapped, never
+ * by its name, which any program may take: HotSpot's libjvm.so, the .NET
+ * runtime's libcoreclr.so. Everything the process says of itself (its
+ * executable's path) is escaped before it is shown. */
+#include "cli/proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* What /proc/PID/status says. */
+struct status {
+	long tgid, nspid;
+	char state;
+	uid_t uid[3]; /* real, effective, saved */
+	unsigned long long caught, ignored;
+};
+
+/* The file into buf (NUL-terminated): its length, or -1 with errno. */
+static ssize_t read_small(const char *path, char *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t len = 0, r;
+
+	if (fd < 0)
+		return -1;
+	while ((size_t)len < n - 1 && (r = read(fd, buf + len, n - 1 - (size_t)len)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		len += r;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return len;
+}
+
+/* The value of "Key:" in status text, or "" if absent. */
+static const char *field(const char *s, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *l = s; l != NULL; l = strchr(l, '\n')) {
+		l += *l == '\n';
+		if (strncmp(l, key, n) == 0 && l[n] == ':')
+			return l + n + 1 + strspn(l + n + 1, " \t");
+	}
+	return "";
+}
+
+static int read_status(pid_t pid, struct status *st)
+{
+	char path[64], buf[16384];
+	unsigned long u[3] = { 0, 0, 0 };
+
+	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+	if (read_small(path, buf, sizeof buf) < 0)
+		return -1;
+	st->tgid = strtol(field(buf, "Tgid"), NULL, 10);
+	st->state = field(buf, "State")[0];
+	sscanf(field(buf, "Uid"), "%lu %lu %lu", &u[0], &u[1], &u[2]);
+	for (int i = 0; i < 3; i++)
+		st->uid[i] = (uid_t)u[i];
+	st->caught = strtoull(field(buf, "SigCgt"), NULL, 16);
+	st->ignored = strtoull(field(buf, "SigIgn"), NULL, 16);
+	/* NSpid: the pid in each namespace, the process's own last; jcmd
+	 * names the attach socket by that one */
+	const char *ns = field(buf, "NSpid"), *last = ns;
+	for (const char *q = ns; *q && *q != '\n'; q++)
+		if ((*q == ' ' || *q == '\t') && q[1] >= '0' && q[1] <= '9')
+			last = q + 1;
+	st->nspid = *ns ? strtol(last, NULL, 10) : (long)pid;
+	return 0;
+}
+
+/* Field 22 of /proc/PID/stat, counted after the name's closing
+ * parenthesis (a name may hold spaces and parentheses): 0 if unread. */
+static unsigned long long start_time(pid_t pid)
+{
+	char path[64], buf[4096];
+	unsigned long long v = 0;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if (read_small(path, buf, sizeof buf) < 0 || strrchr(buf, ')') == NULL)
+		return 0;
+	const char *p = strrchr(buf, ')') + 1;
+	for (int f = 3; f < 22 && p != NULL; f++) /* p is at the blank before field f */
+		p = strchr(p + 1, ' ');
+	if (p != NULL)
+		v = strtoull(p + 1, NULL, 10);
+	return v;
+}
+
+/* A user's name and uid, for a message. */
+static void user(struct sbuf *out, uid_t uid)
+{
+	struct passwd *pw = getpwuid(uid);
+
+	if (pw != NULL)
+		esc_append(out, (const uint8_t *)pw->pw_name, strlen(pw->pw_name), 0);
+	else
+		sbuf_adds(out, "?");
+}
+
+/* What the process runs, escaped: its executable, or [its name] (a
+ * kernel thread has no executable). */
+static void what_it_is(pid_t pid, struct sbuf *out)
+{
+	char path[64], buf[4096];
+	ssize_t n;
+
+	snprintf(path, sizeof path, "/proc/%ld/exe", (long)pid);
+	n = readlink(path, buf, sizeof buf);
+	if (n > 0) {
+		esc_append(out, (const uint8_t *)buf, (size_t)n, 0);
+		return;
+	}
+	snprintf(path, sizeof path, "/proc/%ld/comm", (long)pid);
+	n = read_small(path, buf, sizeof buf);
+	while (n > 0 && buf[n - 1] == '\n')
+		n--;
+	sbuf_addc(out, '[');
+	esc_append(out, (const uint8_t *)buf, n > 0 ? (size_t)n : 0, 0);
+	sbuf_addc(out, ']');
+}
+
+enum { MAP_JVM = 1, MAP_J9 = 2, MAP_CORECLR = 4 };
+
+/* Does a maps line map a file whose base name is lib? A file replaced
+ * since (a JDK upgraded under a running JVM) reads "... (deleted)". */
+static int maps_lib(const char *line, const char *lib)
+{
+	const char *slash = strrchr(line, '/');
+	size_t n = strlen(lib);
+
+	if (slash == NULL || strncmp(slash + 1, lib, n) != 0)
+		return 0;
+	const char *rest = slash + 1 + n;
+	return strcmp(rest, "\n") == 0 || strcmp(rest, " (deleted)\n") == 0;
+}
+
+/* The runtimes' libraries the process has mapped (MAP_*), or -1 with
+ * errno. */
+static int mapped(pid_t pid)
+{
+	char path[64];
+	char *line = NULL;
+	size_t cap = 0;
+	int libs = 0;
+
+	snprintf(path, sizeof path, "/proc/%ld/maps", (long)pid);
+	FILE *f = fopen(path, "re");
+	if (f == NULL)
+		return -1;
+	while (getline(&line, &cap, f) > 0) {
+		libs |= maps_lib(line, "libjvm.so") ? MAP_JVM : 0;
+		libs |= maps_lib(line, "libj9vm29.so") ? MAP_J9 : 0;
+		libs |= maps_lib(line, "libcoreclr.so") ? MAP_CORECLR : 0;
+	}
+	free(line);
+	fclose(f);
+	return libs;
+}
+
+/* jcmd attaches through the JVM's socket /tmp/.java_pidNSPID; when that
+ * is not there it sends SIGQUIT, which HotSpot takes as the request to
+ * make it, and which kills a JVM that does not handle it (-Xrs, or one
+ * still starting). */
+static int jcmd_safe(pid_t pid, const struct status *st)
+{
+	unsigned long long quit = 1ull << (SIGQUIT - 1);
+	char sock[96];
+	struct stat sb;
+
+	if ((st->caught | st->ignored) & quit)
+		return 1;
+	snprintf(sock, sizeof sock, "/proc/%ld/root/tmp/.java_pid%ld", (long)pid, st->nspid);
+	return lstat(sock, &sb) == 0 && S_ISSOCK(sb.st_mode);
+}
+
+static long parse_pid(const char *s)
+{
+	long v = 0;
+
+	if (*s == '\0' || strlen(s) > 9)
+		return -1;
+	for (const char *q = s; *q; q++) {
+		if (*q < '0' || *q > '9')
+			return -1;
+		v = v * 10 + (*q - '0');
+	}
+	return v > 0 ? v : -1;
+}
+
+/* Another user's: heapwalk's user is not root and not each of the
+ * process's users (as the kernel asks before it lets one process read
+ * another). */
+static int foreign(const struct status *st)
+{
+	uid_t me = geteuid();
+
+	return me != 0 && (st->uid[0] != me || st->uid[1] != me || st->uid[2] != me);
+}
+
+/* The runtime the process's maps show, or -1 with err. */
+static int runtime_of(pid_t pid, const struct status *st, struct sbuf *err)
+{
+	int libs = mapped(pid);
+
+	if (libs < 0) {
+		if (errno == ENOENT || errno == ESRCH)
+			sbuf_printf(err, "no process %ld", (long)pid);
+		else
+			sbuf_printf(err, "PID %ld: cannot read /proc/%ld/maps (%s): what it runs cannot be told, "
+				    "so it is left alone", (long)pid, (long)pid, strerror(errno));
+		return -1;
+	}
+	if (libs & MAP_CORECLR)
+		return PROC_DOTNET;
+	if (libs & MAP_J9) {
+		sbuf_printf(err, "PID %ld is an OpenJ9 JVM: heapwalk's agent attaches to HotSpot JVMs", (long)pid);
+		return -1;
+	}
+	if (libs & MAP_JVM) {
+		if (jcmd_safe(pid, st))
+			return PROC_JVM;
+		sbuf_printf(err, "PID %ld is a JVM that neither handles SIGQUIT nor listens for jcmd (-Xrs?): "
+			    "jcmd's SIGQUIT would kill it", (long)pid);
+		return -1;
+	}
+	sbuf_printf(err, "PID %ld is not a JVM or .NET process (it is ", (long)pid);
+	what_it_is(pid, err);
+	sbuf_addc(err, ')');
+	return -1;
+}
+
+int proc_identify(const char *arg, struct proc_info *p, struct sbuf *err)
+{
+	long pid = parse_pid(arg);
+	struct status st;
+
+	if (pid < 0) {
+		sbuf_adds(err, "'");
+		esc_append(err, (const uint8_t *)arg, strlen(arg), 0);
+		sbuf_adds(err, "' is not a process id");
+		return -1;
+	}
+	if (read_status((pid_t)pid, &st) < 0) {
+		if (errno == ENOENT || errno == ESRCH)
+			sbuf_printf(err, "no process %ld", pid);
+		else
+			sbuf_printf(err, "PID %ld: cannot read /proc/%ld/status (%s)", pid, pid, strerror(errno));
+		return -1;
+	}
+	/* /proc answers for a thread's id too; the process is its group */
+	if (st.tgid != pid) {
+		sbuf_printf(err, "%ld is a thread of process %ld, not a process", pid, st.tgid);
+		return -1;
+	}
+	if (st.state == 'Z' || st.state == 'X') {
+		sbuf_printf(err, "PID %ld has exited (a zombie its parent has not reaped)", pid);
+		return -1;
+	}
+	if (foreign(&st)) {
+		sbuf_printf(err, "PID %ld is a process of another user (", pid);
+		user(err, st.uid[1]);
+		sbuf_printf(err, ", uid %ld), not of ", (long)st.uid[1]);
+		user(err, geteuid());
+		sbuf_printf(err, " (uid %ld)", (long)geteuid());
+		return -1;
+	}
+	int kind = runtime_of((pid_t)pid, &st, err);
+	if (kind < 0)
+		return -1;
+	p->pid = (pid_t)pid;
+	p->kind = (enum proc_kind)kind;
+	p->uid = st.uid[1];
+	p->start = start_time((pid_t)pid);
+	return 0;
+}

@@ -1,0 +1,31 @@
+/* proc.h — what a process is, read from /proc, before anything touches
+ * it. Nothing here signals a process, connects to it or writes into it:
+ * mark and snapshot hand a process to jcmd or speak to its runtime only
+ * once this has said what it is. */
+#ifndef HW_PROC_H
+#define HW_PROC_H
+
+#include <sys/types.h>
+
+#include "util.h"
+
+enum proc_kind { PROC_JVM = 1, PROC_DOTNET };
+
+struct proc_info {
+	pid_t pid;
+	enum proc_kind kind;
+	uid_t uid;                /* its effective user */
+	unsigned long long start; /* its start in clock ticks after boot (field 22 of /proc/PID/stat) */
+};
+
+/* Identify process pid (the command line's decimal digits): 0 with *p
+ * filled when it is a process of heapwalk's user (of any user when that
+ * is root) that runs a HotSpot JVM jcmd can attach to without killing it
+ * (libjvm.so mapped; SIGQUIT handled or ignored, or its attach socket
+ * there), or a .NET runtime (libcoreclr.so mapped); else -1 with one
+ * line in err: no such process, a thread, a zombie, another user's, one
+ * whose maps may not be read, a JVM that SIGQUIT would kill, what else
+ * it runs. */
+int proc_identify(const char *pid, struct proc_info *p, struct sbuf *err);
+
+#endif

@@ -1,0 +1,952 @@
+/* test_proc.c — heapwalk mark and snapshot PID against processes that
+ * are not theirs to touch, each a real process started here with every
+ * signal at its default (as a service runs): Python and Node, whom a
+ * SIGQUIT kills, Python with handlers that log any signal, a JVM that
+ * neither handles SIGQUIT nor listens for jcmd, a process of another
+ * user, one whose maps may not be read, a zombie, a thread, a PID that
+ * does not exist. Each is refused in one line naming what it is, no file
+ * is written, and the process goes on as it was: not ended, not stopped,
+ * no signal pending, no handler run. Beside a real .NET runtime, sockets
+ * another user could plant (a larger key, the runtime's own name owned by
+ * another user, a link, one served by another process) are never used. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "stream.h"
+#include "suites.h"
+#include "util.h"
+
+#define PROCDIR TEST_BUILDDIR "/dumps/proc"
+
+/* Every process started here ends by itself after this long, should a
+ * failed test leave it behind. */
+#define LIFE_S "120"
+
+static void procdir(void)
+{
+	ck_assert_int_eq(system("mkdir -p " PROCDIR), 0);
+}
+
+/* In a child: every signal at its default and none blocked, the
+ * standard streams on /dev/null. */
+static void as_a_service(void)
+{
+	sigset_t none;
+	int nul = open("/dev/null", O_RDWR);
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	for (int s = 1; s < NSIG; s++)
+		signal(s, SIG_DFL); /* SIGKILL, SIGSTOP and glibc's own refuse: no matter */
+	dup2(nul, 0);
+	dup2(nul, 1);
+	dup2(nul, 2);
+}
+
+/* nobody's uid and gid. */
+static void nobody(uid_t *uid, gid_t *gid)
+{
+	struct passwd *pw = getpwnam("nobody");
+
+	ck_assert_msg(pw != NULL, "no user nobody");
+	*uid = pw->pw_uid;
+	*gid = pw->pw_gid;
+}
+
+/* argv in a child, as a service; as nobody with as_nobody. */
+static pid_t start(char *const argv[], int as_nobody)
+{
+	uid_t uid;
+	gid_t gid;
+	pid_t pid;
+
+	nobody(&uid, &gid);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		as_a_service();
+		if (as_nobody && (setgroups(0, NULL) < 0 || setgid(gid) < 0 || setuid(uid) < 0))
+			_exit(126);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Wait for path to exist (60 s at most: a hang, not a speed). */
+static void wait_ready(const char *path, pid_t pid)
+{
+	int st = 0;
+
+	for (int i = 0; i < 600; i++) {
+		if (access(path, F_OK) == 0)
+			return;
+		ck_assert_msg(waitpid(pid, &st, WNOHANG) == 0, "process %ld ended (status %d) before %s", (long)pid, st,
+			      path);
+		usleep(100000);
+	}
+	ck_abort_msg("%s: not there after 60 s", path);
+}
+
+/* The process is as it was: not ended, running or sleeping, no signal
+ * pending for it or its threads. */
+static void assert_untouched(pid_t pid, const char *what)
+{
+	char path[64];
+	size_t n;
+	int st = 0;
+
+	ck_assert_msg(waitpid(pid, &st, WNOHANG) == 0, "%s: ended, %s %d", what,
+		      WIFSIGNALED(st) ? "signal" : "exit", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+	char *s = file_bytes(path, &n);
+	const char *state = strstr(s, "\nState:\t");
+	ck_assert_msg(state != NULL && (state[8] == 'S' || state[8] == 'R'), "%s: %s", what, s);
+	ck_assert_msg(strstr(s, "\nSigPnd:\t0000000000000000\n") && strstr(s, "\nShdPnd:\t0000000000000000\n"),
+		      "%s: a signal is pending: %s", what, s);
+	free(s);
+}
+
+static void end(pid_t pid)
+{
+	kill(pid, SIGKILL); /* our own child, not yet reaped: it is the one */
+	waitpid(pid, NULL, 0);
+}
+
+/* heapwalk ARGS, as nobody with as_nobody: its standard error, its exit
+ * status in *rc. */
+static char *hw_stderr(const char *args, int as_nobody, int *rc)
+{
+	char cmd[2048];
+	uid_t uid;
+	gid_t gid;
+	int st;
+
+	nobody(&uid, &gid);
+	if (as_nobody)
+		snprintf(cmd, sizeof cmd, "setpriv --reuid=%ld --regid=%ld --clear-groups %s %s 2>&1 >/dev/null",
+			 (long)uid, (long)gid, heapwalk(), args);
+	else
+		snprintf(cmd, sizeof cmd, "%s %s 2>&1 >/dev/null", heapwalk(), args);
+	char *out = run(cmd, &st);
+	*rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return out;
+}
+
+/* No FILE and no FILE.tmp-* in PROCDIR. */
+static void assert_nothing_written(const char *file)
+{
+	DIR *d = opendir(PROCDIR);
+	struct dirent *e;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL)
+		ck_assert_msg(strncmp(e->d_name, file, strlen(file)) != 0, "written: %s", e->d_name);
+	closedir(d);
+}
+
+/* heapwalk snapshot PID FILE and heapwalk mark PID: each refused with
+ * exactly the line "heapwalk: WANT", status 2, nothing written; our
+ * child watch (unless 0) untouched. */
+static void refused(pid_t pid, pid_t watch, const char *want, int as_nobody, const char *what)
+{
+	char args[512], file[64];
+	int rc;
+
+	snprintf(file, sizeof file, "%ld.out", (long)pid);
+	char *line = xasprintf("heapwalk: %s\n", want);
+	for (int mark = 0; mark < 2; mark++) {
+		if (mark)
+			snprintf(args, sizeof args, "mark %ld", (long)pid);
+		else
+			snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/%s", (long)pid, file);
+		char *err = hw_stderr(args, as_nobody, &rc);
+		if (watch > 0) /* first: what matters most */
+			assert_untouched(watch, what);
+		ck_assert_msg(rc == 2 && strcmp(err, line) == 0, "%s, %s: status %d, said:\n%s\nnot:\n%s", what, args,
+			      rc, err, line);
+		free(err);
+		assert_nothing_written(file);
+	}
+	free(line);
+}
+
+/* What /proc says a process runs. */
+static char *exe_of(pid_t pid)
+{
+	char path[64], buf[4096];
+	ssize_t n;
+
+	snprintf(path, sizeof path, "/proc/%ld/exe", (long)pid);
+	n = readlink(path, buf, sizeof buf - 1);
+	ck_assert_int_gt(n, 0);
+	return xstrndup(buf, (size_t)n);
+}
+
+static void refused_not_runtime(pid_t pid, const char *what)
+{
+	char *exe = exe_of(pid);
+	char *want = xasprintf("PID %ld is not a JVM or .NET process (it is %s)", (long)pid, exe);
+
+	refused(pid, pid, want, 0, what);
+	free(want);
+	free(exe);
+}
+
+START_TEST(test_python)
+{
+	if (!have("python3")) {
+		fprintf(stderr, "proc: python3 is not installed: the Python targets are skipped\n");
+		return;
+	}
+	procdir();
+	unlink(PROCDIR "/py.ready");
+	char *plain[] = { "python3", "-c", "import sys, time; open(sys.argv[1], 'w').close(); time.sleep(" LIFE_S ")",
+			  PROCDIR "/py.ready", NULL };
+	pid_t pid = start(plain, 0);
+	wait_ready(PROCDIR "/py.ready", pid);
+	refused_not_runtime(pid, "python3");
+	end(pid);
+
+	/* with handlers that log any signal that comes: the log stays empty */
+	unlink(PROCDIR "/pyh.ready");
+	ck_assert_int_eq(system(": > " PROCDIR "/pyh.log"), 0);
+	char *handlers[] = { "python3", "-c",
+			     "import signal, sys, time\n"
+			     "def h(n, f):\n"
+			     "    with open(sys.argv[1], 'a') as o: o.write('signal %d\\n' % n)\n"
+			     "for s in ('SIGQUIT', 'SIGUSR1', 'SIGUSR2', 'SIGTERM', 'SIGHUP', 'SIGINT', 'SIGWINCH'):\n"
+			     "    signal.signal(getattr(signal, s), h)\n"
+			     "open(sys.argv[2], 'w').close()\n"
+			     "end = time.time() + " LIFE_S "\n"
+			     "while time.time() < end: time.sleep(1)\n",
+			     PROCDIR "/pyh.log", PROCDIR "/pyh.ready", NULL };
+	pid = start(handlers, 0);
+	wait_ready(PROCDIR "/pyh.ready", pid);
+	refused_not_runtime(pid, "python3 with handlers");
+	size_t n;
+	char *log = file_bytes(PROCDIR "/pyh.log", &n);
+	ck_assert_msg(n == 0, "the target's handlers ran: %s", log);
+	free(log);
+	end(pid);
+}
+END_TEST
+
+/* Node, and one of its threads by its id. */
+START_TEST(test_node)
+{
+	if (!have("node")) {
+		fprintf(stderr, "proc: node is not installed: the Node target is skipped\n");
+		return;
+	}
+	procdir();
+	unlink(PROCDIR "/node.ready");
+	char *argv[] = { "node", "-e",
+			 "require('fs').writeFileSync(process.argv[1], ''); setTimeout(() => {}, " LIFE_S "000)",
+			 PROCDIR "/node.ready", NULL };
+	pid_t pid = start(argv, 0);
+	wait_ready(PROCDIR "/node.ready", pid);
+	refused_not_runtime(pid, "node");
+
+	char task[64];
+	snprintf(task, sizeof task, "/proc/%ld/task", (long)pid);
+	DIR *d = opendir(task);
+	struct dirent *e;
+	long tid = 0;
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL && tid == 0)
+		if (e->d_name[0] != '.' && atol(e->d_name) != (long)pid)
+			tid = atol(e->d_name);
+	closedir(d);
+	ck_assert_msg(tid > 0, "node has no second thread");
+	char *want = xasprintf("%ld is a thread of process %ld, not a process", tid, (long)pid);
+	refused((pid_t)tid, pid, want, 0, "node's thread");
+	free(want);
+	assert_untouched(pid, "node after its thread");
+	end(pid);
+}
+END_TEST
+
+/* A PID that does not exist, a zombie. */
+START_TEST(test_gone)
+{
+	procdir();
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		_exit(0);
+	/* a zombie until reaped */
+	for (int i = 0; i < 600; i++) {
+		char path[64], *s;
+		size_t n;
+		snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+		s = file_bytes(path, &n);
+		int z = strstr(s, ") Z ") != NULL;
+		free(s);
+		if (z)
+			break;
+		usleep(100000);
+	}
+	char *want = xasprintf("PID %ld has exited (a zombie its parent has not reaped)", (long)pid);
+	refused(pid, 0, want, 0, "zombie");
+	free(want);
+	waitpid(pid, NULL, 0);
+	want = xasprintf("no process %ld", (long)pid);
+	refused(pid, 0, want, 0, "missing");
+	free(want);
+}
+END_TEST
+
+/* heapwalk as nobody against a process of root: refused as another
+ * user's; heapwalk as root against nobody's sleep: not a runtime. */
+START_TEST(test_other_user)
+{
+	if (geteuid() != 0 || !have("setpriv")) {
+		fprintf(stderr, "proc: not root, or no setpriv: the other-user tests are skipped\n");
+		return;
+	}
+	procdir();
+	ck_assert_int_eq(system("chmod 1777 " PROCDIR), 0);
+	uid_t uid;
+	gid_t gid;
+	nobody(&uid, &gid);
+	char *argv[] = { "sleep", LIFE_S, NULL };
+	pid_t pid = start(argv, 0);
+	/* sleep is exec'd once /proc says so */
+	for (int i = 0; i < 600; i++) {
+		char *exe = exe_of(pid);
+		int done = strstr(exe, "sleep") != NULL;
+		free(exe);
+		if (done)
+			break;
+		usleep(100000);
+	}
+	char *want = xasprintf("PID %ld is a process of another user (root, uid 0), not of nobody (uid %ld)",
+			       (long)pid, (long)uid);
+	refused(pid, pid, want, 1, "root's sleep, heapwalk as nobody");
+	free(want);
+	end(pid);
+
+	pid = start(argv, 1);
+	for (int i = 0; i < 600; i++) {
+		char *exe = exe_of(pid);
+		int done = strstr(exe, "sleep") != NULL;
+		free(exe);
+		if (done)
+			break;
+		usleep(100000);
+	}
+	refused_not_runtime(pid, "nobody's sleep, heapwalk as root");
+	end(pid);
+}
+END_TEST
+
+/* A process of nobody that is not dumpable: its maps are closed to
+ * nobody's heapwalk (EACCES). */
+START_TEST(test_unreadable)
+{
+	if (geteuid() != 0 || !have("setpriv")) {
+		fprintf(stderr, "proc: not root, or no setpriv: the unreadable-maps test is skipped\n");
+		return;
+	}
+	procdir();
+	ck_assert_int_eq(system("chmod 1777 " PROCDIR), 0);
+	uid_t uid;
+	gid_t gid;
+	nobody(&uid, &gid);
+	int ready[2];
+	ck_assert_int_eq(pipe(ready), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		as_a_service();
+		if (setgroups(0, NULL) < 0 || setgid(gid) < 0 || setuid(uid) < 0 ||
+		    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+			_exit(126);
+		close(ready[1]);
+		alarm(atoi(LIFE_S));
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	char c;
+	ck_assert_int_eq(read(ready[0], &c, 1), 0); /* the child has closed its end: it is set */
+	close(ready[0]);
+	char *want = xasprintf("PID %ld: cannot read /proc/%ld/maps (Permission denied): what it runs cannot be "
+			       "told, so it is left alone", (long)pid, (long)pid);
+	refused(pid, pid, want, 1, "nobody's undumpable process, heapwalk as nobody");
+	free(want);
+	end(pid);
+}
+END_TEST
+
+/* PROCDIR/Sleep.class: writes its argument's file, sleeps. */
+static int sleeper(void)
+{
+	const char *javac = getenv("JAVAC");
+
+	if (javac == NULL || *javac == '\0' || getenv("JAVA") == NULL || *getenv("JAVA") == '\0') {
+		fprintf(stderr, "proc: no JDK (JAVA, JAVAC): the JVM targets are skipped\n");
+		return 0;
+	}
+	procdir();
+	FILE *f = fopen(PROCDIR "/Sleep.java", "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("public class Sleep { public static void main(String[] a) throws Exception {\n"
+	      "  new java.io.FileOutputStream(a[0]).close(); Thread.sleep(" LIFE_S "000); } }\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "cd " PROCDIR " && %s Sleep.java", javac);
+	ck_assert_int_eq(system(cmd), 0);
+	return 1;
+}
+
+/* A JVM run with -Xrs, no attach mechanism and no perf data: SIGQUIT,
+ * which jcmd sends when it finds no attach socket, would kill it. An
+ * ordinary JVM is still marked (the agent). */
+START_TEST(test_jvm_without_sigquit)
+{
+	if (!sleeper())
+		return;
+	char *java = getenv("JAVA");
+	unlink(PROCDIR "/jvm.ready");
+	char *argv[] = { java, "-Xrs", "-XX:+DisableAttachMechanism", "-XX:-UsePerfData", "-cp", PROCDIR, "Sleep",
+			 PROCDIR "/jvm.ready", NULL };
+	pid_t pid = start(argv, 0);
+	wait_ready(PROCDIR "/jvm.ready", pid);
+	char *want = xasprintf("PID %ld is a JVM that neither handles SIGQUIT nor listens for jcmd (-Xrs?): "
+			       "jcmd's SIGQUIT would kill it", (long)pid);
+	refused(pid, pid, want, 0, "java -Xrs");
+	free(want);
+	end(pid);
+
+	const char *agent = getenv("HEAPWALK_AGENT");
+	if (agent == NULL || access(agent, R_OK) != 0) {
+		fprintf(stderr, "proc: the agent is not built: the ordinary JVM is not marked\n");
+		return;
+	}
+	unlink(PROCDIR "/jvm2.ready");
+	char *plain[] = { java, "-cp", PROCDIR, "Sleep", PROCDIR "/jvm2.ready", NULL };
+	pid = start(plain, 0);
+	wait_ready(PROCDIR "/jvm2.ready", pid);
+	char args[1024];
+	int st;
+	snprintf(args, sizeof args, "%s mark %ld 2>&1", heapwalk(), (long)pid);
+	char *out = run(args, &st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strncmp(out, "mark 1 watermark=", 17) == 0, "%s", out);
+	free(out);
+	ck_assert_int_eq(waitpid(pid, &st, WNOHANG), 0); /* alive: SIGQUIT was the JVM's to handle */
+	end(pid);
+}
+END_TEST
+
+#define DNOUT TEST_BUILDDIR "/dumps/dotnet/out"
+
+/* The .NET workload as a service, its standard input a pipe whose end
+ * we hold (it runs until that closes), its output in log, with env
+ * ("NAME=VALUE", or NULL) set; its pid once it has said it. */
+static pid_t dotnet_start(const char *log, const char *env, int *hold)
+{
+	int in[2];
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(in), 0);
+	unlink(log);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		as_a_service();
+		int out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (out < 0 || dup2(in[0], 0) < 0 || dup2(out, 1) < 0)
+			_exit(126);
+		close(in[1]);
+		if (env != NULL)
+			putenv((char *)env);
+		execl(DNOUT "/Workload", "Workload", (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	*hold = in[1];
+	for (int i = 0; i < 600; i++) {
+		size_t n;
+		int st = 0;
+		char *said = access(log, R_OK) == 0 ? file_bytes(log, &n) : xstrdup(""); /* the child opens it */
+		const char *p = strstr(said, "\"pid\":");
+		long got = p != NULL ? strtol(p + 6, NULL, 10) : 0;
+		free(said);
+		if (got > 0) {
+			ck_assert_int_eq(got, pid);
+			return pid;
+		}
+		ck_assert_msg(waitpid(pid, &st, WNOHANG) == 0, "the workload ended (status %d): see %s", st, log);
+		usleep(100000);
+	}
+	ck_abort_msg("the workload said nothing in 60 s: %s", log);
+	return -1;
+}
+
+/* The workload ended as it ends itself, its standard input closed (it
+ * then removes its diagnostics socket); killed if it has not in 30 s. */
+static void dotnet_end(pid_t pid, int hold)
+{
+	close(hold);
+	for (int i = 0; i < 300; i++) {
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			return;
+		usleep(100000);
+	}
+	end(pid);
+}
+
+/* mark is the agent's, for JVMs: a .NET process is refused, untouched. */
+START_TEST(test_dotnet_mark)
+{
+	int hold, rc;
+
+	if (!dotnet_workload())
+		return;
+	procdir();
+	pid_t pid = dotnet_start(PROCDIR "/mark.log", NULL, &hold);
+	char args[64];
+	snprintf(args, sizeof args, "mark %ld", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	assert_untouched(pid, "the .NET workload");
+	char *want = xasprintf("heapwalk: PID %ld is a .NET process: mark is for JVMs (snapshot takes a .NET heap)\n",
+			       (long)pid);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d: %s", rc, err);
+	free(want);
+	free(err);
+	dotnet_end(pid, hold);
+}
+END_TEST
+
+/* The runtime's socket's key: its start time, field 22 of its stat. */
+static unsigned long long start_key(pid_t pid)
+{
+	char path[64];
+	unsigned long long key = 0;
+	size_t n;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	char *st = file_bytes(path, &n);
+	char *paren = strrchr(st, ')');
+	ck_assert_ptr_nonnull(paren);
+	/* fields 3 to 21, then 22 */
+	ck_assert_int_eq(sscanf(paren + 2, "%*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+				"%*s %llu", &key), 1);
+	free(st);
+	return key;
+}
+
+/* A listening socket at path (what another local user can plant), not
+ * blocking; chowned to nobody with foreign. */
+static int plant(const char *path, int foreign)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int s = socket(AF_UNIX, SOCK_STREAM, 0);
+	uid_t uid;
+	gid_t gid;
+
+	ck_assert_int_ge(s, 0);
+	ck_assert_uint_lt(strlen(path), sizeof a.sun_path);
+	strcpy(a.sun_path, path);
+	unlink(path);
+	ck_assert_int_eq(bind(s, (struct sockaddr *)&a, sizeof a), 0);
+	ck_assert_int_eq(listen(s, 8), 0);
+	ck_assert_int_eq(fcntl(s, F_SETFL, O_NONBLOCK), 0);
+	nobody(&uid, &gid);
+	if (foreign)
+		ck_assert_int_eq(chown(path, uid, gid), 0);
+	return s;
+}
+
+/* Nobody connected to the planted socket s; or, with connected, one
+ * caller that sent nothing. */
+static void assert_unused(int s, int connected, const char *what)
+{
+	int c = accept(s, NULL, NULL);
+
+	if (!connected) {
+		ck_assert_msg(c < 0 && (errno == EAGAIN || errno == EWOULDBLOCK), "%s: heapwalk connected", what);
+		return;
+	}
+	ck_assert_msg(c >= 0, "%s: nobody connected", what);
+	char buf[64];
+	ssize_t r = read(c, buf, sizeof buf); /* heapwalk has exited: its end is closed */
+	ck_assert_msg(r == 0, "%s: heapwalk sent %zd bytes to the planted socket", what, r);
+	close(c);
+}
+
+/* The classes of a snapshot of the workload: what it made. */
+static void assert_workload(const char *dump)
+{
+	char args[512];
+	int st;
+
+	snprintf(args, sizeof args, "%s -q -f csv classes -n 100000 %s", heapwalk(), dump);
+	char *csv = run(args, &st);
+	ck_assert_msg(st == 0 && strstr(csv, "\nWorkload.Session,300,") && strstr(csv, "\nWorkload.CacheEntry,1000,"),
+		      "%s", csv);
+	free(csv);
+}
+
+/* A listening socket beside the runtime's own with a larger key (and
+ * newer): heapwalk uses the runtime's, which is named by the process's
+ * start time in the process's TMPDIR. */
+START_TEST(test_dotnet_planted_key)
+{
+	int hold, rc;
+	struct stat sb;
+
+	if (!dotnet_workload())
+		return;
+	ck_assert_int_eq(system("rm -rf " PROCDIR "/dn && mkdir -p " PROCDIR "/dn"), 0);
+	pid_t pid = dotnet_start(PROCDIR "/key.log", "TMPDIR=" PROCDIR "/dn", &hold);
+	unsigned long long key = start_key(pid);
+	char real[256], fake[256];
+	snprintf(real, sizeof real, PROCDIR "/dn/dotnet-diagnostic-%ld-%llu-socket", (long)pid, key);
+	ck_assert_msg(lstat(real, &sb) == 0 && S_ISSOCK(sb.st_mode), "the runtime made no %s", real);
+	snprintf(fake, sizeof fake, PROCDIR "/dn/dotnet-diagnostic-%ld-%llu-socket", (long)pid, key + 1000000);
+	usleep(20000); /* newer than the runtime's, to the file system's clock */
+	int s = plant(fake, 0);
+	unlink(PROCDIR "/key.nettrace");
+	char args[512];
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/key.nettrace", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	ck_assert_msg(rc == 0 && *err == '\0', "status %d: %s", rc, err);
+	free(err);
+	assert_unused(s, 0, "a larger key");
+	assert_workload(PROCDIR "/key.nettrace");
+	close(s);
+	unlink(fake);
+	dotnet_end(pid, hold);
+}
+END_TEST
+
+/* A runtime without its socket (DOTNET_EnableDiagnostics=0), and in its
+ * place, named as the runtime names it: a socket of another user, a
+ * symbolic link to a socket, a socket served by another process. Each is
+ * refused in one line, and heapwalk sends nothing to it; then no socket
+ * at all. */
+START_TEST(test_dotnet_planted_name)
+{
+	int hold, rc;
+
+	if (!dotnet_workload())
+		return;
+	ck_assert_int_eq(system("rm -rf " PROCDIR "/dn2 && mkdir -p " PROCDIR "/dn2"), 0);
+	pid_t pid = dotnet_start(PROCDIR "/name.log", "DOTNET_EnableDiagnostics=0", &hold);
+	/* its TMPDIR is ours: none here, so /tmp */
+	char name[256], args[512], *want, *err;
+	snprintf(name, sizeof name, "/tmp/dotnet-diagnostic-%ld-%llu-socket", (long)pid, start_key(pid));
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/name.nettrace", (long)pid);
+	unlink(PROCDIR "/name.nettrace");
+
+	int s = plant(name, 1);
+	err = hw_stderr(args, 0, &rc);
+	assert_unused(s, 0, "another owner");
+	want = xasprintf("heapwalk: PID %ld: %s is owned by uid %ld, not by the process's user (uid 0): not used\n",
+			 (long)pid, name, (long)getpwnam("nobody")->pw_uid);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "another owner: status %d: %s", rc, err);
+	free(want);
+	free(err);
+	close(s);
+	unlink(name);
+
+	s = plant(PROCDIR "/dn2/elsewhere", 0);
+	ck_assert_int_eq(symlink(PROCDIR "/dn2/elsewhere", name), 0);
+	err = hw_stderr(args, 0, &rc);
+	assert_unused(s, 0, "a link");
+	want = xasprintf("heapwalk: PID %ld: %s is not a socket: not used\n", (long)pid, name);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "a link: status %d: %s", rc, err);
+	free(want);
+	free(err);
+	close(s);
+	unlink(name);
+
+	s = plant(name, 0);
+	err = hw_stderr(args, 0, &rc);
+	assert_unused(s, 1, "another server");
+	want = xasprintf("heapwalk: PID %ld: %s is served by process %ld, not by the runtime: not used\n", (long)pid,
+			 name, (long)getpid());
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "another server: status %d: %s", rc, err);
+	free(want);
+	free(err);
+	close(s);
+	unlink(name);
+
+	err = hw_stderr(args, 0, &rc);
+	want = xasprintf("heapwalk: PID %ld: no diagnostics socket %s (the runtime's diagnostics are off: "
+			 "DOTNET_EnableDiagnostics=0?)\n", (long)pid, name);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "no socket: status %d: %s", rc, err);
+	free(want);
+	free(err);
+
+	ck_assert_int_ne(access(PROCDIR "/name.nettrace", F_OK), 0);
+	assert_untouched(pid, "the .NET workload");
+	dotnet_end(pid, hold);
+}
+END_TEST
+
+/* The bounds of a snapshot, on a real runtime: a bad one refused before
+ * anything is asked; one passed (the whole time) ends the snapshot in
+ * one line, with nothing written; the runtime takes the next one. */
+START_TEST(test_dotnet_bounds)
+{
+	int hold, rc;
+
+	if (!dotnet_workload())
+		return;
+	procdir();
+	pid_t pid = dotnet_start(PROCDIR "/bounds.log", NULL, &hold);
+	char args[512], *err;
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/bounds.nettrace", (long)pid);
+	unlink(PROCDIR "/bounds.nettrace");
+
+	setenv("HEAPWALK_SNAPSHOT_IDLE", "soon", 1);
+	err = hw_stderr(args, 0, &rc);
+	unsetenv("HEAPWALK_SNAPSHOT_IDLE");
+	ck_assert_msg(rc == 2 && strcmp(err, "heapwalk: HEAPWALK_SNAPSHOT_IDLE=soon: not a number of seconds above 0\n") ==
+		      0, "status %d: %s", rc, err);
+	free(err);
+	assert_nothing_written("bounds.nettrace");
+
+	setenv("HEAPWALK_SNAPSHOT_WALL", "0.001", 1);
+	err = hw_stderr(args, 0, &rc);
+	unsetenv("HEAPWALK_SNAPSHOT_WALL");
+	char *head = xasprintf("heapwalk: PID %ld: " PROCDIR "/bounds.nettrace: not done after 0.001 s, at byte ",
+			       (long)pid);
+	const char *tail = " (HEAPWALK_SNAPSHOT_WALL); nothing written\n";
+	ck_assert_msg(rc == 2 && strncmp(err, head, strlen(head)) == 0 && strlen(err) > strlen(tail) &&
+		      strcmp(err + strlen(err) - strlen(tail), tail) == 0 && strchr(err, '\n') == strrchr(err, '\n'),
+		      "status %d: %s", rc, err);
+	free(head);
+	free(err);
+	assert_nothing_written("bounds.nettrace");
+
+	err = hw_stderr(args, 0, &rc);
+	ck_assert_msg(rc == 0 && *err == '\0', "after a snapshot cut short: status %d: %s", rc, err);
+	free(err);
+	assert_workload(PROCDIR "/bounds.nettrace");
+	dotnet_end(pid, hold);
+}
+END_TEST
+
+/* ---- the copy of a peer's stream, bounded ---- */
+
+/* Byte i of what the peers below send. */
+static uint8_t pattern(uint64_t i)
+{
+	return (uint8_t)(i * 7 % 251);
+}
+
+/* A peer on one end of a socketpair, in a child: `total` bytes of the
+ * pattern, `chunk` at a time, `gap_ms` apart; then it holds the socket
+ * open `hold_s` seconds and ends. The other end in *fd. */
+static pid_t peer(uint64_t total, size_t chunk, int gap_ms, int hold_s, int *fd)
+{
+	int sv[2];
+	pid_t pid;
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		uint8_t buf[65536];
+		close(sv[0]);
+		for (uint64_t at = 0; at < total;) {
+			size_t n = total - at < chunk ? (size_t)(total - at) : chunk;
+			for (size_t i = 0; i < n; i++)
+				buf[i] = pattern(at + i);
+			if (write_full(sv[1], buf, n) != 0)
+				_exit(1);
+			at += n;
+			if (gap_ms > 0)
+				usleep((useconds_t)gap_ms * 1000);
+		}
+		sleep((unsigned)hold_s);
+		_exit(0);
+	}
+	close(sv[1]);
+	*fd = sv[0];
+	return pid;
+}
+
+static int never(void *arg, uint64_t bytes, double quiet, double elapsed)
+{
+	(void)arg, (void)bytes, (void)quiet, (void)elapsed;
+	return 0;
+}
+
+/* Copy from the peer into PROCDIR/name: how it ended, the bytes, the
+ * file's size, the message. */
+static enum stream_end copy(const char *name, int in, const struct stream_bounds *b, uint64_t *bytes, off_t *size,
+			    struct sbuf *err)
+{
+	char path[512];
+	struct stat st;
+
+	procdir();
+	snprintf(path, sizeof path, PROCDIR "/%s", name);
+	int out = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(out, 0);
+	enum stream_end e = stream_copy(in, out, name, b, never, NULL, bytes, err);
+	ck_assert_int_eq(fstat(out, &st), 0);
+	*size = st.st_size;
+	close(out);
+	close(in);
+	return e;
+}
+
+/* A peer that sends what it has and closes: all of it, byte for byte. */
+START_TEST(test_stream_whole)
+{
+	int in;
+	uint64_t bytes;
+	off_t size;
+	struct sbuf err;
+	struct stream_bounds b = { 4 << 20, 60, 600 };
+	pid_t pid = peer(3 << 20, 65536, 0, 0, &in);
+
+	sbuf_init(&err);
+	ck_assert_int_eq(copy("whole", in, &b, &bytes, &size, &err), STREAM_DONE);
+	ck_assert_int_eq(bytes, 3 << 20);
+	size_t n;
+	uint8_t *got = (uint8_t *)file_bytes(PROCDIR "/whole", &n);
+	ck_assert_int_eq(n, 3 << 20);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_msg(got[i] == pattern(i), "byte %zu", i);
+	free(got);
+	sbuf_free(&err);
+	end(pid);
+}
+END_TEST
+
+/* A flood past the bound: the copy stops at the bound, never past it. */
+START_TEST(test_stream_flood)
+{
+	int in;
+	uint64_t bytes;
+	off_t size;
+	struct sbuf err;
+	struct stream_bounds b = { 1 << 20, 60, 600 };
+	pid_t pid = peer(8 << 20, 65536, 0, 0, &in);
+
+	sbuf_init(&err);
+	ck_assert_int_eq(copy("flood", in, &b, &bytes, &size, &err), STREAM_FULL);
+	ck_assert_msg(bytes <= 1 << 20 && (uint64_t)size == bytes, "%llu bytes, file %lld",
+		      (unsigned long long)bytes, (long long)size);
+	ck_assert_str_eq(err.buf, "flood: the stream went past 1048576 bytes, its bound");
+	sbuf_free(&err);
+	end(pid);
+}
+END_TEST
+
+/* A peer that goes quiet and holds the socket: the copy ends once the
+ * quiet has lasted the bound. */
+START_TEST(test_stream_quiet)
+{
+	int in;
+	uint64_t bytes;
+	off_t size;
+	struct sbuf err;
+	struct stream_bounds b = { 1 << 20, 0.5, 3600 };
+	pid_t pid = peer(10, 10, 0, 20, &in);
+	struct pollfd pf = { in, POLLIN, 0 };
+
+	ck_assert_int_eq(poll(&pf, 1, 60000), 1); /* the 10 bytes are there: the quiet is the peer's, not a slow fork */
+	sbuf_init(&err);
+	ck_assert_int_eq(copy("quiet", in, &b, &bytes, &size, &err), STREAM_QUIET);
+	ck_assert_int_eq(bytes, 10);
+	ck_assert_str_eq(err.buf, "quiet: no byte for 0.5 s after byte 10");
+	sbuf_free(&err);
+	end(pid);
+}
+END_TEST
+
+/* A trickle, never quiet for long, never done: the copy ends at the
+ * bound on its whole time. */
+START_TEST(test_stream_trickle)
+{
+	int in;
+	uint64_t bytes;
+	off_t size;
+	struct sbuf err;
+	struct stream_bounds b = { 1 << 20, 3600, 1 };
+	pid_t pid = peer(400, 1, 50, 0, &in);
+
+	sbuf_init(&err);
+	ck_assert_int_eq(copy("trickle", in, &b, &bytes, &size, &err), STREAM_LATE);
+	ck_assert_msg(bytes < 400 && (uint64_t)size == bytes, "%llu bytes", (unsigned long long)bytes);
+	char want[128];
+	snprintf(want, sizeof want, "trickle: not done after 1 s, at byte %llu", (unsigned long long)bytes);
+	ck_assert_str_eq(err.buf, want);
+	sbuf_free(&err);
+	end(pid);
+}
+END_TEST
+
+/* The room: what the file system has free for us, less 1/20 of its
+ * size, as stat -f tells (within 1% of the file system: others write). */
+START_TEST(test_stream_room)
+{
+	int st;
+	long long avail = 0, blocks = 0, bsize = 0;
+
+	procdir();
+	int fd = open(PROCDIR "/room", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(fd, 0);
+	uint64_t room = stream_room(fd);
+	close(fd);
+	char *out = run("stat -f -c '%a %b %S' " PROCDIR, &st);
+	ck_assert_int_eq(sscanf(out, "%lld %lld %lld", &avail, &blocks, &bsize), 3);
+	free(out);
+	long long want = avail * bsize - blocks * bsize / 20;
+	if (want < 0)
+		want = 0;
+	long long diff = (long long)room - want;
+	ck_assert_msg(llabs(diff) <= blocks * bsize / 100, "room %llu, stat -f: %lld", (unsigned long long)room, want);
+}
+END_TEST
+
+Suite *proc_suite(void)
+{
+	Suite *s = suite_create("proc");
+	TCase *tc = tcase_create("refusals");
+
+	tcase_set_timeout(tc, 300); /* a hang; on a loaded machine a JVM starts slowly */
+	tcase_add_test(tc, test_python);
+	tcase_add_test(tc, test_node);
+	tcase_add_test(tc, test_gone);
+	tcase_add_test(tc, test_other_user);
+	tcase_add_test(tc, test_unreadable);
+	tcase_add_test(tc, test_jvm_without_sigquit);
+	tcase_add_test(tc, test_dotnet_mark);
+	tcase_add_test(tc, test_dotnet_planted_key);
+	tcase_add_test(tc, test_dotnet_planted_name);
+	tcase_add_test(tc, test_dotnet_bounds);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("stream");
+	tcase_set_timeout(tc, 60); /* a hang */
+	tcase_add_test(tc, test_stream_whole);
+	tcase_add_test(tc, test_stream_flood);
+	tcase_add_test(tc, test_stream_quiet);
+	tcase_add_test(tc, test_stream_trickle);
+	tcase_add_test(tc, test_stream_room);
+	suite_add_tcase(s, tc);
+	return s;
+}
