@@ -586,7 +586,43 @@ int file_names(const char *path, const char *file)
 	return same;
 }
 
-/* Written in place: a terminal, a pipe, /dev/stdout. */
+/* The descriptor a name for one stands for ("-", /dev/stdin,
+ * /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), else -1: the
+ * name, not the file behind it, which may be any. */
+static int fd_name(const char *path)
+{
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
+	char *end;
+
+	if (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0)
+		return 1;
+	if (strcmp(path, "/dev/stdin") == 0)
+		return 0;
+	if (strcmp(path, "/dev/stderr") == 0)
+		return 2;
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+		size_t k = strlen(dirs[i]);
+		if (strncmp(path, dirs[i], k) != 0 || path[k] < '0' || path[k] > '9')
+			continue;
+		long fd = strtol(path + k, &end, 10);
+		return *end == '\0' && fd <= INT_MAX ? (int)fd : -1;
+	}
+	return -1;
+}
+
+/* Written to the descriptor as the shell opened it: at its offset, at
+ * the end in O_APPEND mode; never reopened (O_TRUNC would cut what >>
+ * keeps) nor resolved to a file and renamed over. */
+static int write_to_fd(int fd, const void *p, size_t n, struct sbuf *err)
+{
+	int e = fcntl(fd, F_GETFL) < 0 ? errno : write_full(fd, p, n);
+
+	if (e != 0)
+		sbuf_adds(err, strerror(e));
+	return e != 0 ? -1 : 0;
+}
+
+/* Written in place: a terminal, a pipe, a FIFO. */
 static int write_in_place(const char *path, const void *p, size_t n, struct sbuf *err)
 {
 	int fd = open(path, O_WRONLY | O_TRUNC), e;
@@ -612,9 +648,11 @@ int write_file(const char *path, const void *p, size_t n, const char *const *kee
 
 	for (; keep != NULL && *keep != NULL; keep++)
 		if (file_names(path, *keep)) {
-			sbuf_adds(err, "is a dump, which heapwalk never writes");
+			sbuf_adds(err, "is an input, which heapwalk never writes");
 			return -1;
 		}
+	if (fd_name(path) >= 0)
+		return write_to_fd(fd_name(path), p, n, err);
 	if (stat(path, &st) == 0) {
 		if (!S_ISREG(st.st_mode))
 			return write_in_place(path, p, n, err);

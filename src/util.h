@@ -114,10 +114,12 @@ int file_names(const char *path, const char *file);
  * file and a failed write leaves what was there. A file replaced keeps
  * its mode (through a symbolic link, the file it names is replaced); a
  * new one gets mode (0: 0666 less the umask); what is no regular file
- * (a terminal, a pipe, /dev/stdout) is written in place. Refuses a path
- * that is one of the files keep[] names (NULL-terminated, NULL for
- * none: the dumps, never written). 0, or -1 with err set to why (the
- * path not in it). */
+ * (a terminal, a pipe) is written in place; a name of a descriptor
+ * ("-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N) is
+ * written to it as it is open (appended to in O_APPEND
+ * mode), whatever file is behind it. Refuses a path that is one of the
+ * files keep[] names (NULL-terminated, NULL for none: the inputs, never
+ * written). 0, or -1 with err set to why (the path not in it). */
 int write_file(const char *path, const void *p, size_t n, const char *const *keep, mode_t mode,
 	       struct sbuf *err);
 
