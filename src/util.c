@@ -825,9 +825,18 @@ void json_append(struct sbuf *sb, const uint8_t *s, size_t n)
 	esc_common(sb, s, n, 1, 1);
 }
 
-void csv_append(struct sbuf *sb, const uint8_t *s, size_t n)
+/* What a spreadsheet would run as a formula (OWASP's advice on CSV
+ * injection names these first characters). */
+static int csv_formula(const uint8_t *s, size_t n)
 {
-	int quote = 0;
+	return n > 0 && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\t' || s[0] == '\r');
+}
+
+/* A field; a formula quoted after a ' (the advice: no spreadsheet runs
+ * it then, and the text reads as it was) unless formula_ok. */
+static void csv_field(struct sbuf *sb, const uint8_t *s, size_t n, int formula_ok)
+{
+	int lead = !formula_ok && csv_formula(s, n), quote = lead;
 
 	for (size_t i = 0; i < n; i++)
 		if (s[i] == ',' || s[i] == '"' || s[i] == ' ' || s[i] < 0x20)
@@ -836,7 +845,7 @@ void csv_append(struct sbuf *sb, const uint8_t *s, size_t n)
 		esc_common(sb, s, n, 0, 0);
 		return;
 	}
-	sbuf_addc(sb, '"');
+	sbuf_adds(sb, lead ? "\"'" : "\"");
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 
@@ -850,6 +859,16 @@ void csv_append(struct sbuf *sb, const uint8_t *s, size_t n)
 		i = j;
 	}
 	sbuf_addc(sb, '"');
+}
+
+void csv_append(struct sbuf *sb, const uint8_t *s, size_t n)
+{
+	csv_field(sb, s, n, 0);
+}
+
+void csv_append_own(struct sbuf *sb, const uint8_t *s, size_t n)
+{
+	csv_field(sb, s, n, 1);
 }
 
 void fmt_bytes(char *out, size_t outsz, uint64_t bytes)

@@ -146,8 +146,12 @@ void map_unwatch(const void *map);
 _Noreturn void map_fault_exit(const void *addr, int status);
 /* JSON string body (no surrounding quotes), valid UTF-8 guaranteed. */
 void json_append(struct sbuf *sb, const uint8_t *s, size_t n);
-/* CSV field, quoted when needed, control characters escaped as esc_append. */
+/* CSV field, quoted when needed, control characters escaped as esc_append.
+ * Text that a spreadsheet would run as a formula (starting with = + - @,
+ * a tab or a CR: a name or a string from a dump) is quoted after a '. */
 void csv_append(struct sbuf *sb, const uint8_t *s, size_t n);
+/* The same for the program's own words ("->"): never taken for a formula. */
+void csv_append_own(struct sbuf *sb, const uint8_t *s, size_t n);
 
 /* Human size: "1.2 MB", "523 B" (powers of 1024, labelled kB/MB/GB). */
 void fmt_bytes(char *out, size_t outsz, uint64_t bytes);

@@ -1,8 +1,9 @@
 /* test_output.c — where the command line's output goes and what it
  * holds for other programs: -o naming a descriptor writes to it as it is
  * open (appending in >> mode), -o never names an input of the run (a
- * dump, a rules file; through links too). Dumps are made here by
- * tests/hprofw.c. */
+ * dump, a rules file; through links too), and CSV cells a spreadsheet
+ * would take for formulas are neutralised while computed numbers stay
+ * numbers. Dumps are made here by tests/hprofw.c. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,10 +13,13 @@
 #include <unistd.h>
 
 #include "hprofw.h"
+#include "jsonck.h"
 #include "suites.h"
 
 #define FORMULA_CLASS "=HYPERLINK(\"http://x\")"
 #define FORMULA_STRING "@SUM(1)"
+/* as class names are shown: the dump's internal form, '/' for '.' */
+#define FORMULA_SHOWN "=HYPERLINK(\"http:..x\")"
 
 enum { O_CLS = 0x5001, O_NAME = 0x5003, O_F = 0x5005, O_X = 0x6001, O_S = 0x7001, O_A = 0x7003 };
 
@@ -174,6 +178,100 @@ START_TEST(output_never_an_input)
 }
 END_TEST
 
+/* heapwalk -q -f csv ARGS: its output (status 0), parsed. */
+static char *csv_of(const char *args, struct csv *c)
+{
+	char cmd[2048], err[256];
+	int status;
+
+	snprintf(cmd, sizeof cmd, "%s -q -f csv %s", heapwalk(), args);
+	char *out = run(cmd, &status);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: status %d", cmd, status);
+	ck_assert_msg(csv_parse(out, strlen(out), c, err, sizeof err) == 0, "%s: not CSV: %s\n%s", cmd, err, out);
+	return out;
+}
+
+static const char *cell(const struct csv *c, size_t row, const char *col)
+{
+	int k = csv_col(c, col);
+
+	ck_assert_msg(k >= 0, "no column %s", col);
+	ck_assert(row < c->nrows);
+	return c->cell[row * c->ncols + (size_t)k];
+}
+
+/* The row whose column col is want; fails if none. */
+static size_t row_with(const struct csv *c, const char *col, const char *want)
+{
+	for (size_t r = 1; r < c->nrows; r++)
+		if (strcmp(cell(c, r, col), want) == 0)
+			return r;
+	ck_abort_msg("no row with %s '%s'", col, want);
+	return 0;
+}
+
+/* No cell of the text columns starts as a formula would. */
+static void no_formula(const struct csv *c, const char *const *cols, size_t ncols)
+{
+	for (size_t r = 1; r < c->nrows; r++)
+		for (size_t k = 0; k < ncols; k++) {
+			const char *s = cell(c, r, cols[k]);
+			ck_assert_msg(strchr("=+-@\t\r", s[0]) == NULL || s[0] == '\0', "row %zu, %s: '%s'", r, cols[k], s);
+		}
+}
+
+/* A class name and a String from the dump that a spreadsheet would run
+ * as formulas: quoted cells starting with ' (OWASP's advice); the
+ * negative counts diff computes stay plain numbers. */
+START_TEST(csv_formulas_neutralised)
+{
+	static const char *const text_cols[] = { "class" };
+	static const char *const obj_cols[] = { "id", "class", "value" };
+	struct csv c;
+	char args[1400];
+
+	char *dump = formula_dump("csv-new.hprof", 1), *old = formula_dump("csv-old.hprof", 3);
+	snprintf(args, sizeof args, "classes %s", dump);
+	char *out = csv_of(args, &c);
+	size_t r = row_with(&c, "class", "'" FORMULA_SHOWN);
+	ck_assert_str_eq(cell(&c, r, "instances"), "1");
+	ck_assert_msg(strstr(out, "\n\"'=HYPERLINK(\"\"http:..x\"\")\",") != NULL, "not a quoted cell:\n%s", out);
+	no_formula(&c, text_cols, 1);
+	csv_free(&c);
+	free(out);
+
+	snprintf(args, sizeof args, "-n 0 %s -e 'all | objects'", dump);
+	out = csv_of(args, &c);
+	r = row_with(&c, "value", "'" FORMULA_STRING);
+	ck_assert_str_eq(cell(&c, r, "class"), "java.lang.String");
+	ck_assert_msg(strstr(out, ",\"'@SUM(1)\"\n") != NULL, "not a quoted cell:\n%s", out);
+	no_formula(&c, obj_cols, 3);
+	csv_free(&c);
+	free(out);
+
+	/* from 3 instances to 1: -2, as a number */
+	snprintf(args, sizeof args, "diff %s %s", old, dump);
+	out = csv_of(args, &c);
+	r = row_with(&c, "class", "'" FORMULA_SHOWN);
+	ck_assert_str_eq(cell(&c, r, "instances_before"), "3");
+	ck_assert_str_eq(cell(&c, r, "instances"), "1");
+	ck_assert_str_eq(cell(&c, r, "instances_delta"), "-2");
+	unsigned long long was = strtoull(cell(&c, r, "bytes_before"), NULL, 10),
+			   now = strtoull(cell(&c, r, "bytes"), NULL, 10);
+	char delta[96];
+	ck_assert(was > now && now > 0);
+	snprintf(delta, sizeof delta, "-%llu", was - now);
+	ck_assert_str_eq(cell(&c, r, "bytes_delta"), delta);
+	snprintf(delta, sizeof delta, ",-2,%llu,%llu,-%llu", was, now, was - now); /* unquoted */
+	ck_assert_msg(strstr(out, delta) != NULL, "no %s in\n%s", delta, out);
+	no_formula(&c, text_cols, 1);
+	csv_free(&c);
+	free(out);
+	free(dump);
+	free(old);
+}
+END_TEST
+
 Suite *output_suite(void)
 {
 	Suite *s = suite_create("output");
@@ -182,6 +280,7 @@ Suite *output_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, output_to_a_descriptor);
 	tcase_add_test(tc, output_never_an_input);
+	tcase_add_test(tc, csv_formulas_neutralised);
 	suite_add_tcase(s, tc);
 	return s;
 }
