@@ -1058,8 +1058,28 @@ void warn_free(struct warnings *w)
 	w->n = w->cap = w->suppressed = 0;
 }
 
-/* Display width, by the current locale (LC_CTYPE): bytes it cannot
- * decode count one cell each, as the browser draws them ('?'). */
+static uint64_t text_decoded; /* characters measured, for text_measured() */
+
+/* The character at s (n bytes left): its bytes, its cells in *cw. By
+ * the current locale (LC_CTYPE): a byte it cannot decode is one cell,
+ * as the browser draws it ('?'). */
+static size_t text_char(const char *s, size_t n, mbstate_t *st, int *cw)
+{
+	wchar_t wc;
+	size_t k = mbrtowc(&wc, s, n, st);
+
+	text_decoded++;
+	if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
+		memset(st, 0, sizeof *st);
+		*cw = 1; /* drawn as one replacement cell */
+		return 1;
+	}
+	*cw = wcwidth(wc);
+	if (*cw < 0)
+		*cw = 1;
+	return k;
+}
+
 size_t text_fit(const char *s, int width, int *used)
 {
 	mbstate_t st;
@@ -1068,18 +1088,8 @@ size_t text_fit(const char *s, int width, int *used)
 
 	memset(&st, 0, sizeof st);
 	while (i < len) {
-		wchar_t wc;
-		size_t k = mbrtowc(&wc, s + i, len - i, &st);
 		int cw;
-		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
-			memset(&st, 0, sizeof st);
-			k = 1;
-			cw = 1; /* drawn as one replacement cell */
-		} else {
-			cw = wcwidth(wc);
-			if (cw < 0)
-				cw = 1;
-		}
+		size_t k = text_char(s + i, len - i, &st, &cw);
 		if (w + cw > width)
 			break;
 		w += cw;
@@ -1088,6 +1098,30 @@ size_t text_fit(const char *s, int width, int *used)
 	if (used != NULL)
 		*used = w;
 	return i;
+}
+
+/* Two passes: the whole width, then the characters that go. Measuring
+ * what is left after each one made a paste of 10 kB into the prompt
+ * (drawn at every byte) take minutes. */
+size_t text_tail(const char *s, int width, int *skipped)
+{
+	mbstate_t st;
+	size_t i = 0, len = strlen(s);
+	int over = text_width(s) - width, skip = 0;
+
+	memset(&st, 0, sizeof st);
+	while (skip < over && i < len) {
+		int cw;
+		i += text_char(s + i, len - i, &st, &cw);
+		skip += cw;
+	}
+	*skipped = skip;
+	return i;
+}
+
+uint64_t text_measured(void)
+{
+	return text_decoded;
 }
 
 int text_width(const char *s)

@@ -260,6 +260,13 @@ void warn_free(struct warnings *w);
  * in bytes, *used the cells. Undecodable bytes count one cell. */
 int text_width(const char *s);
 size_t text_fit(const char *s, int width, int *used);
+/* Where the longest end of s that fits `width` cells starts (a line
+ * whose end is shown, where the cursor is): its byte offset, *skipped
+ * the cells before it. */
+size_t text_tail(const char *s, int width, int *skipped);
+/* Characters the functions above have measured so far: what a draw
+ * costs, for the tests. */
+uint64_t text_measured(void);
 
 /* Growable vector: v (pointer), n, cap. */
 #define VEC_GROW(v, n, cap) do { \
