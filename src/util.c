@@ -586,7 +586,43 @@ int file_names(const char *path, const char *file)
 	return same;
 }
 
-/* Written in place: a terminal, a pipe, /dev/stdout. */
+/* The descriptor a name for one stands for ("-", /dev/stdin,
+ * /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), else -1: the
+ * name, not the file behind it, which may be any. */
+static int fd_name(const char *path)
+{
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
+	char *end;
+
+	if (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0)
+		return 1;
+	if (strcmp(path, "/dev/stdin") == 0)
+		return 0;
+	if (strcmp(path, "/dev/stderr") == 0)
+		return 2;
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+		size_t k = strlen(dirs[i]);
+		if (strncmp(path, dirs[i], k) != 0 || path[k] < '0' || path[k] > '9')
+			continue;
+		long fd = strtol(path + k, &end, 10);
+		return *end == '\0' && fd <= INT_MAX ? (int)fd : -1;
+	}
+	return -1;
+}
+
+/* Written to the descriptor as the shell opened it: at its offset, at
+ * the end in O_APPEND mode; never reopened (O_TRUNC would cut what >>
+ * keeps) nor resolved to a file and renamed over. */
+static int write_to_fd(int fd, const void *p, size_t n, struct sbuf *err)
+{
+	int e = fcntl(fd, F_GETFL) < 0 ? errno : write_full(fd, p, n);
+
+	if (e != 0)
+		sbuf_adds(err, strerror(e));
+	return e != 0 ? -1 : 0;
+}
+
+/* Written in place: a terminal, a pipe, a FIFO. */
 static int write_in_place(const char *path, const void *p, size_t n, struct sbuf *err)
 {
 	int fd = open(path, O_WRONLY | O_TRUNC), e;
@@ -612,9 +648,11 @@ int write_file(const char *path, const void *p, size_t n, const char *const *kee
 
 	for (; keep != NULL && *keep != NULL; keep++)
 		if (file_names(path, *keep)) {
-			sbuf_adds(err, "is a dump, which heapwalk never writes");
+			sbuf_adds(err, "is an input, which heapwalk never writes");
 			return -1;
 		}
+	if (fd_name(path) >= 0)
+		return write_to_fd(fd_name(path), p, n, err);
 	if (stat(path, &st) == 0) {
 		if (!S_ISREG(st.st_mode))
 			return write_in_place(path, p, n, err);
@@ -787,9 +825,18 @@ void json_append(struct sbuf *sb, const uint8_t *s, size_t n)
 	esc_common(sb, s, n, 1, 1);
 }
 
-void csv_append(struct sbuf *sb, const uint8_t *s, size_t n)
+/* What a spreadsheet would run as a formula (OWASP's advice on CSV
+ * injection names these first characters). */
+static int csv_formula(const uint8_t *s, size_t n)
 {
-	int quote = 0;
+	return n > 0 && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\t' || s[0] == '\r');
+}
+
+/* A field; a formula quoted after a ' (the advice: no spreadsheet runs
+ * it then, and the text reads as it was) unless formula_ok. */
+static void csv_field(struct sbuf *sb, const uint8_t *s, size_t n, int formula_ok)
+{
+	int lead = !formula_ok && csv_formula(s, n), quote = lead;
 
 	for (size_t i = 0; i < n; i++)
 		if (s[i] == ',' || s[i] == '"' || s[i] == ' ' || s[i] < 0x20)
@@ -798,7 +845,7 @@ void csv_append(struct sbuf *sb, const uint8_t *s, size_t n)
 		esc_common(sb, s, n, 0, 0);
 		return;
 	}
-	sbuf_addc(sb, '"');
+	sbuf_adds(sb, lead ? "\"'" : "\"");
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 
@@ -812,6 +859,16 @@ void csv_append(struct sbuf *sb, const uint8_t *s, size_t n)
 		i = j;
 	}
 	sbuf_addc(sb, '"');
+}
+
+void csv_append(struct sbuf *sb, const uint8_t *s, size_t n)
+{
+	csv_field(sb, s, n, 0);
+}
+
+void csv_append_own(struct sbuf *sb, const uint8_t *s, size_t n)
+{
+	csv_field(sb, s, n, 1);
 }
 
 void fmt_bytes(char *out, size_t outsz, uint64_t bytes)
@@ -1001,8 +1058,28 @@ void warn_free(struct warnings *w)
 	w->n = w->cap = w->suppressed = 0;
 }
 
-/* Display width, by the current locale (LC_CTYPE): bytes it cannot
- * decode count one cell each, as the browser draws them ('?'). */
+static uint64_t text_decoded; /* characters measured, for text_measured() */
+
+/* The character at s (n bytes left): its bytes, its cells in *cw. By
+ * the current locale (LC_CTYPE): a byte it cannot decode is one cell,
+ * as the browser draws it ('?'). */
+static size_t text_char(const char *s, size_t n, mbstate_t *st, int *cw)
+{
+	wchar_t wc;
+	size_t k = mbrtowc(&wc, s, n, st);
+
+	text_decoded++;
+	if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
+		memset(st, 0, sizeof *st);
+		*cw = 1; /* drawn as one replacement cell */
+		return 1;
+	}
+	*cw = wcwidth(wc);
+	if (*cw < 0)
+		*cw = 1;
+	return k;
+}
+
 size_t text_fit(const char *s, int width, int *used)
 {
 	mbstate_t st;
@@ -1011,18 +1088,8 @@ size_t text_fit(const char *s, int width, int *used)
 
 	memset(&st, 0, sizeof st);
 	while (i < len) {
-		wchar_t wc;
-		size_t k = mbrtowc(&wc, s + i, len - i, &st);
 		int cw;
-		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
-			memset(&st, 0, sizeof st);
-			k = 1;
-			cw = 1; /* drawn as one replacement cell */
-		} else {
-			cw = wcwidth(wc);
-			if (cw < 0)
-				cw = 1;
-		}
+		size_t k = text_char(s + i, len - i, &st, &cw);
 		if (w + cw > width)
 			break;
 		w += cw;
@@ -1031,6 +1098,30 @@ size_t text_fit(const char *s, int width, int *used)
 	if (used != NULL)
 		*used = w;
 	return i;
+}
+
+/* Two passes: the whole width, then the characters that go. Measuring
+ * what is left after each one made a paste of 10 kB into the prompt
+ * (drawn at every byte) take minutes. */
+size_t text_tail(const char *s, int width, int *skipped)
+{
+	mbstate_t st;
+	size_t i = 0, len = strlen(s);
+	int over = text_width(s) - width, skip = 0;
+
+	memset(&st, 0, sizeof st);
+	while (skip < over && i < len) {
+		int cw;
+		i += text_char(s + i, len - i, &st, &cw);
+		skip += cw;
+	}
+	*skipped = skip;
+	return i;
+}
+
+uint64_t text_measured(void)
+{
+	return text_decoded;
 }
 
 int text_width(const char *s)

@@ -114,10 +114,12 @@ int file_names(const char *path, const char *file);
  * file and a failed write leaves what was there. A file replaced keeps
  * its mode (through a symbolic link, the file it names is replaced); a
  * new one gets mode (0: 0666 less the umask); what is no regular file
- * (a terminal, a pipe, /dev/stdout) is written in place. Refuses a path
- * that is one of the files keep[] names (NULL-terminated, NULL for
- * none: the dumps, never written). 0, or -1 with err set to why (the
- * path not in it). */
+ * (a terminal, a pipe) is written in place; a name of a descriptor
+ * ("-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N) is
+ * written to it as it is open (appended to in O_APPEND
+ * mode), whatever file is behind it. Refuses a path that is one of the
+ * files keep[] names (NULL-terminated, NULL for none: the inputs, never
+ * written). 0, or -1 with err set to why (the path not in it). */
 int write_file(const char *path, const void *p, size_t n, const char *const *keep, mode_t mode,
 	       struct sbuf *err);
 
@@ -144,8 +146,12 @@ void map_unwatch(const void *map);
 _Noreturn void map_fault_exit(const void *addr, int status);
 /* JSON string body (no surrounding quotes), valid UTF-8 guaranteed. */
 void json_append(struct sbuf *sb, const uint8_t *s, size_t n);
-/* CSV field, quoted when needed, control characters escaped as esc_append. */
+/* CSV field, quoted when needed, control characters escaped as esc_append.
+ * Text that a spreadsheet would run as a formula (starting with = + - @,
+ * a tab or a CR: a name or a string from a dump) is quoted after a '. */
 void csv_append(struct sbuf *sb, const uint8_t *s, size_t n);
+/* The same for the program's own words ("->"): never taken for a formula. */
+void csv_append_own(struct sbuf *sb, const uint8_t *s, size_t n);
 
 /* Human size: "1.2 MB", "523 B" (powers of 1024, labelled kB/MB/GB). */
 void fmt_bytes(char *out, size_t outsz, uint64_t bytes);
@@ -254,6 +260,13 @@ void warn_free(struct warnings *w);
  * in bytes, *used the cells. Undecodable bytes count one cell. */
 int text_width(const char *s);
 size_t text_fit(const char *s, int width, int *used);
+/* Where the longest end of s that fits `width` cells starts (a line
+ * whose end is shown, where the cursor is): its byte offset, *skipped
+ * the cells before it. */
+size_t text_tail(const char *s, int width, int *skipped);
+/* Characters the functions above have measured so far: what a draw
+ * costs, for the tests. */
+uint64_t text_measured(void);
 
 /* Growable vector: v (pointer), n, cap. */
 #define VEC_GROW(v, n, cap) do { \

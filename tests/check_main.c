@@ -37,6 +37,7 @@ int main(void)
 	srunner_add_suite(sr, owners_suite());
 	srunner_add_suite(sr, between_suite());
 	srunner_add_suite(sr, report_suite());
+	srunner_add_suite(sr, output_suite());
 	srunner_add_suite(sr, dot_suite());
 	srunner_add_suite(sr, hprofgen_suite());
 	srunner_add_suite(sr, proc_suite());

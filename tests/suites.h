@@ -54,6 +54,7 @@ Suite *mono_suite(void);
 Suite *owners_suite(void);
 Suite *between_suite(void);
 Suite *report_suite(void);
+Suite *output_suite(void);
 Suite *dot_suite(void);
 Suite *hprofgen_suite(void);
 Suite *proc_suite(void);

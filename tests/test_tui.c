@@ -707,6 +707,121 @@ START_TEST(test_display_width)
 }
 END_TEST
 
+/* What the prompt's draw measures of a line of n characters: the end
+ * that fits (text_tail) and the caret's column (the width of what comes
+ * before it, at most the whole line) cost at most 4n characters, where
+ * measuring the rest once per character skipped cost n * n / 2 (a paste
+ * of 10 kB then kept it busy for minutes). The tails by hand: n ASCII
+ * letters in 78 cells from byte n - 78; 中 (3 bytes, 2 cells) in 77
+ * cells: 38 of them, 76 cells. */
+START_TEST(test_prompt_measure_linear)
+{
+	static const size_t sizes[] = { 1000, 8000, 64000 };
+
+	ck_assert_ptr_nonnull(setlocale(LC_CTYPE, "C.UTF-8"));
+	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+		size_t n = sizes[i];
+		char *ascii = xmalloc(n + 1), *wide = xmalloc(3 * n + 1);
+		memset(ascii, 'a', n);
+		ascii[n] = '\0';
+		for (size_t k = 0; k < n; k++)
+			memcpy(wide + 3 * k, "\xe4\xb8\xad", 3);
+		wide[3 * n] = '\0';
+		int skip;
+		uint64_t before = text_measured();
+		size_t at = text_tail(ascii, 78, &skip);
+		text_width(ascii);
+		uint64_t cost = text_measured() - before;
+		ck_assert_msg(cost <= 4 * n, "%zu characters: %llu measured", n, (unsigned long long)cost);
+		ck_assert_uint_eq(at, n - 78);
+		ck_assert_int_eq(skip, (int)(n - 78));
+		before = text_measured();
+		at = text_tail(wide, 77, &skip);
+		text_width(wide);
+		cost = text_measured() - before;
+		ck_assert_msg(cost <= 4 * n, "%zu wide characters: %llu measured", n, (unsigned long long)cost);
+		ck_assert_uint_eq(at, 3 * (n - 38));
+		ck_assert_int_eq(skip, (int)(2 * (n - 38)));
+		ck_assert_uint_eq(text_tail("abc", 78, &skip), 0);
+		ck_assert_int_eq(skip, 0);
+		free(ascii);
+		free(wide);
+	}
+	setlocale(LC_CTYPE, "C");
+}
+END_TEST
+
+/* Poll the screen until it shows needle, for up to secs seconds: a
+ * bound that catches a hang, far above what the work takes. */
+static char *wait_long(struct term *t, const char *needle, int secs)
+{
+	char *s = NULL;
+
+	for (int i = 0; i < secs * 5; i++) {
+		free(s);
+		s = screen(t, 0);
+		if (strstr(s, needle) != NULL && settled(t, s))
+			return s;
+		usleep(200000);
+	}
+	ck_abort_msg("after %d s the screen does not show '%s'; it shows:\n%s", secs, needle, shown(s));
+	return s;
+}
+
+/* Paste n bytes (tmux's paste buffer, as a terminal pastes) made of
+ * `fill` with `mark` at byte at (and `rest` after it). */
+static void paste(struct term *t, size_t n, char fill, const char *mark, size_t at, char rest)
+{
+	char path[600];
+	char *text = xmalloc(n);
+
+	memset(text, fill, n);
+	memset(text + at, rest, n - at);
+	memcpy(text + at - strlen(mark), mark, strlen(mark));
+	snprintf(path, sizeof path, "%s/paste-%zu", hw_tmpdir(), n);
+	FILE *f = fopen(path, "w");
+	ck_assert(f != NULL && fwrite(text, 1, n, f) == n && fclose(f) == 0);
+	free(text);
+	tmuxf(t, "load-buffer %s", path);
+	tmuxf(t, "paste-buffer -t hw");
+}
+
+/* A paste into the ':' prompt: 20 kB shows its end at once (no redraw
+ * per byte, each draw linear); 70 kB stops at the line's bound, 64 kB:
+ * the bytes up to it taken (their last ones, a mark, end the line), the
+ * rest not, said on the line above. */
+START_TEST(test_prompt_paste)
+{
+	struct term t;
+	char *path = hw_write_evil(), env[600];
+
+	snprintf(env, sizeof env, "XDG_STATE_HOME=%s/state", hw_tmpdir());
+	term_start(&t, 100, 24, env, path);
+	free(wait_for(&t, "Step 1"));
+	keys(&t, ":");
+	free(wait_for(&t, "\n:"));
+	paste(&t, 20000, 'x', "END-OF-20000", 20000, 'x');
+	char *s = wait_long(&t, "xxxxEND-OF-20000\n", 120);
+	lacks(s, "the line is cut");
+	free(s);
+	keys(&t, "C-u");
+	free(wait_without(&t, "\n:", "END-OF-20000"));
+	paste(&t, 70000, 'a', "LAST-OF-65536", 65536, 'b');
+	s = wait_long(&t, "aaaaLAST-OF-65536\n", 120);
+	has(s, "the line is cut at 65536 bytes");
+	char *line = line_of(s, "LAST-OF-65536");
+	lacks(line, "b");
+	free(line);
+	free(s);
+	keys(&t, "Escape");
+	free(wait_without(&t, "q quit", "LAST-OF-65536"));
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+	free(path);
+}
+END_TEST
+
 /* Esc during a computation: the tick sees it, the engine stops early. */
 static int ticks;
 
@@ -1480,6 +1595,7 @@ Suite *tui_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_set_timeout(unit, 300);
 	tcase_add_test(unit, test_display_width);
+	tcase_add_test(unit, test_prompt_measure_linear);
 	tcase_add_test(unit, test_man_keys);
 	tcase_add_test(unit, test_cancel_stops_work);
 	tcase_add_test(tc, test_leak_80x24);
@@ -1501,7 +1617,12 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_use_one_of_same_name);
 	tcase_add_test(tc, test_inspection_arguments);
 	tcase_add_test(tc, test_rules_screen);
+	/* its own case: CK_RUN_CASE=paste runs it alone */
+	TCase *paste = tcase_create("paste");
+	tcase_set_timeout(paste, 300);
+	tcase_add_test(paste, test_prompt_paste);
 	suite_add_tcase(s, unit);
 	suite_add_tcase(s, tc);
+	suite_add_tcase(s, paste);
 	return s;
 }

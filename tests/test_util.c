@@ -72,6 +72,16 @@ START_TEST(test_csv)
 	CHECK_ESC("q\"x", 3, 2, "\"q\"\"x\"");
 	CHECK_ESC("[Ljava.lang.String;", 19, 2, "[Ljava.lang.String;");
 	CHECK_ESC("\x1b", 1, 2, "\"\\x1b\"");
+	/* what a spreadsheet would take for a formula: quoted, after a ' */
+	CHECK_ESC("=1+2", 4, 2, "\"'=1+2\"");
+	CHECK_ESC("+1", 2, 2, "\"'+1\"");
+	CHECK_ESC("-5", 2, 2, "\"'-5\"");
+	CHECK_ESC("@SUM(1)", 7, 2, "\"'@SUM(1)\"");
+	CHECK_ESC("\tx", 2, 2, "\"'\\tx\"");
+	CHECK_ESC("\rx", 2, 2, "\"'\\rx\"");
+	CHECK_ESC("=\"a\",b", 6, 2, "\"'=\"\"a\"\",b\"");
+	CHECK_ESC("a=b-c", 5, 2, "a=b-c"); /* only at the start */
+	CHECK_ESC("", 0, 2, "");
 }
 END_TEST
 

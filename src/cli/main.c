@@ -145,7 +145,8 @@ static const char usage_text[] =
 "  -f, --format FMT     text (default), json or csv; dot (GraphViz) for the\n"
 "                       graphs: graph (its only format), paths, merged-*\n"
 "  -o, --output FILE    write the output to FILE (whole, or not at all), not to\n"
-"                       standard output\n"
+"                       standard output; /dev/stdout, /dev/fd/N: to that\n"
+"                       descriptor as it is open (>> appends); never an input\n"
 "  -s, --sort KEY       classes: shallow (default), retained, instances or name\n"
 "  -r, --reverse        classes: the other way round; merged-dom: GC roots to\n"
 "                       objects, from the top of the dominator tree down\n"
@@ -514,10 +515,40 @@ static void parse_args(int argc, char **argv, struct cli *c)
 		usage_error("--inspections goes with report");
 	if (c->cmd != NULL && strcmp(c->cmd, "report") == 0 && c->fmt_set)
 		usage_error("report writes HTML: -f goes with the other commands");
-	if (c->output != NULL && (file_names(c->output, c->dump) || (c->baseline && file_names(c->output, c->baseline))))
-		usage_error("-o %s: is a dump, which heapwalk never writes", c->output);
 	if (c->vo.sort != NULL && !view_sort_valid(c->vo.sort))
 		usage_error("unknown sort key '%s': shallow, retained, instances or name", c->vo.sort);
+}
+
+/* -o naming an input of the run: a dump, the baseline, a rules file, by
+ * any of its names (a link, /dev/stdout opened on it): refused before
+ * anything is read, so that nothing is written over it. */
+static void check_output(const struct cli *c)
+{
+	const char *out = c->output;
+
+	if (out == NULL)
+		return;
+	if ((c->dump != NULL && file_names(out, c->dump)) || (c->baseline != NULL && file_names(out, c->baseline)))
+		usage_error("-o %s: is a dump, which heapwalk never writes", esc_str(out));
+	for (size_t i = 0; i < c->nrule_files; i++)
+		if (file_names(out, c->rule_files[i]))
+			usage_error("-o %s: is the rules file %s, which heapwalk never writes", esc_str(out),
+				    esc_str(c->rule_files[i]));
+}
+
+/* The files write_file() must not write, NULL-terminated, in keep[]
+ * (room for 35): the dumps and the rules files. */
+static void inputs_of(const struct cli *c, const char **keep)
+{
+	size_t k = 0;
+
+	if (c->dump != NULL)
+		keep[k++] = c->dump;
+	if (c->baseline != NULL)
+		keep[k++] = c->baseline;
+	for (size_t i = 0; i < c->nrule_files; i++)
+		keep[k++] = c->rule_files[i];
+	keep[k] = NULL;
 }
 
 /* Regexes of options are bad input (status 2), like those of -e. */
@@ -945,6 +976,7 @@ int main(int argc, char **argv)
 				 (c.cmd == NULL && c.expr == NULL)))
 		usage_error("-o goes with the commands that report on a dump, not %s",
 			    c.pid ? c.cmd : c.insp_list ? "inspect --list" : c.cmd ? c.cmd : "the browser");
+	check_output(&c);
 	if (c.pid != NULL)
 		return attach_command(&c);
 	if (c.insp_list) {
@@ -1093,7 +1125,8 @@ int main(int argc, char **argv)
 		path_error(cur->path, err.buf);
 print:
 	if (rc == 0 && c.output != NULL) {
-		const char *keep[] = { c.dump, c.baseline, NULL };
+		const char *keep[35];
+		inputs_of(&c, keep);
 		sbuf_reset(&err);
 		if (write_file(c.output, out.buf, out.len, keep, 0, &err) < 0) {
 			path_error(c.output, err.buf);

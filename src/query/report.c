@@ -24,7 +24,9 @@ struct col {
 	unsigned flags;
 };
 
-/* A value for table_row(); null: no value (JSON null, empty otherwise). */
+/* A value for table_row(); null: no value (JSON null, empty otherwise).
+ * Text is the dump's (a name, a label, a string: CSV neutralises what a
+ * spreadsheet would run as a formula) unless own: the program's word. */
 struct cell {
 	enum coltype type;
 	const char *s;
@@ -32,19 +34,21 @@ struct cell {
 	uint64_t n;
 	double pct;
 	int null;
+	int own;
 };
 #define CS(str)   cell_str(str)
-#define CSB(sb)   ((struct cell){ COL_STR, (sb)->buf, (sb)->len, 0, 0, 0 })
-#define CN(num)   ((struct cell){ COL_NUM, NULL, 0, (uint64_t)(num), 0, 0 })
-#define CB(num)   ((struct cell){ COL_BYTES, NULL, 0, (uint64_t)(num), 0, 0 })
-#define CP(p)     ((struct cell){ COL_PCT, NULL, 0, 0, (p), 0 })
-#define CD(a, b)  ((struct cell){ COL_DNUM, NULL, 0, (uint64_t)(a) - (uint64_t)(b), 0, 0 })
-#define CDB(a, b) ((struct cell){ COL_DBYTES, NULL, 0, (uint64_t)(a) - (uint64_t)(b), 0, 0 })
-#define CNULL     ((struct cell){ COL_STR, NULL, 0, 0, 0, 1 })
+#define CSB(sb)   ((struct cell){ COL_STR, (sb)->buf, (sb)->len, 0, 0, 0, 0 })
+#define CN(num)   ((struct cell){ COL_NUM, NULL, 0, (uint64_t)(num), 0, 0, 0 })
+#define CB(num)   ((struct cell){ COL_BYTES, NULL, 0, (uint64_t)(num), 0, 0, 0 })
+#define CP(p)     ((struct cell){ COL_PCT, NULL, 0, 0, (p), 0, 0 })
+#define CD(a, b)  ((struct cell){ COL_DNUM, NULL, 0, (uint64_t)(a) - (uint64_t)(b), 0, 0, 0 })
+#define CDB(a, b) ((struct cell){ COL_DBYTES, NULL, 0, (uint64_t)(a) - (uint64_t)(b), 0, 0, 0 })
+#define CNULL     ((struct cell){ COL_STR, NULL, 0, 0, 0, 1, 0 })
+#define CW(word)  ((struct cell){ COL_STR, (word), strlen(word), 0, 0, 0, 1 })
 
 static struct cell cell_str(const char *s)
 {
-	return (struct cell){ COL_STR, s, s ? strlen(s) : 0, 0, 0, s == NULL };
+	return (struct cell){ COL_STR, s, s ? strlen(s) : 0, 0, 0, s == NULL, 0 };
 }
 
 struct tcell {
@@ -264,7 +268,7 @@ static struct tcell format_cell(const struct table *t, const struct cell *c)
 			json_append(&sb, s, c->len);
 			sbuf_addc(&sb, '"');
 		} else if (t->fmt == FMT_CSV) {
-			csv_append(&sb, s, c->len);
+			(c->own ? csv_append_own : csv_append)(&sb, s, c->len);
 		} else {
 			esc_append(&sb, s, c->len, 0);
 		}
@@ -1287,7 +1291,7 @@ void report_between(const struct heap *h, const struct between *b, enum fmt f, s
 			edge_label(h, x, p->nodes[i + 1], &via);
 		node_id_text(h, x, id, sizeof id);
 		table_row(&t, CN(i), CS(id), CSB(&label), hop ? CSB(&via) : CNULL,
-			  hop ? CS(p->back[i] ? "<-" : "->") : CNULL, hop ? CS(kinds[p->kind[i]]) : CNULL);
+			  hop ? CW(p->back[i] ? "<-" : "->") : CNULL, hop ? CW(kinds[p->kind[i]]) : CNULL);
 	}
 	table_end(&t, out);
 	sbuf_free(&label);

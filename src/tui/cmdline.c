@@ -20,6 +20,7 @@
 #include "tui/view.h"
 
 #define HIST_KEEP 1000 /* lines kept; the file is cut back to them past twice as many */
+#define PROMPT_MAX 65536 /* bytes of the ':' line: a paste goes no further */
 
 /* ---- the history file ---- */
 
@@ -525,12 +526,8 @@ static void draw_prompt(struct tui *t, const char *in, const char *note, int col
 	sbuf_init(&shown);
 	tui_typed(&shown, in);
 	const char *p = shown.buf ? shown.buf : "";
-	int skip = 0;
-	while (text_width(p) > width - 1) { /* the end shows, where the cursor is */
-		size_t k = text_fit(p, 1, NULL);
-		p += k ? k : 1;
-		skip++;
-	}
+	int skip;
+	p += text_tail(p, width - 1, &skip); /* the end shows, where the cursor is */
 	if (note != NULL && *note) {
 		struct sbuf safe;
 		sbuf_init(&safe);
@@ -569,11 +566,43 @@ static void draw_prompt(struct tui *t, const char *in, const char *note, int col
 	sbuf_free(&shown);
 }
 
+/* Is a key waiting? Then the line is not drawn before it is taken: a
+ * paste comes as thousands of keys, and only its end needs a draw. */
+static int key_waiting(void)
+{
+	int delay = wgetdelay(stdscr);
+
+	nodelay(stdscr, TRUE);
+	int c = getch();
+	wtimeout(stdscr, delay);
+	if (c == ERR)
+		return 0;
+	ungetch(c);
+	return 1;
+}
+
+/* The line cut to PROMPT_MAX bytes, and a character the cut split. */
+static void prompt_cut(struct sbuf *in)
+{
+	size_t n = PROMPT_MAX, j = n;
+
+	while (j > 0 && (in->buf[j - 1] & 0xc0) == 0x80)
+		j--;
+	if (j > 0) { /* the last character's first byte, at j - 1: whole? */
+		unsigned char lead = (unsigned char)in->buf[j - 1];
+		size_t need = lead < 0xc0 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+		if (j - 1 + need > n)
+			n = j - 1;
+	}
+	in->len = n;
+	in->buf[n] = '\0';
+}
+
 void command_prompt(struct tui *t)
 {
 	struct sbuf in, note, err;
 	size_t at;
-	int col = 0, error = 0;
+	int col = 0, error = 0, cut = 0;
 
 	if (!t->hist_loaded)
 		history_load(t);
@@ -584,8 +613,10 @@ void command_prompt(struct tui *t)
 	sbuf_adds(&in, "");
 	curs_set(1);
 	for (;;) {
-		tui_draw(t);
-		draw_prompt(t, in.buf, note.buf, col, error);
+		if (!key_waiting()) {
+			tui_draw(t);
+			draw_prompt(t, in.buf, note.buf, col, error);
+		}
 		int c = read_key(stdscr);
 		if (c == 27 || c == 3)
 			break;
@@ -602,8 +633,10 @@ void command_prompt(struct tui *t)
 			error = 1;
 			continue;
 		}
+		int typed = c >= 32 && c < 256 && c != 127;
 		sbuf_reset(&note);
 		col = error = 0;
+		cut = cut && typed; /* an edit lifts the cut: what is typed next is taken */
 		if (c == '\t') {
 			complete(t, &in, &note);
 		} else if (c == KEY_UP || c == KEY_DOWN) {
@@ -622,8 +655,17 @@ void command_prompt(struct tui *t)
 			in.buf[in.len] = '\0';
 		} else if (c == KEY_BACKSPACE || c == 127 || c == 8) {
 			input_backspace(&in);
-		} else if (c >= 32 && c < 256 && c != 127) {
+		} else if (typed && !cut) {
 			sbuf_addc(&in, (char)c);
+		}
+		if (in.len > PROMPT_MAX) { /* a paste, a completion, a line of the history */
+			prompt_cut(&in);
+			cut = 1;
+		}
+		if (cut) { /* the rest of a paste that went past the bound is not taken */
+			sbuf_printf(&note, "the line is cut at %d bytes (64 kB): what came after it was not taken",
+				    PROMPT_MAX);
+			error = 1;
 		}
 	}
 	curs_set(0);
