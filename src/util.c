@@ -654,6 +654,26 @@ int write_file(const char *path, const void *p, size_t n, const char *const *kee
 	return e != 0 ? -1 : 0;
 }
 
+const char *dir_untrusted(const char *dir, int narrow)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	const char *why = NULL;
+	struct stat st;
+
+	if (fd < 0)
+		return errno == ELOOP ? "a symbolic link" : errno == ENOTDIR ? "not a directory" : "cannot be opened";
+	if (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode))
+		why = "not a directory";
+	else if (st.st_uid != geteuid())
+		why = "owned by another user";
+	else if (narrow && (st.st_mode & 077) != 0 && fchmod(fd, 0700) < 0)
+		why = "open to others, and cannot be closed";
+	else if (!narrow && (st.st_mode & 022) != 0)
+		why = "writable by others";
+	close(fd);
+	return why;
+}
+
 int tmp_guard(const char *tmp)
 {
 	struct sigaction sa;

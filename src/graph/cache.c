@@ -124,7 +124,6 @@ static char *private_dir(void)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME"), *tmp = getenv("TMPDIR");
 	char *d;
-	struct stat st;
 
 	if (xdg != NULL && *xdg == '/') { /* the XDG spec ignores relative ones */
 		mkdir(xdg, 0700);
@@ -138,14 +137,10 @@ static char *private_dir(void)
 		d = xasprintf("%s/heapwalk-%ld", tmp != NULL && *tmp == '/' ? tmp : "/tmp", (long)geteuid());
 	}
 	mkdir(d, 0700);
-	int fd = open(d, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
-	    ((st.st_mode & 077) != 0 && fchmod(fd, 0700) < 0)) {
+	if (dir_untrusted(d, 1) != NULL) {
 		free(d);
 		d = NULL;
 	}
-	if (fd >= 0)
-		close(fd);
 	return d;
 }
 
