@@ -56,6 +56,7 @@ Suite *between_suite(void);
 Suite *report_suite(void);
 Suite *dot_suite(void);
 Suite *hprofgen_suite(void);
+Suite *files_suite(void);
 
 /* test_jvm.c: make TEST_BUILDDIR/dumps/NAME.hprof (and .histo) of the
  * test workload with the JDK, unless it is newer than the workload. */
