@@ -700,6 +700,17 @@ void tmp_unguard(void)
 		sigaction(tmp_signals[i], &tmp_saved[i], NULL);
 }
 
+/* ".XXXXXX" as mkstemp(3) fills it in? */
+static int mkstemp_tail(const char *s)
+{
+	if (*s++ != '.' || strlen(s) != 6)
+		return 0;
+	for (; *s; s++)
+		if (!(*s >= 'a' && *s <= 'z') && !(*s >= 'A' && *s <= 'Z') && !(*s >= '0' && *s <= '9'))
+			return 0;
+	return 1;
+}
+
 void tmp_remove_stale(const char *prefix)
 {
 	const char *slash = strrchr(prefix, '/');
@@ -714,7 +725,8 @@ void tmp_remove_stale(const char *prefix)
 		if (strncmp(e->d_name, pre, np) != 0)
 			continue;
 		long pid = strtol(e->d_name + np, &end, 10);
-		if ((*end != '\0' && strcmp(end, ".tmp") != 0) || pid <= 0 || end == e->d_name + np ||
+		int tail = *end == '\0' || strcmp(end, ".tmp") == 0 || mkstemp_tail(end);
+		if (!tail || pid <= 0 || end == e->d_name + np ||
 		    (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
 			continue;
 		struct stat st;

@@ -134,8 +134,9 @@ const char *dir_untrusted(const char *dir, int narrow);
  * the name is too long to keep. */
 int tmp_guard(const char *path);
 void tmp_unguard(void);
-/* Files "PREFIX<PID>" or "PREFIX<PID>.tmp" that processes left behind
- * when they were killed: ours, regular, that process gone; removed. */
+/* Files "PREFIX<PID>", "PREFIX<PID>.tmp" or "PREFIX<PID>.XXXXXX" (a
+ * mkstemp(3) name) that processes left behind when they were killed:
+ * ours, regular, that process gone; removed. */
 void tmp_remove_stale(const char *prefix);
 
 /* A mapping whose pages are made when first read (a gzip dump's,

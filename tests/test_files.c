@@ -2,7 +2,7 @@
  * file with symbolic links planted at its name and at its temporary
  * name, and in a directory others may write in or do not own; a gzip
  * dump's inflated copy planted by another user in a shared directory,
- * made by two first opens at once, and of a gzip file that is no dump. */
+ * made by two first opens at once. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "hprofw.h"
 #include "suites.h"
@@ -233,6 +234,241 @@ START_TEST(test_history_dir_untrusted)
 }
 END_TEST
 
+/* ---- a gzip dump's inflated copy ---- */
+
+/* The dump of the gzip tests: instances of three classes, by count
+ * (150000, 100000, 50000; 29 bytes each: 8.7 MB), each with an int. */
+static const struct { const char *name; uint64_t cid; unsigned count; } big_classes[] = {
+	{ "t/A", 0x3001, 150000 }, { "t/B", 0x3011, 100000 }, { "t/C", 0x3021, 50000 },
+};
+
+/* dir/name (plain) and dir/name.gz (one member, zlib's gzip), made by
+ * the test's own writer; the .gz's path (caller frees). */
+static char *big_dump(const char *dir, const char *name)
+{
+	struct hw w;
+	static const struct hw_field f[] = { { 0x901, 10, 0 } };
+	uint64_t id = 0x100001;
+
+	hw_begin(&w, V102, 8);
+	hw_utf8(&w, 0x901, "n");
+	hw_class_name(&w, 1, 0x2001, "java/lang/Object");
+	for (unsigned k = 0; k < 3; k++)
+		hw_class_name(&w, 2 + k, big_classes[k].cid, big_classes[k].name);
+	hw_heap_begin(&w);
+	hw_class_dump(&w, 0x2001, 0, 0, NULL, 0, NULL, 0, NULL, 0);
+	for (unsigned k = 0; k < 3; k++)
+		hw_class_dump(&w, big_classes[k].cid, 0x2001, 0, NULL, 0, NULL, 0, f, 1);
+	for (unsigned k = 0; k < 3; k++)
+		for (unsigned i = 0; i < big_classes[k].count; i++, id += 2) {
+			const struct hw_field v[] = { { 0, 10, i } };
+			hw_instance(&w, id, big_classes[k].cid, v, 1);
+		}
+	hw_heap_end(&w);
+	free(hw_write_in(&w, dir, name, SIZE_MAX));
+	char *gz = xasprintf("%s/%s.gz", dir, name);
+	gzFile g = gzopen(gz, "wb6");
+	ck_assert(g != NULL);
+	for (size_t at = 0; at < w.b.len; at += 1 << 20) {
+		unsigned n = (unsigned)(w.b.len - at < (1u << 20) ? w.b.len - at : 1u << 20);
+		ck_assert(gzwrite(g, w.b.buf + at, n) == (int)n);
+	}
+	ck_assert(gzclose(g) == Z_OK);
+	hw_free(&w);
+	return gz;
+}
+
+/* `heapwalk ARGS` with env before it: its standard output, its standard
+ * error in *errs (caller frees both), its exit status in *status. */
+static char *hw_run(const char *env, const char *args, char **errs, int *status)
+{
+	char *ef = xasprintf("%s/stderr-%d", hw_tmpdir(), (int)getpid());
+	char *cmd = xasprintf("env %s '%s' %s 2>'%s'", env, heapwalk(), args, ef);
+	char *out = run(cmd, status);
+	size_t n;
+
+	*errs = file_bytes(ef, &n);
+	unlink(ef);
+	free(ef);
+	free(cmd);
+	return out;
+}
+
+/* The class histogram of the plain dump, checked against what the
+ * writer wrote: each class's row has its count. */
+static char *want_classes(const char *plain)
+{
+	int st;
+	char *errs, *args = xasprintf("--no-cache classes '%s'", plain);
+	char *out = hw_run("", args, &errs, &st);
+
+	ck_assert_msg(st == 0 && *errs == '\0', "%s", errs);
+	for (unsigned k = 0; k < 3; k++) {
+		char row[32];
+		snprintf(row, sizeof row, "\nt.%s ", big_classes[k].name + 2);
+		const char *r = strstr(out, row);
+		unsigned long long n = 0;
+		ck_assert_msg(r != NULL && sscanf(r + strlen(row), "%llu", &n) == 1 && n == big_classes[k].count,
+			      "%s: %llu instances, not %u:\n%s", row + 1, n, big_classes[k].count, out);
+	}
+	free(errs);
+	free(args);
+	return out;
+}
+
+/* Files in dir whose name holds part ("" when none); caller frees. */
+static char *files_named(const char *dir, const char *part)
+{
+	int st;
+	char *cmd = xasprintf("ls -A '%s' 2>/dev/null | grep -F -- '%s' || true", dir, part);
+	char *out = run(cmd, &st);
+
+	free(cmd);
+	return out;
+}
+
+/* Two first opens of one gzip dump at once (`heapwalk classes`), five
+ * times over: both print the plain dump's class histogram, without a
+ * warning, and a third open (from the cache and the copy) too. Before,
+ * the two shared one temporary name: the second removed the first's
+ * file, the first renamed the second's half-written file into place
+ * and read it, the second then found nothing to rename. The race was
+ * likely, not certain; the lock on the copy makes the outcome certain
+ * (one inflates, the other waits and uses its copy). Then a copy cut
+ * short with its time kept, and a symbolic link in its place, are made
+ * again (the link's target untouched). */
+START_TEST(test_copy_two_first_opens)
+{
+	const char *dir = hw_tmpdir();
+	char *gz = big_dump(dir, "race.hprof"), *plain = xasprintf("%s/race.hprof", dir);
+	char *want = want_classes(plain);
+	char *xdg = xasprintf("XDG_CACHE_HOME='%s/xdg'", dir);
+	int st;
+
+	for (int round = 0; round < 5; round++) {
+		char *rm = xasprintf("rm -f '%s'.?* '%s'/xdg/heapwalk/*", gz, dir);
+		ck_assert(system(rm) == 0);
+		char *both = xasprintf("env %s sh -c '\"$0\" classes %s >%s/o1 2>%s/e1 & "
+				       "\"$0\" classes %s >%s/o2 2>%s/e2; wait' '%s'",
+				       xdg, gz, dir, dir, gz, dir, dir, heapwalk());
+		ck_assert(system(both) == 0);
+		for (int k = 1; k <= 2; k++) {
+			char *o = xasprintf("%s/o%d", dir, k), *e = xasprintf("%s/e%d", dir, k);
+			size_t n;
+			char *out = file_bytes(o, &n), *errs = file_bytes(e, &n);
+			ck_assert_msg(strcmp(out, want) == 0 && *errs == '\0', "round %d, open %d:\n%s\n%s", round, k,
+				      errs, out);
+			free(out);
+			free(errs);
+			free(o);
+			free(e);
+		}
+		free(both);
+		free(rm);
+	}
+	char *errs, *args = xasprintf("classes '%s'", gz);
+	char *out = hw_run(xdg, args, &errs, &st);
+	ck_assert_msg(st == 0 && strcmp(out, want) == 0 && *errs == '\0', "%s\n%s", errs, out);
+	free(out);
+	free(errs);
+
+	/* the copy cut short, its time kept: not taken for the copy; the
+	 * temporary file of a run killed while it made one is removed */
+	char *copy = xasprintf("%s.inflated", gz), *stale = xasprintf("%s.inflating.4194002.AbC123", gz);
+	put(stale, "x", 0600);
+	struct stat cs;
+	ck_assert(stat(copy, &cs) == 0 && cs.st_size > 8000000);
+	ck_assert(truncate(copy, cs.st_size / 2) == 0);
+	struct timespec t[2] = { cs.st_atim, cs.st_mtim };
+	ck_assert(utimensat(AT_FDCWD, copy, t, 0) == 0);
+	out = hw_run(xdg, args, &errs, &st);
+	ck_assert_msg(st == 0 && strcmp(out, want) == 0 && *errs == '\0', "%s\n%s", errs, out);
+	ck_assert(stat(copy, &cs) == 0 && cs.st_size > 8000000);
+	ck_assert(lstat(stale, &cs) < 0 && errno == ENOENT);
+	free(stale);
+	free(out);
+	free(errs);
+	/* a symbolic link in its place, to a file of the same time */
+	char *target = xasprintf("%s/precious.txt", dir);
+	put(target, "precious\n", 0644);
+	ck_assert(utimensat(AT_FDCWD, target, t, 0) == 0);
+	struct kept k = keep(target);
+	ck_assert(unlink(copy) == 0 && symlink(target, copy) == 0);
+	out = hw_run(xdg, args, &errs, &st);
+	ck_assert_msg(st == 0 && strcmp(out, want) == 0 && *errs == '\0', "%s\n%s", errs, out);
+	unchanged(target, &k);
+	ck_assert(lstat(copy, &cs) == 0 && S_ISREG(cs.st_mode));
+	free(out);
+	free(errs);
+	free(target);
+	free(copy);
+	free(args);
+	free(xdg);
+	free(want);
+	free(plain);
+	free(gz);
+}
+END_TEST
+
+/* A gzip dump in a shared sticky directory (as /tmp) where another user
+ * (root here) has planted DUMP.gz.inflated and its old temporary name
+ * DUMP.gz.inflated.tmp: its owner (nobody here) opens it all the same,
+ * with the plain dump's class histogram, first and from the cache; the
+ * copy is made in the private cache directory, and the planted files are
+ * left as they were. Before, the first open failed: "cannot remove:
+ * Operation not permitted". */
+START_TEST(test_copy_planted_in_shared_dir)
+{
+	if (geteuid() != 0) {
+		fprintf(stderr, "test_copy_planted_in_shared_dir: not root: cannot run as another user\n");
+		return;
+	}
+	/* under /tmp: the build tree's directories may be closed to others */
+	char top[] = "/tmp/hwfiles-XXXXXX";
+	ck_assert(mkdtemp(top) != NULL && chmod(top, 0755) == 0);
+	char *shared = xasprintf("%s/shared", top), *home = xasprintf("%s/home", top);
+	ck_assert(mkdir(shared, 01777) == 0 && chmod(shared, 01777) == 0);
+	ck_assert(mkdir(home, 0700) == 0 && chown(home, 65534, 65534) == 0);
+	char *prog = xasprintf("%s/heapwalk", top), *cp = xasprintf("cp '%s' '%s'", heapwalk(), prog);
+	ck_assert(system(cp) == 0);
+	char *gz = big_dump(shared, "shared.hprof"), *plain = xasprintf("%s/shared.hprof", shared);
+	char *want = want_classes(plain);
+	ck_assert(chown(gz, 65534, 65534) == 0 && chmod(gz, 0644) == 0);
+	char *planted = xasprintf("%s.inflated", gz), *planted_tmp = xasprintf("%s.inflated.tmp", gz);
+	put(planted, "planted\n", 0644);
+	put(planted_tmp, "planted too\n", 0644);
+	struct kept k1 = keep(planted), k2 = keep(planted_tmp);
+	char *cmd = xasprintf("setpriv --reuid=65534 --regid=65534 --clear-groups env -u XDG_CACHE_HOME HOME='%s' "
+			      "'%s' classes '%s' 2>&1", home, prog, gz);
+	for (int i = 0; i < 2; i++) { /* made, then from the cache */
+		int st;
+		char *out = run(cmd, &st);
+		ck_assert_msg(st == 0 && strcmp(out, want) == 0, "open %d, status %d:\n%s", i, st, out);
+		free(out);
+	}
+	unchanged(planted, &k1);
+	unchanged(planted_tmp, &k2);
+	char *priv = xasprintf("%s/.cache/heapwalk", home);
+	char *copies = files_named(priv, "shared.hprof.gz.inflated");
+	ck_assert_msg(strstr(copies, "-shared.hprof.gz.inflated\n") != NULL, "%s: %s", priv, copies);
+	free(copies);
+	char *rm = xasprintf("rm -rf '%s'", top);
+	ck_assert(system(rm) == 0);
+	free(rm);
+	free(priv);
+	free(cmd);
+	free(planted);
+	free(planted_tmp);
+	free(want);
+	free(plain);
+	free(gz);
+	free(prog);
+	free(cp);
+	free(shared);
+	free(home);
+}
+END_TEST
+
 Suite *files_suite(void)
 {
 	Suite *s = suite_create("files");
@@ -241,6 +477,8 @@ Suite *files_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_history_symlinks);
 	tcase_add_test(tc, test_history_dir_untrusted);
+	tcase_add_test(tc, test_copy_two_first_opens);
+	tcase_add_test(tc, test_copy_planted_in_shared_dir);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -392,6 +392,11 @@ static void file_error(struct sbuf *err, const char *file, const char *what, int
 	free(ep);
 }
 
+uint64_t gz_trailer_size(const uint8_t *gz, uint64_t size)
+{
+	return size >= 18 ? le32(gz + size - 4) : 0;
+}
+
 /* A plain gzip file of one large member (what gzip writes) inflated by
  * libdeflate in one call straight into the output file, mapped: faster
  * than zlib's pieces (measured in the bench: the 1 GB dump through
@@ -446,44 +451,36 @@ static int whole_member(const uint8_t *gz, uint64_t size, int fd, struct gz_inde
 	return 1;
 }
 
-int gz_inflate_to_file(const char *path, const uint8_t *gz, uint64_t size, const char *out_path,
+int gz_inflate_to_file(const char *path, const uint8_t *gz, uint64_t size, struct gz_out *out,
 		       struct gz_index *idx, struct progress *p, struct warnings *w, struct sbuf *err)
 {
-	char *tmp = xasprintf("%s.tmp", out_path);
 	struct file_sink fs = { .fd = -1 };
 	int rc = -1;
 
 	memset(idx, 0, sizeof *idx);
-	/* a fresh file, never through a link left at that name */
-	if (unlink(tmp) < 0 && errno != ENOENT) {
-		file_error(err, tmp, "cannot remove", errno);
-		free(tmp);
+	/* a name no one can have taken or planted a link at: O_EXCL */
+	if ((fs.fd = mkostemp(out->file, O_CLOEXEC)) < 0) { /* read and write: mapped */
+		file_error(err, out->file, "cannot create", errno);
 		return -1;
 	}
-	if ((fs.fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0) { /* read too: mapped */
-		file_error(err, tmp, "cannot create", errno);
-		free(tmp);
-		return -1;
-	}
-	int guarded = tmp_guard(tmp) == 0; /* a ^C in the middle leaves no copy behind */
+	int guarded = tmp_guard(out->file) == 0; /* a ^C in the middle leaves no copy behind */
 	int whole = whole_member(gz, size, fs.fd, idx, p, &fs.errnum);
 	if (whole < 0) {
-		file_error(err, tmp, "cannot write", fs.errnum);
+		file_error(err, out->file, "cannot write", fs.errnum);
 		close(fs.fd);
 	} else if (whole == 0 && gz_inflate(path, gz, size, idx, write_all, &fs, p, w, err) < 0) {
 		if (fs.errnum != 0)
-			file_error(err, tmp, "cannot write", fs.errnum);
+			file_error(err, out->file, "cannot write", fs.errnum);
 		close(fs.fd);
 	} else if (close(fs.fd) < 0)
-		file_error(err, tmp, "cannot write", errno);
-	else if (rename(tmp, out_path) < 0)
-		file_error(err, out_path, "cannot rename the temporary file to it", errno);
+		file_error(err, out->file, "cannot write", errno);
+	else if (out->rename_to != NULL && rename(out->file, out->rename_to) < 0)
+		file_error(err, out->rename_to, "cannot rename the temporary file to it", errno);
 	else
 		rc = 0;
 	if (rc < 0)
-		unlink(tmp);
+		unlink(out->file);
 	if (guarded)
 		tmp_unguard();
-	free(tmp);
 	return rc;
 }

@@ -65,14 +65,27 @@ typedef int (*gz_sink_fn)(void *arg, const uint8_t *data, size_t len);
 int gz_inflate(const char *path, const uint8_t *gz, uint64_t size, struct gz_index *idx,
 	       gz_sink_fn sink, void *arg, struct progress *p, struct warnings *w, struct sbuf *err);
 
-/* gz_inflate into a new file out_path, written as out_path.tmp (mode
- * 0600) and renamed when complete; a plain gzip file of one member
- * over GZ_MEMBER_MAX is inflated whole by libdeflate into the mapped
- * output instead (its space reserved first), falling back to gz_inflate
- * when it is not that case after all. On any failure the temporary file
- * is removed and err holds one line; warnings as gz_inflate. */
-int gz_inflate_to_file(const char *path, const uint8_t *gz, uint64_t size, const char *out_path,
+/* Where gz_inflate_to_file writes, and what it found. */
+struct gz_out {
+	/* in: a template for mkstemp(3), "DIR/NAME.XXXXXX"; out: the name
+	 * of the file made, unique (never one planted before) */
+	char *file;
+	/* renamed to this once complete; NULL: left at file for the caller
+	 * (to map, then remove) */
+	const char *rename_to;
+};
+
+/* gz_inflate into a new file, out->file (mode 0600), renamed to
+ * out->rename_to when complete; a plain gzip file of one member over
+ * GZ_MEMBER_MAX is inflated whole by libdeflate into the mapped output
+ * instead (its space reserved first), falling back to gz_inflate when it
+ * is not that case after all. On any failure the file is removed and
+ * err holds one line; warnings as gz_inflate. */
+int gz_inflate_to_file(const char *path, const uint8_t *gz, uint64_t size, struct gz_out *out,
 		       struct gz_index *idx, struct progress *p, struct warnings *w, struct sbuf *err);
+/* The length the last member's trailer gives (mod 4 GiB): the whole
+ * inflated length of a plain gzip file under 4 GiB; 0 if too short. */
+uint64_t gz_trailer_size(const uint8_t *gz, uint64_t size);
 
 /* Random access to the uncompressed bytes, keeping up to cache_members
  * inflated members (least recently used goes first; at least one).

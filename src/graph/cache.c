@@ -144,6 +144,20 @@ static char *private_dir(void)
 	return d;
 }
 
+/* "<private dir>/<hash of the absolute path>-NAME" for the dump at abs,
+ * NULL without a private directory. */
+static char *private_base(const char *abs)
+{
+	const char *slash = strrchr(abs, '/');
+	char *pd = private_dir(), *out = NULL;
+
+	if (pd != NULL)
+		out = xasprintf("%s/%016llx-%s", pd, (unsigned long long)hash64(abs, strlen(abs), 0),
+				slash ? slash + 1 : abs);
+	free(pd);
+	return out;
+}
+
 char *cache_choose(const char *dump_path, struct sbuf *note)
 {
 	char *abs = realpath(dump_path, NULL);
@@ -167,18 +181,26 @@ char *cache_choose(const char *dump_path, struct sbuf *note)
 		}
 	}
 	if (out == NULL) {
-		char *pd = private_dir();
-		if (pd != NULL)
-			out = xasprintf("%s/%016llx-%s.hwi", pd, (unsigned long long)hash64(p, strlen(p), 0),
-					slash ? slash + 1 : p);
+		char *base = private_base(p);
+		if (base != NULL)
+			out = xasprintf("%s.hwi", base);
 		else if (note != NULL && note->len == 0)
 			sbuf_adds(note, "no private cache directory that can be trusted (not ours, or open "
 				  "to others): no index cache");
-		free(pd);
+		free(base);
 	}
 	free(dir);
 	free(abs);
 	return out;
+}
+
+char *cache_private_base(const char *dump_path)
+{
+	char *abs = realpath(dump_path, NULL);
+	char *base = private_base(abs ? abs : dump_path);
+
+	free(abs);
+	return base;
 }
 
 char *cache_path(const char *dump_path)
