@@ -2,7 +2,7 @@
  * file with symbolic links planted at its name and at its temporary
  * name, and in a directory others may write in or do not own; a gzip
  * dump's inflated copy planted by another user in a shared directory,
- * made by two first opens at once. */
+ * made by two first opens at once, and of a gzip file that is no dump. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -469,6 +469,141 @@ START_TEST(test_copy_planted_in_shared_dir)
 }
 END_TEST
 
+/* ---- a gzip file that is no dump ---- */
+
+/* `heapwalk classes gz` (XDG_CACHE_HOME=xdg) refused or cut in one line
+ * naming it, holding `what`; exit status not 0 when refused. Then no
+ * copy of it, nor its temporary file or lock, in its directory or the
+ * private one. */
+static void one_line_no_copy(const char *gz, const char *xdg, const char *limit, int refused, const char *what)
+{
+	int st;
+	char *env = xasprintf("XDG_CACHE_HOME='%s'", xdg);
+	/* bash: ulimit -f counts KiB; SIGXFSZ ignored, a write past it fails */
+	char *cmd = xasprintf("bash -c \"trap '' XFSZ; ulimit -f %s; exec env %s '%s' classes '%s'\" 2>&1 >/dev/null",
+			      limit, env, heapwalk(), gz);
+	char *out = run(cmd, &st);
+	const char *slash = strrchr(gz, '/');
+	char *dir = xstrndup(gz, (size_t)(slash - gz)), *pd = xasprintf("%s/heapwalk", xdg);
+
+	ck_assert_msg(refused ? st != 0 : st == 0, "status %d: %s", st, out);
+	ck_assert_msg(strstr(out, slash + 1) != NULL && strstr(out, what) != NULL, "%s", out);
+	ck_assert_msg(strchr(out, '\n') == out + strlen(out) - 1, "not one line: %s", out);
+	for (int k = 0; k < 2; k++) {
+		const char *d = k == 0 ? dir : pd;
+		char *a = files_named(d, "inflat"), *b = files_named(d, ".lock");
+		ck_assert_msg(*a == '\0' && *b == '\0', "left in %s: %s%s", d, a, b);
+		free(a);
+		free(b);
+	}
+	free(pd);
+	free(dir);
+	free(out);
+	free(cmd);
+	free(env);
+}
+
+/* A gzip bomb, 300 MB of zeros in 300 kB, is refused at its first bytes
+ * in one line naming it, and nothing of it is written (a file size
+ * limit of 20 MB shows it: the copy would fail there, with another
+ * message). A gzip of an HPROF header and then garbage is cut there,
+ * with one warning, and its copy (of nothing) is not kept. Before, the
+ * bomb's copy was made whole (here: "cannot write: File too large") and
+ * either copy left behind. */
+START_TEST(test_gzip_not_a_dump)
+{
+	int st;
+	char *dir = xasprintf("%s/bombs", hw_tmpdir()), *xdg = xasprintf("%s/xdg", hw_tmpdir());
+	char *bomb = xasprintf("%s/bomb.gz", dir);
+
+	ck_assert(mkdir(dir, 0755) == 0);
+	char *cmd = xasprintf("head -c 300M /dev/zero | gzip -1 > '%s'", bomb);
+	ck_assert(system(cmd) == 0);
+	free(cmd);
+	struct stat gs;
+	ck_assert(stat(bomb, &gs) == 0 && gs.st_size < 2000000);
+	one_line_no_copy(bomb, xdg, "20480", 1, "bomb.gz: offset 0: not a heap dump heapwalk reads");
+
+	/* the header, then 1 MB of 0xa0: a record of tag 0xa0 running past the end */
+	struct hw w;
+	hw_begin(&w, V102, 8);
+	for (int i = 0; i < 1 << 20; i++)
+		hw_u1(&w, 0xa0);
+	char *garbage = xasprintf("%s/garbage.hprof.gz", dir);
+	gzFile g = gzopen(garbage, "wb6");
+	ck_assert(g != NULL && gzwrite(g, w.b.buf, (unsigned)w.b.len) == (int)w.b.len && gzclose(g) == Z_OK);
+	one_line_no_copy(garbage, xdg, "unlimited", 0, "offset 31: record (tag 0xa0)");
+	char *ls = files_named(dir, "garbage");
+	ck_assert_msg(strstr(ls, "garbage.hprof.gz\n") != NULL, "%s", ls);
+	free(ls);
+	(void)st;
+	hw_free(&w);
+	free(garbage);
+	free(bomb);
+	free(dir);
+	free(xdg);
+}
+END_TEST
+
+/* A copy that would not fit in the free space of its directory (a tmpfs
+ * of 4 MB) is refused in one line, "DUMP: the inflated copy needs N MB;
+ * M MB free in DIR", N the dump's size in MB; nothing is left there.
+ * Before, the copy filled the file system and failed ("No space left on
+ * device"). */
+START_TEST(test_copy_no_room)
+{
+	if (geteuid() != 0) {
+		fprintf(stderr, "test_copy_no_room: not root: cannot mount a small file system, skipped\n");
+		return;
+	}
+	char *mnt = xasprintf("%s/mnt", hw_tmpdir()), *xdg = xasprintf("%s/xdg", hw_tmpdir());
+	ck_assert(mkdir(mnt, 0755) == 0);
+	char *mount = xasprintf("mount -t tmpfs -o size=4m,mode=0755 tmpfs '%s' 2>/dev/null", mnt);
+	if (system(mount) != 0) {
+		fprintf(stderr, "test_copy_no_room: cannot mount a tmpfs here, skipped\n");
+		free(mount);
+		free(mnt);
+		free(xdg);
+		return;
+	}
+	char *gz0 = big_dump(hw_tmpdir(), "room.hprof"), *plain = xasprintf("%s/room.hprof", hw_tmpdir());
+	char *gz = xasprintf("%s/room.hprof.gz", mnt), *cp = xasprintf("cp '%s' '%s'", gz0, gz);
+	int cp_rc = system(cp), st;
+	char *errs = NULL, *args = xasprintf("classes '%s'", gz), *env = xasprintf("XDG_CACHE_HOME='%s'", xdg);
+	char *out = cp_rc == 0 ? hw_run(env, args, &errs, &st) : NULL;
+	char *ls = files_named(mnt, "");
+	char *umount = xasprintf("umount '%s'", mnt);
+	ck_assert(system(umount) == 0); /* before a check can fail */
+	ck_assert(cp_rc == 0);
+	struct stat ps;
+	ck_assert(stat(plain, &ps) == 0);
+	unsigned long long need = 0, avail = 0;
+	char where[512] = "", *want = xasprintf("heapwalk: %s: the inflated copy needs ", gz);
+	ck_assert_msg(st != 0 && strncmp(errs, want, strlen(want)) == 0 &&
+			      sscanf(errs + strlen(want), "%llu MB; %llu MB free in %511s", &need, &avail, where) == 3,
+		      "status %d: %s", st, errs);
+	ck_assert_msg(need == ((unsigned long long)ps.st_size + (1 << 20) - 1) >> 20 && avail < need && avail < 4 &&
+			      strcmp(where, mnt) == 0 && strchr(errs, '\n') == errs + strlen(errs) - 1,
+		      "%s", errs);
+	ck_assert_str_eq(out, "");
+	ck_assert_msg(strcmp(ls, "room.hprof.gz\n") == 0, "left: %s", ls);
+	free(want);
+	free(umount);
+	free(ls);
+	free(out);
+	free(env);
+	free(args);
+	free(errs);
+	free(cp);
+	free(gz);
+	free(plain);
+	free(gz0);
+	free(mount);
+	free(mnt);
+	free(xdg);
+}
+END_TEST
+
 Suite *files_suite(void)
 {
 	Suite *s = suite_create("files");
@@ -479,6 +614,8 @@ Suite *files_suite(void)
 	tcase_add_test(tc, test_history_dir_untrusted);
 	tcase_add_test(tc, test_copy_two_first_opens);
 	tcase_add_test(tc, test_copy_planted_in_shared_dir);
+	tcase_add_test(tc, test_gzip_not_a_dump);
+	tcase_add_test(tc, test_copy_no_room);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,6 +10,7 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -185,12 +186,18 @@ static int open_view(struct heap *h, const char *path, const struct open_opts *o
  * It is written under a name mkstemp makes, renamed into place when
  * complete, and all the while a lock is held (flock on a file of ours
  * beside it), so that of two first opens one inflates and the other
- * waits and uses its copy. */
+ * waits and uses its copy. What the .gz holds is told from its first
+ * inflated bytes before anything is written, and a copy never takes
+ * more than the free space; a copy of what is refused is removed. */
 
-/* What open_gzip leaves to heap_open's end: the lock held. One at a time, kept here: an open that the browser unwinds
+#define HEAD_BYTES 65536 /* inflated to tell the format */
+
+/* What open_gzip leaves to heap_open's end: the kept copy in use, the
+ * lock held. One at a time, kept here: an open that the browser unwinds
  * from (out of memory) leaves it to the next open to let go, or that
  * open would wait for its own process's lock. */
 static struct gz_copy {
+	char *raw;   /* the copy mapped, when it is the kept one */
 	char *lock;  /* the lock's file, held through lock_fd */
 	int lock_fd;
 } held = { .lock_fd = -1 };
@@ -253,13 +260,18 @@ static int copy_lock(const char *lock, struct progress *p)
 	}
 }
 
-/* heap_open is done with the dump: the lock let go. */
-static void copy_end(struct gz_copy *c)
+/* heap_open is done with the dump: the kept copy of what was refused is
+ * removed (a copy of nothing, a dump without a single object, too: a
+ * header and then garbage), the lock let go. */
+static void copy_end(struct gz_copy *c, int refused)
 {
+	if (refused && c->raw != NULL)
+		unlink(c->raw);
 	if (c->lock_fd >= 0) {
 		unlink(c->lock);
 		close(c->lock_fd);
 	}
+	free(c->raw);
 	free(c->lock);
 	memset(c, 0, sizeof *c);
 	c->lock_fd = -1;
@@ -280,6 +292,44 @@ static int inflated_current(const char *raw, const struct stat *gz, const struct
 	       (many || ((uint64_t)st.st_size & 0xffffffffu) == gz_trailer_size(h->file_map, h->file_size));
 }
 
+static void not_a_dump(struct sbuf *err, const char *path, int empty)
+{
+	char *ep = esc_str(path);
+
+	sbuf_printf(err, "%s: offset 0: not a heap dump heapwalk reads: HPROF or a V8 snapshot (plain or gzip), "
+		    "a .NET nettrace or .gcdump, a Mono .mlpd (%s)", ep, empty ? "empty" : "unknown first bytes");
+	free(ep);
+}
+
+/* Can what the .gz in h inflates to be a dump? Its first bytes, told by
+ * the readers' probes before a byte is written: a gzip bomb of zeros is
+ * refused at its first byte. One whose first member gives nothing at
+ * all passes: inflating it says what is wrong. 0, or -1 with err. */
+static int head_is_dump(const struct heap *h, const char *path, struct sbuf *err)
+{
+	uint8_t *head = xmalloc(HEAD_BYTES);
+	long n = gz_head(h->file_map, h->file_size, head, HEAD_BYTES);
+	int ok = n < 0 || format_find(head, (size_t)n) != NULL;
+
+	if (!ok)
+		not_a_dump(err, path, n == 0);
+	free(head);
+	return ok ? 0 : -1;
+}
+
+/* The bytes free for us in the file system of the file at path (its
+ * directory's); UINT64_MAX when that cannot be told. */
+static uint64_t free_beside(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path) + (slash == path)) : xstrdup(".");
+	struct statvfs vf;
+	uint64_t n = statvfs(dir, &vf) == 0 ? (uint64_t)vf.f_bavail * vf.f_frsize : UINT64_MAX;
+
+	free(dir);
+	return n;
+}
+
 /* Inflate the .gz in h into a new file: kept as raw (renamed there when
  * complete, its time set to the .gz's), or else left at a temporary
  * name in *tmp for the caller to map and remove: beside the copy's
@@ -293,6 +343,8 @@ static int inflate_copy(struct heap *h, const char *path, const char *base, cons
 	struct gz_index idx = { 0 };
 	struct gz_out out = { .rename_to = many ? NULL : raw };
 
+	if (head_is_dump(h, path, err) < 0)
+		return -1;
 	if (base != NULL) {
 		char *pre = xasprintf("%s.inflating.", base);
 		tmp_remove_stale(pre); /* those of killed runs first */
@@ -303,6 +355,7 @@ static int inflate_copy(struct heap *h, const char *path, const char *base, cons
 		out.file = xasprintf("%s/heapwalk-%ld.inflating.XXXXXX", td && *td == '/' ? td : "/tmp",
 				     (long)getpid());
 	}
+	out.limit = free_beside(out.file);
 	size_t warned = h->warn.n + h->warn.suppressed;
 	int r = gz_inflate_to_file(h->path, h->file_map, h->file_size, &out, &idx, p, &h->warn, err);
 	int clean = r == 0 && h->warn.n + h->warn.suppressed == warned;
@@ -329,7 +382,7 @@ static int inflate_copy(struct heap *h, const char *path, const char *base, cons
  * inflated once into a file (on disk, not in memory) mapped in its
  * place. h keeps the .gz's path and the .gz itself as h->file_map
  * (the cache knows the dump by it). What heap_open must finish (the
- * lock) in *c. 0, or -1 with one line in err. */
+ * lock, the kept copy) in *c. 0, or -1 with one line in err. */
 static int open_gzip(struct heap *h, const char *path, const struct open_opts *o, struct gz_copy *c,
 		     struct progress *p, struct sbuf *err)
 {
@@ -371,6 +424,10 @@ static int open_gzip(struct heap *h, const char *path, const struct open_opts *o
 	h->map = in.map;
 	h->size = in.size;
 	free(in.path);
+	if (tmp == NULL) { /* the kept copy: removed if what it holds is refused */
+		c->raw = raw;
+		raw = NULL;
+	}
 	rc = 0;
 done:
 	if (tmp != NULL)
@@ -416,11 +473,7 @@ static int open_mapped(struct heap *h, const char *path, const struct open_opts 
 
 	h->fmt = format_find(h->map, h->size);
 	if (h->fmt == NULL) {
-		char *ep = esc_str(path);
-		sbuf_printf(err, "%s: offset 0: not a heap dump heapwalk reads: HPROF or a V8 snapshot (plain or gzip), "
-			    "a .NET nettrace or .gcdump, a Mono .mlpd (%s)", ep,
-			    h->size == 0 ? "empty" : "unknown first bytes");
-		free(ep);
+		not_a_dump(err, path, h->size == 0);
 		heap_free(h);
 		return -1;
 	}
@@ -470,7 +523,7 @@ static int open_mapped(struct heap *h, const char *path, const struct open_opts 
 int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 	      struct progress *p, struct sbuf *err)
 {
-	copy_end(&held); /* one left by an open unwound from */
+	copy_end(&held, 0); /* one left by an open unwound from */
 	memset(h, 0, sizeof *h);
 	h->fd = -1;
 	h->warn.quiet = !o->verbose; /* collected; one line for them all at the end */
@@ -487,6 +540,6 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 		heap_free(h);
 	else
 		rc = open_mapped(h, path, o, p, err);
-	copy_end(&held);
+	copy_end(&held, rc < 0 || h->n <= 1); /* no object: a copy of nothing is not kept */
 	return rc;
 }
