@@ -692,6 +692,26 @@ int write_file(const char *path, const void *p, size_t n, const char *const *kee
 	return e != 0 ? -1 : 0;
 }
 
+const char *dir_untrusted(const char *dir, int narrow)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	const char *why = NULL;
+	struct stat st;
+
+	if (fd < 0)
+		return errno == ELOOP ? "a symbolic link" : errno == ENOTDIR ? "not a directory" : "cannot be opened";
+	if (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode))
+		why = "not a directory";
+	else if (st.st_uid != geteuid())
+		why = "owned by another user";
+	else if (narrow && (st.st_mode & 077) != 0 && fchmod(fd, 0700) < 0)
+		why = "open to others, and cannot be closed";
+	else if (!narrow && (st.st_mode & 022) != 0)
+		why = "writable by others";
+	close(fd);
+	return why;
+}
+
 int tmp_guard(const char *tmp)
 {
 	struct sigaction sa;
@@ -718,6 +738,17 @@ void tmp_unguard(void)
 		sigaction(tmp_signals[i], &tmp_saved[i], NULL);
 }
 
+/* ".XXXXXX" as mkstemp(3) fills it in? */
+static int mkstemp_tail(const char *s)
+{
+	if (*s++ != '.' || strlen(s) != 6)
+		return 0;
+	for (; *s; s++)
+		if (!(*s >= 'a' && *s <= 'z') && !(*s >= 'A' && *s <= 'Z') && !(*s >= '0' && *s <= '9'))
+			return 0;
+	return 1;
+}
+
 void tmp_remove_stale(const char *prefix)
 {
 	const char *slash = strrchr(prefix, '/');
@@ -732,7 +763,8 @@ void tmp_remove_stale(const char *prefix)
 		if (strncmp(e->d_name, pre, np) != 0)
 			continue;
 		long pid = strtol(e->d_name + np, &end, 10);
-		if ((*end != '\0' && strcmp(end, ".tmp") != 0) || pid <= 0 || end == e->d_name + np ||
+		int tail = *end == '\0' || strcmp(end, ".tmp") == 0 || mkstemp_tail(end);
+		if (!tail || pid <= 0 || end == e->d_name + np ||
 		    (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
 			continue;
 		struct stat st;

@@ -123,13 +123,22 @@ int file_names(const char *path, const char *file);
 int write_file(const char *path, const void *p, size_t n, const char *const *keep, mode_t mode,
 	       struct sbuf *err);
 
+/* Why files in dir are not ours alone, NULL if they are: dir must be a
+ * directory (not a symbolic link), ours, that no one else may write in
+ * (group- or world-writable: another user could plant a file there or
+ * take a name). narrow: one of ours open to others in any way (077) is
+ * closed to 0700 instead, as the private cache directory is kept.
+ * Checked on an open descriptor; the reasons are static strings. */
+const char *dir_untrusted(const char *dir, int narrow);
+
 /* A temporary file being written: a TERM or ^C meanwhile removes it,
  * then the signal does what it did (one file at a time). 0, or -1 when
  * the name is too long to keep. */
 int tmp_guard(const char *path);
 void tmp_unguard(void);
-/* Files "PREFIX<PID>" or "PREFIX<PID>.tmp" that processes left behind
- * when they were killed: ours, regular, that process gone; removed. */
+/* Files "PREFIX<PID>", "PREFIX<PID>.tmp" or "PREFIX<PID>.XXXXXX" (a
+ * mkstemp(3) name) that processes left behind when they were killed:
+ * ours, regular, that process gone; removed. */
 void tmp_remove_stale(const char *prefix);
 
 /* A mapping whose pages are made when first read (a gzip dump's,

@@ -727,24 +727,49 @@ static void unlimit_fsize(const struct fsize_limit *fl)
 	signal(SIGXFSZ, fl->was);
 }
 
-/* gz_inflate_to_file of gz into out: fails with one line naming what,
- * leaving neither the file nor its temporary. */
-static void ck_to_file_fails(const struct file *gz, const char *out, const char *what)
+/* gz_inflate_to_file of gz[0..n) into out_path, through a temporary
+ * file "out_path.tmp.XXXXXX", at most limit bytes. */
+static int into_file(const char *name, const uint8_t *gz, uint64_t n, const char *out_path, uint64_t limit,
+		   struct gz_index *idx, struct warnings *w, struct sbuf *err)
+{
+	struct gz_out out = { .file = xasprintf("%s.tmp.XXXXXX", out_path), .rename_to = out_path, .limit = limit };
+	int rc = gz_inflate_to_file(name, gz, n, &out, idx, NULL, w, err);
+
+	free(out.file);
+	return rc;
+}
+
+/* No temporary file of out_path ("out_path.tmp.XXXXXX") is left. */
+static void no_tmp_left(const char *out_path)
+{
+	int st;
+	char *cmd = xasprintf("ls -A \"$(dirname '%s')\" 2>/dev/null | grep -c \"^$(basename '%s')\\.tmp\\.\" || true",
+			      out_path, out_path);
+	char *n = run(cmd, &st);
+
+	ck_assert_msg(strcmp(n, "0\n") == 0, "%s: %s", cmd, n);
+	free(n);
+	free(cmd);
+}
+
+/* gz_inflate_to_file of gz into out: fails with one line naming what
+ * (and `where`), leaving neither the file nor its temporary. */
+static void ck_to_file_fails(const struct file *gz, const char *out, uint64_t limit, const char *where,
+			     const char *what)
 {
 	struct gz_index idx;
 	struct warnings w = { .quiet = 1 };
 	struct sbuf err;
-	char *tmp = xasprintf("%s.tmp", out);
 
 	sbuf_init(&err);
-	ck_assert_int_eq(gz_inflate_to_file("jdk.hprof.gz", gz->b, gz->n, out, &idx, NULL, &w, &err), -1);
-	ck_assert_msg(strstr(err.buf, tmp) != NULL && strstr(err.buf, what) != NULL, "%s", err.buf);
+	ck_assert_int_eq(into_file("jdk.hprof.gz", gz->b, gz->n, out, limit, &idx, &w, &err), -1);
+	ck_assert_msg(strstr(err.buf, where) != NULL && strstr(err.buf, what) != NULL, "%s", err.buf);
 	ck_assert_msg(strchr(err.buf, '\n') == NULL, "%s", err.buf);
-	ck_assert(!exists(tmp) && !exists(out));
+	ck_assert(!exists(out));
+	no_tmp_left(out);
 	gz_index_free(&idx);
 	warn_free(&w);
 	sbuf_free(&err);
-	free(tmp);
 }
 
 START_TEST(to_file)
@@ -758,17 +783,18 @@ START_TEST(to_file)
 	struct file gz = slurp(GZDIR "/jdk.hprof.gz"), want = slurp(GZDIR "/jdk.gunzip");
 	char *out = xasprintf("%s/out.hprof", hw_tmpdir()), *tmp = xasprintf("%s.tmp", out);
 	char *victim = xasprintf("%s/victim", hw_tmpdir());
-	/* a link left at the temporary name is replaced, not followed */
+	/* a link left at the temporary name of old is left alone, not followed */
 	put_file(victim, "keep", 4);
 	ck_assert(symlink(victim, tmp) == 0);
 	sbuf_init(&err);
-	ck_assert_msg(gz_inflate_to_file("jdk.hprof.gz", gz.b, gz.n, out, &idx, NULL, &w, &err) == 0, "%s",
-		      err.buf);
+	ck_assert_msg(into_file("jdk.hprof.gz", gz.b, gz.n, out, UINT64_MAX, &idx, &w, &err) == 0, "%s", err.buf);
 	struct file got = slurp(out);
 	ck_assert(got.n == want.n && memcmp(got.b, want.b, (size_t)want.n) == 0);
 	ck_assert(idx.n > 1 && idx.raw_size == want.n);
 	ck_assert(stat(out, &st) == 0 && (st.st_mode & 0777) == 0600);
-	ck_assert(!exists(tmp));
+	no_tmp_left(out);
+	ck_assert(lstat(tmp, &st) == 0 && S_ISLNK(st.st_mode));
+	unlink(tmp);
 	struct file v = slurp(victim);
 	ck_assert(v.n == 4 && memcmp(v.b, "keep", 4) == 0);
 	free(v.b);
@@ -778,17 +804,22 @@ START_TEST(to_file)
 
 	/* a directory that is not there, or not writable */
 	char *missing = xasprintf("%s/no/such/dir/out.hprof", hw_tmpdir());
-	ck_to_file_fails(&gz, missing, "cannot create");
+	ck_to_file_fails(&gz, missing, UINT64_MAX, missing, "cannot create");
 	char *ro = xasprintf("%s/ro", hw_tmpdir()), *ro_out = xasprintf("%s/ro/out.hprof", hw_tmpdir());
 	ck_assert(mkdir(ro, 0500) == 0);
 	if (geteuid() != 0) /* root writes anyway */
-		ck_to_file_fails(&gz, ro_out, "cannot create");
+		ck_to_file_fails(&gz, ro_out, UINT64_MAX, ro_out, "cannot create");
 
 	/* a write that fails part way (a file size limit, as a full disk
 	 * would): the temporary goes */
 	struct fsize_limit fl = limit_fsize();
-	ck_to_file_fails(&gz, out, "cannot write");
+	ck_to_file_fails(&gz, out, UINT64_MAX, out, "cannot write");
 	unlimit_fsize(&fl);
+	/* more than may be written (the free space): stopped there, the
+	 * members' trailers not knowing the whole */
+	char *no_room = xasprintf("jdk.hprof.gz: the inflated copy needs more than 1 MB; 1 MB free in %s", hw_tmpdir());
+	ck_to_file_fails(&gz, out, (uint64_t)1 << 20, no_room, "");
+	free(no_room);
 
 	warn_free(&w);
 	sbuf_free(&err);
@@ -838,7 +869,7 @@ START_TEST(to_file_whole)
 	free(plain.b);
 	ck_assert(raw.n > GZ_MEMBER_MAX);
 	sbuf_init(&err);
-	ck_assert_msg(gz_inflate_to_file("big.gz", gz.b, gz.n, out, &idx, NULL, &w, &err) == 0, "%s", err.buf);
+	ck_assert_msg(into_file("big.gz", gz.b, gz.n, out, UINT64_MAX, &idx, &w, &err) == 0, "%s", err.buf);
 	ck_file_is(out, raw.b, raw.n, "one member");
 	ck_assert(idx.single && idx.n == 1 && idx.raw_size == raw.n && idx.m[0].comp_len == gz.n);
 	ck_assert_uint_eq(w.n, 0);
@@ -850,7 +881,7 @@ START_TEST(to_file_whole)
 	uint8_t *two = xmalloc((size_t)(x.n + gz.n));
 	memcpy(two, x.b, (size_t)x.n);
 	memcpy(two + x.n, gz.b, (size_t)gz.n);
-	ck_assert(gz_inflate_to_file("two.gz", two, x.n + gz.n, out, &idx, NULL, &w, &err) == 0);
+	ck_assert(into_file("two.gz", two, x.n + gz.n, out, UINT64_MAX, &idx, &w, &err) == 0);
 	struct file got = slurp(out);
 	ck_assert(got.n == raw.n + 1 && got.b[0] == 'x' && memcmp(got.b + 1, raw.b, (size_t)raw.n) == 0);
 	ck_assert(idx.n == 2 && !idx.single && idx.raw_size == raw.n + 1);
@@ -869,7 +900,7 @@ START_TEST(to_file_whole)
 	sbuf_init(&err2);
 	sbuf_init(&bytes);
 	int rc = gz_inflate("big.gz", gz.b, gz.n, &idx2, collect, &bytes, NULL, &w2, &err2);
-	ck_assert_int_eq(gz_inflate_to_file("big.gz", gz.b, gz.n, out, &idx, NULL, &w, &err), rc);
+	ck_assert_int_eq(into_file("big.gz", gz.b, gz.n, out, UINT64_MAX, &idx, &w, &err), rc);
 	ck_assert_msg(w2.n > 0 && w.n == w2.n && strcmp(w.msg[0], w2.msg[0]) == 0, "%s", w2.n ? w2.msg[0] : "");
 	if (rc == 0) {
 		ck_file_is(out, (const uint8_t *)bytes.buf, bytes.len, "damaged");
@@ -887,12 +918,21 @@ START_TEST(to_file_whole)
 	/* the space for the output cannot be had: one line, no file */
 	struct fsize_limit fl = limit_fsize();
 	sbuf_reset(&err);
-	ck_assert_int_eq(gz_inflate_to_file("big.gz", gz.b, gz.n, out, &idx, NULL, &w, &err), -1);
+	ck_assert_int_eq(into_file("big.gz", gz.b, gz.n, out, UINT64_MAX, &idx, &w, &err), -1);
 	unlimit_fsize(&fl);
 	ck_assert_msg(strstr(err.buf, "cannot write") != NULL && strchr(err.buf, '\n') == NULL, "%s", err.buf);
-	char *tmp = xasprintf("%s.tmp", out);
-	ck_assert(!exists(tmp) && !exists(out));
-	free(tmp);
+	ck_assert(!exists(out));
+	no_tmp_left(out);
+	gz_index_free(&idx);
+	/* more than the free space, as its trailer says: not a byte written */
+	char *no_room = xasprintf("big.gz: the inflated copy needs %llu MB; 64 MB free in %s",
+				  (unsigned long long)((raw.n + (1 << 20) - 1) >> 20), hw_tmpdir());
+	sbuf_reset(&err);
+	ck_assert_int_eq(into_file("big.gz", gz.b, gz.n, out, (uint64_t)64 << 20, &idx, &w, &err), -1);
+	ck_assert_msg(strcmp(err.buf, no_room) == 0, "%s", err.buf);
+	ck_assert(!exists(out));
+	no_tmp_left(out);
+	free(no_room);
 	gz_index_free(&idx);
 	warn_free(&w);
 	sbuf_free(&err);

@@ -7,8 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "format/gz.h"
@@ -56,12 +59,6 @@ static char *beside_cache(const char *path, const struct open_opts *o, const cha
 	return out;
 }
 
-/* Where a gzip dump's inflated copy lives: beside its index cache, or
- * NULL (no cache: a temporary file, unlinked once mapped). */
-static char *inflated_path(const char *path, const struct open_opts *o)
-{
-	return beside_cache(path, o, ".inflated");
-}
 
 /* ---- a gzip dump of many members (the JDK's), read at random ----
  * Its first open inflates it into a temporary file (the reader reads it
@@ -181,29 +178,217 @@ static int open_view(struct heap *h, const char *path, const struct open_opts *o
 	return 0;
 }
 
-/* A copy made from this very .gz: its modification time is set to the
- * .gz's when it is complete (and a copy is renamed into place only
- * then), so a .gz replaced since has another. */
-static int inflated_current(const char *raw, const struct stat *gz)
+/* ---- a gzip dump inflated into a file ----
+ * A copy kept (one member, or many of which one is damaged) is made
+ * where no one else can plant a file or take its name: beside the index
+ * cache when that directory is ours and others cannot write in it, else
+ * in the private cache directory (a dump in /tmp has its copy there).
+ * It is written under a name mkstemp makes, renamed into place when
+ * complete, and all the while a lock is held (flock on a file of ours
+ * beside it), so that of two first opens one inflates and the other
+ * waits and uses its copy. What the .gz holds is told from its first
+ * inflated bytes before anything is written, and a copy never takes
+ * more than the free space; a copy of what is refused is removed. */
+
+#define HEAD_BYTES 65536 /* inflated to tell the format */
+
+/* What open_gzip leaves to heap_open's end: the kept copy in use, the
+ * lock held. One at a time, kept here: an open that the browser unwinds
+ * from (out of memory) leaves it to the next open to let go, or that
+ * open would wait for its own process's lock. */
+static struct gz_copy {
+	char *raw;   /* the copy mapped, when it is the kept one */
+	char *lock;  /* the lock's file, held through lock_fd */
+	int lock_fd;
+} held = { .lock_fd = -1 };
+
+/* The start of the names of a gzip dump's inflated files ("DIR/NAME"):
+ * beside its index cache when that directory is ours and closed to
+ * writes by others, else in the private cache directory. NULL: no
+ * cache, or no such place (then no copy is kept). */
+static char *copy_base(const char *path, const struct open_opts *o)
+{
+	char *c = o->no_cache ? NULL : cache_choose(path, NULL), *base = NULL;
+
+	if (c != NULL && strlen(c) > 4) {
+		c[strlen(c) - 4] = '\0'; /* ".hwi" */
+		const char *slash = strrchr(c, '/');
+		char *dir = slash ? xstrndup(c, (size_t)(slash - c) + (slash == c)) : xstrdup(".");
+		if (dir_untrusted(dir, 0) == NULL)
+			base = xstrdup(c);
+		free(dir);
+	}
+	if (c != NULL && base == NULL)
+		base = cache_private_base(path);
+	free(c);
+	return base;
+}
+
+/* The lock on lock's file (made 0600, never through a link), held by
+ * one open of the dump at a time; while another holds it, a wait that
+ * can be cancelled. Its holder removes the file when it lets go: a
+ * waiter that then finds another file at the name (or none) takes that
+ * one's instead. The descriptor; -1 if there can be no lock (each open
+ * makes its own copy, under names of its own); -2 when cancelled. */
+static int copy_lock(const char *lock, struct progress *p)
+{
+	for (;;) {
+		int fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600), waited = 0;
+		struct stat a, b;
+		if (fd < 0)
+			return -1;
+		while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			if (errno != EWOULDBLOCK && errno != EINTR) {
+				close(fd);
+				return -1;
+			}
+			if (!waited++)
+				progress_begin(p, "waiting for another heapwalk inflating the dump", 0, "MB");
+			progress_update(p, 0);
+			if (progress_cancelled(p)) {
+				progress_end(p);
+				close(fd);
+				return -2;
+			}
+			nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
+		}
+		if (waited)
+			progress_end(p);
+		if (fstat(fd, &a) == 0 && lstat(lock, &b) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev)
+			return fd;
+		close(fd);
+	}
+}
+
+/* heap_open is done with the dump: the kept copy of what was refused is
+ * removed (a copy of nothing, a dump without a single object, too: a
+ * header and then garbage), the lock let go. */
+static void copy_end(struct gz_copy *c, int refused)
+{
+	if (refused && c->raw != NULL)
+		unlink(c->raw);
+	if (c->lock_fd >= 0) {
+		unlink(c->lock);
+		close(c->lock_fd);
+	}
+	free(c->raw);
+	free(c->lock);
+	memset(c, 0, sizeof *c);
+	c->lock_fd = -1;
+}
+
+/* A copy made from this very .gz: a regular file of ours, closed to
+ * others, whose modification time is the .gz's (set when it is
+ * complete, and a copy is renamed into place only then: a .gz replaced
+ * since has another) and, for one member, whose length is the one its
+ * trailer gives (one cut short is made again). */
+static int inflated_current(const char *raw, const struct stat *gz, const struct heap *h, int many)
 {
 	struct stat st;
 
 	return lstat(raw, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-	       st.st_mtim.tv_sec == gz->st_mtim.tv_sec && st.st_mtim.tv_nsec == gz->st_mtim.tv_nsec;
+	       (st.st_mode & 022) == 0 && st.st_nlink == 1 && st.st_mtim.tv_sec == gz->st_mtim.tv_sec &&
+	       st.st_mtim.tv_nsec == gz->st_mtim.tv_nsec &&
+	       (many || ((uint64_t)st.st_size & 0xffffffffu) == gz_trailer_size(h->file_map, h->file_size));
+}
+
+static void not_a_dump(struct sbuf *err, const char *path, int empty)
+{
+	char *ep = esc_str(path);
+
+	sbuf_printf(err, "%s: offset 0: not a heap dump heapwalk reads: HPROF or a V8 snapshot (plain or gzip), "
+		    "a .NET nettrace or .gcdump, a Mono .mlpd (%s)", ep, empty ? "empty" : "unknown first bytes");
+	free(ep);
+}
+
+/* Can what the .gz in h inflates to be a dump? Its first bytes, told by
+ * the readers' probes before a byte is written: a gzip bomb of zeros is
+ * refused at its first byte. One whose first member gives nothing at
+ * all passes: inflating it says what is wrong. 0, or -1 with err. */
+static int head_is_dump(const struct heap *h, const char *path, struct sbuf *err)
+{
+	uint8_t *head = xmalloc(HEAD_BYTES);
+	long n = gz_head(h->file_map, h->file_size, head, HEAD_BYTES);
+	int ok = n < 0 || format_find(head, (size_t)n) != NULL;
+
+	if (!ok)
+		not_a_dump(err, path, n == 0);
+	free(head);
+	return ok ? 0 : -1;
+}
+
+/* The bytes free for us in the file system of the file at path (its
+ * directory's); UINT64_MAX when that cannot be told. */
+static uint64_t free_beside(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path) + (slash == path)) : xstrdup(".");
+	struct statvfs vf;
+	uint64_t n = statvfs(dir, &vf) == 0 ? (uint64_t)vf.f_bavail * vf.f_frsize : UINT64_MAX;
+
+	free(dir);
+	return n;
+}
+
+/* Inflate the .gz in h into a new file: kept as raw (renamed there when
+ * complete, its time set to the .gz's), or else left at a temporary
+ * name in *tmp for the caller to map and remove: beside the copy's
+ * (base) when there is a place for it, else under $TMPDIR. many: kept
+ * only when a member is damaged (a view cannot read such a member as
+ * far as it goes), else the members' index saved in gzi. 0, or -1 with
+ * err. */
+static int inflate_copy(struct heap *h, const char *path, const char *base, const char *raw, int many,
+			const char *gzi, const struct stat *gst, char **tmp, struct progress *p, struct sbuf *err)
+{
+	struct gz_index idx = { 0 };
+	struct gz_out out = { .rename_to = many ? NULL : raw };
+
+	if (head_is_dump(h, path, err) < 0)
+		return -1;
+	if (base != NULL) {
+		char *pre = xasprintf("%s.inflating.", base);
+		tmp_remove_stale(pre); /* those of killed runs first */
+		out.file = xasprintf("%s%ld.XXXXXX", pre, (long)getpid());
+		free(pre);
+	} else {
+		const char *td = getenv("TMPDIR");
+		out.file = xasprintf("%s/heapwalk-%ld.inflating.XXXXXX", td && *td == '/' ? td : "/tmp",
+				     (long)getpid());
+	}
+	out.limit = free_beside(out.file);
+	size_t warned = h->warn.n + h->warn.suppressed;
+	int r = gz_inflate_to_file(h->path, h->file_map, h->file_size, &out, &idx, p, &h->warn, err);
+	int clean = r == 0 && h->warn.n + h->warn.suppressed == warned;
+	if (clean && gzi != NULL)
+		gzi_save(gzi, gst, &idx);
+	gz_index_free(&idx);
+	if (r < 0) {
+		free(out.file);
+		return -1;
+	}
+	if (many && !clean && raw != NULL && rename(out.file, raw) == 0) /* kept after all */
+		out.rename_to = raw;
+	if (out.rename_to != NULL) {
+		struct timespec t[2] = { gst->st_atim, gst->st_mtim };
+		utimensat(AT_FDCWD, raw, t, 0);
+		free(out.file);
+	} else {
+		*tmp = out.file;
+	}
+	return 0;
 }
 
 /* The dump in h is gzip: read through a gz_view (open_view), or
  * inflated once into a file (on disk, not in memory) mapped in its
  * place. h keeps the .gz's path and the .gz itself as h->file_map
- * (the cache knows the dump by it). 0, or -1 with one line in err. */
-static int open_gzip(struct heap *h, const char *path, const struct open_opts *o,
+ * (the cache knows the dump by it). What heap_open must finish (the
+ * lock, the kept copy) in *c. 0, or -1 with one line in err. */
+static int open_gzip(struct heap *h, const char *path, const struct open_opts *o, struct gz_copy *c,
 		     struct progress *p, struct sbuf *err)
 {
 	struct stat gst;
 	int many = gz_member_hint(h->map, h->size) > 0, rc = -1;
-	/* a kept copy (one member, or many of which one is damaged: such a
-	 * member is read as far as it goes, which a view cannot) */
-	char *raw = inflated_path(path, o), *tmp = NULL;
+	char *base = copy_base(path, o), *raw = base != NULL ? xasprintf("%s.inflated", base) : NULL, *tmp = NULL;
 	char *gzi = many ? beside_cache(path, o, ".gzi") : NULL;
 
 	h->file_map = h->map;
@@ -215,53 +400,37 @@ static int open_gzip(struct heap *h, const char *path, const struct open_opts *o
 		free(ep);
 		goto done;
 	}
+	if (raw != NULL) { /* the lock first: what is found after it is complete */
+		c->lock = xasprintf("%s.lock", raw);
+		c->lock_fd = copy_lock(c->lock, p);
+		if (c->lock_fd == -2) {
+			char *ep = esc_str(path);
+			sbuf_printf(err, "%s: cancelled", ep);
+			free(ep);
+			goto done;
+		}
+	}
 	if (many && open_view(h, path, o, &gst) == 0) {
 		rc = 0;
 		goto done;
 	}
-	if (raw == NULL || !inflated_current(raw, &gst)) {
-		struct gz_index idx = { 0 };
-		const char *out = raw;
-		if (out == NULL || many) { /* many: their index is kept, the copy goes once mapped */
-			const char *td = getenv("TMPDIR");
-			/* where the cache goes has room; those of killed runs go first */
-			char *c = gzi != NULL ? beside_cache(path, o, ".inflating.") : NULL;
-			if (c != NULL)
-				tmp_remove_stale(c);
-			tmp = c != NULL ? xasprintf("%s%ld", c, (long)getpid())
-					: xasprintf("%s/heapwalk-%ld-%p.inflated", td && *td ? td : "/tmp",
-						    (long)getpid(), (void *)h);
-			free(c);
-			out = tmp;
-		}
-		size_t warned = h->warn.n + h->warn.suppressed;
-		int r = gz_inflate_to_file(h->path, h->file_map, h->file_size, out, &idx, p, &h->warn, err);
-		int clean = r == 0 && h->warn.n + h->warn.suppressed == warned;
-		if (clean && gzi != NULL)
-			gzi_save(gzi, &gst, &idx);
-		gz_index_free(&idx);
-		if (r < 0)
-			goto done;
-		if (!clean && many && raw != NULL && rename(tmp, raw) == 0) { /* kept after all */
-			free(tmp);
-			tmp = NULL;
-		}
-		struct timespec t[2] = { gst.st_atim, gst.st_mtim };
-		if (tmp == NULL)
-			utimensat(AT_FDCWD, raw, t, 0);
-	}
+	if ((raw == NULL || !inflated_current(raw, &gst, h, many)) &&
+	    inflate_copy(h, path, base, raw, many, gzi, &gst, &tmp, p, err) < 0)
+		goto done;
 	struct heap in = { .fd = -1 };
 	if (heap_map_file(&in, tmp != NULL ? tmp : raw, err) < 0)
 		goto done;
-	if (tmp != NULL)
-		unlink(tmp);
 	close(in.fd);
 	h->map = in.map;
 	h->size = in.size;
 	free(in.path);
+	if (tmp == NULL) { /* the kept copy: removed if what it holds is refused */
+		c->raw = raw;
+		raw = NULL;
+	}
 	rc = 0;
 done:
-	if (rc < 0 && tmp != NULL)
+	if (tmp != NULL)
 		unlink(tmp);
 	if (h->map == NULL) { /* as it was: the file is the map */
 		h->map = h->file_map;
@@ -270,6 +439,7 @@ done:
 	}
 	free(tmp);
 	free(raw);
+	free(base);
 	free(gzi);
 	return rc;
 }
@@ -294,36 +464,16 @@ static char *snapshot_path(const char *path, uint32_t *snap)
 	return file;
 }
 
-int heap_open(struct heap *h, const char *path, const struct open_opts *o,
-	      struct progress *p, struct sbuf *err)
+/* The dump mapped in h (inflated, if it was gzip): its reader, and the
+ * index cache or a parse. 0, or -1 with h freed. */
+static int open_mapped(struct heap *h, const char *path, const struct open_opts *o,
+		       struct progress *p, struct sbuf *err)
 {
 	const char *why = NULL;
 
-	memset(h, 0, sizeof *h);
-	h->fd = -1;
-	h->warn.quiet = !o->verbose; /* collected; one line for them all at the end */
-	h->notes.quiet = o->quiet;   /* said as they come */
-	h->rules = o->rules;
-	char *file = snapshot_path(path, &h->want_snap);
-	if (o->snapshot != 0) /* asked for by name: before the path's */
-		h->want_snap = o->snapshot;
-	int mapped = heap_map_file(h, file != NULL ? file : path, err);
-	free(file);
-	if (mapped < 0) {
-		heap_free(h);
-		return -1;
-	}
-	if (gz_probe(h->map, h->size) && open_gzip(h, path, o, p, err) < 0) {
-		heap_free(h);
-		return -1;
-	}
 	h->fmt = format_find(h->map, h->size);
 	if (h->fmt == NULL) {
-		char *ep = esc_str(path);
-		sbuf_printf(err, "%s: offset 0: not a heap dump heapwalk reads: HPROF or a V8 snapshot (plain or gzip), "
-			    "a .NET nettrace or .gcdump, a Mono .mlpd (%s)", ep,
-			    h->size == 0 ? "empty" : "unknown first bytes");
-		free(ep);
+		not_a_dump(err, path, h->size == 0);
 		heap_free(h);
 		return -1;
 	}
@@ -370,3 +520,26 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 	return 0;
 }
 
+int heap_open(struct heap *h, const char *path, const struct open_opts *o,
+	      struct progress *p, struct sbuf *err)
+{
+	copy_end(&held, 0); /* one left by an open unwound from */
+	memset(h, 0, sizeof *h);
+	h->fd = -1;
+	h->warn.quiet = !o->verbose; /* collected; one line for them all at the end */
+	h->notes.quiet = o->quiet;   /* said as they come */
+	h->rules = o->rules;
+	char *file = snapshot_path(path, &h->want_snap);
+	if (o->snapshot != 0) /* asked for by name: before the path's */
+		h->want_snap = o->snapshot;
+	int rc = heap_map_file(h, file != NULL ? file : path, err);
+	free(file);
+	if (rc == 0 && gz_probe(h->map, h->size))
+		rc = open_gzip(h, path, o, &held, p, err);
+	if (rc < 0)
+		heap_free(h);
+	else
+		rc = open_mapped(h, path, o, p, err);
+	copy_end(&held, rc < 0 || h->n <= 1); /* no object: a copy of nothing is not kept */
+	return rc;
+}

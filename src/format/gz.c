@@ -368,18 +368,54 @@ int gz_inflate(const char *path, const uint8_t *gz, uint64_t size, struct gz_ind
 	return rc;
 }
 
+/* ---- the first bytes ---- */
+
+long gz_head(const uint8_t *gz, uint64_t size, uint8_t *head, size_t n)
+{
+	z_stream zs;
+	uint64_t in = 0;
+	int rc = Z_OK;
+
+	memset(&zs, 0, sizeof zs);
+	if (inflateInit2(&zs, 16 + 15) != Z_OK)
+		hw_fatal("zlib: inflateInit2 failed");
+	zs.next_out = head;
+	zs.avail_out = (uInt)n;
+	while (zs.avail_out > 0 && rc == Z_OK) {
+		if (zs.avail_in == 0) {
+			if (in == size)
+				break;
+			uint64_t k = size - in < ZLIB_FEED ? size - in : ZLIB_FEED;
+			zs.next_in = (Bytef *)(uintptr_t)(gz + in);
+			zs.avail_in = (uInt)k;
+			in += k;
+		}
+		rc = inflate(&zs, Z_NO_FLUSH);
+	}
+	long got = (long)(n - zs.avail_out);
+	inflateEnd(&zs);
+	return got == 0 && rc != Z_STREAM_END ? -1 : got;
+}
+
 /* ---- into a file ---- */
 
 struct file_sink {
 	int fd;
-	int errnum; /* of the write that failed */
+	int errnum;       /* of the write that failed */
+	uint64_t written, limit;
+	int over;         /* the next piece would have gone past limit */
 };
 
 static int write_all(void *arg, const uint8_t *data, size_t len)
 {
 	struct file_sink *fs = arg;
 
+	if (len > fs->limit - fs->written) {
+		fs->over = 1;
+		return -1;
+	}
 	fs->errnum = write_full(fs->fd, data, len);
+	fs->written += len;
 	return fs->errnum != 0 ? -1 : 0;
 }
 
@@ -390,6 +426,33 @@ static void file_error(struct sbuf *err, const char *file, const char *what, int
 	sbuf_reset(err);
 	sbuf_printf(err, "%s: %s: %s", ep, what, strerror(errnum));
 	free(ep);
+}
+
+uint64_t gz_trailer_size(const uint8_t *gz, uint64_t size)
+{
+	return size >= 18 ? le32(gz + size - 4) : 0;
+}
+
+/* "PATH: the inflated copy needs N MB; M MB free in DIR", DIR the
+ * output's directory; N the trailer's length when known, else more than
+ * what fits. */
+static void no_room(struct sbuf *err, const char *path, const struct gz_out *out, int known)
+{
+	const char *slash = strrchr(out->file, '/');
+	char *dir = slash ? xstrndup(out->file, (size_t)(slash - out->file) + (slash == out->file)) : xstrdup(".");
+	char *ep = esc_str(path), *ed = esc_str(dir);
+	uint64_t mb = (uint64_t)1 << 20;
+
+	sbuf_reset(err);
+	if (known)
+		sbuf_printf(err, "%s: the inflated copy needs %llu MB; %llu MB free in %s", ep,
+			    (unsigned long long)((out->need + mb - 1) / mb), (unsigned long long)(out->limit / mb), ed);
+	else
+		sbuf_printf(err, "%s: the inflated copy needs more than %llu MB; %llu MB free in %s", ep,
+			    (unsigned long long)(out->limit / mb), (unsigned long long)(out->limit / mb), ed);
+	free(ep);
+	free(ed);
+	free(dir);
 }
 
 /* A plain gzip file of one large member (what gzip writes) inflated by
@@ -446,44 +509,49 @@ static int whole_member(const uint8_t *gz, uint64_t size, int fd, struct gz_inde
 	return 1;
 }
 
-int gz_inflate_to_file(const char *path, const uint8_t *gz, uint64_t size, const char *out_path,
+int gz_inflate_to_file(const char *path, const uint8_t *gz, uint64_t size, struct gz_out *out,
 		       struct gz_index *idx, struct progress *p, struct warnings *w, struct sbuf *err)
 {
-	char *tmp = xasprintf("%s.tmp", out_path);
-	struct file_sink fs = { .fd = -1 };
+	struct file_sink fs = { .fd = -1, .limit = out->limit };
+	uint64_t trailer = gz_trailer_size(gz, size);
 	int rc = -1;
 
 	memset(idx, 0, sizeof *idx);
-	/* a fresh file, never through a link left at that name */
-	if (unlink(tmp) < 0 && errno != ENOENT) {
-		file_error(err, tmp, "cannot remove", errno);
-		free(tmp);
+	out->need = 0;
+	/* what the trailer says the (last) member holds does not fit: no
+	 * byte is written (a length deflate could not reach is no length) */
+	if (trailer > out->limit && trailer / MAX_RATIO <= size) {
+		out->need = trailer;
+		no_room(err, path, out, 1);
 		return -1;
 	}
-	if ((fs.fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0) { /* read too: mapped */
-		file_error(err, tmp, "cannot create", errno);
-		free(tmp);
+	/* a name no one can have taken or planted a link at: O_EXCL */
+	if ((fs.fd = mkostemp(out->file, O_CLOEXEC)) < 0) { /* read and write: mapped */
+		file_error(err, out->file, "cannot create", errno);
 		return -1;
 	}
-	int guarded = tmp_guard(tmp) == 0; /* a ^C in the middle leaves no copy behind */
-	int whole = whole_member(gz, size, fs.fd, idx, p, &fs.errnum);
+	int guarded = tmp_guard(out->file) == 0; /* a ^C in the middle leaves no copy behind */
+	int whole = trailer <= out->limit ? whole_member(gz, size, fs.fd, idx, p, &fs.errnum) : 0;
 	if (whole < 0) {
-		file_error(err, tmp, "cannot write", fs.errnum);
+		file_error(err, out->file, "cannot write", fs.errnum);
 		close(fs.fd);
 	} else if (whole == 0 && gz_inflate(path, gz, size, idx, write_all, &fs, p, w, err) < 0) {
-		if (fs.errnum != 0)
-			file_error(err, tmp, "cannot write", fs.errnum);
+		if (fs.over) {
+			out->need = fs.limit + 1;
+			no_room(err, path, out, 0);
+		} else if (fs.errnum != 0) {
+			file_error(err, out->file, "cannot write", fs.errnum);
+		}
 		close(fs.fd);
 	} else if (close(fs.fd) < 0)
-		file_error(err, tmp, "cannot write", errno);
-	else if (rename(tmp, out_path) < 0)
-		file_error(err, out_path, "cannot rename the temporary file to it", errno);
+		file_error(err, out->file, "cannot write", errno);
+	else if (out->rename_to != NULL && rename(out->file, out->rename_to) < 0)
+		file_error(err, out->rename_to, "cannot rename the temporary file to it", errno);
 	else
 		rc = 0;
 	if (rc < 0)
-		unlink(tmp);
+		unlink(out->file);
 	if (guarded)
 		tmp_unguard();
-	free(tmp);
 	return rc;
 }

@@ -65,14 +65,37 @@ typedef int (*gz_sink_fn)(void *arg, const uint8_t *data, size_t len);
 int gz_inflate(const char *path, const uint8_t *gz, uint64_t size, struct gz_index *idx,
 	       gz_sink_fn sink, void *arg, struct progress *p, struct warnings *w, struct sbuf *err);
 
-/* gz_inflate into a new file out_path, written as out_path.tmp (mode
- * 0600) and renamed when complete; a plain gzip file of one member
- * over GZ_MEMBER_MAX is inflated whole by libdeflate into the mapped
- * output instead (its space reserved first), falling back to gz_inflate
- * when it is not that case after all. On any failure the temporary file
+/* Where gz_inflate_to_file writes, and what it found. */
+struct gz_out {
+	/* in: a template for mkstemp(3), "DIR/NAME.XXXXXX"; out: the name
+	 * of the file made, unique (never one planted before) */
+	char *file;
+	/* renamed to this once complete; NULL: left at file for the caller
+	 * (to map, then remove) */
+	const char *rename_to;
+	/* the bytes the file may hold (the free space where it is); past
+	 * them nothing more is written */
+	uint64_t limit;
+	uint64_t need; /* out: found not to fit, what it needs (at least) */
+};
+
+/* gz_inflate into a new file, out->file (mode 0600), renamed to
+ * out->rename_to when complete; a plain gzip file of one member over
+ * GZ_MEMBER_MAX is inflated whole by libdeflate into the mapped output
+ * instead (its space reserved first), falling back to gz_inflate when it
+ * is not that case after all. A copy that would not fit in out->limit
+ * (the trailer says so, or the bytes reach it) fails with "PATH: the
+ * inflated copy needs N MB; M MB free in DIR". On any failure the file
  * is removed and err holds one line; warnings as gz_inflate. */
-int gz_inflate_to_file(const char *path, const uint8_t *gz, uint64_t size, const char *out_path,
+int gz_inflate_to_file(const char *path, const uint8_t *gz, uint64_t size, struct gz_out *out,
 		       struct gz_index *idx, struct progress *p, struct warnings *w, struct sbuf *err);
+/* The length the last member's trailer gives (mod 4 GiB): the whole
+ * inflated length of a plain gzip file under 4 GiB; 0 if too short. */
+uint64_t gz_trailer_size(const uint8_t *gz, uint64_t size);
+/* The first up to n inflated bytes of gz into head, to tell what they
+ * are before anything is written: how many (fewer when the stream ends
+ * or breaks), or -1 when the first member gives not one. */
+long gz_head(const uint8_t *gz, uint64_t size, uint8_t *head, size_t n);
 
 /* Random access to the uncompressed bytes, keeping up to cache_members
  * inflated members (least recently used goes first; at least one).

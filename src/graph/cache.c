@@ -124,7 +124,6 @@ static char *private_dir(void)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME"), *tmp = getenv("TMPDIR");
 	char *d;
-	struct stat st;
 
 	if (xdg != NULL && *xdg == '/') { /* the XDG spec ignores relative ones */
 		mkdir(xdg, 0700);
@@ -138,15 +137,25 @@ static char *private_dir(void)
 		d = xasprintf("%s/heapwalk-%ld", tmp != NULL && *tmp == '/' ? tmp : "/tmp", (long)geteuid());
 	}
 	mkdir(d, 0700);
-	int fd = open(d, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
-	    ((st.st_mode & 077) != 0 && fchmod(fd, 0700) < 0)) {
+	if (dir_untrusted(d, 1) != NULL) {
 		free(d);
 		d = NULL;
 	}
-	if (fd >= 0)
-		close(fd);
 	return d;
+}
+
+/* "<private dir>/<hash of the absolute path>-NAME" for the dump at abs,
+ * NULL without a private directory. */
+static char *private_base(const char *abs)
+{
+	const char *slash = strrchr(abs, '/');
+	char *pd = private_dir(), *out = NULL;
+
+	if (pd != NULL)
+		out = xasprintf("%s/%016llx-%s", pd, (unsigned long long)hash64(abs, strlen(abs), 0),
+				slash ? slash + 1 : abs);
+	free(pd);
+	return out;
 }
 
 char *cache_choose(const char *dump_path, struct sbuf *note)
@@ -172,18 +181,26 @@ char *cache_choose(const char *dump_path, struct sbuf *note)
 		}
 	}
 	if (out == NULL) {
-		char *pd = private_dir();
-		if (pd != NULL)
-			out = xasprintf("%s/%016llx-%s.hwi", pd, (unsigned long long)hash64(p, strlen(p), 0),
-					slash ? slash + 1 : p);
+		char *base = private_base(p);
+		if (base != NULL)
+			out = xasprintf("%s.hwi", base);
 		else if (note != NULL && note->len == 0)
 			sbuf_adds(note, "no private cache directory that can be trusted (not ours, or open "
 				  "to others): no index cache");
-		free(pd);
+		free(base);
 	}
 	free(dir);
 	free(abs);
 	return out;
+}
+
+char *cache_private_base(const char *dump_path)
+{
+	char *abs = realpath(dump_path, NULL);
+	char *base = private_base(abs ? abs : dump_path);
+
+	free(abs);
+	return base;
 }
 
 char *cache_path(const char *dump_path)

@@ -43,6 +43,11 @@ uint64_t cache_checksum(const void *p, size_t n, uint64_t seed);
 char *cache_choose(const char *dump_path, struct sbuf *note);
 /* The same without the note. */
 char *cache_path(const char *dump_path);
+/* The start of the name the private directory gives a file of this
+ * dump, "<dir>/<hash>-NAME" (a suffix to be added: the cache's is
+ * ".hwi"), the directory made and checked as for the cache; NULL without
+ * one. Caller frees. */
+char *cache_private_base(const char *dump_path);
 
 /* Fill h (already mapped: path, map, size, fd, cache_file set) from the
  * cache, which must be a regular file of ours closed to others: the

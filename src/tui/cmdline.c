@@ -22,22 +22,41 @@
 #define HIST_KEEP 1000 /* lines kept; the file is cut back to them past twice as many */
 #define PROMPT_MAX 65536 /* bytes of the ':' line: a paste goes no further */
 
-/* ---- the history file ---- */
+/* ---- the history file ----
+ * What was typed names classes and objects of a dump, and the file is
+ * written where others may have been first: its directory must be ours
+ * and closed to writes by others (dir_untrusted, as the private cache
+ * directory), the file a regular file of ours opened without following
+ * a symbolic link, and its rewrite goes through a file whose name no
+ * one can guess. A history that is not so is not used, and the prompt
+ * says why. */
 
-/* $XDG_STATE_HOME/heapwalk/history, else ~/.local/state/heapwalk/history;
- * the directories made (0700) on the way. NULL if there is no home. */
-static char *history_path(int make)
+/* $XDG_STATE_HOME/heapwalk, else ~/.local/state/heapwalk; NULL if there
+ * is no home. */
+static char *history_dir(void)
 {
 	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-	char *dir;
 
 	if (state != NULL && *state == '/')
-		dir = xasprintf("%s/heapwalk", state);
-	else if (home != NULL && *home != '\0')
-		dir = xasprintf("%s/.local/state/heapwalk", home);
-	else
+		return xasprintf("%s/heapwalk", state);
+	if (home != NULL && *home != '\0')
+		return xasprintf("%s/.local/state/heapwalk", home);
+	return NULL;
+}
+
+/* The history file's path, its directory made (0700, as mkdir -p) when
+ * make; NULL if there is no home, or no directory and !make. A
+ * directory that cannot be trusted: *why says so ("its directory is
+ * ..."), and the path returned is the directory's, for the message. */
+static char *history_path(int make, const char **why)
+{
+	char *dir = history_dir();
+	struct stat st;
+
+	*why = NULL;
+	if (dir == NULL)
 		return NULL;
-	if (make) /* each level, as mkdir -p */
+	if (make) { /* each level, as mkdir -p */
 		for (char *p = dir + 1;; p++)
 			if (*p == '/' || *p == '\0') {
 				char c = *p;
@@ -48,9 +67,49 @@ static char *history_path(int make)
 				if (c == '\0')
 					break;
 			}
+	} else if (lstat(dir, &st) < 0 && errno == ENOENT) {
+		free(dir);
+		return NULL;
+	}
+	const char *bad = dir_untrusted(dir, 0);
+	if (bad != NULL) {
+		static char buf[96];
+		snprintf(buf, sizeof buf, "its directory is %s", bad);
+		*why = buf;
+		return dir;
+	}
 	char *path = xasprintf("%s/history", dir);
 	free(dir);
 	return path;
+}
+
+/* The history opened with flags (O_NOFOLLOW added): a regular file of
+ * ours, or -1 with why (NULL: there is none to read). */
+static int history_open(const char *path, int flags, const char **why)
+{
+	int fd = open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+	struct stat st;
+
+	*why = NULL;
+	if (fd < 0) {
+		if (errno != ENOENT)
+			*why = errno == ELOOP ? "a symbolic link" : strerror(errno);
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		*why = "not a regular file";
+	else if (st.st_uid != geteuid())
+		*why = "owned by another user";
+	if (*why != NULL) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void history_refused(struct sbuf *out, const char *path, const char *why)
+{
+	sbuf_printf(out, "history not used (%s): %s", why, path);
 }
 
 static void hist_push(struct tui *t, const char *line)
@@ -66,12 +125,13 @@ static void hist_push(struct tui *t, const char *line)
 	t->hist[t->nhist++] = xstrdup(line);
 }
 
-/* Rewrite the file with the lines in memory (a temporary file renamed
- * over it): when it has grown past twice what is kept. */
+/* Rewrite the file with the lines in memory (a new file of a name no one
+ * can guess, mkstemp's, renamed over it): when it has grown past twice
+ * what is kept. */
 static void history_rewrite(struct tui *t, const char *path)
 {
-	char *tmp = xasprintf("%s.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	char *tmp = xasprintf("%s.XXXXXX", path);
+	int fd = mkstemp(tmp); /* 0600, O_EXCL: never through a name planted before */
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	int ok = f != NULL;
 
@@ -81,19 +141,26 @@ static void history_rewrite(struct tui *t, const char *path)
 		ok = 0;
 	else if (f == NULL && fd >= 0)
 		close(fd);
-	if (!ok || rename(tmp, path) < 0)
+	if (fd >= 0 && (!ok || rename(tmp, path) < 0))
 		unlink(tmp);
 	free(tmp);
 }
 
-/* The history of earlier runs, once per session. */
-static void history_load(struct tui *t)
+/* The history of earlier runs, once per session; why it is not used in
+ * note. */
+static void history_load(struct tui *t, struct sbuf *note)
 {
-	char *path = history_path(0);
-	FILE *f = path != NULL ? fopen(path, "r") : NULL;
+	const char *why;
+	char *path = history_path(0, &why);
+	int fd = path != NULL && why == NULL ? history_open(path, O_RDONLY, &why) : -1;
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	size_t lines = 0;
 
 	t->hist_loaded = 1;
+	if (why != NULL)
+		history_refused(note, path, why);
+	if (f == NULL && fd >= 0)
+		close(fd);
 	if (f != NULL) {
 		char *line = NULL;
 		size_t cap = 0;
@@ -114,24 +181,30 @@ static void history_load(struct tui *t)
 }
 
 /* An accepted line: kept, and appended to the file (0600: what was typed
- * names classes and objects of a dump). */
+ * names classes and objects of a dump). Why not, on the message line
+ * unless the line that ran left one there. */
 static void history_add(struct tui *t, const char *line)
 {
+	const char *why;
+	struct sbuf sb;
+
 	hist_push(t, line);
-	char *path = history_path(1);
+	char *path = history_path(1, &why);
 	if (path == NULL)
 		return;
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0600);
+	int fd = why == NULL ? history_open(path, O_WRONLY | O_CREAT | O_APPEND, &why) : -1;
+	sbuf_init(&sb);
 	if (fd >= 0) {
-		struct sbuf sb;
-		sbuf_init(&sb);
 		sbuf_printf(&sb, "%s\n", line);
 		(void)fchmod(fd, 0600); /* made by an older umask or by hand */
 		if (write(fd, sb.buf, sb.len) != (ssize_t)sb.len)
 			tui_message(t, 1, "history %s: %s", path, strerror(errno));
 		close(fd);
-		sbuf_free(&sb);
+	} else if (why != NULL && t->msg == NULL) {
+		history_refused(&sb, path, why);
+		tui_message(t, 1, "%s", sb.buf);
 	}
+	sbuf_free(&sb);
 	free(path);
 }
 
@@ -604,12 +677,12 @@ void command_prompt(struct tui *t)
 	size_t at;
 	int col = 0, error = 0, cut = 0;
 
-	if (!t->hist_loaded)
-		history_load(t);
-	at = t->nhist; /* t->nhist: the line being typed */
 	sbuf_init(&in);
 	sbuf_init(&note);
 	sbuf_init(&err);
+	if (!t->hist_loaded)
+		history_load(t, &note);
+	at = t->nhist; /* t->nhist: the line being typed */
 	sbuf_adds(&in, "");
 	curs_set(1);
 	for (;;) {
