@@ -15,10 +15,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct heap;
+
 /* The directory (made on first use). */
 const char *fuzz_dir(void);
+/* For the bodies: len bytes to path, replacing it (exits if it cannot);
+ * a dump opened as heapwalk opens one, quietly, with the index cache or
+ * without it: 0, or -1 (h needs no free). */
+void fuzz_put_file(const char *path, const void *data, size_t len);
+int fuzz_open(struct heap *h, const char *path, int no_cache);
 
-/* A dump: opened without the cache, then every view and inspection. */
+/* A dump (drive_dump.c): opened without the cache, then every view and
+ * inspection. */
 int fuzz_dump(const uint8_t *data, size_t len);
 
 /* A cache file of the synthetic dump fz_rich(), its checksums and the
@@ -39,7 +47,7 @@ int fuzz_rules(const uint8_t *data, size_t len);
 /* A gzip file (drive_gz.c): inflated, read back through its index, the
  * index packed and unpacked; abort() when what must hold does not. */
 int fuzz_gz(const uint8_t *data, size_t len);
-/* A V8 heap snapshot (.heapsnapshot): parsed, every name, edge and
+/* A V8 heap snapshot (.heapsnapshot, drive_dump.c): parsed, every name, edge and
  * string read back through the columns; then opened as a heap and run
  * through every view, as fuzz_dump does. */
 int fuzz_v8(const uint8_t *data, size_t len);
