@@ -6,12 +6,14 @@
  * Each returns 0 whatever the input (bad input is an error the engine
  * reports, not a failure); a crash, a sanitizer report, a hang or a
  * broken promise (fuzz_finding) is the finding. The bodies of one dump
- * format return -1, at once, for an input that is not of their format
- * (the engine's probe of its first bytes): libFuzzer keeps such an input
- * out of the corpus, and a fuzzer's time goes to its own reader. Everything they allocate is freed before they return (the
- * fuzzers run LeakSanitizer). Their files live in one private directory
- * per process, heapwalk-fuzz-PID-XXXXXX under $TMPDIR or /tmp, removed
- * at exit, or by the next process if this one died. */
+ * format (and the baseline's) return -1, at once, for an input that is
+ * not of their format (the engine's probe of its first bytes; for V8,
+ * not a JSON object): libFuzzer keeps such an input out of the corpus,
+ * and a fuzzer's time goes to its own reader. Everything they allocate
+ * is freed before they return (the fuzzers run LeakSanitizer). Their
+ * files live in one private directory per process,
+ * heapwalk-fuzz-PID-XXXXXX under $TMPDIR or /tmp, removed at exit, or by
+ * the next process if this one died. */
 #ifndef HW_FUZZ_DRIVE_H
 #define HW_FUZZ_DRIVE_H
 
