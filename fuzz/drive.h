@@ -4,22 +4,63 @@
  * a fuzzer found takes the same path in both.
  *
  * Each returns 0 whatever the input (bad input is an error the engine
- * reports, not a failure); a crash, a sanitizer report or a hang is the
- * finding. Everything they allocate is freed before they return (the
- * fuzzers run LeakSanitizer). Their files live in one private directory
- * per process, heapwalk-fuzz-PID-XXXXXX under $TMPDIR or /tmp, removed
- * at exit, or by the next process if this one died. */
+ * reports, not a failure); a crash, a sanitizer report, a hang or a
+ * broken promise (fuzz_finding) is the finding. The bodies of one dump
+ * format (and the baseline's) return -1, at once, for an input that is
+ * not of their format (the engine's probe of its first bytes; for V8,
+ * not a JSON object): libFuzzer keeps such an input out of the corpus,
+ * and a fuzzer's time goes to its own reader. Everything they allocate
+ * is freed before they return (the fuzzers run LeakSanitizer). Their
+ * files live in one private directory per process,
+ * heapwalk-fuzz-PID-XXXXXX under $TMPDIR or /tmp, removed at exit, or by
+ * the next process if this one died. */
 #ifndef HW_FUZZ_DRIVE_H
 #define HW_FUZZ_DRIVE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+struct heap;
+
 /* The directory (made on first use). */
 const char *fuzz_dir(void);
+/* For the bodies: len bytes to path, replacing it (exits if it cannot);
+ * a dump opened as heapwalk opens one, quietly, with the index cache or
+ * without it: 0, or -1 (h needs no free). */
+void fuzz_put_file(const char *path, const void *data, size_t len);
+int fuzz_open(struct heap *h, const char *path, int no_cache);
+/* A broken promise: said on stderr, then abort() as a sanitizer would,
+ * so that the fuzzer keeps the input. */
+_Noreturn __attribute__((format(printf, 1, 2))) void fuzz_finding(const char *fmt, ...);
 
-/* A dump: opened without the cache, then every view and inspection. */
-int fuzz_dump(const uint8_t *data, size_t len);
+/* A dump of one format (drive_dump.c): opened without the cache, then
+ * every view and inspection; an open that fails says so in one line
+ * that names the file. HPROF; EventPipe's nettrace; dotnet-gcdump's
+ * .gcdump; Mono's .mlpd (its last heapshot, and its first when it has
+ * several). */
+int fuzz_hprof(const uint8_t *data, size_t len);
+int fuzz_nettrace(const uint8_t *data, size_t len);
+int fuzz_gcdump(const uint8_t *data, size_t len);
+int fuzz_mlpd(const uint8_t *data, size_t len);
+
+/* Two dumps of one format (drive_baseline.c), the input
+ *   H OLD "\n==> NEW <==\n" NEW
+ * where byte H names the heapshots of a file of several (Mono's .mlpd:
+ * the baseline's in its low 4 bits, the dump's in its high 4; 0 the
+ * last) and an empty NEW is OLD's file again. OLD is opened as
+ * --baseline OLD[:N] opens it, NEW as the dump; then what heapwalk diff
+ * and -e new | old | gone compute: the identity (the agent's ids or
+ * mark, V8's ids, Mono's moves replayed, the .NET matcher), the class
+ * deltas, the new, old and gone objects' views and reports. What must
+ * hold whatever the dumps is checked (fuzz_finding): the deltas add up
+ * to both heaps, a heap against itself has nothing new or gone. -1 for
+ * input without the separator or with dumps of two formats. */
+#define FUZZ_BASELINE_SEP "\n==> NEW <==\n"
+int fuzz_baseline(const uint8_t *data, size_t len);
+/* What the last input's baseline rested on (enum bl_mode of
+ * query/baseline.h), -1 if there was none: for the test that the
+ * identity paths are reached. */
+int fuzz_baseline_mode(void);
 
 /* A cache file of the synthetic dump fz_rich(), its checksums and the
  * dump's identity made right (cache_reseal) so that the loader decodes
@@ -39,7 +80,7 @@ int fuzz_rules(const uint8_t *data, size_t len);
 /* A gzip file (drive_gz.c): inflated, read back through its index, the
  * index packed and unpacked; abort() when what must hold does not. */
 int fuzz_gz(const uint8_t *data, size_t len);
-/* A V8 heap snapshot (.heapsnapshot): parsed, every name, edge and
+/* A V8 heap snapshot (.heapsnapshot, drive_dump.c): parsed, every name, edge and
  * string read back through the columns; then opened as a heap and run
  * through every view, as fuzz_dump does. */
 int fuzz_v8(const uint8_t *data, size_t len);

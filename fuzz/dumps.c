@@ -1,6 +1,7 @@
 /* dumps.c — the synthetic dumps of the fuzzers, see dumps.h. */
 #include "dumps.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void fz_sample(struct hw *w)
@@ -93,12 +94,53 @@ static void arrays(struct hw *w)
 	hw_dump_end(w);
 }
 
+/* The string heapwalk's agent writes into its dumps (hprof.c reads it). */
+static void agent_text(struct hw *w, int phase)
+{
+	char text[200];
+
+	snprintf(text, sizeof text, "heapwalk-agent/1 session=5eed0f pid=4242 watermark=%u marks=%d mark_ms=1500 "
+		 "dump_ms=%d ref=4 header=12 array_header=16 align=8", phase == 1 ? 0 : 0x3fff, phase - 1,
+		 1000 * phase);
+	hw_utf8(w, 0x7101, text);
+}
+
+void fz_agent(struct hw *w, int phase)
+{
+	static const char text[] = "agent";
+	const uint64_t elems[] = { R_S1, phase == 1 ? R_S2 : 0x4001 };
+
+	hw_begin(w, "JAVA PROFILE 1.0.2", 8);
+	agent_text(w, phase);
+	hw_jdk_names(w);
+	hw_heap_begin(w);
+	hw_jdk_classes(w);
+	hw_root(w, 0x05, R_ARR, 0, 0);
+	hw_objarray(w, R_ARR, J_OBJARR, elems, 2);
+	hw_jdk_string(w, R_S1, R_B1);
+	hw_primarray(w, R_B1, T_BYTE, sizeof text - 1, text);
+	if (phase == 1) { /* R_S2 is gone by phase 2, 0x4001 new since the mark */
+		hw_jdk_string(w, R_S2, R_B2);
+		hw_primarray(w, R_B2, T_BYTE, sizeof text - 1, text);
+	} else {
+		hw_jdk_string(w, 0x4001, 0x4003);
+		hw_primarray(w, 0x4003, T_BYTE, sizeof text - 1, text);
+	}
+	hw_heap_end(w);
+	hw_dump_end(w);
+}
+
+static void agent1(struct hw *w) { fz_agent(w, 1); }
+static void agent2(struct hw *w) { fz_agent(w, 2); }
+
 static const struct fz_shape shapes[] = {
 	{ "sample.hprof", fz_sample },
 	{ "sample4.hprof", sample4 },
 	{ "rich.hprof", fz_rich },
 	{ "arrays.hprof", arrays },
 	{ "evil.hprof", hw_evil },
+	{ "agent-1.hprof", agent1 },
+	{ "agent-2.hprof", agent2 },
 };
 
 const struct fz_shape *fz_shapes(size_t *n)

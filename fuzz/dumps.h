@@ -22,5 +22,9 @@ void fz_sample(struct hw *w);
  * loaders, object arrays, a thread with frames and a trace: the dump
  * the cache and rules fuzzers open. */
 void fz_rich(struct hw *w);
+/* Two snapshots of one JVM session as heapwalk's agent writes them
+ * (phase 1 before any mark, phase 2 after one): a String gone between
+ * them, one new since the mark. */
+void fz_agent(struct hw *w, int phase);
 
 #endif

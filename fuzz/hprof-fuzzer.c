@@ -1,6 +1,7 @@
 /* hprof-fuzzer.c — libFuzzer harness: the input is a heap dump (HPROF),
- * opened without the index cache, then every view and inspection.
- * The body is fuzz_dump() of drive.c, which the regression test runs too. */
+ * opened without the index cache, then every view and inspection; input
+ * of any other format is refused at once. The body is fuzz_hprof() of
+ * drive_dump.c, which the regression test runs too. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,5 +18,5 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	return fuzz_dump(data, size);
+	return fuzz_hprof(data, size);
 }

@@ -1,16 +1,29 @@
 #!/bin/sh
-# smoke.sh SRCDIR BUILDDIR SEEDS SECONDS — run each fuzzer for SECONDS on
-# a copy of its seeds (BUILDDIR/fuzz/corpus/NAME); fail on a crash, a
-# sanitizer report, a slow input (-timeout) or too much memory. Each
-# prints its runs and its final coverage; the logs stay in
-# BUILDDIR/fuzz/logs, a failing input in BUILDDIR/fuzz/artifacts/NAME/.
-src=$1 build=$2 seeds=$3 secs=${4:-60}
+# smoke.sh SRCDIR BUILDDIR SEEDS SECONDS fresh|keep [NAME...] — run each
+# fuzzer (or the NAMEs given) for SECONDS, one after the other, on its
+# seeds and fuzz/NAME.dict; fail on a crash, a sanitizer report, a
+# broken promise of its body, a slow input (-timeout) or too much
+# memory. Its corpus is BUILDDIR/fuzz/corpus/NAME: made afresh from the
+# seeds ("fresh", make fuzz-smoke), or kept from the last run with the
+# seeds added ("keep", make fuzz-long). Each prints its runs and its
+# final coverage; the logs stay in BUILDDIR/fuzz/logs, a failing input
+# in BUILDDIR/fuzz/artifacts/NAME/.
+src=$1 build=$2 seeds=$3 secs=${4:-40} mode=${5:-fresh}
+if [ $# -ge 5 ]; then shift 5; else set --; fi
+all="hprof nettrace gcdump mlpd v8 baseline gz cache step rules"
+names=${*:-$all}
 status=0
 mkdir -p "$build/fuzz/logs"
-for name in hprof cache step rules gz v8; do
+for name in $names; do
+	if [ ! -x "$build/fuzz/$name-fuzzer" ]; then
+		echo "$name-fuzzer: no such fuzzer (they are: $all)"
+		status=1
+		continue
+	fi
 	corpus=$build/fuzz/corpus/$name art=$build/fuzz/artifacts/$name
 	log=$build/fuzz/logs/$name.log
-	rm -rf "$corpus" "$art"
+	[ "$mode" = keep ] || rm -rf "$corpus"
+	rm -rf "$art"
 	mkdir -p "$corpus" "$art"
 	cp "$seeds/$name"/* "$corpus/"
 	dict=
@@ -26,12 +39,12 @@ for name in hprof cache step rules gz v8; do
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 	cov=$(printf '%s\n' "$final" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
 	ft=$(printf '%s\n' "$final" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
-	if [ $rc -ne 0 ] || grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|^SUMMARY: ' "$log"; then
+	if [ $rc -ne 0 ] || grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|^SUMMARY: |^fuzz: ' "$log"; then
 		echo "$name-fuzzer: FAILED (exit $rc) after ${runs:-?} runs: see $log and $art"
-		grep -E 'ERROR:|runtime error:|^SUMMARY:|^artifact_prefix|Test unit written' "$log" | head -5
+		grep -E 'ERROR:|runtime error:|^SUMMARY:|^fuzz: |^artifact_prefix|Test unit written' "$log" | head -5
 		status=1
 	else
-		echo "$name-fuzzer: ${runs:-?} runs in ${secs} s, cov: ${cov:-?} ft: ${ft:-?}"
+		echo "$name-fuzzer: ${runs:-?} runs in ${secs} s, cov: ${cov:-?} ft: ${ft:-?}, corpus $(ls "$corpus" | wc -l)"
 	fi
 done
 exit $status

@@ -1,7 +1,7 @@
 /* v8-fuzzer.c — libFuzzer harness: the input is a V8 heap snapshot
  * (.heapsnapshot JSON), parsed and read back through its columns, then
  * opened as a heap and shown in every view. The
- * body is fuzz_v8() of drive.c, which the regression test runs too. */
+ * body is fuzz_v8() of drive_dump.c, which the regression test runs too. */
 #include <stddef.h>
 #include <stdint.h>
 

@@ -1,24 +1,35 @@
 /* test_fuzzregress.c — every input in fuzz/regress/<fuzzer>/ (what the
  * fuzzers found, and small crafted ones) goes through the same body as
- * in its fuzzer (fuzz/drive.c): it must come back, without a crash or a
- * sanitizer report, within the test's timeout. And the cache fuzzer's
- * re-sealing does what it must for that fuzzer to mean anything: a cache
- * whose checksums were spoilt loads again once re-sealed. */
+ * in its fuzzer (fuzz/drive*.c): it must come back, without a crash or a
+ * sanitizer report, within the test's timeout, taken (an input of
+ * another format in the directory would test nothing). Each dump
+ * fuzzer takes its own format only: the inputs of the others' are
+ * refused. And the cache fuzzer's re-sealing does what it must for that
+ * fuzzer to mean anything: a cache whose checksums were spoilt loads
+ * again once re-sealed. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../fuzz/drive.h"
-#include "graph/cache.h"
+#include "../fuzz/dumps.h"
 #include "engine/open.h"
+#include "graph/cache.h"
 #include "hprofw.h"
+#include "query/baseline.h"
 #include "suites.h"
 
-static const struct { const char *dir; int (*body)(const uint8_t *, size_t); } fuzzers[] = {
-	{ "hprof", fuzz_dump }, { "cache", fuzz_cache }, { "step", fuzz_step }, { "rules", fuzz_rules },
-	{ "gz", fuzz_gz },
-	{ "v8", fuzz_v8 },
+/* dump: a fuzzer of one dump format, which refuses the others' inputs
+ * (gz's are refused by each of them too) */
+static const struct {
+	const char *dir;
+	int (*body)(const uint8_t *, size_t);
+	int dump;
+} fuzzers[] = {
+	{ "hprof", fuzz_hprof, 1 }, { "nettrace", fuzz_nettrace, 1 }, { "gcdump", fuzz_gcdump, 1 },
+	{ "mlpd", fuzz_mlpd, 1 }, { "v8", fuzz_v8, 1 }, { "baseline", fuzz_baseline, 0 },
+	{ "gz", fuzz_gz, 0 }, { "cache", fuzz_cache, 0 }, { "step", fuzz_step, 0 }, { "rules", fuzz_rules, 0 },
 };
 #define NFUZZERS (sizeof fuzzers / sizeof fuzzers[0])
 
@@ -74,7 +85,26 @@ START_TEST(test_regress_input)
 	uint8_t *data = slurp(in->path, &len);
 
 	setenv("TMPDIR", hw_tmpdir(), 1); /* the bodies' files in the build dir */
-	ck_assert_msg(fuzzers[in->fuzzer].body(data, len) == 0, "%s", in->path);
+	ck_assert_msg(fuzzers[in->fuzzer].body(data, len) == 0, "%s: refused by the %s fuzzer (another format?)",
+		      in->path, fuzzers[in->fuzzer].dir);
+	free(data);
+}
+END_TEST
+
+/* The dump fuzzers' inputs and gz's, each refused by every dump fuzzer
+ * but its own (by its first bytes: nothing is written or opened). */
+START_TEST(test_others_refused)
+{
+	const struct input *in = &inputs[_i];
+	size_t len;
+
+	if (!fuzzers[in->fuzzer].dump && strcmp(fuzzers[in->fuzzer].dir, "gz") != 0)
+		return;
+	uint8_t *data = slurp(in->path, &len);
+	for (size_t f = 0; f < NFUZZERS; f++)
+		if (fuzzers[f].dump && f != in->fuzzer)
+			ck_assert_msg(fuzzers[f].body(data, len) == -1, "%s taken by the %s fuzzer", in->path,
+				      fuzzers[f].dir);
 	free(data);
 }
 END_TEST
@@ -88,6 +118,64 @@ START_TEST(test_every_fuzzer_has_inputs)
 			n += inputs[i].fuzzer == f;
 		ck_assert_msg(n > 0, "no input in fuzz/regress/%s", fuzzers[f].dir);
 	}
+}
+END_TEST
+
+/* The baseline fuzzer's input: byte h, a, the separator, b. */
+static uint8_t *pair(uint8_t h, const uint8_t *a, size_t na, const uint8_t *b, size_t nb, size_t *len)
+{
+	static const char sep[] = FUZZ_BASELINE_SEP;
+	uint8_t *in = xmalloc(1 + na + sizeof sep - 1 + nb);
+
+	in[0] = h;
+	memcpy(in + 1, a, na);
+	memcpy(in + 1 + na, sep, sizeof sep - 1);
+	if (nb > 0)
+		memcpy(in + na + sizeof sep, b, nb);
+	*len = 1 + na + sizeof sep - 1 + nb;
+	return in;
+}
+
+/* The baseline fuzzer on pairs of real files: each reaches the identity
+ * its format has (what heapwalk diff says it rests on); what is not two
+ * dumps of one format is refused. */
+static void run_pair(uint8_t h, const uint8_t *a, size_t na, const uint8_t *b, size_t nb, int rc, int mode)
+{
+	size_t len;
+	uint8_t *in = pair(h, a, na, b, nb, &len);
+
+	ck_assert_int_eq(fuzz_baseline(in, len), rc);
+	ck_assert_int_eq(fuzz_baseline_mode(), mode);
+	free(in);
+}
+
+START_TEST(test_baseline_pairs)
+{
+	size_t n1, n2, nm, nv;
+	uint8_t *t1 = slurp(TEST_SRCDIR "/dotnet/workload-1.nettrace", &n1);
+	uint8_t *t2 = slurp(TEST_SRCDIR "/dotnet/workload-2.nettrace", &n2);
+	uint8_t *m = slurp(TEST_SRCDIR "/mono/workload.mlpd", &nm);
+	uint8_t *v = slurp(TEST_SRCDIR "/../fuzz/regress/v8/small", &nv);
+	struct hw a1, a2;
+
+	setenv("TMPDIR", hw_tmpdir(), 1);
+	fz_agent(&a1, 1);
+	fz_agent(&a2, 2);
+	run_pair(0, (const uint8_t *)a1.b.buf, a1.b.len, (const uint8_t *)a2.b.buf, a2.b.len, 0, BL_IDS);     /* the agent's ids */
+	run_pair(0, (const uint8_t *)a2.b.buf, a2.b.len, (const uint8_t *)a1.b.buf, a1.b.len, 0, -1);         /* the later as the baseline */
+	run_pair(0x31, m, nm, NULL, 0, 0, BL_FILE);                 /* heapshot 1 to 3: the moves */
+	run_pair(0x13, m, nm, NULL, 0, 0, -1);                      /* 3 to 1 */
+	run_pair(0, t1, n1, t2, n2, 0, BL_MATCHED);                 /* .NET: matched */
+	run_pair(0, v, nv, NULL, 0, 0, BL_IDS);                     /* V8's ids, against itself */
+	run_pair(0, v, nv, (const uint8_t *)a1.b.buf, a1.b.len, -1, -1);                 /* two formats */
+	ck_assert_int_eq(fuzz_baseline((const uint8_t *)a1.b.buf, a1.b.len), -1); /* no separator */
+	ck_assert_int_eq(fuzz_baseline_mode(), -1);
+	hw_free(&a1);
+	hw_free(&a2);
+	free(t1);
+	free(t2);
+	free(m);
+	free(v);
 }
 END_TEST
 
@@ -159,7 +247,9 @@ Suite *fuzzregress_suite(void)
 	tcase_set_timeout(tc, 60); /* a hang the fuzzers found must not come back */
 	tcase_add_test(tc, test_every_fuzzer_has_inputs);
 	tcase_add_test(tc, test_reseal);
+	tcase_add_test(tc, test_baseline_pairs);
 	tcase_add_loop_test(tc, test_regress_input, 0, (int)ninputs);
+	tcase_add_loop_test(tc, test_others_refused, 0, (int)ninputs);
 	suite_add_tcase(s, tc);
 	return s;
 }
