@@ -736,15 +736,15 @@ static void count_ab(const char *path, unsigned k, const char *more, unsigned lo
 	free(s.rows);
 }
 
-/* Every view and inspection on a crafted file, as the dump fuzzer runs
- * them (fuzz/drive.c); a crash or a sanitizer report fails the test. */
+/* Every view and inspection on a crafted file, as the mlpd fuzzer runs
+ * them (fuzz/drive_dump.c); a crash or a sanitizer report fails the test. */
 static void all_views(const char *path)
 {
 	size_t n;
 	char *data = file_bytes(path, &n);
 
-	setenv("TMPDIR", hw_tmpdir(), 1); /* fuzz_dump's files in the build directory */
-	ck_assert_int_eq(fuzz_dump((const uint8_t *)data, n), 0);
+	setenv("TMPDIR", hw_tmpdir(), 1); /* the fuzz body's files in the build directory */
+	ck_assert_int_eq(fuzz_mlpd((const uint8_t *)data, n), 0);
 	free(data);
 }
 

@@ -190,9 +190,9 @@ END_TEST
 
 START_TEST(test_probe)
 {
-	static const char *yes[] = { "{\"snapshot\":{", "{ \n\t\"snapshot\"" };
-	static const char *no[] = { "", "{", "{\"snap", "[\"snapshot\"", " {\"snapshot\"", "{\"nodes\":[]",
-				    "JAVA PROFILE 1.0.2" };
+	static const char *yes[] = { "{\"snapshot\":{", "{ \n\t\"snapshot\"", "{\"nodes\":[]", "{\"strings\":[" };
+	static const char *no[] = { "", "{", "{\"snap", "[\"snapshot\"", " {\"snapshot\"", "{\"node\":[]",
+				    "{\"meta\":{}", "JAVA PROFILE 1.0.2" };
 
 	for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
 		ck_assert_msg(v8_probe((const uint8_t *)yes[i], strlen(yes[i])), "%s", yes[i]);
@@ -396,12 +396,14 @@ END_TEST
  * it, a string index and a to_node far beyond the file, and a cycle
  * (A <-> B, B -> B). Sizes saturate at 2^32 - 1 and their sums are not
  * wrapped; the cycle is retained whole by A; every damage is a warning. */
-#define HOSTILE                                                                                                 \
-	"{\"snapshot\":{" META6 ",\"node_count\":18446744073709551614,\"edge_count\":4294967296,\"root_index\":0},\n" \
-	"\"nodes\":[0,1,1,0,1,0, 3,2,3,18446744073709551615,4294967295,0, 3,2,5,4294967295,3,0,"                 \
-	" 3,3,18446744073709551615,4294967296,0,0],\n"                                                            \
-	"\"edges\":[5,0,6, 2,4,12, 2,4,6, 2,4,12, 2,4294967296,18446744073709551615, 2,18446744073709551615,4294967296],\n" \
-	"\"strings\":[\"\",\"(GC roots)\",\"Big\",\"x\",\"Other\"]}"
+#define HOSTILE_SNAP "\"snapshot\":{" META6 ",\"node_count\":18446744073709551614,\"edge_count\":4294967296,\"root_index\":0}"
+#define HOSTILE_NODES                                                                                 \
+	"\"nodes\":[0,1,1,0,1,0, 3,2,3,18446744073709551615,4294967295,0, 3,2,5,4294967295,3,0,"      \
+	" 3,3,18446744073709551615,4294967296,0,0]"
+#define HOSTILE_EDGES \
+	"\"edges\":[5,0,6, 2,4,12, 2,4,6, 2,4,12, 2,4294967296,18446744073709551615, 2,18446744073709551615,4294967296]"
+#define HOSTILE_STRINGS "\"strings\":[\"\",\"(GC roots)\",\"Big\",\"x\",\"Other\"]"
+#define HOSTILE "{" HOSTILE_SNAP ",\n" HOSTILE_NODES ",\n" HOSTILE_EDGES ",\n" HOSTILE_STRINGS "}"
 
 START_TEST(test_hostile_counts)
 {
@@ -436,6 +438,19 @@ START_TEST(test_hostile_counts)
 	ck_assert_msg(strstr(out, "edges to no node (or to the root) dropped") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "edges: 2 names past the 5 strings") != NULL, "%s", out);
 	free(out);
+
+	/* the same snapshot with "strings" first and "snapshot" last opens
+	 * to the same objects: the reader takes the keys in any order */
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache biggest -f json %s", heapwalk(), path);
+	char *want = run(cmd, &st);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("{" HOSTILE_STRINGS ",\n" HOSTILE_EDGES ",\n" HOSTILE_NODES ",\n" HOSTILE_SNAP "}", f);
+	ck_assert_int_eq(fclose(f), 0);
+	out = run(cmd, &st);
+	ck_assert_msg(st == 0 && strcmp(out, want) == 0, "%s\nwant\n%s", out, want);
+	free(out);
+	free(want);
 }
 END_TEST
 

@@ -408,12 +408,21 @@ void v8_snap_free(struct v8_snap *s)
 
 int v8_probe(const uint8_t *head, size_t n)
 {
-	static const char key[] = "\"snapshot\"";
+	/* the snapshot's own keys: the parser takes them in any order, so
+	 * the first may be any of them (V8 writes "snapshot" first) */
+	static const char *const keys[] = { "\"snapshot\"", "\"nodes\"", "\"edges\"", "\"strings\"",
+					    "\"trace_function_infos\"", "\"trace_tree\"", "\"samples\"",
+					    "\"locations\"" };
 	const uint8_t *end, *p;
 
 	if (head == NULL || n == 0 || *head != '{')
 		return 0;
 	end = head + n;
 	p = skip_ws(head + 1, end);
-	return (size_t)(end - p) >= sizeof key - 1 && memcmp(p, key, sizeof key - 1) == 0;
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		size_t k = strlen(keys[i]);
+		if ((size_t)(end - p) >= k && memcmp(p, keys[i], k) == 0)
+			return 1;
+	}
+	return 0;
 }
