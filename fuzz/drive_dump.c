@@ -102,8 +102,8 @@ int fuzz_v8(const uint8_t *data, size_t len)
 	struct v8_snap s;
 	struct sbuf err, out;
 
-	/* a JSON object: the parser takes the keys in any order, the engine's
-	 * probe wants "snapshot" first (then it does not open it) */
+	/* a JSON object: the parser takes the keys in any order; the engine
+	 * opens it when its first key is one of the snapshot's own (v8_probe) */
 	if (len == 0 || data[0] != '{')
 		return -1;
 	sbuf_init(&err);

@@ -190,9 +190,10 @@ END_TEST
 
 START_TEST(test_probe)
 {
-	static const char *yes[] = { "{\"snapshot\":{", "{ \n\t\"snapshot\"", "{\"nodes\":[]", "{\"strings\":[" };
-	static const char *no[] = { "", "{", "{\"snap", "[\"snapshot\"", " {\"snapshot\"", "{\"node\":[]",
-				    "{\"meta\":{}", "JAVA PROFILE 1.0.2" };
+	static const char *yes[] = { "{\"snapshot\":{", "{ \n\t\"snapshot\"", "{\"strings\":[", "{\"edges\":[" };
+	/* a CPU profile starts {"nodes":[ */
+	static const char *no[] = { "", "{", "{\"snap", "[\"snapshot\"", " {\"snapshot\"", "{\"nodes\":[]",
+				    "{\"samples\":[", "{\"meta\":{}", "JAVA PROFILE 1.0.2" };
 
 	for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
 		ck_assert_msg(v8_probe((const uint8_t *)yes[i], strlen(yes[i])), "%s", yes[i]);

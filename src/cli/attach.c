@@ -150,6 +150,14 @@ int agent_run(const struct proc_info *p, const char *command, struct sbuf *resul
 	snprintf(opts, sizeof opts, "status:%s,%s", status, command);
 	char *argv[] = { (char *)jcmd, (char *)pid, "JVMTI.agent_load", lib, opts, NULL };
 	sbuf_init(&out);
+	/* the identification is as old as the agent's path lookup and the
+	 * status file: the process is checked again just before jcmd, which
+	 * signals what has no attach socket */
+	if (proc_same(p, err) < 0) {
+		unlink(status);
+		sbuf_free(&out);
+		return -1;
+	}
 	rc = run_capture(argv, &out);
 	if (rc == -1 || (rc == 127 && out.len == 0)) {
 		sbuf_printf(err, "cannot run %s: install a JDK (Debian: openjdk-17-jdk-headless) or set JCMD", jcmd);

@@ -50,24 +50,36 @@
 static int runtime_tmpdir(pid_t pid, struct sbuf *out, struct sbuf *err)
 {
 	char path[64], buf[65536];
+	struct sbuf env;
+	ssize_t n = 0;
+
 	snprintf(path, sizeof path, "/proc/%ld/environ", (long)pid);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-
-	if (n < 0) {
+	sbuf_init(&env);
+	/* to its end: an environment may be longer than one read */
+	while (fd >= 0 && (n = read(fd, buf, sizeof buf)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		sbuf_add(&env, buf, (size_t)n);
+	}
+	if (fd < 0 || n < 0) {
 		sbuf_printf(err, "PID %ld: cannot read %s (%s)", (long)pid, path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		sbuf_free(&env);
 		return -1;
 	}
 	close(fd);
-	buf[n] = '\0';
+	sbuf_addc(&env, '\0');
 	sbuf_adds(out, "/tmp");
-	for (ssize_t i = 0; i < n; i += (ssize_t)strlen(buf + i) + 1)
-		if (strncmp(buf + i, "TMPDIR=", 7) == 0 && buf[i + 7] != '\0') {
+	for (size_t i = 0; i < env.len; i += strlen(env.buf + i) + 1)
+		if (strncmp(env.buf + i, "TMPDIR=", 7) == 0 && env.buf[i + 7] != '\0') {
 			sbuf_reset(out);
-			sbuf_adds(out, buf + i + 7);
+			sbuf_adds(out, env.buf + i + 7);
 		}
+	sbuf_free(&env);
 	return 0;
 }
 

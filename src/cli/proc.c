@@ -257,6 +257,9 @@ int proc_identify(const char *arg, struct proc_info *p, struct sbuf *err)
 		sbuf_adds(err, "' is not a process id");
 		return -1;
 	}
+	/* its start, before and after everything else is read: the same
+	 * process throughout, not one that took a dead one's number */
+	unsigned long long before = start_time((pid_t)pid);
 	if (read_status((pid_t)pid, &st) < 0) {
 		if (errno == ENOENT || errno == ESRCH)
 			sbuf_printf(err, "no process %ld", pid);
@@ -287,6 +290,17 @@ int proc_identify(const char *arg, struct proc_info *p, struct sbuf *err)
 	p->pid = (pid_t)pid;
 	p->kind = (enum proc_kind)kind;
 	p->uid = st.uid[1];
-	p->start = start_time((pid_t)pid);
-	return 0;
+	p->start = before;
+	return proc_same(p, err);
+}
+
+int proc_same(const struct proc_info *p, struct sbuf *err)
+{
+	unsigned long long now = start_time(p->pid);
+
+	if (now != 0 && now == p->start)
+		return 0;
+	sbuf_printf(err, "PID %ld is no longer the process identified (it exited, or its number was taken "
+			 "again): not touched", (long)p->pid);
+	return -1;
 }

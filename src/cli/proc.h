@@ -27,5 +27,8 @@ struct proc_info {
  * whose maps may not be read, a JVM that SIGQUIT would kill, what else
  * it runs. */
 int proc_identify(const char *pid, struct proc_info *p, struct sbuf *err);
+/* Is p still the process identified (the same start time)? 0, or -1
+ * with one line in err. Called again just before it is touched. */
+int proc_same(const struct proc_info *p, struct sbuf *err);
 
 #endif

@@ -10,7 +10,6 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +18,7 @@
 #include "graph/ownership.h"
 #include "graph/reader.h"
 #include "graph/rules.h"
+#include "stream.h"
 
 /* Open: the warnings of reading the dump (or the cache's copy of them)
  * said once, in one line, unless quiet or verbose (which said each);
@@ -317,15 +317,18 @@ static int head_is_dump(const struct heap *h, const char *path, struct sbuf *err
 	return ok ? 0 : -1;
 }
 
-/* The bytes free for us in the file system of the file at path (its
- * directory's); UINT64_MAX when that cannot be told. */
+/* The bytes a copy may take in the file system of the file at path
+ * (its directory's), leaving a twentieth of it free as a snapshot does
+ * (stream_room); UINT64_MAX when that cannot be told. */
 static uint64_t free_beside(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	char *dir = slash ? xstrndup(path, (size_t)(slash - path) + (slash == path)) : xstrdup(".");
-	struct statvfs vf;
-	uint64_t n = statvfs(dir, &vf) == 0 ? (uint64_t)vf.f_bavail * vf.f_frsize : UINT64_MAX;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	uint64_t n = fd >= 0 ? stream_room(fd) : UINT64_MAX;
 
+	if (fd >= 0)
+		close(fd);
 	free(dir);
 	return n;
 }
@@ -536,10 +539,13 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 	free(file);
 	if (rc == 0 && gz_probe(h->map, h->size))
 		rc = open_gzip(h, path, o, &held, p, err);
+	int refused = rc < 0; /* the gzip file refused, or its copy not complete */
 	if (rc < 0)
 		heap_free(h);
 	else
 		rc = open_mapped(h, path, o, p, err);
-	copy_end(&held, rc < 0 || h->n <= 1); /* no object: a copy of nothing is not kept */
+	/* a copy of nothing is not kept; a complete copy of a dump is, when
+	 * the open stops for another reason (cancelled, the memory) */
+	copy_end(&held, refused || (rc == 0 && h->n <= 1));
 	return rc;
 }

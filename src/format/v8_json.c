@@ -409,10 +409,10 @@ void v8_snap_free(struct v8_snap *s)
 int v8_probe(const uint8_t *head, size_t n)
 {
 	/* the snapshot's own keys: the parser takes them in any order, so
-	 * the first may be any of them (V8 writes "snapshot" first) */
-	static const char *const keys[] = { "\"snapshot\"", "\"nodes\"", "\"edges\"", "\"strings\"",
-					    "\"trace_function_infos\"", "\"trace_tree\"", "\"samples\"",
-					    "\"locations\"" };
+	 * the first may be any of them (V8 writes "snapshot" first); not
+	 * "nodes" or "samples", which a CPU profile (.cpuprofile) starts with */
+	static const char *const keys[] = { "\"snapshot\"", "\"edges\"", "\"strings\"",
+					    "\"trace_function_infos\"", "\"trace_tree\"", "\"locations\"" };
 	const uint8_t *end, *p;
 
 	if (head == NULL || n == 0 || *head != '{')

@@ -90,7 +90,8 @@ int v8_parse(const char *path, const uint8_t *map, uint64_t size, int drop, stru
 
 /* Is this the start of a V8 snapshot? By content, not by name: '{',
  * optional whitespace, then one of the snapshot's keys ("snapshot",
- * "nodes", "edges", "strings", ...: the parser takes them in any order). */
+ * "edges", "strings", ...: the parser takes them in any order; not
+ * "nodes", a CPU profile's first key). */
 int v8_probe(const uint8_t *head, size_t n);
 
 /* Decode the JSON string whose opening quote is at map + off to UTF-8

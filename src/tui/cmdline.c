@@ -693,7 +693,10 @@ void command_prompt(struct tui *t)
 		int c = read_key(stdscr);
 		if (c == 27 || c == 3)
 			break;
-		if (c == '\n' || c == '\r' || c == KEY_ENTER) {
+		int enter = c == '\n' || c == '\r' || c == KEY_ENTER;
+		if (cut && (enter || c == '\t') && key_waiting())
+			continue; /* inside the rest of a paste past the bound: not a key of the user's */
+		if (enter) {
 			if (in.len == 0)
 				break;
 			sbuf_reset(&err);
