@@ -120,7 +120,10 @@ test)
 	san_log=$top/build-san.log
 	(
 		TMUX=/tmp/tmux-0/default,4242,0 build build-san --enable-werror --enable-sanitizers
-		ASAN_OPTIONS=detect_leaks=1 check build-san
+		# Check's timeouts catch hangs only: four times as long under the
+		# sanitizers, which run beside the rest (a busy machine took the
+		# HPROF reader's every-prefix test past its 60 s)
+		ASAN_OPTIONS=detect_leaks=1 CK_TIMEOUT_MULTIPLIER=${CK_TIMEOUT_MULTIPLIER:-4} check build-san
 	) >"$san_log" 2>&1 </dev/null &
 	san=$!
 	san_end() {
