@@ -311,6 +311,20 @@ START_TEST(test_gone)
 }
 END_TEST
 
+/* Until /proc says pid runs name (exec'd after setpriv), at most a
+ * minute: a hang bound only. */
+static void wait_exec(pid_t pid, const char *name)
+{
+	for (int i = 0; i < 600; i++) {
+		char *exe = exe_of(pid);
+		int done = strstr(exe, name) != NULL;
+		free(exe);
+		if (done)
+			return;
+		usleep(100000);
+	}
+}
+
 /* heapwalk as nobody against a process of root: refused as another
  * user's; heapwalk as root against nobody's sleep: not a runtime. */
 START_TEST(test_other_user)
@@ -326,15 +340,7 @@ START_TEST(test_other_user)
 	nobody(&uid, &gid);
 	char *argv[] = { "sleep", LIFE_S, NULL };
 	pid_t pid = start(argv, 0);
-	/* sleep is exec'd once /proc says so */
-	for (int i = 0; i < 600; i++) {
-		char *exe = exe_of(pid);
-		int done = strstr(exe, "sleep") != NULL;
-		free(exe);
-		if (done)
-			break;
-		usleep(100000);
-	}
+	wait_exec(pid, "sleep");
 	char *want = xasprintf("PID %ld is a process of another user (root, uid 0), not of nobody (uid %ld)",
 			       (long)pid, (long)uid);
 	refused(pid, pid, want, 1, "root's sleep, heapwalk as nobody");
@@ -342,14 +348,7 @@ START_TEST(test_other_user)
 	end(pid);
 
 	pid = start(argv, 1);
-	for (int i = 0; i < 600; i++) {
-		char *exe = exe_of(pid);
-		int done = strstr(exe, "sleep") != NULL;
-		free(exe);
-		if (done)
-			break;
-		usleep(100000);
-	}
+	wait_exec(pid, "sleep");
 	refused_not_runtime(pid, "nobody's sleep, heapwalk as root");
 	end(pid);
 }
