@@ -18,6 +18,7 @@ int main(void)
 	srunner_add_suite(sr, browser_suite());
 	srunner_add_suite(sr, agent_suite());
 	srunner_add_suite(sr, match_suite());
+	srunner_add_suite(sr, calibrate_suite());
 	srunner_add_suite(sr, alloc_suite());
 	srunner_add_suite(sr, alloctime_suite());
 	srunner_add_suite(sr, jcoll_suite());

@@ -34,6 +34,7 @@ Suite *tui_suite(void);
 Suite *browser_suite(void);
 Suite *agent_suite(void);
 Suite *match_suite(void);
+Suite *calibrate_suite(void);
 Suite *alloc_suite(void);
 Suite *alloctime_suite(void);
 Suite *jcoll_suite(void);

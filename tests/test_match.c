@@ -164,7 +164,7 @@ START_TEST(test_match_truth)
 	ck_assert_msg(heap_open(&b, MATCH "/b.hprof", &o, NULL, &err) == 0, "%s", err.buf);
 	heap_need(&a, HP_ALL, NULL);
 	heap_need(&b, HP_ALL, NULL);
-	match_dumps(&a, &b, &r, NULL);
+	match_dumps(&a, &b, 0, &r, NULL);
 	memset(sn, 0, sizeof sn);
 	memset(sg, 0, sizeof sg);
 	score_side(&b, &r.fresh, 1, sn);
@@ -176,7 +176,7 @@ START_TEST(test_match_truth)
 
 	/* the same dumps, the same answer */
 	struct match_result r2;
-	match_dumps(&a, &b, &r2, NULL);
+	match_dumps(&a, &b, 0, &r2, NULL);
 	ck_assert_uint_eq(r.fresh.count, r2.fresh.count);
 	ck_assert(memcmp(r.fresh.bits, r2.fresh.bits, bits_words(b.n) * sizeof *r.fresh.bits) == 0);
 	ck_assert(memcmp(r.gone.bits, r2.gone.bits, bits_words(a.n) * sizeof *r.gone.bits) == 0);
@@ -272,7 +272,7 @@ START_TEST(test_match_nodata_array)
 		free(path);
 		heap_need(&h[k], HP_ALL, NULL);
 	}
-	match_dumps(&h[0], &h[1], &r, NULL);
+	match_dumps(&h[0], &h[1], 0, &r, NULL);
 	ck_assert_uint_eq(r.fresh.count, 0);
 	ck_assert_uint_eq(r.gone.count, 0);
 	match_result_free(&r);

@@ -1052,6 +1052,39 @@ START_TEST(test_baseline_loaded_later)
 }
 END_TEST
 
+/* Two .NET traces, matched: the String objects left unpaired on both
+ * sides are alike (the trace has no characters), so the String row's new
+ * and gone columns say "?" and the top line counts the ambiguous ones
+ * (what `diff` says: tests/test_calibrate.c). */
+START_TEST(test_baseline_ambiguous)
+{
+	struct term t;
+	char args[1400];
+
+	snprintf(args, sizeof args, "--baseline %s/dotnet/workload-1.nettrace %s/dotnet/workload-2.nettrace",
+		 TEST_SRCDIR, TEST_SRCDIR);
+	term_start(&t, 160, 30, "", args);
+	char *s = wait_for(&t, "Step 1: All objects");
+	has(s, "inferred (");
+	has(s, "; ambiguous ");
+	free(s);
+	keys(&t, "f");
+	type(&t, "^System.(String|Reflection.RuntimeMethodInfo)$");
+	keys(&t, "Enter");
+	s = wait_without(&t, "System.String ", "System.Object ");
+	char *row = line_of(s, "System.String ");
+	ck_assert_msg(strstr(row, " ? ") != NULL, "String row: %s", row);
+	free(row);
+	row = line_of(s, "System.Reflection.RuntimeMethodInfo ");
+	ck_assert_msg(strstr(row, " ? ") == NULL && strstr(row, " +270 ") != NULL, "RuntimeMethodInfo row: %s", row);
+	free(row);
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
 /* The Allocations view of a snapshot with allocation traces
  * (tests/alloc-run.sh): the hot spot at Holder's `new int[4]` line,
  * used, is a step of int[]s only, as many as the row says. */
@@ -1612,6 +1645,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_signals_restore);
 	tcase_add_test(tc, test_baseline_in_browser);
 	tcase_add_test(tc, test_baseline_loaded_later);
+	tcase_add_test(tc, test_baseline_ambiguous);
 	tcase_add_test(tc, test_allocations_view);
 	tcase_add_test(tc, test_inspections_view);
 	tcase_add_test(tc, test_use_one_of_same_name);

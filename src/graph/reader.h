@@ -79,6 +79,10 @@ struct runtime_ops {
 	int64_t (*contents_walk)(void *ctx, node_t v, coll_fn fn, void *arg);
 	int (*contents_inside)(void *ctx, node_t v, node_t y);
 	node_t (*contents_holder)(void *ctx, node_t y, node_t x, unsigned r, uint64_t *xid, enum coll_role *role);
+	/* Classes whose instances are values, replaced and never changed
+	 * ("java.lang.String"): such an object is its content and its
+	 * children's. NULL-terminated; NULL: none known. */
+	const char *const *value_classes;
 };
 
 struct format_ops {

@@ -23,8 +23,8 @@ static void when(uint64_t ms, char *out, size_t n)
 /* Old: every object that is not new (the heap's totals less fresh's). */
 static void count_old(const struct heap *h, struct baseline *b)
 {
-	b->nold = (h->n - 1) - b->fresh.count;
-	b->old_bytes = h->total_shallow - b->fresh.shallow;
+	b->nold = (h->n - 1) - b->fresh.count - b->amb_new.count;
+	b->old_bytes = h->total_shallow - b->fresh.shallow - b->amb_new.shallow;
 }
 
 int baseline_from_mark(struct heap *h, struct baseline *b, struct sbuf *err)
@@ -115,11 +115,13 @@ int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 	if (!v8 && (!h->agent.present || !old->agent.present)) {
 		/* ids are addresses: pair the objects by what they are */
 		struct match_result r;
-		match_dumps(old, h, &r, p);
+		match_dumps(old, h, 0, &r, p);
 		b->mode = BL_MATCHED;
 		b->old = old;
 		b->fresh = r.fresh;
 		b->gone = r.gone;
+		b->amb_new = r.amb_new;
+		b->amb_gone = r.amb_gone;
 		b->pairs = r.pairs;
 		b->confidence = r.confidence;
 		b->how = why_not;
@@ -164,6 +166,8 @@ void baseline_free(struct baseline *b)
 {
 	objset_free(&b->fresh);
 	objset_free(&b->gone);
+	objset_free(&b->amb_new);
+	objset_free(&b->amb_gone);
 	free(b->how);
 	memset(b, 0, sizeof *b);
 }
@@ -184,6 +188,9 @@ void baseline_summary(const struct baseline *b, struct sbuf *out)
 	num_bytes(out, ", old", b->nold, b->old_bytes);
 	if (baseline_has_old(b))
 		num_bytes(out, ", gone", b->gone.count, b->gone.shallow);
+	if (b->amb_new.count || b->amb_gone.count)
+		sbuf_printf(out, "; ambiguous %llu now, %llu before", (unsigned long long)b->amb_new.count,
+			    (unsigned long long)b->amb_gone.count);
 }
 
 void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf *out)
@@ -205,6 +212,12 @@ void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf
 		sbuf_printf(out, "inferred: %llu objects of %s paired by content and references; "
 			    "confidence of new %.1f%%", (unsigned long long)b->pairs, b->old->path,
 			    b->confidence * 100.0);
+		if (b->amb_new.count || b->amb_gone.count)
+			sbuf_printf(out, "; ambiguous: %llu objects now and %llu before are alike to unpaired "
+				    "objects of the other dump (class and contents) and nothing tells them "
+				    "apart: they are neither new, old nor gone, and their classes' new and gone "
+				    "are not told (the class deltas are)",
+				    (unsigned long long)b->amb_new.count, (unsigned long long)b->amb_gone.count);
 		if (b->how != NULL)
 			sbuf_printf(out, " (not exact: %s)", b->how);
 	}
@@ -292,6 +305,15 @@ void diff_classes(const struct heap *old, const struct heap *h, const struct bas
 					d->gone_count++;
 					d->gone_bytes += old->node_shallow[x];
 				}
+		if (b->mode == BL_MATCHED) {
+			v->have_ambiguous = 1;
+			for (node_t x = 1; x < h->n; x++)
+				if (baseline_ambiguous(&b->amb_new, x) && h->node_class[x] != HW_NONE)
+					v->rows[row_new[h->node_class[x]]].amb_count++;
+			for (node_t x = 1; x < old->n; x++)
+				if (baseline_ambiguous(&b->amb_gone, x) && old->node_class[x] != HW_NONE)
+					v->rows[row_old[old->node_class[x]]].amb_old++;
+		}
 	}
 	/* classes with no instances on either side say nothing */
 	size_t k = 0;

@@ -32,6 +32,11 @@ struct baseline {
 	struct objset fresh;      /* over the current dump: the new objects */
 	struct objset gone;       /* over old: the objects gone since */
 	uint64_t nold, old_bytes; /* current objects that existed before */
+	/* BL_MATCHED: unpaired objects alike to an unpaired object of the
+	 * other dump, in neither fresh nor gone nor old (match.h): their
+	 * classes are told by counts only */
+	struct objset amb_new;    /* over the current dump */
+	struct objset amb_gone;   /* over old */
 	uint64_t pairs;           /* BL_MATCHED: objects paired */
 	double confidence;        /* BL_MATCHED: mean confidence of "new", 0..1 */
 	char *how;                /* BL_FILE: what the answer rests on; BL_MATCHED:
@@ -52,8 +57,15 @@ static inline int baseline_has_old(const struct baseline *b)
 {
 	return b->mode == BL_IDS || b->mode == BL_FILE || b->mode == BL_MATCHED;
 }
+/* Is v in amb, one of a baseline's ambiguous sets (empty, without bits,
+ * unless the baseline is matched)? */
+static inline int baseline_ambiguous(const struct objset *amb, node_t v)
+{
+	return amb->count > 0 && objset_has(amb, v);
+}
 /* One line for headers: "new 1234 (56 kB), old ..., gone ...", after
- * "inferred (97%): " for a matched baseline. Appends. */
+ * "inferred (97%): " for a matched baseline, and its ambiguous objects.
+ * Appends. */
 void baseline_summary(const struct baseline *b, struct sbuf *out);
 /* "exact: marked by the agent at ...", what the answer rests on. Appends. */
 void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf *out);
@@ -65,11 +77,15 @@ struct class_delta {
 	uint64_t old_count, old_bytes, count, bytes;
 	uint64_t new_count, new_bytes;  /* new objects (with identity only) */
 	uint64_t gone_count, gone_bytes;
+	/* a matched baseline's ambiguous objects of the class, now and
+	 * before: where either is not 0, new and gone are not told */
+	uint64_t amb_count, amb_old;
 };
 struct diff_view {
 	struct class_delta *rows; /* sorted by bytes delta, largest growth first */
 	size_t n;
 	int have_identity;
+	int have_ambiguous;       /* a matched baseline: amb_count, amb_old mean something */
 	uint64_t old_objects, old_total, objects, total;
 };
 /* b may be NULL (no identity): then only counts and bytes. */

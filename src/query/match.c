@@ -22,8 +22,10 @@
  * left (objects whose children changed), spreading again; then
  * identical objects that nothing refers to (held by roots only) pair in
  * order, as their count says; last, identical objects at one address
- * whose referrers are all paired (not spread from: a guess). What stays
- * unpaired in B is new, in A gone.
+ * whose referrers are all paired (not spread from: a guess; not when
+ * ids are no addresses, MATCH_BLIND). What stays unpaired in B is new,
+ * in A gone, unless an unpaired object of the other side is alike
+ * (answer()): then it is ambiguous.
  *
  * Every step visits nodes in index order and sorts stably, so the same
  * two dumps always give the same pairs. */
@@ -55,7 +57,8 @@ struct kv { uint64_t key; node_t v; };
 struct matcher {
 	struct side s[2];   /* 0: A (older), 1: B */
 	uint32_t *posb;     /* scratch: a node of B -> its index in the array at hand */
-	uint8_t *immutable; /* per class of A: String, the boxes, primitive arrays are not */
+	uint8_t *immutable; /* per class of A: values (String, the boxes: value_classes) */
+	uint8_t *immutable_b; /* the same per class of B */
 	struct pairq q;
 	uint64_t pairs[HOW_COUNT];
 	uint8_t round_how;  /* how the join at hand pairs */
@@ -770,7 +773,159 @@ static void pair_classes(struct matcher *m)
 	free(b);
 }
 
-int match_dumps(struct heap *a, struct heap *b, struct match_result *r, struct progress *p)
+/* What makes two unpaired objects alike: their own content, or for a
+ * value that is replaced, never changed (a String), its content with
+ * its children's (the characters). */
+static uint64_t alike_key(const struct matcher *m, int side, node_t v)
+{
+	const struct side *s = &m->s[side];
+	uint32_t c = s->h->node_class[v];
+
+	if (c == HW_NONE)
+		return s->h0[v];
+	if (side == 0 ? m->immutable[c] : m->immutable_b[c])
+		return s->h1[v];
+	return s->h0[v];
+}
+
+/* Is every referrer of v in sure (and there is one, no root)? */
+static int held_only_by(const struct heap *h, const struct objset *sure, node_t v)
+{
+	if (h->in_start[v] == h->in_start[v + 1])
+		return 0;
+	for (edge_t e = h->in_start[v]; e < h->in_start[v + 1]; e++)
+		if (h->in[e] == 0 || !bit_get(sure->bits, h->in[e]))
+			return 0;
+	return 1;
+}
+
+/* An ambiguous object that only new objects refer to (only gone ones,
+ * on the older side) is new (gone) with them: a survivor would be held
+ * by a survivor. From sure to amb's objects it holds, a worklist. */
+static void held_by_sure(const struct heap *h, struct objset *sure, struct objset *amb)
+{
+	node_t *work = NULL;
+	size_t n = 0, cap = 0;
+
+	for (node_t v = 1; v < h->n; v++)
+		if (bit_get(amb->bits, v) && held_only_by(h, sure, v)) {
+			if (n == cap)
+				work = xreallocarray(work, cap = cap ? cap * 2 : 256, sizeof *work);
+			work[n++] = v;
+			bit_clear(amb->bits, v);
+			bit_set(sure->bits, v);
+		}
+	while (n > 0) {
+		node_t v = work[--n];
+		for (edge_t e = h->out_start[v]; e < h->out_start[v + 1]; e++) {
+			node_t y = h->out[e];
+			if (!bit_get(amb->bits, y) || !held_only_by(h, sure, y))
+				continue;
+			if (n == cap)
+				work = xreallocarray(work, cap = cap ? cap * 2 : 256, sizeof *work);
+			work[n++] = y;
+			bit_clear(amb->bits, y);
+			bit_set(sure->bits, y);
+		}
+	}
+	free(work);
+}
+
+/* Per class of h: are its objects values (the runtime's value_classes)? */
+static uint8_t *value_classes(const struct heap *h)
+{
+	const struct runtime_ops *rt = heap_runtime(h);
+	uint8_t *is = xcalloc((size_t)h->ncls + 1, 1);
+
+	if (rt == NULL || rt->value_classes == NULL)
+		return is;
+	for (uint32_t c = 0; c < h->ncls; c++)
+		for (const char *const *n = rt->value_classes; *n != NULL; n++)
+			if (strcmp(class_name(h, c), *n) == 0)
+				is[c] = 1;
+	return is;
+}
+
+/* A side's unpaired objects with the keys that make them alike, sorted. */
+static struct kv *unpaired_alike(const struct matcher *m, int side, size_t *n)
+{
+	const struct side *s = &m->s[side];
+	size_t k = 0;
+
+	for (node_t v = 1; v < s->h->n; v++)
+		k += s->peer[v] == HW_NONE;
+	struct kv *a = xmalloc((k + 1) * sizeof *a);
+	k = 0;
+	for (node_t v = 1; v < s->h->n; v++)
+		if (s->peer[v] == HW_NONE)
+			a[k++] = (struct kv){ alike_key(m, side, v), v };
+	sort_kv(a, k);
+	*n = k;
+	return a;
+}
+
+/* The answer: B's unpaired are new, A's unpaired gone, unless one of the
+ * other side's unpaired is alike (alike_key): then nothing told them
+ * apart, and it may be a survivor the references did not reach as well
+ * as a new object. Those are ambiguous, in no set but their own, unless
+ * only new (gone) objects hold them. */
+static void answer(const struct matcher *m, struct match_result *r)
+{
+	struct heap *h[2] = { m->s[0].h, m->s[1].h };
+	struct objset *sure[2] = { &r->gone, &r->fresh }, *amb[2] = { &r->amb_gone, &r->amb_new };
+	size_t n[2];
+	struct kv *keys[2] = { unpaired_alike(m, 0, &n[0]), unpaired_alike(m, 1, &n[1]) };
+
+	for (int i = 0; i < 2; i++) {
+		objset_empty(h[i], sure[i]);
+		objset_empty(h[i], amb[i]);
+		const struct kv *other = keys[!i];
+		for (size_t k = 0; k < n[i]; k++) {
+			size_t lo = lower_bound_u64s(other, n[!i], sizeof *other, keys[i][k].key);
+			int alike = lo < n[!i] && other[lo].key == keys[i][k].key;
+			bit_set(alike ? amb[i]->bits : sure[i]->bits, keys[i][k].v);
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		held_by_sure(h[i], sure[i], amb[i]);
+		objset_recount(h[i], sure[i]);
+		objset_recount(h[i], amb[i]);
+	}
+	free(keys[0]);
+	free(keys[1]);
+}
+
+/* The confidence of the "new" answers, fresh's mean: 0.99 for an object
+ * whose content no object of A has at all, made since; 0.9 where a
+ * paired object of A has it (the references said it is not that one,
+ * but an old object changed beyond recognition would look so too).
+ * tests/test_calibrate.c holds these figures to the measured precision. */
+static double confidence(const struct matcher *m, const struct objset *fresh)
+{
+	const struct heap *a = m->s[0].h, *b = m->s[1].h;
+	struct kv *all = xmalloc(((size_t)a->n + 1) * sizeof *all);
+	size_t n = 0;
+	double sum = 0;
+
+	if (fresh->count == 0) {
+		free(all);
+		return 1.0;
+	}
+	for (node_t v = 1; v < a->n; v++)
+		all[n++] = (struct kv){ m->s[0].h0[v], v };
+	sort_kv(all, n);
+	for (node_t v = 1; v < b->n; v++) {
+		if (!bit_get(fresh->bits, v))
+			continue;
+		size_t lo = lower_bound_u64s(all, n, sizeof *all, m->s[1].h0[v]);
+		sum += lo < n && all[lo].key == m->s[1].h0[v] ? 0.9 : 0.99;
+	}
+	free(all);
+	return sum / (double)fresh->count;
+}
+
+int match_dumps(struct heap *a, struct heap *b, unsigned flags, struct match_result *r,
+		struct progress *p)
 {
 	struct matcher m;
 
@@ -791,16 +946,8 @@ int match_dumps(struct heap *a, struct heap *b, struct match_result *r, struct p
 	}
 	m.posb = xmalloc((size_t)b->n * sizeof *m.posb);
 	memset(m.posb, 0xff, (size_t)b->n * sizeof *m.posb);
-	static const char *const values[] = {
-		"java.lang.String", "java.lang.Integer", "java.lang.Long", "java.lang.Short",
-		"java.lang.Byte", "java.lang.Character", "java.lang.Boolean", "java.lang.Float",
-		"java.lang.Double", "java.math.BigInteger", "java.math.BigDecimal",
-	};
-	m.immutable = xcalloc((size_t)a->ncls + 1, 1);
-	for (uint32_t c = 0; c < a->ncls; c++)
-		for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
-			if (strcmp(class_name(a, c), values[i]) == 0)
-				m.immutable[c] = 1;
+	m.immutable = value_classes(a);
+	m.immutable_b = value_classes(b);
 	/* the strong evidence first: names of classes, unique contents; then
 	 * what the references say */
 	pair_classes(&m);
@@ -811,45 +958,15 @@ int match_dumps(struct heap *a, struct heap *b, struct match_result *r, struct p
 	spread(&m);
 	keyed_round(&m, m.s[0].h1, m.s[1].h1, 1, HOW_ROOTED);
 	spread(&m);
-	address_round(&m);
+	if (!(flags & MATCH_BLIND))
+		address_round(&m);
 	progress_end(p);
 
-	/* the answer: B's unpaired are new, A's unpaired gone */
-	objset_empty(b, &r->fresh);
-	objset_empty(a, &r->gone);
-	for (node_t v = 1; v < b->n; v++)
-		if (m.s[1].peer[v] == HW_NONE)
-			bit_set(r->fresh.bits, v);
-	for (node_t v = 1; v < a->n; v++)
-		if (m.s[0].peer[v] == HW_NONE)
-			bit_set(r->gone.bits, v);
-	objset_recount(b, &r->fresh);
-	objset_recount(a, &r->gone);
+	answer(&m, r);
 	r->pairs = pairs_so_far(&m);
-	/* confidence of a "new" answer: sure when no unpaired object of A has
-	 * its content, or when everything that refers to it is new too;
-	 * otherwise it may be one of those, changed beyond recognition */
-	size_t ng = 0;
-	struct kv *gk = xmalloc((r->gone.count + 1) * sizeof *gk);
-	for (node_t v = 1; v < a->n; v++)
-		if (m.s[0].peer[v] == HW_NONE)
-			gk[ng++] = (struct kv){ m.s[0].h0[v], v };
-	sort_kv(gk, ng);
-	double sum = 0;
-	for (node_t v = 1; v < b->n; v++) {
-		if (m.s[1].peer[v] != HW_NONE)
-			continue;
-		uint64_t key = m.s[1].h0[v];
-		size_t lo = lower_bound_u64s(gk, ng, sizeof *gk, key);
-		int seen = lo < ng && gk[lo].key == key;
-		int new_referrers = 1;
-		for (edge_t e = b->in_start[v]; e < b->in_start[v + 1] && new_referrers; e++)
-			new_referrers = b->in[e] != 0 && m.s[1].peer[b->in[e]] == HW_NONE;
-		sum += !seen || (new_referrers && b->in_start[v + 1] > b->in_start[v]) ? 0.99 : 0.5;
-	}
-	r->confidence = r->fresh.count ? sum / (double)r->fresh.count : 1.0;
-	free(gk);
+	r->confidence = confidence(&m, &r->fresh);
 	free(m.immutable);
+	free(m.immutable_b);
 
 	for (int i = 0; i < 2; i++) {
 		free(m.s[i].h0);
@@ -867,4 +984,6 @@ void match_result_free(struct match_result *r)
 {
 	objset_free(&r->fresh);
 	objset_free(&r->gone);
+	objset_free(&r->amb_new);
+	objset_free(&r->amb_gone);
 }

@@ -12,12 +12,22 @@
 struct match_result {
 	struct objset fresh;     /* over b: objects with no partner in a (new) */
 	struct objset gone;      /* over a: objects with no partner in b */
+	/* unpaired objects whose content an unpaired object of the other
+	 * side has: new or survivor (amb_new, over b), gone or survivor
+	 * (amb_gone, over a); in neither fresh nor gone */
+	struct objset amb_new, amb_gone;
 	uint64_t pairs;          /* objects paired, all told */
 	double confidence;       /* mean confidence of b's "new" answers, 0..1 */
 };
 
+/* Ids are not addresses (tags, V8's ids): no object is paired for
+ * being at one address in both (which would read the answer off the
+ * ids; the calibration of the matcher wants it blind to them). */
+#define MATCH_BLIND 1u
+
 /* a: the older dump, b: the newer; both opened. Loads what it needs. */
-int match_dumps(struct heap *a, struct heap *b, struct match_result *r, struct progress *p);
+int match_dumps(struct heap *a, struct heap *b, unsigned flags, struct match_result *r,
+		struct progress *p);
 void match_result_free(struct match_result *r);
 
 #endif

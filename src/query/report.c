@@ -229,6 +229,8 @@ static void meta_baseline(struct table *t, const struct heap *h, const char *key
 		char pct[16];
 		snprintf(pct, sizeof pct, "%.1f", b->confidence * 100.0);
 		meta_strs(t, "new_confidence_pct", pct);
+		meta_num(t, "ambiguous_objects", b->amb_new.count);
+		meta_num(t, "ambiguous_objects_before", b->amb_gone.count);
 	}
 	if (baseline_has_old(b)) {
 		meta_num(t, "gone_objects", b->gone.count);
@@ -691,10 +693,12 @@ void report_diff(const struct heap *old, const struct heap *h, const struct diff
 		{ "new_bytes", "new bytes", COL_BYTES, 0 },
 		{ "gone", "gone", COL_NUM, 0 },
 		{ "gone_bytes", "gone bytes", COL_BYTES, 0 },
+		{ "ambiguous", "ambiguous", COL_NUM, 0 },
+		{ "ambiguous_before", "amb. before", COL_NUM, 0 },
 	};
 	struct table t;
 
-	table_init(&t, f, "diff", cols, v->have_identity ? 11 : 7);
+	table_init(&t, f, "diff", cols, v->have_ambiguous ? 13 : v->have_identity ? 11 : 7);
 	meta_strs(&t, "baseline", old->path);
 	meta_strs(&t, "dump", h->path);
 	meta_num(&t, "objects_before", v->old_objects);
@@ -708,9 +712,13 @@ void report_diff(const struct heap *old, const struct heap *h, const struct diff
 	}
 	for (size_t i = 0; i < v->n; i++) {
 		const struct class_delta *r = &v->rows[i];
+		/* an ambiguous class: its deltas only */
+		int amb = r->amb_count > 0 || r->amb_old > 0;
 		table_row(&t, CS(r->name), CN(r->old_count), CN(r->count), CD(r->count, r->old_count),
 			  CB(r->old_bytes), CB(r->bytes), CDB(r->bytes, r->old_bytes),
-			  CN(r->new_count), CB(r->new_bytes), CN(r->gone_count), CB(r->gone_bytes));
+			  amb ? CNULL : CN(r->new_count), amb ? CNULL : CB(r->new_bytes),
+			  amb ? CNULL : CN(r->gone_count), amb ? CNULL : CB(r->gone_bytes),
+			  CN(r->amb_count), CN(r->amb_old));
 	}
 	table_end(&t, out);
 }

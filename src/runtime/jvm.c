@@ -77,6 +77,13 @@ static node_t jvm_contents_holder(void *ctx, node_t y, node_t x, unsigned r, uin
 	return jcontents_holder(ctx, y, x, r, xid, role);
 }
 
+/* Values: a field that holds another one holds another object. */
+static const char *const jvm_values[] = {
+	"java.lang.String", "java.lang.Integer", "java.lang.Long", "java.lang.Short",
+	"java.lang.Byte", "java.lang.Character", "java.lang.Boolean", "java.lang.Float",
+	"java.lang.Double", "java.math.BigInteger", "java.math.BigDecimal", NULL,
+};
+
 const struct runtime_ops jvm_runtime = {
 	.name = "jvm",
 	.open = jvm_open,
@@ -90,4 +97,5 @@ const struct runtime_ops jvm_runtime = {
 	.contents_walk = jvm_contents_walk,
 	.contents_inside = jvm_contents_inside,
 	.contents_holder = jvm_contents_holder,
+	.value_classes = jvm_values,
 };

@@ -494,7 +494,7 @@ static void cell(const struct tview *v, const struct column *c, const struct row
 	case COL_SCOUNT:
 	case COL_SBYTES:
 		if (unknown)
-			snprintf(buf, sizeof buf, "-");
+			snprintf(buf, sizeof buf, r->flags & RF_UNTOLD ? "?" : "-");
 		else if (x == 0)
 			snprintf(buf, sizeof buf, "0");
 		else if (c->type == COL_SCOUNT)

@@ -51,16 +51,25 @@ void classes_delta(struct tui *t, struct tview *v, struct classes_data *cd)
 			cd->d[h->node_class[x]].new_count++;
 			cd->d[h->node_class[x]].new_bytes += h->node_shallow[x];
 		}
+	for (node_t x = 1; x < h->n; x++)
+		if (bit_get(v->st->set.bits, x) && baseline_ambiguous(&bl->amb_new, x) &&
+		    h->node_class[x] != HW_NONE)
+			cd->d[h->node_class[x]].amb++;
 	if (!baseline_has_old(bl) || !objset_is_all(h, &v->st->set))
 		return;
 	cd->have_gone = 1;
 	const struct heap *old = bl->old;
 	struct cls_delta *g = xcalloc((size_t)old->ncls + 1, sizeof *g);
-	for (node_t x = 1; x < old->n; x++)
-		if (objset_has(&bl->gone, x) && old->node_class[x] != HW_NONE) {
+	for (node_t x = 1; x < old->n; x++) {
+		if (old->node_class[x] == HW_NONE)
+			continue;
+		if (objset_has(&bl->gone, x)) {
 			g[old->node_class[x]].gone_count++;
 			g[old->node_class[x]].gone_bytes += old->node_shallow[x];
+		} else if (baseline_ambiguous(&bl->amb_gone, x)) {
+			g[old->node_class[x]].amb++;
 		}
+	}
 	uint32_t *byname = xmalloc(((size_t)h->ncls + 1) * sizeof *byname);
 	for (uint32_t c = 0; c < h->ncls; c++)
 		byname[c] = c;
@@ -69,7 +78,7 @@ void classes_delta(struct tui *t, struct tview *v, struct classes_data *cd)
 	for (size_t i = 0; i < cd->n; i++)
 		listed[cd->rows[i].cls] = 1;
 	for (uint32_t oc = 0; oc < old->ncls; oc++) {
-		if (g[oc].gone_count == 0)
+		if (g[oc].gone_count == 0 && g[oc].amb == 0)
 			continue;
 		uint32_t c = namesake(h, byname, old, oc);
 		if (c == HW_NONE) {
@@ -79,6 +88,7 @@ void classes_delta(struct tui *t, struct tview *v, struct classes_data *cd)
 		}
 		cd->d[c].gone_count += g[oc].gone_count;
 		cd->d[c].gone_bytes += g[oc].gone_bytes;
+		cd->d[c].amb += g[oc].amb;
 		if (!listed[c]) { /* a class here with no instances left */
 			cd->rows = xreallocarray(cd->rows, cd->n + 1, sizeof *cd->rows);
 			cd->rows[cd->n++] = (struct class_row){ .cls = c };

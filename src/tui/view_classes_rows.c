@@ -87,6 +87,10 @@ void class_vals(struct tview *v, struct row *r, uint64_t count, uint64_t shallow
 		r->val[6] = d->gone_bytes;
 		if (!cd->have_gone)
 			r->unknown |= 1u << 4 | 1u << 6;
+		if (d->amb > 0) { /* a matched baseline could not tell them: "?" */
+			r->unknown |= 1u << 3 | 1u << 4 | 1u << 5 | 1u << 6;
+			r->flags |= RF_UNTOLD;
+		}
 	}
 }
 
@@ -133,4 +137,5 @@ void add_delta(struct cls_delta *sum, const struct classes_data *cd, uint32_t c)
 	sum->new_bytes += cd->d[c].new_bytes;
 	sum->gone_count += cd->d[c].gone_count;
 	sum->gone_bytes += cd->d[c].gone_bytes;
+	sum->amb += cd->d[c].amb;
 }

@@ -1,0 +1,296 @@
+/* test_calibrate.c — the matcher's confidence measured against the
+ * truth. Pairs of heaps whose old and new objects are known exactly (the
+ * agent's tags, V8's ids, a Mono file's replayed moves) are given to the
+ * matcher with that knowledge hidden (MATCH_BLIND where the ids would
+ * give it away); its "new" and "gone" answers are scored object by object
+ * against the exact answer. The bars, on every pair:
+ *   - the precision of "new" is at least the confidence the matcher
+ *     prints for it, less one point (the printed figure does not
+ *     overstate), and so is that of "gone";
+ *   - every class with 20 or more objects called new (or gone) has a
+ *     precision of 90% or more: a class the matcher cannot tell apart
+ *     is "ambiguous", never a confident wrong set;
+ *   - a class with no ambiguous object has new - gone = its count delta
+ *     (pairs stay within a class).
+ * The figures of every pair are printed for the record. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "engine/open.h"
+#include "graph/reader.h"
+#include "query/baseline.h"
+#include "query/match.h"
+#include "suites.h"
+
+#define CALDIR TEST_BUILDDIR "/dumps/calibrate"
+
+struct score { uint64_t tp, fp, fn; };
+
+static double precision(const struct score *s)
+{
+	return s->tp + s->fp ? (double)s->tp / (double)(s->tp + s->fp) : 1.0;
+}
+
+static double recall(const struct score *s)
+{
+	return s->tp + s->fn ? (double)s->tp / (double)(s->tp + s->fn) : 1.0;
+}
+
+static void open_at(struct heap *h, const char *path, unsigned snap)
+{
+	struct open_opts o = { .no_cache = 1, .quiet = 1, .snapshot = snap };
+	struct sbuf err;
+
+	sbuf_init(&err);
+	ck_assert_msg(heap_open(h, path, &o, NULL, &err) == 0, "%s: %s", path, err.buf);
+	heap_need(h, HP_ALL, NULL);
+	sbuf_free(&err);
+}
+
+/* Whose truth is known: V8's embedder objects (even ids) have none. */
+static int known(const struct heap *h, node_t v)
+{
+	return !heap_runtime_is(h, "v8") || (heap_node_id(h, v) & 1);
+}
+
+/* Scores said against truth over h, overall and per class (cls[]). */
+static void score(const struct heap *h, const struct objset *truth, const struct objset *said,
+		  struct score *all, struct score *cls)
+{
+	for (node_t v = 1; v < h->n; v++) {
+		if (!known(h, v))
+			continue;
+		int t = objset_has(truth, v), s = objset_has(said, v);
+		uint32_t c = h->node_class[v] == HW_NONE ? h->ncls : h->node_class[v];
+		struct score d = { t && s, !t && s, t && !s };
+		all->tp += d.tp, all->fp += d.fp, all->fn += d.fn;
+		cls[c].tp += d.tp, cls[c].fp += d.fp, cls[c].fn += d.fn;
+	}
+}
+
+/* Per class, no class called new (or gone) 20 times or more below 90%. */
+static void class_bar(const char *pair, const char *what, const struct heap *h, const struct score *cls)
+{
+	for (uint32_t c = 0; c <= h->ncls; c++) {
+		const struct score *s = &cls[c];
+		ck_assert_msg(s->tp + s->fp < 20 || precision(s) >= 0.9,
+			      "%s: %s of class %s: %llu said, %llu wrongly (precision %.3f)", pair, what,
+			      c < h->ncls ? class_name(h, c) : "(none)", (unsigned long long)(s->tp + s->fp),
+			      (unsigned long long)s->fp, precision(s));
+	}
+}
+
+/* Count of objects of class name `name` in h (every loader's). */
+static uint64_t count_named(const struct heap *h, const char *name)
+{
+	uint64_t n = 0;
+
+	for (uint32_t c = 0; c < h->ncls; c++)
+		if (strcmp(class_name(h, c), name) == 0)
+			n += h->cls[c].count;
+	return n;
+}
+
+/* A class with no ambiguous object: new - gone is its count delta. */
+static void delta_bar(const char *pair, const struct heap *a, const struct heap *b,
+		      const struct match_result *r)
+{
+	struct baseline bl;
+
+	memset(&bl, 0, sizeof bl);
+	bl.mode = BL_MATCHED;
+	bl.fresh = r->fresh;
+	bl.gone = r->gone;
+	bl.amb_new = r->amb_new;
+	bl.amb_gone = r->amb_gone;
+	struct diff_view v;
+	diff_classes(a, b, &bl, &v);
+	size_t checked = 0;
+	for (size_t i = 0; i < v.n; i++) {
+		const struct class_delta *d = &v.rows[i];
+		if (d->amb_count || d->amb_old)
+			continue;
+		checked++;
+		ck_assert_msg((int64_t)d->count - (int64_t)d->old_count ==
+			      (int64_t)d->new_count - (int64_t)d->gone_count,
+			      "%s: class %s: %llu -> %llu, but new %llu, gone %llu", pair, d->name,
+			      (unsigned long long)d->old_count, (unsigned long long)d->count,
+			      (unsigned long long)d->new_count, (unsigned long long)d->gone_count);
+		ck_assert_uint_eq(d->count, count_named(b, d->name));
+	}
+	ck_assert_uint_gt(checked, 0);
+	diff_view_free(&v);
+}
+
+/* One pair: a (older) and b, the exact answer from baseline_compare,
+ * the matcher's blind or not. */
+static void calibrate(const char *pair, const char *pa, unsigned sa, const char *pb, unsigned sb,
+		      unsigned flags, enum bl_mode want)
+{
+	struct heap a, b;
+	struct baseline t;
+	struct match_result r;
+	struct sbuf err;
+
+	open_at(&a, pa, sa);
+	open_at(&b, pb, sb);
+	sbuf_init(&err);
+	ck_assert_msg(baseline_compare(&b, &a, &t, NULL, &err) == 0, "%s: %s", pair, err.buf);
+	ck_assert_msg(t.mode == want, "%s: the truth is mode %d, not %d", pair, t.mode, want);
+	match_dumps(&a, &b, flags, &r, NULL);
+
+	struct score sn = { 0 }, sg = { 0 };
+	struct score *cn = xcalloc((size_t)b.ncls + 1, sizeof *cn), *cg = xcalloc((size_t)a.ncls + 1, sizeof *cg);
+	score(&b, &t.fresh, &r.fresh, &sn, cn);
+	score(&a, &t.gone, &r.gone, &sg, cg);
+	fprintf(stderr, "calibrate %s: truth new %llu gone %llu; said new %llu (confidence %.1f%%, "
+		"precision %.4f, recall %.4f), gone %llu (precision %.4f, recall %.4f), "
+		"ambiguous %llu now %llu before\n", pair, (unsigned long long)t.fresh.count,
+		(unsigned long long)t.gone.count, (unsigned long long)r.fresh.count, r.confidence * 100.0,
+		precision(&sn), recall(&sn), (unsigned long long)r.gone.count, precision(&sg), recall(&sg),
+		(unsigned long long)r.amb_new.count, (unsigned long long)r.amb_gone.count);
+	ck_assert_msg(precision(&sn) >= r.confidence - 0.01, "%s: new: confidence %.3f printed, precision %.3f",
+		      pair, r.confidence, precision(&sn));
+	ck_assert_msg(precision(&sg) >= r.confidence - 0.01, "%s: gone: confidence %.3f printed, precision %.3f",
+		      pair, r.confidence, precision(&sg));
+	class_bar(pair, "new", &b, cn);
+	class_bar(pair, "gone", &a, cg);
+	delta_bar(pair, &a, &b, &r);
+	free(cn);
+	free(cg);
+	match_result_free(&r);
+	baseline_free(&t);
+	heap_free(&a);
+	heap_free(&b);
+	sbuf_free(&err);
+}
+
+/* The Mono workload's heapshots: every major collection made one, so
+ * the file's replay is exact. */
+START_TEST(test_calibrate_mono)
+{
+	const char *f = TEST_SRCDIR "/mono/workload.mlpd";
+
+	calibrate("mono 1->2", f, 1, f, 2, 0, BL_FILE);
+	calibrate("mono 2->3", f, 2, f, 3, 0, BL_FILE);
+	calibrate("mono 3->4", f, 3, f, 4, 0, BL_FILE);
+}
+END_TEST
+
+/* Two snapshots of tests/node/workload.js: V8's ids are the truth, hidden. */
+START_TEST(test_calibrate_v8)
+{
+	struct stat d, w;
+
+	if (!have("node")) {
+		fprintf(stderr, "calibrate: node is not installed: V8 pairs not measured\n");
+		return;
+	}
+	if (stat(CALDIR "/v8/b.heapsnapshot", &d) != 0 || stat(TEST_SRCDIR "/node/workload.js", &w) != 0 ||
+	    d.st_mtime < w.st_mtime)
+		ck_assert_int_eq(system("mkdir -p " CALDIR "/v8 && node --expose-gc " TEST_SRCDIR
+					"/node/workload.js " CALDIR "/v8 >" CALDIR "/v8/workload.json"), 0);
+	calibrate("v8 a->b", CALDIR "/v8/a.heapsnapshot", 0, CALDIR "/v8/b.heapsnapshot", 0, MATCH_BLIND,
+		  BL_IDS);
+}
+END_TEST
+
+/* The agent's two snapshots of one JVM: its tags are the truth, hidden. */
+START_TEST(test_calibrate_jvm)
+{
+	char dir[600], a[700], b[700];
+
+	agent_session(dir, sizeof dir);
+	snprintf(a, sizeof a, "%s/before.hprof", dir);
+	snprintf(b, sizeof b, "%s/after.hprof", dir);
+	calibrate("jvm (agent, G1)", a, 0, b, 0, MATCH_BLIND, BL_IDS);
+	agent_start_session(dir, sizeof dir);
+	snprintf(a, sizeof a, "%s/before.hprof", dir);
+	snprintf(b, sizeof b, "%s/after.hprof", dir);
+	calibrate("jvm (agent, serial, no compressed oops)", a, 0, b, 0, MATCH_BLIND, BL_IDS);
+}
+END_TEST
+
+/* The number after "KEY:" and its padding on a line of text's header. */
+static unsigned long long meta_value(const char *text, const char *key)
+{
+	char want[80];
+
+	snprintf(want, sizeof want, "\n%s:", key);
+	const char *p = strstr(text, want);
+	ck_assert_msg(p != NULL, "no %s in %.2000s", key, text);
+	return strtoull(p + strlen(want), NULL, 10);
+}
+
+/* diff of two .NET traces (matched): an ambiguous class has empty new
+ * and gone cells and its ambiguous counts; every other class has new -
+ * gone = its delta; the totals of the ambiguous columns are the header's. */
+START_TEST(test_calibrate_diff_csv)
+{
+	char cmd[1200];
+	int st;
+
+	snprintf(cmd, sizeof cmd, "'%s' -q -f csv diff '%s/dotnet/workload-1.nettrace' "
+		 "'%s/dotnet/workload-2.nettrace'", heapwalk(), TEST_SRCDIR, TEST_SRCDIR);
+	char *csv = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s: status %d", cmd, st);
+	const char *head = "class,instances_before,instances,instances_delta,bytes_before,bytes,bytes_delta,"
+			   "new,new_bytes,gone,gone_bytes,ambiguous,ambiguous_before\n";
+	ck_assert_msg(strncmp(csv, head, strlen(head)) == 0, "%.300s", csv);
+	unsigned long long amb = 0, amb_before = 0, rows = 0, amb_rows = 0;
+	for (char *line = strchr(csv, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
+		/* the class may be quoted with commas inside: fields from the end */
+		char *end = strchr(line, '\n');
+		ck_assert(end != NULL);
+		char *f[12];
+		char *p = end;
+		for (int i = 11; i >= 0; i--) {
+			while (p > line && p[-1] != ',')
+				p--;
+			f[i] = p;
+			ck_assert(p > line);
+			p--;
+		}
+		/* f[0] instances_before ... f[11] ambiguous_before */
+		long long before = atoll(f[0]), now = atoll(f[1]), delta = atoll(f[2]);
+		unsigned long long a = strtoull(f[10], NULL, 10), ab = strtoull(f[11], NULL, 10);
+		ck_assert_int_eq(now - before, delta);
+		rows++;
+		if (a || ab) {
+			amb_rows++;
+			ck_assert_msg(f[6][0] == ',' && f[7][0] == ',' && f[8][0] == ',' && f[9][0] == ',',
+				      "an ambiguous class with new or gone: %.*s", (int)(end - line), line);
+		} else {
+			ck_assert_int_eq(atoll(f[6]) - atoll(f[8]), delta);
+		}
+		amb += a;
+		amb_before += ab;
+	}
+	ck_assert_uint_gt(rows, 100);
+	ck_assert_uint_gt(amb_rows, 0);
+	free(csv);
+	snprintf(cmd, sizeof cmd, "'%s' -q diff '%s/dotnet/workload-1.nettrace' '%s/dotnet/workload-2.nettrace'",
+		 heapwalk(), TEST_SRCDIR, TEST_SRCDIR);
+	char *text = run(cmd, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_uint_eq(meta_value(text, "ambiguous_objects"), amb);
+	ck_assert_uint_eq(meta_value(text, "ambiguous_objects_before"), amb_before);
+	free(text);
+}
+END_TEST
+
+Suite *calibrate_suite(void)
+{
+	Suite *s = suite_create("calibrate");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 900);
+	tcase_add_test(tc, test_calibrate_mono);
+	tcase_add_test(tc, test_calibrate_v8);
+	tcase_add_test(tc, test_calibrate_jvm);
+	tcase_add_test(tc, test_calibrate_diff_csv);
+	suite_add_tcase(s, tc);
+	return s;
+}
