@@ -691,10 +691,13 @@ void report_diff(const struct heap *old, const struct heap *h, const struct diff
 		{ "new_bytes", "new bytes", COL_BYTES, 0 },
 		{ "gone", "gone", COL_NUM, 0 },
 		{ "gone_bytes", "gone bytes", COL_BYTES, 0 },
+		{ "unidentified_before", "not id'd before", COL_NUM, 0 },
+		{ "unidentified", "not id'd now", COL_NUM, 0 },
+		{ "unexplained", "unexplained", COL_DNUM, 0 },
 	};
 	struct table t;
 
-	table_init(&t, f, "diff", cols, v->have_identity ? 11 : 7);
+	table_init(&t, f, "diff", cols, !v->have_identity ? 7 : v->have_unknown || v->unexplained ? 14 : 11);
 	meta_strs(&t, "baseline", old->path);
 	meta_strs(&t, "dump", h->path);
 	meta_num(&t, "objects_before", v->old_objects);
@@ -703,6 +706,10 @@ void report_diff(const struct heap *old, const struct heap *h, const struct diff
 	meta_bytes(&t, "bytes", v->total);
 	if (h->baseline != NULL) {
 		meta_baseline(&t, h, "identity", 0);
+		if (v->have_unknown || v->unexplained)
+			meta_num(&t, "unidentified_objects", h->baseline->unknown.count);
+		if (v->have_identity)
+			meta_num(&t, "unexplained_classes", v->unexplained);
 	} else {
 		meta_strs(&t, "identity", "none: class deltas only (the dumps carry no stable ids)");
 	}
@@ -710,7 +717,8 @@ void report_diff(const struct heap *old, const struct heap *h, const struct diff
 		const struct class_delta *r = &v->rows[i];
 		table_row(&t, CS(r->name), CN(r->old_count), CN(r->count), CD(r->count, r->old_count),
 			  CB(r->old_bytes), CB(r->bytes), CDB(r->bytes, r->old_bytes),
-			  CN(r->new_count), CB(r->new_bytes), CN(r->gone_count), CB(r->gone_bytes));
+			  CN(r->new_count), CB(r->new_bytes), CN(r->gone_count), CB(r->gone_bytes),
+			  CN(r->unknown_old), CN(r->unknown), CD(r->unexplained, 0));
 	}
 	table_end(&t, out);
 }
