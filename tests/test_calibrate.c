@@ -11,7 +11,8 @@
  *     precision of 90% or more: a class the matcher cannot tell apart
  *     is "ambiguous", never a confident wrong set;
  *   - a class with no ambiguous object has new - gone = its count delta
- *     (pairs stay within a class).
+ *     (pairs stay within a class); diff says so of every class, less its
+ *     unidentified (ambiguous) objects.
  * The figures of every pair are printed for the record. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,14 +104,14 @@ static void delta_bar(const char *pair, const struct heap *a, const struct heap 
 	bl.mode = BL_MATCHED;
 	bl.fresh = r->fresh;
 	bl.gone = r->gone;
-	bl.amb_new = r->amb_new;
-	bl.amb_gone = r->amb_gone;
+	bl.unknown = r->amb_new;
+	bl.unknown_old = r->amb_gone;
 	struct diff_view v;
 	diff_classes(a, b, &bl, &v);
 	size_t checked = 0;
 	for (size_t i = 0; i < v.n; i++) {
 		const struct class_delta *d = &v.rows[i];
-		if (d->amb_count || d->amb_old)
+		if (d->unknown || d->unknown_old)
 			continue;
 		checked++;
 		ck_assert_msg((int64_t)d->count - (int64_t)d->old_count ==
@@ -224,9 +225,10 @@ static unsigned long long meta_value(const char *text, const char *key)
 	return strtoull(p + strlen(want), NULL, 10);
 }
 
-/* diff of two .NET traces (matched): an ambiguous class has empty new
- * and gone cells and its ambiguous counts; every other class has new -
- * gone = its delta; the totals of the ambiguous columns are the header's. */
+/* diff of two .NET traces (matched): every class's new - gone is its
+ * delta less that of its unidentified (ambiguous) objects, and unexplained
+ * is 0; some classes have ambiguous objects; the totals of the
+ * unidentified columns are the header's. */
 START_TEST(test_calibrate_diff_csv)
 {
 	char cmd[1200];
@@ -237,36 +239,33 @@ START_TEST(test_calibrate_diff_csv)
 	char *csv = run(cmd, &st);
 	ck_assert_msg(st == 0, "%s: status %d", cmd, st);
 	const char *head = "class,instances_before,instances,instances_delta,bytes_before,bytes,bytes_delta,"
-			   "new,new_bytes,gone,gone_bytes,ambiguous,ambiguous_before\n";
+			   "new,new_bytes,gone,gone_bytes,unidentified_before,unidentified,unexplained\n";
 	ck_assert_msg(strncmp(csv, head, strlen(head)) == 0, "%.300s", csv);
 	unsigned long long amb = 0, amb_before = 0, rows = 0, amb_rows = 0;
 	for (char *line = strchr(csv, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
 		/* the class may be quoted with commas inside: fields from the end */
 		char *end = strchr(line, '\n');
 		ck_assert(end != NULL);
-		char *f[12];
+		char *f[13];
 		char *p = end;
-		for (int i = 11; i >= 0; i--) {
+		for (int i = 12; i >= 0; i--) {
 			while (p > line && p[-1] != ',')
 				p--;
 			f[i] = p;
 			ck_assert(p > line);
 			p--;
 		}
-		/* f[0] instances_before ... f[11] ambiguous_before */
+		/* f[0] instances_before ... f[10] unidentified_before, f[11]
+		 * unidentified, f[12] unexplained */
 		long long before = atoll(f[0]), now = atoll(f[1]), delta = atoll(f[2]);
-		unsigned long long a = strtoull(f[10], NULL, 10), ab = strtoull(f[11], NULL, 10);
+		long long ub = atoll(f[10]), u = atoll(f[11]);
 		ck_assert_int_eq(now - before, delta);
+		ck_assert_msg(atoll(f[6]) - atoll(f[8]) == delta - (u - ub) && atoll(f[12]) == 0,
+			      "new - gone is not the told delta: %.*s", (int)(end - line), line);
 		rows++;
-		if (a || ab) {
-			amb_rows++;
-			ck_assert_msg(f[6][0] == ',' && f[7][0] == ',' && f[8][0] == ',' && f[9][0] == ',',
-				      "an ambiguous class with new or gone: %.*s", (int)(end - line), line);
-		} else {
-			ck_assert_int_eq(atoll(f[6]) - atoll(f[8]), delta);
-		}
-		amb += a;
-		amb_before += ab;
+		amb_rows += u || ub;
+		amb += (unsigned long long)u;
+		amb_before += (unsigned long long)ub;
 	}
 	ck_assert_uint_gt(rows, 100);
 	ck_assert_uint_gt(amb_rows, 0);
@@ -275,8 +274,10 @@ START_TEST(test_calibrate_diff_csv)
 		 heapwalk(), TEST_SRCDIR, TEST_SRCDIR);
 	char *text = run(cmd, &st);
 	ck_assert_int_eq(st, 0);
-	ck_assert_uint_eq(meta_value(text, "ambiguous_objects"), amb);
-	ck_assert_uint_eq(meta_value(text, "ambiguous_objects_before"), amb_before);
+	ck_assert_uint_eq(meta_value(text, "unidentified_objects"), amb);
+	ck_assert_uint_eq(meta_value(text, "unidentified_objects_before"), amb_before);
+	ck_assert_uint_eq(meta_value(text, "unexplained_classes"), 0);
+	ck_assert_msg(strstr(text, "; ambiguous: ") != NULL, "%.2000s", text);
 	free(text);
 }
 END_TEST

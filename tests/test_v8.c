@@ -852,6 +852,158 @@ START_TEST(test_corrupt_bytes)
 }
 END_TEST
 
+/* ---- old, new and gone between two snapshots of one process ---- */
+
+#define IDDUMPS V8DUMPS "/identity"
+
+/* IDDUMPS/{a,b}.heapsnapshot and made.json of tests/node/identity.js,
+ * and heapwalk's diff of them as JSON (diff.json), made unless newer
+ * than the workload; 0 without node. */
+static int identity_dumps(void)
+{
+	struct stat d, w;
+
+	if (!have_node()) {
+		fprintf(stderr, "v8: node is not installed: the old/new tests are skipped\n");
+		return 0;
+	}
+	if (!(stat(IDDUMPS "/made.json", &d) == 0 && stat(TEST_SRCDIR "/node/identity.js", &w) == 0 &&
+	      d.st_mtime >= w.st_mtime && d.st_size > 0)) {
+		ck_assert_int_eq(system("mkdir -p " IDDUMPS " && node --expose-gc " TEST_SRCDIR "/node/identity.js "
+					IDDUMPS " > " IDDUMPS "/made.tmp && mv " IDDUMPS "/made.tmp " IDDUMPS
+					"/made.json"), 0);
+	}
+	/* heapwalk's answer, afresh: it is what is tested */
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "'%s' diff -f json " IDDUMPS "/a.heapsnapshot " IDDUMPS "/b.heapsnapshot > "
+		 IDDUMPS "/diff.json", heapwalk());
+	ck_assert_int_eq(system(cmd), 0);
+	return 1;
+}
+
+/* The row of class cls in heapwalk's diff, or NULL. */
+static const struct jv *diff_row(const struct jv *diff, const char *cls)
+{
+	const struct jv *rows = jv_get(diff, "rows");
+
+	ck_assert_ptr_nonnull(rows);
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct jv *c = jv_get(&rows->v[i], "class");
+		if (c != NULL && c->t == J_STR && strcmp(c->s, cls) == 0)
+			return &rows->v[i];
+	}
+	return NULL;
+}
+
+static int64_t field(const struct jv *row, const char *key)
+{
+	const struct jv *v = jv_get(row, key);
+
+	ck_assert_msg(v != NULL && v->t == J_NUM, "no number %s", key);
+	return (int64_t)v->num;
+}
+
+/* The script's own classes: new and gone are what it made and dropped. */
+START_TEST(test_node_identity_truth)
+{
+	struct jv made, diff;
+
+	if (!identity_dumps())
+		return;
+	char *m = file_bytes(IDDUMPS "/made.json", &(size_t){ 0 });
+	char *d = file_bytes(IDDUMPS "/diff.json", &(size_t){ 0 });
+	read_json(m, &made);
+	read_json(d, &diff);
+	const struct jv *a = jv_get(&made, "a"), *b = jv_get(&made, "b"), *mk = jv_get(&made, "made");
+	ck_assert(a != NULL && b != NULL && mk != NULL && a->n == 5);
+	for (size_t i = 0; i < a->n; i++) {
+		const char *cls = a->keys[i];
+		int64_t before = (int64_t)a->v[i].u, now = (int64_t)jv_get(b, cls)->u, born = (int64_t)jv_get(mk, cls)->u;
+		int64_t gone = before - (now - born);
+		const struct jv *r = diff_row(&diff, cls);
+		if (before == 0 && now == 0) {
+			ck_assert_msg(r == NULL, "%s: a row, with no object in either snapshot", cls);
+			continue;
+		}
+		ck_assert_msg(r != NULL, "%s: no row", cls);
+		ck_assert_msg(field(r, "instances_before") == before && field(r, "instances") == now,
+			      "%s: %lld -> %lld objects, the script held %lld -> %lld", cls,
+			      (long long)field(r, "instances_before"), (long long)field(r, "instances"),
+			      (long long)before, (long long)now);
+		ck_assert_msg(field(r, "new") == born && field(r, "gone") == gone,
+			      "%s: new %lld gone %lld, the script made %lld and dropped %lld", cls,
+			      (long long)field(r, "new"), (long long)field(r, "gone"), (long long)born, (long long)gone);
+		ck_assert_int_eq(field(r, "unidentified") + field(r, "unidentified_before"), 0);
+	}
+	jv_free(&made);
+	jv_free(&diff);
+	free(m);
+	free(d);
+}
+END_TEST
+
+/* Every class, against tests/node/idcheck.js's own reading of the two
+ * snapshots; and the case the issue reported, an id passed from a dead
+ * object to a new one of another class, happened and was counted. */
+START_TEST(test_node_identity_every_class)
+{
+	struct jv diff, ref;
+	int st;
+
+	if (!identity_dumps())
+		return;
+	char *out = run("node " TEST_SRCDIR "/node/idcheck.js " IDDUMPS "/a.heapsnapshot " IDDUMPS
+			"/b.heapsnapshot " IDDUMPS "/diff.json", &st);
+	ck_assert_msg(st == 0, "heapwalk's diff and idcheck.js differ: %s", out);
+	read_json(out, &ref);
+	uint64_t reused = jv_get(&ref, "reused")->u;
+	ck_assert_msg(reused > 0, "no id passed to an object of another class: the churn no longer shows it");
+	char *d = file_bytes(IDDUMPS "/diff.json", &(size_t){ 0 });
+	read_json(d, &diff);
+	const struct jv *id = jv_get(&diff, "identity");
+	char want[64];
+	snprintf(want, sizeof want, "one gone and one new: %llu)", (unsigned long long)reused);
+	ck_assert_msg(id != NULL && strstr(id->s, want) != NULL && strstr(id->s, "not identified") != NULL,
+		      "%s", id ? id->s : "(no identity)");
+	ck_assert_msg(strstr(id->s, "exact: ") == NULL, "%s", id->s);
+	jv_free(&ref);
+	jv_free(&diff);
+	free(d);
+	free(out);
+}
+END_TEST
+
+/* What exact promises, for every class: the identified objects change
+ * by new less gone, and no row is flagged. */
+START_TEST(test_node_identity_invariant)
+{
+	struct jv diff;
+
+	if (!identity_dumps())
+		return;
+	char *d = file_bytes(IDDUMPS "/diff.json", &(size_t){ 0 });
+	read_json(d, &diff);
+	const struct jv *rows = jv_get(&diff, "rows");
+	ck_assert(rows != NULL && rows->n > 50);
+	size_t bad = 0;
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct jv *r = &rows->v[i];
+		int64_t ident = (field(r, "instances") - field(r, "unidentified")) -
+				(field(r, "instances_before") - field(r, "unidentified_before"));
+		if (ident != field(r, "new") - field(r, "gone") || field(r, "unexplained") != 0) {
+			fprintf(stderr, "v8: %s: identified %+lld, new %lld, gone %lld, unexplained %lld\n",
+				jv_get(r, "class")->s, (long long)ident, (long long)field(r, "new"),
+				(long long)field(r, "gone"), (long long)field(r, "unexplained"));
+			bad++;
+		}
+	}
+	ck_assert_uint_eq(bad, 0);
+	ck_assert_int_eq(field(&diff, "unexplained_classes"), 0);
+	jv_free(&diff);
+	free(d);
+}
+END_TEST
+
 Suite *v8_suite(void)
 {
 	Suite *s = suite_create("v8");
@@ -870,6 +1022,9 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_node_reference_b);
 	tcase_add_test(tc, test_node_reference_tracked);
 	tcase_add_test(tc, test_node_structures);
+	tcase_add_test(tc, test_node_identity_truth);
+	tcase_add_test(tc, test_node_identity_every_class);
+	tcase_add_test(tc, test_node_identity_invariant);
 	tcase_add_test(tc, test_truncated_everywhere);
 	tcase_add_test(tc, test_corrupt_bytes);
 	suite_add_tcase(s, tc);

@@ -6,8 +6,9 @@
  *   - the snapshot's root node is the engine's virtual root: its edges
  *     are the GC roots ("(GC roots)", the global object through a
  *     shortcut edge, the embedder's roots);
- *   - nodes are sorted by id, as every reader's are (V8's ids are stable
- *     within a process, so old/new against a baseline is exact);
+ *   - nodes are sorted by id, as every reader's are; V8's ids name an
+ *     object for its life within a process, but not every id and not
+ *     always (v8_id_identifies below), which old/new says;
  *   - weak edges do not retain (they are the heap's weak references),
  *     shortcut edges retain only from the root (elsewhere they are
  *     dropped);
@@ -43,7 +44,7 @@ struct v8_data {
 	char **node_types;
 	unsigned n_node_types;
 	int et_element, et_hidden, et_weak, et_shortcut, et_internal;
-	int nt_string, nt_cons, nt_sliced, nt_object, nt_native, nt_array;
+	int nt_string, nt_cons, nt_sliced, nt_object, nt_native, nt_array, nt_code;
 	uint32_t *node_name; /* per node: string index of its name */
 	uint8_t *node_type;  /* per node: index into node_types */
 	/* per strong edge (h->out): its name (a string or element index)
@@ -805,6 +806,7 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	d->nt_object = type_index(d->node_types, d->n_node_types, "object");
 	d->nt_native = type_index(d->node_types, d->n_node_types, "native");
 	d->nt_array = type_index(d->node_types, d->n_node_types, "array");
+	d->nt_code = type_index(d->node_types, d->n_node_types, "code");
 
 	struct v8b b = { .h = h, .s = &s, .d = d, .nt = { .h = h } };
 	b.cls_of_str = xmalloc(((size_t)s.nstr + 1) * sizeof *b.cls_of_str);
@@ -1020,6 +1022,57 @@ static const char *v8_root_kind_name(unsigned kind)
 	}
 }
 
+/* ---- one object in two snapshots of one process ---- */
+
+/* Does v's id name v alone for its life? V8's heap profiler keys ids by
+ * address (HeapObjectsMap): it follows an object through the GC's
+ * moves, but a dead object's entry stays until the next snapshot, and
+ * an object placed at that address without a move (allocated straight
+ * into old or code space, or malloc'd) takes the dead one's id. Code
+ * and its metadata (bytecode, feedback, scope infos, allocated straight
+ * into old and code space) do so with objects of their own kind, and a
+ * native's id is a malloc address (odd for an ArrayBuffer's backing
+ * store, even for the embedder's objects): no test tells such an
+ * object from the one it replaced, so none of them is identified. */
+static int v8_id_identifies(const struct heap *h, node_t v)
+{
+	const struct v8_data *d = h->fmt_data;
+	int t = d->node_type[v];
+
+	return (heap_node_id(h, v) & 1) && t != d->nt_native && t != d->nt_code;
+}
+
+static const char *type_name(const struct v8_data *d, node_t v)
+{
+	return d->node_type[v] < d->n_node_types ? d->node_types[d->node_type[v]] : "";
+}
+
+#define SAME_TEXT_MAX 4096 /* bytes of two strings compared; their sizes too */
+
+/* Are o of old and v of h, which have one id, one object? Not when the
+ * id passed to another object: its type or class differs, or it is a
+ * string of other text (a string's text never changes in place). */
+static int v8_id_same(const struct heap *old, node_t o, const struct heap *h, node_t v)
+{
+	const struct v8_data *a = old->fmt_data, *b = h->fmt_data;
+
+	if (strcmp(type_name(a, o), type_name(b, v)) != 0 ||
+	    strcmp(class_name(old, old->node_class[o]), class_name(h, h->node_class[v])) != 0)
+		return 0;
+	if (b->node_type[v] != b->nt_string)
+		return 1;
+	if (old->node_shallow[o] != h->node_shallow[v])
+		return 0;
+	struct sbuf x, y;
+	sbuf_init(&x);
+	sbuf_init(&y);
+	int same = v8_str(old, a->node_name[o], &x, SAME_TEXT_MAX) == v8_str(h, b->node_name[v], &y, SAME_TEXT_MAX) &&
+		   x.len == y.len && memcmp(x.buf, y.buf, x.len) == 0;
+	sbuf_free(&x);
+	sbuf_free(&y);
+	return same;
+}
+
 const struct format_ops v8_format = {
 	.name = "v8",
 	.runtime = "v8",
@@ -1038,4 +1091,9 @@ const struct format_ops v8_format = {
 	.alloc_hint = "snapshots taken with allocation tracking (node --track-heap-objects) have them",
 	.root_kind_name = v8_root_kind_name,
 	.free_data = v8_free,
+	.id_identifies = v8_id_identifies,
+	.id_same = v8_id_same,
+	.id_source = "V8's heap object ids",
+	.id_unknown = "natives (the embedder's objects, ArrayBuffer backing stores) and compiled code, "
+		      "whose ids pass to the next object at their address",
 };

@@ -156,6 +156,16 @@ struct format_ops {
 	 * format cannot tell. */
 	int (*identity)(const struct heap *h, const struct heap *old, node_t *same, struct sbuf *how,
 			struct sbuf *why);
+	/* Ids that name an object across dumps of one process (V8's): does
+	 * v's id name v and no object before it at its place? NULL: the
+	 * format's ids do not last from dump to dump. The objects it says
+	 * no for are neither new nor old nor gone: counted per class only. */
+	int (*id_identifies)(const struct heap *h, node_t v);
+	/* o of old and v of h have one id: can they be one object (the same
+	 * type and class)? Else the id passed on: o is gone and v new. */
+	int (*id_same)(const struct heap *old, node_t o, const struct heap *h, node_t v);
+	const char *id_source;  /* "V8's heap object ids", for the answer's source */
+	const char *id_unknown; /* which objects id_identifies says no for, and why */
 };
 
 /* Is the heap from a reader of that runtime ("jvm")? */

@@ -20,11 +20,12 @@ static void when(uint64_t ms, char *out, size_t n)
 		strftime(out, n, "%Y-%m-%d %H:%M:%S UTC", &tm);
 }
 
-/* Old: every object that is not new (the heap's totals less fresh's). */
+/* Old: every object that is neither new nor not identified (the heap's
+ * totals less theirs). */
 static void count_old(const struct heap *h, struct baseline *b)
 {
-	b->nold = (h->n - 1) - b->fresh.count - b->amb_new.count;
-	b->old_bytes = h->total_shallow - b->fresh.shallow - b->amb_new.shallow;
+	b->nold = (h->n - 1) - b->fresh.count - b->unknown.count;
+	b->old_bytes = h->total_shallow - b->fresh.shallow - b->unknown.shallow;
 }
 
 int baseline_from_mark(struct heap *h, struct baseline *b, struct sbuf *err)
@@ -49,6 +50,66 @@ int baseline_from_mark(struct heap *h, struct baseline *b, struct sbuf *err)
 	objset_recount(h, &b->fresh);
 	count_old(h, b);
 	return 0;
+}
+
+/* Is v's id one that names it (always, without a format's word)? */
+static int identifies(const struct heap *h, node_t v, int ids)
+{
+	return !ids || h->fmt->id_identifies(h, v);
+}
+
+/* An object of h alone (i) or of old alone (j): new or gone when its id
+ * names it, else not identified. */
+static void mark_new(const struct heap *h, node_t i, int ids, struct baseline *b)
+{
+	bit_set(identifies(h, i, ids) ? b->fresh.bits : b->unknown.bits, i);
+}
+
+static void mark_gone(const struct heap *old, node_t j, int ids, struct baseline *b)
+{
+	bit_set(identifies(old, j, ids) ? b->gone.bits : b->unknown_old.bits, j);
+}
+
+/* One id in both: the same object, or (when the format says the id
+ * passed to another object) one gone and one new. */
+static void mark_both(const struct heap *h, node_t i, const struct heap *old, node_t j, int ids,
+		      struct baseline *b)
+{
+	if (!ids)
+		return;
+	if (!identifies(h, i, ids) || !identifies(old, j, ids)) {
+		mark_new(h, i, ids, b);
+		mark_gone(old, j, ids, b);
+	} else if (h->fmt->id_same != NULL && !h->fmt->id_same(old, j, h, i)) {
+		bit_set(b->fresh.bits, i);
+		bit_set(b->gone.bits, j);
+		b->reused++;
+	}
+}
+
+/* Both node lists are in id order: one merge. */
+static void merge_ids(const struct heap *h, const struct heap *old, int ids, struct baseline *b)
+{
+	node_t i = 1, j = 1;
+	uint64_t a = i < h->n ? heap_node_id(h, i) : 0, o = j < old->n ? heap_node_id(old, j) : 0;
+
+	while (i < h->n || j < old->n) {
+		if (j >= old->n || (i < h->n && a < o)) {
+			mark_new(h, i, ids, b);
+			if (++i < h->n)
+				a = heap_node_id(h, i);
+		} else if (i >= h->n || o < a) {
+			mark_gone(old, j, ids, b);
+			if (++j < old->n)
+				o = heap_node_id(old, j);
+		} else {
+			mark_both(h, i, old, j, ids, b);
+			if (++i < h->n)
+				a = heap_node_id(h, i);
+			if (++j < old->n)
+				o = heap_node_id(old, j);
+		}
+	}
 }
 
 int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
@@ -109,10 +170,9 @@ int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 		sbuf_free(&how);
 		why_not = sbuf_detach(&why);
 	}
-	/* V8 keeps an object's id for the life of the process (odd ids; the
-	 * embedder's even ones are addresses): identity by id, as the agent's */
-	int v8 = heap_runtime_is(h, "v8") && heap_runtime_is(old, "v8");
-	if (!v8 && (!h->agent.present || !old->agent.present)) {
+	/* a format whose ids last within a process (V8's) says which */
+	int ids = h->fmt != NULL && h->fmt == old->fmt && h->fmt->id_identifies != NULL;
+	if (!ids && (!h->agent.present || !old->agent.present)) {
 		/* ids are addresses: pair the objects by what they are */
 		struct match_result r;
 		match_dumps(old, h, 0, &r, p);
@@ -120,8 +180,8 @@ int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 		b->old = old;
 		b->fresh = r.fresh;
 		b->gone = r.gone;
-		b->amb_new = r.amb_new;
-		b->amb_gone = r.amb_gone;
+		b->unknown = r.amb_new;
+		b->unknown_old = r.amb_gone;
 		b->pairs = r.pairs;
 		b->confidence = r.confidence;
 		b->how = why_not;
@@ -135,29 +195,17 @@ int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 	b->old = old;
 	objset_empty(h, &b->fresh);
 	objset_empty(old, &b->gone);
-	/* both node lists are in id order: one merge */
-	node_t i = 1, j = 1;
-	uint64_t a = i < h->n ? heap_node_id(h, i) : 0, o = j < old->n ? heap_node_id(old, j) : 0;
-	while (i < h->n || j < old->n) {
-		if (j >= old->n || (i < h->n && a < o)) {
-			if (!v8 || (a & 1))
-				bit_set(b->fresh.bits, i);
-			if (++i < h->n)
-				a = heap_node_id(h, i);
-		} else if (i >= h->n || o < a) {
-			if (!v8 || (o & 1))
-				bit_set(b->gone.bits, j);
-			if (++j < old->n)
-				o = heap_node_id(old, j);
-		} else {
-			if (++i < h->n)
-				a = heap_node_id(h, i);
-			if (++j < old->n)
-				o = heap_node_id(old, j);
-		}
+	if (ids) {
+		objset_empty(h, &b->unknown);
+		objset_empty(old, &b->unknown_old);
 	}
+	merge_ids(h, old, ids, b);
 	objset_recount(h, &b->fresh);
 	objset_recount(old, &b->gone);
+	if (ids) {
+		objset_recount(h, &b->unknown);
+		objset_recount(old, &b->unknown_old);
+	}
 	count_old(h, b);
 	return 0;
 }
@@ -166,8 +214,8 @@ void baseline_free(struct baseline *b)
 {
 	objset_free(&b->fresh);
 	objset_free(&b->gone);
-	objset_free(&b->amb_new);
-	objset_free(&b->amb_gone);
+	objset_free(&b->unknown);
+	objset_free(&b->unknown_old);
 	free(b->how);
 	memset(b, 0, sizeof *b);
 }
@@ -188,9 +236,9 @@ void baseline_summary(const struct baseline *b, struct sbuf *out)
 	num_bytes(out, ", old", b->nold, b->old_bytes);
 	if (baseline_has_old(b))
 		num_bytes(out, ", gone", b->gone.count, b->gone.shallow);
-	if (b->amb_new.count || b->amb_gone.count)
-		sbuf_printf(out, "; ambiguous %llu now, %llu before", (unsigned long long)b->amb_new.count,
-			    (unsigned long long)b->amb_gone.count);
+	if (b->unknown.count + b->unknown_old.count > 0)
+		sbuf_printf(out, "; %s %llu (%llu before)", b->mode == BL_MATCHED ? "ambiguous" : "not identified",
+			    (unsigned long long)b->unknown.count, (unsigned long long)b->unknown_old.count);
 }
 
 void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf *out)
@@ -200,9 +248,13 @@ void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf
 	if (b->mode == BL_MARK) {
 		when(h->agent.mark_ms, t, sizeof t);
 		sbuf_printf(out, "exact: mark %llu of the agent, at %s", (unsigned long long)h->agent.marks, t);
-	} else if (b->mode == BL_IDS && heap_runtime_is(h, "v8")) {
-		sbuf_printf(out, "exact: V8's stable ids, against %s (objects of the embedder, whose ids "
-			    "are not stable, are neither new nor gone)", b->old->path);
+	} else if (b->mode == BL_IDS && b->unknown.bits != NULL) {
+		sbuf_printf(out, "exact for the objects %s identify, against %s (an id that passed to an "
+			    "object of another type, class or text counts as one gone and one new: %llu); not "
+			    "identified, class deltas only: %llu objects now and %llu before, the %s",
+			    h->fmt->id_source, b->old->path, (unsigned long long)b->reused,
+			    (unsigned long long)b->unknown.count, (unsigned long long)b->unknown_old.count,
+			    h->fmt->id_unknown);
 	} else if (b->mode == BL_IDS) {
 		when(b->old->agent.dump_ms, t, sizeof t);
 		sbuf_printf(out, "exact: stable ids, against %s (dumped at %s)", b->old->path, t);
@@ -212,12 +264,11 @@ void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf
 		sbuf_printf(out, "inferred: %llu objects of %s paired by content and references; "
 			    "confidence of new %.1f%%", (unsigned long long)b->pairs, b->old->path,
 			    b->confidence * 100.0);
-		if (b->amb_new.count || b->amb_gone.count)
+		if (b->unknown.count || b->unknown_old.count)
 			sbuf_printf(out, "; ambiguous: %llu objects now and %llu before are alike to unpaired "
 				    "objects of the other dump (class and contents) and nothing tells them "
-				    "apart: they are neither new, old nor gone, and their classes' new and gone "
-				    "are not told (the class deltas are)",
-				    (unsigned long long)b->amb_new.count, (unsigned long long)b->amb_gone.count);
+				    "apart: they are neither new, old nor gone, counted per class as unidentified",
+				    (unsigned long long)b->unknown.count, (unsigned long long)b->unknown_old.count);
 		if (b->how != NULL)
 			sbuf_printf(out, " (not exact: %s)", b->how);
 	}
@@ -258,6 +309,33 @@ static int by_growth(const void *a, const void *b)
 	if (cx != cy)
 		return cx > cy ? -1 : 1;
 	return strcmp(x->name, y->name);
+}
+
+/* The objects not identified, per row. */
+static void count_unknown(const struct heap *old, const struct heap *h, const struct baseline *b,
+			  const uint32_t *row_old, const uint32_t *row_new, struct diff_view *v)
+{
+	if (b->unknown.bits == NULL)
+		return;
+	for (node_t x = 1; x < h->n; x++)
+		if (objset_has(&b->unknown, x) && h->node_class[x] != HW_NONE)
+			v->rows[row_new[h->node_class[x]]].unknown++;
+	for (node_t x = 1; x < old->n; x++)
+		if (objset_has(&b->unknown_old, x) && old->node_class[x] != HW_NONE)
+			v->rows[row_old[old->node_class[x]]].unknown_old++;
+	v->have_unknown = b->unknown.count + b->unknown_old.count > 0;
+}
+
+/* What exact promises: the identified objects of a class change by new
+ * less gone. A row where they do not is flagged, never left silent. */
+static void check_rows(struct diff_view *v)
+{
+	for (size_t r = 0; r < v->n; r++) {
+		struct class_delta *d = &v->rows[r];
+		int64_t ident = ((int64_t)d->count - (int64_t)d->unknown) - ((int64_t)d->old_count - (int64_t)d->unknown_old);
+		d->unexplained = ident - ((int64_t)d->new_count - (int64_t)d->gone_count);
+		v->unexplained += d->unexplained != 0;
+	}
 }
 
 void diff_classes(const struct heap *old, const struct heap *h, const struct baseline *b,
@@ -305,15 +383,7 @@ void diff_classes(const struct heap *old, const struct heap *h, const struct bas
 					d->gone_count++;
 					d->gone_bytes += old->node_shallow[x];
 				}
-		if (b->mode == BL_MATCHED) {
-			v->have_ambiguous = 1;
-			for (node_t x = 1; x < h->n; x++)
-				if (baseline_ambiguous(&b->amb_new, x) && h->node_class[x] != HW_NONE)
-					v->rows[row_new[h->node_class[x]]].amb_count++;
-			for (node_t x = 1; x < old->n; x++)
-				if (baseline_ambiguous(&b->amb_gone, x) && old->node_class[x] != HW_NONE)
-					v->rows[row_old[old->node_class[x]]].amb_old++;
-		}
+		count_unknown(old, h, b, row_old, row_new, v);
 	}
 	/* classes with no instances on either side say nothing */
 	size_t k = 0;
@@ -321,6 +391,8 @@ void diff_classes(const struct heap *old, const struct heap *h, const struct bas
 		if (v->rows[r].count || v->rows[r].old_count)
 			v->rows[k++] = v->rows[r];
 	v->n = k;
+	if (v->have_identity && baseline_has_old(b))
+		check_rows(v);
 	hw_qsort(v->rows, v->n, sizeof *v->rows, by_growth);
 	v->old_objects = old->n - 1;
 	v->old_total = old->total_shallow;

@@ -8,7 +8,12 @@
  *            ids are tags, and the tags at or below the mark's
  *            watermark are the objects that existed at the mark. Exact.
  *   BL_IDS   two agent dumps of one JVM (the same session): an object
- *            is old when its tag is in both. Exact.
+ *            is old when its tag is in both. Exact. Or two dumps of one
+ *            process whose format keeps ids (V8's): exact for the objects
+ *            the format's id_identifies() vouches for, an id whose object
+ *            changed type or class (id_same()) being one object gone and
+ *            one new; the others are "not identified", neither new nor
+ *            old nor gone, and only their class deltas are told.
  *   BL_FILE  two heaps of one file that tells which objects are the
  *            same (Mono's heapshots: the GC's moves replayed, the
  *            reader's identity()). Exact.
@@ -32,15 +37,17 @@ struct baseline {
 	struct objset fresh;      /* over the current dump: the new objects */
 	struct objset gone;       /* over old: the objects gone since */
 	uint64_t nold, old_bytes; /* current objects that existed before */
-	/* BL_MATCHED: unpaired objects alike to an unpaired object of the
-	 * other dump, in neither fresh nor gone nor old (match.h): their
-	 * classes are told by counts only */
-	struct objset amb_new;    /* over the current dump */
-	struct objset amb_gone;   /* over old */
 	uint64_t pairs;           /* BL_MATCHED: objects paired */
 	double confidence;        /* BL_MATCHED: mean confidence of "new", 0..1 */
 	char *how;                /* BL_FILE: what the answer rests on; BL_MATCHED:
 				   * why the file could not tell, or NULL */
+	/* BL_IDS by a format's ids: the objects whose ids tell nothing;
+	 * BL_MATCHED: the ambiguous ones, alike to an unpaired object of the
+	 * other dump (match.h). Of the current dump and of old (bits NULL
+	 * otherwise): neither new, old nor gone, counted per class. And the
+	 * ids that passed from an object gone to one new. */
+	struct objset unknown, unknown_old;
+	uint64_t reused;
 };
 
 /* The mark inside an agent dump; -1 with err set if h has none. */
@@ -57,15 +64,19 @@ static inline int baseline_has_old(const struct baseline *b)
 {
 	return b->mode == BL_IDS || b->mode == BL_FILE || b->mode == BL_MATCHED;
 }
-/* Is v in amb, one of a baseline's ambiguous sets (empty, without bits,
- * unless the baseline is matched)? */
-static inline int baseline_ambiguous(const struct objset *amb, node_t v)
+/* Is v (of the current dump) one whose identity the baseline cannot tell? */
+static inline int baseline_unknown(const struct baseline *b, node_t v)
 {
-	return amb->count > 0 && objset_has(amb, v);
+	return b->unknown.bits != NULL && objset_has(&b->unknown, v);
+}
+/* The same for v of the baseline's dump. */
+static inline int baseline_unknown_old(const struct baseline *b, node_t v)
+{
+	return b->unknown_old.bits != NULL && objset_has(&b->unknown_old, v);
 }
 /* One line for headers: "new 1234 (56 kB), old ..., gone ...", after
- * "inferred (97%): " for a matched baseline, and its ambiguous objects.
- * Appends. */
+ * "inferred (97%): " for a matched baseline, then "not identified N"
+ * ("ambiguous N", matched) when some objects are. Appends. */
 void baseline_summary(const struct baseline *b, struct sbuf *out);
 /* "exact: marked by the agent at ...", what the answer rests on. Appends. */
 void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf *out);
@@ -77,15 +88,17 @@ struct class_delta {
 	uint64_t old_count, old_bytes, count, bytes;
 	uint64_t new_count, new_bytes;  /* new objects (with identity only) */
 	uint64_t gone_count, gone_bytes;
-	/* a matched baseline's ambiguous objects of the class, now and
-	 * before: where either is not 0, new and gone are not told */
-	uint64_t amb_count, amb_old;
+	uint64_t unknown_old, unknown;  /* objects not identified, before and now */
+	/* the change of the identified objects less new - gone: 0 unless the
+	 * identity is wrong, and then the row says so */
+	int64_t unexplained;
 };
 struct diff_view {
 	struct class_delta *rows; /* sorted by bytes delta, largest growth first */
 	size_t n;
 	int have_identity;
-	int have_ambiguous;       /* a matched baseline: amb_count, amb_old mean something */
+	int have_unknown;         /* some objects are not identified */
+	size_t unexplained;       /* rows whose unexplained is not 0 */
 	uint64_t old_objects, old_total, objects, total;
 };
 /* b may be NULL (no identity): then only counts and bytes. */

@@ -229,8 +229,10 @@ static void meta_baseline(struct table *t, const struct heap *h, const char *key
 		char pct[16];
 		snprintf(pct, sizeof pct, "%.1f", b->confidence * 100.0);
 		meta_strs(t, "new_confidence_pct", pct);
-		meta_num(t, "ambiguous_objects", b->amb_new.count);
-		meta_num(t, "ambiguous_objects_before", b->amb_gone.count);
+	}
+	if (b->unknown.bits != NULL) {
+		meta_num(t, "unidentified_objects", b->unknown.count);
+		meta_num(t, "unidentified_objects_before", b->unknown_old.count);
 	}
 	if (baseline_has_old(b)) {
 		meta_num(t, "gone_objects", b->gone.count);
@@ -693,12 +695,13 @@ void report_diff(const struct heap *old, const struct heap *h, const struct diff
 		{ "new_bytes", "new bytes", COL_BYTES, 0 },
 		{ "gone", "gone", COL_NUM, 0 },
 		{ "gone_bytes", "gone bytes", COL_BYTES, 0 },
-		{ "ambiguous", "ambiguous", COL_NUM, 0 },
-		{ "ambiguous_before", "amb. before", COL_NUM, 0 },
+		{ "unidentified_before", "not id'd before", COL_NUM, 0 },
+		{ "unidentified", "not id'd now", COL_NUM, 0 },
+		{ "unexplained", "unexplained", COL_DNUM, 0 },
 	};
 	struct table t;
 
-	table_init(&t, f, "diff", cols, v->have_ambiguous ? 13 : v->have_identity ? 11 : 7);
+	table_init(&t, f, "diff", cols, !v->have_identity ? 7 : v->have_unknown || v->unexplained ? 14 : 11);
 	meta_strs(&t, "baseline", old->path);
 	meta_strs(&t, "dump", h->path);
 	meta_num(&t, "objects_before", v->old_objects);
@@ -707,18 +710,17 @@ void report_diff(const struct heap *old, const struct heap *h, const struct diff
 	meta_bytes(&t, "bytes", v->total);
 	if (h->baseline != NULL) {
 		meta_baseline(&t, h, "identity", 0);
+		if (v->have_identity)
+			meta_num(&t, "unexplained_classes", v->unexplained);
 	} else {
 		meta_strs(&t, "identity", "none: class deltas only (the dumps carry no stable ids)");
 	}
 	for (size_t i = 0; i < v->n; i++) {
 		const struct class_delta *r = &v->rows[i];
-		/* an ambiguous class: its deltas only */
-		int amb = r->amb_count > 0 || r->amb_old > 0;
 		table_row(&t, CS(r->name), CN(r->old_count), CN(r->count), CD(r->count, r->old_count),
 			  CB(r->old_bytes), CB(r->bytes), CDB(r->bytes, r->old_bytes),
-			  amb ? CNULL : CN(r->new_count), amb ? CNULL : CB(r->new_bytes),
-			  amb ? CNULL : CN(r->gone_count), amb ? CNULL : CB(r->gone_bytes),
-			  CN(r->amb_count), CN(r->amb_old));
+			  CN(r->new_count), CB(r->new_bytes), CN(r->gone_count), CB(r->gone_bytes),
+			  CN(r->unknown_old), CN(r->unknown), CD(r->unexplained, 0));
 	}
 	table_end(&t, out);
 }

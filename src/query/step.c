@@ -1022,8 +1022,10 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 				  "wrote after a mark (heapwalk mark PID, then heapwalk snapshot PID FILE)");
 			goto fail;
 		}
+		/* old: neither new nor one whose identity the ids cannot tell */
 		for (v = 1; v < h->n; v++)
-			if (bit_get(set->bits, v) && objset_has(&h->baseline->fresh, v) == (s->op == ST_NEW))
+			if (bit_get(set->bits, v) && !baseline_unknown(h->baseline, v) &&
+			    objset_has(&h->baseline->fresh, v) == (s->op == ST_NEW))
 				bit_set(r.bits, v);
 		break;
 	case ST_GONE: /* the front end switches to the baseline's side */

@@ -21,7 +21,7 @@ struct classes_state {
  * that are gone. */
 struct cls_delta {
 	uint64_t new_count, new_bytes, gone_count, gone_bytes;
-	uint64_t amb;  /* ambiguous objects (a matched baseline): new and gone not told */
+	uint64_t amb;  /* objects not identified (ambiguous, matched): new and gone not told */
 };
 
 /* An exact retained size of a package or loader row (its key). */

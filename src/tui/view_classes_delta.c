@@ -52,7 +52,7 @@ void classes_delta(struct tui *t, struct tview *v, struct classes_data *cd)
 			cd->d[h->node_class[x]].new_bytes += h->node_shallow[x];
 		}
 	for (node_t x = 1; x < h->n; x++)
-		if (bit_get(v->st->set.bits, x) && baseline_ambiguous(&bl->amb_new, x) &&
+		if (bit_get(v->st->set.bits, x) && baseline_unknown(bl, x) &&
 		    h->node_class[x] != HW_NONE)
 			cd->d[h->node_class[x]].amb++;
 	if (!baseline_has_old(bl) || !objset_is_all(h, &v->st->set))
@@ -66,7 +66,7 @@ void classes_delta(struct tui *t, struct tview *v, struct classes_data *cd)
 		if (objset_has(&bl->gone, x)) {
 			g[old->node_class[x]].gone_count++;
 			g[old->node_class[x]].gone_bytes += old->node_shallow[x];
-		} else if (baseline_ambiguous(&bl->amb_gone, x)) {
+		} else if (baseline_unknown_old(bl, x)) {
 			g[old->node_class[x]].amb++;
 		}
 	}

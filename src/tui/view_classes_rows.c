@@ -87,7 +87,7 @@ void class_vals(struct tview *v, struct row *r, uint64_t count, uint64_t shallow
 		r->val[6] = d->gone_bytes;
 		if (!cd->have_gone)
 			r->unknown |= 1u << 4 | 1u << 6;
-		if (d->amb > 0) { /* a matched baseline could not tell them: "?" */
+		if (d->amb > 0) { /* the baseline could not tell them all: "?" */
 			r->unknown |= 1u << 3 | 1u << 4 | 1u << 5 | 1u << 6;
 			r->flags |= RF_UNTOLD;
 		}
