@@ -50,18 +50,13 @@ static void open_at(struct heap *h, const char *path, unsigned snap)
 	sbuf_free(&err);
 }
 
-/* Whose truth is known: V8's embedder objects (even ids) have none. */
-static int known(const struct heap *h, node_t v)
-{
-	return !heap_runtime_is(h, "v8") || (heap_node_id(h, v) & 1);
-}
-
-/* Scores said against truth over h, overall and per class (cls[]). */
-static void score(const struct heap *h, const struct objset *truth, const struct objset *said,
-		  struct score *all, struct score *cls)
+/* Scores said against truth over h, overall and per class (cls[]); the
+ * objects the truth cannot tell (unknown: V8's natives and code) aside. */
+static void score(const struct heap *h, const struct objset *truth, const struct objset *unknown,
+		  const struct objset *said, struct score *all, struct score *cls)
 {
 	for (node_t v = 1; v < h->n; v++) {
-		if (!known(h, v))
+		if (unknown->bits != NULL && objset_has(unknown, v))
 			continue;
 		int t = objset_has(truth, v), s = objset_has(said, v);
 		uint32_t c = h->node_class[v] == HW_NONE ? h->ncls : h->node_class[v];
@@ -144,8 +139,8 @@ static void calibrate(const char *pair, const char *pa, unsigned sa, const char 
 
 	struct score sn = { 0 }, sg = { 0 };
 	struct score *cn = xcalloc((size_t)b.ncls + 1, sizeof *cn), *cg = xcalloc((size_t)a.ncls + 1, sizeof *cg);
-	score(&b, &t.fresh, &r.fresh, &sn, cn);
-	score(&a, &t.gone, &r.gone, &sg, cg);
+	score(&b, &t.fresh, &t.unknown, &r.fresh, &sn, cn);
+	score(&a, &t.gone, &t.unknown_old, &r.gone, &sg, cg);
 	fprintf(stderr, "calibrate %s: truth new %llu gone %llu; said new %llu (confidence %.1f%%, "
 		"precision %.4f, recall %.4f), gone %llu (precision %.4f, recall %.4f), "
 		"ambiguous %llu now %llu before\n", pair, (unsigned long long)t.fresh.count,
