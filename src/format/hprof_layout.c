@@ -28,16 +28,37 @@ static const struct injected {
 	{ "java.lang.Class", "JJIILLL" },                 /* klass, array_klass, oop_size... */
 };
 
-/* @Contended in OpenJDK 17's own classes: a whole class, or the named
- * fields of one group. */
+/* @Contended in the JDK's own classes, OpenJDK 11 to 25 (the
+ * annotation is internal: other classes can use it only under
+ * -XX:-RestrictContended, and then the address gaps tell their sizes).
+ * The instance size in HPROF's CLASS_DUMP is only the sum of the
+ * field values as written (references at id size), so the padding
+ * can come from here alone. Where the same class was annotated
+ * differently across versions, a field it has only in the versions
+ * meant (`marker`) picks the entry; the first match wins. */
 static const struct contended {
 	const char *cls;
-	const char *fields; /* NULL: the whole class; else space-separated names */
+	const char *marker; /* a field of the class itself; NULL: any version */
+	int whole;          /* the class is annotated: padding before its fields */
+	const char *group;  /* one named field group, space-separated; NULL: none */
 } contended[] = {
-	{ "java.lang.Thread", "threadLocalRandomSeed threadLocalRandomProbe threadLocalRandomSecondarySeed" },
-	{ "java.util.concurrent.ConcurrentHashMap$CounterCell", NULL },
-	{ "java.util.concurrent.atomic.Striped64$Cell", NULL },
-	{ "java.util.concurrent.Exchanger$Node", NULL },
+	/* 11 and 17 ("tlr"); in 21 and 25 the fields are plain, and
+	 * priority is in Thread$FieldHolder */
+	{ "java.lang.Thread", "priority", 0,
+	  "threadLocalRandomSeed threadLocalRandomProbe threadLocalRandomSecondarySeed" },
+	/* "fjpctl": ctl in all; parallelism is a field in 21 and 25 only */
+	{ "java.util.concurrent.ForkJoinPool", NULL, 0, "ctl parallelism" },
+	{ "java.util.concurrent.ForkJoinPool$WorkQueue", "pool", 1, NULL },    /* 11 */
+	{ "java.util.concurrent.ForkJoinPool$WorkQueue", "parking", 0,         /* 25 */
+	  "top phase stackPred source nsteals parking" },
+	{ "java.util.concurrent.ForkJoinPool$WorkQueue", "access", 0,          /* 21 */
+	  "top access phase source nsteals" },
+	{ "java.util.concurrent.ForkJoinPool$WorkQueue", NULL, 0, "top source nsteals" }, /* 17 */
+	{ "java.util.concurrent.SubmissionPublisher$BufferedSubscription", NULL, 1, "demand waiting" },
+	{ "java.util.concurrent.ConcurrentHashMap$CounterCell", NULL, 1, NULL },
+	{ "java.util.concurrent.atomic.Striped64$Cell", NULL, 1, NULL },
+	{ "java.util.concurrent.Exchanger$Node", "bound", 1, NULL },           /* 11-21 */
+	{ "java.util.concurrent.Exchanger$Slot", NULL, 1, NULL },              /* 25 */
 };
 
 static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
@@ -129,21 +150,37 @@ static uint8_t letter_type(char c)
 	}
 }
 
+static int has_field(const struct heap *h, uint32_t c, const char *name)
+{
+	const struct hclass *k = &h->cls[c];
+
+	for (unsigned i = 0; i < k->nfields; i++)
+		if (strcmp(heap_str(h, h->fields[k->field_first + i].name), name) == 0)
+			return 1;
+	return 0;
+}
+
+/* The table's entry for class c, or NULL. */
+static const struct contended *find_contended(const struct heap *h, uint32_t c)
+{
+	const char *name = class_name(h, c);
+
+	for (size_t i = 0; i < sizeof contended / sizeof contended[0]; i++)
+		if (strcmp(name, contended[i].cls) == 0 &&
+		    (contended[i].marker == NULL || has_field(h, c, contended[i].marker)))
+			return &contended[i];
+	return NULL;
+}
+
 /* Sizes of one class's own fields (plus injected ones), split into
- * the regular set and a contended group; returns counts. */
+ * the regular set and the contended group `group` (NULL: none). */
 static void own_fields(const struct heap *h, uint32_t c, const struct jvm_layout *L,
-		       unsigned *reg, int *nreg, unsigned *grp, int *ngrp, int *whole)
+		       const char *group, unsigned *reg, int *nreg, unsigned *grp, int *ngrp)
 {
 	const struct hclass *k = &h->cls[c];
 	const char *name = class_name(h, c);
-	const char *group = NULL;
 
-	*nreg = *ngrp = *whole = 0;
-	for (size_t i = 0; i < sizeof contended / sizeof contended[0]; i++)
-		if (strcmp(name, contended[i].cls) == 0) {
-			group = contended[i].fields;
-			*whole = group == NULL;
-		}
+	*nreg = *ngrp = 0;
 	for (unsigned i = 0; i < k->nfields; i++) {
 		const struct hfield *f = &h->fields[k->field_first + i];
 		unsigned sz = field_size(L, f->type) | (f->type == T_OBJECT ? OOP_BIT : 0);
@@ -171,25 +208,21 @@ static void place_all(struct lay *y, const unsigned *sz, int n, int append)
 			place(y, sz[i] & ~OOP_BIT, append);
 }
 
-static int is_contended(const struct heap *h, uint32_t c)
-{
-	for (size_t i = 0; i < sizeof contended / sizeof contended[0]; i++)
-		if (strcmp(class_name(h, c), contended[i].cls) == 0)
-			return 1;
-	return 0;
-}
-
-/* Lay out class c on top of its super's layout. */
-static void lay_class(const struct heap *h, uint32_t c, const struct jvm_layout *L,
-		      struct lay *y, int depth)
+/* Lay out class c on top of its super's layout; returns whether c or a
+ * super has @Contended anywhere (HotSpot's has_contended_annotations,
+ * which a subclass inherits): then the fields of a subclass go after a
+ * padding that follows c's last field, never into c's gaps. */
+static int lay_class(const struct heap *h, uint32_t c, const struct jvm_layout *L,
+		     struct lay *y, int depth)
 {
 	const struct hclass *k = &h->cls[c];
-	int nreg, ngrp, whole;
+	const struct contended *e = find_contended(h, c);
+	int nreg, ngrp, whole = e != NULL && e->whole;
+	int inherited = 0;
 
 	if (k->super != HW_NONE && depth < 64) {
-		lay_class(h, k->super, L, y, depth + 1);
-		if (is_contended(h, k->super)) {
-			/* the super's gaps become padding, and more follows it */
+		inherited = lay_class(h, k->super, L, y, depth + 1);
+		if (inherited) {
 			y->nholes = 0;
 			y->end += CONTENDED_PAD;
 		}
@@ -202,7 +235,7 @@ static void lay_class(const struct heap *h, uint32_t c, const struct jvm_layout 
 	 * longest injected list: no fixed array a crafted class can overrun */
 	size_t cap = (size_t)k->nfields + MAX_INJECTED;
 	unsigned *reg = xmalloc(cap * sizeof *reg), *grp = xmalloc(cap * sizeof *grp);
-	own_fields(h, c, L, reg, &nreg, grp, &ngrp, &whole);
+	own_fields(h, c, L, e ? e->group : NULL, reg, &nreg, grp, &ngrp);
 	if (whole) { /* fields only after a padding at the end */
 		y->nholes = 0;
 		y->end += CONTENDED_PAD;
@@ -216,6 +249,7 @@ static void lay_class(const struct heap *h, uint32_t c, const struct jvm_layout 
 	y->tail_pad = whole || ngrp > 0;
 	free(reg);
 	free(grp);
+	return inherited || whole || ngrp > 0;
 }
 
 static uint32_t instance_size(const struct heap *h, uint32_t c, const struct jvm_layout *L)
