@@ -28,12 +28,13 @@ static const struct injected {
 	{ "java.lang.Class", "JJIILLL" },                 /* klass, array_klass, oop_size... */
 };
 
-/* @Contended in the JDK's own classes, OpenJDK 11 to 25 (the
+/* @Contended in the JDK's own classes, OpenJDK 11, 17, 21 and 25 (the
  * annotation is internal: other classes can use it only under
  * -XX:-RestrictContended, and then the address gaps tell their sizes).
  * The instance size in HPROF's CLASS_DUMP is only the sum of the
- * field values as written (references at id size), so the padding
- * can come from here alone. Where the same class was annotated
+ * field values as written (references at id size): the dump shows
+ * padding only in the address gaps, and only where instances are many
+ * enough (correct_by_gaps). Where the same class was annotated
  * differently across versions, a field it has only in the versions
  * meant (`marker`) picks the entry; the first match wins. */
 static const struct contended {
@@ -398,11 +399,16 @@ static void pick_layout(struct heap *h, uint32_t *csize)
 	class_sizes(h, &h->layout, csize);
 }
 
-/* Classes whose instances' address gaps all exceed the model (fields the
- * dump does not show) or undercut it: take the smallest gap. */
+/* Classes whose instances' address gaps all exceed the model (fields or
+ * padding the dump does not show, such as @Contended in a class the
+ * table does not know) or undercut it: take the smallest gap. A gap is
+ * the object's size unless free space follows it (the end of a region),
+ * so it counts as the size when four instances show it, or two or
+ * three that all show the same gap. */
 static void correct_by_gaps(struct heap *h, uint32_t *csize)
 {
 	uint32_t *mingap = xmalloc((size_t)h->ncls * sizeof *mingap);
+	uint32_t *maxgap = xcalloc(h->ncls, sizeof *maxgap);
 	uint32_t *seen = xcalloc(h->ncls, sizeof *seen);
 
 	struct idwalk w = { h, 0 };
@@ -415,15 +421,18 @@ static void correct_by_gaps(struct heap *h, uint32_t *csize)
 		if (h->node_kind[i] != NK_INSTANCE)
 			continue;
 		uint32_t c = h->node_class[i];
-		uint64_t gap = next - id;
+		uint32_t gap = next - id > UINT32_MAX ? UINT32_MAX : (uint32_t)(next - id);
 		if (gap < mingap[c])
-			mingap[c] = (uint32_t)gap;
+			mingap[c] = gap;
+		if (gap > maxgap[c])
+			maxgap[c] = gap;
 		seen[c]++;
 	}
 	for (uint32_t c = 0; c < h->ncls; c++) {
 		/* four instances all followed by a gap is no accident in a
-		 * compacted heap; one could be the end of a region */
-		if (seen[c] < 4 || mingap[c] == csize[c])
+		 * compacted heap, nor are two followed by the same one; one
+		 * could be the end of a region */
+		if (seen[c] < 2 || (seen[c] < 4 && mingap[c] != maxgap[c]) || mingap[c] == csize[c])
 			continue;
 		if (mingap[c] > csize[c] && mingap[c] - csize[c] > 4096)
 			continue; /* a sparse heap, not hidden fields */
@@ -431,6 +440,7 @@ static void correct_by_gaps(struct heap *h, uint32_t *csize)
 		h->cls[c].flags |= HC_ESTIMATED;
 	}
 	free(mingap);
+	free(maxgap);
 	free(seen);
 }
 
