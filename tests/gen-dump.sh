@@ -5,6 +5,7 @@
 # OUTDIR/$DUMP_NAME.{histo,hprof}. Retries when the two histograms differ
 # (a cleaner ran in between). With DUMP_GZ=N the dump is gzip, as
 # `jcmd GC.heap_dump -gz=N` writes it: OUTDIR/$DUMP_NAME.hprof.gz.
+# $JAVAC_OPTS go to javac.
 # Needs no standard input.
 set -eu
 
@@ -18,7 +19,8 @@ mkdir -p "$out/classes"
 out=$(cd "$out" && pwd)
 
 if [ ! -f "$out/classes/$main.class" ] || [ "$src/$main.java" -nt "$out/classes/$main.class" ]; then
-	"$JAVAC" -d "$out/classes" "$src/$main.java"
+	# shellcheck disable=SC2086
+	"$JAVAC" ${JAVAC_OPTS:-} -d "$out/classes" "$src/$main.java"
 fi
 
 pid=

@@ -208,6 +208,66 @@ START_TEST(test_histogram_uncompressed_oops)
 }
 END_TEST
 
+/* @Contended: the JDK's own padded classes (from the table of them,
+ * with the padding a subclass inherits) and the workload's own (from
+ * the address gaps: two instances or more), each class's bytes exactly
+ * the histogram's, and present, so the workload really made them. */
+static void compare_contended(const char *name, const char *jvmopts)
+{
+	static const char *const cls[] = {
+		"java.util.concurrent.ForkJoinPool", "java.util.concurrent.ForkJoinPool$WorkQueue",
+		"java.util.concurrent.SubmissionPublisher$BufferedSubscription",
+		"java.util.concurrent.atomic.Striped64$Cell",
+		"java.util.concurrent.ConcurrentHashMap$CounterCell",
+		"java.util.concurrent.Exchanger$Node", "java.lang.Thread",
+		"Contended$Worker", "Contended$Waiter", "Contended$NamedWaiter", /* below Thread */
+		"Contended$Hot", "Contended$Slot", /* the workload's own */
+	};
+	char hprof[512], histo[512], cmd[1024], opts[512];
+	struct hist want = { 0 }, got = { 0 };
+	int st;
+
+	snprintf(opts, sizeof opts, "-XX:-RestrictContended %s"
+		 " --add-opens java.base/java.util.concurrent=ALL-UNNAMED"
+		 " --add-opens java.base/java.util.concurrent.atomic=ALL-UNNAMED", jvmopts);
+	setenv("JAVAC_OPTS", "--add-exports java.base/jdk.internal.vm.annotation=ALL-UNNAMED", 1);
+	workload_dump("Contended", name, opts, hprof, sizeof hprof);
+	unsetenv("JAVAC_OPTS");
+	snprintf(histo, sizeof histo, DUMPS "/%s.histo", name);
+	check_histogram(name, hprof, histo, 0);
+	read_histo(histo, &want);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache classes --all -f csv %s", heapwalk(), hprof);
+	char *csv = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s exited %d", cmd, st);
+	parse_csv(csv, &got);
+	free(csv);
+	size_t bad = 0;
+	for (size_t i = 0; i < sizeof cls / sizeof cls[0]; i++) {
+		unsigned long long n = find(&want, cls[i], 0), b = find(&want, cls[i], 1);
+		ck_assert_msg(n > 0, "%s: no %s in the histogram", name, cls[i]);
+		if (find(&got, cls[i], 0) != n || find(&got, cls[i], 1) != b) {
+			fprintf(stderr, "%s: %s: %llu instances, %llu bytes; histogram: %llu, %llu\n",
+				name, cls[i], find(&got, cls[i], 0), find(&got, cls[i], 1), n, b);
+			bad++;
+		}
+	}
+	ck_assert_msg(bad == 0, "%s: %zu @Contended classes differ from the histogram", name, bad);
+	free_hist(&want);
+	free_hist(&got);
+}
+
+START_TEST(test_contended_compressed_oops)
+{
+	compare_contended("contended", "");
+}
+END_TEST
+
+START_TEST(test_contended_uncompressed_oops)
+{
+	compare_contended("contended-nocoops", "-XX:-UseCompressedOops");
+}
+END_TEST
+
 /* The planted leak: a Session's payload reaches its root through the
  * static LeakRegistry.LISTENERS, an ArrayList, its array, a listener. */
 START_TEST(test_leak_path)
@@ -353,6 +413,8 @@ Suite *jvm_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_histogram_compressed_oops);
 	tcase_add_test(tc, test_histogram_uncompressed_oops);
+	tcase_add_test(tc, test_contended_compressed_oops);
+	tcase_add_test(tc, test_contended_uncompressed_oops);
 	tcase_add_test(tc, test_leak_path);
 	tcase_add_test(tc, test_cache_same_output);
 	tcase_add_test(tc, test_cli_errors);

@@ -128,8 +128,8 @@ static uint64_t one_instance_size(const char *cls, int nfields, uint8_t type, co
 	return size;
 }
 
-/* java.lang.Thread with 70 fields of its @Contended group (the layout
- * code kept them in a stack array of 64), and a class of 1100 fields
+/* java.util.concurrent.ForkJoinPool with 70 fields of its @Contended
+ * group (the layout code kept them in a stack array of 64), and a class of 1100 fields
  * (one of 1024). HotSpot's layout, by hand: the group after the header
  * (12 bytes, compressed class pointers) and a 128-byte padding, longs
  * at 8-byte alignment, 128 bytes of padding after it: 12 + 128 -> 144,
@@ -137,9 +137,53 @@ static uint64_t one_instance_size(const char *cls, int nfields, uint8_t type, co
  * aligned to 8: 4416. */
 START_TEST(test_many_fields)
 {
-	ck_assert_uint_eq(one_instance_size("java/lang/Thread", 70, T_LONG, "threadLocalRandomSeed", "contended.hprof"),
+	ck_assert_uint_eq(one_instance_size("java/util/concurrent/ForkJoinPool", 70, T_LONG, "ctl",
+					    "contended.hprof"),
 			  832);
 	ck_assert_uint_eq(one_instance_size("app/Wide", 1100, T_INT, "x", "wide.hprof"), 4416);
+}
+END_TEST
+
+/* Thread as OpenJDK 17 has it (an int `priority`, a long
+ * threadLocalRandomSeed of the "tlr" group) and as 21 has it (a reference
+ * `holder` instead, the seed no longer @Contended): the field tells the
+ * version. 17: 12 + int -> 16, padding -> 144, long -> 152, padding -> 280.
+ * 21: 12 + reference -> 16, long -> 24. */
+static uint64_t thread_size(const char *first, uint8_t type, const char *file)
+{
+	struct hw w;
+	struct heap h;
+	struct sbuf err;
+	const struct hw_field f[2] = { { 0x901, type, 0 }, { 0x902, T_LONG, 0 } };
+	const struct hw_field v[2] = { { 0, type, 0 }, { 0, T_LONG, 7 } };
+
+	hw_begin(&w, V102, 8);
+	hw_jdk_names(&w);
+	hw_utf8(&w, 0x901, first);
+	hw_utf8(&w, 0x902, "threadLocalRandomSeed");
+	hw_class_name(&w, 40, 0x5001, "java/lang/Thread");
+	hw_heap_begin(&w);
+	hw_jdk_classes(&w);
+	hw_class_dump(&w, 0x5001, J_OBJECT, 0, NULL, 0, NULL, 0, f, 2);
+	hw_root(&w, 0x01, 0x7001, 0, 0);
+	hw_instance(&w, 0x7001, 0x5001, v, 2);
+	hw_heap_end(&w);
+	hw_dump_end(&w);
+	char *path = hw_write(&w, file, SIZE_MAX);
+	ck_assert_msg(open_dump(path, &h, 1, &err) == 0, "%s", err.buf);
+	need_all(&h);
+	uint64_t size = h.node_shallow[node_of(&h, 0x7001)];
+	heap_free(&h);
+	sbuf_free(&err);
+	free(path);
+	hw_free(&w);
+	return size;
+}
+
+START_TEST(test_contended_by_version)
+{
+	ck_assert_uint_eq(thread_size("priority", T_INT, "thread17.hprof"), 280);
+	ck_assert_uint_eq(thread_size("holder", T_OBJECT, "thread21.hprof"), 24);
 }
 END_TEST
 
@@ -978,6 +1022,7 @@ Suite *robust_suite(void)
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_many_fields);
+	tcase_add_test(tc, test_contended_by_version);
 	tcase_add_test(tc, test_empty_field_name);
 	tcase_add_test(tc, test_empty_dump_cache);
 	tcase_add_test(tc, test_fifo);

@@ -28,16 +28,38 @@ static const struct injected {
 	{ "java.lang.Class", "JJIILLL" },                 /* klass, array_klass, oop_size... */
 };
 
-/* @Contended in OpenJDK 17's own classes: a whole class, or the named
- * fields of one group. */
+/* @Contended in the JDK's own classes, OpenJDK 11, 17, 21 and 25 (the
+ * annotation is internal: other classes can use it only under
+ * -XX:-RestrictContended, and then the address gaps tell their sizes).
+ * The instance size in HPROF's CLASS_DUMP is only the sum of the
+ * field values as written (references at id size): the dump shows
+ * padding only in the address gaps, and only where instances are many
+ * enough (correct_by_gaps). Where the same class was annotated
+ * differently across versions, a field it has only in the versions
+ * meant (`marker`) picks the entry; the first match wins. */
 static const struct contended {
 	const char *cls;
-	const char *fields; /* NULL: the whole class; else space-separated names */
+	const char *marker; /* a field of the class itself; NULL: any version */
+	int whole;          /* the class is annotated: padding before its fields */
+	const char *group;  /* one named field group, space-separated; NULL: none */
 } contended[] = {
-	{ "java.lang.Thread", "threadLocalRandomSeed threadLocalRandomProbe threadLocalRandomSecondarySeed" },
-	{ "java.util.concurrent.ConcurrentHashMap$CounterCell", NULL },
-	{ "java.util.concurrent.atomic.Striped64$Cell", NULL },
-	{ "java.util.concurrent.Exchanger$Node", NULL },
+	/* 11 and 17 ("tlr"); in 21 and 25 the fields are plain, and
+	 * priority is in Thread$FieldHolder */
+	{ "java.lang.Thread", "priority", 0,
+	  "threadLocalRandomSeed threadLocalRandomProbe threadLocalRandomSecondarySeed" },
+	/* "fjpctl": ctl in all; parallelism is a field in 21 and 25 only */
+	{ "java.util.concurrent.ForkJoinPool", NULL, 0, "ctl parallelism" },
+	{ "java.util.concurrent.ForkJoinPool$WorkQueue", "pool", 1, NULL },    /* 11 */
+	{ "java.util.concurrent.ForkJoinPool$WorkQueue", "parking", 0,         /* 25 */
+	  "top phase stackPred source nsteals parking" },
+	{ "java.util.concurrent.ForkJoinPool$WorkQueue", "access", 0,          /* 21 */
+	  "top access phase source nsteals" },
+	{ "java.util.concurrent.ForkJoinPool$WorkQueue", NULL, 0, "top source nsteals" }, /* 17 */
+	{ "java.util.concurrent.SubmissionPublisher$BufferedSubscription", NULL, 1, "demand waiting" },
+	{ "java.util.concurrent.ConcurrentHashMap$CounterCell", NULL, 1, NULL },
+	{ "java.util.concurrent.atomic.Striped64$Cell", NULL, 1, NULL },
+	{ "java.util.concurrent.Exchanger$Node", "bound", 1, NULL },           /* 11-21 */
+	{ "java.util.concurrent.Exchanger$Slot", NULL, 1, NULL },              /* 25 */
 };
 
 static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
@@ -129,21 +151,37 @@ static uint8_t letter_type(char c)
 	}
 }
 
+static int has_field(const struct heap *h, uint32_t c, const char *name)
+{
+	const struct hclass *k = &h->cls[c];
+
+	for (unsigned i = 0; i < k->nfields; i++)
+		if (strcmp(heap_str(h, h->fields[k->field_first + i].name), name) == 0)
+			return 1;
+	return 0;
+}
+
+/* The table's entry for class c, or NULL. */
+static const struct contended *find_contended(const struct heap *h, uint32_t c)
+{
+	const char *name = class_name(h, c);
+
+	for (size_t i = 0; i < sizeof contended / sizeof contended[0]; i++)
+		if (strcmp(name, contended[i].cls) == 0 &&
+		    (contended[i].marker == NULL || has_field(h, c, contended[i].marker)))
+			return &contended[i];
+	return NULL;
+}
+
 /* Sizes of one class's own fields (plus injected ones), split into
- * the regular set and a contended group; returns counts. */
+ * the regular set and the contended group `group` (NULL: none). */
 static void own_fields(const struct heap *h, uint32_t c, const struct jvm_layout *L,
-		       unsigned *reg, int *nreg, unsigned *grp, int *ngrp, int *whole)
+		       const char *group, unsigned *reg, int *nreg, unsigned *grp, int *ngrp)
 {
 	const struct hclass *k = &h->cls[c];
 	const char *name = class_name(h, c);
-	const char *group = NULL;
 
-	*nreg = *ngrp = *whole = 0;
-	for (size_t i = 0; i < sizeof contended / sizeof contended[0]; i++)
-		if (strcmp(name, contended[i].cls) == 0) {
-			group = contended[i].fields;
-			*whole = group == NULL;
-		}
+	*nreg = *ngrp = 0;
 	for (unsigned i = 0; i < k->nfields; i++) {
 		const struct hfield *f = &h->fields[k->field_first + i];
 		unsigned sz = field_size(L, f->type) | (f->type == T_OBJECT ? OOP_BIT : 0);
@@ -171,25 +209,21 @@ static void place_all(struct lay *y, const unsigned *sz, int n, int append)
 			place(y, sz[i] & ~OOP_BIT, append);
 }
 
-static int is_contended(const struct heap *h, uint32_t c)
-{
-	for (size_t i = 0; i < sizeof contended / sizeof contended[0]; i++)
-		if (strcmp(class_name(h, c), contended[i].cls) == 0)
-			return 1;
-	return 0;
-}
-
-/* Lay out class c on top of its super's layout. */
-static void lay_class(const struct heap *h, uint32_t c, const struct jvm_layout *L,
-		      struct lay *y, int depth)
+/* Lay out class c on top of its super's layout; returns whether c or a
+ * super has @Contended anywhere (HotSpot's has_contended_annotations,
+ * which a subclass inherits): then the fields of a subclass go after a
+ * padding that follows c's last field, never into c's gaps. */
+static int lay_class(const struct heap *h, uint32_t c, const struct jvm_layout *L,
+		     struct lay *y, int depth)
 {
 	const struct hclass *k = &h->cls[c];
-	int nreg, ngrp, whole;
+	const struct contended *e = find_contended(h, c);
+	int nreg, ngrp, whole = e != NULL && e->whole;
+	int inherited = 0;
 
 	if (k->super != HW_NONE && depth < 64) {
-		lay_class(h, k->super, L, y, depth + 1);
-		if (is_contended(h, k->super)) {
-			/* the super's gaps become padding, and more follows it */
+		inherited = lay_class(h, k->super, L, y, depth + 1);
+		if (inherited) {
 			y->nholes = 0;
 			y->end += CONTENDED_PAD;
 		}
@@ -202,7 +236,7 @@ static void lay_class(const struct heap *h, uint32_t c, const struct jvm_layout 
 	 * longest injected list: no fixed array a crafted class can overrun */
 	size_t cap = (size_t)k->nfields + MAX_INJECTED;
 	unsigned *reg = xmalloc(cap * sizeof *reg), *grp = xmalloc(cap * sizeof *grp);
-	own_fields(h, c, L, reg, &nreg, grp, &ngrp, &whole);
+	own_fields(h, c, L, e ? e->group : NULL, reg, &nreg, grp, &ngrp);
 	if (whole) { /* fields only after a padding at the end */
 		y->nholes = 0;
 		y->end += CONTENDED_PAD;
@@ -216,6 +250,7 @@ static void lay_class(const struct heap *h, uint32_t c, const struct jvm_layout 
 	y->tail_pad = whole || ngrp > 0;
 	free(reg);
 	free(grp);
+	return inherited || whole || ngrp > 0;
 }
 
 static uint32_t instance_size(const struct heap *h, uint32_t c, const struct jvm_layout *L)
@@ -364,11 +399,16 @@ static void pick_layout(struct heap *h, uint32_t *csize)
 	class_sizes(h, &h->layout, csize);
 }
 
-/* Classes whose instances' address gaps all exceed the model (fields the
- * dump does not show) or undercut it: take the smallest gap. */
+/* Classes whose instances' address gaps all exceed the model (fields or
+ * padding the dump does not show, such as @Contended in a class the
+ * table does not know) or undercut it: take the smallest gap. A gap is
+ * the object's size unless free space follows it (the end of a region),
+ * so it counts as the size when four instances show it, or two or
+ * three that all show the same gap. */
 static void correct_by_gaps(struct heap *h, uint32_t *csize)
 {
 	uint32_t *mingap = xmalloc((size_t)h->ncls * sizeof *mingap);
+	uint32_t *maxgap = xcalloc(h->ncls, sizeof *maxgap);
 	uint32_t *seen = xcalloc(h->ncls, sizeof *seen);
 
 	struct idwalk w = { h, 0 };
@@ -381,15 +421,18 @@ static void correct_by_gaps(struct heap *h, uint32_t *csize)
 		if (h->node_kind[i] != NK_INSTANCE)
 			continue;
 		uint32_t c = h->node_class[i];
-		uint64_t gap = next - id;
+		uint32_t gap = next - id > UINT32_MAX ? UINT32_MAX : (uint32_t)(next - id);
 		if (gap < mingap[c])
-			mingap[c] = (uint32_t)gap;
+			mingap[c] = gap;
+		if (gap > maxgap[c])
+			maxgap[c] = gap;
 		seen[c]++;
 	}
 	for (uint32_t c = 0; c < h->ncls; c++) {
 		/* four instances all followed by a gap is no accident in a
-		 * compacted heap; one could be the end of a region */
-		if (seen[c] < 4 || mingap[c] == csize[c])
+		 * compacted heap, nor are two followed by the same one; one
+		 * could be the end of a region */
+		if (seen[c] < 2 || (seen[c] < 4 && mingap[c] != maxgap[c]) || mingap[c] == csize[c])
 			continue;
 		if (mingap[c] > csize[c] && mingap[c] - csize[c] > 4096)
 			continue; /* a sparse heap, not hidden fields */
@@ -397,6 +440,7 @@ static void correct_by_gaps(struct heap *h, uint32_t *csize)
 		h->cls[c].flags |= HC_ESTIMATED;
 	}
 	free(mingap);
+	free(maxgap);
 	free(seen);
 }
 

@@ -4,7 +4,9 @@
  * compressed oops and class pointers. HPROF stores every reference at
  * full id size, so the layout is inferred from the dump: object ids are
  * addresses, and after the full GC before a dump live objects are
- * contiguous, so the gap to the next object is the object's size. */
+ * contiguous, so the gap to the next object is the object's size.
+ * (The instance size in a CLASS_DUMP is no help: HotSpot writes the sum
+ * of the field values as dumped, without header, gaps or padding.) */
 #ifndef HW_HPROF_LAYOUT_H
 #define HW_HPROF_LAYOUT_H
 
