@@ -186,23 +186,34 @@ struct capture {
 	size_t nrt, crt;
 };
 
-/* What identity() gathers between two heapshots j < k (0-based): the
- * moves, and the ends of the heapshots between as moves from SHOT_END
- * (odd: no object's address) to their objects' range in ends[]. */
+/* What identity() gathers between two heapshots j < k (0-based): what
+ * became of addresses, in time order: the moves, and as moves from a
+ * mark no address has (odd; an address is a multiple of 8) the ends of
+ * the heapshots after j up to k (to: its objects' range in ends[]), the
+ * ends of major collections (MAJOR_SEEN once known to be inside a
+ * heapshot's pause) and the allocations (to: the new object's address). */
 #define SHOT_END UINT64_MAX
+#define MAJOR_SEEN (UINT64_MAX - 2)
+#define MAJOR_END (UINT64_MAX - 4)
+#define ALLOCATED (UINT64_MAX - 6)
 struct mmove { uint64_t t, from, to; };
-struct mrange { size_t lo, hi; };
+/* a heapshot's object: where, and what it is (its vtable as numbered in
+ * replay.vts, its size as the heap keeps it) */
+struct mkind { uint64_t addr; uint32_t vt, size; };
+struct mrange { size_t lo, hi, shot; };
 struct replay {
 	size_t j, k;
 	uint64_t t_from, t_to;   /* heapshot j's end, heapshot k's end */
-	struct mmove *mv;        /* moves, and (from SHOT_END) the ends of the heapshots between */
+	struct mmove *mv;        /* the events above */
 	size_t nmv, cmv;
-	struct mrange *ends;     /* those heapshots' objects: mid[lo, hi) */
+	struct mrange *ends;     /* heapshots j+1 .. k: their objects, mid[lo, hi) */
 	size_t nends, cends;
+	struct mrange jr;        /* heapshot j's objects in mid[] */
 	size_t ngc;              /* collections started in the window */
 	uint64_t second_gc;      /* when the second of them started */
-	uint64_t majors;
-	uint64_t *mid;           /* the objects of the heapshots between, by heapshot */
+	uint64_t allocs;         /* allocation events in the window */
+	struct mkind *mid;       /* the objects of heapshots j .. k, by heapshot */
+	struct imap vts;         /* their vtables, numbered */
 	size_t nmid, cmid;
 	size_t mid0;             /* nmid at the latest heapshot's start */
 };
@@ -365,7 +376,7 @@ static void capture_start(struct mrd *r, const struct mshot *sh)
 /* The first pass: an object of the heapshot t is in, in its totals
  * (its size as the heap keeps it, below 4 GiB), and in mid[] when
  * identity() wants it. */
-static void shot_add(struct mrd *r, struct mthread *t, uint64_t addr, uint64_t size)
+static void shot_add(struct mrd *r, struct mthread *t, uint64_t addr, uint64_t vt, uint64_t size)
 {
 	struct mshot *sh = &r->shots[t->shot];
 	struct replay *rp = r->rp;
@@ -379,9 +390,12 @@ static void shot_add(struct mrd *r, struct mthread *t, uint64_t addr, uint64_t s
 	}
 	sh->objects++;
 	sh->bytes += size;
-	if (rp != NULL && (size_t)t->shot > rp->j && (size_t)t->shot < rp->k) {
+	if (rp != NULL && (size_t)t->shot >= rp->j && (size_t)t->shot <= rp->k) {
+		size_t v = imap_get(&rp->vts, vt);
+		if (v == IMAP_FREE)
+			imap_set(&rp->vts, vt, v = rp->vts.n);
 		VEC_GROW(rp->mid, rp->nmid, rp->cmid);
-		rp->mid[rp->nmid++] = addr;
+		rp->mid[rp->nmid++] = (struct mkind){ addr, (uint32_t)v, (uint32_t)size };
 	}
 }
 
@@ -397,7 +411,7 @@ static void heap_object(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_
 	struct mobj *o = NULL;
 
 	if (t->shot >= 0 && !cont && !c->bad && !r->pass2)
-		shot_add(r, t, addr, size);
+		shot_add(r, t, addr, vt, size);
 	if (cp != NULL && !cont) {
 		VEC_GROW(cp->o, cp->no, cp->co);
 		o = &cp->o[cp->no++];
@@ -508,8 +522,9 @@ static void heap_event(struct mrd *r, struct cur *c, unsigned sub, uint64_t now,
 							      .buf_first = r->buf_off, .buf_last = UINT64_MAX,
 							      .at = r->ev_off };
 			t->shot = (int64_t)r->nshots++;
-			if (r->rp != NULL)
-				r->rp->mid0 = r->rp->nmid;
+			struct replay *rp = r->rp;
+			if (rp != NULL)
+				rp->mid0 = rp->nmid;
 		}
 		break;
 	case 0x10: /* end */
@@ -520,9 +535,11 @@ static void heap_event(struct mrd *r, struct cur *c, unsigned sub, uint64_t now,
 		}
 		if (t->shot >= 0) {
 			struct replay *rp = r->rp;
-			if (rp != NULL && (size_t)t->shot > rp->j && (size_t)t->shot < rp->k) {
+			if (rp != NULL && (size_t)t->shot == rp->j)
+				rp->jr = (struct mrange){ rp->mid0, rp->nmid, rp->j };
+			if (rp != NULL && (size_t)t->shot > rp->j && (size_t)t->shot <= rp->k) {
 				VEC_GROW(rp->ends, rp->nends, rp->cends);
-				rp->ends[rp->nends] = (struct mrange){ rp->mid0, rp->nmid };
+				rp->ends[rp->nends] = (struct mrange){ rp->mid0, rp->nmid, (size_t)t->shot };
 				VEC_GROW(rp->mv, rp->nmv, rp->cmv);
 				rp->mv[rp->nmv++] = (struct mmove){ now, SHOT_END, rp->nends++ };
 			}
@@ -605,10 +622,11 @@ static void gc_event(struct mrd *r, struct cur *c, unsigned sub, uint64_t now, u
 	switch (sub) {
 	case 0x10: {                            /* event, generation */
 		unsigned ev = byte1(c), gen = byte1(c);
-		if (in && ev == 0 && !c->bad) {  /* a collection starts */
-			if (++rp->ngc == 2)
-				rp->second_gc = now;
-			rp->majors += gen >= 1;
+		if (in && ev == 0 && !c->bad && ++rp->ngc == 2) /* a collection starts */
+			rp->second_gc = now;
+		if (in && ev == 5 && gen >= 1 && !c->bad) {     /* a major one ends: what it found dead is */
+			VEC_GROW(rp->mv, rp->nmv, rp->cmv);
+			rp->mv[rp->nmv++] = (struct mmove){ now, MAJOR_END, 0 };
 		}
 		break;
 	}
@@ -706,6 +724,23 @@ static void coverage_event(struct cur *c, unsigned sub)
 		uleb(c);
 }
 
+/* An allocation (vtable, object, size): identity() wants its address. */
+static void alloc_event(struct mrd *r, struct cur *c, unsigned sub, uint64_t now, uint64_t obj_base)
+{
+	struct replay *rp = r->rp;
+
+	sleb(c);
+	uint64_t addr = (obj_base + (uint64_t)sleb(c)) << 3;
+	uleb(c);
+	if (sub & 0x10)
+		backtrace(c);
+	if (rp != NULL && now > rp->t_from && now <= rp->t_to && !c->bad) {
+		VEC_GROW(rp->mv, rp->nmv, rp->cmv);
+		rp->mv[rp->nmv++] = (struct mmove){ now, ALLOCATED, addr };
+		rp->allocs++;
+	}
+}
+
 /* One buffer's events; 0, or -1 at the first event not understood. */
 static int buffer_events(struct mrd *r, const uint8_t *b, size_t len, uint64_t file_off, int cut)
 {
@@ -722,9 +757,7 @@ static int buffer_events(struct mrd *r, const uint8_t *b, size_t len, uint64_t f
 		now += uleb(&c);
 		switch (type) {
 		case T_ALLOC:
-			sleb(&c); sleb(&c); uleb(&c);
-			if (sub & 0x10)
-				backtrace(&c);
+			alloc_event(r, &c, sub, now, obj_base);
 			break;
 		case T_GC: gc_event(r, &c, sub, now, obj_base); break;
 		case T_METADATA: metadata(r, &c, sub, ptr_base); break;
@@ -1310,15 +1343,42 @@ static void mlpd_free_data(struct heap *h)
 /* ---- which objects were there before: the moves replayed ----
  *
  * Between two heapshots j < k of one file, an object of j is followed
- * through the GC's MOVE events (each says an object went from one
- * address to another) and the heapshots between (an object of j that
- * one of them no longer holds has died). An object of k at an address
- * an object of j was followed to is that object; any other is new. A
- * move to an address also tells that what was there had died. This is
- * exact when every major collection between j and k made a heapshot
- * (objects of the old generation die at major collections only): with
- * `heapshot` (every major collection), not with `heapshot=ondemand` or
- * `NNgc`, where identity() declines and the objects are matched. */
+ * in time order through the GC's MOVE events (each says an object went
+ * from one address to another) and through every heapshot after j up to
+ * k, each a point where the set of objects is known: an object of j
+ * that one of them no longer holds has died. A move or an allocation to
+ * an address tells that what was there had died. An object of k at an
+ * address an object of j was followed to is that object; any other is
+ * new.
+ *
+ * Objects of the old generation die at major collections only. One that
+ * ends inside a heapshot's pause is seen by it (sgen walks the heap when
+ * that pause's collections are done: the forced one, and a concurrent
+ * one it finished). One that ends in no heapshot's pause
+ * (`heapshot=ondemand`, `NNgc`; by default, a concurrent collection,
+ * which asks for a heapshot later instead) can free an address that a
+ * new object then takes without an event (straight into the old
+ * generation: a large or a pinned object; allocations are recorded only
+ * with the profiler's alloc option). An object of j followed across such
+ * a collection is taken to be the object the next heapshot holds at its
+ * address if that one has its vtable and size, else it died: inferred,
+ * and counted as such. */
+
+/* A map value: old's node << F_SHIFT and what the pairing rests on */
+enum {
+	F_NURSERY = 1,  /* in the nursery at j and not moved since */
+	F_UNSEEN = 2,   /* a major collection no heapshot saw came since it was last seen */
+	F_INFERRED = 4, /* taken to be the object a heapshot held at its address after such a collection */
+	F_SHIFT = 3
+};
+
+struct follow {
+	struct imap m;           /* address -> old's object there */
+	struct mkind *ok;        /* old's objects: what each is (addr 1: not among heapshot j's records) */
+	uint64_t replayed;       /* moves of old's objects */
+	uint64_t unseen;         /* major collections no heapshot saw */
+	uint64_t *unseen_after;  /* the same by the heapshot before them, less j */
+};
 
 static int by_time(const void *x, const void *y, void *ctx)
 {
@@ -1328,51 +1388,176 @@ static int by_time(const void *x, const void *y, void *ctx)
 	return a->t < b->t ? -1 : a->t > b->t;
 }
 
-/* A heapshot's objects (obj[0, n), sorted) hold none at the map's
- * addresses that are not among them: those died. */
-static void keep_only(struct imap *m, const uint64_t *obj, size_t n)
+/* What each of old's objects is (vtable and size), from heapshot j's
+ * records (read again with the moves). */
+static struct mkind *old_kinds(struct replay *rp, const struct heap *old)
 {
+	struct mkind *j = rp->mid + rp->jr.lo, *ok = xreallocarray(NULL, (size_t)old->n + 1, sizeof *ok);
+	size_t n = rp->jr.hi - rp->jr.lo;
+
+	hw_qsort(j, n, sizeof *j, cmp_first_u64);
+	for (node_t v = 0; v < old->n; v++) {
+		size_t at = lower_bound_u64s(j, n, sizeof *j, old->node_id[v]);
+		ok[v] = at < n && j[at].addr == old->node_id[v] ? j[at] : (struct mkind){ 1, 0, 0 };
+	}
+	return ok;
+}
+
+/* A heapshot's objects (obj[0, n), sorted): an object of old at an
+ * address they lack has died; one last seen before a major collection
+ * no heapshot saw is the object there if that has its vtable and size
+ * (inferred), else it died too. */
+static void at_heapshot(struct follow *f, const struct mkind *obj, size_t n)
+{
+	struct imap *m = &f->m;
+
 	for (size_t i = 0; i < m->cap;) {
-		size_t at = m->val[i] != IMAP_FREE ? lower_bound_u64(obj, n, m->key[i]) : n;
-		if (m->val[i] != IMAP_FREE && (at == n || obj[at] != m->key[i]))
-			imap_del(m, i); /* i now holds another entry, or none: look again */
-		else
+		size_t v = m->val[i];
+		if (v == IMAP_FREE) {
 			i++;
+			continue;
+		}
+		size_t at = lower_bound_u64s(obj, n, sizeof *obj, m->key[i]);
+		const struct mkind *o = &f->ok[v >> F_SHIFT];
+		int held = at < n && obj[at].addr == m->key[i];
+		if (held && (v & F_UNSEEN))
+			held = o->addr != 1 && obj[at].vt == o->vt && obj[at].size == o->size;
+		if (!held) {
+			imap_del(m, i); /* i now holds another entry, or none: look again */
+			continue;
+		}
+		if (v & F_UNSEEN)
+			m->val[i] = (v & ~(size_t)F_UNSEEN) | F_INFERRED;
+		i++;
 	}
 }
 
-/* Old's objects (in m by address: node << 1, | 1 while in the nursery
- * at j and not moved since) followed through the moves and the
- * heapshots between, in time order; m as they are at k. Returns how
- * many moves were of its objects. */
-static uint64_t follow_moves(struct replay *rp, const struct heap *old, struct imap *m)
+/* A major collection no heapshot saw: every object followed so far may
+ * have died in it. */
+static void unseen_major(struct follow *f)
 {
-	uint64_t second_gc = rp->ngc > 1 ? rp->second_gc : UINT64_MAX, replayed = 0;
+	for (size_t i = 0; i < f->m.cap; i++)
+		if (f->m.val[i] != IMAP_FREE)
+			f->m.val[i] |= F_UNSEEN;
+}
+
+/* An object moved: old's object at from (if any) is at to now; what was
+ * at to had died. */
+static void move(struct follow *f, const struct mmove *e, uint64_t second_gc)
+{
+	struct imap *m = &f->m;
+	size_t a = imap_slot(m, e->from), was = m->val[a];
+
+	if (was != IMAP_FREE)
+		imap_del(m, a);
+	size_t b = imap_slot(m, e->to);
+	if (m->val[b] != IMAP_FREE)
+		imap_del(m, b);
+	if (was != IMAP_FREE) { /* pinned through the first collection after j: still unsure */
+		int pinned = (was & F_NURSERY) && e->t >= second_gc;
+		imap_set(m, e->to, (was & ~(size_t)F_NURSERY) | (pinned ? F_NURSERY : 0));
+		f->replayed++;
+	}
+}
+
+/* The major collections that ended inside a complete heapshot's pause
+ * after j (shots[], as the first pass found them): seen by it. */
+static void majors_seen(struct replay *rp, const struct mshot *shots, size_t nshots)
+{
+	for (size_t i = 0; i < rp->nmv; i++)
+		for (size_t s = rp->j + 1; rp->mv[i].from == MAJOR_END && s <= rp->k && s < nshots; s++)
+			if (shots[s].complete && shots[s].t_start <= rp->mv[i].t && rp->mv[i].t <= shots[s].t_end)
+				rp->mv[i].from = MAJOR_SEEN;
+}
+
+/* Old's objects (in f->m by address) followed through the events in
+ * time order; f->m as they are at k. */
+static void follow_moves(struct replay *rp, const struct heap *old, struct follow *f)
+{
+	uint64_t second_gc = rp->ngc > 1 ? rp->second_gc : UINT64_MAX;
+	size_t last = rp->j; /* the latest heapshot ended */
 
 	hw_merge_sort(rp->mv, rp->nmv, sizeof *rp->mv, by_time, NULL);
-	imap_init(m, old->n);
+	f->ok = old_kinds(rp, old);
+	imap_init(&f->m, old->n);
 	for (node_t v = 1; v < old->n; v++)
-		imap_set(m, old->node_id[v], (size_t)v << 1 | (old->node_gen != NULL && old->node_gen[v] == 0));
+		imap_set(&f->m, old->node_id[v], (size_t)v << F_SHIFT |
+			 (old->node_gen != NULL && old->node_gen[v] == 0 ? F_NURSERY : 0));
 	for (size_t i = 0; i < rp->nmv; i++) {
 		const struct mmove *e = &rp->mv[i];
-		if (e->from == SHOT_END) { /* a heapshot between: what it lacks has died */
+		if (e->from == SHOT_END) {
 			const struct mrange *s = &rp->ends[e->to];
 			hw_qsort(rp->mid + s->lo, s->hi - s->lo, sizeof *rp->mid, cmp_first_u64);
-			keep_only(m, rp->mid + s->lo, s->hi - s->lo);
-			continue;
-		}
-		size_t a = imap_slot(m, e->from), was = m->val[a];
-		if (was != IMAP_FREE)
-			imap_del(m, a);
-		size_t b = imap_slot(m, e->to);
-		if (m->val[b] != IMAP_FREE)
-			imap_del(m, b); /* what was there has died */
-		if (was != IMAP_FREE) { /* pinned through the first collection after j: still unsure */
-			imap_set(m, e->to, (was & ~(size_t)1) | ((was & 1) && e->t >= second_gc));
-			replayed++;
+			at_heapshot(f, rp->mid + s->lo, s->hi - s->lo);
+			last = s->shot;
+		} else if (e->from == MAJOR_END) {
+			unseen_major(f);
+			f->unseen++;
+			f->unseen_after[last - rp->j]++;
+		} else if (e->from == ALLOCATED) {
+			size_t b = imap_slot(&f->m, e->to);
+			if (f->m.val[b] != IMAP_FREE)
+				imap_del(&f->m, b);
+		} else if (e->from != MAJOR_SEEN) {
+			move(f, e, second_gc);
 		}
 	}
-	return replayed;
+}
+
+/* "2, 3, 4": heapshots j to k (1-based), the middle left out when many */
+static void shot_list(struct sbuf *out, unsigned j, unsigned k)
+{
+	if (k - j > 5) {
+		sbuf_printf(out, "%u, %u, ..., %u", j, j + 1, k);
+		return;
+	}
+	for (unsigned s = j; s <= k; s++)
+		sbuf_printf(out, "%s%u", s == j ? "" : ", ", s);
+}
+
+/* The answer's source: what is exact, what is inferred and how many
+ * objects that covers. */
+static void replay_how(struct sbuf *how, const struct replay *rp, const struct follow *f, const char *ep,
+		       uint64_t inferred, uint64_t unsure)
+{
+	unsigned j = (unsigned)rp->j + 1, k = (unsigned)rp->k + 1;
+
+	if (inferred + unsure > 0)
+		sbuf_printf(how, "inferred for %llu object%s counted old, exact for the rest: ",
+			    (unsigned long long)(inferred + unsure), inferred + unsure == 1 ? "" : "s");
+	else
+		sbuf_adds(how, "exact: ");
+	sbuf_adds(how, "the GC's moves replayed through heapshots ");
+	shot_list(how, j, k);
+	sbuf_printf(how, " of %s (%llu moves of its objects, %zu collection%s)", ep,
+		    (unsigned long long)f->replayed, rp->ngc, rp->ngc == 1 ? "" : "s");
+	if (f->unseen > 0) {
+		sbuf_printf(how, "; %llu major collection%s made no heapshot (", (unsigned long long)f->unseen,
+			    f->unseen == 1 ? "" : "s");
+		const char *sep = "";
+		for (size_t s = 0; s < rp->k - rp->j; s++)
+			if (f->unseen_after[s] > 0) {
+				sbuf_printf(how, "%s%llu after heapshot %zu", sep, (unsigned long long)f->unseen_after[s],
+					    rp->j + 1 + s);
+				sep = ", ";
+			}
+		sbuf_adds(how, ")");
+	}
+	if (f->unseen > 0 && inferred == 0)
+		sbuf_adds(how, ", but no object counted old rests on them");
+	if (inferred > 0)
+		sbuf_printf(how, ": what died in them is not seen, and %llu object%s of heapshot %u last seen before "
+			    "one %s taken to be the object of the same vtable and size that the next heapshot holds at "
+			    "that address, which no move%s the file records reached in between (%s)",
+			    (unsigned long long)inferred, inferred == 1 ? "" : "s", j, inferred == 1 ? "is" : "are",
+			    rp->allocs > 0 ? " or allocation" : "",
+			    rp->allocs > 0 ? "were one of them new after all, the old one would be gone"
+					   : "the file records no allocations: an object allocated there straight into "
+					     "the old generation, a large or a pinned one, would be taken for the dead one");
+	if (unsure > 0)
+		sbuf_printf(how, "; %llu object%s pinned in the nursery at heapshot %u %s taken to be the one%s at "
+			    "%s address now", (unsigned long long)unsure, unsure == 1 ? "" : "s", j,
+			    unsure == 1 ? "is" : "are", unsure == 1 ? "" : "s", unsure == 1 ? "its" : "their");
 }
 
 static int mlpd_identity(const struct heap *h, const struct heap *old, node_t *same, struct sbuf *how,
@@ -1404,6 +1589,7 @@ static int mlpd_identity(const struct heap *h, const struct heap *old, node_t *s
 			     .mid = xmalloc(sizeof *rp.mid), .cmid = 1 };
 	struct heap tmp = { .path = h->path, .map = h->map, .size = h->size, .fd = -1 };
 	struct mrd r = { .h = &tmp, .rp = &rp, .nt = { .h = &tmp } };
+	struct follow f = { .unseen_after = xcalloc(rp.k - rp.j + 1, sizeof *f.unseen_after) };
 	struct mlpd_head hd;
 	const char *w;
 	size_t at;
@@ -1414,37 +1600,40 @@ static int mlpd_identity(const struct heap *h, const struct heap *old, node_t *s
 	}
 	r.ver = hd.ver;
 	read_buffers(&r, h->map, h->size, hd.len, NULL);
-	if (rp.majors > rp.k - rp.j) {
-		sbuf_printf(why, "%llu major collections between heapshots %u and %u made no heapshot (recorded with "
-			    "heapshot=ondemand or NNgc?): what died in them cannot be told from what is new at its "
-			    "address", (unsigned long long)(rp.majors - (rp.k - rp.j)), old->snap, h->snap);
-		goto done;
-	}
 	if (r.moves == 0 && rp.ngc > 0) {
 		sbuf_printf(why, "%s has no GC move events (recorded with nodefaults and without gcmove)", ep);
 		goto done;
 	}
-	struct imap m;
-	uint64_t replayed = follow_moves(&rp, old, &m), unsure = 0;
+	if (rp.ngc == 0) {
+		sbuf_printf(why, "%s has no GC events between heapshots %u and %u: whether a major collection "
+			    "made no heapshot cannot be told", ep, old->snap, h->snap);
+		goto done;
+	}
+	majors_seen(&rp, r.shots, r.nshots);
+	follow_moves(&rp, old, &f);
+	uint64_t unsure = 0, inferred = 0;
 	same[0] = 0;
 	for (node_t v = 1; v < h->n; v++) {
-		size_t a = imap_get(&m, h->node_id[v]);
-		same[v] = a != IMAP_FREE ? (node_t)(a >> 1) : HW_NONE;
-		unsure += a != IMAP_FREE && (a & 1) && rp.ngc > 1;
+		size_t a = imap_get(&f.m, h->node_id[v]);
+		same[v] = a != IMAP_FREE ? (node_t)(a >> F_SHIFT) : HW_NONE;
+		if (a == IMAP_FREE)
+			continue;
+		if (a & (F_INFERRED | F_UNSEEN))
+			inferred++;
+		else if ((a & F_NURSERY) && rp.ngc > 1)
+			unsure++;
 	}
-	imap_free(&m);
-	sbuf_printf(how, "exact: the GC's moves replayed from heapshot %u to heapshot %u of %s (%llu moves of its "
-		    "objects, %zu collection%s)", old->snap, h->snap, ep, (unsigned long long)replayed, rp.ngc,
-		    rp.ngc == 1 ? "" : "s");
-	if (unsure > 0)
-		sbuf_printf(how, "; %llu objects pinned in the nursery at heapshot %u are taken to be the ones at "
-			    "their address now", (unsigned long long)unsure, old->snap);
+	imap_free(&f.m);
+	replay_how(how, &rp, &f, ep, inferred, unsure);
 	rc = 0;
 done:
 	free(ep);
+	free(f.ok);
+	free(f.unseen_after);
 	free(rp.mv);
 	free(rp.ends);
 	free(rp.mid);
+	imap_free(&rp.vts);
 	mrd_free(&r);
 	free(tmp.names);
 	warn_free(&tmp.warn);
