@@ -24,8 +24,8 @@
  * order, as their count says; last, identical objects at one address
  * whose referrers are all paired (not spread from: a guess; not when
  * ids are no addresses, MATCH_BLIND). What stays unpaired in B is new,
- * in A gone, unless an unpaired object of the other side is alike
- * (answer()): then it is ambiguous.
+ * in A gone, unless an unpaired object of the other side is alike, or
+ * an alike one was paired by a guess (answer()): then it is ambiguous.
  *
  * Every step visits nodes in index order and sorts stably, so the same
  * two dumps always give the same pairs. */
@@ -45,6 +45,7 @@ struct side {
 	uint64_t *h0, *h1;
 	uint64_t *cname;    /* per class: hash of its name */
 	node_t *peer;       /* the paired node on the other side, HW_NONE */
+	uint8_t *how;       /* how it was paired (HOW_*) */
 };
 
 struct pairq {
@@ -184,6 +185,7 @@ static void push(struct matcher *m, node_t a, node_t b, uint8_t how)
 
 	m->s[0].peer[a] = b;
 	m->s[1].peer[b] = a;
+	m->s[0].how[a] = m->s[1].how[b] = how;
 	m->pairs[how]++;
 	if (q->n == q->cap) {
 		q->cap = q->cap ? q->cap * 2 : 4096;
@@ -864,28 +866,63 @@ static struct kv *unpaired_alike(const struct matcher *m, int side, size_t *n)
 	return a;
 }
 
+/* Pairs made by a guess among lookalikes: in order among identical
+ * objects (a gap of an array, objects only roots hold), or by address. */
+static int guessed(uint8_t how)
+{
+	return how == HOW_GAP || how == HOW_ROOTED || how == HOW_ADDRESS;
+}
+
+/* The keys (alike_key) of both members of every guessed pair, sorted. */
+static struct kv *guessed_keys(const struct matcher *m, size_t *n)
+{
+	size_t k = 0;
+
+	for (int i = 0; i < 2; i++)
+		for (node_t v = 1; v < m->s[i].h->n; v++)
+			k += m->s[i].peer[v] != HW_NONE && guessed(m->s[i].how[v]);
+	struct kv *a = xmalloc((k + 1) * sizeof *a);
+	k = 0;
+	for (int i = 0; i < 2; i++)
+		for (node_t v = 1; v < m->s[i].h->n; v++)
+			if (m->s[i].peer[v] != HW_NONE && guessed(m->s[i].how[v]))
+				a[k++] = (struct kv){ alike_key(m, i, v), v };
+	sort_kv(a, k);
+	*n = k;
+	return a;
+}
+
+static int has_key(const struct kv *a, size_t n, uint64_t key)
+{
+	size_t lo = lower_bound_u64s(a, n, sizeof *a, key);
+
+	return lo < n && a[lo].key == key;
+}
+
 /* The answer: B's unpaired are new, A's unpaired gone, unless one of the
- * other side's unpaired is alike (alike_key): then nothing told them
- * apart, and it may be a survivor the references did not reach as well
- * as a new object. Those are ambiguous, in no set but their own, unless
- * only new (gone) objects hold them. */
+ * other side's unpaired is alike (alike_key), or an object alike was
+ * paired by a guess (it may have been this one's partner): then nothing
+ * told them apart, and it may be a survivor as well as a new (gone)
+ * object. Those are ambiguous, in no set but their own, unless only new
+ * (gone) objects hold them. */
 static void answer(const struct matcher *m, struct match_result *r)
 {
 	struct heap *h[2] = { m->s[0].h, m->s[1].h };
 	struct objset *sure[2] = { &r->gone, &r->fresh }, *amb[2] = { &r->amb_gone, &r->amb_new };
-	size_t n[2];
+	size_t n[2], ng;
 	struct kv *keys[2] = { unpaired_alike(m, 0, &n[0]), unpaired_alike(m, 1, &n[1]) };
+	struct kv *guess = guessed_keys(m, &ng);
 
 	for (int i = 0; i < 2; i++) {
 		objset_empty(h[i], sure[i]);
 		objset_empty(h[i], amb[i]);
-		const struct kv *other = keys[!i];
 		for (size_t k = 0; k < n[i]; k++) {
-			size_t lo = lower_bound_u64s(other, n[!i], sizeof *other, keys[i][k].key);
-			int alike = lo < n[!i] && other[lo].key == keys[i][k].key;
+			uint64_t key = keys[i][k].key;
+			int alike = has_key(keys[!i], n[!i], key) || has_key(guess, ng, key);
 			bit_set(alike ? amb[i]->bits : sure[i]->bits, keys[i][k].v);
 		}
 	}
+	free(guess);
 	for (int i = 0; i < 2; i++) {
 		held_by_sure(h[i], sure[i], amb[i]);
 		objset_recount(h[i], sure[i]);
@@ -941,6 +978,7 @@ int match_dumps(struct heap *a, struct heap *b, unsigned flags, struct match_res
 		struct side *s = &m.s[i];
 		s->peer = xmalloc((size_t)s->h->n * sizeof *s->peer);
 		memset(s->peer, 0xff, (size_t)s->h->n * sizeof *s->peer);
+		s->how = xcalloc(s->h->n, 1);
 		content_hashes(s);
 		s->h1 = context_hashes(s->h, s->h0);
 	}
@@ -973,6 +1011,7 @@ int match_dumps(struct heap *a, struct heap *b, unsigned flags, struct match_res
 		free(m.s[i].h1);
 		free(m.s[i].cname);
 		free(m.s[i].peer);
+		free(m.s[i].how);
 	}
 	free(m.q.a);
 	free(m.q.b);
