@@ -687,7 +687,7 @@ static void neighbours(const struct heap *h, const struct objset *in, struct obj
 	for (uint64_t i = 0; i < h->nweak; i++) {
 		node_t a = h->weak_src[i], b = h->weak_dst[i];
 		/* the focus's: moved strong ones always, left out ones never */
-		int outside = h->weak_rule != NULL && h->weak_rule[i] == WEAK_OUTSIDE;
+		int outside = weak_moved(h, i);
 		if (!outside && (!weak || weak_left_out(h, i)))
 			continue;
 		if (bit_get(in->bits, incoming ? b : a))

@@ -129,7 +129,7 @@ static void referrer_row(struct tui *t, struct rowvec *out, node_t src, node_t d
 	if (how == REF_WEAK)
 		ref_why(t, rule == WEAK_IGNORED ? "left out: ^X lists it" : rule == WEAK_OUTSIDE
 			? (h->aroot != 0 ? "from outside the analysis root" : "from what the references left out made garbage")
-			: "weak", rule, &l);
+			: rule == WEAK_GARBAGE ? "from an unreachable object (--keep-unreachable counts it)" : "weak", rule, &l);
 	else if (how == REF_INCIDENTAL)
 		ref_why(t, "not owning", -1, &l); /* an owner of higher weight has it */
 	r->val[0] = h->node_shallow[src];
