@@ -185,11 +185,12 @@ void analysis_weaken(struct heap *h, const node_t *src, const node_t *dst, uint6
 	h->nweak = nw;
 }
 
-/* What the GC roots reach, over strong references and the weak ones the
- * analyses follow at all (an object only weakly reachable is alive until
- * the next GC clears its referent): the dump's own records, not the
- * pseudo roots of an earlier analysis, nor an analysis root. */
-static bits_t *live_set(const struct heap *h)
+/* The dump's own root records, not the pseudo roots of an earlier
+ * analysis, nor an analysis root; over the weak references too (an
+ * object only weakly reachable is alive until the next GC clears its
+ * referent) but those left out, and over the strong ones the analyses
+ * moved aside (a focus's border: the program holds them). */
+bits_t *analysis_live_set(const struct heap *h)
 {
 	bits_t *live = xcalloc(bits_words(h->n), sizeof *live);
 	node_t *stack = xmalloc(((size_t)h->n + 1) * sizeof *stack);
@@ -211,7 +212,7 @@ static bits_t *live_set(const struct heap *h)
 				stack[sp++] = h->out[j];
 			}
 		for (uint64_t i = heap_weak_first(h, u); i < h->nweak && h->weak_src[i] == u; i++)
-			if (!weak_left_out(h, i) && !bit_get(live, h->weak_dst[i])) {
+			if ((!weak_left_out(h, i) || weak_moved(h, i)) && !bit_get(live, h->weak_dst[i])) {
 				bit_set(live, h->weak_dst[i]);
 				stack[sp++] = h->weak_dst[i];
 			}
@@ -225,7 +226,7 @@ void analysis_cut_garbage(struct heap *h, struct progress *p)
 	if (h->keep_unreachable)
 		return;
 	heap_load(h, HP_OUT | HP_WEAK, p);
-	bits_t *live = live_set(h);
+	bits_t *live = analysis_live_set(h);
 	node_t *src = NULL, *dst = NULL;
 	uint64_t nmv = 0, cap = 0, o = 0;
 

@@ -33,6 +33,12 @@ void analysis_roots(struct heap *h, struct progress *p);
  * analysis_roots; idempotent. */
 void analysis_cut_garbage(struct heap *h, struct progress *p);
 
+/* The objects the dump's GC roots reach (bits_words(n) words, the
+ * caller frees): over strong references, weak ones and those the
+ * analyses moved aside; the others are its unreachable objects, whatever
+ * the focus. Needs HP_OUT | HP_WEAK. */
+bits_t *analysis_live_set(const struct heap *h);
+
 /* Merge n references (src[i], dst[i]), sorted by source then target and
  * none of them weak already, into the weak references (which stay
  * sorted), each with rule `rule`. The arrays are borrowed. */

@@ -582,6 +582,7 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 	meta_num(&t, "gc_root_objects", v->gc_root_objects);
 	meta_num(&t, "unreachable_objects", h->unreachable_count);
 	meta_bytes(&t, "unreachable_bytes", h->unreachable_bytes);
+	meta_bool(&t, "unreachable_kept", h->keep_unreachable);
 	meta_num(&t, "weakly_reachable_objects", h->weakonly_count);
 	meta_bytes(&t, "weakly_reachable_bytes", h->weakonly_bytes);
 	meta_num(&t, "warnings", v->warnings);
