@@ -378,6 +378,41 @@ START_TEST(test_oom_dump)
 }
 END_TEST
 
+/* The same output from a parse and from the index cache, either way, in
+ * turns (the cache written by one way, then read by the other): a copy of
+ * the dump, so that its cache is this test's own. */
+START_TEST(test_oom_cache_output)
+{
+	const char *views[] = { "info", "biggest -d 4 -n 30", "classes -s retained -n 40",
+				"classes -e unreachable -n 40", "objects -e 'instances Garbage$Live' -n 0" };
+	char copy[512], cmd[2048];
+	int st;
+
+	snprintf(copy, sizeof copy, "%s/garbage-oom-copy.hprof", hw_tmpdir());
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s' && rm -f '%s.hwi'", oom_dump(), copy, copy);
+	ck_assert_int_eq(system(cmd), 0);
+	for (int keep = 0; keep < 2; keep++)
+		for (size_t i = 0; i < sizeof views / sizeof views[0]; i++) {
+			const char *k = keep ? "--keep-unreachable" : "";
+			snprintf(cmd, sizeof cmd, "'%s' -q --no-cache %s %s '%s' | grep -v '^dump:'", heapwalk(), k, views[i], copy);
+			char *fresh = run(cmd, &st);
+			ck_assert_int_eq(st, 0);
+			snprintf(cmd, sizeof cmd, "'%s' -q %s %s '%s' | grep -v '^dump:'", heapwalk(), k, views[i], copy);
+			char *first = run(cmd, &st), *again = run(cmd, &st);
+			ck_assert_msg(strcmp(fresh, first) == 0, "%s %s: parse\n%s\nfirst cached open\n%s", k, views[i],
+				      fresh, first);
+			ck_assert_msg(strcmp(fresh, again) == 0, "%s %s: parse\n%s\nfrom the cache\n%s", k, views[i],
+				      fresh, again);
+			free(fresh);
+			free(first);
+			free(again);
+		}
+	unlink(copy);
+	snprintf(cmd, sizeof cmd, "%s.hwi", copy);
+	unlink(cmd);
+}
+END_TEST
+
 Suite *garbage_suite(void)
 {
 	Suite *s = suite_create("garbage");
@@ -390,6 +425,7 @@ Suite *garbage_suite(void)
 	tc = tcase_create("oom");
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_oom_dump);
+	tcase_add_test(tc, test_oom_cache_output);
 	suite_add_tcase(s, tc);
 	return s;
 }
