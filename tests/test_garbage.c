@@ -32,6 +32,7 @@
 #include "graph/analysis.h"
 #include "hprofw.h"
 #include "suites.h"
+#include "term.h"
 
 enum {
 	IT = 0x301, FA = 0xb01, FB = 0xb03,
@@ -177,6 +178,44 @@ START_TEST(test_hand_cache)
 	}
 	unlink(hwi);
 	free(hwi);
+	free(path);
+}
+END_TEST
+
+/* The browser: Z in the classes view shows the unreachable objects
+ * alone (G1, G2: two Items, 48 bytes), Z again every object; L's
+ * referrers list G1's reference, said to be garbage's. */
+START_TEST(test_hand_browser)
+{
+	struct term t;
+	char *path = write_garbage();
+	char args[600];
+
+	snprintf(args, sizeof args, "--no-cache %s", path);
+	term_start(&t, 120, 30, "", args);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "Z");
+	char *s = wait_for(&t, "Step 1: All objects (unreachable)");
+	has(s, "they retain no live object");
+	has(s, "2 objects");
+	has(s, "app.Item");
+	lacks(s, "  [B  ");
+	free(s);
+	keys(&t, "Z");
+	s = wait_for(&t, "every object again");
+	has(s, "  [B  ");
+	free(s);
+	keys(&t, "Tab Tab Tab"); /* Biggest, Outgoing, Incoming */
+	free(wait_for(&t, "object / referrer .field"));
+	keys(&t, "/");
+	type(&t, "^app.Item 0x5003");
+	keys(&t, "Enter +");
+	s = wait_for(&t, "from an unreachable object");
+	has(s, "app.Item 0x5009");
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
 	free(path);
 }
 END_TEST
@@ -417,10 +456,12 @@ Suite *garbage_suite(void)
 {
 	Suite *s = suite_create("garbage");
 	TCase *tc = tcase_create("hand");
+	tcase_set_timeout(tc, 120); /* the browser's: wait_for says what never came */
 
 	tcase_add_test(tc, test_hand_default);
 	tcase_add_test(tc, test_hand_keep);
 	tcase_add_test(tc, test_hand_cache);
+	tcase_add_test(tc, test_hand_browser);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("oom");
 	tcase_set_timeout(tc, 600);

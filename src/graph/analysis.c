@@ -223,7 +223,8 @@ bits_t *analysis_live_set(const struct heap *h)
 
 void analysis_cut_garbage(struct heap *h, struct progress *p)
 {
-	if (h->keep_unreachable)
+	h->garbage_refs = 0;
+	if (h->keep_unreachable || h->aroot != 0) /* an analysis root: its border is the focus's */
 		return;
 	heap_load(h, HP_OUT | HP_WEAK, p);
 	bits_t *live = analysis_live_set(h);
@@ -253,6 +254,7 @@ void analysis_cut_garbage(struct heap *h, struct progress *p)
 	h->out_start[h->n] = (edge_t)o;
 	h->nedges = o;
 	free(live);
+	h->garbage_refs = nmv;
 	if (nmv > 0) {
 		analysis_weaken(h, src, dst, nmv, WEAK_GARBAGE);
 		cache_changed(h, HP_OUT | HP_WEAK);

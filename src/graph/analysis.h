@@ -24,7 +24,8 @@ static inline size_t bits_words(node_t n) { return ((size_t)n + 63) / 64; }
 void heap_roots_unique(struct heap *h);
 void analysis_roots(struct heap *h, struct progress *p);
 
-/* Unless h->keep_unreachable: the strong references from objects the GC
+/* Unless h->keep_unreachable (or with an analysis root, whose border
+ * ownership.c draws): the strong references from objects the GC
  * roots do not reach (over strong and followed weak references) to
  * objects they do become weak ones of rule WEAK_GARBAGE, so that the
  * dominators and retained sizes of the live heap are those of what the

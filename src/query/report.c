@@ -549,8 +549,10 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 	meta_num(&t, "objects", h->n - 1);
 	meta_bytes(&t, "heap_bytes", h->total_shallow);
 	meta_num(&t, "classes", h->ncls);
-	meta_num(&t, "references", h->nedges);
-	meta_num(&t, "weak_references", h->nweak);
+	/* as the dump has them: garbage's strong ones are set aside among the
+	 * weak ones (graph/analysis.h), strong all the same */
+	meta_num(&t, "references", h->nedges + h->garbage_refs);
+	meta_num(&t, "weak_references", h->nweak - h->garbage_refs);
 	meta_num(&t, "dangling_references", h->dangling_refs);
 	meta_num(&t, "set_objects", v->set_count);
 	meta_bytes(&t, "set_bytes", v->set_shallow);
