@@ -10,6 +10,7 @@ int main(void)
 	srunner_add_suite(sr, hprof_suite());
 	srunner_add_suite(sr, domtree_suite());
 	srunner_add_suite(sr, graph_suite());
+	srunner_add_suite(sr, garbage_suite());
 	srunner_add_suite(sr, cache_suite());
 	srunner_add_suite(sr, step_suite());
 	srunner_add_suite(sr, merged_suite());

@@ -60,6 +60,7 @@ Suite *dot_suite(void);
 Suite *hprofgen_suite(void);
 Suite *proc_suite(void);
 Suite *files_suite(void);
+Suite *garbage_suite(void);
 
 /* test_jvm.c: make TEST_BUILDDIR/dumps/NAME.hprof (and .histo) of the
  * test workload with the JDK, unless it is newer than the workload. */

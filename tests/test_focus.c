@@ -90,8 +90,8 @@ static void reach(const struct hw_graph *g, const uint32_t *starts, uint32_t ns,
  * reach pseudo roots (graph/analysis.h):
  * first the unreachable objects no other unreachable one refers to, then
  * the rest, in index order, each once what came before does not reach
- * it. Garbage that refers to a live object holds it too, so that every
- * object has a dominator. */
+ * it, so that every object has a dominator. Over the references that c
+ * leaves: focus_cuts' drop garbage's into the live heap. */
 static uint32_t engine_roots(const struct hw_graph *g, const uint32_t *roots, uint32_t nroots,
 			     const struct cut *c, size_t nc, uint32_t *out)
 {
@@ -120,20 +120,21 @@ static uint32_t engine_roots(const struct hw_graph *g, const uint32_t *roots, ui
 }
 
 /* The references the analyses leave out with c: c's, and those from
- * what c cut off the roots (reached without c, not with it) into what
- * the roots still reach: such garbage holds nothing (ownership.h). Into
- * ext (room for G_MAX * HWG_REFS); their number. */
+ * what the roots do not reach once c is left out (what c cut off, and
+ * the dump's own garbage) into what they still reach: garbage holds
+ * nothing (analysis.h, ownership.h). Into ext (room for G_MAX *
+ * HWG_REFS); their number. */
 static size_t focus_cuts(const struct hw_graph *g, const struct cut *c, size_t nc, struct cut *ext)
 {
-	uint8_t with[G_MAX], without[G_MAX];
+	uint8_t with[G_MAX];
 	uint32_t roots[G_MAX], nroots = gc_roots(g, roots);
 	size_t n = nc;
 
-	memcpy(ext, c, nc * sizeof *c);
-	reach(g, roots, nroots, G_MAX, NULL, 0, without);
+	if (nc > 0)
+		memcpy(ext, c, nc * sizeof *c);
 	reach(g, roots, nroots, G_MAX, c, nc, with);
 	for (uint32_t u = 0; u < g->n; u++)
-		for (uint32_t j = 0; without[u] && !with[u] && j < g->nref[u]; j++) {
+		for (uint32_t j = 0; !with[u] && j < g->nref[u]; j++) {
 			int t = g->ref[u][j];
 			if (t >= 0 && with[t] && !is_cut(ext, n, u, (uint32_t)t))
 				ext[n++] = (struct cut){ u, (uint32_t)t };
@@ -203,14 +204,15 @@ START_TEST(random_ignore_and_root)
 		char what[64];
 		snprintf(what, sizeof what, "heap %d, as dumped", k);
 		uint32_t gc[G_MAX], ngc = gc_roots(&g, gc);
-		uint32_t all[G_MAX], nall = engine_roots(&g, gc, ngc, NULL, 0, all);
+		struct cut c[3], ext[G_MAX * HWG_REFS + 3];
+		size_t next0 = focus_cuts(&g, NULL, 0, ext);
+		uint32_t all[G_MAX], nall = engine_roots(&g, gc, ngc, ext, next0, all);
 		uint64_t *was = xmalloc(g.n * sizeof *was);
-		check_retained(&h, &g, all, nall, NULL, 0, what);
+		check_retained(&h, &g, all, nall, ext, next0, what);
 		for (uint32_t i = 0; i < g.n; i++)
 			was[i] = h.retained[g.node[i]];
 
 		/* leave out up to 3 references, one at a time */
-		struct cut c[3], ext[G_MAX * HWG_REFS + 3];
 		char steps[3][64];
 		size_t nc = 0;
 		for (int tries = 0; tries < 20 && nc < 3; tries++) {

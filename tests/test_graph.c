@@ -115,9 +115,19 @@ START_TEST(test_references)
 	ck_assert(out_edge(class_node(S_HOLDER), N(S_S)));      /* static field */
 	ck_assert(out_edge(class_node(S_NODE), class_node(S_OBJ))); /* <super> */
 	ck_assert(!out_edge(N(S_W), N(S_E)));                   /* referent: weak */
-	ck_assert_uint_eq(h.nweak, 1);
-	ck_assert_uint_eq(h.weak_src[0], N(S_W));
-	ck_assert_uint_eq(h.weak_dst[0], N(S_E));
+	/* unreachable U's references into the live heap (U.next = A, and
+	 * U's class Node, a root) are moved aside: they keep nothing alive */
+	ck_assert(!out_edge(N(S_U), N(S_A)));
+	ck_assert(!out_edge(N(S_U), class_node(S_NODE)));
+	ck_assert_uint_eq(h.nweak, 3);
+	for (uint64_t i = 0; i < h.nweak; i++) {
+		int referent = h.weak_src[i] == N(S_W) && h.weak_dst[i] == N(S_E);
+		int garbage = h.weak_src[i] == N(S_U) && (h.weak_dst[i] == N(S_A) || h.weak_dst[i] == class_node(S_NODE));
+		ck_assert_msg(referent || garbage, "weak reference %u -> %u", h.weak_src[i], h.weak_dst[i]);
+		ck_assert_uint_eq(h.weak_rule[i], referent ? WEAK_BUILTIN : WEAK_GARBAGE);
+		ck_assert(i == 0 || h.weak_src[i - 1] < h.weak_src[i] ||
+			  (h.weak_src[i - 1] == h.weak_src[i] && h.weak_dst[i - 1] < h.weak_dst[i]));
+	}
 	check_csr();
 }
 END_TEST
@@ -386,11 +396,21 @@ START_TEST(test_jdk_references)
 	/* referents are weak: not in out[], in weak_src/weak_dst by source */
 	ck_assert(!out_edge(N(WR), N(T)));
 	ck_assert(!out_edge(N(WR2), N(S1)));
-	ck_assert_uint_eq(h.nweak, 2);
+	/* and the unreachable Items' references to their class (live: a
+	 * root) are moved aside; by source: WR, Z3..Z6, WR2 (id order) */
+	ck_assert_uint_eq(h.nweak, 2 + 4);
 	ck_assert_uint_eq(h.weak_src[0], N(WR));
 	ck_assert_uint_eq(h.weak_dst[0], N(T));
-	ck_assert_uint_eq(h.weak_src[1], N(WR2));
-	ck_assert_uint_eq(h.weak_dst[1], N(S1));
+	ck_assert_uint_eq(h.weak_rule[0], WEAK_BUILTIN);
+	ck_assert_uint_eq(h.weak_src[5], N(WR2));
+	ck_assert_uint_eq(h.weak_dst[5], N(S1));
+	const uint64_t z[] = { Z3, Z4, Z5, Z6 };
+	for (int i = 0; i < 4; i++) {
+		ck_assert_uint_eq(h.weak_src[1 + i], N(z[i]));
+		ck_assert_uint_eq(h.weak_dst[1 + i], N(IT));
+		ck_assert_uint_eq(h.weak_rule[1 + i], WEAK_GARBAGE);
+		ck_assert(!out_edge(N(z[i]), N(IT)));
+	}
 	check_csr();
 }
 END_TEST

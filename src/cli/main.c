@@ -118,6 +118,8 @@ static const char usage_text[] =
 "  allocated FROM..TO        members allocated then: seconds after the JVM's\n"
 "                            start (or the agent's load, where the system does\n"
 "                            not tell it), inclusive; ..TO, FROM.. open-ended\n"
+"  unreachable               members the GC roots do not reach: the dump's garbage\n"
+"                            (classes -e unreachable: its histogram)\n"
 "  generation NAME           members in one GC generation (.NET: gen0, gen1,\n"
 "                            gen2, loh, poh, nongc)\n"
 "  object ID[,ID...]         the objects with those ids (0x... hex or decimal)\n"
@@ -180,6 +182,9 @@ static const char usage_text[] =
 "                       (heapwalk-rules(5)); repeatable\n"
 "      --no-default-rules  without the built-in rules/jdk.rules\n"
 "      --rules-off GROUP, --rules-on GROUP  turn a rule group off or on\n"
+"      --keep-unreachable  count what unreachable objects refer to as retained\n"
+"                       by them: by default dominators and retained sizes are\n"
+"                       of what the GC roots reach alone\n"
 "      --no-cache       neither read nor write the index cache (DUMP.hwi)\n"
 "      --verify-cache   hash the whole dump before trusting its index cache\n"
 "  -q, --quiet          no progress and no warnings on stderr\n"
@@ -326,6 +331,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		{ "max", required_argument, 0, 'M' }, { "weak", no_argument, 0, 'w' },
 		{ "no-cache", no_argument, 0, 'N' }, { "quiet", no_argument, 0, 'q' },
 		{ "verify-cache", no_argument, 0, 'G' },
+		{ "keep-unreachable", no_argument, 0, 'U' },
 		{ "verbose", no_argument, 0, 'v' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
 		{ "keys", optional_argument, 0, 'K' }, { "baseline", required_argument, 0, 'b' },
@@ -366,6 +372,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		case 'w': c->vo.weak = 1; break;
 		case 'N': c->oo.no_cache = 1; break;
 		case 'G': c->oo.verify_cache = 1; break;
+		case 'U': c->oo.keep_unreachable = 1; break;
 		case 'q': c->oo.quiet = 1; break;
 		case 'v': c->oo.verbose = 1; break;
 		case 'h': fputs(usage_text, stdout); exit(0);

@@ -506,7 +506,9 @@ static int open_mapped(struct heap *h, const char *path, const struct open_opts 
 	}
 	if (!no_cache && cache_load(h, o->verify_cache, &why) == 0) {
 		h->from_cache = 1;
-		if (h->rules_fp != rules_fingerprint(rules)) { /* other rules than last time */
+		/* other rules than last time, or the other way with garbage */
+		if (h->rules_fp != rules_fingerprint(rules) || h->keep_unreachable != o->keep_unreachable) {
+			h->keep_unreachable = o->keep_unreachable;
 			heap_need(h, HP_ALL, p);
 			heap_apply_rules(h, rules, p);
 			cache_save(h);
@@ -532,6 +534,7 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 	h->warn.quiet = !o->verbose; /* collected; one line for them all at the end */
 	h->notes.quiet = o->quiet;   /* said as they come */
 	h->rules = o->rules;
+	h->keep_unreachable = o->keep_unreachable;
 	char *file = snapshot_path(path, &h->want_snap);
 	if (o->snapshot != 0) /* asked for by name: before the path's */
 		h->want_snap = o->snapshot;

@@ -22,6 +22,9 @@ struct open_opts {
 	/* reference-classifier rules to apply (graph/ownership.h), borrowed;
 	 * NULL: the built-in default (Reference.referent weak, nothing else) */
 	struct ruleset *rules;
+	/* unreachable objects keep what they refer to (struct heap's
+	 * keep_unreachable); 0: what the GC roots reach is analysed alone */
+	int keep_unreachable;
 };
 
 /* Returns 0 and a ready heap, or -1 with a one-line error in err

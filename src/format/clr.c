@@ -280,6 +280,26 @@ static uint64_t first_edges(struct clr_parts *p, uint64_t *first)
 	return e;
 }
 
+/* Objects in no generation's range the GC reported (or in one of the
+ * non-GC heap's) are in a frozen segment: the runtime made them there,
+ * outside its GC heap, and never frees them. Nothing in the graph need
+ * refer to them (code does: a string literal), so without a root they
+ * would pass for garbage the dump still has. */
+static void frozen_roots(struct heap *h)
+{
+	size_t n = 0;
+
+	for (node_t v = 1; v < h->n; v++)
+		n += h->node_gen[v] == CLR_NONGC;
+	if (n == 0)
+		return;
+	h->root_rec = xreallocarray(h->root_rec, h->nroot_rec + n + 1, sizeof *h->root_rec);
+	for (node_t v = 1; v < h->n; v++)
+		if (h->node_gen[v] == CLR_NONGC)
+			h->root_rec[h->nroot_rec++] = (struct root){ v, RK_CLR_FROZEN, 0, HW_NONE };
+	heap_roots_unique(h);
+}
+
 /* The nodes (by address) cut so that none reaches past the next one's
  * address or the end of the address space: objects do not overlap, so
  * no total of their sizes can wrap. */
@@ -435,6 +455,7 @@ void clr_build(struct clr_parts *p)
 			h->node_gen[v] = k < nr && a >= rg[k].start && a - rg[k].start < rg[k].used ? rg[k].gen
 												   : CLR_NONGC;
 		}
+		frozen_roots(h);
 	}
 	h->fmt_data = cd;
 }
@@ -606,6 +627,7 @@ const char *clr_root_kind_name(unsigned kind)
 	case RK_CLR_PINNED: return "pinned GC handle";
 	case RK_CLR_DEPENDENT: return "dependent handle";
 	case RK_CLR_STATIC: return "static variable";
+	case RK_CLR_FROZEN: return "frozen segment";
 	default: return NULL;
 	}
 }

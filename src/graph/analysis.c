@@ -153,6 +153,116 @@ static void unreachable_roots(struct heap *h, bits_t *seen, struct mstack *st, s
 	free(pointed);
 }
 
+/* Merge n references (src[i], dst[i]), sorted by source then target,
+ * into the weak ones, which stay sorted, each with rule `rule`. */
+void analysis_weaken(struct heap *h, const node_t *src, const node_t *dst, uint64_t n, uint16_t rule)
+{
+	uint64_t nw = h->nweak + n, a = 0, b = 0, k = 0;
+	node_t *ws = xmalloc(((size_t)nw + 1) * sizeof *ws), *wd = xmalloc(((size_t)nw + 1) * sizeof *wd);
+	uint16_t *wr = xmalloc(((size_t)nw + 1) * sizeof *wr);
+
+	while (a < h->nweak || b < n) {
+		int first = b == n || (a < h->nweak && (h->weak_src[a] < src[b] ||
+			    (h->weak_src[a] == src[b] && h->weak_dst[a] <= dst[b])));
+		if (first) {
+			ws[k] = h->weak_src[a];
+			wd[k] = h->weak_dst[a];
+			wr[k++] = h->weak_rule != NULL ? h->weak_rule[a] : WEAK_BUILTIN;
+			a++;
+		} else {
+			ws[k] = src[b];
+			wd[k] = dst[b];
+			wr[k++] = rule;
+			b++;
+		}
+	}
+	free(h->weak_src);
+	free(h->weak_dst);
+	free(h->weak_rule);
+	h->weak_src = ws;
+	h->weak_dst = wd;
+	h->weak_rule = wr;
+	h->nweak = nw;
+}
+
+/* The dump's own root records, not the pseudo roots of an earlier
+ * analysis, nor an analysis root; over the weak references too (an
+ * object only weakly reachable is alive until the next GC clears its
+ * referent) but those left out, and over the strong ones the analyses
+ * moved aside (a focus's border: the program holds them). */
+bits_t *analysis_live_set(const struct heap *h)
+{
+	bits_t *live = xcalloc(bits_words(h->n), sizeof *live);
+	node_t *stack = xmalloc(((size_t)h->n + 1) * sizeof *stack);
+	size_t sp = 0;
+
+	for (size_t i = 0; i < h->nroot_rec; i++) {
+		node_t r = h->root_rec[i].node;
+		if (h->root_rec[i].kind != RK_WEAK_ONLY && h->root_rec[i].kind != RK_UNREACHABLE &&
+		    r != 0 && !bit_get(live, r)) {
+			bit_set(live, r);
+			stack[sp++] = r;
+		}
+	}
+	while (sp > 0) {
+		node_t u = stack[--sp];
+		for (edge_t j = h->out_start[u]; j < h->out_start[u + 1]; j++)
+			if (!bit_get(live, h->out[j])) {
+				bit_set(live, h->out[j]);
+				stack[sp++] = h->out[j];
+			}
+		for (uint64_t i = heap_weak_first(h, u); i < h->nweak && h->weak_src[i] == u; i++)
+			if ((!weak_left_out(h, i) || weak_moved(h, i)) && !bit_get(live, h->weak_dst[i])) {
+				bit_set(live, h->weak_dst[i]);
+				stack[sp++] = h->weak_dst[i];
+			}
+	}
+	free(stack);
+	return live;
+}
+
+void analysis_cut_garbage(struct heap *h, struct progress *p)
+{
+	h->garbage_refs = 0;
+	if (h->keep_unreachable || h->aroot != 0) /* an analysis root: its border is the focus's */
+		return;
+	heap_load(h, HP_OUT | HP_WEAK, p);
+	bits_t *live = analysis_live_set(h);
+	node_t *src = NULL, *dst = NULL;
+	uint64_t nmv = 0, cap = 0, o = 0;
+
+	/* out[] without garbage's references into the live heap, which come
+	 * out by source, then target */
+	for (node_t v = 0; v < h->n; v++) {
+		edge_t j = h->out_start[v], e = h->out_start[v + 1];
+		h->out_start[v] = (edge_t)o;
+		for (; j < e; j++) {
+			node_t t = h->out[j];
+			if (v == 0 || bit_get(live, v) || !bit_get(live, t)) {
+				h->out[o++] = t;
+				continue;
+			}
+			if (nmv == cap) {
+				cap = cap ? 2 * cap : 256;
+				src = xreallocarray(src, cap, sizeof *src);
+				dst = xreallocarray(dst, cap, sizeof *dst);
+			}
+			src[nmv] = v;
+			dst[nmv++] = t;
+		}
+	}
+	h->out_start[h->n] = (edge_t)o;
+	h->nedges = o;
+	free(live);
+	h->garbage_refs = nmv;
+	if (nmv > 0) {
+		analysis_weaken(h, src, dst, nmv, WEAK_GARBAGE);
+		cache_changed(h, HP_OUT | HP_WEAK);
+	}
+	free(src);
+	free(dst);
+}
+
 /* in[] from the out-edges (read in order: from memory, or from the file
  * behind the heap once they are parked there) and the roots: sources in
  * index order, the root (0) first. start[] counts at t + 1, then serves

@@ -24,6 +24,27 @@ static inline size_t bits_words(node_t n) { return ((size_t)n + 63) / 64; }
 void heap_roots_unique(struct heap *h);
 void analysis_roots(struct heap *h, struct progress *p);
 
+/* Unless h->keep_unreachable (or with an analysis root, whose border
+ * ownership.c draws): the strong references from objects the GC
+ * roots do not reach (over strong and followed weak references) to
+ * objects they do become weak ones of rule WEAK_GARBAGE, so that the
+ * dominators and retained sizes of the live heap are those of what the
+ * GC roots reach alone; unreachable objects are still rooted (pseudo
+ * roots, analysis_roots) and dominate only unreachable objects. Before
+ * analysis_roots; idempotent. */
+void analysis_cut_garbage(struct heap *h, struct progress *p);
+
+/* The objects the dump's GC roots reach (bits_words(n) words, the
+ * caller frees): over strong references, weak ones and those the
+ * analyses moved aside; the others are its unreachable objects, whatever
+ * the focus. Needs HP_OUT | HP_WEAK. */
+bits_t *analysis_live_set(const struct heap *h);
+
+/* Merge n references (src[i], dst[i]), sorted by source then target and
+ * none of them weak already, into the weak references (which stay
+ * sorted), each with rule `rule`. The arrays are borrowed. */
+void analysis_weaken(struct heap *h, const node_t *src, const node_t *dst, uint64_t n, uint16_t rule);
+
 /* idom[] and retained[] for every node; per-class count, shallow_total
  * and the dominator-based retained lower bound. */
 void analysis_dominators(struct heap *h, struct progress *p);

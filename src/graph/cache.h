@@ -16,7 +16,7 @@
  * agent's allocation times are; 11: where a truncated dump ends; 12: the
  * sections where the table says, in chunks of 4 MiB, graph/store.h; 13:
  * integer sections as differences, their bytes shuffled). */
-#define CACHE_FORMAT 13
+#define CACHE_FORMAT 14
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
 };

@@ -256,6 +256,11 @@ struct heap {
 	 * from (0: the dump's GC roots), and references left out (every
 	 * reference from src to dst), in the order they were left out */
 	node_t aroot;
+	/* 1: unreachable objects keep what they refer to, as if alive (the
+	 * dominators and retained sizes of the live heap then count them);
+	 * 0 (the default): their references into what the GC roots reach are
+	 * moved aside (WEAK_GARBAGE) before the analyses */
+	int keep_unreachable;
 	struct href { node_t src, dst; } *ignored;
 	size_t nignored;
 	uint32_t agen;            /* counts the times the analyses were made again */
@@ -291,6 +296,8 @@ struct heap {
 	uint64_t unreachable_count, unreachable_bytes;
 	uint64_t weakonly_count, weakonly_bytes;
 	uint64_t dangling_refs;   /* references to ids not in the dump */
+	uint64_t garbage_refs;    /* strong references among the weak ones as
+				   * WEAK_GARBAGE (analysis_cut_garbage) */
 	uint64_t truncated_at;    /* the dump ends there, inside what it was
 				   * writing (a record, a heapshot): what
 				   * follows is missing; 0: it ends whole */
@@ -353,11 +360,20 @@ struct heap {
 #define WEAK_BUILTIN 0xffff /* weak_rule[]: the referent, without rules */
 #define WEAK_IGNORED 0xfffe /* weak_rule[]: a reference left out (heap_ignore) */
 #define WEAK_OUTSIDE 0xfffd /* weak_rule[]: with a focus, into what the roots reach, from outside */
+#define WEAK_GARBAGE 0xfffc /* weak_rule[]: from an unreachable object into what the GC roots reach */
+/* Is weak reference i a strong one the analyses moved aside (a focus's
+ * border, or garbage's references into the live heap): walks that
+ * follow references as the program holds them take it as strong. */
+static inline int weak_moved(const struct heap *h, uint64_t i)
+{
+	return h->weak_rule != NULL && (h->weak_rule[i] == WEAK_OUTSIDE || h->weak_rule[i] == WEAK_GARBAGE);
+}
 /* Is weak reference i one the analyses leave out altogether (followed
  * not even when weak references are)? */
 static inline int weak_left_out(const struct heap *h, uint64_t i)
 {
-	return h->weak_rule != NULL && (h->weak_rule[i] == WEAK_IGNORED || h->weak_rule[i] == WEAK_OUTSIDE);
+	return h->weak_rule != NULL && (h->weak_rule[i] == WEAK_IGNORED || h->weak_rule[i] == WEAK_OUTSIDE ||
+					 h->weak_rule[i] == WEAK_GARBAGE);
 }
 
 static inline const char *heap_str(const struct heap *h, uint32_t off) { return h->names + off; }

@@ -908,14 +908,13 @@ static int is_class_ref(const struct heap *h, node_t u, node_t t)
  * (WEAK_OUTSIDE), so that nothing outside holds anything inside and
  * nothing inside holds its classes: under an analysis root, from all
  * the rest; from the GC roots, from what the references left out made
- * garbage (it does not keep what it refers to, as unreachable objects
- * otherwise do: analysis.h; the dump's own garbage stays as it was).
+ * garbage (it does not keep what it refers to; the dump's own garbage
+ * is analysis_cut_garbage's).
  * weak_src/dst stay sorted. */
 static void outside_weak(struct heap *h)
 {
 	bits_t *in = xcalloc(bits_words(h->n), sizeof *in);
 	node_t *stack = xmalloc(((size_t)h->n + 1) * sizeof *stack);
-	struct pair *mv = NULL;
 	uint64_t nmv = 0, cap = 0, o = 0;
 
 	size_t sp = 0;
@@ -963,6 +962,7 @@ static void outside_weak(struct heap *h)
 	free(stack);
 	/* out[] without the references across the border; they come out by
 	 * source, then target */
+	node_t *ms = NULL, *md = NULL;
 	for (node_t v = 0; v < h->n; v++) {
 		edge_t j = h->out_start[v], e = h->out_start[v + 1];
 		h->out_start[v] = (edge_t)o;
@@ -974,43 +974,21 @@ static void outside_weak(struct heap *h)
 			}
 			if (nmv == cap) {
 				cap = cap ? 2 * cap : 256;
-				mv = xreallocarray(mv, cap, sizeof *mv);
+				ms = xreallocarray(ms, cap, sizeof *ms);
+				md = xreallocarray(md, cap, sizeof *md);
 			}
-			mv[nmv++] = (struct pair){ v, t };
+			ms[nmv] = v;
+			md[nmv++] = t;
 		}
 	}
 	h->out_start[h->n] = (edge_t)o;
 	h->nedges = o;
 	free(in);
 	free(was);
-	if (nmv == 0)
-		return;
-	/* merged into the weak references, which stay sorted */
-	uint64_t nw = h->nweak + nmv, a = 0, b = 0, k = 0;
-	node_t *ws = xmalloc(((size_t)nw + 1) * sizeof *ws), *wd = xmalloc(((size_t)nw + 1) * sizeof *wd);
-	uint16_t *wr = xmalloc(((size_t)nw + 1) * sizeof *wr);
-	while (a < h->nweak || b < nmv) {
-		int first = b == nmv || (a < h->nweak && (h->weak_src[a] < mv[b].a ||
-			    (h->weak_src[a] == mv[b].a && h->weak_dst[a] <= mv[b].b)));
-		if (first) {
-			ws[k] = h->weak_src[a];
-			wd[k] = h->weak_dst[a];
-			wr[k++] = h->weak_rule[a++];
-		} else {
-			ws[k] = mv[b].a;
-			wd[k] = mv[b].b;
-			wr[k++] = WEAK_OUTSIDE;
-			b++;
-		}
-	}
-	free(mv);
-	free(h->weak_src);
-	free(h->weak_dst);
-	free(h->weak_rule);
-	h->weak_src = ws;
-	h->weak_dst = wd;
-	h->weak_rule = wr;
-	h->nweak = nw;
+	if (nmv > 0)
+		analysis_weaken(h, ms, md, nmv, WEAK_OUTSIDE);
+	free(ms);
+	free(md);
 }
 
 int ownership_classify(struct heap *h, const struct ruleset *rs, struct progress *p)

@@ -344,7 +344,7 @@ static void visit(struct walk *w, node_t v, int dir)
  * weak with `weak`; -1: not. */
 static int weak_kind(const struct heap *h, uint64_t i, int weak)
 {
-	if (h->weak_rule != NULL && h->weak_rule[i] == WEAK_OUTSIDE)
+	if (weak_moved(h, i))
 		return K_STRONG;
 	return weak && !weak_left_out(h, i) ? K_WEAK : -1;
 }

@@ -425,6 +425,30 @@ static void baseline_json(struct heap *h, const struct objset *set, const struct
 }
 
 /* The figures as one JSON document. */
+/* The histogram of the set's unreachable objects (its own, beside the
+ * set's: by default they hold nothing the roots reach). */
+static int unreachable_json(struct heap *h, const struct objset *set, const struct view_opts *vo,
+			    struct sbuf *out, struct sbuf *err)
+{
+	struct objset u;
+	struct class_view cv;
+	bits_t *live = analysis_live_set(h);
+
+	objset_empty(h, &u);
+	for (node_t v = 1; v < h->n; v++)
+		if (objset_has(set, v) && !bit_get(live, v))
+			bit_set(u.bits, v);
+	free(live);
+	objset_recount(h, &u);
+	int rc = view_classes(h, &u, vo, &cv, err);
+	if (rc == 0) {
+		report_classes(h, &cv, FMT_JSON, out);
+		class_view_free(&cv);
+	}
+	objset_free(&u);
+	return rc;
+}
+
 static int data_json(struct heap *h, const struct objset *set, const struct html_opts *o,
 		     struct sbuf *out, struct sbuf *err)
 {
@@ -444,6 +468,9 @@ static int data_json(struct heap *h, const struct objset *set, const struct html
 		return -1;
 	report_classes(h, &cv, FMT_JSON, out);
 	class_view_free(&cv);
+	key(out, "unreachable");
+	if (unreachable_json(h, set, &vo, out, err) < 0)
+		return -1;
 	key(out, "tree");
 	tree_json(h, set, o, out);
 	key(out, "suspects");

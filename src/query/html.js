@@ -480,7 +480,8 @@
 		kv('references', num(info.references), 'references'),
 		kv('in the set', num(info.set_objects) + ' objects, ' + num(info.set_bytes) + ' bytes', 'set'),
 		kv('GC root objects', num(info.gc_root_objects), 'gc_root_objects'),
-		kv('unreachable', num(info.unreachable_objects) + ' objects, ' + human(info.unreachable_bytes), 'unreachable'),
+		kv('unreachable', num(info.unreachable_objects) + ' objects, ' + human(info.unreachable_bytes) +
+			(info.unreachable_kept ? ' (kept: they count as holders)' : ' (they hold nothing: retained sizes are of what the GC roots reach)'), 'unreachable'),
 		kv('weakly reachable', num(info.weakly_reachable_objects) + ' objects, ' + human(info.weakly_reachable_bytes), 'weak'),
 		info.object_header !== undefined ? kv('layout', (info.compressed_oops ? 'compressed oops' : 'full references') +
 			', object header ' + info.object_header + ' B, array header ' + info.array_header + ' B, alignment ' + info.alignment +
@@ -522,6 +523,8 @@
 	add('sunburst', 'Sunburst', sunburst(tree, 'sunburst'));
 	timings.sunburst_ms = performance.now() - t1;
 	add('classes', 'Classes', histogram(D.classes, 'classes-table'));
+	if (D.unreachable.rows.length)
+		add('unreachable', 'Unreachable objects', histogram(D.unreachable, 'unreachable-table'));
 	const insp = el('div', { id: 'inspections-list' });
 	for (const r of D.inspections) {
 		insp.appendChild(el('h3', {}, r.category + ': ' + r.inspection + ' \u2014 ' + r.title));

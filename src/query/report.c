@@ -553,8 +553,10 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 	meta_num(&t, "objects", h->n - 1);
 	meta_bytes(&t, "heap_bytes", h->total_shallow);
 	meta_num(&t, "classes", h->ncls);
-	meta_num(&t, "references", h->nedges);
-	meta_num(&t, "weak_references", h->nweak);
+	/* as the dump has them: garbage's strong ones are set aside among the
+	 * weak ones (graph/analysis.h), strong all the same */
+	meta_num(&t, "references", h->nedges + h->garbage_refs);
+	meta_num(&t, "weak_references", h->nweak - h->garbage_refs);
 	meta_num(&t, "dangling_references", h->dangling_refs);
 	meta_num(&t, "set_objects", v->set_count);
 	meta_bytes(&t, "set_bytes", v->set_shallow);
@@ -586,6 +588,7 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 	meta_num(&t, "gc_root_objects", v->gc_root_objects);
 	meta_num(&t, "unreachable_objects", h->unreachable_count);
 	meta_bytes(&t, "unreachable_bytes", h->unreachable_bytes);
+	meta_bool(&t, "unreachable_kept", h->keep_unreachable);
 	meta_num(&t, "weakly_reachable_objects", h->weakonly_count);
 	meta_bytes(&t, "weakly_reachable_bytes", h->weakonly_bytes);
 	meta_num(&t, "warnings", v->warnings);

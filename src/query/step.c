@@ -32,6 +32,7 @@ static const struct {
 	{ "inspection", ST_INSPECTION, A_INSP }, { "top", ST_TOP, A_NONE },
 	{ "class-objects", ST_CLASSOBJ, A_NONE }, { "elements", ST_ELEMENTS, A_ROLE },
 	{ "loaded", ST_LOADED, A_NONE }, { "generation", ST_GENERATION, A_GEN },
+	{ "unreachable", ST_UNREACHABLE, A_NONE },
 	{ "root", ST_ROOT, A_ROOT }, { "ignore", ST_IGNORE, A_REF }, { "unignore", ST_UNIGNORE, A_REF },
 	{ "reachable", ST_REACHABLE, A_WEAK }, { "path", ST_PATH, A_PATH }, { "allocated", ST_ALLOCATED, A_TIME },
 	{ "loader", ST_LOADER, A_ID }, { "site", ST_SITE, A_FRAMES }, { "calls", ST_CALLS, A_FRAMES },
@@ -687,7 +688,7 @@ static void neighbours(const struct heap *h, const struct objset *in, struct obj
 	for (uint64_t i = 0; i < h->nweak; i++) {
 		node_t a = h->weak_src[i], b = h->weak_dst[i];
 		/* the focus's: moved strong ones always, left out ones never */
-		int outside = h->weak_rule != NULL && h->weak_rule[i] == WEAK_OUTSIDE;
+		int outside = weak_moved(h, i);
 		if (!outside && (!weak || weak_left_out(h, i)))
 			continue;
 		if (bit_get(in->bits, incoming ? b : a))
@@ -1055,6 +1056,14 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 	case ST_LOADED:
 		loaded_instances(h, set, &r);
 		break;
+	case ST_UNREACHABLE: {
+		bits_t *live = analysis_live_set(h);
+		for (v = 1; v < h->n; v++)
+			if (bit_get(set->bits, v) && !bit_get(live, v))
+				bit_set(r.bits, v);
+		free(live);
+		break;
+	}
 	case ST_GENERATION: {
 		int g = heap_gen_find(h, s->arg);
 		if (g < 0) {

@@ -17,10 +17,13 @@ enum {
 	RK_CLR_PINNED = 0x30e,     /* a pinned GC handle */
 	RK_CLR_DEPENDENT = 0x30f,  /* a dependent handle's value (.gcdump: its key is not told) */
 	RK_CLR_STATIC = 0x310,     /* a static variable */
+	RK_CLR_FROZEN = 0x311,     /* in a frozen (non-GC) segment: never collected */
 };
 
 /* Generations (h->node_gen): the runtime's 0-4, then the objects in no
- * generation's range. */
+ * generation's range: the frozen segments' (string literals, RuntimeType
+ * objects and the like the runtime allocates outside the GC's heap and
+ * never collects), rooted as RK_CLR_FROZEN when the ranges are told. */
 enum { CLR_GEN0, CLR_GEN1, CLR_GEN2, CLR_LOH, CLR_POH, CLR_NONGC, CLR_NGENS };
 
 /* What the reader keeps beyond the graph (h->fmt_data). */

@@ -262,7 +262,7 @@ static const frame_fn frame_keys[REQ_COUNT] = {
 	[REQ_SEARCH_PREV] = rq_search_next, [REQ_FILTER] = rq_filter, [REQ_HELP] = rq_help,
 	[REQ_RULES] = rq_rules, [REQ_REDRAW] = rq_redraw, [REQ_SUSPEND] = rq_suspend, [REQ_QUIT] = rq_quit,
 	[REQ_SORT] = rq_not_here, [REQ_EXACT] = rq_not_here, [REQ_PACKAGES] = rq_not_here,
-	[REQ_LOADERS] = rq_not_here, [REQ_LOADER_ONLY] = rq_not_here, [REQ_LIFELINES] = rq_not_here, [REQ_GROUP] = rq_not_here, [REQ_NULLS] = rq_not_here,
+	[REQ_LOADERS] = rq_not_here, [REQ_LOADER_ONLY] = rq_not_here, [REQ_UNREACHABLE] = rq_not_here, [REQ_LIFELINES] = rq_not_here, [REQ_GROUP] = rq_not_here, [REQ_NULLS] = rq_not_here,
 	[REQ_WEAK] = rq_not_here, [REQ_PATHS] = rq_not_here, [REQ_DELTA] = rq_not_here,
 	[REQ_REVERSE] = rq_not_here,
 	[REQ_DEEP] = rq_deep, [REQ_BETWEEN] = rq_between,

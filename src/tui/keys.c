@@ -50,6 +50,7 @@ const struct binding bindings[] = {
 	{ 'p', REQ_PACKAGES, "p" },
 	{ 'L', REQ_LOADERS, "L" },
 	{ 'K', REQ_LOADER_ONLY, "K" },
+	{ 'Z', REQ_UNREACHABLE, "Z" },
 	{ 'c', REQ_GROUP, "c" },
 	{ 'z', REQ_NULLS, "z" },
 	{ 'w', REQ_WEAK, "w" },

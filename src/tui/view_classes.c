@@ -452,6 +452,38 @@ static int classes_loader_only(struct tui *t, struct tview *v, enum request r)
 	return 1;
 }
 
+/* Z: the step's unreachable objects alone, as a filter (the step
+ * "unreachable"): the classes view is then their histogram; again (or
+ * with another filter on): every object. */
+static int classes_unreachable(struct tui *t, struct tview *v, enum request r)
+{
+	struct hstep *s = v->st;
+	struct sbuf err;
+	struct pipeline pl;
+
+	(void)r;
+	if (s->filtered) {
+		tui_step_filter(t, NULL, NULL, NULL);
+		tui_message(t, 0, "every object again");
+		return 1;
+	}
+	struct objset set = s->set;
+	set.bits = xmalloc(bits_words(t->h->n) * sizeof *set.bits);
+	memcpy(set.bits, s->set.bits, bits_words(t->h->n) * sizeof *set.bits);
+	sbuf_init(&err);
+	if (pipeline_parse("unreachable", &pl, &err) == 0 && step_apply(t->h, &pl.steps[0], &set, NULL, &err) == 0) {
+		tui_step_filter(t, &set, "unreachable", "unreachable");
+		tui_message(t, 0, t->h->keep_unreachable ? "only the unreachable objects (kept: they count as holders; Z again: all)"
+				  : "only the unreachable objects (they retain no live object; Z again: all)");
+	} else {
+		objset_free(&set);
+		tui_message(t, 1, "%s", err.buf);
+	}
+	pipeline_free(&pl);
+	sbuf_free(&err);
+	return 1;
+}
+
 static void classes_data_free(void *data)
 {
 	struct classes_data *cd = data;
@@ -482,6 +514,7 @@ static const struct view_key classes_keys[] = {
 	{ REQ_PACKAGES, classes_group_key },
 	{ REQ_LOADERS, classes_group_key },
 	{ REQ_LOADER_ONLY, classes_loader_only },
+	{ REQ_UNREACHABLE, classes_unreachable },
 	{ REQ_NONE, NULL },
 };
 
