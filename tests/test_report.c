@@ -362,7 +362,11 @@ static void evil_dump_as(struct hw *w, int old)
 		hw_root(w, RK_UNKNOWN, E_S2, 0, 0);
 	hw_instance(w, E_X, E_CLS, &f, 1);
 	hw_primarray(w, E_BIG, T_LONG, 4096, NULL);
-	hw_primarray(w, E_A1, T_BYTE, (uint32_t)strlen(EVIL_STRING), EVIL_STRING);
+	/* the earlier dump's String has other text: a String is replaced,
+	 * never changed, so both of the later dump's are new (two equal
+	 * Strings of which one was there before would be ambiguous) */
+	const char *text = old ? "an earlier text" : EVIL_STRING;
+	hw_primarray(w, E_A1, T_BYTE, (uint32_t)strlen(text), text);
 	if (!old)
 		hw_primarray(w, E_A2, T_BYTE, (uint32_t)strlen(EVIL_STRING), EVIL_STRING);
 	hw_jdk_string(w, E_S1, E_A1);
@@ -497,24 +501,36 @@ START_TEST(baseline_section)
 	const struct jv *bl = jv_get(&data, "baseline");
 	ck_assert(bl != NULL && bl->t == J_OBJ);
 	const struct jv *nc = jv_get(jv_get(bl, "new_classes"), "rows"), *want = jv_get(&cli, "rows");
-	/* by construction: one String and its byte[] are new */
+	/* by construction: two Strings and their byte[]s are new */
 	ck_assert_uint_eq(want->n, 2);
 	ck_assert_uint_eq(nc->n, want->n);
 	for (size_t i = 0; i < nc->n; i++) {
 		ck_assert_str_eq(jv_get(at(nc, i), "class")->s, jv_get(at(want, i), "class")->s);
-		ck_assert_uint_eq(u(jv_get(at(nc, i), "instances")), 1);
+		ck_assert_uint_eq(u(jv_get(at(nc, i), "instances")), 2);
 	}
-	/* the new objects' tree: the String dominating its array */
+	/* the new objects' tree: each String dominating its array */
 	const struct jv *rows = jv_get(jv_get(bl, "tree"), "rows");
-	ck_assert_uint_eq(rows->n, 2);
-	ck_assert(at(rows, 1)->v[0].num == 0 && ((unsigned)at(rows, 0)->v[5].num & 8) != 0);
+	/* rows: [parent (-1: top), name, id, shallow, retained, flags]: two
+	 * Strings at the top, each the parent of its array */
+	ck_assert_uint_eq(rows->n, 4);
+	unsigned top = 0;
+	for (size_t i = 0; i < rows->n; i++) {
+		double parent = at(rows, i)->v[0].num;
+		if (parent < 0) {
+			top++;
+			ck_assert(((unsigned)at(rows, i)->v[5].num & 8) != 0);
+		} else {
+			ck_assert(parent < (double)i && at(rows, (size_t)parent)->v[0].num < 0);
+		}
+	}
+	ck_assert_uint_eq(top, 2);
 	ck_assert(jv_get(bl, "diff")->t == J_OBJ);
 	if (browse(html, &page)) {
 		const struct jv *pg = jv_get(&page, "page"), *shown = jv_get(pg, "new_classes");
 		ck_assert(jv_get(pg, "baseline")->t == J_STR);
 		ck_assert_uint_eq(shown->n, 2);
 		for (size_t i = 0; i < shown->n; i++)
-			ck_assert_uint_eq(u(&at(shown, i)->v[1]), 1);
+			ck_assert_uint_eq(u(&at(shown, i)->v[1]), 2);
 		jv_free(&page);
 	}
 	jv_free(&cli);
