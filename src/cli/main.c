@@ -11,6 +11,7 @@
 
 #include "cli/attach.h"
 #include "cli/dotnet.h"
+#include "cli/dotnet_mark.h"
 #include "cli/proc.h"
 #include "config.h"
 #include "engine/open.h"
@@ -788,12 +789,10 @@ static int attach_command(const struct cli *c)
 	sbuf_init(&err);
 	if (proc_identify(c->pid, &p, &err) < 0)
 		rc = -1;
-	else if (p.kind == PROC_DOTNET && c->file == NULL) {
-		sbuf_printf(&err, "PID %ld is a .NET process: mark is for JVMs (snapshot takes a .NET heap)",
-			    (long)p.pid);
-		rc = -1;
-	} else if (p.kind == PROC_DOTNET) /* its runtime reports the heap itself */
-		rc = dotnet_snapshot(&p, c->file, &res, &err);
+	else if (p.kind == PROC_DOTNET && c->file == NULL) /* its runtime reports the GC's moves */
+		rc = dotnet_mark(&p, &res, &err);
+	else if (p.kind == PROC_DOTNET) /* its runtime reports the heap itself */
+		rc = dotnet_take(&p, c->file, &res, &err);
 	else if (c->file != NULL)
 		rc = agent_snapshot(&p, c->file, &res, &err);
 	else
@@ -1070,7 +1069,7 @@ int main(int argc, char **argv)
 			goto print;
 		}
 		h.baseline = &bl;
-	} else if (want == 1 || (want == 2 && h.agent.marks > 0)) {
+	} else if (want == 1 || (want == 2 && baseline_has_mark(&h))) {
 		if (baseline_from_mark(&h, &bl, &err) < 0) {
 			path_error(c.dump, err.buf);
 			rc = EXIT_INPUT;

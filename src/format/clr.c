@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/clr_mark.h"
 #include "format/nettrace.h"
 #include "graph/analysis.h"
 #include "graph/classes.h"
@@ -494,6 +495,14 @@ static void no_heap(const struct heap *h, const struct nt_trace *t, const struct
 	free(ep);
 }
 
+/* A BulkType of the mark's heap (clr_mark_types), as one of the trace. */
+static void mark_type(void *arg, const uint8_t *payload, uint32_t len)
+{
+	struct nt_event e = { .runtime = 1, .id = EV_BULKTYPE, .payload = payload, .len = len };
+
+	bulk_types(arg, &e);
+}
+
 static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 {
 	struct clr_read r = { .p = { .h = h, .nt = { .h = h }, .bound_sizes = 1 } };
@@ -518,7 +527,11 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 		say_damage(h, &r.cut, "bulk events shorter than their counts (the first here); read as far as they go");
 		say_damage(h, &r.too_many_refs, "objects claim more references than the file holds (the first here); "
 			   "cut to that");
+		clr_mark_types(h->path, t.pid, t.sync_qpc, mark_type, &r);
 		clr_build(&r.p);
+		struct clr_data *cd = h->fmt_data;
+		cd->pid = t.pid;
+		cd->sync_qpc = t.sync_qpc;
 		if (r.t->qpc_freq > 0) {
 			double ns = 1e9 / (double)r.t->qpc_freq;
 			/* GCStart to GCEnd; SuspendEE's start to RestartEE's end */
@@ -640,6 +653,14 @@ void clr_free_data(struct heap *h)
 	h->fmt_data = NULL;
 }
 
+/* The mark file heapwalk snapshot wrote beside the trace, if any. */
+static int clr_mark(const struct heap *h, uint8_t **old, int *exact, struct sbuf *how, struct sbuf *err)
+{
+	const struct clr_data *cd = h->fmt_data;
+
+	return cd == NULL ? 0 : clr_mark_read(h, cd->pid, cd->sync_qpc, old, exact, how, err);
+}
+
 const struct format_ops clr_format = {
 	.name = "nettrace",
 	.runtime = "clr",
@@ -654,4 +675,5 @@ const struct format_ops clr_format = {
 	.root_detail = clr_root_detail,
 	.gen_name = clr_gen_name,
 	.free_data = clr_free_data,
+	.mark = clr_mark,
 };
