@@ -224,6 +224,25 @@ static int recorder_start(const struct proc_info *p, const char *dir, const char
 	return -1;
 }
 
+/* Does heapwalk's recorder, process pid, still run (not a zombie)? */
+static int alive(pid_t pid)
+{
+	char path[64], buf[512];
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	const char *paren = strrchr(buf, ')');
+	return paren != NULL && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+}
+
 /* End the recorder of dir (its session stopped) and wait for its file
  * to end: 0, or -1 with why in err. */
 static int recorder_end(const struct proc_info *p, const char *dir, const char *sock, struct sbuf *err)
@@ -238,11 +257,17 @@ static int recorder_end(const struct proc_info *p, const char *dir, const char *
 	}
 	if (read_note(dir, "end", note, sizeof note) < 0) /* still running: stop it */
 		dotnet_stop(sock, p->pid, id);
-	for (double t0 = hw_now(); read_note(dir, "end", note, sizeof note) < 0; usleep(50000))
+	for (double t0 = hw_now(); read_note(dir, "end", note, sizeof note) < 0; usleep(50000)) {
+		/* gone without its word: it was killed, its stream cut */
+		if (!alive((pid_t)rpid) && read_note(dir, "end", note, sizeof note) < 0) {
+			sbuf_adds(err, "the recorder ended before its stream did (it was killed?)");
+			return -1;
+		}
 		if (hw_now() - t0 > REC_END_S) {
 			sbuf_adds(err, "the recorder did not end");
 			return -1;
 		}
+	}
 	if (strncmp(note, "done ", 5) != 0) {
 		sbuf_printf(err, "the recorder's stream was cut: %s", note);
 		return -1;

@@ -324,19 +324,22 @@ static int rec_event(void *arg, const struct nt_event *e)
 	return 0;
 }
 
-/* The objects the replay leads to must be objects of the dump. */
+/* The objects the replay leads to must be objects of the dump: those
+ * that are not are a doubt, and left out. */
 static void check_dump(struct replay *r, const struct dump_read *d)
 {
 	uint64_t missing = 0, first = 0;
-	size_t j = 0;
+	size_t j = 0, k = 0;
 
 	for (size_t i = 0; i < r->n; i++) {
 		while (j < d->n && d->addr[j] < r->a[i])
 			j++;
-		if (j >= d->n || d->addr[j] != r->a[i])
-			if (missing++ == 0)
-				first = r->a[i];
+		if (j < d->n && d->addr[j] == r->a[i])
+			r->a[k++] = r->a[i];
+		else if (missing++ == 0)
+			first = r->a[i];
 	}
+	r->n = k;
 	if (missing > 0)
 		doubt(r, "%llu objects of the mark replayed to addresses where the dump has no object (the first "
 		      "0x%llx)", (unsigned long long)missing, (unsigned long long)first);
