@@ -85,7 +85,10 @@ static const char usage_text[] =
 "                  inspect --list names them all\n"
 "  rules           the reference-classifier rules: groups (on/off) and rules\n"
 "  mark PID        mark the objects a running JVM has now (loads the agent);\n"
-"                  its later snapshots tell new objects from old\n"
+"                  its later snapshots tell new objects from old; a .NET\n"
+"                  process: its heap now, and a recorder of the GC's moves\n"
+"                  that its next snapshot replays into FILE.hwmark (exact, or\n"
+"                  labelled not exact with the reason)\n"
 "  snapshot PID FILE  a heap dump with stable object ids and the last mark (JVM),\n"
 "                  or the heap a .NET process's runtime reports (nettrace: cut\n"
 "                  short, nothing written, past the room on FILE's file system\n"
@@ -123,7 +126,8 @@ static const char usage_text[] =
 "                            gen2, loh, poh, nongc)\n"
 "  object ID[,ID...]         the objects with those ids (0x... hex or decimal)\n"
 "  new | old                 objects that did not exist / existed at the baseline\n"
-"                            (--baseline OLD, or the agent's mark in the dump)\n"
+"                            (--baseline OLD, or the agent's mark in the dump,\n"
+"                            or a .NET snapshot's mark file, DUMP.hwmark)\n"
 "  gone                      first step only: the baseline's objects now gone\n"
 "  inspection NAME [ARG] group K[,K...]  group K of an inspection run on the\n"
 "                            set (K,L...: the union of those groups)\n"
@@ -776,7 +780,8 @@ static int parse_expr(struct cli *c, struct pipeline *pl)
 	return 0;
 }
 
-/* mark PID, snapshot PID FILE: the agent's one line, or its error. The
+/* mark PID, snapshot PID FILE: the agent's one line (a .NET process:
+ * heapwalk's own, cli/dotnet_mark.h), or its error. The
  * process is told from /proc first: nothing else is signalled, attached
  * or spoken to. */
 static int attach_command(const struct cli *c)

@@ -204,11 +204,23 @@ static const struct move *move_of(const struct replay *r, uint64_t x)
 	return lo > 0 && x - r->mv[lo - 1].from < r->mv[lo - 1].len ? &r->mv[lo - 1] : NULL;
 }
 
-/* The GC just read, applied to the mark's objects. */
+/* Two sorted runs, a[0..na) and b[0..nb), into out (sorted). */
+static void merge(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, uint64_t *out)
+{
+	size_t i = 0, j = 0, k = 0;
+
+	while (i < na || j < nb)
+		out[k++] = j >= nb || (i < na && a[i] <= b[j]) ? a[i++] : b[j++];
+}
+
+/* The GC just read, applied to the mark's objects: one pass over them
+ * and the generations' ranges, both by address (the objects outside the
+ * generations collected stay in place and in order); the collected
+ * ones that live on, wherever they went, sorted apart and merged back. */
 static void apply(struct replay *r)
 {
-	size_t k = 0;
-	int sorted = 1;
+	size_t k = 0, g = 0, nt = 0;
+	uint64_t *t = xmalloc((r->n + 1) * sizeof *t);
 
 	hw_qsort(r->rg, r->nrg, sizeof *r->rg, by_start);
 	hw_qsort(r->mv, r->nmv, sizeof *r->mv, by_from);
@@ -217,28 +229,38 @@ static void apply(struct replay *r)
 			doubt(r, "GC %u reported runs of objects that overlap", r->gc);
 	for (size_t i = 0; i < r->n; i++) {
 		uint64_t x = r->a[i];
-		const struct range *g = range_of(r, x);
-		if (g == NULL) {
+		while (g < r->nrg && x >= r->rg[g].start && x - r->rg[g].start >= r->rg[g].used)
+			g++;
+		const struct range *in = g < r->nrg && x >= r->rg[g].start ? &r->rg[g] : NULL;
+		if (in == NULL) {
 			if (r->outside++ == 0)
 				doubt(r, "an object of the mark (0x%llx) was in no generation as GC %u began",
 				      (unsigned long long)x, r->gc);
-		} else if (g->gen <= r->depth || (r->depth >= 2 && g->gen > 2)) {
+		} else if (in->gen <= r->depth || (r->depth >= 2 && in->gen > 2)) {
 			const struct move *m = move_of(r, x);
-			if (m == NULL) {
+			if (m == NULL)
 				r->died++;
-				continue;
+			else {
+				r->moved += m->to != m->from;
+				t[nt++] = x - m->from + m->to;
 			}
-			if (m->to != m->from)
-				r->moved++;
-			x = x - m->from + m->to;
+			continue;
 		}
-		if (k > 0 && x <= r->a[k - 1])
-			sorted = 0;
 		r->a[k++] = x;
 	}
-	r->n = k;
-	if (!sorted)
-		hw_qsort(r->a, r->n, sizeof *r->a, cmp_u64);
+	hw_qsort(t, nt, sizeof *t, cmp_u64);
+	uint64_t *out = xmalloc((k + nt + 1) * sizeof *out);
+	merge(r->a, k, t, nt, out);
+	for (size_t i = 1; i < k + nt; i++)
+		if (out[i] == out[i - 1]) {
+			doubt(r, "GC %u took two objects of the mark to one address (0x%llx)", r->gc,
+			      (unsigned long long)out[i]);
+			break;
+		}
+	free(r->a);
+	free(t);
+	r->a = out;
+	r->n = k + nt;
 	r->gcs++;
 }
 
