@@ -7,8 +7,8 @@
  * ones dropped in between and everything moved by compacting collections
  * (the large object heap too). Heapwalk knows none of this: it sees
  * addresses and the GC's moves. And what leaves the record in doubt (the
- * recorder killed, a mark file of another trace, one cut short) is said,
- * never exact. Skipped, with a line, without dotnet. */
+ * recorder killed, a background GC, a mark file of another trace, one
+ * cut short) is said, never exact. Skipped, with a line, without dotnet. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -33,8 +33,8 @@ struct workload {
 };
 
 /* The workload in mode "mark" (concurrent GC off: a background GC is a
- * doubt of its own), its pid once it has said it. */
-static void start(struct workload *w, const char *name)
+ * doubt of its own; with bgc, on, and one run after the mark). */
+static void start(struct workload *w, const char *name, int bgc)
 {
 	int in[2];
 
@@ -49,8 +49,8 @@ static void start(struct workload *w, const char *name)
 		if (out < 0 || dup2(in[0], 0) < 0 || dup2(out, 1) < 0)
 			_exit(126);
 		close(in[1]);
-		putenv("DOTNET_gcConcurrent=0");
-		execl(DNOUT "/Workload", "Workload", "mark", (char *)NULL);
+		putenv(bgc ? "DOTNET_gcConcurrent=1" : "DOTNET_gcConcurrent=0");
+		execl(DNOUT "/Workload", "Workload", "mark", bgc ? "bgc" : NULL, (char *)NULL);
 		_exit(127);
 	}
 	close(in[0]);
@@ -120,12 +120,12 @@ static void assert_unsignalled(pid_t pid)
 /* The workload marked, its objects made and moved, the snapshot in
  * dump: the snapshot's line. kill_recorder: the recorder killed first. */
 static char *marked_snapshot(struct workload *w, const char *name, const char *dump, int kill_recorder,
-			     char **counts)
+			     int bgc, char **counts)
 {
 	char args[1024];
 	int rc;
 
-	start(w, name);
+	start(w, name, bgc);
 	free(wait_for(w, "\"pid\":"));
 	unlink(dump);
 	snprintf(args, sizeof args, "%s.hwmark", dump);
@@ -255,7 +255,7 @@ START_TEST(test_mark_exact)
 
 	if (!dotnet_workload())
 		return;
-	char *said = marked_snapshot(&w, "exact", MDIR "/exact.nettrace", 0, &counts);
+	char *said = marked_snapshot(&w, "exact", MDIR "/exact.nettrace", 0, 0, &counts);
 	ck_assert_msg(strstr(said, "; mark: exact; of the ") != NULL, "%s", said);
 	free(said);
 	/* the mark is spent: its private directory is gone, the recorder too */
@@ -296,7 +296,7 @@ START_TEST(test_mark_recorder_killed)
 
 	if (!dotnet_workload())
 		return;
-	char *said = marked_snapshot(&w, "killed", MDIR "/killed.nettrace", 1, &counts);
+	char *said = marked_snapshot(&w, "killed", MDIR "/killed.nettrace", 1, 0, &counts);
 	free(counts);
 	stop(&w);
 	ck_assert_msg(strstr(said, "; mark: not exact; ") && strstr(said, "the recorder ended before its stream did"),
@@ -315,6 +315,29 @@ START_TEST(test_mark_recorder_killed)
 }
 END_TEST
 
+/* A background GC between the mark and the snapshot (its survivors are
+ * reported apart from the foreground GCs inside it): not replayed, said. */
+START_TEST(test_mark_background_gc)
+{
+	struct workload w;
+	char *counts;
+	int rc;
+
+	if (!dotnet_workload())
+		return;
+	char *said = marked_snapshot(&w, "bgc", MDIR "/bgc.nettrace", 0, 1, &counts);
+	ck_assert_msg(count_in(counts, "Background") == 1, "no background GC ran: %s", counts);
+	free(counts);
+	stop(&w);
+	ck_assert_msg(strstr(said, "; mark: not exact; ") && strstr(said, "a background GC (") &&
+		      strstr(said, ") ran between the mark and the snapshot"), "%s", said);
+	free(said);
+	char *out = hw("-q info " MDIR "/bgc.nettrace", &rc);
+	ck_assert_msg(rc == 0 && strstr(out, "\nbaseline:                  not exact: a background GC ("), "%s", out);
+	free(out);
+}
+END_TEST
+
 /* A mark file that is not the trace's, or is cut short: one line
  * naming the file and what is wrong; nothing answered. */
 START_TEST(test_mark_file_foreign_and_cut)
@@ -328,7 +351,7 @@ START_TEST(test_mark_file_foreign_and_cut)
 	if (stat(MDIR "/exact.nettrace.hwmark", &st) < 0) { /* test_mark_exact's, made before */
 		struct workload w;
 		char *counts;
-		free(marked_snapshot(&w, "exact", MDIR "/exact.nettrace", 0, &counts));
+		free(marked_snapshot(&w, "exact", MDIR "/exact.nettrace", 0, 0, &counts));
 		free(counts);
 		stop(&w);
 	}
@@ -363,6 +386,7 @@ Suite *clrmark_suite(void)
 	tcase_set_timeout(tc, 600); /* a hang; the workload is built once, slowly */
 	tcase_add_test(tc, test_mark_exact);
 	tcase_add_test(tc, test_mark_recorder_killed);
+	tcase_add_test(tc, test_mark_background_gc);
 	tcase_add_test(tc, test_mark_file_foreign_and_cut);
 	suite_add_tcase(s, tc);
 	return s;

@@ -13,7 +13,8 @@
 // (the objects it holds; OldItem.Next holds only OldItems kept all along):
 // objects before the mark are Workload.OldItem and Mark[3] (Mark[20000]
 // on the large object heap), after it NewItem and Mark[5] (Mark[30000]),
-// so that which objects are new is known by kind and size alone.
+// so that which objects are new is known by kind and size alone. "mark
+// bgc" also runs a background GC then (concurrent GC on).
 using System;
 using System.Collections.Generic;
 using System.Runtime.CompilerServices;
@@ -131,7 +132,7 @@ namespace Workload
 			       ",\"NewBig\":" + newBig + "}";
 		}
 
-		public static int Run()
+		public static int Run(bool background)
 		{
 			for (int i = 0; i < Olds; i++) {
 				garbage.Add(new byte[64]);
@@ -159,7 +160,21 @@ namespace Workload
 			items.Add(new Mark[30000]);
 			Drop(11);
 			Collect(2);
-			Console.WriteLine(Count());
+			long bgcs = 0;
+			if (background) { // a background GC (with concurrent GC on), waited for
+				long before = GC.GetGCMemoryInfo(GCKind.Background).Index;
+				var hold = new List<byte[]>();
+				GC.Collect(2, GCCollectionMode.Forced, false);
+				// else one comes when gen2's budget is spent
+				for (int i = 0; i < 200000 && GC.GetGCMemoryInfo(GCKind.Background).Index == before; i++)
+					hold.Add(new byte[1000]);
+				hold = null;
+				for (int i = 0; i < 100 && GC.GetGCMemoryInfo(GCKind.Background).Index == before; i++)
+					System.Threading.Thread.Sleep(50);
+				System.Threading.Thread.Sleep(300);
+				bgcs = GC.GetGCMemoryInfo(GCKind.Background).Index - before;
+			}
+			Console.WriteLine(Count().Replace("}", ",\"Background\":" + (bgcs > 0 ? 1 : 0) + "}"));
 			Console.Out.Flush();
 			while (Console.ReadLine() != null) {
 			}
@@ -190,7 +205,7 @@ namespace Workload
 		static int Main(string[] args)
 		{
 			if (args.Length > 0 && args[0] == "mark")
-				return Marked.Run();
+				return Marked.Run(args.Length > 1 && args[1] == "bgc");
 			for (int i = 0; i < Sessions; i++)
 				publisher.Tick += new Session().OnTick; // never removed: the leak
 			for (int i = 0; i < Entries; i++)
