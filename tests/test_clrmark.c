@@ -369,6 +369,17 @@ START_TEST(test_mark_file_foreign_and_cut)
 	ck_assert_msg(rc == 2 && strstr(out, "cut.nettrace.hwmark: offset ") &&
 		      strstr(out, ": a mark file damaged or cut short\n"), "%d: %s", rc, out);
 	free(out);
+	/* not a mark file; a count of addresses past the file's size */
+	ck_assert_int_eq(system("printf 'heapwalk .NET mark 9\\n' > " MDIR "/cut.nettrace.hwmark"), 0);
+	out = hw("-q -e new " MDIR "/cut.nettrace classes", &rc);
+	ck_assert_msg(rc == 2 && strstr(out, "cut.nettrace.hwmark: offset 0: not a heapwalk .NET mark file\n"), "%d: %s",
+		      rc, out);
+	free(out);
+	ck_assert_int_eq(system("sed -e 's/^old [0-9]*$/old 99999999999999999/' " MDIR "/exact.nettrace.hwmark > "
+				MDIR "/cut.nettrace.hwmark"), 0);
+	out = hw("-q -e new " MDIR "/cut.nettrace classes", &rc);
+	ck_assert_msg(rc == 2 && strstr(out, ": a mark file damaged or cut short\n"), "%d: %s", rc, out);
+	free(out);
 	/* no mark file: the plain snapshot has no baseline, as before */
 	snprintf(args, sizeof args, "-q -e new " MDIR "/other.nettrace classes");
 	unlink(MDIR "/other.nettrace.hwmark");
