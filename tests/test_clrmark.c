@@ -120,7 +120,7 @@ static void assert_unsignalled(pid_t pid)
 /* The workload marked, its objects made and moved, the snapshot in
  * dump: the snapshot's line. kill_recorder: the recorder killed first. */
 static char *marked_snapshot(struct workload *w, const char *name, const char *dump, int kill_recorder,
-			     int bgc, char **counts)
+			     int bgc, const char *keep, char **counts)
 {
 	char args[1024];
 	int rc;
@@ -130,7 +130,9 @@ static char *marked_snapshot(struct workload *w, const char *name, const char *d
 	unlink(dump);
 	snprintf(args, sizeof args, "%s.hwmark", dump);
 	unlink(args);
-	snprintf(args, sizeof args, "mark %ld", (long)w->pid);
+	if (keep != NULL)
+		unlink(keep);
+	snprintf(args, sizeof args, "mark %ld %s", (long)w->pid, keep ? keep : "");
 	char *out = hw(args, &rc);
 	char want[64];
 	snprintf(want, sizeof want, "mark PID %ld at GC ", (long)w->pid);
@@ -170,6 +172,15 @@ static int made_new(const char *cls, long shallow)
 	return -1;
 }
 
+/* The instances of class cls in a classes CSV, 0 if no row. */
+static long csv_count(const char *csv, const char *cls)
+{
+	char needle[256];
+	snprintf(needle, sizeof needle, "\n%s,", cls);
+	const char *p = strstr(csv, needle);
+	return p ? strtol(p + strlen(needle), NULL, 10) : 0;
+}
+
 /* A row of objects' CSV: id, class (quoted when it holds a comma or a
  * quote), shallow; 1, or 0 if it is not one. */
 static int csv_row(const char *line, char *id, size_t nid, char *cls, size_t ncls, long *shallow)
@@ -205,13 +216,14 @@ static int csv_row(const char *line, char *id, size_t nid, char *cls, size_t ncl
  * how many of each kind there are. */
 struct tally { long old_items, new_items, old_arrays, new_arrays, bigs, wrong; };
 
-static void check_objects(const char *dump, struct tally *t)
+static void check_objects(const char *dump, const char *baseline, struct tally *t)
 {
 	char args[1024];
 	int rc;
 
 	memset(t, 0, sizeof *t);
-	snprintf(args, sizeof args, "-q -f csv -n 0 -e new %s objects", dump);
+	snprintf(args, sizeof args, "-q -f csv -n 0 %s%s -e new %s objects", baseline ? "--baseline " : "",
+		 baseline ? baseline : "", dump);
 	char *fresh = hw(args, &rc);
 	ck_assert_msg(rc == 0, "%s", fresh);
 	snprintf(args, sizeof args, "-q -f csv -n 0 %s objects", dump);
@@ -255,7 +267,7 @@ START_TEST(test_mark_exact)
 
 	if (!dotnet_workload())
 		return;
-	char *said = marked_snapshot(&w, "exact", MDIR "/exact.nettrace", 0, 0, &counts);
+	char *said = marked_snapshot(&w, "exact", MDIR "/exact.nettrace", 0, 0, MDIR "/exact-mark.nettrace", &counts);
 	ck_assert_msg(strstr(said, "; mark: exact; of the ") != NULL, "%s", said);
 	free(said);
 	/* the mark is spent: its private directory is gone, the recorder too */
@@ -264,9 +276,27 @@ START_TEST(test_mark_exact)
 	ck_assert_str_eq(n, "0\n");
 	free(n);
 	stop(&w);
-	struct tally t;
-	check_objects(MDIR "/exact.nettrace", &t);
+	struct tally t, tb;
+	check_objects(MDIR "/exact.nettrace", NULL, &t);
 	ck_assert_int_eq(t.wrong, 0);
+	/* the mark's heap kept (mark PID FILE) is the baseline: the same */
+	check_objects(MDIR "/exact.nettrace", MDIR "/exact-mark.nettrace", &tb);
+	ck_assert_int_eq(tb.wrong, 0);
+	ck_assert_mem_eq(&t, &tb, sizeof t);
+	/* and the gone ones: the old kinds only, as many as there were less
+	 * those still there */
+	char *gone = hw("-q -f csv -n 0 --baseline " MDIR "/exact-mark.nettrace -e gone " MDIR "/exact.nettrace classes",
+			&rc);
+	char *before = hw("-q -f csv -n 0 " MDIR "/exact-mark.nettrace classes", &rc);
+	ck_assert_int_eq(csv_count(gone, "Workload.OldItem"), csv_count(before, "Workload.OldItem") - t.old_items);
+	ck_assert_int_gt(csv_count(gone, "Workload.OldItem"), 1000);
+	ck_assert_int_eq(csv_count(gone, "Workload.NewItem"), 0);
+	free(gone);
+	free(before);
+	char *diff = hw("-q diff " MDIR "/exact-mark.nettrace " MDIR "/exact.nettrace", &rc);
+	ck_assert_msg(rc == 0 && strstr(diff, "\nidentity:            exact: the baseline is the heap at the mark ("),
+		      "%.600s", diff);
+	free(diff);
 	/* all there: the new ones as made and kept (nothing else holds
 	 * them), the old ones at least those kept (a kept one may hold one
 	 * dropped), one array each, and the big arrays */
@@ -296,7 +326,7 @@ START_TEST(test_mark_recorder_killed)
 
 	if (!dotnet_workload())
 		return;
-	char *said = marked_snapshot(&w, "killed", MDIR "/killed.nettrace", 1, 0, &counts);
+	char *said = marked_snapshot(&w, "killed", MDIR "/killed.nettrace", 1, 0, NULL, &counts);
 	free(counts);
 	stop(&w);
 	ck_assert_msg(strstr(said, "; mark: not exact; ") && strstr(said, "the recorder ended before its stream did"),
@@ -325,7 +355,7 @@ START_TEST(test_mark_background_gc)
 
 	if (!dotnet_workload())
 		return;
-	char *said = marked_snapshot(&w, "bgc", MDIR "/bgc.nettrace", 0, 1, &counts);
+	char *said = marked_snapshot(&w, "bgc", MDIR "/bgc.nettrace", 0, 1, NULL, &counts);
 	ck_assert_msg(count_in(counts, "Background") == 1, "no background GC ran: %s", counts);
 	free(counts);
 	stop(&w);
@@ -351,7 +381,7 @@ START_TEST(test_mark_file_foreign_and_cut)
 	if (stat(MDIR "/exact.nettrace.hwmark", &st) < 0) { /* test_mark_exact's, made before */
 		struct workload w;
 		char *counts;
-		free(marked_snapshot(&w, "exact", MDIR "/exact.nettrace", 0, 0, &counts));
+		free(marked_snapshot(&w, "exact", MDIR "/exact.nettrace", 0, 0, MDIR "/exact-mark.nettrace", &counts));
 		free(counts);
 		stop(&w);
 	}

@@ -111,7 +111,7 @@ static void write_note(const char *dir, const char *name, const char *text)
 
 static void remove_dir(const char *dir)
 {
-	static const char *const names[] = { "mark.nettrace", "rec.nettrace", "session", "end", "mark" };
+	static const char *const names[] = { "mark.nettrace", "rec.nettrace", "session", "end", "mark", "heap" };
 
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]);
@@ -277,7 +277,7 @@ static int recorder_end(const struct proc_info *p, const char *dir, const char *
 
 /* ---- mark, snapshot ---- */
 
-int dotnet_mark(const struct proc_info *p, struct sbuf *result, struct sbuf *err)
+int dotnet_mark(const struct proc_info *p, const char *keep, struct sbuf *result, struct sbuf *err)
 {
 	struct sbuf sock, res;
 	char *dir = NULL, *dump = NULL;
@@ -298,7 +298,7 @@ int dotnet_mark(const struct proc_info *p, struct sbuf *result, struct sbuf *err
 	free(dir);
 	if ((dir = mark_dir(p, 1, err)) == NULL || proc_same(p, err) < 0)
 		goto done;
-	dump = xasprintf("%s/mark.nettrace", dir);
+	dump = keep != NULL ? xstrdup(keep) : xasprintf("%s/mark.nettrace", dir);
 	/* the recorder first: it must see the mark's GC and all after */
 	if (recorder_start(p, dir, sock.buf, err) < 0)
 		goto done;
@@ -310,6 +310,21 @@ int dotnet_mark(const struct proc_info *p, struct sbuf *result, struct sbuf *err
 		goto done;
 	}
 	char note[32];
+	if (keep != NULL) { /* where the snapshot finds the mark's heap */
+		char *abs = realpath(keep, NULL);
+		if (abs == NULL) {
+			sbuf_printf(err, "%s: %s", keep, strerror(errno));
+			struct sbuf ignored3;
+			sbuf_init(&ignored3);
+			recorder_end(p, dir, sock.buf, &ignored3);
+			sbuf_free(&ignored3);
+			goto done;
+		}
+		char *line = xasprintf("%s\n", abs);
+		write_note(dir, "heap", line);
+		free(line);
+		free(abs);
+	}
 	snprintf(note, sizeof note, "%u\n", gc);
 	write_note(dir, "mark", note);
 	const char *figures = strchr(res.buf, ':');
@@ -350,10 +365,14 @@ static int map_file(const char *path, const uint8_t **m, uint64_t *size)
 /* The mark file for the dump `file` (GC `gc`): the mark's heap and the
  * recorder's stream replayed (clr_mark_replay). 0 with a clause for the
  * result, or -1 with err (then no mark file: FILE is a plain snapshot). */
-static int write_mark(const char *dir, const char *file, uint32_t gc, const char *recorder_why,
+static int write_mark(const char *dir, const char *file, uint32_t mark_gc, uint32_t gc, const char *recorder_why,
 		      struct sbuf *said, struct sbuf *err)
 {
-	char *mpath = xasprintf("%s/mark.nettrace", dir), *rpath = xasprintf("%s/rec.nettrace", dir);
+	char heap[4096];
+	char *mpath = read_note(dir, "heap", heap, sizeof heap) == 0 && strchr(heap, '\n') != NULL
+			      ? xstrndup(heap, (size_t)(strchr(heap, '\n') - heap))
+			      : xasprintf("%s/mark.nettrace", dir);
+	char *rpath = xasprintf("%s/rec.nettrace", dir);
 	char *out = xasprintf("%s%s", file, CLR_MARK_SUFFIX);
 	const uint8_t *mm = NULL, *rm = NULL, *dm = NULL;
 	uint64_t ms = 0, rs = 0, ds = 0;
@@ -362,11 +381,11 @@ static int write_mark(const char *dir, const char *file, uint32_t gc, const char
 
 	sbuf_init(&bytes);
 	if (map_file(mpath, &mm, &ms) < 0 || map_file(file, &dm, &ds) < 0) {
-		sbuf_printf(err, "the mark's heap or the snapshot cannot be read back: %s", strerror(errno));
+		sbuf_printf(err, "the mark's heap (%s) or the snapshot cannot be read back: %s", mpath, strerror(errno));
 		goto done;
 	}
 	map_file(rpath, &rm, &rs); /* none: the replay says why it is not exact */
-	struct clr_mark_in in = { mm, ms, rm, rm ? rs : 0, dm, ds, gc, recorder_why };
+	struct clr_mark_in in = { mm, ms, rm, rm ? rs : 0, dm, ds, mark_gc, gc, recorder_why };
 	if (clr_mark_replay(&in, &bytes, said, err) < 0)
 		goto done;
 	const char *keep[] = { file, NULL };
@@ -402,7 +421,8 @@ int dotnet_take(const struct proc_info *p, const char *file, struct sbuf *result
 	sbuf_init(&ignored);
 	char *dir = mark_dir(p, 0, &ignored);
 	sbuf_free(&ignored);
-	if (dir == NULL || read_note(dir, "mark", note, sizeof note) < 0) {
+	unsigned mark_gc = 0;
+	if (dir == NULL || read_note(dir, "mark", note, sizeof note) < 0 || sscanf(note, "%u", &mark_gc) != 1) {
 		free(dir);
 		return dotnet_snapshot(p, file, NULL, result, err);
 	}
@@ -415,7 +435,7 @@ int dotnet_take(const struct proc_info *p, const char *file, struct sbuf *result
 	if (rc == 0) {
 		struct sbuf merr;
 		sbuf_init(&merr);
-		if (write_mark(dir, file, gc, why.len ? why.buf : NULL, &said, &merr) == 0)
+		if (write_mark(dir, file, mark_gc, gc, why.len ? why.buf : NULL, &said, &merr) == 0)
 			sbuf_printf(result, "; %s", said.buf);
 		else
 			sbuf_printf(result, "; no mark written (%s)", merr.buf);

@@ -11,9 +11,11 @@
 
 /* Mark the .NET process p (proc_identify): start the recorder (a
  * detached heapwalk process holding an EventPipe session open), then
- * take the mark's heap dump. A mark again replaces the earlier one.
- * 0 with one line in result, or -1 with one line in err. */
-int dotnet_mark(const struct proc_info *p, struct sbuf *result, struct sbuf *err);
+ * take the mark's heap dump, into keep if not NULL (which must not
+ * exist; the snapshot reads it there, a baseline for it), else into the
+ * private directory. A mark again replaces the earlier one. 0 with one
+ * line in result, or -1 with one line in err. */
+int dotnet_mark(const struct proc_info *p, const char *keep, struct sbuf *result, struct sbuf *err);
 
 /* heapwalk snapshot PID FILE for a .NET process: the dump into FILE
  * (dotnet_snapshot); when p has a mark, its recorder ended and FILE's

@@ -38,7 +38,7 @@ static const char usage_text[] =
 "       heapwalk [options] diff OLD NEW\n"
 "       heapwalk [options] inspect DUMP NAME [ARG] | inspect --list\n"
 "       heapwalk [rule options] rules      the rule groups and rules in effect\n"
-"       heapwalk mark PID | snapshot PID FILE\n"
+"       heapwalk mark PID [FILE] | snapshot PID FILE\n"
 "\n"
 "DUMP: HPROF (plain, or gzip: jcmd -gz=N, gzip), a V8 heap snapshot (Node,\n"
 "Chrome), a .NET heap-dump trace (nettrace) or dotnet-gcdump's .gcdump, Mono's\n"
@@ -84,11 +84,12 @@ static const char usage_text[] =
 "                  .NET's finalizer queue, pinned objects and GC handles);\n"
 "                  inspect --list names them all\n"
 "  rules           the reference-classifier rules: groups (on/off) and rules\n"
-"  mark PID        mark the objects a running JVM has now (loads the agent);\n"
+"  mark PID [FILE]  mark the objects a running JVM has now (loads the agent);\n"
 "                  its later snapshots tell new objects from old; a .NET\n"
-"                  process: its heap now, and a recorder of the GC's moves\n"
-"                  that its next snapshot replays into FILE.hwmark (exact, or\n"
-"                  labelled not exact with the reason)\n"
+"                  process: its heap now (kept in FILE if given: a baseline\n"
+"                  for the next snapshot), and a recorder of the GC's moves\n"
+"                  that the next snapshot replays into its FILE.hwmark (exact,\n"
+"                  or labelled not exact with the reason)\n"
 "  snapshot PID FILE  a heap dump with stable object ids and the last mark (JVM),\n"
 "                  or the heap a .NET process's runtime reports (nettrace: cut\n"
 "                  short, nothing written, past the room on FILE's file system\n"
@@ -444,11 +445,11 @@ static void parse_args(int argc, char **argv, struct cli *c)
 	if (c->cmd != NULL && (strcmp(c->cmd, "mark") == 0 || strcmp(c->cmd, "snapshot") == 0)) {
 		int snap = c->cmd[0] == 's';
 		if (i >= argc)
-			usage_error("%s needs the process id of a running JVM%s", c->cmd, snap ? " or .NET process" : "");
+			usage_error("%s needs the process id of a running JVM or .NET process", c->cmd);
 		c->pid = argv[i++];
 		if (snap && i >= argc)
 			usage_error("snapshot needs a FILE to write the dump to");
-		if (snap)
+		if (i < argc) /* mark PID FILE: a .NET mark's heap kept */
 			c->file = argv[i++];
 		if (i < argc)
 			usage_error("unexpected argument '%s'", argv[i]);
@@ -794,11 +795,14 @@ static int attach_command(const struct cli *c)
 	sbuf_init(&err);
 	if (proc_identify(c->pid, &p, &err) < 0)
 		rc = -1;
-	else if (p.kind == PROC_DOTNET && c->file == NULL) /* its runtime reports the GC's moves */
-		rc = dotnet_mark(&p, &res, &err);
+	else if (p.kind == PROC_DOTNET && c->cmd[0] == 'm') /* its runtime reports the GC's moves */
+		rc = dotnet_mark(&p, c->file, &res, &err);
 	else if (p.kind == PROC_DOTNET) /* its runtime reports the heap itself */
 		rc = dotnet_take(&p, c->file, &res, &err);
-	else if (c->file != NULL)
+	else if (c->cmd[0] == 'm' && c->file != NULL) {
+		sbuf_printf(&err, "mark PID FILE is for .NET processes (a JVM's mark is in its later snapshots)");
+		rc = -1;
+	} else if (c->file != NULL)
 		rc = agent_snapshot(&p, c->file, &res, &err);
 	else
 		rc = agent_run(&p, "mark", &res, &err);

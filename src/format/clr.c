@@ -661,6 +661,19 @@ static int clr_mark(const struct heap *h, uint8_t **old, int *exact, struct sbuf
 	return cd == NULL ? 0 : clr_mark_read(h, cd->pid, cd->sync_qpc, old, exact, how, err);
 }
 
+/* old the heap of h's mark: the mark file says which objects are the same. */
+static int clr_identity(const struct heap *h, const struct heap *old, node_t *same, struct sbuf *how,
+			struct sbuf *why)
+{
+	const struct clr_data *cd = h->fmt_data, *od = old->fmt_data;
+
+	if (cd == NULL || od == NULL) {
+		sbuf_adds(why, "no mark file beside the dump");
+		return -1;
+	}
+	return clr_mark_identity(h, cd->pid, cd->sync_qpc, old, od->pid, od->sync_qpc, same, how, why);
+}
+
 const struct format_ops clr_format = {
 	.name = "nettrace",
 	.runtime = "clr",
@@ -676,4 +689,5 @@ const struct format_ops clr_format = {
 	.gen_name = clr_gen_name,
 	.free_data = clr_free_data,
 	.mark = clr_mark,
+	.identity = clr_identity,
 };

@@ -43,6 +43,8 @@ static int cmp_u64(const void *a, const void *b)
 /* The addresses of the objects of a trace's heap dump (its first
  * induced, blocking full GC, as format/clr.c reads it), and that GC. */
 struct range { uint64_t start, used; uint8_t gen; };
+/* An object of the mark: where it is now, where it was at the mark. */
+struct obj { uint64_t at, from; };
 
 struct dump_read {
 	const struct nt_trace *t;
@@ -119,7 +121,7 @@ struct thread_seq { uint64_t thread; uint32_t seq; };
 struct replay {
 	const struct nt_trace *t;
 	uint32_t mark_gc, dump_gc;
-	uint64_t *a; /* the mark's objects still alive, where they are now (sorted) */
+	struct obj *a; /* the mark's objects still alive, by where they are now */
 	size_t n;
 	/* the GC being read */
 	int in_gc, ranges_done;
@@ -205,12 +207,12 @@ static const struct move *move_of(const struct replay *r, uint64_t x)
 }
 
 /* Two sorted runs, a[0..na) and b[0..nb), into out (sorted). */
-static void merge(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, uint64_t *out)
+static void merge(const struct obj *a, size_t na, const struct obj *b, size_t nb, struct obj *out)
 {
 	size_t i = 0, j = 0, k = 0;
 
 	while (i < na || j < nb)
-		out[k++] = j >= nb || (i < na && a[i] <= b[j]) ? a[i++] : b[j++];
+		out[k++] = j >= nb || (i < na && a[i].at <= b[j].at) ? a[i++] : b[j++];
 }
 
 /* The GC just read, applied to the mark's objects: one pass over them
@@ -220,7 +222,7 @@ static void merge(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, ui
 static void apply(struct replay *r)
 {
 	size_t k = 0, g = 0, nt = 0;
-	uint64_t *t = xmalloc((r->n + 1) * sizeof *t);
+	struct obj *t = xmalloc((r->n + 1) * sizeof *t);
 
 	hw_qsort(r->rg, r->nrg, sizeof *r->rg, by_start);
 	hw_qsort(r->mv, r->nmv, sizeof *r->mv, by_from);
@@ -228,7 +230,7 @@ static void apply(struct replay *r)
 		if (r->mv[i].from - r->mv[i - 1].from < r->mv[i - 1].len)
 			doubt(r, "GC %u reported runs of objects that overlap", r->gc);
 	for (size_t i = 0; i < r->n; i++) {
-		uint64_t x = r->a[i];
+		uint64_t x = r->a[i].at;
 		while (g < r->nrg && x >= r->rg[g].start && x - r->rg[g].start >= r->rg[g].used)
 			g++;
 		const struct range *in = g < r->nrg && x >= r->rg[g].start ? &r->rg[g] : NULL;
@@ -242,19 +244,19 @@ static void apply(struct replay *r)
 				r->died++;
 			else {
 				r->moved += m->to != m->from;
-				t[nt++] = x - m->from + m->to;
+				t[nt++] = (struct obj){ x - m->from + m->to, r->a[i].from };
 			}
 			continue;
 		}
-		r->a[k++] = x;
+		r->a[k++] = r->a[i];
 	}
-	hw_qsort(t, nt, sizeof *t, cmp_u64);
-	uint64_t *out = xmalloc((k + nt + 1) * sizeof *out);
+	hw_qsort(t, nt, sizeof *t, cmp_u64); /* by at, the first member */
+	struct obj *out = xmalloc((k + nt + 1) * sizeof *out);
 	merge(r->a, k, t, nt, out);
 	for (size_t i = 1; i < k + nt; i++)
-		if (out[i] == out[i - 1]) {
+		if (out[i].at == out[i - 1].at) {
 			doubt(r, "GC %u took two objects of the mark to one address (0x%llx)", r->gc,
-			      (unsigned long long)out[i]);
+			      (unsigned long long)out[i].at);
 			break;
 		}
 	free(r->a);
@@ -354,12 +356,12 @@ static void check_dump(struct replay *r, const struct dump_read *d)
 	size_t j = 0, k = 0;
 
 	for (size_t i = 0; i < r->n; i++) {
-		while (j < d->n && d->addr[j] < r->a[i])
+		while (j < d->n && d->addr[j] < r->a[i].at)
 			j++;
-		if (j < d->n && d->addr[j] == r->a[i])
+		if (j < d->n && d->addr[j] == r->a[i].at)
 			r->a[k++] = r->a[i];
 		else if (missing++ == 0)
-			first = r->a[i];
+			first = r->a[i].at;
 	}
 	r->n = k;
 	if (missing > 0)
@@ -385,6 +387,11 @@ int clr_mark_replay(const struct clr_mark_in *in, struct sbuf *out, struct sbuf 
 	if (read_dump("the mark's heap", in->mark, in->mark_size, &mt, &md, &types, err) < 0 ||
 	    read_dump("the snapshot", in->dump, in->dump_size, &dt, &dd, NULL, err) < 0)
 		goto done;
+	if (md.gc != in->mark_gc || mt.pid != dt.pid) {
+		sbuf_printf(err, "the mark's heap is not the one taken at the mark (GC %u of process %u, not GC %u of "
+			    "process %u)", md.gc, mt.pid, in->mark_gc, dt.pid);
+		goto done;
+	}
 	r.t = &rt;
 	r.mark_gc = md.gc;
 	r.dump_gc = dd.gc;
@@ -394,14 +401,14 @@ int clr_mark_replay(const struct clr_mark_in *in, struct sbuf *out, struct sbuf 
 	r.rg = md.rg, r.nrg = md.nrg, r.crg = md.crg;
 	md.rg = NULL;
 	hw_qsort(r.rg, r.nrg, sizeof *r.rg, by_start);
-	uint64_t *fixed = xmalloc((md.n + 1) * sizeof *fixed);
+	struct obj *fixed = xmalloc((md.n + 1) * sizeof *fixed);
 	size_t nfixed = 0;
 	r.a = xmalloc((md.n + 1) * sizeof *r.a);
 	for (size_t i = 0; i < md.n; i++)
 		if (range_of(&r, md.addr[i]) != NULL)
-			r.a[r.n++] = md.addr[i]; /* sorted */
+			r.a[r.n++] = (struct obj){ md.addr[i], md.addr[i] }; /* sorted */
 		else
-			fixed[nfixed++] = md.addr[i];
+			fixed[nfixed++] = (struct obj){ md.addr[i], md.addr[i] };
 	if (r.nrg == 0)
 		doubt(&r, "the mark's heap tells no generations' ranges");
 	r.nrg = 0;
@@ -437,8 +444,9 @@ int clr_mark_replay(const struct clr_mark_in *in, struct sbuf *out, struct sbuf 
 	char at[40];
 	when(&mt, at, sizeof at);
 	sbuf_adds(out, MAGIC);
-	sbuf_printf(out, "pid %u\nsync %llu\ngc %u %u\nmarked %llu\nat %s\ngcs %llu\nmoved %llu\n", dt.pid,
-		    (unsigned long long)dt.sync_qpc, md.gc, dd.gc, (unsigned long long)md.n, at,
+	sbuf_printf(out, "pid %u\nsync %llu\nmark_sync %llu\ngc %u %u\nmarked %llu\nat %s\ngcs %llu\nmoved %llu\n",
+		    dt.pid, (unsigned long long)dt.sync_qpc, (unsigned long long)mt.sync_qpc, md.gc, dd.gc,
+		    (unsigned long long)md.n, at,
 		    (unsigned long long)r.gcs, (unsigned long long)r.moved);
 	for (char *c = r.why; *c; c++) /* one line */
 		if (*c == '\n')
@@ -500,7 +508,8 @@ struct loaded {
 	struct sbuf f;  /* the whole file */
 	char *hdr;      /* its header lines, NUL-terminated */
 	size_t hlen;
-	uint64_t n;     /* old objects: n addresses at f.buf + hlen */
+	uint64_t n;     /* old objects: n records (struct obj) at f.buf + hlen */
+	unsigned long long mark_sync; /* the mark's trace's clock */
 	uint64_t ntypes; /* then the mark's BulkType payloads: ntypes bytes */
 	unsigned g0, g1;
 	unsigned long long gcs;
@@ -539,13 +548,14 @@ static int load(const char *trace, uint32_t pid, uint64_t sync_qpc, struct loade
 	const char *v;
 	int ok = (v = field(l->hdr, "pid")) && sscanf(v, "%llu", &fpid) == 1 &&
 		 (v = field(l->hdr, "sync")) && sscanf(v, "%llu", &fsync) == 1 &&
+		 (v = field(l->hdr, "mark_sync")) && sscanf(v, "%llu", &l->mark_sync) == 1 &&
 		 (v = field(l->hdr, "gc")) && sscanf(v, "%u %u", &l->g0, &l->g1) == 2 &&
 		 (v = field(l->hdr, "gcs")) && sscanf(v, "%llu", &l->gcs) == 1 &&
 		 (v = field(l->hdr, "exact")) && sscanf(v, "%d", &l->exact) == 1 &&
 		 (v = field(l->hdr, "types")) && sscanf(v, "%llu", &nt) == 1 &&
 		 (v = field(l->hdr, "old")) && sscanf(v, "%llu", &n) == 1;
 	uint64_t rest = l->f.len - l->hlen;
-	if (!ok || n > rest / 8 || rest - 8 * n != nt) {
+	if (!ok || n > rest / sizeof(struct obj) || rest - sizeof(struct obj) * n != nt) {
 		sbuf_printf(err, "%s: offset %zu: a mark file damaged or cut short", ep, ok ? l->hlen : (size_t)0);
 		goto done;
 	}
@@ -582,7 +592,7 @@ void clr_mark_types(const char *trace, uint32_t pid, uint64_t sync_qpc,
 
 	sbuf_init(&err);
 	if (load(trace, pid, sync_qpc, &l, &err) == 1) {
-		const uint8_t *p = (const uint8_t *)l.f.buf + l.hlen + 8 * l.n, *end = p + l.ntypes;
+		const uint8_t *p = (const uint8_t *)l.f.buf + l.hlen + sizeof(struct obj) * l.n, *end = p + l.ntypes;
 		while (end - p >= 4 && (uint64_t)(end - p - 4) >= rd32(p)) {
 			fn(arg, p + 4, rd32(p));
 			p += 4 + (size_t)rd32(p);
@@ -608,13 +618,13 @@ int clr_mark_read(const struct heap *h, uint32_t pid, uint64_t sync_qpc, uint8_t
 	const uint8_t *a = (const uint8_t *)l.f.buf + l.hlen;
 	node_t v = 1;
 	for (uint64_t i = 0; i < l.n; i++) {
-		uint64_t x = rd64(a + 8 * i);
+		uint64_t x = rd64(a + sizeof(struct obj) * i);
 		while (v < h->n && heap_node_id(h, v) < x)
 			v++;
 		if (v >= h->n || heap_node_id(h, v) != x) {
 			char *ep = esc_str(h->path);
 			sbuf_printf(err, "%s%s: offset %zu: address 0x%llx is no object of this dump: the mark file "
-				    "is damaged or not this dump's", ep, CLR_MARK_SUFFIX, l.hlen + 8 * (size_t)i,
+				    "is damaged or not this dump's", ep, CLR_MARK_SUFFIX, l.hlen + sizeof(struct obj) * (size_t)i,
 				    (unsigned long long)x);
 			free(ep);
 			free(o);
@@ -635,4 +645,67 @@ int clr_mark_read(const struct heap *h, uint32_t pid, uint64_t sync_qpc, uint8_t
 	*exact = l.exact == 1;
 	unload(&l);
 	return 1;
+}
+
+/* The node of h at address x (nodes are by address), HW_NONE if none. */
+static node_t node_at(const struct heap *h, uint64_t x)
+{
+	node_t lo = 1, hi = h->n;
+
+	while (lo < hi) {
+		node_t mid = lo + (hi - lo) / 2;
+		if (heap_node_id(h, mid) < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < h->n && heap_node_id(h, lo) == x ? lo : HW_NONE;
+}
+
+int clr_mark_identity(const struct heap *h, uint32_t pid, uint64_t sync_qpc, const struct heap *old,
+		      uint32_t old_pid, uint64_t old_sync, node_t *same, struct sbuf *how, struct sbuf *why)
+{
+	struct loaded l;
+	struct sbuf err;
+	int rc = -1;
+
+	sbuf_init(&err);
+	int r = load(h->path, pid, sync_qpc, &l, &err);
+	if (r <= 0) {
+		sbuf_adds(why, r == 0 ? "no mark file beside the dump (heapwalk mark, then snapshot)" : err.buf);
+		sbuf_free(&err);
+		return -1;
+	}
+	sbuf_free(&err);
+	char *at = line_copy(field(l.hdr, "at"), 0);
+	if (old_pid != pid || old_sync != l.mark_sync) {
+		sbuf_adds(why, "the baseline is not the heap of the dump's mark (heapwalk mark PID FILE keeps it)");
+		goto done;
+	}
+	if (l.exact != 1) {
+		char *doubt_ = line_copy(field(l.hdr, "exact"), 2);
+		sbuf_printf(why, "the mark's replay: %s", doubt_);
+		free(doubt_);
+		goto done;
+	}
+	for (node_t v = 0; v < h->n; v++)
+		same[v] = HW_NONE;
+	const uint8_t *a = (const uint8_t *)l.f.buf + l.hlen;
+	for (uint64_t i = 0; i < l.n; i++) {
+		node_t v = node_at(h, rd64(a + sizeof(struct obj) * i)),
+		       o = node_at(old, rd64(a + sizeof(struct obj) * i + 8));
+		if (v == HW_NONE || o == HW_NONE) {
+			sbuf_printf(why, "the mark file's record %llu names no object of the dump or of the mark's "
+				    "heap: damaged", (unsigned long long)i);
+			goto done;
+		}
+		same[v] = o;
+	}
+	sbuf_printf(how, "exact: the baseline is the heap at the mark (%s, GC %u), the GC's moves replayed "
+		    "through %llu GCs to this dump's (GC %u)", at, l.g0, l.gcs, l.g1);
+	rc = 0;
+done:
+	free(at);
+	unload(&l);
+	return rc;
 }

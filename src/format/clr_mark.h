@@ -28,6 +28,7 @@ struct clr_mark_in {
 	uint64_t rec_size;
 	const uint8_t *dump;   /* the snapshot */
 	uint64_t dump_size;
+	uint32_t mark_gc;      /* the mark's GC, as the mark noted it */
 	uint32_t gc;           /* the snapshot's GC (its count) */
 	const char *rec_why;   /* why the recorder did not end well, NULL if it did */
 };
@@ -45,6 +46,14 @@ int clr_mark_replay(const struct clr_mark_in *in, struct sbuf *out, struct sbuf 
  * when there is one but it is damaged or is not this dump's. */
 int clr_mark_read(const struct heap *h, uint32_t pid, uint64_t sync_qpc, uint8_t **old, int *exact,
 		  struct sbuf *how, struct sbuf *err);
+
+/* Which objects of h (a marked snapshot, its trace's pid and sync_qpc)
+ * were objects of old, the mark's own heap dump (its pid and clock):
+ * same[v] is old's node for h's node v, HW_NONE for a new one (format
+ * identity(): 0 with how); -1 with why not in why (no mark file, old is
+ * not its mark's heap, or the replay left a doubt). */
+int clr_mark_identity(const struct heap *h, uint32_t pid, uint64_t sync_qpc, const struct heap *old,
+		      uint32_t old_pid, uint64_t old_sync, node_t *same, struct sbuf *how, struct sbuf *why);
 
 /* The BulkType events of the mark's heap, kept in the mark file beside
  * the trace (if there is one, and it is this trace's): each payload
