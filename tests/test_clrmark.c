@@ -267,7 +267,11 @@ START_TEST(test_mark_exact)
 
 	if (!dotnet_workload())
 		return;
+	/* a mark of a process gone (no such pid): removed by the next mark */
+	ck_assert_int_eq(system("mkdir -p -m 700 " RUNDIR "/heapwalk/dotnet-999999999-1 && touch " RUNDIR
+				"/heapwalk/dotnet-999999999-1/mark " RUNDIR "/heapwalk/dotnet-999999999-1/rec.nettrace"), 0);
 	char *said = marked_snapshot(&w, "exact", MDIR "/exact.nettrace", 0, 0, MDIR "/exact-mark.nettrace", &counts);
+	ck_assert_int_ne(access(RUNDIR "/heapwalk/dotnet-999999999-1", F_OK), 0);
 	ck_assert_msg(strstr(said, "; mark: exact; of the ") != NULL, "%s", said);
 	free(said);
 	/* the mark is spent: its private directory is gone, the recorder too */

@@ -19,6 +19,7 @@
  * sessions alike. */
 #include "cli/dotnet_mark.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -43,6 +44,9 @@
 
 /* ---- the private directory ---- */
 
+static void remove_dir(const char *dir);
+static void remove_stale(const char *base);
+
 /* $XDG_RUNTIME_DIR/heapwalk, else $TMPDIR (or /tmp)/heapwalk-UID, made
  * 0700 and checked (util.h dir_untrusted); then dotnet-PID-START in it.
  * The path, or NULL with err. make: create what is missing. */
@@ -61,8 +65,10 @@ static char *mark_dir(const struct proc_info *p, int make, struct sbuf *err)
 			sbuf_printf(err, "%s: %s: the mark's private directory is not used", base, why);
 		goto bad;
 	}
-	if (make)
+	if (make) {
+		remove_stale(base);
 		mkdir(d, 0700);
+	}
 	if ((why = dir_untrusted(d, 1)) != NULL) {
 		if (make)
 			sbuf_printf(err, "%s: %s: the mark's private directory is not used", d, why);
@@ -119,6 +125,34 @@ static void remove_dir(const char *dir)
 		free(path);
 	}
 	rmdir(dir);
+}
+
+/* The directories of marks whose process has exited (its recorder with
+ * it), in base: removed, files and all. */
+static void remove_stale(const char *base)
+{
+	DIR *d = opendir(base);
+	struct dirent *e;
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		long pid;
+		unsigned long long start;
+		int end = 0;
+		if (sscanf(e->d_name, "dotnet-%ld-%llu%n", &pid, &start, &end) != 2 || e->d_name[end] != '\0')
+			continue;
+		struct proc_info q = { .pid = (pid_t)pid, .start = start };
+		struct sbuf ignored;
+		sbuf_init(&ignored);
+		if (proc_same(&q, &ignored) < 0) {
+			char *dir = xasprintf("%s/%s", base, e->d_name);
+			remove_dir(dir);
+			free(dir);
+		}
+		sbuf_free(&ignored);
+	}
+	closedir(d);
 }
 
 /* ---- the recorder ---- */
