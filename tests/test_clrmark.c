@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "format/clr_mark.h"
 #include "suites.h"
 #include "util.h"
 
@@ -423,6 +424,108 @@ START_TEST(test_mark_file_foreign_and_cut)
 }
 END_TEST
 
+/* ---- recorded: tests/dotnet/mark-*.nettrace (see its README) ---- */
+
+#define DN TEST_SRCDIR "/dotnet"
+
+struct rec_files { char *mark, *rec, *snap; size_t nmark, nrec, nsnap; };
+
+static void rec_load(struct rec_files *f)
+{
+	f->mark = file_bytes(DN "/mark-heap.nettrace", &f->nmark);
+	f->rec = file_bytes(DN "/mark-rec.nettrace", &f->nrec);
+	f->snap = file_bytes(DN "/mark-snap.nettrace", &f->nsnap);
+}
+
+static void rec_free(struct rec_files *f)
+{
+	free(f->mark);
+	free(f->rec);
+	free(f->snap);
+}
+
+/* The replay of the recorded mark, its stream rec[0..nrec) (NULL: none),
+ * written as the mark file of a copy of the snapshot at dump: what it
+ * said. */
+static char *replay_to(const struct rec_files *f, const char *rec, size_t nrec, const char *dump)
+{
+	struct clr_mark_in in = { (const uint8_t *)f->mark, f->nmark, (const uint8_t *)rec, nrec,
+				  (const uint8_t *)f->snap, f->nsnap, 2, 7, NULL }; /* the GCs: README */
+	struct sbuf out, said, err;
+	char path[512];
+
+	sbuf_init(&out);
+	sbuf_init(&said);
+	sbuf_init(&err);
+	ck_assert_msg(clr_mark_replay(&in, &out, &said, &err) == 0, "%s", err.buf);
+	ck_assert_int_eq(system("mkdir -p " MDIR), 0);
+	FILE *o = fopen(dump, "wb");
+	ck_assert_ptr_nonnull(o);
+	ck_assert_uint_eq(fwrite(f->snap, 1, f->nsnap, o), f->nsnap);
+	fclose(o);
+	snprintf(path, sizeof path, "%s.hwmark", dump);
+	o = fopen(path, "wb");
+	ck_assert_ptr_nonnull(o);
+	ck_assert_uint_eq(fwrite(out.buf, 1, out.len, o), out.len);
+	fclose(o);
+	sbuf_free(&out);
+	sbuf_free(&err);
+	return sbuf_detach(&said);
+}
+
+/* The recorded mark replayed: exact, every object of the workload's
+ * kinds old or new as it made it (its counts: README). */
+START_TEST(test_recorded_exact)
+{
+	struct rec_files f;
+	struct tally t;
+
+	rec_load(&f);
+	char *said = replay_to(&f, f.rec, f.nrec, MDIR "/recorded.nettrace");
+	ck_assert_msg(strncmp(said, "mark: exact; of the 7753 objects at the mark, ", 46) == 0, "%s", said);
+	free(said);
+	check_objects(MDIR "/recorded.nettrace", NULL, &t);
+	ck_assert_int_eq(t.wrong, 0);
+	ck_assert_int_eq(t.new_items, 423);
+	ck_assert_int_ge(t.old_items, 1048);
+	ck_assert_int_eq(t.new_arrays, t.new_items);
+	ck_assert_int_eq(t.old_arrays, t.old_items);
+	/* and against the mark's heap, kept: the gone ones of the old kinds */
+	int rc;
+	char *gone = hw("-q -f csv -n 0 --baseline " DN "/mark-heap.nettrace -e gone " MDIR "/recorded.nettrace classes",
+			&rc);
+	char *before = hw("-q -f csv -n 0 " DN "/mark-heap.nettrace classes", &rc);
+	ck_assert_int_eq(csv_count(gone, "Workload.OldItem"), csv_count(before, "Workload.OldItem") - t.old_items);
+	ck_assert_int_eq(csv_count(gone, "Workload.NewItem"), 0);
+	free(gone);
+	free(before);
+	rec_free(&f);
+}
+END_TEST
+
+/* The recorder's stream cut anywhere, or missing: never exact. */
+START_TEST(test_recorded_cut)
+{
+	struct rec_files f;
+
+	rec_load(&f);
+	char *said = replay_to(&f, NULL, 0, MDIR "/recorded-cut.nettrace");
+	ck_assert_msg(strstr(said, "mark: not exact; ") && strstr(said, ": the recorder's stream is missing"), "%s", said);
+	free(said);
+	for (size_t cut = 0; cut < f.nrec; cut += f.nrec / 37 + 1) {
+		said = replay_to(&f, f.rec, cut, MDIR "/recorded-cut.nettrace");
+		ck_assert_msg(strncmp(said, "mark: not exact; ", 17) == 0, "cut at %zu: %s", cut, said);
+		free(said);
+	}
+	/* the answer says so */
+	int rc;
+	char *out = hw("-q info " MDIR "/recorded-cut.nettrace", &rc);
+	ck_assert_msg(rc == 0 && strstr(out, "\nbaseline:                  not exact: "), "%s", out);
+	free(out);
+	rec_free(&f);
+}
+END_TEST
+
 Suite *clrmark_suite(void)
 {
 	Suite *s = suite_create("clrmark");
@@ -433,6 +536,11 @@ Suite *clrmark_suite(void)
 	tcase_add_test(tc, test_mark_recorder_killed);
 	tcase_add_test(tc, test_mark_background_gc);
 	tcase_add_test(tc, test_mark_file_foreign_and_cut);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("recorded");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_recorded_exact);
+	tcase_add_test(tc, test_recorded_cut);
 	suite_add_tcase(s, tc);
 	return s;
 }

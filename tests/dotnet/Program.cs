@@ -14,7 +14,8 @@
 // objects before the mark are Workload.OldItem and Mark[3] (Mark[20000]
 // on the large object heap), after it NewItem and Mark[5] (Mark[30000]),
 // so that which objects are new is known by kind and size alone. "mark
-// bgc" also runs a background GC then (concurrent GC on).
+// bgc" also runs a background GC then (concurrent GC on); "mark small"
+// makes a tenth as many.
 using System;
 using System.Collections.Generic;
 using System.Runtime.CompilerServices;
@@ -85,7 +86,7 @@ namespace Workload
 
 	static class Marked
 	{
-		const int Olds = 20000, News = 5000;
+		static int Olds = 20000, News = 5000;
 		static readonly List<object> items = new List<object>();
 		static readonly List<OldItem> keep = new List<OldItem>(); // never dropped: what new ones refer to
 		static readonly List<object> garbage = new List<object>();
@@ -132,8 +133,12 @@ namespace Workload
 			       ",\"NewBig\":" + newBig + "}";
 		}
 
-		public static int Run(bool background)
+		public static int Run(bool background, bool small)
 		{
+			if (small) { // for a recorded mark small enough to keep (tests/dotnet/README)
+				Olds /= 10;
+				News /= 10;
+			}
 			for (int i = 0; i < Olds; i++) {
 				garbage.Add(new byte[64]);
 				items.Add(new OldItem());
@@ -205,7 +210,7 @@ namespace Workload
 		static int Main(string[] args)
 		{
 			if (args.Length > 0 && args[0] == "mark")
-				return Marked.Run(args.Length > 1 && args[1] == "bgc");
+				return Marked.Run(args.Length > 1 && args[1] == "bgc", args.Length > 1 && args[1] == "small");
 			for (int i = 0; i < Sessions; i++)
 				publisher.Tick += new Session().OnTick; // never removed: the leak
 			for (int i = 0; i < Entries; i++)
