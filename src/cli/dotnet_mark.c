@@ -311,6 +311,18 @@ static int recorder_end(const struct proc_info *p, const char *dir, const char *
 
 /* ---- mark, snapshot ---- */
 
+/* The recorder of dir ended, whatever it says: a mark replaced or
+ * failed. */
+static void end_quietly(const struct proc_info *p, const char *dir, const char *sock)
+{
+	struct sbuf ignored;
+
+	sbuf_init(&ignored);
+	if (access(dir, F_OK) == 0)
+		recorder_end(p, dir, sock, &ignored);
+	sbuf_free(&ignored);
+}
+
 int dotnet_mark(const struct proc_info *p, const char *keep, struct sbuf *result, struct sbuf *err)
 {
 	struct sbuf sock, res;
@@ -323,11 +335,7 @@ int dotnet_mark(const struct proc_info *p, const char *keep, struct sbuf *result
 	if (dotnet_socket(p, &sock, err) < 0 || (dir = mark_dir(p, 1, err)) == NULL)
 		goto done;
 	/* a mark again: the earlier one and its recorder end */
-	struct sbuf ignored;
-	sbuf_init(&ignored);
-	if (access(dir, F_OK) == 0)
-		recorder_end(p, dir, sock.buf, &ignored);
-	sbuf_free(&ignored);
+	end_quietly(p, dir, sock.buf);
 	remove_dir(dir);
 	free(dir);
 	if ((dir = mark_dir(p, 1, err)) == NULL || proc_same(p, err) < 0)
@@ -337,10 +345,7 @@ int dotnet_mark(const struct proc_info *p, const char *keep, struct sbuf *result
 	if (recorder_start(p, dir, sock.buf, err) < 0)
 		goto done;
 	if (dotnet_snapshot(p, dump, &gc, &res, err) < 0) {
-		struct sbuf ignored2;
-		sbuf_init(&ignored2);
-		recorder_end(p, dir, sock.buf, &ignored2);
-		sbuf_free(&ignored2);
+		end_quietly(p, dir, sock.buf);
 		goto done;
 	}
 	char note[32];
@@ -348,10 +353,7 @@ int dotnet_mark(const struct proc_info *p, const char *keep, struct sbuf *result
 		char *abs = realpath(keep, NULL);
 		if (abs == NULL) {
 			sbuf_printf(err, "%s: %s", keep, strerror(errno));
-			struct sbuf ignored3;
-			sbuf_init(&ignored3);
-			recorder_end(p, dir, sock.buf, &ignored3);
-			sbuf_free(&ignored3);
+			end_quietly(p, dir, sock.buf);
 			goto done;
 		}
 		char *line = xasprintf("%s\n", abs);
@@ -361,7 +363,7 @@ int dotnet_mark(const struct proc_info *p, const char *keep, struct sbuf *result
 	}
 	snprintf(note, sizeof note, "%u\n", gc);
 	write_note(dir, "mark", note);
-	const char *figures = strchr(res.buf, ':');
+	const char *figures = strrchr(res.buf, ':'); /* after the file's name, which may hold one */
 	sbuf_printf(result, "mark PID %ld at GC %u%s; the GC's moves are recorded until the next snapshot",
 		    (long)p->pid, gc, figures ? figures : "");
 	rc = 0;
