@@ -24,7 +24,7 @@
 #include "util.h"
 
 #define MDIR TEST_BUILDDIR "/dumps/clrmark"
-#define RUNDIR MDIR "/run" /* XDG_RUNTIME_DIR: where the mark's private directory goes */
+#define RUNDIR MDIR "/cache" /* XDG_CACHE_HOME: where the mark's private directory goes */
 #define DNOUT TEST_BUILDDIR "/dumps/dotnet/out"
 
 struct workload {
@@ -100,7 +100,7 @@ static char *hw(const char *args, int *rc)
 	char cmd[2048];
 	int st;
 
-	snprintf(cmd, sizeof cmd, "XDG_RUNTIME_DIR=" RUNDIR " '%s' %s 2>&1", heapwalk(), args);
+	snprintf(cmd, sizeof cmd, "XDG_CACHE_HOME=" RUNDIR " '%s' %s 2>&1", heapwalk(), args);
 	char *out = run(cmd, &st);
 	*rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 	return out;

@@ -47,14 +47,29 @@
 static void remove_dir(const char *dir);
 static void remove_stale(const char *base);
 
-/* $XDG_RUNTIME_DIR/heapwalk, else $TMPDIR (or /tmp)/heapwalk-UID, made
- * 0700 and checked (util.h dir_untrusted); then dotnet-PID-START in it.
- * The path, or NULL with err. make: create what is missing. */
+/* The private directory as the index cache's (graph/cache.h): on disk,
+ * for the mark's heap may be large: $XDG_CACHE_HOME/heapwalk, else
+ * $HOME/.cache/heapwalk, else $TMPDIR (or /tmp)/heapwalk-UID, made 0700
+ * and checked (util.h dir_untrusted); then dotnet-PID-START in it. The
+ * path, or NULL with err. make: create what is missing. */
 static char *mark_dir(const struct proc_info *p, int make, struct sbuf *err)
 {
-	const char *run = getenv("XDG_RUNTIME_DIR"), *tmp = getenv("TMPDIR");
-	char *base = run != NULL && *run == '/' ? xasprintf("%s/heapwalk", run)
-		     : xasprintf("%s/heapwalk-%ld", tmp != NULL && *tmp == '/' ? tmp : "/tmp", (long)geteuid());
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME"), *tmp = getenv("TMPDIR");
+	char *base;
+
+	if (xdg != NULL && *xdg == '/') { /* the XDG spec ignores relative ones */
+		if (make)
+			mkdir(xdg, 0700);
+		base = xasprintf("%s/heapwalk", xdg);
+	} else if (home != NULL && *home == '/') {
+		char *dot = xasprintf("%s/.cache", home);
+		if (make)
+			mkdir(dot, 0700);
+		free(dot);
+		base = xasprintf("%s/.cache/heapwalk", home);
+	} else {
+		base = xasprintf("%s/heapwalk-%ld", tmp != NULL && *tmp == '/' ? tmp : "/tmp", (long)geteuid());
+	}
 	char *d = xasprintf("%s/dotnet-%ld-%llu", base, (long)p->pid, p->start);
 	const char *why;
 
