@@ -404,6 +404,11 @@ START_TEST(test_mark_file_foreign_and_cut)
 	ck_assert_msg(rc == 2 && strstr(out, "cut.nettrace.hwmark: offset ") &&
 		      strstr(out, ": a mark file damaged or cut short\n"), "%d: %s", rc, out);
 	free(out);
+	/* info tells the dump all the same, and why there is no baseline */
+	out = hw("info " MDIR "/cut.nettrace", &rc);
+	ck_assert_msg(rc == 0 && strstr(out, "heapwalk: note: ") && strstr(out, ": a mark file damaged or cut short\n") &&
+		      strstr(out, "\nobjects:"), "%d: %.2000s", rc, out);
+	free(out);
 	/* not a mark file; a count of addresses past the file's size */
 	ck_assert_int_eq(system("printf 'heapwalk .NET mark 9\\n' > " MDIR "/cut.nettrace.hwmark"), 0);
 	out = hw("-q -e new " MDIR "/cut.nettrace classes", &rc);

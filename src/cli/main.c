@@ -1081,12 +1081,17 @@ int main(int argc, char **argv)
 		}
 		h.baseline = &bl;
 	} else if (want == 1 || (want == 2 && baseline_has_mark(&h))) {
-		if (baseline_from_mark(&h, &bl, &err) < 0) {
+		if (baseline_from_mark(&h, &bl, &err) == 0) {
+			h.baseline = &bl;
+		} else if (want == 2) { /* info, report: the dump all the same (a .NET mark file damaged) */
+			if (!c.oo.quiet)
+				fprintf(stderr, "heapwalk: note: %s\n", err.buf);
+			sbuf_reset(&err);
+		} else {
 			path_error(c.dump, err.buf);
 			rc = EXIT_INPUT;
 			goto print;
 		}
-		h.baseline = &bl;
 	}
 	/* gone: the rest of the pipeline runs on the baseline's side */
 	struct heap *cur = &h;
