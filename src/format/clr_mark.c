@@ -387,6 +387,10 @@ int clr_mark_replay(const struct clr_mark_in *in, struct sbuf *out, struct sbuf 
 	if (read_dump("the mark's heap", in->mark, in->mark_size, &mt, &md, &types, err) < 0 ||
 	    read_dump("the snapshot", in->dump, in->dump_size, &dt, &dd, NULL, err) < 0)
 		goto done;
+	if (dd.gc != in->gc) {
+		sbuf_printf(err, "the snapshot's heap is of GC %u, not of its GC %u", dd.gc, in->gc);
+		goto done;
+	}
 	if (md.gc != in->mark_gc || mt.pid != dt.pid) {
 		sbuf_printf(err, "the mark's heap is not the one taken at the mark (GC %u of process %u, not GC %u of "
 			    "process %u)", md.gc, mt.pid, in->mark_gc, dt.pid);
