@@ -117,6 +117,7 @@ static int read_dump(const char *what, const uint8_t *m, uint64_t size, struct n
 
 struct move { uint64_t from, to, len; };
 struct thread_seq { uint64_t thread; uint32_t seq; };
+struct batch { uint64_t thread; uint32_t next; int moved; };
 
 struct replay {
 	const struct nt_trace *t;
@@ -126,12 +127,12 @@ struct replay {
 	/* the GC being read */
 	int in_gc, ranges_done;
 	uint32_t gc, depth, next_gc;
-	int last_gen;
 	struct range *rg;
 	size_t nrg, crg;
 	struct move *mv;
 	size_t nmv, cmv;
-	uint32_t next_batch[2];
+	struct batch *batches; /* per thread that reports runs, moved or surviving: the next batch */
+	size_t nbatches, cbatches;
 	int saw_mark_gc, saw_dump_gc;
 	uint64_t gcs, moved, died, outside;
 	struct thread_seq *seqs;
@@ -287,9 +288,8 @@ static void gc_start(struct replay *r, const struct nt_event *e)
 	r->gc = c;
 	r->depth = depth;
 	r->ranges_done = 0;
-	r->last_gen = -1;
 	r->nrg = r->nmv = 0;
-	r->next_batch[0] = r->next_batch[1] = 0;
+	r->nbatches = 0;
 }
 
 /* A GCBulkMovedObjectRanges (moved) or GCBulkSurvivingObjectRanges. */
@@ -299,10 +299,18 @@ static void runs(struct replay *r, const struct nt_event *e, int moved)
 	uint32_t batch = rd32(e->payload), n = rd32(e->payload + 4);
 
 	r->ranges_done = 1;
-	/* batches are numbered from 0 in each walk of the heap */
-	if (batch != 0 && batch != r->next_batch[moved])
+	/* batches are numbered from 0 in each walk of a heap, by the thread
+	 * that walks it (a server GC has one per heap) */
+	size_t k = 0;
+	while (k < r->nbatches && (r->batches[k].thread != e->capture_thread || r->batches[k].moved != moved))
+		k++;
+	if (k == r->nbatches) {
+		VEC_GROW(r->batches, r->nbatches, r->cbatches);
+		r->batches[r->nbatches++] = (struct batch){ e->capture_thread, 0, moved };
+	}
+	if (batch != 0 && batch != r->batches[k].next)
 		doubt(r, "a batch of GC %u's object runs is missing", r->gc);
-	r->next_batch[moved] = batch + 1;
+	r->batches[k].next = batch + 1;
 	if ((uint64_t)n * stride > e->len - 10) {
 		doubt(r, "GC %u: a run event shorter than its count (offset %llu)", r->gc, (unsigned long long)e->at);
 		return;
@@ -315,37 +323,63 @@ static void runs(struct replay *r, const struct nt_event *e, int moved)
 	}
 }
 
-static int rec_event(void *arg, const struct nt_event *e)
+/* One event of the recorder's, in time order. */
+static void rec_event(struct replay *r, const struct nt_event *e)
 {
-	struct replay *r = arg;
 	unsigned ps = r->t->pointer_size;
 
-	check_seq(r, e);
-	if (!e->runtime)
-		return 0;
 	if (e->id == EV_GCSTART && e->len >= 16) {
 		gc_start(r, e);
 	} else if (!r->in_gc) {
-		return 0;
+		return;
 	} else if (e->id == EV_GCEND && e->len >= 4 && rd32(e->payload) == r->gc) {
 		apply(r);
 		r->in_gc = 0;
 		if (r->gc == r->dump_gc)
 			r->saw_dump_gc = 1;
 	} else if (e->id == EV_GENRANGE && e->len >= 1 + ps + 16 && !r->ranges_done) {
-		/* those as the GC began: one batch, generations counting down */
-		int gen = e->payload[0];
-		if (r->last_gen >= 0 && gen > r->last_gen) {
-			r->ranges_done = 1;
-			return 0;
-		}
-		r->last_gen = gen;
+		/* those as the GC began: until a range is told again (the
+		 * end's, of every heap), or the first runs */
+		uint64_t start = rdp(e->payload + 1, ps);
+		for (size_t i = 0; i < r->nrg; i++)
+			if (r->rg[i].start == start) {
+				r->ranges_done = 1;
+				return;
+			}
 		VEC_GROW(r->rg, r->nrg, r->crg);
-		r->rg[r->nrg++] = (struct range){ rdp(e->payload + 1, ps), rd64(e->payload + 1 + ps), (uint8_t)gen };
+		r->rg[r->nrg++] = (struct range){ start, rd64(e->payload + 1 + ps), e->payload[0] };
 	} else if ((e->id == EV_MOVED || e->id == EV_SURVIVING) && e->len >= 10) {
 		runs(r, e, e->id == EV_MOVED);
 	}
+}
+
+/* The recorder's events of the GC, kept to be replayed in time order:
+ * the stream holds each thread's events in order, but several threads'
+ * (a server GC's) may come in any order. */
+struct timed { struct nt_event e; size_t order; };
+struct gathered { struct replay *r; struct timed *ev; size_t n, cap; };
+
+static int gather_event(void *arg, const struct nt_event *e)
+{
+	struct gathered *g = arg;
+
+	check_seq(g->r, e);
+	if (!e->runtime || (e->id != EV_GCSTART && e->id != EV_GCEND && e->id != EV_GENRANGE && e->id != EV_MOVED &&
+			    e->id != EV_SURVIVING))
+		return 0;
+	VEC_GROW(g->ev, g->n, g->cap);
+	g->ev[g->n] = (struct timed){ *e, g->n };
+	g->n++;
 	return 0;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct timed *x = a, *y = b;
+
+	if (x->e.timestamp != y->e.timestamp)
+		return x->e.timestamp < y->e.timestamp ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
 }
 
 /* The objects the replay leads to must be objects of the dump: those
@@ -424,10 +458,15 @@ int clr_mark_replay(const struct clr_mark_in *in, struct sbuf *out, struct sbuf 
 		struct warnings w = { .quiet = 1 };
 		struct sbuf rerr;
 		sbuf_init(&rerr);
-		if (nt_read("the recorder's stream", in->rec, in->rec_size, &rt, rec_event, &r, &w, &rerr) < 0)
+		struct gathered g = { &r, NULL, 0, 0 };
+		if (nt_read("the recorder's stream", in->rec, in->rec_size, &rt, gather_event, &g, &w, &rerr) < 0)
 			doubt(&r, "%s", rerr.buf);
 		else if (rt.stop_why[0] != '\0')
 			doubt(&r, "the recorder's stream: offset %llu: %s", (unsigned long long)rt.stop_at, rt.stop_why);
+		hw_qsort(g.ev, g.n, sizeof *g.ev, by_time);
+		for (size_t i = 0; i < g.n; i++)
+			rec_event(&r, &g.ev[i].e);
+		free(g.ev);
 		sbuf_free(&rerr);
 		warn_free(&w);
 	}
@@ -475,6 +514,7 @@ done:
 	free(r.rg);
 	free(r.mv);
 	free(r.seqs);
+	free(r.batches);
 	return rc;
 }
 
