@@ -34,7 +34,10 @@ struct workload {
 };
 
 /* The workload in mode "mark" (concurrent GC off: a background GC is a
- * doubt of its own; with bgc, on, and one run after the mark). */
+ * doubt of its own; BGC: on, and one run after the mark; SERVER: the
+ * server GC, whose threads' events come in any order). */
+enum { PLAIN, BGC, SERVER };
+
 static void start(struct workload *w, const char *name, int bgc)
 {
 	int in[2];
@@ -50,8 +53,10 @@ static void start(struct workload *w, const char *name, int bgc)
 		if (out < 0 || dup2(in[0], 0) < 0 || dup2(out, 1) < 0)
 			_exit(126);
 		close(in[1]);
-		putenv(bgc ? "DOTNET_gcConcurrent=1" : "DOTNET_gcConcurrent=0");
-		execl(DNOUT "/Workload", "Workload", "mark", bgc ? "bgc" : NULL, (char *)NULL);
+		putenv(bgc == BGC ? "DOTNET_gcConcurrent=1" : "DOTNET_gcConcurrent=0");
+		if (bgc == SERVER) /* a heap per core, a GC thread per heap */
+			putenv("DOTNET_gcServer=1");
+		execl(DNOUT "/Workload", "Workload", "mark", bgc == BGC ? "bgc" : NULL, (char *)NULL);
 		_exit(127);
 	}
 	close(in[0]);
@@ -260,6 +265,27 @@ static void check_objects(const char *dump, const char *baseline, struct tally *
 	free(all);
 }
 
+/* The server GC: its threads' events out of order in both streams. */
+START_TEST(test_mark_server_gc)
+{
+	struct workload w;
+	char *counts;
+	struct tally t;
+
+	if (!dotnet_workload())
+		return;
+	char *said = marked_snapshot(&w, "server", MDIR "/server.nettrace", 0, SERVER, NULL, &counts);
+	stop(&w);
+	ck_assert_msg(strstr(said, "; mark: exact; of the ") != NULL, "%s", said);
+	free(said);
+	check_objects(MDIR "/server.nettrace", NULL, &t);
+	ck_assert_int_eq(t.wrong, 0);
+	ck_assert_int_eq(t.new_items, count_in(counts, "NewItem"));
+	ck_assert_int_ge(t.old_items, count_in(counts, "OldItem"));
+	free(counts);
+}
+END_TEST
+
 START_TEST(test_mark_exact)
 {
 	struct workload w;
@@ -360,7 +386,7 @@ START_TEST(test_mark_background_gc)
 
 	if (!dotnet_workload())
 		return;
-	char *said = marked_snapshot(&w, "bgc", MDIR "/bgc.nettrace", 0, 1, NULL, &counts);
+	char *said = marked_snapshot(&w, "bgc", MDIR "/bgc.nettrace", 0, BGC, NULL, &counts);
 	ck_assert_msg(count_in(counts, "Background") == 1, "no background GC ran: %s", counts);
 	free(counts);
 	stop(&w);
@@ -540,6 +566,7 @@ Suite *clrmark_suite(void)
 	tcase_add_test(tc, test_mark_exact);
 	tcase_add_test(tc, test_mark_recorder_killed);
 	tcase_add_test(tc, test_mark_background_gc);
+	tcase_add_test(tc, test_mark_server_gc);
 	tcase_add_test(tc, test_mark_file_foreign_and_cut);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("recorded");

@@ -226,6 +226,11 @@ struct watch {
 	int started, ended;
 	uint32_t count;
 	uint64_t nodes;
+	/* GCEnds seen before their GCStart: the stream holds each thread's
+	 * events in order, not all threads' (a server GC's start and end
+	 * may come from two) */
+	uint32_t early_end[16];
+	unsigned nearly;
 };
 
 static uint32_t u32(const uint8_t *p)
@@ -244,9 +249,13 @@ static int watch_event(void *arg, const struct nt_event *e)
 	if (e->id == 1 && e->len >= 16 && !w->started && u32(e->payload + 4) == 2 && u32(e->payload + 12) != 1) {
 		w->started = 1; /* GCStart of a blocking full GC: the induced one */
 		w->count = u32(e->payload);
+		for (unsigned i = 0; i < w->nearly && i < 16; i++)
+			w->ended |= w->early_end[i] == w->count;
 	} else if (e->id == 2 && e->len >= 4 && w->started && u32(e->payload) == w->count) {
 		w->ended = 1;
-	} else if (e->id == 18 && e->len >= 8 && w->started && !w->ended) {
+	} else if (e->id == 2 && e->len >= 4 && !w->started) {
+		w->early_end[w->nearly++ % 16] = u32(e->payload);
+	} else if (e->id == 18 && e->len >= 8) { /* wherever they come (early_end) */
 		w->nodes += u32(e->payload + 4);
 	}
 	return 0;

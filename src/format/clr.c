@@ -38,6 +38,7 @@ struct clr_read {
 	const struct nt_trace *t; /* its pointer size: read before any event */
 	int in_gc, done;
 	uint32_t gc_count;
+	int by_time; /* the GC's events by their time, not their place (clr_window) */
 	int ranges_after_walk;
 	uint64_t suspend_ts, gc_start_ts, gc_end_ts, restart_ts; /* QPC ticks */
 	struct damage bad;       /* bulk events shorter than their counts: skipped */
@@ -122,11 +123,15 @@ static int clr_event(void *arg, const struct nt_event *e)
 		bulk_types(r, e);
 		return 0;
 	}
+	if (r->by_time) { /* in the GC from its start on, done after its end */
+		r->in_gc = e->timestamp >= r->gc_start_ts;
+		r->done = e->timestamp > r->gc_end_ts;
+	}
 	if (e->id == EV_SUSPEND_START && !r->in_gc)
 		r->suspend_ts = e->timestamp; /* the last before the GC: its pause's start */
-	if (e->id == EV_RESTART_END && r->gc_end_ts != 0 && r->restart_ts == 0)
+	if (e->id == EV_RESTART_END && r->gc_end_ts != 0 && r->restart_ts == 0 && e->timestamp >= r->gc_end_ts)
 		r->restart_ts = e->timestamp;
-	if (r->done)
+	if (r->done || (r->by_time && (e->id == EV_GCSTART || e->id == EV_GCEND)))
 		return 0;
 	if (e->id == EV_GCSTART && e->len >= 16 && !r->in_gc && rd32(e->payload + 4) == 2 &&
 	    rd32(e->payload + 12) != 1) {
@@ -503,6 +508,65 @@ static void mark_type(void *arg, const uint8_t *payload, uint32_t len)
 	bulk_types(arg, &e);
 }
 
+/* What clr_window's pass gathers. */
+struct window_read {
+	struct clr_window *w;
+	struct clr_pair *ends; /* each GCEnd: count, time */
+	size_t nends, cends;
+};
+
+static int window_event(void *arg, const struct nt_event *e)
+{
+	struct window_read *wr = arg;
+
+	if (!e->runtime)
+		return 0;
+	if (e->id == EV_GCSTART && e->len >= 16 && !wr->w->found && rd32(e->payload + 4) == 2 &&
+	    rd32(e->payload + 12) != 1) {
+		wr->w->found = 1;
+		wr->w->gc = rd32(e->payload);
+		wr->w->start_ts = e->timestamp;
+	} else if (e->id == EV_GCEND && e->len >= 4) {
+		VEC_GROW(wr->ends, wr->nends, wr->cends);
+		wr->ends[wr->nends++] = (struct clr_pair){ rd32(e->payload), e->timestamp };
+	}
+	return 0;
+}
+
+void clr_window(const uint8_t *map, uint64_t size, struct clr_window *w)
+{
+	struct window_read wr = { w, NULL, 0, 0 };
+	struct warnings ws = { .quiet = 1 };
+	struct nt_trace t;
+	struct sbuf err;
+
+	memset(w, 0, sizeof *w);
+	sbuf_init(&err);
+	nt_read("trace", map, size, &t, window_event, &wr, &ws, &err);
+	for (size_t i = 0; i < wr.nends && w->found; i++)
+		if (wr.ends[i].key == w->gc && wr.ends[i].value >= w->start_ts && !w->ended) {
+			w->ended = 1;
+			w->end_ts = wr.ends[i].value;
+		}
+	free(wr.ends);
+	warn_free(&ws);
+	sbuf_free(&err);
+}
+
+/* The parts gathered so far dropped (the names stay: h's), for a reading
+ * again. */
+static void parts_reset(struct clr_parts *p)
+{
+	struct nametab nt = p->nt;
+	struct heap *h = p->h;
+
+	free(p->nodes), free(p->edges), free(p->roots), free(p->types), free(p->weak), free(p->dep), free(p->ranges);
+	memset(p, 0, sizeof *p);
+	p->h = h;
+	p->nt = nt;
+	p->bound_sizes = 1;
+}
+
 static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 {
 	struct clr_read r = { .p = { .h = h, .nt = { .h = h }, .bound_sizes = 1 } };
@@ -511,6 +575,21 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 	progress_begin(p, "parse", h->size, "MB");
 	r.t = &t;
 	int rc = nt_read(h->path, h->map, h->size, &t, clr_event, &r, &h->warn, err);
+	if (rc == 0 && (r.p.nnodes == 0 || !r.done)) {
+		/* the GC's start or end where its events are not: several
+		 * threads' events (a server GC's) out of order in the stream */
+		struct clr_window w;
+		clr_window(h->map, h->size, &w);
+		if (w.found && w.ended) {
+			struct warnings again = { .quiet = 1 }; /* the same as the first time's */
+			parts_reset(&r.p);
+			r = (struct clr_read){ .p = r.p, .t = &t, .by_time = 1, .gc_count = w.gc,
+					       .gc_start_ts = w.start_ts, .gc_end_ts = w.end_ts };
+			rc = nt_read(h->path, h->map, h->size, &t, clr_event, &r, &again, err);
+			r.done = 1; /* its end is there, whatever came after it */
+			warn_free(&again);
+		}
+	}
 	progress_end(p);
 	if (t.year >= 1970 && t.month >= 1 && t.month <= 12 && t.day >= 1 && t.day <= 31)
 		h->timestamp_ms = (uint64_t)((days_from_civil(t.year, t.month, t.day) * 86400 + t.hour * 3600 +

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/clr.h"
 #include "format/nettrace.h"
 
 enum { EV_GCSTART = 1, EV_GCEND = 2, EV_BULKTYPE = 15, EV_NODE = 18, EV_SURVIVING = 21, EV_MOVED = 22, EV_GENRANGE = 23 };
@@ -49,6 +50,8 @@ struct obj { uint64_t at, from; };
 struct dump_read {
 	const struct nt_trace *t;
 	int in_gc, done, after_walk;
+	int by_time; /* the GC's events by their time (clr_window), its times below */
+	uint64_t start_ts, end_ts;
 	uint32_t gc;
 	uint64_t *addr;
 	size_t n, cap;
@@ -67,6 +70,12 @@ static int dump_event(void *arg, const struct nt_event *e)
 	if (e->id == EV_BULKTYPE && d->types != NULL) { /* before the GC too, as clr.c keeps them */
 		sbuf_add(d->types, (const char *)&e->len, 4);
 		sbuf_add(d->types, (const char *)e->payload, e->len);
+	}
+	if (d->by_time) { /* as clr.c */
+		d->in_gc = e->timestamp >= d->start_ts;
+		d->done = e->timestamp > d->end_ts;
+		if (e->id == EV_GCSTART || e->id == EV_GCEND)
+			return 0;
 	}
 	if (d->done)
 		return 0;
@@ -103,6 +112,17 @@ static int read_dump(const char *what, const uint8_t *m, uint64_t size, struct n
 	d->t = t;
 	d->types = types;
 	int rc = nt_read(what, m, size, t, dump_event, d, &w, err);
+	struct clr_window win;
+	if (rc == 0 && (!d->done || d->n == 0) && (clr_window(m, size, &win), win.found && win.ended)) {
+		/* as clr.c reads it: the GC's events by their time */
+		d->n = d->nrg = 0;
+		if (types != NULL)
+			sbuf_reset(types);
+		d->by_time = 1, d->gc = win.gc, d->start_ts = win.start_ts, d->end_ts = win.end_ts;
+		d->in_gc = d->done = d->after_walk = 0;
+		rc = nt_read(what, m, size, t, dump_event, d, &w, err);
+		d->done = 1; /* its end is there, whatever came after it */
+	}
 	warn_free(&w);
 	if (rc == 0 && !d->done) {
 		sbuf_printf(err, "%s: no whole heap dump in it", what);
