@@ -567,6 +567,22 @@ static void parts_reset(struct clr_parts *p)
 	p->bound_sizes = 1;
 }
 
+/* The types the mark's heap named (clr_mark_types), for those the trace
+ * does not name itself: its own names stand. */
+static void mark_types(struct heap *h, const struct nt_trace *t, struct clr_read *r)
+{
+	size_t own = r->p.ntypes, k = own;
+
+	hw_qsort(r->p.types, own, sizeof *r->p.types, cmp_first_u64);
+	clr_mark_types(h->path, t->pid, t->sync_qpc, mark_type, r);
+	for (size_t i = own; i < r->p.ntypes; i++) {
+		size_t lo = lower_bound_u64s(r->p.types, own, sizeof *r->p.types, r->p.types[i].id);
+		if (lo >= own || r->p.types[lo].id != r->p.types[i].id)
+			r->p.types[k++] = r->p.types[i];
+	}
+	r->p.ntypes = k;
+}
+
 static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 {
 	struct clr_read r = { .p = { .h = h, .nt = { .h = h }, .bound_sizes = 1 } };
@@ -606,7 +622,7 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 		say_damage(h, &r.cut, "bulk events shorter than their counts (the first here); read as far as they go");
 		say_damage(h, &r.too_many_refs, "objects claim more references than the file holds (the first here); "
 			   "cut to that");
-		clr_mark_types(h->path, t.pid, t.sync_qpc, mark_type, &r);
+		mark_types(h, &t, &r);
 		clr_build(&r.p);
 		struct clr_data *cd = h->fmt_data;
 		cd->pid = t.pid;
