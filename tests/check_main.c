@@ -43,6 +43,7 @@ int main(void)
 	srunner_add_suite(sr, dot_suite());
 	srunner_add_suite(sr, hprofgen_suite());
 	srunner_add_suite(sr, proc_suite());
+	srunner_add_suite(sr, clrmark_suite());
 	srunner_add_suite(sr, files_suite());
 	srunner_add_suite(sr, sweep_suite()); /* last: it uses every suite's dumps */
 	srunner_run_all(sr, CK_NORMAL);

@@ -59,6 +59,7 @@ Suite *output_suite(void);
 Suite *dot_suite(void);
 Suite *hprofgen_suite(void);
 Suite *proc_suite(void);
+Suite *clrmark_suite(void);
 Suite *files_suite(void);
 Suite *garbage_suite(void);
 

@@ -511,28 +511,6 @@ static void dotnet_end(pid_t pid, int hold)
 	end(pid);
 }
 
-/* mark is the agent's, for JVMs: a .NET process is refused, untouched. */
-START_TEST(test_dotnet_mark)
-{
-	int hold, rc;
-
-	if (!dotnet_workload())
-		return;
-	procdir();
-	pid_t pid = dotnet_start(PROCDIR "/mark.log", NULL, &hold);
-	char args[64];
-	snprintf(args, sizeof args, "mark %ld", (long)pid);
-	char *err = hw_stderr(args, 0, &rc);
-	assert_untouched(pid, "the .NET workload");
-	char *want = xasprintf("heapwalk: PID %ld is a .NET process: mark is for JVMs (snapshot takes a .NET heap)\n",
-			       (long)pid);
-	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d: %s", rc, err);
-	free(want);
-	free(err);
-	dotnet_end(pid, hold);
-}
-END_TEST
-
 /* The runtime's socket's key: its start time, field 22 of its stat. */
 static unsigned long long start_key(pid_t pid)
 {
@@ -934,7 +912,6 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_other_user);
 	tcase_add_test(tc, test_unreadable);
 	tcase_add_test(tc, test_jvm_without_sigquit);
-	tcase_add_test(tc, test_dotnet_mark);
 	tcase_add_test(tc, test_dotnet_planted_key);
 	tcase_add_test(tc, test_dotnet_planted_name);
 	tcase_add_test(tc, test_dotnet_bounds);

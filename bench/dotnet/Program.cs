@@ -2,6 +2,7 @@
 // (the argument, default 5) of a few kinds — order lines with strings,
 // small arrays and references between them, a dictionary over them —
 // held until standard input closes. Prints "pid N objects M" when done.
+// A line "churn S" makes it replace orders for S seconds (Churn below).
 using System;
 using System.Collections.Generic;
 
@@ -29,6 +30,36 @@ namespace HeapBench
 
 	static class Program
 	{
+		// "churn S" on standard input: for S seconds replace customers'
+		// orders (the old ones garbage, the new ones kept: the heap stays
+		// the same size and the GC keeps moving and promoting), then one
+		// line of what it did: operations, the GCs of each generation, the
+		// time the GC paused the process (GC.GetTotalPauseDuration)
+		static void Churn(Dictionary<string, Customer> byName, string[] skus, double seconds)
+		{
+			var all = new List<Customer>(byName.Values);
+			var rnd = new Random(1);
+			long ops = 0;
+			int g0 = GC.CollectionCount(0), g1 = GC.CollectionCount(1), g2 = GC.CollectionCount(2);
+			TimeSpan paused = GC.GetTotalPauseDuration();
+			var sw = System.Diagnostics.Stopwatch.StartNew();
+			while (sw.Elapsed.TotalSeconds < seconds) {
+				for (int k = 0; k < 1000; k++, ops++) {
+					var cu = all[rnd.Next(all.Count)];
+					int o = rnd.Next(cu.Orders.Count);
+					var or = new Order { Id = ops, Customer = cu, Lines = new Line[3] };
+					for (int l = 0; l < 3; l++)
+						or.Lines[l] = new Line { Sku = skus[(o + l) % skus.Length], Quantity = l + 1, Order = or };
+					cu.Orders[o] = or;
+				}
+			}
+			double s = sw.Elapsed.TotalSeconds;
+			Console.WriteLine("churn ops/s " + (long)(ops / s) + " gcs " + (GC.CollectionCount(0) - g0) + " " +
+					  (GC.CollectionCount(1) - g1) + " " + (GC.CollectionCount(2) - g2) + " paused_ms " +
+					  (long)(GC.GetTotalPauseDuration() - paused).TotalMilliseconds + " of " + (long)(s * 1000));
+			Console.Out.Flush();
+		}
+
 		static int Main(string[] args)
 		{
 			double millions = args.Length > 0 ? double.Parse(args[0], System.Globalization.CultureInfo.InvariantCulture) : 5;
@@ -54,8 +85,10 @@ namespace HeapBench
 			GC.Collect();
 			Console.WriteLine("pid " + Environment.ProcessId + " objects " + made);
 			Console.Out.Flush();
-			while (Console.ReadLine() != null) {
-			}
+			string line;
+			while ((line = Console.ReadLine()) != null)
+				if (line.StartsWith("churn "))
+					Churn(byName, skus, double.Parse(line.Substring(6), System.Globalization.CultureInfo.InvariantCulture));
 			GC.KeepAlive(byName);
 			return 0;
 		}

@@ -115,10 +115,10 @@ int dotnet_socket(const struct proc_info *p, struct sbuf *out, struct sbuf *err)
 
 /* ---- messages ---- */
 
-/* A connection to the runtime of process pid at path: the socket must be
- * served by that process itself (SO_PEERCRED: who listens on it), not
- * by whoever could put a socket there. */
-static int ipc_connect(const char *path, pid_t pid, struct sbuf *err)
+/* (dotnet.h) The socket must be served by that process itself
+ * (SO_PEERCRED: who listens on it), not by whoever could put a socket
+ * there. */
+int dotnet_connect(const char *path, pid_t pid, struct sbuf *err)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
 	struct ucred cred = { 0 };
@@ -226,6 +226,11 @@ struct watch {
 	int started, ended;
 	uint32_t count;
 	uint64_t nodes;
+	/* GCEnds seen before their GCStart: the stream holds each thread's
+	 * events in order, not all threads' (a server GC's start and end
+	 * may come from two) */
+	uint32_t early_end[16];
+	unsigned nearly;
 };
 
 static uint32_t u32(const uint8_t *p)
@@ -244,9 +249,13 @@ static int watch_event(void *arg, const struct nt_event *e)
 	if (e->id == 1 && e->len >= 16 && !w->started && u32(e->payload + 4) == 2 && u32(e->payload + 12) != 1) {
 		w->started = 1; /* GCStart of a blocking full GC: the induced one */
 		w->count = u32(e->payload);
+		for (unsigned i = 0; i < w->nearly && i < 16; i++)
+			w->ended |= w->early_end[i] == w->count;
 	} else if (e->id == 2 && e->len >= 4 && w->started && u32(e->payload) == w->count) {
 		w->ended = 1;
-	} else if (e->id == 18 && e->len >= 8 && w->started && !w->ended) {
+	} else if (e->id == 2 && e->len >= 4 && !w->started) {
+		w->early_end[w->nearly++ % 16] = u32(e->payload);
+	} else if (e->id == 18 && e->len >= 8) { /* wherever they come (early_end) */
 		w->nodes += u32(e->payload + 4);
 	}
 	return 0;
@@ -270,7 +279,7 @@ static void look(int fd, uint64_t size, struct watch *w)
 	munmap(m, (size_t)size);
 }
 
-static void stop(const char *path, pid_t pid, uint64_t id)
+void dotnet_stop(const char *path, pid_t pid, uint64_t id)
 {
 	struct sbuf m, err;
 	uint64_t back;
@@ -281,7 +290,7 @@ static void stop(const char *path, pid_t pid, uint64_t id)
 	header(&m, SET_EVENTPIPE, CMD_STOP);
 	put_u64(&m, id);
 	seal(&m);
-	int s = ipc_connect(path, pid, &err);
+	int s = dotnet_connect(path, pid, &err);
 	if (s >= 0) {
 		if (write_full(s, m.buf, m.len) == 0)
 			reply(s, "StopTracing", &back, &hr, &err);
@@ -315,15 +324,14 @@ static int follow_tick(void *arg, uint64_t bytes, double quiet, double elapsed)
 		f->looked = bytes;
 	}
 	if (!f->stopped && (f->w.ended || elapsed > (f->w.started ? END_WAIT_S : START_WAIT_S))) {
-		stop(f->path, f->pid, f->id);
+		dotnet_stop(f->path, f->pid, f->id);
 		f->stopped = 1;
 		f->stop_at = elapsed;
 	}
 	return f->stopped && elapsed - f->stop_at > END_WAIT_S;
 }
 
-/* Ask for the session (CollectTracing2): 0 with its id, or -1 with err. */
-static int collect(int s, uint64_t *id, struct sbuf *err)
+int dotnet_collect(int s, uint64_t keywords, uint32_t level, uint32_t buffer_mb, uint64_t *id, struct sbuf *err)
 {
 	struct sbuf m;
 	uint32_t hr;
@@ -331,12 +339,12 @@ static int collect(int s, uint64_t *id, struct sbuf *err)
 
 	sbuf_init(&m);
 	header(&m, SET_EVENTPIPE, CMD_COLLECT2);
-	put_u32(&m, BUFFER_MB);
+	put_u32(&m, buffer_mb);
 	put_u32(&m, 1);   /* nettrace */
 	sbuf_addc(&m, 0); /* no rundown: method and module names are not wanted */
 	put_u32(&m, 1);
-	put_u64(&m, HEAP_KEYWORDS);
-	put_u32(&m, LEVEL_VERBOSE);
+	put_u64(&m, keywords);
+	put_u32(&m, level);
 	put_string(&m, NT_RUNTIME_PROVIDER);
 	put_u32(&m, 0); /* no arguments */
 	seal(&m);
@@ -413,13 +421,13 @@ static int follow(int *s, int fd, const char *file, const struct stream_bounds *
 		close(*s); /* first: the runtime may be blocked writing to it */
 		*s = -1;
 		if (!f.stopped) /* the session's buffer is the runtime's memory */
-			stop(sock->buf, pid, id);
+			dotnet_stop(sock->buf, pid, id);
 	}
 	sbuf_free(&why);
 	return e == STREAM_DONE ? 0 : -1;
 }
 
-int dotnet_snapshot(const struct proc_info *p, const char *file, struct sbuf *result, struct sbuf *err)
+int dotnet_snapshot(const struct proc_info *p, const char *file, uint32_t *gc, struct sbuf *result, struct sbuf *err)
 {
 	pid_t pid = p->pid;
 	struct sbuf sock;
@@ -436,7 +444,7 @@ int dotnet_snapshot(const struct proc_info *p, const char *file, struct sbuf *re
 		sbuf_printf(err, "%s: exists already; the snapshot is not written over it", file);
 		goto done;
 	}
-	if (dotnet_socket(p, &sock, err) < 0 || (s = ipc_connect(sock.buf, pid, err)) < 0)
+	if (dotnet_socket(p, &sock, err) < 0 || (s = dotnet_connect(sock.buf, pid, err)) < 0)
 		goto done;
 	if ((fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0) {
 		sbuf_printf(err, "%s: cannot create: %s", tmp, strerror(errno));
@@ -445,7 +453,7 @@ int dotnet_snapshot(const struct proc_info *p, const char *file, struct sbuf *re
 	guarded = tmp_guard(tmp) == 0;
 	if (copy_bounds(fd, file, &b, err) < 0) /* before the process pays for a full GC */
 		goto done;
-	if (collect(s, &id, err) < 0 || follow(&s, fd, file, &b, &sock, pid, id, &bytes, err) < 0)
+	if (dotnet_collect(s, HEAP_KEYWORDS, LEVEL_VERBOSE, BUFFER_MB, &id, err) < 0 || follow(&s, fd, file, &b, &sock, pid, id, &bytes, err) < 0)
 		goto done;
 	look(fd, bytes, &w);
 	if (!w.ended) {
@@ -464,6 +472,8 @@ int dotnet_snapshot(const struct proc_info *p, const char *file, struct sbuf *re
 		sbuf_printf(err, "%s: %s", file, strerror(errno));
 		goto done;
 	}
+	if (gc != NULL)
+		*gc = w.count;
 	sbuf_printf(result, "snapshot %s: %llu objects, %llu bytes of trace, %.2f s", file,
 		    (unsigned long long)w.nodes, (unsigned long long)bytes, hw_now() - t0);
 	rc = 0;

@@ -5,6 +5,8 @@
 #ifndef HW_DOTNET_H
 #define HW_DOTNET_H
 
+#include <stdint.h>
+
 #include "cli/proc.h"
 #include "util.h"
 
@@ -20,6 +22,18 @@ int dotnet_socket(const struct proc_info *p, struct sbuf *out, struct sbuf *err)
  * (which must not exist: the stream goes to FILE.tmp-PID, renamed when
  * complete). 0 with a line of figures in result ("objects ... bytes ...
  * s"), or -1 with one line in err. */
-int dotnet_snapshot(const struct proc_info *p, const char *file, struct sbuf *result, struct sbuf *err);
+int dotnet_snapshot(const struct proc_info *p, const char *file, uint32_t *gc, struct sbuf *result, struct sbuf *err);
+/* (The dump's GC, its count, in *gc when gc is not NULL.) */
+
+/* A connection to the runtime of process pid at path (dotnet_socket):
+ * the socket, or -1 with err. */
+int dotnet_connect(const char *path, pid_t pid, struct sbuf *err);
+/* Ask for an EventPipe session of the runtime provider on connection s
+ * (CollectTracing2, nettrace, no rundown): 0 with its id (the stream
+ * follows on s), or -1 with err. */
+int dotnet_collect(int s, uint64_t keywords, uint32_t level, uint32_t buffer_mb, uint64_t *id, struct sbuf *err);
+/* End session id of the runtime at path (StopTracing); errors ignored:
+ * the session ends with the process anyway. */
+void dotnet_stop(const char *path, pid_t pid, uint64_t id);
 
 #endif

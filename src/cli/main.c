@@ -11,6 +11,7 @@
 
 #include "cli/attach.h"
 #include "cli/dotnet.h"
+#include "cli/dotnet_mark.h"
 #include "cli/proc.h"
 #include "config.h"
 #include "engine/open.h"
@@ -37,7 +38,7 @@ static const char usage_text[] =
 "       heapwalk [options] diff OLD NEW\n"
 "       heapwalk [options] inspect DUMP NAME [ARG] | inspect --list\n"
 "       heapwalk [rule options] rules      the rule groups and rules in effect\n"
-"       heapwalk mark PID | snapshot PID FILE\n"
+"       heapwalk mark PID [FILE] | snapshot PID FILE\n"
 "\n"
 "DUMP: HPROF (plain, or gzip: jcmd -gz=N, gzip), a V8 heap snapshot (Node,\n"
 "Chrome), a .NET heap-dump trace (nettrace) or dotnet-gcdump's .gcdump, Mono's\n"
@@ -77,14 +78,20 @@ static const char usage_text[] =
 "                  most --max objects (500); dot -Tsvg draws it\n"
 "  diff OLD NEW    class deltas from dump OLD to dump NEW, with the new and gone\n"
 "                  objects by class: exact for snapshots (stable ids), or matched;\n"
-"                  V8: exact where its ids identify, natives and code per class\n"
+"                  V8: exact where its ids identify, natives and code per class;\n"
+"                  .NET: exact from the heap of a mark (mark PID FILE) to the\n"
+"                  snapshot after it\n"
 "  inspect NAME [ARG]  run the inspection NAME on the set (-e) and list its\n"
 "                  groups (waste, references, retention, class loaders, search,\n"
 "                  .NET's finalizer queue, pinned objects and GC handles);\n"
 "                  inspect --list names them all\n"
 "  rules           the reference-classifier rules: groups (on/off) and rules\n"
-"  mark PID        mark the objects a running JVM has now (loads the agent);\n"
-"                  its later snapshots tell new objects from old\n"
+"  mark PID [FILE]  mark the objects a running JVM has now (loads the agent);\n"
+"                  its later snapshots tell new objects from old; a .NET\n"
+"                  process: its heap now (kept in FILE if given: a baseline\n"
+"                  for the next snapshot), and a recorder of the GC's moves\n"
+"                  that the next snapshot replays into its FILE.hwmark (exact,\n"
+"                  or labelled not exact with the reason)\n"
 "  snapshot PID FILE  a heap dump with stable object ids and the last mark (JVM),\n"
 "                  or the heap a .NET process's runtime reports (nettrace: cut\n"
 "                  short, nothing written, past the room on FILE's file system\n"
@@ -124,7 +131,8 @@ static const char usage_text[] =
 "                            gen2, loh, poh, nongc)\n"
 "  object ID[,ID...]         the objects with those ids (0x... hex or decimal)\n"
 "  new | old                 objects that did not exist / existed at the baseline\n"
-"                            (--baseline OLD, or the agent's mark in the dump)\n"
+"                            (--baseline OLD, or the agent's mark in the dump,\n"
+"                            or a .NET snapshot's mark file, DUMP.hwmark)\n"
 "  gone                      first step only: the baseline's objects now gone\n"
 "  inspection NAME [ARG] group K[,K...]  group K of an inspection run on the\n"
 "                            set (K,L...: the union of those groups)\n"
@@ -447,11 +455,11 @@ static void parse_args(int argc, char **argv, struct cli *c)
 	if (c->cmd != NULL && (strcmp(c->cmd, "mark") == 0 || strcmp(c->cmd, "snapshot") == 0)) {
 		int snap = c->cmd[0] == 's';
 		if (i >= argc)
-			usage_error("%s needs the process id of a running JVM%s", c->cmd, snap ? " or .NET process" : "");
+			usage_error("%s needs the process id of a running JVM or .NET process", c->cmd);
 		c->pid = argv[i++];
 		if (snap && i >= argc)
 			usage_error("snapshot needs a FILE to write the dump to");
-		if (snap)
+		if (i < argc) /* mark PID FILE: a .NET mark's heap kept */
 			c->file = argv[i++];
 		if (i < argc)
 			usage_error("unexpected argument '%s'", argv[i]);
@@ -783,7 +791,8 @@ static int parse_expr(struct cli *c, struct pipeline *pl)
 	return 0;
 }
 
-/* mark PID, snapshot PID FILE: the agent's one line, or its error. The
+/* mark PID, snapshot PID FILE: the agent's one line (a .NET process:
+ * heapwalk's own, cli/dotnet_mark.h), or its error. The
  * process is told from /proc first: nothing else is signalled, attached
  * or spoken to. */
 static int attach_command(const struct cli *c)
@@ -796,13 +805,14 @@ static int attach_command(const struct cli *c)
 	sbuf_init(&err);
 	if (proc_identify(c->pid, &p, &err) < 0)
 		rc = -1;
-	else if (p.kind == PROC_DOTNET && c->file == NULL) {
-		sbuf_printf(&err, "PID %ld is a .NET process: mark is for JVMs (snapshot takes a .NET heap)",
-			    (long)p.pid);
+	else if (p.kind == PROC_DOTNET && c->cmd[0] == 'm') /* its runtime reports the GC's moves */
+		rc = dotnet_mark(&p, c->file, &res, &err);
+	else if (p.kind == PROC_DOTNET) /* its runtime reports the heap itself */
+		rc = dotnet_take(&p, c->file, &res, &err);
+	else if (c->cmd[0] == 'm' && c->file != NULL) {
+		sbuf_printf(&err, "mark PID FILE is for .NET processes (a JVM's mark is in its later snapshots)");
 		rc = -1;
-	} else if (p.kind == PROC_DOTNET) /* its runtime reports the heap itself */
-		rc = dotnet_snapshot(&p, c->file, &res, &err);
-	else if (c->file != NULL)
+	} else if (c->file != NULL)
 		rc = agent_snapshot(&p, c->file, &res, &err);
 	else
 		rc = agent_run(&p, "mark", &res, &err);
@@ -1078,13 +1088,18 @@ int main(int argc, char **argv)
 			goto print;
 		}
 		h.baseline = &bl;
-	} else if (want == 1 || (want == 2 && h.agent.marks > 0)) {
-		if (baseline_from_mark(&h, &bl, &err) < 0) {
+	} else if (want == 1 || (want == 2 && baseline_has_mark(&h))) {
+		if (baseline_from_mark(&h, &bl, &err) == 0) {
+			h.baseline = &bl;
+		} else if (want == 2) { /* info, report: the dump all the same (a .NET mark file damaged) */
+			if (!c.oo.quiet)
+				fprintf(stderr, "heapwalk: note: %s\n", err.buf);
+			sbuf_reset(&err);
+		} else {
 			path_error(c.dump, err.buf);
 			rc = EXIT_INPUT;
 			goto print;
 		}
-		h.baseline = &bl;
 	}
 	/* gone: the rest of the pipeline runs on the baseline's side */
 	struct heap *cur = &h;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/clr_mark.h"
 #include "format/nettrace.h"
 #include "graph/analysis.h"
 #include "graph/classes.h"
@@ -37,6 +38,7 @@ struct clr_read {
 	const struct nt_trace *t; /* its pointer size: read before any event */
 	int in_gc, done;
 	uint32_t gc_count;
+	int by_time; /* the GC's events by their time, not their place (clr_window) */
 	int ranges_after_walk;
 	uint64_t suspend_ts, gc_start_ts, gc_end_ts, restart_ts; /* QPC ticks */
 	struct damage bad;       /* bulk events shorter than their counts: skipped */
@@ -121,11 +123,15 @@ static int clr_event(void *arg, const struct nt_event *e)
 		bulk_types(r, e);
 		return 0;
 	}
+	if (r->by_time) { /* in the GC from its start on, done after its end */
+		r->in_gc = e->timestamp >= r->gc_start_ts;
+		r->done = e->timestamp > r->gc_end_ts;
+	}
 	if (e->id == EV_SUSPEND_START && !r->in_gc)
 		r->suspend_ts = e->timestamp; /* the last before the GC: its pause's start */
-	if (e->id == EV_RESTART_END && r->gc_end_ts != 0 && r->restart_ts == 0)
+	if (e->id == EV_RESTART_END && r->gc_end_ts != 0 && r->restart_ts == 0 && e->timestamp >= r->gc_end_ts)
 		r->restart_ts = e->timestamp;
-	if (r->done)
+	if (r->done || (r->by_time && (e->id == EV_GCSTART || e->id == EV_GCEND)))
 		return 0;
 	if (e->id == EV_GCSTART && e->len >= 16 && !r->in_gc && rd32(e->payload + 4) == 2 &&
 	    rd32(e->payload + 12) != 1) {
@@ -515,6 +521,89 @@ static void no_heap(const struct heap *h, const struct nt_trace *t, const struct
 	free(ep);
 }
 
+/* A BulkType of the mark's heap (clr_mark_types), as one of the trace. */
+static void mark_type(void *arg, const uint8_t *payload, uint32_t len)
+{
+	struct nt_event e = { .runtime = 1, .id = EV_BULKTYPE, .payload = payload, .len = len };
+
+	bulk_types(arg, &e);
+}
+
+/* What clr_window's pass gathers. */
+struct window_read {
+	struct clr_window *w;
+	struct clr_pair *ends; /* each GCEnd: count, time */
+	size_t nends, cends;
+};
+
+static int window_event(void *arg, const struct nt_event *e)
+{
+	struct window_read *wr = arg;
+
+	if (!e->runtime)
+		return 0;
+	if (e->id == EV_GCSTART && e->len >= 16 && !wr->w->found && rd32(e->payload + 4) == 2 &&
+	    rd32(e->payload + 12) != 1) {
+		wr->w->found = 1;
+		wr->w->gc = rd32(e->payload);
+		wr->w->start_ts = e->timestamp;
+	} else if (e->id == EV_GCEND && e->len >= 4) {
+		VEC_GROW(wr->ends, wr->nends, wr->cends);
+		wr->ends[wr->nends++] = (struct clr_pair){ rd32(e->payload), e->timestamp };
+	}
+	return 0;
+}
+
+void clr_window(const uint8_t *map, uint64_t size, struct clr_window *w)
+{
+	struct window_read wr = { w, NULL, 0, 0 };
+	struct warnings ws = { .quiet = 1 };
+	struct nt_trace t;
+	struct sbuf err;
+
+	memset(w, 0, sizeof *w);
+	sbuf_init(&err);
+	nt_read("trace", map, size, &t, window_event, &wr, &ws, &err);
+	for (size_t i = 0; i < wr.nends && w->found; i++)
+		if (wr.ends[i].key == w->gc && wr.ends[i].value >= w->start_ts && !w->ended) {
+			w->ended = 1;
+			w->end_ts = wr.ends[i].value;
+		}
+	free(wr.ends);
+	warn_free(&ws);
+	sbuf_free(&err);
+}
+
+/* The parts gathered so far dropped (the names stay: h's), for a reading
+ * again. */
+static void parts_reset(struct clr_parts *p)
+{
+	struct nametab nt = p->nt;
+	struct heap *h = p->h;
+
+	free(p->nodes), free(p->edges), free(p->roots), free(p->types), free(p->weak), free(p->dep), free(p->ranges);
+	memset(p, 0, sizeof *p);
+	p->h = h;
+	p->nt = nt;
+	p->bound_sizes = 1;
+}
+
+/* The types the mark's heap named (clr_mark_types), for those the trace
+ * does not name itself: its own names stand. */
+static void mark_types(struct heap *h, const struct nt_trace *t, struct clr_read *r)
+{
+	size_t own = r->p.ntypes, k = own;
+
+	hw_qsort(r->p.types, own, sizeof *r->p.types, cmp_first_u64);
+	clr_mark_types(h->path, t->pid, t->sync_qpc, mark_type, r);
+	for (size_t i = own; i < r->p.ntypes; i++) {
+		size_t lo = lower_bound_u64s(r->p.types, own, sizeof *r->p.types, r->p.types[i].id);
+		if (lo >= own || r->p.types[lo].id != r->p.types[i].id)
+			r->p.types[k++] = r->p.types[i];
+	}
+	r->p.ntypes = k;
+}
+
 static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 {
 	struct clr_read r = { .p = { .h = h, .nt = { .h = h }, .bound_sizes = 1 } };
@@ -523,6 +612,21 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 	progress_begin(p, "parse", h->size, "MB");
 	r.t = &t;
 	int rc = nt_read(h->path, h->map, h->size, &t, clr_event, &r, &h->warn, err);
+	if (rc == 0 && (r.p.nnodes == 0 || !r.done)) {
+		/* the GC's start or end where its events are not: several
+		 * threads' events (a server GC's) out of order in the stream */
+		struct clr_window w;
+		clr_window(h->map, h->size, &w);
+		if (w.found && w.ended) {
+			struct warnings again = { .quiet = 1 }; /* the same as the first time's */
+			parts_reset(&r.p);
+			r = (struct clr_read){ .p = r.p, .t = &t, .by_time = 1, .gc_count = w.gc,
+					       .gc_start_ts = w.start_ts, .gc_end_ts = w.end_ts };
+			rc = nt_read(h->path, h->map, h->size, &t, clr_event, &r, &again, err);
+			r.done = 1; /* its end is there, whatever came after it */
+			warn_free(&again);
+		}
+	}
 	progress_end(p);
 	if (t.year >= 1970 && t.month >= 1 && t.month <= 12 && t.day >= 1 && t.day <= 31)
 		h->timestamp_ms = (uint64_t)((days_from_civil(t.year, t.month, t.day) * 86400 + t.hour * 3600 +
@@ -539,7 +643,11 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 		say_damage(h, &r.cut, "bulk events shorter than their counts (the first here); read as far as they go");
 		say_damage(h, &r.too_many_refs, "objects claim more references than the file holds (the first here); "
 			   "cut to that");
+		mark_types(h, &t, &r);
 		clr_build(&r.p);
+		struct clr_data *cd = h->fmt_data;
+		cd->pid = t.pid;
+		cd->sync_qpc = t.sync_qpc;
 		if (r.t->qpc_freq > 0) {
 			double ns = 1e9 / (double)r.t->qpc_freq;
 			/* GCStart to GCEnd; SuspendEE's start to RestartEE's end */
@@ -662,6 +770,27 @@ void clr_free_data(struct heap *h)
 	h->fmt_data = NULL;
 }
 
+/* The mark file heapwalk snapshot wrote beside the trace, if any. */
+static int clr_mark(const struct heap *h, uint8_t **old, int *exact, struct sbuf *how, struct sbuf *err)
+{
+	const struct clr_data *cd = h->fmt_data;
+
+	return cd == NULL ? 0 : clr_mark_read(h, cd->pid, cd->sync_qpc, old, exact, how, err);
+}
+
+/* old the heap of h's mark: the mark file says which objects are the same. */
+static int clr_identity(const struct heap *h, const struct heap *old, node_t *same, struct sbuf *how,
+			struct sbuf *why)
+{
+	const struct clr_data *cd = h->fmt_data, *od = old->fmt_data;
+
+	if (cd == NULL || od == NULL) {
+		sbuf_adds(why, "no mark file beside the dump");
+		return -1;
+	}
+	return clr_mark_identity(h, cd->pid, cd->sync_qpc, old, od->pid, od->sync_qpc, same, how, why);
+}
+
 const struct format_ops clr_format = {
 	.name = "nettrace",
 	.runtime = "clr",
@@ -676,4 +805,6 @@ const struct format_ops clr_format = {
 	.root_detail = clr_root_detail,
 	.gen_name = clr_gen_name,
 	.free_data = clr_free_data,
+	.mark = clr_mark,
+	.identity = clr_identity,
 };

@@ -53,6 +53,14 @@ struct clr_parts {
 void clr_build(struct clr_parts *p);
 void clr_parts_free(struct clr_parts *p);
 
+/* A trace's heap dump's GC (its first induced, blocking full GC): its
+ * count and the times (QPC ticks) of its GCStart and GCEnd, found and
+ * ended when there. Each thread's events come in order in a stream, but
+ * not all threads' together: where a server GC's start or end are not
+ * where its events are, its events are those of its time. */
+struct clr_window { uint32_t gc; uint64_t start_ts, end_ts; int found, ended; };
+void clr_window(const uint8_t *map, uint64_t size, struct clr_window *w);
+
 /* The views' side, the same for both files. */
 int clr_fields(const struct heap *h, node_t v, field_fn fn, void *arg);
 void clr_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out);

@@ -187,7 +187,9 @@ static int events(struct rd *r, const uint8_t *b, uint32_t len, uint64_t at, int
 				goto bad;
 			uint32_t size = le32(p);
 			meta_id = le32(p + 4) & 0x7fffffffu;
+			seq = le32(p + 8);
 			thread = le64(p + 12);
+			cthread = le64(p + 20);
 			ts = le64(p + 36);
 			plen = le32(p + 76);
 			if (size < 76 || plen > size - 76 || (uint64_t)(end - p) < 4 + (uint64_t)size)
@@ -201,7 +203,8 @@ static int events(struct rd *r, const uint8_t *b, uint32_t len, uint64_t at, int
 			define(r, p, (uint32_t)plen, pat);
 		} else if (meta_id < r->nmeta && r->meta[meta_id].known) {
 			const struct meta *m = &r->meta[meta_id];
-			struct nt_event e = { m->runtime, m->id, m->version, ts, thread, p, (uint32_t)plen, pat };
+			struct nt_event e = { m->runtime, m->id, m->version, ts, thread, p, (uint32_t)plen, pat,
+					      (uint32_t)seq, cthread };
 			if (r->fn(r->arg, &e) != 0) {
 				r->stopped = 1;
 				return -1;

@@ -38,6 +38,11 @@ struct nt_event {
 	const uint8_t *payload;
 	uint32_t len;
 	uint64_t at;           /* file offset of the payload */
+	/* the session's count of the events of the thread that wrote it
+	 * (capture_thread): one more for each event that thread wrote, a
+	 * gap for each one the session dropped (its buffer full) */
+	uint32_t seq;
+	uint64_t capture_thread;
 };
 
 /* Called for each event in file order; nonzero stops the reading. */

@@ -156,6 +156,15 @@ struct format_ops {
 	 * format cannot tell. */
 	int (*identity)(const struct heap *h, const struct heap *old, node_t *same, struct sbuf *how,
 			struct sbuf *why);
+	/* The objects of h that existed at a mark the dump's files record
+	 * (.NET: the mark file heapwalk snapshot writes beside the trace of a
+	 * marked process, format/clr_mark.h): 1 with old[] (a byte per node,
+	 * 1: it existed then; the caller frees it), *exact (0: the record
+	 * leaves a doubt) and what the answer rests on, or the doubt, in how;
+	 * 0 when there is no mark; -1 with one line in err. With old NULL:
+	 * only whether there is one (1 or 0). NULL: the format has no marks
+	 * (the JVM's are the agent's, h->agent). */
+	int (*mark)(const struct heap *h, uint8_t **old, int *exact, struct sbuf *how, struct sbuf *err);
 	/* Ids that name an object across dumps of one process (V8's): does
 	 * v's id name v and no object before it at its place? NULL: the
 	 * format's ids do not last from dump to dump. The objects it says

@@ -28,10 +28,57 @@ static void count_old(const struct heap *h, struct baseline *b)
 	b->old_bytes = h->total_shallow - b->fresh.shallow - b->unknown.shallow;
 }
 
+int baseline_has_mark(const struct heap *h)
+{
+	struct sbuf ignored;
+
+	if (h->agent.present)
+		return h->agent.marks > 0;
+	if (h->fmt == NULL || h->fmt->mark == NULL)
+		return 0;
+	sbuf_init(&ignored);
+	int r = h->fmt->mark(h, NULL, NULL, NULL, &ignored);
+	sbuf_free(&ignored);
+	return r != 0;
+}
+
+/* The mark the format's files record (format_ops.mark): 0 with b made,
+ * 1 when there is none, -1 with err. */
+static int from_format_mark(struct heap *h, struct baseline *b, struct sbuf *err)
+{
+	struct sbuf how;
+	uint8_t *old = NULL;
+	int exact = 0;
+
+	if (h->fmt == NULL || h->fmt->mark == NULL)
+		return 1;
+	heap_need(h, HP_NODES, NULL);
+	sbuf_init(&how);
+	int r = h->fmt->mark(h, &old, &exact, &how, err);
+	if (r <= 0) {
+		sbuf_free(&how);
+		return r < 0 ? -1 : 1;
+	}
+	b->mode = BL_MARK;
+	b->inexact = !exact;
+	b->how = sbuf_detach(&how);
+	objset_empty(h, &b->fresh);
+	for (node_t v = 1; v < h->n; v++)
+		if (!old[v])
+			bit_set(b->fresh.bits, v);
+	free(old);
+	objset_recount(h, &b->fresh);
+	count_old(h, b);
+	return 0;
+}
+
 int baseline_from_mark(struct heap *h, struct baseline *b, struct sbuf *err)
 {
 	memset(b, 0, sizeof *b);
 	if (!h->agent.present) {
+		int r = from_format_mark(h, b, err);
+		if (r <= 0)
+			return r;
 		sbuf_adds(err, "no baseline: the dump has no mark (it was not written by heapwalk's agent; "
 			  "see heapwalk snapshot), and no --baseline was given");
 		return -1;
@@ -232,6 +279,8 @@ void baseline_summary(const struct baseline *b, struct sbuf *out)
 {
 	if (b->mode == BL_MATCHED) /* first, so that a narrow screen still says it */
 		sbuf_printf(out, "inferred (%.0f%%): ", b->confidence * 100.0);
+	else if (b->inexact)
+		sbuf_adds(out, "not exact: ");
 	num_bytes(out, "new", b->fresh.count, b->fresh.shallow);
 	num_bytes(out, ", old", b->nold, b->old_bytes);
 	if (baseline_has_old(b))
@@ -245,7 +294,9 @@ void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf
 {
 	char t[40];
 
-	if (b->mode == BL_MARK) {
+	if (b->mode == BL_MARK && b->how != NULL) {
+		sbuf_adds(out, b->how);
+	} else if (b->mode == BL_MARK) {
 		when(h->agent.mark_ms, t, sizeof t);
 		sbuf_printf(out, "exact: mark %llu of the agent, at %s", (unsigned long long)h->agent.marks, t);
 	} else if (b->mode == BL_IDS && b->unknown.bits != NULL) {

@@ -7,6 +7,10 @@
  *   BL_MARK  one dump written by heapwalk's agent after a mark: object
  *            ids are tags, and the tags at or below the mark's
  *            watermark are the objects that existed at the mark. Exact.
+ *            Or one dump with a mark its format records (.NET: the GC's
+ *            moves replayed from the mark to the dump, format_ops.mark):
+ *            exact, unless the record leaves a doubt (inexact, with it
+ *            in how).
  *   BL_IDS   two agent dumps of one JVM (the same session): an object
  *            is old when its tag is in both. Exact. Or two dumps of one
  *            process whose format keeps ids (V8's): exact for the objects
@@ -39,7 +43,9 @@ struct baseline {
 	uint64_t nold, old_bytes; /* current objects that existed before */
 	uint64_t pairs;           /* BL_MATCHED: objects paired */
 	double confidence;        /* BL_MATCHED: mean confidence of "new", 0..1 */
-	char *how;                /* BL_FILE: what the answer rests on; BL_MATCHED:
+	int inexact;              /* BL_MARK by a format: the record left a doubt (how) */
+	char *how;                /* BL_FILE, BL_MARK by a format: what the answer
+				   * rests on; BL_MATCHED:
 				   * why the file could not tell, or NULL */
 	/* BL_IDS by a format's ids: the objects whose ids tell nothing;
 	 * BL_MATCHED: the ambiguous ones, alike to an unpaired object of the
@@ -50,8 +56,11 @@ struct baseline {
 	uint64_t reused;
 };
 
-/* The mark inside an agent dump; -1 with err set if h has none. */
+/* The mark inside an agent dump, or the one h's format records beside
+ * it (format_ops.mark); -1 with err set if h has none. */
 int baseline_from_mark(struct heap *h, struct baseline *b, struct sbuf *err);
+/* Does h have a mark (the agent's, or its format's)? */
+int baseline_has_mark(const struct heap *h);
 /* h against the earlier dump old (both opened, every part needed is
  * loaded here): by stable ids when both come from the agent in one
  * session, else by matching. -1 with err set when old is the later one
@@ -75,7 +84,8 @@ static inline int baseline_unknown_old(const struct baseline *b, node_t v)
 	return b->unknown_old.bits != NULL && objset_has(&b->unknown_old, v);
 }
 /* One line for headers: "new 1234 (56 kB), old ..., gone ...", after
- * "inferred (97%): " for a matched baseline, then "not identified N"
+ * "inferred (97%): " for a matched baseline ("not exact: " for a mark
+ * that leaves a doubt), then "not identified N"
  * ("ambiguous N", matched) when some objects are. Appends. */
 void baseline_summary(const struct baseline *b, struct sbuf *out);
 /* "exact: marked by the agent at ...", what the answer rests on. Appends. */

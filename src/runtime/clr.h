@@ -35,6 +35,9 @@ struct clr_data {
 	 * reference from the key to the value */
 	node_t *dep_key, *dep_value;
 	size_t ndep;
+	/* the trace's process and clock, which bind a mark file to it */
+	uint32_t pid;
+	uint64_t sync_qpc;
 };
 
 #endif

@@ -514,7 +514,7 @@ int tui_main(const char *dump, const char *baseline, const struct open_opts *oo,
 	/* old and new: against the baseline dump, or the agent's mark */
 	t.bl = xcalloc(1, sizeof *t.bl);
 	if (baseline != NULL ? baseline_compare(&h, t.old, t.bl, &t.prog, &err) == 0
-			     : h.agent.marks > 0 && baseline_from_mark(&h, t.bl, &err) == 0) {
+			     : baseline_has_mark(&h) && baseline_from_mark(&h, t.bl, &err) == 0) {
 		h.baseline = t.bl;
 	} else if (baseline != NULL) {
 		fprintf(stderr, "heapwalk: %s\n", err.buf);

@@ -6,7 +6,16 @@
 // ConditionalWeakTable (dependent handles). Prints one JSON line: its
 // pid and how many of each it made; then waits until its standard input
 // closes (the test takes its snapshots meanwhile), or, with an argument
-// "grow", makes AddedHolder objects on each line read.
+// "grow", makes AddedHolder objects on each line read. With "mark" (the
+// .NET mark's test): on its first line read (sent after heapwalk mark)
+// it drops some of its objects made before, makes new ones, moves all
+// by compacting collections, and prints how many of each kind live
+// (the objects it holds; OldItem.Next holds only OldItems kept all along):
+// objects before the mark are Workload.OldItem and Mark[3] (Mark[20000]
+// on the large object heap), after it NewItem and Mark[5] (Mark[30000]),
+// so that which objects are new is known by kind and size alone. "mark
+// bgc" also runs a background GC then (concurrent GC on); "mark small"
+// makes a tenth as many.
 using System;
 using System.Collections.Generic;
 using System.Runtime.CompilerServices;
@@ -58,6 +67,127 @@ namespace Workload
 		public int[] Held = new int[4];
 	}
 
+	struct Mark
+	{
+		public long V;
+	}
+
+	class OldItem
+	{
+		public Mark[] Data = new Mark[3];
+		public object Next;
+	}
+
+	class NewItem
+	{
+		public Mark[] Data = new Mark[5];
+		public object Next;
+	}
+
+	static class Marked
+	{
+		static int Olds = 20000, News = 5000;
+		static readonly List<object> items = new List<object>();
+		static readonly List<OldItem> keep = new List<OldItem>(); // never dropped: what new ones refer to
+		static readonly List<object> garbage = new List<object>();
+
+		static void Collect(int gen)
+		{
+			System.Runtime.GCSettings.LargeObjectHeapCompactionMode =
+				System.Runtime.GCLargeObjectHeapCompactionMode.CompactOnce;
+			GC.Collect(gen, GCCollectionMode.Forced, true, true);
+		}
+
+		// every k-th of the kept objects dropped, holes the new ones may take
+		static void Drop(int k)
+		{
+			for (int i = items.Count - 1; i >= 0; i -= k)
+				items.RemoveAt(i);
+		}
+
+		static void Make(int n)
+		{
+			for (int i = 0; i < n; i++) {
+				garbage.Add(new byte[48]); // between them: moved when it is gone
+				var it = new NewItem();
+				it.Next = keep[i % keep.Count];
+				items.Add(it);
+			}
+			garbage.Clear();
+		}
+
+		static string Count()
+		{
+			int olds = keep.Count, news = 0, oldBig = 0, newBig = 0;
+			foreach (var o in items) {
+				if (o is OldItem)
+					olds++;
+				else if (o is NewItem)
+					news++;
+				else if (o is Mark[] a && a.Length == 20000)
+					oldBig++;
+				else if (o is Mark[] b && b.Length == 30000)
+					newBig++;
+			}
+			return "{\"OldItem\":" + olds + ",\"NewItem\":" + news + ",\"OldBig\":" + oldBig +
+			       ",\"NewBig\":" + newBig + "}";
+		}
+
+		public static int Run(bool background, bool small)
+		{
+			if (small) { // for a recorded mark small enough to keep (tests/dotnet/README)
+				Olds /= 10;
+				News /= 10;
+			}
+			for (int i = 0; i < Olds; i++) {
+				garbage.Add(new byte[64]);
+				items.Add(new OldItem());
+				if (i % 200 == 0)
+					keep.Add(new OldItem { Next = items[i] });
+				if (i % 5000 == 0)
+					items.Add(new Mark[20000]);
+			}
+			garbage.Clear();
+			Collect(2);
+			Console.WriteLine("{\"pid\":" + Environment.ProcessId + "}");
+			Console.Out.Flush();
+			if (Console.ReadLine() == null) // the mark is taken
+				return 1;
+			Drop(3);
+			Make(News / 2);
+			items.Add(new Mark[30000]);
+			Collect(2); // compacting: everything moves down into the holes
+			Drop(7);
+			Make(News / 4);
+			Collect(0);
+			Collect(1);
+			Make(News / 4);
+			items.Add(new Mark[30000]);
+			Drop(11);
+			Collect(2);
+			long bgcs = 0;
+			if (background) { // a background GC (with concurrent GC on), waited for
+				long before = GC.GetGCMemoryInfo(GCKind.Background).Index;
+				var hold = new List<byte[]>();
+				GC.Collect(2, GCCollectionMode.Forced, false);
+				// else one comes when gen2's budget is spent
+				for (int i = 0; i < 200000 && GC.GetGCMemoryInfo(GCKind.Background).Index == before; i++)
+					hold.Add(new byte[1000]);
+				hold = null;
+				for (int i = 0; i < 100 && GC.GetGCMemoryInfo(GCKind.Background).Index == before; i++)
+					System.Threading.Thread.Sleep(50);
+				System.Threading.Thread.Sleep(300);
+				bgcs = GC.GetGCMemoryInfo(GCKind.Background).Index - before;
+			}
+			Console.WriteLine(Count().Replace("}", ",\"Background\":" + (bgcs > 0 ? 1 : 0) + "}"));
+			Console.Out.Flush();
+			while (Console.ReadLine() != null) {
+			}
+			GC.KeepAlive(items);
+			return 0;
+		}
+	}
+
 	static class Program
 	{
 		const int Sessions = 300, Entries = 1000, BigLen = 200000, Finals = 50, Keys = 10, PohLen = 8192;
@@ -79,6 +209,8 @@ namespace Workload
 
 		static int Main(string[] args)
 		{
+			if (args.Length > 0 && args[0] == "mark")
+				return Marked.Run(args.Length > 1 && args[1] == "bgc", args.Length > 1 && args[1] == "small");
 			for (int i = 0; i < Sessions; i++)
 				publisher.Tick += new Session().OnTick; // never removed: the leak
 			for (int i = 0; i < Entries; i++)

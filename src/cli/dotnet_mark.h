@@ -1,0 +1,26 @@
+/* dotnet_mark.h — heapwalk mark for a .NET process: the heap at the mark
+ * and a recorder of the GC's moves from then on, kept in a private
+ * directory of the process; the snapshot that follows ends the recorder
+ * and writes FILE.hwmark, the objects of its dump that existed at the
+ * mark (format/clr_mark.h). */
+#ifndef HW_DOTNET_MARK_H
+#define HW_DOTNET_MARK_H
+
+#include "cli/proc.h"
+#include "util.h"
+
+/* Mark the .NET process p (proc_identify): start the recorder (a
+ * detached heapwalk process holding an EventPipe session open), then
+ * take the mark's heap dump, into keep if not NULL (which must not
+ * exist; the snapshot reads it there, a baseline for it), else into the
+ * private directory. A mark again replaces the earlier one. 0 with one
+ * line in result, or -1 with one line in err. */
+int dotnet_mark(const struct proc_info *p, const char *keep, struct sbuf *result, struct sbuf *err);
+
+/* heapwalk snapshot PID FILE for a .NET process: the dump into FILE
+ * (dotnet_snapshot); when p has a mark, its recorder ended and FILE's
+ * mark file written beside FILE (what it says appended to result). 0,
+ * or -1 with err. */
+int dotnet_take(const struct proc_info *p, const char *file, struct sbuf *result, struct sbuf *err);
+
+#endif
