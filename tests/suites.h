@@ -94,6 +94,10 @@ void agent_session(char *dir, size_t n);
 /* The same with the agent loaded at start, the serial GC and no
  * compressed oops. */
 void agent_start_session(char *dir, size_t n);
+/* test_clrmark.c: the recorded .NET mark (tests/dotnet/mark-*.nettrace)
+ * replayed: the snapshot copied to dump, with its mark file beside it;
+ * --baseline tests/dotnet/mark-heap.nettrace against it is exact. */
+void clrmark_recorded(const char *dump);
 /* test_match.c: the directory of the two ordinary dumps of
  * tests/java/Matched (a.hprof, then b.hprof), made once per build. */
 const char *matched_dumps_dir(void);

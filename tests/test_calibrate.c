@@ -1,6 +1,7 @@
 /* test_calibrate.c — the matcher's confidence measured against the
  * truth. Pairs of heaps whose old and new objects are known exactly (the
- * agent's tags, V8's ids, a Mono file's replayed moves) are given to the
+ * agent's tags, V8's ids, a Mono file's replayed moves, a .NET mark's
+ * replayed moves) are given to the
  * matcher with that knowledge hidden (MATCH_BLIND where the ids would
  * give it away); its "new" and "gone" answers are scored object by object
  * against the exact answer. The bars, on every pair:
@@ -196,6 +197,19 @@ START_TEST(test_calibrate_v8)
 }
 END_TEST
 
+/* A .NET process marked, then snapshotted after compacting collections
+ * (the recorded mark of tests/dotnet): the GC's replayed moves are the
+ * truth; the matcher sees the real addresses, as it would. */
+START_TEST(test_calibrate_dotnet)
+{
+	const char *snap = TEST_BUILDDIR "/dumps/calibrate/dotnet-marked.nettrace";
+
+	ck_assert_int_eq(system("mkdir -p " CALDIR), 0);
+	clrmark_recorded(snap);
+	calibrate("dotnet (marked)", TEST_SRCDIR "/dotnet/mark-heap.nettrace", 0, snap, 0, 0, BL_FILE);
+}
+END_TEST
+
 /* The agent's two snapshots of one JVM: its tags are the truth, hidden. */
 START_TEST(test_calibrate_jvm)
 {
@@ -289,6 +303,7 @@ Suite *calibrate_suite(void)
 	tcase_add_test(tc, test_calibrate_mono);
 	tcase_add_test(tc, test_calibrate_v8);
 	tcase_add_test(tc, test_calibrate_jvm);
+	tcase_add_test(tc, test_calibrate_dotnet);
 	tcase_add_test(tc, test_calibrate_diff_csv);
 	suite_add_tcase(s, tc);
 	return s;

@@ -504,6 +504,15 @@ static char *replay_to(const struct rec_files *f, const char *rec, size_t nrec, 
 	return sbuf_detach(&said);
 }
 
+void clrmark_recorded(const char *dump)
+{
+	struct rec_files f;
+
+	rec_load(&f);
+	free(replay_to(&f, f.rec, f.nrec, dump));
+	rec_free(&f);
+}
+
 /* The recorded mark replayed: exact, every object of the workload's
  * kinds old or new as it made it (its counts: README). */
 START_TEST(test_recorded_exact)
