@@ -62,6 +62,20 @@ int fuzz_baseline(const uint8_t *data, size_t len);
  * identity paths are reached. */
 int fuzz_baseline_mode(void);
 
+/* A .NET mark (drive_clrmark.c), the input
+ *   G D MARK "\n==> REC <==\n" REC "\n==> SNAP <==\n" SNAP
+ *   ["\n==> HWMARK <==\n" PATCH]
+ * where byte G is the mark's GC and G + D the snapshot's, MARK the
+ * mark's heap dump, REC the recorder's stream (empty: none), SNAP the
+ * snapshot (all nettrace): the replay (clr_mark_replay), then the mark
+ * file it wrote, PATCH laid over it (4 bytes of offset, then bytes XORed
+ * in), read beside the snapshot: its new and old, and the mark's heap as
+ * its baseline. -1 without the separators or with another format. */
+#define FUZZ_CLRMARK_REC "\n==> REC <==\n"
+#define FUZZ_CLRMARK_SNAP "\n==> SNAP <==\n"
+#define FUZZ_CLRMARK_PATCH "\n==> HWMARK <==\n"
+int fuzz_clrmark(const uint8_t *data, size_t len);
+
 /* A cache file of the synthetic dump fz_rich(), its checksums and the
  * dump's identity made right (cache_reseal) so that the loader decodes
  * what the input says; then the heap is loaded and every view run. */

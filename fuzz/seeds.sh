@@ -17,6 +17,8 @@
 #                 .gcdump against itself, heapshots of the .mlpd (1 to 2,
 #                 1 to 3, 2 to 4, the last against itself), two small V8
 #                 snapshots
+#   OUT/clrmark   the recorded .NET mark of tests/dotnet (fuzz/drive.h:
+#                 G D MARK SEP REC SEP SNAP [SEP PATCH])
 #   OUT/cache     the real index cache of the cache fuzzer's dump
 #   OUT/step      every step expression of the tests and the man page
 #   OUT/rules     rules/*.rules
@@ -28,7 +30,8 @@ src=$1 build=$2 out=$3
 max=${FUZZ_SEED_MAX:-4194304}
 rm -rf "$out"
 "$build/fuzz/mkseeds" "$out"
-mkdir -p "$out/step" "$out/rules" "$out/v8" "$out/nettrace" "$out/gcdump" "$out/mlpd" "$out/baseline"
+mkdir -p "$out/step" "$out/rules" "$out/v8" "$out/nettrace" "$out/gcdump" "$out/mlpd" "$out/baseline" \
+	"$out/clrmark"
 dumps=${FUZZ_DUMPS:-$build/tests/dumps}
 size() { wc -c < "$1"; }
 for d in "$dumps" "$dumps"/*; do
@@ -74,6 +77,24 @@ baseline_seeds() {
 	pair v8-small-tracked 0 "$src/fuzz/regress/v8/small" "$src/fuzz/regress/v8/tracked"
 }
 baseline_seeds
+# the recorded .NET mark (tests/dotnet/README: the mark's GC 2, the
+# snapshot's 7), whole, without its recorder's stream, and with a patch
+# over its mark file
+clrmark_seeds() {
+	d=$src/tests/dotnet
+	{
+		printf '\002\005'
+		cat "$d/mark-heap.nettrace"
+		printf '\n==> REC <==\n'
+		[ "$1" = norec ] || cat "$d/mark-rec.nettrace"
+		printf '\n==> SNAP <==\n'
+		cat "$d/mark-snap.nettrace"
+		[ "$1" != patch ] || printf '\n==> HWMARK <==\n\020\000\000\000\377'
+	} >"$out/clrmark/recorded-$1"
+}
+clrmark_seeds whole
+clrmark_seeds norec
+clrmark_seeds patch
 gz_seeds() {
 	mkdir -p "$out/gz"
 	i=0
@@ -95,7 +116,7 @@ gz_seeds
 if command -v node > /dev/null 2>&1; then
 	node -e "require('v8').writeHeapSnapshot(process.argv[1])" "$out/v8/node.heapsnapshot" > /dev/null
 fi
-for h in hprof nettrace gcdump mlpd v8 baseline cache step rules gz; do
+for h in hprof nettrace gcdump mlpd v8 baseline clrmark cache step rules gz; do
 	[ -d "$src/fuzz/regress/$h" ] || continue
 	for f in "$src/fuzz/regress/$h"/*; do
 		[ -f "$f" ] && cp "$f" "$out/$h/regress-$(basename "$f")"
@@ -126,5 +147,6 @@ LIST
 } | sort -u | awk -v dir="$out/step" '{ f = sprintf("%s/e%03d", dir, NR); printf "%s", $0 > f; close(f) }'
 n() { ls "$out/$1" | wc -l; }
 echo "seeds: $(n hprof) HPROF dumps, $(n nettrace) nettrace, $(n gcdump) gcdump, $(n mlpd) mlpd," \
-	"$(n v8) V8 snapshots, $(n baseline) baseline pairs, $(n cache) cache, $(n step) steps," \
+	"$(n v8) V8 snapshots, $(n baseline) baseline pairs, $(n clrmark) .NET marks, $(n cache) cache," \
+	"$(n step) steps," \
 	"$(n rules) rules files, $(n gz) gzip files"

@@ -432,7 +432,7 @@ static void when(const struct nt_trace *t, char *out, size_t n)
 int clr_mark_replay(const struct clr_mark_in *in, struct sbuf *out, struct sbuf *said, struct sbuf *err)
 {
 	struct nt_trace mt, dt, rt;
-	struct dump_read md, dd;
+	struct dump_read md = { 0 }, dd = { 0 }; /* freed at done whichever read failed */
 	struct replay r = { 0 };
 	struct sbuf types;
 	int rc = -1;
