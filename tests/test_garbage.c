@@ -31,6 +31,7 @@
 #include "engine/open.h"
 #include "graph/analysis.h"
 #include "hprofw.h"
+#include "query/step.h"
 #include "suites.h"
 #include "term.h"
 
@@ -183,7 +184,8 @@ START_TEST(test_hand_cache)
 END_TEST
 
 /* The browser: Z in the classes view shows the unreachable objects
- * alone (G1, G2: two Items, 48 bytes), Z again every object; L's
+ * alone (G1, G2: two Items, 48 bytes), Z again the live ones (R, L, C),
+ * a third time every object; L's
  * referrers list G1's reference, said to be garbage's. */
 START_TEST(test_hand_browser)
 {
@@ -200,6 +202,17 @@ START_TEST(test_hand_browser)
 	has(s, "2 objects");
 	has(s, "app.Item");
 	lacks(s, "  [B  ");
+	free(s);
+	keys(&t, "Z");
+	s = wait_for(&t, "Step 1: All objects (live)");
+	has(s, "only the objects the GC roots reach");
+	has(s, "  [B  ");
+	has(s, "|  12 objects,"); /* 14 less G1 and G2 */
+	char *line = line_of(s, "app.Item"), *row = squeeze(line);
+	/* R, L, C: 3 of the 12 */
+	ck_assert_msg(strncmp(row, "app.Item325.0%", 14) == 0, "live Items: %s", line);
+	free(row);
+	free(line);
 	free(s);
 	keys(&t, "Z");
 	s = wait_for(&t, "every object again");
@@ -327,6 +340,22 @@ static uint64_t brute_retained(const struct heap *h, const struct refs *r, int k
 	return b;
 }
 
+/* Every object, through the one step `text`. */
+static struct objset step_set(struct heap *h, const char *text)
+{
+	struct pipeline pl;
+	struct objset set;
+	struct sbuf err;
+
+	sbuf_init(&err);
+	ck_assert_msg(pipeline_parse(text, &pl, &err) == 0, "%s: %s", text, err.buf);
+	objset_all(h, &set);
+	ck_assert_msg(step_apply(h, &pl.steps[0], &set, NULL, &err) == 0, "%s: %s", text, err.buf);
+	pipeline_free(&pl);
+	sbuf_free(&err);
+	return set;
+}
+
 /* The one instance of class `name`. */
 static node_t instance_of(const struct heap *h, const char *name)
 {
@@ -374,6 +403,15 @@ START_TEST(test_oom_dump)
 		}
 	ck_assert_uint_eq(h.unreachable_count, dead);
 	ck_assert_uint_eq(h.unreachable_bytes, dead_bytes);
+	/* the steps live and unreachable: the brute force's two halves */
+	for (int want_live = 0; want_live <= 1; want_live++) {
+		struct objset set = step_set(&h, want_live ? "live" : "unreachable");
+		ck_assert_uint_eq(set.count, (want_live ? h.n - 1 - dead : dead));
+		for (node_t v = 1; v < h.n; v++)
+			ck_assert_msg(bit_get(set.bits, v) == (bit_get(live, v) == want_live),
+				      "step %s: node %u", want_live ? "live" : "unreachable", v);
+		objset_free(&set);
+	}
 
 	node_t lv = instance_of(&h, "Garbage$Live");
 	uint64_t want = brute_retained(&h, &r, 1, live, live, lv);

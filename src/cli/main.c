@@ -127,6 +127,7 @@ static const char usage_text[] =
 "                            not tell it), inclusive; ..TO, FROM.. open-ended\n"
 "  unreachable               members the GC roots do not reach: the dump's garbage\n"
 "                            (classes -e unreachable: its histogram)\n"
+"  live                      members the GC roots reach (Eclipse MAT's histogram)\n"
 "  generation NAME           members in one GC generation (.NET: gen0, gen1,\n"
 "                            gen2, loh, poh, nongc)\n"
 "  object ID[,ID...]         the objects with those ids (0x... hex or decimal)\n"

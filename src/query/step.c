@@ -32,7 +32,7 @@ static const struct {
 	{ "inspection", ST_INSPECTION, A_INSP }, { "top", ST_TOP, A_NONE },
 	{ "class-objects", ST_CLASSOBJ, A_NONE }, { "elements", ST_ELEMENTS, A_ROLE },
 	{ "loaded", ST_LOADED, A_NONE }, { "generation", ST_GENERATION, A_GEN },
-	{ "unreachable", ST_UNREACHABLE, A_NONE },
+	{ "unreachable", ST_UNREACHABLE, A_NONE }, { "live", ST_LIVE, A_NONE },
 	{ "root", ST_ROOT, A_ROOT }, { "ignore", ST_IGNORE, A_REF }, { "unignore", ST_UNIGNORE, A_REF },
 	{ "reachable", ST_REACHABLE, A_WEAK }, { "path", ST_PATH, A_PATH }, { "allocated", ST_ALLOCATED, A_TIME },
 	{ "loader", ST_LOADER, A_ID }, { "site", ST_SITE, A_FRAMES }, { "calls", ST_CALLS, A_FRAMES },
@@ -1056,10 +1056,12 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 	case ST_LOADED:
 		loaded_instances(h, set, &r);
 		break;
-	case ST_UNREACHABLE: {
+	case ST_UNREACHABLE:
+	case ST_LIVE: {
 		bits_t *live = analysis_live_set(h);
+		int want = s->op == ST_LIVE;
 		for (v = 1; v < h->n; v++)
-			if (bit_get(set->bits, v) && !bit_get(live, v))
+			if (bit_get(set->bits, v) && bit_get(live, v) == want)
 				bit_set(r.bits, v);
 		free(live);
 		break;

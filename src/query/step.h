@@ -35,6 +35,8 @@
  *                              (class loaders) define
  *   unreachable                members the dump's GC roots do not reach
  *                              (analysis_live_set): its garbage
+ *   live                       members the dump's GC roots reach: the
+ *                              rest (Eclipse MAT's histogram)
  *   site F <- F ...            members allocated at frame F (as frame_label
  *                              writes it), called from the next F ... (a row
  *                              of the hot spots); calls F -> F ...: in
@@ -73,7 +75,7 @@ enum step_op {
 	ST_ALL, ST_INSTANCES, ST_INSTANCEOF, ST_RETAINED, ST_REFERRERS, ST_REFERENTS,
 	ST_DOMINATED, ST_OBJECT, ST_NEW, ST_OLD, ST_GONE, ST_INSPECTION, ST_TOP, ST_CLASSOBJ,
 	ST_ELEMENTS, ST_LOADED, ST_GENERATION, ST_ROOT, ST_IGNORE, ST_UNIGNORE, ST_REACHABLE, ST_PATH,
-	ST_ALLOCATED, ST_LOADER, ST_SITE, ST_CALLS, ST_UNREACHABLE
+	ST_ALLOCATED, ST_LOADER, ST_SITE, ST_CALLS, ST_UNREACHABLE, ST_LIVE
 };
 
 struct step {

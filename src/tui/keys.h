@@ -56,7 +56,7 @@
 	REQ(LOADERS,     "Classes", "Toggle grouping by class loader") \
 	REQ(LOADER_ONLY, "Classes", "By loader: every view of this step shows only the cursor's loader's objects, and the steps made from it (again: off)") \
 	REQ(DELTA,       "Classes", "With a baseline: new and gone columns, or retained ones") \
-	REQ(UNREACHABLE, "Classes", "The histogram of the unreachable objects, the dump's garbage: every view of this step shows only them (again: all)") \
+	REQ(UNREACHABLE, "Classes", "The histogram of the unreachable objects, the dump's garbage: every view of this step shows only them; again: only the live ones (Eclipse MAT's histogram); a third time: all") \
 	REQ(SEARCH,      "Finding", "Search the rows (PCRE2)") \
 	REQ(SEARCH_NEXT, "Finding", "Next match") \
 	REQ(SEARCH_PREV, "Finding", "Previous match") \

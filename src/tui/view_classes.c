@@ -453,28 +453,38 @@ static int classes_loader_only(struct tui *t, struct tview *v, enum request r)
 }
 
 /* Z: the step's unreachable objects alone, as a filter (the step
- * "unreachable"): the classes view is then their histogram; again (or
- * with another filter on): every object. */
+ * "unreachable"): the classes view is then their histogram; again: the
+ * live ones alone (the step "live", Eclipse MAT's histogram); a third
+ * time (or with another filter on): every object. */
 static int classes_unreachable(struct tui *t, struct tview *v, enum request r)
 {
 	struct hstep *s = v->st;
 	struct sbuf err;
 	struct pipeline pl;
+	const char *word = "unreachable";
 
 	(void)r;
 	if (s->filtered) {
+		size_t n = s->expr == NULL ? 0 : strlen(s->expr);
+		int was = n >= 11 && strcmp(s->expr + n - 11, "unreachable") == 0;
 		tui_step_filter(t, NULL, NULL, NULL);
-		tui_message(t, 0, "every object again");
-		return 1;
+		if (!was) {
+			tui_message(t, 0, "every object again");
+			return 1;
+		}
+		word = "live";
 	}
 	struct objset set = s->set;
 	set.bits = xmalloc(bits_words(t->h->n) * sizeof *set.bits);
 	memcpy(set.bits, s->set.bits, bits_words(t->h->n) * sizeof *set.bits);
 	sbuf_init(&err);
-	if (pipeline_parse("unreachable", &pl, &err) == 0 && step_apply(t->h, &pl.steps[0], &set, NULL, &err) == 0) {
-		tui_step_filter(t, &set, "unreachable", "unreachable");
-		tui_message(t, 0, t->h->keep_unreachable ? "only the unreachable objects (kept: they count as holders; Z again: all)"
-				  : "only the unreachable objects (they retain no live object; Z again: all)");
+	if (pipeline_parse(word, &pl, &err) == 0 && step_apply(t->h, &pl.steps[0], &set, NULL, &err) == 0) {
+		tui_step_filter(t, &set, word, word);
+		if (*word == 'l')
+			tui_message(t, 0, "only the objects the GC roots reach (Z again: all)");
+		else
+			tui_message(t, 0, t->h->keep_unreachable ? "only the unreachable objects (kept: they count as holders; Z again: the live ones)"
+					  : "only the unreachable objects (they retain no live object; Z again: the live ones)");
 	} else {
 		objset_free(&set);
 		tui_message(t, 1, "%s", err.buf);
