@@ -155,7 +155,7 @@ static void unreachable_roots(struct heap *h, bits_t *seen, struct mstack *st, s
 
 /* Merge n references (src[i], dst[i]), sorted by source then target,
  * into the weak ones, which stay sorted, each with rule `rule`. */
-void analysis_weaken(struct heap *h, const node_t *src, const node_t *dst, uint64_t n, uint16_t rule)
+static void weaken(struct heap *h, const node_t *src, const node_t *dst, uint64_t n, uint16_t rule)
 {
 	uint64_t nw = h->nweak + n, a = 0, b = 0, k = 0;
 	node_t *ws = xmalloc(((size_t)nw + 1) * sizeof *ws), *wd = xmalloc(((size_t)nw + 1) * sizeof *wd);
@@ -183,6 +183,39 @@ void analysis_weaken(struct heap *h, const node_t *src, const node_t *dst, uint6
 	h->weak_dst = wd;
 	h->weak_rule = wr;
 	h->nweak = nw;
+}
+
+uint64_t analysis_weaken_across(struct heap *h, const bits_t *in, const bits_t *from, uint16_t rule)
+{
+	node_t *src = NULL, *dst = NULL;
+	uint64_t nmv = 0, cap = 0, o = 0;
+
+	/* out[] without them; they come out by source, then target */
+	for (node_t v = 0; v < h->n; v++) {
+		edge_t j = h->out_start[v], e = h->out_start[v + 1];
+		h->out_start[v] = (edge_t)o;
+		for (; j < e; j++) {
+			node_t t = h->out[j];
+			if (v == 0 || bit_get(in, v) == bit_get(in, t) || (from != NULL && !bit_get(from, v))) {
+				h->out[o++] = t;
+				continue;
+			}
+			if (nmv == cap) {
+				cap = cap ? 2 * cap : 256;
+				src = xreallocarray(src, cap, sizeof *src);
+				dst = xreallocarray(dst, cap, sizeof *dst);
+			}
+			src[nmv] = v;
+			dst[nmv++] = t;
+		}
+	}
+	h->out_start[h->n] = (edge_t)o;
+	h->nedges = o;
+	if (nmv > 0)
+		weaken(h, src, dst, nmv, rule);
+	free(src);
+	free(dst);
+	return nmv;
 }
 
 /* The dump's own root records, not the pseudo roots of an earlier
@@ -227,40 +260,17 @@ void analysis_cut_garbage(struct heap *h, struct progress *p)
 	if (h->keep_unreachable || h->aroot != 0) /* an analysis root: its border is the focus's */
 		return;
 	heap_load(h, HP_OUT | HP_WEAK, p);
-	bits_t *live = analysis_live_set(h);
-	node_t *src = NULL, *dst = NULL;
-	uint64_t nmv = 0, cap = 0, o = 0;
+	bits_t *live = analysis_live_set(h), *dead = xmalloc(bits_words(h->n) * sizeof *dead);
 
-	/* out[] without garbage's references into the live heap, which come
-	 * out by source, then target */
-	for (node_t v = 0; v < h->n; v++) {
-		edge_t j = h->out_start[v], e = h->out_start[v + 1];
-		h->out_start[v] = (edge_t)o;
-		for (; j < e; j++) {
-			node_t t = h->out[j];
-			if (v == 0 || bit_get(live, v) || !bit_get(live, t)) {
-				h->out[o++] = t;
-				continue;
-			}
-			if (nmv == cap) {
-				cap = cap ? 2 * cap : 256;
-				src = xreallocarray(src, cap, sizeof *src);
-				dst = xreallocarray(dst, cap, sizeof *dst);
-			}
-			src[nmv] = v;
-			dst[nmv++] = t;
-		}
-	}
-	h->out_start[h->n] = (edge_t)o;
-	h->nedges = o;
+	/* garbage's references into the live heap: those across the live
+	 * set's border whose source is outside it */
+	for (size_t w = 0; w < bits_words(h->n); w++)
+		dead[w] = ~live[w];
+	h->garbage_refs = analysis_weaken_across(h, live, dead, WEAK_GARBAGE);
 	free(live);
-	h->garbage_refs = nmv;
-	if (nmv > 0) {
-		analysis_weaken(h, src, dst, nmv, WEAK_GARBAGE);
+	free(dead);
+	if (h->garbage_refs > 0)
 		cache_changed(h, HP_OUT | HP_WEAK);
-	}
-	free(src);
-	free(dst);
 }
 
 /* in[] from the out-edges (read in order: from memory, or from the file

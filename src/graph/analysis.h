@@ -40,10 +40,11 @@ void analysis_cut_garbage(struct heap *h, struct progress *p);
  * the focus. Needs HP_OUT | HP_WEAK. */
 bits_t *analysis_live_set(const struct heap *h);
 
-/* Merge n references (src[i], dst[i]), sorted by source then target and
- * none of them weak already, into the weak references (which stay
- * sorted), each with rule `rule`. The arrays are borrowed. */
-void analysis_weaken(struct heap *h, const node_t *src, const node_t *dst, uint64_t n, uint16_t rule);
+/* Make weak, with rule `rule`, every strong reference (v, t) from an
+ * object (not the virtual root) that crosses the border of `in` (v in
+ * it and t not, or t in it and v not) and whose source `from` holds
+ * (NULL: any); the weak references stay sorted. Returns how many. */
+uint64_t analysis_weaken_across(struct heap *h, const bits_t *in, const bits_t *from, uint16_t rule);
 
 /* idom[] and retained[] for every node; per-class count, shallow_total
  * and the dominator-based retained lower bound. */

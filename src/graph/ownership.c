@@ -915,7 +915,6 @@ static void outside_weak(struct heap *h)
 {
 	bits_t *in = xcalloc(bits_words(h->n), sizeof *in);
 	node_t *stack = xmalloc(((size_t)h->n + 1) * sizeof *stack);
-	uint64_t nmv = 0, cap = 0, o = 0;
 
 	size_t sp = 0;
 	if (h->aroot != 0) {
@@ -960,35 +959,9 @@ static void outside_weak(struct heap *h)
 		}
 	}
 	free(stack);
-	/* out[] without the references across the border; they come out by
-	 * source, then target */
-	node_t *ms = NULL, *md = NULL;
-	for (node_t v = 0; v < h->n; v++) {
-		edge_t j = h->out_start[v], e = h->out_start[v + 1];
-		h->out_start[v] = (edge_t)o;
-		for (; j < e; j++) {
-			node_t t = h->out[j];
-			if (v == 0 || bit_get(in, v) == bit_get(in, t) || (was != NULL && !bit_get(was, v))) {
-				h->out[o++] = t;
-				continue;
-			}
-			if (nmv == cap) {
-				cap = cap ? 2 * cap : 256;
-				ms = xreallocarray(ms, cap, sizeof *ms);
-				md = xreallocarray(md, cap, sizeof *md);
-			}
-			ms[nmv] = v;
-			md[nmv++] = t;
-		}
-	}
-	h->out_start[h->n] = (edge_t)o;
-	h->nedges = o;
+	analysis_weaken_across(h, in, was, WEAK_OUTSIDE);
 	free(in);
 	free(was);
-	if (nmv > 0)
-		analysis_weaken(h, ms, md, nmv, WEAK_OUTSIDE);
-	free(ms);
-	free(md);
 }
 
 int ownership_classify(struct heap *h, const struct ruleset *rs, struct progress *p)
