@@ -46,6 +46,7 @@ struct side {
 	uint64_t *cname;    /* per class: hash of its name */
 	node_t *peer;       /* the paired node on the other side, HW_NONE */
 	uint8_t *how;       /* how it was paired (HOW_*) */
+	uint8_t *immutable; /* per class: values (String, the boxes: value_classes) */
 };
 
 struct pairq {
@@ -58,8 +59,6 @@ struct kv { uint64_t key; node_t v; };
 struct matcher {
 	struct side s[2];   /* 0: A (older), 1: B */
 	uint32_t *posb;     /* scratch: a node of B -> its index in the array at hand */
-	uint8_t *immutable; /* per class of A: values (String, the boxes: value_classes) */
-	uint8_t *immutable_b; /* the same per class of B */
 	struct pairq q;
 	uint64_t pairs[HOW_COUNT];
 	uint8_t round_how;  /* how the join at hand pairs */
@@ -378,7 +377,7 @@ static int immutable(const struct matcher *m, node_t x)
 {
 	uint32_t c = m->s[0].h->node_class[x];
 
-	return c != HW_NONE && m->immutable[c];
+	return c != HW_NONE && m->s[0].immutable[c];
 }
 
 struct sib { uint64_t key; node_t v; size_t pos; };
@@ -785,7 +784,7 @@ static uint64_t alike_key(const struct matcher *m, int side, node_t v)
 
 	if (c == HW_NONE)
 		return s->h0[v];
-	if (side == 0 ? m->immutable[c] : m->immutable_b[c])
+	if (s->immutable[c])
 		return s->h1[v];
 	return s->h0[v];
 }
@@ -984,8 +983,8 @@ int match_dumps(struct heap *a, struct heap *b, unsigned flags, struct match_res
 	}
 	m.posb = xmalloc((size_t)b->n * sizeof *m.posb);
 	memset(m.posb, 0xff, (size_t)b->n * sizeof *m.posb);
-	m.immutable = value_classes(a);
-	m.immutable_b = value_classes(b);
+	m.s[0].immutable = value_classes(a);
+	m.s[1].immutable = value_classes(b);
 	/* the strong evidence first: names of classes, unique contents; then
 	 * what the references say */
 	pair_classes(&m);
@@ -1003,8 +1002,8 @@ int match_dumps(struct heap *a, struct heap *b, unsigned flags, struct match_res
 	answer(&m, r);
 	r->pairs = pairs_so_far(&m);
 	r->confidence = confidence(&m, &r->fresh);
-	free(m.immutable);
-	free(m.immutable_b);
+	free(m.s[0].immutable);
+	free(m.s[1].immutable);
 
 	for (int i = 0; i < 2; i++) {
 		free(m.s[i].h0);
