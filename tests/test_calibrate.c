@@ -253,7 +253,7 @@ START_TEST(test_calibrate_diff_csv)
 	const char *head = "class,instances_before,instances,instances_delta,bytes_before,bytes,bytes_delta,"
 			   "new,new_bytes,gone,gone_bytes,unidentified_before,unidentified,unexplained\n";
 	ck_assert_msg(strncmp(csv, head, strlen(head)) == 0, "%.300s", csv);
-	unsigned long long amb = 0, amb_before = 0, rows = 0, amb_rows = 0;
+	unsigned long long amb = 0, amb_before = 0, rows = 0, amb_rows = 0, amb_now_rows = 0;
 	for (char *line = strchr(csv, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
 		/* the class may be quoted with commas inside: fields from the end */
 		char *end = strchr(line, '\n');
@@ -276,6 +276,7 @@ START_TEST(test_calibrate_diff_csv)
 			      "new - gone is not the told delta: %.*s", (int)(end - line), line);
 		rows++;
 		amb_rows += u || ub;
+		amb_now_rows += u > 0;
 		amb += (unsigned long long)u;
 		amb_before += (unsigned long long)ub;
 	}
@@ -291,6 +292,25 @@ START_TEST(test_calibrate_diff_csv)
 	ck_assert_uint_eq(meta_value(text, "unexplained_classes"), 0);
 	ck_assert_msg(strstr(text, "; ambiguous: ") != NULL, "%.2000s", text);
 	free(text);
+	/* the step unidentified: those objects, class by class */
+	snprintf(cmd, sizeof cmd, "'%s' -q -f csv --baseline '%s/dotnet/workload-1.nettrace' classes "
+		 "-e unidentified '%s/dotnet/workload-2.nettrace'", heapwalk(), TEST_SRCDIR, TEST_SRCDIR);
+	csv = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s: status %d", cmd, st);
+	unsigned long long stepped = 0, step_rows = 0;
+	for (char *line = strchr(csv, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
+		char *f = line; /* class,instances,...: the class may be quoted */
+		if (*f == '"')
+			f = strstr(f, "\",") + 1;
+		else
+			f = strchr(f, ',');
+		ck_assert(f != NULL && *f == ',');
+		stepped += strtoull(f + 1, NULL, 10);
+		step_rows++;
+	}
+	ck_assert_uint_eq(stepped, amb);
+	ck_assert_uint_eq(step_rows, amb_now_rows);
+	free(csv);
 }
 END_TEST
 

@@ -1078,6 +1078,22 @@ START_TEST(test_baseline_ambiguous)
 	row = line_of(s, "System.Reflection.RuntimeMethodInfo ");
 	ck_assert_msg(strstr(row, " ? ") == NULL && strstr(row, " +270 ") != NULL, "RuntimeMethodInfo row: %s", row);
 	free(row);
+	/* the use menu's unknown: as many objects as the top line says are
+	 * ambiguous; Strings among them, no RuntimeMethodInfo */
+	const char *amb = strstr(s, "; ambiguous ");
+	ck_assert(amb != NULL);
+	unsigned long long n_amb = strtoull(amb + strlen("; ambiguous "), NULL, 10);
+	ck_assert_uint_gt(n_amb, 0);
+	free(s);
+	keys(&t, "u");
+	free(wait_for(&t, "unknown   the objects neither new nor old"));
+	keys(&t, "u");
+	s = wait_for(&t, "Step 2: Unidentified objects of");
+	char want[64];
+	snprintf(want, sizeof want, "|  %llu objects,", n_amb);
+	has(s, want);
+	has(s, "System.String ");
+	lacks(s, "System.Reflection.RuntimeMethodInfo ");
 	free(s);
 	keys(&t, "q");
 	wait_exit(&t);

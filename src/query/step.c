@@ -33,6 +33,7 @@ static const struct {
 	{ "class-objects", ST_CLASSOBJ, A_NONE }, { "elements", ST_ELEMENTS, A_ROLE },
 	{ "loaded", ST_LOADED, A_NONE }, { "generation", ST_GENERATION, A_GEN },
 	{ "unreachable", ST_UNREACHABLE, A_NONE }, { "live", ST_LIVE, A_NONE },
+	{ "unidentified", ST_UNIDENTIFIED, A_NONE },
 	{ "root", ST_ROOT, A_ROOT }, { "ignore", ST_IGNORE, A_REF }, { "unignore", ST_UNIGNORE, A_REF },
 	{ "reachable", ST_REACHABLE, A_WEAK }, { "path", ST_PATH, A_PATH }, { "allocated", ST_ALLOCATED, A_TIME },
 	{ "loader", ST_LOADER, A_ID }, { "site", ST_SITE, A_FRAMES }, { "calls", ST_CALLS, A_FRAMES },
@@ -1018,6 +1019,7 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 		break;
 	case ST_NEW:
 	case ST_OLD:
+	case ST_UNIDENTIFIED:
 		if (h->baseline == NULL) {
 			sbuf_adds(err, "no baseline: give --baseline OLD, or a dump that heapwalk's agent "
 				  "wrote after a mark (heapwalk mark PID, then heapwalk snapshot PID FILE)");
@@ -1025,8 +1027,10 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 		}
 		/* old: neither new nor one whose identity the ids cannot tell */
 		for (v = 1; v < h->n; v++)
-			if (bit_get(set->bits, v) && !baseline_unknown(h->baseline, v) &&
-			    objset_has(&h->baseline->fresh, v) == (s->op == ST_NEW))
+			if (bit_get(set->bits, v) &&
+			    (s->op == ST_UNIDENTIFIED ? baseline_unknown(h->baseline, v)
+			     : !baseline_unknown(h->baseline, v) &&
+				       objset_has(&h->baseline->fresh, v) == (s->op == ST_NEW)))
 				bit_set(r.bits, v);
 		break;
 	case ST_GONE: /* the front end switches to the baseline's side */

@@ -15,6 +15,9 @@
  *   object ID[,ID...]          the objects with those ids (0x... or decimal)
  *   new | old                  members that did not exist / existed at the
  *                              baseline (h->baseline, query/baseline.h)
+ *   unidentified               members the baseline calls neither new nor old:
+ *                              ambiguous to the matcher, or that the dump's
+ *                              ids do not identify
  *   inspection NAME [ARG] group K[,K...]
  *                              group K (from 1) of the inspection NAME, or
  *                              the union of those groups
@@ -75,7 +78,7 @@ enum step_op {
 	ST_ALL, ST_INSTANCES, ST_INSTANCEOF, ST_RETAINED, ST_REFERRERS, ST_REFERENTS,
 	ST_DOMINATED, ST_OBJECT, ST_NEW, ST_OLD, ST_GONE, ST_INSPECTION, ST_TOP, ST_CLASSOBJ,
 	ST_ELEMENTS, ST_LOADED, ST_GENERATION, ST_ROOT, ST_IGNORE, ST_UNIGNORE, ST_REACHABLE, ST_PATH,
-	ST_ALLOCATED, ST_LOADER, ST_SITE, ST_CALLS, ST_UNREACHABLE, ST_LIVE
+	ST_ALLOCATED, ST_LOADER, ST_SITE, ST_CALLS, ST_UNREACHABLE, ST_LIVE, ST_UNIDENTIFIED
 };
 
 struct step {
@@ -116,6 +119,13 @@ const char *step_word(size_t i);
  * Returns 0, or STEP_E* with "column N: what" in err, N counting bytes
  * of expr from 1. Regexes are compiled here, so a bad one is found
  * before a dump is opened. */
+/* Steps whose answer is the baseline's (new, old, unidentified): they
+ * mean the open dump's objects, and change when the baseline does. */
+static inline int step_on_baseline(enum step_op op)
+{
+	return op == ST_NEW || op == ST_OLD || op == ST_UNIDENTIFIED;
+}
+
 int pipeline_parse(const char *expr, struct pipeline *pl, struct sbuf *err);
 void pipeline_free(struct pipeline *pl);
 /* The canonical text; parsing it gives the same steps. Appends. */

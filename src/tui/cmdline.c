@@ -431,7 +431,7 @@ static int apply_all(struct tui *t, const struct pipeline *pl, struct use *uses,
 			set = set_copy(h, &t->bl->gone);
 			bl_dep = 1;
 		} else {
-			if ((st->op == ST_NEW || st->op == ST_OLD) && h != t->main) {
+			if (step_on_baseline(st->op) && h != t->main) {
 				sbuf_adds(err, "this step is on the baseline's side: new and old mean the open dump's");
 				break;
 			}
@@ -450,7 +450,7 @@ static int apply_all(struct tui *t, const struct pipeline *pl, struct use *uses,
 				break;
 			}
 			sbuf_free(&why);
-			bl_dep |= st->op == ST_NEW || st->op == ST_OLD;
+			bl_dep |= step_on_baseline(st->op);
 		}
 		struct sbuf ex;
 		sbuf_init(&ex);

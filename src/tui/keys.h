@@ -27,7 +27,7 @@
 	REQ(RULES,       "Views",   "Rules: turn groups of reference-classifier rules on or off, recompute") \
 	REQ(USE,         "Steps",   "Use the marked rows, or the cursor row: a new step") \
 	REQ(MARK,        "Steps",   "Mark or unmark the row (multiple selection)") \
-	REQ(USE_MENU,    "Steps",   "Use menu: retained, referrers, referents, dominated, top, class objects, elements, loaded, new, old, gone, age (a GC generation)") \
+	REQ(USE_MENU,    "Steps",   "Use menu: retained, referrers, referents, dominated, top, class objects, elements, loaded, new, old, gone, age (a GC generation), unknown (neither new nor old)") \
 	REQ(USE_RETAINED,"Steps",   "Use the objects the current set retains") \
 	REQ(USE_REFERRERS,"Steps",  "Use the objects referring to the set") \
 	REQ(USE_REFERENTS,"Steps",  "Use the objects the set refers to") \

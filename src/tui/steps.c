@@ -212,7 +212,7 @@ void use_step_arg(struct tui *t, enum step_op op, const char *arg, const char *t
 	struct use u = { .title = NULL };
 	struct sbuf err, ex;
 
-	if ((op == ST_NEW || op == ST_OLD) && t->h != t->main) {
+	if (step_on_baseline(op) && t->h != t->main) {
 		tui_message(t, 1, "%s", "this step is on the baseline's side: new and old mean the open dump's");
 		return;
 	}
@@ -232,7 +232,7 @@ void use_step_arg(struct tui *t, enum step_op op, const char *arg, const char *t
 		u.title = xasprintf("%s of %llu objects", title,
 				    (unsigned long long)cur_step(t)->set.count);
 		u.expr = sbuf_detach(&ex);
-		u.bl_dep = op == ST_NEW || op == ST_OLD;
+		u.bl_dep = step_on_baseline(op);
 		tui_push(t, &u);
 	}
 	sbuf_free(&err);
@@ -550,7 +550,8 @@ void use_menu(struct tui *t)
 			  "new       the objects created since the baseline or mark (>)",
 			  "before    old objects: those that existed at the baseline or mark (<)",
 			  "gone      the baseline's objects that no longer exist (~)",
-			  "age       the set's objects of one GC generation (.NET's: gen0, gen2, loh...)" };
+			  "age       the set's objects of one GC generation (.NET's: gen0, gen2, loh...)",
+			  "unknown   the objects neither new nor old: ambiguous, or not identified" };
 	switch (popup(t, "Use", items, sizeof items / sizeof items[0], 0)) {
 	case 0: use_step(t, ST_RETAINED, "Retained"); break;
 	case 1: use_step(t, ST_REFERRERS, "Referrers"); break;
@@ -565,6 +566,7 @@ void use_menu(struct tui *t)
 	case 10: use_step(t, ST_OLD, "Old objects"); break;
 	case 11: use_gone(t); break;
 	case 12: use_generation(t); break;
+	case 13: use_step(t, ST_UNIDENTIFIED, "Unidentified objects"); break;
 	default: break;
 	}
 }
