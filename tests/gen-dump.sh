@@ -18,10 +18,15 @@ JAVA=${JAVA:-java} JAVAC=${JAVAC:-javac} JCMD=${JCMD:-jcmd}
 mkdir -p "$out/classes"
 out=$(cd "$out" && pwd)
 
+# one compiler at a time in the shared classes directory (suites make
+# their dumps at once): a JVM never loads a class file half written
+exec 8>"$out/classes.lock"
+flock 8
 if [ ! -f "$out/classes/$main.class" ] || [ "$src/$main.java" -nt "$out/classes/$main.class" ]; then
 	# shellcheck disable=SC2086
 	"$JAVAC" ${JAVAC_OPTS:-} -d "$out/classes" "$src/$main.java"
 fi
+exec 8>&-
 
 pid=
 log=$out/$name.log

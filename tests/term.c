@@ -45,7 +45,7 @@ void tmuxf(struct term *t, const char *fmt, ...)
 
 /* heapwalk ARGS in a cols x rows terminal, with ENV before it. A
  * script runs it and writes its exit status to a file; heapwalk has 300
- * s at most, so a failed test leaves no terminal behind for long (the
+ * s at most (times CK_TIMEOUT_MULTIPLIER), so a failed test leaves no terminal behind for long (the
  * server ends with its one session). */
 void term_start(struct term *t, int cols, int rows, const char *env, const char *args)
 {
@@ -59,12 +59,13 @@ void term_start(struct term *t, int cols, int rows, const char *env, const char 
 	snprintf(t->status, sizeof t->status, "%s/status-%d", dir, seq);
 	unlink(t->status); /* none of an earlier process that had this pid */
 	snprintf(script, sizeof script, "%s/run-%d.sh", dir, seq++);
+	int life = (int)hang_seconds(300);
 	FILE *f = fopen(script, "w");
 	ck_assert(f != NULL);
 	/* the script outlives a hangup, to write the status */
 	fprintf(f, "trap '' HUP\n"
-		   "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color %s timeout --foreground 300 %s %s\n"
-		   "echo $? > %s.tmp && mv %s.tmp %s\n", env, hw, args, t->status, t->status, t->status);
+		   "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color %s timeout --foreground %d %s %s\n"
+		   "echo $? > %s.tmp && mv %s.tmp %s\n", env, life, hw, args, t->status, t->status, t->status);
 	fclose(f);
 	tmuxf(t, "-f /dev/null new-session -d -s hw -x %d -y %d 'sh %s'", cols, rows, script);
 }
@@ -171,12 +172,13 @@ int settled(struct term *t, const char *s)
 	return same;
 }
 
-/* Poll the screen until it shows `needle` (30 s at most); the screen. */
+/* Poll the screen until it shows `needle` (a hang after 120 s); the
+ * screen. */
 char *wait_for(struct term *t, const char *needle)
 {
 	char *s = NULL;
 
-	for (int i = 0; i < 300; i++) {
+	for (double end = now_seconds() + hang_seconds(120); now_seconds() < end;) {
 		free(s);
 		s = screen(t, 0);
 		if (strstr(s, needle) != NULL && settled(t, s))
@@ -193,7 +195,7 @@ char *wait_without(struct term *t, const char *needle, const char *gone)
 {
 	char *s = NULL;
 
-	for (int i = 0; i < 300; i++) {
+	for (double end = now_seconds() + hang_seconds(120); now_seconds() < end;) {
 		free(s);
 		s = screen(t, 0);
 		if (strstr(s, needle) != NULL && strstr(s, gone) == NULL && settled(t, s))
@@ -217,7 +219,7 @@ void lacks(const char *s, const char *needle)
 /* After q: the process ended, with status 0. */
 void wait_exit(struct term *t)
 {
-	for (int i = 0; i < 100; i++) {
+	for (double end = now_seconds() + hang_seconds(60); now_seconds() < end;) {
 		FILE *f = fopen(t->status, "r");
 		if (f != NULL) {
 			int code = -1;
@@ -253,10 +255,10 @@ char *line_of(const char *s, const char *needle)
 	return strndup(a, b ? (size_t)(b - a) : strlen(a));
 }
 
-/* The exit status heapwalk left, waiting 10 s at most; -1 if none. */
+/* The exit status heapwalk left, waiting 60 s at most; -1 if none. */
 int exit_status(struct term *t)
 {
-	for (int i = 0; i < 100; i++) {
+	for (double end = now_seconds() + hang_seconds(60); now_seconds() < end;) {
 		FILE *f = fopen(t->status, "r");
 		if (f != NULL) {
 			int code = -1;

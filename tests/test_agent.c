@@ -16,25 +16,6 @@
 
 #define DUMPS TEST_BUILDDIR "/dumps"
 
-/* DUMPS/agent-NAME: one JVM session of agent-run.sh, once per test run
- * unless newer than the workload and the agent. */
-static void ensure_run(const char *name, const char *mode, const char *jvmopts, char *dir, size_t n)
-{
-	char cmd[2048], stamp[600];
-	struct stat d, w, a;
-	const char *agent = getenv("HEAPWALK_AGENT");
-
-	ck_assert_msg(agent && *agent, "HEAPWALK_AGENT is not set: configure found no JDK headers");
-	snprintf(dir, n, DUMPS "/agent-%s", name);
-	snprintf(stamp, sizeof stamp, "%s/done", dir);
-	if (stat(stamp, &d) == 0 && stat(TEST_SRCDIR "/java/Marked.java", &w) == 0 &&
-	    stat(agent, &a) == 0 && d.st_mtime >= w.st_mtime && d.st_mtime >= a.st_mtime)
-		return;
-	snprintf(cmd, sizeof cmd, "sh " TEST_SRCDIR "/agent-run.sh %s %s %s && touch %s",
-		 dir, mode, jvmopts, stamp);
-	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
-}
-
 static char *slurp(const char *dir, const char *file)
 {
 	char path[700];
@@ -184,16 +165,6 @@ static void check_session(const char *dir, const char *what)
 	free(out);
 }
 
-void agent_session(char *dir, size_t n)
-{
-	ensure_run("attach", "attach", "", dir, n);
-}
-
-void agent_start_session(char *dir, size_t n)
-{
-	ensure_run("start", "start", "-XX:+UseSerialGC -XX:-UseCompressedOops", dir, n);
-}
-
 START_TEST(test_agent_attached)
 {
 	char dir[600];
@@ -278,7 +249,7 @@ Suite *agent_suite(void)
 	Suite *s = suite_create("agent");
 	TCase *tc = tcase_create("agent");
 
-	tcase_set_timeout(tc, 600);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_agent_attached);
 	tcase_add_test(tc, test_agent_at_start_uncompressed_serial);
 	tcase_add_test(tc, test_agent_errors);

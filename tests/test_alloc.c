@@ -14,20 +14,6 @@
 #include "query/views.h"
 #include "suites.h"
 
-#define ALLOC TEST_BUILDDIR "/dumps/alloc"
-
-const char *alloc_dump(void)
-{
-	struct stat d, w, a;
-	const char *agent = getenv("HEAPWALK_AGENT");
-
-	ck_assert_msg(agent && *agent, "HEAPWALK_AGENT is not set: configure found no JDK headers");
-	if (stat(ALLOC "/s.hprof", &d) == 0 && stat(TEST_SRCDIR "/java/Matched.java", &w) == 0 &&
-	    stat(agent, &a) == 0 && d.st_mtime >= w.st_mtime && d.st_mtime >= a.st_mtime)
-		return ALLOC "/s.hprof";
-	ck_assert_msg(system("sh " TEST_SRCDIR "/alloc-run.sh " ALLOC) == 0, "alloc-run.sh failed");
-	return ALLOC "/s.hprof";
-}
 
 /* The 1-based numbers of the lines of Matched.java holding `what`. */
 static size_t source_lines(const char *what, int *lines, size_t max)
@@ -230,7 +216,7 @@ Suite *alloc_suite(void)
 	Suite *s = suite_create("alloc");
 	TCase *tc = tcase_create("alloc");
 
-	tcase_set_timeout(tc, 600);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_alloc_sites);
 	tcase_add_test(tc, test_alloc_select);
 	tcase_add_test(tc, test_alloc_none);

@@ -392,7 +392,7 @@ Suite *alloctime_suite(void)
 	Suite *s = suite_create("alloctime");
 	TCase *tc = tcase_create("alloctime");
 
-	tcase_set_timeout(tc, 600);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_time_text);
 	tcase_add_test(tc, test_time_marks);
 	tcase_add_test(tc, test_time_histogram);

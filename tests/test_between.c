@@ -585,13 +585,13 @@ Suite *between_suite(void)
 	TCase *jvm = tcase_create("jvm");
 	TCase *term = tcase_create("browser");
 
-	tcase_set_timeout(tc, 120);
+	tcase_set_timeout(tc, HANG_TIMEOUT);
 	tcase_add_test(tc, random_deep_and_paths);
 	tcase_add_test(tc, steps_path_and_reachable);
 	tcase_add_test(tc, class_reference);
-	tcase_set_timeout(jvm, 300);
+	tcase_set_timeout(jvm, FIXTURE_TIMEOUT);
 	tcase_add_test(jvm, jvm_chain);
-	tcase_set_timeout(term, 120);
+	tcase_set_timeout(term, HANG_TIMEOUT);
 	tcase_add_test(term, browser_mark_two);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, jvm);

@@ -987,7 +987,7 @@ Suite *browser_suite(void)
 	Suite *s = suite_create("browser");
 	TCase *tc = tcase_create("terminal");
 
-	tcase_set_timeout(tc, 300);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_long_names_80x24);
 	tcase_add_test(tc, test_failure_contained);
 	tcase_add_test(tc, test_search_past_loaded);
@@ -1002,7 +1002,7 @@ Suite *browser_suite(void)
 	tcase_add_test(tc, test_oom_contained);
 	suite_add_tcase(s, tc);
 	TCase *batch = tcase_create("batch");
-	tcase_set_timeout(batch, 300);
+	tcase_set_timeout(batch, FIXTURE_TIMEOUT);
 	tcase_add_test(batch, test_batch_dump_shrinks);
 	suite_add_tcase(s, batch);
 	return s;

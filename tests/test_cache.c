@@ -313,7 +313,7 @@ Suite *cache_suite(void)
 
 	/* Check's default is 4 s: the corrupt-cache test reopens the heap
 	 * some seventy times, which took about that under the sanitizers */
-	tcase_set_timeout(tc, 60);
+	tcase_set_timeout(tc, HANG_TIMEOUT);
 	tcase_add_checked_fixture(tc, make_dump, drop_dump);
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_permissions_and_no_temp_left);

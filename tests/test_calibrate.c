@@ -319,7 +319,7 @@ Suite *calibrate_suite(void)
 	Suite *s = suite_create("calibrate");
 	TCase *tc = tcase_create("core");
 
-	tcase_set_timeout(tc, 900);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_calibrate_mono);
 	tcase_add_test(tc, test_calibrate_v8);
 	tcase_add_test(tc, test_calibrate_jvm);

@@ -19,11 +19,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clrmark_rec.h"
 #include "format/clr_mark.h"
 #include "suites.h"
 #include "util.h"
 
 #define MDIR TEST_BUILDDIR "/dumps/clrmark"
+#define DN TEST_SRCDIR "/dotnet"
 #define RUNDIR MDIR "/cache" /* XDG_CACHE_HOME: where the mark's private directory goes */
 #define DNOUT TEST_BUILDDIR "/dumps/dotnet/out"
 
@@ -457,61 +459,6 @@ END_TEST
 
 /* ---- recorded: tests/dotnet/mark-*.nettrace (see its README) ---- */
 
-#define DN TEST_SRCDIR "/dotnet"
-
-struct rec_files { char *mark, *rec, *snap; size_t nmark, nrec, nsnap; };
-
-static void rec_load(struct rec_files *f)
-{
-	f->mark = file_bytes(DN "/mark-heap.nettrace", &f->nmark);
-	f->rec = file_bytes(DN "/mark-rec.nettrace", &f->nrec);
-	f->snap = file_bytes(DN "/mark-snap.nettrace", &f->nsnap);
-}
-
-static void rec_free(struct rec_files *f)
-{
-	free(f->mark);
-	free(f->rec);
-	free(f->snap);
-}
-
-/* The replay of the recorded mark, its stream rec[0..nrec) (NULL: none),
- * written as the mark file of a copy of the snapshot at dump: what it
- * said. */
-static char *replay_to(const struct rec_files *f, const char *rec, size_t nrec, const char *dump)
-{
-	struct clr_mark_in in = { (const uint8_t *)f->mark, f->nmark, (const uint8_t *)rec, nrec,
-				  (const uint8_t *)f->snap, f->nsnap, 2, 7, NULL }; /* the GCs: README */
-	struct sbuf out, said, err;
-	char path[512];
-
-	sbuf_init(&out);
-	sbuf_init(&said);
-	sbuf_init(&err);
-	ck_assert_msg(clr_mark_replay(&in, &out, &said, &err) == 0, "%s", err.buf);
-	ck_assert_int_eq(system("mkdir -p " MDIR), 0);
-	FILE *o = fopen(dump, "wb");
-	ck_assert_ptr_nonnull(o);
-	ck_assert_uint_eq(fwrite(f->snap, 1, f->nsnap, o), f->nsnap);
-	fclose(o);
-	snprintf(path, sizeof path, "%s.hwmark", dump);
-	o = fopen(path, "wb");
-	ck_assert_ptr_nonnull(o);
-	ck_assert_uint_eq(fwrite(out.buf, 1, out.len, o), out.len);
-	fclose(o);
-	sbuf_free(&out);
-	sbuf_free(&err);
-	return sbuf_detach(&said);
-}
-
-void clrmark_recorded(const char *dump)
-{
-	struct rec_files f;
-
-	rec_load(&f);
-	free(replay_to(&f, f.rec, f.nrec, dump));
-	rec_free(&f);
-}
 
 /* The recorded mark replayed: exact, every object of the workload's
  * kinds old or new as it made it (its counts: README). */
@@ -571,7 +518,7 @@ Suite *clrmark_suite(void)
 	Suite *s = suite_create("clrmark");
 	TCase *tc = tcase_create("live");
 
-	tcase_set_timeout(tc, 600); /* a hang; the workload is built once, slowly */
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT); /* a hang; the workload is built once, slowly */
 	tcase_add_test(tc, test_mark_exact);
 	tcase_add_test(tc, test_mark_recorder_killed);
 	tcase_add_test(tc, test_mark_background_gc);
@@ -579,7 +526,7 @@ Suite *clrmark_suite(void)
 	tcase_add_test(tc, test_mark_file_foreign_and_cut);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("recorded");
-	tcase_set_timeout(tc, 300);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_recorded_exact);
 	tcase_add_test(tc, test_recorded_cut);
 	suite_add_tcase(s, tc);

@@ -404,7 +404,7 @@ Suite *domtree_suite(void)
 	tcase_add_test(tc, test_self_loops_duplicates_unreachable);
 	tcase_add_test(tc, test_root_succ);
 	tcase_add_test(tc, test_random_against_definition);
-	tcase_set_timeout(big, 120);
+	tcase_set_timeout(big, HANG_TIMEOUT);
 	tcase_add_test(big, test_million_chain);
 	tcase_add_test(big, test_million_star);
 	tcase_add_test(big, test_list_values_held_by_array);

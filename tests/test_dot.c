@@ -870,12 +870,12 @@ Suite *dot_suite(void)
 	Suite *s = suite_create("dot");
 	TCase *tc = tcase_create("graphs"), *jvm = tcase_create("jvm");
 
-	tcase_set_timeout(tc, 120);
+	tcase_set_timeout(tc, HANG_TIMEOUT);
 	tcase_add_test(tc, random_graphs);
 	tcase_add_test(tc, hand_graphs);
 	tcase_add_test(tc, command_line);
 	tcase_add_test(tc, paths_and_merged);
-	tcase_set_timeout(jvm, 300);
+	tcase_set_timeout(jvm, FIXTURE_TIMEOUT);
 	tcase_add_test(jvm, jvm_chain);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, jvm);

@@ -423,11 +423,11 @@ Suite *exact_suite(void)
 	TCase *tc = tcase_create("random");
 	TCase *jvm = tcase_create("jvm");
 
-	tcase_set_timeout(tc, 120);
+	tcase_set_timeout(tc, HANG_TIMEOUT);
 	tcase_add_test(tc, random_heaps);
 	tcase_add_test(tc, random_object_sets);
 	tcase_add_test(tc, memo_forgotten_on_rules);
-	tcase_set_timeout(jvm, 600);
+	tcase_set_timeout(jvm, FIXTURE_TIMEOUT);
 	tcase_add_test(jvm, jvm_every_class);
 	tcase_add_test(jvm, jvm_cli_exact);
 	suite_add_tcase(s, tc);

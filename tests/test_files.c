@@ -609,7 +609,7 @@ Suite *files_suite(void)
 	Suite *s = suite_create("files");
 	TCase *tc = tcase_create("files");
 
-	tcase_set_timeout(tc, 600);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_history_symlinks);
 	tcase_add_test(tc, test_history_dir_untrusted);
 	tcase_add_test(tc, test_copy_two_first_opens);

@@ -548,8 +548,8 @@ Suite *focus_suite(void)
 	Suite *s = suite_create("focus");
 	TCase *unit = tcase_create("unit"), *jvm = tcase_create("jvm");
 
-	tcase_set_timeout(unit, 300);
-	tcase_set_timeout(jvm, 300);
+	tcase_set_timeout(unit, FIXTURE_TIMEOUT);
+	tcase_set_timeout(jvm, FIXTURE_TIMEOUT);
 	tcase_add_test(unit, parse_focus_steps);
 	tcase_add_test(unit, random_ignore_and_root);
 	tcase_add_test(jvm, jvm_second_holder);

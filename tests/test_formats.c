@@ -26,19 +26,7 @@
 #include "util.h"
 
 #define V8DIR TEST_BUILDDIR "/dumps/v8fmt"
-#define GZDIR TEST_BUILDDIR "/dumps/gz"
-
-int have(const char *prog)
-{
-	char cmd[256];
-	int st;
-
-	snprintf(cmd, sizeof cmd, "command -v %s", prog);
-	char *out = run(cmd, &st);
-	int ok = st == 0 && out[0] != '\0';
-	free(out);
-	return ok;
-}
+#define GZDIR TEST_BUILDDIR "/dumps/gz-formats"
 
 /* V8DIR/{a,b}.heapsnapshot and workload.json; 0 (said) without node. */
 static int v8_dumps(void)
@@ -478,13 +466,16 @@ END_TEST
 
 /* ---- gzip ---- */
 
-static void gz_dumps(void)
+/* A copy of gz_dumps() of its own: the tests below remove and write
+ * caches beside the dumps, which the gz suite reads at the same time. */
+static void gz_copy(void)
 {
-	struct stat d;
+	char cmd[1024];
+	const char *from = gz_dumps();
 
-	if (stat(GZDIR "/jdk.gunzip", &d) == 0 && stat(GZDIR "/plain.hprof.gz", &d) == 0)
-		return;
-	ck_assert_msg(system("sh " TEST_SRCDIR "/gz-dump.sh " GZDIR) == 0, "gz-dump.sh failed");
+	snprintf(cmd, sizeof cmd, "rm -rf " GZDIR " && mkdir -p " GZDIR " && cp -p %s/plain.hprof %s/plain.hprof.gz "
+		 "%s/jdk.hprof.gz %s/jdk.gunzip " GZDIR "/", from, from, from, from);
+	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
 }
 
 
@@ -732,7 +723,7 @@ START_TEST(test_gz_same_stdout)
 	};
 	int st;
 
-	gz_dumps();
+	gz_copy();
 	ck_assert_int_eq(system("rm -f " GZDIR "/*.hwi " GZDIR "/*.inflated"), 0);
 	ck_assert_int_eq(system("cp " GZDIR "/jdk.gunzip " GZDIR "/jdk-plain.hprof && cp " GZDIR
 				"/jdk.hprof.gz " GZDIR "/jdk-copy.hprof.gz"), 0);
@@ -813,7 +804,7 @@ START_TEST(test_gz_cut)
 {
 	int st;
 
-	gz_dumps();
+	gz_copy();
 	/* the JDK's file cut in its middle: the members before the cut open */
 	ck_assert_int_eq(system("f=" GZDIR "/jdk.hprof.gz; head -c $(( $(stat -c %s $f) / 2 )) $f > "
 				GZDIR "/cut.hprof.gz"), 0);
@@ -853,7 +844,7 @@ START_TEST(test_gz_browser_view)
 	struct term t;
 	int st;
 
-	gz_dumps();
+	gz_copy();
 	ck_assert_int_eq(system("cp " GZDIR "/jdk.hprof.gz " GZDIR "/jdk-tui.hprof.gz"), 0);
 	free(hw("-q info " GZDIR "/jdk-tui.hprof.gz", &st)); /* the cache, and the members' index */
 	ck_assert_int_eq(st, 0);
@@ -885,25 +876,6 @@ END_TEST
 /* ---- .NET ---- */
 
 #define DNDIR TEST_BUILDDIR "/dumps/dotnet"
-
-int dotnet_workload(void)
-{
-	struct stat d, w;
-
-	if (!have("dotnet")) {
-		fprintf(stderr, "formats: dotnet is not installed: the live .NET tests are skipped "
-				"(the recorded traces in tests/dotnet are read all the same)\n");
-		return 0;
-	}
-	if (stat(DNDIR "/out/Workload.dll", &d) == 0 && stat(TEST_SRCDIR "/dotnet/Program.cs", &w) == 0 &&
-	    d.st_mtime >= w.st_mtime)
-		return 1;
-	ck_assert_int_eq(system("rm -rf " DNDIR " && mkdir -p " DNDIR "/src && cp " TEST_SRCDIR "/dotnet/Program.cs "
-				TEST_SRCDIR "/dotnet/Workload.csproj " DNDIR "/src/ && cd " DNDIR "/src && "
-				"DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 dotnet build -c Release -o ../out "
-				"> ../build.log 2>&1"), 0);
-	return 1;
-}
 
 /* The workload started (its standard input open for two minutes), its
  * output to log; its pid once it has said it. */
@@ -1756,7 +1728,7 @@ Suite *formats_suite(void)
 	Suite *s = suite_create("formats");
 	TCase *tc = tcase_create("v8");
 
-	tcase_set_timeout(tc, 300);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_v8_classes);
 	tcase_add_test(tc, test_v8_retained);
 	tcase_add_test(tc, test_v8_path_and_diff);
@@ -1772,13 +1744,13 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_v8_id_order);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("gzip");
-	tcase_set_timeout(tc, 600);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_gz_same_stdout);
 	tcase_add_test(tc, test_gz_cut);
 	tcase_add_test(tc, test_gz_browser_view);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("dotnet");
-	tcase_set_timeout(tc, 600);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_dotnet_recorded);
 	tcase_add_test(tc, test_dotnet_trace_tool);
 	tcase_add_test(tc, test_dotnet_browser);
@@ -1787,7 +1759,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_dotnet_gcdump_live);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("gcdump-crafted");
-	tcase_set_timeout(tc, 120);
+	tcase_set_timeout(tc, HANG_TIMEOUT);
 	tcase_add_test(tc, test_gcdump_crafted);
 	tcase_add_test(tc, test_gcdump_counts);
 	suite_add_tcase(s, tc);

@@ -245,7 +245,7 @@ Suite *fuzzregress_suite(void)
 
 	if (inputs == NULL)
 		find_inputs();
-	tcase_set_timeout(tc, 60); /* a hang the fuzzers found must not come back */
+	tcase_set_timeout(tc, HANG_TIMEOUT); /* a hang the fuzzers found must not come back */
 	tcase_add_test(tc, test_every_fuzzer_has_inputs);
 	tcase_add_test(tc, test_reseal);
 	tcase_add_test(tc, test_baseline_pairs);

@@ -494,7 +494,7 @@ Suite *garbage_suite(void)
 {
 	Suite *s = suite_create("garbage");
 	TCase *tc = tcase_create("hand");
-	tcase_set_timeout(tc, 120); /* the browser's: wait_for says what never came */
+	tcase_set_timeout(tc, HANG_TIMEOUT); /* the browser's: wait_for says what never came */
 
 	tcase_add_test(tc, test_hand_default);
 	tcase_add_test(tc, test_hand_keep);
@@ -502,7 +502,7 @@ Suite *garbage_suite(void)
 	tcase_add_test(tc, test_hand_browser);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("oom");
-	tcase_set_timeout(tc, 600);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_oom_dump);
 	tcase_add_test(tc, test_oom_cache_output);
 	suite_add_tcase(s, tc);

@@ -17,7 +17,7 @@
 #include "hprofw.h"
 #include "suites.h"
 
-#define GZDIR TEST_BUILDDIR "/dumps/gz"
+#define GZDIR TEST_BUILDDIR "/dumps/gz" /* gz_dumps() */
 
 struct file {
 	uint8_t *b;
@@ -43,19 +43,6 @@ static void put_file(const char *path, const void *b, size_t n)
 	FILE *fp = fopen(path, "wb");
 
 	ck_assert_msg(fp != NULL && fwrite(b, 1, n, fp) == n && fclose(fp) == 0, "cannot write %s", path);
-}
-
-/* The dumps of gz-dump.sh, made once per build (again when the workload
- * or the script is newer). */
-static void gz_dumps(void)
-{
-	struct stat d, w, s;
-
-	if (stat(GZDIR "/jdk.gunzip", &d) == 0 && stat(TEST_SRCDIR "/java/Workload.java", &w) == 0 &&
-	    stat(TEST_SRCDIR "/gz-dump.sh", &s) == 0 && d.st_mtime >= w.st_mtime && d.st_mtime >= s.st_mtime)
-		return;
-	ck_assert_msg(getenv("JAVA") && *getenv("JAVA"), "JAVA is not set: the JDK is a test dependency");
-	ck_assert_msg(system("sh " TEST_SRCDIR "/gz-dump.sh " GZDIR) == 0, "gz-dump.sh failed");
 }
 
 /* A sink that compares what it is handed with the bytes expected. */
@@ -947,7 +934,7 @@ Suite *gz_suite(void)
 	Suite *s = suite_create("gz");
 	TCase *tc = tcase_create("gz");
 
-	tcase_set_timeout(tc, 300);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, jdk_members);
 	tcase_add_test(tc, single_member);
 	tcase_add_test(tc, single_member_streamed);

@@ -1403,7 +1403,7 @@ Suite *hprof_suite(void)
 	Suite *s = suite_create("hprof");
 	TCase *tc = tcase_create("reader");
 
-	tcase_set_timeout(tc, 60);
+	tcase_set_timeout(tc, HANG_TIMEOUT);
 	tcase_add_test(tc, test_versions_and_id_sizes);
 	tcase_add_test(tc, test_every_root_kind);
 	tcase_add_test(tc, test_frames_and_traces);

@@ -809,7 +809,7 @@ Suite *hprofgen_suite(void)
 	Suite *s = suite_create("hprofgen");
 	TCase *tc = tcase_create("generated");
 
-	tcase_set_timeout(tc, 300);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_classes);
 	tcase_add_test(tc, test_info_like_jcmd);
 	tcase_add_test(tc, test_planted);

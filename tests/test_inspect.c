@@ -571,7 +571,7 @@ Suite *inspect_suite(void)
 	TCase *tc = tcase_create("waste");
 	int n = (int)(sizeof waste / sizeof *waste);
 
-	tcase_set_timeout(tc, 300); /* the first test may make the dump */
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT); /* the first test may make the dump */
 	tcase_add_test(tc, test_table);
 	tcase_add_loop_test(tc, test_subset, 0, n);
 	tcase_add_loop_test(tc, test_whole, 0, n);

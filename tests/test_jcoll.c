@@ -681,7 +681,7 @@ Suite *jcoll_suite(void)
 	Suite *s = suite_create("jcoll");
 	TCase *tc = tcase_create("jvm");
 
-	tcase_set_timeout(tc, 300);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_fields);
 	tcase_add_test(tc, test_field_offsets);
 	tcase_add_test(tc, test_weak_first);

@@ -10,181 +10,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "histo.h"
+#include "hprofw.h"
 #include "suites.h"
 #include "util.h"
 
 #define DUMPS TEST_BUILDDIR "/dumps"
 
-struct hrow { char *name; unsigned long long count, bytes; };
-struct hist { struct hrow *r; size_t n; };
-
-char *run(const char *cmd, int *status)
-{
-	FILE *f = popen(cmd, "r");
-	struct sbuf sb;
-	char buf[65536];
-	size_t n;
-
-	ck_assert_msg(f != NULL, "cannot run %s", cmd);
-	sbuf_init(&sb);
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		sbuf_add(&sb, buf, n);
-	*status = pclose(f);
-	return sbuf_detach(&sb);
-}
-
-char *file_bytes(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	struct sbuf sb;
-	char buf[65536];
-	size_t k;
-
-	ck_assert_msg(f != NULL, "cannot read %s", path);
-	sbuf_init(&sb);
-	while ((k = fread(buf, 1, sizeof buf, f)) > 0)
-		sbuf_add(&sb, buf, k);
-	fclose(f);
-	*n = sb.len;
-	return sbuf_detach(&sb);
-}
-
-const char *heapwalk(void)
-{
-	const char *hw = getenv("HEAPWALK");
-
-	ck_assert_msg(hw != NULL, "HEAPWALK is not set (run through make check)");
-	return hw;
-}
-
-void workload_dump(const char *workload, const char *name, const char *jvmopts, char *path, size_t n)
-{
-	char src[512], cmd[1024];
-	struct stat d, w;
-
-	snprintf(path, n, DUMPS "/%s.hprof", name);
-	snprintf(src, sizeof src, TEST_SRCDIR "/java/%s.java", workload);
-	if (stat(path, &d) == 0 && stat(src, &w) == 0 && d.st_mtime >= w.st_mtime)
-		return;
-	ck_assert_msg(getenv("JAVA") && *getenv("JAVA"), "JAVA is not set: the JDK is a test dependency");
-	snprintf(cmd, sizeof cmd, "WORKLOAD=%s DUMP_NAME=%s sh " TEST_SRCDIR "/gen-dump.sh " DUMPS " %s >/dev/null",
-		 workload, name, jvmopts);
-	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
-}
-
-void ensure_dump(const char *name, const char *jvmopts)
-{
-	char path[512];
-
-	workload_dump("Workload", name, jvmopts, path, sizeof path);
-}
-
-static void add_row(struct hist *h, const char *name, unsigned long long c, unsigned long long b)
-{
-	for (size_t i = 0; i < h->n; i++) /* one class name, several loaders: add up */
-		if (strcmp(h->r[i].name, name) == 0) {
-			h->r[i].count += c;
-			h->r[i].bytes += b;
-			return;
-		}
-	h->r = xreallocarray(h->r, h->n + 1, sizeof *h->r);
-	h->r[h->n++] = (struct hrow){ xstrdup(name), c, b };
-}
-
-static void read_histo(const char *path, struct hist *h)
-{
-	FILE *f = fopen(path, "r");
-	char line[4096], name[2048];
-	unsigned long long c, b;
-
-	ck_assert_msg(f != NULL, "cannot read %s", path);
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, " %*d: %llu %llu %2047s", &c, &b, name) == 3)
-			add_row(h, name, c, b);
-	fclose(f);
-}
-
-static void parse_csv(char *csv, struct hist *h)
-{
-	char *save = NULL;
-
-	for (char *line = strtok_r(csv, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (strncmp(line, "class,", 6) == 0)
-			continue;
-		/* the name may be quoted; the numbers are the next two fields */
-		char *p = line, *name = line;
-		if (*p == '"') {
-			name = ++p;
-			while (*p && !(p[0] == '"' && p[1] != '"'))
-				p += p[0] == '"' ? 2 : 1;
-			*p++ = '\0';
-		} else {
-			p = strchr(p, ',');
-			ck_assert(p != NULL);
-			*p = '\0';
-			p++;
-		}
-		if (*p == ',')
-			p++;
-		unsigned long long c, b;
-		ck_assert_msg(sscanf(p, "%llu,%llu", &c, &b) == 2, "bad csv line %s", line);
-		add_row(h, name, c, b);
-	}
-}
-
-static unsigned long long find(const struct hist *h, const char *name, int bytes)
-{
-	for (size_t i = 0; i < h->n; i++)
-		if (strcmp(h->r[i].name, name) == 0)
-			return bytes ? h->r[i].bytes : h->r[i].count;
-	return 0;
-}
-
-static void free_hist(struct hist *h)
-{
-	for (size_t i = 0; i < h->n; i++)
-		free(h->r[i].name);
-	free(h->r);
-}
-
-void check_histogram(const char *name, const char *hprof, const char *histo, int all_bytes)
-{
-	struct hist want = { 0 }, got = { 0 };
-	char cmd[1024];
-	int st;
-
-	read_histo(histo, &want);
-	snprintf(cmd, sizeof cmd, "%s -q --no-cache classes --all -f csv %s", heapwalk(), hprof);
-	char *csv = run(cmd, &st);
-	ck_assert_msg(st == 0, "%s exited %d", cmd, st);
-	parse_csv(csv, &got);
-	free(csv);
-	ck_assert_uint_gt(want.n, 200); /* the workload and the JDK: hundreds of classes */
-	size_t classes = 0, bad_bytes = 0;
-	for (size_t i = 0; i < want.n; i++) {
-		const struct hrow *w = &want.r[i];
-		if (strcmp(w->name, "java.lang.Class") == 0)
-			continue; /* counted differently, see heapwalk(1) SIZES */
-		classes++;
-		unsigned long long c = find(&got, w->name, 0), b = find(&got, w->name, 1);
-		ck_assert_msg(c == w->count, "%s: %s: %llu instances, histogram says %llu",
-			      name, w->name, c, w->count);
-		if (b != w->bytes) {
-			fprintf(stderr, "%s: %s: %llu bytes, histogram says %llu\n", name, w->name, b, w->bytes);
-			bad_bytes++;
-		}
-	}
-	for (size_t i = 0; i < got.n; i++) /* nothing the JVM does not have */
-		if (strcmp(got.r[i].name, "java.lang.Class") != 0 && got.r[i].count > 0)
-			ck_assert_msg(find(&want, got.r[i].name, 0) == got.r[i].count,
-				      "%s: %s in the dump but not in the histogram", name, got.r[i].name);
-	/* at least 99% of classes with exactly the JVM's bytes (all of them
-	 * when the JVM told the sizes) */
-	ck_assert_msg(all_bytes ? bad_bytes == 0 : bad_bytes * 100 <= classes,
-		      "%s: %zu of %zu classes differ in bytes", name, bad_bytes, classes);
-	free_hist(&want);
-	free_hist(&got);
-}
 
 static void compare_with_histogram(const char *name, const char *jvmopts)
 {
@@ -243,11 +75,11 @@ static void compare_contended(const char *name, const char *jvmopts)
 	free(csv);
 	size_t bad = 0;
 	for (size_t i = 0; i < sizeof cls / sizeof cls[0]; i++) {
-		unsigned long long n = find(&want, cls[i], 0), b = find(&want, cls[i], 1);
+		unsigned long long n = hist_find(&want, cls[i], 0), b = hist_find(&want, cls[i], 1);
 		ck_assert_msg(n > 0, "%s: no %s in the histogram", name, cls[i]);
-		if (find(&got, cls[i], 0) != n || find(&got, cls[i], 1) != b) {
+		if (hist_find(&got, cls[i], 0) != n || hist_find(&got, cls[i], 1) != b) {
 			fprintf(stderr, "%s: %s: %llu instances, %llu bytes; histogram: %llu, %llu\n",
-				name, cls[i], find(&got, cls[i], 0), find(&got, cls[i], 1), n, b);
+				name, cls[i], hist_find(&got, cls[i], 0), hist_find(&got, cls[i], 1), n, b);
 			bad++;
 		}
 	}
@@ -310,14 +142,18 @@ START_TEST(test_cache_same_output)
 	const char *views[] = { "info D", "classes D", "biggest -d 3 D", "objects -n 50 D",
 				"paths D ID --max 3", "paths -w D ID", "classes --exact Session D",
 				"D -e 'instances Workload$Session | referrers | classes'" };
-	const char *D = DUMPS "/coops.hprof";
+	char D[512];
 
 	ensure_dump("coops", "");
+	/* a copy of its own: other suites use the dump's cache meanwhile */
+	snprintf(D, sizeof D, "%s/coops.hprof", hw_tmpdir());
+	snprintf(cmd, sizeof cmd, "cp " DUMPS "/coops.hprof %s", D);
+	ck_assert_int_eq(system(cmd), 0);
 	snprintf(cmd, sizeof cmd, "%s -q -f csv objects -n 1 %s -e 'instances Workload$Session'", heapwalk(), D);
 	char *o = run(cmd, &st);
 	sscanf(strchr(o, '\n') + 1, "%31[^,]", id);
 	free(o);
-	snprintf(cache, sizeof cache, DUMPS "/coops.hprof.hwi");
+	snprintf(cache, sizeof cache, "%s.hwi", D);
 	for (size_t v = 0; v < sizeof views / sizeof views[0]; v++) {
 		struct sbuf args;
 		sbuf_init(&args);
@@ -410,7 +246,7 @@ Suite *jvm_suite(void)
 	Suite *s = suite_create("jvm");
 	TCase *tc = tcase_create("histogram");
 
-	tcase_set_timeout(tc, 300);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_histogram_compressed_oops);
 	tcase_add_test(tc, test_histogram_uncompressed_oops);
 	tcase_add_test(tc, test_contended_compressed_oops);

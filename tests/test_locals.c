@@ -24,14 +24,6 @@ static const int64_t planted[NTHREADS][2] = {
 	{ 100003, 0 }, { 200003, 30011 }, { 400009, 0 }, { 600011, 50021 },
 };
 
-const char *locals_dump(void)
-{
-	static char path[512];
-
-	workload_dump("Locals", "locals", "-Xmx64m", path, sizeof path);
-	return path;
-}
-
 static struct heap H;
 static struct heap *const h = &H;
 
@@ -193,7 +185,7 @@ Suite *locals_suite(void)
 	Suite *s = suite_create("locals");
 	TCase *tc = tcase_create("thread-locals");
 
-	tcase_set_timeout(tc, 300);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, engine);
 	tcase_add_test(tc, cli);
 	suite_add_tcase(s, tc);

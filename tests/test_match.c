@@ -21,18 +21,6 @@
 #define DUMPS TEST_BUILDDIR "/dumps"
 #define MATCH DUMPS "/match"
 
-const char *matched_dumps_dir(void)
-{
-	struct stat d, w;
-
-	if (stat(MATCH "/b.hprof", &d) == 0 && stat(TEST_SRCDIR "/java/Matched.java", &w) == 0 &&
-	    d.st_mtime >= w.st_mtime)
-		return MATCH;
-	ck_assert_msg(getenv("JAVA") && *getenv("JAVA"), "JAVA is not set: the JDK is a test dependency");
-	ck_assert_msg(system("sh " TEST_SRCDIR "/match-run.sh " MATCH) == 0, "match-run.sh failed");
-	return MATCH;
-}
-
 struct holder { int64_t id; uint64_t lock, items, name, data; };
 
 static void holder_field(void *arg, const char *name, const struct hvalue *val)
@@ -288,7 +276,7 @@ Suite *match_suite(void)
 	Suite *s = suite_create("match");
 	TCase *tc = tcase_create("match");
 
-	tcase_set_timeout(tc, 600);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_match_truth);
 	tcase_add_test(tc, test_match_cli);
 	tcase_add_test(tc, test_match_nodata_array);

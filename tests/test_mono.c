@@ -1271,7 +1271,7 @@ Suite *mono_suite(void)
 	Suite *s = suite_create("mono");
 	TCase *tc = tcase_create("mlpd");
 
-	tcase_set_timeout(tc, 300);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_mono_recorded);
 	tcase_add_test(tc, test_mono_bad_input);
 	tcase_add_test(tc, test_mono_browser);
@@ -1280,7 +1280,7 @@ Suite *mono_suite(void)
 	suite_add_tcase(s, tc);
 	/* files written here: small, a few seconds in all (timeout: hangs) */
 	tc = tcase_create("crafted");
-	tcase_set_timeout(tc, 300);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_mono_two_in_a_buffer);
 	tcase_add_test(tc, test_mono_moves_hostile);
 	tcase_add_test(tc, test_mono_hostile_counts);
@@ -1289,7 +1289,7 @@ Suite *mono_suite(void)
 	suite_add_tcase(s, tc);
 	/* 50 MB written and read: seconds; what was quadratic, hours */
 	tc = tcase_create("many");
-	tcase_set_timeout(tc, 600);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_mono_many_threads_ranges);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1142,12 +1142,12 @@ Suite *nettrace_suite(void)
 	Suite *s = suite_create("nettrace");
 	TCase *tc = tcase_create("read");
 
-	tcase_set_timeout(tc, 120);
+	tcase_set_timeout(tc, HANG_TIMEOUT);
 	tcase_add_test(tc, test_workload_traces);
 	tcase_add_test(tc, test_cut_and_damaged);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("crafted");
-	tcase_set_timeout(tc, 120);
+	tcase_set_timeout(tc, HANG_TIMEOUT);
 	tcase_add_test(tc, test_crafted_heap);
 	tcase_add_test(tc, test_far_ids);
 	tcase_add_test(tc, test_edge_counts);

@@ -277,7 +277,7 @@ Suite *output_suite(void)
 	Suite *s = suite_create("output");
 	TCase *tc = tcase_create("unit");
 
-	tcase_set_timeout(tc, 120);
+	tcase_set_timeout(tc, HANG_TIMEOUT);
 	tcase_add_test(tc, output_to_a_descriptor);
 	tcase_add_test(tc, output_never_an_input);
 	tcase_add_test(tc, csv_formulas_neutralised);

@@ -794,7 +794,7 @@ Suite *owners_suite(void)
 	tcase_add_test(tc, lifelines_graph);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("dump");
-	tcase_set_timeout(tc, 300);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, floating_jdk);
 	tcase_add_test(tc, conditional_tags);
 	tcase_add_test(tc, conditional_cli);

@@ -905,7 +905,7 @@ Suite *proc_suite(void)
 	Suite *s = suite_create("proc");
 	TCase *tc = tcase_create("refusals");
 
-	tcase_set_timeout(tc, 300); /* a hang; on a loaded machine a JVM starts slowly */
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT); /* a hang; on a loaded machine a JVM starts slowly */
 	tcase_add_test(tc, test_python);
 	tcase_add_test(tc, test_node);
 	tcase_add_test(tc, test_gone);
@@ -917,7 +917,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_dotnet_bounds);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stream");
-	tcase_set_timeout(tc, 60); /* a hang */
+	tcase_set_timeout(tc, HANG_TIMEOUT); /* a hang */
 	tcase_add_test(tc, test_stream_whole);
 	tcase_add_test(tc, test_stream_flood);
 	tcase_add_test(tc, test_stream_quiet);

@@ -731,16 +731,16 @@ Suite *report_suite(void)
 	TCase *tc = tcase_create("unit");
 	TCase *jvm = tcase_create("jvm");
 
-	tcase_set_timeout(tc, 120);
+	tcase_set_timeout(tc, HANG_TIMEOUT);
 	tcase_add_test(tc, dump_strings_stay_text);
 	tcase_add_test(tc, truncated_said_at_the_top);
 	tcase_add_test(tc, baseline_section);
 	tcase_add_test(tc, output_file);
-	tcase_set_timeout(jvm, 300);
+	tcase_set_timeout(jvm, FIXTURE_TIMEOUT);
 	tcase_add_test(jvm, jdk_dump_in_chromium);
 	tcase_add_test(jvm, cut_and_usage);
 	TCase *term = tcase_create("terminal");
-	tcase_set_timeout(term, 120);
+	tcase_set_timeout(term, HANG_TIMEOUT);
 	tcase_add_test(term, browser_writes_the_step);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, jvm);

@@ -976,7 +976,7 @@ Suite *retain_suite(void)
 	Suite *s = suite_create("retain");
 	TCase *tc = tcase_create("retain");
 
-	tcase_set_timeout(tc, 300);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, layout_as_assumed);
 	tcase_add_test(tc, thread_locals);
 	tcase_add_test(tc, thread_stacks);

@@ -1020,7 +1020,7 @@ Suite *robust_suite(void)
 	Suite *s = suite_create("robust");
 	TCase *tc = tcase_create("robust");
 
-	tcase_set_timeout(tc, 300);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_many_fields);
 	tcase_add_test(tc, test_contended_by_version);
 	tcase_add_test(tc, test_empty_field_name);

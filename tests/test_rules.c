@@ -499,19 +499,6 @@ END_TEST
 
 /* ---- the References inspections, on tests/java/Refs ---- */
 
-#define REFS TEST_BUILDDIR "/dumps/refs"
-
-const char *refs_dump(void)
-{
-	struct stat d, w;
-
-	if (stat(REFS "/refs.hprof", &d) == 0 && stat(TEST_SRCDIR "/java/Refs.java", &w) == 0 &&
-	    d.st_mtime >= w.st_mtime)
-		return REFS "/refs.hprof";
-	ck_assert_msg(getenv("JAVA") && *getenv("JAVA"), "JAVA is not set: the JDK is a test dependency");
-	ck_assert_msg(system("sh " TEST_SRCDIR "/refs-run.sh " REFS) == 0, "refs-run.sh failed");
-	return REFS "/refs.hprof";
-}
 
 /* Members of group g by class: how many are of `cls`; the others must be
  * the planted objects' int[] payloads (as many as `payloads`) or the
@@ -736,7 +723,7 @@ Suite *rules_suite(void)
 	tcase_add_test(tc, load_file_errors);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("dump");
-	tcase_set_timeout(tc, 300);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, dominators_follow_rules);
 	tcase_add_test(tc, cache_follows_rules);
 	tcase_add_test(tc, retained_of_sets);

@@ -778,10 +778,10 @@ Suite *sweep_suite(void)
 	tcase_add_test(tr, readers);
 	suite_add_tcase(s, tr);
 	/* per dump, under the sanitizers too (about 10x slower) */
-	tcase_set_timeout(te, 900);
+	tcase_set_timeout(te, FIXTURE_TIMEOUT);
 	tcase_add_loop_test(te, engine_sweep, 0, (int)NDUMPS);
 	suite_add_tcase(s, te);
-	tcase_set_timeout(tc, 900);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_loop_test(tc, cli_sweep, 0, (int)NDUMPS);
 	suite_add_tcase(s, tc);
 	return s;

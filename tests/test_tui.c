@@ -1641,8 +1641,8 @@ Suite *tui_suite(void)
 	TCase *tc = tcase_create("terminal");
 	TCase *unit = tcase_create("unit");
 
-	tcase_set_timeout(tc, 300);
-	tcase_set_timeout(unit, 300);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
+	tcase_set_timeout(unit, FIXTURE_TIMEOUT);
 	tcase_add_test(unit, test_display_width);
 	tcase_add_test(unit, test_prompt_measure_linear);
 	tcase_add_test(unit, test_man_keys);
@@ -1669,7 +1669,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_rules_screen);
 	/* its own case: CK_RUN_CASE=paste runs it alone */
 	TCase *paste = tcase_create("paste");
-	tcase_set_timeout(paste, 300);
+	tcase_set_timeout(paste, FIXTURE_TIMEOUT);
 	tcase_add_test(paste, test_prompt_paste);
 	suite_add_tcase(s, unit);
 	suite_add_tcase(s, tc);

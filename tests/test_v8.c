@@ -1009,7 +1009,7 @@ Suite *v8_suite(void)
 	Suite *s = suite_create("v8");
 	TCase *tc = tcase_create("reader");
 
-	tcase_set_timeout(tc, 300);
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_string_escapes);
 	tcase_add_test(tc, test_string_bad);
 	tcase_add_test(tc, test_probe);

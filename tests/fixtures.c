@@ -1,0 +1,185 @@
+/* fixtures.c — the dumps and programs that suites make at test time and
+ * share: the JVM workloads' dumps, the agent's sessions, the .NET
+ * workload. Each is made once per build directory, by whichever suite
+ * asks first, under a lock of its own: suites running at once (make -j
+ * check) wait for the one making it instead of making it again or
+ * reading it half written. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "suites.h"
+#include "util.h"
+
+#define DUMPS TEST_BUILDDIR "/dumps"
+#define LOCKS DUMPS "/.fixtures"
+
+/* Is the stamp there and no older than each of the files named? A file
+ * that cannot be read (a missing agent) makes it stale. */
+static int fresh(const char *stamp, va_list ap)
+{
+	struct stat s, d;
+	const char *dep;
+
+	if (stat(stamp, &s) != 0)
+		return 0;
+	while ((dep = va_arg(ap, const char *)) != NULL)
+		if (stat(dep, &d) != 0 || d.st_mtime > s.st_mtime)
+			return 0;
+	return 1;
+}
+
+/* Fixture `key`, made by the shell command cmd from the files after it
+ * (NULL ends them): under an exclusive flock(2) of LOCKS/KEY.lock, unless
+ * its stamp LOCKS/KEY.done is newer than them all, cmd runs and, on
+ * success, the stamp is written; the test fails when cmd does. The stamp
+ * goes first: a run killed halfway (a timeout) is made again. The lock
+ * is closed on exec and dies with the process that holds it. */
+static void fixture(const char *key, const char *cmd, ...)
+{
+	char lock[512], stamp[512];
+	va_list ap;
+
+	ck_assert_msg(system("mkdir -p " LOCKS) == 0, "cannot make " LOCKS);
+	snprintf(lock, sizeof lock, LOCKS "/%s.lock", key);
+	snprintf(stamp, sizeof stamp, LOCKS "/%s.done", key);
+	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	ck_assert_msg(fd >= 0, "%s: %s", lock, strerror(errno));
+	while (flock(fd, LOCK_EX) != 0)
+		ck_assert_msg(errno == EINTR, "flock %s: %s", lock, strerror(errno));
+	va_start(ap, cmd);
+	int ok = fresh(stamp, ap);
+	va_end(ap);
+	if (!ok) {
+		unlink(stamp);
+		ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+		FILE *f = fopen(stamp, "w");
+		ck_assert_msg(f != NULL && fclose(f) == 0, "cannot write %s", stamp);
+	}
+	close(fd); /* and the lock with it */
+}
+
+static void need_java(void)
+{
+	ck_assert_msg(getenv("JAVA") && *getenv("JAVA"), "JAVA is not set: the JDK is a test dependency");
+}
+
+static const char *need_agent(void)
+{
+	const char *agent = getenv("HEAPWALK_AGENT");
+
+	ck_assert_msg(agent && *agent, "HEAPWALK_AGENT is not set: configure found no JDK headers");
+	return agent;
+}
+
+void workload_dump(const char *workload, const char *name, const char *jvmopts, char *path, size_t n)
+{
+	char src[512], cmd[1024], key[128];
+
+	snprintf(path, n, DUMPS "/%s.hprof", name);
+	snprintf(src, sizeof src, TEST_SRCDIR "/java/%s.java", workload);
+	snprintf(key, sizeof key, "dump-%s", name);
+	need_java();
+	snprintf(cmd, sizeof cmd, "WORKLOAD=%s DUMP_NAME=%s sh " TEST_SRCDIR "/gen-dump.sh " DUMPS " %s >/dev/null",
+		 workload, name, jvmopts);
+	fixture(key, cmd, src, (char *)NULL);
+}
+
+void ensure_dump(const char *name, const char *jvmopts)
+{
+	char path[512];
+
+	workload_dump("Workload", name, jvmopts, path, sizeof path);
+}
+
+/* DUMPS/agent-NAME: one JVM session of agent-run.sh. */
+static void agent_run(const char *name, const char *mode, const char *jvmopts, char *dir, size_t n)
+{
+	char cmd[2048], key[64];
+	const char *agent = need_agent();
+
+	snprintf(dir, n, DUMPS "/agent-%s", name);
+	snprintf(key, sizeof key, "agent-%s", name);
+	snprintf(cmd, sizeof cmd, "sh " TEST_SRCDIR "/agent-run.sh %s %s %s", dir, mode, jvmopts);
+	fixture(key, cmd, TEST_SRCDIR "/java/Marked.java", agent, (char *)NULL);
+}
+
+void agent_session(char *dir, size_t n)
+{
+	agent_run("attach", "attach", "", dir, n);
+}
+
+void agent_start_session(char *dir, size_t n)
+{
+	agent_run("start", "start", "-XX:+UseSerialGC -XX:-UseCompressedOops", dir, n);
+}
+
+#define ALLOC DUMPS "/alloc"
+
+const char *alloc_dump(void)
+{
+	const char *agent = need_agent();
+
+	fixture("alloc", "sh " TEST_SRCDIR "/alloc-run.sh " ALLOC, TEST_SRCDIR "/java/Matched.java", agent,
+		(char *)NULL);
+	return ALLOC "/s.hprof";
+}
+
+#define MATCH DUMPS "/match"
+
+const char *matched_dumps_dir(void)
+{
+	need_java();
+	fixture("match", "sh " TEST_SRCDIR "/match-run.sh " MATCH, TEST_SRCDIR "/java/Matched.java", (char *)NULL);
+	return MATCH;
+}
+
+#define REFS DUMPS "/refs"
+
+const char *refs_dump(void)
+{
+	need_java();
+	fixture("refs", "sh " TEST_SRCDIR "/refs-run.sh " REFS, TEST_SRCDIR "/java/Refs.java", (char *)NULL);
+	return REFS "/refs.hprof";
+}
+
+const char *locals_dump(void)
+{
+	static char path[512];
+
+	workload_dump("Locals", "locals", "-Xmx64m", path, sizeof path);
+	return path;
+}
+
+#define GZDIR DUMPS "/gz"
+
+const char *gz_dumps(void)
+{
+	need_java();
+	fixture("gz", "sh " TEST_SRCDIR "/gz-dump.sh " GZDIR, TEST_SRCDIR "/java/Workload.java",
+		TEST_SRCDIR "/gz-dump.sh", (char *)NULL);
+	return GZDIR;
+}
+
+#define DNDIR DUMPS "/dotnet"
+
+int dotnet_workload(void)
+{
+	if (!have("dotnet")) {
+		fprintf(stderr, "dotnet is not installed: the live .NET tests are skipped "
+				"(the recorded traces in tests/dotnet are read all the same)\n");
+		return 0;
+	}
+	fixture("dotnet", "rm -rf " DNDIR " && mkdir -p " DNDIR "/src && cp " TEST_SRCDIR "/dotnet/Program.cs "
+		TEST_SRCDIR "/dotnet/Workload.csproj " DNDIR "/src/ && cd " DNDIR "/src && "
+		"DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 dotnet build -c Release -o ../out "
+		"> ../build.log 2>&1", TEST_SRCDIR "/dotnet/Program.cs", TEST_SRCDIR "/dotnet/Workload.csproj",
+		(char *)NULL);
+	return 1;
+}

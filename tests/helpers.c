@@ -1,0 +1,75 @@
+/* helpers.c — what every suite may use: a command's output, a file's
+ * bytes, the heapwalk under test, whether a program is installed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "suites.h"
+#include "util.h"
+
+char *run(const char *cmd, int *status)
+{
+	FILE *f = popen(cmd, "r");
+	struct sbuf sb;
+	char buf[65536];
+	size_t n;
+
+	ck_assert_msg(f != NULL, "cannot run %s", cmd);
+	sbuf_init(&sb);
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		sbuf_add(&sb, buf, n);
+	*status = pclose(f);
+	return sbuf_detach(&sb);
+}
+
+char *file_bytes(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	struct sbuf sb;
+	char buf[65536];
+	size_t k;
+
+	ck_assert_msg(f != NULL, "cannot read %s", path);
+	sbuf_init(&sb);
+	while ((k = fread(buf, 1, sizeof buf, f)) > 0)
+		sbuf_add(&sb, buf, k);
+	fclose(f);
+	*n = sb.len;
+	return sbuf_detach(&sb);
+}
+
+const char *heapwalk(void)
+{
+	const char *hw = getenv("HEAPWALK");
+
+	ck_assert_msg(hw != NULL, "HEAPWALK is not set (run through make check)");
+	return hw;
+}
+
+int have(const char *prog)
+{
+	char cmd[256];
+	int st;
+
+	snprintf(cmd, sizeof cmd, "command -v %s", prog);
+	char *out = run(cmd, &st);
+	int ok = st == 0 && out[0] != '\0';
+	free(out);
+	return ok;
+}
+
+double hang_seconds(double s)
+{
+	const char *m = getenv("CK_TIMEOUT_MULTIPLIER");
+	double k = m != NULL && *m != '\0' ? strtod(m, NULL) : 1;
+
+	return s * (k > 1 ? k : 1);
+}
+
+double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
