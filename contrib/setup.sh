@@ -5,7 +5,8 @@
 #   sh contrib/setup.sh demo    install, build, make a demo dump, open it
 #   sh contrib/setup.sh test    install, build, run every test: a -Werror
 #                               build, a sanitizer build, the fuzzers for
-#                               40 s each, make distcheck
+#                               40 s each, make distcheck (a fast subset
+#                               of the suites: DISTCHECK_SUITES)
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -61,13 +62,26 @@ build() {
 	make -j"$jobs"
 }
 
-# check DIR: make check, always showing the Check runner's log.
+# check DIR: make check on every core, a Check suite per test; then
+# the logs of the suites that failed, and the summary (every suite's
+# line added up, the slowest ten).
 check() {
 	cd "$top/$1"
 	status=0
 	make -j"$jobs" check || status=$?
-	cat tests/check_heapwalk.log 2>/dev/null || true
+	failed_logs tests/suites
+	cat tests/summary.sh.log 2>/dev/null || true
 	return $status
+}
+
+# failed_logs DIR: the logs there of the tests that did not pass.
+failed_logs() {
+	for trs in "$1"/*.trs; do
+		[ -f "$trs" ] || continue
+		grep -q '^:test-result: \(FAIL\|ERROR\)' "$trs" || continue
+		say "failed: ${trs%.trs}.log"
+		cat "${trs%.trs}.log"
+	done
 }
 
 # A build where pkg-config cannot see Check (a wrapper hides it).
@@ -111,9 +125,9 @@ demo)
 	"$top/build/heapwalk" classes --top 25 "$dump"
 	;;
 test)
-	# The sanitizer build's make check is the longest part (about twenty
-	# minutes, mostly on one processor): it runs beside all the rest, its
-	# output kept in a file and shown when it has ended; the script's
+	# The sanitizer build's make check is the longest part: it runs
+	# beside all the rest, on every core too (a Check suite per test),
+	# its output kept in a file and shown when it has ended; the script's
 	# status is the first failure's. Configured as if inside tmux, which
 	# sets TMUX to its socket: the terminal tests must still find tmux.
 	say "build with AddressSanitizer and UBSan (configured with TMUX set), make check: beside the rest, shown at the end"
@@ -143,27 +157,33 @@ test)
 	check build
 	say "configure without Check: heapwalk builds, make check says what is missing"
 	nocheck
-	# libFuzzer needs clang; the engine is instrumented, the ten
-	# harnesses run 40 s each, one after the other (about 7 minutes, as
-	# the six of 60 s were), the HPROF and baseline fuzzers seeded with
-	# the JDK dumps the first build's tests made too
-	say "build with libFuzzer (clang), make fuzz-smoke"
+	# libFuzzer needs clang; the engine is instrumented, the eleven
+	# harnesses run 40 s each, one after the other (about 7 minutes of
+	# one processor), the HPROF and baseline fuzzers seeded with the JDK
+	# dumps the first build's tests made too; beside distcheck
+	say "build with libFuzzer (clang), make fuzz-smoke beside make distcheck"
 	build build-fuzz CC=clang --enable-fuzzing --enable-werror
-	make fuzz-smoke FUZZ_SECONDS=40 FUZZ_DUMPS="$top/build/tests/dumps"
+	fuzz_log=$top/build-fuzz.log
+	make fuzz-smoke FUZZ_SECONDS=40 FUZZ_DUMPS="$top/build/tests/dumps" >"$fuzz_log" 2>&1 </dev/null &
+	fuzz=$!
 
+	# distcheck's make check runs DISTCHECK_SUITES only (Makefile.am)
 	say "make distcheck"
 	cd "$top/build"
 	status=0
 	make -j"$jobs" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror || status=$?
 	if [ $status -ne 0 ]; then
 		# the failing checks last, where a log's tail shows them
-		for log in heapwalk-*/_build/*/tests/check_heapwalk.log; do
-			[ -f "$log" ] || continue
-			say "failures in $log"
-			grep -E ':[EF]:|Checks: ' "$log" || cat "$log"
+		for dir in heapwalk-*/_build/*/tests/suites; do
+			[ -d "$dir" ] && failed_logs "$dir"
 		done
-		exit $status
 	fi
+	fuzz_st=0
+	wait "$fuzz" || fuzz_st=$?
+	say "make fuzz-smoke (exit status $fuzz_st):"
+	cat "$fuzz_log"
+	[ $status -ne 0 ] && exit $status
+	exit $fuzz_st
 	;;
 *)
 	echo "usage: sh contrib/setup.sh demo|test" >&2

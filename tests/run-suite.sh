@@ -7,8 +7,9 @@
 # opened it (AM_TESTS_FD_REDIRECT).
 #
 # Timeouts catch hangs only: a test case without one of its own has
-# CK_DEFAULT_TIMEOUT (300 s unless set), every one of them multiplied by
-# CK_TIMEOUT_MULTIPLIER (the sanitizer build sets it). CK_RUN_SUITE=NAME
+# CK_DEFAULT_TIMEOUT (300 s unless set; the runner says so too), each
+# one multiplied by CK_TIMEOUT_MULTIPLIER (the sanitizer build sets
+# it). CK_RUN_SUITE=NAME
 # in the environment runs that suite alone: the others are skipped.
 set -u
 file=$1

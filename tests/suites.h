@@ -21,6 +21,8 @@
 #else
 #define RANDOM_HEAPS(n) (n)
 #endif
+/* The same for other random draws (reads at random offsets). */
+#define RANDOM_CASES(n) RANDOM_HEAPS(n)
 
 /* Timeouts catch hangs only, never a slow machine (Check multiplies
  * them by CK_TIMEOUT_MULTIPLIER; a test case without one has

@@ -18,9 +18,10 @@
  *           retain no more than their parent; objects by retained size;
  *           paths from a root down to the object; inspection groups
  *           numbered, counted and summed as the summary says.
- * The dumps are made by the suites that own them (once per build); one
- * is skipped, with a line saying so, only when what makes it is missing
- * (no agent built). */
+ * The dumps are the shared fixtures (fixtures.c: made once per build, by
+ * whichever suite asks first, under a lock), so this suite runs in any
+ * order beside the others; one is skipped, with a line saying so, only
+ * when what makes it is missing (no agent built). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
