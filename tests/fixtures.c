@@ -51,8 +51,10 @@ static void fixture(const char *key, const char *cmd, ...)
 	snprintf(stamp, sizeof stamp, LOCKS "/%s.done", key);
 	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	ck_assert_msg(fd >= 0, "%s: %s", lock, strerror(errno));
+	double t0 = now_seconds();
 	while (flock(fd, LOCK_EX) != 0)
 		ck_assert_msg(errno == EINTR, "flock %s: %s", lock, strerror(errno));
+	double t1 = now_seconds();
 	va_start(ap, cmd);
 	int ok = fresh(stamp, ap);
 	va_end(ap);
@@ -61,7 +63,10 @@ static void fixture(const char *key, const char *cmd, ...)
 		ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
 		FILE *f = fopen(stamp, "w");
 		ck_assert_msg(f != NULL && fclose(f) == 0, "cannot write %s", stamp);
+		fprintf(stderr, "fixture %s: made in %.1f s\n", key, now_seconds() - t1);
 	}
+	if (t1 - t0 >= 1) /* another suite was making it */
+		fprintf(stderr, "fixture %s: waited %.1f s for it\n", key, t1 - t0);
 	close(fd); /* and the lock with it */
 }
 

@@ -403,7 +403,8 @@ START_TEST(test_browser_open_dump_shrinks)
 	ck_assert(kill(pid, SIGSTOP) == 0);
 	char st_path[64], state[512] = "";
 	snprintf(st_path, sizeof st_path, "/proc/%d/stat", (int)pid);
-	for (int i = 0; i < 1000 && strstr(state, ") T ") == NULL; i++) { /* not our child: poll */
+	for (double end = now_seconds() + hang_seconds(60); now_seconds() < end && strstr(state, ") T ") == NULL;) {
+		/* not our child: poll */
 		int fd = open(st_path, O_RDONLY);
 		ssize_t n = fd >= 0 ? read(fd, state, sizeof state - 1) : -1;
 		state[n > 0 ? n : 0] = '\0';

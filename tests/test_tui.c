@@ -165,7 +165,7 @@ static void leak_walk(int cols, int rows)
 
 	/* a resize redraws at the new size */
 	tmuxf(&t, "resize-window -t hw -x %d -y %d", cols + 20, rows + 6);
-	for (int i = 0; i < 50; i++) {
+	for (double end = now_seconds() + hang_seconds(60); now_seconds() < end;) {
 		s = screen(&t, 0);
 		int ok = count_lines(s) == rows + 6 && strstr(s, "q quit") != NULL &&
 			 strstr(s, "Step 2") != NULL;
@@ -482,7 +482,7 @@ static void wait_gone(const char *args)
 	char cmd[1024];
 
 	snprintf(cmd, sizeof cmd, "pgrep -f '^%s %s$' >/dev/null", getenv("HEAPWALK"), args);
-	for (int i = 0; i < 100; i++) {
+	for (double end = now_seconds() + hang_seconds(60); now_seconds() < end;) {
 		if (system(cmd) != 0)
 			return;
 		usleep(100000);
@@ -757,7 +757,7 @@ static char *wait_long(struct term *t, const char *needle, int secs)
 {
 	char *s = NULL;
 
-	for (int i = 0; i < secs * 5; i++) {
+	for (double end = now_seconds() + hang_seconds(secs); now_seconds() < end;) {
 		free(s);
 		s = screen(t, 0);
 		if (strstr(s, needle) != NULL && settled(t, s))
