@@ -68,7 +68,7 @@ static void start(struct workload *w, const char *name, int bgc)
 /* The workload's log once it holds `what` (60 s at most); caller frees. */
 static char *wait_for(const struct workload *w, const char *what)
 {
-	for (int i = 0; i < 600; i++) {
+	for (double end = now_seconds() + hang_seconds(60); now_seconds() < end;) {
 		size_t n;
 		int st = 0;
 		char *said = access(w->log, R_OK) == 0 ? file_bytes(w->log, &n) : xstrdup("");

@@ -76,7 +76,7 @@ static char *sample_dump(void)
 /* The screen once the prompt is open: its last line is ":". */
 static char *prompt_screen(struct term *t)
 {
-	for (int i = 0; i < 300; i++) {
+	for (double end = now_seconds() + hang_seconds(30); now_seconds() < end;) {
 		char *s = screen(t, 0);
 		size_t n = strlen(s);
 		while (n > 0 && s[n - 1] == '\n')

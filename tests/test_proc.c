@@ -92,7 +92,7 @@ static void wait_ready(const char *path, pid_t pid)
 {
 	int st = 0;
 
-	for (int i = 0; i < 600; i++) {
+	for (double end = now_seconds() + hang_seconds(60); now_seconds() < end;) {
 		if (access(path, F_OK) == 0)
 			return;
 		ck_assert_msg(waitpid(pid, &st, WNOHANG) == 0, "process %ld ended (status %d) before %s", (long)pid, st,
@@ -290,7 +290,7 @@ START_TEST(test_gone)
 	if (pid == 0)
 		_exit(0);
 	/* a zombie until reaped */
-	for (int i = 0; i < 600; i++) {
+	for (double end = now_seconds() + hang_seconds(60); now_seconds() < end;) {
 		char path[64], *s;
 		size_t n;
 		snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
@@ -315,7 +315,7 @@ END_TEST
  * minute: a hang bound only. */
 static void wait_exec(pid_t pid, const char *name)
 {
-	for (int i = 0; i < 600; i++) {
+	for (double end = now_seconds() + hang_seconds(60); now_seconds() < end;) {
 		char *exe = exe_of(pid);
 		int done = strstr(exe, name) != NULL;
 		free(exe);
@@ -480,7 +480,7 @@ static pid_t dotnet_start(const char *log, const char *env, int *hold)
 	}
 	close(in[0]);
 	*hold = in[1];
-	for (int i = 0; i < 600; i++) {
+	for (double end = now_seconds() + hang_seconds(60); now_seconds() < end;) {
 		size_t n;
 		int st = 0;
 		char *said = access(log, R_OK) == 0 ? file_bytes(log, &n) : xstrdup(""); /* the child opens it */
