@@ -115,10 +115,6 @@ struct pipeline {
  * the views'); NULL past the last. For completion. */
 const char *step_word(size_t i);
 
-/* Parse expr into pl (freed with pipeline_free, also after an error).
- * Returns 0, or STEP_E* with "column N: what" in err, N counting bytes
- * of expr from 1. Regexes are compiled here, so a bad one is found
- * before a dump is opened. */
 /* Steps whose answer is the baseline's (new, old, unidentified): they
  * mean the open dump's objects, and change when the baseline does. */
 static inline int step_on_baseline(enum step_op op)
@@ -126,6 +122,10 @@ static inline int step_on_baseline(enum step_op op)
 	return op == ST_NEW || op == ST_OLD || op == ST_UNIDENTIFIED;
 }
 
+/* Parse expr into pl (freed with pipeline_free, also after an error).
+ * Returns 0, or STEP_E* with "column N: what" in err, N counting bytes
+ * of expr from 1. Regexes are compiled here, so a bad one is found
+ * before a dump is opened. */
 int pipeline_parse(const char *expr, struct pipeline *pl, struct sbuf *err);
 void pipeline_free(struct pipeline *pl);
 /* The canonical text; parsing it gives the same steps. Appends. */
