@@ -125,7 +125,7 @@ done
 
 # Steps: C strings of the tests that start with a step's name (C escapes
 # undone), -e '...' of the tests and the man page, and one of each step.
-steps='all|instances|instanceof|retained|referrers|referents|dominated|object|new|old|gone|inspection|top|class-objects|elements|loaded'
+steps='all|instances|instanceof|retained|referrers|referents|dominated|object|new|old|gone|inspection|top|class-objects|elements|loaded|unreachable|live|unidentified'
 {
 	grep -hoE "\"($steps)( [^\"]*)?\"" "$src"/tests/*.c |
 		sed -e 's/^"//' -e 's/"$//' -e 's/\\\\/\\/g'
@@ -143,6 +143,9 @@ inspection duplicate-strings group 1 | allocations
 inspection string-regex /dup/ group 1
 inspection largest-arrays 3 group 1 | retained
 new | old
+unreachable | classes
+live | biggest
+new | unidentified | classes
 LIST
 } | sort -u | awk -v dir="$out/step" '{ f = sprintf("%s/e%03d", dir, NR); printf "%s", $0 > f; close(f) }'
 n() { ls "$out/$1" | wc -l; }
