@@ -15,6 +15,7 @@
 #include "query/alloc.h"
 #include "query/baseline.h"
 #include "query/between.h"
+#include "query/cmd.h"
 #include "query/inspect.h"
 
 enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK, A_INSP, A_ROLE, A_GEN, A_ROOT, A_REF, A_PATH, A_TIME, A_FRAMES };
@@ -38,8 +39,6 @@ static const struct {
 	{ "reachable", ST_REACHABLE, A_WEAK }, { "path", ST_PATH, A_PATH }, { "allocated", ST_ALLOCATED, A_TIME },
 	{ "loader", ST_LOADER, A_ID }, { "site", ST_SITE, A_FRAMES }, { "calls", ST_CALLS, A_FRAMES },
 };
-static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths", "allocations",
-					  "merged-out", "merged-in", "merged-dom", "lifelines", "times", "graph" };
 
 #define NELEM(a) (sizeof (a) / sizeof (a)[0])
 
@@ -47,8 +46,10 @@ const char *step_word(size_t i)
 {
 	if (i < NELEM(ops))
 		return ops[i].name;
-	i -= NELEM(ops);
-	return i < NELEM(view_names) ? view_names[i] : NULL;
+	for (size_t k = 0, j = NELEM(ops); k < CMD_N; k++) /* then the views' */
+		if ((cmd_table[k].flags & CMD_VIEW) && j++ == i)
+			return cmd_table[k].name;
+	return NULL;
 }
 
 /* ---- regexes ---- */
@@ -468,17 +469,16 @@ static int parse_one(struct lexer *lx, struct pipeline *pl)
 		free(w);
 		return STEP_ESYNTAX;
 	}
-	for (size_t i = 0; i < NELEM(view_names); i++)
-		if (strcmp(w, view_names[i]) == 0) {
-			skip_space(lx);
-			if (*lx->p != '\0') {
-				sbuf_printf(lx->err, "column %d: the view '%s' must come last", col(lx, start), w);
-				free(w);
-				return STEP_ESYNTAX;
-			}
-			pl->view = w;
-			return 0;
+	if (cmd_view(w) != NULL) {
+		skip_space(lx);
+		if (*lx->p != '\0') {
+			sbuf_printf(lx->err, "column %d: the view '%s' must come last", col(lx, start), w);
+			free(w);
+			return STEP_ESYNTAX;
 		}
+		pl->view = w;
+		return 0;
+	}
 	size_t i = 0;
 	while (i < NELEM(ops) && strcmp(w, ops[i].name) != 0)
 		i++;
