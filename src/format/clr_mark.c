@@ -176,7 +176,7 @@ struct replay {
 	 * may have taken a dead one's place there unrecorded */
 	uint64_t *unsure;
 	size_t nunsure, cunsure;
-	uint64_t inferred, inferred_new; /* of those, in the dump: of their type and size, or not */
+	uint64_t inferred, inferred_new; /* of those, in the dump: of their type and size, or not (or none) */
 	struct thread_seq *seqs;
 	size_t nseqs, cseqs;
 	char why[300]; /* the first doubt, "" if none */
@@ -638,8 +638,9 @@ static int has_u64(const uint64_t *v, size_t n, uint64_t x)
  * type and size they had at the mark (an object keeps both for its
  * life): those that are not are a doubt, and left out; except the
  * unsure ones, which are the mark's if the dump holds an object of
- * their type and size there (inferred), else new. The inferred ones'
- * addresses in inf (sorted), which the caller frees. */
+ * their type and size there (inferred), else gone (the object there,
+ * if any, new). The inferred ones' addresses in inf (sorted), which
+ * the caller frees. */
 static void check_dump(struct replay *r, const struct dump_read *md, const struct dump_read *d, uint64_t **inf)
 {
 	uint64_t missing = 0, first = 0, other = 0;
@@ -655,14 +656,16 @@ static void check_dump(struct replay *r, const struct dump_read *md, const struc
 	for (size_t i = 0; i < r->n; i++) {
 		while (j < d->n && d->o[j].addr < r->a[i].at)
 			j++;
-		if (j >= d->n || d->o[j].addr != r->a[i].at) {
-			if (missing++ == 0)
-				first = r->a[i].at;
+		int there = j < d->n && d->o[j].addr == r->a[i].at, unsure = has_u64(r->unsure, r->nunsure, r->a[i].from);
+		if (!there && !unsure && missing++ == 0)
+			first = r->a[i].at;
+		if (!there) {
+			r->inferred_new += unsure; /* a new object may cover its place */
 			continue;
 		}
 		const struct dobj *was = dobj_at(md, r->a[i].from);
 		int same = was != NULL && was->size == d->o[j].size && was->type == d->o[j].type;
-		if (has_u64(r->unsure, r->nunsure, r->a[i].from)) {
+		if (unsure) {
 			if (!same) {
 				r->inferred_new++;
 				continue;
@@ -696,8 +699,8 @@ static void inferred_why(const struct replay *r, char *out, size_t n)
 		return;
 	snprintf(out, n, "%llu background GC%s (the first GC %u) kept %zu objects of the mark on the large or pinned "
 		 "object heap, where an allocation during it may take a dead one's place unrecorded: %llu are "
-		 "taken to be the mark's, the dump holding an object of their type and size there, %llu are new "
-		 "(another type or size there)", (unsigned long long)r->bgcs, r->bgcs == 1 ? "" : "s", r->first_bgc,
+		 "taken to be the mark's, the dump holding an object of their type and size there, %llu not (another "
+		 "object, or none, there)", (unsigned long long)r->bgcs, r->bgcs == 1 ? "" : "s", r->first_bgc,
 		 r->nunsure, (unsigned long long)r->inferred, (unsigned long long)r->inferred_new);
 }
 
