@@ -14,8 +14,16 @@
  * generations it stays where it is. The GC collects generations 0 to its
  * depth (GCStart), the large and pinned object heaps with generation 2.
  *
- * A heap dump's addresses are those after its own GC: the mark's GC is
- * not replayed, the snapshot's is. */
+ * A background GC (GCStart type 1) runs beside the process and the
+ * ephemeral GCs inside it, and tells its survivors once, after its sweep
+ * (background_apply below). A heap dump's addresses are those after its
+ * own GC: the mark's GC is not replayed, the snapshot's is. Every object
+ * the replay ends on must have its type and size of the mark (BulkNode):
+ * an object keeps both for its life.
+ *
+ * The mark file: MAGIC, header lines, then the old objects' records
+ * (struct obj: where each is, where it was), the inferred ones' addresses
+ * (uint64_t) and the mark's BulkType payloads. */
 #include "format/clr_mark.h"
 
 #include <stdarg.h>
