@@ -1147,8 +1147,9 @@ END_TEST
 
 /* A background GC (6) with an ephemeral GC (7) inside it that promotes D
  * (gen0 at the mark) onto B's place, B having died in the background
- * sweep; then the background GC tells its survivors (A, and D at B's
- * place: C died), and the snapshot's GC (8) keeps both. */
+ * sweep, and C's place at the end of gen2 given back by the sweep (the
+ * range ends before it); then the background GC tells its survivors (A,
+ * and D at B's place), and the snapshot's GC (8) keeps both. */
 static char *mk_rec_background(void)
 {
 	struct mk m = { .seq_gap = 0 };
@@ -1159,17 +1160,17 @@ static char *mk_rec_background(void)
 	mk_gc(&m, 6, 2, 1);
 	mk_range(&m, 2, 0x10000, 0x1000);
 	mk_range(&m, 0, 0x20000, 0x1000);
-	mk_gc(&m, 7, 0, 2);
-	mk_range(&m, 2, 0x10000, 0x1000);
+	mk_gc(&m, 7, 0, 2); /* the sweep gave back gen2's end: C's place */
+	mk_range(&m, 2, 0x10000, 0x200);
 	mk_range(&m, 0, 0x20000, 0x1000);
 	mk_run(&m, 0, 0x20000, 0x10100, 0x100);
 	mk_gc_end(&m, 7);
 	mk_run(&m, 0, 0x10000, 0, 0x200);
-	mk_range(&m, 2, 0x10000, 0x1000);
+	mk_range(&m, 2, 0x10000, 0x200);
 	mk_range(&m, 0, 0x20000, 0x1000);
 	mk_gc_end(&m, 6);
 	mk_gc(&m, 8, 2, 0);
-	mk_range(&m, 2, 0x10000, 0x1000);
+	mk_range(&m, 2, 0x10000, 0x200);
 	mk_range(&m, 0, 0x20000, 0x1000);
 	mk_run(&m, 0, 0x10000, 0, 0x200);
 	mk_gc_end(&m, 8);
@@ -1178,7 +1179,8 @@ static char *mk_rec_background(void)
 
 /* The crafted background GC replayed: D is old, at B's place, B and C
  * gone; a GC inside a background one that promotes onto an old object's
- * place means that one is dead (the background sweep freed it). And an
+ * place means that one is dead (the background sweep freed it), and so
+ * does an old object's place outside its range. And an
  * object the replay leads to whose size is another than at the mark is
  * a doubt. */
 START_TEST(test_mark_replay_background_crafted)

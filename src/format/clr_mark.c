@@ -53,7 +53,7 @@ static int cmp_u64(const void *a, const void *b)
 
 /* The addresses of the objects of a trace's heap dump (its first
  * induced, blocking full GC, as format/clr.c reads it), and that GC. */
-struct range { uint64_t start, used; uint8_t gen; };
+struct range { uint64_t start, used; uint8_t gen; uint64_t ts; /* when told (a heap dump's) */ };
 /* An object of the mark: where it is now, where it was at the mark. */
 struct obj { uint64_t at, from; };
 /* An object of a heap dump as its BulkNode tells it. */
@@ -61,7 +61,7 @@ struct dobj { uint64_t addr, size, type; };
 
 struct dump_read {
 	const struct nt_trace *t;
-	int in_gc, done, after_walk;
+	int in_gc, done;
 	int by_time; /* the GC's events by their time (clr_window), its times below */
 	uint64_t start_ts, end_ts;
 	uint32_t gc;
@@ -98,10 +98,18 @@ static int dump_event(void *arg, const struct nt_event *e)
 	} else if (e->id == EV_GCEND && e->len >= 4 && d->in_gc && rd32(e->payload) == d->gc) {
 		d->done = 1;
 	} else if (e->id == EV_GENRANGE && d->in_gc && e->len >= 1 + ps + 16) {
-		if (d->n > 0 && !d->after_walk) /* as clr.c: those after the walk replace those before */
-			d->nrg = 0, d->after_walk = 1;
-		VEC_GROW(d->rg, d->nrg, d->crg);
-		d->rg[d->nrg++] = (struct range){ rdp(e->payload + 1, ps), rd64(e->payload + 1 + ps), e->payload[0] };
+		/* each range as last told: at the GC's end, after the walk (a
+		 * server GC's threads' events come in any order in the file) */
+		struct range x = { rdp(e->payload + 1, ps), rd64(e->payload + 1 + ps), e->payload[0], e->timestamp };
+		size_t i = 0;
+		while (i < d->nrg && d->rg[i].start != x.start)
+			i++;
+		if (i == d->nrg) {
+			VEC_GROW(d->rg, d->nrg, d->crg);
+			d->rg[d->nrg++] = x;
+		} else if (x.ts >= d->rg[i].ts) {
+			d->rg[i] = x;
+		}
 	} else if (e->id == EV_NODE && d->in_gc && e->len >= 10) {
 		uint32_t n = rd32(e->payload + 4);
 		if ((uint64_t)n * (ps + 24) > e->len - 10)
@@ -132,7 +140,7 @@ static int read_dump(const char *what, const uint8_t *m, uint64_t size, struct n
 		if (types != NULL)
 			sbuf_reset(types);
 		d->by_time = 1, d->gc = win.gc, d->start_ts = win.start_ts, d->end_ts = win.end_ts;
-		d->in_gc = d->done = d->after_walk = 0;
+		d->in_gc = d->done = 0;
 		rc = nt_read(what, m, size, t, dump_event, d, &w, err);
 		d->done = 1; /* its end is there, whatever came after it */
 	}
@@ -296,7 +304,10 @@ static struct move *destinations(const struct gc_read *g, size_t *n)
  * collected ones that live on, wherever they went, sorted apart and
  * merged back. In a background GC, the sweep frees dead objects of the
  * old generations while this GC runs, and this GC may promote objects
- * into that space: an uncollected object where a run moved to is dead. */
+ * into that space: an uncollected object where a run moved to is dead;
+ * and the sweep gives back the free end of a region (its range ends
+ * sooner, or is gone): an object of the old generations as the
+ * background GC began that is in no range now is dead. */
 static void apply(struct replay *r, struct gc_read *g, int in_background)
 {
 	size_t k = 0, gi = 0, nt = 0, nd = 0;
@@ -312,8 +323,11 @@ static void apply(struct replay *r, struct gc_read *g, int in_background)
 		uint64_t x = r->a[i].at;
 		while (gi < g->nrg && x >= g->rg[gi].start && x - g->rg[gi].start >= g->rg[gi].used)
 			gi++;
-		const struct range *in = gi < g->nrg && x >= g->rg[gi].start ? &g->rg[gi] : NULL;
-		if (in == NULL) {
+		const struct range *in = gi < g->nrg && x >= g->rg[gi].start ? &g->rg[gi] : NULL, *was;
+		if (in == NULL && in_background && (was = range_of(r->bg.rg, r->bg.nrg, x)) != NULL && was->gen >= 2) {
+			r->died++; /* the background sweep freed it, and gave its place back */
+			continue;
+		} else if (in == NULL) {
 			if (r->outside++ == 0)
 				doubt(r, "an object of the mark (0x%llx) was in no generation as GC %u began",
 				      (unsigned long long)x, g->gc);
@@ -489,6 +503,8 @@ static void gc_start(struct replay *r, const struct nt_event *e)
 		doubt(r, "background GC %u began inside GC %u (not replayed)", c, r->bg.on ? r->bg.gc : r->fg.gc);
 	if (r->bg.on) { /* a GC inside a background one: ephemeral, blocking */
 		r->bg.nested = 1;
+		r->bg.ranges_done = 1; /* its ranges as it began: all told, sorted for apply() */
+		hw_qsort(r->bg.rg, r->bg.nrg, sizeof *r->bg.rg, by_start);
 		if (depth >= 2)
 			doubt(r, "GC %u of generation %u ran inside background GC %u (not replayed)", c, depth, r->bg.gc);
 	}
@@ -532,7 +548,7 @@ static void runs(struct replay *r, struct gc_read *g, const struct nt_event *e, 
 static void gen_range(struct replay *r, struct gc_read *g, const struct nt_event *e)
 {
 	unsigned ps = r->t->pointer_size;
-	struct range x = { rdp(e->payload + 1, ps), rd64(e->payload + 1 + ps), e->payload[0] };
+	struct range x = { rdp(e->payload + 1, ps), rd64(e->payload + 1 + ps), e->payload[0], e->timestamp };
 	int end = g == &r->bg && g->walked;
 	struct range *rg = end ? g->erg : g->rg;
 	size_t n = end ? g->nerg : g->nrg;
