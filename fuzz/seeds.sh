@@ -95,9 +95,10 @@ clrmark_seeds() {
 clrmark_seeds whole '\002\005' mark
 clrmark_seeds norec '\002\005' mark
 clrmark_seeds patch '\002\005' mark
-# and the one with background GCs (its mark's GC 1753, the snapshot's 1768)
+# and those with background GCs (GCs 1753 to 1768; the server GC's, 13 to 25)
 clrmark_seeds whole '\000\017\331\006\000\000' mark-bgc
 clrmark_seeds patch '\000\017\331\006\000\000' mark-bgc
+clrmark_seeds whole '\015\014' mark-sbgc
 gz_seeds() {
 	mkdir -p "$out/gz"
 	i=0

@@ -571,13 +571,13 @@ static void rec_load(struct rec_files *f)
 	f->mark_gc = 2, f->gc = 7; /* the GCs: README */
 }
 
-/* The one with background GCs. */
-static void rec_load_bgc(struct rec_files *f)
+/* The one with background GCs; server: the server GC's. */
+static void rec_load_bgc(struct rec_files *f, int server)
 {
-	f->mark = file_bytes(DN "/mark-bgc-heap.nettrace", &f->nmark);
-	f->rec = file_bytes(DN "/mark-bgc-rec.nettrace", &f->nrec);
-	f->snap = file_bytes(DN "/mark-bgc-snap.nettrace", &f->nsnap);
-	f->mark_gc = 1753, f->gc = 1768;
+	f->mark = file_bytes(server ? DN "/mark-sbgc-heap.nettrace" : DN "/mark-bgc-heap.nettrace", &f->nmark);
+	f->rec = file_bytes(server ? DN "/mark-sbgc-rec.nettrace" : DN "/mark-bgc-rec.nettrace", &f->nrec);
+	f->snap = file_bytes(server ? DN "/mark-sbgc-snap.nettrace" : DN "/mark-bgc-snap.nettrace", &f->nsnap);
+	f->mark_gc = server ? 13 : 1753, f->gc = server ? 25 : 1768;
 }
 
 static void rec_free(struct rec_files *f)
@@ -687,7 +687,7 @@ START_TEST(test_recorded_background)
 	struct rec_files f;
 	struct tally t, tb;
 
-	rec_load_bgc(&f);
+	rec_load_bgc(&f, 0);
 	char *said = replay_to(&f, f.rec, f.nrec, MDIR "/recorded-bgc.nettrace");
 	ck_assert_msg(strncmp(said, "mark: exact except 2 objects inferred; of the 7761 objects at the mark, ", 72) == 0 &&
 		      strstr(said, ", 3 of them background): ") && strstr(said, "0 not (another object, or none, there)"),
@@ -709,6 +709,30 @@ START_TEST(test_recorded_background)
 	ck_assert_msg(rc == 0 && strstr(out, "exact except 2 objects inferred: marked at ") &&
 		      strstr(out, "2 are taken to be the mark's"), "%s", out);
 	free(out);
+	rec_free(&f);
+}
+END_TEST
+
+/* The server GC's recorded mark through background GCs (one with a GC
+ * inside it; the mark's heap's events of two GC threads out of time
+ * order in its file): the same, object by object. */
+START_TEST(test_recorded_background_server)
+{
+	struct rec_files f;
+	struct tally t;
+
+	rec_load_bgc(&f, 1);
+	char *said = replay_to(&f, f.rec, f.nrec, MDIR "/recorded-sbgc.nettrace");
+	ck_assert_msg(strncmp(said, "mark: exact except 2 objects inferred; of the 7761 objects at the mark, 5327 live on ",
+			      85) == 0 && strstr(said, ", 2 of them background): "), "%s", said);
+	free(said);
+	check_objects(MDIR "/recorded-sbgc.nettrace", NULL, &t);
+	ck_assert_int_eq(t.wrong, 0);
+	ck_assert_int_eq(t.new_items, 790);
+	ck_assert_int_ge(t.old_items, 970);
+	ck_assert_int_eq(t.new_arrays, t.new_items);
+	ck_assert_int_eq(t.old_arrays, t.old_items);
+	ck_assert_int_ge(t.new_bigs, 40);
 	rec_free(&f);
 }
 END_TEST
@@ -762,7 +786,7 @@ START_TEST(test_recorded_background_reused)
 	struct rec_files f;
 	char path[256];
 
-	rec_load_bgc(&f);
+	rec_load_bgc(&f, 0);
 	free(replay_to(&f, f.rec, f.nrec, MDIR "/recorded-bgc.nettrace"));
 	uint64_t x = first_inferred(MDIR "/recorded-bgc.nettrace.hwmark");
 	ck_assert_uint_ne(x, 0);
@@ -811,6 +835,7 @@ Suite *clrmark_suite(void)
 	tcase_add_test(tc, test_recorded_cut);
 	tcase_add_test(tc, test_recorded_background);
 	tcase_add_test(tc, test_recorded_background_reused);
+	tcase_add_test(tc, test_recorded_background_server);
 	suite_add_tcase(s, tc);
 	return s;
 }
