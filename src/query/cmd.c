@@ -291,8 +291,9 @@ const struct cmd_entry cmd_table[CMD_N] = {
 		"                  its later snapshots tell new objects from old; a .NET\n"
 		"                  process: its heap now (kept in FILE if given: a baseline\n"
 		"                  for the next snapshot), and a recorder of the GC's moves\n"
-		"                  that the next snapshot replays into its FILE.hwmark (exact,\n"
-		"                  or labelled not exact with the reason)\n" },
+		"                  that the next snapshot replays into its FILE.hwmark (exact;\n"
+		"                  large and pinned objects a background GC kept: inferred,\n"
+		"                  and counted; or labelled not exact with the reason)\n" },
 	[CMD_SNAPSHOT] = { "snapshot", CMD_ARG_PID_FILE, 0, CMD_TABLES, CMD_BL_NONE, 0, NULL,
 		"  snapshot PID FILE  a heap dump with stable object ids and the last mark (JVM),\n"
 		"                  or the heap a .NET process's runtime reports (nettrace: cut\n"
