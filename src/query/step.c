@@ -9,6 +9,7 @@
 
 #include "graph/analysis.h"
 #include "graph/classes.h"
+#include "graph/open.h"
 #include "graph/ownership.h"
 #include "graph/reader.h"
 #include "query/alloctime.h"
