@@ -12,7 +12,7 @@
 #include "graph/reader.h"
 #include "graph/analysis.h"
 #include "runtime/jvm_coll.h"
-#include "query/step.h"
+#include "query/pattern.h"
 #include "query/views.h"
 
 #define POLL 0xfffff              /* progress and cancellation every 1M nodes */
