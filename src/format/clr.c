@@ -574,6 +574,52 @@ void clr_window(const uint8_t *map, uint64_t size, struct clr_window *w)
 	sbuf_free(&err);
 }
 
+/* What clr_watch's pass gathers beyond *w: GCEnds seen before their
+ * GCStart (the stream holds each thread's events in order, not all
+ * threads': a server GC's start and end may come from two). */
+struct watch_read {
+	struct clr_watch *w;
+	uint32_t early_end[16];
+	unsigned nearly;
+};
+
+static int watch_event(void *arg, const struct nt_event *e)
+{
+	struct watch_read *wr = arg;
+	struct clr_watch *w = wr->w;
+
+	if (!e->runtime)
+		return 0;
+	if (e->id == EV_GCSTART && e->len >= 16 && !w->started && rd32(e->payload + 4) == 2 &&
+	    rd32(e->payload + 12) != 1) {
+		w->started = 1; /* GCStart of a blocking full GC: the induced one */
+		w->count = rd32(e->payload);
+		for (unsigned i = 0; i < wr->nearly && i < 16; i++)
+			w->ended |= wr->early_end[i] == w->count;
+	} else if (e->id == EV_GCEND && e->len >= 4 && w->started && rd32(e->payload) == w->count) {
+		w->ended = 1;
+	} else if (e->id == EV_GCEND && e->len >= 4 && !w->started) {
+		wr->early_end[wr->nearly++ % 16] = rd32(e->payload);
+	} else if (e->id == EV_NODE && e->len >= 8) { /* wherever they come (early_end) */
+		w->nodes += rd32(e->payload + 4);
+	}
+	return 0;
+}
+
+void clr_watch(const uint8_t *map, uint64_t size, struct clr_watch *w)
+{
+	struct watch_read wr = { .w = w };
+	struct nt_trace t;
+	struct warnings ws = { .quiet = 1 };
+	struct sbuf err;
+
+	memset(w, 0, sizeof *w);
+	sbuf_init(&err);
+	nt_read("stream", map, size, &t, watch_event, &wr, &ws, &err);
+	sbuf_free(&err);
+	warn_free(&ws);
+}
+
 /* The parts gathered so far dropped (the names stay: h's), for a reading
  * again. */
 static void parts_reset(struct clr_parts *p)
