@@ -840,6 +840,7 @@ static int clr_identity(const struct heap *h, const struct heap *old, node_t *sa
 const struct format_ops clr_format = {
 	.name = "nettrace",
 	.runtime = "clr",
+	.rt = &clr_runtime,
 	.cacheable = 0,
 	.needs = HP_OUT | HP_CLASS | HP_KIND,
 	.probe = clr_probe,

@@ -49,6 +49,11 @@ typedef void (*coll_fn)(void *arg, node_t holder, node_t target, enum coll_role 
 /* "element", "map key", "map value". */
 const char *coll_role_name(enum coll_role r);
 
+/* Handles a runtime keeps beside its roots, which keep nothing alive
+ * themselves: a weak handle's target, a dependent handle's value (.NET) */
+enum handle_kind { HK_WEAK, HK_DEPENDENT };
+typedef void (*handle_fn)(void *arg, node_t target, enum handle_kind kind);
+
 /* A runtime's knowledge (the JVM's: runtime/jvm.c), reached through the
  * format that reads its heaps (format_ops.rt). Each hook works in a
  * context the runtime makes for one use (open, close); a NULL hook: the
@@ -83,6 +88,10 @@ struct runtime_ops {
 	 * ("java.lang.String"): such an object is its content and its
 	 * children's. NULL-terminated; NULL: none known. */
 	const char *const *value_classes;
+	/* Each target of the handles of handle_kind the reader found, through
+	 * fn (what it keeps of them beyond the graph is its own); NULL: the
+	 * runtime has none. */
+	void (*handles)(const struct heap *h, handle_fn fn, void *arg);
 };
 
 struct format_ops {
