@@ -1,6 +1,6 @@
 /* insp_result.c — what every inspection builds its answer with: groups
- * added to a result, the retained size of a group counted once, and the
- * result freed (inspect.h). Below the inspections and their table in
+ * added to a result, the retained size of a group counted once, the
+ * result freed, a field read through the runtime (inspect.h). Below the inspections and their table in
  * inspect.c, which calls them. */
 #include "query/inspect.h"
 
@@ -87,4 +87,14 @@ uint64_t insp_retained(const struct heap *h, const node_t *nodes, uint64_t count
 			sum += h->retained[v];
 	}
 	return sum;
+}
+
+node_t insp_field(const struct heap *h, const struct runtime_ops *rt, void *ctx, node_t v, const char *name)
+{
+	node_t t;
+	uint32_t slot;
+
+	if (rt == NULL || ctx == NULL || rt->field_ref == NULL || v == 0 || v >= h->n)
+		return HW_NONE;
+	return rt->field_ref(ctx, v, name, &t, &slot) == 0 ? t : HW_NONE;
 }
