@@ -5,12 +5,9 @@
  * which picks the reader, is src/engine/open.c. */
 #include "graph/open.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "graph/analysis.h"
