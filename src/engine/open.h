@@ -35,4 +35,11 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 /* The reader for a file that starts with head[0..n), NULL if none. */
 const struct format_ops *format_find(const uint8_t *head, size_t n);
 
+/* A .NET trace being recorded (cli/dotnet.c): how far its heap dump has
+ * come in the bytes written so far (map[0..size)), its reader's answer
+ * (format/clr.h's clr_watch): the dump's GC started, ended, its count,
+ * the objects told so far. Front ends parse nothing themselves. */
+struct trace_watch { int started, ended; uint32_t count; uint64_t nodes; };
+void trace_watch(const uint8_t *map, uint64_t size, struct trace_watch *w);
+
 #endif

@@ -1,14 +1,12 @@
 /* step.c — parsing, printing and applying selection steps, see step.h. */
 #include "query/step.h"
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <errno.h>
-#include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "graph/analysis.h"
 #include "graph/classes.h"
+#include "graph/open.h"
 #include "graph/ownership.h"
 #include "graph/reader.h"
 #include "query/alloctime.h"
@@ -50,86 +48,6 @@ const char *step_word(size_t i)
 		if ((cmd_table[k].flags & CMD_VIEW) && j++ == i)
 			return cmd_table[k].name;
 	return NULL;
-}
-
-/* ---- regexes ---- */
-
-static pcre2_code *rx_compile(const char *pattern, int *code, size_t *at)
-{
-	PCRE2_SIZE off = 0;
-	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF,
-				       code, &off, NULL);
-
-	*at = (size_t)off;
-	return re;
-}
-
-static void rx_message(int code, struct sbuf *out)
-{
-	PCRE2_UCHAR msg[256];
-
-	if (pcre2_get_error_message(code, msg, sizeof msg) < 0)
-		snprintf((char *)msg, sizeof msg, "error %d", code);
-	sbuf_adds(out, (const char *)msg);
-}
-
-int regex_check(const char *pattern, struct sbuf *err)
-{
-	int code;
-	size_t at;
-	pcre2_code *re = rx_compile(pattern, &code, &at);
-
-	if (re != NULL) {
-		pcre2_code_free(re);
-		return 0;
-	}
-	sbuf_adds(err, "regex /");
-	esc_append(err, (const uint8_t *)pattern, strlen(pattern), 0);
-	sbuf_printf(err, "/: column %zu: ", at + 1);
-	rx_message(code, err);
-	return -1;
-}
-
-uint8_t *class_match(const struct heap *h, const char *pattern, int regex, struct sbuf *err)
-{
-	uint8_t *m = xcalloc((size_t)h->ncls + 1, 1);
-
-	if (!regex) {
-		char *alt = class_internal_name(pattern);
-		for (uint32_t c = 0; c < h->ncls; c++)
-			m[c] = strcmp(class_name(h, c), pattern) == 0 || strcmp(class_name(h, c), alt) == 0;
-		free(alt);
-		return m;
-	}
-	int code;
-	size_t at;
-	pcre2_code *re = rx_compile(pattern, &code, &at);
-	if (re == NULL) {
-		regex_check(pattern, err);
-		free(m);
-		return NULL;
-	}
-	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
-	for (uint32_t c = 0; c < h->ncls; c++) {
-		const char *n = class_name(h, c);
-		m[c] = pcre2_match(re, (PCRE2_SPTR)n, strlen(n), 0, 0, md, NULL) >= 0;
-	}
-	pcre2_match_data_free(md);
-	pcre2_code_free(re);
-	return m;
-}
-
-int parse_object_id(const char *s, uint64_t *id)
-{
-	char *end;
-
-	if (*s < '0' || *s > '9') /* strtoull would take "-1" and " 1" */
-		return -1;
-	errno = 0;
-	*id = strtoull(s, &end, 0); /* 0x... hex, else decimal (no octal: see below) */
-	if (s[0] == '0' && s[1] != 'x' && s[1] != 'X' && s[1] != '\0')
-		*id = strtoull(s, &end, 10); /* "0755" is decimal 755, not octal */
-	return errno == 0 && *end == '\0' ? 0 : -1;
 }
 
 /* ---- parsing ---- */
@@ -187,6 +105,24 @@ static int regex_col(const struct lexer *lx, const char *start, size_t off)
 	return col(lx, q);
 }
 
+/* A step's /regex/ argument that does not compile: the lexer's error,
+ * with the column in expr where PCRE2 stopped; else 0. */
+static int bad_regex(struct lexer *lx, const char *start, const char *pattern)
+{
+	struct sbuf msg;
+	size_t at;
+	int rc = 0;
+
+	sbuf_init(&msg);
+	if (regex_error(pattern, &at, &msg) < 0) {
+		sbuf_printf(lx->err, "column %d: bad regex: ", regex_col(lx, start, at));
+		sbuf_adds(lx->err, msg.buf);
+		rc = STEP_EREGEX;
+	}
+	sbuf_free(&msg);
+	return rc;
+}
+
 /* "ID" or "ID,ID,...": 0 if every id is a number. */
 static int id_list_check(const char *arg)
 {
@@ -235,18 +171,7 @@ static int parse_arg(struct lexer *lx, struct step *s, const char *opname, enum 
 		sbuf_addc(lx->err, '\'');
 		return STEP_ESYNTAX;
 	}
-	if (s->regex) {
-		int code;
-		size_t at;
-		pcre2_code *re = rx_compile(s->arg, &code, &at);
-		if (re == NULL) {
-			sbuf_printf(lx->err, "column %d: bad regex: ", regex_col(lx, start, at));
-			rx_message(code, lx->err);
-			return STEP_EREGEX;
-		}
-		pcre2_code_free(re);
-	}
-	return 0;
+	return s->regex ? bad_regex(lx, start, s->arg) : 0;
 }
 
 /* "ignore ID LABEL": LABEL is the rest of the step, blanks inside kept
@@ -344,15 +269,8 @@ static int parse_inspection(struct lexer *lx, struct step *s)
 	} else if (w != NULL && rx) {
 		s->arg = w;
 		s->regex = 1;
-		int code;
-		size_t at;
-		pcre2_code *re = rx_compile(s->arg, &code, &at);
-		if (re == NULL) {
-			sbuf_printf(lx->err, "column %d: bad regex: ", regex_col(lx, start, at));
-			rx_message(code, lx->err);
+		if (bad_regex(lx, start, s->arg) != 0)
 			return STEP_EREGEX;
-		}
-		pcre2_code_free(re);
 		w = word(lx, &rx, &start);
 	}
 	if (w == NULL || rx || strcmp(w, "group") != 0) {

@@ -333,9 +333,6 @@ static const int ending_signals[] = {
 #define GUARD_OOM 1000
 static sigjmp_buf guard;
 static volatile sig_atomic_t guarded, failed;
-/* The view being made when the work failed (tree.c and steps.c set it
- * around a build or an expansion); NULL: another action. */
-struct tview *volatile tui_building;
 
 static void on_fatal(int sig, siginfo_t *si, void *ctx)
 {
