@@ -53,21 +53,23 @@ int heap_room_for(const struct heap *h, uint64_t nodes, uint64_t extra, struct s
 	return -1;
 }
 
-/* Room for the parts about to be loaded, or the refusal; never while
- * the heap is being built or analysed (h->busy): what it loads again
- * was in memory a moment before, and a refusal would leave the work
- * half done. */
-static void room_to_load(struct heap *h, unsigned parts)
+/* Room for the parts about to be loaded: 0, or -1 with the refusal in
+ * err; never refused while the heap is being built or analysed
+ * (h->busy): what it loads again was in memory a moment before, and a
+ * refusal would leave the work half done. */
+static int room_to_load(struct heap *h, unsigned parts, struct sbuf *err)
 {
 	uint64_t bytes = cache_part_bytes(h, parts), budget = heap_memory_budget();
 
 	if (h->busy > 0 || budget == 0 || bytes <= budget)
-		return;
+		return 0;
 	char *ep = esc_str(h->path), a[32], b[32];
 	fmt_bytes(a, sizeof a, bytes);
 	fmt_bytes(b, sizeof b, budget);
-	hw_refuse("%s: loading the %s needs %s of memory; %s is available", ep,
-		  (parts & ~(HP_NODES | HP_IDS)) == 0 ? "objects" : "object graph", a, b);
+	sbuf_printf(err, "%s: loading the %s needs %s of memory; %s is available", ep,
+		    (parts & ~(HP_NODES | HP_IDS)) == 0 ? "objects" : "object graph", a, b);
+	free(ep);
+	return -1;
 }
 
 void heap_load(struct heap *h, unsigned parts, struct progress *p)
@@ -79,7 +81,11 @@ void heap_load(struct heap *h, unsigned parts, struct progress *p)
 	cache_fill_empty(h, parts);
 	if (cache_has(h, parts))
 		return;
-	room_to_load(h, parts);
+	struct sbuf no;
+	sbuf_init(&no);
+	if (room_to_load(h, parts, &no) < 0)
+		hw_refuse("%s", no.buf);
+	sbuf_free(&no);
 	int own = p != NULL && p->phase == NULL; /* inside a phase: part of it */
 	if (own)
 		progress_begin(p, "loading", 1, "parts");
@@ -108,6 +114,19 @@ void heap_need(struct heap *h, unsigned parts, struct progress *p)
 	if (parts != 0 && h->fmt != NULL) /* what decoding an object reads comes along */
 		parts |= h->fmt->needs;
 	heap_load(h, parts, p);
+}
+
+int heap_try_need(struct heap *h, unsigned parts, struct progress *p, struct sbuf *err)
+{
+	if (parts != 0 && h->fmt != NULL)
+		parts |= h->fmt->needs;
+	if (h->backing != NULL) {
+		cache_fill_empty(h, parts);
+		if (!cache_has(h, parts) && room_to_load(h, parts, err) < 0)
+			return -1;
+	}
+	heap_load(h, parts, p);
+	return 0;
 }
 
 void heap_map_advise(struct heap *h, int advice)

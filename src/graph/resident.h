@@ -15,6 +15,11 @@
  * of, until heap_need loads them again; with no such file (or no room
  * left on its disk) they stay. */
 void heap_need(struct heap *h, unsigned parts, struct progress *p);
+/* heap_need, with a refusal as a value: 0, or -1 with the one line in
+ * err (the dump, what loading the parts needs, what there is) when the
+ * memory budget does not hold them; then nothing is loaded. heap_need
+ * itself refuses with hw_refuse. */
+int heap_try_need(struct heap *h, unsigned parts, struct progress *p, struct sbuf *err);
 void heap_park(struct heap *h, unsigned parts);
 /* heap_need without what the reader's decoding reads: exactly those
  * parts (the engine's own passes over the arrays). */
