@@ -36,7 +36,6 @@ layer() {
 
 # FILE SYMBOL pairs allowed against the rules (keep them few)
 allowed_syms='
-cli/dotnet_mark.c clr_mark_replay
 '
 
 bad=0

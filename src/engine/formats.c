@@ -24,6 +24,11 @@ const struct format_ops *format_find(const uint8_t *head, size_t n)
 	return NULL;
 }
 
+int trace_mark_replay(const struct clr_mark_in *in, struct sbuf *out, struct sbuf *said, struct sbuf *err)
+{
+	return clr_mark_replay(in, out, said, err);
+}
+
 void trace_watch(const uint8_t *map, uint64_t size, struct trace_watch *w)
 {
 	struct clr_watch cw;

@@ -4,6 +4,7 @@
 #ifndef HW_ENGINE_OPEN_H
 #define HW_ENGINE_OPEN_H
 
+#include "format/clr_mark.h"
 #include "graph/heap.h"
 #include "graph/open.h"
 #include "progress.h"
@@ -41,5 +42,10 @@ const struct format_ops *format_find(const uint8_t *head, size_t n);
  * the objects told so far. Front ends parse nothing themselves. */
 struct trace_watch { int started, ended; uint32_t count; uint64_t nodes; };
 void trace_watch(const uint8_t *map, uint64_t size, struct trace_watch *w);
+
+/* A .NET mark's file (cli/dotnet_mark.c): the mark's heap and the
+ * recorder's stream replayed to the snapshot, its reader's work
+ * (format/clr_mark.h's clr_mark_replay, whose answer this is). */
+int trace_mark_replay(const struct clr_mark_in *in, struct sbuf *out, struct sbuf *said, struct sbuf *err);
 
 #endif
