@@ -65,7 +65,8 @@ int fuzz_baseline_mode(void);
 /* A .NET mark (drive_clrmark.c), the input
  *   G D MARK "\n==> REC <==\n" REC "\n==> SNAP <==\n" SNAP
  *   ["\n==> HWMARK <==\n" PATCH]
- * where byte G is the mark's GC and G + D the snapshot's, MARK the
+ * where byte G is the mark's GC and G + D the snapshot's (G 0: the
+ * mark's GC is the 4 bytes after D, little-endian), MARK the
  * mark's heap dump, REC the recorder's stream (empty: none), SNAP the
  * snapshot (all nettrace): the replay (clr_mark_replay), then the mark
  * file it wrote, PATCH laid over it (4 bytes of offset, then bytes XORed

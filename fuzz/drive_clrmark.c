@@ -46,7 +46,13 @@ static int split(const uint8_t *data, size_t len, struct parts *pt)
 
 	memset(pt, 0, sizeof *pt);
 	pt->mark_gc = data[0];
-	pt->gc = (uint32_t)data[0] + data[1];
+	if (data[0] == 0) { /* a GC count past a byte */
+		if (len < 6)
+			return -1;
+		pt->mark_gc = (uint32_t)data[2] | (uint32_t)data[3] << 8 | (uint32_t)data[4] << 16 | (uint32_t)data[5] << 24;
+		p += 4;
+	}
+	pt->gc = pt->mark_gc + data[1];
 	if ((n = part(p, end, FUZZ_CLRMARK_REC, &next)) < 0)
 		return -1;
 	pt->mark = p, pt->nmark = (size_t)n, p = next;

@@ -17,8 +17,8 @@
 #                 .gcdump against itself, heapshots of the .mlpd (1 to 2,
 #                 1 to 3, 2 to 4, the last against itself), two small V8
 #                 snapshots
-#   OUT/clrmark   the recorded .NET mark of tests/dotnet (fuzz/drive.h:
-#                 G D MARK SEP REC SEP SNAP [SEP PATCH])
+#   OUT/clrmark   the recorded .NET marks of tests/dotnet (fuzz/drive.h:
+#                 G D [GC] MARK SEP REC SEP SNAP [SEP PATCH])
 #   OUT/cache     the real index cache of the cache fuzzer's dump
 #   OUT/step      every step expression of the tests and the man page
 #   OUT/rules     rules/*.rules
@@ -77,24 +77,28 @@ baseline_seeds() {
 	pair v8-small-tracked 0 "$src/fuzz/regress/v8/small" "$src/fuzz/regress/v8/tracked"
 }
 baseline_seeds
-# the recorded .NET mark (tests/dotnet/README: the mark's GC 2, the
+# the recorded .NET marks (tests/dotnet/README: the mark's GC 2, the
 # snapshot's 7), whole, without its recorder's stream, and with a patch
 # over its mark file
 clrmark_seeds() {
 	d=$src/tests/dotnet
 	{
-		printf '\002\005'
-		cat "$d/mark-heap.nettrace"
+		printf "$2"
+		cat "$d/$3-heap.nettrace"
 		printf '\n==> REC <==\n'
-		[ "$1" = norec ] || cat "$d/mark-rec.nettrace"
+		[ "$1" = norec ] || cat "$d/$3-rec.nettrace"
 		printf '\n==> SNAP <==\n'
-		cat "$d/mark-snap.nettrace"
+		cat "$d/$3-snap.nettrace"
 		[ "$1" != patch ] || printf '\n==> HWMARK <==\n\020\000\000\000\377'
-	} >"$out/clrmark/recorded-$1"
+	} >"$out/clrmark/recorded-$3-$1"
 }
-clrmark_seeds whole
-clrmark_seeds norec
-clrmark_seeds patch
+clrmark_seeds whole '\002\005' mark
+clrmark_seeds norec '\002\005' mark
+clrmark_seeds patch '\002\005' mark
+# and those with background GCs (GCs 1753 to 1768; the server GC's, 13 to 25)
+clrmark_seeds whole '\000\017\331\006\000\000' mark-bgc
+clrmark_seeds patch '\000\017\331\006\000\000' mark-bgc
+clrmark_seeds whole '\015\014' mark-sbgc
 gz_seeds() {
 	mkdir -p "$out/gz"
 	i=0
@@ -125,7 +129,7 @@ done
 
 # Steps: C strings of the tests that start with a step's name (C escapes
 # undone), -e '...' of the tests and the man page, and one of each step.
-steps='all|instances|instanceof|retained|referrers|referents|dominated|object|new|old|gone|inspection|top|class-objects|elements|loaded'
+steps='all|instances|instanceof|retained|referrers|referents|dominated|object|new|old|gone|inspection|top|class-objects|elements|loaded|unreachable|live|unidentified'
 {
 	grep -hoE "\"($steps)( [^\"]*)?\"" "$src"/tests/*.c |
 		sed -e 's/^"//' -e 's/"$//' -e 's/\\\\/\\/g'
@@ -143,6 +147,9 @@ inspection duplicate-strings group 1 | allocations
 inspection string-regex /dup/ group 1
 inspection largest-arrays 3 group 1 | retained
 new | old
+unreachable | classes
+live | biggest
+new | unidentified | classes
 LIST
 } | sort -u | awk -v dir="$out/step" '{ f = sprintf("%s/e%03d", dir, NR); printf "%s", $0 > f; close(f) }'
 n() { ls "$out/$1" | wc -l; }

@@ -18,6 +18,15 @@ void rec_load(struct rec_files *f)
 	f->mark = file_bytes(DN "/mark-heap.nettrace", &f->nmark);
 	f->rec = file_bytes(DN "/mark-rec.nettrace", &f->nrec);
 	f->snap = file_bytes(DN "/mark-snap.nettrace", &f->nsnap);
+	f->mark_gc = 2, f->gc = 7; /* the GCs: README */
+}
+
+void rec_load_bgc(struct rec_files *f, int server)
+{
+	f->mark = file_bytes(server ? DN "/mark-sbgc-heap.nettrace" : DN "/mark-bgc-heap.nettrace", &f->nmark);
+	f->rec = file_bytes(server ? DN "/mark-sbgc-rec.nettrace" : DN "/mark-bgc-rec.nettrace", &f->nrec);
+	f->snap = file_bytes(server ? DN "/mark-sbgc-snap.nettrace" : DN "/mark-bgc-snap.nettrace", &f->nsnap);
+	f->mark_gc = server ? 13 : 1753, f->gc = server ? 25 : 1768;
 }
 
 void rec_free(struct rec_files *f)
@@ -33,7 +42,7 @@ void rec_free(struct rec_files *f)
 char *replay_to(const struct rec_files *f, const char *rec, size_t nrec, const char *dump)
 {
 	struct clr_mark_in in = { (const uint8_t *)f->mark, f->nmark, (const uint8_t *)rec, nrec,
-				  (const uint8_t *)f->snap, f->nsnap, 2, 7, NULL }; /* the GCs: README */
+				  (const uint8_t *)f->snap, f->nsnap, f->mark_gc, f->gc, NULL };
 	struct sbuf out, said, err;
 	char path[512];
 

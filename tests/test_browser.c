@@ -439,6 +439,40 @@ START_TEST(test_browser_open_dump_shrinks)
 }
 END_TEST
 
+/* A memory budget too small for the object graph (HEAPWALK_MEMORY_MB=1
+ * on a dump with its index cache, whose classes need no graph): the
+ * first screen comes; a key that needs the graph is refused with the
+ * budget's line and not done, the session stays, and the keys after it
+ * work (the engine not left busy). */
+START_TEST(test_refusal_is_an_answer)
+{
+	struct term t;
+	char dump[512], cmd[1400];
+
+	ensure_dump("coops", "");
+	copy_dump("budget.hprof", dump, sizeof dump);
+	snprintf(cmd, sizeof cmd, "'%s' -q info '%s' >/dev/null", getenv("HEAPWALK"), dump); /* the cache */
+	ck_assert_msg(system(cmd) == 0, "%s", cmd);
+	term_start(&t, 240, 30, "HEAPWALK_MEMORY_MB=1", dump); /* the line whole */
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "Tab");
+	char *s = wait_for(&t, "loading the object graph needs");
+	has(s, "is available: not done");
+	has(s, "Step 1: All objects");
+	free(s);
+	keys(&t, "Tab"); /* asked again: the same answer, not a jump */
+	free(wait_for(&t, "is available: not done"));
+	keys(&t, "BTab");
+	free(wait_for(&t, "class  (sort"));
+	keys(&t, "q");
+	wait_exit(&t);
+	ck_assert_int_eq(exit_status(&t), 0);
+	term_stop(&t);
+	snprintf(cmd, sizeof cmd, "rm -f '%s' '%s.hwi'", dump, dump);
+	ck_assert(system(cmd) == 0);
+}
+END_TEST
+
 /* An allocation that fails while a key works (the address space capped
  * with prlimit under the running browser below what it uses, glibc told
  * to map every large block afresh: the first view that needs a large
@@ -1001,6 +1035,7 @@ Suite *browser_suite(void)
 	tcase_add_test(tc, test_merged_reached_and_down);
 	tcase_add_test(tc, test_browser_open_dump_shrinks);
 	tcase_add_test(tc, test_oom_contained);
+	tcase_add_test(tc, test_refusal_is_an_answer);
 	suite_add_tcase(s, tc);
 	TCase *batch = tcase_create("batch");
 	tcase_set_timeout(batch, FIXTURE_TIMEOUT);

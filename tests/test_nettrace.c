@@ -996,7 +996,9 @@ static void mk_range(struct mk *m, uint8_t gen, uint64_t start, uint64_t used)
 	mk_event(m, MK_RANGE, v, b, 5);
 }
 
-/* Objects at addr[i], 0x100 bytes each. */
+static uint64_t mk_small_at; /* an object of 0x80 bytes there, if not 0 */
+
+/* Objects at addr[i], 0x100 bytes each (but at mk_small_at). */
 static void mk_nodes(struct mk *m, const uint64_t *addr, size_t n)
 {
 	uint64_t v[3 + 4 * 8];
@@ -1007,7 +1009,7 @@ static void mk_nodes(struct mk *m, const uint64_t *addr, size_t n)
 	v[k] = 0, b[k++] = 2;
 	for (size_t i = 0; i < n; i++) {
 		v[k] = addr[i], b[k++] = 8;
-		v[k] = 0x100, b[k++] = 8;
+		v[k] = addr[i] == mk_small_at ? 0x80 : 0x100, b[k++] = 8;
 		v[k] = 0x77, b[k++] = 8;
 		v[k] = 0, b[k++] = 8;
 	}
@@ -1113,9 +1115,16 @@ START_TEST(test_mark_replay_crafted)
 	size_t n;
 
 	char *said = mk_replay(MK_FINE, old, &n);
-	ck_assert_msg(strncmp(said, "mark: exact; of the 3 objects at the mark, 2 live on (2 moves replayed through 2 "
-			      "GCs)", 81) == 0, "%s", said);
+	ck_assert_msg(strcmp(said, "mark: exact; of the 3 objects at the mark, 2 live on (2 moves replayed through 2 "
+			     "GCs, 0 of them background)") == 0, "%s", said);
 	/* A and C, where they are and were; not N at B's old place */
+	ck_assert_uint_eq(n, 2);
+	ck_assert(old[0] == 0x20000 && old[1] == 0x10000 && old[2] == 0x20100 && old[3] == 0x10200);
+	free(said);
+	/* a GC that says background but moved objects, nothing inside it: it
+	 * ran blocking (the runtime's fallback), replayed as such */
+	said = mk_replay(MK_BACKGROUND, old, &n);
+	ck_assert_msg(strncmp(said, "mark: exact; ", 13) == 0 && strstr(said, "0 of them background"), "%s", said);
 	ck_assert_uint_eq(n, 2);
 	ck_assert(old[0] == 0x20000 && old[1] == 0x10000 && old[2] == 0x20100 && old[3] == 0x10200);
 	free(said);
@@ -1123,7 +1132,6 @@ START_TEST(test_mark_replay_crafted)
 		{ MK_NO_REPLAY_OF_6, "GC 6 is missing from the record" },
 		{ MK_SEQ_GAP, "the recorder's session lost events" },
 		{ MK_BATCH_GAP, "a batch of GC 6's object runs is missing" },
-		{ MK_BACKGROUND, "a background GC (6) ran between the mark and the snapshot" },
 		{ MK_NESTED, "GC 6 began inside GC 6" },
 		{ MK_OUTSIDE, "an object of the mark (0x10000) was in no generation as GC 6 began" },
 		{ MK_NO_END, "the recorder did not see the snapshot's GC (7) end" },
@@ -1133,6 +1141,83 @@ START_TEST(test_mark_replay_crafted)
 		ck_assert_msg(strncmp(said, "mark: not exact; ", 17) == 0 && strstr(said, doubts[i].why), "%zu: %s", i,
 			      said);
 		free(said);
+	}
+}
+END_TEST
+
+/* A background GC (6) with an ephemeral GC (7) inside it that promotes D
+ * (gen0 at the mark) onto B's place, B having died in the background
+ * sweep, and C's place at the end of gen2 given back by the sweep (the
+ * range ends before it); then the background GC tells its survivors (A,
+ * and D at B's place), and the snapshot's GC (8) keeps both. */
+static char *mk_rec_background(void)
+{
+	struct mk m = { .seq_gap = 0 };
+
+	mk_begin(&m);
+	mk_gc(&m, 5, 2, 0);
+	mk_gc_end(&m, 5);
+	mk_gc(&m, 6, 2, 1);
+	mk_range(&m, 2, 0x10000, 0x1000);
+	mk_range(&m, 0, 0x20000, 0x1000);
+	mk_gc(&m, 7, 0, 2); /* the sweep gave back gen2's end: C's place */
+	mk_range(&m, 2, 0x10000, 0x200);
+	mk_range(&m, 0, 0x20000, 0x1000);
+	mk_run(&m, 0, 0x20000, 0x10100, 0x100);
+	mk_gc_end(&m, 7);
+	mk_run(&m, 0, 0x10000, 0, 0x200);
+	mk_range(&m, 2, 0x10000, 0x200);
+	mk_range(&m, 0, 0x20000, 0x1000);
+	mk_gc_end(&m, 6);
+	mk_gc(&m, 8, 2, 0);
+	mk_range(&m, 2, 0x10000, 0x200);
+	mk_range(&m, 0, 0x20000, 0x1000);
+	mk_run(&m, 0, 0x10000, 0, 0x200);
+	mk_gc_end(&m, 8);
+	return mk_end(&m, "mk-bgrec.nettrace");
+}
+
+/* The crafted background GC replayed: D is old, at B's place, B and C
+ * gone; a GC inside a background one that promotes onto an old object's
+ * place means that one is dead (the background sweep freed it), and so
+ * does an old object's place outside its range. And an
+ * object the replay leads to whose size is another than at the mark is
+ * a doubt. */
+START_TEST(test_mark_replay_background_crafted)
+{
+	const uint64_t mark[] = { 0x10000, 0x10100, 0x10200, 0x20000 }, snap[] = { 0x10000, 0x10100 };
+
+	for (int resized = 0; resized <= 1; resized++) {
+		char *mp = mk_heap("mk-mark.nettrace", 5, mark, 4, 0x10000, 0x20000);
+		mk_small_at = resized ? 0x10100 : 0;
+		char *sp = mk_heap("mk-snap.nettrace", 8, snap, 2, 0x10000, 0x20000);
+		mk_small_at = 0;
+		char *rp = mk_rec_background();
+		struct file fm = slurp(mp), fs = slurp(sp), fr = slurp(rp);
+		struct clr_mark_in in = { fm.b, fm.n, fr.b, fr.n, fs.b, fs.n, 5, 8, NULL };
+		struct sbuf out, said, err;
+		sbuf_init(&out);
+		sbuf_init(&said);
+		sbuf_init(&err);
+		ck_assert_msg(clr_mark_replay(&in, &out, &said, &err) == 0, "%s", err.buf);
+		if (resized) {
+			ck_assert_msg(strstr(said.buf, "mark: not exact; ") && strstr(said.buf, "an object of the mark (0x20000) "
+				      "replayed to an object of another type or size (0x10100)"), "%s", said.buf);
+		} else {
+			ck_assert_msg(strcmp(said.buf, "mark: exact; of the 4 objects at the mark, 2 live on (1 moves replayed "
+					     "through 3 GCs, 1 of them background)") == 0, "%s", said.buf);
+			const char *o = strstr(out.buf, "\nold ");
+			ck_assert_ptr_nonnull(o);
+			ck_assert_uint_eq(strtoull(o + 5, NULL, 10), 2);
+			uint64_t old[4];
+			memcpy(old, strchr(o + 1, '\n') + 1, sizeof old);
+			ck_assert(old[0] == 0x10000 && old[1] == 0x10000 && old[2] == 0x10100 && old[3] == 0x20000);
+		}
+		free(fm.b), free(fs.b), free(fr.b);
+		free(mp), free(sp), free(rp);
+		sbuf_free(&out);
+		sbuf_free(&said);
+		sbuf_free(&err);
 	}
 }
 END_TEST
@@ -1157,6 +1242,7 @@ Suite *nettrace_suite(void)
 	tcase_add_test(tc, test_meta_ids);
 	tcase_add_test(tc, test_block_size);
 	tcase_add_test(tc, test_mark_replay_crafted);
+	tcase_add_test(tc, test_mark_replay_background_crafted);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -15,6 +15,7 @@
 
 #include "engine/open.h"
 #include "hprofw.h"
+#include "query/cmd.h"
 #include "query/report.h"
 #include "query/step.h"
 #include "query/views.h"
@@ -661,6 +662,112 @@ START_TEST(test_escaping)
 }
 END_TEST
 
+/* ---- the commands' table ---- */
+
+/* What the man page (written by hand) says follows a command. */
+static enum cmd_arg man_arg(const char *rest)
+{
+	static const struct { const char *text; enum cmd_arg arg; } forms[] = {
+		{ "", CMD_ARG_NONE }, { "Ar object", CMD_ARG_OBJECT_REQ }, { "Op Ar object", CMD_ARG_OBJECT },
+		{ "Ar from to", CMD_ARG_FROM_TO }, { "Ar old new", CMD_ARG_DUMPS },
+		{ "Ar name Op Ar arg", CMD_ARG_NAME }, { "Ar pid Op Ar file", CMD_ARG_PID },
+		{ "Ar pid file", CMD_ARG_PID_FILE },
+	};
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+		if (strcmp(rest, forms[i].text) == 0)
+			return forms[i].arg;
+	ck_abort_msg("man page: no such argument form '%s'", rest);
+	return CMD_ARG_NONE;
+}
+
+/* The table against heapwalk(1)'s COMMANDS: the same commands in the
+ * same order, each taking what its item says. */
+START_TEST(test_cmd_man)
+{
+	char *path = xasprintf("%s/../man/heapwalk.1", TEST_SRCDIR);
+	FILE *f = fopen(path, "r");
+	char line[512];
+	size_t k = 0;
+	int in = 0;
+
+	ck_assert_msg(f != NULL, "%s", path);
+	while (fgets(line, sizeof line, f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, ".Sh ", 4) == 0)
+			in = strcmp(line, ".Sh COMMANDS") == 0;
+		if (!in || strncmp(line, ".It Cm ", 7) != 0)
+			continue;
+		char *p = line + 7, *names[4];
+		size_t n = 0;
+		for (;;) { /* "merged-out , merged-in , merged-dom": one item */
+			names[n++] = p;
+			p += strcspn(p, " ");
+			if (*p != '\0')
+				*p++ = '\0';
+			if (strncmp(p, ", ", 2) != 0 || n == 4)
+				break;
+			p += 2;
+		}
+		enum cmd_arg arg = man_arg(p);
+		for (size_t i = 0; i < n; i++, k++) {
+			ck_assert_msg(k < CMD_N, "the man page has more commands than the table: %s", names[i]);
+			ck_assert_str_eq(cmd_table[k].name, names[i]);
+			/* rules takes no dump: the man page writes it as one that takes nothing more */
+			ck_assert_msg(cmd_table[k].arg == arg || (arg == CMD_ARG_NONE && cmd_table[k].arg == CMD_ARG_NOTHING),
+				      "%s: the table says %d, the man page %d", names[i], cmd_table[k].arg, arg);
+		}
+	}
+	fclose(f);
+	free(path);
+	ck_assert_uint_eq(k, CMD_N);
+}
+END_TEST
+
+/* The rows that are views end a pipeline, the others do not; the browser
+ * shows views only; a command without a function takes no dump. */
+START_TEST(test_cmd_views)
+{
+	/* heapwalk --help: "a last word info, classes, ... or graph picks the view" */
+	static const char *const views[] = { "info", "classes", "biggest", "objects", "paths", "lifelines",
+					     "allocations", "times", "merged-out", "merged-in", "merged-dom", "graph" };
+	size_t nviews = 0;
+
+	for (size_t k = 0; k < CMD_N; k++) {
+		const struct cmd_entry *e = &cmd_table[k];
+		struct pipeline pl = { 0 };
+		int listed = 0;
+		for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
+			listed |= strcmp(views[i], e->name) == 0;
+		ck_assert_msg(listed == !!(e->flags & CMD_VIEW), "%s: a view to --help %d, to the table %d", e->name,
+			      listed, !!(e->flags & CMD_VIEW));
+		nviews += listed;
+		struct sbuf err;
+		char *expr = xasprintf("all | %s", e->name);
+		sbuf_init(&err);
+		int rc = pipeline_parse(expr, &pl, &err);
+		if (e->flags & CMD_VIEW) {
+			ck_assert_msg(rc == 0 && pl.view != NULL && strcmp(pl.view, e->name) == 0, "%s: %s", expr,
+				      err.buf ? err.buf : "no view");
+			ck_assert_ptr_eq(cmd_view(e->name), e);
+		} else {
+			ck_assert_msg(rc != 0 && strstr(err.buf, "unknown step") != NULL, "%s: parsed", expr);
+			ck_assert_ptr_null(cmd_view(e->name));
+			ck_assert_msg(!(e->flags & CMD_BROWSER), "%s: in the browser, not a view", e->name);
+		}
+		ck_assert_msg((e->run == NULL) == (e->arg == CMD_ARG_PID || e->arg == CMD_ARG_PID_FILE ||
+						   e->arg == CMD_ARG_NOTHING), "%s", e->name);
+		ck_assert_msg(strncmp(e->help, "  ", 2) == 0 && strncmp(e->help + 2, e->name, strlen(e->name)) == 0,
+			      "%s: help '%s'", e->name, e->help);
+		ck_assert_ptr_eq(cmd_find(e->name), e);
+		pipeline_free(&pl);
+		sbuf_free(&err);
+		free(expr);
+	}
+	ck_assert_uint_eq(nviews, sizeof views / sizeof views[0]);
+	ck_assert_ptr_null(cmd_find("nosuch"));
+}
+END_TEST
+
 Suite *step_suite(void)
 {
 	Suite *s = suite_create("step");
@@ -672,6 +779,8 @@ Suite *step_suite(void)
 	tcase_add_test(tc, test_canonical);
 	tcase_add_test(tc, test_parse_errors);
 	tcase_add_test(tc, test_object_ids);
+	tcase_add_test(tc, test_cmd_man);
+	tcase_add_test(tc, test_cmd_views);
 	tcase_add_checked_fixture(ev, open_sample, close_sample);
 	tcase_add_test(ev, test_steps);
 	tcase_add_test(ev, test_whole_set);

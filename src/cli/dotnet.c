@@ -23,7 +23,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "format/nettrace.h"
+#include "engine/open.h"
+#include "format/nettrace.h" /* the provider to ask for, NT_RUNTIME_PROVIDER */
 #include "stream.h"
 
 #define IPC_MAGIC "DOTNET_IPC_V1"
@@ -222,60 +223,15 @@ static int reply(int s, const char *what, uint64_t *id, uint32_t *hr, struct sbu
 
 /* ---- the heap dump in the stream ---- */
 
-struct watch {
-	int started, ended;
-	uint32_t count;
-	uint64_t nodes;
-	/* GCEnds seen before their GCStart: the stream holds each thread's
-	 * events in order, not all threads' (a server GC's start and end
-	 * may come from two) */
-	uint32_t early_end[16];
-	unsigned nearly;
-};
-
-static uint32_t u32(const uint8_t *p)
+/* What the file holds so far: has the dump's GC started, ended? (its
+ * reader's to tell, through the engine) */
+static void look(int fd, uint64_t size, struct trace_watch *w)
 {
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static int watch_event(void *arg, const struct nt_event *e)
-{
-	struct watch *w = arg;
-
-	if (!e->runtime)
-		return 0;
-	if (e->id == 1 && e->len >= 16 && !w->started && u32(e->payload + 4) == 2 && u32(e->payload + 12) != 1) {
-		w->started = 1; /* GCStart of a blocking full GC: the induced one */
-		w->count = u32(e->payload);
-		for (unsigned i = 0; i < w->nearly && i < 16; i++)
-			w->ended |= w->early_end[i] == w->count;
-	} else if (e->id == 2 && e->len >= 4 && w->started && u32(e->payload) == w->count) {
-		w->ended = 1;
-	} else if (e->id == 2 && e->len >= 4 && !w->started) {
-		w->early_end[w->nearly++ % 16] = u32(e->payload);
-	} else if (e->id == 18 && e->len >= 8) { /* wherever they come (early_end) */
-		w->nodes += u32(e->payload + 4);
-	}
-	return 0;
-}
-
-/* What the file holds so far: has the dump's GC started, ended? */
-static void look(int fd, uint64_t size, struct watch *w)
-{
-	struct nt_trace t;
-	struct warnings ws = { .quiet = 1 };
-	struct sbuf err;
-
 	memset(w, 0, sizeof *w);
 	void *m = size > 0 ? mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
 	if (m == MAP_FAILED)
 		return;
-	sbuf_init(&err);
-	nt_read("stream", m, size, &t, watch_event, w, &ws, &err);
-	sbuf_free(&err);
-	warn_free(&ws);
+	trace_watch(m, size, w);
 	munmap(m, (size_t)size);
 }
 
@@ -310,7 +266,7 @@ struct follow {
 	const char *path;
 	pid_t pid;
 	uint64_t id, looked;
-	struct watch w;
+	struct trace_watch w;
 	int stopped;
 	double stop_at;
 };
@@ -434,7 +390,7 @@ int dotnet_snapshot(const struct proc_info *p, const char *file, uint32_t *gc, s
 	char *tmp = xasprintf("%s.tmp-%ld", file, (long)getpid());
 	int s = -1, fd = -1, rc = -1, guarded = 0;
 	uint64_t id, bytes = 0;
-	struct watch w = { 0 };
+	struct trace_watch w = { 0 };
 	struct stream_bounds b;
 	double t0 = hw_now();
 

@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "cli/dotnet.h"
-#include "format/clr_mark.h"
+#include "engine/open.h"
 #include "stream.h"
 
 #define REC_KEYWORDS 0x400001ull /* GC | GCHeapSurvivalAndMovement */
@@ -414,7 +414,7 @@ static int map_file(const char *path, const uint8_t **m, uint64_t *size)
 }
 
 /* The mark file for the dump `file` (GC `gc`): the mark's heap and the
- * recorder's stream replayed (clr_mark_replay). 0 with a clause for the
+ * recorder's stream replayed (trace_mark_replay). 0 with a clause for the
  * result, or -1 with err (then no mark file: FILE is a plain snapshot). */
 static int write_mark(const char *dir, const char *file, uint32_t mark_gc, uint32_t gc, const char *recorder_why,
 		      struct sbuf *said, struct sbuf *err)
@@ -437,7 +437,7 @@ static int write_mark(const char *dir, const char *file, uint32_t mark_gc, uint3
 	}
 	map_file(rpath, &rm, &rs); /* none: the replay says why it is not exact */
 	struct clr_mark_in in = { mm, ms, rm, rm ? rs : 0, dm, ds, mark_gc, gc, recorder_why };
-	if (clr_mark_replay(&in, &bytes, said, err) < 0)
+	if (trace_mark_replay(&in, &bytes, said, err) < 0)
 		goto done;
 	const char *keep[] = { file, NULL };
 	struct sbuf why;

@@ -16,8 +16,7 @@
 #include "config.h"
 #include "engine/open.h"
 #include "graph/rules.h"
-#include "query/dot.h"
-#include "query/html.h"
+#include "query/cmd.h"
 #include "query/inspect.h"
 #include "query/merged.h"
 #include "query/baseline.h"
@@ -29,7 +28,7 @@
 
 enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
 
-static const char usage_text[] =
+static const char usage_head[] =
 "usage: heapwalk [options] COMMAND DUMP [OBJECT]\n"
 "       heapwalk [options] between DUMP FROM TO\n"
 "       heapwalk [options] DUMP -e 'STEP | STEP ... [| VIEW]'\n"
@@ -45,60 +44,10 @@ static const char usage_text[] =
 "log-profiler heapshots (.mlpd), told apart by content; see FORMATS in\n"
 "heapwalk(1)\n"
 "\n"
-"commands:\n"
-"  info            the dump: counts, sizes, layout, GC roots by kind, unreachable\n"
-"  classes         class histogram: instances, shallow and retained (lower bound)\n"
-"  biggest         the biggest objects: the dominator tree by retained size\n"
-"  objects         the objects of the set, biggest retained first\n"
-"  paths OBJECT    shortest paths from GC roots to OBJECT (id: 0x... or decimal)\n"
-"  lifelines OBJECT  OBJECT's short paths to GC roots or to objects an owns rule\n"
-"                  owns, grouped by the classes and fields along them, counted\n"
-"  between FROM TO a shortest path from object FROM to object TO along\n"
-"                  references (--undirected: either way; --weak: weak ones too)\n"
-"  allocations     where the objects were allocated, for dumps with stack traces\n"
-"                  (the agent's sample:BYTES; node --track-heap-objects): hot\n"
-"                  spots and the call tree\n"
-"  times           when the objects were allocated: a histogram of the times the\n"
-"                  agent's sample:BYTES records, -n buckets (default 20)\n"
-"  report          one self-contained HTML file of the set (-o FILE.html): the\n"
-"                  dump, leak suspects with their paths, the dominator tree as\n"
-"                  a tree, a treemap and a sunburst, the class histogram, the\n"
-"                  top -n groups (10) of the inspections --inspections names\n"
-"                  (NAME,NAME..., all, none; default: boxed-primitives,\n"
-"                  zero-length-arrays, duplicate-classes, finalizer-queue,\n"
-"                  pinned), what is new (-b); the tree cut at --max objects\n"
-"                  (60000), -d levels (128), --cutoff PCT of its bytes (0.005)\n"
-"  merged-out      merged outgoing references: what the set refers to, by class\n"
-"                  (or --by field), class-recursive chains collapsed, -d levels\n"
-"  merged-in       merged incoming references: what refers to the set\n"
-"  merged-dom      merged dominating references: the set's immediate dominators;\n"
-"                  -r: from the GC roots down the dominator tree to the set\n"
-"  graph [OBJECT]  the set's objects (or OBJECT) and those within -d references\n"
-"                  out and in (default 1), GC roots marked, in GraphViz dot: at\n"
-"                  most --max objects (500); dot -Tsvg draws it\n"
-"  diff OLD NEW    class deltas from dump OLD to dump NEW, with the new and gone\n"
-"                  objects by class: exact for snapshots (stable ids), or matched;\n"
-"                  V8: exact where its ids identify, natives and code per class;\n"
-"                  .NET: exact from the heap of a mark (mark PID FILE) to the\n"
-"                  snapshot after it\n"
-"  inspect NAME [ARG]  run the inspection NAME on the set (-e) and list its\n"
-"                  groups (waste, references, retention, class loaders, search,\n"
-"                  .NET's finalizer queue, pinned objects and GC handles);\n"
-"                  inspect --list names them all\n"
-"  rules           the reference-classifier rules: groups (on/off) and rules\n"
-"  mark PID [FILE]  mark the objects a running JVM has now (loads the agent);\n"
-"                  its later snapshots tell new objects from old; a .NET\n"
-"                  process: its heap now (kept in FILE if given: a baseline\n"
-"                  for the next snapshot), and a recorder of the GC's moves\n"
-"                  that the next snapshot replays into its FILE.hwmark (exact,\n"
-"                  or labelled not exact with the reason)\n"
-"  snapshot PID FILE  a heap dump with stable object ids and the last mark (JVM),\n"
-"                  or the heap a .NET process's runtime reports (nettrace: cut\n"
-"                  short, nothing written, past the room on FILE's file system\n"
-"                  but 1/20, after 60 s without a byte or 30 min in all)\n"
-"                  (mark, snapshot: the process is told from /proc first; one\n"
-"                  that is not a HotSpot JVM or .NET runtime of your own user is\n"
-"                  refused, never signalled)\n"
+"commands:\n";
+
+/* after the commands, which cmd_table lists */
+static const char usage_tail[] =
 "\n"
 "steps (-e), separated by '|', each applied to the set (at first every object):\n"
 "  all                       every object\n"
@@ -209,22 +158,14 @@ static const char usage_text[] =
 "a dump too big to open here; a process mark or snapshot refuses), 3 out of memory\n"
 "(the line says how much)\n";
 
-static const char *const commands[] = {
-	"info", "classes", "biggest", "objects", "paths", "lifelines", "allocations", "diff", "mark", "snapshot",
-	"inspect", "rules", "merged-out", "merged-in", "merged-dom", "between", "times", "report", "graph"
-};
-
 struct cli {
-	const char *cmd, *dump, *object, *expr;
+	const struct cmd_entry *cmd; /* NULL: the browser, or the view -e ends with */
+	const char *dump;
 	const char *baseline;   /* --baseline OLD, or diff's OLD */
 	const char *pid, *file; /* mark, snapshot */
-	enum fmt fmt;
 	int fmt_set;            /* -f was given */
-	struct view_opts vo;
+	struct cmd_opts o;      /* what the command reads of the options */
 	struct open_opts oo;
-	int top_set, depth_set, max_set, cutoff_set;
-	enum merged_by by;           /* merged-*: --by */
-	const char *insp, *insp_arg; /* inspect NAME [ARG] */
 	int insp_list;               /* inspect --list */
 	const char *rule_files[32];  /* --rules, in order */
 	size_t nrule_files;
@@ -235,11 +176,7 @@ struct cli {
 	const char *focus[32];       /* --root ID, --ignore 'ID LABEL': the steps first, in order */
 	int focus_root[32];
 	size_t nfocus;
-	const char *to;              /* between FROM TO: object is FROM */
-	int undirected, deep;        /* --undirected, --deep */
 	const char *output;          /* -o FILE: the output there, not on stdout */
-	const char *insps[64];       /* report --inspections LIST; ninsps -1: the default */
-	int ninsps;
 };
 
 /* A usage error: one line, status 1. */
@@ -265,27 +202,32 @@ static long num_arg(const char *opt, const char *s, long min)
 	return v;
 }
 
-static int is_command(const char *s)
-{
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		if (strcmp(s, commands[i]) == 0)
-			return 1;
-	return 0;
-}
-
 static void set_format(struct cli *c, const char *s)
 {
 	if (strcmp(s, "text") == 0)
-		c->fmt = FMT_TEXT;
+		c->o.fmt = FMT_TEXT;
 	else if (strcmp(s, "json") == 0)
-		c->fmt = FMT_JSON;
+		c->o.fmt = FMT_JSON;
 	else if (strcmp(s, "csv") == 0)
-		c->fmt = FMT_CSV;
+		c->o.fmt = FMT_CSV;
 	else if (strcmp(s, "dot") == 0)
-		c->fmt = FMT_DOT;
+		c->o.fmt = FMT_DOT;
 	else
 		usage_error("unknown format '%s': text, json, csv or dot", s);
 	c->fmt_set = 1;
+}
+
+/* --help: the commands' lines are their rows'. */
+static void print_usage(void)
+{
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	sbuf_adds(&sb, usage_head);
+	cmd_help(&sb);
+	sbuf_adds(&sb, usage_tail);
+	fputs(sb.buf, stdout);
+	sbuf_free(&sb);
 }
 
 /* --keys: the browser's key table; --keys=mdoc the man page's list. */
@@ -311,11 +253,11 @@ static void inspections_arg(struct cli *c, char *list)
 	size_t n;
 	const struct inspection *all = inspect_all(&n);
 
-	c->ninsps = 0;
+	c->o.ninsps = 0;
 	if (strcmp(list, "all") == 0) {
-		for (size_t i = 0; i < n && c->ninsps < 64; i++)
+		for (size_t i = 0; i < n && c->o.ninsps < 64; i++)
 			if (!all[i].arg_required)
-				c->insps[c->ninsps++] = all[i].name;
+				c->o.insps[c->o.ninsps++] = all[i].name;
 		return;
 	}
 	if (strcmp(list, "none") == 0)
@@ -326,9 +268,9 @@ static void inspections_arg(struct cli *c, char *list)
 			usage_error("--inspections: no inspection named '%s' (heapwalk inspect --list)", name);
 		if (in->arg_required)
 			usage_error("--inspections: %s needs an argument: run it with inspect", name);
-		if (c->ninsps == 64)
+		if (c->o.ninsps == 64)
 			usage_error("--inspections: more than 64");
-		c->insps[c->ninsps++] = in->name;
+		c->o.insps[c->o.ninsps++] = in->name;
 	}
 }
 
@@ -362,32 +304,32 @@ static void parse_options(int argc, char **argv, struct cli *c)
 	opterr = 0; /* our own one-line messages */
 	while ((ch = getopt_long(argc, argv, ":e:f:s:rn:d:wqvhVb:o:", lo, NULL)) != -1) {
 		switch (ch) {
-		case 'e': c->expr = optarg; break;
+		case 'e': c->o.expr = optarg; break;
 		case 'b': c->baseline = optarg; break;
 		case 'i': inspections_arg(c, optarg); break;
 		case 'o': c->output = strcmp(optarg, "-") == 0 ? NULL : optarg; break; /* -: standard output */
 		case 'f': set_format(c, optarg); break;
-		case 's': c->vo.sort = optarg; break;
-		case 'r': c->vo.reverse = 1; break;
-		case 'F': c->vo.filter = optarg; break;
-		case 'X': c->vo.exact = optarg; break;
-		case 'A': c->vo.all = 1; break;
-		case 'n': c->vo.top = (size_t)num_arg("--top", optarg, 0); c->top_set = 1; break;
-		case 'd': c->vo.depth = (int)num_arg("--depth", optarg, 1); c->depth_set = 1; break;
+		case 's': c->o.vo.sort = optarg; break;
+		case 'r': c->o.vo.reverse = 1; break;
+		case 'F': c->o.vo.filter = optarg; break;
+		case 'X': c->o.vo.exact = optarg; break;
+		case 'A': c->o.vo.all = 1; break;
+		case 'n': c->o.vo.top = (size_t)num_arg("--top", optarg, 0); c->o.top_set = 1; break;
+		case 'd': c->o.vo.depth = (int)num_arg("--depth", optarg, 1); c->o.depth_set = 1; break;
 		case 'C':
-			c->vo.cutoff = strtod(optarg, &end);
-			if (*optarg == '\0' || *end != '\0' || !(c->vo.cutoff >= 0 && c->vo.cutoff <= 100))
+			c->o.vo.cutoff = strtod(optarg, &end);
+			if (*optarg == '\0' || *end != '\0' || !(c->o.vo.cutoff >= 0 && c->o.vo.cutoff <= 100))
 				usage_error("--cutoff needs a percentage from 0 to 100, not '%s'", optarg);
-			c->cutoff_set = 1;
+			c->o.cutoff_set = 1;
 			break;
-		case 'M': c->vo.max_paths = (int)num_arg("--max", optarg, 1); c->max_set = 1; break;
-		case 'w': c->vo.weak = 1; break;
+		case 'M': c->o.vo.max_paths = (int)num_arg("--max", optarg, 1); c->o.max_set = 1; break;
+		case 'w': c->o.vo.weak = 1; break;
 		case 'N': c->oo.no_cache = 1; break;
 		case 'G': c->oo.verify_cache = 1; break;
 		case 'U': c->oo.keep_unreachable = 1; break;
 		case 'q': c->oo.quiet = 1; break;
 		case 'v': c->oo.verbose = 1; break;
-		case 'h': fputs(usage_text, stdout); exit(0);
+		case 'h': print_usage(); exit(0);
 		case 'V': puts("heapwalk " PACKAGE_VERSION); exit(0);
 		case 'K': print_keys(optarg); exit(0);
 		case 'R':
@@ -411,13 +353,13 @@ static void parse_options(int argc, char **argv, struct cli *c)
 			c->focus_root[c->nfocus] = ch == 'T';
 			c->focus[c->nfocus++] = optarg;
 			break;
-		case 'u': c->undirected = 1; break;
-		case 'p': c->deep = 1; break;
+		case 'u': c->o.undirected = 1; break;
+		case 'p': c->o.deep = 1; break;
 		case 'H': c->oo.snapshot = (unsigned)num_arg("--heapshot", optarg, 1); break;
 		case 'Y':
 			if (strcmp(optarg, "class") != 0 && strcmp(optarg, "field") != 0)
 				usage_error("--by takes class or field, not '%s'", optarg);
-			c->by = optarg[0] == 'f' ? MG_BY_FIELD : MG_BY_CLASS;
+			c->o.by = optarg[0] == 'f' ? MG_BY_FIELD : MG_BY_CLASS;
 			break;
 		case ':': usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -436,108 +378,139 @@ static void between_args(int argc, char **argv, int *i, struct cli *c)
 
 	if (argc - *i < 2)
 		usage_error("between needs two object ids: FROM TO");
-	c->object = argv[(*i)++];
-	c->to = argv[(*i)++];
-	for (const char *const *s = (const char *const[]){ c->object, c->to, NULL }; *s; s++)
+	c->o.object = argv[(*i)++];
+	c->o.to = argv[(*i)++];
+	for (const char *const *s = (const char *const[]){ c->o.object, c->o.to, NULL }; *s; s++)
 		if (parse_object_id(*s, &id) < 0)
 			usage_error("between: '%s' is not an object id: 0x... hex or decimal", *s);
-	if (c->expr != NULL)
+	if (c->o.expr != NULL)
 		usage_error("between takes no -e: the step 'path FROM TO' makes a set of the path");
 }
 
+/* inspect NAME [ARG]: an inspection, and its argument where it takes one */
+static void inspect_args(int argc, char **argv, int *i, struct cli *c)
+{
+	if (*i >= argc)
+		usage_error("inspect needs the NAME of an inspection (heapwalk inspect --list)");
+	c->o.insp = argv[(*i)++];
+	const struct inspection *in = inspect_find(c->o.insp);
+	if (in == NULL)
+		usage_error("no inspection named '%s' (heapwalk inspect --list)", c->o.insp);
+	if (*i < argc)
+		c->o.insp_arg = argv[(*i)++];
+	if (in->arg_required && c->o.insp_arg == NULL)
+		usage_error("inspection %s needs an argument: %s", in->name, in->arg);
+	if (in->arg == NULL && c->o.insp_arg != NULL)
+		usage_error("inspection %s takes no argument", in->name);
+}
+
+/* mark PID [FILE], snapshot PID FILE: a process, no dump. */
+static void process_args(int argc, char **argv, int i, struct cli *c)
+{
+	const struct cmd_entry *e = c->cmd;
+
+	if (i >= argc)
+		usage_error("%s needs the process id of a running JVM or .NET process", e->name);
+	c->pid = argv[i++];
+	if (e->arg == CMD_ARG_PID_FILE && i >= argc)
+		usage_error("%s needs a FILE to write the dump to", e->name);
+	if (i < argc) /* mark PID FILE: a .NET mark's heap kept */
+		c->file = argv[i++];
+	if (i < argc)
+		usage_error("unexpected argument '%s'", argv[i]);
+	if (c->o.expr != NULL || c->baseline != NULL)
+		usage_error("%s takes no -e or --baseline", e->name);
+}
+
+/* diff OLD NEW: the baseline is its first argument. */
+static void dumps_args(int argc, char **argv, int i, struct cli *c)
+{
+	const char *name = c->cmd->name;
+
+	if (argc - i != 2)
+		usage_error("%s needs two dumps: OLD NEW", name);
+	if (c->baseline != NULL)
+		usage_error("%s takes OLD as its first argument, not --baseline", name);
+	if (c->o.expr != NULL)
+		usage_error("%s takes no -e", name);
+	c->baseline = argv[i++];
+	c->dump = argv[i++];
+}
+
+/* The options that go with some commands alone, against the command. */
+static void check_command_options(const struct cli *c)
+{
+	const struct cmd_entry *e = c->cmd;
+	unsigned flags = e != NULL ? e->flags : 0;
+	uint64_t id;
+
+	if (c->o.object == NULL && e != NULL && e->arg == CMD_ARG_OBJECT_REQ)
+		usage_error("%s needs an OBJECT id", e->name);
+	if (c->o.object != NULL && c->o.expr != NULL && c->o.to == NULL)
+		usage_error("%s takes an OBJECT, not -e: end the expression with '| %s'", e->name, e->name);
+	if (c->o.undirected && !(flags & CMD_O_UNDIRECTED))
+		usage_error("--undirected goes with between (in -e: path FROM TO undirected)");
+	if (c->o.object != NULL && parse_object_id(c->o.object, &id) < 0)
+		usage_error("%s: '%s' is not an object id: 0x... hex or decimal", e->name, c->o.object);
+	if (c->o.ninsps >= 0 && !(flags & CMD_O_INSPECTIONS))
+		usage_error("--inspections goes with report");
+	if (e != NULL && (e->formats & CMD_HTML) && c->fmt_set)
+		usage_error("%s writes HTML: -f goes with the other commands", e->name);
+	if (c->o.vo.sort != NULL && !view_sort_valid(c->o.vo.sort))
+		usage_error("unknown sort key '%s': shallow, retained, instances or name", c->o.vo.sort);
+}
+
 /* COMMAND DUMP [OBJECT] (or DUMP COMMAND [OBJECT]), or DUMP; then
- * whatever can be checked early. */
+ * whatever can be checked early. What follows a command is its row's. */
 static void parse_args(int argc, char **argv, struct cli *c)
 {
-	c->vo.depth = 1;
-	c->vo.cutoff = 0.5;
-	c->vo.max_paths = 5;
+	const struct cmd_entry *e;
+
+	c->o.vo.depth = 1;
+	c->o.vo.cutoff = 0.5;
+	c->o.vo.max_paths = 5;
 	parse_options(argc, argv, c);
 	int i = optind;
-	if (i < argc && is_command(argv[i]))
-		c->cmd = argv[i++];
-	if (c->cmd != NULL && (strcmp(c->cmd, "mark") == 0 || strcmp(c->cmd, "snapshot") == 0)) {
-		int snap = c->cmd[0] == 's';
-		if (i >= argc)
-			usage_error("%s needs the process id of a running JVM or .NET process", c->cmd);
-		c->pid = argv[i++];
-		if (snap && i >= argc)
-			usage_error("snapshot needs a FILE to write the dump to");
-		if (i < argc) /* mark PID FILE: a .NET mark's heap kept */
-			c->file = argv[i++];
-		if (i < argc)
-			usage_error("unexpected argument '%s'", argv[i]);
-		if (c->expr != NULL || c->baseline != NULL)
-			usage_error("%s takes no -e or --baseline", c->cmd);
+	if (i < argc && (c->cmd = cmd_find(argv[i])) != NULL)
+		i++;
+	e = c->cmd;
+	if (e != NULL && (e->arg == CMD_ARG_PID || e->arg == CMD_ARG_PID_FILE)) {
+		process_args(argc, argv, i, c);
 		return;
 	}
-	if (c->cmd != NULL && (strcmp(c->cmd, "rules") == 0 ||
-			       (strcmp(c->cmd, "inspect") == 0 && c->insp_list))) {
+	if (e != NULL && (e->arg == CMD_ARG_NOTHING || (e->arg == CMD_ARG_NAME && c->insp_list))) {
 		if (i < argc)
 			usage_error("unexpected argument '%s'", argv[i]);
-		if (c->fmt == FMT_DOT)
-			usage_error("-f dot goes with graph, paths and merged-*, not %s", c->cmd);
+		const char *misuse = cmd_format_misuse(e, c->o.fmt, c->fmt_set);
+		if (misuse != NULL)
+			usage_error("%s, not %s", misuse, e->name);
 		return;
 	}
 	if (c->insp_list)
 		usage_error("--list goes with inspect: heapwalk inspect --list");
-	if (c->cmd != NULL && strcmp(c->cmd, "diff") == 0) {
-		if (argc - i != 2)
-			usage_error("diff needs two dumps: OLD NEW");
-		if (c->baseline != NULL)
-			usage_error("diff takes OLD as its first argument, not --baseline");
-		if (c->expr != NULL)
-			usage_error("diff takes no -e");
-		c->baseline = argv[i++];
-		c->dump = argv[i++];
+	if (e != NULL && e->arg == CMD_ARG_DUMPS) {
+		dumps_args(argc, argv, i, c);
 		return;
 	}
 	if (i < argc)
 		c->dump = argv[i++];
-	if (c->cmd == NULL && i < argc && is_command(argv[i])) /* DUMP COMMAND: fine too */
-		c->cmd = argv[i++];
-	if (c->cmd != NULL && (strcmp(c->cmd, "diff") == 0 || strcmp(c->cmd, "mark") == 0 ||
-			       strcmp(c->cmd, "snapshot") == 0))
+	if (e == NULL && i < argc && (c->cmd = cmd_find(argv[i])) != NULL) /* DUMP COMMAND: fine too */
+		i++;
+	e = c->cmd;
+	if (e != NULL && (e->arg == CMD_ARG_DUMPS || e->arg == CMD_ARG_PID || e->arg == CMD_ARG_PID_FILE))
 		usage_error("%s comes first: heapwalk diff OLD NEW, heapwalk mark PID, "
-			    "heapwalk snapshot PID FILE", c->cmd);
-	if (c->cmd != NULL && (strcmp(c->cmd, "paths") == 0 || strcmp(c->cmd, "lifelines") == 0 ||
-			       strcmp(c->cmd, "graph") == 0) && i < argc)
-		c->object = argv[i++];
-	if (c->cmd != NULL && strcmp(c->cmd, "between") == 0)
+			    "heapwalk snapshot PID FILE", e->name);
+	if (e != NULL && (e->arg == CMD_ARG_OBJECT || e->arg == CMD_ARG_OBJECT_REQ) && i < argc)
+		c->o.object = argv[i++];
+	if (e != NULL && e->arg == CMD_ARG_FROM_TO)
 		between_args(argc, argv, &i, c);
-	if (c->cmd != NULL && strcmp(c->cmd, "inspect") == 0) {
-		if (i >= argc)
-			usage_error("inspect needs the NAME of an inspection (heapwalk inspect --list)");
-		c->insp = argv[i++];
-		const struct inspection *in = inspect_find(c->insp);
-		if (in == NULL)
-			usage_error("no inspection named '%s' (heapwalk inspect --list)", c->insp);
-		if (i < argc)
-			c->insp_arg = argv[i++];
-		if (in->arg_required && c->insp_arg == NULL)
-			usage_error("inspection %s needs an argument: %s", in->name, in->arg);
-		if (in->arg == NULL && c->insp_arg != NULL)
-			usage_error("inspection %s takes no argument", in->name);
-	}
+	if (e != NULL && e->arg == CMD_ARG_NAME)
+		inspect_args(argc, argv, &i, c);
 	if (i < argc)
 		usage_error("unexpected argument '%s'", argv[i]);
 	if (c->dump == NULL)
 		usage_error("no dump given");
-	if (c->object == NULL && c->cmd != NULL && (strcmp(c->cmd, "paths") == 0 || strcmp(c->cmd, "lifelines") == 0))
-		usage_error("%s needs an OBJECT id", c->cmd);
-	if (c->object != NULL && c->expr != NULL && c->to == NULL)
-		usage_error("%s takes an OBJECT, not -e: end the expression with '| %s'", c->cmd, c->cmd);
-	if (c->undirected && (c->cmd == NULL || strcmp(c->cmd, "between") != 0))
-		usage_error("--undirected goes with between (in -e: path FROM TO undirected)");
-	uint64_t id;
-	if (c->object != NULL && parse_object_id(c->object, &id) < 0)
-		usage_error("%s: '%s' is not an object id: 0x... hex or decimal", c->cmd, c->object);
-	if (c->ninsps >= 0 && (c->cmd == NULL || strcmp(c->cmd, "report") != 0))
-		usage_error("--inspections goes with report");
-	if (c->cmd != NULL && strcmp(c->cmd, "report") == 0 && c->fmt_set)
-		usage_error("report writes HTML: -f goes with the other commands");
-	if (c->vo.sort != NULL && !view_sort_valid(c->vo.sort))
-		usage_error("unknown sort key '%s': shallow, retained, instances or name", c->vo.sort);
+	check_command_options(c);
 }
 
 /* -o naming an input of the run: a dump, the baseline, a rules file, by
@@ -575,7 +548,7 @@ static void inputs_of(const struct cli *c, const char **keep)
 /* Regexes of options are bad input (status 2), like those of -e. */
 static int check_regexes(const struct cli *c)
 {
-	const char *opt[] = { "--filter", "--exact" }, *val[] = { c->vo.filter, c->vo.exact };
+	const char *opt[] = { "--filter", "--exact" }, *val[] = { c->o.vo.filter, c->o.vo.exact };
 	struct sbuf err;
 
 	for (int i = 0; i < 2; i++) {
@@ -588,159 +561,6 @@ static int check_regexes(const struct cli *c)
 			return -1;
 		}
 		sbuf_free(&err);
-	}
-	return 0;
-}
-
-/* What a view needs of a cached heap beyond the summary tables; 0 when
- * it can answer from per-class totals over the whole heap. */
-static unsigned parts_needed(const char *view, const struct cli *c, size_t nsteps)
-{
-	if (nsteps > 0)
-		return HP_ALL;
-	if (strcmp(view, "info") == 0 && c->deep)
-		return HP_ALL;
-	if (strcmp(view, "info") == 0 || (strcmp(view, "classes") == 0 && c->vo.exact == NULL))
-		return 0;
-	if (strcmp(view, "biggest") == 0 || strcmp(view, "objects") == 0)
-		return HP_NODES | HP_DOM;
-	if (strcmp(view, "paths") == 0) /* dot: the objects' retained sizes */
-		return HP_NODES | HP_IN | (c->vo.weak ? HP_WEAK : 0) | (c->fmt == FMT_DOT ? HP_DOM : 0);
-	if (strcmp(view, "lifelines") == 0) /* the rules' incidental references tell owners */
-		return HP_NODES | HP_IN | HP_OUT | HP_WEAK;
-	if (strcmp(view, "allocations") == 0 || strcmp(view, "times") == 0)
-		return HP_NODES;
-	return HP_ALL; /* report too */
-}
-
-/* merged-out, merged-in, merged-dom: the tree, -d levels deep. */
-static int merged_view(struct heap *h, const char *view, struct objset *set, struct cli *c,
-		       struct sbuf *out)
-{
-	enum merged_kind k = strcmp(view, "merged-out") == 0 ? MG_OUTGOING
-			   : strcmp(view, "merged-in") == 0 ? MG_INCOMING : MG_DOMINATING;
-	struct merged_tree t;
-	node_t *m = objset_members(h, set);
-	int rc = merged_tree(h, k, c->by, c->vo.reverse, m, (size_t)set->count, (unsigned)(c->depth_set ? c->vo.depth : 1),
-			     c->top_set ? c->vo.top : 20, &t, c->vo.progress);
-
-	free(m);
-	if (rc < 0)
-		return -1;
-	report_merged(h, view, &t, c->fmt, out);
-	merged_tree_free(&t);
-	return 0;
-}
-
-/* The view over set, rendered into out; -1 with err set. */
-static int run_view(struct heap *h, const char *view, struct objset *set, struct cli *c,
-		    struct sbuf *out, struct sbuf *err)
-{
-	if (strcmp(view, "info") == 0) {
-		struct info_view v;
-		view_info(h, set, &v);
-		if (c->deep && view_info_sizes(h, set, c->vo.weak, &v, c->vo.progress) < 0) {
-			info_view_free(&v);
-			sbuf_adds(err, "cancelled");
-			return -1;
-		}
-		report_info(h, &v, c->fmt, out);
-		info_view_free(&v);
-	} else if (strcmp(view, "between") == 0) {
-		struct between b;
-		unsigned flags = (c->vo.weak ? REACH_WEAK : 0) | (c->undirected ? REACH_UNDIRECTED : 0);
-		if (between_ids(h, c->object, c->to, flags, &b, c->vo.progress, err) < 0)
-			return -1;
-		report_between(h, &b, c->fmt, out);
-		between_free(&b);
-	} else if (strcmp(view, "classes") == 0) {
-		struct class_view v;
-		if (view_classes(h, set, &c->vo, &v, err) < 0)
-			return -1;
-		report_classes(h, &v, c->fmt, out);
-		class_view_free(&v);
-	} else if (strcmp(view, "biggest") == 0) {
-		struct big_view v;
-		c->vo.top = c->top_set ? c->vo.top : 20;
-		view_biggest(h, set, &c->vo, &v);
-		report_biggest(h, &v, c->fmt, out);
-		big_view_free(&v);
-	} else if (strcmp(view, "objects") == 0) {
-		struct objects_view v;
-		c->vo.top = c->top_set ? c->vo.top : 100;
-		view_objects(h, set, &c->vo, &v);
-		report_objects(h, &v, c->fmt, out);
-		objects_view_free(&v);
-	} else if (strcmp(view, "allocations") == 0) {
-		struct alloc_view v;
-		view_allocations(h, set, &v);
-		report_allocations(h, &v, c->top_set ? c->vo.top : 20, c->depth_set ? c->vo.depth : 4,
-				   c->vo.cutoff, c->fmt, out);
-		alloc_view_free(&v);
-	} else if (strcmp(view, "times") == 0) {
-		struct time_view v;
-		view_times(h, set, c->top_set && c->vo.top ? c->vo.top : 20, &v);
-		report_times(h, &v, c->fmt, out);
-		time_view_free(&v);
-	} else if (strcmp(view, "graph") == 0) {
-		int rc = graph_dot(h, set, (unsigned)c->vo.depth, c->max_set ? (size_t)c->vo.max_paths : 0,
-				   c->vo.weak, out, err);
-		if (rc < 0)
-			return -1;
-		if (rc > 0 && !c->oo.quiet)
-			fprintf(stderr, "heapwalk: graph: cut at %d objects, more lie within depth %d "
-				"(--max N draws more)\n", c->max_set ? c->vo.max_paths : GRAPH_MAX_NODES, c->vo.depth);
-	} else if (strncmp(view, "merged-", 7) == 0) {
-		if (merged_view(h, view, set, c, out) < 0) {
-			sbuf_adds(err, "cancelled");
-			return -1;
-		}
-	} else if (strcmp(view, "report") == 0) {
-		struct html_opts o;
-		html_opts_default(&o);
-		o.expr = c->expr;
-		o.progress = c->vo.progress;
-		if (c->depth_set)
-			o.depth = (unsigned)c->vo.depth;
-		if (c->cutoff_set)
-			o.cutoff = c->vo.cutoff;
-		if (c->max_set)
-			o.max_nodes = (size_t)c->vo.max_paths;
-		if (c->top_set)
-			o.top = c->vo.top;
-		if (c->ninsps >= 0) {
-			o.inspections = c->insps;
-			o.ninspections = (size_t)c->ninsps;
-		}
-		if (report_html(h, set, &o, out, err) < 0)
-			return -1;
-	} else if (strcmp(view, "inspect") == 0) {
-		const struct inspection *in = inspect_find(c->insp);
-		struct insp_result r;
-		if (inspect_run(h, in, c->insp_arg, set, &r, c->vo.progress, err) < 0)
-			return -1;
-		report_inspect(h, in, c->insp_arg, &r, set, c->top_set ? c->vo.top : 0, c->fmt, out);
-		insp_result_free(&r);
-	} else { /* paths, lifelines: of the one object of the set */
-		if (set->count != 1) {
-			sbuf_printf(err, "%s needs a set of one object, not %llu", view,
-				    (unsigned long long)set->count);
-			return -1;
-		}
-		node_t x = 1;
-		while (!objset_has(set, x))
-			x++;
-		if (strcmp(view, "lifelines") == 0) {
-			struct lifeline_view v;
-			view_lifelines(h, x, c->max_set ? (uint64_t)c->vo.max_paths : 0, &v);
-			report_lifelines(h, &v, c->fmt, out);
-			lifeline_view_free(&v);
-		} else {
-			struct path_view v;
-			view_paths(h, x, &c->vo, &v);
-			report_paths(h, &v, c->fmt, out);
-			path_view_free(&v);
-		}
 	}
 	return 0;
 }
@@ -775,20 +595,20 @@ static int parse_expr(struct cli *c, struct pipeline *pl)
 	struct sbuf err;
 	int rc;
 
-	if (c->expr == NULL)
+	if (c->o.expr == NULL)
 		return 0;
 	sbuf_init(&err);
-	rc = pipeline_parse(c->expr, pl, &err);
+	rc = pipeline_parse(c->o.expr, pl, &err);
 	if (rc != 0)
 		fprintf(stderr, "heapwalk: -e: %s\n", err.buf);
 	sbuf_free(&err);
 	if (rc != 0)
 		return rc == STEP_EREGEX ? EXIT_INPUT : EXIT_USAGE;
-	if (c->cmd != NULL && pl->view != NULL && strcmp(c->cmd, pl->view) != 0) {
-		fprintf(stderr, "heapwalk: -e ends in the view '%s', the command says '%s'\n", pl->view, c->cmd);
+	if (c->cmd != NULL && pl->view != NULL && cmd_view(pl->view) != c->cmd) {
+		fprintf(stderr, "heapwalk: -e ends in the view '%s', the command says '%s'\n", pl->view, c->cmd->name);
 		return EXIT_USAGE;
 	}
-	for (size_t i = 0; i < pl->n && c->vo.weak; i++) /* --weak: the steps follow them too */
+	for (size_t i = 0; i < pl->n && c->o.vo.weak; i++) /* --weak: the steps follow them too */
 		if (pl->steps[i].op == ST_REFERRERS || pl->steps[i].op == ST_REFERENTS ||
 		    pl->steps[i].op == ST_REACHABLE || pl->steps[i].op == ST_PATH)
 			pl->steps[i].weak = 1;
@@ -809,11 +629,11 @@ static int attach_command(const struct cli *c)
 	sbuf_init(&err);
 	if (proc_identify(c->pid, &p, &err) < 0)
 		rc = -1;
-	else if (p.kind == PROC_DOTNET && c->cmd[0] == 'm') /* its runtime reports the GC's moves */
+	else if (p.kind == PROC_DOTNET && c->cmd->arg == CMD_ARG_PID) /* its runtime reports the GC's moves */
 		rc = dotnet_mark(&p, c->file, &res, &err);
 	else if (p.kind == PROC_DOTNET) /* its runtime reports the heap itself */
 		rc = dotnet_take(&p, c->file, &res, &err);
-	else if (c->cmd[0] == 'm' && c->file != NULL) {
+	else if (c->cmd->arg == CMD_ARG_PID && c->file != NULL) {
 		sbuf_printf(&err, "mark PID FILE is for .NET processes (a JVM's mark is in its later snapshots)");
 		rc = -1;
 	} else if (c->file != NULL)
@@ -829,46 +649,14 @@ static int attach_command(const struct cli *c)
 	return rc < 0 ? EXIT_INPUT : 0;
 }
 
-/* -f against the view: dot is for the views that are graphs, and the
- * graph is dot alone. The misuse, or NULL. */
-static const char *format_misuse(const struct cli *c, const char *view)
-{
-	int graph = strcmp(view, "graph") == 0;
-
-	if (c->fmt == FMT_DOT && !graph && strcmp(view, "paths") != 0 && strncmp(view, "merged-", 7) != 0)
-		return "-f dot goes with graph, paths and merged-*";
-	if (graph && c->fmt_set && c->fmt != FMT_DOT)
-		return "-f text, json and csv go with the views that are tables";
-	return NULL;
-}
-
-/* Does the pipeline (or the info view) speak of old and new objects? */
-static int wants_baseline(const struct pipeline *pl, const char *view)
+/* Does the pipeline (or the command) speak of old and new objects? 2:
+ * if there is a baseline. */
+static int wants_baseline(const struct pipeline *pl, const struct cmd_entry *e)
 {
 	for (size_t i = 0; i < pl->n; i++)
 		if (pl->steps[i].op == ST_NEW || pl->steps[i].op == ST_OLD || pl->steps[i].op == ST_GONE)
 			return 1;
-	return strcmp(view, "info") == 0 || strcmp(view, "report") == 0 ? 2 : 0; /* 2: if there is one */
-}
-
-/* diff OLD NEW: class deltas, and the new and gone objects where the
- * dumps carry stable ids. */
-static int diff_command(struct cli *c, struct heap *old, struct heap *h, struct progress *p,
-			struct baseline *bl, struct sbuf *out)
-{
-	struct diff_view dv;
-	struct sbuf why;
-
-	sbuf_init(&why);
-	if (baseline_compare(h, old, bl, p, &why) == 0)
-		h->baseline = bl;
-	else if (!c->oo.quiet)
-		fprintf(stderr, "heapwalk: note: %s\n", why.buf);
-	sbuf_free(&why);
-	diff_classes(old, h, h->baseline, &dv);
-	report_diff(old, h, &dv, c->fmt, out);
-	diff_view_free(&dv);
-	return 0;
+	return e->baseline == CMD_BL_SHOWN ? 2 : 0;
 }
 
 /* The rules: jdk.rules unless --no-default-rules, the --rules files,
@@ -984,27 +772,27 @@ static int open_dump(struct heap *h, const char *path, struct cli *c, struct pro
 
 int main(int argc, char **argv)
 {
-	struct cli c = { .ninsps = -1 };
+	struct cli c = { .o.ninsps = -1 };
 	struct heap h, old;
 	struct progress p;
 	struct pipeline pl = { 0 }, fpl = { 0 };
 	char *focus = NULL;
-	struct sbuf err, out;
+	struct sbuf err, out, note;
 	struct objset set = { 0 };
 	struct baseline bl = { 0 };
 	int rc, have_old = 0;
 
 	parse_args(argc, argv, &c);
-	if (c.output != NULL && (c.pid != NULL || c.insp_list || (c.cmd != NULL && strcmp(c.cmd, "rules") == 0) ||
-				 (c.cmd == NULL && c.expr == NULL)))
+	if (c.output != NULL && (c.pid != NULL || c.insp_list || (c.cmd != NULL && c.cmd->arg == CMD_ARG_NOTHING) ||
+				 (c.cmd == NULL && c.o.expr == NULL)))
 		usage_error("-o goes with the commands that report on a dump, not %s",
-			    c.pid ? c.cmd : c.insp_list ? "inspect --list" : c.cmd ? c.cmd : "the browser");
+			    c.pid ? c.cmd->name : c.insp_list ? "inspect --list" : c.cmd ? c.cmd->name : "the browser");
 	check_output(&c);
 	if (c.pid != NULL)
 		return attach_command(&c);
 	if (c.insp_list) {
 		sbuf_init(&out);
-		report_inspect_list(c.fmt, &out);
+		report_inspect_list(c.o.fmt, &out);
 		fwrite(out.buf, 1, out.len, stdout);
 		sbuf_free(&out);
 		return 0;
@@ -1012,7 +800,7 @@ int main(int argc, char **argv)
 	struct ruleset *rs = load_rules(&c, &rc);
 	if (rs == NULL)
 		return rc;
-	if (c.cmd != NULL && strcmp(c.cmd, "rules") == 0) {
+	if (c.cmd != NULL && c.cmd->arg == CMD_ARG_NOTHING) { /* rules */
 		print_rules(rs);
 		rules_free(rs);
 		return 0;
@@ -1030,7 +818,7 @@ int main(int argc, char **argv)
 		rules_free(rs);
 		return rc;
 	}
-	if (c.cmd == NULL && c.expr == NULL) {
+	if (c.cmd == NULL && c.o.expr == NULL) {
 		pipeline_free(&pl);
 		pipeline_free(&fpl);
 		catch_bus(); /* while it opens the dumps */
@@ -1039,10 +827,10 @@ int main(int argc, char **argv)
 		rules_free(rs);
 		return rc;
 	}
-	const char *view = c.cmd ? c.cmd : pl.view ? pl.view : "classes";
-	const char *misuse = c.deep && strcmp(view, "info") != 0 ? "--deep goes with info"
-			     : c.vo.reverse && (strcmp(view, "merged-out") == 0 || strcmp(view, "merged-in") == 0)
-			     ? "--reverse goes with classes and merged-dom" : format_misuse(&c, view);
+	const struct cmd_entry *e = c.cmd ? c.cmd : cmd_view(pl.view ? pl.view : "classes");
+	const char *misuse = c.o.deep && !(e->flags & CMD_O_DEEP) ? "--deep goes with info"
+			     : c.o.vo.reverse && (e->flags & CMD_NO_REVERSE) ? "--reverse goes with classes and merged-dom"
+			     : cmd_format_misuse(e, c.o.fmt, c.fmt_set);
 	for (size_t i = 1; i < pl.n && misuse == NULL; i++)
 		if (pl.steps[i].op == ST_GONE)
 			misuse = "-e: 'gone' can only be the first step";
@@ -1050,24 +838,25 @@ int main(int argc, char **argv)
 		if (misuse[0] == '-' && misuse[1] == 'e')
 			fprintf(stderr, "heapwalk: %s\n", misuse);
 		else
-			fprintf(stderr, "heapwalk: %s, not %s (see heapwalk --help)\n", misuse, view);
+			fprintf(stderr, "heapwalk: %s, not %s (see heapwalk --help)\n", misuse, e->name);
 		pipeline_free(&pl);
 		pipeline_free(&fpl);
 		free(focus);
 		rules_free(rs);
 		return EXIT_USAGE;
 	}
-	if (strcmp(view, "graph") == 0)
-		c.fmt = FMT_DOT;
-	if (c.object != NULL && c.to == NULL) { /* paths DUMP OBJECT is "object OBJECT | paths" (lifelines, graph too) */
+	if (!(e->formats & CMD_FMT(c.o.fmt)) && (e->formats & CMD_FMT(FMT_DOT))) /* the graph's only format */
+		c.o.fmt = FMT_DOT;
+	if (c.o.object != NULL && c.o.to == NULL) { /* paths DUMP OBJECT is "object OBJECT | paths" (lifelines, graph too) */
 		pl.steps = xmalloc(sizeof *pl.steps);
-		pl.steps[0] = (struct step){ .op = ST_OBJECT, .arg = xstrdup(c.object) };
+		pl.steps[0] = (struct step){ .op = ST_OBJECT, .arg = xstrdup(c.o.object) };
 		pl.n = 1;
 	}
 	sbuf_init(&err);
 	sbuf_init(&out);
+	sbuf_init(&note);
 	progress_init(&p, c.oo.quiet);
-	c.vo.progress = &p;
+	c.o.vo.progress = &p;
 	catch_bus();
 	if (c.baseline != NULL) {
 		if (open_dump(&old, c.baseline, &c, &p, 1) < 0) {
@@ -1080,11 +869,13 @@ int main(int argc, char **argv)
 		rc = EXIT_INPUT;
 		goto done;
 	}
-	if (strcmp(view, "diff") == 0) {
-		rc = diff_command(&c, &old, &h, &p, &bl, &out);
+	struct cmd_ctx x = { .h = &h, .set = &set, .o = &c.o, .old = &old, .bl = &bl, .p = &p,
+			     .out = &out, .err = &err, .note = &note };
+	if (e->baseline == CMD_BL_OWN) { /* diff OLD NEW */
+		e->run(&x);
 		goto print;
 	}
-	int want = wants_baseline(&pl, view);
+	int want = wants_baseline(&pl, e);
 	if (have_old) {
 		if (baseline_compare(&h, &old, &bl, &p, &err) < 0) {
 			fprintf(stderr, "heapwalk: %s\n", err.buf);
@@ -1118,7 +909,7 @@ int main(int argc, char **argv)
 		first = 1;
 	}
 	cur->identity = first == 1 ? &bl : h.baseline; /* reports say what new, old, gone rest on */
-	unsigned parts = parts_needed(view, &c, c.object ? 0 : pl.n + fpl.n);
+	unsigned parts = cmd_parts(e, &c.o, c.o.object ? 0 : pl.n + fpl.n);
 	if (parts != 0)
 		heap_need(cur, parts, &p);
 	if (fpl.n > 0) { /* the focus is the open dump's; its set is the start */
@@ -1147,11 +938,14 @@ int main(int argc, char **argv)
 	for (size_t i = first; i < pl.n && rc == 0; i++)
 		if (step_apply(cur, &pl.steps[i], &set, &p, &err) < 0)
 			rc = EXIT_INPUT;
-	if (rc == 0 && run_view(cur, view, &set, &c, &out, &err) < 0)
+	x.h = cur;
+	if (rc == 0 && (cmd_check_set(e, set.count, &err) < 0 || e->run(&x) < 0))
 		rc = EXIT_INPUT;
 	if (rc != 0)
 		path_error(cur->path, err.buf);
 print:
+	if (note.len > 0 && !c.oo.quiet)
+		fprintf(stderr, "heapwalk: %s\n", note.buf);
 	if (rc == 0 && c.output != NULL) {
 		const char *keep[35];
 		inputs_of(&c, keep);
@@ -1175,6 +969,7 @@ done:
 	free(focus);
 	sbuf_free(&err);
 	sbuf_free(&out);
+	sbuf_free(&note);
 	rules_free(rs);
 	return rc;
 }

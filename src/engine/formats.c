@@ -1,4 +1,5 @@
-/* formats.c — the readers heapwalk has, tried in order by content. */
+/* formats.c — the readers heapwalk has, tried in order by content, and
+ * what a front end asks of one without opening a dump. */
 #include "engine/open.h"
 
 #include "format/clr.h"
@@ -21,4 +22,17 @@ const struct format_ops *format_find(const uint8_t *head, size_t n)
 		if (formats[i]->probe(head, n))
 			return formats[i];
 	return NULL;
+}
+
+int trace_mark_replay(const struct clr_mark_in *in, struct sbuf *out, struct sbuf *said, struct sbuf *err)
+{
+	return clr_mark_replay(in, out, said, err);
+}
+
+void trace_watch(const uint8_t *map, uint64_t size, struct trace_watch *w)
+{
+	struct clr_watch cw;
+
+	clr_watch(map, size, &cw);
+	*w = (struct trace_watch){ cw.started, cw.ended, cw.count, cw.nodes };
 }

@@ -504,6 +504,7 @@ static int open_mapped(struct heap *h, const char *path, const struct open_opts 
 			warn_add_escaped(&h->notes, why_not.buf);
 		sbuf_free(&why_not);
 	}
+	h->rebuild = heap_rebuild; /* a part of the cache found corrupt later */
 	if (!no_cache && cache_load(h, o->verify_cache, &why) == 0) {
 		h->from_cache = 1;
 		/* other rules than last time, or the other way with garbage */

@@ -4,6 +4,7 @@
 #ifndef HW_ENGINE_OPEN_H
 #define HW_ENGINE_OPEN_H
 
+#include "format/clr_mark.h"
 #include "graph/heap.h"
 #include "graph/open.h"
 #include "progress.h"
@@ -34,5 +35,17 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 
 /* The reader for a file that starts with head[0..n), NULL if none. */
 const struct format_ops *format_find(const uint8_t *head, size_t n);
+
+/* A .NET trace being recorded (cli/dotnet.c): how far its heap dump has
+ * come in the bytes written so far (map[0..size)), its reader's answer
+ * (format/clr.h's clr_watch): the dump's GC started, ended, its count,
+ * the objects told so far. Front ends parse nothing themselves. */
+struct trace_watch { int started, ended; uint32_t count; uint64_t nodes; };
+void trace_watch(const uint8_t *map, uint64_t size, struct trace_watch *w);
+
+/* A .NET mark's file (cli/dotnet_mark.c): the mark's heap and the
+ * recorder's stream replayed to the snapshot, its reader's work
+ * (format/clr_mark.h's clr_mark_replay, whose answer this is). */
+int trace_mark_replay(const struct clr_mark_in *in, struct sbuf *out, struct sbuf *said, struct sbuf *err);
 
 #endif

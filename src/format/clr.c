@@ -529,51 +529,6 @@ static void mark_type(void *arg, const uint8_t *payload, uint32_t len)
 	bulk_types(arg, &e);
 }
 
-/* What clr_window's pass gathers. */
-struct window_read {
-	struct clr_window *w;
-	struct clr_pair *ends; /* each GCEnd: count, time */
-	size_t nends, cends;
-};
-
-static int window_event(void *arg, const struct nt_event *e)
-{
-	struct window_read *wr = arg;
-
-	if (!e->runtime)
-		return 0;
-	if (e->id == EV_GCSTART && e->len >= 16 && !wr->w->found && rd32(e->payload + 4) == 2 &&
-	    rd32(e->payload + 12) != 1) {
-		wr->w->found = 1;
-		wr->w->gc = rd32(e->payload);
-		wr->w->start_ts = e->timestamp;
-	} else if (e->id == EV_GCEND && e->len >= 4) {
-		VEC_GROW(wr->ends, wr->nends, wr->cends);
-		wr->ends[wr->nends++] = (struct clr_pair){ rd32(e->payload), e->timestamp };
-	}
-	return 0;
-}
-
-void clr_window(const uint8_t *map, uint64_t size, struct clr_window *w)
-{
-	struct window_read wr = { w, NULL, 0, 0 };
-	struct warnings ws = { .quiet = 1 };
-	struct nt_trace t;
-	struct sbuf err;
-
-	memset(w, 0, sizeof *w);
-	sbuf_init(&err);
-	nt_read("trace", map, size, &t, window_event, &wr, &ws, &err);
-	for (size_t i = 0; i < wr.nends && w->found; i++)
-		if (wr.ends[i].key == w->gc && wr.ends[i].value >= w->start_ts && !w->ended) {
-			w->ended = 1;
-			w->end_ts = wr.ends[i].value;
-		}
-	free(wr.ends);
-	warn_free(&ws);
-	sbuf_free(&err);
-}
-
 /* The parts gathered so far dropped (the names stay: h's), for a reading
  * again. */
 static void parts_reset(struct clr_parts *p)
@@ -794,6 +749,7 @@ static int clr_identity(const struct heap *h, const struct heap *old, node_t *sa
 const struct format_ops clr_format = {
 	.name = "nettrace",
 	.runtime = "clr",
+	.rt = &clr_runtime,
 	.cacheable = 0,
 	.needs = HP_OUT | HP_CLASS | HP_KIND,
 	.probe = clr_probe,

@@ -61,6 +61,13 @@ void clr_parts_free(struct clr_parts *p);
 struct clr_window { uint32_t gc; uint64_t start_ts, end_ts; int found, ended; };
 void clr_window(const uint8_t *map, uint64_t size, struct clr_window *w);
 
+/* How far the heap dump of a trace being recorded has come, from the
+ * bytes written so far (map[0..size), read quietly as far as they go):
+ * its GC (the first induced, blocking full GC) started, ended, its
+ * count, and the objects its GCBulkNode events have told. */
+struct clr_watch { int started, ended; uint32_t count; uint64_t nodes; };
+void clr_watch(const uint8_t *map, uint64_t size, struct clr_watch *w);
+
 /* The views' side, the same for both files. */
 int clr_fields(const struct heap *h, node_t v, field_fn fn, void *arg);
 void clr_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out);

@@ -7,9 +7,13 @@
  *
  * The replay is exact only when nothing it needs is missing; anything
  * that leaves a doubt (a GC not seen whole, a gap in the GC counts, a
- * background GC, a range batch missing, the stream cut, an object the
- * replay leads to where the dump has none) is written down as the reason
- * the mark is not exact, and the answer is then never called exact. */
+ * range batch missing, the stream cut, an object the replay leads to
+ * where the dump has none, or one of another type or size) is written
+ * down as the reason the mark is not exact, and the answer is then never
+ * called exact. Objects a background GC kept on the large or pinned
+ * object heaps, where an allocation may take a dead one's place
+ * unrecorded, are the mark's only when the dump holds one of their type
+ * and size there: inferred, and counted so in the mark file. */
 #ifndef HW_CLR_MARK_H
 #define HW_CLR_MARK_H
 
@@ -41,9 +45,11 @@ int clr_mark_replay(const struct clr_mark_in *in, struct sbuf *out, struct sbuf 
 /* The mark file beside h's dump (h->path + CLR_MARK_SUFFIX), read for
  * the heap just built (its nodes' ids are addresses): 1 with old[] (a
  * byte per node, 1 for an object that existed at the mark) and what the
- * answer rests on in how, *exact 0 with the reason in how when the
- * replay could not be sure; 0 when there is no mark file; -1 with err
- * when there is one but it is damaged or is not this dump's. */
+ * answer rests on in how ("exact except N objects inferred: ..." when
+ * some were inferred), *exact 0 with the reason in how when the replay
+ * could not be sure; 0 when there is no mark file; -1 with err when
+ * there is one but it is damaged, of another version, or not this
+ * dump's. */
 int clr_mark_read(const struct heap *h, uint32_t pid, uint64_t sync_qpc, uint8_t **old, int *exact,
 		  struct sbuf *how, struct sbuf *err);
 

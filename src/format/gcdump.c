@@ -713,6 +713,7 @@ out:
 const struct format_ops gcdump_format = {
 	.name = "gcdump",
 	.runtime = "clr",
+	.rt = &clr_runtime,
 	.cacheable = 0,
 	.needs = HP_OUT | HP_CLASS | HP_KIND,
 	.probe = gcd_probe,

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "format/hprof_build.h"
-#include "graph/open.h"
+#include "graph/resident.h"
 #include "graph/store.h"
 #include "runtime/jvm.h"
 

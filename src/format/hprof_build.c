@@ -11,7 +11,7 @@
 #include "format/hprof_layout.h"
 #include "graph/cache.h"
 #include "graph/idindex.h"
-#include "graph/open.h"
+#include "graph/resident.h"
 #include "graph/reader.h"
 
 #define WARN_EACH 10 /* per kind of problem: the first few name their offsets */

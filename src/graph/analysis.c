@@ -6,7 +6,7 @@
 
 #include "graph/cache.h"
 #include "graph/domtree.h"
-#include "graph/open.h"
+#include "graph/resident.h"
 
 /* Depth-first marking over strong references from `start`, not
  * entering skip; the stack (*stack, *cap entries) grows as it needs.

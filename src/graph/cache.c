@@ -27,7 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "graph/open.h"
+#include "graph/resident.h"
 #include "graph/store.h"
 
 #define MAGIC "HWIDX\0\r\n"

@@ -53,7 +53,7 @@ char *cache_private_base(const char *dump_path);
  * cache, which must be a regular file of ours closed to others: the
  * scalars and the small tables (classes, names, roots, threads) at
  * once; the per-node and per-reference arrays stay NULL until
- * heap_need() (open.h) loads them. Returns 0 on success; -1 if absent,
+ * heap_need() (resident.h) loads them. Returns 0 on success; -1 if absent,
  * stale, foreign, truncated or corrupt, with a reason in *why (static
  * string) — then h is unchanged apart from what heap_free() releases. */
 int cache_load(struct heap *h, int verify, const char **why);
@@ -87,7 +87,7 @@ uint64_t cache_part_bytes(struct heap *h, unsigned parts);
  * else a scratch file, unlinked at once, beside where the cache or the
  * dump is, or in $TMPDIR; 0, or -1 when no file can be made (all stays
  * in memory). A heap that had a file (a cached open) lets it go: what it
- * keeps must be in memory. heap_park (open.h) writes a part there once
+ * keeps must be in memory. heap_park (resident.h) writes a part there once
  * and frees it; cache_changed says a part's arrays were made anew
  * since (parking writes them again). cache_finish writes the rest and
  * the header, syncs, and renames the cache into place (the dump's

@@ -20,6 +20,7 @@
 struct baseline;
 struct format_ops;
 struct retained_memo;
+struct progress;
 struct ruleset;
 
 typedef uint32_t node_t; /* object index; a typedef away from 64-bit */
@@ -331,9 +332,13 @@ struct heap {
 	 * dump, or of the newer dump for a set of gone objects); NULL: none */
 	const struct baseline *identity;
 	int busy;                 /* being built or analysed: graph/open.c */
+	/* parse and analyse again, when the index cache proves corrupt while
+	 * a part loads (graph/resident.c): the driver's heap_rebuild
+	 * (graph/open.h), set by heap_build and a cached open; NULL: none */
+	void (*rebuild)(struct heap *h, const char *why, struct progress *p);
 	/* the file behind the big arrays (nodes, references, dominators):
 	 * the index cache, or a scratch file; an array not in memory is
-	 * there, loaded by heap_need() (open.h); NULL: all are in memory */
+	 * there, loaded by heap_need() (resident.h); NULL: all are in memory */
 	void *backing;
 };
 

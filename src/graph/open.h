@@ -1,60 +1,14 @@
-/* open.h — what opening a dump needs of the graph, whatever the format
- * (engine/open.h has heap_open(), the front ends' entry point). */
+/* open.h — what opening a dump needs of the graph, whatever the format:
+ * the driver that builds a heap and runs the analyses over it, again
+ * when the rules or the focus change (engine/open.h has heap_open(), the
+ * front ends' entry point; what is in memory is graph/resident.h). */
 #ifndef HW_OPEN_H
 #define HW_OPEN_H
 
 #include "graph/heap.h"
+#include "graph/resident.h"
 #include "graph/rules.h"
 #include "progress.h"
-
-/* Make sure the parts (HP_* of heap.h) of h are in memory: after an
- * open the big arrays are loaded when first needed; a cache that proves
- * corrupt then is replaced by parsing the dump again (with a warning).
- * Call before using the per-node or per-reference arrays.
- * heap_park: the parts written to the file behind h (once) and let go
- * of, until heap_need loads them again; with no such file (or no room
- * left on its disk) they stay. */
-void heap_need(struct heap *h, unsigned parts, struct progress *p);
-void heap_park(struct heap *h, unsigned parts);
-/* heap_need without what the reader's decoding reads: exactly those
- * parts (the engine's own passes over the arrays). */
-void heap_load(struct heap *h, unsigned parts, struct progress *p);
-
-/* The memory the engine may count on, in bytes: HEAPWALK_MEMORY_MB when
- * set (tests make it small to take the thrifty ways), else what the
- * system has available (0: unknown). heap_tight: would `bytes` more take
- * over half of it? Then a phase takes its slower way that holds less.
- * heap_room_for: may a heap of `nodes` objects be built and analysed
- * (HEAP_BUILD_BYTES an object at the peak and `extra` bytes besides,
- * what the process holds already counted as its own)? 0, or -1 with one line in err naming the
- * dump, the memory needed and the memory there is: refused before the
- * work starts rather than killed halfway. */
-#define HEAP_BUILD_BYTES 28
-uint64_t heap_memory_budget(void);
-int heap_tight(uint64_t bytes);
-int heap_room_for(const struct heap *h, uint64_t nodes, uint64_t extra, struct sbuf *err);
-
-/* madvise() the dump's mapping (MADV_SEQUENTIAL before a pass in file
- * order; MADV_DONTNEED after it, to let its pages go from this process:
- * they stay in the page cache, the kernel's to keep or drop, and are
- * read again as needed); nothing for a gzip dump read at random. */
-void heap_map_advise(struct heap *h, int advice);
-/* The same for the pages within bytes [from, to) of the dump. */
-void heap_map_advise_range(struct heap *h, uint64_t from, uint64_t to, int advice);
-/* A pass over the dump in file order lets its pages go behind it when
- * the dump is large beside the memory (over a quarter of it: `on`):
- * heap_behind(h, b, to) gives up what lies before `to`, 256 MiB at a
- * time. */
-struct behind {
-	int on;
-	uint64_t done;
-};
-void heap_behind_init(struct heap *h, struct behind *b);
-void heap_behind(struct heap *h, struct behind *b, uint64_t to);
-
-/* Map `path` read-only into h (path, map, size, fd): 0, or -1 with one
- * line in err (the file named, escaped). An empty file maps as NULL, 0. */
-int heap_map_file(struct heap *h, const char *path, struct sbuf *err);
 
 /* Build and analyse from an already parsed heap (used by heap_open and
  * by tests that construct heaps by hand through hprof files). */
@@ -65,5 +19,36 @@ void heap_analyse(struct heap *h, struct progress *p);
  * the index cache written (when h->cache_file is set), the big arrays
  * parked. 0, or -1 with one line in err (the reader's). */
 int heap_build(struct heap *h, const struct ruleset *rules, struct progress *p, struct sbuf *err);
+
+
+/* A heap whose index cache proved corrupt (why) parsed and analysed
+ * again, its mapping kept (h->rebuild, which heap_build sets: residency
+ * below calls it there); refused when that fails. */
+void heap_rebuild(struct heap *h, const char *why, struct progress *p);
+
+/* Classify every reference by rs (NULL: the built-in default, which is
+ * Reference.referent weak and nothing else), then reachability and
+ * dominators (analysis.h). Needs every part (heap_need(h, HP_ALL)).
+ * Records rules_fingerprint(rs) in h->rules_fp, tags in h->tags and
+ * ambiguous owners in h->ambiguous, and warnings (a rule whose field no
+ * matching class has) in h->warn. Returns 0, or -1 if p was cancelled
+ * before the new analyses started (h is then as before). */
+int heap_apply_rules(struct heap *h, const struct ruleset *rs, struct progress *p);
+
+/* The analyses' focus (MemorySnapshotAnalyzer's rootobject and
+ * ignorebackref), kept with the heap through later rules:
+ * heap_set_root analyses as if v were the only GC root, even if it is
+ * garbage (0: the dump's GC roots again): what v does not reach is
+ * left as unreachable, and its references into what v reaches count as
+ * weak (WEAK_OUTSIDE), so nothing outside holds anything inside.
+ * heap_ignore leaves out (on) or puts back every reference from src to
+ * dst: they count as weak (WEAK_IGNORED), followed by nothing; what that
+ * leaves unreachable holds nothing the roots still reach (its
+ * references into it count as WEAK_OUTSIDE too; the dump's own garbage
+ * is as without the focus).
+ * Both compute the analyses again; 0, or -1 if p was cancelled (then
+ * nothing changed). */
+int heap_set_root(struct heap *h, node_t v, struct progress *p);
+int heap_ignore(struct heap *h, node_t src, node_t dst, int on, struct progress *p);
 
 #endif

@@ -14,9 +14,8 @@
 #include "graph/analysis.h"
 #include "graph/cache.h"
 #include "graph/classes.h"
-#include "graph/open.h"
+#include "graph/resident.h"
 #include "graph/reader.h"
-#include "graph/retained.h"
 
 /* A reference a rule classified. */
 struct mark {
@@ -1015,90 +1014,6 @@ int ownership_classify(struct heap *h, const struct ruleset *rs, struct progress
 	h->rules_fp = rules_fingerprint(rs);
 	h->rules = rs;
 	return 0;
-}
-
-/* Forget the analyses (and the pseudo roots they added). */
-static void drop_analyses(struct heap *h)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < h->nroot_rec; i++)
-		if (h->root_rec[i].kind != RK_WEAK_ONLY && h->root_rec[i].kind != RK_UNREACHABLE)
-			h->root_rec[k++] = h->root_rec[i];
-	h->nroot_rec = k;
-	free(h->roots);
-	free(h->in_start);
-	free(h->in);
-	free(h->idom);
-	free(h->retained);
-	free(h->dom_start);
-	free(h->dom_child);
-	h->roots = h->in = h->idom = h->dom_start = h->dom_child = NULL;
-	h->in_start = NULL;
-	h->retained = NULL;
-	h->nroots = 0;
-	h->weakonly_count = h->weakonly_bytes = 0;
-	h->unreachable_count = h->unreachable_bytes = 0;
-	retained_forget(h); /* exact figures of the old references */
-}
-
-int heap_apply_rules(struct heap *h, const struct ruleset *rs, struct progress *p)
-{
-	heap_need(h, HP_ALL, p); /* refused here, if at all: before anything changes */
-	h->busy++;
-	if (ownership_classify(h, rs, p) < 0) {
-		h->busy--;
-		return -1;
-	}
-	drop_analyses(h);
-	heap_analyse(h, p);
-	heap_need(h, HP_ALL, p); /* as the caller had it: everything in memory */
-	h->busy--;
-	h->agen++;
-	return 0;
-}
-
-int heap_set_root(struct heap *h, node_t v, struct progress *p)
-{
-	node_t was = h->aroot;
-
-	if (v == was)
-		return 0;
-	h->aroot = v;
-	if (heap_apply_rules(h, h->rules, p) == 0)
-		return 0;
-	h->aroot = was;
-	return -1;
-}
-
-int heap_ignore(struct heap *h, node_t src, node_t dst, int on, struct progress *p)
-{
-	size_t i = 0;
-
-	while (i < h->nignored && (h->ignored[i].src != src || h->ignored[i].dst != dst))
-		i++;
-	if (on == (i < h->nignored))
-		return 0;
-	struct href *was = h->ignored;
-	size_t nwas = h->nignored;
-	h->ignored = xmalloc((nwas + 1) * sizeof *h->ignored);
-	if (on) {
-		if (nwas > 0)
-			memcpy(h->ignored, was, nwas * sizeof *was);
-		h->ignored[h->nignored++] = (struct href){ src, dst };
-	} else { /* i < nwas: was holds it */
-		memcpy(h->ignored, was, i * sizeof *was);
-		memcpy(h->ignored + i, was + i + 1, (nwas - i - 1) * sizeof *was);
-		h->nignored--;
-	}
-	if (heap_apply_rules(h, h->rules, p) == 0) {
-		free(was);
-		return 0;
-	}
-	free(h->ignored);
-	h->ignored = was;
-	h->nignored = nwas;
-	return -1;
 }
 
 int node_tags(const struct heap *h, node_t v, struct sbuf *out)

@@ -49,6 +49,33 @@ typedef void (*coll_fn)(void *arg, node_t holder, node_t target, enum coll_role 
 /* "element", "map key", "map value". */
 const char *coll_role_name(enum coll_role r);
 
+/* A collection's figures (struct runtime_ops' coll_info); kind is the
+ * runtime's own number (the JVM's enum coll_kind), 0 for none. */
+struct coll_info {
+	unsigned kind;
+	uint64_t size;        /* elements or entries, as the collection counts them */
+	uint64_t capacity;    /* slots of its array (table, elementData); 0 if none */
+	uint64_t used_slots;  /* hash tables: buckets holding at least one entry */
+	uint64_t longest;     /* hash tables: the longest bucket chain */
+	uint64_t colliding;   /* hash tables: entries in a bucket with others */
+};
+/* What a runtime tells of the instances of a class as collections
+ * (coll_class): the kind (0: none); whether it is a collection of its
+ * own (not an object array, not a wrapper of another one); whether it
+ * is a hash table (coll_info tells used_slots, longest, colliding); the
+ * field that holds the collection it is made over (a set's map), NULL
+ * if none. */
+struct coll_class {
+	unsigned kind;
+	int whole, hashed;
+	const char *backing;
+};
+
+/* Handles a runtime keeps beside its roots, which keep nothing alive
+ * themselves: a weak handle's target, a dependent handle's value (.NET) */
+enum handle_kind { HK_WEAK, HK_DEPENDENT };
+typedef void (*handle_fn)(void *arg, node_t target, enum handle_kind kind);
+
 /* A runtime's knowledge (the JVM's: runtime/jvm.c), reached through the
  * format that reads its heaps (format_ops.rt). Each hook works in a
  * context the runtime makes for one use (open, close); a NULL hook: the
@@ -83,6 +110,21 @@ struct runtime_ops {
 	 * ("java.lang.String"): such an object is its content and its
 	 * children's. NULL-terminated; NULL: none known. */
 	const char *const *value_classes;
+	/* Fields by their layout in the instance data (heap_inst_data):
+	 * the byte offset of instance field `name` of class c (its own or
+	 * inherited) and its type (enum hw_type), -1 if none; the value at
+	 * such an offset of v, an object id or an integer widened to 64
+	 * bits, 0 when v's record is too short or v is no instance. */
+	int (*field_offset)(void *ctx, uint32_t c, const char *name, uint8_t *type);
+	uint64_t (*field_raw)(const struct heap *h, node_t v, int off, uint8_t type);
+	/* Collections (the waste inspections): what class c's instances
+	 * are, and one instance's figures (0, or -1 if v is none). */
+	void (*coll_class)(void *ctx, uint32_t c, struct coll_class *out);
+	int (*coll_info)(void *ctx, node_t v, struct coll_info *ci);
+	/* Each target of the handles of handle_kind the reader found, through
+	 * fn (what it keeps of them beyond the graph is its own); NULL: the
+	 * runtime has none. */
+	void (*handles)(const struct heap *h, handle_fn fn, void *arg);
 };
 
 struct format_ops {

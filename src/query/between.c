@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "query/step.h"
+#include "query/pattern.h"
 #include "query/views.h"
 
 /* The object with the id s, or HW_NONE with err set. */

@@ -1,7 +1,8 @@
 /* insp_clr.c — the .NET inspections, see inspect.h: finalizer-queue,
- * pinned, gc-handles. They read the root records and handles the .NET
- * reader keeps (runtime/clr.h); each is a pass over the roots and the
- * set, and a group is the members of the set it names. */
+ * pinned, gc-handles. They read the root records (runtime/clr.h's kinds)
+ * and the handles the runtime's table gives (struct runtime_ops); each
+ * is a pass over the roots and the set, and a group is the members of
+ * the set it names. */
 #include "query/inspect.h"
 
 #include <stdlib.h>
@@ -118,6 +119,15 @@ static int pinned(struct heap *h, const struct objset *set, const char *arg, str
 	return 0;
 }
 
+/* A handle's target into its way: weak handles the third, dependent
+ * handles' values the fourth (with the roots a .gcdump makes of them). */
+static void handle_way(void *arg, node_t target, enum handle_kind kind)
+{
+	bits_t **ways = arg;
+
+	bit_set(ways[kind == HK_WEAK ? 2 : 3], target);
+}
+
 /* The targets of GC handles by the handle's kind. */
 static int gc_handles(struct heap *h, const struct objset *set, const char *arg, struct insp_result *r,
 		      struct progress *p, struct sbuf *err)
@@ -125,7 +135,7 @@ static int gc_handles(struct heap *h, const struct objset *set, const char *arg,
 	static const char *const names[] = { "strong handle", "pinned handle", "weak handle",
 					     "dependent handle (values)", "sized reference handle",
 					     "ref-counted handle" };
-	const struct clr_data *cd = h->fmt_data;
+	const struct runtime_ops *rt = heap_runtime(h);
 	/* dependent handles: the values a trace pairs with keys, and the
 	 * roots a .gcdump makes of them (it keeps no keys) */
 	bits_t *ways[6] = { root_bits(h, RK_CLR_HANDLE), root_bits(h, RK_CLR_PINNED),
@@ -133,10 +143,8 @@ static int gc_handles(struct heap *h, const struct objset *set, const char *arg,
 			    root_bits(h, RK_CLR_SIZEDREF), root_bits(h, RK_CLR_REFCOUNTED) };
 
 	(void)arg, (void)p, (void)err;
-	for (size_t i = 0; cd != NULL && i < cd->nweak; i++)
-		bit_set(ways[2], cd->weak[i]);
-	for (size_t i = 0; cd != NULL && i < cd->ndep; i++)
-		bit_set(ways[3], cd->dep_value[i]);
+	if (rt != NULL && rt->handles != NULL)
+		rt->handles(h, handle_way, ways);
 	groups_of_ways(r, h, set, ways, names, 6);
 	r->examined = set->count;
 	return 0;

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "graph/analysis.h"
-#include "runtime/jvm_coll.h"
 #include "graph/ownership.h"
+#include "graph/reader.h"
 #include "graph/rules.h"
 
 /* Marks, over strong references, what v reaches and seen lacks; stage[]
@@ -101,16 +101,17 @@ static int ref_kind(const struct heap *h, uint32_t c)
 static uint8_t *weak_kinds(const struct heap *h)
 {
 	uint8_t *ck = xmalloc((size_t)h->ncls + 1), *k = xcalloc(h->nweak + 1, 1);
+	const struct runtime_ops *rt = heap_runtime(h); /* the referent's id, read by the runtime */
 
 	for (uint32_t c = 0; c < h->ncls; c++)
 		ck[c] = (uint8_t)ref_kind(h, c);
-	for (uint64_t i = 0; i < h->nweak; i++) {
+	for (uint64_t i = 0; i < h->nweak && rt != NULL && rt->field_raw != NULL; i++) {
 		node_t s = h->weak_src[i];
 		const struct hclass *cl = &h->cls[h->node_class[s]];
 		if (ck[h->node_class[s]] == 0 || h->node_kind[s] != NK_INSTANCE ||
 		    cl->referent_off == HW_NONE)
 			continue;
-		uint64_t id = jfield_raw(h, s, (int)cl->referent_off, T_OBJECT); /* bounds-checked */
+		uint64_t id = rt->field_raw(h, s, (int)cl->referent_off, T_OBJECT); /* bounds-checked */
 		if (id != 0 && id == heap_node_id(h, h->weak_dst[i]))
 			k[i] = ck[h->node_class[s]];
 	}

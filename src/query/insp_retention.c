@@ -13,7 +13,6 @@
 
 #include "graph/reader.h"
 #include "graph/analysis.h"
-#include "runtime/jvm_coll.h"
 #include "query/views.h"
 
 #define POLL 0xfffff       /* progress and cancellation every 1M nodes */
@@ -112,10 +111,10 @@ static uint8_t *thread_classes(const struct heap *h)
 }
 
 /* The values of ThreadLocalMap `map`'s entries that are members. */
-static void map_values(struct jcoll *j, const struct heap *h, const struct objset *set, node_t map,
-		       struct nvec *out)
+static void map_values(const struct runtime_ops *rt, void *ctx, const struct heap *h, const struct objset *set,
+		       node_t map, struct nvec *out)
 {
-	node_t tab = jfield_node(j, map, "table");
+	node_t tab = insp_field(h, rt, ctx, map, "table");
 	uint8_t t;
 	int64_t len = tab != HW_NONE ? heap_array_length(h, tab, &t) : -1;
 
@@ -126,7 +125,7 @@ static void map_values(struct jcoll *j, const struct heap *h, const struct objse
 		if (heap_array_elem(h, tab, (uint64_t)i, &e) < 0 || e.v.id == 0)
 			continue;
 		node_t ent = heap_find_id(h, e.v.id);
-		node_t val = jfield_node(j, ent, "value");
+		node_t val = insp_field(h, rt, ctx, ent, "value");
 		if (val != HW_NONE && val != 0 && objset_has(set, val))
 			nvec_push(out, val);
 	}
@@ -137,7 +136,8 @@ static int run_locals(struct heap *h, const struct objset *set, const char *arg,
 {
 	static const char *const maps[] = { "threadLocals", "inheritableThreadLocals" };
 	uint8_t *is = thread_classes(h);
-	struct jcoll *j = jcoll_new(h);
+	const struct runtime_ops *rt = heap_runtime(h);
+	void *ctx = rt != NULL && rt->open != NULL ? rt->open(h) : NULL;
 	struct nvec vals = { 0 };
 	struct sbuf name;
 
@@ -151,7 +151,7 @@ static int run_locals(struct heap *h, const struct objset *set, const char *arg,
 		if (h->node_kind[v] != NK_INSTANCE || !is[h->node_class[v]])
 			continue;
 		for (int m = 0; m < 2; m++)
-			map_values(j, h, set, jfield_node(j, v, maps[m]), &vals);
+			map_values(rt, ctx, h, set, insp_field(h, rt, ctx, v, maps[m]), &vals);
 		if (vals.n == 0)
 			continue;
 		sbuf_reset(&name);
@@ -161,7 +161,8 @@ static int run_locals(struct heap *h, const struct objset *set, const char *arg,
 	progress_end(p);
 	r->examined = set->count;
 	sbuf_free(&name);
-	jcoll_free(j);
+	if (ctx != NULL)
+		rt->close(ctx);
 	free(is);
 	return 0;
 }
@@ -184,7 +185,7 @@ static int cmp_sroot(const void *a, const void *b)
 }
 
 
-static char *stack_name(struct jcoll *j, const struct heap *h, const struct sroot *s)
+static char *stack_name(const struct heap *h, const struct sroot *s)
 {
 	struct sbuf sb;
 
@@ -203,7 +204,6 @@ static int run_stacks(struct heap *h, const struct objset *set, const char *arg,
 {
 	struct sroot *s = xmalloc((h->nroot_rec + 1) * sizeof *s);
 	size_t n = 0;
-	struct jcoll *j = jcoll_new(h);
 
 	(void)arg;
 	(void)err;
@@ -222,11 +222,10 @@ static int run_stacks(struct heap *h, const struct objset *set, const char *arg,
 		nvec_push(&a, s[i].node);
 		if (i + 1 < n && s[i + 1].serial == s[i].serial && s[i + 1].frame == s[i].frame)
 			continue;
-		add_retained(r, h, stack_name(j, h, &s[i]), &a, NULL);
+		add_retained(r, h, stack_name(h, &s[i]), &a, NULL);
 	}
 	free(a.v);
 	r->examined = n;
-	jcoll_free(j);
 	free(s);
 	return 0;
 }

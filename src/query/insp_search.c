@@ -11,8 +11,7 @@
 
 #include "graph/reader.h"
 #include "graph/analysis.h"
-#include "runtime/jvm_coll.h"
-#include "query/step.h"
+#include "query/pattern.h"
 #include "query/views.h"
 
 #define POLL 0xfffff              /* progress and cancellation every 1M nodes */
@@ -210,14 +209,16 @@ static int run_regex(struct heap *h, const struct objset *set, const char *arg,
 	x.md = pcre2_match_data_create_from_pattern(x.re, NULL);
 	x.string_cls = string_class(h);
 	if (x.string_cls != HW_NONE) {
-		struct jcoll *j = jcoll_new(h);
-		x.value_off = jfield_offset(j, x.string_cls, "value", &t);
+		const struct runtime_ops *rt = heap_runtime(h);
+		void *ctx = rt != NULL && rt->field_offset != NULL ? rt->open(h) : NULL;
+		x.value_off = ctx != NULL ? rt->field_offset(ctx, x.string_cls, "value", &t) : -1;
 		if (x.value_off >= 0 && t != T_OBJECT)
 			x.value_off = -1;
-		x.coder_off = jfield_offset(j, x.string_cls, "coder", &t);
+		x.coder_off = ctx != NULL ? rt->field_offset(ctx, x.string_cls, "coder", &t) : -1;
 		if (x.coder_off >= 0 && t != T_BYTE)
 			x.coder_off = -1;
-		jcoll_free(j);
+		if (ctx != NULL)
+			rt->close(ctx);
 	}
 	sbuf_init(&x.text);
 	sbuf_init(&x.arena);

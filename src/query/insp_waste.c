@@ -37,7 +37,6 @@
 
 #include "graph/reader.h"
 #include "graph/analysis.h"
-#include "runtime/jvm_coll.h"
 
 #define NAME_MAX_BYTES 60 /* of a string value or array preview in a group name */
 #define POLL 0xffff       /* check for cancellation every 64K nodes */
@@ -651,50 +650,40 @@ static int run_sparse(struct heap *h, const struct objset *set, const char *arg,
 
 /* ---- collections: empty-collections, collection-fill, hash-collisions ---- */
 
-static int is_hash(enum coll_kind k)
-{
-	switch (k) {
-	case CK_HASHMAP: case CK_LINKEDHASHMAP: case CK_HASHSET: case CK_LINKEDHASHSET:
-	case CK_HASHTABLE: case CK_WEAKHASHMAP: case CK_IDENTITYHASHMAP: case CK_CHM:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-/* The field of a set that holds its backing collection, NULL if none. */
-static const char *backing_field(enum coll_kind k)
-{
-	switch (k) {
-	case CK_HASHSET: case CK_LINKEDHASHSET: return "map";
-	case CK_TREESET: return "m";
-	case CK_COWSET: return "al";
-	default: return NULL;
-	}
-}
-
 /* What the collection inspections share: the kind of every class, and
  * the backing collections of the set's sets, which are counted with
  * their set and skipped on their own. */
 struct colls {
-	struct jcoll *j;
-	uint8_t *kind;     /* per class: enum coll_kind */
+	const struct heap *h;
+	const struct runtime_ops *rt; /* its coll_class and coll_info: the runtime's knowledge */
+	void *ctx;
+	struct coll_class *cls; /* per class */
 	bits_t *inner;
 };
 
+/* The reference field `name` of v, HW_NONE if none (through c's runtime). */
+static node_t cfield(const struct colls *c, node_t v, const char *name)
+{
+	return insp_field(c->h, c->rt, c->ctx, v, name);
+}
+
 static void colls_init(struct colls *c, const struct heap *h, const struct objset *set)
 {
-	c->j = jcoll_new(h);
-	c->kind = xmalloc((size_t)h->ncls + 1);
+	c->h = h;
+	c->rt = heap_runtime(h);
+	if (c->rt != NULL && (c->rt->coll_class == NULL || c->rt->coll_info == NULL))
+		c->rt = NULL; /* a runtime that knows no collections */
+	c->ctx = c->rt != NULL ? c->rt->open(h) : NULL;
+	c->cls = xcalloc((size_t)h->ncls + 1, sizeof *c->cls);
 	c->inner = xcalloc(bits_words(h->n), sizeof *c->inner);
-	for (uint32_t k = 0; k < h->ncls; k++)
-		c->kind[k] = (uint8_t)jcoll_kind(c->j, k);
+	for (uint32_t k = 0; k < h->ncls && c->rt != NULL; k++)
+		c->rt->coll_class(c->ctx, k, &c->cls[k]);
 	for (node_t v = 1; v < h->n; v++) {
 		if (h->node_kind[v] != NK_INSTANCE)
 			continue;
-		const char *f = backing_field(c->kind[h->node_class[v]]);
+		const char *f = c->cls[h->node_class[v]].backing;
 		if (f != NULL && objset_has(set, v)) {
-			node_t m = jfield_node(c->j, v, f);
+			node_t m = cfield(c, v, f);
 			if (m != HW_NONE)
 				bit_set(c->inner, m);
 		}
@@ -703,8 +692,9 @@ static void colls_init(struct colls *c, const struct heap *h, const struct objse
 
 static void colls_free(struct colls *c)
 {
-	jcoll_free(c->j);
-	free(c->kind);
+	if (c->ctx != NULL)
+		c->rt->close(c->ctx);
+	free(c->cls);
 	free(c->inner);
 }
 
@@ -714,36 +704,32 @@ static void colls_free(struct colls *c)
 static int coll_member(const struct colls *c, const struct heap *h, const struct objset *set,
 		       node_t v, struct coll_info *ci)
 {
-	enum coll_kind k;
-
 	if (h->node_kind[v] != NK_INSTANCE)
 		return 0;
-	k = c->kind[h->node_class[v]];
-	if (k == CK_NONE || k == CK_ARRAY || k == CK_WRAPPER || !objset_has(set, v) ||
-	    bit_get(c->inner, v))
+	if (!c->cls[h->node_class[v]].whole || !objset_has(set, v) || bit_get(c->inner, v))
 		return 0;
-	return jcoll_info(c->j, v, ci) == 0;
+	return c->rt->coll_info(c->ctx, v, ci) == 0;
 }
 
 /* The element array or table of collection v, HW_NONE if none. */
-static node_t coll_array(struct jcoll *j, node_t v)
+static node_t coll_array(const struct colls *c, node_t v)
 {
 	static const char *const names[] = { "table", "elementData", "elements", "array" };
 	node_t a = HW_NONE;
 
 	for (size_t i = 0; i < sizeof names / sizeof *names && a == HW_NONE; i++)
-		a = jfield_node(j, v, names[i]);
+		a = cfield(c, v, names[i]);
 	return a;
 }
 
 /* Collection v's bytes when empty: itself, and its array if it has
  * slots (a zero-length one is shared by every empty instance). */
-static uint64_t empty_bytes(struct jcoll *j, const struct heap *h, node_t v, uint64_t capacity)
+static uint64_t empty_bytes(const struct colls *c, const struct heap *h, node_t v, uint64_t capacity)
 {
 	uint64_t b = h->node_shallow[v];
 	node_t a;
 
-	if (capacity > 0 && (a = coll_array(j, v)) != HW_NONE)
+	if (capacity > 0 && (a = coll_array(c, v)) != HW_NONE)
 		b += h->node_shallow[a];
 	return b;
 }
@@ -789,10 +775,10 @@ static int bin_empty(struct colls *c, const struct heap *h, node_t v, const stru
 {
 	if (ci->size != 0)
 		return 0;
-	const char *bf = backing_field(c->kind[h->node_class[v]]);
-	node_t m = bf != NULL ? jfield_node(c->j, v, bf) : HW_NONE;
-	*w = m != HW_NONE ? h->node_shallow[v] + empty_bytes(c->j, h, m, ci->capacity)
-			  : empty_bytes(c->j, h, v, ci->capacity);
+	const char *bf = c->cls[h->node_class[v]].backing;
+	node_t m = bf != NULL ? cfield(c, v, bf) : HW_NONE;
+	*w = m != HW_NONE ? h->node_shallow[v] + empty_bytes(c, h, m, ci->capacity)
+			  : empty_bytes(c, h, v, ci->capacity);
 	*bin = h->node_class[v];
 	return 1;
 }
@@ -828,7 +814,7 @@ static int bin_fill(struct colls *c, const struct heap *h, node_t v, const struc
 {
 	if (ci->capacity == 0)
 		return 0;
-	uint64_t used = is_hash(c->kind[h->node_class[v]]) ? ci->used_slots : ci->size;
+	uint64_t used = c->cls[h->node_class[v]].hashed ? ci->used_slots : ci->size;
 	uint64_t empty = used < ci->capacity ? ci->capacity - used : 0;
 	*bin = h->node_class[v] * 5 + range_of(ci->size, ci->capacity);
 	*w = empty * h->layout.ref_size;
@@ -856,8 +842,7 @@ static enum insp_priority collide_prio(const struct objset *set, uint32_t bin, u
 static int bin_collide(struct colls *c, const struct heap *h, node_t v, const struct coll_info *ci,
 		       uint32_t *bin, uint64_t *w)
 {
-	(void)c;
-	if (!is_hash(ci->kind) || ci->size < 8)
+	if (!c->cls[h->node_class[v]].hashed || ci->size < 8)
 		return 0;
 	*bin = h->node_class[v] * 5 + range_of(ci->colliding, ci->size);
 	*w = ci->colliding;

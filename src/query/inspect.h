@@ -129,6 +129,8 @@
 #include "progress.h"
 #include "query/objset.h"
 
+struct runtime_ops;
+
 enum insp_priority { IP_LOW = 1, IP_MEDIUM = 2, IP_HIGH = 3 };
 
 struct insp_group {
@@ -203,6 +205,11 @@ struct insp_group *insp_add(struct insp_result *r, const struct heap *h, char *n
  * the members that no other member dominates (members must be sorted). */
 uint64_t insp_retained(const struct heap *h, const node_t *nodes, uint64_t count,
 		       struct progress *p);
+
+/* The reference field `name` of v through the heap's runtime (rt and a
+ * context of its open()): HW_NONE when null or absent, when v is no
+ * object (HW_NONE too) and when there is no runtime to ask (NULL). */
+node_t insp_field(const struct heap *h, const struct runtime_ops *rt, void *ctx, node_t v, const char *name);
 
 /* The tables of the inspection files, each ended by an entry with a
  * NULL name: insp_waste.c, insp_refs.c, insp_retention.c, insp_search.c,

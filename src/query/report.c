@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "graph/reader.h"
+#include "query/classcols.h"
 #include "query/dot.h"
 
 /* ---- the table writer ---- */
@@ -300,6 +301,18 @@ static struct tcell format_cell(const struct table *t, const struct cell *c)
 	}
 	r.s = sbuf_detach(&sb);
 	return r;
+}
+
+/* A row from an array: one value for every column. */
+static void table_cells(struct table *t, const struct cell *c)
+{
+	if (t->nrows == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 64;
+		t->cells = xreallocarray(t->cells, t->cap * (size_t)t->ncols, sizeof *t->cells);
+	}
+	for (int i = 0; i < t->ncols; i++)
+		t->cells[t->nrows * (size_t)t->ncols + (size_t)i] = format_cell(t, &c[i]);
+	t->nrows++;
 }
 
 /* A row: one value for every column, shown in this format or not. */
@@ -643,23 +656,38 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 
 /* ---- classes ---- */
 
+/* A class row's cell of a column of the class histogram's schema. */
+static struct cell class_cell(const struct heap *h, const struct class_view *v, const struct class_row *r,
+			      const struct class_col *cc, const struct sbuf *gens)
+{
+	switch (cc->fig) {
+	case CFIG_NAME: return CS(class_name(h, r->cls));
+	case CFIG_COUNT: return CN(r->count);
+	case CFIG_SHALLOW: return cc->unit == CU_PCT ? CP(pct(r->shallow, v->set_shallow)) : CB(r->shallow);
+	case CFIG_RETAINED_LB: return CB(r->retained_lb);
+	case CFIG_RETAINED_EXACT: return r->retained_exact == RETAINED_NONE ? CNULL : CB(r->retained_exact);
+	case CFIG_GENS: return CSB(gens);
+	default: return CNULL; /* the browser's figures */
+	}
+}
+
 void report_classes(const struct heap *h, const struct class_view *v, enum fmt f, struct sbuf *out)
 {
-	/* the CSV columns start class,instances,shallow,retained_lb: scripts rely on it */
-	static const struct col cols[] = {
-		{ "class", "class", COL_STR, 0 },
-		{ "instances", "instances", COL_NUM, 0 },
-		{ "shallow", "shallow", COL_BYTES, 0 },
-		{ "retained_lb", "retained>=", COL_BYTES, 0 },
-		{ "retained_exact", "retained", COL_BYTES, 0 },   /* with --exact */
-		{ "shallow_pct", "shallow%", COL_PCT, CF_TEXT },
-		{ "generations", "generations", COL_STR, 0 },    /* where the dump tells them */
-	};
+	static const enum coltype types[] = { [CU_TEXT] = COL_STR, [CU_COUNT] = COL_NUM, [CU_BYTES] = COL_BYTES,
+					      [CU_PCT] = COL_PCT, [CU_GENS] = COL_STR };
+	const struct class_col *cc[CC_MAX];
+	struct col cols[CC_MAX];
+	struct cell cells[CC_MAX];
+	int n = (int)classcols_of(CC_REPORT, cc);
 	struct table t;
 	struct sbuf gens;
 
-	table_init(&t, f, "classes", cols, 7);
-	t.hide = (v->exact ? 0 : 1u << 4) | (v->gens ? 0 : 1u << 6);
+	for (int c = 0; c < n; c++)
+		cols[c] = (struct col){ cc[c]->key, cc[c]->head, types[cc[c]->unit], cc[c]->where & CC_TEXT ? CF_TEXT : 0 };
+	table_init(&t, f, "classes", cols, n);
+	for (int c = 0; c < n; c++) /* the exact sizes with --exact, generations where the dump tells them */
+		if ((cc[c]->fig == CFIG_RETAINED_EXACT && !v->exact) || (cc[c]->fig == CFIG_GENS && !v->gens))
+			t.hide |= 1u << c;
 	meta_identity(&t, h);
 	meta_num(&t, "objects", v->set_count);
 	meta_bytes(&t, "shallow", v->set_shallow);
@@ -671,11 +699,11 @@ void report_classes(const struct heap *h, const struct class_view *v, enum fmt f
 	sbuf_init(&gens);
 	for (size_t i = 0; i < v->n; i++) {
 		const struct class_row *r = &v->rows[i];
-		struct cell ex = r->retained_exact == RETAINED_NONE ? CNULL : CB(r->retained_exact);
 		sbuf_reset(&gens);
 		class_gens_text(h, r->gens, &gens);
-		table_row(&t, CS(class_name(h, r->cls)), CN(r->count), CB(r->shallow), CB(r->retained_lb), ex,
-			  CP(pct(r->shallow, v->set_shallow)), CSB(&gens));
+		for (int c = 0; c < n; c++)
+			cells[c] = class_cell(h, v, r, cc[c], &gens);
+		table_cells(&t, cells);
 	}
 	sbuf_free(&gens);
 	table_end(&t, out);

@@ -1,20 +1,19 @@
 /* step.c — parsing, printing and applying selection steps, see step.h. */
 #include "query/step.h"
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <errno.h>
-#include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "graph/analysis.h"
 #include "graph/classes.h"
+#include "graph/open.h"
 #include "graph/ownership.h"
 #include "graph/reader.h"
 #include "query/alloctime.h"
 #include "query/alloc.h"
 #include "query/baseline.h"
 #include "query/between.h"
+#include "query/cmd.h"
 #include "query/inspect.h"
 
 enum argkind { A_NONE, A_CLASS, A_ID, A_WEAK, A_INSP, A_ROLE, A_GEN, A_ROOT, A_REF, A_PATH, A_TIME, A_FRAMES };
@@ -38,8 +37,6 @@ static const struct {
 	{ "reachable", ST_REACHABLE, A_WEAK }, { "path", ST_PATH, A_PATH }, { "allocated", ST_ALLOCATED, A_TIME },
 	{ "loader", ST_LOADER, A_ID }, { "site", ST_SITE, A_FRAMES }, { "calls", ST_CALLS, A_FRAMES },
 };
-static const char *const view_names[] = { "classes", "biggest", "objects", "info", "paths", "allocations",
-					  "merged-out", "merged-in", "merged-dom", "lifelines", "times", "graph" };
 
 #define NELEM(a) (sizeof (a) / sizeof (a)[0])
 
@@ -47,88 +44,10 @@ const char *step_word(size_t i)
 {
 	if (i < NELEM(ops))
 		return ops[i].name;
-	i -= NELEM(ops);
-	return i < NELEM(view_names) ? view_names[i] : NULL;
-}
-
-/* ---- regexes ---- */
-
-static pcre2_code *rx_compile(const char *pattern, int *code, size_t *at)
-{
-	PCRE2_SIZE off = 0;
-	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF,
-				       code, &off, NULL);
-
-	*at = (size_t)off;
-	return re;
-}
-
-static void rx_message(int code, struct sbuf *out)
-{
-	PCRE2_UCHAR msg[256];
-
-	if (pcre2_get_error_message(code, msg, sizeof msg) < 0)
-		snprintf((char *)msg, sizeof msg, "error %d", code);
-	sbuf_adds(out, (const char *)msg);
-}
-
-int regex_check(const char *pattern, struct sbuf *err)
-{
-	int code;
-	size_t at;
-	pcre2_code *re = rx_compile(pattern, &code, &at);
-
-	if (re != NULL) {
-		pcre2_code_free(re);
-		return 0;
-	}
-	sbuf_adds(err, "regex /");
-	esc_append(err, (const uint8_t *)pattern, strlen(pattern), 0);
-	sbuf_printf(err, "/: column %zu: ", at + 1);
-	rx_message(code, err);
-	return -1;
-}
-
-uint8_t *class_match(const struct heap *h, const char *pattern, int regex, struct sbuf *err)
-{
-	uint8_t *m = xcalloc((size_t)h->ncls + 1, 1);
-
-	if (!regex) {
-		char *alt = class_internal_name(pattern);
-		for (uint32_t c = 0; c < h->ncls; c++)
-			m[c] = strcmp(class_name(h, c), pattern) == 0 || strcmp(class_name(h, c), alt) == 0;
-		free(alt);
-		return m;
-	}
-	int code;
-	size_t at;
-	pcre2_code *re = rx_compile(pattern, &code, &at);
-	if (re == NULL) {
-		regex_check(pattern, err);
-		free(m);
-		return NULL;
-	}
-	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
-	for (uint32_t c = 0; c < h->ncls; c++) {
-		const char *n = class_name(h, c);
-		m[c] = pcre2_match(re, (PCRE2_SPTR)n, strlen(n), 0, 0, md, NULL) >= 0;
-	}
-	pcre2_match_data_free(md);
-	pcre2_code_free(re);
-	return m;
-}
-
-int parse_object_id(const char *s, uint64_t *id)
-{
-	char *end;
-
-	if (*s < '0' || *s > '9') /* strtoull would take "-1" and " 1" */
-		return -1;
-	errno = 0;
-	*id = strtoull(s, &end, 0); /* 0x... hex, else decimal (no octal: see below) */
-	if (s[0] == '0' && s[1] != 'x' && s[1] != 'X' && s[1] != '\0')
-		*id = strtoull(s, &end, 10); /* "0755" is decimal 755, not octal */
-	return errno == 0 && *end == '\0' ? 0 : -1;
+	for (size_t k = 0, j = NELEM(ops); k < CMD_N; k++) /* then the views' */
+		if ((cmd_table[k].flags & CMD_VIEW) && j++ == i)
+			return cmd_table[k].name;
+	return NULL;
 }
 
 /* ---- parsing ---- */
@@ -186,6 +105,24 @@ static int regex_col(const struct lexer *lx, const char *start, size_t off)
 	return col(lx, q);
 }
 
+/* A step's /regex/ argument that does not compile: the lexer's error,
+ * with the column in expr where PCRE2 stopped; else 0. */
+static int bad_regex(struct lexer *lx, const char *start, const char *pattern)
+{
+	struct sbuf msg;
+	size_t at;
+	int rc = 0;
+
+	sbuf_init(&msg);
+	if (regex_error(pattern, &at, &msg) < 0) {
+		sbuf_printf(lx->err, "column %d: bad regex: ", regex_col(lx, start, at));
+		sbuf_adds(lx->err, msg.buf);
+		rc = STEP_EREGEX;
+	}
+	sbuf_free(&msg);
+	return rc;
+}
+
 /* "ID" or "ID,ID,...": 0 if every id is a number. */
 static int id_list_check(const char *arg)
 {
@@ -234,18 +171,7 @@ static int parse_arg(struct lexer *lx, struct step *s, const char *opname, enum 
 		sbuf_addc(lx->err, '\'');
 		return STEP_ESYNTAX;
 	}
-	if (s->regex) {
-		int code;
-		size_t at;
-		pcre2_code *re = rx_compile(s->arg, &code, &at);
-		if (re == NULL) {
-			sbuf_printf(lx->err, "column %d: bad regex: ", regex_col(lx, start, at));
-			rx_message(code, lx->err);
-			return STEP_EREGEX;
-		}
-		pcre2_code_free(re);
-	}
-	return 0;
+	return s->regex ? bad_regex(lx, start, s->arg) : 0;
 }
 
 /* "ignore ID LABEL": LABEL is the rest of the step, blanks inside kept
@@ -343,15 +269,8 @@ static int parse_inspection(struct lexer *lx, struct step *s)
 	} else if (w != NULL && rx) {
 		s->arg = w;
 		s->regex = 1;
-		int code;
-		size_t at;
-		pcre2_code *re = rx_compile(s->arg, &code, &at);
-		if (re == NULL) {
-			sbuf_printf(lx->err, "column %d: bad regex: ", regex_col(lx, start, at));
-			rx_message(code, lx->err);
+		if (bad_regex(lx, start, s->arg) != 0)
 			return STEP_EREGEX;
-		}
-		pcre2_code_free(re);
 		w = word(lx, &rx, &start);
 	}
 	if (w == NULL || rx || strcmp(w, "group") != 0) {
@@ -468,17 +387,16 @@ static int parse_one(struct lexer *lx, struct pipeline *pl)
 		free(w);
 		return STEP_ESYNTAX;
 	}
-	for (size_t i = 0; i < NELEM(view_names); i++)
-		if (strcmp(w, view_names[i]) == 0) {
-			skip_space(lx);
-			if (*lx->p != '\0') {
-				sbuf_printf(lx->err, "column %d: the view '%s' must come last", col(lx, start), w);
-				free(w);
-				return STEP_ESYNTAX;
-			}
-			pl->view = w;
-			return 0;
+	if (cmd_view(w) != NULL) {
+		skip_space(lx);
+		if (*lx->p != '\0') {
+			sbuf_printf(lx->err, "column %d: the view '%s' must come last", col(lx, start), w);
+			free(w);
+			return STEP_ESYNTAX;
 		}
+		pl->view = w;
+		return 0;
+	}
 	size_t i = 0;
 	while (i < NELEM(ops) && strcmp(w, ops[i].name) != 0)
 		i++;

@@ -71,6 +71,7 @@
 #define HW_STEP_H
 
 #include "graph/heap.h"
+#include "query/pattern.h"
 #include "progress.h"
 #include "query/objset.h"
 
@@ -115,10 +116,6 @@ struct pipeline {
  * the views'); NULL past the last. For completion. */
 const char *step_word(size_t i);
 
-/* Parse expr into pl (freed with pipeline_free, also after an error).
- * Returns 0, or STEP_E* with "column N: what" in err, N counting bytes
- * of expr from 1. Regexes are compiled here, so a bad one is found
- * before a dump is opened. */
 /* Steps whose answer is the baseline's (new, old, unidentified): they
  * mean the open dump's objects, and change when the baseline does. */
 static inline int step_on_baseline(enum step_op op)
@@ -126,6 +123,10 @@ static inline int step_on_baseline(enum step_op op)
 	return op == ST_NEW || op == ST_OLD || op == ST_UNIDENTIFIED;
 }
 
+/* Parse expr into pl (freed with pipeline_free, also after an error).
+ * Returns 0, or STEP_E* with "column N: what" in err, N counting bytes
+ * of expr from 1. Regexes are compiled here, so a bad one is found
+ * before a dump is opened. */
 int pipeline_parse(const char *expr, struct pipeline *pl, struct sbuf *err);
 void pipeline_free(struct pipeline *pl);
 /* The canonical text; parsing it gives the same steps. Appends. */
@@ -139,20 +140,10 @@ void pipeline_to_string(const struct pipeline *pl, struct sbuf *out);
 int step_apply(struct heap *h, const struct step *s, struct objset *set,
 	       struct progress *p, struct sbuf *err);
 
-/* Class matcher shared with the views: a newly allocated array of ncls
- * flags, 1 for the classes named `pattern` (exact, see above) or
- * matching it (regex); NULL with "regex /P/: column N: what" in err. */
-uint8_t *class_match(const struct heap *h, const char *pattern, int regex, struct sbuf *err);
-/* Does pattern compile? 0, or -1 with the same message as class_match. */
-int regex_check(const char *pattern, struct sbuf *err);
-
 /* The object src refers to by label as ignore takes it (a field's name,
  * "[i]", the label the views show, the target's id); HW_NONE with err
  * set if none. */
 node_t step_ref_target(const struct heap *h, node_t src, const char *label, struct sbuf *err);
-
-/* The object id in s: 0x... hex or decimal. 0, or -1 if not a number. */
-int parse_object_id(const char *s, uint64_t *id);
 
 /* Why a dump has no generations for the generation step. */
 #define GEN_NONE_HINT "this dump tells no GC generations (a .NET trace does when recorded with the runtime's " \

@@ -10,7 +10,7 @@
 #include "graph/ownership.h"
 #include "graph/reach.h"
 #include "graph/retained.h"
-#include "query/step.h"
+#include "query/pattern.h"
 
 /* ---- labels ---- */
 

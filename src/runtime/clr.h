@@ -1,6 +1,7 @@
 /* clr.h — what the .NET runtime (the CLR) reports of its heap, as the
- * .NET reader (format/clr.c) puts it into the heap model, for the
- * inspections that read it: root kinds and generations. */
+ * .NET readers (format/clr.c, gcdump.c) put it into the heap model, for
+ * the inspections that read it: root kinds and generations; its handles
+ * through struct runtime_ops (clr_runtime, runtime/clr.c). */
 #ifndef HW_RUNTIME_CLR_H
 #define HW_RUNTIME_CLR_H
 
@@ -26,7 +27,11 @@ enum {
  * never collects), rooted as RK_CLR_FROZEN when the ranges are told. */
 enum { CLR_GEN0, CLR_GEN1, CLR_GEN2, CLR_LOH, CLR_POH, CLR_NONGC, CLR_NGENS };
 
-/* What the reader keeps beyond the graph (h->fmt_data). */
+/* The .NET runtime's table (graph/reader.h): its handles. */
+extern const struct runtime_ops clr_runtime;
+
+/* What the reader keeps beyond the graph (h->fmt_data): the readers'
+ * and clr_runtime's, nobody else's. */
 struct clr_data {
 	/* the targets of weak (short and long) GC handles: no roots */
 	node_t *weak;

@@ -77,6 +77,47 @@ static node_t jvm_contents_holder(void *ctx, node_t y, node_t x, unsigned r, uin
 	return jcontents_holder(ctx, y, x, r, xid, role);
 }
 
+static int jvm_field_offset(void *ctx, uint32_t c, const char *name, uint8_t *type)
+{
+	return jfield_offset(ctx, c, name, type);
+}
+
+/* The JDK's hash tables, and the field of a set (or a copy-on-write
+ * set) that holds the collection it is made over. */
+static int is_hash(enum coll_kind k)
+{
+	switch (k) {
+	case CK_HASHMAP: case CK_LINKEDHASHMAP: case CK_HASHSET: case CK_LINKEDHASHSET:
+	case CK_HASHTABLE: case CK_WEAKHASHMAP: case CK_IDENTITYHASHMAP: case CK_CHM:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static const char *backing_field(enum coll_kind k)
+{
+	switch (k) {
+	case CK_HASHSET: case CK_LINKEDHASHSET: return "map";
+	case CK_TREESET: return "m";
+	case CK_COWSET: return "al";
+	default: return NULL;
+	}
+}
+
+static void jvm_coll_class(void *ctx, uint32_t c, struct coll_class *out)
+{
+	enum coll_kind k = jcoll_kind(ctx, c);
+
+	*out = (struct coll_class){ .kind = (unsigned)k, .whole = k != CK_NONE && k != CK_ARRAY && k != CK_WRAPPER,
+				    .hashed = is_hash(k), .backing = backing_field(k) };
+}
+
+static int jvm_coll_info(void *ctx, node_t v, struct coll_info *ci)
+{
+	return jcoll_info(ctx, v, ci);
+}
+
 /* Values: a field that holds another one holds another object. */
 static const char *const jvm_values[] = {
 	"java.lang.String", "java.lang.Integer", "java.lang.Long", "java.lang.Short",
@@ -98,4 +139,8 @@ const struct runtime_ops jvm_runtime = {
 	.contents_inside = jvm_contents_inside,
 	.contents_holder = jvm_contents_holder,
 	.value_classes = jvm_values,
+	.field_offset = jvm_field_offset,
+	.field_raw = jfield_raw,
+	.coll_class = jvm_coll_class,
+	.coll_info = jvm_coll_info,
 };

@@ -28,15 +28,7 @@ enum coll_kind {
 };
 const char *coll_kind_name(enum coll_kind k);   /* "java.util.HashMap" */
 
-
-struct coll_info {
-	enum coll_kind kind;
-	uint64_t size;        /* elements or entries, as the collection counts them */
-	uint64_t capacity;    /* slots of its array (table, elementData); 0 if none */
-	uint64_t used_slots;  /* hash tables: buckets holding at least one entry */
-	uint64_t longest;     /* hash tables: the longest bucket chain */
-	uint64_t colliding;   /* hash tables: entries in a bucket with others */
-};
+/* struct coll_info (graph/reader.h): its kind is an enum coll_kind. */
 
 struct jcoll;
 

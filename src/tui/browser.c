@@ -328,21 +328,22 @@ static const int ending_signals[] = {
 #endif
 };
 
-/* A key's work that fails (a fault, an allocation) unwinds to here: the
- * view it was building goes, the session and its steps stay. */
+/* A key's work that fails for want of memory (an allocation, a part of
+ * the index there is no room for) or on a dump that shrank (SIGBUS)
+ * unwinds to here: the view it was building goes, the session and its
+ * steps stay. A fault that is a bug (SIGSEGV, SIGFPE, an abort) is not
+ * hidden: the terminal is restored, a line says what happened, and the
+ * signal ends the program (a core to fix it from). */
 #define GUARD_OOM 1000
 static sigjmp_buf guard;
 static volatile sig_atomic_t guarded, failed;
-/* The view being made when the work failed (tree.c and steps.c set it
- * around a build or an expansion); NULL: another action. */
-struct tview *volatile tui_building;
 
 static void on_fatal(int sig, siginfo_t *si, void *ctx)
 {
 	(void)ctx;
 	if (sig == SIGSEGV && si != NULL && map_fault_fix(si->si_addr))
 		return; /* a page of a gzip dump, made now: read again */
-	if (guarded && sig != SIGABRT) {
+	if (guarded && sig == SIGBUS) {
 		guarded = 0;
 		failed = sig;
 		siglongjmp(guard, 1);
@@ -350,6 +351,13 @@ static void on_fatal(int sig, siginfo_t *si, void *ctx)
 	endwin(); /* not async-signal-safe, but the process dies next */
 	if (sig == SIGBUS) /* outside a key's work: one line, as in batch */
 		map_fault_exit(si != NULL ? si->si_addr : NULL, 2);
+	/* a bug: said, then the signal's default (a core where allowed) */
+	const char *say = sig == SIGSEGV ? "heapwalk: internal error (segmentation fault): please report it\n"
+			  : sig == SIGFPE ? "heapwalk: internal error (arithmetic fault): please report it\n"
+					  : "heapwalk: internal error (abort): please report it\n";
+	if (write(STDERR_FILENO, say, strlen(say)) < 0) {
+		/* nothing more to do: the signal ends the program next */
+	}
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -378,6 +386,10 @@ static void recover(struct tui *t, int what)
 	char where[96];
 
 	tui_building = NULL;
+	/* the work that was cut short no longer holds the heaps */
+	t->main->busy = 0;
+	if (t->old != NULL)
+		t->old->busy = 0;
 	nodelay(stdscr, FALSE);
 	curs_set(0);
 	t->prog.phase = NULL;
@@ -395,10 +407,8 @@ static void recover(struct tui *t, int what)
 		tui_message(t, 1, "the dump file changed or shrank (SIGBUS): %s", where);
 	else if (what == GUARD_OOM && hw_refusal() != NULL)
 		tui_message(t, 1, "%s: %s", hw_refusal(), where);
-	else if (what == GUARD_OOM)
-		tui_message(t, 1, "out of memory: %s", where);
 	else
-		tui_message(t, 1, "internal error (%s): %s; please report it", strsignal(what), where);
+		tui_message(t, 1, "out of memory: %s", where);
 	hw_refusal_clear();
 }
 
@@ -429,9 +439,19 @@ static int guarded_dispatch(struct tui *t, int c)
 	}
 	guarded = 1;
 	if (!frame_only(key_request(c))) {
-		heap_need(t->h, HP_ALL, &t->prog);
-		if (t->old != NULL) /* its side is browsed too (gone) */
-			heap_need(t->old, HP_ALL, &t->prog);
+		/* a refusal is an answer: said, and the key not done */
+		struct sbuf no;
+		sbuf_init(&no);
+		int rc = heap_try_need(t->h, HP_ALL, &t->prog, &no);
+		if (rc == 0 && t->old != NULL) /* its side is browsed too (gone) */
+			rc = heap_try_need(t->old, HP_ALL, &t->prog, &no);
+		if (rc < 0) {
+			guarded = 0;
+			tui_message(t, 1, "%s: not done", no.buf);
+			sbuf_free(&no);
+			return 0;
+		}
+		sbuf_free(&no);
 	}
 	dispatch(t, c);
 	guarded = 0;

@@ -13,6 +13,7 @@
 #include "graph/ownership.h"
 #include "graph/reader.h"
 #include "query/baseline.h"
+#include "query/cmd.h"
 #include "query/inspect.h"
 #include "query/report.h"
 #include "query/views.h"
@@ -335,25 +336,16 @@ static void complete(struct tui *t, struct sbuf *in, struct sbuf *shown)
 
 /* ---- running a pipeline ---- */
 
-/* A view word: its view, and the key pressed there on the object's row
- * (REQ_NONE: none). */
-static const struct { const char *word; enum view_id id; enum request req; } view_words[] = {
-	{ "classes", V_CLASSES, REQ_NONE }, { "biggest", V_BIGGEST, REQ_NONE },
-	{ "objects", V_OUTGOING, REQ_NONE }, { "paths", V_INCOMING, REQ_PATHS },
-	{ "lifelines", V_INCOMING, REQ_LIFELINES }, { "allocations", V_ALLOC, REQ_NONE },
-	{ "times", V_TIME, REQ_NONE }, { "merged-out", V_MERGED_OUT, REQ_NONE },
-	{ "merged-in", V_MERGED_IN, REQ_NONE }, { "merged-dom", V_MERGED_DOM, REQ_NONE },
+/* How the browser shows a command its ':' prompt takes (a row of
+ * cmd_table with CMD_BROWSER): its view, and the key pressed there on the
+ * object's row (REQ_NONE: none); info, in a box, has none. */
+static const struct { enum view_id id; enum request req; } browser_views[CMD_N] = {
+	[CMD_CLASSES] = { V_CLASSES, REQ_NONE }, [CMD_BIGGEST] = { V_BIGGEST, REQ_NONE },
+	[CMD_OBJECTS] = { V_OUTGOING, REQ_NONE }, [CMD_PATHS] = { V_INCOMING, REQ_PATHS },
+	[CMD_LIFELINES] = { V_INCOMING, REQ_LIFELINES }, [CMD_ALLOCATIONS] = { V_ALLOC, REQ_NONE },
+	[CMD_TIMES] = { V_TIME, REQ_NONE }, [CMD_MERGED_OUT] = { V_MERGED_OUT, REQ_NONE },
+	[CMD_MERGED_IN] = { V_MERGED_IN, REQ_NONE }, [CMD_MERGED_DOM] = { V_MERGED_DOM, REQ_NONE },
 };
-
-/* The view word's entry; the table's size if none. */
-static size_t view_word_index(const char *word)
-{
-	size_t i = 0;
-
-	while (i < sizeof view_words / sizeof view_words[0] && strcmp(view_words[i].word, word) != 0)
-		i++;
-	return i;
-}
 
 /* The analyses' focus of a heap, kept to be put back when a pipeline
  * that changed it fails. */
@@ -482,34 +474,38 @@ static void show_paths(struct tui *t, node_t x, enum request req)
 	incoming_show(t, cur_view(t), x, req == REQ_LIFELINES);
 }
 
-/* The view word (view_word_ok): "info" in a box, "paths" and
- * "lifelines" as the Incoming view's r and y on the step's one object,
- * the others the view of that name. */
+/* The view word (view_word_ok): info in a box, as the command line
+ * writes it; "paths" and "lifelines" as the Incoming view's r and y on
+ * the step's one object, the others the view of that name. */
 static void show_view(struct tui *t, const char *word)
 {
 	struct hstep *s = cur_step(t);
+	const struct cmd_entry *e = cmd_view(word);
+	size_t i = (size_t)(e - cmd_table);
 
-	if (strcmp(word, "info") == 0) {
-		struct info_view iv;
-		struct sbuf out;
+	if (i == CMD_INFO) {
+		struct cmd_opts o = { .fmt = FMT_TEXT };
+		struct sbuf out, err, note;
+		struct cmd_ctx x = { .h = t->h, .set = &s->set, .o = &o, .out = &out, .err = &err, .note = &note };
 		sbuf_init(&out);
-		view_info(t->h, &s->set, &iv);
-		report_info(t->h, &iv, FMT_TEXT, &out);
+		sbuf_init(&err);
+		sbuf_init(&note);
+		e->run(&x);
 		text_box(t, "info", out.buf, "Esc close");
-		info_view_free(&iv);
 		sbuf_free(&out);
+		sbuf_free(&err);
+		sbuf_free(&note);
 		return;
 	}
-	size_t i = view_word_index(word);
-	s->view = view_words[i].id;
+	s->view = browser_views[i].id;
 	struct tview *v = cur_view(t);
 	if (view_ensure(t, v) < 0)
 		return;
-	if (view_words[i].req != REQ_NONE) { /* the set's one object */
+	if (browser_views[i].req != REQ_NONE) { /* the set's one object */
 		node_t x = 1;
 		while (x < t->h->n && !objset_has(&s->set, x))
 			x++;
-		show_paths(t, x, view_words[i].req);
+		show_paths(t, x, browser_views[i].req);
 	}
 }
 
@@ -517,18 +513,13 @@ static void show_view(struct tui *t, const char *word)
  * err set. */
 static int view_word_ok(const char *word, uint64_t count, struct sbuf *err)
 {
-	if (strcmp(word, "info") == 0)
-		return 0;
-	size_t i = view_word_index(word);
-	if (i == sizeof view_words / sizeof view_words[0]) {
+	const struct cmd_entry *e = cmd_view(word);
+
+	if (e == NULL || !(e->flags & CMD_BROWSER)) {
 		sbuf_printf(err, "no view '%s' in the browser", word);
 		return -1;
 	}
-	if (view_words[i].req != REQ_NONE && count != 1) {
-		sbuf_printf(err, "%s needs a set of one object, not %llu", word, (unsigned long long)count);
-		return -1;
-	}
-	return 0;
+	return cmd_check_set(e, count, err);
 }
 
 /* Parse and run line; 0, or -1 with err (and *col, from 1, when the

@@ -33,6 +33,10 @@ int read_key(WINDOW *w);
 void row_free(const struct tview *v, struct row *r);
 void rows_clear(struct tview *v);
 
+/* The view a build or an expansion is making, for a failure to drop
+ * (browser.c's recovery). */
+extern struct tview *volatile tui_building;
+
 /* ---- draw.c ---- */
 enum { C_TITLE = 1, C_STEP, C_TAB, C_TABSEL, C_HEAD, C_CURSOR, C_MARK, C_CRUMB, C_HINT,
        C_ERROR, C_BAR, C_DIM, C_COUNT };
@@ -91,10 +95,6 @@ int text_box(struct tui *t, const char *title, const char *text, const char *key
 /* A list in a box; returns the chosen index or -1. */
 int popup(struct tui *t, const char *title, char **items, size_t n, size_t sel);
 void help(struct tui *t);
-
-/* ---- browser.c ---- */
-/* The view a build or an expansion is making, for a failure to drop. */
-extern struct tview *volatile tui_building;
 
 /* ---- cmdline.c ---- */
 /* ':' — a pipeline of steps and a view word, as -e takes them. */

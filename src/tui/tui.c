@@ -8,6 +8,11 @@
 
 #include "tui/frame.h"
 
+/* The view being made when a key's work fails (tree.c and steps.c set
+ * it around a build or an expansion, browser.c's recovery reads it);
+ * NULL: another action. Here, below all three. */
+struct tview *volatile tui_building;
+
 /* ---- keys ---- */
 volatile sig_atomic_t tui_signal, tui_stop;
 

@@ -65,10 +65,8 @@ static void classes_rows(struct tui *t, struct tview *v)
 		if (delta)
 			gone_only_rows(t, v, &v->rows);
 	}
-	if (delta)
-		tview_columns(v, classes_cols_delta, 6);
-	else
-		tview_columns(v, classes_cols_plain, t->h->node_gen != NULL ? 7 : 6);
+	struct column cols[VIEW_COLS];
+	tview_columns(v, cols, classes_columns(delta, t->h->node_gen != NULL, cols));
 	v->whole[0] = v->st->set.count;
 	v->whole[1] = v->st->set.shallow;
 	v->whole[2] = t->h->total_shallow;
@@ -285,9 +283,9 @@ static void classes_exact(struct tui *t, struct tview *v)
 			cd->exact[r->cls] = bytes[j];
 		else
 			group_exact_set(cd, r->key, bytes[j]);
-		r->val[2] = bytes[j];
+		r->val[CFIG_RETAINED] = bytes[j];
 		r->flags |= RF_EXACT;
-		r->unknown &= ~(1u << 2);
+		r->unknown &= ~(1u << CFIG_RETAINED);
 	}
 	free(bytes);
 	free(cls);

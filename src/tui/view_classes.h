@@ -3,6 +3,7 @@
 #ifndef HW_VIEW_CLASSES_H
 #define HW_VIEW_CLASSES_H
 
+#include "query/classcols.h"
 #include "query/views.h"
 #include "tui/view.h"
 
@@ -48,7 +49,9 @@ struct classes_data {
 static inline struct classes_state *cst(const struct tview *v) { return v->state; }
 
 /* view_classes_rows.c: rows and numbers, for the other files */
-extern const struct column classes_cols_plain[7], classes_cols_delta[6];
+/* The view's columns into out (room for VIEW_COLS), plain or against a
+ * baseline (delta), with the generations or not; how many. */
+int classes_columns(int delta, int gens, struct column *out);
 /* A row's numbers: instances, shallow, retained (exact, or a lower
  * bound; !known: "?"), and with a baseline new and gone (d). */
 void class_vals(struct tview *v, struct row *r, uint64_t count, uint64_t shallow, uint64_t ret, int exact,

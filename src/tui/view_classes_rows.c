@@ -49,46 +49,48 @@ void group_exact_set(struct classes_data *cd, uint64_t key, uint64_t bytes)
 	cd->gexact[cd->ngexact++] = (struct group_exact){ key, bytes };
 }
 
-/* The columns: instances, shallow, retained with their percentages of
- * the step (instances, shallow) and of the heap (retained); or, against
- * a baseline, instances, new, gone, shallow, new and gone bytes. */
-const struct column classes_cols_plain[] = {
-	{ .title = "instances", .type = COL_COUNT, .val = 0 },
-	{ .title = "%inst", .type = COL_PCT, .val = 0, .den = -1, .drop = 2 },
-	{ .title = "shallow", .type = COL_BYTES, .val = 1 },
-	{ .title = "%shal", .type = COL_PCT, .val = 1, .den = -1, .drop = 3 },
-	{ .title = "retained", .type = COL_RET, .val = 2 },
-	{ .title = "%ret", .type = COL_PCT, .val = 2, .den = -1, .drop = 1 },
-	{ .title = "gens", .type = COL_GENS, .val = 7, .drop = 4 }, /* where the dump tells them */
-};
-const struct column classes_cols_delta[] = {
-	{ .title = "instances", .type = COL_COUNT, .val = 0 },
-	{ .title = "new", .type = COL_SCOUNT, .val = 3, .sign = '+' },
-	{ .title = "gone", .type = COL_SCOUNT, .val = 4, .sign = '-' },
-	{ .title = "shallow", .type = COL_BYTES, .val = 1 },
-	{ .title = "new bytes", .type = COL_SBYTES, .val = 5, .sign = '+', .drop = 2 },
-	{ .title = "gone bytes", .type = COL_SBYTES, .val = 6, .sign = '-', .drop = 1 },
-};
+/* The columns, from the class histogram's schema (query/classcols.c):
+ * instances, shallow, retained with their percentages of the step
+ * (instances, shallow) and of the heap (retained), and the generations
+ * where the dump tells them; or, against a baseline (delta), instances,
+ * new, gone, shallow, new and gone bytes. A row's numbers are at the
+ * indices of their figures (enum class_fig). */
+int classes_columns(int delta, int gens, struct column *out)
+{
+	static const uint8_t types[] = { [CU_COUNT] = COL_COUNT, [CU_BYTES] = COL_BYTES, [CU_PCT] = COL_PCT,
+					 [CU_RET] = COL_RET, [CU_SCOUNT] = COL_SCOUNT, [CU_SBYTES] = COL_SBYTES,
+					 [CU_GENS] = COL_GENS };
+	const struct class_col *cc[CC_MAX];
+	size_t n = classcols_of(delta ? CC_DELTA : CC_PLAIN, cc);
+	int k = 0;
+
+	for (size_t i = 0; i < n && k < VIEW_COLS; i++)
+		if (gens || cc[i]->fig != CFIG_GENS)
+			out[k++] = (struct column){ .title = cc[i]->bhead, .type = types[cc[i]->unit],
+						    .val = (uint8_t)cc[i]->fig, .den = cc[i]->unit == CU_PCT ? -1 : 0,
+						    .drop = (uint8_t)cc[i]->drop, .sign = cc[i]->sign };
+	return k;
+}
 
 void class_vals(struct tview *v, struct row *r, uint64_t count, uint64_t shallow, uint64_t ret, int exact,
 		int known, const struct cls_delta *d)
 {
 	const struct classes_data *cd = v->data;
 
-	r->val[0] = count;
-	r->val[1] = shallow;
-	r->val[2] = ret;
+	r->val[CFIG_COUNT] = count;
+	r->val[CFIG_SHALLOW] = shallow;
+	r->val[CFIG_RETAINED] = ret;
 	r->flags = exact ? RF_EXACT : 0;
-	r->unknown = known ? 0 : 1u << 2;
+	r->unknown = known ? 0 : 1u << CFIG_RETAINED;
 	if (d != NULL) {
-		r->val[3] = d->new_count;
-		r->val[4] = d->gone_count;
-		r->val[5] = d->new_bytes;
-		r->val[6] = d->gone_bytes;
+		r->val[CFIG_NEW] = d->new_count;
+		r->val[CFIG_GONE] = d->gone_count;
+		r->val[CFIG_NEW_BYTES] = d->new_bytes;
+		r->val[CFIG_GONE_BYTES] = d->gone_bytes;
 		if (!cd->have_gone)
-			r->unknown |= 1u << 4 | 1u << 6;
+			r->unknown |= 1u << CFIG_GONE | 1u << CFIG_GONE_BYTES;
 		if (d->amb > 0) { /* the baseline could not tell them all: "?" */
-			r->unknown |= 1u << 3 | 1u << 4 | 1u << 5 | 1u << 6;
+			r->unknown |= 1u << CFIG_NEW | 1u << CFIG_GONE | 1u << CFIG_NEW_BYTES | 1u << CFIG_GONE_BYTES;
 			r->flags |= RF_UNTOLD;
 		}
 	}
@@ -110,7 +112,7 @@ struct row *class_row_make(struct tui *t, struct tview *v, struct rowvec *out, c
 	r->kind = VR_CLASS;
 	r->key = (uint64_t)cr->cls + 1;
 	r->num[0] = cr->count;
-	r->val[7] = cr->gens;
+	r->val[CFIG_GENS] = cr->gens;
 	row_set_named(r, l.buf, nm.off, nm.len);
 	sbuf_free(&l);
 	return r;

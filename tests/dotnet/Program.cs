@@ -14,7 +14,12 @@
 // objects before the mark are Workload.OldItem and Mark[3] (Mark[20000]
 // on the large object heap), after it NewItem and Mark[5] (Mark[30000]),
 // so that which objects are new is known by kind and size alone. "mark
-// bgc" also runs a background GC then (concurrent GC on); "mark small"
+// bgc" (concurrent GC on) also makes Mark[20000] arrays every 500 old
+// items, runs a background GC before the mark (the runtime starts its
+// thread), and after its compacting collections drops old items and
+// half the old large arrays and has background GCs run until one ran in
+// the background, making NewItems and Mark[15000] arrays (new, on the
+// large object heap) meanwhile; "small" (after "mark" or "mark bgc")
 // makes a tenth as many.
 using System;
 using System.Collections.Generic;
@@ -91,6 +96,45 @@ namespace Workload
 		static readonly List<OldItem> keep = new List<OldItem>(); // never dropped: what new ones refer to
 		static readonly List<object> garbage = new List<object>();
 
+		// Background GCs asked for (concurrent GC on) until one ran in the
+		// background (the runtime may run one blocking, compacting, when
+		// it cannot start it: GCMemoryInfo.Compacted), with allocation
+		// while it runs and `after` allocations past it: garbage and, with
+		// make, new objects kept, some on the large object heap
+		// (promoted or placed while it runs; Mark[15000] may take the
+		// place of a Mark[20000] it frees). How many ran in the background.
+		static long BackgroundGC(int after, bool make)
+		{
+			long seen = GC.GetGCMemoryInfo(GCKind.Background).Index, real = 0;
+			int kept = 0;
+			var hold = new List<byte[]>();
+			GC.Collect(2, GCCollectionMode.Forced, false);
+			for (int i = 0, n = 0; i < 4000000 && (real == 0 || n < after); i++) {
+				var info = GC.GetGCMemoryInfo(GCKind.Background);
+				if (info.Index != seen) {
+					seen = info.Index;
+					real += info.Compacted ? 0 : 1;
+				}
+				if (real > 0)
+					n++;
+				hold.Add(new byte[1000]);
+				if (hold.Count == 500)
+					hold = new List<byte[]>();
+				if (i % 100 == 0) // spends the large object heap's budget: what starts them
+					GC.KeepAlive(new byte[100000]);
+				if (make && kept < News * 4 / 5 && i % 50 == 0) {
+					var it = new NewItem();
+					it.Next = keep[i % keep.Count];
+					items.Add(it);
+					kept++;
+					if (kept % 10 == 5)
+						items.Add(new Mark[15000]);
+				}
+			}
+			System.Threading.Thread.Sleep(300);
+			return real;
+		}
+
 		static void Collect(int gen)
 		{
 			System.Runtime.GCSettings.LargeObjectHeapCompactionMode =
@@ -126,7 +170,7 @@ namespace Workload
 					news++;
 				else if (o is Mark[] a && a.Length == 20000)
 					oldBig++;
-				else if (o is Mark[] b && b.Length == 30000)
+				else if (o is Mark[] b && (b.Length == 30000 || b.Length == 15000))
 					newBig++;
 			}
 			return "{\"OldItem\":" + olds + ",\"NewItem\":" + news + ",\"OldBig\":" + oldBig +
@@ -144,10 +188,12 @@ namespace Workload
 				items.Add(new OldItem());
 				if (i % 200 == 0)
 					keep.Add(new OldItem { Next = items[i] });
-				if (i % 5000 == 0)
+				if (i % 5000 == 0 || (background && i % 500 == 250))
 					items.Add(new Mark[20000]);
 			}
 			garbage.Clear();
+			if (background) // a first background GC: the runtime starts its thread (that one may run blocking)
+				BackgroundGC(1000, false);
 			Collect(2);
 			Console.WriteLine("{\"pid\":" + Environment.ProcessId + "}");
 			Console.Out.Flush();
@@ -166,18 +212,13 @@ namespace Workload
 			Drop(11);
 			Collect(2);
 			long bgcs = 0;
-			if (background) { // a background GC (with concurrent GC on), waited for
-				long before = GC.GetGCMemoryInfo(GCKind.Background).Index;
-				var hold = new List<byte[]>();
-				GC.Collect(2, GCCollectionMode.Forced, false);
-				// else one comes when gen2's budget is spent
-				for (int i = 0; i < 200000 && GC.GetGCMemoryInfo(GCKind.Background).Index == before; i++)
-					hold.Add(new byte[1000]);
-				hold = null;
-				for (int i = 0; i < 100 && GC.GetGCMemoryInfo(GCKind.Background).Index == before; i++)
-					System.Threading.Thread.Sleep(50);
-				System.Threading.Thread.Sleep(300);
-				bgcs = GC.GetGCMemoryInfo(GCKind.Background).Index - before;
+			if (background) {
+				Drop(13); // old ones the background GC finds dead, large ones too
+				for (int i = 0, big = 0; i < items.Count; i++)
+					if (items[i] is Mark[] a && a.Length == 20000 && big++ % 2 == 0)
+						items[i] = null;
+				items.RemoveAll(o => o == null);
+				bgcs = BackgroundGC(8000, true);
 			}
 			Console.WriteLine(Count().Replace("}", ",\"Background\":" + (bgcs > 0 ? 1 : 0) + "}"));
 			Console.Out.Flush();
@@ -210,7 +251,7 @@ namespace Workload
 		static int Main(string[] args)
 		{
 			if (args.Length > 0 && args[0] == "mark")
-				return Marked.Run(args.Length > 1 && args[1] == "bgc", args.Length > 1 && args[1] == "small");
+				return Marked.Run(Array.IndexOf(args, "bgc") > 0, Array.IndexOf(args, "small") > 0);
 			for (int i = 0; i < Sessions; i++)
 				publisher.Tick += new Session().OnTick; // never removed: the leak
 			for (int i = 0; i < Entries; i++)

@@ -1,0 +1,206 @@
+/* resident.c — which parts of a heap are in memory: loading them from
+ * the file behind the heap (heap_load, heap_need), the memory they may
+ * take, the dump's mapping and its pages. Below the analyses, which load
+ * what they read through here; a cache found corrupt is rebuilt through
+ * h->rebuild, set by the driver above them (graph/open.c). */
+#include "graph/resident.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "graph/cache.h"
+#include "graph/reader.h"
+
+uint64_t heap_memory_budget(void)
+{
+	const char *env = getenv("HEAPWALK_MEMORY_MB");
+
+	if (env != NULL && *env != '\0')
+		return (uint64_t)strtoull(env, NULL, 10) << 20;
+	return hw_mem_available();
+}
+
+int heap_tight(uint64_t bytes)
+{
+	uint64_t budget = heap_memory_budget();
+
+	return budget != 0 && bytes > budget / 2;
+}
+
+/* This process's anonymous resident memory, in bytes (0: unknown). */
+static uint64_t anon_bytes(void)
+{
+	return proc_kb("/proc/self/status", "RssAnon");
+}
+
+int heap_room_for(const struct heap *h, uint64_t nodes, uint64_t extra, struct sbuf *err)
+{
+	uint64_t budget = heap_memory_budget(), need = nodes * HEAP_BUILD_BYTES + extra;
+
+	if (budget == 0 || need <= budget + anon_bytes())
+		return 0;
+	char *ep = esc_str(h->path), a[32], b[32];
+	fmt_bytes(a, sizeof a, need);
+	fmt_bytes(b, sizeof b, budget + anon_bytes());
+	sbuf_printf(err, "%s: %llu objects need about %s of memory to analyse (%d bytes an object); "
+		    "%s is available: not opened", ep, (unsigned long long)nodes, a, HEAP_BUILD_BYTES, b);
+	free(ep);
+	return -1;
+}
+
+/* Room for the parts about to be loaded: 0, or -1 with the refusal in
+ * err; never refused while the heap is being built or analysed
+ * (h->busy): what it loads again was in memory a moment before, and a
+ * refusal would leave the work half done. */
+static int room_to_load(struct heap *h, unsigned parts, struct sbuf *err)
+{
+	uint64_t bytes = cache_part_bytes(h, parts), budget = heap_memory_budget();
+
+	if (h->busy > 0 || budget == 0 || bytes <= budget)
+		return 0;
+	char *ep = esc_str(h->path), a[32], b[32];
+	fmt_bytes(a, sizeof a, bytes);
+	fmt_bytes(b, sizeof b, budget);
+	sbuf_printf(err, "%s: loading the %s needs %s of memory; %s is available", ep,
+		    (parts & ~(HP_NODES | HP_IDS)) == 0 ? "objects" : "object graph", a, b);
+	free(ep);
+	return -1;
+}
+
+void heap_load(struct heap *h, unsigned parts, struct progress *p)
+{
+	const char *why;
+
+	if (h->backing == NULL)
+		return;
+	cache_fill_empty(h, parts);
+	if (cache_has(h, parts))
+		return;
+	struct sbuf no;
+	sbuf_init(&no);
+	if (room_to_load(h, parts, &no) < 0)
+		hw_refuse("%s", no.buf);
+	sbuf_free(&no);
+	int own = p != NULL && p->phase == NULL; /* inside a phase: part of it */
+	if (own)
+		progress_begin(p, "loading", 1, "parts");
+	int fresh_nodes = (parts & (HP_OFF | HP_KIND)) && !cache_has(h, HP_OFF | HP_KIND) && cache_from_disk(h);
+	int loaded = cache_load_rest(h, parts, &why) == 0;
+	if (own)
+		progress_end(p);
+	if (loaded) {
+		/* offsets from a cache: the reader checks each record's fixed
+		 * part lies inside the dump, so that no decoder reads outside */
+		if (!fresh_nodes || h->fmt->nodes_valid == NULL || !cache_has(h, HP_OFF | HP_KIND) ||
+		    h->fmt->nodes_valid(h))
+			return;
+		why = "corrupt (a record outside the dump)";
+	}
+	if (h->rebuild == NULL) { /* a heap no driver made: nothing to fall back on */
+		char *ep = esc_str(h->path);
+		hw_refuse("%s: the index cache is %s", ep, why);
+	}
+	h->rebuild(h, why, p);
+	heap_load(h, parts, p);
+}
+
+void heap_need(struct heap *h, unsigned parts, struct progress *p)
+{
+	if (parts != 0 && h->fmt != NULL) /* what decoding an object reads comes along */
+		parts |= h->fmt->needs;
+	heap_load(h, parts, p);
+}
+
+int heap_try_need(struct heap *h, unsigned parts, struct progress *p, struct sbuf *err)
+{
+	if (parts != 0 && h->fmt != NULL)
+		parts |= h->fmt->needs;
+	if (h->backing != NULL) {
+		cache_fill_empty(h, parts);
+		if (!cache_has(h, parts) && room_to_load(h, parts, err) < 0)
+			return -1;
+	}
+	heap_load(h, parts, p);
+	return 0;
+}
+
+void heap_map_advise(struct heap *h, int advice)
+{
+	heap_map_advise_range(h, 0, h->size, advice);
+}
+
+void heap_map_advise_range(struct heap *h, uint64_t from, uint64_t to, int advice)
+{
+	static uint64_t page;
+
+	if (h->container != NULL || h->map == NULL || h->size == 0)
+		return; /* a gzip dump read at random manages its own pages */
+	if (page == 0) {
+		long ps = sysconf(_SC_PAGESIZE);
+		page = ps > 0 ? (uint64_t)ps : 4096;
+	}
+	from = from / page * page; /* the whole pages of [from, to) */
+	if (to > h->size)
+		to = h->size;
+	if (to < h->size)
+		to = to / page * page;
+	if (to > from)
+		madvise((void *)(h->map + from), (size_t)(to - from), advice);
+}
+
+void heap_behind_init(struct heap *h, struct behind *b)
+{
+	b->on = heap_tight(h->size * 2);
+	b->done = 0;
+}
+
+void heap_behind(struct heap *h, struct behind *b, uint64_t to)
+{
+	if (b->on && to > b->done && to - b->done >= ((uint64_t)256 << 20)) {
+		heap_map_advise_range(h, b->done, to, MADV_DONTNEED);
+		b->done = to;
+	}
+}
+
+int heap_map_file(struct heap *h, const char *path, struct sbuf *err)
+{
+	struct stat st;
+	/* not blocking: a FIFO would wait for a writer in open() itself,
+	 * before fstat could tell it is no regular file */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	char *ep = esc_str(path); /* a file name may hold control characters */
+	void *m = NULL;
+
+	if (fd < 0) {
+		sbuf_printf(err, "%s: %s", ep, strerror(errno));
+		goto fail;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		sbuf_printf(err, "%s: not a regular file", ep);
+		goto fail;
+	}
+	if (st.st_size > 0) { /* an empty file maps nothing: its reader says why it won't do */
+		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m == MAP_FAILED) {
+			sbuf_printf(err, "%s: cannot map: %s", ep, strerror(errno));
+			goto fail;
+		}
+		map_watch(m, (uint64_t)st.st_size, path); /* a fault on it names it */
+	}
+	free(ep);
+	h->path = xstrdup(path);
+	h->map = m;
+	h->size = (uint64_t)st.st_size;
+	h->fd = fd;
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(ep);
+	return -1;
+}

@@ -1,0 +1,103 @@
+/* pattern.c — the object ids and class patterns a step, a view or an
+ * inspection is given, read the same way everywhere; see pattern.h. */
+#include "query/pattern.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <errno.h>
+#include <pcre2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/classes.h"
+#include "graph/reader.h"
+
+static pcre2_code *rx_compile(const char *pattern, int *code, size_t *at)
+{
+	PCRE2_SIZE off = 0;
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF,
+				       code, &off, NULL);
+
+	*at = (size_t)off;
+	return re;
+}
+
+static void rx_message(int code, struct sbuf *out)
+{
+	PCRE2_UCHAR msg[256];
+
+	if (pcre2_get_error_message(code, msg, sizeof msg) < 0)
+		snprintf((char *)msg, sizeof msg, "error %d", code);
+	sbuf_adds(out, (const char *)msg);
+}
+
+int regex_error(const char *pattern, size_t *at, struct sbuf *msg)
+{
+	int code;
+	pcre2_code *re = rx_compile(pattern, &code, at);
+
+	if (re != NULL) {
+		pcre2_code_free(re);
+		return 0;
+	}
+	rx_message(code, msg);
+	return -1;
+}
+
+int regex_check(const char *pattern, struct sbuf *err)
+{
+	struct sbuf msg;
+	size_t at;
+
+	sbuf_init(&msg);
+	int rc = regex_error(pattern, &at, &msg);
+	if (rc < 0) {
+		sbuf_adds(err, "regex /");
+		esc_append(err, (const uint8_t *)pattern, strlen(pattern), 0);
+		sbuf_printf(err, "/: column %zu: ", at + 1);
+		sbuf_adds(err, msg.buf);
+	}
+	sbuf_free(&msg);
+	return rc;
+}
+
+uint8_t *class_match(const struct heap *h, const char *pattern, int regex, struct sbuf *err)
+{
+	uint8_t *m = xcalloc((size_t)h->ncls + 1, 1);
+
+	if (!regex) {
+		char *alt = class_internal_name(pattern);
+		for (uint32_t c = 0; c < h->ncls; c++)
+			m[c] = strcmp(class_name(h, c), pattern) == 0 || strcmp(class_name(h, c), alt) == 0;
+		free(alt);
+		return m;
+	}
+	int code;
+	size_t at;
+	pcre2_code *re = rx_compile(pattern, &code, &at);
+	if (re == NULL) {
+		regex_check(pattern, err);
+		free(m);
+		return NULL;
+	}
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
+	for (uint32_t c = 0; c < h->ncls; c++) {
+		const char *n = class_name(h, c);
+		m[c] = pcre2_match(re, (PCRE2_SPTR)n, strlen(n), 0, 0, md, NULL) >= 0;
+	}
+	pcre2_match_data_free(md);
+	pcre2_code_free(re);
+	return m;
+}
+
+int parse_object_id(const char *s, uint64_t *id)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9') /* strtoull would take "-1" and " 1" */
+		return -1;
+	errno = 0;
+	*id = strtoull(s, &end, 0); /* 0x... hex, else decimal (no octal: see below) */
+	if (s[0] == '0' && s[1] != 'x' && s[1] != 'X' && s[1] != '\0')
+		*id = strtoull(s, &end, 10); /* "0755" is decimal 755, not octal */
+	return errno == 0 && *end == '\0' ? 0 : -1;
+}

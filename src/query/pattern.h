@@ -1,0 +1,27 @@
+/* pattern.h — reading the arguments steps, views and inspections share:
+ * class patterns (a name or a regex) and object ids. Below step.c and
+ * the views, which both use it. */
+#ifndef HW_PATTERN_H
+#define HW_PATTERN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "graph/heap.h"
+#include "util.h"
+
+/* Class matcher of the steps and the views: a newly allocated array of
+ * ncls flags, 1 for the classes named `pattern` exactly (an array class
+ * also as Java writes it: "int[]") or matching it (regex); NULL with
+ * "regex /P/: column N: what" in err. */
+uint8_t *class_match(const struct heap *h, const char *pattern, int regex, struct sbuf *err);
+/* Does pattern compile? 0, or -1 with the same message as class_match.
+ * regex_error: 0, or -1 with the byte where compiling stopped in *at and
+ * PCRE2's words for why appended to msg. */
+int regex_check(const char *pattern, struct sbuf *err);
+int regex_error(const char *pattern, size_t *at, struct sbuf *msg);
+
+/* The object id in s: 0x... hex or decimal. 0, or -1 if not a number. */
+int parse_object_id(const char *s, uint64_t *id);
+
+#endif
