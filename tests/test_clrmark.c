@@ -588,6 +588,13 @@ START_TEST(test_recorded_exact)
 	ck_assert_int_eq(csv_count(gone, "Workload.NewItem"), 0);
 	free(gone);
 	free(before);
+	/* the mark file is the baseline of every step that asks for one:
+	 * exact, nothing is left unidentified */
+	char *unid = hw("-q -f csv -n 0 -e unidentified " MDIR "/recorded.nettrace classes", &rc);
+	ck_assert_msg(rc == 0 && strncmp(unid, "class,", 6) == 0 && strchr(unid, '\n') != NULL &&
+			      strchr(unid, '\n')[1] == '\0',
+		      "unidentified with the mark file: status %d: %s", rc, unid);
+	free(unid);
 	rec_free(&f);
 }
 END_TEST

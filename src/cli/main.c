@@ -654,7 +654,7 @@ static int attach_command(const struct cli *c)
 static int wants_baseline(const struct pipeline *pl, const struct cmd_entry *e)
 {
 	for (size_t i = 0; i < pl->n; i++)
-		if (pl->steps[i].op == ST_NEW || pl->steps[i].op == ST_OLD || pl->steps[i].op == ST_GONE)
+		if (step_on_baseline(pl->steps[i].op) || pl->steps[i].op == ST_GONE)
 			return 1;
 	return e->baseline == CMD_BL_SHOWN ? 2 : 0;
 }

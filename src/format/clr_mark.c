@@ -670,7 +670,8 @@ static void check_dump(struct replay *r, const struct dump_read *md, const struc
 	uint64_t missing = 0, first = 0, other = 0;
 	size_t j = 0, k = 0;
 
-	*inf = xmalloc((r->nunsure + 1) * sizeof **inf);
+	size_t cap = r->nunsure + 1;
+	*inf = xmalloc(cap * sizeof **inf);
 	hw_qsort(r->unsure, r->nunsure, sizeof *r->unsure, cmp_u64);
 	size_t u = 0;
 	for (size_t i = 0; i < r->nunsure; i++) /* kept by several background GCs: once */
@@ -678,6 +679,10 @@ static void check_dump(struct replay *r, const struct dump_read *md, const struc
 			r->unsure[u++] = r->unsure[i];
 	r->nunsure = u;
 	for (size_t i = 0; i < r->n; i++) {
+		if (i > 0 && r->a[i].at == r->a[i - 1].at) { /* a mark that told one address twice */
+			doubt(r, "two objects of the mark at one address (0x%llx)", (unsigned long long)r->a[i].at);
+			continue;
+		}
 		while (j < d->n && d->o[j].addr < r->a[i].at)
 			j++;
 		int there = j < d->n && d->o[j].addr == r->a[i].at, unsure = has_u64(r->unsure, r->nunsure, r->a[i].from);
@@ -693,6 +698,10 @@ static void check_dump(struct replay *r, const struct dump_read *md, const struc
 			if (!same) {
 				r->inferred_new++;
 				continue;
+			}
+			if (r->inferred + 1 >= cap) {
+				cap *= 2;
+				*inf = xreallocarray(*inf, cap, sizeof **inf);
 			}
 			(*inf)[r->inferred++] = r->a[i].at;
 		} else if (!same) {

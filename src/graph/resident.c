@@ -83,8 +83,12 @@ void heap_load(struct heap *h, unsigned parts, struct progress *p)
 		return;
 	struct sbuf no;
 	sbuf_init(&no);
-	if (room_to_load(h, parts, &no) < 0)
-		hw_refuse("%s", no.buf);
+	if (room_to_load(h, parts, &no) < 0) {
+		char line[512]; /* hw_refuse does not return: nothing left to free */
+		snprintf(line, sizeof line, "%s", no.buf);
+		sbuf_free(&no);
+		hw_refuse("%s", line);
+	}
 	sbuf_free(&no);
 	int own = p != NULL && p->phase == NULL; /* inside a phase: part of it */
 	if (own)

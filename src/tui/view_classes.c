@@ -463,8 +463,10 @@ static int classes_unreachable(struct tui *t, struct tview *v, enum request r)
 
 	(void)r;
 	if (s->filtered) {
-		size_t n = s->expr == NULL ? 0 : strlen(s->expr);
-		int was = n >= 11 && strcmp(s->expr + n - 11, "unreachable") == 0;
+		/* the filter on is Z's first when the title says so (the
+		 * expression may be NULL: a step no pipeline writes) */
+		size_t n = s->title == NULL ? 0 : strlen(s->title);
+		int was = n >= 14 && strcmp(s->title + n - 14, " (unreachable)") == 0;
 		tui_step_filter(t, NULL, NULL, NULL);
 		if (!was) {
 			tui_message(t, 0, "every object again");
