@@ -1222,6 +1222,32 @@ START_TEST(test_mark_replay_background_crafted)
 }
 END_TEST
 
+/* A mark that tells one address twice (a tampered or broken trace):
+ * a doubt, never two objects of the mark taken for one. */
+START_TEST(test_mark_replay_twice_told)
+{
+	const uint64_t mark[] = { 0x10000, 0x10100, 0x10200, 0x20000, 0x20000 }, snap[] = { 0x10000, 0x10100 };
+	char *mp = mk_heap("mk-mark2.nettrace", 5, mark, 5, 0x10000, 0x20000);
+	char *sp = mk_heap("mk-snap2.nettrace", 8, snap, 2, 0x10000, 0x20000);
+	char *rp = mk_rec_background();
+	struct file fm = slurp(mp), fs = slurp(sp), fr = slurp(rp);
+	struct clr_mark_in in = { fm.b, fm.n, fr.b, fr.n, fs.b, fs.n, 5, 8, NULL };
+	struct sbuf out, said, err;
+
+	sbuf_init(&out);
+	sbuf_init(&said);
+	sbuf_init(&err);
+	int rc = clr_mark_replay(&in, &out, &said, &err);
+	ck_assert_msg(rc == 0 && strncmp(said.buf, "mark: not exact; ", 17) == 0 &&
+			      strstr(said.buf, "two objects of the mark") != NULL, "%d %s %s", rc, said.buf, err.buf);
+	free(fm.b), free(fs.b), free(fr.b);
+	free(mp), free(sp), free(rp);
+	sbuf_free(&out);
+	sbuf_free(&said);
+	sbuf_free(&err);
+}
+END_TEST
+
 Suite *nettrace_suite(void)
 {
 	Suite *s = suite_create("nettrace");
@@ -1243,6 +1269,7 @@ Suite *nettrace_suite(void)
 	tcase_add_test(tc, test_block_size);
 	tcase_add_test(tc, test_mark_replay_crafted);
 	tcase_add_test(tc, test_mark_replay_background_crafted);
+	tcase_add_test(tc, test_mark_replay_twice_told);
 	suite_add_tcase(s, tc);
 	return s;
 }
