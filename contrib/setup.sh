@@ -13,7 +13,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 what=${1:-demo}
 jobs=$(nproc 2>/dev/null || echo 2)
 
-say() { printf '== %s\n' "$*" >&2; }
+# each step says how long the script has run (seconds), to find the slow ones
+start=$(date +%s)
+say() { printf '== [%ss] %s\n' "$(( $(date +%s) - start ))" "$*" >&2; }
 
 install_deps() {
 	pkgs="autoconf automake make gcc pkg-config libncurses-dev libpcre2-dev
@@ -138,6 +140,7 @@ test)
 		# sanitizers, which run beside the rest (a busy machine took the
 		# HPROF reader's every-prefix test past its 60 s)
 		ASAN_OPTIONS=detect_leaks=1 CK_TIMEOUT_MULTIPLIER=${CK_TIMEOUT_MULTIPLIER:-4} check build-san
+		say "the sanitizer build's make check has ended"
 	) >"$san_log" 2>&1 </dev/null &
 	san=$!
 	san_end() {
