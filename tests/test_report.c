@@ -582,6 +582,13 @@ START_TEST(cut_and_usage)
 	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
 	ck_assert_str_eq(out, "heapwalk: --inspections: no inspection named 'nope' (heapwalk inspect --list) (see heapwalk --help)\n");
 	free(out);
+	/* the sort keys the classes view knows, growth (the browser's,
+	 * against a baseline) not among them */
+	snprintf(cmd, sizeof cmd, "%s -q classes %s --sort growth 2>&1", heapwalk(), dump);
+	out = run(cmd, &st);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	ck_assert_str_eq(out, "heapwalk: unknown sort key 'growth': name, instances, shallow, retained (see heapwalk --help)\n");
+	free(out);
 	/* the inspections asked for, in that order, and no other */
 	snprintf(cmd, sizeof cmd, "%s -q report %s --inspections zero-length-arrays,duplicate-strings -o %s", heapwalk(), dump,
 		 html);

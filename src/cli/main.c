@@ -16,6 +16,7 @@
 #include "config.h"
 #include "engine/open.h"
 #include "graph/rules.h"
+#include "query/classcols.h"
 #include "query/cmd.h"
 #include "query/inspect.h"
 #include "query/merged.h"
@@ -457,7 +458,7 @@ static void check_command_options(const struct cli *c)
 	if (e != NULL && (e->formats & CMD_HTML) && c->fmt_set)
 		usage_error("%s writes HTML: -f goes with the other commands", e->name);
 	if (c->o.vo.sort != NULL && !view_sort_valid(c->o.vo.sort))
-		usage_error("unknown sort key '%s': shallow, retained, instances or name", c->o.vo.sort);
+		usage_error("unknown sort key '%s': %s", c->o.vo.sort, classcols_sort_list(0));
 }
 
 /* COMMAND DUMP [OBJECT] (or DUMP COMMAND [OBJECT]), or DUMP; then

@@ -46,8 +46,23 @@ struct class_col {
 	const char *bhead;  /* the browser's header */
 	unsigned drop;      /* browser: 0 always shown; else dropped, highest first, when narrow */
 	char sign;          /* CU_SCOUNT, CU_SBYTES: '+' new, '-' gone */
-	const char *sort;   /* the sort key that orders by it (--sort, the browser's s), or NULL */
 };
+
+/* The histogram's orders (the report's --sort, the browser's s): each
+ * its name and the browser's key; growth (new bytes less gone) only
+ * against a baseline, in the browser. Numbers biggest first, names
+ * ascending, ties by name. */
+enum class_sort { CSORT_NAME, CSORT_INSTANCES, CSORT_SHALLOW, CSORT_RETAINED, CSORT_GROWTH, CSORT_N };
+struct class_sortkey {
+	const char *name;
+	char key;
+	int baseline; /* against a baseline only */
+};
+extern const struct class_sortkey classcols_sorts[CSORT_N];
+/* The order named s (growth too when baseline), or -1. */
+int classcols_sort(const char *s, int baseline);
+/* "name, instances, shallow, retained" (and growth when baseline). */
+const char *classcols_sort_list(int baseline);
 
 /* The columns of the renderings marked `where`, in order, into cols
  * (room for CC_MAX); how many. */

@@ -711,6 +711,15 @@ void report_classes(const struct heap *h, const struct class_view *v, enum fmt f
 
 /* ---- diff ---- */
 
+/* The place of the column named key among n. */
+static int col_index(const struct col *cols, int n, const char *key)
+{
+	int i = 0;
+	while (i < n && strcmp(cols[i].key, key) != 0)
+		i++;
+	return i;
+}
+
 void report_diff(const struct heap *old, const struct heap *h, const struct diff_view *v,
 		 enum fmt f, struct sbuf *out)
 {
@@ -731,8 +740,15 @@ void report_diff(const struct heap *old, const struct heap *h, const struct diff
 		{ "unexplained", "unexplained", COL_DNUM, 0 },
 	};
 	struct table t;
+	/* without identity, the class deltas alone (up to new); with it, new
+	 * and gone; the unidentified columns when some are */
+	int ncols = (int)(sizeof cols / sizeof cols[0]);
+	if (!v->have_identity)
+		ncols = col_index(cols, ncols, "new");
+	else if (!v->have_unknown && !v->unexplained)
+		ncols = col_index(cols, ncols, "unidentified_before");
 
-	table_init(&t, f, "diff", cols, !v->have_identity ? 7 : v->have_unknown || v->unexplained ? 14 : 11);
+	table_init(&t, f, "diff", cols, ncols);
 	meta_strs(&t, "baseline", old->path);
 	meta_strs(&t, "dump", h->path);
 	meta_num(&t, "objects_before", v->old_objects);

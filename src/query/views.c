@@ -10,6 +10,7 @@
 #include "graph/ownership.h"
 #include "graph/reach.h"
 #include "graph/retained.h"
+#include "query/classcols.h"
 #include "query/pattern.h"
 
 /* ---- labels ---- */
@@ -291,21 +292,15 @@ void info_view_free(struct info_view *v)
 
 /* ---- classes ---- */
 
-enum sortkey { SK_NAME, SK_INSTANCES, SK_SHALLOW, SK_RETAINED };
-static const char *const sort_names[] = { "name", "instances", "shallow", "retained" };
-
 int view_sort_valid(const char *s)
 {
-	for (size_t i = 0; i < sizeof sort_names / sizeof sort_names[0]; i++)
-		if (strcmp(s, sort_names[i]) == 0)
-			return 1;
-	return 0;
+	return classcols_sort(s, 0) >= 0;
 }
 
 /* How cmp_class_row orders. */
 struct class_order {
 	const struct heap *h;
-	enum sortkey key;
+	enum class_sort key;
 	int rev;
 };
 
@@ -319,11 +314,11 @@ static int cmp_class_row(const void *a, const void *b, void *ctx)
 	const struct class_order *o = ctx;
 	int r = 0;
 
-	if (o->key == SK_INSTANCES)
+	if (o->key == CSORT_INSTANCES)
 		r = cmp_desc(x->count, y->count);
-	else if (o->key == SK_SHALLOW)
+	else if (o->key == CSORT_SHALLOW)
 		r = cmp_desc(x->shallow, y->shallow);
-	else if (o->key == SK_RETAINED)
+	else if (o->key == CSORT_RETAINED)
 		r = cmp_desc(x->retained_lb, y->retained_lb);
 	if (r == 0)
 		r = strcmp(class_name(o->h, x->cls), class_name(o->h, y->cls));
@@ -369,7 +364,7 @@ int view_classes(struct heap *h, const struct objset *set, const struct view_opt
 
 	memset(v, 0, sizeof *v);
 	if (!view_sort_valid(sort)) {
-		sbuf_printf(err, "--sort: unknown key '%s' (name, instances, shallow, retained)", sort);
+		sbuf_printf(err, "--sort: unknown key '%s' (%s)", sort, classcols_sort_list(0));
 		return -1;
 	}
 	if (o->filter && (keep = class_match(h, o->filter, 1, err)) == NULL)
@@ -413,9 +408,7 @@ int view_classes(struct heap *h, const struct objset *set, const struct view_opt
 	v->rows = rows;
 	v->set_count = set->count;
 	v->set_shallow = set->shallow;
-	struct class_order order = { h, SK_NAME, o->reverse };
-	while (strcmp(sort_names[order.key], sort) != 0)
-		order.key++;
+	struct class_order order = { h, (enum class_sort)classcols_sort(sort, 0), o->reverse };
 	hw_sort(v->rows, v->n, sizeof *v->rows, cmp_class_row, &order);
 	v->matched = v->n;
 	if (o->top > 0 && o->top < v->n)

@@ -11,8 +11,6 @@
 #include "query/step.h"
 #include "tui/view_classes.h"
 
-static const char *const sort_names[] = { "name", "instances", "shallow", "retained", "growth" };
-
 static int64_t growth(const struct cls_delta *d)
 {
 	return (int64_t)d->new_bytes - (int64_t)d->gone_bytes;
@@ -29,10 +27,10 @@ static int cmp_rows(const void *a, const void *b, void *ctx)
 	int c = 0;
 
 	switch (cst(v)->sort) {
-	case CS_COUNT: p = x->count; q = y->count; break;
-	case CS_SHALLOW: p = x->shallow; q = y->shallow; break;
-	case CS_RETAINED: p = class_ret(v, x); q = class_ret(v, y); break;
-	case CS_GROWTH: /* growth: signed */
+	case CSORT_INSTANCES: p = x->count; q = y->count; break;
+	case CSORT_SHALLOW: p = x->shallow; q = y->shallow; break;
+	case CSORT_RETAINED: p = class_ret(v, x); q = class_ret(v, y); break;
+	case CSORT_GROWTH: /* growth: signed */
 		if (cd->d != NULL) {
 			int64_t gp = growth(&cd->d[x->cls]), gq = growth(&cd->d[y->cls]);
 			c = gp < gq ? 1 : gp > gq ? -1 : 0;
@@ -70,7 +68,7 @@ static void classes_rows(struct tui *t, struct tview *v)
 	v->whole[0] = v->st->set.count;
 	v->whole[1] = v->st->set.shallow;
 	v->whole[2] = t->h->total_shallow;
-	snprintf(v->lefthead, sizeof v->lefthead, "class  (sort: %s%s%s)", sort_names[st->sort],
+	snprintf(v->lefthead, sizeof v->lefthead, "class  (sort: %s%s%s)", classcols_sorts[st->sort].name,
 		 st->reverse ? ", reversed" : "", st->packages ? ", packages" : st->loaders ? ", by loader" : "");
 }
 
@@ -100,12 +98,12 @@ static int classes_build(struct tui *t, struct tview *v)
 			classes_delta(t, v, cd);
 			if (!cst(v)->delta_set) { /* first time: the differences, biggest growth first */
 				cst(v)->delta = 1;
-				cst(v)->sort = CS_GROWTH;
+				cst(v)->sort = CSORT_GROWTH;
 				cst(v)->delta_set = 1;
 			}
 		}
-		if (cst(v)->sort == CS_GROWTH && cd->d == NULL) /* taken over from a step with a baseline */
-			cst(v)->sort = CS_SHALLOW;
+		if (cst(v)->sort == CSORT_GROWTH && cd->d == NULL) /* taken over from a step with a baseline */
+			cst(v)->sort = CSORT_SHALLOW;
 	}
 	/* a package's or loader's exact size is over the classes the filter
 	 * shows: another filter, other sizes */
@@ -292,7 +290,7 @@ static void classes_exact(struct tui *t, struct tview *v)
 	free(rows);
 	free(start);
 	free(m);
-	if (done > 0 && cst(v)->sort == CS_RETAINED) /* the order changed */
+	if (done > 0 && cst(v)->sort == CSORT_RETAINED) /* the order changed */
 		tview_rebuild(t, v);
 	if (cancelled)
 		tui_message(t, 1, "cancelled after %zu exact sizes", done);
@@ -310,8 +308,10 @@ static int classes_sort(struct tui *t, struct tview *v, enum request r)
 	(void)r;
 	int k = tui_ask(t, growth_ok ? "sort by: n name, i instances, s shallow, r retained, g growth (again: reverse)"
 				     : "sort by: n name, i instances, s shallow, r retained (again: reverse)");
-	int col = k == 'n' ? CS_NAME : k == 'i' ? CS_COUNT : k == 's' ? CS_SHALLOW : k == 'r' ? CS_RETAINED
-		: k == 'g' && growth_ok ? CS_GROWTH : -1;
+	int col = -1;
+	for (int i = 0; i < CSORT_N && col < 0; i++)
+		if (k == classcols_sorts[i].key && (growth_ok || !classcols_sorts[i].baseline))
+			col = i;
 	if (col < 0) {
 		if (k >= 0)
 			tui_message(t, 1, "no sort key '%c'", k > 32 && k < 127 ? k : '?');
@@ -354,8 +354,8 @@ static int classes_delta_key(struct tui *t, struct tview *v, enum request r)
 		return 1;
 	}
 	st->delta = !st->delta;
-	if (!st->delta && st->sort == CS_GROWTH)
-		st->sort = CS_SHALLOW;
+	if (!st->delta && st->sort == CSORT_GROWTH)
+		st->sort = CSORT_SHALLOW;
 	tview_rebuild(t, v);
 	return 1;
 }
@@ -513,7 +513,7 @@ static void classes_state_init(void *state)
 {
 	struct classes_state *st = state;
 
-	st->sort = CS_SHALLOW;
+	st->sort = CSORT_SHALLOW;
 }
 
 static const struct view_key classes_keys[] = {

@@ -7,11 +7,9 @@
 #include "query/views.h"
 #include "tui/view.h"
 
-enum class_sort { CS_NAME, CS_COUNT, CS_SHALLOW, CS_RETAINED, CS_GROWTH };
-
 /* The view's options, kept with the step (and taken over by the next). */
 struct classes_state {
-	int sort, reverse;  /* enum class_sort */
+	int sort, reverse;  /* enum class_sort (classcols.h) */
 	int delta;          /* new and gone columns instead of retained */
 	int delta_set;      /* delta chosen once (on by default with a baseline) */
 	int packages, loaders;
