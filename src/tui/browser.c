@@ -328,13 +328,18 @@ static const int ending_signals[] = {
 #endif
 };
 
-/* A key's work that fails for want of memory (an allocation, a part of
- * the index there is no room for) or on a dump that shrank (SIGBUS)
- * unwinds to here: the view it was building goes, the session and its
- * steps stay. A fault that is a bug (SIGSEGV, SIGFPE, an abort) is not
- * hidden: the terminal is restored, a line says what happened, and the
- * signal ends the program (a core to fix it from). */
-#define GUARD_OOM 1000
+/* Work refused before it starts is an answer, not a failure: a key
+ * whose parts of the index there is no room for is said and not done
+ * (guarded_dispatch asks heap_try_need first). Two failures inside a
+ * key's work unwind to here: a part that could not be loaded after all
+ * (hw_refuse: the memory went to something else meanwhile), and a dump
+ * that shrank (SIGBUS); the view being built goes, the session and its
+ * steps stay. Anything else is not hidden: an allocation that fails
+ * (util.c's hw_fatal: "out of memory allocating N bytes", status 3), a
+ * fault that is a bug (SIGSEGV, SIGFPE, an abort) restore the terminal,
+ * say so in one line and end the program, the signal's with a core to
+ * fix it from. */
+#define GUARD_REFUSED 1000
 static sigjmp_buf guard;
 static volatile sig_atomic_t guarded, failed;
 
@@ -367,12 +372,15 @@ static void on_abort(int sig)
 	on_fatal(sig, NULL, NULL);
 }
 
+/* util.c's hook, before an allocation's failure or a refusal ends the
+ * program: a refusal inside a key's work unwinds; a failed allocation
+ * (n bytes) returns, and hw_fatal restores the terminal and ends it. */
 static void on_oom(size_t n)
 {
 	(void)n;
-	if (guarded) {
+	if (guarded && hw_refusal() != NULL) {
 		guarded = 0;
-		failed = GUARD_OOM;
+		failed = GUARD_REFUSED;
 		siglongjmp(guard, 1);
 	}
 }
@@ -405,10 +413,8 @@ static void recover(struct tui *t, int what)
 	}
 	if (what == SIGBUS)
 		tui_message(t, 1, "the dump file changed or shrank (SIGBUS): %s", where);
-	else if (what == GUARD_OOM && hw_refusal() != NULL)
-		tui_message(t, 1, "%s: %s", hw_refusal(), where);
 	else
-		tui_message(t, 1, "out of memory: %s", where);
+		tui_message(t, 1, "%s: %s", hw_refusal() != NULL ? hw_refusal() : "refused", where);
 	hw_refusal_clear();
 }
 
