@@ -351,7 +351,7 @@ START_TEST(test_mark_exact)
 	/* the answer says what it rests on */
 	snprintf(args, sizeof args, "-q info " MDIR "/exact.nettrace");
 	char *info = hw(args, &rc);
-	ck_assert_msg(rc == 0 && strstr(info, "\nbaseline:                  exact: marked at ") &&
+	ck_assert_msg(rc == 0 && strstr(info, "\nbaseline:                 exact: marked at ") &&
 		      strstr(info, "the GC's moves replayed through"), "%s", info);
 	free(info);
 }
@@ -380,7 +380,7 @@ START_TEST(test_mark_recorder_killed)
 	free(out);
 	snprintf(args, sizeof args, "-q info " MDIR "/killed.nettrace");
 	out = hw(args, &rc);
-	ck_assert_msg(rc == 0 && strstr(out, "\nbaseline:                  not exact: the recorder ended before"),
+	ck_assert_msg(rc == 0 && strstr(out, "\nbaseline:                 not exact: the recorder ended before"),
 		      "%s", out);
 	free(out);
 }
@@ -483,10 +483,10 @@ START_TEST(test_mark_background_gc)
 	/* the answer says what it rests on */
 	char want[200];
 	if (inferred > 0)
-		snprintf(want, sizeof want, "\nbaseline:                  exact except %ld object%s inferred: marked at ",
+		snprintf(want, sizeof want, "\nbaseline:                 exact except %ld object%s inferred: marked at ",
 			 inferred, inferred == 1 ? "" : "s");
 	else
-		snprintf(want, sizeof want, "\nbaseline:                  exact: marked at ");
+		snprintf(want, sizeof want, "\nbaseline:                 exact: marked at ");
 	char *out = hw("-q info " MDIR "/bgc.nettrace", &rc);
 	ck_assert_msg(rc == 0 && strstr(out, want) != NULL, "%s", out);
 	free(out);
@@ -616,7 +616,7 @@ START_TEST(test_recorded_cut)
 	/* the answer says so */
 	int rc;
 	char *out = hw("-q info " MDIR "/recorded-cut.nettrace", &rc);
-	ck_assert_msg(rc == 0 && strstr(out, "\nbaseline:                  not exact: "), "%s", out);
+	ck_assert_msg(rc == 0 && strstr(out, "\nbaseline:                 not exact: "), "%s", out);
 	free(out);
 	rec_free(&f);
 }

@@ -630,6 +630,59 @@ START_TEST(test_v8_info_roots)
 }
 END_TEST
 
+/* info prints what the format knows and nothing it does not: the JVM's
+ * layout for HPROF only (a .NET trace, a Mono file and a V8 snapshot
+ * give each object's size as it is), ids that last from dump to dump
+ * for V8 (diff's exact answer rests on them) and not for .NET or Mono
+ * (recorded files, read everywhere; V8 where Node is). */
+START_TEST(test_info_format_facts)
+{
+	static const struct { const char *file, *stable; } f[] = {
+		{ TEST_SRCDIR "/dotnet/dotnet-trace.nettrace", "no" },
+		{ TEST_SRCDIR "/mono/workload.mlpd", "no" },
+		{ V8DIR "/a.heapsnapshot", "yes" },
+	};
+	char want[64];
+	int st;
+
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+		char args[600];
+		if (strstr(f[i].file, "heapsnapshot") != NULL && !v8_dumps())
+			continue;
+		snprintf(args, sizeof args, "-q --no-cache info '%s'", f[i].file);
+		char *out = hw(args, &st);
+		ck_assert_msg(st == 0, "%s: %s", args, out);
+		snprintf(want, sizeof want, "\nstable_ids:%s\n", f[i].stable); /* squeezed */
+		char *sq = squeeze(out);
+		ck_assert_msg(strstr(sq, want) != NULL, "%s: not %s: %s", f[i].file, want, out);
+		ck_assert_msg(strstr(out, "compressed_oops") == NULL && strstr(out, "object_header") == NULL &&
+			      strstr(out, "alignment") == NULL && strstr(out, "layout_") == NULL &&
+			      strstr(out, "id_size") == NULL, "%s: the JVM's layout: %s", f[i].file, out);
+		free(sq);
+		free(out);
+	}
+	/* HPROF: the layout, and no stable ids without the agent */
+	char path[512];
+	workload_dump("Workload", "coops", "", path, sizeof path);
+	char args[600];
+	snprintf(args, sizeof args, "-q info '%s'", path);
+	char *out = hw(args, &st);
+	ck_assert_int_eq(st, 0);
+	char *sq = squeeze(out);
+	ck_assert_msg(strstr(sq, "\ncompressed_oops:yes\n") && strstr(sq, "\nalignment:8\n") &&
+		      strstr(sq, "\nstable_ids:no\n") && strstr(sq, "\nid_size:8\n"), "%s", out);
+	free(sq);
+	free(out);
+	/* the line said of a file no reader takes names every format */
+	out = hw("-q info " TEST_SRCDIR "/java/Workload.java 2>&1", &st);
+	ck_assert(st != 0);
+	ck_assert_msg(strstr(out, "offset 0: not a heap dump heapwalk reads (unknown first bytes): HPROF") &&
+		      strstr(out, "a V8 heap snapshot") && strstr(out, "(nettrace)") && strstr(out, ".gcdump") &&
+		      strstr(out, "(.mlpd); each plain or in gzip"), "%s", out);
+	free(out);
+}
+END_TEST
+
 /* Numbers past what the reader packs: V8's ids are 32-bit and an edge's
  * type goes in the low bits of its name's word, but a file may have an
  * id past 2^32 and an element index past 2^29; such a file is read
@@ -971,7 +1024,7 @@ static void dotnet_planted(const char *dump, int finals)
 	char *info = hw(args, &st);
 	ck_assert_int_eq(st, 0);
 	ck_assert_msg(strstr(info, "static variable") && strstr(info, "stack") && strstr(info, "pinned GC handle") &&
-		      strstr(info, "generation:                loh   1 objects"), "%s", info);
+		      strstr(info, "generation:               loh   1 objects"), "%s", info);
 	free(info);
 	/* the inspections: finalizer queue, pinned, GC handles */
 	/* the 50 finalizable objects the workload dropped, before their
@@ -1108,7 +1161,7 @@ static void dotnet_frozen(const char *trace, long frozen)
 	snprintf(args, sizeof args, "-q info '%s' 2>&1", trace);
 	char *out = hw(args, &st);
 	ck_assert_msg(st == 0, "%s", out);
-	const char *g = strstr(out, "\ngeneration:                nongc ");
+	const char *g = strstr(out, "\ngeneration:               nongc ");
 	const char *r = strstr(out, "\nfrozen segment ");
 	if (frozen < 0) { /* no ranges: nothing told apart, nothing rooted */
 		ck_assert_msg(g == NULL && r == NULL, "%s", out);
@@ -1116,7 +1169,7 @@ static void dotnet_frozen(const char *trace, long frozen)
 		return;
 	}
 	ck_assert_msg(g != NULL && r != NULL, "%s", out);
-	long in_nongc = strtol(g + strlen("\ngeneration:                nongc "), NULL, 10);
+	long in_nongc = strtol(g + strlen("\ngeneration:               nongc "), NULL, 10);
 	char *end;
 	long records = strtol(r + strlen("\nfrozen segment "), &end, 10);
 	long objects = strtol(end, NULL, 10);
@@ -1354,7 +1407,7 @@ static void gcdump_planted(const char *dump)
 	char *info = hw(args, &st);
 	ck_assert_msg(st == 0 && strstr(info, "(gcdump)") && strstr(info, "static variable") &&
 		      strstr(info, "finalizer queue") && strstr(info, "pinned GC handle") &&
-		      strstr(info, "dumped_at:                 unknown"), "%s", info);
+		      strstr(info, "dumped_at:                unknown"), "%s", info);
 	free(info);
 	snprintf(args, sizeof args, "-q inspect %s finalizer-queue", dump);
 	char *t = hw(args, &st);
@@ -1407,7 +1460,7 @@ START_TEST(test_dotnet_gcdump_recorded)
 				TEST_BUILDDIR "/dumps/cut3.gcdump"), 0);
 	char *out = hw("-q info " TEST_BUILDDIR "/dumps/cut1.gcdump 2>&1", &st);
 	ck_assert_msg(st == 0 && strstr(out, "the file ends inside the addresses") &&
-		      strstr(out, "objects:                   4631\n"), "%s", out);
+		      strstr(out, "objects:                  4631\n"), "%s", out);
 	free(out);
 	out = hw("-q info " TEST_BUILDDIR "/dumps/cut2.gcdump 2>&1", &st);
 	ck_assert_msg(st == 0 && strstr(out, "the file ends inside the nodes' data"), "%s", out);
@@ -1632,8 +1685,8 @@ START_TEST(test_gcdump_crafted)
 	ck_assert_msg(st == 0 && info_num(out, "objects:") == 3 && info_num(out, "references:") == 4 &&
 		      info_num(out, "heap_bytes:") == 96 && info_num(out, "gc_root_objects:") == 2 &&
 		      info_num(out, "warnings:") == 0 && info_num(out, "dangling_references:") == 0 &&
-		      strstr(out, "dumped_at:                 2023-11-14 22:13:20 UTC") &&
-		      strstr(out, "generation:                gen2  3 objects, 96 bytes"), "%s", out);
+		      strstr(out, "dumped_at:                2023-11-14 22:13:20 UTC") &&
+		      strstr(out, "generation:               gen2  3 objects, 96 bytes"), "%s", out);
 	free(out);
 	free(path);
 	/* the MemoryGraph's type a reference to itself: one line naming the
@@ -1740,6 +1793,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_v8_browser_inspections);
 	tcase_add_test(tc, test_v8_wide_numbers);
 	tcase_add_test(tc, test_v8_info_roots);
+	tcase_add_test(tc, test_info_format_facts);
 	tcase_add_test(tc, test_v8_read_twice);
 	tcase_add_test(tc, test_v8_id_order);
 	suite_add_tcase(s, tc);

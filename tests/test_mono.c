@@ -160,7 +160,7 @@ static void mlpd_vs_report(const char *dump, const char *report)
 	snprintf(args, sizeof args, "-q info '%s'", dump);
 	char *out = hw(args, &st);
 	char say[96];
-	snprintf(say, sizeof say, "heapshot:                  %zu of %zu", n, n);
+	snprintf(say, sizeof say, "heapshot:                 %zu of %zu", n, n);
 	ck_assert_msg(st == 0 && strstr(out, say), "%s", out);
 	free(out);
 	for (size_t k = 0; k < n; k++) {
@@ -363,7 +363,7 @@ START_TEST(test_mono_bad_input)
 	out = hw("info " MONODIR "/cut.mlpd 2>&1", &st);
 	ck_assert_msg(st == 0 && strstr(out, "heapshot 4 is cut short by the end of the file; the last complete "
 					    "one (3) is read") &&
-		      strstr(out, "heapshot:                  3 of 4") && strstr(out, ", cut short"), "%s", out);
+		      strstr(out, "heapshot:                 3 of 4") && strstr(out, ", cut short"), "%s", out);
 	free(out);
 	/* the cut one when asked for: as far as it goes */
 	out = hw("--heapshot 4 info " MONODIR "/cut.mlpd 2>&1", &st);

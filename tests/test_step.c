@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "engine/open.h"
+#include "graph/reader.h"
 #include "hprofw.h"
 #include "query/cmd.h"
 #include "query/report.h"
@@ -723,6 +724,49 @@ START_TEST(test_cmd_man)
 }
 END_TEST
 
+/* The readers' table against heapwalk(1)'s FORMATS: an item for each
+ * format, by its title, in the table's order, and gzip (the container);
+ * nothing else. The words the table gives in --help and for a file no
+ * reader takes name every format. */
+START_TEST(test_formats_man)
+{
+	char *path = xasprintf("%s/../man/heapwalk.1", TEST_SRCDIR);
+	FILE *f = fopen(path, "r");
+	char line[512];
+	size_t k = 0;
+	int in = 0, gzip = 0;
+
+	ck_assert_msg(f != NULL, "%s", path);
+	while (fgets(line, sizeof line, f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, ".Sh ", 4) == 0)
+			in = strcmp(line, ".Sh FORMATS") == 0;
+		if (!in || strncmp(line, ".It ", 4) != 0)
+			continue;
+		if (strcmp(line + 4, "gzip") == 0) {
+			gzip = 1;
+			continue;
+		}
+		const struct format_ops *fo = format_at(k++);
+		ck_assert_msg(fo != NULL, "the man page's FORMATS has %s, the table no more formats", line + 4);
+		ck_assert_msg(fo->title != NULL && strcmp(fo->title, line + 4) == 0,
+			      "FORMATS item %zu is %s, the table's %s", k, line + 4, fo->title ? fo->title : "(none)");
+	}
+	fclose(f);
+	free(path);
+	ck_assert_msg(gzip, "the man page's FORMATS has no gzip");
+	ck_assert_msg(format_at(k) == NULL, "the table's %s is not in the man page's FORMATS", format_at(k)->title);
+	struct sbuf say;
+	sbuf_init(&say);
+	formats_say(&say);
+	for (size_t i = 0; format_at(i) != NULL; i++) {
+		ck_assert_msg(format_at(i)->label != NULL && strstr(say.buf, format_at(i)->label) != NULL,
+			      "%s: no label in \"%s\"", format_at(i)->name, say.buf);
+	}
+	sbuf_free(&say);
+}
+END_TEST
+
 /* The rows that are views end a pipeline, the others do not; the browser
  * shows views only; a command without a function takes no dump. */
 START_TEST(test_cmd_views)
@@ -780,6 +824,7 @@ Suite *step_suite(void)
 	tcase_add_test(tc, test_parse_errors);
 	tcase_add_test(tc, test_object_ids);
 	tcase_add_test(tc, test_cmd_man);
+	tcase_add_test(tc, test_formats_man);
 	tcase_add_test(tc, test_cmd_views);
 	tcase_add_checked_fixture(ev, open_sample, close_sample);
 	tcase_add_test(ev, test_steps);

@@ -39,13 +39,7 @@ static const char usage_head[] =
 "       heapwalk [options] inspect DUMP NAME [ARG] | inspect --list\n"
 "       heapwalk [rule options] rules      the rule groups and rules in effect\n"
 "       heapwalk mark PID [FILE] | snapshot PID FILE\n"
-"\n"
-"DUMP: HPROF (plain, or gzip: jcmd -gz=N, gzip), a V8 heap snapshot (Node,\n"
-"Chrome), a .NET heap-dump trace (nettrace) or dotnet-gcdump's .gcdump, Mono's\n"
-"log-profiler heapshots (.mlpd), told apart by content; see FORMATS in\n"
-"heapwalk(1)\n"
-"\n"
-"commands:\n";
+"\n";
 
 /* after the commands, which cmd_table lists */
 static const char usage_tail[] =
@@ -219,12 +213,42 @@ static void set_format(struct cli *c, const char *s)
 }
 
 /* --help: the commands' lines are their rows'. */
+/* DUMP: the formats' table in words (engine/formats.c), wrapped at 79
+ * columns as the rest of --help. */
+static void dump_help(struct sbuf *out)
+{
+	struct sbuf w;
+	size_t col = 0;
+
+	sbuf_init(&w);
+	sbuf_adds(&w, "DUMP: ");
+	formats_say(&w);
+	sbuf_adds(&w, "; told apart by content: see FORMATS in heapwalk(1)");
+	for (const char *p = w.buf; *p != '\0';) {
+		size_t word = strcspn(p, " "), gap = p[word] == ' ';
+		if (col > 0 && col + 1 + word > 79) {
+			sbuf_addc(out, '\n');
+			col = 0;
+		} else if (col > 0) {
+			sbuf_addc(out, ' ');
+			col++;
+		}
+		sbuf_add(out, p, word);
+		col += word;
+		p += word + gap;
+	}
+	sbuf_addc(out, '\n');
+	sbuf_free(&w);
+}
+
 static void print_usage(void)
 {
 	struct sbuf sb;
 
 	sbuf_init(&sb);
 	sbuf_adds(&sb, usage_head);
+	dump_help(&sb);
+	sbuf_adds(&sb, "\ncommands:\n");
 	cmd_help(&sb);
 	sbuf_adds(&sb, usage_tail);
 	fputs(sb.buf, stdout);

@@ -16,6 +16,20 @@ static const struct format_ops *const formats[] = {
 	&mlpd_format,
 };
 
+const struct format_ops *format_at(size_t i)
+{
+	return i < sizeof formats / sizeof formats[0] ? formats[i] : NULL;
+}
+
+void formats_say(struct sbuf *out)
+{
+	size_t n = sizeof formats / sizeof formats[0];
+
+	for (size_t i = 0; i < n; i++)
+		sbuf_printf(out, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ", formats[i]->label);
+	sbuf_adds(out, "; each plain or in gzip (jcmd -gz=N, gzip)");
+}
+
 const struct format_ops *format_find(const uint8_t *head, size_t n)
 {
 	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)

@@ -296,8 +296,8 @@ static void not_a_dump(struct sbuf *err, const char *path, int empty)
 {
 	char *ep = esc_str(path);
 
-	sbuf_printf(err, "%s: offset 0: not a heap dump heapwalk reads: HPROF or a V8 snapshot (plain or gzip), "
-		    "a .NET nettrace or .gcdump, a Mono .mlpd (%s)", ep, empty ? "empty" : "unknown first bytes");
+	sbuf_printf(err, "%s: offset 0: not a heap dump heapwalk reads (%s): ", ep, empty ? "empty" : "unknown first bytes");
+	formats_say(err);
 	free(ep);
 }
 

@@ -33,6 +33,12 @@ struct open_opts {
 int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 	      struct progress *p, struct sbuf *err);
 
+/* The readers, in the order they are tried: the i-th, NULL past them. */
+const struct format_ops *format_at(size_t i);
+/* What heapwalk reads, in words, into out: each reader's label, "or"
+ * before the last, then the container ("; each plain or in gzip ..."). */
+void formats_say(struct sbuf *out);
+
 /* The reader for a file that starts with head[0..n), NULL if none. */
 const struct format_ops *format_find(const uint8_t *head, size_t n);
 

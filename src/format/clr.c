@@ -748,6 +748,8 @@ static int clr_identity(const struct heap *h, const struct heap *old, node_t *sa
 
 const struct format_ops clr_format = {
 	.name = "nettrace",
+	.title = ".NET (nettrace)",
+	.label = "a .NET heap-dump trace (nettrace)",
 	.runtime = "clr",
 	.rt = &clr_runtime,
 	.cacheable = 0,

@@ -712,6 +712,8 @@ out:
 
 const struct format_ops gcdump_format = {
 	.name = "gcdump",
+	.title = ".NET (gcdump)",
+	.label = "dotnet-gcdump's .gcdump",
 	.runtime = "clr",
 	.rt = &clr_runtime,
 	.cacheable = 0,

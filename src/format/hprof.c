@@ -522,6 +522,9 @@ static uint32_t hprof_alloc_trace(const struct heap *h, node_t v)
 
 const struct format_ops hprof_format = {
 	.name = "hprof",
+	.title = "HPROF",
+	.label = "HPROF (jcmd, HotSpot, OpenJ9, Android)",
+	.facts = FF_LAYOUT | FF_AGENT_IDS,
 	.runtime = "jvm",
 	.rt = &jvm_runtime,
 	.cacheable = 1,

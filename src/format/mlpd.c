@@ -1642,6 +1642,8 @@ done:
 
 const struct format_ops mlpd_format = {
 	.name = "mlpd",
+	.title = "Mono (mlpd)",
+	.label = "Mono's log-profiler heapshots (.mlpd)",
 	.runtime = "mono",
 	.cacheable = 0,
 	.needs = HP_OUT | HP_CLASS | HP_KIND | HP_OFF,

@@ -1075,6 +1075,8 @@ static int v8_id_same(const struct heap *old, node_t o, const struct heap *h, no
 
 const struct format_ops v8_format = {
 	.name = "v8",
+	.title = "V8",
+	.label = "a V8 heap snapshot (Node, Chrome)",
 	.runtime = "v8",
 	.cacheable = 0,
 	.needs = HP_OUT | HP_CLASS | HP_KIND | HP_SHALLOW,

@@ -5,6 +5,16 @@
 #include <string.h>
 #include <strings.h>
 
+int heap_ids_stable(const struct heap *h)
+{
+	return h->fmt != NULL && (h->fmt->id_identifies != NULL || ((h->fmt->facts & FF_AGENT_IDS) && h->agent.present));
+}
+
+int heap_knows_layout(const struct heap *h)
+{
+	return h->fmt != NULL && (h->fmt->facts & FF_LAYOUT);
+}
+
 int heap_runtime_is(const struct heap *h, const char *runtime)
 {
 	return h->fmt != NULL && strcmp(h->fmt->runtime, runtime) == 0;

@@ -127,8 +127,22 @@ struct runtime_ops {
 	void (*handles)(const struct heap *h, handle_fn fn, void *arg);
 };
 
+/* What a format's dumps hold beyond what its operations show (the
+ * others are told by them: generations by gen_name, allocation sites by
+ * alloc_trace, ids that last from dump to dump by id_identifies). */
+#define FF_LAYOUT    0x1 /* the JVM's object layout (compressed oops, headers,
+			      * alignment) read off the dump: `info` shows it */
+#define FF_AGENT_IDS 0x2 /* ids last from dump to dump when heapwalk's agent
+			      * wrote the dump (h->agent) */
+
 struct format_ops {
 	const char *name;    /* "hprof", "v8": in `info` and in the cache */
+	/* What the format is: its heading among heapwalk(1)'s FORMATS
+	 * ("HPROF", ".NET (gcdump)"; a test holds the page to the table),
+	 * and the words for its files in --help and in the line said of a
+	 * file no reader takes ("a V8 heap snapshot (Node, Chrome)"). */
+	const char *title, *label;
+	unsigned facts;      /* FF_* */
 	const char *runtime; /* "jvm", "v8": which inspections and rules apply */
 	const struct runtime_ops *rt; /* what that runtime knows; NULL: nothing */
 	/* The index cache keeps what this reader builds: the per-node ids
@@ -218,6 +232,12 @@ struct format_ops {
 	const char *id_source;  /* "V8's heap object ids", for the answer's source */
 	const char *id_unknown; /* which objects id_identifies says no for, and why */
 };
+
+/* Do h's ids name its objects from dump to dump (V8's; the JVM's when
+ * heapwalk's agent wrote the dump)? */
+int heap_ids_stable(const struct heap *h);
+/* Does h's format tell the JVM's object layout (FF_LAYOUT)? */
+int heap_knows_layout(const struct heap *h);
 
 /* Is the heap from a reader of that runtime ("jvm")? */
 int heap_runtime_is(const struct heap *h, const char *runtime);

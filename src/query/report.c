@@ -550,7 +550,8 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 	table_init(&t, f, "info", cols, 3);
 	meta_strs(&t, "dump", h->path);
 	meta_str(&t, "format", h->version, strnlen(h->version, sizeof h->version));
-	meta_num(&t, "id_size", l->idsize);
+	if (heap_knows_layout(h)) /* HPROF's; the other formats' ids are 8 bytes, or numbers */
+		meta_num(&t, "id_size", l->idsize);
 	meta_num(&t, "timestamp_ms", h->timestamp_ms);
 	if (f == FMT_TEXT) {
 		time_t secs = (time_t)(h->timestamp_ms / 1000);
@@ -580,14 +581,18 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 		meta_num(&t, "set_deep_objects", v->deep_count);
 		meta_bytes(&t, "set_deep_bytes", v->deep_bytes);
 	}
-	meta_bool(&t, "compressed_oops", l->compressed_oops);
-	meta_bool(&t, "compressed_class_pointers", l->compressed_class_ptrs);
-	meta_num(&t, "object_header", l->header);
-	meta_num(&t, "array_header", l->array_header);
-	meta_num(&t, "alignment", l->align);
-	meta_bool(&t, "layout_detected", l->detected != 0);
-	meta_strs(&t, "layout_source", l->detected == 2 ? "agent" : l->detected ? "addresses" : "assumed");
-	meta_bool(&t, "stable_ids", h->agent.present);
+	/* the JVM's layout, where the format tells one (the others give
+	 * each object's size as it is) */
+	if (heap_knows_layout(h)) {
+		meta_bool(&t, "compressed_oops", l->compressed_oops);
+		meta_bool(&t, "compressed_class_pointers", l->compressed_class_ptrs);
+		meta_num(&t, "object_header", l->header);
+		meta_num(&t, "array_header", l->array_header);
+		meta_num(&t, "alignment", l->align);
+		meta_bool(&t, "layout_detected", l->detected != 0);
+		meta_strs(&t, "layout_source", l->detected == 2 ? "agent" : l->detected ? "addresses" : "assumed");
+	}
+	meta_bool(&t, "stable_ids", heap_ids_stable(h));
 	if (h->agent.present) {
 		char sess[24];
 		snprintf(sess, sizeof sess, "%016llx", (unsigned long long)h->agent.session);
@@ -596,8 +601,10 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 		meta_num(&t, "marks", h->agent.marks);
 		meta_num(&t, "mark_watermark", h->agent.watermark);
 	}
-	meta_num(&t, "layout_objects_checked", l->checked);
-	meta_num(&t, "layout_objects_exact", l->exact);
+	if (heap_knows_layout(h)) {
+		meta_num(&t, "layout_objects_checked", l->checked);
+		meta_num(&t, "layout_objects_exact", l->exact);
+	}
 	meta_num(&t, "gc_root_objects", v->gc_root_objects);
 	meta_num(&t, "unreachable_objects", h->unreachable_count);
 	meta_bytes(&t, "unreachable_bytes", h->unreachable_bytes);
