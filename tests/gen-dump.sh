@@ -15,6 +15,9 @@ name=${DUMP_NAME:-workload}
 main=${WORKLOAD:-Workload}
 src=$(cd "$(dirname "$0")" && pwd)/java
 JAVA=${JAVA:-java} JAVAC=${JAVAC:-javac} JCMD=${JCMD:-jcmd}
+# javac's own JVM with the quick compiler only and one GC thread: half
+# its processor time (the suites compile a workload for each dump)
+JAVAC_OPTS=${JAVAC_OPTS--J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC}
 mkdir -p "$out/classes"
 out=$(cd "$out" && pwd)
 

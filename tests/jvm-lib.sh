@@ -3,6 +3,9 @@
 # $prog (the script's name, for messages).
 
 JAVA=${JAVA:-java} JAVAC=${JAVAC:-javac} JCMD=${JCMD:-jcmd}
+# javac's own JVM with the quick compiler only and one GC thread: half
+# its processor time (as gen-dump.sh)
+JAVAC_OPTS=${JAVAC_OPTS--J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC}
 
 # workload NAME: a fresh $out (made absolute) with tests/java/NAME.java
 # compiled into $out/classes.
@@ -10,7 +13,8 @@ workload() {
 	rm -rf "$out"
 	mkdir -p "$out/classes"
 	out=$(cd "$out" && pwd)
-	"$JAVAC" -d "$out/classes" "$(cd "$(dirname "$0")" && pwd)/java/$1.java"
+	# shellcheck disable=SC2086
+	"$JAVAC" $JAVAC_OPTS -d "$out/classes" "$(cd "$(dirname "$0")" && pwd)/java/$1.java"
 }
 
 pid=
