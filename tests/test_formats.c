@@ -790,7 +790,7 @@ START_TEST(test_gz_same_stdout)
 	char *csv = hw(GZDIR "/jdk-plain.hprof -e 'instances /ChainNode/ | objects' -f csv -n 1 2>/dev/null", &st);
 	const char *row = strchr(csv, '\n');
 	ck_assert_ptr_nonnull(row);
-	char id[40] = "", args[128];
+	char id[40] = "", args[1024];
 	sscanf(row + 1, "%39[^,]", id);
 	char *x, *y;
 	int s2;
