@@ -774,6 +774,13 @@ START_TEST(test_gz_same_stdout)
 		"classes", "biggest -d 2", "-e 'instances /ChainNode/ | retained | top' biggest",
 		"-e 'instances java.lang.String | referrers' classes -n 10", "merged-in -e 'instances /ChainNode/'",
 	};
+	/* under the sanitizers the first three (the reads through the gzip
+	 * view are the same code for every view) */
+#ifdef HW_TEST_ASAN
+	const size_t nviews = 3;
+#else
+	const size_t nviews = sizeof views / sizeof *views;
+#endif
 	int st;
 
 	gz_copy();
@@ -782,7 +789,7 @@ START_TEST(test_gz_same_stdout)
 				"/jdk.hprof.gz " GZDIR "/jdk-copy.hprof.gz"), 0);
 	for (int cache = 0; cache < 2; cache++)
 		for (int pass = 0; pass < 1 + cache; pass++) /* with the cache: made, then used */
-			for (size_t i = 0; i < sizeof views / sizeof *views; i++) {
+			for (size_t i = 0; i < nviews; i++) {
 				same_stdout(views[i], GZDIR "/jdk-copy.hprof.gz", GZDIR "/jdk-plain.hprof", cache);
 				same_stdout(views[i], GZDIR "/plain.hprof.gz", GZDIR "/plain.hprof", cache);
 			}
