@@ -657,7 +657,8 @@ START_TEST(test_info_format_facts)
 		ck_assert_msg(strstr(sq, want) != NULL, "%s: not %s: %s", f[i].file, want, out);
 		ck_assert_msg(strstr(out, "compressed_oops") == NULL && strstr(out, "object_header") == NULL &&
 			      strstr(out, "alignment") == NULL && strstr(out, "layout_") == NULL &&
-			      strstr(out, "id_size") == NULL, "%s: the JVM's layout: %s", f[i].file, out);
+			      strstr(out, "id_size") == NULL && strstr(out, "estimated_size") == NULL,
+			      "%s: the JVM's layout: %s", f[i].file, out);
 		free(sq);
 		free(out);
 	}
@@ -670,7 +671,8 @@ START_TEST(test_info_format_facts)
 	ck_assert_int_eq(st, 0);
 	char *sq = squeeze(out);
 	ck_assert_msg(strstr(sq, "\ncompressed_oops:yes\n") && strstr(sq, "\nalignment:8\n") &&
-		      strstr(sq, "\nstable_ids:no\n") && strstr(sq, "\nid_size:8\n"), "%s", out);
+		      strstr(sq, "\nstable_ids:no\n") && strstr(sq, "\nid_size:8\n") &&
+		      strstr(sq, "\nestimated_size_classes:"), "%s", out);
 	free(sq);
 	free(out);
 	/* the line said of a file no reader takes names every format */

@@ -627,11 +627,13 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 	}
 	if (h->baseline != NULL)
 		meta_baseline(&t, h, "baseline", 1);
-	const char **names = xmalloc((v->nestimated + 1) * sizeof *names);
-	for (size_t i = 0; i < v->nestimated; i++)
-		names[i] = class_name(h, v->estimated[i]);
-	meta_list(&t, "estimated_size_classes", names, v->nestimated);
-	free(names);
+	if (heap_knows_layout(h)) { /* sizes inferred from the JVM's layout */
+		const char **names = xmalloc((v->nestimated + 1) * sizeof *names);
+		for (size_t i = 0; i < v->nestimated; i++)
+			names[i] = class_name(h, v->estimated[i]);
+		meta_list(&t, "estimated_size_classes", names, v->nestimated);
+		free(names);
+	}
 	if (h->truncated_at > 0) /* the dump ends inside what it was writing */
 		meta_num(&t, "truncated_at", h->truncated_at);
 	if (h->dump_gc_ns > 0) {
