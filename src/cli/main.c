@@ -212,7 +212,6 @@ static void set_format(struct cli *c, const char *s)
 	c->fmt_set = 1;
 }
 
-/* --help: the commands' lines are their rows'. */
 /* DUMP: the formats' table in words (engine/formats.c), wrapped at 79
  * columns as the rest of --help. */
 static void dump_help(struct sbuf *out)
@@ -241,6 +240,7 @@ static void dump_help(struct sbuf *out)
 	sbuf_free(&w);
 }
 
+/* --help: the commands' lines are their rows'. */
 static void print_usage(void)
 {
 	struct sbuf sb;

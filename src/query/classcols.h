@@ -1,9 +1,9 @@
 /* classcols.h — the class histogram's columns, one row each, for every
  * front end that shows it: the report's text, JSON and CSV
  * (report_classes) and the browser's classes view, plain and against a
- * baseline. Each column says what it shows, its headers, its format and
- * the sort key that orders by it; a rendering takes the columns marked
- * for it, in the table's order. */
+ * baseline. Each column says what it shows, its headers and its format;
+ * a rendering takes the columns marked for it, in the table's order. The
+ * orders the histogram can be sorted in are a table here too. */
 #ifndef HW_CLASSCOLS_H
 #define HW_CLASSCOLS_H
 
