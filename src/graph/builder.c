@@ -1,0 +1,441 @@
+/* builder.c — a reader's objects, types, references and roots into
+ * struct heap: see builder.h. */
+#include "graph/builder.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/analysis.h"
+
+/* The builder's own memory, counted: old bytes become new ones. */
+static void own(struct heap_builder *b, size_t old, size_t now)
+{
+	b->own += now - old;
+	if (b->own > b->own_peak)
+		b->own_peak = b->own;
+}
+
+#define OWN_GROW(b, v, n, cap) do { \
+	if ((n) == (cap)) { \
+		size_t old_ = (cap) * sizeof *(v); \
+		(cap) = (cap) ? (cap) * 2 : 256; \
+		(v) = xreallocarray((v), (cap), sizeof *(v)); \
+		own((b), old_, (cap) * sizeof *(v)); \
+	} \
+} while (0)
+
+static void node_arrays(struct heap_builder *b, size_t cap)
+{
+	struct heap *h = b->h;
+
+	h->node_id = xreallocarray(h->node_id, cap, sizeof *h->node_id);
+	h->node_class = xreallocarray(h->node_class, cap, sizeof *h->node_class);
+	h->node_shallow = xreallocarray(h->node_shallow, cap, sizeof *h->node_shallow);
+	h->node_kind = xreallocarray(h->node_kind, cap, 1);
+	b->cap = cap;
+}
+
+void hb_start(struct heap_builder *b, struct heap *h, struct nametab *nt, size_t objects, unsigned flags)
+{
+	memset(b, 0, sizeof *b);
+	b->h = h;
+	b->own_nt.h = h;
+	b->nt = nt != NULL ? nt : &b->own_nt;
+	b->flags = flags;
+	b->ascending = 1;
+	node_arrays(b, objects + 1);
+	h->node_id[0] = 0; /* node 0: the virtual root */
+	h->node_class[0] = HW_NONE;
+	h->node_shallow[0] = 0;
+	h->node_kind[0] = NK_ROOT;
+}
+
+struct nametab *hb_names(struct heap_builder *b)
+{
+	return b->nt;
+}
+
+static size_t type_slot(const struct heap_builder *b, uint32_t name, uint64_t id)
+{
+	uint64_t k[2] = { name, id };
+	size_t j = hw_fnv(k, sizeof k) & (b->thash_cap - 1);
+
+	while (b->thash[j] != HW_NONE && (b->ty[b->thash[j]].name != name || b->ty[b->thash[j]].id != id))
+		j = (j + 1) & (b->thash_cap - 1);
+	return j;
+}
+
+static void type_rehash(struct heap_builder *b)
+{
+	size_t old = b->thash_cap;
+
+	free(b->thash);
+	b->thash_cap = old ? old * 2 : 1024;
+	b->thash = xmalloc(b->thash_cap * sizeof *b->thash);
+	own(b, old * sizeof *b->thash, b->thash_cap * sizeof *b->thash);
+	memset(b->thash, 0xff, b->thash_cap * sizeof *b->thash);
+	for (uint32_t t = 0; t < b->nty; t++)
+		b->thash[type_slot(b, b->ty[t].name, b->ty[t].id)] = t;
+}
+
+uint32_t hb_type(struct heap_builder *b, uint32_t name, uint64_t id)
+{
+	if (b->thash == NULL || (size_t)b->nty * 2 >= b->thash_cap)
+		type_rehash(b);
+	size_t j = type_slot(b, name, id);
+	if (b->thash[j] == HW_NONE) {
+		OWN_GROW(b, b->ty, b->nty, b->cty);
+		b->ty[b->nty] = (struct hb_type){ name, id };
+		b->thash[j] = b->nty++;
+	}
+	return b->thash[j];
+}
+
+uint32_t hb_type_str(struct heap_builder *b, const char *name, size_t len, uint64_t id)
+{
+	return hb_type(b, names_intern(b->nt, name, len), id);
+}
+
+uint32_t hb_type_unnamed(struct heap_builder *b, const char *prefix, uint64_t id)
+{
+	char tmp[96];
+	int len = snprintf(tmp, sizeof tmp, "%.60s(0x%llx)", prefix, (unsigned long long)id);
+
+	return hb_type_str(b, tmp, (size_t)len, id);
+}
+
+void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size, uint8_t kind)
+{
+	struct heap *h = b->h;
+
+	if (id == 0) { /* node 0's: the virtual root's */
+		b->zero_ids++;
+		return;
+	}
+	if (b->n >= (uint64_t)UINT32_MAX - 2) /* node_t: 2^32 - 2 objects and the root */
+		hw_fatal("%s: more than 2^32 objects: not supported yet", esc_str(h->path));
+	if (type >= b->nty)
+		hw_fatal("hb_object: type %u not made by hb_type", type); /* a reader's bug */
+	if (b->n + 1 >= b->cap)
+		node_arrays(b, b->cap * 2);
+	node_t v = ++b->n;
+	if (id <= b->last_id)
+		b->ascending = 0;
+	b->last_id = id;
+	h->node_id[v] = id;
+	h->node_class[v] = type; /* a type until hb_finish makes it a class */
+	h->node_shallow[v] = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
+	h->node_kind[v] = kind;
+	if (size >= UINT32_MAX) {
+		OWN_GROW(b, b->big, b->nbig, b->cbig);
+		b->big[b->nbig++] = (struct big){ v, size };
+	}
+}
+
+void hb_ref_label(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label)
+{
+	if (b->nref == b->cref && (b->flags & HB_LABELS)) {
+		size_t c = b->cref ? b->cref * 2 : 256;
+		b->label = xreallocarray(b->label, c, sizeof *b->label);
+		own(b, b->cref * sizeof *b->label, c * sizeof *b->label);
+	}
+	OWN_GROW(b, b->ref, b->nref, b->cref);
+	if (b->flags & HB_LABELS)
+		b->label[b->nref] = label;
+	b->ref[b->nref++] = (struct hb_ref){ from, to };
+}
+
+void hb_ref(struct heap_builder *b, uint64_t from, uint64_t to)
+{
+	hb_ref_label(b, from, to, 0);
+}
+
+void hb_root(struct heap_builder *b, uint64_t id, uint16_t kind, uint32_t detail)
+{
+	OWN_GROW(b, b->root, b->nroot, b->croot);
+	b->root[b->nroot++] = (struct hb_root){ id, detail, kind };
+}
+
+/* ---- hb_finish ---- */
+
+static int cmp_by_id(const void *x, const void *y, void *ctx)
+{
+	const uint64_t *id = ctx;
+	node_t a = *(const node_t *)x, c = *(const node_t *)y;
+
+	if (id[a] != id[c])
+		return id[a] < id[c] ? -1 : 1;
+	return a < c ? -1 : a > c; /* an id given twice: the first first */
+}
+
+static int cmp_big(const void *x, const void *y)
+{
+	const struct big *a = x, *c = y;
+
+	return a->at < c->at ? -1 : a->at > c->at;
+}
+
+/* The sizes past 32 bits, at their nodes by id: perm[i] is node i + 1's
+ * place as given. */
+static void big_moved(struct heap_builder *b, const node_t *perm, node_t n)
+{
+	struct big *to = xmalloc((b->nbig + 1) * sizeof *to);
+	size_t k = 0;
+
+	hw_qsort(b->big, b->nbig, sizeof *b->big, cmp_big);
+	for (node_t i = 0; i < n; i++) {
+		if (b->h->node_shallow[i + 1] != UINT32_MAX)
+			continue;
+		size_t lo = lower_bound_u64s(b->big, b->nbig, sizeof *b->big, perm[i]);
+		if (lo < b->nbig && b->big[lo].at == perm[i])
+			to[k++] = (struct big){ (uint64_t)i + 1, b->big[lo].size };
+	}
+	free(b->big);
+	b->big = to;
+	b->nbig = k;
+}
+
+#define PERMUTE(h, arr, type, perm, n, tmp) do { \
+	type *t_ = (void *)(tmp); \
+	for (node_t i_ = 0; i_ < (n); i_++) \
+		t_[i_] = (h)->arr[(perm)[i_]]; \
+	memcpy((h)->arr + 1, t_, (size_t)(n) * sizeof *t_); \
+} while (0)
+
+/* Nodes by ascending id, each id once: sorted only when they did not
+ * come so. */
+static void order_nodes(struct heap_builder *b)
+{
+	struct heap *h = b->h;
+	node_t n = b->n, k = 0;
+
+	if (b->ascending)
+		return;
+	node_t *perm = xmalloc(((size_t)n + 1) * sizeof *perm);
+	own(b, 0, ((size_t)n + 1) * sizeof *perm);
+	for (node_t i = 0; i < n; i++)
+		perm[i] = i + 1;
+	hw_sort(perm, n, sizeof *perm, cmp_by_id, h->node_id);
+	for (node_t i = 0; i < n; i++) /* an id given twice: the first */
+		if (k > 0 && h->node_id[perm[k - 1]] == h->node_id[perm[i]])
+			b->dup_ids++;
+		else
+			perm[k++] = perm[i];
+	uint64_t *tmp = xmalloc(((size_t)k + 1) * sizeof *tmp);
+	own(b, 0, ((size_t)k + 1) * sizeof *tmp);
+	PERMUTE(h, node_id, uint64_t, perm, k, tmp);
+	PERMUTE(h, node_class, uint32_t, perm, k, tmp);
+	PERMUTE(h, node_shallow, uint32_t, perm, k, tmp);
+	PERMUTE(h, node_kind, uint8_t, perm, k, tmp);
+	if (b->nbig > 0)
+		big_moved(b, perm, k);
+	free(tmp);
+	free(perm);
+	own(b, ((size_t)n + 1) * sizeof *perm + ((size_t)k + 1) * sizeof *tmp, 0);
+	b->n = k;
+}
+
+/* Types into classes by name, numbered by their first object; the
+ * classes' and the heap's totals. */
+static void make_classes(struct heap_builder *b)
+{
+	struct heap *h = b->h;
+	struct class_names cn = { 0 };
+	uint32_t *cls = xmalloc(((size_t)b->nty + 1) * sizeof *cls);
+	size_t bi = 0;
+
+	own(b, 0, ((size_t)b->nty + 1) * sizeof *cls);
+	memset(cls, 0xff, ((size_t)b->nty + 1) * sizeof *cls);
+	for (node_t v = 1; v < h->n; v++) {
+		uint32_t t = h->node_class[v];
+		if (cls[t] == HW_NONE)
+			cls[t] = class_by_name(h, &cn, b->ty[t].name, b->ty[t].id);
+		uint64_t size = h->node_shallow[v];
+		for (; bi < b->nbig && b->big[bi].at < v; bi++)
+			;
+		if (bi < b->nbig && b->big[bi].at == v)
+			size = b->big[bi].size;
+		h->node_class[v] = cls[t];
+		h->cls[cls[t]].count++;
+		h->cls[cls[t]].shallow_total += size;
+		h->total_shallow += size;
+	}
+	class_names_free(&cn);
+	free(cls);
+	own(b, ((size_t)b->nty + 1) * sizeof *cls, 0);
+}
+
+struct lref { uint64_t key; uint32_t label; };
+
+static int cmp_lref(const void *x, const void *y)
+{
+	const struct lref *a = x, *c = y;
+
+	if (a->key != c->key)
+		return a->key < c->key ? -1 : 1;
+	return a->label < c->label ? -1 : a->label > c->label;
+}
+
+/* keys[0..k) (and their labels) by source, target, label. */
+static void sort_refs(struct heap_builder *b, uint64_t *key, uint32_t *label, size_t k)
+{
+	size_t i = 1;
+
+	for (; i < k && (key[i - 1] < key[i] || (key[i - 1] == key[i] && (label == NULL || label[i - 1] <= label[i])));
+	     i++)
+		;
+	if (i >= k) /* given in order already */
+		return;
+	if (label == NULL) {
+		sort_u64(key, k);
+		return;
+	}
+	struct lref *p = xmalloc(k * sizeof *p);
+	own(b, 0, k * sizeof *p);
+	for (i = 0; i < k; i++)
+		p[i] = (struct lref){ key[i], label[i] };
+	hw_qsort(p, k, sizeof *p, cmp_lref);
+	for (i = 0; i < k; i++) {
+		key[i] = p[i].key;
+		label[i] = p[i].label;
+	}
+	free(p);
+	own(b, k * sizeof *p, 0);
+}
+
+/* The references between objects, as CSR: each (source, target) node
+ * pair a key, written over the pair of ids it was made from. */
+static void make_refs(struct heap_builder *b)
+{
+	struct heap *h = b->h;
+	uint64_t *key = (uint64_t *)b->ref, dangling = 0;
+	uint32_t *label = b->flags & HB_LABELS ? b->label : NULL;
+	size_t k = 0;
+
+	for (size_t i = 0; i < b->nref; i++) {
+		uint64_t from = b->ref[i].from, to = b->ref[i].to;
+		node_t s = hb_find(b, from), t = hb_find(b, to);
+		if (s == HW_NONE || t == HW_NONE) {
+			dangling++;
+			continue;
+		}
+		if (label != NULL)
+			label[k] = label[i];
+		key[k++] = (uint64_t)s << 32 | t;
+	}
+	if (k > (uint64_t)UINT32_MAX - 1) /* edge_t */
+		hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(h->path));
+	sort_refs(b, key, label, k);
+	h->out_start = xmalloc(((size_t)h->n + 1) * sizeof *h->out_start);
+	h->out = xmalloc((k + 1) * sizeof *h->out);
+	size_t e = 0;
+	for (node_t v = 0; v < h->n; v++) {
+		h->out_start[v] = (edge_t)e;
+		for (; e < k && key[e] >> 32 == v; e++)
+			h->out[e] = (node_t)key[e];
+	}
+	h->out_start[h->n] = (edge_t)k;
+	h->nedges = k;
+	h->dangling_refs = dangling;
+	if (label != NULL) {
+		b->out_label = xreallocarray(label, k + 1, sizeof *label);
+		b->label = NULL;
+		own(b, b->cref * sizeof *label, 0);
+	}
+	free(b->ref);
+	own(b, b->cref * sizeof *b->ref, 0);
+	b->ref = NULL;
+	b->nref = b->cref = 0;
+}
+
+static int cmp_hbroot(const void *x, const void *y)
+{
+	const struct hb_root *a = x, *c = y;
+
+	if (a->id != c->id)
+		return a->id < c->id ? -1 : 1;
+	if (a->kind != c->kind)
+		return a->kind < c->kind ? -1 : 1;
+	return a->detail < c->detail ? -1 : a->detail > c->detail;
+}
+
+/* Root records: by node and kind, each once (the least detail of a
+ * pair given twice, whatever the order given). */
+static void make_roots(struct heap_builder *b)
+{
+	struct heap *h = b->h;
+
+	hw_qsort(b->root, b->nroot, sizeof *b->root, cmp_hbroot);
+	h->root_rec = xmalloc((b->nroot + 1) * sizeof *h->root_rec);
+	for (size_t i = 0; i < b->nroot; i++) {
+		const struct hb_root *r = &b->root[i];
+		node_t v = hb_find(b, r->id);
+		if (v == HW_NONE)
+			b->lost_roots++;
+		else if (h->nroot_rec == 0 || h->root_rec[h->nroot_rec - 1].node != v ||
+			 h->root_rec[h->nroot_rec - 1].kind != r->kind)
+			h->root_rec[h->nroot_rec++] = (struct root){ v, r->kind, r->detail, HW_NONE };
+	}
+	heap_roots_unique(h); /* in order and unique already: as every reader's */
+	free(b->root);
+	own(b, b->croot * sizeof *b->root, 0);
+	b->root = NULL;
+	b->nroot = b->croot = 0;
+}
+
+void hb_finish(struct heap_builder *b)
+{
+	struct heap *h = b->h;
+
+	order_nodes(b);
+	h->n = b->n + 1;
+	node_arrays(b, (size_t)h->n); /* no room left unused */
+	if (b->dup_ids > 0)
+		warn_add(&h->warn, "%s: %llu objects have an id given to an object before; the first of each is kept",
+			 h->path, (unsigned long long)b->dup_ids);
+	if (b->zero_ids > 0)
+		warn_add(&h->warn, "%s: %llu objects at id 0 (no object's id) left out", h->path,
+			 (unsigned long long)b->zero_ids);
+	make_classes(b);
+	idindex_build(&b->ix, h->node_id, h->n);
+	own(b, 0, (size_t)(b->ix.nb + 1) * sizeof *b->ix.start);
+	make_refs(b);
+	make_roots(b);
+	h->weak_src = xmalloc(sizeof *h->weak_src);
+	h->weak_dst = xmalloc(sizeof *h->weak_dst);
+	h->weak_rule = xmalloc(sizeof *h->weak_rule);
+	h->nweak = 0;
+}
+
+node_t hb_find(const struct heap_builder *b, uint64_t id)
+{
+	if (b->ix.start == NULL) /* not finished */
+		return HW_NONE;
+	node_t v = idindex_find(&b->ix, id);
+
+	return v == 0 ? HW_NONE : v;
+}
+
+uint32_t *hb_labels_take(struct heap_builder *b)
+{
+	uint32_t *l = b->out_label;
+
+	b->out_label = NULL;
+	return l;
+}
+
+void hb_free(struct heap_builder *b)
+{
+	free(b->ty);
+	free(b->thash);
+	free(b->big);
+	free(b->ref);
+	free(b->label);
+	free(b->root);
+	free(b->out_label);
+	if (b->ix.start != NULL)
+		idindex_free(&b->ix);
+	names_free(&b->own_nt);
+	memset(b, 0, sizeof *b);
+}
