@@ -115,6 +115,8 @@ void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size
 	}
 	if (b->n >= (uint64_t)UINT32_MAX - 2) /* node_t: 2^32 - 2 objects and the root */
 		hw_fatal("%s: more than 2^32 objects: not supported yet", esc_str(h->path));
+	if (b->nodes_done)
+		hw_fatal("hb_object after hb_nodes_done"); /* a reader's bug */
 	if (type >= b->nty)
 		hw_fatal("hb_object: type %u not made by hb_type", type); /* a reader's bug */
 	if (b->n + 1 >= b->cap)
@@ -133,8 +135,32 @@ void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size
 	}
 }
 
+/* A reference between nodes, once they are done: its key. */
+static void ref_key(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label)
+{
+	node_t s = hb_find(b, from), t = hb_find(b, to);
+
+	if (s == HW_NONE || t == HW_NONE) {
+		b->dangling++;
+		return;
+	}
+	if (b->nkey == b->ckey && (b->flags & HB_LABELS)) {
+		size_t c = b->ckey ? b->ckey * 2 : 256;
+		b->label = xreallocarray(b->label, c, sizeof *b->label);
+		own(b, b->ckey * sizeof *b->label, c * sizeof *b->label);
+	}
+	OWN_GROW(b, b->key, b->nkey, b->ckey);
+	if (b->flags & HB_LABELS)
+		b->label[b->nkey] = label;
+	b->key[b->nkey++] = (uint64_t)s << 32 | t;
+}
+
 void hb_ref_label(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label)
 {
+	if (b->nodes_done) {
+		ref_key(b, from, to, label);
+		return;
+	}
 	if (b->nref == b->cref && (b->flags & HB_LABELS)) {
 		size_t c = b->cref ? b->cref * 2 : 256;
 		b->label = xreallocarray(b->label, c, sizeof *b->label);
@@ -304,12 +330,11 @@ static void sort_refs(struct heap_builder *b, uint64_t *key, uint32_t *label, si
 	own(b, k * sizeof *p, 0);
 }
 
-/* The references between objects, as CSR: each (source, target) node
- * pair a key, written over the pair of ids it was made from. */
-static void make_refs(struct heap_builder *b)
+/* The references given by id so far, resolved: each (source, target)
+ * node pair a key, written over the pair of ids it was made from. */
+static void resolve_refs(struct heap_builder *b)
 {
-	struct heap *h = b->h;
-	uint64_t *key = (uint64_t *)b->ref, dangling = 0;
+	uint64_t *key = (uint64_t *)b->ref;
 	uint32_t *label = b->flags & HB_LABELS ? b->label : NULL;
 	size_t k = 0;
 
@@ -317,13 +342,29 @@ static void make_refs(struct heap_builder *b)
 		uint64_t from = b->ref[i].from, to = b->ref[i].to;
 		node_t s = hb_find(b, from), t = hb_find(b, to);
 		if (s == HW_NONE || t == HW_NONE) {
-			dangling++;
+			b->dangling++;
 			continue;
 		}
 		if (label != NULL)
 			label[k] = label[i];
 		key[k++] = (uint64_t)s << 32 | t;
 	}
+	b->key = b->cref > 0 ? xreallocarray(b->ref, b->cref, sizeof *b->key) : NULL; /* 16 bytes become 8 */
+	own(b, b->cref * sizeof *b->ref, b->cref * sizeof *b->key);
+	b->nkey = k;
+	b->ckey = b->cref; /* the labels' room too */
+	b->ref = NULL;
+	b->nref = b->cref = 0;
+}
+
+/* The keys as CSR, each node's targets ascending (then by label). */
+static void make_refs(struct heap_builder *b)
+{
+	struct heap *h = b->h;
+	uint64_t *key = b->key;
+	uint32_t *label = b->flags & HB_LABELS ? b->label : NULL;
+	size_t k = b->nkey;
+
 	if (k > (uint64_t)UINT32_MAX - 1) /* edge_t */
 		hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(h->path));
 	sort_refs(b, key, label, k);
@@ -337,16 +378,16 @@ static void make_refs(struct heap_builder *b)
 	}
 	h->out_start[h->n] = (edge_t)k;
 	h->nedges = k;
-	h->dangling_refs = dangling;
+	h->dangling_refs = b->dangling;
 	if (label != NULL) {
 		b->out_label = xreallocarray(label, k + 1, sizeof *label);
 		b->label = NULL;
-		own(b, b->cref * sizeof *label, 0);
+		own(b, b->ckey * sizeof *label, 0);
 	}
-	free(b->ref);
-	own(b, b->cref * sizeof *b->ref, 0);
-	b->ref = NULL;
-	b->nref = b->cref = 0;
+	free(b->key);
+	own(b, b->ckey * sizeof *b->key, 0);
+	b->key = NULL;
+	b->nkey = b->ckey = 0;
 }
 
 static int cmp_hbroot(const void *x, const void *y)
@@ -384,10 +425,12 @@ static void make_roots(struct heap_builder *b)
 	b->nroot = b->croot = 0;
 }
 
-void hb_finish(struct heap_builder *b)
+void hb_nodes_done(struct heap_builder *b)
 {
 	struct heap *h = b->h;
 
+	if (b->nodes_done)
+		return;
 	order_nodes(b);
 	h->n = b->n + 1;
 	node_arrays(b, (size_t)h->n); /* no room left unused */
@@ -400,6 +443,15 @@ void hb_finish(struct heap_builder *b)
 	make_classes(b);
 	idindex_build(&b->ix, h->node_id, h->n);
 	own(b, 0, (size_t)(b->ix.nb + 1) * sizeof *b->ix.start);
+	resolve_refs(b);
+	b->nodes_done = 1;
+}
+
+void hb_finish(struct heap_builder *b)
+{
+	struct heap *h = b->h;
+
+	hb_nodes_done(b);
 	make_refs(b);
 	make_roots(b);
 	h->weak_src = xmalloc(sizeof *h->weak_src);
@@ -431,6 +483,7 @@ void hb_free(struct heap_builder *b)
 	free(b->thash);
 	free(b->big);
 	free(b->ref);
+	free(b->key);
 	free(b->label);
 	free(b->root);
 	free(b->out_label);

@@ -51,8 +51,13 @@ struct heap_builder {
 	size_t nbig, cbig;
 	/* references and roots, by id */
 	struct hb_ref *ref;
-	uint32_t *label;
+	uint32_t *label;       /* parallel to ref, then to key (HB_LABELS) */
 	size_t nref, cref;
+	/* once the nodes are done: references as (source << 32 | target) */
+	uint64_t *key;
+	size_t nkey, ckey;
+	uint64_t dangling;
+	int nodes_done;
 	struct hb_root *root;
 	size_t nroot, croot;
 	/* after hb_finish */
@@ -92,9 +97,14 @@ void hb_ref_label(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t l
  * is dropped (hb_finish counts it in lost_roots). */
 void hb_root(struct heap_builder *b, uint64_t id, uint16_t kind, uint32_t detail);
 
+/* Optional, after the last hb_object: the nodes made (sorted, one per
+ * id, classes), so that hb_find answers, and references given after it
+ * take 8 bytes each instead of 16 (they are resolved at once). */
+void hb_nodes_done(struct heap_builder *b);
 /* Make the heap. After it: hb_find, hb_labels_take, then hb_free. */
 void hb_finish(struct heap_builder *b);
-/* The node of an object's id, HW_NONE if none (node 0 is no object). */
+/* The node of an object's id, HW_NONE if none (node 0 is no object)
+ * or if the nodes are not done yet. */
 node_t hb_find(const struct heap_builder *b, uint64_t id);
 /* The labels parallel to h->out; the caller frees them. */
 uint32_t *hb_labels_take(struct heap_builder *b);
