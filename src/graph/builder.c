@@ -109,10 +109,6 @@ void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size
 {
 	struct heap *h = b->h;
 
-	if (id == 0) { /* node 0's: the virtual root's */
-		b->zero_ids++;
-		return;
-	}
 	if (b->n >= (uint64_t)UINT32_MAX - 2) /* node_t: 2^32 - 2 objects and the root */
 		hw_fatal("%s: more than 2^32 objects: not supported yet", esc_str(h->path));
 	if (b->nodes_done)
@@ -122,7 +118,7 @@ void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size
 	if (b->n + 1 >= b->cap)
 		node_arrays(b, b->cap * 2);
 	node_t v = ++b->n;
-	if (id <= b->last_id)
+	if (b->n > 1 && id <= b->last_id)
 		b->ascending = 0;
 	b->last_id = id;
 	h->node_id[v] = id;
@@ -435,11 +431,9 @@ void hb_nodes_done(struct heap_builder *b)
 	h->n = b->n + 1;
 	node_arrays(b, (size_t)h->n); /* no room left unused */
 	if (b->dup_ids > 0)
-		warn_add(&h->warn, "%s: %llu objects have an id given to an object before; the first of each is kept",
-			 h->path, (unsigned long long)b->dup_ids);
-	if (b->zero_ids > 0)
-		warn_add(&h->warn, "%s: %llu objects at id 0 (no object's id) left out", h->path,
-			 (unsigned long long)b->zero_ids);
+		warn_add(&h->warn, "%s: %llu %s", h->path, (unsigned long long)b->dup_ids,
+			 b->dup_what != NULL ? b->dup_what
+					     : "objects have an id given to an object before; the first of each is kept");
 	make_classes(b);
 	idindex_build(&b->ix, h->node_id, h->n);
 	own(b, 0, (size_t)(b->ix.nb + 1) * sizeof *b->ix.start);

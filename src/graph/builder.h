@@ -37,6 +37,8 @@ struct heap_builder {
 	struct nametab *nt;    /* the names table: borrowed, or own_nt */
 	struct nametab own_nt;
 	unsigned flags;
+	const char *dup_what;  /* the warning for ids given twice (NULL: the
+				* builder's words), "objects ... kept" */
 	/* types: (name, id) pairs, found again by a hash */
 	struct hb_type *ty;
 	uint32_t nty, cty;
@@ -63,7 +65,7 @@ struct heap_builder {
 	/* after hb_finish */
 	struct idindex ix;
 	uint32_t *out_label;   /* parallel to h->out (HB_LABELS) */
-	uint64_t dup_ids, zero_ids, lost_roots;
+	uint64_t dup_ids, lost_roots;
 	/* the builder's own bytes, now and at the most */
 	size_t own, own_peak;
 };
@@ -84,7 +86,7 @@ uint32_t hb_type(struct heap_builder *b, uint32_t name, uint64_t id);
 uint32_t hb_type_str(struct heap_builder *b, const char *name, size_t len, uint64_t id);
 uint32_t hb_type_unnamed(struct heap_builder *b, const char *prefix, uint64_t id);
 
-/* An object: its id (not 0), type handle, size in bytes, enum node_kind. */
+/* An object: its id (any, 0 too: node 0 is no object's), type handle, size in bytes, enum node_kind. */
 void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size, uint8_t kind);
 /* A reference from object `from` to object `to` (any order, either may
  * be missing: counted as dangling), with a label the reader reads back
