@@ -451,6 +451,61 @@ START_TEST(test_orders)
 }
 END_TEST
 
+static int cmp_pair(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Labelled references (Mono's offsets): each node's (target, label)
+ * pairs, every copy, ascending, the labels parallel to out. */
+START_TEST(test_labels)
+{
+	struct spec sp;
+
+	for (unsigned i = 0; i < RANDOM_HEAPS(200); i++) {
+		unsigned s = i + 99;
+		draw(&sp, i + 1, (int)(i % 2), 1);
+		struct heap *h = xcalloc(1, sizeof *h);
+		struct heap_builder b;
+		uint32_t lab[4 * MAXO];
+		h->path = xstrdup("builder-test");
+		h->fd = -1;
+		hb_start(&b, h, NULL, 0, HB_LABELS);
+		uint32_t t = hb_type_str(&b, "L", 1, 1);
+		for (size_t j = 0; j < sp.no; j++)
+			hb_object(&b, sp.o[j].id, t, sp.o[j].size, NK_INSTANCE);
+		for (size_t j = 0; j < sp.nr; j++) {
+			lab[j] = rnd(&s, 4) * 8;
+			if (j == sp.nr / 3)
+				hb_nodes_done(&b);
+			hb_ref_label(&b, sp.r[j].from, sp.r[j].to, lab[j]);
+		}
+		hb_finish(&b);
+		uint32_t *got = hb_labels_take(&b);
+		uint64_t want[4 * MAXO];
+		for (node_t v = 1; v < h->n; v++) {
+			size_t m = 0;
+			for (size_t j = 0; j < sp.nr; j++) {
+				node_t a = hb_find(&b, sp.r[j].from), c = hb_find(&b, sp.r[j].to);
+				if (a == v && c != HW_NONE)
+					want[m++] = (uint64_t)c << 32 | lab[j];
+			}
+			qsort(want, m, sizeof *want, cmp_pair);
+			ck_assert_uint_eq(h->out_start[v + 1] - h->out_start[v], m);
+			for (size_t j = 0; j < m; j++) {
+				edge_t e = h->out_start[v] + (edge_t)j;
+				ck_assert_uint_eq((uint64_t)h->out[e] << 32 | got[e], want[j]);
+			}
+		}
+		free(got);
+		hb_free(&b);
+		free_heap(h);
+	}
+}
+END_TEST
+
 /* A heap with known dominators: 1 -> 2 -> {3, 4} -> 5, and 6 -> 5 from
  * another root; sizes so that every retained size is distinct. */
 START_TEST(test_known)
@@ -541,6 +596,7 @@ Suite *builder_suite(void)
 	tcase_add_test(tc, test_duplicates);
 	tcase_add_test(tc, test_missing);
 	tcase_add_test(tc, test_orders);
+	tcase_add_test(tc, test_labels);
 	tcase_add_test(tc, test_own_memory);
 	suite_add_tcase(s, tc);
 	return s;

@@ -181,14 +181,42 @@ void hb_root(struct heap_builder *b, uint64_t id, uint16_t kind, uint32_t detail
 
 /* ---- hb_finish ---- */
 
-static int cmp_by_id(const void *x, const void *y, void *ctx)
+/* perm (nodes) by their ids, stably, so that of an id given twice the
+ * first stays first: a radix sort, 16 bits a pass over the bits where
+ * the ids differ (addresses: three passes or fewer), the other pass's
+ * order in `other` (n nodes). */
+static void radix_by_id(struct heap_builder *b, const uint64_t *id, node_t *perm, node_t *other, node_t n)
 {
-	const uint64_t *id = ctx;
-	node_t a = *(const node_t *)x, c = *(const node_t *)y;
+	enum { BITS = 16, NB = 1 << BITS };
+	uint64_t diff = 0;
 
-	if (id[a] != id[c])
-		return id[a] < id[c] ? -1 : 1;
-	return a < c ? -1 : a > c; /* an id given twice: the first first */
+	for (node_t i = 1; i < n; i++)
+		diff |= id[perm[i]] ^ id[perm[0]];
+	if (diff == 0)
+		return;
+	unsigned lo = (unsigned)__builtin_ctzll(diff), hi = 64 - (unsigned)__builtin_clzll(diff);
+	size_t *cnt = xmalloc(NB * sizeof *cnt);
+	node_t *a = perm, *c = other;
+	own(b, 0, NB * sizeof *cnt);
+	for (unsigned shift = lo; shift < hi; shift += BITS) {
+		memset(cnt, 0, NB * sizeof *cnt);
+		for (node_t i = 0; i < n; i++)
+			cnt[(id[a[i]] >> shift) & (NB - 1)]++;
+		for (size_t k = 0, sum = 0; k < NB; k++) {
+			size_t m = cnt[k];
+			cnt[k] = sum;
+			sum += m;
+		}
+		for (node_t i = 0; i < n; i++)
+			c[cnt[(id[a[i]] >> shift) & (NB - 1)]++] = a[i];
+		node_t *t = a;
+		a = c;
+		c = t;
+	}
+	if (a != perm)
+		memcpy(perm, a, (size_t)n * sizeof *perm);
+	free(cnt);
+	own(b, NB * sizeof *cnt, 0);
 }
 
 static int cmp_big(const void *x, const void *y)
@@ -236,16 +264,16 @@ static void order_nodes(struct heap_builder *b)
 		return;
 	node_t *perm = xmalloc(((size_t)n + 1) * sizeof *perm);
 	own(b, 0, ((size_t)n + 1) * sizeof *perm);
+	uint64_t *tmp = xmalloc(((size_t)n + 1) * sizeof *tmp); /* the sort's, then the moves' */
+	own(b, 0, ((size_t)n + 1) * sizeof *tmp);
 	for (node_t i = 0; i < n; i++)
 		perm[i] = i + 1;
-	hw_sort(perm, n, sizeof *perm, cmp_by_id, h->node_id);
+	radix_by_id(b, h->node_id, perm, (node_t *)(void *)tmp, n);
 	for (node_t i = 0; i < n; i++) /* an id given twice: the first */
 		if (k > 0 && h->node_id[perm[k - 1]] == h->node_id[perm[i]])
 			b->dup_ids++;
 		else
 			perm[k++] = perm[i];
-	uint64_t *tmp = xmalloc(((size_t)k + 1) * sizeof *tmp);
-	own(b, 0, ((size_t)k + 1) * sizeof *tmp);
 	PERMUTE(h, node_id, uint64_t, perm, k, tmp);
 	PERMUTE(h, node_class, uint32_t, perm, k, tmp);
 	PERMUTE(h, node_shallow, uint32_t, perm, k, tmp);
@@ -254,7 +282,7 @@ static void order_nodes(struct heap_builder *b)
 		big_moved(b, perm, k);
 	free(tmp);
 	free(perm);
-	own(b, ((size_t)n + 1) * sizeof *perm + ((size_t)k + 1) * sizeof *tmp, 0);
+	own(b, ((size_t)n + 1) * (sizeof *perm + sizeof *tmp), 0);
 	b->n = k;
 }
 
@@ -288,44 +316,6 @@ static void make_classes(struct heap_builder *b)
 	own(b, ((size_t)b->nty + 1) * sizeof *cls, 0);
 }
 
-struct lref { uint64_t key; uint32_t label; };
-
-static int cmp_lref(const void *x, const void *y)
-{
-	const struct lref *a = x, *c = y;
-
-	if (a->key != c->key)
-		return a->key < c->key ? -1 : 1;
-	return a->label < c->label ? -1 : a->label > c->label;
-}
-
-/* keys[0..k) (and their labels) by source, target, label. */
-static void sort_refs(struct heap_builder *b, uint64_t *key, uint32_t *label, size_t k)
-{
-	size_t i = 1;
-
-	for (; i < k && (key[i - 1] < key[i] || (key[i - 1] == key[i] && (label == NULL || label[i - 1] <= label[i])));
-	     i++)
-		;
-	if (i >= k) /* given in order already */
-		return;
-	if (label == NULL) {
-		sort_u64(key, k);
-		return;
-	}
-	struct lref *p = xmalloc(k * sizeof *p);
-	own(b, 0, k * sizeof *p);
-	for (i = 0; i < k; i++)
-		p[i] = (struct lref){ key[i], label[i] };
-	hw_qsort(p, k, sizeof *p, cmp_lref);
-	for (i = 0; i < k; i++) {
-		key[i] = p[i].key;
-		label[i] = p[i].label;
-	}
-	free(p);
-	own(b, k * sizeof *p, 0);
-}
-
 /* The references given by id so far, resolved: each (source, target)
  * node pair a key, written over the pair of ids it was made from. */
 static void resolve_refs(struct heap_builder *b)
@@ -353,34 +343,66 @@ static void resolve_refs(struct heap_builder *b)
 	b->nref = b->cref = 0;
 }
 
-/* The keys as CSR, each node's targets ascending (then by label). */
+/* Each node's run of targets (and labels) ascending: sorted as pairs
+ * (target << 32 | label) in scratch. */
+static void sort_runs(struct heap *h, uint32_t *label, uint64_t *scratch)
+{
+	for (node_t v = 1; v < h->n; v++) {
+		edge_t lo = h->out_start[v], m = h->out_start[v + 1] - lo;
+		if (label == NULL) {
+			sort_u32(h->out + lo, m);
+			continue;
+		}
+		for (edge_t i = 0; i < m; i++)
+			scratch[i] = (uint64_t)h->out[lo + i] << 32 | label[lo + i];
+		sort_u64(scratch, m);
+		for (edge_t i = 0; i < m; i++) {
+			h->out[lo + i] = (node_t)(scratch[i] >> 32);
+			label[lo + i] = (uint32_t)scratch[i];
+		}
+	}
+}
+
+/* The keys as CSR: counted by source, placed, each node's run sorted
+ * (no sort of them all: linear, whatever order they came in). */
 static void make_refs(struct heap_builder *b)
 {
 	struct heap *h = b->h;
 	uint64_t *key = b->key;
-	uint32_t *label = b->flags & HB_LABELS ? b->label : NULL;
+	uint32_t *label = b->flags & HB_LABELS ? b->label : NULL, *lab = NULL;
 	size_t k = b->nkey;
 
 	if (k > (uint64_t)UINT32_MAX - 1) /* edge_t */
 		hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(h->path));
-	sort_refs(b, key, label, k);
-	h->out_start = xmalloc(((size_t)h->n + 1) * sizeof *h->out_start);
+	h->out_start = xcalloc((size_t)h->n + 1, sizeof *h->out_start);
 	h->out = xmalloc((k + 1) * sizeof *h->out);
-	size_t e = 0;
-	for (node_t v = 0; v < h->n; v++) {
-		h->out_start[v] = (edge_t)e;
-		for (; e < k && key[e] >> 32 == v; e++)
-			h->out[e] = (node_t)key[e];
+	for (size_t e = 0; e < k; e++)
+		h->out_start[(key[e] >> 32) + 1]++;
+	for (node_t v = 0; v < h->n; v++)
+		h->out_start[v + 1] += h->out_start[v];
+	if (label != NULL) {
+		lab = xmalloc((k + 1) * sizeof *lab);
+		own(b, 0, (k + 1) * sizeof *lab);
 	}
-	h->out_start[h->n] = (edge_t)k;
+	for (size_t e = 0; e < k; e++) { /* out_start[v]: v's next place */
+		edge_t at = h->out_start[key[e] >> 32]++;
+		h->out[at] = (node_t)key[e];
+		if (lab != NULL)
+			lab[at] = label[e];
+	}
+	memmove(h->out_start + 1, h->out_start, (size_t)h->n * sizeof *h->out_start);
+	h->out_start[0] = 0;
+	sort_runs(h, lab, key);
 	h->nedges = k;
 	h->dangling_refs = b->dangling;
-	if (label != NULL) {
-		b->out_label = xreallocarray(label, k + 1, sizeof *label);
-		b->label = NULL;
+	if (label != NULL)
 		own(b, b->ckey * sizeof *label, 0);
-	}
-	free(b->key);
+	free(label);
+	b->label = NULL;
+	b->out_label = lab;
+	if (lab != NULL)
+		own(b, (k + 1) * sizeof *lab, 0); /* the reader's now */
+	free(key);
 	own(b, b->ckey * sizeof *b->key, 0);
 	b->key = NULL;
 	b->nkey = b->ckey = 0;
