@@ -10,15 +10,19 @@
  * of the first object's type, with count and shallow_total, and
  * h->total_shallow; the reference CSR (out_start, out) with each node's
  * targets ascending (then by label), references from or to an id no
- * object has, or from or to node 0, dropped and counted in
- * h->dangling_refs; the one-element weak arrays; root records sorted
- * and unique (heap_roots_unique). References are by id, so the
- * references given from an id are all its kept object's.
+ * object has dropped and counted in h->dangling_refs (node 0 is no
+ * object's: nothing refers to it or from it but the roots); the
+ * one-element weak arrays; root records sorted and unique, a (node,
+ * kind) given twice with its least detail. References are by id, so
+ * those given from an id given twice are all its kept object's (a
+ * reader that wants otherwise asks hb_find after hb_nodes_done).
  *
  * The builder's own memory (sort order, references by id, types) is
- * freed by hb_free(); what it fills in struct heap belongs to the heap.
- * The same objects, references and roots in any order give the same
- * heap, byte for byte. */
+ * freed by hb_free(), and counted (own, own_peak); what it fills in
+ * struct heap belongs to the heap. The same objects (their types made
+ * in any order), references and roots in any order give the same
+ * heap, byte for byte, but for the names table: its order is the
+ * reader's. */
 #ifndef HW_BUILDER_H
 #define HW_BUILDER_H
 
@@ -86,7 +90,9 @@ uint32_t hb_type(struct heap_builder *b, uint32_t name, uint64_t id);
 uint32_t hb_type_str(struct heap_builder *b, const char *name, size_t len, uint64_t id);
 uint32_t hb_type_unnamed(struct heap_builder *b, const char *prefix, uint64_t id);
 
-/* An object: its id (any, 0 too: node 0 is no object's), type handle, size in bytes, enum node_kind. */
+/* An object: its id (any, 0 too: node 0 is no object's), type handle,
+ * size in bytes (past 32 bits: node_shallow holds UINT32_MAX, the
+ * totals the size), enum node_kind. Never after hb_nodes_done. */
 void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size, uint8_t kind);
 /* A reference from object `from` to object `to` (any order, either may
  * be missing: counted as dangling), with a label the reader reads back
