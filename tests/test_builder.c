@@ -506,6 +506,36 @@ START_TEST(test_labels)
 }
 END_TEST
 
+/* Sizes past 32 bits: node_shallow holds UINT32_MAX, the totals the
+ * sizes, carried through the sort (and a duplicate's left out). */
+START_TEST(test_big_sizes)
+{
+	static const uint64_t id[] = { 0x300, 0x100, 0x200, 0x100, 0x400 };
+	static const uint64_t size[] = { 5ull << 30, 24, 7ull << 32, 9ull << 32, UINT32_MAX };
+	struct heap *h = xcalloc(1, sizeof *h);
+	struct heap_builder b;
+
+	h->path = xstrdup("builder-test");
+	h->fd = -1;
+	hb_start(&b, h, NULL, 5, 0);
+	uint32_t t = hb_type_str(&b, "Big", 3, 1), u = hb_type_str(&b, "Small", 5, 2);
+	for (int i = 0; i < 5; i++)
+		hb_object(&b, id[i], i == 1 ? u : t, size[i], NK_PRIMARRAY);
+	hb_finish(&b);
+	ck_assert_uint_eq(h->n, 5);
+	ck_assert_uint_eq(h->node_shallow[1], 24);
+	ck_assert_uint_eq(h->node_shallow[2], UINT32_MAX);
+	ck_assert_uint_eq(h->node_shallow[3], UINT32_MAX);
+	ck_assert_uint_eq(h->node_shallow[4], UINT32_MAX);
+	ck_assert_uint_eq(h->total_shallow, 24 + (5ull << 30) + (7ull << 32) + UINT32_MAX);
+	ck_assert_uint_eq(h->cls[h->node_class[2]].shallow_total, (5ull << 30) + (7ull << 32) + UINT32_MAX);
+	ck_assert_uint_eq(h->cls[h->node_class[1]].shallow_total, 24);
+	ck_assert_uint_eq(b.dup_ids, 1);
+	hb_free(&b);
+	free_heap(h);
+}
+END_TEST
+
 /* A heap with known dominators: 1 -> 2 -> {3, 4} -> 5, and 6 -> 5 from
  * another root; sizes so that every retained size is distinct. */
 START_TEST(test_known)
@@ -597,6 +627,7 @@ Suite *builder_suite(void)
 	tcase_add_test(tc, test_missing);
 	tcase_add_test(tc, test_orders);
 	tcase_add_test(tc, test_labels);
+	tcase_add_test(tc, test_big_sizes);
 	tcase_add_test(tc, test_own_memory);
 	suite_add_tcase(s, tc);
 	return s;
