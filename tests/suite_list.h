@@ -5,6 +5,7 @@
 SUITE(util)
 SUITE(hprof)
 SUITE(domtree)
+SUITE(builder)
 SUITE(graph)
 SUITE(garbage)
 SUITE(cache)

@@ -29,8 +29,8 @@
 #include <string.h>
 
 #include "graph/analysis.h"
+#include "graph/builder.h"
 #include "graph/classes.h"
-#include "graph/idindex.h"
 #include "graph/reader.h"
 
 #define HEADER_ID 0x4D505A01u
@@ -968,181 +968,34 @@ struct mlpd_data {
 	unsigned ptrsize;
 };
 
-/* v by its keys (8-aligned addresses below 2^48): the heap walk goes
- * block by block, not in address order; a radix sort of the address's
- * bits 3..47, 15 at a time. Returns the sorted array (v, or a new one). */
-static struct mptr *sort_addrs(struct mptr *v, size_t n)
+/* The type of an object of vtable vt (format 13: of class vt): its
+ * class's name, or "VTable(0x...)" when the file named none. */
+static uint32_t vtable_type(struct mrd *r, struct heap_builder *b, uint64_t vt)
 {
-	enum { BITS = 15, NB = 1 << BITS };
-	uint64_t or = 0;
-	size_t i;
+	uint64_t k = r->ver >= 15 ? ptr_find(r->vt, r->nvt, vt, UINT64_MAX) : vt;
+	uint64_t nm = k == UINT64_MAX ? UINT64_MAX : ptr_find(r->cls, r->ncls, k, UINT64_MAX);
+	uint64_t id = k == UINT64_MAX ? vt : k;
+	char tmp[64];
 
-	for (i = 1; i < n && v[i - 1].ptr <= v[i].ptr; i++)
-		;
-	if (i >= n)
-		return v;
-	for (i = 0; i < n; i++)
-		or |= v[i].ptr;
-	if (or >> 48 != 0 || (or & 7) != 0) { /* not addresses as sgen makes them */
-		hw_qsort(v, n, sizeof *v, cmp_first_u64);
-		return v;
-	}
-	struct mptr *a = v, *b = xmalloc((n + 1) * sizeof *b);
-	size_t *cnt = xmalloc(NB * sizeof *cnt);
-	for (unsigned shift = 3; shift < 48; shift += BITS) {
-		memset(cnt, 0, NB * sizeof *cnt);
-		for (i = 0; i < n; i++)
-			cnt[(a[i].ptr >> shift) & (NB - 1)]++;
-		size_t sum = 0;
-		for (size_t k = 0; k < NB; k++) {
-			size_t c = cnt[k];
-			cnt[k] = sum;
-			sum += c;
-		}
-		for (i = 0; i < n; i++)
-			b[cnt[(a[i].ptr >> shift) & (NB - 1)]++] = a[i];
-		struct mptr *t = a;
-		a = b;
-		b = t;
-	}
-	free(cnt);
-	free(b);
-	return a;
+	if (nm != UINT64_MAX)
+		return hb_type(b, (uint32_t)nm, id);
+	snprintf(tmp, sizeof tmp, "%s(0x%llx)", r->ver >= 15 ? "VTable" : "Class", (unsigned long long)vt);
+	return hb_type_str(b, tmp, strlen(tmp), id);
 }
 
-/* The objects gathered into the heap: by address, classes by name. */
-static void build(struct mrd *r, struct capture *cp, unsigned ptrsize)
+/* The heapshot's roots: a slot's kind is its registered range's, as
+ * the ranges were at the heapshot. */
+static void shot_roots(struct mrd *r, struct capture *cp, struct heap_builder *b)
 {
-	struct heap *h = r->h;
-	size_t n = cp->no;
-
-	hw_qsort(r->cls, r->ncls, sizeof *r->cls, cmp_first_u64);
-	hw_qsort(r->vt, r->nvt, sizeof *r->vt, cmp_first_u64);
-	/* objects by address (the walk goes section by section) */
-	struct mptr *ord = xmalloc((n + 1) * sizeof *ord);
-	for (size_t i = 0; i < n; i++)
-		ord[i] = (struct mptr){ cp->o[i].addr, i };
-	ord = sort_addrs(ord, n);
-	size_t nu = 0, dup = 0;
-	for (size_t i = 0; i < n; i++) { /* an address told twice: the first */
-		if (nu > 0 && ord[nu - 1].ptr == ord[i].ptr)
-			dup++;
-		else
-			ord[nu++] = ord[i];
-	}
-	if (dup > 0)
-		warn_add(&h->warn, "%s: %llu objects reported twice in the heapshot; the first report of each is kept",
-			 h->path, (unsigned long long)dup);
-	n = nu;
-	h->n = (node_t)n + 1;
-	h->node_id = xmalloc((n + 1) * sizeof *h->node_id);
-	h->node_class = xmalloc((n + 1) * sizeof *h->node_class);
-	h->node_shallow = xmalloc((n + 1) * sizeof *h->node_shallow);
-	h->node_kind = xmalloc(n + 1);
-	h->node_gen = r->ver >= 16 ? xmalloc(n + 1) : NULL;
-	h->out_start = xmalloc((n + 2) * sizeof *h->out_start);
-	h->node_id[0] = 0;
-	h->node_class[0] = HW_NONE;
-	h->node_shallow[0] = 0;
-	h->node_kind[0] = NK_ROOT;
-	if (h->node_gen != NULL)
-		h->node_gen[0] = 0;
-	/* classes: one per name (a vtable or class never named: "VTable(0x...)") */
-	struct class_names cn = { 0 };
-	uint64_t prev_vt = UINT64_MAX;
-	uint32_t prev_cls = HW_NONE;
-	for (size_t i = 0; i < n; i++) {
-		const struct mobj *o = &cp->o[ord[i].val];
-		node_t v = (node_t)i + 1;
-		h->node_id[v] = o->addr;
-		if (o->vtable != prev_vt) {
-			uint64_t k = r->ver >= 15 ? ptr_find(r->vt, r->nvt, o->vtable, UINT64_MAX) : o->vtable;
-			uint64_t nm = k == UINT64_MAX ? UINT64_MAX : ptr_find(r->cls, r->ncls, k, UINT64_MAX);
-			uint32_t name;
-			if (nm != UINT64_MAX) {
-				name = (uint32_t)nm;
-			} else {
-				char tmp[64];
-				snprintf(tmp, sizeof tmp, "%s(0x%llx)", r->ver >= 15 ? "VTable" : "Class",
-					 (unsigned long long)o->vtable);
-				name = names_intern(&r->nt, tmp, strlen(tmp));
-			}
-			prev_cls = class_by_name(h, &cn, name, k == UINT64_MAX ? o->vtable : k);
-			prev_vt = o->vtable;
-		}
-		h->node_class[v] = prev_cls;
-		h->node_shallow[v] = o->size;
-		h->node_kind[v] = NK_INSTANCE;
-		if (h->node_gen != NULL)
-			h->node_gen[v] = o->gen < 2 ? o->gen : 1;
-		h->cls[prev_cls].count++;
-		h->cls[prev_cls].shallow_total += o->size;
-		h->total_shallow += o->size;
-	}
-	class_names_free(&cn);
-	/* references, each with its offset; sorted by target, then offset */
-	struct idindex ix;
-	idindex_build(&ix, h->node_id, h->n);
-	hw_qsort(cp->x, cp->nx, sizeof *cp->x, cmp_first_u64);
-	uint64_t total = cp->nr + cp->nx, dangling = 0, *key = NULL;
-	size_t ckey = 0, xi = 0;
-	struct mlpd_data *md = xcalloc(1, sizeof *md);
-	h->out = xmalloc((total + 1) * sizeof *h->out);
-	md->edge_off = xmalloc((total + 1) * sizeof *md->edge_off);
-	edge_t at = 0;
-	h->out_start[0] = h->out_start[1] = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct mobj *o = &cp->o[ord[i].val];
-		size_t k = 0;
-		for (; xi < cp->nx && cp->x[xi].src < o->addr; xi++)
-			dangling++; /* more references of an object not in the heapshot */
-		size_t x0 = xi;
-		while (xi < cp->nx && cp->x[xi].src == o->addr)
-			xi++;
-		size_t m = o->nrefs + (xi - x0);
-		if (m > ckey) {
-			ckey = m * 2;
-			key = xreallocarray(key, ckey, sizeof *key);
-		}
-		for (size_t j = 0; j < m; j++) {
-			uint64_t to = j < o->nrefs ? cp->tgt[o->ref0 + j] : cp->x[x0 + j - o->nrefs].target;
-			uint32_t off = j < o->nrefs ? cp->off[o->ref0 + j] : cp->x[x0 + j - o->nrefs].off;
-			node_t t = idindex_find(&ix, to);
-			if (t == HW_NONE || t == 0)
-				dangling++;
-			else
-				key[k++] = (uint64_t)t << 32 | off;
-		}
-		sort_u64(key, k);
-		h->out_start[i + 1] = at;
-		for (size_t j = 0; j < k; j++) {
-			h->out[at] = (node_t)(key[j] >> 32);
-			md->edge_off[at++] = (uint32_t)key[j];
-		}
-	}
-	dangling += cp->nx - xi;
-	h->out_start[h->n] = at;
-	h->nedges = at;
-	h->dangling_refs = dangling;
-	free(key);
-	free(ord);
-	h->weak_src = xmalloc(sizeof *h->weak_src);
-	h->weak_dst = xmalloc(sizeof *h->weak_dst);
-	h->weak_rule = xmalloc(sizeof *h->weak_rule);
-	/* roots: a slot's kind is its registered range's, as the ranges were
-	 * at the heapshot */
 	const struct mshot *s = &r->shots[cp->shot];
 	struct mreg *live = xmalloc((r->nreg + 1) * sizeof *live);
 	size_t nlive = 0;
+
 	for (size_t i = 0; i < r->nreg; i++)
 		if (r->reg[i].t_reg <= s->t_end && r->reg[i].t_unreg >= s->t_start)
 			live[nlive++] = r->reg[i];
 	hw_qsort(live, nlive, sizeof *live, cmp_first_u64);
-	h->root_rec = xmalloc((cp->nrt + 1) * sizeof *h->root_rec);
 	for (size_t i = 0; i < cp->nrt; i++) {
-		node_t v = idindex_find(&ix, cp->r[i].obj);
-		if (v == HW_NONE || v == 0)
-			continue;
 		uint64_t slot = cp->r[i].slot;
 		size_t lo = lower_bound_u64s(live, nlive, sizeof *live, slot + 1); /* the last start <= slot */
 		unsigned kind = RK_MONO_UNREGISTERED;
@@ -1153,14 +1006,68 @@ static void build(struct mrd *r, struct capture *cp, unsigned ptrsize)
 			kind = RK_MONO + (live[lo - 1].source < RK_MONO_NSOURCES ? live[lo - 1].source : 0);
 			desc = live[lo - 1].desc + 1;
 		}
-		h->root_rec[h->nroot_rec++] = (struct root){ v, (uint16_t)kind, desc, HW_NONE };
+		hb_root(b, cp->r[i].obj, (uint16_t)kind, desc);
 	}
 	free(live);
-	idindex_free(&ix);
-	heap_roots_unique(h);
+}
+
+/* The objects gathered into the heap through the builder (graph/
+ * builder.h): by address, classes by name, each reference labelled
+ * with its offset in its object. */
+static void build(struct mrd *r, struct capture *cp, unsigned ptrsize)
+{
+	struct heap *h = r->h;
+	struct heap_builder b;
+	uint64_t prev_vt = UINT64_MAX;
+	uint32_t prev_ty = HW_NONE;
+
+	hw_qsort(r->cls, r->ncls, sizeof *r->cls, cmp_first_u64);
+	hw_qsort(r->vt, r->nvt, sizeof *r->vt, cmp_first_u64);
+	hb_start(&b, h, &r->nt, cp->no, HB_LABELS);
+	b.dup_what = "objects reported twice in the heapshot; the first report of each is kept";
+	for (size_t i = 0; i < cp->no; i++) {
+		const struct mobj *o = &cp->o[i];
+		if (o->vtable != prev_vt) {
+			prev_ty = vtable_type(r, &b, o->vtable);
+			prev_vt = o->vtable;
+		}
+		hb_object(&b, o->addr, prev_ty, o->size, NK_INSTANCE);
+	}
+	hb_nodes_done(&b);
+	/* an address reported twice: the references of its first report */
+	bits_t *seen = xcalloc(bits_words(h->n), sizeof *seen);
+	for (size_t i = 0; i < cp->no; i++) {
+		const struct mobj *o = &cp->o[i];
+		node_t v = hb_find(&b, o->addr);
+		if (v == HW_NONE || bit_get(seen, v))
+			continue;
+		bit_set(seen, v);
+		for (uint32_t j = 0; j < o->nrefs; j++)
+			hb_ref_label(&b, o->addr, cp->tgt[o->ref0 + j], cp->off[o->ref0 + j]);
+	}
+	for (size_t i = 0; i < cp->nx; i++) /* continuations not next to their object */
+		hb_ref_label(&b, cp->x[i].src, cp->x[i].target, cp->x[i].off);
+	shot_roots(r, cp, &b);
+	hb_finish(&b);
+	if (r->ver >= 16) { /* each object's generation: its first report's */
+		h->node_gen = xmalloc(h->n);
+		h->node_gen[0] = 0;
+		memset(seen, 0, bits_words(h->n) * sizeof *seen);
+		for (size_t i = 0; i < cp->no; i++) {
+			node_t v = hb_find(&b, cp->o[i].addr);
+			if (v != HW_NONE && !bit_get(seen, v))
+				h->node_gen[v] = cp->o[i].gen < 2 ? cp->o[i].gen : 1;
+			if (v != HW_NONE)
+				bit_set(seen, v);
+		}
+	}
+	free(seen);
+	struct mlpd_data *md = xcalloc(1, sizeof *md);
+	md->edge_off = hb_labels_take(&b);
 	md->ptrsize = ptrsize;
-	md->t_end = s->t_end;
+	md->t_end = r->shots[cp->shot].t_end;
 	h->fmt_data = md;
+	hb_free(&b);
 }
 
 static int mlpd_parse(struct heap *h, struct progress *p, struct sbuf *err)

@@ -1,0 +1,634 @@
+/* test_builder.c — heaps handed to graph/builder.c by hand: what it
+ * makes is checked against a model worked out here (nodes by id, the
+ * first of an id given twice, classes by name, references to missing
+ * ids counted), the dominators and retained sizes of what the GC roots
+ * reach against brute force (what becomes unreachable without each
+ * object), and the same heap given in other orders must come out byte
+ * for byte the same. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/analysis.h"
+#include "graph/builder.h"
+#include "graph/open.h"
+#include "suites.h"
+
+#define MAXO 48
+
+/* A heap as a reader would hand it over. */
+struct spec {
+	size_t no, nr, nt;
+	struct { uint64_t id, size; int cls; uint8_t kind; } o[MAXO + 8];
+	struct { uint64_t from, to; } r[4 * MAXO];
+	struct { uint64_t id; uint16_t kind; uint32_t detail; } t[2 * MAXO];
+};
+
+/* Class c's name and its type id: classes 0 and 1 share the name "A"
+ * under two type ids (one class, whose id is its first object's type);
+ * class 4 has no name. */
+static const char *const cname[] = { "A", "A", "B", "C", NULL };
+static const uint64_t ctype[] = { 0x100, 0x108, 0x200, 0x300, 0x400 };
+
+static unsigned rnd(unsigned *s, unsigned n)
+{
+	*s = *s * 1103515245u + 12345u;
+	return (*s >> 16) % n;
+}
+
+/* Distinct ids, 8 apart or more, not ascending as drawn. */
+static void draw(struct spec *sp, unsigned seed, int dups, int missing)
+{
+	unsigned s = seed;
+
+	memset(sp, 0, sizeof *sp);
+	sp->no = 2 + rnd(&s, MAXO - 1);
+	for (size_t i = 0; i < sp->no; i++) {
+		sp->o[i].id = 0x1000 + 8 * (uint64_t)(i * 7 % 64) + 0x400 * (uint64_t)(i / 64);
+		sp->o[i].size = 8 + 8 * rnd(&s, 20);
+		sp->o[i].cls = (int)rnd(&s, 5);
+		sp->o[i].kind = rnd(&s, 3) == 0 ? NK_OBJARRAY : NK_INSTANCE;
+	}
+	if (seed % 4 == 0) /* an object at 0, the virtual root's id */
+		sp->o[rnd(&s, (unsigned)sp->no)].id = 0;
+	sp->nr = rnd(&s, 3 * (unsigned)sp->no);
+	for (size_t i = 0; i < sp->nr; i++) {
+		sp->r[i].from = sp->o[rnd(&s, (unsigned)sp->no)].id;
+		sp->r[i].to = sp->o[rnd(&s, (unsigned)sp->no)].id;
+		if (missing && rnd(&s, 6) == 0) /* a target no object has, or 0 (one may) */
+			sp->r[i].to = rnd(&s, 2) ? 0x999999 : 0;
+		if (missing && rnd(&s, 12) == 0)
+			sp->r[i].from = 0x777777;
+	}
+	sp->nt = 1 + rnd(&s, 4);
+	for (size_t i = 0; i < sp->nt; i++) {
+		sp->t[i].id = sp->o[rnd(&s, (unsigned)sp->no)].id;
+		sp->t[i].kind = (uint16_t)(0x400 + rnd(&s, 3));
+		sp->t[i].detail = rnd(&s, 4);
+		if (missing && rnd(&s, 5) == 0)
+			sp->t[i].id = 0x555555;
+	}
+	for (int d = 0; d < dups; d++) { /* an id given again, later, unlike */
+		size_t k = rnd(&s, (unsigned)sp->no);
+		sp->o[sp->no] = sp->o[k];
+		sp->o[sp->no].size += 1000;
+		sp->o[sp->no].cls = (sp->o[k].cls + 2) % 5;
+		sp->no++;
+	}
+}
+
+static void shuffle(void *base, size_t n, size_t size, unsigned *s)
+{
+	char tmp[64], *a = base;
+
+	for (size_t i = n; i > 1; i--) {
+		size_t j = rnd(s, (unsigned)i);
+		memcpy(tmp, a + (i - 1) * size, size);
+		memcpy(a + (i - 1) * size, a + j * size, size);
+		memcpy(a + j * size, tmp, size);
+	}
+}
+
+/* The spec through the builder, in one of three ways: objects,
+ * references, roots (mode 0); references and roots before the objects
+ * (1); the nodes done after the objects and half the references (2). */
+static struct heap *build(const struct spec *sp, int mode)
+{
+	struct heap *h = xcalloc(1, sizeof *h);
+	struct heap_builder b;
+	uint32_t type[5];
+	size_t half = sp->nr / 2;
+
+	h->path = xstrdup("builder-test");
+	h->fd = -1;
+	hb_start(&b, h, NULL, sp->no / 2, 0); /* too few: the arrays grow */
+	memset(type, 0xff, sizeof type);
+	for (size_t i = 0; mode == 1 && i < sp->nr; i++)
+		hb_ref(&b, sp->r[i].from, sp->r[i].to);
+	for (size_t i = 0; mode == 1 && i < sp->nt; i++)
+		hb_root(&b, sp->t[i].id, sp->t[i].kind, sp->t[i].detail);
+	for (size_t i = 0; i < sp->no; i++) {
+		int c = sp->o[i].cls;
+		if (type[c] == HW_NONE) /* made when first needed: in the order given */
+			type[c] = cname[c] ? hb_type_str(&b, cname[c], strlen(cname[c]), ctype[c])
+					   : hb_type_unnamed(&b, "Type", ctype[c]);
+		hb_object(&b, sp->o[i].id, type[c], sp->o[i].size, sp->o[i].kind);
+	}
+	for (size_t i = 0; mode != 1 && i < sp->nr; i++) {
+		if (mode == 2 && i == half)
+			hb_nodes_done(&b);
+		hb_ref(&b, sp->r[i].from, sp->r[i].to);
+	}
+	for (size_t i = 0; mode != 1 && i < sp->nt; i++)
+		hb_root(&b, sp->t[i].id, sp->t[i].kind, sp->t[i].detail);
+	hb_finish(&b);
+	for (size_t i = 0; i < sp->no; i++) /* every object is found by its id */
+		ck_assert_uint_eq(h->node_id[hb_find(&b, sp->o[i].id)], sp->o[i].id);
+	ck_assert_uint_eq(hb_find(&b, 0x999999), HW_NONE);
+	hb_free(&b);
+	return h;
+}
+
+/* The model's node of id: its place among the distinct ids, ascending. */
+static node_t model_node(const uint64_t *ids, node_t n, uint64_t id)
+{
+	for (node_t v = 1; v < n; v++)
+		if (ids[v] == id)
+			return v;
+	return HW_NONE;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* What reaches from the roots over adj (n x n counts) without node `gone`. */
+static void reach(const uint8_t *adj, node_t n, const uint8_t *isroot, node_t gone, uint8_t *seen)
+{
+	node_t st[MAXO + 8], sp = 0;
+
+	memset(seen, 0, n);
+	for (node_t v = 1; v < n; v++)
+		if (isroot[v] && v != gone) {
+			seen[v] = 1;
+			st[sp++] = v;
+		}
+	while (sp > 0) {
+		node_t v = st[--sp];
+		for (node_t t = 1; t < n; t++)
+			if (adj[v * n + t] && !seen[t] && t != gone) {
+				seen[t] = 1;
+				st[sp++] = t;
+			}
+	}
+}
+
+/* Everything the builder set, against the model; then the analyses,
+ * and the dominators and retained sizes of what the GC roots reach
+ * against brute force. */
+static void check_model(const struct spec *sp, struct heap *h)
+{
+	uint64_t ids[MAXO + 9], sizes[MAXO + 9] = { 0 };
+	node_t n = 1;
+	int cls[MAXO + 9];
+
+	ids[0] = 0;
+	for (size_t i = 0; i < sp->no; i++)
+		ids[n++] = sp->o[i].id;
+	qsort(ids + 1, n - 1, sizeof *ids, cmp_u64);
+	node_t k = 1;
+	for (node_t v = 1; v < n; v++)
+		if (k == 1 || ids[k - 1] != ids[v])
+			ids[k++] = ids[v];
+	n = k;
+	ck_assert_uint_eq(h->n, n);
+	uint64_t total = 0, dangling = 0;
+	for (node_t v = 1; v < n; v++) {
+		size_t i = 0;
+		while (sp->o[i].id != ids[v]) /* the first given of its id */
+			i++;
+		sizes[v] = sp->o[i].size;
+		cls[v] = sp->o[i].cls;
+		total += sizes[v];
+		ck_assert_uint_eq(h->node_id[v], ids[v]);
+		ck_assert_uint_eq(h->node_shallow[v], sizes[v]);
+		ck_assert_uint_eq(h->node_kind[v], sp->o[i].kind);
+		char want[32];
+		if (cname[cls[v]] == NULL)
+			snprintf(want, sizeof want, "Type(0x%llx)", (unsigned long long)ctype[cls[v]]);
+		ck_assert_str_eq(class_name(h, h->node_class[v]), cname[cls[v]] ? cname[cls[v]] : want);
+	}
+	ck_assert_uint_eq(h->node_kind[0], NK_ROOT);
+	ck_assert_uint_eq(h->node_class[0], HW_NONE);
+	ck_assert_uint_eq(h->total_shallow, total);
+	/* classes: one per name, numbered by their first node, with totals */
+	node_t prev_first = 0;
+	for (uint32_t c = 0; c < h->ncls; c++) {
+		uint64_t cnt = 0, sum = 0;
+		node_t first = HW_NONE;
+		for (node_t v = 1; v < n; v++)
+			if (h->node_class[v] == c) {
+				cnt++;
+				sum += sizes[v];
+				if (first == HW_NONE)
+					first = v;
+			}
+		ck_assert_uint_gt(cnt, 0);
+		ck_assert_uint_eq(h->cls[c].count, cnt);
+		ck_assert_uint_eq(h->cls[c].shallow_total, sum);
+		ck_assert_uint_eq(h->cls[c].id, ctype[cls[first]]);
+		ck_assert_uint_gt(first, prev_first); /* numbered by their first node */
+		prev_first = first;
+		for (uint32_t d = 0; d < c; d++)
+			ck_assert_str_ne(class_name(h, c), class_name(h, d));
+	}
+	/* references: per node its targets ascending, every copy */
+	uint8_t *adj = xcalloc((size_t)n * n, 1);
+	for (size_t i = 0; i < sp->nr; i++) {
+		node_t s = model_node(ids, n, sp->r[i].from), t = model_node(ids, n, sp->r[i].to);
+		if (s == HW_NONE || t == HW_NONE)
+			dangling++;
+		else
+			adj[s * n + t]++;
+	}
+	ck_assert_uint_eq(h->dangling_refs, dangling);
+	ck_assert_uint_eq(h->out_start[0], 0);
+	ck_assert_uint_eq(h->out_start[1], 0);
+	uint64_t m = 0;
+	for (node_t v = 1; v < n; v++) {
+		edge_t e = h->out_start[v];
+		for (node_t t = 1; t < n; t++)
+			for (unsigned c = 0; c < adj[v * n + t]; c++) {
+				ck_assert_uint_lt(e, h->out_start[v + 1]);
+				ck_assert_uint_eq(h->out[e++], t);
+			}
+		ck_assert_uint_eq(e, h->out_start[v + 1]);
+		m += e - h->out_start[v];
+	}
+	ck_assert_uint_eq(h->nedges, m);
+	/* roots: by node and kind, each pair once with its least detail */
+	uint8_t isroot[MAXO + 9] = { 0 };
+	size_t nrec = 0;
+	for (node_t v = 1; v < n; v++)
+		for (unsigned kind = 0x400; kind < 0x403; kind++) {
+			uint32_t best = HW_NONE;
+			for (size_t i = 0; i < sp->nt; i++)
+				if (sp->t[i].id == ids[v] && sp->t[i].kind == kind && sp->t[i].detail < best)
+					best = sp->t[i].detail;
+			if (best == HW_NONE)
+				continue;
+			isroot[v] = 1;
+			ck_assert_uint_lt(nrec, h->nroot_rec);
+			ck_assert_uint_eq(h->root_rec[nrec].node, v);
+			ck_assert_uint_eq(h->root_rec[nrec].kind, kind);
+			ck_assert_uint_eq(h->root_rec[nrec++].thread_serial, best);
+		}
+	ck_assert_uint_eq(h->nroot_rec, nrec);
+	/* dominators and retained sizes of what the GC roots reach (the
+	 * analyses move references among garbage aside: after the above) */
+	heap_analyse(h, NULL);
+	uint8_t live[MAXO + 9], seen[MAXO + 9], dom[MAXO + 9][MAXO + 9];
+	uint64_t unreachable = 0;
+	reach(adj, n, isroot, HW_NONE, live);
+	memset(dom, 0, sizeof dom);
+	for (node_t d = 1; d < n; d++) {
+		reach(adj, n, isroot, d, seen);
+		uint64_t ret = 0;
+		for (node_t v = 1; v < n; v++)
+			if (live[v] && (!seen[v] || v == d)) {
+				ret += sizes[v];
+				dom[v][d] = 1; /* d dominates v */
+			}
+		if (live[d])
+			ck_assert_uint_eq(h->retained[d], ret);
+		unreachable += !live[d];
+	}
+	ck_assert_uint_eq(h->unreachable_count, unreachable);
+	for (node_t v = 1; v < n; v++) {
+		if (!live[v])
+			continue;
+		node_t want = 0; /* the strict dominator with the most dominators */
+		unsigned most = 0;
+		for (node_t d = 1; d < n; d++)
+			if (d != v && dom[v][d]) {
+				unsigned c = 0;
+				for (node_t e = 1; e < n; e++)
+					c += dom[d][e];
+				if (c > most)
+					most = c, want = d;
+			}
+		ck_assert_uint_eq(h->idom[v], want);
+	}
+	free(adj);
+}
+
+/* The heap as bytes: its arrays and class names, the analyses' dominators
+ * and retained sizes (the names table is the reader's, in its order). */
+static void put(struct sbuf *sb, const void *p, size_t len)
+{
+	sbuf_add(sb, (const char *)p, len);
+}
+
+static void image(const struct heap *h, struct sbuf *sb)
+{
+	put(sb, &h->n, sizeof h->n);
+	put(sb, h->node_id, h->n * sizeof *h->node_id);
+	put(sb, h->node_class, h->n * sizeof *h->node_class);
+	put(sb, h->node_shallow, h->n * sizeof *h->node_shallow);
+	put(sb, h->node_kind, h->n);
+	put(sb, h->out_start, ((size_t)h->n + 1) * sizeof *h->out_start);
+	put(sb, h->out, h->nedges * sizeof *h->out);
+	for (size_t i = 0; i < h->nroot_rec; i++) /* fields: not the padding */
+		sbuf_printf(sb, "%u/%u/%u/%u;", h->root_rec[i].node, h->root_rec[i].kind, h->root_rec[i].thread_serial,
+			    h->root_rec[i].frame);
+	put(sb, h->idom, h->n * sizeof *h->idom);
+	put(sb, h->retained, h->n * sizeof *h->retained);
+	for (uint32_t c = 0; c < h->ncls; c++) {
+		sbuf_printf(sb, "%s/%llx/%llu/%llu;", class_name(h, c), (unsigned long long)h->cls[c].id,
+			    (unsigned long long)h->cls[c].count, (unsigned long long)h->cls[c].shallow_total);
+	}
+	sbuf_printf(sb, "%llu %llu %llu", (unsigned long long)h->dangling_refs, (unsigned long long)h->total_shallow,
+		    (unsigned long long)h->nedges);
+}
+
+static void free_heap(struct heap *h)
+{
+	heap_free(h);
+	free(h);
+}
+
+/* Random heaps, unsorted, no duplicates, nothing missing. */
+START_TEST(test_random_unsorted)
+{
+	struct spec sp;
+
+	for (unsigned i = 0; i < RANDOM_HEAPS(300); i++) {
+		draw(&sp, i + 1, 0, 0);
+		struct heap *h = build(&sp, (int)(i % 3));
+		check_model(&sp, h);
+		ck_assert_uint_eq(h->dangling_refs, 0);
+		free_heap(h);
+	}
+}
+END_TEST
+
+static int cmp_obj(const void *x, const void *y)
+{
+	const uint64_t *a = x, *b = y; /* each object's id comes first */
+
+	return *a < *b ? -1 : *a > *b;
+}
+
+/* The same heaps with their objects given by ascending id: the path
+ * without a sort. */
+START_TEST(test_random_sorted)
+{
+	struct spec sp;
+
+	for (unsigned i = 0; i < RANDOM_HEAPS(300); i++) {
+		draw(&sp, i + 1, 0, 1);
+		qsort(sp.o, sp.no, sizeof sp.o[0], cmp_obj);
+		struct heap *h = build(&sp, (int)(i % 3));
+		check_model(&sp, h);
+		free_heap(h);
+	}
+}
+END_TEST
+
+/* Ids given twice (the second unlike the first): the first kept, each
+ * counted in a warning. */
+START_TEST(test_duplicates)
+{
+	struct spec sp;
+
+	for (unsigned i = 0; i < RANDOM_HEAPS(300); i++) {
+		draw(&sp, i + 1, 1 + (int)(i % 3), 0);
+		struct heap *h = build(&sp, (int)(i % 3));
+		check_model(&sp, h);
+		ck_assert_uint_eq(h->warn.n, 1);
+		ck_assert_ptr_nonnull(strstr(h->warn.msg[0], "objects have an id given to an object before"));
+		free_heap(h);
+	}
+}
+END_TEST
+
+/* References and roots to ids no object has (and to 0, the virtual
+ * root's): counted, not kept. */
+START_TEST(test_missing)
+{
+	struct spec sp;
+	uint64_t dangling = 0;
+
+	for (unsigned i = 0; i < RANDOM_HEAPS(300); i++) {
+		draw(&sp, i + 1, 0, 1);
+		struct heap *h = build(&sp, (int)(i % 3));
+		check_model(&sp, h);
+		dangling += h->dangling_refs;
+		free_heap(h);
+	}
+	ck_assert_uint_gt(dangling, 100);
+}
+END_TEST
+
+/* Objects, references and roots shuffled: the same heap, byte for byte. */
+START_TEST(test_orders)
+{
+	struct spec sp;
+
+	for (unsigned i = 0; i < RANDOM_HEAPS(100); i++) {
+		struct sbuf first, again;
+		unsigned s = i * 31 + 7;
+		draw(&sp, i + 1, 0, 1);
+		sp.t[sp.nt] = sp.t[0]; /* a root given twice, with another detail */
+		sp.t[sp.nt++].detail += 3;
+		sbuf_init(&first);
+		struct heap *h = build(&sp, 0);
+		heap_analyse(h, NULL);
+		image(h, &first);
+		free_heap(h);
+		for (int k = 0; k < 4; k++) {
+			if (k == 0) {
+				qsort(sp.o, sp.no, sizeof sp.o[0], cmp_obj);
+			} else {
+				shuffle(sp.o, sp.no, sizeof sp.o[0], &s);
+				shuffle(sp.r, sp.nr, sizeof sp.r[0], &s);
+				shuffle(sp.t, sp.nt, sizeof sp.t[0], &s);
+			}
+			h = build(&sp, k % 3);
+			heap_analyse(h, NULL);
+			sbuf_init(&again);
+			image(h, &again);
+			ck_assert_uint_eq(again.len, first.len);
+			ck_assert_msg(memcmp(again.buf, first.buf, first.len) == 0, "heap %u, order %d differs", i, k);
+			sbuf_free(&again);
+			free_heap(h);
+		}
+		sbuf_free(&first);
+	}
+}
+END_TEST
+
+static int cmp_pair(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Labelled references (Mono's offsets): each node's (target, label)
+ * pairs, every copy, ascending, the labels parallel to out. */
+START_TEST(test_labels)
+{
+	struct spec sp;
+
+	for (unsigned i = 0; i < RANDOM_HEAPS(200); i++) {
+		unsigned s = i + 99;
+		draw(&sp, i + 1, (int)(i % 2), 1);
+		struct heap *h = xcalloc(1, sizeof *h);
+		struct heap_builder b;
+		uint32_t lab[4 * MAXO];
+		h->path = xstrdup("builder-test");
+		h->fd = -1;
+		hb_start(&b, h, NULL, 0, HB_LABELS);
+		uint32_t t = hb_type_str(&b, "L", 1, 1);
+		for (size_t j = 0; j < sp.no; j++)
+			hb_object(&b, sp.o[j].id, t, sp.o[j].size, NK_INSTANCE);
+		for (size_t j = 0; j < sp.nr; j++) {
+			lab[j] = rnd(&s, 4) * 8;
+			if (j == sp.nr / 3)
+				hb_nodes_done(&b);
+			hb_ref_label(&b, sp.r[j].from, sp.r[j].to, lab[j]);
+		}
+		hb_finish(&b);
+		uint32_t *got = hb_labels_take(&b);
+		uint64_t want[4 * MAXO];
+		for (node_t v = 1; v < h->n; v++) {
+			size_t m = 0;
+			for (size_t j = 0; j < sp.nr; j++) {
+				node_t a = hb_find(&b, sp.r[j].from), c = hb_find(&b, sp.r[j].to);
+				if (a == v && c != HW_NONE)
+					want[m++] = (uint64_t)c << 32 | lab[j];
+			}
+			qsort(want, m, sizeof *want, cmp_pair);
+			ck_assert_uint_eq(h->out_start[v + 1] - h->out_start[v], m);
+			for (size_t j = 0; j < m; j++) {
+				edge_t e = h->out_start[v] + (edge_t)j;
+				ck_assert_uint_eq((uint64_t)h->out[e] << 32 | got[e], want[j]);
+			}
+		}
+		free(got);
+		hb_free(&b);
+		free_heap(h);
+	}
+}
+END_TEST
+
+/* Sizes past 32 bits: node_shallow holds UINT32_MAX, the totals the
+ * sizes, carried through the sort (and a duplicate's left out). */
+START_TEST(test_big_sizes)
+{
+	static const uint64_t id[] = { 0x300, 0x100, 0x200, 0x100, 0x400 };
+	static const uint64_t size[] = { 5ull << 30, 24, 7ull << 32, 9ull << 32, UINT32_MAX };
+	struct heap *h = xcalloc(1, sizeof *h);
+	struct heap_builder b;
+
+	h->path = xstrdup("builder-test");
+	h->fd = -1;
+	hb_start(&b, h, NULL, 5, 0);
+	uint32_t t = hb_type_str(&b, "Big", 3, 1), u = hb_type_str(&b, "Small", 5, 2);
+	for (int i = 0; i < 5; i++)
+		hb_object(&b, id[i], i == 1 ? u : t, size[i], NK_PRIMARRAY);
+	hb_finish(&b);
+	ck_assert_uint_eq(h->n, 5);
+	ck_assert_uint_eq(h->node_shallow[1], 24);
+	ck_assert_uint_eq(h->node_shallow[2], UINT32_MAX);
+	ck_assert_uint_eq(h->node_shallow[3], UINT32_MAX);
+	ck_assert_uint_eq(h->node_shallow[4], UINT32_MAX);
+	ck_assert_uint_eq(h->total_shallow, 24 + (5ull << 30) + (7ull << 32) + UINT32_MAX);
+	ck_assert_uint_eq(h->cls[h->node_class[2]].shallow_total, (5ull << 30) + (7ull << 32) + UINT32_MAX);
+	ck_assert_uint_eq(h->cls[h->node_class[1]].shallow_total, 24);
+	ck_assert_uint_eq(b.dup_ids, 1);
+	hb_free(&b);
+	free_heap(h);
+}
+END_TEST
+
+/* A heap with known dominators: 1 -> 2 -> {3, 4} -> 5, and 6 -> 5 from
+ * another root; sizes so that every retained size is distinct. */
+START_TEST(test_known)
+{
+	struct spec sp;
+
+	memset(&sp, 0, sizeof sp);
+	static const uint64_t id[] = { 0x60, 0x10, 0x50, 0x30, 0x20, 0x40 }; /* objects 6, 1, 5, 3, 2, 4 */
+	for (size_t i = 0; i < 6; i++, sp.no++) {
+		sp.o[sp.no].id = id[i];
+		sp.o[sp.no].size = (id[i] >> 4) * 10;
+		sp.o[sp.no].cls = 2;
+		sp.o[sp.no].kind = NK_INSTANCE;
+	}
+	static const uint64_t e[][2] = { { 0x10, 0x20 }, { 0x20, 0x30 }, { 0x20, 0x40 }, { 0x30, 0x50 },
+					 { 0x40, 0x50 }, { 0x60, 0x50 }, { 0x40, 0x70 } };
+	for (size_t i = 0; i < 7; i++, sp.nr++) {
+		sp.r[sp.nr].from = e[i][0];
+		sp.r[sp.nr].to = e[i][1];
+	}
+	sp.t[0].id = 0x10;
+	sp.t[0].kind = 0x400;
+	sp.t[1].id = 0x60;
+	sp.t[1].kind = 0x401;
+	sp.nt = 2;
+	struct heap *h = build(&sp, 2);
+	check_model(&sp, h);
+	static const node_t idom[] = { 0, 0, 1, 2, 2, 0, 0 };
+	static const uint64_t ret[] = { 0, 100, 90, 30, 40, 50, 60 };
+	for (node_t v = 1; v < 7; v++) {
+		ck_assert_uint_eq(h->idom[v], idom[v]);
+		ck_assert_uint_eq(h->retained[v], ret[v]);
+	}
+	ck_assert_uint_eq(h->dangling_refs, 1);
+	free_heap(h);
+}
+END_TEST
+
+/* The builder's own memory at its peak, per object, on a heap of a
+ * million objects with two references each, given unsorted: with the
+ * references by id (done 0) or after hb_nodes_done (1). */
+static size_t own_peak(int done)
+{
+	enum { N = 1000000 };
+	struct heap *h = xcalloc(1, sizeof *h);
+	struct heap_builder b;
+
+	h->path = xstrdup("builder-test");
+	h->fd = -1;
+	hb_start(&b, h, NULL, N, 0);
+	uint32_t t = hb_type_str(&b, "T", 1, 1);
+	for (uint64_t i = 0; i < N; i++) /* every one once, not in order */
+		hb_object(&b, 16 * ((i * 7919) % N + 1), t, 24, NK_INSTANCE);
+	if (done)
+		hb_nodes_done(&b);
+	for (uint64_t i = 0; i < N; i++) {
+		uint64_t k = (i * 7919) % N;
+		hb_ref(&b, 16 * (k + 1), 16 * ((k * 31 + 1) % N + 1));
+		hb_ref(&b, 16 * (k + 1), 16 * ((k * 17 + 5) % N + 1));
+	}
+	hb_root(&b, 16, 0x400, 0);
+	hb_finish(&b);
+	ck_assert_uint_eq(h->n, N + 1);
+	ck_assert_uint_eq(h->nedges, 2 * N);
+	size_t peak = b.own_peak;
+	printf("builder: own memory at its peak %.1f bytes an object (%d objects, 2 references each, %s)\n",
+	       (double)peak / N, N, done ? "references after hb_nodes_done" : "references by id");
+	hb_free(&b);
+	free_heap(h);
+	return peak / N;
+}
+
+START_TEST(test_own_memory)
+{
+	ck_assert_uint_le(own_peak(0), 64);
+	ck_assert_uint_le(own_peak(1), 32);
+}
+END_TEST
+
+Suite *builder_suite(void)
+{
+	Suite *s = suite_create("builder");
+	TCase *tc = tcase_create("model");
+
+	tcase_add_test(tc, test_known);
+	tcase_add_test(tc, test_random_unsorted);
+	tcase_add_test(tc, test_random_sorted);
+	tcase_add_test(tc, test_duplicates);
+	tcase_add_test(tc, test_missing);
+	tcase_add_test(tc, test_orders);
+	tcase_add_test(tc, test_labels);
+	tcase_add_test(tc, test_big_sizes);
+	tcase_add_test(tc, test_own_memory);
+	suite_add_tcase(s, tc);
+	return s;
+}
