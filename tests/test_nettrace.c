@@ -900,6 +900,48 @@ START_TEST(test_meta_ids)
 }
 END_TEST
 
+/* A number in an event header longer than its bits allow (a timestamp
+ * delta of eleven bytes: 77 bits) is damage, said as such: the block's
+ * rest skipped with a line, the events before it kept (the fuzzers
+ * found the reader shifting a byte by 70 bits, undefined in C). */
+START_TEST(test_long_varuint)
+{
+	static const uint32_t ids[] = { 7 };
+	static const uint32_t events[] = { 40 };
+	struct ntw w;
+	struct sbuf p;
+
+	ntw_begin(&w);
+	ntw_meta(&w, ids, events, 1);
+	ntw_block(&w, "EventBlock");
+	sbuf_init(&p);
+	payload(&p, (uint64_t[]){ 1 }, (uint8_t[]){ 4 }, 1);
+	ev(&w, ids[0], &p);
+	put8(&w, 0x81); /* the next: metadata id 7, then its delta */
+	put_varuint(&w, ids[0]);
+	for (int i = 0; i < 10; i++)
+		put8(&w, 0xff);
+	put8(&w, 0x01);
+	put_varuint(&w, 0);
+	sbuf_free(&p);
+	ntw_block_end(&w);
+	put8(&w, 1);
+	struct ids_seen seen = { { 0 }, 0 };
+	struct nt_trace tr;
+	struct warnings warn = { .quiet = 1 };
+	struct sbuf err;
+	sbuf_init(&err);
+	ck_assert_msg(nt_read("long", (const uint8_t *)w.b.buf, w.b.len, &tr, id_event, &seen, &warn, &err) == 0, "%s",
+		      err.buf);
+	ck_assert_uint_eq(seen.n, 1);
+	ck_assert_uint_eq(warn.n, 1);
+	ck_assert_msg(strstr(warn.msg[0], "event header or payload past its block") != NULL, "%s", warn.msg[0]);
+	warn_free(&warn);
+	sbuf_free(&err);
+	sbuf_free(&w.b);
+}
+END_TEST
+
 /* A block of 4 GB in a small trace that has no heap before it: the
  * error says where and what (the size), not that the trace was
  * recorded without the heap-dump keywords. */
@@ -1266,6 +1308,7 @@ Suite *nettrace_suite(void)
 	tcase_add_test(tc, test_bulk_counts);
 	tcase_add_test(tc, test_sizes);
 	tcase_add_test(tc, test_meta_ids);
+	tcase_add_test(tc, test_long_varuint);
 	tcase_add_test(tc, test_block_size);
 	tcase_add_test(tc, test_mark_replay_crafted);
 	tcase_add_test(tc, test_mark_replay_background_crafted);

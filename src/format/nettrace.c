@@ -63,12 +63,13 @@ int nt_probe(const uint8_t *head, size_t n)
 }
 
 /* An unsigned LEB128 number at *p (< end) of at most max bits: 0, or
- * -1 if it runs past end or is too long. */
+ * -1 if it runs past end or is too long (past the bytes max bits take,
+ * and never a shift past 63: ten bytes at most). */
 static int varuint(const uint8_t **p, const uint8_t *end, unsigned max, uint64_t *v)
 {
 	uint64_t x = 0;
 
-	for (unsigned sh = 0; sh < max + 7; sh += 7) {
+	for (unsigned sh = 0; sh < max + 7 && sh < 64; sh += 7) {
 		if (*p >= end)
 			return -1;
 		uint8_t c = *(*p)++;
