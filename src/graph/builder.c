@@ -131,6 +131,17 @@ void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size
 	}
 }
 
+/* The labels (HB_LABELS) parallel to the references, by id or by key:
+ * grown as OWN_GROW is about to grow theirs (n of cap used). */
+static void label_room(struct heap_builder *b, size_t n, size_t cap)
+{
+	if (n != cap || !(b->flags & HB_LABELS))
+		return;
+	size_t c = cap ? cap * 2 : 256;
+	b->label = xreallocarray(b->label, c, sizeof *b->label);
+	own(b, cap * sizeof *b->label, c * sizeof *b->label);
+}
+
 /* A reference between nodes, once they are done: its key. */
 static void ref_key(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label)
 {
@@ -140,11 +151,7 @@ static void ref_key(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t
 		b->dangling++;
 		return;
 	}
-	if (b->nkey == b->ckey && (b->flags & HB_LABELS)) {
-		size_t c = b->ckey ? b->ckey * 2 : 256;
-		b->label = xreallocarray(b->label, c, sizeof *b->label);
-		own(b, b->ckey * sizeof *b->label, c * sizeof *b->label);
-	}
+	label_room(b, b->nkey, b->ckey);
 	OWN_GROW(b, b->key, b->nkey, b->ckey);
 	if (b->flags & HB_LABELS)
 		b->label[b->nkey] = label;
@@ -157,11 +164,7 @@ void hb_ref_label(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t l
 		ref_key(b, from, to, label);
 		return;
 	}
-	if (b->nref == b->cref && (b->flags & HB_LABELS)) {
-		size_t c = b->cref ? b->cref * 2 : 256;
-		b->label = xreallocarray(b->label, c, sizeof *b->label);
-		own(b, b->cref * sizeof *b->label, c * sizeof *b->label);
-	}
+	label_room(b, b->nref, b->cref);
 	OWN_GROW(b, b->ref, b->nref, b->cref);
 	if (b->flags & HB_LABELS)
 		b->label[b->nref] = label;
