@@ -630,6 +630,42 @@ START_TEST(test_v8_info_roots)
 }
 END_TEST
 
+/* The number after "\nKEY" in info's text (KEY ends with its colon),
+ * -1 if none (below). */
+static long info_num(const char *out, const char *key);
+
+/* The analyses made again (an analysis root, a reference left out: the
+ * steps root and ignore) keep V8's weak edges weak: the reader's, with
+ * no runtime hook to find them again. They became strong once, and the
+ * retained sizes with them. */
+START_TEST(test_v8_weak_kept)
+{
+	int st;
+
+	if (!v8_dumps())
+		return;
+	char *plain = hw("-q --no-cache info " V8DIR "/a.heapsnapshot", &st);
+	ck_assert_int_eq(st, 0);
+	long weak = info_num(plain, "weak_references:"), strong = info_num(plain, "references:");
+	ck_assert_msg(weak > 100 && strong > 0, "%s", plain);
+	char *obj = hw("-q --no-cache -f csv objects -n 1 " V8DIR "/a.heapsnapshot", &st);
+	char *row = strchr(obj, '\n');
+	ck_assert_msg(st == 0 && row != NULL, "%s", obj);
+	row[strcspn(row + 1, ",") + 1] = '\0';
+	char args[600];
+	snprintf(args, sizeof args, "-q --no-cache --root %s info " V8DIR "/a.heapsnapshot", row + 1);
+	char *focused = hw(args, &st);
+	ck_assert_int_eq(st, 0);
+	/* the root's border adds weak ones; none of the reader's is lost */
+	ck_assert_msg(info_num(focused, "weak_references:") >= weak &&
+		      info_num(focused, "weak_references:") + info_num(focused, "references:") == weak + strong,
+		      "weak %ld strong %ld before; after --root:\n%s", weak, strong, focused);
+	free(plain);
+	free(obj);
+	free(focused);
+}
+END_TEST
+
 /* info prints what the format knows and nothing it does not: the JVM's
  * layout for HPROF only (a .NET trace, a Mono file and a V8 snapshot
  * give each object's size as it is), ids that last from dump to dump
@@ -1160,8 +1196,6 @@ END_TEST
  * string literals first) is alive all the same, rooted as "frozen
  * segment", every such object and nothing else. `frozen`: how many at
  * least (-1: the trace tells no ranges, none is). */
-static long info_num(const char *out, const char *key);
-
 static void dotnet_frozen(const char *trace, long frozen)
 {
 	char args[1024];
@@ -1802,6 +1836,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_v8_browser_inspections);
 	tcase_add_test(tc, test_v8_wide_numbers);
 	tcase_add_test(tc, test_v8_info_roots);
+	tcase_add_test(tc, test_v8_weak_kept);
 	tcase_add_test(tc, test_info_format_facts);
 	tcase_add_test(tc, test_v8_read_twice);
 	tcase_add_test(tc, test_v8_id_order);

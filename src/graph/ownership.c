@@ -415,6 +415,12 @@ static int evaluate(struct apply *a, struct progress *p)
 				add_mark(a, v, t);
 			}
 		}
+		/* without a runtime that finds them, the weak references are
+		 * the reader's (V8's weak edges): they stay weak, each one */
+		a->cur_slot = 0;
+		for (uint64_t i = 0; (a->rt == NULL || a->rt->referent == NULL) && i < h->nweak; i++)
+			if (h->weak_rule == NULL || h->weak_rule[i] == WEAK_BUILTIN)
+				add_mark(a, h->weak_src[i], h->weak_dst[i]);
 		return 0;
 	}
 	uint32_t *start;
