@@ -1,5 +1,6 @@
 /* cache-fuzzer.c — libFuzzer harness: the input is an index cache file
- * of a small dump, its checksums made right; loaded, every view run.
+ * of a small dump of one of the formats (its header's pad word picks
+ * which), its checksums made right; loaded, every view run.
  * The body is fuzz_cache() of drive.c, which the regression test runs too. */
 #include <stddef.h>
 #include <stdint.h>

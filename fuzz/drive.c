@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +26,10 @@
 /* ---- the private directory ---- */
 
 static char dir[4096];
-static struct heap cache_dump, rich; /* opened once, freed at exit */
-static int cache_ready, rich_ready;
+/* opened once, freed at exit: the dumps the cache fuzzer's inputs are
+ * caches of, and the rich dump */
+static struct heap cache_dump[FUZZ_CACHE_DUMPS], rich;
+static int cache_ready[FUZZ_CACHE_DUMPS], rich_ready;
 
 /* The directory d and the files in it (it has no subdirectories). */
 static void remove_dir(const char *d)
@@ -47,11 +50,13 @@ static void remove_dir(const char *d)
 
 static void cleanup(void)
 {
-	if (cache_ready)
-		heap_free(&cache_dump);
+	for (int k = 0; k < FUZZ_CACHE_DUMPS; k++)
+		if (cache_ready[k])
+			heap_free(&cache_dump[k]);
 	if (rich_ready)
 		heap_free(&rich);
-	cache_ready = rich_ready = 0;
+	memset(cache_ready, 0, sizeof cache_ready);
+	rich_ready = 0;
 	remove_dir(dir);
 }
 
@@ -123,49 +128,117 @@ int fuzz_open(struct heap *h, const char *path, int no_cache)
 
 /* ---- the bodies ---- */
 
-void fuzz_init_cache(void)
+/* A file's bytes (caller frees), NULL if it cannot be read. */
+static char *slurp(const char *path, size_t *len)
 {
-	if (cache_ready)
-		return;
-	char *path = put_dump("cache.hprof", fz_rich);
-	/* with the cache: this open writes the real one beside the dump */
-	if (fuzz_open(&cache_dump, path, 0) < 0)
-		hw_fatal("%s: the synthetic dump does not open", path);
-	cache_ready = 1;
-	free(path);
-}
-
-uint8_t *fuzz_cache_seed(size_t *len)
-{
-	fuzz_init_cache();
-	char *path = cache_path(cache_dump.path);
 	FILE *f = fopen(path, "rb");
 	struct sbuf sb;
 	char buf[65536];
 	size_t got;
 
 	if (f == NULL)
-		hw_fatal("%s: no cache was written", path);
+		return NULL;
 	sbuf_init(&sb);
 	while ((got = fread(buf, 1, sizeof buf, f)) > 0)
 		sbuf_add(&sb, buf, got);
 	fclose(f);
-	free(path);
 	*len = sb.len;
-	return (uint8_t *)sbuf_detach(&sb);
+	return sbuf_detach(&sb);
+}
+
+/* A V8 snapshot small enough to fuzz its cache: the root, the GC
+ * roots, an object with a string, an array and a weak reference. */
+static const char tiny_v8[] =
+	"{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\","
+	"\"trace_node_id\"],\"node_types\":[[\"hidden\",\"array\",\"string\",\"object\",\"code\",\"closure\","
+	"\"native\"],\"string\",\"number\",\"number\",\"number\",\"number\"],\"edge_fields\":[\"type\","
+	"\"name_or_index\",\"to_node\"],\"edge_types\":[[\"context\",\"element\",\"property\",\"internal\","
+	"\"hidden\",\"shortcut\",\"weak\"],\"string_or_number\",\"node\"]},\"node_count\":6,\"edge_count\":7},\n"
+	"\"nodes\":[0,0,1,0,2,0, 0,1,3,0,1,0, 3,2,5,32,3,0, 2,3,7,16,0,0, 1,4,9,40,1,0, 3,5,11,24,0,0],\n"
+	"\"edges\":[1,1,6, 2,6,12, 1,0,12, 2,7,18, 3,8,24, 6,9,30, 1,0,30],\n"
+	"\"strings\":[\"\",\"(GC roots)\",\"Foo\",\"hello \\u00e9\\n\",\"(object elements)\",\"Bar\",\"global\","
+	"\"name\",\"elements\",\"cache\"]}\n";
+
+/* Dump k of the cache fuzzer in the directory: the path, caller frees. */
+static char *cache_dump_file(int k)
+{
+	static const char *const recorded[FUZZ_CACHE_DUMPS] = {
+		NULL, "dotnet/workload-1.nettrace", "dotnet/workload.gcdump", "mono/workload.mlpd", NULL,
+	};
+	static const char *const name[FUZZ_CACHE_DUMPS] = {
+		"cache.hprof", "cache.nettrace", "cache.gcdump", "cache.mlpd", "cache.heapsnapshot",
+	};
+	if (k == 0)
+		return put_dump(name[0], fz_rich);
+	char *path = xasprintf("%s/%s", fuzz_dir(), name[k]);
+	if (recorded[k] == NULL) {
+		fuzz_put_file(path, tiny_v8, sizeof tiny_v8 - 1);
+		return path;
+	}
+	char *src = xasprintf("%s/%s", TEST_SRCDIR, recorded[k]);
+	size_t n;
+	char *bytes = slurp(src, &n);
+	if (bytes == NULL)
+		hw_fatal("%s: cannot read the cache fuzzer's dump", src);
+	fuzz_put_file(path, bytes, n);
+	free(bytes);
+	free(src);
+	return path;
+}
+
+static void init_cache_dump(int k)
+{
+	if (cache_ready[k])
+		return;
+	char *path = cache_dump_file(k);
+	/* with the cache: this open writes the real one beside the dump */
+	if (fuzz_open(&cache_dump[k], path, 0) < 0)
+		hw_fatal("%s: the cache fuzzer's dump does not open", path);
+	cache_ready[k] = 1;
+	free(path);
+}
+
+void fuzz_init_cache(void)
+{
+	for (int k = 0; k < FUZZ_CACHE_DUMPS; k++)
+		init_cache_dump(k);
+}
+
+/* The header's pad word, which picks the dump (0 in a real cache). */
+#define PAD_AT offsetof(struct cache_header, pad)
+
+uint8_t *fuzz_cache_seed(int k, size_t *len)
+{
+	init_cache_dump(k);
+	char *path = cache_path(cache_dump[k].path);
+	char *seed = slurp(path, len);
+
+	if (seed == NULL)
+		hw_fatal("%s: no cache was written", path);
+	free(path);
+	uint32_t pad = (uint32_t)k;
+	if (*len >= PAD_AT + sizeof pad)
+		memcpy(seed + PAD_AT, &pad, sizeof pad);
+	return (uint8_t *)seed;
 }
 
 int fuzz_cache(const uint8_t *data, size_t len)
 {
-	fuzz_init_cache();
+	uint32_t pad = 0;
+	if (len >= PAD_AT + sizeof pad)
+		memcpy(&pad, data + PAD_AT, sizeof pad);
+	int k = (int)(pad % FUZZ_CACHE_DUMPS);
+	init_cache_dump(k);
 	uint8_t *buf = xmalloc(len + 1);
-	char *path = cache_path(cache_dump.path);
+	char *path = cache_path(cache_dump[k].path);
 	struct heap h;
 
 	memcpy(buf, data, len);
-	cache_reseal(buf, len, &cache_dump); /* a forged cache, checksums and all */
+	if (len >= PAD_AT + sizeof pad)
+		memset(buf + PAD_AT, 0, sizeof pad); /* as a real cache has it */
+	cache_reseal(buf, len, &cache_dump[k]); /* a forged cache, checksums and all */
 	fuzz_put_file(path, buf, len);
-	if (fuzz_open(&h, cache_dump.path, 0) == 0) {
+	if (fuzz_open(&h, cache_dump[k].path, 0) == 0) {
 		fz_all_views(&h);
 		heap_free(&h);
 	}

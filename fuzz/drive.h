@@ -77,12 +77,18 @@ int fuzz_baseline_mode(void);
 #define FUZZ_CLRMARK_PATCH "\n==> HWMARK <==\n"
 int fuzz_clrmark(const uint8_t *data, size_t len);
 
-/* A cache file of the synthetic dump fz_rich(), its checksums and the
- * dump's identity made right (cache_reseal) so that the loader decodes
- * what the input says; then the heap is loaded and every view run. */
+/* A cache file of one of FUZZ_CACHE_DUMPS dumps, one of each format:
+ * the synthetic dump fz_rich() (0), the recorded .NET trace (1) and
+ * .gcdump (2) and Mono heapshots (3) of tests/, a small V8 snapshot (4),
+ * picked by the header's pad word modulo their number (a real cache has
+ * 0 there: the loader is given 0); its checksums and the dump's identity
+ * made right (cache_reseal) so that the loader decodes what the input
+ * says; then the heap is loaded and every view run. */
+#define FUZZ_CACHE_DUMPS 5
 int fuzz_cache(const uint8_t *data, size_t len);
-/* The real cache of that dump, for the seed corpus (caller frees). */
-uint8_t *fuzz_cache_seed(size_t *len);
+/* The real cache of dump k, its pad word k, for the seed corpus
+ * (caller frees). */
+uint8_t *fuzz_cache_seed(int k, size_t *len);
 
 /* A step expression (-e), applied to the sample heap, then the classes
  * view. */

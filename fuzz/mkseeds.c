@@ -1,7 +1,7 @@
 /* mkseeds.c — write the synthetic seeds: DIR/hprof/<shape>.hprof for
  * each shape of dumps.c, truncated copies of the sample (a header only,
- * a record cut short), and DIR/cache/rich.hwi, the real index cache of
- * the dump the cache fuzzer opens. fuzz/seeds.sh adds the rest. */
+ * a record cut short), and DIR/cache/NAME.hwi, the real index caches of
+ * the dumps the cache fuzzer opens, one of each format. fuzz/seeds.sh adds the rest. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -37,14 +37,17 @@ int main(int argc, char **argv)
 	mkdir(hprof, 0755);
 	mkdir(cache, 0755);
 	write_shapes(hprof);
-	size_t len;
-	uint8_t *seed = fuzz_cache_seed(&len);
-	char *path = xasprintf("%s/rich.hwi", cache);
-	FILE *f = fopen(path, "wb");
-	if (f == NULL || fwrite(seed, 1, len, f) != len || fclose(f) != 0)
-		hw_fatal("cannot write %s", path);
-	free(path);
-	free(seed);
+	static const char *const names[FUZZ_CACHE_DUMPS] = { "rich", "nettrace", "gcdump", "mlpd", "v8" };
+	for (int k = 0; k < FUZZ_CACHE_DUMPS; k++) {
+		size_t len;
+		uint8_t *seed = fuzz_cache_seed(k, &len);
+		char *path = xasprintf("%s/%s.hwi", cache, names[k]);
+		FILE *f = fopen(path, "wb");
+		if (f == NULL || fwrite(seed, 1, len, f) != len || fclose(f) != 0)
+			hw_fatal("cannot write %s", path);
+		free(path);
+		free(seed);
+	}
 	free(hprof);
 	free(cache);
 	return 0;

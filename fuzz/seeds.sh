@@ -19,7 +19,8 @@
 #                 snapshots
 #   OUT/clrmark   the recorded .NET marks of tests/dotnet (fuzz/drive.h:
 #                 G D [GC] MARK SEP REC SEP SNAP [SEP PATCH])
-#   OUT/cache     the real index cache of the cache fuzzer's dump
+#   OUT/cache     the real index caches of the cache fuzzer's dumps, one of
+#                 each format
 #   OUT/step      every step expression of the tests and the man page
 #   OUT/rules     rules/*.rules
 #   OUT/gz        gzip files made with gzip: the synthetic dumps whole (one

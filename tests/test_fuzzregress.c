@@ -203,7 +203,7 @@ START_TEST(test_reseal)
 {
 	setenv("TMPDIR", hw_tmpdir(), 1);
 	size_t len;
-	uint8_t *seed = fuzz_cache_seed(&len);
+	uint8_t *seed = fuzz_cache_seed(0, &len);
 	struct cache_header hd;
 	char *dump = xasprintf("%s/cache.hprof", fuzz_dir()), *cache = cache_path(dump);
 	struct heap h;

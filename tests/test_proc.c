@@ -574,7 +574,7 @@ static void assert_workload(const char *dump)
 	char args[512];
 	int st;
 
-	snprintf(args, sizeof args, "%s -q -f csv classes -n 100000 %s", heapwalk(), dump);
+	snprintf(args, sizeof args, "%s -q --no-cache -f csv classes -n 100000 %s", heapwalk(), dump);
 	char *csv = run(args, &st);
 	ck_assert_msg(st == 0 && strstr(csv, "\nWorkload.Session,300,") && strstr(csv, "\nWorkload.CacheEntry,1000,"),
 		      "%s", csv);

@@ -499,7 +499,7 @@ static int open_mapped(struct heap *h, const char *path, const struct open_opts 
 	if (!no_cache) {
 		struct sbuf why_not;
 		sbuf_init(&why_not);
-		h->cache_file = cache_choose(path, &why_not);
+		h->cache_file = cache_choose_snap(h->path, h->want_snap, &why_not);
 		if (why_not.len > 0)
 			warn_add_escaped(&h->notes, why_not.buf);
 		sbuf_free(&why_not);

@@ -725,6 +725,49 @@ void clr_free_data(struct heap *h)
 	h->fmt_data = NULL;
 }
 
+/* ---- the index cache: what clr_data keeps ---- */
+
+/* The handles' arrays, and the trace's process and clock in place. */
+int clr_data_arrays(struct heap *h, struct fmt_array *a)
+{
+	struct clr_data *cd = h->fmt_data;
+
+	if (cd == NULL)
+		cd = h->fmt_data = xcalloc(1, sizeof *cd);
+	a[0] = (struct fmt_array){ (void **)&cd->weak, NULL, sizeof *cd->weak, cd->nweak };
+	a[1] = (struct fmt_array){ (void **)&cd->dep_key, NULL, sizeof *cd->dep_key, cd->ndep };
+	a[2] = (struct fmt_array){ (void **)&cd->dep_value, NULL, sizeof *cd->dep_value, cd->ndep };
+	a[3] = (struct fmt_array){ NULL, &cd->pid, sizeof cd->pid, 1 };
+	a[4] = (struct fmt_array){ NULL, &cd->sync_qpc, sizeof cd->sync_qpc, 1 };
+	return 5;
+}
+
+/* Every handle's objects in the heap, a static variable's name among
+ * the names, generations .NET's. */
+const char *clr_data_loaded(struct heap *h, const struct fmt_array *a, int n)
+{
+	struct clr_data *cd = h->fmt_data;
+
+	(void)n;
+	cd->nweak = a[0].count;
+	cd->ndep = a[1].count;
+	if (a[2].count != cd->ndep)
+		return "bad handles";
+	for (size_t i = 0; i < cd->nweak; i++)
+		if (cd->weak[i] == 0 || cd->weak[i] >= h->n)
+			return "bad handles";
+	for (size_t i = 0; i < cd->ndep; i++)
+		if (cd->dep_key[i] == 0 || cd->dep_key[i] >= h->n || cd->dep_value[i] == 0 || cd->dep_value[i] >= h->n)
+			return "bad handles";
+	for (size_t i = 0; i < h->nroot_rec; i++)
+		if (h->root_rec[i].kind == RK_CLR_STATIC && h->root_rec[i].thread_serial > h->names_len)
+			return "bad root";
+	for (node_t v = 0; h->node_gen != NULL && v < h->n; v++)
+		if (h->node_gen[v] >= CLR_NGENS)
+			return "bad generation";
+	return NULL;
+}
+
 /* The mark file heapwalk snapshot wrote beside the trace, if any. */
 static int clr_mark(const struct heap *h, uint8_t **old, int *exact, struct sbuf *how, struct sbuf *err)
 {
@@ -752,8 +795,10 @@ const struct format_ops clr_format = {
 	.label = "a .NET heap-dump trace (nettrace)",
 	.runtime = "clr",
 	.rt = &clr_runtime,
-	.cacheable = 0,
-	.needs = HP_OUT | HP_CLASS | HP_KIND,
+	.cacheable = 1,
+	.data_arrays = clr_data_arrays,
+	.data_loaded = clr_data_loaded,
+	.needs = HP_OUT | HP_CLASS | HP_KIND | HP_IDS,
 	.probe = clr_probe,
 	.header = clr_header,
 	.parse = clr_parse,

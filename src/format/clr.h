@@ -75,5 +75,8 @@ const char *clr_root_kind_name(unsigned kind);
 void clr_root_detail(const struct heap *h, const struct root *r, struct sbuf *out);
 const char *clr_gen_name(unsigned g);
 void clr_free_data(struct heap *h);
+/* The index cache's hooks (format_ops' data_arrays, data_loaded). */
+int clr_data_arrays(struct heap *h, struct fmt_array *a);
+const char *clr_data_loaded(struct heap *h, const struct fmt_array *a, int n);
 
 #endif

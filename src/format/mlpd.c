@@ -963,6 +963,7 @@ static void read_shot(struct mrd *r, const uint8_t *map, uint64_t size, size_t s
 
 struct mlpd_data {
 	uint32_t *edge_off; /* parallel to h->out: the reference's byte offset in its object */
+	uint64_t noff;      /* its length */
 	uint64_t key;       /* the process: its pid and start */
 	uint64_t t_end;     /* the heapshot's end, on the file's clock (ns) */
 	unsigned ptrsize;
@@ -1064,6 +1065,7 @@ static void build(struct mrd *r, struct capture *cp, unsigned ptrsize)
 	free(seen);
 	struct mlpd_data *md = xcalloc(1, sizeof *md);
 	md->edge_off = hb_labels_take(&b);
+	md->noff = h->nedges;
 	md->ptrsize = ptrsize;
 	md->t_end = r->shots[cp->shot].t_end;
 	h->fmt_data = md;
@@ -1245,6 +1247,38 @@ static void mlpd_free_data(struct heap *h)
 	free(md->edge_off);
 	free(md);
 	h->fmt_data = NULL;
+}
+
+/* ---- the index cache: what mlpd_data keeps ---- */
+
+static int mlpd_data_arrays(struct heap *h, struct fmt_array *a)
+{
+	struct mlpd_data *md = h->fmt_data;
+
+	if (md == NULL)
+		md = h->fmt_data = xcalloc(1, sizeof *md);
+	a[0] = (struct fmt_array){ (void **)&md->edge_off, NULL, sizeof *md->edge_off, md->noff };
+	a[1] = (struct fmt_array){ NULL, &md->key, sizeof md->key, 1 };
+	a[2] = (struct fmt_array){ NULL, &md->t_end, sizeof md->t_end, 1 };
+	a[3] = (struct fmt_array){ NULL, &md->ptrsize, sizeof md->ptrsize, 1 };
+	return 4;
+}
+
+/* A label for every reference, a pointer's size, a root's name among
+ * the names. */
+static const char *mlpd_data_loaded(struct heap *h, const struct fmt_array *a, int n)
+{
+	struct mlpd_data *md = h->fmt_data;
+
+	(void)n;
+	md->noff = a[0].count;
+	if (md->noff < h->nedges || (md->ptrsize != 4 && md->ptrsize != 8))
+		return "bad Mono data";
+	for (size_t i = 0; i < h->nroot_rec; i++)
+		if (h->root_rec[i].kind >= RK_MONO && h->root_rec[i].kind < RK_MONO + RK_MONO_NSOURCES &&
+		    h->root_rec[i].thread_serial > h->names_len)
+			return "bad root";
+	return NULL;
 }
 
 /* ---- which objects were there before: the moves replayed ----
@@ -1552,8 +1586,10 @@ const struct format_ops mlpd_format = {
 	.title = "Mono (mlpd)",
 	.label = "Mono's log-profiler heapshots (.mlpd)",
 	.runtime = "mono",
-	.cacheable = 0,
-	.needs = HP_OUT | HP_CLASS | HP_KIND | HP_OFF,
+	.cacheable = 1,
+	.data_arrays = mlpd_data_arrays,
+	.data_loaded = mlpd_data_loaded,
+	.needs = HP_OUT | HP_CLASS | HP_KIND | HP_OFF | HP_IDS,
 	.probe = mlpd_probe,
 	.header = mlpd_header,
 	.parse = mlpd_parse,

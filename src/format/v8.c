@@ -57,6 +57,11 @@ struct v8_data {
 	uint8_t *weak_type;
 	uint32_t *node_trace; /* per node: its trace_node_id; NULL without allocation tracking */
 	uint32_t *id32;       /* per node: its id, when every id fits (else h->node_id) */
+	uint64_t nout, nwlab; /* the lengths of out_name (out_type), weak_name (weak_type) */
+	/* for the index cache: the type names, edge types' then node types',
+	 * NUL-separated (made when a cache is written, or read from one) */
+	char *type_names;
+	uint64_t type_names_len;
 };
 
 enum { RK_V8_GC = 0x200, RK_V8_USER = 0x201, RK_V8_EMBEDDER = 0x202 };
@@ -620,6 +625,7 @@ static void place_weak(struct heap *h, struct v8_data *d, struct wedge *w, uint6
 	h->weak_rule = xmalloc((n + 1) * sizeof *h->weak_rule);
 	d->weak_name = xmalloc((n + 1) * sizeof *d->weak_name);
 	d->weak_type = xmalloc(n + 1);
+	d->nwlab = n;
 	for (uint64_t i = 0; i < n; i++) {
 		h->weak_src[i] = w[i].src;
 		h->weak_dst[i] = w[i].to;
@@ -676,6 +682,7 @@ static void make_edges(struct v8b *b, const uint32_t *o2n)
 	h->out = xmalloc(((size_t)sum + 1) * sizeof *h->out);
 	d->out_name = xmalloc(((size_t)sum + 1) * sizeof *d->out_name);
 	d->out_type = pack ? NULL : xmalloc((size_t)sum + 1);
+	d->nout = sum;
 	struct wedge *weak = xmalloc((nweak + 1) * sizeof *weak);
 	uint64_t w = 0;
 	/* placed: start[v] moves to the end of v's edges */
@@ -740,6 +747,23 @@ static int v8_header(struct heap *h, struct sbuf *err)
 	return 0;
 }
 
+/* The types the reader tells apart, by their names in the meta. */
+static void find_types(struct v8_data *d)
+{
+	d->et_element = type_index(d->edge_types, d->n_edge_types, "element");
+	d->et_hidden = type_index(d->edge_types, d->n_edge_types, "hidden");
+	d->et_weak = type_index(d->edge_types, d->n_edge_types, "weak");
+	d->et_shortcut = type_index(d->edge_types, d->n_edge_types, "shortcut");
+	d->et_internal = type_index(d->edge_types, d->n_edge_types, "internal");
+	d->nt_string = type_index(d->node_types, d->n_node_types, "string");
+	d->nt_cons = type_index(d->node_types, d->n_node_types, "concatenated string");
+	d->nt_sliced = type_index(d->node_types, d->n_node_types, "sliced string");
+	d->nt_object = type_index(d->node_types, d->n_node_types, "object");
+	d->nt_native = type_index(d->node_types, d->n_node_types, "native");
+	d->nt_array = type_index(d->node_types, d->n_node_types, "array");
+	d->nt_code = type_index(d->node_types, d->n_node_types, "code");
+}
+
 static void v8_free(struct heap *h)
 {
 	struct v8_data *d = h->fmt_data;
@@ -747,10 +771,10 @@ static void v8_free(struct heap *h)
 	if (d == NULL)
 		return;
 	free(d->str_off);
-	for (unsigned i = 0; i < d->n_edge_types; i++)
+	for (unsigned i = 0; d->edge_types != NULL && i < d->n_edge_types; i++)
 		free(d->edge_types[i]);
 	free(d->edge_types);
-	for (unsigned i = 0; i < d->n_node_types; i++)
+	for (unsigned i = 0; d->node_types != NULL && i < d->n_node_types; i++)
 		free(d->node_types[i]);
 	free(d->node_types);
 	free(d->node_name);
@@ -761,6 +785,7 @@ static void v8_free(struct heap *h)
 	free(d->weak_type);
 	free(d->node_trace);
 	free(d->id32);
+	free(d->type_names);
 	free(d);
 	h->fmt_data = NULL;
 }
@@ -795,18 +820,7 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	d->n_node_types = s.n_node_types;
 	s.node_types = NULL;
 	s.n_node_types = 0;
-	d->et_element = type_index(d->edge_types, d->n_edge_types, "element");
-	d->et_hidden = type_index(d->edge_types, d->n_edge_types, "hidden");
-	d->et_weak = type_index(d->edge_types, d->n_edge_types, "weak");
-	d->et_shortcut = type_index(d->edge_types, d->n_edge_types, "shortcut");
-	d->et_internal = type_index(d->edge_types, d->n_edge_types, "internal");
-	d->nt_string = type_index(d->node_types, d->n_node_types, "string");
-	d->nt_cons = type_index(d->node_types, d->n_node_types, "concatenated string");
-	d->nt_sliced = type_index(d->node_types, d->n_node_types, "sliced string");
-	d->nt_object = type_index(d->node_types, d->n_node_types, "object");
-	d->nt_native = type_index(d->node_types, d->n_node_types, "native");
-	d->nt_array = type_index(d->node_types, d->n_node_types, "array");
-	d->nt_code = type_index(d->node_types, d->n_node_types, "code");
+	find_types(d);
 
 	struct v8b b = { .h = h, .s = &s, .d = d, .nt = { .h = h } };
 	b.cls_of_str = xmalloc(((size_t)s.nstr + 1) * sizeof *b.cls_of_str);
@@ -1002,7 +1016,7 @@ static uint64_t v8_node_id(const struct heap *h, node_t v)
 {
 	const struct v8_data *d = h->fmt_data;
 
-	return d->id32[v];
+	return d->id32 != NULL ? d->id32[v] : 0; /* neither (a forged cache): 0 */
 }
 
 static uint32_t v8_alloc_trace(const struct heap *h, node_t v)
@@ -1073,13 +1087,92 @@ static int v8_id_same(const struct heap *old, node_t o, const struct heap *h, no
 	return same;
 }
 
+/* ---- the index cache: what v8_data keeps ---- */
+
+/* The type names in one run of NUL-terminated strings. */
+static void join_types(struct v8_data *d)
+{
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	for (unsigned i = 0; i < d->n_edge_types; i++)
+		sbuf_add(&sb, d->edge_types[i], strlen(d->edge_types[i]) + 1);
+	for (unsigned i = 0; i < d->n_node_types; i++)
+		sbuf_add(&sb, d->node_types[i], strlen(d->node_types[i]) + 1);
+	d->type_names_len = sb.len;
+	d->type_names = sbuf_detach(&sb);
+}
+
+static int v8_data_arrays(struct heap *h, struct fmt_array *a)
+{
+	struct v8_data *d = h->fmt_data;
+
+	if (d == NULL)
+		d = h->fmt_data = xcalloc(1, sizeof *d);
+	else if (d->type_names == NULL)
+		join_types(d);
+	a[0] = (struct fmt_array){ (void **)&d->str_off, NULL, sizeof *d->str_off, d->nstr };
+	a[1] = (struct fmt_array){ (void **)&d->node_name, NULL, sizeof *d->node_name, h->n };
+	a[2] = (struct fmt_array){ (void **)&d->node_type, NULL, sizeof *d->node_type, h->n };
+	a[3] = (struct fmt_array){ (void **)&d->out_name, NULL, sizeof *d->out_name, d->nout };
+	a[4] = (struct fmt_array){ (void **)&d->out_type, NULL, sizeof *d->out_type, d->out_type ? d->nout : 0 };
+	a[5] = (struct fmt_array){ (void **)&d->weak_name, NULL, sizeof *d->weak_name, d->nwlab };
+	a[6] = (struct fmt_array){ (void **)&d->weak_type, NULL, sizeof *d->weak_type, d->nwlab };
+	a[7] = (struct fmt_array){ (void **)&d->node_trace, NULL, sizeof *d->node_trace, d->node_trace ? h->n : 0 };
+	a[8] = (struct fmt_array){ (void **)&d->id32, NULL, sizeof *d->id32, d->id32 ? h->n : 0 };
+	a[9] = (struct fmt_array){ (void **)&d->type_names, NULL, 1, d->type_names_len };
+	a[10] = (struct fmt_array){ NULL, &d->n_edge_types, sizeof d->n_edge_types, 1 };
+	a[11] = (struct fmt_array){ NULL, &d->n_node_types, sizeof d->n_node_types, 1 };
+	return 12;
+}
+
+/* What v8_data's arrays index and where strings are read: in range;
+ * the type names split again. */
+static const char *v8_data_loaded(struct heap *h, const struct fmt_array *a, int n)
+{
+	struct v8_data *d = h->fmt_data;
+
+	(void)n;
+	d->nstr = (uint32_t)a[0].count;
+	d->nout = a[3].count;
+	d->nwlab = a[5].count;
+	d->type_names_len = a[9].count;
+	if (a[0].count > UINT32_MAX || a[1].count != h->n || a[2].count != h->n || d->nout < h->nedges ||
+	    (a[4].count != 0 && a[4].count != d->nout) || a[6].count != d->nwlab || d->nwlab < h->nweak ||
+	    (a[7].count != 0 && a[7].count != h->n) || (a[8].count != 0 && a[8].count != h->n))
+		return "bad V8 arrays";
+	for (uint32_t i = 0; i < d->nstr; i++)
+		if (d->str_off[i] != UINT64_MAX && d->str_off[i] >= h->size)
+			return "bad V8 string";
+	if (d->n_edge_types > 255 || d->n_node_types > 255 || (d->out_type == NULL && d->n_edge_types > PACK_NONE) ||
+	    d->type_names_len == 0 || d->type_names[d->type_names_len - 1] != '\0')
+		return "bad V8 types";
+	uint64_t nuls = 0;
+	for (uint64_t at = 0; at < d->type_names_len; at++)
+		nuls += d->type_names[at] == '\0';
+	if (nuls != (uint64_t)d->n_edge_types + d->n_node_types)
+		return "bad V8 types";
+	d->edge_types = xcalloc(d->n_edge_types + 1, sizeof *d->edge_types);
+	d->node_types = xcalloc(d->n_node_types + 1, sizeof *d->node_types);
+	const char *nm = d->type_names;
+	for (unsigned i = 0; i < d->n_edge_types + d->n_node_types; i++, nm += strlen(nm) + 1)
+		if (i < d->n_edge_types)
+			d->edge_types[i] = xstrdup(nm);
+		else
+			d->node_types[i - d->n_edge_types] = xstrdup(nm);
+	find_types(d);
+	return NULL;
+}
+
 const struct format_ops v8_format = {
 	.name = "v8",
 	.title = "V8",
 	.label = "a V8 heap snapshot (Node, Chrome)",
 	.runtime = "v8",
-	.cacheable = 0,
-	.needs = HP_OUT | HP_CLASS | HP_KIND | HP_SHALLOW,
+	.cacheable = 1,
+	.data_arrays = v8_data_arrays,
+	.data_loaded = v8_data_loaded,
+	.needs = HP_OUT | HP_CLASS | HP_KIND | HP_SHALLOW | HP_IDS,
 	.probe = v8_probe,
 	.header = v8_header,
 	.parse = v8_parse_heap,

@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "graph/reader.h"
 #include "graph/resident.h"
 #include "graph/store.h"
 
@@ -46,6 +47,12 @@ struct scalars {
 	uint64_t truncated_at;
 	uint64_t keep_unreachable, garbage_refs;
 	uint64_t id_base, id_nb, id_shift, id_bits;
+	/* the format that wrote it; what not every format has */
+	char fmt[16];
+	uint64_t has_node_id, has_gen, nsnaps, snap, dump_gc_ns, dump_pause_ns;
+	uint64_t absent; /* parts the reader does not make (V8: node_off) */
+	/* the reader's own arrays (format_ops' data_arrays) */
+	uint64_t fmt_n, fmt_elem[FMT_ARRAYS], fmt_count[FMT_ARRAYS];
 };
 
 static uint64_t hash64(const void *p, size_t n, uint64_t seed)
@@ -159,7 +166,7 @@ static char *private_base(const char *abs)
 	return out;
 }
 
-char *cache_choose(const char *dump_path, struct sbuf *note)
+static char *choose(const char *dump_path, const char *suffix, struct sbuf *note)
 {
 	char *abs = realpath(dump_path, NULL);
 	const char *p = abs ? abs : dump_path;
@@ -168,7 +175,7 @@ char *cache_choose(const char *dump_path, struct sbuf *note)
 	char *out = NULL;
 
 	if (access(dir, W_OK) == 0) {
-		out = xasprintf("%s.hwi", p);
+		out = xasprintf("%s%s", p, suffix);
 		const char *bad = untrusted_path(out);
 		if (bad != NULL) {
 			if (note != NULL) {
@@ -184,7 +191,7 @@ char *cache_choose(const char *dump_path, struct sbuf *note)
 	if (out == NULL) {
 		char *base = private_base(p);
 		if (base != NULL)
-			out = xasprintf("%s.hwi", base);
+			out = xasprintf("%s%s", base, suffix);
 		else if (note != NULL && note->len == 0)
 			sbuf_adds(note, "no private cache directory that can be trusted (not ours, or open "
 				  "to others): no index cache");
@@ -193,6 +200,21 @@ char *cache_choose(const char *dump_path, struct sbuf *note)
 	free(dir);
 	free(abs);
 	return out;
+}
+
+char *cache_choose(const char *dump_path, struct sbuf *note)
+{
+	return choose(dump_path, ".hwi", note);
+}
+
+char *cache_choose_snap(const char *dump_path, uint32_t snap, struct sbuf *note)
+{
+	char suffix[32];
+
+	if (snap == 0)
+		return choose(dump_path, ".hwi", note);
+	snprintf(suffix, sizeof suffix, ".%u.hwi", snap);
+	return choose(dump_path, suffix, note);
 }
 
 char *cache_private_base(const char *dump_path)
@@ -247,12 +269,20 @@ static int slots(struct heap *h, const struct scalars *s, struct slot *o)
 	SLOT(ambiguous, s->nambiguous);
 	SLOT(id_low, s->id_nb > 0 ? s->n : 0);
 	SLOT(id_start, s->id_nb > 0 ? s->id_nb + 1 : 0);
+	/* kept by the formats that have them (NULL: none) */
+	SLOT(node_id, s->has_node_id ? s->n : 0);
+	SLOT(node_gen, s->has_gen ? s->n : 0);
+	SLOT(snaps, s->nsnaps);
 #undef SLOT
 	return k;
 }
-#define NSLOTS 31
-#define NSECT (NSLOTS + 2) /* the scalars (id 0), the slots (1..), the warnings */
-#define WARN_ID (NSLOTS + 1)
+#define NSLOTS 34
+#define OPTIONAL_FIRST 31 /* slots from here on: NULL when empty (node_id's
+			   * part is HP_IDS, whose empty arrays all stay NULL) */
+/* the scalars (id 0), the slots (1..), the reader's arrays, the warnings */
+#define NSECT (NSLOTS + 2 + FMT_ARRAYS)
+#define FMT_ID (NSLOTS + 1)
+#define WARN_ID (NSLOTS + 1 + FMT_ARRAYS) /* the last */
 #define TABLE_AT sizeof(struct cache_header)
 #define SECTIONS_AT (TABLE_AT + NSECT * sizeof(struct store_sect))
 
@@ -263,7 +293,7 @@ static unsigned part_of(int slot)
 	static const unsigned part[NSLOTS] = {
 		HP_OFF, HP_CLASS, HP_SHALLOW, HP_KIND, HP_OUT_AT, HP_OUT_TO, HP_IN_AT, HP_IN_FROM, HP_WEAK, HP_WEAK,
 		0, 0, 0, 0, 0, 0, HP_IDOM, HP_RETAINED, 0, 0, 0, 0, HP_WEAK, HP_WEAK, HP_WEAK,
-		0, 0, 0, 0, HP_IDS, HP_IDS,
+		0, 0, 0, 0, HP_IDS, HP_IDS, HP_IDS, 0, 0,
 	};
 	return slot < NSLOTS ? part[slot] : 0;
 }
@@ -310,6 +340,14 @@ static void get_scalars(const struct heap *h, struct scalars *s, uint64_t warn_b
 	s->id_nb = h->id_nb;
 	s->id_shift = h->id_shift;
 	s->id_bits = h->id_bits;
+	if (h->fmt != NULL)
+		snprintf(s->fmt, sizeof s->fmt, "%s", h->fmt->name);
+	s->has_node_id = h->has_node_id;
+	s->has_gen = h->node_gen != NULL;
+	s->nsnaps = h->nsnaps;
+	s->snap = h->snap;
+	s->dump_gc_ns = h->dump_gc_ns;
+	s->dump_pause_ns = h->dump_pause_ns;
 }
 
 /* The warnings, NUL-separated. A message that starts with the dump's
@@ -454,6 +492,8 @@ int cache_begin(struct heap *h)
 {
 	struct backing *b = xcalloc(1, sizeof *b);
 
+	if (h->backing != NULL) /* what the reader does not make, it still does not */
+		b->absent = ((struct backing *)h->backing)->absent;
 	backing_free(h); /* a cached open's: the caller loaded what it keeps */
 	b->fd = b->scratch_fd = -1;
 	if (h->cache_file != NULL) {
@@ -669,6 +709,26 @@ void heap_park(struct heap *h, unsigned parts)
 	}
 }
 
+/* The reader's own arrays (format_ops' data_arrays) as sections
+ * FMT_ID..., their sizes in the scalars; the sections it has none for
+ * empty. */
+static void put_reader(struct heap *h, struct backing *b, struct scalars *sc)
+{
+	struct fmt_array a[FMT_ARRAYS];
+	int n = h->fmt != NULL && h->fmt->data_arrays != NULL ? h->fmt->data_arrays(h, a) : 0;
+
+	sc->fmt_n = (uint64_t)n;
+	for (int i = 0; i < FMT_ARRAYS && store_ok(&b->st); i++) {
+		const void *p = i >= n ? NULL : a[i].ptr != NULL ? *a[i].ptr : a[i].at;
+		sc->fmt_elem[i] = i < n ? a[i].elem : 1;
+		sc->fmt_count[i] = i >= n || p == NULL ? 0 : a[i].ptr != NULL ? a[i].count : 1;
+		if (i < n && a[i].ptr == NULL) /* in place: its bytes */
+			store_put(&b->st, FMT_ID + (uint32_t)i, p, 1, a[i].elem);
+		else
+			store_put(&b->st, FMT_ID + (uint32_t)i, p, (uint32_t)sc->fmt_elem[i], sc->fmt_count[i]);
+	}
+}
+
 int cache_finish(struct heap *h)
 {
 	struct backing *b = h->backing;
@@ -692,11 +752,16 @@ int cache_finish(struct heap *h)
 	}
 	char *wb = warn_blob(h, &wlen);
 	get_scalars(h, &sc, wlen);
+	sc.absent = b->absent;
 	slots(h, &sc, sl);
 	for (int i = 0; i < NSLOTS && store_ok(&b->st); i++) {
 		unsigned part = part_of(i);
 		if (part != 0 && (b->stored & part))
 			continue;
+		if (b->absent & part) { /* the reader makes none: an empty section */
+			store_put(&b->st, (uint32_t)i + 1, NULL, (uint32_t)sl[i].elem, 0);
+			continue;
+		}
 		if (*sl[i].ptr == NULL && sl[i].count > 0) { /* neither here nor there: cannot be */
 			b->st.err = EINVAL;
 			break;
@@ -705,6 +770,7 @@ int cache_finish(struct heap *h)
 	}
 	for (unsigned part = 1; part <= HP_ALL && store_ok(&b->st); part <<= 1)
 		b->stored |= part;
+	put_reader(h, b, &sc);
 	store_put(&b->st, 0, &sc, 1, sizeof sc);
 	store_put(&b->st, WARN_ID, wb, 1, wlen);
 	free(wb);
@@ -809,6 +875,13 @@ static const char *validate_part(const struct heap *h, const struct scalars *s, 
 				return "bad dominator";
 		return NULL;
 	case HP_IDS:
+		if (s->has_node_id) { /* ascending: they are searched */
+			if (h->node_id[0] != 0)
+				return "bad ids";
+			for (uint64_t v = 2; v < s->n; v++)
+				if (h->node_id[v] <= h->node_id[v - 1])
+					return "bad ids";
+		}
 		if (s->id_nb == 0)
 			return NULL;
 		if (h->id_start[0] < 1 || h->id_start[s->id_nb] != s->n)
@@ -889,6 +962,56 @@ static const char *validate_small(const struct heap *h, const struct scalars *s)
 	return NULL;
 }
 
+/* What only some formats keep: generations the format can name, the
+ * heapshot this is. */
+static const char *validate_kept(const struct heap *h, const struct scalars *s)
+{
+	if (s->has_gen)
+		for (uint64_t v = 0; v < s->n; v++)
+			if (h->node_gen[v] >= HW_MAX_GENS)
+				return "bad generation";
+	if (s->nsnaps > UINT32_MAX || (s->nsnaps > 0) != (s->snap > 0) || s->snap > s->nsnaps ||
+	    (s->nsnaps > 0 && !h->fmt->snapshots))
+		return "bad heapshot";
+	return NULL;
+}
+
+/* The reader's own arrays, each as data_arrays lists it (what the cache
+ * says of them must be what the reader makes), then checked by the
+ * reader. NULL, or why not. */
+static const char *load_reader(struct heap *h, const struct store *st, const struct scalars *s)
+{
+	struct fmt_array a[FMT_ARRAYS];
+	int n = 0;
+
+	if (s->fmt_n > FMT_ARRAYS || (s->fmt_n > 0 && h->fmt->data_arrays == NULL))
+		return "bad reader data";
+	if (h->fmt->data_arrays == NULL) { /* the sections all empty */
+		for (uint32_t i = 0; i < FMT_ARRAYS; i++)
+			if (s->fmt_count[i] != 0 || store_load(st, FMT_ID + i, 1, 0, NULL) < 0)
+				return "bad reader data";
+		return NULL;
+	}
+	if ((n = h->fmt->data_arrays(h, a)) != (int)s->fmt_n)
+		return "bad reader data";
+	for (int i = 0; i < n; i++) {
+		if (a[i].ptr != NULL)
+			*a[i].ptr = NULL;
+		a[i].count = s->fmt_count[i];
+		if (s->fmt_elem[i] != a[i].elem || (a[i].ptr == NULL && a[i].count != 1))
+			return "bad reader data";
+	}
+	for (int i = 0; i < FMT_ARRAYS; i++) {
+		uint32_t id = FMT_ID + (uint32_t)i;
+		if (i >= n ? s->fmt_count[i] != 0 || store_load(st, id, 1, 0, NULL) < 0 /* empty */
+		    : a[i].ptr == NULL ? store_load(st, id, 1, a[i].elem, a[i].at) < 0
+		    : a[i].count > 0 ? (*a[i].ptr = store_get(st, id, (uint32_t)a[i].elem, a[i].count)) == NULL
+				     : store_load(st, id, (uint32_t)a[i].elem, 0, NULL) < 0)
+			return "truncated or corrupt";
+	}
+	return h->fmt->data_loaded(h, a, n);
+}
+
 static void set_scalars(struct heap *h, const struct scalars *s)
 {
 	memcpy(h->version, s->version, sizeof h->version);
@@ -928,6 +1051,11 @@ static void set_scalars(struct heap *h, const struct scalars *s)
 	h->id_nb = s->id_nb;
 	h->id_shift = (uint32_t)s->id_shift;
 	h->id_bits = (uint32_t)s->id_bits;
+	h->has_node_id = s->has_node_id != 0;
+	h->nsnaps = (uint32_t)s->nsnaps;
+	h->snap = (uint32_t)s->snap;
+	h->dump_gc_ns = s->dump_gc_ns;
+	h->dump_pause_ns = s->dump_pause_ns;
 }
 
 static void replay_warnings(struct heap *h, const char *blob, uint64_t len, uint64_t suppressed)
@@ -1026,9 +1154,15 @@ int cache_load_rest(struct heap *h, unsigned parts, const char **why)
 		for (int i = 0; i < NSLOTS; i++) {
 			uint32_t id;
 			const struct store *st = copy_of(b, i, part, &id);
-			if (part_of(i) == part &&
-			    (*sl[i].ptr = store_get(st, id, (uint32_t)sl[i].elem, sl[i].count)) == NULL)
+			if (part_of(i) != part)
+				continue;
+			/* the ids' arrays a heap has not: NULL says how it keeps them */
+			if (part == HP_IDS && sl[i].count == 0) {
+				if (store_load(st, id, (uint32_t)sl[i].elem, 0, NULL) < 0)
+					goto fail;
+			} else if ((*sl[i].ptr = store_get(st, id, (uint32_t)sl[i].elem, sl[i].count)) == NULL) {
 				goto fail;
+			}
 		}
 		/* what another run wrote is checked; what this one parked since
 		 * (the scratch file) has counts of its own */
@@ -1126,22 +1260,42 @@ int cache_load(struct heap *h, int verify, const char **why)
 	ns = slots(h, &b->sc, sl);
 	for (int i = 0; i < ns; i++)
 		*sl[i].ptr = NULL;
-	for (int i = 0; i < ns; i++)
-		if (part_of(i) == 0 &&
-		    (*sl[i].ptr = store_get(&b->st, (uint32_t)i + 1, (uint32_t)sl[i].elem, sl[i].count)) == NULL)
+	for (int i = 0; i < ns; i++) {
+		uint32_t id = (uint32_t)i + 1;
+		if (part_of(i) != 0)
+			continue;
+		if (i >= OPTIONAL_FIRST && sl[i].count == 0) { /* NULL: none; its section read, checked */
+			if (store_load(&b->st, id, (uint32_t)sl[i].elem, 0, NULL) < 0)
+				goto fail;
+		} else if ((*sl[i].ptr = store_get(&b->st, id, (uint32_t)sl[i].elem, sl[i].count)) == NULL) {
 			goto fail;
+		}
+	}
 	if ((wb = store_get(&b->st, WARN_ID, 1, b->sc.nwarn_bytes)) == NULL)
 		goto fail;
-	if ((*why = validate_small(h, &b->sc)) != NULL || (*why = validate_layout(h, &b->sc)) != NULL)
+	*why = "not a cache of this format";
+	if (memchr(b->sc.fmt, '\0', sizeof b->sc.fmt) == NULL || strcmp(b->sc.fmt, h->fmt->name) != 0)
 		goto fail;
+	if ((*why = validate_small(h, &b->sc)) != NULL || (*why = validate_kept(h, &b->sc)) != NULL ||
+	    (h->fmt->facts & FF_LAYOUT && (*why = validate_layout(h, &b->sc)) != NULL))
+		goto fail;
+	/* the reader checks its arrays against the heap's figures */
+	struct heap before = *h;
 	set_scalars(h, &b->sc);
+	if ((*why = load_reader(h, &b->st, &b->sc)) != NULL) {
+		if (h->fmt_data != NULL && h->fmt->free_data != NULL)
+			h->fmt->free_data(h);
+		*h = before; /* the figures as a parse expects them */
+		goto fail;
+	}
 	replay_warnings(h, wb, b->sc.nwarn_bytes, b->sc.suppressed);
 	free(wb);
 	b->fd = fd;
 	b->scratch_fd = -1;
 	b->from_disk = 1;
 	b->readonly = 1;
-	b->stored = HP_ALL;
+	b->stored = HP_ALL & ~(unsigned)b->sc.absent;
+	b->absent = (unsigned)b->sc.absent & HP_ALL;
 	h->backing = b;
 	return 0;
 fail:

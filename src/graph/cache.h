@@ -15,8 +15,9 @@
  * hfield got its offset; 9: the hash of the whole dump; 10: where the
  * agent's allocation times are; 11: where a truncated dump ends; 12: the
  * sections where the table says, in chunks of 4 MiB, graph/store.h; 13:
- * integer sections as differences, their bytes shuffled). */
-#define CACHE_FORMAT 14
+ * integer sections as differences, their bytes shuffled; 15: every
+ * format's, with its reader's own arrays). */
+#define CACHE_FORMAT 15
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
 };
@@ -41,6 +42,10 @@ uint64_t cache_checksum(const void *p, size_t n, uint64_t seed);
  * refused, or why there is no cache, goes to note (escaped; may be
  * NULL). Caller frees. */
 char *cache_choose(const char *dump_path, struct sbuf *note);
+/* The cache of heap `snap` of a file of several (Mono's heapshots):
+ * "DUMP.N.hwi", chosen as the cache is; snap 0 (the one a plain open
+ * reads) is the cache's own name. */
+char *cache_choose_snap(const char *dump_path, uint32_t snap, struct sbuf *note);
 /* The same without the note. */
 char *cache_path(const char *dump_path);
 /* The start of the name the private directory gives a file of this

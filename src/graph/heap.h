@@ -102,6 +102,8 @@ struct hclass {
 	uint64_t loader_id;   /* class loader object id, 0 = bootstrap */
 	uint32_t flags;       /* HC_* */
 	uint8_t elem_type;    /* for array classes: enum hw_type of elements */
+	uint8_t gens;         /* the generations its objects are in, a bit each
+			       * (heaps that tell them: node_gen) */
 	uint32_t field_first; /* this class's fields: heap->fields[first..first+n), */
 	uint16_t nfields;     /*   then its static fields (nstatics) */
 	uint16_t nstatics;
@@ -207,6 +209,8 @@ struct heap {
 	uint64_t *node_id;        /* ids, ascending; NULL where the compact map
 				   * below has them (graph/idindex.h), or the
 				   * records (HPROF: heap_node_id() reads them) */
+	int has_node_id;          /* node_id[] is where they are (when not
+				   * parked: heap_need(HP_IDS)) */
 	uint16_t *id_low;         /* the compact map: node v's id is id_base +
 				   * ((b << id_bits | id_low[v]) << id_shift), b
 				   * its bucket: id_start[b] <= v < id_start[b + 1] */

@@ -25,6 +25,18 @@ void heap_analyse(struct heap *h, struct progress *p)
 	analysis_dominators(h, p);
 }
 
+/* Each class's generations (struct hclass' gens), for the classes view
+ * of the whole heap without its nodes. */
+static void class_gens(struct heap *h, struct progress *p)
+{
+	heap_need(h, HP_CLASS, p);
+	for (uint32_t c = 0; c < h->ncls; c++)
+		h->cls[c].gens = 0;
+	for (node_t v = 1; v < h->n; v++)
+		if (h->node_class[v] < h->ncls && h->node_gen[v] < HW_MAX_GENS)
+			h->cls[h->node_class[v]].gens |= (uint8_t)(1u << h->node_gen[v]);
+}
+
 int heap_build(struct heap *h, const struct ruleset *rules, struct progress *p, struct sbuf *err)
 {
 	/* a dump read afresh every time (no cache: a format read whole into
@@ -34,11 +46,14 @@ int heap_build(struct heap *h, const struct ruleset *rules, struct progress *p, 
 	h->rebuild = heap_rebuild;
 	h->busy++;
 	int rc = h->fmt->parse(h, p, err);
+	h->has_node_id = h->node_id != NULL; /* before any is parked */
 	if (rc == 0) {
 		if (rules != NULL)
 			ownership_classify(h, rules, p);
 		heap_analyse(h, p);
 		cache_built(h);
+		if (h->node_gen != NULL)
+			class_gens(h, p);
 		progress_begin(p, "index cache", 1, "files");
 		cache_finish(h);
 		progress_end(p);

@@ -127,6 +127,12 @@ struct runtime_ops {
 	void (*handles)(const struct heap *h, handle_fn fn, void *arg);
 };
 
+/* An array of a reader's own (format_ops' data_arrays): where its
+ * pointer is kept, its element's bytes, its count; or, with ptr NULL,
+ * one object of elem bytes in place at `at` (a struct of scalars). */
+struct fmt_array { void **ptr; void *at; size_t elem; uint64_t count; };
+#define FMT_ARRAYS 16
+
 /* What a format's dumps hold beyond what its operations show (the
  * others are told by them: generations by gen_name, allocation sites by
  * alloc_trace, ids that last from dump to dump by id_identifies). */
@@ -145,10 +151,20 @@ struct format_ops {
 	unsigned facts;      /* FF_* */
 	const char *runtime; /* "jvm", "v8": which inspections and rules apply */
 	const struct runtime_ops *rt; /* what that runtime knows; NULL: nothing */
-	/* The index cache keeps what this reader builds: the per-node ids
-	 * are read back from the dump (node_id) and nothing is in fmt_data.
+	/* The index cache keeps what this reader builds (the heap's arrays,
+	 * its ids, generations and heapshots, and what data_arrays lists);
 	 * 0: the dump is read afresh every time. */
 	int cacheable;
+	/* What the reader keeps in h->fmt_data, for the index cache: its
+	 * arrays in a (at most FMT_ARRAYS, always as many and of the same
+	 * element sizes; a struct of scalars in place), made
+	 * first, empty, when h has no fmt_data (a cached open), with their
+	 * counts; how many. The cache fills them and gives their counts
+	 * back to data_loaded, which checks every value a reader would index
+	 * with or read the dump at, and makes what it derives: NULL, or why
+	 * the cache cannot be used. NULL data_arrays: nothing there. */
+	int (*data_arrays)(struct heap *h, struct fmt_array *a);
+	const char *(*data_loaded)(struct heap *h, const struct fmt_array *a, int n);
 	/* The parts of a heap (HP_* of heap.h) this reader's decoding reads
 	 * (an object's fields, a reference's label): heap_need() loads them
 	 * with whatever is asked for. */

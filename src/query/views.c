@@ -379,8 +379,10 @@ int view_classes(struct heap *h, const struct objset *set, const struct view_opt
 		rows[c].retained_exact = RETAINED_NONE;
 	}
 	if (h->node_gen != NULL) {
-		for (node_t n = 1; n < h->n; n++)
-			if (objset_has(set, n) && h->node_gen[n] < HW_MAX_GENS)
+		for (uint32_t c = 0; set->bits == NULL && c < h->ncls; c++) /* the whole heap's */
+			rows[c].gens = h->cls[c].gens;
+		for (node_t n = 1; set->bits != NULL && n < h->n; n++)
+			if (bit_get(set->bits, n) && h->node_gen[n] < HW_MAX_GENS)
 				rows[h->node_class[n]].gens |= (uint8_t)(1u << h->node_gen[n]);
 		v->gens = 1;
 	}
