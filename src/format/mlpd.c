@@ -962,8 +962,9 @@ static void read_shot(struct mrd *r, const uint8_t *map, uint64_t size, size_t s
 }
 
 struct mlpd_data {
-	uint32_t *edge_off; /* parallel to h->out: the reference's byte offset in its object */
-	uint64_t noff;      /* its length */
+	/* the references as the file gave them, each labelled with its byte
+	 * offset in its object (h->out changes with the analyses) */
+	struct hb_edges e;
 	uint64_t key;       /* the process: its pid and start */
 	uint64_t t_end;     /* the heapshot's end, on the file's clock (ns) */
 	unsigned ptrsize;
@@ -1064,8 +1065,7 @@ static void build(struct mrd *r, struct capture *cp, unsigned ptrsize)
 	}
 	free(seen);
 	struct mlpd_data *md = xcalloc(1, sizeof *md);
-	md->edge_off = hb_labels_take(&b);
-	md->noff = h->nedges;
+	hb_edges_take(&b, &md->e);
 	md->ptrsize = ptrsize;
 	md->t_end = r->shots[cp->shot].t_end;
 	h->fmt_data = md;
@@ -1174,11 +1174,10 @@ static void off_label(const struct heap *h, node_t src, uint32_t off, struct sbu
 static void mlpd_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
 {
 	const struct mlpd_data *md = h->fmt_data;
-	edge_t hi = h->out_start[src + 1];
-	size_t e = lower_bound_u32_range(h->out, sizeof *h->out, h->out_start[src], hi, dst);
+	int64_t e = md != NULL ? hb_edges_find(&md->e, src, dst) : -1;
 
-	if (md != NULL && e < hi && h->out[e] == dst)
-		off_label(h, src, md->edge_off[e], out);
+	if (e >= 0)
+		off_label(h, src, md->e.label[e], out);
 	else
 		sbuf_adds(out, "<?>");
 }
@@ -1192,11 +1191,12 @@ static int mlpd_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 	if (v == 0 || v >= h->n || md == NULL)
 		return -1;
 	sbuf_init(&name);
-	/* in the object's order: by offset */
-	edge_t lo = h->out_start[v], hi = h->out_start[v + 1];
+	/* in the object's order: by offset; every one the file gave (a
+	 * reference left out is still a field) */
+	edge_t lo = md->e.start[v], hi = md->e.start[v + 1];
 	uint64_t *k = xmalloc((hi - lo + 1) * sizeof *k);
 	for (edge_t e = lo; e < hi; e++)
-		k[e - lo] = (uint64_t)md->edge_off[e] << 32 | h->out[e];
+		k[e - lo] = (uint64_t)md->e.label[e] << 32 | md->e.to[e];
 	hw_qsort(k, hi - lo, sizeof *k, cmp_first_u64);
 	for (edge_t e = 0; e < hi - lo; e++, n++) {
 		struct hvalue val = { .type = T_OBJECT, .v.id = h->node_id[(node_t)k[e]] };
@@ -1244,7 +1244,7 @@ static void mlpd_free_data(struct heap *h)
 
 	if (md == NULL)
 		return;
-	free(md->edge_off);
+	hb_edges_free(&md->e);
 	free(md);
 	h->fmt_data = NULL;
 }
@@ -1257,11 +1257,13 @@ static int mlpd_data_arrays(struct heap *h, struct fmt_array *a)
 
 	if (md == NULL)
 		md = h->fmt_data = xcalloc(1, sizeof *md);
-	a[0] = (struct fmt_array){ (void **)&md->edge_off, NULL, sizeof *md->edge_off, md->noff };
-	a[1] = (struct fmt_array){ NULL, &md->key, sizeof md->key, 1 };
-	a[2] = (struct fmt_array){ NULL, &md->t_end, sizeof md->t_end, 1 };
-	a[3] = (struct fmt_array){ NULL, &md->ptrsize, sizeof md->ptrsize, 1 };
-	return 4;
+	a[0] = (struct fmt_array){ (void **)&md->e.start, NULL, sizeof *md->e.start, md->e.start ? (uint64_t)h->n + 1 : 0 };
+	a[1] = (struct fmt_array){ (void **)&md->e.to, NULL, sizeof *md->e.to, md->e.n };
+	a[2] = (struct fmt_array){ (void **)&md->e.label, NULL, sizeof *md->e.label, md->e.n };
+	a[3] = (struct fmt_array){ NULL, &md->key, sizeof md->key, 1 };
+	a[4] = (struct fmt_array){ NULL, &md->t_end, sizeof md->t_end, 1 };
+	a[5] = (struct fmt_array){ NULL, &md->ptrsize, sizeof md->ptrsize, 1 };
+	return 6;
 }
 
 /* A label for every reference, a pointer's size, a root's name among
@@ -1271,8 +1273,9 @@ static const char *mlpd_data_loaded(struct heap *h, const struct fmt_array *a, i
 	struct mlpd_data *md = h->fmt_data;
 
 	(void)n;
-	md->noff = a[0].count;
-	if (md->noff < h->nedges || (md->ptrsize != 4 && md->ptrsize != 8))
+	md->e.n = a[1].count;
+	if (a[0].count != (uint64_t)h->n + 1 || a[2].count != md->e.n || !hb_edges_valid(&md->e, h->n) ||
+	    (md->ptrsize != 4 && md->ptrsize != 8))
 		return "bad Mono data";
 	for (size_t i = 0; i < h->nroot_rec; i++)
 		if (h->root_rec[i].kind >= RK_MONO && h->root_rec[i].kind < RK_MONO + RK_MONO_NSOURCES &&

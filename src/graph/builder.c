@@ -496,6 +496,49 @@ uint32_t *hb_labels_take(struct heap_builder *b)
 	return l;
 }
 
+void hb_edges_take(struct heap_builder *b, struct hb_edges *e)
+{
+	const struct heap *h = b->h;
+
+	e->n = h->nedges;
+	e->start = xmalloc(((size_t)h->n + 1) * sizeof *e->start);
+	memcpy(e->start, h->out_start, ((size_t)h->n + 1) * sizeof *e->start);
+	e->to = xmalloc(((size_t)e->n + 1) * sizeof *e->to);
+	memcpy(e->to, h->out, (size_t)e->n * sizeof *e->to);
+	e->label = hb_labels_take(b);
+	if (e->label == NULL)
+		e->label = xcalloc((size_t)e->n + 1, sizeof *e->label);
+}
+
+int64_t hb_edges_find(const struct hb_edges *e, node_t src, node_t dst)
+{
+	edge_t hi = e->start[src + 1];
+	size_t at = lower_bound_u32_range(e->to, sizeof *e->to, e->start[src], hi, dst);
+
+	return at < hi && e->to[at] == dst ? (int64_t)at : -1;
+}
+
+int hb_edges_valid(const struct hb_edges *e, node_t n)
+{
+	if (e->start == NULL || e->to == NULL || e->label == NULL || e->start[0] != 0 || e->start[n] != e->n)
+		return 0;
+	for (node_t v = 0; v < n; v++)
+		if (e->start[v] > e->start[v + 1])
+			return 0;
+	for (uint64_t i = 0; i < e->n; i++)
+		if (e->to[i] >= n)
+			return 0;
+	return 1;
+}
+
+void hb_edges_free(struct hb_edges *e)
+{
+	free(e->start);
+	free(e->to);
+	free(e->label);
+	memset(e, 0, sizeof *e);
+}
+
 void hb_free(struct heap_builder *b)
 {
 	free(b->ty);

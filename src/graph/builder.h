@@ -116,6 +116,25 @@ void hb_finish(struct heap_builder *b);
 node_t hb_find(const struct heap_builder *b, uint64_t id);
 /* The labels parallel to h->out; the caller frees them. */
 uint32_t *hb_labels_take(struct heap_builder *b);
+
+/* The references as the dump gave them, each with its label, kept apart
+ * from h->out, which the analyses change (a reference left out by the
+ * step ignore moves to the weak ones, so do garbage's into the live
+ * heap): a label found by its place in h->out would be another's. */
+struct hb_edges {
+	edge_t *start; /* n + 1: node v's are start[v]..start[v + 1] */
+	node_t *to;    /* each node's targets ascending (then by label) */
+	uint32_t *label;
+	uint64_t n;
+};
+/* After hb_finish of a builder started with HB_LABELS: h->out and the
+ * labels, copied into e (hb_edges_free). */
+void hb_edges_take(struct heap_builder *b, struct hb_edges *e);
+/* The first reference from src to dst: its index in e, -1 if none. */
+int64_t hb_edges_find(const struct hb_edges *e, node_t src, node_t dst);
+/* Are e's arrays whole and in range for a heap of n nodes (a cache's)? */
+int hb_edges_valid(const struct hb_edges *e, node_t n);
+void hb_edges_free(struct hb_edges *e);
 void hb_free(struct heap_builder *b);
 
 #endif
