@@ -51,6 +51,7 @@ struct scalars {
 	char fmt[16];
 	uint64_t has_node_id, has_gen, nsnaps, snap, dump_gc_ns, dump_pause_ns;
 	uint64_t absent; /* parts the reader does not make (V8: node_off) */
+	uint64_t gen_objects[HW_MAX_GENS], gen_bytes[HW_MAX_GENS];
 	/* the reader's own arrays (format_ops' data_arrays) */
 	uint64_t fmt_n, fmt_elem[FMT_ARRAYS], fmt_count[FMT_ARRAYS];
 };
@@ -344,6 +345,8 @@ static void get_scalars(const struct heap *h, struct scalars *s, uint64_t warn_b
 		snprintf(s->fmt, sizeof s->fmt, "%s", h->fmt->name);
 	s->has_node_id = h->has_node_id;
 	s->has_gen = h->node_gen != NULL;
+	memcpy(s->gen_objects, h->gen_objects, sizeof s->gen_objects);
+	memcpy(s->gen_bytes, h->gen_bytes, sizeof s->gen_bytes);
 	s->nsnaps = h->nsnaps;
 	s->snap = h->snap;
 	s->dump_gc_ns = h->dump_gc_ns;
@@ -1052,6 +1055,8 @@ static void set_scalars(struct heap *h, const struct scalars *s)
 	h->id_shift = (uint32_t)s->id_shift;
 	h->id_bits = (uint32_t)s->id_bits;
 	h->has_node_id = s->has_node_id != 0;
+	memcpy(h->gen_objects, s->gen_objects, sizeof h->gen_objects);
+	memcpy(h->gen_bytes, s->gen_bytes, sizeof h->gen_bytes);
 	h->nsnaps = (uint32_t)s->nsnaps;
 	h->snap = (uint32_t)s->snap;
 	h->dump_gc_ns = s->dump_gc_ns;

@@ -75,6 +75,9 @@ struct hsnap {
 	int complete;             /* the file holds all of it */
 };
 
+/* GC generations a heap may tell (node_gen), at most. */
+#define HW_MAX_GENS 8
+
 /* What a node is: derived from the record's sub-tag, kept per class. */
 enum node_kind { NK_ROOT, NK_INSTANCE, NK_OBJARRAY, NK_PRIMARRAY, NK_CLASS };
 
@@ -298,6 +301,7 @@ struct heap {
 
 	/* totals */
 	uint64_t total_shallow;   /* all objects */
+	uint64_t gen_objects[HW_MAX_GENS], gen_bytes[HW_MAX_GENS]; /* per generation (node_gen) */
 	uint64_t unreachable_count, unreachable_bytes;
 	uint64_t weakonly_count, weakonly_bytes;
 	uint64_t dangling_refs;   /* references to ids not in the dump */

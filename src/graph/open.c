@@ -25,16 +25,25 @@ void heap_analyse(struct heap *h, struct progress *p)
 	analysis_dominators(h, p);
 }
 
-/* Each class's generations (struct hclass' gens), for the classes view
- * of the whole heap without its nodes. */
-static void class_gens(struct heap *h, struct progress *p)
+/* Each class's generations (struct hclass' gens) and each generation's
+ * objects and bytes, for the classes view and info of the whole heap
+ * without its nodes. */
+static void gen_totals(struct heap *h, struct progress *p)
 {
-	heap_need(h, HP_CLASS, p);
+	heap_need(h, HP_CLASS | HP_SHALLOW, p);
 	for (uint32_t c = 0; c < h->ncls; c++)
 		h->cls[c].gens = 0;
-	for (node_t v = 1; v < h->n; v++)
-		if (h->node_class[v] < h->ncls && h->node_gen[v] < HW_MAX_GENS)
-			h->cls[h->node_class[v]].gens |= (uint8_t)(1u << h->node_gen[v]);
+	memset(h->gen_objects, 0, sizeof h->gen_objects);
+	memset(h->gen_bytes, 0, sizeof h->gen_bytes);
+	for (node_t v = 1; v < h->n; v++) {
+		unsigned g = h->node_gen[v];
+		if (g >= HW_MAX_GENS)
+			continue;
+		if (h->node_class[v] < h->ncls)
+			h->cls[h->node_class[v]].gens |= (uint8_t)(1u << g);
+		h->gen_objects[g]++;
+		h->gen_bytes[g] += h->node_shallow[v];
+	}
 }
 
 int heap_build(struct heap *h, const struct ruleset *rules, struct progress *p, struct sbuf *err)
@@ -53,7 +62,7 @@ int heap_build(struct heap *h, const struct ruleset *rules, struct progress *p, 
 		heap_analyse(h, p);
 		cache_built(h);
 		if (h->node_gen != NULL)
-			class_gens(h, p);
+			gen_totals(h, p);
 		progress_begin(p, "index cache", 1, "files");
 		cache_finish(h);
 		progress_end(p);

@@ -298,7 +298,6 @@ void heap_root_detail(const struct heap *h, const struct root *r, struct sbuf *o
 
 /* GC generations, for heaps whose dump tells them (h->node_gen): the
  * name of generation g ("gen2"), NULL past the last or without them. */
-#define HW_MAX_GENS 8
 const char *heap_gen_name(const struct heap *h, unsigned g);
 /* The generation g named s ("gen2", "2", "loh"; any case), -1 if none. */
 int heap_gen_find(const struct heap *h, const char *s);

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "graph/resident.h"
 #include "query/alloc.h"
 #include "query/alloctime.h"
 #include "query/between.h"
@@ -19,8 +18,6 @@ static int run_info(struct cmd_ctx *x)
 {
 	struct info_view v;
 
-	if (x->h->node_gen != NULL) /* each generation's bytes */
-		heap_need(x->h, HP_SHALLOW, x->p);
 	view_info(x->h, x->set, &v);
 	if (x->o->deep && view_info_sizes(x->h, x->set, x->o->vo.weak, &v, x->o->vo.progress) < 0) {
 		info_view_free(&v);

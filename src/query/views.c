@@ -262,8 +262,12 @@ void view_info(const struct heap *h, const struct objset *set, struct info_view 
 	if (h->node_gen != NULL) {
 		while (v->ngens < HW_MAX_GENS && heap_gen_name(h, v->ngens) != NULL)
 			v->ngens++;
-		for (node_t n = 1; n < h->n; n++)
-			if (objset_has(set, n) && h->node_gen[n] < v->ngens) {
+		for (unsigned g = 0; set->bits == NULL && g < v->ngens; g++) { /* the whole heap's */
+			v->gens[g].objects = h->gen_objects[g];
+			v->gens[g].bytes = h->gen_bytes[g];
+		}
+		for (node_t n = 1; set->bits != NULL && n < h->n; n++)
+			if (bit_get(set->bits, n) && h->node_gen[n] < v->ngens) {
 				v->gens[h->node_gen[n]].objects++;
 				v->gens[h->node_gen[n]].bytes += h->node_shallow[n];
 			}

@@ -44,7 +44,7 @@ struct info_view {
 	uint64_t warnings;          /* incl. those past the bound */
 	/* the set's objects by GC generation (heap_gen_name()), when the
 	 * dump tells them: ngens > 0 */
-	struct { uint64_t objects, bytes; } gens[8]; /* HW_MAX_GENS */
+	struct { uint64_t objects, bytes; } gens[HW_MAX_GENS];
 	unsigned ngens;
 	/* view_info_sizes (info --deep): the set's exact retained size and its
 	 * deep size (graph/reach.h), sizes 1 when computed */
