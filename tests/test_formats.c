@@ -1190,6 +1190,42 @@ START_TEST(test_dotnet_browser)
 }
 END_TEST
 
+/* info's generations of the whole heap (totals made once and kept in
+ * the cache) equal what the step generation selects object by object,
+ * on the recorded trace, parsed and from the cache. */
+START_TEST(test_dotnet_gen_totals)
+{
+	char copy[400], args[1024];
+	int st;
+
+	snprintf(copy, sizeof copy, "%s/gens.nettrace", hw_tmpdir());
+	snprintf(args, sizeof args, "cp " TEST_SRCDIR "/dotnet/workload-1.nettrace '%s' && rm -f '%s.hwi'", copy, copy);
+	ck_assert_int_eq(system(args), 0);
+	for (int cached = 0; cached < 2; cached++) {
+		snprintf(args, sizeof args, "-q info '%s'", copy);
+		char *out = hw(args, &st), *g = out;
+		int seen = 0;
+		ck_assert_int_eq(st, 0);
+		while ((g = strstr(g, "\ngeneration:")) != NULL) {
+			char name[16];
+			unsigned long long objs, bytes;
+			g += strlen("\ngeneration:");
+			ck_assert(sscanf(g, " %15s %llu objects, %llu bytes", name, &objs, &bytes) == 3);
+			snprintf(args, sizeof args, "-q info '%s' -e 'generation %s'", copy, name);
+			char *one = hw(args, &st);
+			ck_assert_msg(st == 0 && info_num(one, "set_objects:") == (long)objs &&
+				      info_num(one, "set_bytes:") == (long)bytes,
+				      "%s: %llu objects, %llu bytes in info; the step:\n%s", name, objs, bytes, one);
+			free(one);
+			seen += objs > 0;
+		}
+		ck_assert_msg(seen >= 3, "%s", out);
+		free(out);
+	}
+	unlink(copy);
+}
+END_TEST
+
 /* A .NET trace taken during a blocking full GC that tells the GC's
  * generation ranges: the GC has just marked, so the heap holds no
  * garbage; what lies in no range (generation nongc: the frozen segments,
@@ -1850,6 +1886,7 @@ Suite *formats_suite(void)
 	tc = tcase_create("dotnet");
 	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_dotnet_recorded);
+	tcase_add_test(tc, test_dotnet_gen_totals);
 	tcase_add_test(tc, test_dotnet_trace_tool);
 	tcase_add_test(tc, test_dotnet_browser);
 	tcase_add_test(tc, test_dotnet_snapshot);
