@@ -95,12 +95,32 @@ static int dump_ident(const struct heap *h, struct cache_ident *id)
 
 /* Every byte of the dump's file (--verify-cache): a gzip dump's
  * compressed bytes, which are read without inflating them again; what
- * the reader hashed as it read them (h->content) when it did. */
+ * the reader hashed as it read them (h->content) when it did. Read
+ * through a buffer, not the mapping: a reader that let the dump's pages
+ * go as it parsed (V8's) would have them all back for this. */
 static uint64_t content_hash(const struct heap *h)
 {
 	if (h->content_known)
 		return h->content;
-	return h->file_map != NULL ? hash64(h->file_map, h->file_size, 0) : hash64(h->map, h->size, 0);
+	const uint8_t *m = h->file_map != NULL ? h->file_map : h->map;
+	uint64_t n = h->file_map != NULL ? h->file_size : h->size;
+	struct store_hasher x;
+	enum { BUF = 1 << 20 };
+	uint8_t *buf = xmalloc(BUF);
+
+	store_hash_begin(&x, 0, n);
+	for (uint64_t at = 0; at < n;) {
+		size_t want = n - at < BUF ? (size_t)(n - at) : BUF;
+		ssize_t got = pread(h->fd, buf, want, (off_t)at);
+		if (got <= 0) { /* the file cannot be read so: its mapping then */
+			store_hash_add(&x, m + at, (size_t)(n - at));
+			break;
+		}
+		store_hash_add(&x, buf, (size_t)got);
+		at += (uint64_t)got;
+	}
+	free(buf);
+	return store_hash_end(&x);
 }
 
 /* Why the file at path must not be taken for a cache (another user
