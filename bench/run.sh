@@ -83,10 +83,13 @@ if [ -x /usr/bin/time ] && command -v node >/dev/null 2>&1; then
 		nodes=$(head -c 4096 "$snap" | tr -d ' \n' | sed -n 's/.*"node_count":\([0-9]*\).*/\1/p')
 		bytes=$(stat -c %s "$snap")
 		echo "== V8 $snap ($((bytes / 1048576)) MB, $nodes nodes)"
+		rm -f "$snap.hwi"
 		timed v8_classes_retained "$build/heapwalk" -q classes -n 20 "$snap"
 		awk -v n="$nodes" -v b="$bytes" '{ cpu = $2 + $3
 			printf "v8_nodes_per_cpu_s: %.0f\nv8_mb_per_cpu_s: %.1f\n", n / cpu, b / 1048576 / cpu
 			printf "v8_peak_bytes_per_node: %.1f (all counted)\n", $4 * 1024 / n }' "$out/time.txt"
+		timed v8_cached_classes "$build/heapwalk" -q classes -n 20 "$snap"
+		timed v8_cached_biggest "$build/heapwalk" -q biggest -n 20 "$snap"
 		"$build/tests/bench_heapwalk" "$snap" | grep -E '^(peak_rss_mb|dump_resident_mb|peak_rss_minus_dump_bytes_per_object|phase)' |
 			sed 's/^/v8_/'
 	done
@@ -95,8 +98,8 @@ fi
 # .NET: a process of bench/dotnet holding ~5 M objects (built with the
 # .NET SDK, kept between runs), snapshotted by heapwalk over its
 # diagnostics socket (the runtime's GC and pause from the trace's own
-# events), then the trace opened as the HPROF dumps are (a .NET trace
-# is read afresh each time: there is no cache to reopen from); with
+# events), then the trace opened as the HPROF dumps are, and reopened
+# from its index cache; with
 # dotnet-gcdump on the PATH, its collection of the same process too,
 # and that .gcdump opened (and its own report of it, for comparison).
 if [ -x /usr/bin/time ] && command -v dotnet >/dev/null 2>&1; then
@@ -123,12 +126,15 @@ if [ -x /usr/bin/time ] && command -v dotnet >/dev/null 2>&1; then
 	wait "$pid" 2>/dev/null || true
 	"$build/heapwalk" -q info "$dn/bench.nettrace" | grep -E '^(objects|dump_gc_us|dump_pause_us):' | sed 's/^/dotnet_/'
 	echo "dotnet_trace_mb: $(($(stat -c %s "$dn/bench.nettrace") / 1048576))"
+	rm -f "$dn/bench.nettrace.hwi" "$dn/bench.gcdump.hwi"
 	timed dotnet_classes_retained "$build/heapwalk" -q classes -n 20 "$dn/bench.nettrace"
+	timed dotnet_cached_classes "$build/heapwalk" -q classes -n 20 "$dn/bench.nettrace"
 	"$build/tests/bench_heapwalk" "$dn/bench.nettrace" | grep -E '^(objects|phase|cold_open|engine_bytes_per_object|peak_rss_mb|dump_resident_mb|peak_rss_minus_dump_bytes_per_object)' |
 		sed 's/^/dotnet_/'
 	if [ -f "$dn/bench.gcdump" ]; then # the same heap as dotnet-gcdump wrote it
 		echo "gcdump_file_mb: $(($(stat -c %s "$dn/bench.gcdump") / 1048576))"
 		timed gcdump_classes_retained "$build/heapwalk" -q classes -n 20 "$dn/bench.gcdump"
+		timed gcdump_cached_classes "$build/heapwalk" -q classes -n 20 "$dn/bench.gcdump"
 		"$build/tests/bench_heapwalk" "$dn/bench.gcdump" | grep -E '^(objects|cold_open|engine_bytes_per_object|peak_rss_mb|peak_rss_minus_dump_bytes_per_object)' |
 			sed 's/^/gcdump_/'
 		timed gcdump_report dotnet-gcdump report "$dn/bench.gcdump"
@@ -158,6 +164,11 @@ if [ -x /usr/bin/time ] && command -v mono >/dev/null 2>&1 && command -v mcs >/d
 	if command -v mprof-report >/dev/null 2>&1; then
 		timed mprof_report_heapshot mprof-report --reports=heapshot "$mo/bench.mlpd"
 	fi
+	rm -f "$mo"/bench.mlpd*.hwi
+	timed mono_classes_retained "$build/heapwalk" -q classes -n 20 "$mo/bench.mlpd"
+	timed mono_cached_classes "$build/heapwalk" -q classes -n 20 "$mo/bench.mlpd"
+	timed mono_heapshot_1_classes "$build/heapwalk" -q --heapshot 1 classes -n 20 "$mo/bench.mlpd"
+	timed mono_heapshot_1_cached "$build/heapwalk" -q --heapshot 1 classes -n 20 "$mo/bench.mlpd"
 	timed mono_new_since_heapshot_1 "$build/heapwalk" -q --baseline "$mo/bench.mlpd:1" -e new "$mo/bench.mlpd"
 fi
 
