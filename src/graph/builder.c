@@ -148,6 +148,16 @@ static void label_room(struct heap_builder *b, size_t n, size_t cap)
 	own(b, cap * sizeof *b->label, c * sizeof *b->label);
 }
 
+/* A reference between nodes as a key (no counts given). */
+static inline void key_add(struct heap_builder *b, node_t from, node_t to, uint32_t label)
+{
+	label_room(b, b->nkey, b->ckey);
+	OWN_GROW(b, b->key, b->nkey, b->ckey);
+	if (b->flags & HB_LABELS)
+		b->label[b->nkey] = label;
+	b->key[b->nkey++] = (uint64_t)from << 32 | to;
+}
+
 /* A reference between nodes, once they are done: its key. */
 static void ref_key(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label)
 {
@@ -155,8 +165,10 @@ static void ref_key(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t
 
 	if (s == HW_NONE || t == HW_NONE)
 		b->dangling++;
-	else
+	else if (b->counted)
 		hb_ref_node(b, s, t, label);
+	else
+		key_add(b, s, t, label);
 }
 
 void hb_ref_label(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label)
@@ -243,11 +255,7 @@ void hb_ref_node(struct heap_builder *b, node_t from, node_t to, uint32_t label)
 			*l = label;
 		return;
 	}
-	label_room(b, b->nkey, b->ckey);
-	OWN_GROW(b, b->key, b->nkey, b->ckey);
-	if (b->flags & HB_LABELS)
-		b->label[b->nkey] = label;
-	b->key[b->nkey++] = (uint64_t)from << 32 | to;
+	key_add(b, from, to, label);
 }
 
 void hb_weak_node(struct heap_builder *b, node_t from, node_t to, uint32_t label)
@@ -388,8 +396,8 @@ static void given_room(struct heap_builder *b, node_t n)
 
 /* perm: the n nodes as given (1..n) in id order, stably. Ids that come
  * in a few ascending runs (V8 writes its nodes so) are merged, each run
- * read in its order; others, the radix sort. */
-static void sort_by_id(struct heap_builder *b, const uint64_t *id, node_t *perm, node_t n)
+ * read in its order (returns 1); others, the radix sort (0). */
+static int sort_by_id(struct heap_builder *b, const uint64_t *id, node_t *perm, node_t n)
 {
 	node_t at[MERGE_RUNS_MAX + 1], pos[MERGE_RUNS_MAX];
 	unsigned r = 1;
@@ -406,7 +414,7 @@ static void sort_by_id(struct heap_builder *b, const uint64_t *id, node_t *perm,
 		radix_by_id(b, id, perm, other, n);
 		big_free(other, ((size_t)n + 1) * sizeof *other);
 		own(b, ((size_t)n + 1) * sizeof *other, 0);
-		return;
+		return 0;
 	}
 	at[r] = n + 1;
 	memcpy(pos, at, r * sizeof *pos);
@@ -430,6 +438,7 @@ static void sort_by_id(struct heap_builder *b, const uint64_t *id, node_t *perm,
 			perm[o++] = pos[best]++;
 		while (pos[best] < end && (id[pos[best]] < lim || (id[pos[best]] == lim && (next == r || best < next))));
 	}
+	return 1;
 }
 
 /* Node `from`'s arrays to node `to`'s. */
@@ -479,7 +488,8 @@ static void permute_cycles(struct heap_builder *b, const node_t *perm, node_t n)
 } while (0)
 
 /* The kept nodes (k of the n given) in perm's order, ids given twice
- * left out: through a copy. */
+ * left out: through a copy, one array after another (faster than the
+ * cycles when most nodes move). */
 static void permute_kept(struct heap_builder *b, const node_t *perm, node_t k, node_t n)
 {
 	struct heap *h = b->h;
@@ -511,7 +521,7 @@ static void order_nodes(struct heap_builder *b)
 	}
 	node_t *perm = big_alloc(((size_t)n + 1) * sizeof *perm); /* not malloc's: no hole left */
 	own(b, 0, ((size_t)n + 1) * sizeof *perm);
-	sort_by_id(b, h->node_id, perm, n);
+	int merged = sort_by_id(b, h->node_id, perm, n);
 	if (b->flags & HB_PLACES)
 		given_room(b, n);
 	for (node_t i = 0; i < n; i++) { /* an id given twice: the first (or both, HB_TWICE) */
@@ -523,7 +533,7 @@ static void order_nodes(struct heap_builder *b)
 		if (b->given != NULL)
 			b->given[p - 1] = k; /* the kept one's */
 	}
-	if (k == n)
+	if (k == n && merged) /* most in place already */
 		permute_cycles(b, perm, n);
 	else
 		permute_kept(b, perm, k, n);
@@ -633,27 +643,34 @@ static void sort_run_given(node_t *to, uint32_t *label, edge_t m, uint64_t *scra
 static void sort_runs(struct heap_builder *b, uint32_t *label)
 {
 	struct heap *h = b->h;
-	edge_t max = 0;
+	uint64_t *scratch = NULL;
+	uint32_t *lt = NULL;
+	edge_t cap = 0;
 
-	for (node_t v = 1; v < h->n; v++)
-		if (h->out_start[v + 1] - h->out_start[v] > max)
-			max = h->out_start[v + 1] - h->out_start[v];
-	uint64_t *scratch = label != NULL ? xmalloc(((size_t)max + 1) * sizeof *scratch) : NULL;
-	uint32_t *lt = label != NULL && (b->flags & HB_GIVEN) ? xmalloc(((size_t)max + 1) * sizeof *lt) : NULL;
 	for (node_t v = 1; v < h->n; v++) {
 		edge_t lo = h->out_start[v], m = h->out_start[v + 1] - lo;
+		if (m < 2)
+			continue;
 		if (label == NULL) {
 			sort_u32(h->out + lo, m);
-		} else if (lt != NULL) {
+			continue;
+		}
+		if (m > cap) {
+			cap = m;
+			scratch = xreallocarray(scratch, cap, sizeof *scratch);
+			if (b->flags & HB_GIVEN)
+				lt = xreallocarray(lt, cap, sizeof *lt);
+		}
+		if (b->flags & HB_GIVEN) {
 			sort_run_given(h->out + lo, label + lo, m, scratch, lt);
-		} else {
-			for (edge_t i = 0; i < m; i++)
-				scratch[i] = (uint64_t)h->out[lo + i] << 32 | label[lo + i];
-			sort_u64(scratch, m);
-			for (edge_t i = 0; i < m; i++) {
-				h->out[lo + i] = (node_t)(scratch[i] >> 32);
-				label[lo + i] = (uint32_t)scratch[i];
-			}
+			continue;
+		}
+		for (edge_t i = 0; i < m; i++)
+			scratch[i] = (uint64_t)h->out[lo + i] << 32 | label[lo + i];
+		sort_u64(scratch, m);
+		for (edge_t i = 0; i < m; i++) {
+			h->out[lo + i] = (node_t)(scratch[i] >> 32);
+			label[lo + i] = (uint32_t)scratch[i];
 		}
 	}
 	free(scratch);
