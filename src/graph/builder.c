@@ -201,6 +201,8 @@ static void counted_room(struct heap_builder *b)
 	struct heap *h = b->h;
 	edge_t sum = 0;
 
+	if (b->ncounted > (uint64_t)UINT32_MAX - 1) /* edge_t */
+		hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(h->path));
 	for (node_t v = 0; v <= h->n; v++) {
 		edge_t c = h->out_start[v];
 		h->out_start[v] = sum;
@@ -213,30 +215,32 @@ static void counted_room(struct heap_builder *b)
 	b->counted = 2;
 }
 
+/* The first count: in turn? */
+static void count_start(struct heap_builder *b)
+{
+	if (!b->nodes_done || b->counted > 1 || b->nkey > 0)
+		hw_fatal("hb_refs_count: out of turn"); /* a reader's bug */
+	b->h->out_start = xcalloc((size_t)b->h->n + 1, sizeof *b->h->out_start);
+	b->counted = 1;
+}
+
 void hb_refs_count(struct heap_builder *b, node_t from, size_t n)
 {
-	struct heap *h = b->h;
-
-	if (!b->nodes_done || b->counted > 1 || b->nkey > 0 || from == 0 || from >= h->n)
-		hw_fatal("hb_refs_count: out of turn or of a node not made"); /* a reader's bug */
-	if (!b->counted)
-		h->out_start = xcalloc((size_t)h->n + 1, sizeof *h->out_start);
-	b->counted = 1;
-	if (n > (uint64_t)UINT32_MAX - 1 - h->out_start[h->n]) /* edge_t; the sum kept at n */
-		hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(h->path));
-	h->out_start[from] += (edge_t)n;
-	h->out_start[h->n] += (edge_t)n;
+	if (b->counted != 1)
+		count_start(b);
+	if (from - 1 >= b->h->n - 1) /* 0 or past the nodes */
+		hw_fatal("hb_refs_count: node %u not made", from); /* a reader's bug */
+	b->ncounted += n;
+	b->h->out_start[from] += (edge_t)n; /* past 2^32 in all: counted_room says */
 }
 
 node_t *hb_refs_room(struct heap_builder *b, node_t from, size_t n, uint32_t **label)
 {
 	struct heap *h = b->h;
 
-	if (b->counted == 1) {
-		h->out_start[h->n] = 0;
+	if (b->counted == 1)
 		counted_room(b);
-	}
-	if (!b->counted || n > h->nedges - b->placed)
+	if (b->counted != 2 || n > h->nedges - b->placed)
 		hw_fatal("hb_refs_room: more references than counted"); /* a reader's bug */
 	b->placed += n;
 	edge_t at = h->out_start[from];
@@ -725,10 +729,8 @@ static void counted_refs(struct heap_builder *b)
 {
 	struct heap *h = b->h;
 
-	if (b->counted == 1) {
-		h->out_start[h->n] = 0;
+	if (b->counted == 1)
 		counted_room(b);
-	}
 	if (b->placed != h->nedges)
 		hw_fatal("hb_refs_room: fewer references than counted"); /* a reader's bug */
 	memmove(h->out_start + 1, h->out_start, (size_t)h->n * sizeof *h->out_start);

@@ -82,6 +82,7 @@ struct heap_builder {
 	node_t *given;         /* after hb_nodes_done: each object's node as given */
 	size_t ngiven;
 	int counted;           /* references counted first (hb_refs_count) */
+	uint64_t ncounted;
 	size_t placed;         /* ... and placed so far, of h->nedges */
 	struct hb_weak *weak;
 	size_t nweak, cweak;
