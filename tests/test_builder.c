@@ -459,7 +459,8 @@ static int cmp_pair(const void *x, const void *y)
 }
 
 /* Labelled references (Mono's offsets): each node's (target, label)
- * pairs, every copy, ascending, the labels parallel to out. */
+ * pairs, every copy, ascending, the labels parallel to out; the same
+ * given again as weak references by id, sorted alike. */
 START_TEST(test_labels)
 {
 	struct spec sp;
@@ -482,8 +483,12 @@ START_TEST(test_labels)
 				hb_nodes_done(&b);
 			hb_ref_label(&b, sp.r[j].from, sp.r[j].to, lab[j]);
 		}
+		hb_nodes_done(&b);
+		for (size_t j = sp.nr; j-- > 0;) /* the same again, weak, by id */
+			hb_weak(&b, sp.r[j].from, sp.r[j].to, lab[j]);
 		hb_finish(&b);
-		uint32_t *got = hb_labels_take(&b);
+		uint32_t *got = hb_labels_take(&b), *wl = hb_weak_labels_take(&b);
+		uint64_t w = 0;
 		uint64_t want[4 * MAXO];
 		for (node_t v = 1; v < h->n; v++) {
 			size_t m = 0;
@@ -497,8 +502,17 @@ START_TEST(test_labels)
 			for (size_t j = 0; j < m; j++) {
 				edge_t e = h->out_start[v] + (edge_t)j;
 				ck_assert_uint_eq((uint64_t)h->out[e] << 32 | got[e], want[j]);
+				/* the weak ones alike: by target, then label */
+				ck_assert_uint_lt(w, h->nweak);
+				ck_assert_uint_eq(h->weak_src[w], v);
+				ck_assert_uint_eq(h->weak_rule[w], WEAK_BUILTIN);
+				ck_assert_uint_eq((uint64_t)h->weak_dst[w] << 32 | wl[w], want[j]);
+				w++;
 			}
 		}
+		ck_assert_uint_eq(h->nweak, w);
+		ck_assert_uint_eq(h->dangling_refs, 2 * (sp.nr - h->nedges)); /* each missing twice */
+		free(wl);
 		free(got);
 		hb_free(&b);
 		free_heap(h);
