@@ -459,7 +459,8 @@ static int cmp_pair(const void *x, const void *y)
 }
 
 /* Labelled references (Mono's offsets): each node's (target, label)
- * pairs, every copy, ascending, the labels parallel to out. */
+ * pairs, every copy, ascending, the labels parallel to out; the same
+ * given again as weak references by id, sorted alike. */
 START_TEST(test_labels)
 {
 	struct spec sp;
@@ -482,8 +483,12 @@ START_TEST(test_labels)
 				hb_nodes_done(&b);
 			hb_ref_label(&b, sp.r[j].from, sp.r[j].to, lab[j]);
 		}
+		hb_nodes_done(&b);
+		for (size_t j = sp.nr; j-- > 0;) /* the same again, weak, by id */
+			hb_weak(&b, sp.r[j].from, sp.r[j].to, lab[j]);
 		hb_finish(&b);
-		uint32_t *got = hb_labels_take(&b);
+		uint32_t *got = hb_labels_take(&b), *wl = hb_weak_labels_take(&b);
+		uint64_t w = 0;
 		uint64_t want[4 * MAXO];
 		for (node_t v = 1; v < h->n; v++) {
 			size_t m = 0;
@@ -497,9 +502,175 @@ START_TEST(test_labels)
 			for (size_t j = 0; j < m; j++) {
 				edge_t e = h->out_start[v] + (edge_t)j;
 				ck_assert_uint_eq((uint64_t)h->out[e] << 32 | got[e], want[j]);
+				/* the weak ones alike: by target, then label */
+				ck_assert_uint_lt(w, h->nweak);
+				ck_assert_uint_eq(h->weak_src[w], v);
+				ck_assert_uint_eq(h->weak_rule[w], WEAK_BUILTIN);
+				ck_assert_uint_eq((uint64_t)h->weak_dst[w] << 32 | wl[w], want[j]);
+				w++;
 			}
 		}
+		ck_assert_uint_eq(h->nweak, w);
+		ck_assert_uint_eq(h->dangling_refs, 2 * (sp.nr - h->nedges)); /* each missing twice */
+		free(wl);
 		free(got);
+		hb_free(&b);
+		free_heap(h);
+	}
+}
+END_TEST
+
+/* A heap given by place (HB_PLACES | HB_GIVEN | HB_LABELS, and
+ * HB_TWICE in every other one), as a reader of records that name each
+ * other by number hands it over: objects in a few ascending runs of ids
+ * (merged) or shuffled (the radix sort), ids given twice; references
+ * by node (keys, or counted first and placed one by one or a node's at
+ * once), weak ones, roots; each checked against brute force here. */
+struct placed { size_t no, nr, nw; uint64_t id[MAXO + 4]; uint32_t rf[4 * MAXO], rt[4 * MAXO], wf[MAXO], wt[MAXO]; };
+
+static void draw_placed(struct placed *p, unsigned seed, int runs)
+{
+	unsigned s = seed;
+
+	memset(p, 0, sizeof *p);
+	p->no = 3 + rnd(&s, MAXO - 2);
+	for (size_t i = 0; i < p->no; i++) /* distinct ids, ascending */
+		p->id[i] = 0x1000 + 16 * (uint64_t)i + 8 * (uint64_t)(i > 5);
+	if (runs) { /* cut into runs, each moved in front of the last */
+		uint64_t tmp[MAXO + 4];
+		size_t at = p->no, k = 0;
+		while (at > 0) {
+			size_t len = 1 + rnd(&s, (unsigned)at);
+			memcpy(tmp + k, p->id + at - len, len * sizeof *tmp);
+			k += len;
+			at -= len;
+		}
+		memcpy(p->id, tmp, p->no * sizeof *tmp);
+	} else {
+		shuffle(p->id, p->no, sizeof p->id[0], &s);
+	}
+	for (unsigned d = rnd(&s, 3); d > 0; d--) { /* an id given again */
+		uint64_t again = p->id[rnd(&s, (unsigned)p->no)];
+		p->id[p->no++] = again;
+	}
+	p->nr = rnd(&s, 3 * (unsigned)p->no);
+	for (size_t i = 0; i < p->nr; i++) {
+		p->rf[i] = rnd(&s, 3) ? rnd(&s, (unsigned)p->no) : p->rf[i > 0 ? i - 1 : 0]; /* runs of one source */
+		p->rt[i] = rnd(&s, 3) ? rnd(&s, (unsigned)p->no) : p->rt[i > 0 ? i - 1 : 0]; /* targets again */
+	}
+	p->nw = rnd(&s, (unsigned)p->no);
+	for (size_t i = 0; i < p->nw; i++) {
+		p->wf[i] = rnd(&s, (unsigned)p->no);
+		p->wt[i] = rnd(&s, 2) ? rnd(&s, (unsigned)p->no) : p->wt[i > 0 ? i - 1 : 0];
+	}
+}
+
+/* The node of place i as brute force makes it: places in id order,
+ * stably; one node per id, its first place's (or one per place, twice). */
+static node_t placed_node(const struct placed *p, size_t i, int twice)
+{
+	node_t v = 1;
+
+	for (size_t j = 0; j < p->no; j++) {
+		int first = 1;
+		for (size_t k = 0; k < j; k++)
+			first &= p->id[k] != p->id[j];
+		if (twice)
+			v += p->id[j] < p->id[i] || (p->id[j] == p->id[i] && j < i);
+		else
+			v += first && p->id[j] < p->id[i];
+	}
+	return v;
+}
+
+START_TEST(test_by_place)
+{
+	struct placed p;
+
+	for (unsigned i = 0; i < RANDOM_HEAPS(400); i++) {
+		int twice = i % 2, mode = (int)(i / 2 % 3);
+		draw_placed(&p, i + 5, i % 4 < 2);
+		struct heap *h = xcalloc(1, sizeof *h);
+		struct heap_builder b;
+		h->path = xstrdup("builder-test");
+		h->fd = -1;
+		hb_start(&b, h, NULL, p.no, HB_LABELS | HB_GIVEN | HB_PLACES | (twice ? HB_TWICE : 0));
+		uint32_t t = hb_type_str(&b, "P", 1, 1);
+		for (size_t j = 0; j < p.no; j++)
+			hb_object(&b, p.id[j], t, 8, NK_INSTANCE);
+		hb_nodes_done(&b);
+		node_t *g = hb_given_take(&b);
+		for (size_t j = 0; j < p.no; j++) {
+			ck_assert_uint_eq(g[j], placed_node(&p, j, twice));
+			ck_assert_uint_eq(h->node_id[g[j]], p.id[j]);
+		}
+		if (mode > 0) /* counted first */
+			for (size_t j = 0; j < p.nr; j++)
+				hb_refs_count(&b, g[p.rf[j]], 1);
+		for (size_t j = 0; j < p.nr;) {
+			size_t m = 1; /* mode 2: a run of one source's at once */
+			while (mode == 2 && j + m < p.nr && p.rf[j + m] == p.rf[j])
+				m++;
+			if (mode < 2) {
+				hb_ref_node(&b, g[p.rf[j]], g[p.rt[j]], (uint32_t)(p.nr - j)); /* labels descend */
+			} else {
+				uint32_t *l;
+				node_t *to = hb_refs_room(&b, g[p.rf[j]], m, &l);
+				for (size_t k = 0; k < m; k++) {
+					to[k] = g[p.rt[j + k]];
+					l[k] = (uint32_t)(p.nr - j - k);
+				}
+			}
+			j += m;
+		}
+		for (size_t j = p.nw; j-- > 0;) /* in the other order: the labels say it */
+			hb_weak_node(&b, g[p.wf[j]], g[p.wt[j]], (uint32_t)j);
+		hb_root_node(&b, g[0], 0x400, 2);
+		hb_root_node(&b, g[0], 0x400, 1);
+		hb_finish(&b);
+		uint32_t *lab = hb_labels_take(&b), *wl = hb_weak_labels_take(&b);
+		/* each node's references: by target, then as given (not by label) */
+		for (node_t v = 1; v < h->n; v++) {
+			edge_t e = h->out_start[v];
+			for (node_t to = 1; to < h->n; to++)
+				for (size_t j = 0; j < p.nr; j++)
+					if (g[p.rf[j]] == v && g[p.rt[j]] == to) {
+						ck_assert_msg(e < h->out_start[v + 1], "heap %u mode %d twice %d node %u", i, mode, twice, v);
+						ck_assert_uint_eq(h->out[e], to);
+						ck_assert_uint_eq(lab[e++], p.nr - j);
+					}
+			ck_assert_uint_eq(e, h->out_start[v + 1]);
+		}
+		ck_assert_uint_eq(h->nedges, p.nr);
+		/* weak ones: by source and target, then as given (here: the
+		 * labels descending) */
+		uint64_t w = 0;
+		for (node_t v = 1; v < h->n; v++)
+			for (node_t to = 1; to < h->n; to++)
+				for (size_t j = p.nw; j-- > 0;)
+					if (g[p.wf[j]] == v && g[p.wt[j]] == to) {
+						ck_assert_uint_eq(h->weak_src[w], v);
+						ck_assert_uint_eq(h->weak_dst[w], to);
+						ck_assert_uint_eq(h->weak_rule[w], WEAK_BUILTIN);
+						ck_assert_uint_eq(wl[w++], j);
+					}
+		ck_assert_uint_eq(h->nweak, w);
+		ck_assert_uint_eq(h->nroot_rec, 1);
+		ck_assert_uint_eq(h->root_rec[0].node, g[0]);
+		ck_assert_uint_eq(h->root_rec[0].thread_serial, 1);
+		size_t distinct = 0;
+		for (size_t j = 0; j < p.no; j++) {
+			size_t k = 0;
+			while (k < j && p.id[k] != p.id[j])
+				k++;
+			distinct += k == j;
+		}
+		ck_assert_uint_eq(b.dup_ids, p.no - distinct);
+		ck_assert_uint_eq(h->n - 1, twice ? p.no : distinct);
+		ck_assert_uint_eq(h->warn.n, twice ? 0 : b.dup_ids > 0);
+		free(g);
+		free(lab);
+		free(wl);
 		hb_free(&b);
 		free_heap(h);
 	}
@@ -627,6 +798,7 @@ Suite *builder_suite(void)
 	tcase_add_test(tc, test_missing);
 	tcase_add_test(tc, test_orders);
 	tcase_add_test(tc, test_labels);
+	tcase_add_test(tc, test_by_place);
 	tcase_add_test(tc, test_big_sizes);
 	tcase_add_test(tc, test_own_memory);
 	suite_add_tcase(s, tc);

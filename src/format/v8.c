@@ -1,7 +1,8 @@
 /* v8.c — V8 heap snapshots (.heapsnapshot) into the heap model.
  *
- * v8_json.c reads the JSON into column arrays; this file makes the
- * heap of them, with DevTools' semantics (../shared/docs/formats/v8.md):
+ * v8_json.c reads the JSON into column arrays; this file hands them to
+ * the builder (graph/builder.h: nodes by place, edges by node, counted
+ * first), with DevTools' semantics (../shared/docs/formats/v8.md):
  *
  *   - the snapshot's root node is the engine's virtual root: its edges
  *     are the GC roots ("(GC roots)", the global object through a
@@ -29,6 +30,7 @@
 
 #include "format/v8_json.h"
 #include "graph/analysis.h"
+#include "graph/builder.h"
 #include "graph/classes.h"
 #include "graph/reader.h"
 
@@ -142,62 +144,13 @@ struct v8b {
 	struct v8_snap *s;
 	struct v8_data *d;
 	struct nametab nt;
-	uint32_t cls_cap;
-	/* names offset -> class index, open addressing */
-	uint32_t *mkey, *mval;
-	size_t mcap, mused;
-	uint32_t *cls_of_str;      /* object/native names: string index -> class */
-	uint32_t cls_of_type[256]; /* other types: type -> class */
+	struct heap_builder hb;
+	uint32_t *type_of_str;      /* object/native names: string index -> type */
+	uint32_t type_of_type[256]; /* other node types: type -> builder's type */
 };
 
-static void map_grow(struct v8b *b)
-{
-	size_t cap = b->mcap ? b->mcap * 2 : 1024;
-	uint32_t *key = xmalloc(cap * sizeof *key), *val = xmalloc(cap * sizeof *val);
-
-	memset(key, 0xff, cap * sizeof *key);
-	for (size_t i = 0; i < b->mcap; i++)
-		if (b->mkey[i] != HW_NONE) {
-			size_t j = (b->mkey[i] * 2654435761u) & (cap - 1);
-			while (key[j] != HW_NONE)
-				j = (j + 1) & (cap - 1);
-			key[j] = b->mkey[i];
-			val[j] = b->mval[i];
-		}
-	free(b->mkey);
-	free(b->mval);
-	b->mkey = key;
-	b->mval = val;
-	b->mcap = cap;
-}
-
-/* The class named `name` (an offset into h->names), made on first use. */
-static uint32_t class_named(struct v8b *b, uint32_t name)
-{
-	struct heap *h = b->h;
-
-	if (b->mused * 2 >= b->mcap)
-		map_grow(b);
-	size_t j = (name * 2654435761u) & (b->mcap - 1);
-	for (; b->mkey[j] != HW_NONE; j = (j + 1) & (b->mcap - 1))
-		if (b->mkey[j] == name)
-			return b->mval[j];
-	VEC_GROW(h->cls, h->ncls, b->cls_cap);
-	uint32_t c = h->ncls++;
-	h->cls[c] = (struct hclass){ .node = HW_NONE, .name = name, .super = HW_NONE,
-				     .referent_off = HW_NONE };
-	b->mkey[j] = name;
-	b->mval[j] = c;
-	b->mused++;
-	return c;
-}
-
-static uint32_t class_text(struct v8b *b, const char *text, size_t len)
-{
-	return class_named(b, names_intern(&b->nt, text, len));
-}
-
-/* Snapshot node `o`'s class, by DevTools' aggregation. */
+/* Snapshot node `o`'s type for the builder, one per class by DevTools'
+ * aggregation. */
 static uint32_t node_class(struct v8b *b, uint32_t o)
 {
 	const struct v8_snap *s = b->s;
@@ -209,10 +162,10 @@ static uint32_t node_class(struct v8b *b, uint32_t o)
 	struct sbuf sb;
 	uint32_t c;
 
-	if (by_name && !detached && name < s->nstr && b->cls_of_str[name] != HW_NONE)
-		return b->cls_of_str[name];
-	if (!by_name && b->cls_of_type[t] != HW_NONE)
-		return b->cls_of_type[t];
+	if (by_name && !detached && name < s->nstr && b->type_of_str[name] != HW_NONE)
+		return b->type_of_str[name];
+	if (!by_name && b->type_of_type[t] != HW_NONE)
+		return b->type_of_type[t];
 	sbuf_init(&sb);
 	if (by_name) {
 		if (detached)
@@ -224,215 +177,105 @@ static uint32_t node_class(struct v8b *b, uint32_t o)
 		sbuf_printf(&sb, "(%s)", tn == NULL ? "unknown" : strcmp(tn, "hidden") == 0 ? "system"
 			    : strcmp(tn, "code") == 0 ? "compiled code" : tn);
 	}
-	c = class_text(b, sb.buf, sb.len);
+	c = hb_type_str(&b->hb, sb.buf, sb.len, 0);
 	sbuf_free(&sb);
 	if (by_name && !detached && name < s->nstr)
-		b->cls_of_str[name] = c;
+		b->type_of_str[name] = c;
 	else if (!by_name)
-		b->cls_of_type[t] = c;
+		b->type_of_type[t] = c;
 	return c;
 }
 
-/* ---- nodes: sorted by id ---- */
+/* ---- nodes ---- */
 
-/* Sort ords[0..n) by keys (LSD radix, 11 bits a pass, only the passes
- * the largest key needs), for keys of 32 and of 64 bits. */
-#define RADIX_BY_KEY(fn, key_t)                                                 \
-	static void fn(key_t *keys, uint32_t *ords, size_t n)                    \
-	{                                                                        \
-		key_t max = 0, *k2 = xmalloc((n + 1) * sizeof *k2);              \
-		uint32_t *o2 = xmalloc((n + 1) * sizeof *o2);                    \
-		size_t cnt[2048];                                                \
-                                                                                 \
-		for (size_t i = 0; i < n; i++)                                   \
-			max |= keys[i];                                          \
-		key_t *ks = keys, *kd = k2, *kt;                                 \
-		uint32_t *os = ords, *od = o2, *ot;                              \
-		for (unsigned sh = 0; sh < 8 * sizeof max && (max >> sh) != 0; sh += 11) { \
-			memset(cnt, 0, sizeof cnt);                              \
-			for (size_t i = 0; i < n; i++)                           \
-				cnt[ks[i] >> sh & 2047]++;                       \
-			for (size_t i = 0, sum = 0, c; i < 2048; i++) {          \
-				c = cnt[i];                                      \
-				cnt[i] = sum;                                    \
-				sum += c;                                        \
-			}                                                        \
-			for (size_t i = 0; i < n; i++) {                         \
-				size_t at = cnt[ks[i] >> sh & 2047]++;           \
-				kd[at] = ks[i];                                  \
-				od[at] = os[i];                                  \
-			}                                                        \
-			kt = ks, ks = kd, kd = kt;                               \
-			ot = os, os = od, od = ot;                               \
-		}                                                                \
-		if (ks != keys) { /* an odd number of passes */                  \
-			memcpy(keys, ks, n * sizeof *keys);                      \
-			memcpy(ords, os, n * sizeof *ords);                      \
-		}                                                                \
-		free(k2);                                                        \
-		free(o2);                                                        \
-	}
-RADIX_BY_KEY(radix_by_key32, uint32_t)
-RADIX_BY_KEY(radix_by_key64, uint64_t)
-
-#define MERGE_RUNS_MAX 64 /* ascending runs of keys, up to which they are merged */
-
-/* Sort ords[0..n) by keys: V8 writes its nodes nearly in id order (one
- * or two ascending runs), which a few merges of the runs put in order
- * faster than a radix sort's passes; more runs, the radix sort. */
-static void sort_by_key32(uint32_t *keys, uint32_t *ords, size_t n)
+/* V8's ids are 32-bit numbers (SnapshotObjectId): kept so, in d->id32,
+ * unless a file has larger ones (then in h->node_id); max: the ids or'ed. */
+static void narrow_ids(struct heap *h, struct v8_data *d, uint64_t max)
 {
-	size_t runs = n > 0;
+	if (max > UINT32_MAX)
+		return;
+	d->id32 = xmalloc(((size_t)h->n + 1) * sizeof *d->id32);
+	for (node_t v = 0; v < h->n; v++)
+		d->id32[v] = (uint32_t)h->node_id[v];
+	free(h->node_id);
+	h->node_id = NULL;
+}
 
-	for (size_t i = 1; i < n; i++)
-		runs += keys[i] < keys[i - 1];
-	if (runs <= 1)
-		return;
-	if (runs > MERGE_RUNS_MAX) {
-		radix_by_key32(keys, ords, n);
-		return;
+/* A column of the snapshot's nodes in the heap's order (o2n: a snapshot
+ * node's heap node, one each), root (node 0) given; the snapshot's
+ * column goes. */
+#define PERMUTE_COL(type, fn)                                                           \
+	static type *fn(type **col, const uint32_t *o2n, uint32_t nnodes, node_t n, type root) \
+	{                                                                               \
+		type *out = xmalloc(((size_t)n + 1) * sizeof *out);                     \
+		for (uint32_t o = 0; o < nnodes; o++)                                   \
+			out[o2n[o]] = (*col)[o];                                        \
+		out[0] = root;                                                          \
+		free(*col);                                                             \
+		*col = NULL;                                                            \
+		return out;                                                             \
 	}
-	size_t at[MERGE_RUNS_MAX + 1], r = 0;
-	at[r++] = 0;
-	for (size_t i = 1; i < n; i++)
-		if (keys[i] < keys[i - 1])
-			at[r++] = i;
-	at[r] = n;
-	uint32_t *k2 = xmalloc((n + 1) * sizeof *k2), *o2 = xmalloc((n + 1) * sizeof *o2);
-	uint32_t *ks = keys, *os = ords, *kd = k2, *od = o2, *t;
-	while (r > 1) { /* runs 2i and 2i+1 into one; an odd last one copied */
-		size_t nr = 0;
-		for (size_t i = 0; i < r; i += 2) {
-			size_t a = at[i], am = at[i + 1], b = i + 1 < r ? at[i + 1] : am,
-			       bm = i + 1 < r ? at[i + 2] : am, o = a;
-			while (a < am && b < bm) {
-				size_t f = ks[b] < ks[a] ? b++ : a++;
-				kd[o] = ks[f];
-				od[o++] = os[f];
+PERMUTE_COL(uint32_t, permute32)
+PERMUTE_COL(uint8_t, permute8)
+
+/* Nodes of one id (V8 gives none; a crafted file may): the first few
+ * said, by the snapshot's node number of the later one. */
+static void warn_twice(struct heap *h, const uint32_t *o2n, uint32_t nnodes)
+{
+	node_t twice[3];
+	unsigned n = 0;
+
+	for (node_t v = 2; v < h->n && n < 3; v++)
+		if (heap_node_id(h, v) == heap_node_id(h, v - 1))
+			twice[n++] = v;
+	for (unsigned i = 0; i < n; i++)
+		for (uint32_t o = 0; o < nnodes; o++)
+			if (o2n[o] == twice[i]) {
+				warn_add(&h->warn, "%s: node %u: id %llu twice; a search by id finds one of them",
+					 h->path, o, (unsigned long long)heap_node_id(h, twice[i]));
+				break;
 			}
-			for (; a < am; a++, o++)
-				kd[o] = ks[a], od[o] = os[a];
-			for (; b < bm; b++, o++)
-				kd[o] = ks[b], od[o] = os[b];
-			at[nr++] = at[i];
-		}
-		at[nr] = n;
-		r = nr;
-		t = ks, ks = kd, kd = t;
-		t = os, os = od, od = t;
-	}
-	if (ks != keys) {
-		memcpy(keys, ks, n * sizeof *keys);
-		memcpy(ords, os, n * sizeof *ords);
-	}
-	free(k2);
-	free(o2);
 }
 
-/* The heap's order of the snapshot's nodes: by id (V8's are 32-bit
- * numbers, SnapshotObjectId, kept so in d->id32 unless a file has
- * larger ones, then in h->node_id). n2o[v]: the snapshot node of heap
- * node v (the root's is node 0). The column of ids goes. */
-static void sort_nodes(struct v8b *b, uint32_t *n2o)
-{
-	struct heap *h = b->h;
-	struct v8_snap *s = b->s;
-	uint32_t root = (uint32_t)s->root_index;
-	uint64_t max = 0;
-	size_t n = 0, dup = 0;
-
-	for (uint32_t o = 0; o < s->nnodes; o++)
-		if (o != root) {
-			max = s->nid[o] > max ? s->nid[o] : max;
-			n2o[1 + n++] = o;
-		}
-	n2o[0] = root;
-	h->n = (node_t)n + 1;
-	if (max <= UINT32_MAX) {
-		uint32_t *keys = b->d->id32 = xmalloc((n + 1) * sizeof *keys);
-		for (size_t i = 1; i <= n; i++)
-			keys[i] = (uint32_t)s->nid[n2o[i]];
-		free(s->nid);
-		s->nid = NULL;
-		keys[0] = 0;
-		sort_by_key32(keys + 1, n2o + 1, n);
-	} else {
-		uint64_t *keys = h->node_id = xmalloc((n + 1) * sizeof *keys);
-		for (size_t i = 1; i <= n; i++)
-			keys[i] = s->nid[n2o[i]];
-		free(s->nid);
-		s->nid = NULL;
-		keys[0] = 0;
-		radix_by_key64(keys + 1, n2o + 1, n);
-	}
-	for (node_t v = 2; v < h->n; v++)
-		if ((h->node_id != NULL ? h->node_id[v] == h->node_id[v - 1] : b->d->id32[v] == b->d->id32[v - 1]) &&
-		    dup++ < 3)
-			warn_add(&h->warn, "%s: node %u: id %llu twice; a search by id finds one of them",
-				 h->path, n2o[v], (unsigned long long)heap_node_id(h, v));
-}
-
-/* A column of the snapshot's nodes in the heap's order (n2o), root
- * (node 0) given; the snapshot's column goes. */
-static uint32_t *permute32(uint32_t **col, const uint32_t *n2o, node_t n, uint32_t root)
-{
-	uint32_t *out = xmalloc(((size_t)n + 1) * sizeof *out);
-
-	out[0] = root;
-	for (node_t v = 1; v < n; v++)
-		out[v] = (*col)[n2o[v]];
-	free(*col);
-	*col = NULL;
-	return out;
-}
-
-static uint8_t *permute8(uint8_t **col, const uint32_t *n2o, node_t n, uint8_t root)
-{
-	uint8_t *out = xmalloc((size_t)n + 1);
-
-	out[0] = root;
-	for (node_t v = 1; v < n; v++)
-		out[v] = (*col)[n2o[v]];
-	free(*col);
-	*col = NULL;
-	return out;
-}
-
-/* The heap's nodes: sorted by id (sort_nodes), their classes, sizes,
- * names and types; o2n the other way from n2o. The snapshot's node
- * columns go one by one as the heap's are made, so that the two sets
- * are never whole at once. */
-static void make_nodes(struct v8b *b, uint32_t *n2o, uint32_t *o2n, int tracked)
+/* The heap's nodes, through the builder (which sorts them by id and
+ * makes the classes): each snapshot node but the root an object of its
+ * id; then their names and types, and o2n, a snapshot node's heap node
+ * (the root's 0). The snapshot's node columns go as soon as they are
+ * read. */
+static uint32_t *make_nodes(struct v8b *b, int tracked)
 {
 	struct heap *h = b->h;
 	struct v8_snap *s = b->s;
 	struct v8_data *d = b->d;
+	uint32_t root = (uint32_t)s->root_index;
 
-	sort_nodes(b, n2o);
-	o2n[n2o[0]] = 0;
-	for (node_t v = 1; v < h->n; v++)
-		o2n[n2o[v]] = v;
-	h->node_class = xmalloc(((size_t)h->n + 1) * sizeof *h->node_class);
-	h->node_class[0] = HW_NONE;
-	for (node_t v = 1; v < h->n; v++) {
-		uint32_t o = n2o[v], c = node_class(b, o);
-		h->node_class[v] = c;
-		h->cls[c].count++;
-		h->cls[c].shallow_total += s->nsize[o];
-		h->total_shallow += s->nsize[o];
-	}
+	hb_start(&b->hb, h, &b->nt, s->nnodes - 1, HB_LABELS | HB_GIVEN | HB_PLACES | HB_TWICE);
+	uint64_t max = 0;
+	for (uint32_t o = 0; o < s->nnodes; o++)
+		if (o != root) {
+			hb_object(&b->hb, s->nid[o], node_class(b, o), s->nsize[o], NK_INSTANCE);
+			max |= s->nid[o];
+		}
+	free(s->nid);
+	s->nid = NULL;
 	free(s->ndetached);
 	s->ndetached = NULL;
-	h->node_shallow = permute32(&s->nsize, n2o, h->n, 0);
-	d->node_name = permute32(&s->nname, n2o, h->n, HW_NONE);
-	d->node_type = permute8(&s->ntype, n2o, h->n, UINT8_MAX);
+	free(s->nsize);
+	s->nsize = NULL;
+	hb_nodes_done(&b->hb);
+	narrow_ids(h, d, max);
+	uint32_t *o2n = hb_given_take(&b->hb); /* room for the root's */
+	memmove(o2n + root + 1, o2n + root, (size_t)(s->nnodes - 1 - root) * sizeof *o2n);
+	o2n[root] = 0;
+	if (b->hb.dup_ids > 0)
+		warn_twice(h, o2n, s->nnodes);
+	d->node_name = permute32(&s->nname, o2n, s->nnodes, h->n, HW_NONE);
+	d->node_type = permute8(&s->ntype, o2n, s->nnodes, h->n, UINT8_MAX);
 	if (tracked)
-		d->node_trace = permute32(&s->ntrace, n2o, h->n, 0);
+		d->node_trace = permute32(&s->ntrace, o2n, s->nnodes, h->n, 0);
 	free(s->ntrace);
 	s->ntrace = NULL;
-	h->node_kind = xmalloc((size_t)h->n + 1);
-	memset(h->node_kind, NK_INSTANCE, (size_t)h->n + 1);
-	h->node_kind[0] = NK_ROOT;
+	return o2n;
 }
 
 /* ---- allocation stacks (node --track-heap-objects) ---- */
@@ -532,205 +375,132 @@ static void make_traces(struct v8b *b)
 
 /* ---- edges ---- */
 
-static void root_edge(struct v8b *b, uint8_t type, node_t t, struct root *out)
+static uint16_t root_kind(struct v8b *b, uint8_t type, node_t t)
 {
 	uint16_t kind = RK_V8_EMBEDDER;
 	struct sbuf sb;
 
-	if (type == b->d->et_shortcut) {
-		kind = RK_V8_USER;
-	} else {
-		sbuf_init(&sb);
-		if (v8_str(b->h, b->d->node_name[t], &sb, 64) == 0 && strcmp(sb.buf, "(GC roots)") == 0)
-			kind = RK_V8_GC;
-		sbuf_free(&sb);
-	}
-	*out = (struct root){ t, kind, 0, HW_NONE };
-}
-
-struct sedge { node_t to; uint32_t name; uint8_t type; };
-
-#define SMALL_RUN 32 /* edges a node has, up to which they are sorted in place */
-
-static int cmp_sedge(const void *x, const void *y, void *ctx)
-{
-	const struct sedge *a = x, *b = y;
-
-	(void)ctx;
-	return a->to < b->to ? -1 : a->to > b->to;
-}
-
-/* A node's n edges (their targets, names and types, three parallel
- * arrays; no types when packed with the names) in target order, equal targets in their order: the order the
- * dominator pass leaves out[] in (it rebuilds it from in[]), so that the
- * names stay parallel to it. */
-static void sort_by_target(node_t *to, uint32_t *name, uint8_t *type, size_t n)
-{
-	int sorted = 1;
-
-	for (size_t i = 1; i < n && sorted; i++)
-		sorted = to[i - 1] <= to[i];
-	if (sorted)
-		return;
-	if (n <= SMALL_RUN) { /* most nodes: a stable insertion sort in place */
-		for (size_t i = 1; i < n; i++) {
-			struct sedge x = { to[i], name[i], type ? type[i] : 0 };
-			size_t j = i;
-			for (; j > 0 && to[j - 1] > x.to; j--) {
-				to[j] = to[j - 1];
-				name[j] = name[j - 1];
-				if (type)
-					type[j] = type[j - 1];
-			}
-			to[j] = x.to;
-			name[j] = x.name;
-			if (type)
-				type[j] = x.type;
-		}
-		return;
-	}
-	struct sedge *t = xmalloc(n * sizeof *t);
-	for (size_t i = 0; i < n; i++)
-		t[i] = (struct sedge){ to[i], name[i], type ? type[i] : 0 };
-	hw_merge_sort(t, n, sizeof *t, cmp_sedge, NULL);
-	for (size_t i = 0; i < n; i++) {
-		to[i] = t[i].to;
-		name[i] = t[i].name;
-		if (type)
-			type[i] = t[i].type;
-	}
-	free(t);
-}
-
-struct wedge { node_t src, to; uint32_t name; uint8_t type; };
-
-static int cmp_wedge(const void *x, const void *y, void *ctx)
-{
-	const struct wedge *a = x, *b = y;
-
-	(void)ctx;
-	if (a->src != b->src)
-		return a->src < b->src ? -1 : 1;
-	return a->to < b->to ? -1 : a->to > b->to;
-}
-
-/* The weak edges of the file's order, by source then target (equal
- * ones in their order), into the heap's weak_*[]. */
-static void place_weak(struct heap *h, struct v8_data *d, struct wedge *w, uint64_t n)
-{
-	hw_merge_sort(w, n, sizeof *w, cmp_wedge, NULL);
-	h->nweak = n;
-	h->weak_src = xmalloc((n + 1) * sizeof *h->weak_src);
-	h->weak_dst = xmalloc((n + 1) * sizeof *h->weak_dst);
-	h->weak_rule = xmalloc((n + 1) * sizeof *h->weak_rule);
-	d->weak_name = xmalloc((n + 1) * sizeof *d->weak_name);
-	d->weak_type = xmalloc(n + 1);
-	d->nwlab = n;
-	for (uint64_t i = 0; i < n; i++) {
-		h->weak_src[i] = w[i].src;
-		h->weak_dst[i] = w[i].to;
-		h->weak_rule[i] = WEAK_BUILTIN;
-		d->weak_name[i] = w[i].name;
-		d->weak_type[i] = w[i].type;
-	}
+	if (type == b->d->et_shortcut)
+		return RK_V8_USER;
+	sbuf_init(&sb);
+	if (v8_str(b->h, b->d->node_name[t], &sb, 64) == 0 && strcmp(sb.buf, "(GC roots)") == 0)
+		kind = RK_V8_GC;
+	sbuf_free(&sb);
+	return kind;
 }
 
 #define RELEASE_EVERY (1u << 20) /* edges read between lettings go of their columns */
 
-/* The heap's references of the snapshot's edges: out[] (with each
- * edge's name and type) and weak_*[], each node's in target order; the
- * root's edges are the GC roots. o2n: a snapshot node's heap node (the
- * root's 0). Memory is the build's peak here, so the snapshot's edges
- * are read in their order, twice (counted, then placed), and their
- * columns let go behind the second reading; every array of the heap is
- * allocated at its final size. */
+enum edge_use { E_DROP, E_NONE, E_ROOT, E_WEAK, E_STRONG };
+
+/* What snapshot edge e of node o is to the heap: dropped (to no node or
+ * to the root: dangling), none (a shortcut off the root, an edge of the
+ * root's that is weak), a GC root (the root's), weak, or strong. */
+static inline enum edge_use edge_use(const struct v8b *b, uint32_t o, uint64_t e)
+{
+	const struct v8_snap *s = b->s;
+	uint32_t t = s->eto[e], root = (uint32_t)s->root_index;
+	uint8_t type = s->etype[e];
+
+	if (t >= s->nnodes || t == root)
+		return o == root ? E_NONE : E_DROP;
+	if (o == root)
+		return type == b->d->et_weak ? E_NONE : E_ROOT;
+	if (type == b->d->et_weak)
+		return E_WEAK;
+	return type == b->d->et_shortcut ? E_NONE : E_STRONG;
+}
+
+/* The heap's references of the snapshot's edges, through the builder:
+ * out[] (with each edge's name and type, the builder's labels: packed,
+ * or when a name is too large the edge's number, read back here) and
+ * weak_*[], each node's in target order, equal targets in the file's;
+ * the root's edges are the GC roots. Memory is the build's peak here,
+ * so the snapshot's edges are read in their order, twice (counted, then
+ * placed), and their columns let go behind the second reading; the
+ * builder makes every array at its final size. */
 static void make_edges(struct v8b *b, const uint32_t *o2n)
 {
 	struct heap *h = b->h;
 	struct v8_snap *s = b->s;
 	struct v8_data *d = b->d;
-	uint32_t root = (uint32_t)s->root_index;
-	uint64_t nweak = 0, dropped = 0, e = 0, done = 0;
-	edge_t *start = xcalloc((size_t)h->n + 1, sizeof *start), sum = 0;
+	uint64_t dropped = 0, e = 0, done = 0;
 	int pack = d->n_edge_types <= PACK_NONE;
+	node_t *to = NULL; /* a node's strong edges, their targets and labels */
+	uint32_t *label = NULL;
+	size_t cap = 0;
 
-	/* each node's strong edges counted (at its own index), the others */
 	for (uint32_t o = 0; o < s->nnodes; o++) {
 		uint64_t end = e + s->nedges_of[o];
+		size_t n = 0;
 		for (; e < end; e++) {
-			uint32_t t = s->eto[e];
-			if (t >= s->nnodes || t == root)
-				dropped += o != root;
-			else if (o == root)
-				h->nroot_rec++;
-			else if (s->etype[e] == d->et_weak)
-				nweak++;
-			else if (s->etype[e] != d->et_shortcut) {
-				start[o2n[o]]++;
+			enum edge_use u = edge_use(b, o, e);
+			dropped += u == E_DROP;
+			if (u == E_STRONG) {
+				n++;
 				pack &= s->ename[e] < PACK_NAMES || s->ename[e] == HW_NONE;
 			}
 		}
+		if (n > 0)
+			hb_refs_count(&b->hb, o2n[o], n);
 	}
-	for (node_t v = 0; v < h->n; v++) {
-		edge_t c = start[v];
-		start[v] = sum;
-		sum += c;
-	}
-	start[h->n] = sum;
-	h->root_rec = xmalloc((h->nroot_rec + 1) * sizeof *h->root_rec);
-	h->nroot_rec = 0;
-	h->out = xmalloc(((size_t)sum + 1) * sizeof *h->out);
-	d->out_name = xmalloc(((size_t)sum + 1) * sizeof *d->out_name);
-	d->out_type = pack ? NULL : xmalloc((size_t)sum + 1);
-	d->nout = sum;
-	struct wedge *weak = xmalloc((nweak + 1) * sizeof *weak);
-	uint64_t w = 0;
-	/* placed: start[v] moves to the end of v's edges */
 	e = 0;
 	for (uint32_t o = 0; o < s->nnodes; o++) {
 		uint64_t end = e + s->nedges_of[o];
 		node_t v = o2n[o];
+		size_t n = 0;
 		for (; e < end; e++) {
-			uint32_t t = s->eto[e];
 			uint8_t type = s->etype[e];
-			if (t >= s->nnodes || t == root)
-				continue;
-			if (o == root) {
-				if (type != d->et_weak)
-					root_edge(b, type, o2n[t], &h->root_rec[h->nroot_rec++]);
-			} else if (type == d->et_weak) {
-				weak[w++] = (struct wedge){ v, o2n[t], s->ename[e], type };
-			} else if (type != d->et_shortcut) {
-				edge_t at = start[v]++;
-				h->out[at] = o2n[t];
-				if (pack)
-					d->out_name[at] = (s->ename[e] == HW_NONE ? PACK_NAMES : s->ename[e]) << PACK_BITS |
-							  (type == UINT8_MAX ? PACK_NONE : type);
-				else {
-					d->out_name[at] = s->ename[e];
-					d->out_type[at] = type;
+			node_t t = o2n[s->eto[e] < s->nnodes ? s->eto[e] : 0];
+			switch (edge_use(b, o, e)) {
+			case E_ROOT:
+				hb_root_node(&b->hb, t, root_kind(b, type, t), 0);
+				break;
+			case E_WEAK:
+				hb_weak_node(&b->hb, v, t, s->ename[e]);
+				break;
+			case E_STRONG:
+				if (n == cap) {
+					cap = cap ? cap * 2 : 64;
+					to = xreallocarray(to, cap, sizeof *to);
+					label = xreallocarray(label, cap, sizeof *label);
 				}
+				to[n] = t;
+				label[n++] = !pack ? (uint32_t)e
+						   : (s->ename[e] == HW_NONE ? PACK_NAMES : s->ename[e]) << PACK_BITS |
+							     (type == UINT8_MAX ? PACK_NONE : type);
+				break;
+			default:
+				break;
 			}
 		}
-		if (e - done >= RELEASE_EVERY) {
+		if (n > 0) { /* the node's strong edges at once */
+			uint32_t *lp;
+			memcpy(hb_refs_room(&b->hb, v, n, &lp), to, n * sizeof *to);
+			memcpy(lp, label, n * sizeof *label);
+		}
+		if (pack && e - done >= RELEASE_EVERY) {
 			v8_snap_release_edges(s, done, e);
 			done = e;
 		}
 	}
-	v8_snap_free_edges(s);
 	free(s->nedges_of);
 	s->nedges_of = NULL;
-	for (node_t v = h->n; v > 0; v--)
-		start[v] = start[v - 1];
-	start[0] = 0;
-	h->out_start = start;
-	h->nedges = sum;
-	for (node_t v = 1; v < h->n; v++)
-		sort_by_target(h->out + start[v], d->out_name + start[v], pack ? NULL : d->out_type + start[v],
-			       start[v + 1] - start[v]);
-	place_weak(h, d, weak, nweak);
-	free(weak);
-	heap_roots_unique(h);
+	hb_finish(&b->hb);
+	d->out_name = hb_labels_take(&b->hb);
+	d->nout = h->nedges;
+	if (!pack) { /* each edge's number: its name and type */
+		d->out_type = xmalloc((size_t)h->nedges + 1);
+		for (edge_t i = 0; i < h->nedges; i++) {
+			d->out_type[i] = s->etype[d->out_name[i]];
+			d->out_name[i] = s->ename[d->out_name[i]];
+		}
+	}
+	v8_snap_free_edges(s);
+	d->weak_name = hb_weak_labels_take(&b->hb);
+	d->nwlab = h->nweak;
+	d->weak_type = xmalloc(h->nweak + 1);
+	memset(d->weak_type, d->et_weak, h->nweak + 1);
 	h->dangling_refs = dropped;
 	if (dropped > 0)
 		warn_add(&h->warn, "%s: %llu edges to no node (or to the root) dropped", h->path,
@@ -823,27 +593,21 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	find_types(d);
 
 	struct v8b b = { .h = h, .s = &s, .d = d, .nt = { .h = h } };
-	b.cls_of_str = xmalloc(((size_t)s.nstr + 1) * sizeof *b.cls_of_str);
-	memset(b.cls_of_str, 0xff, ((size_t)s.nstr + 1) * sizeof *b.cls_of_str);
-	memset(b.cls_of_type, 0xff, sizeof b.cls_of_type);
-	uint32_t *n2o = xmalloc(((size_t)s.nnodes + 1) * sizeof *n2o);
-	uint32_t *o2n = xmalloc(((size_t)s.nnodes + 1) * sizeof *o2n);
+	b.type_of_str = xmalloc(((size_t)s.nstr + 1) * sizeof *b.type_of_str);
+	memset(b.type_of_str, 0xff, ((size_t)s.nstr + 1) * sizeof *b.type_of_str);
+	memset(b.type_of_type, 0xff, sizeof b.type_of_type);
 	int tracked = tracking(&s);
 	progress_begin(p, "nodes", s.nnodes, "nodes");
-	make_nodes(&b, n2o, o2n, tracked);
+	uint32_t *o2n = make_nodes(&b, tracked);
 	progress_end(p);
+	free(b.type_of_str);
 	if (tracked)
 		make_traces(&b);
-	free(b.cls_of_str);
-	b.cls_of_str = NULL;
-	free(n2o);
 	progress_begin(p, "references", s.nedges, "edges");
 	make_edges(&b, o2n);
 	progress_end(p);
 	free(o2n);
-	free(b.cls_of_str);
-	free(b.mkey);
-	free(b.mval);
+	hb_free(&b.hb);
 	names_free(&b.nt);
 	v8_snap_free(&s);
 	return 0;

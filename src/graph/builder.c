@@ -36,6 +36,15 @@ static void node_arrays(struct heap_builder *b, size_t cap)
 	b->cap = cap;
 }
 
+/* Node 0: the virtual root. */
+static void root_node(struct heap *h)
+{
+	h->node_id[0] = 0;
+	h->node_class[0] = HW_NONE;
+	h->node_shallow[0] = 0;
+	h->node_kind[0] = NK_ROOT;
+}
+
 void hb_start(struct heap_builder *b, struct heap *h, struct nametab *nt, size_t objects, unsigned flags)
 {
 	memset(b, 0, sizeof *b);
@@ -45,10 +54,7 @@ void hb_start(struct heap_builder *b, struct heap *h, struct nametab *nt, size_t
 	b->flags = flags;
 	b->ascending = 1;
 	node_arrays(b, objects + 1);
-	h->node_id[0] = 0; /* node 0: the virtual root */
-	h->node_class[0] = HW_NONE;
-	h->node_shallow[0] = 0;
-	h->node_kind[0] = NK_ROOT;
+	root_node(h);
 }
 
 struct nametab *hb_names(struct heap_builder *b)
@@ -142,20 +148,27 @@ static void label_room(struct heap_builder *b, size_t n, size_t cap)
 	own(b, cap * sizeof *b->label, c * sizeof *b->label);
 }
 
+/* A reference between nodes as a key (no counts given). */
+static inline void key_add(struct heap_builder *b, node_t from, node_t to, uint32_t label)
+{
+	label_room(b, b->nkey, b->ckey);
+	OWN_GROW(b, b->key, b->nkey, b->ckey);
+	if (b->flags & HB_LABELS)
+		b->label[b->nkey] = label;
+	b->key[b->nkey++] = (uint64_t)from << 32 | to;
+}
+
 /* A reference between nodes, once they are done: its key. */
 static void ref_key(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label)
 {
 	node_t s = hb_find(b, from), t = hb_find(b, to);
 
-	if (s == HW_NONE || t == HW_NONE) {
+	if (s == HW_NONE || t == HW_NONE)
 		b->dangling++;
-		return;
-	}
-	label_room(b, b->nkey, b->ckey);
-	OWN_GROW(b, b->key, b->nkey, b->ckey);
-	if (b->flags & HB_LABELS)
-		b->label[b->nkey] = label;
-	b->key[b->nkey++] = (uint64_t)s << 32 | t;
+	else if (b->counted)
+		hb_ref_node(b, s, t, label);
+	else
+		key_add(b, s, t, label);
 }
 
 void hb_ref_label(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label)
@@ -171,6 +184,100 @@ void hb_ref_label(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t l
 	b->ref[b->nref++] = (struct hb_ref){ from, to };
 }
 
+node_t *hb_given_take(struct heap_builder *b)
+{
+	node_t *g = b->given;
+
+	if (g != NULL)
+		own(b, b->ngiven * sizeof *g, 0);
+	b->given = NULL;
+	return g;
+}
+
+/* Room for the references counted (hb_refs_count), each node's from
+ * its start on: out_start[v] is v's next place until hb_finish. */
+static void counted_room(struct heap_builder *b)
+{
+	struct heap *h = b->h;
+	edge_t sum = 0;
+
+	if (b->ncounted > (uint64_t)UINT32_MAX - 1) /* edge_t */
+		hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(h->path));
+	for (node_t v = 0; v <= h->n; v++) {
+		edge_t c = h->out_start[v];
+		h->out_start[v] = sum;
+		sum += c;
+	}
+	h->nedges = sum;
+	h->out = xmalloc(((size_t)sum + 1) * sizeof *h->out);
+	if (b->flags & HB_LABELS)
+		b->out_label = xmalloc(((size_t)sum + 1) * sizeof *b->out_label); /* the reader's */
+	b->counted = 2;
+}
+
+/* The first count: in turn? */
+static void count_start(struct heap_builder *b)
+{
+	if (!b->nodes_done || b->counted > 1 || b->nkey > 0)
+		hw_fatal("hb_refs_count: out of turn"); /* a reader's bug */
+	b->h->out_start = xcalloc((size_t)b->h->n + 1, sizeof *b->h->out_start);
+	b->counted = 1;
+}
+
+void hb_refs_count(struct heap_builder *b, node_t from, size_t n)
+{
+	if (b->counted != 1)
+		count_start(b);
+	if (from - 1 >= b->h->n - 1) /* 0 or past the nodes */
+		hw_fatal("hb_refs_count: node %u not made", from); /* a reader's bug */
+	b->ncounted += n;
+	b->h->out_start[from] += (edge_t)n; /* past 2^32 in all: counted_room says */
+}
+
+node_t *hb_refs_room(struct heap_builder *b, node_t from, size_t n, uint32_t **label)
+{
+	struct heap *h = b->h;
+
+	if (b->counted == 1)
+		counted_room(b);
+	if (b->counted != 2 || n > h->nedges - b->placed)
+		hw_fatal("hb_refs_room: more references than counted"); /* a reader's bug */
+	b->placed += n;
+	edge_t at = h->out_start[from];
+	h->out_start[from] += (edge_t)n;
+	if (label != NULL)
+		*label = b->out_label != NULL ? b->out_label + at : NULL;
+	return h->out + at;
+}
+
+void hb_ref_node(struct heap_builder *b, node_t from, node_t to, uint32_t label)
+{
+	if (b->counted) {
+		uint32_t *l;
+		*hb_refs_room(b, from, 1, &l) = to;
+		if (l != NULL)
+			*l = label;
+		return;
+	}
+	key_add(b, from, to, label);
+}
+
+void hb_weak_node(struct heap_builder *b, node_t from, node_t to, uint32_t label)
+{
+	OWN_GROW(b, b->weak, b->nweak, b->cweak);
+	b->weak[b->nweak++] = (struct hb_weak){ from, to, label };
+}
+
+void hb_weak(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label)
+{
+	node_t s = hb_find(b, from), t = hb_find(b, to);
+
+	if (s == HW_NONE || t == HW_NONE)
+		b->dangling++;
+	else
+		hb_weak_node(b, s, t, label);
+}
+
 void hb_ref(struct heap_builder *b, uint64_t from, uint64_t to)
 {
 	hb_ref_label(b, from, to, 0);
@@ -178,8 +285,40 @@ void hb_ref(struct heap_builder *b, uint64_t from, uint64_t to)
 
 void hb_root(struct heap_builder *b, uint64_t id, uint16_t kind, uint32_t detail)
 {
+	if (b->nodes_done) {
+		node_t v = hb_find(b, id);
+		if (v == HW_NONE)
+			b->lost_roots++;
+		else
+			hb_root_node(b, v, kind, detail);
+		return;
+	}
 	OWN_GROW(b, b->root, b->nroot, b->croot);
 	b->root[b->nroot++] = (struct hb_root){ id, detail, kind };
+}
+
+/* Once the nodes are done, a root's id field holds its node. */
+void hb_root_node(struct heap_builder *b, node_t v, uint16_t kind, uint32_t detail)
+{
+	OWN_GROW(b, b->root, b->nroot, b->croot);
+	b->root[b->nroot++] = (struct hb_root){ v, detail, kind };
+}
+
+/* The roots given by id so far, by node (those of no object dropped). */
+static void resolve_roots(struct heap_builder *b)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < b->nroot; i++) {
+		node_t v = hb_find(b, b->root[i].id);
+		if (v == HW_NONE) {
+			b->lost_roots++;
+			continue;
+		}
+		b->root[k] = b->root[i];
+		b->root[k++].id = v;
+	}
+	b->nroot = k;
 }
 
 /* ---- hb_finish ---- */
@@ -249,6 +388,102 @@ static void big_moved(struct heap_builder *b, const node_t *perm, node_t n)
 	b->nbig = k;
 }
 
+/* Room for each object's node as given (HB_PLACES), and one more. */
+static void given_room(struct heap_builder *b, node_t n)
+{
+	b->ngiven = (size_t)n + 1;
+	b->given = xmalloc(b->ngiven * sizeof *b->given);
+	own(b, 0, b->ngiven * sizeof *b->given);
+}
+
+#define MERGE_RUNS_MAX 8 /* ascending runs of ids, up to which they are merged */
+
+/* perm: the n nodes as given (1..n) in id order, stably. Ids that come
+ * in a few ascending runs (V8 writes its nodes so) are merged, each run
+ * read in its order (returns 1); others, the radix sort (0). */
+static int sort_by_id(struct heap_builder *b, const uint64_t *id, node_t *perm, node_t n)
+{
+	node_t at[MERGE_RUNS_MAX + 1], pos[MERGE_RUNS_MAX];
+	unsigned r = 1;
+
+	at[0] = 1;
+	for (node_t v = 2; v <= n && r <= MERGE_RUNS_MAX; v++)
+		if (id[v] < id[v - 1] && r++ < MERGE_RUNS_MAX)
+			at[r - 1] = v;
+	if (r > MERGE_RUNS_MAX) {
+		node_t *other = big_alloc(((size_t)n + 1) * sizeof *other);
+		own(b, 0, ((size_t)n + 1) * sizeof *other);
+		for (node_t i = 0; i < n; i++)
+			perm[i] = i + 1;
+		radix_by_id(b, id, perm, other, n);
+		big_free(other, ((size_t)n + 1) * sizeof *other);
+		own(b, ((size_t)n + 1) * sizeof *other, 0);
+		return 0;
+	}
+	at[r] = n + 1;
+	memcpy(pos, at, r * sizeof *pos);
+	for (node_t o = 0; o < n;) {
+		/* the least head and the next (of equal ones, the earlier
+		 * run's first); the least run's taken up to the next head */
+		unsigned best = r, next = r;
+		for (unsigned q = 0; q < r; q++) {
+			if (pos[q] == at[q + 1])
+				continue;
+			if (best == r || id[pos[q]] < id[pos[best]]) {
+				next = best;
+				best = q;
+			} else if (next == r || id[pos[q]] < id[pos[next]]) {
+				next = q;
+			}
+		}
+		uint64_t lim = next < r ? id[pos[next]] : UINT64_MAX;
+		node_t end = at[best + 1];
+		do
+			perm[o++] = pos[best]++;
+		while (pos[best] < end && (id[pos[best]] < lim || (id[pos[best]] == lim && (next == r || best < next))));
+	}
+	return 1;
+}
+
+/* Node `from`'s arrays to node `to`'s. */
+static void move_node(struct heap *h, node_t to, node_t from)
+{
+	h->node_id[to] = h->node_id[from];
+	h->node_class[to] = h->node_class[from];
+	h->node_shallow[to] = h->node_shallow[from];
+	h->node_kind[to] = h->node_kind[from];
+}
+
+/* The node arrays in perm's order (node i + 1 is the one given at
+ * perm[i]), a permutation of all n: moved along its cycles, in place,
+ * the first of each held in node 0 (the virtual root's, put back). The
+ * few pages of `done` are a mapping of their own, as perm's: a
+ * temporary array of malloc's would leave a hole among the heap's. */
+static void permute_cycles(struct heap_builder *b, const node_t *perm, node_t n)
+{
+	struct heap *h = b->h;
+	size_t words = ((size_t)n + 64) / 64;
+	uint64_t *done = big_alloc(words * sizeof *done); /* zeroed */
+
+	own(b, 0, words * sizeof *done);
+	for (node_t i = 0; i < n; i++) {
+		if (perm[i] == i + 1 || (done[i / 64] >> (i % 64) & 1))
+			continue;
+		move_node(h, 0, i + 1);
+		for (node_t j = i;;) {
+			node_t from = perm[j];
+			done[j / 64] |= 1ull << (j % 64);
+			move_node(h, j + 1, from == i + 1 ? 0 : from);
+			if (from == i + 1)
+				break;
+			j = from - 1;
+		}
+	}
+	root_node(h);
+	big_free(done, words * sizeof *done);
+	own(b, words * sizeof *done, 0);
+}
+
 #define PERMUTE(h, arr, type, perm, n, tmp) do { \
 	type *t_ = (void *)(tmp); \
 	for (node_t i_ = 0; i_ < (n); i_++) \
@@ -256,36 +491,60 @@ static void big_moved(struct heap_builder *b, const node_t *perm, node_t n)
 	memcpy((h)->arr + 1, t_, (size_t)(n) * sizeof *t_); \
 } while (0)
 
-/* Nodes by ascending id, each id once: sorted only when they did not
- * come so. */
+/* The kept nodes (k of the n given) in perm's order, ids given twice
+ * left out: through a copy, one array after another (faster than the
+ * cycles when most nodes move). */
+static void permute_kept(struct heap_builder *b, const node_t *perm, node_t k, node_t n)
+{
+	struct heap *h = b->h;
+	uint64_t *tmp = big_alloc(((size_t)n + 1) * sizeof *tmp);
+
+	own(b, 0, ((size_t)n + 1) * sizeof *tmp);
+	PERMUTE(h, node_id, uint64_t, perm, k, tmp);
+	PERMUTE(h, node_class, uint32_t, perm, k, tmp);
+	PERMUTE(h, node_shallow, uint32_t, perm, k, tmp);
+	PERMUTE(h, node_kind, uint8_t, perm, k, tmp);
+	big_free(tmp, ((size_t)n + 1) * sizeof *tmp);
+	own(b, ((size_t)n + 1) * sizeof *tmp, 0);
+}
+
+/* Nodes by ascending id, each id once (or as given, HB_TWICE): sorted
+ * only when they did not come so. */
 static void order_nodes(struct heap_builder *b)
 {
 	struct heap *h = b->h;
 	node_t n = b->n, k = 0;
 
-	if (b->ascending)
+	if (b->ascending) {
+		if (b->flags & HB_PLACES) {
+			given_room(b, n);
+			for (node_t i = 0; i < n; i++)
+				b->given[i] = i + 1;
+		}
 		return;
-	node_t *perm = xmalloc(((size_t)n + 1) * sizeof *perm);
+	}
+	node_t *perm = big_alloc(((size_t)n + 1) * sizeof *perm); /* not malloc's: no hole left */
 	own(b, 0, ((size_t)n + 1) * sizeof *perm);
-	uint64_t *tmp = xmalloc(((size_t)n + 1) * sizeof *tmp); /* the sort's, then the moves' */
-	own(b, 0, ((size_t)n + 1) * sizeof *tmp);
-	for (node_t i = 0; i < n; i++)
-		perm[i] = i + 1;
-	radix_by_id(b, h->node_id, perm, (node_t *)(void *)tmp, n);
-	for (node_t i = 0; i < n; i++) /* an id given twice: the first */
-		if (k > 0 && h->node_id[perm[k - 1]] == h->node_id[perm[i]])
-			b->dup_ids++;
-		else
-			perm[k++] = perm[i];
-	PERMUTE(h, node_id, uint64_t, perm, k, tmp);
-	PERMUTE(h, node_class, uint32_t, perm, k, tmp);
-	PERMUTE(h, node_shallow, uint32_t, perm, k, tmp);
-	PERMUTE(h, node_kind, uint8_t, perm, k, tmp);
+	int merged = sort_by_id(b, h->node_id, perm, n);
+	if (b->flags & HB_PLACES)
+		given_room(b, n);
+	for (node_t i = 0; i < n; i++) { /* an id given twice: the first (or both, HB_TWICE) */
+		node_t p = perm[i];
+		int twice = k > 0 && h->node_id[perm[k - 1]] == h->node_id[p];
+		b->dup_ids += twice;
+		if (!twice || (b->flags & HB_TWICE))
+			perm[k++] = p;
+		if (b->given != NULL)
+			b->given[p - 1] = k; /* the kept one's */
+	}
+	if (k == n && merged) /* most in place already */
+		permute_cycles(b, perm, n);
+	else
+		permute_kept(b, perm, k, n);
 	if (b->nbig > 0)
 		big_moved(b, perm, k);
-	free(tmp);
-	free(perm);
-	own(b, ((size_t)n + 1) * (sizeof *perm + sizeof *tmp), 0);
+	big_free(perm, ((size_t)n + 1) * sizeof *perm);
+	own(b, ((size_t)n + 1) * sizeof *perm, 0);
 	b->n = k;
 }
 
@@ -346,14 +605,68 @@ static void resolve_refs(struct heap_builder *b)
 	b->nref = b->cref = 0;
 }
 
-/* Each node's run of targets (and labels) ascending: sorted as pairs
- * (target << 32 | label) in scratch. */
-static void sort_runs(struct heap *h, uint32_t *label, uint64_t *scratch)
+#define SMALL_RUN 32 /* targets of a run, up to which it is sorted in place */
+
+/* A run of m targets (and their labels) ascending by target, equal
+ * ones as they came: in place when short, else as pairs (target << 32
+ * | place) in scratch, the labels moved through lt. */
+static void sort_run_given(node_t *to, uint32_t *label, edge_t m, uint64_t *scratch, uint32_t *lt)
 {
+	edge_t i = 1;
+
+	while (i < m && to[i - 1] <= to[i])
+		i++;
+	if (i >= m)
+		return;
+	if (m <= SMALL_RUN) {
+		for (; i < m; i++) {
+			node_t t = to[i];
+			uint32_t l = label[i];
+			edge_t j = i;
+			for (; j > 0 && to[j - 1] > t; j--) {
+				to[j] = to[j - 1];
+				label[j] = label[j - 1];
+			}
+			to[j] = t;
+			label[j] = l;
+		}
+		return;
+	}
+	for (i = 0; i < m; i++)
+		scratch[i] = (uint64_t)to[i] << 32 | i;
+	sort_u64(scratch, m);
+	for (i = 0; i < m; i++) {
+		to[i] = (node_t)(scratch[i] >> 32);
+		lt[i] = label[(uint32_t)scratch[i]];
+	}
+	memcpy(label, lt, (size_t)m * sizeof *lt);
+}
+
+/* Each node's run of targets (and labels) ascending: by label after the
+ * target (pairs (target << 32 | label) sorted), or as given (HB_GIVEN). */
+static void sort_runs(struct heap_builder *b, uint32_t *label)
+{
+	struct heap *h = b->h;
+	uint64_t *scratch = NULL;
+	uint32_t *lt = NULL;
+	edge_t cap = 0;
+
 	for (node_t v = 1; v < h->n; v++) {
 		edge_t lo = h->out_start[v], m = h->out_start[v + 1] - lo;
+		if (m < 2)
+			continue;
 		if (label == NULL) {
 			sort_u32(h->out + lo, m);
+			continue;
+		}
+		if (m > cap) {
+			cap = m;
+			scratch = xreallocarray(scratch, cap, sizeof *scratch);
+			if (b->flags & HB_GIVEN)
+				lt = xreallocarray(lt, cap, sizeof *lt);
+		}
+		if (b->flags & HB_GIVEN) {
+			sort_run_given(h->out + lo, label + lo, m, scratch, lt);
 			continue;
 		}
 		for (edge_t i = 0; i < m; i++)
@@ -364,6 +677,8 @@ static void sort_runs(struct heap *h, uint32_t *label, uint64_t *scratch)
 			label[lo + i] = (uint32_t)scratch[i];
 		}
 	}
+	free(scratch);
+	free(lt);
 }
 
 /* The keys as CSR: counted by source, placed, each node's run sorted
@@ -395,9 +710,7 @@ static void make_refs(struct heap_builder *b)
 	}
 	memmove(h->out_start + 1, h->out_start, (size_t)h->n * sizeof *h->out_start);
 	h->out_start[0] = 0;
-	sort_runs(h, lab, key);
 	h->nedges = k;
-	h->dangling_refs = b->dangling;
 	if (label != NULL)
 		own(b, b->ckey * sizeof *label, 0);
 	free(label);
@@ -409,6 +722,56 @@ static void make_refs(struct heap_builder *b)
 	own(b, b->ckey * sizeof *b->key, 0);
 	b->key = NULL;
 	b->nkey = b->ckey = 0;
+}
+
+/* The references counted first, all placed: each node's start back. */
+static void counted_refs(struct heap_builder *b)
+{
+	struct heap *h = b->h;
+
+	if (b->counted == 1)
+		counted_room(b);
+	if (b->placed != h->nedges)
+		hw_fatal("hb_refs_room: fewer references than counted"); /* a reader's bug */
+	memmove(h->out_start + 1, h->out_start, (size_t)h->n * sizeof *h->out_start);
+	h->out_start[0] = 0;
+}
+
+static int cmp_weak(const void *x, const void *y, void *by_label)
+{
+	const struct hb_weak *a = x, *c = y;
+
+	if (a->from != c->from)
+		return a->from < c->from ? -1 : 1;
+	if (a->to != c->to)
+		return a->to < c->to ? -1 : 1;
+	return by_label == NULL ? 0 : a->label < c->label ? -1 : a->label > c->label;
+}
+
+/* The weak references into the heap's weak_* (sorted stably). */
+static void make_weak(struct heap_builder *b)
+{
+	struct heap *h = b->h;
+	size_t n = b->nweak;
+
+	hw_merge_sort(b->weak, n, sizeof *b->weak, cmp_weak, b->flags & HB_GIVEN ? NULL : b);
+	h->nweak = n;
+	h->weak_src = xmalloc((n + 1) * sizeof *h->weak_src);
+	h->weak_dst = xmalloc((n + 1) * sizeof *h->weak_dst);
+	h->weak_rule = xmalloc((n + 1) * sizeof *h->weak_rule);
+	if (b->flags & HB_LABELS)
+		b->weak_label = xmalloc((n + 1) * sizeof *b->weak_label); /* the reader's */
+	for (size_t i = 0; i < n; i++) {
+		h->weak_src[i] = b->weak[i].from;
+		h->weak_dst[i] = b->weak[i].to;
+		h->weak_rule[i] = WEAK_BUILTIN;
+		if (b->weak_label != NULL)
+			b->weak_label[i] = b->weak[i].label;
+	}
+	free(b->weak);
+	own(b, b->cweak * sizeof *b->weak, 0);
+	b->weak = NULL;
+	b->nweak = b->cweak = 0;
 }
 
 static int cmp_hbroot(const void *x, const void *y)
@@ -432,10 +795,8 @@ static void make_roots(struct heap_builder *b)
 	h->root_rec = xmalloc((b->nroot + 1) * sizeof *h->root_rec);
 	for (size_t i = 0; i < b->nroot; i++) {
 		const struct hb_root *r = &b->root[i];
-		node_t v = hb_find(b, r->id);
-		if (v == HW_NONE)
-			b->lost_roots++;
-		else if (h->nroot_rec == 0 || h->root_rec[h->nroot_rec - 1].node != v ||
+		node_t v = (node_t)r->id;
+		if (h->nroot_rec == 0 || h->root_rec[h->nroot_rec - 1].node != v ||
 			 h->root_rec[h->nroot_rec - 1].kind != r->kind)
 			h->root_rec[h->nroot_rec++] = (struct root){ v, r->kind, r->detail, HW_NONE };
 	}
@@ -455,14 +816,17 @@ void hb_nodes_done(struct heap_builder *b)
 	order_nodes(b);
 	h->n = b->n + 1;
 	node_arrays(b, (size_t)h->n); /* no room left unused */
-	if (b->dup_ids > 0)
+	if (b->dup_ids > 0 && !(b->flags & HB_TWICE))
 		warn_add(&h->warn, "%s: %llu %s", h->path, (unsigned long long)b->dup_ids,
 			 b->dup_what != NULL ? b->dup_what
 					     : "objects have an id given to an object before; the first of each is kept");
 	make_classes(b);
-	idindex_build(&b->ix, h->node_id, h->n);
-	own(b, 0, (size_t)(b->ix.nb + 1) * sizeof *b->ix.start);
+	if (!(b->flags & HB_PLACES)) {
+		idindex_build(&b->ix, h->node_id, h->n);
+		own(b, 0, (size_t)(b->ix.nb + 1) * sizeof *b->ix.start);
+	}
 	resolve_refs(b);
+	resolve_roots(b);
 	b->nodes_done = 1;
 }
 
@@ -471,12 +835,14 @@ void hb_finish(struct heap_builder *b)
 	struct heap *h = b->h;
 
 	hb_nodes_done(b);
-	make_refs(b);
+	if (b->counted)
+		counted_refs(b);
+	else
+		make_refs(b);
+	sort_runs(b, b->out_label);
+	h->dangling_refs = b->dangling;
 	make_roots(b);
-	h->weak_src = xmalloc(sizeof *h->weak_src);
-	h->weak_dst = xmalloc(sizeof *h->weak_dst);
-	h->weak_rule = xmalloc(sizeof *h->weak_rule);
-	h->nweak = 0;
+	make_weak(b);
 }
 
 node_t hb_find(const struct heap_builder *b, uint64_t id)
@@ -493,6 +859,14 @@ uint32_t *hb_labels_take(struct heap_builder *b)
 	uint32_t *l = b->out_label;
 
 	b->out_label = NULL;
+	return l;
+}
+
+uint32_t *hb_weak_labels_take(struct heap_builder *b)
+{
+	uint32_t *l = b->weak_label;
+
+	b->weak_label = NULL;
 	return l;
 }
 
@@ -549,6 +923,9 @@ void hb_free(struct heap_builder *b)
 	free(b->label);
 	free(b->root);
 	free(b->out_label);
+	free(b->weak_label);
+	free(b->weak);
+	free(b->given);
 	if (b->ix.start != NULL)
 		idindex_free(&b->ix);
 	names_free(&b->own_nt);

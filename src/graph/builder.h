@@ -9,20 +9,26 @@
  * name, numbered in the order of their first object by id, its id that
  * of the first object's type, with count and shallow_total, and
  * h->total_shallow; the reference CSR (out_start, out) with each node's
- * targets ascending (then by label), references from or to an id no
- * object has dropped and counted in h->dangling_refs (node 0 is no
- * object's: nothing refers to it or from it but the roots); the
- * one-element weak arrays; root records sorted and unique, a (node,
- * kind) given twice with its least detail. References are by id, so
- * those given from an id given twice are all its kept object's (a
- * reader that wants otherwise asks hb_find after hb_nodes_done).
+ * targets ascending (then by label, or as given: HB_GIVEN), references
+ * from or to an id no object has dropped and counted in
+ * h->dangling_refs (node 0 is no object's: nothing refers to it or from
+ * it but the roots); the weak references (weak_*, sorted alike); root
+ * records sorted and unique, a (node, kind) given twice with its least
+ * detail. References are by id, so those given from an id given twice
+ * are all its kept object's (a reader that wants otherwise asks hb_find
+ * after hb_nodes_done). A reader whose records name each other by
+ * number (V8's nodes) gives its objects in its order and, once the
+ * nodes are done, its references by node (HB_PLACES, hb_given_take),
+ * counted first if it can read them twice (hb_refs_count): then
+ * nothing is sorted but what came out of order, and no reference takes
+ * more than its place in h->out.
  *
  * The builder's own memory (sort order, references by id, types) is
  * freed by hb_free(), and counted (own, own_peak); what it fills in
  * struct heap belongs to the heap. The same objects (their types made
  * in any order), references and roots in any order give the same
  * heap, byte for byte, but for the names table: its order is the
- * reader's. */
+ * reader's (and for what HB_GIVEN, HB_TWICE keep in the order given). */
 #ifndef HW_BUILDER_H
 #define HW_BUILDER_H
 
@@ -31,10 +37,19 @@
 #include "graph/idindex.h"
 
 #define HB_LABELS 0x1 /* each reference carries a label (hb_ref_label) */
+#define HB_GIVEN 0x2  /* references from one object to one target (strong,
+		       * or weak) keep the order given, not their labels' */
+#define HB_PLACES 0x4 /* the reader names objects by their place as given
+		       * (hb_given_take), and after hb_nodes_done gives
+		       * references and roots by node: no id index is made
+		       * (hb_find finds none), h->node_id is the reader's */
+#define HB_TWICE 0x8  /* objects of an id given twice are all kept, in the
+		       * order given (the reader warns; with HB_PLACES) */
 
 struct hb_type { uint32_t name; uint64_t id; };
 struct hb_ref { uint64_t from, to; };
 struct hb_root { uint64_t id; uint32_t detail; uint16_t kind; };
+struct hb_weak { node_t from, to; uint32_t label; };
 
 struct heap_builder {
 	struct heap *h;
@@ -64,12 +79,20 @@ struct heap_builder {
 	size_t nkey, ckey;
 	uint64_t dangling;
 	int nodes_done;
+	node_t *given;         /* after hb_nodes_done: each object's node as given */
+	size_t ngiven;
+	int counted;           /* references counted first (hb_refs_count) */
+	uint64_t ncounted;
+	size_t placed;         /* ... and placed so far, of h->nedges */
+	struct hb_weak *weak;
+	size_t nweak, cweak;
 	struct hb_root *root;
 	size_t nroot, croot;
 	/* after hb_finish */
 	struct idindex ix;
 	uint32_t *out_label;   /* parallel to h->out (HB_LABELS) */
-	uint64_t dup_ids, lost_roots;
+	uint32_t *weak_label;  /* parallel to h->weak_* (HB_LABELS) */
+	uint64_t dup_ids, lost_roots; /* dup_ids: objects of an id given before */
 	/* the builder's own bytes, now and at the most */
 	size_t own, own_peak;
 };
@@ -104,11 +127,37 @@ void hb_ref_label(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t l
  * reader's number or names offset, 0 for none). A root of a missing id
  * is dropped (hb_finish counts it in lost_roots). */
 void hb_root(struct heap_builder *b, uint64_t id, uint16_t kind, uint32_t detail);
+/* A GC root by node, after hb_nodes_done. */
+void hb_root_node(struct heap_builder *b, node_t v, uint16_t kind, uint32_t detail);
 
 /* Optional, after the last hb_object: the nodes made (sorted, one per
  * id, classes), so that hb_find answers, and references given after it
  * take 8 bytes each instead of 16 (they are resolved at once). */
 void hb_nodes_done(struct heap_builder *b);
+/* After hb_nodes_done, started with HB_PLACES: the node of each object
+ * in the order given (hb_object's calls, from 0; room for one more),
+ * for a reader whose references name their objects by place; that of
+ * an id given twice is the kept object's. The caller frees it. */
+node_t *hb_given_take(struct heap_builder *b);
+/* A reference between nodes (after hb_nodes_done, as hb_given_take has
+ * them). */
+void hb_ref_node(struct heap_builder *b, node_t from, node_t to, uint32_t label);
+/* Optional, after hb_nodes_done and before any reference: `n` more
+ * references from node `from` will follow (hb_ref_node only), the
+ * whole number of them counted before the first. Then each goes to its
+ * place as given, no key made (a reader that can read its references
+ * twice: its memory's peak is the references' final arrays). */
+void hb_refs_count(struct heap_builder *b, node_t from, size_t n);
+/* Once counted: n references from `from` at once, as n hb_ref_node
+ * would: their targets (and labels, HB_LABELS) to be written by the
+ * reader at what it returns (and *label). */
+node_t *hb_refs_room(struct heap_builder *b, node_t from, size_t n, uint32_t **label);
+/* A weak reference (it does not retain; heap.h's weak_* with rule
+ * WEAK_BUILTIN), after hb_nodes_done, by id (a missing one counted as
+ * dangling) or by node; sorted by source, then target, then label (or
+ * as given, HB_GIVEN). Its label: hb_weak_labels_take. */
+void hb_weak(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label);
+void hb_weak_node(struct heap_builder *b, node_t from, node_t to, uint32_t label);
 /* Make the heap. After it: hb_find, hb_labels_take, then hb_free. */
 void hb_finish(struct heap_builder *b);
 /* The node of an object's id, HW_NONE if none (node 0 is no object)
@@ -116,6 +165,7 @@ void hb_finish(struct heap_builder *b);
 node_t hb_find(const struct heap_builder *b, uint64_t id);
 /* The labels parallel to h->out; the caller frees them. */
 uint32_t *hb_labels_take(struct heap_builder *b);
+uint32_t *hb_weak_labels_take(struct heap_builder *b);
 
 /* The references as the dump gave them, each with its label, kept apart
  * from h->out, which the analyses change (a reference left out by the
