@@ -10,7 +10,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "engine/open.h"
 #include "format/v8_json.h"
+#include "graph/open.h"
+#include "graph/reader.h"
+#include "graph/resident.h"
 #include "jsonck.h"
 #include "suites.h"
 
@@ -1004,6 +1008,91 @@ START_TEST(test_node_identity_invariant)
 }
 END_TEST
 
+/* Every reference's label, after the step ignore has left out the
+ * first reference of the heap (which moves it to the weak ones and
+ * every other one up a place in h->out), is the file's: its edge's
+ * name, read here from the parser's columns, "weak " before a weak
+ * edge's, the first edge in the file's order where a node has several
+ * to one target. Broken (labels by their place in h->out): the path of
+ * the workload's tree read "normalize" and "__proto__" where the file
+ * says "children" and "[1]". */
+START_TEST(test_node_labels_after_ignore)
+{
+	struct parsed p;
+	struct heap h;
+	struct open_opts o = { .no_cache = 1, .quiet = 1 };
+	struct sbuf err, want, got;
+	uint64_t checked = 0, wrong = 0;
+
+	if (!node_dumps())
+		return;
+	parse_file(&p, V8DUMPS "/a.heapsnapshot");
+	ck_assert_msg(p.rc == 0, "%s", p.err.buf);
+	sbuf_init(&err);
+	sbuf_init(&want);
+	sbuf_init(&got);
+	ck_assert_msg(heap_open(&h, V8DUMPS "/a.heapsnapshot", &o, NULL, &err) == 0, "%s", err.buf);
+	heap_need(&h, HP_ALL, NULL);
+	node_t first = 1;
+	while (first < h.n && h.out_start[first] == h.out_start[first + 1])
+		first++;
+	ck_assert(first < h.n);
+	ck_assert_int_eq(heap_ignore(&h, first, h.out[h.out_start[first]], 1, NULL), 0);
+	heap_need(&h, HP_ALL, NULL);
+	const struct v8_snap *s = &p.s;
+	int et_weak = -1, et_short = -1, et_elem = -1, et_hidden = -1;
+	for (unsigned k = 0; k < s->n_edge_types; k++) {
+		const char *t = s->edge_types[k];
+		et_weak = strcmp(t, "weak") == 0 ? (int)k : et_weak;
+		et_short = strcmp(t, "shortcut") == 0 ? (int)k : et_short;
+		et_elem = strcmp(t, "element") == 0 ? (int)k : et_elem;
+		et_hidden = strcmp(t, "hidden") == 0 ? (int)k : et_hidden;
+	}
+	uint64_t e0 = 0;
+	for (uint32_t n = 0; n < s->nnodes; e0 += s->nedges_of[n], n++) {
+		node_t src = heap_find_id(&h, s->nid[n]);
+		if (n == s->root_index || src == HW_NONE)
+			continue;
+		for (uint64_t e = e0; e < e0 + s->nedges_of[n]; e++) {
+			if (s->eto[e] >= s->nnodes || s->eto[e] == s->root_index || s->etype[e] == et_short)
+				continue;
+			node_t dst = heap_find_id(&h, s->nid[s->eto[e]]);
+			/* the label of the first strong edge to that target, else of the first weak one */
+			uint64_t pick = UINT64_MAX, weak = UINT64_MAX;
+			for (uint64_t f = e0; f < e0 + s->nedges_of[n]; f++)
+				if (s->eto[f] == s->eto[e] && s->etype[f] != et_short) {
+					if (s->etype[f] != et_weak && pick == UINT64_MAX)
+						pick = f;
+					if (s->etype[f] == et_weak && weak == UINT64_MAX)
+						weak = f;
+				}
+			if (pick == UINT64_MAX)
+				pick = weak;
+			sbuf_reset(&want);
+			if (s->etype[pick] == et_weak)
+				sbuf_adds(&want, "weak ");
+			if (s->etype[pick] == et_elem || s->etype[pick] == et_hidden)
+				sbuf_printf(&want, "[%u]", s->ename[pick]);
+			else if (s->ename[pick] == HW_NONE || v8_string(p.map, p.size, s->str_off[s->ename[pick]], &want, 200) < 0)
+				sbuf_adds(&want, "<?>");
+			sbuf_reset(&got);
+			heap_edge_label(&h, src, dst, &got);
+			if (strcmp(want.buf, got.buf) != 0 && wrong++ < 3)
+				fprintf(stderr, "v8: 0x%llx -> 0x%llx: the file says \"%s\", heapwalk \"%s\"\n",
+					(unsigned long long)s->nid[n], (unsigned long long)s->nid[s->eto[e]], want.buf, got.buf);
+			checked++;
+		}
+	}
+	ck_assert_msg(wrong == 0 && checked > 10000, "%llu of %llu labels wrong", (unsigned long long)wrong,
+		      (unsigned long long)checked);
+	heap_free(&h);
+	sbuf_free(&err);
+	sbuf_free(&want);
+	sbuf_free(&got);
+	parsed_free(&p);
+}
+END_TEST
+
 Suite *v8_suite(void)
 {
 	Suite *s = suite_create("v8");
@@ -1022,6 +1111,7 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_node_reference_b);
 	tcase_add_test(tc, test_node_reference_tracked);
 	tcase_add_test(tc, test_node_structures);
+	tcase_add_test(tc, test_node_labels_after_ignore);
 	tcase_add_test(tc, test_node_identity_truth);
 	tcase_add_test(tc, test_node_identity_every_class);
 	tcase_add_test(tc, test_node_identity_invariant);

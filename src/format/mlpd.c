@@ -962,9 +962,12 @@ static void read_shot(struct mrd *r, const uint8_t *map, uint64_t size, size_t s
 }
 
 struct mlpd_data {
-	/* the references as the file gave them, each labelled with its byte
-	 * offset in its object (h->out changes with the analyses) */
-	struct hb_edges e;
+	/* per reference as built: its byte offset in its object, a label
+	 * found through refs (h->out as built, or its copy once the
+	 * analyses change h->out) */
+	uint32_t *edge_off;
+	uint64_t noff;
+	struct hb_refs refs;
 	uint64_t key;       /* the process: its pid and start */
 	uint64_t t_end;     /* the heapshot's end, on the file's clock (ns) */
 	unsigned ptrsize;
@@ -1065,7 +1068,8 @@ static void build(struct mrd *r, struct capture *cp, unsigned ptrsize)
 	}
 	free(seen);
 	struct mlpd_data *md = xcalloc(1, sizeof *md);
-	hb_edges_take(&b, &md->e);
+	md->edge_off = hb_labels_take(&b);
+	md->noff = h->nedges;
 	md->ptrsize = ptrsize;
 	md->t_end = r->shots[cp->shot].t_end;
 	h->fmt_data = md;
@@ -1174,10 +1178,15 @@ static void off_label(const struct heap *h, node_t src, uint32_t off, struct sbu
 static void mlpd_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
 {
 	const struct mlpd_data *md = h->fmt_data;
-	int64_t e = md != NULL ? hb_edges_find(&md->e, src, dst) : -1;
+	struct hb_refs r;
+	int64_t e = -1;
 
+	if (md != NULL) {
+		hb_refs_view(h, &md->refs, &r);
+		e = hb_refs_find(&r, src, dst);
+	}
 	if (e >= 0)
-		off_label(h, src, md->e.label[e], out);
+		off_label(h, src, md->edge_off[e], out);
 	else
 		sbuf_adds(out, "<?>");
 }
@@ -1193,10 +1202,12 @@ static int mlpd_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 	sbuf_init(&name);
 	/* in the object's order: by offset; every one the file gave (a
 	 * reference left out is still a field) */
-	edge_t lo = md->e.start[v], hi = md->e.start[v + 1];
+	struct hb_refs r;
+	hb_refs_view(h, &md->refs, &r);
+	edge_t lo = r.start[v], hi = r.start[v + 1];
 	uint64_t *k = xmalloc((hi - lo + 1) * sizeof *k);
 	for (edge_t e = lo; e < hi; e++)
-		k[e - lo] = (uint64_t)md->e.label[e] << 32 | md->e.to[e];
+		k[e - lo] = (uint64_t)md->edge_off[e] << 32 | r.to[e];
 	hw_qsort(k, hi - lo, sizeof *k, cmp_first_u64);
 	for (edge_t e = 0; e < hi - lo; e++, n++) {
 		struct hvalue val = { .type = T_OBJECT, .v.id = h->node_id[(node_t)k[e]] };
@@ -1244,7 +1255,8 @@ static void mlpd_free_data(struct heap *h)
 
 	if (md == NULL)
 		return;
-	hb_edges_free(&md->e);
+	free(md->edge_off);
+	hb_refs_free(&md->refs);
 	free(md);
 	h->fmt_data = NULL;
 }
@@ -1257,24 +1269,30 @@ static int mlpd_data_arrays(struct heap *h, struct fmt_array *a)
 
 	if (md == NULL)
 		md = h->fmt_data = xcalloc(1, sizeof *md);
-	a[0] = (struct fmt_array){ (void **)&md->e.start, NULL, sizeof *md->e.start, md->e.start ? (uint64_t)h->n + 1 : 0 };
-	a[1] = (struct fmt_array){ (void **)&md->e.to, NULL, sizeof *md->e.to, md->e.n };
-	a[2] = (struct fmt_array){ (void **)&md->e.label, NULL, sizeof *md->e.label, md->e.n };
-	a[3] = (struct fmt_array){ NULL, &md->key, sizeof md->key, 1 };
-	a[4] = (struct fmt_array){ NULL, &md->t_end, sizeof md->t_end, 1 };
-	a[5] = (struct fmt_array){ NULL, &md->ptrsize, sizeof md->ptrsize, 1 };
-	return 6;
+	a[0] = (struct fmt_array){ (void **)&md->edge_off, NULL, sizeof *md->edge_off, md->noff };
+	a[1] = (struct fmt_array){ NULL, &md->key, sizeof md->key, 1 };
+	a[2] = (struct fmt_array){ NULL, &md->t_end, sizeof md->t_end, 1 };
+	a[3] = (struct fmt_array){ NULL, &md->ptrsize, sizeof md->ptrsize, 1 };
+	return 4 + hb_refs_arrays(h, &md->refs, a + 4);
 }
 
 /* A label for every reference, a pointer's size, a root's name among
  * the names. */
+static void mlpd_refs_change(struct heap *h)
+{
+	struct mlpd_data *md = h->fmt_data;
+
+	if (md != NULL)
+		hb_refs_keep(h, &md->refs);
+}
+
 static const char *mlpd_data_loaded(struct heap *h, const struct fmt_array *a, int n)
 {
 	struct mlpd_data *md = h->fmt_data;
 
 	(void)n;
-	md->e.n = a[1].count;
-	if (a[0].count != (uint64_t)h->n + 1 || a[2].count != md->e.n || !hb_edges_valid(&md->e, h->n) ||
+	md->noff = a[0].count;
+	if (!hb_refs_loaded(h, &md->refs, a + 4) || md->noff != (md->refs.own ? md->refs.n : h->nedges) ||
 	    (md->ptrsize != 4 && md->ptrsize != 8))
 		return "bad Mono data";
 	for (size_t i = 0; i < h->nroot_rec; i++)
@@ -1602,6 +1620,7 @@ const struct format_ops mlpd_format = {
 	.root_detail = mlpd_root_detail,
 	.gen_name = mlpd_gen_name,
 	.free_data = mlpd_free_data,
+	.refs_change = mlpd_refs_change,
 	.snapshots = 1,
 	.identity = mlpd_identity,
 };

@@ -60,6 +60,9 @@ struct v8_data {
 	uint32_t *node_trace; /* per node: its trace_node_id; NULL without allocation tracking */
 	uint32_t *id32;       /* per node: its id, when every id fits (else h->node_id) */
 	uint64_t nout, nwlab; /* the lengths of out_name (out_type), weak_name (weak_type) */
+	/* the references the names above are parallel to: h's arrays as
+	 * built, or their copy once the analyses change those (refs_change) */
+	struct hb_refs refs;
 	/* for the index cache: the type names, edge types' then node types',
 	 * NUL-separated (made when a cache is written, or read from one) */
 	char *type_names;
@@ -556,6 +559,7 @@ static void v8_free(struct heap *h)
 	free(d->node_trace);
 	free(d->id32);
 	free(d->type_names);
+	hb_refs_free(&d->refs);
 	free(d);
 	h->fmt_data = NULL;
 }
@@ -618,12 +622,13 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 static node_t edge_named(const struct heap *h, node_t v, const char *name)
 {
 	const struct v8_data *d = h->fmt_data;
-
+	struct hb_refs r;
 	uint8_t t;
 
-	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1]; e++)
+	hb_refs_view(h, &d->refs, &r);
+	for (edge_t e = r.start[v]; e < r.start[v + 1]; e++)
 		if (name_is(h, edge_nt(d, e, &t), name))
-			return h->out[e];
+			return r.to[e];
 	return HW_NONE;
 }
 
@@ -702,17 +707,19 @@ static int v8_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 
 	if (v == 0 || v >= h->n)
 		return -1;
+	struct hb_refs r;
+	hb_refs_view(h, &d->refs, &r);
 	sbuf_init(&sb);
-	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1]; e++, n++) {
-		struct hvalue val = { .type = T_OBJECT, .v.id = heap_node_id(h, h->out[e]) };
+	for (edge_t e = r.start[v]; e < r.start[v + 1]; e++, n++) {
+		struct hvalue val = { .type = T_OBJECT, .v.id = heap_node_id(h, r.to[e]) };
 		sbuf_reset(&sb);
 		uint8_t t;
 		uint32_t name = edge_nt(d, e, &t);
 		edge_name(h, t, name, &sb);
 		fn(arg, sb.buf, &val);
 	}
-	for (uint64_t i = heap_weak_first(h, v); i < h->nweak && h->weak_src[i] == v; i++, n++) {
-		struct hvalue val = { .type = T_OBJECT, .v.id = heap_node_id(h, h->weak_dst[i]) };
+	for (uint64_t i = hb_refs_weak_first(&r, v); i < r.nweak && r.wsrc[i] == v; i++, n++) {
+		struct hvalue val = { .type = T_OBJECT, .v.id = heap_node_id(h, r.wdst[i]) };
 		sbuf_reset(&sb);
 		sbuf_adds(&sb, "weak ");
 		edge_name(h, d->weak_type[i], d->weak_name[i], &sb);
@@ -725,23 +732,20 @@ static int v8_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 static void v8_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
 {
 	const struct v8_data *d = h->fmt_data;
+	struct hb_refs r;
+	int64_t e, w;
 
-	/* a node's edges are in target order (sort_by_target) */
-	edge_t s = h->out_start[src], n = h->out_start[src + 1] - s;
-	edge_t e = s + (edge_t)lower_bound_u32(h->out + s, n, dst);
-	if (e < s + n && h->out[e] == dst) {
+	hb_refs_view(h, &d->refs, &r);
+	if ((e = hb_refs_find(&r, src, dst)) >= 0) { /* a node's edges in target order */
 		uint8_t t;
-		uint32_t name = edge_nt(d, e, &t);
+		uint32_t name = edge_nt(d, (edge_t)e, &t);
 		edge_name(h, t, name, out);
-		return;
+	} else if ((w = hb_refs_find_weak(&r, src, dst)) >= 0) {
+		sbuf_adds(out, "weak ");
+		edge_name(h, d->weak_type[w], d->weak_name[w], out);
+	} else {
+		sbuf_adds(out, "<?>");
 	}
-	for (uint64_t i = heap_weak_first(h, src); i < h->nweak && h->weak_src[i] == src; i++)
-		if (h->weak_dst[i] == dst) {
-			sbuf_adds(out, "weak ");
-			edge_name(h, d->weak_type[i], d->weak_name[i], out);
-			return;
-		}
-	sbuf_adds(out, "<?>");
 }
 
 
@@ -759,12 +763,14 @@ static int64_t v8_array_length(const struct heap *h, node_t v, uint8_t *elem_typ
 		return -1;
 	if (t == d->nt_array) {
 		int64_t n = 0;
-		for (edge_t e = h->out_start[v]; e < h->out_start[v + 1]; e++) {
+		struct hb_refs r;
+		hb_refs_view(h, &d->refs, &r);
+		for (edge_t e = r.start[v]; e < r.start[v + 1]; e++) {
 			uint8_t et;
 			uint32_t name = edge_nt(d, e, &et);
 			n += et == d->et_element || (et == d->et_internal && digit_name(h, name));
 		}
-		for (uint64_t i = heap_weak_first(h, v); i < h->nweak && h->weak_src[i] == v; i++)
+		for (uint64_t i = hb_refs_weak_first(&r, v); i < r.nweak && r.wsrc[i] == v; i++)
 			n += digit_name(h, d->weak_name[i]);
 		*elem_type = T_OBJECT;
 		return n;
@@ -867,6 +873,14 @@ static void join_types(struct v8_data *d)
 	d->type_names = sbuf_detach(&sb);
 }
 
+static void v8_refs_change(struct heap *h)
+{
+	struct v8_data *d = h->fmt_data;
+
+	if (d != NULL)
+		hb_refs_keep(h, &d->refs);
+}
+
 static int v8_data_arrays(struct heap *h, struct fmt_array *a)
 {
 	struct v8_data *d = h->fmt_data;
@@ -887,7 +901,7 @@ static int v8_data_arrays(struct heap *h, struct fmt_array *a)
 	a[9] = (struct fmt_array){ (void **)&d->type_names, NULL, 1, d->type_names_len };
 	a[10] = (struct fmt_array){ NULL, &d->n_edge_types, sizeof d->n_edge_types, 1 };
 	a[11] = (struct fmt_array){ NULL, &d->n_node_types, sizeof d->n_node_types, 1 };
-	return 12;
+	return 12 + hb_refs_arrays(h, &d->refs, a + 12);
 }
 
 /* What v8_data's arrays index and where strings are read: in range;
@@ -901,8 +915,11 @@ static const char *v8_data_loaded(struct heap *h, const struct fmt_array *a, int
 	d->nout = a[3].count;
 	d->nwlab = a[5].count;
 	d->type_names_len = a[9].count;
-	if (a[0].count > UINT32_MAX || a[1].count != h->n || a[2].count != h->n || d->nout < h->nedges ||
-	    (a[4].count != 0 && a[4].count != d->nout) || a[6].count != d->nwlab || d->nwlab < h->nweak ||
+	if (!hb_refs_loaded(h, &d->refs, a + 12))
+		return "bad V8 references";
+	if (a[0].count > UINT32_MAX || a[1].count != h->n || a[2].count != h->n ||
+	    d->nout != (d->refs.own ? d->refs.n : h->nedges) || (a[4].count != 0 && a[4].count != d->nout) ||
+	    a[6].count != d->nwlab || d->nwlab != (d->refs.own ? d->refs.nweak : h->nweak) ||
 	    (a[7].count != 0 && a[7].count != h->n) || (a[8].count != 0 && a[8].count != h->n))
 		return "bad V8 arrays";
 	for (uint32_t i = 0; i < d->nstr; i++)
@@ -936,7 +953,7 @@ const struct format_ops v8_format = {
 	.cacheable = 1,
 	.data_arrays = v8_data_arrays,
 	.data_loaded = v8_data_loaded,
-	.needs = HP_OUT | HP_CLASS | HP_KIND | HP_SHALLOW | HP_IDS,
+	.needs = HP_OUT | HP_WEAK | HP_CLASS | HP_KIND | HP_SHALLOW | HP_IDS,
 	.probe = v8_probe,
 	.header = v8_header,
 	.parse = v8_parse_heap,
@@ -950,6 +967,7 @@ const struct format_ops v8_format = {
 	.alloc_hint = "snapshots taken with allocation tracking (node --track-heap-objects) have them",
 	.root_kind_name = v8_root_kind_name,
 	.free_data = v8_free,
+	.refs_change = v8_refs_change,
 	.id_identifies = v8_id_identifies,
 	.id_same = v8_id_same,
 	.id_source = "V8's heap object ids",

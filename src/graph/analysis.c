@@ -6,6 +6,7 @@
 
 #include "graph/cache.h"
 #include "graph/domtree.h"
+#include "graph/reader.h"
 #include "graph/resident.h"
 
 /* Depth-first marking over strong references from `start`, not
@@ -200,6 +201,8 @@ uint64_t analysis_weaken_across(struct heap *h, const bits_t *in, const bits_t *
 				h->out[o++] = t;
 				continue;
 			}
+			if (nmv == 0) /* out[] and its starts still as they were: none skipped yet */
+				heap_refs_changing(h);
 			if (nmv == cap) {
 				cap = cap ? 2 * cap : 256;
 				src = xreallocarray(src, cap, sizeof *src);

@@ -870,47 +870,107 @@ uint32_t *hb_weak_labels_take(struct heap_builder *b)
 	return l;
 }
 
-void hb_edges_take(struct heap_builder *b, struct hb_edges *e)
+void hb_refs_keep(const struct heap *h, struct hb_refs *r)
 {
-	const struct heap *h = b->h;
-
-	e->n = h->nedges;
-	e->start = xmalloc(((size_t)h->n + 1) * sizeof *e->start);
-	memcpy(e->start, h->out_start, ((size_t)h->n + 1) * sizeof *e->start);
-	e->to = xmalloc(((size_t)e->n + 1) * sizeof *e->to);
-	memcpy(e->to, h->out, (size_t)e->n * sizeof *e->to);
-	e->label = hb_labels_take(b);
-	if (e->label == NULL)
-		e->label = xcalloc((size_t)e->n + 1, sizeof *e->label);
+	if (r->own)
+		return; /* the first copy is the one as built */
+	r->n = h->nedges;
+	r->nweak = h->nweak;
+	r->start = xmalloc(((size_t)h->n + 1) * sizeof *r->start);
+	memcpy(r->start, h->out_start, ((size_t)h->n + 1) * sizeof *r->start);
+	r->to = xmalloc(((size_t)r->n + 1) * sizeof *r->to);
+	memcpy(r->to, h->out, (size_t)r->n * sizeof *r->to);
+	r->wsrc = xmalloc(((size_t)r->nweak + 1) * sizeof *r->wsrc);
+	r->wdst = xmalloc(((size_t)r->nweak + 1) * sizeof *r->wdst);
+	if (r->nweak > 0) {
+		memcpy(r->wsrc, h->weak_src, (size_t)r->nweak * sizeof *r->wsrc);
+		memcpy(r->wdst, h->weak_dst, (size_t)r->nweak * sizeof *r->wdst);
+	}
+	r->own = 1;
 }
 
-int64_t hb_edges_find(const struct hb_edges *e, node_t src, node_t dst)
+void hb_refs_view(const struct heap *h, const struct hb_refs *kept, struct hb_refs *out)
 {
-	edge_t hi = e->start[src + 1];
-	size_t at = lower_bound_u32_range(e->to, sizeof *e->to, e->start[src], hi, dst);
-
-	return at < hi && e->to[at] == dst ? (int64_t)at : -1;
+	if (kept != NULL && kept->own)
+		*out = *kept;
+	else
+		*out = (struct hb_refs){ h->out_start, h->out, h->weak_src, h->weak_dst, h->nedges, h->nweak, 0 };
 }
 
-int hb_edges_valid(const struct hb_edges *e, node_t n)
+int64_t hb_refs_find(const struct hb_refs *r, node_t src, node_t dst)
 {
-	if (e->start == NULL || e->to == NULL || e->label == NULL || e->start[0] != 0 || e->start[n] != e->n)
+	edge_t hi = r->start[src + 1];
+	size_t at = lower_bound_u32_range(r->to, sizeof *r->to, r->start[src], hi, dst);
+
+	return at < hi && r->to[at] == dst ? (int64_t)at : -1;
+}
+
+uint64_t hb_refs_weak_first(const struct hb_refs *r, node_t src)
+{
+	return lower_bound_u32(r->wsrc, r->nweak, src);
+}
+
+int64_t hb_refs_find_weak(const struct hb_refs *r, node_t src, node_t dst)
+{
+	for (uint64_t i = hb_refs_weak_first(r, src); i < r->nweak && r->wsrc[i] == src; i++)
+		if (r->wdst[i] == dst)
+			return (int64_t)i;
+	return -1;
+}
+
+int hb_refs_valid(const struct hb_refs *r, node_t n)
+{
+	if (!r->own)
+		return 1;
+	if (r->start == NULL || r->to == NULL || r->wsrc == NULL || r->wdst == NULL || r->start[0] != 0 ||
+	    r->start[n] != r->n)
 		return 0;
 	for (node_t v = 0; v < n; v++)
-		if (e->start[v] > e->start[v + 1])
+		if (r->start[v] > r->start[v + 1])
 			return 0;
-	for (uint64_t i = 0; i < e->n; i++)
-		if (e->to[i] >= n)
+	for (uint64_t i = 0; i < r->n; i++)
+		if (r->to[i] >= n)
+			return 0;
+	for (uint64_t i = 0; i < r->nweak; i++)
+		if (r->wsrc[i] >= n || r->wdst[i] >= n || (i > 0 && r->wsrc[i] < r->wsrc[i - 1]))
 			return 0;
 	return 1;
 }
 
-void hb_edges_free(struct hb_edges *e)
+int hb_refs_arrays(const struct heap *h, struct hb_refs *r, struct fmt_array *a)
 {
-	free(e->start);
-	free(e->to);
-	free(e->label);
-	memset(e, 0, sizeof *e);
+	uint64_t own = r->own ? 1 : 0;
+
+	a[0] = (struct fmt_array){ (void **)&r->start, NULL, sizeof *r->start, own * ((uint64_t)h->n + 1) };
+	a[1] = (struct fmt_array){ (void **)&r->to, NULL, sizeof *r->to, own * r->n };
+	a[2] = (struct fmt_array){ (void **)&r->wsrc, NULL, sizeof *r->wsrc, own * r->nweak };
+	a[3] = (struct fmt_array){ (void **)&r->wdst, NULL, sizeof *r->wdst, own * r->nweak };
+	return HB_REFS_ARRAYS;
+}
+
+int hb_refs_loaded(const struct heap *h, struct hb_refs *r, const struct fmt_array *a)
+{
+	r->own = a[0].count > 0;
+	r->n = a[1].count;
+	r->nweak = a[2].count;
+	if (!r->own) /* no copy: h's arrays are as built */
+		return a[1].count == 0 && a[2].count == 0 && a[3].count == 0;
+	if (r->wsrc == NULL) /* no weak ones: an empty array */
+		r->wsrc = xcalloc(1, sizeof *r->wsrc);
+	if (r->wdst == NULL)
+		r->wdst = xcalloc(1, sizeof *r->wdst);
+	if (r->to == NULL)
+		r->to = xcalloc(1, sizeof *r->to);
+	return a[0].count == (uint64_t)h->n + 1 && a[3].count == r->nweak && hb_refs_valid(r, h->n);
+}
+
+void hb_refs_free(struct hb_refs *r) /* a kept one: a view is never freed */
+{
+	free(r->start);
+	free(r->to);
+	free(r->wsrc);
+	free(r->wdst);
+	memset(r, 0, sizeof *r);
 }
 
 void hb_free(struct heap_builder *b)

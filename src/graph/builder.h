@@ -35,6 +35,7 @@
 #include "graph/classes.h"
 #include "graph/heap.h"
 #include "graph/idindex.h"
+#include "graph/reader.h"
 
 #define HB_LABELS 0x1 /* each reference carries a label (hb_ref_label) */
 #define HB_GIVEN 0x2  /* references from one object to one target (strong,
@@ -167,24 +168,37 @@ node_t hb_find(const struct heap_builder *b, uint64_t id);
 uint32_t *hb_labels_take(struct heap_builder *b);
 uint32_t *hb_weak_labels_take(struct heap_builder *b);
 
-/* The references as the dump gave them, each with its label, kept apart
- * from h->out, which the analyses change (a reference left out by the
- * step ignore moves to the weak ones, so do garbage's into the live
- * heap): a label found by its place in h->out would be another's. */
-struct hb_edges {
-	edge_t *start; /* n + 1: node v's are start[v]..start[v + 1] */
-	node_t *to;    /* each node's targets ascending (then by label) */
-	uint32_t *label;
-	uint64_t n;
+/* The references as the builder made them, for a reader whose labels
+ * are parallel to them (by their place in h->out and the weak arrays).
+ * The analyses change those arrays (a reference left out by the step
+ * ignore moves to the weak ones, so do garbage's into the live heap):
+ * a label found by its place there then would be another's. So the
+ * reader's format_ops refs_change keeps a copy (hb_refs_keep) before the
+ * first change, and finds its labels through hb_refs_view, which gives
+ * that copy, or h's arrays while there is none. */
+struct hb_refs {
+	edge_t *start;        /* n + 1: node v's are start[v]..start[v + 1] */
+	node_t *to;           /* each node's targets ascending */
+	node_t *wsrc, *wdst;  /* the weak ones, by source then target */
+	uint64_t n, nweak;
+	int own;              /* copies, freed by hb_refs_free */
 };
-/* After hb_finish of a builder started with HB_LABELS: h->out and the
- * labels, copied into e (hb_edges_free). */
-void hb_edges_take(struct heap_builder *b, struct hb_edges *e);
-/* The first reference from src to dst: its index in e, -1 if none. */
-int64_t hb_edges_find(const struct hb_edges *e, node_t src, node_t dst);
-/* Are e's arrays whole and in range for a heap of n nodes (a cache's)? */
-int hb_edges_valid(const struct hb_edges *e, node_t n);
-void hb_edges_free(struct hb_edges *e);
+void hb_refs_keep(const struct heap *h, struct hb_refs *r);
+void hb_refs_view(const struct heap *h, const struct hb_refs *kept, struct hb_refs *out);
+/* The first strong (weak) reference from src to dst: its index, -1 if
+ * none; the first weak one from src (nweak if none). */
+int64_t hb_refs_find(const struct hb_refs *r, node_t src, node_t dst);
+int64_t hb_refs_find_weak(const struct hb_refs *r, node_t src, node_t dst);
+uint64_t hb_refs_weak_first(const struct hb_refs *r, node_t src);
+/* Are r's arrays (a cache's copy) whole and in range for n nodes? */
+int hb_refs_valid(const struct hb_refs *r, node_t n);
+void hb_refs_free(struct hb_refs *r);
+/* For the index cache (format_ops' data_arrays, data_loaded): r's four
+ * arrays in a (empty while r is no copy), how many; r made again from
+ * them as the cache gave them back, checked: 1, or 0 if not whole. */
+#define HB_REFS_ARRAYS 4
+int hb_refs_arrays(const struct heap *h, struct hb_refs *r, struct fmt_array *a);
+int hb_refs_loaded(const struct heap *h, struct hb_refs *r, const struct fmt_array *a);
 void hb_free(struct heap_builder *b);
 
 #endif

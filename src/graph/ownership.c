@@ -977,6 +977,7 @@ int ownership_classify(struct heap *h, const struct ruleset *rs, struct progress
 
 	h->tag_labels = NULL;
 	h->tag_labels_len = h->tag_nlabels = 0;
+	heap_refs_changing(h); /* the split below makes out[] and the weak ones anew */
 	/* the rules read objects (their records, fields by name, collections)
 	 * and each object's references in turn */
 	heap_load(h, HP_OFF | HP_CLASS | HP_KIND | HP_IDS, p);

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "graph/resident.h"
+
 int heap_ids_stable(const struct heap *h)
 {
 	return h->fmt != NULL && (h->fmt->id_identifies != NULL || ((h->fmt->facts & FF_AGENT_IDS) && h->agent.present));
@@ -152,4 +154,12 @@ int heap_gen_find(const struct heap *h, const char *s)
 			return (int)g;
 	}
 	return -1;
+}
+
+void heap_refs_changing(struct heap *h)
+{
+	if (h->fmt == NULL || h->fmt->refs_change == NULL)
+		return;
+	heap_load(h, HP_OUT | HP_WEAK, NULL);
+	h->fmt->refs_change(h);
 }

@@ -217,6 +217,11 @@ struct format_ops {
 	void (*root_detail)(const struct heap *h, const struct root *r, struct sbuf *out);
 	/* Free what the reader keeps in h->fmt_data. */
 	void (*free_data)(struct heap *h);
+	/* The engine is about to change h->out or the weak arrays (h->out
+	 * loaded): a reader that keeps labels by their place there keeps
+	 * the references as it built them (graph/builder.h: hb_refs_keep).
+	 * NULL: nothing of the reader's depends on their places. */
+	void (*refs_change)(struct heap *h);
 	/* A file of this format can hold several heaps of one process in
 	 * time (h->snaps): heap_open reads the one h->want_snap asks for. */
 	int snapshots;
@@ -248,6 +253,10 @@ struct format_ops {
 	const char *id_source;  /* "V8's heap object ids", for the answer's source */
 	const char *id_unknown; /* which objects id_identifies says no for, and why */
 };
+
+/* Before the engine changes h->out or the weak arrays: the reader's
+ * refs_change, with h->out loaded. */
+void heap_refs_changing(struct heap *h);
 
 /* Do h's ids name its objects from dump to dump (V8's; the JVM's when
  * heapwalk's agent wrote the dump)? */
