@@ -500,6 +500,8 @@ static void make_edges(struct v8b *b, const uint32_t *o2n)
 		}
 	}
 	v8_snap_free_edges(s);
+	free(to);
+	free(label);
 	d->weak_name = hb_weak_labels_take(&b->hb);
 	d->nwlab = h->nweak;
 	d->weak_type = xmalloc(h->nweak + 1);
