@@ -1276,8 +1276,7 @@ static int mlpd_data_arrays(struct heap *h, struct fmt_array *a)
 	return 4 + hb_refs_arrays(h, &md->refs, a + 4);
 }
 
-/* A label for every reference, a pointer's size, a root's name among
- * the names. */
+/* The engine is about to move references: the labels' references kept. */
 static void mlpd_refs_change(struct heap *h)
 {
 	struct mlpd_data *md = h->fmt_data;
@@ -1286,6 +1285,8 @@ static void mlpd_refs_change(struct heap *h)
 		hb_refs_keep(h, &md->refs);
 }
 
+/* A label for every reference, a pointer's size, a root's name among
+ * the names. */
 static const char *mlpd_data_loaded(struct heap *h, const struct fmt_array *a, int n)
 {
 	struct mlpd_data *md = h->fmt_data;
