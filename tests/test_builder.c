@@ -4,7 +4,8 @@
  * ids counted), the dominators and retained sizes of what the GC roots
  * reach against brute force (what becomes unreachable without each
  * object), and the same heap given in other orders must come out byte
- * for byte the same. */
+ * for byte the same; sizes past 32 bits, and cut where objects would
+ * overlap (HB_DISJOINT). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -536,6 +537,48 @@ START_TEST(test_big_sizes)
 }
 END_TEST
 
+/* HB_DISJOINT: sizes reaching past the next object's address (or the
+ * end of the address space) cut to it, past 32 bits or not, whatever
+ * the order given; without it, the sizes as given. */
+static void disjoint(unsigned flags)
+{
+	enum { N = 6 };
+	static const uint64_t id[N] = { 0x300, 0x100, UINT64_MAX - 0x10, 0x200, 0x300 + (6ull << 32), 0x180 };
+	static const uint64_t size[N] = { 9ull << 32, 0x100, 0x20, 7ull << 32, 5ull << 32, 8 };
+	/* by address: 0x100, 0x180, 0x200, 0x300, 0x300 + 6 << 32, the last */
+	static const uint64_t cut[N] = { 0x80, 8, 0x100, 6ull << 32, 5ull << 32, 0x10 };
+	static const uint64_t whole[N] = { 0x100, 8, 7ull << 32, 9ull << 32, 5ull << 32, 0x20 };
+	const uint64_t *want = flags & HB_DISJOINT ? cut : whole;
+	struct heap *h = xcalloc(1, sizeof *h);
+	struct heap_builder b;
+	uint64_t total = 0;
+
+	h->path = xstrdup("builder-test");
+	h->fd = -1;
+	hb_start(&b, h, NULL, 2, flags);
+	uint32_t t = hb_type_str(&b, "T", 1, 1);
+	for (int i = 0; i < N; i++)
+		hb_object(&b, id[i], t, size[i], NK_INSTANCE);
+	hb_finish(&b);
+	ck_assert_uint_eq(h->n, N + 1);
+	for (node_t v = 1; v <= N; v++) {
+		total += want[v - 1];
+		ck_assert_uint_eq(h->node_shallow[v], want[v - 1] > UINT32_MAX ? UINT32_MAX : want[v - 1]);
+	}
+	ck_assert_uint_eq(h->total_shallow, total);
+	ck_assert_uint_eq(h->cls[h->node_class[1]].shallow_total, total);
+	ck_assert_uint_eq(b.cut_sizes, flags & HB_DISJOINT ? 4 : 0);
+	hb_free(&b);
+	free_heap(h);
+}
+
+START_TEST(test_disjoint)
+{
+	disjoint(HB_DISJOINT);
+	disjoint(0);
+}
+END_TEST
+
 /* A heap with known dominators: 1 -> 2 -> {3, 4} -> 5, and 6 -> 5 from
  * another root; sizes so that every retained size is distinct. */
 START_TEST(test_known)
@@ -628,6 +671,7 @@ Suite *builder_suite(void)
 	tcase_add_test(tc, test_orders);
 	tcase_add_test(tc, test_labels);
 	tcase_add_test(tc, test_big_sizes);
+	tcase_add_test(tc, test_disjoint);
 	tcase_add_test(tc, test_own_memory);
 	suite_add_tcase(s, tc);
 	return s;

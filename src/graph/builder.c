@@ -289,6 +289,32 @@ static void order_nodes(struct heap_builder *b)
 	b->n = k;
 }
 
+/* HB_DISJOINT: each node's size cut to the room before the next one's
+ * id (the last's, before the end of the address space); the sizes
+ * past 32 bits that remain so kept, in node order. */
+static void bound_sizes(struct heap_builder *b)
+{
+	struct heap *h = b->h;
+	size_t bi = 0, k = 0;
+
+	for (node_t v = 1; v <= b->n; v++) {
+		uint64_t room = v < b->n ? h->node_id[v + 1] - h->node_id[v] : UINT64_MAX - h->node_id[v];
+		uint64_t size = h->node_shallow[v];
+		for (; bi < b->nbig && b->big[bi].at < v; bi++)
+			;
+		if (bi < b->nbig && b->big[bi].at == v)
+			size = b->big[bi].size;
+		if (size > room) {
+			size = room;
+			b->cut_sizes++;
+		}
+		h->node_shallow[v] = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
+		if (size >= UINT32_MAX)
+			b->big[k++] = (struct big){ v, size };
+	}
+	b->nbig = k;
+}
+
 /* Types into classes by name, numbered by their first object; the
  * classes' and the heap's totals. */
 static void make_classes(struct heap_builder *b)
@@ -455,6 +481,8 @@ void hb_nodes_done(struct heap_builder *b)
 	order_nodes(b);
 	h->n = b->n + 1;
 	node_arrays(b, (size_t)h->n); /* no room left unused */
+	if (b->flags & HB_DISJOINT)
+		bound_sizes(b);
 	if (b->dup_ids > 0)
 		warn_add(&h->warn, "%s: %llu %s", h->path, (unsigned long long)b->dup_ids,
 			 b->dup_what != NULL ? b->dup_what

@@ -31,6 +31,11 @@
 #include "graph/idindex.h"
 
 #define HB_LABELS 0x1 /* each reference carries a label (hb_ref_label) */
+/* ids are the addresses of objects that do not overlap: a size that
+ * reaches past the next object's address (the last's: past the end of
+ * the address space) is damage, cut to it and counted (cut_sizes), so
+ * that no total of sizes can wrap */
+#define HB_DISJOINT 0x2
 
 struct hb_type { uint32_t name; uint64_t id; };
 struct hb_ref { uint64_t from, to; };
@@ -70,6 +75,7 @@ struct heap_builder {
 	struct idindex ix;
 	uint32_t *out_label;   /* parallel to h->out (HB_LABELS) */
 	uint64_t dup_ids, lost_roots;
+	uint64_t cut_sizes;    /* HB_DISJOINT: the sizes cut (from hb_nodes_done) */
 	/* the builder's own bytes, now and at the most */
 	size_t own, own_peak;
 };
