@@ -229,58 +229,79 @@ static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
 }
 
 /* The type of a node's type id: BulkType's name for it, else
- * "Type(0xID)" (types by id). */
-static uint32_t node_type(const struct clr_parts *p, struct heap_builder *b, uint64_t type)
+ * "Type(0xID)". The types by id; each one's handle kept (handle[],
+ * parallel to them) for its next objects. */
+static uint32_t node_type(const struct clr_parts *p, uint32_t *handle, struct heap_builder *b, uint64_t type)
 {
 	size_t lo = lower_bound_u64s(p->types, p->ntypes, sizeof *p->types, type);
 
-	if (lo < p->ntypes && p->types[lo].id == type)
-		return hb_type(b, p->types[lo].name, type);
-	return hb_type_unnamed(b, "Type", type);
+	if (lo >= p->ntypes || p->types[lo].id != type)
+		return hb_type_unnamed(b, "Type", type);
+	if (handle[lo] == HW_NONE)
+		handle[lo] = hb_type(b, p->types[lo].name, type);
+	return handle[lo];
 }
+
+/* What references() needs of an object sent, once the builder has it:
+ * its address, and how many of the references sent (the next ones)
+ * are its. */
+struct clr_sent { uint64_t addr, nedges; };
 
 /* The objects, by address as their ids, in the order sent; the
  * references their counts announce (the file's: their sum saturates)
- * against those sent. */
-static void objects(struct clr_parts *p, struct heap_builder *b)
+ * against those sent. Each node's part becomes a clr_sent in place,
+ * which the nodes' array shrinks to (half of it): returned. */
+static struct clr_sent *objects(struct clr_parts *p, struct heap_builder *b)
 {
-	uint64_t prev_type = UINT64_MAX, announced = 0;
+	uint64_t prev_type = UINT64_MAX, announced = 0, e = 0;
 	uint32_t ty = HW_NONE;
+	size_t n = p->nnodes;
+
+	uint32_t *handle = xmalloc((p->ntypes + 1) * sizeof *handle);
 
 	hw_qsort(p->types, p->ntypes, sizeof *p->types, cmp_first_u64);
-	for (size_t i = 0; i < p->nnodes; i++) {
-		const struct clr_node *c = &p->nodes[i];
-		if (c->type != prev_type) {
-			ty = node_type(p, b, c->type);
-			prev_type = c->type;
+	memset(handle, 0xff, (p->ntypes + 1) * sizeof *handle);
+	for (size_t i = 0; i < n; i++) {
+		const struct clr_node c = p->nodes[i];
+		if (c.type != prev_type) {
+			ty = node_type(p, handle, b, c.type);
+			prev_type = c.type;
 		}
-		hb_object(b, c->addr, ty, c->size, NK_INSTANCE);
-		announced = c->nedges > UINT64_MAX - announced ? UINT64_MAX : announced + c->nedges;
+		hb_object(b, c.addr, ty, c.size, NK_INSTANCE);
+		announced = c.nedges > UINT64_MAX - announced ? UINT64_MAX : announced + c.nedges;
+		/* as many as it claims and as are left */
+		struct clr_sent s = { c.addr, c.nedges < p->nedges - e ? c.nedges : p->nedges - e };
+		e += s.nedges;
+		memcpy((char *)p->nodes + i * sizeof s, &s, sizeof s); /* over what was read */
 	}
+	free(handle);
 	if (announced != p->nedges)
 		warn_add(&p->h->warn, "%s: %llu references announced by the objects, %llu sent; the %s", p->h->path,
 			 (unsigned long long)announced, (unsigned long long)p->nedges,
 			 announced > p->nedges ? "objects short of theirs have what there is" : "extra are dropped");
+	struct clr_sent *sent = xreallocarray(p->nodes, n + 1, sizeof *sent);
+	p->nodes = NULL;
+	p->nnodes = p->cnodes = 0;
+	return sent;
 }
 
-/* The references: each node takes the next of its count of those sent,
- * as many as there are (of an address reported twice, the first
- * report's: its object's); a dependent handle's value, a reference from
- * its key. */
-static void references(const struct clr_parts *p, struct heap_builder *b)
+/* The references: each node's, the next of those sent (of an address
+ * reported twice, the first report's: its object's); a dependent
+ * handle's value, a reference from its key. */
+static void references(const struct clr_parts *p, const struct clr_sent *sent, size_t n, struct heap_builder *b)
 {
 	bits_t *seen = b->dup_ids > 0 ? xcalloc(bits_words(p->h->n), sizeof *seen) : NULL;
 	uint64_t e = 0;
 
-	for (size_t i = 0; i < p->nnodes; i++) {
-		uint64_t c = p->nodes[i].nedges, to = e + (c < p->nedges - e ? c : p->nedges - e);
-		node_t v = seen != NULL ? hb_find(b, p->nodes[i].addr) : HW_NONE;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t to = e + sent[i].nedges;
+		node_t v = seen != NULL ? hb_find(b, sent[i].addr) : HW_NONE;
 		if (v != HW_NONE && bit_get(seen, v))
 			e = to;
 		else if (v != HW_NONE)
 			bit_set(seen, v);
 		for (; e < to; e++)
-			hb_ref(b, p->nodes[i].addr, p->edges[e]);
+			hb_ref(b, sent[i].addr, p->edges[e]);
 	}
 	free(seen);
 	for (size_t i = 0; i < p->ndep; i++)
@@ -346,18 +367,19 @@ void clr_build(struct clr_parts *p)
 
 	hb_start(&b, h, &p->nt, p->nnodes, p->bound_sizes ? HB_DISJOINT : 0);
 	b.dup_what = "objects at an address the GC reported before; the first report of each is kept";
-	objects(p, &b);
+	size_t n = p->nnodes;
+	struct clr_sent *sent = objects(p, &b);
 	hb_nodes_done(&b);
 	if (b.cut_sizes > 0)
 		warn_add(&h->warn, "%s: %llu objects reach past the next object's address (or the end of the "
 			 "address space); their sizes cut to it", h->path, (unsigned long long)b.cut_sizes);
 	hw_qsort(p->dep, p->ndep, sizeof *p->dep, cmp_first_u64);
-	references(p, &b);
-	free(p->nodes);
+	hb_refs_expected(&b, p->nedges + p->ndep); /* at most */
+	references(p, sent, n, &b);
+	free(sent);
 	free(p->edges);
-	p->nodes = NULL;
 	p->edges = NULL;
-	p->nnodes = p->nedges = p->cnodes = p->cedges = 0;
+	p->nedges = p->cedges = 0;
 	for (size_t i = 0; i < p->nroots; i++) /* a static variable's carries its name */
 		hb_root(&b, p->roots[i].addr, p->roots[i].kind, p->roots[i].name);
 	generations(p, &b);

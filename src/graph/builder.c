@@ -142,10 +142,33 @@ static void label_room(struct heap_builder *b, size_t n, size_t cap)
 	own(b, cap * sizeof *b->label, c * sizeof *b->label);
 }
 
+/* The node of a reference's source. A reader gives an object's
+ * references together, and its objects mostly by id: the last source's
+ * node is kept, and the next one looked for a few nodes on before a
+ * lookup. */
+static node_t source_node(struct heap_builder *b, uint64_t from)
+{
+	const uint64_t *id = b->h->node_id;
+	node_t v = HW_NONE;
+
+	if (b->from_known && from == b->from_id)
+		return b->from_node;
+	if (b->from_known && b->from_node != HW_NONE && from > b->from_id) {
+		node_t end = b->h->n - b->from_node > 16 ? b->from_node + 16 : b->h->n;
+		for (node_t u = b->from_node + 1; u < end && id[u] <= from; u++)
+			if (id[u] == from)
+				v = u;
+	}
+	b->from_id = from;
+	b->from_node = v != HW_NONE ? v : hb_find(b, from);
+	b->from_known = 1;
+	return b->from_node;
+}
+
 /* A reference between nodes, once they are done: its key. */
 static void ref_key(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label)
 {
-	node_t s = hb_find(b, from), t = hb_find(b, to);
+	node_t s = source_node(b, from), t = hb_find(b, to);
 
 	if (s == HW_NONE || t == HW_NONE) {
 		b->dangling++;
@@ -169,6 +192,30 @@ void hb_ref_label(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t l
 	if (b->flags & HB_LABELS)
 		b->label[b->nref] = label;
 	b->ref[b->nref++] = (struct hb_ref){ from, to };
+}
+
+/* v's room (cap, for elements of size) made n at least; the labels'
+ * beside it too (HB_LABELS). */
+static void *room_for(struct heap_builder *b, void *v, size_t *cap, size_t size, size_t n)
+{
+	if (n <= *cap)
+		return v;
+	v = xreallocarray(v, n, size);
+	own(b, *cap * size, n * size);
+	if (b->flags & HB_LABELS) {
+		b->label = xreallocarray(b->label, n, sizeof *b->label);
+		own(b, *cap * sizeof *b->label, n * sizeof *b->label);
+	}
+	*cap = n;
+	return v;
+}
+
+void hb_refs_expected(struct heap_builder *b, size_t refs)
+{
+	if (b->nodes_done)
+		b->key = room_for(b, b->key, &b->ckey, sizeof *b->key, b->nkey + refs);
+	else
+		b->ref = room_for(b, b->ref, &b->cref, sizeof *b->ref, b->nref + refs);
 }
 
 void hb_ref(struct heap_builder *b, uint64_t from, uint64_t to)
@@ -354,8 +401,7 @@ static void resolve_refs(struct heap_builder *b)
 	size_t k = 0;
 
 	for (size_t i = 0; i < b->nref; i++) {
-		uint64_t from = b->ref[i].from, to = b->ref[i].to;
-		node_t s = hb_find(b, from), t = hb_find(b, to);
+		node_t s = source_node(b, b->ref[i].from), t = hb_find(b, b->ref[i].to);
 		if (s == HW_NONE || t == HW_NONE) {
 			b->dangling++;
 			continue;

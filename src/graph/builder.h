@@ -68,6 +68,9 @@ struct heap_builder {
 	uint64_t *key;
 	size_t nkey, ckey;
 	uint64_t dangling;
+	uint64_t from_id;      /* the last reference's source, and its node */
+	node_t from_node;
+	int from_known;
 	int nodes_done;
 	struct hb_root *root;
 	size_t nroot, croot;
@@ -105,6 +108,10 @@ void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size
  * parallel to h->out (hb_labels_take) when started with HB_LABELS. */
 void hb_ref(struct heap_builder *b, uint64_t from, uint64_t to);
 void hb_ref_label(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label);
+/* Optional: about `refs` more references to come; room made for them
+ * at once (a reader that knows how many spares the arrays' growth: its
+ * copies, and the room unused past the last). */
+void hb_refs_expected(struct heap_builder *b, size_t refs);
 /* A GC root: the object's id, the reader's kind (heap.h: enum
  * root_kind's numbering), detail (struct root's thread_serial: a
  * reader's number or names offset, 0 for none). A root of a missing id
