@@ -9,7 +9,8 @@
  * order (a node takes the next EdgeCount of them), GCBulkRootEdge the
  * roots, GCBulkRootStaticVar the static variables that hold objects;
  * BulkType names the types (it may come before the GC: every one is
- * kept). Nodes are sorted by address, which is their id. */
+ * kept). The builder (graph/builder.h) makes the heap: an object's
+ * address is its id. */
 #include "format/clr.h"
 
 #include <stdio.h>
@@ -254,10 +255,8 @@ struct clr_sent { uint64_t addr, nedges; };
 static struct clr_sent *objects(struct clr_parts *p, struct heap_builder *b)
 {
 	uint64_t prev_type = UINT64_MAX, announced = 0, e = 0;
-	uint32_t ty = HW_NONE;
+	uint32_t ty = HW_NONE, *handle = xmalloc((p->ntypes + 1) * sizeof *handle);
 	size_t n = p->nnodes;
-
-	uint32_t *handle = xmalloc((p->ntypes + 1) * sizeof *handle);
 
 	hw_qsort(p->types, p->ntypes, sizeof *p->types, cmp_first_u64);
 	memset(handle, 0xff, (p->ntypes + 1) * sizeof *handle);
@@ -365,6 +364,12 @@ void clr_build(struct clr_parts *p)
 	struct heap *h = p->h;
 	struct heap_builder b;
 
+	/* the builder's limits (node_t, edge_t), told before its arrays
+	 * for them are asked of memory */
+	if (p->nnodes >= (uint64_t)UINT32_MAX - 1)
+		hw_fatal("%s: more than 2^32 objects: not supported yet", esc_str(h->path));
+	if (p->nedges + p->ndep > (uint64_t)UINT32_MAX - 1)
+		hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(h->path));
 	hb_start(&b, h, &p->nt, p->nnodes, p->bound_sizes ? HB_DISJOINT : 0);
 	b.dup_what = "objects at an address the GC reported before; the first report of each is kept";
 	size_t n = p->nnodes;
