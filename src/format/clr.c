@@ -293,14 +293,12 @@ static void references(const struct clr_parts *p, const struct clr_sent *sent, s
 	uint64_t e = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		uint64_t to = e + sent[i].nedges;
 		node_t v = seen != NULL ? hb_find(b, sent[i].addr) : HW_NONE;
-		if (v != HW_NONE && bit_get(seen, v))
-			e = to;
-		else if (v != HW_NONE)
+		if (v == HW_NONE || !bit_get(seen, v))
+			hb_refs(b, sent[i].addr, p->edges + e, sent[i].nedges);
+		if (v != HW_NONE)
 			bit_set(seen, v);
-		for (; e < to; e++)
-			hb_ref(b, sent[i].addr, p->edges[e]);
+		e += sent[i].nedges;
 	}
 	free(seen);
 	for (size_t i = 0; i < p->ndep; i++)

@@ -142,6 +142,15 @@ static void label_room(struct heap_builder *b, size_t n, size_t cap)
 	own(b, cap * sizeof *b->label, c * sizeof *b->label);
 }
 
+/* hb_find once the nodes are done (the id index made), inline: every
+ * reference asks it. */
+static inline node_t node_of(const struct heap_builder *b, uint64_t id)
+{
+	node_t v = idindex_find(&b->ix, id);
+
+	return v == 0 ? HW_NONE : v;
+}
+
 /* The node of a reference's source. A reader gives an object's
  * references together, and its objects mostly by id: the last source's
  * node is kept, and the next one looked for a few nodes on before a
@@ -160,7 +169,7 @@ static node_t source_node(struct heap_builder *b, uint64_t from)
 				v = u;
 	}
 	b->from_id = from;
-	b->from_node = v != HW_NONE ? v : hb_find(b, from);
+	b->from_node = v != HW_NONE ? v : node_of(b, from);
 	b->from_known = 1;
 	return b->from_node;
 }
@@ -168,7 +177,7 @@ static node_t source_node(struct heap_builder *b, uint64_t from)
 /* A reference between nodes, once they are done: its key. */
 static void ref_key(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label)
 {
-	node_t s = source_node(b, from), t = hb_find(b, to);
+	node_t s = source_node(b, from), t = node_of(b, to);
 
 	if (s == HW_NONE || t == HW_NONE) {
 		b->dangling++;
@@ -216,6 +225,30 @@ void hb_refs_expected(struct heap_builder *b, size_t refs)
 		b->key = room_for(b, b->key, &b->ckey, sizeof *b->key, b->nkey + refs);
 	else
 		b->ref = room_for(b, b->ref, &b->cref, sizeof *b->ref, b->nref + refs);
+}
+
+void hb_refs(struct heap_builder *b, uint64_t from, const uint64_t *to, size_t n)
+{
+	if (!b->nodes_done || (b->flags & HB_LABELS)) {
+		for (size_t i = 0; i < n; i++)
+			hb_ref_label(b, from, to[i], 0);
+		return;
+	}
+	node_t s = source_node(b, from);
+	if (s == HW_NONE) {
+		b->dangling += n;
+		return;
+	}
+	if (n > b->ckey - b->nkey) /* grown as one at a time would */
+		b->key = room_for(b, b->key, &b->ckey, sizeof *b->key,
+				  b->nkey + n > 2 * b->ckey ? b->nkey + n : b->ckey ? 2 * b->ckey : 256);
+	for (size_t i = 0; i < n; i++) {
+		node_t t = node_of(b, to[i]);
+		if (t == HW_NONE)
+			b->dangling++;
+		else
+			b->key[b->nkey++] = (uint64_t)s << 32 | t;
+	}
 }
 
 void hb_ref(struct heap_builder *b, uint64_t from, uint64_t to)
@@ -269,6 +302,34 @@ static void radix_by_id(struct heap_builder *b, const uint64_t *id, node_t *perm
 	own(b, NB * sizeof *cnt, 0);
 }
 
+/* perm (the nodes 1..n as given) by their ids, stably, when they came
+ * in a few ascending runs (a runtime's heap walked region by region):
+ * the runs merged, each place the least of their heads (of equal ids,
+ * the earlier run's). 0, perm untouched, when there are more runs. */
+static int merge_runs(const uint64_t *id, node_t *perm, node_t n)
+{
+	enum { MAXRUNS = 64 };
+	node_t at[MAXRUNS], end[MAXRUNS];
+	size_t nruns = 0;
+
+	for (node_t v = 1; v <= n; v++)
+		if (v == 1 || id[v - 1] > id[v]) {
+			if (nruns == MAXRUNS)
+				return 0;
+			at[nruns++] = v;
+		}
+	for (size_t r = 0; r < nruns; r++)
+		end[r] = r + 1 < nruns ? at[r + 1] : n + 1;
+	for (node_t i = 0; i < n; i++) {
+		size_t best = MAXRUNS;
+		for (size_t r = 0; r < nruns; r++)
+			if (at[r] < end[r] && (best == MAXRUNS || id[at[r]] < id[at[best]]))
+				best = r;
+		perm[i] = at[best]++;
+	}
+	return 1;
+}
+
 static int cmp_big(const void *x, const void *y)
 {
 	const struct big *a = x, *c = y;
@@ -316,9 +377,11 @@ static void order_nodes(struct heap_builder *b)
 	own(b, 0, ((size_t)n + 1) * sizeof *perm);
 	uint64_t *tmp = xmalloc(((size_t)n + 1) * sizeof *tmp); /* the sort's, then the moves' */
 	own(b, 0, ((size_t)n + 1) * sizeof *tmp);
-	for (node_t i = 0; i < n; i++)
-		perm[i] = i + 1;
-	radix_by_id(b, h->node_id, perm, (node_t *)(void *)tmp, n);
+	if (!merge_runs(h->node_id, perm, n)) {
+		for (node_t i = 0; i < n; i++)
+			perm[i] = i + 1;
+		radix_by_id(b, h->node_id, perm, (node_t *)(void *)tmp, n);
+	}
 	for (node_t i = 0; i < n; i++) /* an id given twice: the first */
 		if (k > 0 && h->node_id[perm[k - 1]] == h->node_id[perm[i]])
 			b->dup_ids++;
@@ -401,7 +464,7 @@ static void resolve_refs(struct heap_builder *b)
 	size_t k = 0;
 
 	for (size_t i = 0; i < b->nref; i++) {
-		node_t s = source_node(b, b->ref[i].from), t = hb_find(b, b->ref[i].to);
+		node_t s = source_node(b, b->ref[i].from), t = node_of(b, b->ref[i].to);
 		if (s == HW_NONE || t == HW_NONE) {
 			b->dangling++;
 			continue;
@@ -555,11 +618,7 @@ void hb_finish(struct heap_builder *b)
 
 node_t hb_find(const struct heap_builder *b, uint64_t id)
 {
-	if (b->ix.start == NULL) /* not finished */
-		return HW_NONE;
-	node_t v = idindex_find(&b->ix, id);
-
-	return v == 0 ? HW_NONE : v;
+	return b->ix.start == NULL ? HW_NONE : node_of(b, id); /* none before the nodes are done */
 }
 
 uint32_t *hb_labels_take(struct heap_builder *b)

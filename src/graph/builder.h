@@ -108,6 +108,10 @@ void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size
  * parallel to h->out (hb_labels_take) when started with HB_LABELS. */
 void hb_ref(struct heap_builder *b, uint64_t from, uint64_t to);
 void hb_ref_label(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label);
+/* n references from object `from`, to to[0..n): as n hb_ref, but
+ * faster once the nodes are done (one look for the source, room made
+ * once, the loop inside). */
+void hb_refs(struct heap_builder *b, uint64_t from, const uint64_t *to, size_t n);
 /* Optional: about `refs` more references to come; room made for them
  * at once (a reader that knows how many spares the arrays' growth: its
  * copies, and the room unused past the last). */
