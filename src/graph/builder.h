@@ -35,7 +35,7 @@
  * reaches past the next object's address (the last's: past the end of
  * the address space) is damage, cut to it and counted (cut_sizes), so
  * that no total of sizes can wrap */
-#define HB_DISJOINT 0x2
+#define HB_DISJOINT 0x10
 
 struct hb_type { uint32_t name; uint64_t id; };
 struct hb_ref { uint64_t from, to; };
