@@ -386,6 +386,33 @@ static int cmp_obj(const void *x, const void *y)
 
 /* The same heaps with their objects given by ascending id: the path
  * without a sort. */
+/* Objects given region by region, the regions out of order (as a
+ * runtime walks its heap): each region ascending, none overlapping
+ * another, or (every fourth heap) two of them sharing an id. */
+START_TEST(test_regions)
+{
+	struct spec sp;
+
+	for (unsigned i = 0; i < RANDOM_HEAPS(200); i++) {
+		draw(&sp, i + 1, 0, 1);
+		qsort(sp.o, sp.no, sizeof sp.o[0], cmp_obj);
+		size_t a = sp.no / 3, c = 2 * sp.no / 3, k = 0;
+		if (i % 4 == 3 && a > 0) { /* the last of the first region again, later */
+			sp.o[sp.no] = sp.o[a - 1];
+			sp.o[sp.no++].size += 1000;
+		}
+		struct spec g = sp; /* the regions [c, no), [0, a), [a, c) */
+		for (size_t j = c; j < sp.no; j++)
+			g.o[k++] = sp.o[j];
+		for (size_t j = 0; j < c; j++)
+			g.o[k++] = sp.o[j];
+		struct heap *h = build(&g, (int)(i % 4));
+		check_model(&g, h);
+		free_heap(h);
+	}
+}
+END_TEST
+
 START_TEST(test_random_sorted)
 {
 	struct spec sp;
@@ -729,6 +756,7 @@ Suite *builder_suite(void)
 	tcase_add_test(tc, test_known);
 	tcase_add_test(tc, test_random_unsorted);
 	tcase_add_test(tc, test_random_sorted);
+	tcase_add_test(tc, test_regions);
 	tcase_add_test(tc, test_duplicates);
 	tcase_add_test(tc, test_missing);
 	tcase_add_test(tc, test_orders);

@@ -234,6 +234,8 @@ void hb_refs(struct heap_builder *b, uint64_t from, const uint64_t *to, size_t n
 			hb_ref_label(b, from, to[i], 0);
 		return;
 	}
+	if (n == 0)
+		return;
 	node_t s = source_node(b, from);
 	if (s == HW_NONE) {
 		b->dangling += n;
@@ -302,13 +304,36 @@ static void radix_by_id(struct heap_builder *b, const uint64_t *id, node_t *perm
 	own(b, NB * sizeof *cnt, 0);
 }
 
+enum { MAXRUNS = 64 }; /* runs of ascending ids merged; more: sorted */
+
+/* Runs [at, end) of ascending ids whose spans do not overlap (regions
+ * of a heap, each walked by address, in any order): perm is the runs
+ * one after the other, by their first ids. 0 if they overlap. */
+static int disjoint_runs(const uint64_t *id, node_t *perm, const node_t *at, const node_t *end, size_t nruns)
+{
+	size_t order[MAXRUNS], k = 0;
+
+	for (size_t r = 0; r < nruns; r++) { /* by first id: an insertion */
+		size_t j = r;
+		for (; j > 0 && id[at[order[j - 1]]] > id[at[r]]; j--)
+			order[j] = order[j - 1];
+		order[j] = r;
+	}
+	for (size_t j = 1; j < nruns; j++)
+		if (id[end[order[j - 1]] - 1] >= id[at[order[j]]])
+			return 0;
+	for (size_t j = 0; j < nruns; j++)
+		for (node_t v = at[order[j]]; v < end[order[j]]; v++)
+			perm[k++] = v;
+	return 1;
+}
+
 /* perm (the nodes 1..n as given) by their ids, stably, when they came
  * in a few ascending runs (a runtime's heap walked region by region):
  * the runs merged, each place the least of their heads (of equal ids,
  * the earlier run's). 0, perm untouched, when there are more runs. */
 static int merge_runs(const uint64_t *id, node_t *perm, node_t n)
 {
-	enum { MAXRUNS = 64 };
 	node_t at[MAXRUNS], end[MAXRUNS];
 	size_t nruns = 0;
 
@@ -320,6 +345,8 @@ static int merge_runs(const uint64_t *id, node_t *perm, node_t n)
 		}
 	for (size_t r = 0; r < nruns; r++)
 		end[r] = r + 1 < nruns ? at[r + 1] : n + 1;
+	if (disjoint_runs(id, perm, at, end, nruns))
+		return 1;
 	for (node_t i = 0; i < n; i++) {
 		size_t best = MAXRUNS;
 		for (size_t r = 0; r < nruns; r++)
