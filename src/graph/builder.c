@@ -328,10 +328,35 @@ static int disjoint_runs(const uint64_t *id, node_t *perm, const node_t *at, con
 	return 1;
 }
 
+/* Run r's head before run s's: the lesser id, of equal ids the earlier
+ * run's (the sort is stable). */
+static inline int head_before(const uint64_t *id, const node_t *at, size_t r, size_t s)
+{
+	return id[at[r]] < id[at[s]] || (id[at[r]] == id[at[s]] && r < s);
+}
+
+/* The heap hp[0..nh) of runs by their heads, mended down from i. */
+static void sift(const uint64_t *id, const node_t *at, size_t *hp, size_t nh, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < nh && head_before(id, at, hp[l], hp[m]))
+			m = l;
+		if (l + 1 < nh && head_before(id, at, hp[l + 1], hp[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		size_t t = hp[i];
+		hp[i] = hp[m];
+		hp[m] = t;
+		i = m;
+	}
+}
+
 /* perm (the nodes 1..n as given) by their ids, stably, when they came
  * in a few ascending runs (a runtime's heap walked region by region):
- * the runs merged, each place the least of their heads (of equal ids,
- * the earlier run's). 0, perm untouched, when there are more runs. */
+ * the runs merged through a heap of their heads (of equal ids, the
+ * earlier run's first). 0, perm untouched, when there are more runs. */
 static int merge_runs(const uint64_t *id, node_t *perm, node_t n)
 {
 	node_t at[MAXRUNS], end[MAXRUNS];
@@ -347,12 +372,17 @@ static int merge_runs(const uint64_t *id, node_t *perm, node_t n)
 		end[r] = r + 1 < nruns ? at[r + 1] : n + 1;
 	if (disjoint_runs(id, perm, at, end, nruns))
 		return 1;
+	size_t hp[MAXRUNS], nh = nruns; /* the runs, a min-heap by their heads */
+	for (size_t r = 0; r < nruns; r++)
+		hp[r] = r;
+	for (size_t r = nruns / 2; r-- > 0;)
+		sift(id, at, hp, nh, r);
 	for (node_t i = 0; i < n; i++) {
-		size_t best = MAXRUNS;
-		for (size_t r = 0; r < nruns; r++)
-			if (at[r] < end[r] && (best == MAXRUNS || id[at[r]] < id[at[best]]))
-				best = r;
-		perm[i] = at[best]++;
+		size_t r = hp[0];
+		perm[i] = at[r]++;
+		if (at[r] == end[r]) /* run r done */
+			hp[0] = hp[--nh];
+		sift(id, at, hp, nh, 0);
 	}
 	return 1;
 }
