@@ -4,7 +4,8 @@
  * ids counted), the dominators and retained sizes of what the GC roots
  * reach against brute force (what becomes unreachable without each
  * object), and the same heap given in other orders must come out byte
- * for byte the same. */
+ * for byte the same; sizes past 32 bits, and cut where objects would
+ * overlap (HB_DISJOINT). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,15 +90,25 @@ static void shuffle(void *base, size_t n, size_t size, unsigned *s)
 	}
 }
 
-/* The spec through the builder, in one of three ways: objects,
+static int cmp_from(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, c = *(const uint64_t *)y;
+
+	return a < c ? -1 : a > c;
+}
+
+/* The spec through the builder, in one of four ways: objects,
  * references, roots (mode 0); references and roots before the objects
- * (1); the nodes done after the objects and half the references (2). */
+ * (1); the nodes done after the objects and half the references (2);
+ * the nodes done after the objects, then the references by source,
+ * each source's together (hb_refs) (3). */
 static struct heap *build(const struct spec *sp, int mode)
 {
 	struct heap *h = xcalloc(1, sizeof *h);
 	struct heap_builder b;
 	uint32_t type[5];
 	size_t half = sp->nr / 2;
+	struct { uint64_t from, to; } r[4 * MAXO];
 
 	h->path = xstrdup("builder-test");
 	h->fd = -1;
@@ -114,7 +125,18 @@ static struct heap *build(const struct spec *sp, int mode)
 					   : hb_type_unnamed(&b, "Type", ctype[c]);
 		hb_object(&b, sp->o[i].id, type[c], sp->o[i].size, sp->o[i].kind);
 	}
-	for (size_t i = 0; mode != 1 && i < sp->nr; i++) {
+	if (mode == 3) {
+		hb_nodes_done(&b);
+		memcpy(r, sp->r, sp->nr * sizeof *r);
+		qsort(r, sp->nr, sizeof *r, cmp_from);
+	}
+	for (size_t i = 0, j; mode == 3 && i < sp->nr; i = j) {
+		uint64_t to[4 * MAXO];
+		for (j = i; j < sp->nr && r[j].from == r[i].from; j++)
+			to[j - i] = r[j].to;
+		hb_refs(&b, r[i].from, to, j - i);
+	}
+	for (size_t i = 0; mode != 1 && mode != 3 && i < sp->nr; i++) {
 		if (mode == 2 && i == half)
 			hb_nodes_done(&b);
 		hb_ref(&b, sp->r[i].from, sp->r[i].to);
@@ -347,7 +369,7 @@ START_TEST(test_random_unsorted)
 
 	for (unsigned i = 0; i < RANDOM_HEAPS(300); i++) {
 		draw(&sp, i + 1, 0, 0);
-		struct heap *h = build(&sp, (int)(i % 3));
+		struct heap *h = build(&sp, (int)(i % 4));
 		check_model(&sp, h);
 		ck_assert_uint_eq(h->dangling_refs, 0);
 		free_heap(h);
@@ -364,6 +386,33 @@ static int cmp_obj(const void *x, const void *y)
 
 /* The same heaps with their objects given by ascending id: the path
  * without a sort. */
+/* Objects given region by region, the regions out of order (as a
+ * runtime walks its heap): each region ascending, none overlapping
+ * another, or (every fourth heap) two of them sharing an id. */
+START_TEST(test_regions)
+{
+	struct spec sp;
+
+	for (unsigned i = 0; i < RANDOM_HEAPS(200); i++) {
+		draw(&sp, i + 1, 0, 1);
+		qsort(sp.o, sp.no, sizeof sp.o[0], cmp_obj);
+		size_t a = sp.no / 3, c = 2 * sp.no / 3, k = 0;
+		if (i % 4 == 3 && a > 0) { /* the last of the first region again, later */
+			sp.o[sp.no] = sp.o[a - 1];
+			sp.o[sp.no++].size += 1000;
+		}
+		struct spec g = sp; /* the regions [c, no), [0, a), [a, c) */
+		for (size_t j = c; j < sp.no; j++)
+			g.o[k++] = sp.o[j];
+		for (size_t j = 0; j < c; j++)
+			g.o[k++] = sp.o[j];
+		struct heap *h = build(&g, (int)(i % 4));
+		check_model(&g, h);
+		free_heap(h);
+	}
+}
+END_TEST
+
 START_TEST(test_random_sorted)
 {
 	struct spec sp;
@@ -371,7 +420,7 @@ START_TEST(test_random_sorted)
 	for (unsigned i = 0; i < RANDOM_HEAPS(300); i++) {
 		draw(&sp, i + 1, 0, 1);
 		qsort(sp.o, sp.no, sizeof sp.o[0], cmp_obj);
-		struct heap *h = build(&sp, (int)(i % 3));
+		struct heap *h = build(&sp, (int)(i % 4));
 		check_model(&sp, h);
 		free_heap(h);
 	}
@@ -386,7 +435,7 @@ START_TEST(test_duplicates)
 
 	for (unsigned i = 0; i < RANDOM_HEAPS(300); i++) {
 		draw(&sp, i + 1, 1 + (int)(i % 3), 0);
-		struct heap *h = build(&sp, (int)(i % 3));
+		struct heap *h = build(&sp, (int)(i % 4));
 		check_model(&sp, h);
 		ck_assert_uint_eq(h->warn.n, 1);
 		ck_assert_ptr_nonnull(strstr(h->warn.msg[0], "objects have an id given to an object before"));
@@ -404,7 +453,7 @@ START_TEST(test_missing)
 
 	for (unsigned i = 0; i < RANDOM_HEAPS(300); i++) {
 		draw(&sp, i + 1, 0, 1);
-		struct heap *h = build(&sp, (int)(i % 3));
+		struct heap *h = build(&sp, (int)(i % 4));
 		check_model(&sp, h);
 		dangling += h->dangling_refs;
 		free_heap(h);
@@ -437,7 +486,7 @@ START_TEST(test_orders)
 				shuffle(sp.r, sp.nr, sizeof sp.r[0], &s);
 				shuffle(sp.t, sp.nt, sizeof sp.t[0], &s);
 			}
-			h = build(&sp, k % 3);
+			h = build(&sp, k);
 			heap_analyse(h, NULL);
 			sbuf_init(&again);
 			image(h, &again);
@@ -479,8 +528,12 @@ START_TEST(test_labels)
 			hb_object(&b, sp.o[j].id, t, sp.o[j].size, NK_INSTANCE);
 		for (size_t j = 0; j < sp.nr; j++) {
 			lab[j] = rnd(&s, 4) * 8;
+			if (i % 3 == 0 && j == 0) /* room made at once, the labels' too */
+				hb_refs_expected(&b, sp.nr / 3);
 			if (j == sp.nr / 3)
 				hb_nodes_done(&b);
+			if (i % 3 == 0 && j == sp.nr / 3)
+				hb_refs_expected(&b, sp.nr - j);
 			hb_ref_label(&b, sp.r[j].from, sp.r[j].to, lab[j]);
 		}
 		hb_nodes_done(&b);
@@ -707,6 +760,86 @@ START_TEST(test_big_sizes)
 }
 END_TEST
 
+/* hb_refs_expected: the room for the references said, made at once:
+ * no growth past it, by id or once the nodes are done. */
+START_TEST(test_refs_expected)
+{
+	enum { N = 1000 };
+	struct heap *h = xcalloc(1, sizeof *h);
+	struct heap_builder b;
+
+	h->path = xstrdup("builder-test");
+	h->fd = -1;
+	hb_start(&b, h, NULL, N, HB_LABELS);
+	uint32_t t = hb_type_str(&b, "T", 1, 1);
+	for (uint64_t i = 0; i < N; i++)
+		hb_object(&b, 16 * (N - i), t, 24, NK_INSTANCE);
+	hb_refs_expected(&b, N);
+	for (uint64_t i = 0; i < N; i++)
+		hb_ref_label(&b, 16 * (i + 1), 16 * ((i + 7) % N + 1), (uint32_t)i);
+	ck_assert_uint_eq(b.cref, N);
+	hb_nodes_done(&b);
+	hb_refs_expected(&b, 2 * N);
+	for (uint64_t i = 0; i < 2 * N; i++)
+		hb_ref_label(&b, 16 * (i % N + 1), 16 * ((i * 3) % N + 1), (uint32_t)(N + i));
+	ck_assert_uint_eq(b.ckey, 3 * N);
+	hb_finish(&b);
+	ck_assert_uint_eq(h->nedges, 3 * N);
+	uint32_t *lab = hb_labels_take(&b);
+	for (edge_t e = 0; e < h->nedges; e++) { /* each label with its reference */
+		uint32_t l = lab[e];
+		node_t s = (node_t)(l < N ? l + 1 : (l - N) % N + 1);
+		node_t d = (node_t)(l < N ? (l + 7) % N + 1 : ((l - N) * 3) % N + 1);
+		ck_assert(e >= h->out_start[s] && e < h->out_start[s + 1] && h->out[e] == d);
+	}
+	free(lab);
+	hb_free(&b);
+	free_heap(h);
+}
+END_TEST
+
+/* HB_DISJOINT: sizes reaching past the next object's address (or the
+ * end of the address space) cut to it, past 32 bits or not, whatever
+ * the order given; without it, the sizes as given. */
+static void disjoint(unsigned flags)
+{
+	enum { N = 6 };
+	static const uint64_t id[N] = { 0x300, 0x100, UINT64_MAX - 0x10, 0x200, 0x300 + (6ull << 32), 0x180 };
+	static const uint64_t size[N] = { 9ull << 32, 0x100, 0x20, 7ull << 32, 5ull << 32, 8 };
+	/* by address: 0x100, 0x180, 0x200, 0x300, 0x300 + 6 << 32, the last */
+	static const uint64_t cut[N] = { 0x80, 8, 0x100, 6ull << 32, 5ull << 32, 0x10 };
+	static const uint64_t whole[N] = { 0x100, 8, 7ull << 32, 9ull << 32, 5ull << 32, 0x20 };
+	const uint64_t *want = flags & HB_DISJOINT ? cut : whole;
+	struct heap *h = xcalloc(1, sizeof *h);
+	struct heap_builder b;
+	uint64_t total = 0;
+
+	h->path = xstrdup("builder-test");
+	h->fd = -1;
+	hb_start(&b, h, NULL, 2, flags);
+	uint32_t t = hb_type_str(&b, "T", 1, 1);
+	for (int i = 0; i < N; i++)
+		hb_object(&b, id[i], t, size[i], NK_INSTANCE);
+	hb_finish(&b);
+	ck_assert_uint_eq(h->n, N + 1);
+	for (node_t v = 1; v <= N; v++) {
+		total += want[v - 1];
+		ck_assert_uint_eq(h->node_shallow[v], want[v - 1] > UINT32_MAX ? UINT32_MAX : want[v - 1]);
+	}
+	ck_assert_uint_eq(h->total_shallow, total);
+	ck_assert_uint_eq(h->cls[h->node_class[1]].shallow_total, total);
+	ck_assert_uint_eq(b.cut_sizes, flags & HB_DISJOINT ? 4 : 0);
+	hb_free(&b);
+	free_heap(h);
+}
+
+START_TEST(test_disjoint)
+{
+	disjoint(HB_DISJOINT);
+	disjoint(0);
+}
+END_TEST
+
 /* A heap with known dominators: 1 -> 2 -> {3, 4} -> 5, and 6 -> 5 from
  * another root; sizes so that every retained size is distinct. */
 START_TEST(test_known)
@@ -794,12 +927,15 @@ Suite *builder_suite(void)
 	tcase_add_test(tc, test_known);
 	tcase_add_test(tc, test_random_unsorted);
 	tcase_add_test(tc, test_random_sorted);
+	tcase_add_test(tc, test_regions);
 	tcase_add_test(tc, test_duplicates);
 	tcase_add_test(tc, test_missing);
 	tcase_add_test(tc, test_orders);
 	tcase_add_test(tc, test_labels);
 	tcase_add_test(tc, test_by_place);
 	tcase_add_test(tc, test_big_sizes);
+	tcase_add_test(tc, test_disjoint);
+	tcase_add_test(tc, test_refs_expected);
 	tcase_add_test(tc, test_own_memory);
 	suite_add_tcase(s, tc);
 	return s;

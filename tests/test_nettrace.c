@@ -718,6 +718,36 @@ START_TEST(test_edge_counts)
 }
 END_TEST
 
+/* An address the GC reports twice (a damaged trace; objects cannot
+ * share one): one object, the first report's size and references,
+ * with a warning, not two objects of one address. */
+START_TEST(test_address_twice)
+{
+	struct cheap c;
+	struct heap h;
+	struct sbuf err;
+
+	sbuf_init(&err);
+	cheap_init(&c);
+	c.node[3] = (struct cnode){ 0x2000, 48, 0x7f00, 1 }; /* B again, referring to itself */
+	c.edge[4] = 0x2000;
+	c.nnode = c.node_count = 4;
+	c.nedge = c.edge_count = 5;
+	char *path = cheap_write(&c, "address-twice.nettrace");
+	ck_assert_msg(open_trace(path, &h, &err) == 0, "%s", err.buf);
+	ck_assert_uint_eq(h.n, 4);
+	ck_assert(has_warning(&h, "1 objects at an address the GC reported before; the first report of each is kept"));
+	node_t a = node_at(&h, 0x1000), b = node_at(&h, 0x2000), cc = node_at(&h, 0x3000);
+	ck_assert(a && b && cc);
+	ck_assert_uint_eq(h.total_shallow, 24 + 32 + 40);
+	ck_assert(refers(&h, a, b) && refers(&h, b, cc) && !refers(&h, b, b));
+	ck_assert_uint_eq(h.nedges, 4);
+	heap_free(&h);
+	free(path);
+	sbuf_free(&err);
+}
+END_TEST
+
 /* Every input kept in fuzz/regress/nettrace and fuzz/regress/gcdump (the
  * crafted ones above that crashed, and those of the .NET fuzzers): each
  * opens, or is refused in one line. */
@@ -1303,6 +1333,7 @@ Suite *nettrace_suite(void)
 	tcase_set_timeout(tc, HANG_TIMEOUT);
 	tcase_add_test(tc, test_crafted_heap);
 	tcase_add_test(tc, test_far_ids);
+	tcase_add_test(tc, test_address_twice);
 	tcase_add_test(tc, test_edge_counts);
 	tcase_add_test(tc, test_regress_inputs);
 	tcase_add_test(tc, test_bulk_counts);

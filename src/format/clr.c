@@ -9,7 +9,8 @@
  * order (a node takes the next EdgeCount of them), GCBulkRootEdge the
  * roots, GCBulkRootStaticVar the static variables that hold objects;
  * BulkType names the types (it may come before the GC: every one is
- * kept). Nodes are sorted by address, which is their id. */
+ * kept). The builder (graph/builder.h) makes the heap: an object's
+ * address is its id. */
 #include "format/clr.h"
 
 #include <stdio.h>
@@ -19,8 +20,8 @@
 #include "format/clr_mark.h"
 #include "format/nettrace.h"
 #include "graph/analysis.h"
+#include "graph/builder.h"
 #include "graph/classes.h"
-#include "graph/idindex.h"
 #include "graph/reader.h"
 #include "runtime/clr.h"
 
@@ -217,41 +218,6 @@ static int clr_event(void *arg, const struct nt_event *e)
 	return 0;
 }
 
-/* The nodes by address. The runtime walks its heap region by region,
- * each by address: a few ascending runs, merged in one pass (up to 64
- * of them); anything else is sorted. */
-static void sort_nodes(struct clr_parts *p)
-{
-	enum { MAXRUNS = 64 };
-	size_t at[MAXRUNS + 1], nruns = 0, n = p->nnodes;
-
-	for (size_t i = 0; i < n && nruns <= MAXRUNS; i++)
-		if (i == 0 || p->nodes[i - 1].addr > p->nodes[i].addr)
-			at[nruns++] = i;
-	if (nruns <= 1)
-		return;
-	if (nruns > MAXRUNS) {
-		hw_qsort(p->nodes, n, sizeof *p->nodes, cmp_first_u64);
-		return;
-	}
-	size_t pos[MAXRUNS], end[MAXRUNS];
-	for (size_t k = 0; k < nruns; k++) {
-		pos[k] = at[k];
-		end[k] = k + 1 < nruns ? at[k + 1] : n;
-	}
-	struct clr_node *to = xmalloc(n * sizeof *to);
-	for (size_t i = 0; i < n; i++) { /* the least of the runs' heads */
-		size_t best = MAXRUNS;
-		for (size_t k = 0; k < nruns; k++)
-			if (pos[k] < end[k] && (best == MAXRUNS || p->nodes[pos[k]].addr < p->nodes[pos[best]].addr))
-				best = k;
-		to[i] = p->nodes[pos[best]++];
-	}
-	free(p->nodes);
-	p->nodes = to;
-	p->cnodes = n;
-}
-
 /* Days from 1970-01-01 to the civil date y-m-d (proleptic Gregorian). */
 static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
 {
@@ -263,207 +229,166 @@ static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
 	return era * 146097 + (int64_t)doe - 719468;
 }
 
-/* Each node's first reference (first[i], in the order sent, before the
- * sort; nedges becomes its place in that order): it takes the next of
- * its count, as many as were sent. The counts are the file's: their sum
- * saturates, and no node's range reaches past the references there are.
- * The references taken in all. */
-static uint64_t first_edges(struct clr_parts *p, uint64_t *first)
+/* The type of a node's type id: BulkType's name for it, else
+ * "Type(0xID)". The types by id; each one's handle kept (handle[],
+ * parallel to them) for its next objects. */
+static uint32_t node_type(const struct clr_parts *p, uint32_t *handle, struct heap_builder *b, uint64_t type)
 {
-	uint64_t e = 0, announced = 0;
+	size_t lo = lower_bound_u64s(p->types, p->ntypes, sizeof *p->types, type);
 
-	for (size_t i = 0; i < p->nnodes; i++) {
-		uint64_t c = p->nodes[i].nedges;
-		first[i] = e;
-		e += c < p->nedges - e ? c : p->nedges - e;
-		announced = c > UINT64_MAX - announced ? UINT64_MAX : announced + c;
-		p->nodes[i].nedges = i;
+	if (lo >= p->ntypes || p->types[lo].id != type)
+		return hb_type_unnamed(b, "Type", type);
+	if (handle[lo] == HW_NONE)
+		handle[lo] = hb_type(b, p->types[lo].name, type);
+	return handle[lo];
+}
+
+/* What references() needs of an object sent, once the builder has it:
+ * its address, and how many of the references sent (the next ones)
+ * are its. */
+struct clr_sent { uint64_t addr, nedges; };
+
+/* The objects, by address as their ids, in the order sent; the
+ * references their counts announce (the file's: their sum saturates)
+ * against those sent. Each node's part becomes a clr_sent in place,
+ * which the nodes' array shrinks to (half of it): returned. */
+static struct clr_sent *objects(struct clr_parts *p, struct heap_builder *b)
+{
+	uint64_t prev_type = UINT64_MAX, announced = 0, e = 0;
+	uint32_t ty = HW_NONE, *handle = xmalloc((p->ntypes + 1) * sizeof *handle);
+	size_t n = p->nnodes;
+
+	hw_qsort(p->types, p->ntypes, sizeof *p->types, cmp_first_u64);
+	memset(handle, 0xff, (p->ntypes + 1) * sizeof *handle);
+	for (size_t i = 0; i < n; i++) {
+		const struct clr_node c = p->nodes[i];
+		if (c.type != prev_type) {
+			ty = node_type(p, handle, b, c.type);
+			prev_type = c.type;
+		}
+		hb_object(b, c.addr, ty, c.size, NK_INSTANCE);
+		announced = c.nedges > UINT64_MAX - announced ? UINT64_MAX : announced + c.nedges;
+		/* as many as it claims and as are left */
+		struct clr_sent s = { c.addr, c.nedges < p->nedges - e ? c.nedges : p->nedges - e };
+		e += s.nedges;
+		memcpy((char *)p->nodes + i * sizeof s, &s, sizeof s); /* over what was read */
 	}
+	free(handle);
 	if (announced != p->nedges)
 		warn_add(&p->h->warn, "%s: %llu references announced by the objects, %llu sent; the %s", p->h->path,
 			 (unsigned long long)announced, (unsigned long long)p->nedges,
 			 announced > p->nedges ? "objects short of theirs have what there is" : "extra are dropped");
-	return e;
+	struct clr_sent *sent = xreallocarray(p->nodes, n + 1, sizeof *sent);
+	p->nodes = NULL;
+	p->nnodes = p->cnodes = 0;
+	return sent;
 }
 
-/* Objects in no generation's range the GC reported (or in one of the
- * non-GC heap's) are in a frozen segment: the runtime made them there,
- * outside its GC heap, and never frees them. Nothing in the graph need
- * refer to them (code does: a string literal), so without a root they
- * would pass for garbage the dump still has. */
-static void frozen_roots(struct heap *h)
+/* The references: each node's, the next of those sent (of an address
+ * reported twice, the first report's: its object's); a dependent
+ * handle's value, a reference from its key. */
+static void references(const struct clr_parts *p, const struct clr_sent *sent, size_t n, struct heap_builder *b)
 {
-	size_t n = 0;
+	bits_t *seen = b->dup_ids > 0 ? xcalloc(bits_words(p->h->n), sizeof *seen) : NULL;
+	uint64_t e = 0;
 
-	for (node_t v = 1; v < h->n; v++)
-		n += h->node_gen[v] == CLR_NONGC;
-	if (n == 0)
-		return;
-	h->root_rec = xreallocarray(h->root_rec, h->nroot_rec + n + 1, sizeof *h->root_rec);
-	for (node_t v = 1; v < h->n; v++)
-		if (h->node_gen[v] == CLR_NONGC)
-			h->root_rec[h->nroot_rec++] = (struct root){ v, RK_CLR_FROZEN, 0, HW_NONE };
-	heap_roots_unique(h);
-}
-
-/* The nodes (by address) cut so that none reaches past the next one's
- * address or the end of the address space: objects do not overlap, so
- * no total of their sizes can wrap. */
-static void bound_sizes(struct clr_parts *p)
-{
-	uint64_t cut = 0;
-
-	for (size_t i = 0; i < p->nnodes; i++) {
-		struct clr_node *c = &p->nodes[i];
-		uint64_t room = i + 1 < p->nnodes ? c[1].addr - c->addr : UINT64_MAX - c->addr;
-		if (c->size > room) {
-			c->size = room;
-			cut++;
-		}
+	for (size_t i = 0; i < n; i++) {
+		node_t v = seen != NULL ? hb_find(b, sent[i].addr) : HW_NONE;
+		if (v == HW_NONE || !bit_get(seen, v))
+			hb_refs(b, sent[i].addr, p->edges + e, sent[i].nedges);
+		if (v != HW_NONE)
+			bit_set(seen, v);
+		e += sent[i].nedges;
 	}
-	if (cut > 0)
-		warn_add(&p->h->warn, "%s: %llu objects reach past the next object's address (or the end of the "
-			 "address space); their sizes cut to it", p->h->path, (unsigned long long)cut);
+	free(seen);
+	for (size_t i = 0; i < p->ndep; i++)
+		hb_ref(b, p->dep[i].key, p->dep[i].value);
 }
 
-void clr_build(struct clr_parts *p)
+/* Each object's generation, by the ranges (both by address); objects in
+ * none the GC reported (or in one of the non-GC heap's) are in a frozen
+ * segment: the runtime made them there, outside its GC heap, and never
+ * frees them. Nothing in the graph need refer to them (code does: a
+ * string literal), so without a root they would pass for garbage the
+ * dump still has. */
+static void generations(struct clr_parts *p, struct heap_builder *b)
 {
 	struct heap *h = p->h;
-	struct idindex ix;
-	size_t n = p->nnodes;
+	const struct clr_range *rg = p->ranges;
+	size_t nr = p->nranges, k = 0;
 
-	if (n >= (uint64_t)UINT32_MAX - 1) /* node_t: 2^32 - 2 objects and the root */
-		hw_fatal("%s: more than 2^32 objects: not supported yet", esc_str(h->path));
-	uint64_t *first = xmalloc((n + 1) * sizeof *first);
-	uint64_t e = first_edges(p, first);
-	sort_nodes(p);
-	if (p->bound_sizes)
-		bound_sizes(p);
-	hw_qsort(p->types, p->ntypes, sizeof *p->types, cmp_first_u64);
-	h->n = (node_t)n + 1;
-	h->node_id = xmalloc((n + 1) * sizeof *h->node_id); /* the ids, kept: addresses */
-	h->node_class = xmalloc((n + 1) * sizeof *h->node_class);
-	h->node_shallow = xmalloc((n + 1) * sizeof *h->node_shallow);
-	h->node_kind = xmalloc(n + 1);
-	h->out_start = xmalloc(((size_t)n + 2) * sizeof *h->out_start);
-	h->node_id[0] = 0;
-	h->node_class[0] = HW_NONE;
-	h->node_shallow[0] = 0;
-	h->node_kind[0] = NK_ROOT;
-	/* classes: one per type name (a type id BulkType did not name is
-	 * "Type(0xID)") */
-	uint64_t prev_type = UINT64_MAX;
-	uint32_t prev_cls = HW_NONE;
-	struct class_names cn = { 0 };
-	for (size_t i = 0; i < n; i++) {
-		const struct clr_node *c = &p->nodes[i];
-		node_t v = (node_t)i + 1;
-		h->node_id[v] = c->addr;
-		if (c->type != prev_type) {
-			size_t lo = lower_bound_u64s(p->types, p->ntypes, sizeof *p->types, c->type);
-			char tmp[64];
-			uint32_t name = lo < p->ntypes && p->types[lo].id == c->type
-						? p->types[lo].name
-						: (snprintf(tmp, sizeof tmp, "Type(0x%llx)", (unsigned long long)c->type),
-						   names_intern(&p->nt, tmp, strlen(tmp)));
-			prev_cls = class_by_name(h, &cn, name, c->type);
-			prev_type = c->type;
-		}
-		h->node_class[v] = prev_cls;
-		h->node_shallow[v] = c->size > UINT32_MAX ? UINT32_MAX : (uint32_t)c->size;
-		h->node_kind[v] = NK_INSTANCE;
-		h->cls[prev_cls].count++;
-		h->cls[prev_cls].shallow_total += c->size;
-		h->total_shallow += c->size;
+	if (nr == 0)
+		return;
+	hw_qsort(p->ranges, nr, sizeof *p->ranges, cmp_first_u64);
+	h->node_gen = xmalloc(h->n);
+	h->node_gen[0] = CLR_NONGC;
+	for (node_t v = 1; v < h->n; v++) {
+		uint64_t a = h->node_id[v];
+		while (k < nr && a >= rg[k].start && a - rg[k].start >= rg[k].used)
+			k++;
+		h->node_gen[v] = k < nr && a >= rg[k].start && a - rg[k].start < rg[k].used ? rg[k].gen : CLR_NONGC;
+		if (h->node_gen[v] == CLR_NONGC)
+			hb_root(b, a, RK_CLR_FROZEN, 0);
 	}
-	/* references: node v's are the sent ones from its first, to the next
-	 * node's; their targets found by address through an id index */
-	idindex_build(&ix, h->node_id, h->n);
-	hw_qsort(p->dep, p->ndep, sizeof *p->dep, cmp_first_u64);
-	uint64_t total = e + p->ndep, dangling = 0; /* at most: some dangle */
-	size_t d = 0;
-	if (total > (uint64_t)UINT32_MAX - 1) /* edge_t */
-		hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(h->path));
-	h->out = xmalloc((total + 1) * sizeof *h->out);
-	edge_t at = 0;
-	h->out_start[0] = h->out_start[1] = 0;
-	for (size_t i = 0; i < n; i++) {
-		size_t k = p->nodes[i].nedges; /* its place in the order sent */
-		uint64_t from = first[k], to = k + 1 < n ? first[k + 1] : e;
-		h->out_start[i + 1] = at;
-		for (uint64_t j = from; j < to; j++) {
-			node_t t = idindex_find(&ix, p->edges[j]);
-			if (t == HW_NONE || t == 0)
-				dangling++;
-			else
-				h->out[at++] = t;
-		}
-		/* a dependent handle's value: a reference from its key */
-		for (; d < p->ndep && p->dep[d].key < p->nodes[i].addr; d++)
-			dangling++;
-		for (; d < p->ndep && p->dep[d].key == p->nodes[i].addr; d++) {
-			node_t t = idindex_find(&ix, p->dep[d].value);
-			if (t == HW_NONE || t == 0)
-				dangling++;
-			else
-				h->out[at++] = t;
-		}
-		/* in target order, as the dominator pass leaves it */
-		sort_u32(h->out + h->out_start[i + 1], at - h->out_start[i + 1]);
-	}
-	h->out_start[h->n] = at;
-	h->nedges = at;
-	class_names_free(&cn);
-	h->dangling_refs = dangling;
-	free(first);
-	h->weak_src = xmalloc(sizeof *h->weak_src);
-	h->weak_dst = xmalloc(sizeof *h->weak_dst);
-	h->weak_rule = xmalloc(sizeof *h->weak_rule);
-	/* roots; a static variable's carries its name */
-	h->root_rec = xmalloc((p->nroots + 1) * sizeof *h->root_rec);
-	for (size_t i = 0; i < p->nroots; i++) {
-		node_t v = idindex_find(&ix, p->roots[i].addr);
-		if (v != HW_NONE && v != 0)
-			h->root_rec[h->nroot_rec++] = (struct root){ v, p->roots[i].kind, p->roots[i].name, HW_NONE };
-	}
-	heap_roots_unique(h);
-	/* what the graph does not hold: weak handles, dependent handles
-	 * (fmt_data); each object's generation (node_gen) */
+}
+
+/* What the graph does not hold: weak handles, dependent handles (by
+ * key address: by key node). */
+static struct clr_data *handles(const struct clr_parts *p, const struct heap_builder *b)
+{
 	struct clr_data *cd = xcalloc(1, sizeof *cd);
+
 	cd->weak = xmalloc((p->nweak + 1) * sizeof *cd->weak);
 	for (size_t i = 0; i < p->nweak; i++) {
-		node_t v = idindex_find(&ix, p->weak[i]);
-		if (v != HW_NONE && v != 0)
+		node_t v = hb_find(b, p->weak[i]);
+		if (v != HW_NONE)
 			cd->weak[cd->nweak++] = v;
 	}
 	sort_u32(cd->weak, cd->nweak);
 	cd->dep_key = xmalloc((p->ndep + 1) * sizeof *cd->dep_key);
 	cd->dep_value = xmalloc((p->ndep + 1) * sizeof *cd->dep_value);
-	for (size_t i = 0; i < p->ndep; i++) { /* by key address: by key node */
-		node_t k = idindex_find(&ix, p->dep[i].key), v = idindex_find(&ix, p->dep[i].value);
-		if (k != HW_NONE && k != 0 && v != HW_NONE && v != 0) {
+	for (size_t i = 0; i < p->ndep; i++) {
+		node_t k = hb_find(b, p->dep[i].key), v = hb_find(b, p->dep[i].value);
+		if (k != HW_NONE && v != HW_NONE) {
 			cd->dep_key[cd->ndep] = k;
 			cd->dep_value[cd->ndep++] = v;
 		}
 	}
-	idindex_free(&ix);
-	const struct clr_range *rg = p->ranges;
-	size_t nr = p->nranges;
-	if (nr > 0) { /* nodes and ranges both by address */
-		hw_qsort(p->ranges, nr, sizeof *p->ranges, cmp_first_u64);
-		h->node_gen = xmalloc(h->n);
-		h->node_gen[0] = CLR_NONGC;
-		size_t k = 0;
-		for (node_t v = 1; v < h->n; v++) {
-			uint64_t a = h->node_id[v];
-			while (k < nr && a >= rg[k].start && a - rg[k].start >= rg[k].used)
-				k++;
-			h->node_gen[v] = k < nr && a >= rg[k].start && a - rg[k].start < rg[k].used ? rg[k].gen
-												   : CLR_NONGC;
-		}
-		frozen_roots(h);
-	}
-	h->fmt_data = cd;
+	return cd;
+}
+
+void clr_build(struct clr_parts *p)
+{
+	struct heap *h = p->h;
+	struct heap_builder b;
+
+	/* the builder's limits (node_t, edge_t), told before its arrays
+	 * for them are asked of memory */
+	if (p->nnodes >= (uint64_t)UINT32_MAX - 1)
+		hw_fatal("%s: more than 2^32 objects: not supported yet", esc_str(h->path));
+	if (p->nedges + p->ndep > (uint64_t)UINT32_MAX - 1)
+		hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(h->path));
+	hb_start(&b, h, &p->nt, p->nnodes, p->bound_sizes ? HB_DISJOINT : 0);
+	b.dup_what = "objects at an address the GC reported before; the first report of each is kept";
+	size_t n = p->nnodes;
+	struct clr_sent *sent = objects(p, &b);
+	hb_nodes_done(&b);
+	if (b.cut_sizes > 0)
+		warn_add(&h->warn, "%s: %llu objects reach past the next object's address (or the end of the "
+			 "address space); their sizes cut to it", h->path, (unsigned long long)b.cut_sizes);
+	hw_qsort(p->dep, p->ndep, sizeof *p->dep, cmp_first_u64);
+	hb_refs_expected(&b, p->nedges + p->ndep); /* at most */
+	references(p, sent, n, &b);
+	free(sent);
+	free(p->edges);
+	p->edges = NULL;
+	p->nedges = p->cedges = 0;
+	for (size_t i = 0; i < p->nroots; i++) /* a static variable's carries its name */
+		hb_root(&b, p->roots[i].addr, p->roots[i].kind, p->roots[i].name);
+	generations(p, &b);
+	hb_finish(&b);
+	h->fmt_data = handles(p, &b);
+	hb_free(&b);
 }
 
 void clr_parts_free(struct clr_parts *p)

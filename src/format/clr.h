@@ -48,8 +48,10 @@ struct clr_parts {
 	int bound_sizes;
 };
 
-/* The heap model of the parts: nodes by address, classes by type name,
- * references, roots, weak and dependent handles, generations. */
+/* The heap model of the parts, made by the builder (graph/builder.h):
+ * nodes by address, classes by type name, references, roots; then what
+ * only .NET has: weak and dependent handles (fmt_data), generations.
+ * The nodes and references are used up (freed) on the way. */
 void clr_build(struct clr_parts *p);
 void clr_parts_free(struct clr_parts *p);
 

@@ -158,10 +158,42 @@ static inline void key_add(struct heap_builder *b, node_t from, node_t to, uint3
 	b->key[b->nkey++] = (uint64_t)from << 32 | to;
 }
 
+/* hb_find once the nodes are done (the id index made), inline: every
+ * reference asks it. */
+static inline node_t node_of(const struct heap_builder *b, uint64_t id)
+{
+	node_t v = idindex_find(&b->ix, id);
+
+	return v == 0 ? HW_NONE : v;
+}
+
+/* The node of a reference's source. A reader gives an object's
+ * references together, and its objects mostly by id: the last source's
+ * node is kept, and the next one looked for a few nodes on before a
+ * lookup. */
+static node_t source_node(struct heap_builder *b, uint64_t from)
+{
+	const uint64_t *id = b->h->node_id;
+	node_t v = HW_NONE;
+
+	if (b->from_known && from == b->from_id)
+		return b->from_node;
+	if (b->from_known && b->from_node != HW_NONE && from > b->from_id) {
+		node_t end = b->h->n - b->from_node > 16 ? b->from_node + 16 : b->h->n;
+		for (node_t u = b->from_node + 1; u < end && id[u] <= from; u++)
+			if (id[u] == from)
+				v = u;
+	}
+	b->from_id = from;
+	b->from_node = v != HW_NONE ? v : node_of(b, from);
+	b->from_known = 1;
+	return b->from_node;
+}
+
 /* A reference between nodes, once they are done: its key. */
 static void ref_key(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label)
 {
-	node_t s = hb_find(b, from), t = hb_find(b, to);
+	node_t s = source_node(b, from), t = node_of(b, to);
 
 	if (s == HW_NONE || t == HW_NONE)
 		b->dangling++;
@@ -278,6 +310,56 @@ void hb_weak(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label)
 		hb_weak_node(b, s, t, label);
 }
 
+/* v's room (cap, for elements of size) made n at least; the labels'
+ * beside it too (HB_LABELS). */
+static void *room_for(struct heap_builder *b, void *v, size_t *cap, size_t size, size_t n)
+{
+	if (n <= *cap)
+		return v;
+	v = xreallocarray(v, n, size);
+	own(b, *cap * size, n * size);
+	if (b->flags & HB_LABELS) {
+		b->label = xreallocarray(b->label, n, sizeof *b->label);
+		own(b, *cap * sizeof *b->label, n * sizeof *b->label);
+	}
+	*cap = n;
+	return v;
+}
+
+void hb_refs_expected(struct heap_builder *b, size_t refs)
+{
+	if (b->nodes_done)
+		b->key = room_for(b, b->key, &b->ckey, sizeof *b->key, b->nkey + refs);
+	else
+		b->ref = room_for(b, b->ref, &b->cref, sizeof *b->ref, b->nref + refs);
+}
+
+void hb_refs(struct heap_builder *b, uint64_t from, const uint64_t *to, size_t n)
+{
+	if (!b->nodes_done || (b->flags & HB_LABELS) || b->counted) {
+		for (size_t i = 0; i < n; i++)
+			hb_ref_label(b, from, to[i], 0);
+		return;
+	}
+	if (n == 0)
+		return;
+	node_t s = source_node(b, from);
+	if (s == HW_NONE) {
+		b->dangling += n;
+		return;
+	}
+	if (n > b->ckey - b->nkey) /* grown as one at a time would */
+		b->key = room_for(b, b->key, &b->ckey, sizeof *b->key,
+				  b->nkey + n > 2 * b->ckey ? b->nkey + n : b->ckey ? 2 * b->ckey : 256);
+	for (size_t i = 0; i < n; i++) {
+		node_t t = node_of(b, to[i]);
+		if (t == HW_NONE)
+			b->dangling++;
+		else
+			b->key[b->nkey++] = (uint64_t)s << 32 | t;
+	}
+}
+
 void hb_ref(struct heap_builder *b, uint64_t from, uint64_t to)
 {
 	hb_ref_label(b, from, to, 0);
@@ -361,6 +443,89 @@ static void radix_by_id(struct heap_builder *b, const uint64_t *id, node_t *perm
 	own(b, NB * sizeof *cnt, 0);
 }
 
+enum { MAXRUNS = 64 }; /* runs of ascending ids merged; more: sorted */
+
+/* Runs [at, end) of ascending ids whose spans do not overlap (regions
+ * of a heap, each walked by address, in any order): perm is the runs
+ * one after the other, by their first ids. 0 if they overlap. */
+static int disjoint_runs(const uint64_t *id, node_t *perm, const node_t *at, const node_t *end, size_t nruns)
+{
+	size_t order[MAXRUNS], k = 0;
+
+	for (size_t r = 0; r < nruns; r++) { /* by first id: an insertion */
+		size_t j = r;
+		for (; j > 0 && id[at[order[j - 1]]] > id[at[r]]; j--)
+			order[j] = order[j - 1];
+		order[j] = r;
+	}
+	for (size_t j = 1; j < nruns; j++)
+		if (id[end[order[j - 1]] - 1] >= id[at[order[j]]])
+			return 0;
+	for (size_t j = 0; j < nruns; j++)
+		for (node_t v = at[order[j]]; v < end[order[j]]; v++)
+			perm[k++] = v;
+	return 1;
+}
+
+/* Run r's head before run s's: the lesser id, of equal ids the earlier
+ * run's (the sort is stable). */
+static inline int head_before(const uint64_t *id, const node_t *at, size_t r, size_t s)
+{
+	return id[at[r]] < id[at[s]] || (id[at[r]] == id[at[s]] && r < s);
+}
+
+/* The heap hp[0..nh) of runs by their heads, mended down from i. */
+static void sift(const uint64_t *id, const node_t *at, size_t *hp, size_t nh, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < nh && head_before(id, at, hp[l], hp[m]))
+			m = l;
+		if (l + 1 < nh && head_before(id, at, hp[l + 1], hp[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		size_t t = hp[i];
+		hp[i] = hp[m];
+		hp[m] = t;
+		i = m;
+	}
+}
+
+/* perm (the nodes 1..n as given) by their ids, stably, when they came
+ * in a few ascending runs (a runtime's heap walked region by region):
+ * the runs merged through a heap of their heads (of equal ids, the
+ * earlier run's first). 0, perm untouched, when there are more runs. */
+static int merge_runs(const uint64_t *id, node_t *perm, node_t n)
+{
+	node_t at[MAXRUNS], end[MAXRUNS];
+	size_t nruns = 0;
+
+	for (node_t v = 1; v <= n; v++)
+		if (v == 1 || id[v - 1] > id[v]) {
+			if (nruns == MAXRUNS)
+				return 0;
+			at[nruns++] = v;
+		}
+	for (size_t r = 0; r < nruns; r++)
+		end[r] = r + 1 < nruns ? at[r + 1] : n + 1;
+	if (disjoint_runs(id, perm, at, end, nruns))
+		return 1;
+	size_t hp[MAXRUNS], nh = nruns; /* the runs, a min-heap by their heads */
+	for (size_t r = 0; r < nruns; r++)
+		hp[r] = r;
+	for (size_t r = nruns / 2; r-- > 0;)
+		sift(id, at, hp, nh, r);
+	for (node_t i = 0; i < n; i++) {
+		size_t r = hp[0];
+		perm[i] = at[r]++;
+		if (at[r] == end[r]) /* run r done */
+			hp[0] = hp[--nh];
+		sift(id, at, hp, nh, 0);
+	}
+	return 1;
+}
+
 static int cmp_big(const void *x, const void *y)
 {
 	const struct big *a = x, *c = y;
@@ -400,7 +565,8 @@ static void given_room(struct heap_builder *b, node_t n)
 
 /* perm: the n nodes as given (1..n) in id order, stably. Ids that come
  * in a few ascending runs (V8 writes its nodes so) are merged, each run
- * read in its order (returns 1); others, the radix sort (0). */
+ * read in its order, as are up to MAXRUNS (a heap's regions: merge_runs)
+ * (returns 1); others, the radix sort (0). */
 static int sort_by_id(struct heap_builder *b, const uint64_t *id, node_t *perm, node_t n)
 {
 	node_t at[MERGE_RUNS_MAX + 1], pos[MERGE_RUNS_MAX];
@@ -410,6 +576,8 @@ static int sort_by_id(struct heap_builder *b, const uint64_t *id, node_t *perm, 
 	for (node_t v = 2; v <= n && r <= MERGE_RUNS_MAX; v++)
 		if (id[v] < id[v - 1] && r++ < MERGE_RUNS_MAX)
 			at[r - 1] = v;
+	if (r > MERGE_RUNS_MAX && merge_runs(id, perm, n)) /* more runs: regions of a heap (.NET's) */
+		return 1;
 	if (r > MERGE_RUNS_MAX) {
 		node_t *other = big_alloc(((size_t)n + 1) * sizeof *other);
 		own(b, 0, ((size_t)n + 1) * sizeof *other);
@@ -548,6 +716,32 @@ static void order_nodes(struct heap_builder *b)
 	b->n = k;
 }
 
+/* HB_DISJOINT: each node's size cut to the room before the next one's
+ * id (the last's, before the end of the address space); the sizes
+ * past 32 bits that remain so kept, in node order. */
+static void bound_sizes(struct heap_builder *b)
+{
+	struct heap *h = b->h;
+	size_t bi = 0, k = 0;
+
+	for (node_t v = 1; v <= b->n; v++) {
+		uint64_t room = v < b->n ? h->node_id[v + 1] - h->node_id[v] : UINT64_MAX - h->node_id[v];
+		uint64_t size = h->node_shallow[v];
+		for (; bi < b->nbig && b->big[bi].at < v; bi++)
+			;
+		if (bi < b->nbig && b->big[bi].at == v)
+			size = b->big[bi].size;
+		if (size > room) {
+			size = room;
+			b->cut_sizes++;
+		}
+		h->node_shallow[v] = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
+		if (size >= UINT32_MAX)
+			b->big[k++] = (struct big){ v, size };
+	}
+	b->nbig = k;
+}
+
 /* Types into classes by name, numbered by their first object; the
  * classes' and the heap's totals. */
 static void make_classes(struct heap_builder *b)
@@ -587,8 +781,7 @@ static void resolve_refs(struct heap_builder *b)
 	size_t k = 0;
 
 	for (size_t i = 0; i < b->nref; i++) {
-		uint64_t from = b->ref[i].from, to = b->ref[i].to;
-		node_t s = hb_find(b, from), t = hb_find(b, to);
+		node_t s = source_node(b, b->ref[i].from), t = node_of(b, b->ref[i].to);
 		if (s == HW_NONE || t == HW_NONE) {
 			b->dangling++;
 			continue;
@@ -816,6 +1009,8 @@ void hb_nodes_done(struct heap_builder *b)
 	order_nodes(b);
 	h->n = b->n + 1;
 	node_arrays(b, (size_t)h->n); /* no room left unused */
+	if (b->flags & HB_DISJOINT)
+		bound_sizes(b);
 	if (b->dup_ids > 0 && !(b->flags & HB_TWICE))
 		warn_add(&h->warn, "%s: %llu %s", h->path, (unsigned long long)b->dup_ids,
 			 b->dup_what != NULL ? b->dup_what
@@ -847,11 +1042,7 @@ void hb_finish(struct heap_builder *b)
 
 node_t hb_find(const struct heap_builder *b, uint64_t id)
 {
-	if (b->ix.start == NULL) /* not finished */
-		return HW_NONE;
-	node_t v = idindex_find(&b->ix, id);
-
-	return v == 0 ? HW_NONE : v;
+	return b->ix.start == NULL ? HW_NONE : node_of(b, id); /* none before the nodes are done */
 }
 
 uint32_t *hb_labels_take(struct heap_builder *b)

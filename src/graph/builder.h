@@ -46,6 +46,11 @@
 		       * (hb_find finds none), h->node_id is the reader's */
 #define HB_TWICE 0x8  /* objects of an id given twice are all kept, in the
 		       * order given (the reader warns; with HB_PLACES) */
+/* ids are the addresses of objects that do not overlap: a size that
+ * reaches past the next object's address (the last's: past the end of
+ * the address space) is damage, cut to it and counted (cut_sizes), so
+ * that no total of sizes can wrap */
+#define HB_DISJOINT 0x10
 
 struct hb_type { uint32_t name; uint64_t id; };
 struct hb_ref { uint64_t from, to; };
@@ -79,6 +84,9 @@ struct heap_builder {
 	uint64_t *key;
 	size_t nkey, ckey;
 	uint64_t dangling;
+	uint64_t from_id;      /* the last reference's source, and its node */
+	node_t from_node;
+	int from_known;
 	int nodes_done;
 	node_t *given;         /* after hb_nodes_done: each object's node as given */
 	size_t ngiven;
@@ -94,6 +102,7 @@ struct heap_builder {
 	uint32_t *out_label;   /* parallel to h->out (HB_LABELS) */
 	uint32_t *weak_label;  /* parallel to h->weak_* (HB_LABELS) */
 	uint64_t dup_ids, lost_roots; /* dup_ids: objects of an id given before */
+	uint64_t cut_sizes;    /* HB_DISJOINT: the sizes cut (from hb_nodes_done) */
 	/* the builder's own bytes, now and at the most */
 	size_t own, own_peak;
 };
@@ -123,6 +132,14 @@ void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size
  * parallel to h->out (hb_labels_take) when started with HB_LABELS. */
 void hb_ref(struct heap_builder *b, uint64_t from, uint64_t to);
 void hb_ref_label(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label);
+/* n references from object `from`, to to[0..n): as n hb_ref, but
+ * faster once the nodes are done (one look for the source, room made
+ * once, the loop inside). */
+void hb_refs(struct heap_builder *b, uint64_t from, const uint64_t *to, size_t n);
+/* Optional: about `refs` more references to come; room made for them
+ * at once (a reader that knows how many spares the arrays' growth: its
+ * copies, and the room unused past the last). */
+void hb_refs_expected(struct heap_builder *b, size_t refs);
 /* A GC root: the object's id, the reader's kind (heap.h: enum
  * root_kind's numbering), detail (struct root's thread_serial: a
  * reader's number or names offset, 0 for none). A root of a missing id
