@@ -294,7 +294,7 @@ static void references(const struct clr_parts *p, const struct clr_sent *sent, s
 
 	for (size_t i = 0; i < n; i++) {
 		node_t v = seen != NULL ? hb_find(b, sent[i].addr) : HW_NONE;
-		if (v == HW_NONE || !bit_get(seen, v))
+		if ((v == HW_NONE || !bit_get(seen, v)) && sent[i].nedges > 0) /* none: edges may be NULL */
 			hb_refs(b, sent[i].addr, p->edges + e, sent[i].nedges);
 		if (v != HW_NONE)
 			bit_set(seen, v);
