@@ -493,9 +493,12 @@ static void sift(const uint64_t *id, const node_t *at, size_t *hp, size_t nh, si
 }
 
 /* perm (the nodes 1..n as given) by their ids, stably, when they came
- * in a few ascending runs (a runtime's heap walked region by region):
- * the runs merged through a heap of their heads (of equal ids, the
- * earlier run's first). 0, perm untouched, when there are more runs. */
+ * in at most MAXRUNS ascending runs (V8 writes its nodes in a few; a
+ * runtime walks its heap region by region): runs that do not overlap
+ * put one after the other (2: every node may move), else merged through
+ * a heap of their heads, each run taken up to the next head (of equal
+ * ids, the earlier run's first; 1: most stay in order). 0, perm
+ * untouched, when there are more runs. */
 static int merge_runs(const uint64_t *id, node_t *perm, node_t n)
 {
 	node_t at[MAXRUNS], end[MAXRUNS];
@@ -510,15 +513,17 @@ static int merge_runs(const uint64_t *id, node_t *perm, node_t n)
 	for (size_t r = 0; r < nruns; r++)
 		end[r] = r + 1 < nruns ? at[r + 1] : n + 1;
 	if (disjoint_runs(id, perm, at, end, nruns))
-		return 1;
+		return 2;
 	size_t hp[MAXRUNS], nh = nruns; /* the runs, a min-heap by their heads */
 	for (size_t r = 0; r < nruns; r++)
 		hp[r] = r;
 	for (size_t r = nruns / 2; r-- > 0;)
 		sift(id, at, hp, nh, r);
-	for (node_t i = 0; i < n; i++) {
-		size_t r = hp[0];
-		perm[i] = at[r]++;
+	for (node_t i = 0; i < n;) {
+		size_t r = hp[0], next = nh < 2 ? SIZE_MAX : nh < 3 || head_before(id, at, hp[1], hp[2]) ? hp[1] : hp[2];
+		do
+			perm[i++] = at[r]++;
+		while (at[r] < end[r] && (next == SIZE_MAX || head_before(id, at, r, next)));
 		if (at[r] == end[r]) /* run r done */
 			hp[0] = hp[--nh];
 		sift(id, at, hp, nh, 0);
@@ -561,56 +566,23 @@ static void given_room(struct heap_builder *b, node_t n)
 	own(b, 0, b->ngiven * sizeof *b->given);
 }
 
-#define MERGE_RUNS_MAX 8 /* ascending runs of ids, up to which they are merged */
-
-/* perm: the n nodes as given (1..n) in id order, stably. Ids that come
- * in a few ascending runs (V8 writes its nodes so) are merged, each run
- * read in its order, as are up to MAXRUNS (a heap's regions: merge_runs)
- * (returns 1); others, the radix sort (0). */
+/* perm: the n nodes as given (1..n) in id order, stably: merged when
+ * they came in a few ascending runs (merge_runs: 1 when most stay in
+ * order), else sorted by radix (0). */
 static int sort_by_id(struct heap_builder *b, const uint64_t *id, node_t *perm, node_t n)
 {
-	node_t at[MERGE_RUNS_MAX + 1], pos[MERGE_RUNS_MAX];
-	unsigned r = 1;
+	int merged = merge_runs(id, perm, n);
 
-	at[0] = 1;
-	for (node_t v = 2; v <= n && r <= MERGE_RUNS_MAX; v++)
-		if (id[v] < id[v - 1] && r++ < MERGE_RUNS_MAX)
-			at[r - 1] = v;
-	if (r > MERGE_RUNS_MAX && merge_runs(id, perm, n)) /* more runs: regions of a heap (.NET's) */
-		return 1;
-	if (r > MERGE_RUNS_MAX) {
-		node_t *other = big_alloc(((size_t)n + 1) * sizeof *other);
-		own(b, 0, ((size_t)n + 1) * sizeof *other);
-		for (node_t i = 0; i < n; i++)
-			perm[i] = i + 1;
-		radix_by_id(b, id, perm, other, n);
-		big_free(other, ((size_t)n + 1) * sizeof *other);
-		own(b, ((size_t)n + 1) * sizeof *other, 0);
-		return 0;
-	}
-	at[r] = n + 1;
-	memcpy(pos, at, r * sizeof *pos);
-	for (node_t o = 0; o < n;) {
-		/* the least head and the next (of equal ones, the earlier
-		 * run's first); the least run's taken up to the next head */
-		unsigned best = r, next = r;
-		for (unsigned q = 0; q < r; q++) {
-			if (pos[q] == at[q + 1])
-				continue;
-			if (best == r || id[pos[q]] < id[pos[best]]) {
-				next = best;
-				best = q;
-			} else if (next == r || id[pos[q]] < id[pos[next]]) {
-				next = q;
-			}
-		}
-		uint64_t lim = next < r ? id[pos[next]] : UINT64_MAX;
-		node_t end = at[best + 1];
-		do
-			perm[o++] = pos[best]++;
-		while (pos[best] < end && (id[pos[best]] < lim || (id[pos[best]] == lim && (next == r || best < next))));
-	}
-	return 1;
+	if (merged > 0)
+		return merged == 1;
+	node_t *other = big_alloc(((size_t)n + 1) * sizeof *other);
+	own(b, 0, ((size_t)n + 1) * sizeof *other);
+	for (node_t i = 0; i < n; i++)
+		perm[i] = i + 1;
+	radix_by_id(b, id, perm, other, n);
+	big_free(other, ((size_t)n + 1) * sizeof *other);
+	own(b, ((size_t)n + 1) * sizeof *other, 0);
+	return 0;
 }
 
 /* Node `from`'s arrays to node `to`'s. */
