@@ -16,8 +16,10 @@
 #include "engine/open.h"
 #include "graph/open.h"
 #include "graph/ownership.h"
+#include "graph/store.h"
 #include "hprofw.h"
 #include "suites.h"
+#include "util.h"
 
 static char *dump;
 
@@ -306,6 +308,65 @@ START_TEST(test_path_beside_dump)
 }
 END_TEST
 
+/* The store's filter for 4- and 8-byte integers (differences, zigzag,
+ * bytes by plane, done block by block) on arrays of lengths around its
+ * blocks and chunks, with differences of every size and sign (wrapping
+ * too): each read back must be the array written, byte for byte. */
+START_TEST(test_store_filter_round_trip)
+{
+	static const uint64_t lens[] = { 0, 1, 2, 2047, 2048, 2049, 4095, 4096, 4097, 5 * 2048 + 7,
+					 STORE_CHUNK / 4 + 3001, STORE_CHUNK / 8 + 2049 };
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+
+	for (int scratch = 0; scratch <= 1; scratch++) {
+		FILE *f = tmpfile();
+		struct store st;
+		ck_assert(f != NULL);
+		store_init(&st, fileno(f), 64);
+		st.scratch = scratch;
+		void *a[2][sizeof lens / sizeof *lens];
+		for (int w = 0; w < 2; w++)
+			for (size_t k = 0; k < sizeof lens / sizeof *lens; k++) {
+				uint32_t elem = w ? 8 : 4;
+				uint8_t *p = xmalloc(lens[k] * elem + 1);
+				uint64_t v = 0;
+				for (uint64_t i = 0; i < lens[k]; i++) {
+					seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+					/* mostly small steps up, some down, some anywhere */
+					switch ((seed >> 60) & 3) {
+					case 0: v += (seed >> 40) & 0xff; break;
+					case 1: v -= (seed >> 44) & 0xfff; break;
+					case 2: v = seed; break;
+					default: v += 1; break;
+					}
+					if (elem == 4) {
+						uint32_t x = (uint32_t)v;
+						memcpy(p + i * 4, &x, 4);
+					} else {
+						memcpy(p + i * 8, &v, 8);
+					}
+				}
+				a[w][k] = p;
+				ck_assert_int_eq(store_put(&st, (uint32_t)(w * 100 + k + 1), p, elem, lens[k]), 0);
+			}
+		for (int w = 0; w < 2; w++)
+			for (size_t k = 0; k < sizeof lens / sizeof *lens; k++) {
+				uint32_t elem = w ? 8 : 4;
+				void *back = store_get(&st, (uint32_t)(w * 100 + k + 1), elem, lens[k]);
+				ck_assert_msg(back != NULL, "elem %u, %llu elements: not read back", elem,
+					      (unsigned long long)lens[k]);
+				ck_assert_msg(memcmp(back, a[w][k], lens[k] * elem) == 0,
+					      "elem %u, %llu elements (scratch %d): read back otherwise", elem,
+					      (unsigned long long)lens[k], scratch);
+				free(back);
+				free(a[w][k]);
+			}
+		store_free(&st);
+		fclose(f);
+	}
+}
+END_TEST
+
 Suite *cache_suite(void)
 {
 	Suite *s = suite_create("cache");
@@ -323,6 +384,10 @@ Suite *cache_suite(void)
 	tcase_add_test(tc, test_no_cache_option);
 	tcase_add_test(tc, test_cache_not_written_after);
 	tcase_add_test(tc, test_path_beside_dump);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("store");
+	tcase_set_timeout(tc, HANG_TIMEOUT);
+	tcase_add_test(tc, test_store_filter_round_trip);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -142,74 +142,112 @@ const struct store_sect *store_find(const struct store *s, uint32_t id)
 
 /* ---- STORE_DELTA ---- */
 
-/* Each loop simple enough for the compiler to do many at once
- * (HW_VECTORIZE): the differences into tmp, then each byte of them out. */
-HW_VECTORIZE static void delta_to(const void *p, size_t n, unsigned elem, uint8_t *restrict out, void *restrict tmp)
-{
-	size_t m = n / elem;
+/* Block by block (DELTA_BLOCK elements: what one block's differences
+ * take stays in the first-level cache), each loop simple enough for
+ * the compiler to do many at once (HW_VECTORIZE): the block's
+ * differences, then each byte of them out to its plane. The whole
+ * array in one go read and wrote memory twice as much, at a tenth of
+ * a cold open's time. */
+#define DELTA_BLOCK 2048
 
-	if (elem == 4) {
-		const uint32_t *restrict x = p;
-		uint32_t *restrict z = tmp;
-		if (m > 0)
-			z[0] = (x[0] << 1) ^ (uint32_t)-(x[0] >> 31);
-		for (size_t i = 1; i < m; i++) {
-			uint32_t d = x[i] - x[i - 1];
+HW_VECTORIZE static void delta_to4(const uint32_t *restrict x, size_t m, uint8_t *restrict out)
+{
+	uint32_t z[DELTA_BLOCK];
+
+	for (size_t i0 = 0; i0 < m; i0 += DELTA_BLOCK) {
+		size_t k = m - i0 < DELTA_BLOCK ? m - i0 : DELTA_BLOCK;
+		const uint32_t *restrict y = x + i0;
+		uint32_t d = y[0] - (i0 > 0 ? y[-1] : 0);
+		z[0] = (d << 1) ^ (uint32_t)-(d >> 31);
+		for (size_t i = 1; i < k; i++) {
+			d = y[i] - y[i - 1];
 			z[i] = (d << 1) ^ (uint32_t)-(d >> 31);
 		}
 		for (unsigned b = 0; b < 4; b++) {
-			uint8_t *restrict o = out + b * m;
-			for (size_t i = 0; i < m; i++)
-				o[i] = (uint8_t)(z[i] >> (8 * b));
-		}
-	} else {
-		const uint64_t *restrict x = p;
-		uint64_t *restrict z = tmp;
-		if (m > 0)
-			z[0] = (x[0] << 1) ^ (uint64_t)-(x[0] >> 63);
-		for (size_t i = 1; i < m; i++) {
-			uint64_t d = x[i] - x[i - 1];
-			z[i] = (d << 1) ^ (uint64_t)-(d >> 63);
-		}
-		for (unsigned b = 0; b < 8; b++) {
-			uint8_t *restrict o = out + b * m;
-			for (size_t i = 0; i < m; i++)
+			uint8_t *restrict o = out + b * m + i0;
+			for (size_t i = 0; i < k; i++)
 				o[i] = (uint8_t)(z[i] >> (8 * b));
 		}
 	}
 }
 
-HW_VECTORIZE static void delta_from(const uint8_t *restrict in, size_t n, unsigned elem, void *p)
+HW_VECTORIZE static void delta_to8(const uint64_t *restrict x, size_t m, uint8_t *restrict out)
 {
-	size_t m = n / elem;
+	uint64_t z[DELTA_BLOCK];
 
-	if (elem == 4) {
-		uint32_t *restrict x = p, prev = 0;
-		for (size_t i = 0; i < m; i++)
-			x[i] = in[i];
-		for (unsigned b = 1; b < 4; b++) {
-			const uint8_t *restrict q = in + b * m;
-			for (size_t i = 0; i < m; i++)
-				x[i] |= (uint32_t)q[i] << (8 * b);
+	for (size_t i0 = 0; i0 < m; i0 += DELTA_BLOCK) {
+		size_t k = m - i0 < DELTA_BLOCK ? m - i0 : DELTA_BLOCK;
+		const uint64_t *restrict y = x + i0;
+		uint64_t d = y[0] - (i0 > 0 ? y[-1] : 0);
+		z[0] = (d << 1) ^ (uint64_t)-(d >> 63);
+		for (size_t i = 1; i < k; i++) {
+			d = y[i] - y[i - 1];
+			z[i] = (d << 1) ^ (uint64_t)-(d >> 63);
 		}
-		for (size_t i = 0; i < m; i++) {
-			prev += (x[i] >> 1) ^ (uint32_t)-(x[i] & 1);
-			x[i] = prev;
-		}
-	} else {
-		uint64_t *restrict x = p, prev = 0;
-		for (size_t i = 0; i < m; i++)
-			x[i] = in[i];
-		for (unsigned b = 1; b < 8; b++) {
-			const uint8_t *restrict q = in + b * m;
-			for (size_t i = 0; i < m; i++)
-				x[i] |= (uint64_t)q[i] << (8 * b);
-		}
-		for (size_t i = 0; i < m; i++) {
-			prev += (x[i] >> 1) ^ (uint64_t)-(x[i] & 1);
-			x[i] = prev;
+		for (unsigned b = 0; b < 8; b++) {
+			uint8_t *restrict o = out + b * m + i0;
+			for (size_t i = 0; i < k; i++)
+				o[i] = (uint8_t)(z[i] >> (8 * b));
 		}
 	}
+}
+
+static void delta_to(const void *p, size_t n, unsigned elem, uint8_t *restrict out)
+{
+	if (elem == 4)
+		delta_to4(p, n / 4, out);
+	else
+		delta_to8(p, n / 8, out);
+}
+
+/* Back: each element's bytes from their planes and out of zigzag,
+ * then the running sum, a block at a time. */
+HW_VECTORIZE static void delta_from4(const uint8_t *restrict in, size_t m, uint32_t *restrict x)
+{
+	uint32_t prev = 0;
+
+	for (size_t i0 = 0; i0 < m; i0 += DELTA_BLOCK) {
+		size_t k = m - i0 < DELTA_BLOCK ? m - i0 : DELTA_BLOCK;
+		const uint8_t *restrict q0 = in + i0, *restrict q1 = q0 + m, *restrict q2 = q1 + m,
+			      *restrict q3 = q2 + m;
+		uint32_t *restrict y = x + i0;
+		for (size_t i = 0; i < k; i++) {
+			uint32_t z = (uint32_t)q0[i] | (uint32_t)q1[i] << 8 | (uint32_t)q2[i] << 16 |
+				     (uint32_t)q3[i] << 24;
+			y[i] = (z >> 1) ^ (uint32_t)-(z & 1);
+		}
+		for (size_t i = 0; i < k; i++) /* the one loop that cannot go wide */
+			y[i] = prev += y[i];
+	}
+}
+
+HW_VECTORIZE static void delta_from8(const uint8_t *restrict in, size_t m, uint64_t *restrict x)
+{
+	uint64_t prev = 0;
+
+	for (size_t i0 = 0; i0 < m; i0 += DELTA_BLOCK) {
+		size_t k = m - i0 < DELTA_BLOCK ? m - i0 : DELTA_BLOCK;
+		uint64_t *restrict y = x + i0;
+		for (size_t i = 0; i < k; i++)
+			y[i] = in[i0 + i];
+		for (unsigned b = 1; b < 8; b++) {
+			const uint8_t *restrict q = in + b * m + i0;
+			for (size_t i = 0; i < k; i++)
+				y[i] |= (uint64_t)q[i] << (8 * b);
+		}
+		for (size_t i = 0; i < k; i++)
+			y[i] = (y[i] >> 1) ^ (uint64_t)-(y[i] & 1);
+		for (size_t i = 0; i < k; i++)
+			y[i] = prev += y[i];
+	}
+}
+
+static void delta_from(const uint8_t *restrict in, size_t n, unsigned elem, void *p)
+{
+	if (elem == 4)
+		delta_from4(in, n / 4, p);
+	else
+		delta_from8(in, n / 8, p);
 }
 
 /* One chunk of raw bytes (at most STORE_CHUNK) appended to sc. */
@@ -221,8 +259,8 @@ static void put_chunk(struct store *s, struct store_sect *sc, const void *p, siz
 		s->zbuf = xmalloc(4 + (size_t)zbound());
 	if (sc->filter == STORE_DELTA && n > 0) {
 		if (s->fbuf == NULL)
-			s->fbuf = xmalloc(2 * STORE_CHUNK);
-		delta_to(p, n, sc->elem, (uint8_t *)s->fbuf, s->fbuf + STORE_CHUNK);
+			s->fbuf = xmalloc(STORE_CHUNK);
+		delta_to(p, n, sc->elem, (uint8_t *)s->fbuf);
 		p = s->fbuf;
 	}
 	/* an empty array may have no storage at all: no offset on NULL */
