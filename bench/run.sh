@@ -34,6 +34,36 @@ timed() {
 		"$out/time.txt"
 }
 
+# ab NAME FILE: with BENCH_VS set (another build's heapwalk, e.g. of the
+# commit before a change), this build's cold open of FILE (--no-cache
+# classes -n 20) and that one's, alternating BENCH_AB_RUNS times (5) so
+# that a busy machine weighs on both alike; the medians of each one's
+# processor time (user + sys) and peak RSS, and their ratio (this build
+# over that one: below 1 is faster).
+ab() {
+	[ -n "${BENCH_VS:-}" ] && [ -x /usr/bin/time ] || return 0
+	rm -f "$out/ab.txt"
+	i=0
+	while [ $i -lt "${BENCH_AB_RUNS:-5}" ]; do
+		/usr/bin/time -a -o "$out/ab.txt" -f "new %U %S %M" "$build/heapwalk" -q --no-cache classes -n 20 "$2" >/dev/null
+		/usr/bin/time -a -o "$out/ab.txt" -f "old %U %S %M" "$BENCH_VS" -q --no-cache classes -n 20 "$2" >/dev/null
+		i=$((i + 1))
+	done
+	awk -v n="$1" '
+	function median(a, k,   i, j, t) {
+		for (i = 2; i <= k; i++) # k is a handful: insertion
+			for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+		return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+	}
+	$1 == "new" { nc[++k1] = $2 + $3; nm[k1] = $4 }
+	$1 == "old" { oc[++k2] = $2 + $3; om[k2] = $4 }
+	END {
+		a = median(nc, k1); b = median(oc, k2); x = median(nm, k1); y = median(om, k2)
+		printf "%s_ab_cpu_s: %.2f against %.2f (%.2fx)  peak_rss_mb: %.0f against %.0f  (medians of %d alternating)\n",
+		       n, a, b, (b > 0 ? a / b : 0), x / 1024, y / 1024, k1 }' "$out/ab.txt"
+}
+[ -f "$out/bench-1000.hprof" ] && ab hprof_1gb "$out/bench-1000.hprof"
+
 # gzip HPROF: the ~1 GB dump through gzip -1 (one member), and a dump of
 # the same workload as the JDK writes it (jcmd -gz=1: members of ~1 MiB
 # each); both kept between runs. Each opened cold (no cache, no inflated
@@ -90,8 +120,10 @@ if [ -x /usr/bin/time ] && command -v node >/dev/null 2>&1; then
 			printf "v8_peak_bytes_per_node: %.1f (all counted)\n", $4 * 1024 / n }' "$out/time.txt"
 		timed v8_cached_classes "$build/heapwalk" -q classes -n 20 "$snap"
 		timed v8_cached_biggest "$build/heapwalk" -q biggest -n 20 "$snap"
-		"$build/tests/bench_heapwalk" "$snap" | grep -E '^(peak_rss_mb|dump_resident_mb|peak_rss_minus_dump_bytes_per_object|phase)' |
+		"$build/tests/bench_heapwalk" "$snap" |
+			grep -E '^(peak_rss_mb|dump_resident_mb|peak_rss_minus_dump_bytes_per_object|peak_anon_mb|peak_anon_bytes_per_object|phase)' |
 			sed 's/^/v8_/'
+		ab "v8_$m" "$snap"
 	done
 fi
 
@@ -129,14 +161,18 @@ if [ -x /usr/bin/time ] && command -v dotnet >/dev/null 2>&1; then
 	rm -f "$dn/bench.nettrace.hwi" "$dn/bench.gcdump.hwi"
 	timed dotnet_classes_retained "$build/heapwalk" -q classes -n 20 "$dn/bench.nettrace"
 	timed dotnet_cached_classes "$build/heapwalk" -q classes -n 20 "$dn/bench.nettrace"
-	"$build/tests/bench_heapwalk" "$dn/bench.nettrace" | grep -E '^(objects|phase|cold_open|engine_bytes_per_object|peak_rss_mb|dump_resident_mb|peak_rss_minus_dump_bytes_per_object)' |
+	"$build/tests/bench_heapwalk" "$dn/bench.nettrace" |
+		grep -E '^(objects|phase|cold_open|engine_bytes_per_object|peak_rss_mb|dump_resident_mb|peak_rss_minus_dump_bytes_per_object|peak_anon_mb|peak_anon_bytes_per_object)' |
 		sed 's/^/dotnet_/'
+	ab dotnet_trace "$dn/bench.nettrace"
 	if [ -f "$dn/bench.gcdump" ]; then # the same heap as dotnet-gcdump wrote it
 		echo "gcdump_file_mb: $(($(stat -c %s "$dn/bench.gcdump") / 1048576))"
 		timed gcdump_classes_retained "$build/heapwalk" -q classes -n 20 "$dn/bench.gcdump"
 		timed gcdump_cached_classes "$build/heapwalk" -q classes -n 20 "$dn/bench.gcdump"
-		"$build/tests/bench_heapwalk" "$dn/bench.gcdump" | grep -E '^(objects|cold_open|engine_bytes_per_object|peak_rss_mb|peak_rss_minus_dump_bytes_per_object)' |
+		"$build/tests/bench_heapwalk" "$dn/bench.gcdump" |
+			grep -E '^(objects|cold_open|engine_bytes_per_object|peak_rss_mb|peak_rss_minus_dump_bytes_per_object|peak_anon_mb|peak_anon_bytes_per_object)' |
 			sed 's/^/gcdump_/'
+		ab gcdump "$dn/bench.gcdump"
 		timed gcdump_report dotnet-gcdump report "$dn/bench.gcdump"
 	fi
 fi
@@ -159,8 +195,9 @@ if [ -x /usr/bin/time ] && command -v mono >/dev/null 2>&1 && command -v mcs >/d
 	fi
 	echo "== $mo/bench.mlpd ($(du -m "$mo/bench.mlpd" | cut -f1) MB)"
 	"$build/tests/bench_heapwalk" "$mo/bench.mlpd" |
-		grep -E '^(objects|references|phase|cold_open|engine_bytes_per_object|peak_rss_mb|peak_rss_minus_dump_bytes_per_object)' |
+		grep -E '^(objects|references|phase|cold_open|engine_bytes_per_object|peak_rss_mb|peak_rss_minus_dump_bytes_per_object|peak_anon_mb|peak_anon_bytes_per_object)' |
 		sed 's/^/mono_/'
+	ab mono "$mo/bench.mlpd"
 	if command -v mprof-report >/dev/null 2>&1; then
 		timed mprof_report_heapshot mprof-report --reports=heapshot "$mo/bench.mlpd"
 	fi
