@@ -95,6 +95,13 @@ if [ -x /usr/bin/time ] && [ -f "$plain" ]; then
 		rm -f "$f.inflated" "$f.gzi"
 		[ "$f" = "$plain" ] || rm -f "$f.hwi" # the plain dump's stays: the redraw below uses it
 	done
+	# old and new between the plain dump and the JDK's gzip one (another
+	# JVM's run: every object recognised by its contents), the .gz read
+	# at random through its view once its cache is there: the matcher
+	# has it inflated once, not a member again for each read
+	"$build/heapwalk" -q info "$jdk" >/dev/null
+	timed diff_plain_and_jdk_gz "$build/heapwalk" -q diff -n 10 "$plain" "$jdk"
+	rm -f "$jdk.hwi" "$jdk.gzi"
 fi
 
 # V8 heap snapshots of ~1.4 M and ~6.7 M nodes, made by bench/v8gen.js

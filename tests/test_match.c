@@ -10,11 +10,16 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <libdeflate.h>
+
+#include "format/gz.h"
 #include "format/hprof.h"
 #include "engine/open.h"
 #include "query/baseline.h"
 #include "hprofw.h"
+#include "query/inspect.h"
 #include "query/match.h"
+#include "query/objset.h"
 #include "graph/rules.h"
 #include "suites.h"
 
@@ -271,6 +276,195 @@ START_TEST(test_match_nodata_array)
 }
 END_TEST
 
+/* in, gzipped as the JDK writes a heap dump (jcmd GC.heap_dump -gz=1):
+ * a member for each MiB, the first naming the size in its comment. */
+static void jdk_gzip(const char *in, const char *out)
+{
+	struct libdeflate_compressor *c = libdeflate_alloc_compressor(1);
+	FILE *f = fopen(in, "rb"), *o = fopen(out, "wb");
+	size_t cap = libdeflate_deflate_compress_bound(c, (size_t)1 << 20), n;
+	uint8_t *raw = xmalloc((size_t)1 << 20), *z = xmalloc(cap);
+
+	ck_assert(c != NULL && f != NULL && o != NULL);
+	while ((n = fread(raw, 1, (size_t)1 << 20, f)) > 0) {
+		static const uint8_t head[10] = { 0x1f, 0x8b, 8, 0x10, 0, 0, 0, 0, 0, 0xff }; /* FCOMMENT */
+		static const char comment[] = "HPROF BLOCKSIZE=1048576"; /* and its NUL */
+		size_t zn = libdeflate_deflate_compress(c, raw, n, z, cap);
+		uint32_t tail[2] = { libdeflate_crc32(0, raw, n), (uint32_t)n }; /* little-endian machines */
+		ck_assert(zn > 0);
+		ck_assert(fwrite(head, 1, sizeof head, o) == sizeof head && fwrite(comment, 1, sizeof comment, o) == sizeof comment &&
+			  fwrite(z, 1, zn, o) == zn && fwrite(tail, 1, sizeof tail, o) == sizeof tail);
+	}
+	ck_assert_int_eq(fclose(o), 0);
+	fclose(f);
+	free(raw);
+	free(z);
+	libdeflate_free_compressor(c);
+}
+
+/* A baseline against a JDK gzip dump read through its view (its
+ * members inflated as they are read, here at most two of them kept):
+ * the matcher reads every object's contents, then, along the
+ * references, those of the objects it pairs, in no order of the file.
+ * The dump is inflated once for it, not a member again for each read
+ * (45 minutes on javac's 600 MB), and the answer is the one against the
+ * dump itself. */
+START_TEST(test_match_gzip_view)
+{
+	struct heap a, g, u;
+	struct sbuf err;
+	struct open_opts cached = { .quiet = 1 }, plain = { .no_cache = 1, .quiet = 1 };
+	struct match_result r, r2;
+	const char *dir = DUMPS "/match-gz";
+	char *cmd = xasprintf("rm -rf %s && mkdir -p %s", dir, dir);
+
+	matched_dumps_dir();
+	ck_assert_msg(system(cmd) == 0, "%s", cmd);
+	jdk_gzip(MATCH "/b.hprof", DUMPS "/match-gz/b.hprof.gz");
+	sbuf_init(&err);
+	setenv("HEAPWALK_GZ_CACHE_MB", "2", 1);
+	/* the first open writes the cache and the members' index; the next
+	 * reads the .gz through its view */
+	ck_assert_msg(heap_open(&g, DUMPS "/match-gz/b.hprof.gz", &cached, NULL, &err) == 0, "%s", err.buf);
+	heap_free(&g);
+	ck_assert_msg(heap_open(&g, DUMPS "/match-gz/b.hprof.gz", &cached, NULL, &err) == 0, "%s", err.buf);
+	ck_assert_ptr_nonnull(g.container);
+	ck_assert_msg(heap_open(&a, MATCH "/a.hprof", &plain, NULL, &err) == 0, "%s", err.buf);
+	ck_assert_msg(heap_open(&u, MATCH "/b.hprof", &plain, NULL, &err) == 0, "%s", err.buf);
+	uint64_t chunks = (g.size + GZ_CHUNK - 1) / GZ_CHUNK, made = gz_view_made(g.container);
+	match_dumps(&a, &g, 0, &r, NULL);
+	made = gz_view_made(g.container) - made;
+	ck_assert_msg(made <= chunks, "%llu chunks of 1 MiB inflated for a dump of %llu",
+		      (unsigned long long)made, (unsigned long long)chunks);
+	match_dumps(&a, &u, 0, &r2, NULL);
+	ck_assert_uint_gt(r.pairs, 1000);
+	ck_assert_uint_eq(r.pairs, r2.pairs);
+	ck_assert_uint_eq(r.fresh.count, r2.fresh.count);
+	ck_assert_uint_eq(r.gone.count, r2.gone.count);
+	ck_assert(memcmp(r.fresh.bits, r2.fresh.bits, bits_words(g.n) * sizeof *r.fresh.bits) == 0);
+	ck_assert(memcmp(r.gone.bits, r2.gone.bits, bits_words(a.n) * sizeof *r.gone.bits) == 0);
+	/* an inspection over the whole heap reads every string's contents,
+	 * in the order of ids: once too, and as from the dump itself */
+	struct heap g2;
+	ck_assert_msg(heap_open(&g2, DUMPS "/match-gz/b.hprof.gz", &cached, NULL, &err) == 0, "%s", err.buf);
+	ck_assert_ptr_nonnull(g2.container);
+	heap_need(&g2, HP_ALL, NULL);
+	made = gz_view_made(g2.container);
+	struct insp_result ig, iu;
+	struct objset all;
+	objset_whole(&g2, &all);
+	ck_assert_int_eq(inspect_run(&g2, inspect_find("duplicate-strings"), NULL, &all, &ig, NULL, &err), 0);
+	made = gz_view_made(g2.container) - made;
+	ck_assert_msg(made <= chunks, "inspection: %llu chunks of 1 MiB inflated for a dump of %llu",
+		      (unsigned long long)made, (unsigned long long)chunks);
+	objset_whole(&u, &all);
+	ck_assert_int_eq(inspect_run(&u, inspect_find("duplicate-strings"), NULL, &all, &iu, NULL, &err), 0);
+	ck_assert_uint_gt(ig.examined, 1000);
+	ck_assert_uint_eq(ig.examined, iu.examined);
+	ck_assert_uint_eq(ig.n, iu.n);
+	insp_result_free(&ig);
+	insp_result_free(&iu);
+	heap_free(&g2);
+	unsetenv("HEAPWALK_GZ_CACHE_MB");
+	free(cmd);
+	/* nothing left on disk by it */
+	cmd = xasprintf("ls -a %s | grep -q inflating", dir);
+	ck_assert_int_ne(system(cmd), 0);
+	free(cmd);
+	match_result_free(&r);
+	match_result_free(&r2);
+	heap_free(&a);
+	heap_free(&g);
+	heap_free(&u);
+	sbuf_free(&err);
+}
+END_TEST
+
+/* The same where the copy has no room (the private cache directory on
+ * a file system of 4 MB, the dump 11 MB): the view keeps what it makes
+ * in memory instead, and inflates each member once all the same. */
+START_TEST(test_match_gzip_view_no_room)
+{
+	if (geteuid() != 0) {
+		fprintf(stderr, "test_match_gzip_view_no_room: not root: cannot mount a small file system, skipped\n");
+		return;
+	}
+	char *mnt = xasprintf("%s/mnt", hw_tmpdir());
+	char *mount = xasprintf("mkdir -p '%s' && mount -t tmpfs -o size=4m,mode=0700 tmpfs '%s' 2>/dev/null", mnt, mnt);
+	if (system(mount) != 0) {
+		fprintf(stderr, "test_match_gzip_view_no_room: cannot mount a tmpfs here, skipped\n");
+		free(mount);
+		free(mnt);
+		return;
+	}
+	struct heap a, g;
+	struct sbuf err;
+	struct open_opts cached = { .quiet = 1 }, plain = { .no_cache = 1, .quiet = 1 };
+	struct match_result r;
+	char *cmd = xasprintf("rm -rf %s/match-gz2 && mkdir -p %s/match-gz2", DUMPS, DUMPS);
+
+	matched_dumps_dir();
+	ck_assert_msg(system(cmd) == 0, "%s", cmd);
+	jdk_gzip(MATCH "/b.hprof", DUMPS "/match-gz2/b.hprof.gz");
+	sbuf_init(&err);
+	setenv("HEAPWALK_GZ_CACHE_MB", "2", 1);
+	ck_assert_msg(heap_open(&g, DUMPS "/match-gz2/b.hprof.gz", &cached, NULL, &err) == 0, "%s", err.buf);
+	heap_free(&g);
+	char *xdg = getenv("XDG_CACHE_HOME") ? xstrdup(getenv("XDG_CACHE_HOME")) : NULL;
+	setenv("XDG_CACHE_HOME", mnt, 1);
+	ck_assert_msg(heap_open(&g, DUMPS "/match-gz2/b.hprof.gz", &cached, NULL, &err) == 0, "%s", err.buf);
+	ck_assert_ptr_nonnull(g.container);
+	ck_assert_msg(heap_open(&a, MATCH "/a.hprof", &plain, NULL, &err) == 0, "%s", err.buf);
+	size_t warned = g.warn.n;
+	uint64_t chunks = (g.size + GZ_CHUNK - 1) / GZ_CHUNK, made = gz_view_made(g.container);
+	match_dumps(&a, &g, 0, &r, NULL);
+	made = gz_view_made(g.container) - made;
+	/* and where memory has no room for them either (a budget of 16 MB,
+	 * the heap already in memory): the dump's warnings say so, and the
+	 * answer is the same, only slower */
+	struct heap g3;
+	struct match_result r3;
+	ck_assert_msg(heap_open(&g3, DUMPS "/match-gz2/b.hprof.gz", &cached, NULL, &err) == 0, "%s", err.buf);
+	heap_need(&g3, HP_ALL, NULL);
+	size_t warned3 = g3.warn.n;
+	setenv("HEAPWALK_MEMORY_MB", "16", 1);
+	match_dumps(&a, &g3, 0, &r3, NULL);
+	unsetenv("HEAPWALK_MEMORY_MB");
+	char *ls = xasprintf("find '%s' -name '*inflating*' | grep -q .", mnt);
+	int left = system(ls);
+	char *umount = xasprintf("umount '%s'", mnt);
+	ck_assert(system(umount) == 0); /* before a check can fail */
+	if (xdg != NULL)
+		setenv("XDG_CACHE_HOME", xdg, 1);
+	else
+		unsetenv("XDG_CACHE_HOME");
+	unsetenv("HEAPWALK_GZ_CACHE_MB");
+	ck_assert_msg(made <= chunks, "%llu chunks of 1 MiB inflated for a dump of %llu",
+		      (unsigned long long)made, (unsigned long long)chunks);
+	ck_assert_uint_eq(g.warn.n, warned);
+	ck_assert_uint_gt(r.pairs, 1000);
+	ck_assert_int_ne(left, 0);
+	ck_assert_uint_eq(g3.warn.n, warned3 + 1);
+	ck_assert_msg(strstr(g3.warn.msg[warned3], "b.hprof.gz: the inflated copy needs ") != NULL &&
+			      strstr(g3.warn.msg[warned3], "no memory to keep it") != NULL,
+		      "%s", g3.warn.msg[warned3]);
+	ck_assert_uint_eq(r3.pairs, r.pairs);
+	ck_assert_uint_eq(r3.fresh.count, r.fresh.count);
+	match_result_free(&r3);
+	heap_free(&g3);
+	match_result_free(&r);
+	heap_free(&a);
+	heap_free(&g);
+	sbuf_free(&err);
+	free(ls);
+	free(umount);
+	free(xdg);
+	free(cmd);
+	free(mount);
+	free(mnt);
+}
+END_TEST
+
 Suite *match_suite(void)
 {
 	Suite *s = suite_create("match");
@@ -280,6 +474,8 @@ Suite *match_suite(void)
 	tcase_add_test(tc, test_match_truth);
 	tcase_add_test(tc, test_match_cli);
 	tcase_add_test(tc, test_match_nodata_array);
+	tcase_add_test(tc, test_match_gzip_view);
+	tcase_add_test(tc, test_match_gzip_view_no_room);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -16,6 +16,7 @@
 #include "format/gz.h"
 #include "graph/cache.h"
 #include "graph/ownership.h"
+#include "graph/resident.h"
 #include "graph/reader.h"
 #include "graph/rules.h"
 #include "stream.h"
@@ -445,6 +446,54 @@ done:
 	free(base);
 	free(gzi);
 	return rc;
+}
+
+void heap_whole(struct heap *h, struct progress *p)
+{
+	struct gz_view *v = h->container;
+
+	if (v == NULL || h->container_free != container_free || gz_view_filled(v))
+		return;
+	char *base = cache_private_base(h->path), *pre, *ep = esc_str(h->path);
+	if (base != NULL) {
+		pre = xasprintf("%s.inflating.", base);
+		tmp_remove_stale(pre);
+	} else {
+		const char *td = getenv("TMPDIR");
+		pre = xasprintf("%s/heapwalk-%ld.inflating.", td && *td == '/' ? td : "/tmp", (long)getpid());
+	}
+	struct gz_out out = { .file = xasprintf("%s%ld.XXXXXX", pre, (long)getpid()) };
+	struct gz_index idx = { 0 };
+	struct warnings w = { 0 }; /* the open said what there was to say */
+	struct sbuf why;
+	int ok = 0;
+	out.limit = free_beside(out.file);
+	sbuf_init(&why);
+	if (gz_inflate_to_file(h->path, h->file_map, h->file_size, &out, &idx, p, &w, &why) == 0) {
+		int fd = open(out.file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		ok = fd >= 0 && gz_view_fill(v, fd) == 0;
+		if (fd >= 0)
+			close(fd);
+		unlink(out.file);
+		if (!ok)
+			sbuf_printf(&why, "%s: the inflated copy could not be mapped", ep);
+	}
+	uint64_t need = gz_view_size(v);
+	if (ok || (p != NULL && progress_cancelled(p))) {
+		/* done, or not wanted */
+	} else if (!heap_tight(need)) { /* no room on disk: in memory */
+		gz_view_keep(v, (unsigned)((need + GZ_CHUNK - 1) / GZ_CHUNK));
+	} else {
+		warn_add(&h->warn, "%s; and no memory to keep it: members inflated again as they are read again",
+			 why.buf);
+	}
+	gz_index_free(&idx);
+	warn_free(&w);
+	sbuf_free(&why);
+	free(out.file);
+	free(pre);
+	free(base);
+	free(ep);
 }
 
 /* "FILE:N" where no file has that name but FILE is one: FILE (to free),

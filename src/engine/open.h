@@ -33,6 +33,18 @@ struct open_opts {
 int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 	      struct progress *p, struct sbuf *err);
 
+/* Work about to read most of the dump at random (the matcher, an
+ * inspection over most of the heap) calls this first: a gzip dump read
+ * through a view (its members inflated as they are read, a few kept)
+ * would inflate each of them again and again, so it is inflated once
+ * into a file (in the private cache directory, or $TMPDIR), mapped in
+ * the view's place at the same addresses, and the file removed (its
+ * pages stay while mapped). Where there is no room on disk, the view
+ * keeps every member it makes when memory has room for them all; and
+ * where neither has, h's warnings say so (the work goes on through the
+ * view, slowly). Nothing for any other dump, or a second time. */
+void heap_whole(struct heap *h, struct progress *p);
+
 /* The readers, in the order they are tried: the i-th, NULL past them. */
 const struct format_ops *format_at(size_t i);
 /* What heapwalk reads, in words, into out: each reader's label, "or"

@@ -136,6 +136,16 @@ uint64_t gz_view_size(const struct gz_view *v);
 const struct gz_index *gz_view_index(const struct gz_view *v);
 uint64_t gz_view_made(const struct gz_view *v); /* chunks made so far */
 uint64_t gz_view_bad(const struct gz_view *v);
+/* Work that reads most of the dump at random would have each chunk
+ * made again and again: fd, a file of exactly the view's uncompressed
+ * bytes (gz_inflate_to_file's), is mapped over the whole view in one
+ * go, its addresses unchanged, and nothing is inflated through the view
+ * again (the caller may close and remove the file then). 0, or -1 (the
+ * view as before, its chunks to be made again when read). */
+int gz_view_fill(struct gz_view *v, int fd);
+int gz_view_filled(const struct gz_view *v);
+/* Keep up to max_chunks made chunks from now on (never fewer). */
+void gz_view_keep(struct gz_view *v, unsigned max_chunks);
 void gz_view_free(struct gz_view *v);
 
 /* The index as bytes (for the index cache), appended to out; and back:

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define VIEWS_MAX 8
 
@@ -27,6 +29,7 @@ struct gz_view {
 	uint32_t *ring;      /* the chunks made, oldest at head */
 	unsigned max, head, count;
 	uint64_t nmade, bad;
+	int filled;          /* every chunk a file's page (gz_view_fill) */
 };
 
 static struct gz_view *volatile views[VIEWS_MAX];
@@ -139,6 +142,50 @@ uint64_t gz_view_size(const struct gz_view *v) { return v->size; }
 const struct gz_index *gz_view_index(const struct gz_view *v) { return &v->idx; }
 uint64_t gz_view_made(const struct gz_view *v) { return v->nmade; }
 uint64_t gz_view_bad(const struct gz_view *v) { return v->bad; }
+
+int gz_view_fill(struct gz_view *v, int fd)
+{
+	struct stat st;
+	long pg = sysconf(_SC_PAGESIZE);
+	uint64_t page = pg > 0 ? (uint64_t)pg : 4096, len = (v->size + page - 1) / page * page;
+
+	if (v->filled)
+		return 0;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != v->size)
+		return -1;
+	/* in place of the chunks made and unmade alike: the addresses the
+	 * view has given stay good, and what lies past the last byte reads
+	 * as zeros, as a made chunk's tail did */
+	if (mmap(v->base, (size_t)len, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED) {
+		/* a failed MAP_FIXED may have let the range go: reserved again,
+		 * nothing made */
+		mmap(v->base, (size_t)v->span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+		memset(v->made, 0, (size_t)(v->span / GZ_CHUNK));
+		v->head = v->count = 0;
+		return -1;
+	}
+	if (len < v->span)
+		mmap(v->base + len, (size_t)(v->span - len), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	memset(v->made, 1, (size_t)(v->span / GZ_CHUNK)); /* no fault is the view's any more */
+	v->head = v->count = 0;
+	v->filled = 1;
+	return 0;
+}
+
+int gz_view_filled(const struct gz_view *v) { return v->filled; }
+
+void gz_view_keep(struct gz_view *v, unsigned max_chunks)
+{
+	if (max_chunks <= v->max)
+		return;
+	uint32_t *ring = xcalloc(max_chunks, sizeof *ring);
+	for (unsigned i = 0; i < v->count; i++) /* oldest first, from 0 */
+		ring[i] = v->ring[(v->head + i) % v->max];
+	free(v->ring);
+	v->ring = ring;
+	v->head = 0;
+	v->max = max_chunks;
+}
 
 void gz_view_free(struct gz_view *v)
 {

@@ -6,6 +6,7 @@
 
 #include "graph/analysis.h"
 #include "graph/reader.h"
+#include "engine/open.h"
 
 static const struct inspection *const tables[] = { insp_waste, insp_refs, insp_retention,
 						     insp_search, insp_clr };
@@ -141,6 +142,11 @@ int inspect_run(struct heap *h, const struct inspection *in, const char *arg,
 		sbuf_printf(err, "inspection %s takes no argument", in->name);
 		return -1;
 	}
+	/* over most of the heap it reads most of the dump, in no order of
+	 * the file (a gzip dump through its view would inflate each member
+	 * again and again) */
+	if (set == NULL || set->count > h->n / 4)
+		heap_whole(h, p);
 	if (in->run(h, set, arg, r, p, err) < 0) {
 		insp_result_free(r);
 		return -1;

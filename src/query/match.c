@@ -970,6 +970,11 @@ int match_dumps(struct heap *a, struct heap *b, unsigned flags, struct match_res
 	m.p = p;
 	heap_need(a, HP_NODES | HP_OUT | HP_IN, p);
 	heap_need(b, HP_NODES | HP_OUT | HP_IN, p);
+	/* every object's contents are read, those of pairs again along the
+	 * references: at random (a gzip dump through its view would inflate
+	 * each member again and again) */
+	heap_whole(a, p);
+	heap_whole(b, p);
 	m.s[0].h = a;
 	m.s[1].h = b;
 	progress_begin(p, "matching objects", b->n, "pairs");
