@@ -117,17 +117,23 @@ void alloc_times_free(struct alloc_times *t)
 	}
 }
 
+/* The reader's own kind native, of a record of that kind; NULL for a
+ * pseudo kind or one past the reader's table. */
+static const struct root_native *native_of(const struct heap *h, unsigned kind, unsigned native)
+{
+	if (kind >= RK_WEAK_ONLY || h->fmt == NULL || native >= h->fmt->nroot_natives)
+		return NULL;
+	return &h->fmt->root_natives[native];
+}
+
 const struct root_native *heap_root_native(const struct heap *h, const struct root *r)
 {
-	if (r->kind >= RK_WEAK_ONLY || h->fmt == NULL || r->native >= h->fmt->nroot_natives)
-		return NULL;
-	return &h->fmt->root_natives[r->native];
+	return native_of(h, r->kind, r->native);
 }
 
 void heap_root_kind(const struct heap *h, unsigned kind, unsigned native, struct sbuf *out)
 {
-	struct root r = { .kind = (uint8_t)(kind < RK_NKINDS ? kind : RK_NKINDS), .native = (uint8_t)native };
-	const struct root_native *n = native < 256 ? heap_root_native(h, &r) : NULL;
+	const struct root_native *n = native_of(h, kind, native);
 	const char *name = root_kind_name(kind);
 
 	sbuf_adds(out, name);
