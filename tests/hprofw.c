@@ -598,9 +598,9 @@ static void graph_classes(struct hw *w, const struct hw_graph *g)
 	}
 	if (g->class_roots != HWG_CROOTS_NONE)
 		for (uint64_t c = J_OBJECT; c <= J_OBJARR; c += 0x10)
-			hw_root(w, RK_STICKY_CLASS, c, 0, 0);
+			hw_root(w, HW_ROOT_STICKY_CLASS, c, 0, 0);
 	for (uint32_t k = 0; g->class_roots == HWG_CROOTS_ALL && k < g->ncls; k++)
-		hw_root(w, RK_STICKY_CLASS, graph_cls(k), 0, 0);
+		hw_root(w, HW_ROOT_STICKY_CLASS, graph_cls(k), 0, 0);
 }
 
 static void graph_object(struct hw *w, const struct hw_graph *g, uint32_t i)
@@ -640,7 +640,7 @@ void hw_graph_dump(struct hw *w, const struct hw_graph *g)
 	graph_classes(w, g);
 	for (uint32_t i = 0; i < g->n; i++)
 		if (g->root[i])
-			hw_root(w, RK_UNKNOWN, hw_graph_id(i), 0, 0);
+			hw_root(w, HW_ROOT_UNKNOWN, hw_graph_id(i), 0, 0);
 	for (uint32_t i = 0; i < g->n; i++)
 		graph_object(w, g, i);
 	hw_heap_end(w);

@@ -84,6 +84,12 @@ void hw_primarray(struct hw *w, uint64_t id, uint8_t type, uint32_t n, const voi
 /* Android: primitive array without data (0xc3), HEAP_DUMP_INFO (0xfe). */
 void hw_primarray_nodata(struct hw *w, uint64_t id, uint8_t type, uint32_t n);
 void hw_heap_info(struct hw *w, uint32_t heap_id, uint64_t name_id);
+/* Root sub-record tags, as the HPROF format (and Android's) numbers them. */
+enum {
+	HW_ROOT_UNKNOWN = 0xff, HW_ROOT_JNI_GLOBAL = 0x01, HW_ROOT_JNI_LOCAL = 0x02, HW_ROOT_JAVA_FRAME = 0x03,
+	HW_ROOT_NATIVE_STACK = 0x04, HW_ROOT_STICKY_CLASS = 0x05, HW_ROOT_THREAD_BLOCK = 0x06,
+	HW_ROOT_MONITOR_USED = 0x07, HW_ROOT_THREAD_OBJ = 0x08,
+};
 /* A root of any kind: a and b are what follows the id, as the kind has
  * them (JNI global: a is the JNI ref id; JNI local, Java frame, Android
  * JNI monitor: thread serial a, frame/depth b; native stack, thread

@@ -332,8 +332,8 @@ START_TEST(class_reference)
 	hw_heap_begin(&w);
 	hw_jdk_classes(&w);
 	hw_class_dump(&w, K_CLS, J_OBJECT, 0, NULL, 0, NULL, 0, &f, 1);
-	hw_root(&w, RK_UNKNOWN, K_X, 0, 0);
-	hw_root(&w, RK_UNKNOWN, K_Y, 0, 0);
+	hw_root(&w, HW_ROOT_UNKNOWN, K_X, 0, 0);
+	hw_root(&w, HW_ROOT_UNKNOWN, K_Y, 0, 0);
 	f.value = K_CLS;
 	hw_instance(&w, K_X, K_CLS, &f, 1);
 	f.value = 0;
@@ -510,7 +510,7 @@ START_TEST(browser_mark_two)
 	hw_heap_begin(&w);
 	hw_jdk_classes(&w);
 	hw_class_dump(&w, HWG_CLS, J_OBJECT, 0, NULL, 0, NULL, 0, &f, 1);
-	hw_root(&w, RK_UNKNOWN, 0x1001, 0, 0);
+	hw_root(&w, HW_ROOT_UNKNOWN, 0x1001, 0, 0);
 	for (uint64_t id = 0x1001; id <= 0x1005; id += 2) {
 		f.value = id < 0x1005 ? id + 2 : 0;
 		hw_instance(&w, id, HWG_CLS, &f, 1);

@@ -64,7 +64,7 @@ static void draw(struct spec *sp, unsigned seed, int dups, int missing)
 	sp->nt = 1 + rnd(&s, 4);
 	for (size_t i = 0; i < sp->nt; i++) {
 		sp->t[i].id = sp->o[rnd(&s, (unsigned)sp->no)].id;
-		sp->t[i].kind = (uint16_t)(0x400 + rnd(&s, 3));
+		sp->t[i].kind = (uint16_t)rnd(&s, 3); /* a kind of the table and a native kind */
 		sp->t[i].detail = rnd(&s, 4);
 		if (missing && rnd(&s, 5) == 0)
 			sp->t[i].id = 0x555555;
@@ -117,7 +117,7 @@ static struct heap *build(const struct spec *sp, int mode)
 	for (size_t i = 0; mode == 1 && i < sp->nr; i++)
 		hb_ref(&b, sp->r[i].from, sp->r[i].to);
 	for (size_t i = 0; mode == 1 && i < sp->nt; i++)
-		hb_root(&b, sp->t[i].id, sp->t[i].kind, sp->t[i].detail);
+		hb_root(&b, sp->t[i].id, (uint8_t)sp->t[i].kind, (uint8_t)sp->t[i].kind, sp->t[i].detail);
 	for (size_t i = 0; i < sp->no; i++) {
 		int c = sp->o[i].cls;
 		if (type[c] == HW_NONE) /* made when first needed: in the order given */
@@ -142,7 +142,7 @@ static struct heap *build(const struct spec *sp, int mode)
 		hb_ref(&b, sp->r[i].from, sp->r[i].to);
 	}
 	for (size_t i = 0; mode != 1 && i < sp->nt; i++)
-		hb_root(&b, sp->t[i].id, sp->t[i].kind, sp->t[i].detail);
+		hb_root(&b, sp->t[i].id, (uint8_t)sp->t[i].kind, (uint8_t)sp->t[i].kind, sp->t[i].detail);
 	hb_finish(&b);
 	for (size_t i = 0; i < sp->no; i++) /* every object is found by its id */
 		ck_assert_uint_eq(h->node_id[hb_find(&b, sp->o[i].id)], sp->o[i].id);
@@ -275,7 +275,7 @@ static void check_model(const struct spec *sp, struct heap *h)
 	uint8_t isroot[MAXO + 9] = { 0 };
 	size_t nrec = 0;
 	for (node_t v = 1; v < n; v++)
-		for (unsigned kind = 0x400; kind < 0x403; kind++) {
+		for (unsigned kind = 0; kind < 3; kind++) {
 			uint32_t best = HW_NONE;
 			for (size_t i = 0; i < sp->nt; i++)
 				if (sp->t[i].id == ids[v] && sp->t[i].kind == kind && sp->t[i].detail < best)
@@ -286,6 +286,7 @@ static void check_model(const struct spec *sp, struct heap *h)
 			ck_assert_uint_lt(nrec, h->nroot_rec);
 			ck_assert_uint_eq(h->root_rec[nrec].node, v);
 			ck_assert_uint_eq(h->root_rec[nrec].kind, kind);
+			ck_assert_uint_eq(h->root_rec[nrec].native, kind);
 			ck_assert_uint_eq(h->root_rec[nrec++].thread_serial, best);
 		}
 	ck_assert_uint_eq(h->nroot_rec, nrec);
@@ -344,8 +345,8 @@ static void image(const struct heap *h, struct sbuf *sb)
 	put(sb, h->out_start, ((size_t)h->n + 1) * sizeof *h->out_start);
 	put(sb, h->out, h->nedges * sizeof *h->out);
 	for (size_t i = 0; i < h->nroot_rec; i++) /* fields: not the padding */
-		sbuf_printf(sb, "%u/%u/%u/%u;", h->root_rec[i].node, h->root_rec[i].kind, h->root_rec[i].thread_serial,
-			    h->root_rec[i].frame);
+		sbuf_printf(sb, "%u/%u/%u/%u/%u;", h->root_rec[i].node, h->root_rec[i].kind, h->root_rec[i].native,
+			    h->root_rec[i].thread_serial, h->root_rec[i].frame);
 	put(sb, h->idom, h->n * sizeof *h->idom);
 	put(sb, h->retained, h->n * sizeof *h->retained);
 	for (uint32_t c = 0; c < h->ncls; c++) {
@@ -678,8 +679,8 @@ START_TEST(test_by_place)
 		}
 		for (size_t j = p.nw; j-- > 0;) /* in the other order: the labels say it */
 			hb_weak_node(&b, g[p.wf[j]], g[p.wt[j]], (uint32_t)j);
-		hb_root_node(&b, g[0], 0x400, 2);
-		hb_root_node(&b, g[0], 0x400, 1);
+		hb_root_node(&b, g[0], RK_OTHER, 0, 2);
+		hb_root_node(&b, g[0], RK_OTHER, 0, 1);
 		hb_finish(&b);
 		uint32_t *lab = hb_labels_take(&b), *wl = hb_weak_labels_take(&b);
 		/* each node's references: by target, then as given (not by label) */
@@ -861,9 +862,9 @@ START_TEST(test_known)
 		sp.r[sp.nr].to = e[i][1];
 	}
 	sp.t[0].id = 0x10;
-	sp.t[0].kind = 0x400;
+	sp.t[0].kind = 0;
 	sp.t[1].id = 0x60;
-	sp.t[1].kind = 0x401;
+	sp.t[1].kind = 1;
 	sp.nt = 2;
 	struct heap *h = build(&sp, 2);
 	check_model(&sp, h);
@@ -900,7 +901,7 @@ static size_t own_peak(int done)
 		hb_ref(&b, 16 * (k + 1), 16 * ((k * 31 + 1) % N + 1));
 		hb_ref(&b, 16 * (k + 1), 16 * ((k * 17 + 5) % N + 1));
 	}
-	hb_root(&b, 16, 0x400, 0);
+	hb_root(&b, 16, RK_OTHER, 0, 0);
 	hb_finish(&b);
 	ck_assert_uint_eq(h->n, N + 1);
 	ck_assert_uint_eq(h->nedges, 2 * N);

@@ -121,7 +121,7 @@ static void open_table(struct heap *h, const struct table *t, const char *name, 
 	write_classes(&w);
 	hw_class_dump(&w, C_HOLDER, J_OBJECT, 0, NULL, 0, cache, 1, NULL, 0);
 	for (uint32_t r = 0; r < t->nroots; r++)
-		hw_root(&w, r == 0 ? RK_JNI_GLOBAL : RK_UNKNOWN, tid(t->roots[r]), 0x77, 0);
+		hw_root(&w, r == 0 ? HW_ROOT_JNI_GLOBAL : HW_ROOT_UNKNOWN, tid(t->roots[r]), 0x77, 0);
 	for (uint32_t i = 0; i < t->n; i++)
 		write_object(&w, t, i);
 	hw_heap_end(&w);
@@ -604,7 +604,7 @@ static const struct hcase {
 	/* what B refers to (not its class), what refers to it (not W's weak
 	 * referent); A's root named, S's text shown */
 	{ B, 1, 0, 0, { B, A, C, S }, 4, { { A, B, "next" }, { B, C, "next" }, { B, S, "other" } }, 3,
-	  "GC root: JNI global\", shape=octagon, color=\"#b03030\", tooltip=\"JNI global\"", NULL },
+	  "GC root: global handle: JNI global\", shape=octagon, color=\"#b03030\", tooltip=\"global handle: JNI global\"", NULL },
 	{ B, 1, 0, 0, { B, A, C, S }, 4, { { A, B, "next" }, { B, C, "next" }, { B, S, "other" } }, 3,
 	  "\\n\\\"abc\\\"\\n", NULL },
 	/* depth 2: D and V out, E in; A's array is not walked (A came in) */

@@ -203,12 +203,12 @@ static char *write_shared(void)
 	hw_jdk_classes(&w);
 	for (uint64_t c = H_A; c <= H_C; c += 0x10)
 		hw_class_dump(&w, c, J_OBJECT, 0, NULL, 0, NULL, 0, f, 1);
-	hw_root(&w, RK_UNKNOWN, O_A, 0, 0);
-	hw_root(&w, RK_UNKNOWN, O_C, 0, 0);
+	hw_root(&w, HW_ROOT_UNKNOWN, O_A, 0, 0);
+	hw_root(&w, HW_ROOT_UNKNOWN, O_C, 0, 0);
 	for (uint64_t k = J_OBJECT; k <= J_OBJARR; k += 0x10)
-		hw_root(&w, RK_STICKY_CLASS, k, 0, 0);
+		hw_root(&w, HW_ROOT_STICKY_CLASS, k, 0, 0);
 	for (uint64_t k = H_A; k <= H_C; k += 0x10)
-		hw_root(&w, RK_STICKY_CLASS, k, 0, 0);
+		hw_root(&w, HW_ROOT_STICKY_CLASS, k, 0, 0);
 	const struct hw_field a[] = { { 0, T_OBJECT, O_B } }, c[] = { { 0, T_OBJECT, O_B } };
 	const struct hw_field b[] = { { 0, T_OBJECT, 0 } };
 	hw_instance(&w, O_A, H_A, a, 1);

@@ -623,7 +623,8 @@ START_TEST(test_v8_info_roots)
 	ck_assert_int_eq(st, 0);
 	const char *t = strstr(out, "GC roots by kind");
 	ck_assert_msg(t != NULL, "%s", out);
-	ck_assert_msg(strstr(t, "\nGC roots ") && strstr(t, "\nuser root (global) ") && strstr(t, "\nembedder root "),
+	ck_assert_msg(strstr(t, "\nVM internal: GC roots ") && strstr(t, "\nstatics: user root (global) ") &&
+		      strstr(t, "\nnative: embedder root "),
 		      "%s", t);
 	ck_assert_msg(strstr(t, "sticky class") == NULL && strstr(t, "JNI") == NULL, "%s", t);
 	free(out);
@@ -1241,7 +1242,7 @@ static void dotnet_frozen(const char *trace, long frozen)
 	char *out = hw(args, &st);
 	ck_assert_msg(st == 0, "%s", out);
 	const char *g = strstr(out, "\ngeneration:               nongc ");
-	const char *r = strstr(out, "\nfrozen segment ");
+	const char *r = strstr(out, "\nVM internal: frozen segment ");
 	if (frozen < 0) { /* no ranges: nothing told apart, nothing rooted */
 		ck_assert_msg(g == NULL && r == NULL, "%s", out);
 		free(out);
@@ -1250,7 +1251,7 @@ static void dotnet_frozen(const char *trace, long frozen)
 	ck_assert_msg(g != NULL && r != NULL, "%s", out);
 	long in_nongc = strtol(g + strlen("\ngeneration:               nongc "), NULL, 10);
 	char *end;
-	long records = strtol(r + strlen("\nfrozen segment "), &end, 10);
+	long records = strtol(r + strlen("\nVM internal: frozen segment "), &end, 10);
 	long objects = strtol(end, NULL, 10);
 	ck_assert_msg(in_nongc >= frozen && records == in_nongc && objects == in_nongc, "%s", out);
 	ck_assert_msg(info_num(out, "unreachable_objects:") == 0, "%s", out);

@@ -142,9 +142,9 @@ static int root_kind_of(node_t v, unsigned kind)
 
 START_TEST(test_roots_and_pseudo_roots)
 {
-	ck_assert(root_kind_of(N(S_A), RK_JNI_GLOBAL));
+	ck_assert(root_kind_of(N(S_A), RK_GLOBAL_HANDLE));
 	ck_assert(root_kind_of(N(S_W), RK_UNKNOWN));
-	ck_assert(root_kind_of(class_node(S_NODE), RK_STICKY_CLASS));
+	ck_assert(root_kind_of(class_node(S_NODE), RK_STATICS));
 	ck_assert(root_kind_of(N(S_E), RK_WEAK_ONLY));
 	ck_assert(root_kind_of(N(S_U), RK_UNREACHABLE));
 	ck_assert(!root_kind_of(N(S_B), RK_UNREACHABLE));
@@ -417,9 +417,9 @@ END_TEST
 
 START_TEST(test_jdk_roots)
 {
-	ck_assert(root_kind_of(N(R1), RK_JNI_GLOBAL));
-	ck_assert(root_kind_of(N(R2), RK_JAVA_FRAME));
-	ck_assert(root_kind_of(N(IT), RK_STICKY_CLASS));
+	ck_assert(root_kind_of(N(R1), RK_GLOBAL_HANDLE));
+	ck_assert(root_kind_of(N(R2), RK_STACK));
+	ck_assert(root_kind_of(N(IT), RK_STATICS));
 	/* T (and BA3 under it) only through WR's referent */
 	ck_assert(root_kind_of(N(T), RK_WEAK_ONLY));
 	ck_assert(!root_kind_of(N(BA3), RK_WEAK_ONLY));

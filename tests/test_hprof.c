@@ -149,6 +149,17 @@ END_TEST
 static const uint8_t root_kinds[] = { 0xff, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
 				      0x89, 0x8a, 0x8b, 0x8c, 0x8d, 0x8e, 0x90 };
 #define NKINDS ((int)sizeof root_kinds)
+/* Each tag's row in the table of kinds (graph/rootkind.h) and the name
+ * JVM users know it by, as the HPROF spec and Android's hprof name them;
+ * a record with a thread keeps its serial. */
+static const struct { unsigned kind; const char *name; int thread; } root_rows[NKINDS] = {
+	{ RK_UNKNOWN, "unknown", 0 }, { RK_GLOBAL_HANDLE, "JNI global", 0 },
+	{ RK_LOCAL_HANDLE, "JNI local", 1 }, { RK_STACK, "Java frame", 1 }, { RK_STACK, "native stack", 1 },
+	{ RK_STATICS, "system class", 0 }, { RK_STACK, "thread block", 1 }, { RK_MONITOR, "busy monitor", 0 },
+	{ RK_THREAD, "thread", 1 }, { RK_INTERNED, "interned string", 0 }, { RK_FINALIZER, "finalizing", 0 },
+	{ RK_DEBUGGER, "debugger", 0 }, { RK_FINALIZER, "reference cleanup", 0 },
+	{ RK_VM_INTERNAL, "VM internal", 0 }, { RK_MONITOR, "JNI monitor", 1 }, { RK_OTHER, "unreachable (Android)", 0 },
+};
 
 static void check_root_record(uint8_t kind, const struct root *r)
 {
@@ -196,8 +207,13 @@ START_TEST(test_every_root_kind)
 		for (int i = 0; i < NKINDS; i++) {
 			node_t v = heap_find_id(&h, 0x2001 + 2 * (uint64_t)i);
 			ck_assert(v != HW_NONE);
-			const struct root *r = root_of(&h, v, root_kinds[i]);
-			ck_assert_msg(r != NULL, "ids %u: root kind 0x%02x missing", ids, root_kinds[i]);
+			const struct root *r = root_of(&h, v, root_rows[i].kind);
+			ck_assert_msg(r != NULL, "ids %u: root kind 0x%02x missing (as %s)", ids, root_kinds[i],
+				      root_kind_name(root_rows[i].kind));
+			const struct root_native *n = heap_root_native(&h, r);
+			ck_assert_msg(n != NULL && strcmp(n->name, root_rows[i].name) == 0 && n->kind == r->kind,
+				      "root kind 0x%02x: %s", root_kinds[i], n != NULL ? n->name : "no native kind");
+			ck_assert_int_eq(heap_root_has_thread(&h, r), root_rows[i].thread);
 			check_root_record(root_kinds[i], r);
 			ck_assert_msg(in_roots(&h, v), "root kind 0x%02x: not a successor of node 0",
 				      root_kinds[i]);
@@ -276,7 +292,7 @@ START_TEST(test_frames_and_traces)
 	ck_assert_uint_eq(h.threads[0].serial, 9);
 	ck_assert_uint_eq(h.threads[0].trace_serial, 5);
 	ck_assert_uint_eq(h.threads[0].obj, heap_find_id(&h, THR));
-	const struct root *r = root_of(&h, heap_find_id(&h, LOCAL), RK_JAVA_FRAME);
+	const struct root *r = root_of(&h, heap_find_id(&h, LOCAL), RK_STACK);
 	ck_assert(r != NULL);
 	ck_assert_uint_eq(r->thread_serial, 9);
 	ck_assert_uint_eq(r->frame, 1);

@@ -217,8 +217,8 @@ START_TEST(test_info_like_jcmd)
 	/* every object's address gap is its size: none is off */
 	ck_assert_uint_eq(num(&g, "layout_objects_exact"), num(&g, "layout_objects_checked"));
 	const struct { const char *kind; unsigned want; } kinds[] = {
-		{ "thread", e.roots_thread }, { "Java frame", e.roots_frame },
-		{ "JNI global", e.roots_jni }, { "system class", e.roots_sticky },
+		{ "thread", e.roots_thread }, { "stack: Java frame", e.roots_frame },
+		{ "global handle: JNI global", e.roots_jni }, { "statics: system class", e.roots_sticky },
 	};
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
 		const struct jv *row = root_row(&g, kinds[i].kind);

@@ -1190,7 +1190,7 @@ START_TEST(test_mono_far_and_cycles)
 	ck_assert_msg(st == 0 && strstr(out, "\"objects\":6,") && strstr(out, "\"references\":6,") &&
 		      strstr(out, "\"dangling_references\":1,") && strstr(out, "\"gc_root_objects\":1,") &&
 		      strstr(out, "\"unreachable_objects\":3,\"unreachable_bytes\":48,") &&
-		      strstr(out, "{\"root_kind\":\"static\",\"records\":1,\"objects\":1}"), "%s", out);
+		      strstr(out, "{\"root_kind\":\"statics: static\",\"records\":1,\"objects\":1}"), "%s", out);
 	free(out);
 	snprintf(cmd, sizeof cmd, "'%s' -q -f csv biggest '%s' 2>&1", heapwalk(), path);
 	out = run(cmd, &st);

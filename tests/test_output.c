@@ -41,7 +41,7 @@ static char *formula_dump(const char *name, int n)
 	hw_class_dump(&w, O_CLS, J_OBJECT, 0, NULL, 0, NULL, 0, &decl, 1);
 	for (int i = 0; i < n; i++) {
 		struct hw_field v = { 0, T_OBJECT, i == 0 ? O_S : 0 };
-		hw_root(&w, RK_UNKNOWN, O_X + 2 * (uint64_t)i, 0, 0);
+		hw_root(&w, HW_ROOT_UNKNOWN, O_X + 2 * (uint64_t)i, 0, 0);
 		hw_instance(&w, O_X + 2 * (uint64_t)i, O_CLS, &v, 1);
 	}
 	hw_primarray(&w, O_A, T_BYTE, (uint32_t)strlen(FORMULA_STRING), FORMULA_STRING);

@@ -223,11 +223,11 @@ static char *write_shared(void)
 	for (uint64_t c = C_A; c <= C_C; c += 0x10)
 		hw_class_dump(&w, c, J_OBJECT, 0, NULL, 0, NULL, 0, f, 1);
 	for (uint64_t c = J_OBJECT; c <= J_OBJARR; c += 0x10)
-		hw_root(&w, RK_STICKY_CLASS, c, 0, 0);
+		hw_root(&w, HW_ROOT_STICKY_CLASS, c, 0, 0);
 	for (uint64_t c = C_A; c <= C_C; c += 0x10)
-		hw_root(&w, RK_STICKY_CLASS, c, 0, 0);
-	hw_root(&w, RK_UNKNOWN, O_A, 0, 0);
-	hw_root(&w, RK_UNKNOWN, O_C, 0, 0);
+		hw_root(&w, HW_ROOT_STICKY_CLASS, c, 0, 0);
+	hw_root(&w, HW_ROOT_UNKNOWN, O_A, 0, 0);
+	hw_root(&w, HW_ROOT_UNKNOWN, O_C, 0, 0);
 	const struct hw_field to_b[] = { { 0, T_OBJECT, O_B } }, to_y[] = { { 0, T_OBJECT, O_Y } },
 		none[] = { { 0, T_OBJECT, 0 } };
 	hw_instance(&w, O_A, C_A, to_b, 1);
@@ -623,15 +623,15 @@ static char *write_lifelines(unsigned chain)
 	hw_jdk_classes(&w);
 	for (size_t i = 0; i < sizeof cls / sizeof *cls; i++) {
 		hw_class_dump(&w, cls[i].id, J_OBJECT, 0, NULL, 0, NULL, 0, f, 1);
-		hw_root(&w, RK_STICKY_CLASS, cls[i].id, 0, 0);
+		hw_root(&w, HW_ROOT_STICKY_CLASS, cls[i].id, 0, 0);
 	}
 	for (uint64_t c = J_OBJECT; c <= J_OBJARR; c += 0x10)
-		hw_root(&w, RK_STICKY_CLASS, c, 0, 0);
-	hw_root(&w, RK_JNI_GLOBAL, L_ARR, 0x9001, 0);
-	hw_root(&w, RK_UNKNOWN, L_H2, 0, 0);
-	hw_root(&w, RK_UNKNOWN, L_H2 + 2, 0, 0);
-	hw_root(&w, RK_UNKNOWN, L_R, 0, 0);
-	hw_root(&w, RK_UNKNOWN, L_C, 0, 0);
+		hw_root(&w, HW_ROOT_STICKY_CLASS, c, 0, 0);
+	hw_root(&w, HW_ROOT_JNI_GLOBAL, L_ARR, 0x9001, 0);
+	hw_root(&w, HW_ROOT_UNKNOWN, L_H2, 0, 0);
+	hw_root(&w, HW_ROOT_UNKNOWN, L_H2 + 2, 0, 0);
+	hw_root(&w, HW_ROOT_UNKNOWN, L_R, 0, 0);
+	hw_root(&w, HW_ROOT_UNKNOWN, L_C, 0, 0);
 	f[0].value = L_X;
 	for (int i = 0; i < 3; i++) {
 		arr[i] = L_H1 + 2 * (uint64_t)i;
@@ -695,7 +695,7 @@ START_TEST(lifelines_graph)
 	ck_assert_str_eq(sb.buf, "[Ljava.lang.Object; .[] / t.H1 .f0");
 	ck_assert_uint_eq(v.ll[0].count, 3);
 	ck_assert_int_eq(v.ll[0].end, LE_ROOT);
-	ck_assert_str_eq(v.strs[v.ll[0].end_what], "JNI global");
+	ck_assert_str_eq(v.strs[v.ll[0].end_what], "global handle: JNI global");
 	ll_text(&v, 1, &sb);
 	ck_assert_str_eq(sb.buf, "t.H2 .f0");
 	ck_assert_uint_eq(v.ll[1].count, 2);

@@ -356,10 +356,10 @@ static void evil_dump_as(struct hw *w, int old)
 	hw_heap_begin(w);
 	hw_jdk_classes(w);
 	hw_class_dump(w, E_CLS, J_OBJECT, 0, NULL, 0, NULL, 0, &f, 1);
-	hw_root(w, RK_UNKNOWN, E_X, 0, 0);
-	hw_root(w, RK_UNKNOWN, E_S1, 0, 0);
+	hw_root(w, HW_ROOT_UNKNOWN, E_X, 0, 0);
+	hw_root(w, HW_ROOT_UNKNOWN, E_S1, 0, 0);
 	if (!old)
-		hw_root(w, RK_UNKNOWN, E_S2, 0, 0);
+		hw_root(w, HW_ROOT_UNKNOWN, E_S2, 0, 0);
 	hw_instance(w, E_X, E_CLS, &f, 1);
 	hw_primarray(w, E_BIG, T_LONG, 4096, NULL);
 	/* the earlier dump's String has other text: a String is replaced,

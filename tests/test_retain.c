@@ -360,13 +360,12 @@ START_TEST(thread_stacks)
 	size_t pairs = 0;
 	for (size_t i = 0; i < h->nroot_rec; i++) {
 		const struct root *a = &h->root_rec[i];
-		if ((a->kind != RK_JAVA_FRAME && a->kind != RK_JNI_LOCAL && a->kind != RK_NATIVE_STACK) ||
-		    a->thread_serial == 0)
+		if ((a->kind != RK_STACK && a->kind != RK_LOCAL_HANDLE) || a->thread_serial == 0)
 			continue;
 		int dup = 0;
 		for (size_t j = 0; j < i && !dup; j++) {
 			const struct root *b = &h->root_rec[j];
-			dup = (b->kind == RK_JAVA_FRAME || b->kind == RK_JNI_LOCAL || b->kind == RK_NATIVE_STACK) &&
+			dup = (b->kind == RK_STACK || b->kind == RK_LOCAL_HANDLE) &&
 			      b->thread_serial == a->thread_serial && b->frame == a->frame;
 		}
 		pairs += !dup;

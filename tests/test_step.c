@@ -522,12 +522,20 @@ START_TEST(test_info_view)
 	ck_assert_uint_eq(v.set_count, 15);
 	/* six classes, A (JNI global) and W (unknown) */
 	ck_assert_uint_eq(v.gc_root_objects, 8);
-	static const struct root_count want[] = {
-		{ RK_STICKY_CLASS, 6, 6 }, { RK_JNI_GLOBAL, 1, 1 }, { RK_UNKNOWN, 1, 1 },
-		{ RK_WEAK_ONLY, 1, 1 }, { RK_UNREACHABLE, 1, 1 },
+	/* the dump's sticky classes, JNI global and unknown root, in the
+	 * table's order, with the names HPROF's tags have */
+	static const struct { unsigned kind; const char *name; uint64_t records, objects; } want[] = {
+		{ RK_STATICS, "statics: system class", 6, 6 }, { RK_GLOBAL_HANDLE, "global handle: JNI global", 1, 1 },
+		{ RK_UNKNOWN, "unknown", 1, 1 }, { RK_WEAK_ONLY, "weakly reachable", 1, 1 },
+		{ RK_UNREACHABLE, "unreachable", 1, 1 },
 	};
 	ck_assert_uint_eq(v.nroots, 5);
 	for (size_t i = 0; i < 5; i++) {
+		struct sbuf name;
+		sbuf_init(&name);
+		heap_root_kind(&h, v.roots[i].kind, v.roots[i].native, &name);
+		ck_assert_str_eq(name.buf, want[i].name);
+		sbuf_free(&name);
 		ck_assert_uint_eq(v.roots[i].kind, want[i].kind);
 		ck_assert_uint_eq(v.roots[i].records, want[i].records);
 		ck_assert_uint_eq(v.roots[i].objects, want[i].objects);
@@ -573,7 +581,7 @@ START_TEST(test_paths)
 	o = (struct view_opts){ .max_paths = 1 };
 	got = paths_report(S_X, &o, FMT_CSV);
 	ck_assert_str_eq(got, "path,step,id,object,via,root\n"
-			 "1,0,0x1001,Node,next,\"JNI global\"\n"
+			 "1,0,0x1001,Node,next,\"global handle: JNI global\"\n"
 			 "1,1,0x1003,Node,next,\n"
 			 "1,2,0x1007,Node,next,\n"
 			 "1,3,0x1009,[B,,\n");
@@ -583,7 +591,7 @@ START_TEST(test_paths)
 	ck_assert_str_eq(got, "{\"view\":\"paths\",\"object\":\"0x1011\",\"class\":\"Node\","
 			 "\"weak_references_followed\":false,\"paths\":1,\"rows\":[\n"
 			 "{\"path\":1,\"step\":0,\"id\":\"0x61\",\"object\":\"class Holder\",\"via\":\"static so\","
-			 "\"root\":\"system class\"},\n"
+			 "\"root\":\"statics: system class\"},\n"
 			 "{\"path\":1,\"step\":1,\"id\":\"0x1011\",\"object\":\"Node\",\"via\":null,\"root\":null}]}\n");
 	free(got);
 	/* U is unreachable: no path to a pseudo root, but the view says so */

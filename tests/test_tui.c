@@ -132,7 +132,7 @@ static void leak_walk(int cols, int rows)
 		has(s, ".elementData");
 	}
 	/* the root's kind on a line of its own: whole at 80 columns too */
-	has(s, "GC root: JNI global");
+	has(s, "GC root: global handle: JNI global");
 	free(s);
 
 	/* back to the first step (its filter kept), forward again (the paths) */

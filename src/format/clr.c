@@ -106,7 +106,7 @@ static void static_vars(struct clr_read *r, const struct nt_event *e)
 		if (q == NULL)
 			break;
 		VEC_GROW(r->p.roots, r->p.nroots, r->p.croots);
-		r->p.roots[r->p.nroots++] = (struct clr_root){ obj, RK_CLR_STATIC, name + 1 };
+		r->p.roots[r->p.nroots++] = (struct clr_root){ obj, CLR_ROOT_STATIC, name + 1 };
 		p = q;
 	}
 	if (i < n)
@@ -187,13 +187,13 @@ static int clr_event(void *arg, const struct nt_event *e)
 				r->p.weak[r->p.nweak++] = addr;
 				continue;
 			}
-			uint16_t k = (uint16_t)(RK_CLR + (kind < 6 ? kind : 5));
+			uint16_t k = kind <= CLR_ROOT_OTHER ? kind : CLR_ROOT_OTHER; /* GCRootKind */
 			if ((flags & 0x1) && kind == 0)
-				k = RK_CLR_STACK_PINNED;
+				k = CLR_ROOT_STACK_PINNED;
 			else if (flags & 0x1)
-				k = RK_CLR_PINNED;
+				k = CLR_ROOT_PINNED;
 			else if (flags & 0x8)
-				k = RK_CLR_REFCOUNTED;
+				k = CLR_ROOT_REFCOUNTED;
 			VEC_GROW(r->p.roots, r->p.nroots, r->p.croots);
 			r->p.roots[r->p.nroots++] = (struct clr_root){ addr, k, 0 };
 		}
@@ -328,7 +328,7 @@ static void generations(struct clr_parts *p, struct heap_builder *b)
 			k++;
 		h->node_gen[v] = k < nr && a >= rg[k].start && a - rg[k].start < rg[k].used ? rg[k].gen : CLR_NONGC;
 		if (h->node_gen[v] == CLR_NONGC)
-			hb_root(b, a, RK_CLR_FROZEN, 0);
+			hb_root(b, a, clr_root_natives[CLR_ROOT_FROZEN].kind, CLR_ROOT_FROZEN, 0);
 	}
 }
 
@@ -384,7 +384,8 @@ void clr_build(struct clr_parts *p)
 	p->edges = NULL;
 	p->nedges = p->cedges = 0;
 	for (size_t i = 0; i < p->nroots; i++) /* a static variable's carries its name */
-		hb_root(&b, p->roots[i].addr, p->roots[i].kind, p->roots[i].name);
+		hb_root(&b, p->roots[i].addr, clr_root_natives[p->roots[i].kind].kind, (uint8_t)p->roots[i].kind,
+			p->roots[i].name);
 	generations(p, &b);
 	hb_finish(&b);
 	h->fmt_data = handles(p, &b);
@@ -601,30 +602,28 @@ int clr_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 	return n;
 }
 
-const char *clr_root_kind_name(unsigned kind)
-{
-	switch (kind) {
-	case RK_CLR_STACK: return "stack";
-	case RK_CLR_FINALIZER: return "finalizer queue";
-	case RK_CLR_HANDLE: return "strong GC handle";
-	case RK_CLR_OLDER: return "older generation";
-	case RK_CLR_SIZEDREF: return "sized reference handle";
-	case RK_CLR_OTHER: return "other";
-	case RK_CLR_REFCOUNTED: return "ref-counted handle";
-	case RK_CLR_STACK_PINNED: return "pinned local";
-	case RK_CLR_PINNED: return "pinned GC handle";
-	case RK_CLR_DEPENDENT: return "dependent handle";
-	case RK_CLR_STATIC: return "static variable";
-	case RK_CLR_FROZEN: return "frozen segment";
-	default: return NULL;
-	}
-}
+const struct root_native clr_root_natives[CLR_ROOT_COUNT] = {
+	[CLR_ROOT_STACK] = { "stack", RK_STACK, 0 },
+	[CLR_ROOT_FINALIZER] = { "finalizer queue", RK_FINALIZER, 0 },
+	[CLR_ROOT_HANDLE] = { "strong GC handle", RK_GLOBAL_HANDLE, 0 },
+	[CLR_ROOT_OLDER] = { "older generation", RK_OTHER, 0 },
+	[CLR_ROOT_SIZEDREF] = { "sized reference handle", RK_GLOBAL_HANDLE, 0 },
+	[CLR_ROOT_OTHER] = { "other", RK_OTHER, 0 },
+	[CLR_ROOT_REFCOUNTED] = { "ref-counted handle", RK_GLOBAL_HANDLE, 0 },
+	[CLR_ROOT_STACK_PINNED] = { "pinned local", RK_STACK, 0 },
+	[CLR_ROOT_PINNED] = { "pinned GC handle", RK_GLOBAL_HANDLE, 0 },
+	/* its value lives while its key does: no strong handle */
+	[CLR_ROOT_DEPENDENT] = { "dependent handle", RK_OTHER, 0 },
+	[CLR_ROOT_STATIC] = { "static variable", RK_STATICS, 0 },
+	/* the runtime's own data outside the GC's heap */
+	[CLR_ROOT_FROZEN] = { "frozen segment", RK_VM_INTERNAL, 0 },
+};
 
 /* A static variable's root: the field's name (the trace has no type's),
  * kept in thread_serial as its name's offset + 1. */
 void clr_root_detail(const struct heap *h, const struct root *r, struct sbuf *out)
 {
-	if (r->kind == RK_CLR_STATIC && r->thread_serial != 0) {
+	if (r->kind == RK_STATICS && r->native == CLR_ROOT_STATIC && r->thread_serial != 0) {
 		sbuf_addc(out, ' ');
 		sbuf_adds(out, heap_str(h, r->thread_serial - 1));
 	}
@@ -685,7 +684,8 @@ const char *clr_data_loaded(struct heap *h, const struct fmt_array *a, int n)
 		if (cd->dep_key[i] == 0 || cd->dep_key[i] >= h->n || cd->dep_value[i] == 0 || cd->dep_value[i] >= h->n)
 			return "bad handles";
 	for (size_t i = 0; i < h->nroot_rec; i++)
-		if (h->root_rec[i].kind == RK_CLR_STATIC && h->root_rec[i].thread_serial > h->names_len)
+		if (h->root_rec[i].kind == RK_STATICS && h->root_rec[i].native == CLR_ROOT_STATIC &&
+		    h->root_rec[i].thread_serial > h->names_len)
 			return "bad root";
 	for (node_t v = 0; h->node_gen != NULL && v < h->n; v++)
 		if (h->node_gen[v] >= CLR_NGENS)
@@ -729,7 +729,8 @@ const struct format_ops clr_format = {
 	.parse = clr_parse,
 	.fields = clr_fields,
 	.edge_label = clr_edge_label,
-	.root_kind_name = clr_root_kind_name,
+	.root_natives = clr_root_natives,
+	.nroot_natives = CLR_ROOT_COUNT,
 	.root_detail = clr_root_detail,
 	.gen_name = clr_gen_name,
 	.free_data = clr_free_data,

@@ -16,8 +16,9 @@ extern const struct format_ops gcdump_format;
  * An object: address, size, type id, and how many of the references
  * gathered (in order) are its. */
 struct clr_node { uint64_t addr, size, type, nedges; };
-/* A root: the object's address, its kind (RK_CLR_*), a name's offset
- * + 1 in the names table (static variables) or 0. */
+/* A root: the object's address, its native kind (runtime/clr.h:
+ * CLR_ROOT_*), a name's offset + 1 in the names table (static
+ * variables) or 0. */
 struct clr_root { uint64_t addr; uint16_t kind; uint32_t name; };
 struct clr_pair { uint64_t key, value; };
 struct clr_type { uint64_t id; uint32_t name; };
@@ -73,7 +74,8 @@ void clr_watch(const uint8_t *map, uint64_t size, struct clr_watch *w);
 /* The views' side, the same for both files. */
 int clr_fields(const struct heap *h, node_t v, field_fn fn, void *arg);
 void clr_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out);
-const char *clr_root_kind_name(unsigned kind);
+/* The native kinds of runtime/clr.h (CLR_ROOT_*) in the table of kinds. */
+extern const struct root_native clr_root_natives[];
 void clr_root_detail(const struct heap *h, const struct root *r, struct sbuf *out);
 const char *clr_gen_name(unsigned g);
 void clr_free_data(struct heap *h);

@@ -175,16 +175,16 @@ static int compressed(const uint8_t *blob, size_t len, size_t *at, int32_t *out)
 static uint16_t group_kind(const char *name, uint16_t parent)
 {
 	static const struct { const char *name; uint16_t kind; } groups[] = {
-		{ "[local vars]", RK_CLR_STACK },
-		{ "[finalizer Handles]", RK_CLR_FINALIZER },
-		{ "[strong Handles]", RK_CLR_HANDLE },
-		{ "[pinning Handles]", RK_CLR_PINNED },
-		{ "[Dependent Handles]", RK_CLR_DEPENDENT },
-		{ "[COM/WinRT Objects]", RK_CLR_REFCOUNTED },
-		{ "[static vars]", RK_CLR_STATIC },
-		{ "[thread static vars]", RK_CLR_STATIC },
-		{ "[other Handles]", RK_CLR_OTHER },
-		{ "[other roots]", RK_CLR_OTHER },
+		{ "[local vars]", CLR_ROOT_STACK },
+		{ "[finalizer Handles]", CLR_ROOT_FINALIZER },
+		{ "[strong Handles]", CLR_ROOT_HANDLE },
+		{ "[pinning Handles]", CLR_ROOT_PINNED },
+		{ "[Dependent Handles]", CLR_ROOT_DEPENDENT },
+		{ "[COM/WinRT Objects]", CLR_ROOT_REFCOUNTED },
+		{ "[static vars]", CLR_ROOT_STATIC },
+		{ "[thread static vars]", CLR_ROOT_STATIC },
+		{ "[other Handles]", CLR_ROOT_OTHER },
+		{ "[other roots]", CLR_ROOT_OTHER },
 	};
 
 	for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
@@ -327,7 +327,7 @@ static void group_roots(struct gcd *g)
 	size_t sp = 0;
 	if (g->root < g->nnodes) {
 		stack[sp++] = g->root;
-		kind[g->root] = RK_CLR_OTHER;
+		kind[g->root] = CLR_ROOT_OTHER;
 		name[g->root] = 0;
 		seen[g->root] = 1;
 	}
@@ -372,7 +372,7 @@ static void group_roots(struct gcd *g)
 				const char *f = gn + len - 1;
 				while (f > gn + 12 && f[-1] != '.')
 					f--;
-				kind[c] = RK_CLR_STATIC;
+				kind[c] = CLR_ROOT_STATIC;
 				name[c] = names_intern(&p->nt, f, (size_t)(gn + len - 1 - f)) + 1;
 			}
 			stack[sp++] = (uint32_t)c;
@@ -725,7 +725,8 @@ const struct format_ops gcdump_format = {
 	.parse = gcd_parse,
 	.fields = clr_fields,
 	.edge_label = clr_edge_label,
-	.root_kind_name = clr_root_kind_name,
+	.root_natives = clr_root_natives,
+	.nroot_natives = CLR_ROOT_COUNT,
 	.root_detail = clr_root_detail,
 	.gen_name = clr_gen_name,
 	.free_data = clr_free_data,

@@ -113,13 +113,13 @@ static void add_obj(struct rd *r, uint64_t id, uint64_t off)
 	s->obj[s->nobj++] = (struct raw_obj){ id, off };
 }
 
-static void add_root(struct rd *r, uint16_t kind, uint64_t id, uint64_t off,
+static void add_root(struct rd *r, uint8_t native, uint64_t id, uint64_t off,
 		     uint32_t thread, uint32_t frame)
 {
 	struct scan *s = r->s;
 
 	VEC_GROW(s->root, s->nroot, s->caproot);
-	s->root[s->nroot++] = (struct raw_root){ id, off, kind, thread, frame };
+	s->root[s->nroot++] = (struct raw_root){ id, off, native, thread, frame };
 }
 
 /* Length of a CLASS_DUMP body after its sub-tag, or 0 if it runs past end. */
@@ -170,14 +170,14 @@ static uint64_t class_dump_len(const struct rd *r, uint64_t pos, uint64_t end)
 static int root_len(unsigned tag, unsigned ids)
 {
 	switch (tag) {
-	case RK_UNKNOWN: case RK_STICKY_CLASS: case RK_MONITOR_USED:
-	case RK_INTERNED_STRING: case RK_FINALIZING: case RK_DEBUGGER:
-	case RK_REFERENCE_CLEANUP: case RK_VM_INTERNAL: case RK_UNREACHABLE_ANDROID:
+	case HPROF_ROOT_UNKNOWN: case HPROF_ROOT_STICKY_CLASS: case HPROF_ROOT_MONITOR_USED:
+	case HPROF_ROOT_INTERNED_STRING: case HPROF_ROOT_FINALIZING: case HPROF_ROOT_DEBUGGER:
+	case HPROF_ROOT_REFERENCE_CLEANUP: case HPROF_ROOT_VM_INTERNAL: case HPROF_ROOT_UNREACHABLE:
 		return (int)ids;
-	case RK_JNI_GLOBAL: return (int)(2 * ids);
-	case RK_JNI_LOCAL: case RK_JAVA_FRAME: case RK_THREAD_OBJ: case RK_JNI_MONITOR:
+	case HPROF_ROOT_JNI_GLOBAL: return (int)(2 * ids);
+	case HPROF_ROOT_JNI_LOCAL: case HPROF_ROOT_JAVA_FRAME: case HPROF_ROOT_THREAD_OBJ: case HPROF_ROOT_JNI_MONITOR:
 		return (int)ids + 8;
-	case RK_NATIVE_STACK: case RK_THREAD_BLOCK: return (int)ids + 4;
+	case HPROF_ROOT_NATIVE_STACK: case HPROF_ROOT_THREAD_BLOCK: return (int)ids + 4;
 	default: return -1;
 	}
 }
@@ -189,11 +189,11 @@ static void take_root(struct rd *r, unsigned tag, uint64_t pos, uint64_t sub)
 	uint32_t a = 0, b = HW_NONE;
 
 	switch (tag) {
-	case RK_JNI_LOCAL: case RK_JAVA_FRAME: case RK_JNI_MONITOR:
+	case HPROF_ROOT_JNI_LOCAL: case HPROF_ROOT_JAVA_FRAME: case HPROF_ROOT_JNI_MONITOR:
 		a = be32(m + pos + r->ids);
 		b = be32(m + pos + r->ids + 4);
 		break;
-	case RK_THREAD_OBJ: {
+	case HPROF_ROOT_THREAD_OBJ: {
 		struct scan *s = r->s;
 
 		a = be32(m + pos + r->ids);
@@ -201,11 +201,11 @@ static void take_root(struct rd *r, unsigned tag, uint64_t pos, uint64_t sub)
 		s->thread[s->nthread++] = (struct raw_thread){ id, a, be32(m + pos + r->ids + 4) };
 		break;
 	}
-	case RK_NATIVE_STACK: case RK_THREAD_BLOCK:
+	case HPROF_ROOT_NATIVE_STACK: case HPROF_ROOT_THREAD_BLOCK:
 		a = be32(m + pos + r->ids);
 		break;
 	}
-	add_root(r, (uint16_t)tag, id, sub, a, b);
+	add_root(r, (uint8_t)hprof_root_native(tag), id, sub, a, b); /* a root's tag (root_len) */
 }
 
 /* Length after the sub-tag of an object record, 0 if it runs past end. */
@@ -443,28 +443,25 @@ static void scan_records(struct rd *r, uint64_t pos)
 	}
 }
 
-static const char *hprof_root_kind_name(unsigned kind)
-{
-	switch (kind) {
-	case RK_UNKNOWN: return "unknown";
-	case RK_JNI_GLOBAL: return "JNI global";
-	case RK_JNI_LOCAL: return "JNI local";
-	case RK_JAVA_FRAME: return "Java frame";
-	case RK_NATIVE_STACK: return "native stack";
-	case RK_STICKY_CLASS: return "system class";
-	case RK_THREAD_BLOCK: return "thread block";
-	case RK_MONITOR_USED: return "busy monitor";
-	case RK_THREAD_OBJ: return "thread";
-	case RK_INTERNED_STRING: return "interned string";
-	case RK_FINALIZING: return "finalizing";
-	case RK_DEBUGGER: return "debugger";
-	case RK_REFERENCE_CLEANUP: return "reference cleanup";
-	case RK_VM_INTERNAL: return "VM internal";
-	case RK_JNI_MONITOR: return "JNI monitor";
-	case RK_UNREACHABLE_ANDROID: return "unreachable (Android)";
-	default: return NULL;
-	}
-}
+/* Each root tag's kind; JVM users know the names. */
+const struct root_native hprof_root_natives[HPN_COUNT] = {
+	[HPN_UNKNOWN] = { "unknown", RK_UNKNOWN, 0 },
+	[HPN_JNI_GLOBAL] = { "JNI global", RK_GLOBAL_HANDLE, 0 },
+	[HPN_JNI_LOCAL] = { "JNI local", RK_LOCAL_HANDLE, 1 },
+	[HPN_JAVA_FRAME] = { "Java frame", RK_STACK, 1 },
+	[HPN_NATIVE_STACK] = { "native stack", RK_STACK, 1 },
+	[HPN_STICKY_CLASS] = { "system class", RK_STATICS, 0 },
+	[HPN_THREAD_BLOCK] = { "thread block", RK_STACK, 1 },
+	[HPN_MONITOR_USED] = { "busy monitor", RK_MONITOR, 0 },
+	[HPN_THREAD_OBJ] = { "thread", RK_THREAD, 1 },
+	[HPN_INTERNED_STRING] = { "interned string", RK_INTERNED, 0 },
+	[HPN_FINALIZING] = { "finalizing", RK_FINALIZER, 0 },
+	[HPN_DEBUGGER] = { "debugger", RK_DEBUGGER, 0 },
+	[HPN_REFERENCE_CLEANUP] = { "reference cleanup", RK_FINALIZER, 0 },
+	[HPN_VM_INTERNAL] = { "VM internal", RK_VM_INTERNAL, 0 },
+	[HPN_JNI_MONITOR] = { "JNI monitor", RK_MONITOR, 1 },
+	[HPN_UNREACHABLE] = { "unreachable (Android)", RK_OTHER, 0 },
+};
 
 int hprof_parse(struct heap *h, struct progress *p, struct sbuf *err)
 {
@@ -546,5 +543,6 @@ const struct format_ops hprof_format = {
 	.alloc_times = hprof_alloc_times,
 	.time_hint = "snapshots taken with the agent's sample:BYTES option have one for each object "
 		     "the sampling picked",
-	.root_kind_name = hprof_root_kind_name,
+	.root_natives = hprof_root_natives,
+	.nroot_natives = HPN_COUNT,
 };

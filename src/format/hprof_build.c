@@ -466,6 +466,8 @@ static int cmp_root(const void *a, const void *b)
 		return x->node < y->node ? -1 : 1;
 	if (x->kind != y->kind)
 		return x->kind < y->kind ? -1 : 1;
+	if (x->native != y->native)
+		return x->native < y->native ? -1 : 1;
 	if (x->thread_serial != y->thread_serial)
 		return x->thread_serial < y->thread_serial ? -1 : 1;
 	return x->frame < y->frame ? -1 : x->frame > y->frame;
@@ -479,15 +481,16 @@ static void build_roots(struct heap *h, const struct scan *s)
 	h->nroot_rec = 0;
 	for (size_t i = 0; i < s->nroot; i++) {
 		const struct raw_root *r = &s->root[i];
+		const struct root_native *n = &hprof_root_natives[r->native];
 		node_t v = heap_find_id(h, r->id);
 		if (v == HW_NONE) {
 			if (r->id != 0 && missing++ < WARN_EACH)
 				warn_add(&h->warn, "%s: offset %llu: GC root (%s) 0x%llx is not in the "
 					 "dump; ignored", h->path, (unsigned long long)r->off,
-					 heap_root_kind_name(h, r->kind), (unsigned long long)r->id);
+					 n->name, (unsigned long long)r->id);
 			continue;
 		}
-		h->root_rec[h->nroot_rec++] = (struct root){ v, r->kind, r->thread, r->frame };
+		h->root_rec[h->nroot_rec++] = (struct root){ v, n->kind, r->native, r->thread, r->frame };
 	}
 	hw_qsort(h->root_rec, h->nroot_rec, sizeof *h->root_rec, cmp_root);
 	size_t k = 0; /* the same root twice is one record */

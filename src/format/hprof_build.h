@@ -8,7 +8,7 @@
 #include "progress.h"
 
 struct raw_obj { uint64_t id, off; };
-struct raw_root { uint64_t id, off; uint16_t kind; uint32_t thread, frame; };
+struct raw_root { uint64_t id, off; uint8_t native; uint32_t thread, frame; }; /* native: HPN_* */
 struct raw_str { uint64_t id, off; uint32_t len; };       /* UTF8 body after the id */
 struct raw_lc { uint64_t cid, name; uint32_t serial; };   /* LOAD_CLASS */
 struct raw_frame { uint64_t id, method, sig, source; uint32_t class_serial; int32_t line; };

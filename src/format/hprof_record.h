@@ -25,7 +25,52 @@
 #include "graph/heap.h"
 #include "graph/reader.h"
 
-/* Heap sub-record tags beyond the root kinds of heap.h. */
+/* Heap sub-record tags of GC roots. */
+enum {
+	HPROF_ROOT_UNKNOWN = 0xff, HPROF_ROOT_JNI_GLOBAL = 0x01, HPROF_ROOT_JNI_LOCAL = 0x02,
+	HPROF_ROOT_JAVA_FRAME = 0x03, HPROF_ROOT_NATIVE_STACK = 0x04, HPROF_ROOT_STICKY_CLASS = 0x05,
+	HPROF_ROOT_THREAD_BLOCK = 0x06, HPROF_ROOT_MONITOR_USED = 0x07, HPROF_ROOT_THREAD_OBJ = 0x08,
+	/* Android's */
+	HPROF_ROOT_INTERNED_STRING = 0x89, HPROF_ROOT_FINALIZING = 0x8a, HPROF_ROOT_DEBUGGER = 0x8b,
+	HPROF_ROOT_REFERENCE_CLEANUP = 0x8c, HPROF_ROOT_VM_INTERNAL = 0x8d,
+	HPROF_ROOT_JNI_MONITOR = 0x8e, HPROF_ROOT_UNREACHABLE = 0x90,
+};
+
+/* The reader's own root kinds (struct root's native, hprof.c's
+ * hprof_root_natives[]), one per root sub-record tag. */
+enum {
+	HPN_UNKNOWN, HPN_JNI_GLOBAL, HPN_JNI_LOCAL, HPN_JAVA_FRAME, HPN_NATIVE_STACK,
+	HPN_STICKY_CLASS, HPN_THREAD_BLOCK, HPN_MONITOR_USED, HPN_THREAD_OBJ,
+	HPN_INTERNED_STRING, HPN_FINALIZING, HPN_DEBUGGER, HPN_REFERENCE_CLEANUP,
+	HPN_VM_INTERNAL, HPN_JNI_MONITOR, HPN_UNREACHABLE, HPN_COUNT
+};
+extern const struct root_native hprof_root_natives[HPN_COUNT];
+
+/* The native kind of a root sub-record tag, -1 if the tag is no root. */
+static inline int hprof_root_native(unsigned tag)
+{
+	switch (tag) {
+	case HPROF_ROOT_UNKNOWN: return HPN_UNKNOWN;
+	case HPROF_ROOT_JNI_GLOBAL: return HPN_JNI_GLOBAL;
+	case HPROF_ROOT_JNI_LOCAL: return HPN_JNI_LOCAL;
+	case HPROF_ROOT_JAVA_FRAME: return HPN_JAVA_FRAME;
+	case HPROF_ROOT_NATIVE_STACK: return HPN_NATIVE_STACK;
+	case HPROF_ROOT_STICKY_CLASS: return HPN_STICKY_CLASS;
+	case HPROF_ROOT_THREAD_BLOCK: return HPN_THREAD_BLOCK;
+	case HPROF_ROOT_MONITOR_USED: return HPN_MONITOR_USED;
+	case HPROF_ROOT_THREAD_OBJ: return HPN_THREAD_OBJ;
+	case HPROF_ROOT_INTERNED_STRING: return HPN_INTERNED_STRING;
+	case HPROF_ROOT_FINALIZING: return HPN_FINALIZING;
+	case HPROF_ROOT_DEBUGGER: return HPN_DEBUGGER;
+	case HPROF_ROOT_REFERENCE_CLEANUP: return HPN_REFERENCE_CLEANUP;
+	case HPROF_ROOT_VM_INTERNAL: return HPN_VM_INTERNAL;
+	case HPROF_ROOT_JNI_MONITOR: return HPN_JNI_MONITOR;
+	case HPROF_ROOT_UNREACHABLE: return HPN_UNREACHABLE;
+	default: return -1;
+	}
+}
+
+/* Heap sub-record tags beyond the roots. */
 enum {
 	HPROF_CLASS_DUMP = 0x20, HPROF_INSTANCE = 0x21, HPROF_OBJ_ARRAY = 0x22,
 	HPROF_PRIM_ARRAY = 0x23, HPROF_PRIM_ARRAY_NODATA = 0xc3, HPROF_HEAP_INFO = 0xfe,

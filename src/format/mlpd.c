@@ -40,9 +40,31 @@ enum { T_ALLOC, T_GC, T_METADATA, T_METHOD, T_EXCEPTION, T_MONITOR, T_HEAP, T_SA
        T_COVERAGE, T_META };
 /* metadata kinds */
 enum { MD_CLASS = 1, MD_IMAGE, MD_ASSEMBLY, MD_DOMAIN, MD_THREAD, MD_CONTEXT, MD_VTABLE };
-/* sgen's root sources (MonoGCRootSource) as kinds, then the slots no
- * registered range holds */
-enum { RK_MONO = 0x400, RK_MONO_NSOURCES = 17, RK_MONO_UNREGISTERED = RK_MONO + 0x40 };
+/* The reader's own root kinds (struct root's native): sgen's root
+ * sources (MonoGCRootSource), then the slots no registered range holds */
+enum { MR_EXTERNAL, MR_STACK, MR_FINALIZER, MR_GC_HANDLE = 6, MR_NSOURCES = 17, MR_UNREGISTERED = MR_NSOURCES,
+       MR_COUNT };
+static const struct root_native mlpd_root_natives[MR_COUNT] = {
+	{ "external", RK_NATIVE, 0 },        /* registered by the embedder */
+	{ "stack", RK_STACK, 0 },
+	{ "finalizer queue", RK_FINALIZER, 0 },
+	{ "static", RK_STATICS, 0 },
+	{ "thread static", RK_STATICS, 0 },
+	{ "context static", RK_STATICS, 0 },
+	{ "GC handle", RK_GLOBAL_HANDLE, 0 },
+	{ "JIT", RK_VM_INTERNAL, 0 },
+	{ "threading", RK_VM_INTERNAL, 0 },
+	{ "domain", RK_VM_INTERNAL, 0 },
+	{ "reflection", RK_VM_INTERNAL, 0 },
+	{ "marshal", RK_VM_INTERNAL, 0 },
+	{ "thread pool", RK_VM_INTERNAL, 0 },
+	{ "debugger", RK_DEBUGGER, 0 },
+	{ "handle", RK_LOCAL_HANDLE, 0 },    /* a thread's handle stack (coop handles) */
+	{ "ephemeron", RK_OTHER, 0 },        /* a value kept while its key lives */
+	{ "toggle ref", RK_NATIVE, 0 },      /* strong while native code holds the object */
+	/* in no registered range: sgen's conservative stack scan or a pin, the file does not say */
+	{ "unregistered (stack or pinned)", RK_OTHER, 0 },
+};
 /* MonoArray's header: vtable, sync, bounds, length */
 #define ARRAY_HEADER_WORDS 4
 
@@ -149,7 +171,7 @@ static void backtrace(struct cur *c)
 
 struct mobj { uint64_t addr, vtable, ref0; uint32_t size, nrefs; uint8_t gen; };
 struct mextra { uint64_t src, target; uint32_t off; }; /* a continuation not next to its object */
-struct mroot { uint64_t slot, obj; uint16_t kind; }; /* kind: format 13's, else 0 (by range) */
+struct mroot { uint64_t slot, obj; uint16_t kind; }; /* kind: format 13's native + 1, else 0 (by range) */
 struct mptr { uint64_t ptr, val; };                     /* class -> name, vtable -> class */
 /* a root range; below: the open one of its start registered before it,
  * or NO_REG (an unregistration closes the latest open one of a start) */
@@ -458,8 +480,8 @@ static void heap_roots(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_t
 			uint64_t obj = (obj_base + (uint64_t)sleb(c)) << 3;
 			unsigned type = byte1(c); /* flags: stack 1, finalizer 2, handle 4, other 8, misc 16 */
 			uleb(c);
-			uint16_t kind = type & 1 ? RK_MONO + 1 : type & 2 ? RK_MONO + 2 : type & 4 ? RK_MONO + 6
-				      : RK_MONO;
+			uint16_t kind = 1 + (type & 1 ? MR_STACK : type & 2 ? MR_FINALIZER : type & 4 ? MR_GC_HANDLE
+					     : MR_EXTERNAL);
 			if (cp != NULL && !c->bad) {
 				VEC_GROW(cp->r, cp->nrt, cp->crt);
 				cp->r[cp->nrt++] = (struct mroot){ 0, obj, kind };
@@ -1003,15 +1025,15 @@ static void shot_roots(struct mrd *r, struct capture *cp, struct heap_builder *b
 	for (size_t i = 0; i < cp->nrt; i++) {
 		uint64_t slot = cp->r[i].slot;
 		size_t lo = lower_bound_u64s(live, nlive, sizeof *live, slot + 1); /* the last start <= slot */
-		unsigned kind = RK_MONO_UNREGISTERED;
+		unsigned n = MR_UNREGISTERED;
 		uint32_t desc = 0;
 		if (cp->r[i].kind != 0) {
-			kind = cp->r[i].kind; /* format 13: a type, no slot */
+			n = cp->r[i].kind - 1u; /* format 13: a type, no slot */
 		} else if (lo > 0 && slot - live[lo - 1].start < live[lo - 1].size) {
-			kind = RK_MONO + (live[lo - 1].source < RK_MONO_NSOURCES ? live[lo - 1].source : 0);
+			n = live[lo - 1].source < MR_NSOURCES ? live[lo - 1].source : MR_EXTERNAL;
 			desc = live[lo - 1].desc + 1;
 		}
-		hb_root(b, cp->r[i].obj, (uint16_t)kind, desc);
+		hb_root(b, cp->r[i].obj, mlpd_root_natives[n].kind, (uint8_t)n, desc);
 	}
 	free(live);
 }
@@ -1220,23 +1242,10 @@ static int mlpd_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 	return n;
 }
 
-static const char *mlpd_root_kind_name(unsigned kind)
-{
-	static const char *const names[RK_MONO_NSOURCES] = {
-		"external", "stack", "finalizer queue", "static", "thread static", "context static",
-		"GC handle", "JIT", "threading", "domain", "reflection", "marshal", "thread pool",
-		"debugger", "handle", "ephemeron", "toggle ref",
-	};
-
-	if (kind >= RK_MONO && kind < RK_MONO + RK_MONO_NSOURCES)
-		return names[kind - RK_MONO];
-	return kind == RK_MONO_UNREGISTERED ? "unregistered (stack or pinned)" : NULL;
-}
-
 /* The registered range's description ("static field", "thread 0x..."). */
 static void mlpd_root_detail(const struct heap *h, const struct root *r, struct sbuf *out)
 {
-	if (r->kind >= RK_MONO && r->kind < RK_MONO + RK_MONO_NSOURCES && r->thread_serial != 0 &&
+	if (r->kind < RK_WEAK_ONLY && r->native < MR_NSOURCES && r->thread_serial != 0 &&
 	    heap_str(h, r->thread_serial - 1)[0] != '\0') {
 		sbuf_adds(out, " (");
 		sbuf_adds(out, heap_str(h, r->thread_serial - 1));
@@ -1297,7 +1306,7 @@ static const char *mlpd_data_loaded(struct heap *h, const struct fmt_array *a, i
 	    (md->ptrsize != 4 && md->ptrsize != 8))
 		return "bad Mono data";
 	for (size_t i = 0; i < h->nroot_rec; i++)
-		if (h->root_rec[i].kind >= RK_MONO && h->root_rec[i].kind < RK_MONO + RK_MONO_NSOURCES &&
+		if (h->root_rec[i].kind < RK_WEAK_ONLY && h->root_rec[i].native < MR_NSOURCES &&
 		    h->root_rec[i].thread_serial > h->names_len)
 			return "bad root";
 	return NULL;
@@ -1617,7 +1626,8 @@ const struct format_ops mlpd_format = {
 	.parse = mlpd_parse,
 	.fields = mlpd_fields,
 	.edge_label = mlpd_edge_label,
-	.root_kind_name = mlpd_root_kind_name,
+	.root_natives = mlpd_root_natives,
+	.nroot_natives = MR_COUNT,
 	.root_detail = mlpd_root_detail,
 	.gen_name = mlpd_gen_name,
 	.free_data = mlpd_free_data,

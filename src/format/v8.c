@@ -69,7 +69,8 @@ struct v8_data {
 	uint64_t type_names_len;
 };
 
-enum { RK_V8_GC = 0x200, RK_V8_USER = 0x201, RK_V8_EMBEDDER = 0x202 };
+/* The root's edges' kinds (struct root's native, v8_root_natives). */
+enum { V8R_GC, V8R_USER, V8R_EMBEDDER, V8R_COUNT };
 
 #define PACK_BITS 3                       /* V8 has 7 edge types */
 #define PACK_NONE ((1u << PACK_BITS) - 1) /* the packed type of none (UINT8_MAX) */
@@ -378,18 +379,27 @@ static void make_traces(struct v8b *b)
 
 /* ---- edges ---- */
 
-static uint16_t root_kind(struct v8b *b, uint8_t type, node_t t)
+/* The synthetic root's edges: to "(GC roots)", the engine's strong
+ * roots; shortcuts to the user roots (a context's global object, where
+ * a script's globals live); the rest to the embedder's (the DOM's). */
+static const struct root_native v8_root_natives[V8R_COUNT] = {
+	[V8R_GC] = { "GC roots", RK_VM_INTERNAL, 0 },
+	[V8R_USER] = { "user root (global)", RK_STATICS, 0 },
+	[V8R_EMBEDDER] = { "embedder root", RK_NATIVE, 0 },
+};
+
+static uint8_t root_native(struct v8b *b, uint8_t type, node_t t)
 {
-	uint16_t kind = RK_V8_EMBEDDER;
+	uint8_t native = V8R_EMBEDDER;
 	struct sbuf sb;
 
 	if (type == b->d->et_shortcut)
-		return RK_V8_USER;
+		return V8R_USER;
 	sbuf_init(&sb);
 	if (v8_str(b->h, b->d->node_name[t], &sb, 64) == 0 && strcmp(sb.buf, "(GC roots)") == 0)
-		kind = RK_V8_GC;
+		native = V8R_GC;
 	sbuf_free(&sb);
-	return kind;
+	return native;
 }
 
 #define RELEASE_EVERY (1u << 20) /* edges read between lettings go of their columns */
@@ -456,9 +466,11 @@ static void make_edges(struct v8b *b, const uint32_t *o2n)
 			uint8_t type = s->etype[e];
 			node_t t = o2n[s->eto[e] < s->nnodes ? s->eto[e] : 0];
 			switch (edge_use(b, o, e)) {
-			case E_ROOT:
-				hb_root_node(&b->hb, t, root_kind(b, type, t), 0);
+			case E_ROOT: {
+				uint8_t rn = root_native(b, type, t);
+				hb_root_node(&b->hb, t, v8_root_natives[rn].kind, rn, 0);
 				break;
+			}
 			case E_WEAK:
 				hb_weak_node(&b->hb, v, t, s->ename[e]);
 				break;
@@ -798,16 +810,6 @@ static uint32_t v8_alloc_trace(const struct heap *h, node_t v)
 	return d->node_trace != NULL ? d->node_trace[v] : 0;
 }
 
-static const char *v8_root_kind_name(unsigned kind)
-{
-	switch (kind) {
-	case RK_V8_GC: return "GC roots";
-	case RK_V8_USER: return "user root (global)";
-	case RK_V8_EMBEDDER: return "embedder root";
-	default: return NULL;
-	}
-}
-
 /* ---- one object in two snapshots of one process ---- */
 
 /* Does v's id name v alone for its life? V8's heap profiler keys ids by
@@ -967,7 +969,8 @@ const struct format_ops v8_format = {
 	.edge_label = v8_edge_label,
 	.alloc_trace = v8_alloc_trace,
 	.alloc_hint = "snapshots taken with allocation tracking (node --track-heap-objects) have them",
-	.root_kind_name = v8_root_kind_name,
+	.root_natives = v8_root_natives,
+	.nroot_natives = V8R_COUNT,
 	.free_data = v8_free,
 	.refs_change = v8_refs_change,
 	.id_identifies = v8_id_identifies,

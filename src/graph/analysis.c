@@ -72,7 +72,7 @@ static void add_pseudo(struct heap *h, struct rootlist *rl, node_t v, unsigned k
 		rl->caprec = rl->caprec ? rl->caprec * 2 : 256;
 		rl->rec = xreallocarray(rl->rec, rl->caprec, sizeof *rl->rec);
 	}
-	rl->rec[rl->nrec++] = (struct root){ v, (uint16_t)kind, 0, HW_NONE };
+	rl->rec[rl->nrec++] = (struct root){ v, (uint8_t)kind, 0, 0, HW_NONE };
 	(void)h;
 }
 
@@ -99,7 +99,9 @@ static int cmp_rootrec(const void *a, const void *b)
 
 	if (x->node != y->node)
 		return x->node < y->node ? -1 : 1;
-	return x->kind < y->kind ? -1 : x->kind > y->kind;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return x->native < y->native ? -1 : x->native > y->native;
 }
 
 void heap_roots_unique(struct heap *h)

@@ -19,8 +19,8 @@ static inline size_t bits_words(node_t n) { return ((size_t)n + 63) / 64; }
  * objects reachable only through weak referents (RK_WEAK_ONLY), then
  * for unreachable objects (RK_UNREACHABLE: those with no unreachable
  * predecessor first, then the rest in index order). Builds in[]. */
-/* A reader's root records put in order (by node, then kind), each
- * (node, kind) once: what analysis_roots expects. */
+/* A reader's root records put in order (by node, kind, native kind),
+ * each (node, kind, native) once: what analysis_roots expects. */
 void heap_roots_unique(struct heap *h);
 void analysis_roots(struct heap *h, struct progress *p);
 

@@ -365,25 +365,25 @@ void hb_ref(struct heap_builder *b, uint64_t from, uint64_t to)
 	hb_ref_label(b, from, to, 0);
 }
 
-void hb_root(struct heap_builder *b, uint64_t id, uint16_t kind, uint32_t detail)
+void hb_root(struct heap_builder *b, uint64_t id, uint8_t kind, uint8_t native, uint32_t detail)
 {
 	if (b->nodes_done) {
 		node_t v = hb_find(b, id);
 		if (v == HW_NONE)
 			b->lost_roots++;
 		else
-			hb_root_node(b, v, kind, detail);
+			hb_root_node(b, v, kind, native, detail);
 		return;
 	}
 	OWN_GROW(b, b->root, b->nroot, b->croot);
-	b->root[b->nroot++] = (struct hb_root){ id, detail, kind };
+	b->root[b->nroot++] = (struct hb_root){ id, detail, kind, native };
 }
 
 /* Once the nodes are done, a root's id field holds its node. */
-void hb_root_node(struct heap_builder *b, node_t v, uint16_t kind, uint32_t detail)
+void hb_root_node(struct heap_builder *b, node_t v, uint8_t kind, uint8_t native, uint32_t detail)
 {
 	OWN_GROW(b, b->root, b->nroot, b->croot);
-	b->root[b->nroot++] = (struct hb_root){ v, detail, kind };
+	b->root[b->nroot++] = (struct hb_root){ v, detail, kind, native };
 }
 
 /* The roots given by id so far, by node (those of no object dropped). */
@@ -947,11 +947,13 @@ static int cmp_hbroot(const void *x, const void *y)
 		return a->id < c->id ? -1 : 1;
 	if (a->kind != c->kind)
 		return a->kind < c->kind ? -1 : 1;
+	if (a->native != c->native)
+		return a->native < c->native ? -1 : 1;
 	return a->detail < c->detail ? -1 : a->detail > c->detail;
 }
 
-/* Root records: by node and kind, each once (the least detail of a
- * pair given twice, whatever the order given). */
+/* Root records: by node, kind and native kind, each once (the least
+ * detail of a pair given twice, whatever the order given). */
 static void make_roots(struct heap_builder *b)
 {
 	struct heap *h = b->h;
@@ -962,8 +964,8 @@ static void make_roots(struct heap_builder *b)
 		const struct hb_root *r = &b->root[i];
 		node_t v = (node_t)r->id;
 		if (h->nroot_rec == 0 || h->root_rec[h->nroot_rec - 1].node != v ||
-			 h->root_rec[h->nroot_rec - 1].kind != r->kind)
-			h->root_rec[h->nroot_rec++] = (struct root){ v, r->kind, r->detail, HW_NONE };
+			 h->root_rec[h->nroot_rec - 1].kind != r->kind || h->root_rec[h->nroot_rec - 1].native != r->native)
+			h->root_rec[h->nroot_rec++] = (struct root){ v, r->kind, r->native, r->detail, HW_NONE };
 	}
 	heap_roots_unique(h); /* in order and unique already: as every reader's */
 	free(b->root);

@@ -54,7 +54,7 @@
 
 struct hb_type { uint32_t name; uint64_t id; };
 struct hb_ref { uint64_t from, to; };
-struct hb_root { uint64_t id; uint32_t detail; uint16_t kind; };
+struct hb_root { uint64_t id; uint32_t detail; uint8_t kind, native; };
 struct hb_weak { node_t from, to; uint32_t label; };
 
 struct heap_builder {
@@ -140,13 +140,14 @@ void hb_refs(struct heap_builder *b, uint64_t from, const uint64_t *to, size_t n
  * at once (a reader that knows how many spares the arrays' growth: its
  * copies, and the room unused past the last). */
 void hb_refs_expected(struct heap_builder *b, size_t refs);
-/* A GC root: the object's id, the reader's kind (heap.h: enum
- * root_kind's numbering), detail (struct root's thread_serial: a
+/* A GC root: the object's id, its kind (graph/rootkind.h), the
+ * reader's own kind (native: its index in the reader's root_natives,
+ * whose kind it must be), detail (struct root's thread_serial: a
  * reader's number or names offset, 0 for none). A root of a missing id
  * is dropped (hb_finish counts it in lost_roots). */
-void hb_root(struct heap_builder *b, uint64_t id, uint16_t kind, uint32_t detail);
+void hb_root(struct heap_builder *b, uint64_t id, uint8_t kind, uint8_t native, uint32_t detail);
 /* A GC root by node, after hb_nodes_done. */
-void hb_root_node(struct heap_builder *b, node_t v, uint16_t kind, uint32_t detail);
+void hb_root_node(struct heap_builder *b, node_t v, uint8_t kind, uint8_t native, uint32_t detail);
 
 /* Optional, after the last hb_object: the nodes made (sorted, one per
  * id, classes), so that hb_find answers, and references given after it

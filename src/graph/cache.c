@@ -936,6 +936,15 @@ static const char *validate_layout(const struct heap *h, const struct scalars *s
 	return NULL;
 }
 
+/* A record's kind is the table's, and its native one the reader's of
+ * that kind (a pseudo kind has none). */
+static int root_kind_ok(const struct heap *h, const struct root *r)
+{
+	if (r->kind >= RK_WEAK_ONLY)
+		return r->kind < RK_NKINDS && r->native == 0;
+	return h->fmt != NULL && r->native < h->fmt->nroot_natives && h->fmt->root_natives[r->native].kind == r->kind;
+}
+
 static const char *validate_small(const struct heap *h, const struct scalars *s)
 {
 	if (s->n == 0 || s->n > UINT32_MAX || s->names_len == 0 || h->names[s->names_len - 1] != '\0' ||
@@ -946,7 +955,7 @@ static const char *validate_small(const struct heap *h, const struct scalars *s)
 		if (h->roots[i] >= s->n)
 			return "bad root";
 	for (uint64_t i = 0; i < s->nroot_rec; i++)
-		if (h->root_rec[i].node >= s->n)
+		if (h->root_rec[i].node >= s->n || !root_kind_ok(h, &h->root_rec[i]))
 			return "bad root";
 	for (uint64_t c = 0; c < s->ncls; c++) {
 		const struct hclass *k = &h->cls[c];

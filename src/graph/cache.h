@@ -16,8 +16,9 @@
  * agent's allocation times are; 11: where a truncated dump ends; 12: the
  * sections where the table says, in chunks of 4 MiB, graph/store.h; 13:
  * integer sections as differences, their bytes shuffled; 15: every
- * format's, with its reader's own arrays; 16: each generation's totals). */
-#define CACHE_FORMAT 16
+ * format's, with its reader's own arrays; 16: each generation's totals;
+ * 17: root records of the one table of kinds, with the reader's own). */
+#define CACHE_FORMAT 17
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
 };

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "graph/rootkind.h"
+
 #include "util.h"
 
 struct baseline;
@@ -45,27 +47,18 @@ static inline unsigned field_type_size(uint8_t type, unsigned idsize)
 	}
 }
 
-/* GC root kinds. A reader numbers its own, any but the two pseudo
- * kinds (HPROF: its sub-record tags, named here; V8: from 0x200, see
- * format/v8.c) and names them (struct format_ops,
- * heap_root_kind_name()); the pseudo kinds are the engine's, added so
- * that every object has a dominator. */
-enum root_kind {
-	RK_UNKNOWN = 0xff, RK_JNI_GLOBAL = 0x01, RK_JNI_LOCAL = 0x02,
-	RK_JAVA_FRAME = 0x03, RK_NATIVE_STACK = 0x04, RK_STICKY_CLASS = 0x05,
-	RK_THREAD_BLOCK = 0x06, RK_MONITOR_USED = 0x07, RK_THREAD_OBJ = 0x08,
-	RK_INTERNED_STRING = 0x89, RK_FINALIZING = 0x8a, RK_DEBUGGER = 0x8b,
-	RK_REFERENCE_CLEANUP = 0x8c, RK_VM_INTERNAL = 0x8d,
-	RK_JNI_MONITOR = 0x8e, RK_UNREACHABLE_ANDROID = 0x90,
-	RK_WEAK_ONLY = 0x100,   /* pseudo: reachable only through a weak referent */
-	RK_UNREACHABLE = 0x101, /* pseudo: not reachable from any GC root */
-};
-
+/* A GC root record: its kind (graph/rootkind.h), the reader's own kind
+ * (native: an index into its format_ops root_natives, 0 for a pseudo
+ * kind), then what the reader keeps: for a native kind with a thread
+ * (root_natives' thread) the thread's serial and frame number or stack
+ * depth (HW_NONE if none), else thread_serial is the reader's own (.NET,
+ * Mono: a name's offset + 1, 0 for none) and frame HW_NONE. */
 struct root {
 	node_t node;
-	uint16_t kind;
+	uint8_t kind;           /* enum root_kind */
+	uint8_t native;
 	uint32_t thread_serial; /* 0 when the kind has none */
-	uint32_t frame;         /* frame number or stack depth; HW_NONE if none */
+	uint32_t frame;
 };
 
 /* One heap of a file of several (struct heap's snaps). */

@@ -117,17 +117,35 @@ void alloc_times_free(struct alloc_times *t)
 	}
 }
 
-const char *heap_root_kind_name(const struct heap *h, unsigned kind)
+/* The reader's own kind native, of a record of that kind; NULL for a
+ * pseudo kind or one past the reader's table. */
+static const struct root_native *native_of(const struct heap *h, unsigned kind, unsigned native)
 {
-	const char *s = NULL;
+	if (kind >= RK_WEAK_ONLY || h->fmt == NULL || native >= h->fmt->nroot_natives)
+		return NULL;
+	return &h->fmt->root_natives[native];
+}
 
-	switch (kind) {
-	case RK_WEAK_ONLY: return "weakly reachable";
-	case RK_UNREACHABLE: return "unreachable";
-	}
-	if (h->fmt != NULL && h->fmt->root_kind_name != NULL)
-		s = h->fmt->root_kind_name(kind);
-	return s != NULL ? s : "?";
+const struct root_native *heap_root_native(const struct heap *h, const struct root *r)
+{
+	return native_of(h, r->kind, r->native);
+}
+
+void heap_root_kind(const struct heap *h, unsigned kind, unsigned native, struct sbuf *out)
+{
+	const struct root_native *n = native_of(h, kind, native);
+	const char *name = root_kind_name(kind);
+
+	sbuf_adds(out, name);
+	if (n != NULL && strcmp(n->name, name) != 0) /* the reader's name says more */
+		sbuf_printf(out, ": %s", n->name);
+}
+
+int heap_root_has_thread(const struct heap *h, const struct root *r)
+{
+	const struct root_native *n = heap_root_native(h, r);
+
+	return n != NULL && n->thread;
 }
 
 void heap_root_detail(const struct heap *h, const struct root *r, struct sbuf *out)

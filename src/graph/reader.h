@@ -141,6 +141,15 @@ struct fmt_array { void **ptr; void *at; size_t elem; uint64_t count; };
 #define FF_AGENT_IDS 0x2 /* ids last from dump to dump when heapwalk's agent
 			      * wrote the dump (h->agent) */
 
+/* A reader's own kind of GC root: its name in the reader's words
+ * ("JNI global"), the table's kind it is (enum root_kind), and whether
+ * its records keep a thread's serial and frame (struct root). */
+struct root_native {
+	const char *name;
+	uint8_t kind;
+	uint8_t thread;
+};
+
 struct format_ops {
 	const char *name;    /* "hprof", "v8": in `info` and in the cache */
 	/* What the format is: its heading among heapwalk(1)'s FORMATS
@@ -206,9 +215,11 @@ struct format_ops {
 	 * never. */
 	int (*alloc_times)(const struct heap *h, struct alloc_times *out);
 	const char *time_hint;
-	/* The name of a root kind the reader gave (pseudo kinds are the
-	 * engine's own: heap_root_kind_name()). */
-	const char *(*root_kind_name)(unsigned kind);
+	/* The format's own kinds of GC root, each mapped to a row of the
+	 * table of kinds (graph/rootkind.h), indexed by a root record's
+	 * native; nroot_natives of them (at most 256). */
+	const struct root_native *root_natives;
+	unsigned nroot_natives;
 	/* The name of generation g of h->node_gen ("gen0", "loh"), NULL
 	 * past the last. */
 	const char *(*gen_name)(unsigned g);
@@ -299,8 +310,15 @@ const struct alloc_times *heap_alloc_times(struct heap *h);
 const char *heap_time_hint(const struct heap *h);
 /* Frees t's arrays (not t). */
 void alloc_times_free(struct alloc_times *t);
-/* The words for a root kind. */
-const char *heap_root_kind_name(const struct heap *h, unsigned kind);
+/* A root kind as shown (a record's kind and native): the table's name,
+ * then the reader's own when it says more ("stack: Java frame"),
+ * appended to out. */
+void heap_root_kind(const struct heap *h, unsigned kind, unsigned native, struct sbuf *out);
+/* The reader's own kind of r, NULL for a pseudo kind or one the reader
+ * has not (a forged cache). */
+const struct root_native *heap_root_native(const struct heap *h, const struct root *r);
+/* Does r keep a thread's serial and frame (HPROF's thread roots)? */
+int heap_root_has_thread(const struct heap *h, const struct root *r);
 /* What root record r says beyond its kind, for a reader's own kinds
  * (" Foo.bar"); appends nothing if nothing. */
 void heap_root_detail(const struct heap *h, const struct root *r, struct sbuf *out);

@@ -79,8 +79,9 @@ static int is_root(const struct heap *h, node_t v)
 	return 0;
 }
 
-/* "GC root: JNI global, Java frame": the kinds of v's root records,
- * each once, in the label; the whole of root_label in the tooltip. */
+/* "GC root: global handle: JNI global, stack: Java frame": the kinds
+ * of v's root records, each once, in the label; the whole of
+ * root_label in the tooltip. */
 static void root_kinds(const struct heap *h, node_t v, struct sbuf *out)
 {
 	size_t first = lower_bound_u32s(h->root_rec, h->nroot_rec, sizeof *h->root_rec, v);
@@ -90,18 +91,22 @@ static void root_kinds(const struct heap *h, node_t v, struct sbuf *out)
 		return;
 	}
 	sbuf_adds(out, "\\nGC root: ");
+	struct sbuf name;
+	sbuf_init(&name);
 	for (size_t i = first, said = 0; i < h->nroot_rec && h->root_rec[i].node == v; i++) {
-		unsigned k = h->root_rec[i].kind;
+		const struct root *r = &h->root_rec[i];
 		size_t j = first;
-		while (j < i && h->root_rec[j].kind != k)
+		while (j < i && (h->root_rec[j].kind != r->kind || h->root_rec[j].native != r->native))
 			j++;
-		if (j < i || k == RK_WEAK_ONLY || k == RK_UNREACHABLE)
+		if (j < i || r->kind >= RK_WEAK_ONLY)
 			continue; /* said already, or no root */
 		if (said++ > 0)
 			sbuf_adds(out, ", ");
-		const char *name = heap_root_kind_name(h, k);
-		dot_raw(out, name, strlen(name));
+		sbuf_reset(&name);
+		heap_root_kind(h, r->kind, r->native, &name);
+		dot_raw(out, name.buf, name.len);
 	}
+	sbuf_free(&name);
 }
 
 /* One object's node: class, a String's text, id, sizes, its roots. */

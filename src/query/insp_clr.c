@@ -55,12 +55,14 @@ static void groups_of_ways(struct insp_result *r, const struct heap *h, const st
 	}
 }
 
-static bits_t *root_bits(const struct heap *h, unsigned kind)
+/* The objects of root records of the reader's own kind native
+ * (runtime/clr.h: CLR_ROOT_*). */
+static bits_t *root_bits(const struct heap *h, unsigned native)
 {
 	bits_t *b = xcalloc(bits_words(h->n), sizeof *b);
 
 	for (size_t i = 0; i < h->nroot_rec; i++)
-		if (h->root_rec[i].kind == kind)
+		if (h->root_rec[i].kind < RK_WEAK_ONLY && h->root_rec[i].native == native)
 			bit_set(b, h->root_rec[i].node);
 	return b;
 }
@@ -69,7 +71,7 @@ static bits_t *root_bits(const struct heap *h, unsigned kind)
 static int finalizer_queue(struct heap *h, const struct objset *set, const char *arg, struct insp_result *r,
 			   struct progress *p, struct sbuf *err)
 {
-	bits_t *q = root_bits(h, RK_CLR_FINALIZER);
+	bits_t *q = root_bits(h, CLR_ROOT_FINALIZER);
 	uint64_t n;
 	node_t *list = members(h, set, q, &n);
 
@@ -107,7 +109,7 @@ static int pinned(struct heap *h, const struct objset *set, const char *arg, str
 		  struct progress *p, struct sbuf *err)
 {
 	static const char *const names[] = { "pinned GC handle", "pinned local", "pinned object heap" };
-	bits_t *ways[3] = { root_bits(h, RK_CLR_PINNED), root_bits(h, RK_CLR_STACK_PINNED),
+	bits_t *ways[3] = { root_bits(h, CLR_ROOT_PINNED), root_bits(h, CLR_ROOT_STACK_PINNED),
 			    xcalloc(bits_words(h->n), sizeof(bits_t)) };
 
 	(void)arg, (void)p, (void)err;
@@ -138,9 +140,9 @@ static int gc_handles(struct heap *h, const struct objset *set, const char *arg,
 	const struct runtime_ops *rt = heap_runtime(h);
 	/* dependent handles: the values a trace pairs with keys, and the
 	 * roots a .gcdump makes of them (it keeps no keys) */
-	bits_t *ways[6] = { root_bits(h, RK_CLR_HANDLE), root_bits(h, RK_CLR_PINNED),
-			    xcalloc(bits_words(h->n), sizeof(bits_t)), root_bits(h, RK_CLR_DEPENDENT),
-			    root_bits(h, RK_CLR_SIZEDREF), root_bits(h, RK_CLR_REFCOUNTED) };
+	bits_t *ways[6] = { root_bits(h, CLR_ROOT_HANDLE), root_bits(h, CLR_ROOT_PINNED),
+			    xcalloc(bits_words(h->n), sizeof(bits_t)), root_bits(h, CLR_ROOT_DEPENDENT),
+			    root_bits(h, CLR_ROOT_SIZEDREF), root_bits(h, CLR_ROOT_REFCOUNTED) };
 
 	(void)arg, (void)p, (void)err;
 	if (rt != NULL && rt->handles != NULL)

@@ -209,7 +209,7 @@ static int run_stacks(struct heap *h, const struct objset *set, const char *arg,
 	(void)err;
 	for (size_t i = 0; i < h->nroot_rec; i++) {
 		const struct root *rr = &h->root_rec[i];
-		if (rr->kind != RK_JAVA_FRAME && rr->kind != RK_JNI_LOCAL && rr->kind != RK_NATIVE_STACK)
+		if ((rr->kind != RK_STACK && rr->kind != RK_LOCAL_HANDLE) || !heap_root_has_thread(h, rr))
 			continue;
 		if (rr->thread_serial == 0 || !objset_has(set, rr->node))
 			continue;

@@ -164,7 +164,7 @@ static void record(struct walk *w, const node_t *stack, const uint32_t *field, s
 		size_t i = lower_bound_u32s(w->h->root_rec, w->h->nroot_rec, sizeof *w->h->root_rec, e);
 		while (w->h->root_rec[i].kind == RK_WEAK_ONLY || w->h->root_rec[i].kind == RK_UNREACHABLE)
 			i++;
-		sbuf_adds(&w->tmp, heap_root_kind_name(w->h, w->h->root_rec[i].kind));
+		heap_root_kind(w->h, w->h->root_rec[i].kind, w->h->root_rec[i].native, &w->tmp);
 	} else {
 		const struct rule *r = &w->h->rules->rules[w->owned_by[e]];
 		rule_to_string(w->h->rules, r, &w->tmp);

@@ -657,9 +657,13 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 							      (unsigned long long)v->gens[g].bytes, hb));
 		}
 	}
-	for (size_t i = 0; i < v->nroots; i++)
-		table_row(&t, CS(heap_root_kind_name(h, v->roots[i].kind)), CN(v->roots[i].records),
-			  CN(v->roots[i].objects));
+	for (size_t i = 0; i < v->nroots; i++) {
+		struct sbuf name;
+		sbuf_init(&name);
+		heap_root_kind(h, v->roots[i].kind, v->roots[i].native, &name);
+		table_row(&t, CS(name.buf), CN(v->roots[i].records), CN(v->roots[i].objects));
+		sbuf_free(&name);
+	}
 	table_end(&t, out);
 }
 

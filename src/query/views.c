@@ -182,15 +182,10 @@ void root_label(const struct heap *h, node_t v, struct sbuf *out)
 		const struct root *r = &h->root_rec[i];
 		if (i > first_root_rec(h, v))
 			sbuf_adds(out, "; ");
-		sbuf_adds(out, heap_root_kind_name(h, r->kind));
+		heap_root_kind(h, r->kind, r->native, out);
 		heap_root_detail(h, r, out);
-		switch (r->kind) {
-		case RK_JAVA_FRAME: case RK_JNI_LOCAL: case RK_JNI_MONITOR: case RK_THREAD_OBJ:
-		case RK_NATIVE_STACK: case RK_THREAD_BLOCK:
-			break;
-		default:
+		if (!heap_root_has_thread(h, r))
 			continue;
-		}
 		sbuf_adds(out, " (");
 		const struct hthread *t = thread_of_serial(h, r->thread_serial);
 		thread_label(h, t != NULL ? t->obj : HW_NONE, r->thread_serial, out);
@@ -207,53 +202,39 @@ void root_label(const struct heap *h, node_t v, struct sbuf *out)
 
 /* ---- info ---- */
 
+static int cmp_root_count(const void *a, const void *b)
+{
+	const struct root_count *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return x->native < y->native ? -1 : x->native > y->native;
+}
+
 void view_info(const struct heap *h, const struct objset *set, struct info_view *v)
 {
-	static const unsigned order[] = {
-		RK_STICKY_CLASS, RK_THREAD_OBJ, RK_JAVA_FRAME, RK_NATIVE_STACK, RK_JNI_GLOBAL,
-		RK_JNI_LOCAL, RK_JNI_MONITOR, RK_THREAD_BLOCK, RK_MONITOR_USED, RK_INTERNED_STRING,
-		RK_FINALIZING, RK_DEBUGGER, RK_REFERENCE_CLEANUP, RK_VM_INTERNAL,
-		RK_UNREACHABLE_ANDROID, RK_UNKNOWN, RK_WEAK_ONLY, RK_UNREACHABLE,
-	};
-	const size_t nhprof = sizeof order / sizeof order[0] - 2; /* the pseudo kinds go last */
-	size_t nk = 0;
-
 	memset(v, 0, sizeof *v);
 	v->set_count = set->count;
 	v->set_shallow = set->shallow;
-	/* HPROF's kinds in their order, then any other reader's in theirs
-	 * (ascending), then the engine's pseudo kinds */
-	v->roots = xcalloc(nhprof + h->nroot_rec + 2, sizeof *v->roots);
-	for (size_t k = 0; k < nhprof; k++)
-		v->roots[nk++].kind = order[k];
-	for (size_t i = 0; i < h->nroot_rec; i++) {
-		unsigned kind = h->root_rec[i].kind, known = kind == RK_WEAK_ONLY || kind == RK_UNREACHABLE;
-		for (size_t k = 0; k < nk && !known; k++)
-			known = v->roots[k].kind == kind;
-		if (!known) {
-			size_t at = nk++;
-			for (; at > nhprof && v->roots[at - 1].kind > kind; at--)
-				v->roots[at] = v->roots[at - 1];
-			v->roots[at] = (struct root_count){ .kind = kind };
-		}
-	}
-	v->roots[nk++].kind = RK_WEAK_ONLY;
-	v->roots[nk++].kind = RK_UNREACHABLE;
+	/* a row per (kind, native kind) present, in the table's order, the
+	 * engine's pseudo kinds last */
+	v->roots = xcalloc(h->nroot_rec + 1, sizeof *v->roots);
 	for (size_t i = 0; i < h->nroot_rec; i++) {
 		const struct root *r = &h->root_rec[i];
 		int new_node = i == 0 || h->root_rec[i - 1].node != r->node;
-		int new_kind = new_node || h->root_rec[i - 1].kind != r->kind; /* sorted by node, kind */
-		if (new_node && r->kind != RK_WEAK_ONLY && r->kind != RK_UNREACHABLE)
+		/* sorted by node, kind, native */
+		int new_kind = new_node || h->root_rec[i - 1].kind != r->kind || h->root_rec[i - 1].native != r->native;
+		if (new_node && r->kind < RK_WEAK_ONLY)
 			v->gc_root_objects++;
-		for (size_t k = 0; k < nk; k++)
-			if (v->roots[k].kind == r->kind) {
-				v->roots[k].records++;
-				v->roots[k].objects += new_kind;
-			}
+		size_t k = 0;
+		while (k < v->nroots && (v->roots[k].kind != r->kind || v->roots[k].native != r->native))
+			k++;
+		if (k == v->nroots)
+			v->roots[v->nroots++] = (struct root_count){ .kind = r->kind, .native = r->native };
+		v->roots[k].records++;
+		v->roots[k].objects += new_kind;
 	}
-	for (size_t k = 0; k < nk; k++) /* the kinds present, in order */
-		if (v->roots[k].records > 0)
-			v->roots[v->nroots++] = v->roots[k];
+	hw_qsort(v->roots, v->nroots, sizeof *v->roots, cmp_root_count);
 	v->estimated = xmalloc(((size_t)h->ncls + 1) * sizeof *v->estimated);
 	for (uint32_t c = 0; c < h->ncls; c++)
 		if ((h->cls[c].flags & HC_ESTIMATED) && h->cls[c].count > 0)

@@ -31,13 +31,14 @@ struct view_opts {
 /* ---- info: the dump and the set; the rest is read off the heap ---- */
 struct root_count {
 	unsigned kind;           /* enum root_kind */
+	unsigned native;         /* the reader's kind (struct root) */
 	uint64_t records;        /* root records of this kind */
 	uint64_t objects;        /* distinct objects among them */
 };
 struct info_view {
 	uint64_t set_count, set_shallow;
 	uint64_t gc_root_objects;   /* objects with a real (not pseudo) root record */
-	struct root_count *roots;   /* kinds present, in a fixed order */
+	struct root_count *roots;   /* kinds present, in the table's order */
 	size_t nroots;
 	uint32_t *estimated;        /* HC_ESTIMATED classes with instances, by name */
 	size_t nestimated;

@@ -7,24 +7,26 @@
 
 #include "graph/reader.h"
 
-/* Root kinds: the runtime's GCRootKind from 0x300 (stack, finalizer
- * queue, GC handle, older generation, sized reference, other), then
- * the kinds heapwalk tells apart by the root's flags or event. */
+/* The reader's own root kinds (struct root's native; format/clr.c's
+ * clr_root_natives map them to the table of kinds): the runtime's
+ * GCRootKind (stack, finalizer queue, GC handle, older generation,
+ * sized reference, other), then the kinds heapwalk tells apart by the
+ * root's flags or event. */
 enum {
-	RK_CLR = 0x300,
-	RK_CLR_STACK = 0x300, RK_CLR_FINALIZER, RK_CLR_HANDLE, RK_CLR_OLDER, RK_CLR_SIZEDREF, RK_CLR_OTHER,
-	RK_CLR_REFCOUNTED = 0x30c, /* a ref-counted (COM) handle */
-	RK_CLR_STACK_PINNED = 0x30d, /* a pinned local */
-	RK_CLR_PINNED = 0x30e,     /* a pinned GC handle */
-	RK_CLR_DEPENDENT = 0x30f,  /* a dependent handle's value (.gcdump: its key is not told) */
-	RK_CLR_STATIC = 0x310,     /* a static variable */
-	RK_CLR_FROZEN = 0x311,     /* in a frozen (non-GC) segment: never collected */
+	CLR_ROOT_STACK, CLR_ROOT_FINALIZER, CLR_ROOT_HANDLE, CLR_ROOT_OLDER, CLR_ROOT_SIZEDREF, CLR_ROOT_OTHER,
+	CLR_ROOT_REFCOUNTED,   /* a ref-counted (COM) handle */
+	CLR_ROOT_STACK_PINNED, /* a pinned local */
+	CLR_ROOT_PINNED,       /* a pinned GC handle */
+	CLR_ROOT_DEPENDENT,    /* a dependent handle's value (.gcdump: its key is not told) */
+	CLR_ROOT_STATIC,       /* a static variable */
+	CLR_ROOT_FROZEN,       /* in a frozen (non-GC) segment: never collected */
+	CLR_ROOT_COUNT
 };
 
 /* Generations (h->node_gen): the runtime's 0-4, then the objects in no
  * generation's range: the frozen segments' (string literals, RuntimeType
  * objects and the like the runtime allocates outside the GC's heap and
- * never collects), rooted as RK_CLR_FROZEN when the ranges are told. */
+ * never collects), rooted as CLR_ROOT_FROZEN when the ranges are told. */
 enum { CLR_GEN0, CLR_GEN1, CLR_GEN2, CLR_LOH, CLR_POH, CLR_NONGC, CLR_NGENS };
 
 /* The .NET runtime's table (graph/reader.h): its handles. */

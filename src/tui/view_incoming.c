@@ -43,13 +43,6 @@ static void ref_why(const struct tui *t, const char *what, int rule, struct sbuf
 	sbuf_addc(l, ')');
 }
 
-/* A root record with a thread: the thread, and the frame when known. */
-static int root_has_thread(unsigned kind)
-{
-	return kind == RK_JAVA_FRAME || kind == RK_JNI_LOCAL || kind == RK_JNI_MONITOR ||
-	       kind == RK_THREAD_OBJ || kind == RK_NATIVE_STACK || kind == RK_THREAD_BLOCK;
-}
-
 static struct row *info_row(struct rowvec *out, uint32_t depth, uint8_t kind, const char *text)
 {
 	struct row *r = rowvec_add(out);
@@ -62,7 +55,7 @@ static struct row *info_row(struct rowvec *out, uint32_t depth, uint8_t kind, co
 }
 
 /* The GC root records of x, each on lines of its own at depth d (a long
- * label cut at 80 columns said nothing): "GC root: Java frame", then
+ * label cut at 80 columns said nothing): "GC root: stack: Java frame", then
  * the thread and frame number, then the frame's method. */
 static void root_rows(const struct heap *h, node_t x, uint32_t d, struct rowvec *out)
 {
@@ -75,12 +68,12 @@ static void root_rows(const struct heap *h, node_t x, uint32_t d, struct rowvec 
 		sbuf_init(&l);
 		sbuf_init(&raw);
 		sbuf_adds(&l, "GC root: ");
-		tv_add_esc(&l, heap_root_kind_name(h, rr->kind));
+		heap_root_kind(h, rr->kind, rr->native, &raw);
 		heap_root_detail(h, rr, &raw);
 		tv_add_esc(&l, raw.buf);
 		sbuf_reset(&raw);
 		info_row(out, d, VR_ROOT, l.buf)->key = i + 1;
-		if (root_has_thread(rr->kind)) {
+		if (heap_root_has_thread(h, rr)) { /* the thread, and the frame when known */
 			const struct hthread *th = thread_of_serial(h, rr->thread_serial);
 			thread_label(h, th != NULL ? th->obj : HW_NONE, rr->thread_serial, &raw);
 			if (rr->frame != HW_NONE)

@@ -1,0 +1,419 @@
+/* test_rootkind.c — the one table of GC root kinds (graph/rootkind.h):
+ * every reader's own kinds map to a row of it, on the dumps of every
+ * runtime (an HPROF dump of the test workload, whose root sub-records
+ * this file counts itself; the committed .NET and Mono recordings; a V8
+ * snapshot of tests/node/workload.js, whose synthetic root's edges this
+ * file reads itself), and the same concept in two runtimes is one
+ * kind: a thread's stack. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "engine/open.h"
+#include "graph/reader.h"
+#include "graph/resident.h"
+#include "jsonck.h"
+#include "suites.h"
+
+#define DUMPS TEST_BUILDDIR "/dumps"
+#define V8DIR TEST_BUILDDIR "/dumps/v8root"
+
+static void open_dump(struct heap *h, const char *path)
+{
+	struct open_opts o = { .no_cache = 1, .quiet = 1 };
+	struct sbuf err;
+
+	sbuf_init(&err);
+	ck_assert_msg(heap_open(h, path, &o, NULL, &err) == 0, "%s: %s", path, err.buf);
+	sbuf_free(&err);
+	heap_need(h, HP_ALL, NULL);
+}
+
+/* Every record of h: a kind of the table; a real one of a native kind
+ * of the reader's that is that kind. */
+static void records_in_table(const struct heap *h)
+{
+	ck_assert_uint_gt(h->nroot_rec, 0);
+	for (size_t i = 0; i < h->nroot_rec; i++) {
+		const struct root *r = &h->root_rec[i];
+		ck_assert_uint_lt(r->kind, RK_NKINDS);
+		if (r->kind >= RK_WEAK_ONLY)
+			continue;
+		const struct root_native *n = heap_root_native(h, r);
+		ck_assert_msg(n != NULL, "%s: record %zu: native kind %u not the reader's", h->path, i, r->native);
+		ck_assert_msg(n->kind == r->kind, "%s: record %zu: %s is %s, the record %s", h->path, i, n->name,
+			      root_kind_name(n->kind), root_kind_name(r->kind));
+	}
+}
+
+/* Records of the reader's kind named name: how many; 0 if none. */
+static size_t records_named(const struct heap *h, const char *name, unsigned *kind)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < h->nroot_rec; i++) {
+		const struct root_native *rn = heap_root_native(h, &h->root_rec[i]);
+		if (rn != NULL && strcmp(rn->name, name) == 0) {
+			*kind = h->root_rec[i].kind;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* The table itself: a name and a meaning per kind, no two alike, the
+ * pseudo kinds last; every reader's native kinds name a real kind. */
+START_TEST(test_table)
+{
+	for (unsigned k = 0; k < RK_NKINDS; k++) {
+		ck_assert_msg(strcmp(root_kind_name(k), "?") != 0 && root_kind_name(k)[0] != '\0', "kind %u", k);
+		ck_assert_msg(root_kind_meaning(k)[0] != '\0', "kind %u", k);
+		for (unsigned j = 0; j < k; j++)
+			ck_assert_str_ne(root_kind_name(j), root_kind_name(k));
+	}
+	ck_assert_str_eq(root_kind_name(RK_WEAK_ONLY), "weakly reachable");
+	ck_assert_str_eq(root_kind_name(RK_UNREACHABLE), "unreachable");
+	ck_assert_uint_eq(RK_UNREACHABLE + 1, RK_NKINDS);
+	ck_assert_str_eq(root_kind_name(RK_NKINDS), "?");
+	size_t readers = 0;
+	for (size_t f = 0; format_at(f) != NULL; f++) {
+		const struct format_ops *ops = format_at(f);
+		if (ops->nroot_natives == 0)
+			continue;
+		readers++;
+		ck_assert(ops->root_natives != NULL && ops->nroot_natives <= 256);
+		for (unsigned i = 0; i < ops->nroot_natives; i++) {
+			const struct root_native *n = &ops->root_natives[i];
+			ck_assert_msg(n->name != NULL && n->name[0] != '\0', "%s: native kind %u", ops->name, i);
+			ck_assert_msg(n->kind < RK_WEAK_ONLY, "%s: %s is kind %u", ops->name, n->name, n->kind);
+		}
+	}
+	ck_assert_uint_ge(readers, 5); /* HPROF, V8, .nettrace, .gcdump, Mono */
+}
+END_TEST
+
+/* ---- HPROF: the dump's root sub-records, counted here ---- */
+
+/* Each root tag of the HPROF format (and Android's): its row in the
+ * table, the name JVM users know, the bytes after the id, and whether
+ * a thread serial (then a frame or depth) follows the id. */
+static const struct {
+	uint8_t tag;
+	unsigned kind;
+	const char *name;
+	unsigned rest, thread, frame;
+} tags[] = {
+	{ 0xff, RK_UNKNOWN, "unknown", 0, 0, 0 },
+	{ 0x01, RK_GLOBAL_HANDLE, "JNI global", 1, 0, 0 }, /* the rest: an id */
+	{ 0x02, RK_LOCAL_HANDLE, "JNI local", 8, 1, 1 },
+	{ 0x03, RK_STACK, "Java frame", 8, 1, 1 },
+	{ 0x04, RK_STACK, "native stack", 4, 1, 0 },
+	{ 0x05, RK_STATICS, "system class", 0, 0, 0 },
+	{ 0x06, RK_STACK, "thread block", 4, 1, 0 },
+	{ 0x07, RK_MONITOR, "busy monitor", 0, 0, 0 },
+	{ 0x08, RK_THREAD, "thread", 8, 1, 0 },
+	{ 0x89, RK_INTERNED, "interned string", 0, 0, 0 },
+	{ 0x8a, RK_FINALIZER, "finalizing", 0, 0, 0 },
+	{ 0x8b, RK_DEBUGGER, "debugger", 0, 0, 0 },
+	{ 0x8c, RK_FINALIZER, "reference cleanup", 0, 0, 0 },
+	{ 0x8d, RK_VM_INTERNAL, "VM internal", 0, 0, 0 },
+	{ 0x8e, RK_MONITOR, "JNI monitor", 8, 1, 1 },
+	{ 0x90, RK_OTHER, "unreachable (Android)", 0, 0, 0 },
+};
+#define NTAGS (sizeof tags / sizeof tags[0])
+
+struct hroot { uint64_t id; uint32_t thread, frame; uint8_t t; };
+
+static uint64_t be(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+
+	while (n-- > 0)
+		v = v << 8 | *p++;
+	return v;
+}
+
+static unsigned type_size(uint8_t t, unsigned ids)
+{
+	static const unsigned sz[12] = { 0, 0, 0, 0, 1, 2, 4, 8, 1, 2, 4, 8 };
+
+	return t == 2 ? ids : t < 12 ? sz[t] : 0;
+}
+
+/* The root sub-records of one heap dump segment body [p, end). */
+static void segment_roots(const uint8_t *p, const uint8_t *end, unsigned ids, struct hroot **out, size_t *n,
+			  size_t *cap)
+{
+	while (p < end) {
+		uint8_t tag = *p++;
+		size_t t = 0;
+		while (t < NTAGS && tags[t].tag != tag)
+			t++;
+		if (t < NTAGS) {
+			if (*n == *cap) {
+				*cap = *cap ? 2 * *cap : 1024;
+				*out = realloc(*out, *cap * sizeof **out);
+				ck_assert(*out != NULL);
+			}
+			struct hroot r = { be(p, ids), 0, HW_NONE, (uint8_t)t };
+			if (tags[t].thread)
+				r.thread = (uint32_t)be(p + ids, 4);
+			if (tags[t].frame)
+				r.frame = (uint32_t)be(p + ids + 4, 4);
+			(*out)[(*n)++] = r;
+			p += ids + (tags[t].rest == 1 ? ids : tags[t].rest);
+			continue;
+		}
+		switch (tag) {
+		case 0x20: { /* CLASS DUMP */
+			p += 7 * ids + 8;
+			unsigned k = (unsigned)be(p, 2);
+			p += 2;
+			for (unsigned i = 0; i < k; i++) /* constant pool */
+				p += 3 + type_size(p[2], ids);
+			k = (unsigned)be(p, 2);
+			p += 2;
+			for (unsigned i = 0; i < k; i++) /* statics */
+				p += ids + 1 + type_size(p[ids], ids);
+			k = (unsigned)be(p, 2);
+			p += 2 + (size_t)k * (ids + 1);
+			break;
+		}
+		case 0x21: /* INSTANCE DUMP */
+			p += 2 * ids + 8 + be(p + 2 * ids + 4, 4);
+			break;
+		case 0x22: /* OBJECT ARRAY DUMP */
+			p += 2 * ids + 8 + be(p + ids + 4, 4) * ids;
+			break;
+		case 0x23: /* PRIMITIVE ARRAY DUMP */
+			p += ids + 9 + be(p + ids + 4, 4) * type_size(p[ids + 8], ids);
+			break;
+		default:
+			ck_abort_msg("sub-record tag 0x%02x: not in a HotSpot dump", tag);
+		}
+	}
+}
+
+static int cmp_hroot(const void *a, const void *b)
+{
+	const struct hroot *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	return x->frame < y->frame ? -1 : x->frame > y->frame;
+}
+
+/* The dump's root records of each tag, distinct and of an object in h. */
+static void count_roots(const char *path, const struct heap *h, size_t *count)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+	struct hroot *r = NULL;
+	size_t n = 0, cap = 0;
+
+	ck_assert_msg(f != NULL && stat(path, &st) == 0, "%s", path);
+	uint8_t *m = malloc((size_t)st.st_size);
+	ck_assert(m != NULL && fread(m, 1, (size_t)st.st_size, f) == (size_t)st.st_size);
+	fclose(f);
+	const uint8_t *p = m + strlen((char *)m) + 1, *end = m + st.st_size;
+	unsigned ids = (unsigned)be(p, 4);
+	for (p += 12; p + 9 <= end;) {
+		uint64_t len = be(p + 5, 4);
+		if (p[0] == 0x0c || p[0] == 0x1c)
+			segment_roots(p + 9, p + 9 + len, ids, &r, &n, &cap);
+		p += 9 + len;
+	}
+	qsort(r, n, sizeof *r, cmp_hroot);
+	memset(count, 0, NTAGS * sizeof *count);
+	for (size_t i = 0; i < n; i++)
+		if ((i == 0 || cmp_hroot(&r[i - 1], &r[i]) != 0) && heap_find_id(h, r[i].id) != HW_NONE)
+			count[r[i].t]++;
+	free(r);
+	free(m);
+}
+
+START_TEST(test_hprof_kinds)
+{
+	struct heap h;
+	size_t count[NTAGS], present = 0;
+
+	ensure_dump("coops", "");
+	open_dump(&h, DUMPS "/coops.hprof");
+	records_in_table(&h);
+	count_roots(DUMPS "/coops.hprof", &h, count);
+	for (size_t t = 0; t < NTAGS; t++) {
+		unsigned kind = RK_NKINDS;
+		size_t got = records_named(&h, tags[t].name, &kind);
+		ck_assert_msg(got == count[t], "tag 0x%02x (%s): %zu records, the dump has %zu", tags[t].tag,
+			      tags[t].name, got, count[t]);
+		if (got > 0) {
+			present++;
+			ck_assert_msg(kind == tags[t].kind, "%s is %s", tags[t].name, root_kind_name(kind));
+		}
+	}
+	/* a HotSpot dump: Java frames, JNI globals, system classes, threads */
+	ck_assert_uint_ge(present, 4);
+	for (size_t i = 0; i < h.nroot_rec; i++) /* thread and frame kept for the thread's kinds */
+		if (h.root_rec[i].kind == RK_STACK)
+			ck_assert(heap_root_has_thread(&h, &h.root_rec[i]) && h.root_rec[i].thread_serial != 0);
+	heap_free(&h);
+}
+END_TEST
+
+/* ---- the other readers, on their committed recordings ---- */
+
+START_TEST(test_clr_mono_kinds)
+{
+	static const char *const dumps[] = {
+		TEST_SRCDIR "/dotnet/workload-1.nettrace",
+		TEST_SRCDIR "/dotnet/workload.gcdump",
+		TEST_SRCDIR "/mono/workload.mlpd",
+	};
+
+	for (size_t i = 0; i < sizeof dumps / sizeof dumps[0]; i++) {
+		struct heap h;
+		open_dump(&h, dumps[i]);
+		records_in_table(&h);
+		heap_free(&h);
+	}
+}
+END_TEST
+
+/* A thread's stack is one kind whatever the runtime: HotSpot's Java
+ * frames, .NET's and Mono's stack roots. */
+START_TEST(test_stack_is_one_kind)
+{
+	static const struct { const char *dump, *name; } stacks[] = {
+		{ DUMPS "/coops.hprof", "Java frame" },
+		{ TEST_SRCDIR "/dotnet/workload-1.nettrace", "stack" },
+		{ TEST_SRCDIR "/mono/workload.mlpd", "stack" },
+	};
+
+	ensure_dump("coops", "");
+	for (size_t i = 0; i < sizeof stacks / sizeof stacks[0]; i++) {
+		struct heap h;
+		unsigned kind = RK_NKINDS;
+		open_dump(&h, stacks[i].dump);
+		ck_assert_msg(records_named(&h, stacks[i].name, &kind) > 0, "%s: no %s root", stacks[i].dump,
+			      stacks[i].name);
+		ck_assert_msg(kind == RK_STACK, "%s: %s is %s", stacks[i].dump, stacks[i].name, root_kind_name(kind));
+		heap_free(&h);
+	}
+}
+END_TEST
+
+/* ---- V8: the synthetic root's edges, read here ---- */
+
+static int v8_snapshot(void)
+{
+	struct stat d, w;
+
+	if (!have("node")) {
+		fprintf(stderr, "rootkind: node is not installed: the V8 test is skipped\n");
+		return 0;
+	}
+	if (stat(V8DIR "/a.heapsnapshot", &d) == 0 && stat(TEST_SRCDIR "/node/workload.js", &w) == 0 &&
+	    d.st_mtime >= w.st_mtime && d.st_size > 0)
+		return 1;
+	ck_assert_int_eq(system("mkdir -p " V8DIR " && node --expose-gc " TEST_SRCDIR "/node/workload.js " V8DIR
+				" >/dev/null"), 0);
+	return 1;
+}
+
+static int field_at(const struct jv *names, const char *name)
+{
+	for (size_t i = 0; i < names->n; i++)
+		if (strcmp(names->v[i].s, name) == 0)
+			return (int)i;
+	ck_abort_msg("no field %s", name);
+	return -1;
+}
+
+/* The root's edges (node 0's, the first ones) by what they are: to
+ * "(GC roots)", shortcuts (user roots), the rest but weak ones
+ * (embedder roots): distinct targets of each. */
+static void v8_root_edges(const char *path, size_t want[3])
+{
+	size_t n;
+	char *text = file_bytes(path, &n), err[256];
+	struct jv doc;
+
+	ck_assert_msg(json_parse(text, n, &doc, err, sizeof err) == 0, "%s: %s", path, err);
+	const struct jv *meta = jv_get(jv_get(&doc, "snapshot"), "meta");
+	const struct jv *nf = jv_get(meta, "node_fields"), *ef = jv_get(meta, "edge_fields");
+	const struct jv *etypes = &jv_get(meta, "edge_types")->v[0];
+	const struct jv *nodes = jv_get(&doc, "nodes"), *edges = jv_get(&doc, "edges");
+	const struct jv *strings = jv_get(&doc, "strings");
+	int ec = field_at(nf, "edge_count"), nname = field_at(nf, "name");
+	int et = field_at(ef, "type"), eto = field_at(ef, "to_node");
+	int shortcut = field_at(etypes, "shortcut"), weak = field_at(etypes, "weak");
+	uint64_t nroot = nodes->v[ec].u, targets[3][4096];
+	memset(want, 0, 3 * sizeof *want);
+	for (uint64_t e = 0; e < nroot; e++) {
+		const struct jv *edge = &edges->v[e * ef->n];
+		uint64_t type = edge[et].u, to = edge[eto].u;
+		if (type == (uint64_t)weak)
+			continue;
+		const char *name = strings->v[nodes->v[to + (uint64_t)nname].u].s;
+		size_t c = type == (uint64_t)shortcut ? 1 : strcmp(name, "(GC roots)") == 0 ? 0 : 2;
+		size_t k = 0;
+		while (k < want[c] && targets[c][k] != to)
+			k++;
+		if (k == want[c]) {
+			ck_assert_uint_lt(want[c], 4096);
+			targets[c][want[c]++] = to;
+		}
+	}
+	jv_free(&doc);
+	free(text);
+}
+
+START_TEST(test_v8_kinds)
+{
+	static const struct { const char *name; unsigned kind; } v8[3] = {
+		{ "GC roots", RK_VM_INTERNAL }, { "user root (global)", RK_STATICS }, { "embedder root", RK_NATIVE },
+	};
+	struct heap h;
+	size_t want[3];
+
+	if (!v8_snapshot())
+		return;
+	open_dump(&h, V8DIR "/a.heapsnapshot");
+	records_in_table(&h);
+	v8_root_edges(V8DIR "/a.heapsnapshot", want);
+	ck_assert_uint_eq(want[0], 1);
+	for (size_t c = 0; c < 3; c++) {
+		unsigned kind = RK_NKINDS;
+		size_t got = records_named(&h, v8[c].name, &kind);
+		ck_assert_msg(got == want[c], "%s: %zu records, the snapshot's root has %zu", v8[c].name, got,
+			      want[c]);
+		if (got > 0)
+			ck_assert_msg(kind == v8[c].kind, "%s is %s", v8[c].name, root_kind_name(kind));
+	}
+	heap_free(&h);
+}
+END_TEST
+
+Suite *rootkind_suite(void)
+{
+	Suite *s = suite_create("rootkind");
+	TCase *tc = tcase_create("table");
+
+	tcase_set_timeout(tc, HANG_TIMEOUT);
+	tcase_add_test(tc, test_table);
+	tcase_add_test(tc, test_clr_mono_kinds);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("dumps");
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
+	tcase_add_test(tc, test_hprof_kinds);
+	tcase_add_test(tc, test_stack_is_one_kind);
+	tcase_add_test(tc, test_v8_kinds);
+	suite_add_tcase(s, tc);
+	return s;
+}
