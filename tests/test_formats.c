@@ -227,6 +227,48 @@ START_TEST(test_v8_cut)
 }
 END_TEST
 
+/* An inspection that reads strings' text is refused in one line where
+ * the format holds none (a .NET trace or .gcdump, Mono's heapshots),
+ * rather than "0 groups (0 objects examined)"; `inspect --list` says
+ * where it runs, and the report leaves it out there. */
+START_TEST(test_inspect_needs_strings)
+{
+	static const struct { const char *dump, *label; } none[] = {
+		{ TEST_SRCDIR "/dotnet/dotnet-trace.nettrace", "a .NET heap-dump trace (nettrace)" },
+		{ TEST_SRCDIR "/dotnet/workload.gcdump", "dotnet-gcdump's .gcdump" },
+		{ TEST_SRCDIR "/mono/workload.mlpd", "Mono's log-profiler heapshots (.mlpd)" },
+	};
+	char args[1024], want[256];
+	int st;
+
+	for (size_t i = 0; i < sizeof none / sizeof *none; i++) {
+		snprintf(args, sizeof args, "-q inspect %s duplicate-strings 2>&1", none[i].dump);
+		char *out = hw(args, &st);
+		snprintf(want, sizeof want, "heapwalk: %s: inspection duplicate-strings reads strings' text: there is none in %s\n",
+			 none[i].dump, none[i].label);
+		ck_assert_msg(st != 0 && strcmp(out, want) == 0, "%s: status %d: %s", none[i].dump, st, out);
+		free(out);
+		/* the report runs the inspections that apply: not that one */
+		mkdir(TEST_BUILDDIR "/tmp", 0755);
+		snprintf(args, sizeof args, "-q report %s --inspections duplicate-strings,leak-suspects -o " TEST_BUILDDIR
+			 "/tmp/nostrings.html 2>&1", none[i].dump);
+		out = hw(args, &st);
+		ck_assert_msg(st == 0, "%s: %s", none[i].dump, out);
+		free(out);
+		out = run("cat " TEST_BUILDDIR "/tmp/nostrings.html", &st);
+		ck_assert_msg(st == 0 && strstr(out, "\"inspection\":\"leak-suspects\"") != NULL &&
+				      strstr(out, "\"inspection\":\"duplicate-strings\"") == NULL,
+			      "%s: the report runs duplicate-strings", none[i].dump);
+		free(out);
+	}
+	char *list = hw("inspect --list -f csv", &st);
+	char *at = strstr(list, "\nduplicate-strings,"), *eol = at != NULL ? strchr(at + 1, '\n') : NULL;
+	ck_assert_msg(st == 0 && eol != NULL && memmem(at, (size_t)(eol - at), "every heap with strings' text", 29),
+		      "%s", list);
+	free(list);
+}
+END_TEST
+
 START_TEST(test_v8_inspections)
 {
 	int st;
@@ -1867,6 +1909,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_v8_path_and_diff);
 	tcase_add_test(tc, test_v8_cut);
 	tcase_add_test(tc, test_v8_inspections);
+	tcase_add_test(tc, test_inspect_needs_strings);
 	tcase_add_test(tc, test_v8_merged);
 	tcase_add_test(tc, test_v8_allocations);
 	tcase_add_test(tc, test_v8_browser_80x24);

@@ -459,6 +459,55 @@ START_TEST(test_hostile_counts)
 }
 END_TEST
 
+/* duplicate-strings on concatenated strings: one made of its parts
+ * ("xy" + "z") is the text "xyz", and two of them are two copies; one
+ * whose parts the snapshot lacks is named "(concatenated string)" by
+ * V8, which is no text: four of them are no group of copies (on tsc's
+ * snapshot 2,538 such strings read as copies of that name), and no
+ * value of theirs is shown. */
+#define CONS_META                                                                                     \
+	"\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\"],"          \
+	"\"node_types\":[[\"hidden\",\"array\",\"string\",\"object\",\"code\",\"closure\",\"regexp\"," \
+	"\"number\",\"native\",\"synthetic\",\"concatenated string\",\"sliced string\"],"             \
+	"\"string\",\"number\",\"number\",\"number\"],"                                              \
+	"\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],"                                   \
+	"\"edge_types\":[[\"context\",\"element\",\"property\",\"internal\",\"hidden\",\"shortcut\","  \
+	"\"weak\"],\"string_or_number\",\"node\"]}"
+
+START_TEST(test_cons_strings_without_parts)
+{
+	const char *path = TEST_BUILDDIR "/tmp/cons.heapsnapshot";
+	char cmd[1024];
+	int st;
+
+	mkdir(TEST_BUILDDIR "/tmp", 0755);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	/* 0 the root, 1-2 "abc", 3 "xy", 4 "z", 5-6 "xy" + "z", 7-10 no parts */
+	fputs("{\"snapshot\":{" CONS_META "},\n\"nodes\":[9,7,1,0,10, 2,1,3,16,0, 2,1,5,16,0, 2,3,7,16,0, "
+	      "2,4,9,16,0, 10,2,11,32,2, 10,2,13,32,2, 10,2,15,32,0, 10,2,17,32,0, 10,2,19,32,0, 10,2,21,32,0],\n"
+	      "\"edges\":[1,1,5, 1,2,10, 1,3,15, 1,4,20, 1,5,25, 1,6,30, 1,7,35, 1,8,40, 1,9,45, 1,10,50, "
+	      "3,5,15, 3,6,20, 3,5,15, 3,6,20],\n"
+	      "\"strings\":[\"\",\"abc\",\"(concatenated string)\",\"xy\",\"z\",\"first\",\"second\",\"(root)\"]}",
+	      f);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache inspect %s duplicate-strings -f csv", heapwalk(), path);
+	char *out = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s: %s", cmd, out);
+	ck_assert_msg(strstr(out, "\"\"\"abc\"\" (2 copies)\"") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\"\"\"xyz\"\" (2 copies)\"") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "concatenated") == NULL, "%s", out);
+	free(out);
+	/* the biggest objects' values: the made one's text, none for the others */
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache biggest -f json -n 20 %s", heapwalk(), path);
+	out = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s: %s", cmd, out);
+	ck_assert_msg(strstr(out, "\"xyz\"") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\"value\":\"(concatenated string)\"") == NULL, "%s", out);
+	free(out);
+}
+END_TEST
+
 /* ---- the snapshots of a Node workload ---- */
 
 static int have_node(void)
@@ -1107,6 +1156,7 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_nothing_usable);
 	tcase_add_test(tc, test_deep_nesting);
 	tcase_add_test(tc, test_hostile_counts);
+	tcase_add_test(tc, test_cons_strings_without_parts);
 	tcase_add_test(tc, test_node_reference_a);
 	tcase_add_test(tc, test_node_reference_b);
 	tcase_add_test(tc, test_node_reference_tracked);

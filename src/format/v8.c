@@ -687,7 +687,10 @@ static int v8_string_value(const struct heap *h, node_t v, struct sbuf *out, siz
 		size_t start = out->len, visits = 0;
 		if (cons_text(h, v, out, start, max, 0, &visits) == 0)
 			return 0;
-		out->buf[out->len = start] = '\0'; /* parts missing: its name, as V8 gave it */
+		/* parts missing: its name as V8 gave it ("(concatenated
+		 * string)"), which is no value: not compared, not shown as one */
+		out->buf[out->len = start] = '\0';
+		return v8_str(h, d->node_name[v], out, max) < 0 ? -1 : 1;
 	}
 	return v8_str(h, d->node_name[v], out, max);
 }

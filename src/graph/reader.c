@@ -62,6 +62,11 @@ int heap_string(const struct heap *h, node_t v, struct sbuf *out, size_t max)
 	return h->fmt != NULL && h->fmt->string_value != NULL ? h->fmt->string_value(h, v, out, max) : -1;
 }
 
+int heap_has_strings(const struct heap *h)
+{
+	return h->fmt != NULL && h->fmt->string_value != NULL;
+}
+
 int heap_is_string(const struct heap *h, node_t v)
 {
 	return h->fmt != NULL && h->fmt->is_string != NULL && v != 0 && v < h->n && h->fmt->is_string(h, v);

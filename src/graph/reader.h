@@ -292,10 +292,14 @@ int heap_array_data(const struct heap *h, node_t v, struct harray *a);
  * NULL if v is no instance or the format has none (only JVM heaps). */
 const uint8_t *heap_inst_data(const struct heap *h, node_t v, uint32_t *len);
 /* The text of a string object (unescaped, at most max bytes, "..."
- * marks a cut); 0, or -1 if v is no string. */
+ * marks a cut); 0, or -1 if v is no string; 1 when what was written is
+ * not its text but what the dump calls it (a V8 concatenated string
+ * whose parts the snapshot lacks): neither compared nor shown as text. */
 int heap_string(const struct heap *h, node_t v, struct sbuf *out, size_t max);
 /* How a dump of h's format gets allocation stacks, for a note. */
 const char *heap_alloc_hint(const struct heap *h);
+/* Do h's dumps hold strings' text (heap_string answers)? */
+int heap_has_strings(const struct heap *h);
 /* Is v a string (a format with is_string only; 0 otherwise)? */
 int heap_is_string(const struct heap *h, node_t v);
 /* How src refers to dst (a field or edge name, "[i]", "<class>"...),

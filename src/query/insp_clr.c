@@ -154,10 +154,10 @@ static int gc_handles(struct heap *h, const struct objset *set, const char *arg,
 
 const struct inspection insp_clr[] = {
 	{ "finalizer-queue", ".NET", "Objects waiting on the finalizer queue, per class", NULL, 0, "retained", 1,
-	  finalizer_queue, 0, "clr" },
+	  finalizer_queue, 0, "clr", 0 },
 	{ "pinned", ".NET", "Objects the GC may not move: pinned by a handle, a local, or on the pinned object heap",
-	  NULL, 0, "retained", 1, pinned, 0, "clr" },
+	  NULL, 0, "retained", 1, pinned, 0, "clr", 0 },
 	{ "gc-handles", ".NET", "The targets of GC handles, per kind of handle", NULL, 0, "retained", 1,
-	  gc_handles, 0, "clr" },
+	  gc_handles, 0, "clr", 0 },
 	{ .name = NULL },
 };

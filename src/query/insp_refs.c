@@ -465,16 +465,16 @@ static int floating(struct heap *h, const struct objset *set, const char *arg,
 
 const struct inspection insp_refs[] = {
 	{ "weak-reachable", "References", "Objects reachable only through soft, weak, finalizer "
-	  "or phantom references, by the strongest kind", NULL, 0, "retained", 1, weak_reachable, 1, NULL },
+	  "or phantom references, by the strongest kind", NULL, 0, "retained", 1, weak_reachable, 1, NULL, 0 },
 	{ "pending-finalization", "References", "Objects that only their Finalizer keeps: "
-	  "finalize() runs before they are freed", NULL, 0, "retained", 1, pending_finalization, 0, NULL },
+	  "finalize() runs before they are freed", NULL, 0, "retained", 1, pending_finalization, 0, NULL, 0 },
 	{ "unowned", "Rules", "Objects reachable only through references a rule calls weak",
-	  NULL, 0, "retained", 1, unowned, 0, NULL },
+	  NULL, 0, "retained", 1, unowned, 0, NULL, 0 },
 	{ "ambiguous-owners", "Rules", "Objects with two owners of equal weight", NULL, 0,
-	  NULL, 0, ambiguous_owners, 0, NULL },
-	{ "tagged", "Rules", "Objects a rule tags, by label", NULL, 0, "retained", 1, tagged, 0, NULL },
+	  NULL, 0, ambiguous_owners, 0, NULL, 0 },
+	{ "tagged", "Rules", "Objects a rule tags, by label", NULL, 0, "retained", 1, tagged, 0, NULL, 0 },
 	{ "floating", "Rules", "Objects no GC root holds that only the virtual root dominates "
 	  "(held from several places: where an owns rule helps), by class", NULL, 0, "retained", 1,
-	  floating, 1, NULL },
+	  floating, 1, NULL, 0 },
 	{ .name = NULL },
 };

@@ -876,16 +876,16 @@ static int run_dupclasses(struct heap *h, const struct objset *set, const char *
 
 const struct inspection insp_retention[] = {
 	{ "thread-locals", "Retention", "Objects retained by ThreadLocals, per thread", NULL, 0,
-	  "retained", 1, run_locals, 0, NULL },
+	  "retained", 1, run_locals, 0, NULL, 0 },
 	{ "thread-stacks", "Retention", "Objects held by thread stacks, per thread and frame", NULL, 0,
-	  "retained", 1, run_stacks, 0, NULL },
+	  "retained", 1, run_stacks, 0, NULL, 0 },
 	{ "outer-instances", "Retention", "Outer instances kept alive by inner-class this$0", NULL, 0,
-	  "retained", 1, run_outer, 0, NULL },
+	  "retained", 1, run_outer, 0, NULL, 0 },
 	{ "leak-suspects", "Retention", "Objects and classes retaining 20% of the heap or more", NULL, 0,
-	  "retained", 1, run_suspects, 1, NULL },
+	  "retained", 1, run_suspects, 1, NULL, 0 },
 	{ "class-loaders", "Class loaders", "Classes and their instances, per defining loader", NULL, 0,
-	  "classes", 0, run_loaders, 0, NULL },
+	  "classes", 0, run_loaders, 0, NULL, 0 },
 	{ "duplicate-classes", "Class loaders", "Classes defined by more than one loader", NULL, 0,
-	  "loaders", 0, run_dupclasses, 0, NULL },
+	  "loaders", 0, run_dupclasses, 0, NULL, 0 },
 	{ .name = NULL },
 };

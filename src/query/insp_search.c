@@ -106,7 +106,7 @@ static void match_string(struct regex_run *x, node_t v)
 
 	if (s == NULL) {
 		sbuf_reset(&x->text);
-		if (node_string(x->h, v, &x->text, VALUE_MAX) < 0)
+		if (node_string(x->h, v, &x->text, VALUE_MAX) != 0)
 			return;
 		if (x->text.len > VALUE_MAX) /* cut: drop the "..." mark */
 			x->text.len -= 3;
@@ -592,10 +592,10 @@ static int run_chains(struct heap *h, const struct objset *set, const char *arg,
 
 const struct inspection insp_search[] = {
 	{ "string-regex", "Search", "Strings whose value matches a regex, per value",
-	  "a PCRE2 regex", 1, "strings", 0, run_regex, 0, NULL },
+	  "a PCRE2 regex", 1, "strings", 0, run_regex, 0, NULL, 1 },
 	{ "largest-arrays", "Search", "The largest arrays", "N, how many (20)", 0, "retained", 1,
-	  run_arrays, 1, NULL },
+	  run_arrays, 1, NULL, 0 },
 	{ "long-chains", "Search", "Chains of one class through one field longer than N",
-	  "N, the length (1000)", 0, "length", 0, run_chains, 1, NULL },
+	  "N, the length (1000)", 0, "length", 0, run_chains, 1, NULL, 0 },
 	{ .name = NULL },
 };

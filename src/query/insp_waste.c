@@ -368,7 +368,7 @@ static int run_dupstr_values(struct heap *h, const struct objset *set, struct in
 		if (!objset_has(set, v) || !heap_is_string(h, v))
 			continue;
 		sbuf_reset(&a);
-		if (heap_string(h, v, &a, SIZE_MAX) < 0)
+		if (heap_string(h, v, &a, SIZE_MAX) != 0) /* no text, or not its own */
 			continue;
 		VEC_GROW(sv, n, cap);
 		sv[n++] = (struct sval){ hw_fnv(a.buf, a.len), a.len, v };
@@ -1017,19 +1017,19 @@ static int run_boxed(struct heap *h, const struct objset *set, const char *arg,
 
 const struct inspection insp_waste[] = {
 	{ "duplicate-strings", "Waste", "Strings with equal values", NULL, 0, "wasted", 1,
-	  run_dupstr, 1, NULL },
+	  run_dupstr, 1, NULL, 1 },
 	{ "duplicate-arrays", "Waste", "Primitive arrays with equal contents", NULL, 0, "wasted", 1,
-	  run_duparr, 0, NULL },
-	{ "zero-length-arrays", "Waste", "Arrays of length 0", NULL, 0, "wasted", 1, run_zerolen, 0, NULL },
-	{ "sparse-arrays", "Waste", "Arrays mostly null or zero", NULL, 0, "wasted", 1, run_sparse, 0, NULL },
+	  run_duparr, 0, NULL, 0 },
+	{ "zero-length-arrays", "Waste", "Arrays of length 0", NULL, 0, "wasted", 1, run_zerolen, 0, NULL, 0 },
+	{ "sparse-arrays", "Waste", "Arrays mostly null or zero", NULL, 0, "wasted", 1, run_sparse, 0, NULL, 0 },
 	{ "empty-collections", "Waste", "Collections with no elements", NULL, 0, "wasted", 1,
-	  run_empty, 0, NULL },
+	  run_empty, 0, NULL, 0 },
 	{ "collection-fill", "Waste", "Collections by fill ratio (size / capacity)", NULL, 0,
-	  "wasted", 1, run_fill, 0, NULL },
+	  "wasted", 1, run_fill, 0, NULL, 0 },
 	{ "hash-collisions", "Waste", "Hash tables by share of colliding entries", NULL, 0,
-	  "colliding", 0, run_collide, 0, NULL },
+	  "colliding", 0, run_collide, 0, NULL, 0 },
 	{ "null-fields", "Waste", "Reference fields null in 90% or more of a class", NULL, 0,
-	  "wasted", 1, run_nulls, 0, NULL },
-	{ "boxed-primitives", "Waste", "Boxed primitive values", NULL, 0, "wasted", 1, run_boxed, 0, NULL },
+	  "wasted", 1, run_nulls, 0, NULL, 0 },
+	{ "boxed-primitives", "Waste", "Boxed primitive values", NULL, 0, "wasted", 1, run_boxed, 0, NULL, 0 },
 	{ .name = NULL },
 };

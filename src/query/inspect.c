@@ -117,6 +117,8 @@ const char *inspect_runtime_words(const struct inspection *in)
 
 int inspect_applies(const struct inspection *in, const struct heap *h)
 {
+	if (in->reads_strings && !heap_has_strings(h))
+		return 0;
 	if (in->runtime != NULL)
 		return heap_runtime_is(h, in->runtime);
 	return in->any_runtime || heap_runtime_is(h, "jvm");
@@ -127,6 +129,11 @@ int inspect_run(struct heap *h, const struct inspection *in, const char *arg,
 		struct sbuf *err)
 {
 	memset(r, 0, sizeof *r);
+	if (in->reads_strings && !heap_has_strings(h)) {
+		sbuf_printf(err, "inspection %s reads strings' text: there is none in %s", in->name,
+			    h->fmt->label);
+		return -1;
+	}
 	if (!inspect_applies(in, h)) {
 		const char *rt = inspect_runtime_words(in);
 		sbuf_printf(err, "inspection %s reads %s: it runs on %s heaps only, not on %s", in->name,

@@ -178,6 +178,10 @@ struct inspection {
 	/* Not NULL: reads what this runtime's heaps hold ("clr"), those
 	 * heaps only (any_runtime 0) */
 	const char *runtime;
+	/* 1: reads strings' text, which not every format's dumps hold
+	 * (heap_has_strings): refused and hidden where they do not, rather
+	 * than examining nothing */
+	int reads_strings;
 };
 
 /* The runtime whose heaps alone `in` runs on, in words ("JVM",

@@ -791,7 +791,7 @@ void report_diff(const struct heap *old, const struct heap *h, const struct diff
 static struct cell string_cell(const struct heap *h, node_t v, struct sbuf *sb, size_t max)
 {
 	sbuf_reset(sb);
-	if (node_string(h, v, sb, max) < 0)
+	if (node_string(h, v, sb, max) != 0) /* none, or no text of its own */
 		return CNULL;
 	return CSB(sb);
 }
@@ -1221,6 +1221,8 @@ void report_inspect_list(enum fmt f, struct sbuf *out)
 		sbuf_reset(&on);
 		if (rt != NULL)
 			sbuf_printf(&on, "%s only", rt);
+		else if (in[i].reads_strings)
+			sbuf_adds(&on, "every heap with strings' text");
 		else
 			sbuf_adds(&on, "every heap");
 		table_row(&t, CS(in[i].name), CS(in[i].category),
