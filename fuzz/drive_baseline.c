@@ -103,7 +103,7 @@ static int diff(struct heap *old, struct heap *h, struct baseline *b, struct pro
 	diff_classes(old, h, h->baseline, &dv);
 	check_deltas(old, h, h->baseline, &dv);
 	for (int f = 0; f < 3; f++)
-		report_diff(old, h, &dv, fmts[f], out);
+		report_diff(old, h, &dv, f == 1 ? 2 : 0, fmts[f], out); /* -n too */
 	diff_view_free(&dv);
 	return rc;
 }

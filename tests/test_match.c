@@ -232,6 +232,26 @@ START_TEST(test_match_cli)
 	/* a class all of whose objects went, and one only the newer dump has */
 	diff_row(out, "Matched$Early", 5, 0, 0, 5);
 	diff_row(out, "Matched$Late", 0, 7, 7, 0);
+	/* -n: the first rows of the whole table (largest growth first), no
+	 * more; the count of classes said (javac's diff -n 15 printed all
+	 * of its 1,230) */
+	snprintf(cmd, sizeof cmd, "%s -q -f csv -n 3 diff " MATCH "/a.hprof " MATCH "/b.hprof", heapwalk());
+	char *top = run(cmd, &st), *cut = out;
+	ck_assert_int_eq(st, 0);
+	for (int i = 0; i < 4 && cut != NULL; i++) /* the header and three rows */
+		cut = strchr(cut, '\n') != NULL ? strchr(cut, '\n') + 1 : NULL;
+	ck_assert_ptr_nonnull(cut);
+	ck_assert_msg(strlen(top) == (size_t)(cut - out) && strncmp(top, out, strlen(top)) == 0, "%s\n---\n%s", top, out);
+	size_t rows = 0;
+	for (const char *c = out; (c = strchr(c, '\n')) != NULL; c++)
+		rows++;
+	free(top);
+	snprintf(cmd, sizeof cmd, "%s -q -f json -n 3 diff " MATCH "/a.hprof " MATCH "/b.hprof", heapwalk());
+	top = run(cmd, &st);
+	char want[64];
+	snprintf(want, sizeof want, "\"classes\":%zu,\"shown\":3,", rows - 1);
+	ck_assert_msg(st == 0 && strstr(top, want) != NULL, "%s: %s", want, top);
+	free(top);
 	free(out);
 	/* the later dump as the baseline: refused */
 	snprintf(cmd, sizeof cmd, "%s -q --baseline " MATCH "/b.hprof " MATCH "/a.hprof info 2>&1", heapwalk());

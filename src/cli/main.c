@@ -116,6 +116,7 @@ static const char usage_tail[] =
 "      --all            classes: also classes without instances in the set\n"
 "  -n, --top N          rows at the top level; 0 = all (default: classes all,\n"
 "                       biggest 20, objects 100, allocations 20 of each tree,\n"
+"                       diff all classes, those that grew most first,\n"
 "                       inspect all groups, merged-* 20 groups at each level;\n"
 "                       times: about N buckets, 20)\n"
 "  -d, --depth N        biggest: levels of the dominator tree shown (default 1);\n"

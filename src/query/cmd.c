@@ -204,7 +204,7 @@ static int run_diff(struct cmd_ctx *x)
 		sbuf_printf(x->note, "note: %s", why.buf);
 	sbuf_free(&why);
 	diff_classes(x->old, x->h, x->h->baseline, &dv);
-	report_diff(x->old, x->h, &dv, x->o->fmt, x->out);
+	report_diff(x->old, x->h, &dv, x->o->top_set ? x->o->vo.top : 0, x->o->fmt, x->out);
 	diff_view_free(&dv);
 	return 0;
 }

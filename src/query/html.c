@@ -414,7 +414,7 @@ static void baseline_json(struct heap *h, const struct objset *set, const struct
 	if (baseline_has_old(bl)) {
 		struct diff_view dv;
 		diff_classes(bl->old, h, bl, &dv);
-		report_diff(bl->old, h, &dv, FMT_JSON, out);
+		report_diff(bl->old, h, &dv, 0, FMT_JSON, out);
 		diff_view_free(&dv);
 	} else
 		sbuf_adds(out, "null");

@@ -733,7 +733,7 @@ static int col_index(const struct col *cols, int n, const char *key)
 	return i;
 }
 
-void report_diff(const struct heap *old, const struct heap *h, const struct diff_view *v,
+void report_diff(const struct heap *old, const struct heap *h, const struct diff_view *v, size_t top,
 		 enum fmt f, struct sbuf *out)
 {
 	static const struct col cols[] = {
@@ -775,7 +775,10 @@ void report_diff(const struct heap *old, const struct heap *h, const struct diff
 	} else {
 		meta_strs(&t, "identity", "none: class deltas only (the dumps carry no stable ids)");
 	}
-	for (size_t i = 0; i < v->n; i++) {
+	size_t shown = top != 0 && top < v->n ? top : v->n; /* the rows come largest growth first */
+	meta_num(&t, "classes", v->n);
+	meta_num(&t, "shown", shown);
+	for (size_t i = 0; i < shown; i++) {
 		const struct class_delta *r = &v->rows[i];
 		table_row(&t, CS(r->name), CN(r->old_count), CN(r->count), CD(r->count, r->old_count),
 			  CB(r->old_bytes), CB(r->bytes), CDB(r->bytes, r->old_bytes),

@@ -30,7 +30,8 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 void report_classes(const struct heap *h, const struct class_view *v, enum fmt f, struct sbuf *out);
 void report_biggest(const struct heap *h, const struct big_view *v, enum fmt f, struct sbuf *out);
 void report_objects(const struct heap *h, const struct objects_view *v, enum fmt f, struct sbuf *out);
-void report_diff(const struct heap *old, const struct heap *h, const struct diff_view *v,
+/* The first top rows of v (0: all), largest growth first. */
+void report_diff(const struct heap *old, const struct heap *h, const struct diff_view *v, size_t top,
 		 enum fmt f, struct sbuf *out);
 void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, struct sbuf *out);
 /* Lifelines (query/lifelines.h): a row per step of each, from its end. */
