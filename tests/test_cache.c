@@ -308,6 +308,65 @@ START_TEST(test_path_beside_dump)
 }
 END_TEST
 
+/* The graph loaded from the cache (the browser's first view that needs
+ * it, seconds on millions of objects) is a phase of its own: "loading",
+ * in bytes, the bytes told as they come; Esc (the progress cancelled)
+ * stops it between parts, and the key is refused, not half done. */
+struct seen { int calls, cancel; const char *phase, *unit; uint64_t total, done; };
+
+static void tick(struct progress *p, uint64_t done)
+{
+	struct seen *s = p->tick_arg;
+
+	s->calls++;
+	s->phase = p->phase;
+	s->unit = p->unit;
+	s->total = p->total;
+	s->done = done;
+	if (s->cancel)
+		p->cancelled = 1;
+}
+
+START_TEST(test_load_progress_and_cancel)
+{
+	struct heap h;
+	struct open_opts o = { .quiet = 1 };
+	struct progress p;
+	struct sbuf err;
+	struct seen s = { .cancel = 1 };
+
+	sbuf_init(&err);
+	open_heap(&h, 0); /* writes the cache */
+	heap_free(&h);
+	progress_init(&p, 1);
+	ck_assert_msg(heap_open(&h, dump, &o, &p, &err) == 0, "%s", err.buf);
+	ck_assert(h.from_cache);
+	ck_assert(!cache_has(&h, HP_ALL));
+	p.tick = tick;
+	p.tick_arg = &s;
+	ck_assert_int_eq(heap_try_need(&h, HP_ALL, &p, &err), -1);
+	ck_assert_str_eq(err.buf, "cancelled");
+	ck_assert(!cache_has(&h, HP_ALL)); /* not all: the rest when asked again */
+	ck_assert_str_eq(s.phase, "loading");
+	ck_assert_str_eq(s.unit, "MB");
+	p.cancelled = 0;
+	s = (struct seen){ 0 };
+	sbuf_reset(&err);
+	ck_assert_int_eq(heap_try_need(&h, HP_ALL, &p, &err), 0);
+	ck_assert(cache_has(&h, HP_ALL));
+	ck_assert_int_ge(s.calls, 1);
+	ck_assert_msg(s.total > 0 && s.done > 0 && s.done <= s.total, "%llu of %llu bytes",
+		      (unsigned long long)s.done, (unsigned long long)s.total);
+	/* and the heap is the one a cold open makes */
+	struct heap c;
+	open_heap(&c, 1);
+	same_heap(&c, &h);
+	heap_free(&c);
+	heap_free(&h);
+	sbuf_free(&err);
+}
+END_TEST
+
 /* The store's filter for 4- and 8-byte integers (differences, zigzag,
  * bytes by plane, done block by block) on arrays of lengths around its
  * blocks and chunks, with differences of every size and sign (wrapping
@@ -384,6 +443,7 @@ Suite *cache_suite(void)
 	tcase_add_test(tc, test_no_cache_option);
 	tcase_add_test(tc, test_cache_not_written_after);
 	tcase_add_test(tc, test_path_beside_dump);
+	tcase_add_test(tc, test_load_progress_and_cancel);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("store");
 	tcase_set_timeout(tc, HANG_TIMEOUT);

@@ -1169,11 +1169,12 @@ int cache_from_disk(const struct heap *h)
 	return b != NULL && b->from_disk;
 }
 
-int cache_load_rest(struct heap *h, unsigned parts, const char **why)
+int cache_load_rest(struct heap *h, unsigned parts, struct progress *p, int may_cancel, const char **why)
 {
 	struct backing *b = h->backing;
 	struct scalars sc;
 	struct slot sl[NSLOTS];
+	uint64_t done = 0;
 
 	if (b == NULL)
 		return 0;
@@ -1182,6 +1183,8 @@ int cache_load_rest(struct heap *h, unsigned parts, const char **why)
 	for (unsigned part = 1; part <= HP_ALL; part <<= 1) {
 		if (!(parts & part) || (b->absent & part) || part_in_memory(h, part))
 			continue;
+		if (may_cancel && progress_cancelled(p))
+			return 1;
 		*why = "corrupt";
 		if (!(b->stored & part)) /* neither here nor there: not made yet */
 			goto fail;
@@ -1197,6 +1200,8 @@ int cache_load_rest(struct heap *h, unsigned parts, const char **why)
 			} else if ((*sl[i].ptr = store_get(st, id, (uint32_t)sl[i].elem, sl[i].count)) == NULL) {
 				goto fail;
 			}
+			done += sl[i].count * sl[i].elem;
+			progress_update(p, done);
 		}
 		/* what another run wrote is checked; what this one parked since
 		 * (the scratch file) has counts of its own */

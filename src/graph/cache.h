@@ -69,11 +69,14 @@ int cache_load(struct heap *h, int verify, const char **why);
  * look before choosing how to read the dump; cache_load decides. */
 int cache_current(const struct heap *h, const char *cache_file);
 
-/* Load the parts (HP_*) not in memory from the file behind h. -1 with
- * *why if a section of a cache turns out corrupt: then every big array
- * is NULL again and the file is let go (a scratch file of this run's
- * that fails to read back ends the program: nothing else has it). */
-int cache_load_rest(struct heap *h, unsigned parts, const char **why);
+/* Load the parts (HP_*) not in memory from the file behind h, the
+ * bytes loaded told to p (NULL: none; its phase begun by the caller). -1
+ * with *why if a section of a cache turns out corrupt: then every big
+ * array is NULL again and the file is let go (a scratch file of this
+ * run's that fails to read back ends the program: nothing else has
+ * it). With may_cancel, p cancelled between two parts ends it: 1, the
+ * parts loaded so far kept. */
+int cache_load_rest(struct heap *h, unsigned parts, struct progress *p, int may_cancel, const char **why);
 void cache_lazy_free(struct heap *h);
 /* Are the parts in memory? Is the file behind h a cache of an earlier
  * run (what is loaded from it is checked)? */

@@ -72,15 +72,17 @@ static int room_to_load(struct heap *h, unsigned parts, struct sbuf *err)
 	return -1;
 }
 
-void heap_load(struct heap *h, unsigned parts, struct progress *p)
+/* heap_load; with may_cancel, 1 when p was cancelled (the parts loaded
+ * till then kept). */
+static int load(struct heap *h, unsigned parts, struct progress *p, int may_cancel)
 {
 	const char *why;
 
 	if (h->backing == NULL)
-		return;
+		return 0;
 	cache_fill_empty(h, parts);
 	if (cache_has(h, parts))
-		return;
+		return 0;
 	struct sbuf no;
 	sbuf_init(&no);
 	if (room_to_load(h, parts, &no) < 0) {
@@ -90,19 +92,22 @@ void heap_load(struct heap *h, unsigned parts, struct progress *p)
 		hw_refuse("%s", line);
 	}
 	sbuf_free(&no);
-	int own = p != NULL && p->phase == NULL; /* inside a phase: part of it */
+	/* a phase of its own, in bytes (a cached open's first view that
+	 * needs the graph reads hundreds of MB): inside a phase, part of it */
+	int own = p != NULL && p->phase == NULL;
 	if (own)
-		progress_begin(p, "loading", 1, "parts");
+		progress_begin(p, "loading", cache_part_bytes(h, parts), "MB");
 	int fresh_nodes = (parts & (HP_OFF | HP_KIND)) && !cache_has(h, HP_OFF | HP_KIND) && cache_from_disk(h);
-	int loaded = cache_load_rest(h, parts, &why) == 0;
+	int rc = cache_load_rest(h, parts, own ? p : NULL, may_cancel && own, &why);
 	if (own)
 		progress_end(p);
-	if (loaded) {
+	if (rc != -1) { /* loaded, or cancelled with what was loaded kept */
 		/* offsets from a cache: the reader checks each record's fixed
-		 * part lies inside the dump, so that no decoder reads outside */
+		 * part lies inside the dump, so that no decoder reads outside
+		 * (once both are in: a cancel may have left one) */
 		if (!fresh_nodes || h->fmt->nodes_valid == NULL || !cache_has(h, HP_OFF | HP_KIND) ||
 		    h->fmt->nodes_valid(h))
-			return;
+			return rc;
 		why = "corrupt (a record outside the dump)";
 	}
 	if (h->rebuild == NULL) { /* a heap no driver made: nothing to fall back on */
@@ -110,7 +115,12 @@ void heap_load(struct heap *h, unsigned parts, struct progress *p)
 		hw_refuse("%s: the index cache is %s", ep, why);
 	}
 	h->rebuild(h, why, p);
-	heap_load(h, parts, p);
+	return load(h, parts, p, may_cancel);
+}
+
+void heap_load(struct heap *h, unsigned parts, struct progress *p)
+{
+	load(h, parts, p, 0);
 }
 
 void heap_need(struct heap *h, unsigned parts, struct progress *p)
@@ -129,7 +139,10 @@ int heap_try_need(struct heap *h, unsigned parts, struct progress *p, struct sbu
 		if (!cache_has(h, parts) && room_to_load(h, parts, err) < 0)
 			return -1;
 	}
-	heap_load(h, parts, p);
+	if (load(h, parts, p, 1) != 0) {
+		sbuf_adds(err, "cancelled");
+		return -1;
+	}
 	return 0;
 }
 

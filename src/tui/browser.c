@@ -448,9 +448,14 @@ static int guarded_dispatch(struct tui *t, int c)
 		/* a refusal is an answer: said, and the key not done */
 		struct sbuf no;
 		sbuf_init(&no);
+		/* loading it shows its progress, keys polled: Esc cancels */
+		t->prog.cancelled = 0;
+		nodelay(stdscr, TRUE);
 		int rc = heap_try_need(t->h, HP_ALL, &t->prog, &no);
 		if (rc == 0 && t->old != NULL) /* its side is browsed too (gone) */
 			rc = heap_try_need(t->old, HP_ALL, &t->prog, &no);
+		nodelay(stdscr, FALSE);
+		t->prog.cancelled = 0;
 		if (rc < 0) {
 			guarded = 0;
 			tui_message(t, 1, "%s: not done", no.buf);
