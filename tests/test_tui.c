@@ -207,8 +207,8 @@ START_TEST(test_leak_200x50)
 }
 END_TEST
 
-/* Marks and Enter: two classes make one step of both; going to the
- * first step with g; the step list. */
+/* Rows: g/Home and G/End; marks and Enter: two classes make one step
+ * of both; going to the first step with 0; the step list. */
 START_TEST(test_marks_and_steps)
 {
 	struct term t;
@@ -218,6 +218,14 @@ START_TEST(test_marks_and_steps)
 	snprintf(args, sizeof args, "%s/coops.hprof", DUMPS);
 	term_start(&t, 160, 30, "", args);
 	free(wait_for(&t, "Step 1: All objects"));
+	/* rows: G the last, g the first (the workload's 100,000 ChainNodes
+	 * lead by shallow size), as in vi and less (End and Home alike:
+	 * tmux sends them as its own terminal's, not as TERM here says) */
+	free(wait_for(&t, "Workload$ChainNode"));
+	keys(&t, "G");
+	free(wait_without(&t, "q quit", "Workload$ChainNode"));
+	keys(&t, "g");
+	free(wait_for(&t, "Workload$ChainNode"));
 	keys(&t, "f");
 	type(&t, "^Workload.(Mixed|Empty)$");
 	keys(&t, "Enter");
@@ -236,7 +244,10 @@ START_TEST(test_marks_and_steps)
 	keys(&t, "I");
 	s = wait_for(&t, "Step 3: Referrers of 2000 objects");
 	free(s);
-	keys(&t, "g");
+	/* g moves to the first row, and leaves the step as it is */
+	keys(&t, "g x");
+	free(wait_for(&t, "-e 'instances /^(?:\\QWorkload$Empty\\E|\\QWorkload$Mixed\\E)$/ | referrers'"));
+	keys(&t, "0");
 	free(wait_for(&t, "Step 1: All objects"));
 	keys(&t, "3");
 	free(wait_for(&t, "Step 3: Referrers"));
@@ -246,6 +257,13 @@ START_TEST(test_marks_and_steps)
 	free(s);
 	keys(&t, "Up Enter");
 	free(wait_for(&t, "Step 2: Instances of 2 classes"));
+	/* the use menu offers what applies: class objects, but no age (an
+	 * HPROF dump tells no GC generations) */
+	keys(&t, "u");
+	s = wait_for(&t, "classes   the class objects of the set's classes");
+	lacks(s, "age       ");
+	free(s);
+	keys(&t, "Escape");
 	keys(&t, "q");
 	wait_exit(&t);
 	term_stop(&t);
@@ -890,6 +908,98 @@ START_TEST(test_man_keys)
 }
 END_TEST
 
+/* Every object row keeps its id at 80x24: the JDK's own strings of
+ * binary tables (their values escaped, \x00 after \x00) read only
+ * "+ j.l.String", the id and value gone with what did not fit; now the
+ * class is shortened, then the value cut, and the id stays. */
+START_TEST(test_string_rows_keep_ids)
+{
+	struct term t;
+	char args[512];
+
+	ensure_dump("coops", "");
+	snprintf(args, sizeof args, "%s/coops.hprof", DUMPS);
+	term_start(&t, 80, 24, "", args);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, ":");
+	type(&t, "instances java.lang.String | objects");
+	keys(&t, "Enter");
+	char *s = wait_for(&t, "Step 2:");
+	free(s);
+	s = wait_for(&t, "String 0x");
+	int rows = 0;
+	for (char *line = s; line != NULL && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		if (strncmp(line, " + ", 3) != 0 && strncmp(line, "   ", 3) != 0)
+			continue;
+		char *eol = strchr(line, '\n');
+		size_t n = eol != NULL ? (size_t)(eol - line) : strlen(line);
+		if (memmem(line, n, "String", 6) == NULL)
+			continue;
+		rows++;
+		ck_assert_msg(memmem(line, n, " 0x", 3) != NULL, "a row without its id: %.*s\n%s", (int)n, line, s);
+	}
+	ck_assert_int_ge(rows, 10); /* a page of them, the biggest (the binary tables) first */
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
+/* ? lists every view the tab bar shows (it left out Time), by the
+ * tab's own name, and the keys for rows and steps. */
+START_TEST(test_help_views)
+{
+	struct term t;
+	char args[512];
+
+	ensure_dump("coops", "");
+	snprintf(args, sizeof args, "%s/coops.hprof", DUMPS);
+	term_start(&t, 160, 150, "", args);
+	char *s = wait_for(&t, "Step 1: All objects");
+	/* the tab bar: the line under the step's, names apart by 3 spaces */
+	char *bar = strstr(s, "Step 1: All objects");
+	bar = bar != NULL ? strchr(bar, '\n') : NULL;
+	ck_assert_ptr_nonnull(bar);
+	char *eol = strchr(++bar, '\n');
+	ck_assert_ptr_nonnull(eol);
+	*eol = '\0';
+	keys(&t, "?");
+	char *h = wait_for(&t, "Views (Tab):");
+	const char *views = strstr(h, "Views (Tab):");
+	struct sbuf para;
+	sbuf_init(&para); /* the paragraph, its lines joined */
+	for (const char *c = views; *c; c++)
+		sbuf_addc(&para, *c == '\n' ? ' ' : *c);
+	int n = 0;
+	for (char *tok = bar; *tok;) {
+		tok += strspn(tok, " ");
+		if (*tok == '\0')
+			break;
+		char *end = strstr(tok, "   ");
+		char name[64];
+		size_t len = end != NULL ? (size_t)(end - tok) : strlen(tok);
+		snprintf(name, sizeof name, "%.*s", (int)len, tok);
+		while (len > 0 && name[len - 1] == ' ')
+			name[--len] = '\0';
+		ck_assert_msg(strstr(para.buf, name) != NULL, "help does not name the view %s:\n%s", name, para.buf);
+		n++;
+		tok += end != NULL ? (size_t)(end - tok) : strlen(tok);
+	}
+	ck_assert_int_ge(n, 10);
+	/* rows and steps: g and Home the first row, 0 the first step */
+	has(h, "Home, g, T ");
+	has(h, "  0  ");
+	free(h);
+	sbuf_free(&para);
+	free(s);
+	keys(&t, "q");
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
 /* A baseline in the browser: the header counts new, old and gone
  * objects; '>' uses the new ones, which are what the workload made after
  * the mark (NewThing 3000, OldThing 1500: see tests/test_agent.c). */
@@ -925,7 +1035,7 @@ START_TEST(test_baseline_in_browser)
 	has(s, " heapwalk  after.hprof  ");
 	free(s);
 	keys(&t, "'>'");
-	s = wait_for(&t, "Step 2: New objects of");
+	s = wait_for(&t, "Step 2: New objects among");
 	snprintf(want, sizeof want, "|  %llu objects", nnew);
 	has(s, want);
 	char *row = line_of(s, "Marked$NewThing ");
@@ -1017,7 +1127,7 @@ START_TEST(test_baseline_loaded_later)
 	free(wait_for(&t, "Step 3: Objects Matched$Holder"));
 	keys(&t, "x");
 	free(wait_for(&t, "heapwalk -e 'gone | object 0x"));
-	keys(&t, "g");
+	keys(&t, "0");
 	s = wait_for(&t, "Step 1: All objects");
 	has(s, "b.hprof  ");
 	free(s);
@@ -1036,15 +1146,15 @@ START_TEST(test_baseline_loaded_later)
 	/* the new objects as a step, then the baseline loaded again: the steps
 	 * made with new, old or gone go with the baseline they rest on */
 	keys(&t, "'>'");
-	free(wait_for(&t, "Step 2: New objects of"));
-	keys(&t, "g");
+	free(wait_for(&t, "Step 2: New objects among"));
+	keys(&t, "0");
 	free(wait_for(&t, "Step 1: All objects"));
 	keys(&t, "B");
 	free(wait_for(&t, "baseline (the earlier dump of this process):"));
 	type(&t, path);
 	keys(&t, "Enter");
 	s = wait_for(&t, "baseline loaded: inferred (");
-	lacks(s, "New objects of");
+	lacks(s, "New objects among");
 	free(s);
 	keys(&t, "q");
 	wait_exit(&t);
@@ -1088,7 +1198,7 @@ START_TEST(test_baseline_ambiguous)
 	keys(&t, "u");
 	free(wait_for(&t, "unknown   the objects neither new nor old"));
 	keys(&t, "u");
-	s = wait_for(&t, "Step 2: Unidentified objects of");
+	s = wait_for(&t, "Step 2: Unidentified objects among");
 	char want[64];
 	snprintf(want, sizeof want, "|  %llu objects,", n_amb);
 	has(s, want);
@@ -1648,6 +1758,8 @@ Suite *tui_suite(void)
 	tcase_add_test(unit, test_man_keys);
 	tcase_add_test(unit, test_cancel_stops_work);
 	tcase_add_test(tc, test_leak_80x24);
+	tcase_add_test(tc, test_help_views);
+	tcase_add_test(tc, test_string_rows_keep_ids);
 	tcase_add_test(tc, test_leak_200x50);
 	tcase_add_test(tc, test_marks_and_steps);
 	tcase_add_test(tc, test_command_prompt);

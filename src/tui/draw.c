@@ -558,9 +558,9 @@ static void add_initial(struct sbuf *t, const char *seg, size_t n)
 /* The row's label in `avail` cells: as it is when it fits; else its
  * class name's packages abbreviated one by one from the left
  * ("com.sun.tools.javac.util.List" -> "c.s.t.javac.util.List" -> ...),
- * the simple name kept whole, with its generic arguments, if any; if
- * that is not enough, the name's end
- * (and what follows it is cut). */
+ * the simple name kept whole, with its generic arguments, if any; then
+ * what follows the name (an id, a value) cut to fit; if even the name
+ * does not fit, the name's end (and what follows it goes). */
 void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf *out)
 {
 	size_t n = strlen(left);
@@ -607,7 +607,7 @@ void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf 
 		}
 		seg = end + 1;
 	}
-	/* the shortest form: keep the end of the name, what follows goes */
+	/* the shortest form: the packages' initials, the simple name whole */
 	if (last == lead) { /* no package: the name as it is */
 		sbuf_reset(&t);
 		sbuf_add(&t, left, off + len);
@@ -624,12 +624,29 @@ void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf 
 		}
 		sbuf_add(&t, name + last, len - last);
 	}
+	const char *ell = MB_CUR_MAX > 1 ? "\xe2\x80\xa6" : "..";
+	int ew = MB_CUR_MAX > 1 ? 1 : 2;
+	/* then what follows the name (an object's id, its value) as far as
+	 * it fits, cut with an ellipsis: a row never loses its id to a long
+	 * value */
+	if (text_width(t.buf) + ew < avail) {
+		int used;
+		size_t named = t.len;
+		sbuf_add(&t, left + off + len, n - off - len);
+		if (text_width(t.buf) <= avail) {
+			sbuf_adds(out, t.buf);
+		} else {
+			size_t k = text_fit(t.buf, avail - ew, &used);
+			sbuf_add(out, t.buf, k > named ? k : named);
+			sbuf_adds(out, ell);
+		}
+		sbuf_free(&t);
+		return;
+	}
 	if (text_width(t.buf) <= avail) {
 		sbuf_adds(out, t.buf);
 	} else { /* "...ree$JCMethodInvocation": the end, with an ellipsis;
 		  * what comes before the name stays if the name keeps room */
-		const char *ell = MB_CUR_MAX > 1 ? "\xe2\x80\xa6" : "..";
-		int ew = MB_CUR_MAX > 1 ? 1 : 2;
 		char *pre = xstrndup(left, off);
 		int pw = text_width(pre);
 		const char *p = t.buf;

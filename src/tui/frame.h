@@ -95,6 +95,8 @@ int text_box(struct tui *t, const char *title, const char *text, const char *key
 /* A list in a box; returns the chosen index or -1. */
 int popup(struct tui *t, const char *title, char **items, size_t n, size_t sel);
 void help(struct tui *t);
+/* What help shows: the keys, then the views. */
+void help_text(struct sbuf *sb);
 
 /* ---- cmdline.c ---- */
 /* ':' — a pipeline of steps and a view word, as -e takes them. */

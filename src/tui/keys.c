@@ -16,7 +16,9 @@ const struct binding bindings[] = {
 	{ KEY_DOWN, REQ_DOWN, "Down" }, { 'j', REQ_DOWN, "j" },
 	{ KEY_PPAGE, REQ_PAGE_UP, "PgUp" }, { CTRL('b'), REQ_PAGE_UP, "^B" },
 	{ KEY_NPAGE, REQ_PAGE_DOWN, "PgDn" }, { CTRL('f'), REQ_PAGE_DOWN, "^F" },
-	{ 'T', REQ_TOP, "T" },
+	/* rows: g and G as in vi and less, Home and End alike; the first
+	 * step is 0 (as 1, the breadcrumb's first) */
+	{ KEY_HOME, REQ_TOP, "Home" }, { 'g', REQ_TOP, "g" }, { 'T', REQ_TOP, "T" },
 	{ KEY_END, REQ_BOTTOM, "End" }, { 'G', REQ_BOTTOM, "G" },
 	{ '+', REQ_EXPAND, "+" }, { '=', REQ_EXPAND, "=" },
 	{ '-', REQ_COLLAPSE, "-" },
@@ -33,7 +35,7 @@ const struct binding bindings[] = {
 	{ KEY_LEFT, REQ_BACK, "Left" }, { 'h', REQ_BACK, "h" },
 	{ KEY_BACKSPACE, REQ_BACK, "Backspace" }, { 127, REQ_BACK, NULL }, { CTRL('h'), REQ_BACK, NULL },
 	{ KEY_RIGHT, REQ_FORWARD, "Right" }, { 'l', REQ_FORWARD, "l" },
-	{ KEY_HOME, REQ_FIRST_STEP, "Home" }, { 'g', REQ_FIRST_STEP, "g" },
+	{ '0', REQ_FIRST_STEP, "0" },
 	{ 'b', REQ_STEP_LIST, "b" },
 	{ '1', REQ_JUMP, "1-9" }, { '2', REQ_JUMP, NULL }, { '3', REQ_JUMP, NULL },
 	{ '4', REQ_JUMP, NULL }, { '5', REQ_JUMP, NULL }, { '6', REQ_JUMP, NULL },

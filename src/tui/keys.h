@@ -40,7 +40,7 @@
 	REQ(HEAPSHOT,    "Steps",   "Mono .mlpd: open another heapshot of the file (the steps start anew)") \
 	REQ(BACK,        "Steps",   "Back to the previous step") \
 	REQ(FORWARD,     "Steps",   "Forward to the next step") \
-	REQ(FIRST_STEP,  "Steps",   "Go to the first step") \
+	REQ(FIRST_STEP,  "Steps",   "Go to the first step (as 1 does; g and Home go to the first row)") \
 	REQ(STEP_LIST,   "Steps",   "Pick any step of the history") \
 	REQ(JUMP,        "Steps",   "Jump to that step of the breadcrumb") \
 	REQ(EXPR,        "Steps",   "The command that makes this step, whole: then c copies it (OSC 52), w appends it to a file") \

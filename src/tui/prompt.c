@@ -190,18 +190,26 @@ out:
 	return res;
 }
 
+void help_text(struct sbuf *sb)
+{
+	sbuf_adds(sb, "heapwalk keys (Esc or q closes; Up/Down scroll)\n\n");
+	keys_help(sb);
+	/* the views by their tabs' names (a test holds it to the table) */
+	sbuf_adds(sb, "\nViews (Tab): Classes; Biggest (the dominator tree); Outgoing and Incoming\n"
+		      "references; Merged out, Merged in and Dominating (references merged by class\n"
+		      "or field); Allocations (hot spots and call tree, for snapshots with\n"
+		      "allocation traces); Time (the objects by when they were allocated, where the\n"
+		      "dump tells); Inspections (Enter runs one on the step's set; Enter on a group\n"
+		      "of its result uses it). Every Enter on objects makes a new step; the\n"
+		      "breadcrumb at the bottom lists them. C opens the rules screen. See\n"
+		      "heapwalk(1).\n");
+}
+
 void help(struct tui *t)
 {
 	struct sbuf sb;
 	sbuf_init(&sb);
-	sbuf_adds(&sb, "heapwalk keys (Esc or q closes; Up/Down scroll)\n\n");
-	keys_help(&sb);
-	sbuf_adds(&sb, "\nViews: Classes, Biggest (dominator tree), Outgoing and Incoming references,\n"
-		       "Merged outgoing, incoming and dominating references, Allocations (hot spots\n"
-		       "and call tree, for snapshots with allocation traces), Inspections (Enter runs\n"
-		       "one on the step's set; Enter on a group of its result uses it). Every Enter\n"
-		       "on objects makes a new step; the breadcrumb at the bottom lists them.\n"
-		       "C opens the rules screen. See heapwalk(1).\n");
+	help_text(&sb);
 	char **lines = NULL;
 	size_t n = 0;
 	for (char *p = sb.buf, *q; p != NULL && *p; p = q ? q + 1 : NULL) {

@@ -229,7 +229,10 @@ void use_step_arg(struct tui *t, enum step_op op, const char *arg, const char *t
 		objset_free(&u.set);
 	} else {
 		step_to_string(&st, &ex);
-		u.title = xasprintf("%s of %llu objects", title,
+		/* those of the set that are new (old, of an age...) are among
+		 * its objects; referrers and the like are of them */
+		int among = op == ST_NEW || op == ST_OLD || op == ST_UNIDENTIFIED || op == ST_GENERATION;
+		u.title = xasprintf("%s %s %llu objects", title, among ? "among" : "of",
 				    (unsigned long long)cur_step(t)->set.count);
 		u.expr = sbuf_detach(&ex);
 		u.bl_dep = step_on_baseline(op);
@@ -534,39 +537,66 @@ void step_list(struct tui *t)
 
 static void use_generation(struct tui *t);
 
+/* Does any class of h have its class object in the heap (a JVM's
+ * java.lang.Class instances)? */
+static int has_class_objects(const struct heap *h)
+{
+	for (uint32_t c = 0; c < h->ncls; c++)
+		if (h->cls[c].node != HW_NONE)
+			return 1;
+	return 0;
+}
+
 void use_menu(struct tui *t)
 {
 	/* the first letters differ: a letter picks its item (h and q are
-	 * Left and quit there) */
-	char *items[] = { "retained  the objects the set retains (R)",
-			  "incoming  the objects that refer to the set: referrers (I)",
-			  "outgoing  the objects the set refers to: referents (O)",
-			  "dominated the objects the set dominates directly (D)",
-			  "selected  the marked rows, or the cursor row (Enter)",
-			  "top       the set's objects no other of them dominates",
-			  "classes   the java.lang.Class objects of the set's classes",
-			  "elements  the elements, keys and values of the set's collections",
-			  "loaded    the instances of the classes the set's class loaders define",
-			  "new       the objects created since the baseline or mark (>)",
-			  "before    old objects: those that existed at the baseline or mark (<)",
-			  "gone      the baseline's objects that no longer exist (~)",
-			  "age       the set's objects of one GC generation (.NET's: gen0, gen2, loh...)",
-			  "unknown   the objects neither new nor old: ambiguous, or not identified" };
-	switch (popup(t, "Use", items, sizeof items / sizeof items[0], 0)) {
-	case 0: use_step(t, ST_RETAINED, "Retained"); break;
-	case 1: use_step(t, ST_REFERRERS, "Referrers"); break;
-	case 2: use_step(t, ST_REFERENTS, "Referents"); break;
-	case 3: use_step(t, ST_DOMINATED, "Dominated"); break;
-	case 4: use_rows(t, 0); break;
-	case 5: use_step(t, ST_TOP, "Top"); break;
-	case 6: use_step(t, ST_CLASSOBJ, "Class objects"); break;
-	case 7: use_step(t, ST_ELEMENTS, "Elements"); break;
-	case 8: use_step(t, ST_LOADED, "Loaded by the loaders"); break;
-	case 9: use_step(t, ST_NEW, "New objects"); break;
-	case 10: use_step(t, ST_OLD, "Old objects"); break;
-	case 11: use_gone(t); break;
-	case 12: use_generation(t); break;
-	case 13: use_step(t, ST_UNIDENTIFIED, "Unidentified objects"); break;
+	 * Left and quit there); what cannot apply to this dump (class
+	 * objects where classes have none, an age where it tells no
+	 * generations) is not offered */
+	enum { U_RETAINED, U_IN, U_OUT, U_DOM, U_SELECTED, U_TOP, U_CLASSES, U_ELEMENTS, U_LOADED, U_NEW,
+	       U_OLD, U_GONE, U_AGE, U_UNKNOWN };
+	static const struct { int what; const char *text; } all[] = {
+		{ U_RETAINED, "retained  the objects the set retains (R)" },
+		{ U_IN, "incoming  the objects that refer to the set: referrers (I)" },
+		{ U_OUT, "outgoing  the objects the set refers to: referents (O)" },
+		{ U_DOM, "dominated the objects the set dominates directly (D)" },
+		{ U_SELECTED, "selected  the marked rows, or the cursor row (Enter)" },
+		{ U_TOP, "top       the set's objects no other of them dominates" },
+		{ U_CLASSES, "classes   the class objects of the set's classes" },
+		{ U_ELEMENTS, "elements  the elements, keys and values of the set's collections" },
+		{ U_LOADED, "loaded    the instances of the classes the set's class loaders define" },
+		{ U_NEW, "new       the objects created since the baseline or mark (>)" },
+		{ U_OLD, "before    old objects: those that existed at the baseline or mark (<)" },
+		{ U_GONE, "gone      the baseline's objects that no longer exist (~)" },
+		{ U_AGE, "age       the set's objects of one GC generation (.NET's: gen0, gen2, loh...)" },
+		{ U_UNKNOWN, "unknown   the objects neither new nor old: ambiguous, or not identified" },
+	};
+	char *items[sizeof all / sizeof all[0]];
+	int what[sizeof all / sizeof all[0]];
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+		if ((all[i].what == U_CLASSES && !has_class_objects(t->h)) ||
+		    (all[i].what == U_AGE && heap_gen_name(t->h, 0) == NULL))
+			continue;
+		items[n] = (char *)all[i].text;
+		what[n++] = all[i].what;
+	}
+	int k = popup(t, "Use", items, n, 0);
+	switch (k < 0 ? -1 : what[k]) {
+	case U_RETAINED: use_step(t, ST_RETAINED, "Retained"); break;
+	case U_IN: use_step(t, ST_REFERRERS, "Referrers"); break;
+	case U_OUT: use_step(t, ST_REFERENTS, "Referents"); break;
+	case U_DOM: use_step(t, ST_DOMINATED, "Dominated"); break;
+	case U_SELECTED: use_rows(t, 0); break;
+	case U_TOP: use_step(t, ST_TOP, "Top"); break;
+	case U_CLASSES: use_step(t, ST_CLASSOBJ, "Class objects"); break;
+	case U_ELEMENTS: use_step(t, ST_ELEMENTS, "Elements"); break;
+	case U_LOADED: use_step(t, ST_LOADED, "Loaded by the loaders"); break;
+	case U_NEW: use_step(t, ST_NEW, "New objects"); break;
+	case U_OLD: use_step(t, ST_OLD, "Old objects"); break;
+	case U_GONE: use_gone(t); break;
+	case U_AGE: use_generation(t); break;
+	case U_UNKNOWN: use_step(t, ST_UNIDENTIFIED, "Unidentified objects"); break;
 	default: break;
 	}
 }
