@@ -97,11 +97,12 @@ static int cmp_from(const void *x, const void *y)
 	return a < c ? -1 : a > c;
 }
 
-/* The spec through the builder, in one of four ways: objects,
+/* The spec through the builder, in one of five ways: objects,
  * references, roots (mode 0); references and roots before the objects
  * (1); the nodes done after the objects and half the references (2);
  * the nodes done after the objects, then the references by source,
- * each source's together (hb_refs) (3). */
+ * each source's together (hb_refs) (3); so, counted first by source
+ * node (hb_refs_count), as .NET's reader does (4). */
 static struct heap *build(const struct spec *sp, int mode)
 {
 	struct heap *h = xcalloc(1, sizeof *h);
@@ -125,18 +126,24 @@ static struct heap *build(const struct spec *sp, int mode)
 					   : hb_type_unnamed(&b, "Type", ctype[c]);
 		hb_object(&b, sp->o[i].id, type[c], sp->o[i].size, sp->o[i].kind);
 	}
-	if (mode == 3) {
+	if (mode >= 3) {
 		hb_nodes_done(&b);
 		memcpy(r, sp->r, sp->nr * sizeof *r);
 		qsort(r, sp->nr, sizeof *r, cmp_from);
 	}
-	for (size_t i = 0, j; mode == 3 && i < sp->nr; i = j) {
+	for (size_t i = 0, j; mode == 4 && i < sp->nr; i = j) { /* the targets missing or not */
+		for (j = i; j < sp->nr && r[j].from == r[i].from; j++)
+			;
+		if (hb_find(&b, r[i].from) != HW_NONE)
+			hb_refs_count(&b, hb_find(&b, r[i].from), j - i);
+	}
+	for (size_t i = 0, j; mode >= 3 && i < sp->nr; i = j) {
 		uint64_t to[4 * MAXO];
 		for (j = i; j < sp->nr && r[j].from == r[i].from; j++)
 			to[j - i] = r[j].to;
 		hb_refs(&b, r[i].from, to, j - i);
 	}
-	for (size_t i = 0; mode != 1 && mode != 3 && i < sp->nr; i++) {
+	for (size_t i = 0; mode != 1 && mode < 3 && i < sp->nr; i++) {
 		if (mode == 2 && i == half)
 			hb_nodes_done(&b);
 		hb_ref(&b, sp->r[i].from, sp->r[i].to);
@@ -369,7 +376,7 @@ START_TEST(test_random_unsorted)
 
 	for (unsigned i = 0; i < RANDOM_HEAPS(300); i++) {
 		draw(&sp, i + 1, 0, 0);
-		struct heap *h = build(&sp, (int)(i % 4));
+		struct heap *h = build(&sp, (int)(i % 5));
 		check_model(&sp, h);
 		ck_assert_uint_eq(h->dangling_refs, 0);
 		free_heap(h);
@@ -420,7 +427,7 @@ START_TEST(test_random_sorted)
 	for (unsigned i = 0; i < RANDOM_HEAPS(300); i++) {
 		draw(&sp, i + 1, 0, 1);
 		qsort(sp.o, sp.no, sizeof sp.o[0], cmp_obj);
-		struct heap *h = build(&sp, (int)(i % 4));
+		struct heap *h = build(&sp, (int)(i % 5));
 		check_model(&sp, h);
 		free_heap(h);
 	}
@@ -435,7 +442,7 @@ START_TEST(test_duplicates)
 
 	for (unsigned i = 0; i < RANDOM_HEAPS(300); i++) {
 		draw(&sp, i + 1, 1 + (int)(i % 3), 0);
-		struct heap *h = build(&sp, (int)(i % 4));
+		struct heap *h = build(&sp, (int)(i % 5));
 		check_model(&sp, h);
 		ck_assert_uint_eq(h->warn.n, 1);
 		ck_assert_ptr_nonnull(strstr(h->warn.msg[0], "objects have an id given to an object before"));
@@ -453,7 +460,7 @@ START_TEST(test_missing)
 
 	for (unsigned i = 0; i < RANDOM_HEAPS(300); i++) {
 		draw(&sp, i + 1, 0, 1);
-		struct heap *h = build(&sp, (int)(i % 4));
+		struct heap *h = build(&sp, (int)(i % 5));
 		check_model(&sp, h);
 		dangling += h->dangling_refs;
 		free_heap(h);
@@ -478,7 +485,7 @@ START_TEST(test_orders)
 		heap_analyse(h, NULL);
 		image(h, &first);
 		free_heap(h);
-		for (int k = 0; k < 4; k++) {
+		for (int k = 0; k < 5; k++) {
 			if (k == 0) {
 				qsort(sp.o, sp.no, sizeof sp.o[0], cmp_obj);
 			} else {
@@ -880,7 +887,9 @@ END_TEST
 
 /* The builder's own memory at its peak, per object, on a heap of a
  * million objects with two references each, given unsorted: with the
- * references by id (done 0) or after hb_nodes_done (1). */
+ * references by id (done 0) or after hb_nodes_done (1), or counted
+ * first and then given by id each source's together (2: no reference
+ * kept but in the heap's arrays). */
 static size_t own_peak(int done)
 {
 	enum { N = 1000000 };
@@ -895,10 +904,16 @@ static size_t own_peak(int done)
 		hb_object(&b, 16 * ((i * 7919) % N + 1), t, 24, NK_INSTANCE);
 	if (done)
 		hb_nodes_done(&b);
+	for (uint64_t i = 0; done == 2 && i < N; i++)
+		hb_refs_count(&b, hb_find(&b, 16 * ((i * 7919) % N + 1)), 2);
 	for (uint64_t i = 0; i < N; i++) {
-		uint64_t k = (i * 7919) % N;
-		hb_ref(&b, 16 * (k + 1), 16 * ((k * 31 + 1) % N + 1));
-		hb_ref(&b, 16 * (k + 1), 16 * ((k * 17 + 5) % N + 1));
+		uint64_t k = (i * 7919) % N, to[2] = { 16 * ((k * 31 + 1) % N + 1), 16 * ((k * 17 + 5) % N + 1) };
+		if (done == 2) {
+			hb_refs(&b, 16 * (k + 1), to, 2);
+			continue;
+		}
+		hb_ref(&b, 16 * (k + 1), to[0]);
+		hb_ref(&b, 16 * (k + 1), to[1]);
 	}
 	hb_root(&b, 16, 0x400, 0);
 	hb_finish(&b);
@@ -906,7 +921,8 @@ static size_t own_peak(int done)
 	ck_assert_uint_eq(h->nedges, 2 * N);
 	size_t peak = b.own_peak;
 	printf("builder: own memory at its peak %.1f bytes an object (%d objects, 2 references each, %s)\n",
-	       (double)peak / N, N, done ? "references after hb_nodes_done" : "references by id");
+	       (double)peak / N, N, done == 2 ? "references counted" : done ? "references after hb_nodes_done"
+								      : "references by id");
 	hb_free(&b);
 	free_heap(h);
 	return peak / N;
@@ -916,6 +932,7 @@ START_TEST(test_own_memory)
 {
 	ck_assert_uint_le(own_peak(0), 64);
 	ck_assert_uint_le(own_peak(1), 32);
+	ck_assert_uint_le(own_peak(2), 12); /* the sort of the nodes: no reference kept */
 }
 END_TEST
 

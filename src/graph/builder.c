@@ -334,8 +334,27 @@ void hb_refs_expected(struct heap_builder *b, size_t refs)
 		b->ref = room_for(b, b->ref, &b->cref, sizeof *b->ref, b->nref + refs);
 }
 
+/* hb_refs once counted: straight to the source's room, a target that is
+ * no object's left a hole there (HW_NONE) that hb_finish closes. */
+static void refs_counted(struct heap_builder *b, uint64_t from, const uint64_t *to, size_t n)
+{
+	node_t s = source_node(b, from);
+
+	if (s == HW_NONE) { /* no object: none counted */
+		b->dangling += n;
+		return;
+	}
+	node_t *out = hb_refs_room(b, s, n, NULL);
+	for (size_t i = 0; i < n; i++)
+		out[i] = node_of(b, to[i]);
+}
+
 void hb_refs(struct heap_builder *b, uint64_t from, const uint64_t *to, size_t n)
 {
+	if (b->counted && !(b->flags & HB_LABELS) && n > 0) {
+		refs_counted(b, from, to, n);
+		return;
+	}
 	if (!b->nodes_done || (b->flags & HB_LABELS) || b->counted) {
 		for (size_t i = 0; i < n; i++)
 			hb_ref_label(b, from, to[i], 0);
@@ -889,6 +908,37 @@ static void make_refs(struct heap_builder *b)
 	b->nkey = b->ckey = 0;
 }
 
+/* The counted references' holes (targets no object has: hb_refs) closed
+ * up, their labels' with them, and counted as dangling. */
+static void close_holes(struct heap_builder *b)
+{
+	struct heap *h = b->h;
+	uint32_t *label = b->out_label;
+	edge_t k = 0, e = 0;
+
+	while (e < h->nedges && h->out[e] != HW_NONE)
+		e++;
+	if (e == h->nedges)
+		return;
+	for (node_t v = 0; v < h->n; v++) {
+		edge_t lo = h->out_start[v], hi = h->out_start[v + 1];
+		h->out_start[v] = k; /* k <= lo: nothing unread is written */
+		for (e = lo; e < hi; e++) {
+			if (h->out[e] == HW_NONE)
+				continue;
+			if (label != NULL)
+				label[k] = label[e];
+			h->out[k++] = h->out[e];
+		}
+	}
+	h->out_start[h->n] = k;
+	b->dangling += h->nedges - k;
+	h->nedges = k;
+	h->out = xreallocarray(h->out, (size_t)k + 1, sizeof *h->out);
+	if (label != NULL)
+		b->out_label = xreallocarray(label, (size_t)k + 1, sizeof *label);
+}
+
 /* The references counted first, all placed: each node's start back. */
 static void counted_refs(struct heap_builder *b)
 {
@@ -900,6 +950,7 @@ static void counted_refs(struct heap_builder *b)
 		hw_fatal("hb_refs_room: fewer references than counted"); /* a reader's bug */
 	memmove(h->out_start + 1, h->out_start, (size_t)h->n * sizeof *h->out_start);
 	h->out_start[0] = 0;
+	close_holes(b);
 }
 
 static int cmp_weak(const void *x, const void *y, void *by_label)

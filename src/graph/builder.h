@@ -134,7 +134,8 @@ void hb_ref(struct heap_builder *b, uint64_t from, uint64_t to);
 void hb_ref_label(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label);
 /* n references from object `from`, to to[0..n): as n hb_ref, but
  * faster once the nodes are done (one look for the source, room made
- * once, the loop inside). */
+ * once, the loop inside). Once counted (hb_refs_count, from's node; not
+ * with HB_LABELS), straight into their places in h->out. */
 void hb_refs(struct heap_builder *b, uint64_t from, const uint64_t *to, size_t n);
 /* Optional: about `refs` more references to come; room made for them
  * at once (a reader that knows how many spares the arrays' growth: its
@@ -168,7 +169,8 @@ void hb_ref_node(struct heap_builder *b, node_t from, node_t to, uint32_t label)
 void hb_refs_count(struct heap_builder *b, node_t from, size_t n);
 /* Once counted: n references from `from` at once, as n hb_ref_node
  * would: their targets (and labels, HB_LABELS) to be written by the
- * reader at what it returns (and *label). */
+ * reader at what it returns (and *label); a target written HW_NONE (no
+ * object's) is dropped by hb_finish and counted in h->dangling_refs. */
 node_t *hb_refs_room(struct heap_builder *b, node_t from, size_t n, uint32_t **label);
 /* A weak reference (it does not retain; heap.h's weak_* with rule
  * WEAK_BUILTIN), after hb_nodes_done, by id (a missing one counted as
