@@ -535,12 +535,8 @@ START_TEST(test_labels)
 			hb_object(&b, sp.o[j].id, t, sp.o[j].size, NK_INSTANCE);
 		for (size_t j = 0; j < sp.nr; j++) {
 			lab[j] = rnd(&s, 4) * 8;
-			if (i % 3 == 0 && j == 0) /* room made at once, the labels' too */
-				hb_refs_expected(&b, sp.nr / 3);
 			if (j == sp.nr / 3)
 				hb_nodes_done(&b);
-			if (i % 3 == 0 && j == sp.nr / 3)
-				hb_refs_expected(&b, sp.nr - j);
 			hb_ref_label(&b, sp.r[j].from, sp.r[j].to, lab[j]);
 		}
 		hb_nodes_done(&b);
@@ -767,44 +763,6 @@ START_TEST(test_big_sizes)
 }
 END_TEST
 
-/* hb_refs_expected: the room for the references said, made at once:
- * no growth past it, by id or once the nodes are done. */
-START_TEST(test_refs_expected)
-{
-	enum { N = 1000 };
-	struct heap *h = xcalloc(1, sizeof *h);
-	struct heap_builder b;
-
-	h->path = xstrdup("builder-test");
-	h->fd = -1;
-	hb_start(&b, h, NULL, N, HB_LABELS);
-	uint32_t t = hb_type_str(&b, "T", 1, 1);
-	for (uint64_t i = 0; i < N; i++)
-		hb_object(&b, 16 * (N - i), t, 24, NK_INSTANCE);
-	hb_refs_expected(&b, N);
-	for (uint64_t i = 0; i < N; i++)
-		hb_ref_label(&b, 16 * (i + 1), 16 * ((i + 7) % N + 1), (uint32_t)i);
-	ck_assert_uint_eq(b.cref, N);
-	hb_nodes_done(&b);
-	hb_refs_expected(&b, 2 * N);
-	for (uint64_t i = 0; i < 2 * N; i++)
-		hb_ref_label(&b, 16 * (i % N + 1), 16 * ((i * 3) % N + 1), (uint32_t)(N + i));
-	ck_assert_uint_eq(b.ckey, 3 * N);
-	hb_finish(&b);
-	ck_assert_uint_eq(h->nedges, 3 * N);
-	uint32_t *lab = hb_labels_take(&b);
-	for (edge_t e = 0; e < h->nedges; e++) { /* each label with its reference */
-		uint32_t l = lab[e];
-		node_t s = (node_t)(l < N ? l + 1 : (l - N) % N + 1);
-		node_t d = (node_t)(l < N ? (l + 7) % N + 1 : ((l - N) * 3) % N + 1);
-		ck_assert(e >= h->out_start[s] && e < h->out_start[s + 1] && h->out[e] == d);
-	}
-	free(lab);
-	hb_free(&b);
-	free_heap(h);
-}
-END_TEST
-
 /* HB_DISJOINT: sizes reaching past the next object's address (or the
  * end of the address space) cut to it, past 32 bits or not, whatever
  * the order given; without it, the sizes as given. */
@@ -952,7 +910,6 @@ Suite *builder_suite(void)
 	tcase_add_test(tc, test_by_place);
 	tcase_add_test(tc, test_big_sizes);
 	tcase_add_test(tc, test_disjoint);
-	tcase_add_test(tc, test_refs_expected);
 	tcase_add_test(tc, test_own_memory);
 	suite_add_tcase(s, tc);
 	return s;

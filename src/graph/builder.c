@@ -310,30 +310,6 @@ void hb_weak(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label)
 		hb_weak_node(b, s, t, label);
 }
 
-/* v's room (cap, for elements of size) made n at least; the labels'
- * beside it too (HB_LABELS). */
-static void *room_for(struct heap_builder *b, void *v, size_t *cap, size_t size, size_t n)
-{
-	if (n <= *cap)
-		return v;
-	v = xreallocarray(v, n, size);
-	own(b, *cap * size, n * size);
-	if (b->flags & HB_LABELS) {
-		b->label = xreallocarray(b->label, n, sizeof *b->label);
-		own(b, *cap * sizeof *b->label, n * sizeof *b->label);
-	}
-	*cap = n;
-	return v;
-}
-
-void hb_refs_expected(struct heap_builder *b, size_t refs)
-{
-	if (b->nodes_done)
-		b->key = room_for(b, b->key, &b->ckey, sizeof *b->key, b->nkey + refs);
-	else
-		b->ref = room_for(b, b->ref, &b->cref, sizeof *b->ref, b->nref + refs);
-}
-
 /* hb_refs once counted: straight to the source's room, a target that is
  * no object's left a hole there (HW_NONE) that hb_finish closes. */
 static void refs_counted(struct heap_builder *b, uint64_t from, const uint64_t *to, size_t n)
@@ -355,28 +331,8 @@ void hb_refs(struct heap_builder *b, uint64_t from, const uint64_t *to, size_t n
 		refs_counted(b, from, to, n);
 		return;
 	}
-	if (!b->nodes_done || (b->flags & HB_LABELS) || b->counted) {
-		for (size_t i = 0; i < n; i++)
-			hb_ref_label(b, from, to[i], 0);
-		return;
-	}
-	if (n == 0)
-		return;
-	node_t s = source_node(b, from);
-	if (s == HW_NONE) {
-		b->dangling += n;
-		return;
-	}
-	if (n > b->ckey - b->nkey) /* grown as one at a time would */
-		b->key = room_for(b, b->key, &b->ckey, sizeof *b->key,
-				  b->nkey + n > 2 * b->ckey ? b->nkey + n : b->ckey ? 2 * b->ckey : 256);
-	for (size_t i = 0; i < n; i++) {
-		node_t t = node_of(b, to[i]);
-		if (t == HW_NONE)
-			b->dangling++;
-		else
-			b->key[b->nkey++] = (uint64_t)s << 32 | t;
-	}
+	for (size_t i = 0; i < n; i++)
+		hb_ref_label(b, from, to[i], 0);
 }
 
 void hb_ref(struct heap_builder *b, uint64_t from, uint64_t to)

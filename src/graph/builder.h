@@ -132,15 +132,10 @@ void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size
  * parallel to h->out (hb_labels_take) when started with HB_LABELS. */
 void hb_ref(struct heap_builder *b, uint64_t from, uint64_t to);
 void hb_ref_label(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label);
-/* n references from object `from`, to to[0..n): as n hb_ref, but
- * faster once the nodes are done (one look for the source, room made
- * once, the loop inside). Once counted (hb_refs_count, from's node; not
- * with HB_LABELS), straight into their places in h->out. */
+/* n references from object `from`, to to[0..n): as n hb_ref; once
+ * counted (hb_refs_count, from's node; not with HB_LABELS), one look for
+ * the source and each straight into its place in h->out. */
 void hb_refs(struct heap_builder *b, uint64_t from, const uint64_t *to, size_t n);
-/* Optional: about `refs` more references to come; room made for them
- * at once (a reader that knows how many spares the arrays' growth: its
- * copies, and the room unused past the last). */
-void hb_refs_expected(struct heap_builder *b, size_t refs);
 /* A GC root: the object's id, the reader's kind (heap.h: enum
  * root_kind's numbering), detail (struct root's thread_serial: a
  * reader's number or names offset, 0 for none). A root of a missing id
