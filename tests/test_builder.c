@@ -97,12 +97,14 @@ static int cmp_from(const void *x, const void *y)
 	return a < c ? -1 : a > c;
 }
 
-/* The spec through the builder, in one of five ways: objects,
+/* The spec through the builder, in one of six ways: objects,
  * references, roots (mode 0); references and roots before the objects
  * (1); the nodes done after the objects and half the references (2);
  * the nodes done after the objects, then the references by source,
  * each source's together (hb_refs) (3); so, counted first by source
- * node (hb_refs_count), as .NET's reader does (4). */
+ * node (hb_refs_count) (4), or each object's count given with it
+ * (hb_object_refs), kept while the ids come ascending, else counted as
+ * in 4, as .NET's reader does (5). */
 static struct heap *build(const struct spec *sp, int mode)
 {
 	struct heap *h = xcalloc(1, sizeof *h);
@@ -125,13 +127,21 @@ static struct heap *build(const struct spec *sp, int mode)
 			type[c] = cname[c] ? hb_type_str(&b, cname[c], strlen(cname[c]), ctype[c])
 					   : hb_type_unnamed(&b, "Type", ctype[c]);
 		hb_object(&b, sp->o[i].id, type[c], sp->o[i].size, sp->o[i].kind);
+		size_t m = 0;
+		for (size_t j = 0; mode == 5 && j < sp->nr; j++)
+			m += sp->r[j].from == sp->o[i].id;
+		if (mode == 5)
+			hb_object_refs(&b, m);
 	}
 	if (mode >= 3) {
 		hb_nodes_done(&b);
 		memcpy(r, sp->r, sp->nr * sizeof *r);
 		qsort(r, sp->nr, sizeof *r, cmp_from);
 	}
-	for (size_t i = 0, j; mode == 4 && i < sp->nr; i = j) { /* the targets missing or not */
+	if (mode == 5) /* kept while the ids came ascending (then no sort) */
+		ck_assert_int_eq(hb_refs_counted(&b), b.ascending);
+	int count = mode == 4 || (mode == 5 && !hb_refs_counted(&b));
+	for (size_t i = 0, j; count && i < sp->nr; i = j) { /* the targets missing or not */
 		for (j = i; j < sp->nr && r[j].from == r[i].from; j++)
 			;
 		if (hb_find(&b, r[i].from) != HW_NONE)
@@ -376,7 +386,7 @@ START_TEST(test_random_unsorted)
 
 	for (unsigned i = 0; i < RANDOM_HEAPS(300); i++) {
 		draw(&sp, i + 1, 0, 0);
-		struct heap *h = build(&sp, (int)(i % 5));
+		struct heap *h = build(&sp, (int)(i % 6));
 		check_model(&sp, h);
 		ck_assert_uint_eq(h->dangling_refs, 0);
 		free_heap(h);
@@ -427,7 +437,7 @@ START_TEST(test_random_sorted)
 	for (unsigned i = 0; i < RANDOM_HEAPS(300); i++) {
 		draw(&sp, i + 1, 0, 1);
 		qsort(sp.o, sp.no, sizeof sp.o[0], cmp_obj);
-		struct heap *h = build(&sp, (int)(i % 5));
+		struct heap *h = build(&sp, (int)(i % 6));
 		check_model(&sp, h);
 		free_heap(h);
 	}
@@ -442,7 +452,7 @@ START_TEST(test_duplicates)
 
 	for (unsigned i = 0; i < RANDOM_HEAPS(300); i++) {
 		draw(&sp, i + 1, 1 + (int)(i % 3), 0);
-		struct heap *h = build(&sp, (int)(i % 5));
+		struct heap *h = build(&sp, (int)(i % 6));
 		check_model(&sp, h);
 		ck_assert_uint_eq(h->warn.n, 1);
 		ck_assert_ptr_nonnull(strstr(h->warn.msg[0], "objects have an id given to an object before"));
@@ -460,7 +470,7 @@ START_TEST(test_missing)
 
 	for (unsigned i = 0; i < RANDOM_HEAPS(300); i++) {
 		draw(&sp, i + 1, 0, 1);
-		struct heap *h = build(&sp, (int)(i % 5));
+		struct heap *h = build(&sp, (int)(i % 6));
 		check_model(&sp, h);
 		dangling += h->dangling_refs;
 		free_heap(h);
@@ -485,7 +495,7 @@ START_TEST(test_orders)
 		heap_analyse(h, NULL);
 		image(h, &first);
 		free_heap(h);
-		for (int k = 0; k < 5; k++) {
+		for (int k = 0; k < 6; k++) {
 			if (k == 0) {
 				qsort(sp.o, sp.no, sizeof sp.o[0], cmp_obj);
 			} else {

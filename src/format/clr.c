@@ -259,18 +259,19 @@ static void object_given(void *arg, const struct clr_node *c, const uint64_t *to
 {
 	struct clr_pass *w = arg;
 
-	(void)to, (void)n;
+	(void)to;
 	if (c->type != w->prev_type) {
 		w->ty = node_type(w->p, w->handle, w->b, c->type);
 		w->prev_type = c->type;
 	}
 	hb_object(w->b, c->addr, w->ty, c->size, NK_INSTANCE);
+	hb_object_refs(w->b, n);
 	w->announced = c->nedges > UINT64_MAX - w->announced ? UINT64_MAX : w->announced + c->nedges;
 }
 
-/* The objects, by address as their ids, in the order sent; the
- * references their counts announce (the file's: their sum saturates)
- * against those sent. */
+/* The objects, by address as their ids, in the order sent, with the
+ * count of their references; the references their counts announce
+ * (the file's: their sum saturates) against those sent. */
 static void objects(struct clr_parts *p, struct heap_builder *b)
 {
 	struct clr_pass w = { .p = p, .b = b, .prev_type = UINT64_MAX, .ty = HW_NONE };
@@ -324,9 +325,10 @@ static void refs_placed(void *arg, const struct clr_node *c, const uint64_t *to,
 
 /* The references: each object's, the next of those sent (of an address
  * reported twice, the first report's: its object's); a dependent
- * handle's value, a reference from its key. Counted first, then each
- * to its place (the builder keeps no reference but in the heap's
- * arrays). */
+ * handle's value, a reference from its key. Counted (given with the
+ * objects, or here when the builder let those go: the objects came out
+ * of order), then each to its place: the builder keeps no reference but
+ * in the heap's arrays. */
 static void references(const struct clr_parts *p, struct heap_builder *b)
 {
 	struct clr_pass w = { .p = p, .b = b };
@@ -334,14 +336,15 @@ static void references(const struct clr_parts *p, struct heap_builder *b)
 
 	if (words > 0)
 		w.seen = xcalloc(words, sizeof *w.seen);
-	p->walk(p, 0, refs_counted, &w);
+	if (!hb_refs_counted(b))
+		p->walk(p, 0, refs_counted, &w);
+	if (words > 0)
+		memset(w.seen, 0, words * sizeof *w.seen);
 	for (size_t i = 0; i < p->ndep; i++) {
 		node_t k = hb_find(b, p->dep[i].key);
 		if (k != HW_NONE && hb_find(b, p->dep[i].value) != HW_NONE)
 			hb_refs_count(b, k, 1);
 	}
-	if (words > 0)
-		memset(w.seen, 0, words * sizeof *w.seen);
 	p->walk(p, 1, refs_placed, &w);
 	free(w.seen);
 	for (size_t i = 0; i < p->ndep; i++)

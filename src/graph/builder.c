@@ -33,6 +33,10 @@ static void node_arrays(struct heap_builder *b, size_t cap)
 	h->node_class = xreallocarray(h->node_class, cap, sizeof *h->node_class);
 	h->node_shallow = xreallocarray(h->node_shallow, cap, sizeof *h->node_shallow);
 	h->node_kind = xreallocarray(h->node_kind, cap, 1);
+	if (b->given_refs != NULL) { /* grown zeroed (hb_object_refs) */
+		b->given_refs = big_resize(b->given_refs, b->cap * sizeof *b->given_refs, cap * sizeof *b->given_refs);
+		own(b, b->cap * sizeof *b->given_refs, cap * sizeof *b->given_refs);
+	}
 	b->cap = cap;
 }
 
@@ -111,6 +115,21 @@ uint32_t hb_type_unnamed(struct heap_builder *b, const char *prefix, uint64_t id
 	return hb_type_str(b, tmp, (size_t)len, id);
 }
 
+/* The counts given with the objects (hb_object_refs) let go: the nodes
+ * will be sorted, and the counts' array beside the sort's would make
+ * the builder's peak; the reader counts after hb_nodes_done instead. */
+static void refs_dropped(struct heap_builder *b)
+{
+	b->refs_dropped = 1;
+	if (b->given_refs == NULL)
+		return;
+	big_free(b->given_refs, b->cap * sizeof *b->given_refs);
+	own(b, b->cap * sizeof *b->given_refs, 0);
+	b->given_refs = NULL;
+	b->counted = 0;
+	b->ncounted = 0;
+}
+
 void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size, uint8_t kind)
 {
 	struct heap *h = b->h;
@@ -124,8 +143,10 @@ void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size
 	if (b->n + 1 >= b->cap)
 		node_arrays(b, b->cap * 2);
 	node_t v = ++b->n;
-	if (b->n > 1 && id <= b->last_id)
+	if (b->n > 1 && id <= b->last_id && b->ascending) {
 		b->ascending = 0;
+		refs_dropped(b);
+	}
 	b->last_id = id;
 	h->node_id[v] = id;
 	h->node_class[v] = type; /* a type until hb_finish makes it a class */
@@ -135,6 +156,26 @@ void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size
 		OWN_GROW(b, b->big, b->nbig, b->cbig);
 		b->big[b->nbig++] = (struct big){ v, size };
 	}
+}
+
+void hb_object_refs(struct heap_builder *b, size_t n)
+{
+	if (b->refs_dropped)
+		return;
+	if (b->n == 0 || b->nodes_done || (b->counted && b->given_refs == NULL))
+		hw_fatal("hb_object_refs: out of turn"); /* a reader's bug */
+	if (b->given_refs == NULL) { /* mapped: zeroed, and no hole left in malloc's heap */
+		b->given_refs = big_alloc(b->cap * sizeof *b->given_refs);
+		own(b, 0, b->cap * sizeof *b->given_refs);
+		b->counted = 1;
+	}
+	b->given_refs[b->n] = (edge_t)n; /* past 2^32 in all: counted_room says */
+	b->ncounted += n;
+}
+
+int hb_refs_counted(const struct heap_builder *b)
+{
+	return b->counted != 0;
 }
 
 /* The labels (HB_LABELS) parallel to the references, by id or by key:
@@ -623,6 +664,22 @@ static void permute_kept(struct heap_builder *b, const node_t *perm, node_t k, n
 	own(b, ((size_t)n + 1) * sizeof *tmp, 0);
 }
 
+/* The counts given with the objects (hb_object_refs), the n nodes in
+ * the order given (ids ascending), counted in h->out_start. */
+static void refs_given(struct heap_builder *b, node_t n)
+{
+	struct heap *h = b->h;
+
+	if (b->given_refs == NULL)
+		return;
+	h->out_start = xmalloc(((size_t)n + 2) * sizeof *h->out_start);
+	memcpy(h->out_start, b->given_refs, ((size_t)n + 1) * sizeof *h->out_start);
+	h->out_start[0] = h->out_start[n + 1] = 0;
+	big_free(b->given_refs, b->cap * sizeof *b->given_refs);
+	own(b, b->cap * sizeof *b->given_refs, 0);
+	b->given_refs = NULL;
+}
+
 /* Nodes by ascending id, each id once (or as given, HB_TWICE): sorted
  * only when they did not come so. */
 static void order_nodes(struct heap_builder *b)
@@ -636,6 +693,7 @@ static void order_nodes(struct heap_builder *b)
 			for (node_t i = 0; i < n; i++)
 				b->given[i] = i + 1;
 		}
+		refs_given(b, n);
 		return;
 	}
 	node_t *perm = big_alloc(((size_t)n + 1) * sizeof *perm); /* not malloc's: no hole left */
@@ -1156,6 +1214,8 @@ void hb_free(struct heap_builder *b)
 	free(b->weak_label);
 	free(b->weak);
 	free(b->given);
+	if (b->given_refs != NULL)
+		big_free(b->given_refs, b->cap * sizeof *b->given_refs);
 	if (b->ix.start != NULL)
 		idindex_free(&b->ix);
 	names_free(&b->own_nt);

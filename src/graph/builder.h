@@ -90,6 +90,8 @@ struct heap_builder {
 	int nodes_done;
 	node_t *given;         /* after hb_nodes_done: each object's node as given */
 	size_t ngiven;
+	edge_t *given_refs;    /* hb_object_refs: the counts by place as given (cap) */
+	int refs_dropped;      /* ... given up: the ids came out of order */
 	int counted;           /* references counted first (hb_refs_count) */
 	uint64_t ncounted;
 	size_t placed;         /* ... and placed so far, of h->nedges */
@@ -127,6 +129,15 @@ uint32_t hb_type_unnamed(struct heap_builder *b, const char *prefix, uint64_t id
  * size in bytes (past 32 bits: node_shallow holds UINT32_MAX, the
  * totals the size), enum node_kind. Never after hb_nodes_done. */
 void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size, uint8_t kind);
+/* Optional, right after hb_object: the object just given has n
+ * references to come, counted as hb_refs_count would count them for
+ * its node, while the ids come ascending (the nodes then need no sort:
+ * no pass of the reader's after hb_nodes_done is needed for the
+ * counts). Once an id comes out of order the counts are dropped (their
+ * array beside the sort's would raise the peak), and hb_refs_counted
+ * says 0: the reader counts with hb_refs_count after hb_nodes_done. */
+void hb_object_refs(struct heap_builder *b, size_t n);
+int hb_refs_counted(const struct heap_builder *b);
 /* A reference from object `from` to object `to` (any order, either may
  * be missing: counted as dangling), with a label the reader reads back
  * parallel to h->out (hb_labels_take) when started with HB_LABELS. */
