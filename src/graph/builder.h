@@ -18,10 +18,12 @@
  * are all its kept object's (a reader that wants otherwise asks hb_find
  * after hb_nodes_done). A reader whose records name each other by
  * number (V8's nodes) gives its objects in its order and, once the
- * nodes are done, its references by node (HB_PLACES, hb_given_take),
- * counted first if it can read them twice (hb_refs_count): then
- * nothing is sorted but what came out of order, and no reference takes
- * more than its place in h->out.
+ * nodes are done, its references by node (HB_PLACES, hb_given_take).
+ * A reader that can read its references twice counts them first
+ * (hb_object_refs with each object, or hb_refs_count once the nodes
+ * are done), then gives them by node (V8's, Mono's: hb_refs_room) or by
+ * id (.NET's: hb_refs): then nothing is sorted but what came out of
+ * order, and no reference takes more than its place in h->out.
  *
  * The builder's own memory (sort order, references by id, types) is
  * freed by hb_free(), and counted (own, own_peak); what it fills in
