@@ -97,11 +97,14 @@ static int cmp_from(const void *x, const void *y)
 	return a < c ? -1 : a > c;
 }
 
-/* The spec through the builder, in one of four ways: objects,
+/* The spec through the builder, in one of six ways: objects,
  * references, roots (mode 0); references and roots before the objects
  * (1); the nodes done after the objects and half the references (2);
  * the nodes done after the objects, then the references by source,
- * each source's together (hb_refs) (3). */
+ * each source's together (hb_refs) (3); so, counted first by source
+ * node (hb_refs_count) (4), or each object's count given with it
+ * (hb_object_refs), kept while the ids come ascending, else counted as
+ * in 4, as .NET's reader does (5). */
 static struct heap *build(const struct spec *sp, int mode)
 {
 	struct heap *h = xcalloc(1, sizeof *h);
@@ -124,19 +127,33 @@ static struct heap *build(const struct spec *sp, int mode)
 			type[c] = cname[c] ? hb_type_str(&b, cname[c], strlen(cname[c]), ctype[c])
 					   : hb_type_unnamed(&b, "Type", ctype[c]);
 		hb_object(&b, sp->o[i].id, type[c], sp->o[i].size, sp->o[i].kind);
+		size_t m = 0;
+		for (size_t j = 0; mode == 5 && j < sp->nr; j++)
+			m += sp->r[j].from == sp->o[i].id;
+		if (mode == 5)
+			hb_object_refs(&b, m);
 	}
-	if (mode == 3) {
+	if (mode >= 3) {
 		hb_nodes_done(&b);
 		memcpy(r, sp->r, sp->nr * sizeof *r);
 		qsort(r, sp->nr, sizeof *r, cmp_from);
 	}
-	for (size_t i = 0, j; mode == 3 && i < sp->nr; i = j) {
+	if (mode == 5) /* kept while the ids came ascending (then no sort) */
+		ck_assert_int_eq(hb_refs_counted(&b), b.ascending);
+	int count = mode == 4 || (mode == 5 && !hb_refs_counted(&b));
+	for (size_t i = 0, j; count && i < sp->nr; i = j) { /* the targets missing or not */
+		for (j = i; j < sp->nr && r[j].from == r[i].from; j++)
+			;
+		if (hb_find(&b, r[i].from) != HW_NONE)
+			hb_refs_count(&b, hb_find(&b, r[i].from), j - i);
+	}
+	for (size_t i = 0, j; mode >= 3 && i < sp->nr; i = j) {
 		uint64_t to[4 * MAXO];
 		for (j = i; j < sp->nr && r[j].from == r[i].from; j++)
 			to[j - i] = r[j].to;
 		hb_refs(&b, r[i].from, to, j - i);
 	}
-	for (size_t i = 0; mode != 1 && mode != 3 && i < sp->nr; i++) {
+	for (size_t i = 0; mode != 1 && mode < 3 && i < sp->nr; i++) {
 		if (mode == 2 && i == half)
 			hb_nodes_done(&b);
 		hb_ref(&b, sp->r[i].from, sp->r[i].to);
@@ -370,7 +387,7 @@ START_TEST(test_random_unsorted)
 
 	for (unsigned i = 0; i < RANDOM_HEAPS(300); i++) {
 		draw(&sp, i + 1, 0, 0);
-		struct heap *h = build(&sp, (int)(i % 4));
+		struct heap *h = build(&sp, (int)(i % 6));
 		check_model(&sp, h);
 		ck_assert_uint_eq(h->dangling_refs, 0);
 		free_heap(h);
@@ -421,7 +438,7 @@ START_TEST(test_random_sorted)
 	for (unsigned i = 0; i < RANDOM_HEAPS(300); i++) {
 		draw(&sp, i + 1, 0, 1);
 		qsort(sp.o, sp.no, sizeof sp.o[0], cmp_obj);
-		struct heap *h = build(&sp, (int)(i % 4));
+		struct heap *h = build(&sp, (int)(i % 6));
 		check_model(&sp, h);
 		free_heap(h);
 	}
@@ -436,7 +453,7 @@ START_TEST(test_duplicates)
 
 	for (unsigned i = 0; i < RANDOM_HEAPS(300); i++) {
 		draw(&sp, i + 1, 1 + (int)(i % 3), 0);
-		struct heap *h = build(&sp, (int)(i % 4));
+		struct heap *h = build(&sp, (int)(i % 6));
 		check_model(&sp, h);
 		ck_assert_uint_eq(h->warn.n, 1);
 		ck_assert_ptr_nonnull(strstr(h->warn.msg[0], "objects have an id given to an object before"));
@@ -454,7 +471,7 @@ START_TEST(test_missing)
 
 	for (unsigned i = 0; i < RANDOM_HEAPS(300); i++) {
 		draw(&sp, i + 1, 0, 1);
-		struct heap *h = build(&sp, (int)(i % 4));
+		struct heap *h = build(&sp, (int)(i % 6));
 		check_model(&sp, h);
 		dangling += h->dangling_refs;
 		free_heap(h);
@@ -479,7 +496,7 @@ START_TEST(test_orders)
 		heap_analyse(h, NULL);
 		image(h, &first);
 		free_heap(h);
-		for (int k = 0; k < 4; k++) {
+		for (int k = 0; k < 6; k++) {
 			if (k == 0) {
 				qsort(sp.o, sp.no, sizeof sp.o[0], cmp_obj);
 			} else {
@@ -529,12 +546,8 @@ START_TEST(test_labels)
 			hb_object(&b, sp.o[j].id, t, sp.o[j].size, NK_INSTANCE);
 		for (size_t j = 0; j < sp.nr; j++) {
 			lab[j] = rnd(&s, 4) * 8;
-			if (i % 3 == 0 && j == 0) /* room made at once, the labels' too */
-				hb_refs_expected(&b, sp.nr / 3);
 			if (j == sp.nr / 3)
 				hb_nodes_done(&b);
-			if (i % 3 == 0 && j == sp.nr / 3)
-				hb_refs_expected(&b, sp.nr - j);
 			hb_ref_label(&b, sp.r[j].from, sp.r[j].to, lab[j]);
 		}
 		hb_nodes_done(&b);
@@ -761,44 +774,6 @@ START_TEST(test_big_sizes)
 }
 END_TEST
 
-/* hb_refs_expected: the room for the references said, made at once:
- * no growth past it, by id or once the nodes are done. */
-START_TEST(test_refs_expected)
-{
-	enum { N = 1000 };
-	struct heap *h = xcalloc(1, sizeof *h);
-	struct heap_builder b;
-
-	h->path = xstrdup("builder-test");
-	h->fd = -1;
-	hb_start(&b, h, NULL, N, HB_LABELS);
-	uint32_t t = hb_type_str(&b, "T", 1, 1);
-	for (uint64_t i = 0; i < N; i++)
-		hb_object(&b, 16 * (N - i), t, 24, NK_INSTANCE);
-	hb_refs_expected(&b, N);
-	for (uint64_t i = 0; i < N; i++)
-		hb_ref_label(&b, 16 * (i + 1), 16 * ((i + 7) % N + 1), (uint32_t)i);
-	ck_assert_uint_eq(b.cref, N);
-	hb_nodes_done(&b);
-	hb_refs_expected(&b, 2 * N);
-	for (uint64_t i = 0; i < 2 * N; i++)
-		hb_ref_label(&b, 16 * (i % N + 1), 16 * ((i * 3) % N + 1), (uint32_t)(N + i));
-	ck_assert_uint_eq(b.ckey, 3 * N);
-	hb_finish(&b);
-	ck_assert_uint_eq(h->nedges, 3 * N);
-	uint32_t *lab = hb_labels_take(&b);
-	for (edge_t e = 0; e < h->nedges; e++) { /* each label with its reference */
-		uint32_t l = lab[e];
-		node_t s = (node_t)(l < N ? l + 1 : (l - N) % N + 1);
-		node_t d = (node_t)(l < N ? (l + 7) % N + 1 : ((l - N) * 3) % N + 1);
-		ck_assert(e >= h->out_start[s] && e < h->out_start[s + 1] && h->out[e] == d);
-	}
-	free(lab);
-	hb_free(&b);
-	free_heap(h);
-}
-END_TEST
-
 /* HB_DISJOINT: sizes reaching past the next object's address (or the
  * end of the address space) cut to it, past 32 bits or not, whatever
  * the order given; without it, the sizes as given. */
@@ -881,7 +856,9 @@ END_TEST
 
 /* The builder's own memory at its peak, per object, on a heap of a
  * million objects with two references each, given unsorted: with the
- * references by id (done 0) or after hb_nodes_done (1). */
+ * references by id (done 0) or after hb_nodes_done (1), or counted
+ * first and then given by id each source's together (2: no reference
+ * kept but in the heap's arrays). */
 static size_t own_peak(int done)
 {
 	enum { N = 1000000 };
@@ -896,10 +873,16 @@ static size_t own_peak(int done)
 		hb_object(&b, 16 * ((i * 7919) % N + 1), t, 24, NK_INSTANCE);
 	if (done)
 		hb_nodes_done(&b);
+	for (uint64_t i = 0; done == 2 && i < N; i++)
+		hb_refs_count(&b, hb_find(&b, 16 * ((i * 7919) % N + 1)), 2);
 	for (uint64_t i = 0; i < N; i++) {
-		uint64_t k = (i * 7919) % N;
-		hb_ref(&b, 16 * (k + 1), 16 * ((k * 31 + 1) % N + 1));
-		hb_ref(&b, 16 * (k + 1), 16 * ((k * 17 + 5) % N + 1));
+		uint64_t k = (i * 7919) % N, to[2] = { 16 * ((k * 31 + 1) % N + 1), 16 * ((k * 17 + 5) % N + 1) };
+		if (done == 2) {
+			hb_refs(&b, 16 * (k + 1), to, 2);
+			continue;
+		}
+		hb_ref(&b, 16 * (k + 1), to[0]);
+		hb_ref(&b, 16 * (k + 1), to[1]);
 	}
 	hb_root(&b, 16, RK_OTHER, 0, 0);
 	hb_finish(&b);
@@ -907,7 +890,8 @@ static size_t own_peak(int done)
 	ck_assert_uint_eq(h->nedges, 2 * N);
 	size_t peak = b.own_peak;
 	printf("builder: own memory at its peak %.1f bytes an object (%d objects, 2 references each, %s)\n",
-	       (double)peak / N, N, done ? "references after hb_nodes_done" : "references by id");
+	       (double)peak / N, N, done == 2 ? "references counted" : done ? "references after hb_nodes_done"
+								      : "references by id");
 	hb_free(&b);
 	free_heap(h);
 	return peak / N;
@@ -917,6 +901,7 @@ START_TEST(test_own_memory)
 {
 	ck_assert_uint_le(own_peak(0), 64);
 	ck_assert_uint_le(own_peak(1), 32);
+	ck_assert_uint_le(own_peak(2), 12); /* the sort of the nodes: no reference kept */
 }
 END_TEST
 
@@ -936,7 +921,6 @@ Suite *builder_suite(void)
 	tcase_add_test(tc, test_by_place);
 	tcase_add_test(tc, test_big_sizes);
 	tcase_add_test(tc, test_disjoint);
-	tcase_add_test(tc, test_refs_expected);
 	tcase_add_test(tc, test_own_memory);
 	suite_add_tcase(s, tc);
 	return s;

@@ -23,6 +23,7 @@
 #include "graph/builder.h"
 #include "graph/classes.h"
 #include "graph/reader.h"
+#include "graph/resident.h"
 #include "runtime/clr.h"
 
 enum { EV_GCSTART = 1, EV_GCEND = 2, EV_RESTART_END = 3, EV_SUSPEND_START = 9, EV_BULKTYPE = 15,
@@ -159,21 +160,22 @@ static int clr_event(void *arg, const struct nt_event *e)
 		uint64_t most = r->p.h->size / (ps + 4);
 		for (uint32_t i = 0; i < n; i++) {
 			const uint8_t *q = e->payload + 10 + (size_t)i * (ps + 24);
-			uint64_t refs = rd64(q + ps + 16);
-			if (refs > most) {
+			if (rd64(q + ps + 16) > most) /* cut to it by the walk */
 				damaged(&r->too_many_refs, e->at + (uint64_t)(q - e->payload) + ps + 16);
-				refs = most;
-			}
-			VEC_GROW(r->p.nodes, r->p.nnodes, r->p.cnodes);
-			r->p.nodes[r->p.nnodes++] = (struct clr_node){ rdp(q, ps), rd64(q + ps), rd64(q + ps + 8), refs };
 		}
+		if (n > 0) {
+			VEC_GROW(r->p.node_runs, r->p.nnode_runs, r->p.cnode_runs);
+			r->p.node_runs[r->p.nnode_runs++] = (struct clr_run){ e->payload + 10, n };
+		}
+		r->p.nnodes += n;
 	} else if (e->id == EV_EDGE) {
 		if ((uint64_t)n * (ps + 4) > e->len - 10)
 			n = 0, damaged(&r->bad, e->at + 4);
-		for (uint32_t i = 0; i < n; i++) {
-			VEC_GROW(r->p.edges, r->p.nedges, r->p.cedges);
-			r->p.edges[r->p.nedges++] = rdp(e->payload + 10 + (size_t)i * (ps + 4), ps);
+		if (n > 0) {
+			VEC_GROW(r->p.edge_runs, r->p.nedge_runs, r->p.cedge_runs);
+			r->p.edge_runs[r->p.nedge_runs++] = (struct clr_run){ e->payload + 10, n };
 		}
+		r->p.nedges += n;
 	} else if (e->id == EV_ROOT) {
 		if ((uint64_t)n * (2 * ps + 5) > e->len - 10)
 			n = 0, damaged(&r->bad, e->at + 4);
@@ -243,64 +245,108 @@ static uint32_t node_type(const struct clr_parts *p, uint32_t *handle, struct he
 	return handle[lo];
 }
 
-/* What references() needs of an object sent, once the builder has it:
- * its address, and how many of the references sent (the next ones)
- * are its. */
-struct clr_sent { uint64_t addr, nedges; };
+/* What a walk of the objects carries from one to the next. */
+struct clr_pass {
+	const struct clr_parts *p;
+	struct heap_builder *b;
+	uint32_t *handle;  /* objects(): each type's handle, parallel to p->types */
+	uint64_t prev_type, announced;
+	uint32_t ty;
+	bits_t *seen;      /* references(): of an address reported twice, the first report's */
+};
 
-/* The objects, by address as their ids, in the order sent; the
- * references their counts announce (the file's: their sum saturates)
- * against those sent. Each node's part becomes a clr_sent in place,
- * which the nodes' array shrinks to (half of it): returned. */
-static struct clr_sent *objects(struct clr_parts *p, struct heap_builder *b)
+static void object_given(void *arg, const struct clr_node *c, const uint64_t *to, size_t n)
 {
-	uint64_t prev_type = UINT64_MAX, announced = 0, e = 0;
-	uint32_t ty = HW_NONE, *handle = xmalloc((p->ntypes + 1) * sizeof *handle);
-	size_t n = p->nnodes;
+	struct clr_pass *w = arg;
 
-	hw_qsort(p->types, p->ntypes, sizeof *p->types, cmp_first_u64);
-	memset(handle, 0xff, (p->ntypes + 1) * sizeof *handle);
-	for (size_t i = 0; i < n; i++) {
-		const struct clr_node c = p->nodes[i];
-		if (c.type != prev_type) {
-			ty = node_type(p, handle, b, c.type);
-			prev_type = c.type;
-		}
-		hb_object(b, c.addr, ty, c.size, NK_INSTANCE);
-		announced = c.nedges > UINT64_MAX - announced ? UINT64_MAX : announced + c.nedges;
-		/* as many as it claims and as are left */
-		struct clr_sent s = { c.addr, c.nedges < p->nedges - e ? c.nedges : p->nedges - e };
-		e += s.nedges;
-		memcpy((char *)p->nodes + i * sizeof s, &s, sizeof s); /* over what was read */
+	(void)to;
+	if (c->type != w->prev_type) {
+		w->ty = node_type(w->p, w->handle, w->b, c->type);
+		w->prev_type = c->type;
 	}
-	free(handle);
-	if (announced != p->nedges)
-		warn_add(&p->h->warn, "%s: %llu references announced by the objects, %llu sent; the %s", p->h->path,
-			 (unsigned long long)announced, (unsigned long long)p->nedges,
-			 announced > p->nedges ? "objects short of theirs have what there is" : "extra are dropped");
-	struct clr_sent *sent = xreallocarray(p->nodes, n + 1, sizeof *sent);
-	p->nodes = NULL;
-	p->nnodes = p->cnodes = 0;
-	return sent;
+	hb_object(w->b, c->addr, w->ty, c->size, NK_INSTANCE);
+	hb_object_refs(w->b, n);
+	w->announced = c->nedges > UINT64_MAX - w->announced ? UINT64_MAX : w->announced + c->nedges;
 }
 
-/* The references: each node's, the next of those sent (of an address
- * reported twice, the first report's: its object's); a dependent
- * handle's value, a reference from its key. */
-static void references(const struct clr_parts *p, const struct clr_sent *sent, size_t n, struct heap_builder *b)
+/* The objects, by address as their ids, in the order sent, with the
+ * count of their references; the references their counts announce
+ * (the file's: their sum saturates) against those sent. */
+static void objects(struct clr_parts *p, struct heap_builder *b)
 {
-	bits_t *seen = b->dup_ids > 0 ? xcalloc(bits_words(p->h->n), sizeof *seen) : NULL;
-	uint64_t e = 0;
+	struct clr_pass w = { .p = p, .b = b, .prev_type = UINT64_MAX, .ty = HW_NONE };
 
-	for (size_t i = 0; i < n; i++) {
-		node_t v = seen != NULL ? hb_find(b, sent[i].addr) : HW_NONE;
-		if ((v == HW_NONE || !bit_get(seen, v)) && sent[i].nedges > 0) /* none: edges may be NULL */
-			hb_refs(b, sent[i].addr, p->edges + e, sent[i].nedges);
-		if (v != HW_NONE)
-			bit_set(seen, v);
-		e += sent[i].nedges;
+	w.handle = xmalloc((p->ntypes + 1) * sizeof *w.handle);
+	hw_qsort(p->types, p->ntypes, sizeof *p->types, cmp_first_u64);
+	memset(w.handle, 0xff, (p->ntypes + 1) * sizeof *w.handle);
+	p->walk(p, 0, object_given, &w);
+	free(w.handle);
+	if (w.announced != p->nedges)
+		warn_add(&p->h->warn, "%s: %llu references announced by the objects, %llu sent; the %s", p->h->path,
+			 (unsigned long long)w.announced, (unsigned long long)p->nedges,
+			 w.announced > p->nedges ? "objects short of theirs have what there is" : "extra are dropped");
+}
+
+/* An object's references go: its first report's (none of a later one);
+ * its node when they do, else HW_NONE. */
+static node_t refs_from(struct clr_pass *w, const struct clr_node *c)
+{
+	node_t v = hb_find(w->b, c->addr);
+
+	if (w->seen != NULL) {
+		if (bit_get(w->seen, v))
+			return HW_NONE;
+		bit_set(w->seen, v);
 	}
-	free(seen);
+	return v;
+}
+
+static void refs_counted(void *arg, const struct clr_node *c, const uint64_t *to, size_t n)
+{
+	struct clr_pass *w = arg;
+
+	(void)to;
+	if (w->seen == NULL && n == 0)
+		return;
+	node_t v = refs_from(w, c);
+	if (v != HW_NONE && n > 0)
+		hb_refs_count(w->b, v, n);
+}
+
+static void refs_placed(void *arg, const struct clr_node *c, const uint64_t *to, size_t n)
+{
+	struct clr_pass *w = arg;
+
+	if (w->seen != NULL && refs_from(w, c) == HW_NONE)
+		return;
+	if (n > 0)
+		hb_refs(w->b, c->addr, to, n);
+}
+
+/* The references: each object's, the next of those sent (of an address
+ * reported twice, the first report's: its object's); a dependent
+ * handle's value, a reference from its key. Counted (given with the
+ * objects, or here when the builder let those go: the objects came out
+ * of order), then each to its place: the builder keeps no reference but
+ * in the heap's arrays. */
+static void references(const struct clr_parts *p, struct heap_builder *b)
+{
+	struct clr_pass w = { .p = p, .b = b };
+	size_t words = b->dup_ids > 0 ? bits_words(p->h->n) : 0;
+
+	if (words > 0)
+		w.seen = xcalloc(words, sizeof *w.seen);
+	if (!hb_refs_counted(b))
+		p->walk(p, 0, refs_counted, &w);
+	if (words > 0)
+		memset(w.seen, 0, words * sizeof *w.seen);
+	for (size_t i = 0; i < p->ndep; i++) {
+		node_t k = hb_find(b, p->dep[i].key);
+		if (k != HW_NONE && hb_find(b, p->dep[i].value) != HW_NONE)
+			hb_refs_count(b, k, 1);
+	}
+	p->walk(p, 1, refs_placed, &w);
+	free(w.seen);
 	for (size_t i = 0; i < p->ndep; i++)
 		hb_ref(b, p->dep[i].key, p->dep[i].value);
 }
@@ -370,19 +416,16 @@ void clr_build(struct clr_parts *p)
 		hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(h->path));
 	hb_start(&b, h, &p->nt, p->nnodes, p->bound_sizes ? HB_DISJOINT : 0);
 	b.dup_what = "objects at an address the GC reported before; the first report of each is kept";
-	size_t n = p->nnodes;
-	struct clr_sent *sent = objects(p, &b);
+	objects(p, &b);
 	hb_nodes_done(&b);
 	if (b.cut_sizes > 0)
 		warn_add(&h->warn, "%s: %llu objects reach past the next object's address (or the end of the "
 			 "address space); their sizes cut to it", h->path, (unsigned long long)b.cut_sizes);
+	/* what the objects are waits on disk (when there is a file behind
+	 * h) while their references are made: nothing below reads it */
+	heap_park(h, HP_CLASS | HP_SHALLOW | HP_KIND);
 	hw_qsort(p->dep, p->ndep, sizeof *p->dep, cmp_first_u64);
-	hb_refs_expected(&b, p->nedges + p->ndep); /* at most */
-	references(p, sent, n, &b);
-	free(sent);
-	free(p->edges);
-	p->edges = NULL;
-	p->nedges = p->cedges = 0;
+	references(p, &b);
 	for (size_t i = 0; i < p->nroots; i++) /* a static variable's carries its name */
 		hb_root(&b, p->roots[i].addr, clr_root_natives[p->roots[i].kind].kind, (uint8_t)p->roots[i].kind,
 			p->roots[i].name);
@@ -394,8 +437,8 @@ void clr_build(struct clr_parts *p)
 
 void clr_parts_free(struct clr_parts *p)
 {
-	free(p->nodes);
-	free(p->edges);
+	free(p->node_runs);
+	free(p->edge_runs);
 	free(p->roots);
 	free(p->types);
 	free(p->weak);
@@ -455,6 +498,38 @@ static void mark_type(void *arg, const uint8_t *payload, uint32_t len)
 	bulk_types(arg, &e);
 }
 
+/* clr_parts' walk over the trace's GCBulkNode records, each object's
+ * references the next of the GCBulkEdge records. */
+static void trace_walk(const struct clr_parts *p, int targets, clr_walk_fn fn, void *arg)
+{
+	unsigned ps = p->ps;
+	uint64_t most = p->h->size / (ps + 4), e = 0; /* as clr_event warned */
+	uint64_t *to = NULL;
+	size_t cap = 0, er = 0;
+	uint32_t ei = 0;
+
+	for (size_t r = 0; r < p->nnode_runs; r++) {
+		for (uint32_t i = 0; i < p->node_runs[r].n; i++) {
+			const uint8_t *q = p->node_runs[r].at + (size_t)i * (ps + 24);
+			uint64_t refs = rd64(q + ps + 16);
+			struct clr_node c = { rdp(q, ps), rd64(q + ps), rd64(q + ps + 8), refs < most ? refs : most };
+			size_t n = c.nedges < p->nedges - e ? c.nedges : p->nedges - e;
+			e += n;
+			if (targets && n > cap) {
+				cap = n > 2 * cap ? n : 2 * cap;
+				to = xreallocarray(to, cap, sizeof *to);
+			}
+			for (size_t k = 0; targets && k < n; k++) {
+				while (ei == p->edge_runs[er].n)
+					er++, ei = 0;
+				to[k] = rdp(p->edge_runs[er].at + (size_t)ei++ * (ps + 4), ps);
+			}
+			fn(arg, &c, targets ? to : NULL, n);
+		}
+	}
+	free(to);
+}
+
 /* The parts gathered so far dropped (the names stay: h's), for a reading
  * again. */
 static void parts_reset(struct clr_parts *p)
@@ -462,11 +537,12 @@ static void parts_reset(struct clr_parts *p)
 	struct nametab nt = p->nt;
 	struct heap *h = p->h;
 
-	free(p->nodes), free(p->edges), free(p->roots), free(p->types), free(p->weak), free(p->dep), free(p->ranges);
+	free(p->node_runs), free(p->edge_runs), free(p->roots), free(p->types), free(p->weak), free(p->dep), free(p->ranges);
 	memset(p, 0, sizeof *p);
 	p->h = h;
 	p->nt = nt;
 	p->bound_sizes = 1;
+	p->walk = trace_walk;
 }
 
 /* The types the mark's heap named (clr_mark_types), for those the trace
@@ -487,7 +563,7 @@ static void mark_types(struct heap *h, const struct nt_trace *t, struct clr_read
 
 static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 {
-	struct clr_read r = { .p = { .h = h, .nt = { .h = h }, .bound_sizes = 1 } };
+	struct clr_read r = { .p = { .h = h, .nt = { .h = h }, .bound_sizes = 1, .walk = trace_walk } };
 	struct nt_trace t;
 
 	progress_begin(p, "parse", h->size, "MB");
@@ -525,6 +601,7 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 		say_damage(h, &r.too_many_refs, "objects claim more references than the file holds (the first here); "
 			   "cut to that");
 		mark_types(h, &t, &r);
+		r.p.ps = t.pointer_size;
 		clr_build(&r.p);
 		struct clr_data *cd = h->fmt_data;
 		cd->pid = t.pid;

@@ -13,8 +13,8 @@ extern const struct format_ops clr_format;
 extern const struct format_ops gcdump_format;
 
 /* (Each struct's first member is its sort key.)
- * An object: address, size, type id, and how many of the references
- * gathered (in order) are its. */
+ * An object: address, size, type id, and how many references it
+ * claims (the next ones sent are its). */
 struct clr_node { uint64_t addr, size, type, nedges; };
 /* A root: the object's address, its native kind (runtime/clr.h:
  * CLR_ROOT_*), a name's offset + 1 in the names table (static
@@ -25,14 +25,29 @@ struct clr_type { uint64_t id; uint32_t name; };
 /* a generation's range: objects at [start, start + used) are in gen */
 struct clr_range { uint64_t start, used; uint8_t gen; };
 
-/* What a reader gathered. */
+/* n records from at on in the mapped file (a bulk event's) */
+struct clr_run { const uint8_t *at; uint32_t n; };
+struct clr_parts;
+/* One object of a walk (clr_parts' walk): *o, and n of its references'
+ * targets (as many as it claims and the file sent; to: NULL when not
+ * asked for). */
+typedef void (*clr_walk_fn)(void *arg, const struct clr_node *o, const uint64_t *to, size_t n);
+
+/* What a reader gathered. The objects and their references are not
+ * kept but read again from the mapped file, as often as clr_build asks:
+ * walk gives them in the file's order (with their targets when
+ * `targets`). */
 struct clr_parts {
 	struct heap *h;
 	struct nametab nt;
-	struct clr_node *nodes;
-	size_t nnodes, cnodes;
-	uint64_t *edges; /* targets' addresses, the nodes' in their order */
-	size_t nedges, cedges;
+	void (*walk)(const struct clr_parts *p, int targets, clr_walk_fn fn, void *arg);
+	void *src;      /* the reader's, for walk */
+	size_t nnodes;  /* the objects walk gives */
+	uint64_t nedges; /* the references the file sent (those past the last
+			  * object's claim are no one's) */
+	unsigned ps;    /* nettrace: its pointer size, and its bulk events' records */
+	struct clr_run *node_runs, *edge_runs;
+	size_t nnode_runs, cnode_runs, nedge_runs, cedge_runs;
 	struct clr_root *roots;
 	size_t nroots, croots;
 	struct clr_type *types;
@@ -52,7 +67,10 @@ struct clr_parts {
 /* The heap model of the parts, made by the builder (graph/builder.h):
  * nodes by address, classes by type name, references, roots; then what
  * only .NET has: weak and dependent handles (fmt_data), generations.
- * The nodes and references are used up (freed) on the way. */
+ * The objects are walked twice or three times: given (with the counts
+ * of their references), their references counted (when the builder
+ * could not keep those counts), placed (so that the builder keeps
+ * nothing but the heap's arrays). */
 void clr_build(struct clr_parts *p);
 void clr_parts_free(struct clr_parts *p);
 

@@ -276,43 +276,73 @@ struct node_damage {
 	struct damage lost, shared, type, size;
 };
 
-/* Node i, if an object: its part and its references' targets. */
-static void object(struct gcd *g, uint32_t i, struct node_damage *nd)
+/* Node i, if an object (1): *c, its references' count as the walk
+ * gives them (edges: those of the nodes before it), *at where their
+ * targets start in the blob; its damage counted in nd (the first
+ * reading's; NULL after). */
+static int object(const struct gcd *g, uint32_t i, uint64_t edges, struct node_damage *nd, struct clr_node *c,
+		  size_t *at)
 {
-	struct clr_parts *p = &g->p;
-	size_t entry = (size_t)(g->offsets - p->h->map) + 4 * (size_t)i;
-	size_t data = (size_t)(g->blob - p->h->map) + rd32(g->offsets + 4 * (size_t)i);
+	size_t entry = (size_t)(g->offsets - g->p.h->map) + 4 * (size_t)i;
+	size_t data = (size_t)(g->blob - g->p.h->map) + rd32(g->offsets + 4 * (size_t)i);
 	uint32_t type;
 	int32_t size, nch;
-	size_t at;
 
-	if (node_at(g, i, &type, &size, &nch, &at) != 0) {
-		damaged(&nd->lost, entry);
-		return;
+	if (node_at(g, i, &type, &size, &nch, at) != 0) {
+		if (nd != NULL)
+			damaged(&nd->lost, entry);
+		return 0;
 	}
 	if (!is_object(g, i, type, size))
-		return;
-	if (type >= g->ntypes)
+		return 0;
+	if (type >= g->ntypes && nd != NULL)
 		damaged(&nd->type, data);
-	if (size < 0)
+	if (size < 0 && nd != NULL)
 		damaged(&nd->size, data);
 	/* each child takes a byte of the blob at least, and no two nodes
 	 * share bytes: more children than the blob has bytes are nodes
 	 * pointing into each other's data (a damaged file) */
-	if ((uint64_t)nch > g->blob_len - p->nedges) {
-		damaged(&nd->shared, data);
+	if ((uint64_t)nch > g->blob_len - edges) {
+		if (nd != NULL)
+			damaged(&nd->shared, data);
 		nch = 0;
 	}
-	VEC_GROW(p->nodes, p->nnodes, p->cnodes);
-	p->nodes[p->nnodes++] = (struct clr_node){ node_addr(g, i), usize(size), type, (uint64_t)nch };
-	for (int32_t k = 0; k < nch; k++) {
+	*c = (struct clr_node){ node_addr(g, i), usize(size), type, (uint64_t)nch };
+	return 1;
+}
+
+/* Object c's references' targets, from the blob at `at` (node i's). */
+static void targets_of(const struct gcd *g, uint32_t i, const struct clr_node *c, size_t at, uint64_t *to)
+{
+	for (uint64_t k = 0; k < c->nedges; k++) {
 		int32_t d;
-		uint64_t to = 0;
+		to[k] = 0; /* 0: no object, a dangling reference */
 		if (compressed(g->blob, g->blob_len, &at, &d) == 0 && (int64_t)i + d >= 0 && (int64_t)i + d < g->nnodes)
-			to = node_addr(g, (uint32_t)((int64_t)i + d));
-		VEC_GROW(p->edges, p->nedges, p->cedges);
-		p->edges[p->nedges++] = to; /* 0: no object, a dangling reference */
+			to[k] = node_addr(g, (uint32_t)((int64_t)i + d));
 	}
+}
+
+/* clr_parts' walk: the nodes that are objects, in the file's order. */
+static void gcd_walk(const struct clr_parts *p, int targets, clr_walk_fn fn, void *arg)
+{
+	const struct gcd *g = p->src;
+	uint64_t edges = 0, *to = NULL;
+	size_t cap = 0, at;
+	struct clr_node c;
+
+	for (uint32_t i = 0; i < g->nnodes; i++) {
+		if (!object(g, i, edges, NULL, &c, &at))
+			continue;
+		edges += c.nedges;
+		if (targets && c.nedges > cap) {
+			cap = c.nedges > 2 * cap ? c.nedges : 2 * cap;
+			to = xreallocarray(to, cap, sizeof *to);
+		}
+		if (targets)
+			targets_of(g, i, &c, at, to);
+		fn(arg, &c, targets ? to : NULL, c.nedges);
+	}
+	free(to);
 }
 
 /* The roots: down dotnet-gcdump's groups from its root node (each group
@@ -320,10 +350,14 @@ static void object(struct gcd *g, uint32_t i, struct node_damage *nd)
 static void group_roots(struct gcd *g)
 {
 	struct clr_parts *p = &g->p;
-	uint32_t *stack = xmalloc(((size_t)g->nnodes + 1) * sizeof *stack);
-	uint16_t *kind = xmalloc(((size_t)g->nnodes + 1) * sizeof *kind);
-	uint32_t *name = xmalloc(((size_t)g->nnodes + 1) * sizeof *name);
-	uint8_t *seen = xcalloc((size_t)g->nnodes + 1, 1);
+	/* mapped, not malloc's: a few pages of each are touched, and freed
+	 * they would raise malloc's threshold for mapping, leaving the
+	 * heap's arrays in holes it keeps (big_alloc's are zeroed) */
+	size_t m = (size_t)g->nnodes + 1;
+	uint32_t *stack = big_alloc(m * sizeof *stack);
+	uint16_t *kind = big_alloc(m * sizeof *kind);
+	uint32_t *name = big_alloc(m * sizeof *name);
+	uint8_t *seen = big_alloc(m);
 	size_t sp = 0;
 	if (g->root < g->nnodes) {
 		stack[sp++] = g->root;
@@ -378,10 +412,10 @@ static void group_roots(struct gcd *g)
 			stack[sp++] = (uint32_t)c;
 		}
 	}
-	free(stack);
-	free(kind);
-	free(name);
-	free(seen);
+	big_free(stack, m * sizeof *stack);
+	big_free(kind, m * sizeof *kind);
+	big_free(name, m * sizeof *name);
+	big_free(seen, m);
 }
 
 /* The objects, their references and the roots under dotnet-gcdump's
@@ -396,7 +430,12 @@ static void gather(struct gcd *g, struct progress *pr)
 	for (uint32_t i = 0; i < g->nnodes; i++) {
 		if ((i & 0xffff) == 0)
 			progress_update(pr, i);
-		object(g, i, &nd);
+		struct clr_node c;
+		size_t at;
+		if (object(g, i, p->nedges, &nd, &c, &at)) {
+			p->nnodes++;
+			p->nedges += c.nedges;
+		}
 	}
 	progress_end(pr);
 	snprintf(what, sizeof what, "of the %u nodes lie past the end of the file or are malformed; left out",
@@ -620,7 +659,9 @@ static size_t name_len(const char *s)
 
 static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 {
-	struct gcd g = { .p = { .h = h, .nt = { .h = h } }, .undefined = UINT32_MAX };
+	struct gcd g = { .p = { .h = h, .nt = { .h = h }, .walk = gcd_walk }, .undefined = UINT32_MAX };
+
+	g.p.src = &g;
 	struct cur c = { h->map, h->size, 0, 0 };
 	struct sbuf name;
 	int32_t version, gv, gmv;

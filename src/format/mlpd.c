@@ -32,6 +32,7 @@
 #include "graph/builder.h"
 #include "graph/classes.h"
 #include "graph/reader.h"
+#include "graph/resident.h"
 
 #define HEADER_ID 0x4D505A01u
 #define BUF_ID 0x4D504C01u
@@ -169,7 +170,9 @@ static void backtrace(struct cur *c)
 
 /* ---- what reading gathers ---- */
 
-struct mobj { uint64_t addr, vtable, ref0; uint32_t size, nrefs; uint8_t gen; };
+/* a heapshot's object as kept: its vtable numbered (capture's vts), its
+ * references the next nrefs of those kept, after the objects' before it */
+struct mobj { uint64_t addr; uint32_t vt, size, nrefs; uint8_t gen; };
 struct mextra { uint64_t src, target; uint32_t off; }; /* a continuation not next to its object */
 struct mroot { uint64_t slot, obj; uint16_t kind; }; /* kind: format 13's native + 1, else 0 (by range) */
 struct mptr { uint64_t ptr, val; };                     /* class -> name, vtable -> class */
@@ -199,6 +202,11 @@ struct capture {
 	int64_t shot; /* -1: none */
 	struct mobj *o;
 	size_t no, co;
+	uint64_t *vts;      /* the objects' vtables, numbered (vtix) */
+	size_t nvts, cvts;
+	struct imap vtix;
+	uint64_t last_vt;   /* the last object's, and its number */
+	uint32_t last_k;
 	uint64_t *tgt;
 	uint32_t *off;
 	size_t nr, cr;
@@ -351,6 +359,8 @@ static void capture_free(struct capture *c)
 	free(c->off);
 	free(c->x);
 	free(c->r);
+	free(c->vts);
+	imap_free(&c->vtix);
 	memset(c, 0, sizeof *c);
 	c->shot = -1;
 }
@@ -393,6 +403,23 @@ static void capture_start(struct mrd *r, const struct mshot *sh)
 	r->kept.cr = (sh->refs < most ? sh->refs : most) + 1;
 	r->kept.tgt = xreallocarray(NULL, r->kept.cr, sizeof *r->kept.tgt);
 	r->kept.off = xreallocarray(NULL, r->kept.cr, sizeof *r->kept.off);
+	imap_init(&r->kept.vtix, 64);
+}
+
+/* Vtable vt's number in cp->vts: a few vtables serve most objects. */
+static uint32_t vt_number(struct capture *cp, uint64_t vt)
+{
+	if (cp->nvts > 0 && cp->last_vt == vt)
+		return cp->last_k;
+	size_t k = imap_get(&cp->vtix, vt);
+	if (k == IMAP_FREE) {
+		VEC_GROW(cp->vts, cp->nvts, cp->cvts);
+		cp->vts[cp->nvts] = vt;
+		imap_set(&cp->vtix, vt, k = cp->nvts++);
+	}
+	cp->last_vt = vt;
+	cp->last_k = (uint32_t)k;
+	return cp->last_k;
 }
 
 /* The first pass: an object of the heapshot t is in, in its totals
@@ -437,10 +464,11 @@ static void heap_object(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_
 	if (cp != NULL && !cont) {
 		VEC_GROW(cp->o, cp->no, cp->co);
 		o = &cp->o[cp->no++];
-		*o = (struct mobj){ addr, vt, cp->nr, size > UINT32_MAX ? UINT32_MAX : (uint32_t)size, 0, gen };
-	} else if (cp != NULL && cp->no > 0 && cp->o[cp->no - 1].addr == addr &&
-		   cp->o[cp->no - 1].ref0 + cp->o[cp->no - 1].nrefs == cp->nr) {
-		o = &cp->o[cp->no - 1]; /* the usual case: right after its object */
+		*o = (struct mobj){ addr, vt_number(cp, vt), size > UINT32_MAX ? UINT32_MAX : (uint32_t)size, 0, gen };
+	} else if (cp != NULL && cp->no > 0 && cp->o[cp->no - 1].addr == addr) {
+		/* the usual case: right after its object (whose references
+		 * are the last kept: only the last object's are added to) */
+		o = &cp->o[cp->no - 1];
 	}
 	uint64_t at = 0, got = 0;
 	for (; got < n && !c->bad; got++) {
@@ -1038,15 +1066,103 @@ static void shot_roots(struct mrd *r, struct capture *cp, struct heap_builder *b
 	free(live);
 }
 
+/* What build() keeps of an object once the builder has it (mleft),
+ * and once the nodes are done (mplace): its node, HW_NONE for a report
+ * of an address reported before (the first report's references count).
+ * Each made over the one before, in place. */
+struct mleft { uint64_t addr; uint32_t nrefs; uint8_t gen; };
+struct mplace { node_t v; uint32_t nrefs; };
+
+/* Given the builder: each object (cp->o) becomes its mleft, the array
+ * shrunk to them (its room back before the builder sorts the nodes). */
+static struct mleft *leftover(struct capture *cp)
+{
+	for (size_t i = 0; i < cp->no; i++) {
+		const struct mobj o = cp->o[i];
+		struct mleft l = { o.addr, o.nrefs, o.gen };
+		memcpy((char *)cp->o + i * sizeof l, &l, sizeof l); /* over what was read */
+	}
+	struct mleft *l = xreallocarray(cp->o, cp->no + 1, sizeof *l);
+	cp->o = NULL;
+	cp->co = 0;
+	return l;
+}
+
+/* After hb_nodes_done: each object's mleft becomes its mplace (l
+ * shrunk to them); each node's generation (format 16), its first
+ * report's. */
+static struct mplace *places(struct mrd *r, struct mleft *l, size_t n, struct heap_builder *b)
+{
+	struct heap *h = r->h;
+	bits_t *seen = xcalloc(bits_words(h->n), sizeof *seen);
+
+	if (r->ver >= 16) {
+		h->node_gen = xmalloc(h->n);
+		h->node_gen[0] = 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct mleft o = l[i];
+		node_t v = hb_find(b, o.addr);
+		if (v != HW_NONE && bit_get(seen, v))
+			v = HW_NONE;
+		if (v != HW_NONE) {
+			bit_set(seen, v);
+			if (h->node_gen != NULL)
+				h->node_gen[v] = o.gen < 2 ? o.gen : 1;
+		}
+		struct mplace pl = { v, o.nrefs };
+		memcpy((char *)l + i * sizeof pl, &pl, sizeof pl);
+	}
+	free(seen);
+	return xreallocarray(l, n + 1, sizeof(struct mplace));
+}
+
+/* The references, counted by their sources' nodes, then each written
+ * to its place with its label: a target no object has left a hole, for
+ * hb_finish to count as dangling. The continuations not next to their
+ * object last, by their source's address. */
+static void references(struct capture *cp, const struct mplace *pl, size_t n, struct heap_builder *b)
+{
+	uint64_t r0 = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (pl[i].v != HW_NONE && pl[i].nrefs > 0)
+			hb_refs_count(b, pl[i].v, pl[i].nrefs);
+	for (size_t i = 0; i < cp->nx; i++) {
+		node_t s = hb_find(b, cp->x[i].src);
+		if (s != HW_NONE)
+			hb_refs_count(b, s, 1);
+	}
+	for (size_t i = 0; i < n; r0 += pl[i++].nrefs) {
+		if (pl[i].v == HW_NONE || pl[i].nrefs == 0)
+			continue;
+		uint32_t *lab;
+		node_t *to = hb_refs_room(b, pl[i].v, pl[i].nrefs, &lab);
+		for (uint32_t j = 0; j < pl[i].nrefs; j++) {
+			to[j] = hb_find(b, cp->tgt[r0 + j]);
+			lab[j] = cp->off[r0 + j];
+		}
+	}
+	for (size_t i = 0; i < cp->nx; i++) {
+		node_t s = hb_find(b, cp->x[i].src);
+		uint32_t *lab;
+		if (s == HW_NONE) { /* none counted: dangling */
+			hb_ref_label(b, cp->x[i].src, cp->x[i].target, cp->x[i].off);
+			continue;
+		}
+		*hb_refs_room(b, s, 1, &lab) = hb_find(b, cp->x[i].target);
+		*lab = cp->x[i].off;
+	}
+}
+
 /* The objects gathered into the heap through the builder (graph/
  * builder.h): by address, classes by name, each reference labelled
- * with its offset in its object. */
+ * with its offset in its object. What was gathered is freed on the way. */
 static void build(struct mrd *r, struct capture *cp, unsigned ptrsize)
 {
 	struct heap *h = r->h;
 	struct heap_builder b;
-	uint64_t prev_vt = UINT64_MAX;
-	uint32_t prev_ty = HW_NONE;
+	uint32_t prev_vt = HW_NONE, prev_ty = HW_NONE;
 
 	hw_qsort(r->cls, r->ncls, sizeof *r->cls, cmp_first_u64);
 	hw_qsort(r->vt, r->nvt, sizeof *r->vt, cmp_first_u64);
@@ -1054,41 +1170,25 @@ static void build(struct mrd *r, struct capture *cp, unsigned ptrsize)
 	b.dup_what = "objects reported twice in the heapshot; the first report of each is kept";
 	for (size_t i = 0; i < cp->no; i++) {
 		const struct mobj *o = &cp->o[i];
-		if (o->vtable != prev_vt) {
-			prev_ty = vtable_type(r, &b, o->vtable);
-			prev_vt = o->vtable;
+		if (o->vt != prev_vt) {
+			prev_ty = vtable_type(r, &b, cp->vts[o->vt]);
+			prev_vt = o->vt;
 		}
 		hb_object(&b, o->addr, prev_ty, o->size, NK_INSTANCE);
 	}
+	size_t n = cp->no;
+	struct mleft *l = leftover(cp);
 	hb_nodes_done(&b);
-	/* an address reported twice: the references of its first report */
-	bits_t *seen = xcalloc(bits_words(h->n), sizeof *seen);
-	for (size_t i = 0; i < cp->no; i++) {
-		const struct mobj *o = &cp->o[i];
-		node_t v = hb_find(&b, o->addr);
-		if (v == HW_NONE || bit_get(seen, v))
-			continue;
-		bit_set(seen, v);
-		for (uint32_t j = 0; j < o->nrefs; j++)
-			hb_ref_label(&b, o->addr, cp->tgt[o->ref0 + j], cp->off[o->ref0 + j]);
-	}
-	for (size_t i = 0; i < cp->nx; i++) /* continuations not next to their object */
-		hb_ref_label(&b, cp->x[i].src, cp->x[i].target, cp->x[i].off);
+	/* what the objects are waits on disk (when there is a file behind
+	 * h) while their references are made: nothing below reads it */
+	heap_park(h, HP_CLASS | HP_SHALLOW | HP_KIND);
+	struct mplace *pl = places(r, l, n, &b);
+	references(cp, pl, n, &b);
+	free(pl);
+	free(cp->tgt), free(cp->off), free(cp->x);
+	cp->tgt = NULL, cp->off = NULL, cp->x = NULL;
 	shot_roots(r, cp, &b);
 	hb_finish(&b);
-	if (r->ver >= 16) { /* each object's generation: its first report's */
-		h->node_gen = xmalloc(h->n);
-		h->node_gen[0] = 0;
-		memset(seen, 0, bits_words(h->n) * sizeof *seen);
-		for (size_t i = 0; i < cp->no; i++) {
-			node_t v = hb_find(&b, cp->o[i].addr);
-			if (v != HW_NONE && !bit_get(seen, v))
-				h->node_gen[v] = cp->o[i].gen < 2 ? cp->o[i].gen : 1;
-			if (v != HW_NONE)
-				bit_set(seen, v);
-		}
-	}
-	free(seen);
 	struct mlpd_data *md = xcalloc(1, sizeof *md);
 	md->edge_off = hb_labels_take(&b);
 	md->noff = h->nedges;

@@ -33,6 +33,10 @@ static void node_arrays(struct heap_builder *b, size_t cap)
 	h->node_class = xreallocarray(h->node_class, cap, sizeof *h->node_class);
 	h->node_shallow = xreallocarray(h->node_shallow, cap, sizeof *h->node_shallow);
 	h->node_kind = xreallocarray(h->node_kind, cap, 1);
+	if (b->given_refs != NULL) { /* grown zeroed (hb_object_refs) */
+		b->given_refs = big_resize(b->given_refs, b->cap * sizeof *b->given_refs, cap * sizeof *b->given_refs);
+		own(b, b->cap * sizeof *b->given_refs, cap * sizeof *b->given_refs);
+	}
 	b->cap = cap;
 }
 
@@ -111,6 +115,21 @@ uint32_t hb_type_unnamed(struct heap_builder *b, const char *prefix, uint64_t id
 	return hb_type_str(b, tmp, (size_t)len, id);
 }
 
+/* The counts given with the objects (hb_object_refs) let go: the nodes
+ * will be sorted, and the counts' array beside the sort's would make
+ * the builder's peak; the reader counts after hb_nodes_done instead. */
+static void refs_dropped(struct heap_builder *b)
+{
+	b->refs_dropped = 1;
+	if (b->given_refs == NULL)
+		return;
+	big_free(b->given_refs, b->cap * sizeof *b->given_refs);
+	own(b, b->cap * sizeof *b->given_refs, 0);
+	b->given_refs = NULL;
+	b->counted = 0;
+	b->ncounted = 0;
+}
+
 void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size, uint8_t kind)
 {
 	struct heap *h = b->h;
@@ -124,8 +143,10 @@ void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size
 	if (b->n + 1 >= b->cap)
 		node_arrays(b, b->cap * 2);
 	node_t v = ++b->n;
-	if (b->n > 1 && id <= b->last_id)
+	if (b->n > 1 && id <= b->last_id && b->ascending) {
 		b->ascending = 0;
+		refs_dropped(b);
+	}
 	b->last_id = id;
 	h->node_id[v] = id;
 	h->node_class[v] = type; /* a type until hb_finish makes it a class */
@@ -135,6 +156,26 @@ void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size
 		OWN_GROW(b, b->big, b->nbig, b->cbig);
 		b->big[b->nbig++] = (struct big){ v, size };
 	}
+}
+
+void hb_object_refs(struct heap_builder *b, size_t n)
+{
+	if (b->refs_dropped)
+		return;
+	if (b->n == 0 || b->nodes_done || (b->counted && b->given_refs == NULL))
+		hw_fatal("hb_object_refs: out of turn"); /* a reader's bug */
+	if (b->given_refs == NULL) { /* mapped: zeroed, and no hole left in malloc's heap */
+		b->given_refs = big_alloc(b->cap * sizeof *b->given_refs);
+		own(b, 0, b->cap * sizeof *b->given_refs);
+		b->counted = 1;
+	}
+	b->given_refs[b->n] = (edge_t)n; /* past 2^32 in all: counted_room says */
+	b->ncounted += n;
+}
+
+int hb_refs_counted(const struct heap_builder *b)
+{
+	return b->counted != 0;
 }
 
 /* The labels (HB_LABELS) parallel to the references, by id or by key:
@@ -310,54 +351,29 @@ void hb_weak(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label)
 		hb_weak_node(b, s, t, label);
 }
 
-/* v's room (cap, for elements of size) made n at least; the labels'
- * beside it too (HB_LABELS). */
-static void *room_for(struct heap_builder *b, void *v, size_t *cap, size_t size, size_t n)
+/* hb_refs once counted: straight to the source's room, a target that is
+ * no object's left a hole there (HW_NONE) that hb_finish closes. */
+static void refs_counted(struct heap_builder *b, uint64_t from, const uint64_t *to, size_t n)
 {
-	if (n <= *cap)
-		return v;
-	v = xreallocarray(v, n, size);
-	own(b, *cap * size, n * size);
-	if (b->flags & HB_LABELS) {
-		b->label = xreallocarray(b->label, n, sizeof *b->label);
-		own(b, *cap * sizeof *b->label, n * sizeof *b->label);
-	}
-	*cap = n;
-	return v;
-}
+	node_t s = source_node(b, from);
 
-void hb_refs_expected(struct heap_builder *b, size_t refs)
-{
-	if (b->nodes_done)
-		b->key = room_for(b, b->key, &b->ckey, sizeof *b->key, b->nkey + refs);
-	else
-		b->ref = room_for(b, b->ref, &b->cref, sizeof *b->ref, b->nref + refs);
+	if (s == HW_NONE) { /* no object: none counted */
+		b->dangling += n;
+		return;
+	}
+	node_t *out = hb_refs_room(b, s, n, NULL);
+	for (size_t i = 0; i < n; i++)
+		out[i] = node_of(b, to[i]);
 }
 
 void hb_refs(struct heap_builder *b, uint64_t from, const uint64_t *to, size_t n)
 {
-	if (!b->nodes_done || (b->flags & HB_LABELS) || b->counted) {
-		for (size_t i = 0; i < n; i++)
-			hb_ref_label(b, from, to[i], 0);
+	if (b->counted && !(b->flags & HB_LABELS) && n > 0) {
+		refs_counted(b, from, to, n);
 		return;
 	}
-	if (n == 0)
-		return;
-	node_t s = source_node(b, from);
-	if (s == HW_NONE) {
-		b->dangling += n;
-		return;
-	}
-	if (n > b->ckey - b->nkey) /* grown as one at a time would */
-		b->key = room_for(b, b->key, &b->ckey, sizeof *b->key,
-				  b->nkey + n > 2 * b->ckey ? b->nkey + n : b->ckey ? 2 * b->ckey : 256);
-	for (size_t i = 0; i < n; i++) {
-		node_t t = node_of(b, to[i]);
-		if (t == HW_NONE)
-			b->dangling++;
-		else
-			b->key[b->nkey++] = (uint64_t)s << 32 | t;
-	}
+	for (size_t i = 0; i < n; i++)
+		hb_ref_label(b, from, to[i], 0);
 }
 
 void hb_ref(struct heap_builder *b, uint64_t from, uint64_t to)
@@ -648,6 +664,22 @@ static void permute_kept(struct heap_builder *b, const node_t *perm, node_t k, n
 	own(b, ((size_t)n + 1) * sizeof *tmp, 0);
 }
 
+/* The counts given with the objects (hb_object_refs), the n nodes in
+ * the order given (ids ascending), counted in h->out_start. */
+static void refs_given(struct heap_builder *b, node_t n)
+{
+	struct heap *h = b->h;
+
+	if (b->given_refs == NULL)
+		return;
+	h->out_start = xmalloc(((size_t)n + 2) * sizeof *h->out_start);
+	memcpy(h->out_start, b->given_refs, ((size_t)n + 1) * sizeof *h->out_start);
+	h->out_start[0] = h->out_start[n + 1] = 0;
+	big_free(b->given_refs, b->cap * sizeof *b->given_refs);
+	own(b, b->cap * sizeof *b->given_refs, 0);
+	b->given_refs = NULL;
+}
+
 /* Nodes by ascending id, each id once (or as given, HB_TWICE): sorted
  * only when they did not come so. */
 static void order_nodes(struct heap_builder *b)
@@ -661,6 +693,7 @@ static void order_nodes(struct heap_builder *b)
 			for (node_t i = 0; i < n; i++)
 				b->given[i] = i + 1;
 		}
+		refs_given(b, n);
 		return;
 	}
 	node_t *perm = big_alloc(((size_t)n + 1) * sizeof *perm); /* not malloc's: no hole left */
@@ -889,6 +922,37 @@ static void make_refs(struct heap_builder *b)
 	b->nkey = b->ckey = 0;
 }
 
+/* The counted references' holes (targets no object has: hb_refs) closed
+ * up, their labels' with them, and counted as dangling. */
+static void close_holes(struct heap_builder *b)
+{
+	struct heap *h = b->h;
+	uint32_t *label = b->out_label;
+	edge_t k = 0, e = 0;
+
+	while (e < h->nedges && h->out[e] != HW_NONE)
+		e++;
+	if (e == h->nedges)
+		return;
+	for (node_t v = 0; v < h->n; v++) {
+		edge_t lo = h->out_start[v], hi = h->out_start[v + 1];
+		h->out_start[v] = k; /* k <= lo: nothing unread is written */
+		for (e = lo; e < hi; e++) {
+			if (h->out[e] == HW_NONE)
+				continue;
+			if (label != NULL)
+				label[k] = label[e];
+			h->out[k++] = h->out[e];
+		}
+	}
+	h->out_start[h->n] = k;
+	b->dangling += h->nedges - k;
+	h->nedges = k;
+	h->out = xreallocarray(h->out, (size_t)k + 1, sizeof *h->out);
+	if (label != NULL)
+		b->out_label = xreallocarray(label, (size_t)k + 1, sizeof *label);
+}
+
 /* The references counted first, all placed: each node's start back. */
 static void counted_refs(struct heap_builder *b)
 {
@@ -900,6 +964,7 @@ static void counted_refs(struct heap_builder *b)
 		hw_fatal("hb_refs_room: fewer references than counted"); /* a reader's bug */
 	memmove(h->out_start + 1, h->out_start, (size_t)h->n * sizeof *h->out_start);
 	h->out_start[0] = 0;
+	close_holes(b);
 }
 
 static int cmp_weak(const void *x, const void *y, void *by_label)
@@ -1151,6 +1216,8 @@ void hb_free(struct heap_builder *b)
 	free(b->weak_label);
 	free(b->weak);
 	free(b->given);
+	if (b->given_refs != NULL)
+		big_free(b->given_refs, b->cap * sizeof *b->given_refs);
 	if (b->ix.start != NULL)
 		idindex_free(&b->ix);
 	names_free(&b->own_nt);

@@ -18,10 +18,12 @@
  * are all its kept object's (a reader that wants otherwise asks hb_find
  * after hb_nodes_done). A reader whose records name each other by
  * number (V8's nodes) gives its objects in its order and, once the
- * nodes are done, its references by node (HB_PLACES, hb_given_take),
- * counted first if it can read them twice (hb_refs_count): then
- * nothing is sorted but what came out of order, and no reference takes
- * more than its place in h->out.
+ * nodes are done, its references by node (HB_PLACES, hb_given_take).
+ * A reader that can read its references twice counts them first
+ * (hb_object_refs with each object, or hb_refs_count once the nodes
+ * are done), then gives them by node (V8's, Mono's: hb_refs_room) or by
+ * id (.NET's: hb_refs): then nothing is sorted but what came out of
+ * order, and no reference takes more than its place in h->out.
  *
  * The builder's own memory (sort order, references by id, types) is
  * freed by hb_free(), and counted (own, own_peak); what it fills in
@@ -90,6 +92,8 @@ struct heap_builder {
 	int nodes_done;
 	node_t *given;         /* after hb_nodes_done: each object's node as given */
 	size_t ngiven;
+	edge_t *given_refs;    /* hb_object_refs: the counts by place as given (cap) */
+	int refs_dropped;      /* ... given up: the ids came out of order */
 	int counted;           /* references counted first (hb_refs_count) */
 	uint64_t ncounted;
 	size_t placed;         /* ... and placed so far, of h->nedges */
@@ -127,19 +131,24 @@ uint32_t hb_type_unnamed(struct heap_builder *b, const char *prefix, uint64_t id
  * size in bytes (past 32 bits: node_shallow holds UINT32_MAX, the
  * totals the size), enum node_kind. Never after hb_nodes_done. */
 void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size, uint8_t kind);
+/* Optional, right after hb_object: the object just given has n
+ * references to come, counted as hb_refs_count would count them for
+ * its node, while the ids come ascending (the nodes then need no sort:
+ * no pass of the reader's after hb_nodes_done is needed for the
+ * counts). Once an id comes out of order the counts are dropped (their
+ * array beside the sort's would raise the peak), and hb_refs_counted
+ * says 0: the reader counts with hb_refs_count after hb_nodes_done. */
+void hb_object_refs(struct heap_builder *b, size_t n);
+int hb_refs_counted(const struct heap_builder *b);
 /* A reference from object `from` to object `to` (any order, either may
  * be missing: counted as dangling), with a label the reader reads back
  * parallel to h->out (hb_labels_take) when started with HB_LABELS. */
 void hb_ref(struct heap_builder *b, uint64_t from, uint64_t to);
 void hb_ref_label(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label);
-/* n references from object `from`, to to[0..n): as n hb_ref, but
- * faster once the nodes are done (one look for the source, room made
- * once, the loop inside). */
+/* n references from object `from`, to to[0..n): as n hb_ref; once
+ * counted (hb_refs_count, from's node; not with HB_LABELS), one look for
+ * the source and each straight into its place in h->out. */
 void hb_refs(struct heap_builder *b, uint64_t from, const uint64_t *to, size_t n);
-/* Optional: about `refs` more references to come; room made for them
- * at once (a reader that knows how many spares the arrays' growth: its
- * copies, and the room unused past the last). */
-void hb_refs_expected(struct heap_builder *b, size_t refs);
 /* A GC root: the object's id, its kind (graph/rootkind.h), the
  * reader's own kind (native: its index in the reader's root_natives,
  * whose kind it must be), detail (struct root's thread_serial: a
@@ -169,7 +178,8 @@ void hb_ref_node(struct heap_builder *b, node_t from, node_t to, uint32_t label)
 void hb_refs_count(struct heap_builder *b, node_t from, size_t n);
 /* Once counted: n references from `from` at once, as n hb_ref_node
  * would: their targets (and labels, HB_LABELS) to be written by the
- * reader at what it returns (and *label). */
+ * reader at what it returns (and *label); a target written HW_NONE (no
+ * object's) is dropped by hb_finish and counted in h->dangling_refs. */
 node_t *hb_refs_room(struct heap_builder *b, node_t from, size_t n, uint32_t **label);
 /* A weak reference (it does not retain; heap.h's weak_* with rule
  * WEAK_BUILTIN), after hb_nodes_done, by id (a missing one counted as

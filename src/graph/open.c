@@ -30,7 +30,7 @@ void heap_analyse(struct heap *h, struct progress *p)
  * without its nodes. */
 static void gen_totals(struct heap *h, struct progress *p)
 {
-	heap_need(h, HP_CLASS | HP_SHALLOW, p);
+	heap_load(h, HP_CLASS | HP_SHALLOW, p); /* no more: no object is decoded */
 	for (uint32_t c = 0; c < h->ncls; c++)
 		h->cls[c].gens = 0;
 	memset(h->gen_objects, 0, sizeof h->gen_objects);
