@@ -490,7 +490,7 @@ static void build_roots(struct heap *h, const struct scan *s)
 					 n->name, (unsigned long long)r->id);
 			continue;
 		}
-		h->root_rec[h->nroot_rec++] = (struct root){ v, n->kind, r->native, r->thread, r->frame };
+		h->root_rec[h->nroot_rec++] = (struct root){ v, n->kind, r->native, 0, r->thread, r->frame };
 	}
 	hw_qsort(h->root_rec, h->nroot_rec, sizeof *h->root_rec, cmp_root);
 	size_t k = 0; /* the same root twice is one record */

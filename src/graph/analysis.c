@@ -72,7 +72,7 @@ static void add_pseudo(struct heap *h, struct rootlist *rl, node_t v, unsigned k
 		rl->caprec = rl->caprec ? rl->caprec * 2 : 256;
 		rl->rec = xreallocarray(rl->rec, rl->caprec, sizeof *rl->rec);
 	}
-	rl->rec[rl->nrec++] = (struct root){ v, (uint8_t)kind, 0, 0, HW_NONE };
+	rl->rec[rl->nrec++] = (struct root){ v, (uint8_t)kind, 0, 0, 0, HW_NONE };
 	(void)h;
 }
 

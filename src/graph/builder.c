@@ -1030,7 +1030,7 @@ static void make_roots(struct heap_builder *b)
 		node_t v = (node_t)r->id;
 		if (h->nroot_rec == 0 || h->root_rec[h->nroot_rec - 1].node != v ||
 			 h->root_rec[h->nroot_rec - 1].kind != r->kind || h->root_rec[h->nroot_rec - 1].native != r->native)
-			h->root_rec[h->nroot_rec++] = (struct root){ v, r->kind, r->native, r->detail, HW_NONE };
+			h->root_rec[h->nroot_rec++] = (struct root){ v, r->kind, r->native, 0, r->detail, HW_NONE };
 	}
 	heap_roots_unique(h); /* in order and unique already: as every reader's */
 	free(b->root);

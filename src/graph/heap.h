@@ -57,6 +57,7 @@ struct root {
 	node_t node;
 	uint8_t kind;           /* enum root_kind */
 	uint8_t native;
+	uint16_t zero;          /* 0: the cache writes the records as they are */
 	uint32_t thread_serial; /* 0 when the kind has none */
 	uint32_t frame;
 };
