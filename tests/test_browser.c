@@ -957,7 +957,7 @@ START_TEST(test_top_groups_and_use_menu)
 	ck_assert_uint_eq(batch_count(dump, "top | instances java.lang.String"), n);
 	/* u, c: the class objects of these objects' classes: one, String's */
 	keys(&t, "u");
-	free(wait_for(&t, "classes   the java.lang.Class objects"));
+	free(wait_for(&t, "classes   the class objects of the set"));
 	keys(&t, "c");
 	s = wait_for(&t, "Step 3: Class objects of ");
 	has(s, "|  1 object, ");

@@ -1196,6 +1196,48 @@ START_TEST(test_dotnet_trace_tool)
 }
 END_TEST
 
+/* A baseline's classes at 80x24: the instances now less before in a
+ * column of their own, the one diff's CSV has (instances_delta), and
+ * growth sorted by the bytes now less before. System.RuntimeType has
+ * objects the matcher cannot tell new or old ("?"): by new less gone
+ * bytes it grew by nothing and sorted below System.Byte[], which grew
+ * less; by its bytes it comes first. */
+START_TEST(test_baseline_classes_80x24)
+{
+	struct term t;
+	int st;
+	char *csv = hw("-q -f csv diff " TEST_SRCDIR "/dotnet/workload-1.nettrace " TEST_SRCDIR
+		       "/dotnet/workload-2.nettrace", &st);
+	ck_assert_int_eq(st, 0);
+	/* class,instances_before,instances,instances_delta,bytes_before,bytes,bytes_delta,new,new_bytes,gone,gone_bytes */
+	long tdelta = csv_field(csv, "System.RuntimeType", 3), tbytes = csv_field(csv, "System.RuntimeType", 6);
+	long tnew = csv_field(csv, "System.RuntimeType", 8) - csv_field(csv, "System.RuntimeType", 10);
+	long bbytes = csv_field(csv, "System.Byte[]", 6);
+	/* the dumps as recorded: RuntimeType grew more than Byte[], but not
+	 * by new less gone bytes */
+	ck_assert_msg(tbytes > bbytes && tnew < bbytes, "%ld %ld %ld", tbytes, tnew, bbytes);
+	term_start(&t, 80, 24, "", "--baseline " TEST_SRCDIR "/dotnet/workload-1.nettrace " TEST_SRCDIR
+		   "/dotnet/workload-2.nettrace");
+	free(wait_for(&t, "(sort: growth)"));
+	keys(&t, "f");
+	type(&t, "^System\\.(RuntimeType|Byte\\[\\])$");
+	keys(&t, "Enter");
+	char *s = wait_without(&t, "q quit", "filter (regex)");
+	has(s, "+/-");
+	char want[64];
+	snprintf(want, sizeof want, "%+ld ", tdelta);
+	const char *row = strstr(s, "System.RuntimeType "), *b = strstr(s, "System.Byte[] ");
+	ck_assert_msg(row != NULL && b != NULL && row < b, "RuntimeType after Byte[]:\n%s", s);
+	const char *eol = strchr(row, '\n');
+	ck_assert_msg(memmem(row, (size_t)(eol - row), want, strlen(want)) != NULL, "no %s on its row:\n%s", want, s);
+	free(s);
+	free(csv);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
 /* The browser on a recorded .NET trace at 110x30: the classes' gens
  * column (the sessions in gen2 only, the long[200000] on the large
  * object heap), a generic type's name abbreviated before its arguments,
@@ -1935,6 +1977,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_dotnet_gen_totals);
 	tcase_add_test(tc, test_dotnet_trace_tool);
 	tcase_add_test(tc, test_dotnet_browser);
+	tcase_add_test(tc, test_baseline_classes_80x24);
 	tcase_add_test(tc, test_dotnet_snapshot);
 	tcase_add_test(tc, test_dotnet_gcdump_recorded);
 	tcase_add_test(tc, test_dotnet_gcdump_live);

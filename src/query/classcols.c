@@ -11,6 +11,7 @@ static const struct class_col all[] = {
 	{ CFIG_NAME, CU_TEXT, CC_REPORT, "class", "class", NULL, 0, 0 },
 	{ CFIG_COUNT, CU_COUNT, CC_REPORT | CC_PLAIN | CC_DELTA, "instances", "instances", "instances", 0, 0 },
 	{ CFIG_COUNT, CU_PCT, CC_PLAIN, NULL, NULL, "%inst", 2, 0 },
+	{ CFIG_DELTA, CU_SCOUNT, CC_DELTA, NULL, NULL, "+/-", 0, 0 },
 	{ CFIG_NEW, CU_SCOUNT, CC_DELTA, NULL, NULL, "new", 0, '+' },
 	{ CFIG_GONE, CU_SCOUNT, CC_DELTA, NULL, NULL, "gone", 0, '-' },
 	{ CFIG_SHALLOW, CU_BYTES, CC_REPORT | CC_PLAIN | CC_DELTA, "shallow", "shallow", "shallow", 0, 0 },

@@ -13,6 +13,7 @@
  * row.val[] at these indices (and its unknown bits are by them). */
 enum class_fig {
 	CFIG_COUNT, CFIG_SHALLOW, CFIG_RETAINED, CFIG_NEW, CFIG_GONE, CFIG_NEW_BYTES, CFIG_GONE_BYTES, CFIG_GENS,
+	CFIG_DELTA,                   /* instances now less before (signed) */
 	CFIG_NFIGS,                   /* the figures a row carries */
 	CFIG_NAME = CFIG_NFIGS,         /* the class name */
 	CFIG_RETAINED_LB,             /* the lower bound alone */
@@ -45,7 +46,8 @@ struct class_col {
 	const char *head;   /* the report's text header */
 	const char *bhead;  /* the browser's header */
 	unsigned drop;      /* browser: 0 always shown; else dropped, highest first, when narrow */
-	char sign;          /* CU_SCOUNT, CU_SBYTES: '+' new, '-' gone */
+	char sign;          /* CU_SCOUNT, CU_SBYTES: '+' new, '-' gone; 0: the
+			     * figure is signed itself (a delta) */
 };
 
 /* The histogram's orders (the report's --sort, the browser's s): each

@@ -497,6 +497,8 @@ static void cell(const struct tview *v, const struct column *c, const struct row
 			snprintf(buf, sizeof buf, r->flags & RF_UNTOLD ? "?" : "-");
 		else if (x == 0)
 			snprintf(buf, sizeof buf, "0");
+		else if (c->type == COL_SCOUNT && c->sign == 0) /* a difference */
+			snprintf(buf, sizeof buf, "%+lld", (long long)(int64_t)x);
 		else if (c->type == COL_SCOUNT)
 			snprintf(buf, sizeof buf, "%c%llu", c->sign, (unsigned long long)x);
 		else {

@@ -24,14 +24,15 @@ struct tview;
  * column, in tview.cols), rows carry the numbers (row.val), and the frame
  * formats them when it draws, as compact as the terminal's width needs;
  * narrow screens drop the columns with the highest `drop` first. */
-#define ROW_VALS 8
+#define ROW_VALS 9
 #define VIEW_COLS 8
 enum col_type {
 	COL_COUNT,   /* a number of objects */
 	COL_BYTES,   /* bytes, human ("1.23 MB") */
 	COL_PCT,     /* val of den, in percent */
 	COL_RET,     /* retained bytes: "=" exact (RF_EXACT), ">=" a lower bound */
-	COL_SCOUNT,  /* a count with its sign ('+' new, '-' gone) */
+	COL_SCOUNT,  /* a count with its sign ('+' new, '-' gone; none: the
+		      * count is an int64_t, a difference) */
 	COL_SBYTES,  /* bytes with their sign */
 	COL_BAR,     /* a bar of val of den, ncdu's */
 	COL_ENUM,    /* names[val] */

@@ -11,8 +11,17 @@
 #include "query/step.h"
 #include "tui/view_classes.h"
 
-static int64_t growth(const struct cls_delta *d)
+/* Growth: against a baseline dump (have_gone), the class's bytes now
+ * less before, which is new less gone bytes where every object is
+ * identified and still tells the growth where they are not (new and
+ * gone "?": all 0 when the objects cannot be told apart); of a subset,
+ * its new bytes. */
+static int64_t growth(const struct classes_data *cd, const struct class_row *r)
 {
+	const struct cls_delta *d = &cd->d[r->cls];
+
+	if (cd->have_gone)
+		return (int64_t)r->shallow - (int64_t)d->old_bytes;
 	return (int64_t)d->new_bytes - (int64_t)d->gone_bytes;
 }
 
@@ -32,7 +41,7 @@ static int cmp_rows(const void *a, const void *b, void *ctx)
 	case CSORT_RETAINED: p = class_ret(v, x); q = class_ret(v, y); break;
 	case CSORT_GROWTH: /* growth: signed */
 		if (cd->d != NULL) {
-			int64_t gp = growth(&cd->d[x->cls]), gq = growth(&cd->d[y->cls]);
+			int64_t gp = growth(cd, x), gq = growth(cd, y);
 			c = gp < gq ? 1 : gp > gq ? -1 : 0;
 		}
 		break;

@@ -21,6 +21,9 @@ struct classes_state {
 struct cls_delta {
 	uint64_t new_count, new_bytes, gone_count, gone_bytes;
 	uint64_t amb;  /* objects not identified (ambiguous, matched): new and gone not told */
+	/* the baseline dump's instances and bytes of the class (by name;
+	 * for the whole dump: have_gone) */
+	uint64_t old_count, old_bytes;
 };
 
 /* An exact retained size of a package or loader row (its key). */

@@ -78,9 +78,17 @@ void classes_delta(struct tui *t, struct tview *v, struct classes_data *cd)
 	for (size_t i = 0; i < cd->n; i++)
 		listed[cd->rows[i].cls] = 1;
 	for (uint32_t oc = 0; oc < old->ncls; oc++) {
-		if (g[oc].gone_count == 0 && g[oc].amb == 0)
+		g[oc].old_count = old->cls[oc].count;
+		g[oc].old_bytes = old->cls[oc].shallow_total;
+		if (g[oc].gone_count == 0 && g[oc].amb == 0 && g[oc].old_count == 0)
 			continue;
 		uint32_t c = namesake(h, byname, old, oc);
+		if (c != HW_NONE) { /* its instances then, beside now's */
+			cd->d[c].old_count += g[oc].old_count;
+			cd->d[c].old_bytes += g[oc].old_bytes;
+		}
+		if (g[oc].gone_count == 0 && g[oc].amb == 0)
+			continue;
 		if (c == HW_NONE) {
 			cd->only = xreallocarray(cd->only, cd->nonly + 1, sizeof *cd->only);
 			cd->only[cd->nonly++] = (struct gone_only){ oc, g[oc] };

@@ -87,8 +87,9 @@ void class_vals(struct tview *v, struct row *r, uint64_t count, uint64_t shallow
 		r->val[CFIG_GONE] = d->gone_count;
 		r->val[CFIG_NEW_BYTES] = d->new_bytes;
 		r->val[CFIG_GONE_BYTES] = d->gone_bytes;
-		if (!cd->have_gone)
-			r->unknown |= 1u << CFIG_GONE | 1u << CFIG_GONE_BYTES;
+		r->val[CFIG_DELTA] = (uint64_t)((int64_t)count - (int64_t)d->old_count);
+		if (!cd->have_gone) /* of a subset: nothing to compare its count with */
+			r->unknown |= 1u << CFIG_GONE | 1u << CFIG_GONE_BYTES | 1u << CFIG_DELTA;
 		if (d->amb > 0) { /* the baseline could not tell them all: "?" */
 			r->unknown |= 1u << CFIG_NEW | 1u << CFIG_GONE | 1u << CFIG_NEW_BYTES | 1u << CFIG_GONE_BYTES;
 			r->flags |= RF_UNTOLD;
@@ -140,4 +141,6 @@ void add_delta(struct cls_delta *sum, const struct classes_data *cd, uint32_t c)
 	sum->gone_count += cd->d[c].gone_count;
 	sum->gone_bytes += cd->d[c].gone_bytes;
 	sum->amb += cd->d[c].amb;
+	sum->old_count += cd->d[c].old_count;
+	sum->old_bytes += cd->d[c].old_bytes;
 }
