@@ -151,7 +151,7 @@ START_TEST(cached_same)
 	const struct cdump *d = &cdumps[_i];
 	char src[600], copy[700], cache[720];
 	struct stat a, b;
-	size_t checked = 0, ran = 0;
+	size_t checked = 0, ran = 0, nostrings = 0;
 
 #ifdef HW_TEST_ASAN
 	/* under the sanitizers (each run ~10x slower) one dump of each
@@ -208,6 +208,8 @@ START_TEST(cached_same)
 			      cold, first);
 		ck_assert_msg(strcmp(cold, again) == 0, "%s %s: parse\n%s\nfrom the cache\n%s", d->label, view,
 			      cold, again);
+		/* an inspection of strings' text where the format holds none */
+		nostrings += !opened && strstr(first, "reads strings' text: there is none in ") != NULL;
 		free(cold);
 		free(first);
 		free(again);
@@ -229,8 +231,9 @@ START_TEST(cached_same)
 		free(cold);
 		free(cached);
 	}
-	/* the views of every heap (all but the inspections of one runtime) ran */
-	ck_assert_msg(ran + 3 >= checked, "%s: %zu of %zu views ran", d->label, ran, checked);
+	/* the views of every heap ran: all but the inspections of one runtime,
+	 * and of strings' text where the format holds none */
+	ck_assert_msg(ran + 3 + nostrings >= checked, "%s: %zu of %zu views ran", d->label, ran, checked);
 	printf("cachesweep: %s: %zu views the same from the cache as parsed (%zu ran)\n", d->label, checked, ran);
 }
 END_TEST
