@@ -227,6 +227,54 @@ START_TEST(test_v8_cut)
 }
 END_TEST
 
+/* Paths at 80x24 keep each step's id and field: a step whose value
+ * is long (a compiled script's source, a path) had its field cut with
+ * the end of the line; now the value gives way. The object: the
+ * snapshot's biggest string, the workload's own source. */
+START_TEST(test_v8_paths_80x24)
+{
+	struct term t;
+	int st;
+
+	if (!v8_dumps())
+		return;
+	char *csv = hw("-q -f csv objects -n 1 -e 'instances (string)' " V8DIR "/a.heapsnapshot", &st);
+	ck_assert_int_eq(st, 0);
+	char id[40] = "";
+	const char *row = strchr(csv, '\n');
+	ck_assert_ptr_nonnull(row);
+	sscanf(row + 1, "%39[^,]", id);
+	term_start(&t, 80, 24, "", V8DIR "/a.heapsnapshot");
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, ":");
+	char cmd[80];
+	snprintf(cmd, sizeof cmd, "object %s", id);
+	type(&t, cmd);
+	keys(&t, "Enter");
+	free(wait_for(&t, "Step 2: "));
+	keys(&t, "Tab");
+	free(wait_for(&t, "Enter use")); /* the Incoming view */
+	keys(&t, "r");
+	char *s = wait_for(&t, "path 2: ");
+	int steps = 0;
+	for (char *line = s; line != NULL && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		char *eol = strchr(line, '\n');
+		size_t n = eol != NULL ? (size_t)(eol - line) : strlen(line);
+		/* a step: indented, an object's id, not the object itself */
+		if (n < 8 || strncmp(line, "       ", 7) != 0 || memmem(line, n, " 0x", 3) == NULL)
+			continue;
+		steps++;
+		ck_assert_msg(memmem(line, n, "  .", 3) != NULL, "a step without its field: %.*s\n%s", (int)n, line, s);
+	}
+	ck_assert_int_ge(steps, 3);
+	free(s);
+	free(csv);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
 /* An inspection that reads strings' text is refused in one line where
  * the format holds none (a .NET trace or .gcdump, Mono's heapshots),
  * rather than "0 groups (0 objects examined)"; `inspect --list` says
@@ -1953,6 +2001,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_v8_path_and_diff);
 	tcase_add_test(tc, test_v8_cut);
 	tcase_add_test(tc, test_v8_inspections);
+	tcase_add_test(tc, test_v8_paths_80x24);
 	tcase_add_test(tc, test_inspect_needs_strings);
 	tcase_add_test(tc, test_v8_merged);
 	tcase_add_test(tc, test_v8_allocations);

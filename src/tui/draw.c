@@ -634,9 +634,28 @@ void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf 
 	if (text_width(t.buf) + ew < avail) {
 		int used;
 		size_t named = t.len;
-		sbuf_add(&t, left + off + len, n - off - len);
+		const char *tail = left + off + len, *q1 = strchr(tail, '"'), *q2 = q1 ? strrchr(tail, '"') : NULL;
+		sbuf_add(&t, tail, n - off - len);
 		if (text_width(t.buf) <= avail) {
 			sbuf_adds(out, t.buf);
+		} else if (q1 != NULL && q2 > q1 + 1) {
+			/* a value (quoted, escaped) is what gives way, so that what
+			 * follows it (a path step's field) stays */
+			t.len = named + (size_t)(q1 + 1 - tail);
+			t.buf[t.len] = '\0';
+			int fixed = text_width(t.buf) + text_width(q2) + ew;
+			if (fixed < avail) {
+				char *value = xstrndup(q1 + 1, (size_t)(q2 - q1 - 1));
+				sbuf_adds(out, t.buf);
+				sbuf_add(out, value, text_fit(value, avail - fixed, &used));
+				sbuf_adds(out, ell);
+				sbuf_adds(out, q2);
+				free(value);
+			} else { /* not even so: the end cut */
+				size_t k = text_fit(t.buf, avail - ew, &used);
+				sbuf_add(out, t.buf, k > named ? k : named);
+				sbuf_adds(out, ell);
+			}
 		} else {
 			size_t k = text_fit(t.buf, avail - ew, &used);
 			sbuf_add(out, t.buf, k > named ? k : named);
