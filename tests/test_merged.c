@@ -1851,6 +1851,48 @@ START_TEST(test_weak_holders)
 }
 END_TEST
 
+/* A JVM's dump (tests/java/Refs.java): 3 Refs$SoftOnly that only a
+ * SoftReference holds each; 4 Refs$WeakOnly only a WeakReference, and a
+ * fifth both a WeakReference and a SoftReference. Merged in shows those
+ * holders marked weak, as many as Refs.java plants, and no GC roots row
+ * (the engine's pseudo roots of the weakly reachable are no GC roots). */
+static void weak_row(const char *out, const char *cls, unsigned n)
+{
+	char want[128];
+
+	snprintf(want, sizeof want, "\n0,%s,,0,%u,", cls, n);
+	const char *row = strstr(out, want);
+	ck_assert_msg(row != NULL, "no %s row of %u:\n%s", cls, n, out);
+	snprintf(want, sizeof want, ",%u,,1\n", n); /* reached n, not expanded, weak */
+	const char *end = strchr(row + 1, '\n');
+	ck_assert_msg(strstr(row, want) == end - strlen(want) + 1, "%s: not %s", cls, want);
+}
+
+START_TEST(test_weak_holders_jvm)
+{
+	const char *path = refs_dump();
+	char cmd[1024];
+	int st;
+
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache -f csv merged-in %s -e 'instances Refs$SoftOnly'", heapwalk(), path);
+	char *out = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s", cmd);
+	weak_row(out, "java.lang.ref.SoftReference", 3);
+	ck_assert_msg(strstr(out, "\n0,,") == NULL, "a GC roots row:\n%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache -f csv merged-in %s -e 'instances Refs$WeakOnly'", heapwalk(), path);
+	out = run(cmd, &st);
+	weak_row(out, "java.lang.ref.WeakReference", 5);
+	weak_row(out, "java.lang.ref.SoftReference", 1);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache merged-in %s -e 'instances Refs$SoftOnly'", heapwalk(), path);
+	out = run(cmd, &st);
+	ck_assert_msg(strstr(out, "only weak or soft references refer to the objects of the set: weak ones to 3 of "
+				  "them, from 3 objects") != NULL, "%s", out);
+	free(out);
+}
+END_TEST
+
 Suite *merged_suite(void)
 {
 	Suite *s = suite_create("merged");
@@ -1876,6 +1918,7 @@ Suite *merged_suite(void)
 	tcase_add_test(real, test_down_real_dump);
 	tcase_add_test(real, test_batch_against_levels);
 	tcase_add_test(real, test_batch_cache_same_output);
+	tcase_add_test(real, test_weak_holders_jvm);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, paths);
 	suite_add_tcase(s, real);
