@@ -311,7 +311,7 @@ static void merged_drill(struct heap *hp, int k, int by, const char *what, const
 		if (k == 3) /* GC roots to objects: members stay the set */
 			merged_level_down(hp, (enum merged_by)by, m, n, depth ? from : NULL, nfrom, pcls, &l[depth], NULL);
 		else
-			merged_level(hp, (enum merged_kind)k, (enum merged_by)by, from, nfrom, pcls, &l[depth], NULL);
+			merged_level(hp, (enum merged_kind)k, (enum merged_by)by, k == MG_INCOMING, from, nfrom, pcls, &l[depth], NULL);
 		printf("merged_%s_by_%s_%s_level%d_s: %.3f (%zu objects in, %zu groups)\n", mg_kinds[k],
 		       mg_bys[by], what, depth + 1, hw_now() - t0, depth ? nfrom : n, l[depth].n);
 		fflush(stdout);

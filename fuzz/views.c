@@ -128,7 +128,7 @@ static void merged(struct heap *h, const struct objset *set, struct progress *p,
 		for (int by = 0; by < 3; by++) {
 			struct merged_tree t;
 			int reverse = kinds[k] == MG_DOMINATING && by == 1;
-			if (merged_tree(h, kinds[k], (enum merged_by)by, reverse, m, n, 2, 5, &t, p) == 0) {
+			if (merged_tree(h, kinds[k], (enum merged_by)by, reverse, k == 1, m, n, 2, 5, &t, p) == 0) {
 				report_merged(h, names[k], &t, fmts[by], out);
 				merged_tree_free(&t);
 			}

@@ -400,6 +400,57 @@ void hw_jdk_loader(struct hw *w, uint64_t id, uint64_t parent)
 	hw_instance(w, id, J_LOADER, v, 1);
 }
 
+/* ---- weak and soft holders ---- */
+const uint64_t wk_soft[5] = { 0x4011, 0x4013, 0x4015, 0x4017, 0x4019 };
+const uint64_t wk_soft_to[5] = { 0x4101, 0x4103, 0x4105, 0x4109, WK_O1 };
+const uint64_t wk_weak[1] = { 0x4021 }, wk_weak_to[1] = { 0x4107 };
+const uint64_t wk_bufs[5] = { 0x4101, 0x4103, 0x4105, 0x4107, 0x4109 }; /* B1..B4, B6 */
+
+char *hw_write_weakheld(void)
+{
+	static const struct hw_field holder[] = { { WKF_BUF, T_OBJECT, 0 } };
+	struct hw w;
+
+	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
+	hw_jdk_names(&w);
+	hw_utf8(&w, WKF_BUF, "buf");
+	hw_class_name(&w, 30, WK_SOFT, "java/lang/ref/SoftReference");
+	hw_class_name(&w, 31, WK_BUF, "t/Buf");
+	hw_class_name(&w, 32, WK_OTHER, "t/Other");
+	hw_class_name(&w, 33, WK_HOLDER, "t/Holder");
+	hw_heap_begin(&w);
+	hw_jdk_classes(&w);
+	hw_class_dump(&w, WK_SOFT, J_REFERENCE, 0, NULL, 0, NULL, 0, NULL, 0);
+	hw_class_dump(&w, WK_BUF, J_OBJECT, 0, NULL, 0, NULL, 0, NULL, 0);
+	hw_class_dump(&w, WK_OTHER, J_OBJECT, 0, NULL, 0, NULL, 0, NULL, 0);
+	hw_class_dump(&w, WK_HOLDER, J_OBJECT, 0, NULL, 0, NULL, 0, holder, 1);
+	hw_root(&w, HW_ROOT_JNI_GLOBAL, WK_R, 1, 0);
+	hw_root(&w, HW_ROOT_JNI_GLOBAL, WK_B6, 2, 0);
+	uint64_t elems[7];
+	size_t ne = 0;
+	for (size_t i = 0; i < 5; i++) {
+		/* SoftReference's own fields: none written here, Reference's follow */
+		const struct hw_field v[] = { { 0, T_OBJECT, wk_soft_to[i] }, { 0, T_OBJECT, 0 }, { 0, T_OBJECT, 0 },
+					      { 0, T_OBJECT, 0 } };
+		hw_instance(&w, wk_soft[i], WK_SOFT, v, 4);
+		elems[ne++] = wk_soft[i];
+	}
+	hw_jdk_weakref(&w, wk_weak[0], wk_weak_to[0]);
+	elems[ne++] = wk_weak[0];
+	const struct hw_field hv[] = { { 0, T_OBJECT, WK_O1 } };
+	hw_instance(&w, WK_H, WK_HOLDER, hv, 1);
+	elems[ne++] = WK_H;
+	hw_objarray(&w, WK_R, J_OBJARR, elems, (uint32_t)ne);
+	for (size_t i = 0; i < 5; i++)
+		hw_instance(&w, wk_bufs[i], WK_BUF, NULL, 0);
+	hw_instance(&w, WK_O1, WK_OTHER, NULL, 0);
+	hw_heap_end(&w);
+	hw_dump_end(&w);
+	char *path = hw_write(&w, "weakheld.hprof", SIZE_MAX);
+	hw_free(&w);
+	return path;
+}
+
 /* ---- the sample heap ---- */
 
 void hw_sample_classes(struct hw *w)

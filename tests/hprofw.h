@@ -134,6 +134,18 @@ void hw_jdk_string(struct hw *w, uint64_t id, uint64_t value);
 void hw_jdk_weakref(struct hw *w, uint64_t id, uint64_t referent);
 void hw_jdk_loader(struct hw *w, uint64_t id, uint64_t parent);
 
+/* Weak and soft holders (test_merged.c, test_tui.c): a root Object[] R
+ * holds SoftReferences S1..S5, a WeakReference W1 and a t.Holder H;
+ * wk_soft[i] -> wk_soft_to[i], wk_weak[i] -> wk_weak_to[i], H.buf ->
+ * O1 (t.Other); the t.Buf objects are wk_bufs, B1..B4 only weakly
+ * reachable, B6 (WK_B6) also a JNI global. Returns the path (free it). */
+enum {
+	WK_SOFT = 0x3001, WK_BUF = 0x3011, WK_OTHER = 0x3021, WK_HOLDER = 0x3031, WKF_BUF = 0x3101,
+	WK_R = 0x4001, WK_H = 0x4031, WK_O1 = 0x4201, WK_B6 = 0x4109,
+};
+extern const uint64_t wk_soft[5], wk_soft_to[5], wk_weak[1], wk_weak_to[1], wk_bufs[5];
+char *hw_write_weakheld(void);
+
 /* The sample heap of the graph and reader tests; ids are odd so that they
  * do not pass for addresses (the default layout applies). See
  * test_graph.c for the picture and the expected figures. */

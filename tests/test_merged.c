@@ -66,7 +66,7 @@ static void level(enum merged_kind k, enum merged_by by, const uint64_t *ids, si
 			from[j] = from[j - 1];
 			from[j - 1] = t;
 		}
-	ck_assert_int_eq(merged_level(&h, k, by, from, n, pcls, l, NULL), 0);
+	ck_assert_int_eq(merged_level(&h, k, by, 0, from, n, pcls, l, NULL), 0);
 }
 
 START_TEST(test_outgoing_by_class)
@@ -267,7 +267,7 @@ START_TEST(test_real_dump_brute_force)
 			}
 		int incoming = round & 1;
 		struct merged_level l;
-		ck_assert_int_eq(merged_level(&rh, incoming ? MG_INCOMING : MG_OUTGOING, MG_BY_CLASS, from, n,
+		ck_assert_int_eq(merged_level(&rh, incoming ? MG_INCOMING : MG_OUTGOING, MG_BY_CLASS, 0, from, n,
 					      HW_NONE, &l, NULL), 0);
 		brute(&rh, in, incoming, count, reached);
 		size_t classes = 0;
@@ -432,10 +432,10 @@ static void referrer_side(struct heap *hp)
 			struct merged_level a, b;
 			unsigned long passes = merged_referrer_passes;
 			merged_referrer_share = 4;
-			ck_assert_int_eq(merged_level(hp, MG_INCOMING, by, from, n, HW_NONE, &a, NULL), 0);
+			ck_assert_int_eq(merged_level(hp, MG_INCOMING, by, 0, from, n, HW_NONE, &a, NULL), 0);
 			ck_assert_uint_eq(merged_referrer_passes, passes + 1); /* that way indeed */
 			merged_referrer_share = 0;
-			ck_assert_int_eq(merged_level(hp, MG_INCOMING, by, from, n, HW_NONE, &b, NULL), 0);
+			ck_assert_int_eq(merged_level(hp, MG_INCOMING, by, 0, from, n, HW_NONE, &b, NULL), 0);
 			ck_assert_uint_eq(merged_referrer_passes, passes + 1); /* and not that way */
 			ck_assert_uint_gt(a.n, 10);
 			same_levels(&a, &b, by == MG_BY_FIELD ? "by field" : "raw");
@@ -488,7 +488,7 @@ START_TEST(test_real_dump_by_field)
 				padd(&pr, g << 32 | member);
 			}
 		struct merged_level l;
-		ck_assert_int_eq(merged_level(&rh, incoming ? MG_INCOMING : MG_OUTGOING, MG_BY_FIELD_RAW, from, n,
+		ck_assert_int_eq(merged_level(&rh, incoming ? MG_INCOMING : MG_OUTGOING, MG_BY_FIELD_RAW, 0, from, n,
 					      HW_NONE, &l, NULL), 0);
 		qsort(pn.v, pn.n, sizeof *pn.v, cmp_u64);
 		qsort(pr.v, pr.n, sizeof *pr.v, cmp_u64);
@@ -781,7 +781,7 @@ static void check_reached(const struct bgraph *g, enum merged_kind k, enum merge
 	struct bnb *nb = xmalloc(sizeof *nb);
 	bits_t **closed = xmalloc(depth * sizeof *closed);
 
-	ck_assert_int_eq(merged_reached(g->h, k, by, path, depth, &got, &ngot, NULL), 0);
+	ck_assert_int_eq(merged_reached(g->h, k, by, 0, path, depth, &got, &ngot, NULL), 0);
 	for (size_t i = 0; i < depth; i++)
 		closed[i] = brute_closure(g, k, &path[i], nb);
 	for (size_t i = 1; i < ngot; i++)
@@ -827,43 +827,43 @@ START_TEST(test_reached_paths)
 		items[i] = N(P_I1 + 2 * (uint64_t)i);
 	sort_nodes_t(items, 6);
 	bgraph_init(&g, &h);
-	ck_assert_int_eq(merged_level(&h, MG_INCOMING, MG_BY_CLASS, items, 6, HW_NONE, &l0, NULL), 0);
+	ck_assert_int_eq(merged_level(&h, MG_INCOMING, MG_BY_CLASS, 0, items, 6, HW_NONE, &l0, NULL), 0);
 	const struct merged_group *ge = find(&l0, entry, NULL), *gb = find(&l0, box, NULL);
 	ck_assert_uint_eq(ge->count, 5);
 	ck_assert_uint_eq(ge->nreached, 5);
-	ck_assert_int_eq(merged_level(&h, MG_INCOMING, MG_BY_CLASS, ge->nodes, ge->count, entry, &l1, NULL), 0);
+	ck_assert_int_eq(merged_level(&h, MG_INCOMING, MG_BY_CLASS, 0, ge->nodes, ge->count, entry, &l1, NULL), 0);
 	const struct merged_group *gt = find(&l1, earr, NULL);
 	ck_assert_uint_eq(gt->count, 1);
 	ck_assert_uint_eq(gt->nreached, 2); /* E1 and E4: the row above's objects, not items */
 	struct merged_step p[3] = {
-		{ items, 6, HW_NONE, entry, NULL, 0 }, { ge->nodes, ge->count, entry, earr, NULL, 0 },
-		{ gt->nodes, gt->count, earr, reg, NULL, 0 },
+		{ items, 6, HW_NONE, entry, NULL, 0, 0 }, { ge->nodes, ge->count, entry, earr, NULL, 0, 0 },
+		{ gt->nodes, gt->count, earr, reg, NULL, 0, 0 },
 	};
 	/* through Entry then Entry[]: I1..I4 (I2 and I3 along the chain), not I5 */
-	ck_assert_int_eq(merged_reached(&h, MG_INCOMING, MG_BY_CLASS, p, 2, &got, &ngot, NULL), 0);
+	ck_assert_int_eq(merged_reached(&h, MG_INCOMING, MG_BY_CLASS, 0, p, 2, &got, &ngot, NULL), 0);
 	ck_assert_uint_eq(ngot, 4);
 	for (int i = 0; i < 4; i++)
 		got_set[i] = N(P_I1 + 2 * (uint64_t)i);
 	sort_nodes_t(got_set, 4);
 	ck_assert_mem_eq(got, got_set, 4 * sizeof *got);
 	free(got);
-	ck_assert_int_eq(merged_level(&h, MG_INCOMING, MG_BY_CLASS, gt->nodes, gt->count, earr, &l2, NULL), 0);
+	ck_assert_int_eq(merged_level(&h, MG_INCOMING, MG_BY_CLASS, 0, gt->nodes, gt->count, earr, &l2, NULL), 0);
 	ck_assert_ptr_nonnull(find(&l2, reg, NULL));
 	check_reached(&g, MG_INCOMING, MG_BY_CLASS, p, 3, items, 6);
 	/* depth 1 is the group's own reached */
-	ck_assert_int_eq(merged_reached(&h, MG_INCOMING, MG_BY_CLASS, p, 1, &got, &ngot, NULL), 0);
+	ck_assert_int_eq(merged_reached(&h, MG_INCOMING, MG_BY_CLASS, 0, p, 1, &got, &ngot, NULL), 0);
 	ck_assert_uint_eq(ngot, ge->nreached);
 	ck_assert_mem_eq(got, ge->reached, ngot * sizeof *got);
 	free(got);
 	/* Box then Reg: I4 and I5; the GC roots below Entry: I5 (E5) */
 	struct merged_level lb;
-	ck_assert_int_eq(merged_level(&h, MG_INCOMING, MG_BY_CLASS, gb->nodes, gb->count, box, &lb, NULL), 0);
-	struct merged_step pb[2] = { { items, 6, HW_NONE, box, NULL, 0 }, { gb->nodes, gb->count, box, reg, NULL, 0 } };
-	ck_assert_int_eq(merged_reached(&h, MG_INCOMING, MG_BY_CLASS, pb, 2, &got, &ngot, NULL), 0);
+	ck_assert_int_eq(merged_level(&h, MG_INCOMING, MG_BY_CLASS, 0, gb->nodes, gb->count, box, &lb, NULL), 0);
+	struct merged_step pb[2] = { { items, 6, HW_NONE, box, NULL, 0, 0 }, { gb->nodes, gb->count, box, reg, NULL, 0, 0 } };
+	ck_assert_int_eq(merged_reached(&h, MG_INCOMING, MG_BY_CLASS, 0, pb, 2, &got, &ngot, NULL), 0);
 	ck_assert_uint_eq(ngot, 2);
 	free(got);
-	struct merged_step pr[2] = { p[0], { ge->nodes, ge->count, entry, MG_ROOT, NULL, 0 } };
-	ck_assert_int_eq(merged_reached(&h, MG_INCOMING, MG_BY_CLASS, pr, 2, &got, &ngot, NULL), 0);
+	struct merged_step pr[2] = { p[0], { ge->nodes, ge->count, entry, MG_ROOT, NULL, 0, 0 } };
+	ck_assert_int_eq(merged_reached(&h, MG_INCOMING, MG_BY_CLASS, 0, pr, 2, &got, &ngot, NULL), 0);
 	ck_assert_uint_eq(ngot, 1);
 	ck_assert_uint_eq(got[0], N(P_I5));
 	free(got);
@@ -875,16 +875,16 @@ START_TEST(test_reached_paths)
 	 * (2 more) into it, then the table's elements: I3 is reached, though
 	 * the table refers to E1 only */
 	node_t i3 = N(P_I3);
-	ck_assert_int_eq(merged_level(&h, MG_INCOMING, MG_BY_FIELD, &i3, 1, HW_NONE, &l0, NULL), 0);
+	ck_assert_int_eq(merged_level(&h, MG_INCOMING, MG_BY_FIELD, 0, &i3, 1, HW_NONE, &l0, NULL), 0);
 	ge = find(&l0, entry, "key");
 	ck_assert_ptr_nonnull(ge);
-	ck_assert_int_eq(merged_level(&h, MG_INCOMING, MG_BY_FIELD, ge->nodes, ge->count, entry, &l1, NULL), 0);
+	ck_assert_int_eq(merged_level(&h, MG_INCOMING, MG_BY_FIELD, 0, ge->nodes, ge->count, entry, &l1, NULL), 0);
 	ck_assert_uint_eq(l1.chain, 2);
 	gt = find(&l1, earr, "[]");
 	ck_assert_ptr_nonnull(gt);
 	ck_assert_uint_eq(gt->reached[0], N(P_E1));
-	struct merged_step pf[2] = { { &i3, 1, HW_NONE, entry, "key", 0 }, { ge->nodes, ge->count, entry, earr, "[]", 0 } };
-	ck_assert_int_eq(merged_reached(&h, MG_INCOMING, MG_BY_FIELD, pf, 2, &got, &ngot, NULL), 0);
+	struct merged_step pf[2] = { { &i3, 1, HW_NONE, entry, "key", 0, 0 }, { ge->nodes, ge->count, entry, earr, "[]", 0, 0 } };
+	ck_assert_int_eq(merged_reached(&h, MG_INCOMING, MG_BY_FIELD, 0, pf, 2, &got, &ngot, NULL), 0);
 	ck_assert_uint_eq(ngot, 1);
 	ck_assert_uint_eq(got[0], i3);
 	free(got);
@@ -908,7 +908,7 @@ START_TEST(test_dominating_whole_heap)
 	open_paths();
 	objset_all(&h, &all);
 	node_t *m = objset_members(&h, &all);
-	ck_assert_int_eq(merged_level(&h, MG_DOMINATING, MG_BY_CLASS, m, (size_t)all.count, HW_NONE, &l, NULL), 0);
+	ck_assert_int_eq(merged_level(&h, MG_DOMINATING, MG_BY_CLASS, 0, m, (size_t)all.count, HW_NONE, &l, NULL), 0);
 	const struct merged_group *reg = find(&l, cls_named("Reg"), NULL), *earr = find(&l, cls_named("[LEntry;"), NULL),
 				  *entry = find(&l, cls_named("Entry"), NULL), *root = find(&l, MG_ROOT, NULL);
 	ck_assert_ptr_nonnull(reg);
@@ -931,7 +931,7 @@ START_TEST(test_dominating_whole_heap)
 	/* a set that the roots hold directly: the GC roots row alone */
 	node_t top[4] = { N(P_R), N(P_E5), N(P_I5), N(P_I6) };
 	sort_nodes_t(top, 4);
-	ck_assert_int_eq(merged_level(&h, MG_DOMINATING, MG_BY_CLASS, top, 4, HW_NONE, &l, NULL), 0);
+	ck_assert_int_eq(merged_level(&h, MG_DOMINATING, MG_BY_CLASS, 0, top, 4, HW_NONE, &l, NULL), 0);
 	ck_assert_uint_eq(l.n, 1);
 	ck_assert_uint_eq(l.groups[0].cls, MG_ROOT);
 	ck_assert_uint_eq(l.groups[0].nreached, 4);
@@ -945,7 +945,7 @@ START_TEST(test_dominating_whole_heap)
 	ck_assert_msg(st == 0, "%s", cmd);
 	ck_assert_msg(strstr(out, "\"note\":\"no object dominates") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "{\"depth\":0,\"class\":null,\"field\":null,\"collection\":0,\"objects\":0,\"shallow\":0,"
-				  "\"reached\":4,\"chain\":null}]}") != NULL, "%s", out);
+				  "\"reached\":4,\"chain\":null,\"weak\":0}]}") != NULL, "%s", out);
 	free(out);
 	free(m);
 	objset_free(&all);
@@ -966,7 +966,7 @@ START_TEST(test_dominating_whole_real)
 	open_real(&rh, &rs);
 	objset_all(&rh, &all);
 	node_t *m = objset_members(&rh, &all);
-	ck_assert_int_eq(merged_level(&rh, MG_DOMINATING, MG_BY_CLASS, m, (size_t)all.count, HW_NONE, &l, NULL), 0);
+	ck_assert_int_eq(merged_level(&rh, MG_DOMINATING, MG_BY_CLASS, 0, m, (size_t)all.count, HW_NONE, &l, NULL), 0);
 	uint64_t *count = xcalloc(rh.ncls + 1, sizeof *count), *reached = xcalloc(rh.ncls + 1, sizeof *reached);
 	uint8_t *counted = xcalloc(rh.n, 1);
 	uint64_t direct = 0;
@@ -1254,14 +1254,14 @@ static void walk_check(struct bgraph *g, enum merged_kind k, enum merged_by by, 
 	uint32_t pcls = HW_NONE;
 
 	for (d = 0; d < depth; d++) {
-		ck_assert_int_eq(merged_level(g->h, k, by, f, nf, pcls, &lv[d], NULL), 0);
+		ck_assert_int_eq(merged_level(g->h, k, by, 0, f, nf, pcls, &lv[d], NULL), 0);
 		const struct merged_group *gr = NULL;
 		for (size_t i = 0, seen = 0; i < lv[d].n && gr == NULL; i++)
 			if (lv[d].groups[i].count > 0 && seen++ == (d == 0 ? pick : 0))
 				gr = &lv[d].groups[i];
 		if (gr == NULL)
 			break;
-		path[d] = (struct merged_step){ f, nf, pcls, gr->cls, gr->field, gr->coll };
+		path[d] = (struct merged_step){ f, nf, pcls, gr->cls, gr->field, gr->coll, gr->weak };
 		check_reached(g, k, by, path, d + 1, check, ncheck);
 		f = gr->nodes;
 		nf = gr->count;
@@ -1400,8 +1400,8 @@ START_TEST(test_colls_referrer_side)
 			from[n++] = v;
 	ck_assert_uint_gt(n, 20);
 	struct merged_level a, b;
-	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD, from, n, HW_NONE, &a, NULL), 0);
-	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD_RAW, from, n, HW_NONE, &b, NULL), 0);
+	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD, 0, from, n, HW_NONE, &a, NULL), 0);
+	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD_RAW, 0, from, n, HW_NONE, &b, NULL), 0);
 	ck_assert_ptr_nonnull(find(&a, ccls("[Ljava.util.HashMap$Node;"), "[]"));
 	same_levels(&a, &b, "nodes");
 	merged_level_free(&a);
@@ -1425,7 +1425,7 @@ START_TEST(test_colls_incoming)
 				from[n++] = v;
 		}
 	ck_assert_uint_eq(n, 95);
-	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD, from, n, HW_NONE, &l, NULL), 0);
+	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD, 0, from, n, HW_NONE, &l, NULL), 0);
 	ck_assert_uint_eq(l.n, 5); /* no HashMap$Node, TreeMap$Entry, elementData... */
 	expect_coll(&l, "java.util.ArrayList", "element", 1, 7, colls_static("AL"));
 	expect_coll(&l, "java.util.HashMap", "map key", 1, 13, colls_static("HM_13"));
@@ -1434,25 +1434,25 @@ START_TEST(test_colls_incoming)
 	expect_coll(&l, "java.util.TreeMap", "map key", 1, 50, colls_static("TM"));
 	merged_level_free(&l);
 	/* as stored, the inside shows */
-	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD_RAW, from, n, HW_NONE, &l, NULL), 0);
+	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD_RAW, 0, from, n, HW_NONE, &l, NULL), 0);
 	const struct merged_group *node = find(&l, ccls("java.util.HashMap$Node"), "key");
 	ck_assert_ptr_nonnull(node);
 	ck_assert_uint_eq(node->nreached, 13 + 20);
 	ck_assert_int_eq(node->coll, 0);
 	merged_level_free(&l);
 	/* a level down: the collections are Colls's statics */
-	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD, from, n, HW_NONE, &l, NULL), 0);
+	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD, 0, from, n, HW_NONE, &l, NULL), 0);
 	const struct merged_group *tm = cfind(&l, "java.util.TreeMap", "map key");
 	struct merged_level l2;
-	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD, tm->nodes, tm->count, tm->cls, &l2, NULL), 0);
+	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD, 0, tm->nodes, tm->count, tm->cls, &l2, NULL), 0);
 	const struct merged_group *st = find(&l2, ch.node_class[ch.cls[ccls("Colls")].node], "static TM");
 	ck_assert_ptr_nonnull(st);
 	/* and the path's members: the 50 keys */
-	struct merged_step p[2] = { { from, n, HW_NONE, tm->cls, "map key", 1 },
-				    { tm->nodes, tm->count, tm->cls, st->cls, "static TM", 0 } };
+	struct merged_step p[2] = { { from, n, HW_NONE, tm->cls, "map key", 1, 0 },
+				    { tm->nodes, tm->count, tm->cls, st->cls, "static TM", 0, 0 } };
 	node_t *got;
 	size_t ngot;
-	ck_assert_int_eq(merged_reached(&ch, MG_INCOMING, MG_BY_FIELD, p, 2, &got, &ngot, NULL), 0);
+	ck_assert_int_eq(merged_reached(&ch, MG_INCOMING, MG_BY_FIELD, 0, p, 2, &got, &ngot, NULL), 0);
 	ck_assert_uint_eq(ngot, 50);
 	free(got);
 	merged_level_free(&l2);
@@ -1471,7 +1471,7 @@ START_TEST(test_colls_incoming)
 		}
 	sbuf_free(&sb);
 	ck_assert_uint_eq(n, 4);
-	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD, from, n, HW_NONE, &l, NULL), 0);
+	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD, 0, from, n, HW_NONE, &l, NULL), 0);
 	ck_assert_uint_eq(l.n, 1);
 	expect_coll(&l, "java.util.Properties", "map key", 1, 4, colls_static("PROPS"));
 	merged_level_free(&l);
@@ -1494,7 +1494,7 @@ START_TEST(test_colls_incoming)
 	for (node_t v = 1; v < ch.n; v++)
 		if (ch.node_class[v] == string)
 			from[n++] = v;
-	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD, from, n, HW_NONE, &l, NULL), 0);
+	ck_assert_int_eq(merged_level(&ch, MG_INCOMING, MG_BY_FIELD, 0, from, n, HW_NONE, &l, NULL), 0);
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
 		expect_coll(&l, want[i].coll, want[i].role, 1, want[i].reached, colls_static(want[i].name));
 	merged_level_free(&l);
@@ -1508,7 +1508,7 @@ static void expect_out(const char *name, const char *field, const char *cls, siz
 	node_t v = colls_static(name);
 	struct merged_level l;
 
-	ck_assert_int_eq(merged_level(&ch, MG_OUTGOING, MG_BY_FIELD, &v, 1, HW_NONE, &l, NULL), 0);
+	ck_assert_int_eq(merged_level(&ch, MG_OUTGOING, MG_BY_FIELD, 0, &v, 1, HW_NONE, &l, NULL), 0);
 	expect_coll(&l, cls, field, count, 1, HW_NONE);
 	ck_assert_msg(l.n == ngroups, "Colls.%s: %zu groups, not %zu", name, l.n, ngroups);
 	for (size_t i = 0; i < l.n; i++) /* its class, its contents: nothing else */
@@ -1590,7 +1590,7 @@ static size_t expect_rows(struct heap *rh, enum merged_kind k, enum merged_by by
 	if (rev_members != NULL)
 		ck_assert_int_eq(merged_level_down(rh, by, rev_members, rev_n, depth ? from : NULL, n, pcls, &l, NULL), 0);
 	else
-		ck_assert_int_eq(merged_level(rh, k, by, from, n, pcls, &l, NULL), 0);
+		ck_assert_int_eq(merged_level(rh, k, by, k == MG_INCOMING, from, n, pcls, &l, NULL), 0);
 	for (size_t i = 0; i < l.n && i < top; i++) {
 		const struct merged_group *g = &l.groups[i];
 		struct sbuf below;
@@ -1605,7 +1605,7 @@ static size_t expect_rows(struct heap *rh, enum merged_kind k, enum merged_by by
 		sbuf_printf(sb, ",%d,%zu,%llu,%zu,", g->coll, g->count, (unsigned long long)g->shallow, g->nreached);
 		if (depth + 1 < maxdepth && g->count > 0)
 			sbuf_printf(sb, "%zu", chain);
-		sbuf_addc(sb, '\n');
+		sbuf_printf(sb, ",%d\n", g->weak);
 		sbuf_add(sb, below.buf ? below.buf : "", below.len);
 		sbuf_free(&below);
 	}
@@ -1634,7 +1634,7 @@ START_TEST(test_batch_against_levels)
 		for (int by = 0; by < 2; by++) {
 			struct sbuf want;
 			sbuf_init(&want);
-			sbuf_adds(&want, "depth,class,field,collection,objects,shallow,reached,chain\n");
+			sbuf_adds(&want, "depth,class,field,collection,objects,shallow,reached,chain,weak\n");
 			expect_rows(&rh, (enum merged_kind)k, (enum merged_by)by, from, n, HW_NONE, 0, 3, 4, &want);
 			snprintf(cmd, sizeof cmd, "%s -q -f csv %s -d 3 -n 4 --by %s " COOPS
 				 " -e 'instances Workload$Session'", heapwalk(), views[k], by ? "field" : "class");
@@ -1650,7 +1650,7 @@ START_TEST(test_batch_against_levels)
 	for (int by = 0; by < 2; by++) {
 		struct sbuf want;
 		sbuf_init(&want);
-		sbuf_adds(&want, "depth,class,field,collection,objects,shallow,reached,chain\n");
+		sbuf_adds(&want, "depth,class,field,collection,objects,shallow,reached,chain,weak\n");
 		expect_rows(&rh, MG_DOMINATING, (enum merged_by)by, NULL, 0, HW_NONE, 0, 9, 3, &want);
 		snprintf(cmd, sizeof cmd, "%s -q -f csv merged-dom -r -d 9 -n 3 --by %s " COOPS
 			 " -e 'instances Workload$Session'", heapwalk(), by ? "field" : "class");
@@ -1709,6 +1709,190 @@ START_TEST(test_batch_cache_same_output)
 }
 END_TEST
 
+/* ---- weak and soft holders (merged incoming) ----
+ * A heap written here: a root Object[] R holds SoftReferences S1..S5, a
+ * WeakReference W1 and a Holder H; S1..S3 -> B1..B3, S4 -> B6, W1 -> B4
+ * (t.Buf), S5 -> O1 (t.Other), H.buf -> O1; B6 is a JNI global too. So
+ * B1..B4 are only weakly reachable, B6 is a root, and O1 has a strong
+ * holder beside its soft one (tests/hprofw.h). The expected groups are
+ * counted below from its lists, not from the engine. */
+/* How many of `to` (n of them) are in `set` (ns), and of their holders
+ * `from` the ones that hold a member: counted from the lists. */
+static size_t wk_count(const uint64_t *from, const uint64_t *to, size_t n, const uint64_t *set, size_t ns,
+		       size_t *holders)
+{
+	size_t members = 0;
+
+	*holders = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < ns; k++)
+			if (to[i] == set[k]) {
+				(*holders)++;
+				members++; /* each target here has one holder */
+				(void)from;
+			}
+	return members;
+}
+
+START_TEST(test_weak_holders)
+{
+	char *path = hw_write_weakheld();
+	struct open_opts o = { .no_cache = 1, .quiet = 1 };
+	struct sbuf err;
+	struct heap wh;
+
+	sbuf_init(&err);
+	ck_assert_msg(heap_open(&wh, path, &o, NULL, &err) == 0, "%s", err.buf);
+	heap_need(&wh, HP_ALL, NULL);
+	uint32_t soft = HW_NONE, weakc = HW_NONE, holder = HW_NONE;
+	for (uint32_t c = 0; c < wh.ncls; c++) {
+		if (strcmp(class_name(&wh, c), "java.lang.ref.SoftReference") == 0)
+			soft = c;
+		if (strcmp(class_name(&wh, c), "java.lang.ref.WeakReference") == 0)
+			weakc = c;
+		if (strcmp(class_name(&wh, c), "t.Holder") == 0)
+			holder = c;
+	}
+	ck_assert(soft != HW_NONE && weakc != HW_NONE && holder != HW_NONE);
+	node_t bufs[5];
+	for (size_t i = 0; i < 5; i++)
+		bufs[i] = heap_find_id(&wh, wk_bufs[i]);
+	size_t soft_holders, weak_holders;
+	size_t soft_members = wk_count(wk_soft, wk_soft_to, 5, wk_bufs, 5, &soft_holders);
+	size_t weak_members = wk_count(wk_weak, wk_weak_to, 1, wk_bufs, 5, &weak_holders);
+	ck_assert_uint_eq(soft_members, 4); /* the lists say so: a check of the test */
+	for (int by = 0; by < 2; by++) {
+		struct merged_level l;
+		ck_assert_int_eq(merged_level(&wh, MG_INCOMING, (enum merged_by)by, 1, bufs, 5, HW_NONE, &l, NULL), 0);
+		const struct merged_group *gs = NULL, *gw = NULL, *gr = NULL;
+		for (size_t i = 0; i < l.n; i++) {
+			const struct merged_group *g = &l.groups[i];
+			if (g->cls == soft)
+				gs = g;
+			else if (g->cls == weakc)
+				gw = g;
+			else if (g->cls == MG_ROOT)
+				gr = g;
+			else
+				ck_abort_msg("an unexpected group of %s", class_name(&wh, g->cls));
+		}
+		ck_assert_msg(gs != NULL && gw != NULL && gr != NULL, "by %d: %zu groups", by, l.n);
+		ck_assert(gs->weak && gw->weak && !gr->weak);
+		ck_assert_uint_eq(gs->count, soft_holders);
+		ck_assert_uint_eq(gs->nreached, soft_members);
+		ck_assert_uint_eq(gw->count, weak_holders);
+		ck_assert_uint_eq(gw->nreached, weak_members);
+		/* the GC roots: B6 alone, its JNI global; the weakly reachable are
+		 * their weak holders' */
+		ck_assert_uint_eq(gr->nreached, 1);
+		ck_assert_uint_eq(gr->reached[0], heap_find_id(&wh, WK_B6));
+		if (by)
+			ck_assert_str_eq(gs->field, "referent");
+		/* the members through the soft group, followed back */
+		struct merged_step st = { bufs, 5, HW_NONE, gs->cls, gs->field, gs->coll, gs->weak };
+		node_t *got;
+		size_t ngot;
+		ck_assert_int_eq(merged_reached(&wh, MG_INCOMING, (enum merged_by)by, 1, &st, 1, &got, &ngot, NULL), 0);
+		ck_assert_uint_eq(ngot, soft_members);
+		free(got);
+		merged_level_free(&l);
+		/* without: the strong ones alone, the roots' row as before */
+		ck_assert_int_eq(merged_level(&wh, MG_INCOMING, (enum merged_by)by, 0, bufs, 5, HW_NONE, &l, NULL), 0);
+		ck_assert_uint_eq(l.n, 1);
+		ck_assert(l.groups[0].cls == MG_ROOT && !l.groups[0].weak);
+		merged_level_free(&l);
+	}
+	heap_free(&wh);
+
+	/* the batch command: rows marked, counts, the note */
+	char cmd[1024];
+	int status;
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache merged-in %s -e 'instances t.Buf'", heapwalk(), path);
+	char *out = run(cmd, &status);
+	ck_assert_msg(status == 0, "%s", cmd);
+	ck_assert_msg(strstr(out, "java.lang.ref.SoftReference (weak)") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "only GC roots refer") == NULL, "%s", out);
+	char want[200];
+	snprintf(want, sizeof want, "weak ones to %zu of them, from %zu objects", soft_members + weak_members,
+		 soft_holders + weak_holders);
+	ck_assert_msg(strstr(out, want) != NULL, "no '%s' in:\n%s", want, out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache -f csv merged-in --by field %s -e 'instances t.Buf'", heapwalk(),
+		 path);
+	out = run(cmd, &status);
+	snprintf(want, sizeof want, "0,java.lang.ref.SoftReference,referent,0,%zu,", soft_holders);
+	ck_assert_msg(strstr(out, want) != NULL && strstr(out, ",chain,weak\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(strstr(out, want), ",1\n") != NULL, "not marked weak:\n%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache -f json merged-in %s -e 'instances t.Buf'", heapwalk(), path);
+	out = run(cmd, &status);
+	ck_assert_msg(strstr(out, "\"weak\":1") != NULL && strstr(out, "\"weak_shown\":true") != NULL, "%s", out);
+	free(out);
+	/* --strong: left out, and the note still tells of them */
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache merged-in --strong %s -e 'instances t.Buf'", heapwalk(), path);
+	out = run(cmd, &status);
+	ck_assert_msg(status == 0 && strstr(out, "(weak)") == NULL, "%s", out);
+	ck_assert_msg(strstr(out, "only GC roots refer") == NULL && strstr(out, "--strong left them out") != NULL,
+		      "%s", out);
+	free(out);
+	/* a strong holder too: no note, both groups, each counted */
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache -f csv merged-in %s -e 'instances t.Other'", heapwalk(), path);
+	out = run(cmd, &status);
+	ck_assert_msg(strstr(out, "0,t.Holder,,0,1,") != NULL && strstr(out, "0,java.lang.ref.SoftReference,,0,1,") != NULL,
+		      "%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q merged-out --strong %s 2>&1", heapwalk(), path);
+	out = run(cmd, &status);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1 && strstr(out, "--strong goes with merged-in"),
+		      "%s", out);
+	free(out);
+	sbuf_free(&err);
+	free(path);
+}
+END_TEST
+
+/* A JVM's dump (tests/java/Refs.java): 3 Refs$SoftOnly that only a
+ * SoftReference holds each; 4 Refs$WeakOnly only a WeakReference, and a
+ * fifth both a WeakReference and a SoftReference. Merged in shows those
+ * holders marked weak, as many as Refs.java plants, and no GC roots row
+ * (the engine's pseudo roots of the weakly reachable are no GC roots). */
+static void weak_row(const char *out, const char *cls, unsigned n)
+{
+	char want[128];
+
+	snprintf(want, sizeof want, "\n0,%s,,0,%u,", cls, n);
+	const char *row = strstr(out, want);
+	ck_assert_msg(row != NULL, "no %s row of %u:\n%s", cls, n, out);
+	snprintf(want, sizeof want, ",%u,,1\n", n); /* reached n, not expanded, weak */
+	const char *end = strchr(row + 1, '\n');
+	ck_assert_msg(strstr(row, want) == end - strlen(want) + 1, "%s: not %s", cls, want);
+}
+
+START_TEST(test_weak_holders_jvm)
+{
+	const char *path = refs_dump();
+	char cmd[1024];
+	int st;
+
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache -f csv merged-in %s -e 'instances Refs$SoftOnly'", heapwalk(), path);
+	char *out = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s", cmd);
+	weak_row(out, "java.lang.ref.SoftReference", 3);
+	ck_assert_msg(strstr(out, "\n0,,") == NULL, "a GC roots row:\n%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache -f csv merged-in %s -e 'instances Refs$WeakOnly'", heapwalk(), path);
+	out = run(cmd, &st);
+	weak_row(out, "java.lang.ref.WeakReference", 5);
+	weak_row(out, "java.lang.ref.SoftReference", 1);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache merged-in %s -e 'instances Refs$SoftOnly'", heapwalk(), path);
+	out = run(cmd, &st);
+	ck_assert_msg(strstr(out, "only weak or soft references refer to the objects of the set: weak ones to 3 of "
+				  "them, from 3 objects") != NULL, "%s", out);
+	free(out);
+}
+END_TEST
+
 Suite *merged_suite(void)
 {
 	Suite *s = suite_create("merged");
@@ -1725,6 +1909,7 @@ Suite *merged_suite(void)
 	tcase_add_test(paths, test_reached_paths);
 	tcase_add_test(paths, test_dominating_whole_heap);
 	tcase_add_test(paths, test_down_paths);
+	tcase_add_test(paths, test_weak_holders);
 	tcase_set_timeout(real, FIXTURE_TIMEOUT);
 	tcase_add_test(real, test_real_dump_brute_force);
 	tcase_add_test(real, test_real_dump_by_field);
@@ -1733,6 +1918,7 @@ Suite *merged_suite(void)
 	tcase_add_test(real, test_down_real_dump);
 	tcase_add_test(real, test_batch_against_levels);
 	tcase_add_test(real, test_batch_cache_same_output);
+	tcase_add_test(real, test_weak_holders_jvm);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, paths);
 	suite_add_tcase(s, real);

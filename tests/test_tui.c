@@ -467,6 +467,50 @@ START_TEST(test_escaped_on_screen)
 }
 END_TEST
 
+/* Merged in of objects only soft and weak references hold (and one a GC
+ * root holds too), at 80x24: the SoftReference and WeakReference groups
+ * are shown, marked (weak), with as many holders as the heap has; w
+ * leaves them out (the roots' row alone), w again brings them back. */
+START_TEST(test_merged_in_weak_key)
+{
+	struct term t;
+	char *path = hw_write_weakheld(), want[32];
+	size_t soft = 0;
+
+	for (size_t i = 0; i < 5; i++) /* the soft holders of a t.Buf: the heap's lists */
+		for (size_t k = 0; k < 5; k++)
+			soft += wk_soft_to[i] == wk_bufs[k];
+	term_start(&t, 80, 24, "", path);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "f");
+	type(&t, "^t.Buf$");
+	keys(&t, "Enter Enter");
+	free(wait_for(&t, "Step 2: Instances of t.Buf"));
+	keys(&t, "Tab Tab Tab"); /* Outgoing -> Incoming -> Merged out -> Merged in */
+	char *s = wait_for(&t, "merged incoming: class");
+	char *row = line_of(s, "java.lang.ref.SoftReference  (weak)");
+	snprintf(want, sizeof want, " %zu ", soft);
+	ck_assert_msg(strstr(row, want) != NULL, "not %zu holders: %s", soft, row);
+	free(row);
+	has(s, "java.lang.ref.WeakReference  (weak)");
+	has(s, "GC roots");
+	free(s);
+	keys(&t, "w");
+	s = wait_for(&t, "merged incoming: class (strong only)");
+	lacks(s, "(weak)");
+	has(s, "GC roots");
+	free(s);
+	keys(&t, "w");
+	s = wait_without(&t, "java.lang.ref.SoftReference  (weak)", "(strong only)");
+	has(s, "java.lang.ref.WeakReference  (weak)");
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+	free(path);
+}
+END_TEST
+
 START_TEST(test_sigterm)
 {
 	struct term t;
@@ -1786,5 +1830,10 @@ Suite *tui_suite(void)
 	suite_add_tcase(s, unit);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, paste);
+	/* its own case: CK_RUN_CASE=mergedweak runs it alone */
+	TCase *mw = tcase_create("mergedweak");
+	tcase_set_timeout(mw, FIXTURE_TIMEOUT);
+	tcase_add_test(mw, test_merged_in_weak_key);
+	suite_add_tcase(s, mw);
 	return s;
 }

@@ -130,6 +130,8 @@ static const char usage_tail[] =
 "                       graph: at most N objects (default 500)\n"
 "  -w, --weak           paths, between, referrers, referents, reachable, path,\n"
 "                       info --deep, graph: follow weak references too\n"
+"      --strong         merged-in: strong references only; by default the weak\n"
+"                       and soft holders are shown too, each group marked weak\n"
 "      --undirected     between: references lead either way\n"
 "      --deep           info: also the set's exact retained size and its deep\n"
 "                       size (everything it reaches; a pass over the heap each)\n"
@@ -322,6 +324,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		{ "root", required_argument, 0, 'T' }, { "ignore", required_argument, 0, 'I' },
 		{ "output", required_argument, 0, 'o' }, { "inspections", required_argument, 0, 'i' },
 		{ "undirected", no_argument, 0, 'u' }, { "deep", no_argument, 0, 'p' },
+		{ "strong", no_argument, 0, 'S' },
 		{ 0, 0, 0, 0 },
 	};
 	int ch;
@@ -380,6 +383,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 			c->focus[c->nfocus++] = optarg;
 			break;
 		case 'u': c->o.undirected = 1; break;
+		case 'S': c->o.strong = 1; break;
 		case 'p': c->o.deep = 1; break;
 		case 'H': c->oo.snapshot = (unsigned)num_arg("--heapshot", optarg, 1); break;
 		case 'Y':
@@ -480,6 +484,8 @@ static void check_command_options(const struct cli *c)
 		usage_error("%s: '%s' is not an object id: 0x... hex or decimal", e->name, c->o.object);
 	if (c->o.ninsps >= 0 && !(flags & CMD_O_INSPECTIONS))
 		usage_error("--inspections goes with report");
+	if (c->o.strong && !(flags & CMD_O_STRONG))
+		usage_error("--strong goes with merged-in");
 	if (e != NULL && (e->formats & CMD_HTML) && c->fmt_set)
 		usage_error("%s writes HTML: -f goes with the other commands", e->name);
 	if (c->o.vo.sort != NULL && !view_sort_valid(c->o.vo.sort))

@@ -160,7 +160,7 @@ static int run_merged(struct cmd_ctx *x, enum merged_kind k, const char *view)
 	const struct cmd_opts *o = x->o;
 	struct merged_tree t;
 	node_t *m = objset_members(x->h, x->set);
-	int rc = merged_tree(x->h, k, o->by, o->vo.reverse, m, (size_t)x->set->count,
+	int rc = merged_tree(x->h, k, o->by, o->vo.reverse, !o->strong, m, (size_t)x->set->count,
 			     (unsigned)(o->depth_set ? o->vo.depth : 1), o->top_set ? o->vo.top : 20, &t,
 			     o->vo.progress);
 
@@ -264,8 +264,10 @@ const struct cmd_entry cmd_table[CMD_N] = {
 	[CMD_MERGED_OUT] = { "merged-out", CMD_ARG_NONE, HP_ALL, TD, CMD_BL_STEPS, VB | CMD_NO_REVERSE, run_merged_out,
 		"  merged-out      merged outgoing references: what the set refers to, by class\n"
 		"                  (or --by field), class-recursive chains collapsed, -d levels\n" },
-	[CMD_MERGED_IN] = { "merged-in", CMD_ARG_NONE, HP_ALL, TD, CMD_BL_STEPS, VB | CMD_NO_REVERSE, run_merged_in,
-		"  merged-in       merged incoming references: what refers to the set\n" },
+	[CMD_MERGED_IN] = { "merged-in", CMD_ARG_NONE, HP_ALL, TD, CMD_BL_STEPS, VB | CMD_NO_REVERSE | CMD_O_STRONG,
+		run_merged_in,
+		"  merged-in       merged incoming references: what refers to the set, weak and\n"
+		"                  soft holders marked weak (--strong: left out)\n" },
 	[CMD_MERGED_DOM] = { "merged-dom", CMD_ARG_NONE, HP_ALL, TD, CMD_BL_STEPS, VB, run_merged_dom,
 		"  merged-dom      merged dominating references: the set's immediate dominators;\n"
 		"                  -r: from the GC roots down the dominator tree to the set\n" },

@@ -59,6 +59,7 @@ enum cmd_baseline {
 #define CMD_O_DEEP        0x100 /* --deep */
 #define CMD_O_UNDIRECTED  0x200 /* --undirected */
 #define CMD_O_INSPECTIONS 0x400 /* --inspections */
+#define CMD_O_STRONG      0x800 /* --strong */
 
 /* What the options say, for the commands' functions. */
 struct cmd_opts {
@@ -69,6 +70,7 @@ struct cmd_opts {
 	const char *insp, *insp_arg; /* inspect NAME [ARG] */
 	const char *object, *to;     /* between FROM TO: object is FROM */
 	int undirected, deep;        /* --undirected, --deep */
+	int strong;                  /* --strong: merged-in without weak holders */
 	const char *expr;            /* -e as given, for the report */
 	const char *insps[64];       /* report --inspections LIST; ninsps -1: the default */
 	int ninsps;

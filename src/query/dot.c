@@ -612,7 +612,14 @@ static void group_edge(const struct merged_tree *t, const struct merged_row *r, 
 	if (r->field != NULL) {
 		sbuf_adds(out, " [label=\"");
 		dot_raw(out, r->field, strlen(r->field));
-		sbuf_adds(out, "\"]");
+		sbuf_adds(out, r->weak ? " (weak)\"" : "\"");
+		if (r->weak) /* weak holders: dashed, as weak references are elsewhere */
+			dot_edge_style(out, K_WEAK);
+		sbuf_adds(out, "]");
+	} else if (r->weak) {
+		sbuf_adds(out, " [label=\"(weak)\"");
+		dot_edge_style(out, K_WEAK);
+		sbuf_adds(out, "]");
 	}
 	sbuf_adds(out, ";\n");
 }

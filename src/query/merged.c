@@ -109,6 +109,7 @@ static void nodes_unique(struct nvec *a)
 struct key {
 	uint32_t cls;
 	uint32_t lid;
+	uint32_t weak;  /* a weak reference's group: apart from the strong one */
 };
 
 struct groups {
@@ -119,20 +120,20 @@ struct groups {
 	size_t hcap;
 };
 
-static uint64_t key_hash(uint32_t cls, uint32_t lid)
+static uint64_t key_hash(uint32_t cls, uint32_t lid, uint32_t weak)
 {
-	uint64_t x = ((uint64_t)cls << 32 | lid) * 0x9e3779b97f4a7c15ull;
+	uint64_t x = ((uint64_t)cls << 32 | lid) * 0x9e3779b97f4a7c15ull + weak;
 
 	return x ^ x >> 29;
 }
 
-static uint32_t group_new(struct groups *g, uint32_t cls, uint32_t lid)
+static uint32_t group_new(struct groups *g, uint32_t cls, uint32_t lid, uint32_t weak)
 {
 	if (g->n == g->cap) {
 		g->cap = g->cap ? g->cap * 2 : 16;
 		g->k = xreallocarray(g->k, g->cap, sizeof *g->k);
 	}
-	g->k[g->n] = (struct key){ cls, lid };
+	g->k[g->n] = (struct key){ cls, lid, weak };
 	return (uint32_t)g->n++;
 }
 
@@ -142,7 +143,7 @@ static void rehash(struct groups *g)
 	uint32_t *t = xcalloc(cap, sizeof *t);
 
 	for (size_t i = 0; i < g->n; i++) {
-		size_t j = key_hash(g->k[i].cls, g->k[i].lid) & (cap - 1);
+		size_t j = key_hash(g->k[i].cls, g->k[i].lid, g->k[i].weak) & (cap - 1);
 		while (t[j] != 0)
 			j = (j + 1) & (cap - 1);
 		t[j] = (uint32_t)i + 1;
@@ -152,24 +153,26 @@ static void rehash(struct groups *g)
 	g->hcap = cap;
 }
 
-static uint32_t group_of(struct groups *g, uint32_t ncls, uint32_t cls, uint32_t lid)
+/* By class a strong group is found in a table by class; the others (by
+ * field, and weak ones) in the hash. */
+static uint32_t group_of(struct groups *g, uint32_t ncls, uint32_t cls, uint32_t lid, uint32_t weak)
 {
-	if (lid == L_NONE) {
+	if (lid == L_NONE && !weak) {
 		uint32_t slot = cls == MG_ROOT ? ncls : cls;
 		if (g->by_cls[slot] == 0)
-			g->by_cls[slot] = group_new(g, cls, L_NONE) + 1;
+			g->by_cls[slot] = group_new(g, cls, L_NONE, 0) + 1;
 		return g->by_cls[slot] - 1;
 	}
 	if (2 * (g->n + 1) > g->hcap)
 		rehash(g);
-	size_t j = key_hash(cls, lid) & (g->hcap - 1);
+	size_t j = key_hash(cls, lid, weak) & (g->hcap - 1);
 	while (g->hash[j] != 0) {
 		struct key *k = &g->k[g->hash[j] - 1];
-		if (k->cls == cls && k->lid == lid)
+		if (k->cls == cls && k->lid == lid && k->weak == weak)
 			return g->hash[j] - 1;
 		j = (j + 1) & (g->hcap - 1);
 	}
-	uint32_t id = group_new(g, cls, lid);
+	uint32_t id = group_new(g, cls, lid, weak);
 	g->hash[j] = id + 1;
 	return id;
 }
@@ -200,6 +203,10 @@ struct walk {
 	int named;
 	uint32_t *strs_hash;   /* intern's index over strs, open addressing */
 	size_t strs_hcap;
+	/* incoming with the weak holders: the objects whose only root is the
+	 * engine's pseudo root for the weakly reachable, which is no GC root:
+	 * their weak holders stand for it (NULL: no weak holders shown) */
+	bits_t *wonly;
 };
 
 static void walk_init(struct walk *w, struct heap *h, enum merged_kind kind, enum merged_by by)
@@ -229,6 +236,7 @@ static void walk_free(struct walk *w)
 	free(w->strs_hash);
 	free(w->ids);
 	free(w->match);
+	free(w->wonly);
 	if (w->jc != NULL)
 		w->rt->contents_close(w->jc);
 	sbuf_free(&w->tmp);
@@ -575,6 +583,8 @@ HOT void neighbours(struct walk *w, node_t x, visit_fn fn, void *arg)
 			node_t y = h->in[j];
 			/* in[] is sorted by referrer: a referrer's references in a run */
 			r = j > h->in_start[x] && h->in[j - 1] == y ? r + 1 : 0;
+			if (y == 0 && w->wonly != NULL && bit_get(w->wonly, x))
+				continue; /* weakly reachable: its weak holders say so */
 			if (byf && y != 0 && w->jc != NULL) { /* inside a collection: the collection */
 				enum coll_role role;
 				node_t c = w->rt->contents_holder(w->jc, y, x, r, &xid, &role);
@@ -712,28 +722,28 @@ static void more_add(struct collect *c, node_t y, uint32_t g)
 	c->cnt[g]++;
 }
 
-HOT uint32_t collect_group(struct collect *c, uint32_t cls, uint32_t lid)
+HOT uint32_t collect_group(struct collect *c, uint32_t cls, uint32_t lid, uint32_t weak)
 {
 	uint32_t g;
 
-	if (lid == L_NONE) {
+	if (lid == L_NONE && !weak) {
 		g = c->g.by_cls[cls == MG_ROOT ? c->h->ncls : cls];
 		if (g != 0)
 			return g - 1;
-	} else if (cls == c->last_cls && lid == c->last_lid) {
+	} else if (cls == c->last_cls && lid == c->last_lid && !weak) {
 		return c->last_g;
 	} else {
-		size_t m = (cls * 0x9e3779b1u ^ lid * 0x85ebca6bu) >> 22;
-		if (c->memo_k[m].cls == cls && c->memo_k[m].lid == lid)
+		size_t m = (cls * 0x9e3779b1u ^ lid * 0x85ebca6bu ^ weak) >> 22;
+		if (c->memo_k[m].cls == cls && c->memo_k[m].lid == lid && c->memo_k[m].weak == weak)
 			return c->memo_g[m];
-		g = group_of(&c->g, c->h->ncls, cls, lid);
-		c->memo_k[m] = (struct key){ cls, lid };
+		g = group_of(&c->g, c->h->ncls, cls, lid, weak);
+		c->memo_k[m] = (struct key){ cls, lid, weak };
 		c->memo_g[m] = g;
 		if (g >= c->cap)
 			per_group_grow(c);
 		return g;
 	}
-	g = group_of(&c->g, c->h->ncls, cls, lid);
+	g = group_of(&c->g, c->h->ncls, cls, lid, 0);
 	if (g >= c->cap)
 		per_group_grow(c);
 	c->last_cls = cls;
@@ -742,15 +752,14 @@ HOT uint32_t collect_group(struct collect *c, uint32_t cls, uint32_t lid)
 	return g;
 }
 
-HOT void collect_visit(void *arg, node_t x, node_t y, uint32_t lid)
+HOT void collect_add(struct collect *c, node_t x, node_t y, uint32_t lid, uint32_t weak)
 {
-	struct collect *c = arg;
 	uint32_t cls = y == 0 ? MG_ROOT : c->h->node_class[y];
 
 	/* inside the collapsed chain (pcls is HW_NONE, no class, at the top) */
 	if (cls == c->pcls && y != 0 && bit_get(c->in, y))
 		return;
-	uint32_t g = collect_group(c, cls, y == 0 ? L_NONE : lid);
+	uint32_t g = collect_group(c, cls, y == 0 ? L_NONE : lid, weak);
 	if (y != 0 && !bit_get(c->seen, y)) { /* the root is no object: its group lists none */
 		bit_set(c->seen, y);
 		c->cnt[g]++;
@@ -768,6 +777,11 @@ HOT void collect_visit(void *arg, node_t x, node_t y, uint32_t lid)
 			nvec_grow(r);
 	}
 	nvec_push(r, x);
+}
+
+HOT void collect_visit(void *arg, node_t x, node_t y, uint32_t lid)
+{
+	collect_add(arg, x, y, lid, 0);
 }
 
 static int cmp_group(const void *a, const void *b, void *ctx)
@@ -793,6 +807,8 @@ static int cmp_group(const void *a, const void *b, void *ctx)
 		return x->cls < y->cls ? -1 : 1;
 	if (x->coll != y->coll)
 		return x->coll < y->coll ? -1 : 1;
+	if (x->weak != y->weak)
+		return x->weak < y->weak ? -1 : 1;
 	node_t fx = x->count ? x->nodes[0] : 0, fy = y->count ? y->nodes[0] : 0;
 	return fx < fy ? -1 : fx > fy;
 }
@@ -825,6 +841,7 @@ static void level_out(struct heap *h, struct collect *c, const struct walk *w, i
 		m->cls = c->g.k[i].cls;
 		m->field = c->g.k[i].lid == L_NONE ? NULL : xstrdup(label_text(w, c->g.k[i].lid));
 		m->coll = c->g.k[i].lid >= L_CELEM && c->g.k[i].lid <= L_CVALUE;
+		m->weak = (int)c->g.k[i].weak;
 		m->nodes = own[i];
 		m->count = c->cnt[i];
 		m->reached = c->reach[i].v != NULL ? c->reach[i].v : xmalloc(sizeof *m->reached);
@@ -908,7 +925,7 @@ static int incoming_by_referrer(struct walk *w, struct collect *c, const bits_t 
 	struct by_ref b = { w, c, in, HW_NONE, 0 };
 
 	for (size_t i = 0; i < h->nroots; i++) /* the GC roots (in[]'s referrer 0) */
-		if (bit_get(in, h->roots[i]))
+		if (bit_get(in, h->roots[i]) && (w->wonly == NULL || !bit_get(w->wonly, h->roots[i])))
 			collect_visit(c, h->roots[i], 0, L_NONE);
 	for (node_t y = 1; y < h->n; y++) {
 		edge_t s = h->out_start[y], e = h->out_start[y + 1];
@@ -930,7 +947,53 @@ static int incoming_by_referrer(struct walk *w, struct collect *c, const bits_t 
 	return 0;
 }
 
-int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by,
+/* ---- weak holders ---- */
+/* Is weak reference i one that holds its target as a weak holder does
+ * (not one the analyses left out or set aside)? */
+static int weak_holds(const struct heap *h, uint64_t i)
+{
+	return h->weak_src[i] != 0 && !weak_left_out(h, i);
+}
+
+/* The label of weak reference y -> x: read from y's record (the builder
+ * leaves a referent out of the fields merged labels match). */
+static uint32_t weak_label(struct walk *w, node_t y, node_t x)
+{
+	if (w->by == MG_BY_CLASS)
+		return L_NONE;
+	return w->named ? edge_group_label(w, y, x) : record_label(w, y, x);
+}
+
+/* The objects whose roots are all the engine's pseudo roots for the
+ * weakly reachable (see struct walk's wonly). */
+static bits_t *weak_only_roots(const struct heap *h)
+{
+	bits_t *real = xcalloc(bits_words(h->n), sizeof *real);
+	bits_t *wonly = xcalloc(bits_words(h->n), sizeof *wonly);
+
+	for (size_t i = 0; i < h->nroot_rec; i++)
+		if (h->root_rec[i].node < h->n)
+			bit_set(h->root_rec[i].kind == RK_WEAK_ONLY ? wonly : real, h->root_rec[i].node);
+	for (size_t i = 0; i < bits_words(h->n); i++)
+		wonly[i] &= ~real[i];
+	free(real);
+	return wonly;
+}
+
+/* The weak references into the closed F, as visits of their own groups:
+ * one pass over them all (they are few next to the strong ones, and
+ * sorted by source: members come out of order). */
+static void incoming_weak(struct walk *w, struct collect *c, const bits_t *in)
+{
+	const struct heap *h = w->h;
+
+	for (uint64_t i = 0; i < h->nweak; i++)
+		if (bit_get(in, h->weak_dst[i]) && weak_holds(h, i))
+			collect_add(c, h->weak_dst[i], h->weak_src[i],
+				    weak_label(w, h->weak_src[i], h->weak_dst[i]), 1);
+}
+
+int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by, int weak,
 		 const node_t *from, size_t nfrom, uint32_t parent_cls,
 		 struct merged_level *out, struct progress *p)
 {
@@ -947,18 +1010,22 @@ int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by,
 		return -1;
 	}
 	walk_init(&w, h, kind, by);
+	weak = weak && kind == MG_INCOMING && h->nweak > 0 && h->weak_src != NULL;
+	if (weak)
+		w.wonly = weak_only_roots(h);
 	col.h = h;
 	col.in = cl.in;
 	col.pcls = parent_cls;
 	col.g.by_cls = xcalloc((size_t)h->ncls + 1, sizeof *col.g.by_cls);
-	/* per node, but the kernel hands out zero pages: only touched ones cost */
-	if (by != MG_BY_CLASS) {
+	/* per node, but the kernel hands out zero pages: only touched ones
+	 * cost; weak holders are in two groups of a class, so by class too */
+	if (by != MG_BY_CLASS || weak) {
 		col.gid = xcalloc(h->n, sizeof *col.gid);
 		col.more_head = xcalloc(h->n, sizeof *col.more_head);
 		col.memo_k = xmalloc(1024 * sizeof *col.memo_k);
 		col.memo_g = xmalloc(1024 * sizeof *col.memo_g);
 		for (size_t i = 0; i < 1024; i++) /* no class: every slot empty */
-			col.memo_k[i] = (struct key){ HW_NONE - 1, 0 };
+			col.memo_k[i] = (struct key){ HW_NONE - 1, 0, 0 };
 	}
 	col.last_cls = HW_NONE - 1; /* no class: the first visit looks its group up */
 	col.seen = xcalloc(bits_words(h->n), sizeof *col.seen);
@@ -977,8 +1044,12 @@ int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by,
 		if ((i & 0xffff) == 0xffff && (progress_update(p, i), progress_cancelled(p)))
 			rc = -1;
 	}
+	if (rc == 0 && weak) {
+		col.unsorted = 1;
+		incoming_weak(&w, &col, cl.in);
+	}
 	if (rc == 0) {
-		level_out(h, &col, &w, cl.list.n > nfrom || by_referrer, out);
+		level_out(h, &col, &w, cl.list.n > nfrom || by_referrer || weak, out);
 		out->chain = cl.list.n - nfrom;
 	}
 	collect_free(&col);
@@ -1087,7 +1158,7 @@ static void down_children(struct down *d, struct collect *col)
 			xid = 0;
 			if (d->w.by != MG_BY_CLASS && u != 0) /* how the dominator holds it */
 				lid = refers(h, u, c) ? ref_label(&d->w, u, c, 0, &xid) : L_TRANS;
-			uint32_t g = collect_group(col, h->node_class[c], lid);
+			uint32_t g = collect_group(col, h->node_class[c], lid, 0);
 			if (!bit_get(col->seen, c)) { /* one parent: once, one group */
 				bit_set(col->seen, c);
 				col->cnt[g]++;
@@ -1126,7 +1197,7 @@ int merged_level_down(struct heap *h, enum merged_by by, const node_t *members, 
 		col.memo_k = xcalloc(1024, sizeof *col.memo_k);
 		col.memo_g = xcalloc(1024, sizeof *col.memo_g);
 		for (size_t i = 0; i < 1024; i++)
-			col.memo_k[i] = (struct key){ HW_NONE - 1, 0 };
+			col.memo_k[i] = (struct key){ HW_NONE - 1, 0, 0 };
 	}
 	col.last_cls = HW_NONE - 1;
 	down_children(&d, &col);
@@ -1213,7 +1284,7 @@ static void chain_back(struct heap *h, enum merged_kind kind, const bits_t *in, 
 	}
 }
 
-int merged_reached(struct heap *h, enum merged_kind kind, enum merged_by by,
+int merged_reached(struct heap *h, enum merged_kind kind, enum merged_by by, int weak,
 		   const struct merged_step *path, size_t depth, node_t **out, size_t *nout,
 		   struct progress *p)
 {
@@ -1231,14 +1302,28 @@ int merged_reached(struct heap *h, enum merged_kind kind, enum merged_by by,
 		if (closure_make(h, kind, st->from, st->nfrom, st->parent_cls, &cl, NULL) < 0)
 			rc = -1;
 		walk_init(&w, h, kind, by);
+		if (weak && kind == MG_INCOMING && h->nweak > 0 && h->weak_src != NULL)
+			w.wonly = weak_only_roots(h);
 		struct rvisit r = { h, &w, st, cl.in, want, 0 };
 		bits_t *s = xcalloc(bits_words(h->n), sizeof *s);
-		for (size_t k = 0; k < cl.list.n && rc == 0; k++) {
+		for (size_t k = 0; k < cl.list.n && rc == 0 && !st->weak; k++) {
 			r.hit = 0;
 			neighbours(&w, cl.list.v[k], reach_visit, &r);
 			if (r.hit) {
 				bit_set(s, cl.list.v[k]);
 				nvec_push(&work, cl.list.v[k]);
+			}
+		}
+		/* a weak group: the weak references into the level's objects */
+		for (uint64_t k = 0; k < h->nweak && rc == 0 && st->weak && h->weak_src != NULL; k++) {
+			node_t x = h->weak_dst[k], y = h->weak_src[k];
+			if (!bit_get(cl.in, x) || bit_get(s, x) || !weak_holds(h, k))
+				continue;
+			r.hit = 0;
+			reach_visit(&r, x, y, weak_label(&w, y, x));
+			if (r.hit) {
+				bit_set(s, x);
+				nvec_push(&work, x);
 			}
 		}
 		if (st->parent_cls != HW_NONE)
@@ -1276,7 +1361,7 @@ static void tree_add(struct merged_tree *t, unsigned depth, struct merged_group 
 		t->cap = t->cap ? t->cap * 2 : 64;
 		t->rows = xreallocarray(t->rows, t->cap, sizeof *t->rows);
 	}
-	t->rows[t->n++] = (struct merged_row){ depth, g->cls, g->field, g->coll, g->count, g->shallow,
+	t->rows[t->n++] = (struct merged_row){ depth, g->cls, g->field, g->coll, g->weak, g->count, g->shallow,
 					       g->nreached, -1 };
 	g->field = NULL;
 }
@@ -1291,7 +1376,7 @@ static int tree_level(struct heap *h, struct merged_tree *t, const node_t *from,
 
 	int rc0 = t->reverse ? merged_level_down(h, t->by, t->members, t->nmembers, depth ? from : NULL, nfrom,
 						 pcls, &l, p)
-			     : merged_level(h, t->kind, t->by, from, nfrom, pcls, &l, p);
+			     : merged_level(h, t->kind, t->by, t->weak, from, nfrom, pcls, &l, p);
 	if (rc0 < 0)
 		return -1;
 	if (depth > 0)
@@ -1308,18 +1393,49 @@ static int tree_level(struct heap *h, struct merged_tree *t, const node_t *from,
 	return rc;
 }
 
-int merged_tree(struct heap *h, enum merged_kind kind, enum merged_by by, int reverse, const node_t *members,
-		size_t n, unsigned depth, size_t top, struct merged_tree *t, struct progress *p)
+/* The set's objects weak references hold, and their holders, into t. */
+static void weak_count(const struct heap *h, struct merged_tree *t)
+{
+	bits_t *mem = xcalloc(bits_words(h->n), sizeof *mem);
+	bits_t *seen = xcalloc(bits_words(h->n), sizeof *seen);
+	bits_t *held = xcalloc(bits_words(h->n), sizeof *held);
+
+	for (size_t i = 0; i < t->nmembers; i++)
+		bit_set(mem, t->members[i]);
+	for (uint64_t i = 0; i < h->nweak; i++) {
+		node_t x = h->weak_dst[i], y = h->weak_src[i];
+		if (!bit_get(mem, x) || !weak_holds(h, i))
+			continue;
+		if (!bit_get(held, x)) {
+			bit_set(held, x);
+			t->weak_members++;
+		}
+		if (!bit_get(seen, y)) {
+			bit_set(seen, y);
+			t->weak_holders++;
+		}
+	}
+	free(mem);
+	free(seen);
+	free(held);
+}
+
+int merged_tree(struct heap *h, enum merged_kind kind, enum merged_by by, int reverse, int weak,
+		const node_t *members, size_t n, unsigned depth, size_t top, struct merged_tree *t,
+		struct progress *p)
 {
 	memset(t, 0, sizeof *t);
 	t->kind = kind;
 	t->by = by;
 	t->reverse = reverse && kind == MG_DOMINATING;
+	t->weak = weak && kind == MG_INCOMING;
 	t->members = members;
 	t->nmembers = n;
 	t->set_count = n;
 	for (size_t i = 0; i < n; i++)
 		t->set_shallow += h->node_shallow[members[i]];
+	if (kind == MG_INCOMING && h->weak_src != NULL)
+		weak_count(h, t);
 	if (tree_level(h, t, members, n, HW_NONE, 0, depth ? depth : 1, top, p) < 0) {
 		merged_tree_free(t);
 		return -1;

@@ -48,6 +48,17 @@
  * closure outside it. The parent group is told so (`recursive` and
  * `chain`: objects the closure added).
  *
+ * Weak holders (incoming, with `weak`): the heap's weak references
+ * (HP_WEAK: Reference.referent and what the rules made weak; not those
+ * the analyses left out or set aside, as garbage's) into F are
+ * neighbours too, in groups of their own (`weak` set) beside the strong
+ * ones of the same class and field: a SoftReference that holds a member
+ * weakly is in "java.lang.ref.SoftReference.referent" weak, and counted
+ * there, not with the strong groups. An object only weakly reachable
+ * then is no neighbour of the GC roots (the engine's pseudo root that
+ * analyses give it is no GC root): its weak holders are. Chains are
+ * closed over strong references only.
+ *
  * The virtual root (node 0) is a neighbour only for incoming and
  * dominating: it becomes one group with cls == MG_ROOT ("GC roots"). It
  * is no object: the group's count and shallow are 0, and its `reached`
@@ -95,6 +106,9 @@ struct merged_group {
 	                     * "map key", "map value" of the collection cls
 	                     * (incoming) or in it (outgoing): show "map value
 	                     * of java.util.HashMap", "map value -> Foo" */
+	int weak;           /* incoming: these neighbours hold members through
+	                     * weak references only (soft, weak, phantom, a
+	                     * rule's weak): a group of its own, shown marked */
 	node_t *nodes;      /* the neighbour objects in this group, sorted by
 	                     * node index, no duplicates; owned */
 	size_t count;
@@ -118,13 +132,14 @@ struct merged_level {
 };
 
 /* Compute the level from the objects `from` (sorted node indices, unique,
- * no node 0). `parent_cls` is the class of the group being expanded, or
+ * no node 0). `weak`: incoming, the weak holders too (see above, and
+ * HP_WEAK). `parent_cls` is the class of the group being expanded, or
  * HW_NONE at the top level (then no closure is done). Needs the heap
  * parts: outgoing HP_NODES|HP_OUT, incoming HP_NODES|HP_IN, dominating
  * HP_NODES|HP_DOM|HP_OUT; by field also HP_IN|HP_OUT, and for the
  * collections HP_WEAK|HP_DOM. Polls progress_cancelled(p): returns -1 (out
  * freed, empty) when cancelled, else 0. */
-int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by,
+int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by, int weak,
 		 const node_t *from, size_t nfrom, uint32_t parent_cls,
 		 struct merged_level *out, struct progress *p);
 void merged_level_free(struct merged_level *l);
@@ -171,16 +186,18 @@ struct merged_step {
 	uint32_t cls;         /* the chosen group's cls (MG_ROOT: GC roots) */
 	const char *field;    /* its field by field, NULL by class (borrowed) */
 	int coll;             /* its coll flag */
+	int weak;             /* its weak flag: the step is a weak reference */
 };
 /* The members of the original set (path[0].from) from which the path
  * leads to the last row: a member reaches a group of level 0 through a
  * reference (as in merged_level), that group's object reaches one of
  * level 1 (after any steps along the chain folded into the row), and so
- * on. *out: a new sorted array (caller frees), *nout its length. With
+ * on. weak: the levels were computed with it. *out: a new sorted array
+ * (caller frees), *nout its length. With
  * depth 1 it is the top-level group's `reached`. Same heap parts as
  * merged_level, and the dominator tree's children for dominating.
  * Returns -1 (nothing allocated) when cancelled, else 0. */
-int merged_reached(struct heap *h, enum merged_kind kind, enum merged_by by,
+int merged_reached(struct heap *h, enum merged_kind kind, enum merged_by by, int weak,
 		   const struct merged_step *path, size_t depth, node_t **out, size_t *nout,
 		   struct progress *p);
 
@@ -193,6 +210,7 @@ struct merged_row {
 	uint32_t cls;       /* as in merged_group */
 	char *field;        /* owned; NULL by class */
 	int coll;           /* as in merged_group */
+	int weak;           /* as in merged_group */
 	uint64_t count, shallow, nreached;
 	int64_t chain;      /* the expansion's `chain`; -1 when not expanded */
 };
@@ -205,9 +223,15 @@ struct merged_tree {
 	const node_t *members;      /* borrowed while merged_tree() runs */
 	size_t nmembers;
 	uint64_t set_count, set_shallow;
+	int weak;                   /* incoming: weak holders shown */
+	/* incoming, shown or not: the set's objects a weak reference (as
+	 * above) refers to, and the objects that refer to them that way */
+	uint64_t weak_members, weak_holders;
 };
-/* reverse: with MG_DOMINATING, the levels of merged_level_down(). */
-int merged_tree(struct heap *h, enum merged_kind kind, enum merged_by by, int reverse, const node_t *members,
+/* reverse: with MG_DOMINATING, the levels of merged_level_down(); weak:
+ * incoming, the weak holders too (HP_WEAK). */
+int merged_tree(struct heap *h, enum merged_kind kind, enum merged_by by, int reverse, int weak,
+		const node_t *members,
 		size_t n, unsigned depth, size_t top, struct merged_tree *t, struct progress *p);
 void merged_tree_free(struct merged_tree *t);
 

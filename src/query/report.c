@@ -1250,6 +1250,7 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 		{ "shallow", "shallow", COL_BYTES, 0 },
 		{ "reached", "reached", COL_NUM, 0 },
 		{ "chain", "chain", COL_NUM, 0 },
+		{ "weak", "weak", COL_NUM, CF_DATA },
 	};
 	static const char *const kinds[] = { "outgoing", "incoming", "dominating" };
 	struct sbuf label;
@@ -1260,24 +1261,39 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 		return;
 	}
 	sbuf_init(&label);
-	table_init(&t, f, view, cols, 9);
+	table_init(&t, f, view, cols, 10);
 	meta_identity(&t, h);
 	meta_strs(&t, "references", kinds[v->kind]);
 	meta_strs(&t, "by", v->by == MG_BY_FIELD ? "field" : "class");
 	meta_bool(&t, "reverse", v->reverse);
 	meta_num(&t, "objects", v->set_count);
 	meta_bytes(&t, "shallow", v->set_shallow);
-	size_t top = 0, top_root = 0;
+	if (v->kind == MG_INCOMING) {
+		meta_bool(&t, "weak_shown", v->weak);
+		meta_num(&t, "weak_held", v->weak_members);
+		meta_num(&t, "weak_holders", v->weak_holders);
+	}
+	size_t top = 0, top_root = 0, top_weak = 0;
 	for (size_t i = 0; i < v->n; i++)
 		if (v->rows[i].depth == 0) {
 			top++;
 			top_root += v->rows[i].cls == MG_ROOT;
+			top_weak += v->rows[i].weak;
 		}
+	struct sbuf note;
+	sbuf_init(&note);
 	/* a lone GC roots row says little by itself: say what it means */
 	if (v->reverse)
 		meta_strs(&t, "note", "GC roots to objects: each level the objects one step down the "
 				     "dominator tree on the way to the set; reached: the set's objects below");
-	else if (top == 1 && top_root == 1)
+	else if (v->kind == MG_INCOMING && top == top_root + top_weak && v->weak_members > 0) {
+		/* no strong holder but the roots: the weak ones are the story */
+		sbuf_printf(&note, "only %sweak or soft references refer to the objects of the set: weak ones "
+			    "to %llu of them, from %llu objects%s", top_root ? "GC roots and " : "",
+			    (unsigned long long)v->weak_members, (unsigned long long)v->weak_holders,
+			    v->weak ? " (the rows marked weak)" : " (--strong left them out)");
+		meta_strs(&t, "note", note.buf);
+	} else if (top == 1 && top_root == 1)
 		meta_strs(&t, "note", v->kind == MG_DOMINATING
 			  ? "no object dominates an object of the set: each is held directly by a GC root, "
 			    "or by several paths from the roots (reached counts them)"
@@ -1298,12 +1314,15 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 			sbuf_printf(&label, "%s.%s", cn, r->field);
 		else
 			sbuf_adds(&label, cn);
+		if (r->weak)
+			sbuf_adds(&label, " (weak)");
 		table_row(&t, CN(r->depth), CSB(&label), r->cls == MG_ROOT ? CNULL : CS(cn),
 			  CS(r->field), CN(r->coll), CN(r->count), CB(r->shallow), CN(r->nreached),
-			  r->chain < 0 ? CNULL : CN(r->chain));
+			  r->chain < 0 ? CNULL : CN(r->chain), CN(r->weak));
 	}
 	table_end(&t, out);
 	sbuf_free(&label);
+	sbuf_free(&note);
 }
 
 /* ---- the path between two objects ---- */

@@ -27,6 +27,7 @@ struct rowdata {
 	uint64_t loader;    /* loader rows; gone-only class rows: the baseline's class */
 	char *field;        /* merged groups: the field, by field; raw dump text */
 	int coll;           /* merged groups: the field names a collection's role */
+	int weak;           /* merged groups: weak holders */
 };
 
 /* The row's rowdata, made on first use; freed by tv_rowdata_free (a

@@ -2,7 +2,9 @@
  * the step's neighbours aggregated by class (or class and field), one
  * level per expanded row; the dominating tab also the other way, from
  * the GC roots down to the objects (t). One build and expand for the
- * three tabs, which differ in their state's kind. */
+ * three tabs, which differ in their state's kind. Incoming shows the
+ * weak and soft holders too, each group marked "(weak)"; w leaves them
+ * out, or brings them back. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +15,7 @@ struct merged_state {
 	enum merged_kind kind;
 	int byfield;        /* c: by class and field */
 	int down;           /* t, dominating: GC roots to objects */
+	int strong;         /* w, incoming: weak holders left out */
 };
 
 /* The step's members, sorted: the from of the top level and, going
@@ -27,7 +30,7 @@ struct merged_data {
 	int saved_mode;     /* mode_of() of the saved rows; -1: none */
 };
 
-static int mode_of(const struct merged_state *st) { return st->byfield | st->down << 1; }
+static int mode_of(const struct merged_state *st) { return st->byfield | st->down << 1 | st->strong << 2; }
 
 static struct merged_state *mst(const struct tview *v) { return v->state; }
 
@@ -82,6 +85,8 @@ static void group_label(const struct heap *h, enum merged_kind kind, const struc
 		sbuf_adds(l, ".");
 		tv_add_esc(l, g->field);
 	}
+	if (g->weak)
+		sbuf_adds(l, "  (weak)");
 }
 
 static int merged_rows(struct tui *t, struct tview *v, const node_t *from, size_t n, uint32_t pcls,
@@ -97,7 +102,7 @@ static int merged_rows(struct tui *t, struct tview *v, const node_t *from, size_
 		rc = merged_level_down(h, by_of(v), md->members, md->n, from == md->members ? NULL : from,
 				       n, pcls, &lv, &t->prog);
 	} else {
-		rc = merged_level(h, kind, by_of(v), from, n, pcls, &lv, &t->prog);
+		rc = merged_level(h, kind, by_of(v), !mst(v)->strong, from, n, pcls, &lv, &t->prog);
 	}
 	if (rc < 0)
 		return -1;
@@ -113,7 +118,8 @@ static int merged_rows(struct tui *t, struct tview *v, const node_t *from, size_
 		r->val[1] = g->shallow;
 		r->val[2] = g->nreached;
 		/* the group's identity: its class, field and role */
-		r->key = (1469598103934665603ull ^ g->cls ^ (uint64_t)g->coll << 40) * 1099511628211ull;
+		r->key = (1469598103934665603ull ^ g->cls ^ (uint64_t)g->coll << 40 ^ (uint64_t)g->weak << 41) *
+			 1099511628211ull;
 		for (const char *f = g->field; f != NULL && *f; f++)
 			r->key = (r->key ^ (uint8_t)*f) * 1099511628211ull;
 		struct rowdata *d = tv_rowdata(r);
@@ -123,6 +129,7 @@ static int merged_rows(struct tui *t, struct tview *v, const node_t *from, size_
 		d->nreached = g->nreached;
 		d->field = g->field; /* taken */
 		d->coll = g->coll;
+		d->weak = g->weak;
 		g->nodes = NULL;
 		g->reached = NULL;
 		g->field = NULL;
@@ -145,6 +152,8 @@ static void merged_build_head(struct tview *v)
 	tview_columns(v, merged_cols, 3);
 	snprintf(v->lefthead, sizeof v->lefthead, "%s",
 		 kind == MG_OUTGOING ? (byf ? "merged outgoing: field -> class" : "merged outgoing: class")
+		 : kind == MG_INCOMING && mst(v)->strong
+			 ? (byf ? "merged incoming: class.field (strong only)" : "merged incoming: class (strong only)")
 		 : kind == MG_INCOMING ? (byf ? "merged incoming: class.field" : "merged incoming: class")
 		 : down ? (byf ? "GC roots to objects: class.field" : "GC roots to objects: class")
 		 : (byf ? "merged dominating: class.field" : "merged dominating: class"));
@@ -217,6 +226,7 @@ static int row_reached(struct tui *t, struct tview *v, size_t i, node_t **out, s
 		path[k].cls = pr->cls;
 		path[k].field = pd->field;
 		path[k].coll = pd->coll;
+		path[k].weak = pd->weak;
 		if (k == 0) {
 			path[k].from = md->members;
 			path[k].nfrom = md->n;
@@ -229,7 +239,7 @@ static int row_reached(struct tui *t, struct tview *v, size_t i, node_t **out, s
 		}
 	}
 	tui_work_begin(t, "the step's objects reached through the row");
-	int rc = merged_reached(t->h, mst(v)->kind, by_of(v), path, depth, out, n, &t->prog);
+	int rc = merged_reached(t->h, mst(v)->kind, by_of(v), !mst(v)->strong, path, depth, out, n, &t->prog);
 	if (tui_work_end(t) < 0)
 		rc = -1;
 	free(path);
@@ -342,9 +352,25 @@ static int merged_down(struct tui *t, struct tview *v, enum request r)
 	return 1;
 }
 
+/* w, incoming: the weak and soft holders left out, or back */
+static int merged_weak(struct tui *t, struct tview *v, enum request r)
+{
+	(void)r;
+	if (mst(v)->kind != MG_INCOMING) {
+		tui_message(t, 1, "w: the Merged in view only (weak and soft holders)");
+		return 1;
+	}
+	int old = mode_of(mst(v));
+	mst(v)->strong = !mst(v)->strong;
+	switch_mode(t, v, old);
+	tui_message(t, 0, mst(v)->strong ? "strong references only" : "weak and soft holders too, marked (weak)");
+	return 1;
+}
+
 static const struct view_key merged_keys[] = {
 	{ REQ_GROUP, merged_group },
 	{ REQ_REVERSE, merged_down },
+	{ REQ_WEAK, merged_weak },
 	{ REQ_NONE, NULL },
 };
 
