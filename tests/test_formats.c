@@ -227,6 +227,31 @@ START_TEST(test_v8_cut)
 }
 END_TEST
 
+/* Merged incoming by field on V8: the weak slots of an array ("weak 0",
+ * "weak 1"... as V8 names them) are elements, one group marked weak,
+ * not a group per slot. */
+START_TEST(test_v8_merged_weak_slots)
+{
+	int st;
+
+	if (!v8_dumps())
+		return;
+	char *out = hw("-q -f csv merged-in --by field -n 0 " V8DIR "/a.heapsnapshot -e 'instances (system)'", &st);
+	ck_assert_int_eq(st, 0);
+	int weak = 0;
+	for (char *line = strchr(out, '\n'); line != NULL && line[1]; line = strchr(line + 1, '\n')) {
+		char *eol = strchr(line + 1, '\n');
+		size_t n = eol != NULL ? (size_t)(eol - line - 1) : strlen(line + 1);
+		if (n >= 2 && line[n - 1] == ',' && line[n] == '1')
+			weak++;
+		for (const char *w = line + 1; (w = memmem(w, n - (size_t)(w - line - 1), "weak ", 5)) != NULL; w++)
+			ck_assert_msg(w[5] < '0' || w[5] > '9', "a group per weak slot: %.*s", (int)n, line + 1);
+	}
+	ck_assert_int_ge(weak, 1); /* weak holders there are */
+	free(out);
+}
+END_TEST
+
 /* Paths at 80x24 keep each step's id and field: a step whose value
  * is long (a compiled script's source, a path) had its field cut with
  * the end of the line; now the value gives way. The object: the
@@ -2002,6 +2027,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_v8_cut);
 	tcase_add_test(tc, test_v8_inspections);
 	tcase_add_test(tc, test_v8_paths_80x24);
+	tcase_add_test(tc, test_v8_merged_weak_slots);
 	tcase_add_test(tc, test_inspect_needs_strings);
 	tcase_add_test(tc, test_v8_merged);
 	tcase_add_test(tc, test_v8_allocations);

@@ -1817,6 +1817,20 @@ START_TEST(test_weak_holders)
 		 soft_holders + weak_holders);
 	ck_assert_msg(strstr(out, want) != NULL, "no '%s' in:\n%s", want, out);
 	free(out);
+	/* with a strong holder too (t.Holder's t.Other), cut by -n to the
+	 * biggest (weak) group: no note says only weak references hold them */
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache merged-in -n 1 %s -e 'instances /^t\\.(Buf|Other)$/'", heapwalk(),
+		 path);
+	out = run(cmd, &status);
+	ck_assert_msg(status == 0 && strstr(out, "java.lang.ref.SoftReference (weak)") != NULL &&
+			      strstr(out, "t.Holder") == NULL && strstr(out, "only ") == NULL,
+		      "%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache merged-in -n 0 %s -e 'instances /^t\\.(Buf|Other)$/'", heapwalk(),
+		 path);
+	out = run(cmd, &status);
+	ck_assert_msg(status == 0 && strstr(out, "t.Holder") != NULL, "%s", out);
+	free(out);
 	snprintf(cmd, sizeof cmd, "%s -q --no-cache -f csv merged-in --by field %s -e 'instances t.Buf'", heapwalk(),
 		 path);
 	out = run(cmd, &status);

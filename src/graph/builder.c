@@ -369,6 +369,8 @@ static void refs_counted(struct heap_builder *b, uint64_t from, const uint64_t *
 void hb_refs(struct heap_builder *b, uint64_t from, const uint64_t *to, size_t n)
 {
 	if (b->counted && !(b->flags & HB_LABELS) && n > 0) {
+		if (!b->nodes_done) /* counts given with the objects: placed once the nodes are */
+			hw_fatal("hb_refs: counted references before hb_nodes_done"); /* a reader's bug */
 		refs_counted(b, from, to, n);
 		return;
 	}

@@ -290,13 +290,18 @@ static uint32_t record_label(struct walk *w, node_t y, node_t x)
 
 /* How y refers to x when references are named edges: the edge's name,
  * an element ("[7]", or an internal slot named by its index, "7") as
- * any element. */
-static uint32_t edge_group_label(struct walk *w, node_t y, node_t x)
+ * any element. A weak one's name without the reader's "weak " (its
+ * row is marked weak): V8's weak slots ("weak 3") are elements too. */
+static uint32_t edge_group_label(struct walk *w, node_t y, node_t x, int weak)
 {
 	sbuf_reset(&w->tmp);
 	heap_edge_label(w->h, y, x, &w->tmp);
 	const char *s = w->tmp.buf;
 	size_t n = w->tmp.len;
+	if (weak && n > 5 && strncmp(s, "weak ", 5) == 0) {
+		s += 5;
+		n -= 5;
+	}
 	if ((n >= 3 && s[0] == '[' && s[n - 1] == ']' && strspn(s + 1, "0123456789") == n - 2) ||
 	    (n >= 1 && strspn(s, "0123456789") == n))
 		return L_ARRAY;
@@ -466,7 +471,7 @@ static void out_labels(struct walk *w, node_t x, visit_fn fn, void *arg)
 
 	if (w->named) {
 		for (edge_t j = s; j < e; j++)
-			fn(arg, x, h->out[j], edge_group_label(w, x, h->out[j]));
+			fn(arg, x, h->out[j], edge_group_label(w, x, h->out[j], 0));
 		return;
 	}
 	switch (h->node_kind[x]) {
@@ -520,7 +525,7 @@ static uint32_t ref_label(struct walk *w, node_t y, node_t x, unsigned r, uint64
 	int is_cls = h->cls[c].node == x;
 
 	if (w->named)
-		return edge_group_label(w, y, x);
+		return edge_group_label(w, y, x, 0);
 	switch (h->node_kind[y]) {
 	case NK_OBJARRAY:
 		return is_cls && r == 0 ? L_CLASS : L_ARRAY;
@@ -961,7 +966,7 @@ static uint32_t weak_label(struct walk *w, node_t y, node_t x)
 {
 	if (w->by == MG_BY_CLASS)
 		return L_NONE;
-	return w->named ? edge_group_label(w, y, x) : record_label(w, y, x);
+	return w->named ? edge_group_label(w, y, x, 1) : record_label(w, y, x);
 }
 
 /* The objects whose roots are all the engine's pseudo roots for the
@@ -1381,6 +1386,11 @@ static int tree_level(struct heap *h, struct merged_tree *t, const node_t *from,
 		return -1;
 	if (depth > 0)
 		t->rows[t->n - 1].chain = (int64_t)l.chain;
+	for (size_t i = 0; i < l.n && depth == 0; i++) {
+		t->top_groups++;
+		t->top_strong += l.groups[i].cls != MG_ROOT && !l.groups[i].weak;
+		t->top_root += l.groups[i].cls == MG_ROOT;
+	}
 	for (size_t i = 0; i < l.n && (top == 0 || i < top) && rc == 0; i++) {
 		struct merged_group *g = &l.groups[i];
 		tree_add(t, depth, g);

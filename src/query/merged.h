@@ -227,6 +227,10 @@ struct merged_tree {
 	/* incoming, shown or not: the set's objects a weak reference (as
 	 * above) refers to, and the objects that refer to them that way */
 	uint64_t weak_members, weak_holders;
+	/* the top level's groups before `top` cut them, those of them
+	 * neither GC roots nor weak, and the GC roots' (0 or 1): what the
+	 * notes go by */
+	size_t top_groups, top_strong, top_root;
 };
 /* reverse: with MG_DOMINATING, the levels of merged_level_down(); weak:
  * incoming, the weak holders too (HP_WEAK). */

@@ -1273,27 +1273,22 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 		meta_num(&t, "weak_held", v->weak_members);
 		meta_num(&t, "weak_holders", v->weak_holders);
 	}
-	size_t top = 0, top_root = 0, top_weak = 0;
-	for (size_t i = 0; i < v->n; i++)
-		if (v->rows[i].depth == 0) {
-			top++;
-			top_root += v->rows[i].cls == MG_ROOT;
-			top_weak += v->rows[i].weak;
-		}
+	/* the notes go by every group of the top level, -n cut or not */
+	size_t top_root = v->top_root;
 	struct sbuf note;
 	sbuf_init(&note);
 	/* a lone GC roots row says little by itself: say what it means */
 	if (v->reverse)
 		meta_strs(&t, "note", "GC roots to objects: each level the objects one step down the "
 				     "dominator tree on the way to the set; reached: the set's objects below");
-	else if (v->kind == MG_INCOMING && top == top_root + top_weak && v->weak_members > 0) {
+	else if (v->kind == MG_INCOMING && v->top_strong == 0 && v->weak_members > 0) {
 		/* no strong holder but the roots: the weak ones are the story */
 		sbuf_printf(&note, "only %sweak or soft references refer to the objects of the set: weak ones "
 			    "to %llu of them, from %llu objects%s", top_root ? "GC roots and " : "",
 			    (unsigned long long)v->weak_members, (unsigned long long)v->weak_holders,
 			    v->weak ? " (the rows marked weak)" : " (--strong left them out)");
 		meta_strs(&t, "note", note.buf);
-	} else if (top == 1 && top_root == 1)
+	} else if (v->top_groups == 1 && top_root == 1)
 		meta_strs(&t, "note", v->kind == MG_DOMINATING
 			  ? "no object dominates an object of the set: each is held directly by a GC root, "
 			    "or by several paths from the roots (reached counts them)"
