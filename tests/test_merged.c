@@ -1558,6 +1558,36 @@ static void open_real(struct heap *rh, struct ruleset **rs)
 	heap_need(rh, HP_ALL, NULL);
 }
 
+/* Merged incoming by class over the whole heap, weak holders shown:
+ * hundreds of strong groups by class come before the first weak one,
+ * whose table was then made too small to hold them all, and the level
+ * never ended (`merged-in` on any JDK dump hung). Each holder class
+ * once strong and, for the weak, once more: at least one weak group. */
+START_TEST(test_weak_after_many_classes)
+{
+	struct heap rh;
+	struct ruleset *rs;
+	struct merged_level l;
+
+	open_real(&rh, &rs);
+	node_t *all = xmalloc((size_t)rh.n * sizeof *all);
+	for (node_t v = 1; v < rh.n; v++)
+		all[v - 1] = v;
+	ck_assert_int_eq(merged_level(&rh, MG_INCOMING, MG_BY_CLASS, 1, all, rh.n - 1, HW_NONE, &l, NULL), 0);
+	size_t weak = 0, strong = 0;
+	for (size_t i = 0; i < l.n; i++) {
+		weak += l.groups[i].weak != 0;
+		strong += l.groups[i].weak == 0;
+	}
+	ck_assert_uint_gt(strong, 64); /* more than the first table holds */
+	ck_assert_uint_ge(weak, 1);
+	merged_level_free(&l);
+	free(all);
+	heap_free(&rh);
+	rules_free(rs);
+}
+END_TEST
+
 static void csv_field(struct sbuf *sb, const char *s)
 {
 	if (s == NULL)
@@ -1926,6 +1956,7 @@ Suite *merged_suite(void)
 	tcase_add_test(paths, test_weak_holders);
 	tcase_set_timeout(real, FIXTURE_TIMEOUT);
 	tcase_add_test(real, test_real_dump_brute_force);
+	tcase_add_test(real, test_weak_after_many_classes);
 	tcase_add_test(real, test_real_dump_by_field);
 	tcase_add_test(real, test_reached_real_dump);
 	tcase_add_test(real, test_dominating_whole_real);

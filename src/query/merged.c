@@ -137,9 +137,14 @@ static uint32_t group_new(struct groups *g, uint32_t cls, uint32_t lid, uint32_t
 	return (uint32_t)g->n++;
 }
 
+/* Room for every group, at most half full: by class the strong groups
+ * live in by_cls and the hash is first made when a weak one comes, with
+ * hundreds of groups already there. */
 static void rehash(struct groups *g)
 {
 	size_t cap = g->hcap ? g->hcap * 2 : 64;
+	while (cap < 2 * (g->n + 1))
+		cap *= 2;
 	uint32_t *t = xcalloc(cap, sizeof *t);
 
 	for (size_t i = 0; i < g->n; i++) {
