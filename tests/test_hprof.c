@@ -1022,6 +1022,66 @@ START_TEST(test_dangling_and_duplicates)
 }
 END_TEST
 
+/* HotSpot's CDS archive: one Object[], held by a JNI global, refers to
+ * the mirrors of archived classes, and the dump leaves out those of
+ * classes not loaded. Its missing references are expected (counted, no
+ * warning); the same array not a root, held by a root of another kind,
+ * or of another class, or an instance's missing reference beside it,
+ * is warned of. */
+START_TEST(test_dangling_expected)
+{
+	struct hw w;
+	struct heap h;
+	const uint64_t elems[] = { 0x6009, 0xdead3, 0, 0xdead5 };
+	const struct hw_field inst[] = { { 0, T_OBJECT, 0xdead1 }, { 0, T_OBJECT, 0 }, { 0, T_INT, 0 } };
+	static const struct hw_field node[] = { { F_NEXT, 2, 0 }, { F_OTHER, 2, 0 }, { F_VAL, 10, 0 } };
+	enum { OBJARR = 0x71, STRARR = 0x73 };
+
+	/* case 0: the archive's array alone; 1: no root holds it; 2: a
+	 * Java frame does; 3: a String[]; 4: an instance's missing
+	 * reference as well */
+	for (int c = 0; c < 5; c++) {
+		hw_begin(&w, V102, 8);
+		hw_sample_classes(&w);
+		hw_class_name(&w, 7, OBJARR, "[Ljava/lang/Object;");
+		hw_class_name(&w, 8, STRARR, "[Ljava/lang/String;");
+		hw_heap_begin(&w);
+		hw_class_dump(&w, S_OBJ, 0, 0, NULL, 0, NULL, 0, NULL, 0);
+		hw_class_dump(&w, OBJARR, S_OBJ, 0, NULL, 0, NULL, 0, NULL, 0);
+		hw_class_dump(&w, STRARR, S_OBJ, 0, NULL, 0, NULL, 0, NULL, 0);
+		hw_class_dump(&w, S_NODE, S_OBJ, 0, NULL, 0, NULL, 0, node, 3);
+		hw_objarray(&w, 0x6003, c == 3 ? STRARR : OBJARR, elems, 4);
+		hw_instance(&w, 0x6009, S_OBJ, NULL, 0);
+		size_t inst_at = hw_pos(&w);
+		if (c == 4)
+			hw_instance(&w, 0x6001, S_NODE, inst, 3);
+		if (c == 2)
+			hw_root(&w, 0x03, 0x6003, 1, 0); /* Java frame */
+		else if (c != 1)
+			hw_root(&w, 0x01, 0x6003, 0, 0); /* JNI global */
+		hw_root(&w, 0x01, 0x6009, 0, 0);
+		hw_heap_end(&w);
+		open_ok(&w, "archive.hprof", SIZE_MAX, &h);
+		dump_warnings(&h);
+		ck_assert_msg(h.dangling_refs == 2 + (c == 4), "case %d: %llu dangling", c,
+			      (unsigned long long)h.dangling_refs);
+		uint64_t want = c == 0 || c == 4 ? 2 : 0;
+		ck_assert_msg(h.dangling_expected == want, "case %d: %llu expected, not %llu", c,
+			      (unsigned long long)h.dangling_expected, (unsigned long long)want);
+		ck_assert_msg(h.warn.n == (c == 0 ? 0 : c == 4 ? 1 : 2), "case %d: %zu warnings", c, h.warn.n);
+		if (c == 4)
+			ck_warned(&h, "0xdead1", inst_at);
+		else if (c != 0)
+			ck_assert(strstr(h.warn.msg[0], "0xdead3") && strstr(h.warn.msg[1], "0xdead5"));
+		/* the array keeps its references to what the dump has */
+		node_t a = heap_find_id(&h, 0x6003);
+		ck_assert_uint_eq(h.out_start[a + 1] - h.out_start[a], 2);
+		heap_free(&h);
+		hw_free(&w);
+	}
+}
+END_TEST
+
 /* Dangling references from every kind of record: an instance field, an
  * array element, a static field; a root on a missing object. */
 START_TEST(test_dangling_everywhere)
@@ -1116,7 +1176,7 @@ START_TEST(test_warnings_said_once)
 	hw_objarray(&w, 0x6003, OBJARR, elems, 3);
 	hw_instance(&w, 0x6009, S_OBJ, NULL, 0);
 	hw_root(&w, 0x01, 0x6001, 0, 0);
-	hw_root(&w, 0x01, 0x6003, 0, 0);
+	hw_root(&w, 0x03, 0x6003, 1, 0); /* a JNI global's Object[] would be HotSpot's archive */
 	hw_root(&w, 0x01, 0xdead7, 0, 0);
 	hw_heap_end(&w);
 	char *path = hw_write(&w, "warned.hprof", SIZE_MAX);
@@ -1444,6 +1504,7 @@ Suite *hprof_suite(void)
 	tcase_add_test(tc, test_unknown_sub_tag);
 	tcase_add_test(tc, test_dangling_and_duplicates);
 	tcase_add_test(tc, test_dangling_everywhere);
+	tcase_add_test(tc, test_dangling_expected);
 	tcase_add_test(tc, test_warnings_said_once);
 	tcase_add_test(tc, test_duplicate_class_dump);
 	tcase_add_test(tc, test_missing_class);

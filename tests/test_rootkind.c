@@ -14,6 +14,7 @@
 #include "engine/open.h"
 #include "graph/reader.h"
 #include "graph/resident.h"
+#include "histo.h"
 #include "jsonck.h"
 #include "suites.h"
 
@@ -142,9 +143,32 @@ static unsigned type_size(uint8_t t, unsigned ids)
 	return t == 2 ? ids : t < 12 ? sz[t] : 0;
 }
 
-/* The root sub-records of one heap dump segment body [p, end). */
-static void segment_roots(const uint8_t *p, const uint8_t *end, unsigned ids, struct hroot **out, size_t *n,
-			  size_t *cap)
+/* What a walk of a dump's sub-records gathers: its root records; with
+ * ids set, every object's id, the class dumps' ids and where the object
+ * arrays are. */
+struct walk {
+	struct hroot *r;
+	size_t n, cap;
+	int ids;
+	uint64_t *id, *cls;
+	size_t nid, capid, ncls, capcls;
+	const uint8_t **arr; /* OBJECT ARRAY DUMP bodies */
+	size_t narr, caparr;
+	uint64_t object_array; /* the class id LOAD CLASS names [Ljava/lang/Object; */
+};
+
+static void *grow(void *v, size_t n, size_t *cap, size_t elem)
+{
+	if (n < *cap)
+		return v;
+	*cap = *cap ? 2 * *cap : 1024;
+	v = realloc(v, *cap * elem);
+	ck_assert(v != NULL);
+	return v;
+}
+
+/* The sub-records of one heap dump segment body [p, end). */
+static void segment_walk(const uint8_t *p, const uint8_t *end, unsigned ids, struct walk *w)
 {
 	while (p < end) {
 		uint8_t tag = *p++;
@@ -152,22 +176,26 @@ static void segment_roots(const uint8_t *p, const uint8_t *end, unsigned ids, st
 		while (t < NTAGS && tags[t].tag != tag)
 			t++;
 		if (t < NTAGS) {
-			if (*n == *cap) {
-				*cap = *cap ? 2 * *cap : 1024;
-				*out = realloc(*out, *cap * sizeof **out);
-				ck_assert(*out != NULL);
-			}
+			w->r = grow(w->r, w->n, &w->cap, sizeof *w->r);
 			struct hroot r = { be(p, ids), 0, HW_NONE, (uint8_t)t };
 			if (tags[t].thread)
 				r.thread = (uint32_t)be(p + ids, 4);
 			if (tags[t].frame)
 				r.frame = (uint32_t)be(p + ids + 4, 4);
-			(*out)[(*n)++] = r;
+			w->r[w->n++] = r;
 			p += ids + (tags[t].rest == 1 ? ids : tags[t].rest);
 			continue;
 		}
+		if (w->ids && tag >= 0x20 && tag <= 0x23) {
+			w->id = grow(w->id, w->nid, &w->capid, sizeof *w->id);
+			w->id[w->nid++] = be(p, ids);
+		}
 		switch (tag) {
 		case 0x20: { /* CLASS DUMP */
+			if (w->ids) {
+				w->cls = grow(w->cls, w->ncls, &w->capcls, sizeof *w->cls);
+				w->cls[w->ncls++] = be(p, ids);
+			}
 			p += 7 * ids + 8;
 			unsigned k = (unsigned)be(p, 2);
 			p += 2;
@@ -185,6 +213,10 @@ static void segment_roots(const uint8_t *p, const uint8_t *end, unsigned ids, st
 			p += 2 * ids + 8 + be(p + 2 * ids + 4, 4);
 			break;
 		case 0x22: /* OBJECT ARRAY DUMP */
+			if (w->ids) {
+				w->arr = grow(w->arr, w->narr, &w->caparr, sizeof *w->arr);
+				w->arr[w->narr++] = p;
+			}
 			p += 2 * ids + 8 + be(p + ids + 4, 4) * ids;
 			break;
 		case 0x23: /* PRIMITIVE ARRAY DUMP */
@@ -194,6 +226,34 @@ static void segment_roots(const uint8_t *p, const uint8_t *end, unsigned ids, st
 			ck_abort_msg("sub-record tag 0x%02x: not in a HotSpot dump", tag);
 		}
 	}
+}
+
+/* The whole file, read into memory (*m, freed by the caller), walked;
+ * its identifier size returned. */
+static unsigned dump_walk(const char *path, struct walk *w, uint8_t **m)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+
+	ck_assert_msg(f != NULL && stat(path, &st) == 0, "%s", path);
+	*m = malloc((size_t)st.st_size);
+	ck_assert(*m != NULL && fread(*m, 1, (size_t)st.st_size, f) == (size_t)st.st_size);
+	fclose(f);
+	const uint8_t *p = *m + strlen((char *)*m) + 1, *end = *m + st.st_size;
+	unsigned ids = (unsigned)be(p, 4);
+	static const char oa[] = "[Ljava/lang/Object;";
+	uint64_t oa_name = 0;
+	for (p += 12; p + 9 <= end;) {
+		uint64_t len = be(p + 5, 4);
+		if (p[0] == 0x0c || p[0] == 0x1c)
+			segment_walk(p + 9, p + 9 + len, ids, w);
+		else if (p[0] == 0x01 && len == ids + strlen(oa) && memcmp(p + 9 + ids, oa, strlen(oa)) == 0)
+			oa_name = be(p + 9, ids); /* UTF8 */
+		else if (p[0] == 0x02 && oa_name != 0 && be(p + 9 + 8 + ids, ids) == oa_name)
+			w->object_array = be(p + 9 + 4, ids); /* LOAD CLASS: after its UTF8 */
+		p += 9 + len;
+	}
+	return ids;
 }
 
 static int cmp_hroot(const void *a, const void *b)
@@ -212,31 +272,99 @@ static int cmp_hroot(const void *a, const void *b)
 /* The dump's root records of each tag, distinct and of an object in h. */
 static void count_roots(const char *path, const struct heap *h, size_t *count)
 {
-	FILE *f = fopen(path, "rb");
-	struct stat st;
-	struct hroot *r = NULL;
-	size_t n = 0, cap = 0;
+	struct walk w = { 0 };
+	uint8_t *m;
 
-	ck_assert_msg(f != NULL && stat(path, &st) == 0, "%s", path);
-	uint8_t *m = malloc((size_t)st.st_size);
-	ck_assert(m != NULL && fread(m, 1, (size_t)st.st_size, f) == (size_t)st.st_size);
-	fclose(f);
-	const uint8_t *p = m + strlen((char *)m) + 1, *end = m + st.st_size;
-	unsigned ids = (unsigned)be(p, 4);
-	for (p += 12; p + 9 <= end;) {
-		uint64_t len = be(p + 5, 4);
-		if (p[0] == 0x0c || p[0] == 0x1c)
-			segment_roots(p + 9, p + 9 + len, ids, &r, &n, &cap);
-		p += 9 + len;
-	}
-	qsort(r, n, sizeof *r, cmp_hroot);
+	dump_walk(path, &w, &m);
+	qsort(w.r, w.n, sizeof *w.r, cmp_hroot);
 	memset(count, 0, NTAGS * sizeof *count);
-	for (size_t i = 0; i < n; i++)
-		if ((i == 0 || cmp_hroot(&r[i - 1], &r[i]) != 0) && heap_find_id(h, r[i].id) != HW_NONE)
-			count[r[i].t]++;
-	free(r);
+	for (size_t i = 0; i < w.n; i++)
+		if ((i == 0 || cmp_hroot(&w.r[i - 1], &w.r[i]) != 0) && heap_find_id(h, w.r[i].id) != HW_NONE)
+			count[w.r[i].t]++;
+	free(w.r);
 	free(m);
 }
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int has_u64(const uint64_t *v, size_t n, uint64_t x)
+{
+	return bsearch(&x, v, n, sizeof *v, cmp_u64) != NULL;
+}
+
+/* HotSpot's CDS archive: the archived heap's roots are one Object[],
+ * held by a JNI global, that refers to the mirrors of archived classes
+ * not loaded; the dump has class objects only for those loaded. Counted
+ * here from the file: the missing elements of the Object[]s JNI globals
+ * hold are what the reader calls expected, every other array's missing
+ * element dangling; and a HotSpot dump opens with no warning about them.
+ * That they are class mirrors: the JVM's own histogram, taken with the
+ * dump, counts at least that many more java.lang.Class objects than the
+ * dump has class dumps. */
+START_TEST(test_hprof_archive_mirrors)
+{
+	struct heap h;
+	struct walk w = { .ids = 1 };
+	struct hist hi = { 0 };
+	uint8_t *m;
+	uint64_t expected = 0, other = 0, holders = 0;
+
+	ensure_dump("coops", "");
+	unsigned ids = dump_walk(DUMPS "/coops.hprof", &w, &m);
+	ck_assert(w.object_array != 0);
+	uint64_t *globals = malloc((w.n + 1) * sizeof *globals);
+	size_t ng = 0;
+	ck_assert(globals != NULL);
+	for (size_t i = 0; i < w.n; i++)
+		if (tags[w.r[i].t].tag == 0x01)
+			globals[ng++] = w.r[i].id;
+	qsort(globals, ng, sizeof *globals, cmp_u64);
+	qsort(w.id, w.nid, sizeof *w.id, cmp_u64);
+	for (size_t a = 0; a < w.narr; a++) {
+		const uint8_t *p = w.arr[a], *e = p + 2 * ids + 8;
+		uint64_t len = be(p + ids + 4, 4), missing = 0;
+		for (uint64_t i = 0; i < len; i++) {
+			uint64_t t = be(e + i * ids, ids);
+			missing += t != 0 && !has_u64(w.id, w.nid, t);
+		}
+		if (be(p + ids + 8, ids) == w.object_array && has_u64(globals, ng, be(p, ids))) {
+			expected += missing;
+			holders += missing > 0;
+		} else {
+			other += missing;
+		}
+	}
+	size_t class_dumps = w.ncls;
+	free(globals);
+	free(w.r);
+	free(w.id);
+	free(w.cls);
+	free(w.arr);
+	free(m);
+	if (expected == 0) {
+		printf("rootkind: this JDK's dump leaves out no archived mirror: nothing to check\n");
+		return;
+	}
+	ck_assert_uint_eq(holders, 1);
+	read_histo(DUMPS "/coops.histo", &hi);
+	unsigned long long mirrors = hist_find(&hi, "java.lang.Class", 0);
+	free_hist(&hi);
+	ck_assert_msg(mirrors >= class_dumps + expected, "the JVM counts %llu class objects, the dump has %zu and "
+		      "leaves out %llu", mirrors, class_dumps, (unsigned long long)expected);
+	open_dump(&h, DUMPS "/coops.hprof");
+	ck_assert_msg(h.dangling_expected == expected, "%llu expected, the file has %llu",
+		      (unsigned long long)h.dangling_expected, (unsigned long long)expected);
+	ck_assert_msg(h.dangling_refs == expected + other, "%llu dangling, the file's arrays have %llu",
+		      (unsigned long long)h.dangling_refs, (unsigned long long)(expected + other));
+	ck_assert_msg(h.warn.n == 0, "%zu warnings, the first: %s", h.warn.n, h.warn.n ? h.warn.msg[0] : "");
+	heap_free(&h);
+}
+END_TEST
 
 START_TEST(test_hprof_kinds)
 {
@@ -412,6 +540,7 @@ Suite *rootkind_suite(void)
 	tc = tcase_create("dumps");
 	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_hprof_kinds);
+	tcase_add_test(tc, test_hprof_archive_mirrors);
 	tcase_add_test(tc, test_stack_is_one_kind);
 	tcase_add_test(tc, test_v8_kinds);
 	suite_add_tcase(s, tc);

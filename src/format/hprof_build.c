@@ -208,8 +208,13 @@ struct refs {
 	struct idindex idx;  /* without the compact map: over node_id[] */
 	node_t *t;           /* the current node's targets */
 	size_t nt, capt;
-	uint64_t dangling;
+	uint64_t dangling, expected; /* references to ids not in the dump; of them, expected */
 	node_t cur;
+	uint64_t miss[3];    /* the current node's first ids not in the dump */
+	uint32_t nmiss;      /* how many it has */
+	node_t *rootv;       /* the nodes JNI globals hold, sorted */
+	size_t nrootv;
+	uint32_t object_array; /* the class java.lang.Object[], HW_NONE if none */
 	node_t *wsrc, *wdst;
 	size_t nweak, capweak;
 	/* where the targets go: the scratch file, piece by piece, or an
@@ -237,15 +242,65 @@ static void emit(struct refs *r, uint64_t id)
 	if (id == 0)
 		return;
 	node_t t = find(r, id);
-	if (t == HW_NONE) {
-		if (r->dangling++ < 3 && !r->again) /* a few examples, then a total */
-			warn_add(&r->h->warn, "%s: offset %llu: object 0x%llx refers to 0x%llx, which "
-				 "is not in the dump; reference dropped", r->h->path,
-				 (unsigned long long)r->h->node_off[r->cur],
-				 (unsigned long long)heap_node_id(r->h, r->cur), (unsigned long long)id);
+	if (t == HW_NONE) { /* judged when the node ends: settle_missing */
+		if (r->nmiss < 3)
+			r->miss[r->nmiss] = id;
+		r->nmiss++;
 		return;
 	}
 	push(r, t);
+}
+
+static int in_sorted(const node_t *v, size_t n, node_t x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] == x)
+			return 1;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* With a CDS archive, HotSpot keeps the archived heap's roots in one
+ * Object[] held by a JNI global: among them the mirrors of archived
+ * classes not loaded yet (loading a class clears its slot). The dumper
+ * writes a class object only for a loaded class, so that array's
+ * references to mirrors are missing by design, not damage: counted as
+ * expected, not warned of. Missing references from any other object,
+ * from an Object[] no JNI global holds, or from an array of another
+ * class are warned of. */
+static int missing_expected(const struct refs *r)
+{
+	return r->object_array != HW_NONE && r->h->node_kind[r->cur] == NK_OBJARRAY &&
+	       r->h->node_class[r->cur] == r->object_array && in_sorted(r->rootv, r->nrootv, r->cur);
+}
+
+/* The current node's references to ids not in the dump, once its
+ * targets are known: expected, or dangling (a few examples warned of,
+ * then a total). */
+static void settle_missing(struct refs *r)
+{
+	if (r->nmiss == 0)
+		return;
+	if (missing_expected(r)) {
+		r->expected += r->nmiss;
+	} else {
+		for (uint32_t k = 0; k < r->nmiss && k < 3; k++)
+			if (r->dangling - r->expected + k < 3 && !r->again)
+				warn_add(&r->h->warn, "%s: offset %llu: object 0x%llx refers to 0x%llx, which "
+					 "is not in the dump; reference dropped", r->h->path,
+					 (unsigned long long)r->h->node_off[r->cur],
+					 (unsigned long long)heap_node_id(r->h, r->cur),
+					 (unsigned long long)r->miss[k]);
+	}
+	r->dangling += r->nmiss;
+	r->nmiss = 0;
 }
 
 static void emit_node(struct refs *r, node_t t)
@@ -260,7 +315,7 @@ static void weak(struct refs *r, uint64_t id)
 		return;
 	node_t t = find(r, id);
 	if (t == HW_NONE) { /* counted and reported as any dangling reference */
-		if (r->dangling++ < 3 && !r->again)
+		if (r->dangling++ - r->expected < 3 && !r->again)
 			warn_add(&r->h->warn, "%s: offset %llu: object 0x%llx has referent 0x%llx, "
 				 "which is not in the dump; reference dropped", r->h->path,
 				 (unsigned long long)r->h->node_off[r->cur],
@@ -271,6 +326,25 @@ static void weak(struct refs *r, uint64_t id)
 	r->wdst = xreallocarray(r->wdst, r->capweak, sizeof *r->wdst);
 	r->wsrc[r->nweak] = r->cur;
 	r->wdst[r->nweak++] = t;
+}
+
+/* What missing_expected asks of a node with references missing: the
+ * nodes JNI globals hold, sorted, and the class Object[]. */
+static void archive_roots(struct refs *r, const struct scan *s)
+{
+	struct heap *h = r->h;
+
+	r->rootv = xmalloc((s->nroot + 1) * sizeof *r->rootv);
+	for (size_t i = 0; i < s->nroot; i++) {
+		node_t v = s->root[i].id && s->root[i].native == HPN_JNI_GLOBAL ? find(r, s->root[i].id) : HW_NONE;
+		if (v != HW_NONE)
+			r->rootv[r->nrootv++] = v;
+	}
+	sort_u32(r->rootv, r->nrootv);
+	r->object_array = HW_NONE;
+	for (uint32_t c = 0; c < h->ncls && r->object_array == HW_NONE; c++)
+		if (!(h->cls[c].flags & HC_SYNTHETIC) && strcmp(class_name(h, c), "[Ljava.lang.Object;") == 0)
+			r->object_array = c;
 }
 
 /* The refs functions get `q`, the node's record (its sub-tag byte). */
@@ -388,7 +462,7 @@ static void put_targets(struct refs *r)
  * layout), and its references, resolved and written where they wait
  * for the analyses: the scratch file behind the heap when there is one
  * (then the targets are never all in memory here), else memory. */
-static void build_refs(struct heap *h, struct classtab *ct, struct progress *p)
+static void build_refs(struct heap *h, struct classtab *ct, const struct scan *s, struct progress *p)
 {
 	struct refs r = { .h = h, .ct = ct };
 	struct store *st = heap_scratch(h);
@@ -396,6 +470,7 @@ static void build_refs(struct heap *h, struct classtab *ct, struct progress *p)
 
 	if (h->id_low == NULL)
 		idindex_build(&r.idx, h->node_id, h->n);
+	archive_roots(&r, s);
 	r.to_file = st != NULL;
 	if (r.to_file)
 		store_begin(st, &r.w, out_id, sizeof(node_t));
@@ -411,6 +486,7 @@ static void build_refs(struct heap *h, struct classtab *ct, struct progress *p)
 	for (node_t i = 1; i < h->n; i++) {
 		h->out_start[i] = (edge_t)r.nout;
 		node_refs(&r, i);
+		settle_missing(&r);
 		put_targets(&r);
 		if (r.nout > (uint64_t)UINT32_MAX - 1)
 			hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(h->path));
@@ -434,19 +510,23 @@ static void build_refs(struct heap *h, struct classtab *ct, struct progress *p)
 		r.nout = 0;
 		r.nweak = 0;
 		r.dangling = 0;
+		r.expected = 0;
 		for (node_t i = 1; i < h->n; i++) {
 			node_refs(&r, i);
+			settle_missing(&r);
 			put_targets(&r);
 		}
 	}
 	if (!r.to_file)
 		h->out = xreallocarray(r.out, (size_t)r.nout + 1, sizeof *h->out);
 	free(r.t);
+	free(r.rootv);
 	h->dangling_refs = r.dangling;
-	if (r.dangling > 3)
-		warn_add(&h->warn, "%s: %llu references to objects not in the dump, in all "
-			 "(HotSpot, for one, leaves out the CDS-archived mirrors of classes not loaded yet)",
-			 h->path, (unsigned long long)r.dangling);
+	h->dangling_expected = r.expected;
+	if (r.dangling - r.expected > 3)
+		warn_add(&h->warn, "%s: %llu references to objects not in the dump, in all%s",
+			 h->path, (unsigned long long)(r.dangling - r.expected),
+			 r.expected ? " (besides those to class mirrors HotSpot leaves out)" : "");
 	h->weak_src = r.wsrc;
 	h->weak_dst = r.wdst;
 	h->nweak = r.nweak;
@@ -596,7 +676,7 @@ int build_heap(struct heap *h, struct scan *s, struct progress *p, struct sbuf *
 	make_nodes(h, s);
 	progress_end(p);
 	classes_build(&ct, h, s);
-	build_refs(h, &ct, p);
+	build_refs(h, &ct, s, p);
 	progress_begin(p, "layout", h->n, "objects");
 	layout_apply(h);
 	progress_end(p);

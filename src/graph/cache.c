@@ -42,7 +42,7 @@ struct scalars {
 	uint64_t n, nedges, nweak, nroot_rec, nroots, ncls, nfields, nrefoffs, names_len;
 	uint64_t nframes, ntraces, ntrace_frames, nthreads, nwarn_bytes, nwarn, suppressed;
 	uint64_t total_shallow, unreachable_count, unreachable_bytes;
-	uint64_t weakonly_count, weakonly_bytes, dangling_refs;
+	uint64_t weakonly_count, weakonly_bytes, dangling_refs, dangling_expected;
 	uint64_t nrx, ntags, tag_labels_len, tag_nlabels, nambiguous, rules_fp;
 	uint64_t truncated_at;
 	uint64_t keep_unreachable, garbage_refs;
@@ -349,6 +349,7 @@ static void get_scalars(const struct heap *h, struct scalars *s, uint64_t warn_b
 	s->weakonly_count = h->weakonly_count;
 	s->weakonly_bytes = h->weakonly_bytes;
 	s->dangling_refs = h->dangling_refs;
+	s->dangling_expected = h->dangling_expected;
 	s->nrx = h->nrx;
 	s->ntags = h->ntags;
 	s->tag_labels_len = h->tag_labels_len;
@@ -1071,6 +1072,7 @@ static void set_scalars(struct heap *h, const struct scalars *s)
 	h->weakonly_count = s->weakonly_count;
 	h->weakonly_bytes = s->weakonly_bytes;
 	h->dangling_refs = s->dangling_refs;
+	h->dangling_expected = s->dangling_expected;
 	h->nrx = s->nrx;
 	h->ntags = s->ntags;
 	h->tag_labels_len = (uint32_t)s->tag_labels_len;

@@ -299,6 +299,9 @@ struct heap {
 	uint64_t unreachable_count, unreachable_bytes;
 	uint64_t weakonly_count, weakonly_bytes;
 	uint64_t dangling_refs;   /* references to ids not in the dump */
+	uint64_t dangling_expected; /* of them, those the dump leaves out by
+				     * design (the reader knows which): no
+				     * warning */
 	uint64_t garbage_refs;    /* strong references among the weak ones as
 				   * WEAK_GARBAGE (analysis_cut_garbage) */
 	uint64_t truncated_at;    /* the dump ends there, inside what it was

@@ -572,6 +572,7 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 	meta_num(&t, "references", h->nedges + h->garbage_refs);
 	meta_num(&t, "weak_references", h->nweak - h->garbage_refs);
 	meta_num(&t, "dangling_references", h->dangling_refs);
+	meta_num(&t, "dangling_expected", h->dangling_expected);
 	meta_num(&t, "set_objects", v->set_count);
 	meta_bytes(&t, "set_bytes", v->set_shallow);
 	meta_focus(&t, h);
