@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hprofw.h"
@@ -609,6 +610,225 @@ START_TEST(cut_and_usage)
 }
 END_TEST
 
+#define DNDIR DUMPS "/dotnet"
+
+/* The .NET workload's "report" heap (tests/dotnet/Program.cs: a holder
+ * of 20000 envelopes of long generic names and 1750 byte arrays), taken
+ * with heapwalk snapshot into path; 0 (said) without dotnet. */
+static int long_names_heap(char *path, size_t n)
+{
+	char cmd[4096], log[600];
+	int st;
+
+	if (!dotnet_workload())
+		return 0;
+	snprintf(path, n, "%s/names.nettrace", hw_tmpdir());
+	snprintf(log, sizeof log, "%s/names.log", hw_tmpdir());
+	snprintf(cmd, sizeof cmd, "rm -f %s %s; (sleep 600 | " DNDIR "/out/Workload report > %s 2>&1 &); "
+		 "for i in $(seq %d); do grep -q pid %s 2>/dev/null && break; sleep 0.1; done",
+		 path, log, log, (int)(hang_seconds(60) * 10), log);
+	ck_assert_int_eq(system(cmd), 0);
+	char *said = file_bytes(log, &(size_t){ 0 });
+	const char *p = strstr(said, "\"pid\":");
+	ck_assert_msg(p != NULL && strstr(said, "\"Envelopes\":20000") != NULL, "the workload said: %s", said);
+	long pid = strtol(p + 6, NULL, 10);
+	free(said);
+	snprintf(cmd, sizeof cmd, "%s -q snapshot %ld %s 2>&1", heapwalk(), pid, path);
+	char *out = run(cmd, &st);
+	snprintf(cmd, sizeof cmd, "kill %ld", pid);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "snapshot: %s", out);
+	free(out);
+	return 1;
+}
+
+/* The id of the accumulation point a leak suspect's name says, into id. */
+static void point_of(const char *name, char *id, size_t n)
+{
+	const char *a = strstr(name, "; accumulation point: ");
+	ck_assert_msg(a != NULL, "no point in %s", name);
+	const char *end = strstr(a, " (");
+	ck_assert(end != NULL);
+	const char *at = end;
+	while (at > a && *at != '@')
+		at--;
+	ck_assert(*at == '@' && (size_t)(end - at) < n);
+	memcpy(id, at + 1, (size_t)(end - at - 1));
+	id[end - at - 1] = '\0';
+}
+
+/* A real .NET heap whose leak suspects have names of 200 letters and
+ * more (generic types, one word) in Chromium: at 1400 and 800 pixels
+ * the page never scrolls sideways, no table cell sticks out of its card
+ * or its section, and the path tables' name column keeps its width.
+ * Suspects sharing an accumulation point share one card and one path
+ * table (three and five of them here: the inspection's rows grouped by
+ * the point their names say), and that path is the paths command's. */
+START_TEST(dotnet_long_names_in_chromium)
+{
+	char dump[512], html[600], args[2048], id[64];
+	struct jv page, suspects, data;
+	size_t n;
+	int st;
+
+	if (!long_names_heap(dump, sizeof dump))
+		return;
+	snprintf(html, sizeof html, "%s/names-report.html", hw_tmpdir());
+	snprintf(args, sizeof args, "%s -q report %s -o %s", heapwalk(), dump, html);
+	free(run(args, &st));
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", args, st);
+	snprintf(args, sizeof args, "inspect %s leak-suspects", dump);
+	cli_json(args, &suspects);
+	/* the suspects grouped by point, in the order of their first */
+	const struct jv *ws = jv_get(&suspects, "rows");
+	size_t ns = ws->n, ng = 0, longest = 0, widest = 0;
+	char (*pts)[64] = calloc(ns + 1, sizeof *pts);
+	int *grp = calloc(ns + 1, sizeof *grp), *size = calloc(ns + 1, sizeof *size);
+	for (size_t i = 0; i < ns; i++) {
+		const char *name = jv_get(at(ws, i), "name")->s;
+		size_t k = 0;
+		point_of(name, id, sizeof id);
+		while (k < ng && strcmp(pts[k], id) != 0)
+			k++;
+		if (k == ng)
+			strcpy(pts[ng++], id);
+		grp[i] = (int)k;
+		size[k]++;
+		if (strlen(name) > longest)
+			longest = strlen(name);
+	}
+	for (size_t k = 0; k < ng; k++)
+		if (size[k] > size[widest])
+			widest = k;
+	ck_assert_msg(ng >= 3 && size[widest] >= 3 && longest > 300, "%zu suspects, %zu points, %d at most at one, "
+		      "the longest name %zu letters: not the heap the workload makes", ns, ng, size[widest], longest);
+	/* the report's data: the path once a point */
+	char *text = file_bytes(html, &n);
+	page_data(text, n, &data);
+	const struct jv *ds = jv_get(&data, "suspects");
+	ck_assert_uint_eq(ds->n, ns);
+	for (size_t i = 0; i < ns; i++) {
+		int first = 1;
+		for (size_t k = 0; k < i; k++)
+			first &= grp[k] != grp[i];
+		ck_assert_msg((jv_get(at(ds, i), "path") != NULL) == first, "suspect %zu: a path %s", i + 1,
+			      first ? "missing" : "again");
+	}
+
+	if (browse(html, &page)) {
+		const struct jv *pg = jv_get(&page, "page"), *cards = jv_get(pg, "cards");
+		ck_assert_uint_eq(jv_get(pg, "suspects")->n, ns);
+		ck_assert_uint_eq(cards->n, ng);
+		for (size_t k = 0; k < ng; k++) {
+			const struct jv *c = at(cards, k), *members = at(c, 0);
+			size_t m = 0;
+			ck_assert_str_eq(at(c, 1)->s, pts[k]);
+			ck_assert_uint_eq(u(at(c, 2)), 1); /* one path table */
+			for (size_t i = 0; i < ns; i++)
+				if (grp[i] == (int)k) {
+					ck_assert_msg(m < members->n && u(at(members, m)) == i + 1,
+						      "card %zu: suspect %zu not in it", k + 1, i + 1);
+					m++;
+				}
+			ck_assert_uint_eq(m, members->n);
+		}
+		/* each suspect's card's path: the paths command's to its point */
+		const struct jv *sus = jv_get(pg, "suspects");
+		for (size_t i = 0; i < ns; i++) {
+			const struct jv *path = at(at(sus, i), 2);
+			struct jv pj;
+			snprintf(args, sizeof args, "paths %s %s --max 1", dump, pts[grp[i]]);
+			cli_json(args, &pj);
+			const struct jv *pr = jv_get(&pj, "rows");
+			ck_assert_uint_eq(pr->n, path->n);
+			for (size_t k = 0; k < pr->n; k++)
+				ck_assert_str_eq(jv_get(at(pr, k), "id")->s, at(path, k)->s);
+			jv_free(&pj);
+		}
+		/* the layout at each width */
+		const struct jv *lay = jv_get(&page, "layout");
+		ck_assert_uint_eq(lay->n, 2);
+		for (size_t w = 0; w < lay->n; w++) {
+			const struct jv *l = at(lay, w), *cols = jv_get(l, "class_columns");
+			unsigned width = (unsigned)u(jv_get(l, "width"));
+			ck_assert_msg(u(jv_get(l, "scroll_width")) <= u(jv_get(l, "client_width")),
+				      "at %u px the page scrolls sideways: %llu px wide", width,
+				      (unsigned long long)u(jv_get(l, "scroll_width")));
+			if (u(jv_get(l, "overflowing")) > 0) {
+				const struct jv *f = at(jv_get(l, "first"), 0);
+				ck_abort_msg("at %u px %llu table cells stick out, the first: \"%s\" to %.0f px, its box "
+					     "to %.0f px, %.0f px of content in %.0f", width,
+					     (unsigned long long)u(jv_get(l, "overflowing")), jv_get(f, "text")->s,
+					     jv_get(f, "right")->num, jv_get(f, "box")->num, jv_get(f, "scroll")->num,
+					     jv_get(f, "client")->num);
+			}
+			ck_assert_uint_eq(cols->n, ng);
+			/* the name column: never a few letters wide (16em at 14 px,
+			 * or 30% of the window), and where the names are long a
+			 * good share of the card */
+			for (size_t k = 0; k < ng; k++) {
+				double cw = at(at(cols, k), 0)->num, card = at(at(cols, k), 1)->num;
+				ck_assert_msg(cw >= 200, "at %u px the name column of card %zu is %.0f px wide", width, k + 1, cw);
+				if (k == widest)
+					ck_assert_msg(cw >= 0.3 * card, "at %u px the long names' column is %.0f px of %.0f",
+						      width, cw, card);
+			}
+		}
+		jv_free(&page);
+	}
+	jv_free(&data);
+	jv_free(&suspects);
+	free(text);
+	free(pts);
+	free(grp);
+	free(size);
+}
+END_TEST
+
+/* A Mono heapshot's report says which heapshot it is (the number, of
+ * how many, its time as info has it) at the top and in the dump's
+ * table, with its object count as mprof-report counted it. */
+START_TEST(mono_heapshot_said)
+{
+	char html[600], args[1400], want[256], when[64];
+	struct jv page, info;
+	int st;
+
+	snprintf(html, sizeof html, "%s/mono-report.html", hw_tmpdir());
+	snprintf(args, sizeof args, "%s -q report " TEST_SRCDIR "/mono/workload.mlpd:2 -o %s", heapwalk(), html);
+	free(run(args, &st));
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", args, st);
+	cli_json("info " TEST_SRCDIR "/mono/workload.mlpd:2", &info);
+	ck_assert_uint_eq(u(jv_get(&info, "heapshot")), 2);
+	uint64_t ms = u(jv_get(at(jv_get(&info, "heapshot_list"), 1), "time_ms"));
+	time_t secs = (time_t)(ms / 1000);
+	struct tm tm;
+	ck_assert(gmtime_r(&secs, &tm) != NULL);
+	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+	snprintf(want, sizeof want, "heapshot 2 of 4, taken %s.%03u UTC", when, (unsigned)(ms % 1000));
+	/* mprof-report's second heap shot (it counts from 0) */
+	size_t n;
+	char *rep = file_bytes(TEST_SRCDIR "/mono/workload.mlpd.report", &n);
+	const char *h1 = strstr(rep, "Heap shot 1 at ");
+	ck_assert(h1 != NULL && strstr(h1, "object count: ") != NULL);
+	unsigned long count = strtoul(strstr(h1, "object count: ") + 14, NULL, 10);
+	free(rep);
+	char cnt[64];
+	commas(count, cnt, sizeof cnt);
+	if (browse(html, &page)) {
+		const struct jv *pg = jv_get(&page, "page");
+		ck_assert_str_eq(jv_get(pg, "heapshot")->s, want);
+		const char *row = jv_get(jv_get(pg, "dump"), "heapshot")->s;
+		ck_assert_msg(strncmp(row, want, strlen(want)) == 0 && strstr(row, cnt) != NULL,
+			      "the dump's heapshot row: %s (want %s, %s objects)", row, want, cnt);
+		ck_assert_msg(strstr(jv_get(&page, "title")->s, "heapshot 2") != NULL, "title %s",
+			      jv_get(&page, "title")->s);
+		jv_free(&page);
+	}
+	jv_free(&info);
+}
+END_TEST
+
 /* -o: whole or not at all, never over a dump (a heapshot's FILE:N
  * names FILE), in place where it is no regular file, a replaced file
  * keeping its mode; refused where there is no output to write. */
@@ -746,6 +966,8 @@ Suite *report_suite(void)
 	tcase_set_timeout(jvm, FIXTURE_TIMEOUT);
 	tcase_add_test(jvm, jdk_dump_in_chromium);
 	tcase_add_test(jvm, cut_and_usage);
+	tcase_add_test(jvm, dotnet_long_names_in_chromium);
+	tcase_add_test(tc, mono_heapshot_said);
 	TCase *term = tcase_create("terminal");
 	tcase_set_timeout(term, HANG_TIMEOUT);
 	tcase_add_test(term, browser_writes_the_step);
