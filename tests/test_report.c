@@ -2,7 +2,10 @@
  * against the command line's JSON (and jcmd's class histogram) for a
  * JDK-made dump; the treemap and the sunburst drawn and zooming on a real
  * click; dump strings made to break out of the page rendered as text;
- * a truncated dump said so at the top; the cut tree adding up. */
+ * a truncated dump said so at the top; the cut tree adding up; a .NET
+ * heap of long generic names laid out without sideways scrolling, its
+ * suspects sharing a point shown with one path; a Mono heapshot's report
+ * saying which heapshot it is. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
