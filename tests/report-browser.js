@@ -190,7 +190,7 @@ async function main() {
 	// card (a suspect's box, else its section's content) or whose content
 	// sticks out of the cell, and each path table's name column's width
 	result.layout = [];
-	for (const width of [1400, 800]) {
+	for (const width of [1400, 800, 480]) {
 		await send('Emulation.setDeviceMetricsOverride', { width, height: 1000, deviceScaleFactor: 1, mobile: false }, s);
 		const again = once('Page.loadEventFired', s);
 		await send('Page.reload', {}, s);

@@ -229,7 +229,7 @@
 	}
 
 	function treemap(root, id) {
-		const W = Math.max(600, Math.min(1400, (document.documentElement.clientWidth || 1200) - 60)), H = 560;
+		const W = Math.max(280, Math.min(1400, (document.documentElement.clientWidth || 1200) - 60)), H = 560;
 		const canvas = el('canvas', { id: id + '-canvas' });
 		const bar = el('div', { className: 'crumbs', id: id + '-crumbs' });
 		const by = el('select', {}, el('option', { value: 'kind' }, 'kind'), el('option', { value: 'package' }, 'package'));
@@ -286,8 +286,8 @@
 				? '  colours: ' + KINDS.slice(1).join(', ') + ', elided (grey)' : '  colours: one per package';
 		}
 		function at(ev) {
-			const b = canvas.getBoundingClientRect();
-			const x = ev.clientX - b.left, y = ev.clientY - b.top;
+			const b = canvas.getBoundingClientRect(), k = W / b.width; // drawn at W, shown narrower in a narrow window
+			const x = (ev.clientX - b.left) * k, y = (ev.clientY - b.top) * k;
 			let best = null;
 			for (const c of state.cells)
 				if (x >= c.x && x < c.x + c.w && y >= c.y && y < c.y + c.h && (!best || c.depth > best.depth))
@@ -371,8 +371,8 @@
 			crumbs(bar, state.centre, n => { state.centre = n; draw(); });
 		}
 		function at(ev) {
-			const b = canvas.getBoundingClientRect();
-			const x = ev.clientX - b.left - S / 2, y = ev.clientY - b.top - S / 2;
+			const b = canvas.getBoundingClientRect(), k = S / b.width;
+			const x = (ev.clientX - b.left) * k - S / 2, y = (ev.clientY - b.top) * k - S / 2;
 			const r = Math.hypot(x, y);
 			if (r < R0)
 				return 'centre';
