@@ -5,7 +5,8 @@
  * a truncated dump said so at the top; the cut tree adding up; a .NET
  * heap of long generic names laid out without sideways scrolling, its
  * suspects sharing a point shown with one path; a Mono heapshot's report
- * saying which heapshot it is. */
+ * saying which heapshot it is; a V8 snapshot's suspects sharing their
+ * points, one card a point. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -660,132 +661,207 @@ static void point_of(const char *name, char *id, size_t n)
 	id[end - at - 1] = '\0';
 }
 
+/* The leak-suspects inspection's rows (the command line's) grouped by
+ * the accumulation point their names say, in the order of their first. */
+struct groups {
+	size_t ns, ng, widest, longest; /* suspects, points, the point of most suspects, the longest name */
+	char (*pts)[64];                /* each point's id */
+	int *grp, *size;                /* each suspect's point; each point's suspects */
+};
+
+static void suspect_groups(const char *dump, struct groups *g)
+{
+	char args[1024], id[64];
+	struct jv suspects;
+
+	snprintf(args, sizeof args, "inspect %s leak-suspects", dump);
+	cli_json(args, &suspects);
+	const struct jv *ws = jv_get(&suspects, "rows");
+	memset(g, 0, sizeof *g);
+	g->ns = ws->n;
+	g->pts = calloc(g->ns + 1, sizeof *g->pts);
+	g->grp = calloc(g->ns + 1, sizeof *g->grp);
+	g->size = calloc(g->ns + 1, sizeof *g->size);
+	for (size_t i = 0; i < g->ns; i++) {
+		const char *name = jv_get(at(ws, i), "name")->s;
+		size_t k = 0;
+		point_of(name, id, sizeof id);
+		while (k < g->ng && strcmp(g->pts[k], id) != 0)
+			k++;
+		if (k == g->ng)
+			strcpy(g->pts[g->ng++], id);
+		g->grp[i] = (int)k;
+		g->size[k]++;
+		if (strlen(name) > g->longest)
+			g->longest = strlen(name);
+	}
+	for (size_t k = 0; k < g->ng; k++)
+		if (g->size[k] > g->size[g->widest])
+			g->widest = k;
+	jv_free(&suspects);
+}
+
+static void groups_free(struct groups *g)
+{
+	free(g->pts);
+	free(g->grp);
+	free(g->size);
+}
+
+/* The report's data holds each point's path once: with its first
+ * suspect; the page shows one card a point, its suspects in it in
+ * order, with one path table, and each suspect's card's path is the
+ * paths command's to its point. */
+static void one_card_a_point(const char *dump, const char *html, const struct jv *page, const struct groups *g)
+{
+	char args[1024];
+	struct jv data;
+	size_t n;
+	char *text = file_bytes(html, &n);
+
+	page_data(text, n, &data);
+	const struct jv *ds = jv_get(&data, "suspects");
+	ck_assert_uint_eq(ds->n, g->ns);
+	for (size_t i = 0; i < g->ns; i++) {
+		int first = 1;
+		for (size_t k = 0; k < i; k++)
+			first &= g->grp[k] != g->grp[i];
+		ck_assert_msg((jv_get(at(ds, i), "path") != NULL) == first, "suspect %zu: a path %s", i + 1,
+			      first ? "missing" : "again");
+	}
+	jv_free(&data);
+	free(text);
+	if (page == NULL)
+		return;
+	const struct jv *pg = jv_get(page, "page"), *cards = jv_get(pg, "cards"), *sus = jv_get(pg, "suspects");
+	ck_assert_uint_eq(sus->n, g->ns);
+	ck_assert_uint_eq(cards->n, g->ng);
+	for (size_t k = 0; k < g->ng; k++) {
+		const struct jv *c = at(cards, k), *members = at(c, 0);
+		size_t m = 0;
+		ck_assert_str_eq(at(c, 1)->s, g->pts[k]);
+		ck_assert_uint_eq(u(at(c, 2)), 1); /* one path table */
+		for (size_t i = 0; i < g->ns; i++)
+			if (g->grp[i] == (int)k) {
+				ck_assert_msg(m < members->n && u(at(members, m)) == i + 1,
+					      "card %zu: suspect %zu not in it", k + 1, i + 1);
+				m++;
+			}
+		ck_assert_uint_eq(m, members->n);
+	}
+	for (size_t i = 0; i < g->ns; i++) {
+		const struct jv *path = at(at(sus, i), 2);
+		struct jv pj;
+		snprintf(args, sizeof args, "paths %s %s --max 1", dump, g->pts[g->grp[i]]);
+		cli_json(args, &pj);
+		const struct jv *pr = jv_get(&pj, "rows");
+		ck_assert_uint_eq(pr->n, path->n);
+		for (size_t k = 0; k < pr->n; k++)
+			ck_assert_str_eq(jv_get(at(pr, k), "id")->s, at(path, k)->s);
+		jv_free(&pj);
+	}
+}
+
+/* heapwalk report DUMP -o HTML. */
+static void write_report(const char *dump, const char *html)
+{
+	char args[2048];
+	int st;
+
+	snprintf(args, sizeof args, "%s -q report %s -o %s", heapwalk(), dump, html);
+	free(run(args, &st));
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", args, st);
+}
+
 /* A real .NET heap whose leak suspects have names of 200 letters and
  * more (generic types, one word) in Chromium: at 1400, 800 and 480
- * pixels the page never scrolls sideways, no table cell sticks out of its card
- * or its section, and the path tables' name column keeps its width.
- * Suspects sharing an accumulation point share one card and one path
- * table (three and five of them here: the inspection's rows grouped by
- * the point their names say), and that path is the paths command's. */
+ * pixels the page never scrolls sideways, no table cell sticks out of
+ * its card or its section, and the path tables' name column keeps its
+ * width. Suspects sharing an accumulation point (three and five of them
+ * here) share one card and one path table. */
 START_TEST(dotnet_long_names_in_chromium)
 {
-	char dump[512], html[600], args[2048], id[64];
-	struct jv page, suspects, data;
-	size_t n;
-	int st;
+	char dump[512], html[600];
+	struct jv page;
+	struct groups g;
 
 	if (!long_names_heap(dump, sizeof dump))
 		return;
 	snprintf(html, sizeof html, "%s/names-report.html", hw_tmpdir());
-	snprintf(args, sizeof args, "%s -q report %s -o %s", heapwalk(), dump, html);
-	free(run(args, &st));
-	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", args, st);
-	snprintf(args, sizeof args, "inspect %s leak-suspects", dump);
-	cli_json(args, &suspects);
-	/* the suspects grouped by point, in the order of their first */
-	const struct jv *ws = jv_get(&suspects, "rows");
-	size_t ns = ws->n, ng = 0, longest = 0, widest = 0;
-	char (*pts)[64] = calloc(ns + 1, sizeof *pts);
-	int *grp = calloc(ns + 1, sizeof *grp), *size = calloc(ns + 1, sizeof *size);
-	for (size_t i = 0; i < ns; i++) {
-		const char *name = jv_get(at(ws, i), "name")->s;
-		size_t k = 0;
-		point_of(name, id, sizeof id);
-		while (k < ng && strcmp(pts[k], id) != 0)
-			k++;
-		if (k == ng)
-			strcpy(pts[ng++], id);
-		grp[i] = (int)k;
-		size[k]++;
-		if (strlen(name) > longest)
-			longest = strlen(name);
+	write_report(dump, html);
+	suspect_groups(dump, &g);
+	ck_assert_msg(g.ng >= 3 && g.size[g.widest] >= 3 && g.longest > 300, "%zu suspects, %zu points, %d at most "
+		      "at one, the longest name %zu letters: not the heap the workload makes", g.ns, g.ng,
+		      g.size[g.widest], g.longest);
+	if (!browse(html, &page)) {
+		one_card_a_point(dump, html, NULL, &g);
+		groups_free(&g);
+		return;
 	}
-	for (size_t k = 0; k < ng; k++)
-		if (size[k] > size[widest])
-			widest = k;
-	ck_assert_msg(ng >= 3 && size[widest] >= 3 && longest > 300, "%zu suspects, %zu points, %d at most at one, "
-		      "the longest name %zu letters: not the heap the workload makes", ns, ng, size[widest], longest);
-	/* the report's data: the path once a point */
-	char *text = file_bytes(html, &n);
-	page_data(text, n, &data);
-	const struct jv *ds = jv_get(&data, "suspects");
-	ck_assert_uint_eq(ds->n, ns);
-	for (size_t i = 0; i < ns; i++) {
-		int first = 1;
-		for (size_t k = 0; k < i; k++)
-			first &= grp[k] != grp[i];
-		ck_assert_msg((jv_get(at(ds, i), "path") != NULL) == first, "suspect %zu: a path %s", i + 1,
-			      first ? "missing" : "again");
+	one_card_a_point(dump, html, &page, &g);
+	const struct jv *lay = jv_get(&page, "layout");
+	ck_assert_uint_eq(lay->n, 3);
+	for (size_t w = 0; w < lay->n; w++) {
+		const struct jv *l = at(lay, w), *cols = jv_get(l, "class_columns");
+		unsigned width = (unsigned)u(jv_get(l, "width"));
+		ck_assert_msg(u(jv_get(l, "scroll_width")) <= u(jv_get(l, "client_width")),
+			      "at %u px the page scrolls sideways: %llu px wide", width,
+			      (unsigned long long)u(jv_get(l, "scroll_width")));
+		if (u(jv_get(l, "overflowing")) > 0) {
+			const struct jv *f = at(jv_get(l, "first"), 0);
+			ck_abort_msg("at %u px %llu table cells stick out, the first: \"%s\" to %.0f px, its box "
+				     "to %.0f px, %.0f px of content in %.0f", width,
+				     (unsigned long long)u(jv_get(l, "overflowing")), jv_get(f, "text")->s,
+				     jv_get(f, "right")->num, jv_get(f, "box")->num, jv_get(f, "scroll")->num,
+				     jv_get(f, "client")->num);
+		}
+		ck_assert_uint_eq(cols->n, g.ng);
+		/* the name column: never a few letters wide (200 px, or 30% of
+		 * a narrower window), and where the names are long a good share
+		 * of the card */
+		for (size_t k = 0; k < g.ng; k++) {
+			double cw = at(at(cols, k), 0)->num, card = at(at(cols, k), 1)->num;
+			double least = 0.3 * width < 200 ? 0.3 * width : 200;
+			ck_assert_msg(cw >= least, "at %u px the name column of card %zu is %.0f px wide", width, k + 1, cw);
+			if (k == g.widest)
+				ck_assert_msg(cw >= 0.3 * card, "at %u px the long names' column is %.0f px of %.0f",
+					      width, cw, card);
+		}
 	}
+	jv_free(&page);
+	groups_free(&g);
+}
+END_TEST
 
-	if (browse(html, &page)) {
-		const struct jv *pg = jv_get(&page, "page"), *cards = jv_get(pg, "cards");
-		ck_assert_uint_eq(jv_get(pg, "suspects")->n, ns);
-		ck_assert_uint_eq(cards->n, ng);
-		for (size_t k = 0; k < ng; k++) {
-			const struct jv *c = at(cards, k), *members = at(c, 0);
-			size_t m = 0;
-			ck_assert_str_eq(at(c, 1)->s, pts[k]);
-			ck_assert_uint_eq(u(at(c, 2)), 1); /* one path table */
-			for (size_t i = 0; i < ns; i++)
-				if (grp[i] == (int)k) {
-					ck_assert_msg(m < members->n && u(at(members, m)) == i + 1,
-						      "card %zu: suspect %zu not in it", k + 1, i + 1);
-					m++;
-				}
-			ck_assert_uint_eq(m, members->n);
-		}
-		/* each suspect's card's path: the paths command's to its point */
-		const struct jv *sus = jv_get(pg, "suspects");
-		for (size_t i = 0; i < ns; i++) {
-			const struct jv *path = at(at(sus, i), 2);
-			struct jv pj;
-			snprintf(args, sizeof args, "paths %s %s --max 1", dump, pts[grp[i]]);
-			cli_json(args, &pj);
-			const struct jv *pr = jv_get(&pj, "rows");
-			ck_assert_uint_eq(pr->n, path->n);
-			for (size_t k = 0; k < pr->n; k++)
-				ck_assert_str_eq(jv_get(at(pr, k), "id")->s, at(path, k)->s);
-			jv_free(&pj);
-		}
-		/* the layout at each width */
-		const struct jv *lay = jv_get(&page, "layout");
-		ck_assert_uint_eq(lay->n, 3);
-		for (size_t w = 0; w < lay->n; w++) {
-			const struct jv *l = at(lay, w), *cols = jv_get(l, "class_columns");
-			unsigned width = (unsigned)u(jv_get(l, "width"));
-			ck_assert_msg(u(jv_get(l, "scroll_width")) <= u(jv_get(l, "client_width")),
-				      "at %u px the page scrolls sideways: %llu px wide", width,
-				      (unsigned long long)u(jv_get(l, "scroll_width")));
-			if (u(jv_get(l, "overflowing")) > 0) {
-				const struct jv *f = at(jv_get(l, "first"), 0);
-				ck_abort_msg("at %u px %llu table cells stick out, the first: \"%s\" to %.0f px, its box "
-					     "to %.0f px, %.0f px of content in %.0f", width,
-					     (unsigned long long)u(jv_get(l, "overflowing")), jv_get(f, "text")->s,
-					     jv_get(f, "right")->num, jv_get(f, "box")->num, jv_get(f, "scroll")->num,
-					     jv_get(f, "client")->num);
-			}
-			ck_assert_uint_eq(cols->n, ng);
-			/* the name column: never a few letters wide (200 px, or 30%
-			 * of a narrower window), and where the names are long a good
-			 * share of the card */
-			for (size_t k = 0; k < ng; k++) {
-				double cw = at(at(cols, k), 0)->num, card = at(at(cols, k), 1)->num;
-				double least = 0.3 * width < 200 ? 0.3 * width : 200;
-				ck_assert_msg(cw >= least, "at %u px the name column of card %zu is %.0f px wide", width, k + 1, cw);
-				if (k == widest)
-					ck_assert_msg(cw >= 0.3 * card, "at %u px the long names' column is %.0f px of %.0f",
-						      width, cw, card);
-			}
-		}
-		jv_free(&page);
+/* A V8 snapshot (tests/node/suspects.js) whose class suspects share
+ * their accumulation points, three at each of two: one card a point. */
+START_TEST(v8_shared_points_in_chromium)
+{
+	char dump[600], html[600], cmd[1400];
+	struct jv page;
+	struct groups g;
+	int st;
+
+	if (!have("node")) {
+		printf("report: SKIP the V8 report: no node on the PATH\n");
+		return;
 	}
-	jv_free(&data);
-	jv_free(&suspects);
-	free(text);
-	free(pts);
-	free(grp);
-	free(size);
+	snprintf(dump, sizeof dump, "%s/suspects.heapsnapshot", hw_tmpdir());
+	snprintf(html, sizeof html, "%s/suspects-report.html", hw_tmpdir());
+	snprintf(cmd, sizeof cmd, "rm -f %s; node " TEST_SRCDIR "/node/suspects.js %s 2>&1", dump, dump);
+	char *out = run(cmd, &st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: %s", cmd, out);
+	free(out);
+	write_report(dump, html);
+	suspect_groups(dump, &g);
+	ck_assert_msg(g.ng >= 2 && g.size[g.widest] >= 3, "%zu suspects, %zu points, %d at most at one: not the "
+		      "heap suspects.js makes", g.ns, g.ng, g.size[g.widest]);
+	if (browse(html, &page)) {
+		one_card_a_point(dump, html, &page, &g);
+		jv_free(&page);
+	} else
+		one_card_a_point(dump, html, NULL, &g);
+	groups_free(&g);
 }
 END_TEST
 
@@ -971,6 +1047,7 @@ Suite *report_suite(void)
 	tcase_add_test(jvm, jdk_dump_in_chromium);
 	tcase_add_test(jvm, cut_and_usage);
 	tcase_add_test(jvm, dotnet_long_names_in_chromium);
+	tcase_add_test(jvm, v8_shared_points_in_chromium);
 	tcase_add_test(tc, mono_heapshot_said);
 	TCase *term = tcase_create("terminal");
 	tcase_set_timeout(term, HANG_TIMEOUT);
