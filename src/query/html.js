@@ -513,8 +513,7 @@
 		info.object_header !== undefined ? kv('layout', (info.compressed_oops ? 'compressed oops' : 'full references') +
 			', object header ' + info.object_header + ' B, array header ' + info.array_header + ' B, alignment ' + info.alignment +
 			' (' + (info.layout_detected ? 'from ' + info.layout_source : 'assumed') + ')', 'layout') : null,
-		info.timestamp_ms ? kv('taken', isNaN(new Date(info.timestamp_ms)) ? String(info.timestamp_ms) + ' ms after 1970'
-			: new Date(info.timestamp_ms).toISOString(), 'taken') : null)),
+		info.timestamp_ms ? kv('taken', utc(info.timestamp_ms), 'taken') : null)),
 	el('h3', {}, 'GC roots by kind'),
 	el('table', { id: 'roots-table' }, el('thead', {}, el('tr', {}, el('th', {}, 'kind'), el('th', { className: 'n' }, 'records'), el('th', { className: 'n' }, 'objects'))),
 		el('tbody', {}, ...info.rows.map(r => el('tr', {}, el('td', {}, r.root_kind), ncell(r.records, 'records'), ncell(r.objects, 'objects'))))));
