@@ -134,7 +134,11 @@ async function main() {
 			classes: q('#classes-table tbody tr').map(tr => [tr.cells[0].textContent, n(tr.cells[1].textContent), n(tr.cells[2].textContent), n(tr.cells[3].textContent)]),
 			classes_note: document.querySelector('#classes .more').textContent,
 			suspects: q('#suspects-list .suspect').map(d => [d.querySelector('h3').textContent, n(d.querySelector('.retained').textContent),
-				q('table.path tbody tr', d).map(tr => tr.cells[1].textContent)]),
+				q('table.path tbody tr', d.closest('.card')).map(tr => tr.cells[1].textContent)]),
+			// each card: its suspects' numbers (1-based), its point, its path tables
+			cards: q('#suspects-list .card').map(c => [q('.suspect h3', c).map(h => n(h.textContent.replace(/^Suspect (\\d+):.*$/s, '$1'))),
+				c.dataset.point, q('table.path', c).length]),
+			heapshot: (document.getElementById('heapshot') || {}).textContent || null,
 			biggest: q('#biggest-tree tbody tr').filter(tr => !tr.classList.contains('morerow')).map(tr => [tr.cells[0].textContent.replace(/^[\\u25B8\\u25BE]/, ''), n(tr.cells[1].textContent), n(tr.cells[2].textContent)]),
 			inspections: q('#inspections-list table.inspection').map(t => [t.dataset.name, q('tbody tr', t).map(tr => [tr.cells[1].textContent, n(tr.cells[2].textContent), n(tr.cells[3].textContent)])]),
 			baseline: (document.getElementById('baseline-summary') || {}).textContent || null,
@@ -180,6 +184,34 @@ async function main() {
 			}
 		}
 		result[id] = pic;
+	}
+	// the layout, the page loaded again at each width: whether the
+	// document scrolls sideways, every table cell that sticks out of its
+	// card (a suspect's box, else its section's content) or whose content
+	// sticks out of the cell, and each path table's name column's width
+	result.layout = [];
+	for (const width of [1400, 800, 480]) {
+		await send('Emulation.setDeviceMetricsOverride', { width, height: 1000, deviceScaleFactor: 1, mobile: false }, s);
+		const again = once('Page.loadEventFired', s);
+		await send('Page.reload', {}, s);
+		await again;
+		result.layout.push(await ev(`(() => {
+			const de = document.documentElement, out = [];
+			for (const c of document.querySelectorAll('td, th')) {
+				const b = c.getBoundingClientRect();
+				if (b.width === 0 && b.height === 0)
+					continue;
+				const box = c.closest('.card') || c.closest('section');
+				const r = box.getBoundingClientRect(), st = getComputedStyle(box);
+				const right = box.matches('.card') ? r.right - parseFloat(st.borderRightWidth) : r.right - parseFloat(st.paddingRight);
+				if (b.right > right + 0.5 || c.scrollWidth > c.clientWidth + 1)
+					out.push({ text: c.textContent.slice(0, 80), right: b.right, box: right, scroll: c.scrollWidth, client: c.clientWidth });
+			}
+			const cols = Array.from(document.querySelectorAll('#suspects-list table.path')).map(t =>
+				[t.tHead.rows[0].cells[0].getBoundingClientRect().width, t.closest('.card').getBoundingClientRect().width]);
+			return { width: ${width}, scroll_width: de.scrollWidth, client_width: de.clientWidth, overflowing: out.length,
+				first: out.slice(0, 3), class_columns: cols, path_tables: cols.length };
+		})()`));
 	}
 	process.stdout.write(JSON.stringify(result) + '\n');
 }

@@ -2,13 +2,18 @@
  * against the command line's JSON (and jcmd's class histogram) for a
  * JDK-made dump; the treemap and the sunburst drawn and zooming on a real
  * click; dump strings made to break out of the page rendered as text;
- * a truncated dump said so at the top; the cut tree adding up. */
+ * a truncated dump said so at the top; the cut tree adding up; a .NET
+ * heap of long generic names laid out without sideways scrolling, its
+ * suspects sharing a point shown with one path; a Mono heapshot's report
+ * saying which heapshot it is; a V8 snapshot's suspects sharing their
+ * points, one card a point. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hprofw.h"
@@ -609,6 +614,301 @@ START_TEST(cut_and_usage)
 }
 END_TEST
 
+#define DNDIR DUMPS "/dotnet"
+
+/* The .NET workload's "report" heap (tests/dotnet/Program.cs: a holder
+ * of 20000 envelopes of long generic names and 1750 byte arrays), taken
+ * with heapwalk snapshot into path; 0 (said) without dotnet. */
+static int long_names_heap(char *path, size_t n)
+{
+	char cmd[4096], log[600];
+	int st;
+
+	if (!dotnet_workload())
+		return 0;
+	snprintf(path, n, "%s/names.nettrace", hw_tmpdir());
+	snprintf(log, sizeof log, "%s/names.log", hw_tmpdir());
+	snprintf(cmd, sizeof cmd, "rm -f %s %s; (sleep 600 | " DNDIR "/out/Workload report > %s 2>&1 &); "
+		 "for i in $(seq %d); do grep -q pid %s 2>/dev/null && break; sleep 0.1; done",
+		 path, log, log, (int)(hang_seconds(60) * 10), log);
+	ck_assert_int_eq(system(cmd), 0);
+	char *said = file_bytes(log, &(size_t){ 0 });
+	const char *p = strstr(said, "\"pid\":");
+	ck_assert_msg(p != NULL && strstr(said, "\"Envelopes\":20000") != NULL, "the workload said: %s", said);
+	long pid = strtol(p + 6, NULL, 10);
+	free(said);
+	snprintf(cmd, sizeof cmd, "%s -q snapshot %ld %s 2>&1", heapwalk(), pid, path);
+	char *out = run(cmd, &st);
+	snprintf(cmd, sizeof cmd, "kill %ld", pid);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "snapshot: %s", out);
+	free(out);
+	return 1;
+}
+
+/* The id of the accumulation point a leak suspect's name says, into id. */
+static void point_of(const char *name, char *id, size_t n)
+{
+	const char *a = strstr(name, "; accumulation point: ");
+	ck_assert_msg(a != NULL, "no point in %s", name);
+	const char *end = strstr(a, " (");
+	ck_assert(end != NULL);
+	const char *at = end;
+	while (at > a && *at != '@')
+		at--;
+	ck_assert(*at == '@' && (size_t)(end - at) < n);
+	memcpy(id, at + 1, (size_t)(end - at - 1));
+	id[end - at - 1] = '\0';
+}
+
+/* The leak-suspects inspection's rows (the command line's) grouped by
+ * the accumulation point their names say, in the order of their first. */
+struct groups {
+	size_t ns, ng, widest, longest; /* suspects, points, the point of most suspects, the longest name */
+	char (*pts)[64];                /* each point's id */
+	int *grp, *size;                /* each suspect's point; each point's suspects */
+};
+
+static void suspect_groups(const char *dump, struct groups *g)
+{
+	char args[1024], id[64];
+	struct jv suspects;
+
+	snprintf(args, sizeof args, "inspect %s leak-suspects", dump);
+	cli_json(args, &suspects);
+	const struct jv *ws = jv_get(&suspects, "rows");
+	memset(g, 0, sizeof *g);
+	g->ns = ws->n;
+	g->pts = calloc(g->ns + 1, sizeof *g->pts);
+	g->grp = calloc(g->ns + 1, sizeof *g->grp);
+	g->size = calloc(g->ns + 1, sizeof *g->size);
+	for (size_t i = 0; i < g->ns; i++) {
+		const char *name = jv_get(at(ws, i), "name")->s;
+		size_t k = 0;
+		point_of(name, id, sizeof id);
+		while (k < g->ng && strcmp(g->pts[k], id) != 0)
+			k++;
+		if (k == g->ng)
+			strcpy(g->pts[g->ng++], id);
+		g->grp[i] = (int)k;
+		g->size[k]++;
+		if (strlen(name) > g->longest)
+			g->longest = strlen(name);
+	}
+	for (size_t k = 0; k < g->ng; k++)
+		if (g->size[k] > g->size[g->widest])
+			g->widest = k;
+	jv_free(&suspects);
+}
+
+static void groups_free(struct groups *g)
+{
+	free(g->pts);
+	free(g->grp);
+	free(g->size);
+}
+
+/* The report's data holds each point's path once: with its first
+ * suspect; the page shows one card a point, its suspects in it in
+ * order, with one path table, and each suspect's card's path is the
+ * paths command's to its point. */
+static void one_card_a_point(const char *dump, const char *html, const struct jv *page, const struct groups *g)
+{
+	char args[1024];
+	struct jv data;
+	size_t n;
+	char *text = file_bytes(html, &n);
+
+	page_data(text, n, &data);
+	const struct jv *ds = jv_get(&data, "suspects");
+	ck_assert_uint_eq(ds->n, g->ns);
+	for (size_t i = 0; i < g->ns; i++) {
+		int first = 1;
+		for (size_t k = 0; k < i; k++)
+			first &= g->grp[k] != g->grp[i];
+		ck_assert_msg((jv_get(at(ds, i), "path") != NULL) == first, "suspect %zu: a path %s", i + 1,
+			      first ? "missing" : "again");
+	}
+	jv_free(&data);
+	free(text);
+	if (page == NULL)
+		return;
+	const struct jv *pg = jv_get(page, "page"), *cards = jv_get(pg, "cards"), *sus = jv_get(pg, "suspects");
+	ck_assert_uint_eq(sus->n, g->ns);
+	ck_assert_uint_eq(cards->n, g->ng);
+	for (size_t k = 0; k < g->ng; k++) {
+		const struct jv *c = at(cards, k), *members = at(c, 0);
+		size_t m = 0;
+		ck_assert_str_eq(at(c, 1)->s, g->pts[k]);
+		ck_assert_uint_eq(u(at(c, 2)), 1); /* one path table */
+		for (size_t i = 0; i < g->ns; i++)
+			if (g->grp[i] == (int)k) {
+				ck_assert_msg(m < members->n && u(at(members, m)) == i + 1,
+					      "card %zu: suspect %zu not in it", k + 1, i + 1);
+				m++;
+			}
+		ck_assert_uint_eq(m, members->n);
+	}
+	for (size_t i = 0; i < g->ns; i++) {
+		const struct jv *path = at(at(sus, i), 2);
+		struct jv pj;
+		snprintf(args, sizeof args, "paths %s %s --max 1", dump, g->pts[g->grp[i]]);
+		cli_json(args, &pj);
+		const struct jv *pr = jv_get(&pj, "rows");
+		ck_assert_uint_eq(pr->n, path->n);
+		for (size_t k = 0; k < pr->n; k++)
+			ck_assert_str_eq(jv_get(at(pr, k), "id")->s, at(path, k)->s);
+		jv_free(&pj);
+	}
+}
+
+/* heapwalk report DUMP -o HTML. */
+static void write_report(const char *dump, const char *html)
+{
+	char args[2048];
+	int st;
+
+	snprintf(args, sizeof args, "%s -q report %s -o %s", heapwalk(), dump, html);
+	free(run(args, &st));
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", args, st);
+}
+
+/* A real .NET heap whose leak suspects have names of 200 letters and
+ * more (generic types, one word) in Chromium: at 1400, 800 and 480
+ * pixels the page never scrolls sideways, no table cell sticks out of
+ * its card or its section, and the path tables' name column keeps its
+ * width. Suspects sharing an accumulation point (three and five of them
+ * here) share one card and one path table. */
+START_TEST(dotnet_long_names_in_chromium)
+{
+	char dump[512], html[600];
+	struct jv page;
+	struct groups g;
+
+	if (!long_names_heap(dump, sizeof dump))
+		return;
+	snprintf(html, sizeof html, "%s/names-report.html", hw_tmpdir());
+	write_report(dump, html);
+	suspect_groups(dump, &g);
+	ck_assert_msg(g.ng >= 3 && g.size[g.widest] >= 3 && g.longest > 300, "%zu suspects, %zu points, %d at most "
+		      "at one, the longest name %zu letters: not the heap the workload makes", g.ns, g.ng,
+		      g.size[g.widest], g.longest);
+	if (!browse(html, &page)) {
+		one_card_a_point(dump, html, NULL, &g);
+		groups_free(&g);
+		return;
+	}
+	one_card_a_point(dump, html, &page, &g);
+	const struct jv *lay = jv_get(&page, "layout");
+	ck_assert_uint_eq(lay->n, 3);
+	for (size_t w = 0; w < lay->n; w++) {
+		const struct jv *l = at(lay, w), *cols = jv_get(l, "class_columns");
+		unsigned width = (unsigned)u(jv_get(l, "width"));
+		ck_assert_msg(u(jv_get(l, "scroll_width")) <= u(jv_get(l, "client_width")),
+			      "at %u px the page scrolls sideways: %llu px wide", width,
+			      (unsigned long long)u(jv_get(l, "scroll_width")));
+		if (u(jv_get(l, "overflowing")) > 0) {
+			const struct jv *f = at(jv_get(l, "first"), 0);
+			ck_abort_msg("at %u px %llu table cells stick out, the first: \"%s\" to %.0f px, its box "
+				     "to %.0f px, %.0f px of content in %.0f", width,
+				     (unsigned long long)u(jv_get(l, "overflowing")), jv_get(f, "text")->s,
+				     jv_get(f, "right")->num, jv_get(f, "box")->num, jv_get(f, "scroll")->num,
+				     jv_get(f, "client")->num);
+		}
+		ck_assert_uint_eq(cols->n, g.ng);
+		/* the name column: never a few letters wide (200 px, or 30% of
+		 * a narrower window), and where the names are long a good share
+		 * of the card */
+		for (size_t k = 0; k < g.ng; k++) {
+			double cw = at(at(cols, k), 0)->num, card = at(at(cols, k), 1)->num;
+			double least = 0.3 * width < 200 ? 0.3 * width : 200;
+			ck_assert_msg(cw >= least, "at %u px the name column of card %zu is %.0f px wide", width, k + 1, cw);
+			if (k == g.widest)
+				ck_assert_msg(cw >= 0.3 * card, "at %u px the long names' column is %.0f px of %.0f",
+					      width, cw, card);
+		}
+	}
+	jv_free(&page);
+	groups_free(&g);
+}
+END_TEST
+
+/* A V8 snapshot (tests/node/suspects.js) whose class suspects share
+ * their accumulation points, three at each of two: one card a point. */
+START_TEST(v8_shared_points_in_chromium)
+{
+	char dump[600], html[600], cmd[1400];
+	struct jv page;
+	struct groups g;
+	int st;
+
+	if (!have("node")) {
+		printf("report: SKIP the V8 report: no node on the PATH\n");
+		return;
+	}
+	snprintf(dump, sizeof dump, "%s/suspects.heapsnapshot", hw_tmpdir());
+	snprintf(html, sizeof html, "%s/suspects-report.html", hw_tmpdir());
+	snprintf(cmd, sizeof cmd, "rm -f %s; node " TEST_SRCDIR "/node/suspects.js %s 2>&1", dump, dump);
+	char *out = run(cmd, &st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: %s", cmd, out);
+	free(out);
+	write_report(dump, html);
+	suspect_groups(dump, &g);
+	ck_assert_msg(g.ng >= 2 && g.size[g.widest] >= 3, "%zu suspects, %zu points, %d at most at one: not the "
+		      "heap suspects.js makes", g.ns, g.ng, g.size[g.widest]);
+	if (browse(html, &page)) {
+		one_card_a_point(dump, html, &page, &g);
+		jv_free(&page);
+	} else
+		one_card_a_point(dump, html, NULL, &g);
+	groups_free(&g);
+}
+END_TEST
+
+/* A Mono heapshot's report says which heapshot it is (the number, of
+ * how many, its time as info has it) at the top and in the dump's
+ * table, with its object count as mprof-report counted it. */
+START_TEST(mono_heapshot_said)
+{
+	char html[600], args[1400], want[256], when[64];
+	struct jv page, info;
+	int st;
+
+	snprintf(html, sizeof html, "%s/mono-report.html", hw_tmpdir());
+	snprintf(args, sizeof args, "%s -q report " TEST_SRCDIR "/mono/workload.mlpd:2 -o %s", heapwalk(), html);
+	free(run(args, &st));
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", args, st);
+	cli_json("info " TEST_SRCDIR "/mono/workload.mlpd:2", &info);
+	ck_assert_uint_eq(u(jv_get(&info, "heapshot")), 2);
+	uint64_t ms = u(jv_get(at(jv_get(&info, "heapshot_list"), 1), "time_ms"));
+	time_t secs = (time_t)(ms / 1000);
+	struct tm tm;
+	ck_assert(gmtime_r(&secs, &tm) != NULL);
+	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+	snprintf(want, sizeof want, "heapshot 2 of 4, taken %s.%03u UTC", when, (unsigned)(ms % 1000));
+	/* mprof-report's second heap shot (it counts from 0) */
+	size_t n;
+	char *rep = file_bytes(TEST_SRCDIR "/mono/workload.mlpd.report", &n);
+	const char *h1 = strstr(rep, "Heap shot 1 at ");
+	ck_assert(h1 != NULL && strstr(h1, "object count: ") != NULL);
+	unsigned long count = strtoul(strstr(h1, "object count: ") + 14, NULL, 10);
+	free(rep);
+	char cnt[64];
+	commas(count, cnt, sizeof cnt);
+	if (browse(html, &page)) {
+		const struct jv *pg = jv_get(&page, "page");
+		ck_assert_str_eq(jv_get(pg, "heapshot")->s, want);
+		const char *row = jv_get(jv_get(pg, "dump"), "heapshot")->s;
+		ck_assert_msg(strncmp(row, want, strlen(want)) == 0 && strstr(row, cnt) != NULL,
+			      "the dump's heapshot row: %s (want %s, %s objects)", row, want, cnt);
+		ck_assert_msg(strstr(jv_get(&page, "title")->s, "heapshot 2") != NULL, "title %s",
+			      jv_get(&page, "title")->s);
+		jv_free(&page);
+	}
+	jv_free(&info);
+}
+END_TEST
+
 /* -o: whole or not at all, never over a dump (a heapshot's FILE:N
  * names FILE), in place where it is no regular file, a replaced file
  * keeping its mode; refused where there is no output to write. */
@@ -746,6 +1046,9 @@ Suite *report_suite(void)
 	tcase_set_timeout(jvm, FIXTURE_TIMEOUT);
 	tcase_add_test(jvm, jdk_dump_in_chromium);
 	tcase_add_test(jvm, cut_and_usage);
+	tcase_add_test(jvm, dotnet_long_names_in_chromium);
+	tcase_add_test(jvm, v8_shared_points_in_chromium);
+	tcase_add_test(tc, mono_heapshot_said);
 	TCase *term = tcase_create("terminal");
 	tcase_set_timeout(term, HANG_TIMEOUT);
 	tcase_add_test(term, browser_writes_the_step);

@@ -307,8 +307,19 @@ static int run_inspection(struct heap *h, const struct inspection *in, const str
 	return 0;
 }
 
+/* The index of the first of r's groups before i with g's accumulation
+ * point, -1 if none: the path to a point is found and shown once. */
+static long earlier_point(const struct insp_result *r, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (r->g[k].point == r->g[i].point)
+			return (long)k;
+	return -1;
+}
+
 /* Leak suspects, each with its accumulation point and the shortest
- * path from a GC root to that point. */
+ * path from a GC root to that point; a suspect whose point an earlier
+ * one has says which ("same_point_as": its index) in place of the path. */
 static int suspects_json(struct heap *h, const struct objset *set, const struct html_opts *o,
 			 struct sbuf *out, struct sbuf *err)
 {
@@ -335,12 +346,18 @@ static int suspects_json(struct heap *h, const struct objset *set, const struct 
 			node_label(h, g->point, &sb);
 			sbuf_printf(out, ",\"point\":{\"id\":\"%s\",\"class\":\"", id);
 			json_append(out, (const uint8_t *)sb.buf, sb.len);
-			sbuf_printf(out, "\",\"shallow\":%u,\"retained\":%llu},\"path\":", h->node_shallow[g->point],
+			sbuf_printf(out, "\",\"shallow\":%u,\"retained\":%llu}", h->node_shallow[g->point],
 				    (unsigned long long)h->retained[g->point]);
 			sbuf_free(&sb);
-			view_paths(h, g->point, &vo, &pv);
-			report_paths(h, &pv, FMT_JSON, out);
-			path_view_free(&pv);
+			long same = earlier_point(&r, i);
+			if (same >= 0) {
+				sbuf_printf(out, ",\"same_point_as\":%ld", same);
+			} else {
+				sbuf_adds(out, ",\"path\":");
+				view_paths(h, g->point, &vo, &pv);
+				report_paths(h, &pv, FMT_JSON, out);
+				path_view_free(&pv);
+			}
 		}
 		sbuf_addc(out, '}');
 	}

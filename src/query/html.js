@@ -27,6 +27,23 @@
 		return e;
 	}
 	const NF = new Intl.NumberFormat('en-US'); // one: toLocaleString makes one a call
+	// a long name as text with a line break allowed after each of its
+	// separators (.NET's "System.Collections.Generic.List`1[...]" is one
+	// word): the <wbr> elements add no text, so copying it copies the name
+	function wrappable(s) {
+		if (s.length < 24)
+			return s;
+		const f = document.createDocumentFragment();
+		let from = 0;
+		for (let i = 0; i < s.length; i++)
+			if ('.,[(<`/:$+'.includes(s[i]) && i + 1 < s.length && i + 1 - from >= 2) {
+				f.appendChild(document.createTextNode(s.slice(from, i + 1)));
+				f.appendChild(document.createElement('wbr'));
+				from = i + 1;
+			}
+		f.appendChild(document.createTextNode(s.slice(from)));
+		return f;
+	}
 	function num(n) { return n === null || n === undefined ? '' : NF.format(n); }
 	// as heapwalk's text reports say it: 1024-based, three digits
 	function human(b) {
@@ -74,7 +91,7 @@
 		function row(n) {
 			const tr = el('tr', { className: n.elided ? 'elided' : n.isNew ? 'new' : '' });
 			const open = el('span', { className: 'toggle' }, n.kids.length ? '\u25B8' : '');
-			const label = el('td', { className: 'label' }, open, nodeText(n));
+			const label = el('td', { className: 'label' }, open, wrappable(nodeText(n)));
 			label.style.setProperty('--d', n.depth - 1);
 			tr.append(label, bcell(n.shallow, 'shallow'), bcell(n.retained, 'retained'),
 				el('td', { className: 'n' }, pct(n.retained, heapBytes)));
@@ -212,7 +229,7 @@
 	}
 
 	function treemap(root, id) {
-		const W = Math.max(600, Math.min(1400, (document.documentElement.clientWidth || 1200) - 60)), H = 560;
+		const W = Math.max(280, Math.min(1400, (document.documentElement.clientWidth || 1200) - 60)), H = 560;
 		const canvas = el('canvas', { id: id + '-canvas' });
 		const bar = el('div', { className: 'crumbs', id: id + '-crumbs' });
 		const by = el('select', {}, el('option', { value: 'kind' }, 'kind'), el('option', { value: 'package' }, 'package'));
@@ -269,8 +286,8 @@
 				? '  colours: ' + KINDS.slice(1).join(', ') + ', elided (grey)' : '  colours: one per package';
 		}
 		function at(ev) {
-			const b = canvas.getBoundingClientRect();
-			const x = ev.clientX - b.left, y = ev.clientY - b.top;
+			const b = canvas.getBoundingClientRect(), k = W / b.width; // drawn at W, shown narrower in a narrow window
+			const x = (ev.clientX - b.left) * k, y = (ev.clientY - b.top) * k;
 			let best = null;
 			for (const c of state.cells)
 				if (x >= c.x && x < c.x + c.w && y >= c.y && y < c.y + c.h && (!best || c.depth > best.depth))
@@ -354,8 +371,8 @@
 			crumbs(bar, state.centre, n => { state.centre = n; draw(); });
 		}
 		function at(ev) {
-			const b = canvas.getBoundingClientRect();
-			const x = ev.clientX - b.left - S / 2, y = ev.clientY - b.top - S / 2;
+			const b = canvas.getBoundingClientRect(), k = S / b.width;
+			const x = (ev.clientX - b.left) * k - S / 2, y = (ev.clientY - b.top) * k - S / 2;
 			const r = Math.hypot(x, y);
 			if (r < R0)
 				return 'centre';
@@ -416,7 +433,7 @@
 			});
 			tbody.textContent = '';
 			for (const r of m.slice(0, LIMIT))
-				tbody.appendChild(el('tr', {}, el('td', { className: 'label', 'data-k': 'class' }, r.class),
+				tbody.appendChild(el('tr', {}, el('td', { className: 'label', 'data-k': 'class' }, wrappable(r.class)),
 					ncell(r.instances, 'instances'), bcell(r.shallow, 'shallow'), bcell(r.retained_lb, 'retained_lb')));
 			ths.forEach(th => { th.classList.toggle('sorted', th.dataset.k === key); th.classList.toggle('up', th.dataset.k === key && up); });
 			note.textContent = m.length > LIMIT ? 'the first ' + LIMIT + ' of ' + num(m.length) + ' classes shown: filter to narrow' :
@@ -432,23 +449,31 @@
 		const t = el('table', { className: 'inspection', 'data-name': r.inspection },
 			el('thead', {}, el('tr', {}, el('th', {}, 'priority'), el('th', {}, 'group'), el('th', { className: 'n' }, 'objects'),
 				el('th', { className: 'n' }, 'shallow'), ...keys.map(k => el('th', { className: 'n' }, k)))),
-			el('tbody', {}, ...r.rows.map(g => el('tr', {}, el('td', {}, g.priority), el('td', { className: 'label', 'data-k': 'name' }, g.name),
+			el('tbody', {}, ...r.rows.map(g => el('tr', {}, el('td', {}, g.priority), el('td', { className: 'label', 'data-k': 'name' }, wrappable(g.name)),
 				ncell(g.objects, 'objects'), bcell(g.shallow, 'shallow'), ...keys.map(k => ncell(g[k], k))))));
 		return t;
 	}
 	function pathTable(p) {
 		return el('table', { className: 'path' },
-			el('thead', {}, el('tr', {}, el('th', {}, 'from the GC root down'), el('th', {}, 'id'), el('th', {}, 'through'), el('th', {}, 'GC root'))),
-			el('tbody', {}, ...p.rows.map(r => el('tr', {}, el('td', { className: 'label' }, r.object), el('td', {}, r.id || ''),
-				el('td', {}, r.via || ''), el('td', {}, r.root || '')))));
+			el('thead', {}, el('tr', {}, el('th', { className: 'label' }, 'from the GC root down'), el('th', { className: 'id' }, 'id'),
+				el('th', { className: 'via' }, 'through'), el('th', { className: 'via' }, 'GC root'))),
+			el('tbody', {}, ...p.rows.map(r => el('tr', {}, el('td', { className: 'label' }, wrappable(r.object)), el('td', { className: 'id' }, r.id || ''),
+				el('td', { className: 'via' }, wrappable(r.via || '')), el('td', { className: 'via' }, wrappable(r.root || ''))))));
 	}
 
 	// ---- the page ----
 	window.heapwalkReport = { data: D, timings: timings };
 	const dumpName = info.dump;
-	document.title = 'heapwalk: ' + dumpName;
+	// a file of several heaps (Mono's heapshots): which one this is, as
+	// info says it, and when it was taken (UTC, to the millisecond)
+	const utc = ms => isNaN(new Date(ms)) ? String(ms) + ' ms after 1970' : new Date(ms).toISOString().replace('T', ' ').replace('Z', ' UTC');
+	const shot = info.heapshots ? (info.heapshot_list || [])[info.heapshot - 1] : null;
+	const whichShot = info.heapshots ? 'heapshot ' + info.heapshot + ' of ' + info.heapshots +
+		(shot && shot.time_ms ? ', taken ' + utc(shot.time_ms) : ', time unknown') : null;
+	document.title = 'heapwalk: ' + dumpName + (whichShot ? ', heapshot ' + info.heapshot : '');
 	const setTitle = D.expr ? 'the set: ' + D.expr : 'every object';
 	app.appendChild(el('header', {}, el('h1', { id: 'title' }, 'heap report: ' + dumpName),
+		whichShot ? el('div', { id: 'heapshot' }, whichShot) : null,
 		el('div', { className: 'muted' }, D.generator + ' \u2014 ' + setTitle)));
 	if (info.warnings > 0 || info.truncated_at) {
 		const msgs = info.warning_messages || [];
@@ -474,6 +499,8 @@
 	const yes = b => b ? 'yes' : 'no';
 	add('dump', 'The dump', el('table', { className: 'kv', id: 'dump-table' }, el('tbody', {},
 		kv('format', info.format, 'format'),
+		whichShot ? kv('heapshot', whichShot + (shot ? '; ' + num(shot.objects) + ' objects, ' + num(shot.bytes) + ' bytes' +
+			(shot.complete ? '' : ', cut short') : ''), 'heapshot') : null,
 		kv('objects', num(info.objects), 'objects'),
 		kv('heap size', num(info.heap_bytes) + ' bytes (' + human(info.heap_bytes) + ')', 'heap_bytes'),
 		kv('classes', num(info.classes), 'classes'),
@@ -486,29 +513,46 @@
 		info.object_header !== undefined ? kv('layout', (info.compressed_oops ? 'compressed oops' : 'full references') +
 			', object header ' + info.object_header + ' B, array header ' + info.array_header + ' B, alignment ' + info.alignment +
 			' (' + (info.layout_detected ? 'from ' + info.layout_source : 'assumed') + ')', 'layout') : null,
-		info.timestamp_ms ? kv('taken', isNaN(new Date(info.timestamp_ms)) ? String(info.timestamp_ms) + ' ms after 1970'
-			: new Date(info.timestamp_ms).toISOString(), 'taken') : null)),
+		info.timestamp_ms ? kv('taken', utc(info.timestamp_ms), 'taken') : null)),
 	el('h3', {}, 'GC roots by kind'),
 	el('table', { id: 'roots-table' }, el('thead', {}, el('tr', {}, el('th', {}, 'kind'), el('th', { className: 'n' }, 'records'), el('th', { className: 'n' }, 'objects'))),
 		el('tbody', {}, ...info.rows.map(r => el('tr', {}, el('td', {}, r.root_kind), ncell(r.records, 'records'), ncell(r.objects, 'objects'))))));
 
+	// one card per accumulation point: the suspects that share it, then
+	// the point and its path once (a suspect without a point: its own)
 	const sus = el('div', { id: 'suspects-list' });
 	if (!D.suspects.length)
 		sus.appendChild(el('p', { className: 'muted' }, 'No object or class retains 20% of the heap or more.'));
+	const cards = [];
 	D.suspects.forEach((s, i) => {
-		const box = el('div', { className: 'suspect', 'data-retained': s.retained },
-			el('h3', {}, 'Suspect ' + (i + 1) + ': ' + s.name),
-			el('div', {}, 'retains ', el('strong', { className: 'retained' }, num(s.retained)), ' bytes (' + human(s.retained) + ', ' +
-				pct(s.retained, heapBytes) + ' of the heap); ' + num(s.objects) + ' objects below its accumulation point'));
-		if (s.point) {
-			box.appendChild(el('div', {}, 'accumulation point: ' + s.point.class + ' @' + s.point.id + ', retaining ' + human(s.point.retained)));
-			if (s.path && s.path.rows.length)
-				box.appendChild(pathTable(s.path));
+		const first = s.same_point_as !== undefined ? D.suspects[s.same_point_as] : s;
+		let card = cards.find(c => c.first === first);
+		if (!card)
+			cards.push(card = { first: first, members: [] });
+		card.members.push(i);
+	});
+	for (const c of cards) {
+		const box = el('div', { className: 'card', 'data-point': c.first.point ? c.first.point.id : '' });
+		for (const i of c.members) {
+			const s = D.suspects[i];
+			box.appendChild(el('div', { className: 'suspect', 'data-retained': s.retained },
+				el('h3', {}, 'Suspect ' + (i + 1) + ': ', wrappable(s.name)),
+				el('div', {}, 'retains ', el('strong', { className: 'retained' }, num(s.retained)), ' bytes (' + human(s.retained) + ', ' +
+					pct(s.retained, heapBytes) + ' of the heap); ' + num(s.objects) + ' objects below its accumulation point')));
+		}
+		const p = c.first.point;
+		if (p) {
+			const whose = c.members.length > 1 ? 'the accumulation point of suspects ' +
+				c.members.slice(0, -1).map(i => i + 1).join(', ') + ' and ' + (c.members[c.members.length - 1] + 1) + ': '
+				: 'accumulation point: ';
+			box.appendChild(el('div', { className: 'point' }, whose, wrappable(p.class + ' @' + p.id), ', retaining ' + human(p.retained)));
+			if (c.first.path && c.first.path.rows.length)
+				box.appendChild(pathTable(c.first.path));
 			else
 				box.appendChild(el('div', { className: 'muted' }, 'no path from a GC root (held only by weak references or unreachable)'));
 		}
 		sus.appendChild(box);
-	});
+	}
 	add('suspects', 'Leak suspects', sus);
 
 	const tree = buildTree(D.tree, D.expr ? 'the set' : 'all objects');
@@ -548,7 +592,7 @@
 			const rows = B.diff.rows.slice(0, 200);
 			const keys = rows.length ? Object.keys(rows[0]).filter(k => k !== 'class') : [];
 			kids.push(el('table', { id: 'diff-table' }, el('thead', {}, el('tr', {}, el('th', {}, 'class'), ...keys.map(k => el('th', { className: 'n' }, k)))),
-				el('tbody', {}, ...rows.map(r => el('tr', {}, el('td', { className: 'label' }, r.class), ...keys.map(k => ncell(r[k], k)))))));
+				el('tbody', {}, ...rows.map(r => el('tr', {}, el('td', { className: 'label' }, wrappable(r.class)), ...keys.map(k => ncell(r[k], k)))))));
 		}
 		kids.push(el('h3', {}, 'New objects in the dominator tree'));
 		kids.push(treeTable(buildTree(B.tree, 'new objects'), 'new-tree'));

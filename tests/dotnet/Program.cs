@@ -229,6 +229,58 @@ namespace Workload
 		}
 	}
 
+	// "report" (the HTML report's test, tests/test_report.c): one
+	// static holder of two lists, neither with 80% of what it holds:
+	// 20000 envelopes of long generic names, each with a payload segment
+	// and its long[48], and 1750 byte[4096]. The holder is an object
+	// suspect; the envelope, segment and long[] classes accumulate in
+	// the first list's array (one point, three suspects), byte[] in the
+	// second's.
+	sealed class CorrelatedPayloadSegment<T>
+	{
+		public long[] Data = new long[48];
+		public T Stamp;
+	}
+
+	sealed class RegistrationEnvelope<TKey, TValue>
+	{
+		public TKey Key;
+		public CorrelatedPayloadSegment<TValue> Segment = new CorrelatedPayloadSegment<TValue>();
+	}
+
+	sealed class AcknowledgementRegistry
+	{
+		public List<RegistrationEnvelope<Dictionary<string, List<Tuple<int, string>>>, KeyValuePair<Guid, DateTimeOffset>>>
+			RegistrationsAwaitingAcknowledgementByCorrelationIdentifier =
+			new List<RegistrationEnvelope<Dictionary<string, List<Tuple<int, string>>>, KeyValuePair<Guid, DateTimeOffset>>>();
+		public List<byte[]> Blocks = new List<byte[]>();
+	}
+
+	static class Reported
+	{
+		static AcknowledgementRegistry registryOfEveryAcknowledgementEverRequestedSinceTheProcessStarted;
+
+		public static int Run()
+		{
+			var r = new AcknowledgementRegistry();
+			for (int i = 0; i < 20000; i++)
+				r.RegistrationsAwaitingAcknowledgementByCorrelationIdentifier.Add(
+					new RegistrationEnvelope<Dictionary<string, List<Tuple<int, string>>>, KeyValuePair<Guid, DateTimeOffset>>());
+			for (int i = 0; i < 1750; i++)
+				r.Blocks.Add(new byte[4096]);
+			registryOfEveryAcknowledgementEverRequestedSinceTheProcessStarted = r;
+			GC.Collect();
+			Console.WriteLine("{\"pid\":" + Environment.ProcessId + ",\"Envelopes\":" +
+					  r.RegistrationsAwaitingAcknowledgementByCorrelationIdentifier.Count +
+					  ",\"Blocks\":" + r.Blocks.Count + "}");
+			Console.Out.Flush();
+			while (Console.ReadLine() != null)
+				;
+			GC.KeepAlive(registryOfEveryAcknowledgementEverRequestedSinceTheProcessStarted);
+			return 0;
+		}
+	}
+
 	static class Program
 	{
 		const int Sessions = 300, Entries = 1000, BigLen = 200000, Finals = 50, Keys = 10, PohLen = 8192;
@@ -252,6 +304,8 @@ namespace Workload
 		{
 			if (args.Length > 0 && args[0] == "mark")
 				return Marked.Run(Array.IndexOf(args, "bgc") > 0, Array.IndexOf(args, "small") > 0);
+			if (args.Length > 0 && args[0] == "report")
+				return Reported.Run();
 			for (int i = 0; i < Sessions; i++)
 				publisher.Tick += new Session().OnTick; // never removed: the leak
 			for (int i = 0; i < Entries; i++)
