@@ -1026,21 +1026,21 @@ END_TEST
  * the mirrors of archived classes, and the dump leaves out those of
  * classes not loaded. Its missing references are expected (counted, no
  * warning); the same array not a root, held by a root of another kind,
- * or of another class, or an instance's missing reference beside it,
- * is warned of. */
+ * or of another class, an instance's missing reference beside it, or a
+ * second such array's, is warned of. */
 START_TEST(test_dangling_expected)
 {
 	struct hw w;
 	struct heap h;
-	const uint64_t elems[] = { 0x6009, 0xdead3, 0, 0xdead5 };
+	const uint64_t elems[] = { 0x6009, 0xdead3, 0, 0xdead5 }, second[] = { 0xdead7, 0xdead9 };
 	const struct hw_field inst[] = { { 0, T_OBJECT, 0xdead1 }, { 0, T_OBJECT, 0 }, { 0, T_INT, 0 } };
 	static const struct hw_field node[] = { { F_NEXT, 2, 0 }, { F_OTHER, 2, 0 }, { F_VAL, 10, 0 } };
 	enum { OBJARR = 0x71, STRARR = 0x73 };
 
 	/* case 0: the archive's array alone; 1: no root holds it; 2: a
 	 * Java frame does; 3: a String[]; 4: an instance's missing
-	 * reference as well */
-	for (int c = 0; c < 5; c++) {
+	 * reference as well; 5: a second Object[] a JNI global holds */
+	for (int c = 0; c < 6; c++) {
 		hw_begin(&w, V102, 8);
 		hw_sample_classes(&w);
 		hw_class_name(&w, 7, OBJARR, "[Ljava/lang/Object;");
@@ -1055,6 +1055,10 @@ START_TEST(test_dangling_expected)
 		size_t inst_at = hw_pos(&w);
 		if (c == 4)
 			hw_instance(&w, 0x6001, S_NODE, inst, 3);
+		if (c == 5) {
+			hw_objarray(&w, 0x6005, OBJARR, second, 2);
+			hw_root(&w, 0x01, 0x6005, 0, 0);
+		}
 		if (c == 2)
 			hw_root(&w, 0x03, 0x6003, 1, 0); /* Java frame */
 		else if (c != 1)
@@ -1063,14 +1067,16 @@ START_TEST(test_dangling_expected)
 		hw_heap_end(&w);
 		open_ok(&w, "archive.hprof", SIZE_MAX, &h);
 		dump_warnings(&h);
-		ck_assert_msg(h.dangling_refs == 2 + (c == 4), "case %d: %llu dangling", c,
+		ck_assert_msg(h.dangling_refs == (uint64_t)(2 + (c == 4) + 2 * (c == 5)), "case %d: %llu dangling", c,
 			      (unsigned long long)h.dangling_refs);
-		uint64_t want = c == 0 || c == 4 ? 2 : 0;
+		uint64_t want = c == 0 || c >= 4 ? 2 : 0;
 		ck_assert_msg(h.dangling_expected == want, "case %d: %llu expected, not %llu", c,
 			      (unsigned long long)h.dangling_expected, (unsigned long long)want);
 		ck_assert_msg(h.warn.n == (c == 0 ? 0 : c == 4 ? 1 : 2), "case %d: %zu warnings", c, h.warn.n);
 		if (c == 4)
 			ck_warned(&h, "0xdead1", inst_at);
+		else if (c == 5)
+			ck_assert(strstr(h.warn.msg[0], "0xdead7") && strstr(h.warn.msg[1], "0xdead9"));
 		else if (c != 0)
 			ck_assert(strstr(h.warn.msg[0], "0xdead3") && strstr(h.warn.msg[1], "0xdead5"));
 		/* the array keeps its references to what the dump has */

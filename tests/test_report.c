@@ -628,9 +628,11 @@ static int long_names_heap(char *path, size_t n)
 		return 0;
 	snprintf(path, n, "%s/names.nettrace", hw_tmpdir());
 	snprintf(log, sizeof log, "%s/names.log", hw_tmpdir());
-	snprintf(cmd, sizeof cmd, "rm -f %s %s; (sleep 600 | " DNDIR "/out/Workload report > %s 2>&1 &); "
+	/* its stdin held open by a sleep whose pid is kept, to end it too */
+	snprintf(cmd, sizeof cmd, "rm -f %s %s; ((sleep 600 & echo $! > %s.sleep; wait) | " DNDIR
+		 "/out/Workload report > %s 2>&1 &); "
 		 "for i in $(seq %d); do grep -q pid %s 2>/dev/null && break; sleep 0.1; done",
-		 path, log, log, (int)(hang_seconds(60) * 10), log);
+		 path, log, log, log, (int)(hang_seconds(60) * 10), log);
 	ck_assert_int_eq(system(cmd), 0);
 	char *said = file_bytes(log, &(size_t){ 0 });
 	const char *p = strstr(said, "\"pid\":");
@@ -639,7 +641,7 @@ static int long_names_heap(char *path, size_t n)
 	free(said);
 	snprintf(cmd, sizeof cmd, "%s -q snapshot %ld %s 2>&1", heapwalk(), pid, path);
 	char *out = run(cmd, &st);
-	snprintf(cmd, sizeof cmd, "kill %ld", pid);
+	snprintf(cmd, sizeof cmd, "kill %ld; kill $(cat %s.sleep)", pid, log);
 	ck_assert_int_eq(system(cmd), 0);
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "snapshot: %s", out);
 	free(out);

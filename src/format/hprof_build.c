@@ -215,6 +215,7 @@ struct refs {
 	node_t *rootv;       /* the nodes JNI globals hold, sorted */
 	size_t nrootv;
 	uint32_t object_array; /* the class java.lang.Object[], HW_NONE if none */
+	node_t archive;      /* the array whose missing references were expected */
 	node_t *wsrc, *wdst;
 	size_t nweak, capweak;
 	/* where the targets go: the scratch file, piece by piece, or an
@@ -272,13 +273,14 @@ static int in_sorted(const node_t *v, size_t n, node_t x)
  * classes not loaded yet (loading a class clears its slot). The dumper
  * writes a class object only for a loaded class, so that array's
  * references to mirrors are missing by design, not damage: counted as
- * expected, not warned of. Missing references from any other object,
- * from an Object[] no JNI global holds, or from an array of another
- * class are warned of. */
+ * expected, not warned of. There is one such array: missing references
+ * from a second, from any other object, from an Object[] no JNI global
+ * holds, or from an array of another class are warned of. */
 static int missing_expected(const struct refs *r)
 {
 	return r->object_array != HW_NONE && r->h->node_kind[r->cur] == NK_OBJARRAY &&
-	       r->h->node_class[r->cur] == r->object_array && in_sorted(r->rootv, r->nrootv, r->cur);
+	       r->h->node_class[r->cur] == r->object_array && in_sorted(r->rootv, r->nrootv, r->cur) &&
+	       (r->archive == HW_NONE || r->archive == r->cur);
 }
 
 /* The current node's references to ids not in the dump, once its
@@ -290,6 +292,7 @@ static void settle_missing(struct refs *r)
 		return;
 	if (missing_expected(r)) {
 		r->expected += r->nmiss;
+		r->archive = r->cur;
 	} else {
 		for (uint32_t k = 0; k < r->nmiss && k < 3; k++)
 			if (r->dangling - r->expected + k < 3 && !r->again)
@@ -342,6 +345,7 @@ static void archive_roots(struct refs *r, const struct scan *s)
 	}
 	sort_u32(r->rootv, r->nrootv);
 	r->object_array = HW_NONE;
+	r->archive = HW_NONE;
 	for (uint32_t c = 0; c < h->ncls && r->object_array == HW_NONE; c++)
 		if (!(h->cls[c].flags & HC_SYNTHETIC) && strcmp(class_name(h, c), "[Ljava.lang.Object;") == 0)
 			r->object_array = c;
@@ -511,6 +515,7 @@ static void build_refs(struct heap *h, struct classtab *ct, const struct scan *s
 		r.nweak = 0;
 		r.dangling = 0;
 		r.expected = 0;
+		r.archive = HW_NONE;
 		for (node_t i = 1; i < h->n; i++) {
 			node_refs(&r, i);
 			settle_missing(&r);
@@ -524,9 +529,9 @@ static void build_refs(struct heap *h, struct classtab *ct, const struct scan *s
 	h->dangling_refs = r.dangling;
 	h->dangling_expected = r.expected;
 	if (r.dangling - r.expected > 3)
-		warn_add(&h->warn, "%s: %llu references to objects not in the dump, in all%s",
-			 h->path, (unsigned long long)(r.dangling - r.expected),
-			 r.expected ? " (besides those to class mirrors HotSpot leaves out)" : "");
+		warn_add(&h->warn, "%s: %llu references to objects not in the dump, in all%s", h->path,
+			 (unsigned long long)(r.dangling - r.expected),
+			 r.expected ? ", besides those of the archive's roots (info: dangling_expected)" : "");
 	h->weak_src = r.wsrc;
 	h->weak_dst = r.wdst;
 	h->nweak = r.nweak;
