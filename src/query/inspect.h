@@ -215,6 +215,15 @@ uint64_t insp_retained(const struct heap *h, const node_t *nodes, uint64_t count
  * object (HW_NONE too) and when there is no runtime to ask (NULL). */
 node_t insp_field(const struct heap *h, const struct runtime_ops *rt, void *ctx, node_t v, const char *name);
 
+/* Who holds the objects nodes[0..count) (sorted), appended to out:
+ * "held by 5526 soft holders (5526 java.lang.ref.SoftReference.referent),
+ * 3 strong (2 Foo.list); 4 of them GC roots": the distinct holders per
+ * kind (strong references, and the weak ones by the runtime's word for
+ * them, "weak" when it has none), the most, each kind's class most of
+ * them are of and the field most of its references go through (of the
+ * first 256 read). Names are raw dump text (insp_holders.c). */
+void insp_holders(const struct heap *h, const node_t *nodes, uint64_t count, struct sbuf *out);
+
 /* The tables of the inspection files, each ended by an entry with a
  * NULL name: insp_waste.c, insp_refs.c, insp_retention.c, insp_search.c,
  * insp_clr.c. */
