@@ -494,12 +494,12 @@
 
 	const sus = el('div', { id: 'suspects-list' });
 	if (!D.suspects.length)
-		sus.appendChild(el('p', { className: 'muted' }, 'No object or class retains 20% of the heap or more.'));
+		sus.appendChild(el('p', { className: 'muted' }, 'No object retains 20% of the heap or more, nor the instances of a class 10%.'));
 	D.suspects.forEach((s, i) => {
 		const box = el('div', { className: 'suspect', 'data-retained': s.retained },
 			el('h3', {}, 'Suspect ' + (i + 1) + ': ' + s.name),
 			el('div', {}, 'retains ', el('strong', { className: 'retained' }, num(s.retained)), ' bytes (' + human(s.retained) + ', ' +
-				pct(s.retained, heapBytes) + ' of the heap); ' + num(s.objects) + ' objects below its accumulation point'));
+				pct(s.retained, heapBytes) + ' of the heap); ' + num(s.objects) + (s.point ? ' objects below its accumulation point' : ' objects')));
 		if (s.point) {
 			box.appendChild(el('div', {}, 'accumulation point: ' + s.point.class + ' @' + s.point.id + ', retaining ' + human(s.point.retained)));
 			if (s.path && s.path.rows.length)

@@ -644,7 +644,7 @@ static void accum_suspect(struct insp_result *r, const struct heap *h, uint32_t 
 	sbuf_printf(&sb, "accumulated in instances of %s: %llu ", class_name(h, c), (unsigned long long)count);
 	if (count != all) /* the others are below them */
 		sbuf_printf(&sb, "of its %llu ", (unsigned long long)all);
-	sbuf_printf(&sb, "instances retain %.1f%%, ", pct(h, lb));
+	sbuf_printf(&sb, "instance%s %.1f%%, ", count == 1 ? " retains" : "s retain", pct(h, lb));
 	if (holder == 0) {
 		sbuf_adds(&sb, "no one object holds them");
 	} else {
@@ -960,7 +960,7 @@ const struct inspection insp_retention[] = {
 	  "retained", 1, run_stacks, 0, NULL, 0 },
 	{ "outer-instances", "Retention", "Outer instances kept alive by inner-class this$0", NULL, 0,
 	  "retained", 1, run_outer, 0, NULL, 0 },
-	{ "leak-suspects", "Retention", "Objects and classes retaining 20% of the heap or more", NULL, 0,
+	{ "leak-suspects", "Retention", "Objects retaining 20% of the heap, classes whose instances 10%", NULL, 0,
 	  "retained", 1, run_suspects, 1, NULL, 0 },
 	{ "class-loaders", "Class loaders", "Classes and their instances, per defining loader", NULL, 0,
 	  "classes", 0, run_loaders, 0, NULL, 0 },

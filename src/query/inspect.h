@@ -76,8 +76,18 @@
  *                       holds 80% of its top members' bytes, down from
  *                       the root, and its members those top members under
  *                       it. A class is left out when its point is an
- *                       object suspect's, or when no object holds 80%
- *                       (nothing in particular keeps it). Extra: the
+ *                       object suspect's. A class whose top members
+ *                       below no top member of another class of 10%
+ *                       (char[] inside buffers are the buffers') retain
+ *                       >= 10% together, and that gave no suspect above
+ *                       (under 20%, or no object holds 80% of them), is
+ *                       "accumulated in instances of X: N instances
+ *                       retain P%", its group those members, its point
+ *                       the object holding 80% of them or none ("no one
+ *                       object holds them"), then who holds them
+ *                       (insp_holders: holders by kind, soft, weak,
+ *                       strong); left out when an object suspect or a
+ *                       point named holds 80% of them. Extra: the
  *                       suspect's retained bytes
  * Class loaders
  *   class-loaders       classes (their class objects) and their instances,
