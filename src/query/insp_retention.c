@@ -641,7 +641,9 @@ static void accum_suspect(struct insp_result *r, const struct heap *h, uint32_t 
 	node_t *m = nvec_take(top, &count);
 
 	sbuf_init(&sb);
-	sbuf_printf(&sb, "accumulated in instances of %s: %llu ", class_name(h, c), (unsigned long long)count);
+	sbuf_adds(&sb, "accumulated in instances of ");
+	size_t off = sb.len;
+	sbuf_printf(&sb, "%s: %llu ", class_name(h, c), (unsigned long long)count);
 	if (count != all) /* the others are below them */
 		sbuf_printf(&sb, "of its %llu ", (unsigned long long)all);
 	sbuf_printf(&sb, "instance%s %.1f%%, ", count == 1 ? " retains" : "s retain", pct(h, lb));
@@ -653,7 +655,10 @@ static void accum_suspect(struct insp_result *r, const struct heap *h, uint32_t 
 	}
 	sbuf_adds(&sb, "; ");
 	insp_holders(h, m, count, &sb);
-	insp_add(r, h, sbuf_detach(&sb), IP_HIGH, m, count, lb)->point = holder != 0 ? holder : HW_NONE;
+	struct insp_group *g = insp_add(r, h, sbuf_detach(&sb), IP_HIGH, m, count, lb);
+	g->point = holder != 0 ? holder : HW_NONE;
+	g->cls_off = (uint32_t)off;
+	g->cls_len = (uint32_t)strlen(class_name(h, c));
 }
 
 /* A class suspect of 20% or more, as it always was: a class whose

@@ -151,6 +151,8 @@ struct insp_group {
 	uint64_t shallow;        /* of the members */
 	uint64_t extra;          /* the inspection's own figure (see extra_name) */
 	node_t point;            /* leak-suspects: the accumulation point; else HW_NONE */
+	uint32_t cls_off, cls_len; /* where a class name is in name, for a front
+	                          * end that shortens it; cls_len 0: none */
 };
 
 /* The groups together: their objects counted once, and the inspection's
