@@ -614,10 +614,8 @@ static node_t *members_under(const struct heap *h, const node_t *top, uint64_t n
 /* Is the accumulation whose top members' bytes class_holder summed in
  * sum[] one a suspect already tells: 80% of them below an object suspect
  * or a point already named, or gathered at such a point? */
-static int told(const struct heap *h, const uint64_t *sum, node_t holder, const node_t *sus, size_t nsus,
-		const struct insp_result *r)
+static int told(const uint64_t *sum, node_t holder, const node_t *sus, size_t nsus, const struct insp_result *r)
 {
-	(void)h;
 	for (size_t i = 0; i < nsus; i++)
 		if (sum[sus[i]] * 100 >= sum[0] * DROP_PCT)
 			return 1;
@@ -739,7 +737,7 @@ static void class_suspects(struct heap *h, const struct objset *set, const node_
 		if (!accum[c] || ownb[c] * 100 < h->retained[0] * ACCUM_PCT)
 			continue;
 		node_t holder = class_holder(h, own[c].v, own[c].n, sum, post, p);
-		if (!told(h, sum, holder, sus, npts, r))
+		if (!told(sum, holder, sus, npts, r))
 			accum_suspect(r, h, c, &own[c], ownb[c], cnt[c], holder, sum);
 	}
 	for (uint32_t c = 0; c < h->ncls; c++) {
