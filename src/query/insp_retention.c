@@ -963,7 +963,7 @@ const struct inspection insp_retention[] = {
 	  "retained", 1, run_stacks, 0, NULL, 0 },
 	{ "outer-instances", "Retention", "Outer instances kept alive by inner-class this$0", NULL, 0,
 	  "retained", 1, run_outer, 0, NULL, 0 },
-	{ "leak-suspects", "Retention", "Objects retaining 20% of the heap, classes whose instances 10%", NULL, 0,
+	{ "leak-suspects", "Retention", "Objects retaining 20% of the heap, classes' instances 10% together", NULL, 0,
 	  "retained", 1, run_suspects, 1, NULL, 0 },
 	{ "class-loaders", "Class loaders", "Classes and their instances, per defining loader", NULL, 0,
 	  "classes", 0, run_loaders, 0, NULL, 0 },
