@@ -737,7 +737,7 @@ START_TEST(leak_accumulated_written)
 	assert_members(g, &bufs);
 	snprintf(want, sizeof want,
 		 "accumulated in instances of t.Item: 6 instances retain %.1f%%, no one object holds them; "
-		 "held by 7 strong holders (6 t.Owner.item); 1 of them GC roots", 100.0 * (double)ib / (double)total);
+		 "held by 7 strong holders (6 t.Owner.item); 1 of them a GC root", 100.0 * (double)ib / (double)total);
 	g = group_named(&r, want);
 	ck_assert_msg(g != NULL, "no group %s", want);
 	ck_assert_uint_eq(g->extra, ib);
@@ -807,7 +807,8 @@ START_TEST(leak_accumulated_jdk)
 			 100.0 * (double)ib / (double)total, (unsigned long long)(owners + arrays),
 			 (unsigned long long)owners);
 	if (iroots > 0)
-		snprintf(want + n, sizeof want - (size_t)n, "; %llu of them GC roots", (unsigned long long)iroots);
+		snprintf(want + n, sizeof want - (size_t)n, "; %llu of them %s", (unsigned long long)iroots,
+			 iroots == 1 ? "a GC root" : "GC roots");
 	g = group_named(&r, want);
 	ck_assert_msg(g != NULL, "no group %s", want);
 	ck_assert_uint_eq(owners, 3000);

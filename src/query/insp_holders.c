@@ -238,7 +238,11 @@ void insp_holders(const struct heap *h, const node_t *nodes, uint64_t count, str
 		first = 0;
 	}
 	if (roots > 0)
-		sbuf_printf(out, "%s%llu of them GC roots", first ? "" : "; ", (unsigned long long)roots);
+		sbuf_adds(out, first ? "" : "; ");
+	if (roots > 0 && roots == count)
+		sbuf_adds(out, count == 1 ? "a GC root itself" : "all GC roots themselves");
+	else if (roots > 0)
+		sbuf_printf(out, "%llu of them %s", (unsigned long long)roots, roots == 1 ? "a GC root" : "GC roots");
 	else if (first)
 		sbuf_adds(out, "held by nothing");
 	for (size_t i = 0; i < nk; i++)
