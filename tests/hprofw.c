@@ -451,6 +451,95 @@ char *hw_write_weakheld(void)
 	return path;
 }
 
+/* ---- accumulations ---- */
+const uint64_t ab_buf[5] = { 0x6101, 0x6103, 0x6105, 0x6107, 0x6109 };
+const uint64_t ab_soft[4] = { 0x6201, 0x6203, 0x6205, 0x6207 }, ab_weak = 0x6209;
+const uint64_t ai_item[6] = { 0x6301, 0x6303, 0x6305, 0x6307, 0x6309, 0x630b };
+const uint64_t ai_owner[6] = { 0x6401, 0x6403, 0x6405, 0x6407, 0x6409, 0x640b };
+
+/* An instance of a class with one reference field, to a new primitive
+ * array of n elements of type t (its id: id + 0x1000). */
+static void hw_with_array(struct hw *w, uint64_t id, uint64_t cid, uint8_t t, uint32_t n)
+{
+	const struct hw_field v[] = { { 0, T_OBJECT, id + 0x1000 } };
+
+	hw_instance(w, id, cid, v, 1);
+	hw_primarray(w, id + 0x1000, t, n, NULL);
+}
+
+static void hw_one_field_class(struct hw *w, uint64_t cid, uint64_t fname)
+{
+	const struct hw_field f[] = { { fname, T_OBJECT, 0 } };
+
+	hw_class_dump(w, cid, J_OBJECT, 0, NULL, 0, NULL, 0, f, 1);
+}
+
+char *hw_write_accum(void)
+{
+	struct hw w;
+	uint64_t r1[5], cells[4];
+
+	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
+	hw_jdk_names(&w);
+	hw_utf8(&w, ACF_DATA, "data");
+	hw_utf8(&w, ACF_PAYLOAD, "payload");
+	hw_utf8(&w, ACF_ITEM, "item");
+	hw_utf8(&w, ACF_CELLS, "cells");
+	hw_utf8(&w, ACF_BLOB, "blob");
+	hw_class_name(&w, 40, AC_SOFTREF, "java/lang/ref/SoftReference");
+	hw_class_name(&w, 41, AC_BUF, "t/Buf");
+	hw_class_name(&w, 42, AC_ITEM, "t/Item");
+	hw_class_name(&w, 43, AC_OWNER, "t/Owner");
+	hw_class_name(&w, 44, AC_BAG, "t/Bag");
+	hw_class_name(&w, 45, AC_CELL, "t/Cell");
+	hw_heap_begin(&w);
+	hw_jdk_classes(&w);
+	hw_class_dump(&w, AC_SOFTREF, J_REFERENCE, 0, NULL, 0, NULL, 0, NULL, 0);
+	hw_one_field_class(&w, AC_BUF, ACF_DATA);
+	hw_one_field_class(&w, AC_ITEM, ACF_PAYLOAD);
+	hw_one_field_class(&w, AC_OWNER, ACF_ITEM);
+	const struct hw_field bagf[] = { { ACF_CELLS, T_OBJECT, 0 }, { ACF_BLOB, T_OBJECT, 0 } };
+	hw_class_dump(&w, AC_BAG, J_OBJECT, 0, NULL, 0, NULL, 0, bagf, 2);
+	hw_one_field_class(&w, AC_CELL, ACF_PAYLOAD);
+	hw_root(&w, HW_ROOT_JNI_GLOBAL, AC_R1, 1, 0);
+	hw_root(&w, HW_ROOT_JNI_GLOBAL, AC_R2, 2, 0);
+	hw_root(&w, HW_ROOT_JNI_GLOBAL, AC_R3, 3, 0);
+	hw_root(&w, HW_ROOT_JNI_GLOBAL, AC_BAGOBJ, 4, 0);
+	hw_root(&w, HW_ROOT_JNI_GLOBAL, ai_item[0], 5, 0);
+	for (size_t i = 0; i < 5; i++)
+		hw_with_array(&w, ab_buf[i], AC_BUF, T_BYTE, 1000);
+	for (size_t i = 0; i < 4; i++) {
+		/* SoftReference's own fields: none; Reference's follow */
+		const struct hw_field v[] = { { 0, T_OBJECT, ab_buf[i] }, { 0, T_OBJECT, 0 }, { 0, T_OBJECT, 0 },
+					      { 0, T_OBJECT, 0 } };
+		hw_instance(&w, ab_soft[i], AC_SOFTREF, v, 4);
+		r1[i] = ab_soft[i];
+	}
+	hw_jdk_weakref(&w, ab_weak, ab_buf[4]);
+	r1[4] = ab_weak;
+	hw_objarray(&w, AC_R1, J_OBJARR, r1, 5);
+	for (size_t i = 0; i < 6; i++) {
+		const struct hw_field v[] = { { 0, T_OBJECT, ai_item[i] } };
+		hw_with_array(&w, ai_item[i], AC_ITEM, T_LONG, 60);
+		hw_instance(&w, ai_owner[i], AC_OWNER, v, 1);
+	}
+	hw_objarray(&w, AC_R2, J_OBJARR, ai_owner, 6);
+	hw_objarray(&w, AC_R3, J_OBJARR, ai_item, 6);
+	for (size_t i = 0; i < 4; i++) {
+		cells[i] = 0x6501 + 2 * i;
+		hw_with_array(&w, cells[i], AC_CELL, T_LONG, 100);
+	}
+	hw_objarray(&w, AC_CELLS, J_OBJARR, cells, 4);
+	const struct hw_field bag[] = { { 0, T_OBJECT, AC_BLOB }, { 0, T_OBJECT, AC_CELLS } };
+	hw_instance(&w, AC_BAGOBJ, AC_BAG, bag, 2);
+	hw_primarray(&w, AC_BLOB, T_BYTE, 12000, NULL);
+	hw_heap_end(&w);
+	hw_dump_end(&w);
+	char *path = hw_write(&w, "accum.hprof", SIZE_MAX);
+	hw_free(&w);
+	return path;
+}
+
 /* ---- the sample heap ---- */
 
 void hw_sample_classes(struct hw *w)

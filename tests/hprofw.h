@@ -146,6 +146,24 @@ enum {
 extern const uint64_t wk_soft[5], wk_soft_to[5], wk_weak[1], wk_weak_to[1], wk_bufs[5];
 char *hw_write_weakheld(void);
 
+/* Accumulations (test_retain.c, leak-suspects): t.Buf AB_BUF[0..4],
+ * each with a byte[1000] (`data`), reachable only through SoftReferences
+ * AB_SOFT[0..3] and the WeakReference AB_WEAK (in the root Object[]
+ * AC_R1); t.Item AI_ITEM[0..5], each with a long[60] (`payload`), held
+ * by t.Owner AI_OWNER[i] (`item`, the owners in the root AC_R2) and by
+ * the root Object[] AC_R3; AI_ITEM[0] is a JNI global too; the root
+ * t.Bag AC_BAGOBJ holds (`cells`, an Object[]) 4 t.Cell, each with a
+ * long[100], and (`blob`) a byte[12000]: an object suspect, which the
+ * Cells' accumulation is part of. Returns the path (free it). */
+enum {
+	AC_BUF = 0x5001, AC_ITEM = 0x5011, AC_OWNER = 0x5021, AC_BAG = 0x5031, AC_CELL = 0x5041,
+	AC_SOFTREF = 0x5051, ACF_DATA = 0x5101, ACF_PAYLOAD = 0x5103, ACF_ITEM = 0x5105, ACF_CELLS = 0x5107,
+	ACF_BLOB = 0x5109,
+	AC_R1 = 0x6001, AC_R2 = 0x6003, AC_R3 = 0x6005, AC_BAGOBJ = 0x6007, AC_CELLS = 0x6009, AC_BLOB = 0x600b,
+};
+extern const uint64_t ab_buf[5], ab_soft[4], ab_weak, ai_item[6], ai_owner[6];
+char *hw_write_accum(void);
+
 /* The sample heap of the graph and reader tests; ids are odd so that they
  * do not pass for addresses (the default layout applies). See
  * test_graph.c for the picture and the expected figures. */

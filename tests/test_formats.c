@@ -782,6 +782,47 @@ START_TEST(test_v8_weak_kept)
 }
 END_TEST
 
+/* Leak suspects on V8 (tests/node/accum.js): 3000 Spread objects that
+ * two roots' arrays hold each, no one object all of them: a suspect
+ * "accumulated in instances of Spread", its count, bytes (each one's
+ * own, summed) and holders as the script counts them in the snapshot. */
+START_TEST(test_v8_accumulated)
+{
+	int st;
+	unsigned long count, own, all, holders;
+
+	if (!have("node")) {
+		fprintf(stderr, "formats: node is not installed: the V8 accumulation test is skipped\n");
+		return;
+	}
+	char *ref = run("mkdir -p " V8DIR " && node " TEST_SRCDIR "/node/accum.js " V8DIR, &st);
+	ck_assert_msg(st == 0 && sscanf(ref, "Spread %lu %lu %lu %lu", &count, &own, &all, &holders) == 4, "%s", ref);
+	ck_assert_uint_eq(count, 3000);
+	ck_assert(own <= all && holders >= 2);
+	char *out = hw("-q --no-cache inspect " V8DIR "/accum.heapsnapshot leak-suspects -f csv", &st);
+	ck_assert_int_eq(st, 0);
+	char want[256];
+	snprintf(want, sizeof want, ",high,%lu,", count);
+	char *row = strstr(out, "\"accumulated in instances of Spread: ");
+	ck_assert_msg(row != NULL, "%s", out);
+	char *bol = row;
+	while (bol > out && bol[-1] != '\n')
+		bol--;
+	char *eol = strchr(row, '\n');
+	if (eol != NULL)
+		*eol = '\0'; /* the row alone */
+	ck_assert_msg(strstr(bol, want) != NULL && strstr(bol, want) < row, "%s", out);
+	snprintf(want, sizeof want, ",%lu,\"", own); /* retained, then the name */
+	ck_assert_msg(strstr(bol, want) == row - strlen(want) + 1, "want %s in %s", want, bol);
+	snprintf(want, sizeof want, "3000 instances retain ");
+	ck_assert_msg(strstr(row, want) != NULL, "%s", row);
+	snprintf(want, sizeof want, "no one object holds them; held by %lu strong holders (", holders);
+	ck_assert_msg(strstr(row, want) != NULL && strstr(row, "weak") == NULL, "want %s in %s", want, row);
+	free(out);
+	free(ref);
+}
+END_TEST
+
 /* info prints what the format knows and nothing it does not: the JVM's
  * layout for HPROF only (a .NET trace, a Mono file and a V8 snapshot
  * give each object's size as it is), ids that last from dump to dump
@@ -2036,6 +2077,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_v8_wide_numbers);
 	tcase_add_test(tc, test_v8_info_roots);
 	tcase_add_test(tc, test_v8_weak_kept);
+	tcase_add_test(tc, test_v8_accumulated);
 	tcase_add_test(tc, test_info_format_facts);
 	tcase_add_test(tc, test_v8_read_twice);
 	tcase_add_test(tc, test_v8_id_order);

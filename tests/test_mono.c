@@ -344,6 +344,48 @@ START_TEST(test_mono_recorded)
 }
 END_TEST
 
+/* Leak suspects on Mono: round 3 keeps 150 Sessions (mprof-report's
+ * count) in a list, and 50 Late objects hold the first 50 of them too:
+ * those 50 are held from two places, by no one object, and are 10% of
+ * the heap: "accumulated in instances of Workload.Session", held by 51
+ * strong holders (the 50 Lates and the list's array). Their bytes lie
+ * between their own and their Leafs' shallow sizes (the report's) with
+ * their byte[64]'s 64 bytes, and that with 64 bytes of headers more. */
+START_TEST(test_mono_accumulated)
+{
+	struct shot want[16];
+	int st;
+	size_t n = read_report(FIXTURE ".report", want, 16);
+
+	ck_assert_uint_ge(n, 4);
+	struct row *sess = row_of(&want[3], "Workload.Session"), *leaf = row_of(&want[3], "Workload.Leaf");
+	ck_assert(sess != NULL && leaf != NULL && leaf->count == 3 * sess->count);
+	char *out = hw("--no-cache -q inspect " FIXTURE " leak-suspects -f csv", &st);
+	ck_assert_int_eq(st, 0);
+	char *row = strstr(out, "\"accumulated in instances of Workload.Session: ");
+	ck_assert_msg(row != NULL, "%s", out);
+	char *bol = row, *eol = strchr(row, '\n');
+	while (bol > out && bol[-1] != '\n')
+		bol--;
+	if (eol != NULL)
+		*eol = '\0';
+	unsigned long long objects, shallow, retained;
+	ck_assert_msg(sscanf(bol, "%*[^,],high,%llu,%llu,%llu,", &objects, &shallow, &retained) == 3, "%s", bol);
+	ck_assert_uint_eq(objects, 50);
+	ck_assert_uint_eq(shallow, 50 * (sess->bytes / sess->count));
+	unsigned long long one = sess->bytes / sess->count + 3 * (leaf->bytes / leaf->count) + 64;
+	ck_assert_msg(retained >= 50 * one && retained <= 50 * (one + 64), "%llu bytes, %llu each", retained, one);
+	char want1[160];
+	snprintf(want1, sizeof want1, "50 of its %llu instances retain ", (unsigned long long)sess->count);
+	ck_assert_msg(strstr(row, want1) != NULL, "want %s in %s", want1, row);
+	ck_assert_msg(strstr(row, "no one object holds them; held by 51 strong holders (50 Workload.Late") != NULL,
+		      "%s", row);
+	free(out);
+	for (size_t i = 0; i < n; i++)
+		free(want[i].rows);
+}
+END_TEST
+
 /* Cut and damaged copies of the fixture, and options that do not fit. */
 START_TEST(test_mono_bad_input)
 {
@@ -1299,6 +1341,7 @@ Suite *mono_suite(void)
 
 	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_mono_recorded);
+	tcase_add_test(tc, test_mono_accumulated);
 	tcase_add_test(tc, test_mono_ignore_labels);
 	tcase_add_test(tc, test_mono_bad_input);
 	tcase_add_test(tc, test_mono_browser);

@@ -290,15 +290,23 @@ START_TEST(jdk_dump_in_chromium)
 		}
 		ck_assert_uint_eq(nb, 30);
 		/* leak suspects: retained as the inspection says, each with the
-		 * path that paths finds to its accumulation point */
+		 * path that paths finds to its accumulation point; one
+		 * accumulated in many instances that no object holds has none */
 		const struct jv *sus = jv_get(pg, "suspects"), *ws = jv_get(&suspects, "rows");
+		size_t npaths = 0;
 		ck_assert_uint_eq(sus->n, ws->n);
 		ck_assert_uint_ge(sus->n, 1);
 		for (size_t i = 0; i < sus->n; i++) {
 			const struct jv *path = &at(sus, i)->v[2];
 			struct jv pj;
 			ck_assert_uint_eq(u(&at(sus, i)->v[1]), u(jv_get(at(ws, i), "retained")));
-			ck_assert_uint_ge(path->n, 1);
+			if (path->n == 0) {
+				ck_assert_msg(strstr(at(sus, i)->v[0].s, "no one object holds them") != NULL ||
+						      strstr(at(sus, i)->v[0].s, "no object holds it") != NULL,
+					      "%s: no path", at(sus, i)->v[0].s);
+				continue;
+			}
+			npaths++;
 			snprintf(args, sizeof args, "paths %s %s --max 1", dump, path->v[path->n - 1].s);
 			cli_json(args, &pj);
 			const struct jv *pr = jv_get(&pj, "rows");
@@ -307,6 +315,7 @@ START_TEST(jdk_dump_in_chromium)
 				ck_assert_str_eq(jv_get(at(pr, k), "id")->s, path->v[k].s);
 			jv_free(&pj);
 		}
+		ck_assert_uint_ge(npaths, 1);
 		/* an inspection's top groups */
 		const struct jv *ins = jv_get(pg, "inspections"), *dg = NULL, *wd = jv_get(&dups, "rows");
 		for (size_t i = 0; i < ins->n; i++)

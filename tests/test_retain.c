@@ -11,9 +11,12 @@
 
 #include "format/hprof.h"
 #include "graph/analysis.h"
+#include "graph/rootkind.h"
 #include "engine/open.h"
 #include "query/inspect.h"
 #include "query/views.h"
+#include "hprofw.h"
+#include "histo.h"
 #include "suites.h"
 
 
@@ -589,6 +592,239 @@ START_TEST(leak_suspects)
 }
 END_TEST
 
+/* ---- leak-suspects: accumulations ---- */
+
+static void open_path(const char *path)
+{
+	struct open_opts o = { .no_cache = 1, .quiet = 1 };
+	struct sbuf err;
+
+	sbuf_init(&err);
+	ck_assert_msg(heap_open(h, path, &o, NULL, &err) == 0, "%s", err.buf);
+	sbuf_free(&err);
+	heap_need(h, HP_ALL, NULL);
+}
+
+/* Every object's shallow bytes: the heap's size, counted here. */
+static uint64_t heap_bytes(void)
+{
+	uint64_t b = 0;
+
+	for (node_t v = 1; v < h->n; v++)
+		b += h->node_shallow[v];
+	return b;
+}
+
+/* The instances of class c (no class objects), and their bytes with
+ * those of what their reference field `field` holds. */
+static uint64_t instances_with(uint32_t c, const char *field, struct list *out, struct list *inner)
+{
+	uint64_t b = 0;
+
+	for (node_t v = 1; v < h->n; v++) {
+		if (h->node_class[v] != c || h->node_kind[v] == NK_CLASS)
+			continue;
+		node_t a = ref_of(v, field);
+		ck_assert_msg(a != HW_NONE, "%s @%llx has no %s", class_name(h, c),
+			      (unsigned long long)heap_node_id(h, v), field);
+		push(out, v);
+		push(inner, a);
+		b += h->node_shallow[v] + h->node_shallow[a];
+	}
+	return b;
+}
+
+/* Does object y refer to a member of `in` (a field, or an element)?
+ * Read from its record, not through the graph's references. */
+static int refers_to(node_t y, const bits_t *in, const char *field)
+{
+	uint8_t t;
+	int64_t len = h->node_kind[y] == NK_OBJARRAY ? hprof_array_length(h, y, &t) : -1;
+
+	if (len >= 0) {
+		for (int64_t i = 0; i < len; i++) {
+			struct hvalue e;
+			node_t x = heap_array_elem(h, y, (uint64_t)i, &e) == 0 && e.v.id ? heap_find_id(h, e.v.id) : HW_NONE;
+			if (x != HW_NONE && bit_get(in, x))
+				return 1;
+		}
+		return 0;
+	}
+	node_t x = h->node_kind[y] == NK_INSTANCE ? ref_of(y, field) : HW_NONE;
+	return x != HW_NONE && bit_get(in, x);
+}
+
+/* How many objects of class c refer to a member of `in` through
+ * `field`, by a scan of every object. */
+static uint64_t holders_of(const bits_t *in, uint32_t c, const char *field)
+{
+	uint64_t n = 0;
+
+	for (node_t y = 1; y < h->n; y++)
+		n += h->node_class[y] == c && h->node_kind[y] == NK_INSTANCE && refers_to(y, in, field);
+	return n;
+}
+
+static bits_t *bits_of(const struct list *l)
+{
+	bits_t *b = xcalloc(bits_words(h->n), sizeof *b);
+
+	for (size_t i = 0; i < l->n; i++)
+		bit_set(b, l->v[i]);
+	return b;
+}
+
+/* How many of l's objects a GC root holds, from the reader's root table. */
+static uint64_t roots_among(const bits_t *in)
+{
+	bits_t *seen = xcalloc(bits_words(h->n), sizeof *seen);
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < h->nroot_rec; i++) {
+		node_t v = h->root_rec[i].node;
+		if (h->root_rec[i].kind < RK_WEAK_ONLY && v < h->n && bit_get(in, v) && !bit_get(seen, v)) {
+			bit_set(seen, v);
+			n++;
+		}
+	}
+	free(seen);
+	return n;
+}
+
+/* No group holds an object of `inner` (the arrays inside the
+ * accumulated objects): one accumulation, said once. */
+static void assert_said_once(const struct insp_result *r, const struct list *inner)
+{
+	bits_t *in = bits_of(inner);
+
+	for (size_t i = 0; i < r->n; i++)
+		for (uint64_t k = 0; k < r->g[i].count; k++)
+			ck_assert_msg(!bit_get(in, r->g[i].nodes[k]), "%s: holds what another suspect holds",
+				      r->g[i].name);
+	free(in);
+}
+
+/* A written heap: Bufs behind 4 soft and 1 weak reference, Items each
+ * held by its Owner and by one array (and one a GC root), Cells all in
+ * one Bag (an object suspect already). */
+START_TEST(leak_accumulated_written)
+{
+	char *path = hw_write_accum();
+	struct list bufs = { 0 }, data = { 0 }, items = { 0 }, payload = { 0 }, cells = { 0 }, cdata = { 0 };
+	struct insp_result r;
+	char want[512];
+
+	open_path(path);
+	uint64_t total = heap_bytes();
+	ck_assert_uint_eq(h->retained[0], total);
+	uint64_t bb = instances_with(class_named("t.Buf"), "data", &bufs, &data);
+	uint64_t ib = instances_with(class_named("t.Item"), "payload", &items, &payload);
+	uint64_t cb = instances_with(class_named("t.Cell"), "payload", &cells, &cdata);
+	ck_assert_uint_eq(bufs.n, 5);
+	ck_assert_uint_eq(items.n, 6);
+	/* Items between 10% and 20%: the accumulated rule alone finds them */
+	ck_assert(ib * 10 >= total && ib * 5 < total);
+	ck_assert(cb * 10 >= total && cb * 5 < total);
+	run_all("leak-suspects", NULL, &r);
+	snprintf(want, sizeof want,
+		 "accumulated in instances of t.Buf: 5 instances retain %.1f%%, no one object holds them; "
+		 "held by 4 soft holders (4 java.lang.ref.SoftReference.referent), 1 weak (1 "
+		 "java.lang.ref.WeakReference.referent)", 100.0 * (double)bb / (double)total);
+	const struct insp_group *g = group_named(&r, want);
+	ck_assert_msg(g != NULL, "no group %s", want);
+	ck_assert_uint_eq(g->extra, bb);
+	ck_assert_uint_eq(g->point, HW_NONE);
+	assert_members(g, &bufs);
+	snprintf(want, sizeof want,
+		 "accumulated in instances of t.Item: 6 instances retain %.1f%%, no one object holds them; "
+		 "held by 7 strong holders (6 t.Owner.item); 1 of them a GC root", 100.0 * (double)ib / (double)total);
+	g = group_named(&r, want);
+	ck_assert_msg(g != NULL, "no group %s", want);
+	ck_assert_uint_eq(g->extra, ib);
+	assert_members(g, &items);
+	/* the Bag: an object suspect, its Cells (over 10%) no accumulation
+	 * of their own */
+	ck_assert_uint_eq(r.n, 3);
+	node_t bag = heap_find_id(h, AC_BAGOBJ);
+	char id[32];
+	node_id_text(h, bag, id, sizeof id);
+	snprintf(want, sizeof want, "t.Bag @%s retains ", id);
+	group_prefixed(&r, want);
+	assert_said_once(&r, &data);
+	assert_said_once(&r, &payload);
+	assert_said_once(&r, &cdata);
+	insp_result_free(&r);
+	free(bufs.v), free(data.v), free(items.v), free(payload.v), free(cells.v), free(cdata.v);
+	close_dump();
+	free(path);
+}
+END_TEST
+
+/* A JVM's dump (tests/java/Accum.java): 2000 Bufs behind SoftReferences,
+ * 3000 Items held each by its Owner and by one array; counts against
+ * the JVM's own histogram, bytes and holders by a scan here. */
+START_TEST(leak_accumulated_jdk)
+{
+	char path[512], histo[600], want[512];
+	struct list bufs = { 0 }, data = { 0 }, items = { 0 }, payload = { 0 };
+	struct insp_result r;
+	struct hist hs = { 0 };
+
+	workload_dump("Accum", "accum", "-Xmx256m -XX:+UseSerialGC -XX:SoftRefLRUPolicyMSPerMB=1000000", path,
+		      sizeof path);
+	snprintf(histo, sizeof histo, "%.*s.histo", (int)(strlen(path) - 6), path);
+	read_histo(histo, &hs);
+	open_path(path);
+	uint64_t total = heap_bytes();
+	uint32_t buf = class_named("Accum$Buf"), item = class_named("Accum$Item");
+	uint64_t bb = instances_with(buf, "data", &bufs, &data);
+	uint64_t ib = instances_with(item, "payload", &items, &payload);
+	ck_assert_uint_eq(bufs.n, hist_find(&hs, "Accum$Buf", 0));
+	ck_assert_uint_eq(items.n, hist_find(&hs, "Accum$Item", 0));
+	ck_assert_uint_eq(bufs.n, 2000);
+	ck_assert_uint_eq(items.n, 3000);
+	bits_t *bin = bits_of(&bufs), *iin = bits_of(&items);
+	uint64_t soft = holders_of(bin, class_named("java.lang.ref.SoftReference"), "referent");
+	uint64_t owners = holders_of(iin, class_named("Accum$Owner"), "item");
+	uint64_t arrays = 0;
+	for (node_t y = 1; y < h->n; y++)
+		arrays += h->node_kind[y] == NK_OBJARRAY && refers_to(y, iin, NULL);
+	uint64_t iroots = roots_among(iin);
+	ck_assert_uint_eq(roots_among(bin), 0);
+	run_all("leak-suspects", NULL, &r);
+	snprintf(want, sizeof want,
+		 "accumulated in instances of Accum$Buf: 2000 instances retain %.1f%%, no one object holds them; "
+		 "held by %llu soft holders (%llu java.lang.ref.SoftReference.referent)",
+		 100.0 * (double)bb / (double)total, (unsigned long long)soft, (unsigned long long)soft);
+	const struct insp_group *g = group_named(&r, want);
+	ck_assert_msg(g != NULL, "no group %s", want);
+	ck_assert_uint_eq(soft, 2000);
+	ck_assert_uint_eq(g->extra, bb);
+	assert_members(g, &bufs);
+	int n = snprintf(want, sizeof want,
+			 "accumulated in instances of Accum$Item: 3000 instances retain %.1f%%, no one object holds "
+			 "them; held by %llu strong holders (%llu Accum$Owner.item)",
+			 100.0 * (double)ib / (double)total, (unsigned long long)(owners + arrays),
+			 (unsigned long long)owners);
+	if (iroots > 0)
+		snprintf(want + n, sizeof want - (size_t)n, "; %llu of them %s", (unsigned long long)iroots,
+			 iroots == 1 ? "a GC root" : "GC roots");
+	g = group_named(&r, want);
+	ck_assert_msg(g != NULL, "no group %s", want);
+	ck_assert_uint_eq(owners, 3000);
+	ck_assert_uint_eq(g->extra, ib);
+	assert_members(g, &items);
+	assert_said_once(&r, &data);
+	assert_said_once(&r, &payload);
+	free(bin);
+	free(iin);
+	free_hist(&hs);
+	insp_result_free(&r);
+	free(bufs.v), free(data.v), free(items.v), free(payload.v);
+	close_dump();
+}
+END_TEST
+
 /* ---- class-loaders and duplicate-classes ---- */
 
 /* The class that class object v describes. */
@@ -982,6 +1218,8 @@ Suite *retain_suite(void)
 	tcase_add_test(tc, outer_instances);
 	tcase_add_test(tc, loaded_step);
 	tcase_add_test(tc, leak_suspects);
+	tcase_add_test(tc, leak_accumulated_written);
+	tcase_add_test(tc, leak_accumulated_jdk);
 	tcase_add_test(tc, class_loaders);
 	tcase_add_test(tc, duplicate_classes);
 	tcase_add_test(tc, string_regex);

@@ -1551,6 +1551,43 @@ START_TEST(test_use_one_of_same_name)
 }
 END_TEST
 
+/* Leak suspects at 80x24 (tests/java/Accum.java): an accumulation's
+ * row keeps its class name, the screen's narrow width cutting the
+ * words before it, and its group is a step of the class's instances. */
+START_TEST(test_accumulated_80x24)
+{
+	struct term t;
+	char dump[512];
+
+	workload_dump("Accum", "accum", "-Xmx256m -XX:+UseSerialGC -XX:SoftRefLRUPolicyMSPerMB=1000000", dump,
+		      sizeof dump);
+	term_start(&t, 80, 24, "", dump);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "BTab");
+	free(wait_for(&t, "boxed-primitives"));
+	keys(&t, "/");
+	type(&t, "^leak-suspects");
+	keys(&t, "Enter");
+	free(wait_for(&t, "leak-suspects: Enter runs it"));
+	keys(&t, "Enter");
+	free(wait_for(&t, "leak-suspects: 2 groups"));
+	keys(&t, "Down Down");
+	char *s = wait_for(&t, "instances of Accum$Item ");
+	has(s, "instances of Accum$Buf ");
+	char *row = line_of(s, "Accum$Buf ");
+	has(row, " 2000 ");
+	free(row);
+	free(s);
+	keys(&t, "Up Enter");
+	s = wait_for(&t, "Step 2: leak-suspects group ");
+	has(s, "|  2000 objects");
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
 /* Inspections with an argument. string-regex needs one (none: said, and
  * nothing runs); its regex, with a '/' in it, is written /.../ in the
  * step's expression. The workload made "user0".."user199": ten match
@@ -1820,6 +1857,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_baseline_ambiguous);
 	tcase_add_test(tc, test_allocations_view);
 	tcase_add_test(tc, test_inspections_view);
+	tcase_add_test(tc, test_accumulated_80x24);
 	tcase_add_test(tc, test_use_one_of_same_name);
 	tcase_add_test(tc, test_inspection_arguments);
 	tcase_add_test(tc, test_rules_screen);

@@ -125,6 +125,11 @@ struct runtime_ops {
 	 * fn (what it keeps of them beyond the graph is its own); NULL: the
 	 * runtime has none. */
 	void (*handles)(const struct heap *h, handle_fn fn, void *arg);
+	/* How the weak reference from v to t holds t, in the runtime's
+	 * words: "soft", "weak", "finalizer", "phantom" (v a reference
+	 * object, t its referent); NULL when it does not say (a rule's
+	 * weak reference, a runtime with one kind): a weak one. */
+	const char *(*weak_kind)(const struct heap *h, node_t v, node_t t);
 };
 
 /* An array of a reader's own (format_ops' data_arrays): where its

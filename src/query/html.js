@@ -522,7 +522,7 @@
 	// the point and its path once (a suspect without a point: its own)
 	const sus = el('div', { id: 'suspects-list' });
 	if (!D.suspects.length)
-		sus.appendChild(el('p', { className: 'muted' }, 'No object or class retains 20% of the heap or more.'));
+		sus.appendChild(el('p', { className: 'muted' }, 'No object retains 20% of the heap or more, nor the instances of a class 10%.'));
 	const cards = [];
 	D.suspects.forEach((s, i) => {
 		const first = s.same_point_as !== undefined ? D.suspects[s.same_point_as] : s;
@@ -538,7 +538,7 @@
 			box.appendChild(el('div', { className: 'suspect', 'data-retained': s.retained },
 				el('h3', {}, 'Suspect ' + (i + 1) + ': ', wrappable(s.name)),
 				el('div', {}, 'retains ', el('strong', { className: 'retained' }, num(s.retained)), ' bytes (' + human(s.retained) + ', ' +
-					pct(s.retained, heapBytes) + ' of the heap); ' + num(s.objects) + ' objects below its accumulation point')));
+					pct(s.retained, heapBytes) + ' of the heap); ' + num(s.objects) + (s.point ? ' objects below its accumulation point' : ' objects'))));
 		}
 		const p = c.first.point;
 		if (p) {

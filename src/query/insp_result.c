@@ -30,7 +30,7 @@ struct insp_group *insp_add(struct insp_result *r, const struct heap *h, char *n
 	uint64_t sh = 0;
 	for (uint64_t i = 0; i < count; i++)
 		sh += h->node_shallow[nodes[i]];
-	*g = (struct insp_group){ name, prio, nodes, count, sh, extra, HW_NONE };
+	*g = (struct insp_group){ name, prio, nodes, count, sh, extra, HW_NONE, 0, 0 };
 	return g;
 }
 

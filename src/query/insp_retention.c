@@ -364,6 +364,7 @@ static int run_outer(struct heap *h, const struct objset *set, const char *arg,
 /* ---- leak suspects ---- */
 
 #define SUSPECT_PCT 20 /* of the heap */
+#define ACCUM_PCT 10   /* of the heap, a class's instances together: MAT's threshold */
 #define DROP_PCT 80    /* a child below this share of its parent ends the walk */
 
 /* The child of v in the dominator tree that retains most (lowest index
@@ -478,10 +479,11 @@ static uint64_t *class_retained(struct heap *h, const struct objset *set)
 	return lb;
 }
 
-/* The class suspects: classes whose members retain (lb) >= 20% of the heap
+/* The class suspects: classes whose members retain (lb) >= 10% of the heap
  * (java.lang.Class aside: its instances are classes, each its own
- * object). cand[c] is set for them; big[c] gets the member of class c
- * that retains most, cnt[c] their number. Returns how many. */
+ * object). cand[c] is 2 for those at 20% or more, 1 below; big[c] gets
+ * the member of class c that retains most, cnt[c] their number. Returns
+ * how many. */
 static uint32_t class_candidates(struct heap *h, const struct objset *set, const uint64_t *lb,
 				 uint8_t *cand, node_t *big, uint64_t *cnt, struct progress *p)
 {
@@ -489,9 +491,10 @@ static uint32_t class_candidates(struct heap *h, const struct objset *set, const
 
 	for (uint32_t c = 0; c < h->ncls; c++) {
 		big[c] = HW_NONE;
-		cand[c] = lb[c] * 100 >= h->retained[0] * SUSPECT_PCT && lb[c] > 0 &&
+		cand[c] = lb[c] * 100 >= h->retained[0] * ACCUM_PCT && lb[c] > 0 &&
 			  strcmp(class_name(h, c), "java.lang.Class") != 0;
-		k += cand[c];
+		cand[c] += cand[c] && lb[c] * 100 >= h->retained[0] * SUSPECT_PCT;
+		k += cand[c] != 0;
 	}
 	for (node_t v = 1; v < h->n && k > 0 && !progress_cancelled(p); v++) {
 		uint32_t c = h->node_class[v];
@@ -504,15 +507,18 @@ static uint32_t class_candidates(struct heap *h, const struct objset *set, const
 	return k;
 }
 
-/* Members of the spread classes (spread[c]) that no member of their
- * class dominates: a walk of the dominator tree counting, per class,
- * the members on the current path (as analysis_class_lb does). post
- * gets the tree's nodes as the walk leaves them, children before their
- * parent (the root last), for class_holder's sums. */
-static void top_instances(const struct heap *h, const struct objset *set, const uint8_t *spread,
-			  struct nvec *per, node_t *post, struct progress *p)
+/* Members of the classes of track[c] that no member of their class
+ * dominates (per[c]): a walk of the dominator tree counting, per class,
+ * the members on the current path (as analysis_class_lb does). own[c]
+ * gets those of them that lie below no top member of another tracked
+ * class (not char[] in buffers: the buffers hold them), their bytes in
+ * ownb[c]. post gets the tree's nodes as the walk leaves them, children
+ * before their parent (the root last), for class_holder's sums. */
+static void top_instances(const struct heap *h, const struct objset *set, const uint8_t *track,
+			  struct nvec *per, struct nvec *own, uint64_t *ownb, node_t *post, struct progress *p)
 {
 	size_t np = 0;
+	uint32_t nact = 0; /* tracked classes with a member on the path */
 
 	uint32_t *active = xcalloc((size_t)h->ncls + 1, sizeof *active);
 	struct nvec stk = { 0 }, nxt = { 0 };
@@ -523,16 +529,21 @@ static void top_instances(const struct heap *h, const struct objset *set, const 
 		node_t v = stk.v[stk.n - 1];
 		if (nxt.v[nxt.n - 1] == h->dom_start[v + 1]) { /* leaving v */
 			post[np++] = v;
-			if (v != 0 && spread[h->node_class[v]] && objset_has(set, v))
-				active[h->node_class[v]]--;
+			if (v != 0 && track[h->node_class[v]] && h->node_kind[v] != NK_CLASS && objset_has(set, v))
+				nact -= --active[h->node_class[v]] == 0;
 			stk.n--;
 			nxt.n--;
 			continue;
 		}
 		node_t c = h->dom_child[nxt.v[nxt.n - 1]++];
 		uint32_t k = h->node_class[c];
-		if (spread[k] && h->node_kind[c] != NK_CLASS && objset_has(set, c) && active[k]++ == 0)
+		if (track[k] && h->node_kind[c] != NK_CLASS && objset_has(set, c) && active[k]++ == 0) {
 			nvec_push(&per[k], c);
+			if (nact++ == 0) {
+				nvec_push(&own[k], c);
+				ownb[k] += h->retained[c];
+			}
+		}
 		nvec_push(&stk, c);
 		nvec_push(&nxt, h->dom_start[c]);
 	}
@@ -600,78 +611,149 @@ static node_t *members_under(const struct heap *h, const node_t *top, uint64_t n
 	return nvec_take(&a, count);
 }
 
-/* A class suspect whose biggest member holds >= 80% of the class's
- * bytes walks down from that member; one whose point is an object
- * suspect's says nothing new and is left out. Else (spread) its point
- * is where its top members' bytes accumulate (class_holder), and its
- * group those members under it; a class whose bytes no object holds
- * (byte[] spread over every String) is no suspect: it is left out. */
-static void class_suspects(struct heap *h, const struct objset *set, const node_t *pts, size_t npts,
-			   struct insp_result *r, struct progress *p)
+/* Is the accumulation whose top members' bytes class_holder summed in
+ * sum[] one a suspect already tells: 80% of them below an object suspect
+ * or a point already named, or gathered at such a point? */
+static int told(const uint64_t *sum, node_t holder, const node_t *sus, size_t nsus, const struct insp_result *r)
 {
-	uint8_t *cand = xcalloc((size_t)h->ncls + 1, 1), *spread = xcalloc((size_t)h->ncls + 1, 1);
-	node_t *big = xmalloc(((size_t)h->ncls + 1) * sizeof *big);
-	uint64_t *lb = class_retained(h, set), *cnt = xcalloc((size_t)h->ncls + 1, sizeof *cnt);
-	struct nvec *per = xcalloc((size_t)h->ncls + 1, sizeof *per);
+	for (size_t i = 0; i < nsus; i++)
+		if (sum[sus[i]] * 100 >= sum[0] * DROP_PCT)
+			return 1;
+	for (size_t i = 0; i < r->n; i++) {
+		node_t pt = r->g[i].point;
+		if (pt != HW_NONE && (pt == holder || sum[pt] * 100 >= sum[0] * DROP_PCT))
+			return 1;
+	}
+	return 0;
+}
+
+/* "accumulated in instances of X": class c's top members (top, taken:
+ * those below no other class's accumulation), retaining lb together,
+ * with who holds them; all: the class's members; its point the object
+ * below which 80% of their bytes gather, if one does (holder != 0). */
+static void accum_suspect(struct insp_result *r, const struct heap *h, uint32_t c, struct nvec *top,
+			  uint64_t lb, uint64_t all, node_t holder, const uint64_t *sum)
+{
 	struct sbuf sb;
-	int nspread = 0;
-	uint64_t *sum = NULL;       /* class_holder's, 8 bytes a node: made when needed */
-	node_t *post = NULL;        /* the dominator tree, children first, root last */
+	uint64_t count;
+	node_t *m = nvec_take(top, &count);
 
 	sbuf_init(&sb);
+	sbuf_adds(&sb, "accumulated in instances of ");
+	size_t off = sb.len;
+	sbuf_printf(&sb, "%s: %llu ", class_name(h, c), (unsigned long long)count);
+	if (count != all) /* the others are below them */
+		sbuf_printf(&sb, "of its %llu ", (unsigned long long)all);
+	sbuf_printf(&sb, "instance%s %.1f%%, ", count == 1 ? " retains" : "s retain", pct(h, lb));
+	if (holder == 0) {
+		sbuf_adds(&sb, count == 1 ? "no object holds it" : "no one object holds them");
+	} else {
+		sbuf_printf(&sb, "%.1f%% of the heap below ", pct(h, sum[holder]));
+		object_text(h, holder, &sb);
+	}
+	sbuf_adds(&sb, "; ");
+	insp_holders(h, m, count, &sb);
+	struct insp_group *g = insp_add(r, h, sbuf_detach(&sb), IP_HIGH, m, count, lb);
+	g->point = holder != 0 ? holder : HW_NONE;
+	g->cls_off = (uint32_t)off;
+	g->cls_len = (uint32_t)strlen(class_name(h, c));
+}
+
+/* A class suspect of 20% or more, as it always was: a class whose
+ * biggest member holds >= 80% of the class's bytes walks down from that
+ * member; one whose point is an object suspect's says nothing new and
+ * is left out. Else (spread) its point is where its top members' bytes
+ * gather (class_holder), and its group those members under it. Returns
+ * 0, or 1 when no object holds them (the accumulated rule's then). */
+static int class_suspect(struct insp_result *r, struct heap *h, const struct objset *set, uint32_t c,
+			 const struct nvec *top, const uint64_t *lb, const uint64_t *cnt, node_t big,
+			 const node_t *pts, size_t npts, uint64_t *sum, const node_t *post, struct progress *p)
+{
+	struct sbuf sb;
+	node_t pt;
+	int seen = 0;
+
+	if (h->retained[big] * 100 >= lb[c] * DROP_PCT)
+		pt = accumulation_point(h, big);
+	else if ((pt = class_holder(h, top->v, top->n, sum, post, p)) == 0)
+		return 1;
+	for (size_t i = 0; i < npts && !seen; i++)
+		seen = pts[i] == pt;
+	if (seen)
+		return 0;
+	sbuf_init(&sb);
+	sbuf_printf(&sb, "class %s (%llu instances)", class_name(h, c), (unsigned long long)cnt[c]);
+	if (h->retained[big] * 100 >= lb[c] * DROP_PCT) {
+		add_suspect(r, h, set, sb.buf, lb[c], big, pt);
+		sbuf_free(&sb);
+		return 0;
+	}
+	uint64_t count;
+	node_t *m = members_under(h, top->v, top->n, pt, &count);
+	struct sbuf nm;
+	sbuf_init(&nm);
+	sbuf_printf(&nm, "%s retains %.1f%%; accumulation point: ", sb.buf, pct(h, lb[c]));
+	object_text(h, pt, &nm);
+	sbuf_printf(&nm, " (%.1f%%, %llu of its instances)", pct(h, sum[pt]), (unsigned long long)count);
+	insp_add(r, h, sbuf_detach(&nm), IP_HIGH, m, count, lb[c])->point = pt;
+	sbuf_free(&nm);
+	sbuf_free(&sb);
+	return 0;
+}
+
+/* The class suspects: first those of 20% or more as they always were
+ * (class_suspect); then the accumulations no suspect tells yet: classes
+ * whose top members below no top member of another class of 10% retain
+ * 10% of the heap or more (the char[] inside buffers are the buffers'
+ * accumulation, said once, not the char[]'s too), unless an object
+ * suspect or a point already named holds 80% of those bytes (told):
+ * "accumulated in instances of X" (accum_suspect). */
+static void class_suspects(struct heap *h, const struct objset *set, const node_t *sus, const node_t *pts,
+			   size_t npts, struct insp_result *r, struct progress *p)
+{
+	uint8_t *cand = xcalloc((size_t)h->ncls + 1, 1), *accum = xcalloc((size_t)h->ncls + 1, 1);
+	node_t *big = xmalloc(((size_t)h->ncls + 1) * sizeof *big);
+	uint64_t *lb = class_retained(h, set), *cnt = xcalloc((size_t)h->ncls + 1, sizeof *cnt);
+	uint64_t *ownb = xcalloc((size_t)h->ncls + 1, sizeof *ownb);
+	struct nvec *per = xcalloc((size_t)h->ncls + 1, sizeof *per), *own = xcalloc((size_t)h->ncls + 1, sizeof *own);
+	uint64_t *sum = NULL;       /* class_holder's, 8 bytes a node */
+	node_t *post = NULL;        /* the dominator tree, children first, root last */
+	int ntrack = 0;
+
 	class_candidates(h, set, lb, cand, big, cnt, p);
-	for (uint32_t c = 0; c < h->ncls; c++)
-		if (cand[c] && big[c] != HW_NONE && h->retained[big[c]] * 100 < lb[c] * DROP_PCT)
-			nspread += spread[c] = 1;
-	if (nspread > 0) {
+	for (uint32_t c = 0; c < h->ncls; c++) {
+		cand[c] = big[c] != HW_NONE ? cand[c] : 0;
+		ntrack += cand[c] != 0;
+	}
+	if (ntrack > 0) {
 		post = xmalloc(((size_t)h->n + 1) * sizeof *post);
-		top_instances(h, set, spread, per, post, p);
+		sum = xmalloc(((size_t)h->n + 1) * sizeof *sum);
+		top_instances(h, set, cand, per, own, ownb, post, p);
 	}
+	for (uint32_t c = 0; c < h->ncls && !progress_cancelled(p); c++)
+		accum[c] = cand[c] == 1 ||
+			   (cand[c] == 2 && class_suspect(r, h, set, c, &per[c], lb, cnt, big[c], pts, npts, sum, post, p));
 	for (uint32_t c = 0; c < h->ncls && !progress_cancelled(p); c++) {
-		if (!cand[c] || big[c] == HW_NONE)
+		if (!accum[c] || ownb[c] * 100 < h->retained[0] * ACCUM_PCT)
 			continue;
-		sbuf_reset(&sb);
-		sbuf_printf(&sb, "class %s (%llu instances)", class_name(h, c),
-			    (unsigned long long)cnt[c]);
-		if (spread[c]) {
-			if (sum == NULL)
-				sum = xmalloc(((size_t)h->n + 1) * sizeof *sum);
-			node_t holder = class_holder(h, per[c].v, per[c].n, sum, post, p);
-			int seen = holder == 0;
-			for (size_t i = 0; i < npts && !seen; i++)
-				seen = pts[i] == holder;
-			if (seen)
-				continue;
-			uint64_t count;
-			node_t *m = members_under(h, per[c].v, per[c].n, holder, &count);
-			struct sbuf nm;
-			sbuf_init(&nm);
-			sbuf_printf(&nm, "%s retains %.1f%%; accumulation point: ", sb.buf, pct(h, lb[c]));
-			object_text(h, holder, &nm);
-			sbuf_printf(&nm, " (%.1f%%, %llu of its instances)", pct(h, sum[holder]),
-				    (unsigned long long)count);
-			insp_add(r, h, sbuf_detach(&nm), IP_HIGH, m, count, lb[c])->point = holder;
-			sbuf_free(&nm);
-			continue;
-		}
-		node_t pt = accumulation_point(h, big[c]);
-		int seen = 0;
-		for (size_t i = 0; i < npts && !seen; i++)
-			seen = pts[i] == pt;
-		if (!seen)
-			add_suspect(r, h, set, sb.buf, lb[c], big[c], pt);
+		node_t holder = class_holder(h, own[c].v, own[c].n, sum, post, p);
+		if (!told(sum, holder, sus, npts, r))
+			accum_suspect(r, h, c, &own[c], ownb[c], cnt[c], holder, sum);
 	}
-	for (uint32_t c = 0; c < h->ncls; c++)
+	for (uint32_t c = 0; c < h->ncls; c++) {
 		free(per[c].v);
+		free(own[c].v);
+	}
+	free(own);
 	free(per);
 	free(sum);
 	free(post);
+	free(ownb);
 	free(cnt);
 	free(lb);
 	free(big);
-	free(spread);
+	free(accum);
 	free(cand);
-	sbuf_free(&sb);
 }
 
 static int run_suspects(struct heap *h, const struct objset *set, const char *arg,
@@ -692,7 +774,7 @@ static int run_suspects(struct heap *h, const struct objset *set, const char *ar
 		object_text(h, sus.v[i], &sb);
 		add_suspect(r, h, set, sb.buf, h->retained[sus.v[i]], sus.v[i], pts[i]);
 	}
-	class_suspects(h, set, pts, sus.n, r, p);
+	class_suspects(h, set, sus.v, pts, sus.n, r, p);
 	r->examined = set->count;
 	sbuf_free(&sb);
 	free(pts);
@@ -881,7 +963,7 @@ const struct inspection insp_retention[] = {
 	  "retained", 1, run_stacks, 0, NULL, 0 },
 	{ "outer-instances", "Retention", "Outer instances kept alive by inner-class this$0", NULL, 0,
 	  "retained", 1, run_outer, 0, NULL, 0 },
-	{ "leak-suspects", "Retention", "Objects and classes retaining 20% of the heap or more", NULL, 0,
+	{ "leak-suspects", "Retention", "Objects retaining 20% of the heap, classes' instances 10% together", NULL, 0,
 	  "retained", 1, run_suspects, 1, NULL, 0 },
 	{ "class-loaders", "Class loaders", "Classes and their instances, per defining loader", NULL, 0,
 	  "classes", 0, run_loaders, 0, NULL, 0 },

@@ -76,8 +76,18 @@
  *                       holds 80% of its top members' bytes, down from
  *                       the root, and its members those top members under
  *                       it. A class is left out when its point is an
- *                       object suspect's, or when no object holds 80%
- *                       (nothing in particular keeps it). Extra: the
+ *                       object suspect's. A class whose top members
+ *                       below no top member of another class of 10%
+ *                       (char[] inside buffers are the buffers') retain
+ *                       >= 10% together, and that gave no suspect above
+ *                       (under 20%, or no object holds 80% of them), is
+ *                       "accumulated in instances of X: N instances
+ *                       retain P%", its group those members, its point
+ *                       the object holding 80% of them or none ("no one
+ *                       object holds them"), then who holds them
+ *                       (insp_holders: holders by kind, soft, weak,
+ *                       strong); left out when an object suspect or a
+ *                       point named holds 80% of them. Extra: the
  *                       suspect's retained bytes
  * Class loaders
  *   class-loaders       classes (their class objects) and their instances,
@@ -141,6 +151,8 @@ struct insp_group {
 	uint64_t shallow;        /* of the members */
 	uint64_t extra;          /* the inspection's own figure (see extra_name) */
 	node_t point;            /* leak-suspects: the accumulation point; else HW_NONE */
+	uint32_t cls_off, cls_len; /* where a class name is in name, for a front
+	                          * end that shortens it; cls_len 0: none */
 };
 
 /* The groups together: their objects counted once, and the inspection's
@@ -214,6 +226,15 @@ uint64_t insp_retained(const struct heap *h, const node_t *nodes, uint64_t count
  * context of its open()): HW_NONE when null or absent, when v is no
  * object (HW_NONE too) and when there is no runtime to ask (NULL). */
 node_t insp_field(const struct heap *h, const struct runtime_ops *rt, void *ctx, node_t v, const char *name);
+
+/* Who holds the objects nodes[0..count) (sorted), appended to out:
+ * "held by 5526 soft holders (5526 java.lang.ref.SoftReference.referent),
+ * 3 strong (2 Foo.list); 4 of them GC roots": the distinct holders per
+ * kind (strong references, and the weak ones by the runtime's word for
+ * them, "weak" when it has none), the most, each kind's class most of
+ * them are of and the field most of its references go through (of the
+ * first 256 read). Names are raw dump text (insp_holders.c). */
+void insp_holders(const struct heap *h, const node_t *nodes, uint64_t count, struct sbuf *out);
 
 /* The tables of the inspection files, each ended by an entry with a
  * NULL name: insp_waste.c, insp_refs.c, insp_retention.c, insp_search.c,

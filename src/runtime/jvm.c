@@ -1,5 +1,8 @@
-/* jvm.c — the JVM runtime's table: its hooks are jvm_coll.c's. */
+/* jvm.c — the JVM runtime's table: its hooks are jvm_coll.c's, but for
+ * the kinds of the JDK's reference objects. */
 #include "runtime/jvm.h"
+
+#include <string.h>
 
 #include "runtime/jvm_coll.h"
 
@@ -118,6 +121,30 @@ static int jvm_coll_info(void *ctx, node_t v, struct coll_info *ci)
 	return jcoll_info(ctx, v, ci);
 }
 
+/* The JDK's reference classes, the weakest last: a subclass of one
+ * holds its referent as it does. */
+static const char *const jvm_ref_classes[][2] = {
+	{ "java.lang.ref.SoftReference", "soft" },
+	{ "java.lang.ref.WeakReference", "weak" },
+	{ "java.lang.ref.FinalReference", "finalizer" },
+	{ "java.lang.ref.PhantomReference", "phantom" },
+};
+
+/* v's kind when t is its referent (a rule may make other fields weak). */
+static const char *jvm_weak_kind(const struct heap *h, node_t v, node_t t)
+{
+	uint32_t c = h->node_class[v];
+
+	if (h->node_kind[v] != NK_INSTANCE || h->cls[c].referent_off == HW_NONE ||
+	    jfield_ref(h, v, (int)h->cls[c].referent_off) != t)
+		return NULL;
+	for (uint32_t d = 0; c != HW_NONE && d < h->ncls; c = h->cls[c].super, d++)
+		for (size_t k = 0; k < sizeof jvm_ref_classes / sizeof *jvm_ref_classes; k++)
+			if (strcmp(class_name(h, c), jvm_ref_classes[k][0]) == 0)
+				return jvm_ref_classes[k][1];
+	return NULL;
+}
+
 /* Values: a field that holds another one holds another object. */
 static const char *const jvm_values[] = {
 	"java.lang.String", "java.lang.Integer", "java.lang.Long", "java.lang.Short",
@@ -143,4 +170,5 @@ const struct runtime_ops jvm_runtime = {
 	.field_raw = jfield_raw,
 	.coll_class = jvm_coll_class,
 	.coll_info = jvm_coll_info,
+	.weak_kind = jvm_weak_kind,
 };

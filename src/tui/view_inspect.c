@@ -117,7 +117,8 @@ static void insp_head(struct tview *v)
 }
 
 /* The label of group k: its name, escaped, cut short (a duplicated
- * string's value can be megabytes). */
+ * string's value can be megabytes); a class name in it is the row's
+ * name, which a narrow screen shortens, keeping it before the rest. */
 static void insp_group_row(struct tview *v, size_t i, size_t k)
 {
 	const struct insp_view *iv = v->data;
@@ -126,9 +127,19 @@ static void insp_group_row(struct tview *v, size_t i, size_t k)
 	struct sbuf l;
 	size_t n = strlen(g->name);
 
+	size_t off = 0, len = 0;
 	sbuf_init(&l);
 	sbuf_printf(&l, "%zu ", k + 1);
-	esc_append(&l, (const uint8_t *)g->name, n > 300 ? 300 : n, 0);
+	if (g->cls_len > 0 && (size_t)g->cls_off + g->cls_len <= (n > 300 ? 300 : n)) {
+		esc_append(&l, (const uint8_t *)g->name, g->cls_off, 0);
+		off = l.len;
+		esc_append(&l, (const uint8_t *)g->name + g->cls_off, g->cls_len, 0);
+		len = l.len - off;
+		esc_append(&l, (const uint8_t *)g->name + g->cls_off + g->cls_len,
+			   (n > 300 ? 300 : n) - g->cls_off - g->cls_len, 0);
+	} else {
+		esc_append(&l, (const uint8_t *)g->name, n > 300 ? 300 : n, 0);
+	}
 	if (n > 300)
 		sbuf_adds(&l, "...");
 	insp_vals(r, g->priority <= IP_HIGH ? (uint64_t)g->priority : 0, g->count, g->shallow, &iv->all[i],
@@ -138,7 +149,7 @@ static void insp_group_row(struct tview *v, size_t i, size_t k)
 	r->depth = 2;
 	r->num[0] = i;
 	r->num[1] = k;
-	row_set(r, l.buf, NULL);
+	row_set_named(r, l.buf, off, len);
 	sbuf_free(&l);
 }
 
