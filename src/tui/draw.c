@@ -11,6 +11,7 @@
 #include "graph/reader.h"
 #include "graph/rules.h"
 #include "query/baseline.h"
+#include "query/tname.h"
 #include "query/views.h"
 #include "tui/frame.h"
 
@@ -546,23 +547,60 @@ static void row_cols(const struct tview *v, const struct row *r, const int *show
 	}
 }
 
-/* A package segment's first character (whole, in UTF-8) and its dot. */
-static void add_initial(struct sbuf *t, const char *seg, size_t n)
+/* A quoted value in what follows the name gives way, so that what
+ * follows it (a path step's field) stays: t is the label, its first
+ * `named` bytes what comes before the tail. 0 when that does not fit. */
+static int value_fit(const char *t, size_t named, int avail, struct sbuf *out)
 {
-	size_t k = 1;
+	const char *ell = MB_CUR_MAX > 1 ? "\xe2\x80\xa6" : "..";
+	const char *q1 = strchr(t + named, '"'), *q2 = q1 ? strrchr(t + named, '"') : NULL;
+	int used;
 
-	while (k < n && (seg[k] & 0xc0) == 0x80)
-		k++;
-	sbuf_add(t, seg, n ? k : 0);
-	sbuf_addc(t, '.');
+	if (q1 == NULL || q2 <= q1 + 1)
+		return 0;
+	char *head = xstrndup(t, (size_t)(q1 + 1 - t)), *value = xstrndup(q1 + 1, (size_t)(q2 - q1 - 1));
+	int fixed = text_width(head) + text_width(q2) + text_width(ell), ok = fixed < avail;
+	if (ok) {
+		sbuf_adds(out, head);
+		sbuf_add(out, value, text_fit(value, avail - fixed, &used));
+		sbuf_adds(out, ell);
+		sbuf_adds(out, q2);
+	}
+	free(head);
+	free(value);
+	return ok;
+}
+
+/* The label with its name's arguments cut to fit (tname_squeeze). */
+static int squeeze(const struct tname_forms *f, const char *left, size_t off, const char *tail, int avail,
+		   struct sbuf *out)
+{
+	struct sbuf pre, nm;
+	int ok;
+
+	sbuf_init(&pre);
+	sbuf_init(&nm);
+	sbuf_add(&pre, left, off);
+	ok = tname_squeeze(f, avail - text_width(pre.buf) - text_width(tail), &nm);
+	if (ok) {
+		sbuf_adds(out, pre.buf);
+		sbuf_adds(out, nm.buf);
+		sbuf_adds(out, tail);
+	}
+	sbuf_free(&pre);
+	sbuf_free(&nm);
+	return ok;
 }
 
 /* The row's label in `avail` cells: as it is when it fits; else its
- * class name's packages abbreviated one by one from the left
- * ("com.sun.tools.javac.util.List" -> "c.s.t.javac.util.List" -> ...),
- * the simple name kept whole, with its generic arguments, if any; then
- * what follows the name (an id, a value) cut to fit; if even the name
- * does not fit, the name's end (and what follows it goes). */
+ * class name said shorter, form by form (query/tname.h: namespaces to
+ * initials from the left, the outer type's first, then its generic
+ * arguments'; then namespaces gone; then the arguments cut), with what
+ * follows the name (an id, a field, a value) whole; from the form where
+ * every namespace is an initial on, a quoted value gives way before the
+ * name gets shorter. Then what follows the shortest name is cut; last,
+ * that name itself, its outer simple name's start kept. A row never
+ * loses its id to a long value or a long generic argument. */
 void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf *out)
 {
 	size_t n = strlen(left);
@@ -572,120 +610,49 @@ void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf 
 		sbuf_adds(out, left);
 		return;
 	}
-	const char *name = left + off;
-	size_t lead = 0; /* "[[L" of a JVM array name stays */
-	while (lead < len && name[lead] == '[')
-		lead++;
-	if (lead > 0 && lead < len && name[lead] == 'L')
-		lead++;
-	size_t last = lead; /* the simple name starts after the last '.' before
-			     * any generic arguments ("Dictionary`2[System.String,...]") */
-	while (last < len && name[last] != '[' && name[last] != '<')
-		last++;
-	while (last > lead && name[last - 1] != '.')
-		last--;
+	const char *tail = left + off + len, *ell = MB_CUR_MAX > 1 ? "\xe2\x80\xa6" : "..";
+	int ew = MB_CUR_MAX > 1 ? 1 : 2, used;
+	struct tname_forms f;
 	struct sbuf t;
+	size_t named = 0;
+
+	tname_forms(left + off, len, &f);
 	sbuf_init(&t);
-	/* abbreviate segment after segment until it fits */
-	for (size_t seg = lead; seg < last;) {
-		size_t end = seg;
-		while (end < last && name[end] != '.')
-			end++;
+	for (size_t i = 0; i < f.n; i++) {
 		sbuf_reset(&t);
 		sbuf_add(&t, left, off);
-		sbuf_add(&t, name, lead);
-		for (size_t p = lead; p < end;) { /* the segments up to this one: initials */
-			size_t q = p;
-			while (q < end && name[q] != '.')
-				q++;
-			add_initial(&t, name + p, q - p);
-			p = q + 1;
-		}
-		sbuf_add(&t, name + end + 1, n - off - end - 1);
+		sbuf_adds(&t, f.v[i]);
+		named = t.len;
+		sbuf_adds(&t, tail);
 		if (text_width(t.buf) <= avail) {
 			sbuf_adds(out, t.buf);
-			sbuf_free(&t);
-			return;
+			goto done;
 		}
-		seg = end + 1;
+		if (i >= f.initials && value_fit(t.buf, named, avail, out))
+			goto done;
+		if (i == f.bare && squeeze(&f, left, off, tail, avail, out))
+			goto done;
 	}
-	/* the shortest form: the packages' initials, the simple name whole */
-	if (last == lead) { /* no package: the name as it is */
-		sbuf_reset(&t);
-		sbuf_add(&t, left, off + len);
-	} else {
-		sbuf_reset(&t);
-		sbuf_add(&t, left, off);
-		sbuf_add(&t, name, lead);
-		for (size_t p = lead; p < last;) {
-			size_t q = p;
-			while (q < last && name[q] != '.')
-				q++;
-			add_initial(&t, name + p, q - p);
-			p = q + 1;
-		}
-		sbuf_add(&t, name + last, len - last);
-	}
-	const char *ell = MB_CUR_MAX > 1 ? "\xe2\x80\xa6" : "..";
-	int ew = MB_CUR_MAX > 1 ? 1 : 2;
-	/* then what follows the name (an object's id, its value) as far as
-	 * it fits, cut with an ellipsis: a row never loses its id to a long
-	 * value */
-	if (text_width(t.buf) + ew < avail) {
-		int used;
-		size_t named = t.len;
-		const char *tail = left + off + len, *q1 = strchr(tail, '"'), *q2 = q1 ? strrchr(tail, '"') : NULL;
-		sbuf_add(&t, tail, n - off - len);
-		if (text_width(t.buf) <= avail) {
-			sbuf_adds(out, t.buf);
-		} else if (q1 != NULL && q2 > q1 + 1) {
-			/* a value (quoted, escaped) is what gives way, so that what
-			 * follows it (a path step's field) stays */
-			t.len = named + (size_t)(q1 + 1 - tail);
-			t.buf[t.len] = '\0';
-			int fixed = text_width(t.buf) + text_width(q2) + ew;
-			if (fixed < avail) {
-				char *value = xstrndup(q1 + 1, (size_t)(q2 - q1 - 1));
-				sbuf_adds(out, t.buf);
-				sbuf_add(out, value, text_fit(value, avail - fixed, &used));
-				sbuf_adds(out, ell);
-				sbuf_adds(out, q2);
-				free(value);
-			} else { /* not even so: the end cut */
-				size_t k = text_fit(t.buf, avail - ew, &used);
-				sbuf_add(out, t.buf, k > named ? k : named);
-				sbuf_adds(out, ell);
-			}
-		} else {
-			size_t k = text_fit(t.buf, avail - ew, &used);
-			sbuf_add(out, t.buf, k > named ? k : named);
-			sbuf_adds(out, ell);
-		}
-		sbuf_free(&t);
-		return;
-	}
-	if (text_width(t.buf) <= avail) {
-		sbuf_adds(out, t.buf);
-	} else { /* "...ree$JCMethodInvocation": the end, with an ellipsis;
-		  * what comes before the name stays if the name keeps room */
-		char *pre = xstrndup(left, off);
-		int pw = text_width(pre);
-		const char *p = t.buf;
-		if (avail - pw - ew >= 12) {
-			sbuf_adds(out, pre);
-			p += off;
-		} else {
-			pw = 0;
-		}
-		while (*p && text_width(p) > avail - pw - ew) {
-			p++;
-			while ((*p & 0xc0) == 0x80)
-				p++;
-		}
+	char *name = xstrndup(t.buf, named);
+	int nw = text_width(name);
+	if (nw + ew < avail) { /* what follows the name, cut */
+		size_t k = text_fit(t.buf, avail - ew, &used);
+		sbuf_add(out, t.buf, k > named ? k : named);
 		sbuf_adds(out, ell);
-		sbuf_adds(out, p);
-		free(pre);
+	} else if (nw <= avail) {
+		sbuf_adds(out, name);
+	} else { /* what comes before the name stays if the name keeps room */
+		int pw = text_width(name) - text_width(f.v[f.n - 1]);
+		if (avail - pw - ew >= 12) {
+			sbuf_add(out, left, off);
+			tname_cut(f.v[f.n - 1], f.brackets, avail - pw, out);
+		} else {
+			tname_cut(f.v[f.n - 1], f.brackets, avail, out);
+		}
 	}
+	free(name);
+done:
+	tname_forms_free(&f);
 	sbuf_free(&t);
 }
 
