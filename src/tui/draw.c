@@ -171,6 +171,75 @@ void draw_line(int y, int color, const char *s)
 	attrset(A_NORMAL);
 }
 
+/* Where a line of p that could hold k bytes ends: after a comma or a
+ * semicolon in its second half, else at a blank outside parentheses in
+ * its last two thirds ("(c: by object)" stays whole), else at its last
+ * blank; a word longer than the line is cut. */
+static size_t line_break(const char *p, size_t k)
+{
+	size_t punct = 0, outside = 0, any = 0;
+	int depth = 0;
+
+	for (size_t i = 1; i <= k; i++) {
+		depth += p[i - 1] == '(' ? 1 : p[i - 1] == ')' && depth > 0 ? -1 : 0;
+		if (p[i] != ' ')
+			continue;
+		any = i;
+		if (depth == 0)
+			outside = i;
+		if (depth == 0 && (p[i - 1] == ',' || p[i - 1] == ';'))
+			punct = i;
+	}
+	if (punct > k / 2)
+		return punct;
+	if (outside > k / 3)
+		return outside;
+	return any > 0 ? any : k > 0 ? k : 1;
+}
+
+size_t text_wrap(const char *s, int width, int indent, char ***lines)
+{
+	size_t n = 0;
+	struct sbuf l;
+
+	*lines = NULL;
+	if (indent >= width)
+		indent = 0;
+	sbuf_init(&l);
+	for (const char *p = s; *p || n == 0;) {
+		int room = n == 0 ? width : width - indent, used;
+		size_t k = text_fit(p, room, &used), nl = strcspn(p, "\n");
+		if (nl <= k) { /* the text's own line ends first */
+			k = nl;
+		} else if (p[k] != '\0') {
+			k = line_break(p, k);
+		}
+		sbuf_reset(&l);
+		if (n > 0)
+			sbuf_printf(&l, "%*s", indent, "");
+		sbuf_add(&l, p, k);
+		*lines = xreallocarray(*lines, n + 1, sizeof **lines);
+		(*lines)[n++] = xstrdup(l.buf ? l.buf : "");
+		p += k;
+		if (*p == '\n')
+			p++;
+		else
+			while (*p == ' ')
+				p++;
+		if (*p == '\0')
+			break;
+	}
+	sbuf_free(&l);
+	return n;
+}
+
+void text_wrap_free(char **lines, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+}
+
 /* s cut to `width` cells in its middle ("heap-2026...-01.hprof"), so
  * that both ends of a file name stay. */
 static void middle_cut(const char *s, int width, struct sbuf *out)
@@ -196,10 +265,12 @@ static void middle_cut(const char *s, int width, struct sbuf *out)
 
 /* The dump line: the file, its counts, the baseline and the rules. When
  * it is too wide, whole parts give way, least needed first: the
- * directory, the baseline hint, the long form of the rules, then the
- * hint, the rules, the heap size; the file name is cut in its middle
- * last. Never a word cut in two. */
-static void draw_title(struct tui *t)
+ * directory, the baseline hint, the long form of the rules; then a
+ * baseline's summary goes to lines of its own below (all of it: what is
+ * new, old and gone); then the hint, the rules, the heap size; the file
+ * name is cut in its middle last. Never a word cut in two. Returns the
+ * lines drawn from y 0. */
+static int draw_title(struct tui *t)
 {
 	struct sbuf d, bl, rl, rs, line;
 	int main = t->h == t->main;
@@ -227,7 +298,15 @@ static void draw_title(struct tui *t)
 	const char *base = strrchr(d.buf, '/');
 	const char *file = d.buf, *hint = main && t->bl == NULL ? "no baseline (B: load one)" : NULL;
 	const char *rules = rl.buf, *heap = a;
+	int own = 0; /* the baseline on lines of its own */
 	for (int k = 0;; k++) {
+		if (k == 4 && bl.len && !own) { /* it does not fit beside what matters */
+			own = 1;
+			k = 0;
+			file = d.buf;
+			hint = NULL;
+			rules = rl.buf;
+		}
 		switch (k) {
 		case 1: file = base ? base + 1 : file; break;
 		case 2: hint = hint ? "no baseline" : NULL; break;
@@ -249,7 +328,7 @@ static void draw_title(struct tui *t)
 		sbuf_printf(&line, "  %llu objects", n);
 		if (heap)
 			sbuf_printf(&line, "  %s heap", heap);
-		if (bl.len)
+		if (bl.len && !own)
 			sbuf_printf(&line, "  %s", bl.buf);
 		if (rules)
 			sbuf_printf(&line, "  %s", rules);
@@ -259,16 +338,27 @@ static void draw_title(struct tui *t)
 			break;
 	}
 	draw_line(0, C_TITLE, line.buf);
+	int y = 1;
+	if (own) {
+		char **l;
+		sbuf_reset(&line);
+		sbuf_printf(&line, " %s%s", main ? "baseline: " : "", bl.buf);
+		size_t nl = text_wrap(line.buf, COLS, main ? 11 : 1, &l);
+		for (size_t i = 0; i < nl && y < t->rows - 6; i++)
+			draw_line(y++, C_TITLE, l[i]);
+		text_wrap_free(l, nl);
+	}
 	sbuf_free(&d);
 	sbuf_free(&bl);
 	sbuf_free(&rl);
 	sbuf_free(&rs);
 	sbuf_free(&line);
+	return y;
 }
 
 /* The step line: its number and title, then its counts. The counts
  * stay, said shorter as the screen narrows; then the title is cut. */
-static void draw_step(struct tui *t)
+static void draw_step(struct tui *t, int y)
 {
 	struct hstep *s = cur_step(t);
 	char a[32], b[32], tail[3][160];
@@ -322,15 +412,15 @@ static void draw_step(struct tui *t)
 		sbuf_adds(&line, "...");
 	}
 	sbuf_adds(&line, tail[k]);
-	draw_line(1, C_STEP, line.buf);
+	draw_line(y, C_STEP, line.buf);
 	sbuf_free(&line);
 }
 
-static void draw_tabs(struct tui *t)
+static void draw_tabs(struct tui *t, int y)
 {
 	struct hstep *s = cur_step(t);
 
-	move(2, 0);
+	move(y, 0);
 	int x = 0, all = 0, pad = 1, brief = 0;
 	for (int i = 0; i < V_COUNT; i++)
 		all += (int)strlen(view_table[i]->name) + 3;
@@ -362,14 +452,22 @@ static void draw_tabs(struct tui *t)
 	clrtoeol();
 }
 
-static void draw_header(struct tui *t)
+/* Returns the lines it took. */
+static int draw_header(struct tui *t)
 {
-	draw_title(t);
-	draw_step(t);
-	draw_tabs(t);
+	int y = draw_title(t);
+
+	draw_step(t, y);
+	draw_tabs(t, y + 1);
+	return y + 2;
 }
 
-int pane_rows(const struct tui *t) { return t->rows - 6 > 1 ? t->rows - 6 : 1; }
+int pane_rows(const struct tui *t)
+{
+	if (t->pane > 0)
+		return t->pane;
+	return t->rows - 6 > 1 ? t->rows - 6 : 1;
+}
 
 /* ---- the rows: a label column and number columns ---- */
 
@@ -656,7 +754,33 @@ done:
 	sbuf_free(&t);
 }
 
-static void draw_rows(struct tui *t)
+/* The view's header from line y: its label column's title, wrapped in
+ * the label column when longer ("dominator tree, by class: no object
+ * holds much (c: by object)"), the columns' titles on its last line.
+ * Returns the lines it took. */
+static int draw_colhead(struct tui *t, struct tview *v, int y, int lw, const int *shown, const int *width)
+{
+	char **l;
+	struct sbuf rt;
+	size_t all = text_wrap(v->lefthead, lw - 1, 1, &l), n = all;
+
+	if (n > (size_t)(t->rows - y - 3) && t->rows - y - 3 > 0)
+		n = (size_t)(t->rows - y - 3); /* a pane row at least */
+	sbuf_init(&rt);
+	row_cols(v, NULL, shown, width, &rt);
+	attrset(attr_of(C_HEAD));
+	for (size_t i = 0; i < n; i++) {
+		move(y + (int)i, 0);
+		draw_text(l[i], lw, 1);
+		draw_text(i + 1 == n ? rt.buf : "", COLS - lw, 1);
+	}
+	attrset(A_NORMAL);
+	sbuf_free(&rt);
+	text_wrap_free(l, all);
+	return (int)n;
+}
+
+static void draw_rows(struct tui *t, int y0)
 {
 	struct tview *v = cur_view(t);
 	int shown[VIEW_COLS], width[VIEW_COLS];
@@ -664,15 +788,12 @@ static void draw_rows(struct tui *t)
 
 	if (v->ops->head != NULL)
 		v->ops->head(v);
-	int h = pane_rows(t), lw = col_layout(v, COLS, shown, width);
+	int lw = col_layout(v, COLS, shown, width);
+	y0 += draw_colhead(t, v, y0, lw, shown, width);
+	int h = t->rows - y0 - 2 > 1 ? t->rows - y0 - 2 : 1;
+	t->pane = h;
 	sbuf_init(&rt);
 	sbuf_init(&lab);
-	move(3, 0);
-	attrset(attr_of(C_HEAD));
-	draw_text(v->lefthead, lw, 1);
-	row_cols(v, NULL, shown, width, &rt);
-	draw_text(rt.buf, COLS - lw, 1);
-	attrset(A_NORMAL);
 	if (v->cur >= v->rows.n)
 		v->cur = v->rows.n ? v->rows.n - 1 : 0;
 	if (v->cur < v->top)
@@ -683,7 +804,7 @@ static void draw_rows(struct tui *t)
 		v->top = v->rows.n > (size_t)h ? v->rows.n - (size_t)h : 0;
 	for (int y = 0; y < h; y++) {
 		size_t i = v->top + (size_t)y;
-		move(4 + y, 0);
+		move(y0 + y, 0);
 		if (i >= v->rows.n) {
 			if (v->rows.n == 0 && y == 0)
 				draw_text(v->dropped ? "  (dropped after a failure: ^L makes it again)"
@@ -795,8 +916,12 @@ static void draw_footer(struct tui *t)
 	} else {
 		draw_line(t->rows - 2, C_CRUMB, crumb);
 	}
-	if (t->msg != NULL) {
-		draw_line(t->rows - 1, t->msg_error ? C_ERROR : C_HINT, t->msg);
+	if (t->msg != NULL) { /* all of it: a long one over the lines above */
+		char **l;
+		size_t n = text_wrap(t->msg, COLS, 1, &l), k = n < (size_t)t->rows / 2 ? n : (size_t)t->rows / 2;
+		for (size_t i = 0; i < k; i++)
+			draw_line(t->rows - (int)k + (int)i, t->msg_error ? C_ERROR : C_HINT, l[i]);
+		text_wrap_free(l, n);
 	} else {
 		sbuf_reset(&sb);
 		hint(t, cur_view(t), &sb);
@@ -814,8 +939,7 @@ void tui_draw(struct tui *t)
 		refresh();
 		return;
 	}
-	draw_header(t);
-	draw_rows(t);
+	draw_rows(t, draw_header(t));
 	draw_footer(t);
 	move(t->rows - 1, t->cols - 1);
 	refresh();
