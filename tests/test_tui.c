@@ -183,10 +183,15 @@ static void leak_walk(int cols, int rows)
 	has(s, "Step 2: Instances of Workload$Session");
 	free(s);
 
-	/* help comes from the key table */
+	/* help comes from the key table (at 80 columns its long lines wrap:
+	 * the Steps section is on its second page) */
 	keys(&t, "?");
 	s = wait_for(&t, "heapwalk keys");
-	has(s, "Use the marked rows");
+	if (strstr(s, "Use the marked rows") == NULL) {
+		free(s);
+		keys(&t, "PgDn");
+		s = wait_for(&t, "Use the marked rows");
+	}
 	free(s);
 	keys(&t, "q");
 	s = wait_for(&t, "Step 2");

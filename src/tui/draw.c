@@ -699,6 +699,31 @@ static int squeeze(const struct tname_forms *f, const char *left, size_t off, co
  * name gets shorter. Then what follows the shortest name is cut; last,
  * that name itself, its outer simple name's start kept. A row never
  * loses its id to a long value or a long generic argument. */
+/* The last resort of label_fit: t, the label with the shortest form of
+ * its name (the first `named` bytes: what comes before the name, and
+ * the name), cut to avail cells. */
+static void label_cut(const struct tname_forms *f, const char *t, size_t named, int avail, struct sbuf *out)
+{
+	const char *ell = MB_CUR_MAX > 1 ? "\xe2\x80\xa6" : "..";
+	int ew = MB_CUR_MAX > 1 ? 1 : 2, used;
+	char *name = xstrndup(t, named);
+	int nw = text_width(name), pw = nw - text_width(f->v[f->n - 1]);
+
+	if (nw + ew < avail) { /* what follows the name, cut */
+		size_t k = text_fit(t, avail - ew, &used);
+		sbuf_add(out, t, k > named ? k : named);
+		sbuf_adds(out, ell);
+	} else if (nw <= avail) {
+		sbuf_adds(out, name);
+	} else if (avail - pw - ew >= 12) { /* what comes before the name stays if the name keeps room */
+		sbuf_add(out, name, named - strlen(f->v[f->n - 1]));
+		tname_cut(f->v[f->n - 1], f->brackets, avail - pw, out);
+	} else {
+		tname_cut(f->v[f->n - 1], f->brackets, avail, out);
+	}
+	free(name);
+}
+
 void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf *out)
 {
 	size_t n = strlen(left);
@@ -708,15 +733,14 @@ void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf 
 		sbuf_adds(out, left);
 		return;
 	}
-	const char *tail = left + off + len, *ell = MB_CUR_MAX > 1 ? "\xe2\x80\xa6" : "..";
-	int ew = MB_CUR_MAX > 1 ? 1 : 2, used;
+	const char *tail = left + off + len;
 	struct tname_forms f;
 	struct sbuf t;
-	size_t named = 0;
+	size_t named = 0, i;
 
 	tname_forms(left + off, len, &f);
 	sbuf_init(&t);
-	for (size_t i = 0; i < f.n; i++) {
+	for (i = 0; i < f.n; i++) {
 		sbuf_reset(&t);
 		sbuf_add(&t, left, off);
 		sbuf_adds(&t, f.v[i]);
@@ -724,32 +748,15 @@ void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf 
 		sbuf_adds(&t, tail);
 		if (text_width(t.buf) <= avail) {
 			sbuf_adds(out, t.buf);
-			goto done;
+			break;
 		}
 		if (i >= f.initials && value_fit(t.buf, named, avail, out))
-			goto done;
+			break;
 		if (i == f.bare && squeeze(&f, left, off, tail, avail, out))
-			goto done;
+			break;
 	}
-	char *name = xstrndup(t.buf, named);
-	int nw = text_width(name);
-	if (nw + ew < avail) { /* what follows the name, cut */
-		size_t k = text_fit(t.buf, avail - ew, &used);
-		sbuf_add(out, t.buf, k > named ? k : named);
-		sbuf_adds(out, ell);
-	} else if (nw <= avail) {
-		sbuf_adds(out, name);
-	} else { /* what comes before the name stays if the name keeps room */
-		int pw = text_width(name) - text_width(f.v[f.n - 1]);
-		if (avail - pw - ew >= 12) {
-			sbuf_add(out, left, off);
-			tname_cut(f.v[f.n - 1], f.brackets, avail - pw, out);
-		} else {
-			tname_cut(f.v[f.n - 1], f.brackets, avail, out);
-		}
-	}
-	free(name);
-done:
+	if (i == f.n)
+		label_cut(&f, t.buf, named, avail, out);
 	tname_forms_free(&f);
 	sbuf_free(&t);
 }
