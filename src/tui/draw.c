@@ -194,7 +194,12 @@ static size_t line_break(const char *p, size_t k)
 		return punct;
 	if (outside > k / 3)
 		return outside;
-	return any > 0 ? any : k > 0 ? k : 1;
+	if (any > 0 || k > 0)
+		return any > 0 ? any : k;
+	size_t c = 1; /* a character wider than the line: on one of its own */
+	while ((p[c] & 0xc0) == 0x80)
+		c++;
+	return c;
 }
 
 size_t text_wrap(const char *s, int width, int indent, char ***lines)
