@@ -1352,9 +1352,134 @@ START_TEST(test_baseline_classes_80x24)
 }
 END_TEST
 
+/* The number after "key:" in heapwalk's text report. */
+static long text_field(const char *out, const char *key)
+{
+	const char *k = strstr(out, key);
+
+	ck_assert_msg(k != NULL, "no %s in:\n%s", key, out);
+	return strtol(k + strlen(key), NULL, 10);
+}
+
+/* What comes before needle on the screen (the header above a line). */
+static char *screen_before(const char *s, const char *needle)
+{
+	const char *e = strstr(s, needle);
+
+	ck_assert_msg(e != NULL, "no %s on:\n%s", needle, s);
+	return xstrndup(s, (size_t)(e - s));
+}
+
+/* The recorded .NET trace at 80x24 (issue 34 point 6): the runtime's
+ * long generic names keep their outer type (nettrace's
+ * "Entry[System.Int32,System.Diagnostics.Tracing.EventSource+EventMetadata][]"
+ * was shown "…agnostics.Tracing.EventSource+EventMetadata][]"), the
+ * namespaces of the arguments abbreviated too; a baseline's summary
+ * whole (new, old and gone, as diff counts them) on lines of its own,
+ * and in the message that it was loaded; Biggest's header when it groups
+ * by class by itself; every line of ? whole. */
+START_TEST(test_dotnet_80x24)
+{
+	struct term t;
+	int st;
+	char *diff = hw("diff " TEST_SRCDIR "/dotnet/workload-1.nettrace " TEST_SRCDIR "/dotnet/workload-2.nettrace",
+			&st);
+	ck_assert_int_eq(st, 0);
+	char want[3][64];
+	snprintf(want[0], sizeof want[0], "new %ld (", text_field(diff, "new_objects:"));
+	snprintf(want[1], sizeof want[1], "old %ld (", text_field(diff, "paired_objects:"));
+	snprintf(want[2], sizeof want[2], "gone %ld (", text_field(diff, "gone_objects:"));
+	free(diff);
+
+	term_start(&t, 80, 24, "", TEST_SRCDIR "/dotnet/workload-2.nettrace");
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "f");
+	type(&t, "^Entry");
+	keys(&t, "Enter");
+	char *s = wait_without(&t, "q quit", "filter (regex)");
+	/* 46 cells of label: the argument's namespaces go, the outer stays */
+	has(s, "   Entry[Int32,EventSource+EventMetadata][]  ");
+	has(s, "   Entry[System.String,Workload.CacheEntry][]  "); /* fits: as it is */
+	/* too long even so: its arguments cut, its end kept */
+	char *row = line_of(s, "Entry[VirtualDispatchHelpers+");
+	has(row, "\xe2\x80\xa6][]  ");
+	free(row);
+	lacks(s, "   \xe2\x80\xa6");
+	free(s);
+	keys(&t, "f");
+	keys(&t, "C-u");
+	keys(&t, "Enter");
+	/* the row of the outer type's namespaces as initials, with its id */
+	keys(&t, "Tab");
+	s = wait_for(&t, "dominator tree");
+	row = line_of(s, "Dictionary`2[String,CacheEntry] 0x");
+	has(row, " + S.C.G.Dictionary`2[String,CacheEntry] 0x");
+	free(row);
+	free(s);
+
+	/* a baseline: all of its summary above the step line */
+	keys(&t, "B");
+	free(wait_for(&t, "baseline (the earlier dump of this process):"));
+	type(&t, TEST_SRCDIR "/dotnet/workload-1.nettrace");
+	keys(&t, "Enter");
+	s = wait_for(&t, "baseline loaded: ");
+	ck_assert_int_eq(count_lines(s), 24);
+	char *head = screen_before(s, " Step 1: All objects");
+	has(head, " baseline: inferred (96%): ");
+	for (int i = 0; i < 3; i++)
+		has(head, want[i]);
+	has(head, "ambiguous 300 (18 before)");
+	has(head, "workload-2.nettrace  8380 objects"); /* the dump line keeps its own */
+	free(head);
+	/* the message, all of it, on the last lines */
+	char *msg = xstrdup(strstr(s, "baseline loaded: "));
+	for (int i = 0; i < 3; i++)
+		has(msg, want[i]);
+	has(msg, "ambiguous 300 (18 before)");
+	free(msg);
+	free(s);
+
+	/* Biggest groups the strings by class by itself: its header, whole */
+	keys(&t, "BTab");
+	free(wait_for(&t, "(sort: growth)"));
+	keys(&t, "f");
+	type(&t, "^System.String$");
+	keys(&t, "Enter");
+	free(wait_without(&t, "q quit", "filter (regex)"));
+	keys(&t, "Enter");
+	free(wait_for(&t, "Step 2: Instances of System.String"));
+	for (int i = 0; i < 10; i++) {
+		s = screen(&t, 0);
+		int there = strstr(s, "dominator tree") != NULL;
+		free(s);
+		if (there)
+			break;
+		keys(&t, "Tab");
+		free(wait_without(&t, "q quit", "Esc: cancel"));
+	}
+	s = wait_for(&t, "dominator tree, by class: no object holds much");
+	has(s, "(c: by object)");
+	has(s, "System.String  (3578 objects)");
+	free(s);
+
+	/* help: the long lines wrapped under their text, their ends shown */
+	keys(&t, "'?'");
+	s = wait_for(&t, "heapwalk keys");
+	has(s, "Expand the row (references, children, fields);\n");
+	has(s, "\n                         inspections: run\n");
+	has(s, "allocations: hot spots or call tree");
+	has(s, "Merged in: hide or show the weak and soft holders");
+	free(s);
+	keys(&t, "q");
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
 /* The browser on a recorded .NET trace at 110x30: the classes' gens
  * column (the sessions in gen2 only, the long[200000] on the large
- * object heap), a generic type's name abbreviated before its arguments,
+ * object heap), a generic type's namespaces abbreviated from the left,
  * the use menu's age step to the large object heap, and the static
  * variable's name on a path's GC root. */
 START_TEST(test_dotnet_browser)
@@ -1371,9 +1496,9 @@ START_TEST(test_dotnet_browser)
 	keys(&t, "f");
 	type(&t, "Dictionary.2.System.String,Workload");
 	keys(&t, "Enter");
-	/* too wide for the row: cut from the left, the generic arguments
-	 * kept whole (they were cut to initials) */
-	free(wait_for(&t, "Dictionary`2[System.String,Workload.CacheEntry]"));
+	/* too wide for the row: namespaces to initials from the left, the
+	 * outer type's, then its arguments' (it was cut to initials) */
+	free(wait_for(&t, "  S.C.G.Dictionary`2[S.String,Workload.CacheEntry]  "));
 	keys(&t, "Escape");
 	keys(&t, "u");
 	char *menu = wait_for(&t, "age ");
@@ -2098,6 +2223,10 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_dotnet_snapshot);
 	tcase_add_test(tc, test_dotnet_gcdump_recorded);
 	tcase_add_test(tc, test_dotnet_gcdump_live);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("dotnet-80x24"); /* the recorded traces only */
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
+	tcase_add_test(tc, test_dotnet_80x24);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("gcdump-crafted");
 	tcase_set_timeout(tc, HANG_TIMEOUT);

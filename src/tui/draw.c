@@ -11,6 +11,7 @@
 #include "graph/reader.h"
 #include "graph/rules.h"
 #include "query/baseline.h"
+#include "query/tname.h"
 #include "query/views.h"
 #include "tui/frame.h"
 
@@ -170,6 +171,80 @@ void draw_line(int y, int color, const char *s)
 	attrset(A_NORMAL);
 }
 
+/* Where a line of p that could hold k bytes ends: after a comma or a
+ * semicolon in its second half, else at a blank outside parentheses in
+ * its last two thirds ("(c: by object)" stays whole), else at its last
+ * blank; a word longer than the line is cut. */
+static size_t line_break(const char *p, size_t k)
+{
+	size_t punct = 0, outside = 0, any = 0;
+	int depth = 0;
+
+	for (size_t i = 1; i <= k; i++) {
+		depth += p[i - 1] == '(' ? 1 : p[i - 1] == ')' && depth > 0 ? -1 : 0;
+		if (p[i] != ' ')
+			continue;
+		any = i;
+		if (depth == 0)
+			outside = i;
+		if (depth == 0 && (p[i - 1] == ',' || p[i - 1] == ';'))
+			punct = i;
+	}
+	if (punct > k / 2)
+		return punct;
+	if (outside > k / 3)
+		return outside;
+	if (any > 0 || k > 0)
+		return any > 0 ? any : k;
+	size_t c = 1; /* a character wider than the line: on one of its own */
+	while ((p[c] & 0xc0) == 0x80)
+		c++;
+	return c;
+}
+
+size_t text_wrap(const char *s, int width, int indent, char ***lines)
+{
+	size_t n = 0;
+	struct sbuf l;
+
+	*lines = NULL;
+	if (indent >= width)
+		indent = 0;
+	sbuf_init(&l);
+	for (const char *p = s; *p || n == 0;) {
+		int room = n == 0 ? width : width - indent, used;
+		size_t k = text_fit(p, room, &used), nl = strcspn(p, "\n");
+		if (nl <= k) { /* the text's own line ends first */
+			k = nl;
+		} else if (p[k] != '\0') {
+			k = line_break(p, k);
+		}
+		sbuf_reset(&l);
+		if (n > 0)
+			sbuf_printf(&l, "%*s", indent, "");
+		sbuf_add(&l, p, k);
+		*lines = xreallocarray(*lines, n + 1, sizeof **lines);
+		(*lines)[n++] = xstrdup(l.buf ? l.buf : "");
+		p += k;
+		if (*p == '\n')
+			p++;
+		else
+			while (*p == ' ')
+				p++;
+		if (*p == '\0')
+			break;
+	}
+	sbuf_free(&l);
+	return n;
+}
+
+void text_wrap_free(char **lines, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+}
+
 /* s cut to `width` cells in its middle ("heap-2026...-01.hprof"), so
  * that both ends of a file name stay. */
 static void middle_cut(const char *s, int width, struct sbuf *out)
@@ -195,10 +270,12 @@ static void middle_cut(const char *s, int width, struct sbuf *out)
 
 /* The dump line: the file, its counts, the baseline and the rules. When
  * it is too wide, whole parts give way, least needed first: the
- * directory, the baseline hint, the long form of the rules, then the
- * hint, the rules, the heap size; the file name is cut in its middle
- * last. Never a word cut in two. */
-static void draw_title(struct tui *t)
+ * directory, the baseline hint, the long form of the rules; then a
+ * baseline's summary goes to lines of its own below (all of it: what is
+ * new, old and gone); then the hint, the rules, the heap size; the file
+ * name is cut in its middle last. Never a word cut in two. Returns the
+ * lines drawn from y 0. */
+static int draw_title(struct tui *t)
 {
 	struct sbuf d, bl, rl, rs, line;
 	int main = t->h == t->main;
@@ -226,7 +303,15 @@ static void draw_title(struct tui *t)
 	const char *base = strrchr(d.buf, '/');
 	const char *file = d.buf, *hint = main && t->bl == NULL ? "no baseline (B: load one)" : NULL;
 	const char *rules = rl.buf, *heap = a;
+	int own = 0; /* the baseline on lines of its own */
 	for (int k = 0;; k++) {
+		if (k == 4 && bl.len && !own) { /* it does not fit beside what matters */
+			own = 1;
+			k = 0;
+			file = d.buf;
+			hint = NULL;
+			rules = rl.buf;
+		}
 		switch (k) {
 		case 1: file = base ? base + 1 : file; break;
 		case 2: hint = hint ? "no baseline" : NULL; break;
@@ -248,7 +333,7 @@ static void draw_title(struct tui *t)
 		sbuf_printf(&line, "  %llu objects", n);
 		if (heap)
 			sbuf_printf(&line, "  %s heap", heap);
-		if (bl.len)
+		if (bl.len && !own)
 			sbuf_printf(&line, "  %s", bl.buf);
 		if (rules)
 			sbuf_printf(&line, "  %s", rules);
@@ -258,16 +343,27 @@ static void draw_title(struct tui *t)
 			break;
 	}
 	draw_line(0, C_TITLE, line.buf);
+	int y = 1;
+	if (own) {
+		char **l;
+		sbuf_reset(&line);
+		sbuf_printf(&line, " %s%s", main ? "baseline: " : "", bl.buf);
+		size_t nl = text_wrap(line.buf, COLS, main ? 11 : 1, &l);
+		for (size_t i = 0; i < nl && y < t->rows - 6; i++)
+			draw_line(y++, C_TITLE, l[i]);
+		text_wrap_free(l, nl);
+	}
 	sbuf_free(&d);
 	sbuf_free(&bl);
 	sbuf_free(&rl);
 	sbuf_free(&rs);
 	sbuf_free(&line);
+	return y;
 }
 
 /* The step line: its number and title, then its counts. The counts
  * stay, said shorter as the screen narrows; then the title is cut. */
-static void draw_step(struct tui *t)
+static void draw_step(struct tui *t, int y)
 {
 	struct hstep *s = cur_step(t);
 	char a[32], b[32], tail[3][160];
@@ -321,15 +417,15 @@ static void draw_step(struct tui *t)
 		sbuf_adds(&line, "...");
 	}
 	sbuf_adds(&line, tail[k]);
-	draw_line(1, C_STEP, line.buf);
+	draw_line(y, C_STEP, line.buf);
 	sbuf_free(&line);
 }
 
-static void draw_tabs(struct tui *t)
+static void draw_tabs(struct tui *t, int y)
 {
 	struct hstep *s = cur_step(t);
 
-	move(2, 0);
+	move(y, 0);
 	int x = 0, all = 0, pad = 1, brief = 0;
 	for (int i = 0; i < V_COUNT; i++)
 		all += (int)strlen(view_table[i]->name) + 3;
@@ -361,14 +457,22 @@ static void draw_tabs(struct tui *t)
 	clrtoeol();
 }
 
-static void draw_header(struct tui *t)
+/* Returns the lines it took. */
+static int draw_header(struct tui *t)
 {
-	draw_title(t);
-	draw_step(t);
-	draw_tabs(t);
+	int y = draw_title(t);
+
+	draw_step(t, y);
+	draw_tabs(t, y + 1);
+	return y + 2;
 }
 
-int pane_rows(const struct tui *t) { return t->rows - 6 > 1 ? t->rows - 6 : 1; }
+int pane_rows(const struct tui *t)
+{
+	if (t->pane > 0)
+		return t->pane;
+	return t->rows - 6 > 1 ? t->rows - 6 : 1;
+}
 
 /* ---- the rows: a label column and number columns ---- */
 
@@ -546,23 +650,85 @@ static void row_cols(const struct tview *v, const struct row *r, const int *show
 	}
 }
 
-/* A package segment's first character (whole, in UTF-8) and its dot. */
-static void add_initial(struct sbuf *t, const char *seg, size_t n)
+/* A quoted value in what follows the name gives way, so that what
+ * follows it (a path step's field) stays: t is the label, its first
+ * `named` bytes what comes before the tail. 0 when that does not fit. */
+static int value_fit(const char *t, size_t named, int avail, struct sbuf *out)
 {
-	size_t k = 1;
+	const char *ell = MB_CUR_MAX > 1 ? "\xe2\x80\xa6" : "..";
+	const char *q1 = strchr(t + named, '"'), *q2 = q1 ? strrchr(t + named, '"') : NULL;
+	int used;
 
-	while (k < n && (seg[k] & 0xc0) == 0x80)
-		k++;
-	sbuf_add(t, seg, n ? k : 0);
-	sbuf_addc(t, '.');
+	if (q1 == NULL || q2 <= q1 + 1)
+		return 0;
+	char *head = xstrndup(t, (size_t)(q1 + 1 - t)), *value = xstrndup(q1 + 1, (size_t)(q2 - q1 - 1));
+	int fixed = text_width(head) + text_width(q2) + text_width(ell), ok = fixed < avail;
+	if (ok) {
+		sbuf_adds(out, head);
+		sbuf_add(out, value, text_fit(value, avail - fixed, &used));
+		sbuf_adds(out, ell);
+		sbuf_adds(out, q2);
+	}
+	free(head);
+	free(value);
+	return ok;
+}
+
+/* The label with its name's arguments cut to fit (tname_squeeze). */
+static int squeeze(const struct tname_forms *f, const char *left, size_t off, const char *tail, int avail,
+		   struct sbuf *out)
+{
+	struct sbuf pre, nm;
+	int ok;
+
+	sbuf_init(&pre);
+	sbuf_init(&nm);
+	sbuf_add(&pre, left, off);
+	ok = tname_squeeze(f, avail - text_width(pre.buf) - text_width(tail), &nm);
+	if (ok) {
+		sbuf_adds(out, pre.buf);
+		sbuf_adds(out, nm.buf);
+		sbuf_adds(out, tail);
+	}
+	sbuf_free(&pre);
+	sbuf_free(&nm);
+	return ok;
 }
 
 /* The row's label in `avail` cells: as it is when it fits; else its
- * class name's packages abbreviated one by one from the left
- * ("com.sun.tools.javac.util.List" -> "c.s.t.javac.util.List" -> ...),
- * the simple name kept whole, with its generic arguments, if any; then
- * what follows the name (an id, a value) cut to fit; if even the name
- * does not fit, the name's end (and what follows it goes). */
+ * class name said shorter, form by form (query/tname.h: namespaces to
+ * initials from the left, the outer type's first, then its generic
+ * arguments'; then namespaces gone; then the arguments cut), with what
+ * follows the name (an id, a field, a value) whole; from the form where
+ * every namespace is an initial on, a quoted value gives way before the
+ * name gets shorter. Then what follows the shortest name is cut; last,
+ * that name itself, its outer simple name's start kept. A row never
+ * loses its id to a long value or a long generic argument. */
+/* The last resort of label_fit: t, the label with the shortest form of
+ * its name (the first `named` bytes: what comes before the name, and
+ * the name), cut to avail cells. */
+static void label_cut(const struct tname_forms *f, const char *t, size_t named, int avail, struct sbuf *out)
+{
+	const char *ell = MB_CUR_MAX > 1 ? "\xe2\x80\xa6" : "..";
+	int ew = MB_CUR_MAX > 1 ? 1 : 2, used;
+	char *name = xstrndup(t, named);
+	int nw = text_width(name), pw = nw - text_width(f->v[f->n - 1]);
+
+	if (nw + ew < avail) { /* what follows the name, cut */
+		size_t k = text_fit(t, avail - ew, &used);
+		sbuf_add(out, t, k > named ? k : named);
+		sbuf_adds(out, ell);
+	} else if (nw <= avail) {
+		sbuf_adds(out, name);
+	} else if (avail - pw - ew >= 12) { /* what comes before the name stays if the name keeps room */
+		sbuf_add(out, name, named - strlen(f->v[f->n - 1]));
+		tname_cut(f->v[f->n - 1], f->brackets, avail - pw, out);
+	} else {
+		tname_cut(f->v[f->n - 1], f->brackets, avail, out);
+	}
+	free(name);
+}
+
 void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf *out)
 {
 	size_t n = strlen(left);
@@ -572,124 +738,61 @@ void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf 
 		sbuf_adds(out, left);
 		return;
 	}
-	const char *name = left + off;
-	size_t lead = 0; /* "[[L" of a JVM array name stays */
-	while (lead < len && name[lead] == '[')
-		lead++;
-	if (lead > 0 && lead < len && name[lead] == 'L')
-		lead++;
-	size_t last = lead; /* the simple name starts after the last '.' before
-			     * any generic arguments ("Dictionary`2[System.String,...]") */
-	while (last < len && name[last] != '[' && name[last] != '<')
-		last++;
-	while (last > lead && name[last - 1] != '.')
-		last--;
+	const char *tail = left + off + len;
+	struct tname_forms f;
 	struct sbuf t;
+	size_t named = 0, i;
+
+	tname_forms(left + off, len, &f);
 	sbuf_init(&t);
-	/* abbreviate segment after segment until it fits */
-	for (size_t seg = lead; seg < last;) {
-		size_t end = seg;
-		while (end < last && name[end] != '.')
-			end++;
+	for (i = 0; i < f.n; i++) {
 		sbuf_reset(&t);
 		sbuf_add(&t, left, off);
-		sbuf_add(&t, name, lead);
-		for (size_t p = lead; p < end;) { /* the segments up to this one: initials */
-			size_t q = p;
-			while (q < end && name[q] != '.')
-				q++;
-			add_initial(&t, name + p, q - p);
-			p = q + 1;
-		}
-		sbuf_add(&t, name + end + 1, n - off - end - 1);
+		sbuf_adds(&t, f.v[i]);
+		named = t.len;
+		sbuf_adds(&t, tail);
 		if (text_width(t.buf) <= avail) {
 			sbuf_adds(out, t.buf);
-			sbuf_free(&t);
-			return;
+			break;
 		}
-		seg = end + 1;
+		if (i >= f.initials && value_fit(t.buf, named, avail, out))
+			break;
+		if (i == f.bare && squeeze(&f, left, off, tail, avail, out))
+			break;
 	}
-	/* the shortest form: the packages' initials, the simple name whole */
-	if (last == lead) { /* no package: the name as it is */
-		sbuf_reset(&t);
-		sbuf_add(&t, left, off + len);
-	} else {
-		sbuf_reset(&t);
-		sbuf_add(&t, left, off);
-		sbuf_add(&t, name, lead);
-		for (size_t p = lead; p < last;) {
-			size_t q = p;
-			while (q < last && name[q] != '.')
-				q++;
-			add_initial(&t, name + p, q - p);
-			p = q + 1;
-		}
-		sbuf_add(&t, name + last, len - last);
-	}
-	const char *ell = MB_CUR_MAX > 1 ? "\xe2\x80\xa6" : "..";
-	int ew = MB_CUR_MAX > 1 ? 1 : 2;
-	/* then what follows the name (an object's id, its value) as far as
-	 * it fits, cut with an ellipsis: a row never loses its id to a long
-	 * value */
-	if (text_width(t.buf) + ew < avail) {
-		int used;
-		size_t named = t.len;
-		const char *tail = left + off + len, *q1 = strchr(tail, '"'), *q2 = q1 ? strrchr(tail, '"') : NULL;
-		sbuf_add(&t, tail, n - off - len);
-		if (text_width(t.buf) <= avail) {
-			sbuf_adds(out, t.buf);
-		} else if (q1 != NULL && q2 > q1 + 1) {
-			/* a value (quoted, escaped) is what gives way, so that what
-			 * follows it (a path step's field) stays */
-			t.len = named + (size_t)(q1 + 1 - tail);
-			t.buf[t.len] = '\0';
-			int fixed = text_width(t.buf) + text_width(q2) + ew;
-			if (fixed < avail) {
-				char *value = xstrndup(q1 + 1, (size_t)(q2 - q1 - 1));
-				sbuf_adds(out, t.buf);
-				sbuf_add(out, value, text_fit(value, avail - fixed, &used));
-				sbuf_adds(out, ell);
-				sbuf_adds(out, q2);
-				free(value);
-			} else { /* not even so: the end cut */
-				size_t k = text_fit(t.buf, avail - ew, &used);
-				sbuf_add(out, t.buf, k > named ? k : named);
-				sbuf_adds(out, ell);
-			}
-		} else {
-			size_t k = text_fit(t.buf, avail - ew, &used);
-			sbuf_add(out, t.buf, k > named ? k : named);
-			sbuf_adds(out, ell);
-		}
-		sbuf_free(&t);
-		return;
-	}
-	if (text_width(t.buf) <= avail) {
-		sbuf_adds(out, t.buf);
-	} else { /* "...ree$JCMethodInvocation": the end, with an ellipsis;
-		  * what comes before the name stays if the name keeps room */
-		char *pre = xstrndup(left, off);
-		int pw = text_width(pre);
-		const char *p = t.buf;
-		if (avail - pw - ew >= 12) {
-			sbuf_adds(out, pre);
-			p += off;
-		} else {
-			pw = 0;
-		}
-		while (*p && text_width(p) > avail - pw - ew) {
-			p++;
-			while ((*p & 0xc0) == 0x80)
-				p++;
-		}
-		sbuf_adds(out, ell);
-		sbuf_adds(out, p);
-		free(pre);
-	}
+	if (i == f.n)
+		label_cut(&f, t.buf, named, avail, out);
+	tname_forms_free(&f);
 	sbuf_free(&t);
 }
 
-static void draw_rows(struct tui *t)
+/* The view's header from line y: its label column's title, wrapped in
+ * the label column when longer ("dominator tree, by class: no object
+ * holds much (c: by object)"), the columns' titles on its last line.
+ * Returns the lines it took. */
+static int draw_colhead(struct tui *t, struct tview *v, int y, int lw, const int *shown, const int *width)
+{
+	char **l;
+	struct sbuf rt;
+	size_t all = text_wrap(v->lefthead, lw - 1, 1, &l), n = all;
+
+	if (n > (size_t)(t->rows - y - 3) && t->rows - y - 3 > 0)
+		n = (size_t)(t->rows - y - 3); /* a pane row at least */
+	sbuf_init(&rt);
+	row_cols(v, NULL, shown, width, &rt);
+	attrset(attr_of(C_HEAD));
+	for (size_t i = 0; i < n; i++) {
+		move(y + (int)i, 0);
+		draw_text(l[i], lw, 1);
+		draw_text(i + 1 == n ? rt.buf : "", COLS - lw, 1);
+	}
+	attrset(A_NORMAL);
+	sbuf_free(&rt);
+	text_wrap_free(l, all);
+	return (int)n;
+}
+
+static void draw_rows(struct tui *t, int y0)
 {
 	struct tview *v = cur_view(t);
 	int shown[VIEW_COLS], width[VIEW_COLS];
@@ -697,15 +800,12 @@ static void draw_rows(struct tui *t)
 
 	if (v->ops->head != NULL)
 		v->ops->head(v);
-	int h = pane_rows(t), lw = col_layout(v, COLS, shown, width);
+	int lw = col_layout(v, COLS, shown, width);
+	y0 += draw_colhead(t, v, y0, lw, shown, width);
+	int h = t->rows - y0 - 2 > 1 ? t->rows - y0 - 2 : 1;
+	t->pane = h;
 	sbuf_init(&rt);
 	sbuf_init(&lab);
-	move(3, 0);
-	attrset(attr_of(C_HEAD));
-	draw_text(v->lefthead, lw, 1);
-	row_cols(v, NULL, shown, width, &rt);
-	draw_text(rt.buf, COLS - lw, 1);
-	attrset(A_NORMAL);
 	if (v->cur >= v->rows.n)
 		v->cur = v->rows.n ? v->rows.n - 1 : 0;
 	if (v->cur < v->top)
@@ -716,7 +816,7 @@ static void draw_rows(struct tui *t)
 		v->top = v->rows.n > (size_t)h ? v->rows.n - (size_t)h : 0;
 	for (int y = 0; y < h; y++) {
 		size_t i = v->top + (size_t)y;
-		move(4 + y, 0);
+		move(y0 + y, 0);
 		if (i >= v->rows.n) {
 			if (v->rows.n == 0 && y == 0)
 				draw_text(v->dropped ? "  (dropped after a failure: ^L makes it again)"
@@ -828,8 +928,12 @@ static void draw_footer(struct tui *t)
 	} else {
 		draw_line(t->rows - 2, C_CRUMB, crumb);
 	}
-	if (t->msg != NULL) {
-		draw_line(t->rows - 1, t->msg_error ? C_ERROR : C_HINT, t->msg);
+	if (t->msg != NULL) { /* all of it: a long one over the lines above */
+		char **l;
+		size_t n = text_wrap(t->msg, COLS, 1, &l), k = n < (size_t)t->rows / 2 ? n : (size_t)t->rows / 2;
+		for (size_t i = 0; i < k; i++)
+			draw_line(t->rows - (int)k + (int)i, t->msg_error ? C_ERROR : C_HINT, l[i]);
+		text_wrap_free(l, n);
 	} else {
 		sbuf_reset(&sb);
 		hint(t, cur_view(t), &sb);
@@ -847,8 +951,7 @@ void tui_draw(struct tui *t)
 		refresh();
 		return;
 	}
-	draw_header(t);
-	draw_rows(t);
+	draw_rows(t, draw_header(t));
 	draw_footer(t);
 	move(t->rows - 1, t->cols - 1);
 	refresh();

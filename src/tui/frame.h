@@ -46,10 +46,18 @@ void colors_init(void);
  * pad; bytes the locale cannot decode become '?'. Returns cells used. */
 int draw_text(const char *s, int width, int pad);
 void draw_line(int y, int color, const char *s);
-/* The rows the view pane has. */
+/* The rows the view pane has (at the last draw: a baseline's line or a
+ * view's long header take some). */
 int pane_rows(const struct tui *t);
-/* A label in avail cells: its class name (at off, len) abbreviated by
- * packages when it does not fit, then only its end. Appends to out. */
+/* s in lines of at most `width` cells, broken at blanks where there are
+ * (a longer word is cut), the lines after the first led by `indent`
+ * blanks; a '\n' ends a line. Returns how many; *lines and each line
+ * are the caller's to free. */
+size_t text_wrap(const char *s, int width, int indent, char ***lines);
+void text_wrap_free(char **lines, size_t n);
+/* A label in avail cells: its class name (at off, len) said shorter when
+ * it does not fit (query/tname.h), what follows it kept first, then cut;
+ * the name's outer simple name kept. Appends to out. */
 void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf *out);
 /* Progress on the bottom line, Esc or ^C cancels (struct progress' tick). */
 void tui_tick(struct progress *p, uint64_t done);

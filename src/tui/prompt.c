@@ -205,20 +205,49 @@ void help_text(struct sbuf *sb)
 		      "heapwalk(1).\n");
 }
 
+/* Where a help line's text starts after its keys ("  +, =      Expand"):
+ * its continuation lines are led so far. 0 for a line of prose. */
+static int hanging(const char *line)
+{
+	const char *gap;
+
+	if (strncmp(line, "  ", 2) != 0 || line[2] == ' ' || (gap = strstr(line + 2, "  ")) == NULL)
+		return 0;
+	while (*gap == ' ')
+		gap++;
+	return (int)(gap - line);
+}
+
+/* The help text in lines of the screen's width, each wrapped under its
+ * own start: nothing is cut at 80 columns. */
+static size_t help_lines(const char *text, int width, char ***out)
+{
+	char *copy = xstrdup(text);
+	size_t n = 0;
+
+	*out = NULL;
+	for (char *p = copy, *q; p != NULL && *p; p = q ? q + 1 : NULL) {
+		char **l;
+		q = strchr(p, '\n');
+		if (q != NULL)
+			*q = '\0';
+		size_t k = text_wrap(p, width, hanging(p), &l);
+		*out = xreallocarray(*out, n + k, sizeof **out);
+		memcpy(*out + n, l, k * sizeof *l);
+		n += k;
+		free(l);
+	}
+	free(copy);
+	return n;
+}
+
 void help(struct tui *t)
 {
 	struct sbuf sb;
 	sbuf_init(&sb);
 	help_text(&sb);
 	char **lines = NULL;
-	size_t n = 0;
-	for (char *p = sb.buf, *q; p != NULL && *p; p = q ? q + 1 : NULL) {
-		q = strchr(p, '\n');
-		if (q != NULL)
-			*q = '\0';
-		lines = xreallocarray(lines, n + 1, sizeof *lines);
-		lines[n++] = p;
-	}
+	size_t n = help_lines(sb.buf, COLS, &lines);
 	size_t top = 0;
 	for (;;) {
 		erase();
@@ -229,9 +258,12 @@ void help(struct tui *t)
 		refresh();
 		int c = read_key(stdscr);
 		enum request r = key_request(c);
-		if (c == KEY_RESIZE)
+		if (c == KEY_RESIZE) {
 			getmaxyx(stdscr, t->rows, t->cols);
-		else if (r == REQ_DOWN || r == REQ_PAGE_DOWN) {
+			text_wrap_free(lines, n);
+			n = help_lines(sb.buf, COLS, &lines);
+			top = top < n ? top : 0;
+		} else if (r == REQ_DOWN || r == REQ_PAGE_DOWN) {
 			size_t step = r == REQ_DOWN ? 1 : (size_t)t->rows - 1;
 			if (top + (size_t)t->rows < n)
 				top = top + step + (size_t)t->rows > n ? n - (size_t)t->rows : top + step;
@@ -242,6 +274,6 @@ void help(struct tui *t)
 			break;
 		}
 	}
-	free(lines);
+	text_wrap_free(lines, n);
 	sbuf_free(&sb);
 }

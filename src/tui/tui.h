@@ -187,6 +187,7 @@ struct tui {
 	pcre2_code *search_re;
 	char *search;
 	int rows, cols;
+	int pane;             /* rows of the view pane at the last draw, 0 before */
 	int quit;
 	unsigned reopen;      /* quit, then open heapshot reopen of the dump */
 	int color;
