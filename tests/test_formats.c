@@ -820,6 +820,15 @@ START_TEST(test_v8_accumulated)
 	ck_assert_msg(strstr(row, want) != NULL && strstr(row, "weak") == NULL, "want %s in %s", want, row);
 	free(out);
 	free(ref);
+	/* V8's synthetic root groups ("(GC roots)", the embedder's), which
+	 * only the snapshot's root holds, are no accumulation */
+	if (v8_dumps()) {
+		out = hw("-q --no-cache inspect " V8DIR "/a.heapsnapshot leak-suspects", &st);
+		ck_assert_int_eq(st, 0);
+		ck_assert_msg(strstr(out, "accumulated in instances of ") != NULL &&
+			      strstr(out, "all GC roots themselves") == NULL, "%s", out);
+		free(out);
+	}
 }
 END_TEST
 

@@ -370,7 +370,7 @@ START_TEST(test_mono_accumulated)
 	if (eol != NULL)
 		*eol = '\0';
 	unsigned long long objects, shallow, retained;
-	ck_assert_msg(sscanf(bol, "%*[^,],high,%llu,%llu,%llu,", &objects, &shallow, &retained) == 3, "%s", bol);
+	ck_assert_msg(sscanf(bol, "%*[^,],medium,%llu,%llu,%llu,", &objects, &shallow, &retained) == 3, "%s", bol);
 	ck_assert_uint_eq(objects, 50);
 	ck_assert_uint_eq(shallow, 50 * (sess->bytes / sess->count));
 	unsigned long long one = sess->bytes / sess->count + 3 * (leaf->bytes / leaf->count) + 64;

@@ -203,7 +203,7 @@ static int cmp_kind(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-void insp_holders(const struct heap *h, const node_t *nodes, uint64_t count, struct sbuf *out)
+uint64_t insp_holders(const struct heap *h, const node_t *nodes, uint64_t count, struct sbuf *out)
 {
 	const struct runtime_ops *rt = heap_runtime(h);
 	bits_t *in = xcalloc(bits_words(h->n), sizeof *in);
@@ -245,7 +245,11 @@ void insp_holders(const struct heap *h, const node_t *nodes, uint64_t count, str
 		sbuf_printf(out, "%llu of them %s", (unsigned long long)roots, roots == 1 ? "a GC root" : "GC roots");
 	else if (first)
 		sbuf_adds(out, "held by nothing");
-	for (size_t i = 0; i < nk; i++)
+	uint64_t held = 0;
+	for (size_t i = 0; i < nk; i++) {
+		held += ks[i].holders;
 		free(ks[i].p);
+	}
 	free(in);
+	return held;
 }

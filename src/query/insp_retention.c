@@ -511,14 +511,20 @@ static uint32_t class_candidates(struct heap *h, const struct objset *set, const
  * dominates (per[c]): a walk of the dominator tree counting, per class,
  * the members on the current path (as analysis_class_lb does). own[c]
  * gets those of them that lie below no top member of another tracked
- * class (not char[] in buffers: the buffers hold them), their bytes in
- * ownb[c]. post gets the tree's nodes as the walk leaves them, children
- * before their parent (the root last), for class_holder's sums. */
+ * class (not char[] in buffers: the buffers hold them) and below no
+ * object suspect (sus: that suspect tells their bytes), their bytes in
+ * ownb[c], less those of the object suspects below them: no byte is
+ * told twice. post gets the tree's nodes as the walk leaves them,
+ * children before their parent (the root last), for class_holder's
+ * sums. */
 static void top_instances(const struct heap *h, const struct objset *set, const uint8_t *track,
-			  struct nvec *per, struct nvec *own, uint64_t *ownb, node_t *post, struct progress *p)
+			  const bits_t *sus, struct nvec *per, struct nvec *own, uint64_t *ownb, node_t *post,
+			  struct progress *p)
 {
 	size_t np = 0;
-	uint32_t nact = 0; /* tracked classes with a member on the path */
+	uint32_t nact = 0;  /* tracked classes with a member on the path */
+	uint32_t nsus = 0;  /* object suspects on the path (one at most: no suspect is below another) */
+	node_t owner = 0;   /* the own member on the path, 0 if none */
 
 	uint32_t *active = xcalloc((size_t)h->ncls + 1, sizeof *active);
 	struct nvec stk = { 0 }, nxt = { 0 };
@@ -531,17 +537,25 @@ static void top_instances(const struct heap *h, const struct objset *set, const 
 			post[np++] = v;
 			if (v != 0 && track[h->node_class[v]] && h->node_kind[v] != NK_CLASS && objset_has(set, v))
 				nact -= --active[h->node_class[v]] == 0;
+			nsus -= bit_get(sus, v) != 0;
+			owner = owner == v ? 0 : owner;
 			stk.n--;
 			nxt.n--;
 			continue;
 		}
 		node_t c = h->dom_child[nxt.v[nxt.n - 1]++];
 		uint32_t k = h->node_class[c];
+		if (bit_get(sus, c)) {
+			if (owner != 0) /* an object suspect tells these bytes */
+				ownb[h->node_class[owner]] -= h->retained[c];
+			nsus++;
+		}
 		if (track[k] && h->node_kind[c] != NK_CLASS && objset_has(set, c) && active[k]++ == 0) {
 			nvec_push(&per[k], c);
-			if (nact++ == 0) {
+			if (nact++ == 0 && nsus == 0) {
 				nvec_push(&own[k], c);
 				ownb[k] += h->retained[c];
+				owner = c;
 			}
 		}
 		nvec_push(&stk, c);
@@ -627,10 +641,37 @@ static int told(const uint64_t *sum, node_t holder, const node_t *sus, size_t ns
 	return 0;
 }
 
+/* Are all of nodes[0..count) held by the runtime's own roots (its
+ * engine's, JIT's, loader's: RK_VM_INTERNAL) or its embedder's
+ * (RK_NATIVE: V8's root groups)? */
+static int vm_internal(const struct heap *h, const node_t *nodes, uint64_t count)
+{
+	bits_t *in = xcalloc(bits_words(h->n), sizeof *in);
+	uint64_t n = 0;
+
+	for (uint64_t i = 0; i < count; i++)
+		bit_set(in, nodes[i]);
+	for (size_t i = 0; i < h->nroot_rec; i++) {
+		node_t v = h->root_rec[i].node;
+		unsigned k = h->root_rec[i].kind;
+		if ((k == RK_VM_INTERNAL || k == RK_NATIVE) && v < h->n && bit_get(in, v)) {
+			bit_clear(in, v);
+			n++;
+		}
+	}
+	free(in);
+	return n == count;
+}
+
 /* "accumulated in instances of X": class c's top members (top, taken:
  * those below no other class's accumulation), retaining lb together,
  * with who holds them; all: the class's members; its point the object
- * below which 80% of their bytes gather, if one does (holder != 0). */
+ * below which 80% of their bytes gather, if one does (holder != 0).
+ * High priority from 20% of the heap, medium below. Members that no
+ * object holds and only the runtime's own or its embedder's roots do
+ * (V8's synthetic root groups, .NET's frozen segments) are the
+ * engine's, no suspect (a native leak of such roots goes unsaid here:
+ * the roots by kind in info show it). */
 static void accum_suspect(struct insp_result *r, const struct heap *h, uint32_t c, struct nvec *top,
 			  uint64_t lb, uint64_t all, node_t holder, const uint64_t *sum)
 {
@@ -652,8 +693,13 @@ static void accum_suspect(struct insp_result *r, const struct heap *h, uint32_t 
 		object_text(h, holder, &sb);
 	}
 	sbuf_adds(&sb, "; ");
-	insp_holders(h, m, count, &sb);
-	struct insp_group *g = insp_add(r, h, sbuf_detach(&sb), IP_HIGH, m, count, lb);
+	if (insp_holders(h, m, count, &sb) == 0 && vm_internal(h, m, count)) {
+		sbuf_free(&sb);
+		free(m);
+		return;
+	}
+	enum insp_priority pri = lb * 100 >= h->retained[0] * SUSPECT_PCT ? IP_HIGH : IP_MEDIUM;
+	struct insp_group *g = insp_add(r, h, sbuf_detach(&sb), pri, m, count, lb);
 	g->point = holder != 0 ? holder : HW_NONE;
 	g->cls_off = (uint32_t)off;
 	g->cls_len = (uint32_t)strlen(class_name(h, c));
@@ -728,7 +774,11 @@ static void class_suspects(struct heap *h, const struct objset *set, const node_
 	if (ntrack > 0) {
 		post = xmalloc(((size_t)h->n + 1) * sizeof *post);
 		sum = xmalloc(((size_t)h->n + 1) * sizeof *sum);
-		top_instances(h, set, cand, per, own, ownb, post, p);
+		bits_t *sb = xcalloc(bits_words(h->n), sizeof *sb);
+		for (size_t i = 0; i < npts; i++)
+			bit_set(sb, sus[i]);
+		top_instances(h, set, cand, sb, per, own, ownb, post, p);
+		free(sb);
 	}
 	for (uint32_t c = 0; c < h->ncls && !progress_cancelled(p); c++)
 		accum[c] = cand[c] == 1 ||

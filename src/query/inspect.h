@@ -233,8 +233,9 @@ node_t insp_field(const struct heap *h, const struct runtime_ops *rt, void *ctx,
  * kind (strong references, and the weak ones by the runtime's word for
  * them, "weak" when it has none), the most, each kind's class most of
  * them are of and the field most of its references go through (of the
- * first 256 read). Names are raw dump text (insp_holders.c). */
-void insp_holders(const struct heap *h, const node_t *nodes, uint64_t count, struct sbuf *out);
+ * first 256 read). Names are raw dump text (insp_holders.c). Returns
+ * the holders counted, over the kinds (0: no object holds any). */
+uint64_t insp_holders(const struct heap *h, const node_t *nodes, uint64_t count, struct sbuf *out);
 
 /* The tables of the inspection files, each ended by an entry with a
  * NULL name: insp_waste.c, insp_refs.c, insp_retention.c, insp_search.c,
