@@ -723,6 +723,21 @@ static void label_cut(const struct tname_forms *f, const char *t, size_t named, 
 	} else if (avail - pw - ew >= 12) { /* what comes before the name stays if the name keeps room */
 		sbuf_add(out, name, named - strlen(f->v[f->n - 1]));
 		tname_cut(f->v[f->n - 1], f->brackets, avail - pw, out);
+	} else if (nw - pw + ew < avail) { /* the name whole, the end of what comes before it */
+		size_t pre = named - strlen(f->v[f->n - 1]), k = pre;
+		while (k > 0) {
+			size_t j = k - 1;
+			while (j > 0 && ((unsigned char)name[j] & 0xc0) == 0x80) /* a UTF-8 character's start */
+				j--;
+			char *rest = xstrndup(name + j, pre - j);
+			int fits = text_width(rest) + (nw - pw) + ew <= avail;
+			free(rest);
+			if (!fits)
+				break;
+			k = j;
+		}
+		sbuf_adds(out, ell);
+		sbuf_adds(out, name + k);
 	} else {
 		tname_cut(f->v[f->n - 1], f->brackets, avail, out);
 	}
