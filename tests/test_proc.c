@@ -576,6 +576,68 @@ START_TEST(test_jvm_attach_timeout)
 }
 END_TEST
 
+/* Until pid's state is s ('T': stopped; 'S' sleeping), a minute at most. */
+static void wait_state(pid_t pid, char s)
+{
+	char path[64];
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	for (double end = now_seconds() + hang_seconds(60); now_seconds() < end;) {
+		size_t n;
+		char *st = file_bytes(path, &n);
+		char *paren = strrchr(st, ')');
+		int there = paren != NULL && paren[1] == ' ' && paren[2] == s;
+		free(st);
+		if (there)
+			return;
+		usleep(20000);
+	}
+	ck_abort_msg("PID %ld not in state %c after 60 s", (long)pid, s);
+}
+
+/* No signal pending for pid or its threads. */
+static void assert_nothing_pending(pid_t pid, const char *what)
+{
+	char path[64];
+	size_t n;
+
+	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+	char *s = file_bytes(path, &n);
+	ck_assert_msg(strstr(s, "\nSigPnd:\t0000000000000000\n") && strstr(s, "\nShdPnd:\t0000000000000000\n"),
+		      "%s: a signal is pending: %.2000s", what, s);
+	free(s);
+}
+
+/* A stopped JVM (SIGSTOP), before its socket is open and after: refused
+ * at once in one line, no signal left pending in it (which it would
+ * take once continued: a thread dump); continued, it is marked. */
+START_TEST(test_jvm_stopped)
+{
+	const char *agent = getenv("HEAPWALK_AGENT");
+	if (!sleeper() || agent == NULL || access(agent, R_OK) != 0) {
+		fprintf(stderr, "proc: no JDK or no agent: the stopped JVM test is skipped\n");
+		return;
+	}
+	unlink(PROCDIR "/stopped.ready");
+	char *argv[] = { getenv("JAVA"), "-cp", PROCDIR, "Sleep", PROCDIR "/stopped.ready", NULL };
+	pid_t pid = start_logged(argv, "stopped", 0);
+	wait_ready(PROCDIR "/stopped.ready", pid);
+	char *want = xasprintf("PID %ld is stopped (SIGSTOP): it cannot answer; not signalled", (long)pid);
+	for (int i = 1; i <= 2; i++) {
+		ck_assert_int_eq(kill(pid, SIGSTOP), 0);
+		wait_state(pid, 'T');
+		refused(pid, 0, want, 0, i == 1 ? "a stopped JVM" : "a stopped JVM, its socket open");
+		assert_nothing_pending(pid, "a stopped JVM");
+		ck_assert_int_eq(kill(pid, SIGCONT), 0);
+		wait_state(pid, 'S');
+		mark_ok(pid, i);
+	}
+	free(want);
+	assert_dumps(pid, "stopped", 0, "a stopped JVM continued");
+	end(pid);
+}
+END_TEST
+
 /* As root, nobody's JVM whose /tmp/.java_pidN another user (root) made
  * before it did: not used (no one connects), the JVM not signalled.
  * Then, the socket gone, the JVM is marked: heapwalk attaches as its
@@ -1077,6 +1139,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_jvm_attach_off);
 	tcase_add_test(tc, test_jvm_attach_timeout);
 	tcase_add_test(tc, test_jvm_planted_socket);
+	tcase_add_test(tc, test_jvm_stopped);
 	tcase_add_test(tc, test_dotnet_planted_key);
 	tcase_add_test(tc, test_dotnet_planted_name);
 	tcase_add_test(tc, test_dotnet_bounds);

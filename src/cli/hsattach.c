@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -131,6 +132,19 @@ static int make_trigger(const struct proc_info *p, char *out, size_t n, struct s
 	return -1;
 }
 
+/* Is p stopped (SIGSTOP, a debugger)? Then it answers nothing, and a
+ * signal would wait in it until it goes on: an error in err. */
+static int stopped(const struct proc_info *p, struct sbuf *err)
+{
+	char s = proc_state(p);
+
+	if (s != 'T' && s != 't')
+		return 0;
+	sbuf_printf(err, "PID %ld is stopped (%s): it cannot answer; not signalled", (long)p->pid,
+		    s == 't' ? "by a debugger" : "SIGSTOP");
+	return 1;
+}
+
 static int is_socket(const char *path)
 {
 	struct stat st;
@@ -154,7 +168,7 @@ static int open_socket(const struct proc_info *p, const char *sock, struct sbuf 
 	int made = make_trigger(p, trig, sizeof trig, err);
 	if (made < 0)
 		return -1;
-	if (proc_same(p, err) < 0)
+	if (proc_same(p, err) < 0 || stopped(p, err))
 		goto out;
 	if (!proc_catches(p, SIGQUIT)) {
 		sbuf_printf(err, "PID %ld does not handle SIGQUIT (-Xrs?), which would end it: not signalled",
@@ -222,7 +236,24 @@ static int converse(const struct proc_info *p, const char *sock, const char *cmd
 		sbuf_printf(err, "PID %ld: cannot speak to its attach socket (%s)", (long)p->pid, strerror(errno));
 		goto out;
 	}
-	while ((r = read(fd, buf, sizeof buf)) != 0) {
+	/* the answer comes when the command is done (a dump: as long as it
+	 * takes); meanwhile the JVM must stay there and running */
+	for (;;) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		int ready = poll(&pf, 1, 1000);
+		if (ready == 0) {
+			if (proc_same(p, err) < 0)
+				goto out;
+			char state = proc_state(p);
+			if (state == 'T' || state == 't') {
+				sbuf_printf(err, "PID %ld stopped before it answered (SIGSTOP or a debugger)", (long)p->pid);
+				goto out;
+			}
+			continue;
+		}
+		r = ready < 0 ? -1 : read(fd, buf, sizeof buf);
+		if (r == 0)
+			break;
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
@@ -262,6 +293,14 @@ static int talk(const struct proc_info *p, const char *cmd, const char *const ar
 				    strlen(args[i]), ARG_MAX_LEN);
 			return -1;
 		}
+	/* HotSpot serves only a peer of its own effective uid and gid (or
+	 * root), and hangs up on any other without a word */
+	if (geteuid() != 0 && (geteuid() != p->uid || getegid() != p->gid)) {
+		sbuf_printf(err, "PID %ld runs as uid %ld gid %ld, heapwalk as uid %ld gid %ld: the JVM accepts "
+				 "only its own user and group, or root", (long)p->pid, (long)p->uid, (long)p->gid,
+			    (long)geteuid(), (long)getegid());
+		return -1;
+	}
 	jvm_path(sock, sizeof sock, p, "root/tmp", ".java_pid");
 	if (!is_socket(sock) && open_socket(p, sock, err) < 0)
 		return -1;
@@ -275,7 +314,7 @@ static int talk(const struct proc_info *p, const char *cmd, const char *const ar
 				 "user (uid %ld): not used", (long)p->pid, p->nspid, (long)st.st_uid, (long)p->uid);
 		return -1;
 	}
-	if (proc_same(p, err) < 0)
+	if (proc_same(p, err) < 0 || stopped(p, err))
 		return -1;
 	return converse(p, sock, cmd, args, status, out, err);
 }

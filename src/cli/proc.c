@@ -319,3 +319,12 @@ int proc_catches(const struct proc_info *p, int sig)
 		return 0;
 	return (st.caught >> (sig - 1)) & 1;
 }
+
+char proc_state(const struct proc_info *p)
+{
+	struct status st;
+
+	if (read_status(p->pid, &st) < 0 || st.state == '\0')
+		return '?';
+	return st.state;
+}

@@ -35,5 +35,8 @@ int proc_same(const struct proc_info *p, struct sbuf *err);
 /* Does p catch signal sig now (a handler installed, SigCgt)? 1 or 0;
  * 0 when its status cannot be read. */
 int proc_catches(const struct proc_info *p, int sig);
+/* p's state now, as /proc/PID/status's State says it ('R', 'S', 'T' for
+ * stopped, 't' for stopped by a tracer, ...); '?' when it cannot be read. */
+char proc_state(const struct proc_info *p);
 
 #endif
