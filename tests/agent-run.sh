@@ -68,7 +68,7 @@ hw snapshot "$pid" "$out/after.hprof" >"$out/exists.out" 2>"$out/exists.err"; st
 # the JVM inherits the limit; a file past it fails with EFBIG, as a full
 # disk fails with ENOSPC: the same path through the agent
 kill "$pid"; wait "$pid" 2>/dev/null
-cp "$out/jvm.log" "$out/jvm1.log"
+mv "$out/jvm.log" "$out/jvm1.log" # and wait_for READY sees the next JVM's
 rm -f "$out/go1"
 (ulimit -f 256 && exec "$JAVA" $agentopt "$@" -cp "$out/classes" Marked "$out" </dev/null >"$out/jvm.log" 2>&1) &
 pid=$!

@@ -641,7 +641,7 @@ END_TEST
 /* As root, nobody's JVM whose /tmp/.java_pidN another user (root) made
  * before it did: not used (no one connects), the JVM not signalled.
  * Then, the socket gone, the JVM is marked: heapwalk attaches as its
- * user. */
+ * user, the agent writing its status as that user. */
 START_TEST(test_jvm_planted_socket)
 {
 	if (geteuid() != 0 || !sleeper()) {
@@ -670,7 +670,12 @@ START_TEST(test_jvm_planted_socket)
 	unlink(sock);
 	assert_dumps(pid, "nobody", 0, "nobody's JVM, root's socket");
 	if (agent != NULL && access(agent, R_OK) == 0) {
+		/* with a TMPDIR nobody may not enter: the agent's status file
+		 * is made in the JVM's /tmp, for its user */
+		ck_assert_int_eq(system("mkdir -p " PROCDIR "/private && chmod 700 " PROCDIR "/private"), 0);
+		setenv("TMPDIR", PROCDIR "/private", 1);
 		mark_ok(pid, 1);
+		unsetenv("TMPDIR");
 		assert_dumps(pid, "nobody", 0, "nobody's JVM marked by root");
 	}
 	end(pid);

@@ -75,11 +75,15 @@ static int unsafe_path(const char *s)
  * and later answer status 0 and "return code: N", N being what
  * Agent_OnAttach returned; a library that could not be loaded has a
  * nonzero status and says why. */
-static void load_failure(long pid, int status, const char *out, struct sbuf *err)
+static void load_failure(long pid, int status, const char *out, const char *file, struct sbuf *err)
 {
 	const char *rc = "return code: ";
 
-	if (status == 0 && strncmp(out, rc, strlen(rc)) == 0)
+	if (status == 0 && strncmp(out, rc, strlen(rc)) == 0 && atoi(out + strlen(rc)) == 0) {
+		sbuf_printf(err, "PID %ld: the agent ran but wrote no status to ", pid);
+		esc_append(err, (const uint8_t *)file, strlen(file), 0);
+		sbuf_adds(err, " (may the JVM's user write there?)");
+	} else if (status == 0 && strncmp(out, rc, strlen(rc)) == 0)
 		sbuf_printf(err, "PID %ld: the agent failed to start (Agent_OnAttach returned %d)", pid,
 			    atoi(out + strlen(rc)));
 	else {
@@ -90,8 +94,7 @@ static void load_failure(long pid, int status, const char *out, struct sbuf *err
 
 int agent_run(const struct proc_info *p, const char *command, struct sbuf *result, struct sbuf *err)
 {
-	char lib[PATH_MAX], status[PATH_MAX], opts[PATH_MAX * 2 + 64];
-	const char *tmp = getenv("TMPDIR");
+	char lib[PATH_MAX], status[96], opts[PATH_MAX * 2 + 64];
 	struct sbuf out;
 	int fd, rc, st = 0;
 
@@ -99,7 +102,9 @@ int agent_run(const struct proc_info *p, const char *command, struct sbuf *resul
 		abort(); /* a bug: only a JVM is attached to */
 	if (agent_path(lib, sizeof lib, err) < 0)
 		return -1;
-	snprintf(status, sizeof status, "%s/heapwalk-status-XXXXXX", tmp && *tmp && !unsafe_path(tmp) ? tmp : "/tmp");
+	/* in the JVM's own /tmp (through its root: a JVM in another mount
+	 * namespace has its own), where its user may write */
+	snprintf(status, sizeof status, "/proc/%ld/root/tmp/heapwalk-status-XXXXXX", (long)p->pid);
 	fd = mkstemp(status);
 	if (fd < 0) {
 		sbuf_printf(err, "%s: %s", status, strerror(errno));
@@ -113,7 +118,7 @@ int agent_run(const struct proc_info *p, const char *command, struct sbuf *resul
 		return -1;
 	}
 	close(fd);
-	snprintf(opts, sizeof opts, "status:%s,%s", status, command);
+	snprintf(opts, sizeof opts, "status:/tmp/%s,%s", strrchr(status, '/') + 1, command);
 	const char *args[3] = { lib, "true", opts };
 	sbuf_init(&out);
 	rc = hs_attach(p, "load", args, &st, &out, err);
@@ -133,7 +138,7 @@ int agent_run(const struct proc_info *p, const char *command, struct sbuf *resul
 			esc_append(err, (const uint8_t *)line + 7, strlen(line + 7), 0);
 			rc = -1;
 		} else {
-			load_failure((long)p->pid, st, out.buf ? out.buf : "", err);
+			load_failure((long)p->pid, st, out.buf ? out.buf : "", status, err);
 			rc = -1;
 		}
 	}
