@@ -638,6 +638,35 @@ START_TEST(test_jvm_stopped)
 }
 END_TEST
 
+/* A JVM whose /tmp/.java_pidN no one listens on (a JVM that had its pid
+ * before was killed and left it): asked to open its own, which replaces
+ * it, and marked; one signal, taken for the attach (no thread dump). */
+START_TEST(test_jvm_stale_socket)
+{
+	const char *agent = getenv("HEAPWALK_AGENT");
+	if (!sleeper() || agent == NULL || access(agent, R_OK) != 0) {
+		fprintf(stderr, "proc: no JDK or no agent: the stale socket test is skipped\n");
+		return;
+	}
+	unlink(PROCDIR "/stale.ready");
+	char *argv[] = { getenv("JAVA"), "-cp", PROCDIR, "Sleep", PROCDIR "/stale.ready", NULL };
+	pid_t pid = start_logged(argv, "stale", 0);
+	wait_ready(PROCDIR "/stale.ready", pid);
+	char sock[64];
+	struct stat before, after;
+	snprintf(sock, sizeof sock, "/tmp/.java_pid%ld", (long)pid);
+	ck_assert_msg(access(sock, F_OK) != 0, "%s is there before any attach", sock);
+	close(plant(sock, 0));
+	ck_assert_int_eq(lstat(sock, &before), 0);
+	mark_ok(pid, 1);
+	ck_assert_int_eq(lstat(sock, &after), 0);
+	ck_assert_msg(S_ISSOCK(after.st_mode) && after.st_ino != before.st_ino, "the stale socket was not replaced");
+	mark_ok(pid, 2);
+	assert_dumps(pid, "stale", 0, "a JVM behind a stale socket");
+	end(pid);
+}
+END_TEST
+
 /* As root, nobody's JVM whose /tmp/.java_pidN another user (root) made
  * before it did: not used (no one connects), the JVM not signalled.
  * Then, the socket gone, the JVM is marked: heapwalk attaches as its
@@ -1145,6 +1174,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_jvm_attach_timeout);
 	tcase_add_test(tc, test_jvm_planted_socket);
 	tcase_add_test(tc, test_jvm_stopped);
+	tcase_add_test(tc, test_jvm_stale_socket);
 	tcase_add_test(tc, test_dotnet_planted_key);
 	tcase_add_test(tc, test_dotnet_planted_name);
 	tcase_add_test(tc, test_dotnet_bounds);

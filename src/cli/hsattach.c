@@ -145,18 +145,23 @@ static int stopped(const struct proc_info *p, struct sbuf *err)
 	return 1;
 }
 
-static int is_socket(const char *path)
+/* The socket's inode number, 0 if there is no socket. */
+static ino_t socket_ino(const char *path)
 {
 	struct stat st;
 
-	return lstat(path, &st) == 0 && S_ISSOCK(st.st_mode);
+	return lstat(path, &st) == 0 && S_ISSOCK(st.st_mode) ? st.st_ino : 0;
 }
 
-/* Ask the JVM to open its attach socket, and wait for it. The signal
- * goes only to the process identified, and only while it handles
- * SIGQUIT: HotSpot's handler, which also prints a thread dump. */
-static int open_socket(const struct proc_info *p, const char *sock, struct sbuf *err)
+/* Ask the JVM to open its attach socket, and wait for it (another than
+ * stale, if not 0: a socket no one listens on, which the JVM replaces).
+ * The signal goes only to the process identified, and only while it
+ * handles SIGQUIT: HotSpot's handler, which prints a thread dump unless
+ * it finds the .attach_pid file and its listener not yet started. */
+static int open_socket(const struct proc_info *p, const char *sock, ino_t stale, struct sbuf *err)
 {
+	ino_t ino;
+
 	char trig[128];
 	int rc = -1;
 
@@ -179,7 +184,7 @@ static int open_socket(const struct proc_info *p, const char *sock, struct sbuf 
 		sbuf_printf(err, "PID %ld: cannot signal it (%s)", (long)p->pid, strerror(errno));
 		goto out;
 	}
-	for (double end = seconds() + HS_ATTACH_WAIT_S; !is_socket(sock);) {
+	for (double end = seconds() + HS_ATTACH_WAIT_S; (ino = socket_ino(sock)) == 0 || ino == stale;) {
 		if (proc_same(p, err) < 0)
 			goto out;
 		if (seconds() > end) {
@@ -212,7 +217,8 @@ static int send_all(int fd, const char *buf, size_t n)
 	return 0;
 }
 
-/* One request on the socket; the answer's status and output. */
+/* One request on the socket; the answer's status and output. -2, err
+ * untouched, when no one listens on the socket (ECONNREFUSED). */
 static int converse(const struct proc_info *p, const char *sock, const char *cmd, const char *const args[3],
 		    int *status, struct sbuf *out, struct sbuf *err)
 {
@@ -232,7 +238,12 @@ static int converse(const struct proc_info *p, const char *sock, const char *cmd
 		sbuf_add(&req, a, strlen(a) + 1);
 	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || send_all(fd, req.buf, req.len) < 0) {
+	int conn = fd < 0 ? -1 : connect(fd, (struct sockaddr *)&sa, sizeof sa);
+	if (conn < 0 && errno == ECONNREFUSED) {
+		rc = -2;
+		goto out;
+	}
+	if (conn < 0 || send_all(fd, req.buf, req.len) < 0) {
 		sbuf_printf(err, "PID %ld: cannot speak to its attach socket (%s)", (long)p->pid, strerror(errno));
 		goto out;
 	}
@@ -302,21 +313,34 @@ static int talk(const struct proc_info *p, const char *cmd, const char *const ar
 		return -1;
 	}
 	jvm_path(sock, sizeof sock, p, "root/tmp", ".java_pid");
-	if (!is_socket(sock) && open_socket(p, sock, err) < 0)
-		return -1;
-	/* a socket in a /tmp others may write to: the JVM's own, or none */
-	if (lstat(sock, &st) < 0) {
-		sbuf_printf(err, "PID %ld: its attach socket went away (%s)", (long)p->pid, strerror(errno));
-		return -1;
+	for (ino_t stale = 0;;) {
+		if ((stale != 0 || socket_ino(sock) == 0) && open_socket(p, sock, stale, err) < 0)
+			return -1;
+		/* a socket in a /tmp others may write to: the JVM's own, or none */
+		if (lstat(sock, &st) < 0) {
+			sbuf_printf(err, "PID %ld: its attach socket went away (%s)", (long)p->pid, strerror(errno));
+			return -1;
+		}
+		if (st.st_uid != p->uid) {
+			sbuf_printf(err, "PID %ld: its attach socket /tmp/.java_pid%ld is owned by uid %ld, not by the "
+					 "JVM's user (uid %ld): not used", (long)p->pid, p->nspid, (long)st.st_uid,
+				    (long)p->uid);
+			return -1;
+		}
+		if (proc_same(p, err) < 0 || stopped(p, err))
+			return -1;
+		int rc = converse(p, sock, cmd, args, status, out, err);
+		if (rc != -2)
+			return rc;
+		/* no one listens: left by a JVM that had this pid before, killed
+		 * before it could remove it; this JVM replaces it once asked */
+		if (stale != 0) {
+			sbuf_printf(err, "PID %ld: no one listens on its attach socket /tmp/.java_pid%ld", (long)p->pid,
+				    p->nspid);
+			return -1;
+		}
+		stale = st.st_ino;
 	}
-	if (st.st_uid != p->uid) {
-		sbuf_printf(err, "PID %ld: its attach socket /tmp/.java_pid%ld is owned by uid %ld, not by the JVM's "
-				 "user (uid %ld): not used", (long)p->pid, p->nspid, (long)st.st_uid, (long)p->uid);
-		return -1;
-	}
-	if (proc_same(p, err) < 0 || stopped(p, err))
-		return -1;
-	return converse(p, sock, cmd, args, status, out, err);
 }
 
 /* Root and another user's JVM: talk in a child of the JVM's uid and gid
