@@ -153,6 +153,20 @@ static ino_t socket_ino(const char *path)
 	return lstat(path, &st) == 0 && S_ISSOCK(st.st_mode) ? st.st_ino : 0;
 }
 
+/* May p be signalled now? The process identified, running, with a
+ * handler for SIGQUIT. 0, or -1 with err. */
+static int signallable(const struct proc_info *p, struct sbuf *err)
+{
+	if (proc_same(p, err) < 0 || stopped(p, err))
+		return -1;
+	if (!proc_catches(p, SIGQUIT)) {
+		sbuf_printf(err, "PID %ld does not handle SIGQUIT (-Xrs?), which would end it: not signalled",
+			    (long)p->pid);
+		return -1;
+	}
+	return 0;
+}
+
 /* Ask the JVM to open its attach socket, and wait for it (another than
  * stale, if not 0: a socket no one listens on, which the JVM replaces).
  * The signal goes only to the process identified, and only while it
@@ -160,9 +174,8 @@ static ino_t socket_ino(const char *path)
  * it finds the .attach_pid file and its listener not yet started. */
 static int open_socket(const struct proc_info *p, const char *sock, ino_t stale, struct sbuf *err)
 {
-	ino_t ino;
-
 	char trig[128];
+	ino_t ino;
 	int rc = -1;
 
 	if (attach_off(p)) {
@@ -170,16 +183,13 @@ static int open_socket(const struct proc_info *p, const char *sock, ino_t stale,
 				 "not signalled", (long)p->pid);
 		return -1;
 	}
+	if (signallable(p, err) < 0) /* before anything is made for it */
+		return -1;
 	int made = make_trigger(p, trig, sizeof trig, err);
 	if (made < 0)
 		return -1;
-	if (proc_same(p, err) < 0 || stopped(p, err))
+	if (signallable(p, err) < 0) /* and again, just before the signal */
 		goto out;
-	if (!proc_catches(p, SIGQUIT)) {
-		sbuf_printf(err, "PID %ld does not handle SIGQUIT (-Xrs?), which would end it: not signalled",
-			    (long)p->pid);
-		goto out;
-	}
 	if (kill(p->pid, SIGQUIT) < 0) {
 		sbuf_printf(err, "PID %ld: cannot signal it (%s)", (long)p->pid, strerror(errno));
 		goto out;
