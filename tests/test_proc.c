@@ -2,9 +2,13 @@
  * are not theirs to touch, each a real process started here with every
  * signal at its default (as a service runs): Python and Node, whom a
  * SIGQUIT kills, Python with handlers that log any signal, a JVM that
- * neither handles SIGQUIT nor listens for jcmd, a process of another
- * user, one whose maps may not be read, a zombie, a thread, a PID that
- * does not exist. Each is refused in one line naming what it is, no file
+ * neither handles SIGQUIT nor listens for an attach, JVMs with attach
+ * off (told by their perf data, or not: the 10 s wait), a stopped JVM,
+ * one behind a socket another user planted or a stale one (attached to
+ * with no jcmd on heapwalk's PATH, each signalled at most once), a
+ * process of another user, one whose maps may not be read, a zombie, a
+ * thread, a PID that does not exist. Each is refused in one line naming
+ * what it is (or marked, where it can be), no file
  * is written, and the process goes on as it was: not ended, not stopped,
  * no signal pending, no handler run. Beside a real .NET runtime, sockets
  * another user could plant (a larger key, the runtime's own name owned by
