@@ -216,6 +216,17 @@ START_TEST(test_agent_errors)
 	free(rc);
 	free(out);
 
+	/* two JVMs, each attached to several times with no jcmd on
+	 * heapwalk's PATH: signalled once each, with the .attach_pid file,
+	 * which HotSpot answers with its socket; another SIGQUIT, once
+	 * the socket is open, would have dumped its threads */
+	for (int i = 0; i < 2; i++) {
+		char *log = slurp(dir, i ? "jvm.log" : "jvm1.log");
+		ck_assert_msg(strstr(log, "Full thread dump") == NULL, "%s: a thread dump: a SIGQUIT beyond the first: %.300s",
+			      i ? "jvm.log" : "jvm1.log", log);
+		free(log);
+	}
+
 	rc = slurp(dir, "gone.rc");
 	err = slurp(dir, "gone.err");
 	ck_assert_msg(atoi(rc) == 2 && strstr(err, "heapwalk: no process ") && strchr(err, '\n') == err + strlen(err) - 1,

@@ -2,9 +2,13 @@
  * are not theirs to touch, each a real process started here with every
  * signal at its default (as a service runs): Python and Node, whom a
  * SIGQUIT kills, Python with handlers that log any signal, a JVM that
- * neither handles SIGQUIT nor listens for jcmd, a process of another
- * user, one whose maps may not be read, a zombie, a thread, a PID that
- * does not exist. Each is refused in one line naming what it is, no file
+ * neither handles SIGQUIT nor listens for an attach, JVMs with attach
+ * off (told by their perf data, or not: the 10 s wait), a stopped JVM,
+ * one behind a socket another user planted or a stale one (attached to
+ * with no jcmd on heapwalk's PATH, each signalled at most once), a
+ * process of another user, one whose maps may not be read, a zombie, a
+ * thread, a PID that does not exist. Each is refused in one line naming
+ * what it is (or marked, where it can be), no file
  * is written, and the process goes on as it was: not ended, not stopped,
  * no signal pending, no handler run. Beside a real .NET runtime, sockets
  * another user could plant (a larger key, the runtime's own name owned by
@@ -36,9 +40,17 @@
  * failed test leave it behind. */
 #define LIFE_S "120"
 
+/* heapwalk runs with this PATH, where there is no jcmd: it speaks the
+ * JVM's attach protocol itself. */
+#define NOJCMD PROCDIR "/nojcmd"
+
+static int plant(const char *path, int foreign);
+static void assert_unused(int s, int connected, const char *what);
+
 static void procdir(void)
 {
-	ck_assert_int_eq(system("mkdir -p " PROCDIR), 0);
+	ck_assert_int_eq(system("mkdir -p " NOJCMD), 0);
+	ck_assert_msg(system("PATH=" NOJCMD " command -v jcmd >/dev/null 2>&1") != 0, "jcmd on " NOJCMD);
 }
 
 /* In a child: every signal at its default and none blocked, the
@@ -138,10 +150,10 @@ static char *hw_stderr(const char *args, int as_nobody, int *rc)
 
 	nobody(&uid, &gid);
 	if (as_nobody)
-		snprintf(cmd, sizeof cmd, "setpriv --reuid=%ld --regid=%ld --clear-groups %s %s 2>&1 >/dev/null",
-			 (long)uid, (long)gid, heapwalk(), args);
+		snprintf(cmd, sizeof cmd, "setpriv --reuid=%ld --regid=%ld --clear-groups env PATH=" NOJCMD " %s %s "
+			 "2>&1 >/dev/null", (long)uid, (long)gid, heapwalk(), args);
 	else
-		snprintf(cmd, sizeof cmd, "%s %s 2>&1 >/dev/null", heapwalk(), args);
+		snprintf(cmd, sizeof cmd, "env PATH=" NOJCMD " %s %s 2>&1 >/dev/null", heapwalk(), args);
 	char *out = run(cmd, &st);
 	*rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 	return out;
@@ -414,9 +426,74 @@ static int sleeper(void)
 	return 1;
 }
 
+/* argv in a child, as a service, but its output in PROCDIR/NAME.log and
+ * its working directory PROCDIR/NAME.cwd; as nobody with as_nobody. */
+static pid_t start_logged(char *const argv[], const char *name, int as_nobody)
+{
+	char log[512], cwd[512];
+	uid_t uid;
+	gid_t gid;
+
+	nobody(&uid, &gid);
+	snprintf(log, sizeof log, PROCDIR "/%s.log", name);
+	snprintf(cwd, sizeof cwd, PROCDIR "/%s.cwd", name);
+	mkdir(cwd, 0777);
+	ck_assert_int_eq(chmod(cwd, 0777), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		as_a_service();
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 || chdir(cwd) < 0)
+			_exit(125);
+		if (as_nobody && (setgroups(0, NULL) < 0 || setgid(gid) < 0 || setuid(uid) < 0))
+			_exit(126);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* The JVM started as NAME printed n thread dumps (one per SIGQUIT it
+ * took for one: with the .attach_pid file there, the first opens its
+ * socket instead), and no .attach_pid file is left where it looks. */
+static void assert_dumps(pid_t pid, const char *name, int n, const char *what)
+{
+	char path[512];
+	size_t len;
+	int dumps = 0;
+
+	snprintf(path, sizeof path, PROCDIR "/%s.log", name);
+	char *log = file_bytes(path, &len);
+	for (const char *q = strstr(log, "Full thread dump"); q != NULL; q = strstr(q + 1, "Full thread dump"))
+		dumps++;
+	ck_assert_msg(dumps == n, "%s: %d thread dumps, not %d: %.300s", what, dumps, n, log);
+	free(log);
+	snprintf(path, sizeof path, PROCDIR "/%s.cwd/.attach_pid%ld", name, (long)pid);
+	ck_assert_msg(access(path, F_OK) != 0, "%s: %s left", what, path);
+	snprintf(path, sizeof path, "/tmp/.attach_pid%ld", (long)pid);
+	ck_assert_msg(access(path, F_OK) != 0, "%s: %s left", what, path);
+}
+
+/* heapwalk mark PID with no jcmd on its PATH says mark n. */
+static void mark_ok(pid_t pid, int n)
+{
+	char cmd[1024], want[32];
+	int st;
+
+	snprintf(cmd, sizeof cmd, "env PATH=" NOJCMD " %s mark %ld 2>&1", heapwalk(), (long)pid);
+	char *out = run(cmd, &st);
+	snprintf(want, sizeof want, "mark %d watermark=", n);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strncmp(out, want, strlen(want)) == 0, "%s: %s", cmd,
+		      out);
+	free(out);
+}
+
 /* A JVM run with -Xrs, no attach mechanism and no perf data: SIGQUIT,
- * which jcmd sends when it finds no attach socket, would kill it. An
- * ordinary JVM is still marked (the agent). */
+ * which asks a JVM to open its attach socket, would kill it. An
+ * ordinary JVM is still marked (the agent), twice: signalled once (no
+ * thread dump: the .attach_pid file is there), then through the open
+ * socket (a SIGQUIT then would print a thread dump). */
 START_TEST(test_jvm_without_sigquit)
 {
 	if (!sleeper())
@@ -427,8 +504,8 @@ START_TEST(test_jvm_without_sigquit)
 			 PROCDIR "/jvm.ready", NULL };
 	pid_t pid = start(argv, 0);
 	wait_ready(PROCDIR "/jvm.ready", pid);
-	char *want = xasprintf("PID %ld is a JVM that neither handles SIGQUIT nor listens for jcmd (-Xrs?): "
-			       "jcmd's SIGQUIT would kill it", (long)pid);
+	char *want = xasprintf("PID %ld is a JVM that neither handles SIGQUIT nor listens for an attach (-Xrs?): "
+			       "the SIGQUIT that asks it to would kill it", (long)pid);
 	refused(pid, pid, want, 0, "java -Xrs");
 	free(want);
 	end(pid);
@@ -440,15 +517,200 @@ START_TEST(test_jvm_without_sigquit)
 	}
 	unlink(PROCDIR "/jvm2.ready");
 	char *plain[] = { java, "-cp", PROCDIR, "Sleep", PROCDIR "/jvm2.ready", NULL };
-	pid = start(plain, 0);
+	pid = start_logged(plain, "plain", 0);
 	wait_ready(PROCDIR "/jvm2.ready", pid);
-	char args[1024];
-	int st;
-	snprintf(args, sizeof args, "%s mark %ld 2>&1", heapwalk(), (long)pid);
-	char *out = run(args, &st);
-	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strncmp(out, "mark 1 watermark=", 17) == 0, "%s", out);
-	free(out);
-	ck_assert_int_eq(waitpid(pid, &st, WNOHANG), 0); /* alive: SIGQUIT was the JVM's to handle */
+	mark_ok(pid, 1);
+	mark_ok(pid, 2);
+	ck_assert_int_eq(waitpid(pid, NULL, WNOHANG), 0); /* alive: SIGQUIT was the JVM's to handle */
+	assert_dumps(pid, "plain", 0, "an ordinary JVM marked twice");
+	end(pid);
+}
+END_TEST
+
+/* A JVM run with -XX:+DisableAttachMechanism, which its perf data
+ * tells: refused in one line, not signalled (no thread dump), nothing
+ * left in its working directory or /tmp. */
+START_TEST(test_jvm_attach_off)
+{
+	if (!sleeper())
+		return;
+	unlink(PROCDIR "/off.ready");
+	char *argv[] = { getenv("JAVA"), "-XX:+DisableAttachMechanism", "-cp", PROCDIR, "Sleep", PROCDIR "/off.ready",
+			 NULL };
+	pid_t pid = start_logged(argv, "off", 0);
+	wait_ready(PROCDIR "/off.ready", pid);
+	char *want = xasprintf("PID %ld runs with its attach mechanism off (-XX:+DisableAttachMechanism): not signalled",
+			       (long)pid);
+	refused(pid, pid, want, 0, "java -XX:+DisableAttachMechanism");
+	free(want);
+	assert_dumps(pid, "off", 0, "java -XX:+DisableAttachMechanism");
+	end(pid);
+}
+END_TEST
+
+/* The same JVM with no perf data and the option in an @argfile, where
+ * heapwalk cannot see it: asked once (one SIGQUIT, one thread dump), it
+ * opens no socket; after 10 s, one line; the JVM goes on, and the
+ * .attach_pid file made in its working directory is gone. */
+START_TEST(test_jvm_attach_timeout)
+{
+	if (!sleeper())
+		return;
+	FILE *f = fopen(PROCDIR "/off.args", "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("-XX:+DisableAttachMechanism\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	unlink(PROCDIR "/quiet.ready");
+	char *argv[] = { getenv("JAVA"), "-XX:-UsePerfData", "@" PROCDIR "/off.args", "-cp", PROCDIR, "Sleep",
+			 PROCDIR "/quiet.ready", NULL };
+	pid_t pid = start_logged(argv, "quiet", 0);
+	wait_ready(PROCDIR "/quiet.ready", pid);
+	char args[64];
+	int rc;
+	snprintf(args, sizeof args, "mark %ld", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	char *want = xasprintf("heapwalk: PID %ld did not open its attach socket in 10 s "
+			       "(attach disabled? -XX:+DisableAttachMechanism)\n", (long)pid);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
+	free(want);
+	free(err);
+	assert_untouched(pid, "java @argfile with attach off");
+	assert_dumps(pid, "quiet", 1, "java @argfile with attach off");
+	end(pid);
+}
+END_TEST
+
+/* Until pid's state is s ('T': stopped; 'S' sleeping), a minute at most. */
+static void wait_state(pid_t pid, char s)
+{
+	char path[64];
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	for (double end = now_seconds() + hang_seconds(60); now_seconds() < end;) {
+		size_t n;
+		char *st = file_bytes(path, &n);
+		char *paren = strrchr(st, ')');
+		int there = paren != NULL && paren[1] == ' ' && paren[2] == s;
+		free(st);
+		if (there)
+			return;
+		usleep(20000);
+	}
+	ck_abort_msg("PID %ld not in state %c after 60 s", (long)pid, s);
+}
+
+/* No signal pending for pid or its threads. */
+static void assert_nothing_pending(pid_t pid, const char *what)
+{
+	char path[64];
+	size_t n;
+
+	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+	char *s = file_bytes(path, &n);
+	ck_assert_msg(strstr(s, "\nSigPnd:\t0000000000000000\n") && strstr(s, "\nShdPnd:\t0000000000000000\n"),
+		      "%s: a signal is pending: %.2000s", what, s);
+	free(s);
+}
+
+/* A stopped JVM (SIGSTOP), before its socket is open and after: refused
+ * at once in one line, no signal left pending in it (which it would
+ * take once continued: a thread dump); continued, it is marked. */
+START_TEST(test_jvm_stopped)
+{
+	const char *agent = getenv("HEAPWALK_AGENT");
+	if (!sleeper() || agent == NULL || access(agent, R_OK) != 0) {
+		fprintf(stderr, "proc: no JDK or no agent: the stopped JVM test is skipped\n");
+		return;
+	}
+	unlink(PROCDIR "/stopped.ready");
+	char *argv[] = { getenv("JAVA"), "-cp", PROCDIR, "Sleep", PROCDIR "/stopped.ready", NULL };
+	pid_t pid = start_logged(argv, "stopped", 0);
+	wait_ready(PROCDIR "/stopped.ready", pid);
+	char *want = xasprintf("PID %ld is stopped (SIGSTOP): it cannot answer; not signalled", (long)pid);
+	for (int i = 1; i <= 2; i++) {
+		ck_assert_int_eq(kill(pid, SIGSTOP), 0);
+		wait_state(pid, 'T');
+		refused(pid, 0, want, 0, i == 1 ? "a stopped JVM" : "a stopped JVM, its socket open");
+		assert_nothing_pending(pid, "a stopped JVM");
+		ck_assert_int_eq(kill(pid, SIGCONT), 0);
+		wait_state(pid, 'S');
+		mark_ok(pid, i);
+	}
+	free(want);
+	assert_dumps(pid, "stopped", 0, "a stopped JVM continued");
+	end(pid);
+}
+END_TEST
+
+/* A JVM whose /tmp/.java_pidN no one listens on (a JVM that had its pid
+ * before was killed and left it): asked to open its own, which replaces
+ * it, and marked; one signal, taken for the attach (no thread dump). */
+START_TEST(test_jvm_stale_socket)
+{
+	const char *agent = getenv("HEAPWALK_AGENT");
+	if (!sleeper() || agent == NULL || access(agent, R_OK) != 0) {
+		fprintf(stderr, "proc: no JDK or no agent: the stale socket test is skipped\n");
+		return;
+	}
+	unlink(PROCDIR "/stale.ready");
+	char *argv[] = { getenv("JAVA"), "-cp", PROCDIR, "Sleep", PROCDIR "/stale.ready", NULL };
+	pid_t pid = start_logged(argv, "stale", 0);
+	wait_ready(PROCDIR "/stale.ready", pid);
+	char sock[64];
+	struct stat before, after;
+	snprintf(sock, sizeof sock, "/tmp/.java_pid%ld", (long)pid);
+	ck_assert_msg(access(sock, F_OK) != 0, "%s is there before any attach", sock);
+	close(plant(sock, 0));
+	ck_assert_int_eq(lstat(sock, &before), 0);
+	mark_ok(pid, 1);
+	ck_assert_int_eq(lstat(sock, &after), 0);
+	ck_assert_msg(S_ISSOCK(after.st_mode) && after.st_ino != before.st_ino, "the stale socket was not replaced");
+	mark_ok(pid, 2);
+	assert_dumps(pid, "stale", 0, "a JVM behind a stale socket");
+	end(pid);
+}
+END_TEST
+
+/* As root, nobody's JVM whose /tmp/.java_pidN another user (root) made
+ * before it did: not used (no one connects), the JVM not signalled.
+ * Then, the socket gone, the JVM is marked: heapwalk attaches as its
+ * user, the agent writing its status as that user. */
+START_TEST(test_jvm_planted_socket)
+{
+	if (geteuid() != 0 || !sleeper()) {
+		fprintf(stderr, "proc: not root, or no JDK: the planted attach socket test is skipped\n");
+		return;
+	}
+	const char *agent = getenv("HEAPWALK_AGENT");
+	unlink(PROCDIR "/nobody.ready");
+	ck_assert_int_eq(system("chmod 1777 " PROCDIR), 0);
+	char *argv[] = { getenv("JAVA"), "-cp", PROCDIR, "Sleep", PROCDIR "/nobody.ready", NULL };
+	pid_t pid = start_logged(argv, "nobody", 1);
+	wait_ready(PROCDIR "/nobody.ready", pid);
+	char sock[64];
+	snprintf(sock, sizeof sock, "/tmp/.java_pid%ld", (long)pid);
+	ck_assert_msg(access(sock, F_OK) != 0, "%s is there before any attach", sock);
+	int s = plant(sock, 0);
+	uid_t uid;
+	gid_t gid;
+	nobody(&uid, &gid);
+	char *want = xasprintf("PID %ld: its attach socket /tmp/.java_pid%ld is owned by uid 0, not by the JVM's user "
+			       "(uid %ld): not used", (long)pid, (long)pid, (long)uid);
+	refused(pid, pid, want, 0, "nobody's JVM, root's socket");
+	free(want);
+	assert_unused(s, 0, "root's socket in nobody's JVM's place");
+	close(s);
+	unlink(sock);
+	assert_dumps(pid, "nobody", 0, "nobody's JVM, root's socket");
+	if (agent != NULL && access(agent, R_OK) == 0) {
+		/* with a TMPDIR nobody may not enter: the agent's status file
+		 * is made in the JVM's /tmp, for its user */
+		ck_assert_int_eq(system("mkdir -p " PROCDIR "/private && chmod 700 " PROCDIR "/private"), 0);
+		setenv("TMPDIR", PROCDIR "/private", 1);
+		mark_ok(pid, 1);
+		unsetenv("TMPDIR");
+		assert_dumps(pid, "nobody", 0, "nobody's JVM marked by root");
+	}
 	end(pid);
 }
 END_TEST
@@ -912,6 +1174,11 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_other_user);
 	tcase_add_test(tc, test_unreadable);
 	tcase_add_test(tc, test_jvm_without_sigquit);
+	tcase_add_test(tc, test_jvm_attach_off);
+	tcase_add_test(tc, test_jvm_attach_timeout);
+	tcase_add_test(tc, test_jvm_planted_socket);
+	tcase_add_test(tc, test_jvm_stopped);
+	tcase_add_test(tc, test_jvm_stale_socket);
 	tcase_add_test(tc, test_dotnet_planted_key);
 	tcase_add_test(tc, test_dotnet_planted_name);
 	tcase_add_test(tc, test_dotnet_bounds);

@@ -1,7 +1,7 @@
 /* attach.c — heapwalk mark PID and heapwalk snapshot PID FILE: load the
- * agent (contrib/agent) into a running JVM with `jcmd PID
- * JVMTI.agent_load`, which runs the command and returns when it is done;
- * the agent writes one status line to a file we name. */
+ * agent (contrib/agent) into a running JVM with the attach mechanism's
+ * `load` (hsattach.h), which runs the command and returns when it is
+ * done; the agent writes one status line to a file we name. */
 #include "cli/attach.h"
 
 #include <errno.h>
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/hsattach.h"
 #include "config.h"
 
 /* The agent library: $HEAPWALK_AGENT, the build tree beside this
@@ -52,117 +52,77 @@ static int agent_path(char *out, size_t n, struct sbuf *err)
 	return -1;
 }
 
-/* Run argv, its standard output and error into *out; its exit status
- * (127 with no output: it could not be run), or -1 if no process. */
-static int run_capture(char *const argv[], struct sbuf *out)
+/* The first line of s, escaped, for a one-line error. */
+static void first_line(const char *s, struct sbuf *out)
 {
-	int fd[2], st;
-	pid_t pid;
-	char buf[4096];
-	ssize_t r;
+	size_t n = strcspn(s, "\n");
 
-	if (pipe(fd) < 0)
-		return -1;
-	pid = fork();
-	if (pid < 0) {
-		close(fd[0]);
-		close(fd[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDONLY);
-		if (nul >= 0)
-			dup2(nul, 0);
-		dup2(fd[1], 1);
-		dup2(fd[1], 2);
-		close(fd[0]);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(fd[1]);
-	while ((r = read(fd[0], buf, sizeof buf)) > 0 || (r < 0 && errno == EINTR))
-		if (r > 0)
-			sbuf_add(out, buf, (size_t)r);
-	close(fd[0]);
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	while (n > 0 && (s[n - 1] == '\r' || s[n - 1] == ' '))
+		n--;
+	if (n == 0)
+		sbuf_adds(out, "no message");
+	else
+		esc_append(out, (const uint8_t *)s, n, 0);
 }
 
-/* jcmd's complaint for a one-line error: the first line that is not its
- * "PID:" heading nor a stack frame ("java.io.IOException: No such
- * process", "...AttachNotSupportedException: Unable to open socket..."). */
-static void complaint(const char *s, const char *pid, struct sbuf *out)
-{
-	size_t plen = strlen(pid);
-
-	for (const char *line = s; *line;) {
-		const char *end = strchr(line, '\n');
-		size_t n = end ? (size_t)(end - line) : strlen(line);
-		while (n > 0 && (line[n - 1] == '\r' || line[n - 1] == ' '))
-			n--;
-		int heading = n == plen + 1 && strncmp(line, pid, plen) == 0 && line[plen] == ':';
-		if (n > 0 && !heading && line[0] != '\t' && line[0] != ' ') {
-			esc_append(out, (const uint8_t *)line, n, 0);
-			return;
-		}
-		if (end == NULL)
-			break;
-		line = end + 1;
-	}
-	sbuf_adds(out, "no message");
-}
-
-/* Characters jcmd's argument parser or the agent's option list would
- * take apart. */
+/* A comma, which the agent's option list would take apart. */
 static int unsafe_path(const char *s)
 {
-	return strpbrk(s, ", \t\n\"'=") != NULL;
+	return strchr(s, ',') != NULL;
+}
+
+/* What the JVM answered to `load` when the agent wrote no status: JDK 9
+ * and later answer status 0 and "return code: N", N being what
+ * Agent_OnAttach returned; a library that could not be loaded has a
+ * nonzero status and says why. */
+static void load_failure(long pid, int status, const char *out, const char *file, struct sbuf *err)
+{
+	const char *rc = "return code: ";
+
+	if (status == 0 && strncmp(out, rc, strlen(rc)) == 0 && atoi(out + strlen(rc)) == 0) {
+		sbuf_printf(err, "PID %ld: the agent ran but wrote no status to ", pid);
+		esc_append(err, (const uint8_t *)file, strlen(file), 0);
+		sbuf_adds(err, " (may the JVM's user write there?)");
+	} else if (status == 0 && strncmp(out, rc, strlen(rc)) == 0)
+		sbuf_printf(err, "PID %ld: the agent failed to start (Agent_OnAttach returned %d)", pid,
+			    atoi(out + strlen(rc)));
+	else {
+		sbuf_printf(err, "PID %ld: the JVM did not load the agent (attach status %d): ", pid, status);
+		first_line(out, err);
+	}
 }
 
 int agent_run(const struct proc_info *p, const char *command, struct sbuf *result, struct sbuf *err)
 {
-	char lib[PATH_MAX], status[PATH_MAX], opts[PATH_MAX * 2 + 64], pid[24];
-	const char *jcmd = getenv("JCMD");
-	const char *tmp = getenv("TMPDIR");
+	char lib[PATH_MAX], status[96], opts[PATH_MAX * 2 + 64];
 	struct sbuf out;
-	int fd, rc;
+	int fd, rc, st = 0;
 
 	if (p->kind != PROC_JVM)
-		abort(); /* a bug: jcmd would signal whatever it is */
-	snprintf(pid, sizeof pid, "%ld", (long)p->pid);
+		abort(); /* a bug: only a JVM is attached to */
 	if (agent_path(lib, sizeof lib, err) < 0)
 		return -1;
-	if (unsafe_path(lib)) {
-		sbuf_printf(err, "%s: the agent's path holds a character jcmd cannot pass (comma, space, quote, '=')", lib);
-		return -1;
-	}
-	if (jcmd == NULL || *jcmd == '\0')
-		jcmd = "jcmd";
-	snprintf(status, sizeof status, "%s/heapwalk-status-XXXXXX", tmp && *tmp && !unsafe_path(tmp) ? tmp : "/tmp");
+	/* in the JVM's own /tmp (through its root: a JVM in another mount
+	 * namespace has its own), where its user may write */
+	snprintf(status, sizeof status, "/proc/%ld/root/tmp/heapwalk-status-XXXXXX", (long)p->pid);
 	fd = mkstemp(status);
 	if (fd < 0) {
 		sbuf_printf(err, "%s: %s", status, strerror(errno));
 		return -1;
 	}
-	close(fd);
-	snprintf(opts, sizeof opts, "status:%s,%s", status, command);
-	char *argv[] = { (char *)jcmd, (char *)pid, "JVMTI.agent_load", lib, opts, NULL };
-	sbuf_init(&out);
-	/* the identification is as old as the agent's path lookup and the
-	 * status file: the process is checked again just before jcmd, which
-	 * signals what has no attach socket */
-	if (proc_same(p, err) < 0) {
+	/* root and another user's JVM: the agent writes as the JVM's user */
+	if (geteuid() == 0 && p->uid != 0 && fchown(fd, p->uid, p->gid) < 0) {
+		sbuf_printf(err, "%s: %s", status, strerror(errno));
+		close(fd);
 		unlink(status);
-		sbuf_free(&out);
 		return -1;
 	}
-	rc = run_capture(argv, &out);
-	if (rc == -1 || (rc == 127 && out.len == 0)) {
-		sbuf_printf(err, "cannot run %s: install a JDK (Debian: openjdk-17-jdk-headless) or set JCMD", jcmd);
-		rc = -1;
-	} else {
+	close(fd);
+	snprintf(opts, sizeof opts, "status:/tmp/%s,%s", strrchr(status, '/') + 1, command);
+	const char *args[3] = { lib, "true", opts };
+	sbuf_init(&out);
+	rc = hs_attach(p, "load", args, &st, &out, err);
+	if (rc == 0) {
 		FILE *f = fopen(status, "r");
 		char line[2048] = "";
 		if (f != NULL) {
@@ -173,15 +133,12 @@ int agent_run(const struct proc_info *p, const char *command, struct sbuf *resul
 		line[strcspn(line, "\n")] = '\0';
 		if (strncmp(line, "ok", 2) == 0) {
 			sbuf_adds(result, line[2] == ' ' ? line + 3 : line + 2);
-			rc = 0;
 		} else if (strncmp(line, "error: ", 7) == 0) {
-			sbuf_printf(err, "process %s: the agent says: ", pid);
+			sbuf_printf(err, "process %ld: the agent says: ", (long)p->pid);
 			esc_append(err, (const uint8_t *)line + 7, strlen(line + 7), 0);
 			rc = -1;
 		} else {
-			/* jcmd's own complaint: no such process, attach refused, ... */
-			sbuf_printf(err, "process %s: jcmd JVMTI.agent_load failed (exit %d): ", pid, rc);
-			complaint(out.buf ? out.buf : "", pid, err);
+			load_failure((long)p->pid, st, out.buf ? out.buf : "", status, err);
 			rc = -1;
 		}
 	}
@@ -223,7 +180,7 @@ int agent_snapshot(const struct proc_info *p, const char *file, struct sbuf *res
 	strcat(abs, strcmp(abs, "/") == 0 ? "" : "/");
 	strcat(abs, base);
 	if (unsafe_path(abs)) {
-		sbuf_printf(err, "%s: jcmd cannot pass a file name with a comma, space, quote or '='", abs);
+		sbuf_printf(err, "%s: the agent's options cannot carry a file name with a comma", abs);
 		return -1;
 	}
 	snprintf(cmd, sizeof cmd, "dump:%s", abs);

@@ -6,7 +6,7 @@
 #include "util.h"
 
 /* Load the agent into the JVM p (identified as one by proc_identify:
- * jcmd is never handed another process) with `command` (the agent's
+ * nothing else is attached to) with `command` (the agent's
  * options, see contrib/agent/agent.c) and wait for it: 0 with the
  * agent's report in result ("mark 1 watermark=..."), or -1 with a
  * one-line error. */

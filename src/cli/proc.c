@@ -20,6 +20,7 @@ struct status {
 	long tgid, nspid;
 	char state;
 	uid_t uid[3]; /* real, effective, saved */
+	gid_t gid[3];
 	unsigned long long caught, ignored;
 };
 
@@ -63,7 +64,7 @@ static const char *field(const char *s, const char *key)
 static int read_status(pid_t pid, struct status *st)
 {
 	char path[64], buf[16384];
-	unsigned long u[3] = { 0, 0, 0 };
+	unsigned long u[3] = { 0, 0, 0 }, g[3] = { 0, 0, 0 };
 
 	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
 	if (read_small(path, buf, sizeof buf) < 0)
@@ -71,12 +72,15 @@ static int read_status(pid_t pid, struct status *st)
 	st->tgid = strtol(field(buf, "Tgid"), NULL, 10);
 	st->state = field(buf, "State")[0];
 	sscanf(field(buf, "Uid"), "%lu %lu %lu", &u[0], &u[1], &u[2]);
-	for (int i = 0; i < 3; i++)
+	sscanf(field(buf, "Gid"), "%lu %lu %lu", &g[0], &g[1], &g[2]);
+	for (int i = 0; i < 3; i++) {
 		st->uid[i] = (uid_t)u[i];
+		st->gid[i] = (gid_t)g[i];
+	}
 	st->caught = strtoull(field(buf, "SigCgt"), NULL, 16);
 	st->ignored = strtoull(field(buf, "SigIgn"), NULL, 16);
-	/* NSpid: the pid in each namespace, the process's own last; jcmd
-	 * names the attach socket by that one */
+	/* NSpid: the pid in each namespace, the process's own last; HotSpot
+	 * names its attach socket by that one */
 	const char *ns = field(buf, "NSpid"), *last = ns;
 	for (const char *q = ns; *q && *q != '\n'; q++)
 		if ((*q == ' ' || *q == '\t') && q[1] >= '0' && q[1] <= '9')
@@ -174,11 +178,11 @@ static int mapped(pid_t pid)
 	return libs;
 }
 
-/* jcmd attaches through the JVM's socket /tmp/.java_pidNSPID; when that
- * is not there it sends SIGQUIT, which HotSpot takes as the request to
+/* One attaches through the JVM's socket /tmp/.java_pidNSPID; when that
+ * is not there one sends SIGQUIT, which HotSpot takes as the request to
  * make it, and which kills a JVM that does not handle it (-Xrs, or one
  * still starting). */
-static int jcmd_safe(pid_t pid, const struct status *st)
+static int attach_safe(pid_t pid, const struct status *st)
 {
 	unsigned long long quit = 1ull << (SIGQUIT - 1);
 	char sock[96];
@@ -234,10 +238,10 @@ static int runtime_of(pid_t pid, const struct status *st, struct sbuf *err)
 		return -1;
 	}
 	if (libs & MAP_JVM) {
-		if (jcmd_safe(pid, st))
+		if (attach_safe(pid, st))
 			return PROC_JVM;
-		sbuf_printf(err, "PID %ld is a JVM that neither handles SIGQUIT nor listens for jcmd (-Xrs?): "
-			    "jcmd's SIGQUIT would kill it", (long)pid);
+		sbuf_printf(err, "PID %ld is a JVM that neither handles SIGQUIT nor listens for an attach (-Xrs?): "
+			    "the SIGQUIT that asks it to would kill it", (long)pid);
 		return -1;
 	}
 	sbuf_printf(err, "PID %ld is not a JVM or .NET process (it is ", (long)pid);
@@ -290,6 +294,8 @@ int proc_identify(const char *arg, struct proc_info *p, struct sbuf *err)
 	p->pid = (pid_t)pid;
 	p->kind = (enum proc_kind)kind;
 	p->uid = st.uid[1];
+	p->gid = st.gid[1];
+	p->nspid = st.nspid;
 	p->start = before;
 	return proc_same(p, err);
 }
@@ -303,4 +309,22 @@ int proc_same(const struct proc_info *p, struct sbuf *err)
 	sbuf_printf(err, "PID %ld is no longer the process identified (it exited, or its number was taken "
 			 "again): not touched", (long)p->pid);
 	return -1;
+}
+
+int proc_catches(const struct proc_info *p, int sig)
+{
+	struct status st;
+
+	if (read_status(p->pid, &st) < 0)
+		return 0;
+	return (st.caught >> (sig - 1)) & 1;
+}
+
+char proc_state(const struct proc_info *p)
+{
+	struct status st;
+
+	if (read_status(p->pid, &st) < 0 || st.state == '\0')
+		return '?';
+	return st.state;
 }

@@ -1,7 +1,7 @@
 /* proc.h — what a process is, read from /proc, before anything touches
  * it. Nothing here signals a process, connects to it or writes into it:
- * mark and snapshot hand a process to jcmd or speak to its runtime only
- * once this has said what it is. */
+ * mark and snapshot speak to a process's runtime only once this has said
+ * what it is. */
 #ifndef HW_PROC_H
 #define HW_PROC_H
 
@@ -15,12 +15,14 @@ struct proc_info {
 	pid_t pid;
 	enum proc_kind kind;
 	uid_t uid;                /* its effective user */
+	gid_t gid;                /* and group */
+	long nspid;               /* its pid in its own PID namespace (the last of NSpid) */
 	unsigned long long start; /* its start in clock ticks after boot (field 22 of /proc/PID/stat) */
 };
 
 /* Identify process pid (the command line's decimal digits): 0 with *p
  * filled when it is a process of heapwalk's user (of any user when that
- * is root) that runs a HotSpot JVM jcmd can attach to without killing it
+ * is root) that runs a HotSpot JVM one can attach to without killing it
  * (libjvm.so mapped; SIGQUIT handled or ignored, or its attach socket
  * there), or a .NET runtime (libcoreclr.so mapped); else -1 with one
  * line in err: no such process, a thread, a zombie, another user's, one
@@ -30,5 +32,11 @@ int proc_identify(const char *pid, struct proc_info *p, struct sbuf *err);
 /* Is p still the process identified (the same start time)? 0, or -1
  * with one line in err. Called again just before it is touched. */
 int proc_same(const struct proc_info *p, struct sbuf *err);
+/* Does p catch signal sig now (a handler installed, SigCgt)? 1 or 0;
+ * 0 when its status cannot be read. */
+int proc_catches(const struct proc_info *p, int sig);
+/* p's state now, as /proc/PID/status's State says it ('R', 'S', 'T' for
+ * stopped, 't' for stopped by a tracer, ...); '?' when it cannot be read. */
+char proc_state(const struct proc_info *p);
 
 #endif

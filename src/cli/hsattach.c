@@ -1,0 +1,426 @@
+/* hsattach.c — HotSpot's attach mechanism (hsattach.h), as the JVM's
+ * attach listener on Linux expects it: a UNIX socket /tmp/.java_pidN
+ * (N: the JVM's pid in its own namespace, the socket in its own /tmp,
+ * reached through /proc/PID/root), opened by the JVM when it finds a file
+ * .attach_pidN in its working directory or /tmp upon a SIGQUIT; on it,
+ * one request per connection: the protocol's version "1", the command
+ * and three arguments, each ending in a NUL; the answer, the command's
+ * status in decimal and a newline, then its output until the JVM closes
+ * the connection. The JVM serves a peer of its own effective uid and gid,
+ * or root. */
+#include "cli/hsattach.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* HotSpot's bound on each argument, its NUL included (attachListener.hpp). */
+#define ARG_MAX_LEN 1024
+
+static double seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* /proc/PID/root/DIR/NAME<nspid>: the JVM's file as it names it. */
+static void jvm_path(char *out, size_t n, const struct proc_info *p, const char *dir, const char *name)
+{
+	snprintf(out, n, "/proc/%ld/%s/%s%ld", (long)p->pid, dir, name, p->nspid);
+}
+
+/* The unsigned 32-bit number at b in the byte order the file says. */
+static uint32_t u4(const uint8_t *b, int little)
+{
+	return little ? (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24
+		      : (uint32_t)b[3] | (uint32_t)b[2] << 8 | (uint32_t)b[1] << 16 | (uint32_t)b[0] << 24;
+}
+
+/* HotSpot's performance data (hsperfdata, version 2): its string
+ * sun.rt.jvmCapabilities begins with '0' when the attach mechanism is off.
+ * 1 if so, 0 if on or not told. */
+static int perf_says_off(const uint8_t *b, size_t n)
+{
+	static const char key[] = "sun.rt.jvmCapabilities";
+
+	if (n < 32 || memcmp(b, "\xca\xfe\xc0\xc0", 4) != 0 || b[5] != 2)
+		return 0;
+	int little = b[4] == 1;
+	size_t off = u4(b + 24, little), count = u4(b + 28, little);
+	for (size_t i = 0; i < count && off + 20 <= n; i++) {
+		size_t len = u4(b + off, little), name = u4(b + off + 4, little), data = u4(b + off + 16, little);
+		if (len < 20 || len > n - off)
+			return 0;
+		if (name < len && data < len && memchr(b + off + name, '\0', len - name) != NULL &&
+		    strcmp((const char *)b + off + name, key) == 0)
+			return b[off + 12] == 'B' && b[off + data] == '0';
+		off += len;
+	}
+	return 0;
+}
+
+/* Does the JVM's perf data file, /tmp/hsperfdata_USER/NSPID in its root
+ * and owned by its user, say the attach mechanism is off? A JVM run
+ * without one (-XX:-UsePerfData) says nothing: 0. */
+static int attach_off(const struct proc_info *p)
+{
+	char tmp[64], path[512];
+	DIR *d;
+	struct dirent *e;
+	int off = 0;
+
+	snprintf(tmp, sizeof tmp, "/proc/%ld/root/tmp", (long)p->pid);
+	if ((d = opendir(tmp)) == NULL)
+		return 0;
+	while (!off && (e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, "hsperfdata_", 11) != 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s/%ld", tmp, e->d_name, p->nspid);
+		int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == p->uid && st.st_size > 0 &&
+		    st.st_size <= (1 << 22)) {
+			uint8_t *b = malloc((size_t)st.st_size);
+			ssize_t r = b ? read(fd, b, (size_t)st.st_size) : -1;
+			off = r > 0 && perf_says_off(b, (size_t)r);
+			free(b);
+		}
+		close(fd);
+	}
+	closedir(d);
+	return off;
+}
+
+/* Make .attach_pidN where the JVM looks: its working directory, else its
+ * /tmp. 1 with the path in out if we made it (ours to remove), 0 if one
+ * is there already, -1 with err. */
+static int make_trigger(const struct proc_info *p, char *out, size_t n, struct sbuf *err)
+{
+	const char *dirs[] = { "cwd", "root/tmp" };
+	int e = 0;
+
+	for (int i = 0; i < 2; i++) {
+		jvm_path(out, n, p, dirs[i], ".attach_pid");
+		int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0) {
+			close(fd);
+			return 1;
+		}
+		if (errno == EEXIST)
+			return 0;
+		e = e ? e : errno;
+	}
+	sbuf_printf(err, "PID %ld: cannot make .attach_pid%ld in its working directory or /tmp (%s)", (long)p->pid,
+		    p->nspid, strerror(e));
+	return -1;
+}
+
+/* Is p stopped (SIGSTOP, a debugger)? Then it answers nothing, and a
+ * signal would wait in it until it goes on: an error in err. */
+static int stopped(const struct proc_info *p, struct sbuf *err)
+{
+	char s = proc_state(p);
+
+	if (s != 'T' && s != 't')
+		return 0;
+	sbuf_printf(err, "PID %ld is stopped (%s): it cannot answer; not signalled", (long)p->pid,
+		    s == 't' ? "by a debugger" : "SIGSTOP");
+	return 1;
+}
+
+/* The socket's inode number, 0 if there is no socket. */
+static ino_t socket_ino(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISSOCK(st.st_mode) ? st.st_ino : 0;
+}
+
+/* May p be signalled now? The process identified, running, with a
+ * handler for SIGQUIT. 0, or -1 with err. */
+static int signallable(const struct proc_info *p, struct sbuf *err)
+{
+	if (proc_same(p, err) < 0 || stopped(p, err))
+		return -1;
+	if (!proc_catches(p, SIGQUIT)) {
+		sbuf_printf(err, "PID %ld does not handle SIGQUIT (-Xrs?), which would end it: not signalled",
+			    (long)p->pid);
+		return -1;
+	}
+	return 0;
+}
+
+/* Ask the JVM to open its attach socket, and wait for it (another than
+ * stale, if not 0: a socket no one listens on, which the JVM replaces).
+ * The signal goes only to the process identified, and only while it
+ * handles SIGQUIT: HotSpot's handler, which prints a thread dump unless
+ * it finds the .attach_pid file and its listener not yet started. */
+static int open_socket(const struct proc_info *p, const char *sock, ino_t stale, struct sbuf *err)
+{
+	char trig[128];
+	ino_t ino;
+	int rc = -1;
+
+	if (attach_off(p)) {
+		sbuf_printf(err, "PID %ld runs with its attach mechanism off (-XX:+DisableAttachMechanism): "
+				 "not signalled", (long)p->pid);
+		return -1;
+	}
+	if (signallable(p, err) < 0) /* before anything is made for it */
+		return -1;
+	int made = make_trigger(p, trig, sizeof trig, err);
+	if (made < 0)
+		return -1;
+	if (signallable(p, err) < 0) /* and again, just before the signal */
+		goto out;
+	if (kill(p->pid, SIGQUIT) < 0) {
+		sbuf_printf(err, "PID %ld: cannot signal it (%s)", (long)p->pid, strerror(errno));
+		goto out;
+	}
+	for (double end = seconds() + HS_ATTACH_WAIT_S; (ino = socket_ino(sock)) == 0 || ino == stale;) {
+		if (proc_same(p, err) < 0)
+			goto out;
+		if (seconds() > end) {
+			sbuf_printf(err, "PID %ld did not open its attach socket in %d s "
+					 "(attach disabled? -XX:+DisableAttachMechanism)", (long)p->pid, HS_ATTACH_WAIT_S);
+			goto out;
+		}
+		usleep(50000);
+	}
+	rc = 0;
+out:
+	if (made == 1)
+		unlink(trig);
+	return rc;
+}
+
+/* Write all of buf; -1 with errno. No SIGPIPE: a JVM that hangs up is
+ * an error, not our end. */
+static int send_all(int fd, const char *buf, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = send(fd, buf, n, MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		buf += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* One request on the socket; the answer's status and output. -2, err
+ * untouched, when no one listens on the socket (ECONNREFUSED). */
+static int converse(const struct proc_info *p, const char *sock, const char *cmd, const char *const args[3],
+		    int *status, struct sbuf *out, struct sbuf *err)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sbuf req, ans;
+	char buf[65536];
+	ssize_t r;
+	int fd, rc = -1;
+
+	snprintf(sa.sun_path, sizeof sa.sun_path, "%s", sock);
+	sbuf_init(&req);
+	sbuf_init(&ans);
+	sbuf_add(&req, "1", 2); /* the version, with its NUL */
+	sbuf_add(&req, cmd, strlen(cmd) + 1);
+	for (int i = 0; i < 3; i++) {
+		const char *a = args && args[i] ? args[i] : "";
+		sbuf_add(&req, a, strlen(a) + 1);
+	}
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int conn = fd < 0 ? -1 : connect(fd, (struct sockaddr *)&sa, sizeof sa);
+	if (conn < 0 && errno == ECONNREFUSED) {
+		rc = -2;
+		goto out;
+	}
+	if (conn < 0 || send_all(fd, req.buf, req.len) < 0) {
+		sbuf_printf(err, "PID %ld: cannot speak to its attach socket (%s)", (long)p->pid, strerror(errno));
+		goto out;
+	}
+	/* the answer comes when the command is done (a dump: as long as it
+	 * takes); meanwhile the JVM must stay there and running */
+	for (;;) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		int ready = poll(&pf, 1, 1000);
+		if (ready == 0) {
+			if (proc_same(p, err) < 0)
+				goto out;
+			char state = proc_state(p);
+			if (state == 'T' || state == 't') {
+				sbuf_printf(err, "PID %ld stopped before it answered (SIGSTOP or a debugger)", (long)p->pid);
+				goto out;
+			}
+			continue;
+		}
+		r = ready < 0 ? -1 : read(fd, buf, sizeof buf);
+		if (r == 0)
+			break;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			sbuf_printf(err, "PID %ld: reading its attach answer: %s", (long)p->pid, strerror(errno));
+			goto out;
+		}
+		sbuf_add(&ans, buf, (size_t)r);
+	}
+	sbuf_addc(&ans, '\0');
+	char *nl = strchr(ans.buf, '\n'), *end;
+	long st = nl ? strtol(ans.buf, &end, 10) : 0;
+	if (nl == NULL || end != nl || end == ans.buf) {
+		sbuf_printf(err, "PID %ld closed its attach connection without a status line", (long)p->pid);
+		goto out;
+	}
+	*status = (int)st;
+	sbuf_adds(out, nl + 1);
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	sbuf_free(&req);
+	sbuf_free(&ans);
+	return rc;
+}
+
+/* The socket, opened if need be, then the request: as whoever runs it. */
+static int talk(const struct proc_info *p, const char *cmd, const char *const args[3], int *status, struct sbuf *out,
+		struct sbuf *err)
+{
+	char sock[128];
+	struct stat st;
+
+	for (int i = 0; i < 3; i++)
+		if (args && args[i] && strlen(args[i]) >= ARG_MAX_LEN) {
+			sbuf_printf(err, "an argument of %zu bytes: HotSpot's attach takes fewer than %d",
+				    strlen(args[i]), ARG_MAX_LEN);
+			return -1;
+		}
+	/* HotSpot serves only a peer of its own effective uid and gid (or
+	 * root), and hangs up on any other without a word */
+	if (geteuid() != 0 && (geteuid() != p->uid || getegid() != p->gid)) {
+		sbuf_printf(err, "PID %ld runs as uid %ld gid %ld, heapwalk as uid %ld gid %ld: the JVM accepts "
+				 "only its own user and group, or root", (long)p->pid, (long)p->uid, (long)p->gid,
+			    (long)geteuid(), (long)getegid());
+		return -1;
+	}
+	jvm_path(sock, sizeof sock, p, "root/tmp", ".java_pid");
+	for (ino_t stale = 0;;) {
+		if ((stale != 0 || socket_ino(sock) == 0) && open_socket(p, sock, stale, err) < 0)
+			return -1;
+		/* a socket in a /tmp others may write to: the JVM's own, or none */
+		if (lstat(sock, &st) < 0) {
+			sbuf_printf(err, "PID %ld: its attach socket went away (%s)", (long)p->pid, strerror(errno));
+			return -1;
+		}
+		if (st.st_uid != p->uid) {
+			sbuf_printf(err, "PID %ld: its attach socket /tmp/.java_pid%ld is owned by uid %ld, not by the "
+					 "JVM's user (uid %ld): not used", (long)p->pid, p->nspid, (long)st.st_uid,
+				    (long)p->uid);
+			return -1;
+		}
+		if (proc_same(p, err) < 0 || stopped(p, err))
+			return -1;
+		int rc = converse(p, sock, cmd, args, status, out, err);
+		if (rc != -2)
+			return rc;
+		/* no one listens: left by a JVM that had this pid before, killed
+		 * before it could remove it; this JVM replaces it once asked */
+		if (stale != 0) {
+			sbuf_printf(err, "PID %ld: no one listens on its attach socket /tmp/.java_pid%ld", (long)p->pid,
+				    p->nspid);
+			return -1;
+		}
+		stale = st.st_ino;
+	}
+}
+
+/* Root and another user's JVM: talk in a child of the JVM's uid and gid
+ * (older JVMs serve no one else), which sends its outcome up a pipe:
+ * "RC STATUS\n" then the output or the error. */
+static int as_its_user(const struct proc_info *p, const char *cmd, const char *const args[3], int *status,
+		       struct sbuf *out, struct sbuf *err)
+{
+	int fd[2], st = 0, rc = -1;
+	char buf[65536];
+	ssize_t r;
+	struct sbuf got;
+
+	if (pipe(fd) < 0) {
+		sbuf_printf(err, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid_t child = fork();
+	if (child < 0) {
+		sbuf_printf(err, "fork: %s", strerror(errno));
+		close(fd[0]);
+		close(fd[1]);
+		return -1;
+	}
+	if (child == 0) {
+		struct sbuf o, e;
+		sbuf_init(&o);
+		sbuf_init(&e);
+		close(fd[0]);
+		if (setgroups(0, NULL) < 0 || setgid(p->gid) < 0 || setuid(p->uid) < 0)
+			sbuf_printf(&e, "cannot become uid %ld gid %ld to attach: %s", (long)p->uid, (long)p->gid,
+				    strerror(errno));
+		else
+			rc = talk(p, cmd, args, &st, &o, &e);
+		dprintf(fd[1], "%d %d\n", rc, st);
+		struct sbuf *b = rc == 0 ? &o : &e;
+		if (b->len > 0 && write(fd[1], b->buf, b->len) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(fd[1]);
+	sbuf_init(&got);
+	while ((r = read(fd[0], buf, sizeof buf)) != 0)
+		if (r > 0)
+			sbuf_add(&got, buf, (size_t)r);
+		else if (errno != EINTR)
+			break;
+	close(fd[0]);
+	while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+		;
+	sbuf_addc(&got, '\0');
+	char *nl = strchr(got.buf, '\n');
+	if (nl == NULL || sscanf(got.buf, "%d %d", &rc, &st) != 2) {
+		sbuf_printf(err, "PID %ld: the attaching child (uid %ld) ended without an answer", (long)p->pid,
+			    (long)p->uid);
+		rc = -1;
+	} else {
+		sbuf_adds(rc == 0 ? out : err, nl + 1);
+		*status = st;
+	}
+	sbuf_free(&got);
+	return rc;
+}
+
+int hs_attach(const struct proc_info *p, const char *cmd, const char *const args[3], int *status, struct sbuf *out,
+	      struct sbuf *err)
+{
+	if (p->kind != PROC_JVM)
+		abort(); /* a bug: SIGQUIT would go to whatever it is */
+	if (geteuid() == 0 && p->uid != 0)
+		return as_its_user(p, cmd, args, status, out, err);
+	return talk(p, cmd, args, status, out, err);
+}
