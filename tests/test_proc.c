@@ -715,6 +715,63 @@ START_TEST(test_jvm_planted_socket)
 }
 END_TEST
 
+/* As root against another user's JVM, nothing is made in that JVM's
+ * /tmp with root's rights: its user decides what /tmp is (a symlink, a
+ * mount in a namespace of its own). Here nobody's JVM runs in a mount
+ * namespace whose /tmp is a directory of root's that nobody may not
+ * write: the agent's status file cannot be made there (it is made by a
+ * child of the JVM's user), heapwalk says so at once, the JVM is not
+ * signalled, and the directory stays empty. Root's own heapwalk could
+ * write there; before, it made the file there. */
+START_TEST(test_jvm_tmp_not_its_users)
+{
+	const char *agent = getenv("HEAPWALK_AGENT");
+
+	if (geteuid() != 0 || !have("unshare") || !have("setpriv") || !sleeper() || agent == NULL ||
+	    access(agent, R_OK) != 0 ||
+	    system("unshare -m --propagation private true 2>/dev/null") != 0) {
+		fprintf(stderr, "proc: not root, no JDK or agent, or no mount namespaces: the JVM's own /tmp test "
+				"is skipped\n");
+		return;
+	}
+	uid_t uid;
+	gid_t gid;
+	nobody(&uid, &gid);
+	ck_assert_int_eq(system("rm -rf " PROCDIR "/roots && mkdir -m 755 " PROCDIR "/roots && chmod 1777 " PROCDIR),
+			 0);
+	unlink(PROCDIR "/nsjvm.ready");
+	char script[1024];
+	snprintf(script, sizeof script,
+		 "mount --bind " PROCDIR "/roots /tmp && exec setpriv --reuid=%ld --regid=%ld --clear-groups "
+		 "%s -cp " PROCDIR " Sleep " PROCDIR "/nsjvm.ready",
+		 (long)uid, (long)gid, getenv("JAVA"));
+	char *argv[] = { "unshare", "-m", "--propagation", "private", "sh", "-c", script, NULL };
+	pid_t pid = start_logged(argv, "nsjvm", 0);
+	wait_ready(PROCDIR "/nsjvm.ready", pid);
+	wait_exec(pid, "java");
+	char cmd[1024];
+	int st;
+	snprintf(cmd, sizeof cmd, "env PATH=" NOJCMD " %s mark %ld 2>&1", heapwalk(), (long)pid);
+	char *out = run(cmd, &st);
+	char *want = xasprintf("heapwalk: /proc/%ld/root/tmp/heapwalk-status-", (long)pid);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2 && strncmp(out, want, strlen(want)) == 0 &&
+		      strstr(out, ": Permission denied\n") != NULL && strchr(out, '\n') == out + strlen(out) - 1,
+		      "%s: status %d: %s", cmd, st, out);
+	free(want);
+	free(out);
+	assert_untouched(pid, "nobody's JVM in its own /tmp");
+	assert_dumps(pid, "nsjvm", 0, "nobody's JVM in its own /tmp");
+	DIR *d = opendir(PROCDIR "/roots");
+	struct dirent *e;
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL)
+		ck_assert_msg(strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0,
+			      "made in the JVM's /tmp (root's directory): %s", e->d_name);
+	closedir(d);
+	end(pid);
+}
+END_TEST
+
 #define DNOUT TEST_BUILDDIR "/dumps/dotnet/out"
 
 /* The .NET workload as a service, its standard input a pipe whose end
@@ -1177,6 +1234,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_jvm_attach_off);
 	tcase_add_test(tc, test_jvm_attach_timeout);
 	tcase_add_test(tc, test_jvm_planted_socket);
+	tcase_add_test(tc, test_jvm_tmp_not_its_users);
 	tcase_add_test(tc, test_jvm_stopped);
 	tcase_add_test(tc, test_jvm_stale_socket);
 	tcase_add_test(tc, test_dotnet_planted_key);

@@ -92,59 +92,85 @@ static void load_failure(long pid, int status, const char *out, const char *file
 	}
 }
 
-int agent_run(const struct proc_info *p, const char *command, struct sbuf *result, struct sbuf *err)
+/* The agent's status file, read as a regular file only (not a FIFO that
+ * would hang, not a symlink), at most one line. */
+static void read_status(const char *path, char *line, size_t n)
 {
-	char lib[PATH_MAX], status[96], opts[PATH_MAX * 2 + 64];
-	struct sbuf out;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	ssize_t r = 0;
+
+	line[0] = '\0';
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		while ((r = read(fd, line, n - 1)) < 0 && errno == EINTR)
+			;
+	close(fd);
+	line[r > 0 ? r : 0] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+}
+
+struct load { const char *lib, *command; };
+
+/* The load, as whoever may act in the JVM's /tmp (the JVM's own user:
+ * see agent_run): the status file made there, the agent loaded, its
+ * line read back and the file removed. 0 with the agent's "ok" text in
+ * out, or -1 with one line in err. */
+static int load_here(const struct proc_info *p, void *arg, struct sbuf *out, struct sbuf *err)
+{
+	const struct load *l = arg;
+	char status[96], opts[PATH_MAX * 2 + 64], line[2048];
+	struct sbuf ans;
 	int fd, rc, st = 0;
 
-	if (p->kind != PROC_JVM)
-		abort(); /* a bug: only a JVM is attached to */
-	if (agent_path(lib, sizeof lib, err) < 0)
-		return -1;
 	/* in the JVM's own /tmp (through its root: a JVM in another mount
-	 * namespace has its own), where its user may write */
+	 * namespace has its own) */
 	snprintf(status, sizeof status, "/proc/%ld/root/tmp/heapwalk-status-XXXXXX", (long)p->pid);
 	fd = mkstemp(status);
 	if (fd < 0) {
 		sbuf_printf(err, "%s: %s", status, strerror(errno));
 		return -1;
 	}
-	/* root and another user's JVM: the agent writes as the JVM's user */
-	if (geteuid() == 0 && p->uid != 0 && fchown(fd, p->uid, p->gid) < 0) {
-		sbuf_printf(err, "%s: %s", status, strerror(errno));
-		close(fd);
-		unlink(status);
-		return -1;
-	}
 	close(fd);
-	snprintf(opts, sizeof opts, "status:/tmp/%s,%s", strrchr(status, '/') + 1, command);
-	const char *args[3] = { lib, "true", opts };
-	sbuf_init(&out);
-	rc = hs_attach(p, "load", args, &st, &out, err);
+	snprintf(opts, sizeof opts, "status:/tmp/%s,%s", strrchr(status, '/') + 1, l->command);
+	const char *args[3] = { l->lib, "true", opts };
+	sbuf_init(&ans);
+	rc = hs_attach(p, "load", args, &st, &ans, err);
 	if (rc == 0) {
-		FILE *f = fopen(status, "r");
-		char line[2048] = "";
-		if (f != NULL) {
-			if (fgets(line, sizeof line, f) == NULL)
-				line[0] = '\0';
-			fclose(f);
-		}
-		line[strcspn(line, "\n")] = '\0';
+		read_status(status, line, sizeof line);
 		if (strncmp(line, "ok", 2) == 0) {
-			sbuf_adds(result, line[2] == ' ' ? line + 3 : line + 2);
+			const char *t = line[2] == ' ' ? line + 3 : line + 2;
+			esc_append(out, (const uint8_t *)t, strlen(t), 0);
 		} else if (strncmp(line, "error: ", 7) == 0) {
 			sbuf_printf(err, "process %ld: the agent says: ", (long)p->pid);
 			esc_append(err, (const uint8_t *)line + 7, strlen(line + 7), 0);
 			rc = -1;
 		} else {
-			load_failure((long)p->pid, st, out.buf ? out.buf : "", status, err);
+			load_failure((long)p->pid, st, ans.buf ? ans.buf : "", status, err);
 			rc = -1;
 		}
 	}
 	unlink(status);
-	sbuf_free(&out);
+	sbuf_free(&ans);
 	return rc;
+}
+
+int agent_run(const struct proc_info *p, const char *command, struct sbuf *result, struct sbuf *err)
+{
+	char lib[PATH_MAX];
+
+	if (p->kind != PROC_JVM)
+		abort(); /* a bug: only a JVM is attached to */
+	if (agent_path(lib, sizeof lib, err) < 0)
+		return -1;
+	struct load l = { lib, command };
+	/* root and another user's JVM: that user's /tmp is theirs to plant
+	 * symlinks in, so the status file is made, read and removed by a
+	 * child of the JVM's uid and gid, and the agent writes it as them */
+	if (geteuid() == 0 && p->uid != 0)
+		return hs_as_user(p, load_here, &l, result, err);
+	return load_here(p, &l, result, err);
 }
 
 int agent_snapshot(const struct proc_info *p, const char *file, struct sbuf *result, struct sbuf *err)

@@ -29,6 +29,9 @@
 
 /* HotSpot's bound on each argument, its NUL included (attachListener.hpp). */
 #define ARG_MAX_LEN 1024
+/* The most of an answer read: a command's output is short (a dump's is
+ * one line); a process that streams more is not a JVM answering. */
+#define ANSWER_MAX (1u << 20)
 
 static double seconds(void)
 {
@@ -281,6 +284,11 @@ static int converse(const struct proc_info *p, const char *sock, const char *cmd
 			sbuf_printf(err, "PID %ld: reading its attach answer: %s", (long)p->pid, strerror(errno));
 			goto out;
 		}
+		if (ans.len + (size_t)r > ANSWER_MAX) {
+			sbuf_printf(err, "PID %ld: its attach answer passed %u bytes: not read further", (long)p->pid,
+				    ANSWER_MAX);
+			goto out;
+		}
 		sbuf_add(&ans, buf, (size_t)r);
 	}
 	sbuf_addc(&ans, '\0');
@@ -353,13 +361,13 @@ static int talk(const struct proc_info *p, const char *cmd, const char *const ar
 	}
 }
 
-/* Root and another user's JVM: talk in a child of the JVM's uid and gid
- * (older JVMs serve no one else), which sends its outcome up a pipe:
- * "RC STATUS\n" then the output or the error. */
-static int as_its_user(const struct proc_info *p, const char *cmd, const char *const args[3], int *status,
-		       struct sbuf *out, struct sbuf *err)
+/* Root and another user's JVM: fn runs in a child of the JVM's uid and
+ * gid (older JVMs serve no one else, and whatever it makes or reads in
+ * the JVM's directories, it does with that user's rights only), which
+ * sends its outcome up a pipe: "RC\n", then out (RC 0) or err. */
+int hs_as_user(const struct proc_info *p, hs_user_fn fn, void *arg, struct sbuf *out, struct sbuf *err)
 {
-	int fd[2], st = 0, rc = -1;
+	int fd[2], rc = -1;
 	char buf[65536];
 	ssize_t r;
 	struct sbuf got;
@@ -380,12 +388,13 @@ static int as_its_user(const struct proc_info *p, const char *cmd, const char *c
 		sbuf_init(&o);
 		sbuf_init(&e);
 		close(fd[0]);
-		if (setgroups(0, NULL) < 0 || setgid(p->gid) < 0 || setuid(p->uid) < 0)
+		if (setgroups(0, NULL) < 0 || setgid(p->gid) < 0 || setuid(p->uid) < 0 || getuid() != p->uid ||
+		    geteuid() != p->uid)
 			sbuf_printf(&e, "cannot become uid %ld gid %ld to attach: %s", (long)p->uid, (long)p->gid,
 				    strerror(errno));
 		else
-			rc = talk(p, cmd, args, &st, &o, &e);
-		dprintf(fd[1], "%d %d\n", rc, st);
+			rc = fn(p, arg, &o, &e);
+		dprintf(fd[1], "%d\n", rc);
 		struct sbuf *b = rc == 0 ? &o : &e;
 		if (b->len > 0 && write(fd[1], b->buf, b->len) < 0)
 			_exit(1);
@@ -394,24 +403,43 @@ static int as_its_user(const struct proc_info *p, const char *cmd, const char *c
 	close(fd[1]);
 	sbuf_init(&got);
 	while ((r = read(fd[0], buf, sizeof buf)) != 0)
-		if (r > 0)
+		if (r > 0 && got.len + (size_t)r <= 2 * ANSWER_MAX)
 			sbuf_add(&got, buf, (size_t)r);
-		else if (errno != EINTR)
+		else if (r < 0 && errno != EINTR)
 			break;
 	close(fd[0]);
 	while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
 		;
 	sbuf_addc(&got, '\0');
 	char *nl = strchr(got.buf, '\n');
-	if (nl == NULL || sscanf(got.buf, "%d %d", &rc, &st) != 2) {
+	if (nl == NULL || sscanf(got.buf, "%d", &rc) != 1) {
 		sbuf_printf(err, "PID %ld: the attaching child (uid %ld) ended without an answer", (long)p->pid,
 			    (long)p->uid);
 		rc = -1;
 	} else {
 		sbuf_adds(rc == 0 ? out : err, nl + 1);
-		*status = st;
 	}
 	sbuf_free(&got);
+	return rc;
+}
+
+/* hs_attach's request, for a child of the JVM's user: its status then
+ * its output, in out. */
+struct request { const char *cmd; const char *const *args; };
+
+static int talk_for(const struct proc_info *p, void *arg, struct sbuf *out, struct sbuf *err)
+{
+	const struct request *q = arg;
+	struct sbuf o;
+	int st = 0;
+
+	sbuf_init(&o);
+	int rc = talk(p, q->cmd, q->args, &st, &o, err);
+	if (rc == 0) {
+		sbuf_printf(out, "%d\n", st);
+		sbuf_add(out, o.buf ? o.buf : "", o.len);
+	}
+	sbuf_free(&o);
 	return rc;
 }
 
@@ -420,7 +448,21 @@ int hs_attach(const struct proc_info *p, const char *cmd, const char *const args
 {
 	if (p->kind != PROC_JVM)
 		abort(); /* a bug: SIGQUIT would go to whatever it is */
-	if (geteuid() == 0 && p->uid != 0)
-		return as_its_user(p, cmd, args, status, out, err);
+	if (geteuid() == 0 && p->uid != 0) {
+		struct request q = { cmd, args };
+		struct sbuf o;
+		sbuf_init(&o);
+		int rc = hs_as_user(p, talk_for, &q, &o, err);
+		char *nl = rc == 0 && o.buf ? strchr(o.buf, '\n') : NULL;
+		if (rc == 0 && nl == NULL) {
+			sbuf_printf(err, "PID %ld: the attaching child's answer had no status", (long)p->pid);
+			rc = -1;
+		} else if (rc == 0) {
+			*status = atoi(o.buf);
+			sbuf_adds(out, nl + 1);
+		}
+		sbuf_free(&o);
+		return rc;
+	}
 	return talk(p, cmd, args, status, out, err);
 }

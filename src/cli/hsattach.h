@@ -21,4 +21,13 @@
 int hs_attach(const struct proc_info *p, const char *cmd, const char *const args[3], int *status, struct sbuf *out,
 	      struct sbuf *err);
 
+/* Run fn(p, arg, out, err) as the JVM p's user: in a child that has
+ * dropped to p's uid and gid (heapwalk is root, p another user's), so
+ * that nothing it makes, reads or removes in p's directories (reached
+ * through /proc/PID/root, where p's user may plant symlinks) is done
+ * with root's rights. fn returns 0 with its answer in out, or -1 with
+ * one line in err; so does this. */
+typedef int (*hs_user_fn)(const struct proc_info *p, void *arg, struct sbuf *out, struct sbuf *err);
+int hs_as_user(const struct proc_info *p, hs_user_fn fn, void *arg, struct sbuf *out, struct sbuf *err);
+
 #endif
