@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -191,9 +192,29 @@ static int open_socket(const struct proc_info *p, const char *sock, ino_t stale,
 	int made = make_trigger(p, trig, sizeof trig, err);
 	if (made < 0)
 		return -1;
-	if (signallable(p, err) < 0) /* and again, just before the signal */
+	/* a handle on the process itself, then the checks again: the signal
+	 * goes through it, to the process checked even if the pid were
+	 * reused in between (a kernel without pidfds: the pid, checked just
+	 * before) */
+	int pfd = -1;
+#if defined(SYS_pidfd_open) && defined(SYS_pidfd_send_signal)
+	pfd = (int)syscall(SYS_pidfd_open, p->pid, 0);
+#endif
+	if (signallable(p, err) < 0) {
+		if (pfd >= 0)
+			close(pfd);
 		goto out;
-	if (kill(p->pid, SIGQUIT) < 0) {
+	}
+	int sent = -1;
+#if defined(SYS_pidfd_open) && defined(SYS_pidfd_send_signal)
+	if (pfd >= 0)
+		sent = (int)syscall(SYS_pidfd_send_signal, pfd, SIGQUIT, NULL, 0);
+#endif
+	if (pfd < 0)
+		sent = kill(p->pid, SIGQUIT);
+	if (pfd >= 0)
+		close(pfd);
+	if (sent < 0) {
 		sbuf_printf(err, "PID %ld: cannot signal it (%s)", (long)p->pid, strerror(errno));
 		goto out;
 	}
