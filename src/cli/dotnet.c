@@ -25,6 +25,7 @@
 
 #include "engine/open.h"
 #include "format/nettrace.h" /* the provider to ask for, NT_RUNTIME_PROVIDER */
+#include "cli/bounds.h"
 #include "stream.h"
 
 #define IPC_MAGIC "DOTNET_IPC_V1"
@@ -39,9 +40,6 @@
 #define LEVEL_VERBOSE 5
 #define START_WAIT_S 30            /* for the induced GC to start */
 #define END_WAIT_S 600             /* for it to end, and the stream after Stop */
-#define IDLE_S 60                  /* no byte this long: the runtime is stuck, or the peer is not one */
-#define WALL_S 1800                /* the whole stream, waits above included */
-#define ROOM_MIN (1u << 20)        /* less room on the file system: not begun */
 
 /* ---- the socket ---- */
 
@@ -311,56 +309,6 @@ int dotnet_collect(int s, uint64_t keywords, uint32_t level, uint32_t buffer_mb,
 	return rc;
 }
 
-/* A bound in seconds: environment variable var, else def. 0, or -1
- * with err. */
-static int seconds_env(const char *var, double def, double *out, struct sbuf *err)
-{
-	const char *v = getenv(var);
-	char *end;
-
-	*out = def;
-	if (v == NULL || *v == '\0')
-		return 0;
-	*out = strtod(v, &end);
-	if (*end == '\0' && *out > 0 && *out <= 1e9)
-		return 0;
-	sbuf_printf(err, "%s=", var);
-	esc_append(err, (const uint8_t *)v, strlen(v), 0);
-	sbuf_adds(err, ": not a number of seconds above 0");
-	return -1;
-}
-
-/* What the copy into fd keeps to: the room its file system has but
- * 1/20 of it, the quiet and the whole time HEAPWALK_SNAPSHOT_IDLE and
- * HEAPWALK_SNAPSHOT_WALL say. 0, or -1 with err. */
-static int copy_bounds(int fd, const char *file, struct stream_bounds *b, struct sbuf *err)
-{
-	if (seconds_env("HEAPWALK_SNAPSHOT_IDLE", IDLE_S, &b->idle_s, err) < 0 ||
-	    seconds_env("HEAPWALK_SNAPSHOT_WALL", WALL_S, &b->wall_s, err) < 0)
-		return -1;
-	b->max_bytes = stream_room(fd);
-	if (b->max_bytes < ROOM_MIN) {
-		sbuf_printf(err, "%s: its file system is full (less than 1 MiB free beside the 1/20 of it "
-			    "heapwalk leaves free)", file);
-		return -1;
-	}
-	return 0;
-}
-
-/* Why the copy ended early, after "PID N: ": the copier's line and what
- * sets the bound it passed. */
-static void copy_failed(pid_t pid, enum stream_end e, const struct sbuf *why, struct sbuf *err)
-{
-	static const char *const hint[] = {
-		[STREAM_FULL] = " (all the room its file system has, but 1/20 of it)",
-		[STREAM_QUIET] = " (HEAPWALK_SNAPSHOT_IDLE)",
-		[STREAM_LATE] = " (HEAPWALK_SNAPSHOT_WALL)",
-	};
-
-	sbuf_printf(err, "PID %ld: %s%s; nothing written", (long)pid, why->buf ? why->buf : "",
-		    hint[e] ? hint[e] : "");
-}
-
 /* The session's stream on *s into fd within bounds b, session id at
  * the socket sock: 0 with its *bytes, or -1 with err (the socket closed
  * and the session stopped). */
@@ -373,7 +321,7 @@ static int follow(int *s, int fd, const char *file, const struct stream_bounds *
 	sbuf_init(&why);
 	enum stream_end e = stream_copy(*s, fd, file, b, follow_tick, &f, bytes, &why);
 	if (e != STREAM_DONE) {
-		copy_failed(pid, e, &why, err);
+		bounds_failed(pid, e, &why, err);
 		close(*s); /* first: the runtime may be blocked writing to it */
 		*s = -1;
 		if (!f.stopped) /* the session's buffer is the runtime's memory */
@@ -407,7 +355,7 @@ int dotnet_snapshot(const struct proc_info *p, const char *file, uint32_t *gc, s
 		goto done;
 	}
 	guarded = tmp_guard(tmp) == 0;
-	if (copy_bounds(fd, file, &b, err) < 0) /* before the process pays for a full GC */
+	if (bounds_get(fd, file, &b, err) < 0) /* before the process pays for a full GC */
 		goto done;
 	if (dotnet_collect(s, HEAP_KEYWORDS, LEVEL_VERBOSE, BUFFER_MB, &id, err) < 0 || follow(&s, fd, file, &b, &sock, pid, id, &bytes, err) < 0)
 		goto done;

@@ -12,6 +12,7 @@
 #include "cli/attach.h"
 #include "cli/dotnet.h"
 #include "cli/dotnet_mark.h"
+#include "cli/node.h"
 #include "cli/proc.h"
 #include "config.h"
 #include "engine/open.h"
@@ -440,7 +441,7 @@ static void process_args(int argc, char **argv, int i, struct cli *c)
 	const struct cmd_entry *e = c->cmd;
 
 	if (i >= argc)
-		usage_error("%s needs the process id of a running JVM or .NET process", e->name);
+		usage_error("%s needs the process id of a running JVM, .NET or Node process", e->name);
 	c->pid = argv[i++];
 	if (e->arg == CMD_ARG_PID_FILE && i >= argc)
 		usage_error("%s needs a FILE to write the dump to", e->name);
@@ -665,6 +666,13 @@ static int attach_command(const struct cli *c)
 		rc = dotnet_mark(&p, c->file, &res, &err);
 	else if (p.kind == PROC_DOTNET) /* its runtime reports the heap itself */
 		rc = dotnet_take(&p, c->file, &res, &err);
+	else if (p.kind == PROC_NODE && c->cmd->arg == CMD_ARG_PID) {
+		sbuf_printf(&err, "PID %s is a Node process: it needs no mark, V8 keeps an object's id across the "
+			    "snapshots of one process; take two (heapwalk snapshot PID FILE) and compare them "
+			    "(heapwalk diff OLD NEW, or --baseline OLD)", c->pid);
+		rc = -1;
+	} else if (p.kind == PROC_NODE)
+		rc = node_snapshot(&p, c->file, isatty(2), &res, &err);
 	else if (c->cmd->arg == CMD_ARG_PID && c->file != NULL) {
 		sbuf_printf(&err, "mark PID FILE is for .NET processes (a JVM's mark is in its later snapshots)");
 		rc = -1;

@@ -1,7 +1,8 @@
 /* proc.c — what a process is, read from /proc, before anything touches
  * it (proc.h). A runtime is known by the library it has mapped, never
  * by its name, which any program may take: HotSpot's libjvm.so, the .NET
- * runtime's libcoreclr.so. Everything the process says of itself (its
+ * runtime's libcoreclr.so, Node's libnode.so or, for a Node built into
+ * its executable, what that file holds. Everything the process says of itself (its
  * executable's path) is escaped before it is shown. */
 #include "cli/proc.h"
 
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -140,11 +142,12 @@ static void what_it_is(pid_t pid, struct sbuf *out)
 	sbuf_addc(out, ']');
 }
 
-enum { MAP_JVM = 1, MAP_J9 = 2, MAP_CORECLR = 4 };
+enum { MAP_JVM = 1, MAP_J9 = 2, MAP_CORECLR = 4, MAP_NODE = 8 };
 
 /* Does a maps line map a file whose base name is lib? A file replaced
- * since (a JDK upgraded under a running JVM) reads "... (deleted)". */
-static int maps_lib(const char *line, const char *lib)
+ * since (a JDK upgraded under a running JVM) reads "... (deleted)".
+ * With versioned, lib.N... too (libnode.so.115). */
+static int maps_lib(const char *line, const char *lib, int versioned)
 {
 	const char *slash = strrchr(line, '/');
 	size_t n = strlen(lib);
@@ -152,6 +155,8 @@ static int maps_lib(const char *line, const char *lib)
 	if (slash == NULL || strncmp(slash + 1, lib, n) != 0)
 		return 0;
 	const char *rest = slash + 1 + n;
+	if (versioned && rest[0] == '.' && rest[1] >= '0' && rest[1] <= '9')
+		rest += strspn(rest, ".0123456789");
 	return strcmp(rest, "\n") == 0 || strcmp(rest, " (deleted)\n") == 0;
 }
 
@@ -169,13 +174,42 @@ static int mapped(pid_t pid)
 	if (f == NULL)
 		return -1;
 	while (getline(&line, &cap, f) > 0) {
-		libs |= maps_lib(line, "libjvm.so") ? MAP_JVM : 0;
-		libs |= maps_lib(line, "libj9vm29.so") ? MAP_J9 : 0;
-		libs |= maps_lib(line, "libcoreclr.so") ? MAP_CORECLR : 0;
+		libs |= maps_lib(line, "libjvm.so", 0) ? MAP_JVM : 0;
+		libs |= maps_lib(line, "libj9vm29.so", 0) ? MAP_J9 : 0;
+		libs |= maps_lib(line, "libcoreclr.so", 0) ? MAP_CORECLR : 0;
+		libs |= maps_lib(line, "libnode.so", 1) ? MAP_NODE : 0;
 	}
 	free(line);
 	fclose(f);
 	return libs;
+}
+
+/* Is the process's executable a Node binary with Node built in (as
+ * nodejs.org's, statically)? Not its name, which a renamed program
+ * takes: what the file holds, both of the inspector's line that answers
+ * SIGUSR1 and N-API's table that Node exports to its addons. */
+static int node_binary(pid_t pid)
+{
+	static const char *const marks[] = { "Debugger listening on ", "napi_create_reference" };
+	char path[64];
+	struct stat st;
+	int yes = 1;
+
+	snprintf(path, sizeof path, "/proc/%ld/exe", (long)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < 4096) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return 0;
+	for (size_t i = 0; i < sizeof marks / sizeof *marks; i++)
+		yes &= memmem(m, (size_t)st.st_size, marks[i], strlen(marks[i])) != NULL;
+	munmap(m, (size_t)st.st_size);
+	return yes;
 }
 
 /* One attaches through the JVM's socket /tmp/.java_pidNSPID; when that
@@ -244,7 +278,9 @@ static int runtime_of(pid_t pid, const struct status *st, struct sbuf *err)
 			    "the SIGQUIT that asks it to would kill it", (long)pid);
 		return -1;
 	}
-	sbuf_printf(err, "PID %ld is not a JVM or .NET process (it is ", (long)pid);
+	if ((libs & MAP_NODE) || node_binary(pid))
+		return PROC_NODE;
+	sbuf_printf(err, "PID %ld is not a JVM, .NET or Node process (it is ", (long)pid);
 	what_it_is(pid, err);
 	sbuf_addc(err, ')');
 	return -1;

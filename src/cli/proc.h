@@ -9,7 +9,7 @@
 
 #include "util.h"
 
-enum proc_kind { PROC_JVM = 1, PROC_DOTNET };
+enum proc_kind { PROC_JVM = 1, PROC_DOTNET, PROC_NODE };
 
 struct proc_info {
 	pid_t pid;
@@ -24,7 +24,8 @@ struct proc_info {
  * filled when it is a process of heapwalk's user (of any user when that
  * is root) that runs a HotSpot JVM one can attach to without killing it
  * (libjvm.so mapped; SIGQUIT handled or ignored, or its attach socket
- * there), or a .NET runtime (libcoreclr.so mapped); else -1 with one
+ * there), a .NET runtime (libcoreclr.so mapped), or Node (libnode.so
+ * mapped, or an executable with Node built in); else -1 with one
  * line in err: no such process, a thread, a zombie, another user's, one
  * whose maps may not be read, a JVM that SIGQUIT would kill, what else
  * it runs. */
