@@ -27,6 +27,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -45,6 +47,10 @@
 #define NOJCMD PROCDIR "/nojcmd"
 
 static int plant(const char *path, int foreign);
+static void wait_exec(pid_t pid, const char *name);
+static pid_t start_logged(char *const argv[], const char *name, int as_nobody);
+static void wait_state(pid_t pid, char s);
+static void assert_nothing_pending(pid_t pid, const char *what);
 static void assert_unused(int s, int connected, const char *what);
 
 static void procdir(void)
@@ -212,7 +218,7 @@ static char *exe_of(pid_t pid)
 static void refused_not_runtime(pid_t pid, const char *what)
 {
 	char *exe = exe_of(pid);
-	char *want = xasprintf("PID %ld is not a JVM or .NET process (it is %s)", (long)pid, exe);
+	char *want = xasprintf("PID %ld is not a JVM, .NET or Node process (it is %s)", (long)pid, exe);
 
 	refused(pid, pid, want, 0, what);
 	free(want);
@@ -258,21 +264,123 @@ START_TEST(test_python)
 }
 END_TEST
 
-/* Node, and one of its threads by its id. */
-START_TEST(test_node)
+/* ---- Node ---- */
+
+#define LIVE_JS TEST_SRCDIR "/node/live.js"
+
+/* Node (node ARGS... live.js n READY) started as NAME, its output in
+ * PROCDIR/NAME.log: once it has made its n LiveThings. 0 when node is
+ * absent. */
+static pid_t node_start(const char *name, const char *opt, int n, int as_nobody)
 {
+	char count[16], ready[512];
+
 	if (!have("node")) {
-		fprintf(stderr, "proc: node is not installed: the Node target is skipped\n");
-		return;
+		fprintf(stderr, "proc: node is not installed: the Node targets are skipped\n");
+		return 0;
 	}
 	procdir();
-	unlink(PROCDIR "/node.ready");
-	char *argv[] = { "node", "-e",
-			 "require('fs').writeFileSync(process.argv[1], ''); setTimeout(() => {}, " LIFE_S "000)",
-			 PROCDIR "/node.ready", NULL };
-	pid_t pid = start(argv, 0);
-	wait_ready(PROCDIR "/node.ready", pid);
-	refused_not_runtime(pid, "node");
+	snprintf(count, sizeof count, "%d", n);
+	snprintf(ready, sizeof ready, PROCDIR "/%s.ready", name);
+	unlink(ready);
+	char *argv[] = { "node", (char *)opt, LIVE_JS, count, ready, LIFE_S, NULL };
+	if (opt == NULL) { /* no option: the script at its place */
+		for (int i = 1; argv[i] != NULL; i++)
+			argv[i] = argv[i + 1];
+	}
+	pid_t pid = start_logged(argv, name, as_nobody);
+	wait_ready(ready, pid);
+	return pid;
+}
+
+/* The port of the last "Debugger listening on ws://127.0.0.1:PORT/" in
+ * NAME's log (what Node itself says), 0 if none. */
+static int logged_port(const char *name)
+{
+	char path[512];
+	size_t n;
+	int port = 0;
+	static const char say[] = "Debugger listening on ws://127.0.0.1:";
+
+	snprintf(path, sizeof path, PROCDIR "/%s.log", name);
+	char *log = file_bytes(path, &n);
+	for (const char *q = strstr(log, say); q != NULL; q = strstr(q + 1, say))
+		port = atoi(q + sizeof say - 1);
+	free(log);
+	return port;
+}
+
+/* Does anything accept a connection on 127.0.0.1:port? */
+static int listening(int port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	int s = socket(AF_INET, SOCK_STREAM, 0);
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	int ok = connect(s, (struct sockaddr *)&a, sizeof a) == 0;
+	close(s);
+	return ok;
+}
+
+/* heapwalk snapshot PID FILE (env before it) succeeds: its output. */
+static char *node_snapshot_ok(const char *env, pid_t pid, const char *file)
+{
+	char cmd[1024];
+	int st;
+
+	unlink(file);
+	snprintf(cmd, sizeof cmd, "%s %s snapshot %ld %s 2>&1", env, heapwalk(), (long)pid, file);
+	char *out = run(cmd, &st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: %s", cmd, out);
+	return out;
+}
+
+/* The snapshot file's count of class LiveThing (heapwalk classes, CSV)
+ * is n, the workload's own. */
+static void assert_live_things(const char *file, int n)
+{
+	char cmd[1024];
+	int st;
+
+	snprintf(cmd, sizeof cmd, "%s -f csv classes %s", heapwalk(), file);
+	char *out = run(cmd, &st);
+	const char *row = strstr(out, "\nLiveThing,");
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && row != NULL, "%s: %.500s", cmd, out);
+	ck_assert_msg(atoi(row + 11) == n, "%s: %d LiveThings, not %d", file, atoi(row + 11), n);
+	free(out);
+}
+
+/* A Node process, its inspector closed: snapshotted (SIGUSR1 opens the
+ * inspector, on a port of the kernel's choosing with --inspect-port=0),
+ * its LiveThings counted, the inspector closed again (the port Node
+ * announced no longer answers), twice; the process running on, no
+ * signal pending. mark is refused, saying what to do instead. */
+START_TEST(test_node)
+{
+	pid_t pid = node_start("live", "--inspect-port=0", 4321, 0);
+	if (pid == 0)
+		return;
+	for (int round = 0; round < 2; round++) {
+		char *out = node_snapshot_ok("", pid, PROCDIR "/live.heapsnapshot");
+		ck_assert_msg(strstr(out, "its inspector, opened for it, closed again\n") != NULL, "%s", out);
+		free(out);
+		assert_live_things(PROCDIR "/live.heapsnapshot", 4321);
+		int port = logged_port("live");
+		ck_assert_msg(port > 0, "node announced no inspector");
+		ck_assert_msg(!listening(port), "the inspector on port %d is open still", port);
+		assert_untouched(pid, "node after its snapshot");
+	}
+	char *want = xasprintf("PID %ld is a Node process: it needs no mark, V8 keeps an object's id across the "
+			       "snapshots of one process; take two (heapwalk snapshot PID FILE) and compare them "
+			       "(heapwalk diff OLD NEW, or --baseline OLD)", (long)pid);
+	int rc;
+	char args[64];
+	snprintf(args, sizeof args, "mark %ld", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	ck_assert_msg(rc == 2 && strncmp(err, "heapwalk: ", 10) == 0 && strncmp(err + 10, want, strlen(want)) == 0,
+		      "mark: %d %s", rc, err);
+	free(err);
+	free(want);
 
 	char task[64];
 	snprintf(task, sizeof task, "/proc/%ld/task", (long)pid);
@@ -285,10 +393,199 @@ START_TEST(test_node)
 			tid = atol(e->d_name);
 	closedir(d);
 	ck_assert_msg(tid > 0, "node has no second thread");
-	char *want = xasprintf("%ld is a thread of process %ld, not a process", tid, (long)pid);
+	want = xasprintf("%ld is a thread of process %ld, not a process", tid, (long)pid);
 	refused((pid_t)tid, pid, want, 0, "node's thread");
 	free(want);
 	assert_untouched(pid, "node after its thread");
+	end(pid);
+}
+END_TEST
+
+/* An inspector open already (--inspect=127.0.0.1:0) is used, not
+ * signalled for, and left open; a bound passed (the whole time, 1 ns)
+ * ends the snapshot in one line naming it, nothing written, and an
+ * inspector heapwalk opened is closed on that path too. */
+START_TEST(test_node_inspector_open)
+{
+	pid_t pid = node_start("open", "--inspect=127.0.0.1:0", 321, 0);
+	if (pid == 0)
+		return;
+	int port = logged_port("open");
+	ck_assert_int_gt(port, 0);
+	char *out = node_snapshot_ok("", pid, PROCDIR "/open.heapsnapshot");
+	char *want = xasprintf("its inspector (on port %d) left open as it was\n", port);
+	ck_assert_msg(strstr(out, want) != NULL, "%s", out);
+	free(want);
+	free(out);
+	assert_live_things(PROCDIR "/open.heapsnapshot", 321);
+	ck_assert_msg(listening(port), "the inspector that was open was closed");
+	assert_untouched(pid, "node with its inspector open");
+	end(pid);
+
+	pid = node_start("late", "--inspect-port=0", 5, 0);
+	int rc;
+	char args[256];
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/late.heapsnapshot", (long)pid);
+	setenv("HEAPWALK_SNAPSHOT_WALL", "0.000000001", 1);
+	char *err = hw_stderr(args, 0, &rc);
+	unsetenv("HEAPWALK_SNAPSHOT_WALL");
+	want = xasprintf("heapwalk: PID %ld: its inspector: the snapshot not done after 1e-09 s, at byte 0 "
+			 "(HEAPWALK_SNAPSHOT_WALL); nothing written\n", (long)pid);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
+	free(want);
+	free(err);
+	assert_nothing_written("late.heapsnapshot");
+	port = logged_port("late");
+	ck_assert_msg(port > 0 && !listening(port), "after the bound, the inspector on port %d is open", port);
+	assert_untouched(pid, "node after the bound");
+	end(pid);
+}
+END_TEST
+
+/* A copy of sleep named node is not Node (by what its file holds): not
+ * signalled. A stopped node is refused unsignalled, and runs on when
+ * continued. A node with its own SIGUSR1 handler takes the signal
+ * itself (its handler runs: Node 20 cannot be told from outside to have
+ * one) and opens no inspector: heapwalk says so after its wait, and the
+ * process runs on. */
+START_TEST(test_node_not_signalled)
+{
+	if (!have("node")) {
+		fprintf(stderr, "proc: node is not installed: the Node targets are skipped\n");
+		return;
+	}
+	procdir();
+	ck_assert_int_eq(system("cp \"$(command -v sleep)\" " PROCDIR "/node"), 0);
+	char *argv[] = { PROCDIR "/node", LIFE_S, NULL };
+	pid_t pid = start(argv, 0);
+	wait_exec(pid, "/node");
+	refused_not_runtime(pid, "sleep named node");
+	size_t n;
+	end(pid);
+
+	pid = node_start("stopped", "--inspect-port=0", 3, 0);
+	ck_assert_int_eq(kill(pid, SIGSTOP), 0);
+	wait_state(pid, 'T');
+	int rc;
+	char args[256];
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/stopped.heapsnapshot", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	char *want = xasprintf("heapwalk: PID %ld is stopped (SIGSTOP, or ^Z): a signal would wait with it; "
+			       "not signalled\n", (long)pid);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
+	free(want);
+	free(err);
+	assert_nothing_pending(pid, "stopped node");
+	kill(pid, SIGCONT);
+	wait_state(pid, 'S');
+	assert_untouched(pid, "stopped node, continued");
+	ck_assert_int_eq(logged_port("stopped"), 0);
+	end(pid);
+
+	unlink(PROCDIR "/own.ready");
+	ck_assert_int_eq(system(": > " PROCDIR "/own.handled"), 0);
+	char *own[] = { "node", "--inspect-port=0", "-e",
+			"const fs = require('fs');\n"
+			"process.on('SIGUSR1', () => fs.appendFileSync(process.argv[1], 'SIGUSR1\\n'));\n"
+			"fs.writeFileSync(process.argv[2], '');\n"
+			"setTimeout(() => {}, " LIFE_S "000);\n",
+			PROCDIR "/own.handled", PROCDIR "/own.ready", NULL };
+	pid = start_logged(own, "own", 0);
+	wait_ready(PROCDIR "/own.ready", pid);
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/own.heapsnapshot", (long)pid);
+	err = hw_stderr(args, 0, &rc);
+	want = xasprintf("heapwalk: PID %ld was sent SIGUSR1 but opened no inspector in 10 s (its own SIGUSR1 "
+			 "handler, process.on('SIGUSR1'), takes the signal; or its inspector port, 9229 unless "
+			 "--inspect-port says, is taken by another process)\n", (long)pid);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
+	free(want);
+	free(err);
+	assert_nothing_written("own.heapsnapshot");
+	assert_untouched(pid, "node with its own SIGUSR1 handler");
+	char *handled = file_bytes(PROCDIR "/own.handled", &n);
+	ck_assert_msg(strcmp(handled, "SIGUSR1\n") == 0, "its handler's log: '%s'", handled);
+	free(handled);
+	ck_assert_int_eq(logged_port("own"), 0);
+	end(pid);
+}
+END_TEST
+
+/* Node in its own mount and PID namespaces, /tmp its own (a tmpfs):
+ * signalled by its pid here, its inspector reached on 127.0.0.1 (the
+ * network is shared), snapshotted from outside. One in its own network
+ * namespace is refused without a signal. Nobody's node is snapshotted
+ * by root; root's node is refused to nobody. */
+START_TEST(test_node_namespaces)
+{
+	if (geteuid() != 0 || !have("unshare") || !have("setpriv") || !have("node")) {
+		fprintf(stderr, "proc: not root, or no unshare, setpriv or node: the Node namespace tests are skipped\n");
+		return;
+	}
+	procdir();
+	ck_assert_int_eq(system("chmod 1777 " PROCDIR), 0);
+	char *argv[] = { "unshare", "-m", "-p", "-f", "--mount-proc", "sh", "-c",
+			 "mount -t tmpfs tmpfs /tmp && exec node --inspect-port=0 " LIVE_JS " 77 " PROCDIR
+			 "/ns.ready " LIFE_S, NULL };
+	unlink(PROCDIR "/ns.ready");
+	pid_t u = start_logged(argv, "ns", 0);
+	wait_ready(PROCDIR "/ns.ready", u);
+	char path[64];
+	size_t n;
+	snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)u, (long)u);
+	char *kids = file_bytes(path, &n);
+	pid_t pid = (pid_t)atol(kids);
+	free(kids);
+	ck_assert_int_gt(pid, 0);
+	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+	char *status = file_bytes(path, &n);
+	char *nspid = xasprintf("\nNSpid:\t%ld\t1\n", (long)pid);
+	ck_assert_msg(strstr(status, nspid) != NULL, "not in its own PID namespace: %s", status);
+	free(nspid);
+	free(status);
+	char *out = node_snapshot_ok("", pid, PROCDIR "/ns.heapsnapshot");
+	ck_assert_msg(strstr(out, "closed again\n") != NULL, "%s", out);
+	free(out);
+	assert_live_things(PROCDIR "/ns.heapsnapshot", 77);
+	int port = logged_port("ns");
+	ck_assert_msg(port > 0 && !listening(port), "the namespaced node's inspector (port %d) open still", port);
+	ck_assert_int_eq(kill(pid, 0), 0);
+	kill(pid, SIGKILL);
+	end(u);
+
+	char *net[] = { "unshare", "-n", "node", "--inspect-port=0", LIVE_JS, "7", PROCDIR "/net.ready", LIFE_S, NULL };
+	unlink(PROCDIR "/net.ready");
+	pid = start_logged(net, "net", 0);
+	wait_ready(PROCDIR "/net.ready", pid);
+	char *want = xasprintf("heapwalk: PID %ld is in another network namespace (a container's?): its inspector's "
+			       "127.0.0.1 is not ours; not signalled (run heapwalk there: nsenter -t %ld -n heapwalk "
+			       "snapshot ...)\n", (long)pid, (long)pid);
+	int rc;
+	char args[256];
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/net.heapsnapshot", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
+	free(err);
+	free(want);
+	assert_untouched(pid, "node in its own network namespace");
+	ck_assert_int_eq(logged_port("net"), 0);
+	end(pid);
+
+	pid = node_start("nobodys", "--inspect-port=0", 88, 1);
+	out = node_snapshot_ok("", pid, PROCDIR "/nobodys.heapsnapshot");
+	free(out);
+	assert_live_things(PROCDIR "/nobodys.heapsnapshot", 88);
+	assert_untouched(pid, "nobody's node");
+	end(pid);
+
+	pid = node_start("roots", "--inspect-port=0", 1, 0);
+	uid_t uid;
+	gid_t gid;
+	nobody(&uid, &gid);
+	want = xasprintf("PID %ld is a process of another user (root, uid 0), not of nobody (uid %ld)", (long)pid,
+			 (long)uid);
+	refused(pid, pid, want, 1, "root's node, heapwalk as nobody");
+	free(want);
+	ck_assert_int_eq(logged_port("roots"), 0);
 	end(pid);
 }
 END_TEST
@@ -1226,7 +1523,6 @@ Suite *proc_suite(void)
 
 	tcase_set_timeout(tc, FIXTURE_TIMEOUT); /* a hang; on a loaded machine a JVM starts slowly */
 	tcase_add_test(tc, test_python);
-	tcase_add_test(tc, test_node);
 	tcase_add_test(tc, test_gone);
 	tcase_add_test(tc, test_other_user);
 	tcase_add_test(tc, test_unreadable);
@@ -1240,6 +1536,13 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_dotnet_planted_key);
 	tcase_add_test(tc, test_dotnet_planted_name);
 	tcase_add_test(tc, test_dotnet_bounds);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("node"); /* CK_RUN_CASE=node: Node's alone */
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT); /* a hang; on a loaded machine node starts slowly */
+	tcase_add_test(tc, test_node);
+	tcase_add_test(tc, test_node_inspector_open);
+	tcase_add_test(tc, test_node_not_signalled);
+	tcase_add_test(tc, test_node_namespaces);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stream");
 	tcase_set_timeout(tc, HANG_TIMEOUT); /* a hang */
