@@ -529,9 +529,11 @@ struct take {
 	struct ws *w;
 	int fd, progress;
 	const char *tmp;
-	uint64_t bytes, messages;
+	uint64_t bytes;
 	struct stream_bounds b;
 	struct sbuf chunk;
+	int draining; /* failed: the rest is read and dropped until the answer */
+	int answered; /* the snapshot's command has answered, or was never sent */
 };
 
 /* One message: 1 when the snapshot's command (id 1) has answered, 0 to
@@ -544,7 +546,11 @@ static int message(struct take *t, pid_t pid, struct sbuf *err)
 	sbuf_init(&why);
 	sbuf_reset(&t->chunk);
 	int rc = dt_message((const uint8_t *)t->w->j.msg.buf, t->w->j.msg.len, &d, &t->chunk, &why);
-	if (rc < 0)
+	if (rc == 0 && (d.kind == DT_RESULT || d.kind == DT_ERROR) && d.id == 1)
+		t->answered = 1;
+	if (t->draining)
+		rc = t->answered;
+	else if (rc < 0)
 		sbuf_printf(err, "PID %ld: %s", (long)pid, why.buf);
 	else if (d.kind == DT_CHUNK && t->bytes + t->chunk.len > t->b.max_bytes) {
 		struct sbuf line;
@@ -573,32 +579,46 @@ static int message(struct take *t, pid_t pid, struct sbuf *err)
 	return rc;
 }
 
+/* The next message, or a bound passed: 1 with a message in t->w->j.msg,
+ * 0 when the bound e was passed (in *e), -1 with err when the
+ * connection broke or spoke out of turn. */
+static int next_message(struct take *t, pid_t pid, double t0, double *last, enum stream_end *e, struct sbuf *err)
+{
+	for (;;) {
+		int m = ws_next(t->w, err);
+		if (m != 0)
+			return m;
+		double now = hw_now();
+		*e = now - t0 > t->b.wall_s ? STREAM_LATE : now - *last > t->b.idle_s ? STREAM_QUIET : STREAM_DONE;
+		if (*e != STREAM_DONE)
+			return 0;
+		ssize_t r = take(t->w->s, &t->w->in, 0.1);
+		if (r > 0)
+			*last = hw_now();
+		else if (r == 0 || (r < 0 && errno != ETIMEDOUT && errno != EINTR)) {
+			sbuf_printf(err, "its inspector's connection ended (the process exited?)");
+			(void)pid;
+			return -1;
+		}
+	}
+}
+
 /* Messages until the snapshot's answer, within the bounds: 0, or -1
  * with err. */
 static int receive(struct take *t, pid_t pid, struct sbuf *err)
 {
 	double t0 = hw_now(), last = t0;
+	enum stream_end e = STREAM_DONE;
 	struct sbuf why;
 	int rc = 0;
 
 	sbuf_init(&why);
 	while (rc == 0) {
-		int m = ws_next(t->w, &why);
+		int m = next_message(t, pid, t0, &last, &e, &why);
 		if (m < 0) {
 			sbuf_printf(err, "PID %ld: %s before the snapshot was whole", (long)pid, why.buf);
 			rc = -1;
-		} else if (m == 1) {
-			rc = message(t, pid, err);
-			sbuf_reset(&t->w->j.msg);
-			t->w->j.opcode = 0;
-			continue;
-		}
-		if (rc != 0)
-			break;
-		double now = hw_now();
-		enum stream_end e = now - t0 > t->b.wall_s ? STREAM_LATE : now - last > t->b.idle_s ? STREAM_QUIET
-												 : STREAM_DONE;
-		if (e != STREAM_DONE) {
+		} else if (m == 0) {
 			sbuf_reset(&why);
 			if (e == STREAM_LATE)
 				sbuf_printf(&why, "its inspector: the snapshot not done after %g s, at byte %llu", t->b.wall_s,
@@ -606,22 +626,39 @@ static int receive(struct take *t, pid_t pid, struct sbuf *err)
 			else
 				sbuf_printf(&why, "its inspector: no byte for %g s after byte %llu", t->b.idle_s,
 					    (unsigned long long)t->bytes);
-			/* bounds_failed begins "PID N: " itself */
 			bounds_failed(pid, e, &why, err);
 			rc = -1;
-			break;
-		}
-		ssize_t r = take(t->w->s, &t->w->in, 0.1);
-		if (r > 0)
-			last = hw_now();
-		else if (r == 0 || (r < 0 && errno != ETIMEDOUT && errno != EINTR)) {
-			sbuf_printf(err, "PID %ld: its inspector's connection ended before the snapshot was whole "
-				    "(the process exited?)", (long)pid);
-			rc = -1;
+		} else {
+			rc = message(t, pid, err);
+			sbuf_reset(&t->w->j.msg);
+			t->w->j.opcode = 0;
 		}
 	}
 	sbuf_free(&why);
 	return rc < 0 ? -1 : 0;
+}
+
+/* After a failure, the rest of the snapshot read and dropped until its
+ * answer: V8 goes on with it whatever we do, and ending the inspector
+ * (process._debugEnd) before it has ended crashes Node 20 (SIGSEGV).
+ * Bounded by the quiet only, and at most BOUNDS_WALL_S: 1 when the
+ * answer came. */
+static int drain(struct take *t, pid_t pid)
+{
+	double t0 = hw_now(), last = t0;
+	enum stream_end e;
+	struct sbuf why;
+
+	sbuf_init(&why);
+	t->draining = 1;
+	t->b.wall_s = BOUNDS_WALL_S;
+	while (!t->answered && next_message(t, pid, t0, &last, &e, &why) == 1) {
+		message(t, pid, &why);
+		sbuf_reset(&t->w->j.msg);
+		t->w->j.opcode = 0;
+	}
+	sbuf_free(&why);
+	return t->answered;
 }
 
 /* Close the inspector we opened: process._debugEnd() evaluated (it ends
@@ -647,11 +684,11 @@ static int close_inspector(struct ws *w, pid_t pid, const struct listener *l)
 
 /* The snapshot over the open WebSocket into tmp: 0, or -1 with err. */
 static int snapshot_into(struct ws *w, pid_t pid, const char *tmp, const char *file, int progress,
-			 uint64_t *bytes, struct sbuf *err)
+			 uint64_t *bytes, int *settled, struct sbuf *err)
 {
 	static const char cmd[] = "{\"id\":1,\"method\":\"HeapProfiler.takeHeapSnapshot\","
 				  "\"params\":{\"reportProgress\":true}}";
-	struct take t = { .w = w, .progress = progress, .tmp = tmp };
+	struct take t = { .w = w, .progress = progress, .tmp = tmp, .answered = 1 };
 	int rc = -1;
 
 	if ((t.fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0) {
@@ -661,12 +698,16 @@ static int snapshot_into(struct ws *w, pid_t pid, const char *tmp, const char *f
 	sbuf_init(&t.chunk);
 	if (bounds_get(t.fd, file, &t.b, err) < 0)
 		goto out;
+	t.answered = 0;
 	if (ws_send(w, WS_TEXT, cmd, sizeof cmd - 1) < 0) {
 		sbuf_printf(err, "PID %ld: its inspector's connection broke", (long)pid);
 		goto out;
 	}
-	if (receive(&t, pid, err) < 0)
+	if (receive(&t, pid, err) < 0) {
+		if (!t.answered && t.w->s >= 0)
+			drain(&t, pid);
 		goto out;
+	}
 	if (t.bytes == 0) {
 		sbuf_printf(err, "PID %ld: its inspector answered with no snapshot", (long)pid);
 		goto out;
@@ -678,6 +719,7 @@ static int snapshot_into(struct ws *w, pid_t pid, const char *tmp, const char *f
 	*bytes = t.bytes;
 	rc = 0;
 out:
+	*settled = t.answered;
 	if (close(t.fd) < 0 && rc == 0) {
 		sbuf_printf(err, "%s: cannot write: %s", tmp, strerror(errno));
 		rc = -1;
@@ -693,7 +735,7 @@ int node_snapshot(const struct proc_info *p, const char *file, int progress, str
 	struct sbuf path;
 	struct stat st;
 	char *tmp = xasprintf("%s.tmp-%ld", file, (long)getpid());
-	int opened = 0, rc = -1, guarded = 0;
+	int opened = 0, rc = -1, guarded = 0, settled = 1;
 	uint64_t bytes = 0;
 	double t0 = hw_now();
 
@@ -713,7 +755,7 @@ int node_snapshot(const struct proc_info *p, const char *file, int progress, str
 	if (inspector(p, &at, &path, &opened, err) < 0 || ws_open(&w, p->pid, &at, path.buf, err) < 0)
 		goto done;
 	guarded = tmp_guard(tmp) == 0;
-	if (snapshot_into(&w, p->pid, tmp, file, progress, &bytes, err) < 0)
+	if (snapshot_into(&w, p->pid, tmp, file, progress, &bytes, &settled, err) < 0)
 		goto done;
 	if (link(tmp, file) < 0) { /* never over an existing file */
 		sbuf_printf(err, "%s: %s", file, strerror(errno));
@@ -724,10 +766,13 @@ int node_snapshot(const struct proc_info *p, const char *file, int progress, str
 	rc = 0;
 done:
 	if (opened) { /* on failure too: the inspector is not left open behind us */
-		int gone = w.s >= 0 && close_inspector(&w, p->pid, &at);
+		int gone = settled && w.s >= 0 && close_inspector(&w, p->pid, &at);
 		if (rc == 0)
 			sbuf_printf(result, "; its inspector, opened for it, %s", gone ? "closed again"
 										: "could not be closed (it listens still)");
+		else if (!gone)
+			sbuf_printf(err, "; its inspector, opened for it, is left open on port %d%s", at.port,
+				    settled ? "" : " (its snapshot had not ended: closing it then would end Node)");
 	} else if (rc == 0)
 		sbuf_printf(result, "; its inspector (on port %d) left open as it was", at.port);
 	ws_close(&w);
