@@ -427,6 +427,7 @@ START_TEST(test_node_inspector_open)
 	pid = node_start("late", "--inspect-port=0", 5, 0);
 	int rc;
 	char args[256];
+	ck_assert_int_eq(system("rm -f " PROCDIR "/late.heapsnapshot*"), 0); /* and its index */
 	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/late.heapsnapshot", (long)pid);
 	setenv("HEAPWALK_SNAPSHOT_WALL", "0.000000001", 1);
 	char *err = hw_stderr(args, 0, &rc);
@@ -475,6 +476,7 @@ START_TEST(test_node_not_signalled)
 	wait_state(pid, 'T');
 	int rc;
 	char args[256];
+	unlink(PROCDIR "/stopped.heapsnapshot");
 	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/stopped.heapsnapshot", (long)pid);
 	char *err = hw_stderr(args, 0, &rc);
 	char *want = xasprintf("heapwalk: PID %ld is stopped (SIGSTOP, or ^Z): a signal would wait with it; "
@@ -499,6 +501,7 @@ START_TEST(test_node_not_signalled)
 			PROCDIR "/own.handled", PROCDIR "/own.ready", NULL };
 	pid = start_logged(own, "own", 0);
 	wait_ready(PROCDIR "/own.ready", pid);
+	unlink(PROCDIR "/own.heapsnapshot");
 	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/own.heapsnapshot", (long)pid);
 	err = hw_stderr(args, 0, &rc);
 	want = xasprintf("heapwalk: PID %ld was sent SIGUSR1 but opened no inspector in 10 s (its own SIGUSR1 "
