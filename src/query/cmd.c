@@ -295,15 +295,19 @@ const struct cmd_entry cmd_table[CMD_N] = {
 		"                  for the next snapshot), and a recorder of the GC's moves\n"
 		"                  that the next snapshot replays into its FILE.hwmark (exact;\n"
 		"                  large and pinned objects a background GC kept: inferred,\n"
-		"                  and counted; or labelled not exact with the reason)\n" },
+		"                  and counted; or labelled not exact with the reason); a Node\n"
+		"                  process needs none (V8's ids hold across its snapshots)\n" },
 	[CMD_SNAPSHOT] = { "snapshot", CMD_ARG_PID_FILE, 0, CMD_TABLES, CMD_BL_NONE, 0, NULL,
 		"  snapshot PID FILE  a heap dump with stable object ids and the last mark (JVM),\n"
-		"                  or the heap a .NET process's runtime reports (nettrace: cut\n"
-		"                  short, nothing written, past the room on FILE's file system\n"
-		"                  but 1/20, after 60 s without a byte or 30 min in all)\n"
+		"                  or the heap a .NET process's runtime reports (nettrace), or a\n"
+		"                  Node process's V8 heap snapshot through its inspector (opened\n"
+		"                  with SIGUSR1 if closed, and closed again; progress on stderr\n"
+		"                  when a terminal); .NET and Node: cut short, nothing written,\n"
+		"                  past the room on FILE's file system but 1/20, after 60 s\n"
+		"                  without a byte or 30 min in all\n"
 		"                  (mark, snapshot: the process is told from /proc first; one\n"
-		"                  that is not a HotSpot JVM or .NET runtime of your own user is\n"
-		"                  refused, never signalled)\n" },
+		"                  that is not a HotSpot JVM, .NET runtime or Node of your own\n"
+		"                  user is refused, never signalled)\n" },
 };
 
 const struct cmd_entry *cmd_find(const char *name)
