@@ -101,6 +101,10 @@ int fuzz_rules(const uint8_t *data, size_t len);
 /* A gzip file (drive_gz.c): inflated, read back through its index, the
  * index packed and unpacked; abort() when what must hold does not. */
 int fuzz_gz(const uint8_t *data, size_t len);
+/* What Node's inspector sends (drive_devtools.c): its first byte picks
+ * the answer of GET /json/list, the WebSocket handshake's answer, frames,
+ * or a DevTools message; -1 for an empty input. */
+int fuzz_devtools(const uint8_t *data, size_t len);
 /* A V8 heap snapshot (.heapsnapshot, drive_dump.c): parsed, every name, edge and
  * string read back through the columns; then opened as a heap and run
  * through every view, as fuzz_dump does. */

@@ -23,6 +23,8 @@
 #                 each format
 #   OUT/step      every step expression of the tests and the man page
 #   OUT/rules     rules/*.rules
+#   OUT/devtools  fuzz/regress/devtools alone: what a real Node inspector
+#                 sent (fuzz/devtools-record.py), each behind its mode byte
 #   OUT/gz        gzip files made with gzip: the synthetic dumps whole (one
 #                 member) and in pieces of members concatenated, with a name
 #                 and without, one cut short, one padded with zeros
@@ -32,7 +34,7 @@ max=${FUZZ_SEED_MAX:-4194304}
 rm -rf "$out"
 "$build/fuzz/mkseeds" "$out"
 mkdir -p "$out/step" "$out/rules" "$out/v8" "$out/nettrace" "$out/gcdump" "$out/mlpd" "$out/baseline" \
-	"$out/clrmark"
+	"$out/clrmark" "$out/devtools"
 dumps=${FUZZ_DUMPS:-$build/tests/dumps}
 size() { wc -c < "$1"; }
 for d in "$dumps" "$dumps"/*; do
@@ -121,7 +123,7 @@ gz_seeds
 if command -v node > /dev/null 2>&1; then
 	node -e "require('v8').writeHeapSnapshot(process.argv[1])" "$out/v8/node.heapsnapshot" > /dev/null
 fi
-for h in hprof nettrace gcdump mlpd v8 baseline clrmark cache step rules gz; do
+for h in hprof nettrace gcdump mlpd v8 baseline clrmark cache step rules gz devtools; do
 	[ -d "$src/fuzz/regress/$h" ] || continue
 	for f in "$src/fuzz/regress/$h"/*; do
 		[ -f "$f" ] && cp "$f" "$out/$h/regress-$(basename "$f")"
@@ -157,4 +159,4 @@ n() { ls "$out/$1" | wc -l; }
 echo "seeds: $(n hprof) HPROF dumps, $(n nettrace) nettrace, $(n gcdump) gcdump, $(n mlpd) mlpd," \
 	"$(n v8) V8 snapshots, $(n baseline) baseline pairs, $(n clrmark) .NET marks, $(n cache) cache," \
 	"$(n step) steps," \
-	"$(n rules) rules files, $(n gz) gzip files"
+	"$(n rules) rules files, $(n gz) gzip files, $(n devtools) inspector recordings"

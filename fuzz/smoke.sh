@@ -10,7 +10,7 @@
 # in BUILDDIR/fuzz/artifacts/NAME/.
 src=$1 build=$2 seeds=$3 secs=${4:-40} mode=${5:-fresh}
 if [ $# -ge 5 ]; then shift 5; else set --; fi
-all="hprof nettrace gcdump mlpd v8 baseline clrmark gz cache step rules"
+all="hprof nettrace gcdump mlpd v8 baseline clrmark gz cache step rules devtools"
 names=${*:-$all}
 status=0
 mkdir -p "$build/fuzz/logs"

@@ -29,7 +29,7 @@ static const struct {
 } fuzzers[] = {
 	{ "hprof", fuzz_hprof, 1 }, { "nettrace", fuzz_nettrace, 1 }, { "gcdump", fuzz_gcdump, 1 },
 	{ "mlpd", fuzz_mlpd, 1 }, { "v8", fuzz_v8, 1 }, { "baseline", fuzz_baseline, 0 },
-	{ "clrmark", fuzz_clrmark, 0 },
+	{ "clrmark", fuzz_clrmark, 0 }, { "devtools", fuzz_devtools, 0 },
 	{ "gz", fuzz_gz, 0 }, { "cache", fuzz_cache, 0 }, { "step", fuzz_step, 0 }, { "rules", fuzz_rules, 0 },
 };
 #define NFUZZERS (sizeof fuzzers / sizeof fuzzers[0])
