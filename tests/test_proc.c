@@ -504,7 +504,7 @@ START_TEST(test_node_not_signalled)
 	unlink(PROCDIR "/own.heapsnapshot");
 	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/own.heapsnapshot", (long)pid);
 	err = hw_stderr(args, 0, &rc);
-	want = xasprintf("heapwalk: PID %ld was sent SIGUSR1 but opened no inspector in 10 s (its own SIGUSR1 "
+	want = xasprintf("heapwalk: PID %ld was sent SIGUSR1 but opened no inspector in 30 s (its own SIGUSR1 "
 			 "handler, process.on('SIGUSR1'), takes the signal; or its inspector port, 9229 unless "
 			 "--inspect-port says, is taken by another process)\n", (long)pid);
 	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);

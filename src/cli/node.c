@@ -32,7 +32,7 @@
 
 #define MAX_LISTENERS 16  /* asked at most: an inspector is one of few */
 #define PROBE_S 2         /* for an answer to GET /json/list */
-#define OPEN_WAIT_S 10    /* for the inspector SIGUSR1 opens */
+#define OPEN_WAIT_S 30    /* for the inspector SIGUSR1 opens (a loaded machine: one opened after we gave up would stay open) */
 #define CLOSE_WAIT_S 5    /* for the inspector we opened to close */
 #define READ_CHUNK (256u << 10)
 
