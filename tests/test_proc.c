@@ -450,6 +450,68 @@ START_TEST(test_node_inspector_open)
 }
 END_TEST
 
+/* heapwalk ended by SIGTERM while the snapshot streams (node stopped
+ * from the moment its session is attached until heapwalk's file is
+ * there, so that the snapshot cannot end first): one line saying so,
+ * nothing written, the inspector closed once Node has answered, Node
+ * alive and snapshotted again. */
+START_TEST(test_node_interrupted)
+{
+	pid_t pid = node_start("term", "--inspect-port=0", 1000, 0);
+	if (pid == 0)
+		return;
+	ck_assert_int_eq(system("rm -f " PROCDIR "/term.heapsnapshot*"), 0);
+	pid_t hw = fork();
+	ck_assert_int_ge(hw, 0);
+	if (hw == 0) {
+		int fd = open(PROCDIR "/term.err", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || dup2(fd, 2) < 0)
+			_exit(125);
+		signal(SIGTERM, SIG_DFL);
+		execl(heapwalk(), "heapwalk", "snapshot", xasprintf("%ld", (long)pid), PROCDIR "/term.heapsnapshot",
+		      (char *)NULL);
+		_exit(127);
+	}
+	char log[512], tmp[512];
+	size_t n;
+	snprintf(log, sizeof log, PROCDIR "/term.log");
+	snprintf(tmp, sizeof tmp, PROCDIR "/term.heapsnapshot.tmp-%ld", (long)hw);
+	for (double end = now_seconds() + hang_seconds(60);;) {
+		char *l = file_bytes(log, &n);
+		int attached = strstr(l, "Debugger attached.") != NULL;
+		free(l);
+		if (attached)
+			break;
+		ck_assert_msg(now_seconds() < end, "node's session not attached after 60 s");
+		usleep(10000);
+	}
+	ck_assert_int_eq(kill(pid, SIGSTOP), 0);
+	wait_ready(tmp, hw);
+	ck_assert_int_eq(kill(hw, SIGTERM), 0);
+	ck_assert_int_eq(kill(pid, SIGCONT), 0);
+	int st;
+	ck_assert_int_eq(waitpid(hw, &st, 0), hw);
+	char *err = file_bytes(PROCDIR "/term.err", &n);
+	char *want = xasprintf("heapwalk: interrupted: waiting for Node to end the snapshot it was asked for, then "
+			       "closing its inspector (again: left open)\n"
+			       "heapwalk: PID %ld: interrupted (signal 15) at byte 0 of the snapshot; nothing written\n",
+			       (long)pid);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s",
+		      st, err, want);
+	free(want);
+	free(err);
+	unlink(PROCDIR "/term.err");
+	assert_nothing_written("term.heapsnapshot");
+	int port = logged_port("term");
+	ck_assert_msg(port > 0 && !listening(port), "after the interruption, the inspector on port %d is open", port);
+	char *out = node_snapshot_ok("", pid, PROCDIR "/term.heapsnapshot");
+	free(out);
+	assert_live_things(PROCDIR "/term.heapsnapshot", 1000);
+	assert_untouched(pid, "node after heapwalk's interruption");
+	end(pid);
+}
+END_TEST
+
 /* A copy of sleep named node is not Node (by what its file holds): not
  * signalled. A stopped node is refused unsignalled, and runs on when
  * continued. A node with its own SIGUSR1 handler takes the signal
@@ -1551,6 +1613,7 @@ Suite *proc_suite(void)
 	tcase_set_timeout(tc, FIXTURE_TIMEOUT); /* a hang; on a loaded machine node starts slowly */
 	tcase_add_test(tc, test_node);
 	tcase_add_test(tc, test_node_inspector_open);
+	tcase_add_test(tc, test_node_interrupted);
 	tcase_add_test(tc, test_node_not_signalled);
 	tcase_add_test(tc, test_node_namespaces);
 	suite_add_tcase(s, tc);

@@ -525,6 +525,44 @@ static void ws_close(struct ws *w)
 
 /* ---- the snapshot ---- */
 
+/* ^C, SIGTERM, SIGHUP while a snapshot streams: the first ends the
+ * copy, and heapwalk still waits for the snapshot's answer before it
+ * ends an inspector it opened; the signal's own action is back then, so
+ * a second one acts as it would have (tmp_guard's: the file removed). */
+static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+static struct sigaction stop_saved[3];
+static volatile sig_atomic_t stop_sig;
+
+static void on_stop(int sig)
+{
+	stop_sig = sig;
+	for (int i = 0; i < 3; i++)
+		if (stop_sigs[i] == sig)
+			sigaction(sig, &stop_saved[i], NULL);
+}
+
+static void stop_catch(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop; /* no SA_RESTART: the wait in poll ends */
+	sigemptyset(&sa.sa_mask);
+	stop_sig = 0;
+	for (int i = 0; i < 3; i++) {
+		sigaction(stop_sigs[i], NULL, &stop_saved[i]);
+		if (stop_saved[i].sa_handler != SIG_IGN)
+			sigaction(stop_sigs[i], &sa, NULL);
+	}
+}
+
+static void stop_release(void)
+{
+	for (int i = 0; i < 3; i++)
+		if (stop_saved[i].sa_handler != SIG_IGN)
+			sigaction(stop_sigs[i], &stop_saved[i], NULL);
+}
+
 struct take {
 	struct ws *w;
 	int fd, progress;
@@ -588,6 +626,10 @@ static int next_message(struct take *t, pid_t pid, double t0, double *last, enum
 		int m = ws_next(t->w, err);
 		if (m != 0)
 			return m;
+		if (stop_sig && !t->draining) {
+			*e = STREAM_FAILED;
+			return 0;
+		}
 		double now = hw_now();
 		*e = now - t0 > t->b.wall_s ? STREAM_LATE : now - *last > t->b.idle_s ? STREAM_QUIET : STREAM_DONE;
 		if (*e != STREAM_DONE)
@@ -620,6 +662,12 @@ static int receive(struct take *t, pid_t pid, struct sbuf *err)
 			rc = -1;
 		} else if (m == 0) {
 			sbuf_reset(&why);
+			if (e == STREAM_FAILED) {
+				sbuf_printf(err, "PID %ld: interrupted (signal %d) at byte %llu of the snapshot; nothing "
+					    "written", (long)pid, (int)stop_sig, (unsigned long long)t->bytes);
+				rc = -1;
+				break;
+			}
 			if (e == STREAM_LATE)
 				sbuf_printf(&why, "its inspector: the snapshot not done after %g s, at byte %llu", t->b.wall_s,
 					    (unsigned long long)t->bytes);
@@ -650,6 +698,9 @@ static int drain(struct take *t, pid_t pid)
 	struct sbuf why;
 
 	sbuf_init(&why);
+	if (stop_sig)
+		fprintf(stderr, "heapwalk: interrupted: waiting for Node to end the snapshot it was asked for, then "
+			"closing its inspector (again: left open)\n");
 	t->draining = 1;
 	t->b.wall_s = BOUNDS_WALL_S;
 	while (!t->answered && next_message(t, pid, t0, &last, &e, &why) == 1) {
@@ -735,7 +786,7 @@ int node_snapshot(const struct proc_info *p, const char *file, int progress, str
 	struct sbuf path;
 	struct stat st;
 	char *tmp = xasprintf("%s.tmp-%ld", file, (long)getpid());
-	int opened = 0, rc = -1, guarded = 0, settled = 1;
+	int opened = 0, rc = -1, guarded = 0, settled = 1, caught = 0;
 	uint64_t bytes = 0;
 	double t0 = hw_now();
 
@@ -755,6 +806,8 @@ int node_snapshot(const struct proc_info *p, const char *file, int progress, str
 	if (inspector(p, &at, &path, &opened, err) < 0 || ws_open(&w, p->pid, &at, path.buf, err) < 0)
 		goto done;
 	guarded = tmp_guard(tmp) == 0;
+	stop_catch();
+	caught = 1;
 	if (snapshot_into(&w, p->pid, tmp, file, progress, &bytes, &settled, err) < 0)
 		goto done;
 	if (link(tmp, file) < 0) { /* never over an existing file */
@@ -775,6 +828,8 @@ done:
 				    settled ? "" : " (its snapshot had not ended: closing it then would end Node)");
 	} else if (rc == 0)
 		sbuf_printf(result, "; its inspector (on port %d) left open as it was", at.port);
+	if (caught)
+		stop_release();
 	ws_close(&w);
 	unlink(tmp);
 	if (guarded)
