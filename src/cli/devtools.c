@@ -520,7 +520,7 @@ int dt_ws_join(struct ws_joiner *j, const struct ws_frame *f, struct sbuf *err)
 
 /* params of a method at j->p: the chunk's string into chunk, or the
  * progress's figures into d. */
-static int params(struct json *j, const char *method, struct dt_message *d, struct sbuf *chunk)
+static int params(struct json *j, struct dt_message *d, struct sbuf *chunk)
 {
 	struct sbuf key;
 	int r;
@@ -542,7 +542,6 @@ static int params(struct json *j, const char *method, struct dt_message *d, stru
 		if (r < 0)
 			break;
 	}
-	(void)method;
 	sbuf_free(&key);
 	return r;
 }
@@ -611,7 +610,7 @@ int dt_message(const uint8_t *m, size_t n, struct dt_message *d, struct sbuf *ch
 		d->kind = method_kind(&method);
 		if (d->kind != DT_OTHER && par != NULL) {
 			struct json pj = { par, m + n, 0 };
-			r = params(&pj, method.buf, d, chunk);
+			r = params(&pj, d, chunk);
 		}
 	} else if (r == 0 && has_id) {
 		d->id = (long)id;

@@ -572,6 +572,7 @@ struct take {
 	struct sbuf chunk;
 	int draining; /* failed: the rest is read and dropped until the answer */
 	int answered; /* the snapshot's command has answered, or was never sent */
+	int line_open; /* a progress line without its newline on stderr */
 };
 
 /* One message: 1 when the snapshot's command (id 1) has answered, 0 to
@@ -605,10 +606,11 @@ static int message(struct take *t, pid_t pid, struct sbuf *err)
 			rc = -1;
 		}
 		t->bytes += t->chunk.len;
-	} else if (d.kind == DT_PROGRESS && t->progress)
+	} else if (d.kind == DT_PROGRESS && t->progress && !t->draining) {
 		fprintf(stderr, "\rheapwalk: snapshot of PID %ld: %llu of %llu objects%s", (long)pid,
 			(unsigned long long)d.done, (unsigned long long)d.total, d.finished ? "\n" : "");
-	else if (d.kind == DT_ERROR && d.id == 1) {
+		t->line_open = !d.finished;
+	} else if (d.kind == DT_ERROR && d.id == 1) {
 		sbuf_printf(err, "PID %ld: its inspector refused HeapProfiler.takeHeapSnapshot: %s", (long)pid, why.buf);
 		rc = -1;
 	} else if (d.kind == DT_RESULT && d.id == 1)
@@ -620,7 +622,7 @@ static int message(struct take *t, pid_t pid, struct sbuf *err)
 /* The next message, or a bound passed: 1 with a message in t->w->j.msg,
  * 0 when the bound e was passed (in *e), -1 with err when the
  * connection broke or spoke out of turn. */
-static int next_message(struct take *t, pid_t pid, double t0, double *last, enum stream_end *e, struct sbuf *err)
+static int next_message(struct take *t, double t0, double *last, enum stream_end *e, struct sbuf *err)
 {
 	for (;;) {
 		int m = ws_next(t->w, err);
@@ -639,7 +641,6 @@ static int next_message(struct take *t, pid_t pid, double t0, double *last, enum
 			*last = hw_now();
 		else if (r == 0 || (r < 0 && errno != ETIMEDOUT && errno != EINTR)) {
 			sbuf_printf(err, "its inspector's connection ended (the process exited?)");
-			(void)pid;
 			return -1;
 		}
 	}
@@ -656,7 +657,7 @@ static int receive(struct take *t, pid_t pid, struct sbuf *err)
 
 	sbuf_init(&why);
 	while (rc == 0) {
-		int m = next_message(t, pid, t0, &last, &e, &why);
+		int m = next_message(t, t0, &last, &e, &why);
 		if (m < 0) {
 			sbuf_printf(err, "PID %ld: %s before the snapshot was whole", (long)pid, why.buf);
 			rc = -1;
@@ -703,7 +704,7 @@ static int drain(struct take *t, pid_t pid)
 			"closing its inspector (again: left open)\n");
 	t->draining = 1;
 	t->b.wall_s = BOUNDS_WALL_S;
-	while (!t->answered && next_message(t, pid, t0, &last, &e, &why) == 1) {
+	while (!t->answered && next_message(t, t0, &last, &e, &why) == 1) {
 		message(t, pid, &why);
 		sbuf_reset(&t->w->j.msg);
 		t->w->j.opcode = 0;
@@ -770,6 +771,8 @@ static int snapshot_into(struct ws *w, pid_t pid, const char *tmp, const char *f
 	*bytes = t.bytes;
 	rc = 0;
 out:
+	if (t.line_open) /* an error's line begins a line of its own */
+		fputc('\n', stderr);
 	*settled = t.answered;
 	if (close(t.fd) < 0 && rc == 0) {
 		sbuf_printf(err, "%s: cannot write: %s", tmp, strerror(errno));
