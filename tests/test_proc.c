@@ -322,6 +322,24 @@ static int listening(int port)
 	return ok;
 }
 
+/* Is there a listening TCP socket on port in pid's network namespace
+ * (/proc/PID/net/tcp, as the kernel says it)? */
+static int ns_listening(pid_t pid, int port)
+{
+	char path[64];
+	size_t n;
+	unsigned lport, st;
+	int yes = 0;
+
+	snprintf(path, sizeof path, "/proc/%ld/net/tcp", (long)pid);
+	char *t = file_bytes(path, &n);
+	for (char *l = strtok(t, "\n"); l != NULL; l = strtok(NULL, "\n"))
+		if (sscanf(l, " %*d: %*8[0-9A-Fa-f]:%x %*8[0-9A-Fa-f]:%*x %x", &lport, &st) == 2)
+			yes |= (int)lport == port && st == 0x0a;
+	free(t);
+	return yes;
+}
+
 /* heapwalk snapshot PID FILE (env before it) succeeds: its output. */
 static char *node_snapshot_ok(const char *env, pid_t pid, const char *file)
 {
@@ -585,8 +603,9 @@ END_TEST
 /* Node in its own mount and PID namespaces, /tmp its own (a tmpfs):
  * signalled by its pid here, its inspector reached on 127.0.0.1 (the
  * network is shared), snapshotted from outside. One in its own network
- * namespace is refused without a signal. Nobody's node is snapshotted
- * by root; root's node is refused to nobody. */
+ * namespace is snapshotted by root (from a child in that namespace) and
+ * refused to nobody without a signal. Nobody's node is snapshotted by
+ * root; root's node is refused to nobody. */
 START_TEST(test_node_namespaces)
 {
 	if (geteuid() != 0 || !have("unshare") || !have("setpriv") || !have("node")) {
@@ -595,6 +614,9 @@ START_TEST(test_node_namespaces)
 	}
 	procdir();
 	ck_assert_int_eq(system("chmod 1777 " PROCDIR), 0);
+	uid_t uid;
+	gid_t gid;
+	nobody(&uid, &gid);
 	char *argv[] = { "unshare", "-m", "-p", "-f", "--mount-proc", "sh", "-c",
 			 "mount -t tmpfs tmpfs /tmp && exec node --inspect-port=0 " LIVE_JS " 77 " PROCDIR
 			 "/ns.ready " LIFE_S, NULL };
@@ -624,22 +646,42 @@ START_TEST(test_node_namespaces)
 	kill(pid, SIGKILL);
 	end(u);
 
-	char *net[] = { "unshare", "-n", "node", "--inspect-port=0", LIVE_JS, "7", PROCDIR "/net.ready", LIFE_S, NULL };
+	/* its own network namespace (loopback up, as a container's): root
+	 * enters it from a child; nobody may not, and signals nothing */
+	char *net[] = { "unshare", "-n", "sh", "-c",
+			"ip link set lo up && exec node --inspect-port=0 " LIVE_JS " 7 " PROCDIR "/net.ready " LIFE_S, NULL };
 	unlink(PROCDIR "/net.ready");
 	pid = start_logged(net, "net", 0);
 	wait_ready(PROCDIR "/net.ready", pid);
+	out = node_snapshot_ok("", pid, PROCDIR "/net.heapsnapshot");
+	ck_assert_msg(strstr(out, "closed again\n") != NULL, "%s", out);
+	free(out);
+	assert_live_things(PROCDIR "/net.heapsnapshot", 7);
+	port = logged_port("net");
+	ck_assert_msg(port > 0 && !ns_listening(pid, port), "the inspector in its network namespace (port %d) is open",
+		      port);
+	assert_untouched(pid, "node in its own network namespace");
+	end(pid);
+
+	char *net_nobody = xasprintf("ip link set lo up && exec setpriv --reuid=%ld --regid=%ld --clear-groups node "
+				     "--inspect-port=0 " LIVE_JS " 7 " PROCDIR "/netn.ready " LIFE_S, (long)uid, (long)gid);
+	char *netn[] = { "unshare", "-n", "sh", "-c", net_nobody, NULL };
+	unlink(PROCDIR "/netn.ready");
+	pid = start_logged(netn, "netn", 0);
+	wait_ready(PROCDIR "/netn.ready", pid);
+	free(net_nobody);
 	char *want = xasprintf("heapwalk: PID %ld is in another network namespace (a container's?): its inspector's "
-			       "127.0.0.1 is not ours; not signalled (run heapwalk there: nsenter -t %ld -n heapwalk "
-			       "snapshot ...)\n", (long)pid, (long)pid);
+			       "127.0.0.1 is not ours, and only root may enter it; not signalled (as root, or from inside: "
+			       "nsenter -t %ld -n heapwalk snapshot ...)\n", (long)pid, (long)pid);
 	int rc;
 	char args[256];
-	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/net.heapsnapshot", (long)pid);
-	char *err = hw_stderr(args, 0, &rc);
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/netn.heapsnapshot", (long)pid);
+	char *err = hw_stderr(args, 1, &rc);
 	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
 	free(err);
 	free(want);
-	assert_untouched(pid, "node in its own network namespace");
-	ck_assert_int_eq(logged_port("net"), 0);
+	assert_untouched(pid, "nobody's node in its own network namespace");
+	ck_assert_int_eq(logged_port("netn"), 0);
 	end(pid);
 
 	pid = node_start("nobodys", "--inspect-port=0", 88, 1);
@@ -650,9 +692,6 @@ START_TEST(test_node_namespaces)
 	end(pid);
 
 	pid = node_start("roots", "--inspect-port=0", 1, 0);
-	uid_t uid;
-	gid_t gid;
-	nobody(&uid, &gid);
 	want = xasprintf("PID %ld is a process of another user (root, uid 0), not of nobody (uid %ld)", (long)pid,
 			 (long)uid);
 	refused(pid, pid, want, 1, "root's node, heapwalk as nobody");

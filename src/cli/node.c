@@ -21,10 +21,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/bounds.h"
@@ -782,7 +784,10 @@ out:
 	return rc;
 }
 
-int node_snapshot(const struct proc_info *p, const char *file, int progress, struct sbuf *result, struct sbuf *err)
+/* The snapshot from the network namespace we are in: the process's
+ * (node_snapshot). */
+static int snapshot_here(const struct proc_info *p, const char *file, int progress, struct sbuf *result,
+			 struct sbuf *err)
 {
 	struct ws w = { .s = -1 };
 	struct listener at;
@@ -798,12 +803,6 @@ int node_snapshot(const struct proc_info *p, const char *file, int progress, str
 	sbuf_init(&w.j.msg);
 	if (lstat(file, &st) == 0) {
 		sbuf_printf(err, "%s: exists already; the snapshot is not written over it", file);
-		goto done;
-	}
-	if (!same_netns(p)) {
-		sbuf_printf(err, "PID %ld is in another network namespace (a container's?): its inspector's 127.0.0.1 "
-			    "is not ours; not signalled (run heapwalk there: nsenter -t %ld -n heapwalk snapshot ...)",
-			    (long)p->pid, (long)p->pid);
 		goto done;
 	}
 	if (inspector(p, &at, &path, &opened, err) < 0 || ws_open(&w, p->pid, &at, path.buf, err) < 0)
@@ -840,4 +839,111 @@ done:
 	free(tmp);
 	sbuf_free(&path);
 	return rc;
+}
+
+/* ---- another network namespace ---- */
+
+static volatile pid_t netns_child;
+
+/* SIGTERM for heapwalk is for the child, which ends the snapshot as it
+ * would have (a terminal's ^C and hangup reach both: the parent ignores
+ * those). */
+static void forward(int sig)
+{
+	if (netns_child > 0)
+		kill(netns_child, sig);
+}
+
+/* In a child: into the namespace ns, the snapshot, its line to fd. */
+static _Noreturn void netns_run(int ns, int fd, const struct proc_info *p, const char *file, int progress,
+				const int sigs[3], const struct sigaction old[3])
+{
+	struct sbuf res, e;
+	int rc = -1;
+
+	sbuf_init(&res);
+	sbuf_init(&e);
+	for (int i = 0; i < 3; i++) /* heapwalk's own, as the parent had them */
+		sigaction(sigs[i], &old[i], NULL);
+	if (setns(ns, CLONE_NEWNET) < 0)
+		sbuf_printf(&e, "PID %ld: cannot enter its network namespace (%s)", (long)p->pid, strerror(errno));
+	else
+		rc = snapshot_here(p, file, progress, &res, &e);
+	const struct sbuf *line = rc == 0 ? &res : &e;
+	write_full(fd, rc == 0 ? "0" : "1", 1);
+	write_full(fd, line->buf, line->len);
+	_exit(0);
+}
+
+/* The snapshot from a child that has entered the process's network
+ * namespace (root only: setns needs CAP_SYS_ADMIN there), where its
+ * 127.0.0.1 is; the child's line comes back on a pipe. */
+static int snapshot_netns(const struct proc_info *p, const char *file, int progress, struct sbuf *result,
+			  struct sbuf *err)
+{
+	char path[64];
+	int fd[2];
+	struct sigaction sa, old[3];
+	static const int sigs[] = { SIGINT, SIGHUP, SIGTERM };
+
+	snprintf(path, sizeof path, "/proc/%ld/ns/net", (long)p->pid);
+	int ns = open(path, O_RDONLY | O_CLOEXEC);
+	if (ns < 0 || pipe2(fd, O_CLOEXEC) < 0) {
+		sbuf_printf(err, "PID %ld: cannot open %s (%s)", (long)p->pid, path, strerror(errno));
+		if (ns >= 0)
+			close(ns);
+		return -1;
+	}
+	memset(&sa, 0, sizeof sa);
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 3; i++) { /* before the fork: no signal between */
+		sa.sa_handler = sigs[i] == SIGTERM ? forward : SIG_IGN;
+		sigaction(sigs[i], &sa, &old[i]);
+	}
+	fflush(NULL);
+	pid_t c = fork();
+	if (c == 0) {
+		close(fd[0]);
+		netns_run(ns, fd[1], p, file, progress, sigs, old);
+	}
+	netns_child = c;
+	close(ns);
+	close(fd[1]);
+	struct sbuf got;
+	char buf[4096];
+	ssize_t n;
+	sbuf_init(&got);
+	while (c > 0 && got.len < 65536 && ((n = read(fd[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)))
+		if (n > 0)
+			sbuf_add(&got, buf, (size_t)n);
+	close(fd[0]);
+	int st = 0;
+	while (c > 0 && waitpid(c, &st, 0) < 0 && errno == EINTR)
+		;
+	netns_child = 0;
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	int rc = got.len > 0 && got.buf[0] == '0' ? 0 : -1;
+	if (got.len > 0)
+		sbuf_add(rc == 0 ? result : err, got.buf + 1, got.len - 1);
+	else if (c < 0)
+		sbuf_printf(err, "PID %ld: cannot fork (%s)", (long)p->pid, strerror(errno));
+	else
+		sbuf_printf(err, "PID %ld: the child in its network namespace ended %s %d, saying nothing", (long)p->pid,
+			    WIFSIGNALED(st) ? "by signal" : "with status", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+	sbuf_free(&got);
+	return rc;
+}
+
+int node_snapshot(const struct proc_info *p, const char *file, int progress, struct sbuf *result, struct sbuf *err)
+{
+	if (same_netns(p))
+		return snapshot_here(p, file, progress, result, err);
+	if (geteuid() != 0) {
+		sbuf_printf(err, "PID %ld is in another network namespace (a container's?): its inspector's 127.0.0.1 "
+			    "is not ours, and only root may enter it; not signalled (as root, or from inside: nsenter -t "
+			    "%ld -n heapwalk snapshot ...)", (long)p->pid, (long)p->pid);
+		return -1;
+	}
+	return snapshot_netns(p, file, progress, result, err);
 }
