@@ -1042,6 +1042,100 @@ START_TEST(test_dotnet_bounds)
 }
 END_TEST
 
+/* A .NET process in a mount and PID namespace of its own, its /tmp a
+ * private tmpfs (a container, without an engine): its diagnostics
+ * socket is in its own /tmp, named by its pid there (1), so neither the
+ * host's /tmp nor the host pid finds it. heapwalk, outside, reaches it
+ * through /proc/PID/root and NSpid; snapshot and mark write their files
+ * where they were asked, outside; the mark's replay is exact. */
+START_TEST(test_dotnet_in_namespaces)
+{
+	int in[2], st;
+
+	if (!dotnet_workload())
+		return;
+	if (geteuid() != 0 || !have("unshare") ||
+	    system("unshare -m -p -f --mount-proc --propagation private true 2>/dev/null") != 0) {
+		fprintf(stderr, "proc: not root or no mount and PID namespaces: the .NET process in its own "
+				"namespaces is skipped\n");
+		return;
+	}
+	procdir();
+	const char *log = PROCDIR "/ns.log";
+	unlink(log);
+	ck_assert_int_eq(pipe(in), 0);
+	pid_t ns = fork();
+	ck_assert_int_ge(ns, 0);
+	if (ns == 0) {
+		as_a_service();
+		int out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (out < 0 || dup2(in[0], 0) < 0 || dup2(out, 1) < 0)
+			_exit(126);
+		close(in[1]);
+		execlp("unshare", "unshare", "-m", "-p", "-f", "--kill-child", "--mount-proc", "--propagation", "private", "sh", "-c",
+		       "mount -t tmpfs tmpfs /tmp && exec " DNOUT "/Workload", (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	/* the workload says its pid in its namespace: 1 */
+	double until = now_seconds() + hang_seconds(60);
+	for (;;) {
+		size_t n;
+		char *said = access(log, R_OK) == 0 ? file_bytes(log, &n) : xstrdup("");
+		int ready = strstr(said, "\"pid\":1,") != NULL;
+		free(said);
+		if (ready)
+			break;
+		ck_assert_msg(waitpid(ns, &st, WNOHANG) == 0, "unshare ended (status %d): see %s", st, log);
+		ck_assert_msg(now_seconds() < until, "the workload said nothing in 60 s: %s", log);
+		usleep(100000);
+	}
+	/* its pid here: unshare's one child */
+	char path[128];
+	size_t n;
+	snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)ns, (long)ns);
+	char *kids = file_bytes(path, &n);
+	long pid = strtol(kids, NULL, 10);
+	free(kids);
+	ck_assert_msg(pid > 1, "unshare's child: %s", path);
+	snprintf(path, sizeof path, "/proc/%ld/root/tmp/dotnet-diagnostic-1-%llu-socket", pid, start_key((pid_t)pid));
+	ck_assert_msg(access(path, F_OK) == 0, "the runtime's socket is not %s", path);
+	snprintf(path, sizeof path, "/tmp/dotnet-diagnostic-%ld-%llu-socket", pid, start_key((pid_t)pid));
+	ck_assert_msg(access(path, F_OK) != 0, "%s: the namespace's /tmp is ours", path);
+
+	char args[512];
+	int rc;
+	unlink(PROCDIR "/ns.nettrace");
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/ns.nettrace", pid);
+	char *err = hw_stderr(args, 0, &rc);
+	ck_assert_msg(rc == 0 && *err == '\0', "%s: status %d: %s", args, rc, err);
+	free(err);
+	assert_workload(PROCDIR "/ns.nettrace");
+
+	/* a mark: its recorder speaks to the socket too, and the next
+	 * snapshot replays the moves it recorded */
+	ck_assert_int_eq(system("rm -rf " PROCDIR "/nsxdg " PROCDIR "/ns-mark.nettrace " PROCDIR "/ns-2.nettrace* && "
+				"mkdir -m 700 " PROCDIR "/nsxdg"), 0);
+	setenv("XDG_CACHE_HOME", PROCDIR "/nsxdg", 1);
+	snprintf(args, sizeof args, "mark %ld " PROCDIR "/ns-mark.nettrace", pid);
+	err = hw_stderr(args, 0, &rc);
+	ck_assert_msg(rc == 0 && *err == '\0', "%s: status %d: %s", args, rc, err);
+	free(err);
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "env PATH=" NOJCMD " %s snapshot %ld " PROCDIR "/ns-2.nettrace 2>&1", heapwalk(), pid);
+	char *out = run(cmd, &st);
+	unsetenv("XDG_CACHE_HOME");
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strstr(out, "; mark: exact; ") != NULL, "%s: %s", cmd,
+		      out);
+	free(out);
+	assert_workload(PROCDIR "/ns-mark.nettrace");
+	assert_workload(PROCDIR "/ns-2.nettrace");
+	ck_assert_msg(access(PROCDIR "/ns-2.nettrace.hwmark", R_OK) == 0, "no mark file beside the snapshot");
+
+	dotnet_end(ns, in[1]);
+}
+END_TEST
+
 /* ---- the copy of a peer's stream, bounded ---- */
 
 /* Byte i of what the peers below send. */
@@ -1240,6 +1334,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_dotnet_planted_key);
 	tcase_add_test(tc, test_dotnet_planted_name);
 	tcase_add_test(tc, test_dotnet_bounds);
+	tcase_add_test(tc, test_dotnet_in_namespaces);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stream");
 	tcase_set_timeout(tc, HANG_TIMEOUT); /* a hang */

@@ -45,9 +45,23 @@
 
 /* ---- the socket ---- */
 
+/* Does pid see the file system we see (the same mount namespace)? Yes
+ * when its namespace cannot be read: then /proc/PID/root could not be
+ * either. */
+static int same_mounts(pid_t pid)
+{
+	char path[64];
+	struct stat ours, its;
+
+	snprintf(path, sizeof path, "/proc/%ld/ns/mnt", (long)pid);
+	if (stat("/proc/self/ns/mnt", &ours) < 0 || stat(path, &its) < 0)
+		return 1;
+	return ours.st_dev == its.st_dev && ours.st_ino == its.st_ino;
+}
+
 /* The runtime's temporary directory: TMPDIR in the environment the
  * process started with, if set and not empty, else /tmp (as the
- * runtime's own GetTempPath). 0 with it in out, or -1 with err. */
+ * runtime's own GetTempPath), added to out. 0, or -1 with err. */
 static int runtime_tmpdir(pid_t pid, struct sbuf *out, struct sbuf *err)
 {
 	char path[64], buf[65536];
@@ -74,12 +88,11 @@ static int runtime_tmpdir(pid_t pid, struct sbuf *out, struct sbuf *err)
 	}
 	close(fd);
 	sbuf_addc(&env, '\0');
-	sbuf_adds(out, "/tmp");
+	const char *dir = "/tmp";
 	for (size_t i = 0; i < env.len; i += strlen(env.buf + i) + 1)
-		if (strncmp(env.buf + i, "TMPDIR=", 7) == 0 && env.buf[i + 7] != '\0') {
-			sbuf_reset(out);
-			sbuf_adds(out, env.buf + i + 7);
-		}
+		if (strncmp(env.buf + i, "TMPDIR=", 7) == 0 && env.buf[i + 7] != '\0')
+			dir = env.buf + i + 7;
+	sbuf_adds(out, dir);
 	sbuf_free(&env);
 	return 0;
 }
@@ -90,12 +103,24 @@ int dotnet_socket(const struct proc_info *p, struct sbuf *out, struct sbuf *err)
 	struct sbuf shown;
 
 	sbuf_reset(out);
+	/* A process in a mount namespace of its own (a container) has its
+	 * TMPDIR in its own root: reached through /proc/PID/root. Anything
+	 * there is its user's to make, so what is found is checked below
+	 * and its listener must be the process itself (dotnet_connect). */
+	if (!same_mounts(p->pid))
+		sbuf_printf(out, "/proc/%ld/root", (long)p->pid);
+	size_t root = out->len;
 	if (runtime_tmpdir(p->pid, out, err) < 0)
 		return -1;
-	/* the runtime's name: its pid and, told apart from an earlier
-	 * process of the same pid, its start time */
+	if (out->buf[root] != '/') { /* a relative TMPDIR: the runtime's GetTempPath would take it so; we cannot */
+		sbuf_printf(err, "PID %ld: its TMPDIR is not an absolute path: its diagnostics socket cannot be found",
+			    (long)p->pid);
+		return -1;
+	}
+	/* the runtime's name: its pid in its own PID namespace and, told
+	 * apart from an earlier process of the same pid, its start time */
 	sbuf_printf(out, "%sdotnet-diagnostic-%ld-%llu-socket", out->buf[out->len - 1] == '/' ? "" : "/",
-		    (long)p->pid, p->start);
+		    p->nspid, p->start);
 	sbuf_init(&shown);
 	esc_append(&shown, (const uint8_t *)out->buf, out->len, 0);
 	int rc = -1;
