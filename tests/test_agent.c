@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "suites.h"
 #include "util.h"
@@ -255,6 +256,63 @@ START_TEST(test_agent_errors)
 }
 END_TEST
 
+/* HotSpot's own dumps, taken by heapwalk over the attach protocol
+ * (tests/plain-run.sh, run here each time: no fixture, whose stamp would
+ * not see heapwalk change): plain and gzip, each class as the JVM's
+ * histogram counts it; then a JVM in its own mount and PID namespaces
+ * that cannot see the agent: snapshotted from outside by HotSpot's dump,
+ * said on stderr, into the file asked for, nothing of heapwalk's left in
+ * its /tmp, the JVM alive; mark refused in one line. */
+START_TEST(test_plain_snapshot)
+{
+	char cmd[1200];
+	const char *dir = DUMPS "/plain";
+
+	if (geteuid() != 0 || system("command -v unshare >/dev/null") != 0) {
+		fprintf(stderr, "agent: not root or no unshare: HotSpot's own dumps are not tested\n");
+		return;
+	}
+	snprintf(cmd, sizeof cmd, "HEAPWALK=%s sh " TEST_SRCDIR "/plain-run.sh %s >/dev/null", heapwalk(), dir);
+	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+	const char *names[] = { "plain", "gz", "ns" }, *files[] = { "plain.hprof", "gz.hprof.gz", "ns.hprof" };
+	for (int i = 0; i < 3; i++) {
+		char hprof[700], histo[700], rcf[64], outf[64];
+		snprintf(rcf, sizeof rcf, "%s.rc", names[i]);
+		snprintf(outf, sizeof outf, "%s.out", names[i]);
+		char *rc = slurp(dir, rcf), *out = slurp(dir, outf);
+		snprintf(hprof, sizeof hprof, "%s/%s", dir, files[i]);
+		ck_assert_msg(atoi(rc) == 0 && strncmp(out, "snapshot ", 9) == 0 && strstr(out, hprof) &&
+			      strstr(out, " by HotSpot's heap dumper, "), "%s: %s %s", names[i], rc, out);
+		free(rc);
+		free(out);
+		snprintf(histo, sizeof histo, "%s/%s.histo", dir, names[i]);
+		check_histogram(names[i], hprof, histo, 0);
+	}
+	char *nspid = slurp(dir, "ns.nspid"), *err = slurp(dir, "ns.err");
+	long pid = atol(nspid + strlen("NSpid:"));
+	ck_assert_msg(strstr(nspid, "\t1\n") != NULL, "the JVM is not pid 1 of its own namespace: %s", nspid);
+	char *want = xasprintf("heapwalk: PID %ld does not see heapwalk's agent %s as heapwalk does (another mount "
+			       "namespace: a container?), so it cannot load it", pid, getenv("HEAPWALK_AGENT"));
+	char *fallback = xasprintf("%s: HotSpot's own heap dump instead (no stable ids)\n", want);
+	ck_assert_msg(strcmp(err, fallback) == 0, "ns: said\n%s\nnot\n%s", err, fallback);
+	free(err);
+	err = slurp(dir, "ns-mark.err");
+	char *rc = slurp(dir, "ns-mark.rc");
+	ck_assert_msg(atoi(rc) == 2 && strncmp(err, want, strlen(want)) == 0 && strcmp(err + strlen(want), "\n") == 0,
+		      "ns mark: %s %s", rc, err);
+	free(rc);
+	free(err);
+	free(want);
+	free(fallback);
+	free(nspid);
+	char *ls = slurp(dir, "ns.ls"), *alive = slurp(dir, "ns.alive");
+	ck_assert_msg(strstr(ls, "heapwalk") == NULL && strstr(ls, ".attach_pid") == NULL, "left in its /tmp: %s", ls);
+	ck_assert_str_eq(alive, "alive\n");
+	free(ls);
+	free(alive);
+}
+END_TEST
+
 Suite *agent_suite(void)
 {
 	Suite *s = suite_create("agent");
@@ -264,6 +322,7 @@ Suite *agent_suite(void)
 	tcase_add_test(tc, test_agent_attached);
 	tcase_add_test(tc, test_agent_at_start_uncompressed_serial);
 	tcase_add_test(tc, test_agent_errors);
+	tcase_add_test(tc, test_plain_snapshot);
 	suite_add_tcase(s, tc);
 	return s;
 }

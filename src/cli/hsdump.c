@@ -164,6 +164,24 @@ static int dump_here(const struct proc_info *p, void *arg, struct sbuf *out, str
 	return rc;
 }
 
+/* Why an opened dump is not HotSpot's whole output, NULL if it is: the
+ * reader reads a dump cut short as far as it goes, with a warning, and
+ * one cut between records without; HotSpot ends its dump with the
+ * record HEAP_DUMP_END (tag 0x2c, length 0), the last thing it writes,
+ * and a dump of a live JVM, taken by it, reads without a warning. */
+static const char *not_whole(const struct heap *h)
+{
+	static const uint8_t zero[4];
+
+	if (h->truncated_at != 0)
+		return "it ends inside a record";
+	if (h->warn.n > 0 || h->warn.suppressed > 0)
+		return h->warn.n > 0 ? h->warn.msg[h->warn.n - 1] : "warnings while reading it";
+	if (h->size < 9 || h->map[h->size - 9] != 0x2c || memcmp(h->map + h->size - 4, zero, 4) != 0)
+		return "it does not end with HotSpot's last record, HEAP_DUMP_END";
+	return NULL;
+}
+
 /* Is tmp an HPROF dump, whole? Opened as a heap (every record read, the
  * graph built), no cache written. 0, or -1 with err. */
 static int whole(const char *tmp, const char *file, struct sbuf *err)
@@ -178,6 +196,10 @@ static int whole(const char *tmp, const char *file, struct sbuf *err)
 		sbuf_printf(err, "%s: the JVM's dump does not open (%s); nothing written", file, why.buf);
 		rc = -1;
 	} else {
+		const char *bad = not_whole(&h);
+		if (bad != NULL) /* a warning is escaped already, as warn_add keeps it */
+			sbuf_printf(err, "%s: the JVM's dump is not whole (%s); nothing written", file, bad);
+		rc = bad != NULL ? -1 : 0;
 		heap_free(&h);
 	}
 	sbuf_free(&why);
