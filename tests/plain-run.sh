@@ -5,10 +5,11 @@
 # the two agree: plain.hprof with plain.histo, gz.hprof.gz with gz.histo.
 # Then the same JVM in its own mount and PID namespaces (unshare, a tmpfs
 # on its /tmp, another on the agent's directory, which it then cannot
-# see): snapshot with no option (ns.hprof; its stderr, ns.err: the
-# fallback's line), then mark (ns-mark.err, refused), the JVM's /tmp
-# listed after (ns.ls, through /proc/PID/root), whether it is alive
-# (ns.alive), and its histogram around the snapshot (ns.histo). Each
+# see), as root (ns) and as nobody (nsu): snapshot with no option
+# (ns.hprof; its stderr, ns.err: the fallback's line), then mark
+# (ns-mark.err, refused), the JVM's /tmp listed after (ns.ls, through
+# /proc/PID/root), whether it is alive (ns.alive), and its histogram
+# around the snapshot (ns.histo). Each
 # heapwalk's exit status in NAME.rc. Needs HEAPWALK, HEAPWALK_AGENT, JAVA,
 # JAVAC, JCMD, unshare and root (to mount); no standard input.
 set -eu
@@ -49,29 +50,43 @@ snap gz "$out/gz.hprof.gz" --gz=3
 kill "$pid"
 wait "$pid" 2>/dev/null || true
 
-# its own namespaces: the JVM is pid 1 there, its /tmp its own
+# nsjvm NAME [setpriv ...]: the JVM in its own namespaces (pid 1 there,
+# its /tmp its own, the agent's directory hidden), as the user the
+# command before java makes it: snapshot with no option (NAME.hprof, its
+# stderr NAME.err), mark (NAME-mark.*), its /tmp after (NAME.ls),
+# NAME.alive, NAME.nspid, NAME.owner (the dump's owner and mode)
 agentdir=$(dirname "$HEAPWALK_AGENT")
-rm -f "$out/jvm.log"
-unshare -m -p -f --mount-proc sh -c 'mount -t tmpfs tmpfs /tmp && mount -t tmpfs tmpfs "$1" && shift && exec "$@"' \
-	sh "$agentdir" "$JAVA" -cp "$out/classes" Marked "$out" </dev/null >"$out/jvm.log" 2>&1 &
-outer=$!
-pid=
-for i in $(seq 100); do
-	pid=$(cat "/proc/$outer/task/$outer/children" 2>/dev/null | tr -d ' ') || true
-	[ -n "$pid" ] && break
-	sleep 0.1
-done
-[ -n "$pid" ] || { echo "$prog: no JVM under unshare" >&2; exit 1; }
-wait_for READY
-grep NSpid "/proc/$pid/status" >"$out/ns.nspid"
-snap ns "$out/ns.hprof"
-set +e
-hw mark "$pid" >"$out/ns-mark.out" 2>"$out/ns-mark.err"
-echo $? >"$out/ns-mark.rc"
-set -e
-ls -A "/proc/$pid/root/tmp" >"$out/ns.ls"
-kill -0 "$pid" && echo alive >"$out/ns.alive"
-kill "$pid"
-wait "$outer" 2>/dev/null || true
-pid=
+nsjvm() {
+	name=$1
+	shift
+	rm -f "$out/jvm.log"
+	unshare -m -p -f --mount-proc sh -c \
+		'mount -t tmpfs tmpfs /tmp && mount -t tmpfs tmpfs "$1" && shift && exec "$@"' \
+		sh "$agentdir" "$@" "$JAVA" -cp "$out/classes" Marked "$out" </dev/null >"$out/jvm.log" 2>&1 &
+	outer=$!
+	pid=
+	for i in $(seq 100); do
+		pid=$(cat "/proc/$outer/task/$outer/children" 2>/dev/null | tr -d ' ') || true
+		[ -n "$pid" ] && break
+		sleep 0.1
+	done
+	[ -n "$pid" ] || { echo "$prog: no JVM under unshare" >&2; exit 1; }
+	wait_for READY
+	grep NSpid "/proc/$pid/status" >"$out/$name.nspid"
+	snap "$name" "$out/$name.hprof"
+	stat -c '%U %a' "$out/$name.hprof" >"$out/$name.owner" 2>/dev/null || echo none >"$out/$name.owner"
+	set +e
+	hw mark "$pid" >"$out/$name-mark.out" 2>"$out/$name-mark.err"
+	echo $? >"$out/$name-mark.rc"
+	set -e
+	ls -A "/proc/$pid/root/tmp" >"$out/$name.ls"
+	kill -0 "$pid" && echo alive >"$out/$name.alive"
+	kill "$pid"
+	wait "$outer" 2>/dev/null || true
+	pid=
+}
+nsjvm ns env
+# nobody's JVM, heapwalk as root: the directory in its /tmp made, read
+# and removed as nobody
+nsjvm nsu setpriv --reuid=nobody --regid=nogroup --clear-groups
 exit 0

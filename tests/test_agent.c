@@ -256,13 +256,58 @@ START_TEST(test_agent_errors)
 }
 END_TEST
 
+/* The JVM NAME in its own namespaces (plain-run.sh's nsjvm), which does
+ * not see the agent: the fallback said in one line, the dump linked as
+ * heapwalk's user's (root's, 0600), mark refused in one line, nothing of
+ * heapwalk's left in its /tmp, the JVM alive. */
+static void check_ns(const char *dir, const char *name)
+{
+	char f[64];
+
+	snprintf(f, sizeof f, "%s.nspid", name);
+	char *nspid = slurp(dir, f);
+	snprintf(f, sizeof f, "%s.err", name);
+	char *err = slurp(dir, f);
+	long pid = atol(nspid + strlen("NSpid:"));
+	ck_assert_msg(strstr(nspid, "\t1\n") != NULL, "%s: the JVM is not pid 1 of its own namespace: %s", name, nspid);
+	char *want = xasprintf("heapwalk: PID %ld does not see heapwalk's agent %s as heapwalk does (another mount "
+			       "namespace: a container?), so it cannot load it", pid, getenv("HEAPWALK_AGENT"));
+	char *fallback = xasprintf("%s: HotSpot's own heap dump instead (no stable ids)\n", want);
+	ck_assert_msg(strcmp(err, fallback) == 0, "%s: said\n%s\nnot\n%s", name, err, fallback);
+	free(err);
+	snprintf(f, sizeof f, "%s-mark.err", name);
+	err = slurp(dir, f);
+	snprintf(f, sizeof f, "%s-mark.rc", name);
+	char *rc = slurp(dir, f);
+	ck_assert_msg(atoi(rc) == 2 && strncmp(err, want, strlen(want)) == 0 && strcmp(err + strlen(want), "\n") == 0,
+		      "%s mark: %s %s", name, rc, err);
+	free(rc);
+	free(err);
+	free(want);
+	free(fallback);
+	free(nspid);
+	snprintf(f, sizeof f, "%s.owner", name);
+	char *owner = slurp(dir, f);
+	ck_assert_msg(strcmp(owner, "root 600\n") == 0, "%s: the dump's owner and mode: %s", name, owner);
+	free(owner);
+	snprintf(f, sizeof f, "%s.ls", name);
+	char *ls = slurp(dir, f);
+	snprintf(f, sizeof f, "%s.alive", name);
+	char *alive = slurp(dir, f);
+	ck_assert_msg(strstr(ls, "heapwalk") == NULL && strstr(ls, ".attach_pid") == NULL, "%s: left in its /tmp: %s",
+		      name, ls);
+	ck_assert_str_eq(alive, "alive\n");
+	free(ls);
+	free(alive);
+}
+
 /* HotSpot's own dumps, taken by heapwalk over the attach protocol
  * (tests/plain-run.sh, run here each time: no fixture, whose stamp would
  * not see heapwalk change): plain and gzip, each class as the JVM's
  * histogram counts it; then a JVM in its own mount and PID namespaces
- * that cannot see the agent: snapshotted from outside by HotSpot's dump,
- * said on stderr, into the file asked for, nothing of heapwalk's left in
- * its /tmp, the JVM alive; mark refused in one line. */
+ * that cannot see the agent, root's and nobody's (whose /tmp heapwalk
+ * acts in as nobody): each snapshotted from outside by HotSpot's dump,
+ * as its histogram counts (check_ns for the rest). */
 START_TEST(test_plain_snapshot)
 {
 	char cmd[1200];
@@ -274,42 +319,25 @@ START_TEST(test_plain_snapshot)
 	}
 	snprintf(cmd, sizeof cmd, "HEAPWALK=%s sh " TEST_SRCDIR "/plain-run.sh %s >/dev/null", heapwalk(), dir);
 	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
-	const char *names[] = { "plain", "gz", "ns" }, *files[] = { "plain.hprof", "gz.hprof.gz", "ns.hprof" };
-	for (int i = 0; i < 3; i++) {
-		char hprof[700], histo[700], rcf[64], outf[64];
+	const char *names[] = { "plain", "gz", "ns", "nsu" },
+		   *files[] = { "plain.hprof", "gz.hprof.gz", "ns.hprof", "nsu.hprof" };
+	for (int i = 0; i < 4; i++) {
+		char hprof[700], histo[700], rcf[64], outf[64], errf[64];
 		snprintf(rcf, sizeof rcf, "%s.rc", names[i]);
 		snprintf(outf, sizeof outf, "%s.out", names[i]);
-		char *rc = slurp(dir, rcf), *out = slurp(dir, outf);
+		snprintf(errf, sizeof errf, "%s.err", names[i]);
+		char *rc = slurp(dir, rcf), *out = slurp(dir, outf), *err = slurp(dir, errf);
 		snprintf(hprof, sizeof hprof, "%s/%s", dir, files[i]);
 		ck_assert_msg(atoi(rc) == 0 && strncmp(out, "snapshot ", 9) == 0 && strstr(out, hprof) &&
-			      strstr(out, " by HotSpot's heap dumper, "), "%s: %s %s", names[i], rc, out);
+			      strstr(out, " by HotSpot's heap dumper, "), "%s: %s %s %s", names[i], rc, out, err);
 		free(rc);
 		free(out);
+		free(err);
 		snprintf(histo, sizeof histo, "%s/%s.histo", dir, names[i]);
 		check_histogram(names[i], hprof, histo, 0);
 	}
-	char *nspid = slurp(dir, "ns.nspid"), *err = slurp(dir, "ns.err");
-	long pid = atol(nspid + strlen("NSpid:"));
-	ck_assert_msg(strstr(nspid, "\t1\n") != NULL, "the JVM is not pid 1 of its own namespace: %s", nspid);
-	char *want = xasprintf("heapwalk: PID %ld does not see heapwalk's agent %s as heapwalk does (another mount "
-			       "namespace: a container?), so it cannot load it", pid, getenv("HEAPWALK_AGENT"));
-	char *fallback = xasprintf("%s: HotSpot's own heap dump instead (no stable ids)\n", want);
-	ck_assert_msg(strcmp(err, fallback) == 0, "ns: said\n%s\nnot\n%s", err, fallback);
-	free(err);
-	err = slurp(dir, "ns-mark.err");
-	char *rc = slurp(dir, "ns-mark.rc");
-	ck_assert_msg(atoi(rc) == 2 && strncmp(err, want, strlen(want)) == 0 && strcmp(err + strlen(want), "\n") == 0,
-		      "ns mark: %s %s", rc, err);
-	free(rc);
-	free(err);
-	free(want);
-	free(fallback);
-	free(nspid);
-	char *ls = slurp(dir, "ns.ls"), *alive = slurp(dir, "ns.alive");
-	ck_assert_msg(strstr(ls, "heapwalk") == NULL && strstr(ls, ".attach_pid") == NULL, "left in its /tmp: %s", ls);
-	ck_assert_str_eq(alive, "alive\n");
-	free(ls);
-	free(alive);
+	for (int u = 0; u < 2; u++)
+		check_ns(dir, u ? "nsu" : "ns");
 }
 END_TEST
 
