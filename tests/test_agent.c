@@ -329,7 +329,8 @@ START_TEST(test_plain_snapshot)
 		char *rc = slurp(dir, rcf), *out = slurp(dir, outf), *err = slurp(dir, errf);
 		snprintf(hprof, sizeof hprof, "%s/%s", dir, files[i]);
 		ck_assert_msg(atoi(rc) == 0 && strncmp(out, "snapshot ", 9) == 0 && strstr(out, hprof) &&
-			      strstr(out, " by HotSpot's heap dumper, "), "%s: %s %s %s", names[i], rc, out, err);
+			      strstr(out, " by HotSpot's heap dumper, ") && strstr(out, " (the JVM: Heap dump file created ["),
+			      "%s: %s %s %s", names[i], rc, out, err);
 		free(rc);
 		free(out);
 		free(err);

@@ -244,9 +244,9 @@ int hs_dumpheap(const struct proc_info *p, const char *file, int gz, struct sbuf
 		sbuf_printf(err, "%s: %s", file, strerror(errno));
 		rc = -1;
 	}
-	if (rc == 0)
-		sbuf_printf(result, "snapshot %s: %lld bytes%s by HotSpot's heap dumper, %.2f s", file,
-			    (long long)st.st_size, gz ? " (gzip)" : "", hw_now() - t0);
+	if (rc == 0) /* and the JVM's own line, its time in the dump */
+		sbuf_printf(result, "snapshot %s: %lld bytes%s by HotSpot's heap dumper, %.2f s (the JVM: %s)", file,
+			    (long long)st.st_size, gz ? " (gzip)" : "", hw_now() - t0, said.buf ? said.buf : "");
 	unlink(tmp);
 	if (guarded)
 		tmp_unguard();
