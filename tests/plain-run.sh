@@ -9,7 +9,7 @@
 # (ns.hprof; its stderr, ns.err: the fallback's line), then mark
 # (ns-mark.err, refused), the JVM's /tmp listed after (ns.ls, through
 # /proc/PID/root), whether it is alive (ns.alive), and its histogram
-# around the snapshot (ns.histo). Each
+# around the snapshot (ns.histo); and one that sees the agent (nsa). Each
 # heapwalk's exit status in NAME.rc. Needs HEAPWALK, HEAPWALK_AGENT, JAVA,
 # JAVAC, JCMD, unshare and root (to mount); no standard input.
 set -eu
@@ -50,19 +50,21 @@ snap gz "$out/gz.hprof.gz" --gz=3
 kill "$pid"
 wait "$pid" 2>/dev/null || true
 
-# nsjvm NAME [setpriv ...]: the JVM in its own namespaces (pid 1 there,
-# its /tmp its own, the agent's directory hidden), as the user the
+# nsjvm NAME HIDE [setpriv ...]: the JVM in its own namespaces (pid 1
+# there, its /tmp its own, a tmpfs over HIDE: the agent's directory, or
+# one of no matter), as the user the
 # command before java makes it: snapshot with no option (NAME.hprof, its
 # stderr NAME.err), mark (NAME-mark.*), its /tmp after (NAME.ls),
 # NAME.alive, NAME.nspid, NAME.owner (the dump's owner and mode)
 agentdir=$(dirname "$HEAPWALK_AGENT")
 nsjvm() {
-	name=$1
-	shift
+	name=$1 hide=$2
+	shift 2
 	rm -f "$out/jvm.log"
+	mkdir -p "$out/hidden"
 	unshare -m -p -f --mount-proc sh -c \
 		'mount -t tmpfs tmpfs /tmp && mount -t tmpfs tmpfs "$1" && shift && exec "$@"' \
-		sh "$agentdir" "$@" "$JAVA" -cp "$out/classes" Marked "$out" </dev/null >"$out/jvm.log" 2>&1 &
+		sh "$hide" "$@" "$JAVA" -cp "$out/classes" Marked "$out" </dev/null >"$out/jvm.log" 2>&1 &
 	outer=$!
 	pid=
 	for i in $(seq 100); do
@@ -85,8 +87,11 @@ nsjvm() {
 	wait "$outer" 2>/dev/null || true
 	pid=
 }
-nsjvm ns env
+nsjvm ns "$agentdir" env
 # nobody's JVM, heapwalk as root: the directory in its /tmp made, read
 # and removed as nobody
-nsjvm nsu setpriv --reuid=nobody --regid=nogroup --clear-groups
+nsjvm nsu "$agentdir" setpriv --reuid=nobody --regid=nogroup --clear-groups
+# one that sees the agent (only its /tmp is its own): the agent's
+# snapshot and mark, through its /tmp and the pid it has there
+nsjvm nsa "$out/hidden" env
 exit 0

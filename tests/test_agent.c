@@ -339,6 +339,23 @@ START_TEST(test_plain_snapshot)
 	}
 	for (int u = 0; u < 2; u++)
 		check_ns(dir, u ? "nsu" : "ns");
+	/* a JVM that sees the agent, only its /tmp and pids its own: the
+	 * agent's snapshot (stable ids), then a mark */
+	char *out = slurp(dir, "nsa.out"), *err = slurp(dir, "nsa.err");
+	ck_assert_msg(strncmp(out, "dump ", 5) == 0 && strstr(out, "/nsa.hprof objects=") && *err == '\0',
+		      "agent in a namespace: %s %s", out, err);
+	free(out);
+	free(err);
+	char hprof[700], histo[700];
+	snprintf(hprof, sizeof hprof, "%s/nsa.hprof", dir);
+	snprintf(histo, sizeof histo, "%s/nsa.histo", dir);
+	check_histogram("nsa", hprof, histo, 1);
+	out = slurp(dir, "nsa-mark.out");
+	ck_assert_msg(strncmp(out, "mark 1 watermark=", 17) == 0, "mark in a namespace: %s", out);
+	free(out);
+	out = slurp(dir, "nsa.ls"); /* the agent's status files gone from its /tmp */
+	ck_assert_msg(strstr(out, "heapwalk") == NULL && strstr(out, ".attach_pid") == NULL, "nsa: left: %s", out);
+	free(out);
 }
 END_TEST
 
