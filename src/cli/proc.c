@@ -174,11 +174,18 @@ static int perf_data(pid_t pid, const struct status *st, const char *line)
 		dir--;
 	if (strcmp(base, want) != 0 || strncmp(dir, "hsperfdata_", 11) != 0)
 		return 0;
-	/* the file as the JVM sees it, through its root */
-	int n = snprintf(path, sizeof path, "/proc/%ld/root%.*s", (long)pid, (int)strcspn(m.path, "\n"), m.path);
-	if (n < 0 || (size_t)n >= sizeof path)
-		return 0;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	/* the very file mapped, by /proc/PID/map_files (root: no path the
+	 * process's user could lead elsewhere, a device, say); else the file
+	 * as the JVM sees it, through its root, which as that user we may */
+	snprintf(path, sizeof path, "/proc/%ld/map_files/%.*s", (long)pid, (int)strcspn(line, " "), line);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && geteuid() != 0) {
+		int n = snprintf(path, sizeof path, "/proc/%ld/root%.*s", (long)pid, (int)strcspn(m.path, "\n"),
+				 m.path);
+		if (n < 0 || (size_t)n >= sizeof path)
+			return 0;
+		fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	}
 	if (fd < 0)
 		return 0;
 	int ok = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_uid == st->uid[1] && sb.st_ino == m.ino &&
