@@ -2,12 +2,16 @@
  * are not theirs to touch, each a real process started here with every
  * signal at its default (as a service runs): Python and Node, whom a
  * SIGQUIT kills, Python with handlers that log any signal, a JVM that
- * neither handles SIGQUIT nor listens for an attach, JVMs with attach
- * off (told by their perf data, or not: the 10 s wait), a stopped JVM,
+ * neither handles SIGQUIT nor listens for an attach, a JVM with attach
+ * off (told by its perf data), one without perf data, a stopped JVM,
  * one behind a socket another user planted or a stale one (attached to
  * with no jcmd on heapwalk's PATH, each signalled at most once), a
  * process of another user, one whose maps may not be read, a zombie, a
- * thread, a PID that does not exist. Each is refused in one line naming
+ * thread, a PID that does not exist; fake JVMs (tests/fakejvm.c, in a
+ * private /tmp): a file named libjvm.so mapped by what is no JVM, perf
+ * data but no socket ever (the 10 s wait), an attach answer of 2 MiB,
+ * terminal controls in the agent's status line and in HotSpot's dump
+ * message. Each is refused in one line naming
  * what it is (or marked, where it can be), no file
  * is written, and the process goes on as it was: not ended, not stopped,
  * no signal pending, no handler run. Beside a real .NET runtime, sockets
@@ -548,24 +552,98 @@ START_TEST(test_jvm_attach_off)
 }
 END_TEST
 
-/* The same JVM with no perf data and the option in an @argfile, where
- * heapwalk cannot see it: asked once (one SIGQUIT, one thread dump), it
- * opens no socket; after 10 s, one line; the JVM goes on, and the
- * .attach_pid file made in its working directory is gone. */
-START_TEST(test_jvm_attach_timeout)
+/* A JVM with no perf data (-XX:-UsePerfData) and no attach socket: what
+ * maps libjvm.so and has no HotSpot perf data mapped is not known for a
+ * JVM, so it is refused in one line, not signalled (no thread dump),
+ * nothing made in its working directory or /tmp. */
+START_TEST(test_jvm_no_perf_data)
 {
 	if (!sleeper())
 		return;
-	FILE *f = fopen(PROCDIR "/off.args", "w");
-	ck_assert_ptr_nonnull(f);
-	fputs("-XX:+DisableAttachMechanism\n", f);
-	ck_assert_int_eq(fclose(f), 0);
 	unlink(PROCDIR "/quiet.ready");
-	char *argv[] = { getenv("JAVA"), "-XX:-UsePerfData", "@" PROCDIR "/off.args", "-cp", PROCDIR, "Sleep",
-			 PROCDIR "/quiet.ready", NULL };
+	char *argv[] = { getenv("JAVA"), "-XX:-UsePerfData", "-cp", PROCDIR, "Sleep", PROCDIR "/quiet.ready", NULL };
 	pid_t pid = start_logged(argv, "quiet", 0);
 	wait_ready(PROCDIR "/quiet.ready", pid);
-	char args[64];
+	char *want = xasprintf("PID %ld maps a libjvm.so but no HotSpot performance data (/tmp/hsperfdata_USER/%ld; "
+			       "none with -XX:-UsePerfData or -XX:+PerfDisableSharedMem) and has no attach socket "
+			       "open: not known for a JVM, not signalled (-XX:+StartAttachListener opens the socket)",
+			       (long)pid, (long)pid);
+	refused(pid, pid, want, 0, "java -XX:-UsePerfData");
+	free(want);
+	assert_dumps(pid, "quiet", 0, "java -XX:-UsePerfData");
+	end(pid);
+}
+END_TEST
+
+/* PROCDIR/fakejvm (tests/fakejvm.c, built here) and PROCDIR/fake/libjvm.so,
+ * a file that is no JVM under the name; 0 (skipped, said) when it cannot
+ * run: it needs root for its private /tmp. */
+static int fake_built(void)
+{
+	if (geteuid() != 0) {
+		fprintf(stderr, "proc: not root: the fake JVMs (a private /tmp each) are skipped\n");
+		return 0;
+	}
+	procdir();
+	ck_assert_int_eq(system("mkdir -p " PROCDIR "/fake && cp /bin/true " PROCDIR "/fake/libjvm.so && "
+				"${CC:-cc} -o " PROCDIR "/fakejvm " TEST_SRCDIR "/fakejvm.c"), 0);
+	return 1;
+}
+
+/* The fake in MODE, as PROCDIR/NAME.log (its SIGQUITs) and .cwd. */
+static pid_t fake_start(const char *mode, const char *name)
+{
+	char ready[256];
+
+	snprintf(ready, sizeof ready, PROCDIR "/%s.ready", name);
+	unlink(ready);
+	char *argv[] = { PROCDIR "/fakejvm", (char *)mode, PROCDIR "/fake/libjvm.so", ready, NULL };
+	pid_t pid = start_logged(argv, name, 0);
+	wait_ready(ready, pid);
+	return pid;
+}
+
+/* The fake's log: n SIGQUITs taken. */
+static void assert_quits(const char *name, int n, const char *what)
+{
+	char path[256];
+	size_t len;
+
+	snprintf(path, sizeof path, PROCDIR "/%s.log", name);
+	char *log = file_bytes(path, &len);
+	ck_assert_msg(len == (size_t)n * 5, "%s: %zu SIGQUITs, not %d", what, len / 5, n);
+	free(log);
+}
+
+/* A process that maps a file named libjvm.so and handles SIGQUIT, but
+ * is no JVM (no HotSpot perf data): refused in one line, never
+ * signalled (its handler logs none), nothing pending. */
+START_TEST(test_fake_not_a_jvm)
+{
+	if (!fake_built())
+		return;
+	pid_t pid = fake_start("nojvm", "nojvm");
+	char *want = xasprintf("PID %ld maps a libjvm.so but no HotSpot performance data (/tmp/hsperfdata_USER/%ld; "
+			       "none with -XX:-UsePerfData or -XX:+PerfDisableSharedMem) and has no attach socket "
+			       "open: not known for a JVM, not signalled (-XX:+StartAttachListener opens the socket)",
+			       (long)pid, (long)pid);
+	refused(pid, pid, want, 0, "libjvm.so mapped, no JVM");
+	free(want);
+	assert_quits("nojvm", 0, "libjvm.so mapped, no JVM");
+	end(pid);
+}
+END_TEST
+
+/* HotSpot's perf data, SIGQUIT handled, but no socket ever opens (as a
+ * JVM whose attach is off and whose perf data does not say so): asked
+ * once (one SIGQUIT), then after 10 s one line; the .attach_pid file
+ * made in its working directory is gone. */
+START_TEST(test_fake_attach_timeout)
+{
+	if (!fake_built())
+		return;
+	pid_t pid = fake_start("silent", "silent");
+	char args[512];
 	int rc;
 	snprintf(args, sizeof args, "mark %ld", (long)pid);
 	char *err = hw_stderr(args, 0, &rc);
@@ -574,8 +652,102 @@ START_TEST(test_jvm_attach_timeout)
 	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
 	free(want);
 	free(err);
-	assert_untouched(pid, "java @argfile with attach off");
-	assert_dumps(pid, "quiet", 1, "java @argfile with attach off");
+	assert_untouched(pid, "a JVM that opens no socket");
+	assert_quits("silent", 1, "a JVM that opens no socket");
+	snprintf(args, sizeof args, PROCDIR "/silent.cwd/.attach_pid%ld", (long)pid);
+	ck_assert_msg(access(args, F_OK) != 0, "%s left", args);
+	end(pid);
+}
+END_TEST
+
+/* An attach socket that answers 2 MiB: read up to 1 MiB, then one line;
+ * its socket was open, so no signal. */
+START_TEST(test_fake_flood)
+{
+	if (!fake_built())
+		return;
+	pid_t pid = fake_start("flood", "flood");
+	char args[64];
+	int rc;
+	snprintf(args, sizeof args, "mark %ld", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	char *want = xasprintf("heapwalk: PID %ld: its attach answer passed 1048576 bytes: not read further\n",
+			       (long)pid);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
+	free(want);
+	free(err);
+	assert_untouched(pid, "an attach socket that floods");
+	assert_quits("flood", 0, "an attach socket that floods");
+	end(pid);
+}
+END_TEST
+
+/* A JVM that says it dumped its heap but wrote a file cut short: the
+ * copy does not open, so nothing is linked under FILE, no temporary is
+ * left beside it, and nothing of heapwalk's in the JVM's /tmp. */
+START_TEST(test_fake_truncated_dump)
+{
+	if (!fake_built())
+		return;
+	unlink(PROCDIR "/trunc.hprof"); /* a run before may have left it */
+	pid_t pid = fake_start("trunc", "trunc");
+	char args[512];
+	int rc;
+	snprintf(args, sizeof args, "snapshot --plain %ld " PROCDIR "/trunc.hprof", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	char *want = xasprintf("heapwalk: " PROCDIR "/trunc.hprof: the JVM's dump is not whole (it ends inside a "
+			       "record); nothing written\n");
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
+	free(want);
+	free(err);
+	assert_nothing_written("trunc.hprof");
+	char tmp[64];
+	snprintf(tmp, sizeof tmp, "/proc/%ld/root/tmp", (long)pid);
+	DIR *d = opendir(tmp);
+	struct dirent *e;
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL)
+		ck_assert_msg(strncmp(e->d_name, "heapwalk", 8) != 0, "left in the JVM's /tmp: %s", e->d_name);
+	closedir(d);
+	assert_quits("trunc", 0, "a JVM whose dump is cut short");
+	end(pid);
+}
+END_TEST
+
+/* What the JVM side writes is escaped: the agent's status line and
+ * HotSpot's dump message full of terminal controls reach stderr as one
+ * line of escapes (a failed dumpheap, though status 0, is an error, and
+ * nothing is written). */
+START_TEST(test_fake_controls)
+{
+	const char *agent = getenv("HEAPWALK_AGENT");
+	if (!fake_built())
+		return;
+	unlink(PROCDIR "/ctrl.hprof");
+	pid_t pid = fake_start("ctrl", "ctrl");
+	char args[512];
+	int rc;
+	if (agent != NULL && access(agent, R_OK) == 0) {
+		snprintf(args, sizeof args, "mark %ld", (long)pid);
+		char *err = hw_stderr(args, 0, &rc);
+		char *want = xasprintf("heapwalk: process %ld: the agent says: bad\\x1b[2J\\x1b]0;owned\\x07 "
+				       "news\\rhere\n", (long)pid);
+		ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
+		free(want);
+		free(err);
+	} else {
+		fprintf(stderr, "proc: the agent is not built: its status line is not tested\n");
+	}
+	snprintf(args, sizeof args, "snapshot --plain %ld " PROCDIR "/ctrl.hprof", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	char *want = xasprintf("heapwalk: PID %ld: the JVM did not dump its heap (attach status 0): "
+			       "no room\\x1b[2J\\x1b]0;owned\\x07 left\n", (long)pid);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
+	free(want);
+	free(err);
+	assert_nothing_written("ctrl.hprof");
+	assert_untouched(pid, "an attach socket that sends controls");
+	assert_quits("ctrl", 0, "an attach socket that sends controls");
 	end(pid);
 }
 END_TEST
@@ -721,8 +893,9 @@ END_TEST
  * namespace whose /tmp is a directory of root's that nobody may not
  * write: the agent's status file cannot be made there (it is made by a
  * child of the JVM's user), heapwalk says so at once, the JVM is not
- * signalled, and the directory stays empty. Root's own heapwalk could
- * write there; before, it made the file there. */
+ * signalled, and the directory keeps only the JVM's perf data (in a
+ * directory of nobody's made for it). Root's own heapwalk could write
+ * there; before, it made the file there. */
 START_TEST(test_jvm_tmp_not_its_users)
 {
 	const char *agent = getenv("HEAPWALK_AGENT");
@@ -739,6 +912,12 @@ START_TEST(test_jvm_tmp_not_its_users)
 	nobody(&uid, &gid);
 	ck_assert_int_eq(system("rm -rf " PROCDIR "/roots && mkdir -m 755 " PROCDIR "/roots && chmod 1777 " PROCDIR),
 			 0);
+	/* its perf data directory, nobody's, made beforehand: the JVM maps
+	 * its perf data, by which heapwalk knows it for a JVM */
+	char mk[512];
+	snprintf(mk, sizeof mk, "mkdir -m 755 " PROCDIR "/roots/hsperfdata_nobody && chown %ld:%ld " PROCDIR
+		 "/roots/hsperfdata_nobody", (long)uid, (long)gid);
+	ck_assert_int_eq(system(mk), 0);
 	unlink(PROCDIR "/nsjvm.ready");
 	char script[1024];
 	snprintf(script, sizeof script,
@@ -765,7 +944,8 @@ START_TEST(test_jvm_tmp_not_its_users)
 	struct dirent *e;
 	ck_assert_ptr_nonnull(d);
 	while ((e = readdir(d)) != NULL)
-		ck_assert_msg(strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0,
+		ck_assert_msg(strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+			      strcmp(e->d_name, "hsperfdata_nobody") == 0,
 			      "made in the JVM's /tmp (root's directory): %s", e->d_name);
 	closedir(d);
 	end(pid);
@@ -1326,7 +1506,12 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_unreadable);
 	tcase_add_test(tc, test_jvm_without_sigquit);
 	tcase_add_test(tc, test_jvm_attach_off);
-	tcase_add_test(tc, test_jvm_attach_timeout);
+	tcase_add_test(tc, test_jvm_no_perf_data);
+	tcase_add_test(tc, test_fake_not_a_jvm);
+	tcase_add_test(tc, test_fake_attach_timeout);
+	tcase_add_test(tc, test_fake_flood);
+	tcase_add_test(tc, test_fake_controls);
+	tcase_add_test(tc, test_fake_truncated_dump);
 	tcase_add_test(tc, test_jvm_planted_socket);
 	tcase_add_test(tc, test_jvm_tmp_not_its_users);
 	tcase_add_test(tc, test_jvm_stopped);

@@ -12,6 +12,7 @@
 #include "cli/attach.h"
 #include "cli/dotnet.h"
 #include "cli/dotnet_mark.h"
+#include "cli/hsdump.h"
 #include "cli/proc.h"
 #include "config.h"
 #include "engine/open.h"
@@ -38,7 +39,7 @@ static const char usage_head[] =
 "       heapwalk [options] diff OLD NEW\n"
 "       heapwalk [options] inspect DUMP NAME [ARG] | inspect --list\n"
 "       heapwalk [rule options] rules      the rule groups and rules in effect\n"
-"       heapwalk mark PID [FILE] | snapshot PID FILE\n"
+"       heapwalk mark PID [FILE] | snapshot [--plain] [--gz[=LEVEL]] PID FILE\n"
 "\n";
 
 /* after the commands, which cmd_table lists */
@@ -101,7 +102,10 @@ static const char usage_tail[] =
 "                       FILE:N is heapshot N of a Mono .mlpd (from the GC's\n"
 "                       moves in one file: exact, or the inferred part counted)\n"
 "      --heapshot N     of a Mono .mlpd, heapshot N (1 = the first; default: the\n"
-"                       last; info lists them)\n"
+"                       last; info lists them)\n""      --plain          snapshot of a JVM: HotSpot's own HPROF dump (its dumpheap),\n"
+"                       not the agent's (no stable ids, no mark)\n"
+"      --gz[=LEVEL]     snapshot of a JVM: HotSpot's dump in gzip, LEVEL 1 to 9\n"
+"                       (default 1); implies --plain\n"
 "  -f, --format FMT     text (default), json or csv; dot (GraphViz) for the\n"
 "                       graphs: graph (its only format), paths, merged-*\n"
 "  -o, --output FILE    write the output to FILE (whole, or not at all), not to\n"
@@ -161,6 +165,7 @@ struct cli {
 	const char *dump;
 	const char *baseline;   /* --baseline OLD, or diff's OLD */
 	const char *pid, *file; /* mark, snapshot */
+	int plain, gz;          /* snapshot --plain, --gz[=LEVEL] (0: none) */
 	int fmt_set;            /* -f was given */
 	struct cmd_opts o;      /* what the command reads of the options */
 	struct open_opts oo;
@@ -325,6 +330,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		{ "output", required_argument, 0, 'o' }, { "inspections", required_argument, 0, 'i' },
 		{ "undirected", no_argument, 0, 'u' }, { "deep", no_argument, 0, 'p' },
 		{ "strong", no_argument, 0, 'S' },
+		{ "plain", no_argument, 0, 'j' }, { "gz", optional_argument, 0, 'z' },
 		{ 0, 0, 0, 0 },
 	};
 	int ch;
@@ -386,6 +392,12 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		case 'S': c->o.strong = 1; break;
 		case 'p': c->o.deep = 1; break;
 		case 'H': c->oo.snapshot = (unsigned)num_arg("--heapshot", optarg, 1); break;
+		case 'j': c->plain = 1; break;
+		case 'z':
+			c->gz = optarg ? (int)num_arg("--gz", optarg, 1) : 1;
+			if (c->gz > 9)
+				usage_error("--gz takes a level from 1 to 9, not '%s'", optarg);
+			break;
 		case 'Y':
 			if (strcmp(optarg, "class") != 0 && strcmp(optarg, "field") != 0)
 				usage_error("--by takes class or field, not '%s'", optarg);
@@ -450,6 +462,8 @@ static void process_args(int argc, char **argv, int i, struct cli *c)
 		usage_error("unexpected argument '%s'", argv[i]);
 	if (c->o.expr != NULL || c->baseline != NULL)
 		usage_error("%s takes no -e or --baseline", e->name);
+	if ((c->plain || c->gz) && e->arg != CMD_ARG_PID_FILE)
+		usage_error("--plain and --gz are options of snapshot");
 }
 
 /* diff OLD NEW: the baseline is its first argument. */
@@ -647,6 +661,21 @@ static int parse_expr(struct cli *c, struct pipeline *pl)
 	return 0;
 }
 
+/* snapshot PID FILE of a JVM: by the agent (stable ids), else by
+ * HotSpot's own dumper: when asked (--plain, --gz) or, with a line on
+ * stderr that says why, when the agent cannot be loaded into it. */
+static int jvm_snapshot(const struct cli *c, const struct proc_info *p, struct sbuf *res, struct sbuf *err)
+{
+	if (c->plain || c->gz)
+		return hs_dumpheap(p, c->file, c->gz, res, err);
+	int rc = agent_snapshot(p, c->file, res, err);
+	if (rc != -2)
+		return rc;
+	fprintf(stderr, "heapwalk: %s: HotSpot's own heap dump instead (no stable ids)\n", err->buf);
+	sbuf_reset(err);
+	return hs_dumpheap(p, c->file, 0, res, err);
+}
+
 /* mark PID, snapshot PID FILE: the agent's one line (a .NET process:
  * heapwalk's own, cli/dotnet_mark.h), or its error. The
  * process is told from /proc first: nothing else is signalled, attached
@@ -661,6 +690,10 @@ static int attach_command(const struct cli *c)
 	sbuf_init(&err);
 	if (proc_identify(c->pid, &p, &err) < 0)
 		rc = -1;
+	else if (p.kind == PROC_DOTNET && (c->plain || c->gz)) {
+		sbuf_printf(&err, "--plain and --gz are for a JVM's snapshot; PID %s is a .NET process", c->pid);
+		rc = -1;
+	}
 	else if (p.kind == PROC_DOTNET && c->cmd->arg == CMD_ARG_PID) /* its runtime reports the GC's moves */
 		rc = dotnet_mark(&p, c->file, &res, &err);
 	else if (p.kind == PROC_DOTNET) /* its runtime reports the heap itself */
@@ -669,7 +702,7 @@ static int attach_command(const struct cli *c)
 		sbuf_printf(&err, "mark PID FILE is for .NET processes (a JVM's mark is in its later snapshots)");
 		rc = -1;
 	} else if (c->file != NULL)
-		rc = agent_snapshot(&p, c->file, &res, &err);
+		rc = jvm_snapshot(c, &p, &res, &err);
 	else
 		rc = agent_run(&p, "mark", &res, &err);
 	if (rc < 0)
