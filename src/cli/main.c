@@ -900,27 +900,19 @@ int main(int argc, char **argv)
 	}
 	struct pidsnap snap = { 0 };
 	char *said = NULL;
-	if (c.live && (rc = take_live(&c, &snap, &said)) != 0) {
-		pipeline_free(&pl);
-		pipeline_free(&fpl);
-		free(focus);
-		rules_free(rs);
-		return rc;
-	}
 	if (c.cmd == NULL && c.o.expr == NULL) {
 		pipeline_free(&pl);
 		pipeline_free(&fpl);
+		rc = c.live ? take_live(&c, &snap, &said) : 0;
 		catch_bus(); /* while it opens the dumps */
-		rc = tui_main(c.dump, c.baseline, &c.oo, focus, said);
+		if (rc == 0)
+			rc = tui_main(c.dump, c.baseline, &c.oo, focus, said);
 		free(focus);
 		free(said);
 		pidsnap_free(&snap);
 		rules_free(rs);
 		return rc;
 	}
-	if (said != NULL && !c.oo.quiet)
-		fprintf(stderr, "heapwalk: %s\n", said);
-	free(said);
 	const struct cmd_entry *e = c.cmd ? c.cmd : cmd_view(pl.view ? pl.view : "classes");
 	const char *misuse = c.o.deep && !(e->flags & CMD_O_DEEP) ? "--deep goes with info"
 			     : c.o.vo.reverse && (e->flags & CMD_NO_REVERSE) ? "--reverse goes with classes and merged-dom"
@@ -939,6 +931,16 @@ int main(int argc, char **argv)
 		rules_free(rs);
 		return EXIT_USAGE;
 	}
+	if (c.live && (rc = take_live(&c, &snap, &said)) != 0) { /* all checked: now the process pays */
+		pipeline_free(&pl);
+		pipeline_free(&fpl);
+		free(focus);
+		rules_free(rs);
+		return rc;
+	}
+	if (said != NULL && !c.oo.quiet)
+		fprintf(stderr, "heapwalk: %s\n", said);
+	free(said);
 	if (!(e->formats & CMD_FMT(c.o.fmt)) && (e->formats & CMD_FMT(FMT_DOT))) /* the graph's only format */
 		c.o.fmt = FMT_DOT;
 	if (c.o.object != NULL && c.o.to == NULL) { /* paths DUMP OBJECT is "object OBJECT | paths" (lifelines, graph too) */

@@ -70,8 +70,9 @@ static void jvm_figures(const struct proc_info *p, const char *res)
 	for (const char *q = strstr(res, " objects="); q != NULL; q = strstr(q + 1, " objects="))
 		f = q;
 	if (f != NULL && sscanf(f, " objects=%llu bytes=%llu ms=%llu", &objects, &bytes, &ms) == 3)
-		fprintf(stderr, "heapwalk: PID %ld: %llu objects, %.1f MB written; the JVM paused %llu ms "
-				"(the agent's dump, its threads stopped)\n", (long)p->pid, objects, (double)bytes / 1e6, ms);
+		fprintf(stderr, "heapwalk: PID %ld: %llu objects, %.1f MB written; the JVM paused at most %llu ms "
+				"(the agent's time: a full GC, the heap's walks, the file)\n", (long)p->pid, objects,
+			(double)bytes / 1e6, ms);
 }
 
 static int jvm_take(const struct proc_info *p, const char *file, const char *prev, int quiet, struct pidsnap *r,
