@@ -281,7 +281,8 @@ END_TEST
 
 /* A process that is no runtime's (sleep, our child, every signal at its
  * default): refused in one line, status 2, no signal, nothing written
- * in the cache directory, not even the directory. */
+ * in the cache directory, not even the directory; with a file of its
+ * number in the working directory, the file is opened instead. */
 START_TEST(test_live_not_runtime)
 {
 	char args[64], *err;
@@ -302,6 +303,17 @@ START_TEST(test_live_not_runtime)
 	free(hw(args, &err, &rc));
 	char *want = xasprintf("heapwalk: PID %ld is not a JVM or .NET process (it is %s)\n", (long)pid, exe);
 	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d: %s", rc, err);
+	free(want);
+	free(err);
+	ck_assert_msg(access(CACHE, F_OK) != 0, "the cache directory was made");
+	/* a file named as the process: the file wins */
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "cd " LIVEDIR " && echo junk > %ld && XDG_CACHE_HOME=" CACHE " %s -e all %ld 2>&1",
+		 (long)pid, heapwalk(), (long)pid);
+	int st;
+	err = run(cmd, &st);
+	want = xasprintf("heapwalk: %ld: ", (long)pid);
+	ck_assert_msg(strncmp(err, want, strlen(want)) == 0 && strstr(err, "not a JVM") == NULL, "%s", err);
 	free(want);
 	free(err);
 	ck_assert_msg(access(CACHE, F_OK) != 0, "the cache directory was made");
