@@ -293,12 +293,42 @@ struct follow {
 	uint64_t id, looked;
 	struct trace_watch w;
 	int stopped;
-	double stop_at;
+	double stop_at, shown;
 };
+
+/* heapwalk PID's progress (dotnet_progress), and the last dump's pause */
+static int show_progress;
+static double last_pause_ms = -1;
+
+void dotnet_progress(int on)
+{
+	show_progress = on && isatty(STDERR_FILENO);
+}
+
+double dotnet_pause_ms(void)
+{
+	return last_pause_ms;
+}
+
+/* The stream's bytes so far, on stderr's one line, a few times a second */
+static void say_progress(struct follow *f, uint64_t bytes, double elapsed, int last)
+{
+	if (!show_progress || (!last && elapsed - f->shown < 0.25))
+		return;
+	f->shown = elapsed;
+	if (last)
+		fputs("\r\033[K", stderr);
+	else
+		fprintf(stderr, "\r\033[Kheapwalk: PID %ld: %.1f MB of the heap's stream, %.1f s%s", (long)f->pid,
+			(double)bytes / 1e6, elapsed, f->w.ended ? " (the GC has ended)" : f->w.started ? " (in the GC)" : "");
+	fflush(stderr);
+}
 
 static int follow_tick(void *arg, uint64_t bytes, double quiet, double elapsed)
 {
 	struct follow *f = arg;
+
+	say_progress(f, bytes, elapsed, 0);
 
 	if (!f->stopped && bytes > f->looked && (bytes >= 2 * f->looked || quiet >= 0.3)) {
 		look(f->fd, bytes, &f->w);
@@ -397,6 +427,7 @@ static int follow(int *s, int fd, const char *file, const struct stream_bounds *
 
 	sbuf_init(&why);
 	enum stream_end e = stream_copy(*s, fd, file, b, follow_tick, &f, bytes, &why);
+	say_progress(&f, *bytes, 0, 1);
 	if (e != STREAM_DONE) {
 		copy_failed(pid, e, &why, err);
 		close(*s); /* first: the runtime may be blocked writing to it */
@@ -420,6 +451,7 @@ int dotnet_snapshot(const struct proc_info *p, const char *file, uint32_t *gc, s
 	double t0 = hw_now();
 
 	sbuf_init(&sock);
+	last_pause_ms = -1;
 	struct stat st;
 	if (lstat(file, &st) == 0) { /* before the process pays for a full GC */
 		sbuf_printf(err, "%s: exists already; the snapshot is not written over it", file);
@@ -455,6 +487,7 @@ int dotnet_snapshot(const struct proc_info *p, const char *file, uint32_t *gc, s
 	}
 	if (gc != NULL)
 		*gc = w.count;
+	last_pause_ms = w.pause_ms;
 	sbuf_printf(result, "snapshot %s: %llu objects, %llu bytes of trace, %.2f s", file,
 		    (unsigned long long)w.nodes, (unsigned long long)bytes, hw_now() - t0);
 	rc = 0;

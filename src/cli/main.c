@@ -13,6 +13,7 @@
 #include "cli/dotnet.h"
 #include "cli/dotnet_mark.h"
 #include "cli/hsdump.h"
+#include "cli/pidsnap.h"
 #include "cli/proc.h"
 #include "config.h"
 #include "engine/open.h"
@@ -40,6 +41,11 @@ static const char usage_head[] =
 "       heapwalk [options] inspect DUMP NAME [ARG] | inspect --list\n"
 "       heapwalk [rule options] rules      the rule groups and rules in effect\n"
 "       heapwalk mark PID [FILE] | snapshot [--plain] [--gz[=LEVEL]] PID FILE\n"
+"       heapwalk [-q] [-o FILE] [-b OLD] [-e EXPR] PID   a snapshot of the\n"
+"                                    running JVM or .NET process PID (a file of\n"
+"                                    that name wins: ./1234), into the cache\n"
+"                                    (or -o FILE), the one before its baseline;\n"
+"                                    the browser on it (see LIVE PROCESSES)\n"
 "\n";
 
 /* after the commands, which cmd_table lists */
@@ -110,7 +116,8 @@ static const char usage_tail[] =
 "                       graphs: graph (its only format), paths, merged-*\n"
 "  -o, --output FILE    write the output to FILE (whole, or not at all), not to\n"
 "                       standard output; /dev/stdout, /dev/fd/N: to that\n"
-"                       descriptor as it is open (>> appends); never an input\n"
+"                       descriptor as it is open (>> appends); never an input;\n"
+"                       heapwalk PID: the snapshot's file, not the cache\n"
 "  -s, --sort KEY       classes: shallow (default), retained, instances or name\n"
 "  -r, --reverse        classes: the other way round; merged-dom: GC roots to\n"
 "                       objects, from the top of the dominator tree down\n"
@@ -180,6 +187,7 @@ struct cli {
 	int focus_root[32];
 	size_t nfocus;
 	const char *output;          /* -o FILE: the output there, not on stdout */
+	int live;                    /* heapwalk PID: dump is a process id; -o its snapshot's file */
 };
 
 /* A usage error: one line, status 1. */
@@ -556,6 +564,10 @@ static void parse_args(int argc, char **argv, struct cli *c)
 		usage_error("unexpected argument '%s'", argv[i]);
 	if (c->dump == NULL)
 		usage_error("no dump given");
+	c->live = pidsnap_is_pid(c->dump);
+	if (c->live && c->cmd != NULL)
+		usage_error("heapwalk PID opens the browser (or runs -e): %s goes with a dump; heapwalk PID -o FILE "
+			    "keeps one", c->cmd->name);
 	check_command_options(c);
 }
 
@@ -835,6 +847,41 @@ static int open_dump(struct heap *h, const char *path, struct cli *c, struct pro
 	return 0;
 }
 
+/* heapwalk PID: the process identified (nothing else is touched), its
+ * snapshot taken (pidsnap.h), then it is the dump, its baseline the one
+ * before unless -b says; what the baseline is into *said (caller
+ * frees). The browser's terminal is checked first: no process pays for
+ * a snapshot that cannot be shown. The status to exit with, 0 if fine. */
+static int take_live(struct cli *c, struct pidsnap *snap, char **said)
+{
+	struct sbuf err;
+	struct proc_info p;
+	int rc = 0;
+
+	if (c->cmd == NULL && c->o.expr == NULL && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "heapwalk: the browser needs a terminal; heapwalk PID -e 'STEPS' reports instead\n");
+		return EXIT_USAGE;
+	}
+	sbuf_init(&err);
+	if (proc_identify(c->dump, &p, &err) < 0 || pidsnap_take(&p, c->output, c->oo.quiet, snap, &err) < 0) {
+		fprintf(stderr, "heapwalk: %s\n", err.buf);
+		rc = EXIT_INPUT;
+	} else {
+		c->dump = snap->file;
+		c->output = NULL; /* it was the snapshot's */
+		if (c->baseline == NULL) {
+			c->baseline = snap->baseline;
+			*said = xstrdup(snap->says);
+		} else {
+			char *e = esc_str(c->baseline);
+			*said = xasprintf("baseline: %s (-b)", e);
+			free(e);
+		}
+	}
+	sbuf_free(&err);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = { .o.ninsps = -1 };
@@ -848,11 +895,12 @@ int main(int argc, char **argv)
 	int rc, have_old = 0;
 
 	parse_args(argc, argv, &c);
-	if (c.output != NULL && (c.pid != NULL || c.insp_list || (c.cmd != NULL && c.cmd->arg == CMD_ARG_NOTHING) ||
+	if (c.output != NULL && !c.live && (c.pid != NULL || c.insp_list || (c.cmd != NULL && c.cmd->arg == CMD_ARG_NOTHING) ||
 				 (c.cmd == NULL && c.o.expr == NULL)))
 		usage_error("-o goes with the commands that report on a dump, not %s",
 			    c.pid ? c.cmd->name : c.insp_list ? "inspect --list" : c.cmd ? c.cmd->name : "the browser");
-	check_output(&c);
+	if (!c.live) /* heapwalk PID -o FILE: the snapshot's, which must not exist */
+		check_output(&c);
 	if (c.pid != NULL)
 		return attach_command(&c);
 	if (c.insp_list) {
@@ -883,12 +931,18 @@ int main(int argc, char **argv)
 		rules_free(rs);
 		return rc;
 	}
+	struct pidsnap snap = { 0 };
+	char *said = NULL;
 	if (c.cmd == NULL && c.o.expr == NULL) {
 		pipeline_free(&pl);
 		pipeline_free(&fpl);
+		rc = c.live ? take_live(&c, &snap, &said) : 0;
 		catch_bus(); /* while it opens the dumps */
-		rc = tui_main(c.dump, c.baseline, &c.oo, focus);
+		if (rc == 0)
+			rc = tui_main(c.dump, c.baseline, &c.oo, focus, said);
 		free(focus);
+		free(said);
+		pidsnap_free(&snap);
 		rules_free(rs);
 		return rc;
 	}
@@ -910,6 +964,16 @@ int main(int argc, char **argv)
 		rules_free(rs);
 		return EXIT_USAGE;
 	}
+	if (c.live && (rc = take_live(&c, &snap, &said)) != 0) { /* all checked: now the process pays */
+		pipeline_free(&pl);
+		pipeline_free(&fpl);
+		free(focus);
+		rules_free(rs);
+		return rc;
+	}
+	if (said != NULL && !c.oo.quiet)
+		fprintf(stderr, "heapwalk: %s\n", said);
+	free(said);
 	if (!(e->formats & CMD_FMT(c.o.fmt)) && (e->formats & CMD_FMT(FMT_DOT))) /* the graph's only format */
 		c.o.fmt = FMT_DOT;
 	if (c.o.object != NULL && c.o.to == NULL) { /* paths DUMP OBJECT is "object OBJECT | paths" (lifelines, graph too) */
@@ -1036,5 +1100,6 @@ done:
 	sbuf_free(&out);
 	sbuf_free(&note);
 	rules_free(rs);
+	pidsnap_free(&snap);
 	return rc;
 }
