@@ -418,3 +418,8 @@ if [ -f "$agent" ] && command -v "${JCMD:-jcmd}" >/dev/null 2>&1; then
 		printf "agent_snapshot_s: %.2f  (%d bytes)\njcmd_heap_dump_s: %.2f  (%d bytes)\n", b - a, sa, c - b, sj }'
 	rm -f "$out/agent-snap.hprof" "$out/jcmd-snap.hprof" "$out/jcmd-snap.hprof.hwi"
 fi
+
+# What a snapshot of a live process costs, per runtime, against the
+# runtime's own tool (the target's pause as it saw it, its processor
+# time, the client's): bench/snapcost.sh.
+sh "$src/bench/snapcost.sh" "$src" "$build" "$out"

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "suites.h"
 #include "util.h"
@@ -255,6 +256,109 @@ START_TEST(test_agent_errors)
 }
 END_TEST
 
+/* The JVM NAME in its own namespaces (plain-run.sh's nsjvm), which does
+ * not see the agent: the fallback said in one line, the dump linked as
+ * heapwalk's user's (root's, 0600), mark refused in one line, nothing of
+ * heapwalk's left in its /tmp, the JVM alive. */
+static void check_ns(const char *dir, const char *name)
+{
+	char f[64];
+
+	snprintf(f, sizeof f, "%s.nspid", name);
+	char *nspid = slurp(dir, f);
+	snprintf(f, sizeof f, "%s.err", name);
+	char *err = slurp(dir, f);
+	long pid = atol(nspid + strlen("NSpid:"));
+	ck_assert_msg(strstr(nspid, "\t1\n") != NULL, "%s: the JVM is not pid 1 of its own namespace: %s", name, nspid);
+	char *want = xasprintf("heapwalk: PID %ld does not see heapwalk's agent %s as heapwalk does (another mount "
+			       "namespace: a container?), so it cannot load it", pid, getenv("HEAPWALK_AGENT"));
+	char *fallback = xasprintf("%s: HotSpot's own heap dump instead (no stable ids)\n", want);
+	ck_assert_msg(strcmp(err, fallback) == 0, "%s: said\n%s\nnot\n%s", name, err, fallback);
+	free(err);
+	snprintf(f, sizeof f, "%s-mark.err", name);
+	err = slurp(dir, f);
+	snprintf(f, sizeof f, "%s-mark.rc", name);
+	char *rc = slurp(dir, f);
+	ck_assert_msg(atoi(rc) == 2 && strncmp(err, want, strlen(want)) == 0 && strcmp(err + strlen(want), "\n") == 0,
+		      "%s mark: %s %s", name, rc, err);
+	free(rc);
+	free(err);
+	free(want);
+	free(fallback);
+	free(nspid);
+	snprintf(f, sizeof f, "%s.owner", name);
+	char *owner = slurp(dir, f);
+	ck_assert_msg(strcmp(owner, "root 600\n") == 0, "%s: the dump's owner and mode: %s", name, owner);
+	free(owner);
+	snprintf(f, sizeof f, "%s.ls", name);
+	char *ls = slurp(dir, f);
+	snprintf(f, sizeof f, "%s.alive", name);
+	char *alive = slurp(dir, f);
+	ck_assert_msg(strstr(ls, "heapwalk") == NULL && strstr(ls, ".attach_pid") == NULL, "%s: left in its /tmp: %s",
+		      name, ls);
+	ck_assert_str_eq(alive, "alive\n");
+	free(ls);
+	free(alive);
+}
+
+/* HotSpot's own dumps, taken by heapwalk over the attach protocol
+ * (tests/plain-run.sh, run here each time: no fixture, whose stamp would
+ * not see heapwalk change): plain and gzip, each class as the JVM's
+ * histogram counts it; then a JVM in its own mount and PID namespaces
+ * that cannot see the agent, root's and nobody's (whose /tmp heapwalk
+ * acts in as nobody): each snapshotted from outside by HotSpot's dump,
+ * as its histogram counts (check_ns for the rest). */
+START_TEST(test_plain_snapshot)
+{
+	char cmd[1200];
+	const char *dir = DUMPS "/plain";
+
+	if (geteuid() != 0 || system("command -v unshare >/dev/null") != 0) {
+		fprintf(stderr, "agent: not root or no unshare: HotSpot's own dumps are not tested\n");
+		return;
+	}
+	snprintf(cmd, sizeof cmd, "HEAPWALK=%s sh " TEST_SRCDIR "/plain-run.sh %s >/dev/null", heapwalk(), dir);
+	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+	const char *names[] = { "plain", "gz", "ns", "nsu" },
+		   *files[] = { "plain.hprof", "gz.hprof.gz", "ns.hprof", "nsu.hprof" };
+	for (int i = 0; i < 4; i++) {
+		char hprof[700], histo[700], rcf[64], outf[64], errf[64];
+		snprintf(rcf, sizeof rcf, "%s.rc", names[i]);
+		snprintf(outf, sizeof outf, "%s.out", names[i]);
+		snprintf(errf, sizeof errf, "%s.err", names[i]);
+		char *rc = slurp(dir, rcf), *out = slurp(dir, outf), *err = slurp(dir, errf);
+		snprintf(hprof, sizeof hprof, "%s/%s", dir, files[i]);
+		ck_assert_msg(atoi(rc) == 0 && strncmp(out, "snapshot ", 9) == 0 && strstr(out, hprof) &&
+			      strstr(out, " by HotSpot's heap dumper, ") && strstr(out, " (the JVM: Heap dump file created ["),
+			      "%s: %s %s %s", names[i], rc, out, err);
+		free(rc);
+		free(out);
+		free(err);
+		snprintf(histo, sizeof histo, "%s/%s.histo", dir, names[i]);
+		check_histogram(names[i], hprof, histo, 0);
+	}
+	for (int u = 0; u < 2; u++)
+		check_ns(dir, u ? "nsu" : "ns");
+	/* a JVM that sees the agent, only its /tmp and pids its own: the
+	 * agent's snapshot (stable ids), then a mark */
+	char *out = slurp(dir, "nsa.out"), *err = slurp(dir, "nsa.err");
+	ck_assert_msg(strncmp(out, "dump ", 5) == 0 && strstr(out, "/nsa.hprof objects=") && *err == '\0',
+		      "agent in a namespace: %s %s", out, err);
+	free(out);
+	free(err);
+	char hprof[700], histo[700];
+	snprintf(hprof, sizeof hprof, "%s/nsa.hprof", dir);
+	snprintf(histo, sizeof histo, "%s/nsa.histo", dir);
+	check_histogram("nsa", hprof, histo, 1);
+	out = slurp(dir, "nsa-mark.out");
+	ck_assert_msg(strncmp(out, "mark 1 watermark=", 17) == 0, "mark in a namespace: %s", out);
+	free(out);
+	out = slurp(dir, "nsa.ls"); /* the agent's status files gone from its /tmp */
+	ck_assert_msg(strstr(out, "heapwalk") == NULL && strstr(out, ".attach_pid") == NULL, "nsa: left: %s", out);
+	free(out);
+}
+END_TEST
+
 Suite *agent_suite(void)
 {
 	Suite *s = suite_create("agent");
@@ -264,6 +368,7 @@ Suite *agent_suite(void)
 	tcase_add_test(tc, test_agent_attached);
 	tcase_add_test(tc, test_agent_at_start_uncompressed_serial);
 	tcase_add_test(tc, test_agent_errors);
+	tcase_add_test(tc, test_plain_snapshot);
 	suite_add_tcase(s, tc);
 	return s;
 }

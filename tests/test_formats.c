@@ -1141,15 +1141,16 @@ END_TEST
 
 #define DNDIR TEST_BUILDDIR "/dumps/dotnet"
 
-/* The workload started (its standard input open for two minutes), its
+/* The workload started (its standard input held open by a sleep of two
+ * minutes whose pid goes to LOG.sleep: workload_end ends both), its
  * output to log; its pid once it has said it. */
 static long workload_start(const char *log)
 {
 	char cmd[1024];
 	int st;
 
-	snprintf(cmd, sizeof cmd, "rm -f %s; (sleep 120 | " DNDIR "/out/Workload > %s 2>&1 &); "
-		 "for i in $(seq 100); do grep -q pid %s 2>/dev/null && break; sleep 0.1; done", log, log, log);
+	snprintf(cmd, sizeof cmd, "rm -f %s; ((sleep 120 & echo $! > %s.sleep; wait) | " DNDIR "/out/Workload > %s 2>&1 &); "
+		 "for i in $(seq 100); do grep -q pid %s 2>/dev/null && break; sleep 0.1; done", log, log, log, log);
 	ck_assert_int_eq(system(cmd), 0);
 	snprintf(cmd, sizeof cmd, "cat %s", log);
 	char *out = run(cmd, &st);
@@ -1158,6 +1159,15 @@ static long workload_start(const char *log)
 	long pid = strtol(p + 6, NULL, 10);
 	free(out);
 	return pid;
+}
+
+/* The workload pid of workload_start(log) ended, and its sleep. */
+static void workload_end(long pid, const char *log)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof cmd, "kill %ld; kill $(cat %s.sleep) 2>/dev/null", pid, log);
+	ck_assert_int_eq(system(cmd), 0);
 }
 
 /* The number of objects in the row of group `name` of an inspection's
@@ -1624,8 +1634,7 @@ START_TEST(test_dotnet_snapshot)
 	free(out);
 	dotnet_planted(DNDIR "/live.nettrace", 1);
 	dotnet_frozen(DNDIR "/live.nettrace", 1);
-	snprintf(args, sizeof args, "kill %ld", pid);
-	ck_assert_int_eq(system(args), 0);
+	workload_end(pid, DNDIR "/w.log");
 	/* no process, not a .NET process: one line each */
 	out = hw("snapshot 999999999 " DNDIR "/x.nettrace 2>&1", &st);
 	ck_assert_msg(st != 0 && strchr(out, '\n') == strrchr(out, '\n'), "%s", out);
@@ -2183,8 +2192,10 @@ START_TEST(test_dotnet_gcdump_live)
 	long pid = workload_start(DNDIR "/g.log");
 	char cmd[512];
 	snprintf(cmd, sizeof cmd, "dotnet-gcdump collect -p %ld -o " DNDIR "/live.gcdump > " DNDIR "/g.out 2>&1 && "
-		 "dotnet-gcdump report " DNDIR "/live.gcdump > " DNDIR "/live.report; kill %ld", pid, pid);
-	ck_assert_int_eq(system(cmd), 0);
+		 "dotnet-gcdump report " DNDIR "/live.gcdump > " DNDIR "/live.report", pid);
+	int rc = system(cmd);
+	workload_end(pid, DNDIR "/g.log");
+	ck_assert_int_eq(rc, 0);
 	gcdump_vs_report(DNDIR "/live.gcdump", DNDIR "/live.report");
 	gcdump_planted(DNDIR "/live.gcdump");
 }

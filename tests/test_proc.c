@@ -2,12 +2,16 @@
  * are not theirs to touch, each a real process started here with every
  * signal at its default (as a service runs): Python and Node, whom a
  * SIGQUIT kills, Python with handlers that log any signal, a JVM that
- * neither handles SIGQUIT nor listens for an attach, JVMs with attach
- * off (told by their perf data, or not: the 10 s wait), a stopped JVM,
+ * neither handles SIGQUIT nor listens for an attach, a JVM with attach
+ * off (told by its perf data), one without perf data, a stopped JVM,
  * one behind a socket another user planted or a stale one (attached to
  * with no jcmd on heapwalk's PATH, each signalled at most once), a
  * process of another user, one whose maps may not be read, a zombie, a
- * thread, a PID that does not exist. Each is refused in one line naming
+ * thread, a PID that does not exist; fake JVMs (tests/fakejvm.c, in a
+ * private /tmp): a file named libjvm.so mapped by what is no JVM, perf
+ * data but no socket ever (the 10 s wait), an attach answer of 2 MiB,
+ * terminal controls in the agent's status line and in HotSpot's dump
+ * message. Each is refused in one line naming
  * what it is (or marked, where it can be), no file
  * is written, and the process goes on as it was: not ended, not stopped,
  * no signal pending, no handler run. Beside a real .NET runtime, sockets
@@ -956,24 +960,98 @@ START_TEST(test_jvm_attach_off)
 }
 END_TEST
 
-/* The same JVM with no perf data and the option in an @argfile, where
- * heapwalk cannot see it: asked once (one SIGQUIT, one thread dump), it
- * opens no socket; after 10 s, one line; the JVM goes on, and the
- * .attach_pid file made in its working directory is gone. */
-START_TEST(test_jvm_attach_timeout)
+/* A JVM with no perf data (-XX:-UsePerfData) and no attach socket: what
+ * maps libjvm.so and has no HotSpot perf data mapped is not known for a
+ * JVM, so it is refused in one line, not signalled (no thread dump),
+ * nothing made in its working directory or /tmp. */
+START_TEST(test_jvm_no_perf_data)
 {
 	if (!sleeper())
 		return;
-	FILE *f = fopen(PROCDIR "/off.args", "w");
-	ck_assert_ptr_nonnull(f);
-	fputs("-XX:+DisableAttachMechanism\n", f);
-	ck_assert_int_eq(fclose(f), 0);
 	unlink(PROCDIR "/quiet.ready");
-	char *argv[] = { getenv("JAVA"), "-XX:-UsePerfData", "@" PROCDIR "/off.args", "-cp", PROCDIR, "Sleep",
-			 PROCDIR "/quiet.ready", NULL };
+	char *argv[] = { getenv("JAVA"), "-XX:-UsePerfData", "-cp", PROCDIR, "Sleep", PROCDIR "/quiet.ready", NULL };
 	pid_t pid = start_logged(argv, "quiet", 0);
 	wait_ready(PROCDIR "/quiet.ready", pid);
-	char args[64];
+	char *want = xasprintf("PID %ld maps a libjvm.so but no HotSpot performance data (/tmp/hsperfdata_USER/%ld; "
+			       "none with -XX:-UsePerfData or -XX:+PerfDisableSharedMem) and has no attach socket "
+			       "open: not known for a JVM, not signalled (-XX:+StartAttachListener opens the socket)",
+			       (long)pid, (long)pid);
+	refused(pid, pid, want, 0, "java -XX:-UsePerfData");
+	free(want);
+	assert_dumps(pid, "quiet", 0, "java -XX:-UsePerfData");
+	end(pid);
+}
+END_TEST
+
+/* PROCDIR/fakejvm (tests/fakejvm.c, built here) and PROCDIR/fake/libjvm.so,
+ * a file that is no JVM under the name; 0 (skipped, said) when it cannot
+ * run: it needs root for its private /tmp. */
+static int fake_built(void)
+{
+	if (geteuid() != 0) {
+		fprintf(stderr, "proc: not root: the fake JVMs (a private /tmp each) are skipped\n");
+		return 0;
+	}
+	procdir();
+	ck_assert_int_eq(system("mkdir -p " PROCDIR "/fake && cp /bin/true " PROCDIR "/fake/libjvm.so && "
+				"${CC:-cc} -o " PROCDIR "/fakejvm " TEST_SRCDIR "/fakejvm.c"), 0);
+	return 1;
+}
+
+/* The fake in MODE, as PROCDIR/NAME.log (its SIGQUITs) and .cwd. */
+static pid_t fake_start(const char *mode, const char *name)
+{
+	char ready[256];
+
+	snprintf(ready, sizeof ready, PROCDIR "/%s.ready", name);
+	unlink(ready);
+	char *argv[] = { PROCDIR "/fakejvm", (char *)mode, PROCDIR "/fake/libjvm.so", ready, NULL };
+	pid_t pid = start_logged(argv, name, 0);
+	wait_ready(ready, pid);
+	return pid;
+}
+
+/* The fake's log: n SIGQUITs taken. */
+static void assert_quits(const char *name, int n, const char *what)
+{
+	char path[256];
+	size_t len;
+
+	snprintf(path, sizeof path, PROCDIR "/%s.log", name);
+	char *log = file_bytes(path, &len);
+	ck_assert_msg(len == (size_t)n * 5, "%s: %zu SIGQUITs, not %d", what, len / 5, n);
+	free(log);
+}
+
+/* A process that maps a file named libjvm.so and handles SIGQUIT, but
+ * is no JVM (no HotSpot perf data): refused in one line, never
+ * signalled (its handler logs none), nothing pending. */
+START_TEST(test_fake_not_a_jvm)
+{
+	if (!fake_built())
+		return;
+	pid_t pid = fake_start("nojvm", "nojvm");
+	char *want = xasprintf("PID %ld maps a libjvm.so but no HotSpot performance data (/tmp/hsperfdata_USER/%ld; "
+			       "none with -XX:-UsePerfData or -XX:+PerfDisableSharedMem) and has no attach socket "
+			       "open: not known for a JVM, not signalled (-XX:+StartAttachListener opens the socket)",
+			       (long)pid, (long)pid);
+	refused(pid, pid, want, 0, "libjvm.so mapped, no JVM");
+	free(want);
+	assert_quits("nojvm", 0, "libjvm.so mapped, no JVM");
+	end(pid);
+}
+END_TEST
+
+/* HotSpot's perf data, SIGQUIT handled, but no socket ever opens (as a
+ * JVM whose attach is off and whose perf data does not say so): asked
+ * once (one SIGQUIT), then after 10 s one line; the .attach_pid file
+ * made in its working directory is gone. */
+START_TEST(test_fake_attach_timeout)
+{
+	if (!fake_built())
+		return;
+	pid_t pid = fake_start("silent", "silent");
+	char args[512];
 	int rc;
 	snprintf(args, sizeof args, "mark %ld", (long)pid);
 	char *err = hw_stderr(args, 0, &rc);
@@ -982,8 +1060,102 @@ START_TEST(test_jvm_attach_timeout)
 	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
 	free(want);
 	free(err);
-	assert_untouched(pid, "java @argfile with attach off");
-	assert_dumps(pid, "quiet", 1, "java @argfile with attach off");
+	assert_untouched(pid, "a JVM that opens no socket");
+	assert_quits("silent", 1, "a JVM that opens no socket");
+	snprintf(args, sizeof args, PROCDIR "/silent.cwd/.attach_pid%ld", (long)pid);
+	ck_assert_msg(access(args, F_OK) != 0, "%s left", args);
+	end(pid);
+}
+END_TEST
+
+/* An attach socket that answers 2 MiB: read up to 1 MiB, then one line;
+ * its socket was open, so no signal. */
+START_TEST(test_fake_flood)
+{
+	if (!fake_built())
+		return;
+	pid_t pid = fake_start("flood", "flood");
+	char args[64];
+	int rc;
+	snprintf(args, sizeof args, "mark %ld", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	char *want = xasprintf("heapwalk: PID %ld: its attach answer passed 1048576 bytes: not read further\n",
+			       (long)pid);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
+	free(want);
+	free(err);
+	assert_untouched(pid, "an attach socket that floods");
+	assert_quits("flood", 0, "an attach socket that floods");
+	end(pid);
+}
+END_TEST
+
+/* A JVM that says it dumped its heap but wrote a file cut short: the
+ * copy does not open, so nothing is linked under FILE, no temporary is
+ * left beside it, and nothing of heapwalk's in the JVM's /tmp. */
+START_TEST(test_fake_truncated_dump)
+{
+	if (!fake_built())
+		return;
+	unlink(PROCDIR "/trunc.hprof"); /* a run before may have left it */
+	pid_t pid = fake_start("trunc", "trunc");
+	char args[512];
+	int rc;
+	snprintf(args, sizeof args, "snapshot --plain %ld " PROCDIR "/trunc.hprof", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	char *want = xasprintf("heapwalk: " PROCDIR "/trunc.hprof: the JVM's dump is not whole (it ends inside a "
+			       "record); nothing written\n");
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
+	free(want);
+	free(err);
+	assert_nothing_written("trunc.hprof");
+	char tmp[64];
+	snprintf(tmp, sizeof tmp, "/proc/%ld/root/tmp", (long)pid);
+	DIR *d = opendir(tmp);
+	struct dirent *e;
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL)
+		ck_assert_msg(strncmp(e->d_name, "heapwalk", 8) != 0, "left in the JVM's /tmp: %s", e->d_name);
+	closedir(d);
+	assert_quits("trunc", 0, "a JVM whose dump is cut short");
+	end(pid);
+}
+END_TEST
+
+/* What the JVM side writes is escaped: the agent's status line and
+ * HotSpot's dump message full of terminal controls reach stderr as one
+ * line of escapes (a failed dumpheap, though status 0, is an error, and
+ * nothing is written). */
+START_TEST(test_fake_controls)
+{
+	const char *agent = getenv("HEAPWALK_AGENT");
+	if (!fake_built())
+		return;
+	unlink(PROCDIR "/ctrl.hprof");
+	pid_t pid = fake_start("ctrl", "ctrl");
+	char args[512];
+	int rc;
+	if (agent != NULL && access(agent, R_OK) == 0) {
+		snprintf(args, sizeof args, "mark %ld", (long)pid);
+		char *err = hw_stderr(args, 0, &rc);
+		char *want = xasprintf("heapwalk: process %ld: the agent says: bad\\x1b[2J\\x1b]0;owned\\x07 "
+				       "news\\rhere\n", (long)pid);
+		ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
+		free(want);
+		free(err);
+	} else {
+		fprintf(stderr, "proc: the agent is not built: its status line is not tested\n");
+	}
+	snprintf(args, sizeof args, "snapshot --plain %ld " PROCDIR "/ctrl.hprof", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	char *want = xasprintf("heapwalk: PID %ld: the JVM did not dump its heap (attach status 0): "
+			       "no room\\x1b[2J\\x1b]0;owned\\x07 left\n", (long)pid);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
+	free(want);
+	free(err);
+	assert_nothing_written("ctrl.hprof");
+	assert_untouched(pid, "an attach socket that sends controls");
+	assert_quits("ctrl", 0, "an attach socket that sends controls");
 	end(pid);
 }
 END_TEST
@@ -1129,8 +1301,9 @@ END_TEST
  * namespace whose /tmp is a directory of root's that nobody may not
  * write: the agent's status file cannot be made there (it is made by a
  * child of the JVM's user), heapwalk says so at once, the JVM is not
- * signalled, and the directory stays empty. Root's own heapwalk could
- * write there; before, it made the file there. */
+ * signalled, and the directory keeps only the JVM's perf data (in a
+ * directory of nobody's made for it). Root's own heapwalk could write
+ * there; before, it made the file there. */
 START_TEST(test_jvm_tmp_not_its_users)
 {
 	const char *agent = getenv("HEAPWALK_AGENT");
@@ -1147,6 +1320,12 @@ START_TEST(test_jvm_tmp_not_its_users)
 	nobody(&uid, &gid);
 	ck_assert_int_eq(system("rm -rf " PROCDIR "/roots && mkdir -m 755 " PROCDIR "/roots && chmod 1777 " PROCDIR),
 			 0);
+	/* its perf data directory, nobody's, made beforehand: the JVM maps
+	 * its perf data, by which heapwalk knows it for a JVM */
+	char mk[512];
+	snprintf(mk, sizeof mk, "mkdir -m 755 " PROCDIR "/roots/hsperfdata_nobody && chown %ld:%ld " PROCDIR
+		 "/roots/hsperfdata_nobody", (long)uid, (long)gid);
+	ck_assert_int_eq(system(mk), 0);
 	unlink(PROCDIR "/nsjvm.ready");
 	char script[1024];
 	snprintf(script, sizeof script,
@@ -1173,7 +1352,8 @@ START_TEST(test_jvm_tmp_not_its_users)
 	struct dirent *e;
 	ck_assert_ptr_nonnull(d);
 	while ((e = readdir(d)) != NULL)
-		ck_assert_msg(strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0,
+		ck_assert_msg(strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+			      strcmp(e->d_name, "hsperfdata_nobody") == 0,
 			      "made in the JVM's /tmp (root's directory): %s", e->d_name);
 	closedir(d);
 	end(pid);
@@ -1450,6 +1630,100 @@ START_TEST(test_dotnet_bounds)
 }
 END_TEST
 
+/* A .NET process in a mount and PID namespace of its own, its /tmp a
+ * private tmpfs (a container, without an engine): its diagnostics
+ * socket is in its own /tmp, named by its pid there (1), so neither the
+ * host's /tmp nor the host pid finds it. heapwalk, outside, reaches it
+ * through /proc/PID/root and NSpid; snapshot and mark write their files
+ * where they were asked, outside; the mark's replay is exact. */
+START_TEST(test_dotnet_in_namespaces)
+{
+	int in[2], st;
+
+	if (!dotnet_workload())
+		return;
+	if (geteuid() != 0 || !have("unshare") ||
+	    system("unshare -m -p -f --mount-proc --propagation private true 2>/dev/null") != 0) {
+		fprintf(stderr, "proc: not root or no mount and PID namespaces: the .NET process in its own "
+				"namespaces is skipped\n");
+		return;
+	}
+	procdir();
+	const char *log = PROCDIR "/ns.log";
+	unlink(log);
+	ck_assert_int_eq(pipe(in), 0);
+	pid_t ns = fork();
+	ck_assert_int_ge(ns, 0);
+	if (ns == 0) {
+		as_a_service();
+		int out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (out < 0 || dup2(in[0], 0) < 0 || dup2(out, 1) < 0)
+			_exit(126);
+		close(in[1]);
+		execlp("unshare", "unshare", "-m", "-p", "-f", "--kill-child", "--mount-proc", "--propagation", "private", "sh", "-c",
+		       "mount -t tmpfs tmpfs /tmp && exec " DNOUT "/Workload", (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	/* the workload says its pid in its namespace: 1 */
+	double until = now_seconds() + hang_seconds(60);
+	for (;;) {
+		size_t n;
+		char *said = access(log, R_OK) == 0 ? file_bytes(log, &n) : xstrdup("");
+		int ready = strstr(said, "\"pid\":1,") != NULL;
+		free(said);
+		if (ready)
+			break;
+		ck_assert_msg(waitpid(ns, &st, WNOHANG) == 0, "unshare ended (status %d): see %s", st, log);
+		ck_assert_msg(now_seconds() < until, "the workload said nothing in 60 s: %s", log);
+		usleep(100000);
+	}
+	/* its pid here: unshare's one child */
+	char path[128];
+	size_t n;
+	snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)ns, (long)ns);
+	char *kids = file_bytes(path, &n);
+	long pid = strtol(kids, NULL, 10);
+	free(kids);
+	ck_assert_msg(pid > 1, "unshare's child: %s", path);
+	snprintf(path, sizeof path, "/proc/%ld/root/tmp/dotnet-diagnostic-1-%llu-socket", pid, start_key((pid_t)pid));
+	ck_assert_msg(access(path, F_OK) == 0, "the runtime's socket is not %s", path);
+	snprintf(path, sizeof path, "/tmp/dotnet-diagnostic-%ld-%llu-socket", pid, start_key((pid_t)pid));
+	ck_assert_msg(access(path, F_OK) != 0, "%s: the namespace's /tmp is ours", path);
+
+	char args[512];
+	int rc;
+	unlink(PROCDIR "/ns.nettrace");
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/ns.nettrace", pid);
+	char *err = hw_stderr(args, 0, &rc);
+	ck_assert_msg(rc == 0 && *err == '\0', "%s: status %d: %s", args, rc, err);
+	free(err);
+	assert_workload(PROCDIR "/ns.nettrace");
+
+	/* a mark: its recorder speaks to the socket too, and the next
+	 * snapshot replays the moves it recorded */
+	ck_assert_int_eq(system("rm -rf " PROCDIR "/nsxdg " PROCDIR "/ns-mark.nettrace " PROCDIR "/ns-2.nettrace* && "
+				"mkdir -m 700 " PROCDIR "/nsxdg"), 0);
+	setenv("XDG_CACHE_HOME", PROCDIR "/nsxdg", 1);
+	snprintf(args, sizeof args, "mark %ld " PROCDIR "/ns-mark.nettrace", pid);
+	err = hw_stderr(args, 0, &rc);
+	ck_assert_msg(rc == 0 && *err == '\0', "%s: status %d: %s", args, rc, err);
+	free(err);
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "env PATH=" NOJCMD " %s snapshot %ld " PROCDIR "/ns-2.nettrace 2>&1", heapwalk(), pid);
+	char *out = run(cmd, &st);
+	unsetenv("XDG_CACHE_HOME");
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strstr(out, "; mark: exact; ") != NULL, "%s: %s", cmd,
+		      out);
+	free(out);
+	assert_workload(PROCDIR "/ns-mark.nettrace");
+	assert_workload(PROCDIR "/ns-2.nettrace");
+	ck_assert_msg(access(PROCDIR "/ns-2.nettrace.hwmark", R_OK) == 0, "no mark file beside the snapshot");
+
+	dotnet_end(ns, in[1]);
+}
+END_TEST
+
 /* ---- the copy of a peer's stream, bounded ---- */
 
 /* Byte i of what the peers below send. */
@@ -1639,7 +1913,12 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_unreadable);
 	tcase_add_test(tc, test_jvm_without_sigquit);
 	tcase_add_test(tc, test_jvm_attach_off);
-	tcase_add_test(tc, test_jvm_attach_timeout);
+	tcase_add_test(tc, test_jvm_no_perf_data);
+	tcase_add_test(tc, test_fake_not_a_jvm);
+	tcase_add_test(tc, test_fake_attach_timeout);
+	tcase_add_test(tc, test_fake_flood);
+	tcase_add_test(tc, test_fake_controls);
+	tcase_add_test(tc, test_fake_truncated_dump);
 	tcase_add_test(tc, test_jvm_planted_socket);
 	tcase_add_test(tc, test_jvm_tmp_not_its_users);
 	tcase_add_test(tc, test_jvm_stopped);
@@ -1647,6 +1926,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_dotnet_planted_key);
 	tcase_add_test(tc, test_dotnet_planted_name);
 	tcase_add_test(tc, test_dotnet_bounds);
+	tcase_add_test(tc, test_dotnet_in_namespaces);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("node"); /* CK_RUN_CASE=node: Node's alone */
 	tcase_set_timeout(tc, FIXTURE_TIMEOUT); /* a hang; on a loaded machine node starts slowly */

@@ -2,7 +2,9 @@
 // (the argument, default 5) of a few kinds — order lines with strings,
 // small arrays and references between them, a dictionary over them —
 // held until standard input closes. Prints "pid N objects M" when done.
-// A line "churn S" makes it replace orders for S seconds (Churn below).
+// A line "churn S" makes it replace orders for S seconds (Churn below);
+// a line "stall" prints the longest a thread of its own was held since
+// the last (a snapshot's pause, as the process saw it).
 using System;
 using System.Collections.Generic;
 
@@ -83,11 +85,33 @@ namespace HeapBench
 				}
 			}
 			GC.Collect();
+			// the longest time a thread of the process's own was held
+			// (a 1 ms sleep that took longer): what a snapshot's pause
+			// costs the process, measured by it; "stall" prints it since
+			// the last "stall" and starts again
+			long stallTicks = 0;
+			var meter = new System.Threading.Thread(() => {
+				var clock = System.Diagnostics.Stopwatch.StartNew();
+				for (;;) {
+					long t = clock.ElapsedTicks;
+					System.Threading.Thread.Sleep(1);
+					long gap = clock.ElapsedTicks - t;
+					long seen;
+					while (gap > (seen = System.Threading.Interlocked.Read(ref stallTicks)) &&
+					       System.Threading.Interlocked.CompareExchange(ref stallTicks, gap, seen) != seen) {
+					}
+				}
+			}) { IsBackground = true };
+			meter.Start();
 			Console.WriteLine("pid " + Environment.ProcessId + " objects " + made);
 			Console.Out.Flush();
 			string line;
 			while ((line = Console.ReadLine()) != null)
-				if (line.StartsWith("churn "))
+				if (line == "stall") {
+					long t = System.Threading.Interlocked.Exchange(ref stallTicks, 0);
+					Console.WriteLine("stall_ms " + (t * 1000 / System.Diagnostics.Stopwatch.Frequency));
+					Console.Out.Flush();
+				} else if (line.StartsWith("churn "))
 					Churn(byName, skus, double.Parse(line.Substring(6), System.Globalization.CultureInfo.InvariantCulture));
 			GC.KeepAlive(byName);
 			return 0;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/hsattach.h"
+#include "cli/hsdump.h"
 #include "config.h"
 
 /* The agent library: $HEAPWALK_AGENT, the build tree beside this
@@ -163,7 +164,15 @@ int agent_run(const struct proc_info *p, const char *command, struct sbuf *resul
 	if (p->kind != PROC_JVM)
 		abort(); /* a bug: only a JVM is attached to */
 	if (agent_path(lib, sizeof lib, err) < 0)
-		return -1;
+		return -2;
+	/* a JVM in another mount namespace (a container) has its own files:
+	 * the library must be the same file at the same path there */
+	if (!hs_sees_as_we_do(p, lib)) {
+		sbuf_printf(err, "PID %ld does not see heapwalk's agent ", (long)p->pid);
+		esc_append(err, (const uint8_t *)lib, strlen(lib), 0);
+		sbuf_adds(err, " as heapwalk does (another mount namespace: a container?), so it cannot load it");
+		return -2;
+	}
 	struct load l = { lib, command };
 	/* root and another user's JVM: that user's /tmp is theirs to plant
 	 * symlinks in, so the status file is made, read and removed by a
@@ -199,6 +208,14 @@ int agent_snapshot(const struct proc_info *p, const char *file, struct sbuf *res
 		sbuf_printf(err, "%s: %s", file, *base ? strerror(errno) : "not a file name");
 		return -1;
 	}
+	/* the agent writes the file as the JVM names it: its directory must
+	 * be the one the user means */
+	if (!hs_sees_as_we_do(p, abs)) {
+		sbuf_printf(err, "PID %ld does not see the directory of ", (long)p->pid);
+		esc_append(err, (const uint8_t *)file, strlen(file), 0);
+		sbuf_adds(err, " as heapwalk does (another mount namespace: a container?), so its agent cannot write there");
+		return -2;
+	}
 	if (strlen(abs) + strlen(base) + 2 > sizeof abs) {
 		sbuf_printf(err, "%s: file name too long", file);
 		return -1;
@@ -207,7 +224,7 @@ int agent_snapshot(const struct proc_info *p, const char *file, struct sbuf *res
 	strcat(abs, base);
 	if (unsafe_path(abs)) {
 		sbuf_printf(err, "%s: the agent's options cannot carry a file name with a comma", abs);
-		return -1;
+		return -2;
 	}
 	snprintf(cmd, sizeof cmd, "dump:%s", abs);
 	return agent_run(p, cmd, result, err);

@@ -43,9 +43,23 @@
 
 /* ---- the socket ---- */
 
+/* Does pid see the file system we see (the same mount namespace)? Yes
+ * when its namespace cannot be read: then /proc/PID/root could not be
+ * either. */
+static int same_mounts(pid_t pid)
+{
+	char path[64];
+	struct stat ours, its;
+
+	snprintf(path, sizeof path, "/proc/%ld/ns/mnt", (long)pid);
+	if (stat("/proc/self/ns/mnt", &ours) < 0 || stat(path, &its) < 0)
+		return 1;
+	return ours.st_dev == its.st_dev && ours.st_ino == its.st_ino;
+}
+
 /* The runtime's temporary directory: TMPDIR in the environment the
  * process started with, if set and not empty, else /tmp (as the
- * runtime's own GetTempPath). 0 with it in out, or -1 with err. */
+ * runtime's own GetTempPath), added to out. 0, or -1 with err. */
 static int runtime_tmpdir(pid_t pid, struct sbuf *out, struct sbuf *err)
 {
 	char path[64], buf[65536];
@@ -72,12 +86,11 @@ static int runtime_tmpdir(pid_t pid, struct sbuf *out, struct sbuf *err)
 	}
 	close(fd);
 	sbuf_addc(&env, '\0');
-	sbuf_adds(out, "/tmp");
+	const char *dir = "/tmp";
 	for (size_t i = 0; i < env.len; i += strlen(env.buf + i) + 1)
-		if (strncmp(env.buf + i, "TMPDIR=", 7) == 0 && env.buf[i + 7] != '\0') {
-			sbuf_reset(out);
-			sbuf_adds(out, env.buf + i + 7);
-		}
+		if (strncmp(env.buf + i, "TMPDIR=", 7) == 0 && env.buf[i + 7] != '\0')
+			dir = env.buf + i + 7;
+	sbuf_adds(out, dir);
 	sbuf_free(&env);
 	return 0;
 }
@@ -88,12 +101,24 @@ int dotnet_socket(const struct proc_info *p, struct sbuf *out, struct sbuf *err)
 	struct sbuf shown;
 
 	sbuf_reset(out);
+	/* A process in a mount namespace of its own (a container) has its
+	 * TMPDIR in its own root: reached through /proc/PID/root. Anything
+	 * there is its user's to make, so what is found is checked below
+	 * and its listener must be the process itself (dotnet_connect). */
+	if (!same_mounts(p->pid))
+		sbuf_printf(out, "/proc/%ld/root", (long)p->pid);
+	size_t root = out->len;
 	if (runtime_tmpdir(p->pid, out, err) < 0)
 		return -1;
-	/* the runtime's name: its pid and, told apart from an earlier
-	 * process of the same pid, its start time */
+	if (out->buf[root] != '/') { /* a relative TMPDIR: the runtime's GetTempPath would take it so; we cannot */
+		sbuf_printf(err, "PID %ld: its TMPDIR is not an absolute path: its diagnostics socket cannot be found",
+			    (long)p->pid);
+		return -1;
+	}
+	/* the runtime's name: its pid in its own PID namespace and, told
+	 * apart from an earlier process of the same pid, its start time */
 	sbuf_printf(out, "%sdotnet-diagnostic-%ld-%llu-socket", out->buf[out->len - 1] == '/' ? "" : "/",
-		    (long)p->pid, p->start);
+		    p->nspid, p->start);
 	sbuf_init(&shown);
 	esc_append(&shown, (const uint8_t *)out->buf, out->len, 0);
 	int rc = -1;
@@ -266,12 +291,42 @@ struct follow {
 	uint64_t id, looked;
 	struct trace_watch w;
 	int stopped;
-	double stop_at;
+	double stop_at, shown;
 };
+
+/* heapwalk PID's progress (dotnet_progress), and the last dump's pause */
+static int show_progress;
+static double last_pause_ms = -1;
+
+void dotnet_progress(int on)
+{
+	show_progress = on && isatty(STDERR_FILENO);
+}
+
+double dotnet_pause_ms(void)
+{
+	return last_pause_ms;
+}
+
+/* The stream's bytes so far, on stderr's one line, a few times a second */
+static void say_progress(struct follow *f, uint64_t bytes, double elapsed, int last)
+{
+	if (!show_progress || (!last && elapsed - f->shown < 0.25))
+		return;
+	f->shown = elapsed;
+	if (last)
+		fputs("\r\033[K", stderr);
+	else
+		fprintf(stderr, "\r\033[Kheapwalk: PID %ld: %.1f MB of the heap's stream, %.1f s%s", (long)f->pid,
+			(double)bytes / 1e6, elapsed, f->w.ended ? " (the GC has ended)" : f->w.started ? " (in the GC)" : "");
+	fflush(stderr);
+}
 
 static int follow_tick(void *arg, uint64_t bytes, double quiet, double elapsed)
 {
 	struct follow *f = arg;
+
+	say_progress(f, bytes, elapsed, 0);
 
 	if (!f->stopped && bytes > f->looked && (bytes >= 2 * f->looked || quiet >= 0.3)) {
 		look(f->fd, bytes, &f->w);
@@ -320,6 +375,7 @@ static int follow(int *s, int fd, const char *file, const struct stream_bounds *
 
 	sbuf_init(&why);
 	enum stream_end e = stream_copy(*s, fd, file, b, follow_tick, &f, bytes, &why);
+	say_progress(&f, *bytes, 0, 1);
 	if (e != STREAM_DONE) {
 		bounds_failed(pid, e, &why, err);
 		close(*s); /* first: the runtime may be blocked writing to it */
@@ -343,6 +399,7 @@ int dotnet_snapshot(const struct proc_info *p, const char *file, uint32_t *gc, s
 	double t0 = hw_now();
 
 	sbuf_init(&sock);
+	last_pause_ms = -1;
 	struct stat st;
 	if (lstat(file, &st) == 0) { /* before the process pays for a full GC */
 		sbuf_printf(err, "%s: exists already; the snapshot is not written over it", file);
@@ -378,6 +435,7 @@ int dotnet_snapshot(const struct proc_info *p, const char *file, uint32_t *gc, s
 	}
 	if (gc != NULL)
 		*gc = w.count;
+	last_pause_ms = w.pause_ms;
 	sbuf_printf(result, "snapshot %s: %llu objects, %llu bytes of trace, %.2f s", file,
 		    (unsigned long long)w.nodes, (unsigned long long)bytes, hw_now() - t0);
 	rc = 0;

@@ -25,6 +25,14 @@ int dotnet_socket(const struct proc_info *p, struct sbuf *out, struct sbuf *err)
 int dotnet_snapshot(const struct proc_info *p, const char *file, uint32_t *gc, struct sbuf *result, struct sbuf *err);
 /* (The dump's GC, its count, in *gc when gc is not NULL.) */
 
+/* Show the stream's bytes on stderr (a terminal) while a snapshot is
+ * written: heapwalk PID's, not the scripts' snapshot PID FILE. */
+void dotnet_progress(int on);
+/* The last snapshot's GC, as long as the runtime timed it from its
+ * GCStart to its GCEnd event (the managed threads stay stopped
+ * meanwhile), in ms; -1 if not known (none, or it failed). */
+double dotnet_pause_ms(void);
+
 /* A connection to the runtime of process pid at path (dotnet_socket):
  * the socket, or -1 with err. */
 int dotnet_connect(const char *path, pid_t pid, struct sbuf *err);

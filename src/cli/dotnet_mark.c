@@ -392,6 +392,22 @@ done:
 	return rc;
 }
 
+int dotnet_marked(const struct proc_info *p, struct sbuf *heap)
+{
+	struct sbuf ignored;
+	char note[4096];
+	unsigned gc;
+
+	sbuf_init(&ignored);
+	char *dir = mark_dir(p, 0, &ignored);
+	sbuf_free(&ignored);
+	int marked = dir != NULL && read_note(dir, "mark", note, sizeof note) == 0 && sscanf(note, "%u", &gc) == 1;
+	if (marked && read_note(dir, "heap", note, sizeof note) == 0 && strchr(note, '\n') != NULL)
+		sbuf_add(heap, note, (size_t)(strchr(note, '\n') - note));
+	free(dir);
+	return marked;
+}
+
 /* The file's bytes mapped (read-only): 0 with *m and *size, or -1. */
 static int map_file(const char *path, const uint8_t **m, uint64_t *size)
 {

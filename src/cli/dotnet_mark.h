@@ -23,4 +23,9 @@ int dotnet_mark(const struct proc_info *p, const char *keep, struct sbuf *result
  * or -1 with err. */
 int dotnet_take(const struct proc_info *p, const char *file, struct sbuf *result, struct sbuf *err);
 
+/* Has the .NET process p a mark that its next snapshot ends? 1 with the
+ * path of the mark's heap appended to heap when it was kept outside the
+ * private directory (mark PID FILE, heapwalk PID), else 0. */
+int dotnet_marked(const struct proc_info *p, struct sbuf *heap);
+
 #endif

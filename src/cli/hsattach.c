@@ -161,6 +161,11 @@ static ino_t socket_ino(const char *path)
  * handler for SIGQUIT. 0, or -1 with err. */
 static int signallable(const struct proc_info *p, struct sbuf *err)
 {
+	if (!p->hotspot) { /* proc_identify let it through for its socket alone */
+		sbuf_printf(err, "PID %ld has no HotSpot performance data mapped and its attach socket is gone: "
+				 "not known for a JVM, not signalled", (long)p->pid);
+		return -1;
+	}
 	if (proc_same(p, err) < 0 || stopped(p, err))
 		return -1;
 	if (!proc_catches(p, SIGQUIT)) {

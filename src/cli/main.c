@@ -12,6 +12,8 @@
 #include "cli/attach.h"
 #include "cli/dotnet.h"
 #include "cli/dotnet_mark.h"
+#include "cli/hsdump.h"
+#include "cli/pidsnap.h"
 #include "cli/node.h"
 #include "cli/proc.h"
 #include "config.h"
@@ -39,7 +41,12 @@ static const char usage_head[] =
 "       heapwalk [options] diff OLD NEW\n"
 "       heapwalk [options] inspect DUMP NAME [ARG] | inspect --list\n"
 "       heapwalk [rule options] rules      the rule groups and rules in effect\n"
-"       heapwalk mark PID [FILE] | snapshot PID FILE\n"
+"       heapwalk mark PID [FILE] | snapshot [--plain] [--gz[=LEVEL]] PID FILE\n"
+"       heapwalk [-q] [-o FILE] [-b OLD] [-e EXPR] PID   a snapshot of the\n"
+"                                    running JVM, .NET or Node process PID (a\n"
+"                                    file of that name wins: ./1234), into the cache\n"
+"                                    (or -o FILE), the one before its baseline;\n"
+"                                    the browser on it (see LIVE PROCESSES)\n"
 "\n";
 
 /* after the commands, which cmd_table lists */
@@ -102,12 +109,16 @@ static const char usage_tail[] =
 "                       FILE:N is heapshot N of a Mono .mlpd (from the GC's\n"
 "                       moves in one file: exact, or the inferred part counted)\n"
 "      --heapshot N     of a Mono .mlpd, heapshot N (1 = the first; default: the\n"
-"                       last; info lists them)\n"
+"                       last; info lists them)\n""      --plain          snapshot of a JVM: HotSpot's own HPROF dump (its dumpheap),\n"
+"                       not the agent's (no stable ids, no mark)\n"
+"      --gz[=LEVEL]     snapshot of a JVM: HotSpot's dump in gzip, LEVEL 1 to 9\n"
+"                       (default 1); implies --plain\n"
 "  -f, --format FMT     text (default), json or csv; dot (GraphViz) for the\n"
 "                       graphs: graph (its only format), paths, merged-*\n"
 "  -o, --output FILE    write the output to FILE (whole, or not at all), not to\n"
 "                       standard output; /dev/stdout, /dev/fd/N: to that\n"
-"                       descriptor as it is open (>> appends); never an input\n"
+"                       descriptor as it is open (>> appends); never an input;\n"
+"                       heapwalk PID: the snapshot's file, not the cache\n"
 "  -s, --sort KEY       classes: shallow (default), retained, instances or name\n"
 "  -r, --reverse        classes: the other way round; merged-dom: GC roots to\n"
 "                       objects, from the top of the dominator tree down\n"
@@ -162,6 +173,7 @@ struct cli {
 	const char *dump;
 	const char *baseline;   /* --baseline OLD, or diff's OLD */
 	const char *pid, *file; /* mark, snapshot */
+	int plain, gz;          /* snapshot --plain, --gz[=LEVEL] (0: none) */
 	int fmt_set;            /* -f was given */
 	struct cmd_opts o;      /* what the command reads of the options */
 	struct open_opts oo;
@@ -176,6 +188,7 @@ struct cli {
 	int focus_root[32];
 	size_t nfocus;
 	const char *output;          /* -o FILE: the output there, not on stdout */
+	int live;                    /* heapwalk PID: dump is a process id; -o its snapshot's file */
 };
 
 /* A usage error: one line, status 1. */
@@ -326,6 +339,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		{ "output", required_argument, 0, 'o' }, { "inspections", required_argument, 0, 'i' },
 		{ "undirected", no_argument, 0, 'u' }, { "deep", no_argument, 0, 'p' },
 		{ "strong", no_argument, 0, 'S' },
+		{ "plain", no_argument, 0, 'j' }, { "gz", optional_argument, 0, 'z' },
 		{ 0, 0, 0, 0 },
 	};
 	int ch;
@@ -387,6 +401,12 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		case 'S': c->o.strong = 1; break;
 		case 'p': c->o.deep = 1; break;
 		case 'H': c->oo.snapshot = (unsigned)num_arg("--heapshot", optarg, 1); break;
+		case 'j': c->plain = 1; break;
+		case 'z':
+			c->gz = optarg ? (int)num_arg("--gz", optarg, 1) : 1;
+			if (c->gz > 9)
+				usage_error("--gz takes a level from 1 to 9, not '%s'", optarg);
+			break;
 		case 'Y':
 			if (strcmp(optarg, "class") != 0 && strcmp(optarg, "field") != 0)
 				usage_error("--by takes class or field, not '%s'", optarg);
@@ -451,6 +471,8 @@ static void process_args(int argc, char **argv, int i, struct cli *c)
 		usage_error("unexpected argument '%s'", argv[i]);
 	if (c->o.expr != NULL || c->baseline != NULL)
 		usage_error("%s takes no -e or --baseline", e->name);
+	if ((c->plain || c->gz) && e->arg != CMD_ARG_PID_FILE)
+		usage_error("--plain and --gz are options of snapshot");
 }
 
 /* diff OLD NEW: the baseline is its first argument. */
@@ -543,6 +565,10 @@ static void parse_args(int argc, char **argv, struct cli *c)
 		usage_error("unexpected argument '%s'", argv[i]);
 	if (c->dump == NULL)
 		usage_error("no dump given");
+	c->live = pidsnap_is_pid(c->dump);
+	if (c->live && c->cmd != NULL)
+		usage_error("heapwalk PID opens the browser (or runs -e): %s goes with a dump; heapwalk PID -o FILE "
+			    "keeps one", c->cmd->name);
 	check_command_options(c);
 }
 
@@ -648,6 +674,21 @@ static int parse_expr(struct cli *c, struct pipeline *pl)
 	return 0;
 }
 
+/* snapshot PID FILE of a JVM: by the agent (stable ids), else by
+ * HotSpot's own dumper: when asked (--plain, --gz) or, with a line on
+ * stderr that says why, when the agent cannot be loaded into it. */
+static int jvm_snapshot(const struct cli *c, const struct proc_info *p, struct sbuf *res, struct sbuf *err)
+{
+	if (c->plain || c->gz)
+		return hs_dumpheap(p, c->file, c->gz, res, err);
+	int rc = agent_snapshot(p, c->file, res, err);
+	if (rc != -2)
+		return rc;
+	fprintf(stderr, "heapwalk: %s: HotSpot's own heap dump instead (no stable ids)\n", err->buf);
+	sbuf_reset(err);
+	return hs_dumpheap(p, c->file, 0, res, err);
+}
+
 /* mark PID, snapshot PID FILE: the agent's one line (a .NET process:
  * heapwalk's own, cli/dotnet_mark.h), or its error. The
  * process is told from /proc first: nothing else is signalled, attached
@@ -662,6 +703,10 @@ static int attach_command(const struct cli *c)
 	sbuf_init(&err);
 	if (proc_identify(c->pid, &p, &err) < 0)
 		rc = -1;
+	else if (p.kind == PROC_DOTNET && (c->plain || c->gz)) {
+		sbuf_printf(&err, "--plain and --gz are for a JVM's snapshot; PID %s is a .NET process", c->pid);
+		rc = -1;
+	}
 	else if (p.kind == PROC_DOTNET && c->cmd->arg == CMD_ARG_PID) /* its runtime reports the GC's moves */
 		rc = dotnet_mark(&p, c->file, &res, &err);
 	else if (p.kind == PROC_DOTNET) /* its runtime reports the heap itself */
@@ -677,7 +722,7 @@ static int attach_command(const struct cli *c)
 		sbuf_printf(&err, "mark PID FILE is for .NET processes (a JVM's mark is in its later snapshots)");
 		rc = -1;
 	} else if (c->file != NULL)
-		rc = agent_snapshot(&p, c->file, &res, &err);
+		rc = jvm_snapshot(c, &p, &res, &err);
 	else
 		rc = agent_run(&p, "mark", &res, &err);
 	if (rc < 0)
@@ -810,6 +855,41 @@ static int open_dump(struct heap *h, const char *path, struct cli *c, struct pro
 	return 0;
 }
 
+/* heapwalk PID: the process identified (nothing else is touched), its
+ * snapshot taken (pidsnap.h), then it is the dump, its baseline the one
+ * before unless -b says; what the baseline is into *said (caller
+ * frees). The browser's terminal is checked first: no process pays for
+ * a snapshot that cannot be shown. The status to exit with, 0 if fine. */
+static int take_live(struct cli *c, struct pidsnap *snap, char **said)
+{
+	struct sbuf err;
+	struct proc_info p;
+	int rc = 0;
+
+	if (c->cmd == NULL && c->o.expr == NULL && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "heapwalk: the browser needs a terminal; heapwalk PID -e 'STEPS' reports instead\n");
+		return EXIT_USAGE;
+	}
+	sbuf_init(&err);
+	if (proc_identify(c->dump, &p, &err) < 0 || pidsnap_take(&p, c->output, c->oo.quiet, snap, &err) < 0) {
+		fprintf(stderr, "heapwalk: %s\n", err.buf);
+		rc = EXIT_INPUT;
+	} else {
+		c->dump = snap->file;
+		c->output = NULL; /* it was the snapshot's */
+		if (c->baseline == NULL) {
+			c->baseline = snap->baseline;
+			*said = xstrdup(snap->says);
+		} else {
+			char *e = esc_str(c->baseline);
+			*said = xasprintf("baseline: %s (-b)", e);
+			free(e);
+		}
+	}
+	sbuf_free(&err);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = { .o.ninsps = -1 };
@@ -823,11 +903,12 @@ int main(int argc, char **argv)
 	int rc, have_old = 0;
 
 	parse_args(argc, argv, &c);
-	if (c.output != NULL && (c.pid != NULL || c.insp_list || (c.cmd != NULL && c.cmd->arg == CMD_ARG_NOTHING) ||
+	if (c.output != NULL && !c.live && (c.pid != NULL || c.insp_list || (c.cmd != NULL && c.cmd->arg == CMD_ARG_NOTHING) ||
 				 (c.cmd == NULL && c.o.expr == NULL)))
 		usage_error("-o goes with the commands that report on a dump, not %s",
 			    c.pid ? c.cmd->name : c.insp_list ? "inspect --list" : c.cmd ? c.cmd->name : "the browser");
-	check_output(&c);
+	if (!c.live) /* heapwalk PID -o FILE: the snapshot's, which must not exist */
+		check_output(&c);
 	if (c.pid != NULL)
 		return attach_command(&c);
 	if (c.insp_list) {
@@ -858,12 +939,18 @@ int main(int argc, char **argv)
 		rules_free(rs);
 		return rc;
 	}
+	struct pidsnap snap = { 0 };
+	char *said = NULL;
 	if (c.cmd == NULL && c.o.expr == NULL) {
 		pipeline_free(&pl);
 		pipeline_free(&fpl);
+		rc = c.live ? take_live(&c, &snap, &said) : 0;
 		catch_bus(); /* while it opens the dumps */
-		rc = tui_main(c.dump, c.baseline, &c.oo, focus);
+		if (rc == 0)
+			rc = tui_main(c.dump, c.baseline, &c.oo, focus, said);
 		free(focus);
+		free(said);
+		pidsnap_free(&snap);
 		rules_free(rs);
 		return rc;
 	}
@@ -885,6 +972,16 @@ int main(int argc, char **argv)
 		rules_free(rs);
 		return EXIT_USAGE;
 	}
+	if (c.live && (rc = take_live(&c, &snap, &said)) != 0) { /* all checked: now the process pays */
+		pipeline_free(&pl);
+		pipeline_free(&fpl);
+		free(focus);
+		rules_free(rs);
+		return rc;
+	}
+	if (said != NULL && !c.oo.quiet)
+		fprintf(stderr, "heapwalk: %s\n", said);
+	free(said);
 	if (!(e->formats & CMD_FMT(c.o.fmt)) && (e->formats & CMD_FMT(FMT_DOT))) /* the graph's only format */
 		c.o.fmt = FMT_DOT;
 	if (c.o.object != NULL && c.o.to == NULL) { /* paths DUMP OBJECT is "object OBJECT | paths" (lifelines, graph too) */
@@ -1011,5 +1108,6 @@ done:
 	sbuf_free(&out);
 	sbuf_free(&note);
 	rules_free(rs);
+	pidsnap_free(&snap);
 	return rc;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /* What /proc/PID/status says. */
@@ -142,7 +143,59 @@ static void what_it_is(pid_t pid, struct sbuf *out)
 	sbuf_addc(out, ']');
 }
 
-enum { MAP_JVM = 1, MAP_J9 = 2, MAP_CORECLR = 4, MAP_NODE = 8 };
+enum { MAP_JVM = 1, MAP_J9 = 2, MAP_CORECLR = 4, MAP_PERF = 8, MAP_NODE = 16 };
+
+/* A maps line's file: its device, inode and path (NULL if anonymous). */
+struct mapped_file { unsigned maj, min; unsigned long long ino; const char *path; };
+
+static int map_file(const char *line, struct mapped_file *m)
+{
+	m->path = strchr(line, '/');
+	return m->path != NULL && sscanf(line, "%*s %*s %*s %x:%x %llu", &m->maj, &m->min, &m->ino) == 3;
+}
+
+/* Is the line's file HotSpot's performance data of this JVM,
+ * /tmp/hsperfdata_USER/NSPID as the JVM names it? HotSpot maps that
+ * file for as long as it runs (perfMemory_linux.cpp), so a process that
+ * maps one whose header is HotSpot's and that is the very file mapped
+ * (its device and inode), owned by the process's user, is a HotSpot JVM,
+ * whatever else may map a file named libjvm.so. */
+static int perf_data(pid_t pid, const struct status *st, const char *line)
+{
+	struct mapped_file m;
+	char want[32], path[4200];
+	uint8_t head[8];
+	struct stat sb;
+
+	if (!map_file(line, &m))
+		return 0;
+	snprintf(want, sizeof want, "/%ld\n", st->nspid);
+	const char *base = strrchr(m.path, '/');
+	const char *dir = base;
+	while (dir > m.path && dir[-1] != '/')
+		dir--;
+	if (strcmp(base, want) != 0 || strncmp(dir, "hsperfdata_", 11) != 0)
+		return 0;
+	/* the very file mapped, by /proc/PID/map_files (root: no path the
+	 * process's user could lead elsewhere, a device, say); else the file
+	 * as the JVM sees it, through its root, which as that user we may */
+	snprintf(path, sizeof path, "/proc/%ld/map_files/%.*s", (long)pid, (int)strcspn(line, " "), line);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && geteuid() != 0) {
+		int n = snprintf(path, sizeof path, "/proc/%ld/root%.*s", (long)pid, (int)strcspn(m.path, "\n"),
+				 m.path);
+		if (n < 0 || (size_t)n >= sizeof path)
+			return 0;
+		fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	}
+	if (fd < 0)
+		return 0;
+	int ok = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_uid == st->uid[1] && sb.st_ino == m.ino &&
+		 major(sb.st_dev) == m.maj && minor(sb.st_dev) == m.min && read(fd, head, sizeof head) == 8 &&
+		 memcmp(head, "\xca\xfe\xc0\xc0", 4) == 0 && head[4] <= 1 && head[5] == 2;
+	close(fd);
+	return ok;
+}
 
 /* Does a maps line map a file whose base name is lib? A file replaced
  * since (a JDK upgraded under a running JVM) reads "... (deleted)".
@@ -160,9 +213,9 @@ static int maps_lib(const char *line, const char *lib, int versioned)
 	return strcmp(rest, "\n") == 0 || strcmp(rest, " (deleted)\n") == 0;
 }
 
-/* The runtimes' libraries the process has mapped (MAP_*), or -1 with
- * errno. */
-static int mapped(pid_t pid)
+/* The runtimes' libraries the process has mapped (MAP_*, and MAP_PERF
+ * for HotSpot's performance data), or -1 with errno. */
+static int mapped(pid_t pid, const struct status *st)
 {
 	char path[64];
 	char *line = NULL;
@@ -178,6 +231,7 @@ static int mapped(pid_t pid)
 		libs |= maps_lib(line, "libj9vm29.so", 0) ? MAP_J9 : 0;
 		libs |= maps_lib(line, "libcoreclr.so", 0) ? MAP_CORECLR : 0;
 		libs |= maps_lib(line, "libnode.so", 1) ? MAP_NODE : 0;
+		libs |= !(libs & MAP_PERF) && strstr(line, "/hsperfdata_") && perf_data(pid, st, line) ? MAP_PERF : 0;
 	}
 	free(line);
 	fclose(f);
@@ -212,6 +266,16 @@ static int node_binary(pid_t pid)
 	return yes;
 }
 
+/* Is the JVM's attach socket /tmp/.java_pidNSPID there? */
+static int has_socket(pid_t pid, const struct status *st)
+{
+	char sock[96];
+	struct stat sb;
+
+	snprintf(sock, sizeof sock, "/proc/%ld/root/tmp/.java_pid%ld", (long)pid, st->nspid);
+	return lstat(sock, &sb) == 0 && S_ISSOCK(sb.st_mode);
+}
+
 /* One attaches through the JVM's socket /tmp/.java_pidNSPID; when that
  * is not there one sends SIGQUIT, which HotSpot takes as the request to
  * make it, and which kills a JVM that does not handle it (-Xrs, or one
@@ -219,13 +283,8 @@ static int node_binary(pid_t pid)
 static int attach_safe(pid_t pid, const struct status *st)
 {
 	unsigned long long quit = 1ull << (SIGQUIT - 1);
-	char sock[96];
-	struct stat sb;
 
-	if ((st->caught | st->ignored) & quit)
-		return 1;
-	snprintf(sock, sizeof sock, "/proc/%ld/root/tmp/.java_pid%ld", (long)pid, st->nspid);
-	return lstat(sock, &sb) == 0 && S_ISSOCK(sb.st_mode);
+	return ((st->caught | st->ignored) & quit) || has_socket(pid, st);
 }
 
 static long parse_pid(const char *s)
@@ -253,9 +312,9 @@ static int foreign(const struct status *st)
 }
 
 /* The runtime the process's maps show, or -1 with err. */
-static int runtime_of(pid_t pid, const struct status *st, struct sbuf *err)
+static int runtime_of(pid_t pid, const struct status *st, int *hotspot, struct sbuf *err)
 {
-	int libs = mapped(pid);
+	int libs = mapped(pid, st);
 
 	if (libs < 0) {
 		if (errno == ENOENT || errno == ESRCH)
@@ -269,6 +328,14 @@ static int runtime_of(pid_t pid, const struct status *st, struct sbuf *err)
 		return PROC_DOTNET;
 	if (libs & MAP_J9) {
 		sbuf_printf(err, "PID %ld is an OpenJ9 JVM: heapwalk's agent attaches to HotSpot JVMs", (long)pid);
+		return -1;
+	}
+	*hotspot = (libs & MAP_JVM) && (libs & MAP_PERF);
+	if ((libs & MAP_JVM) && attach_safe(pid, st) && !*hotspot && !has_socket(pid, st)) {
+		sbuf_printf(err, "PID %ld maps a libjvm.so but no HotSpot performance data (/tmp/hsperfdata_USER/%ld; "
+			    "none with -XX:-UsePerfData or -XX:+PerfDisableSharedMem) and has no attach socket open: "
+			    "not known for a JVM, not signalled (-XX:+StartAttachListener opens the socket)",
+			    (long)pid, st->nspid);
 		return -1;
 	}
 	if (libs & MAP_JVM) {
@@ -324,9 +391,11 @@ int proc_identify(const char *arg, struct proc_info *p, struct sbuf *err)
 		sbuf_printf(err, " (uid %ld)", (long)geteuid());
 		return -1;
 	}
-	int kind = runtime_of((pid_t)pid, &st, err);
+	int hotspot = 0;
+	int kind = runtime_of((pid_t)pid, &st, &hotspot, err);
 	if (kind < 0)
 		return -1;
+	p->hotspot = hotspot;
 	p->pid = (pid_t)pid;
 	p->kind = (enum proc_kind)kind;
 	p->uid = st.uid[1];

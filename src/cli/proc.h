@@ -18,14 +18,17 @@ struct proc_info {
 	gid_t gid;                /* and group */
 	long nspid;               /* its pid in its own PID namespace (the last of NSpid) */
 	unsigned long long start; /* its start in clock ticks after boot (field 22 of /proc/PID/stat) */
+	int hotspot;              /* a JVM that maps its HotSpot perf data: it may be sent SIGQUIT */
 };
 
 /* Identify process pid (the command line's decimal digits): 0 with *p
  * filled when it is a process of heapwalk's user (of any user when that
  * is root) that runs a HotSpot JVM one can attach to without killing it
- * (libjvm.so mapped; SIGQUIT handled or ignored, or its attach socket
- * there), a .NET runtime (libcoreclr.so mapped), or Node (libnode.so
- * mapped, or an executable with Node built in); else -1 with one
+ * (libjvm.so mapped; its perf data /tmp/hsperfdata_USER/NSPID mapped,
+ * a HotSpot header, and SIGQUIT handled or ignored: p->hotspot; or,
+ * without perf data, its attach socket there, which needs no signal),
+ * a .NET runtime (libcoreclr.so mapped), or Node (libnode.so mapped, or
+ * an executable with Node built in); else -1 with one
  * line in err: no such process, a thread, a zombie, another user's, one
  * whose maps may not be read, a JVM that SIGQUIT would kill, what else
  * it runs. */

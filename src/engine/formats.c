@@ -48,5 +48,5 @@ void trace_watch(const uint8_t *map, uint64_t size, struct trace_watch *w)
 	struct clr_watch cw;
 
 	clr_watch(map, size, &cw);
-	*w = (struct trace_watch){ cw.started, cw.ended, cw.count, cw.nodes };
+	*w = (struct trace_watch){ cw.started, cw.ended, cw.count, cw.nodes, cw.pause_ms };
 }

@@ -57,8 +57,10 @@ const struct format_ops *format_find(const uint8_t *head, size_t n);
 /* A .NET trace being recorded (cli/dotnet.c): how far its heap dump has
  * come in the bytes written so far (map[0..size)), its reader's answer
  * (format/clr.h's clr_watch): the dump's GC started, ended, its count,
- * the objects told so far. Front ends parse nothing themselves. */
-struct trace_watch { int started, ended; uint32_t count; uint64_t nodes; };
+ * the objects told so far, the GC's own time in ms once it has ended
+ * (GCStart to GCEnd; -1: not known). Front ends parse nothing
+ * themselves. */
+struct trace_watch { int started, ended; uint32_t count; uint64_t nodes; double pause_ms; };
 void trace_watch(const uint8_t *map, uint64_t size, struct trace_watch *w);
 
 /* A .NET mark's file (cli/dotnet_mark.c): the mark's heap and the

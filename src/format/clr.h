@@ -85,8 +85,10 @@ void clr_window(const uint8_t *map, uint64_t size, struct clr_window *w);
 /* How far the heap dump of a trace being recorded has come, from the
  * bytes written so far (map[0..size), read quietly as far as they go):
  * its GC (the first induced, blocking full GC) started, ended, its
- * count, and the objects its GCBulkNode events have told. */
-struct clr_watch { int started, ended; uint32_t count; uint64_t nodes; };
+ * count, and the objects its GCBulkNode events have told; once ended,
+ * the GC's time from its GCStart to its GCEnd event in ms (-1: not
+ * known). */
+struct clr_watch { int started, ended; uint32_t count; uint64_t nodes; double pause_ms; };
 void clr_watch(const uint8_t *map, uint64_t size, struct clr_watch *w);
 
 /* The views' side, the same for both files. */

@@ -65,7 +65,9 @@ void clr_window(const uint8_t *map, uint64_t size, struct clr_window *w)
 struct watch_read {
 	struct clr_watch *w;
 	uint32_t early_end[16];
+	uint64_t early_ts[16];
 	unsigned nearly;
+	uint64_t start_ts, end_ts;
 };
 
 static int watch_event(void *arg, const struct nt_event *e)
@@ -79,11 +81,17 @@ static int watch_event(void *arg, const struct nt_event *e)
 	    rd32(e->payload + 12) != 1) {
 		w->started = 1; /* GCStart of a blocking full GC: the induced one */
 		w->count = rd32(e->payload);
+		wr->start_ts = e->timestamp;
 		for (unsigned i = 0; i < wr->nearly && i < 16; i++)
-			w->ended |= wr->early_end[i] == w->count;
+			if (wr->early_end[i] == w->count) {
+				w->ended = 1;
+				wr->end_ts = wr->early_ts[i];
+			}
 	} else if (e->id == EV_GCEND && e->len >= 4 && w->started && rd32(e->payload) == w->count) {
 		w->ended = 1;
+		wr->end_ts = e->timestamp;
 	} else if (e->id == EV_GCEND && e->len >= 4 && !w->started) {
+		wr->early_ts[wr->nearly % 16] = e->timestamp;
 		wr->early_end[wr->nearly++ % 16] = rd32(e->payload);
 	} else if (e->id == EV_NODE && e->len >= 8) { /* wherever they come (early_end) */
 		w->nodes += rd32(e->payload + 4);
@@ -100,7 +108,12 @@ void clr_watch(const uint8_t *map, uint64_t size, struct clr_watch *w)
 
 	memset(w, 0, sizeof *w);
 	sbuf_init(&err);
+	memset(&t, 0, sizeof t);
 	nt_read("stream", map, size, &t, watch_event, &wr, &ws, &err);
+	/* the GC's own start to end, as the runtime timed them */
+	w->pause_ms = -1;
+	if (w->ended && t.qpc_freq > 0 && wr.end_ts >= wr.start_ts)
+		w->pause_ms = (double)(wr.end_ts - wr.start_ts) * 1000.0 / (double)t.qpc_freq;
 	sbuf_free(&err);
 	warn_free(&ws);
 }

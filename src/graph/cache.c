@@ -149,7 +149,7 @@ static const char *untrusted_path(const char *path)
  * and checked on an open descriptor: a directory (not a symlink), ours,
  * closed to others (narrowed to 0700 if ours and wider). NULL if it
  * cannot be trusted: then there is no cache. */
-static char *private_dir(void)
+char *cache_private_dir(void)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME"), *tmp = getenv("TMPDIR");
 	char *d;
@@ -178,7 +178,7 @@ static char *private_dir(void)
 static char *private_base(const char *abs)
 {
 	const char *slash = strrchr(abs, '/');
-	char *pd = private_dir(), *out = NULL;
+	char *pd = cache_private_dir(), *out = NULL;
 
 	if (pd != NULL)
 		out = xasprintf("%s/%016llx-%s", pd, (unsigned long long)hash64(abs, strlen(abs), 0),

@@ -54,6 +54,10 @@ char *cache_path(const char *dump_path);
  * ".hwi"), the directory made and checked as for the cache; NULL without
  * one. Caller frees. */
 char *cache_private_base(const char *dump_path);
+/* The private directory itself ($XDG_CACHE_HOME/heapwalk, ...), made
+ * and checked as for the cache; NULL when it cannot be trusted. Caller
+ * frees. */
+char *cache_private_dir(void);
 
 /* Fill h (already mapped: path, map, size, fd, cache_file set) from the
  * cache, which must be a regular file of ours closed to others: the

@@ -298,7 +298,9 @@ const struct cmd_entry cmd_table[CMD_N] = {
 		"                  and counted; or labelled not exact with the reason); a Node\n"
 		"                  process needs none (V8's ids hold across its snapshots)\n" },
 	[CMD_SNAPSHOT] = { "snapshot", CMD_ARG_PID_FILE, 0, CMD_TABLES, CMD_BL_NONE, 0, NULL,
-		"  snapshot PID FILE  a heap dump with stable object ids and the last mark (JVM),\n"
+		"  snapshot PID FILE  a heap dump with stable object ids and the last mark (JVM;\n"
+		"                  HotSpot's own dump when the agent cannot be loaded, said on\n"
+		"                  stderr, or with --plain),\n"
 		"                  or the heap a .NET process's runtime reports (nettrace), or a\n"
 		"                  Node process's V8 heap snapshot through its inspector (opened\n"
 		"                  with SIGUSR1 if closed, and closed again; progress on stderr\n"

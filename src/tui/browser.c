@@ -507,7 +507,7 @@ static void screen_init(void)
 	colors_init();
 }
 
-int tui_main(const char *dump, const char *baseline, const struct open_opts *oo, const char *start)
+int tui_main(const char *dump, const char *baseline, const struct open_opts *oo, const char *start, const char *note)
 {
 	struct heap h;
 	struct tui t = { 0 };
@@ -581,8 +581,10 @@ int tui_main(const char *dump, const char *baseline, const struct open_opts *oo,
 	screen_init();
 	getmaxyx(stdscr, t.rows, t.cols);
 	if (h.warn.n > 0)
-		tui_message(&t, 1, "%zu warnings while reading the dump: see heapwalk info",
-			    h.warn.n + h.warn.suppressed);
+		tui_message(&t, 1, "%zu warnings while reading the dump: see heapwalk info%s%s",
+			    h.warn.n + h.warn.suppressed, note ? "; " : "", note ? note : "");
+	else if (note != NULL) /* heapwalk PID: which snapshot the baseline is */
+		tui_message(&t, 0, "%s", note);
 	if (start != NULL && *start != '\0') { /* --root, --ignore */
 		sbuf_init(&err);
 		if (command_run(&t, start, &err) < 0)
@@ -622,7 +624,7 @@ int tui_main(const char *dump, const char *baseline, const struct open_opts *oo,
 	if (t.reopen != 0 && !tui_signal) { /* another heapshot of the dump, from its first step */
 		struct open_opts again = *oo;
 		again.snapshot = t.reopen;
-		int rc = tui_main(dump, bl_path, &again, NULL);
+		int rc = tui_main(dump, bl_path, &again, NULL, NULL);
 		free(bl_path);
 		return rc;
 	}

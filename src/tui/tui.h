@@ -250,7 +250,8 @@ node_t incoming_paths_target(const struct tview *v);
 void incoming_show(struct tui *t, struct tview *v, node_t x, int lifelines);
 
 /* Entry point from main(): open the dump and browse it, first making
- * the steps of `start` (NULL: none) as the ':' prompt does. Exit status. */
-int tui_main(const char *dump, const char *baseline, const struct open_opts *oo, const char *start);
+ * the steps of `start` (NULL: none) as the ':' prompt does; note (NULL:
+ * none) on the message line at first. Exit status. */
+int tui_main(const char *dump, const char *baseline, const struct open_opts *oo, const char *start, const char *note);
 
 #endif

@@ -1,0 +1,198 @@
+/* fakejvm.c — a process that looks like a HotSpot JVM from /proc, for
+ * test_proc.c, which builds it at test time: it maps a file named
+ * libjvm.so (argv[2], any file) and logs every SIGQUIT it gets to its
+ * standard output. In its own mount namespace with a private /tmp (a
+ * tmpfs: nothing it makes there outlives it), it may also make and map
+ * what HotSpot makes, and answer on an attach socket as the tests want:
+ *   fakejvm MODE LIBJVM READY
+ *   nojvm    only the library: not a JVM
+ *   silent   HotSpot's perf data too, but no attach socket ever
+ *   flood    an attach socket that answers status 0 and 2 MiB
+ *   ctrl     an attach socket that answers `load` as the agent would,
+ *            its status line full of control characters, and `dumpheap`
+ *            with a failure whose message is full of them
+ *   trunc    an attach socket that answers `dumpheap` as done, but
+ *            writes an HPROF file cut short in its first record
+ * It writes READY (a path outside /tmp) when set up, and exits after
+ * 120 s. Exit 3: no private /tmp could be made (the test skips). */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+static void on_quit(int sig)
+{
+	(void)sig;
+	if (write(1, "QUIT\n", 5) < 0)
+		_exit(4);
+}
+
+static void *map(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	void *m = fd < 0 ? MAP_FAILED : mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+
+	if (m == MAP_FAILED) {
+		perror(path);
+		exit(2);
+	}
+	close(fd);
+	return m;
+}
+
+/* HotSpot's perf data header, version 2.0, no entries (attach not said
+ * to be off), as /tmp/hsperfdata_USER/PID, mapped. */
+static void perf_data(void)
+{
+	char dir[64], path[96];
+	uint8_t head[32] = { 0xca, 0xfe, 0xc0, 0xc0, 1, 2, 0, 1 };
+	const char *user = getenv("USER") ? getenv("USER") : "root";
+
+	snprintf(dir, sizeof dir, "/tmp/hsperfdata_%s", user);
+	snprintf(path, sizeof path, "%s/%ld", dir, (long)getpid());
+	mkdir(dir, 0755);
+	head[24] = 32; /* entries at 32, none */
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || write(fd, head, sizeof head) != sizeof head || ftruncate(fd, 4096) < 0) {
+		perror(path);
+		exit(2);
+	}
+	close(fd);
+	map(path);
+}
+
+static int listener(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int s = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	snprintf(sa.sun_path, sizeof sa.sun_path, "/tmp/.java_pid%ld", (long)getpid());
+	if (s < 0 || bind(s, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(s, 4) < 0) {
+		perror("socket");
+		exit(2);
+	}
+	return s;
+}
+
+static void say(int c, const char *s, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(c, s, n);
+		if (w <= 0)
+			return;
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+/* The request's five NUL-ended strings: version, command, 3 arguments. */
+static int request(int c, char *buf, size_t n, const char *part[5])
+{
+	size_t len = 0;
+	int nuls = 0;
+
+	while (nuls < 5 && len < n) {
+		ssize_t r = read(c, buf + len, n - len);
+		if (r <= 0)
+			return -1;
+		for (ssize_t i = 0; i < r; i++)
+			nuls += buf[len + (size_t)i] == '\0';
+		len += (size_t)r;
+	}
+	for (int i = 0, at = 0; i < 5; i++) {
+		part[i] = buf + at;
+		at += (int)strlen(buf + at) + 1;
+	}
+	return nuls >= 5 ? 0 : -1;
+}
+
+static void serve(int s, const char *mode)
+{
+	static char big[1 << 16];
+	char buf[8192];
+	const char *part[5];
+
+	memset(big, 'x', sizeof big);
+	for (;;) {
+		int c = accept(s, NULL, NULL);
+		if (c < 0)
+			continue;
+		if (request(c, buf, sizeof buf, part) < 0) {
+			close(c);
+			continue;
+		}
+		if (strcmp(mode, "flood") == 0) {
+			say(c, "0\n", 2);
+			for (int i = 0; i < 32; i++) /* 2 MiB */
+				say(c, big, sizeof big);
+		} else if (strcmp(part[1], "load") == 0) {
+			/* the agent's options: status:FILE,COMMAND */
+			char file[256];
+			const char *o = part[4];
+			if (strncmp(o, "status:", 7) == 0 && strcspn(o + 7, ",") < sizeof file) {
+				snprintf(file, sizeof file, "%.*s", (int)strcspn(o + 7, ","), o + 7);
+				int fd = open(file, O_WRONLY | O_TRUNC);
+				const char line[] = "error: bad\033[2J\033]0;owned\007 news\rhere\n";
+				if (fd >= 0) {
+					say(fd, line, sizeof line - 1);
+					close(fd);
+				}
+			}
+			say(c, "0\nreturn code: 0\n", 17);
+		} else if (strcmp(part[1], "dumpheap") == 0 && strcmp(mode, "trunc") == 0) {
+			/* the header, then a UTF8 record that claims 1000 bytes */
+			static const char head[] = "JAVA PROFILE 1.0.2\0\0\0\0\x08\0\0\0\0\0\0\0\0"
+						   "\x01\0\0\0\0\0\0\x03\xe8" "abc";
+			int fd = open(part[2], O_WRONLY | O_CREAT | O_EXCL, 0600);
+			if (fd >= 0) {
+				say(fd, head, sizeof head - 1);
+				close(fd);
+			}
+			const char msg[] = "0\nDumping heap to it ...\nHeap dump file created [42 bytes in 0.001 secs]\n";
+			say(c, msg, sizeof msg - 1);
+		} else if (strcmp(part[1], "dumpheap") == 0) {
+			const char msg[] = "0\nDumping heap to somewhere ...\nno room\033[2J\033]0;owned\007 left\n";
+			say(c, msg, sizeof msg - 1);
+		}
+		close(c);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 4)
+		return 1;
+	const char *mode = argv[1];
+	signal(SIGQUIT, on_quit);
+	signal(SIGPIPE, SIG_IGN); /* a peer that hangs up on a flood */
+	setvbuf(stdout, NULL, _IONBF, 0);
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("tmpfs", "/tmp", "tmpfs", 0, "mode=1777") < 0)
+		return 3;
+	map(argv[2]);
+	int s = -1;
+	if (strcmp(mode, "nojvm") != 0)
+		perf_data();
+	if (strcmp(mode, "flood") == 0 || strcmp(mode, "ctrl") == 0 || strcmp(mode, "trunc") == 0)
+		s = listener();
+	int fd = open(argv[3], O_WRONLY | O_CREAT, 0644);
+	if (fd < 0)
+		return 2;
+	close(fd);
+	alarm(120);
+	if (s >= 0)
+		serve(s, mode);
+	for (;;)
+		pause();
+}
