@@ -712,9 +712,10 @@ static int attach_command(const struct cli *c)
 	else if (p.kind == PROC_DOTNET) /* its runtime reports the heap itself */
 		rc = dotnet_take(&p, c->file, &res, &err);
 	else if (p.kind == PROC_NODE && c->cmd->arg == CMD_ARG_PID) {
-		sbuf_printf(&err, "PID %s is a Node process: it needs no mark, V8 keeps an object's id across the "
-			    "snapshots of one process; take two (heapwalk snapshot PID FILE) and compare them "
-			    "(heapwalk diff OLD NEW, or --baseline OLD)", c->pid);
+		sbuf_printf(&err, "PID %s is a Node process: mark is for JVMs and .NET; take two snapshots "
+			    "(heapwalk snapshot PID FILE) and compare them (heapwalk diff OLD NEW: by content, V8 "
+			    "clears its ids as each inspector session ends; exact with two the process writes itself, "
+			    "v8.writeHeapSnapshot())", c->pid);
 		rc = -1;
 	} else if (p.kind == PROC_NODE)
 		rc = node_snapshot(&p, c->file, isatty(2), &res, &err);

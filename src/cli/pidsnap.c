@@ -212,7 +212,8 @@ static int clr_take(const struct proc_info *p, const char *file, const char *pre
 	return rc;
 }
 
-/* ---- Node: its inspector's V8 snapshot; V8's ids hold across them ---- */
+/* ---- Node: its inspector's V8 snapshot; inferred against the one before
+ * (V8 clears its ids as each inspector session ends) ---- */
 
 static int node_take(const struct proc_info *p, const char *file, const char *prev, int quiet, struct pidsnap *r,
 		     struct sbuf *err)
@@ -231,10 +232,11 @@ static int node_take(const struct proc_info *p, const char *file, const char *pr
 		return -1;
 	if (prev != NULL) {
 		r->baseline = xstrdup(prev);
-		r->says = said_prev(p, prev, "");
+		r->says = said_prev(p, prev, " (inferred by content: V8 cleared its ids when that snapshot's "
+					     "inspector session ended)");
 	} else {
 		r->says = xasprintf("no baseline: the first snapshot of PID %ld here; the next heapwalk %ld "
-				    "shows what is new since", (long)p->pid, (long)p->pid);
+				    "shows what is new since (inferred)", (long)p->pid, (long)p->pid);
 	}
 	return 0;
 }

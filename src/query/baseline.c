@@ -134,6 +134,25 @@ static void mark_both(const struct heap *h, node_t i, const struct heap *old, no
 	}
 }
 
+/* h against old by content and references (match.h): BL_MATCHED,
+ * inferred; why (owned, or NULL) says why no ids could tell. */
+static void matched(struct heap *h, struct heap *old, struct baseline *b, char *why, struct progress *p)
+{
+	struct match_result r;
+
+	match_dumps(old, h, 0, &r, p);
+	b->mode = BL_MATCHED;
+	b->old = old;
+	b->fresh = r.fresh;
+	b->gone = r.gone;
+	b->unknown = r.amb_new;
+	b->unknown_old = r.amb_gone;
+	b->pairs = r.pairs;
+	b->confidence = r.confidence;
+	b->how = why;
+	count_old(h, b);
+}
+
 /* Both node lists are in id order: one merge. */
 static void merge_ids(const struct heap *h, const struct heap *old, int ids, struct baseline *b)
 {
@@ -221,18 +240,7 @@ int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 	int ids = h->fmt != NULL && h->fmt == old->fmt && h->fmt->id_identifies != NULL;
 	if (!ids && (!h->agent.present || !old->agent.present)) {
 		/* ids are addresses: pair the objects by what they are */
-		struct match_result r;
-		match_dumps(old, h, 0, &r, p);
-		b->mode = BL_MATCHED;
-		b->old = old;
-		b->fresh = r.fresh;
-		b->gone = r.gone;
-		b->unknown = r.amb_new;
-		b->unknown_old = r.amb_gone;
-		b->pairs = r.pairs;
-		b->confidence = r.confidence;
-		b->how = why_not;
-		count_old(h, b);
+		matched(h, old, b, why_not, p);
 		return 0;
 	}
 	free(why_not);
@@ -254,6 +262,18 @@ int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 		objset_recount(old, &b->unknown_old);
 	}
 	count_old(h, b);
+	/* ids that last within a process may still have been reset in it
+	 * (V8's heap profiler clears its ids when an inspector session
+	 * ends: two snapshots taken through the inspector share none, yet
+	 * the same numbers come again for other objects): when more than a
+	 * tenth of the ids in both name another object, they name nothing */
+	if (ids && b->reused * 10 > b->nold + b->reused) {
+		char *why = xasprintf("%llu of the %llu ids in both dumps name another object (type, class or text): "
+				      "the ids were reset between the dumps, and name nothing across them",
+				      (unsigned long long)b->reused, (unsigned long long)(b->nold + b->reused));
+		baseline_free(b);
+		matched(h, old, b, why, p);
+	}
 	return 0;
 }
 

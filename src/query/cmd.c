@@ -296,7 +296,7 @@ const struct cmd_entry cmd_table[CMD_N] = {
 		"                  that the next snapshot replays into its FILE.hwmark (exact;\n"
 		"                  large and pinned objects a background GC kept: inferred,\n"
 		"                  and counted; or labelled not exact with the reason); a Node\n"
-		"                  process needs none (V8's ids hold across its snapshots)\n" },
+		"                  process is refused (its snapshots compare by content)\n" },
 	[CMD_SNAPSHOT] = { "snapshot", CMD_ARG_PID_FILE, 0, CMD_TABLES, CMD_BL_NONE, 0, NULL,
 		"  snapshot PID FILE  a heap dump with stable object ids and the last mark (JVM;\n"
 		"                  HotSpot's own dump when the agent cannot be loaded, said on\n"
