@@ -507,6 +507,42 @@ START_TEST(test_node_ids_reset)
 }
 END_TEST
 
+/* heapwalk PID on a Node process: a snapshot into the cache directory,
+ * its LiveThings counted; again after 37 more, the first its baseline,
+ * said to be inferred; the inspector closed after each. */
+START_TEST(test_node_pid)
+{
+	pid_t pid = node_start("pid", "--inspect-port=0", 55, 0);
+	if (pid == 0)
+		return;
+	ck_assert_int_eq(system("rm -rf " PROCDIR "/cache"), 0);
+	char cmd[1024];
+	int st;
+	for (int round = 0; round < 2; round++) {
+		if (round == 1) {
+			unlink(PROCDIR "/pid.ready.more");
+			ck_assert_int_eq(kill(pid, SIGUSR2), 0);
+			wait_ready(PROCDIR "/pid.ready.more", pid);
+		}
+		snprintf(cmd, sizeof cmd, "XDG_CACHE_HOME=" PROCDIR "/cache %s -e 'instances LiveThing | classes' %ld 2>&1",
+			 heapwalk(), (long)pid);
+		char *out = run(cmd, &st);
+		const char *row = strstr(out, "\nLiveThing ");
+		int n = 0;
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && row != NULL && sscanf(row, " LiveThing %d", &n) == 1 &&
+			      n == (round ? 92 : 55), "round %d: %d LiveThings: %.1500s", round, n, out);
+		ck_assert_msg(strstr(out, round ? "/snap-000002.heapsnapshot: " : "/snap-000001.heapsnapshot: ") != NULL &&
+			      (round == 0 || (strstr(out, "heapwalk: baseline: snap-000001.heapsnapshot of ") != NULL &&
+					      strstr(out, "\nidentity:   inferred: ") != NULL)), "round %d: %.1500s", round, out);
+		free(out);
+		int port = logged_port("pid");
+		ck_assert_msg(port > 0 && !listening(port), "round %d: the inspector on port %d is open", round, port);
+	}
+	assert_untouched(pid, "node after heapwalk PID");
+	end(pid);
+}
+END_TEST
+
 /* heapwalk ended by SIGTERM while the snapshot streams (node stopped
  * from the moment its session is attached until heapwalk's file is
  * there, so that the snapshot cannot end first): one line saying so,
@@ -1969,6 +2005,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_node_inspector_open);
 	tcase_add_test(tc, test_node_interrupted);
 	tcase_add_test(tc, test_node_ids_reset);
+	tcase_add_test(tc, test_node_pid);
 	tcase_add_test(tc, test_node_not_signalled);
 	tcase_add_test(tc, test_node_namespaces);
 	suite_add_tcase(s, tc);
