@@ -336,25 +336,6 @@ int dotnet_collect(int s, uint64_t keywords, uint32_t level, uint32_t buffer_mb,
 	return rc;
 }
 
-/* A bound in seconds: environment variable var, else def. 0, or -1
- * with err. */
-static int seconds_env(const char *var, double def, double *out, struct sbuf *err)
-{
-	const char *v = getenv(var);
-	char *end;
-
-	*out = def;
-	if (v == NULL || *v == '\0')
-		return 0;
-	*out = strtod(v, &end);
-	if (*end == '\0' && *out > 0 && *out <= 1e9)
-		return 0;
-	sbuf_printf(err, "%s=", var);
-	esc_append(err, (const uint8_t *)v, strlen(v), 0);
-	sbuf_adds(err, ": not a number of seconds above 0");
-	return -1;
-}
-
 /* What the copy into fd keeps to: the room its file system has but
  * 1/20 of it, the quiet and the whole time HEAPWALK_SNAPSHOT_IDLE and
  * HEAPWALK_SNAPSHOT_WALL say. 0, or -1 with err. */
@@ -465,7 +446,7 @@ done:
 		close(fd);
 	unlink(tmp);
 	if (guarded)
-		tmp_unguard();
+		tmp_unguard(tmp);
 	free(tmp);
 	sbuf_free(&sock);
 	return rc;

@@ -249,7 +249,7 @@ int hs_dumpheap(const struct proc_info *p, const char *file, int gz, struct sbuf
 			    (long long)st.st_size, gz ? " (gzip)" : "", hw_now() - t0, said.buf ? said.buf : "");
 	unlink(tmp);
 	if (guarded)
-		tmp_unguard();
+		tmp_unguard(tmp);
 	free(tmp);
 	sbuf_free(&said);
 	return rc;
