@@ -299,7 +299,7 @@ const struct cmd_entry cmd_table[CMD_N] = {
 	[CMD_SNAPSHOT] = { "snapshot", CMD_ARG_PID_FILE, 0, CMD_TABLES, CMD_BL_NONE, 0, NULL,
 		"  snapshot PID FILE  a heap dump with stable object ids and the last mark (JVM;\n"
 		"                  HotSpot's own dump when the agent cannot be loaded, said on\n"
-		"                  stderr, or with --plain),\n"
+		"                  stderr, or with --plain; its answer awaited 30 min at most),\n"
 		"                  or the heap a .NET process's runtime reports (nettrace: cut\n"
 		"                  short, nothing written, past the room on FILE's file system\n"
 		"                  but 1/20, after 60 s without a byte or 30 min in all)\n"
