@@ -24,10 +24,15 @@
  *              fifo  a FIFO at the dump's path
  *              slow  copied it, made $FAKEJVM_MARK, and answers 60 s
  *                    later
- * It writes READY (a path outside /tmp) when set up, and exits after
- * 120 s. Exit 3: no private /tmp could be made (the test skips). */
+ * With $FAKEJVM_UID and $FAKEJVM_GID it runs as that user once its /tmp
+ * is mounted (its perf data and socket that user's, as a JVM of
+ * another user's). It writes READY (a path outside /tmp) when set up,
+ * and exits after 120 s. Exit 3: no private /tmp could be made (the
+ * test skips). */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -36,6 +41,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -68,7 +74,8 @@ static void perf_data(void)
 {
 	char dir[64], path[96];
 	uint8_t head[32] = { 0xca, 0xfe, 0xc0, 0xc0, 1, 2, 0, 1 };
-	const char *user = getenv("USER") ? getenv("USER") : "root";
+	struct passwd *pw = getpwuid(getuid());
+	const char *user = pw ? pw->pw_name : "root";
 
 	snprintf(dir, sizeof dir, "/tmp/hsperfdata_%s", user);
 	snprintf(path, sizeof path, "%s/%ld", dir, (long)getpid());
@@ -246,6 +253,10 @@ int main(int argc, char **argv)
 	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
 	    mount("tmpfs", "/tmp", "tmpfs", 0, "mode=1777") < 0)
 		return 3;
+	if (getenv("FAKEJVM_UID") && (setgroups(0, NULL) < 0 || setgid((gid_t)atol(getenv("FAKEJVM_GID"))) < 0 ||
+				      setuid((uid_t)atol(getenv("FAKEJVM_UID"))) < 0 ||
+				      prctl(PR_SET_DUMPABLE, 1) < 0)) /* as a JVM exec'd as that user is */
+		return 2;
 	map(argv[2]);
 	int s = -1;
 	if (strcmp(mode, "nojvm") != 0)

@@ -11,7 +11,10 @@
  * private /tmp): a file named libjvm.so mapped by what is no JVM, perf
  * data but no socket ever (the 10 s wait), an attach answer of 2 MiB,
  * terminal controls in the agent's status line and in HotSpot's dump
- * message. Each is refused in one line naming
+ * message, HotSpot's dump fetched from its /tmp (its directory swapped
+ * for a link to ours, a link or FIFO at the dump, dumps not whole, 1.0.1
+ * dumps, heapwalk stopped or out of time while the JVM dumps, as root
+ * and as the JVM's user). Each is refused in one line naming
  * what it is (or marked, where it can be), no file
  * is written, and the process goes on as it was: not ended, not stopped,
  * no signal pending, no handler run. Beside a real .NET runtime, sockets
@@ -1019,6 +1022,78 @@ START_TEST(test_fake_dump_stopped)
 }
 END_TEST
 
+/* Root against nobody's JVM: the dump is fetched by a child of nobody's
+ * uid. SIGTERM to heapwalk alone while the JVM writes its dump: heapwalk
+ * ends by it, and its child, sent SIGTERM as its parent dies, removes
+ * the dump and its directory from the JVM's /tmp (waited for 20 s at
+ * most: the child ends on its own only after the fake's 60 s answer). */
+START_TEST(test_fake_dump_stopped_as_user)
+{
+	if (!fake_built())
+		return;
+	uid_t uid;
+	gid_t gid;
+	char id[32];
+	nobody(&uid, &gid);
+	ck_assert_int_eq(system("chmod 1777 " PROCDIR), 0);
+	small_dump("slowu.src", 0, 1, 0);
+	ck_assert_int_eq(chmod(PROCDIR "/slowu.src", 0644), 0);
+	setenv("FAKEJVM_DO", "slow", 1);
+	setenv("FAKEJVM_SRC", PROCDIR "/slowu.src", 1);
+	setenv("FAKEJVM_MARK", PROCDIR "/slowu.mark", 1);
+	snprintf(id, sizeof id, "%ld", (long)uid);
+	setenv("FAKEJVM_UID", id, 1);
+	snprintf(id, sizeof id, "%ld", (long)gid);
+	setenv("FAKEJVM_GID", id, 1);
+	unlink(PROCDIR "/slowu.mark");
+	unlink(PROCDIR "/slowu.hprof");
+	pid_t pid = fake_start("dump", "slowu");
+	unsetenv("FAKEJVM_DO");
+	unsetenv("FAKEJVM_SRC");
+	unsetenv("FAKEJVM_MARK");
+	unsetenv("FAKEJVM_UID");
+	unsetenv("FAKEJVM_GID");
+	char spid[32];
+	snprintf(spid, sizeof spid, "%ld", (long)pid);
+	pid_t hw = fork();
+	ck_assert_int_ge(hw, 0);
+	if (hw == 0) {
+		as_a_service();
+		setsid(); /* the signal to heapwalk alone, not to its group */
+		execl(heapwalk(), "heapwalk", "snapshot", "--plain", spid, PROCDIR "/slowu.hprof", (char *)NULL);
+		_exit(127);
+	}
+	wait_ready(PROCDIR "/slowu.mark", pid);
+	ck_assert_int_eq(kill(hw, SIGTERM), 0);
+	int st = 0;
+	for (int i = 0; i < 300 && waitpid(hw, &st, WNOHANG) == 0; i++) /* 30 s: a hang, not a speed */
+		usleep(100000);
+	if (waitpid(hw, NULL, WNOHANG) == 0) {
+		kill(hw, SIGKILL);
+		waitpid(hw, NULL, 0);
+		ck_abort_msg("heapwalk did not end on SIGTERM during the JVM's dump");
+	}
+	ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "heapwalk ended with status %d", st);
+	assert_nothing_written("slowu.hprof");
+	char tmp[64];
+	snprintf(tmp, sizeof tmp, "/proc/%ld/root/tmp", (long)pid);
+	int left = 1;
+	for (int i = 0; i < 200 && left; i++) {
+		DIR *d = opendir(tmp);
+		struct dirent *e;
+		ck_assert_ptr_nonnull(d);
+		left = 0;
+		while ((e = readdir(d)) != NULL)
+			left |= strncmp(e->d_name, "heapwalk", 8) == 0;
+		closedir(d);
+		if (left)
+			usleep(100000);
+	}
+	assert_fake_tmp_clean(pid, "nobody's JVM, heapwalk stopped during its dump");
+	end(pid);
+}
+END_TEST
+
 /* What the JVM side writes is escaped: the agent's status line and
  * HotSpot's dump message full of terminal controls reach stderr as one
  * line of escapes (a failed dumpheap, though status 0, is an error, and
@@ -1834,6 +1909,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_fake_not_a_file);
 	tcase_add_test(tc, test_fake_dump_checks);
 	tcase_add_test(tc, test_fake_dump_stopped);
+	tcase_add_test(tc, test_fake_dump_stopped_as_user);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stream");
 	tcase_set_timeout(tc, HANG_TIMEOUT); /* a hang */

@@ -23,13 +23,17 @@
 
 int hs_sees_as_we_do(const struct proc_info *p, const char *path)
 {
-	char there[PATH_MAX + 64];
 	struct stat a, b;
 
-	if (path[0] != '/' || strlen(path) >= PATH_MAX)
+	if (path[0] != '/' || strlen(path) >= PATH_MAX || stat(path, &a) < 0)
 		return 0;
-	snprintf(there, sizeof there, "/proc/%ld/root%s", (long)p->pid, path);
-	return stat(path, &a) == 0 && stat(there, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	/* the path as the JVM resolves it: its links inside its root */
+	int fd = proc_root_open(p->pid, path, O_PATH, 0);
+	if (fd < 0)
+		return 0;
+	int same = fstat(fd, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	close(fd);
+	return same;
 }
 
 /* The first line of s, escaped. */

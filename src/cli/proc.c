@@ -294,14 +294,19 @@ static int mapped(pid_t pid, const struct status *st)
 	return libs;
 }
 
-/* Is the JVM's attach socket /tmp/.java_pidNSPID there? */
+/* Is the JVM's attach socket /tmp/.java_pidNSPID there (in its root, its
+ * links resolved inside it)? */
 static int has_socket(pid_t pid, const struct status *st)
 {
-	char sock[96];
+	char sock[64];
 	struct stat sb;
 
-	snprintf(sock, sizeof sock, "/proc/%ld/root/tmp/.java_pid%ld", (long)pid, st->nspid);
-	return lstat(sock, &sb) == 0 && S_ISSOCK(sb.st_mode);
+	snprintf(sock, sizeof sock, "/tmp/.java_pid%ld", st->nspid);
+	int fd = proc_root_open(pid, sock, O_PATH | O_NOFOLLOW, 0);
+	int is = fd >= 0 && fstat(fd, &sb) == 0 && S_ISSOCK(sb.st_mode);
+	if (fd >= 0)
+		close(fd);
+	return is;
 }
 
 /* One attaches through the JVM's socket /tmp/.java_pidNSPID; when that
