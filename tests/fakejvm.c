@@ -22,6 +22,8 @@
  *                    by a symbolic link to it (a directory)
  *              link  a symbolic link to it at the dump's path
  *              fifo  a FIFO at the dump's path
+ *              litter  no dump, but a file of its own, "litter", in
+ *                    the dump's directory
  *              slow  copied it, made $FAKEJVM_MARK, and answers 60 s
  *                    later
  * With $FAKEJVM_UID and $FAKEJVM_GID it runs as that user once its /tmp
@@ -175,6 +177,11 @@ static void dump(int c, const char *path)
 		n = symlink(src, path) == 0 ? 0 : -1;
 	else if (strcmp(what, "fifo") == 0)
 		n = mkfifo(path, 0600) == 0 ? 0 : -1;
+	else if (strcmp(what, "litter") == 0) {
+		char litter[300];
+		snprintf(litter, sizeof litter, "%s/litter", dir);
+		n = copy(src, litter) < 0 ? -1 : 0;
+	}
 	if (n < 0) {
 		say(c, "0\nfakejvm: could not do it\n", strlen("0\nfakejvm: could not do it\n"));
 		return;

@@ -959,6 +959,73 @@ START_TEST(test_fake_dump_checks)
 }
 END_TEST
 
+/* A JVM that leaves a file of its own in heapwalk's directory (and no
+ * dump): the directory cannot be removed, and the error line says it
+ * is left, after why the snapshot failed. */
+START_TEST(test_fake_dir_left)
+{
+	if (!fake_built())
+		return;
+	small_dump("litter.src", 0, 1, 0);
+	setenv("FAKEJVM_DO", "litter", 1);
+	setenv("FAKEJVM_SRC", PROCDIR "/litter.src", 1);
+	pid_t pid = fake_start("dump", "litter");
+	unsetenv("FAKEJVM_DO");
+	unsetenv("FAKEJVM_SRC");
+	unlink(PROCDIR "/litter.hprof");
+	char args[512];
+	int rc;
+	snprintf(args, sizeof args, "snapshot --plain %ld " PROCDIR "/litter.hprof", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	ck_assert_msg(rc == 2 && strstr(err, "heap.hprof: No such file or directory; and its directory "
+					 "/tmp/heapwalk-dump-") != NULL &&
+			      strstr(err, " is left in the JVM's /tmp (Directory not empty)\n") != NULL &&
+			      strchr(err, '\n') == err + strlen(err) - 1,
+		      "status %d: %s", rc, err);
+	free(err);
+	assert_nothing_written("litter.hprof");
+	end(pid);
+}
+END_TEST
+
+/* --gz of a JVM that takes no gzip level (the fake writes what it is
+ * given, a plain HPROF): the snapshot is taken, its line says no
+ * "(gzip)" (the file's content, not the option), and one line on
+ * stderr says the file is plain. */
+START_TEST(test_fake_gz_not_taken)
+{
+	if (!fake_built())
+		return;
+	small_dump("gzplain.src", 0, 1, 0);
+	setenv("FAKEJVM_DO", "copy", 1);
+	setenv("FAKEJVM_SRC", PROCDIR "/gzplain.src", 1);
+	pid_t pid = fake_start("dump", "gzplain");
+	unsetenv("FAKEJVM_DO");
+	unsetenv("FAKEJVM_SRC");
+	unlink(PROCDIR "/gzplain.hprof.gz");
+	char cmd[1024], *want;
+	int st;
+	snprintf(cmd, sizeof cmd, "env PATH=" NOJCMD " %s snapshot --gz=3 %ld " PROCDIR "/gzplain.hprof.gz 2>&1",
+		 heapwalk(), (long)pid);
+	char *out = run(cmd, &st);
+	want = xasprintf("heapwalk: PID %ld: the JVM took no gzip level (an older JDK): " PROCDIR
+			 "/gzplain.hprof.gz is a plain HPROF\n", (long)pid);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strstr(out, want) != NULL &&
+		      strstr(out, "snapshot " PROCDIR "/gzplain.hprof.gz: ") != NULL && strstr(out, "(gzip)") == NULL,
+		      "%s: status %d: %s", cmd, st, out);
+	free(want);
+	free(out);
+	size_t a, b;
+	char *src = file_bytes(PROCDIR "/gzplain.src", &a), *got = file_bytes(PROCDIR "/gzplain.hprof.gz", &b);
+	ck_assert_msg(a == b && memcmp(src, got, a) == 0, "not the JVM's dump");
+	free(src);
+	free(got);
+	unlink(PROCDIR "/gzplain.hprof.gz");
+	assert_fake_tmp_clean(pid, "--gz not taken");
+	end(pid);
+}
+END_TEST
+
 /* SIGTERM to heapwalk while the JVM writes its dump (the fake has
  * written it and waits 60 s to answer): heapwalk ends by the signal at
  * once, and neither FILE.tmp-* beside FILE nor its directory or the
@@ -1908,6 +1975,8 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_fake_swapped_dir);
 	tcase_add_test(tc, test_fake_not_a_file);
 	tcase_add_test(tc, test_fake_dump_checks);
+	tcase_add_test(tc, test_fake_gz_not_taken);
+	tcase_add_test(tc, test_fake_dir_left);
 	tcase_add_test(tc, test_fake_dump_stopped);
 	tcase_add_test(tc, test_fake_dump_stopped_as_user);
 	suite_add_tcase(s, tc);

@@ -36,9 +36,8 @@ void hs_fresh_name(char *out, size_t n, const char *prefix);
 
 /* Run fn(p, arg, out, err) as the JVM p's user: in a child that has
  * dropped to p's uid and gid (heapwalk is root, p another user's), so
- * that nothing it makes, reads or removes in p's directories (reached
- * through /proc/PID/root, where p's user may plant symlinks) is done
- * with root's rights. fn returns 0 with its answer in out, or -1 with
+ * that nothing it makes, reads or removes in p's directories (where p's
+ * user may plant links) is done with root's rights. fn returns 0 with its answer in out, or -1 with
  * one line in err; so does this. Should heapwalk die meanwhile, the
  * child is sent SIGTERM (its guarded files are removed). */
 typedef int (*hs_user_fn)(const struct proc_info *p, void *arg, struct sbuf *out, struct sbuf *err);
