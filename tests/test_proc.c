@@ -630,6 +630,23 @@ START_TEST(test_jvm_perf_data_found)
 		assert_dumps(pid, "perf", 0, "a JVM told by its perf data");
 		end(pid);
 	}
+	/* heapwalk as the JVM's user (no map_files) and its perf data removed:
+	 * not told, and the line says why, not that there is none */
+	ck_assert_int_eq(system("chmod 1777 " PROCDIR), 0);
+	unlink(PROCDIR "/perf.ready");
+	char *argv[] = { getenv("JAVA"), "-cp", PROCDIR, "Sleep", PROCDIR "/perf.ready", NULL };
+	pid_t pid = start(argv, 1);
+	wait_ready(PROCDIR "/perf.ready", pid);
+	char perf[128];
+	snprintf(perf, sizeof perf, "/proc/%ld/root/tmp/hsperfdata_nobody/%ld", (long)pid, (long)pid);
+	ck_assert_msg(unlink(perf) == 0, "%s: %s", perf, strerror(errno));
+	char *want = xasprintf("PID %ld maps a libjvm.so and performance data removed since (/tmp/hsperfdata_USER/%ld "
+			       "(deleted): a /tmp cleaner?), which only CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE may "
+			       "open to check, and has no attach socket open: not known for a JVM, not signalled "
+			       "(-XX:+StartAttachListener opens the socket)", (long)pid, (long)pid);
+	refused(pid, pid, want, 1, "nobody's JVM, its perf data removed, heapwalk as nobody");
+	free(want);
+	end(pid);
 }
 END_TEST
 
@@ -1972,6 +1989,7 @@ Suite *proc_suite(void)
 	/* HotSpot's dump fetched from the JVM's /tmp (cli/hsdump.c) */
 	tc = tcase_create("hsdump");
 	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
+	tcase_add_test(tc, test_jvm_perf_data_found);
 	tcase_add_test(tc, test_fake_swapped_dir);
 	tcase_add_test(tc, test_fake_not_a_file);
 	tcase_add_test(tc, test_fake_dump_checks);

@@ -143,7 +143,7 @@ static void what_it_is(pid_t pid, struct sbuf *out)
 	sbuf_addc(out, ']');
 }
 
-enum { MAP_JVM = 1, MAP_J9 = 2, MAP_CORECLR = 4, MAP_PERF = 8 };
+enum { MAP_JVM = 1, MAP_J9 = 2, MAP_CORECLR = 4, MAP_PERF = 8, MAP_PERF_GONE = 16 };
 
 /* A maps line's file: its device, inode and path (NULL if anonymous). */
 struct mapped_file { unsigned maj, min; unsigned long long ino; const char *path; };
@@ -214,7 +214,9 @@ static int open_mapped(pid_t pid, const struct mapped_file *m, size_t len)
  * (its device and inode), owned by the process's user, is a HotSpot JVM,
  * whatever else may map a file named libjvm.so. A /tmp cleaner may have
  * removed the file since: its line then ends " (deleted)", and the
- * mapping is still the very file. */
+ * mapping is still the very file. 1 if so, 0 if not, 2 for a removed
+ * file of that name that map_files would not open (heapwalk without
+ * CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE): not told. */
 static int perf_data(pid_t pid, const struct status *st, const char *line)
 {
 	static const char gone[] = " (deleted)";
@@ -249,7 +251,7 @@ static int perf_data(pid_t pid, const struct status *st, const char *line)
 	if (fd < 0 && !deleted)
 		fd = open_mapped(pid, &m, len);
 	if (fd < 0)
-		return 0;
+		return deleted ? 2 : 0;
 	int ok = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_uid == st->uid[1] && sb.st_ino == m.ino &&
 		 major(sb.st_dev) == m.maj && minor(sb.st_dev) == m.min && read(fd, head, sizeof head) == 8 &&
 		 memcmp(head, "\xca\xfe\xc0\xc0", 4) == 0 && head[4] <= 1 && head[5] == 2;
@@ -287,7 +289,8 @@ static int mapped(pid_t pid, const struct status *st)
 		libs |= maps_lib(line, "libjvm.so") ? MAP_JVM : 0;
 		libs |= maps_lib(line, "libj9vm29.so") ? MAP_J9 : 0;
 		libs |= maps_lib(line, "libcoreclr.so") ? MAP_CORECLR : 0;
-		libs |= !(libs & MAP_PERF) && strstr(line, "/hsperfdata_") && perf_data(pid, st, line) ? MAP_PERF : 0;
+		int perf = !(libs & MAP_PERF) && strstr(line, "/hsperfdata_") ? perf_data(pid, st, line) : 0;
+		libs |= perf == 1 ? MAP_PERF : perf == 2 ? MAP_PERF_GONE : 0;
 	}
 	free(line);
 	fclose(f);
@@ -364,6 +367,13 @@ static int runtime_of(pid_t pid, const struct status *st, int *hotspot, struct s
 		return -1;
 	}
 	*hotspot = (libs & MAP_JVM) && (libs & MAP_PERF);
+	if ((libs & MAP_JVM) && attach_safe(pid, st) && !*hotspot && !has_socket(pid, st) && (libs & MAP_PERF_GONE)) {
+		sbuf_printf(err, "PID %ld maps a libjvm.so and performance data removed since (/tmp/hsperfdata_USER/%ld "
+			    "(deleted): a /tmp cleaner?), which only CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE may open "
+			    "to check, and has no attach socket open: not known for a JVM, not signalled "
+			    "(-XX:+StartAttachListener opens the socket)", (long)pid, st->nspid);
+		return -1;
+	}
 	if ((libs & MAP_JVM) && attach_safe(pid, st) && !*hotspot && !has_socket(pid, st)) {
 		sbuf_printf(err, "PID %ld maps a libjvm.so but no HotSpot performance data (/tmp/hsperfdata_USER/%ld; "
 			    "none with -XX:-UsePerfData or -XX:+PerfDisableSharedMem) and has no attach socket open: "
