@@ -116,7 +116,7 @@ static int perf_says_off(const uint8_t *b, size_t n)
  * without one (-XX:-UsePerfData) says nothing: 0. */
 static int attach_off(const struct proc_info *p, const struct jvm_tmp *t)
 {
-	char path[512];
+	char path[32];
 	DIR *d;
 	struct dirent *e;
 	int off = 0;
@@ -130,9 +130,9 @@ static int attach_off(const struct proc_info *p, const struct jvm_tmp *t)
 	while (!off && (e = readdir(d)) != NULL) {
 		if (strncmp(e->d_name, "hsperfdata_", 11) != 0)
 			continue;
-		snprintf(path, sizeof path, "%s/%ld", e->d_name, p->nspid);
+		snprintf(path, sizeof path, "%ld", p->nspid);
 		int sub = openat(dirfd(d), e->d_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		int fd = sub < 0 ? -1 : openat(sub, strchr(path, '/') + 1, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		int fd = sub < 0 ? -1 : openat(sub, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		if (sub >= 0)
 			close(sub);
 		struct stat st;
