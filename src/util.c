@@ -510,23 +510,35 @@ static volatile int watched_last = -1;
 
 /* ---- temporary files ---- */
 
-/* The temporary file being written, for the signal handlers: a TERM
- * or ^C in the middle removes it, then the signal does what it did. */
-static volatile sig_atomic_t tmp_live;
-static char tmp_name[PATH_MAX];
+/* The temporary files being written, for the signal handlers: a TERM
+ * or ^C in the middle removes every one, then the signal does what it
+ * did before the first was guarded. They nest (a gzip dump inflated to
+ * check the snapshot being written, a cache written while a heap is
+ * open): each is a slot, a name relative to a directory descriptor
+ * (AT_FDCWD for a path) and unlinkat's flags, filled before it is
+ * marked live; the handlers are installed when the first goes live and
+ * the saved ones put back when the last goes. */
+#define TMP_SLOTS 8
+static struct {
+	volatile sig_atomic_t live;
+	int dir, flags;
+	char name[PATH_MAX];
+} tmp_slot[TMP_SLOTS];
 static const int tmp_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ, SIGALRM,
 				   SIGUSR1, SIGUSR2 };
 #define NTMPSIG (sizeof tmp_signals / sizeof tmp_signals[0])
 static struct sigaction tmp_saved[NTMPSIG];
 
+/* Removes the latest first: a file before the directory it is in. */
 static void tmp_on_signal(int sig)
 {
-	if (tmp_live)
-		unlink(tmp_name);
-	tmp_live = 0;
+	for (int i = TMP_SLOTS - 1; i >= 0; i--)
+		if (tmp_slot[i].live) {
+			unlinkat(tmp_slot[i].dir, tmp_slot[i].name, tmp_slot[i].flags);
+			tmp_slot[i].live = 0;
+		}
 	for (size_t i = 0; i < NTMPSIG; i++)
-		if (tmp_signals[i] == sig)
-			sigaction(sig, &tmp_saved[i], NULL); /* the front end's, or the default */
+		sigaction(tmp_signals[i], &tmp_saved[i], NULL); /* the front end's, or the default */
 	raise(sig);
 }
 
@@ -670,7 +682,7 @@ int write_file(const char *path, const void *p, size_t n, const char *const *kee
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
 	if (fd < 0) {
 		sbuf_adds(err, strerror(errno));
-		tmp_unguard();
+		tmp_unguard(tmp);
 		free(tmp);
 		free(real);
 		return -1;
@@ -686,7 +698,7 @@ int write_file(const char *path, const void *p, size_t n, const char *const *kee
 		unlink(tmp);
 		sbuf_adds(err, strerror(e));
 	}
-	tmp_unguard();
+	tmp_unguard(tmp);
 	free(tmp);
 	free(real);
 	return e != 0 ? -1 : 0;
@@ -712,30 +724,82 @@ const char *dir_untrusted(const char *dir, int narrow)
 	return why;
 }
 
-int tmp_guard(const char *tmp)
+/* Any slot live? With the signals blocked, so the handler's view is
+ * whole. */
+static int tmp_any_live(void)
 {
-	struct sigaction sa;
-
-	if (strlen(tmp) >= sizeof tmp_name)
-		return -1;
-	memcpy(tmp_name, tmp, strlen(tmp) + 1);
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = tmp_on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < NTMPSIG; i++) {
-		sigaction(tmp_signals[i], NULL, &tmp_saved[i]);
-		if (tmp_saved[i].sa_handler != SIG_IGN) /* an ignored one stays ignored */
-			sigaction(tmp_signals[i], &sa, NULL);
-	}
-	tmp_live = 1;
+	for (int i = 0; i < TMP_SLOTS; i++)
+		if (tmp_slot[i].live)
+			return 1;
 	return 0;
 }
 
-void tmp_unguard(void)
+static void tmp_block(sigset_t *old)
 {
-	tmp_live = 0;
+	sigset_t set;
+
+	sigemptyset(&set);
 	for (size_t i = 0; i < NTMPSIG; i++)
-		sigaction(tmp_signals[i], &tmp_saved[i], NULL);
+		sigaddset(&set, tmp_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+int tmp_guard_at(int dir, const char *name, int flags)
+{
+	struct sigaction sa;
+	sigset_t old;
+	int slot = -1;
+
+	if (strlen(name) >= PATH_MAX)
+		return -1;
+	tmp_block(&old);
+	for (int i = 0; i < TMP_SLOTS && slot < 0; i++)
+		slot = tmp_slot[i].live ? -1 : i;
+	if (slot >= 0 && !tmp_any_live()) {
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = tmp_on_signal;
+		sigemptyset(&sa.sa_mask);
+		for (size_t i = 0; i < NTMPSIG; i++) {
+			sigaction(tmp_signals[i], NULL, &tmp_saved[i]);
+			if (tmp_saved[i].sa_handler != SIG_IGN) /* an ignored one stays ignored */
+				sigaction(tmp_signals[i], &sa, NULL);
+		}
+	}
+	if (slot >= 0) {
+		memcpy(tmp_slot[slot].name, name, strlen(name) + 1);
+		tmp_slot[slot].dir = dir;
+		tmp_slot[slot].flags = flags;
+		tmp_slot[slot].live = 1;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return slot >= 0 ? 0 : -1;
+}
+
+int tmp_guard(const char *path)
+{
+	return tmp_guard_at(AT_FDCWD, path, 0);
+}
+
+void tmp_unguard_at(int dir, const char *name)
+{
+	sigset_t old;
+	int was = 0;
+
+	tmp_block(&old);
+	for (int i = TMP_SLOTS - 1; i >= 0 && !was; i--)
+		if (tmp_slot[i].live && tmp_slot[i].dir == dir && strcmp(tmp_slot[i].name, name) == 0) {
+			tmp_slot[i].live = 0;
+			was = 1;
+		}
+	if (was && !tmp_any_live())
+		for (size_t i = 0; i < NTMPSIG; i++)
+			sigaction(tmp_signals[i], &tmp_saved[i], NULL);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void tmp_unguard(const char *path)
+{
+	tmp_unguard_at(AT_FDCWD, path);
 }
 
 /* ".XXXXXX" as mkstemp(3) fills it in? */
@@ -1164,3 +1228,21 @@ int text_width(const char *s)
 	return w;
 }
 
+/* A bound in seconds: environment variable var, else def. 0, or -1
+ * with err. */
+int seconds_env(const char *var, double def, double *out, struct sbuf *err)
+{
+	const char *v = getenv(var);
+	char *end;
+
+	*out = def;
+	if (v == NULL || *v == '\0')
+		return 0;
+	*out = strtod(v, &end);
+	if (*end == '\0' && *out > 0 && *out <= 1e9)
+		return 0;
+	sbuf_printf(err, "%s=", var);
+	esc_append(err, (const uint8_t *)v, strlen(v), 0);
+	sbuf_adds(err, ": not a number of seconds above 0");
+	return -1;
+}

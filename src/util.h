@@ -131,11 +131,22 @@ int write_file(const char *path, const void *p, size_t n, const char *const *kee
  * Checked on an open descriptor; the reasons are static strings. */
 const char *dir_untrusted(const char *dir, int narrow);
 
-/* A temporary file being written: a TERM or ^C meanwhile removes it,
- * then the signal does what it did (one file at a time). 0, or -1 when
- * the name is too long to keep. */
+/* The seconds the environment variable var says (a number above 0),
+ * def when unset or empty. 0, or -1 with one line in err. */
+int seconds_env(const char *var, double def, double *out, struct sbuf *err);
+
+/* A temporary file being written: a TERM or ^C meanwhile removes it
+ * (and every other guarded one, the latest first), then the signal does
+ * what it did before the first was guarded. Guards nest, up to 8 at
+ * once; tmp_unguard names the one it ends. 0, or -1 when the name is
+ * too long to keep or 8 are guarded. The _at forms name a file by a
+ * directory descriptor (held open meanwhile) and unlinkat(2)'s flags
+ * (AT_REMOVEDIR: a directory, removed if empty): what no path could
+ * name safely, inside another process's root. */
 int tmp_guard(const char *path);
-void tmp_unguard(void);
+void tmp_unguard(const char *path);
+int tmp_guard_at(int dir, const char *name, int flags);
+void tmp_unguard_at(int dir, const char *name);
 /* Files "PREFIX<PID>", "PREFIX<PID>.tmp" or "PREFIX<PID>.XXXXXX" (a
  * mkstemp(3) name) that processes left behind when they were killed:
  * ours, regular, that process gone; removed. */

@@ -13,10 +13,28 @@
  *            with a failure whose message is full of them
  *   trunc    an attach socket that answers `dumpheap` as done, but
  *            writes an HPROF file cut short in its first record
- * It writes READY (a path outside /tmp) when set up, and exits after
- * 120 s. Exit 3: no private /tmp could be made (the test skips). */
+ *   dump     an attach socket that answers `dumpheap` as done (the size
+ *            stated: $FAKEJVM_STATED, else the file's), having done
+ *            what $FAKEJVM_DO says with $FAKEJVM_SRC (a path outside
+ *            its /tmp, as heapwalk sees it too):
+ *              copy  copied it to the dump's path
+ *              swap  replaced the directory heapwalk made for the dump
+ *                    by a symbolic link to it (a directory)
+ *              link  a symbolic link to it at the dump's path
+ *              fifo  a FIFO at the dump's path
+ *              litter  no dump, but a file of its own, "litter", in
+ *                    the dump's directory
+ *              slow  copied it, made $FAKEJVM_MARK, and answers 60 s
+ *                    later
+ * With $FAKEJVM_UID and $FAKEJVM_GID it runs as that user once its /tmp
+ * is mounted (its perf data and socket that user's, as a JVM of
+ * another user's). It writes READY (a path outside /tmp) when set up,
+ * and exits after 120 s. Exit 3: no private /tmp could be made (the
+ * test skips). */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -25,6 +43,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -57,7 +76,8 @@ static void perf_data(void)
 {
 	char dir[64], path[96];
 	uint8_t head[32] = { 0xca, 0xfe, 0xc0, 0xc0, 1, 2, 0, 1 };
-	const char *user = getenv("USER") ? getenv("USER") : "root";
+	struct passwd *pw = getpwuid(getuid());
+	const char *user = pw ? pw->pw_name : "root";
 
 	snprintf(dir, sizeof dir, "/tmp/hsperfdata_%s", user);
 	snprintf(path, sizeof path, "%s/%ld", dir, (long)getpid());
@@ -117,6 +137,64 @@ static int request(int c, char *buf, size_t n, const char *part[5])
 	return nuls >= 5 ? 0 : -1;
 }
 
+/* src copied to dst, made O_EXCL (as HotSpot makes its dump); its size,
+ * -1 if it could not be. */
+static long long copy(const char *src, const char *dst)
+{
+	char buf[65536];
+	long long n = 0;
+	ssize_t r;
+	int in = open(src, O_RDONLY), out = open(dst, O_WRONLY | O_CREAT | O_EXCL, 0600);
+
+	while (in >= 0 && out >= 0 && (r = read(in, buf, sizeof buf)) > 0) {
+		say(out, buf, (size_t)r);
+		n += r;
+	}
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return in >= 0 && out >= 0 ? n : -1;
+}
+
+/* `dumpheap` in mode dump, at path (the request's first argument). */
+static void dump(int c, const char *path)
+{
+	const char *what = getenv("FAKEJVM_DO"), *src = getenv("FAKEJVM_SRC"), *stated = getenv("FAKEJVM_STATED");
+	char dir[256], msg[256];
+	long long n = 0;
+
+	if (what == NULL || src == NULL)
+		return;
+	snprintf(dir, sizeof dir, "%s", path);
+	if (strrchr(dir, '/') != NULL)
+		*strrchr(dir, '/') = '\0';
+	if (strcmp(what, "copy") == 0 || strcmp(what, "slow") == 0)
+		n = copy(src, path);
+	else if (strcmp(what, "swap") == 0)
+		n = rmdir(dir) == 0 && symlink(src, dir) == 0 ? 0 : -1;
+	else if (strcmp(what, "link") == 0)
+		n = symlink(src, path) == 0 ? 0 : -1;
+	else if (strcmp(what, "fifo") == 0)
+		n = mkfifo(path, 0600) == 0 ? 0 : -1;
+	else if (strcmp(what, "litter") == 0) {
+		char litter[300];
+		snprintf(litter, sizeof litter, "%s/litter", dir);
+		n = copy(src, litter) < 0 ? -1 : 0;
+	}
+	if (n < 0) {
+		say(c, "0\nfakejvm: could not do it\n", strlen("0\nfakejvm: could not do it\n"));
+		return;
+	}
+	if (strcmp(what, "slow") == 0) {
+		close(open(getenv("FAKEJVM_MARK"), O_WRONLY | O_CREAT, 0644));
+		sleep(60);
+	}
+	snprintf(msg, sizeof msg, "0\nDumping heap to %s ...\nHeap dump file created [%lld bytes in 0.001 secs]\n",
+		 path, stated ? atoll(stated) : n);
+	say(c, msg, strlen(msg));
+}
+
 static void serve(int s, const char *mode)
 {
 	static char big[1 << 16];
@@ -161,6 +239,8 @@ static void serve(int s, const char *mode)
 			}
 			const char msg[] = "0\nDumping heap to it ...\nHeap dump file created [42 bytes in 0.001 secs]\n";
 			say(c, msg, sizeof msg - 1);
+		} else if (strcmp(part[1], "dumpheap") == 0 && strcmp(mode, "dump") == 0) {
+			dump(c, part[2]);
 		} else if (strcmp(part[1], "dumpheap") == 0) {
 			const char msg[] = "0\nDumping heap to somewhere ...\nno room\033[2J\033]0;owned\007 left\n";
 			say(c, msg, sizeof msg - 1);
@@ -180,11 +260,16 @@ int main(int argc, char **argv)
 	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
 	    mount("tmpfs", "/tmp", "tmpfs", 0, "mode=1777") < 0)
 		return 3;
+	if (getenv("FAKEJVM_UID") && (setgroups(0, NULL) < 0 || setgid((gid_t)atol(getenv("FAKEJVM_GID"))) < 0 ||
+				      setuid((uid_t)atol(getenv("FAKEJVM_UID"))) < 0 ||
+				      prctl(PR_SET_DUMPABLE, 1) < 0)) /* as a JVM exec'd as that user is */
+		return 2;
 	map(argv[2]);
 	int s = -1;
 	if (strcmp(mode, "nojvm") != 0)
 		perf_data();
-	if (strcmp(mode, "flood") == 0 || strcmp(mode, "ctrl") == 0 || strcmp(mode, "trunc") == 0)
+	if (strcmp(mode, "flood") == 0 || strcmp(mode, "ctrl") == 0 || strcmp(mode, "trunc") == 0 ||
+	    strcmp(mode, "dump") == 0)
 		s = listener();
 	int fd = open(argv[3], O_WRONLY | O_CREAT, 0644);
 	if (fd < 0)

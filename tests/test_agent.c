@@ -328,6 +328,8 @@ START_TEST(test_plain_snapshot)
 		snprintf(errf, sizeof errf, "%s.err", names[i]);
 		char *rc = slurp(dir, rcf), *out = slurp(dir, outf), *err = slurp(dir, errf);
 		snprintf(hprof, sizeof hprof, "%s/%s", dir, files[i]);
+		/* "(gzip)" said of the file by its content: JDK 17 takes the level */
+		ck_assert_msg((strstr(out, " bytes (gzip) by ") != NULL) == (i == 1), "%s: %s", names[i], out);
 		ck_assert_msg(atoi(rc) == 0 && strncmp(out, "snapshot ", 9) == 0 && strstr(out, hprof) &&
 			      strstr(out, " by HotSpot's heap dumper, ") && strstr(out, " (the JVM: Heap dump file created ["),
 			      "%s: %s %s %s", names[i], rc, out, err);
@@ -359,6 +361,38 @@ START_TEST(test_plain_snapshot)
 }
 END_TEST
 
+/* SIGTERM to heapwalk snapshot --gz while it checks the dump (the
+ * gzip dump copied beside FILE and being inflated into $TMPDIR, two
+ * temporary files guarded at once; tests/gzstop-run.sh): it ends by the
+ * signal, within the minute the script waits (before, it re-raised the
+ * signal forever at full CPU), and neither FILE, FILE.tmp-* nor the
+ * inflated copy is left. */
+START_TEST(test_gz_snapshot_stopped)
+{
+	char cmd[1200];
+	const char *dir = DUMPS "/gzstop";
+	const char *javac = getenv("JAVAC");
+
+	if (javac == NULL || *javac == '\0') {
+		fprintf(stderr, "agent: no JDK: a --gz snapshot stopped while checked is not tested\n");
+		return;
+	}
+	snprintf(cmd, sizeof cmd, "HEAPWALK=%s sh " TEST_SRCDIR "/gzstop-run.sh %s >/dev/null", heapwalk(), dir);
+	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+	char *seen = slurp(dir, "stop.seen"), *rc = slurp(dir, "stop.rc"), *left = slurp(dir, "stop.left"),
+	     *err = slurp(dir, "stop.err");
+	ck_assert_msg(strcmp(seen, "seen\n") == 0, "heapwalk ended before it inflated the dump (status %s): %s", rc,
+		      err);
+	ck_assert_msg(strcmp(rc, "143\n") == 0, "heapwalk stopped while checking: status %s (143: SIGTERM): %s", rc,
+		      err);
+	ck_assert_msg(*left == '\0', "left after SIGTERM: %s", left);
+	free(seen);
+	free(rc);
+	free(left);
+	free(err);
+}
+END_TEST
+
 Suite *agent_suite(void)
 {
 	Suite *s = suite_create("agent");
@@ -369,6 +403,7 @@ Suite *agent_suite(void)
 	tcase_add_test(tc, test_agent_at_start_uncompressed_serial);
 	tcase_add_test(tc, test_agent_errors);
 	tcase_add_test(tc, test_plain_snapshot);
+	tcase_add_test(tc, test_gz_snapshot_stopped);
 	suite_add_tcase(s, tc);
 	return s;
 }

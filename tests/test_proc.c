@@ -11,7 +11,10 @@
  * private /tmp): a file named libjvm.so mapped by what is no JVM, perf
  * data but no socket ever (the 10 s wait), an attach answer of 2 MiB,
  * terminal controls in the agent's status line and in HotSpot's dump
- * message. Each is refused in one line naming
+ * message, HotSpot's dump fetched from its /tmp (its directory swapped
+ * for a link to ours, a link or FIFO at the dump, dumps not whole, 1.0.1
+ * dumps, heapwalk stopped or out of time while the JVM dumps, as root
+ * and as the JVM's user). Each is refused in one line naming
  * what it is (or marked, where it can be), no file
  * is written, and the process goes on as it was: not ended, not stopped,
  * no signal pending, no handler run. Beside a real .NET runtime, sockets
@@ -36,6 +39,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hprofw.h"
 #include "stream.h"
 #include "suites.h"
 #include "util.h"
@@ -1054,6 +1058,77 @@ START_TEST(test_jvm_no_perf_data)
 }
 END_TEST
 
+/* heapwalk snapshot --plain PID PROCDIR/NAME, run after PREFIX (a
+ * command that runs the rest, or ""): it took the snapshot (status 0,
+ * no stderr, the file there), what (stderr) is said otherwise. */
+static void snapshot_ok(const char *prefix, pid_t pid, const char *name, const char *what)
+{
+	char cmd[2048], file[512];
+	int st;
+
+	snprintf(file, sizeof file, PROCDIR "/%s", name);
+	unlink(file);
+	snprintf(cmd, sizeof cmd, "%s env PATH=" NOJCMD " %s snapshot --plain %ld %s 2>&1 >/dev/null", prefix,
+		 heapwalk(), (long)pid, file);
+	char *err = run(cmd, &st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && err[0] == '\0' && access(file, F_OK) == 0,
+		      "%s: %s: status %d: %s", what, cmd, st, err);
+	free(err);
+	unlink(file);
+}
+
+/* As root, the JVM is told by its perf data mapped: by
+ * /proc/PID/map_files, or, where that is closed (root without
+ * CAP_SYS_ADMIN and CAP_CHECKPOINT_RESTORE: a container's default, the
+ * bounding set dropped by setpriv), by the file at the mapped path
+ * inside its root when it is the very file mapped; and after a /tmp
+ * cleaner removed the file (its maps line then ends " (deleted)"), by
+ * map_files still. Each time the snapshot is taken, and the JVM printed
+ * no thread dump (its SIGQUIT was the attach request, not a stray). */
+START_TEST(test_jvm_perf_data_found)
+{
+	if (geteuid() != 0 || !have("setpriv") || !sleeper()) {
+		fprintf(stderr, "proc: not root, no setpriv or no JDK: the JVM told without map_files or by removed "
+				"perf data is not tested\n");
+		return;
+	}
+	/* a JVM each: once asked, one listens on its attach socket, which
+	 * lets heapwalk through without a signal */
+	for (int removed = 0; removed < 2; removed++) {
+		unlink(PROCDIR "/perf.ready");
+		char *argv[] = { getenv("JAVA"), "-cp", PROCDIR, "Sleep", PROCDIR "/perf.ready", NULL };
+		pid_t pid = start_logged(argv, "perf", 0);
+		wait_ready(PROCDIR "/perf.ready", pid);
+		char perf[128];
+		snprintf(perf, sizeof perf, "/proc/%ld/root/tmp/hsperfdata_root/%ld", (long)pid, (long)pid);
+		if (removed)
+			ck_assert_msg(unlink(perf) == 0, "%s: %s", perf, strerror(errno));
+		snapshot_ok(removed ? "" : "setpriv --bounding-set=-sys_admin,-checkpoint_restore", pid, "perf.hprof",
+			    removed ? "its perf data removed" : "root without CAP_SYS_ADMIN");
+		assert_untouched(pid, "a JVM told by its perf data");
+		assert_dumps(pid, "perf", 0, "a JVM told by its perf data");
+		end(pid);
+	}
+	/* heapwalk as the JVM's user (no map_files) and its perf data removed:
+	 * not told, and the line says why, not that there is none */
+	ck_assert_int_eq(system("chmod 1777 " PROCDIR), 0);
+	unlink(PROCDIR "/perf.ready");
+	char *argv[] = { getenv("JAVA"), "-cp", PROCDIR, "Sleep", PROCDIR "/perf.ready", NULL };
+	pid_t pid = start(argv, 1);
+	wait_ready(PROCDIR "/perf.ready", pid);
+	char perf[128];
+	snprintf(perf, sizeof perf, "/proc/%ld/root/tmp/hsperfdata_nobody/%ld", (long)pid, (long)pid);
+	ck_assert_msg(unlink(perf) == 0, "%s: %s", perf, strerror(errno));
+	char *want = xasprintf("PID %ld maps a libjvm.so and performance data removed since (/tmp/hsperfdata_USER/%ld "
+			       "(deleted): a /tmp cleaner?), which only CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE may "
+			       "open to check, and has no attach socket open: not known for a JVM, not signalled "
+			       "(-XX:+StartAttachListener opens the socket)", (long)pid, (long)pid);
+	refused(pid, pid, want, 1, "nobody's JVM, its perf data removed, heapwalk as nobody");
+	free(want);
+	end(pid);
+}
+END_TEST
+
 /* PROCDIR/fakejvm (tests/fakejvm.c, built here) and PROCDIR/fake/libjvm.so,
  * a file that is no JVM under the name; 0 (skipped, said) when it cannot
  * run: it needs root for its private /tmp. */
@@ -1189,6 +1264,395 @@ START_TEST(test_fake_truncated_dump)
 		ck_assert_msg(strncmp(e->d_name, "heapwalk", 8) != 0, "left in the JVM's /tmp: %s", e->d_name);
 	closedir(d);
 	assert_quits("trunc", 0, "a JVM whose dump is cut short");
+	end(pid);
+}
+END_TEST
+
+/* A small dump at PROCDIR/NAME, written by the test's own HPROF writer:
+ * a class and two instances, one a GC root. v101: "JAVA PROFILE 1.0.1",
+ * one HEAP_DUMP record (as JDK 8-10 write a heap under 2 GB), else
+ * 1.0.2 in a segment; end: HEAP_DUMP_END last; dangling: a root to an
+ * object not in the dump (the reader warns). Its size. */
+static long long small_dump(const char *name, int v101, int end, int dangling)
+{
+	enum { CLS = 0x3001, F0 = 0xb01, X = 0x5001, Y = 0x5003 };
+	struct hw w;
+	struct hw_field f = { F0, T_OBJECT, 0 };
+	struct stat st;
+
+	hw_begin(&w, v101 ? "JAVA PROFILE 1.0.1" : "JAVA PROFILE 1.0.2", 8);
+	hw_jdk_names(&w);
+	hw_utf8(&w, F0, "f0");
+	hw_class_name(&w, 8, CLS, "t/K");
+	if (v101)
+		hw_rec_begin(&w, 0x0c);
+	else
+		hw_heap_begin(&w);
+	hw_jdk_classes(&w);
+	hw_class_dump(&w, CLS, J_OBJECT, 0, NULL, 0, NULL, 0, &f, 1);
+	hw_root(&w, HW_ROOT_UNKNOWN, X, 0, 0);
+	if (dangling)
+		hw_root(&w, HW_ROOT_UNKNOWN, 0x7777, 0, 0);
+	f.value = Y;
+	hw_instance(&w, X, CLS, &f, 1);
+	f.value = 0;
+	hw_instance(&w, Y, CLS, &f, 1);
+	if (v101)
+		hw_rec_end(&w);
+	else
+		hw_heap_end(&w);
+	if (end)
+		hw_dump_end(&w);
+	char *path = hw_write_in(&w, PROCDIR, name, SIZE_MAX);
+	hw_free(&w);
+	ck_assert_int_eq(stat(path, &st), 0);
+	free(path);
+	return (long long)st.st_size;
+}
+
+/* No entry of heapwalk's left in the fake's /tmp (a symbolic link there
+ * is the fake's own, swapped in for heapwalk's directory). */
+static void assert_fake_tmp_clean(pid_t pid, const char *what)
+{
+	char tmp[64];
+	struct dirent *e;
+	struct stat st;
+
+	snprintf(tmp, sizeof tmp, "/proc/%ld/root/tmp", (long)pid);
+	DIR *d = opendir(tmp);
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL)
+		ck_assert_msg(strncmp(e->d_name, "heapwalk", 8) != 0 ||
+				      (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)),
+			      "%s: left in the JVM's /tmp: %s", what, e->d_name);
+	closedir(d);
+}
+
+/* The fake JVM in mode dump doing what (FAKEJVM_DO) with src, the size
+ * it states (NULL: the file's); heapwalk snapshot --plain PID
+ * PROCDIR/NAME: its status in *rc, its standard error (to free); the
+ * fake ended, its /tmp checked clean first. */
+static char *fake_dump(const char *what, const char *src, const char *stated, const char *name, int *rc)
+{
+	char args[512];
+
+	setenv("FAKEJVM_DO", what, 1);
+	setenv("FAKEJVM_SRC", src, 1);
+	if (stated)
+		setenv("FAKEJVM_STATED", stated, 1);
+	unlink(PROCDIR "/fakedump.log");
+	pid_t pid = fake_start("dump", "fakedump");
+	unsetenv("FAKEJVM_DO");
+	unsetenv("FAKEJVM_SRC");
+	unsetenv("FAKEJVM_STATED");
+	snprintf(args, sizeof args, PROCDIR "/%s", name);
+	unlink(args); /* a run before may have left it */
+	snprintf(args, sizeof args, "snapshot --plain %ld " PROCDIR "/%s", (long)pid, name);
+	char *err = hw_stderr(args, 0, rc);
+	assert_fake_tmp_clean(pid, what);
+	assert_quits("fakedump", 0, what);
+	end(pid);
+	return err;
+}
+
+/* "heapwalk: " want, one line, status 2, nothing under PROCDIR/name. */
+static void assert_refused_dump(const char *err, int rc, const char *name, const char *want, const char *what)
+{
+	ck_assert_msg(rc == 2 && strncmp(err, "heapwalk: ", 10) == 0 && strstr(err, want) != NULL &&
+		      strchr(err, '\n') == err + strlen(err) - 1,
+		      "%s: status %d, said:\n%s\nnot a line with:\n%s", what, rc, err, want);
+	assert_nothing_written(name);
+}
+
+/* Root against a JVM of root's (Docker's default): the JVM replaces the
+ * directory heapwalk made in its /tmp by an absolute symbolic link to a
+ * directory of ours (the host's) holding heap.hprof, a dump that would
+ * pass. Refused in one line; the victim file untouched, nothing under
+ * FILE: heapwalk reached the JVM's files only inside its root and by
+ * the directory it made, never by name. */
+START_TEST(test_fake_swapped_dir)
+{
+	if (!fake_built())
+		return;
+	ck_assert_int_eq(system("rm -rf " PROCDIR "/victim && mkdir " PROCDIR "/victim"), 0);
+	long long n = small_dump("victim/heap.hprof", 0, 1, 0);
+	size_t len;
+	char *before = file_bytes(PROCDIR "/victim/heap.hprof", &len);
+	ck_assert_int_eq((long long)len, n);
+	int rc;
+	char *err = fake_dump("swap", PROCDIR "/victim", NULL, "swapped.hprof", &rc);
+	assert_refused_dump(err, rc, "swapped.hprof", "was moved or replaced while the JVM dumped: its dump is not read",
+			    "a directory swapped for a link to ours");
+	free(err);
+	size_t len2;
+	char *after = file_bytes(PROCDIR "/victim/heap.hprof", &len2);
+	ck_assert_msg(len2 == len && memcmp(before, after, len) == 0, "the victim file changed");
+	free(before);
+	free(after);
+}
+END_TEST
+
+/* What the JVM leaves at the dump's name that is not its regular file:
+ * a symbolic link to a dump of ours (that would pass), a FIFO (which
+ * would hang a reader). Each refused in one line, nothing written. */
+START_TEST(test_fake_not_a_file)
+{
+	if (!fake_built())
+		return;
+	small_dump("linked.src", 0, 1, 0);
+	int rc;
+	char *err = fake_dump("link", PROCDIR "/linked.src", "1000", "linked.hprof", &rc);
+	assert_refused_dump(err, rc, "linked.hprof", "heap.hprof: Too many levels of symbolic links",
+			    "a link at the dump's name");
+	free(err);
+	err = fake_dump("fifo", PROCDIR "/linked.src", "1000", "fifo.hprof", &rc);
+	assert_refused_dump(err, rc, "fifo.hprof", "heap.hprof is not a regular file of the JVM's user (one link): "
+			    "not read", "a FIFO at the dump's name");
+	free(err);
+}
+END_TEST
+
+/* Dumps the JVM says it wrote that are not whole: a segmented one (1.0.2)
+ * without HEAP_DUMP_END, one that reads with a warning, a 1.0.1 one not
+ * of the size stated. Each refused; a 1.0.1 dump of the size stated (no
+ * end record: JDK 8-10 write none) is taken, and reads back. */
+START_TEST(test_fake_dump_checks)
+{
+	if (!fake_built())
+		return;
+	int rc;
+	small_dump("noend.src", 0, 0, 0);
+	char *err = fake_dump("copy", PROCDIR "/noend.src", NULL, "noend.hprof", &rc);
+	assert_refused_dump(err, rc, "noend.hprof", "noend.hprof: the JVM's dump is not whole (it does not end with "
+			    "HotSpot's last record, HEAP_DUMP_END); nothing written", "1.0.2 without HEAP_DUMP_END");
+	free(err);
+	small_dump("warned.src", 0, 1, 1);
+	err = fake_dump("copy", PROCDIR "/warned.src", NULL, "warned.hprof", &rc);
+	assert_refused_dump(err, rc, "warned.hprof", "warned.hprof: the JVM's dump is not whole (", "a dump with a warning");
+	ck_assert_msg(strstr(err, "0x7777") != NULL, "not the reader's warning: %s", err);
+	free(err);
+	long long n = small_dump("old.src", 1, 0, 0);
+	char stated[32];
+	snprintf(stated, sizeof stated, "%lld", n + 1);
+	err = fake_dump("copy", PROCDIR "/old.src", stated, "old.hprof", &rc);
+	assert_refused_dump(err, rc, "old.hprof", "old.hprof: the JVM's dump is not whole (it is not the size the JVM "
+			    "said it wrote); nothing written", "1.0.1 not of the size stated");
+	free(err);
+	err = fake_dump("copy", PROCDIR "/old.src", NULL, "old.hprof", &rc);
+	ck_assert_msg(rc == 0 && err[0] == '\0', "1.0.1 of the size stated: status %d: %s", rc, err);
+	free(err);
+	size_t a, b;
+	char *want = file_bytes(PROCDIR "/old.src", &a), *got = file_bytes(PROCDIR "/old.hprof", &b);
+	ck_assert_msg(a == b && memcmp(want, got, a) == 0, "old.hprof is not the JVM's dump");
+	free(want);
+	free(got);
+	char cmd[512];
+	int st;
+	snprintf(cmd, sizeof cmd, "%s --no-cache classes " PROCDIR "/old.hprof 2>&1", heapwalk());
+	char *out = run(cmd, &st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strstr(out, "t.K") != NULL, "%s: %s", cmd, out);
+	free(out);
+}
+END_TEST
+
+/* A JVM that leaves a file of its own in heapwalk's directory (and no
+ * dump): the directory cannot be removed, and the error line says it
+ * is left, after why the snapshot failed. */
+START_TEST(test_fake_dir_left)
+{
+	if (!fake_built())
+		return;
+	small_dump("litter.src", 0, 1, 0);
+	setenv("FAKEJVM_DO", "litter", 1);
+	setenv("FAKEJVM_SRC", PROCDIR "/litter.src", 1);
+	pid_t pid = fake_start("dump", "litter");
+	unsetenv("FAKEJVM_DO");
+	unsetenv("FAKEJVM_SRC");
+	unlink(PROCDIR "/litter.hprof");
+	char args[512];
+	int rc;
+	snprintf(args, sizeof args, "snapshot --plain %ld " PROCDIR "/litter.hprof", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	ck_assert_msg(rc == 2 && strstr(err, "heap.hprof: No such file or directory; and its directory "
+					 "/tmp/heapwalk-dump-") != NULL &&
+			      strstr(err, " is left in the JVM's /tmp (Directory not empty)\n") != NULL &&
+			      strchr(err, '\n') == err + strlen(err) - 1,
+		      "status %d: %s", rc, err);
+	free(err);
+	assert_nothing_written("litter.hprof");
+	end(pid);
+}
+END_TEST
+
+/* --gz of a JVM that takes no gzip level (the fake writes what it is
+ * given, a plain HPROF): the snapshot is taken, its line says no
+ * "(gzip)" (the file's content, not the option), and one line on
+ * stderr says the file is plain. */
+START_TEST(test_fake_gz_not_taken)
+{
+	if (!fake_built())
+		return;
+	small_dump("gzplain.src", 0, 1, 0);
+	setenv("FAKEJVM_DO", "copy", 1);
+	setenv("FAKEJVM_SRC", PROCDIR "/gzplain.src", 1);
+	pid_t pid = fake_start("dump", "gzplain");
+	unsetenv("FAKEJVM_DO");
+	unsetenv("FAKEJVM_SRC");
+	unlink(PROCDIR "/gzplain.hprof.gz");
+	char cmd[1024], *want;
+	int st;
+	snprintf(cmd, sizeof cmd, "env PATH=" NOJCMD " %s snapshot --gz=3 %ld " PROCDIR "/gzplain.hprof.gz 2>&1",
+		 heapwalk(), (long)pid);
+	char *out = run(cmd, &st);
+	want = xasprintf("heapwalk: PID %ld: the JVM took no gzip level (an older JDK): " PROCDIR
+			 "/gzplain.hprof.gz is a plain HPROF\n", (long)pid);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strstr(out, want) != NULL &&
+		      strstr(out, "snapshot " PROCDIR "/gzplain.hprof.gz: ") != NULL && strstr(out, "(gzip)") == NULL,
+		      "%s: status %d: %s", cmd, st, out);
+	free(want);
+	free(out);
+	size_t a, b;
+	char *src = file_bytes(PROCDIR "/gzplain.src", &a), *got = file_bytes(PROCDIR "/gzplain.hprof.gz", &b);
+	ck_assert_msg(a == b && memcmp(src, got, a) == 0, "not the JVM's dump");
+	free(src);
+	free(got);
+	unlink(PROCDIR "/gzplain.hprof.gz");
+	assert_fake_tmp_clean(pid, "--gz not taken");
+	end(pid);
+}
+END_TEST
+
+/* SIGTERM to heapwalk while the JVM writes its dump (the fake has
+ * written it and waits 60 s to answer): heapwalk ends by the signal at
+ * once, and neither FILE.tmp-* beside FILE nor its directory or the
+ * dump in the JVM's /tmp is left (the JVM would finish writing an
+ * unlinked file). Then HEAPWALK_SNAPSHOT_WALL=2: given up in one line
+ * after 2 s, the same left clean. */
+START_TEST(test_fake_dump_stopped)
+{
+	if (!fake_built())
+		return;
+	small_dump("slow.src", 0, 1, 0);
+	setenv("FAKEJVM_DO", "slow", 1);
+	setenv("FAKEJVM_SRC", PROCDIR "/slow.src", 1);
+	setenv("FAKEJVM_MARK", PROCDIR "/slow.mark", 1);
+	unlink(PROCDIR "/slow.mark");
+	unlink(PROCDIR "/slow.hprof");
+	pid_t pid = fake_start("dump", "slow");
+	char spid[32];
+	snprintf(spid, sizeof spid, "%ld", (long)pid);
+	pid_t hw = fork();
+	ck_assert_int_ge(hw, 0);
+	if (hw == 0) {
+		as_a_service();
+		execl(heapwalk(), "heapwalk", "snapshot", "--plain", spid, PROCDIR "/slow.hprof", (char *)NULL);
+		_exit(127);
+	}
+	wait_ready(PROCDIR "/slow.mark", pid);
+	ck_assert_int_eq(kill(hw, SIGTERM), 0);
+	int st = 0;
+	for (int i = 0; i < 300 && waitpid(hw, &st, WNOHANG) == 0; i++) /* 30 s: a hang, not a speed */
+		usleep(100000);
+	if (waitpid(hw, NULL, WNOHANG) == 0) {
+		kill(hw, SIGKILL);
+		waitpid(hw, NULL, 0);
+		ck_abort_msg("heapwalk did not end on SIGTERM during the JVM's dump");
+	}
+	ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "heapwalk ended with status %d", st);
+	assert_nothing_written("slow.hprof");
+	assert_fake_tmp_clean(pid, "stopped during the JVM's dump");
+	end(pid);
+
+	unlink(PROCDIR "/slow.mark");
+	pid = fake_start("dump", "slow");
+	unsetenv("FAKEJVM_DO");
+	unsetenv("FAKEJVM_SRC");
+	unsetenv("FAKEJVM_MARK");
+	char args[512];
+	int rc;
+	snprintf(args, sizeof args, "snapshot --plain %ld " PROCDIR "/slow.hprof", (long)pid);
+	setenv("HEAPWALK_SNAPSHOT_WALL", "2", 1);
+	char *err = hw_stderr(args, 0, &rc);
+	unsetenv("HEAPWALK_SNAPSHOT_WALL");
+	char *want = xasprintf("heapwalk: PID %ld did not answer dumpheap in 2 s (HEAPWALK_SNAPSHOT_WALL): given up\n",
+			       (long)pid);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
+	free(want);
+	free(err);
+	assert_nothing_written("slow.hprof");
+	assert_fake_tmp_clean(pid, "given up after HEAPWALK_SNAPSHOT_WALL");
+	end(pid);
+}
+END_TEST
+
+/* Root against nobody's JVM: the dump is fetched by a child of nobody's
+ * uid. SIGTERM to heapwalk alone while the JVM writes its dump: heapwalk
+ * ends by it, and its child, sent SIGTERM as its parent dies, removes
+ * the dump and its directory from the JVM's /tmp (waited for 20 s at
+ * most: the child ends on its own only after the fake's 60 s answer). */
+START_TEST(test_fake_dump_stopped_as_user)
+{
+	if (!fake_built())
+		return;
+	uid_t uid;
+	gid_t gid;
+	char id[32];
+	nobody(&uid, &gid);
+	ck_assert_int_eq(system("chmod 1777 " PROCDIR), 0);
+	small_dump("slowu.src", 0, 1, 0);
+	ck_assert_int_eq(chmod(PROCDIR "/slowu.src", 0644), 0);
+	setenv("FAKEJVM_DO", "slow", 1);
+	setenv("FAKEJVM_SRC", PROCDIR "/slowu.src", 1);
+	setenv("FAKEJVM_MARK", PROCDIR "/slowu.mark", 1);
+	snprintf(id, sizeof id, "%ld", (long)uid);
+	setenv("FAKEJVM_UID", id, 1);
+	snprintf(id, sizeof id, "%ld", (long)gid);
+	setenv("FAKEJVM_GID", id, 1);
+	unlink(PROCDIR "/slowu.mark");
+	unlink(PROCDIR "/slowu.hprof");
+	pid_t pid = fake_start("dump", "slowu");
+	unsetenv("FAKEJVM_DO");
+	unsetenv("FAKEJVM_SRC");
+	unsetenv("FAKEJVM_MARK");
+	unsetenv("FAKEJVM_UID");
+	unsetenv("FAKEJVM_GID");
+	char spid[32];
+	snprintf(spid, sizeof spid, "%ld", (long)pid);
+	pid_t hw = fork();
+	ck_assert_int_ge(hw, 0);
+	if (hw == 0) {
+		as_a_service();
+		setsid(); /* the signal to heapwalk alone, not to its group */
+		execl(heapwalk(), "heapwalk", "snapshot", "--plain", spid, PROCDIR "/slowu.hprof", (char *)NULL);
+		_exit(127);
+	}
+	wait_ready(PROCDIR "/slowu.mark", pid);
+	ck_assert_int_eq(kill(hw, SIGTERM), 0);
+	int st = 0;
+	for (int i = 0; i < 300 && waitpid(hw, &st, WNOHANG) == 0; i++) /* 30 s: a hang, not a speed */
+		usleep(100000);
+	if (waitpid(hw, NULL, WNOHANG) == 0) {
+		kill(hw, SIGKILL);
+		waitpid(hw, NULL, 0);
+		ck_abort_msg("heapwalk did not end on SIGTERM during the JVM's dump");
+	}
+	ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "heapwalk ended with status %d", st);
+	assert_nothing_written("slowu.hprof");
+	char tmp[64];
+	snprintf(tmp, sizeof tmp, "/proc/%ld/root/tmp", (long)pid);
+	int left = 1;
+	for (int i = 0; i < 200 && left; i++) {
+		DIR *d = opendir(tmp);
+		struct dirent *e;
+		ck_assert_ptr_nonnull(d);
+		left = 0;
+		while ((e = readdir(d)) != NULL)
+			left |= strncmp(e->d_name, "heapwalk", 8) == 0;
+		closedir(d);
+		if (left)
+			usleep(100000);
+	}
+	assert_fake_tmp_clean(pid, "nobody's JVM, heapwalk stopped during its dump");
 	end(pid);
 }
 END_TEST
@@ -1411,7 +1875,7 @@ START_TEST(test_jvm_tmp_not_its_users)
 	int st;
 	snprintf(cmd, sizeof cmd, "env PATH=" NOJCMD " %s mark %ld 2>&1", heapwalk(), (long)pid);
 	char *out = run(cmd, &st);
-	char *want = xasprintf("heapwalk: /proc/%ld/root/tmp/heapwalk-status-", (long)pid);
+	char *want = xasprintf("heapwalk: PID %ld: cannot make /tmp/heapwalk-status-", (long)pid);
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2 && strncmp(out, want, strlen(want)) == 0 &&
 		      strstr(out, ": Permission denied\n") != NULL && strchr(out, '\n') == out + strlen(out) - 1,
 		      "%s: status %d: %s", cmd, st, out);
@@ -1985,6 +2449,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_jvm_without_sigquit);
 	tcase_add_test(tc, test_jvm_attach_off);
 	tcase_add_test(tc, test_jvm_no_perf_data);
+	tcase_add_test(tc, test_jvm_perf_data_found);
 	tcase_add_test(tc, test_fake_not_a_jvm);
 	tcase_add_test(tc, test_fake_attach_timeout);
 	tcase_add_test(tc, test_fake_flood);
@@ -2008,6 +2473,18 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_node_pid);
 	tcase_add_test(tc, test_node_not_signalled);
 	tcase_add_test(tc, test_node_namespaces);
+	suite_add_tcase(s, tc);
+	/* HotSpot's dump fetched from the JVM's /tmp (cli/hsdump.c) */
+	tc = tcase_create("hsdump");
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
+	tcase_add_test(tc, test_jvm_perf_data_found);
+	tcase_add_test(tc, test_fake_swapped_dir);
+	tcase_add_test(tc, test_fake_not_a_file);
+	tcase_add_test(tc, test_fake_dump_checks);
+	tcase_add_test(tc, test_fake_gz_not_taken);
+	tcase_add_test(tc, test_fake_dir_left);
+	tcase_add_test(tc, test_fake_dump_stopped);
+	tcase_add_test(tc, test_fake_dump_stopped_as_user);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stream");
 	tcase_set_timeout(tc, HANG_TIMEOUT); /* a hang */

@@ -1,9 +1,16 @@
 /* test_util.c — escaping of untrusted strings, buffers, sizes. The
  * expected bytes are written out by hand from the escaping rules in
  * util.h. */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "hprofw.h"
 #include "suites.h"
 #include "util.h"
 
@@ -330,6 +337,75 @@ START_TEST(test_warnings_bounded)
 }
 END_TEST
 
+/* In a child: files a, b, c made, those of guard (a bit each: 1 a, 2 b,
+ * 4 c) guarded in that order, those of unguard unguarded again; then
+ * SIGTERM raised. Its wait status (killed after 20 s: a hang); which of
+ * the three files are left, as bits, in *left. */
+static int guarded_child(const char *dir, int guard, int unguard, int *left)
+{
+	char path[3][512];
+	int st = 0;
+
+	for (int i = 0; i < 3; i++) {
+		snprintf(path[i], sizeof path[i], "%s/guard-%c", dir, 'a' + i);
+		int fd = open(path[i], O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		ck_assert_int_ge(fd, 0);
+		close(fd);
+	}
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		signal(SIGTERM, SIG_DFL);
+		for (int i = 0; i < 3; i++)
+			if ((guard >> i & 1) && tmp_guard(path[i]) < 0)
+				_exit(3);
+		for (int i = 0; i < 3; i++)
+			if (unguard >> i & 1)
+				tmp_unguard(path[i]);
+		raise(SIGTERM);
+		_exit(4);
+	}
+	for (int i = 0; i < 200 && waitpid(pid, &st, WNOHANG) == 0; i++)
+		usleep(100000);
+	if (waitpid(pid, NULL, WNOHANG) == 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		ck_abort_msg("guard %d, unguard %d: SIGTERM did not end the process (a loop in the handler?)", guard,
+			     unguard);
+	}
+	*left = 0;
+	for (int i = 0; i < 3; i++)
+		*left |= access(path[i], F_OK) == 0 ? 1 << i : 0;
+	return st;
+}
+
+/* Guards nest (the snapshot's temporary file, then the gzip dump
+ * inflated to check it): SIGTERM removes every guarded file and ends the
+ * process by the signal, whichever were unguarded in between and in
+ * whatever order; with none left guarded, the signal's default is back
+ * (the process ends, no file removed). */
+START_TEST(test_tmp_guard_nested)
+{
+	static const struct { int guard, unguard, left; } cases[] = {
+		{ 1, 0, 6 },        /* one */
+		{ 3, 0, 4 },        /* two, nested */
+		{ 7, 2, 2 },        /* three, the middle one ended */
+		{ 3, 1, 5 },        /* the outer ended first: the inner still guarded */
+		{ 3, 3, 7 },        /* both ended: the default again */
+	};
+	const char *dir = hw_tmpdir();
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int left;
+		int st = guarded_child(dir, cases[i].guard, cases[i].unguard, &left);
+		ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "guard %d, unguard %d: wait status 0x%x",
+			      cases[i].guard, cases[i].unguard, st);
+		ck_assert_msg(left == cases[i].left, "guard %d, unguard %d: files left 0x%x, not 0x%x", cases[i].guard,
+			      cases[i].unguard, left, cases[i].left);
+	}
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -347,6 +423,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, test_sbuf_detach_reuse);
 	tcase_add_test(tc, test_warnings_bounded);
 	tcase_add_test(tc, test_sort_ctx);
+	tcase_add_test(tc, test_tmp_guard_nested);
 	suite_add_tcase(s, tc);
 	return s;
 }

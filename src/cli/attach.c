@@ -93,21 +93,14 @@ static void load_failure(long pid, int status, const char *out, const char *file
 	}
 }
 
-/* The agent's status file, read as a regular file only (not a FIFO that
- * would hang, not a symlink), at most one line. */
-static void read_status(const char *path, char *line, size_t n)
+/* The agent's status line, at most one, from the file we made: read
+ * by our own descriptor, whatever was put at its name since. */
+static void read_status(int fd, char *line, size_t n)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	ssize_t r = 0;
+	ssize_t r;
 
-	line[0] = '\0';
-	if (fd < 0)
-		return;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-		while ((r = read(fd, line, n - 1)) < 0 && errno == EINTR)
-			;
-	close(fd);
+	while ((r = pread(fd, line, n - 1, 0)) < 0 && errno == EINTR)
+		;
 	line[r > 0 ? r : 0] = '\0';
 	line[strcspn(line, "\n")] = '\0';
 }
@@ -115,31 +108,38 @@ static void read_status(const char *path, char *line, size_t n)
 struct load { const char *lib, *command; };
 
 /* The load, as whoever may act in the JVM's /tmp (the JVM's own user:
- * see agent_run): the status file made there, the agent loaded, its
- * line read back and the file removed. 0 with the agent's "ok" text in
- * out, or -1 with one line in err. */
+ * see agent_run): the status file made there (its /tmp resolved inside
+ * its root, the file by name in it, O_EXCL: a JVM in another mount
+ * namespace has its own /tmp, whose links must not lead into ours), the
+ * agent loaded, its line read back and the file removed, a signal
+ * meanwhile too. 0 with the agent's "ok" text in out, or -1 with one
+ * line in err. */
 static int load_here(const struct proc_info *p, void *arg, struct sbuf *out, struct sbuf *err)
 {
 	const struct load *l = arg;
-	char status[96], opts[PATH_MAX * 2 + 64], line[2048];
+	char name[32], opts[PATH_MAX * 2 + 64], line[2048];
 	struct sbuf ans;
-	int fd, rc, st = 0;
+	int fd = -1, rc, st = 0, tries = 0;
+	int tmp = hs_jvm_tmp(p, err);
 
-	/* in the JVM's own /tmp (through its root: a JVM in another mount
-	 * namespace has its own) */
-	snprintf(status, sizeof status, "/proc/%ld/root/tmp/heapwalk-status-XXXXXX", (long)p->pid);
-	fd = mkstemp(status);
+	if (tmp < 0)
+		return -1;
+	do {
+		hs_fresh_name(name, sizeof name, "heapwalk-status-");
+		fd = openat(tmp, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	} while (fd < 0 && errno == EEXIST && ++tries < 100);
 	if (fd < 0) {
-		sbuf_printf(err, "%s: %s", status, strerror(errno));
+		sbuf_printf(err, "PID %ld: cannot make /tmp/%s in its /tmp: %s", (long)p->pid, name, strerror(errno));
+		close(tmp);
 		return -1;
 	}
-	close(fd);
-	snprintf(opts, sizeof opts, "status:/tmp/%s,%s", strrchr(status, '/') + 1, l->command);
+	int guarded = tmp_guard_at(tmp, name, 0) == 0;
+	snprintf(opts, sizeof opts, "status:/tmp/%s,%s", name, l->command);
 	const char *args[3] = { l->lib, "true", opts };
 	sbuf_init(&ans);
 	rc = hs_attach(p, "load", args, &st, &ans, err);
 	if (rc == 0) {
-		read_status(status, line, sizeof line);
+		read_status(fd, line, sizeof line);
 		if (strncmp(line, "ok", 2) == 0) {
 			const char *t = line[2] == ' ' ? line + 3 : line + 2;
 			esc_append(out, (const uint8_t *)t, strlen(t), 0);
@@ -148,11 +148,17 @@ static int load_here(const struct proc_info *p, void *arg, struct sbuf *out, str
 			esc_append(err, (const uint8_t *)line + 7, strlen(line + 7), 0);
 			rc = -1;
 		} else {
-			load_failure((long)p->pid, st, ans.buf ? ans.buf : "", status, err);
+			char shown[64];
+			snprintf(shown, sizeof shown, "/tmp/%s", name);
+			load_failure((long)p->pid, st, ans.buf ? ans.buf : "", shown, err);
 			rc = -1;
 		}
 	}
-	unlink(status);
+	unlinkat(tmp, name, 0);
+	if (guarded)
+		tmp_unguard_at(tmp, name);
+	close(fd);
+	close(tmp);
 	sbuf_free(&ans);
 	return rc;
 }

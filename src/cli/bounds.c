@@ -5,25 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A bound in seconds: environment variable var, else def. 0, or -1
- * with err. */
-static int seconds_env(const char *var, double def, double *out, struct sbuf *err)
-{
-	const char *v = getenv(var);
-	char *end;
-
-	*out = def;
-	if (v == NULL || *v == '\0')
-		return 0;
-	*out = strtod(v, &end);
-	if (*end == '\0' && *out > 0 && *out <= 1e9)
-		return 0;
-	sbuf_printf(err, "%s=", var);
-	esc_append(err, (const uint8_t *)v, strlen(v), 0);
-	sbuf_adds(err, ": not a number of seconds above 0");
-	return -1;
-}
-
 int bounds_get(int fd, const char *file, struct stream_bounds *b, struct sbuf *err)
 {
 	if (seconds_env("HEAPWALK_SNAPSHOT_IDLE", BOUNDS_IDLE_S, &b->idle_s, err) < 0 ||

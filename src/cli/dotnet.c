@@ -446,7 +446,7 @@ done:
 		close(fd);
 	unlink(tmp);
 	if (guarded)
-		tmp_unguard();
+		tmp_unguard(tmp);
 	free(tmp);
 	sbuf_free(&sock);
 	return rc;

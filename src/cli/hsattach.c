@@ -7,7 +7,10 @@
  * and three arguments, each ending in a NUL; the answer, the command's
  * status in decimal and a newline, then its output until the JVM closes
  * the connection. The JVM serves a peer of its own effective uid and gid,
- * or root. */
+ * or root. Its /tmp is reached by a descriptor resolved inside its root
+ * (proc_root_open), and every file there by a name relative to it: a
+ * path through /proc/PID/root would follow its absolute links into
+ * ours, with heapwalk's rights. */
 #include "cli/hsattach.h"
 
 #include <dirent.h>
@@ -20,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -42,11 +47,39 @@ static double seconds(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* /proc/PID/root/DIR/NAME<nspid>: the JVM's file as it names it. */
-static void jvm_path(char *out, size_t n, const struct proc_info *p, const char *dir, const char *name)
+int hs_jvm_tmp(const struct proc_info *p, struct sbuf *err)
 {
-	snprintf(out, n, "/proc/%ld/%s/%s%ld", (long)p->pid, dir, name, p->nspid);
+	int fd = proc_root_open(p->pid, "/tmp", O_RDONLY | O_DIRECTORY, 0);
+
+	if (fd < 0 && errno == ENOSYS)
+		sbuf_printf(err, "PID %ld: this kernel has no openat2(2) (Linux 5.6): its /tmp cannot be reached "
+				 "inside its own root; not attached", (long)p->pid);
+	else if (fd < 0)
+		sbuf_printf(err, "PID %ld: cannot open its /tmp (%s)", (long)p->pid, strerror(errno));
+	return fd;
 }
+
+void hs_fresh_name(char *out, size_t n, const char *prefix)
+{
+	static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	static unsigned long long mix;
+	uint8_t r[8];
+	size_t len = strlen(prefix);
+
+	if (getrandom(r, sizeof r, 0) != sizeof r) /* no entropy yet: still another name each time */
+		for (int i = 0; i < 8; i++)
+			r[i] = (uint8_t)((unsigned long long)getpid() * 131 + ++mix * 7919 + (unsigned long long)i);
+	snprintf(out, n, "%s", prefix);
+	for (int i = 0; i < 8 && len + (size_t)i + 1 < n; i++) {
+		out[len + (size_t)i] = abc[r[i] % (sizeof abc - 1)];
+		out[len + (size_t)i + 1] = '\0';
+	}
+}
+
+/* Where the JVM's attach files are: its /tmp (a descriptor), the
+ * socket's name in it, and a path to the socket for connect(2), through
+ * our own descriptor. */
+struct jvm_tmp { int fd; char sock[32]; char path[96]; };
 
 /* The unsigned 32-bit number at b in the byte order the file says. */
 static uint32_t u4(const uint8_t *b, int little)
@@ -81,21 +114,27 @@ static int perf_says_off(const uint8_t *b, size_t n)
 /* Does the JVM's perf data file, /tmp/hsperfdata_USER/NSPID in its root
  * and owned by its user, say the attach mechanism is off? A JVM run
  * without one (-XX:-UsePerfData) says nothing: 0. */
-static int attach_off(const struct proc_info *p)
+static int attach_off(const struct proc_info *p, const struct jvm_tmp *t)
 {
-	char tmp[64], path[512];
+	char path[32];
 	DIR *d;
 	struct dirent *e;
 	int off = 0;
+	int dfd = openat(t->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	snprintf(tmp, sizeof tmp, "/proc/%ld/root/tmp", (long)p->pid);
-	if ((d = opendir(tmp)) == NULL)
+	if (dfd < 0 || (d = fdopendir(dfd)) == NULL) {
+		if (dfd >= 0)
+			close(dfd);
 		return 0;
+	}
 	while (!off && (e = readdir(d)) != NULL) {
 		if (strncmp(e->d_name, "hsperfdata_", 11) != 0)
 			continue;
-		snprintf(path, sizeof path, "%s/%s/%ld", tmp, e->d_name, p->nspid);
-		int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		snprintf(path, sizeof path, "%ld", p->nspid);
+		int sub = openat(dirfd(d), e->d_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int fd = sub < 0 ? -1 : openat(sub, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (sub >= 0)
+			close(sub);
 		struct stat st;
 		if (fd < 0)
 			continue;
@@ -112,24 +151,33 @@ static int attach_off(const struct proc_info *p)
 	return off;
 }
 
-/* Make .attach_pidN where the JVM looks: its working directory, else its
- * /tmp. 1 with the path in out if we made it (ours to remove), 0 if one
- * is there already, -1 with err. */
-static int make_trigger(const struct proc_info *p, char *out, size_t n, struct sbuf *err)
+/* Make .attach_pidN where the JVM looks: its working directory (the
+ * magic link /proc/PID/cwd is its very directory), else its /tmp; by
+ * name, O_EXCL, in a directory descriptor. 1 with that descriptor in
+ * *dir and the name in name if we made it (ours to remove), 0 if one is
+ * there already, -1 with err. */
+static int make_trigger(const struct proc_info *p, const struct jvm_tmp *t, int *dir, char *name, size_t n,
+			struct sbuf *err)
 {
-	const char *dirs[] = { "cwd", "root/tmp" };
+	char cwd[64];
 	int e = 0;
 
+	snprintf(cwd, sizeof cwd, "/proc/%ld/cwd", (long)p->pid);
+	snprintf(name, n, ".attach_pid%ld", p->nspid);
 	for (int i = 0; i < 2; i++) {
-		jvm_path(out, n, p, dirs[i], ".attach_pid");
-		int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		int d = i == 0 ? open(cwd, O_PATH | O_DIRECTORY | O_CLOEXEC) : dup(t->fd);
+		int fd = d < 0 ? -1 : openat(d, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd >= 0) {
 			close(fd);
+			*dir = d;
 			return 1;
 		}
-		if (errno == EEXIST)
+		int why = errno;
+		if (d >= 0)
+			close(d);
+		if (why == EEXIST)
 			return 0;
-		e = e ? e : errno;
+		e = e ? e : why;
 	}
 	sbuf_printf(err, "PID %ld: cannot make .attach_pid%ld in its working directory or /tmp (%s)", (long)p->pid,
 		    p->nspid, strerror(e));
@@ -150,11 +198,11 @@ static int stopped(const struct proc_info *p, struct sbuf *err)
 }
 
 /* The socket's inode number, 0 if there is no socket. */
-static ino_t socket_ino(const char *path)
+static ino_t socket_ino(const struct jvm_tmp *t)
 {
 	struct stat st;
 
-	return lstat(path, &st) == 0 && S_ISSOCK(st.st_mode) ? st.st_ino : 0;
+	return fstatat(t->fd, t->sock, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISSOCK(st.st_mode) ? st.st_ino : 0;
 }
 
 /* May p be signalled now? The process identified, running, with a
@@ -181,20 +229,20 @@ static int signallable(const struct proc_info *p, struct sbuf *err)
  * The signal goes only to the process identified, and only while it
  * handles SIGQUIT: HotSpot's handler, which prints a thread dump unless
  * it finds the .attach_pid file and its listener not yet started. */
-static int open_socket(const struct proc_info *p, const char *sock, ino_t stale, struct sbuf *err)
+static int open_socket(const struct proc_info *p, const struct jvm_tmp *t, ino_t stale, struct sbuf *err)
 {
-	char trig[128];
+	char trig[64];
 	ino_t ino;
-	int rc = -1;
+	int rc = -1, tdir = -1;
 
-	if (attach_off(p)) {
+	if (attach_off(p, t)) {
 		sbuf_printf(err, "PID %ld runs with its attach mechanism off (-XX:+DisableAttachMechanism): "
 				 "not signalled", (long)p->pid);
 		return -1;
 	}
 	if (signallable(p, err) < 0) /* before anything is made for it */
 		return -1;
-	int made = make_trigger(p, trig, sizeof trig, err);
+	int made = make_trigger(p, t, &tdir, trig, sizeof trig, err);
 	if (made < 0)
 		return -1;
 	/* a handle on the process itself, then the checks again: the signal
@@ -223,7 +271,7 @@ static int open_socket(const struct proc_info *p, const char *sock, ino_t stale,
 		sbuf_printf(err, "PID %ld: cannot signal it (%s)", (long)p->pid, strerror(errno));
 		goto out;
 	}
-	for (double end = seconds() + HS_ATTACH_WAIT_S; (ino = socket_ino(sock)) == 0 || ino == stale;) {
+	for (double end = seconds() + HS_ATTACH_WAIT_S; (ino = socket_ino(t)) == 0 || ino == stale;) {
 		if (proc_same(p, err) < 0)
 			goto out;
 		if (seconds() > end) {
@@ -235,8 +283,10 @@ static int open_socket(const struct proc_info *p, const char *sock, ino_t stale,
 	}
 	rc = 0;
 out:
-	if (made == 1)
-		unlink(trig);
+	if (made == 1) {
+		unlinkat(tdir, trig, 0);
+		close(tdir);
+	}
 	return rc;
 }
 
@@ -256,10 +306,30 @@ static int send_all(int fd, const char *buf, size_t n)
 	return 0;
 }
 
-/* One request on the socket; the answer's status and output. -2, err
+/* Is the process listening on fd p itself (its pid, as the kernel
+ * recorded it when the socket began to listen)? 0, or -1 with err. */
+static int served_by(const struct proc_info *p, int fd, struct sbuf *err)
+{
+	struct ucred uc;
+	socklen_t n = sizeof uc;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &n) < 0) {
+		sbuf_printf(err, "PID %ld: who serves its attach socket: %s", (long)p->pid, strerror(errno));
+		return -1;
+	}
+	if (uc.pid != p->pid) {
+		sbuf_printf(err, "PID %ld: its attach socket is served by PID %ld, not by it: not used", (long)p->pid,
+			    (long)uc.pid);
+		return -1;
+	}
+	return 0;
+}
+
+/* One request on the socket; the answer's status and output, waited
+ * for wall_s seconds at most (0: as long as the JVM runs). -2, err
  * untouched, when no one listens on the socket (ECONNREFUSED). */
-static int converse(const struct proc_info *p, const char *sock, const char *cmd, const char *const args[3],
-		    int *status, struct sbuf *out, struct sbuf *err)
+static int converse(const struct proc_info *p, const struct jvm_tmp *t, double wall_s, const char *cmd,
+		    const char *const args[3], int *status, struct sbuf *out, struct sbuf *err)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct sbuf req, ans;
@@ -267,7 +337,7 @@ static int converse(const struct proc_info *p, const char *sock, const char *cmd
 	ssize_t r;
 	int fd, rc = -1;
 
-	snprintf(sa.sun_path, sizeof sa.sun_path, "%s", sock);
+	snprintf(sa.sun_path, sizeof sa.sun_path, "%s", t->path);
 	sbuf_init(&req);
 	sbuf_init(&ans);
 	sbuf_add(&req, "1", 2); /* the version, with its NUL */
@@ -286,11 +356,18 @@ static int converse(const struct proc_info *p, const char *sock, const char *cmd
 		sbuf_printf(err, "PID %ld: cannot speak to its attach socket (%s)", (long)p->pid, strerror(errno));
 		goto out;
 	}
+	if (served_by(p, fd, err) < 0)
+		goto out;
 	/* the answer comes when the command is done (a dump: as long as it
 	 * takes); meanwhile the JVM must stay there and running */
-	for (;;) {
+	for (double end = seconds() + wall_s;;) {
 		struct pollfd pf = { .fd = fd, .events = POLLIN };
 		int ready = poll(&pf, 1, 1000);
+		if (ready == 0 && wall_s > 0 && seconds() > end) {
+			sbuf_printf(err, "PID %ld did not answer %s in %.0f s (HEAPWALK_SNAPSHOT_WALL): given up", (long)p->pid,
+				    cmd, wall_s);
+			goto out;
+		}
 		if (ready == 0) {
 			if (proc_same(p, err) < 0)
 				goto out;
@@ -336,11 +413,12 @@ out:
 }
 
 /* The socket, opened if need be, then the request: as whoever runs it. */
-static int talk(const struct proc_info *p, const char *cmd, const char *const args[3], int *status, struct sbuf *out,
-		struct sbuf *err)
+static int talk(const struct proc_info *p, double wall_s, const char *cmd, const char *const args[3], int *status,
+		struct sbuf *out, struct sbuf *err)
 {
-	char sock[128];
+	struct jvm_tmp t;
 	struct stat st;
+	int rc = -1;
 
 	for (int i = 0; i < 3; i++)
 		if (args && args[i] && strlen(args[i]) >= ARG_MAX_LEN) {
@@ -356,35 +434,45 @@ static int talk(const struct proc_info *p, const char *cmd, const char *const ar
 			    (long)geteuid(), (long)getegid());
 		return -1;
 	}
-	jvm_path(sock, sizeof sock, p, "root/tmp", ".java_pid");
+	if ((t.fd = hs_jvm_tmp(p, err)) < 0)
+		return -1;
+	snprintf(t.sock, sizeof t.sock, ".java_pid%ld", p->nspid);
+	snprintf(t.path, sizeof t.path, "/proc/self/fd/%d/%s", t.fd, t.sock);
 	for (ino_t stale = 0;;) {
-		if ((stale != 0 || socket_ino(sock) == 0) && open_socket(p, sock, stale, err) < 0)
-			return -1;
+		if ((stale != 0 || socket_ino(&t) == 0) && open_socket(p, &t, stale, err) < 0)
+			break;
 		/* a socket in a /tmp others may write to: the JVM's own, or none */
-		if (lstat(sock, &st) < 0) {
+		if (fstatat(t.fd, t.sock, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 			sbuf_printf(err, "PID %ld: its attach socket went away (%s)", (long)p->pid, strerror(errno));
-			return -1;
+			break;
+		}
+		if (!S_ISSOCK(st.st_mode)) {
+			sbuf_printf(err, "PID %ld: its /tmp/%s is not a socket: not used", (long)p->pid, t.sock);
+			break;
 		}
 		if (st.st_uid != p->uid) {
 			sbuf_printf(err, "PID %ld: its attach socket /tmp/.java_pid%ld is owned by uid %ld, not by the "
 					 "JVM's user (uid %ld): not used", (long)p->pid, p->nspid, (long)st.st_uid,
 				    (long)p->uid);
-			return -1;
+			break;
 		}
 		if (proc_same(p, err) < 0 || stopped(p, err))
-			return -1;
-		int rc = converse(p, sock, cmd, args, status, out, err);
+			break;
+		rc = converse(p, &t, wall_s, cmd, args, status, out, err);
 		if (rc != -2)
-			return rc;
+			break;
+		rc = -1;
 		/* no one listens: left by a JVM that had this pid before, killed
 		 * before it could remove it; this JVM replaces it once asked */
 		if (stale != 0) {
 			sbuf_printf(err, "PID %ld: no one listens on its attach socket /tmp/.java_pid%ld", (long)p->pid,
 				    p->nspid);
-			return -1;
+			break;
 		}
 		stale = st.st_ino;
 	}
+	close(t.fd);
+	return rc;
 }
 
 /* Root and another user's JVM: fn runs in a child of the JVM's uid and
@@ -402,7 +490,7 @@ int hs_as_user(const struct proc_info *p, hs_user_fn fn, void *arg, struct sbuf 
 		sbuf_printf(err, "pipe: %s", strerror(errno));
 		return -1;
 	}
-	pid_t child = fork();
+	pid_t parent = getpid(), child = fork();
 	if (child < 0) {
 		sbuf_printf(err, "fork: %s", strerror(errno));
 		close(fd[0]);
@@ -414,10 +502,16 @@ int hs_as_user(const struct proc_info *p, hs_user_fn fn, void *arg, struct sbuf 
 		sbuf_init(&o);
 		sbuf_init(&e);
 		close(fd[0]);
+		/* heapwalk killed meanwhile (its own files removed by its
+		 * handlers): this child is sent SIGTERM, so that what fn guards
+		 * (tmp_guard_at) is removed too; set after the change of user,
+		 * which clears it, and the parent checked still there after */
 		if (setgroups(0, NULL) < 0 || setgid(p->gid) < 0 || setuid(p->uid) < 0 || getuid() != p->uid ||
 		    geteuid() != p->uid)
 			sbuf_printf(&e, "cannot become uid %ld gid %ld to attach: %s", (long)p->uid, (long)p->gid,
 				    strerror(errno));
+		else if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
+			_exit(1);
 		else
 			rc = fn(p, arg, &o, &e);
 		dprintf(fd[1], "%d\n", rc);
@@ -451,7 +545,7 @@ int hs_as_user(const struct proc_info *p, hs_user_fn fn, void *arg, struct sbuf 
 
 /* hs_attach's request, for a child of the JVM's user: its status then
  * its output, in out. */
-struct request { const char *cmd; const char *const *args; };
+struct request { const char *cmd; const char *const *args; double wall_s; };
 
 static int talk_for(const struct proc_info *p, void *arg, struct sbuf *out, struct sbuf *err)
 {
@@ -460,7 +554,7 @@ static int talk_for(const struct proc_info *p, void *arg, struct sbuf *out, stru
 	int st = 0;
 
 	sbuf_init(&o);
-	int rc = talk(p, q->cmd, q->args, &st, &o, err);
+	int rc = talk(p, q->wall_s, q->cmd, q->args, &st, &o, err);
 	if (rc == 0) {
 		sbuf_printf(out, "%d\n", st);
 		sbuf_add(out, o.buf ? o.buf : "", o.len);
@@ -472,10 +566,16 @@ static int talk_for(const struct proc_info *p, void *arg, struct sbuf *out, stru
 int hs_attach(const struct proc_info *p, const char *cmd, const char *const args[3], int *status, struct sbuf *out,
 	      struct sbuf *err)
 {
+	return hs_attach_within(p, 0, cmd, args, status, out, err);
+}
+
+int hs_attach_within(const struct proc_info *p, double wall_s, const char *cmd, const char *const args[3], int *status,
+		     struct sbuf *out, struct sbuf *err)
+{
 	if (p->kind != PROC_JVM)
 		abort(); /* a bug: SIGQUIT would go to whatever it is */
 	if (geteuid() == 0 && p->uid != 0) {
-		struct request q = { cmd, args };
+		struct request q = { cmd, args, wall_s };
 		struct sbuf o;
 		sbuf_init(&o);
 		int rc = hs_as_user(p, talk_for, &q, &o, err);
@@ -490,5 +590,5 @@ int hs_attach(const struct proc_info *p, const char *cmd, const char *const args
 		sbuf_free(&o);
 		return rc;
 	}
-	return talk(p, cmd, args, status, out, err);
+	return talk(p, wall_s, cmd, args, status, out, err);
 }

@@ -20,13 +20,26 @@
  * appended to out (the caller's, to free), or -1 with one line in err. */
 int hs_attach(const struct proc_info *p, const char *cmd, const char *const args[3], int *status, struct sbuf *out,
 	      struct sbuf *err);
+/* hs_attach, the answer waited for wall_s seconds at most (0: as long as
+ * the JVM runs and is not stopped). */
+int hs_attach_within(const struct proc_info *p, double wall_s, const char *cmd, const char *const args[3], int *status,
+		     struct sbuf *out, struct sbuf *err);
+
+/* The JVM p's /tmp, resolved inside its root (its absolute symbolic
+ * links lead into it, not into ours): a descriptor (O_RDONLY,
+ * O_DIRECTORY; the caller's to close), or -1 with one line in err, also
+ * on a kernel without openat2(2). */
+int hs_jvm_tmp(const struct proc_info *p, struct sbuf *err);
+/* prefix and 8 random letters or digits, in out (n bytes): a name no
+ * one can guess, to make with O_EXCL or mkdirat. */
+void hs_fresh_name(char *out, size_t n, const char *prefix);
 
 /* Run fn(p, arg, out, err) as the JVM p's user: in a child that has
  * dropped to p's uid and gid (heapwalk is root, p another user's), so
- * that nothing it makes, reads or removes in p's directories (reached
- * through /proc/PID/root, where p's user may plant symlinks) is done
- * with root's rights. fn returns 0 with its answer in out, or -1 with
- * one line in err; so does this. */
+ * that nothing it makes, reads or removes in p's directories (where p's
+ * user may plant links) is done with root's rights. fn returns 0 with its answer in out, or -1 with
+ * one line in err; so does this. Should heapwalk die meanwhile, the
+ * child is sent SIGTERM (its guarded files are removed). */
 typedef int (*hs_user_fn)(const struct proc_info *p, void *arg, struct sbuf *out, struct sbuf *err);
 int hs_as_user(const struct proc_info *p, hs_user_fn fn, void *arg, struct sbuf *out, struct sbuf *err);
 

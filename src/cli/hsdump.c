@@ -23,13 +23,17 @@
 
 int hs_sees_as_we_do(const struct proc_info *p, const char *path)
 {
-	char there[PATH_MAX + 64];
 	struct stat a, b;
 
-	if (path[0] != '/' || strlen(path) >= PATH_MAX)
+	if (path[0] != '/' || strlen(path) >= PATH_MAX || stat(path, &a) < 0)
 		return 0;
-	snprintf(there, sizeof there, "/proc/%ld/root%s", (long)p->pid, path);
-	return stat(path, &a) == 0 && stat(there, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	/* the path as the JVM resolves it: its links inside its root */
+	int fd = proc_root_open(p->pid, path, O_PATH, 0);
+	if (fd < 0)
+		return 0;
+	int same = fstat(fd, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	close(fd);
+	return same;
 }
 
 /* The first line of s, escaped. */
@@ -98,78 +102,179 @@ static int copy_fd(int in, int out)
 	return 0;
 }
 
-struct dump { int gz; int out; };
+/* The whole wait for HotSpot's answer, as the .NET snapshot's bound. */
+#define DUMP_WALL_S 1800
 
-/* The dump's file in the JVM's directory, regular and its user's (not a
- * link its user left there), onto out. 0, or -1 with err. */
-static int copy_out(const struct proc_info *p, const char *path, int out, struct sbuf *err)
+struct dump { int gz; int out; double wall_s; };
+
+/* Our directory in the JVM's /tmp, all of it by descriptors: tmp, its
+ * /tmp resolved inside its root; dir, the directory we made there as
+ * name, whose device and inode are held to tell it from anything put
+ * in its place by name; leaf, the dump's name in it. */
+struct jdir { int tmp, dir; char name[32], leaf[16]; dev_t dev; ino_t ino; };
+
+/* A fresh name, heapwalk-dump-XXXXXXXX (random), made 0700 by mkdirat
+ * in its /tmp and opened without following a link, the entry and the
+ * directory opened the same one. 0, or -1 with err. */
+static int make_dir(const struct proc_info *p, struct jdir *j, struct sbuf *err)
 {
-	int in = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat a, b;
+	int tries = 0;
+
+	do
+		hs_fresh_name(j->name, sizeof j->name, "heapwalk-dump-");
+	while (mkdirat(j->tmp, j->name, 0700) < 0 && errno == EEXIST && ++tries < 100);
+	if (tries == 100 || (errno = 0, fstatat(j->tmp, j->name, &a, AT_SYMLINK_NOFOLLOW)) < 0) {
+		sbuf_printf(err, "PID %ld: cannot make a directory in its /tmp (%s)", (long)p->pid,
+			    strerror(errno ? errno : EEXIST));
+		return -1;
+	}
+	j->dir = openat(j->tmp, j->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (j->dir < 0 || fstat(j->dir, &b) < 0 || !S_ISDIR(a.st_mode) || a.st_dev != b.st_dev ||
+	    a.st_ino != b.st_ino || b.st_uid != geteuid()) {
+		sbuf_printf(err, "PID %ld: the directory made in its /tmp, /tmp/%s, was replaced at once: not used",
+			    (long)p->pid, j->name);
+		return -1;
+	}
+	j->dev = b.st_dev;
+	j->ino = b.st_ino;
+	return 0;
+}
+
+/* Is the entry name in its /tmp still the directory we made? */
+static int still_ours(const struct jdir *j)
+{
+	struct stat st;
+
+	return fstatat(j->tmp, j->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
+	       st.st_dev == j->dev && st.st_ino == j->ino;
+}
+
+/* The dump in our directory (by its descriptor, however the JVM's user
+ * moved or replaced it by name meanwhile), a regular file of the JVM's
+ * user with one link (not a link to a file of someone else's, not a
+ * FIFO or a device: O_NONBLOCK, opened only to be looked at), onto out.
+ * 0, or -1 with err. */
+static int copy_out(const struct proc_info *p, const struct jdir *j, int out, struct sbuf *err)
+{
 	struct stat st;
 	int rc = -1;
 
-	if (in < 0) {
-		sbuf_printf(err, "PID %ld: the JVM said it wrote its dump, but %s: %s", (long)p->pid, path,
-			    strerror(errno));
+	if (!still_ours(j)) {
+		sbuf_printf(err, "PID %ld: the directory heapwalk made in its /tmp, /tmp/%s, was moved or replaced "
+				 "while the JVM dumped: its dump is not read", (long)p->pid, j->name);
 		return -1;
 	}
-	if (fstat(in, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != p->uid)
-		sbuf_printf(err, "PID %ld: %s is not a regular file of the JVM's user: not read", (long)p->pid, path);
+	int in = openat(j->dir, j->leaf, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (in < 0) {
+		sbuf_printf(err, "PID %ld: the JVM said it wrote its dump, but /tmp/%s/%s: %s", (long)p->pid, j->name,
+			    j->leaf, strerror(errno));
+		return -1;
+	}
+	if (fstat(in, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != p->uid || st.st_nlink != 1)
+		sbuf_printf(err, "PID %ld: /tmp/%s/%s is not a regular file of the JVM's user (one link): not read",
+			    (long)p->pid, j->name, j->leaf);
 	else if (copy_fd(in, out) < 0)
-		sbuf_printf(err, "PID %ld: copying %s: %s", (long)p->pid, path, strerror(errno));
+		sbuf_printf(err, "PID %ld: copying /tmp/%s/%s: %s", (long)p->pid, j->name, j->leaf, strerror(errno));
 	else
 		rc = 0;
 	close(in);
 	return rc;
 }
 
-/* As the JVM's user: a directory of ours in its /tmp (mkdtemp: a fresh
- * name, 0700, that no one else can put anything in), the dump written
- * there by the JVM, copied out onto d->out, and both removed whatever
- * happened. 0 with the JVM's message in out, or -1 with err. */
+/* The dump and our directory removed through the descriptors (the file
+ * again should the JVM have made it meanwhile); the directory only if
+ * its name is still ours. 0, or -1 with why in err: after the error
+ * there is one already (rc < 0), as its tail. */
+static int remove_dir(const struct proc_info *p, const struct jdir *j, int rc, struct sbuf *err)
+{
+	int gone = 0;
+
+	for (int i = 0; i < 2 && !gone; i++) {
+		unlinkat(j->dir, j->leaf, 0);
+		gone = !still_ours(j) || unlinkat(j->tmp, j->name, AT_REMOVEDIR) == 0;
+	}
+	if (gone)
+		return 0;
+	if (rc < 0)
+		sbuf_printf(err, "; and its directory /tmp/%s is left in the JVM's /tmp (%s)", j->name, strerror(errno));
+	else
+		sbuf_printf(err, "PID %ld: cannot remove /tmp/%s from its /tmp (%s): something else was put there",
+			    (long)p->pid, j->name, strerror(errno));
+	return -1;
+}
+
+/* As the JVM's user (or root for a JVM of root's): a directory of ours
+ * in its /tmp, the dump written there by the JVM, copied out onto
+ * d->out, and both removed whatever happened, a signal meanwhile too
+ * (the JVM then finishes writing an unlinked file, which goes when it
+ * closes it). 0 with the JVM's message in out, or -1 with err. */
 static int dump_here(const struct proc_info *p, void *arg, struct sbuf *out, struct sbuf *err)
 {
 	const struct dump *d = arg;
-	char dir[96], path[128], inside[96], level[4];
+	struct jdir j = { .tmp = -1, .dir = -1 };
+	char inside[96], level[4];
 	struct sbuf ans;
-	int st = -1, rc;
+	int st = -1, rc = -1;
 
-	snprintf(dir, sizeof dir, "/proc/%ld/root/tmp/heapwalk-dump-XXXXXX", (long)p->pid);
-	if (mkdtemp(dir) == NULL) {
-		sbuf_printf(err, "PID %ld: cannot make a directory in its /tmp (%s)", (long)p->pid, strerror(errno));
+	snprintf(j.leaf, sizeof j.leaf, "heap.hprof%s", d->gz ? ".gz" : "");
+	if ((j.tmp = hs_jvm_tmp(p, err)) < 0)
+		return -1;
+	if (make_dir(p, &j, err) < 0) {
+		if (j.dir >= 0)
+			close(j.dir);
+		close(j.tmp);
 		return -1;
 	}
-	const char *name = strrchr(dir, '/') + 1;
-	snprintf(path, sizeof path, "%s/heap.hprof%s", dir, d->gz ? ".gz" : "");
-	snprintf(inside, sizeof inside, "/tmp/%s/heap.hprof%s", name, d->gz ? ".gz" : "");
+	int g1 = tmp_guard_at(j.tmp, j.name, AT_REMOVEDIR), g2 = tmp_guard_at(j.dir, j.leaf, 0);
+	snprintf(inside, sizeof inside, "/tmp/%s/%s", j.name, j.leaf);
 	snprintf(level, sizeof level, "%d", d->gz);
 	const char *args[3] = { inside, "-live", d->gz ? level : "" };
 	sbuf_init(&ans);
-	rc = hs_attach(p, "dumpheap", args, &st, &ans, err);
+	rc = hs_attach_within(p, d->wall_s, "dumpheap", args, &st, &ans, err);
 	const char *said = ans.buf ? ans.buf : "";
 	if (rc == 0 && (st != 0 || line_with(said, DUMP_OK) == NULL)) {
 		sbuf_printf(err, "PID %ld: the JVM did not dump its heap (attach status %d): ", (long)p->pid, st);
 		first_line(last_line(said), err);
 		rc = -1;
 	}
-	if (rc == 0 && (rc = copy_out(p, path, d->out, err)) == 0)
+	if (rc == 0 && (rc = copy_out(p, &j, d->out, err)) == 0)
 		first_line(line_with(said, DUMP_OK), out);
-	unlink(path);
-	if (rmdir(dir) < 0 && errno != ENOENT && rc == 0) {
-		sbuf_printf(err, "PID %ld: cannot remove %s (%s): something else was put there", (long)p->pid, dir,
-			    strerror(errno));
+	if (remove_dir(p, &j, rc, err) < 0)
 		rc = -1;
-	}
+	if (g2 == 0)
+		tmp_unguard_at(j.dir, j.leaf);
+	if (g1 == 0)
+		tmp_unguard_at(j.tmp, j.name);
+	close(j.dir);
+	close(j.tmp);
 	sbuf_free(&ans);
 	return rc;
 }
 
+/* The size the JVM's line states, "Heap dump file created [N bytes in
+ * ...]"; -1 if none. */
+static long long stated_size(const char *line)
+{
+	const char *b = line ? strchr(line, '[') : NULL;
+	char *end;
+
+	if (b == NULL || b[1] < '0' || b[1] > '9')
+		return -1;
+	long long n = strtoll(b + 1, &end, 10);
+	return strncmp(end, " bytes", 6) == 0 ? n : -1;
+}
+
 /* Why an opened dump is not HotSpot's whole output, NULL if it is: the
  * reader reads a dump cut short as far as it goes, with a warning, and
- * one cut between records without; HotSpot ends its dump with the
- * record HEAP_DUMP_END (tag 0x2c, length 0), the last thing it writes,
- * and a dump of a live JVM, taken by it, reads without a warning. */
-static const char *not_whole(const struct heap *h)
+ * one cut between records without, and a dump of a live JVM, taken by
+ * it, reads without a warning. A segmented dump (JAVA PROFILE 1.0.2,
+ * every JDK since 11, and JDK 8-10 from 2 GB) ends with the record
+ * HEAP_DUMP_END (tag 0x2c, length 0), the last thing HotSpot writes;
+ * JDK 8-10 write a smaller heap as 1.0.1, one HEAP_DUMP record and no
+ * end record: that one is whole when it is the size the JVM stated in
+ * its line (stated, -1: none) for the file it wrote (size). */
+static const char *not_whole(const struct heap *h, long long stated, long long size)
 {
 	static const uint8_t zero[4];
 
@@ -177,6 +282,11 @@ static const char *not_whole(const struct heap *h)
 		return "it ends inside a record";
 	if (h->warn.n > 0 || h->warn.suppressed > 0)
 		return h->warn.n > 0 ? h->warn.msg[h->warn.n - 1] : "warnings while reading it";
+	if (strcmp(h->version, "JAVA PROFILE 1.0.1") == 0) {
+		if (stated < 0)
+			return "a JAVA PROFILE 1.0.1 dump has no end record, and the JVM stated no size to check it by";
+		return stated != size ? "it is not the size the JVM said it wrote" : NULL;
+	}
 	if (h->size < 9 || h->map[h->size - 9] != 0x2c || memcmp(h->map + h->size - 4, zero, 4) != 0)
 		return "it does not end with HotSpot's last record, HEAP_DUMP_END";
 	return NULL;
@@ -184,7 +294,7 @@ static const char *not_whole(const struct heap *h)
 
 /* Is tmp an HPROF dump, whole? Opened as a heap (every record read, the
  * graph built), no cache written. 0, or -1 with err. */
-static int whole(const char *tmp, const char *file, struct sbuf *err)
+static int whole(const char *tmp, const char *file, long long stated, long long size, struct sbuf *err)
 {
 	struct open_opts oo = { .no_cache = 1, .quiet = 1 };
 	struct heap h;
@@ -196,7 +306,7 @@ static int whole(const char *tmp, const char *file, struct sbuf *err)
 		sbuf_printf(err, "%s: the JVM's dump does not open (%s); nothing written", file, why.buf);
 		rc = -1;
 	} else {
-		const char *bad = not_whole(&h);
+		const char *bad = not_whole(&h, stated, size);
 		if (bad != NULL) /* a warning is escaped already, as warn_add keeps it */
 			sbuf_printf(err, "%s: the JVM's dump is not whole (%s); nothing written", file, bad);
 		rc = bad != NULL ? -1 : 0;
@@ -206,13 +316,24 @@ static int whole(const char *tmp, const char *file, struct sbuf *err)
 	return rc;
 }
 
+/* Is the file at fd gzip (its magic), as asked? 1 or 0. */
+static int is_gzip(int fd)
+{
+	uint8_t m[2];
+
+	return pread(fd, m, 2, 0) == 2 && m[0] == 0x1f && m[1] == 0x8b;
+}
+
 int hs_dumpheap(const struct proc_info *p, const char *file, int gz, struct sbuf *result, struct sbuf *err)
 {
 	struct stat st;
 	struct sbuf said;
+	struct dump d = { gz, -1, 0 };
 	double t0 = hw_now();
 	int rc = -1;
 
+	if (seconds_env("HEAPWALK_SNAPSHOT_WALL", DUMP_WALL_S, &d.wall_s, err) < 0)
+		return -1;
 	if (lstat(file, &st) == 0) { /* before the JVM pays for a full GC */
 		sbuf_printf(err, "%s: exists; heapwalk snapshot does not overwrite", file);
 		return -1;
@@ -225,10 +346,10 @@ int hs_dumpheap(const struct proc_info *p, const char *file, int gz, struct sbuf
 		return -1;
 	}
 	int guarded = tmp_guard(tmp) == 0;
-	struct dump d = { gz, fd };
+	d.out = fd;
 	sbuf_init(&said);
-	/* root and another user's JVM: its /tmp is that user's to plant
-	 * links in; the directory is made, read and removed as that user */
+	/* root and another user's JVM: its /tmp is that user's; the directory
+	 * is made, read and removed as that user */
 	if (geteuid() == 0 && p->uid != 0)
 		rc = hs_as_user(p, dump_here, &d, &said, err);
 	else
@@ -237,19 +358,22 @@ int hs_dumpheap(const struct proc_info *p, const char *file, int gz, struct sbuf
 		sbuf_printf(err, "%s: cannot write: %s", tmp, strerror(errno));
 		rc = -1;
 	}
+	int zipped = rc == 0 && is_gzip(fd);
 	close(fd);
 	if (rc == 0)
-		rc = whole(tmp, file, err);
+		rc = whole(tmp, file, stated_size(said.buf), (long long)st.st_size, err);
 	if (rc == 0 && link(tmp, file) < 0) { /* never over an existing file */
 		sbuf_printf(err, "%s: %s", file, strerror(errno));
 		rc = -1;
 	}
+	if (rc == 0 && gz && !zipped)
+		fprintf(stderr, "heapwalk: PID %ld: the JVM took no gzip level (an older JDK): %s is a plain HPROF\n", (long)p->pid, file);
 	if (rc == 0) /* and the JVM's own line, its time in the dump */
 		sbuf_printf(result, "snapshot %s: %lld bytes%s by HotSpot's heap dumper, %.2f s (the JVM: %s)", file,
-			    (long long)st.st_size, gz ? " (gzip)" : "", hw_now() - t0, said.buf ? said.buf : "");
+			    (long long)st.st_size, zipped ? " (gzip)" : "", hw_now() - t0, said.buf ? said.buf : "");
 	unlink(tmp);
 	if (guarded)
-		tmp_unguard();
+		tmp_unguard(tmp);
 	free(tmp);
 	sbuf_free(&said);
 	return rc;

@@ -835,7 +835,7 @@ done:
 	ws_close(&w);
 	unlink(tmp);
 	if (guarded)
-		tmp_unguard();
+		tmp_unguard(tmp);
 	free(tmp);
 	sbuf_free(&path);
 	return rc;

@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -143,7 +145,7 @@ static void what_it_is(pid_t pid, struct sbuf *out)
 	sbuf_addc(out, ']');
 }
 
-enum { MAP_JVM = 1, MAP_J9 = 2, MAP_CORECLR = 4, MAP_PERF = 8, MAP_NODE = 16 };
+enum { MAP_JVM = 1, MAP_J9 = 2, MAP_CORECLR = 4, MAP_PERF = 8, MAP_PERF_GONE = 16, MAP_NODE = 32 };
 
 /* A maps line's file: its device, inode and path (NULL if anonymous). */
 struct mapped_file { unsigned maj, min; unsigned long long ino; const char *path; };
@@ -154,14 +156,72 @@ static int map_file(const char *line, struct mapped_file *m)
 	return m->path != NULL && sscanf(line, "%*s %*s %*s %x:%x %llu", &m->maj, &m->min, &m->ino) == 3;
 }
 
+int proc_root_open(pid_t pid, const char *path, int flags, int no_symlinks)
+{
+	char root[64];
+	int e;
+
+	snprintf(root, sizeof root, "/proc/%ld/root", (long)pid);
+	int rfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rfd < 0)
+		return -1;
+	struct open_how how = {
+		.flags = (unsigned long long)(flags | O_CLOEXEC),
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS | (no_symlinks ? RESOLVE_NO_SYMLINKS : 0),
+	};
+	while (*path == '/')
+		path++;
+#ifdef SYS_openat2
+	int fd = (int)syscall(SYS_openat2, rfd, *path ? path : ".", &how, sizeof how);
+#else
+	int fd = -1;
+	errno = ENOSYS;
+#endif
+	e = errno;
+	close(rfd);
+	errno = e;
+	return fd;
+}
+
+/* The mapped file of a maps line as the process sees it, opened for
+ * reading if it is the very file mapped (a regular file, the device and
+ * inode the line says): inside the process's root, no symbolic link
+ * followed, first without opening it (O_PATH: no device is opened, no
+ * FIFO waited on), then again through our own descriptor. -1 if not. */
+static int open_mapped(pid_t pid, const struct mapped_file *m, size_t len)
+{
+	char path[4200];
+	struct stat sb;
+
+	if (len >= sizeof path)
+		return -1;
+	snprintf(path, sizeof path, "%.*s", (int)len, m->path);
+	int pfd = proc_root_open(pid, path, O_PATH | O_NOFOLLOW, 1);
+	if (pfd < 0)
+		return -1;
+	int fd = -1;
+	if (fstat(pfd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_ino == m->ino && major(sb.st_dev) == m->maj &&
+	    minor(sb.st_dev) == m->min) {
+		snprintf(path, sizeof path, "/proc/self/fd/%d", pfd);
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	}
+	close(pfd);
+	return fd;
+}
+
 /* Is the line's file HotSpot's performance data of this JVM,
  * /tmp/hsperfdata_USER/NSPID as the JVM names it? HotSpot maps that
  * file for as long as it runs (perfMemory_linux.cpp), so a process that
  * maps one whose header is HotSpot's and that is the very file mapped
  * (its device and inode), owned by the process's user, is a HotSpot JVM,
- * whatever else may map a file named libjvm.so. */
+ * whatever else may map a file named libjvm.so. A /tmp cleaner may have
+ * removed the file since: its line then ends " (deleted)", and the
+ * mapping is still the very file. 1 if so, 0 if not, 2 for a removed
+ * file of that name that map_files would not open (heapwalk without
+ * CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE): not told. */
 static int perf_data(pid_t pid, const struct status *st, const char *line)
 {
+	static const char gone[] = " (deleted)";
 	struct mapped_file m;
 	char want[32], path[4200];
 	uint8_t head[8];
@@ -169,27 +229,31 @@ static int perf_data(pid_t pid, const struct status *st, const char *line)
 
 	if (!map_file(line, &m))
 		return 0;
-	snprintf(want, sizeof want, "/%ld\n", st->nspid);
-	const char *base = strrchr(m.path, '/');
-	const char *dir = base;
+	size_t len = strcspn(m.path, "\n"), g = sizeof gone - 1;
+	int deleted = len > g && memcmp(m.path + len - g, gone, g) == 0;
+	len -= deleted ? g : 0;
+	const char *end = m.path + len, *base = end;
+	while (base > m.path && base[-1] != '/')
+		base--;
+	snprintf(want, sizeof want, "%ld", st->nspid);
+	if (base == m.path || (size_t)(end - base) != strlen(want) || memcmp(base, want, strlen(want)) != 0)
+		return 0;
+	const char *dir = base - 1;
 	while (dir > m.path && dir[-1] != '/')
 		dir--;
-	if (strcmp(base, want) != 0 || strncmp(dir, "hsperfdata_", 11) != 0)
+	if (strncmp(dir, "hsperfdata_", 11) != 0)
 		return 0;
-	/* the very file mapped, by /proc/PID/map_files (root: no path the
-	 * process's user could lead elsewhere, a device, say); else the file
-	 * as the JVM sees it, through its root, which as that user we may */
+	/* the very file mapped, by /proc/PID/map_files (it needs
+	 * CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE: root in a container may
+	 * have neither); else the file as the JVM sees it, resolved inside
+	 * its root with no link followed, if it is the very file mapped (a
+	 * removed one cannot be) */
 	snprintf(path, sizeof path, "/proc/%ld/map_files/%.*s", (long)pid, (int)strcspn(line, " "), line);
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0 && geteuid() != 0) {
-		int n = snprintf(path, sizeof path, "/proc/%ld/root%.*s", (long)pid, (int)strcspn(m.path, "\n"),
-				 m.path);
-		if (n < 0 || (size_t)n >= sizeof path)
-			return 0;
-		fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	}
+	if (fd < 0 && !deleted)
+		fd = open_mapped(pid, &m, len);
 	if (fd < 0)
-		return 0;
+		return deleted ? 2 : 0;
 	int ok = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_uid == st->uid[1] && sb.st_ino == m.ino &&
 		 major(sb.st_dev) == m.maj && minor(sb.st_dev) == m.min && read(fd, head, sizeof head) == 8 &&
 		 memcmp(head, "\xca\xfe\xc0\xc0", 4) == 0 && head[4] <= 1 && head[5] == 2;
@@ -231,7 +295,8 @@ static int mapped(pid_t pid, const struct status *st)
 		libs |= maps_lib(line, "libj9vm29.so", 0) ? MAP_J9 : 0;
 		libs |= maps_lib(line, "libcoreclr.so", 0) ? MAP_CORECLR : 0;
 		libs |= maps_lib(line, "libnode.so", 1) ? MAP_NODE : 0;
-		libs |= !(libs & MAP_PERF) && strstr(line, "/hsperfdata_") && perf_data(pid, st, line) ? MAP_PERF : 0;
+		int perf = !(libs & MAP_PERF) && strstr(line, "/hsperfdata_") ? perf_data(pid, st, line) : 0;
+		libs |= perf == 1 ? MAP_PERF : perf == 2 ? MAP_PERF_GONE : 0;
 	}
 	free(line);
 	fclose(f);
@@ -266,14 +331,19 @@ static int node_binary(pid_t pid)
 	return yes;
 }
 
-/* Is the JVM's attach socket /tmp/.java_pidNSPID there? */
+/* Is the JVM's attach socket /tmp/.java_pidNSPID there (in its root, its
+ * links resolved inside it)? */
 static int has_socket(pid_t pid, const struct status *st)
 {
-	char sock[96];
+	char sock[64];
 	struct stat sb;
 
-	snprintf(sock, sizeof sock, "/proc/%ld/root/tmp/.java_pid%ld", (long)pid, st->nspid);
-	return lstat(sock, &sb) == 0 && S_ISSOCK(sb.st_mode);
+	snprintf(sock, sizeof sock, "/tmp/.java_pid%ld", st->nspid);
+	int fd = proc_root_open(pid, sock, O_PATH | O_NOFOLLOW, 0);
+	int is = fd >= 0 && fstat(fd, &sb) == 0 && S_ISSOCK(sb.st_mode);
+	if (fd >= 0)
+		close(fd);
+	return is;
 }
 
 /* One attaches through the JVM's socket /tmp/.java_pidNSPID; when that
@@ -331,6 +401,13 @@ static int runtime_of(pid_t pid, const struct status *st, int *hotspot, struct s
 		return -1;
 	}
 	*hotspot = (libs & MAP_JVM) && (libs & MAP_PERF);
+	if ((libs & MAP_JVM) && attach_safe(pid, st) && !*hotspot && !has_socket(pid, st) && (libs & MAP_PERF_GONE)) {
+		sbuf_printf(err, "PID %ld maps a libjvm.so and performance data removed since (/tmp/hsperfdata_USER/%ld "
+			    "(deleted): a /tmp cleaner?), which only CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE may open "
+			    "to check, and has no attach socket open: not known for a JVM, not signalled "
+			    "(-XX:+StartAttachListener opens the socket)", (long)pid, st->nspid);
+		return -1;
+	}
 	if ((libs & MAP_JVM) && attach_safe(pid, st) && !*hotspot && !has_socket(pid, st)) {
 		sbuf_printf(err, "PID %ld maps a libjvm.so but no HotSpot performance data (/tmp/hsperfdata_USER/%ld; "
 			    "none with -XX:-UsePerfData or -XX:+PerfDisableSharedMem) and has no attach socket open: "

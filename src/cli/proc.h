@@ -43,4 +43,12 @@ int proc_catches(const struct proc_info *p, int sig);
  * stopped, 't' for stopped by a tracer, ...); '?' when it cannot be read. */
 char proc_state(const struct proc_info *p);
 
+/* Open path as process pid sees it: resolved inside its root
+ * (/proc/PID/root, whose absolute symbolic links then point into it,
+ * not into ours), no magic link of /proc followed, and with
+ * no_symlinks none at all; flags as open(2)'s (O_CLOEXEC added).
+ * The descriptor, or -1 with errno (ENOSYS: a kernel without openat2,
+ * before Linux 5.6, and nothing is opened). */
+int proc_root_open(pid_t pid, const char *path, int flags, int no_symlinks);
+
 #endif

@@ -552,6 +552,6 @@ int gz_inflate_to_file(const char *path, const uint8_t *gz, uint64_t size, struc
 	if (rc < 0)
 		unlink(out->file);
 	if (guarded)
-		tmp_unguard();
+		tmp_unguard(out->file);
 	return rc;
 }

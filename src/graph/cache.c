@@ -467,7 +467,7 @@ static void backing_free(struct heap *h)
 		close(b->scratch_fd);
 	if (b->tmp != NULL) {
 		unlink(b->tmp);
-		tmp_unguard();
+		tmp_unguard(b->tmp);
 		free(b->tmp);
 	}
 	if (b->fd >= 0)
@@ -532,7 +532,7 @@ int cache_begin(struct heap *h)
 			/* O_EXCL: a symlink or anything else planted at the name fails */
 			b->fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 			if (b->fd < 0) {
-				tmp_unguard();
+				tmp_unguard(tmp);
 				warn_add(&h->notes, "%s: cannot write the index cache: %s", tmp, strerror(errno));
 				free(tmp);
 			} else {
@@ -826,7 +826,7 @@ int cache_finish(struct heap *h)
 		warn_add(&h->notes, "%s: cannot write the index cache: %s", h->cache_file, strerror(b->st.err));
 		unlink(b->tmp); /* the heap still reads what it parked from the open file */
 	}
-	tmp_unguard();
+	tmp_unguard(b->tmp);
 	free(b->tmp);
 	b->tmp = NULL;
 	/* it is the cache now (or a failed one): what is parked later goes

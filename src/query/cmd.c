@@ -300,7 +300,7 @@ const struct cmd_entry cmd_table[CMD_N] = {
 	[CMD_SNAPSHOT] = { "snapshot", CMD_ARG_PID_FILE, 0, CMD_TABLES, CMD_BL_NONE, 0, NULL,
 		"  snapshot PID FILE  a heap dump with stable object ids and the last mark (JVM;\n"
 		"                  HotSpot's own dump when the agent cannot be loaded, said on\n"
-		"                  stderr, or with --plain),\n"
+		"                  stderr, or with --plain; its answer awaited 30 min at most),\n"
 		"                  or the heap a .NET process's runtime reports (nettrace), or a\n"
 		"                  Node process's V8 heap snapshot through its inspector (opened\n"
 		"                  with SIGUSR1 if closed, and closed again; progress on stderr\n"
