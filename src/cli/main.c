@@ -1,6 +1,8 @@
 /* main.c — the command line: options, commands, selection steps, one
  * view rendered to stdout. Everything is checked that can be before the
  * dump is opened: a typo must not cost the parse of a 30 GB dump. */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -564,10 +566,10 @@ static void parse_args(int argc, char **argv, struct cli *c)
 		usage_error("unexpected argument '%s'", argv[i]);
 	if (c->dump == NULL)
 		usage_error("no dump given");
-	c->live = pidsnap_is_pid(c->dump);
-	if (c->live && c->cmd != NULL)
-		usage_error("heapwalk PID opens the browser (or runs -e): %s goes with a dump; heapwalk PID -o FILE "
-			    "keeps one", c->cmd->name);
+	c->live = c->cmd == NULL && pidsnap_is_pid(c->dump); /* with a command, a file as ever */
+	if (c->live && c->o.expr != NULL && c->output != NULL)
+		usage_error("heapwalk -e EXPR -o FILE PID: -o would be both the report's and the snapshot's: "
+			    "the report goes to standard output (heapwalk -o FILE PID keeps the snapshot)");
 	check_command_options(c);
 }
 
@@ -709,7 +711,7 @@ static int attach_command(const struct cli *c)
 	else if (p.kind == PROC_DOTNET && c->cmd->arg == CMD_ARG_PID) /* its runtime reports the GC's moves */
 		rc = dotnet_mark(&p, c->file, &res, &err);
 	else if (p.kind == PROC_DOTNET) /* its runtime reports the heap itself */
-		rc = dotnet_take(&p, c->file, &res, &err);
+		rc = dotnet_take(&p, c->file, NULL, &res, &err);
 	else if (c->cmd->arg == CMD_ARG_PID && c->file != NULL) {
 		sbuf_printf(&err, "mark PID FILE is for .NET processes (a JVM's mark is in its later snapshots)");
 		rc = -1;
@@ -858,11 +860,21 @@ static int take_live(struct cli *c, struct pidsnap *snap, char **said)
 	struct proc_info p;
 	int rc = 0;
 
-	if (c->cmd == NULL && c->o.expr == NULL && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
-		fprintf(stderr, "heapwalk: the browser needs a terminal; heapwalk PID -e 'STEPS' reports instead\n");
+	int fd;
+
+	sbuf_init(&err);
+	if (c->cmd == NULL && c->o.expr == NULL && tui_can_start(&err) < 0) {
+		fprintf(stderr, "heapwalk: %s; heapwalk -e 'STEPS' PID reports instead\n", err.buf);
+		sbuf_free(&err);
 		return EXIT_USAGE;
 	}
-	sbuf_init(&err);
+	if (c->baseline != NULL && (fd = open(c->baseline, O_RDONLY | O_CLOEXEC)) < 0) {
+		path_error(c->baseline, strerror(errno)); /* before the process pays */
+		sbuf_free(&err);
+		return EXIT_INPUT;
+	} else if (c->baseline != NULL) {
+		close(fd);
+	}
 	if (proc_identify(c->dump, &p, &err) < 0 || pidsnap_take(&p, c->output, c->oo.quiet, snap, &err) < 0) {
 		fprintf(stderr, "heapwalk: %s\n", err.buf);
 		rc = EXIT_INPUT;
@@ -940,6 +952,11 @@ int main(int argc, char **argv)
 		catch_bus(); /* while it opens the dumps */
 		if (rc == 0)
 			rc = tui_main(c.dump, c.baseline, &c.oo, focus, said);
+		if (rc != 0 && snap.kept) { /* not shown: say that it stays, the next run's baseline */
+			char *e = esc_str(snap.file);
+			fprintf(stderr, "heapwalk: the snapshot stays, the next heapwalk PID's baseline: %s\n", e);
+			free(e);
+		}
 		free(focus);
 		free(said);
 		pidsnap_free(&snap);
@@ -971,8 +988,11 @@ int main(int argc, char **argv)
 		rules_free(rs);
 		return rc;
 	}
-	if (said != NULL && !c.oo.quiet)
-		fprintf(stderr, "heapwalk: %s\n", said);
+	if (said != NULL && !c.oo.quiet) {
+		char *ef = esc_str(snap.file);
+		fprintf(stderr, "heapwalk: snapshot %s; %s\n", ef, said);
+		free(ef);
+	}
 	free(said);
 	if (!(e->formats & CMD_FMT(c.o.fmt)) && (e->formats & CMD_FMT(FMT_DOT))) /* the graph's only format */
 		c.o.fmt = FMT_DOT;
@@ -1024,6 +1044,13 @@ int main(int argc, char **argv)
 			rc = EXIT_INPUT;
 			goto print;
 		}
+	}
+	if (c.live && !c.oo.quiet && h.baseline != NULL) { /* what the engine made of the baseline it was told */
+		struct sbuf lb;
+		sbuf_init(&lb);
+		baseline_label(h.baseline, &lb);
+		fprintf(stderr, "heapwalk: the baseline, opened: %s\n", lb.buf);
+		sbuf_free(&lb);
 	}
 	/* gone: the rest of the pipeline runs on the baseline's side */
 	struct heap *cur = &h;
