@@ -11,6 +11,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,8 +38,8 @@ static void fresh_cache(void)
 
 /* argv in a child, every signal at its default, its standard input a
  * pipe whose end *hold we keep (it ends when that closes), its output
- * in log. */
-static pid_t start_piped(char *const argv[], const char *log, int *hold)
+ * in log; as user `as` unless NULL. */
+static pid_t start_piped_as(char *const argv[], const char *log, int *hold, const struct passwd *as)
 {
 	int in[2];
 
@@ -55,12 +57,19 @@ static pid_t start_piped(char *const argv[], const char *log, int *hold)
 		if (out < 0 || dup2(in[0], 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
 			_exit(126);
 		close(in[1]);
+		if (as != NULL && (setgroups(0, NULL) < 0 || setgid(as->pw_gid) < 0 || setuid(as->pw_uid) < 0))
+			_exit(126);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
 	close(in[0]);
 	*hold = in[1];
 	return pid;
+}
+
+static pid_t start_piped(char *const argv[], const char *log, int *hold)
+{
+	return start_piped_as(argv, log, hold, NULL);
 }
 
 /* The number after the last `word` in log, once there are `n` of them
@@ -457,6 +466,47 @@ START_TEST(test_live_not_runtime)
 }
 END_TEST
 
+/* Root on nobody's JVM, no -o: refused in one line before the JVM is
+ * touched (its agent would run a full GC, then fail to write into
+ * root's cache directory): no attach socket made, no signal, nothing in
+ * the cache. */
+START_TEST(test_live_other_user)
+{
+	char args[64], sock[64], *err;
+	int rc, hold;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "live: not root: another user's JVM is not tested\n");
+		return;
+	}
+	if (!have_jdk())
+		return;
+	struct passwd *pw = getpwnam("nobody");
+	ck_assert_msg(pw != NULL, "no user nobody");
+	fresh_cache();
+	char *const argv[] = { getenv("JAVA"), "-XX:+UseSerialGC", "-cp", LIVEDIR "/classes", "Grow", NULL };
+	pid_t pid = start_piped_as(argv, LIVEDIR "/nobody.log", &hold, pw);
+	ck_assert_int_eq(said(pid, LIVEDIR "/nobody.log", "READY ", 1), pid);
+	snprintf(args, sizeof args, "-e all %ld", (long)pid);
+	free(hw(args, &err, &rc));
+	char *want = xasprintf("heapwalk: PID %ld is user %ld's: its runtime writes the snapshot itself, as that "
+			       "user, and cannot write into your cache directory: give -o FILE in a directory that "
+			       "user may write\n", (long)pid, (long)pw->pw_uid);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d: %s", rc, err);
+	free(want);
+	free(err);
+	snprintf(sock, sizeof sock, "/tmp/.java_pid%ld", (long)pid);
+	ck_assert_msg(access(sock, F_OK) != 0 && access(CACHE, F_OK) != 0, "the JVM was attached to, or the cache made");
+	snprintf(args, sizeof args, "/proc/%ld/status", (long)pid);
+	size_t n;
+	char *s = file_bytes(args, &n);
+	ck_assert_msg(strstr(s, "\nSigPnd:\t0000000000000000\n") && strstr(s, "\nShdPnd:\t0000000000000000\n"),
+		      "signalled: %s", s);
+	free(s);
+	end_workload(pid, hold);
+}
+END_TEST
+
 /* .NET: the first marks the process (no baseline, the browser says so);
  * the second ends the mark, exact against the first, and marks again;
  * the third is exact against that mark. What each calls new of
@@ -561,6 +611,7 @@ Suite *live_suite(void)
 	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_live_not_runtime);
 	tcase_add_test(tc, test_live_jvm);
+	tcase_add_test(tc, test_live_other_user);
 	tcase_add_test(tc, test_live_dotnet);
 	suite_add_tcase(s, tc);
 	return s;
