@@ -43,11 +43,12 @@ static const char usage_head[] =
 "       heapwalk [options] inspect DUMP NAME [ARG] | inspect --list\n"
 "       heapwalk [rule options] rules      the rule groups and rules in effect\n"
 "       heapwalk mark PID [FILE] | snapshot [--plain] [--gz[=LEVEL]] PID FILE\n"
-"       heapwalk [-q] [-o FILE] [-b OLD] [-e EXPR] PID   a snapshot of the\n"
+"       heapwalk [-q] [-o FILE | -e EXPR] [-b OLD] PID   a snapshot of the\n"
 "                                    running JVM or .NET process PID (a file of\n"
-"                                    that name wins: ./1234), into the cache\n"
-"                                    (or -o FILE), the one before its baseline;\n"
-"                                    the browser on it (see LIVE PROCESSES)\n"
+"                                    that name wins: ./1234; after a command, a\n"
+"                                    number is a file), into the cache (or -o\n"
+"                                    FILE), the one before its baseline; the\n"
+"                                    browser on it (see LIVE PROCESSES)\n"
 "\n";
 
 /* after the commands, which cmd_table lists */
@@ -119,7 +120,7 @@ static const char usage_tail[] =
 "  -o, --output FILE    write the output to FILE (whole, or not at all), not to\n"
 "                       standard output; /dev/stdout, /dev/fd/N: to that\n"
 "                       descriptor as it is open (>> appends); never an input;\n"
-"                       heapwalk PID: the snapshot's file, not the cache\n"
+"                       heapwalk PID (no -e): the snapshot's file, not the cache\n"
 "  -s, --sort KEY       classes: shallow (default), retained, instances or name\n"
 "  -r, --reverse        classes: the other way round; merged-dom: GC roots to\n"
 "                       objects, from the top of the dominator tree down\n"
