@@ -321,6 +321,7 @@ START_TEST(test_live_jvm)
 	long before = 0, now = said(pid, LIVEDIR "/grow.log", "LEAKED ", 1);
 	ck_assert_int_eq(now, 250);
 	s = browse(pid, "baseline: snap-000001.hprof", "new | instances Grow$Leaked", &title);
+	has(s, "before this one; opened: exact"); /* the engine's word on it */
 	char *count = xasprintf("|  %ld objects,", now - before);
 	ck_assert_msg(strstr(title, count) != NULL, "new Grow$Leaked: %s, not %s", title, count);
 	free(count);
@@ -413,6 +414,21 @@ START_TEST(test_live_jvm)
 	free(e1);
 	free(e2);
 	free(out);
+
+	/* the newest cut short: passed over, with a line; the one before is
+	 * the baseline */
+	char *six = xasprintf("%s/snap-000006.hprof", dir);
+	ck_assert_int_eq(stat(six, &st), 0);
+	ck_assert_int_eq(truncate(six, st.st_size / 2), 0);
+	snprintf(args, sizeof args, "-f csv -e 'new | instances Grow$Leaked' %ld", (long)pid);
+	out = hw(args, &err, &rc);
+	char *skip = xasprintf("heapwalk: %s: not taken as the baseline: ", six);
+	ck_assert_msg(rc == 0 && strstr(err, skip) != NULL && strstr(err, "; baseline: snap-000005.hprof") != NULL,
+		      "status %d: %s", rc, err);
+	free(skip);
+	free(six);
+	free(out);
+	free(err);
 	end_workload(pid, hold);
 	free(dir);
 }

@@ -20,6 +20,7 @@
 #include "cli/hsdump.h"
 #include "cli/dotnet.h"
 #include "cli/dotnet_mark.h"
+#include "engine/open.h"
 #include "graph/cache.h"
 
 /* One runtime's snapshot: file written, prev (the newest snapshot before
@@ -487,6 +488,58 @@ static char *proc_dir(const struct proc_info *p, int quiet, int *lk, struct sbuf
 	return d;
 }
 
+/* Does the snapshot at path open whole (no warning: a file cut short,
+ * damaged)? 1, or 0 with why. Opened as the browser will, so that the
+ * index cache written here serves it then. */
+static int sound(const char *path, struct sbuf *why)
+{
+	struct heap h;
+	struct open_opts oo = { .quiet = 1 };
+	struct progress pr;
+	struct sbuf err;
+
+	progress_init(&pr, 1);
+	sbuf_init(&err);
+	if (heap_open(&h, path, &oo, &pr, &err) < 0) {
+		sbuf_adds(why, err.buf);
+		sbuf_free(&err);
+		return 0;
+	}
+	sbuf_free(&err);
+	size_t n = h.warn.n + h.warn.suppressed;
+	if (n > 0)
+		sbuf_printf(why, "%zu warnings when read (heapwalk info)", n);
+	heap_free(&h);
+	return n == 0;
+}
+
+/* The baseline among the snapshots of dir numbered up to top: the
+ * newest that opens whole (a damaged one is said on stderr and passed
+ * over), NULL if none of the kept ones does. */
+static char *pick_prev(const char *dir, unsigned top, const char *ext)
+{
+	for (unsigned n = top; n > 0 && n + PIDSNAP_KEEP > top; n--) {
+		char *path = xasprintf("%s/snap-%06u.%s", dir, n, ext);
+		struct sbuf why;
+		if (access(path, F_OK) != 0) {
+			free(path);
+			continue;
+		}
+		sbuf_init(&why);
+		int ok = sound(path, &why);
+		if (!ok) {
+			char *e = esc_str(path);
+			fprintf(stderr, "heapwalk: %s: not taken as the baseline: %s\n", e, why.buf);
+			free(e);
+		}
+		sbuf_free(&why);
+		if (ok)
+			return path;
+		free(path);
+	}
+	return NULL;
+}
+
 int pidsnap_take(const struct proc_info *p, const char *out, int quiet, struct pidsnap *r, struct sbuf *err)
 {
 	const struct kind *k = kind_of(p->kind);
@@ -512,8 +565,7 @@ int pidsnap_take(const struct proc_info *p, const char *out, int quiet, struct p
 			return -1;
 		r->kept = 1;
 		top = sweep(dir, 0, k->ext);
-		if (top > 0)
-			prev = xasprintf("%s/snap-%06u.%s", dir, top, k->ext);
+		prev = pick_prev(dir, top, k->ext);
 		if (top >= 999999) {
 			sbuf_printf(err, "%s: a million snapshots: remove the directory", dir);
 			close(lk);

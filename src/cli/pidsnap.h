@@ -26,7 +26,8 @@ int pidsnap_is_pid(const char *arg);
  * p's directory of the private cache directory, pid-PID-START (made
  * 0700 and checked as the cache's, its maker recorded: this boot, this
  * PID namespace; locked for the whole take, a second run waiting for
- * the first), where the newest snapshot before is the baseline and the
+ * the first), where the newest snapshot before that opens whole is the
+ * baseline (a damaged one is passed over, with a line on stderr) and the
  * PIDSNAP_KEEP newest stay; the directories of processes that have
  * exited are removed there first, those a heapwalk of this boot and PID
  * namespace made alone. A JVM of another user is refused without -o
