@@ -536,7 +536,7 @@ START_TEST(test_node_pid)
 		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && row != NULL && sscanf(row, " LiveThing %d", &n) == 1 &&
 			      n == (round ? 92 : 55), "round %d: %d LiveThings: %.1500s", round, n, out);
 		ck_assert_msg(strstr(out, round ? "/snap-000002.heapsnapshot: " : "/snap-000001.heapsnapshot: ") != NULL &&
-			      (round == 0 || (strstr(out, "heapwalk: baseline: snap-000001.heapsnapshot of ") != NULL &&
+			      (round == 0 || (strstr(out, "; baseline: snap-000001.heapsnapshot of ") != NULL &&
 					      strstr(out, "\nidentity:   inferred: ") != NULL)), "round %d: %.1500s", round, out);
 		free(out);
 		int port = logged_port("pid");

@@ -392,7 +392,7 @@ done:
 	return rc;
 }
 
-int dotnet_marked(const struct proc_info *p, struct sbuf *heap)
+int dotnet_marked(const struct proc_info *p, struct sbuf *heap, time_t *at)
 {
 	struct sbuf ignored;
 	char note[4096];
@@ -404,6 +404,10 @@ int dotnet_marked(const struct proc_info *p, struct sbuf *heap)
 	int marked = dir != NULL && read_note(dir, "mark", note, sizeof note) == 0 && sscanf(note, "%u", &gc) == 1;
 	if (marked && read_note(dir, "heap", note, sizeof note) == 0 && strchr(note, '\n') != NULL)
 		sbuf_add(heap, note, (size_t)(strchr(note, '\n') - note));
+	struct stat st;
+	char *mn = dir != NULL ? xasprintf("%s/mark", dir) : NULL;
+	*at = marked && lstat(mn, &st) == 0 ? st.st_mtime : 0; /* when the mark was noted */
+	free(mn);
 	free(dir);
 	return marked;
 }
@@ -433,7 +437,7 @@ static int map_file(const char *path, const uint8_t **m, uint64_t *size)
  * recorder's stream replayed (trace_mark_replay). 0 with a clause for the
  * result, or -1 with err (then no mark file: FILE is a plain snapshot). */
 static int write_mark(const char *dir, const char *file, uint32_t mark_gc, uint32_t gc, const char *recorder_why,
-		      struct sbuf *said, struct sbuf *err)
+		      struct sbuf *said, int *exact, struct sbuf *err)
 {
 	char heap[4096];
 	char *mpath = read_note(dir, "heap", heap, sizeof heap) == 0 && strchr(heap, '\n') != NULL
@@ -455,6 +459,8 @@ static int write_mark(const char *dir, const char *file, uint32_t mark_gc, uint3
 	struct clr_mark_in in = { mm, ms, rm, rm ? rs : 0, dm, ds, mark_gc, gc, recorder_why };
 	if (trace_mark_replay(&in, &bytes, said, err) < 0)
 		goto done;
+	/* the replay's own verdict, the one its clause starts with */
+	*exact = strncmp(said->buf ? said->buf : "", "mark: not exact", 15) != 0;
 	const char *keep[] = { file, NULL };
 	struct sbuf why;
 	sbuf_init(&why);
@@ -479,7 +485,7 @@ done:
 	return rc;
 }
 
-int dotnet_take(const struct proc_info *p, const char *file, struct sbuf *result, struct sbuf *err)
+int dotnet_take(const struct proc_info *p, const char *file, int *exact, struct sbuf *result, struct sbuf *err)
 {
 	struct sbuf ignored, sock, why, said;
 	char note[32];
@@ -489,6 +495,9 @@ int dotnet_take(const struct proc_info *p, const char *file, struct sbuf *result
 	char *dir = mark_dir(p, 0, &ignored);
 	sbuf_free(&ignored);
 	unsigned mark_gc = 0;
+	int verdict = -1;
+	if (exact != NULL)
+		*exact = -1;
 	if (dir == NULL || read_note(dir, "mark", note, sizeof note) < 0 || sscanf(note, "%u", &mark_gc) != 1) {
 		free(dir);
 		return dotnet_snapshot(p, file, NULL, result, err);
@@ -502,7 +511,7 @@ int dotnet_take(const struct proc_info *p, const char *file, struct sbuf *result
 	if (rc == 0) {
 		struct sbuf merr;
 		sbuf_init(&merr);
-		if (write_mark(dir, file, mark_gc, gc, why.len ? why.buf : NULL, &said, &merr) == 0)
+		if (write_mark(dir, file, mark_gc, gc, why.len ? why.buf : NULL, &said, &verdict, &merr) == 0)
 			sbuf_printf(result, "; %s", said.buf);
 		else
 			sbuf_printf(result, "; no mark written (%s)", merr.buf);
@@ -510,6 +519,8 @@ int dotnet_take(const struct proc_info *p, const char *file, struct sbuf *result
 	}
 	if (rc == 0) /* the mark is spent: its recorder has ended */
 		remove_dir(dir);
+	if (exact != NULL)
+		*exact = rc == 0 ? verdict : -1;
 	sbuf_free(&sock);
 	sbuf_free(&why);
 	sbuf_free(&said);

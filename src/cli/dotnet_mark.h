@@ -6,6 +6,8 @@
 #ifndef HW_DOTNET_MARK_H
 #define HW_DOTNET_MARK_H
 
+#include <time.h>
+
 #include "cli/proc.h"
 #include "util.h"
 
@@ -21,11 +23,14 @@ int dotnet_mark(const struct proc_info *p, const char *keep, struct sbuf *result
  * (dotnet_snapshot); when p has a mark, its recorder ended and FILE's
  * mark file written beside FILE (what it says appended to result). 0,
  * or -1 with err. */
-int dotnet_take(const struct proc_info *p, const char *file, struct sbuf *result, struct sbuf *err);
+int dotnet_take(const struct proc_info *p, const char *file, int *exact, struct sbuf *result, struct sbuf *err);
+/* (*exact, when not NULL: 1 when the mark file was written and its
+ * replay is exact, 0 when written but not exact, -1 when none was.) */
 
 /* Has the .NET process p a mark that its next snapshot ends? 1 with the
  * path of the mark's heap appended to heap when it was kept outside the
- * private directory (mark PID FILE, heapwalk PID), else 0. */
-int dotnet_marked(const struct proc_info *p, struct sbuf *heap);
+ * private directory (mark PID FILE, heapwalk PID), and the time the mark
+ * was made in *at (0 if not known), else 0. */
+int dotnet_marked(const struct proc_info *p, struct sbuf *heap, time_t *at);
 
 #endif

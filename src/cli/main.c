@@ -1,6 +1,8 @@
 /* main.c — the command line: options, commands, selection steps, one
  * view rendered to stdout. Everything is checked that can be before the
  * dump is opened: a typo must not cost the parse of a 30 GB dump. */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -42,11 +44,13 @@ static const char usage_head[] =
 "       heapwalk [options] inspect DUMP NAME [ARG] | inspect --list\n"
 "       heapwalk [rule options] rules      the rule groups and rules in effect\n"
 "       heapwalk mark PID [FILE] | snapshot [--plain] [--gz[=LEVEL]] PID FILE\n"
-"       heapwalk [-q] [-o FILE] [-b OLD] [-e EXPR] PID   a snapshot of the\n"
+"       heapwalk [-q] [-o FILE | -e EXPR] [-b OLD] PID   a snapshot of the\n"
 "                                    running JVM, .NET or Node process PID (a\n"
-"                                    file of that name wins: ./1234), into the cache\n"
-"                                    (or -o FILE), the one before its baseline;\n"
-"                                    the browser on it (see LIVE PROCESSES)\n"
+"                                    file of that name wins: ./1234; after a\n"
+"                                    command, a number is a file), into the\n"
+"                                    cache (or -o FILE), the one before its\n"
+"                                    baseline; the browser on it (see LIVE\n"
+"                                    PROCESSES)\n"
 "\n";
 
 /* after the commands, which cmd_table lists */
@@ -118,7 +122,7 @@ static const char usage_tail[] =
 "  -o, --output FILE    write the output to FILE (whole, or not at all), not to\n"
 "                       standard output; /dev/stdout, /dev/fd/N: to that\n"
 "                       descriptor as it is open (>> appends); never an input;\n"
-"                       heapwalk PID: the snapshot's file, not the cache\n"
+"                       heapwalk PID (no -e): the snapshot's file, not the cache\n"
 "  -s, --sort KEY       classes: shallow (default), retained, instances or name\n"
 "  -r, --reverse        classes: the other way round; merged-dom: GC roots to\n"
 "                       objects, from the top of the dominator tree down\n"
@@ -565,10 +569,10 @@ static void parse_args(int argc, char **argv, struct cli *c)
 		usage_error("unexpected argument '%s'", argv[i]);
 	if (c->dump == NULL)
 		usage_error("no dump given");
-	c->live = pidsnap_is_pid(c->dump);
-	if (c->live && c->cmd != NULL)
-		usage_error("heapwalk PID opens the browser (or runs -e): %s goes with a dump; heapwalk PID -o FILE "
-			    "keeps one", c->cmd->name);
+	c->live = c->cmd == NULL && pidsnap_is_pid(c->dump); /* with a command, a file as ever */
+	if (c->live && c->o.expr != NULL && c->output != NULL)
+		usage_error("heapwalk -e EXPR -o FILE PID: -o would be both the report's and the snapshot's: "
+			    "the report goes to standard output (heapwalk -o FILE PID keeps the snapshot)");
 	check_command_options(c);
 }
 
@@ -710,7 +714,7 @@ static int attach_command(const struct cli *c)
 	else if (p.kind == PROC_DOTNET && c->cmd->arg == CMD_ARG_PID) /* its runtime reports the GC's moves */
 		rc = dotnet_mark(&p, c->file, &res, &err);
 	else if (p.kind == PROC_DOTNET) /* its runtime reports the heap itself */
-		rc = dotnet_take(&p, c->file, &res, &err);
+		rc = dotnet_take(&p, c->file, NULL, &res, &err);
 	else if (p.kind == PROC_NODE && c->cmd->arg == CMD_ARG_PID) {
 		sbuf_printf(&err, "PID %s is a Node process: mark is for JVMs and .NET; take two snapshots "
 			    "(heapwalk snapshot PID FILE) and compare them (heapwalk diff OLD NEW: by content, V8 "
@@ -867,11 +871,21 @@ static int take_live(struct cli *c, struct pidsnap *snap, char **said)
 	struct proc_info p;
 	int rc = 0;
 
-	if (c->cmd == NULL && c->o.expr == NULL && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
-		fprintf(stderr, "heapwalk: the browser needs a terminal; heapwalk PID -e 'STEPS' reports instead\n");
+	int fd;
+
+	sbuf_init(&err);
+	if (c->cmd == NULL && c->o.expr == NULL && tui_can_start(&err) < 0) {
+		fprintf(stderr, "heapwalk: %s; heapwalk -e 'STEPS' PID reports instead\n", err.buf);
+		sbuf_free(&err);
 		return EXIT_USAGE;
 	}
-	sbuf_init(&err);
+	if (c->baseline != NULL && (fd = open(c->baseline, O_RDONLY | O_CLOEXEC)) < 0) {
+		path_error(c->baseline, strerror(errno)); /* before the process pays */
+		sbuf_free(&err);
+		return EXIT_INPUT;
+	} else if (c->baseline != NULL) {
+		close(fd);
+	}
 	if (proc_identify(c->dump, &p, &err) < 0 || pidsnap_take(&p, c->output, c->oo.quiet, snap, &err) < 0) {
 		fprintf(stderr, "heapwalk: %s\n", err.buf);
 		rc = EXIT_INPUT;
@@ -949,6 +963,11 @@ int main(int argc, char **argv)
 		catch_bus(); /* while it opens the dumps */
 		if (rc == 0)
 			rc = tui_main(c.dump, c.baseline, &c.oo, focus, said);
+		if (rc != 0 && snap.kept) { /* not shown: say that it stays, the next run's baseline */
+			char *e = esc_str(snap.file);
+			fprintf(stderr, "heapwalk: the snapshot stays, the next heapwalk PID's baseline: %s\n", e);
+			free(e);
+		}
 		free(focus);
 		free(said);
 		pidsnap_free(&snap);
@@ -980,8 +999,11 @@ int main(int argc, char **argv)
 		rules_free(rs);
 		return rc;
 	}
-	if (said != NULL && !c.oo.quiet)
-		fprintf(stderr, "heapwalk: %s\n", said);
+	if (said != NULL && !c.oo.quiet) {
+		char *ef = esc_str(snap.file);
+		fprintf(stderr, "heapwalk: snapshot %s; %s\n", ef, said);
+		free(ef);
+	}
 	free(said);
 	if (!(e->formats & CMD_FMT(c.o.fmt)) && (e->formats & CMD_FMT(FMT_DOT))) /* the graph's only format */
 		c.o.fmt = FMT_DOT;
@@ -1033,6 +1055,13 @@ int main(int argc, char **argv)
 			rc = EXIT_INPUT;
 			goto print;
 		}
+	}
+	if (c.live && !c.oo.quiet && h.baseline != NULL) { /* what the engine made of the baseline it was told */
+		struct sbuf lb;
+		sbuf_init(&lb);
+		baseline_label(h.baseline, &lb);
+		fprintf(stderr, "heapwalk: the baseline, opened: %s\n", lb.buf);
+		sbuf_free(&lb);
 	}
 	/* gone: the rest of the pipeline runs on the baseline's side */
 	struct heap *cur = &h;

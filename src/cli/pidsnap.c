@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@
 #include "cli/dotnet.h"
 #include "cli/dotnet_mark.h"
 #include "cli/node.h"
-#include "engine/open.h" /* CLR_MARK_SUFFIX */
+#include "engine/open.h"
 #include "graph/cache.h"
 
 /* One runtime's snapshot: file written, prev (the newest snapshot before
@@ -31,6 +32,7 @@ struct kind {
 	const char *ext;
 	int (*take)(const struct proc_info *p, const char *file, const char *prev, int quiet, struct pidsnap *r,
 		    struct sbuf *err);
+	int self_writes; /* the runtime writes the file itself, as the process's user */
 };
 
 /* "snap-000001.hprof (12:00:03)": a snapshot's name and time, escaped */
@@ -103,9 +105,12 @@ static int jvm_take(const struct proc_info *p, const char *file, const char *pre
 	if (prev != NULL) {
 		r->baseline = xstrdup(prev);
 		r->says = said_prev(p, prev, "");
-	} else {
+	} else if (r->kept) {
 		r->says = xasprintf("no baseline: the first snapshot of PID %ld here; the next heapwalk %ld "
 				    "shows what is new since", (long)p->pid, (long)p->pid);
+	} else { /* -o FILE: nothing kept for the next run */
+		r->says = xasprintf("no baseline: -o keeps no snapshot of PID %ld in the cache; --baseline OLD "
+				    "names one", (long)p->pid);
 	}
 	return 0;
 }
@@ -144,26 +149,30 @@ static int clr_remark(const struct proc_info *p, int quiet)
 	return rc == 0;
 }
 
-/* The line for a snapshot exact against the mark it ended: the mark's
- * heap is the snapshot before (heapwalk PID's first), or was taken
- * right after it (a mark again), or heapwalk mark's. */
-static void clr_said_mark(struct sbuf *sb, long pid, const struct sbuf *heap, const char *prev)
+/* The line for a snapshot against the mark it ended: which heap the
+ * mark's is (the file it was kept in, or the mark's own time), never
+ * how exact: that is the replay's (exact 0: it left a doubt, said above)
+ * and the engine's, which reads the mark file. */
+static void clr_said_mark(struct sbuf *sb, long pid, const struct sbuf *heap, time_t at, int exact)
 {
+	struct tm tm;
+	char t[16] = "";
+
 	sbuf_adds(sb, "baseline: ");
 	if (heap->len > 0) {
 		name_of(sb, heap->buf);
 		sbuf_printf(sb, ", the mark of PID %ld", pid);
-	} else if (prev != NULL) {
-		sbuf_printf(sb, "the mark of PID %ld made right after ", pid);
-		name_of(sb, prev);
 	} else {
-		sbuf_printf(sb, "the mark of PID %ld (heapwalk mark)", pid);
+		if (at != 0 && localtime_r(&at, &tm) != NULL)
+			strftime(t, sizeof t, "%H:%M:%S", &tm);
+		sbuf_printf(sb, "the mark of PID %ld%s%s", pid, *t ? " made at " : "", t);
 	}
-	sbuf_adds(sb, "; exact: its GC's moves recorded since");
+	if (!exact)
+		sbuf_adds(sb, " (its replay left a doubt: see above)");
 }
 
-/* A .NET process that has a mark: this snapshot ends it, exact against
- * the mark's heap (FILE's mark file), and marks it again. One that has
+/* A .NET process that has a mark: this snapshot ends it, against the
+ * mark's heap (FILE's mark file), and marks it again. One that has
  * none: this snapshot marks it, so that the next is exact; against the
  * one before, if any, the baseline is inferred by content (the browser
  * says so). */
@@ -172,27 +181,27 @@ static int clr_take(const struct proc_info *p, const char *file, const char *pre
 {
 	struct sbuf heap, res, sb;
 	long pid = (long)p->pid;
+	time_t at = 0;
+	int verdict = -1; /* the take's: 1 exact, 0 not, -1 no mark file */
 
 	sbuf_init(&heap);
 	sbuf_init(&res);
 	sbuf_init(&sb);
-	int marked = dotnet_marked(p, &heap);
+	int marked = dotnet_marked(p, &heap, &at);
 	if (!quiet)
 		fprintf(stderr, "heapwalk: PID %ld, .NET: its runtime writes its heap in a full, blocking GC%s...\n",
 			pid, marked ? "; the mark ends" : "; the process is marked");
 	dotnet_progress(!quiet);
-	int rc = marked ? dotnet_take(p, file, &res, err) : dotnet_mark(p, file, &res, err);
+	int rc = marked ? dotnet_take(p, file, &verdict, &res, err) : dotnet_mark(p, file, &res, err);
 	if (rc == 0 && !quiet)
 		clr_figures(pid, &res);
-	char *mark = xasprintf("%s%s", file, CLR_MARK_SUFFIX);
-	int exact = rc == 0 && marked && access(mark, F_OK) == 0;
 	if (rc == 0 && marked)
 		clr_remark(p, quiet);
 	dotnet_progress(0);
 	if (rc < 0) {
 		/* nothing to say */
-	} else if (exact) {
-		clr_said_mark(&sb, pid, &heap, prev);
+	} else if (marked && verdict >= 0) {
+		clr_said_mark(&sb, pid, &heap, at, verdict);
 	} else if (prev != NULL) {
 		char *said = said_prev(p, prev, marked ? " (the mark's file was not written: see above)"
 							 : "; this one marks it: the next is exact against it");
@@ -206,7 +215,6 @@ static int clr_take(const struct proc_info *p, const char *file, const char *pre
 				 "new since, exactly", pid, pid);
 	}
 	r->says = sbuf_detach(&sb);
-	free(mark);
 	sbuf_free(&heap);
 	sbuf_free(&res);
 	return rc;
@@ -243,9 +251,9 @@ static int node_take(const struct proc_info *p, const char *file, const char *pr
 
 /* One row per runtime heapwalk PID knows. */
 static const struct kind kinds[] = {
-	{ PROC_JVM, "hprof", jvm_take },
-	{ PROC_DOTNET, "nettrace", clr_take },
-	{ PROC_NODE, "heapsnapshot", node_take },
+	{ PROC_JVM, "hprof", jvm_take, 1 },
+	{ PROC_DOTNET, "nettrace", clr_take, 0 },
+	{ PROC_NODE, "heapsnapshot", node_take, 0 }, /* heapwalk writes what the inspector sends */
 };
 
 static const struct kind *kind_of(enum proc_kind k)
@@ -267,9 +275,23 @@ int pidsnap_is_pid(const char *arg)
 	return lstat(arg, &st) < 0 && errno == ENOENT;
 }
 
+/* Is the process of a temporary's name.tmp-PID (the heapwalk, or the
+ * JVM, writing it) alive? Then it is another run's file in progress. */
+static int tmp_alive(const char *name)
+{
+	const char *t = strstr(name, ".tmp-");
+	char *end;
+
+	if (t == NULL || t[5] < '1' || t[5] > '9')
+		return 0;
+	long pid = strtol(t + 5, &end, 10);
+	return *end == '\0' && pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+}
+
 /* The snapshots of dir numbered up to `upto`, and what goes with them
- * (FILE.hwi, FILE.hwmark, a temporary left): removed. The highest
- * number of those with suffix ext found, 0 if none. */
+ * (FILE.hwi, FILE.hwmark, a temporary left, not one still being
+ * written): removed. The highest number of those with suffix ext found,
+ * 0 if none. */
 static unsigned sweep(const char *dir, unsigned upto, const char *ext)
 {
 	DIR *d = opendir(dir);
@@ -281,9 +303,10 @@ static unsigned sweep(const char *dir, unsigned upto, const char *ext)
 	while ((e = readdir(d)) != NULL) {
 		unsigned n;
 		int end = 0;
-		if (sscanf(e->d_name, "snap-%6u%n", &n, &end) != 1 || end != 11 || e->d_name[end] != '.')
+		if (strncmp(e->d_name, "snap-", 5) != 0 || strspn(e->d_name + 5, "0123456789") != 6 ||
+		    sscanf(e->d_name, "snap-%6u%n", &n, &end) != 1 || end != 11 || e->d_name[end] != '.')
 			continue;
-		if (n <= upto)
+		if (n <= upto && !tmp_alive(e->d_name))
 			unlinkat(dirfd(d), e->d_name, 0);
 		else if (ext != NULL && strcmp(e->d_name + end + 1, ext) == 0 && n > top)
 			top = n;
@@ -292,8 +315,97 @@ static unsigned sweep(const char *dir, unsigned upto, const char *ext)
 	return top;
 }
 
-/* The directories of processes that have exited, in base: removed. */
-static void remove_exited(const char *base)
+/* Is a temporary of another run alive in dir (tmp_alive)? */
+static int busy(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d != NULL && (e = readdir(d)) != NULL)
+		n += tmp_alive(e->d_name);
+	if (d != NULL)
+		closedir(d);
+	return n > 0;
+}
+
+/* Who makes a process's directory: this boot of this machine, this PID
+ * namespace. Only such a heapwalk can tell that the process has exited
+ * (/proc here says nothing of another machine's or container's). */
+static char *maker(void)
+{
+	char boot[64] = "", ns[64] = "";
+	int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, boot, sizeof boot - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	boot[n > 0 ? n : 0] = '\0';
+	boot[strcspn(boot, "\n")] = '\0';
+	n = readlink("/proc/self/ns/pid", ns, sizeof ns - 1);
+	ns[n > 0 ? n : 0] = '\0';
+	if (*boot == '\0' || *ns == '\0')
+		return NULL;
+	return xasprintf("boot %s\npidns %s\n", boot, ns);
+}
+
+#define MAKER_FILE "made-by"
+
+/* Was dir (fd) made by a heapwalk of ours (me, maker())? */
+static int made_by(int dfd, const char *me)
+{
+	char buf[256];
+	int fd = openat(dfd, MAKER_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0 || me == NULL)
+		return 0;
+	buf[n] = '\0';
+	return strcmp(buf, me) == 0;
+}
+
+#define LOCK_FILE "lock"
+
+/* dir's lock (dfd), taken without waiting: the lock file's descriptor
+ * (closing it lets go), or -1. A POSIX record lock, the process's: a
+ * .NET mark's recorder forked meanwhile does not inherit it, as it
+ * would an flock. */
+static int try_lock(int dfd)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int fd = openat(dfd, LOCK_FILE, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+
+	if (fd >= 0 && fcntl(fd, F_SETLK, &fl) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/* "pid-PID-START", digits alone: 1 with both, else 0. */
+static int dir_name(const char *name, long *pid, unsigned long long *start)
+{
+	const char *a = name + 4, *b;
+	size_t na, nb;
+
+	if (strncmp(name, "pid-", 4) != 0 || (na = strspn(a, "0123456789")) == 0 || na > 10 || a[na] != '-')
+		return 0;
+	b = a + na + 1;
+	if ((nb = strspn(b, "0123456789")) == 0 || nb > 19 || b[nb] != '\0')
+		return 0;
+	*pid = strtol(a, NULL, 10);
+	*start = strtoull(b, NULL, 10);
+	return *pid > 0;
+}
+
+/* The directories in base of processes that have exited (or whose
+ * number another has taken): removed, when a heapwalk of this boot and
+ * PID namespace made them and no other run holds them. */
+static void remove_exited(const char *base, const char *me)
 {
 	DIR *d = opendir(base);
 	struct dirent *e;
@@ -303,48 +415,160 @@ static void remove_exited(const char *base)
 	while ((e = readdir(d)) != NULL) {
 		long pid;
 		unsigned long long start;
-		int end = 0;
-		if (sscanf(e->d_name, "pid-%ld-%llu%n", &pid, &start, &end) != 2 || e->d_name[end] != '\0')
+		if (!dir_name(e->d_name, &pid, &start))
 			continue;
 		struct proc_info q = { .pid = (pid_t)pid, .start = start };
 		struct sbuf ignored;
 		sbuf_init(&ignored);
-		if (proc_same(&q, &ignored) < 0) {
-			char *dir = xasprintf("%s/%s", base, e->d_name);
-			if (dir_untrusted(dir, 0) == NULL) {
-				sweep(dir, ~0u, NULL);
-				rmdir(dir);
-			}
-			free(dir);
-		}
+		int gone = proc_same(&q, &ignored) < 0;
 		sbuf_free(&ignored);
+		int dfd = gone ? openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+		if (dfd < 0)
+			continue;
+		char *dir = xasprintf("%s/%s", base, e->d_name);
+		int lk = made_by(dfd, me) && dir_untrusted(dir, 0) == NULL ? try_lock(dfd) : -1;
+		if (lk >= 0 && !busy(dir)) {
+			sweep(dir, ~0u, NULL);
+			unlinkat(dfd, MAKER_FILE, 0);
+			unlinkat(dfd, LOCK_FILE, 0);
+			rmdir(dir);
+		}
+		if (lk >= 0)
+			close(lk);
+		close(dfd);
+		free(dir);
 	}
 	closedir(d);
 }
 
-/* p's directory, made: the path, or NULL with err. */
-static char *proc_dir(const struct proc_info *p, struct sbuf *err)
+/* Seconds a run waits for another's snapshot of the same process. */
+#define LOCK_WAIT 120
+
+/* dir's lock (dfd), held for the whole take: two runs at once on one
+ * process would pick the same number. The lock's descriptor, or -1 with
+ * err. */
+static int lock_dir(int dfd, const char *dir, long pid, int quiet, struct sbuf *err)
 {
-	char *base = cache_private_dir();
+	int said = 0, fd, why = 0;
+
+	for (int i = 0; i < LOCK_WAIT * 10; i++) {
+		if ((fd = try_lock(dfd)) >= 0)
+			return fd;
+		if ((why = errno) != EAGAIN && why != EACCES && why != EINTR)
+			break;
+		if (!quiet && !said++)
+			fprintf(stderr, "heapwalk: PID %ld: another heapwalk %ld is taking a snapshot; waiting for it\n",
+				pid, pid);
+		usleep(100000);
+	}
+	char *e = esc_str(dir);
+	if (why != EAGAIN && why != EACCES && why != EINTR)
+		sbuf_printf(err, "%s/%s: %s: no snapshot taken", e, LOCK_FILE, strerror(why));
+	else
+		sbuf_printf(err, "%s: another heapwalk %ld holds it (%d s waited): no snapshot taken", e, pid,
+			    LOCK_WAIT);
+	free(e);
+	return -1;
+}
+
+/* p's directory, made (with who made it) and locked (*lk, the lock's
+ * descriptor): the path, or NULL with err. */
+static char *proc_dir(const struct proc_info *p, int quiet, int *lk, struct sbuf *err)
+{
+	char *base = cache_private_dir(), *me = maker();
 
 	if (base == NULL) {
 		sbuf_adds(err, "no private cache directory that can be trusted ($XDG_CACHE_HOME/heapwalk, "
 			       "~/.cache/heapwalk): give the snapshot a file with -o FILE");
+		free(me);
 		return NULL;
 	}
-	remove_exited(base);
+	remove_exited(base, me);
 	char *d = xasprintf("%s/pid-%ld-%llu", base, (long)p->pid, p->start);
 	const char *why;
+	int dfd = -1;
 	mkdir(d, 0700);
 	free(base);
-	if ((why = dir_untrusted(d, 1)) != NULL) {
+	*lk = -1;
+	if ((why = dir_untrusted(d, 1)) != NULL ||
+	    (dfd = open(d, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
 		char *e = esc_str(d);
-		sbuf_printf(err, "%s: %s: the snapshot is not written there (-o FILE writes it elsewhere)", e, why);
+		sbuf_printf(err, "%s: %s: the snapshot is not written there (-o FILE writes it elsewhere)", e,
+			    why ? why : strerror(errno));
 		free(e);
 		free(d);
+		free(me);
 		return NULL;
 	}
+	if ((*lk = lock_dir(dfd, d, (long)p->pid, quiet, err)) < 0) {
+		close(dfd);
+		free(d);
+		free(me);
+		return NULL;
+	}
+	if (me != NULL && !made_by(dfd, me)) { /* ours now: an exited process's is ours to remove */
+		int fd = openat(dfd, MAKER_FILE, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0) {
+			ssize_t w = write(fd, me, strlen(me));
+			(void)w; /* a short record is no match: the directory is then never removed, only kept */
+			close(fd);
+		}
+	}
+	close(dfd);
+	free(me);
 	return d;
+}
+
+/* Does the snapshot at path open whole (no warning: a file cut short,
+ * damaged)? 1, or 0 with why. Opened as the browser will, so that the
+ * index cache written here serves it then. */
+static int sound(const char *path, struct sbuf *why)
+{
+	struct heap h;
+	struct open_opts oo = { .quiet = 1 };
+	struct progress pr;
+	struct sbuf err;
+
+	progress_init(&pr, 1);
+	sbuf_init(&err);
+	if (heap_open(&h, path, &oo, &pr, &err) < 0) {
+		sbuf_adds(why, err.buf);
+		sbuf_free(&err);
+		return 0;
+	}
+	sbuf_free(&err);
+	size_t n = h.warn.n + h.warn.suppressed;
+	if (n > 0)
+		sbuf_printf(why, "%zu warnings when read (heapwalk info)", n);
+	heap_free(&h);
+	return n == 0;
+}
+
+/* The baseline among the snapshots of dir numbered up to top: the
+ * newest that opens whole (a damaged one is said on stderr and passed
+ * over), NULL if none of the kept ones does. */
+static char *pick_prev(const char *dir, unsigned top, const char *ext)
+{
+	for (unsigned n = top; n > 0 && n + PIDSNAP_KEEP > top; n--) {
+		char *path = xasprintf("%s/snap-%06u.%s", dir, n, ext);
+		struct sbuf why;
+		if (access(path, F_OK) != 0) {
+			free(path);
+			continue;
+		}
+		sbuf_init(&why);
+		int ok = sound(path, &why);
+		if (!ok) {
+			char *e = esc_str(path);
+			fprintf(stderr, "heapwalk: %s: not taken as the baseline: %s\n", e, why.buf);
+			free(e);
+		}
+		sbuf_free(&why);
+		if (ok)
+			return path;
+		free(path);
+	}
+	return NULL;
 }
 
 int pidsnap_take(const struct proc_info *p, const char *out, int quiet, struct pidsnap *r, struct sbuf *err)
@@ -352,22 +576,30 @@ int pidsnap_take(const struct proc_info *p, const char *out, int quiet, struct p
 	const struct kind *k = kind_of(p->kind);
 	char *dir = NULL, *prev = NULL;
 	unsigned top = 0;
+	int lk = -1;
 
 	memset(r, 0, sizeof *r);
 	if (k == NULL) {
 		sbuf_printf(err, "PID %ld: heapwalk PID cannot snapshot this runtime yet", (long)p->pid);
 		return -1;
 	}
+	if (out == NULL && k->self_writes && p->uid != geteuid()) { /* before the process pays for it */
+		sbuf_printf(err, "PID %ld is user %ld's: its runtime writes the snapshot itself, as that user, and "
+			    "cannot write into your cache directory: give -o FILE in a directory that user may write",
+			    (long)p->pid, (long)p->uid);
+		return -1;
+	}
 	if (out != NULL) {
 		r->file = xstrdup(out);
 	} else {
-		if ((dir = proc_dir(p, err)) == NULL)
+		if ((dir = proc_dir(p, quiet, &lk, err)) == NULL)
 			return -1;
+		r->kept = 1;
 		top = sweep(dir, 0, k->ext);
-		if (top > 0)
-			prev = xasprintf("%s/snap-%06u.%s", dir, top, k->ext);
+		prev = pick_prev(dir, top, k->ext);
 		if (top >= 999999) {
 			sbuf_printf(err, "%s: a million snapshots: remove the directory", dir);
+			close(lk);
 			free(dir);
 			free(prev);
 			return -1;
@@ -377,6 +609,8 @@ int pidsnap_take(const struct proc_info *p, const char *out, int quiet, struct p
 	int rc = k->take(p, r->file, prev, quiet, r, err);
 	if (rc == 0 && dir != NULL && top + 1 > PIDSNAP_KEEP) /* the new one, its baseline and one more stay */
 		sweep(dir, top + 1 - PIDSNAP_KEEP, NULL);
+	if (lk >= 0)
+		close(lk); /* and its lock */
 	free(dir);
 	free(prev);
 	if (rc < 0)

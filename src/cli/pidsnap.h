@@ -14,17 +14,24 @@ struct pidsnap {
 	char *file;     /* the new snapshot (owned) */
 	char *baseline; /* the snapshot to compare it with (owned); NULL: none, or its mark file's */
 	char *says;     /* one line: which snapshot the baseline is, or why none (owned) */
+	int kept;       /* file is in the process's directory of the cache (no -o) */
 };
 
-/* Does `heapwalk ARG` name a process? ARG is decimal digits alone and
- * no file of that name is there (a file wins: ./1234 always names one). */
+/* Does `heapwalk ARG` (the browser's form, no command) name a process?
+ * ARG is decimal digits alone and no file of that name is there (a file
+ * wins: ./1234 always names one). */
 int pidsnap_is_pid(const char *arg);
 
 /* Snapshot process p (proc_identify) into out, or, out NULL, into
  * p's directory of the private cache directory, pid-PID-START (made
- * 0700 and checked as the cache's), where the newest snapshot before is
- * the baseline and the PIDSNAP_KEEP newest stay; the directories of
- * processes that have exited are removed there first. Progress and the
+ * 0700 and checked as the cache's, its maker recorded: this boot, this
+ * PID namespace; locked for the whole take, a second run waiting for
+ * the first), where the newest snapshot before that opens whole is the
+ * baseline (a damaged one is passed over, with a line on stderr) and the
+ * PIDSNAP_KEEP newest stay; the directories of processes that have
+ * exited are removed there first, those a heapwalk of this boot and PID
+ * namespace made alone. A JVM of another user is refused without -o
+ * (its runtime writes the file, as that user). Progress and the
  * target's pause on stderr unless quiet. 0 with *r filled
  * (pidsnap_free), or -1 with one line in err. */
 int pidsnap_take(const struct proc_info *p, const char *out, int quiet, struct pidsnap *r, struct sbuf *err);

@@ -310,6 +310,18 @@ void baseline_summary(const struct baseline *b, struct sbuf *out)
 			    (unsigned long long)b->unknown.count, (unsigned long long)b->unknown_old.count);
 }
 
+void baseline_label(const struct baseline *b, struct sbuf *out)
+{
+	if (b->mode == BL_MATCHED)
+		sbuf_printf(out, "inferred (%.0f%%)", b->confidence * 100.0);
+	else if (b->inexact)
+		sbuf_printf(out, "not exact: %s", b->how ? b->how : "");
+	else if (b->mode == BL_IDS && b->unknown.bits != NULL)
+		sbuf_adds(out, "exact for the objects whose ids identify them");
+	else
+		sbuf_adds(out, "exact");
+}
+
 void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf *out)
 {
 	char t[40];

@@ -67,6 +67,10 @@ int baseline_has_mark(const struct heap *h);
  * or the agent's dumps come from different JVMs. */
 int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 		     struct progress *p, struct sbuf *err);
+/* What old and new against b are, in a few words: "exact", "not exact:
+ * WHY", "inferred (N%)", ... (the engine's conclusion, for a front end
+ * to show beside what it was told of the baseline). */
+void baseline_label(const struct baseline *b, struct sbuf *out);
 void baseline_free(struct baseline *b);
 /* Does the baseline have a dump of its own (gone objects)? */
 static inline int baseline_has_old(const struct baseline *b)

@@ -580,11 +580,21 @@ int tui_main(const char *dump, const char *baseline, const struct open_opts *oo,
 		t.old->warn.quiet = t.old->notes.quiet = 1;
 	screen_init();
 	getmaxyx(stdscr, t.rows, t.cols);
+	struct sbuf said; /* heapwalk PID: which snapshot the baseline is, and what the engine made of it */
+	sbuf_init(&said);
+	if (note != NULL) {
+		sbuf_adds(&said, note);
+		if (t.bl != NULL) {
+			sbuf_adds(&said, "; opened: ");
+			baseline_label(t.bl, &said);
+		}
+	}
 	if (h.warn.n > 0)
 		tui_message(&t, 1, "%zu warnings while reading the dump: see heapwalk info%s%s",
-			    h.warn.n + h.warn.suppressed, note ? "; " : "", note ? note : "");
-	else if (note != NULL) /* heapwalk PID: which snapshot the baseline is */
-		tui_message(&t, 0, "%s", note);
+			    h.warn.n + h.warn.suppressed, note ? "; " : "", note ? said.buf : "");
+	else if (note != NULL)
+		tui_message(&t, 0, "%s", said.buf);
+	sbuf_free(&said);
 	if (start != NULL && *start != '\0') { /* --root, --ignore */
 		sbuf_init(&err);
 		if (command_run(&t, start, &err) < 0)

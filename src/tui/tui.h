@@ -253,5 +253,9 @@ void incoming_show(struct tui *t, struct tview *v, node_t x, int lifelines);
  * the steps of `start` (NULL: none) as the ':' prompt does; note (NULL:
  * none) on the message line at first. Exit status. */
 int tui_main(const char *dump, const char *baseline, const struct open_opts *oo, const char *start, const char *note);
+/* Can the browser start here (a terminal, and a description of it)? 0,
+ * or -1 with one line in err: asked before a process pays for a
+ * snapshot to show. */
+int tui_can_start(struct sbuf *err);
 
 #endif
