@@ -134,13 +134,16 @@ static char *our_maker(void)
 	size_t n;
 	char ns[128];
 	char *boot = file_bytes("/proc/sys/kernel/random/boot_id", &n);
+	char *machine = file_bytes("/etc/machine-id", &n);
 	ssize_t k = readlink("/proc/self/ns/pid", ns, sizeof ns - 1);
 
 	ck_assert(k > 0);
 	ns[k] = '\0';
 	boot[strcspn(boot, "\n")] = '\0';
-	char *m = xasprintf("boot %s\npidns %s\n", boot, ns);
+	machine[strcspn(machine, "\n")] = '\0';
+	char *m = xasprintf("machine %s\nboot %s\npidns %s\n", machine, boot, ns);
 	free(boot);
+	free(machine);
 	return m;
 }
 
@@ -150,7 +153,7 @@ static void made_dir(const char *dir, const char *record, const char *files)
 {
 	char cmd[1024];
 
-	snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cd '%s' && touch %s", dir, dir, files);
+	snprintf(cmd, sizeof cmd, "mkdir -p -m 700 '%s' && cd '%s' && touch %s", dir, dir, files);
 	ck_assert_int_eq(system(cmd), 0);
 	if (record != NULL) {
 		char *path = xasprintf("%s/made-by", dir);
@@ -277,6 +280,17 @@ START_TEST(test_live_jvm)
 	made_dir(pid1, me, "snap-000003.hprof");
 	made_dir(BASE "/pid-999999998-5", "boot 00000000-0000-0000-0000-000000000000\npidns pid:[1]\n",
 		 "snap-000001.hprof");
+	/* this machine before its last boot: its processes are all gone,
+	 * even one whose number and start a process of this boot has (pid 1) */
+	char *earlier = xstrdup(me);
+	char *bl = strstr(earlier, "\nboot ");
+	ck_assert_ptr_nonnull(bl);
+	bl[7] = bl[7] == '0' ? '1' : '0'; /* another boot id */
+	char *pid1now = xasprintf(BASE "/pid-1-%llu", start_of(1));
+	made_dir(pid1now, earlier, "snap-000004.hprof");
+	/* another machine's, of a process that has long ended here */
+	made_dir(BASE "/pid-999999993-5", "machine 0123456789abcdef0123456789abcdef\nboot x\npidns pid:[1]\n",
+		 "snap-000001.hprof");
 	made_dir(BASE "/pid-999999997-5", NULL, "snap-000001.hprof");
 	made_dir(BASE "/pid--999999996-5", me, "snap-000001.hprof");
 	made_dir(BASE "/pid- 999999995-+5", me, "snap-000001.hprof");
@@ -301,6 +315,7 @@ START_TEST(test_live_jvm)
 	char *ls = listing(BASE);
 	ck_assert_msg(ls != NULL && strstr(ls, "pid-999999999-5\n") == NULL && strstr(ls, strrchr(pid1, '/') + 1) == NULL &&
 		      strstr(ls, "pid-999999998-5\n") != NULL && strstr(ls, "pid-999999997-5\n") != NULL &&
+		      strstr(ls, strrchr(pid1now, '/') + 1) == NULL && strstr(ls, "pid-999999993-5\n") != NULL &&
 		      strstr(ls, "pid--999999996-5\n") != NULL && strstr(ls, "pid- 999999995-+5\n") != NULL &&
 		      strstr(ls, "0123-other.hwi\n") != NULL, "the cache directory: %s", ls ? ls : "none");
 	free(ls);
@@ -310,6 +325,8 @@ START_TEST(test_live_jvm)
 	free(ls);
 	free(tmp);
 	free(pid1);
+	free(pid1now);
+	free(earlier);
 	free(me);
 	struct stat st;
 	ck_assert_int_eq(stat(dir, &st), 0);

@@ -459,8 +459,6 @@ static int write_mark(const char *dir, const char *file, uint32_t mark_gc, uint3
 	struct clr_mark_in in = { mm, ms, rm, rm ? rs : 0, dm, ds, mark_gc, gc, recorder_why };
 	if (trace_mark_replay(&in, &bytes, said, err) < 0)
 		goto done;
-	/* the replay's own verdict, the one its clause starts with */
-	*exact = strncmp(said->buf ? said->buf : "", "mark: not exact", 15) != 0;
 	const char *keep[] = { file, NULL };
 	struct sbuf why;
 	sbuf_init(&why);
@@ -470,6 +468,10 @@ static int write_mark(const char *dir, const char *file, uint32_t mark_gc, uint3
 		goto done;
 	}
 	sbuf_free(&why);
+	/* the replay's own verdict, the one its clause starts with, once its
+	 * file is there: exact only when nothing was inferred either */
+	*exact = strncmp(said->buf ? said->buf : "", "mark: exact", 11) == 0 &&
+		 strncmp(said->buf, "mark: exact except", 18) != 0;
 	rc = 0;
 done:
 	if (mm)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/attach.h"
@@ -872,6 +873,7 @@ static int take_live(struct cli *c, struct pidsnap *snap, char **said)
 	int rc = 0;
 
 	int fd;
+	struct stat st;
 
 	sbuf_init(&err);
 	if (c->cmd == NULL && c->o.expr == NULL && tui_can_start(&err) < 0) {
@@ -879,12 +881,20 @@ static int take_live(struct cli *c, struct pidsnap *snap, char **said)
 		sbuf_free(&err);
 		return EXIT_USAGE;
 	}
-	if (c->baseline != NULL && (fd = open(c->baseline, O_RDONLY | O_CLOEXEC)) < 0) {
-		path_error(c->baseline, strerror(errno)); /* before the process pays */
+	/* before the process pays: a dump there, a file that opens (not a
+	 * FIFO to wait on, not a directory) */
+	if (c->baseline != NULL && (fd = open(c->baseline, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
+		path_error(c->baseline, strerror(errno));
 		sbuf_free(&err);
 		return EXIT_INPUT;
 	} else if (c->baseline != NULL) {
+		int reg = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 		close(fd);
+		if (!reg) {
+			path_error(c->baseline, "not a regular file: no dump to compare with");
+			sbuf_free(&err);
+			return EXIT_INPUT;
+		}
 	}
 	if (proc_identify(c->dump, &p, &err) < 0 || pidsnap_take(&p, c->output, c->oo.quiet, snap, &err) < 0) {
 		fprintf(stderr, "heapwalk: %s\n", err.buf);

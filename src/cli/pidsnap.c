@@ -288,13 +288,29 @@ static int tmp_alive(const char *name)
 	return *end == '\0' && pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
 }
 
-/* The snapshots of dir numbered up to `upto`, and what goes with them
- * (FILE.hwi, FILE.hwmark, a temporary left, not one still being
- * written): removed. The highest number of those with suffix ext found,
- * 0 if none. */
-static unsigned sweep(const char *dir, unsigned upto, const char *ext)
+/* The directory open on dfd, to read (its own descriptor, so that
+ * closedir leaves dfd open), or NULL. Everything done in a process's
+ * directory goes through its descriptor, never its path again: the
+ * path's parents may be another user's to change under us. */
+static DIR *dir_of(int dfd)
 {
-	DIR *d = opendir(dir);
+	int fd = dup(dfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+
+	if (d == NULL && fd >= 0)
+		close(fd);
+	if (d != NULL)
+		rewinddir(d);
+	return d;
+}
+
+/* The snapshots in dfd numbered up to `upto`, and what goes with them
+ * (FILE.hwi, FILE.hwmark, a temporary left, not one still being
+ * written): removed, but for number `keep` (0: none kept). The highest
+ * number of those with suffix ext found, 0 if none. */
+static unsigned sweep(int dfd, unsigned upto, unsigned keep, const char *ext)
+{
+	DIR *d = dir_of(dfd);
 	struct dirent *e;
 	unsigned top = 0;
 
@@ -306,8 +322,8 @@ static unsigned sweep(const char *dir, unsigned upto, const char *ext)
 		if (strncmp(e->d_name, "snap-", 5) != 0 || strspn(e->d_name + 5, "0123456789") != 6 ||
 		    sscanf(e->d_name, "snap-%6u%n", &n, &end) != 1 || end != 11 || e->d_name[end] != '.')
 			continue;
-		if (n <= upto && !tmp_alive(e->d_name))
-			unlinkat(dirfd(d), e->d_name, 0);
+		if (n <= upto && n != keep && !tmp_alive(e->d_name))
+			unlinkat(dfd, e->d_name, 0);
 		else if (ext != NULL && strcmp(e->d_name + end + 1, ext) == 0 && n > top)
 			top = n;
 	}
@@ -316,9 +332,9 @@ static unsigned sweep(const char *dir, unsigned upto, const char *ext)
 }
 
 /* Is a temporary of another run alive in dir (tmp_alive)? */
-static int busy(const char *dir)
+static int busy(int dfd)
 {
-	DIR *d = opendir(dir);
+	DIR *d = dir_of(dfd);
 	struct dirent *e;
 	int n = 0;
 
@@ -329,41 +345,71 @@ static int busy(const char *dir)
 	return n > 0;
 }
 
-/* Who makes a process's directory: this boot of this machine, this PID
- * namespace. Only such a heapwalk can tell that the process has exited
- * (/proc here says nothing of another machine's or container's). */
-static char *maker(void)
+/* The first line of file (at most n - 1 bytes) into buf; "" if none. */
+static void first_line(const char *file, char *buf, size_t n)
 {
-	char boot[64] = "", ns[64] = "";
-	int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, boot, sizeof boot - 1) : -1;
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	ssize_t k = fd >= 0 ? read(fd, buf, n - 1) : -1;
 
 	if (fd >= 0)
 		close(fd);
-	boot[n > 0 ? n : 0] = '\0';
-	boot[strcspn(boot, "\n")] = '\0';
-	n = readlink("/proc/self/ns/pid", ns, sizeof ns - 1);
+	buf[k > 0 ? k : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* Who makes a process's directory: this machine, this boot of it, this
+ * PID namespace. Only such a heapwalk can tell that the process has
+ * exited (/proc here says nothing of another machine's or container's);
+ * of an earlier boot of this machine, every process has. */
+static char *maker(void)
+{
+	char machine[64], boot[64], ns[64] = "";
+
+	first_line("/etc/machine-id", machine, sizeof machine);
+	first_line("/proc/sys/kernel/random/boot_id", boot, sizeof boot);
+	ssize_t n = readlink("/proc/self/ns/pid", ns, sizeof ns - 1);
 	ns[n > 0 ? n : 0] = '\0';
-	if (*boot == '\0' || *ns == '\0')
+	if (*machine == '\0' || *boot == '\0' || *ns == '\0')
 		return NULL;
-	return xasprintf("boot %s\npidns %s\n", boot, ns);
+	return xasprintf("machine %s\nboot %s\npidns %s\n", machine, boot, ns);
 }
 
 #define MAKER_FILE "made-by"
 
-/* Was dir (fd) made by a heapwalk of ours (me, maker())? */
-static int made_by(int dfd, const char *me)
+enum made { MADE_OURS, MADE_EARLIER_BOOT, MADE_ELSEWHERE, MADE_UNSAID };
+
+/* Who made the directory dfd (me: maker())? Ours; this machine's before
+ * its last boot (its processes all gone); another's, or unknown; or it
+ * says nothing (no record: a directory just made). */
+static enum made made_by(int dfd, const char *me)
 {
 	char buf[256];
-	int fd = openat(dfd, MAKER_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+	struct stat st;
+	int fd = openat(dfd, MAKER_FILE, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	ssize_t n = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, buf, sizeof buf - 1) : -1;
 
+	if (fd < 0 && errno == ENOENT)
+		return MADE_UNSAID;
 	if (fd >= 0)
 		close(fd);
 	if (n <= 0 || me == NULL)
-		return 0;
+		return MADE_ELSEWHERE;
 	buf[n] = '\0';
-	return strcmp(buf, me) == 0;
+	if (strcmp(buf, me) == 0)
+		return MADE_OURS;
+	/* the same machine line, another boot line */
+	size_t m = strcspn(me, "\n") + 1, b = strcspn(me + m, "\n") + 1;
+	if (strncmp(buf, me, m) == 0 && strncmp(buf + m, "boot ", 5) == 0 && strncmp(buf + m, me + m, b) != 0)
+		return MADE_EARLIER_BOOT;
+	return MADE_ELSEWHERE;
+}
+
+/* Is the directory dfd ours alone (our user's, no one else's rights)? */
+static int dir_ours(int dfd)
+{
+	struct stat st;
+
+	return fstat(dfd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && (st.st_mode & 077) == 0;
 }
 
 #define LOCK_FILE "lock"
@@ -375,9 +421,17 @@ static int made_by(int dfd, const char *me)
 static int try_lock(int dfd)
 {
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-	int fd = openat(dfd, LOCK_FILE, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int fd = openat(dfd, LOCK_FILE, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+	struct stat st;
 
-	if (fd >= 0 && fcntl(fd, F_SETLK, &fl) < 0) {
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int e = fd < 0 ? errno : EINVAL;
+		if (fd >= 0)
+			close(fd);
+		errno = e == EAGAIN || e == EACCES || e == EINTR ? EPERM : e; /* not "held": the file is wrong */
+		return -1;
+	}
+	if (fcntl(fd, F_SETLK, &fl) < 0) {
 		int e = errno;
 		close(fd);
 		errno = e;
@@ -402,9 +456,23 @@ static int dir_name(const char *name, long *pid, unsigned long long *start)
 	return *pid > 0;
 }
 
+/* Everything heapwalk keeps in the directory dfd removed (not a
+ * temporary still being written); 1 if it is then empty of ours. */
+static int clear_dir(int dfd)
+{
+	if (busy(dfd))
+		return 0;
+	sweep(dfd, ~0u, 0, NULL);
+	unlinkat(dfd, MAKER_FILE, 0);
+	unlinkat(dfd, LOCK_FILE, 0);
+	return 1;
+}
+
 /* The directories in base of processes that have exited (or whose
- * number another has taken): removed, when a heapwalk of this boot and
- * PID namespace made them and no other run holds them. */
+ * number another has taken): removed, when they are ours alone, a
+ * heapwalk of this machine made them, in this boot and PID namespace
+ * (and /proc says the process is gone) or in an earlier boot, and no
+ * other run holds them. By descriptors: base's path is looked up once. */
 static void remove_exited(const char *base, const char *me)
 {
 	DIR *d = opendir(base);
@@ -417,26 +485,24 @@ static void remove_exited(const char *base, const char *me)
 		unsigned long long start;
 		if (!dir_name(e->d_name, &pid, &start))
 			continue;
-		struct proc_info q = { .pid = (pid_t)pid, .start = start };
-		struct sbuf ignored;
-		sbuf_init(&ignored);
-		int gone = proc_same(&q, &ignored) < 0;
-		sbuf_free(&ignored);
-		int dfd = gone ? openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+		int dfd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (dfd < 0)
 			continue;
-		char *dir = xasprintf("%s/%s", base, e->d_name);
-		int lk = made_by(dfd, me) && dir_untrusted(dir, 0) == NULL ? try_lock(dfd) : -1;
-		if (lk >= 0 && !busy(dir)) {
-			sweep(dir, ~0u, NULL);
-			unlinkat(dfd, MAKER_FILE, 0);
-			unlinkat(dfd, LOCK_FILE, 0);
-			rmdir(dir);
+		enum made made = dir_ours(dfd) ? made_by(dfd, me) : MADE_ELSEWHERE;
+		int gone = made == MADE_EARLIER_BOOT;
+		if (made == MADE_OURS) {
+			struct proc_info q = { .pid = (pid_t)pid, .start = start };
+			struct sbuf ignored;
+			sbuf_init(&ignored);
+			gone = proc_same(&q, &ignored) < 0;
+			sbuf_free(&ignored);
 		}
+		int lk = gone ? try_lock(dfd) : -1;
+		if (lk >= 0 && clear_dir(dfd))
+			unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR); /* fails, harmlessly, if anything else is there */
 		if (lk >= 0)
 			close(lk);
 		close(dfd);
-		free(dir);
 	}
 	closedir(d);
 }
@@ -472,11 +538,16 @@ static int lock_dir(int dfd, const char *dir, long pid, int quiet, struct sbuf *
 }
 
 /* p's directory, made (with who made it) and locked (*lk, the lock's
- * descriptor): the path, or NULL with err. */
-static char *proc_dir(const struct proc_info *p, int quiet, int *lk, struct sbuf *err)
+ * descriptor; *dfd, the directory's, through which everything in it is
+ * done): the path, or NULL with err. A directory of that name that a
+ * heapwalk of another machine or PID namespace made (a cache shared
+ * with a container, a home on NFS) is not used: its process is not
+ * this one. */
+static char *proc_dir(const struct proc_info *p, int quiet, int *lk, int *dfd, struct sbuf *err)
 {
 	char *base = cache_private_dir(), *me = maker();
 
+	*lk = *dfd = -1;
 	if (base == NULL) {
 		sbuf_adds(err, "no private cache directory that can be trusted ($XDG_CACHE_HOME/heapwalk, "
 			       "~/.cache/heapwalk): give the snapshot a file with -o FILE");
@@ -484,39 +555,48 @@ static char *proc_dir(const struct proc_info *p, int quiet, int *lk, struct sbuf
 		return NULL;
 	}
 	remove_exited(base, me);
-	char *d = xasprintf("%s/pid-%ld-%llu", base, (long)p->pid, p->start);
-	const char *why;
-	int dfd = -1;
+	char *d = xasprintf("%s/pid-%ld-%llu", base, (long)p->pid, p->start), *e = esc_str(d);
+	const char *why = NULL;
 	mkdir(d, 0700);
 	free(base);
-	*lk = -1;
 	if ((why = dir_untrusted(d, 1)) != NULL ||
-	    (dfd = open(d, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
-		char *e = esc_str(d);
+	    (*dfd = open(d, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 || !dir_ours(*dfd)) {
 		sbuf_printf(err, "%s: %s: the snapshot is not written there (-o FILE writes it elsewhere)", e,
-			    why ? why : strerror(errno));
-		free(e);
-		free(d);
-		free(me);
-		return NULL;
+			    why ? why : *dfd < 0 ? strerror(errno) : "not yours alone");
+		goto fail;
 	}
-	if ((*lk = lock_dir(dfd, d, (long)p->pid, quiet, err)) < 0) {
-		close(dfd);
-		free(d);
-		free(me);
-		return NULL;
+	if ((*lk = lock_dir(*dfd, d, (long)p->pid, quiet, err)) < 0)
+		goto fail;
+	enum made made = me != NULL ? made_by(*dfd, me) : MADE_OURS; /* without a record of ours: never removed */
+	if (made == MADE_ELSEWHERE) {
+		sbuf_printf(err, "%s: made by a heapwalk of another machine, boot or PID namespace (its %s): its "
+			    "process is not this one, and the snapshot is not written there (-o FILE writes it "
+			    "elsewhere)", e, MAKER_FILE);
+		goto fail;
 	}
-	if (me != NULL && !made_by(dfd, me)) { /* ours now: an exited process's is ours to remove */
-		int fd = openat(dfd, MAKER_FILE, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (made == MADE_EARLIER_BOOT) /* another process of the same number and start, before a reboot */
+		clear_dir(*dfd);
+	if (made != MADE_OURS) {
+		int fd = openat(*dfd, MAKER_FILE, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd >= 0) {
 			ssize_t w = write(fd, me, strlen(me));
 			(void)w; /* a short record is no match: the directory is then never removed, only kept */
 			close(fd);
 		}
 	}
-	close(dfd);
+	free(e);
 	free(me);
 	return d;
+fail:
+	if (*lk >= 0)
+		close(*lk);
+	if (*dfd >= 0)
+		close(*dfd);
+	*lk = *dfd = -1;
+	free(e);
+	free(d);
+	free(me);
+	return NULL;
 }
 
 /* Does the snapshot at path open whole (no warning: a file cut short,
@@ -546,8 +626,8 @@ static int sound(const char *path, struct sbuf *why)
 
 /* The baseline among the snapshots of dir numbered up to top: the
  * newest that opens whole (a damaged one is said on stderr and passed
- * over), NULL if none of the kept ones does. */
-static char *pick_prev(const char *dir, unsigned top, const char *ext)
+ * over; its number in *num), NULL if none of the kept ones does. */
+static char *pick_prev(const char *dir, unsigned top, const char *ext, unsigned *num)
 {
 	for (unsigned n = top; n > 0 && n + PIDSNAP_KEEP > top; n--) {
 		char *path = xasprintf("%s/snap-%06u.%s", dir, n, ext);
@@ -564,8 +644,10 @@ static char *pick_prev(const char *dir, unsigned top, const char *ext)
 			free(e);
 		}
 		sbuf_free(&why);
-		if (ok)
+		if (ok) {
+			*num = n;
 			return path;
+		}
 		free(path);
 	}
 	return NULL;
@@ -575,8 +657,8 @@ int pidsnap_take(const struct proc_info *p, const char *out, int quiet, struct p
 {
 	const struct kind *k = kind_of(p->kind);
 	char *dir = NULL, *prev = NULL;
-	unsigned top = 0;
-	int lk = -1;
+	unsigned top = 0, prev_n = 0;
+	int lk = -1, dfd = -1;
 
 	memset(r, 0, sizeof *r);
 	if (k == NULL) {
@@ -592,14 +674,15 @@ int pidsnap_take(const struct proc_info *p, const char *out, int quiet, struct p
 	if (out != NULL) {
 		r->file = xstrdup(out);
 	} else {
-		if ((dir = proc_dir(p, quiet, &lk, err)) == NULL)
+		if ((dir = proc_dir(p, quiet, &lk, &dfd, err)) == NULL)
 			return -1;
 		r->kept = 1;
-		top = sweep(dir, 0, k->ext);
-		prev = pick_prev(dir, top, k->ext);
+		top = sweep(dfd, 0, 0, k->ext);
+		prev = pick_prev(dir, top, k->ext, &prev_n);
 		if (top >= 999999) {
 			sbuf_printf(err, "%s: a million snapshots: remove the directory", dir);
 			close(lk);
+			close(dfd);
 			free(dir);
 			free(prev);
 			return -1;
@@ -608,9 +691,11 @@ int pidsnap_take(const struct proc_info *p, const char *out, int quiet, struct p
 	}
 	int rc = k->take(p, r->file, prev, quiet, r, err);
 	if (rc == 0 && dir != NULL && top + 1 > PIDSNAP_KEEP) /* the new one, its baseline and one more stay */
-		sweep(dir, top + 1 - PIDSNAP_KEEP, NULL);
+		sweep(dfd, top + 1 - PIDSNAP_KEEP, prev_n, NULL);
 	if (lk >= 0)
 		close(lk); /* and its lock */
+	if (dfd >= 0)
+		close(dfd);
 	free(dir);
 	free(prev);
 	if (rc < 0)

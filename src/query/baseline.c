@@ -314,8 +314,12 @@ void baseline_label(const struct baseline *b, struct sbuf *out)
 {
 	if (b->mode == BL_MATCHED)
 		sbuf_printf(out, "inferred (%.0f%%)", b->confidence * 100.0);
+	else if (b->inexact && b->how != NULL && strncmp(b->how, "not exact", 9) == 0)
+		sbuf_adds(out, b->how); /* a mark's reason says so itself */
 	else if (b->inexact)
 		sbuf_printf(out, "not exact: %s", b->how ? b->how : "");
+	else if (b->mode == BL_MARK && b->how != NULL && strncmp(b->how, "exact except ", 13) == 0)
+		sbuf_add(out, b->how, strcspn(b->how, ":")); /* "exact except N objects inferred" */
 	else if (b->mode == BL_IDS && b->unknown.bits != NULL)
 		sbuf_adds(out, "exact for the objects whose ids identify them");
 	else

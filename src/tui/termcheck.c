@@ -22,7 +22,9 @@ int tui_can_start(struct sbuf *err)
 		const char *term = getenv("TERM");
 		char *et = esc_str(term ? term : "");
 		sbuf_printf(err, "the browser cannot set up the terminal TERM=%s (%s)", et,
-			    e == 0 ? "no terminfo description of it" : "it cannot be used as one");
+			    e == -1   ? "no terminfo database found"
+			    : e == 0 ? "no terminfo description of it, or one too generic to draw on"
+				     : "it cannot be used as one");
 		free(et);
 		return -1;
 	}
