@@ -707,6 +707,59 @@ START_TEST(test_node_blocked)
 }
 END_TEST
 
+/* Two snapshots of one node at once: the second finds the first's
+ * session on the inspector and is refused in one line; the first ends
+ * as it says, its inspector closed again. */
+START_TEST(test_node_concurrent)
+{
+	char ready[256];
+	if (!have("node")) {
+		fprintf(stderr, "proc: node is not installed: the Node targets are skipped\n");
+		return;
+	}
+	procdir();
+	snprintf(ready, sizeof ready, PROCDIR "/two.ready");
+	unlink(ready);
+	char *argv[] = { "node", "--inspect-port=0", TEST_SRCDIR "/node/homo.js", "300000", ready, LIFE_S, NULL };
+	pid_t pid = start_logged(argv, "two", 0);
+	wait_ready(ready, pid);
+	unlink(PROCDIR "/two-a.heapsnapshot");
+	unlink(PROCDIR "/two-a.out");
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "(%s snapshot %ld " PROCDIR "/two-a.heapsnapshot >" PROCDIR "/two-a.part 2>&1; mv "
+		 PROCDIR "/two-a.part " PROCDIR "/two-a.out) &", heapwalk(), (long)pid);
+	ck_assert_int_eq(system(cmd), 0);
+	size_t n;
+	char *log = NULL;
+	for (double end = now_seconds() + hang_seconds(60); now_seconds() < end;) { /* the first's session on */
+		free(log);
+		log = file_bytes(PROCDIR "/two.log", &n);
+		if (strstr(log, "Debugger attached.") != NULL)
+			break;
+		usleep(20000);
+	}
+	ck_assert_msg(strstr(log, "Debugger attached.") != NULL, "no session: %s", log);
+	free(log);
+	int port = logged_port("two"), rc;
+	char args[256];
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/two-b.heapsnapshot", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	char *want = xasprintf("heapwalk: PID %ld: its inspector on port %d has 1 other connection (another snapshot, "
+			       "or a debugger, in progress): not used\n", (long)pid, port);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
+	free(want);
+	free(err);
+	assert_nothing_written("two-b.heapsnapshot");
+	wait_ready(PROCDIR "/two-a.out", pid);
+	char *out = file_bytes(PROCDIR "/two-a.out", &n);
+	ck_assert_msg(strstr(out, "its inspector, opened for it, closed again\n") != NULL, "the first said: %s", out);
+	free(out);
+	ck_assert_msg(!listening(port), "the inspector on port %d is open still", port);
+	assert_untouched(pid, "node after two snapshots at once");
+	end(pid);
+}
+END_TEST
+
 /* heapwalk PID on a Node process: a snapshot into the cache directory,
  * its LiveThings counted; again after 37 more, the first its baseline,
  * said to be inferred; the inspector closed after each. */
@@ -2671,6 +2724,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_node_ids_written);
 	tcase_add_test(tc, test_node_fake_listener);
 	tcase_add_test(tc, test_node_blocked);
+	tcase_add_test(tc, test_node_concurrent);
 	tcase_add_test(tc, test_node_pid);
 	tcase_add_test(tc, test_node_not_signalled);
 	tcase_add_test(tc, test_node_namespaces);
