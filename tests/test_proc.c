@@ -499,7 +499,7 @@ START_TEST(test_node_ids_reset)
 	const char *id = strstr(out, "identity:");
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && id != NULL, "%s: %.400s", cmd, out);
 	id += strspn(id + 9, " ") + 9;
-	ck_assert_msg(strncmp(id, "inferred:", 9) == 0 && strstr(id, "the ids were reset between the dumps") != NULL,
+	ck_assert_msg(strncmp(id, "inferred:", 9) == 0 && strstr(id, "the older snapshot is heapwalk's own") != NULL,
 		      "two inspector snapshots compared as: %.500s", id);
 	const char *row = strstr(out, "\nLiveThing ");
 	int before = 0, now = 0;
@@ -507,6 +507,255 @@ START_TEST(test_node_ids_reset)
 		      "LiveThing %d then %d, not 100 then 137: %.300s", before, now, row ? row : out);
 	free(out);
 	assert_untouched(pid, "node after two snapshots");
+	end(pid);
+}
+END_TEST
+
+/* heapwalk diff OLD NEW: its identity line, and the CSV row of class
+ * (quoted as the CSV has it) split into its numbers; the whole output. */
+static char *diff_row(const char *opts, const char *a, const char *b, const char *cls, long v[13])
+{
+	char cmd[1024], pre[256];
+	int st;
+
+	snprintf(cmd, sizeof cmd, "%s %s diff %s %s", heapwalk(), opts, a, b);
+	char *out = run(cmd, &st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: %.400s", cmd, out);
+	snprintf(pre, sizeof pre, "\n%s,", cls);
+	const char *row = strstr(out, pre);
+	memset(v, 0, 13 * sizeof *v);
+	if (row != NULL) {
+		row += strlen(pre);
+		for (int i = 0; i < 13 && row != NULL; i++) {
+			v[i] = strtol(row, NULL, 10);
+			row = strchr(row, ',');
+			row = row != NULL ? row + 1 : NULL;
+		}
+	}
+	return out;
+}
+
+/* A homogeneous heap (3000 Things with integer fields only, 1000
+ * dropped and 1000 made between): two heapwalk snapshots share no ids
+ * (the first one's session reset them), whatever the content says: the
+ * comparison says inferred and why, never exact; the class counts are
+ * the workload's. */
+START_TEST(test_node_ids_homogeneous)
+{
+	char ready[256];
+	snprintf(ready, sizeof ready, PROCDIR "/homo.ready");
+	if (!have("node")) {
+		fprintf(stderr, "proc: node is not installed: the Node targets are skipped\n");
+		return;
+	}
+	procdir();
+	unlink(ready);
+	char *argv[] = { "node", "--inspect-port=0", TEST_SRCDIR "/node/homo.js", "3000", ready, LIFE_S, NULL };
+	pid_t pid = start_logged(argv, "homo", 0);
+	wait_ready(ready, pid);
+	free(node_snapshot_ok("", pid, PROCDIR "/homo-a.heapsnapshot"));
+	unlink(PROCDIR "/homo.ready.more");
+	ck_assert_int_eq(kill(pid, SIGUSR2), 0);
+	wait_ready(PROCDIR "/homo.ready.more", pid);
+	free(node_snapshot_ok("", pid, PROCDIR "/homo-b.heapsnapshot"));
+	long v[13];
+	char *out = diff_row("", PROCDIR "/homo-a.heapsnapshot", PROCDIR "/homo-b.heapsnapshot", "Thing", v);
+	const char *id = strstr(out, "identity:");
+	ck_assert_msg(id != NULL, "%.400s", out);
+	id += strspn(id + 9, " ") + 9;
+	ck_assert_msg(strncmp(id, "inferred", 8) == 0 && strstr(id, "the older snapshot is heapwalk's own") != NULL &&
+			      strncmp(id, "exact", 5) != 0,
+		      "two heapwalk snapshots compared as: %.500s", id);
+	free(out);
+	out = diff_row("-f csv", PROCDIR "/homo-a.heapsnapshot", PROCDIR "/homo-b.heapsnapshot", "Thing", v);
+	ck_assert_msg(v[0] == 3000 && v[1] == 3000, "Thing %ld then %ld, not 3000 then 3000: %.300s", v[0], v[1], out);
+	free(out);
+	assert_untouched(pid, "node after two snapshots");
+	end(pid);
+}
+END_TEST
+
+/* Two snapshots a process writes itself (v8.writeHeapSnapshot), between
+ * which 50000 concatenated strings were internalized: no session ended
+ * between, the ids last: exact, the 50000 gone (and not a tenth of
+ * the ids' reuse taken for a reset). */
+START_TEST(test_node_ids_written)
+{
+	if (!have("node")) {
+		fprintf(stderr, "proc: node is not installed: the Node targets are skipped\n");
+		return;
+	}
+	procdir();
+	unlink(PROCDIR "/w1.heapsnapshot");
+	unlink(PROCDIR "/w2.heapsnapshot");
+	ck_assert_int_eq(system("node " TEST_SRCDIR "/node/rewrite.js 50000 " PROCDIR), 0);
+	long v[13];
+	char *out = diff_row("", PROCDIR "/w1.heapsnapshot", PROCDIR "/w2.heapsnapshot", "x", v);
+	const char *id = strstr(out, "identity:");
+	ck_assert_msg(id != NULL, "%.400s", out);
+	id += strspn(id + 9, " ") + 9;
+	ck_assert_msg(strncmp(id, "exact for the objects V8's heap object ids identify", 51) == 0,
+		      "two written snapshots compared as: %.500s", id);
+	free(out);
+	out = diff_row("-f csv", PROCDIR "/w1.heapsnapshot", PROCDIR "/w2.heapsnapshot", "\"(concatenated string)\"", v);
+	/* columns: before, now, +/-, bytes x3, new, new bytes, gone, ... */
+	ck_assert_msg(v[0] >= 50000 && v[0] - v[1] == 50000 && v[8] >= 50000 && v[8] < 50100,
+		      "concatenated strings %ld then %ld, %ld gone, not the 50000 made: %.300s", v[0], v[1], v[8], out);
+	free(out);
+}
+END_TEST
+
+/* Node's inspector on 127.0.0.2 (--inspect=127.0.0.2:0); a process
+ * that is not node listens on 127.0.0.1 at the same port and, for each
+ * connection, has node hold one with the same two ports
+ * (fake_inspector.js): heapwalk dials the inspector's own address and
+ * checks both ends of its connection, so the snapshot is node's (its
+ * LiveThings; the fake's has FakeThings and none). */
+START_TEST(test_node_fake_listener)
+{
+	char ready[256], fready[256], port_s[16];
+	if (!have("node")) {
+		fprintf(stderr, "proc: node is not installed: the Node targets are skipped\n");
+		return;
+	}
+	procdir();
+	snprintf(ready, sizeof ready, PROCDIR "/far.ready");
+	snprintf(fready, sizeof fready, PROCDIR "/fake.ready");
+	unlink(ready);
+	unlink(fready);
+	char *argv[] = { "node", "--inspect=127.0.0.2:0", LIVE_JS, "50", ready, LIFE_S, NULL };
+	pid_t pid = start_logged(argv, "far", 0);
+	wait_ready(ready, pid);
+	size_t n;
+	char *log = file_bytes(PROCDIR "/far.log", &n);
+	const char *q = strstr(log, "ws://127.0.0.2:");
+	ck_assert_msg(q != NULL, "node did not listen on 127.0.0.2: %s", log);
+	snprintf(port_s, sizeof port_s, "%d", atoi(q + 15));
+	free(log);
+	char *fargv[] = { "node", TEST_SRCDIR "/node/fake_inspector.js", port_s, "127.0.0.2", fready, NULL };
+	pid_t fake = start_logged(fargv, "fake", 0);
+	wait_ready(fready, fake);
+	char *out = node_snapshot_ok("", pid, PROCDIR "/far.heapsnapshot");
+	free(out);
+	assert_live_things(PROCDIR "/far.heapsnapshot", 50);
+	end(fake);
+	assert_untouched(pid, "node beside the fake");
+	end(pid);
+}
+END_TEST
+
+/* A node whose main thread waits to open a FIFO (readFileSync) would
+ * open its inspector for SIGUSR1 only once it reads, after heapwalk has
+ * gone: refused in one line, not signalled; once the FIFO is written,
+ * node runs on and never opens an inspector. */
+START_TEST(test_node_blocked)
+{
+	if (!have("node")) {
+		fprintf(stderr, "proc: node is not installed: the Node targets are skipped\n");
+		return;
+	}
+	procdir();
+	unlink(PROCDIR "/blk.fifo");
+	ck_assert_int_eq(mkfifo(PROCDIR "/blk.fifo", 0600), 0);
+	char *argv[] = { "node", "--inspect-port=0", "-e",
+			 "require('fs').readFileSync('" PROCDIR "/blk.fifo'); console.log('read');"
+			 "setTimeout(() => {}, " LIFE_S "000)", NULL };
+	pid_t pid = start_logged(argv, "blk", 0);
+	char path[64], w[64] = "";
+	snprintf(path, sizeof path, "/proc/%ld/wchan", (long)pid);
+	for (double end = now_seconds() + hang_seconds(60); now_seconds() < end && strstr(w, "partner") == NULL;) {
+		usleep(100000);
+		FILE *f = fopen(path, "re");
+		if (f != NULL) {
+			if (fgets(w, sizeof w, f) == NULL)
+				w[0] = '\0';
+			fclose(f);
+		}
+	}
+	ck_assert_msg(strstr(w, "partner") != NULL, "node not waiting on the FIFO: wchan %s", w);
+	int rc;
+	char args[256];
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/blk.heapsnapshot", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	char *want = xasprintf("heapwalk: PID %ld: its main thread is blocked in the kernel (%s), not in its event "
+			       "loop: Node would open its inspector for SIGUSR1 only once the call returns, perhaps after "
+			       "heapwalk has gone, and leave it open; not signalled\n", (long)pid, strtok(w, "\n"));
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
+	free(want);
+	free(err);
+	assert_nothing_written("blk.heapsnapshot");
+	int fd = open(PROCDIR "/blk.fifo", O_WRONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "x", 1), 1);
+	close(fd);
+	size_t n;
+	char *log = NULL;
+	for (double end = now_seconds() + hang_seconds(60); now_seconds() < end;) {
+		free(log);
+		log = file_bytes(PROCDIR "/blk.log", &n);
+		if (strstr(log, "read\n") != NULL)
+			break;
+		usleep(100000);
+	}
+	usleep(500000); /* a signal taken would open the inspector now */
+	free(log);
+	log = file_bytes(PROCDIR "/blk.log", &n);
+	ck_assert_msg(strstr(log, "read\n") != NULL && strstr(log, "Debugger listening") == NULL, "node said: %s", log);
+	free(log);
+	assert_untouched(pid, "node after its FIFO");
+	end(pid);
+}
+END_TEST
+
+/* Two snapshots of one node at once: the second finds the first's
+ * session on the inspector and is refused in one line; the first ends
+ * as it says, its inspector closed again. */
+START_TEST(test_node_concurrent)
+{
+	char ready[256];
+	if (!have("node")) {
+		fprintf(stderr, "proc: node is not installed: the Node targets are skipped\n");
+		return;
+	}
+	procdir();
+	snprintf(ready, sizeof ready, PROCDIR "/two.ready");
+	unlink(ready);
+	char *argv[] = { "node", "--inspect-port=0", TEST_SRCDIR "/node/homo.js", "300000", ready, LIFE_S, NULL };
+	pid_t pid = start_logged(argv, "two", 0);
+	wait_ready(ready, pid);
+	unlink(PROCDIR "/two-a.heapsnapshot");
+	unlink(PROCDIR "/two-a.out");
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "(%s snapshot %ld " PROCDIR "/two-a.heapsnapshot >" PROCDIR "/two-a.part 2>&1; mv "
+		 PROCDIR "/two-a.part " PROCDIR "/two-a.out) &", heapwalk(), (long)pid);
+	ck_assert_int_eq(system(cmd), 0);
+	size_t n;
+	char *log = NULL;
+	for (double end = now_seconds() + hang_seconds(60); now_seconds() < end;) { /* the first's session on */
+		free(log);
+		log = file_bytes(PROCDIR "/two.log", &n);
+		if (strstr(log, "Debugger attached.") != NULL)
+			break;
+		usleep(20000);
+	}
+	ck_assert_msg(strstr(log, "Debugger attached.") != NULL, "no session: %s", log);
+	free(log);
+	int port = logged_port("two"), rc;
+	char args[256];
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/two-b.heapsnapshot", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	char *want = xasprintf("heapwalk: PID %ld: its inspector on port %d has 1 other connection (another snapshot, "
+			       "or a debugger, in progress): not used\n", (long)pid, port);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
+	free(want);
+	free(err);
+	assert_nothing_written("two-b.heapsnapshot");
+	wait_ready(PROCDIR "/two-a.out", pid);
+	char *out = file_bytes(PROCDIR "/two-a.out", &n);
+	ck_assert_msg(strstr(out, "its inspector, opened for it, closed again\n") != NULL, "the first said: %s", out);
+	free(out);
+	ck_assert_msg(!listening(port), "the inspector on port %d is open still", port);
+	assert_untouched(pid, "node after two snapshots at once");
 	end(pid);
 }
 END_TEST
@@ -665,7 +914,8 @@ START_TEST(test_node_not_signalled)
 	err = hw_stderr(args, 0, &rc);
 	want = xasprintf("heapwalk: PID %ld was sent SIGUSR1 but opened no inspector in 30 s (its own SIGUSR1 "
 			 "handler, process.on('SIGUSR1'), takes the signal; or its inspector port, 9229 unless "
-			 "--inspect-port says, is taken by another process)\n", (long)pid);
+			 "--inspect-port says, is taken by another process); it may still open it, listening for any "
+			 "local user until the process ends or evaluates process._debugEnd()\n", (long)pid);
 	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
 	free(want);
 	free(err);
@@ -2470,6 +2720,11 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_node_inspector_open);
 	tcase_add_test(tc, test_node_interrupted);
 	tcase_add_test(tc, test_node_ids_reset);
+	tcase_add_test(tc, test_node_ids_homogeneous);
+	tcase_add_test(tc, test_node_ids_written);
+	tcase_add_test(tc, test_node_fake_listener);
+	tcase_add_test(tc, test_node_blocked);
+	tcase_add_test(tc, test_node_concurrent);
 	tcase_add_test(tc, test_node_pid);
 	tcase_add_test(tc, test_node_not_signalled);
 	tcase_add_test(tc, test_node_namespaces);

@@ -255,15 +255,21 @@ static int next_key(struct json *j, int first, struct sbuf *key)
 /* Is host (of a ws:// URL) a loopback name? */
 static int loopback(const char *h, size_t n)
 {
-	static const char *const names[] = { "localhost", "127.0.0.1", "[::1]" };
+	static const char *const names[] = { "localhost", "[::1]" };
 
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
 		if (n == strlen(names[i]) && memcmp(h, names[i], n) == 0)
 			return 1;
-	return 0;
+	if (n < 4 || n > 15 || memcmp(h, "127.", 4) != 0) /* 127.0.0.0/8: the Host we asked with */
+		return 0;
+	for (size_t i = 4; i < n; i++)
+		if ((h[i] < '0' || h[i] > '9') && h[i] != '.')
+			return 0;
+	return 1;
 }
 
-/* ws://HOST:PORT/PATH into path when HOST is loopback and PORT port. */
+/* ws://HOST:PORT/PATH into path when HOST is loopback and PORT port
+ * (only the path is used: node.c dials the listener it found). */
 static int ws_url(const struct sbuf *url, int port, struct sbuf *path, struct sbuf *err)
 {
 	const char *u = url->buf;

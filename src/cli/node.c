@@ -34,14 +34,19 @@
 
 #define MAX_LISTENERS 16  /* asked at most: an inspector is one of few */
 #define PROBE_S 2         /* for an answer to GET /json/list */
-#define OPEN_WAIT_S 30    /* for the inspector SIGUSR1 opens (a loaded machine: one opened after we gave up would stay open) */
+#define OPEN_WAIT_S 30    /* for the inspector SIGUSR1 opens */
+#define LATE_WAIT_S 15    /* more, after that or ^C: for an inspector to close, opened late */
+#define POLL_US 250000    /* between looks at its sockets */
 #define CLOSE_WAIT_S 5    /* for the inspector we opened to close */
+#define BLOCKED_LOOKS 5   /* at the main thread, POLL_US apart, before it is called blocked */
 #define READ_CHUNK (256u << 10)
 
-/* A listening socket of the process. */
+/* A listening socket of the process, and the address we dial it at:
+ * its own (a wildcard's: loopback), in network order. */
 struct listener {
 	unsigned long ino;
 	int port, v6;
+	uint8_t addr[16];
 };
 
 /* ---- the process's sockets ---- */
@@ -86,34 +91,72 @@ static int has_inode(const unsigned long *v, long n, unsigned long ino)
 	return n > 0 && bsearch(&ino, v, (size_t)n, sizeof *v, cmp_ul) != NULL;
 }
 
-/* Is a /proc/net/tcp{,6} local address (hex as the kernel prints it)
- * one we reach on loopback: 127.0.0.0/8, ::1, or a wildcard? */
-static int local_reachable(const char *a, int v6)
+/* One line of /proc/PID/net/tcp{,6}. */
+struct tcp_ent {
+	int v6, lport, rport;
+	uint8_t la[16], ra[16]; /* network order */
+	unsigned st;
+	unsigned long ino;
+};
+
+/* A /proc/net/tcp{,6} address: 32-bit words, each printed as the
+ * kernel holds it (in network order in memory): the bytes of each word
+ * as they lie in ours. 0, or -1 when not one. */
+static int tcp_addr(const char *hex, int v6, uint8_t out[16])
 {
-	if (!v6)
-		return strlen(a) == 8 && (strcmp(a, "00000000") == 0 || strncasecmp(a + 6, "7F", 2) == 0);
-	return strlen(a) == 32 && (strcmp(a, "00000000000000000000000000000000") == 0 ||
-				   strcmp(a, "00000000000000000000000001000000") == 0);
+	size_t words = v6 ? 4 : 1;
+
+	if (strlen(hex) != words * 8)
+		return -1;
+	memset(out, 0, 16);
+	for (size_t i = 0; i < words; i++) {
+		char w[9];
+		memcpy(w, hex + 8 * i, 8);
+		w[8] = '\0';
+		uint32_t x = (uint32_t)strtoul(w, NULL, 16);
+		memcpy(out + 4 * i, &x, 4);
+	}
+	return 0;
 }
 
-/* One line of /proc/PID/net/tcp{,6}: 1 with its local port, remote
- * port, state and inode, 0 for the heading or a line not understood. */
-static int tcp_line(const char *line, int v6, int *lport, int *rport, unsigned *st, unsigned long *ino, int *reach)
+/* Can we reach a listener on a (local address of the table): on
+ * loopback, 127.0.0.0/8 or ::1, or a wildcard? Into dial: where. */
+static int reachable(const uint8_t a[16], int v6, uint8_t dial[16])
+{
+	static const uint8_t any[16], lo6[16] = { [15] = 1 }, lo4[4] = { 127, 0, 0, 1 };
+
+	memset(dial, 0, 16);
+	if (v6 && (memcmp(a, any, 16) == 0 || memcmp(a, lo6, 16) == 0)) {
+		memcpy(dial, lo6, 16);
+		return 1;
+	}
+	if (v6)
+		return 0;
+	if (memcmp(a, any, 4) == 0)
+		memcpy(dial, lo4, 4);
+	else if (a[0] == 127)
+		memcpy(dial, a, 4);
+	return dial[0] == 127;
+}
+
+/* One line of /proc/PID/net/tcp{,6}: 1 with it in e, 0 for the heading
+ * or a line not understood. */
+static int tcp_line(const char *line, int v6, struct tcp_ent *e)
 {
 	char la[48], ra[48];
 	unsigned lp, rp;
 
 	if (sscanf(line, " %*[0-9]: %40[0-9A-Fa-f]:%x %40[0-9A-Fa-f]:%x %x %*s %*s %*s %*u %*u %lu", la, &lp, ra, &rp,
-		   st, ino) != 6)
+		   &e->st, &e->ino) != 6 || tcp_addr(la, v6, e->la) < 0 || tcp_addr(ra, v6, e->ra) < 0)
 		return 0;
-	*lport = (int)lp;
-	*rport = (int)rp;
-	*reach = local_reachable(la, v6);
+	e->v6 = v6;
+	e->lport = (int)lp;
+	e->rport = (int)rp;
 	return 1;
 }
 
 /* Call fn for each line of pid's TCP tables; stops when it returns 1. */
-typedef int (*tcp_fn)(void *arg, int v6, int lport, int rport, unsigned st, unsigned long ino, int reach);
+typedef int (*tcp_fn)(void *arg, const struct tcp_ent *e);
 
 static void tcp_each(pid_t pid, tcp_fn fn, void *arg)
 {
@@ -126,12 +169,10 @@ static void tcp_each(pid_t pid, tcp_fn fn, void *arg)
 		FILE *f = fopen(path, "re");
 		if (f == NULL)
 			continue;
-		int lp, rp, reach;
-		unsigned st;
-		unsigned long ino;
+		struct tcp_ent e;
 		while (!stop && getline(&line, &cap, f) > 0)
-			if (tcp_line(line, v6, &lp, &rp, &st, &ino, &reach))
-				stop = fn(arg, v6, lp, rp, st, ino, reach);
+			if (tcp_line(line, v6, &e))
+				stop = fn(arg, &e);
 		fclose(f);
 	}
 	free(line);
@@ -144,13 +185,14 @@ struct gather {
 	int count;
 };
 
-static int gather_one(void *arg, int v6, int lport, int rport, unsigned st, unsigned long ino, int reach)
+static int gather_one(void *arg, const struct tcp_ent *e)
 {
 	struct gather *g = arg;
+	struct listener l = { e->ino, e->lport, e->v6, { 0 } };
 
-	(void)rport;
-	if (st == 0x0a && reach && ino != 0 && has_inode(g->inos, g->n, ino) && g->count < MAX_LISTENERS)
-		g->out[g->count++] = (struct listener){ ino, lport, v6 };
+	if (e->st == 0x0a && e->ino != 0 && has_inode(g->inos, g->n, e->ino) && g->count < MAX_LISTENERS &&
+	    reachable(e->la, e->v6, l.addr))
+		g->out[g->count++] = l;
 	return 0;
 }
 
@@ -169,44 +211,126 @@ static int listeners(pid_t pid, struct listener out[MAX_LISTENERS])
 	return g.count;
 }
 
+/* Our connection as the far end sees it: its local address and port
+ * (our peer), its remote ones (us). */
 struct served {
 	const unsigned long *inos;
 	long n;
-	int lport, rport, v6, found;
+	struct tcp_ent want;
+	int found;
 };
 
-static int served_one(void *arg, int v6, int lport, int rport, unsigned st, unsigned long ino, int reach)
+static int served_one(void *arg, const struct tcp_ent *e)
 {
 	struct served *s = arg;
+	const struct tcp_ent *w = &s->want;
 
-	(void)st;
-	(void)reach;
-	if (v6 == s->v6 && lport == s->lport && rport == s->rport && has_inode(s->inos, s->n, ino))
+	if (e->v6 == w->v6 && e->lport == w->lport && e->rport == w->rport && memcmp(e->la, w->la, 16) == 0 &&
+	    memcmp(e->ra, w->ra, 16) == 0 && has_inode(s->inos, s->n, e->ino))
 		s->found = 1;
 	return s->found;
 }
 
-/* Is the far end of our connection s (to port) a socket of pid's? */
-static int served_by(int s, pid_t pid, const struct listener *l)
+/* a (of our socket, of family v6's) as a table's address and port. */
+static int sock_addr(const struct sockaddr_storage *a, int v6, uint8_t out[16], int *port)
 {
-	struct sockaddr_storage a;
-	socklen_t len = sizeof a;
-	unsigned long *inos = NULL;
+	memset(out, 0, 16);
+	if (v6 && a->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *x = (const struct sockaddr_in6 *)a;
+		memcpy(out, &x->sin6_addr, 16);
+		*port = ntohs(x->sin6_port);
+		return 0;
+	}
+	if (!v6 && a->ss_family == AF_INET) {
+		const struct sockaddr_in *x = (const struct sockaddr_in *)a;
+		memcpy(out, &x->sin_addr, 4);
+		*port = ntohs(x->sin_port);
+		return 0;
+	}
+	return -1;
+}
 
-	if (getsockname(s, (struct sockaddr *)&a, &len) < 0)
+/* Is the far end of our connection s a socket of pid's: one of its
+ * files whose local address and port are our peer's and whose remote
+ * ones are ours? (Ports alone are not enough: another process may
+ * answer us and have pid connect to it from a port like ours.) The
+ * two ends, as pid's table has them, into ends when not NULL. */
+static int far_end(int s, pid_t pid, const struct listener *l, struct tcp_ent *ends)
+{
+	struct sockaddr_storage me, peer;
+	socklen_t len = sizeof me, plen = sizeof peer;
+	unsigned long *inos = NULL;
+	struct served sv = { .want = { .v6 = l->v6 } };
+
+	if (getsockname(s, (struct sockaddr *)&me, &len) < 0 || getpeername(s, (struct sockaddr *)&peer, &plen) < 0 ||
+	    sock_addr(&me, l->v6, sv.want.ra, &sv.want.rport) < 0 ||
+	    sock_addr(&peer, l->v6, sv.want.la, &sv.want.lport) < 0 || sv.want.lport != l->port)
 		return 0;
 	long n = socket_inodes(pid, &inos);
-	struct served sv = { inos, n, l->port, 0, l->v6, 0 };
-	sv.rport = a.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&a)->sin6_port)
-					   : ntohs(((struct sockaddr_in *)&a)->sin_port);
+	sv.inos = inos;
+	sv.n = n;
 	if (n > 0)
 		tcp_each(pid, served_one, &sv);
 	free(inos);
+	if (ends != NULL)
+		*ends = sv.want;
 	return sv.found;
 }
 
+/* Is the far end of our connection s (to l) a socket of pid's? */
+static int served_by(int s, pid_t pid, const struct listener *l)
+{
+	return far_end(s, pid, l, NULL);
+}
+
+struct others {
+	const unsigned long *inos;
+	long n;
+	struct tcp_ent at;  /* the listener's address and port; ours as remote */
+	int count;
+};
+
+static int other_one(void *arg, const struct tcp_ent *e)
+{
+	struct others *o = arg;
+
+	if (e->st == 0x01 && e->v6 == o->at.v6 && e->lport == o->at.lport && memcmp(e->la, o->at.la, 16) == 0 &&
+	    !(e->rport == o->at.rport && memcmp(e->ra, o->at.ra, 16) == 0) && has_inode(o->inos, o->n, e->ino))
+		o->count++;
+	return 0;
+}
+
+/* How many connections besides ours (s) pid's inspector at l holds: a
+ * session of another client (a second heapwalk's snapshot, whose end
+ * would close the inspector under ours; DevTools). */
+static int other_sessions(int s, pid_t pid, const struct listener *l)
+{
+	struct others o = { .at = { .v6 = l->v6 } };
+	unsigned long *inos = NULL;
+
+	if (!far_end(s, pid, l, &o.at))
+		return 0;
+	long n = socket_inodes(pid, &inos);
+	o.inos = inos;
+	o.n = n;
+	if (n > 0)
+		tcp_each(pid, other_one, &o);
+	free(inos);
+	return o.count;
+}
 /* ---- connections ---- */
 
+/* The listener's address as a Host header's ("127.0.0.2", "[::1]"). */
+static void host_of(const struct listener *l, char *out, size_t n)
+{
+	char a[INET6_ADDRSTRLEN];
+
+	if (inet_ntop(l->v6 ? AF_INET6 : AF_INET, l->addr, a, sizeof a) == NULL)
+		snprintf(a, sizeof a, "%s", l->v6 ? "::1" : "127.0.0.1");
+	snprintf(out, n, l->v6 ? "[%s]" : "%s", a);
+}
+
+/* A connection to l at its own address (not another's on its port). */
 static int connect_to(const struct listener *l)
 {
 	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons((uint16_t)l->port) };
@@ -216,8 +340,8 @@ static int connect_to(const struct listener *l)
 
 	if (s < 0)
 		return -1;
-	a4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	a6.sin6_addr = in6addr_loopback;
+	memcpy(&a4.sin_addr, l->addr, 4);
+	memcpy(&a6.sin6_addr, l->addr, 16);
 	setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv); /* a full backlog: connect waits this long */
 	if (l->v6 ? connect(s, (struct sockaddr *)&a6, sizeof a6) : connect(s, (struct sockaddr *)&a4, sizeof a4)) {
 		close(s);
@@ -263,15 +387,16 @@ static ssize_t take(int s, struct sbuf *in, double secs)
 static int probe(pid_t pid, const struct listener *l, struct sbuf *path, struct sbuf *err)
 {
 	struct sbuf in;
-	char req[160];
+	char req[160], host[INET6_ADDRSTRLEN + 2];
 	int s = connect_to(l), whole = 0, rc = -1;
 	double end = hw_now() + PROBE_S;
 
 	if (s < 0)
 		return -1;
 	sbuf_init(&in);
-	snprintf(req, sizeof req, "GET /json/list HTTP/1.1\r\nHost: %s:%d\r\nConnection: close\r\n\r\n",
-		 l->v6 ? "[::1]" : "127.0.0.1", l->port);
+	host_of(l, host, sizeof host);
+	snprintf(req, sizeof req, "GET /json/list HTTP/1.1\r\nHost: %s:%d\r\nConnection: close\r\n\r\n", host,
+		 l->port);
 	if (send_all(s, req, strlen(req)) == 0)
 		while (whole == 0 && hw_now() < end) {
 			ssize_t r = take(s, &in, end - hw_now());
@@ -309,7 +434,94 @@ static int find(pid_t pid, const struct listener *l, int n, const struct listene
 	return -1;
 }
 
+/* ---- interrupts ---- */
+
+/* ^C, SIGTERM, SIGHUP from before SIGUSR1 is sent: the first ends the
+ * wait for the inspector or the copy of the snapshot, and heapwalk
+ * still waits for the inspector to open, or for the snapshot's answer,
+ * before it ends an inspector it opened; the signal's own action is
+ * back then, so a second one acts as it would have (tmp_guard's: the
+ * file removed). */
+static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+static struct sigaction stop_saved[3];
+static volatile sig_atomic_t stop_sig;
+
+static void on_stop(int sig)
+{
+	stop_sig = sig;
+	for (int i = 0; i < 3; i++)
+		if (stop_sigs[i] == sig)
+			sigaction(sig, &stop_saved[i], NULL);
+}
+
+static void stop_catch(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop; /* no SA_RESTART: the wait in poll ends */
+	sigemptyset(&sa.sa_mask);
+	stop_sig = 0;
+	for (int i = 0; i < 3; i++) {
+		sigaction(stop_sigs[i], NULL, &stop_saved[i]);
+		if (stop_saved[i].sa_handler != SIG_IGN)
+			sigaction(stop_sigs[i], &sa, NULL);
+	}
+}
+
+static void stop_release(void)
+{
+	for (int i = 0; i < 3; i++)
+		if (stop_saved[i].sa_handler != SIG_IGN)
+			sigaction(stop_sigs[i], &stop_saved[i], NULL);
+}
+
 /* ---- the signal ---- */
+
+/* Where p's main thread sleeps in the kernel (/proc/PID/wchan): 1 with
+ * it in out; 0 when it runs, or it cannot be told (a kernel that hides
+ * it says "0"). */
+static int sleeps_in(const struct proc_info *p, char *out, size_t n)
+{
+	char path[64];
+	char st = proc_state(p);
+
+	if (st == 'R')
+		return 0;
+	snprintf(path, sizeof path, "/proc/%ld/wchan", (long)p->pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t k = fd >= 0 ? read(fd, out, n - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (k <= 0)
+		return 0;
+	out[k] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	return strcmp(out, "0") != 0 && out[0] != '\0';
+}
+
+/* Is p's main thread blocked in a call that is not its event loop's
+ * wait (a synchronous read of a FIFO, execSync)? Node opens its
+ * inspector for SIGUSR1 on that thread only once it runs JavaScript or
+ * its loop again: perhaps long after heapwalk has given up, listening
+ * then for any local user. Seen so BLOCKED_LOOKS times in a row: 1 with
+ * err; running, in epoll_wait, or unknown at any look: 0. */
+static int blocked(const struct proc_info *p, struct sbuf *err)
+{
+	char w[64];
+
+	for (int i = 0; i < BLOCKED_LOOKS; i++) {
+		if (i > 0)
+			usleep(POLL_US);
+		if (!sleeps_in(p, w, sizeof w) || strstr(w, "epoll") != NULL || strcmp(w, "ep_poll") == 0)
+			return 0;
+	}
+	sbuf_printf(err, "PID %ld: its main thread is blocked in the kernel (", (long)p->pid);
+	esc_append(err, (const uint8_t *)w, strlen(w), 0);
+	sbuf_printf(err, "), not in its event loop: Node would open its inspector for SIGUSR1 only once the call "
+		    "returns, perhaps after heapwalk has gone, and leave it open; not signalled");
+	return 1;
+}
 
 /* May p be sent SIGUSR1 now? 0, or -1 with err. */
 static int signallable(const struct proc_info *p, struct sbuf *err)
@@ -323,6 +535,8 @@ static int signallable(const struct proc_info *p, struct sbuf *err)
 			    st == 't' ? "by a debugger" : "SIGSTOP, or ^Z");
 		return -1;
 	}
+	if (blocked(p, err))
+		return -1;
 	if (!proc_catches(p, SIGUSR1)) {
 		sbuf_printf(err, "PID %ld does not handle SIGUSR1 (still starting?), which would end it: not signalled; "
 			    "start it with --inspect=127.0.0.1:0 to snapshot it", (long)p->pid);
@@ -376,34 +590,41 @@ static int same_netns(const struct proc_info *p)
 
 /* The inspector of p: the one listening, else one SIGUSR1 opens. 0 with
  * its listener and WebSocket path, *opened set when we opened it; or -1
- * with err. */
-static int inspector(const struct proc_info *p, struct listener *at, struct sbuf *path, int *opened, struct sbuf *err)
+ * with err, *opened -1 when p was signalled but no inspector came (it
+ * may come later: late_close). before[*nb]: the listeners before. */
+static int inspector(const struct proc_info *p, struct listener before[MAX_LISTENERS], int *nb, struct listener *at,
+		     struct sbuf *path, int *opened, struct sbuf *err)
 {
-	struct listener before[MAX_LISTENERS], now[MAX_LISTENERS];
-	int nb = listeners(p->pid, before), nn;
+	struct listener now[MAX_LISTENERS];
+	int nn;
 
 	*opened = 0;
-	if (nb < 0) {
+	if ((*nb = listeners(p->pid, before)) < 0) {
 		sbuf_printf(err, "PID %ld: cannot read its open files in /proc/%ld/fd (%s)", (long)p->pid, (long)p->pid,
 			    strerror(errno));
 		return -1;
 	}
-	if (find(p->pid, before, nb, NULL, 0, at, path) == 0)
+	if (find(p->pid, before, *nb, NULL, 0, at, path) == 0)
 		return 0;
 	if (signal_usr1(p, err) < 0)
 		return -1;
-	for (double end = hw_now() + OPEN_WAIT_S; hw_now() < end; usleep(50000)) {
+	*opened = -1;
+	for (double end = hw_now() + OPEN_WAIT_S; hw_now() < end && !stop_sig; usleep(POLL_US)) {
 		if (proc_same(p, err) < 0)
 			return -1;
 		nn = listeners(p->pid, now);
-		if (nn > 0 && find(p->pid, now, nn, before, nb, at, path) == 0) {
+		if (nn > 0 && find(p->pid, now, nn, before, *nb, at, path) == 0) {
 			*opened = 1;
 			return 0;
 		}
 	}
-	sbuf_printf(err, "PID %ld was sent SIGUSR1 but opened no inspector in %d s (its own SIGUSR1 handler, "
-		    "process.on('SIGUSR1'), takes the signal; or its inspector port, 9229 unless --inspect-port "
-		    "says, is taken by another process)", (long)p->pid, OPEN_WAIT_S);
+	if (stop_sig)
+		sbuf_printf(err, "PID %ld: interrupted (signal %d) while it opened its inspector", (long)p->pid,
+			    (int)stop_sig);
+	else
+		sbuf_printf(err, "PID %ld was sent SIGUSR1 but opened no inspector in %d s (its own SIGUSR1 handler, "
+			    "process.on('SIGUSR1'), takes the signal; or its inspector port, 9229 unless "
+			    "--inspect-port says, is taken by another process)", (long)p->pid, OPEN_WAIT_S);
 	return -1;
 }
 
@@ -427,7 +648,7 @@ static void ws_random(void *p, size_t n)
 static int ws_open(struct ws *w, pid_t pid, const struct listener *l, const char *path, struct sbuf *err)
 {
 	uint8_t raw[16];
-	char key[25], accept[29];
+	char key[25], accept[29], host[INET6_ADDRSTRLEN + 2];
 	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 	long h = 0;
 
@@ -441,6 +662,7 @@ static int ws_open(struct ws *w, pid_t pid, const struct listener *l, const char
 	key[22] = key[23] = '=';
 	key[24] = '\0';
 	dt_ws_accept(key, accept);
+	host_of(l, host, sizeof host);
 	if ((w->s = connect_to(l)) < 0) {
 		sbuf_printf(err, "PID %ld: cannot connect to its inspector on port %d (%s)", (long)pid, l->port,
 			    strerror(errno));
@@ -448,7 +670,7 @@ static int ws_open(struct ws *w, pid_t pid, const struct listener *l, const char
 	}
 	char *req = xasprintf("GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
 			      "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n",
-			      path, l->v6 ? "[::1]" : "127.0.0.1", l->port, key);
+			      path, host, l->port, key);
 	int sent = send_all(w->s, req, strlen(req));
 	free(req);
 	for (double end = hw_now() + PROBE_S * 5; sent == 0 && h == 0 && hw_now() < end;)
@@ -464,6 +686,12 @@ static int ws_open(struct ws *w, pid_t pid, const struct listener *l, const char
 	if (!served_by(w->s, pid, l)) {
 		sbuf_printf(err, "PID %ld: the WebSocket on port %d is not served by the process: not used", (long)pid,
 			    l->port);
+		return -1;
+	}
+	int others = other_sessions(w->s, pid, l);
+	if (others > 0) {
+		sbuf_printf(err, "PID %ld: its inspector on port %d has %d other connection%s (another snapshot, or a "
+			    "debugger, in progress): not used", (long)pid, l->port, others, others == 1 ? "" : "s");
 		return -1;
 	}
 	w->off = (size_t)h;
@@ -527,44 +755,6 @@ static void ws_close(struct ws *w)
 
 /* ---- the snapshot ---- */
 
-/* ^C, SIGTERM, SIGHUP while a snapshot streams: the first ends the
- * copy, and heapwalk still waits for the snapshot's answer before it
- * ends an inspector it opened; the signal's own action is back then, so
- * a second one acts as it would have (tmp_guard's: the file removed). */
-static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
-static struct sigaction stop_saved[3];
-static volatile sig_atomic_t stop_sig;
-
-static void on_stop(int sig)
-{
-	stop_sig = sig;
-	for (int i = 0; i < 3; i++)
-		if (stop_sigs[i] == sig)
-			sigaction(sig, &stop_saved[i], NULL);
-}
-
-static void stop_catch(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop; /* no SA_RESTART: the wait in poll ends */
-	sigemptyset(&sa.sa_mask);
-	stop_sig = 0;
-	for (int i = 0; i < 3; i++) {
-		sigaction(stop_sigs[i], NULL, &stop_saved[i]);
-		if (stop_saved[i].sa_handler != SIG_IGN)
-			sigaction(stop_sigs[i], &sa, NULL);
-	}
-}
-
-static void stop_release(void)
-{
-	for (int i = 0; i < 3; i++)
-		if (stop_saved[i].sa_handler != SIG_IGN)
-			sigaction(stop_sigs[i], &stop_saved[i], NULL);
-}
-
 struct take {
 	struct ws *w;
 	int fd, progress;
@@ -576,6 +766,35 @@ struct take {
 	int answered; /* the snapshot's command has answered, or was never sent */
 	int line_open; /* a progress line without its newline on stderr */
 };
+
+/* The snapshot's first key, which says it is heapwalk's: closing the
+ * session it came through clears V8's object ids, so that ids in it
+ * name nothing in a later snapshot (the v8 reader reads it, and
+ * baseline.c compares by content then). DevTools' loader and memlab
+ * read past a key they do not know in the snapshot object. */
+static const char snap_head[] = "{\"snapshot\":{";
+static const char snap_mark[] = "\"heapwalk\":\"ids reset when this snapshot's inspector session closed\",";
+
+/* The first chunk, the mark after its head, to t->fd: 0, or -1 with
+ * err. The chunk is left with what follows the head. */
+static int marked(struct take *t, pid_t pid, struct sbuf *err)
+{
+	size_t h = sizeof snap_head - 1, m = sizeof snap_mark - 1;
+	int e;
+
+	if (t->chunk.len < h || memcmp(t->chunk.buf, snap_head, h) != 0) {
+		sbuf_printf(err, "PID %ld: its snapshot does not begin with {\"snapshot\":{ as V8's do", (long)pid);
+		return -1;
+	}
+	if ((e = write_full(t->fd, snap_head, h)) != 0 || (e = write_full(t->fd, snap_mark, m)) != 0) {
+		sbuf_printf(err, "%s: cannot write: %s", t->tmp, strerror(e));
+		return -1;
+	}
+	t->bytes += h + m;
+	memmove(t->chunk.buf, t->chunk.buf + h, t->chunk.len - h);
+	t->chunk.len -= h;
+	return 0;
+}
 
 /* One message: 1 when the snapshot's command (id 1) has answered, 0 to
  * go on, -1 with err. */
@@ -600,6 +819,8 @@ static int message(struct take *t, pid_t pid, struct sbuf *err)
 			    (unsigned long long)t->b.max_bytes);
 		bounds_failed(pid, STREAM_FULL, &line, err);
 		sbuf_free(&line);
+		rc = -1;
+	} else if (d.kind == DT_CHUNK && t->bytes == 0 && marked(t, pid, err) < 0) {
 		rc = -1;
 	} else if (d.kind == DT_CHUNK) {
 		int e = write_full(t->fd, t->chunk.buf, t->chunk.len);
@@ -726,7 +947,7 @@ static int close_inspector(struct ws *w, pid_t pid, const struct listener *l)
 
 	if (w->s < 0 || ws_send(w, WS_TEXT, end, sizeof end - 1) < 0)
 		return 0;
-	for (double t = hw_now() + CLOSE_WAIT_S; hw_now() < t; usleep(50000)) {
+	for (double t = hw_now() + CLOSE_WAIT_S; hw_now() < t; usleep(POLL_US)) {
 		int n = listeners(pid, now), there = 0;
 		for (int i = 0; i < n; i++)
 			there |= now[i].ino == l->ino;
@@ -784,13 +1005,53 @@ out:
 	return rc;
 }
 
+/* p was signalled and opened no inspector in time, or heapwalk was
+ * interrupted: Node may open it yet (its main thread busy, the machine
+ * loaded), and it would listen for any local user. Waited for a while
+ * longer, and closed when it comes; said in err either way. */
+static void late_close(const struct proc_info *p, const struct listener *before, int nb, struct sbuf *err)
+{
+	struct listener now[MAX_LISTENERS], at;
+	struct sbuf path, why;
+	struct ws w = { .s = -1 };
+	int found = 0, closed = 0;
+
+	sbuf_init(&path);
+	sbuf_init(&why);
+	sbuf_init(&w.in);
+	sbuf_init(&w.j.msg);
+	if (stop_sig) /* else quiet: the error is one line */
+		fprintf(stderr, "heapwalk: PID %ld: waiting up to %d s for the inspector SIGUSR1 asked for, to close "
+			"it (interrupt again: not waited for)\n", (long)p->pid, LATE_WAIT_S);
+	for (double end = hw_now() + LATE_WAIT_S; !found && hw_now() < end; usleep(POLL_US)) {
+		if (proc_same(p, &why) < 0)
+			break;
+		int nn = listeners(p->pid, now);
+		found = nn > 0 && find(p->pid, now, nn, before, nb, &at, &path) == 0;
+	}
+	if (found && ws_open(&w, p->pid, &at, path.buf, &why) == 0)
+		closed = close_inspector(&w, p->pid, &at);
+	if (closed)
+		sbuf_printf(err, "; its inspector opened late, on port %d, and was closed again", at.port);
+	else if (found)
+		sbuf_printf(err, "; its inspector opened late, on port %d, and could not be closed: it listens for any "
+			    "local user until the process ends", at.port);
+	else if (proc_same(p, &why) == 0)
+		sbuf_printf(err, "; it may still open it, listening for any local user until the process ends or "
+			    "evaluates process._debugEnd()");
+	ws_close(&w);
+	sbuf_free(&path);
+	sbuf_free(&why);
+}
+
 /* The snapshot from the network namespace we are in: the process's
  * (node_snapshot). */
 static int snapshot_here(const struct proc_info *p, const char *file, int progress, struct sbuf *result,
 			 struct sbuf *err)
 {
 	struct ws w = { .s = -1 };
-	struct listener at;
+	struct listener at, before[MAX_LISTENERS];
+	int nb = 0;
 	struct sbuf path;
 	struct stat st;
 	char *tmp = xasprintf("%s.tmp-%ld", file, (long)getpid());
@@ -805,11 +1066,17 @@ static int snapshot_here(const struct proc_info *p, const char *file, int progre
 		sbuf_printf(err, "%s: exists already; the snapshot is not written over it", file);
 		goto done;
 	}
-	if (inspector(p, &at, &path, &opened, err) < 0 || ws_open(&w, p->pid, &at, path.buf, err) < 0)
-		goto done;
 	guarded = tmp_guard(tmp) == 0;
-	stop_catch();
+	stop_catch(); /* before the signal: an inspector it opens is closed */
 	caught = 1;
+	if (inspector(p, before, &nb, &at, &path, &opened, err) < 0) {
+		if (opened < 0)
+			late_close(p, before, nb, err);
+		opened = 0;
+		goto done;
+	}
+	if (ws_open(&w, p->pid, &at, path.buf, err) < 0)
+		goto done;
 	if (snapshot_into(&w, p->pid, tmp, file, progress, &bytes, &settled, err) < 0)
 		goto done;
 	if (link(tmp, file) < 0) { /* never over an existing file */
@@ -845,12 +1112,13 @@ done:
 
 static volatile pid_t netns_child;
 
-/* SIGTERM for heapwalk is for the child, which ends the snapshot as it
- * would have (a terminal's ^C and hangup reach both: the parent ignores
- * those). */
-static void forward(int sig)
+/* SIGINT, SIGHUP, SIGTERM sent to heapwalk are for the child, which
+ * ends the snapshot as it would have; one the kernel sent (a terminal's
+ * ^C and hangup, which reach the child too) is not sent again. */
+static void forward(int sig, siginfo_t *si, void *ctx)
 {
-	if (netns_child > 0)
+	(void)ctx;
+	if (netns_child > 0 && si->si_code != SI_KERNEL)
 		kill(netns_child, sig);
 }
 
@@ -896,10 +1164,10 @@ static int snapshot_netns(const struct proc_info *p, const char *file, int progr
 	}
 	memset(&sa, 0, sizeof sa);
 	sigemptyset(&sa.sa_mask);
-	for (int i = 0; i < 3; i++) { /* before the fork: no signal between */
-		sa.sa_handler = sigs[i] == SIGTERM ? forward : SIG_IGN;
+	sa.sa_sigaction = forward;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	for (int i = 0; i < 3; i++) /* before the fork: no signal between */
 		sigaction(sigs[i], &sa, &old[i]);
-	}
 	fflush(NULL);
 	pid_t c = fork();
 	if (c == 0) {

@@ -303,32 +303,93 @@ static int mapped(pid_t pid, const struct status *st)
 	return libs;
 }
 
+/* Is the file the process runs on a FUSE mount (its mapping's device
+ * in /proc/PID/maps, that device's file system in mountinfo)? Its
+ * daemon may be stalled, and then opening or reading it never returns:
+ * not opened. Told from /proc alone, which no daemon answers. */
+static int exe_on_fuse(pid_t pid)
+{
+	char path[64], exe[4096], *line = NULL;
+	size_t cap = 0;
+	unsigned maj = 0, min = 0;
+	int found = 0, fuse = 0;
+
+	snprintf(path, sizeof path, "/proc/%ld/exe", (long)pid);
+	ssize_t n = readlink(path, exe, sizeof exe - 1);
+	if (n <= 0)
+		return 0;
+	exe[n] = '\0';
+	snprintf(path, sizeof path, "/proc/%ld/maps", (long)pid);
+	FILE *f = fopen(path, "re");
+	while (f != NULL && !found && getline(&line, &cap, f) > 0) {
+		int at = 0;
+		if (sscanf(line, "%*s %*s %*s %x:%x %*u %n", &maj, &min, &at) == 2 && at > 0 &&
+		    strncmp(line + at, exe, (size_t)n) == 0 && (line[at + n] == '\n' || line[at + n] == ' '))
+			found = 1;
+	}
+	if (f != NULL)
+		fclose(f);
+	snprintf(path, sizeof path, "/proc/%ld/mountinfo", (long)pid);
+	f = found ? fopen(path, "re") : NULL;
+	while (f != NULL && !fuse && getline(&line, &cap, f) > 0) {
+		unsigned a, b;
+		const char *dash = strstr(line, " - ");
+		if (sscanf(line, "%*u %*u %u:%u", &a, &b) == 2 && a == maj && b == min && dash != NULL)
+			fuse = strncmp(dash + 3, "fuse", 4) == 0;
+	}
+	if (f != NULL)
+		fclose(f);
+	free(line);
+	return fuse;
+}
+
+#define NODE_EXE_MIN (8u << 20)   /* bytes: a Node with V8 built in is tens of MB */
+#define NODE_EXE_MAX (1u << 30)
+#define SCAN_CHUNK (4u << 20)
+
 /* Is the process's executable a Node binary with Node built in (as
  * nodejs.org's, statically)? Not its name, which a renamed program
  * takes: what the file holds, both of the inspector's line that answers
- * SIGUSR1 and N-API's table that Node exports to its addons. */
+ * SIGUSR1 and N-API's table that Node exports to its addons, and not
+ * Deno's cache variable, DENO_DIR (Deno has both of the others). Only
+ * a file of a plausible size, not on FUSE, read in chunks until all is
+ * known. */
 static int node_binary(pid_t pid)
 {
-	static const char *const marks[] = { "Debugger listening on ", "napi_create_reference" };
+	static const char *const marks[] = { "Debugger listening on ", "napi_create_reference", "DENO_DIR" };
+	enum { NMARKS = 3, OVERLAP = 64 };
 	char path[64];
 	struct stat st;
-	int yes = 1;
+	int seen[NMARKS] = { 0 };
 
+	if (exe_on_fuse(pid))
+		return 0;
 	snprintf(path, sizeof path, "/proc/%ld/exe", (long)pid);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < 4096) {
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)NODE_EXE_MIN ||
+	    st.st_size > (off_t)NODE_EXE_MAX) {
 		if (fd >= 0)
 			close(fd);
 		return 0;
 	}
-	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	char *buf = xmalloc(SCAN_CHUNK + OVERLAP);
+	size_t keep = 0;
+	off_t off = 0;
+	ssize_t r;
+	/* to the end: DENO_DIR may come after the other two */
+	while ((r = pread(fd, buf + keep, SCAN_CHUNK, off)) > 0) {
+		size_t len = keep + (size_t)r;
+		for (int i = 0; i < NMARKS; i++)
+			seen[i] |= memmem(buf, len, marks[i], strlen(marks[i])) != NULL;
+		if (seen[2])
+			break;
+		keep = len < OVERLAP ? len : OVERLAP;
+		memmove(buf, buf + len - keep, keep);
+		off += r;
+	}
+	free(buf);
 	close(fd);
-	if (m == MAP_FAILED)
-		return 0;
-	for (size_t i = 0; i < sizeof marks / sizeof *marks; i++)
-		yes &= memmem(m, (size_t)st.st_size, marks[i], strlen(marks[i])) != NULL;
-	munmap(m, (size_t)st.st_size);
-	return yes;
+	return seen[0] && seen[1] && !seen[2];
 }
 
 /* Is the JVM's attach socket /tmp/.java_pidNSPID there (in its root, its

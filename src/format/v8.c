@@ -67,6 +67,7 @@ struct v8_data {
 	 * NUL-separated (made when a cache is written, or read from one) */
 	char *type_names;
 	uint64_t type_names_len;
+	unsigned ids_reset; /* v8_snap's: heapwalk's snapshot, whose session cleared the ids */
 };
 
 /* The root's edges' kinds (struct root's native, v8_root_natives). */
@@ -599,6 +600,7 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	/* the strings and type names stay with the heap */
 	d->str_off = s.str_off;
 	d->nstr = s.nstr;
+	d->ids_reset = s.ids_reset != 0;
 	s.str_off = NULL;
 	d->edge_types = s.edge_types;
 	d->n_edge_types = s.n_edge_types;
@@ -833,6 +835,19 @@ static int v8_id_identifies(const struct heap *h, node_t v)
 	return (heap_node_id(h, v) & 1) && t != d->nt_native && t != d->nt_code;
 }
 
+/* heapwalk's own snapshot of a Node process (snapshot.heapwalk): the
+ * inspector session it came through was closed, and V8 clears its ids
+ * when one closes: the next snapshot numbers its objects afresh, and
+ * the same numbers come again for other objects. */
+static const char *v8_ids_ended(const struct heap *h)
+{
+	const struct v8_data *d = h->fmt_data;
+
+	return d != NULL && d->ids_reset ? "the older snapshot is heapwalk's own, whose inspector session, once "
+					   "closed, reset V8's object ids: its ids name nothing in later snapshots"
+					 : NULL;
+}
+
 static const char *type_name(const struct v8_data *d, node_t v)
 {
 	return d->node_type[v] < d->n_node_types ? d->node_types[d->node_type[v]] : "";
@@ -908,7 +923,8 @@ static int v8_data_arrays(struct heap *h, struct fmt_array *a)
 	a[9] = (struct fmt_array){ (void **)&d->type_names, NULL, 1, d->type_names_len };
 	a[10] = (struct fmt_array){ NULL, &d->n_edge_types, sizeof d->n_edge_types, 1 };
 	a[11] = (struct fmt_array){ NULL, &d->n_node_types, sizeof d->n_node_types, 1 };
-	return 12 + hb_refs_arrays(h, &d->refs, a + 12);
+	a[12] = (struct fmt_array){ NULL, &d->ids_reset, sizeof d->ids_reset, 1 };
+	return 13 + hb_refs_arrays(h, &d->refs, a + 13);
 }
 
 /* What v8_data's arrays index and where strings are read: in range;
@@ -922,7 +938,7 @@ static const char *v8_data_loaded(struct heap *h, const struct fmt_array *a, int
 	d->nout = a[3].count;
 	d->nwlab = a[5].count;
 	d->type_names_len = a[9].count;
-	if (!hb_refs_loaded(h, &d->refs, a + 12))
+	if (!hb_refs_loaded(h, &d->refs, a + 13))
 		return "bad V8 references";
 	if (a[0].count > UINT32_MAX || a[1].count != h->n || a[2].count != h->n ||
 	    d->nout != (d->refs.own ? d->refs.n : h->nedges) || (a[4].count != 0 && a[4].count != d->nout) ||
@@ -978,6 +994,7 @@ const struct format_ops v8_format = {
 	.refs_change = v8_refs_change,
 	.id_identifies = v8_id_identifies,
 	.id_same = v8_id_same,
+	.ids_ended = v8_ids_ended,
 	.id_source = "V8's heap object ids",
 	.id_unknown = "natives (the embedder's objects, ArrayBuffer backing stores) and compiled code, "
 		      "whose ids pass to the next object at their address",

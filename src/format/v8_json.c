@@ -241,6 +241,8 @@ static int snapshot_entries(struct rd *r, struct meta *m)
 			rc = read_count(r, &s->meta_trace_function_count);
 		else if (key_is(k, klen, "root_index"))
 			rc = read_count(r, &s->root_index);
+		else if (key_is(k, klen, "heapwalk"))
+			rc = (s->ids_reset = 1, v8s_skip_value(r));
 		else
 			rc = v8s_skip_value(r);
 		if (rc < 0)

@@ -30,6 +30,9 @@ struct v8_snap {
 	uint64_t root_index;
 	/* snapshot.node_count / edge_count / trace_function_count, UINT64_MAX if absent */
 	uint64_t meta_node_count, meta_edge_count, meta_trace_function_count;
+	/* snapshot.heapwalk present: heapwalk took the snapshot through an
+	 * inspector session it closed, which cleared V8's ids (node.c) */
+	int ids_reset;
 	uint32_t nnodes, nedges; /* as read (complete records only) */
 	/* Nodes. type, name, id, self_size and edge_count are required by the
 	 * reader, so those arrays exist; ntrace and ndetached are NULL when

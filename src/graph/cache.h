@@ -18,7 +18,7 @@
  * integer sections as differences, their bytes shuffled; 15: every
  * format's, with its reader's own arrays; 16: each generation's totals;
  * 17: root records of the one table of kinds, with the reader's own). */
-#define CACHE_FORMAT 18
+#define CACHE_FORMAT 19
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
 };

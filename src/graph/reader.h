@@ -136,7 +136,7 @@ struct runtime_ops {
  * pointer is kept, its element's bytes, its count; or, with ptr NULL,
  * one object of elem bytes in place at `at` (a struct of scalars). */
 struct fmt_array { void **ptr; void *at; size_t elem; uint64_t count; };
-#define FMT_ARRAYS 16
+#define FMT_ARRAYS 17
 
 /* What a format's dumps hold beyond what its operations show (the
  * others are told by them: generations by gen_name, allocation sites by
@@ -263,6 +263,10 @@ struct format_ops {
 	 * format's ids do not last from dump to dump. The objects it says
 	 * no for are neither new nor old nor gone: counted per class only. */
 	int (*id_identifies)(const struct heap *h, node_t v);
+	/* Why h's ids name nothing in any dump written after it (the
+	 * runtime cleared them once it was written), or NULL: they may.
+	 * NULL op: as NULL. */
+	const char *(*ids_ended)(const struct heap *h);
 	/* o of old and v of h have one id: can they be one object (the same
 	 * type and class)? Else the id passed on: o is gone and v new. */
 	int (*id_same)(const struct heap *old, node_t o, const struct heap *h, node_t v);
