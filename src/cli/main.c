@@ -872,7 +872,7 @@ static int take_live(struct cli *c, struct pidsnap *snap, char **said)
 	struct proc_info p;
 	int rc = 0;
 
-	int fd;
+	int fd = -1;
 	struct stat st;
 
 	sbuf_init(&err);

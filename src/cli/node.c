@@ -81,7 +81,8 @@ static long socket_inodes(pid_t pid, unsigned long **out)
 		v[n++] = strtoul(link + 8, NULL, 10);
 	}
 	closedir(d);
-	qsort(v, n, sizeof *v, cmp_ul);
+	if (n > 1) /* none: v is NULL, which qsort may not be given */
+		qsort(v, n, sizeof *v, cmp_ul);
 	*out = v;
 	return (long)n;
 }
