@@ -2699,7 +2699,6 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_jvm_without_sigquit);
 	tcase_add_test(tc, test_jvm_attach_off);
 	tcase_add_test(tc, test_jvm_no_perf_data);
-	tcase_add_test(tc, test_jvm_perf_data_found);
 	tcase_add_test(tc, test_fake_not_a_jvm);
 	tcase_add_test(tc, test_fake_attach_timeout);
 	tcase_add_test(tc, test_fake_flood);
@@ -2713,21 +2712,6 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_dotnet_planted_name);
 	tcase_add_test(tc, test_dotnet_bounds);
 	tcase_add_test(tc, test_dotnet_in_namespaces);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("node"); /* CK_RUN_CASE=node: Node's alone */
-	tcase_set_timeout(tc, FIXTURE_TIMEOUT); /* a hang; on a loaded machine node starts slowly */
-	tcase_add_test(tc, test_node);
-	tcase_add_test(tc, test_node_inspector_open);
-	tcase_add_test(tc, test_node_interrupted);
-	tcase_add_test(tc, test_node_ids_reset);
-	tcase_add_test(tc, test_node_ids_homogeneous);
-	tcase_add_test(tc, test_node_ids_written);
-	tcase_add_test(tc, test_node_fake_listener);
-	tcase_add_test(tc, test_node_blocked);
-	tcase_add_test(tc, test_node_concurrent);
-	tcase_add_test(tc, test_node_pid);
-	tcase_add_test(tc, test_node_not_signalled);
-	tcase_add_test(tc, test_node_namespaces);
 	suite_add_tcase(s, tc);
 	/* HotSpot's dump fetched from the JVM's /tmp (cli/hsdump.c) */
 	tc = tcase_create("hsdump");
@@ -2748,6 +2732,30 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_stream_quiet);
 	tcase_add_test(tc, test_stream_trickle);
 	tcase_add_test(tc, test_stream_room);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Node's processes (cli/node.c): a suite of its own, so that make -j
+ * runs it beside the rest of proc's. */
+Suite *procnode_suite(void)
+{
+	Suite *s = suite_create("procnode");
+	TCase *tc = tcase_create("node");
+
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT); /* a hang; on a loaded machine node starts slowly */
+	tcase_add_test(tc, test_node);
+	tcase_add_test(tc, test_node_inspector_open);
+	tcase_add_test(tc, test_node_interrupted);
+	tcase_add_test(tc, test_node_ids_reset);
+	tcase_add_test(tc, test_node_ids_homogeneous);
+	tcase_add_test(tc, test_node_ids_written);
+	tcase_add_test(tc, test_node_fake_listener);
+	tcase_add_test(tc, test_node_blocked);
+	tcase_add_test(tc, test_node_concurrent);
+	tcase_add_test(tc, test_node_pid);
+	tcase_add_test(tc, test_node_not_signalled);
+	tcase_add_test(tc, test_node_namespaces);
 	suite_add_tcase(s, tc);
 	return s;
 }

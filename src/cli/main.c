@@ -114,7 +114,8 @@ static const char usage_tail[] =
 "                       FILE:N is heapshot N of a Mono .mlpd (from the GC's\n"
 "                       moves in one file: exact, or the inferred part counted)\n"
 "      --heapshot N     of a Mono .mlpd, heapshot N (1 = the first; default: the\n"
-"                       last; info lists them)\n""      --plain          snapshot of a JVM: HotSpot's own HPROF dump (its dumpheap),\n"
+"                       last; info lists them)\n"
+"      --plain          snapshot of a JVM: HotSpot's own HPROF dump (its dumpheap),\n"
 "                       not the agent's (no stable ids, no mark)\n"
 "      --gz[=LEVEL]     snapshot of a JVM: HotSpot's dump in gzip, LEVEL 1 to 9\n"
 "                       (default 1); implies --plain\n"
@@ -870,9 +871,7 @@ static int take_live(struct cli *c, struct pidsnap *snap, char **said)
 {
 	struct sbuf err;
 	struct proc_info p;
-	int rc = 0;
-
-	int fd = -1;
+	int rc = 0, fd = -1;
 	struct stat st;
 
 	sbuf_init(&err);
@@ -973,9 +972,9 @@ int main(int argc, char **argv)
 		catch_bus(); /* while it opens the dumps */
 		if (rc == 0)
 			rc = tui_main(c.dump, c.baseline, &c.oo, focus, said);
-		if (rc != 0 && snap.kept) { /* not shown: say that it stays, the next run's baseline */
+		if (rc != 0 && snap.kept) { /* not shown: say that it stays (the next run's baseline if it opens whole) */
 			char *e = esc_str(snap.file);
-			fprintf(stderr, "heapwalk: the snapshot stays, the next heapwalk PID's baseline: %s\n", e);
+			fprintf(stderr, "heapwalk: the snapshot stays in the cache: %s\n", e);
 			free(e);
 		}
 		free(focus);
