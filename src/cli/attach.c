@@ -53,19 +53,6 @@ static int agent_path(char *out, size_t n, struct sbuf *err)
 	return -1;
 }
 
-/* The first line of s, escaped, for a one-line error. */
-static void first_line(const char *s, struct sbuf *out)
-{
-	size_t n = strcspn(s, "\n");
-
-	while (n > 0 && (s[n - 1] == '\r' || s[n - 1] == ' '))
-		n--;
-	if (n == 0)
-		sbuf_adds(out, "no message");
-	else
-		esc_append(out, (const uint8_t *)s, n, 0);
-}
-
 /* A comma, which the agent's option list would take apart. */
 static int unsafe_path(const char *s)
 {
@@ -89,7 +76,7 @@ static void load_failure(long pid, int status, const char *out, const char *file
 			    atoi(out + strlen(rc)));
 	else {
 		sbuf_printf(err, "PID %ld: the JVM did not load the agent (attach status %d): ", pid, status);
-		first_line(out, err);
+		hs_first_line(out, err);
 	}
 }
 

@@ -592,3 +592,16 @@ int hs_attach_within(const struct proc_info *p, double wall_s, const char *cmd, 
 	}
 	return talk(p, wall_s, cmd, args, status, out, err);
 }
+
+/* (hsattach.h) */
+void hs_first_line(const char *s, struct sbuf *out)
+{
+	size_t n = strcspn(s, "\n");
+
+	while (n > 0 && (s[n - 1] == '\r' || s[n - 1] == ' '))
+		n--;
+	if (n == 0)
+		sbuf_adds(out, "no message");
+	else
+		esc_append(out, (const uint8_t *)s, n, 0);
+}

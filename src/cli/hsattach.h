@@ -43,4 +43,8 @@ void hs_fresh_name(char *out, size_t n, const char *prefix);
 typedef int (*hs_user_fn)(const struct proc_info *p, void *arg, struct sbuf *out, struct sbuf *err);
 int hs_as_user(const struct proc_info *p, hs_user_fn fn, void *arg, struct sbuf *out, struct sbuf *err);
 
+/* The first line of s (a JVM's answer, an agent's line) added to out,
+ * escaped, its trailing blanks dropped; "no message" if empty. */
+void hs_first_line(const char *s, struct sbuf *out);
+
 #endif

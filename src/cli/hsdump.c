@@ -36,19 +36,6 @@ int hs_sees_as_we_do(const struct proc_info *p, const char *path)
 	return same;
 }
 
-/* The first line of s, escaped. */
-static void first_line(const char *s, struct sbuf *out)
-{
-	size_t n = strcspn(s, "\n");
-
-	while (n > 0 && (s[n - 1] == '\r' || s[n - 1] == ' '))
-		n--;
-	if (n == 0)
-		sbuf_adds(out, "no message");
-	else
-		esc_append(out, (const uint8_t *)s, n, 0);
-}
-
 /* The line of s that begins with what, NULL if none. */
 static const char *line_with(const char *s, const char *what)
 {
@@ -235,11 +222,11 @@ static int dump_here(const struct proc_info *p, void *arg, struct sbuf *out, str
 	const char *said = ans.buf ? ans.buf : "";
 	if (rc == 0 && (st != 0 || line_with(said, DUMP_OK) == NULL)) {
 		sbuf_printf(err, "PID %ld: the JVM did not dump its heap (attach status %d): ", (long)p->pid, st);
-		first_line(last_line(said), err);
+		hs_first_line(last_line(said), err);
 		rc = -1;
 	}
 	if (rc == 0 && (rc = copy_out(p, &j, d->out, err)) == 0)
-		first_line(line_with(said, DUMP_OK), out);
+		hs_first_line(line_with(said, DUMP_OK), out);
 	if (remove_dir(p, &j, rc, err) < 0)
 		rc = -1;
 	if (g2 == 0)
