@@ -97,7 +97,19 @@ static void leak_walk(int cols, int rows)
 		free(wait_for(&t, "append the command to the file:"));
 		type(&t, kept);
 		keys(&t, "Enter");
-		free(wait_for(&t, "appended to "));
+		/* the message names the file; a long path wraps it (how long
+		 * depends on the build directory's path and the clock) */
+		s = wait_for(&t, "appended to");
+		char *flat = squeeze(s), *said = xasprintf("appendedto%s", kept);
+		char *o = flat;
+		for (const char *p = flat; *p; p++)
+			if (*p != '\n')
+				*o++ = *p;
+		*o = '\0';
+		ck_assert_msg(strstr(flat, said) != NULL, "the message does not name %s:\n%s", kept, shown(s));
+		free(said);
+		free(flat);
+		free(s);
 	}
 	FILE *kf = fopen(kept, "r");
 	ck_assert(kf != NULL);
@@ -544,8 +556,10 @@ static void modes_are(struct term *t, const char *want)
 	free(m);
 }
 
-/* Poll until no heapwalk with the command line "$HEAPWALK args" runs. */
-static void wait_gone(const char *args)
+/* Poll until no heapwalk with the command line "$HEAPWALK args" runs;
+ * if one still does, the failure says what state it is in (ps's STAT and
+ * WCHAN: stopped, a leak check's tracer, a read) and what the pane shows. */
+static void wait_gone(struct term *t, const char *args)
 {
 	char cmd[1024];
 
@@ -555,7 +569,10 @@ static void wait_gone(const char *args)
 			return;
 		usleep(100000);
 	}
-	ck_abort_msg("heapwalk %s is still running", args);
+	snprintf(cmd, sizeof cmd, "ps -o pid,ppid,pgid,tpgid,stat,wchan:24,args -p \"$(pgrep -d, -f '^%s %s$')\" 2>&1",
+		 getenv("HEAPWALK"), args);
+	char *ps = run_out(cmd), *s = screen(t, 0);
+	ck_abort_msg("heapwalk %s is still running:\n%s\nthe pane shows:\n%s", args, ps, shown(s));
 }
 
 /* The class on the first row of the classes view (below its header). */
@@ -626,7 +643,7 @@ static void suspend_resume(int by_key)
 	lacks(s, "Rules"); /* Right unkeyed is ESC [ C: C opens the rules */
 	free(s);
 	keys(&t, "q");
-	wait_gone(args);
+	wait_gone(&t, args);
 	type(&t, "echo rc=$?");
 	keys(&t, "Enter");
 	free(wait_for(&t, "rc=0"));
@@ -674,7 +691,7 @@ START_TEST(test_signals_restore)
 			modes_are(&t, "1 0");
 		}
 		signal_heapwalk(sigs[i].name, path);
-		wait_gone(path);
+		wait_gone(&t, path);
 		type(&t, "echo rc=$?");
 		keys(&t, "Enter");
 		snprintf(want, sizeof want, "rc=%d", 128 + sigs[i].num);
