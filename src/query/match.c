@@ -26,6 +26,14 @@
  * ids are no addresses, MATCH_BLIND). What stays unpaired in B is new,
  * in A gone, unless an unpaired object of the other side is alike, or
  * an alike one was paired by a guess (answer()): then it is ambiguous.
+ * A pair made by a guess among lookalikes (in order, by address) is no
+ * answer either: a list whose members were swapped for lookalikes looks
+ * unchanged (doubtful_pairs). Both its objects are ambiguous, and so is
+ * what its spreading paired that only ambiguous or new objects hold.
+ *
+ * Formats without field bytes (V8, .NET, Mono) give an object's class,
+ * size and a string's text as its content; their references are a list,
+ * in which alike siblings pair by place only: a guess (field_round).
  *
  * Every step visits nodes in index order and sorts stably, so the same
  * two dumps always give the same pairs. */
@@ -58,6 +66,9 @@ struct kv { uint64_t key; node_t v; };
 
 struct matcher {
 	struct side s[2];   /* 0: A (older), 1: B */
+	unsigned flags;     /* MATCH_* */
+	uint8_t *dup;       /* scratch: a child's place among alike siblings (field_round) */
+	size_t dupcap;
 	uint32_t *posb;     /* scratch: a node of B -> its index in the array at hand */
 	struct pairq q;
 	uint64_t pairs[HOW_COUNT];
@@ -108,7 +119,10 @@ static void content_hashes(struct side *s)
 	unsigned ids = h->layout.idsize;
 	uint8_t *buf = NULL;
 	size_t cap = 0;
+	int strings = heap_has_strings(h);
+	struct sbuf text;
 
+	sbuf_init(&text);
 	s->cname = xmalloc(((size_t)h->ncls + 1) * sizeof *s->cname);
 	for (uint32_t c = 0; c < h->ncls; c++)
 		s->cname[c] = hash_str(class_name(h, c));
@@ -121,8 +135,17 @@ static void content_hashes(struct side *s)
 		switch (h->node_kind[v]) {
 		case NK_INSTANCE: {
 			const struct hclass *k = &h->cls[h->node_class[v]];
-			if ((data = heap_inst_data(h, v, &nb)) == NULL)
+			if ((data = heap_inst_data(h, v, &nb)) == NULL) {
+				/* no field bytes (V8, .NET, Mono): its size, and a
+				 * string's text */
+				x = mix(x, h->node_shallow[v]);
+				if (strings && heap_is_string(h, v)) {
+					sbuf_reset(&text);
+					heap_string(h, v, &text, 4096);
+					x = hash_bytes((const uint8_t *)text.buf, text.len, x);
+				}
 				break;
+			}
 			if (nb > cap) {
 				cap = (size_t)nb * 2;
 				buf = xrealloc(buf, cap);
@@ -161,6 +184,7 @@ static void content_hashes(struct side *s)
 		if (h->cls[c].node != HW_NONE)
 			s->h0[h->cls[c].node] = mix(s->cname[c], 0xc1a55);
 	free(buf);
+	sbuf_free(&text);
 }
 
 /* out[v] = in[v] combined with the children's in[], in reference order. */
@@ -480,9 +504,23 @@ static void gap_round(struct matcher *m, const node_t *ca, size_t na, const node
 				ub++;
 			}
 		if (ua > 0 && ua == ub && one_class) {
-			/* in order; an object listed twice pairs once (then the
-			 * rest of the gap may run short on one side) */
 			size_t x = i, y = j, xe = i1 < na ? i1 : na, ye = j1 < nb ? j1 : nb;
+			/* ids are addresses: an identical object at one address
+			 * in the gap on both sides was not moved (a shift of the
+			 * list does not pair it with its neighbour) */
+			if (ua > 1 && !(m->flags & MATCH_BLIND))
+				for (size_t k = x; k < xe; k++) {
+					if (!gap_member(&m->s[0], ca[k]))
+						continue;
+					node_t yb = heap_find_id(m->s[1].h, heap_node_id(m->s[0].h, ca[k]));
+					if (yb == HW_NONE || yb >= m->s[1].h->n || pos[yb] == UINT32_MAX ||
+					    pos[yb] < y || pos[yb] >= ye || cb[pos[yb]] != yb ||
+					    !gap_member(&m->s[1], yb) || m->s[0].h1[ca[k]] != m->s[1].h1[yb])
+						continue;
+					push(m, ca[k], yb, HOW_ADDRESS);
+				}
+			/* the rest in order; an object listed twice pairs once
+			 * (then the rest of the gap may run short on one side) */
 			for (;;) {
 				while (x < xe && !gap_member(&m->s[0], ca[x]))
 					x++;
@@ -552,9 +590,38 @@ static size_t out_children(const struct heap *h, node_t v, node_t *buf)
 	return n;
 }
 
+static uint64_t alike_key(const struct matcher *m, int side, node_t v);
+
+/* Marks in m->dup (bit side + 1) the places of c[0..n) whose child is
+ * unpaired and alike (alike_key) to another such child of the list. */
+static void mark_alike(struct matcher *m, int side, const node_t *c, size_t n, struct sib *x)
+{
+	const struct side *s = &m->s[side];
+	size_t k = 0;
+
+	for (size_t j = 0; j < n; j++)
+		if (c[j] != HW_NONE && s->peer[c[j]] == HW_NONE && s->h->node_kind[c[j]] != NK_CLASS)
+			x[k++] = (struct sib){ alike_key(m, side, c[j]), c[j], j };
+	qsort(x, k, sizeof *x, cmp_sib);
+	for (size_t i = 0; i < k;) {
+		size_t e = i + 1;
+		while (e < k && x[e].key == x[i].key)
+			e++;
+		if (e - i > 1)
+			for (size_t r = i; r < e; r++)
+				m->dup[x[r].pos] |= (uint8_t)(side + 1);
+		i = e;
+	}
+}
+
 /* A's and B's children of a pair, field by field: the same field holding
- * objects of one class (an immutable value only when equal). */
-static void field_round(struct matcher *m, node_t a, node_t b, node_t *ca, node_t *cb, size_t cap)
+ * objects of one class (an immutable value only when equal). Where the
+ * class declares no reference field (a V8, .NET or Mono object: its
+ * references are a list, an array's elements as well as fields), a
+ * child alike to a sibling is told from it by its place only: a pair
+ * made in order, as in an array's gap (doubtful_pairs weighs it). */
+static void field_round(struct matcher *m, node_t a, node_t b, node_t *ca, node_t *cb, size_t cap,
+			struct sib *sa, struct sib *sb)
 {
 	const struct heap *ha = m->s[0].h, *hb = m->s[1].h;
 	size_t na = ha->out_start[a + 1] - ha->out_start[a], nb = hb->out_start[b + 1] - hb->out_start[b];
@@ -576,6 +643,14 @@ static void field_round(struct matcher *m, node_t a, node_t b, node_t *ca, node_
 	}
 	if (na == 0 || na != nb)
 		return;
+	int list = na > 1 && ha->cls[ha->node_class[a]].nrefs == 0;
+	if (list) {
+		if (na > m->dupcap)
+			m->dup = xrealloc(m->dup, m->dupcap = na * 2);
+		memset(m->dup, 0, na);
+		mark_alike(m, 0, ca, na, sa);
+		mark_alike(m, 1, cb, nb, sb);
+	}
 	for (size_t j = 0; j < na; j++) {
 		node_t x = ca[j], y = cb[j];
 		if (x == HW_NONE || y == HW_NONE || m->s[0].peer[x] != HW_NONE || m->s[1].peer[y] != HW_NONE)
@@ -585,7 +660,7 @@ static void field_round(struct matcher *m, node_t a, node_t b, node_t *ca, node_
 			continue;
 		if (immutable(m, x) && m->s[0].h1[x] != m->s[1].h1[y])
 			continue;
-		push(m, x, y, HOW_FIELD);
+		push(m, x, y, list && m->dup[j] ? HOW_GAP : HOW_FIELD);
 	}
 }
 
@@ -685,7 +760,7 @@ static void spread(struct matcher *m)
 			   any_unpaired(&m->s[1], hb->out + hb->out_start[b], db);
 		if (kids && ha->node_kind[a] == NK_INSTANCE && hb->node_kind[b] == NK_INSTANCE &&
 		    cname_of(&m->s[0], a) == cname_of(&m->s[1], b))
-			field_round(m, a, b, ca, cb, cap);
+			field_round(m, a, b, ca, cb, cap, sa, sb);
 		if (kids) {
 			size_t na = out_children(ha, a, ca), nb = out_children(hb, b, cb);
 			size_t ua = unpaired_kids(&m->s[0], ca, na, xa), ub = unpaired_kids(&m->s[1], cb, nb, xb);
@@ -898,12 +973,124 @@ static int has_key(const struct kv *a, size_t n, uint64_t key)
 	return lo < n && a[lo].key == key;
 }
 
+/* How many of the sorted keys a are key. */
+static size_t key_count(const struct kv *a, size_t n, uint64_t key)
+{
+	size_t lo = lower_bound_u64s(a, n, sizeof *a, key), k = 0;
+
+	while (lo + k < n && a[lo + k].key == key)
+		k++;
+	return k;
+}
+
+/* Per node of A: is its pair a choice among lookalikes? A pair made in
+ * order (in_order) where an object alike to either member (alike_key)
+ * was left unpaired or paired in order too, on either side: the truth
+ * may be any other partner, or none (300,000 identical objects in a
+ * list, 1,000 dropped at its head and 1,000 made at its end pair all in
+ * order, and none would be new). 1: doubtful. */
+static uint8_t *doubtful_pairs(const struct matcher *m)
+{
+	const struct side *sa = &m->s[0];
+	struct kv *cand[2];
+	size_t nc[2];
+
+	for (int i = 0; i < 2; i++) {
+		const struct side *s = &m->s[i];
+		size_t k = 0;
+		for (node_t v = 1; v < s->h->n; v++)
+			k += s->peer[v] == HW_NONE || guessed(s->how[v]);
+		cand[i] = xmalloc((k + 1) * sizeof *cand[i]);
+		k = 0;
+		for (node_t v = 1; v < s->h->n; v++)
+			if (s->peer[v] == HW_NONE || guessed(s->how[v]))
+				cand[i][k++] = (struct kv){ alike_key(m, i, v), v };
+		sort_kv(cand[i], k);
+		nc[i] = k;
+	}
+	uint8_t *d = xcalloc(sa->h->n, 1);
+	for (node_t x = 1; x < sa->h->n; x++) {
+		if (sa->peer[x] == HW_NONE || !guessed(sa->how[x]))
+			continue;
+		node_t y = sa->peer[x];
+		uint64_t kx = alike_key(m, 0, x), ky = alike_key(m, 1, y);
+		size_t gx = key_count(cand[0], nc[0], kx) + key_count(cand[1], nc[1], kx) - (kx == ky);
+		size_t gy = key_count(cand[0], nc[0], ky) + key_count(cand[1], nc[1], ky) - (kx == ky);
+		d[x] = gx > 1 || gy > 1;
+	}
+	free(cand[0]);
+	free(cand[1]);
+	return d;
+}
+
+/* Pairs made by spreading along references (not by a name, a unique
+ * content or an address). */
+static int spread_how(uint8_t how)
+{
+	return how == HOW_FIELD || how == HOW_SIBLING || how == HOW_GAP || how == HOW_REFERRER;
+}
+
+/* Is every referrer of v new or ambiguous (in one of the sets), no root? */
+static int held_by_unsure(const struct heap *h, const struct objset *a, const struct objset *b, node_t v)
+{
+	if (h->in_start[v] == h->in_start[v + 1])
+		return 0;
+	for (edge_t e = h->in_start[v]; e < h->in_start[v + 1]; e++)
+		if (h->in[e] == 0 || (!bit_get(a->bits, h->in[e]) && !bit_get(b->bits, h->in[e])))
+			return 0;
+	return 1;
+}
+
+/* The doubtful pairs' objects are ambiguous, and so is a pair made by
+ * spreading whose object is held, on either side, only by ambiguous or
+ * new (gone) objects: it came with them, and may be as new as they may
+ * be (a doubtful Thing's payload). A worklist from the doubtful pairs
+ * down their references. */
+static void doubt_spreads(const struct matcher *m, struct objset *sure[2], struct objset *amb[2])
+{
+	uint8_t *d = doubtful_pairs(m);
+	const struct heap *h[2] = { m->s[0].h, m->s[1].h };
+	node_t *work = NULL;
+	size_t n = 0, cap = 0;
+
+	for (node_t x = 1; x < h[0]->n; x++)
+		if (d[x]) {
+			if (n == cap)
+				work = xreallocarray(work, cap = cap ? cap * 2 : 256, sizeof *work);
+			work[n++] = x;
+			bit_set(amb[0]->bits, x);
+			bit_set(amb[1]->bits, m->s[0].peer[x]);
+		}
+	free(d);
+	while (n > 0) {
+		node_t p[2];
+		p[0] = work[--n];
+		p[1] = m->s[0].peer[p[0]];
+		for (int i = 0; i < 2; i++)
+			for (edge_t e = h[i]->out_start[p[i]]; e < h[i]->out_start[p[i] + 1]; e++) {
+				node_t c = h[i]->out[e];
+				const struct side *s = &m->s[i];
+				if (s->peer[c] == HW_NONE || bit_get(amb[i]->bits, c) || !spread_how(s->how[c]) ||
+				    !held_by_unsure(h[i], sure[i], amb[i], c))
+					continue;
+				node_t x = i == 0 ? c : s->peer[c];
+				bit_set(amb[0]->bits, x);
+				bit_set(amb[1]->bits, m->s[0].peer[x]);
+				if (n == cap)
+					work = xreallocarray(work, cap = cap ? cap * 2 : 256, sizeof *work);
+				work[n++] = x;
+			}
+	}
+	free(work);
+}
+
 /* The answer: B's unpaired are new, A's unpaired gone, unless one of the
  * other side's unpaired is alike (alike_key), or an object alike was
  * paired by a guess (it may have been this one's partner): then nothing
  * told them apart, and it may be a survivor as well as a new (gone)
- * object. Those are ambiguous, in no set but their own, unless only new
- * (gone) objects hold them. */
+ * object. A doubtful pair (doubtful_pairs) is no answer either: both its
+ * objects are ambiguous. Those are in no set but their own, unless only
+ * new (gone) objects hold them. */
 static void answer(const struct matcher *m, struct match_result *r)
 {
 	struct heap *h[2] = { m->s[0].h, m->s[1].h };
@@ -922,6 +1109,7 @@ static void answer(const struct matcher *m, struct match_result *r)
 		}
 	}
 	free(guess);
+	doubt_spreads(m, sure, amb);
 	for (int i = 0; i < 2; i++) {
 		held_by_sure(h[i], sure[i], amb[i]);
 		objset_recount(h[i], sure[i]);
@@ -968,8 +1156,9 @@ int match_dumps(struct heap *a, struct heap *b, unsigned flags, struct match_res
 	memset(&m, 0, sizeof m);
 	memset(r, 0, sizeof *r);
 	m.p = p;
-	heap_need(a, HP_NODES | HP_OUT | HP_IN, p);
-	heap_need(b, HP_NODES | HP_OUT | HP_IN, p);
+	m.flags = flags;
+	heap_need(a, HP_NODES | HP_SHALLOW | HP_OUT | HP_IN, p);
+	heap_need(b, HP_NODES | HP_SHALLOW | HP_OUT | HP_IN, p);
 	/* every object's contents are read, those of pairs again along the
 	 * references: at random (a gzip dump through its view would inflate
 	 * each member again and again) */
@@ -1020,6 +1209,7 @@ int match_dumps(struct heap *a, struct heap *b, unsigned flags, struct match_res
 	free(m.q.a);
 	free(m.q.b);
 	free(m.posb);
+	free(m.dup);
 	return 0;
 }
 
