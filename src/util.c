@@ -753,8 +753,32 @@ int tmp_guard_at(int dir, const char *name, int flags)
 	if (strlen(name) >= PATH_MAX)
 		return -1;
 	tmp_block(&old);
-	for (int i = 0; i < TMP_SLOTS && slot < 0; i++)
-		slot = tmp_slot[i].live ? -1 : i;
+	/* above the highest live slot, so that the handler's order (the
+	 * highest first) is the order of guarding: a file guarded after the
+	 * directory it is in goes before it, even when a slot below was
+	 * freed in between; when the top is taken, the live ones move down
+	 * in their order first */
+	int top = -1, n = 0;
+	for (int i = 0; i < TMP_SLOTS; i++)
+		if (tmp_slot[i].live)
+			top = i, n++;
+	if (top == TMP_SLOTS - 1 && n < TMP_SLOTS) {
+		n = 0;
+		for (int i = 0; i < TMP_SLOTS; i++)
+			if (tmp_slot[i].live) {
+				if (i != n) {
+					tmp_slot[n].dir = tmp_slot[i].dir;
+					tmp_slot[n].flags = tmp_slot[i].flags;
+					memcpy(tmp_slot[n].name, tmp_slot[i].name, strlen(tmp_slot[i].name) + 1);
+					tmp_slot[n].live = 1;
+					tmp_slot[i].live = 0;
+				}
+				n++;
+			}
+		top = n - 1;
+	}
+	if (top < TMP_SLOTS - 1)
+		slot = top + 1;
 	if (slot >= 0 && !tmp_any_live()) {
 		memset(&sa, 0, sizeof sa);
 		sa.sa_handler = tmp_on_signal;

@@ -406,6 +406,57 @@ START_TEST(test_tmp_guard_nested)
 }
 END_TEST
 
+/* The handler removes the latest guarded first, whichever slots were
+ * freed before: a directory guarded, an earlier file's guard ended, then
+ * a file in the directory guarded; SIGTERM leaves neither (the file
+ * taking the freed slot below the directory's, the directory's removal
+ * failed: not empty). And with the top slot taken, eight guarded and
+ * seven ended, a ninth still guards and both go. */
+START_TEST(test_tmp_guard_order)
+{
+	const char *dir = hw_tmpdir();
+	char d[512], f1[600], f2[600], many[9][600];
+
+	snprintf(d, sizeof d, "%s/guard-dir", dir);
+	snprintf(f1, sizeof f1, "%s/guard-first", dir);
+	snprintf(f2, sizeof f2, "%s/inside", d);
+	for (int i = 0; i < 9; i++)
+		snprintf(many[i], sizeof many[i], "%s/guard-many-%d", dir, i);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		signal(SIGTERM, SIG_DFL);
+		close(open(f1, O_WRONLY | O_CREAT | O_TRUNC, 0600));
+		if (mkdir(d, 0700) != 0 || tmp_guard(f1) < 0 || tmp_guard_at(AT_FDCWD, d, AT_REMOVEDIR) < 0)
+			_exit(3);
+		tmp_unguard(f1);
+		close(open(f2, O_WRONLY | O_CREAT | O_TRUNC, 0600));
+		if (tmp_guard(f2) < 0)
+			_exit(3);
+		/* six more, to the top slot, then all but the last ended */
+		for (int i = 0; i < 6; i++) {
+			close(open(many[i], O_WRONLY | O_CREAT | O_TRUNC, 0600));
+			if (tmp_guard(many[i]) < 0)
+				_exit(3);
+		}
+		for (int i = 0; i < 5; i++)
+			tmp_unguard(many[i]);
+		close(open(many[8], O_WRONLY | O_CREAT | O_TRUNC, 0600));
+		if (tmp_guard(many[8]) < 0)
+			_exit(5);
+		raise(SIGTERM);
+		_exit(4);
+	}
+	int st = 0;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "wait status 0x%x", st);
+	ck_assert_msg(access(f2, F_OK) != 0, "%s left", f2);
+	ck_assert_msg(access(d, F_OK) != 0, "%s left: removed before the file in it", d);
+	ck_assert_msg(access(many[5], F_OK) != 0 && access(many[8], F_OK) != 0, "a guarded file left");
+	ck_assert_msg(access(f1, F_OK) == 0 && access(many[0], F_OK) == 0, "an unguarded file removed");
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -424,6 +475,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, test_warnings_bounded);
 	tcase_add_test(tc, test_sort_ctx);
 	tcase_add_test(tc, test_tmp_guard_nested);
+	tcase_add_test(tc, test_tmp_guard_order);
 	suite_add_tcase(s, tc);
 	return s;
 }
