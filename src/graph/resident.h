@@ -30,8 +30,9 @@ void heap_load(struct heap *h, unsigned parts, struct progress *p);
  * system has available (0: unknown). heap_tight: would `bytes` more take
  * over half of it? Then a phase takes its slower way that holds less.
  * heap_room_for: may a heap of `nodes` objects be built and analysed
- * (HEAP_BUILD_BYTES an object at the peak and `extra` bytes besides,
- * what the process holds already counted as its own)? 0, or -1 with one line in err naming the
+ * (HEAP_BUILD_BYTES an object at the peak and `extra` bytes besides;
+ * against the system's memory, what the process holds already counted
+ * as its own; against HEAPWALK_MEMORY_MB, that is all)? 0, or -1 with one line in err naming the
  * dump, the memory needed and the memory there is: refused before the
  * work starts rather than killed halfway. */
 #define HEAP_BUILD_BYTES 28
