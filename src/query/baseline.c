@@ -351,8 +351,8 @@ void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf
 		if (b->unknown.count || b->unknown_old.count)
 			sbuf_printf(out, "; ambiguous: %llu objects now and %llu before have lookalikes (class "
 				    "and contents) that nothing tells apart from them, unpaired or paired only by "
-				    "their place among them: they are neither new, old nor gone, counted per "
-				    "class as unidentified",
+				    "their place among them, or were paired from such a pair: they are neither "
+				    "new, old nor gone, counted per class as unidentified",
 				    (unsigned long long)b->unknown.count, (unsigned long long)b->unknown_old.count);
 		if (b->how != NULL)
 			sbuf_printf(out, " (not exact: %s)", b->how);

@@ -66,9 +66,9 @@ struct kv { uint64_t key; node_t v; };
 
 struct matcher {
 	struct side s[2];   /* 0: A (older), 1: B */
-	unsigned flags;     /* MATCH_* */
 	uint8_t *dup;       /* scratch: a child's place among alike siblings (field_round) */
 	size_t dupcap;
+	struct sbuf label;  /* scratch: a reference's name */
 	uint32_t *posb;     /* scratch: a node of B -> its index in the array at hand */
 	struct pairq q;
 	uint64_t pairs[HOW_COUNT];
@@ -141,8 +141,8 @@ static void content_hashes(struct side *s)
 				x = mix(x, h->node_shallow[v]);
 				if (strings && heap_is_string(h, v)) {
 					sbuf_reset(&text);
-					heap_string(h, v, &text, 4096);
-					x = hash_bytes((const uint8_t *)text.buf, text.len, x);
+					if (heap_string(h, v, &text, 4096) == 0) /* 1: a name, not its text */
+						x = hash_bytes((const uint8_t *)text.buf, text.len, x);
 				}
 				break;
 			}
@@ -505,22 +505,8 @@ static void gap_round(struct matcher *m, const node_t *ca, size_t na, const node
 			}
 		if (ua > 0 && ua == ub && one_class) {
 			size_t x = i, y = j, xe = i1 < na ? i1 : na, ye = j1 < nb ? j1 : nb;
-			/* ids are addresses: an identical object at one address
-			 * in the gap on both sides was not moved (a shift of the
-			 * list does not pair it with its neighbour) */
-			if (ua > 1 && !(m->flags & MATCH_BLIND))
-				for (size_t k = x; k < xe; k++) {
-					if (!gap_member(&m->s[0], ca[k]))
-						continue;
-					node_t yb = heap_find_id(m->s[1].h, heap_node_id(m->s[0].h, ca[k]));
-					if (yb == HW_NONE || yb >= m->s[1].h->n || pos[yb] == UINT32_MAX ||
-					    pos[yb] < y || pos[yb] >= ye || cb[pos[yb]] != yb ||
-					    !gap_member(&m->s[1], yb) || m->s[0].h1[ca[k]] != m->s[1].h1[yb])
-						continue;
-					push(m, ca[k], yb, HOW_ADDRESS);
-				}
-			/* the rest in order; an object listed twice pairs once
-			 * (then the rest of the gap may run short on one side) */
+			/* in order; an object listed twice pairs once (then the
+			 * rest of the gap may run short on one side) */
 			for (;;) {
 				while (x < xe && !gap_member(&m->s[0], ca[x]))
 					x++;
@@ -592,9 +578,38 @@ static size_t out_children(const struct heap *h, node_t v, node_t *buf)
 
 static uint64_t alike_key(const struct matcher *m, int side, node_t v);
 
-/* Marks in m->dup (bit side + 1) the places of c[0..n) whose child is
- * unpaired and alike (alike_key) to another such child of the list. */
-static void mark_alike(struct matcher *m, int side, const node_t *c, size_t n, struct sib *x)
+static int cmp_sib_v(const void *x, const void *y)
+{
+	const struct sib *a = x, *b = y;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	if (a->v != b->v)
+		return a->v < b->v ? -1 : 1;
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Does the reference from p to c name an element ("[i]", "[]", an
+ * internal index "3"), not a field? */
+static int element_ref(const struct heap *h, node_t p, node_t c, struct sbuf *label)
+{
+	sbuf_reset(label);
+	heap_edge_label(h, p, c, label);
+	if (label->len == 0)
+		return 0;
+	if (label->buf[0] == '[')
+		return 1;
+	for (size_t i = 0; i < label->len; i++)
+		if (label->buf[i] < '0' || label->buf[i] > '9')
+			return 0;
+	return 1;
+}
+
+/* Marks in m->dup (bit side + 1) the places of p's children c[0..n)
+ * that are elements (element_ref), unpaired, and alike (alike_key) to
+ * another such child of the list, another object (one listed twice is
+ * no choice). */
+static void mark_alike(struct matcher *m, int side, node_t p, const node_t *c, size_t n, struct sib *x)
 {
 	const struct side *s = &m->s[side];
 	size_t k = 0;
@@ -602,14 +617,15 @@ static void mark_alike(struct matcher *m, int side, const node_t *c, size_t n, s
 	for (size_t j = 0; j < n; j++)
 		if (c[j] != HW_NONE && s->peer[c[j]] == HW_NONE && s->h->node_kind[c[j]] != NK_CLASS)
 			x[k++] = (struct sib){ alike_key(m, side, c[j]), c[j], j };
-	qsort(x, k, sizeof *x, cmp_sib);
+	qsort(x, k, sizeof *x, cmp_sib_v);
 	for (size_t i = 0; i < k;) {
-		size_t e = i + 1;
-		while (e < k && x[e].key == x[i].key)
-			e++;
-		if (e - i > 1)
+		size_t e = i + 1, objects = 1;
+		for (; e < k && x[e].key == x[i].key; e++)
+			objects += x[e].v != x[e - 1].v;
+		if (objects > 1)
 			for (size_t r = i; r < e; r++)
-				m->dup[x[r].pos] |= (uint8_t)(side + 1);
+				if (element_ref(s->h, p, x[r].v, &m->label))
+					m->dup[x[r].pos] |= (uint8_t)(side + 1);
 		i = e;
 	}
 }
@@ -617,9 +633,9 @@ static void mark_alike(struct matcher *m, int side, const node_t *c, size_t n, s
 /* A's and B's children of a pair, field by field: the same field holding
  * objects of one class (an immutable value only when equal). Where the
  * class declares no reference field (a V8, .NET or Mono object: its
- * references are a list, an array's elements as well as fields), a
- * child alike to a sibling is told from it by its place only: a pair
- * made in order, as in an array's gap (doubtful_pairs weighs it). */
+ * references are a list), an element ("[i]") alike to another is told
+ * from it by its place only: a pair made in order, as in an array's gap
+ * (doubtful_pairs weighs it). */
 static void field_round(struct matcher *m, node_t a, node_t b, node_t *ca, node_t *cb, size_t cap,
 			struct sib *sa, struct sib *sb)
 {
@@ -648,8 +664,8 @@ static void field_round(struct matcher *m, node_t a, node_t b, node_t *ca, node_
 		if (na > m->dupcap)
 			m->dup = xrealloc(m->dup, m->dupcap = na * 2);
 		memset(m->dup, 0, na);
-		mark_alike(m, 0, ca, na, sa);
-		mark_alike(m, 1, cb, nb, sb);
+		mark_alike(m, 0, a, ca, na, sa);
+		mark_alike(m, 1, b, cb, nb, sb);
 	}
 	for (size_t j = 0; j < na; j++) {
 		node_t x = ca[j], y = cb[j];
@@ -973,40 +989,61 @@ static int has_key(const struct kv *a, size_t n, uint64_t key)
 	return lo < n && a[lo].key == key;
 }
 
-/* How many of the sorted keys a are key. */
+/* How many of the sorted keys a are key (two binary searches: a group
+ * of 300,000 alike is counted as fast as one). */
 static size_t key_count(const struct kv *a, size_t n, uint64_t key)
 {
-	size_t lo = lower_bound_u64s(a, n, sizeof *a, key), k = 0;
+	size_t lo = lower_bound_u64s(a, n, sizeof *a, key), hi = n;
 
-	while (lo + k < n && a[lo + k].key == key)
-		k++;
-	return k;
+	if (lo == n || a[lo].key != key)
+		return 0;
+	for (size_t l = lo; l < hi;) { /* the first past key */
+		size_t mid = l + (hi - l) / 2;
+		if (a[mid].key <= key)
+			l = mid + 1;
+		else
+			hi = mid;
+	}
+	return hi - lo;
 }
 
 /* Per node of A: is its pair a choice among lookalikes? A pair made in
- * order (in_order) where an object alike to either member (alike_key)
- * was left unpaired or paired in order too, on either side: the truth
- * may be any other partner, or none (300,000 identical objects in a
- * list, 1,000 dropped at its head and 1,000 made at its end pair all in
- * order, and none would be new). 1: doubtful. */
+ * order where an object alike to either member (alike_key) was left
+ * unpaired or paired by a guess too, on either side: the truth may be
+ * any other partner, or none (300,000 identical objects in a list, 1,000
+ * dropped at its head and 1,000 made at its end pair all in order, and
+ * none would be new). A pair at one address where an object alike was
+ * left unpaired on either side: some of its kind died or were made, and
+ * a new one may sit where a dead one was (a compacting collector's
+ * addresses come round again). 1: doubtful. */
 static uint8_t *doubtful_pairs(const struct matcher *m)
 {
 	const struct side *sa = &m->s[0];
-	struct kv *cand[2];
-	size_t nc[2];
+	struct kv *cand[2], *unp[2];
+	size_t nc[2], nu[2];
 
 	for (int i = 0; i < 2; i++) {
 		const struct side *s = &m->s[i];
-		size_t k = 0;
-		for (node_t v = 1; v < s->h->n; v++)
+		size_t k = 0, u = 0;
+		for (node_t v = 1; v < s->h->n; v++) {
 			k += s->peer[v] == HW_NONE || guessed(s->how[v]);
+			u += s->peer[v] == HW_NONE;
+		}
 		cand[i] = xmalloc((k + 1) * sizeof *cand[i]);
-		k = 0;
-		for (node_t v = 1; v < s->h->n; v++)
-			if (s->peer[v] == HW_NONE || guessed(s->how[v]))
-				cand[i][k++] = (struct kv){ alike_key(m, i, v), v };
+		unp[i] = xmalloc((u + 1) * sizeof *unp[i]);
+		k = u = 0;
+		for (node_t v = 1; v < s->h->n; v++) {
+			if (s->peer[v] != HW_NONE && !guessed(s->how[v]))
+				continue;
+			struct kv e = { alike_key(m, i, v), v };
+			cand[i][k++] = e;
+			if (s->peer[v] == HW_NONE)
+				unp[i][u++] = e;
+		}
 		sort_kv(cand[i], k);
+		sort_kv(unp[i], u);
 		nc[i] = k;
+		nu[i] = u;
 	}
 	uint8_t *d = xcalloc(sa->h->n, 1);
 	for (node_t x = 1; x < sa->h->n; x++) {
@@ -1014,12 +1051,21 @@ static uint8_t *doubtful_pairs(const struct matcher *m)
 			continue;
 		node_t y = sa->peer[x];
 		uint64_t kx = alike_key(m, 0, x), ky = alike_key(m, 1, y);
+		if (sa->how[x] == HOW_ADDRESS) {
+			/* at one address: a new object took a dead one's place
+			 * only where some of its kind died or were made */
+			d[x] = key_count(unp[0], nu[0], kx) + key_count(unp[1], nu[1], kx) +
+				       key_count(unp[0], nu[0], ky) + key_count(unp[1], nu[1], ky) > 0;
+			continue;
+		}
 		size_t gx = key_count(cand[0], nc[0], kx) + key_count(cand[1], nc[1], kx) - (kx == ky);
 		size_t gy = key_count(cand[0], nc[0], ky) + key_count(cand[1], nc[1], ky) - (kx == ky);
 		d[x] = gx > 1 || gy > 1;
 	}
-	free(cand[0]);
-	free(cand[1]);
+	for (int i = 0; i < 2; i++) {
+		free(cand[i]);
+		free(unp[i]);
+	}
 	return d;
 }
 
@@ -1030,15 +1076,23 @@ static int spread_how(uint8_t how)
 	return how == HOW_FIELD || how == HOW_SIBLING || how == HOW_GAP || how == HOW_REFERRER;
 }
 
-/* Is every referrer of v new or ambiguous (in one of the sets), no root? */
-static int held_by_unsure(const struct heap *h, const struct objset *a, const struct objset *b, node_t v)
+/* Is every referrer of v new or ambiguous (in one of the sets), no root?
+ * The sets only grow while the doubt spreads: seen[v] referrers were in
+ * them at an earlier look, and the next look goes on from there (a
+ * shared object held by 100,000 doubtful ones is read once, not once
+ * for each). */
+static int held_by_unsure(const struct heap *h, const struct objset *a, const struct objset *b, node_t v,
+			  uint32_t *seen)
 {
-	if (h->in_start[v] == h->in_start[v + 1])
+	edge_t s = h->in_start[v], e = s + seen[v];
+
+	if (s == h->in_start[v + 1])
 		return 0;
-	for (edge_t e = h->in_start[v]; e < h->in_start[v + 1]; e++)
+	for (; e < h->in_start[v + 1]; e++)
 		if (h->in[e] == 0 || (!bit_get(a->bits, h->in[e]) && !bit_get(b->bits, h->in[e])))
-			return 0;
-	return 1;
+			break;
+	seen[v] = (uint32_t)(e - s);
+	return e == h->in_start[v + 1];
 }
 
 /* The doubtful pairs' objects are ambiguous, and so is a pair made by
@@ -1052,6 +1106,7 @@ static void doubt_spreads(const struct matcher *m, struct objset *sure[2], struc
 	const struct heap *h[2] = { m->s[0].h, m->s[1].h };
 	node_t *work = NULL;
 	size_t n = 0, cap = 0;
+	uint32_t *seen[2] = { xcalloc(h[0]->n, sizeof *seen[0]), xcalloc(h[1]->n, sizeof *seen[1]) };
 
 	for (node_t x = 1; x < h[0]->n; x++)
 		if (d[x]) {
@@ -1071,7 +1126,7 @@ static void doubt_spreads(const struct matcher *m, struct objset *sure[2], struc
 				node_t c = h[i]->out[e];
 				const struct side *s = &m->s[i];
 				if (s->peer[c] == HW_NONE || bit_get(amb[i]->bits, c) || !spread_how(s->how[c]) ||
-				    !held_by_unsure(h[i], sure[i], amb[i], c))
+				    !held_by_unsure(h[i], sure[i], amb[i], c, seen[i]))
 					continue;
 				node_t x = i == 0 ? c : s->peer[c];
 				bit_set(amb[0]->bits, x);
@@ -1082,6 +1137,8 @@ static void doubt_spreads(const struct matcher *m, struct objset *sure[2], struc
 			}
 	}
 	free(work);
+	free(seen[0]);
+	free(seen[1]);
 }
 
 /* The answer: B's unpaired are new, A's unpaired gone, unless one of the
@@ -1156,7 +1213,7 @@ int match_dumps(struct heap *a, struct heap *b, unsigned flags, struct match_res
 	memset(&m, 0, sizeof m);
 	memset(r, 0, sizeof *r);
 	m.p = p;
-	m.flags = flags;
+	sbuf_init(&m.label);
 	heap_need(a, HP_NODES | HP_SHALLOW | HP_OUT | HP_IN, p);
 	heap_need(b, HP_NODES | HP_SHALLOW | HP_OUT | HP_IN, p);
 	/* every object's contents are read, those of pairs again along the
@@ -1210,6 +1267,7 @@ int match_dumps(struct heap *a, struct heap *b, unsigned flags, struct match_res
 	free(m.q.b);
 	free(m.posb);
 	free(m.dup);
+	sbuf_free(&m.label);
 	return 0;
 }
 
