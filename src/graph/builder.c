@@ -1059,7 +1059,7 @@ void hb_nodes_done(struct heap_builder *b)
 	make_classes(b);
 	if (!(b->flags & HB_PLACES)) {
 		idindex_build(&b->ix, h->node_id, h->n);
-		own(b, 0, (size_t)(b->ix.nb + 1) * sizeof *b->ix.start);
+		own(b, 0, idindex_bytes(&b->ix));
 	}
 	resolve_refs(b);
 	resolve_roots(b);
@@ -1083,7 +1083,7 @@ void hb_finish(struct heap_builder *b)
 
 node_t hb_find(const struct heap_builder *b, uint64_t id)
 {
-	return b->ix.start == NULL ? HW_NONE : node_of(b, id); /* none before the nodes are done */
+	return !idindex_made(&b->ix) ? HW_NONE : node_of(b, id); /* none before the nodes are done */
 }
 
 uint32_t *hb_labels_take(struct heap_builder *b)
@@ -1220,7 +1220,7 @@ void hb_free(struct heap_builder *b)
 	free(b->given);
 	if (b->given_refs != NULL)
 		big_free(b->given_refs, b->cap * sizeof *b->given_refs);
-	if (b->ix.start != NULL)
+	if (idindex_made(&b->ix))
 		idindex_free(&b->ix);
 	names_free(&b->own_nt);
 	memset(b, 0, sizeof *b);
