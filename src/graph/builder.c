@@ -712,7 +712,10 @@ static void order_nodes(struct heap_builder *b)
 		if (b->given != NULL)
 			b->given[p - 1] = k; /* the kept one's */
 	}
-	if (k == n && merged) /* most in place already */
+	node_t moved = 0; /* merged runs may still move most nodes (regions interleaved) */
+	for (node_t i = 0; i < k && merged; i++)
+		moved += perm[i] != i + 1;
+	if (k == n && merged && moved < n / 2) /* most in place already */
 		permute_cycles(b, perm, n);
 	else
 		permute_kept(b, perm, k, n);
