@@ -426,7 +426,9 @@ static void resolve_roots(struct heap_builder *b)
 /* perm (nodes) by their ids, stably, so that of an id given twice the
  * first stays first: a radix sort, 16 bits a pass over the bits where
  * the ids differ (addresses: three passes or fewer), the other pass's
- * order in `other` (n nodes). */
+ * order in `other` (n nodes). The counts of every pass's digits are
+ * taken in one read of the ids (they do not depend on the order): the
+ * passes after the first read them in an order at random. */
 static void radix_by_id(struct heap_builder *b, const uint64_t *id, node_t *perm, node_t *other, node_t n)
 {
 	enum { BITS = 16, NB = 1 << BITS };
@@ -437,20 +439,25 @@ static void radix_by_id(struct heap_builder *b, const uint64_t *id, node_t *perm
 	if (diff == 0)
 		return;
 	unsigned lo = (unsigned)__builtin_ctzll(diff), hi = 64 - (unsigned)__builtin_clzll(diff);
-	size_t *cnt = xmalloc(NB * sizeof *cnt);
+	unsigned passes = (hi - lo + BITS - 1) / BITS;
+	node_t *cnt = xcalloc((size_t)passes * NB, sizeof *cnt);
 	node_t *a = perm, *c = other;
-	own(b, 0, NB * sizeof *cnt);
-	for (unsigned shift = lo; shift < hi; shift += BITS) {
-		memset(cnt, 0, NB * sizeof *cnt);
-		for (node_t i = 0; i < n; i++)
-			cnt[(id[a[i]] >> shift) & (NB - 1)]++;
+	own(b, 0, (size_t)passes * NB * sizeof *cnt);
+	for (node_t i = 0; i < n; i++) {
+		uint64_t x = id[a[i]] >> lo;
+		for (unsigned p = 0; p < passes; p++, x >>= BITS)
+			cnt[(size_t)p * NB + (x & (NB - 1))]++;
+	}
+	for (unsigned p = 0; p < passes; p++) {
+		node_t *pc = cnt + (size_t)p * NB;
+		unsigned shift = lo + p * BITS;
 		for (size_t k = 0, sum = 0; k < NB; k++) {
-			size_t m = cnt[k];
-			cnt[k] = sum;
+			node_t m = pc[k];
+			pc[k] = (node_t)sum;
 			sum += m;
 		}
 		for (node_t i = 0; i < n; i++)
-			c[cnt[(id[a[i]] >> shift) & (NB - 1)]++] = a[i];
+			c[pc[(id[a[i]] >> shift) & (NB - 1)]++] = a[i];
 		node_t *t = a;
 		a = c;
 		c = t;
@@ -458,7 +465,7 @@ static void radix_by_id(struct heap_builder *b, const uint64_t *id, node_t *perm
 	if (a != perm)
 		memcpy(perm, a, (size_t)n * sizeof *perm);
 	free(cnt);
-	own(b, NB * sizeof *cnt, 0);
+	own(b, (size_t)passes * NB * sizeof *cnt, 0);
 }
 
 enum { MAXRUNS = 64 }; /* runs of ascending ids merged; more: sorted */
