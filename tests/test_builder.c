@@ -12,6 +12,7 @@
 
 #include "graph/analysis.h"
 #include "graph/builder.h"
+#include "graph/idindex.h"
 #include "graph/open.h"
 #include "suites.h"
 
@@ -905,6 +906,62 @@ START_TEST(test_own_memory)
 }
 END_TEST
 
+/* The id index (graph/idindex.h) against a search of the ids: sorted
+ * ids in clusters (heap segments) with gaps from a slot to 2^40 bytes
+ * between them, aligned to 1 to 16 bytes, each found at its node and
+ * none of the ids around them that no node has; ids given twice, and
+ * ids too sparse for the bitmap, the same through the buckets. */
+static node_t id_searched(const uint64_t *ids, node_t n, uint64_t id)
+{
+	for (node_t i = 1; i < n; i++) /* the first of an id given twice */
+		if (ids[i] == id)
+			return i;
+	return HW_NONE;
+}
+
+START_TEST(test_id_index)
+{
+	enum { M = 3000 };
+	uint64_t *ids = xmalloc((M + 1) * sizeof *ids);
+	unsigned s = 7;
+	int bitmap = 0, buckets = 0;
+
+	for (unsigned round = 0; round < 60; round++) {
+		uint64_t align = (uint64_t)1 << (round % 5), at = 0x7f0000000000ULL + align * rnd(&s, 1000);
+		node_t n = 2 + (node_t)rnd(&s, M - 1);
+		ids[0] = 0;
+		for (node_t i = 1; i < n; i++) {
+			unsigned k = rnd(&s, 100);
+			uint64_t step = k < 2 ? ((uint64_t)1 << (12 + rnd(&s, 29))) + align * rnd(&s, 64) /* a gap */
+				      : k < 4 ? align * (64 * 64 + rnd(&s, 3)) /* about the cut */
+				      : round % 7 == 6 ? align * (500 + rnd(&s, 2000)) /* sparse */
+				      : align * (1 + rnd(&s, 6));
+			if (round % 10 == 9 && k == 50 && i > 1)
+				step = 0; /* an id given twice */
+			at += i == 1 ? 0 : step;
+			ids[i] = at;
+		}
+		struct idindex x;
+		idindex_build(&x, ids, n);
+		bitmap += x.blk != NULL;
+		buckets += x.blk == NULL;
+		for (node_t i = 1; i < n; i++) {
+			uint64_t probe[] = { ids[i], ids[i] - 1, ids[i] + 1, ids[i] - align, ids[i] + align,
+					     ids[i] + 64 * 64 * align, ids[i] - 64 * align, ids[i] + 63 * align };
+			for (size_t j = 0; j < sizeof probe / sizeof probe[0]; j++)
+				ck_assert_uint_eq(idindex_find(&x, probe[j]), id_searched(ids, n, probe[j]));
+		}
+		ck_assert_uint_eq(idindex_find(&x, 0), HW_NONE);
+		ck_assert_uint_eq(idindex_find(&x, ids[1] - align), HW_NONE);
+		ck_assert_uint_eq(idindex_find(&x, UINT64_MAX), HW_NONE);
+		idindex_free(&x);
+	}
+	ck_assert_int_gt(bitmap, 0); /* both ways were taken */
+	ck_assert_int_gt(buckets, 0);
+	free(ids);
+}
+END_TEST
+
 Suite *builder_suite(void)
 {
 	Suite *s = suite_create("builder");
@@ -922,6 +979,7 @@ Suite *builder_suite(void)
 	tcase_add_test(tc, test_big_sizes);
 	tcase_add_test(tc, test_disjoint);
 	tcase_add_test(tc, test_own_memory);
+	tcase_add_test(tc, test_id_index);
 	suite_add_tcase(s, tc);
 	return s;
 }

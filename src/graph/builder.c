@@ -426,7 +426,9 @@ static void resolve_roots(struct heap_builder *b)
 /* perm (nodes) by their ids, stably, so that of an id given twice the
  * first stays first: a radix sort, 16 bits a pass over the bits where
  * the ids differ (addresses: three passes or fewer), the other pass's
- * order in `other` (n nodes). */
+ * order in `other` (n nodes). The counts of every pass's digits are
+ * taken in one read of the ids (they do not depend on the order): the
+ * passes after the first read them in an order at random. */
 static void radix_by_id(struct heap_builder *b, const uint64_t *id, node_t *perm, node_t *other, node_t n)
 {
 	enum { BITS = 16, NB = 1 << BITS };
@@ -437,20 +439,25 @@ static void radix_by_id(struct heap_builder *b, const uint64_t *id, node_t *perm
 	if (diff == 0)
 		return;
 	unsigned lo = (unsigned)__builtin_ctzll(diff), hi = 64 - (unsigned)__builtin_clzll(diff);
-	size_t *cnt = xmalloc(NB * sizeof *cnt);
+	unsigned passes = (hi - lo + BITS - 1) / BITS;
+	node_t *cnt = xcalloc((size_t)passes * NB, sizeof *cnt);
 	node_t *a = perm, *c = other;
-	own(b, 0, NB * sizeof *cnt);
-	for (unsigned shift = lo; shift < hi; shift += BITS) {
-		memset(cnt, 0, NB * sizeof *cnt);
-		for (node_t i = 0; i < n; i++)
-			cnt[(id[a[i]] >> shift) & (NB - 1)]++;
+	own(b, 0, (size_t)passes * NB * sizeof *cnt);
+	for (node_t i = 0; i < n; i++) {
+		uint64_t x = id[a[i]] >> lo;
+		for (unsigned p = 0; p < passes; p++, x >>= BITS)
+			cnt[(size_t)p * NB + (x & (NB - 1))]++;
+	}
+	for (unsigned p = 0; p < passes; p++) {
+		node_t *pc = cnt + (size_t)p * NB;
+		unsigned shift = lo + p * BITS;
 		for (size_t k = 0, sum = 0; k < NB; k++) {
-			size_t m = cnt[k];
-			cnt[k] = sum;
+			node_t m = pc[k];
+			pc[k] = (node_t)sum;
 			sum += m;
 		}
 		for (node_t i = 0; i < n; i++)
-			c[cnt[(id[a[i]] >> shift) & (NB - 1)]++] = a[i];
+			c[pc[(id[a[i]] >> shift) & (NB - 1)]++] = a[i];
 		node_t *t = a;
 		a = c;
 		c = t;
@@ -458,7 +465,7 @@ static void radix_by_id(struct heap_builder *b, const uint64_t *id, node_t *perm
 	if (a != perm)
 		memcpy(perm, a, (size_t)n * sizeof *perm);
 	free(cnt);
-	own(b, NB * sizeof *cnt, 0);
+	own(b, (size_t)passes * NB * sizeof *cnt, 0);
 }
 
 enum { MAXRUNS = 64 }; /* runs of ascending ids merged; more: sorted */
@@ -712,7 +719,10 @@ static void order_nodes(struct heap_builder *b)
 		if (b->given != NULL)
 			b->given[p - 1] = k; /* the kept one's */
 	}
-	if (k == n && merged) /* most in place already */
+	node_t moved = 0; /* merged runs may still move most nodes (regions interleaved) */
+	for (node_t i = 0; i < k && merged; i++)
+		moved += perm[i] != i + 1;
+	if (k == n && merged && moved < n / 2) /* most in place already */
 		permute_cycles(b, perm, n);
 	else
 		permute_kept(b, perm, k, n);
@@ -1059,7 +1069,7 @@ void hb_nodes_done(struct heap_builder *b)
 	make_classes(b);
 	if (!(b->flags & HB_PLACES)) {
 		idindex_build(&b->ix, h->node_id, h->n);
-		own(b, 0, (size_t)(b->ix.nb + 1) * sizeof *b->ix.start);
+		own(b, 0, idindex_bytes(&b->ix));
 	}
 	resolve_refs(b);
 	resolve_roots(b);
@@ -1083,7 +1093,7 @@ void hb_finish(struct heap_builder *b)
 
 node_t hb_find(const struct heap_builder *b, uint64_t id)
 {
-	return b->ix.start == NULL ? HW_NONE : node_of(b, id); /* none before the nodes are done */
+	return !idindex_made(&b->ix) ? HW_NONE : node_of(b, id); /* none before the nodes are done */
 }
 
 uint32_t *hb_labels_take(struct heap_builder *b)
@@ -1220,7 +1230,7 @@ void hb_free(struct heap_builder *b)
 	free(b->given);
 	if (b->given_refs != NULL)
 		big_free(b->given_refs, b->cap * sizeof *b->given_refs);
-	if (b->ix.start != NULL)
+	if (idindex_made(&b->ix))
 		idindex_free(&b->ix);
 	names_free(&b->own_nt);
 	memset(b, 0, sizeof *b);

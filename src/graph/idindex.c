@@ -5,6 +5,59 @@
 
 #include "graph/reader.h"
 
+/* A gap of more slots than this between two ids starts a segment: its
+ * blocks would cost more than the segment's entry and a step of the
+ * search. */
+#define SEG_GAP (64 * 64)
+
+/* The bitmap (idindex.h) over ids 1..n-1 (n >= 2): 0, or -1 if the
+ * ids do not suit it (given twice, or too sparse). */
+static int bitmap_build(struct idindex *x, const uint64_t *ids, node_t n)
+{
+	uint64_t all = 0, nslots = 0, nblk = 0;
+	size_t nseg = 1;
+
+	for (node_t i = 2; i < n; i++) {
+		if (ids[i] <= ids[i - 1])
+			return -1;
+		all |= ids[i] - ids[1];
+	}
+	x->slot = all == 0 ? 0 : (unsigned)__builtin_ctzll(all);
+	uint64_t segbase = ids[1];
+	for (node_t i = 2; i <= n; i++) /* i == n closes the last segment */
+		if (i == n || (ids[i] - ids[i - 1]) >> x->slot > SEG_GAP) {
+			nslots = ((ids[i - 1] - segbase) >> x->slot) + 1;
+			nblk += (nslots + 63) / 64;
+			if (i < n) {
+				nseg++;
+				segbase = ids[i];
+			}
+		}
+	/* at most 4 bytes a node, as the buckets' */
+	if (nblk > (uint64_t)n / 4 + 4096 || nseg > (size_t)n / 16 + 64)
+		return -1;
+	x->seg = xmalloc(nseg * sizeof *x->seg);
+	x->blk = xcalloc((size_t)nblk, sizeof *x->blk);
+	x->nseg = nseg;
+	x->nblk = nblk;
+	size_t s = 0;
+	x->seg[0] = (struct idseg){ ids[1], 0, 0 };
+	for (node_t i = 1; i < n; i++) {
+		if (i > 1 && (ids[i] - ids[i - 1]) >> x->slot > SEG_GAP) {
+			struct idseg *p = &x->seg[s++];
+			p->nslots = ((ids[i - 1] - p->base) >> x->slot) + 1;
+			x->seg[s] = (struct idseg){ ids[i], 0, p->blk0 + (p->nslots + 63) / 64 };
+		}
+		uint64_t k = (ids[i] - x->seg[s].base) >> x->slot;
+		struct idblk *bk = &x->blk[x->seg[s].blk0 + (k >> 6)];
+		if (bk->bits == 0)
+			bk->rank = i;
+		bk->bits |= (uint64_t)1 << (k & 63);
+	}
+	x->seg[s].nslots = ((ids[n - 1] - x->seg[s].base) >> x->slot) + 1;
+	return 0;
+}
+
 void idindex_build(struct idindex *x, const uint64_t *ids, node_t n)
 {
 	*x = (struct idindex){ .ids = ids, .n = n };
@@ -16,6 +69,8 @@ void idindex_build(struct idindex *x, const uint64_t *ids, node_t n)
 	}
 	x->base = ids[1]; /* ids[0] is the virtual root's 0 */
 	x->max = ids[n - 1];
+	if (bitmap_build(x, ids, n) == 0)
+		return;
 	uint64_t range = x->max - x->base;
 	/* at most about one bucket per node: 4 bytes a node */
 	while ((range >> x->shift) >= (uint64_t)n)
@@ -33,7 +88,23 @@ void idindex_build(struct idindex *x, const uint64_t *ids, node_t n)
 void idindex_free(struct idindex *x)
 {
 	free(x->start);
+	free(x->seg);
+	free(x->blk);
 	x->start = NULL;
+	x->seg = NULL;
+	x->blk = NULL;
+}
+
+int idindex_made(const struct idindex *x)
+{
+	return x->start != NULL || x->blk != NULL;
+}
+
+size_t idindex_bytes(const struct idindex *x)
+{
+	if (x->blk != NULL)
+		return x->nseg * sizeof *x->seg + (size_t)x->nblk * sizeof *x->blk;
+	return x->start != NULL ? (size_t)(x->nb + 1) * sizeof *x->start : 0;
 }
 
 int idmap_begin(struct idmap_fill *f, struct heap *h, node_t n, uint64_t base, uint64_t max, unsigned shift)

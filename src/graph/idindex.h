@@ -1,12 +1,31 @@
 /* idindex.h — fast id -> node lookup over the sorted node_id array, for
- * the reference pass: the id space is cut into buckets of 2^shift bytes
- * (object ids are addresses, so they are dense), each bucket holding the
- * index of its first node; a lookup is one bucket read and a short
- * search. The index borrows `ids`; free with idindex_free(). */
+ * the reference pass. Object ids are addresses: dense where the heap's
+ * segments are, with wide gaps between them. Where the ids are unique
+ * and share an alignment (2^slot), the index is a bitmap of the
+ * segments' slots, each block of 64 slots with the node of its first
+ * id (its rank): a lookup is a search among the few segments, one
+ * block read (16 bytes) and a count of the bits below, without reading
+ * the ids. Otherwise (ids given twice, or too sparse for a bitmap of at
+ * most 4 bytes a node) the id space is cut into buckets of 2^shift
+ * bytes, each holding the index of its first node; a lookup is one
+ * bucket read and a short search. The index borrows `ids`; free with
+ * idindex_free(). */
 #ifndef HW_IDINDEX_H
 #define HW_IDINDEX_H
 
 #include "graph/heap.h"
+
+/* A run of ids without a wide gap: its slots from base on, in blocks
+ * from blk0 on. */
+struct idseg {
+	uint64_t base, nslots;
+	uint64_t blk0;
+};
+
+struct idblk {
+	uint64_t bits; /* slot k of the block holds an id: bit k */
+	uint64_t rank; /* the node of the block's first id */
+};
 
 struct idindex {
 	const uint64_t *ids;
@@ -14,11 +33,29 @@ struct idindex {
 	uint64_t base, max;
 	unsigned shift;
 	uint64_t nb;
-	node_t *start; /* nb + 1 */
+	node_t *start; /* nb + 1; NULL with the bitmap */
+	unsigned slot; /* the bitmap: a slot is 2^slot bytes */
+	size_t nseg;
+	struct idseg *seg;
+	struct idblk *blk;
+	uint64_t nblk;
 };
 
 void idindex_build(struct idindex *x, const uint64_t *ids, node_t n);
 void idindex_free(struct idindex *x);
+/* Made (and not freed)? Its bytes. */
+int idindex_made(const struct idindex *x);
+size_t idindex_bytes(const struct idindex *x);
+
+/* The bits set in w, inline (without -mpopcnt the compiler's builtin is
+ * a call). */
+static inline unsigned idindex_bits(uint64_t w)
+{
+	w -= (w >> 1) & 0x5555555555555555ULL;
+	w = (w & 0x3333333333333333ULL) + ((w >> 2) & 0x3333333333333333ULL);
+	w = (w + (w >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (unsigned)((w * 0x0101010101010101ULL) >> 56);
+}
 
 /* The first index in [lo, hi) with ids[i] >= id, hi if none. */
 static inline node_t idindex_search(const uint64_t *ids, node_t lo, node_t hi, uint64_t id)
@@ -30,6 +67,24 @@ static inline node_t idindex_find(const struct idindex *x, uint64_t id)
 {
 	if (id < x->base || id > x->max)
 		return HW_NONE;
+	if (x->blk != NULL) {
+		size_t lo = 0, hi = x->nseg; /* the last segment from at or below id */
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (x->seg[mid].base <= id)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		uint64_t off = id - x->seg[lo].base, k = off >> x->slot;
+		if ((off & (((uint64_t)1 << x->slot) - 1)) != 0 || k >= x->seg[lo].nslots)
+			return HW_NONE;
+		const struct idblk *bk = &x->blk[x->seg[lo].blk0 + (k >> 6)];
+		uint64_t bit = (uint64_t)1 << (k & 63);
+		if (!(bk->bits & bit))
+			return HW_NONE;
+		return (node_t)(bk->rank + idindex_bits(bk->bits & (bit - 1)));
+	}
 	uint64_t b = (id - x->base) >> x->shift;
 	node_t i = idindex_search(x->ids, x->start[b], x->start[b + 1], id);
 	return i < x->n && x->ids[i] == id ? i : HW_NONE;
