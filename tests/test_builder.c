@@ -926,23 +926,37 @@ START_TEST(test_id_index)
 	unsigned s = 7;
 	int bitmap = 0, buckets = 0;
 
-	for (unsigned round = 0; round < 60; round++) {
-		uint64_t align = (uint64_t)1 << (round % 5), at = 0x7f0000000000ULL + align * rnd(&s, 1000);
-		node_t n = 2 + (node_t)rnd(&s, M - 1);
+	int single = 0;
+
+	/* rounds 60 on: one segment (no gap; one of 2 objects; ids at the
+	 * top of the 64-bit space), then ids mostly 16-aligned with some
+	 * 8-aligned among them */
+	for (unsigned round = 0; round < 80; round++) {
+		int one = round >= 60 && round < 70, mixed = round >= 70;
+		uint64_t align = mixed ? 16 : (uint64_t)1 << (round % 5), at = 0x7f0000000000ULL + align * rnd(&s, 1000);
+		node_t n = round == 60 ? 2 : 2 + (node_t)rnd(&s, M - 1);
+		if (round == 61 || round == 62)
+			at = (UINT64_MAX - (uint64_t)M * 8 * align) & ~(align - 1);
 		ids[0] = 0;
 		for (node_t i = 1; i < n; i++) {
 			unsigned k = rnd(&s, 100);
-			uint64_t step = k < 2 ? ((uint64_t)1 << (12 + rnd(&s, 29))) + align * rnd(&s, 64) /* a gap */
+			uint64_t step = one ? align * (1 + rnd(&s, 6))
+				      : k < 2 ? ((uint64_t)1 << (12 + rnd(&s, 29))) + align * rnd(&s, 64) /* a gap */
 				      : k < 4 ? align * (64 * 64 + rnd(&s, 3)) /* about the cut */
+				      : mixed && k < 20 ? align * (1 + rnd(&s, 6)) + 8 /* 8-aligned */
 				      : round % 7 == 6 ? align * (500 + rnd(&s, 2000)) /* sparse */
 				      : align * (1 + rnd(&s, 6));
-			if (round % 10 == 9 && k == 50 && i > 1)
+			if (round % 10 == 9 && k == 50 && i > 1 && !one)
 				step = 0; /* an id given twice */
 			at += i == 1 ? 0 : step;
 			ids[i] = at;
 		}
 		struct idindex x;
 		idindex_build(&x, ids, n);
+		if (one) {
+			ck_assert_msg(x.blk != NULL && x.nseg == 1, "round %u: not one segment's bitmap", round);
+			single++;
+		}
 		bitmap += x.blk != NULL;
 		buckets += x.blk == NULL;
 		for (node_t i = 1; i < n; i++) {
@@ -956,6 +970,7 @@ START_TEST(test_id_index)
 		ck_assert_uint_eq(idindex_find(&x, UINT64_MAX), HW_NONE);
 		idindex_free(&x);
 	}
+	ck_assert_int_eq(single, 10);
 	ck_assert_int_gt(bitmap, 0); /* both ways were taken */
 	ck_assert_int_gt(buckets, 0);
 	free(ids);

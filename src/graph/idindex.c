@@ -33,8 +33,10 @@ static int bitmap_build(struct idindex *x, const uint64_t *ids, node_t n)
 				segbase = ids[i];
 			}
 		}
-	/* at most 4 bytes a node, as the buckets' */
-	if (nblk > (uint64_t)n / 4 + 4096 || nseg > (size_t)n / 16 + 64)
+	/* blocks and segments at most 4 bytes a node, as the buckets', and
+	 * 64 KiB besides (a small heap) */
+	if (nblk > (uint64_t)n + 4096 ||
+	    nblk * sizeof *x->blk + (uint64_t)nseg * sizeof *x->seg > (uint64_t)n * 4 + 65536)
 		return -1;
 	x->seg = xmalloc(nseg * sizeof *x->seg);
 	x->blk = xcalloc((size_t)nblk, sizeof *x->blk);

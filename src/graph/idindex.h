@@ -5,8 +5,8 @@
  * segments' slots, each block of 64 slots with the node of its first
  * id (its rank): a lookup is a search among the few segments, one
  * block read (16 bytes) and a count of the bits below, without reading
- * the ids. Otherwise (ids given twice, or too sparse for a bitmap of at
- * most 4 bytes a node) the id space is cut into buckets of 2^shift
+ * the ids. Otherwise (ids given twice, or too sparse for a bitmap and
+ * its segments in 4 bytes a node and 64 KiB) the id space is cut into buckets of 2^shift
  * bytes, each holding the index of its first node; a lookup is one
  * bucket read and a short search. The index borrows `ids`; free with
  * idindex_free(). */
