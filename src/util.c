@@ -90,7 +90,7 @@ _Noreturn void hw_fatal(const char *fmt, ...)
 /* The engine's arrays are big and filled once: transparent huge pages
  * cut the page faults of filling them 512-fold, and faults dominate
  * the build on virtual machines. */
-#define HUGE_FROM ((size_t)8 << 20)
+#define HUGE_FROM ((size_t)2 << 20)
 #define HUGE_PAGE ((size_t)2 << 20)
 
 static void *huge(void *p, size_t n)

@@ -141,7 +141,14 @@ int v8s_read_nodes(struct rd *r)
 		return -1;
 	cap = v8s_room(r, s->meta_node_count, nf, NUM_MIN);
 	nodes_resize(s, cap);
-	while ((rc = next_num(r, &first, &v, "nodes")) > 0) {
+	for (;;) {
+		if (k == 0 && !first && n < cap && next_rec(r, rec, nf)) {
+			node_put(s, rec, (uint32_t)n++, &c);
+			tick(r, n);
+			continue;
+		}
+		if ((rc = next_num(r, &first, &v, "nodes")) <= 0)
+			break;
 		rec[k] = v;
 		if (++k < nf)
 			continue;
@@ -220,7 +227,11 @@ int v8s_read_edges(struct rd *r)
 		return -1;
 	cap = v8s_room(r, s->meta_edge_count, ef, NUM_MIN);
 	edges_resize(s, cap);
-	while ((rc = next_num(r, &first, &v, "edges")) > 0) {
+	for (;;) {
+		if (k == 0 && !first && n < cap && next_rec(r, rec, ef))
+			goto put;
+		if ((rc = next_num(r, &first, &v, "edges")) <= 0)
+			break;
 		rec[k] = v;
 		if (++k < ef)
 			continue;
@@ -230,6 +241,7 @@ int v8s_read_edges(struct rd *r)
 				break;
 			edges_resize(s, cap);
 		}
+	put:
 		s->etype[n] = type8(rec[s->ef_type], s->n_edge_types, &c);
 		s->ename[n] = index32(rec[s->ef_name], &c);
 		s->eto[n] = ordinal(rec[s->ef_to], nf, inv, s->nnodes);
@@ -324,7 +336,19 @@ static int read_flat(struct rd *r, void **a, uint64_t *nrec, unsigned width, int
 	if (v8s_expect(r, '[', what) < 0)
 		return -1;
 	*a = resize(*a, cap, elem);
-	while ((rc = next_num(r, &first, &v, what)) > 0) {
+	for (;;) {
+		uint64_t rec[V8_FIELDS_MAX];
+		if (k == 0 && !first && width - 1 < V8_FIELDS_MAX && cap - n >= width && next_rec(r, rec, width)) {
+			for (unsigned i = 0; i < width; i++)
+				if (wide)
+					((uint64_t *)*a)[n++] = rec[i];
+				else
+					((uint32_t *)*a)[n++] = clamp32(rec[i], &c);
+			tick(r, n);
+			continue;
+		}
+		if ((rc = next_num(r, &first, &v, what)) <= 0)
+			break;
 		if (n == cap) {
 			if (!more(r, n, &cap, what))
 				break;
