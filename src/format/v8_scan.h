@@ -196,11 +196,13 @@ static inline __attribute__((always_inline)) int next_rec(struct rd *r, uint64_t
 
 	/* each number takes at most 9 bytes with its separator, and 8 are
 	 * loaded where its digits start */
-	if ((uint64_t)(r->end - p) < (uint64_t)w * 10 + 16)
+	if (p > r->end || (uint64_t)(r->end - p) < (uint64_t)w * 10 + 16)
 		return 0;
 	/* the file's bytes come from memory, not the cache, and the
-	 * hardware's prefetch stops at each 4 KB page: ask ahead of it */
-	__builtin_prefetch(p + 1024);
+	 * hardware's prefetch stops at each 4 KB page: ask ahead of it
+	 * (within the mapping: a pointer past its end is no pointer) */
+	if (r->end - p > 1024)
+		__builtin_prefetch(p + 1024);
 	for (unsigned k = 0; k < w; k++) {
 		if (*p == ',')
 			p++;
