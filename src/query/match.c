@@ -32,8 +32,8 @@
  * what its spreading paired that only ambiguous or new objects hold.
  *
  * Formats without field bytes (V8, .NET, Mono) give an object's class,
- * size and a string's text as its content; their references are a list,
- * in which alike siblings pair by place only: a guess (field_round).
+ * size and a string's text as its content; alike elements ("[i]") of
+ * one object pair by place only: a guess (field_round).
  *
  * Every step visits nodes in index order and sorts stably, so the same
  * two dumps always give the same pairs. */
