@@ -1016,34 +1016,25 @@ static size_t key_count(const struct kv *a, size_t n, uint64_t key)
  * left unpaired on either side: some of its kind died or were made, and
  * a new one may sit where a dead one was (a compacting collector's
  * addresses come round again). 1: doubtful. */
-static uint8_t *doubtful_pairs(const struct matcher *m)
+static uint8_t *doubtful_pairs(const struct matcher *m, struct kv *const unp[2], const size_t nu[2])
 {
 	const struct side *sa = &m->s[0];
-	struct kv *cand[2], *unp[2];
-	size_t nc[2], nu[2];
+	struct kv *cand[2];
+	size_t nc[2];
 
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 2; i++) { /* the unpaired (answer()'s, sorted) and the guessed */
 		const struct side *s = &m->s[i];
-		size_t k = 0, u = 0;
-		for (node_t v = 1; v < s->h->n; v++) {
-			k += s->peer[v] == HW_NONE || guessed(s->how[v]);
-			u += s->peer[v] == HW_NONE;
-		}
+		size_t k = nu[i];
+		for (node_t v = 1; v < s->h->n; v++)
+			k += s->peer[v] != HW_NONE && guessed(s->how[v]);
 		cand[i] = xmalloc((k + 1) * sizeof *cand[i]);
-		unp[i] = xmalloc((u + 1) * sizeof *unp[i]);
-		k = u = 0;
-		for (node_t v = 1; v < s->h->n; v++) {
-			if (s->peer[v] != HW_NONE && !guessed(s->how[v]))
-				continue;
-			struct kv e = { alike_key(m, i, v), v };
-			cand[i][k++] = e;
-			if (s->peer[v] == HW_NONE)
-				unp[i][u++] = e;
-		}
+		memcpy(cand[i], unp[i], nu[i] * sizeof *cand[i]);
+		k = nu[i];
+		for (node_t v = 1; v < s->h->n; v++)
+			if (s->peer[v] != HW_NONE && guessed(s->how[v]))
+				cand[i][k++] = (struct kv){ alike_key(m, i, v), v };
 		sort_kv(cand[i], k);
-		sort_kv(unp[i], u);
 		nc[i] = k;
-		nu[i] = u;
 	}
 	uint8_t *d = xcalloc(sa->h->n, 1);
 	for (node_t x = 1; x < sa->h->n; x++) {
@@ -1062,10 +1053,8 @@ static uint8_t *doubtful_pairs(const struct matcher *m)
 		size_t gy = key_count(cand[0], nc[0], ky) + key_count(cand[1], nc[1], ky) - (kx == ky);
 		d[x] = gx > 1 || gy > 1;
 	}
-	for (int i = 0; i < 2; i++) {
-		free(cand[i]);
-		free(unp[i]);
-	}
+	free(cand[0]);
+	free(cand[1]);
 	return d;
 }
 
@@ -1100,9 +1089,10 @@ static int held_by_unsure(const struct heap *h, const struct objset *a, const st
  * new (gone) objects: it came with them, and may be as new as they may
  * be (a doubtful Thing's payload). A worklist from the doubtful pairs
  * down their references. */
-static void doubt_spreads(const struct matcher *m, struct objset *sure[2], struct objset *amb[2])
+static void doubt_spreads(const struct matcher *m, struct objset *sure[2], struct objset *amb[2],
+			  struct kv *const unp[2], const size_t nu[2])
 {
-	uint8_t *d = doubtful_pairs(m);
+	uint8_t *d = doubtful_pairs(m, unp, nu);
 	const struct heap *h[2] = { m->s[0].h, m->s[1].h };
 	node_t *work = NULL;
 	size_t n = 0, cap = 0;
@@ -1166,7 +1156,7 @@ static void answer(const struct matcher *m, struct match_result *r)
 		}
 	}
 	free(guess);
-	doubt_spreads(m, sure, amb);
+	doubt_spreads(m, sure, amb, keys, n);
 	for (int i = 0; i < 2; i++) {
 		held_by_sure(h[i], sure[i], amb[i]);
 		objset_recount(h[i], sure[i]);
