@@ -477,7 +477,12 @@ int store_load(const struct store *s, uint32_t id, uint32_t elem, uint64_t count
 
 	if (sc == NULL)
 		return -1;
-	char *z = xmalloc(4 + (size_t)zbound()), *tmp = sc->filter ? xmalloc(STORE_CHUNK) : NULL;
+	/* buffers the size of what this section can need, not of the
+	 * biggest chunk: a cache holds dozens of small sections, and a
+	 * chunk's compressed bytes (with their length) lie within sc->comp */
+	size_t zcap = sc->comp < 4 + (uint64_t)zbound() ? (size_t)sc->comp : 4 + (size_t)zbound();
+	size_t tcap = sc->raw < STORE_CHUNK ? (size_t)sc->raw : STORE_CHUNK;
+	char *z = xmalloc(zcap > 4 ? zcap : 4), *tmp = sc->filter ? xmalloc(tcap + 1) : NULL;
 	uint64_t at = sc->off, done = 0, check = 0;
 	int rc = 0;
 	char empty[1];
@@ -559,9 +564,12 @@ int store_reader_open(struct store_reader *r, const struct store *s, uint32_t id
 		r->err = 1;
 		return -1;
 	}
-	r->z = xmalloc(4 + (size_t)zbound());
-	r->buf = xmalloc(STORE_CHUNK);
-	r->tmp = r->sc->filter ? xmalloc(STORE_CHUNK) : NULL;
+	/* as store_load's: no bigger than the section needs */
+	size_t zcap = r->sc->comp < 4 + (uint64_t)zbound() ? (size_t)r->sc->comp : 4 + (size_t)zbound();
+	size_t cap = r->sc->raw < STORE_CHUNK ? (size_t)r->sc->raw : STORE_CHUNK;
+	r->z = xmalloc(zcap > 4 ? zcap : 4);
+	r->buf = xmalloc(cap + 1);
+	r->tmp = r->sc->filter ? xmalloc(cap + 1) : NULL;
 	return 0;
 }
 
