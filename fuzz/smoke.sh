@@ -7,7 +7,9 @@
 # seeds ("fresh", make fuzz-smoke), or kept from the last run with the
 # seeds added ("keep", make fuzz-long). Each prints its runs and its
 # final coverage; the logs stay in BUILDDIR/fuzz/logs, a failing input
-# in BUILDDIR/fuzz/artifacts/NAME/.
+# in BUILDDIR/fuzz/artifacts/NAME/. FUZZ_TIMEOUT (seconds, 10) is the
+# slow input's bound: raise it on a machine busy with other work, where a
+# starved run of a fine input can take longer.
 src=$1 build=$2 seeds=$3 secs=${4:-40} mode=${5:-fresh}
 if [ $# -ge 5 ]; then shift 5; else set --; fi
 all="hprof nettrace gcdump mlpd v8 baseline clrmark gz cache step rules devtools"
@@ -32,7 +34,7 @@ for name in $names; do
 	# enough to mutate, and far faster to run
 	maxlen=
 	[ "$name" = v8 ] && maxlen=-max_len=262144
-	"$build/fuzz/$name-fuzzer" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+	"$build/fuzz/$name-fuzzer" -max_total_time="$secs" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 \
 		-print_final_stats=1 -artifact_prefix="$art/" $dict $maxlen "$corpus" > "$log" 2>&1
 	rc=$?
 	final=$(grep -E '^#[0-9]+[[:space:]]+(DONE|INITED|pulse|NEW|REDUCE)' "$log" | tail -1)
