@@ -496,7 +496,11 @@ START_TEST(test_live_not_runtime)
 	ck_assert_msg(waitpid(pid, NULL, WNOHANG) == 0 && strstr(s, "\nSigPnd:\t0000000000000000\n") &&
 		      strstr(s, "\nShdPnd:\t0000000000000000\n"), "signalled: %s", s);
 	free(s);
-	end_workload(pid, hold);
+	/* our own sleep, which would not end when its input does: ended now,
+	 * not after end_workload's wait for a hang */
+	close(hold);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
 }
 END_TEST
 
