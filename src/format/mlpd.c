@@ -352,22 +352,11 @@ static void imap_del(struct imap *m, size_t i)
 	m->n--;
 }
 
-/* The references' columns are mappings of their own (big_alloc): let
- * go early (parked, build()), they leave no hole in malloc's heap, nor
- * raise its threshold for mapping blocks (then later blocks of a few MB
- * come from its heap, and stay there once freed). */
-static void refs_free(struct capture *c)
-{
-	big_free(c->tgt, c->cr * sizeof *c->tgt);
-	big_free(c->off, c->cr * sizeof *c->off);
-	c->tgt = NULL;
-	c->off = NULL;
-}
-
 static void capture_free(struct capture *c)
 {
 	free(c->o);
-	refs_free(c);
+	free(c->tgt);
+	free(c->off);
 	free(c->x);
 	free(c->r);
 	free(c->vts);
@@ -412,8 +401,8 @@ static void capture_start(struct mrd *r, const struct mshot *sh)
 	r->kept.co = (sh->objects < most ? sh->objects : most) + 1;
 	r->kept.o = xreallocarray(NULL, r->kept.co, sizeof *r->kept.o);
 	r->kept.cr = (sh->refs < most ? sh->refs : most) + 1;
-	r->kept.tgt = big_alloc(r->kept.cr * sizeof *r->kept.tgt);
-	r->kept.off = big_alloc(r->kept.cr * sizeof *r->kept.off);
+	r->kept.tgt = xreallocarray(NULL, r->kept.cr, sizeof *r->kept.tgt);
+	r->kept.off = xreallocarray(NULL, r->kept.cr, sizeof *r->kept.off);
 	imap_init(&r->kept.vtix, 64);
 }
 
@@ -492,10 +481,9 @@ static void heap_object(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_
 		uint32_t off32 = at > UINT32_MAX ? UINT32_MAX : (uint32_t)at;
 		if (o != NULL) {
 			if (cp->nr == cp->cr) {
-				size_t was = cp->cr;
 				cp->cr = cp->cr ? cp->cr * 2 : 1024;
-				cp->tgt = big_resize(cp->tgt, was * sizeof *cp->tgt, cp->cr * sizeof *cp->tgt);
-				cp->off = big_resize(cp->off, was * sizeof *cp->off, cp->cr * sizeof *cp->off);
+				cp->tgt = xreallocarray(cp->tgt, cp->cr, sizeof *cp->tgt);
+				cp->off = xreallocarray(cp->off, cp->cr, sizeof *cp->off);
 			}
 			cp->tgt[cp->nr] = to;
 			cp->off[cp->nr++] = off32;
@@ -1207,7 +1195,8 @@ static void build(struct mrd *r, struct capture *cp, unsigned ptrsize)
 	struct store *st = heap_scratch(h);
 	if (st != NULL && store_put(st, PARK_TGT, cp->tgt, sizeof *cp->tgt, cp->nr) == 0 &&
 	    store_put(st, PARK_OFF, cp->off, sizeof *cp->off, cp->nr) == 0) {
-		refs_free(cp);
+		free(cp->tgt), free(cp->off);
+		cp->tgt = NULL, cp->off = NULL;
 	}
 	hw_qsort(r->cls, r->ncls, sizeof *r->cls, cmp_first_u64);
 	hw_qsort(r->vt, r->nvt, sizeof *r->vt, cmp_first_u64);
@@ -1227,9 +1216,8 @@ static void build(struct mrd *r, struct capture *cp, unsigned ptrsize)
 	struct mplace *pl = places(r, l, n, &b);
 	references(h, cp, pl, n, &b);
 	free(pl);
-	refs_free(cp);
-	free(cp->x);
-	cp->x = NULL;
+	free(cp->tgt), free(cp->off), free(cp->x);
+	cp->tgt = NULL, cp->off = NULL, cp->x = NULL;
 	if (st != NULL) {
 		store_drop(st, PARK_TGT);
 		store_drop(st, PARK_OFF);
