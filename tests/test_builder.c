@@ -38,7 +38,8 @@ static unsigned rnd(unsigned *s, unsigned n)
 	return (*s >> 16) % n;
 }
 
-/* Distinct ids, 8 apart or more, not ascending as drawn. */
+/* Distinct ids, 8 apart or more, not ascending as drawn; every third
+ * heap's past 32 bits. */
 static void draw(struct spec *sp, unsigned seed, int dups, int missing)
 {
 	unsigned s = seed;
@@ -47,6 +48,8 @@ static void draw(struct spec *sp, unsigned seed, int dups, int missing)
 	sp->no = 2 + rnd(&s, MAXO - 1);
 	for (size_t i = 0; i < sp->no; i++) {
 		sp->o[i].id = 0x1000 + 8 * (uint64_t)(i * 7 % 64) + 0x400 * (uint64_t)(i / 64);
+		if (seed % 3 == 2) /* ids past 32 bits (8 GiB apart): their high halves move too */
+			sp->o[i].id += (uint64_t)(i % 3) << 33;
 		sp->o[i].size = 8 + 8 * rnd(&s, 20);
 		sp->o[i].cls = (int)rnd(&s, 5);
 		sp->o[i].kind = rnd(&s, 3) == 0 ? NK_OBJARRAY : NK_INSTANCE;

@@ -23,7 +23,6 @@
 #include "graph/builder.h"
 #include "graph/classes.h"
 #include "graph/reader.h"
-#include "graph/resident.h"
 #include "runtime/clr.h"
 
 enum { EV_GCSTART = 1, EV_GCEND = 2, EV_RESTART_END = 3, EV_SUSPEND_START = 9, EV_BULKTYPE = 15,
@@ -421,9 +420,6 @@ void clr_build(struct clr_parts *p)
 	if (b.cut_sizes > 0)
 		warn_add(&h->warn, "%s: %llu objects reach past the next object's address (or the end of the "
 			 "address space); their sizes cut to it", h->path, (unsigned long long)b.cut_sizes);
-	/* what the objects are waits on disk (when there is a file behind
-	 * h) while their references are made: nothing below reads it */
-	heap_park(h, HP_CLASS | HP_SHALLOW | HP_KIND);
 	hw_qsort(p->dep, p->ndep, sizeof *p->dep, cmp_first_u64);
 	references(p, &b);
 	for (size_t i = 0; i < p->nroots; i++) /* a static variable's carries its name */

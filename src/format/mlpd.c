@@ -30,9 +30,9 @@
 
 #include "graph/analysis.h"
 #include "graph/builder.h"
+#include "graph/cache.h"
 #include "graph/classes.h"
 #include "graph/reader.h"
-#include "graph/resident.h"
 
 #define HEADER_ID 0x4D505A01u
 #define BUF_ID 0x4D504C01u
@@ -1117,14 +1117,29 @@ static struct mplace *places(struct mrd *r, struct mleft *l, size_t n, struct he
 	return xreallocarray(l, n + 1, sizeof(struct mplace));
 }
 
+/* The ids of what build() parks in the scratch file (graph/cache.h's
+ * heap_scratch, ids from STORE_SCRATCH): the references' targets and
+ * offsets as captured */
+#define PARK_TGT (STORE_SCRATCH + 100)
+#define PARK_OFF (STORE_SCRATCH + 101)
+
 /* The references, counted by their sources' nodes, then each written
  * to its place with its label: a target no object has left a hole, for
  * hb_finish to count as dangling. The continuations not next to their
  * object last, by their source's address. */
-static void references(struct capture *cp, const struct mplace *pl, size_t n, struct heap_builder *b)
+static void references(struct heap *h, struct capture *cp, const struct mplace *pl, size_t n,
+		       struct heap_builder *b)
 {
-	uint64_t r0 = 0;
+	struct seq tgt, off; /* cp->tgt and cp->off, or their parked copies */
+	const struct store *st = heap_scratch(h);
 
+	if (cp->tgt != NULL) {
+		seq_mem(&tgt, cp->tgt, sizeof *cp->tgt);
+		seq_mem(&off, cp->off, sizeof *cp->off);
+	} else if (st == NULL || seq_open(&tgt, st, PARK_TGT, sizeof *cp->tgt) < 0 ||
+		   seq_open(&off, st, PARK_OFF, sizeof *cp->off) < 0) {
+		hw_fatal("%s: cannot read the references back from the scratch file", esc_str(h->path));
+	}
 	for (size_t i = 0; i < n; i++)
 		if (pl[i].v != HW_NONE && pl[i].nrefs > 0)
 			hb_refs_count(b, pl[i].v, pl[i].nrefs);
@@ -1133,16 +1148,27 @@ static void references(struct capture *cp, const struct mplace *pl, size_t n, st
 		if (s != HW_NONE)
 			hb_refs_count(b, s, 1);
 	}
-	for (size_t i = 0; i < n; r0 += pl[i++].nrefs) {
-		if (pl[i].v == HW_NONE || pl[i].nrefs == 0)
+	for (size_t i = 0; i < n; i++) {
+		if (pl[i].nrefs == 0)
 			continue;
+		if (pl[i].v == HW_NONE) {
+			if (seq_skip(&tgt, pl[i].nrefs) < 0 || seq_skip(&off, pl[i].nrefs) < 0)
+				break;
+			continue;
+		}
+		const uint64_t *tg = seq_span(&tgt, pl[i].nrefs);
+		const uint32_t *of = seq_span(&off, pl[i].nrefs);
+		if (tg == NULL || of == NULL)
+			break;
 		uint32_t *lab;
 		node_t *to = hb_refs_room(b, pl[i].v, pl[i].nrefs, &lab);
 		for (uint32_t j = 0; j < pl[i].nrefs; j++) {
-			to[j] = hb_find(b, cp->tgt[r0 + j]);
-			lab[j] = cp->off[r0 + j];
+			to[j] = hb_find(b, tg[j]);
+			lab[j] = of[j];
 		}
 	}
+	if (seq_end(&tgt) < 0 || seq_end(&off) < 0)
+		hw_fatal("%s: cannot read the references back from the scratch file", esc_str(h->path));
 	for (size_t i = 0; i < cp->nx; i++) {
 		node_t s = hb_find(b, cp->x[i].src);
 		uint32_t *lab;
@@ -1164,6 +1190,14 @@ static void build(struct mrd *r, struct capture *cp, unsigned ptrsize)
 	struct heap_builder b;
 	uint32_t prev_vt = HW_NONE, prev_ty = HW_NONE;
 
+	/* the references wait in the scratch file behind h (when there is
+	 * one) while the builder has the objects: read back in order */
+	struct store *st = heap_scratch(h);
+	if (st != NULL && store_put(st, PARK_TGT, cp->tgt, sizeof *cp->tgt, cp->nr) == 0 &&
+	    store_put(st, PARK_OFF, cp->off, sizeof *cp->off, cp->nr) == 0) {
+		free(cp->tgt), free(cp->off);
+		cp->tgt = NULL, cp->off = NULL;
+	}
 	hw_qsort(r->cls, r->ncls, sizeof *r->cls, cmp_first_u64);
 	hw_qsort(r->vt, r->nvt, sizeof *r->vt, cmp_first_u64);
 	hb_start(&b, h, &r->nt, cp->no, HB_LABELS);
@@ -1179,14 +1213,15 @@ static void build(struct mrd *r, struct capture *cp, unsigned ptrsize)
 	size_t n = cp->no;
 	struct mleft *l = leftover(cp);
 	hb_nodes_done(&b);
-	/* what the objects are waits on disk (when there is a file behind
-	 * h) while their references are made: nothing below reads it */
-	heap_park(h, HP_CLASS | HP_SHALLOW | HP_KIND);
 	struct mplace *pl = places(r, l, n, &b);
-	references(cp, pl, n, &b);
+	references(h, cp, pl, n, &b);
 	free(pl);
 	free(cp->tgt), free(cp->off), free(cp->x);
 	cp->tgt = NULL, cp->off = NULL, cp->x = NULL;
+	if (st != NULL) {
+		store_drop(st, PARK_TGT);
+		store_drop(st, PARK_OFF);
+	}
 	shot_roots(r, cp, &b);
 	hb_finish(&b);
 	struct mlpd_data *md = xcalloc(1, sizeof *md);

@@ -242,6 +242,8 @@ static void warn_twice(struct heap *h, const uint32_t *o2n, uint32_t nnodes)
 			}
 }
 
+#define RELEASE_NODES (1u << 18) /* nodes given between lettings go of their columns */
+
 /* The heap's nodes, through the builder (which sorts them by id and
  * makes the classes): each snapshot node but the root an object of its
  * id; then their names and types, and o2n, a snapshot node's heap node
@@ -256,11 +258,18 @@ static uint32_t *make_nodes(struct v8b *b, int tracked)
 
 	hb_start(&b->hb, h, &b->nt, s->nnodes - 1, HB_LABELS | HB_GIVEN | HB_PLACES | HB_TWICE);
 	uint64_t max = 0;
-	for (uint32_t o = 0; o < s->nnodes; o++)
+	uint32_t done = 0;
+	for (uint32_t o = 0; o < s->nnodes; o++) {
 		if (o != root) {
 			hb_object(&b->hb, s->nid[o], node_class(b, o), s->nsize[o], NK_INSTANCE);
 			max |= s->nid[o];
 		}
+		/* the builder's copy grows as the columns read go: not both whole */
+		if (o + 1 - done >= RELEASE_NODES) {
+			v8_snap_release_nodes(s, done, o + 1);
+			done = o + 1;
+		}
+	}
 	free(s->nid);
 	s->nid = NULL;
 	free(s->ndetached);
@@ -276,8 +285,9 @@ static uint32_t *make_nodes(struct v8b *b, int tracked)
 		warn_twice(h, o2n, s->nnodes);
 	d->node_name = permute32(&s->nname, o2n, s->nnodes, h->n, HW_NONE);
 	d->node_type = permute8(&s->ntype, o2n, s->nnodes, h->n, UINT8_MAX);
-	if (tracked)
-		d->node_trace = permute32(&s->ntrace, o2n, s->nnodes, h->n, 0);
+	if (tracked) /* no node with a trace: all 0 */
+		d->node_trace = s->ntrace != NULL ? permute32(&s->ntrace, o2n, s->nnodes, h->n, 0)
+						  : xcalloc((size_t)h->n + 1, sizeof *d->node_trace);
 	free(s->ntrace);
 	s->ntrace = NULL;
 	return o2n;
@@ -290,7 +300,7 @@ static uint32_t *make_nodes(struct v8b *b, int tracked)
 
 static int tracking(const struct v8_snap *s)
 {
-	return s->ntrace != NULL && s->n_tt > 0 && s->n_tfi > 0 && s->tt_id >= 0 && s->tt_fi >= 0 &&
+	return s->nf_trace_node_id >= 0 && s->n_tt > 0 && s->n_tfi > 0 && s->tt_id >= 0 && s->tt_fi >= 0 &&
 	       s->tfi_name >= 0 && (unsigned)s->tt_id + 1 < s->tt_fields &&
 	       (unsigned)s->tt_fi + 1 < s->tt_fields && (unsigned)s->tfi_name < s->tfi_fields;
 }

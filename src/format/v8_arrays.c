@@ -108,10 +108,11 @@ static void nodes_resize(struct v8_snap *s, uint64_t cap)
 	s->nid = resize(s->nid, cap, sizeof *s->nid);
 	s->nsize = resize(s->nsize, cap, sizeof *s->nsize);
 	s->nedges_of = resize(s->nedges_of, cap, sizeof *s->nedges_of);
-	if (s->nf_trace_node_id >= 0)
+	if (s->ntrace != NULL) /* made by the first node with a trace */
 		s->ntrace = resize(s->ntrace, cap, sizeof *s->ntrace);
 	if (s->nf_detachedness >= 0)
 		s->ndetached = resize(s->ndetached, cap, sizeof *s->ndetached);
+	s->ncap = cap;
 }
 
 static void node_put(struct v8_snap *s, const uint64_t *rec, uint32_t i, struct clamps *c)
@@ -121,8 +122,13 @@ static void node_put(struct v8_snap *s, const uint64_t *rec, uint32_t i, struct 
 	s->nid[i] = rec[s->nf_id];
 	s->nsize[i] = clamp32(rec[s->nf_self_size], c);
 	s->nedges_of[i] = clamp32(rec[s->nf_edge_count], c);
-	if (s->ntrace != NULL)
-		s->ntrace[i] = clamp32(rec[s->nf_trace_node_id], c);
+	if (s->nf_trace_node_id >= 0) {
+		uint32_t t = clamp32(rec[s->nf_trace_node_id], c);
+		if (t != 0 && s->ntrace == NULL) /* the nodes before had none */
+			s->ntrace = xcalloc((size_t)s->ncap, sizeof *s->ntrace);
+		if (s->ntrace != NULL)
+			s->ntrace[i] = t;
+	}
 	if (s->ndetached != NULL)
 		s->ndetached[i] = clamp8(rec[s->nf_detachedness], c);
 }
@@ -193,6 +199,14 @@ static void edges_resize(struct v8_snap *s, uint64_t cap)
 	s->ename = big_resize(s->ename, s->ecap * sizeof *s->ename, cap * sizeof *s->ename);
 	s->eto = big_resize(s->eto, s->ecap * sizeof *s->eto, cap * sizeof *s->eto);
 	s->ecap = cap;
+}
+
+void v8_snap_release_nodes(struct v8_snap *s, uint64_t from, uint64_t to)
+{
+	big_release(s->nid, from * sizeof *s->nid, to * sizeof *s->nid);
+	big_release(s->nsize, from * sizeof *s->nsize, to * sizeof *s->nsize);
+	if (s->ndetached != NULL)
+		big_release(s->ndetached, from * sizeof *s->ndetached, to * sizeof *s->ndetached);
 }
 
 void v8_snap_release_edges(struct v8_snap *s, uint64_t from, uint64_t to)

@@ -36,7 +36,8 @@ struct v8_snap {
 	uint32_t nnodes, nedges; /* as read (complete records only) */
 	/* Nodes. type, name, id, self_size and edge_count are required by the
 	 * reader, so those arrays exist; ntrace and ndetached are NULL when
-	 * meta has no such field (V8 before 2021 had no detachedness).
+	 * meta has no such field (V8 before 2021 had no detachedness), and
+	 * ntrace also when every node's is 0 (no allocation tracking).
 	 * ntype: index into node_types, UINT8_MAX when the file's value is
 	 * not one; nname: index into the strings, HW_NONE when past them;
 	 * nsize and ntrace saturate at UINT32_MAX; nedges_of: the edges of
@@ -44,6 +45,7 @@ struct v8_snap {
 	 * is nedges, the reader trims it so). */
 	uint8_t *ntype; uint32_t *nname; uint64_t *nid; uint32_t *nsize; uint32_t *nedges_of;
 	uint32_t *ntrace; uint8_t *ndetached;
+	uint64_t ncap; /* records the node columns have room for */
 	/* Edges. etype: index into edge_types (UINT8_MAX: not one); ename:
 	 * a string index (HW_NONE when past the strings), or for the edge
 	 * types named "element" and "hidden" the element index as written;
@@ -107,6 +109,9 @@ int v8_probe(const uint8_t *head, size_t n);
  * before size or has a bad escape. */
 long v8_string(const uint8_t *map, uint64_t size, uint64_t off, struct sbuf *out, size_t max);
 
+/* Nodes [from, to) are given to the builder: the whole pages of their
+ * ids, sizes and detachedness within let go (zeros from now on). */
+void v8_snap_release_nodes(struct v8_snap *s, uint64_t from, uint64_t to);
 /* Edges [from, to) are read: the whole pages of the columns within let
  * go (they read as zeros from now on). */
 void v8_snap_release_edges(struct v8_snap *s, uint64_t from, uint64_t to);

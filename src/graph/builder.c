@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "graph/analysis.h"
+#include "graph/resident.h"
 
 /* The builder's own memory, counted: old bytes become new ones. */
 static void own(struct heap_builder *b, size_t old, size_t now)
@@ -658,19 +659,33 @@ static void permute_cycles(struct heap_builder *b, const node_t *perm, node_t n)
 
 /* The kept nodes (k of the n given) in perm's order, ids given twice
  * left out: through a copy, one array after another (faster than the
- * cycles when most nodes move). */
-static void permute_kept(struct heap_builder *b, const node_t *perm, node_t k, node_t n)
+ * cycles when most nodes move). Unless keep (perm is read after), the
+ * copy is of 4 bytes a node, not 8 (the sort's peak: perm and it): the
+ * ids' high halves go over perm, each read once, at its own place. */
+static void permute_kept(struct heap_builder *b, node_t *perm, node_t k, node_t n, int keep)
 {
 	struct heap *h = b->h;
-	uint64_t *tmp = big_alloc(((size_t)n + 1) * sizeof *tmp);
+	size_t tb = ((size_t)n + 1) * (keep ? sizeof(uint64_t) : sizeof(uint32_t));
+	void *tmp = big_alloc(tb);
 
-	own(b, 0, ((size_t)n + 1) * sizeof *tmp);
-	PERMUTE(h, node_id, uint64_t, perm, k, tmp);
+	own(b, 0, tb);
 	PERMUTE(h, node_class, uint32_t, perm, k, tmp);
 	PERMUTE(h, node_shallow, uint32_t, perm, k, tmp);
 	PERMUTE(h, node_kind, uint8_t, perm, k, tmp);
-	big_free(tmp, ((size_t)n + 1) * sizeof *tmp);
-	own(b, ((size_t)n + 1) * sizeof *tmp, 0);
+	if (keep) {
+		PERMUTE(h, node_id, uint64_t, perm, k, tmp);
+	} else { /* the ids last: perm is gone after them */
+		uint32_t *lo = tmp;
+		for (node_t i = 0; i < k; i++) {
+			uint64_t id = h->node_id[perm[i]];
+			lo[i] = (uint32_t)id;
+			perm[i] = (node_t)(id >> 32);
+		}
+		for (node_t i = 0; i < k; i++)
+			h->node_id[i + 1] = (uint64_t)perm[i] << 32 | lo[i];
+	}
+	big_free(tmp, tb);
+	own(b, tb, 0);
 }
 
 /* The counts given with the objects (hb_object_refs), the n nodes in
@@ -689,6 +704,33 @@ static void refs_given(struct heap_builder *b, node_t n)
 	b->given_refs = NULL;
 }
 
+/* perm (node i + 1 is the one given at perm[i], all n of them) made its
+ * inverse in place, cycle by cycle: perm[j] is then the node of the
+ * object given at place j + 1. */
+static void invert(struct heap_builder *b, node_t *perm, node_t n)
+{
+	size_t words = ((size_t)n + 64) / 64;
+	uint64_t *done = big_alloc(words * sizeof *done); /* zeroed */
+
+	own(b, 0, words * sizeof *done);
+	for (node_t i = 0; i < n; i++) {
+		if (done[i / 64] >> (i % 64) & 1)
+			continue;
+		node_t prev = i, cur = perm[i] - 1;
+		for (;;) {
+			node_t next = perm[cur] - 1;
+			perm[cur] = prev + 1;
+			done[cur / 64] |= 1ull << (cur % 64);
+			if (cur == i)
+				break;
+			prev = cur;
+			cur = next;
+		}
+	}
+	big_free(done, words * sizeof *done);
+	own(b, words * sizeof *done, 0);
+}
+
 /* Nodes by ascending id, each id once (or as given, HB_TWICE): sorted
  * only when they did not come so. */
 static void order_nodes(struct heap_builder *b)
@@ -705,32 +747,52 @@ static void order_nodes(struct heap_builder *b)
 		refs_given(b, n);
 		return;
 	}
-	node_t *perm = big_alloc(((size_t)n + 1) * sizeof *perm); /* not malloc's: no hole left */
+	/* not malloc's: no hole left; but with HB_PLACES it becomes the
+	 * places as given, the reader's to free */
+	int places = (b->flags & HB_PLACES) != 0;
+	node_t *perm = places ? xmalloc(((size_t)n + 1) * sizeof *perm) : big_alloc(((size_t)n + 1) * sizeof *perm);
 	own(b, 0, ((size_t)n + 1) * sizeof *perm);
 	int merged = sort_by_id(b, h->node_id, perm, n);
-	if (b->flags & HB_PLACES)
-		given_room(b, n);
-	for (node_t i = 0; i < n; i++) { /* an id given twice: the first (or both, HB_TWICE) */
-		node_t p = perm[i];
-		int twice = k > 0 && h->node_id[perm[k - 1]] == h->node_id[p];
-		b->dup_ids += twice;
-		if (!twice || (b->flags & HB_TWICE))
-			perm[k++] = p;
-		if (b->given != NULL)
-			b->given[p - 1] = k; /* the kept one's */
+	node_t dropped = 0; /* ids given twice, left out */
+	for (node_t i = 1; i < n; i++)
+		if (h->node_id[perm[i - 1]] == h->node_id[perm[i]]) {
+			b->dup_ids++;
+			dropped += !(b->flags & HB_TWICE);
+		}
+	if (dropped == 0) {
+		k = n;
+	} else {
+		if (places)
+			given_room(b, n);
+		for (node_t i = 0; i < n; i++) { /* an id given twice: the first */
+			node_t p = perm[i];
+			if (k == 0 || h->node_id[perm[k - 1]] != h->node_id[p])
+				perm[k++] = p;
+			if (b->given != NULL)
+				b->given[p - 1] = k; /* the kept one's */
+		}
 	}
 	node_t moved = 0; /* merged runs may still move most nodes (regions interleaved) */
 	for (node_t i = 0; i < k && merged; i++)
 		moved += perm[i] != i + 1;
 	if (k == n && merged && moved < n / 2) /* most in place already */
 		permute_cycles(b, perm, n);
-	else
-		permute_kept(b, perm, k, n);
+	else /* perm is read after it by big_moved, and becomes the places */
+		permute_kept(b, perm, k, n, b->nbig > 0 || places);
 	if (b->nbig > 0)
 		big_moved(b, perm, k);
-	big_free(perm, ((size_t)n + 1) * sizeof *perm);
-	own(b, ((size_t)n + 1) * sizeof *perm, 0);
 	b->n = k;
+	if (places && dropped == 0) { /* each node as given: perm's inverse, in its room */
+		invert(b, perm, n);
+		b->given = perm;
+		b->ngiven = (size_t)n + 1;
+		return;
+	}
+	if (places)
+		free(perm);
+	else
+		big_free(perm, ((size_t)n + 1) * sizeof *perm);
+	own(b, ((size_t)n + 1) * sizeof *perm, 0);
 }
 
 /* HB_DISJOINT: each node's size cut to the room before the next one's
@@ -1074,6 +1136,9 @@ void hb_nodes_done(struct heap_builder *b)
 	resolve_refs(b);
 	resolve_roots(b);
 	b->nodes_done = 1;
+	/* what the objects are waits on disk (when there is a file behind
+	 * h) while the references are made: nothing here reads it again */
+	heap_park(h, HP_CLASS | HP_SHALLOW | HP_KIND);
 }
 
 void hb_finish(struct heap_builder *b)

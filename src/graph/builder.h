@@ -160,7 +160,10 @@ void hb_root_node(struct heap_builder *b, node_t v, uint8_t kind, uint8_t native
 
 /* Optional, after the last hb_object: the nodes made (sorted, one per
  * id, classes), so that hb_find answers, and references given after it
- * take 8 bytes each instead of 16 (they are resolved at once). */
+ * take 8 bytes each instead of 16 (they are resolved at once). The
+ * nodes' classes, sizes and kinds are then parked (heap_park: written
+ * to the file behind the heap, when there is one, and let go of) while
+ * the references are made: heap_load brings them back. */
 void hb_nodes_done(struct heap_builder *b);
 /* After hb_nodes_done, started with HB_PLACES: the node of each object
  * in the order given (hb_object's calls, from 0; room for one more),
