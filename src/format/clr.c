@@ -253,6 +253,8 @@ struct clr_pass {
 	uint64_t prev_type, announced;
 	uint32_t ty;
 	bits_t *seen;      /* references(): of an address reported twice, the first report's */
+	const node_t *given; /* references(): each object's node, in the walk's order */
+	size_t k;          /* ... the next object's place in it */
 };
 
 static void object_given(void *arg, const struct clr_node *c, const uint64_t *to, size_t n)
@@ -287,11 +289,11 @@ static void objects(struct clr_parts *p, struct heap_builder *b)
 			 w.announced > p->nedges ? "objects short of theirs have what there is" : "extra are dropped");
 }
 
-/* An object's references go: its first report's (none of a later one);
- * its node when they do, else HW_NONE. */
-static node_t refs_from(struct clr_pass *w, const struct clr_node *c)
+/* An object's references go (the walk's next object): its first
+ * report's (none of a later one); its node when they do, else HW_NONE. */
+static node_t refs_from(struct clr_pass *w)
 {
-	node_t v = hb_find(w->b, c->addr);
+	node_t v = w->given[w->k++];
 
 	if (w->seen != NULL) {
 		if (bit_get(w->seen, v))
@@ -305,10 +307,9 @@ static void refs_counted(void *arg, const struct clr_node *c, const uint64_t *to
 {
 	struct clr_pass *w = arg;
 
+	(void)c;
 	(void)to;
-	if (w->seen == NULL && n == 0)
-		return;
-	node_t v = refs_from(w, c);
+	node_t v = refs_from(w);
 	if (v != HW_NONE && n > 0)
 		hb_refs_count(w->b, v, n);
 }
@@ -317,10 +318,21 @@ static void refs_placed(void *arg, const struct clr_node *c, const uint64_t *to,
 {
 	struct clr_pass *w = arg;
 
-	if (w->seen != NULL && refs_from(w, c) == HW_NONE)
+	if (refs_from(w) == HW_NONE)
 		return;
 	if (n > 0)
 		hb_refs(w->b, c->addr, to, n);
+}
+
+/* The same, the targets as nodes (clr_parts' walk_nodes). */
+static void refs_placed_nodes(void *arg, const node_t *to, size_t n)
+{
+	struct clr_pass *w = arg;
+
+	node_t v = refs_from(w);
+	if (v == HW_NONE || n == 0)
+		return;
+	memcpy(hb_refs_room(w->b, v, n, NULL), to, n * sizeof *to);
 }
 
 /* The references: each object's, the next of those sent (of an address
@@ -331,7 +343,8 @@ static void refs_placed(void *arg, const struct clr_node *c, const uint64_t *to,
  * in the heap's arrays. */
 static void references(const struct clr_parts *p, struct heap_builder *b)
 {
-	struct clr_pass w = { .p = p, .b = b };
+	node_t *given = hb_given_take(b);
+	struct clr_pass w = { .p = p, .b = b, .given = given };
 	size_t words = b->dup_ids > 0 ? bits_words(p->h->n) : 0;
 
 	if (words > 0)
@@ -345,7 +358,12 @@ static void references(const struct clr_parts *p, struct heap_builder *b)
 		if (k != HW_NONE && hb_find(b, p->dep[i].value) != HW_NONE)
 			hb_refs_count(b, k, 1);
 	}
-	p->walk(p, 1, refs_placed, &w);
+	w.k = 0;
+	if (p->walk_nodes != NULL && hb_refs_counted(b))
+		p->walk_nodes(p, b, given, refs_placed_nodes, &w);
+	else
+		p->walk(p, 1, refs_placed, &w);
+	free(given);
 	free(w.seen);
 	for (size_t i = 0; i < p->ndep; i++)
 		hb_ref(b, p->dep[i].key, p->dep[i].value);
@@ -414,7 +432,7 @@ void clr_build(struct clr_parts *p)
 		hw_fatal("%s: more than 2^32 objects: not supported yet", esc_str(h->path));
 	if (p->nedges + p->ndep > (uint64_t)UINT32_MAX - 1)
 		hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(h->path));
-	hb_start(&b, h, &p->nt, p->nnodes, p->bound_sizes ? HB_DISJOINT : 0);
+	hb_start(&b, h, &p->nt, p->nnodes, (p->bound_sizes ? HB_DISJOINT : 0) | HB_GIVEN_NODES);
 	b.dup_what = "objects at an address the GC reported before; the first report of each is kept";
 	objects(p, &b);
 	hb_nodes_done(&b);

@@ -32,6 +32,10 @@ struct clr_parts;
  * targets (as many as it claims and the file sent; to: NULL when not
  * asked for). */
 typedef void (*clr_walk_fn)(void *arg, const struct clr_node *o, const uint64_t *to, size_t n);
+/* The same by node (clr_parts' walk_nodes): the next object's n
+ * references' targets as nodes (HW_NONE: no object's). */
+typedef void (*clr_walk_nodes_fn)(void *arg, const node_t *to, size_t n);
+struct heap_builder;
 
 /* What a reader gathered. The objects and their references are not
  * kept but read again from the mapped file, as often as clr_build asks:
@@ -41,6 +45,12 @@ struct clr_parts {
 	struct heap *h;
 	struct nametab nt;
 	void (*walk)(const struct clr_parts *p, int targets, clr_walk_fn fn, void *arg);
+	/* optional, for a reader whose references name their targets by
+	 * place (a .gcdump's): the objects as walk gives them, with their
+	 * targets as nodes, given[k] the k-th object's node (hb_given_take
+	 * of the builder b, whose hb_find finds a target by address) */
+	void (*walk_nodes)(const struct clr_parts *p, const struct heap_builder *b, const node_t *given,
+			   clr_walk_nodes_fn fn, void *arg);
 	void *src;      /* the reader's, for walk */
 	size_t nnodes;  /* the objects walk gives */
 	uint64_t nedges; /* the references the file sent (those past the last

@@ -583,7 +583,8 @@ static void big_moved(struct heap_builder *b, const node_t *perm, node_t n)
 	b->nbig = k;
 }
 
-/* Room for each object's node as given (HB_PLACES), and one more. */
+/* Room for each object's node as given (HB_PLACES, HB_GIVEN_NODES),
+ * and one more. */
 static void given_room(struct heap_builder *b, node_t n)
 {
 	b->ngiven = (size_t)n + 1;
@@ -697,7 +698,7 @@ static void order_nodes(struct heap_builder *b)
 	node_t n = b->n, k = 0;
 
 	if (b->ascending) {
-		if (b->flags & HB_PLACES) {
+		if (b->flags & (HB_PLACES | HB_GIVEN_NODES)) {
 			given_room(b, n);
 			for (node_t i = 0; i < n; i++)
 				b->given[i] = i + 1;
@@ -708,16 +709,19 @@ static void order_nodes(struct heap_builder *b)
 	node_t *perm = big_alloc(((size_t)n + 1) * sizeof *perm); /* not malloc's: no hole left */
 	own(b, 0, ((size_t)n + 1) * sizeof *perm);
 	int merged = sort_by_id(b, h->node_id, perm, n);
-	if (b->flags & HB_PLACES)
-		given_room(b, n);
+	int want_given = (b->flags & (HB_PLACES | HB_GIVEN_NODES)) != 0;
+	struct hb_dup { node_t place, node; } *dup = NULL; /* ids given twice, left out */
+	size_t ndup = 0, cdup = 0;
 	for (node_t i = 0; i < n; i++) { /* an id given twice: the first (or both, HB_TWICE) */
 		node_t p = perm[i];
 		int twice = k > 0 && h->node_id[perm[k - 1]] == h->node_id[p];
 		b->dup_ids += twice;
-		if (!twice || (b->flags & HB_TWICE))
+		if (!twice || (b->flags & HB_TWICE)) {
 			perm[k++] = p;
-		if (b->given != NULL)
-			b->given[p - 1] = k; /* the kept one's */
+		} else if (want_given) {
+			OWN_GROW(b, dup, ndup, cdup);
+			dup[ndup++] = (struct hb_dup){ p, k }; /* the kept one's */
+		}
 	}
 	node_t moved = 0; /* merged runs may still move most nodes (regions interleaved) */
 	for (node_t i = 0; i < k && merged; i++)
@@ -726,6 +730,15 @@ static void order_nodes(struct heap_builder *b)
 		permute_cycles(b, perm, n);
 	else
 		permute_kept(b, perm, k, n);
+	if (want_given) { /* once the permutation's copy is gone: not beside it at the peak */
+		given_room(b, n);
+		for (node_t i = 0; i < k; i++)
+			b->given[perm[i] - 1] = i + 1;
+		for (size_t i = 0; i < ndup; i++)
+			b->given[dup[i].place - 1] = dup[i].node;
+	}
+	free(dup);
+	own(b, cdup * sizeof *dup, 0);
 	if (b->nbig > 0)
 		big_moved(b, perm, k);
 	big_free(perm, ((size_t)n + 1) * sizeof *perm);
