@@ -236,7 +236,11 @@ static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
  * parallel to them) for its next objects. */
 static uint32_t node_type(const struct clr_parts *p, uint32_t *handle, struct heap_builder *b, uint64_t type)
 {
-	size_t lo = lower_bound_u64s(p->types, p->ntypes, sizeof *p->types, type);
+	/* a .gcdump's ids are the types' indices: the first of its id at its
+	 * own place needs no search */
+	size_t lo = type < p->ntypes && p->types[type].id == type && (type == 0 || p->types[type - 1].id < type)
+			    ? (size_t)type
+			    : lower_bound_u64s(p->types, p->ntypes, sizeof *p->types, type);
 
 	if (lo >= p->ntypes || p->types[lo].id != type)
 		return hb_type_unnamed(b, "Type", type);

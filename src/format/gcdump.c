@@ -155,11 +155,15 @@ static int begin_object(struct cur *c, const char *want, int32_t *version, int32
 /* A compressed int at blob[*at] (< len): big-endian 7-bit groups, all
  * but the last with bit 7 set, the first sign-extended; 0, or -1 if it
  * runs past the blob or is longer than 5 bytes. */
-static int compressed(const uint8_t *blob, size_t len, size_t *at, int32_t *out)
+static inline int compressed(const uint8_t *blob, size_t len, size_t *at, int32_t *out)
 {
 	if (*at >= len)
 		return -1;
 	uint8_t b = blob[(*at)++];
+	if (!(b & 0x80)) { /* one byte: most are */
+		*out = (int32_t)((b & 0x40) ? (b & 0x7fu) | 0xffffff80u : b);
+		return 0;
+	}
 	uint32_t v = (b & 0x40) ? (b & 0x7fu) | 0xffffff80u : b & 0x7fu; /* the low 7 bits, signed */
 
 	for (int k = 1; b & 0x80; k++) {
@@ -214,7 +218,7 @@ struct gcd {
 /* Node i's decoding: type, size (as the file has it: negative is
  * damage), children (count and where they start in the blob); 0, or -1
  * if it is not all there. */
-static int node_at(const struct gcd *g, uint32_t i, uint32_t *type, int32_t *size, int32_t *nch, size_t *children)
+static inline int node_at(const struct gcd *g, uint32_t i, uint32_t *type, int32_t *size, int32_t *nch, size_t *children)
 {
 	size_t at = rd32(g->offsets + 4 * (size_t)i);
 	int32_t ts, sz;
@@ -248,7 +252,7 @@ static uint64_t usize(int32_t s)
 	return s < 0 ? 0 : (uint64_t)s;
 }
 
-static int is_object(const struct gcd *g, uint32_t i, uint32_t type, int32_t size)
+static inline int is_object(const struct gcd *g, uint32_t i, uint32_t type, int32_t size)
 {
 	uint64_t a = node_addr(g, i);
 
