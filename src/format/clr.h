@@ -77,9 +77,9 @@ struct clr_parts {
 /* The heap model of the parts, made by the builder (graph/builder.h):
  * nodes by address, classes by type name, references, roots; then what
  * only .NET has: weak and dependent handles (fmt_data), generations.
- * The objects are walked twice or three times: given (with the counts
- * of their references), their references counted (when the builder
- * could not keep those counts), placed (so that the builder keeps
+ * The objects are walked twice: given (with the counts of their
+ * references, kept a byte each for when the builder could not keep
+ * them), then their references placed (so that the builder keeps
  * nothing but the heap's arrays). */
 void clr_build(struct clr_parts *p);
 void clr_parts_free(struct clr_parts *p);
