@@ -748,6 +748,43 @@ START_TEST(test_by_place)
 }
 END_TEST
 
+/* HB_GIVEN_NODES: each object's node in the order given, as by place,
+ * while the ids stay the objects' and hb_find finds them (the .NET
+ * readers walk their objects again in the order given): ids shuffled,
+ * in runs or ascending, some given twice (the kept one's node). */
+START_TEST(test_given_nodes)
+{
+	struct placed p;
+
+	for (unsigned i = 0; i < RANDOM_HEAPS(400); i++) {
+		draw_placed(&p, i + 7, i % 3 == 0);
+		if (i % 3 == 2) /* ascending: no sort, no id twice */
+			for (size_t j = 0; j < p.no; j++)
+				p.id[j] = 0x1000 + 24 * (uint64_t)j;
+		struct heap *h = xcalloc(1, sizeof *h);
+		struct heap_builder b;
+		h->path = xstrdup("builder-test");
+		h->fd = -1;
+		hb_start(&b, h, NULL, p.no, HB_GIVEN_NODES);
+		uint32_t t = hb_type_str(&b, "G", 1, 1);
+		for (size_t j = 0; j < p.no; j++)
+			hb_object(&b, p.id[j], t, 8, NK_INSTANCE);
+		hb_nodes_done(&b);
+		node_t *g = hb_given_take(&b);
+		ck_assert_ptr_nonnull(g);
+		for (size_t j = 0; j < p.no; j++) {
+			ck_assert_uint_eq(g[j], placed_node(&p, j, 0));
+			ck_assert_uint_eq(h->node_id[g[j]], p.id[j]);
+			ck_assert_uint_eq(hb_find(&b, p.id[j]), g[j]);
+		}
+		hb_finish(&b);
+		free(g);
+		hb_free(&b);
+		free_heap(h);
+	}
+}
+END_TEST
+
 /* Sizes past 32 bits: node_shallow holds UINT32_MAX, the totals the
  * sizes, carried through the sort (and a duplicate's left out). */
 START_TEST(test_big_sizes)
@@ -994,6 +1031,7 @@ Suite *builder_suite(void)
 	tcase_add_test(tc, test_orders);
 	tcase_add_test(tc, test_labels);
 	tcase_add_test(tc, test_by_place);
+	tcase_add_test(tc, test_given_nodes);
 	tcase_add_test(tc, test_big_sizes);
 	tcase_add_test(tc, test_disjoint);
 	tcase_add_test(tc, test_own_memory);

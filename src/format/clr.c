@@ -235,7 +235,11 @@ static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
  * parallel to them) for its next objects. */
 static uint32_t node_type(const struct clr_parts *p, uint32_t *handle, struct heap_builder *b, uint64_t type)
 {
-	size_t lo = lower_bound_u64s(p->types, p->ntypes, sizeof *p->types, type);
+	/* a .gcdump's ids are the types' indices: the first of its id at its
+	 * own place needs no search */
+	size_t lo = type < p->ntypes && p->types[type].id == type && (type == 0 || p->types[type - 1].id < type)
+			    ? (size_t)type
+			    : lower_bound_u64s(p->types, p->ntypes, sizeof *p->types, type);
 
 	if (lo >= p->ntypes || p->types[lo].id != type)
 		return hb_type_unnamed(b, "Type", type);
@@ -243,6 +247,19 @@ static uint32_t node_type(const struct clr_parts *p, uint32_t *handle, struct he
 		handle[lo] = hb_type(b, p->types[lo].name, type);
 	return handle[lo];
 }
+
+/* Each object's count of references as the walk gives them, in the
+ * order given, a byte each (255: the count is among `wide`, by place):
+ * kept from the objects' walk for references() when the builder could
+ * not keep them (the objects came out of order), so that counting
+ * needs no walk of the file again. A byte, not the builder's four: the
+ * objects are sorted while it is held, at the build's peak. */
+struct clr_counts {
+	uint8_t *narrow;
+	size_t n, cap;
+	struct clr_wide { size_t at; uint64_t n; } *wide;
+	size_t nwide, cwide;
+};
 
 /* What a walk of the objects carries from one to the next. */
 struct clr_pass {
@@ -252,6 +269,9 @@ struct clr_pass {
 	uint64_t prev_type, announced;
 	uint32_t ty;
 	bits_t *seen;      /* references(): of an address reported twice, the first report's */
+	const node_t *given; /* references(): each object's node, in the walk's order */
+	size_t k;          /* ... the next object's place in it */
+	struct clr_counts *cnt; /* objects(): each one's count kept */
 };
 
 static void object_given(void *arg, const struct clr_node *c, const uint64_t *to, size_t n)
@@ -265,15 +285,26 @@ static void object_given(void *arg, const struct clr_node *c, const uint64_t *to
 	}
 	hb_object(w->b, c->addr, w->ty, c->size, NK_INSTANCE);
 	hb_object_refs(w->b, n);
+	struct clr_counts *k = w->cnt;
+	if (k->n == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 256;
+		k->narrow = xreallocarray(k->narrow, k->cap, 1);
+	}
+	k->narrow[k->n] = n < 255 ? (uint8_t)n : 255;
+	if (n >= 255) {
+		VEC_GROW(k->wide, k->nwide, k->cwide);
+		k->wide[k->nwide++] = (struct clr_wide){ k->n, n };
+	}
+	k->n++;
 	w->announced = c->nedges > UINT64_MAX - w->announced ? UINT64_MAX : w->announced + c->nedges;
 }
 
 /* The objects, by address as their ids, in the order sent, with the
  * count of their references; the references their counts announce
  * (the file's: their sum saturates) against those sent. */
-static void objects(struct clr_parts *p, struct heap_builder *b)
+static void objects(struct clr_parts *p, struct heap_builder *b, struct clr_counts *cnt)
 {
-	struct clr_pass w = { .p = p, .b = b, .prev_type = UINT64_MAX, .ty = HW_NONE };
+	struct clr_pass w = { .p = p, .b = b, .prev_type = UINT64_MAX, .ty = HW_NONE, .cnt = cnt };
 
 	w.handle = xmalloc((p->ntypes + 1) * sizeof *w.handle);
 	hw_qsort(p->types, p->ntypes, sizeof *p->types, cmp_first_u64);
@@ -286,11 +317,11 @@ static void objects(struct clr_parts *p, struct heap_builder *b)
 			 w.announced > p->nedges ? "objects short of theirs have what there is" : "extra are dropped");
 }
 
-/* An object's references go: its first report's (none of a later one);
- * its node when they do, else HW_NONE. */
-static node_t refs_from(struct clr_pass *w, const struct clr_node *c)
+/* An object's references go (the walk's next object): its first
+ * report's (none of a later one); its node when they do, else HW_NONE. */
+static node_t refs_from(struct clr_pass *w)
 {
-	node_t v = hb_find(w->b, c->addr);
+	node_t v = w->given[w->k++];
 
 	if (w->seen != NULL) {
 		if (bit_get(w->seen, v))
@@ -300,26 +331,38 @@ static node_t refs_from(struct clr_pass *w, const struct clr_node *c)
 	return v;
 }
 
-static void refs_counted(void *arg, const struct clr_node *c, const uint64_t *to, size_t n)
+/* The counts kept by objects(), each to its object's node. */
+static void refs_counted(struct clr_pass *w, const struct clr_counts *cnt)
 {
-	struct clr_pass *w = arg;
+	size_t wi = 0;
 
-	(void)to;
-	if (w->seen == NULL && n == 0)
-		return;
-	node_t v = refs_from(w, c);
-	if (v != HW_NONE && n > 0)
-		hb_refs_count(w->b, v, n);
+	for (size_t i = 0; i < cnt->n; i++) {
+		uint64_t n = cnt->narrow[i] < 255 ? cnt->narrow[i] : cnt->wide[wi++].n;
+		node_t v = refs_from(w);
+		if (v != HW_NONE && n > 0)
+			hb_refs_count(w->b, v, (size_t)n);
+	}
 }
 
 static void refs_placed(void *arg, const struct clr_node *c, const uint64_t *to, size_t n)
 {
 	struct clr_pass *w = arg;
 
-	if (w->seen != NULL && refs_from(w, c) == HW_NONE)
+	if (refs_from(w) == HW_NONE)
 		return;
 	if (n > 0)
 		hb_refs(w->b, c->addr, to, n);
+}
+
+/* The same, the targets as nodes (clr_parts' walk_nodes). */
+static void refs_placed_nodes(void *arg, const node_t *to, size_t n)
+{
+	struct clr_pass *w = arg;
+
+	node_t v = refs_from(w);
+	if (v == HW_NONE || n == 0)
+		return;
+	memcpy(hb_refs_room(w->b, v, n, NULL), to, n * sizeof *to);
 }
 
 /* The references: each object's, the next of those sent (of an address
@@ -328,15 +371,16 @@ static void refs_placed(void *arg, const struct clr_node *c, const uint64_t *to,
  * objects, or here when the builder let those go: the objects came out
  * of order), then each to its place: the builder keeps no reference but
  * in the heap's arrays. */
-static void references(const struct clr_parts *p, struct heap_builder *b)
+static void references(const struct clr_parts *p, struct heap_builder *b, const struct clr_counts *cnt)
 {
-	struct clr_pass w = { .p = p, .b = b };
+	node_t *given = hb_given_take(b);
+	struct clr_pass w = { .p = p, .b = b, .given = given };
 	size_t words = b->dup_ids > 0 ? bits_words(p->h->n) : 0;
 
 	if (words > 0)
 		w.seen = xcalloc(words, sizeof *w.seen);
 	if (!hb_refs_counted(b))
-		p->walk(p, 0, refs_counted, &w);
+		refs_counted(&w, cnt);
 	if (words > 0)
 		memset(w.seen, 0, words * sizeof *w.seen);
 	for (size_t i = 0; i < p->ndep; i++) {
@@ -344,7 +388,12 @@ static void references(const struct clr_parts *p, struct heap_builder *b)
 		if (k != HW_NONE && hb_find(b, p->dep[i].value) != HW_NONE)
 			hb_refs_count(b, k, 1);
 	}
-	p->walk(p, 1, refs_placed, &w);
+	w.k = 0;
+	if (p->walk_nodes != NULL && hb_refs_counted(b))
+		p->walk_nodes(p, b, given, refs_placed_nodes, &w);
+	else
+		p->walk(p, 1, refs_placed, &w);
+	free(given);
 	free(w.seen);
 	for (size_t i = 0; i < p->ndep; i++)
 		hb_ref(b, p->dep[i].key, p->dep[i].value);
@@ -413,15 +462,18 @@ void clr_build(struct clr_parts *p)
 		hw_fatal("%s: more than 2^32 objects: not supported yet", esc_str(h->path));
 	if (p->nedges + p->ndep > (uint64_t)UINT32_MAX - 1)
 		hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(h->path));
-	hb_start(&b, h, &p->nt, p->nnodes, p->bound_sizes ? HB_DISJOINT : 0);
+	hb_start(&b, h, &p->nt, p->nnodes, (p->bound_sizes ? HB_DISJOINT : 0) | HB_GIVEN_NODES);
 	b.dup_what = "objects at an address the GC reported before; the first report of each is kept";
-	objects(p, &b);
+	struct clr_counts cnt = { .narrow = xmalloc(p->nnodes + 1), .cap = p->nnodes + 1 };
+	objects(p, &b, &cnt);
 	hb_nodes_done(&b);
 	if (b.cut_sizes > 0)
 		warn_add(&h->warn, "%s: %llu objects reach past the next object's address (or the end of the "
 			 "address space); their sizes cut to it", h->path, (unsigned long long)b.cut_sizes);
 	hw_qsort(p->dep, p->ndep, sizeof *p->dep, cmp_first_u64);
-	references(p, &b);
+	references(p, &b, &cnt);
+	free(cnt.narrow);
+	free(cnt.wide);
 	for (size_t i = 0; i < p->nroots; i++) /* a static variable's carries its name */
 		hb_root(&b, p->roots[i].addr, clr_root_natives[p->roots[i].kind].kind, (uint8_t)p->roots[i].kind,
 			p->roots[i].name);

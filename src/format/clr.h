@@ -32,6 +32,10 @@ struct clr_parts;
  * targets (as many as it claims and the file sent; to: NULL when not
  * asked for). */
 typedef void (*clr_walk_fn)(void *arg, const struct clr_node *o, const uint64_t *to, size_t n);
+/* The same by node (clr_parts' walk_nodes): the next object's n
+ * references' targets as nodes (HW_NONE: no object's). */
+typedef void (*clr_walk_nodes_fn)(void *arg, const node_t *to, size_t n);
+struct heap_builder;
 
 /* What a reader gathered. The objects and their references are not
  * kept but read again from the mapped file, as often as clr_build asks:
@@ -41,6 +45,12 @@ struct clr_parts {
 	struct heap *h;
 	struct nametab nt;
 	void (*walk)(const struct clr_parts *p, int targets, clr_walk_fn fn, void *arg);
+	/* optional, for a reader whose references name their targets by
+	 * place (a .gcdump's): the objects as walk gives them, with their
+	 * targets as nodes, given[k] the k-th object's node (hb_given_take
+	 * of the builder b, whose hb_find finds a target by address) */
+	void (*walk_nodes)(const struct clr_parts *p, const struct heap_builder *b, const node_t *given,
+			   clr_walk_nodes_fn fn, void *arg);
 	void *src;      /* the reader's, for walk */
 	size_t nnodes;  /* the objects walk gives */
 	uint64_t nedges; /* the references the file sent (those past the last
@@ -67,9 +77,9 @@ struct clr_parts {
 /* The heap model of the parts, made by the builder (graph/builder.h):
  * nodes by address, classes by type name, references, roots; then what
  * only .NET has: weak and dependent handles (fmt_data), generations.
- * The objects are walked twice or three times: given (with the counts
- * of their references), their references counted (when the builder
- * could not keep those counts), placed (so that the builder keeps
+ * The objects are walked twice: given (with the counts of their
+ * references, kept a byte each for when the builder could not keep
+ * them), then their references placed (so that the builder keeps
  * nothing but the heap's arrays). */
 void clr_build(struct clr_parts *p);
 void clr_parts_free(struct clr_parts *p);

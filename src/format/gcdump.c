@@ -31,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph/builder.h"
+#include "graph/idindex.h"
 #include "graph/reader.h"
 #include "runtime/clr.h"
 
@@ -153,11 +155,15 @@ static int begin_object(struct cur *c, const char *want, int32_t *version, int32
 /* A compressed int at blob[*at] (< len): big-endian 7-bit groups, all
  * but the last with bit 7 set, the first sign-extended; 0, or -1 if it
  * runs past the blob or is longer than 5 bytes. */
-static int compressed(const uint8_t *blob, size_t len, size_t *at, int32_t *out)
+static inline int compressed(const uint8_t *blob, size_t len, size_t *at, int32_t *out)
 {
 	if (*at >= len)
 		return -1;
 	uint8_t b = blob[(*at)++];
+	if (!(b & 0x80)) { /* one byte: most are */
+		*out = (int32_t)((b & 0x40) ? (b & 0x7fu) | 0xffffff80u : b);
+		return 0;
+	}
 	uint32_t v = (b & 0x40) ? (b & 0x7fu) | 0xffffff80u : b & 0x7fu; /* the low 7 bits, signed */
 
 	for (int k = 1; b & 0x80; k++) {
@@ -202,12 +208,17 @@ struct gcd {
 	const uint8_t *offsets, *blob, *addrs; /* int32 per node, the blob, int64 per node */
 	size_t blob_len;
 	uint32_t undefined; /* the type "UNDEFINED" (an address never defined), or UINT32_MAX */
+	/* which nodes are objects (gather's): node i's bit, and per 64
+	 * nodes the objects before them, so that an object's place among
+	 * the objects as the walk gives them is a count of bits */
+	uint64_t *objbits;
+	uint32_t *objrank;
 };
 
 /* Node i's decoding: type, size (as the file has it: negative is
  * damage), children (count and where they start in the blob); 0, or -1
  * if it is not all there. */
-static int node_at(const struct gcd *g, uint32_t i, uint32_t *type, int32_t *size, int32_t *nch, size_t *children)
+static inline int node_at(const struct gcd *g, uint32_t i, uint32_t *type, int32_t *size, int32_t *nch, size_t *children)
 {
 	size_t at = rd32(g->offsets + 4 * (size_t)i);
 	int32_t ts, sz;
@@ -241,7 +252,7 @@ static uint64_t usize(int32_t s)
 	return s < 0 ? 0 : (uint64_t)s;
 }
 
-static int is_object(const struct gcd *g, uint32_t i, uint32_t type, int32_t size)
+static inline int is_object(const struct gcd *g, uint32_t i, uint32_t type, int32_t size)
 {
 	uint64_t a = node_addr(g, i);
 
@@ -345,6 +356,44 @@ static void gcd_walk(const struct clr_parts *p, int targets, clr_walk_fn fn, voi
 	free(to);
 }
 
+/* clr_parts' walk_nodes: as gcd_walk, each target the node of the
+ * object at its place (given: by the objects' order), else found by
+ * its address, as a walk by address would find it. */
+static void gcd_walk_nodes(const struct clr_parts *p, const struct heap_builder *b, const node_t *given,
+			   clr_walk_nodes_fn fn, void *arg)
+{
+	const struct gcd *g = p->src;
+	uint64_t edges = 0;
+	node_t *to = NULL;
+	size_t cap = 0, at;
+	struct clr_node c;
+
+	for (uint32_t i = 0; i < g->nnodes; i++) {
+		if (!object(g, i, edges, NULL, &c, &at))
+			continue;
+		edges += c.nedges;
+		if (c.nedges > cap) {
+			cap = c.nedges > 2 * cap ? c.nedges : 2 * cap;
+			to = xreallocarray(to, cap, sizeof *to);
+		}
+		for (uint64_t k = 0; k < c.nedges; k++) {
+			int32_t d;
+			to[k] = HW_NONE;
+			if (compressed(g->blob, g->blob_len, &at, &d) != 0 || (int64_t)i + d < 0 ||
+			    (int64_t)i + d >= g->nnodes)
+				continue;
+			uint32_t j = (uint32_t)((int64_t)i + d);
+			uint64_t w = g->objbits[j / 64], below = w & (((uint64_t)1 << (j % 64)) - 1);
+			if (w >> (j % 64) & 1)
+				to[k] = given[g->objrank[j / 64] + idindex_bits(below)];
+			else
+				to[k] = hb_find(b, node_addr(g, j));
+		}
+		fn(arg, to, c.nedges);
+	}
+	free(to);
+}
+
 /* The roots: down dotnet-gcdump's groups from its root node (each group
  * once: they may be in a cycle). */
 static void group_roots(struct gcd *g)
@@ -426,13 +475,19 @@ static void gather(struct gcd *g, struct progress *pr)
 	struct node_damage nd = { { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 } };
 	char what[128];
 
+	size_t words = (size_t)g->nnodes / 64 + 1;
+	g->objbits = xcalloc(words, sizeof *g->objbits);
+	g->objrank = xcalloc(words, sizeof *g->objrank);
 	progress_begin(pr, "objects", g->nnodes, "objects");
 	for (uint32_t i = 0; i < g->nnodes; i++) {
 		if ((i & 0xffff) == 0)
 			progress_update(pr, i);
+		if (i % 64 == 0)
+			g->objrank[i / 64] = (uint32_t)p->nnodes;
 		struct clr_node c;
 		size_t at;
 		if (object(g, i, p->nedges, &nd, &c, &at)) {
+			g->objbits[i / 64] |= (uint64_t)1 << (i % 64);
 			p->nnodes++;
 			p->nedges += c.nedges;
 		}
@@ -659,7 +714,8 @@ static size_t name_len(const char *s)
 
 static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 {
-	struct gcd g = { .p = { .h = h, .nt = { .h = h }, .walk = gcd_walk }, .undefined = UINT32_MAX };
+	struct gcd g = { .p = { .h = h, .nt = { .h = h }, .walk = gcd_walk, .walk_nodes = gcd_walk_nodes },
+			 .undefined = UINT32_MAX };
 
 	g.p.src = &g;
 	struct cur c = { h->map, h->size, 0, 0 };
@@ -744,6 +800,8 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 	rc = 0;
 out:
 	clr_parts_free(&g.p);
+	free(g.objbits);
+	free(g.objrank);
 	free(g.type_name);
 	free(g.type_size);
 	sbuf_free(&name);

@@ -584,7 +584,8 @@ static void big_moved(struct heap_builder *b, const node_t *perm, node_t n)
 	b->nbig = k;
 }
 
-/* Room for each object's node as given (HB_PLACES), and one more. */
+/* Room for each object's node as given (HB_PLACES, HB_GIVEN_NODES),
+ * and one more. */
 static void given_room(struct heap_builder *b, node_t n)
 {
 	b->ngiven = (size_t)n + 1;
@@ -739,7 +740,7 @@ static void order_nodes(struct heap_builder *b)
 	node_t n = b->n, k = 0;
 
 	if (b->ascending) {
-		if (b->flags & HB_PLACES) {
+		if (b->flags & (HB_PLACES | HB_GIVEN_NODES)) {
 			given_room(b, n);
 			for (node_t i = 0; i < n; i++)
 				b->given[i] = i + 1;
@@ -747,29 +748,24 @@ static void order_nodes(struct heap_builder *b)
 		refs_given(b, n);
 		return;
 	}
-	/* not malloc's: no hole left; but with HB_PLACES it becomes the
-	 * places as given, the reader's to free */
-	int places = (b->flags & HB_PLACES) != 0;
-	node_t *perm = places ? xmalloc(((size_t)n + 1) * sizeof *perm) : big_alloc(((size_t)n + 1) * sizeof *perm);
+	/* not malloc's: no hole left; but where each object's node as given
+	 * is wanted (HB_PLACES, HB_GIVEN_NODES) it becomes those */
+	int want_given = (b->flags & (HB_PLACES | HB_GIVEN_NODES)) != 0;
+	node_t *perm = want_given ? xmalloc(((size_t)n + 1) * sizeof *perm)
+				  : big_alloc(((size_t)n + 1) * sizeof *perm);
 	own(b, 0, ((size_t)n + 1) * sizeof *perm);
 	int merged = sort_by_id(b, h->node_id, perm, n);
-	node_t dropped = 0; /* ids given twice, left out */
-	for (node_t i = 1; i < n; i++)
-		if (h->node_id[perm[i - 1]] == h->node_id[perm[i]]) {
-			b->dup_ids++;
-			dropped += !(b->flags & HB_TWICE);
-		}
-	if (dropped == 0) {
-		k = n;
-	} else {
-		if (places)
-			given_room(b, n);
-		for (node_t i = 0; i < n; i++) { /* an id given twice: the first */
-			node_t p = perm[i];
-			if (k == 0 || h->node_id[perm[k - 1]] != h->node_id[p])
-				perm[k++] = p;
-			if (b->given != NULL)
-				b->given[p - 1] = k; /* the kept one's */
+	struct hb_dup { node_t place, node; } *dup = NULL; /* ids given twice, left out */
+	size_t ndup = 0, cdup = 0;
+	for (node_t i = 0; i < n; i++) { /* an id given twice: the first (or both, HB_TWICE) */
+		node_t p = perm[i];
+		int twice = k > 0 && h->node_id[perm[k - 1]] == h->node_id[p];
+		b->dup_ids += twice;
+		if (!twice || (b->flags & HB_TWICE)) {
+			perm[k++] = p;
+		} else if (want_given) {
+			OWN_GROW(b, dup, ndup, cdup);
+			dup[ndup++] = (struct hb_dup){ p, k }; /* the kept one's */
 		}
 	}
 	node_t moved = 0; /* merged runs may still move most nodes (regions interleaved) */
@@ -778,21 +774,29 @@ static void order_nodes(struct heap_builder *b)
 	if (k == n && merged && moved < n / 2) /* most in place already */
 		permute_cycles(b, perm, n);
 	else /* perm is read after it by big_moved, and becomes the places */
-		permute_kept(b, perm, k, n, b->nbig > 0 || places);
+		permute_kept(b, perm, k, n, b->nbig > 0 || want_given);
 	if (b->nbig > 0)
 		big_moved(b, perm, k);
 	b->n = k;
-	if (places && dropped == 0) { /* each node as given: perm's inverse, in its room */
+	if (want_given && ndup == 0) { /* every object kept (k == n): perm's inverse, in its room */
 		invert(b, perm, n);
 		b->given = perm;
 		b->ngiven = (size_t)n + 1;
 		return;
 	}
-	if (places)
+	if (want_given) { /* once the permutation's copy is gone: not beside it at the peak */
+		given_room(b, n);
+		for (node_t i = 0; i < k; i++)
+			b->given[perm[i] - 1] = i + 1;
+		for (size_t i = 0; i < ndup; i++)
+			b->given[dup[i].place - 1] = dup[i].node;
 		free(perm);
-	else
+	} else {
 		big_free(perm, ((size_t)n + 1) * sizeof *perm);
+	}
 	own(b, ((size_t)n + 1) * sizeof *perm, 0);
+	free(dup);
+	own(b, cdup * sizeof *dup, 0);
 }
 
 /* HB_DISJOINT: each node's size cut to the room before the next one's

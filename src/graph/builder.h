@@ -53,6 +53,11 @@
  * the address space) is damage, cut to it and counted (cut_sizes), so
  * that no total of sizes can wrap */
 #define HB_DISJOINT 0x10
+/* each object's node as given kept for hb_given_take, as with
+ * HB_PLACES, while ids stay the objects' and the id index is made (a
+ * reader that walks its objects again in the order given finds each
+ * one's node without a lookup) */
+#define HB_GIVEN_NODES 0x20
 
 struct hb_type { uint32_t name; uint64_t id; };
 struct hb_ref { uint64_t from, to; };
@@ -165,8 +170,8 @@ void hb_root_node(struct heap_builder *b, node_t v, uint8_t kind, uint8_t native
  * to the file behind the heap, when there is one, and let go of) while
  * the references are made: heap_load brings them back. */
 void hb_nodes_done(struct heap_builder *b);
-/* After hb_nodes_done, started with HB_PLACES: the node of each object
- * in the order given (hb_object's calls, from 0; room for one more),
+/* After hb_nodes_done, started with HB_PLACES or HB_GIVEN_NODES: the
+ * node of each object in the order given (hb_object's calls, from 0; room for one more),
  * for a reader whose references name their objects by place; that of
  * an id given twice is the kept object's. The caller frees it. */
 node_t *hb_given_take(struct heap_builder *b);
