@@ -320,6 +320,43 @@ START_TEST(test_sort_ctx)
 }
 END_TEST
 
+/* sort_u32 over shapes that take each of its ways (insertion, the
+ * splits, heapsort where splits go badly: an organ pipe, all equal, two
+ * values), checked independently: ascending, and each value as often
+ * as before (counted on values kept below 4096). */
+START_TEST(test_sort_u32)
+{
+	enum { N = 100000, V = 4096 };
+	uint32_t *a = xmalloc(N * sizeof *a), x = 777;
+	uint32_t *was = xcalloc(V, sizeof *was), *now = xcalloc(V, sizeof *now);
+
+	for (int shape = 0; shape < 7; shape++)
+		for (size_t n = 0; n <= N; n = n < 40 ? n + 1 : n * 3) {
+			for (size_t i = 0; i < n; i++) {
+				x = x * 1103515245u + 12345u;
+				a[i] = shape == 0 ? (x >> 8) % V : shape == 1 ? (uint32_t)i % V
+				     : shape == 2 ? (uint32_t)(n - i) % V : shape == 3 ? 7
+				     : shape == 4 ? (x >> 16) % 2 * (V - 1)
+				     : shape == 5 ? (uint32_t)(i < n / 2 ? i : n - i) % V : (x >> 20) % 3;
+			}
+			memset(was, 0, V * sizeof *was);
+			memset(now, 0, V * sizeof *now);
+			for (size_t i = 0; i < n; i++)
+				was[a[i]]++;
+			sort_u32(a, n);
+			for (size_t i = 0; i < n; i++) {
+				if (i > 0)
+					ck_assert_uint_le(a[i - 1], a[i]);
+				now[a[i]]++;
+			}
+			ck_assert(memcmp(was, now, V * sizeof *was) == 0);
+		}
+	free(a);
+	free(was);
+	free(now);
+}
+END_TEST
+
 START_TEST(test_warnings_bounded)
 {
 	struct warnings w = { .quiet = 1 };
@@ -474,6 +511,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, test_sbuf_detach_reuse);
 	tcase_add_test(tc, test_warnings_bounded);
 	tcase_add_test(tc, test_sort_ctx);
+	tcase_add_test(tc, test_sort_u32);
 	tcase_add_test(tc, test_tmp_guard_nested);
 	tcase_add_test(tc, test_tmp_guard_order);
 	suite_add_tcase(s, tc);

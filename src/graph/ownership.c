@@ -133,7 +133,8 @@ static const node_t *pool_of(const struct heap *h, struct pool *pl, node_t v, si
 		pl->buf[pl->n++] = h->weak_dst[pl->wi];
 	for (; pl->ri < h->nrx && pl->rx[2 * pl->ri] == v; pl->ri++)
 		pl->buf[pl->n++] = pl->rx[2 * pl->ri + 1];
-	sort_u32(pl->buf, pl->n); /* targets ascending */
+	if (pl->n > ns) /* targets ascending: the strong ones are already (heap.h) */
+		sort_u32(pl->buf, pl->n);
 	*n = pl->n;
 	return pl->buf;
 }
@@ -1005,8 +1006,10 @@ int ownership_classify(struct heap *h, const struct ruleset *rs, struct progress
 	a.none = a.capone = 0;
 	ignored_marks(&a);
 	free(a.one);
-	/* the nodes wait on disk through the split (where there is a file) */
-	heap_park(h, HP_OFF | HP_CLASS | HP_KIND | HP_IDS | HP_SHALLOW);
+	/* the nodes wait on disk through the split (where there is a file);
+	 * not their sizes, four bytes an object that the reachability pass
+	 * next reads (parked here, they were inflated again at once) */
+	heap_park(h, HP_OFF | HP_CLASS | HP_KIND | HP_IDS);
 	progress_begin(p, "rules applied", h->nedges, "references");
 	split(&a);
 	progress_end(p);

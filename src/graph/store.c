@@ -388,7 +388,7 @@ void store_begin(struct store *s, struct store_writer *w, uint32_t id, uint32_t 
 	w->len = 0;
 }
 
-void store_write(struct store_writer *w, const void *p, size_t n)
+void store_write_more(struct store_writer *w, const void *p, size_t n)
 {
 	const char *c = p;
 

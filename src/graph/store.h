@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define STORE_CHUNK ((size_t)4 << 20)
 
@@ -96,7 +97,19 @@ struct store_writer {
 	size_t len;
 };
 void store_begin(struct store *s, struct store_writer *w, uint32_t id, uint32_t elem);
-void store_write(struct store_writer *w, const void *p, size_t n);
+void store_write_more(struct store_writer *w, const void *p, size_t n);
+/* n bytes more: where they fit in the chunk being filled, copied here
+ * (the writers give a few bytes at a time: a call to copy each cost
+ * 2.5% of an HPROF cold open), else through store_write_more */
+static inline void store_write(struct store_writer *w, const void *p, size_t n)
+{
+	if (STORE_CHUNK - w->len > n) {
+		memcpy(w->buf + w->len, p, n);
+		w->len += n;
+	} else {
+		store_write_more(w, p, n);
+	}
+}
 /* The section is in the store from now on (unless s->err): 0 or -1. */
 int store_end(struct store_writer *w);
 
