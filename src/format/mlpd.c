@@ -1124,14 +1124,14 @@ static struct mplace *places(struct mrd *r, struct mleft *l, size_t n, struct he
 #define PARK_OFF (STORE_SCRATCH + 101)
 
 /* The references, counted by their sources' nodes, then each written
- * to its place with its label: a target no object has left a hole, for
+ * to its place with its label (read back from st where build() parked
+ * them): a target no object has left a hole, for
  * hb_finish to count as dangling. The continuations not next to their
  * object last, by their source's address. */
-static void references(struct heap *h, struct capture *cp, const struct mplace *pl, size_t n,
-		       struct heap_builder *b)
+static void references(struct heap *h, const struct store *st, struct capture *cp, const struct mplace *pl,
+		       size_t n, struct heap_builder *b)
 {
-	struct seq tgt, off; /* cp->tgt and cp->off, or their parked copies */
-	const struct store *st = heap_scratch(h);
+	struct seq tgt, off; /* cp->tgt and cp->off, or their parked copies in st */
 
 	if (cp->tgt != NULL) {
 		seq_mem(&tgt, cp->tgt, sizeof *cp->tgt);
@@ -1214,7 +1214,7 @@ static void build(struct mrd *r, struct capture *cp, unsigned ptrsize)
 	struct mleft *l = leftover(cp);
 	hb_nodes_done(&b);
 	struct mplace *pl = places(r, l, n, &b);
-	references(h, cp, pl, n, &b);
+	references(h, st, cp, pl, n, &b); /* the store parked in, even if a later write failed */
 	free(pl);
 	free(cp->tgt), free(cp->off), free(cp->x);
 	cp->tgt = NULL, cp->off = NULL, cp->x = NULL;

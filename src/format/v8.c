@@ -270,12 +270,7 @@ static uint32_t *make_nodes(struct v8b *b, int tracked)
 			done = o + 1;
 		}
 	}
-	free(s->nid);
-	s->nid = NULL;
-	free(s->ndetached);
-	s->ndetached = NULL;
-	free(s->nsize);
-	s->nsize = NULL;
+	v8_snap_free_node_columns(s);
 	hb_nodes_done(&b->hb);
 	narrow_ids(h, d, max);
 	uint32_t *o2n = hb_given_take(&b->hb); /* room for the root's */

@@ -105,13 +105,16 @@ static void nodes_resize(struct v8_snap *s, uint64_t cap)
 {
 	s->ntype = resize(s->ntype, cap, sizeof *s->ntype);
 	s->nname = resize(s->nname, cap, sizeof *s->nname);
-	s->nid = resize(s->nid, cap, sizeof *s->nid);
-	s->nsize = resize(s->nsize, cap, sizeof *s->nsize);
 	s->nedges_of = resize(s->nedges_of, cap, sizeof *s->nedges_of);
 	if (s->ntrace != NULL) /* made by the first node with a trace */
 		s->ntrace = resize(s->ntrace, cap, sizeof *s->ntrace);
+	/* the columns the builder copies are let go behind it, page by page
+	 * (v8_snap_release_nodes): mappings of their own, not malloc's */
+	uint64_t was = s->ncap ? s->ncap : 1, now = cap ? cap : 1;
+	s->nid = big_resize(s->nid, was * sizeof *s->nid, now * sizeof *s->nid);
+	s->nsize = big_resize(s->nsize, was * sizeof *s->nsize, now * sizeof *s->nsize);
 	if (s->nf_detachedness >= 0)
-		s->ndetached = resize(s->ndetached, cap, sizeof *s->ndetached);
+		s->ndetached = big_resize(s->ndetached, was * sizeof *s->ndetached, now * sizeof *s->ndetached);
 	s->ncap = cap;
 }
 
@@ -207,6 +210,18 @@ void v8_snap_release_nodes(struct v8_snap *s, uint64_t from, uint64_t to)
 	big_release(s->nsize, from * sizeof *s->nsize, to * sizeof *s->nsize);
 	if (s->ndetached != NULL)
 		big_release(s->ndetached, from * sizeof *s->ndetached, to * sizeof *s->ndetached);
+}
+
+void v8_snap_free_node_columns(struct v8_snap *s)
+{
+	uint64_t n = s->ncap ? s->ncap : 1;
+
+	big_free(s->nid, n * sizeof *s->nid);
+	big_free(s->nsize, n * sizeof *s->nsize);
+	big_free(s->ndetached, n * sizeof *s->ndetached);
+	s->nid = NULL;
+	s->nsize = NULL;
+	s->ndetached = NULL;
 }
 
 void v8_snap_release_edges(struct v8_snap *s, uint64_t from, uint64_t to)

@@ -112,6 +112,9 @@ long v8_string(const uint8_t *map, uint64_t size, uint64_t off, struct sbuf *out
 /* Nodes [from, to) are given to the builder: the whole pages of their
  * ids, sizes and detachedness within let go (zeros from now on). */
 void v8_snap_release_nodes(struct v8_snap *s, uint64_t from, uint64_t to);
+/* The columns v8_snap_release_nodes lets go (ids, sizes, detachedness),
+ * freed whole. */
+void v8_snap_free_node_columns(struct v8_snap *s);
 /* Edges [from, to) are read: the whole pages of the columns within let
  * go (they read as zeros from now on). */
 void v8_snap_release_edges(struct v8_snap *s, uint64_t from, uint64_t to);
