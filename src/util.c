@@ -1074,12 +1074,10 @@ static void heap_u32(uint32_t *a, size_t n)
 	}
 }
 
-void sort_u32(uint32_t *a, size_t n)
+/* depth: the splits left before heapsort, shared with the calls made
+ * on the smaller sides (introsort's budget: 2 log n in all) */
+static void intro_u32(uint32_t *a, size_t n, unsigned depth)
 {
-	unsigned depth = 0;
-
-	for (size_t m = n; m > 1; m >>= 1)
-		depth += 2;
 	while (n > 32) {
 		if (depth-- == 0) {
 			heap_u32(a, n);
@@ -1102,15 +1100,24 @@ void sort_u32(uint32_t *a, size_t n)
 		/* [0, j] and [j + 1, n): both non-empty */
 		size_t left = j + 1;
 		if (left < n - left) {
-			sort_u32(a, left);
+			intro_u32(a, left, depth);
 			a += left;
 			n -= left;
 		} else {
-			sort_u32(a + left, n - left);
+			intro_u32(a + left, n - left, depth);
 			n = left;
 		}
 	}
 	insert_u32(a, n);
+}
+
+void sort_u32(uint32_t *a, size_t n)
+{
+	unsigned depth = 0;
+
+	for (size_t m = n; m > 1; m >>= 1)
+		depth += 2;
+	intro_u32(a, n, depth);
 }
 
 int cmp_first_u64(const void *x, const void *y)
