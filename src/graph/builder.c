@@ -782,7 +782,8 @@ static void order_nodes(struct heap_builder *b)
 	 * in its room (4 bytes a node less at the peak). Not for .NET's
 	 * (HB_GIVEN_NODES): its objects come in another order, where the
 	 * inversion's walk of cycles, one miss after another, took 15% of a
-	 * 5 M-object .gcdump's open; the scatter below, not at the peak, not */
+	 * 5 M-object .gcdump's open; there the scatter below does it, once
+	 * the permutation's copy is gone */
 	if ((b->flags & HB_PLACES) && ndup == 0) {
 		invert(b, perm, n);
 		b->given = perm;
