@@ -125,6 +125,18 @@ void agent_start_session(char *dir, size_t n)
 	agent_run("start", "start", "-XX:+UseSerialGC -XX:-UseCompressedOops", dir, n);
 }
 
+#define LEAKS DUMPS "/leaks"
+
+const char *leaks_jvm_dir(void)
+{
+	const char *agent = need_agent();
+
+	need_java();
+	fixture("leaks", "sh " TEST_SRCDIR "/leaks-run.sh " LEAKS, TEST_SRCDIR "/java/Leaky.java", agent,
+		(char *)NULL);
+	return LEAKS;
+}
+
 #define ALLOC DUMPS "/alloc"
 
 const char *alloc_dump(void)

@@ -69,6 +69,9 @@ const char *matched_dumps_dir(void);
 /* A snapshot of tests/java/Matched with allocation traces (the agent
  * sampling). */
 const char *alloc_dump(void);
+/* leaks-run.sh's session of tests/java/Leaky: base.hprof, target.hprof,
+ * final.hprof (the agent's), final-plain.hprof (HotSpot's), final.histo. */
+const char *leaks_jvm_dir(void);
 /* tests/java/Refs dumped without a GC first (refs-run.sh). */
 const char *refs_dump(void);
 /* The dump of tests/java/Locals (four threads holding thread-locals). */

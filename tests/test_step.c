@@ -680,7 +680,7 @@ static enum cmd_arg man_arg(const char *rest)
 		{ "", CMD_ARG_NONE }, { "Ar object", CMD_ARG_OBJECT_REQ }, { "Op Ar object", CMD_ARG_OBJECT },
 		{ "Ar from to", CMD_ARG_FROM_TO }, { "Ar old new", CMD_ARG_DUMPS },
 		{ "Ar name Op Ar arg", CMD_ARG_NAME }, { "Ar pid Op Ar file", CMD_ARG_PID },
-		{ "Ar pid file", CMD_ARG_PID_FILE },
+		{ "Ar pid file", CMD_ARG_PID_FILE }, { "Ar base target final", CMD_ARG_SERIES },
 	};
 	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
 		if (strcmp(rest, forms[i].text) == 0)
@@ -807,7 +807,7 @@ START_TEST(test_cmd_views)
 			ck_assert_msg(!(e->flags & CMD_BROWSER), "%s: in the browser, not a view", e->name);
 		}
 		ck_assert_msg((e->run == NULL) == (e->arg == CMD_ARG_PID || e->arg == CMD_ARG_PID_FILE ||
-						   e->arg == CMD_ARG_NOTHING), "%s", e->name);
+						   e->arg == CMD_ARG_NOTHING || e->arg == CMD_ARG_SERIES), "%s", e->name);
 		ck_assert_msg(strncmp(e->help, "  ", 2) == 0 && strncmp(e->help + 2, e->name, strlen(e->name)) == 0,
 			      "%s: help '%s'", e->name, e->help);
 		ck_assert_ptr_eq(cmd_find(e->name), e);

@@ -24,6 +24,7 @@
 #include "graph/rules.h"
 #include "query/classcols.h"
 #include "query/cmd.h"
+#include "query/leaks.h"
 #include "query/inspect.h"
 #include "query/merged.h"
 #include "query/baseline.h"
@@ -178,6 +179,7 @@ struct cli {
 	const struct cmd_entry *cmd; /* NULL: the browser, or the view -e ends with */
 	const char *dump;
 	const char *baseline;   /* --baseline OLD, or diff's OLD */
+	const char *series[3];  /* leaks BASE TARGET FINAL */
 	const char *pid, *file; /* mark, snapshot */
 	int plain, gz;          /* snapshot --plain, --gz[=LEVEL] (0: none) */
 	int fmt_set;            /* -f was given */
@@ -496,6 +498,19 @@ static void dumps_args(int argc, char **argv, int i, struct cli *c)
 	c->dump = argv[i++];
 }
 
+static void series_args(int argc, char **argv, int i, struct cli *c)
+{
+	if (argc - i != 3)
+		usage_error("leaks needs three dumps: BASE TARGET FINAL, the earliest first");
+	if (c->baseline != NULL)
+		usage_error("leaks takes BASE as its first argument, not --baseline");
+	if (c->o.expr != NULL || c->nfocus > 0)
+		usage_error("leaks takes no -e, --root or --ignore");
+	for (int k = 0; k < 3; k++)
+		c->series[k] = argv[i + k];
+	c->dump = c->series[2];
+}
+
 /* The options that go with some commands alone, against the command. */
 static void check_command_options(const struct cli *c)
 {
@@ -553,13 +568,18 @@ static void parse_args(int argc, char **argv, struct cli *c)
 		dumps_args(argc, argv, i, c);
 		return;
 	}
+	if (e != NULL && e->arg == CMD_ARG_SERIES) {
+		series_args(argc, argv, i, c);
+		return;
+	}
 	if (i < argc)
 		c->dump = argv[i++];
 	if (e == NULL && i < argc && (c->cmd = cmd_find(argv[i])) != NULL) /* DUMP COMMAND: fine too */
 		i++;
 	e = c->cmd;
-	if (e != NULL && (e->arg == CMD_ARG_DUMPS || e->arg == CMD_ARG_PID || e->arg == CMD_ARG_PID_FILE))
-		usage_error("%s comes first: heapwalk diff OLD NEW, heapwalk mark PID, "
+	if (e != NULL && (e->arg == CMD_ARG_DUMPS || e->arg == CMD_ARG_SERIES || e->arg == CMD_ARG_PID ||
+			  e->arg == CMD_ARG_PID_FILE))
+		usage_error("%s comes first: heapwalk diff OLD NEW, heapwalk leaks BASE TARGET FINAL, heapwalk mark PID, "
 			    "heapwalk snapshot PID FILE", e->name);
 	if (e != NULL && (e->arg == CMD_ARG_OBJECT || e->arg == CMD_ARG_OBJECT_REQ) && i < argc)
 		c->o.object = argv[i++];
@@ -589,6 +609,9 @@ static void check_output(const struct cli *c)
 		return;
 	if ((c->dump != NULL && file_names(out, c->dump)) || (c->baseline != NULL && file_names(out, c->baseline)))
 		usage_error("-o %s: is a dump, which heapwalk never writes", esc_str(out));
+	for (size_t i = 0; i < 3; i++)
+		if (c->series[i] != NULL && file_names(out, c->series[i]))
+			usage_error("-o %s: is a dump, which heapwalk never writes", esc_str(out));
 	for (size_t i = 0; i < c->nrule_files; i++)
 		if (file_names(out, c->rule_files[i]))
 			usage_error("-o %s: is the rules file %s, which heapwalk never writes", esc_str(out),
@@ -596,7 +619,7 @@ static void check_output(const struct cli *c)
 }
 
 /* The files write_file() must not write, NULL-terminated, in keep[]
- * (room for 35): the dumps and the rules files. */
+ * (room for 37): the dumps and the rules files. */
 static void inputs_of(const struct cli *c, const char **keep)
 {
 	size_t k = 0;
@@ -605,6 +628,9 @@ static void inputs_of(const struct cli *c, const char **keep)
 		keep[k++] = c->dump;
 	if (c->baseline != NULL)
 		keep[k++] = c->baseline;
+	for (size_t i = 0; i < 2; i++) /* leaks: BASE, TARGET (FINAL is dump) */
+		if (c->series[i] != NULL)
+			keep[k++] = c->series[i];
 	for (size_t i = 0; i < c->nrule_files; i++)
 		keep[k++] = c->rule_files[i];
 	keep[k] = NULL;
@@ -914,6 +940,61 @@ static int take_live(struct cli *c, struct pidsnap *snap, char **said)
 	return rc;
 }
 
+/* leaks BASE TARGET FINAL: the three opened in order (the earliest
+ * first: each comparison refuses a later baseline), what the action
+ * leaked found and grouped; the status to exit with. */
+static int run_leaks(struct cli *c)
+{
+	struct heap hs[3];
+	struct progress p;
+	struct leak_find lf;
+	struct leaks_view v;
+	struct leaks_meta m;
+	struct sbuf out, err;
+	int rc = 0, open = 0;
+
+	progress_init(&p, c->oo.quiet);
+	c->o.vo.progress = &p;
+	sbuf_init(&out);
+	sbuf_init(&err);
+	catch_bus();
+	for (; open < 3; open++)
+		if (open_dump(&hs[open], c->series[open], c, &p, open < 2) < 0) {
+			rc = EXIT_INPUT;
+			goto done;
+		}
+	if (leaks_find(&hs[0], &hs[1], &hs[2], &lf, &p, &err) < 0) {
+		fprintf(stderr, "heapwalk: %s\n", err.buf);
+		rc = EXIT_INPUT;
+		goto done;
+	}
+	heap_need(&hs[2], HP_ALL, &p);
+	view_leaks(&hs[2], &lf.leaked, c->o.top_set ? c->o.vo.top : 20, &v);
+	m = (struct leaks_meta){ lf.identity, c->series[0], c->series[1], c->series[2], lf.made, lf.still, lf.exact };
+	report_leaks(&hs[2], &v, &m, c->o.fmt, &out);
+	if (!lf.exact && !c->oo.quiet)
+		fprintf(stderr, "heapwalk: leaks: %s\n", lf.identity);
+	leaks_view_free(&v);
+	leak_find_free(&lf);
+	if (c->output != NULL) {
+		const char *keep[37];
+		inputs_of(c, keep);
+		if (write_file(c->output, out.buf, out.len, keep, 0, &err) < 0) {
+			path_error(c->output, err.buf);
+			rc = EXIT_INPUT;
+		}
+	} else if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
+		fprintf(stderr, "heapwalk: standard output: write error\n");
+		rc = EXIT_INPUT;
+	}
+done:
+	while (open > 0)
+		heap_free(&hs[--open]);
+	sbuf_free(&out);
+	sbuf_free(&err);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = { .o.ninsps = -1 };
@@ -951,6 +1032,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	c.oo.rules = rs;
+	if (c.cmd != NULL && c.cmd->arg == CMD_ARG_SERIES) {
+		rc = run_leaks(&c);
+		rules_free(rs);
+		return rc;
+	}
 	rc = parse_focus(&c, &fpl, &focus);
 	if (rc == 0)
 		rc = parse_expr(&c, &pl);
@@ -1123,7 +1209,7 @@ print:
 	if (note.len > 0 && !c.oo.quiet)
 		fprintf(stderr, "heapwalk: %s\n", note.buf);
 	if (rc == 0 && c.output != NULL) {
-		const char *keep[35];
+		const char *keep[37];
 		inputs_of(&c, keep);
 		sbuf_reset(&err);
 		if (write_file(c.output, out.buf, out.len, keep, 0, &err) < 0) {

@@ -281,6 +281,13 @@ const struct cmd_entry cmd_table[CMD_N] = {
 		"                  V8: exact where its ids identify, natives and code per class;\n"
 		"                  .NET: exact from the heap of a mark (mark PID FILE) to the\n"
 		"                  snapshot after it\n" },
+	[CMD_LEAKS] = { "leaks", CMD_ARG_SERIES, HP_ALL, CMD_TABLES, CMD_BL_OWN, 0, NULL,
+		"  leaks BASE TARGET FINAL  what an action leaked: objects new in TARGET (made\n"
+		"                  after BASE) still alive in FINAL (after the action was\n"
+		"                  undone), in clusters by their shortest path from a GC root\n"
+		"                  (classes and fields), biggest retained first (-n clusters,\n"
+		"                  default 20), each with a path and a step that selects it;\n"
+		"                  exact with stable ids, else said to be inferred\n" },
 	[CMD_INSPECT] = { "inspect", CMD_ARG_NAME, HP_ALL, CMD_TABLES, CMD_BL_STEPS, 0, run_inspect,
 		"  inspect NAME [ARG]  run the inspection NAME on the set (-e) and list its\n"
 		"                  groups (waste, references, retention, class loaders, search,\n"

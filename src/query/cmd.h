@@ -17,7 +17,7 @@
 enum cmd_id {
 	CMD_INFO, CMD_CLASSES, CMD_BIGGEST, CMD_OBJECTS, CMD_PATHS, CMD_LIFELINES, CMD_BETWEEN,
 	CMD_ALLOCATIONS, CMD_TIMES, CMD_REPORT, CMD_MERGED_OUT, CMD_MERGED_IN, CMD_MERGED_DOM,
-	CMD_GRAPH, CMD_DIFF, CMD_INSPECT, CMD_RULES, CMD_MARK, CMD_SNAPSHOT, CMD_N
+	CMD_GRAPH, CMD_DIFF, CMD_LEAKS, CMD_INSPECT, CMD_RULES, CMD_MARK, CMD_SNAPSHOT, CMD_N
 };
 
 /* What follows the command on the command line. */
@@ -28,6 +28,7 @@ enum cmd_arg {
 	CMD_ARG_FROM_TO,    /* between DUMP FROM TO */
 	CMD_ARG_NAME,       /* inspect DUMP NAME [ARG], or inspect --list */
 	CMD_ARG_DUMPS,      /* diff OLD NEW: the baseline is its first argument */
+	CMD_ARG_SERIES,     /* leaks BASE TARGET FINAL: three dumps, earliest first */
 	CMD_ARG_PID,        /* mark PID [FILE]: a process, no dump */
 	CMD_ARG_PID_FILE,   /* snapshot PID FILE */
 	CMD_ARG_NOTHING,    /* rules: no dump */

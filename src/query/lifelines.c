@@ -37,17 +37,7 @@ static uint32_t intern(struct lifeline_view *v, const char *s)
 /* "java.util.HashMap" or "class Foo" (a class object): a holder's kind. */
 static uint32_t holder_of(struct walk *w, node_t x)
 {
-	const struct heap *h = w->h;
-
-	sbuf_reset(&w->tmp);
-	if (h->node_kind[x] == NK_CLASS) {
-		for (uint32_t c = 0; c < h->ncls; c++)
-			if (h->cls[c].node == x) {
-				sbuf_printf(&w->tmp, "class %s", class_name(h, c));
-				return intern(w->v, w->tmp.buf);
-			}
-	}
-	sbuf_adds(&w->tmp, class_name(h, h->node_class[x]));
+	trace_holder(w->h, x, &w->tmp);
 	return intern(w->v, w->tmp.buf);
 }
 
@@ -55,20 +45,8 @@ static uint32_t holder_of(struct walk *w, node_t x)
  * lifeline for every slot. */
 static uint32_t field_of(struct walk *w, node_t src, node_t dst)
 {
-	struct sbuf *t = &w->tmp;
-	size_t k = 0;
-
-	sbuf_reset(t);
-	heap_edge_label(w->h, src, dst, t);
-	for (size_t i = 0; i < t->len; i++) { /* "[123]" -> "[]" */
-		t->buf[k++] = t->buf[i];
-		if (t->buf[i] == '[')
-			while (i + 1 < t->len && t->buf[i + 1] >= '0' && t->buf[i + 1] <= '9')
-				i++;
-	}
-	t->len = k;
-	t->buf[k] = '\0';
-	return intern(w->v, t->buf);
+	trace_field(w->h, src, dst, &w->tmp);
+	return intern(w->v, w->tmp.buf);
 }
 
 /* Is x where a path ends: a GC root (pseudo roots noted), or owned by

@@ -1387,3 +1387,88 @@ void report_between(const struct heap *h, const struct between *b, enum fmt f, s
 	sbuf_free(&label);
 	sbuf_free(&via);
 }
+
+/* ---- leaks ---- */
+
+/* "object 0x1,0x2": the step that selects the cluster's members; in
+ * text at most 10 ids, then how many there are. */
+static void leak_select(const struct heap *h, const struct leak_cluster *c, enum fmt f, struct sbuf *out)
+{
+	char id[32];
+	size_t n = f == FMT_TEXT && c->count > 10 ? 10 : (size_t)c->count;
+
+	sbuf_adds(out, "object ");
+	for (size_t i = 0; i < n; i++) {
+		node_id_text(h, c->members[i], id, sizeof id);
+		sbuf_printf(out, "%s%s", i ? "," : "", id);
+	}
+	if (n < c->count)
+		sbuf_printf(out, ",... (%llu ids: -f json or csv lists them all)", (unsigned long long)c->count);
+}
+
+void report_leaks(const struct heap *h, const struct leaks_view *v, const struct leaks_meta *m,
+		  enum fmt f, struct sbuf *out)
+{
+	static const struct col cols[] = {
+		{ "cluster", "cluster", COL_NUM, 0 },
+		{ "count", "count", COL_NUM, 0 },
+		{ "leaked_objects", "leaked", COL_NUM, 0 },
+		{ "retained", "retained", COL_BYTES, 0 },
+		{ "step", "step", COL_NUM, 0 },
+		{ "object", "object", COL_STR, 0 },
+		{ "class", "class", COL_STR, 0 },
+		{ "via", "via", COL_STR, 0 },
+		{ "times", "times", COL_NUM, 0 },
+		{ "root", "root", COL_STR, CF_DATA },
+		{ "select", "select", COL_STR, CF_DATA },
+		{ "end", "GC root / select", COL_STR, CF_TEXT },
+	};
+	struct sbuf sb;
+	struct table t;
+	char id[32];
+
+	sbuf_init(&sb);
+	table_init(&t, f, "leaks", cols, 12);
+	meta_strs(&t, "identity", m->identity);
+	meta_strs(&t, "base", m->base);
+	meta_strs(&t, "target", m->target);
+	meta_strs(&t, "final", m->final);
+	meta_num(&t, "made_by_action", m->made);
+	meta_num(&t, "freed_since", m->made >= m->still ? m->made - m->still : 0);
+	meta_num(&t, "leaked_objects", v->leaked);
+	meta_bytes(&t, "leaked_bytes", v->leaked_bytes);
+	if (v->unreachable > 0)
+		meta_num(&t, "leaked_but_unreachable", v->unreachable);
+	meta_num(&t, "leak_tops", v->tops);
+	meta_bytes(&t, "leaked_retained", v->retained);
+	meta_num(&t, "clusters", v->n);
+	if (v->shown < v->n) {
+		sbuf_printf(&sb, "the first %zu of %zu clusters (-n 0: all)", v->shown, v->n);
+		meta_str(&t, "shown", sb.buf, sb.len);
+	}
+	for (size_t i = 0; i < v->shown; i++) {
+		const struct leak_cluster *c = &v->cl[i];
+		node_id_text(h, c->root_node, id, sizeof id);
+		size_t s = 0;
+		for (; s < c->nsteps; s++) {
+			const struct leak_step *st = &v->steps[c->first + s];
+			node_id_text(h, st->node, id, sizeof id);
+			table_row(&t, CN(i + 1), CN(c->count), CN(c->objects), CB(c->retained), CN(s), CS(id),
+				  CS(v->strs[st->holder]), CS(v->strs[st->field]), CN(st->times),
+				  s == 0 ? CS(v->strs[c->root]) : CNULL, CNULL, s == 0 ? CS(v->strs[c->root]) : CNULL);
+		}
+		if (c->nsteps == 0) { /* the leaked object is a GC root itself */
+			node_id_text(h, c->example, id, sizeof id);
+			table_row(&t, CN(i + 1), CN(c->count), CN(c->objects), CB(c->retained), CN(0), CS(id),
+				  CS(v->strs[c->cls]), CNULL, CNULL, CS(v->strs[c->root]), CNULL, CS(v->strs[c->root]));
+			s = 1;
+		}
+		sbuf_reset(&sb);
+		leak_select(h, c, f, &sb);
+		node_id_text(h, c->example, id, sizeof id);
+		table_row(&t, CN(i + 1), CN(c->count), CN(c->objects), CB(c->retained), CN(s), CS(id),
+			  CS(v->strs[c->cls]), CNULL, CNULL, CNULL, CSB(&sb), CSB(&sb));
+	}
+	table_end(&t, out);
+	sbuf_free(&sb);
+}

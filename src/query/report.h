@@ -17,6 +17,7 @@
 #include "query/baseline.h"
 #include "query/between.h"
 #include "query/inspect.h"
+#include "query/leaks.h"
 #include "query/lifelines.h"
 #include "query/merged.h"
 #include "query/views.h"
@@ -36,6 +37,18 @@ void report_diff(const struct heap *old, const struct heap *h, const struct diff
 void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, struct sbuf *out);
 /* Lifelines (query/lifelines.h): a row per step of each, from its end. */
 void report_lifelines(const struct heap *h, const struct lifeline_view *v, enum fmt f, struct sbuf *out);
+/* What an action leaked (query/leaks.h): a row per step of each shown
+ * cluster's example path from its GC root down to the leaked object,
+ * then the object and the step expression that selects the cluster;
+ * m: what the figures rest on, and the counts around them. */
+struct leaks_meta {
+	const char *identity;     /* "exact", "inferred ..." */
+	const char *base, *target, *final;
+	uint64_t made, still;     /* new at TARGET; of those, still in FINAL */
+	int exact;
+};
+void report_leaks(const struct heap *h, const struct leaks_view *v, const struct leaks_meta *m,
+		  enum fmt f, struct sbuf *out);
 /* The path between two objects (query/between.h): a row per object,
  * with the reference to the next one; when there is none, why. */
 void report_between(const struct heap *h, const struct between *b, enum fmt f, struct sbuf *out);

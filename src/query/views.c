@@ -48,6 +48,34 @@ void node_id_text(const struct heap *h, node_t v, char *buf, size_t n)
 	snprintf(buf, n, "0x%llx", (unsigned long long)heap_node_id(h, v));
 }
 
+void trace_holder(const struct heap *h, node_t x, struct sbuf *out)
+{
+	sbuf_reset(out);
+	if (h->node_kind[x] == NK_CLASS)
+		for (uint32_t c = 0; c < h->ncls; c++)
+			if (h->cls[c].node == x) {
+				sbuf_printf(out, "class %s", class_name(h, c));
+				return;
+			}
+	sbuf_adds(out, class_name(h, h->node_class[x]));
+}
+
+void trace_field(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
+{
+	size_t k = 0;
+
+	sbuf_reset(out);
+	heap_edge_label(h, src, dst, out);
+	for (size_t i = 0; i < out->len; i++) {
+		out->buf[k++] = out->buf[i];
+		if (out->buf[i] == '[')
+			while (i + 1 < out->len && out->buf[i + 1] >= '0' && out->buf[i + 1] <= '9')
+				i++;
+	}
+	out->len = k;
+	out->buf[k] = '\0';
+}
+
 int node_string(const struct heap *h, node_t v, struct sbuf *out, size_t max)
 {
 	return heap_string(h, v, out, max);

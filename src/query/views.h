@@ -164,5 +164,10 @@ int node_string(const struct heap *h, node_t v, struct sbuf *out, size_t max);
 void root_label(const struct heap *h, node_t v, struct sbuf *out);
 /* How src refers to dst: a field name, "[3]", "<referent>"... */
 void edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out);
+/* A step of a retainer trace (lifelines, leaks): the holder's class,
+ * "class Foo" for a class object; the field with array indexes folded,
+ * "[123]" as "[]". Each replaces out's text. */
+void trace_holder(const struct heap *h, node_t x, struct sbuf *out);
+void trace_field(const struct heap *h, node_t src, node_t dst, struct sbuf *out);
 
 #endif

@@ -1,0 +1,436 @@
+/* leaks.c — the leaked objects of three heaps grouped by their retainer
+ * traces; see leaks.h. */
+#include "query/leaks.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/analysis.h"
+#include "graph/reader.h"
+#include "query/baseline.h"
+#include "query/views.h"
+
+#define NONE32 UINT32_MAX
+
+/* ---- interned strings and traces (open addressing, grown at half) ---- */
+
+struct strtab {
+	char ***strs;        /* the view's array */
+	size_t *nstrs;
+	uint32_t *slot;      /* index + 1 into strs, 0 empty */
+	size_t cap;
+};
+
+static uint32_t str_intern(struct strtab *t, const char *s)
+{
+	if (2 * (*t->nstrs + 1) > t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 1024;
+		uint32_t *slot = xcalloc(cap, sizeof *slot);
+		for (size_t i = 0; i < *t->nstrs; i++) {
+			const char *x = (*t->strs)[i];
+			size_t k = hw_fnv(x, strlen(x)) & (cap - 1);
+			while (slot[k] != 0)
+				k = (k + 1) & (cap - 1);
+			slot[k] = (uint32_t)i + 1;
+		}
+		free(t->slot);
+		t->slot = slot;
+		t->cap = cap;
+	}
+	size_t k = hw_fnv(s, strlen(s)) & (t->cap - 1);
+	for (; t->slot[k] != 0; k = (k + 1) & (t->cap - 1))
+		if (strcmp((*t->strs)[t->slot[k] - 1], s) == 0)
+			return t->slot[k] - 1;
+	*t->strs = xreallocarray(*t->strs, *t->nstrs + 1, sizeof **t->strs);
+	(*t->strs)[*t->nstrs] = xstrdup(s);
+	t->slot[k] = (uint32_t)++*t->nstrs;
+	return (uint32_t)(*t->nstrs - 1);
+}
+
+/* A trace is a node of a trie: its parent trace and the step to it (a
+ * root trace: parent NONE32, holder the root kind's words). */
+struct tnode {
+	uint32_t parent, holder, field;
+};
+
+struct trie {
+	struct tnode *t;
+	size_t n, cap;
+	uint32_t *slot;      /* index + 1, 0 empty */
+	size_t scap;
+};
+
+static uint64_t tkey(uint32_t parent, uint32_t holder, uint32_t field)
+{
+	uint32_t k[3] = { parent, holder, field };
+	return hw_fnv(k, sizeof k);
+}
+
+static uint32_t trie_get(struct trie *tr, uint32_t parent, uint32_t holder, uint32_t field)
+{
+	if (2 * (tr->n + 1) > tr->scap) {
+		size_t cap = tr->scap ? 2 * tr->scap : 1024;
+		uint32_t *slot = xcalloc(cap, sizeof *slot);
+		for (size_t i = 0; i < tr->n; i++) {
+			size_t k = tkey(tr->t[i].parent, tr->t[i].holder, tr->t[i].field) & (cap - 1);
+			while (slot[k] != 0)
+				k = (k + 1) & (cap - 1);
+			slot[k] = (uint32_t)i + 1;
+		}
+		free(tr->slot);
+		tr->slot = slot;
+		tr->scap = cap;
+	}
+	size_t k = tkey(parent, holder, field) & (tr->scap - 1);
+	for (; tr->slot[k] != 0; k = (k + 1) & (tr->scap - 1)) {
+		const struct tnode *x = &tr->t[tr->slot[k] - 1];
+		if (x->parent == parent && x->holder == holder && x->field == field)
+			return tr->slot[k] - 1;
+	}
+	if (tr->n == tr->cap) {
+		tr->cap = tr->cap ? 2 * tr->cap : 1024;
+		tr->t = xreallocarray(tr->t, tr->cap, sizeof *tr->t);
+	}
+	tr->t[tr->n] = (struct tnode){ parent, holder, field };
+	tr->slot[k] = (uint32_t)++tr->n;
+	return (uint32_t)(tr->n - 1);
+}
+
+struct walk {
+	struct heap *h;
+	struct leaks_view *v;
+	struct strtab st;
+	struct trie tr;
+	node_t *parent;      /* breadth first from the GC roots: the way back; a root: itself */
+	uint32_t *tid;       /* each node's trace, NONE32 until made */
+	struct sbuf tmp;
+};
+
+/* The words of a GC root's first real kind ("static field", "JNI global"). */
+static uint32_t root_words(struct walk *w, node_t x)
+{
+	const struct heap *h = w->h;
+	size_t i = lower_bound_u32s(h->root_rec, h->nroot_rec, sizeof *h->root_rec, x);
+
+	for (; i < h->nroot_rec && h->root_rec[i].node == x; i++)
+		if (h->root_rec[i].kind != RK_WEAK_ONLY && h->root_rec[i].kind != RK_UNREACHABLE)
+			break;
+	sbuf_reset(&w->tmp);
+	if (i < h->nroot_rec && h->root_rec[i].node == x)
+		heap_root_kind(h, h->root_rec[i].kind, h->root_rec[i].native, &w->tmp);
+	else
+		sbuf_adds(&w->tmp, "root");
+	return str_intern(&w->st, w->tmp.buf);
+}
+
+/* Is x a GC root (not one of the pseudo roots heapwalk adds)? */
+static int real_root(const struct heap *h, node_t x)
+{
+	size_t i = lower_bound_u32s(h->root_rec, h->nroot_rec, sizeof *h->root_rec, x);
+
+	for (; i < h->nroot_rec && h->root_rec[i].node == x; i++)
+		if (h->root_rec[i].kind != RK_WEAK_ONLY && h->root_rec[i].kind != RK_UNREACHABLE)
+			return 1;
+	return 0;
+}
+
+static uint32_t holder_label(struct walk *w, node_t x)
+{
+	trace_holder(w->h, x, &w->tmp);
+	return str_intern(&w->st, w->tmp.buf);
+}
+
+static uint32_t field_label(struct walk *w, node_t src, node_t dst)
+{
+	trace_field(w->h, src, dst, &w->tmp);
+	return str_intern(&w->st, w->tmp.buf);
+}
+
+/* The trace of x (reached from a root): made for x and the nodes up its
+ * way back that have none yet, each node once in all. */
+static uint32_t trace_of(struct walk *w, node_t target, node_t *stk)
+{
+	size_t sp = 0;
+	node_t x = target;
+
+	while (w->tid[x] == NONE32) {
+		stk[sp++] = x;
+		if (w->parent[x] == x)
+			break;
+		x = w->parent[x];
+	}
+	while (sp > 0) {
+		node_t y = stk[--sp];
+		if (w->tid[y] != NONE32)
+			continue;
+		node_t p = w->parent[y];
+		if (p == y) {
+			w->tid[y] = trie_get(&w->tr, NONE32, root_words(w, y), holder_label(w, y));
+			continue;
+		}
+		uint32_t hl = holder_label(w, p), fl = field_label(w, p, y), pt = w->tid[p];
+		const struct tnode *pn = &w->tr.t[pt];
+		/* a run of one class and field reads as one step */
+		w->tid[y] = pn->parent != NONE32 && pn->holder == hl && pn->field == fl
+			    ? pt : trie_get(&w->tr, pt, hl, fl);
+	}
+	return w->tid[target];
+}
+
+/* ---- clusters ---- */
+
+struct top {
+	node_t node;
+	uint32_t trace, cls;
+	uint64_t objects, shallow, retained;
+};
+
+static int cmp_top(const void *a, const void *b)
+{
+	const struct top *x = a, *y = b;
+
+	if (x->trace != y->trace)
+		return x->trace < y->trace ? -1 : 1;
+	if (x->cls != y->cls)
+		return x->cls < y->cls ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+static int cmp_cluster(const void *a, const void *b)
+{
+	const struct leak_cluster *x = a, *y = b;
+
+	if (x->retained != y->retained)
+		return x->retained > y->retained ? -1 : 1;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->example < y->example ? -1 : x->example > y->example;
+}
+
+/* Breadth first from every GC root: the way back to one for each
+ * object they reach (the shortest), in parent[]; HW_NONE: not reached. */
+static void ways_back(struct heap *h, node_t *parent, node_t *queue)
+{
+	size_t qh = 0, qt = 0;
+
+	memset(parent, 0xff, (size_t)h->n * sizeof *parent);
+	for (size_t i = 0; i < h->nroots; i++) {
+		node_t r = h->roots[i];
+		if (r != 0 && parent[r] == HW_NONE && real_root(h, r)) {
+			parent[r] = r;
+			queue[qt++] = r;
+		}
+	}
+	while (qh < qt) {
+		node_t x = queue[qh++];
+		for (edge_t j = h->out_start[x]; j < h->out_start[x + 1]; j++) {
+			node_t y = h->out[j];
+			if (parent[y] == HW_NONE) {
+				parent[y] = x;
+				queue[qt++] = y;
+			}
+		}
+	}
+}
+
+/* The example's way from its root down, runs of one step counted. */
+static void example_path(struct walk *w, struct leak_cluster *c, node_t *stk)
+{
+	struct leaks_view *v = w->v;
+	size_t sp = 0;
+
+	for (node_t x = c->example;; x = w->parent[x]) {
+		stk[sp++] = x;
+		if (w->parent[x] == x)
+			break;
+	}
+	c->root_node = stk[sp - 1];
+	c->first = v->nsteps;
+	for (size_t i = sp - 1; i > 0; i--) {
+		node_t p = stk[i], y = stk[i - 1];
+		uint32_t hl = holder_label(w, p), fl = field_label(w, p, y);
+		if (v->nsteps > c->first && v->steps[v->nsteps - 1].holder == hl && v->steps[v->nsteps - 1].field == fl) {
+			v->steps[v->nsteps - 1].times++;
+			continue;
+		}
+		v->steps = xreallocarray(v->steps, v->nsteps + 1, sizeof *v->steps);
+		v->steps[v->nsteps++] = (struct leak_step){ hl, fl, p, 1 };
+	}
+	c->nsteps = v->nsteps - c->first;
+}
+
+void view_leaks(struct heap *h, const struct objset *leaked, size_t shown, struct leaks_view *v)
+{
+	struct walk w = { .h = h, .v = v };
+	node_t *queue = xmalloc(((size_t)h->n + 1) * sizeof *queue);
+	struct objset live;
+
+	memset(v, 0, sizeof *v);
+	w.st.strs = &v->strs;
+	w.st.nstrs = &v->nstrs;
+	sbuf_init(&w.tmp);
+	w.parent = xmalloc(((size_t)h->n + 1) * sizeof *w.parent);
+	ways_back(h, w.parent, queue);
+	/* the leaked objects the roots reach */
+	objset_empty(h, &live);
+	for (node_t x = 1; x < h->n; x++)
+		if (objset_has(leaked, x)) {
+			if (w.parent[x] != HW_NONE)
+				bit_set(live.bits, x);
+			else
+				v->unreachable++;
+		}
+	objset_recount(h, &live);
+	v->leaked = live.count;
+	v->leaked_bytes = live.shallow;
+
+	size_t ntop = 0;
+	node_t *topn = view_top_members(h, &live, &ntop);
+	struct top *tops = xcalloc(ntop + 1, sizeof *tops);
+	w.tid = xmalloc(((size_t)h->n + 1) * sizeof *w.tid);
+	memset(w.tid, 0xff, ((size_t)h->n + 1) * sizeof *w.tid);
+	analysis_domchildren(h);
+	v->tops = ntop;
+	for (size_t i = 0; i < ntop; i++) {
+		struct top *t = &tops[i];
+		node_t x = topn[i];
+		t->node = x;
+		t->trace = trace_of(&w, x, queue);
+		t->cls = holder_label(&w, x);
+		t->retained = h->retained[x];
+		v->retained += t->retained;
+		/* the leaked objects it retains: its dominator subtree's members */
+		size_t sp = 0;
+		queue[sp++] = x;
+		while (sp > 0) {
+			node_t y = queue[--sp];
+			if (bit_get(live.bits, y)) {
+				t->objects++;
+				t->shallow += h->node_shallow[y];
+			}
+			for (node_t j = h->dom_start[y]; j < h->dom_start[y + 1]; j++)
+				queue[sp++] = h->dom_child[j];
+		}
+	}
+	free(topn);
+	qsort(tops, ntop, sizeof *tops, cmp_top);
+	/* a cluster for each run of one trace and class */
+	for (size_t i = 0; i < ntop;) {
+		size_t j = i;
+		struct leak_cluster c = { .trace = tops[i].trace, .cls = tops[i].cls, .example = tops[i].node };
+		uint64_t best = tops[i].retained;
+		for (; j < ntop && tops[j].trace == c.trace && tops[j].cls == c.cls; j++) {
+			c.count++;
+			c.objects += tops[j].objects;
+			c.shallow += tops[j].shallow;
+			c.retained += tops[j].retained;
+			if (tops[j].retained > best) { /* ties: the lowest node, the first */
+				best = tops[j].retained;
+				c.example = tops[j].node;
+			}
+		}
+		c.members = xmalloc(c.count * sizeof *c.members);
+		for (size_t k = i; k < j; k++)
+			c.members[k - i] = tops[k].node;
+		uint32_t r = c.trace;
+		while (w.tr.t[r].parent != NONE32)
+			r = w.tr.t[r].parent;
+		c.root = w.tr.t[r].holder;
+		v->cl = xreallocarray(v->cl, v->n + 1, sizeof *v->cl);
+		v->cl[v->n++] = c;
+		i = j;
+	}
+	qsort(v->cl, v->n, sizeof *v->cl, cmp_cluster);
+	v->shown = shown == 0 || shown > v->n ? v->n : shown;
+	for (size_t i = 0; i < v->shown; i++)
+		example_path(&w, &v->cl[i], queue);
+	free(tops);
+	free(w.tid);
+	free(w.parent);
+	free(queue);
+	free(w.st.slot);
+	free(w.tr.t);
+	free(w.tr.slot);
+	sbuf_free(&w.tmp);
+	objset_free(&live);
+}
+
+void leaks_view_free(struct leaks_view *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		free(v->cl[i].members);
+	free(v->cl);
+	free(v->steps);
+	for (size_t i = 0; i < v->nstrs; i++)
+		free(v->strs[i]);
+	free(v->strs);
+	memset(v, 0, sizeof *v);
+}
+
+/* ---- the leaked objects ---- */
+
+static int exact_mode(const struct baseline *b)
+{
+	return (b->mode == BL_IDS || b->mode == BL_FILE) && !b->inexact;
+}
+
+int leaks_find(struct heap *base, struct heap *target, struct heap *fin, struct leak_find *r,
+	       struct progress *p, struct sbuf *err)
+{
+	struct baseline bt, bb, btf;
+	struct sbuf why, la, lb, lc;
+	int rc = -1;
+
+	memset(r, 0, sizeof *r);
+	memset(&bt, 0, sizeof bt);
+	memset(&bb, 0, sizeof bb);
+	memset(&btf, 0, sizeof btf);
+	sbuf_init(&why);
+	if (baseline_compare(target, base, &bt, p, &why) < 0 || baseline_compare(fin, base, &bb, p, &why) < 0 ||
+	    baseline_compare(fin, target, &btf, p, &why) < 0) {
+		sbuf_adds(err, why.buf);
+		goto done;
+	}
+	r->made = bt.fresh.count;
+	/* made after base (new against it) and there at target (old against it) */
+	objset_empty(fin, &r->leaked);
+	for (node_t v = 1; v < fin->n; v++) {
+		if (baseline_unknown(&bb, v) || baseline_unknown(&btf, v)) {
+			r->unidentified++;
+			continue;
+		}
+		if (objset_has(&bb.fresh, v) && !objset_has(&btf.fresh, v))
+			bit_set(r->leaked.bits, v);
+	}
+	objset_recount(fin, &r->leaked);
+	r->still = r->leaked.count;
+	r->exact = exact_mode(&bt) && exact_mode(&bb) && exact_mode(&btf);
+	sbuf_init(&la);
+	sbuf_init(&lb);
+	sbuf_init(&lc);
+	baseline_label(&bt, &la);
+	baseline_label(&bb, &lb);
+	baseline_label(&btf, &lc);
+	if (r->exact && strcmp(la.buf, lb.buf) == 0 && strcmp(lb.buf, lc.buf) == 0)
+		r->identity = xstrdup(la.buf);
+	else
+		r->identity = xasprintf("%s: base to target %s; base to final %s; target to final %s",
+					r->exact ? "exact" : "not exact", la.buf, lb.buf, lc.buf);
+	sbuf_free(&la);
+	sbuf_free(&lb);
+	sbuf_free(&lc);
+	rc = 0;
+done:
+	baseline_free(&bt);
+	baseline_free(&bb);
+	baseline_free(&btf);
+	sbuf_free(&why);
+	return rc;
+}
+
+void leak_find_free(struct leak_find *r)
+{
+	objset_free(&r->leaked);
+	free(r->identity);
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,86 @@
+/* leaks.h — what an action leaked, from three heaps of one process:
+ * BASE (before the action), TARGET (after it) and FINAL (after it was
+ * undone). The leaked objects are those of FINAL that did not exist at
+ * BASE and did at TARGET: made by the action and still there at the end.
+ * The caller finds them (two baselines over FINAL, query/baseline.h);
+ * this file keeps those the GC roots reach and groups them.
+ *
+ * A leaked object that another leaked object dominates is part of that
+ * one's leak: only the top ones (no leaked object dominates them) are
+ * grouped, each bringing the leaked objects it retains. Each top one's
+ * retainer trace is its shortest path from a GC root (breadth first from
+ * every root at once), read as the classes and fields along it: array
+ * indexes folded ("[]"), a run of one class and field (a linked list)
+ * one step repeated. Tops whose traces read alike, ending at objects of
+ * one class, are a cluster; clusters are ranked by the sum of their
+ * members' retained sizes (disjoint: no top dominates another), then by
+ * count.
+ *
+ * The view owns its arrays (leaks_view_free); strings in it are raw dump
+ * text: escape them before output. */
+#ifndef HW_LEAKS_H
+#define HW_LEAKS_H
+
+#include "graph/heap.h"
+#include "progress.h"
+#include "query/objset.h"
+
+/* One step of a cluster's trace, from the GC root down: an object of
+ * class `holder` refers through `field` to the next one (indexes into
+ * leaks_view.strs). For the example path: `node` the first holder of
+ * the step's run and `times` the run's length. */
+struct leak_step {
+	uint32_t holder, field;
+	node_t node;
+	uint64_t times;
+};
+
+struct leak_cluster {
+	uint32_t trace;          /* the trace's id (internal) */
+	uint32_t cls;            /* the leaked objects' class label (strs) */
+	uint32_t root;           /* the GC root's kind in words (strs) */
+	uint64_t count;          /* top leaked objects in the cluster */
+	uint64_t objects;        /* leaked objects they retain, themselves included */
+	uint64_t shallow;        /* the shallow bytes of those */
+	uint64_t retained;       /* the tops' retained sizes, summed */
+	node_t example;          /* the member of the biggest retained size */
+	node_t *members;         /* the tops, ascending */
+	size_t first, nsteps;    /* the example's path: steps[first..first+nsteps) */
+	node_t root_node;        /* the example path's GC root object */
+};
+
+struct leaks_view {
+	struct leak_cluster *cl; /* ranked */
+	size_t n;
+	struct leak_step *steps; /* example paths, of the first `shown` clusters */
+	size_t nsteps, shown;
+	char **strs;
+	size_t nstrs;
+	uint64_t leaked, leaked_bytes;  /* leaked objects the GC roots reach, shallow */
+	uint64_t tops;                  /* of those, the ones no leaked object dominates */
+	uint64_t retained;              /* the tops' retained sizes, summed */
+	uint64_t unreachable;           /* leaked but unreachable in FINAL: garbage, left out */
+};
+
+/* The leaked objects of fin: new against base, old against target
+ * (three comparisons, query/baseline.h). */
+struct leak_find {
+	struct objset leaked;   /* over fin: made after base, there at target, still in fin */
+	uint64_t made;          /* new at target (against base) */
+	uint64_t still;         /* leaked.count: made, and still in fin (reachable or not) */
+	uint64_t unidentified;  /* objects of fin whose identity a comparison could not tell: left out */
+	int exact;              /* every comparison exact (stable ids, a file's replayed moves) */
+	char *identity;         /* what the answer rests on, in a line */
+};
+/* -1 with err set when the dumps cannot be compared (out of order,
+ * different processes). */
+int leaks_find(struct heap *base, struct heap *target, struct heap *fin, struct leak_find *r,
+	       struct progress *p, struct sbuf *err);
+void leak_find_free(struct leak_find *r);
+
+/* Clusters of the leaked objects of h (heap_need HP_ALL first): example
+ * paths for the first `shown` clusters (0: all). */
+void view_leaks(struct heap *h, const struct objset *leaked, size_t shown, struct leaks_view *v);
+void leaks_view_free(struct leaks_view *v);
+
+#endif

@@ -1,0 +1,59 @@
+// leaks.js DIR — three V8 heap snapshots of one process around an action
+// that leaks a known set: DIR/base.heapsnapshot before it, target after
+// it, final after it was undone. The action makes Leaked objects (each
+// with a Payload) that a registry made before base keeps after the undo,
+// Freed objects in a cache the undo clears, and Transient objects it
+// drops at once. Run once before base, action and undo, so that the code
+// and its feedback are there before. Prints one JSON line: the counts
+// made by the action.
+'use strict';
+const v8 = require('v8');
+const path = require('path');
+
+const dir = process.argv[2] || '.';
+const gc = typeof global.gc === 'function' ? global.gc : () => {};
+const N = { Leaked: 300, Freed: 400, Transient: 500 };
+
+class Leaked { constructor(i, p) { this.i = i; this.payload = p; } }
+class Payload { constructor(i) { this.text = 'payload-' + i + '-' + 'x'.repeat(200 + (i % 7)); } }
+class Freed { constructor(i) { this.i = i; this.data = new Array(8).fill(i); } }
+class Transient { constructor(i) { this.i = i; } }
+
+// made before base, as long as the process: the registry's slots are
+// there already, so that the action's stores reallocate nothing
+const registry = { slots: new Array(2 * N.Leaked).fill(null), used: 0 };
+const cache = new Map();
+globalThis.app = { registry, cache };
+
+function action(round) {
+	for (let i = 0; i < N.Leaked; i++)
+		registry.slots[registry.used++] = new Leaked(round * 1000 + i, new Payload(i));
+	for (let i = 0; i < N.Freed; i++)
+		cache.set(i, new Freed(i));
+	let t = [];
+	for (let i = 0; i < N.Transient; i++)
+		t.push(new Transient(i));
+	t = null;
+}
+
+function undo() {
+	cache.clear(); // the registry is forgotten: the leak
+}
+
+// once before base: code, feedback and the Map's table made and kept
+action(0);
+undo();
+for (let i = 0; i < registry.used; i++)
+	registry.slots[i] = null;
+registry.used = 0;
+gc();
+gc();
+v8.writeHeapSnapshot(path.join(dir, 'base.heapsnapshot'));
+action(1);
+gc();
+v8.writeHeapSnapshot(path.join(dir, 'target.heapsnapshot'));
+undo();
+gc();
+gc();
+v8.writeHeapSnapshot(path.join(dir, 'final.heapsnapshot'));
+console.log(JSON.stringify(N));
