@@ -233,6 +233,64 @@ START_TEST(test_leaks_node)
 }
 END_TEST
 
+/* A series: grow.js adds 100 Growers before each snapshot after the
+ * first, makes Churn objects that rise and fall and drops Shrinking ones:
+ * only the Growers grew every time, as a class and as one cluster, with
+ * the counts the workload printed. */
+START_TEST(test_leaks_series_node)
+{
+	if (!have("node")) {
+		fprintf(stderr, "leaks: node is not installed: the Node series test is skipped\n");
+		return;
+	}
+	int st;
+	char *counts = run("rm -rf " V8LEAKS "/grow && mkdir -p " V8LEAKS "/grow && node --expose-gc " TEST_SRCDIR
+			   "/node/grow.js " V8LEAKS "/grow", &st);
+	ck_assert_msg(st == 0, "grow.js: %s", counts);
+	struct jv want, doc;
+	char err[256];
+	ck_assert_msg(json_parse(counts, strlen(counts), &want, err, sizeof err) == 0, "%s: %s", err, counts);
+	const struct jv *grower = jv_get(&want, "Grower");
+	ck_assert(grower != NULL && grower->n == 5);
+	char *out = hw("-q leaks -f json " V8LEAKS "/grow/s1.heapsnapshot " V8LEAKS "/grow/s2.heapsnapshot " V8LEAKS
+		       "/grow/s3.heapsnapshot " V8LEAKS "/grow/s4.heapsnapshot " V8LEAKS "/grow/s5.heapsnapshot", 0, 0);
+	ck_assert_msg(json_parse(out, strlen(out), &doc, err, sizeof err) == 0, "%s: %s", err, out);
+	const struct jv *rows = jv_get(&doc, "rows");
+	ck_assert(rows != NULL && rows->t == J_ARR);
+	int classes = 0, clusters = 0;
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct jv *r = &rows->v[i];
+		const char *kind = jv_get(r, "kind")->s, *name = jv_get(r, "name")->s;
+		ck_assert_msg(strstr(name, "Churn") == NULL && strstr(name, "Shrinking") == NULL, "row %s", name);
+		/* every row grew every time: a class from each snapshot to the next, a cluster from the second */
+		for (size_t k = strcmp(kind, "class") == 0 ? 1 : 2; k < 5; k++) {
+			char a[16], b[16];
+			snprintf(a, sizeof a, "count_%zu", k);
+			snprintf(b, sizeof b, "count_%zu", k + 1);
+			ck_assert_msg(jv_get(r, b)->u > jv_get(r, a)->u, "%s %s: %s not above %s", kind, name, b, a);
+		}
+		int is_grower = strcmp(kind, "class") == 0 ? strcmp(name, "Grower") == 0
+				: strlen(name) > 9 && strcmp(name + strlen(name) - 9, "-> Grower") == 0;
+		if (!is_grower)
+			continue;
+		classes += strcmp(kind, "class") == 0;
+		clusters += strcmp(kind, "cluster") == 0;
+		for (size_t k = 0; k < 5; k++) {
+			char key[16];
+			snprintf(key, sizeof key, "count_%zu", k + 1);
+			ck_assert_msg(jv_get(r, key)->u == grower->v[k].u, "%s %s: %llu, not %llu", kind, key,
+				      (unsigned long long)jv_get(r, key)->u, (unsigned long long)grower->v[k].u);
+		}
+	}
+	ck_assert_int_eq(classes, 1);
+	ck_assert_int_eq(clusters, 1);
+	jv_free(&doc);
+	jv_free(&want);
+	free(out);
+	free(counts);
+}
+END_TEST
+
 Suite *leaks_suite(void)
 {
 	Suite *s = suite_create("leaks");
@@ -243,6 +301,7 @@ Suite *leaks_suite(void)
 	tcase_add_test(tc, test_leaks_jvm_not_exact);
 	tcase_add_test(tc, test_leaks_refused);
 	tcase_add_test(tc, test_leaks_node);
+	tcase_add_test(tc, test_leaks_series_node);
 	suite_add_tcase(s, tc);
 	return s;
 }

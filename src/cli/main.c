@@ -43,6 +43,7 @@ static const char usage_head[] =
 "       heapwalk [--no-cache] [--baseline OLD] DUMP   the full-screen browser\n"
 "                                    (keys: --keys, or ?)\n"
 "       heapwalk [options] diff OLD NEW\n"
+"       heapwalk [options] leaks BASE TARGET FINAL | leaks S1 S2 S3 S4...\n"
 "       heapwalk [options] inspect DUMP NAME [ARG] | inspect --list\n"
 "       heapwalk [rule options] rules      the rule groups and rules in effect\n"
 "       heapwalk mark PID [FILE] | snapshot [--plain] [--gz[=LEVEL]] PID FILE\n"
@@ -179,7 +180,8 @@ struct cli {
 	const struct cmd_entry *cmd; /* NULL: the browser, or the view -e ends with */
 	const char *dump;
 	const char *baseline;   /* --baseline OLD, or diff's OLD */
-	const char *series[3];  /* leaks BASE TARGET FINAL */
+	const char *series[16]; /* leaks BASE TARGET FINAL, or a series */
+	size_t nseries;
 	const char *pid, *file; /* mark, snapshot */
 	int plain, gz;          /* snapshot --plain, --gz[=LEVEL] (0: none) */
 	int fmt_set;            /* -f was given */
@@ -500,15 +502,15 @@ static void dumps_args(int argc, char **argv, int i, struct cli *c)
 
 static void series_args(int argc, char **argv, int i, struct cli *c)
 {
-	if (argc - i != 3)
-		usage_error("leaks needs three dumps: BASE TARGET FINAL, the earliest first");
+	if (argc - i < 3 || argc - i > 16)
+		usage_error("leaks needs three dumps, BASE TARGET FINAL, or a series of four to 16, the earliest first");
 	if (c->baseline != NULL)
 		usage_error("leaks takes BASE as its first argument, not --baseline");
 	if (c->o.expr != NULL || c->nfocus > 0)
 		usage_error("leaks takes no -e, --root or --ignore");
-	for (int k = 0; k < 3; k++)
-		c->series[k] = argv[i + k];
-	c->dump = c->series[2];
+	for (; i < argc; i++)
+		c->series[c->nseries++] = argv[i];
+	c->dump = c->series[c->nseries - 1];
 }
 
 /* The options that go with some commands alone, against the command. */
@@ -609,8 +611,8 @@ static void check_output(const struct cli *c)
 		return;
 	if ((c->dump != NULL && file_names(out, c->dump)) || (c->baseline != NULL && file_names(out, c->baseline)))
 		usage_error("-o %s: is a dump, which heapwalk never writes", esc_str(out));
-	for (size_t i = 0; i < 3; i++)
-		if (c->series[i] != NULL && file_names(out, c->series[i]))
+	for (size_t i = 0; i < c->nseries; i++)
+		if (file_names(out, c->series[i]))
 			usage_error("-o %s: is a dump, which heapwalk never writes", esc_str(out));
 	for (size_t i = 0; i < c->nrule_files; i++)
 		if (file_names(out, c->rule_files[i]))
@@ -619,7 +621,7 @@ static void check_output(const struct cli *c)
 }
 
 /* The files write_file() must not write, NULL-terminated, in keep[]
- * (room for 37): the dumps and the rules files. */
+ * (room for 50): the dumps and the rules files. */
 static void inputs_of(const struct cli *c, const char **keep)
 {
 	size_t k = 0;
@@ -628,9 +630,8 @@ static void inputs_of(const struct cli *c, const char **keep)
 		keep[k++] = c->dump;
 	if (c->baseline != NULL)
 		keep[k++] = c->baseline;
-	for (size_t i = 0; i < 2; i++) /* leaks: BASE, TARGET (FINAL is dump) */
-		if (c->series[i] != NULL)
-			keep[k++] = c->series[i];
+	for (size_t i = 0; i + 1 < c->nseries; i++) /* leaks: all but the last (dump) */
+		keep[k++] = c->series[i];
 	for (size_t i = 0; i < c->nrule_files; i++)
 		keep[k++] = c->rule_files[i];
 	keep[k] = NULL;
@@ -940,6 +941,73 @@ static int take_live(struct cli *c, struct pidsnap *snap, char **said)
 	return rc;
 }
 
+/* Writes out to -o FILE or standard output; the status to exit with. */
+static int put_output(struct cli *c, struct sbuf *out)
+{
+	struct sbuf err;
+	int rc = 0;
+
+	sbuf_init(&err);
+	if (c->output != NULL) {
+		const char *keep[50];
+		inputs_of(c, keep);
+		if (write_file(c->output, out->buf, out->len, keep, 0, &err) < 0) {
+			path_error(c->output, err.buf);
+			rc = EXIT_INPUT;
+		}
+	} else if (fwrite(out->buf, 1, out->len, stdout) != out->len || fflush(stdout) != 0) {
+		fprintf(stderr, "heapwalk: standard output: write error\n");
+		rc = EXIT_INPUT;
+	}
+	sbuf_free(&err);
+	return rc;
+}
+
+/* leaks S1 S2 S3 S4...: what grew every time. The first stays open,
+ * each other is opened, added and freed in turn. */
+static int run_series(struct cli *c)
+{
+	struct heap first, h;
+	struct progress p;
+	struct growth g;
+	struct sbuf out, err;
+	int rc = 0;
+
+	progress_init(&p, c->oo.quiet);
+	sbuf_init(&out);
+	sbuf_init(&err);
+	catch_bus();
+	growth_init(&g, c->nseries);
+	if (open_dump(&first, c->series[0], c, &p, 1) < 0) {
+		growth_free(&g);
+		return EXIT_INPUT;
+	}
+	growth_add(&g, 0, NULL, &first, &p, &err);
+	for (size_t i = 1; i < c->nseries && rc == 0; i++) {
+		if (open_dump(&h, c->series[i], c, &p, i + 1 < c->nseries) < 0) {
+			rc = EXIT_INPUT;
+			break;
+		}
+		if (growth_add(&g, i, &first, &h, &p, &err) < 0) {
+			fprintf(stderr, "heapwalk: %s\n", err.buf);
+			rc = EXIT_INPUT;
+		}
+		heap_free(&h);
+	}
+	if (rc == 0) {
+		growth_finish(&g);
+		report_growth(&g, c->series, c->o.fmt, &out);
+		if (!g.exact && !c->oo.quiet)
+			fprintf(stderr, "heapwalk: leaks: clusters not exact: %s\n", g.identity);
+		rc = put_output(c, &out);
+	}
+	heap_free(&first);
+	growth_free(&g);
+	sbuf_free(&out);
+	sbuf_free(&err);
+	return rc;
+}
+
 /* leaks BASE TARGET FINAL: the three opened in order (the earliest
  * first: each comparison refuses a later baseline), what the action
  * leaked found and grouped; the status to exit with. */
@@ -977,7 +1045,7 @@ static int run_leaks(struct cli *c)
 	leaks_view_free(&v);
 	leak_find_free(&lf);
 	if (c->output != NULL) {
-		const char *keep[37];
+		const char *keep[50];
 		inputs_of(c, keep);
 		if (write_file(c->output, out.buf, out.len, keep, 0, &err) < 0) {
 			path_error(c->output, err.buf);
@@ -1033,7 +1101,7 @@ int main(int argc, char **argv)
 	}
 	c.oo.rules = rs;
 	if (c.cmd != NULL && c.cmd->arg == CMD_ARG_SERIES) {
-		rc = run_leaks(&c);
+		rc = c.nseries == 3 ? run_leaks(&c) : run_series(&c);
 		rules_free(rs);
 		return rc;
 	}
@@ -1209,7 +1277,7 @@ print:
 	if (note.len > 0 && !c.oo.quiet)
 		fprintf(stderr, "heapwalk: %s\n", note.buf);
 	if (rc == 0 && c.output != NULL) {
-		const char *keep[37];
+		const char *keep[50];
 		inputs_of(&c, keep);
 		sbuf_reset(&err);
 		if (write_file(c.output, out.buf, out.len, keep, 0, &err) < 0) {

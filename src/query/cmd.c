@@ -287,7 +287,9 @@ const struct cmd_entry cmd_table[CMD_N] = {
 		"                  undone), in clusters by their shortest path from a GC root\n"
 		"                  (classes and fields), biggest retained first (-n clusters,\n"
 		"                  default 20), each with a path and a step that selects it;\n"
-		"                  exact with stable ids, else said to be inferred\n" },
+		"                  exact with stable ids, else said to be inferred; four to 16\n"
+		"                  dumps S1 S2 S3 S4...: the classes and clusters (of what is\n"
+		"                  new since S1) whose count grew every time, with each count\n" },
 	[CMD_INSPECT] = { "inspect", CMD_ARG_NAME, HP_ALL, CMD_TABLES, CMD_BL_STEPS, 0, run_inspect,
 		"  inspect NAME [ARG]  run the inspection NAME on the set (-e) and list its\n"
 		"                  groups (waste, references, retention, class loaders, search,\n"

@@ -7,6 +7,7 @@
 
 #include "graph/analysis.h"
 #include "graph/reader.h"
+#include "graph/resident.h"
 #include "query/baseline.h"
 #include "query/views.h"
 
@@ -48,10 +49,12 @@ static uint32_t str_intern(struct strtab *t, const char *s)
 }
 
 /* A trace is a node of a trie: its parent trace and the step to it (a
- * root trace: parent NONE32, holder the root kind's words). */
+ * root trace: parent NONE32, holder the root kind's words and field the
+ * root object's class); handed to the view as its leak_tnode. */
 struct tnode {
 	uint32_t parent, holder, field;
 };
+_Static_assert(sizeof(struct tnode) == sizeof(struct leak_tnode), "a trie node is a leak_tnode");
 
 struct trie {
 	struct tnode *t;
@@ -344,12 +347,13 @@ void view_leaks(struct heap *h, const struct objset *leaked, size_t shown, struc
 	v->shown = shown == 0 || shown > v->n ? v->n : shown;
 	for (size_t i = 0; i < v->shown; i++)
 		example_path(&w, &v->cl[i], queue);
+	v->trie = (struct leak_tnode *)w.tr.t; /* the same three members */
+	v->ntrie = w.tr.n;
 	free(tops);
 	free(w.tid);
 	free(w.parent);
 	free(queue);
 	free(w.st.slot);
-	free(w.tr.t);
 	free(w.tr.slot);
 	sbuf_free(&w.tmp);
 	objset_free(&live);
@@ -361,6 +365,7 @@ void leaks_view_free(struct leaks_view *v)
 		free(v->cl[i].members);
 	free(v->cl);
 	free(v->steps);
+	free(v->trie);
 	for (size_t i = 0; i < v->nstrs; i++)
 		free(v->strs[i]);
 	free(v->strs);
@@ -433,4 +438,168 @@ void leak_find_free(struct leak_find *r)
 	objset_free(&r->leaked);
 	free(r->identity);
 	memset(r, 0, sizeof *r);
+}
+
+void leaks_trace_text(const struct leaks_view *v, size_t k, struct sbuf *out)
+{
+	const struct leak_cluster *c = &v->cl[k];
+	uint32_t path[64], n = 0, more = 0;
+
+	sbuf_reset(out);
+	for (uint32_t t = c->trace; t != NONE32; t = v->trie[t].parent)
+		if (n < 64)
+			path[n++] = t;
+		else
+			more++;
+	/* the root: its kind and class */
+	const struct leak_tnode *r = &v->trie[path[n - 1]];
+	if (more == 0)
+		sbuf_printf(out, "%s: %s", v->strs[r->holder], v->strs[r->field]);
+	else
+		sbuf_printf(out, "... %u steps", more);
+	for (uint32_t i = n - 1; i-- > 0;)
+		sbuf_printf(out, " .%s -> %s", v->strs[v->trie[path[i]].field],
+			    i > 0 ? v->strs[v->trie[path[i - 1]].holder] : v->strs[c->cls]);
+	if (n == 1)
+		sbuf_printf(out, " = %s", v->strs[c->cls]);
+}
+
+/* ---- a series ---- */
+
+void growth_init(struct growth *g, size_t nsnaps)
+{
+	memset(g, 0, sizeof *g);
+	g->nsnaps = nsnaps;
+	g->exact = 1;
+}
+
+static size_t growth_hash(int cluster, const char *name, size_t cap)
+{
+	return (hw_fnv(name, strlen(name)) ^ (uint64_t)cluster) & (cap - 1);
+}
+
+static struct growth_row *growth_row(struct growth *g, int cluster, const char *name)
+{
+	if (2 * (g->n + 1) > g->scap) {
+		size_t cap = g->scap ? 2 * g->scap : 1024;
+		uint32_t *slot = xcalloc(cap, sizeof *slot);
+		for (size_t i = 0; i < g->n; i++) {
+			size_t k = growth_hash(g->rows[i].cluster, g->rows[i].name, cap);
+			while (slot[k] != 0)
+				k = (k + 1) & (cap - 1);
+			slot[k] = (uint32_t)i + 1;
+		}
+		free(g->slot);
+		g->slot = slot;
+		g->scap = cap;
+	}
+	size_t k = growth_hash(cluster, name, g->scap);
+	for (; g->slot[k] != 0; k = (k + 1) & (g->scap - 1)) {
+		struct growth_row *r = &g->rows[g->slot[k] - 1];
+		if (r->cluster == cluster && strcmp(r->name, name) == 0)
+			return r;
+	}
+	g->rows = xreallocarray(g->rows, g->n + 1, sizeof *g->rows);
+	struct growth_row *r = &g->rows[g->n];
+	memset(r, 0, sizeof *r);
+	r->cluster = cluster;
+	r->name = xstrdup(name);
+	r->count = xcalloc(g->nsnaps, sizeof *r->count);
+	r->bytes = xcalloc(g->nsnaps, sizeof *r->bytes);
+	g->slot[k] = (uint32_t)++g->n;
+	return r;
+}
+
+int growth_add(struct growth *g, size_t i, struct heap *first, struct heap *h, struct progress *p,
+	       struct sbuf *err)
+{
+	for (uint32_t c = 0; c < h->ncls; c++) {
+		if (h->cls[c].count == 0)
+			continue;
+		struct growth_row *r = growth_row(g, 0, class_name(h, c));
+		r->count[i] += h->cls[c].count;
+		r->bytes[i] += h->cls[c].shallow_total;
+	}
+	if (first == NULL)
+		return 0;
+	struct baseline b;
+	struct sbuf sb;
+	if (baseline_compare(h, first, &b, p, err) < 0)
+		return -1;
+	struct objset fresh;
+	objset_empty(h, &fresh);
+	for (node_t v = 1; v < h->n; v++)
+		if (objset_has(&b.fresh, v) && !baseline_unknown(&b, v))
+			bit_set(fresh.bits, v);
+	objset_recount(h, &fresh);
+	g->exact &= exact_mode(&b);
+	sbuf_init(&sb);
+	baseline_label(&b, &sb);
+	free(g->identity);
+	g->identity = sbuf_detach(&sb);
+	baseline_free(&b);
+	heap_need(h, HP_ALL, p);
+	struct leaks_view v;
+	view_leaks(h, &fresh, 1, &v);
+	sbuf_init(&sb);
+	for (size_t k = 0; k < v.n; k++) {
+		leaks_trace_text(&v, k, &sb);
+		struct growth_row *r = growth_row(g, 1, sb.buf);
+		r->count[i] += v.cl[k].count;
+		r->bytes[i] += v.cl[k].retained;
+	}
+	sbuf_free(&sb);
+	leaks_view_free(&v);
+	objset_free(&fresh);
+	return 0;
+}
+
+/* Clusters, then classes, each by growth, largest first, then name. */
+static int cmp_growth(const void *a, const void *b)
+{
+	const struct growth_row *x = a, *y = b;
+
+	if (x->cluster != y->cluster)
+		return x->cluster ? -1 : 1;
+	if (x->grew != y->grew)
+		return x->grew > y->grew ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+void growth_finish(struct growth *g)
+{
+	size_t k = 0, n = g->nsnaps;
+
+	for (size_t i = 0; i < g->n; i++) {
+		struct growth_row *r = &g->rows[i];
+		int grew = n > 1 && (!r->cluster || r->count[1] > 0);
+		for (size_t s = r->cluster ? 2 : 1; s < n && grew; s++)
+			grew = r->count[s] > r->count[s - 1];
+		if (grew) {
+			r->grew = r->count[n - 1] - r->count[0];
+			g->rows[k++] = *r;
+		} else {
+			free(r->name);
+			free(r->count);
+			free(r->bytes);
+		}
+	}
+	g->n = k;
+	free(g->slot); /* the rows moved */
+	g->slot = NULL;
+	g->scap = 0;
+	qsort(g->rows, k, sizeof *g->rows, cmp_growth);
+}
+
+void growth_free(struct growth *g)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		free(g->rows[i].name);
+		free(g->rows[i].count);
+		free(g->rows[i].bytes);
+	}
+	free(g->rows);
+	free(g->identity);
+	free(g->slot);
+	memset(g, 0, sizeof *g);
 }

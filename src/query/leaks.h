@@ -49,6 +49,12 @@ struct leak_cluster {
 	node_t root_node;        /* the example path's GC root object */
 };
 
+/* A trace as a trie: each node its parent trace (NONE: a root, its
+ * holder the root kind's words) and the step to it (strs indexes). */
+struct leak_tnode {
+	uint32_t parent, holder, field;
+};
+
 struct leaks_view {
 	struct leak_cluster *cl; /* ranked */
 	size_t n;
@@ -60,6 +66,8 @@ struct leaks_view {
 	uint64_t tops;                  /* of those, the ones no leaked object dominates */
 	uint64_t retained;              /* the tops' retained sizes, summed */
 	uint64_t unreachable;           /* leaked but unreachable in FINAL: garbage, left out */
+	struct leak_tnode *trie;        /* every cluster's trace */
+	size_t ntrie;
 };
 
 /* The leaked objects of fin: new against base, old against target
@@ -82,5 +90,41 @@ void leak_find_free(struct leak_find *r);
  * paths for the first `shown` clusters (0: all). */
 void view_leaks(struct heap *h, const struct objset *leaked, size_t shown, struct leaks_view *v);
 void leaks_view_free(struct leaks_view *v);
+/* Cluster k's trace in a line: "static field: class Foo .bar -> Foo[] .[]
+ * -> Baz" (raw dump text). Replaces out's text. */
+void leaks_trace_text(const struct leaks_view *v, size_t k, struct sbuf *out);
+
+/* ---- a series: what grew every time ----
+ * Snapshots 1..n of one process, added in order (each may be freed once
+ * added): per class name, the instances of each snapshot; per cluster
+ * of the objects new since the first (leaks' clusters, by their trace
+ * text), its tops in each. Kept at the end: the classes and clusters
+ * whose count rose from every snapshot to the next (a cluster: from the
+ * second on, the first having none new). */
+struct growth_row {
+	int cluster;          /* 0: a class, 1: a cluster */
+	char *name;           /* the class name, or the trace text */
+	uint64_t *count;      /* nsnaps each */
+	uint64_t *bytes;      /* a class: shallow; a cluster: retained */
+	uint64_t grew;        /* the last count less the first */
+};
+struct growth {
+	size_t nsnaps;
+	struct growth_row *rows;
+	size_t n;
+	int exact;            /* every comparison with the first was exact */
+	char *identity;       /* the last comparison's words */
+	uint32_t *slot;       /* rows by kind and name: index + 1, 0 empty */
+	size_t scap;
+};
+void growth_init(struct growth *g, size_t nsnaps);
+/* Snapshot i (0-based) h; first: snapshot 0, opened (NULL for i == 0).
+ * -1 with err set when h cannot be compared with first. */
+int growth_add(struct growth *g, size_t i, struct heap *first, struct heap *h, struct progress *p,
+	       struct sbuf *err);
+/* Keep what grew every time, sorted: clusters first, then classes, each
+ * by the growth of their count, largest first. */
+void growth_finish(struct growth *g);
+void growth_free(struct growth *g);
 
 #endif

@@ -1472,3 +1472,44 @@ void report_leaks(const struct heap *h, const struct leaks_view *v, const struct
 	table_end(&t, out);
 	sbuf_free(&sb);
 }
+
+/* ---- a series: what grew every time ---- */
+
+void report_growth(const struct growth *g, const char *const *paths, enum fmt f, struct sbuf *out)
+{
+	size_t n = g->nsnaps, ncols = n + 4;
+	struct col *cols = xcalloc(ncols, sizeof *cols);
+	char **keys = xcalloc(2 * n, sizeof *keys);
+	struct cell *row = xcalloc(ncols, sizeof *row);
+	struct table t;
+
+	cols[0] = (struct col){ "kind", "kind", COL_STR, 0 };
+	for (size_t i = 0; i < n; i++) {
+		keys[2 * i] = xasprintf("count_%zu", i + 1);
+		keys[2 * i + 1] = xasprintf("%zu", i + 1);
+		cols[1 + i] = (struct col){ keys[2 * i], keys[2 * i + 1], COL_NUM, 0 };
+	}
+	cols[n + 1] = (struct col){ "growth", "growth", COL_NUM, 0 };
+	cols[n + 2] = (struct col){ "bytes", "bytes (last)", COL_BYTES, 0 };
+	cols[n + 3] = (struct col){ "name", "class or cluster (its trace)", COL_STR, 0 };
+	table_init(&t, f, "leaks-series", cols, (int)ncols);
+	meta_strs(&t, "identity", g->identity != NULL ? g->identity : "");
+	meta_list(&t, "snapshots", paths, n);
+	meta_num(&t, "grew_every_time", g->n);
+	for (size_t r = 0; r < g->n; r++) {
+		const struct growth_row *x = &g->rows[r];
+		row[0] = CW(x->cluster ? "cluster" : "class");
+		for (size_t i = 0; i < n; i++)
+			row[1 + i] = CN(x->count[i]);
+		row[n + 1] = CN(x->grew);
+		row[n + 2] = CB(x->bytes[n - 1]);
+		row[n + 3] = CS(x->name);
+		table_cells(&t, row);
+	}
+	table_end(&t, out);
+	for (size_t i = 0; i < 2 * n; i++)
+		free(keys[i]);
+	free(keys);
+	free(cols);
+	free(row);
+}

@@ -49,6 +49,10 @@ struct leaks_meta {
 };
 void report_leaks(const struct heap *h, const struct leaks_view *v, const struct leaks_meta *m,
 		  enum fmt f, struct sbuf *out);
+/* What grew every time in a series of snapshots (query/leaks.h): a row
+ * per class or cluster, its count in each snapshot (paths: theirs, n),
+ * its growth, its bytes in the last. */
+void report_growth(const struct growth *g, const char *const *paths, enum fmt f, struct sbuf *out);
 /* The path between two objects (query/between.h): a row per object,
  * with the reference to the next one; when there is none, why. */
 void report_between(const struct heap *h, const struct between *b, enum fmt f, struct sbuf *out);
