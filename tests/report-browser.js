@@ -143,6 +143,10 @@ async function main() {
 			inspections: q('#inspections-list table.inspection').map(t => [t.dataset.name, q('tbody tr', t).map(tr => [tr.cells[1].textContent, n(tr.cells[2].textContent), n(tr.cells[3].textContent)])]),
 			baseline: (document.getElementById('baseline-summary') || {}).textContent || null,
 			new_classes: q('#new-classes-table tbody tr').map(tr => [tr.cells[0].textContent, n(tr.cells[1].textContent), n(tr.cells[2].textContent)]),
+			leaks: (document.getElementById('leaks-summary') || {}).textContent || null,
+			// each cluster: its number, count, leaked objects, the path's steps as shown, the select
+			leak_clusters: q('#leaks-table tbody tr').map(tr => [n(tr.cells[0].textContent), n(tr.cells[1].textContent),
+				n(tr.cells[2].textContent), q('li', tr).map(li => li.textContent), tr.querySelector('.leak-select').textContent]),
 			text: document.body.innerText.length
 		};
 	})()`);

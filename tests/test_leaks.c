@@ -291,6 +291,61 @@ START_TEST(test_leaks_series_node)
 }
 END_TEST
 
+/* report -b BASE --target TARGET FINAL: the Leaks section as headless
+ * Chromium renders it, against leaks -f json of the same dumps. */
+START_TEST(test_leaks_report)
+{
+	const char *d = leaks_jvm_dir();
+	const char *chromium = getenv("CHROMIUM") ? getenv("CHROMIUM") : "chromium";
+	char args[8192], err[256];
+	struct cl cl[256];
+	struct jv doc, page;
+	int st;
+
+	if (!have(chromium) || !have("node")) {
+		fprintf(stderr, "leaks: no %s or no node: the report's Leaks section is not looked at\n", chromium);
+		return;
+	}
+	snprintf(args, sizeof args, "-q report -b %s/base.hprof --target %s/target.hprof %s/final.hprof -o %s/leaks.html",
+		 d, d, d, d);
+	free(hw(args, 0, 0));
+	snprintf(args, sizeof args, "-q leaks -f json %s/base.hprof %s/target.hprof %s/final.hprof", d, d, d);
+	char *out = hw(args, 0, 0);
+	size_t n = clusters(out, cl, 256, &doc);
+	snprintf(args, sizeof args, "node %s/report-browser.js %s %s/leaks.html", TEST_SRCDIR, chromium, d);
+	char *s = run(args, &st);
+	ck_assert_msg(st == 0, "%s: %s", args, s);
+	ck_assert_msg(json_parse(s, strlen(s), &page, err, sizeof err) == 0, "%s: %s", err, s);
+	ck_assert_uint_eq(jv_get(&page, "errors")->n, 0);
+	ck_assert_uint_eq(jv_get(&page, "requests")->n, 0);
+	const struct jv *p = jv_get(&page, "page"), *rows = jv_get(p, "leak_clusters");
+	const char *sum = jv_get(p, "leaks")->s;
+	ck_assert_msg(sum != NULL && strstr(sum, "1,515 leaked objects") != NULL, "%s", sum ? sum : "no summary");
+	ck_assert_uint_eq(rows->n, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct jv *r = &rows->v[i];
+		ck_assert_uint_eq((uint64_t)r->v[0].num, i + 1);
+		ck_assert_uint_eq((uint64_t)r->v[1].num, cl[i].count);
+		ck_assert_uint_eq((uint64_t)r->v[2].num, cl[i].objects);
+		ck_assert_str_eq(r->v[4].s, cl[i].select);
+	}
+	/* the first cluster's path: from the class's static field down to a Leaked */
+	const struct jv *steps = &rows->v[0].v[3];
+	ck_assert_uint_ge(steps->n, 3);
+	ck_assert_msg(strstr(steps->v[0].s, "class Leaky .static listeners") != NULL, "%s", steps->v[0].s);
+	ck_assert_msg(strstr(steps->v[steps->n - 1].s, "Leaky$Leaked") != NULL, "%s", steps->v[steps->n - 1].s);
+	jv_free(&page);
+	jv_free(&doc);
+	free(s);
+	free(out);
+	/* --target without a baseline, or with another command: refused */
+	snprintf(args, sizeof args, "report --target %s/target.hprof %s/final.hprof -o %s/x.html", d, d, d);
+	out = hw(args, 1, 1);
+	ck_assert_msg(strstr(out, "--target goes with report and --baseline") != NULL, "%s", out);
+	free(out);
+}
+END_TEST
+
 Suite *leaks_suite(void)
 {
 	Suite *s = suite_create("leaks");
@@ -302,6 +357,7 @@ Suite *leaks_suite(void)
 	tcase_add_test(tc, test_leaks_refused);
 	tcase_add_test(tc, test_leaks_node);
 	tcase_add_test(tc, test_leaks_series_node);
+	tcase_add_test(tc, test_leaks_report);
 	suite_add_tcase(s, tc);
 	return s;
 }

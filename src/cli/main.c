@@ -127,6 +127,8 @@ static const char usage_tail[] =
 "                       standard output; /dev/stdout, /dev/fd/N: to that\n"
 "                       descriptor as it is open (>> appends); never an input;\n"
 "                       heapwalk PID (no -e): the snapshot's file, not the cache\n"
+"      --target TARGET  report -b BASE: the dump after the action, BASE before it,\n"
+"                       DUMP after it was undone: adds the leaks section\n"
 "  -s, --sort KEY       classes: shallow (default), retained, instances or name\n"
 "  -r, --reverse        classes: the other way round; merged-dom: GC roots to\n"
 "                       objects, from the top of the dominator tree down\n"
@@ -181,6 +183,7 @@ struct cli {
 	const char *dump;
 	const char *baseline;   /* --baseline OLD, or diff's OLD */
 	const char *series[16]; /* leaks BASE TARGET FINAL, or a series */
+	const char *target;     /* report --target TARGET: its leaks section */
 	size_t nseries;
 	const char *pid, *file; /* mark, snapshot */
 	int plain, gz;          /* snapshot --plain, --gz[=LEVEL] (0: none) */
@@ -348,7 +351,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		{ "root", required_argument, 0, 'T' }, { "ignore", required_argument, 0, 'I' },
 		{ "output", required_argument, 0, 'o' }, { "inspections", required_argument, 0, 'i' },
 		{ "undirected", no_argument, 0, 'u' }, { "deep", no_argument, 0, 'p' },
-		{ "strong", no_argument, 0, 'S' },
+		{ "strong", no_argument, 0, 'S' }, { "target", required_argument, 0, 'g' },
 		{ "plain", no_argument, 0, 'j' }, { "gz", optional_argument, 0, 'z' },
 		{ 0, 0, 0, 0 },
 	};
@@ -359,6 +362,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 	while ((ch = getopt_long(argc, argv, ":e:f:s:rn:d:wqvhVb:o:", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'e': c->o.expr = optarg; break;
+		case 'g': c->target = optarg; break;
 		case 'b': c->baseline = optarg; break;
 		case 'i': inspections_arg(c, optarg); break;
 		case 'o': c->output = strcmp(optarg, "-") == 0 ? NULL : optarg; break; /* -: standard output */
@@ -528,6 +532,8 @@ static void check_command_options(const struct cli *c)
 		usage_error("--undirected goes with between (in -e: path FROM TO undirected)");
 	if (c->o.object != NULL && parse_object_id(c->o.object, &id) < 0)
 		usage_error("%s: '%s' is not an object id: 0x... hex or decimal", e->name, c->o.object);
+	if (c->target != NULL && (e == NULL || e != cmd_find("report") || c->baseline == NULL))
+		usage_error("--target goes with report and --baseline: heapwalk report -b BASE --target TARGET FINAL");
 	if (c->o.ninsps >= 0 && !(flags & CMD_O_INSPECTIONS))
 		usage_error("--inspections goes with report");
 	if (c->o.strong && !(flags & CMD_O_STRONG))
@@ -611,6 +617,8 @@ static void check_output(const struct cli *c)
 		return;
 	if ((c->dump != NULL && file_names(out, c->dump)) || (c->baseline != NULL && file_names(out, c->baseline)))
 		usage_error("-o %s: is a dump, which heapwalk never writes", esc_str(out));
+	if (c->target != NULL && file_names(out, c->target))
+		usage_error("-o %s: is a dump, which heapwalk never writes", esc_str(out));
 	for (size_t i = 0; i < c->nseries; i++)
 		if (file_names(out, c->series[i]))
 			usage_error("-o %s: is a dump, which heapwalk never writes", esc_str(out));
@@ -621,7 +629,7 @@ static void check_output(const struct cli *c)
 }
 
 /* The files write_file() must not write, NULL-terminated, in keep[]
- * (room for 50): the dumps and the rules files. */
+ * (room for 51): the dumps and the rules files. */
 static void inputs_of(const struct cli *c, const char **keep)
 {
 	size_t k = 0;
@@ -632,6 +640,8 @@ static void inputs_of(const struct cli *c, const char **keep)
 		keep[k++] = c->baseline;
 	for (size_t i = 0; i + 1 < c->nseries; i++) /* leaks: all but the last (dump) */
 		keep[k++] = c->series[i];
+	if (c->target != NULL)
+		keep[k++] = c->target;
 	for (size_t i = 0; i < c->nrule_files; i++)
 		keep[k++] = c->rule_files[i];
 	keep[k] = NULL;
@@ -949,7 +959,7 @@ static int put_output(struct cli *c, struct sbuf *out)
 
 	sbuf_init(&err);
 	if (c->output != NULL) {
-		const char *keep[50];
+		const char *keep[51];
 		inputs_of(c, keep);
 		if (write_file(c->output, out->buf, out->len, keep, 0, &err) < 0) {
 			path_error(c->output, err.buf);
@@ -1008,6 +1018,39 @@ static int run_series(struct cli *c)
 	return rc;
 }
 
+/* report -b BASE --target TARGET FINAL: the leaks of BASE TARGET FINAL
+ * (old and h open) as JSON into *json, for the report's section; the
+ * status to exit with. */
+static int report_leaks_json(struct cli *c, struct heap *old, struct heap *h, struct progress *p, struct sbuf *json)
+{
+	struct heap t;
+	struct leak_find lf;
+	struct leaks_view v;
+	struct leaks_meta m;
+	struct sbuf err;
+
+	if (open_dump(&t, c->target, c, p, 1) < 0)
+		return EXIT_INPUT;
+	sbuf_init(&err);
+	if (leaks_find(old, &t, h, &lf, p, &err) < 0) {
+		fprintf(stderr, "heapwalk: %s\n", err.buf);
+		sbuf_free(&err);
+		heap_free(&t);
+		return EXIT_INPUT;
+	}
+	heap_free(&t);
+	heap_need(h, HP_ALL, p);
+	view_leaks(h, &lf.leaked, c->o.top_set ? c->o.vo.top : 20, &v);
+	m = (struct leaks_meta){ lf.identity, c->baseline, c->target, c->dump, lf.made, lf.still, lf.exact };
+	report_leaks(h, &v, &m, FMT_JSON, json);
+	if (!lf.exact && !c->oo.quiet)
+		fprintf(stderr, "heapwalk: leaks: %s\n", lf.identity);
+	leaks_view_free(&v);
+	leak_find_free(&lf);
+	sbuf_free(&err);
+	return 0;
+}
+
 /* leaks BASE TARGET FINAL: the three opened in order (the earliest
  * first: each comparison refuses a later baseline), what the action
  * leaked found and grouped; the status to exit with. */
@@ -1045,7 +1088,7 @@ static int run_leaks(struct cli *c)
 	leaks_view_free(&v);
 	leak_find_free(&lf);
 	if (c->output != NULL) {
-		const char *keep[50];
+		const char *keep[51];
 		inputs_of(c, keep);
 		if (write_file(c->output, out.buf, out.len, keep, 0, &err) < 0) {
 			path_error(c->output, err.buf);
@@ -1219,6 +1262,15 @@ int main(int argc, char **argv)
 			goto print;
 		}
 	}
+	struct sbuf leaks_json;
+	sbuf_init(&leaks_json);
+	if (c.target != NULL) {
+		if ((rc = report_leaks_json(&c, &old, &h, &p, &leaks_json)) != 0) {
+			sbuf_free(&leaks_json);
+			goto print;
+		}
+		c.o.leaks_json = leaks_json.buf;
+	}
 	if (c.live && !c.oo.quiet && h.baseline != NULL) { /* what the engine made of the baseline it was told */
 		struct sbuf lb;
 		sbuf_init(&lb);
@@ -1277,7 +1329,7 @@ print:
 	if (note.len > 0 && !c.oo.quiet)
 		fprintf(stderr, "heapwalk: %s\n", note.buf);
 	if (rc == 0 && c.output != NULL) {
-		const char *keep[50];
+		const char *keep[51];
 		inputs_of(&c, keep);
 		sbuf_reset(&err);
 		if (write_file(c.output, out.buf, out.len, keep, 0, &err) < 0) {
@@ -1291,6 +1343,7 @@ print:
 	objset_free(&set);
 	baseline_free(&bl);
 	heap_free(&h);
+	free((char *)c.o.leaks_json);
 done:
 	if (have_old)
 		heap_free(&old);

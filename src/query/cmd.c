@@ -151,6 +151,7 @@ static int run_report(struct cmd_ctx *x)
 		o.inspections = c->insps;
 		o.ninspections = (size_t)c->ninsps;
 	}
+	o.leaks_json = c->leaks_json;
 	return report_html(x->h, x->set, &o, x->out, x->err);
 }
 

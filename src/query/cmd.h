@@ -74,6 +74,7 @@ struct cmd_opts {
 	int strong;                  /* --strong: merged-in without weak holders */
 	const char *expr;            /* -e as given, for the report */
 	const char *insps[64];       /* report --inspections LIST; ninsps -1: the default */
+	const char *leaks_json;      /* report --target: the leaks view's JSON, its section */
 	int ninsps;
 };
 

@@ -501,6 +501,8 @@ static int data_json(struct heap *h, const struct objset *set, const struct html
 		baseline_json(h, set, o, out);
 	else
 		sbuf_adds(out, "null");
+	key(out, "leaks");
+	sbuf_adds(out, o->leaks_json != NULL ? o->leaks_json : "null");
 	sbuf_adds(out, "}\n");
 	return 0;
 }

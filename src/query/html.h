@@ -35,6 +35,7 @@ struct html_opts {
 	 * duplicate-classes, finalizer-queue, pinned */
 	const char *const *inspections;
 	size_t ninspections;
+	const char *leaks_json;  /* the leaks view's JSON (report_leaks), its section; NULL: none */
 	struct progress *progress;
 };
 

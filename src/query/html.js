@@ -598,6 +598,40 @@
 		kids.push(treeTable(buildTree(B.tree, 'new objects'), 'new-tree'));
 		add('baseline', 'What is new', ...kids);
 	}
+	if (D.leaks) {
+		// leaks BASE TARGET FINAL: each cluster's example path from its GC
+		// root, then its leaked object and the step that selects them all
+		const L = D.leaks;
+		const kids = [el('p', { id: 'leaks-summary' }, num(L.leaked_objects) + ' leaked objects (' + human(L.leaked_bytes) +
+			'), made by the action (' + num(L.made_by_action) + ' made, ' + num(L.freed_since) + ' freed since), in ' +
+			num(L.clusters) + ' clusters retaining ' + human(L.leaked_retained)),
+			el('p', { className: 'muted' }, 'identity: ' + L.identity + '; base ' + L.base + ', target ' + L.target + ', final ' + L.final)];
+		const byCluster = new Map();
+		for (const r of L.rows) {
+			if (!byCluster.has(r.cluster))
+				byCluster.set(r.cluster, []);
+			byCluster.get(r.cluster).push(r);
+		}
+		const table = el('table', { id: 'leaks-table' }, el('thead', {}, el('tr', {}, el('th', { className: 'n' }, 'cluster'),
+			el('th', { className: 'n' }, 'count'), el('th', { className: 'n' }, 'leaked'), el('th', { className: 'n' }, 'retained'),
+			el('th', {}, 'path from the GC root'))));
+		const body = el('tbody', {});
+		for (const [k, rows] of byCluster) {
+			const head = rows[0], last = rows[rows.length - 1];
+			const path = el('ol', { className: 'leak-path' });
+			for (const r of rows)
+				path.appendChild(el('li', {}, (r.root ? r.root + ': ' : '') + r.object + ' ', wrappable(r.class),
+					r.via !== null ? ' .' + r.via + (r.times > 1 ? ' \u00d7' + num(r.times) : '') : ''));
+			body.appendChild(el('tr', { 'data-cluster': String(k) }, ncell(k, 'cluster'), ncell(head.count, 'count'),
+				ncell(head.leaked_objects, 'leaked'), bcell(head.retained, 'retained'),
+				el('td', { className: 'label' }, path, el('div', { className: 'muted leak-select' }, wrappable(last.select)))));
+		}
+		table.appendChild(body);
+		kids.push(table);
+		if (L.shown)
+			kids.push(el('div', { className: 'more' }, L.shown));
+		add('leaks', 'Leaks', ...kids);
+	}
 	for (const [id, title] of sections)
 		nav.appendChild(el('a', { href: '#' + id }, title));
 	timings.total_ms = performance.now() - t0;
