@@ -14,6 +14,7 @@
 
 #include "jsonck.h"
 #include "suites.h"
+#include "term.h"
 #include "util.h"
 
 #define V8LEAKS TEST_BUILDDIR "/dumps/v8/leaks"
@@ -341,7 +342,59 @@ START_TEST(test_leaks_report)
 	/* --target without a baseline, or with another command: refused */
 	snprintf(args, sizeof args, "report --target %s/target.hprof %s/final.hprof -o %s/x.html", d, d, d);
 	out = hw(args, 1, 1);
-	ck_assert_msg(strstr(out, "--target goes with report and --baseline") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "--target goes with --baseline, for report or the browser") != NULL, "%s", out);
+	free(out);
+}
+END_TEST
+
+/* The browser opened with -b BASE --target TARGET: the Leaks tab lists
+ * the clusters as leaks -f json does, + shows the first one's path, Enter
+ * makes its tops a step; without a target the tab says what it needs. */
+START_TEST(test_leaks_browser)
+{
+	const char *d = leaks_jvm_dir();
+	char args[8192];
+	struct cl cl[256];
+	struct jv doc;
+	struct term t;
+
+	snprintf(args, sizeof args, "-q leaks -f json %s/base.hprof %s/target.hprof %s/final.hprof", d, d, d);
+	char *out = hw(args, 0, 0);
+	size_t n = clusters(out, cl, 256, &doc);
+	snprintf(args, sizeof args, "-b %s/base.hprof --target %s/target.hprof %s/final.hprof", d, d, d);
+	term_start(&t, 100, 30, "", args);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "Tab Tab Tab Tab Tab Tab Tab"); /* Leaks: after Dominating */
+	char want[128];
+	snprintf(want, sizeof want, "leak clusters: %zu, %llu leaked objects (exact)", n,
+		 (unsigned long long)jv_get(&doc, "leaked_objects")->u);
+	char *s = wait_for(&t, want);
+	char *first = line_after(s, want);
+	ck_assert_msg(strstr(first, ".static listeners") != NULL && strstr(first, " 300 ") != NULL &&
+		      strstr(first, " 1500 ") != NULL, "%s", first);
+	free(first);
+	free(s);
+	keys(&t, "+");
+	s = wait_for(&t, "Leaky$Leaked 0x");
+	has(s, "java.util.ArrayList 0x");
+	has(s, ".elementData");
+	free(s);
+	keys(&t, "Enter");
+	s = wait_for(&t, "Step 2: Leak cluster: 300 objects");
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+	/* no target: the tab says how to get one */
+	snprintf(args, sizeof args, "%s/final.hprof", d);
+	term_start(&t, 100, 30, "", args);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "Tab Tab Tab Tab Tab Tab Tab");
+	free(wait_for(&t, "no leaks to show: open the dump after the action"));
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+	jv_free(&doc);
 	free(out);
 }
 END_TEST
@@ -358,6 +411,7 @@ Suite *leaks_suite(void)
 	tcase_add_test(tc, test_leaks_node);
 	tcase_add_test(tc, test_leaks_series_node);
 	tcase_add_test(tc, test_leaks_report);
+	tcase_add_test(tc, test_leaks_browser);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -127,8 +127,9 @@ static const char usage_tail[] =
 "                       standard output; /dev/stdout, /dev/fd/N: to that\n"
 "                       descriptor as it is open (>> appends); never an input;\n"
 "                       heapwalk PID (no -e): the snapshot's file, not the cache\n"
-"      --target TARGET  report -b BASE: the dump after the action, BASE before it,\n"
-"                       DUMP after it was undone: adds the leaks section\n"
+"      --target TARGET  with -b BASE, report or the browser: the dump after the\n"
+"                       action, BASE before it, DUMP after it was undone: the\n"
+"                       leaks section, the browser's Leaks view\n"
 "  -s, --sort KEY       classes: shallow (default), retained, instances or name\n"
 "  -r, --reverse        classes: the other way round; merged-dom: GC roots to\n"
 "                       objects, from the top of the dominator tree down\n"
@@ -532,8 +533,10 @@ static void check_command_options(const struct cli *c)
 		usage_error("--undirected goes with between (in -e: path FROM TO undirected)");
 	if (c->o.object != NULL && parse_object_id(c->o.object, &id) < 0)
 		usage_error("%s: '%s' is not an object id: 0x... hex or decimal", e->name, c->o.object);
-	if (c->target != NULL && (e == NULL || e != cmd_find("report") || c->baseline == NULL))
-		usage_error("--target goes with report and --baseline: heapwalk report -b BASE --target TARGET FINAL");
+	if (c->target != NULL && (c->baseline == NULL || (e != NULL && e != cmd_find("report")) ||
+				  (e == NULL && c->o.expr != NULL)))
+		usage_error("--target goes with --baseline, for report or the browser: heapwalk [report] -b BASE "
+			    "--target TARGET FINAL");
 	if (c->o.ninsps >= 0 && !(flags & CMD_O_INSPECTIONS))
 		usage_error("--inspections goes with report");
 	if (c->o.strong && !(flags & CMD_O_STRONG))
@@ -1168,7 +1171,7 @@ int main(int argc, char **argv)
 		rc = c.live ? take_live(&c, &snap, &said) : 0;
 		catch_bus(); /* while it opens the dumps */
 		if (rc == 0)
-			rc = tui_main(c.dump, c.baseline, &c.oo, focus, said);
+			rc = tui_main(c.dump, c.baseline, c.target, &c.oo, focus, said);
 		if (rc != 0 && snap.kept) { /* not shown: say that it stays (the next run's baseline if it opens whole) */
 			char *e = esc_str(snap.file);
 			fprintf(stderr, "heapwalk: the snapshot stays in the cache: %s\n", e);

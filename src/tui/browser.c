@@ -507,7 +507,8 @@ static void screen_init(void)
 	colors_init();
 }
 
-int tui_main(const char *dump, const char *baseline, const struct open_opts *oo, const char *start, const char *note)
+int tui_main(const char *dump, const char *baseline, const char *target, const struct open_opts *oo, const char *start,
+	     const char *note)
 {
 	struct heap h;
 	struct tui t = { 0 };
@@ -566,6 +567,7 @@ int tui_main(const char *dump, const char *baseline, const struct open_opts *oo,
 	t.h = t.main = &h;
 	t.dump = dump;
 	t.baseline = baseline ? xstrdup(baseline) : NULL;
+	t.target = target;
 	t.oo = *oo;
 	const char *kl = getenv("HEAPWALK_KEYLOG");
 	if (kl != NULL && *kl)
@@ -634,7 +636,7 @@ int tui_main(const char *dump, const char *baseline, const struct open_opts *oo,
 	if (t.reopen != 0 && !tui_signal) { /* another heapshot of the dump, from its first step */
 		struct open_opts again = *oo;
 		again.snapshot = t.reopen;
-		int rc = tui_main(dump, bl_path, &again, NULL, NULL);
+		int rc = tui_main(dump, bl_path, target, &again, NULL, NULL);
 		free(bl_path);
 		return rc;
 	}

@@ -426,18 +426,37 @@ static void draw_tabs(struct tui *t, int y)
 	struct hstep *s = cur_step(t);
 
 	move(y, 0);
-	int x = 0, all = 0, pad = 1, brief = 0;
+	int x = 0, all = 0, pad = 1, brief[V_COUNT] = { 0 };
 	for (int i = 0; i < V_COUNT; i++)
 		all += (int)strlen(view_table[i]->name) + 3;
-	if (all > COLS) { /* 80 columns: short names, without margins */
+	/* too wide: the short names that save most first (the later tab on a
+	 * tie), as many as it takes; still too wide (80 columns): every short
+	 * name, without margins */
+	while (all > COLS) {
+		int best = -1, save = 0;
+		for (int i = 0; i < V_COUNT; i++) {
+			const char *sn = view_table[i]->short_name;
+			int d = sn != NULL && !brief[i] ? (int)(strlen(view_table[i]->name) - strlen(sn)) : 0;
+			if (d > 0 && d >= save) {
+				best = i;
+				save = d;
+			}
+		}
+		if (best < 0)
+			break;
+		brief[best] = 1;
+		all -= save;
+	}
+	if (all > COLS) {
 		pad = 0;
-		brief = 1;
+		for (int i = 0; i < V_COUNT; i++)
+			brief[i] = 1;
 		addch(' ');
 		x = 1;
 	}
 	for (int i = 0; i < V_COUNT; i++) {
-		const char *name = brief && view_table[i]->short_name ? view_table[i]->short_name
-								       : view_table[i]->name;
+		const char *name = brief[i] && view_table[i]->short_name ? view_table[i]->short_name
+									  : view_table[i]->name;
 		int w = (int)strlen(name) + 2 * pad;
 		if (x + w > COLS)
 			break;

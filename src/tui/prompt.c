@@ -197,7 +197,8 @@ void help_text(struct sbuf *sb)
 	/* the views by their tabs' names (a test holds it to the table) */
 	sbuf_adds(sb, "\nViews (Tab): Classes; Biggest (the dominator tree); Outgoing and Incoming\n"
 		      "references; Merged out, Merged in and Dominating (references merged by class\n"
-		      "or field); Allocations (hot spots and call tree, for snapshots with\n"
+		      "or field); Leaks (the clusters of what an action leaked, with -b BASE\n"
+		      "--target TARGET); Allocations (hot spots and call tree, for snapshots with\n"
 		      "allocation traces); Time (the objects by when they were allocated, where the\n"
 		      "dump tells); Inspections (Enter runs one on the step's set; Enter on a group\n"
 		      "of its result uses it). Every Enter on objects makes a new step; the\n"

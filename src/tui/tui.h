@@ -84,7 +84,7 @@ struct rowvec {
 };
 
 enum view_id { V_CLASSES, V_BIGGEST, V_OUTGOING, V_INCOMING, V_MERGED_OUT, V_MERGED_IN,
-	       V_MERGED_DOM, V_ALLOC, V_TIME, V_INSPECT, V_COUNT };
+	       V_MERGED_DOM, V_LEAKS, V_ALLOC, V_TIME, V_INSPECT, V_COUNT };
 
 /* A new step's content: the set, its title and the expression step(s)
  * that make it from the current one ("" when none can). */
@@ -178,6 +178,7 @@ struct tui {
 	struct baseline *bl;  /* owned; main->baseline points at it, or both NULL */
 	const char *dump;
 	char *baseline;       /* the baseline dump's path, or NULL */
+	const char *target;   /* --target: the dump after the action (the Leaks view), or NULL */
 	struct open_opts oo;
 	struct hstep **steps;
 	size_t nsteps, cur;
@@ -249,10 +250,12 @@ node_t incoming_paths_target(const struct tview *v);
  * on its lifelines (as y does). */
 void incoming_show(struct tui *t, struct tview *v, node_t x, int lifelines);
 
-/* Entry point from main(): open the dump and browse it, first making
+/* Entry point from main(): open the dump (with the baseline; target, for
+ * the Leaks view, when given) and browse it, first making
  * the steps of `start` (NULL: none) as the ':' prompt does; note (NULL:
  * none) on the message line at first. Exit status. */
-int tui_main(const char *dump, const char *baseline, const struct open_opts *oo, const char *start, const char *note);
+int tui_main(const char *dump, const char *baseline, const char *target, const struct open_opts *oo, const char *start,
+	     const char *note);
 /* Can the browser start here (a terminal, and a description of it)? 0,
  * or -1 with one line in err: asked before a process pays for a
  * snapshot to show. */

@@ -81,6 +81,6 @@ char *tv_ids_expr(const struct heap *h, const node_t *a, size_t n);
 int tv_use_nodes(struct tui *t, struct tview *v, int reached, struct use *u, const char *what);
 
 extern const struct view_ops classes_ops, biggest_ops, outgoing_ops, incoming_ops, merged_out_ops,
-	merged_in_ops, merged_dom_ops, alloc_ops, insp_ops, time_ops;
+	merged_in_ops, merged_dom_ops, leaks_ops, alloc_ops, insp_ops, time_ops;
 
 #endif

@@ -10,7 +10,7 @@
 
 const struct view_ops *const view_table[V_COUNT] = {
 	&classes_ops, &biggest_ops, &outgoing_ops, &incoming_ops, &merged_out_ops, &merged_in_ops,
-	&merged_dom_ops, &alloc_ops, &time_ops, &insp_ops,
+	&merged_dom_ops, &leaks_ops, &alloc_ops, &time_ops, &insp_ops,
 };
 
 void tv_rowdata_free(struct row *r)
