@@ -19,7 +19,10 @@
 #include "engine/open.h"
 #include "graph/cache.h"
 #include "graph/ownership.h"
+#include "graph/resident.h"
 #include "graph/rules.h"
+#include "query/check.h"
+#include "query/report.h"
 #include "query/step.h"
 #include "views.h"
 
@@ -357,6 +360,39 @@ static void print_rules(const struct ruleset *rs)
 	sbuf_free(&a);
 	sbuf_free(&b);
 	sbuf_free(&err);
+}
+
+int fuzz_gates(const uint8_t *data, size_t len)
+{
+	struct chk_rules rs;
+	struct progress p;
+	struct sbuf err, out;
+
+	init_rich();
+	progress_init(&p, 1);
+	sbuf_init(&err);
+	sbuf_init(&out);
+	if (check_parse("fuzz.gates", (const char *)data, len, &rs, &err) == 0) {
+		/* growth against the heap itself; leaks of nothing */
+		struct objset none;
+		heap_need(&rich, HP_ALL, &p);
+		struct leaks_view lv;
+		objset_empty(&rich, &none);
+		view_leaks(&rich, &none, 0, &lv);
+		check_eval(&rs, &rich, &rich, &lv, &p);
+		for (enum fmt f = FMT_TEXT; f <= FMT_CSV; f++)
+			report_check(&rs, "fuzz.hprof", "fuzz.gates", f, &out);
+		check_junit(&rs, "fuzz.hprof", "fuzz.gates", &out);
+		check_eval(&rs, &rich, NULL, NULL, &p); /* and without: each such rule an error */
+		leaks_view_free(&lv);
+		objset_free(&none);
+		check_free(&rs);
+	} else if (err.len == 0 || strncmp(err.buf, "fuzz.gates:", 11) != 0) {
+		fuzz_finding("a rules file refused without its name and line: '%s'", err.buf ? err.buf : "");
+	}
+	sbuf_free(&err);
+	sbuf_free(&out);
+	return 0;
 }
 
 int fuzz_rules(const uint8_t *data, size_t len)

@@ -97,6 +97,11 @@ int fuzz_step(const uint8_t *data, size_t len);
 /* A rules file, applied to the rich dump, its rules printed, the rules
  * inspections run. */
 int fuzz_rules(const uint8_t *data, size_t len);
+/* A file of check's gates (query/check.h): parsed, every rule measured on
+ * a small heap (growth against itself, leaks of nothing; then without a
+ * baseline and leaks), the results in every format and as JUnit; a file
+ * refused must be named with its line. */
+int fuzz_gates(const uint8_t *data, size_t len);
 
 /* A gzip file (drive_gz.c): inflated, read back through its index, the
  * index packed and unpacked; abort() when what must hold does not. */

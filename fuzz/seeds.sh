@@ -23,6 +23,7 @@
 #                 each format
 #   OUT/step      every step expression of the tests and the man page
 #   OUT/rules     rules/*.rules
+#   OUT/gates     fuzz/regress/gates alone: files of check's gates
 #   OUT/devtools  fuzz/regress/devtools alone: what a real Node inspector
 #                 sent (fuzz/devtools-record.py), each behind its mode byte
 #   OUT/gz        gzip files made with gzip: the synthetic dumps whole (one
@@ -33,7 +34,7 @@ src=$1 build=$2 out=$3
 max=${FUZZ_SEED_MAX:-4194304}
 rm -rf "$out"
 "$build/fuzz/mkseeds" "$out"
-mkdir -p "$out/step" "$out/rules" "$out/v8" "$out/nettrace" "$out/gcdump" "$out/mlpd" "$out/baseline" \
+mkdir -p "$out/step" "$out/rules" "$out/gates" "$out/v8" "$out/nettrace" "$out/gcdump" "$out/mlpd" "$out/baseline" \
 	"$out/clrmark" "$out/devtools"
 dumps=${FUZZ_DUMPS:-$build/tests/dumps}
 size() { wc -c < "$1"; }
@@ -123,7 +124,7 @@ gz_seeds
 if command -v node > /dev/null 2>&1; then
 	node -e "require('v8').writeHeapSnapshot(process.argv[1])" "$out/v8/node.heapsnapshot" > /dev/null
 fi
-for h in hprof nettrace gcdump mlpd v8 baseline clrmark cache step rules gz devtools; do
+for h in hprof nettrace gcdump mlpd v8 baseline clrmark cache step rules gates gz devtools; do
 	[ -d "$src/fuzz/regress/$h" ] || continue
 	for f in "$src/fuzz/regress/$h"/*; do
 		[ -f "$f" ] && cp "$f" "$out/$h/regress-$(basename "$f")"

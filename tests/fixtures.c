@@ -132,7 +132,7 @@ const char *leaks_jvm_dir(void)
 	const char *agent = need_agent();
 
 	need_java();
-	fixture("leaks", "sh " TEST_SRCDIR "/leaks-run.sh " LEAKS, TEST_SRCDIR "/java/Leaky.java", agent,
+	fixture("leaks", "sh " TEST_SRCDIR "/leaks-run.sh " LEAKS, TEST_SRCDIR "/java/Leaky.java", TEST_SRCDIR "/leaks-run.sh", agent,
 		(char *)NULL);
 	return LEAKS;
 }

@@ -3,8 +3,8 @@
 # started with heapwalk's agent, snapshotted by heapwalk (stable ids)
 # before its action (base.hprof), after it (target.hprof) and after the
 # undo (final.hprof), and HotSpot's own dump of that heap (final-plain.hprof:
-# no stable ids); then jcmd's class histogram of the final heap
-# (final.histo). Needs HEAPWALK, HEAPWALK_AGENT, JAVA, JAVAC, JCMD; no
+# no stable ids); jcmd's class histograms of the base and final heaps
+# (base.histo, final.histo). Needs HEAPWALK, HEAPWALK_AGENT, JAVA, JAVAC, JCMD; no
 # standard input.
 set -eu
 
@@ -16,6 +16,7 @@ workload Leaky
 pid=$!
 wait_for READY
 "$HEAPWALK" -q snapshot "$pid" "$out/base.hprof"
+"$JCMD" "$pid" GC.class_histogram | sed 1d >"$out/base.histo"
 touch "$out/go1"
 wait_for PHASE2
 "$HEAPWALK" -q snapshot "$pid" "$out/target.hprof"

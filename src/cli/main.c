@@ -23,6 +23,7 @@
 #include "engine/open.h"
 #include "graph/rules.h"
 #include "query/classcols.h"
+#include "query/check.h"
 #include "query/cmd.h"
 #include "query/leaks.h"
 #include "query/inspect.h"
@@ -44,6 +45,7 @@ static const char usage_head[] =
 "                                    (keys: --keys, or ?)\n"
 "       heapwalk [options] diff OLD NEW\n"
 "       heapwalk [options] leaks BASE TARGET FINAL | leaks S1 S2 S3 S4...\n"
+"       heapwalk [-b OLD [--target TARGET]] [--junit FILE] check DUMP --rules GATES\n"
 "       heapwalk [options] inspect DUMP NAME [ARG] | inspect --list\n"
 "       heapwalk [rule options] rules      the rule groups and rules in effect\n"
 "       heapwalk mark PID [FILE] | snapshot [--plain] [--gz[=LEVEL]] PID FILE\n"
@@ -162,6 +164,8 @@ static const char usage_tail[] =
 "      --ignore 'ID LABEL'  the step ignore ID LABEL first; repeatable\n"
 "      --rules FILE     also apply the reference-classifier rules in FILE\n"
 "                       (heapwalk-rules(5)); repeatable\n"
+"                       (check: files of gates instead, see heapwalk(1) GATES)\n"
+"      --junit FILE     check: also the results as JUnit XML\n"
 "      --no-default-rules  without the built-in rules/jdk.rules\n"
 "      --rules-off GROUP, --rules-on GROUP  turn a rule group off or on\n"
 "      --keep-unreachable  count what unreachable objects refer to as retained\n"
@@ -177,7 +181,7 @@ static const char usage_tail[] =
 "\n"
 "exit status: 0 ok, 1 usage error, 2 bad input (unreadable dump, bad id or regex;\n"
 "a dump too big to open here; a process mark or snapshot refuses), 3 out of memory\n"
-"(the line says how much)\n";
+"(the line says how much); check: 0 every rule holds, 1 one fails, 2 an error\n";
 
 struct cli {
 	const struct cmd_entry *cmd; /* NULL: the browser, or the view -e ends with */
@@ -185,6 +189,7 @@ struct cli {
 	const char *baseline;   /* --baseline OLD, or diff's OLD */
 	const char *series[16]; /* leaks BASE TARGET FINAL, or a series */
 	const char *target;     /* report --target TARGET: its leaks section */
+	const char *junit;      /* check --junit FILE */
 	size_t nseries;
 	const char *pid, *file; /* mark, snapshot */
 	int plain, gz;          /* snapshot --plain, --gz[=LEVEL] (0: none) */
@@ -206,6 +211,10 @@ struct cli {
 };
 
 /* A usage error: one line, status 1. */
+/* check's errors are all 2 (1: a rule failed); everything else's usage
+ * errors 1 */
+static int usage_status = EXIT_USAGE;
+
 static _Noreturn __attribute__((format(printf, 1, 2))) void usage_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -215,7 +224,7 @@ static _Noreturn __attribute__((format(printf, 1, 2))) void usage_error(const ch
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputs(" (see heapwalk --help)\n", stderr);
-	exit(EXIT_USAGE);
+	exit(usage_status);
 }
 
 static long num_arg(const char *opt, const char *s, long min)
@@ -353,6 +362,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		{ "output", required_argument, 0, 'o' }, { "inspections", required_argument, 0, 'i' },
 		{ "undirected", no_argument, 0, 'u' }, { "deep", no_argument, 0, 'p' },
 		{ "strong", no_argument, 0, 'S' }, { "target", required_argument, 0, 'g' },
+		{ "junit", required_argument, 0, 'J' },
 		{ "plain", no_argument, 0, 'j' }, { "gz", optional_argument, 0, 'z' },
 		{ 0, 0, 0, 0 },
 	};
@@ -364,6 +374,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		switch (ch) {
 		case 'e': c->o.expr = optarg; break;
 		case 'g': c->target = optarg; break;
+		case 'J': c->junit = optarg; break;
 		case 'b': c->baseline = optarg; break;
 		case 'i': inspections_arg(c, optarg); break;
 		case 'o': c->output = strcmp(optarg, "-") == 0 ? NULL : optarg; break; /* -: standard output */
@@ -533,8 +544,14 @@ static void check_command_options(const struct cli *c)
 		usage_error("--undirected goes with between (in -e: path FROM TO undirected)");
 	if (c->o.object != NULL && parse_object_id(c->o.object, &id) < 0)
 		usage_error("%s: '%s' is not an object id: 0x... hex or decimal", e->name, c->o.object);
-	if (c->target != NULL && (c->baseline == NULL || (e != NULL && e != cmd_find("report")) ||
-				  (e == NULL && c->o.expr != NULL)))
+	if (c->junit != NULL && e != cmd_find("check"))
+		usage_error("--junit goes with check");
+	if (e == cmd_find("check") && (c->nrule_files == 0 || c->o.expr != NULL || c->nfocus > 0))
+		usage_error("check needs --rules FILE (its gates) and takes no -e, --root or --ignore");
+	if (c->target != NULL && e == cmd_find("check") && c->baseline == NULL)
+		usage_error("check --target needs --baseline BASE (leaks BASE TARGET DUMP)");
+	if (c->target != NULL && e != cmd_find("check") &&
+	    (c->baseline == NULL || (e != NULL && e != cmd_find("report")) || (e == NULL && c->o.expr != NULL)))
 		usage_error("--target goes with --baseline, for report or the browser: heapwalk [report] -b BASE "
 			    "--target TARGET FINAL");
 	if (c->o.ninsps >= 0 && !(flags & CMD_O_INSPECTIONS))
@@ -612,23 +629,29 @@ static void parse_args(int argc, char **argv, struct cli *c)
 /* -o naming an input of the run: a dump, the baseline, a rules file, by
  * any of its names (a link, /dev/stdout opened on it): refused before
  * anything is read, so that nothing is written over it. */
-static void check_output(const struct cli *c)
+static void not_an_input(const struct cli *c, const char *opt, const char *out)
 {
-	const char *out = c->output;
-
-	if (out == NULL)
-		return;
 	if ((c->dump != NULL && file_names(out, c->dump)) || (c->baseline != NULL && file_names(out, c->baseline)))
-		usage_error("-o %s: is a dump, which heapwalk never writes", esc_str(out));
+		usage_error("%s %s: is a dump, which heapwalk never writes", opt, esc_str(out));
 	if (c->target != NULL && file_names(out, c->target))
-		usage_error("-o %s: is a dump, which heapwalk never writes", esc_str(out));
+		usage_error("%s %s: is a dump, which heapwalk never writes", opt, esc_str(out));
 	for (size_t i = 0; i < c->nseries; i++)
 		if (file_names(out, c->series[i]))
-			usage_error("-o %s: is a dump, which heapwalk never writes", esc_str(out));
+			usage_error("%s %s: is a dump, which heapwalk never writes", opt, esc_str(out));
 	for (size_t i = 0; i < c->nrule_files; i++)
 		if (file_names(out, c->rule_files[i]))
-			usage_error("-o %s: is the rules file %s, which heapwalk never writes", esc_str(out),
+			usage_error("%s %s: is the rules file %s, which heapwalk never writes", opt, esc_str(out),
 				    esc_str(c->rule_files[i]));
+}
+
+static void check_output(const struct cli *c)
+{
+	if (c->output != NULL)
+		not_an_input(c, "-o", c->output);
+	if (c->junit != NULL)
+		not_an_input(c, "--junit", c->junit);
+	if (c->output != NULL && c->junit != NULL && file_names(c->output, c->junit))
+		usage_error("-o %s: is also --junit's file", esc_str(c->output));
 }
 
 /* The files write_file() must not write, NULL-terminated, in keep[]
@@ -955,7 +978,7 @@ static int take_live(struct cli *c, struct pidsnap *snap, char **said)
 }
 
 /* Writes out to -o FILE or standard output; the status to exit with. */
-static int put_output(struct cli *c, struct sbuf *out)
+static int put_output(struct cli *c, struct sbuf *out, const char *const *more, size_t nmore)
 {
 	struct sbuf err;
 	int rc = 0;
@@ -964,6 +987,12 @@ static int put_output(struct cli *c, struct sbuf *out)
 	if (c->output != NULL) {
 		const char *keep[51];
 		inputs_of(c, keep);
+		size_t k = 0;
+		while (keep[k] != NULL)
+			k++;
+		for (size_t i = 0; i < nmore; i++) /* check's gates */
+			keep[k++] = more[i];
+		keep[k] = NULL;
 		if (write_file(c->output, out->buf, out->len, keep, 0, &err) < 0) {
 			path_error(c->output, err.buf);
 			rc = EXIT_INPUT;
@@ -1012,7 +1041,7 @@ static int run_series(struct cli *c)
 		report_growth(&g, c->series, c->o.fmt, &out);
 		if (!g.exact && !c->oo.quiet)
 			fprintf(stderr, "heapwalk: leaks: clusters not exact: %s\n", g.identity);
-		rc = put_output(c, &out);
+		rc = put_output(c, &out, NULL, 0);
 	}
 	heap_free(&first);
 	growth_free(&g);
@@ -1109,6 +1138,176 @@ done:
 	return rc;
 }
 
+/* Is the command word check? The first word that is no option nor an
+ * option's value (before the options are parsed, for usage_status). */
+static int is_check(int argc, char **argv)
+{
+	static const char *const valued[] = { "-e", "-f", "-s", "-n", "-d", "-b", "-o", "--expr", "--format",
+		"--sort", "--filter", "--exact", "--top", "--depth", "--cutoff", "--max", "--baseline", "--rules",
+		"--rules-off", "--rules-on", "--by", "--heapshot", "--root", "--ignore", "--output",
+		"--inspections", "--target", "--junit" };
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return i + 1 < argc && strcmp(argv[i + 1], "check") == 0;
+		if (argv[i][0] != '-' || argv[i][1] == '\0')
+			return strcmp(argv[i], "check") == 0;
+		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
+			if (strcmp(argv[i], valued[k]) == 0) {
+				i++;
+				break;
+			}
+	}
+	return 0;
+}
+
+/* check DUMP --rules FILE...: the gates read, the dump (and -b, --target)
+ * opened, every rule measured; 0 all hold, 1 one failed, 2 an error. */
+static int run_check(struct cli *c, const char *const *files, size_t nfiles)
+{
+	struct chk_rules rs = { 0 }, one;
+	struct heap h, old, target;
+	struct baseline bl = { 0 };
+	struct progress p;
+	struct leak_find lf = { 0 };
+	struct leaks_view lv = { 0 };
+	struct sbuf err, out, text, names;
+	int rc = 0, have_old = 0, have_lv = 0;
+
+	sbuf_init(&err);
+	sbuf_init(&out);
+	sbuf_init(&names);
+	for (size_t i = 0; i < nfiles; i++) { /* a regular file only: no FIFO to wait on */
+		int fd = open(files[i], O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		struct stat st;
+		char buf[65536];
+		ssize_t n;
+		if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+			path_error(files[i], fd < 0 ? strerror(errno) : "not a regular file");
+			if (fd >= 0)
+				close(fd);
+			check_free(&rs);
+			return 2;
+		}
+		sbuf_init(&text);
+		while ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+			if (n > 0)
+				sbuf_add(&text, buf, (size_t)n);
+		close(fd);
+		if (n < 0 || check_parse(files[i], text.buf ? text.buf : "", text.len, &one, &err) < 0) {
+			if (n < 0)
+				path_error(files[i], "read error");
+			else
+				fprintf(stderr, "heapwalk: %s\n", err.buf);
+			sbuf_free(&text);
+			check_free(&rs);
+			sbuf_free(&err);
+			return 2;
+		}
+		sbuf_free(&text);
+		rs.r = xreallocarray(rs.r, rs.n + one.n + 1, sizeof *rs.r);
+		memcpy(rs.r + rs.n, one.r, one.n * sizeof *one.r);
+		rs.n += one.n;
+		rs.need_baseline |= one.need_baseline;
+		rs.need_target |= one.need_target;
+		free(one.r);
+		sbuf_printf(&names, "%s%s", i ? "," : "", files[i]);
+	}
+	if (rs.need_baseline && c->baseline == NULL) {
+		fprintf(stderr, "heapwalk: check: a growth rule needs --baseline OLD\n");
+		check_free(&rs);
+		return 2;
+	}
+	if (rs.need_target && c->target == NULL) {
+		fprintf(stderr, "heapwalk: check: a leaks rule needs --baseline BASE and --target TARGET\n");
+		check_free(&rs);
+		return 2;
+	}
+	progress_init(&p, c->oo.quiet);
+	catch_bus();
+	if (c->baseline != NULL) {
+		if (open_dump(&old, c->baseline, c, &p, 1) < 0) {
+			check_free(&rs);
+			return 2;
+		}
+		have_old = 1;
+	}
+	if (open_dump(&h, c->dump, c, &p, 0) < 0) {
+		rc = 2;
+		goto done_old;
+	}
+	if (have_old) { /* new and old in the steps mean against it */
+		if (baseline_compare(&h, &old, &bl, &p, &err) < 0) {
+			fprintf(stderr, "heapwalk: %s\n", err.buf);
+			rc = 2;
+			goto done;
+		}
+		h.baseline = &bl;
+		h.identity = &bl;
+		heap_need(&old, HP_ALL, &p);
+	}
+	if (c->target != NULL) {
+		if (open_dump(&target, c->target, c, &p, 1) < 0) {
+			rc = 2;
+			goto done;
+		}
+		int bad = leaks_find(&old, &target, &h, &lf, &p, &err) < 0;
+		heap_free(&target);
+		if (bad) {
+			fprintf(stderr, "heapwalk: %s\n", err.buf);
+			rc = 2;
+			goto done;
+		}
+		if (!lf.exact && !c->oo.quiet)
+			fprintf(stderr, "heapwalk: leaks: %s\n", lf.identity);
+	}
+	heap_need(&h, HP_ALL, &p);
+	if (c->target != NULL) {
+		view_leaks(&h, &lf.leaked, 1, &lv);
+		have_lv = 1;
+	}
+	size_t failed = check_eval(&rs, &h, have_old ? &old : NULL, have_lv ? &lv : NULL, &p);
+	int errors = 0;
+	for (size_t i = 0; i < rs.n; i++)
+		errors |= rs.r[i].error != NULL;
+	report_check(&rs, c->dump, names.buf ? names.buf : "", c->o.fmt, &out);
+	if (c->junit != NULL) {
+		struct sbuf x;
+		const char *keep[51];
+		sbuf_init(&x);
+		check_junit(&rs, c->dump, names.buf ? names.buf : "", &x);
+		inputs_of(c, keep);
+		size_t k = 0;
+		while (keep[k] != NULL)
+			k++;
+		for (size_t i = 0; i < nfiles; i++) /* the gates (no longer rule_files) */
+			keep[k++] = files[i];
+		keep[k] = NULL;
+		sbuf_reset(&err);
+		if (write_file(c->junit, x.buf, x.len, keep, 0, &err) < 0) {
+			path_error(c->junit, err.buf);
+			errors = 1;
+		}
+		sbuf_free(&x);
+	}
+	if (put_output(c, &out, files, nfiles) != 0)
+		errors = 1;
+	rc = errors ? 2 : failed > 0 ? 1 : 0;
+done:
+	if (have_lv)
+		leaks_view_free(&lv);
+	leak_find_free(&lf);
+	baseline_free(&bl);
+	heap_free(&h);
+done_old:
+	if (have_old)
+		heap_free(&old);
+	check_free(&rs);
+	sbuf_free(&err);
+	sbuf_free(&out);
+	sbuf_free(&names);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = { .o.ninsps = -1 };
@@ -1121,6 +1320,8 @@ int main(int argc, char **argv)
 	struct baseline bl = { 0 };
 	int rc, have_old = 0;
 
+	if (is_check(argc, argv))
+		usage_status = 2;
 	parse_args(argc, argv, &c);
 	if (c.output != NULL && !c.live && (c.pid != NULL || c.insp_list || (c.cmd != NULL && c.cmd->arg == CMD_ARG_NOTHING) ||
 				 (c.cmd == NULL && c.o.expr == NULL)))
@@ -1137,6 +1338,13 @@ int main(int argc, char **argv)
 		sbuf_free(&out);
 		return 0;
 	}
+	const char *gates[32];
+	size_t ngates = 0;
+	if (c.cmd == cmd_find("check")) { /* its --rules are its gates; the classifier's rules are the default */
+		for (; ngates < c.nrule_files; ngates++)
+			gates[ngates] = c.rule_files[ngates];
+		c.nrule_files = 0;
+	}
 	struct ruleset *rs = load_rules(&c, &rc);
 	if (rs == NULL)
 		return rc;
@@ -1146,6 +1354,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	c.oo.rules = rs;
+	if (c.cmd == cmd_find("check")) {
+		rc = run_check(&c, gates, ngates);
+		rules_free(rs);
+		return rc;
+	}
 	if (c.cmd != NULL && c.cmd->arg == CMD_ARG_SERIES) {
 		rc = c.nseries == 3 ? run_leaks(&c) : run_series(&c);
 		rules_free(rs);

@@ -291,6 +291,13 @@ const struct cmd_entry cmd_table[CMD_N] = {
 		"                  exact with stable ids, else said to be inferred; four to 16\n"
 		"                  dumps S1 S2 S3 S4...: the classes and clusters (of what is\n"
 		"                  new since S1) whose count grew every time, with each count\n" },
+	[CMD_CHECK] = { "check", CMD_ARG_NONE, HP_ALL, CMD_TABLES, CMD_BL_OWN, 0, NULL,
+		"  check           gates for CI: the rules of the --rules files (a threshold on\n"
+		"                  a figure each: set STEPS, growth STEPS against -b, leaks\n"
+		"                  [top] with -b and --target, inspection NAME [ARG] [top]);\n"
+		"                  a row per rule with what it measured; exit 0 when every\n"
+		"                  rule holds, 1 when one fails, 2 on an error; --junit FILE\n"
+		"                  also writes JUnit XML\n" },
 	[CMD_INSPECT] = { "inspect", CMD_ARG_NAME, HP_ALL, CMD_TABLES, CMD_BL_STEPS, 0, run_inspect,
 		"  inspect NAME [ARG]  run the inspection NAME on the set (-e) and list its\n"
 		"                  groups (waste, references, retention, class loaders, search,\n"

@@ -1513,3 +1513,50 @@ void report_growth(const struct growth *g, const char *const *paths, enum fmt f,
 	free(cols);
 	free(row);
 }
+
+/* ---- check ---- */
+
+void report_check(const struct chk_rules *rs, const char *dump, const char *rules_file, enum fmt f,
+		  struct sbuf *out)
+{
+	static const struct col cols[] = {
+		{ "line", "line", COL_NUM, 0 },
+		{ "result", "result", COL_STR, 0 },
+		{ "measured", "measured", COL_STR, 0 },
+		{ "op", "op", COL_STR, CF_DATA },
+		{ "threshold", "threshold", COL_STR, CF_DATA },
+		{ "rule", "rule", COL_STR, 0 },
+		{ "error", "error", COL_STR, CF_DATA },
+	};
+	struct table t;
+	size_t failed = 0, errors = 0;
+	char got[32], want[32];
+
+	for (size_t i = 0; i < rs->n; i++) {
+		errors += rs->r[i].error != NULL;
+		failed += rs->r[i].error == NULL && !rs->r[i].ok;
+	}
+	table_init(&t, f, "check", cols, 7);
+	meta_strs(&t, "dump", dump);
+	meta_strs(&t, "rules", rules_file);
+	meta_num(&t, "rules_checked", rs->n);
+	meta_num(&t, "failed", failed);
+	meta_num(&t, "errors", errors);
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct chk_rule *r = &rs->r[i];
+		snprintf(got, sizeof got, "%lld", (long long)r->got);
+		snprintf(want, sizeof want, "%lld", (long long)r->value);
+		table_row(&t, CN(r->line), CW(r->error != NULL ? "error" : r->ok ? "pass" : "FAIL"),
+			  r->error != NULL ? CNULL : CW(got), CW(check_op_text(r->op)), CW(want), CS(r->text),
+			  r->error != NULL ? CS(r->error) : CNULL);
+	}
+	table_end(&t, out);
+	/* text: an error's words under its row's table */
+	if (f == FMT_TEXT)
+		for (size_t i = 0; i < rs->n; i++)
+			if (rs->r[i].error != NULL) {
+				sbuf_printf(out, "line %u: ", rs->r[i].line);
+				esc_append(out, (const uint8_t *)rs->r[i].error, strlen(rs->r[i].error), 0);
+				sbuf_addc(out, '\n');
+			}
+}

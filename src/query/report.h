@@ -15,6 +15,7 @@
 #include "query/alloc.h"
 #include "query/alloctime.h"
 #include "query/baseline.h"
+#include "query/check.h"
 #include "query/between.h"
 #include "query/inspect.h"
 #include "query/leaks.h"
@@ -53,6 +54,10 @@ void report_leaks(const struct heap *h, const struct leaks_view *v, const struct
  * per class or cluster, its count in each snapshot (paths: theirs, n),
  * its growth, its bytes in the last. */
 void report_growth(const struct growth *g, const char *const *paths, enum fmt f, struct sbuf *out);
+/* The rules of heapwalk check, measured: a row per rule (its line,
+ * pass, FAIL or error, the figure measured, the rule). */
+void report_check(const struct chk_rules *rs, const char *dump, const char *rules_file, enum fmt f,
+		  struct sbuf *out);
 /* The path between two objects (query/between.h): a row per object,
  * with the reference to the next one; when there is none, why. */
 void report_between(const struct heap *h, const struct between *b, enum fmt f, struct sbuf *out);

@@ -1,0 +1,450 @@
+/* check.c — CI gates: rules read, measured on a dump, written as JUnit;
+ * see check.h. */
+#include "query/check.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/analysis.h"
+#include "query/inspect.h"
+#include "query/step.h"
+
+static const char *const op_text[] = { "<", "<=", ">", ">=", "==", "!=" };
+
+const char *check_op_text(enum chk_op op)
+{
+	return op_text[op];
+}
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+	return s;
+}
+
+static int is_bytes(const char *measure)
+{
+	return strcmp(measure, "count") != 0;
+}
+
+/* VALUE: [-]digits[.digits][unit]; units in powers of 1024 (bytes only).
+ * -1 with why set. */
+static int parse_value(const char *s, int bytes, int sign_ok, int64_t *out, const char **why)
+{
+	int neg = 0;
+	double v = 0, frac = 0.1;
+	int digits = 0, dot = 0;
+
+	if (*s == '-' && sign_ok) {
+		neg = 1;
+		s++;
+	}
+	for (; isdigit((unsigned char)*s) || (*s == '.' && !dot); s++) {
+		if (*s == '.') {
+			dot = 1;
+			continue;
+		}
+		if (!dot)
+			v = v * 10 + (*s - '0');
+		else {
+			v += (*s - '0') * frac;
+			frac /= 10;
+		}
+		digits++;
+	}
+	if (digits == 0) {
+		*why = "a number";
+		return -1;
+	}
+	static const struct { const char *u; double f; } units[] = {
+		{ "", 1 }, { "B", 1 }, { "K", 1024.0 }, { "k", 1024.0 }, { "kB", 1024.0 }, { "KB", 1024.0 },
+		{ "M", 1048576.0 }, { "MB", 1048576.0 }, { "G", 1073741824.0 }, { "GB", 1073741824.0 },
+		{ "T", 1099511627776.0 }, { "TB", 1099511627776.0 },
+	};
+	size_t i;
+	for (i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (strcmp(s, units[i].u) == 0)
+			break;
+	if (i == sizeof units / sizeof units[0]) {
+		*why = "a number with a unit of bytes (B, kB, MB, GB, TB) or none";
+		return -1;
+	}
+	if (i > 0 && !bytes) {
+		*why = "a plain number: a count takes no unit";
+		return -1;
+	}
+	if (dot && i < 2) {
+		*why = "a whole number (a fraction goes with kB, MB, GB or TB)";
+		return -1;
+	}
+	v *= units[i].f;
+	if (v >= 9.2e18) {
+		*why = "a number below 2^63";
+		return -1;
+	}
+	*out = (int64_t)(v + 0.5) * (neg ? -1 : 1);
+	return 0;
+}
+
+static int set_measure(const char *m)
+{
+	return strcmp(m, "count") == 0 || strcmp(m, "shallow") == 0 || strcmp(m, "retained") == 0;
+}
+
+/* One rule from line (modified); -1 with why set. */
+static int parse_rule(char *line, struct chk_rule *r, const char **why)
+{
+	char *colon = strrchr(line, ':');
+
+	if (colon == NULL) {
+		*why = "no ':' before the measure (SUBJECT : MEASURE OP VALUE)";
+		return -1;
+	}
+	*colon = '\0';
+	char *subject = trim(line), *cmp = trim(colon + 1);
+	/* MEASURE OP VALUE */
+	char *sp = cmp + strcspn(cmp, " \t<>=!");
+	if (sp == cmp) {
+		*why = "no measure after ':' (count, shallow, retained, or an inspection's figure)";
+		return -1;
+	}
+	char *op = sp;
+	while (*op == ' ' || *op == '\t')
+		op++;
+	size_t ol = strspn(op, "<>=!");
+	int k;
+	for (k = 0; k < 6; k++)
+		if (ol == strlen(op_text[k]) && strncmp(op, op_text[k], ol) == 0)
+			break;
+	if (k == 6) {
+		*why = "no comparison after the measure (<, <=, >, >=, == or !=)";
+		return -1;
+	}
+	r->measure = xstrndup(cmp, (size_t)(sp - cmp));
+	r->op = (enum chk_op)k;
+	char *val = trim(op + ol);
+	/* the subject */
+	char *word = subject, *rest = subject + strcspn(subject, " \t");
+	if (*rest != '\0')
+		*rest++ = '\0';
+	rest = trim(rest);
+	if (strcmp(word, "set") == 0 || strcmp(word, "growth") == 0) {
+		r->kind = word[0] == 's' ? CK_SET : CK_GROWTH;
+		if (*rest == '\0') {
+			*why = "no steps after set or growth";
+			return -1;
+		}
+		r->steps = xstrdup(rest);
+		struct pipeline pl = { 0 };
+		struct sbuf err;
+		sbuf_init(&err);
+		int bad = pipeline_parse(r->steps, &pl, &err) < 0 || pl.view != NULL;
+		pipeline_free(&pl);
+		sbuf_free(&err);
+		if (bad) {
+			*why = "steps that do not parse, or end in a view (heapwalk DUMP -e 'STEPS' shows why)";
+			return -1;
+		}
+		if (!set_measure(r->measure)) {
+			*why = "a measure of count, shallow or retained";
+			return -1;
+		}
+	} else if (strcmp(word, "leaks") == 0) {
+		r->kind = CK_LEAKS;
+		if (strcmp(rest, "top") == 0)
+			r->kind = CK_LEAKS_TOP;
+		else if (*rest != '\0') {
+			*why = "leaks takes nothing, or top";
+			return -1;
+		}
+		if (!set_measure(r->measure)) {
+			*why = "a measure of count, shallow or retained";
+			return -1;
+		}
+	} else if (strcmp(word, "inspection") == 0) {
+		r->kind = CK_INSP;
+		char *name = rest, *arg = rest + strcspn(rest, " \t");
+		if (*arg != '\0')
+			*arg++ = '\0';
+		arg = trim(arg);
+		size_t al = strlen(arg);
+		if (al >= 3 && strcmp(arg + al - 3, "top") == 0 && (al == 3 || arg[al - 4] == ' ' || arg[al - 4] == '\t')) {
+			r->kind = CK_INSP_TOP;
+			arg[al - 3] = '\0';
+			arg = trim(arg);
+		}
+		const struct inspection *in = inspect_find(name);
+		if (in == NULL) {
+			*why = "no inspection of that name (heapwalk inspect --list)";
+			return -1;
+		}
+		if ((in->arg == NULL && *arg != '\0') || (in->arg_required && *arg == '\0')) {
+			*why = in->arg == NULL ? "an inspection that takes no argument" : "an inspection that needs an argument";
+			return -1;
+		}
+		r->insp = xstrdup(name);
+		r->insp_arg = *arg != '\0' ? xstrdup(arg) : NULL;
+		if (strcmp(r->measure, "count") != 0 && strcmp(r->measure, "shallow") != 0 &&
+		    (in->extra_name == NULL || strcmp(r->measure, in->extra_name) != 0)) {
+			*why = "a measure of count, shallow or the inspection's own figure (heapwalk inspect --list)";
+			return -1;
+		}
+	} else {
+		*why = "a subject of set STEPS, growth STEPS, leaks [top] or inspection NAME [ARG] [top]";
+		return -1;
+	}
+	if (parse_value(val, is_bytes(r->measure), r->kind == CK_GROWTH, &r->value, why) < 0)
+		return -1;
+	return 0;
+}
+
+static void rule_free(struct chk_rule *r)
+{
+	free(r->text);
+	free(r->steps);
+	free(r->insp);
+	free(r->insp_arg);
+	free(r->measure);
+	free(r->error);
+}
+
+int check_parse(const char *file, const char *text, size_t len, struct chk_rules *rs, struct sbuf *err)
+{
+	size_t at = 0;
+	unsigned line = 0;
+
+	memset(rs, 0, sizeof *rs);
+	while (at < len) {
+		size_t e = at;
+		while (e < len && text[e] != '\n')
+			e++;
+		line++;
+		const char *why = NULL;
+		struct chk_rule r = { .line = line };
+		char *l = NULL;
+		if (memchr(text + at, '\0', e - at) != NULL) {
+			why = "a NUL byte: not a rules file";
+		} else {
+			l = xstrndup(text + at, e - at);
+			char *hash = strchr(l, '#');
+			if (hash != NULL)
+				*hash = '\0';
+			char *s = trim(l);
+			if (*s != '\0') {
+				r.text = xstrdup(s);
+				if (parse_rule(s, &r, &why) == 0) {
+					rs->need_baseline |= r.kind == CK_GROWTH;
+					rs->need_target |= r.kind == CK_LEAKS || r.kind == CK_LEAKS_TOP;
+					rs->r = xreallocarray(rs->r, rs->n + 1, sizeof *rs->r);
+					rs->r[rs->n++] = r;
+					r.text = NULL;
+				}
+			}
+		}
+		free(l);
+		at = e + 1;
+		if (why != NULL) {
+			char *ef = esc_str(file);
+			sbuf_printf(err, "%s:%u: %s", ef, line, why);
+			free(ef);
+			rule_free(&r);
+			check_free(rs);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- measuring ---- */
+
+static uint64_t insp_figure(const struct chk_rule *r, uint64_t count, uint64_t shallow, uint64_t extra)
+{
+	return strcmp(r->measure, "count") == 0 ? count : strcmp(r->measure, "shallow") == 0 ? shallow : extra;
+}
+
+/* The rule's measure of the set its steps select in h; -1 with err. */
+static int measure_steps(const struct chk_rule *r, struct heap *h, struct progress *p, uint64_t *out,
+			 struct sbuf *err)
+{
+	struct pipeline pl = { 0 };
+	struct objset set;
+
+	if (pipeline_parse(r->steps, &pl, err) < 0)
+		return -1;
+	objset_all(h, &set);
+	for (size_t i = 0; i < pl.n; i++)
+		if (step_apply(h, &pl.steps[i], &set, p, err) < 0) {
+			pipeline_free(&pl);
+			objset_free(&set);
+			return -1;
+		}
+	pipeline_free(&pl);
+	if (strcmp(r->measure, "count") == 0)
+		*out = set.count;
+	else if (strcmp(r->measure, "shallow") == 0)
+		*out = set.shallow;
+	else
+		*out = analysis_retained_set(h, set.bits, NULL, NULL, p);
+	objset_free(&set);
+	return 0;
+}
+
+static int holds(enum chk_op op, int64_t got, int64_t want)
+{
+	switch (op) {
+	case CK_LT: return got < want;
+	case CK_LE: return got <= want;
+	case CK_GT: return got > want;
+	case CK_GE: return got >= want;
+	case CK_EQ: return got == want;
+	default: return got != want;
+	}
+}
+
+size_t check_eval(struct chk_rules *rs, struct heap *h, struct heap *old, const struct leaks_view *lv,
+		  struct progress *p)
+{
+	size_t failed = 0;
+	struct sbuf err;
+
+	sbuf_init(&err);
+	for (size_t i = 0; i < rs->n; i++) {
+		struct chk_rule *r = &rs->r[i];
+		uint64_t now = 0, then = 0;
+		int rc = 0;
+		sbuf_reset(&err);
+		switch (r->kind) {
+		case CK_SET:
+			rc = measure_steps(r, h, p, &now, &err);
+			break;
+		case CK_GROWTH:
+			if (old == NULL) {
+				sbuf_adds(&err, "no baseline: a growth rule needs --baseline OLD");
+				rc = -1;
+				break;
+			}
+			rc = measure_steps(r, h, p, &now, &err);
+			if (rc == 0 && (rc = measure_steps(r, old, p, &then, &err)) < 0)
+				sbuf_adds(&err, " (in the baseline)");
+			break;
+		case CK_LEAKS:
+		case CK_LEAKS_TOP:
+			if (lv == NULL) {
+				sbuf_adds(&err, "no leaks: a leaks rule needs --baseline BASE and --target TARGET");
+				rc = -1;
+				break;
+			}
+			if (r->kind == CK_LEAKS_TOP) {
+				if (lv->n > 0)
+					now = strcmp(r->measure, "count") == 0 ? lv->cl[0].count
+					      : strcmp(r->measure, "shallow") == 0 ? lv->cl[0].shallow : lv->cl[0].retained;
+				break;
+			}
+			now = strcmp(r->measure, "count") == 0 ? lv->leaked
+			      : strcmp(r->measure, "shallow") == 0 ? lv->leaked_bytes : lv->retained;
+			break;
+		case CK_INSP:
+		case CK_INSP_TOP: {
+			const struct inspection *in = inspect_find(r->insp);
+			struct insp_result res;
+			struct objset all;
+			objset_all(h, &all);
+			rc = inspect_run(h, in, r->insp_arg, &all, &res, p, &err);
+			objset_free(&all);
+			if (rc == 0) {
+				if (r->kind == CK_INSP)
+					now = insp_figure(r, res.total.count, res.total.shallow, res.total.extra);
+				else if (res.n > 0)
+					now = insp_figure(r, res.g[0].count, res.g[0].shallow, res.g[0].extra);
+				insp_result_free(&res);
+			}
+			break;
+		}
+		}
+		if (rc < 0) {
+			r->error = sbuf_detach(&err);
+			r->ok = 0;
+			failed++;
+			continue;
+		}
+		r->got = (int64_t)now - (int64_t)then;
+		r->ok = holds(r->op, r->got, r->value);
+		failed += !r->ok;
+	}
+	sbuf_free(&err);
+	return failed;
+}
+
+/* ---- JUnit ---- */
+
+/* Escaped for the terminal's sake (control bytes, bad UTF-8 as \xHH),
+ * then for XML. */
+static void xml_text(struct sbuf *out, const char *s)
+{
+	struct sbuf e;
+
+	sbuf_init(&e);
+	esc_append(&e, (const uint8_t *)s, strlen(s), 0);
+	for (size_t i = 0; i < e.len; i++)
+		switch (e.buf[i]) {
+		case '&': sbuf_adds(out, "&amp;"); break;
+		case '<': sbuf_adds(out, "&lt;"); break;
+		case '>': sbuf_adds(out, "&gt;"); break;
+		case '"': sbuf_adds(out, "&quot;"); break;
+		case '\'': sbuf_adds(out, "&apos;"); break;
+		default: sbuf_addc(out, e.buf[i]);
+		}
+	sbuf_free(&e);
+}
+
+void check_junit(const struct chk_rules *rs, const char *dump, const char *rules_file, struct sbuf *out)
+{
+	size_t failures = 0, errors = 0;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		errors += rs->r[i].error != NULL;
+		failures += rs->r[i].error == NULL && !rs->r[i].ok;
+	}
+	sbuf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	sbuf_printf(out, "<testsuites name=\"heapwalk check\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\">\n",
+		    rs->n, failures, errors);
+	sbuf_adds(out, "  <testsuite name=\"");
+	xml_text(out, dump);
+	sbuf_printf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\">\n", rs->n, failures, errors);
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct chk_rule *r = &rs->r[i];
+		sbuf_adds(out, "    <testcase classname=\"heapwalk.check.");
+		xml_text(out, rules_file);
+		sbuf_printf(out, "\" name=\"line %u: ", r->line);
+		xml_text(out, r->text);
+		sbuf_adds(out, "\"");
+		if (r->error != NULL) {
+			sbuf_adds(out, ">\n      <error message=\"");
+			xml_text(out, r->error);
+			sbuf_adds(out, "\" type=\"unmeasured\"/>\n    </testcase>\n");
+		} else if (!r->ok) {
+			char msg[96];
+			snprintf(msg, sizeof msg, "measured %lld, not %s %lld", (long long)r->got, op_text[r->op],
+				 (long long)r->value);
+			sbuf_adds(out, ">\n      <failure message=\"");
+			xml_text(out, msg);
+			sbuf_adds(out, "\" type=\"threshold\"/>\n    </testcase>\n");
+		} else {
+			sbuf_adds(out, "/>\n");
+		}
+	}
+	sbuf_adds(out, "  </testsuite>\n</testsuites>\n");
+}
+
+void check_free(struct chk_rules *rs)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		rule_free(&rs->r[i]);
+	free(rs->r);
+	memset(rs, 0, sizeof *rs);
+}

@@ -1,0 +1,68 @@
+/* check.h — gates for CI: a file of rules, each a threshold on a figure
+ * of the dump, evaluated; heapwalk check exits 1 when one fails.
+ *
+ * A rule is one line, "SUBJECT : MEASURE OP VALUE" (the last ':' ends
+ * the subject; '#' starts a comment; blank lines are nothing):
+ *
+ *   set STEPS               the objects the steps select (as -e takes them)
+ *   growth STEPS            the same, now less at the baseline (the steps
+ *                           run on both dumps; signed)
+ *   leaks                   the leaked objects (leaks BASE TARGET DUMP)
+ *   leaks top               its biggest cluster
+ *   inspection NAME [ARG]   the inspection over every object: all its
+ *                           groups ("top": its first group)
+ *
+ * MEASURE: count, shallow, retained (exact, of the whole set; leaks: the
+ * tops' retained), or an inspection's own figure (its extra_name:
+ * "wasted"...). OP: < <= > >= == !=. VALUE: a number; bytes may carry a
+ * unit, B, kB (KB, K), MB (M), GB (G), TB (T), in powers of 1024. */
+#ifndef HW_CHECK_H
+#define HW_CHECK_H
+
+#include "graph/heap.h"
+#include "progress.h"
+#include "query/leaks.h"
+#include "query/objset.h"
+
+enum chk_kind { CK_SET, CK_GROWTH, CK_LEAKS, CK_LEAKS_TOP, CK_INSP, CK_INSP_TOP };
+enum chk_op { CK_LT, CK_LE, CK_GT, CK_GE, CK_EQ, CK_NE };
+
+struct chk_rule {
+	unsigned line;
+	char *text;          /* the rule as written, spaces trimmed */
+	enum chk_kind kind;
+	char *steps;         /* CK_SET, CK_GROWTH */
+	char *insp, *insp_arg; /* CK_INSP*: the inspection and its argument (or NULL) */
+	char *measure;
+	enum chk_op op;
+	int64_t value;
+	/* after check_eval */
+	int64_t got;
+	int ok;              /* 1 holds, 0 fails */
+	char *error;         /* could not be measured: why (then ok is 0) */
+};
+
+struct chk_rules {
+	struct chk_rule *r;
+	size_t n;
+	int need_baseline;   /* a growth rule */
+	int need_target;     /* a leaks rule */
+};
+
+/* Rules from text (file: its name, for messages): 0, or -1 with err
+ * "FILE:LINE: what" for the first line that does not parse. */
+int check_parse(const char *file, const char *text, size_t len, struct chk_rules *rs, struct sbuf *err);
+/* Measure every rule on h (HP_ALL loaded; old: the baseline dump, opened,
+ * for growth rules; lv: the leaks view of h, for leaks rules). A rule
+ * that cannot be measured gets its error (also a growth rule without old,
+ * a leaks rule without lv). Returns the rules that failed
+ * or could not be measured. */
+size_t check_eval(struct chk_rules *rs, struct heap *h, struct heap *old, const struct leaks_view *lv,
+		  struct progress *p);
+/* The results as JUnit XML (one testcase per rule; errors as <error>). */
+void check_junit(const struct chk_rules *rs, const char *dump, const char *rules_file, struct sbuf *out);
+/* "< 100 kB"-like text of the rule's threshold as it compares. */
+const char *check_op_text(enum chk_op op);
+void check_free(struct chk_rules *rs);
+
+#endif

@@ -1,0 +1,242 @@
+/* test_check.c — heapwalk check DUMP --rules FILE: gates for CI, on the
+ * JVM leaks session (tests/leaks-run.sh: tests/java/Leaky under the
+ * agent, base.hprof, target.hprof, final.hprof and jcmd's histogram of
+ * the final heap). Every kind of rule is held once at its true figure
+ * (pass) and once just past it (fail); the truths come from jcmd's
+ * histogram, from the workload's construction (300 Leaked, each with a
+ * "leak-N" String and a Payload of a byte[64 + N % 16]: their sizes by
+ * HotSpot's layout with compressed oops), and for the inspection from
+ * `heapwalk inspect` (the gate's plumbing, not the inspection, is under
+ * test here). Exit statuses 0, 1 and 2; the JUnit file read by Python's
+ * XML parser as a CI system would. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "jsonck.h"
+#include "suites.h"
+#include "util.h"
+
+/* The retained size of the 300 Leaked objects, from their construction:
+ * Leaked 24 B (12 header, 2 compressed references), its String 24 B and
+ * the String's byte[] of "leak-N" (16 + 6..8, so 24 B), its Payload 16 B
+ * and the Payload's byte[64 + N % 16] (16 + that, rounded up to 8). */
+static unsigned long long leaked_retained(void)
+{
+	unsigned long long b = 0;
+
+	for (int i = 0; i < 300; i++)
+		b += 24 + 24 + 24 + 16 + ((16 + 64 + (unsigned)(i % 16) + 7) / 8 * 8);
+	return b;
+}
+
+static unsigned long long histo_of(const char *dir, const char *which, const char *cls, int bytes)
+{
+	char path[600];
+	size_t n;
+
+	snprintf(path, sizeof path, "%s/%s.histo", dir, which);
+	char *text = file_bytes(path, &n);
+	unsigned long long v = 0;
+	for (char *line = text; line != NULL && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		unsigned long long c, b;
+		char name[256];
+		if (sscanf(line, " %*d: %llu %llu %255s", &c, &b, name) == 3 && strcmp(name, cls) == 0)
+			v = bytes ? b : c;
+	}
+	free(text);
+	return v;
+}
+
+static unsigned long long histo(const char *dir, const char *cls, int bytes)
+{
+	return histo_of(dir, "final", cls, bytes);
+}
+
+/* heapwalk check on final.hprof with -b base --target target and the
+ * rules text (written to DIR/NAME.rules); its output, status in *st. */
+static char *check(const char *d, const char *name, const char *rules, const char *more, int *st)
+{
+	char path[600], cmd[4096];
+
+	snprintf(path, sizeof path, "%s/%s.rules", d, name);
+	FILE *f = fopen(path, "w");
+	ck_assert(f != NULL && fputs(rules, f) >= 0 && fclose(f) == 0);
+	snprintf(cmd, sizeof cmd, "%s -q check %s/final.hprof -b %s/base.hprof --target %s/target.hprof --rules %s %s 2>&1",
+		 heapwalk(), d, d, d, path, more);
+	char *out = run(cmd, st);
+	*st = WIFEXITED(*st) ? WEXITSTATUS(*st) : -1;
+	return out;
+}
+
+/* Each rule of the -f json output: its result, in order. */
+static void results(const char *json, const char **want, size_t n)
+{
+	struct jv doc;
+	char err[256];
+
+	ck_assert_msg(json_parse(json, strlen(json), &doc, err, sizeof err) == 0, "%s: %s", err, json);
+	const struct jv *rows = jv_get(&doc, "rows");
+	ck_assert_msg(rows != NULL && rows->n == n, "%zu rows, not %zu: %s", rows ? rows->n : 0, n, json);
+	for (size_t i = 0; i < n; i++) {
+		const struct jv *r = &rows->v[i];
+		ck_assert_msg(strcmp(jv_get(r, "result")->s, want[i]) == 0, "rule %zu (%s): %s, not %s", i + 1,
+			      jv_get(r, "rule")->s, jv_get(r, "result")->s, want[i]);
+	}
+	jv_free(&doc);
+}
+
+START_TEST(test_check_rule_kinds)
+{
+	const char *d = leaks_jvm_dir();
+	unsigned long long leaked = histo(d, "Leaky$Leaked", 0), lbytes = histo(d, "Leaky$Leaked", 1);
+	unsigned long long pkg = leaked + histo(d, "Leaky$Payload", 0), ret = leaked_retained();
+	/* Strings at the base and at the end, as jcmd counted them */
+	long long strings = (long long)histo(d, "java.lang.String", 0) - (long long)histo_of(d, "base", "java.lang.String", 0);
+	char rules[4096], args[1024];
+	int st;
+
+	ck_assert_uint_eq(leaked, 300);
+	ck_assert_uint_eq(histo_of(d, "base", "Leaky$Leaked", 0), 0);
+	/* the inspection's top group, as heapwalk inspect says it */
+	snprintf(args, sizeof args, "%s -q inspect -f json %s/final.hprof duplicate-strings", heapwalk(), d);
+	char *insp = run(args, &st);
+	ck_assert_int_eq(st, 0);
+	struct jv doc;
+	char err[256];
+	ck_assert_msg(json_parse(insp, strlen(insp), &doc, err, sizeof err) == 0, "%s", err);
+	const struct jv *rows = jv_get(&doc, "rows");
+	ck_assert(rows != NULL && rows->n > 0);
+	unsigned long long wasted = jv_get(&rows->v[0], "wasted")->u;
+	jv_free(&doc);
+	free(insp);
+	snprintf(rules, sizeof rules,
+		 "# each rule at its truth, then just past it\n"
+		 "set instances Leaky$Leaked : count == %llu\n"
+		 "set instances Leaky$Leaked : count < %llu\n"
+		 "set instances Leaky$Leaked : shallow <= %llu\n"
+		 "set instances Leaky$Leaked : shallow < %llu\n"
+		 "set instances /^Leaky\\$(Leaked|Payload)$/ : count >= %llu   # a package's classes\n"
+		 "set instances /^Leaky\\$(Leaked|Payload)$/ : count > %llu\n"
+		 "set instances Leaky$Leaked : retained == %llu\n"
+		 "set instances Leaky$Leaked : retained != %llu\n"
+		 "growth instances Leaky$Leaked : count == %llu\n"
+		 "growth instances Leaky$Leaked : count < %llu\n"
+		 "growth instances java.lang.String : count == %lld\n"
+		 "growth instances java.lang.String : count > %lld\n"
+		 "leaks top : count == 300\n"
+		 "leaks top : count != 300\n"
+		 "leaks top : retained <= %llu\n"
+		 "leaks top : retained < %lluB\n"
+		 "inspection duplicate-strings top : wasted == %llu\n"
+		 "inspection duplicate-strings top : wasted > %llu\n",
+		 leaked, leaked, lbytes, lbytes, pkg, pkg, ret, ret, leaked, leaked, strings, strings, ret, ret, wasted,
+		 wasted);
+	char *out = check(d, "kinds", rules, "-f json", &st);
+	ck_assert_msg(st == 1, "status %d: %s", st, out);
+	static const char *want[] = { "pass", "FAIL", "pass", "FAIL", "pass", "FAIL", "pass", "FAIL",
+				      "pass", "FAIL", "pass", "FAIL", "pass", "FAIL", "pass", "FAIL", "pass", "FAIL" };
+	results(out, want, 18);
+	free(out);
+	/* every rule that holds: 0; the text says each with its figure */
+	snprintf(rules, sizeof rules, "set instances Leaky$Leaked : count == %llu\nleaks top : retained < 1MB\n", leaked);
+	out = check(d, "pass", rules, "", &st);
+	ck_assert_msg(st == 0, "status %d: %s", st, out);
+	ck_assert_msg(strstr(out, "pass    300") != NULL && strstr(out, "failed:        0") != NULL, "%s", out);
+	free(out);
+}
+END_TEST
+
+START_TEST(test_check_errors)
+{
+	const char *d = leaks_jvm_dir();
+	char cmd[2048];
+	int st;
+
+	/* a line that does not parse: its file and line, status 2 */
+	char *out = check(d, "bad", "set all : count < 10\nset all count < 10\n", "", &st);
+	ck_assert_int_eq(st, 2);
+	ck_assert_msg(strstr(out, "bad.rules:2: no ':' before the measure") != NULL && strchr(out, '\n') == out + strlen(out) - 1,
+		      "%s", out);
+	free(out);
+	out = check(d, "unit", "set all : count < 10kB\n", "", &st);
+	ck_assert_int_eq(st, 2);
+	ck_assert_msg(strstr(out, "unit.rules:1: a plain number: a count takes no unit") != NULL, "%s", out);
+	free(out);
+	out = check(d, "insp", "inspection no-such-thing : count < 1\n", "", &st);
+	ck_assert_int_eq(st, 2);
+	ck_assert_msg(strstr(out, "insp.rules:1: no inspection of that name") != NULL, "%s", out);
+	free(out);
+	/* a rule that cannot be measured (a regex the steps refuse at run): an error row, status 2 */
+	out = check(d, "unmeasured", "set all : count > 0\nset object 0xfffffff0 : count == 1\n", "-f json", &st);
+	ck_assert_msg(st == 2, "status %d: %s", st, out);
+	static const char *want[] = { "pass", "error" };
+	results(out, want, 2);
+	free(out);
+	/* usage: no rules, an unknown option; a growth rule without -b */
+	snprintf(cmd, sizeof cmd, "%s check %s/final.hprof 2>&1", heapwalk(), d);
+	out = run(cmd, &st);
+	ck_assert_msg(WEXITSTATUS(st) == 2 && strstr(out, "check needs --rules FILE") != NULL, "%d %s", st, out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s check --bogus %s/final.hprof 2>&1", heapwalk(), d);
+	out = run(cmd, &st);
+	ck_assert_msg(WEXITSTATUS(st) == 2 && strstr(out, "unknown option '--bogus'") != NULL, "%d %s", st, out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s check %s/final.hprof --rules %s/kinds.rules 2>&1", heapwalk(), d, d);
+	out = run(cmd, &st);
+	ck_assert_msg(WEXITSTATUS(st) == 2 && strstr(out, "a growth rule needs --baseline OLD") != NULL, "%d %s", st, out);
+	free(out);
+	/* other commands' usage errors stay 1 */
+	snprintf(cmd, sizeof cmd, "%s classes --bogus %s/final.hprof 2>&1", heapwalk(), d);
+	out = run(cmd, &st);
+	ck_assert_int_eq(WEXITSTATUS(st), 1);
+	free(out);
+}
+END_TEST
+
+/* The JUnit file as a consumer reads it: Python's XML parser, the suite's
+ * counts, a testcase per rule, a failure with the measured figure. */
+START_TEST(test_check_junit)
+{
+	const char *d = leaks_jvm_dir();
+	char more[1024], cmd[2048];
+	int st;
+
+	if (!have("python3")) {
+		fprintf(stderr, "check: no python3: the JUnit file is not read by a consumer\n");
+		return;
+	}
+	snprintf(more, sizeof more, "--junit %s/check.xml", d);
+	char *out = check(d, "junit",
+			  "set instances Leaky$Leaked : count == 300\n"
+			  "set instances Leaky$Leaked : count < 300   # <fails> & says \"why\"\n"
+			  "set object 0xfffffff0 : count == 1\n", more, &st);
+	ck_assert_msg(st == 2, "status %d: %s", st, out);
+	free(out);
+	snprintf(cmd, sizeof cmd,
+		 "python3 -c \"import xml.etree.ElementTree as E, sys; r = E.parse(sys.argv[1]).getroot(); "
+		 "s = r.find('testsuite'); c = s.findall('testcase'); "
+		 "print(r.tag, r.get('tests'), r.get('failures'), r.get('errors'), len(c), "
+		 "c[1].find('failure').get('message'), c[2].find('error') is not None, c[1].get('name'))\" %s/check.xml",
+		 d);
+	out = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s", out);
+	ck_assert_msg(strcmp(out, "testsuites 3 1 1 3 measured 300, not < 300 True line 2: set instances Leaky$Leaked : "
+			      "count < 300\n") == 0, "%s", out);
+	free(out);
+}
+END_TEST
+
+Suite *check_suite(void)
+{
+	Suite *s = suite_create("check");
+	TCase *tc = tcase_create("check");
+
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_check_rule_kinds);
+	tcase_add_test(tc, test_check_errors);
+	tcase_add_test(tc, test_check_junit);
+	suite_add_tcase(s, tc);
+	return s;
+}
