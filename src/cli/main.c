@@ -1185,8 +1185,8 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 			path_error(files[i], fd < 0 ? strerror(errno) : "not a regular file");
 			if (fd >= 0)
 				close(fd);
-			check_free(&rs);
-			return 2;
+			rc = 2;
+			goto done_rules;
 		}
 		sbuf_init(&text);
 		while ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
@@ -1199,9 +1199,8 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 			else
 				fprintf(stderr, "heapwalk: %s\n", err.buf);
 			sbuf_free(&text);
-			check_free(&rs);
-			sbuf_free(&err);
-			return 2;
+			rc = 2;
+			goto done_rules;
 		}
 		sbuf_free(&text);
 		rs.r = xreallocarray(rs.r, rs.n + one.n + 1, sizeof *rs.r);
@@ -1214,20 +1213,20 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 	}
 	if (rs.need_baseline && c->baseline == NULL) {
 		fprintf(stderr, "heapwalk: check: a growth rule needs --baseline OLD\n");
-		check_free(&rs);
-		return 2;
+		rc = 2;
+		goto done_rules;
 	}
 	if (rs.need_target && c->target == NULL) {
 		fprintf(stderr, "heapwalk: check: a leaks rule needs --baseline BASE and --target TARGET\n");
-		check_free(&rs);
-		return 2;
+		rc = 2;
+		goto done_rules;
 	}
 	progress_init(&p, c->oo.quiet);
 	catch_bus();
 	if (c->baseline != NULL) {
 		if (open_dump(&old, c->baseline, c, &p, 1) < 0) {
-			check_free(&rs);
-			return 2;
+			rc = 2;
+			goto done_rules;
 		}
 		have_old = 1;
 	}
@@ -1301,6 +1300,7 @@ done:
 done_old:
 	if (have_old)
 		heap_free(&old);
+done_rules:
 	check_free(&rs);
 	sbuf_free(&err);
 	sbuf_free(&out);
@@ -1478,14 +1478,14 @@ int main(int argc, char **argv)
 			goto print;
 		}
 	}
-	struct sbuf leaks_json;
-	sbuf_init(&leaks_json);
 	if (c.target != NULL) {
-		if ((rc = report_leaks_json(&c, &old, &h, &p, &leaks_json)) != 0) {
-			sbuf_free(&leaks_json);
+		struct sbuf lj;
+		sbuf_init(&lj);
+		if ((rc = report_leaks_json(&c, &old, &h, &p, &lj)) != 0) {
+			sbuf_free(&lj);
 			goto print;
 		}
-		c.o.leaks_json = leaks_json.buf;
+		c.o.leaks_json = sbuf_detach(&lj);
 	}
 	if (c.live && !c.oo.quiet && h.baseline != NULL) { /* what the engine made of the baseline it was told */
 		struct sbuf lb;

@@ -318,6 +318,8 @@ size_t check_eval(struct chk_rules *rs, struct heap *h, struct heap *old, const 
 		uint64_t now = 0, then = 0;
 		int rc = 0;
 		sbuf_reset(&err);
+		free(r->error); /* measured again */
+		r->error = NULL;
 		switch (r->kind) {
 		case CK_SET:
 			rc = measure_steps(r, h, p, &now, &err);

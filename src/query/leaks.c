@@ -316,7 +316,8 @@ void view_leaks(struct heap *h, const struct objset *leaked, size_t shown, struc
 		}
 	}
 	free(topn);
-	qsort(tops, ntop, sizeof *tops, cmp_top);
+	if (ntop > 0)
+		qsort(tops, ntop, sizeof *tops, cmp_top);
 	/* a cluster for each run of one trace and class */
 	for (size_t i = 0; i < ntop;) {
 		size_t j = i;
@@ -343,7 +344,8 @@ void view_leaks(struct heap *h, const struct objset *leaked, size_t shown, struc
 		v->cl[v->n++] = c;
 		i = j;
 	}
-	qsort(v->cl, v->n, sizeof *v->cl, cmp_cluster);
+	if (v->n > 0)
+		qsort(v->cl, v->n, sizeof *v->cl, cmp_cluster);
 	v->shown = shown == 0 || shown > v->n ? v->n : shown;
 	for (size_t i = 0; i < v->shown; i++)
 		example_path(&w, &v->cl[i], queue);
@@ -588,7 +590,8 @@ void growth_finish(struct growth *g)
 	free(g->slot); /* the rows moved */
 	g->slot = NULL;
 	g->scap = 0;
-	qsort(g->rows, k, sizeof *g->rows, cmp_growth);
+	if (k > 0)
+		qsort(g->rows, k, sizeof *g->rows, cmp_growth);
 }
 
 void growth_free(struct growth *g)
