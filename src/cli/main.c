@@ -516,6 +516,8 @@ static void dumps_args(int argc, char **argv, int i, struct cli *c)
 	c->dump = argv[i++];
 }
 
+static void check_command_options(const struct cli *c);
+
 static void series_args(int argc, char **argv, int i, struct cli *c)
 {
 	if (argc - i < 3 || argc - i > 16)
@@ -524,9 +526,12 @@ static void series_args(int argc, char **argv, int i, struct cli *c)
 		usage_error("leaks takes BASE as its first argument, not --baseline");
 	if (c->o.expr != NULL || c->nfocus > 0)
 		usage_error("leaks takes no -e, --root or --ignore");
+	if (c->oo.snapshot != 0)
+		usage_error("leaks takes no --heapshot: name each heapshot FILE:N");
 	for (; i < argc; i++)
 		c->series[c->nseries++] = argv[i];
 	c->dump = c->series[c->nseries - 1];
+	check_command_options(c);
 }
 
 /* The options that go with some commands alone, against the command. */
@@ -562,6 +567,13 @@ static void check_command_options(const struct cli *c)
 		usage_error("%s writes HTML: -f goes with the other commands", e->name);
 	if (c->o.vo.sort != NULL && !view_sort_valid(c->o.vo.sort))
 		usage_error("unknown sort key '%s': %s", c->o.vo.sort, classcols_sort_list(0));
+	if (e != NULL && (e->arg == CMD_ARG_SERIES || e == cmd_find("check"))) { /* the command line runs them */
+		const char *misuse = cmd_format_misuse(e, c->o.fmt, c->fmt_set);
+		if (misuse != NULL)
+			usage_error("%s, not %s", misuse, e->name);
+		if (c->o.vo.sort != NULL || c->o.vo.weak || c->o.vo.filter != NULL || c->o.vo.exact != NULL)
+			usage_error("%s takes no --sort, --weak, --filter or --exact", e->name);
+	}
 }
 
 /* COMMAND DUMP [OBJECT] (or DUMP COMMAND [OBJECT]), or DUMP; then
@@ -1073,7 +1085,8 @@ static int report_leaks_json(struct cli *c, struct heap *old, struct heap *h, st
 	heap_free(&t);
 	heap_need(h, HP_ALL, p);
 	view_leaks(h, &lf.leaked, c->o.top_set ? c->o.vo.top : 20, &v);
-	m = (struct leaks_meta){ lf.identity, c->baseline, c->target, c->dump, lf.made, lf.still, lf.exact };
+	m = (struct leaks_meta){ lf.identity, c->baseline, c->target, c->dump, lf.made, lf.still, lf.unidentified,
+				 lf.exact, 1000 };
 	report_leaks(h, &v, &m, FMT_JSON, json);
 	if (!lf.exact && !c->oo.quiet)
 		fprintf(stderr, "heapwalk: leaks: %s\n", lf.identity);
@@ -1113,7 +1126,8 @@ static int run_leaks(struct cli *c)
 	}
 	heap_need(&hs[2], HP_ALL, &p);
 	view_leaks(&hs[2], &lf.leaked, c->o.top_set ? c->o.vo.top : 20, &v);
-	m = (struct leaks_meta){ lf.identity, c->series[0], c->series[1], c->series[2], lf.made, lf.still, lf.exact };
+	m = (struct leaks_meta){ lf.identity, c->series[0], c->series[1], c->series[2], lf.made, lf.still,
+				 lf.unidentified, lf.exact, 0 };
 	report_leaks(&hs[2], &v, &m, c->o.fmt, &out);
 	if (!lf.exact && !c->oo.quiet)
 		fprintf(stderr, "heapwalk: leaks: %s\n", lf.identity);

@@ -269,6 +269,25 @@ int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 	if (ids) {
 		objset_recount(h, &b->unknown);
 		objset_recount(old, &b->unknown_old);
+		/* a runtime that numbers objects as it first meets them (V8)
+		 * gives the ones made after the old dump ids above all of its;
+		 * most new ones below its highest: the dumps are the other way
+		 * round, or of two processes (V8's own snapshots say no time) */
+		uint64_t top = 0, below = 0;
+		for (node_t v = 1; v < old->n; v++)
+			if (!objset_has(&b->unknown_old, v) && heap_node_id(old, v) > top)
+				top = heap_node_id(old, v);
+		for (node_t v = 1; v < h->n; v++)
+			if (objset_has(&b->fresh, v) && heap_node_id(h, v) < top)
+				below++;
+		if (b->fresh.count > 0 && 2 * below > b->fresh.count) {
+			sbuf_printf(err, "%s's new objects have ids below %s's highest (%llu of %llu): %s is the later "
+				    "dump or they come from two processes; give the earlier dump of one process as the baseline",
+				    h->path, old->path, (unsigned long long)below, (unsigned long long)b->fresh.count,
+				    old->path);
+			baseline_free(b);
+			return -1;
+		}
 	}
 	count_old(h, b);
 	return 0;

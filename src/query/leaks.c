@@ -18,6 +18,7 @@
 struct strtab {
 	char ***strs;        /* the view's array */
 	size_t *nstrs;
+	size_t cstrs;        /* its room */
 	uint32_t *slot;      /* index + 1 into strs, 0 empty */
 	size_t cap;
 };
@@ -42,7 +43,10 @@ static uint32_t str_intern(struct strtab *t, const char *s)
 	for (; t->slot[k] != 0; k = (k + 1) & (t->cap - 1))
 		if (strcmp((*t->strs)[t->slot[k] - 1], s) == 0)
 			return t->slot[k] - 1;
-	*t->strs = xreallocarray(*t->strs, *t->nstrs + 1, sizeof **t->strs);
+	if (*t->nstrs == t->cstrs) {
+		t->cstrs = t->cstrs ? 2 * t->cstrs : 256;
+		*t->strs = xreallocarray(*t->strs, t->cstrs, sizeof **t->strs);
+	}
 	(*t->strs)[*t->nstrs] = xstrdup(s);
 	t->slot[k] = (uint32_t)++*t->nstrs;
 	return (uint32_t)(*t->nstrs - 1);
@@ -106,6 +110,7 @@ struct walk {
 	struct trie tr;
 	node_t *parent;      /* breadth first from the GC roots: the way back; a root: itself */
 	uint32_t *tid;       /* each node's trace, NONE32 until made */
+	size_t capsteps;     /* room in v->steps */
 	struct sbuf tmp;
 };
 
@@ -143,9 +148,17 @@ static uint32_t holder_label(struct walk *w, node_t x)
 	return str_intern(&w->st, w->tmp.buf);
 }
 
+/* A holder of more references than this (a dictionary, a JS object used
+ * as a map) reads as one slot, "[*]": one cluster for every key. */
+#define MANY_FIELDS 32
+
 static uint32_t field_label(struct walk *w, node_t src, node_t dst)
 {
-	trace_field(w->h, src, dst, &w->tmp);
+	const struct heap *h = w->h;
+
+	if (h->node_kind[src] != NK_CLASS && h->out_start[src + 1] - h->out_start[src] > MANY_FIELDS)
+		return str_intern(&w->st, "[*]");
+	trace_field(h, src, dst, &w->tmp);
 	return str_intern(&w->st, w->tmp.buf);
 }
 
@@ -173,9 +186,9 @@ static uint32_t trace_of(struct walk *w, node_t target, node_t *stk)
 		}
 		uint32_t hl = holder_label(w, p), fl = field_label(w, p, y), pt = w->tid[p];
 		const struct tnode *pn = &w->tr.t[pt];
-		/* a run of one class and field reads as one step */
-		w->tid[y] = pn->parent != NONE32 && pn->holder == hl && pn->field == fl
-			    ? pt : trie_get(&w->tr, pt, hl, fl);
+		/* a run of one holder class (a linked list, a tree, whatever
+		 * the fields) reads as one step, its first field */
+		w->tid[y] = pn->parent != NONE32 && pn->holder == hl ? pt : trie_get(&w->tr, pt, hl, fl);
 	}
 	return w->tid[target];
 }
@@ -251,12 +264,18 @@ static void example_path(struct walk *w, struct leak_cluster *c, node_t *stk)
 	c->first = v->nsteps;
 	for (size_t i = sp - 1; i > 0; i--) {
 		node_t p = stk[i], y = stk[i - 1];
-		uint32_t hl = holder_label(w, p), fl = field_label(w, p, y);
-		if (v->nsteps > c->first && v->steps[v->nsteps - 1].holder == hl && v->steps[v->nsteps - 1].field == fl) {
+		uint32_t hl = holder_label(w, p);
+		sbuf_reset(&w->tmp); /* the example's own field, its index too */
+		heap_edge_label(w->h, p, y, &w->tmp);
+		uint32_t fl = str_intern(&w->st, w->tmp.buf);
+		if (v->nsteps > c->first && v->steps[v->nsteps - 1].holder == hl) {
 			v->steps[v->nsteps - 1].times++;
 			continue;
 		}
-		v->steps = xreallocarray(v->steps, v->nsteps + 1, sizeof *v->steps);
+		if (v->nsteps == w->capsteps) {
+			w->capsteps = w->capsteps ? 2 * w->capsteps : 256;
+			v->steps = xreallocarray(v->steps, w->capsteps, sizeof *v->steps);
+		}
 		v->steps[v->nsteps++] = (struct leak_step){ hl, fl, p, 1 };
 	}
 	c->nsteps = v->nsteps - c->first;
@@ -318,7 +337,8 @@ void view_leaks(struct heap *h, const struct objset *leaked, size_t shown, struc
 	free(topn);
 	if (ntop > 0)
 		qsort(tops, ntop, sizeof *tops, cmp_top);
-	/* a cluster for each run of one trace and class */
+	/* a cluster for each run of one trace and class: ntop at most */
+	v->cl = xmalloc((ntop + 1) * sizeof *v->cl);
 	for (size_t i = 0; i < ntop;) {
 		size_t j = i;
 		struct leak_cluster c = { .trace = tops[i].trace, .cls = tops[i].cls, .example = tops[i].node };
@@ -340,8 +360,7 @@ void view_leaks(struct heap *h, const struct objset *leaked, size_t shown, struc
 		while (w.tr.t[r].parent != NONE32)
 			r = w.tr.t[r].parent;
 		c.root = w.tr.t[r].holder;
-		v->cl = xreallocarray(v->cl, v->n + 1, sizeof *v->cl);
-		v->cl[v->n++] = c;
+		v->cl[v->n++] = c; /* room for ntop made first */
 		i = j;
 	}
 	if (v->n > 0)
@@ -445,25 +464,26 @@ void leak_find_free(struct leak_find *r)
 void leaks_trace_text(const struct leaks_view *v, size_t k, struct sbuf *out)
 {
 	const struct leak_cluster *c = &v->cl[k];
-	uint32_t path[64], n = 0, more = 0;
+	size_t n = 0, cap = 64;
+	uint32_t *path = xmalloc(cap * sizeof *path);
 
 	sbuf_reset(out);
-	for (uint32_t t = c->trace; t != NONE32; t = v->trie[t].parent)
-		if (n < 64)
-			path[n++] = t;
-		else
-			more++;
+	for (uint32_t t = c->trace; t != NONE32; t = v->trie[t].parent) {
+		if (n == cap) {
+			cap *= 2;
+			path = xreallocarray(path, cap, sizeof *path);
+		}
+		path[n++] = t;
+	}
 	/* the root: its kind and class */
 	const struct leak_tnode *r = &v->trie[path[n - 1]];
-	if (more == 0)
-		sbuf_printf(out, "%s: %s", v->strs[r->holder], v->strs[r->field]);
-	else
-		sbuf_printf(out, "... %u steps", more);
-	for (uint32_t i = n - 1; i-- > 0;)
+	sbuf_printf(out, "%s: %s", v->strs[r->holder], v->strs[r->field]);
+	for (size_t i = n - 1; i-- > 0;)
 		sbuf_printf(out, " .%s -> %s", v->strs[v->trie[path[i]].field],
 			    i > 0 ? v->strs[v->trie[path[i - 1]].holder] : v->strs[c->cls]);
 	if (n == 1)
 		sbuf_printf(out, " = %s", v->strs[c->cls]);
+	free(path);
 }
 
 /* ---- a series ---- */
@@ -501,7 +521,10 @@ static struct growth_row *growth_row(struct growth *g, int cluster, const char *
 		if (r->cluster == cluster && strcmp(r->name, name) == 0)
 			return r;
 	}
-	g->rows = xreallocarray(g->rows, g->n + 1, sizeof *g->rows);
+	if (g->n == g->cap) {
+		g->cap = g->cap ? 2 * g->cap : 256;
+		g->rows = xreallocarray(g->rows, g->cap, sizeof *g->rows);
+	}
 	struct growth_row *r = &g->rows[g->n];
 	memset(r, 0, sizeof *r);
 	r->cluster = cluster;

@@ -10,8 +10,9 @@
  * grouped, each bringing the leaked objects it retains. Each top one's
  * retainer trace is its shortest path from a GC root (breadth first from
  * every root at once), read as the classes and fields along it: array
- * indexes folded ("[]"), a run of one class and field (a linked list)
- * one step repeated. Tops whose traces read alike, ending at objects of
+ * indexes folded ("[]"), a holder of more than 32 references (a
+ * dictionary) one slot ("[*]"), a run of one holder class (a linked list,
+ * a tree) one step. Tops whose traces read alike, ending at objects of
  * one class, are a cluster; clusters are ranked by the sum of their
  * members' retained sizes (disjoint: no top dominates another), then by
  * count.
@@ -65,7 +66,8 @@ struct leaks_view {
 	uint64_t leaked, leaked_bytes;  /* leaked objects the GC roots reach, shallow */
 	uint64_t tops;                  /* of those, the ones no leaked object dominates */
 	uint64_t retained;              /* the tops' retained sizes, summed */
-	uint64_t unreachable;           /* leaked but unreachable in FINAL: garbage, left out */
+	uint64_t unreachable;           /* leaked, but no GC root reaches them over strong references
+					 * (garbage, or held through weak ones only): left out */
 	struct leak_tnode *trie;        /* every cluster's trace */
 	size_t ntrie;
 };
@@ -111,7 +113,7 @@ struct growth_row {
 struct growth {
 	size_t nsnaps;
 	struct growth_row *rows;
-	size_t n;
+	size_t n, cap;
 	int exact;            /* every comparison with the first was exact */
 	char *identity;       /* the last comparison's words */
 	uint32_t *slot;       /* rows by kind and name: index + 1, 0 empty */

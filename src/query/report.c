@@ -1390,12 +1390,12 @@ void report_between(const struct heap *h, const struct between *b, enum fmt f, s
 
 /* ---- leaks ---- */
 
-/* "object 0x1,0x2": the step that selects the cluster's members; in
- * text at most 10 ids, then how many there are. */
-static void leak_select(const struct heap *h, const struct leak_cluster *c, enum fmt f, struct sbuf *out)
+/* "object 0x1,0x2": the step that selects the cluster's members; at
+ * most max ids (0: all), then how many there are. */
+static void leak_select(const struct heap *h, const struct leak_cluster *c, size_t max, struct sbuf *out)
 {
 	char id[32];
-	size_t n = f == FMT_TEXT && c->count > 10 ? 10 : (size_t)c->count;
+	size_t n = max > 0 && c->count > max ? max : (size_t)c->count;
 
 	sbuf_adds(out, "object ");
 	for (size_t i = 0; i < n; i++) {
@@ -1403,7 +1403,8 @@ static void leak_select(const struct heap *h, const struct leak_cluster *c, enum
 		sbuf_printf(out, "%s%s", i ? "," : "", id);
 	}
 	if (n < c->count)
-		sbuf_printf(out, ",... (%llu ids: -f json or csv lists them all)", (unsigned long long)c->count);
+		sbuf_printf(out, ",... (%llu ids: heapwalk leaks -f json or csv lists them all)",
+			    (unsigned long long)c->count);
 }
 
 void report_leaks(const struct heap *h, const struct leaks_view *v, const struct leaks_meta *m,
@@ -1437,8 +1438,10 @@ void report_leaks(const struct heap *h, const struct leaks_view *v, const struct
 	meta_num(&t, "freed_since", m->made >= m->still ? m->made - m->still : 0);
 	meta_num(&t, "leaked_objects", v->leaked);
 	meta_bytes(&t, "leaked_bytes", v->leaked_bytes);
-	if (v->unreachable > 0)
-		meta_num(&t, "leaked_but_unreachable", v->unreachable);
+	if (v->unreachable > 0) /* garbage, or held through weak references only */
+		meta_num(&t, "leaked_not_reached", v->unreachable);
+	if (m->unidentified > 0)
+		meta_num(&t, "unidentified_left_out", m->unidentified);
 	meta_num(&t, "leak_tops", v->tops);
 	meta_bytes(&t, "leaked_retained", v->retained);
 	meta_num(&t, "clusters", v->n);
@@ -1448,7 +1451,6 @@ void report_leaks(const struct heap *h, const struct leaks_view *v, const struct
 	}
 	for (size_t i = 0; i < v->shown; i++) {
 		const struct leak_cluster *c = &v->cl[i];
-		node_id_text(h, c->root_node, id, sizeof id);
 		size_t s = 0;
 		for (; s < c->nsteps; s++) {
 			const struct leak_step *st = &v->steps[c->first + s];
@@ -1464,7 +1466,7 @@ void report_leaks(const struct heap *h, const struct leaks_view *v, const struct
 			s = 1;
 		}
 		sbuf_reset(&sb);
-		leak_select(h, c, f, &sb);
+		leak_select(h, c, f == FMT_TEXT ? 10 : m->max_ids, &sb);
 		node_id_text(h, c->example, id, sizeof id);
 		table_row(&t, CN(i + 1), CN(c->count), CN(c->objects), CB(c->retained), CN(s), CS(id),
 			  CS(v->strs[c->cls]), CNULL, CNULL, CNULL, CSB(&sb), CSB(&sb));

@@ -46,7 +46,9 @@ struct leaks_meta {
 	const char *identity;     /* "exact", "inferred ..." */
 	const char *base, *target, *final;
 	uint64_t made, still;     /* new at TARGET; of those, still in FINAL */
+	uint64_t unidentified;    /* objects of FINAL a comparison could not tell: left out */
 	int exact;
+	size_t max_ids;           /* JSON and CSV: the ids a select lists at most (0: all) */
 };
 void report_leaks(const struct heap *h, const struct leaks_view *v, const struct leaks_meta *m,
 		  enum fmt f, struct sbuf *out);

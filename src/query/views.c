@@ -66,11 +66,23 @@ void trace_field(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
 
 	sbuf_reset(out);
 	heap_edge_label(h, src, dst, out);
+	size_t d = 0;
+	while (d < out->len && out->buf[d] >= '0' && out->buf[d] <= '9')
+		d++;
+	if (d > 0 && d == out->len) { /* a bare number (V8's elements, hidden edges): one slot as another */
+		sbuf_reset(out);
+		sbuf_adds(out, "[]");
+		return;
+	}
 	for (size_t i = 0; i < out->len; i++) {
 		out->buf[k++] = out->buf[i];
-		if (out->buf[i] == '[')
-			while (i + 1 < out->len && out->buf[i + 1] >= '0' && out->buf[i + 1] <= '9')
-				i++;
+		if (out->buf[i] != '[')
+			continue;
+		size_t j = i + 1; /* "[123]" -> "[]"; "[31mRED" stays */
+		while (j < out->len && out->buf[j] >= '0' && out->buf[j] <= '9')
+			j++;
+		if (j > i + 1 && j < out->len && out->buf[j] == ']')
+			i = j - 1;
 	}
 	out->len = k;
 	out->buf[k] = '\0';

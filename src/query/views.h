@@ -166,7 +166,8 @@ void root_label(const struct heap *h, node_t v, struct sbuf *out);
 void edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out);
 /* A step of a retainer trace (lifelines, leaks): the holder's class,
  * "class Foo" for a class object; the field with array indexes folded,
- * "[123]" as "[]". Each replaces out's text. */
+ * "[123]" and a bare number (V8's elements) as "[]". Each replaces
+ * out's text. */
 void trace_holder(const struct heap *h, node_t x, struct sbuf *out);
 void trace_field(const struct heap *h, node_t src, node_t dst, struct sbuf *out);
 

@@ -4,9 +4,11 @@
 // heapwalk's code. leaks.js makes Leaked objects that the undo keeps,
 // Freed ones it releases and Transient ones it drops. Checks: the
 // clusters whose class is Leaked hold every Leaked object of FINAL, each
-// once, and nothing else; FINAL has no Freed or Transient object and no
-// cluster names them; every object any cluster selects is in FINAL and
-// TARGET and not in BASE (odd ids: V8's objects; the leak's definition).
+// once, and nothing else; the Keyed objects (new keys of a dictionary)
+// and the Leaf objects (under a tree's leaves) each make one cluster of
+// all of them; FINAL has no Freed or Transient object and no cluster
+// names them; every object any cluster selects is in FINAL and TARGET and
+// not in BASE (the leak's definition).
 // Prints one JSON line and exits 1 on the first fault.
 'use strict';
 const fs = require('fs');
@@ -70,4 +72,16 @@ for (const id of leaked)
 		fail(`Leaked object ${id} is in no Leaked cluster`);
 if (inLeaked.size !== leaked.length)
 	fail(`the Leaked clusters select ${inLeaked.size} objects, FINAL has ${leaked.length} Leaked`);
+// a dictionary's new keys and a tree's leaves, each one cluster (the
+// keys one slot, the tree's left and right one step) holding them all
+for (const [cls, n] of [['Keyed', 50], ['Leaf', 32]]) {
+	const objs = fin.byName.get(cls) || [];
+	const of = [...clusters.values()].filter((c) => c.cls === cls);
+	if (objs.length !== n || of.length !== 1 || of[0].ids.length !== n)
+		fail(`${cls}: FINAL has ${objs.length}, leaks.js ${n}; ${of.length} clusters, the first of ${of.length ? of[0].ids.length : 0}`);
+	const sel = new Set(of[0].ids);
+	for (const id of objs)
+		if (!sel.has(id))
+			fail(`${cls} ${id} is not in its cluster`);
+}
 console.log(JSON.stringify({ ok: true, clusters: out.clusters, leaked: leaked.length }));

@@ -12,24 +12,40 @@ const path = require('path');
 
 const dir = process.argv[2] || '.';
 const gc = typeof global.gc === 'function' ? global.gc : () => {};
-const N = { Leaked: 300, Freed: 400, Transient: 500 };
+const N = { Leaked: 300, Freed: 400, Transient: 500, Keyed: 50, Leaf: 32 };
 
 class Leaked { constructor(i, p) { this.i = i; this.payload = p; } }
 class Payload { constructor(i) { this.text = 'payload-' + i + '-' + 'x'.repeat(200 + (i % 7)); } }
 class Freed { constructor(i) { this.i = i; this.data = new Array(8).fill(i); } }
 class Transient { constructor(i) { this.i = i; } }
+class Keyed { constructor(i) { this.i = i; } }
+class Dict {}
+class TNode { constructor(d) { this.left = d > 0 ? new TNode(d - 1) : null; this.right = d > 0 ? new TNode(d - 1) : null; } }
+class Leaf { constructor(i) { this.i = i; } }
 
 // made before base, as long as the process: the registry's slots are
 // there already, so that the action's stores reallocate nothing
 const registry = { slots: new Array(2 * N.Leaked).fill(null), used: 0 };
 const cache = new Map();
-globalThis.app = { registry, cache };
+// a dictionary of many keys (a JS object as a map) and a tree, made
+// before base: the action hangs Keyed objects on new keys and a Leaf
+// under each of the tree's 32 leaves
+const byKey = new Dict(); // of a class of its own: its keys are not a run of Object holders
+for (let i = 0; i < 100; i++)
+	byKey['old' + i] = i;
+const tree = new TNode(5);
+const leaves = [];
+(function walk(n) { if (n.left === null) leaves.push(n); else { walk(n.left); walk(n.right); } })(tree);
+globalThis.app = { registry, cache, byKey, tree };
 
 function action(round) {
 	for (let i = 0; i < N.Leaked; i++)
 		registry.slots[registry.used++] = new Leaked(round * 1000 + i, new Payload(i));
 	for (let i = 0; i < N.Freed; i++)
 		cache.set(i, new Freed(i));
+	for (let i = 0; i < N.Keyed; i++)
+		byKey['k' + round + '_' + i] = new Keyed(i);
+	leaves.forEach((n, i) => { n.left = new Leaf(i); });
 	let t = [];
 	for (let i = 0; i < N.Transient; i++)
 		t.push(new Transient(i));
@@ -37,7 +53,7 @@ function action(round) {
 }
 
 function undo() {
-	cache.clear(); // the registry is forgotten: the leak
+	cache.clear(); // the registry, the keys and the leaves are forgotten: the leak
 }
 
 // once before base: code, feedback and the Map's table made and kept
@@ -46,6 +62,10 @@ undo();
 for (let i = 0; i < registry.used; i++)
 	registry.slots[i] = null;
 registry.used = 0;
+for (const k of Object.keys(byKey))
+	if (k.startsWith('k0_'))
+		delete byKey[k];
+leaves.forEach((n) => { n.left = null; });
 gc();
 gc();
 v8.writeHeapSnapshot(path.join(dir, 'base.heapsnapshot'));
