@@ -326,7 +326,9 @@ void v8s_window(struct rd *r)
 	if (((uintptr_t)r->base & (PAGE - 1)) != 0)
 		return;
 	if (at + AHEAD / 2 > r->ahead && r->ahead < size) {
-		uint64_t from = r->ahead > at ? r->ahead : at & ~(PAGE - 1);
+		/* madvise takes a page's start: from rounded down (the
+		 * window's end before need not be one) */
+		uint64_t from = (r->ahead > at ? r->ahead : at) & ~(PAGE - 1);
 		uint64_t to = at + AHEAD < size ? at + AHEAD : size;
 		if (to > from)
 			madvise((void *)(uintptr_t)(r->base + from), (size_t)(to - from), MADV_POPULATE_READ);
