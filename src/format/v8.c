@@ -589,7 +589,7 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	struct v8_snap s;
 	struct v8_data *d;
 
-	if (v8_parse(h->path, h->map, h->size, h->container == NULL, &s, p, &h->warn, err) < 0)
+	if (v8_parse(h->path, h->map, h->size, h->container == NULL, h->container == NULL ? h->fd : -1, &s, p, &h->warn, err) < 0)
 		return -1;
 	if (s.nnodes == 0 || s.root_index >= s.nnodes) {
 		char *ep = esc_str(h->path);
