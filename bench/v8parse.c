@@ -27,7 +27,7 @@ int main(int argc, char **argv)
 		return 2;
 	sbuf_init(&err);
 	double t0 = hw_now();
-	int rc = v8_parse(argv[1], map, (uint64_t)st.st_size, 0, &s, NULL, &w, &err);
+	int rc = v8_parse(argv[1], map, (uint64_t)st.st_size, 0, -1, &s, NULL, &w, &err);
 	double t1 = hw_now();
 	if (rc < 0) {
 		fprintf(stderr, "%s\n", err.buf);

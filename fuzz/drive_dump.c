@@ -108,7 +108,7 @@ int fuzz_v8(const uint8_t *data, size_t len)
 		return -1;
 	sbuf_init(&err);
 	sbuf_init(&out);
-	if (v8_parse("fuzz.heapsnapshot", data, len, 0, &s, NULL, &w, &err) == 0) {
+	if (v8_parse("fuzz.heapsnapshot", data, len, 0, -1, &s, NULL, &w, &err) == 0) {
 		uint64_t e = 0;
 		for (uint32_t i = 0; i < s.nnodes; e += s.nedges_of[i], i++)
 			if (s.nname[i] != HW_NONE) {

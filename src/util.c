@@ -138,13 +138,28 @@ static size_t pages_of(size_t n)
 	return n == 0 ? pg : (n + pg - 1) & ~(pg - 1);
 }
 
+/* From HUGE_FROM, the mapping starts on a huge page: where it started
+ * anywhere, huge() could advise only its aligned middle, and its first
+ * part (up to 2 MB) was faulted in a 4 KB page at a time. The room to
+ * choose the start is asked for with it and given back at once: address
+ * space, never memory. The end stays where n ends (a last huge page
+ * there would be memory nobody asked for). */
 void *big_alloc(size_t n)
 {
-	void *p = mmap(NULL, pages_of(n), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t len = pages_of(n), extra = n >= HUGE_FROM ? HUGE_PAGE - page_bytes() : 0;
+	char *p = mmap(NULL, len + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (p == MAP_FAILED) {
 		oom(n);
 		hw_fatal("out of memory mapping %zu bytes", n);
+	}
+	if (extra > 0) {
+		char *a = (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+		if (a > p)
+			munmap(p, (size_t)(a - p));
+		if (a + len < p + len + extra)
+			munmap(a + len, (size_t)(p + len + extra - (a + len)));
+		p = a;
 	}
 	return huge(p, n);
 }

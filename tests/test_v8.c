@@ -5,10 +5,12 @@
  * and with what the workload says it made; then the same snapshot cut
  * short everywhere and damaged at random, which must come back with a
  * warning or an error naming an offset, never a crash. */
+#include <libdeflate.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "engine/open.h"
 #include "format/v8_json.h"
@@ -16,6 +18,7 @@
 #include "graph/reader.h"
 #include "graph/resident.h"
 #include "jsonck.h"
+#include "hprofw.h"
 #include "suites.h"
 
 #define V8DUMPS TEST_BUILDDIR "/dumps/v8"
@@ -40,7 +43,7 @@ static void parse_bytes(struct parsed *p, const char *name, const void *data, si
 	p->size = n;
 	p->w.quiet = 1;
 	sbuf_init(&p->err);
-	p->rc = v8_parse(name, p->map, n, 0, &p->s, NULL, &p->w, &p->err);
+	p->rc = v8_parse(name, p->map, n, 0, -1, &p->s, NULL, &p->w, &p->err);
 }
 
 static void parsed_free(struct parsed *p)
@@ -905,6 +908,252 @@ START_TEST(test_corrupt_bytes)
 }
 END_TEST
 
+/* ---- the window: the numeric arrays read with pread, not the map ---- */
+
+/* data parsed as parse_bytes does, and again with its file (under
+ * the tests' tmp) read through a window of each size in windows (the
+ * first nwin of them: the small ones cost a read a record): the same
+ * result, warning for warning, column for column. */
+static void ck_window_same(const char *what, const char *data, size_t n, size_t nwin)
+{
+	static const size_t windows[] = { 0, 4096, 64, 100, 333 };
+	struct parsed want;
+	char path[] = TEST_BUILDDIR "/tmp/window.XXXXXX";
+	mkdir(TEST_BUILDDIR "/tmp", 0755);
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, data, n), (ssize_t)n);
+	parse_bytes(&want, "w.heapsnapshot", data, n);
+	for (size_t i = 0; i < nwin && i < sizeof windows / sizeof windows[0]; i++) {
+		struct parsed got;
+		memset(&got, 0, sizeof got);
+		got.map = xmalloc(n ? n : 1);
+		memcpy(got.map, data, n);
+		got.size = n;
+		got.w.quiet = 1;
+		sbuf_init(&got.err);
+		v8_parse_window(windows[i]);
+		got.rc = v8_parse("w.heapsnapshot", got.map, n, 0, fd, &got.s, NULL, &got.w, &got.err);
+		v8_parse_window(0);
+		const struct v8_snap *a = &want.s, *b = &got.s;
+		ck_assert_msg(got.rc == want.rc && strcmp(got.err.buf, want.err.buf) == 0 && got.w.n == want.w.n,
+			      "%s, window %zu: rc %d/%d, %zu/%zu warnings, \"%s\"/\"%s\"", what, windows[i], got.rc,
+			      want.rc, got.w.n, want.w.n, got.err.buf, want.err.buf);
+		for (size_t k = 0; k < want.w.n; k++)
+			ck_assert_str_eq(got.w.msg[k], want.w.msg[k]);
+		ck_assert_msg(b->nnodes == a->nnodes && b->nedges == a->nedges && b->nstr == a->nstr &&
+			      b->n_loc == a->n_loc && b->n_samples == a->n_samples && b->n_tfi == a->n_tfi &&
+			      b->n_tt == a->n_tt && b->root_index == a->root_index,
+			      "%s, window %zu: %u/%u nodes, %u/%u edges", what, windows[i], b->nnodes, a->nnodes,
+			      b->nedges, a->nedges);
+		if (want.rc == 0) {
+			uint32_t nn = a->nnodes, ne = a->nedges;
+			ck_assert(memcmp(b->ntype, a->ntype, nn) == 0 && memcmp(b->nname, a->nname, nn * 4) == 0 &&
+				  memcmp(b->nid, a->nid, nn * 8) == 0 && memcmp(b->nsize, a->nsize, nn * 4) == 0 &&
+				  memcmp(b->nedges_of, a->nedges_of, nn * 4) == 0);
+			ck_assert((a->ntrace == NULL) == (b->ntrace == NULL) &&
+				  (a->ntrace == NULL || memcmp(b->ntrace, a->ntrace, nn * 4) == 0));
+			ck_assert((a->ndetached == NULL) == (b->ndetached == NULL) &&
+				  (a->ndetached == NULL || memcmp(b->ndetached, a->ndetached, nn) == 0));
+			ck_assert(memcmp(b->etype, a->etype, ne) == 0 && memcmp(b->ename, a->ename, ne * 4) == 0 &&
+				  memcmp(b->eto, a->eto, ne * 4) == 0);
+			ck_assert(memcmp(b->str_off, a->str_off, a->nstr * sizeof *a->str_off) == 0);
+			ck_assert(a->n_loc == 0 ||
+				  memcmp(b->locations, a->locations, a->n_loc * a->loc_fields * 4) == 0);
+			ck_assert(a->n_samples == 0 ||
+				  memcmp(b->samples, a->samples, a->n_samples * a->sample_fields * 8) == 0);
+			ck_assert(a->n_tfi == 0 || memcmp(b->trace_function_infos, a->trace_function_infos,
+							  a->n_tfi * a->tfi_fields * 4) == 0);
+		}
+		parsed_free(&got);
+	}
+	parsed_free(&want);
+	close(fd);
+	unlink(path);
+}
+
+/* The bytes of the array at `at` with the i-th of k places in it (past
+ * its first record) set to `text`: a damaged record among good ones. */
+static char *with_text(const char *data, size_t n, size_t from, size_t to, unsigned i, unsigned k,
+		       const char *text, size_t *len)
+{
+	size_t at = from + (to - from) * (i + 1) / (k + 1), t = strlen(text);
+	char *out = xmalloc(n + t);
+
+	while (at < to && data[at] != ',') /* on a separator: the text replaces a number */
+		at++;
+	at++;
+	size_t end = at;
+	while (end < to && data[end] >= '0' && data[end] <= '9')
+		end++;
+	memcpy(out, data, at);
+	memcpy(out + at, text, t);
+	memcpy(out + at + t, data + end, n - end);
+	*len = at + t + n - end;
+	return out;
+}
+
+/* Records as V8 writes them ("\n," between records, ',' within), so
+ * that each after the first is read whole at once, with ids of every
+ * length: up to 19 digits plain numbers, 20 and more not (counted,
+ * saturated), as next_num reads them one by one. Read from memory and
+ * through the window alike. */
+START_TEST(test_fast_records)
+{
+	static const char *const ids[] = { "7", "1234567", "12345678", "123456789", "4294967297",
+					   "1234567890123456789", "9999999999999999999",
+					   "18446744073709551615", "99999999999999999999", "123456789012345678901",
+					   "00000000000000000042" };
+	const size_t nids = sizeof ids / sizeof ids[0];
+	struct sbuf t;
+	struct parsed p;
+	uint64_t odd = 0;
+
+	sbuf_init(&t);
+	sbuf_adds(&t, "{\"snapshot\":{" META6 "},\n\"nodes\":[3,1,1,10,0,0");
+	/* every third record of three long numbers: its size and trace
+	 * node too (saturated in their 32 bits) */
+	for (size_t i = 1; i <= 4 * nids; i++)
+		if (i % 3 == 0)
+			sbuf_printf(&t, "\n,3,1,%s,1234567890123456789,0,%s", ids[i % nids], ids[(i + 5) % nids]);
+		else
+			sbuf_printf(&t, "\n,3,1,%s,%zu,0,0", ids[i % nids], i);
+	sbuf_adds(&t, "],\n\"edges\":[],\n\"strings\":[\"\",\"A\"]}");
+	parse_bytes(&p, "fast.heapsnapshot", t.buf, t.len);
+	ck_assert_msg(p.rc == 0, "%s", p.err.buf);
+	ck_assert_uint_eq(p.s.nnodes, 4 * nids + 1);
+	for (size_t i = 1; i <= 4 * nids; i++) {
+		const char *id = ids[i % nids];
+		int plain = strlen(id) <= 19;
+		uint64_t want = strtoull(id, NULL, 10); /* saturates as the reader does */
+		odd += !plain + (i % 3 == 0 && strlen(ids[(i + 5) % nids]) > 19);
+		ck_assert_msg(p.s.nid[i] == want, "node %zu: id %llu for %s", i, (unsigned long long)p.s.nid[i], id);
+		ck_assert_uint_eq(p.s.nsize[i], i % 3 == 0 ? UINT32_MAX : i);
+		if (i % 3 == 0) {
+			uint64_t tr = strtoull(ids[(i + 5) % nids], NULL, 10);
+			ck_assert_uint_eq(p.s.ntrace[i], tr > UINT32_MAX ? UINT32_MAX : tr);
+		}
+	}
+	char msg[80];
+	snprintf(msg, sizeof msg, "nodes: %llu values that are not unsigned integers", (unsigned long long)odd);
+	ck_warned(&p, msg, NULL);
+	parsed_free(&p);
+	ck_window_same("ids", t.buf, t.len, 5);
+	/* records longer than the small windows: cut at their ends */
+	sbuf_reset(&t);
+	sbuf_adds(&t, "{\"snapshot\":{" META6 "},\n\"nodes\":[3,1,1,10,0,0");
+	size_t at[65];
+	for (size_t i = 1; i <= 64; i++) {
+		at[i] = t.len;
+		for (int k = 0; k < 6; k++)
+			sbuf_printf(&t, "%s%zu", k == 0 ? "\n," : ",", (size_t)1234567890123456789u + i * 7 + k);
+	}
+	size_t whole = t.len;
+	sbuf_adds(&t, "],\n\"edges\":[],\n\"strings\":[\"\",\"A\"]}");
+	ck_window_same("long records", t.buf, t.len, 5);
+	/* the file cut inside a record: the records before it, and the
+	 * one cut in its last number (a number the file's end cuts reads
+	 * as its digits there, as ever); no byte past the end read */
+	for (size_t cut = at[60]; cut < whole; cut += 3) {
+		size_t i = 60;
+		while (i < 64 && at[i + 1] <= cut)
+			i++;
+		/* "\n," and 19 digits, then 4 times ',' and 19 digits, then ',' */
+		size_t nodes = cut > at[i] + 2 + 19 + 4 * 20 + 1 ? i + 1 : i;
+		parse_bytes(&p, "cut.heapsnapshot", t.buf, cut);
+		ck_assert_msg(p.rc == 0, "%s", p.err.buf);
+		ck_assert_msg(p.s.nnodes == nodes, "cut at %zu (record %zu): %u nodes", cut, i, p.s.nnodes);
+		ck_assert_uint_eq(p.s.nid[nodes - 1], (size_t)1234567890123456789u + (nodes - 1) * 7 + 2);
+		ck_warned(&p, "truncated in nodes", NULL);
+		parsed_free(&p);
+	}
+	sbuf_free(&t);
+}
+END_TEST
+
+START_TEST(test_window_same)
+{
+	/* numbers the record at once does not take, or takes only whole */
+	static const char *const odd[] = { "1.5", "2e3", "12345678", "1234567890123456789",
+					   "12345678901234567890", " 7", "\n7", "", "-4", "\"x\"", "3\n", "4 " };
+	size_t n;
+
+	if (!node_dumps())
+		return;
+	char *data = file_bytes(V8DUMPS "/tracked/a.heapsnapshot", &n);
+	struct parsed full;
+	parse_bytes(&full, "full", data, n);
+	ck_assert_int_eq(full.rc, 0);
+	size_t arrays[][2] = { { full.s.nodes_at, full.s.edges_at }, { full.s.edges_at, full.s.strings_at } };
+	ck_window_same("whole", data, n, 5);
+	for (size_t a = 0; a < 2; a++) {
+		for (unsigned i = 0; i < 3; i++) { /* cut inside the array: a record cut short */
+			size_t cut = arrays[a][0] + (arrays[a][1] - arrays[a][0]) * (2 * i + 1) / 6;
+			for (size_t d = 0; d < 3; d++)
+				ck_window_same("cut", data, cut + d, 3);
+		}
+		for (size_t o = 0; o < sizeof odd / sizeof odd[0]; o++)
+			for (unsigned i = 0; i < 2; i++) {
+				size_t len;
+				char *bad = with_text(data, n, arrays[a][0], arrays[a][1], i, 2, odd[o], &len);
+				ck_window_same(odd[o], bad, len, 2);
+				free(bad);
+			}
+	}
+	parsed_free(&full);
+	free(data);
+}
+END_TEST
+
+/* A gzip file of stored (level 0) deflate blocks: the snapshot's own
+ * text inside it, shifted by the headers. Opened, the dump is the
+ * inflated copy, and fd the .gz: the window must not read the .gz (it
+ * once took records from the shifted text and lost the nodes). */
+START_TEST(test_window_gzip_stored)
+{
+	size_t n;
+	char path[600], cmd[2048];
+	int st;
+
+	if (!node_dumps())
+		return;
+	char *data = file_bytes(V8DUMPS "/tracked/a.heapsnapshot", &n);
+	snprintf(path, sizeof path, "%s/stored.heapsnapshot.gz", hw_tmpdir());
+	FILE *f = fopen(path, "wb");
+	ck_assert(f != NULL);
+	static const uint8_t head[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff };
+	fwrite(head, 1, sizeof head, f);
+	for (size_t at = 0; at < n || n == 0;) {
+		size_t len = n - at > 65535 ? 65535 : n - at;
+		uint8_t b[5] = { at + len == n, (uint8_t)len, (uint8_t)(len >> 8), (uint8_t)~len, (uint8_t)(~len >> 8) };
+		fwrite(b, 1, 5, f);
+		fwrite(data + at, 1, len, f);
+		at += len;
+		if (n == 0)
+			break;
+	}
+	uint32_t crc = libdeflate_crc32(0, data, n), isize = (uint32_t)n;
+	uint8_t tail[8] = { (uint8_t)crc, (uint8_t)(crc >> 8), (uint8_t)(crc >> 16), (uint8_t)(crc >> 24),
+			    (uint8_t)isize, (uint8_t)(isize >> 8), (uint8_t)(isize >> 16), (uint8_t)(isize >> 24) };
+	fwrite(tail, 1, 8, f);
+	ck_assert_int_eq(fclose(f), 0);
+	/* the same objects and references as the plain file, no warning */
+	char *want[2];
+	const char *files[2] = { V8DUMPS "/tracked/a.heapsnapshot", path };
+	for (int i = 0; i < 2; i++) {
+		snprintf(cmd, sizeof cmd, "%s --no-cache info %s 2>&1 | grep -E '^(objects|references|heap_bytes|warning)'",
+			 heapwalk(), files[i]);
+		want[i] = run(cmd, &st);
+	}
+	ck_assert_msg(strstr(want[0], "objects:") != NULL && strcmp(want[0], want[1]) == 0, "plain:\n%s\nstored gzip:\n%s",
+		      want[0], want[1]);
+	free(want[0]);
+	free(want[1]);
+	free(data);
+}
+END_TEST
+
 /* ---- old, new and gone between two snapshots of one process ---- */
 
 #define IDDUMPS V8DUMPS "/identity"
@@ -1167,6 +1416,9 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_node_identity_invariant);
 	tcase_add_test(tc, test_truncated_everywhere);
 	tcase_add_test(tc, test_corrupt_bytes);
+	tcase_add_test(tc, test_window_same);
+	tcase_add_test(tc, test_window_gzip_stored);
+	tcase_add_test(tc, test_fast_records);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -589,7 +589,9 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	struct v8_snap s;
 	struct v8_data *d;
 
-	if (v8_parse(h->path, h->map, h->size, h->container == NULL, &s, p, &h->warn, err) < 0)
+	/* fd only where it is the map's own file: not a .gz whose inflated copy is the map */
+	if (v8_parse(h->path, h->map, h->size, h->container == NULL,
+		     h->container == NULL && h->file_map == NULL ? h->fd : -1, &s, p, &h->warn, err) < 0)
 		return -1;
 	if (s.nnodes == 0 || s.root_index >= s.nnodes) {
 		char *ep = esc_str(h->path);

@@ -358,12 +358,27 @@ static void map_advice(const uint8_t *map, uint64_t size, int advice)
 		madvise((void *)(uintptr_t)map, (size_t)size, advice);
 }
 
-int v8_parse(const char *path, const uint8_t *map, uint64_t size, int drop, struct v8_snap *s,
+#define WIN_BYTES ((uint64_t)256 << 10) /* r.win: within a core's L2 cache */
+#define WIN_MARGIN ((uint64_t)4096)
+
+static uint64_t win_bytes = WIN_BYTES;
+
+void v8_parse_window(size_t bytes)
+{
+	win_bytes = bytes > 0 ? bytes : WIN_BYTES;
+}
+
+int v8_parse(const char *path, const uint8_t *map, uint64_t size, int drop, int fd, struct v8_snap *s,
 	     struct progress *p, struct warnings *w, struct sbuf *err)
 {
 	struct rd r = { .base = map, .p = map, .end = map + size, .path = path, .s = s, .pr = p, .w = w,
-			.err = err, .drop = drop };
+			.err = err, .drop = drop, .fd = fd };
 
+	if (fd >= 0) {
+		r.win_cap = win_bytes;
+		r.win_margin = win_bytes / 2 < WIN_MARGIN ? win_bytes / 2 : WIN_MARGIN;
+		r.win = xmalloc((size_t)r.win_cap);
+	}
 	memset(s, 0, sizeof *s);
 	s->meta_node_count = s->meta_edge_count = s->meta_trace_function_count = UINT64_MAX;
 	/* the pass reads every page: v8s_window faults them in a window at
@@ -379,6 +394,7 @@ int v8_parse(const char *path, const uint8_t *map, uint64_t size, int drop, stru
 		v8s_problem(&r, pos(&r), "no snapshot.meta");
 	}
 	progress_end(p);
+	free(r.win);
 	map_advice(map, size, MADV_RANDOM); /* strings are read one by one from now on */
 	if (!r.have_meta) {
 		v8_snap_free(s);

@@ -89,9 +89,14 @@ struct v8_snap {
  * 0 the caller frees s with v8_snap_free. p may be NULL. drop: map is
  * a read-only mapping of a file, whose pages the pass lets go behind it
  * (the file is never resident whole; what is read again later comes
- * back from the page cache); 0 for memory of any other kind. */
-int v8_parse(const char *path, const uint8_t *map, uint64_t size, int drop, struct v8_snap *s,
+ * back from the page cache); 0 for memory of any other kind. fd: the
+ * file that map shows, whose numeric arrays are read from it with
+ * pread a window at a time, not through the mapping; -1: none. */
+int v8_parse(const char *path, const uint8_t *map, uint64_t size, int drop, int fd, struct v8_snap *s,
 	     struct progress *p, struct warnings *w, struct sbuf *err);
+/* The bytes of v8_parse's window (0: its own, 256 KB); for the tests,
+ * which make it small enough to end inside records. */
+void v8_parse_window(size_t bytes);
 
 /* Is this the start of a V8 snapshot? By content, not by name: '{',
  * optional whitespace, then one of the snapshot's keys ("snapshot",

@@ -3,12 +3,14 @@
  * plain, and the decoding of a string for display (v8_string). */
 #include "format/v8_scan.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 int v8s_problem(struct rd *r, uint64_t at, const char *fmt, ...)
 {
@@ -325,8 +327,12 @@ void v8s_window(struct rd *r)
 
 	if (((uintptr_t)r->base & (PAGE - 1)) != 0)
 		return;
-	if (at + AHEAD / 2 > r->ahead && r->ahead < size) {
-		uint64_t from = r->ahead > at ? r->ahead : at & ~(PAGE - 1);
+	/* with a window the arrays are read through it: the mapping's pages
+	 * are faulted in only where read, the strings and what is odd */
+	if (r->win == NULL && at + AHEAD / 2 > r->ahead && r->ahead < size) {
+		/* madvise takes a page's start: from rounded down (the
+		 * window's end before need not be one) */
+		uint64_t from = (r->ahead > at ? r->ahead : at) & ~(PAGE - 1);
 		uint64_t to = at + AHEAD < size ? at + AHEAD : size;
 		if (to > from)
 			madvise((void *)(uintptr_t)(r->base + from), (size_t)(to - from), MADV_POPULATE_READ);
@@ -337,4 +343,28 @@ void v8s_window(struct rd *r)
 		madvise((void *)(uintptr_t)(r->base + r->behind), (size_t)(to - r->behind), MADV_DONTNEED);
 		r->behind = to;
 	}
+}
+
+int v8s_refill(struct rd *r, uint64_t at)
+{
+	uint64_t size = (uint64_t)(r->end - r->base), got = 0;
+	uint64_t want = size - at < r->win_cap ? size - at : r->win_cap;
+
+	while (got < want) {
+		ssize_t k = pread(r->fd, r->win + got, (size_t)(want - got), (off_t)(at + got));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += (uint64_t)k;
+	}
+	if (got < want) { /* the mapping then, which is the same file */
+		free(r->win);
+		r->win = NULL;
+		r->win_at = r->win_len = 0;
+		return 0;
+	}
+	r->win_at = at;
+	r->win_len = got;
+	return 1;
 }

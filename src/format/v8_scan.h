@@ -35,6 +35,16 @@ struct rd {
 	 * up to `ahead`; with `drop`, let go below `behind` */
 	int drop;
 	uint64_t ahead, behind;
+	/* The file's bytes [win_at, win_at + win_len) in win, read with
+	 * pread from fd (v8s_refill): the records of the numeric arrays
+	 * are read there, not through the mapping, whose pages each cost a
+	 * fault and a place in the page tables (in a virtual machine the
+	 * mapping alone cost as much as a copy three times over). NULL: no
+	 * file to read (the map is memory, or the read failed). */
+	int fd;
+	uint8_t *win;
+	uint64_t win_at, win_len, win_cap;
+	uint64_t win_margin; /* refilled when fewer bytes are left ahead */
 };
 
 static inline uint64_t pos(const struct rd *r)
@@ -183,27 +193,25 @@ static inline __attribute__((always_inline)) int next_num(struct rd *r, int *fir
 	return v8s_num_slow(r, v);
 }
 
-/* A whole record of w numbers at once, each after its separator (','
- * or "\n,", as V8 writes them) and of 1 to 7 digits: the shape of
- * nearly every record of a snapshot, read without next_num's branches
- * for every other shape. Returns 1 with the numbers in rec and r->p past
- * them; 0 with r->p as it was when the record is of another shape or
- * near the end (next_num reads it then). After the array's first number
- * only (a separator comes first). */
-static inline __attribute__((always_inline)) int next_rec(struct rd *r, uint64_t *rec, unsigned w)
+/* A whole record of w numbers at p, before end: each after its
+ * separator (',' or "\n,", as V8 writes them) and an unsigned integer
+ * of at most 19 digits, as next_num reads one: the shape of nearly
+ * every record of a snapshot, read without next_num's branches for
+ * every other shape. Returns how many bytes the record takes, with the
+ * numbers in rec; 0 when it is of another shape or near end (next_num
+ * reads it then). */
+static inline __attribute__((always_inline)) size_t rec_at(const uint8_t *p, const uint8_t *end,
+							   uint64_t *rec, unsigned w)
 {
-	const uint8_t *p = r->p;
+	const uint8_t *start = p;
 
 	/* each number takes at most 9 bytes with its separator, and 8 are
-	 * loaded where its digits start */
-	if (p > r->end || (uint64_t)(r->end - p) < (uint64_t)w * 10 + 16)
+	 * loaded where its digits start; a longer one is bounded by end */
+	if (p > end || (uint64_t)(end - p) < (uint64_t)w * 10 + 16)
 		return 0;
-	/* the file's bytes come from memory, not the cache, and the
-	 * hardware's prefetch stops at each 4 KB page: ask ahead of it
-	 * (within the mapping: a pointer past its end is no pointer) */
-	if (r->end - p > 1024)
-		__builtin_prefetch(p + 1024);
 	for (unsigned k = 0; k < w; k++) {
+		if (end - p < 10) /* the separator and the 8 bytes loaded */
+			return 0;
 		if (*p == ',')
 			p++;
 		else if (p[0] == '\n' && p[1] == ',')
@@ -211,16 +219,53 @@ static inline __attribute__((always_inline)) int next_rec(struct rd *r, uint64_t
 		else
 			return 0;
 		uint64_t x;
-		unsigned len = swar_digits(p, &x);
-		if (len - 1 >= 7) /* none, or 8 and maybe more */
+		unsigned len = swar_digits(p, &x), d;
+		if (len == 0)
 			return 0;
 		p += len;
+		if (len == 8) { /* more digits than a word: V8's big ids, or damage */
+			const uint8_t *q = p - 8;
+			while (p < end && (d = (unsigned)(*p - '0')) < 10 && p - q < 20) {
+				x = x * 10 + d;
+				p++;
+			}
+			if (p == end || p - q > 19)
+				return 0;
+		}
 		if (*p == '.' || *p == 'e' || *p == 'E') /* not an unsigned integer */
 			return 0;
 		rec[k] = x;
 	}
-	r->p = p;
-	return 1;
+	return (size_t)(p - start);
+}
+
+/* Reads the file from offset at into r->win: 1, or 0 (r->win let go)
+ * when the read fails. */
+int v8s_refill(struct rd *r, uint64_t at);
+
+/* A whole record of w numbers at r->p (rec_at), through r->win when
+ * there is one: 1 with r->p past it, 0 with r->p as it was. After the
+ * array's first number only (a separator comes first). */
+static inline __attribute__((always_inline)) int next_rec(struct rd *r, uint64_t *rec, unsigned w)
+{
+	size_t n;
+	uint64_t at = pos(r), wend = r->win_at + r->win_len;
+
+	if (r->win != NULL && (at < r->win_at || at > wend ||
+			       (wend - at < r->win_margin && wend < (uint64_t)(r->end - r->base))))
+		v8s_refill(r, at); /* on failure r->win is NULL: the mapping from now on */
+	if (r->win != NULL) {
+		n = rec_at(r->win + (at - r->win_at), r->win + r->win_len, rec, w);
+	} else {
+		/* the file's bytes come from memory, not the cache, and the
+		 * hardware's prefetch stops at each 4 KB page: ask ahead of
+		 * it (within the mapping: a pointer past its end is no pointer) */
+		if (r->p < r->end && r->end - r->p > 1024)
+			__builtin_prefetch(r->p + 1024);
+		n = rec_at(r->p, r->end, rec, w);
+	}
+	r->p += n;
+	return n != 0;
 }
 
 /* v8_arrays.c: the values of the top-level keys after snapshot */
