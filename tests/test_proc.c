@@ -1103,6 +1103,58 @@ START_TEST(test_other_user)
 }
 END_TEST
 
+/* sleep with every signal blocked (a mask exec keeps): whatever were
+ * sent to it, even a signal whose default is to be ignored (SIGURG,
+ * SIGWINCH, SIGCHLD), would stay pending, so its status's SigPnd and
+ * ShdPnd count every signal it was sent. Refused by heapwalk (root)
+ * as no runtime, and by nobody's heapwalk as another user's: none
+ * pending after. */
+START_TEST(test_sleep_blocked)
+{
+	procdir();
+	for (int as_nobody = 0; as_nobody < 2; as_nobody++) {
+		if (as_nobody && (geteuid() != 0 || !have("setpriv")))
+			break;
+		pid_t pid = fork();
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0) {
+			sigset_t all;
+			as_a_service();
+			sigfillset(&all);
+			sigprocmask(SIG_BLOCK, &all, NULL);
+			execlp("sleep", "sleep", LIFE_S, (char *)NULL);
+			_exit(127);
+		}
+		wait_exec(pid, "sleep");
+		char path[64];
+		size_t n;
+		snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+		char *s = file_bytes(path, &n);
+		const char *blk = strstr(s, "\nSigBlk:\t");
+		ck_assert_ptr_nonnull(blk);
+		unsigned long long mask = strtoull(blk + 9, NULL, 16);
+		unsigned long long want = 0x7fffffffull & ~(1ull << (SIGKILL - 1)) & ~(1ull << (SIGSTOP - 1));
+		/* the standard signals, 1 to 31 (glibc keeps its own, 32 and 33) */
+		ck_assert_msg((mask & want) == want, "sleep's signals not all blocked: %.2000s", s);
+		free(s);
+		if (as_nobody) {
+			uid_t uid;
+			gid_t gid;
+			nobody(&uid, &gid);
+			ck_assert_int_eq(system("chmod 1777 " PROCDIR), 0);
+			char *want_line = xasprintf("PID %ld is a process of another user (root, uid 0), not of nobody "
+						    "(uid %ld)", (long)pid, (long)uid);
+			refused(pid, pid, want_line, 1, "root's blocked sleep, heapwalk as nobody");
+			free(want_line);
+		} else {
+			refused_not_runtime(pid, "sleep, every signal blocked");
+		}
+		assert_untouched(pid, "sleep, every signal blocked");
+		end(pid);
+	}
+}
+END_TEST
+
 /* A process of nobody that is not dumpable: its maps are closed to
  * nobody's heapwalk (EACCES). */
 START_TEST(test_unreadable)
@@ -2695,6 +2747,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_python);
 	tcase_add_test(tc, test_gone);
 	tcase_add_test(tc, test_other_user);
+	tcase_add_test(tc, test_sleep_blocked);
 	tcase_add_test(tc, test_unreadable);
 	tcase_add_test(tc, test_jvm_without_sigquit);
 	tcase_add_test(tc, test_jvm_attach_off);
