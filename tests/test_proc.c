@@ -39,6 +39,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/devtools.h"
 #include "hprofw.h"
 #include "stream.h"
 #include "suites.h"
@@ -2791,6 +2792,126 @@ Suite *proc_suite(void)
 
 /* Node's processes (cli/node.c): a suite of its own, so that make -j
  * runs it beside the rest of proc's. */
+/* ---- the WebSocket client's frames, against RFC 6455's own examples ----
+ * (section 5.7: frames; section 1.3: the handshake's key). Node's
+ * inspector sends unfragmented text and no ping, so the tests above
+ * never see a fragment or a ping: these bytes are the RFC's. */
+
+/* The frame at b[0..n) taken whole: its length is n. */
+static struct ws_frame rfc_frame(const uint8_t *b, size_t n, int fin, int opcode)
+{
+	struct ws_frame f;
+	struct sbuf err;
+
+	sbuf_init(&err);
+	long k = dt_ws_frame(b, n, DT_MESSAGE_MAX, &f, &err);
+	ck_assert_msg(k == (long)n && f.fin == fin && f.opcode == opcode, "frame of %zu bytes: %ld, fin %d, opcode %d: %s",
+		      n, k, f.fin, f.opcode, err.buf ? err.buf : "");
+	for (size_t cut = 0; cut < n && cut < 12; cut++) /* a frame cut short: more must come */
+		ck_assert_int_eq(dt_ws_frame(b, cut, DT_MESSAGE_MAX, &f, &err), 0);
+	dt_ws_frame(b, n, DT_MESSAGE_MAX, &f, &err);
+	sbuf_free(&err);
+	return f;
+}
+
+START_TEST(test_ws_rfc_examples)
+{
+	static const uint8_t hello[] = { 0x81, 0x05, 0x48, 0x65, 0x6c, 0x6c, 0x6f };
+	static const uint8_t masked_hello[] = { 0x81, 0x85, 0x37, 0xfa, 0x21, 0x3d, 0x7f, 0x9f, 0x4d, 0x51, 0x58 };
+	static const uint8_t hel[] = { 0x01, 0x03, 0x48, 0x65, 0x6c }, lo[] = { 0x80, 0x02, 0x6c, 0x6f };
+	static const uint8_t ping[] = { 0x89, 0x05, 0x48, 0x65, 0x6c, 0x6c, 0x6f };
+	static const uint8_t masked_pong[] = { 0x8a, 0x85, 0x37, 0xfa, 0x21, 0x3d, 0x7f, 0x9f, 0x4d, 0x51, 0x58 };
+	static const uint8_t mask[4] = { 0x37, 0xfa, 0x21, 0x3d };
+	struct ws_joiner j = { .opcode = 0 };
+	struct sbuf err, out;
+	struct ws_frame f;
+
+	sbuf_init(&j.msg);
+	sbuf_init(&err);
+	sbuf_init(&out);
+
+	/* a single unmasked text frame: one message */
+	f = rfc_frame(hello, sizeof hello, 1, WS_TEXT);
+	ck_assert_int_eq(dt_ws_join(&j, &f, &err), 1);
+	ck_assert_msg(j.msg.len == 5 && memcmp(j.msg.buf, "Hello", 5) == 0 && j.opcode == WS_TEXT, "joined: %.*s",
+		      (int)j.msg.len, j.msg.buf);
+	sbuf_reset(&j.msg);
+	j.opcode = 0;
+
+	/* a fragmented text message, with the RFC's ping between its
+	 * fragments (a control frame may come inside a message): "Hel",
+	 * then the ping, answered with the RFC's masked pong, then "lo" */
+	f = rfc_frame(hel, sizeof hel, 0, WS_TEXT);
+	ck_assert_int_eq(dt_ws_join(&j, &f, &err), 0);
+	f = rfc_frame(ping, sizeof ping, 1, WS_PING);
+	ck_assert_msg(f.len == 5 && memcmp(f.payload, "Hello", 5) == 0, "the ping's payload");
+	dt_ws_put(&out, WS_PONG, f.payload, (size_t)f.len, mask);
+	ck_assert_msg(out.len == sizeof masked_pong && memcmp(out.buf, masked_pong, sizeof masked_pong) == 0,
+		      "the pong is not the RFC's masked one");
+	f = rfc_frame(lo, sizeof lo, 1, WS_CONT);
+	ck_assert_int_eq(dt_ws_join(&j, &f, &err), 1);
+	ck_assert_msg(j.msg.len == 5 && memcmp(j.msg.buf, "Hello", 5) == 0 && j.opcode == WS_TEXT, "joined: %.*s",
+		      (int)j.msg.len, j.msg.buf);
+	sbuf_reset(&j.msg);
+	j.opcode = 0;
+
+	/* a client's masked text frame is the RFC's; a server's masked frame
+	 * is refused */
+	sbuf_reset(&out);
+	dt_ws_put(&out, WS_TEXT, (const uint8_t *)"Hello", 5, mask);
+	ck_assert_msg(out.len == sizeof masked_hello && memcmp(out.buf, masked_hello, sizeof masked_hello) == 0,
+		      "the masked frame is not the RFC's");
+	ck_assert_int_eq(dt_ws_frame(masked_hello, sizeof masked_hello, DT_MESSAGE_MAX, &f, &err), -1);
+	ck_assert_msg(err.buf != NULL && strstr(err.buf, "masked") != NULL, "%s", err.buf ? err.buf : "");
+	sbuf_reset(&err);
+
+	/* a continuation with no message begun, a new message inside one */
+	f = rfc_frame(lo, sizeof lo, 1, WS_CONT);
+	ck_assert_int_eq(dt_ws_join(&j, &f, &err), -1);
+	sbuf_reset(&err);
+	j.opcode = 0;
+	f = rfc_frame(hel, sizeof hel, 0, WS_TEXT);
+	ck_assert_int_eq(dt_ws_join(&j, &f, &err), 0);
+	f = rfc_frame(hello, sizeof hello, 1, WS_TEXT);
+	ck_assert_int_eq(dt_ws_join(&j, &f, &err), -1);
+	sbuf_reset(&err);
+
+	/* 256 and 65536 bytes, with the 16- and 64-bit lengths: the header
+	 * bytes the RFC gives, and a client frame of each size reads back */
+	for (int big = 0; big < 2; big++) {
+		size_t len = big ? 65536 : 256, head = big ? 10 : 4;
+		uint8_t *b = xcalloc(head + len, 1);
+		b[0] = 0x82;
+		b[1] = big ? 0x7f : 0x7e;
+		if (big)
+			b[7] = 0x01; /* 0x0000000000010000 */
+		else
+			b[2] = 0x01; /* 0x0100 */
+		for (size_t i = 0; i < len; i++)
+			b[head + i] = (uint8_t)(i * 7);
+		f = rfc_frame(b, head + len, 1, WS_BINARY);
+		ck_assert_msg(f.len == len && f.payload == b + head, "%zu bytes: read %llu", len, (unsigned long long)f.len);
+		sbuf_reset(&out);
+		dt_ws_put(&out, WS_BINARY, b + head, len, mask);
+		ck_assert_msg(out.len == head + 4 + len && (uint8_t)out.buf[0] == 0x82 &&
+			      (uint8_t)out.buf[1] == (0x80 | b[1]) && memcmp(out.buf + 2, b + 2, head - 2) == 0,
+			      "the client's header of %zu bytes", len);
+		for (size_t i = 0; i < len; i++)
+			ck_assert_int_eq((uint8_t)out.buf[head + 4 + i] ^ mask[i & 3], b[head + i]);
+		free(b);
+	}
+
+	/* the handshake's key: section 1.3's example */
+	char accept[29];
+	dt_ws_accept("dGhlIHNhbXBsZSBub25jZQ==", accept);
+	ck_assert_str_eq(accept, "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
+
+	sbuf_free(&j.msg);
+	sbuf_free(&err);
+	sbuf_free(&out);
+}
+END_TEST
+
 Suite *procnode_suite(void)
 {
 	Suite *s = suite_create("procnode");
@@ -2809,6 +2930,10 @@ Suite *procnode_suite(void)
 	tcase_add_test(tc, test_node_pid);
 	tcase_add_test(tc, test_node_not_signalled);
 	tcase_add_test(tc, test_node_namespaces);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("websocket");
+	tcase_add_test(tc, test_ws_rfc_examples);
 	suite_add_tcase(s, tc);
 	return s;
 }
