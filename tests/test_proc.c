@@ -797,6 +797,45 @@ START_TEST(test_node_pid)
 }
 END_TEST
 
+/* Progress on a terminal while V8 writes: heapwalk snapshot in a
+ * pseudo-terminal (script(1)) shows V8's own count, its last line
+ * "N of N objects" (V8 always reports the end, with finished); on a
+ * pipe, none. */
+START_TEST(test_node_progress)
+{
+	pid_t pid = node_start("prog", "--inspect-port=0", 2000, 0);
+	if (pid == 0)
+		return;
+	if (!have("script")) {
+		fprintf(stderr, "proc: no script(1): Node's progress on a terminal is not tested\n");
+		end(pid);
+		return;
+	}
+	char cmd[1024];
+	int st;
+	unlink(PROCDIR "/prog.heapsnapshot");
+	snprintf(cmd, sizeof cmd, "timeout %d script -qec '%s snapshot %ld " PROCDIR "/prog.heapsnapshot' /dev/null "
+		 "</dev/null 2>&1", (int)hang_seconds(120), heapwalk(), (long)pid);
+	char *out = run(cmd, &st);
+	char *head = xasprintf("\rheapwalk: snapshot of PID %ld: ", (long)pid);
+	const char *last = NULL;
+	for (const char *q = strstr(out, head); q != NULL; q = strstr(q + 1, head))
+		last = q;
+	unsigned long long done = 0, total = 0;
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && last != NULL &&
+		      sscanf(last + strlen(head), "%llu of %llu objects", &done, &total) == 2 && done == total && total > 2000,
+		      "status %d: %.1500s", st, out);
+	free(out);
+	assert_live_things(PROCDIR "/prog.heapsnapshot", 2000);
+	out = node_snapshot_ok("", pid, PROCDIR "/prog.heapsnapshot"); /* a pipe */
+	ck_assert_msg(strstr(out, " objects") == NULL || strstr(out, head) == NULL, "progress on a pipe: %s", out);
+	free(out);
+	free(head);
+	assert_untouched(pid, "node after its snapshots");
+	end(pid);
+}
+END_TEST
+
 /* heapwalk ended by SIGTERM while the snapshot streams (node stopped
  * from the moment its session is attached until heapwalk's file is
  * there, so that the snapshot cannot end first): one line saying so,
@@ -2993,6 +3032,7 @@ Suite *procnode_suite(void)
 	tcase_add_test(tc, test_node_blocked);
 	tcase_add_test(tc, test_node_concurrent);
 	tcase_add_test(tc, test_node_pid);
+	tcase_add_test(tc, test_node_progress);
 	tcase_add_test(tc, test_node_not_signalled);
 	tcase_add_test(tc, test_node_namespaces);
 	suite_add_tcase(s, tc);
