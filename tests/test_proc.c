@@ -58,6 +58,9 @@
 static int plant(const char *path, int foreign);
 static void wait_exec(pid_t pid, const char *name);
 static pid_t start_logged(char *const argv[], const char *name, int as_nobody);
+/* start_logged's processes die with this test's process, while set (a
+ * frozen JVM would not end by itself after LIFE_S). */
+static int tied;
 static void wait_state(pid_t pid, char s);
 static void assert_nothing_pending(pid_t pid, const char *what);
 static void assert_unused(int s, int connected, const char *what);
@@ -1272,6 +1275,8 @@ static pid_t start_logged(char *const argv[], const char *name, int as_nobody)
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		as_a_service();
+		if (tied && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+			_exit(124);
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 || chdir(cwd) < 0)
 			_exit(125);
@@ -2237,6 +2242,227 @@ START_TEST(test_jvm_tmp_not_its_users)
 }
 END_TEST
 
+/* ---- a JVM that writes its dump, or answers nothing, in a cgroup v2
+ * freezer (cgroup.freeze: its threads held in the kernel, no signal
+ * sent, State S; SIGKILL still ends them) ---- */
+
+/* The cgroups of tests that failed while theirs was in use, their
+ * process gone (their JVM went with it, empty): removed. */
+static void sweep_cgroups(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char proc[64], path[1024];
+	long pid;
+
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		if (sscanf(e->d_name, "heapwalk-test-%ld", &pid) != 1 || pid <= 0)
+			continue;
+		snprintf(proc, sizeof proc, "/proc/%ld", pid);
+		if (access(proc, F_OK) != 0) {
+			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+			rmdir(path); /* not if a process is in it */
+		}
+	}
+	if (d != NULL)
+		closedir(d);
+}
+
+/* A cgroup of our own under the cgroup v2 hierarchy (mounted anywhere:
+ * /sys/fs/cgroup, or /sys/fs/cgroup/unified beside v1's), with its
+ * freezer; NULL, said, when there is none or it may not be written. */
+static char *freezer(void)
+{
+	FILE *m = fopen("/proc/self/mounts", "r");
+	char dev[256], dir[512], type[64], path[700];
+	char *cg = NULL;
+
+	while (m != NULL && cg == NULL && fscanf(m, "%255s %511s %63s %*[^\n]", dev, dir, type) == 3)
+		if (strcmp(type, "cgroup2") == 0) {
+			sweep_cgroups(dir);
+			cg = xasprintf("%s/heapwalk-test-%ld", dir, (long)getpid());
+		}
+	if (m != NULL)
+		fclose(m);
+	if (cg != NULL && mkdir(cg, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "proc: %s: %s: no cgroup v2 freezer here\n", cg, strerror(errno));
+		free(cg);
+		return NULL;
+	}
+	if (cg == NULL) {
+		fprintf(stderr, "proc: no cgroup2 file system mounted: no cgroup v2 freezer here\n");
+		return NULL;
+	}
+	snprintf(path, sizeof path, "%s/cgroup.freeze", cg);
+	if (access(path, W_OK) != 0) {
+		fprintf(stderr, "proc: %s: %s: no cgroup v2 freezer here\n", path, strerror(errno));
+		rmdir(cg);
+		free(cg);
+		return NULL;
+	}
+	return cg;
+}
+
+/* Write s to the cgroup's file name. */
+static void cg_write(const char *cg, const char *name, const char *s)
+{
+	char path[700];
+
+	snprintf(path, sizeof path, "%s/%s", cg, name);
+	int fd = open(path, O_WRONLY);
+	ck_assert_msg(fd >= 0 && write(fd, s, strlen(s)) == (ssize_t)strlen(s), "%s: %s", path, strerror(errno));
+	close(fd);
+}
+
+/* pid into the cgroup cg, and it frozen (on) or thawed, as
+ * cgroup.events then says (a minute at most: a hang, not a speed). */
+static void freeze(const char *cg, pid_t pid, int on)
+{
+	char s[32], path[700];
+
+	snprintf(s, sizeof s, "%ld", (long)pid);
+	cg_write(cg, "cgroup.procs", s);
+	cg_write(cg, "cgroup.freeze", on ? "1" : "0");
+	snprintf(path, sizeof path, "%s/cgroup.events", cg);
+	for (double end = now_seconds() + hang_seconds(60);;) {
+		size_t n;
+		char *ev = file_bytes(path, &n);
+		int there = strstr(ev, on ? "\nfrozen 1" : "\nfrozen 0") != NULL;
+		free(ev);
+		if (there)
+			return;
+		ck_assert_msg(now_seconds() < end, "%s: not %s after 60 s", cg, on ? "frozen" : "thawed");
+		usleep(20000);
+	}
+}
+
+/* The progress lines in out (what a terminal got): at least min of
+ * them, the last the dump's size when it was whole, file's, ending its
+ * line. */
+static void assert_progress(const char *out, pid_t pid, const char *file, int min, const char *what)
+{
+	char *head = xasprintf("\r\033[Kheapwalk: PID %ld: ", (long)pid);
+	const char *last = NULL;
+	int lines = 0;
+	struct stat st;
+	char want[64];
+
+	for (const char *q = strstr(out, head); q != NULL; q = strstr(q + 1, head), lines++)
+		last = q;
+	ck_assert_msg(stat(file, &st) == 0, "%s: %s: %s", what, file, strerror(errno));
+	snprintf(want, sizeof want, "%.1f MB of its heap dump written, ", (double)st.st_size / 1e6);
+	ck_assert_msg(lines >= min && last != NULL && strncmp(last + strlen(head), want, strlen(want)) == 0,
+		      "%s: %d progress lines (not %d or more), the last not '%s' (%lld bytes): %.3000s", what, lines,
+		      min, want, (long long)st.st_size, out);
+	const char *tail = last + strlen(head) + strlen(want);
+	ck_assert_msg(strspn(tail, "0123456789.") > 0 && strncmp(tail + strspn(tail, "0123456789."), " s\r\n", 4) == 0,
+		      "%s: the last progress line: %.200s", what, last);
+	free(head);
+}
+
+/* heapwalk ARGS in a pseudo-terminal (script(1)): all it wrote there. */
+static char *in_pty(const char *args, int *st)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof cmd, "timeout %d script -qec 'env PATH=" NOJCMD " %s %s' /dev/null </dev/null 2>&1",
+		 (int)hang_seconds(120), heapwalk(), args);
+	return run(cmd, st);
+}
+
+/* Progress on a terminal while a JVM writes its dump (HotSpot's over
+ * the attach protocol, and the agent's): the file's size as it grows,
+ * its last line the size of the dump whole (told by the file written);
+ * none on a pipe, none with -q. Then, the JVM frozen before it is
+ * asked (its socket open: nothing to signal), heapwalk shows the wait
+ * line after line while the JVM answers nothing, as many as we wait for
+ * (a terminal's lines while it waits, not only its last), and once
+ * thawed the JVM writes, answers, and the last line is its dump's. */
+START_TEST(test_jvm_progress)
+{
+	const char *agent = getenv("HEAPWALK_AGENT");
+	if (!have("script") || !sleeper()) {
+		fprintf(stderr, "proc: no script(1) or no JDK: a JVM's progress on a terminal is not tested\n");
+		return;
+	}
+	ck_assert_int_eq(system("rm -f " PROCDIR "/jprog.ready " PROCDIR "/jprog.hprof*"), 0);
+	char *argv[] = { getenv("JAVA"), "-cp", PROCDIR, "Sleep", PROCDIR "/jprog.ready", NULL };
+	tied = 1;
+	pid_t pid = start_logged(argv, "jprog", 0);
+	tied = 0;
+	wait_ready(PROCDIR "/jprog.ready", pid);
+	snapshot_ok("", pid, "jprog.hprof", "a JVM's snapshot on a pipe: nothing on stderr"); /* its socket opened */
+	char args[512];
+	int st;
+	for (int a = 0; a < 2; a++) {
+		if (a == 1 && (agent == NULL || access(agent, R_OK) != 0)) {
+			fprintf(stderr, "proc: the agent is not built: its progress is not tested\n");
+			break;
+		}
+		unlink(PROCDIR "/jprog.hprof");
+		snprintf(args, sizeof args, "snapshot %s%ld " PROCDIR "/jprog.hprof", a ? "" : "--plain ", (long)pid);
+		char *out = in_pty(args, &st);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d: %s", args, st, out);
+		assert_progress(out, pid, PROCDIR "/jprog.hprof", 1, a ? "the agent's dump" : "HotSpot's dump");
+		free(out);
+		unlink(PROCDIR "/jprog.hprof");
+		snprintf(args, sizeof args, "-q snapshot %s%ld " PROCDIR "/jprog.hprof", a ? "" : "--plain ", (long)pid);
+		out = in_pty(args, &st);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strstr(out, "\033[K") == NULL, "%s: status %d: %s",
+			      args, st, out);
+		free(out);
+	}
+	char *cg = freezer();
+	if (cg != NULL) {
+		unlink(PROCDIR "/jprog.hprof");
+		ck_assert_int_eq(system(": >" PROCDIR "/jprog.pty"), 0);
+		freeze(cg, pid, 1);
+		pid_t hw = fork();
+		ck_assert_int_ge(hw, 0);
+		if (hw == 0) {
+			snprintf(args, sizeof args, "exec script -qec 'env PATH=" NOJCMD " %s snapshot --plain %ld " PROCDIR
+				 "/jprog.hprof' /dev/null </dev/null >" PROCDIR "/jprog.pty 2>&1", heapwalk(), (long)pid);
+			execl("/bin/sh", "sh", "-c", args, (char *)NULL);
+			_exit(127);
+		}
+		char *head = xasprintf("\r\033[Kheapwalk: PID %ld: no dump file yet, ", (long)pid);
+		int lines = 0;
+		for (double end = now_seconds() + hang_seconds(60); lines < 3 && now_seconds() < end; usleep(50000)) {
+			size_t n;
+			char *out = file_bytes(PROCDIR "/jprog.pty", &n);
+			lines = 0;
+			for (const char *q = strstr(out, head); q != NULL; q = strstr(q + 1, head))
+				lines++;
+			free(out);
+		}
+		free(head);
+		freeze(cg, pid, 0);
+		int hst = 0;
+		for (double end = now_seconds() + hang_seconds(120); waitpid(hw, &hst, WNOHANG) == 0;) {
+			if (now_seconds() > end) {
+				kill(hw, SIGKILL);
+				waitpid(hw, NULL, 0);
+				ck_abort_msg("heapwalk did not end once the JVM was thawed");
+			}
+			usleep(50000);
+		}
+		size_t n;
+		char *out = file_bytes(PROCDIR "/jprog.pty", &n);
+		ck_assert_msg(lines >= 3 && WIFEXITED(hst) && WEXITSTATUS(hst) == 0,
+			      "frozen: %d lines of the wait, status %d: %.3000s", lines, hst, out);
+		assert_progress(out, pid, PROCDIR "/jprog.hprof", 4, "a JVM frozen, then thawed");
+		free(out);
+		unlink(PROCDIR "/jprog.hprof");
+	}
+	assert_untouched(pid, "a JVM snapshotted on a terminal");
+	assert_dumps(pid, "jprog", 0, "a JVM snapshotted on a terminal");
+	end(pid);
+	if (cg != NULL)
+		ck_assert_msg(rmdir(cg) == 0, "%s: %s", cg, strerror(errno));
+	free(cg);
+}
+END_TEST
+
 #define DNOUT TEST_BUILDDIR "/dumps/dotnet/out"
 
 /* The .NET workload as a service, its standard input a pipe whose end
@@ -2882,6 +3108,11 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_fake_dir_left);
 	tcase_add_test(tc, test_fake_dump_stopped);
 	tcase_add_test(tc, test_fake_dump_stopped_as_user);
+	suite_add_tcase(s, tc);
+	/* a real JVM while it writes */
+	tc = tcase_create("jvmwait");
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
+	tcase_add_test(tc, test_jvm_progress);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stream");
 	tcase_set_timeout(tc, HANG_TIMEOUT); /* a hang */
