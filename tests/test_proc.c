@@ -2463,6 +2463,77 @@ START_TEST(test_jvm_progress)
 }
 END_TEST
 
+/* A real JVM that does not answer in time: frozen (after its socket is
+ * open, as one stuck in a long safepoint or a full swap would be:
+ * running for /proc, state S, listening, verified by heapwalk, but
+ * answering nothing), in its own /tmp (a bind mount we can list).
+ * heapwalk snapshot --plain gives up after HEAPWALK_SNAPSHOT_WALL in
+ * its one line, nothing written beside FILE, nothing left in the JVM's
+ * /tmp or working directory, no signal sent; thawed, the JVM goes on
+ * (it takes the request given up, whose directory is gone), and is
+ * snapshotted again, no thread dump printed. */
+START_TEST(test_jvm_frozen)
+{
+	if (geteuid() != 0 || !have("unshare") || !sleeper() ||
+	    system("unshare -m --propagation private true 2>/dev/null") != 0) {
+		fprintf(stderr, "proc: not root, no JDK, or no mount namespaces: the frozen JVM test is skipped\n");
+		return;
+	}
+	char *cg = freezer();
+	if (cg == NULL) {
+		fprintf(stderr, "proc: the frozen JVM test is skipped\n");
+		return;
+	}
+	ck_assert_int_eq(system("rm -rf " PROCDIR "/frozen.tmp " PROCDIR "/frozen.hprof* && mkdir -m 1777 " PROCDIR
+				"/frozen.tmp"), 0); /* and what a run killed by its timeout left */
+	unlink(PROCDIR "/frozen.ready");
+	char script[1024];
+	snprintf(script, sizeof script, "mount --bind " PROCDIR "/frozen.tmp /tmp && exec %s -cp " PROCDIR " Sleep "
+		 PROCDIR "/frozen.ready", getenv("JAVA"));
+	char *argv[] = { "unshare", "-m", "--propagation", "private", "sh", "-c", script, NULL };
+	tied = 1;
+	pid_t pid = start_logged(argv, "frozen", 0);
+	tied = 0;
+	wait_ready(PROCDIR "/frozen.ready", pid);
+	wait_exec(pid, "java");
+	snapshot_ok("", pid, "frozen.hprof", "a JVM in its own /tmp"); /* and its socket open */
+	freeze(cg, pid, 1);
+	char args[512];
+	int rc;
+	snprintf(args, sizeof args, "snapshot --plain %ld " PROCDIR "/frozen.hprof", (long)pid);
+	setenv("HEAPWALK_SNAPSHOT_WALL", "2", 1);
+	char *err = hw_stderr(args, 0, &rc);
+	unsetenv("HEAPWALK_SNAPSHOT_WALL");
+	char *want = xasprintf("heapwalk: PID %ld did not answer dumpheap in 2 s (HEAPWALK_SNAPSHOT_WALL): given up\n",
+			       (long)pid);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
+	free(want);
+	free(err);
+	assert_nothing_written("frozen.hprof");
+	assert_nothing_pending(pid, "a frozen JVM given up on");
+	ck_assert_int_eq(waitpid(pid, NULL, WNOHANG), 0);
+	DIR *d = opendir(PROCDIR "/frozen.tmp");
+	struct dirent *e;
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL)
+		ck_assert_msg(strncmp(e->d_name, "heapwalk", 8) != 0 && strncmp(e->d_name, ".attach_pid", 11) != 0,
+			      "left in the frozen JVM's /tmp: %s", e->d_name);
+	closedir(d);
+	freeze(cg, pid, 0);
+	snapshot_ok("", pid, "frozen.hprof", "a JVM thawed");
+	assert_untouched(pid, "a JVM frozen, given up on, thawed");
+	assert_dumps(pid, "frozen", 0, "a JVM frozen, given up on, thawed");
+	d = opendir(PROCDIR "/frozen.tmp");
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL)
+		ck_assert_msg(strncmp(e->d_name, "heapwalk", 8) != 0, "left in the thawed JVM's /tmp: %s", e->d_name);
+	closedir(d);
+	end(pid);
+	ck_assert_msg(rmdir(cg) == 0, "%s: %s", cg, strerror(errno));
+	free(cg);
+}
+END_TEST
+
 #define DNOUT TEST_BUILDDIR "/dumps/dotnet/out"
 
 /* The .NET workload as a service, its standard input a pipe whose end
@@ -3109,10 +3180,11 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_fake_dump_stopped);
 	tcase_add_test(tc, test_fake_dump_stopped_as_user);
 	suite_add_tcase(s, tc);
-	/* a real JVM while it writes */
+	/* a real JVM while it writes, and one that answers nothing (frozen) */
 	tc = tcase_create("jvmwait");
 	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_jvm_progress);
+	tcase_add_test(tc, test_jvm_frozen);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stream");
 	tcase_set_timeout(tc, HANG_TIMEOUT); /* a hang */
