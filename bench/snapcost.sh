@@ -5,9 +5,11 @@
 # more for .NET): the target's pause as the target saw it (the longest a
 # thread of its own, a 1 ms sleep or timer, was held: bench/snapcost/
 # Hold.java, hold.js, bench/dotnet), the processor time the target spent
-# (its utime + stime before and after), the client's wall, processor
-# time and peak RSS, and the file's size. Prints figures; asserts nothing.
-# A runtime that is absent is skipped with a line.
+# (its utime + stime before and after) and how far its RSS rose above
+# what it was (its VmHWM reset first: what a writer inside it costs it),
+# the client's wall, processor time and peak RSS, and the file's size.
+# Prints figures; asserts nothing. A runtime or a peer that is absent is
+# skipped with a line.
 set -u
 src=$1 build=$2 out=$3/snapcost
 mkdir -p "$out"
@@ -50,6 +52,21 @@ stall() {
 	grep '^stall_ms' "$out/$name.log" | tail -1 | awk '{ print $2 }'
 }
 
+# the target's peak RSS reset to its RSS now (clear_refs 5), and later
+# how far above that RSS it went meanwhile, in MB ("?" where the kernel
+# does not let us reset it): what a writer inside the target costs it
+hwm_reset() {
+	rss0=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status")
+	echo 5 2>/dev/null >"/proc/$pid/clear_refs" || rss0=
+}
+hwm_growth() {
+	if [ -n "$rss0" ]; then
+		awk -v r="$rss0" '/^VmHWM:/ { printf "%d", ($2 - r) / 1024 }' "/proc/$pid/status"
+	else
+		echo "?"
+	fi
+}
+
 stop() {
 	exec 8>&-
 	rm -f "$out/$name.in"
@@ -61,6 +78,7 @@ cost() {
 	label=$1 file=$2
 	shift 2
 	stall >/dev/null # from now
+	hwm_reset
 	c0=$(cpu_of "$pid")
 	/usr/bin/time -f '%e %U %S %M' -o "$out/time" "$@" >/dev/null 2>"$out/$label.err" || {
 		echo "${label}: failed: $(head -c 300 "$out/$label.err")"
@@ -70,6 +88,7 @@ cost() {
 	s=$(stall)
 	set -- $(cat "$out/time")
 	echo "$label: target_pause_ms: $s  target_cpu_s: $(echo "$c0 $c1 $tick" | awk '{ printf "%.2f", ($2 - $1) / $3 }')" \
+		" target_rss_growth_mb: $(hwm_growth)" \
 		" client_wall_s: $1  client_cpu_s: $(echo "$2 $3" | awk '{ printf "%.2f", $1 + $2 }')" \
 		" client_peak_rss_mb: $(($4 / 1024))  file_mb: $(($(stat -c %s "$file" 2>/dev/null || echo 0) / 1048576))"
 }
@@ -94,12 +113,17 @@ if command -v java >/dev/null 2>&1 && command -v javac >/dev/null 2>&1; then
 				"$hw" snapshot "$pid" "$out/jvm-agent.hprof"
 			HEAPWALK_AGENT=$agent cost jvm_heapwalk_snapshot_again "$out/jvm-agent2.hprof" \
 				"$hw" snapshot "$pid" "$out/jvm-agent2.hprof"
+		else
+			echo "jvm_heapwalk_snapshot: no agent built ($agent): skipped"
 		fi
 		if "$hw" --help 2>&1 | grep -q -- '--plain'; then
 			cost jvm_heapwalk_snapshot_plain "$out/jvm-plain.hprof" "$hw" snapshot --plain "$pid" "$out/jvm-plain.hprof"
 		fi
-		command -v jcmd >/dev/null 2>&1 &&
+		if command -v jcmd >/dev/null 2>&1; then
 			cost jvm_jcmd_gc_heap_dump "$out/jvm-jcmd.hprof" jcmd "$pid" GC.heap_dump "$out/jvm-jcmd.hprof"
+		else
+			echo "jvm_jcmd_gc_heap_dump: no jcmd (a JRE only): the peer skipped"
+		fi
 		for f in "$out"/jvm-*.hprof; do
 			[ -f "$f" ] && echo "$(basename "$f"): $("$hw" -q --no-cache info "$f" | grep '^objects:')"
 		done
@@ -121,6 +145,7 @@ if command -v node >/dev/null 2>&1; then
 		# Node's own: the signal, then the file whole (the process
 		# answers "stall" only when its main thread is free again)
 		stall >/dev/null
+		hwm_reset
 		c0=$(cpu_of "$pid")
 		t0=$(date +%s.%N)
 		kill -USR2 "$pid"
@@ -130,7 +155,8 @@ if command -v node >/dev/null 2>&1; then
 		c1=$(cpu_of "$pid")
 		f=$(ls "$out"/Heap.*.heapsnapshot 2>/dev/null | head -1)
 		echo "node_heapsnapshot_signal: target_pause_ms: $s  target_cpu_s: $(echo "$c0 $c1 $tick" |
-			awk '{ printf "%.2f", ($2 - $1) / $3 }')  wall_s: $(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }')" \
+			awk '{ printf "%.2f", ($2 - $1) / $3 }')  target_rss_growth_mb: $(hwm_growth)" \
+			" wall_s: $(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }')" \
 			" file_mb: $(($(stat -c %s "$f" 2>/dev/null || echo 0) / 1048576))"
 		for f in "$out"/node-hw.heapsnapshot "$out"/Heap.*.heapsnapshot; do
 			[ -f "$f" ] && echo "$(basename "$f"): $("$hw" -q --no-cache info "$f" | grep '^objects:')"
@@ -157,9 +183,17 @@ if [ -x "$heapbench" ]; then
 	if start dotnet "$heapbench" 5; then
 		rm -f "$out"/dotnet-*
 		cost dotnet_heapwalk_snapshot "$out/dotnet-hw.nettrace" "$hw" snapshot "$pid" "$out/dotnet-hw.nettrace"
-		command -v dotnet-gcdump >/dev/null 2>&1 &&
-			cost dotnet_gcdump_collect "$out/dotnet-gcdump.gcdump" dotnet-gcdump collect -p "$pid" \
+		# a global tool is installed into ~/.dotnet/tools, which PATH
+		# often lacks
+		gcdump=$(command -v dotnet-gcdump 2>/dev/null || true)
+		[ -z "$gcdump" ] && [ -x "${HOME:-/nonexistent}/.dotnet/tools/dotnet-gcdump" ] &&
+			gcdump=$HOME/.dotnet/tools/dotnet-gcdump
+		if [ -n "$gcdump" ]; then
+			cost dotnet_gcdump_collect "$out/dotnet-gcdump.gcdump" "$gcdump" collect -p "$pid" \
 				-o "$out/dotnet-gcdump.gcdump"
+		else
+			echo "dotnet_gcdump_collect: no dotnet-gcdump (dotnet tool install -g dotnet-gcdump): the peer skipped"
+		fi
 		stop
 		rm -f "$out"/dotnet-*
 	fi

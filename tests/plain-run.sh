@@ -3,6 +3,8 @@
 # --plain, --gz=3; no jcmd on heapwalk's PATH) of tests/java/Marked, each
 # between two class histograms (jcmd's, the test's peer), retried until
 # the two agree: plain.hprof with plain.histo, gz.hprof.gz with gz.histo.
+# The same from a JVM of a JRE that jlink makes (java.base alone): the
+# agent's (jre) and HotSpot's gzip dump (jregz).
 # Then the same JVM in its own mount and PID namespaces (unshare, a tmpfs
 # on its /tmp, another on the agent's directory, which it then cannot
 # see), as root (ns) and as nobody (nsu): snapshot with no option
@@ -49,6 +51,32 @@ snap plain "$out/plain.hprof" --plain
 snap gz "$out/gz.hprof.gz" --gz=3
 kill "$pid"
 wait "$pid" 2>/dev/null || true
+
+# a JRE, not a JDK: the JDK's jlink makes one of java.base alone (no
+# jdk.attach, no jcmd in it), the JVM started from it with no JDK on
+# its PATH either: the agent's snapshot (jre.hprof) and HotSpot's
+# gzip dump (jregz.hprof.gz) taken all the same; without jlink or the
+# JDK's jmods, jre.skipped says why
+jlink=$(dirname "$(readlink -f "$JAVAC")")/jlink
+rm -rf "$out/jre"
+if [ -x "$jlink" ] && "$jlink" --add-modules java.base --output "$out/jre" --strip-debug --no-header-files \
+	--no-man-pages >"$out/jlink.log" 2>&1; then
+	if [ -e "$out/jre/bin/jcmd" ] || [ -e "$out/jre/lib/libattach.so" ]; then
+		echo "$prog: the JRE has jcmd or the attach client" >&2
+		exit 1
+	fi
+	rm -f "$out/jvm.log"
+	PATH="$out/nojcmd" "$out/jre/bin/java" -cp "$out/classes" Marked "$out" </dev/null >"$out/jvm.log" 2>&1 &
+	pid=$!
+	wait_for READY
+	readlink "/proc/$pid/exe" >"$out/jre.exe"
+	snap jre "$out/jre.hprof"
+	snap jregz "$out/jregz.hprof.gz" --gz=3
+	kill "$pid"
+	wait "$pid" 2>/dev/null || true
+else
+	echo "no jlink beside $JAVAC, or it failed: $(tail -1 "$out/jlink.log" 2>/dev/null)" >"$out/jre.skipped"
+fi
 
 # nsjvm NAME HIDE [setpriv ...]: the JVM in its own namespaces (pid 1
 # there, its /tmp its own, a tmpfs over HIDE: the agent's directory, or

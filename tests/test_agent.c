@@ -304,10 +304,11 @@ static void check_ns(const char *dir, const char *name)
 /* HotSpot's own dumps, taken by heapwalk over the attach protocol
  * (tests/plain-run.sh, run here each time: no fixture, whose stamp would
  * not see heapwalk change): plain and gzip, each class as the JVM's
- * histogram counts it; then a JVM in its own mount and PID namespaces
- * that cannot see the agent, root's and nobody's (whose /tmp heapwalk
- * acts in as nobody): each snapshotted from outside by HotSpot's dump,
- * as its histogram counts (check_ns for the rest). */
+ * histogram counts it; the agent's and HotSpot's gzip dump of a JVM of a
+ * JRE (jlink's java.base alone, no jcmd); then a JVM in its own mount
+ * and PID namespaces that cannot see the agent, root's and nobody's
+ * (whose /tmp heapwalk acts in as nobody): each snapshotted from outside
+ * by HotSpot's dump, as its histogram counts (check_ns for the rest). */
 START_TEST(test_plain_snapshot)
 {
 	char cmd[1200];
@@ -358,6 +359,39 @@ START_TEST(test_plain_snapshot)
 	out = slurp(dir, "nsa.ls"); /* the agent's status files gone from its /tmp */
 	ck_assert_msg(strstr(out, "heapwalk") == NULL && strstr(out, ".attach_pid") == NULL, "nsa: left: %s", out);
 	free(out);
+
+	/* a JVM of a JRE (java.base alone, no attach client, no jcmd): the
+	 * agent's snapshot and HotSpot's gzip dump, each as its histogram */
+	snprintf(hprof, sizeof hprof, "%s/jre.skipped", dir);
+	if (access(hprof, F_OK) == 0) {
+		out = slurp(dir, "jre.skipped");
+		fprintf(stderr, "agent: no JRE made (%s): a JVM of a JRE is not tested\n", out);
+		free(out);
+		return;
+	}
+	out = slurp(dir, "jre.exe");
+	snprintf(hprof, sizeof hprof, "%s/jre/bin/java\n", dir);
+	ck_assert_msg(strcmp(out, hprof) == 0, "the JVM is not the JRE's: %s", out);
+	free(out);
+	const char *jnames[] = { "jre", "jregz" }, *jfiles[] = { "jre.hprof", "jregz.hprof.gz" };
+	for (int i = 0; i < 2; i++) {
+		char f[64];
+		snprintf(f, sizeof f, "%s.rc", jnames[i]);
+		char *rc = slurp(dir, f);
+		snprintf(f, sizeof f, "%s.out", jnames[i]);
+		out = slurp(dir, f);
+		snprintf(f, sizeof f, "%s.err", jnames[i]);
+		err = slurp(dir, f);
+		snprintf(hprof, sizeof hprof, "%s/%s", dir, jfiles[i]);
+		ck_assert_msg(atoi(rc) == 0 && *err == '\0' && strstr(out, hprof) != NULL &&
+			      (i == 0 ? strncmp(out, "dump ", 5) == 0 : strstr(out, " bytes (gzip) by HotSpot's heap dumper, ") != NULL),
+			      "%s: %s %s %s", jnames[i], rc, out, err);
+		free(rc);
+		free(out);
+		free(err);
+		snprintf(histo, sizeof histo, "%s/%s.histo", dir, jnames[i]);
+		check_histogram(jnames[i], hprof, histo, i == 0);
+	}
 }
 END_TEST
 

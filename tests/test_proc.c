@@ -39,6 +39,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/devtools.h"
 #include "hprofw.h"
 #include "stream.h"
 #include "suites.h"
@@ -57,6 +58,9 @@
 static int plant(const char *path, int foreign);
 static void wait_exec(pid_t pid, const char *name);
 static pid_t start_logged(char *const argv[], const char *name, int as_nobody);
+/* start_logged's processes die with this test's process, while set (a
+ * frozen JVM would not end by itself after LIFE_S). */
+static int tied;
 static void wait_state(pid_t pid, char s);
 static void assert_nothing_pending(pid_t pid, const char *what);
 static void assert_unused(int s, int connected, const char *what);
@@ -796,6 +800,45 @@ START_TEST(test_node_pid)
 }
 END_TEST
 
+/* Progress on a terminal while V8 writes: heapwalk snapshot in a
+ * pseudo-terminal (script(1)) shows V8's own count, its last line
+ * "N of N objects" (V8 always reports the end, with finished); on a
+ * pipe, none. */
+START_TEST(test_node_progress)
+{
+	pid_t pid = node_start("prog", "--inspect-port=0", 2000, 0);
+	if (pid == 0)
+		return;
+	if (!have("script")) {
+		fprintf(stderr, "proc: no script(1): Node's progress on a terminal is not tested\n");
+		end(pid);
+		return;
+	}
+	char cmd[1024];
+	int st;
+	unlink(PROCDIR "/prog.heapsnapshot");
+	snprintf(cmd, sizeof cmd, "timeout %d script -qec '%s snapshot %ld " PROCDIR "/prog.heapsnapshot' /dev/null "
+		 "</dev/null 2>&1", (int)hang_seconds(120), heapwalk(), (long)pid);
+	char *out = run(cmd, &st);
+	char *head = xasprintf("\rheapwalk: snapshot of PID %ld: ", (long)pid);
+	const char *last = NULL;
+	for (const char *q = strstr(out, head); q != NULL; q = strstr(q + 1, head))
+		last = q;
+	unsigned long long done = 0, total = 0;
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && last != NULL &&
+		      sscanf(last + strlen(head), "%llu of %llu objects", &done, &total) == 2 && done == total && total > 2000,
+		      "status %d: %.1500s", st, out);
+	free(out);
+	assert_live_things(PROCDIR "/prog.heapsnapshot", 2000);
+	out = node_snapshot_ok("", pid, PROCDIR "/prog.heapsnapshot"); /* a pipe */
+	ck_assert_msg(strstr(out, " objects") == NULL || strstr(out, head) == NULL, "progress on a pipe: %s", out);
+	free(out);
+	free(head);
+	assert_untouched(pid, "node after its snapshots");
+	end(pid);
+}
+END_TEST
+
 /* heapwalk ended by SIGTERM while the snapshot streams (node stopped
  * from the moment its session is attached until heapwalk's file is
  * there, so that the snapshot cannot end first): one line saying so,
@@ -1103,6 +1146,58 @@ START_TEST(test_other_user)
 }
 END_TEST
 
+/* sleep with every signal blocked (a mask exec keeps): whatever were
+ * sent to it, even a signal whose default is to be ignored (SIGURG,
+ * SIGWINCH, SIGCHLD), would stay pending, so its status's SigPnd and
+ * ShdPnd count every signal it was sent. Refused by heapwalk (root)
+ * as no runtime, and by nobody's heapwalk as another user's: none
+ * pending after. */
+START_TEST(test_sleep_blocked)
+{
+	procdir();
+	for (int as_nobody = 0; as_nobody < 2; as_nobody++) {
+		if (as_nobody && (geteuid() != 0 || !have("setpriv")))
+			break;
+		pid_t pid = fork();
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0) {
+			sigset_t all;
+			as_a_service();
+			sigfillset(&all);
+			sigprocmask(SIG_BLOCK, &all, NULL);
+			execlp("sleep", "sleep", LIFE_S, (char *)NULL);
+			_exit(127);
+		}
+		wait_exec(pid, "sleep");
+		char path[64];
+		size_t n;
+		snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+		char *s = file_bytes(path, &n);
+		const char *blk = strstr(s, "\nSigBlk:\t");
+		ck_assert_ptr_nonnull(blk);
+		unsigned long long mask = strtoull(blk + 9, NULL, 16);
+		unsigned long long want = 0x7fffffffull & ~(1ull << (SIGKILL - 1)) & ~(1ull << (SIGSTOP - 1));
+		/* the standard signals, 1 to 31 (glibc keeps its own, 32 and 33) */
+		ck_assert_msg((mask & want) == want, "sleep's signals not all blocked: %.2000s", s);
+		free(s);
+		if (as_nobody) {
+			uid_t uid;
+			gid_t gid;
+			nobody(&uid, &gid);
+			ck_assert_int_eq(system("chmod 1777 " PROCDIR), 0);
+			char *want_line = xasprintf("PID %ld is a process of another user (root, uid 0), not of nobody "
+						    "(uid %ld)", (long)pid, (long)uid);
+			refused(pid, pid, want_line, 1, "root's blocked sleep, heapwalk as nobody");
+			free(want_line);
+		} else {
+			refused_not_runtime(pid, "sleep, every signal blocked");
+		}
+		assert_untouched(pid, "sleep, every signal blocked");
+		end(pid);
+	}
+}
+END_TEST
+
 /* A process of nobody that is not dumpable: its maps are closed to
  * nobody's heapwalk (EACCES). */
 START_TEST(test_unreadable)
@@ -1180,6 +1275,8 @@ static pid_t start_logged(char *const argv[], const char *name, int as_nobody)
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		as_a_service();
+		if (tied && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+			_exit(124);
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 || chdir(cwd) < 0)
 			_exit(125);
@@ -2145,12 +2242,304 @@ START_TEST(test_jvm_tmp_not_its_users)
 }
 END_TEST
 
+/* ---- a JVM that writes its dump, or answers nothing, in a cgroup v2
+ * freezer (cgroup.freeze: its threads held in the kernel, no signal
+ * sent, State S; SIGKILL still ends them) ---- */
+
+/* The cgroups of tests that failed while theirs was in use, their
+ * process gone (their JVM went with it, empty): removed. */
+static void sweep_cgroups(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char proc[64], path[1024];
+	long pid;
+
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		if (sscanf(e->d_name, "heapwalk-test-%ld", &pid) != 1 || pid <= 0)
+			continue;
+		snprintf(proc, sizeof proc, "/proc/%ld", pid);
+		if (access(proc, F_OK) != 0) {
+			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+			rmdir(path); /* not if a process is in it */
+		}
+	}
+	if (d != NULL)
+		closedir(d);
+}
+
+/* A cgroup of our own under the cgroup v2 hierarchy (mounted anywhere:
+ * /sys/fs/cgroup, or /sys/fs/cgroup/unified beside v1's), with its
+ * freezer; NULL, said, when there is none or it may not be written. */
+static char *freezer(void)
+{
+	FILE *m = fopen("/proc/self/mounts", "r");
+	char dev[256], dir[512], type[64], path[700];
+	char *cg = NULL;
+
+	while (m != NULL && cg == NULL && fscanf(m, "%255s %511s %63s %*[^\n]", dev, dir, type) == 3)
+		if (strcmp(type, "cgroup2") == 0) {
+			sweep_cgroups(dir);
+			cg = xasprintf("%s/heapwalk-test-%ld", dir, (long)getpid());
+		}
+	if (m != NULL)
+		fclose(m);
+	if (cg != NULL && mkdir(cg, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "proc: %s: %s: no cgroup v2 freezer here\n", cg, strerror(errno));
+		free(cg);
+		return NULL;
+	}
+	if (cg == NULL) {
+		fprintf(stderr, "proc: no cgroup2 file system mounted: no cgroup v2 freezer here\n");
+		return NULL;
+	}
+	snprintf(path, sizeof path, "%s/cgroup.freeze", cg);
+	if (access(path, W_OK) != 0) {
+		fprintf(stderr, "proc: %s: %s: no cgroup v2 freezer here\n", path, strerror(errno));
+		rmdir(cg);
+		free(cg);
+		return NULL;
+	}
+	return cg;
+}
+
+/* Write s to the cgroup's file name. */
+static void cg_write(const char *cg, const char *name, const char *s)
+{
+	char path[700];
+
+	snprintf(path, sizeof path, "%s/%s", cg, name);
+	int fd = open(path, O_WRONLY);
+	ck_assert_msg(fd >= 0 && write(fd, s, strlen(s)) == (ssize_t)strlen(s), "%s: %s", path, strerror(errno));
+	close(fd);
+}
+
+/* pid into the cgroup cg, and it frozen (on) or thawed, as
+ * cgroup.events then says (a minute at most: a hang, not a speed). */
+static void freeze(const char *cg, pid_t pid, int on)
+{
+	char s[32], path[700];
+
+	snprintf(s, sizeof s, "%ld", (long)pid);
+	cg_write(cg, "cgroup.procs", s);
+	cg_write(cg, "cgroup.freeze", on ? "1" : "0");
+	snprintf(path, sizeof path, "%s/cgroup.events", cg);
+	for (double end = now_seconds() + hang_seconds(60);;) {
+		size_t n;
+		char *ev = file_bytes(path, &n);
+		int there = strstr(ev, on ? "\nfrozen 1" : "\nfrozen 0") != NULL;
+		free(ev);
+		if (there)
+			return;
+		ck_assert_msg(now_seconds() < end, "%s: not %s after 60 s", cg, on ? "frozen" : "thawed");
+		usleep(20000);
+	}
+}
+
+/* The progress lines in out (what a terminal got): at least min of
+ * them, the last the dump's size when it was whole, file's, ending its
+ * line. */
+static void assert_progress(const char *out, pid_t pid, const char *file, int min, const char *what)
+{
+	char *head = xasprintf("\r\033[Kheapwalk: PID %ld: ", (long)pid);
+	const char *last = NULL;
+	int lines = 0;
+	struct stat st;
+	char want[64];
+
+	for (const char *q = strstr(out, head); q != NULL; q = strstr(q + 1, head), lines++)
+		last = q;
+	ck_assert_msg(stat(file, &st) == 0, "%s: %s: %s", what, file, strerror(errno));
+	snprintf(want, sizeof want, "%.1f MB of its heap dump written, ", (double)st.st_size / 1e6);
+	ck_assert_msg(lines >= min && last != NULL && strncmp(last + strlen(head), want, strlen(want)) == 0,
+		      "%s: %d progress lines (not %d or more), the last not '%s' (%lld bytes): %.3000s", what, lines,
+		      min, want, (long long)st.st_size, out);
+	const char *tail = last + strlen(head) + strlen(want);
+	ck_assert_msg(strspn(tail, "0123456789.") > 0 && strncmp(tail + strspn(tail, "0123456789."), " s\r\n", 4) == 0,
+		      "%s: the last progress line: %.200s", what, last);
+	free(head);
+}
+
+/* heapwalk ARGS in a pseudo-terminal (script(1)): all it wrote there. */
+static char *in_pty(const char *args, int *st)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof cmd, "timeout %d script -qec 'env PATH=" NOJCMD " %s %s' /dev/null </dev/null 2>&1",
+		 (int)hang_seconds(120), heapwalk(), args);
+	return run(cmd, st);
+}
+
+/* Progress on a terminal while a JVM writes its dump (HotSpot's over
+ * the attach protocol, and the agent's): the file's size as it grows,
+ * its last line the size of the dump whole (told by the file written);
+ * none on a pipe, none with -q. Then, the JVM frozen before it is
+ * asked (its socket open: nothing to signal), heapwalk shows the wait
+ * line after line while the JVM answers nothing, as many as we wait for
+ * (a terminal's lines while it waits, not only its last), and once
+ * thawed the JVM writes, answers, and the last line is its dump's. */
+START_TEST(test_jvm_progress)
+{
+	const char *agent = getenv("HEAPWALK_AGENT");
+	if (!have("script") || !sleeper()) {
+		fprintf(stderr, "proc: no script(1) or no JDK: a JVM's progress on a terminal is not tested\n");
+		return;
+	}
+	ck_assert_int_eq(system("rm -f " PROCDIR "/jprog.ready " PROCDIR "/jprog.hprof*"), 0);
+	char *argv[] = { getenv("JAVA"), "-cp", PROCDIR, "Sleep", PROCDIR "/jprog.ready", NULL };
+	tied = 1;
+	pid_t pid = start_logged(argv, "jprog", 0);
+	tied = 0;
+	wait_ready(PROCDIR "/jprog.ready", pid);
+	snapshot_ok("", pid, "jprog.hprof", "a JVM's snapshot on a pipe: nothing on stderr"); /* its socket opened */
+	char args[512];
+	int st;
+	for (int a = 0; a < 2; a++) {
+		if (a == 1 && (agent == NULL || access(agent, R_OK) != 0)) {
+			fprintf(stderr, "proc: the agent is not built: its progress is not tested\n");
+			break;
+		}
+		unlink(PROCDIR "/jprog.hprof");
+		snprintf(args, sizeof args, "snapshot %s%ld " PROCDIR "/jprog.hprof", a ? "" : "--plain ", (long)pid);
+		char *out = in_pty(args, &st);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d: %s", args, st, out);
+		assert_progress(out, pid, PROCDIR "/jprog.hprof", 1, a ? "the agent's dump" : "HotSpot's dump");
+		free(out);
+		unlink(PROCDIR "/jprog.hprof");
+		snprintf(args, sizeof args, "-q snapshot %s%ld " PROCDIR "/jprog.hprof", a ? "" : "--plain ", (long)pid);
+		out = in_pty(args, &st);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strstr(out, "\033[K") == NULL, "%s: status %d: %s",
+			      args, st, out);
+		free(out);
+	}
+	char *cg = freezer();
+	if (cg != NULL) {
+		unlink(PROCDIR "/jprog.hprof");
+		ck_assert_int_eq(system(": >" PROCDIR "/jprog.pty"), 0);
+		freeze(cg, pid, 1);
+		pid_t hw = fork();
+		ck_assert_int_ge(hw, 0);
+		if (hw == 0) {
+			snprintf(args, sizeof args, "exec script -qec 'env PATH=" NOJCMD " %s snapshot --plain %ld " PROCDIR
+				 "/jprog.hprof' /dev/null </dev/null >" PROCDIR "/jprog.pty 2>&1", heapwalk(), (long)pid);
+			execl("/bin/sh", "sh", "-c", args, (char *)NULL);
+			_exit(127);
+		}
+		char *head = xasprintf("\r\033[Kheapwalk: PID %ld: no dump file yet, ", (long)pid);
+		int lines = 0;
+		for (double end = now_seconds() + hang_seconds(60); lines < 3 && now_seconds() < end; usleep(50000)) {
+			size_t n;
+			char *out = file_bytes(PROCDIR "/jprog.pty", &n);
+			lines = 0;
+			for (const char *q = strstr(out, head); q != NULL; q = strstr(q + 1, head))
+				lines++;
+			free(out);
+		}
+		free(head);
+		freeze(cg, pid, 0);
+		int hst = 0;
+		for (double end = now_seconds() + hang_seconds(120); waitpid(hw, &hst, WNOHANG) == 0;) {
+			if (now_seconds() > end) {
+				kill(hw, SIGKILL);
+				waitpid(hw, NULL, 0);
+				ck_abort_msg("heapwalk did not end once the JVM was thawed");
+			}
+			usleep(50000);
+		}
+		size_t n;
+		char *out = file_bytes(PROCDIR "/jprog.pty", &n);
+		ck_assert_msg(lines >= 3 && WIFEXITED(hst) && WEXITSTATUS(hst) == 0,
+			      "frozen: %d lines of the wait, status %d: %.3000s", lines, hst, out);
+		assert_progress(out, pid, PROCDIR "/jprog.hprof", 4, "a JVM frozen, then thawed");
+		free(out);
+		unlink(PROCDIR "/jprog.hprof");
+	}
+	assert_untouched(pid, "a JVM snapshotted on a terminal");
+	assert_dumps(pid, "jprog", 0, "a JVM snapshotted on a terminal");
+	end(pid);
+	if (cg != NULL)
+		ck_assert_msg(rmdir(cg) == 0, "%s: %s", cg, strerror(errno));
+	free(cg);
+}
+END_TEST
+
+/* A real JVM that does not answer in time: frozen (after its socket is
+ * open, as one stuck in a long safepoint or a full swap would be:
+ * running for /proc, state S, listening, verified by heapwalk, but
+ * answering nothing), in its own /tmp (a bind mount we can list).
+ * heapwalk snapshot --plain gives up after HEAPWALK_SNAPSHOT_WALL in
+ * its one line, nothing written beside FILE, nothing left in the JVM's
+ * /tmp or working directory, no signal sent; thawed, the JVM goes on
+ * (it takes the request given up, whose directory is gone), and is
+ * snapshotted again, no thread dump printed. */
+START_TEST(test_jvm_frozen)
+{
+	if (geteuid() != 0 || !have("unshare") || !sleeper() ||
+	    system("unshare -m --propagation private true 2>/dev/null") != 0) {
+		fprintf(stderr, "proc: not root, no JDK, or no mount namespaces: the frozen JVM test is skipped\n");
+		return;
+	}
+	char *cg = freezer();
+	if (cg == NULL) {
+		fprintf(stderr, "proc: the frozen JVM test is skipped\n");
+		return;
+	}
+	ck_assert_int_eq(system("rm -rf " PROCDIR "/frozen.tmp " PROCDIR "/frozen.hprof* && mkdir -m 1777 " PROCDIR
+				"/frozen.tmp"), 0); /* and what a run killed by its timeout left */
+	unlink(PROCDIR "/frozen.ready");
+	char script[1024];
+	snprintf(script, sizeof script, "mount --bind " PROCDIR "/frozen.tmp /tmp && exec %s -cp " PROCDIR " Sleep "
+		 PROCDIR "/frozen.ready", getenv("JAVA"));
+	char *argv[] = { "unshare", "-m", "--propagation", "private", "sh", "-c", script, NULL };
+	tied = 1;
+	pid_t pid = start_logged(argv, "frozen", 0);
+	tied = 0;
+	wait_ready(PROCDIR "/frozen.ready", pid);
+	wait_exec(pid, "java");
+	snapshot_ok("", pid, "frozen.hprof", "a JVM in its own /tmp"); /* and its socket open */
+	freeze(cg, pid, 1);
+	char args[512];
+	int rc;
+	snprintf(args, sizeof args, "snapshot --plain %ld " PROCDIR "/frozen.hprof", (long)pid);
+	setenv("HEAPWALK_SNAPSHOT_WALL", "2", 1);
+	char *err = hw_stderr(args, 0, &rc);
+	unsetenv("HEAPWALK_SNAPSHOT_WALL");
+	char *want = xasprintf("heapwalk: PID %ld did not answer dumpheap in 2 s (HEAPWALK_SNAPSHOT_WALL): given up\n",
+			       (long)pid);
+	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
+	free(want);
+	free(err);
+	assert_nothing_written("frozen.hprof");
+	assert_nothing_pending(pid, "a frozen JVM given up on");
+	ck_assert_int_eq(waitpid(pid, NULL, WNOHANG), 0);
+	DIR *d = opendir(PROCDIR "/frozen.tmp");
+	struct dirent *e;
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL)
+		ck_assert_msg(strncmp(e->d_name, "heapwalk", 8) != 0 && strncmp(e->d_name, ".attach_pid", 11) != 0,
+			      "left in the frozen JVM's /tmp: %s", e->d_name);
+	closedir(d);
+	freeze(cg, pid, 0);
+	snapshot_ok("", pid, "frozen.hprof", "a JVM thawed");
+	assert_untouched(pid, "a JVM frozen, given up on, thawed");
+	assert_dumps(pid, "frozen", 0, "a JVM frozen, given up on, thawed");
+	d = opendir(PROCDIR "/frozen.tmp");
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL)
+		ck_assert_msg(strncmp(e->d_name, "heapwalk", 8) != 0, "left in the thawed JVM's /tmp: %s", e->d_name);
+	closedir(d);
+	end(pid);
+	ck_assert_msg(rmdir(cg) == 0, "%s: %s", cg, strerror(errno));
+	free(cg);
+}
+END_TEST
+
 #define DNOUT TEST_BUILDDIR "/dumps/dotnet/out"
 
 /* The .NET workload as a service, its standard input a pipe whose end
  * we hold (it runs until that closes), its output in log, with env
  * ("NAME=VALUE", or NULL) set; its pid once it has said it. */
-static pid_t dotnet_start(const char *log, const char *env, int *hold)
+static pid_t dotnet_start_exe(const char *exe, const char *log, const char *env, int *hold)
 {
 	int in[2];
 	pid_t pid;
@@ -2167,7 +2556,7 @@ static pid_t dotnet_start(const char *log, const char *env, int *hold)
 		close(in[1]);
 		if (env != NULL)
 			putenv((char *)env);
-		execl(DNOUT "/Workload", "Workload", (char *)NULL);
+		execl(exe, "Workload", (char *)NULL);
 		_exit(127);
 	}
 	close(in[0]);
@@ -2188,6 +2577,11 @@ static pid_t dotnet_start(const char *log, const char *env, int *hold)
 	}
 	ck_abort_msg("the workload said nothing in 60 s: %s", log);
 	return -1;
+}
+
+static pid_t dotnet_start(const char *log, const char *env, int *hold)
+{
+	return dotnet_start_exe(DNOUT "/Workload", log, env, hold);
 }
 
 /* The workload ended as it ends itself, its standard input closed (it
@@ -2411,6 +2805,65 @@ START_TEST(test_dotnet_bounds)
 	ck_assert_msg(rc == 0 && *err == '\0', "after a snapshot cut short: status %d: %s", rc, err);
 	free(err);
 	assert_workload(PROCDIR "/bounds.nettrace");
+	dotnet_end(pid, hold);
+}
+END_TEST
+
+#define SFDIR PROCDIR "/singlefile"
+
+/* The workload published as one self-contained file, the runtime linked
+ * into its executable (no libcoreclr.so to map): SFDIR/out/Workload; 0
+ * (said) when it cannot be published (the runtime's pack comes from
+ * NuGet). */
+static int single_file_workload(void)
+{
+	if (!dotnet_workload())
+		return 0;
+	procdir();
+	if (system("test " SFDIR "/out/Workload -nt " TEST_SRCDIR "/dotnet/Program.cs") == 0)
+		return 1;
+	if (system("rm -rf " SFDIR " && mkdir -p " SFDIR "/src && cp " TEST_SRCDIR "/dotnet/Program.cs " TEST_SRCDIR
+		   "/dotnet/Workload.csproj " SFDIR "/src/ && cd " SFDIR "/src && DOTNET_CLI_TELEMETRY_OPTOUT=1 "
+		   "DOTNET_NOLOGO=1 dotnet publish -c Release -r linux-x64 --self-contained -p:PublishSingleFile=true "
+		   "-o ../out > ../publish.log 2>&1") != 0) {
+		fprintf(stderr, "proc: the .NET workload could not be published as a self-contained single file (see "
+				SFDIR "/publish.log; its runtime pack comes from NuGet): skipped\n");
+		return 0;
+	}
+	return 1;
+}
+
+/* A self-contained single-file .NET app maps no libcoreclr.so (the
+ * runtime is linked into its executable): told by the diagnostics
+ * socket it serves itself, and snapshotted, the workload's own counts in
+ * it. With its diagnostics off (no socket) it is not told, and refused
+ * in one line, untouched. */
+START_TEST(test_dotnet_single_file)
+{
+	int hold;
+
+	if (!single_file_workload())
+		return;
+	pid_t pid = dotnet_start_exe(SFDIR "/out/Workload", PROCDIR "/sf.log", NULL, &hold);
+	char path[64];
+	size_t n;
+	snprintf(path, sizeof path, "/proc/%ld/maps", (long)pid);
+	char *maps = file_bytes(path, &n);
+	ck_assert_msg(strstr(maps, "libcoreclr.so") == NULL, "the single-file app maps libcoreclr.so");
+	free(maps);
+	char args[512];
+	int rc;
+	unlink(PROCDIR "/sf.nettrace");
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/sf.nettrace", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	ck_assert_msg(rc == 0 && *err == '\0', "%s: status %d: %s", args, rc, err);
+	free(err);
+	assert_workload(PROCDIR "/sf.nettrace");
+	assert_untouched(pid, "the single-file .NET workload");
+	dotnet_end(pid, hold);
+
+	pid = dotnet_start_exe(SFDIR "/out/Workload", PROCDIR "/sf.log", "DOTNET_EnableDiagnostics=0", &hold);
+	refused_not_runtime(pid, "the single-file .NET workload, its diagnostics off");
 	dotnet_end(pid, hold);
 }
 END_TEST
@@ -2695,6 +3148,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_python);
 	tcase_add_test(tc, test_gone);
 	tcase_add_test(tc, test_other_user);
+	tcase_add_test(tc, test_sleep_blocked);
 	tcase_add_test(tc, test_unreadable);
 	tcase_add_test(tc, test_jvm_without_sigquit);
 	tcase_add_test(tc, test_jvm_attach_off);
@@ -2712,6 +3166,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_dotnet_planted_name);
 	tcase_add_test(tc, test_dotnet_bounds);
 	tcase_add_test(tc, test_dotnet_in_namespaces);
+	tcase_add_test(tc, test_dotnet_single_file);
 	suite_add_tcase(s, tc);
 	/* HotSpot's dump fetched from the JVM's /tmp (cli/hsdump.c) */
 	tc = tcase_create("hsdump");
@@ -2724,6 +3179,12 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_fake_dir_left);
 	tcase_add_test(tc, test_fake_dump_stopped);
 	tcase_add_test(tc, test_fake_dump_stopped_as_user);
+	suite_add_tcase(s, tc);
+	/* a real JVM while it writes, and one that answers nothing (frozen) */
+	tc = tcase_create("jvmwait");
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
+	tcase_add_test(tc, test_jvm_progress);
+	tcase_add_test(tc, test_jvm_frozen);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stream");
 	tcase_set_timeout(tc, HANG_TIMEOUT); /* a hang */
@@ -2738,6 +3199,126 @@ Suite *proc_suite(void)
 
 /* Node's processes (cli/node.c): a suite of its own, so that make -j
  * runs it beside the rest of proc's. */
+/* ---- the WebSocket client's frames, against RFC 6455's own examples ----
+ * (section 5.7: frames; section 1.3: the handshake's key). Node's
+ * inspector sends unfragmented text and no ping, so the tests above
+ * never see a fragment or a ping: these bytes are the RFC's. */
+
+/* The frame at b[0..n) taken whole: its length is n. */
+static struct ws_frame rfc_frame(const uint8_t *b, size_t n, int fin, int opcode)
+{
+	struct ws_frame f;
+	struct sbuf err;
+
+	sbuf_init(&err);
+	long k = dt_ws_frame(b, n, DT_MESSAGE_MAX, &f, &err);
+	ck_assert_msg(k == (long)n && f.fin == fin && f.opcode == opcode, "frame of %zu bytes: %ld, fin %d, opcode %d: %s",
+		      n, k, f.fin, f.opcode, err.buf ? err.buf : "");
+	for (size_t cut = 0; cut < n && cut < 12; cut++) /* a frame cut short: more must come */
+		ck_assert_int_eq(dt_ws_frame(b, cut, DT_MESSAGE_MAX, &f, &err), 0);
+	dt_ws_frame(b, n, DT_MESSAGE_MAX, &f, &err);
+	sbuf_free(&err);
+	return f;
+}
+
+START_TEST(test_ws_rfc_examples)
+{
+	static const uint8_t hello[] = { 0x81, 0x05, 0x48, 0x65, 0x6c, 0x6c, 0x6f };
+	static const uint8_t masked_hello[] = { 0x81, 0x85, 0x37, 0xfa, 0x21, 0x3d, 0x7f, 0x9f, 0x4d, 0x51, 0x58 };
+	static const uint8_t hel[] = { 0x01, 0x03, 0x48, 0x65, 0x6c }, lo[] = { 0x80, 0x02, 0x6c, 0x6f };
+	static const uint8_t ping[] = { 0x89, 0x05, 0x48, 0x65, 0x6c, 0x6c, 0x6f };
+	static const uint8_t masked_pong[] = { 0x8a, 0x85, 0x37, 0xfa, 0x21, 0x3d, 0x7f, 0x9f, 0x4d, 0x51, 0x58 };
+	static const uint8_t mask[4] = { 0x37, 0xfa, 0x21, 0x3d };
+	struct ws_joiner j = { .opcode = 0 };
+	struct sbuf err, out;
+	struct ws_frame f;
+
+	sbuf_init(&j.msg);
+	sbuf_init(&err);
+	sbuf_init(&out);
+
+	/* a single unmasked text frame: one message */
+	f = rfc_frame(hello, sizeof hello, 1, WS_TEXT);
+	ck_assert_int_eq(dt_ws_join(&j, &f, &err), 1);
+	ck_assert_msg(j.msg.len == 5 && memcmp(j.msg.buf, "Hello", 5) == 0 && j.opcode == WS_TEXT, "joined: %.*s",
+		      (int)j.msg.len, j.msg.buf);
+	sbuf_reset(&j.msg);
+	j.opcode = 0;
+
+	/* a fragmented text message, with the RFC's ping between its
+	 * fragments (a control frame may come inside a message): "Hel",
+	 * then the ping, answered with the RFC's masked pong, then "lo" */
+	f = rfc_frame(hel, sizeof hel, 0, WS_TEXT);
+	ck_assert_int_eq(dt_ws_join(&j, &f, &err), 0);
+	f = rfc_frame(ping, sizeof ping, 1, WS_PING);
+	ck_assert_msg(f.len == 5 && memcmp(f.payload, "Hello", 5) == 0, "the ping's payload");
+	dt_ws_put(&out, WS_PONG, f.payload, (size_t)f.len, mask);
+	ck_assert_msg(out.len == sizeof masked_pong && memcmp(out.buf, masked_pong, sizeof masked_pong) == 0,
+		      "the pong is not the RFC's masked one");
+	f = rfc_frame(lo, sizeof lo, 1, WS_CONT);
+	ck_assert_int_eq(dt_ws_join(&j, &f, &err), 1);
+	ck_assert_msg(j.msg.len == 5 && memcmp(j.msg.buf, "Hello", 5) == 0 && j.opcode == WS_TEXT, "joined: %.*s",
+		      (int)j.msg.len, j.msg.buf);
+	sbuf_reset(&j.msg);
+	j.opcode = 0;
+
+	/* a client's masked text frame is the RFC's; a server's masked frame
+	 * is refused */
+	sbuf_reset(&out);
+	dt_ws_put(&out, WS_TEXT, (const uint8_t *)"Hello", 5, mask);
+	ck_assert_msg(out.len == sizeof masked_hello && memcmp(out.buf, masked_hello, sizeof masked_hello) == 0,
+		      "the masked frame is not the RFC's");
+	ck_assert_int_eq(dt_ws_frame(masked_hello, sizeof masked_hello, DT_MESSAGE_MAX, &f, &err), -1);
+	ck_assert_msg(err.buf != NULL && strstr(err.buf, "masked") != NULL, "%s", err.buf ? err.buf : "");
+	sbuf_reset(&err);
+
+	/* a continuation with no message begun, a new message inside one */
+	f = rfc_frame(lo, sizeof lo, 1, WS_CONT);
+	ck_assert_int_eq(dt_ws_join(&j, &f, &err), -1);
+	sbuf_reset(&err);
+	j.opcode = 0;
+	f = rfc_frame(hel, sizeof hel, 0, WS_TEXT);
+	ck_assert_int_eq(dt_ws_join(&j, &f, &err), 0);
+	f = rfc_frame(hello, sizeof hello, 1, WS_TEXT);
+	ck_assert_int_eq(dt_ws_join(&j, &f, &err), -1);
+	sbuf_reset(&err);
+
+	/* 256 and 65536 bytes, with the 16- and 64-bit lengths: the header
+	 * bytes the RFC gives, and a client frame of each size reads back */
+	for (int big = 0; big < 2; big++) {
+		size_t len = big ? 65536 : 256, head = big ? 10 : 4;
+		uint8_t *b = xcalloc(head + len, 1);
+		b[0] = 0x82;
+		b[1] = big ? 0x7f : 0x7e;
+		if (big)
+			b[7] = 0x01; /* 0x0000000000010000 */
+		else
+			b[2] = 0x01; /* 0x0100 */
+		for (size_t i = 0; i < len; i++)
+			b[head + i] = (uint8_t)(i * 7);
+		f = rfc_frame(b, head + len, 1, WS_BINARY);
+		ck_assert_msg(f.len == len && f.payload == b + head, "%zu bytes: read %llu", len, (unsigned long long)f.len);
+		sbuf_reset(&out);
+		dt_ws_put(&out, WS_BINARY, b + head, len, mask);
+		ck_assert_msg(out.len == head + 4 + len && (uint8_t)out.buf[0] == 0x82 &&
+			      (uint8_t)out.buf[1] == (0x80 | b[1]) && memcmp(out.buf + 2, b + 2, head - 2) == 0,
+			      "the client's header of %zu bytes", len);
+		for (size_t i = 0; i < len; i++)
+			ck_assert_int_eq((uint8_t)out.buf[head + 4 + i] ^ mask[i & 3], b[head + i]);
+		free(b);
+	}
+
+	/* the handshake's key: section 1.3's example */
+	char accept[29];
+	dt_ws_accept("dGhlIHNhbXBsZSBub25jZQ==", accept);
+	ck_assert_str_eq(accept, "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
+
+	sbuf_free(&j.msg);
+	sbuf_free(&err);
+	sbuf_free(&out);
+}
+END_TEST
+
 Suite *procnode_suite(void)
 {
 	Suite *s = suite_create("procnode");
@@ -2754,8 +3335,13 @@ Suite *procnode_suite(void)
 	tcase_add_test(tc, test_node_blocked);
 	tcase_add_test(tc, test_node_concurrent);
 	tcase_add_test(tc, test_node_pid);
+	tcase_add_test(tc, test_node_progress);
 	tcase_add_test(tc, test_node_not_signalled);
 	tcase_add_test(tc, test_node_namespaces);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("websocket");
+	tcase_add_test(tc, test_ws_rfc_examples);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -92,7 +92,7 @@ static void read_status(int fd, char *line, size_t n)
 	line[strcspn(line, "\n")] = '\0';
 }
 
-struct load { const char *lib, *command; };
+struct load { const char *lib, *command; struct hs_growth *g; const char *final; };
 
 /* The load, as whoever may act in the JVM's /tmp (the JVM's own user:
  * see agent_run): the status file made there (its /tmp resolved inside
@@ -124,9 +124,13 @@ static int load_here(const struct proc_info *p, void *arg, struct sbuf *out, str
 	snprintf(opts, sizeof opts, "status:/tmp/%s,%s", name, l->command);
 	const char *args[3] = { l->lib, "true", opts };
 	sbuf_init(&ans);
-	rc = hs_attach(p, "load", args, &st, &ans, err);
+	rc = hs_attach_shown(p, 0, l->g, "load", args, &st, &ans, err);
 	if (rc == 0) {
 		read_status(fd, line, sizeof line);
+		if (l->g != NULL && strncmp(line, "ok", 2) == 0) { /* renamed once whole */
+			l->g->name = l->final;
+			hs_growth_end(l->g, 1);
+		}
 		if (strncmp(line, "ok", 2) == 0) {
 			const char *t = line[2] == ' ' ? line + 3 : line + 2;
 			esc_append(out, (const uint8_t *)t, strlen(t), 0);
@@ -141,6 +145,7 @@ static int load_here(const struct proc_info *p, void *arg, struct sbuf *out, str
 			rc = -1;
 		}
 	}
+	hs_growth_end(l->g, 0); /* a line left open ended, for the error's */
 	unlinkat(tmp, name, 0);
 	if (guarded)
 		tmp_unguard_at(tmp, name);
@@ -150,7 +155,10 @@ static int load_here(const struct proc_info *p, void *arg, struct sbuf *out, str
 	return rc;
 }
 
-int agent_run(const struct proc_info *p, const char *command, struct sbuf *result, struct sbuf *err)
+/* agent_run, g's file (NULL: none) shown while the agent writes it, to
+ * be renamed final. */
+static int run(const struct proc_info *p, const char *command, struct hs_growth *g, const char *final,
+	       struct sbuf *result, struct sbuf *err)
 {
 	char lib[PATH_MAX];
 
@@ -166,13 +174,18 @@ int agent_run(const struct proc_info *p, const char *command, struct sbuf *resul
 		sbuf_adds(err, " as heapwalk does (another mount namespace: a container?), so it cannot load it");
 		return -2;
 	}
-	struct load l = { lib, command };
+	struct load l = { lib, command, g, final };
 	/* root and another user's JVM: that user's /tmp is theirs to plant
 	 * symlinks in, so the status file is made, read and removed by a
 	 * child of the JVM's uid and gid, and the agent writes it as them */
 	if (geteuid() == 0 && p->uid != 0)
 		return hs_as_user(p, load_here, &l, result, err);
 	return load_here(p, &l, result, err);
+}
+
+int agent_run(const struct proc_info *p, const char *command, struct sbuf *result, struct sbuf *err)
+{
+	return run(p, command, NULL, NULL, result, err);
 }
 
 int agent_snapshot(const struct proc_info *p, const char *file, struct sbuf *result, struct sbuf *err)
@@ -213,12 +226,22 @@ int agent_snapshot(const struct proc_info *p, const char *file, struct sbuf *res
 		sbuf_printf(err, "%s: file name too long", file);
 		return -1;
 	}
+	/* the file the agent writes, FILE.tmp-PID (its pid as it knows it),
+	 * looked at in FILE's directory meanwhile */
+	struct hs_growth g = { .pid = p->pid, .dir = open(abs, O_PATH | O_DIRECTORY | O_CLOEXEC) };
+	char *tmp = xasprintf("%s.tmp-%ld", base, p->nspid);
+	g.name = tmp;
 	strcat(abs, strcmp(abs, "/") == 0 ? "" : "/");
 	strcat(abs, base);
-	if (unsafe_path(abs)) {
+	int rc = -2;
+	if (unsafe_path(abs))
 		sbuf_printf(err, "%s: the agent's options cannot carry a file name with a comma", abs);
-		return -2;
+	else {
+		snprintf(cmd, sizeof cmd, "dump:%s", abs);
+		rc = run(p, cmd, g.dir >= 0 ? &g : NULL, base, result, err);
 	}
-	snprintf(cmd, sizeof cmd, "dump:%s", abs);
-	return agent_run(p, cmd, result, err);
+	if (g.dir >= 0)
+		close(g.dir);
+	free(tmp);
+	return rc;
 }

@@ -325,11 +325,51 @@ static int served_by(const struct proc_info *p, int fd, struct sbuf *err)
 	return 0;
 }
 
+/* heapwalk's progress, for the dump files the JVM writes (hs_progress) */
+static int show_progress;
+
+void hs_progress(int on)
+{
+	show_progress = on && isatty(STDERR_FILENO);
+}
+
+/* g's file, looked at (never followed if a link), on stderr's one line
+ * a few times a second; last: once more, whenever, the line ended. */
+static void growth_show(struct hs_growth *g, int last)
+{
+	struct stat st;
+	double now = seconds();
+
+	if (g == NULL || !show_progress || (!last && now - g->shown < 0.25))
+		return;
+	g->shown = now;
+	if (fstatat(g->dir, g->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+		fprintf(stderr, "\r\033[Kheapwalk: PID %ld: %.1f MB of its heap dump written, %.1f s%s", (long)g->pid,
+			(double)st.st_size / 1e6, now - g->t0, last ? "\n" : "");
+	else /* HotSpot runs its full GC before it makes the file */
+		fprintf(stderr, "\r\033[Kheapwalk: PID %ld: no dump file yet, %.1f s%s", (long)g->pid, now - g->t0,
+			last ? "\n" : "");
+	fflush(stderr);
+	g->drawn = !last;
+}
+
+void hs_growth_end(struct hs_growth *g, int ok)
+{
+	if (g == NULL)
+		return;
+	if (ok)
+		growth_show(g, 1);
+	else if (g->drawn) /* an error's line begins a line of its own */
+		fputc('\n', stderr);
+	g->drawn = 0;
+}
+
 /* One request on the socket; the answer's status and output, waited
- * for wall_s seconds at most (0: as long as the JVM runs). -2, err
- * untouched, when no one listens on the socket (ECONNREFUSED). */
-static int converse(const struct proc_info *p, const struct jvm_tmp *t, double wall_s, const char *cmd,
-		    const char *const args[3], int *status, struct sbuf *out, struct sbuf *err)
+ * for wall_s seconds at most (0: as long as the JVM runs), g's file
+ * shown meanwhile (NULL: none). -2, err untouched, when no one listens
+ * on the socket (ECONNREFUSED). */
+static int converse(const struct proc_info *p, const struct jvm_tmp *t, double wall_s, struct hs_growth *g,
+		    const char *cmd, const char *const args[3], int *status, struct sbuf *out, struct sbuf *err)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct sbuf req, ans;
@@ -360,9 +400,11 @@ static int converse(const struct proc_info *p, const struct jvm_tmp *t, double w
 		goto out;
 	/* the answer comes when the command is done (a dump: as long as it
 	 * takes); meanwhile the JVM must stay there and running */
+	if (g != NULL)
+		g->t0 = g->shown = seconds();
 	for (double end = seconds() + wall_s;;) {
 		struct pollfd pf = { .fd = fd, .events = POLLIN };
-		int ready = poll(&pf, 1, 1000);
+		int ready = poll(&pf, 1, g != NULL ? 250 : 1000);
 		if (ready == 0 && wall_s > 0 && seconds() > end) {
 			sbuf_printf(err, "PID %ld did not answer %s in %.0f s (HEAPWALK_SNAPSHOT_WALL): given up", (long)p->pid,
 				    cmd, wall_s);
@@ -376,6 +418,7 @@ static int converse(const struct proc_info *p, const struct jvm_tmp *t, double w
 				sbuf_printf(err, "PID %ld stopped before it answered (SIGSTOP or a debugger)", (long)p->pid);
 				goto out;
 			}
+			growth_show(g, 0);
 			continue;
 		}
 		r = ready < 0 ? -1 : read(fd, buf, sizeof buf);
@@ -413,8 +456,8 @@ out:
 }
 
 /* The socket, opened if need be, then the request: as whoever runs it. */
-static int talk(const struct proc_info *p, double wall_s, const char *cmd, const char *const args[3], int *status,
-		struct sbuf *out, struct sbuf *err)
+static int talk(const struct proc_info *p, double wall_s, struct hs_growth *g, const char *cmd,
+		const char *const args[3], int *status, struct sbuf *out, struct sbuf *err)
 {
 	struct jvm_tmp t;
 	struct stat st;
@@ -458,7 +501,7 @@ static int talk(const struct proc_info *p, double wall_s, const char *cmd, const
 		}
 		if (proc_same(p, err) < 0 || stopped(p, err))
 			break;
-		rc = converse(p, &t, wall_s, cmd, args, status, out, err);
+		rc = converse(p, &t, wall_s, g, cmd, args, status, out, err);
 		if (rc != -2)
 			break;
 		rc = -1;
@@ -545,7 +588,7 @@ int hs_as_user(const struct proc_info *p, hs_user_fn fn, void *arg, struct sbuf 
 
 /* hs_attach's request, for a child of the JVM's user: its status then
  * its output, in out. */
-struct request { const char *cmd; const char *const *args; double wall_s; };
+struct request { const char *cmd; const char *const *args; double wall_s; struct hs_growth *g; };
 
 static int talk_for(const struct proc_info *p, void *arg, struct sbuf *out, struct sbuf *err)
 {
@@ -554,7 +597,7 @@ static int talk_for(const struct proc_info *p, void *arg, struct sbuf *out, stru
 	int st = 0;
 
 	sbuf_init(&o);
-	int rc = talk(p, q->wall_s, q->cmd, q->args, &st, &o, err);
+	int rc = talk(p, q->wall_s, q->g, q->cmd, q->args, &st, &o, err);
 	if (rc == 0) {
 		sbuf_printf(out, "%d\n", st);
 		sbuf_add(out, o.buf ? o.buf : "", o.len);
@@ -572,10 +615,16 @@ int hs_attach(const struct proc_info *p, const char *cmd, const char *const args
 int hs_attach_within(const struct proc_info *p, double wall_s, const char *cmd, const char *const args[3], int *status,
 		     struct sbuf *out, struct sbuf *err)
 {
+	return hs_attach_shown(p, wall_s, NULL, cmd, args, status, out, err);
+}
+
+int hs_attach_shown(const struct proc_info *p, double wall_s, struct hs_growth *g, const char *cmd,
+		    const char *const args[3], int *status, struct sbuf *out, struct sbuf *err)
+{
 	if (p->kind != PROC_JVM)
 		abort(); /* a bug: SIGQUIT would go to whatever it is */
 	if (geteuid() == 0 && p->uid != 0) {
-		struct request q = { cmd, args, wall_s };
+		struct request q = { cmd, args, wall_s, g };
 		struct sbuf o;
 		sbuf_init(&o);
 		int rc = hs_as_user(p, talk_for, &q, &o, err);
@@ -590,7 +639,7 @@ int hs_attach_within(const struct proc_info *p, double wall_s, const char *cmd, 
 		sbuf_free(&o);
 		return rc;
 	}
-	return talk(p, wall_s, cmd, args, status, out, err);
+	return talk(p, wall_s, g, cmd, args, status, out, err);
 }
 
 /* (hsattach.h) */

@@ -25,6 +25,29 @@ int hs_attach(const struct proc_info *p, const char *cmd, const char *const args
 int hs_attach_within(const struct proc_info *p, double wall_s, const char *cmd, const char *const args[3], int *status,
 		     struct sbuf *out, struct sbuf *err);
 
+/* What the JVM writes while its answer is awaited: the file name in the
+ * directory dir (a descriptor), its size shown on stderr's one line as
+ * it grows, a few times a second, when hs_progress is on. The JVM is
+ * not touched for it: the file is only looked at. */
+struct hs_growth {
+	pid_t pid;
+	int dir;
+	const char *name;
+	double t0, shown; /* when asked; when last shown */
+	int drawn;        /* a line without its newline on stderr */
+};
+/* Progress on (on, and stderr a terminal) or off, for the dumps after. */
+void hs_progress(int on);
+/* hs_attach_within, g's file shown meanwhile (g NULL: hs_attach_within);
+ * g's line is the process's that talks: call it as the JVM's user
+ * already (hs_as_user) when heapwalk is root and the JVM another's. */
+int hs_attach_shown(const struct proc_info *p, double wall_s, struct hs_growth *g, const char *cmd,
+		    const char *const args[3], int *status, struct sbuf *out, struct sbuf *err);
+/* After the answer: with ok, g's file (its name now in g->name: the
+ * agent renames its file once whole) shown a last time, its line ended;
+ * else only the line ended, for an error's line. */
+void hs_growth_end(struct hs_growth *g, int ok);
+
 /* The JVM p's /tmp, resolved inside its root (its absolute symbolic
  * links lead into it, not into ours): a descriptor (O_RDONLY,
  * O_DIRECTORY; the caller's to close), or -1 with one line in err, also

@@ -15,6 +15,7 @@
 #include "cli/attach.h"
 #include "cli/dotnet.h"
 #include "cli/dotnet_mark.h"
+#include "cli/hsattach.h"
 #include "cli/hsdump.h"
 #include "cli/pidsnap.h"
 #include "cli/node.h"
@@ -760,6 +761,7 @@ static int parse_expr(struct cli *c, struct pipeline *pl)
  * stderr that says why, when the agent cannot be loaded into it. */
 static int jvm_snapshot(const struct cli *c, const struct proc_info *p, struct sbuf *res, struct sbuf *err)
 {
+	hs_progress(!c->oo.quiet); /* the dump file's size as it grows, on a terminal */
 	if (c->plain || c->gz)
 		return hs_dumpheap(p, c->file, c->gz, res, err);
 	int rc = agent_snapshot(p, c->file, res, err);

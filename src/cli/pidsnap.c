@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/attach.h"
+#include "cli/hsattach.h"
 #include "cli/hsdump.h"
 #include "cli/dotnet.h"
 #include "cli/dotnet_mark.h"
@@ -87,6 +88,7 @@ static int jvm_take(const struct proc_info *p, const char *file, const char *pre
 	if (!quiet)
 		fprintf(stderr, "heapwalk: PID %ld, a JVM: heapwalk's agent writes its heap...\n", (long)p->pid);
 	sbuf_init(&res);
+	hs_progress(!quiet); /* the dump file's size as it grows, on a terminal */
 	int rc = agent_snapshot(p, file, &res, err);
 	if (rc == 0 && !quiet)
 		jvm_figures(p, res.buf ? res.buf : "");
@@ -99,6 +101,7 @@ static int jvm_take(const struct proc_info *p, const char *file, const char *pre
 		if (rc == 0 && !quiet)
 			fprintf(stderr, "heapwalk: %s\n", res.buf ? res.buf : "");
 	}
+	hs_progress(0);
 	sbuf_free(&res);
 	if (rc < 0)
 		return -1;
