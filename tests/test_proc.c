@@ -2539,7 +2539,7 @@ END_TEST
 /* The .NET workload as a service, its standard input a pipe whose end
  * we hold (it runs until that closes), its output in log, with env
  * ("NAME=VALUE", or NULL) set; its pid once it has said it. */
-static pid_t dotnet_start_exe(const char *exe, const char *log, const char *env, int *hold)
+static pid_t dotnet_start(const char *log, const char *env, int *hold)
 {
 	int in[2];
 	pid_t pid;
@@ -2556,7 +2556,7 @@ static pid_t dotnet_start_exe(const char *exe, const char *log, const char *env,
 		close(in[1]);
 		if (env != NULL)
 			putenv((char *)env);
-		execl(exe, "Workload", (char *)NULL);
+		execl(DNOUT "/Workload", "Workload", (char *)NULL);
 		_exit(127);
 	}
 	close(in[0]);
@@ -2577,11 +2577,6 @@ static pid_t dotnet_start_exe(const char *exe, const char *log, const char *env,
 	}
 	ck_abort_msg("the workload said nothing in 60 s: %s", log);
 	return -1;
-}
-
-static pid_t dotnet_start(const char *log, const char *env, int *hold)
-{
-	return dotnet_start_exe(DNOUT "/Workload", log, env, hold);
 }
 
 /* The workload ended as it ends itself, its standard input closed (it
@@ -2805,65 +2800,6 @@ START_TEST(test_dotnet_bounds)
 	ck_assert_msg(rc == 0 && *err == '\0', "after a snapshot cut short: status %d: %s", rc, err);
 	free(err);
 	assert_workload(PROCDIR "/bounds.nettrace");
-	dotnet_end(pid, hold);
-}
-END_TEST
-
-#define SFDIR PROCDIR "/singlefile"
-
-/* The workload published as one self-contained file, the runtime linked
- * into its executable (no libcoreclr.so to map): SFDIR/out/Workload; 0
- * (said) when it cannot be published (the runtime's pack comes from
- * NuGet). */
-static int single_file_workload(void)
-{
-	if (!dotnet_workload())
-		return 0;
-	procdir();
-	if (system("test " SFDIR "/out/Workload -nt " TEST_SRCDIR "/dotnet/Program.cs") == 0)
-		return 1;
-	if (system("rm -rf " SFDIR " && mkdir -p " SFDIR "/src && cp " TEST_SRCDIR "/dotnet/Program.cs " TEST_SRCDIR
-		   "/dotnet/Workload.csproj " SFDIR "/src/ && cd " SFDIR "/src && DOTNET_CLI_TELEMETRY_OPTOUT=1 "
-		   "DOTNET_NOLOGO=1 dotnet publish -c Release -r linux-x64 --self-contained -p:PublishSingleFile=true "
-		   "-o ../out > ../publish.log 2>&1") != 0) {
-		fprintf(stderr, "proc: the .NET workload could not be published as a self-contained single file (see "
-				SFDIR "/publish.log; its runtime pack comes from NuGet): skipped\n");
-		return 0;
-	}
-	return 1;
-}
-
-/* A self-contained single-file .NET app maps no libcoreclr.so (the
- * runtime is linked into its executable): told by the diagnostics
- * socket it serves itself, and snapshotted, the workload's own counts in
- * it. With its diagnostics off (no socket) it is not told, and refused
- * in one line, untouched. */
-START_TEST(test_dotnet_single_file)
-{
-	int hold;
-
-	if (!single_file_workload())
-		return;
-	pid_t pid = dotnet_start_exe(SFDIR "/out/Workload", PROCDIR "/sf.log", NULL, &hold);
-	char path[64];
-	size_t n;
-	snprintf(path, sizeof path, "/proc/%ld/maps", (long)pid);
-	char *maps = file_bytes(path, &n);
-	ck_assert_msg(strstr(maps, "libcoreclr.so") == NULL, "the single-file app maps libcoreclr.so");
-	free(maps);
-	char args[512];
-	int rc;
-	unlink(PROCDIR "/sf.nettrace");
-	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/sf.nettrace", (long)pid);
-	char *err = hw_stderr(args, 0, &rc);
-	ck_assert_msg(rc == 0 && *err == '\0', "%s: status %d: %s", args, rc, err);
-	free(err);
-	assert_workload(PROCDIR "/sf.nettrace");
-	assert_untouched(pid, "the single-file .NET workload");
-	dotnet_end(pid, hold);
-
-	pid = dotnet_start_exe(SFDIR "/out/Workload", PROCDIR "/sf.log", "DOTNET_EnableDiagnostics=0", &hold);
-	refused_not_runtime(pid, "the single-file .NET workload, its diagnostics off");
 	dotnet_end(pid, hold);
 }
 END_TEST
@@ -3166,7 +3102,6 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_dotnet_planted_name);
 	tcase_add_test(tc, test_dotnet_bounds);
 	tcase_add_test(tc, test_dotnet_in_namespaces);
-	tcase_add_test(tc, test_dotnet_single_file);
 	suite_add_tcase(s, tc);
 	/* HotSpot's dump fetched from the JVM's /tmp (cli/hsdump.c) */
 	tc = tcase_create("hsdump");

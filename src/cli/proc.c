@@ -6,7 +6,6 @@
  * executable's path) is escaped before it is shown. */
 #include "cli/proc.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
@@ -393,65 +392,6 @@ static int node_binary(pid_t pid)
 	return seen[0] && seen[1] && !seen[2];
 }
 
-/* Does the process hold the socket of inode ino (/proc/PID/fd)? */
-static int holds_socket(pid_t pid, unsigned long long ino)
-{
-	char path[64], want[48], link[64];
-	struct dirent *e;
-	int yes = 0;
-
-	snprintf(path, sizeof path, "/proc/%ld/fd", (long)pid);
-	snprintf(want, sizeof want, "socket:[%llu]", ino);
-	DIR *d = opendir(path);
-	while (d != NULL && !yes && (e = readdir(d)) != NULL) {
-		char fd[320];
-		snprintf(fd, sizeof fd, "%s/%s", path, e->d_name);
-		ssize_t n = e->d_name[0] != '.' ? readlink(fd, link, sizeof link - 1) : -1;
-		if (n > 0) {
-			link[n] = '\0';
-			yes = strcmp(link, want) == 0;
-		}
-	}
-	if (d != NULL)
-		closedir(d);
-	return yes;
-}
-
-/* Does the process itself listen on the .NET runtime's diagnostics
- * socket, dotnet-diagnostic-NSPID-START-socket (its pid in its own
- * namespace and its start time: no other process's name), as the
- * kernel's table of its network namespace's UNIX sockets says
- * (/proc/PID/net/unix: listening, bound to that name) and its own
- * descriptors (/proc/PID/fd)? A runtime linked into its executable (a
- * self-contained single-file app) maps no libcoreclr.so: this tells it.
- * Nothing is connected to. */
-static int serves_diagnostics(pid_t pid, const struct status *st, unsigned long long start)
-{
-	char path[64], want[96], *line = NULL;
-	size_t cap = 0;
-	int yes = 0;
-
-	snprintf(path, sizeof path, "/proc/%ld/net/unix", (long)pid);
-	snprintf(want, sizeof want, "/dotnet-diagnostic-%ld-%llu-socket\n", st->nspid, start);
-	FILE *f = fopen(path, "re");
-	while (f != NULL && !yes && getline(&line, &cap, f) > 0) {
-		unsigned long flags;
-		unsigned type, state;
-		unsigned long long ino;
-		const char *name = strrchr(line, '/');
-		/* Num RefCount Protocol Flags Type St Inode Path; Flags 0x10000:
-		 * listening (__SO_ACCEPTCON) */
-		if (name != NULL && strcmp(name, want) == 0 &&
-		    sscanf(line, "%*s %*x %*x %lx %x %x %llu", &flags, &type, &state, &ino) == 4 && (flags & 0x10000) &&
-		    type == 1 /* SOCK_STREAM */)
-			yes = holds_socket(pid, ino);
-	}
-	free(line);
-	if (f != NULL)
-		fclose(f);
-	return yes;
-}
-
 /* Is the JVM's attach socket /tmp/.java_pidNSPID there (in its root, its
  * links resolved inside it)? */
 static int has_socket(pid_t pid, const struct status *st)
@@ -502,9 +442,8 @@ static int foreign(const struct status *st)
 	return me != 0 && (st->uid[0] != me || st->uid[1] != me || st->uid[2] != me);
 }
 
-/* The runtime the process's maps show (or, for .NET, its diagnostics
- * socket), or -1 with err. */
-static int runtime_of(pid_t pid, const struct status *st, unsigned long long start, int *hotspot, struct sbuf *err)
+/* The runtime the process's maps show, or -1 with err. */
+static int runtime_of(pid_t pid, const struct status *st, int *hotspot, struct sbuf *err)
 {
 	int libs = mapped(pid, st);
 
@@ -544,11 +483,7 @@ static int runtime_of(pid_t pid, const struct status *st, unsigned long long sta
 			    "the SIGQUIT that asks it to would kill it", (long)pid);
 		return -1;
 	}
-	if (libs & MAP_NODE)
-		return PROC_NODE;
-	if (serves_diagnostics(pid, st, start))
-		return PROC_DOTNET;
-	if (node_binary(pid))
+	if ((libs & MAP_NODE) || node_binary(pid))
 		return PROC_NODE;
 	sbuf_printf(err, "PID %ld is not a JVM, .NET or Node process (it is ", (long)pid);
 	what_it_is(pid, err);
@@ -595,7 +530,7 @@ int proc_identify(const char *arg, struct proc_info *p, struct sbuf *err)
 		return -1;
 	}
 	int hotspot = 0;
-	int kind = runtime_of((pid_t)pid, &st, before, &hotspot, err);
+	int kind = runtime_of((pid_t)pid, &st, &hotspot, err);
 	if (kind < 0)
 		return -1;
 	p->hotspot = hotspot;
