@@ -404,7 +404,7 @@ static int converse(const struct proc_info *p, const struct jvm_tmp *t, double w
 		g->t0 = g->shown = seconds();
 	for (double end = seconds() + wall_s;;) {
 		struct pollfd pf = { .fd = fd, .events = POLLIN };
-		int ready = poll(&pf, 1, g != NULL ? 250 : 1000);
+		int ready = poll(&pf, 1, g != NULL && show_progress ? 250 : 1000); /* a line to show: 4 times a second */
 		if (ready == 0 && wall_s > 0 && seconds() > end) {
 			sbuf_printf(err, "PID %ld did not answer %s in %.0f s (HEAPWALK_SNAPSHOT_WALL): given up", (long)p->pid,
 				    cmd, wall_s);
