@@ -10,12 +10,6 @@
 #include "query/inspect.h"
 #include "query/step.h"
 
-static const char *const op_text[] = { "<", "<=", ">", ">=", "==", "!=" };
-
-const char *check_op_text(enum chk_op op)
-{
-	return op_text[op];
-}
 
 static char *trim(char *s)
 {
@@ -119,7 +113,7 @@ static int parse_rule(char *line, struct chk_rule *r, const char **why)
 	size_t ol = strspn(op, "<>=!");
 	int k;
 	for (k = 0; k < 6; k++)
-		if (ol == strlen(op_text[k]) && strncmp(op, op_text[k], ol) == 0)
+		if (ol == strlen(check_op_text((enum chk_op)k)) && strncmp(op, check_op_text((enum chk_op)k), ol) == 0)
 			break;
 	if (k == 6) {
 		*why = "no comparison after the measure (<, <=, >, >=, == or !=)";
@@ -431,7 +425,7 @@ void check_junit(const struct chk_rules *rs, const char *dump, const char *rules
 			sbuf_adds(out, "\" type=\"unmeasured\"/>\n    </testcase>\n");
 		} else if (!r->ok) {
 			char msg[96];
-			snprintf(msg, sizeof msg, "measured %lld, not %s %lld", (long long)r->got, op_text[r->op],
+			snprintf(msg, sizeof msg, "measured %lld, not %s %lld", (long long)r->got, check_op_text(r->op),
 				 (long long)r->value);
 			sbuf_adds(out, ">\n      <failure message=\"");
 			xml_text(out, msg);
