@@ -187,6 +187,24 @@ START_TEST(test_check_errors)
 	out = run(cmd, &st);
 	ck_assert_msg(WEXITSTATUS(st) == 2 && strstr(out, "a growth rule needs --baseline OLD") != NULL, "%d %s", st, out);
 	free(out);
+	/* check's usage errors are 2 however the command line is spelt */
+	static const char *const spelt[] = { "%s/final.hprof check --rules %s/kinds.rules --bogus",
+					     "-qb %s/base.hprof check --rules %s/kinds.rules --bogus",
+					     "check %s/final.hprof --rules %s/kinds.rules --rules-off nosuch" };
+	for (size_t i = 0; i < sizeof spelt / sizeof spelt[0]; i++) {
+		char args[1024];
+		snprintf(args, sizeof args, spelt[i], d, d);
+		snprintf(cmd, sizeof cmd, "%s %s >/dev/null 2>&1", heapwalk(), args);
+		ck_assert_msg(WEXITSTATUS(system(cmd)) == 2, "%s: not 2", args);
+	}
+	/* a file of no rules (cut short, all comments) must not pass */
+	out = check(d, "empty", "# nothing yet\n\n", "", &st);
+	ck_assert_msg(st == 2 && strstr(out, "empty.rules: no rules in it") != NULL, "%d %s", st, out);
+	free(out);
+	/* '#' inside a word is the rule's (a regex), a comment after a blank */
+	out = check(d, "hash", "set instances /^Leaky\\$Leak#?ed$/ : count == 300 # a comment\n", "", &st);
+	ck_assert_msg(st == 0, "%d %s", st, out);
+	free(out);
 	/* other commands' usage errors stay 1 */
 	snprintf(cmd, sizeof cmd, "%s classes --bogus %s/final.hprof 2>&1", heapwalk(), d);
 	out = run(cmd, &st);
@@ -211,7 +229,8 @@ START_TEST(test_check_junit)
 	char *out = check(d, "junit",
 			  "set instances Leaky$Leaked : count == 300\n"
 			  "set instances Leaky$Leaked : count < 300   # <fails> & says \"why\"\n"
-			  "set object 0xfffffff0 : count == 1\n", more, &st);
+			  "set object 0xfffffff0 : count == 1\n"
+			  "set instances Bad\xef\xbf\xbfName\x01 : count == 0   # no XML character, a control\n", more, &st);
 	ck_assert_msg(st == 2, "status %d: %s", st, out);
 	free(out);
 	snprintf(cmd, sizeof cmd,
@@ -222,7 +241,7 @@ START_TEST(test_check_junit)
 		 d);
 	out = run(cmd, &st);
 	ck_assert_msg(st == 0, "%s", out);
-	ck_assert_msg(strcmp(out, "testsuites 3 1 1 3 measured 300, not < 300 True line 2: set instances Leaky$Leaked : "
+	ck_assert_msg(strcmp(out, "testsuites 4 1 2 4 measured 300, not < 300 True line 2: set instances Leaky$Leaked : "
 			      "count < 300\n") == 0, "%s", out);
 	free(out);
 }

@@ -244,6 +244,13 @@ START_TEST(test_leaks_node)
 	ck_assert_uint_eq(cl[0].count, 300);
 	jv_free(&doc);
 	free(json);
+	/* check's growth of a class the baseline does not have: none there, all 300 grown */
+	FILE *f = fopen(V8LEAKS "/growth.rules", "w");
+	ck_assert(f != NULL && fputs("growth instances Leaked : count == 300\n", f) >= 0 && fclose(f) == 0);
+	out = hw("-q check " V8LEAKS "/final.heapsnapshot -b " V8LEAKS "/base.heapsnapshot --rules " V8LEAKS
+		 "/growth.rules 2>&1", 0, 0);
+	ck_assert_msg(strstr(out, "pass") != NULL, "%s", out);
+	free(out);
 }
 END_TEST
 

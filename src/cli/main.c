@@ -846,7 +846,7 @@ static struct ruleset *load_rules(const struct cli *c, int *rc)
 		if (rules_enable(rs, c->rule_groups[i], c->rule_on[i]) < 0) {
 			sbuf_printf(&err, "--rules-%s: no rule group '%s' (heapwalk rules lists them)",
 				    c->rule_on[i] ? "on" : "off", c->rule_groups[i]);
-			*rc = EXIT_USAGE;
+			*rc = usage_status;
 		}
 	if (*rc != 0) {
 		fprintf(stderr, "heapwalk: %s\n", err.buf);
@@ -1154,21 +1154,47 @@ done:
 	return rc;
 }
 
-/* Is the command word check? The first word that is no option nor an
- * option's value (before the options are parsed, for usage_status). */
+/* Is the command word check? Among the first two words that are no
+ * option nor an option's value (heapwalk check DUMP, heapwalk DUMP
+ * check), before getopt reads the options (for usage_status): bundled
+ * short options (-qb OLD) and long ones shortened (--base OLD) taken as
+ * getopt takes them. */
 static int is_check(int argc, char **argv)
 {
-	static const char *const valued[] = { "-e", "-f", "-s", "-n", "-d", "-b", "-o", "--expr", "--format",
-		"--sort", "--filter", "--exact", "--top", "--depth", "--cutoff", "--max", "--baseline", "--rules",
-		"--rules-off", "--rules-on", "--by", "--heapshot", "--root", "--ignore", "--output",
-		"--inspections", "--target", "--junit" };
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0)
-			return i + 1 < argc && strcmp(argv[i + 1], "check") == 0;
-		if (argv[i][0] != '-' || argv[i][1] == '\0')
-			return strcmp(argv[i], "check") == 0;
-		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
-			if (strcmp(argv[i], valued[k]) == 0) {
+	static const char shortv[] = "efsndbo"; /* short options with a value */
+	static const char *const longv[] = { "expr", "format", "sort", "filter", "exact", "top", "depth", "cutoff",
+		"max", "baseline", "rules", "rules-off", "rules-on", "by", "heapshot", "root", "ignore", "output",
+		"inspections", "target", "junit" };
+	int words = 0;
+
+	for (int i = 1; i < argc && words < 2; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0) {
+			for (int k = i + 1; k < argc && words < 2; k++, words++)
+				if (strcmp(argv[k], "check") == 0)
+					return 1;
+			return 0;
+		}
+		if (a[0] != '-' || a[1] == '\0') {
+			if (strcmp(a, "check") == 0)
+				return 1;
+			words++;
+			continue;
+		}
+		if (a[1] != '-') { /* -qb OLD: a value-taking letter ends the bundle, or its value follows it */
+			for (const char *q = a + 1; *q; q++)
+				if (strchr(shortv, *q) != NULL) {
+					if (q[1] == '\0')
+						i++;
+					break;
+				}
+			continue;
+		}
+		if (strchr(a, '=') != NULL)
+			continue;
+		size_t len = strlen(a + 2);
+		for (size_t k = 0; k < sizeof longv / sizeof longv[0]; k++)
+			if (len > 0 && strncmp(longv[k], a + 2, len) == 0) { /* --base: --baseline's value follows */
 				i++;
 				break;
 			}
@@ -1206,9 +1232,19 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 		}
 		sbuf_init(&text);
 		while ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
-			if (n > 0)
+			if (n > 0 && text.len + (size_t)n > ((size_t)16 << 20)) { /* gates, not a dump */
+				n = -2;
+				break;
+			} else if (n > 0) {
 				sbuf_add(&text, buf, (size_t)n);
+			}
 		close(fd);
+		if (n == -2) {
+			path_error(files[i], "more than 16 MiB: not a file of gates");
+			sbuf_free(&text);
+			rc = 2;
+			goto done_rules;
+		}
 		if (n < 0 || check_parse(files[i], text.buf ? text.buf : "", text.len, &one, &err) < 0) {
 			if (n < 0)
 				path_error(files[i], "read error");
@@ -1219,6 +1255,12 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 			goto done_rules;
 		}
 		sbuf_free(&text);
+		if (one.n == 0) { /* a gates file cut short or all comments must not pass */
+			path_error(files[i], "no rules in it");
+			check_free(&one);
+			rc = 2;
+			goto done_rules;
+		}
 		rs.r = xreallocarray(rs.r, rs.n + one.n + 1, sizeof *rs.r);
 		memcpy(rs.r + rs.n, one.r, one.n * sizeof *one.r);
 		rs.n += one.n;

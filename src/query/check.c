@@ -3,6 +3,7 @@
 #include "query/check.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,7 @@ static int parse_value(const char *s, int bytes, int sign_ok, int64_t *out, cons
 		neg = 1;
 		s++;
 	}
+	const char *digits_at = s;
 	for (; isdigit((unsigned char)*s) || (*s == '.' && !dot); s++) {
 		if (*s == '.') {
 			dot = 1;
@@ -76,9 +78,19 @@ static int parse_value(const char *s, int bytes, int sign_ok, int64_t *out, cons
 		*why = "a whole number (a fraction goes with kB, MB, GB or TB)";
 		return -1;
 	}
+	if (!dot && i < 2) { /* a whole number, no unit: exact, not through a double */
+		errno = 0;
+		unsigned long long u = strtoull(digits_at, NULL, 10);
+		if (errno != 0 || u > (unsigned long long)INT64_MAX) {
+			*why = "a number below 2^63";
+			return -1;
+		}
+		*out = neg ? -(int64_t)u : (int64_t)u;
+		return 0;
+	}
 	v *= units[i].f;
 	if (v >= 9.2e18) {
-		*why = "a number below 2^63";
+		*why = "a number below 9.2e18 bytes";
 		return -1;
 	}
 	*out = (int64_t)(v + 0.5) * (neg ? -1 : 1);
@@ -137,11 +149,17 @@ static int parse_rule(char *line, struct chk_rule *r, const char **why)
 		struct pipeline pl = { 0 };
 		struct sbuf err;
 		sbuf_init(&err);
-		int bad = pipeline_parse(r->steps, &pl, &err) < 0 || pl.view != NULL;
+		int bad = pipeline_parse(r->steps, &pl, &err) < 0 || pl.view != NULL, bl = 0;
+		for (size_t i = 0; !bad && i < pl.n; i++)
+			bl |= step_on_baseline(pl.steps[i].op) || pl.steps[i].op == ST_GONE;
 		pipeline_free(&pl);
 		sbuf_free(&err);
 		if (bad) {
 			*why = "steps that do not parse, or end in a view (heapwalk DUMP -e 'STEPS' shows why)";
+			return -1;
+		}
+		if (bl && r->kind == CK_GROWTH) {
+			*why = "growth steps without new, old, gone or unidentified (they run on the baseline too)";
 			return -1;
 		}
 		if (!set_measure(r->measure)) {
@@ -192,7 +210,10 @@ static int parse_rule(char *line, struct chk_rule *r, const char **why)
 		*why = "a subject of set STEPS, growth STEPS, leaks [top] or inspection NAME [ARG] [top]";
 		return -1;
 	}
-	if (parse_value(val, is_bytes(r->measure), r->kind == CK_GROWTH, &r->value, why) < 0)
+	int bytes = is_bytes(r->measure);
+	if (r->insp != NULL && strcmp(r->measure, "shallow") != 0 && strcmp(r->measure, "count") != 0)
+		bytes = inspect_find(r->insp)->extra_bytes; /* its own figure: bytes or a count */
+	if (parse_value(val, bytes, r->kind == CK_GROWTH, &r->value, why) < 0)
 		return -1;
 	return 0;
 }
@@ -225,16 +246,21 @@ int check_parse(const char *file, const char *text, size_t len, struct chk_rules
 			why = "a NUL byte: not a rules file";
 		} else {
 			l = xstrndup(text + at, e - at);
-			char *hash = strchr(l, '#');
-			if (hash != NULL)
-				*hash = '\0';
+			for (char *hash = l; (hash = strchr(hash, '#')) != NULL; hash++)
+				if (hash == l || hash[-1] == ' ' || hash[-1] == '\t') { /* a '#' inside a word is the rule's */
+					*hash = '\0';
+					break;
+				}
 			char *s = trim(l);
 			if (*s != '\0') {
 				r.text = xstrdup(s);
 				if (parse_rule(s, &r, &why) == 0) {
 					rs->need_baseline |= r.kind == CK_GROWTH;
 					rs->need_target |= r.kind == CK_LEAKS || r.kind == CK_LEAKS_TOP;
-					rs->r = xreallocarray(rs->r, rs->n + 1, sizeof *rs->r);
+					if (rs->n == rs->cap) {
+						rs->cap = rs->cap ? 2 * rs->cap : 16;
+						rs->r = xreallocarray(rs->r, rs->cap, sizeof *rs->r);
+					}
 					rs->r[rs->n++] = r;
 					r.text = NULL;
 				}
@@ -325,8 +351,15 @@ size_t check_eval(struct chk_rules *rs, struct heap *h, struct heap *old, const 
 				break;
 			}
 			rc = measure_steps(r, h, p, &now, &err);
-			if (rc == 0 && (rc = measure_steps(r, old, p, &then, &err)) < 0)
-				sbuf_adds(&err, " (in the baseline)");
+			if (rc == 0 && (rc = measure_steps(r, old, p, &then, &err)) < 0) {
+				/* a class made after the baseline: none there */
+				if (strncmp(err.buf, "no class named '", 16) == 0 || strncmp(err.buf, "no class matches /", 18) == 0) {
+					rc = 0;
+					then = 0;
+				} else {
+					sbuf_adds(&err, " (in the baseline)");
+				}
+			}
 			break;
 		case CK_LEAKS:
 		case CK_LEAKS_TOP:
@@ -386,7 +419,15 @@ static void xml_text(struct sbuf *out, const char *s)
 
 	sbuf_init(&e);
 	esc_append(&e, (const uint8_t *)s, strlen(s), 0);
-	for (size_t i = 0; i < e.len; i++)
+	for (size_t i = 0; i < e.len; i++) {
+		const uint8_t *u = (const uint8_t *)e.buf + i;
+		/* U+FDD0..FDEF, U+FFFE, U+FFFF: valid UTF-8, no XML character */
+		if (i + 2 < e.len && u[0] == 0xef && ((u[1] == 0xb7 && u[2] >= 0x90 && u[2] <= 0xaf) ||
+						      (u[1] == 0xbf && (u[2] == 0xbe || u[2] == 0xbf)))) {
+			sbuf_printf(out, "\\u{%X}", (unsigned)((u[0] & 0x0f) << 12 | (u[1] & 0x3f) << 6 | (u[2] & 0x3f)));
+			i += 2;
+			continue;
+		}
 		switch (e.buf[i]) {
 		case '&': sbuf_adds(out, "&amp;"); break;
 		case '<': sbuf_adds(out, "&lt;"); break;
@@ -395,6 +436,7 @@ static void xml_text(struct sbuf *out, const char *s)
 		case '\'': sbuf_adds(out, "&apos;"); break;
 		default: sbuf_addc(out, e.buf[i]);
 		}
+	}
 	sbuf_free(&e);
 }
 

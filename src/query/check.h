@@ -44,7 +44,7 @@ struct chk_rule {
 
 struct chk_rules {
 	struct chk_rule *r;
-	size_t n;
+	size_t n, cap;
 	int need_baseline;   /* a growth rule */
 	int need_target;     /* a leaks rule */
 };
