@@ -1036,6 +1036,8 @@ static int run_series(struct cli *c)
 	growth_init(&g, c->nseries);
 	if (open_dump(&first, c->series[0], c, &p, 1) < 0) {
 		growth_free(&g);
+		sbuf_free(&out);
+		sbuf_free(&err);
 		return EXIT_INPUT;
 	}
 	growth_add(&g, 0, NULL, &first, &p, &err);
