@@ -991,7 +991,22 @@ static int take_live(struct cli *c, struct pidsnap *snap, char **said)
 	return rc;
 }
 
-/* Writes out to -o FILE or standard output; the status to exit with. */
+/* inputs_of, and the nmore files more[] too (check's gates, no longer
+ * rule_files): what a write must not write, in keep[51]. */
+static void inputs_and(const struct cli *c, const char *const *more, size_t nmore, const char **keep)
+{
+	size_t k = 0;
+
+	inputs_of(c, keep);
+	while (keep[k] != NULL)
+		k++;
+	for (size_t i = 0; i < nmore; i++)
+		keep[k++] = more[i];
+	keep[k] = NULL;
+}
+
+/* Writes out to -o FILE or standard output (more: further files never
+ * written); the status to exit with. */
 static int put_output(struct cli *c, struct sbuf *out, const char *const *more, size_t nmore)
 {
 	struct sbuf err;
@@ -1000,13 +1015,7 @@ static int put_output(struct cli *c, struct sbuf *out, const char *const *more, 
 	sbuf_init(&err);
 	if (c->output != NULL) {
 		const char *keep[51];
-		inputs_of(c, keep);
-		size_t k = 0;
-		while (keep[k] != NULL)
-			k++;
-		for (size_t i = 0; i < nmore; i++) /* check's gates */
-			keep[k++] = more[i];
-		keep[k] = NULL;
+		inputs_and(c, more, nmore, keep);
 		if (write_file(c->output, out->buf, out->len, keep, 0, &err) < 0) {
 			path_error(c->output, err.buf);
 			rc = EXIT_INPUT;
@@ -1137,17 +1146,7 @@ static int run_leaks(struct cli *c)
 		fprintf(stderr, "heapwalk: leaks: %s\n", lf.identity);
 	leaks_view_free(&v);
 	leak_find_free(&lf);
-	if (c->output != NULL) {
-		const char *keep[51];
-		inputs_of(c, keep);
-		if (write_file(c->output, out.buf, out.len, keep, 0, &err) < 0) {
-			path_error(c->output, err.buf);
-			rc = EXIT_INPUT;
-		}
-	} else if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
-		fprintf(stderr, "heapwalk: standard output: write error\n");
-		rc = EXIT_INPUT;
-	}
+	rc = put_output(c, &out, NULL, 0);
 done:
 	while (open > 0)
 		heap_free(&hs[--open]);
@@ -1334,13 +1333,7 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 		const char *keep[51];
 		sbuf_init(&x);
 		check_junit(&rs, c->dump, names.buf ? names.buf : "", &x);
-		inputs_of(c, keep);
-		size_t k = 0;
-		while (keep[k] != NULL)
-			k++;
-		for (size_t i = 0; i < nfiles; i++) /* the gates (no longer rule_files) */
-			keep[k++] = files[i];
-		keep[k] = NULL;
+		inputs_and(c, files, nfiles, keep);
 		sbuf_reset(&err);
 		if (write_file(c->junit, x.buf, x.len, keep, 0, &err) < 0) {
 			path_error(c->junit, err.buf);
