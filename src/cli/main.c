@@ -17,9 +17,11 @@
 #include "cli/dotnet_mark.h"
 #include "cli/hsattach.h"
 #include "cli/hsdump.h"
+#include "cli/mcp.h"
 #include "cli/pidsnap.h"
 #include "cli/node.h"
 #include "cli/proc.h"
+#include "cli/run.h"
 #include "config.h"
 #include "engine/open.h"
 #include "graph/rules.h"
@@ -818,16 +820,6 @@ static int attach_command(const struct cli *c)
 	return rc < 0 ? EXIT_INPUT : 0;
 }
 
-/* Does the pipeline (or the command) speak of old and new objects? 2:
- * if there is a baseline. */
-static int wants_baseline(const struct pipeline *pl, const struct cmd_entry *e)
-{
-	for (size_t i = 0; i < pl->n; i++)
-		if (step_on_baseline(pl->steps[i].op) || pl->steps[i].op == ST_GONE)
-			return 1;
-	return e->baseline == CMD_BL_SHOWN ? 2 : 0;
-}
-
 /* The rules: jdk.rules unless --no-default-rules, the --rules files,
  * then the groups turned off or on. NULL with the message printed. */
 static struct ruleset *load_rules(const struct cli *c, int *rc)
@@ -1361,6 +1353,60 @@ done_rules:
 	return rc;
 }
 
+/* heapwalk mcp [--no-cache] [--keep-unreachable] [--no-default-rules]
+ * [--rules FILE]... [DIR...]: the MCP server on standard input and
+ * output, opening dumps under the DIRs (default: the working directory)
+ * with the rules a command would apply. */
+static int run_mcp(int argc, char **argv)
+{
+	struct cli c = { 0 };
+	const char *dirs[64];
+	size_t ndirs = 0;
+	int rc;
+
+	for (int i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "--no-cache") == 0)
+			c.oo.no_cache = 1;
+		else if (strcmp(argv[i], "--keep-unreachable") == 0)
+			c.oo.keep_unreachable = 1;
+		else if (strcmp(argv[i], "--no-default-rules") == 0)
+			c.no_default_rules = 1;
+		else if (strcmp(argv[i], "--rules") == 0 && i + 1 < argc && c.nrule_files < 32)
+			c.rule_files[c.nrule_files++] = argv[++i];
+		else if (strcmp(argv[i], "--") == 0 || argv[i][0] != '-') {
+			i += strcmp(argv[i], "--") == 0;
+			for (; i < argc; i++) {
+				if (ndirs == 64)
+					usage_error("mcp: 64 directories at most");
+				dirs[ndirs++] = argv[i];
+			}
+		} else
+			usage_error("mcp: unknown option '%s' (--no-cache, --keep-unreachable, --no-default-rules, --rules FILE)",
+				    argv[i]);
+	}
+	if (isatty(STDOUT_FILENO) && isatty(STDIN_FILENO))
+		fprintf(stderr, "heapwalk: mcp: a Model Context Protocol server: JSON-RPC messages on standard input, "
+				"one a line (an MCP client starts it)\n");
+	struct ruleset *rs = load_rules(&c, &rc);
+	if (rs == NULL)
+		return rc;
+	c.oo.rules = rs;
+	struct sbuf err;
+	sbuf_init(&err);
+	struct mcp *m = mcp_new(dirs, ndirs, &c.oo, &err);
+	if (m == NULL) {
+		fprintf(stderr, "heapwalk: mcp: %s\n", err.buf);
+		sbuf_free(&err);
+		rules_free(rs);
+		return EXIT_INPUT;
+	}
+	sbuf_free(&err);
+	rc = mcp_serve(m, STDIN_FILENO, STDOUT_FILENO);
+	mcp_free(m);
+	rules_free(rs);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = { .o.ninsps = -1 };
@@ -1373,6 +1419,8 @@ int main(int argc, char **argv)
 	struct baseline bl = { 0 };
 	int rc, have_old = 0;
 
+	if (argc >= 2 && strcmp(argv[1], "mcp") == 0)
+		return run_mcp(argc, argv);
 	if (is_check(argc, argv))
 		usage_status = 2;
 	parse_args(argc, argv, &c);
@@ -1510,26 +1558,10 @@ int main(int argc, char **argv)
 		e->run(&x);
 		goto print;
 	}
-	int want = wants_baseline(&pl, e);
-	if (have_old) {
-		if (baseline_compare(&h, &old, &bl, &p, &err) < 0) {
-			fprintf(stderr, "heapwalk: %s\n", err.buf);
-			rc = EXIT_INPUT;
-			goto print;
-		}
-		h.baseline = &bl;
-	} else if (want == 1 || (want == 2 && baseline_has_mark(&h))) {
-		if (baseline_from_mark(&h, &bl, &err) == 0) {
-			h.baseline = &bl;
-		} else if (want == 2) { /* info, report: the dump all the same (a .NET mark file damaged) */
-			if (!c.oo.quiet)
-				fprintf(stderr, "heapwalk: note: %s\n", err.buf);
-			sbuf_reset(&err);
-		} else {
-			path_error(c.dump, err.buf);
-			rc = EXIT_INPUT;
-			goto print;
-		}
+	if (run_baseline(&h, have_old ? &old : NULL, &pl, e, &bl, &p, &note, &err) < 0) {
+		fprintf(stderr, "heapwalk: %s\n", err.buf);
+		rc = EXIT_INPUT;
+		goto print;
 	}
 	if (c.target != NULL) {
 		struct sbuf lj;
@@ -1547,56 +1579,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "heapwalk: the baseline, opened: %s\n", lb.buf);
 		sbuf_free(&lb);
 	}
-	/* gone: the rest of the pipeline runs on the baseline's side */
-	struct heap *cur = &h;
-	size_t first = 0;
-	if (pl.n > 0 && pl.steps[0].op == ST_GONE) {
-		if (!baseline_has_old(&bl)) {
-			fprintf(stderr, "heapwalk: -e: 'gone' needs --baseline OLD\n");
-			rc = EXIT_INPUT;
-			goto print;
-		}
-		cur = &old;
-		first = 1;
-	}
-	cur->identity = first == 1 ? &bl : h.baseline; /* reports say what new, old, gone rest on */
-	unsigned parts = cmd_parts(e, &c.o, c.o.object ? 0 : pl.n + fpl.n);
-	if (parts != 0)
-		heap_need(cur, parts, &p);
-	if (fpl.n > 0) { /* the focus is the open dump's; its set is the start */
-		heap_need(&h, HP_ALL, &p);
-		objset_all(&h, &set);
-		for (size_t i = 0; i < fpl.n && rc == 0; i++)
-			if (step_apply(&h, &fpl.steps[i], &set, &p, &err) < 0)
-				rc = EXIT_INPUT;
-		if (rc != 0) {
-			path_error(h.path, err.buf);
-			goto print;
-		}
-	}
-	if (first == 1) {
-		objset_free(&set);
-		objset_empty(cur, &set);
-		memcpy(set.bits, bl.gone.bits, bits_words(cur->n) * sizeof *set.bits);
-		objset_recount(cur, &set);
-	} else if (fpl.n > 0) {
-		/* the set the focus left */
-	} else if (parts == 0) {
-		objset_whole(cur, &set);
-	} else {
-		objset_all(cur, &set);
-	}
-	for (size_t i = first; i < pl.n && rc == 0; i++)
-		if (step_apply(cur, &pl.steps[i], &set, &p, &err) < 0)
-			rc = EXIT_INPUT;
-	x.h = cur;
-	if (rc == 0 && (cmd_check_set(e, set.count, &err) < 0 || e->run(&x) < 0))
+	if (run_steps(&h, have_old ? &old : NULL, &bl, &fpl, &pl, e, &c.o, &set, &p, &out, &note, &err) < 0) {
+		fprintf(stderr, "heapwalk: %s\n", err.buf);
 		rc = EXIT_INPUT;
-	if (rc != 0)
-		path_error(cur->path, err.buf);
+	}
 print:
-	if (note.len > 0 && !c.oo.quiet)
-		fprintf(stderr, "heapwalk: %s\n", note.buf);
+	for (char *l = note.buf, *nl; note.len > 0 && !c.oo.quiet && l != NULL; l = nl ? nl + 1 : NULL) {
+		nl = strchr(l, '\n');
+		fprintf(stderr, "heapwalk: %.*s\n", (int)(nl ? (size_t)(nl - l) : strlen(l)), l);
+	}
 	if (rc == 0 && c.output != NULL) {
 		const char *keep[51];
 		inputs_of(&c, keep);

@@ -34,6 +34,23 @@ enum hw_type {
 	T_BYTE = 8, T_SHORT = 9, T_INT = 10, T_LONG = 11
 };
 
+/* A primitive type's name in Java's words ("int"), NULL for T_OBJECT
+ * and for no type. */
+static inline const char *hw_type_name(uint8_t type)
+{
+	switch (type) {
+	case T_BOOLEAN: return "boolean";
+	case T_CHAR: return "char";
+	case T_FLOAT: return "float";
+	case T_DOUBLE: return "double";
+	case T_BYTE: return "byte";
+	case T_SHORT: return "short";
+	case T_INT: return "int";
+	case T_LONG: return "long";
+	default: return NULL;
+	}
+}
+
 /* The bytes of a field of that type (enum hw_type), 0 for no type. */
 static inline unsigned field_type_size(uint8_t type, unsigned idsize)
 {

@@ -463,17 +463,7 @@ static int run_dupstr(struct heap *h, const struct objset *set, const char *arg,
 
 static const char *prim_name(uint8_t t)
 {
-	switch (t) {
-	case T_BOOLEAN: return "boolean";
-	case T_CHAR: return "char";
-	case T_FLOAT: return "float";
-	case T_DOUBLE: return "double";
-	case T_BYTE: return "byte";
-	case T_SHORT: return "short";
-	case T_INT: return "int";
-	case T_LONG: return "long";
-	default: return "?";
-	}
+	return hw_type_name(t) ? hw_type_name(t) : "?";
 }
 
 /* "int[1000] {0, 7, 14, ...}": the type, length and first elements. */

@@ -74,17 +74,14 @@ static void field_row(void *arg, const char *name, const struct hvalue *val)
 	if (val->type == T_OBJECT && val->v.id == 0 && !ost(f->v)->nulls)
 		return;
 	struct row *r = rowvec_add(f->out);
-	static const char *const types[] = { [T_BOOLEAN] = "boolean", [T_CHAR] = "char",
-		[T_FLOAT] = "float", [T_DOUBLE] = "double", [T_BYTE] = "byte", [T_SHORT] = "short",
-		[T_INT] = "int", [T_LONG] = "long" };
 	struct sbuf l;
 	struct span nm;
 	node_t target;
 	sbuf_init(&l);
 	tv_add_esc(&l, name);
 	/* a reference's type is its target's class, shown with it */
-	if (val->type != T_OBJECT && val->type < sizeof types / sizeof types[0] && types[val->type])
-		sbuf_printf(&l, " (%s)", types[val->type]);
+	if (hw_type_name(val->type) != NULL)
+		sbuf_printf(&l, " (%s)", hw_type_name(val->type));
 	sbuf_adds(&l, " = ");
 	value_text(h, val, &l, &target, &nm);
 	r->kind = VR_FIELD;
