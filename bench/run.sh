@@ -419,6 +419,44 @@ if [ -f "$agent" ] && command -v "${JCMD:-jcmd}" >/dev/null 2>&1; then
 	rm -f "$out/agent-snap.hprof" "$out/jcmd-snap.hprof" "$out/jcmd-snap.hprof.hwi"
 fi
 
+# heapwalk leaks over three V8 snapshots of one Node process of over a
+# million nodes each (bench/leaks3.js, kept between runs): time and peak
+# memory; then an MCP session on the 1 GB dump from its cache (heapwalk
+# mcp, the messages a client sends): initialize, open and summary; the
+# same with a paths call on the top object of the dominator tree after
+# them (the difference: the paths call, the graph loaded from the cache).
+if [ -x /usr/bin/time ] && command -v node >/dev/null 2>&1; then
+	l3=$out/leaks3
+	if [ ! -f "$l3/final.heapsnapshot" ] || [ "$src/bench/leaks3.js" -nt "$l3/final.heapsnapshot" ]; then
+		echo "== making three V8 snapshots of one process (bench/leaks3.js)"
+		mkdir -p "$l3"
+		node --expose-gc "$src/bench/leaks3.js" "$l3" >/dev/null
+	fi
+	echo "== leaks BASE TARGET FINAL: V8, $(du -m "$l3/final.heapsnapshot" | cut -f1) MB each"
+	"$build/heapwalk" -q -f json info "$l3/final.heapsnapshot" | sed -n 's/.*"objects":\([0-9]*\),.*/leaks_final_objects: \1/p'
+	timed leaks_three_v8_cold "$build/heapwalk" -q --no-cache leaks "$l3/base.heapsnapshot" \
+		"$l3/target.heapsnapshot" "$l3/final.heapsnapshot"
+	"$build/heapwalk" -q info "$l3/base.heapsnapshot" >/dev/null # the caches
+	"$build/heapwalk" -q info "$l3/target.heapsnapshot" >/dev/null
+	"$build/heapwalk" -q info "$l3/final.heapsnapshot" >/dev/null
+	timed leaks_three_v8_cached "$build/heapwalk" -q leaks "$l3/base.heapsnapshot" \
+		"$l3/target.heapsnapshot" "$l3/final.heapsnapshot"
+fi
+if [ -x /usr/bin/time ] && [ -f "$plain" ]; then
+	echo "== heapwalk mcp on the 1 GB dump, from its cache"
+	"$build/heapwalk" -q info "$plain" >/dev/null
+	top=$("$build/heapwalk" -q -f csv biggest -n 1 "$plain" | awk -F, 'NR == 2 { print $2 }')
+	init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}'
+	open="{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"open\",\"arguments\":{\"path\":\"$plain\"}}}"
+	summ='{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"summary","arguments":{"dump":"d1"}}}'
+	paths="{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"paths\",\"arguments\":{\"dump\":\"d1\",\"object\":\"$top\"}}}"
+	printf '%s\n%s\n%s\n' "$init" "$open" "$summ" >"$out/mcp1.in"
+	printf '%s\n%s\n%s\n%s\n' "$init" "$open" "$summ" "$paths" >"$out/mcp2.in"
+	timed mcp_open_summary sh -c "\"\$0\" mcp \"\$1\" <\"\$2\"" "$build/heapwalk" "$(dirname "$plain")" "$out/mcp1.in"
+	timed mcp_open_summary_paths sh -c "\"\$0\" mcp \"\$1\" <\"\$2\"" "$build/heapwalk" "$(dirname "$plain")" "$out/mcp2.in"
+	"$build/heapwalk" mcp "$(dirname "$plain")" <"$out/mcp2.in" | awk '{ n++; b += length($0) } END { printf "mcp_answers: %d lines, %d bytes\n", n, b }'
+fi
+
 # What a snapshot of a live process costs, per runtime, against the
 # runtime's own tool (the target's pause as it saw it, its processor
 # time, the client's): bench/snapcost.sh.
