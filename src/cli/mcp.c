@@ -45,12 +45,15 @@ struct mcp {
 	size_t ndirs;
 	struct open_opts oo;
 	struct progress p;
+	struct dump *used[4]; /* the dumps the call being answered uses */
+	size_t nused;
 };
 
 /* ---- a call's failure contained ----
  * A dump that shrinks under a call (SIGBUS) and a part of the index
- * refused after all (hw_refuse) unwind to the call; the dumps it used
- * are closed (what the call had allocated is not freed). */
+ * refused after all (hw_refuse) unwind to tools_call; the dumps the call
+ * used (m->used) are let go of, closed: what the call had allocated,
+ * and their memory, which may be half made, are not freed. */
 static sigjmp_buf guard;
 static volatile sig_atomic_t guarded, failed;
 
@@ -199,8 +202,11 @@ static struct dump *dump_of(struct mcp *m, const struct args *x, const char *key
 	for (size_t i = 0; i < MCP_DUMPS_MAX; i++) {
 		char name[16];
 		snprintf(name, sizeof name, "d%u", m->d[i].serial);
-		if (m->d[i].open && strcmp(name, s) == 0)
+		if (m->d[i].open && strcmp(name, s) == 0) {
+			if (m->nused < sizeof m->used / sizeof m->used[0])
+				m->used[m->nused++] = &m->d[i];
 			return &m->d[i];
+		}
 	}
 	sbuf_printf(x->err, "'%s': no dump open as '", key);
 	json_append(x->err, (const uint8_t *)s, strlen(s));
@@ -273,9 +279,20 @@ struct page {
 	long long offset, limit;
 };
 
-/* The command's JSON into out, compact: rows [offset, offset+limit)
- * when paged (the command ran with offset+limit of them), "shown" the
- * rows given, "next_offset" when a page is full (more may follow). */
+/* Is row r one at the top level (no "depth", or depth 0)? The views
+ * that show a tree give its rows in order, each after its parent. */
+static int top_row(const struct jv *r)
+{
+	const struct jv *d = jv_get(r, "depth");
+
+	return d == NULL || d->t != JV_NUM || strcmp(d->s, "0") == 0;
+}
+
+/* The command's JSON into out, compact: when paged, the rows of top
+ * level rows [offset, offset+limit) with the rows under them (the
+ * command ran with offset+limit of them at each level), "shown" the top
+ * level rows given where the view says it, "next_offset" when the page
+ * is full (more may follow). */
 static int answer(const struct sbuf *json, const struct page *pg, struct sbuf *out, struct sbuf *err)
 {
 	struct jv v;
@@ -293,21 +310,27 @@ static int answer(const struct sbuf *json, const struct page *pg, struct sbuf *o
 		if (strcmp(v.keys[i], "rows") == 0 && v.items[i].t == JV_ARR)
 			rows = &v.items[i];
 	if (pg->paged && rows != NULL) {
-		size_t from = (size_t)pg->offset < rows->n ? (size_t)pg->offset : rows->n, k = 0;
+		size_t k = 0, tops = 0, given = 0;
+		long long t = -1; /* the top level row the rows are of */
 		for (size_t i = 0; i < rows->n; i++) {
-			if (i >= from && k < (size_t)pg->limit)
+			if (top_row(&rows->items[i]))
+				t++;
+			if (t >= pg->offset && t < pg->offset + pg->limit) {
+				given += top_row(&rows->items[i]);
 				rows->items[k++] = rows->items[i];
-			else
+			} else {
 				jv_free(&rows->items[i]);
+			}
 		}
+		tops = (size_t)(t + 1);
 		rows->n = k;
 		for (size_t i = 0; i < v.n; i++)
 			if (strcmp(v.keys[i], "shown") == 0) {
 				char num[32];
-				snprintf(num, sizeof num, "%zu", k);
+				snprintf(num, sizeof num, "%zu", given);
 				jv_set_num(&v.items[i], num);
 			}
-		if (from + k == (size_t)(pg->offset + pg->limit)) {
+		if (tops == (size_t)(pg->offset + pg->limit)) {
 			char num[32];
 			snprintf(num, sizeof num, "%lld", pg->offset + pg->limit);
 			jv_set_num(jv_put(&v, "next_offset"), num);
@@ -375,20 +398,31 @@ static void close_dump(struct dump *d)
 	d->open = 0;
 }
 
-static int contained(struct mcp *m, struct dump **used, size_t nused, struct sbuf *err)
+static void contained(struct mcp *m, struct sbuf *err)
 {
-	(void)m;
 	sbuf_reset(err);
-	for (size_t i = 0; i < nused; i++) {
-		if (used[i] == NULL || !used[i]->open)
+	for (size_t i = 0; i < m->nused; i++) {
+		if (!m->used[i]->open)
 			continue;
-		sbuf_printf(err, "%sd%u", err->len ? ", " : "closed ", used[i]->serial);
-		used[i]->open = 0; /* its memory may be half made: let go of, not freed */
+		sbuf_printf(err, "%sd%u", err->len ? ", " : "closed ", m->used[i]->serial);
+		m->used[i]->open = 0;
 	}
-	sbuf_printf(err, ": %s", failed == SIGBUS ? "the dump file changed or shrank while being read (SIGBUS)"
-						  : hw_refusal() != NULL ? hw_refusal() : "refused");
+	sbuf_printf(err, "%s%s", err->len ? ": " : "",
+		    failed == SIGBUS ? "the dump file changed or shrank while being read (SIGBUS)"
+		    : hw_refusal() != NULL ? hw_refusal() : "refused");
 	hw_refusal_clear();
-	return -1;
+}
+
+/* Does the view's -n say how many rows its top level shows? */
+static int pages(const struct cmd_entry *e)
+{
+	static const char *const paged[] = { "classes", "biggest", "objects", "merged-out", "merged-in", "merged-dom",
+					     "inspect", "diff" };
+
+	for (size_t i = 0; i < sizeof paged / sizeof paged[0]; i++)
+		if (strcmp(e->name, paged[i]) == 0)
+			return 1;
+	return 0;
 }
 
 static int run_call(struct mcp *m, struct call *c, struct sbuf *out, struct sbuf *err)
@@ -397,7 +431,7 @@ static int run_call(struct mcp *m, struct call *c, struct sbuf *out, struct sbuf
 	struct sbuf json, note, why;
 	struct baseline bl = { 0 };
 	struct objset set = { 0 };
-	volatile int rc = -1;
+	int rc = -1;
 
 	sbuf_init(&why);
 	if (c->steps.len > 0) {
@@ -409,6 +443,8 @@ static int run_call(struct mcp *m, struct call *c, struct sbuf *out, struct sbuf
 		}
 	}
 	const struct cmd_entry *e = c->e ? c->e : cmd_view(pl.view ? pl.view : "classes");
+	if (!pages(e)) /* rows of another kind: a path's steps, a histogram's buckets */
+		c->pg.paged = 0;
 	if (c->e != NULL && pl.view != NULL && cmd_view(pl.view) != c->e)
 		sbuf_printf(err, "the steps end in the view '%s'; this tool shows %s (the tool query takes any view)",
 			    pl.view, c->e->name);
@@ -438,12 +474,6 @@ static int run_call(struct mcp *m, struct call *c, struct sbuf *out, struct sbuf
 	if (c->pg.paged)
 		c->o.vo.top = (size_t)(c->pg.offset + c->pg.limit);
 	struct dump *used[2] = { c->d, c->base };
-	failed = 0;
-	if (sigsetjmp(guard, 1) != 0) {
-		rc = contained(m, used, 2, err);
-		goto done;
-	}
-	guarded = 1;
 	if (run_baseline(&c->d->h, c->base ? &c->base->h : NULL, &pl, e, &bl, &m->p, &note, err) == 0 &&
 	    run_steps(&c->d->h, c->base ? &c->base->h : NULL, &bl, &fpl, &pl, e, &c->o, &set, &m->p, &json, &note,
 		      err) == 0)
@@ -451,14 +481,11 @@ static int run_call(struct mcp *m, struct call *c, struct sbuf *out, struct sbuf
 	for (size_t i = 0; i < 2; i++)
 		if (used[i] != NULL)
 			unfocus(&used[i]->h, &m->p);
-	guarded = 0;
 	for (size_t i = 0; i < 2; i++)
 		if (used[i] != NULL)
 			used[i]->h.baseline = used[i]->h.identity = NULL;
 	if (rc == 0)
 		rc = answer(&json, &c->pg, out, err);
-done:
-	guarded = 0;
 	objset_free(&set);
 	baseline_free(&bl);
 	pipeline_free(&pl);
@@ -524,18 +551,7 @@ static int tool_open(struct mcp *m, const struct args *x, struct sbuf *out)
 	oo.snapshot = (unsigned)shot;
 	struct sbuf why;
 	sbuf_init(&why);
-	failed = 0;
-	if (sigsetjmp(guard, 1) != 0) { /* the file shrank while it was read: nothing kept */
-		sbuf_printf(x->err, "%s", failed == SIGBUS ? "the dump file changed or shrank while being read (SIGBUS)"
-							     : hw_refusal() ? hw_refusal() : "refused");
-		hw_refusal_clear();
-		free(real);
-		sbuf_free(&why);
-		return -1;
-	}
-	guarded = 1;
 	int rc = heap_open(&d->h, real, &oo, &m->p, &why);
-	guarded = 0;
 	if (rc < 0) {
 		sbuf_add(x->err, why.buf, why.len);
 		sbuf_free(&why);
@@ -546,13 +562,15 @@ static int tool_open(struct mcp *m, const struct args *x, struct sbuf *out)
 	d->open = 1;
 	d->serial = ++m->serial;
 	d->path = real;
+	m->used[m->nused++] = d;
 	struct call c;
 	call_init(&c);
 	c.d = d;
 	c.e = cmd_find("info");
 	sbuf_printf(out, "{\"dump\":\"d%u\",\"info\":", d->serial);
-	if (run_call(m, &c, out, x->err) < 0) {
+	if (run_call(m, &c, out, x->err) < 0) { /* no handle said: none kept */
 		sbuf_free(&c.steps);
+		close_dump(d);
 		return -1;
 	}
 	sbuf_addc(out, '}');
@@ -806,11 +824,10 @@ static int tool_inspect(struct mcp *m, const struct args *x, struct sbuf *out)
 static int tool_diff(struct mcp *m, const struct args *x, struct sbuf *out)
 {
 	struct dump *old, *d;
-	int rc0;
-	volatile int rc;
+	int rc;
 	long long offset, limit;
 
-	if ((old = dump_of(m, x, "old", 1, &rc0)) == NULL || (d = dump_of(m, x, "new", 1, &rc0)) == NULL)
+	if ((old = dump_of(m, x, "old", 1, &rc)) == NULL || (d = dump_of(m, x, "new", 1, &rc)) == NULL)
 		return -1;
 	if (old == d) {
 		sbuf_adds(x->err, "'old' and 'new' are one dump");
@@ -835,22 +852,12 @@ static int tool_diff(struct mcp *m, const struct args *x, struct sbuf *out)
 	sbuf_init(&note);
 	struct cmd_ctx c = { .h = &d->h, .o = &o, .old = &old->h, .bl = &bl, .p = &m->p, .out = &json,
 			     .err = &why, .note = &note };
-	struct dump *used[2] = { old, d };
-	failed = 0;
-	if (sigsetjmp(guard, 1) != 0) {
-		rc = contained(m, used, 2, x->err);
-		goto done;
-	}
-	guarded = 1;
 	rc = cmd_find("diff")->run(&c);
-	guarded = 0;
 	d->h.baseline = d->h.identity = NULL;
 	if (rc == 0)
 		rc = answer(&json, &pg, out, x->err);
 	else
 		sbuf_add(x->err, why.buf, why.len);
-done:
-	guarded = 0;
 	baseline_free(&bl);
 	sbuf_free(&why);
 	sbuf_free(&json);
@@ -863,11 +870,10 @@ static int tool_leaks(struct mcp *m, const struct args *x, struct sbuf *out)
 	struct dump *s[3];
 	static const char *const names[3] = { "base", "target", "final" };
 	long long limit;
-	int rc0;
-	volatile int rc;
+	int rc;
 
 	for (int i = 0; i < 3; i++)
-		if ((s[i] = dump_of(m, x, names[i], 1, &rc0)) == NULL)
+		if ((s[i] = dump_of(m, x, names[i], 1, &rc)) == NULL)
 			return -1;
 	if (s[0] == s[1] || s[1] == s[2] || s[0] == s[2]) {
 		sbuf_adds(x->err, "base, target and final must be three dumps");
@@ -886,14 +892,7 @@ static int tool_leaks(struct mcp *m, const struct args *x, struct sbuf *out)
 	sbuf_init(&json);
 	struct leak_find lf;
 	struct leaks_view v;
-	struct dump *used[3] = { s[0], s[1], s[2] };
-	volatile int found = 0, viewed = 0;
-	failed = 0;
-	if (sigsetjmp(guard, 1) != 0) {
-		rc = contained(m, used, 3, x->err);
-		goto done;
-	}
-	guarded = 1;
+	int found = 0, viewed = 0;
 	rc = leaks_find(&s[0]->h, &s[1]->h, &s[2]->h, &lf, &m->p, &why);
 	if (rc == 0) {
 		found = 1;
@@ -903,7 +902,6 @@ static int tool_leaks(struct mcp *m, const struct args *x, struct sbuf *out)
 					 lf.unidentified, lf.exact, 0 };
 		report_leaks(&s[2]->h, &v, &lm, FMT_JSON, &json);
 	}
-	guarded = 0;
 	for (int i = 0; i < 3; i++)
 		s[i]->h.baseline = s[i]->h.identity = NULL;
 	if (rc == 0) {
@@ -912,8 +910,6 @@ static int tool_leaks(struct mcp *m, const struct args *x, struct sbuf *out)
 	} else {
 		sbuf_add(x->err, why.buf, why.len);
 	}
-done:
-	guarded = 0;
 	if (viewed)
 		leaks_view_free(&v);
 	if (found)
@@ -1349,7 +1345,17 @@ static void tools_call(struct mcp *m, const struct jv *params, const struct jv *
 	sbuf_init(&res);
 	sbuf_init(&err);
 	struct args x = { a != NULL && a->t == JV_OBJ ? a : NULL, &err };
-	int rc = args_known(&x, t->takes) < 0 ? -1 : t->run(m, &x, &res);
+	volatile int rc = -1;
+	m->nused = 0;
+	failed = 0;
+	if (sigsetjmp(guard, 1) != 0) {
+		sbuf_reset(&res);
+		contained(m, &err);
+	} else if (args_known(&x, t->takes) == 0) {
+		guarded = 1;
+		rc = t->run(m, &x, &res);
+		guarded = 0;
+	}
 	if (rc < 0 && err.len == 0)
 		sbuf_adds(&err, "failed");
 	reply_head(out, id);
