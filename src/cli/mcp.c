@@ -47,6 +47,7 @@ struct mcp {
 	struct progress p;
 	struct dump *used[4]; /* the dumps the call being answered uses */
 	size_t nused;
+	struct sbuf note;     /* what the command line would say on stderr: a second text */
 };
 
 /* ---- a call's failure contained ----
@@ -486,6 +487,8 @@ static int run_call(struct mcp *m, struct call *c, struct sbuf *out, struct sbuf
 			used[i]->h.baseline = used[i]->h.identity = NULL;
 	if (rc == 0)
 		rc = answer(&json, &c->pg, out, err);
+	if (rc == 0 && note.len > 0)
+		sbuf_printf(&m->note, "%s%s", m->note.len ? "\n" : "", note.buf);
 	objset_free(&set);
 	baseline_free(&bl);
 	pipeline_free(&pl);
@@ -854,6 +857,8 @@ static int tool_diff(struct mcp *m, const struct args *x, struct sbuf *out)
 			     .err = &why, .note = &note };
 	rc = cmd_find("diff")->run(&c);
 	d->h.baseline = d->h.identity = NULL;
+	if (note.len > 0)
+		sbuf_add(&m->note, note.buf, note.len);
 	if (rc == 0)
 		rc = answer(&json, &pg, out, x->err);
 	else
@@ -901,6 +906,8 @@ static int tool_leaks(struct mcp *m, const struct args *x, struct sbuf *out)
 		struct leaks_meta lm = { lf.identity, s[0]->path, s[1]->path, s[2]->path, lf.made, lf.still,
 					 lf.unidentified, lf.exact, 0 };
 		report_leaks(&s[2]->h, &v, &lm, FMT_JSON, &json);
+		if (!lf.exact)
+			sbuf_printf(&m->note, "leaks: %s", lf.identity);
 	}
 	for (int i = 0; i < 3; i++)
 		s[i]->h.baseline = s[i]->h.identity = NULL;
@@ -1347,6 +1354,7 @@ static void tools_call(struct mcp *m, const struct jv *params, const struct jv *
 	struct args x = { a != NULL && a->t == JV_OBJ ? a : NULL, &err };
 	volatile int rc = -1;
 	m->nused = 0;
+	sbuf_reset(&m->note);
 	failed = 0;
 	if (sigsetjmp(guard, 1) != 0) {
 		sbuf_reset(&res);
@@ -1364,6 +1372,10 @@ static void tools_call(struct mcp *m, const struct jv *params, const struct jv *
 		jv_write_str(out, res.buf, res.len);
 	else
 		jv_write_str(out, err.buf, err.len);
+	if (rc == 0 && m->note.len > 0) { /* the notes the command line prints on stderr */
+		sbuf_adds(out, "},{\"type\":\"text\",\"text\":");
+		jv_write_str(out, m->note.buf, m->note.len);
+	}
 	sbuf_printf(out, "}],\"isError\":%s}}\n", rc == 0 ? "false" : "true");
 	sbuf_free(&res);
 	sbuf_free(&err);
@@ -1487,6 +1499,7 @@ struct mcp *mcp_new(const char *const *dirs, size_t ndirs, const struct open_opt
 	}
 	m->oo = *oo;
 	m->oo.quiet = 1;
+	sbuf_init(&m->note);
 	progress_init(&m->p, 1);
 	return m;
 }
@@ -1500,6 +1513,7 @@ void mcp_free(struct mcp *m)
 	for (size_t i = 0; i < m->ndirs; i++)
 		free(m->dirs[i]);
 	free(m->dirs);
+	sbuf_free(&m->note);
 	free(m);
 }
 
