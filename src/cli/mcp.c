@@ -422,10 +422,6 @@ static int run_call(struct mcp *m, struct call *c, struct sbuf *out, struct sbuf
 		    pl.steps[i].op == ST_REACHABLE || pl.steps[i].op == ST_PATH)
 			pl.steps[i].weak = 1;
 	unsigned parts = cmd_parts(e, &c->o, c->o.object ? 0 : pl.n);
-	if (err->len == 0 && need(&c->d->h, parts ? HP_ALL : 0, &m->p, &why) < 0)
-		sbuf_add(err, why.buf, why.len);
-	if (err->len == 0 && c->base != NULL && need(&c->base->h, HP_ALL, &m->p, &why) < 0)
-		sbuf_add(err, why.buf, why.len);
 	if (err->len > 0) {
 		pipeline_free(&pl);
 		sbuf_free(&why);
@@ -443,7 +439,13 @@ static int run_call(struct mcp *m, struct call *c, struct sbuf *out, struct sbuf
 		rc = contained(m, used, 2, err);
 		goto done;
 	}
-	guarded = 1;
+	guarded = 1; /* loading a part reads the dump (or its index) too */
+	if (need(&c->d->h, parts ? HP_ALL : 0, &m->p, &why) < 0 ||
+	    (c->base != NULL && need(&c->base->h, HP_ALL, &m->p, &why) < 0)) {
+		guarded = 0;
+		sbuf_add(err, why.buf, why.len);
+		goto done;
+	}
 	if (run_baseline(&c->d->h, c->base ? &c->base->h : NULL, &pl, e, &bl, &m->p, &note, err) == 0 &&
 	    run_steps(&c->d->h, c->base ? &c->base->h : NULL, &bl, &fpl, &pl, e, &c->o, &set, &m->p, &json, &note,
 		      err) == 0)
@@ -821,11 +823,6 @@ static int tool_diff(struct mcp *m, const struct args *x, struct sbuf *out)
 		return -1;
 	struct sbuf why, json, note;
 	sbuf_init(&why);
-	if (need(&old->h, HP_ALL, &m->p, &why) < 0 || need(&d->h, HP_ALL, &m->p, &why) < 0) {
-		sbuf_add(x->err, why.buf, why.len);
-		sbuf_free(&why);
-		return -1;
-	}
 	struct cmd_opts o = { .fmt = FMT_JSON, .top_set = 1 };
 	struct baseline bl = { 0 };
 	struct page pg = { 1, offset, limit };
@@ -842,6 +839,12 @@ static int tool_diff(struct mcp *m, const struct args *x, struct sbuf *out)
 		goto done;
 	}
 	guarded = 1;
+	if (need(&old->h, HP_ALL, &m->p, &why) < 0 || need(&d->h, HP_ALL, &m->p, &why) < 0) {
+		guarded = 0;
+		sbuf_add(x->err, why.buf, why.len);
+		rc = -1;
+		goto done;
+	}
 	rc = cmd_find("diff")->run(&c);
 	guarded = 0;
 	d->h.baseline = d->h.identity = NULL;
@@ -877,12 +880,6 @@ static int tool_leaks(struct mcp *m, const struct args *x, struct sbuf *out)
 		return -1;
 	struct sbuf why, json;
 	sbuf_init(&why);
-	for (int i = 0; i < 3; i++)
-		if (need(&s[i]->h, HP_ALL, &m->p, &why) < 0) {
-			sbuf_add(x->err, why.buf, why.len);
-			sbuf_free(&why);
-			return -1;
-		}
 	sbuf_init(&json);
 	struct leak_find lf;
 	struct leaks_view v;
@@ -894,6 +891,13 @@ static int tool_leaks(struct mcp *m, const struct args *x, struct sbuf *out)
 		goto done;
 	}
 	guarded = 1;
+	for (int i = 0; i < 3; i++)
+		if (need(&s[i]->h, HP_ALL, &m->p, &why) < 0) {
+			guarded = 0;
+			sbuf_add(x->err, why.buf, why.len);
+			rc = -1;
+			goto done;
+		}
 	rc = leaks_find(&s[0]->h, &s[1]->h, &s[2]->h, &lf, &m->p, &why);
 	if (rc == 0) {
 		found = 1;
@@ -1015,11 +1019,53 @@ static void one_field(void *arg, const char *name, const struct hvalue *val)
 	sbuf_addc(f->out, '}');
 }
 
+/* What object id holds, after its row: GC root, then its fields or its
+ * elements [offset, offset+limit). Reads the dump: to be guarded. */
+static void object_holds(const struct heap *h, const char *id, long long offset, long long limit, struct sbuf *out)
+{
+	uint64_t nid;
+	parse_object_id(id, &nid);
+	node_t n = heap_find_id(h, nid);
+	struct fields f = { h, out, offset, limit, 0, 0 };
+	uint8_t et;
+	int64_t len = n == HW_NONE ? -1 : heap_array_length(h, n, &et);
+	struct sbuf rl;
+	sbuf_init(&rl);
+	if (n != HW_NONE)
+		root_label(h, n, &rl);
+	sbuf_adds(out, ",\"gc_root\":");
+	if (rl.len)
+		jv_write_str(out, rl.buf, rl.len);
+	else
+		sbuf_adds(out, "null");
+	sbuf_free(&rl);
+	if (len >= 0) {
+		sbuf_printf(out, ",\"length\":%lld,\"element_type\":\"%s\",\"elements\":[", (long long)len, type_name(et));
+		for (long long i = offset; i < len && i < offset + limit; i++) {
+			struct hvalue val;
+			if (heap_array_elem(h, n, (uint64_t)i, &val) < 0)
+				break;
+			if (i > offset)
+				sbuf_addc(out, ',');
+			value_json(h, &val, out);
+		}
+		sbuf_addc(out, ']');
+		if (offset + limit < len)
+			sbuf_printf(out, ",\"next_offset\":%lld", offset + limit);
+	} else if (n != HW_NONE) {
+		sbuf_adds(out, ",\"fields\":[");
+		int k = heap_fields(h, n, one_field, &f);
+		sbuf_addc(out, ']');
+		if (k >= 0 && f.n > (size_t)(offset + limit))
+			sbuf_printf(out, ",\"next_offset\":%lld", offset + limit);
+	}
+}
+
 static int tool_object(struct mcp *m, const struct args *x, struct sbuf *out)
 {
 	struct call c;
 	char id[64];
-	int rc = -1;
+	volatile int rc = -1;
 	struct sbuf row;
 
 	call_init(&c);
@@ -1055,43 +1101,16 @@ static int tool_object(struct mcp *m, const struct args *x, struct sbuf *out)
 		jv_write(out, &r->items[i]);
 	}
 	jv_free(&v);
-	uint64_t nid;
-	parse_object_id(id, &nid);
-	const struct heap *h = &c.d->h;
-	node_t n = heap_find_id(h, nid);
-	struct fields f = { h, out, offset, limit, 0, 0 };
-	uint8_t et;
-	int64_t len = n == HW_NONE ? -1 : heap_array_length(h, n, &et);
-	struct sbuf rl;
-	sbuf_init(&rl);
-	if (n != HW_NONE)
-		root_label(h, n, &rl);
-	sbuf_adds(out, ",\"gc_root\":");
-	if (rl.len)
-		jv_write_str(out, rl.buf, rl.len);
-	else
-		sbuf_adds(out, "null");
-	sbuf_free(&rl);
-	if (len >= 0) {
-		sbuf_printf(out, ",\"length\":%lld,\"element_type\":\"%s\",\"elements\":[", (long long)len, type_name(et));
-		for (long long i = offset; i < len && i < offset + limit; i++) {
-			struct hvalue val;
-			if (heap_array_elem(h, n, (uint64_t)i, &val) < 0)
-				break;
-			if (i > offset)
-				sbuf_addc(out, ',');
-			value_json(h, &val, out);
-		}
-		sbuf_addc(out, ']');
-		if (offset + limit < len)
-			sbuf_printf(out, ",\"next_offset\":%lld", offset + limit);
-	} else if (n != HW_NONE) {
-		sbuf_adds(out, ",\"fields\":[");
-		int k = heap_fields(h, n, one_field, &f);
-		sbuf_addc(out, ']');
-		if (k >= 0 && f.n > (size_t)(offset + limit))
-			sbuf_printf(out, ",\"next_offset\":%lld", offset + limit);
+	struct dump *used[1] = { c.d };
+	failed = 0;
+	if (sigsetjmp(guard, 1) != 0) {
+		sbuf_reset(out);
+		contained(m, used, 1, x->err);
+		goto done;
 	}
+	guarded = 1; /* the fields and elements are read from the dump */
+	object_holds(&c.d->h, id, offset, limit, out);
+	guarded = 0;
 	sbuf_addc(out, '}');
 	if (out->len > MCP_ANSWER_MAX) {
 		sbuf_reset(out);
