@@ -115,6 +115,14 @@ int fuzz_devtools(const uint8_t *data, size_t len);
  * through every view, as fuzz_dump does. */
 int fuzz_v8(const uint8_t *data, size_t len);
 
+/* Lines of messages to a heapwalk mcp server (drive_mcp.c) with the
+ * rich dump open as d1 (and the smallest JDK dump of FUZZ_DUMPS, up to
+ * 4 MB, as d2), each answer checked with the tests' strict JSON reader;
+ * the whole input through jsonv's reader and writer and back. Calls of
+ * the tool snapshot are skipped (it runs /proc/self/exe). */
+int fuzz_mcp(const uint8_t *data, size_t len);
+void fuzz_init_mcp(void);
+
 /* Set up what a body needs (each does it itself on first use; the
  * harnesses call them from LLVMFuzzerInitialize so that the first run
  * is not slower than the rest). */

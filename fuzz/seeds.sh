@@ -26,6 +26,8 @@
 #   OUT/gates     fuzz/regress/gates alone: files of check's gates
 #   OUT/devtools  fuzz/regress/devtools alone: what a real Node inspector
 #                 sent (fuzz/devtools-record.py), each behind its mode byte
+#   OUT/mcp       fuzz/regress/mcp alone: sessions of heapwalk mcp, a
+#                 message a line (its rich dump open as d1)
 #   OUT/gz        gzip files made with gzip: the synthetic dumps whole (one
 #                 member) and in pieces of members concatenated, with a name
 #                 and without, one cut short, one padded with zeros
@@ -35,7 +37,7 @@ max=${FUZZ_SEED_MAX:-4194304}
 rm -rf "$out"
 "$build/fuzz/mkseeds" "$out"
 mkdir -p "$out/step" "$out/rules" "$out/gates" "$out/v8" "$out/nettrace" "$out/gcdump" "$out/mlpd" "$out/baseline" \
-	"$out/clrmark" "$out/devtools"
+	"$out/clrmark" "$out/devtools" "$out/mcp"
 dumps=${FUZZ_DUMPS:-$build/tests/dumps}
 size() { wc -c < "$1"; }
 for d in "$dumps" "$dumps"/*; do
@@ -124,7 +126,7 @@ gz_seeds
 if command -v node > /dev/null 2>&1; then
 	node -e "require('v8').writeHeapSnapshot(process.argv[1])" "$out/v8/node.heapsnapshot" > /dev/null
 fi
-for h in hprof nettrace gcdump mlpd v8 baseline clrmark cache step rules gates gz devtools; do
+for h in hprof nettrace gcdump mlpd v8 baseline clrmark cache step rules gates gz devtools mcp; do
 	[ -d "$src/fuzz/regress/$h" ] || continue
 	for f in "$src/fuzz/regress/$h"/*; do
 		[ -f "$f" ] && cp "$f" "$out/$h/regress-$(basename "$f")"

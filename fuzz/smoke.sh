@@ -12,7 +12,7 @@
 # starved run of a fine input can take longer.
 src=$1 build=$2 seeds=$3 secs=${4:-40} mode=${5:-fresh}
 if [ $# -ge 5 ]; then shift 5; else set --; fi
-all="hprof nettrace gcdump mlpd v8 baseline clrmark gz cache step rules gates devtools"
+all="hprof nettrace gcdump mlpd v8 baseline clrmark gz cache step rules gates devtools mcp"
 names=${*:-$all}
 status=0
 mkdir -p "$build/fuzz/logs"

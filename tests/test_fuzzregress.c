@@ -31,7 +31,7 @@ static const struct {
 	{ "mlpd", fuzz_mlpd, 1 }, { "v8", fuzz_v8, 1 }, { "baseline", fuzz_baseline, 0 },
 	{ "clrmark", fuzz_clrmark, 0 }, { "devtools", fuzz_devtools, 0 },
 	{ "gz", fuzz_gz, 0 }, { "cache", fuzz_cache, 0 }, { "step", fuzz_step, 0 }, { "rules", fuzz_rules, 0 },
-	{ "gates", fuzz_gates, 0 },
+	{ "gates", fuzz_gates, 0 }, { "mcp", fuzz_mcp, 0 },
 };
 #define NFUZZERS (sizeof fuzzers / sizeof fuzzers[0])
 

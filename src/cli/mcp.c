@@ -439,6 +439,7 @@ static int run_call(struct mcp *m, struct call *c, struct sbuf *out, struct sbuf
 		int prc = pipeline_parse(c->steps.buf, &pl, &why);
 		if (prc != 0) {
 			sbuf_printf(err, "steps: %s", why.buf);
+			pipeline_free(&pl); /* what the steps before the error made */
 			sbuf_free(&why);
 			return -1;
 		}

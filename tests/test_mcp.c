@@ -1,0 +1,641 @@
+/* test_mcp.c — heapwalk mcp: its JSON reader and writer (src/cli/jsonv.c,
+ * linked in under the names of fuzz/jsonv_names.h), checked against RFC
+ * 8259 cases and the tests' own strict reader (jsonck.c); and the real
+ * server through pipes on a real JDK dump: JSON-RPC's errors, lines too
+ * long, CR LF, a last line without its newline, a client that goes
+ * away, dumps unmapped when closed and at most 16 open, paths outside
+ * its directory refused, a dump that shrinks under a call. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "jsonck.h"
+#include "suites.h"
+#include "util.h"
+
+/* ---- the strict reader (jsonck.c) ---- */
+
+typedef struct jv ckv;
+
+static int ck_parse(const char *s, size_t n, ckv *v, char *err, size_t es)
+{
+	return json_parse(s, n, v, err, es);
+}
+
+static void ck_free(ckv *v)
+{
+	jv_free(v);
+}
+
+static const ckv *ck_get(const ckv *o, const char *key)
+{
+	return jv_get(o, key);
+}
+
+/* ---- jsonv (renamed: struct jv below is jsonv's) ---- */
+
+#include "../fuzz/jsonv_names.h"
+#include "cli/jsonv.h"
+
+static int jv_ok(const char *text, size_t n)
+{
+	struct jv v;
+	struct sbuf err;
+
+	sbuf_init(&err);
+	int rc = jv_parse(text, n, &v, &err);
+	if (rc == 0)
+		jv_free(&v);
+	else
+		ck_assert_msg(strncmp(err.buf, "at byte ", 8) == 0, "an error without its place: %s", err.buf);
+	sbuf_free(&err);
+	return rc == 0;
+}
+
+static const struct {
+	const char *text;
+	size_t n; /* 0: strlen */
+	int ok;
+} cases[] = {
+	{ "{}", 0, 1 }, { "[]", 0, 1 }, { " \t\r\n[1, 2 ]\n", 0, 1 }, { "\"\"", 0, 1 }, { "null", 0, 1 },
+	{ "true", 0, 1 }, { "false", 0, 1 }, { "0", 0, 1 }, { "-0", 0, 1 }, { "-0.0e-0", 0, 1 },
+	{ "1E+400", 0, 1 }, { "123456789012345678901234567890", 0, 1 },
+	/* numbers' grammar */
+	{ "01", 0, 0 }, { "-", 0, 0 }, { "+1", 0, 0 }, { "1.", 0, 0 }, { ".5", 0, 0 }, { "1e", 0, 0 },
+	{ "1e+", 0, 0 }, { "0x10", 0, 0 }, { "NaN", 0, 0 }, { "Infinity", 0, 0 }, { "-Infinity", 0, 0 },
+	{ "1.5.2", 0, 0 }, { "--1", 0, 0 }, { "-01", 0, 0 },
+	/* surrogates */
+	{ "\"\\ud83d\\ude00\"", 0, 1 }, { "\"\\uD83D\\uDE00\"", 0, 1 }, { "\"\\ud83d\"", 0, 0 },
+	{ "\"\\ude00\"", 0, 0 }, { "\"\\ud83d\\u0041\"", 0, 0 }, { "\"\\ud83dx\"", 0, 0 },
+	{ "\"\\ude00\\ud83d\"", 0, 0 }, { "\"\\u00e9\\u0000\"", 0, 1 }, { "\"\\u12\"", 0, 0 }, { "\"\\u12G4\"", 0, 0 },
+	/* UTF-8 */
+	{ "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"", 0, 1 }, { "\"\xc3\"", 0, 0 }, { "\"\xc0\xaf\"", 0, 0 },
+	{ "\"\xe0\x80\xaf\"", 0, 0 }, { "\"\xed\xa0\x80\"", 0, 0 }, { "\"\xf4\x90\x80\x80\"", 0, 0 },
+	{ "\"\xff\"", 0, 0 }, { "\"\x80\"", 0, 0 }, { "\"\xf0\x9f\x98\"", 0, 0 },
+	/* control characters, escapes */
+	{ "\"a\tb\"", 0, 0 }, { "\"a\nb\"", 0, 0 }, { "\"\x1f\"", 0, 0 }, { "\"\x7f\"", 0, 1 },
+	{ "\"a\0b\"", 5, 0 }, { "\"\\/\\b\\f\\n\\r\\t\\\"\\\\\"", 0, 1 }, { "\"\\x41\"", 0, 0 }, { "\"\\'\"", 0, 0 },
+	/* structure, trailing data */
+	{ "", 0, 0 }, { " ", 0, 0 }, { "[1,]", 0, 0 }, { "{\"a\":1,}", 0, 0 }, { "{\"a\" 1}", 0, 0 },
+	{ "{a:1}", 0, 0 }, { "{1:1}", 0, 0 }, { "[1 2]", 0, 0 }, { "[", 0, 0 }, { "{\"a\":1", 0, 0 },
+	{ "\"abc", 0, 0 }, { "{} {}", 0, 0 }, { "1 2", 0, 0 }, { "[]]", 0, 0 }, { "null x", 0, 0 },
+	{ "nul", 0, 0 }, { "truex", 0, 0 }, { "[1]\0", 4, 0 }, { "'a'", 0, 0 }, { "[1]//", 0, 0 },
+	{ "\xef\xbb\xbf[]", 0, 0 },
+};
+
+START_TEST(test_jsonv_rfc8259)
+{
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		size_t n = cases[i].n ? cases[i].n : strlen(cases[i].text);
+		ck_assert_msg(jv_ok(cases[i].text, n) == cases[i].ok, "case %zu '%s': %s", i, cases[i].text,
+			      cases[i].ok ? "refused" : "taken");
+		/* the strict reader agrees (it is the independent judge) */
+		ckv c;
+		char err[256];
+		int theirs = ck_parse(cases[i].text, n, &c, err, sizeof err) == 0;
+		ck_free(&c);
+		ck_assert_msg(theirs == cases[i].ok, "case %zu: the strict reader disagrees with the table", i);
+	}
+}
+END_TEST
+
+/* JV_MAX_DEPTH arrays nest; one more is refused, as is an object that deep */
+START_TEST(test_jsonv_depth)
+{
+	struct sbuf s;
+
+	for (int extra = 0; extra <= 1; extra++)
+		for (int obj = 0; obj <= 1; obj++) {
+			sbuf_init(&s);
+			for (int i = 0; i < JV_MAX_DEPTH + extra; i++)
+				sbuf_adds(&s, obj ? "{\"k\":" : "[");
+			sbuf_adds(&s, "1");
+			for (int i = 0; i < JV_MAX_DEPTH + extra; i++)
+				sbuf_adds(&s, obj ? "}" : "]");
+			ck_assert_msg(jv_ok(s.buf, s.len) == !extra, "%d levels of %s: %s", JV_MAX_DEPTH + extra,
+				      obj ? "objects" : "arrays", extra ? "taken" : "refused");
+			sbuf_free(&s);
+		}
+	/* and a line of 100000 '[' is refused, without a crash */
+	sbuf_init(&s);
+	for (int i = 0; i < 100000; i++)
+		sbuf_addc(&s, '[');
+	ck_assert(!jv_ok(s.buf, s.len));
+	sbuf_free(&s);
+}
+END_TEST
+
+/* parse, write, parse: the same text, numbers exactly as read; the text
+ * is strict JSON that the other reader decodes to the same strings */
+START_TEST(test_jsonv_round_trip)
+{
+	static const char in[] = " { \"n\" : [ -0 , 1.50e-3 , 12345678901234567890123456789 , 0.0E+0 , 1E400 , -7 ] ,"
+				 " \"s\" : \"a\\u0000b\\u001f\\ud83d\\ude00\\u00e9\\\"\\\\\\/\\t\" , \"o\" : { } ,"
+				 " \"a\" : [ true , false , null , [ ] ] } ";
+	static const char want[] = "{\"n\":[-0,1.50e-3,12345678901234567890123456789,0.0E+0,1E400,-7],";
+	struct jv v, w;
+	struct sbuf err, a, b;
+
+	sbuf_init(&err);
+	sbuf_init(&a);
+	sbuf_init(&b);
+	ck_assert_msg(jv_parse(in, sizeof in - 1, &v, &err) == 0, "%s", err.buf);
+	jv_write(&a, &v);
+	ck_assert_msg(strncmp(a.buf, want, sizeof want - 1) == 0, "numbers changed: %s", a.buf);
+	ck_assert_msg(jv_parse(a.buf, a.len, &w, &err) == 0, "%s", err.buf);
+	jv_write(&b, &w);
+	ck_assert_msg(a.len == b.len && memcmp(a.buf, b.buf, a.len) == 0, "%s\nthen\n%s", a.buf, b.buf);
+	const struct jv *s = jv_get(&v, "s");
+	ck_assert(s != NULL && s->t == JV_STR && s->len == 14 && memcmp(s->s, "a\0b\x1f\xf0\x9f\x98\x80\xc3\xa9\"\\/\t", 14) == 0);
+	ck_assert(jv_str(s) == NULL); /* it holds a NUL */
+	long long x;
+	ck_assert(jv_int(&jv_get(&v, "n")->items[5], -10, 10, &x) == 0 && x == -7);
+	ck_assert(jv_int(&jv_get(&v, "n")->items[1], -10, 10, &x) < 0);
+	ckv c;
+	char e[256];
+	ck_assert_msg(ck_parse(a.buf, a.len, &c, e, sizeof e) == 0, "%s: %s", e, a.buf);
+	const ckv *cs = ck_get(&c, "s");
+	ck_assert(cs != NULL && cs->t == J_STR && cs->len == s->len && memcmp(cs->s, s->s, s->len) == 0);
+	ck_free(&c);
+	/* any bytes written as a string: strict JSON, a string */
+	sbuf_reset(&b);
+	jv_write_str(&b, "\x01\x7f\xff\xc3\xa9\xed\xa0\x80\n\"", 10);
+	ck_assert_msg(ck_parse(b.buf, b.len, &c, e, sizeof e) == 0 && c.t == J_STR, "%s: %s", e, b.buf);
+	ck_free(&c);
+	jv_free(&v);
+	jv_free(&w);
+	sbuf_free(&err);
+	sbuf_free(&a);
+	sbuf_free(&b);
+}
+END_TEST
+
+/* ---- the server through pipes ---- */
+
+struct srv {
+	pid_t pid;
+	int to, from;
+	struct sbuf in; /* read, not yet a line */
+};
+
+static char dir[1024], dump[1100];
+
+static void srv_start(struct srv *s, const char *opt, const char *d)
+{
+	int a[2], b[2];
+
+	signal(SIGPIPE, SIG_IGN);
+	ck_assert(pipe(a) == 0 && pipe(b) == 0);
+	s->pid = fork();
+	ck_assert(s->pid >= 0);
+	if (s->pid == 0) {
+		signal(SIGPIPE, SIG_DFL); /* as a client would leave it, not as this test does */
+		dup2(a[0], 0);
+		dup2(b[1], 1);
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 2);
+		close(a[0]), close(a[1]), close(b[0]), close(b[1]);
+		if (opt != NULL)
+			execl(heapwalk(), "heapwalk", "mcp", opt, d, (char *)NULL);
+		else
+			execl(heapwalk(), "heapwalk", "mcp", d, (char *)NULL);
+		_exit(127);
+	}
+	close(a[0]);
+	close(b[1]);
+	s->to = a[1];
+	s->from = b[0];
+	sbuf_init(&s->in);
+}
+
+static void srv_send(struct srv *s, const char *text, size_t n)
+{
+	ck_assert_msg(write_full(s->to, text, n) == 0, "the server took no input: %s", strerror(errno));
+}
+
+/* The next line (caller frees), NULL at the end of the output. */
+static char *srv_line(struct srv *s)
+{
+	double end = now_seconds() + hang_seconds(120);
+
+	for (;;) {
+		char *nl = s->in.len ? memchr(s->in.buf, '\n', s->in.len) : NULL;
+		if (nl != NULL) {
+			size_t n = (size_t)(nl - s->in.buf);
+			char *line = xstrndup(s->in.buf, n);
+			memmove(s->in.buf, nl + 1, s->in.len - n - 1);
+			s->in.len -= n + 1;
+			return line;
+		}
+		struct pollfd p = { s->from, POLLIN, 0 };
+		ck_assert_msg(now_seconds() < end, "no answer from the server");
+		if (poll(&p, 1, 1000) <= 0)
+			continue;
+		char buf[65536];
+		ssize_t k = read(s->from, buf, sizeof buf);
+		if (k <= 0)
+			return NULL;
+		sbuf_add(&s->in, buf, (size_t)k);
+	}
+}
+
+/* Its wait status, once its input is closed. */
+static int srv_end(struct srv *s)
+{
+	int st;
+
+	if (s->to >= 0)
+		close(s->to);
+	if (s->from >= 0)
+		close(s->from);
+	ck_assert(waitpid(s->pid, &st, 0) == s->pid);
+	sbuf_free(&s->in);
+	return st;
+}
+
+/* One line sent, its answer parsed (strict), its id checked. */
+static void ask(struct srv *s, const char *line, const char *id, ckv *ans)
+{
+	char err[256];
+
+	srv_send(s, line, strlen(line));
+	srv_send(s, "\n", 1);
+	char *a = srv_line(s);
+	ck_assert_msg(a != NULL, "no answer to %s", line);
+	ck_assert_msg(ck_parse(a, strlen(a), ans, err, sizeof err) == 0, "%s: %s", err, a);
+	const ckv *jr = ck_get(ans, "jsonrpc"), *i = ck_get(ans, "id");
+	ck_assert_msg(jr != NULL && jr->t == J_STR && strcmp(jr->s, "2.0") == 0, "%s", a);
+	if (id == NULL)
+		ck_assert_msg(i != NULL && i->t == J_NULL, "id not null: %s", a);
+	else
+		ck_assert_msg(i != NULL && ((i->t == J_STR && strcmp(i->s, id) == 0) ||
+					    (i->t == J_NUM && i->is_uint && i->u == strtoull(id, NULL, 10))),
+			      "id not %s: %s", id, a);
+	free(a);
+}
+
+static long error_code(const ckv *ans)
+{
+	const ckv *e = ck_get(ans, "error"), *c = ck_get(e, "code");
+
+	ck_assert_msg(c != NULL && c->t == J_NUM && ck_get(ans, "result") == NULL, "no error");
+	return (long)c->num;
+}
+
+/* A tool called: its text (caller frees), *is_error. */
+static char *tool(struct srv *s, const char *name, const char *args, int *is_error)
+{
+	static int n;
+	char id[32];
+	ckv a;
+
+	snprintf(id, sizeof id, "%d", ++n);
+	char *line = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":%s,\"method\":\"tools/call\",\"params\":{\"name\":\"%s\","
+			       "\"arguments\":%s}}", id, name, args);
+	ask(s, line, id, &a);
+	const ckv *r = ck_get(&a, "result"), *c = ck_get(r, "content"), *e = ck_get(r, "isError");
+	ck_assert_msg(c != NULL && c->t == J_ARR && c->n == 1 && e != NULL && e->t == J_BOOL, "%s", line);
+	const ckv *t = ck_get(&c->v[0], "text");
+	ck_assert(t != NULL && t->t == J_STR);
+	char *text = xstrndup(t->s, t->len);
+	*is_error = e->b;
+	ck_free(&a);
+	free(line);
+	return text;
+}
+
+/* a tool's answer that is no error, strictly JSON (freed) */
+static void tool_ok(struct srv *s, const char *name, const char *args, ckv *out)
+{
+	int e;
+	char err[256];
+	char *t = tool(s, name, args, &e);
+
+	ck_assert_msg(!e, "%s %s: %s", name, args, t);
+	ck_assert_msg(ck_parse(t, strlen(t), out, err, sizeof err) == 0, "%s: %s", err, t);
+	free(t);
+}
+
+static void tool_err(struct srv *s, const char *name, const char *args, const char *want)
+{
+	int e;
+	char *t = tool(s, name, args, &e);
+
+	ck_assert_msg(e, "%s %s: no error: %.200s", name, args, t);
+	ck_assert_msg(strchr(t, '\n') == NULL, "not one line: %s", t);
+	ck_assert_msg(want == NULL || strstr(t, want) != NULL, "%s %s: '%s' does not say '%s'", name, args, t, want);
+	free(t);
+}
+
+/* The between dump copied into a directory of the test's own. */
+static void setup(void)
+{
+	char src[512];
+
+	workload_dump("Between", "between", "-Xmx64m", src, sizeof src);
+	snprintf(dir, sizeof dir, "%s/tmp/mcp-%d", TEST_BUILDDIR, (int)getpid());
+	snprintf(dump, sizeof dump, "%s/d.hprof", dir);
+	char *cmd = xasprintf("rm -rf '%s' && mkdir -p '%s' && cp '%s' '%s'", dir, dir, src, dump);
+	int st;
+	free(run(cmd, &st));
+	free(cmd);
+	ck_assert(st == 0);
+}
+
+static void teardown(void)
+{
+	char *cmd = xasprintf("rm -rf '%s'", dir);
+	int st;
+	free(run(cmd, &st));
+	free(cmd);
+}
+
+/* JSON-RPC's errors; the server goes on after each */
+START_TEST(test_protocol)
+{
+	struct srv s;
+	ckv a;
+
+	srv_start(&s, NULL, dir);
+	ask(&s, "{bad", NULL, &a);
+	ck_assert_int_eq(error_code(&a), -32700);
+	ck_free(&a);
+	ask(&s, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", NULL, &a);
+	ck_assert_int_eq(error_code(&a), -32600);
+	ck_free(&a);
+	ask(&s, "{\"jsonrpc\":\"1.0\",\"id\":7,\"method\":\"ping\"}", "7", &a);
+	ck_assert_int_eq(error_code(&a), -32600);
+	ck_free(&a);
+	ask(&s, "{\"id\":8,\"method\":\"ping\"}", "8", &a);
+	ck_assert_int_eq(error_code(&a), -32600);
+	ck_free(&a);
+	ask(&s, "{\"jsonrpc\":\"2.0\",\"id\":\"m\"}", "m", &a);
+	ck_assert_int_eq(error_code(&a), -32600);
+	ck_free(&a);
+	ask(&s, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"resources/read\"}", "9", &a);
+	ck_assert_int_eq(error_code(&a), -32601);
+	ck_free(&a);
+	ask(&s, "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"tools/call\",\"params\":{\"name\":\"nosuch\"}}", "10", &a);
+	ck_assert_int_eq(error_code(&a), -32602);
+	ck_free(&a);
+	/* notifications: no answer (the ping after them is the next line) */
+	const char *quiet = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+			    "{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\"params\":{\"name\":\"dumps\"}}\n"
+			    "{\"jsonrpc\":\"2.0\",\"method\":\"nosuch\"}\n";
+	srv_send(&s, quiet, strlen(quiet));
+	ask(&s, "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"ping\"}", "11", &a);
+	ck_assert(ck_get(&a, "result") != NULL);
+	ck_free(&a);
+	/* wrong arguments: an error answer, one line */
+	tool_err(&s, "classes", "{\"dump\":1}", "'dump' must be a string");
+	tool_err(&s, "dumps", "{\"x\":1}", "unknown argument 'x'");
+	tool_err(&s, "open", "{\"path\":\"d.hprof\",\"heapshot\":\"2\"}", "'heapshot' must be a whole number");
+	tool_err(&s, "open", "{\"path\":[]}", "'path' must be a string");
+	tool_err(&s, "classes", "{\"dump\":\"d1\"}", "no dump open as 'd1'");
+	ckv o;
+	char *open = xasprintf("{\"path\":\"%s\"}", dump);
+	tool_ok(&s, "open", open, &o);
+	ck_free(&o);
+	free(open);
+	tool_err(&s, "classes", "{\"dump\":\"d1\",\"limit\":0}", "'limit' must be a whole number from 1 to 1000");
+	tool_err(&s, "classes", "{\"dump\":\"d1\",\"limit\":1.5}", "'limit'");
+	tool_err(&s, "classes", "{\"dump\":\"d1\",\"reverse\":\"yes\"}", "'reverse' must be true or false");
+	tool_err(&s, "classes", "{\"dump\":\"d1\",\"depth\":2}", "unknown argument 'depth'");
+	tool_err(&s, "biggest", "{\"dump\":\"d1\",\"object\":\"zz\"}", "not an object id");
+	tool_ok(&s, "classes", "{\"dump\":\"d1\",\"limit\":3}", &o);
+	ck_assert(ck_get(&o, "rows") != NULL && ck_get(&o, "rows")->n == 3);
+	ck_free(&o);
+	int st = srv_end(&s);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+}
+END_TEST
+
+/* a line over 4 MiB: one -32600, and the next is answered; CR LF; the
+ * last line without its newline */
+START_TEST(test_lines)
+{
+	struct srv s;
+	ckv a;
+	size_t big = (4u << 20) + 100;
+	char *line = xmalloc(big + 1);
+
+	srv_start(&s, NULL, dir);
+	memcpy(line, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"x\":\"", 46);
+	memset(line + 46, 'a', big - 48);
+	memcpy(line + big - 2, "\"}", 2);
+	line[big] = '\n';
+	srv_send(&s, line, big + 1);
+	free(line);
+	char *l = srv_line(&s);
+	ck_assert(l != NULL);
+	char err[256];
+	ck_assert_msg(ck_parse(l, strlen(l), &a, err, sizeof err) == 0, "%s", err);
+	ck_assert_int_eq(error_code(&a), -32600);
+	ck_assert(ck_get(&a, "id")->t == J_NULL);
+	ck_free(&a);
+	free(l);
+	ask(&s, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}", "2", &a);
+	ck_free(&a);
+	ask(&s, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\r", "3", &a);
+	ck_assert(ck_get(&a, "result") != NULL);
+	ck_free(&a);
+	const char *last = "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}";
+	srv_send(&s, last, strlen(last));
+	close(s.to);
+	s.to = -1;
+	l = srv_line(&s);
+	ck_assert_msg(l != NULL && strstr(l, "\"id\":4") != NULL && strstr(l, "\"result\"") != NULL, "%s", l);
+	free(l);
+	ck_assert(srv_line(&s) == NULL);
+	int st = srv_end(&s);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+}
+END_TEST
+
+/* A client that goes away while big answers are written: the server ends
+ * 0, not by a signal (so no core) */
+START_TEST(test_client_gone)
+{
+	struct srv s;
+	ckv o;
+
+	srv_start(&s, NULL, dir);
+	char *open = xasprintf("{\"path\":\"%s\"}", dump);
+	tool_ok(&s, "open", open, &o);
+	ck_free(&o);
+	free(open);
+	close(s.from);
+	s.from = -1;
+	struct sbuf many;
+	sbuf_init(&many);
+	for (int i = 0; i < 50; i++)
+		sbuf_printf(&many, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/list\"}\n"
+			    "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"query\","
+			    "\"arguments\":{\"dump\":\"d1\",\"steps\":\"all | objects\",\"limit\":1000}}}\n", 2 * i, 2 * i + 1);
+	write_full(s.to, many.buf, many.len); /* may fail: the server is gone */
+	sbuf_free(&many);
+	int st = srv_end(&s);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d (signal %d)", st,
+		      WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	/* and one whose input ends: 0 */
+	srv_start(&s, NULL, dir);
+	st = srv_end(&s);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+}
+END_TEST
+
+/* how many lines of /proc/PID/maps name path */
+static int mapped(pid_t pid, const char *path)
+{
+	char p[64];
+	size_t n;
+	int k = 0;
+
+	snprintf(p, sizeof p, "/proc/%d/maps", (int)pid);
+	char *maps = file_bytes(p, &n);
+	for (char *l = maps; l != NULL && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) : strlen(l), pl = strlen(path);
+		k += len >= pl && memcmp(l + len - pl, path, pl) == 0;
+	}
+	free(maps);
+	return k;
+}
+
+/* closed, a dump is no longer mapped, nor its index; 16 open at most */
+START_TEST(test_close_unmaps)
+{
+	struct srv s;
+	ckv o;
+	char hwi[1200];
+
+	srv_start(&s, NULL, dir);
+	char *open = xasprintf("{\"path\":\"%s\"}", dump);
+	tool_ok(&s, "open", open, &o);
+	ck_free(&o);
+	tool_ok(&s, "biggest", "{\"dump\":\"d1\",\"limit\":2}", &o);
+	ck_free(&o);
+	snprintf(hwi, sizeof hwi, "%s.hwi", dump);
+	ck_assert_msg(mapped(s.pid, dump) > 0, "the open dump is not mapped (the test sees nothing)");
+	ck_assert_msg(access(hwi, F_OK) == 0, "no index cache beside the dump");
+	tool_ok(&s, "close", "{\"dump\":\"d1\"}", &o);
+	ck_free(&o);
+	ck_assert_msg(mapped(s.pid, dump) == 0, "%s still mapped after close", dump);
+	ck_assert_msg(mapped(s.pid, hwi) == 0, "%s still mapped after close", hwi);
+	for (int i = 0; i < 16; i++) {
+		tool_ok(&s, "open", open, &o);
+		ck_free(&o);
+	}
+	tool_err(&s, "open", open, "16 dumps are open");
+	free(open);
+	int st = srv_end(&s);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+}
+END_TEST
+
+/* only regular files under the directory */
+START_TEST(test_paths)
+{
+	struct srv s;
+	char sub[1100], p[1300];
+
+	snprintf(sub, sizeof sub, "%s/in", dir);
+	ck_assert(mkdir(sub, 0700) == 0);
+	srv_start(&s, NULL, sub);
+	snprintf(p, sizeof p, "{\"path\":\"%s\"}", dump); /* outside */
+	tool_err(&s, "open", p, "d.hprof: outside the directories");
+	snprintf(p, sizeof p, "{\"path\":\"%s/../d.hprof\"}", sub);
+	tool_err(&s, "open", p, "/in/../d.hprof: outside the directories");
+	char link[1200];
+	snprintf(link, sizeof link, "%s/link.hprof", sub);
+	ck_assert(symlink(dump, link) == 0);
+	snprintf(p, sizeof p, "{\"path\":\"%s\"}", link);
+	tool_err(&s, "open", p, "link.hprof: outside the directories");
+	char fifo[1200];
+	snprintf(fifo, sizeof fifo, "%s/fifo.hprof", sub);
+	ck_assert(mkfifo(fifo, 0600) == 0);
+	snprintf(p, sizeof p, "{\"path\":\"%s\"}", fifo);
+	tool_err(&s, "open", p, "fifo.hprof: not a regular file");
+	snprintf(p, sizeof p, "{\"path\":\"%s/.\"}", sub);
+	tool_err(&s, "open", p, "/in/.: not a regular file");
+	/* a name with a control character, escaped in the answer */
+	tool_err(&s, "open", "{\"path\":\"../x\\u001by\"}", "\\x1b");
+	int st = srv_end(&s);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+}
+END_TEST
+
+/* a dump cut short while open: the call says so, the dump is closed,
+ * the server goes on */
+START_TEST(test_shrink)
+{
+	for (int cache = 0; cache <= 1; cache++) {
+		struct srv s;
+		ckv o;
+		char copy[1200];
+
+		snprintf(copy, sizeof copy, "%s/shrink%d.hprof", dir, cache);
+		char *cmd = xasprintf("cp '%s' '%s'", dump, copy);
+		int st;
+		free(run(cmd, &st));
+		free(cmd);
+		srv_start(&s, cache ? NULL : "--no-cache", dir);
+		char *open = xasprintf("{\"path\":\"%s\"}", copy);
+		tool_ok(&s, "open", open, &o);
+		ck_free(&o);
+		free(open);
+		/* the biggest array of references, read element by element */
+		tool_ok(&s, "query", "{\"dump\":\"d1\",\"steps\":\"instances [Ljava.lang.Object; | objects\","
+				     "\"sort\":\"shallow\",\"limit\":1}", &o);
+		const ckv *rows = ck_get(&o, "rows");
+		ck_assert(rows != NULL && rows->n == 1);
+		char *args = xasprintf("{\"dump\":\"d1\",\"object\":\"%s\",\"limit\":1000}", ck_get(&rows->v[0], "id")->s);
+		ck_free(&o);
+		ck_assert(truncate(copy, 4096) == 0);
+		tool_err(&s, "object", args, "closed d1: the dump file changed or shrank while being read (SIGBUS)");
+		tool_ok(&s, "dumps", "{}", &o);
+		ck_assert_msg(ck_get(&o, "dumps")->n == 0, "the dump is still open");
+		ck_free(&o);
+		tool_err(&s, "classes", "{\"dump\":\"d1\"}", "no dump open as 'd1'");
+		open = xasprintf("{\"path\":\"%s\"}", dump);
+		tool_ok(&s, "open", open, &o);
+		ck_free(&o);
+		free(open);
+		tool_ok(&s, "classes", "{\"dump\":\"d2\",\"limit\":2}", &o);
+		ck_free(&o);
+		free(args);
+		st = srv_end(&s);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+	}
+}
+END_TEST
+
+Suite *mcp_suite(void)
+{
+	Suite *s = suite_create("mcp");
+	TCase *tc = tcase_create("jsonv");
+
+	tcase_set_timeout(tc, HANG_TIMEOUT);
+	tcase_add_test(tc, test_jsonv_rfc8259);
+	tcase_add_test(tc, test_jsonv_depth);
+	tcase_add_test(tc, test_jsonv_round_trip);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("server");
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_protocol);
+	tcase_add_test(tc, test_lines);
+	tcase_add_test(tc, test_client_gone);
+	tcase_add_test(tc, test_close_unmaps);
+	tcase_add_test(tc, test_paths);
+	tcase_add_test(tc, test_shrink);
+	suite_add_tcase(s, tc);
+	return s;
+}
