@@ -41,7 +41,6 @@ static const ckv *ck_get(const ckv *o, const char *key)
 
 /* ---- the server's side ---- */
 
-#include "jsonv_names.h"
 #include "cli/jsonv.h"
 #include "cli/mcp.h"
 
@@ -159,9 +158,9 @@ void fuzz_init_mcp(void)
 }
 
 /* The request's id as the answer must give it back: NULL for null. */
-static const struct jv *request_id(const struct jv *req)
+static const struct jval *request_id(const struct jval *req)
 {
-	const struct jv *id = jv_get(req, "id");
+	const struct jval *id = jval_get(req, "id");
 
 	if (id == NULL || !(id->t == JV_STR || (id->t == JV_NUM && strpbrk(id->s, ".eE") == NULL)))
 		return NULL;
@@ -170,41 +169,41 @@ static const struct jv *request_id(const struct jv *req)
 
 /* Is an answer due? Not to a JSON-RPC 2.0 notification (a string
  * method, no id) nor to a response (no method; result or error). */
-static int answer_due(int parsed, const struct jv *req)
+static int answer_due(int parsed, const struct jval *req)
 {
 	if (!parsed || req->t != JV_OBJ)
 		return 1;
-	const char *jr = jv_str(jv_get(req, "jsonrpc"));
+	const char *jr = jval_str(jval_get(req, "jsonrpc"));
 	if (jr == NULL || strcmp(jr, "2.0") != 0)
 		return 1;
-	const struct jv *method = jv_get(req, "method");
+	const struct jval *method = jval_get(req, "method");
 	if (method == NULL)
-		return jv_get(req, "result") == NULL && jv_get(req, "error") == NULL;
-	return method->t != JV_STR || jv_get(req, "id") != NULL;
+		return jval_get(req, "result") == NULL && jval_get(req, "error") == NULL;
+	return method->t != JV_STR || jval_get(req, "id") != NULL;
 }
 
-static int is_tool_call(const struct jv *req, const char *name)
+static int is_tool_call(const struct jval *req, const char *name)
 {
-	const char *meth = jv_str(jv_get(req, "method"));
-	const char *t = jv_str(jv_get(jv_get(req, "params"), "name"));
+	const char *meth = jval_str(jval_get(req, "method"));
+	const char *t = jval_str(jval_get(jval_get(req, "params"), "name"));
 
 	return meth != NULL && strcmp(meth, "tools/call") == 0 && t != NULL && (name == NULL || strcmp(t, name) == 0);
 }
 
 static void check_answer(const char *line, size_t n, const struct sbuf *out)
 {
-	struct jv req;
+	struct jval req;
 	struct sbuf why;
 	char err[256];
 
 	sbuf_init(&why);
-	int parsed = jv_parse(line, n, &req, &why) == 0;
+	int parsed = jval_parse(line, n, &req, &why) == 0;
 	sbuf_free(&why);
 	int due = answer_due(parsed, &req);
 	if (out->len == 0) {
 		if (due)
 			fuzz_finding("no answer to a message that needs one: %.*s", (int)(n < 300 ? n : 300), line);
-		jv_free(&req);
+		jval_free(&req);
 		return;
 	}
 	if (!due)
@@ -219,7 +218,7 @@ static void check_answer(const char *line, size_t n, const struct sbuf *out)
 	if (a.t != J_OBJ || jr == NULL || jr->t != J_STR || strcmp(jr->s, "2.0") != 0 || id == NULL ||
 	    (res == NULL) == (e == NULL))
 		fuzz_finding("an answer is no JSON-RPC 2.0 response: %s", out->buf);
-	const struct jv *rid = parsed ? request_id(&req) : NULL;
+	const struct jval *rid = parsed ? request_id(&req) : NULL;
 	int same_id = rid == NULL ? id->t == J_NULL
 		      : rid->t == JV_STR ? id->t == J_STR && id->len == rid->len && memcmp(id->s, rid->s, rid->len) == 0
 					 : id->t == J_NUM && (!id->is_uint || id->u == strtoull(rid->s, NULL, 10));
@@ -251,11 +250,11 @@ static void check_answer(const char *line, size_t n, const struct sbuf *out)
 		}
 	}
 	ck_free(&a);
-	jv_free(&req);
+	jval_free(&req);
 }
 
 /* v and w hold the same (numbers' and strings' bytes, names, order). */
-static int same(const struct jv *v, const struct jv *w)
+static int same(const struct jval *v, const struct jval *w)
 {
 	if (v->t != w->t || v->n != w->n || v->len != w->len)
 		return 0;
@@ -270,7 +269,7 @@ static int same(const struct jv *v, const struct jv *w)
 /* jsonv against itself and against the strict reader. */
 static void round_trip(const uint8_t *data, size_t len)
 {
-	struct jv v, w;
+	struct jval v, w;
 	struct sbuf why, a, b;
 	char err[256];
 	ckv c;
@@ -278,7 +277,7 @@ static void round_trip(const uint8_t *data, size_t len)
 	sbuf_init(&why);
 	sbuf_init(&a);
 	sbuf_init(&b);
-	int ours = jv_parse((const char *)data, len, &v, &why) == 0;
+	int ours = jval_parse((const char *)data, len, &v, &why) == 0;
 	int theirs = ck_parse((const char *)data, len, &c, err, sizeof err) == 0;
 	ck_free(&c);
 	if (ours && !theirs && strstr(err, "twice") == NULL && strstr(err, "nested deeper") == NULL)
@@ -286,22 +285,22 @@ static void round_trip(const uint8_t *data, size_t len)
 	if (!ours && theirs && strstr(why.buf, "nested too deep") == NULL)
 		fuzz_finding("jsonv refuses strict JSON (%s)", why.buf);
 	if (ours) {
-		jv_write(&a, &v);
+		jval_write(&a, &v);
 		sbuf_reset(&why);
-		if (jv_parse(a.buf, a.len, &w, &why) < 0)
+		if (jval_parse(a.buf, a.len, &w, &why) < 0)
 			fuzz_finding("jsonv's own text does not read back (%s): %s", why.buf, a.buf);
-		jv_write(&b, &w);
+		jval_write(&b, &w);
 		if (!same(&v, &w) || a.len != b.len || memcmp(a.buf, b.buf, a.len) != 0)
 			fuzz_finding("jsonv's text reads back as another value: %s\n%s", a.buf, b.buf);
 		if (ck_parse(a.buf, a.len, &c, err, sizeof err) < 0 && strstr(err, "twice") == NULL &&
 		    strstr(err, "nested deeper") == NULL)
 			fuzz_finding("jsonv writes what the strict reader refuses (%s): %s", err, a.buf);
 		ck_free(&c);
-		jv_free(&w);
-		jv_free(&v);
+		jval_free(&w);
+		jval_free(&v);
 	}
 	sbuf_reset(&a);
-	jv_write_str(&a, (const char *)data, len);
+	jval_write_str(&a, (const char *)data, len);
 	if (ck_parse(a.buf, a.len, &c, err, sizeof err) < 0 || c.t != J_STR)
 		fuzz_finding("bytes written as a string are no JSON string (%s): %s", err, a.buf);
 	ck_free(&c);
@@ -325,11 +324,11 @@ int fuzz_mcp(const uint8_t *data, size_t len)
 		sbuf_add(&line, (const char *)data + from, n);
 		from += n + 1;
 		/* snapshot runs /proc/self/exe, here the fuzzer itself */
-		struct jv req;
+		struct jval req;
 		struct sbuf why;
 		sbuf_init(&why);
-		int skip = jv_parse(line.buf, line.len, &req, &why) == 0 && is_tool_call(&req, "snapshot");
-		jv_free(&req);
+		int skip = jval_parse(line.buf, line.len, &req, &why) == 0 && is_tool_call(&req, "snapshot");
+		jval_free(&req);
 		sbuf_free(&why);
 		if (skip)
 			continue;

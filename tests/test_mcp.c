@@ -1,5 +1,5 @@
 /* test_mcp.c — heapwalk mcp: its JSON reader and writer (src/cli/jsonv.c,
- * linked in under the names of fuzz/jsonv_names.h), checked against RFC
+ * linked in: its names jval_*, the strict reader's jv_*), checked against RFC
  * 8259 cases and the tests' own strict reader (jsonck.c); and the real
  * server through pipes on a real JDK dump: JSON-RPC's errors, lines too
  * long, CR LF, a last line without its newline, a client that goes
@@ -39,20 +39,19 @@ static const ckv *ck_get(const ckv *o, const char *key)
 	return jv_get(o, key);
 }
 
-/* ---- jsonv (renamed: struct jv below is jsonv's) ---- */
+/* ---- jsonv (struct jval) ---- */
 
-#include "../fuzz/jsonv_names.h"
 #include "cli/jsonv.h"
 
 static int jv_ok(const char *text, size_t n)
 {
-	struct jv v;
+	struct jval v;
 	struct sbuf err;
 
 	sbuf_init(&err);
-	int rc = jv_parse(text, n, &v, &err);
+	int rc = jval_parse(text, n, &v, &err);
 	if (rc == 0)
-		jv_free(&v);
+		jval_free(&v);
 	else
 		ck_assert_msg(strncmp(err.buf, "at byte ", 8) == 0, "an error without its place: %s", err.buf);
 	sbuf_free(&err);
@@ -140,24 +139,24 @@ START_TEST(test_jsonv_round_trip)
 				 " \"s\" : \"a\\u0000b\\u001f\\ud83d\\ude00\\u00e9\\\"\\\\\\/\\t\" , \"o\" : { } ,"
 				 " \"a\" : [ true , false , null , [ ] ] } ";
 	static const char want[] = "{\"n\":[-0,1.50e-3,12345678901234567890123456789,0.0E+0,1E400,-7],";
-	struct jv v, w;
+	struct jval v, w;
 	struct sbuf err, a, b;
 
 	sbuf_init(&err);
 	sbuf_init(&a);
 	sbuf_init(&b);
-	ck_assert_msg(jv_parse(in, sizeof in - 1, &v, &err) == 0, "%s", err.buf);
-	jv_write(&a, &v);
+	ck_assert_msg(jval_parse(in, sizeof in - 1, &v, &err) == 0, "%s", err.buf);
+	jval_write(&a, &v);
 	ck_assert_msg(strncmp(a.buf, want, sizeof want - 1) == 0, "numbers changed: %s", a.buf);
-	ck_assert_msg(jv_parse(a.buf, a.len, &w, &err) == 0, "%s", err.buf);
-	jv_write(&b, &w);
+	ck_assert_msg(jval_parse(a.buf, a.len, &w, &err) == 0, "%s", err.buf);
+	jval_write(&b, &w);
 	ck_assert_msg(a.len == b.len && memcmp(a.buf, b.buf, a.len) == 0, "%s\nthen\n%s", a.buf, b.buf);
-	const struct jv *s = jv_get(&v, "s");
+	const struct jval *s = jval_get(&v, "s");
 	ck_assert(s != NULL && s->t == JV_STR && s->len == 14 && memcmp(s->s, "a\0b\x1f\xf0\x9f\x98\x80\xc3\xa9\"\\/\t", 14) == 0);
-	ck_assert(jv_str(s) == NULL); /* it holds a NUL */
+	ck_assert(jval_str(s) == NULL); /* it holds a NUL */
 	long long x;
-	ck_assert(jv_int(&jv_get(&v, "n")->items[5], -10, 10, &x) == 0 && x == -7);
-	ck_assert(jv_int(&jv_get(&v, "n")->items[1], -10, 10, &x) < 0);
+	ck_assert(jval_int(&jval_get(&v, "n")->items[5], -10, 10, &x) == 0 && x == -7);
+	ck_assert(jval_int(&jval_get(&v, "n")->items[1], -10, 10, &x) < 0);
 	ckv c;
 	char e[256];
 	ck_assert_msg(ck_parse(a.buf, a.len, &c, e, sizeof e) == 0, "%s: %s", e, a.buf);
@@ -166,11 +165,11 @@ START_TEST(test_jsonv_round_trip)
 	ck_free(&c);
 	/* any bytes written as a string: strict JSON, a string */
 	sbuf_reset(&b);
-	jv_write_str(&b, "\x01\x7f\xff\xc3\xa9\xed\xa0\x80\n\"", 10);
+	jval_write_str(&b, "\x01\x7f\xff\xc3\xa9\xed\xa0\x80\n\"", 10);
 	ck_assert_msg(ck_parse(b.buf, b.len, &c, e, sizeof e) == 0 && c.t == J_STR, "%s: %s", e, b.buf);
 	ck_free(&c);
-	jv_free(&v);
-	jv_free(&w);
+	jval_free(&v);
+	jval_free(&w);
 	sbuf_free(&err);
 	sbuf_free(&a);
 	sbuf_free(&b);

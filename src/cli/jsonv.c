@@ -144,7 +144,7 @@ static int digits(struct rd *r)
 	return r->p > s ? 0 : fail(r, "a number without digits");
 }
 
-static int number(struct rd *r, struct jv *v)
+static int number(struct rd *r, struct jval *v)
 {
 	const unsigned char *s = r->p;
 
@@ -172,7 +172,7 @@ static int number(struct rd *r, struct jv *v)
 	return 0;
 }
 
-static int word(struct rd *r, const char *w, enum jv_type t, struct jv *v)
+static int word(struct rd *r, const char *w, enum jval_type t, struct jval *v)
 {
 	size_t n = strlen(w);
 
@@ -183,9 +183,9 @@ static int word(struct rd *r, const char *w, enum jv_type t, struct jv *v)
 	return 0;
 }
 
-static int value(struct rd *r, struct jv *v, int depth);
+static int value(struct rd *r, struct jval *v, int depth);
 
-static int members(struct rd *r, struct jv *v, int depth, int obj)
+static int members(struct rd *r, struct jval *v, int depth, int obj)
 {
 	char close = obj ? '}' : ']';
 
@@ -199,7 +199,7 @@ static int members(struct rd *r, struct jv *v, int depth, int obj)
 		return 0;
 	}
 	for (;;) {
-		struct jv *item;
+		struct jval *item;
 		blanks(r);
 		if (obj) {
 			struct sbuf key;
@@ -210,14 +210,14 @@ static int members(struct rd *r, struct jv *v, int depth, int obj)
 				sbuf_free(&key);
 				return -1;
 			}
-			item = jv_put(v, key.buf);
+			item = jval_put(v, key.buf);
 			sbuf_free(&key);
 			blanks(r);
 			if (r->p >= r->end || *r->p != ':')
 				return fail(r, "a name without ':'");
 			r->p++;
 		} else {
-			item = jv_push(v);
+			item = jval_push(v);
 		}
 		if (value(r, item, depth + 1) < 0)
 			return -1;
@@ -234,7 +234,7 @@ static int members(struct rd *r, struct jv *v, int depth, int obj)
 	}
 }
 
-static int value(struct rd *r, struct jv *v, int depth)
+static int value(struct rd *r, struct jval *v, int depth)
 {
 	blanks(r);
 	if (r->p >= r->end)
@@ -264,7 +264,7 @@ static int value(struct rd *r, struct jv *v, int depth)
 	}
 }
 
-int jv_parse(const char *text, size_t n, struct jv *v, struct sbuf *err)
+int jval_parse(const char *text, size_t n, struct jval *v, struct sbuf *err)
 {
 	struct rd r = { (const unsigned char *)text, (const unsigned char *)text, (const unsigned char *)text + n, err, 0 };
 
@@ -275,14 +275,14 @@ int jv_parse(const char *text, size_t n, struct jv *v, struct sbuf *err)
 			return 0;
 		fail(&r, "more after the value");
 	}
-	jv_free(v);
+	jval_free(v);
 	return -1;
 }
 
-void jv_free(struct jv *v)
+void jval_free(struct jval *v)
 {
 	for (size_t i = 0; i < v->n; i++) {
-		jv_free(&v->items[i]);
+		jval_free(&v->items[i]);
 		if (v->keys)
 			free(v->keys[i]);
 	}
@@ -292,7 +292,7 @@ void jv_free(struct jv *v)
 	memset(v, 0, sizeof *v);
 }
 
-const struct jv *jv_get(const struct jv *o, const char *key)
+const struct jval *jval_get(const struct jval *o, const char *key)
 {
 	if (o == NULL || o->t != JV_OBJ)
 		return NULL;
@@ -302,14 +302,14 @@ const struct jv *jv_get(const struct jv *o, const char *key)
 	return NULL;
 }
 
-const char *jv_str(const struct jv *v)
+const char *jval_str(const struct jval *v)
 {
 	if (v == NULL || v->t != JV_STR || strlen(v->s) != v->len)
 		return NULL;
 	return v->s;
 }
 
-int jv_int(const struct jv *v, long long min, long long max, long long *out)
+int jval_int(const struct jval *v, long long min, long long max, long long *out)
 {
 	long long x = 0;
 	int neg = 0;
@@ -336,21 +336,21 @@ int jv_int(const struct jv *v, long long min, long long max, long long *out)
 	return 0;
 }
 
-void jv_write_str(struct sbuf *out, const char *s, size_t n)
+void jval_write_str(struct sbuf *out, const char *s, size_t n)
 {
 	sbuf_addc(out, '"');
 	json_append(out, (const uint8_t *)s, n);
 	sbuf_addc(out, '"');
 }
 
-void jv_write(struct sbuf *out, const struct jv *v)
+void jval_write(struct sbuf *out, const struct jval *v)
 {
 	switch (v->t) {
 	case JV_NULL: sbuf_adds(out, "null"); break;
 	case JV_FALSE: sbuf_adds(out, "false"); break;
 	case JV_TRUE: sbuf_adds(out, "true"); break;
 	case JV_NUM: sbuf_add(out, v->s, v->len); break;
-	case JV_STR: jv_write_str(out, v->s, v->len); break;
+	case JV_STR: jval_write_str(out, v->s, v->len); break;
 	case JV_ARR:
 	case JV_OBJ:
 		sbuf_addc(out, v->t == JV_ARR ? '[' : '{');
@@ -358,34 +358,34 @@ void jv_write(struct sbuf *out, const struct jv *v)
 			if (i)
 				sbuf_addc(out, ',');
 			if (v->t == JV_OBJ) {
-				jv_write_str(out, v->keys[i], strlen(v->keys[i]));
+				jval_write_str(out, v->keys[i], strlen(v->keys[i]));
 				sbuf_addc(out, ':');
 			}
-			jv_write(out, &v->items[i]);
+			jval_write(out, &v->items[i]);
 		}
 		sbuf_addc(out, v->t == JV_ARR ? ']' : '}');
 		break;
 	}
 }
 
-void jv_set_str(struct jv *v, const char *s, size_t n)
+void jval_set_str(struct jval *v, const char *s, size_t n)
 {
-	jv_free(v);
+	jval_free(v);
 	v->t = JV_STR;
 	v->s = xstrndup(s, n);
 	v->len = n;
 }
 
-void jv_set_num(struct jv *v, const char *text)
+void jval_set_num(struct jval *v, const char *text)
 {
-	jv_free(v);
+	jval_free(v);
 	v->t = JV_NUM;
 	v->s = xstrdup(text);
 	v->len = strlen(text);
 }
 
 /* Room for one more member: 4, then doubled at each power of two. */
-static struct jv *grow(struct jv *v, int keyed)
+static struct jval *grow(struct jval *v, int keyed)
 {
 	if (v->n == 0 || (v->n >= 4 && (v->n & (v->n - 1)) == 0)) {
 		size_t cap = v->n == 0 ? 4 : v->n * 2;
@@ -397,16 +397,16 @@ static struct jv *grow(struct jv *v, int keyed)
 	return &v->items[v->n++];
 }
 
-struct jv *jv_put(struct jv *o, const char *key)
+struct jval *jval_put(struct jval *o, const char *key)
 {
 	if (o->t == JV_NULL)
 		o->t = JV_OBJ;
-	struct jv *it = grow(o, 1);
+	struct jval *it = grow(o, 1);
 	o->keys[o->n - 1] = xstrdup(key);
 	return it;
 }
 
-struct jv *jv_push(struct jv *a)
+struct jval *jval_push(struct jval *a)
 {
 	if (a->t == JV_NULL)
 		a->t = JV_ARR;

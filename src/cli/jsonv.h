@@ -12,44 +12,44 @@
 
 #define JV_MAX_DEPTH 64
 
-enum jv_type { JV_NULL, JV_FALSE, JV_TRUE, JV_NUM, JV_STR, JV_ARR, JV_OBJ };
+enum jval_type { JV_NULL, JV_FALSE, JV_TRUE, JV_NUM, JV_STR, JV_ARR, JV_OBJ };
 
-struct jv {
-	enum jv_type t;
+struct jval {
+	enum jval_type t;
 	char *s;          /* JV_STR: the string, NUL-ended; JV_NUM: the number's text */
 	size_t len;       /* of s */
-	struct jv *items; /* JV_ARR: the elements; JV_OBJ: the members' values */
+	struct jval *items; /* JV_ARR: the elements; JV_OBJ: the members' values */
 	char **keys;      /* JV_OBJ: the members' names (keys[i] names items[i]) */
 	size_t n;
 };
 
 /* The one value that is all of text[0..n) (blanks around it): 0 with
  * *v, or -1 with "at byte N: what" in err. */
-int jv_parse(const char *text, size_t n, struct jv *v, struct sbuf *err);
-void jv_free(struct jv *v);
+int jval_parse(const char *text, size_t n, struct jval *v, struct sbuf *err);
+void jval_free(struct jval *v);
 
 /* Object o's member key (the last of that name), NULL if none or if o
  * is no object. */
-const struct jv *jv_get(const struct jv *o, const char *key);
+const struct jval *jval_get(const struct jval *o, const char *key);
 /* A string without a NUL in it, else NULL. */
-const char *jv_str(const struct jv *v);
+const char *jval_str(const struct jval *v);
 /* An integer in [min, max] exactly (no fraction, no exponent): 0 with
  * *out, -1 if v is none. */
-int jv_int(const struct jv *v, long long min, long long max, long long *out);
+int jval_int(const struct jval *v, long long min, long long max, long long *out);
 
 /* v as JSON text, appended (compact; numbers as they were read). */
-void jv_write(struct sbuf *out, const struct jv *v);
+void jval_write(struct sbuf *out, const struct jval *v);
 /* s as a JSON string, quotes included, appended: any bytes (invalid
  * UTF-8 escaped as heapwalk escapes a dump's strings). */
-void jv_write_str(struct sbuf *out, const char *s, size_t n);
+void jval_write_str(struct sbuf *out, const char *s, size_t n);
 
 /* Making values (their strings copied). */
-void jv_set_str(struct jv *v, const char *s, size_t n);
-void jv_set_num(struct jv *v, const char *text);
+void jval_set_str(struct jval *v, const char *s, size_t n);
+void jval_set_num(struct jval *v, const char *text);
 /* Appends a member to object o (made an object if it is JV_NULL); the
  * returned value is JV_NULL, to be set. */
-struct jv *jv_put(struct jv *o, const char *key);
+struct jval *jval_put(struct jval *o, const char *key);
 /* Appends an element to array a (made an array if JV_NULL). */
-struct jv *jv_push(struct jv *a);
+struct jval *jval_push(struct jval *a);
 
 #endif

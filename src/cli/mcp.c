@@ -82,13 +82,13 @@ static void on_oom(size_t n)
 /* ---- arguments ---- */
 
 struct args {
-	const struct jv *a;
+	const struct jval *a;
 	struct sbuf *err;
 };
 
-static const struct jv *arg(const struct args *x, const char *key)
+static const struct jval *arg(const struct args *x, const char *key)
 {
-	const struct jv *v = jv_get(x->a, key);
+	const struct jval *v = jval_get(x->a, key);
 
 	return v != NULL && v->t == JV_NULL ? NULL : v;
 }
@@ -96,7 +96,7 @@ static const struct jv *arg(const struct args *x, const char *key)
 /* A string argument: 0 with *s (NULL when absent and not required), -1 with err. */
 static int arg_str(const struct args *x, const char *key, int required, const char **s)
 {
-	const struct jv *v = arg(x, key);
+	const struct jval *v = arg(x, key);
 
 	*s = NULL;
 	if (v == NULL) {
@@ -105,7 +105,7 @@ static int arg_str(const struct args *x, const char *key, int required, const ch
 		sbuf_printf(x->err, "'%s' is required", key);
 		return -1;
 	}
-	if ((*s = jv_str(v)) == NULL) {
+	if ((*s = jval_str(v)) == NULL) {
 		sbuf_printf(x->err, "'%s' must be a string (without NUL)", key);
 		return -1;
 	}
@@ -115,12 +115,12 @@ static int arg_str(const struct args *x, const char *key, int required, const ch
 static int arg_int(const struct args *x, const char *key, long long min, long long max, long long def,
 		   long long *out)
 {
-	const struct jv *v = arg(x, key);
+	const struct jval *v = arg(x, key);
 
 	*out = def;
 	if (v == NULL)
 		return 0;
-	if (jv_int(v, min, max, out) < 0) {
+	if (jval_int(v, min, max, out) < 0) {
 		sbuf_printf(x->err, "'%s' must be a whole number from %lld to %lld", key, min, max);
 		return -1;
 	}
@@ -129,7 +129,7 @@ static int arg_int(const struct args *x, const char *key, long long min, long lo
 
 static int arg_bool(const struct args *x, const char *key, int *out)
 {
-	const struct jv *v = arg(x, key);
+	const struct jval *v = arg(x, key);
 
 	*out = 0;
 	if (v == NULL)
@@ -170,7 +170,7 @@ static int args_known(const struct args *x, const char *names)
 /* An object id as the steps take it: 0x... or decimal, nothing else. */
 static int arg_object(const struct args *x, const char *key, int required, char *buf, size_t n)
 {
-	const struct jv *v = arg(x, key);
+	const struct jval *v = arg(x, key);
 	uint64_t id;
 
 	buf[0] = '\0';
@@ -282,9 +282,9 @@ struct page {
 
 /* Is row r one at the top level (no "depth", or depth 0)? The views
  * that show a tree give its rows in order, each after its parent. */
-static int top_row(const struct jv *r)
+static int top_row(const struct jval *r)
 {
-	const struct jv *d = jv_get(r, "depth");
+	const struct jval *d = jval_get(r, "depth");
 
 	return d == NULL || d->t != JV_NUM || strcmp(d->s, "0") == 0;
 }
@@ -296,17 +296,17 @@ static int top_row(const struct jv *r)
  * is full (more may follow). */
 static int answer(const struct sbuf *json, const struct page *pg, struct sbuf *out, struct sbuf *err)
 {
-	struct jv v;
+	struct jval v;
 	struct sbuf why;
 
 	sbuf_init(&why);
-	if (jv_parse(json->buf, json->len, &v, &why) < 0) { /* a bug: the reports write JSON */
+	if (jval_parse(json->buf, json->len, &v, &why) < 0) { /* a bug: the reports write JSON */
 		sbuf_printf(err, "internal error: the answer is no JSON (%s)", why.buf);
 		sbuf_free(&why);
 		return -1;
 	}
 	sbuf_free(&why);
-	struct jv *rows = NULL;
+	struct jval *rows = NULL;
 	for (size_t i = 0; v.t == JV_OBJ && i < v.n; i++)
 		if (strcmp(v.keys[i], "rows") == 0 && v.items[i].t == JV_ARR)
 			rows = &v.items[i];
@@ -320,7 +320,7 @@ static int answer(const struct sbuf *json, const struct page *pg, struct sbuf *o
 				given += top_row(&rows->items[i]);
 				rows->items[k++] = rows->items[i];
 			} else {
-				jv_free(&rows->items[i]);
+				jval_free(&rows->items[i]);
 			}
 		}
 		tops = (size_t)(t + 1);
@@ -329,17 +329,17 @@ static int answer(const struct sbuf *json, const struct page *pg, struct sbuf *o
 			if (strcmp(v.keys[i], "shown") == 0) {
 				char num[32];
 				snprintf(num, sizeof num, "%zu", given);
-				jv_set_num(&v.items[i], num);
+				jval_set_num(&v.items[i], num);
 			}
 		if (tops == (size_t)(pg->offset + pg->limit)) {
 			char num[32];
 			snprintf(num, sizeof num, "%lld", pg->offset + pg->limit);
-			jv_set_num(jv_put(&v, "next_offset"), num);
+			jval_set_num(jval_put(&v, "next_offset"), num);
 		}
 	}
 	size_t at = out->len;
-	jv_write(out, &v);
-	jv_free(&v);
+	jval_write(out, &v);
+	jval_free(&v);
 	if (out->len - at > MCP_ANSWER_MAX) {
 		size_t n = out->len - at;
 		out->len = at;
@@ -603,7 +603,7 @@ static int tool_dumps(struct mcp *m, const struct args *x, struct sbuf *out)
 	for (size_t i = 0; i < MCP_DUMPS_MAX; i++)
 		if (m->d[i].open) {
 			sbuf_printf(out, "%s{\"dump\":\"d%u\",\"path\":", first ? "" : ",", m->d[i].serial);
-			jv_write_str(out, m->d[i].path, strlen(m->d[i].path));
+			jval_write_str(out, m->d[i].path, strlen(m->d[i].path));
 			sbuf_printf(out, ",\"objects\":%llu}", (unsigned long long)(m->d[i].h.n - 1));
 			first = 0;
 		}
@@ -956,13 +956,13 @@ static void value_json(const struct heap *h, const struct hvalue *val, struct sb
 		node_id_text(h, t, buf, sizeof buf);
 		node_label(h, t, &l);
 		sbuf_printf(out, "{\"ref\":\"%s\",\"class\":", buf);
-		jv_write_str(out, l.buf, l.len);
+		jval_write_str(out, l.buf, l.len);
 		sbuf_free(&l);
 		l = (struct sbuf){ 0 };
 		sbuf_init(&l);
 		if (node_string(h, t, &l, 200) == 0) {
 			sbuf_adds(out, ",\"string\":");
-			jv_write_str(out, l.buf, l.len);
+			jval_write_str(out, l.buf, l.len);
 		}
 		sbuf_free(&l);
 		sbuf_printf(out, ",\"retained\":%llu}", (unsigned long long)h->retained[t]);
@@ -977,7 +977,7 @@ static void value_json(const struct heap *h, const struct hvalue *val, struct sb
 			struct sbuf s;
 			sbuf_init(&s);
 			sbuf_add_utf8(&s, cp);
-			jv_write_str(out, s.buf, s.len);
+			jval_write_str(out, s.buf, s.len);
 			sbuf_free(&s);
 		}
 		return;
@@ -1013,7 +1013,7 @@ static void one_field(void *arg, const char *name, const struct hvalue *val)
 		return;
 	f->left--;
 	sbuf_adds(f->out, f->given++ ? ",{\"name\":" : "{\"name\":");
-	jv_write_str(f->out, name, strlen(name));
+	jval_write_str(f->out, name, strlen(name));
 	sbuf_printf(f->out, ",\"type\":\"%s\",\"value\":", type_name(val->type));
 	value_json(f->h, val, f->out);
 	sbuf_addc(f->out, '}');
@@ -1041,24 +1041,24 @@ static int tool_object(struct mcp *m, const struct args *x, struct sbuf *out)
 	if (run_call(m, &c, &row, x->err) < 0)
 		goto done;
 	/* the row of the objects view, then what the object holds */
-	struct jv v;
+	struct jval v;
 	struct sbuf why;
 	sbuf_init(&why);
-	if (jv_parse(row.buf, row.len, &v, &why) < 0 || jv_get(&v, "rows") == NULL || jv_get(&v, "rows")->n != 1) {
+	if (jval_parse(row.buf, row.len, &v, &why) < 0 || jval_get(&v, "rows") == NULL || jval_get(&v, "rows")->n != 1) {
 		sbuf_adds(x->err, "internal error: no row for the object");
 		sbuf_free(&why);
 		goto done;
 	}
 	sbuf_free(&why);
-	const struct jv *r = &jv_get(&v, "rows")->items[0];
+	const struct jval *r = &jval_get(&v, "rows")->items[0];
 	sbuf_adds(out, "{\"view\":\"object\"");
 	for (size_t i = 0; i < r->n; i++) {
 		sbuf_addc(out, ',');
-		jv_write_str(out, r->keys[i], strlen(r->keys[i]));
+		jval_write_str(out, r->keys[i], strlen(r->keys[i]));
 		sbuf_addc(out, ':');
-		jv_write(out, &r->items[i]);
+		jval_write(out, &r->items[i]);
 	}
-	jv_free(&v);
+	jval_free(&v);
 	uint64_t nid;
 	parse_object_id(id, &nid);
 	const struct heap *h = &c.d->h;
@@ -1072,7 +1072,7 @@ static int tool_object(struct mcp *m, const struct args *x, struct sbuf *out)
 		root_label(h, n, &rl);
 	sbuf_adds(out, ",\"gc_root\":");
 	if (rl.len)
-		jv_write_str(out, rl.buf, rl.len);
+		jval_write_str(out, rl.buf, rl.len);
 	else
 		sbuf_adds(out, "null");
 	sbuf_free(&rl);
@@ -1165,9 +1165,9 @@ static int tool_snapshot(struct mcp *m, const struct args *x, struct sbuf *out)
 			line += 10;
 		if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
 			sbuf_adds(out, "{\"file\":");
-			jv_write_str(out, real, strlen(real));
+			jval_write_str(out, real, strlen(real));
 			sbuf_adds(out, ",\"said\":");
-			jv_write_str(out, said.buf, said.len);
+			jval_write_str(out, said.buf, said.len);
 			sbuf_adds(out, "}");
 			rc = 0;
 		} else {
@@ -1291,20 +1291,20 @@ static const struct tool tools[] = {
 
 /* ---- JSON-RPC ---- */
 
-static void reply_head(struct sbuf *out, const struct jv *id)
+static void reply_head(struct sbuf *out, const struct jval *id)
 {
 	sbuf_adds(out, "{\"jsonrpc\":\"2.0\",\"id\":");
 	if (id != NULL)
-		jv_write(out, id);
+		jval_write(out, id);
 	else
 		sbuf_adds(out, "null");
 }
 
-static void reply_error(struct sbuf *out, const struct jv *id, int code, const char *msg)
+static void reply_error(struct sbuf *out, const struct jval *id, int code, const char *msg)
 {
 	reply_head(out, id);
 	sbuf_printf(out, ",\"error\":{\"code\":%d,\"message\":", code);
-	jv_write_str(out, msg, strlen(msg));
+	jval_write_str(out, msg, strlen(msg));
 	sbuf_adds(out, "}}\n");
 }
 
@@ -1314,19 +1314,19 @@ static void tools_list(struct sbuf *out)
 	for (size_t i = 0; i < sizeof tools / sizeof tools[0]; i++) {
 		const struct tool *t = &tools[i];
 		sbuf_printf(out, "%s{\"name\":\"%s\",\"title\":", i ? "," : "", t->name);
-		jv_write_str(out, t->title, strlen(t->title));
+		jval_write_str(out, t->title, strlen(t->title));
 		sbuf_adds(out, ",\"description\":");
-		jv_write_str(out, t->desc, strlen(t->desc));
+		jval_write_str(out, t->desc, strlen(t->desc));
 		sbuf_printf(out, ",\"inputSchema\":%s,\"annotations\":{\"readOnlyHint\":%s,\"openWorldHint\":false}}",
 			    t->schema, t->readonly ? "true" : "false");
 	}
 	sbuf_adds(out, "]}");
 }
 
-static void tools_call(struct mcp *m, const struct jv *params, const struct jv *id, struct sbuf *out)
+static void tools_call(struct mcp *m, const struct jval *params, const struct jval *id, struct sbuf *out)
 {
-	const char *name = jv_str(jv_get(params, "name"));
-	const struct jv *a = jv_get(params, "arguments");
+	const char *name = jval_str(jval_get(params, "name"));
+	const struct jval *a = jval_get(params, "arguments");
 	const struct tool *t = NULL;
 
 	if (name == NULL) {
@@ -1370,21 +1370,21 @@ static void tools_call(struct mcp *m, const struct jv *params, const struct jv *
 	reply_head(out, id);
 	sbuf_adds(out, ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":");
 	if (rc == 0)
-		jv_write_str(out, res.buf, res.len);
+		jval_write_str(out, res.buf, res.len);
 	else
-		jv_write_str(out, err.buf, err.len);
+		jval_write_str(out, err.buf, err.len);
 	if (rc == 0 && m->note.len > 0) { /* the notes the command line prints on stderr */
 		sbuf_adds(out, "},{\"type\":\"text\",\"text\":");
-		jv_write_str(out, m->note.buf, m->note.len);
+		jval_write_str(out, m->note.buf, m->note.len);
 	}
 	sbuf_printf(out, "}],\"isError\":%s}}\n", rc == 0 ? "false" : "true");
 	sbuf_free(&res);
 	sbuf_free(&err);
 }
 
-static void initialize(const struct jv *params, const struct jv *id, struct sbuf *out)
+static void initialize(const struct jval *params, const struct jval *id, struct sbuf *out)
 {
-	const char *want = jv_str(jv_get(params, "protocolVersion"));
+	const char *want = jval_str(jval_get(params, "protocolVersion"));
 	const char *v = versions[0];
 
 	if (want == NULL) {
@@ -1404,17 +1404,17 @@ static void initialize(const struct jv *params, const struct jv *id, struct sbuf
 		"referents, paths, lifelines, merged, inspect; diff two dumps or find leaks over three; query takes "
 		"any selection steps. Object ids (0x...) in answers can be passed back. Answers are JSON, paged: "
 		"pass next_offset as offset for more.";
-	jv_write_str(out, how, sizeof how - 1);
+	jval_write_str(out, how, sizeof how - 1);
 	sbuf_adds(out, "}}\n");
 }
 
 void mcp_message(struct mcp *m, const char *line, size_t n, struct sbuf *out)
 {
-	struct jv v;
+	struct jval v;
 	struct sbuf err;
 
 	sbuf_init(&err);
-	if (jv_parse(line, n, &v, &err) < 0) {
+	if (jval_parse(line, n, &v, &err) < 0) {
 		struct sbuf msg;
 		sbuf_init(&msg);
 		sbuf_printf(&msg, "Parse error: %s", err.buf);
@@ -1424,9 +1424,9 @@ void mcp_message(struct mcp *m, const char *line, size_t n, struct sbuf *out)
 		return;
 	}
 	sbuf_free(&err);
-	const struct jv *id = jv_get(&v, "id"), *method = jv_get(&v, "method"), *params = jv_get(&v, "params");
-	const char *jr = jv_str(jv_get(&v, "jsonrpc"));
-	const char *meth = jv_str(method);
+	const struct jval *id = jval_get(&v, "id"), *method = jval_get(&v, "method"), *params = jval_get(&v, "params");
+	const char *jr = jval_str(jval_get(&v, "jsonrpc"));
+	const char *meth = jval_str(method);
 	int id_ok = id != NULL && (id->t == JV_STR || (id->t == JV_NUM && strpbrk(id->s, ".eE") == NULL));
 	if (v.t == JV_ARR) {
 		reply_error(out, NULL, -32600, "Invalid Request: batches are not taken (one message a line)");
@@ -1434,7 +1434,7 @@ void mcp_message(struct mcp *m, const char *line, size_t n, struct sbuf *out)
 		reply_error(out, id_ok ? id : NULL, -32600, "Invalid Request: not a JSON-RPC 2.0 message");
 	} else if (method == NULL) {
 		/* a response to a request of ours: there are none */
-		if (jv_get(&v, "result") == NULL && jv_get(&v, "error") == NULL)
+		if (jval_get(&v, "result") == NULL && jval_get(&v, "error") == NULL)
 			reply_error(out, id_ok ? id : NULL, -32600, "Invalid Request: no method");
 	} else if (meth == NULL) {
 		reply_error(out, id_ok ? id : NULL, -32600, "Invalid Request: the method is no string");
@@ -1464,7 +1464,7 @@ void mcp_message(struct mcp *m, const char *line, size_t n, struct sbuf *out)
 		reply_error(out, id, -32601, msg.buf);
 		sbuf_free(&msg);
 	}
-	jv_free(&v);
+	jval_free(&v);
 }
 
 void mcp_too_long(struct sbuf *out)
