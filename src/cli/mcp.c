@@ -228,18 +228,22 @@ static int under(const struct mcp *m, const char *real)
 	return 0;
 }
 
-/* path resolved into a new string, when it lies under a directory of
- * the server's: an existing regular file (exist), or a file to make
- * whose directory exists and which does not. NULL with err. */
-static char *allowed(const struct mcp *m, const char *path, int exist, struct sbuf *err)
+/* given resolved into a new string (relative to the first directory),
+ * when it lies under a directory of the server's: an existing regular
+ * file (exist), or a file to make whose directory exists and which does
+ * not. NULL with err. */
+static char *allowed(const struct mcp *m, const char *given, int exist, struct sbuf *err)
 {
-	char *real = NULL;
+	char *real = NULL, *joined = NULL;
 	struct stat st;
+	const char *path = given;
 
 	if (*path == '\0') {
 		sbuf_adds(err, "an empty path");
 		return NULL;
 	}
+	if (*path != '/') /* relative: to the first directory */
+		path = joined = xasprintf("%s/%s", m->dirs[0], given);
 	if (exist) {
 		real = realpath(path, NULL);
 	} else {
@@ -255,7 +259,8 @@ static char *allowed(const struct mcp *m, const char *path, int exist, struct sb
 		free(rd);
 		free(dir);
 	}
-	char *ep = esc_str(path);
+	free(joined);
+	char *ep = esc_str(given);
 	if (real == NULL)
 		sbuf_printf(err, "%s: %s", ep, exist ? strerror(errno) : "no such directory, or no file name");
 	else if (!under(m, real))
