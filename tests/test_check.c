@@ -213,6 +213,84 @@ START_TEST(test_check_errors)
 }
 END_TEST
 
+/* Rules from several files: each row names its file (escaped as every
+ * string is: a name holding a control character) and line, in text,
+ * JSON, CSV and JUnit. */
+START_TEST(test_check_files)
+{
+	const char *d = leaks_jvm_dir();
+	char a[600], b[600], bx[600], cmd[4096];
+	/* the rules, in order: file, line, a word of the rule */
+	const char *file[3] = { a, a, b }, *rule[3] = { "Leaky$Leaked", "Leaky$Payload", "set all" };
+	const unsigned line[3] = { 2, 4, 1 };
+	int st;
+
+	snprintf(a, sizeof a, "%s/files-a.rules", d);
+	snprintf(b, sizeof b, "%s/files\x01two.rules", d);
+	snprintf(bx, sizeof bx, "%s/files\\x01two.rules", d); /* b as esc_append writes it */
+	FILE *f = fopen(a, "w");
+	ck_assert(f != NULL && fputs("# a\nset instances Leaky$Leaked : count == 300\n\n"
+				     "set instances Leaky$Payload : count == 300\n", f) >= 0 && fclose(f) == 0);
+	f = fopen(b, "w");
+	ck_assert(f != NULL && fputs("set all : count > 0\n", f) >= 0 && fclose(f) == 0);
+	const char *fmt[] = { "json", "csv", "text" };
+	for (int k = 0; k < 3; k++) {
+		snprintf(cmd, sizeof cmd, "%s -q check -f %s %s/final.hprof --rules '%s' --rules '%s' --junit %s/files.xml",
+			 heapwalk(), fmt[k], d, a, b, d);
+		char *out = run(cmd, &st);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: %d %s", fmt[k], st, out);
+		char err[256];
+		if (k == 0) {
+			struct jv doc;
+			ck_assert_msg(json_parse(out, strlen(out), &doc, err, sizeof err) == 0, "%s: %s", err, out);
+			const struct jv *rows = jv_get(&doc, "rows");
+			ck_assert(rows != NULL && rows->n == 3);
+			for (size_t i = 0; i < 3; i++) {
+				const struct jv *r = &rows->v[i], *fl = jv_get(r, "file");
+				ck_assert_msg(fl != NULL && fl->t == J_STR && strcmp(fl->s, file[i]) == 0, "row %zu: %s", i, out);
+				ck_assert_msg(jv_get(r, "line")->u == line[i] && strstr(jv_get(r, "rule")->s, rule[i]) != NULL,
+					      "row %zu: %s", i, out);
+			}
+			jv_free(&doc);
+		} else if (k == 1) {
+			struct csv c;
+			ck_assert_msg(csv_parse(out, strlen(out), &c, err, sizeof err) == 0, "%s: %s", err, out);
+			int fc = csv_col(&c, "file"), lc = csv_col(&c, "line");
+			ck_assert_msg(c.nrows == 4 && fc >= 0 && lc >= 0, "%s", out);
+			for (size_t i = 0; i < 3; i++) {
+				ck_assert_msg(strcmp(c.cell[(i + 1) * c.ncols + (size_t)fc], i < 2 ? a : bx) == 0, "%s", out);
+				ck_assert_msg(strtoul(c.cell[(i + 1) * c.ncols + (size_t)lc], NULL, 10) == line[i], "%s", out);
+			}
+			csv_free(&c);
+		} else { /* the row of each rule starts FILE  LINE */
+			for (size_t i = 0; i < 3; i++) {
+				char *at = strstr(out, rule[i]);
+				ck_assert_msg(at != NULL, "%s", out);
+				while (at > out && at[-1] != '\n')
+					at--;
+				char want[700];
+				snprintf(want, sizeof want, "%s", i < 2 ? a : bx);
+				ck_assert_msg(strncmp(at, want, strlen(want)) == 0 &&
+					      strtoul(at + strlen(want), NULL, 10) == line[i], "rule %zu: %s", i, out);
+			}
+		}
+		free(out);
+	}
+	if (!have("python3")) {
+		fprintf(stderr, "check: no python3: the JUnit file is not read by a consumer\n");
+		return;
+	}
+	snprintf(cmd, sizeof cmd,
+		 "python3 -c \"import xml.etree.ElementTree as E, sys; r = E.parse(sys.argv[1]).getroot(); "
+		 "[print(c.get('file'), c.get('line'), sep='|') for c in r.iter('testcase')]\" %s/files.xml", d);
+	char *out = run(cmd, &st);
+	char want[2048];
+	snprintf(want, sizeof want, "%s|2\n%s|4\n%s|1\n", a, a, bx);
+	ck_assert_msg(st == 0 && strcmp(out, want) == 0, "%s", out);
+	free(out);
+}
+END_TEST
+
 /* The JUnit file as a consumer reads it: Python's XML parser, the suite's
  * counts, a testcase per rule, a failure with the measured figure. */
 START_TEST(test_check_junit)
@@ -256,6 +334,7 @@ Suite *check_suite(void)
 	tcase_add_test(tc, test_check_rule_kinds);
 	tcase_add_test(tc, test_check_errors);
 	tcase_add_test(tc, test_check_junit);
+	tcase_add_test(tc, test_check_files);
 	suite_add_tcase(s, tc);
 	return s;
 }

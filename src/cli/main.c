@@ -1332,7 +1332,7 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 		struct sbuf x;
 		const char *keep[51];
 		sbuf_init(&x);
-		check_junit(&rs, c->dump, names.buf ? names.buf : "", &x);
+		check_junit(&rs, c->dump, &x);
 		inputs_and(c, files, nfiles, keep);
 		sbuf_reset(&err);
 		if (write_file(c->junit, x.buf, x.len, keep, 0, &err) < 0) {

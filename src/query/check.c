@@ -240,7 +240,7 @@ int check_parse(const char *file, const char *text, size_t len, struct chk_rules
 			e++;
 		line++;
 		const char *why = NULL;
-		struct chk_rule r = { .line = line };
+		struct chk_rule r = { .file = file, .line = line };
 		char *l = NULL;
 		if (memchr(text + at, '\0', e - at) != NULL) {
 			why = "a NUL byte: not a rules file";
@@ -440,7 +440,7 @@ static void xml_text(struct sbuf *out, const char *s)
 	sbuf_free(&e);
 }
 
-void check_junit(const struct chk_rules *rs, const char *dump, const char *rules_file, struct sbuf *out)
+void check_junit(const struct chk_rules *rs, const char *dump, struct sbuf *out)
 {
 	size_t failures = 0, errors = 0;
 
@@ -457,10 +457,12 @@ void check_junit(const struct chk_rules *rs, const char *dump, const char *rules
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct chk_rule *r = &rs->r[i];
 		sbuf_adds(out, "    <testcase classname=\"heapwalk.check.");
-		xml_text(out, rules_file);
+		xml_text(out, r->file);
 		sbuf_printf(out, "\" name=\"line %u: ", r->line);
 		xml_text(out, r->text);
-		sbuf_adds(out, "\"");
+		sbuf_adds(out, "\" file=\"");
+		xml_text(out, r->file);
+		sbuf_printf(out, "\" line=\"%u\"", r->line);
 		if (r->error != NULL) {
 			sbuf_adds(out, ">\n      <error message=\"");
 			xml_text(out, r->error);

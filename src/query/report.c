@@ -1522,6 +1522,7 @@ void report_check(const struct chk_rules *rs, const char *dump, const char *rule
 		  struct sbuf *out)
 {
 	static const struct col cols[] = {
+		{ "file", "file", COL_STR, 0 }, /* several --rules: which gate a row is */
 		{ "line", "line", COL_NUM, 0 },
 		{ "result", "result", COL_STR, 0 },
 		{ "measured", "measured", COL_STR, 0 },
@@ -1538,7 +1539,7 @@ void report_check(const struct chk_rules *rs, const char *dump, const char *rule
 		errors += rs->r[i].error != NULL;
 		failed += rs->r[i].error == NULL && !rs->r[i].ok;
 	}
-	table_init(&t, f, "check", cols, 7);
+	table_init(&t, f, "check", cols, 8);
 	meta_strs(&t, "dump", dump);
 	meta_strs(&t, "rules", rules_file);
 	meta_num(&t, "rules_checked", rs->n);
@@ -1548,7 +1549,7 @@ void report_check(const struct chk_rules *rs, const char *dump, const char *rule
 		const struct chk_rule *r = &rs->r[i];
 		snprintf(got, sizeof got, "%lld", (long long)r->got);
 		snprintf(want, sizeof want, "%lld", (long long)r->value);
-		table_row(&t, CN(r->line), CW(r->error != NULL ? "error" : r->ok ? "pass" : "FAIL"),
+		table_row(&t, CS(r->file), CN(r->line), CW(r->error != NULL ? "error" : r->ok ? "pass" : "FAIL"),
 			  r->error != NULL ? CNULL : CW(got), CW(check_op_text(r->op)), CW(want), CS(r->text),
 			  r->error != NULL ? CS(r->error) : CNULL);
 	}
@@ -1557,7 +1558,8 @@ void report_check(const struct chk_rules *rs, const char *dump, const char *rule
 	if (f == FMT_TEXT)
 		for (size_t i = 0; i < rs->n; i++)
 			if (rs->r[i].error != NULL) {
-				sbuf_printf(out, "line %u: ", rs->r[i].line);
+				esc_append(out, (const uint8_t *)rs->r[i].file, strlen(rs->r[i].file), 0);
+				sbuf_printf(out, ":%u: ", rs->r[i].line);
 				esc_append(out, (const uint8_t *)rs->r[i].error, strlen(rs->r[i].error), 0);
 				sbuf_addc(out, '\n');
 			}
