@@ -291,6 +291,61 @@ START_TEST(test_check_files)
 }
 END_TEST
 
+/* A rule's error names what the dump does not hold as the rule wrote it
+ * (a backslash, a control character), escaped once (by esc_append's
+ * rules, \\ and \xHH) in every format: not escaped again by the output. */
+START_TEST(test_check_error_escaped_once)
+{
+	const char *d = leaks_jvm_dir();
+	static const char *const want[] = { "no class named 'Bad\\\\Name\\x01'", "no class matches /a\\\\\\\\\\x02b/" };
+	char path[600], cmd[4096], err[256];
+	int st;
+
+	snprintf(path, sizeof path, "%s/esc.rules", d);
+	FILE *f = fopen(path, "w");
+	ck_assert(f != NULL && fputs("set instances Bad\\Name\x01 : count == 0\nset instances /a\\\\\x02" "b/ : count == 0\n", f) >= 0 &&
+		  fclose(f) == 0);
+	const char *fmt[] = { "text", "json", "csv" };
+	for (int k = 0; k < 3; k++) {
+		snprintf(cmd, sizeof cmd, "%s -q check -f %s %s/final.hprof --rules %s --junit %s/esc.xml", heapwalk(), fmt[k], d,
+			 path, d);
+		char *out = run(cmd, &st);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2, "%s: %d %s", fmt[k], st, out);
+		for (size_t i = 0; i < 2; i++) {
+			if (k == 0) { /* FILE:LINE: the words, a line of their own */
+				char line[1024];
+				snprintf(line, sizeof line, "\n%s:%zu: %s\n", path, i + 1, want[i]);
+				ck_assert_msg(strstr(out, line) != NULL, "not %s in %s", line, out);
+			} else if (k == 1) {
+				struct jv doc;
+				ck_assert_msg(json_parse(out, strlen(out), &doc, err, sizeof err) == 0, "%s: %s", err, out);
+				const struct jv *e = jv_get(&jv_get(&doc, "rows")->v[i], "error");
+				ck_assert_msg(e != NULL && e->t == J_STR && strcmp(e->s, want[i]) == 0, "not %s: %s", want[i], out);
+				jv_free(&doc);
+			} else {
+				struct csv c;
+				ck_assert_msg(csv_parse(out, strlen(out), &c, err, sizeof err) == 0, "%s: %s", err, out);
+				int ec = csv_col(&c, "error");
+				ck_assert_msg(ec >= 0 && c.nrows == 3 && strcmp(c.cell[(i + 1) * c.ncols + (size_t)ec], want[i]) == 0,
+					      "not %s: %s", want[i], out);
+				csv_free(&c);
+			}
+		}
+		free(out);
+	}
+	if (!have("python3"))
+		return;
+	snprintf(cmd, sizeof cmd,
+		 "python3 -c \"import xml.etree.ElementTree as E, sys; r = E.parse(sys.argv[1]).getroot(); "
+		 "[print(c.find('error').get('message')) for c in r.iter('testcase')]\" %s/esc.xml", d);
+	char *out = run(cmd, &st);
+	char both[1024];
+	snprintf(both, sizeof both, "%s\n%s\n", want[0], want[1]);
+	ck_assert_msg(st == 0 && strcmp(out, both) == 0, "%s", out);
+	free(out);
+}
+END_TEST
+
 /* The JUnit file as a consumer reads it: Python's XML parser, the suite's
  * counts, a testcase per rule, a failure with the measured figure. */
 START_TEST(test_check_junit)
@@ -335,6 +390,7 @@ Suite *check_suite(void)
 	tcase_add_test(tc, test_check_errors);
 	tcase_add_test(tc, test_check_junit);
 	tcase_add_test(tc, test_check_files);
+	tcase_add_test(tc, test_check_error_escaped_once);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -36,20 +36,22 @@ struct cell {
 	double pct;
 	int null;
 	int own;
+	int escaped; /* own words escaped once already (an error naming a class): not again */
 };
 #define CS(str)   cell_str(str)
-#define CSB(sb)   ((struct cell){ COL_STR, (sb)->buf, (sb)->len, 0, 0, 0, 0 })
-#define CN(num)   ((struct cell){ COL_NUM, NULL, 0, (uint64_t)(num), 0, 0, 0 })
-#define CB(num)   ((struct cell){ COL_BYTES, NULL, 0, (uint64_t)(num), 0, 0, 0 })
-#define CP(p)     ((struct cell){ COL_PCT, NULL, 0, 0, (p), 0, 0 })
-#define CD(a, b)  ((struct cell){ COL_DNUM, NULL, 0, (uint64_t)(a) - (uint64_t)(b), 0, 0, 0 })
-#define CDB(a, b) ((struct cell){ COL_DBYTES, NULL, 0, (uint64_t)(a) - (uint64_t)(b), 0, 0, 0 })
-#define CNULL     ((struct cell){ COL_STR, NULL, 0, 0, 0, 1, 0 })
-#define CW(word)  ((struct cell){ COL_STR, (word), strlen(word), 0, 0, 0, 1 })
+#define CSB(sb)   ((struct cell){ COL_STR, (sb)->buf, (sb)->len, 0, 0, 0, 0, 0 })
+#define CN(num)   ((struct cell){ COL_NUM, NULL, 0, (uint64_t)(num), 0, 0, 0, 0 })
+#define CB(num)   ((struct cell){ COL_BYTES, NULL, 0, (uint64_t)(num), 0, 0, 0, 0 })
+#define CP(p)     ((struct cell){ COL_PCT, NULL, 0, 0, (p), 0, 0, 0 })
+#define CD(a, b)  ((struct cell){ COL_DNUM, NULL, 0, (uint64_t)(a) - (uint64_t)(b), 0, 0, 0, 0 })
+#define CDB(a, b) ((struct cell){ COL_DBYTES, NULL, 0, (uint64_t)(a) - (uint64_t)(b), 0, 0, 0, 0 })
+#define CNULL     ((struct cell){ COL_STR, NULL, 0, 0, 0, 1, 0, 0 })
+#define CW(word)  ((struct cell){ COL_STR, (word), strlen(word), 0, 0, 0, 1, 0 })
+#define CE(msg)   ((struct cell){ COL_STR, (msg), strlen(msg), 0, 0, 0, 1, 1 })
 
 static struct cell cell_str(const char *s)
 {
-	return (struct cell){ COL_STR, s, s ? strlen(s) : 0, 0, 0, s == NULL, 0 };
+	return (struct cell){ COL_STR, s, s ? strlen(s) : 0, 0, 0, s == NULL, 0, 0 };
 }
 
 struct tcell {
@@ -273,7 +275,9 @@ static struct tcell format_cell(const struct table *t, const struct cell *c)
 			json_append(&sb, s, c->len);
 			sbuf_addc(&sb, '"');
 		} else if (t->fmt == FMT_CSV) {
-			(c->own ? csv_append_own : csv_append)(&sb, s, c->len);
+			(c->escaped ? csv_append_escaped : c->own ? csv_append_own : csv_append)(&sb, s, c->len);
+		} else if (c->escaped) {
+			esc_append_again(&sb, s, c->len);
 		} else {
 			esc_append(&sb, s, c->len, 0);
 		}
@@ -1551,7 +1555,7 @@ void report_check(const struct chk_rules *rs, const char *dump, const char *rule
 		snprintf(want, sizeof want, "%lld", (long long)r->value);
 		table_row(&t, CS(r->file), CN(r->line), CW(r->error != NULL ? "error" : r->ok ? "pass" : "FAIL"),
 			  r->error != NULL ? CNULL : CW(got), CW(check_op_text(r->op)), CW(want), CS(r->text),
-			  r->error != NULL ? CS(r->error) : CNULL);
+			  r->error != NULL ? CE(r->error) : CNULL);
 	}
 	table_end(&t, out);
 	/* text: an error's words under its row's table */
@@ -1560,7 +1564,7 @@ void report_check(const struct chk_rules *rs, const char *dump, const char *rule
 			if (rs->r[i].error != NULL) {
 				esc_append(out, (const uint8_t *)rs->r[i].file, strlen(rs->r[i].file), 0);
 				sbuf_printf(out, ":%u: ", rs->r[i].line);
-				esc_append(out, (const uint8_t *)rs->r[i].error, strlen(rs->r[i].error), 0);
+				esc_append_again(out, (const uint8_t *)rs->r[i].error, strlen(rs->r[i].error));
 				sbuf_addc(out, '\n');
 			}
 }
