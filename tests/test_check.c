@@ -143,7 +143,17 @@ START_TEST(test_check_rule_kinds)
 	snprintf(rules, sizeof rules, "set instances Leaky$Leaked : count == %llu\nleaks top : retained < 1MB\n", leaked);
 	out = check(d, "pass", rules, "", &st);
 	ck_assert_msg(st == 0, "status %d: %s", st, out);
-	ck_assert_msg(strstr(out, "pass    300") != NULL && strstr(out, "failed:        0") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "failed:        0") != NULL, "%s", out);
+	/* the first rule's row: FILE LINE RESULT MEASURED RULE */
+	char *row = strstr(out, "set instances Leaky$Leaked : count ==");
+	ck_assert_msg(row != NULL, "%s", out);
+	while (row > out && row[-1] != '\n')
+		row--;
+	char result[16];
+	unsigned ln;
+	unsigned long long measured;
+	ck_assert_msg(sscanf(row, "%*s %u %15s %llu", &ln, result, &measured) == 3 && ln == 1 &&
+		      strcmp(result, "pass") == 0 && measured == leaked, "%s", out);
 	free(out);
 }
 END_TEST
@@ -346,6 +356,46 @@ START_TEST(test_check_error_escaped_once)
 }
 END_TEST
 
+/* JSON gives the figure measured and the threshold as numbers: exact
+ * integers (bytes with a unit, a negative growth), the measure null
+ * where the rule could not be measured. */
+START_TEST(test_check_json_numbers)
+{
+	const char *d = leaks_jvm_dir();
+	char err[256];
+	int st;
+
+	char *out = check(d, "nums",
+			  "set instances Leaky$Leaked : count == 300\n"
+			  "set instances Leaky$Leaked : shallow < 1.5MB\n"
+			  "growth instances Leaky$Leaked : count > -5\n"
+			  "set object 0xfffffff0 : count == 9007199254740993\n", "-f json", &st);
+	ck_assert_msg(st == 2, "status %d: %s", st, out);
+	struct jv doc;
+	ck_assert_msg(json_parse(out, strlen(out), &doc, err, sizeof err) == 0, "%s: %s", err, out);
+	const struct jv *rows = jv_get(&doc, "rows");
+	ck_assert(rows != NULL && rows->n == 4);
+	/* the measure: 300 Leaked and their bytes (jcmd's), their growth from none at the base */
+	const unsigned long long got[] = { 300, histo(d, "Leaky$Leaked", 1), 300 };
+	static const struct { int neg; unsigned long long v; } want[] = { { 0, 300 }, { 0, 1572864 }, { 1, 5 },
+									 { 0, 9007199254740993ull } };
+	for (size_t i = 0; i < 4; i++) {
+		const struct jv *m = jv_get(&rows->v[i], "measured"), *t = jv_get(&rows->v[i], "threshold");
+		ck_assert_msg(m != NULL && t != NULL && t->t == J_NUM, "row %zu: %s", i, out);
+		if (i == 3)
+			ck_assert_msg(m->t == J_NULL, "row %zu: %s", i, out);
+		else
+			ck_assert_msg(m->t == J_NUM && m->is_uint && m->u == got[i] && got[i] > 0, "row %zu: %s", i, out);
+		if (want[i].neg) /* written -5: no unsigned integer, but a number of that value */
+			ck_assert_msg(!t->is_uint && t->num == -(double)want[i].v, "row %zu: %s", i, out);
+		else
+			ck_assert_msg(t->is_uint && t->u == want[i].v, "row %zu: %s", i, out);
+	}
+	jv_free(&doc);
+	free(out);
+}
+END_TEST
+
 /* The JUnit file as a consumer reads it: Python's XML parser, the suite's
  * counts, a testcase per rule, a failure with the measured figure. */
 START_TEST(test_check_junit)
@@ -391,6 +441,7 @@ Suite *check_suite(void)
 	tcase_add_test(tc, test_check_junit);
 	tcase_add_test(tc, test_check_files);
 	tcase_add_test(tc, test_check_error_escaped_once);
+	tcase_add_test(tc, test_check_json_numbers);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -14,7 +14,8 @@
 
 /* ---- the table writer ---- */
 
-enum coltype { COL_STR, COL_NUM, COL_BYTES, COL_PCT, COL_DNUM, COL_DBYTES }; /* D: signed deltas */
+enum coltype { COL_STR, COL_NUM, COL_BYTES, COL_PCT, COL_DNUM, COL_DBYTES, /* D: signed deltas */
+	       COL_INUM }; /* a signed figure, shown as it is (no '+') */
 #define CF_TEXT 1 /* shown in text only */
 #define CF_DATA 2 /* in JSON and CSV only */
 
@@ -47,6 +48,7 @@ struct cell {
 #define CDB(a, b) ((struct cell){ COL_DBYTES, NULL, 0, (uint64_t)(a) - (uint64_t)(b), 0, 0, 0, 0 })
 #define CNULL     ((struct cell){ COL_STR, NULL, 0, 0, 0, 1, 0, 0 })
 #define CW(word)  ((struct cell){ COL_STR, (word), strlen(word), 0, 0, 0, 1, 0 })
+#define CI(num)   ((struct cell){ COL_INUM, NULL, 0, (uint64_t)(int64_t)(num), 0, 0, 0, 0 })
 #define CE(msg)   ((struct cell){ COL_STR, (msg), strlen(msg), 0, 0, 0, 1, 1 })
 
 static struct cell cell_str(const char *s)
@@ -284,11 +286,11 @@ static struct tcell format_cell(const struct table *t, const struct cell *c)
 	} else if (c->type == COL_PCT) {
 		/* JSON and CSV take a plain number ("44.8%" is no JSON) */
 		sbuf_printf(&sb, t->fmt == FMT_TEXT ? "%.1f%%" : "%.1f", c->pct);
-	} else if (c->type == COL_DNUM || c->type == COL_DBYTES) {
+	} else if (c->type == COL_DNUM || c->type == COL_DBYTES || c->type == COL_INUM) {
 		int64_t d = (int64_t)c->n;
 		uint64_t mag = d < 0 ? (uint64_t)0 - c->n : c->n;
 		/* text marks growth with '+'; JSON and CSV take plain integers */
-		sbuf_printf(&sb, "%s%llu", d < 0 ? "-" : d > 0 && t->fmt == FMT_TEXT ? "+" : "",
+		sbuf_printf(&sb, "%s%llu", d < 0 ? "-" : d > 0 && t->fmt == FMT_TEXT && c->type != COL_INUM ? "+" : "",
 			    (unsigned long long)mag);
 		if (c->type == COL_DBYTES && t->fmt == FMT_TEXT) {
 			fmt_bytes(h, sizeof h, mag);
@@ -1529,15 +1531,14 @@ void report_check(const struct chk_rules *rs, const char *dump, const char *rule
 		{ "file", "file", COL_STR, 0 }, /* several --rules: which gate a row is */
 		{ "line", "line", COL_NUM, 0 },
 		{ "result", "result", COL_STR, 0 },
-		{ "measured", "measured", COL_STR, 0 },
+		{ "measured", "measured", COL_INUM, 0 }, /* whole numbers: counts, bytes */
 		{ "op", "op", COL_STR, CF_DATA },
-		{ "threshold", "threshold", COL_STR, CF_DATA },
+		{ "threshold", "threshold", COL_INUM, CF_DATA },
 		{ "rule", "rule", COL_STR, 0 },
 		{ "error", "error", COL_STR, CF_DATA },
 	};
 	struct table t;
 	size_t failed = 0, errors = 0;
-	char got[32], want[32];
 
 	for (size_t i = 0; i < rs->n; i++) {
 		errors += rs->r[i].error != NULL;
@@ -1551,10 +1552,8 @@ void report_check(const struct chk_rules *rs, const char *dump, const char *rule
 	meta_num(&t, "errors", errors);
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct chk_rule *r = &rs->r[i];
-		snprintf(got, sizeof got, "%lld", (long long)r->got);
-		snprintf(want, sizeof want, "%lld", (long long)r->value);
 		table_row(&t, CS(r->file), CN(r->line), CW(r->error != NULL ? "error" : r->ok ? "pass" : "FAIL"),
-			  r->error != NULL ? CNULL : CW(got), CW(check_op_text(r->op)), CW(want), CS(r->text),
+			  r->error != NULL ? CNULL : CI(r->got), CW(check_op_text(r->op)), CI(r->value), CS(r->text),
 			  r->error != NULL ? CE(r->error) : CNULL);
 	}
 	table_end(&t, out);
