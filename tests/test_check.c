@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "jsonck.h"
 #include "suites.h"
@@ -396,6 +398,34 @@ START_TEST(test_check_json_numbers)
 }
 END_TEST
 
+/* --junit onto what is no regular file (a FIFO nobody reads, a device):
+ * refused in one line, status 2, before any dump is read; never waited
+ * on (timeout: a hang is a failure, not a stuck suite). */
+START_TEST(test_check_junit_not_regular)
+{
+	const char *d = leaks_jvm_dir();
+	char fifo[600], cmd[4096];
+	int st;
+
+	snprintf(fifo, sizeof fifo, "%s/junit.fifo", d);
+	unlink(fifo);
+	ck_assert(mkfifo(fifo, 0600) == 0);
+	free(check(d, "nonreg", "set all : count > 0\n", "", &st));
+	ck_assert_int_eq(st, 0); /* the run itself is fine */
+	const char *target[] = { fifo, "/dev/null" };
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(cmd, sizeof cmd, "timeout %.0f %s -q check %s/final.hprof --rules %s/nonreg.rules --junit %s 2>&1",
+			 hang_seconds(60), heapwalk(), d, d, target[i]);
+		char *out = run(cmd, &st);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2, "%s: status %d: %s", target[i], st, out);
+		ck_assert_msg(strstr(out, "not a regular file") != NULL && strchr(out, '\n') == out + strlen(out) - 1,
+			      "%s: %s", target[i], out);
+		free(out);
+	}
+	unlink(fifo);
+}
+END_TEST
+
 /* The JUnit file as a consumer reads it: Python's XML parser, the suite's
  * counts, a testcase per rule, a failure with the measured figure. */
 START_TEST(test_check_junit)
@@ -442,6 +472,7 @@ Suite *check_suite(void)
 	tcase_add_test(tc, test_check_files);
 	tcase_add_test(tc, test_check_error_escaped_once);
 	tcase_add_test(tc, test_check_json_numbers);
+	tcase_add_test(tc, test_check_junit_not_regular);
 	suite_add_tcase(s, tc);
 	return s;
 }
