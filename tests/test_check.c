@@ -426,6 +426,38 @@ START_TEST(test_check_junit_not_regular)
 }
 END_TEST
 
+/* The views' options mean nothing to check: each refused in one line
+ * naming it, status 2 (check's usage errors), nothing measured. */
+START_TEST(test_check_view_options)
+{
+	const char *d = leaks_jvm_dir();
+	static const char *const opt[] = { "-s name", "-r", "--filter x", "--exact x", "--all", "-n 3", "--top=3", "-d 2",
+					   "--cutoff 1", "--max 3", "-w", "--by class", "--deep", "--plain", "--gz" };
+	char cmd[4096];
+	int st;
+
+	free(check(d, "viewopts", "set all : count > 0\n", "", &st));
+	ck_assert_int_eq(st, 0); /* without them, the run is fine */
+	for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "%s", opt[i]);
+		name[strcspn(name, " =")] = '\0';
+		static const char *const longname[][2] = { { "-s", "--sort" }, { "-r", "--reverse" }, { "-n", "--top" },
+							   { "-d", "--depth" }, { "-w", "--weak" } };
+		for (size_t k = 0; k < sizeof longname / sizeof longname[0]; k++)
+			if (strcmp(name, longname[k][0]) == 0)
+				snprintf(name, sizeof name, "%s", longname[k][1]);
+		snprintf(cmd, sizeof cmd, "%s -q check %s/final.hprof --rules %s/viewopts.rules %s 2>&1", heapwalk(), d, d, opt[i]);
+		char *out = run(cmd, &st);
+		char says[64];
+		snprintf(says, sizeof says, "check takes no %s", name);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2 && strstr(out, says) != NULL &&
+			      strchr(out, '\n') == out + strlen(out) - 1, "%s: %d %s", opt[i], st, out);
+		free(out);
+	}
+}
+END_TEST
+
 /* The JUnit file as a consumer reads it: Python's XML parser, the suite's
  * counts, a testcase per rule, a failure with the measured figure. */
 START_TEST(test_check_junit)
@@ -473,6 +505,7 @@ Suite *check_suite(void)
 	tcase_add_test(tc, test_check_error_escaped_once);
 	tcase_add_test(tc, test_check_json_numbers);
 	tcase_add_test(tc, test_check_junit_not_regular);
+	tcase_add_test(tc, test_check_view_options);
 	suite_add_tcase(s, tc);
 	return s;
 }

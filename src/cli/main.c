@@ -195,6 +195,7 @@ struct cli {
 	const char *pid, *file; /* mark, snapshot */
 	int plain, gz;          /* snapshot --plain, --gz[=LEVEL] (0: none) */
 	int fmt_set;            /* -f was given */
+	int by_set;             /* --by was given */
 	struct cmd_opts o;      /* what the command reads of the options */
 	struct open_opts oo;
 	int insp_list;               /* inspect --list */
@@ -438,6 +439,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 			if (strcmp(optarg, "class") != 0 && strcmp(optarg, "field") != 0)
 				usage_error("--by takes class or field, not '%s'", optarg);
 			c->o.by = optarg[0] == 'f' ? MG_BY_FIELD : MG_BY_CLASS;
+			c->by_set = 1;
 			break;
 		case ':': usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -535,6 +537,23 @@ static void series_args(int argc, char **argv, int i, struct cli *c)
 	check_command_options(c);
 }
 
+/* check measures its rules and shows no view: the views' options mean
+ * nothing to it, and are refused rather than ignored. */
+static void check_view_options(const struct cli *c)
+{
+	const struct { int set; const char *name; } opt[] = {
+		{ c->o.vo.sort != NULL, "--sort" }, { c->o.vo.reverse, "--reverse" },
+		{ c->o.vo.filter != NULL, "--filter" }, { c->o.vo.exact != NULL, "--exact" },
+		{ c->o.vo.all, "--all" }, { c->o.top_set, "--top" }, { c->o.depth_set, "--depth" },
+		{ c->o.cutoff_set, "--cutoff" }, { c->o.max_set, "--max" }, { c->o.vo.weak, "--weak" },
+		{ c->by_set, "--by" }, { c->o.deep, "--deep" }, { c->plain, "--plain" }, { c->gz != 0, "--gz" },
+	};
+
+	for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
+		if (opt[i].set)
+			usage_error("check takes no %s: its rules say what is measured", opt[i].name);
+}
+
 /* The options that go with some commands alone, against the command. */
 static void check_command_options(const struct cli *c)
 {
@@ -566,6 +585,8 @@ static void check_command_options(const struct cli *c)
 		usage_error("--strong goes with merged-in");
 	if (e != NULL && (e->formats & CMD_HTML) && c->fmt_set)
 		usage_error("%s writes HTML: -f goes with the other commands", e->name);
+	if (e == cmd_find("check"))
+		check_view_options(c);
 	if (c->o.vo.sort != NULL && !view_sort_valid(c->o.vo.sort))
 		usage_error("unknown sort key '%s': %s", c->o.vo.sort, classcols_sort_list(0));
 	if (e != NULL && (e->arg == CMD_ARG_SERIES || e == cmd_find("check"))) { /* the command line runs them */
