@@ -382,7 +382,7 @@ int fuzz_gates(const uint8_t *data, size_t len)
 		check_eval(&rs, &rich, &rich, &lv, &p);
 		for (enum fmt f = FMT_TEXT; f <= FMT_CSV; f++)
 			report_check(&rs, "fuzz.hprof", "fuzz.gates", f, &out);
-		check_junit(&rs, "fuzz.hprof", "fuzz.gates", &out);
+		check_junit(&rs, "fuzz.hprof", &out);
 		check_eval(&rs, &rich, NULL, NULL, &p); /* and without: each such rule an error */
 		leaks_view_free(&lv);
 		objset_free(&none);

@@ -974,7 +974,8 @@ static int csv_formula(const uint8_t *s, size_t n)
 
 /* A field; a formula quoted after a ' (the advice: no spreadsheet runs
  * it then, and the text reads as it was) unless formula_ok. */
-static void csv_field(struct sbuf *sb, const uint8_t *s, size_t n, int formula_ok)
+/* mode: esc_common's (0 raw text, 2 escaped once already) */
+static void csv_field(struct sbuf *sb, const uint8_t *s, size_t n, int formula_ok, int mode)
 {
 	int lead = !formula_ok && csv_formula(s, n), quote = lead;
 
@@ -982,7 +983,7 @@ static void csv_field(struct sbuf *sb, const uint8_t *s, size_t n, int formula_o
 		if (s[i] == ',' || s[i] == '"' || s[i] == ' ' || s[i] < 0x20)
 			quote = 1;
 	if (!quote) {
-		esc_common(sb, s, n, 0, 0);
+		esc_common(sb, s, n, mode, 0);
 		return;
 	}
 	sbuf_adds(sb, lead ? "\"'" : "\"");
@@ -991,7 +992,7 @@ static void csv_field(struct sbuf *sb, const uint8_t *s, size_t n, int formula_o
 
 		while (j < n && s[j] != '"')
 			j++;
-		esc_common(sb, s + i, j - i, 0, 0);
+		esc_common(sb, s + i, j - i, mode, 0);
 		if (j < n) {
 			sbuf_adds(sb, "\"\""); /* CSV doubles the quote */
 			j++;
@@ -1003,12 +1004,17 @@ static void csv_field(struct sbuf *sb, const uint8_t *s, size_t n, int formula_o
 
 void csv_append(struct sbuf *sb, const uint8_t *s, size_t n)
 {
-	csv_field(sb, s, n, 0);
+	csv_field(sb, s, n, 0, 0);
 }
 
 void csv_append_own(struct sbuf *sb, const uint8_t *s, size_t n)
 {
-	csv_field(sb, s, n, 1);
+	csv_field(sb, s, n, 1, 0);
+}
+
+void csv_append_escaped(struct sbuf *sb, const uint8_t *s, size_t n)
+{
+	csv_field(sb, s, n, 1, 2);
 }
 
 void fmt_bytes(char *out, size_t outsz, uint64_t bytes)

@@ -172,6 +172,9 @@ void json_append(struct sbuf *sb, const uint8_t *s, size_t n);
 void csv_append(struct sbuf *sb, const uint8_t *s, size_t n);
 /* The same for the program's own words ("->"): never taken for a formula. */
 void csv_append_own(struct sbuf *sb, const uint8_t *s, size_t n);
+/* The program's words escaped once already (a message naming a class as
+ * esc_append wrote it): quoted, not escaped again (esc_append_again). */
+void csv_append_escaped(struct sbuf *sb, const uint8_t *s, size_t n);
 
 /* Human size: "1.2 MB", "523 B" (powers of 1024, labelled kB/MB/GB). */
 void fmt_bytes(char *out, size_t outsz, uint64_t bytes);

@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "jsonck.h"
 #include "suites.h"
@@ -143,7 +145,17 @@ START_TEST(test_check_rule_kinds)
 	snprintf(rules, sizeof rules, "set instances Leaky$Leaked : count == %llu\nleaks top : retained < 1MB\n", leaked);
 	out = check(d, "pass", rules, "", &st);
 	ck_assert_msg(st == 0, "status %d: %s", st, out);
-	ck_assert_msg(strstr(out, "pass    300") != NULL && strstr(out, "failed:        0") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "failed:        0") != NULL, "%s", out);
+	/* the first rule's row: FILE LINE RESULT MEASURED RULE */
+	char *row = strstr(out, "set instances Leaky$Leaked : count ==");
+	ck_assert_msg(row != NULL, "%s", out);
+	while (row > out && row[-1] != '\n')
+		row--;
+	char result[16];
+	unsigned ln;
+	unsigned long long measured;
+	ck_assert_msg(sscanf(row, "%*s %u %15s %llu", &ln, result, &measured) == 3 && ln == 1 &&
+		      strcmp(result, "pass") == 0 && measured == leaked, "%s", out);
 	free(out);
 }
 END_TEST
@@ -213,6 +225,239 @@ START_TEST(test_check_errors)
 }
 END_TEST
 
+/* Rules from several files: each row names its file (escaped as every
+ * string is: a name holding a control character) and line, in text,
+ * JSON, CSV and JUnit. */
+START_TEST(test_check_files)
+{
+	const char *d = leaks_jvm_dir();
+	char a[600], b[600], bx[600], cmd[4096];
+	/* the rules, in order: file, line, a word of the rule */
+	const char *file[3] = { a, a, b }, *rule[3] = { "Leaky$Leaked", "Leaky$Payload", "set all" };
+	const unsigned line[3] = { 2, 4, 1 };
+	int st;
+
+	snprintf(a, sizeof a, "%s/files-a.rules", d);
+	snprintf(b, sizeof b, "%s/files\x01two.rules", d);
+	snprintf(bx, sizeof bx, "%s/files\\x01two.rules", d); /* b as esc_append writes it */
+	FILE *f = fopen(a, "w");
+	ck_assert(f != NULL && fputs("# a\nset instances Leaky$Leaked : count == 300\n\n"
+				     "set instances Leaky$Payload : count == 300\n", f) >= 0 && fclose(f) == 0);
+	f = fopen(b, "w");
+	ck_assert(f != NULL && fputs("set all : count > 0\n", f) >= 0 && fclose(f) == 0);
+	const char *fmt[] = { "json", "csv", "text" };
+	for (int k = 0; k < 3; k++) {
+		snprintf(cmd, sizeof cmd, "%s -q check -f %s %s/final.hprof --rules '%s' --rules '%s' --junit %s/files.xml",
+			 heapwalk(), fmt[k], d, a, b, d);
+		char *out = run(cmd, &st);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: %d %s", fmt[k], st, out);
+		char err[256];
+		if (k == 0) {
+			struct jv doc;
+			ck_assert_msg(json_parse(out, strlen(out), &doc, err, sizeof err) == 0, "%s: %s", err, out);
+			const struct jv *rows = jv_get(&doc, "rows");
+			ck_assert(rows != NULL && rows->n == 3);
+			for (size_t i = 0; i < 3; i++) {
+				const struct jv *r = &rows->v[i], *fl = jv_get(r, "file");
+				ck_assert_msg(fl != NULL && fl->t == J_STR && strcmp(fl->s, file[i]) == 0, "row %zu: %s", i, out);
+				ck_assert_msg(jv_get(r, "line")->u == line[i] && strstr(jv_get(r, "rule")->s, rule[i]) != NULL,
+					      "row %zu: %s", i, out);
+			}
+			jv_free(&doc);
+		} else if (k == 1) {
+			struct csv c;
+			ck_assert_msg(csv_parse(out, strlen(out), &c, err, sizeof err) == 0, "%s: %s", err, out);
+			int fc = csv_col(&c, "file"), lc = csv_col(&c, "line");
+			ck_assert_msg(c.nrows == 4 && fc >= 0 && lc >= 0, "%s", out);
+			for (size_t i = 0; i < 3; i++) {
+				ck_assert_msg(strcmp(c.cell[(i + 1) * c.ncols + (size_t)fc], i < 2 ? a : bx) == 0, "%s", out);
+				ck_assert_msg(strtoul(c.cell[(i + 1) * c.ncols + (size_t)lc], NULL, 10) == line[i], "%s", out);
+			}
+			csv_free(&c);
+		} else { /* the row of each rule starts FILE  LINE */
+			for (size_t i = 0; i < 3; i++) {
+				char *at = strstr(out, rule[i]);
+				ck_assert_msg(at != NULL, "%s", out);
+				while (at > out && at[-1] != '\n')
+					at--;
+				char want[700];
+				snprintf(want, sizeof want, "%s", i < 2 ? a : bx);
+				ck_assert_msg(strncmp(at, want, strlen(want)) == 0 &&
+					      strtoul(at + strlen(want), NULL, 10) == line[i], "rule %zu: %s", i, out);
+			}
+		}
+		free(out);
+	}
+	if (!have("python3")) {
+		fprintf(stderr, "check: no python3: the JUnit file is not read by a consumer\n");
+		return;
+	}
+	snprintf(cmd, sizeof cmd,
+		 "python3 -c \"import xml.etree.ElementTree as E, sys; r = E.parse(sys.argv[1]).getroot(); "
+		 "[print(c.get('file'), c.get('line'), sep='|') for c in r.iter('testcase')]\" %s/files.xml", d);
+	char *out = run(cmd, &st);
+	char want[2048];
+	snprintf(want, sizeof want, "%s|2\n%s|4\n%s|1\n", a, a, bx);
+	ck_assert_msg(st == 0 && strcmp(out, want) == 0, "%s", out);
+	free(out);
+}
+END_TEST
+
+/* A rule's error names what the dump does not hold as the rule wrote it
+ * (a backslash, a control character), escaped once (by esc_append's
+ * rules, \\ and \xHH) in every format: not escaped again by the output. */
+START_TEST(test_check_error_escaped_once)
+{
+	const char *d = leaks_jvm_dir();
+	static const char *const want[] = { "no class named 'Bad\\\\Name\\x01'", "no class matches /a\\\\\\\\\\x02b/" };
+	char path[600], cmd[4096], err[256];
+	int st;
+
+	snprintf(path, sizeof path, "%s/esc.rules", d);
+	FILE *f = fopen(path, "w");
+	ck_assert(f != NULL && fputs("set instances Bad\\Name\x01 : count == 0\nset instances /a\\\\\x02" "b/ : count == 0\n", f) >= 0 &&
+		  fclose(f) == 0);
+	const char *fmt[] = { "text", "json", "csv" };
+	for (int k = 0; k < 3; k++) {
+		snprintf(cmd, sizeof cmd, "%s -q check -f %s %s/final.hprof --rules %s --junit %s/esc.xml", heapwalk(), fmt[k], d,
+			 path, d);
+		char *out = run(cmd, &st);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2, "%s: %d %s", fmt[k], st, out);
+		for (size_t i = 0; i < 2; i++) {
+			if (k == 0) { /* FILE:LINE: the words, a line of their own */
+				char line[1024];
+				snprintf(line, sizeof line, "\n%s:%zu: %s\n", path, i + 1, want[i]);
+				ck_assert_msg(strstr(out, line) != NULL, "not %s in %s", line, out);
+			} else if (k == 1) {
+				struct jv doc;
+				ck_assert_msg(json_parse(out, strlen(out), &doc, err, sizeof err) == 0, "%s: %s", err, out);
+				const struct jv *e = jv_get(&jv_get(&doc, "rows")->v[i], "error");
+				ck_assert_msg(e != NULL && e->t == J_STR && strcmp(e->s, want[i]) == 0, "not %s: %s", want[i], out);
+				jv_free(&doc);
+			} else {
+				struct csv c;
+				ck_assert_msg(csv_parse(out, strlen(out), &c, err, sizeof err) == 0, "%s: %s", err, out);
+				int ec = csv_col(&c, "error");
+				ck_assert_msg(ec >= 0 && c.nrows == 3 && strcmp(c.cell[(i + 1) * c.ncols + (size_t)ec], want[i]) == 0,
+					      "not %s: %s", want[i], out);
+				csv_free(&c);
+			}
+		}
+		free(out);
+	}
+	if (!have("python3"))
+		return;
+	snprintf(cmd, sizeof cmd,
+		 "python3 -c \"import xml.etree.ElementTree as E, sys; r = E.parse(sys.argv[1]).getroot(); "
+		 "[print(c.find('error').get('message')) for c in r.iter('testcase')]\" %s/esc.xml", d);
+	char *out = run(cmd, &st);
+	char both[1024];
+	snprintf(both, sizeof both, "%s\n%s\n", want[0], want[1]);
+	ck_assert_msg(st == 0 && strcmp(out, both) == 0, "%s", out);
+	free(out);
+}
+END_TEST
+
+/* JSON gives the figure measured and the threshold as numbers: exact
+ * integers (bytes with a unit, a negative growth), the measure null
+ * where the rule could not be measured. */
+START_TEST(test_check_json_numbers)
+{
+	const char *d = leaks_jvm_dir();
+	char err[256];
+	int st;
+
+	char *out = check(d, "nums",
+			  "set instances Leaky$Leaked : count == 300\n"
+			  "set instances Leaky$Leaked : shallow < 1.5MB\n"
+			  "growth instances Leaky$Leaked : count > -5\n"
+			  "set object 0xfffffff0 : count == 9007199254740993\n", "-f json", &st);
+	ck_assert_msg(st == 2, "status %d: %s", st, out);
+	struct jv doc;
+	ck_assert_msg(json_parse(out, strlen(out), &doc, err, sizeof err) == 0, "%s: %s", err, out);
+	const struct jv *rows = jv_get(&doc, "rows");
+	ck_assert(rows != NULL && rows->n == 4);
+	/* the measure: 300 Leaked and their bytes (jcmd's), their growth from none at the base */
+	const unsigned long long got[] = { 300, histo(d, "Leaky$Leaked", 1), 300 };
+	static const struct { int neg; unsigned long long v; } want[] = { { 0, 300 }, { 0, 1572864 }, { 1, 5 },
+									 { 0, 9007199254740993ull } };
+	for (size_t i = 0; i < 4; i++) {
+		const struct jv *m = jv_get(&rows->v[i], "measured"), *t = jv_get(&rows->v[i], "threshold");
+		ck_assert_msg(m != NULL && t != NULL && t->t == J_NUM, "row %zu: %s", i, out);
+		if (i == 3)
+			ck_assert_msg(m->t == J_NULL, "row %zu: %s", i, out);
+		else
+			ck_assert_msg(m->t == J_NUM && m->is_uint && m->u == got[i] && got[i] > 0, "row %zu: %s", i, out);
+		if (want[i].neg) /* written -5: no unsigned integer, but a number of that value */
+			ck_assert_msg(!t->is_uint && t->num == -(double)want[i].v, "row %zu: %s", i, out);
+		else
+			ck_assert_msg(t->is_uint && t->u == want[i].v, "row %zu: %s", i, out);
+	}
+	jv_free(&doc);
+	free(out);
+}
+END_TEST
+
+/* --junit onto what is no regular file (a FIFO nobody reads, a device):
+ * refused in one line, status 2, before any dump is read; never waited
+ * on (timeout: a hang is a failure, not a stuck suite). */
+START_TEST(test_check_junit_not_regular)
+{
+	const char *d = leaks_jvm_dir();
+	char fifo[600], cmd[4096];
+	int st;
+
+	snprintf(fifo, sizeof fifo, "%s/junit.fifo", d);
+	unlink(fifo);
+	ck_assert(mkfifo(fifo, 0600) == 0);
+	free(check(d, "nonreg", "set all : count > 0\n", "", &st));
+	ck_assert_int_eq(st, 0); /* the run itself is fine */
+	const char *target[] = { fifo, "/dev/null" };
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(cmd, sizeof cmd, "timeout %.0f %s -q check %s/final.hprof --rules %s/nonreg.rules --junit %s 2>&1",
+			 hang_seconds(60), heapwalk(), d, d, target[i]);
+		char *out = run(cmd, &st);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2, "%s: status %d: %s", target[i], st, out);
+		ck_assert_msg(strstr(out, "not a regular file") != NULL && strchr(out, '\n') == out + strlen(out) - 1,
+			      "%s: %s", target[i], out);
+		free(out);
+	}
+	unlink(fifo);
+}
+END_TEST
+
+/* The views' options mean nothing to check: each refused in one line
+ * naming it, status 2 (check's usage errors), nothing measured. */
+START_TEST(test_check_view_options)
+{
+	const char *d = leaks_jvm_dir();
+	static const char *const opt[] = { "-s name", "-r", "--filter x", "--exact x", "--all", "-n 3", "--top=3", "-d 2",
+					   "--cutoff 1", "--max 3", "-w", "--by class", "--deep", "--plain", "--gz" };
+	char cmd[4096];
+	int st;
+
+	free(check(d, "viewopts", "set all : count > 0\n", "", &st));
+	ck_assert_int_eq(st, 0); /* without them, the run is fine */
+	for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "%s", opt[i]);
+		name[strcspn(name, " =")] = '\0';
+		static const char *const longname[][2] = { { "-s", "--sort" }, { "-r", "--reverse" }, { "-n", "--top" },
+							   { "-d", "--depth" }, { "-w", "--weak" } };
+		for (size_t k = 0; k < sizeof longname / sizeof longname[0]; k++)
+			if (strcmp(name, longname[k][0]) == 0)
+				snprintf(name, sizeof name, "%s", longname[k][1]);
+		snprintf(cmd, sizeof cmd, "%s -q check %s/final.hprof --rules %s/viewopts.rules %s 2>&1", heapwalk(), d, d, opt[i]);
+		char *out = run(cmd, &st);
+		char says[64];
+		snprintf(says, sizeof says, "check takes no %s", name);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2 && strstr(out, says) != NULL &&
+			      strchr(out, '\n') == out + strlen(out) - 1, "%s: %d %s", opt[i], st, out);
+		free(out);
+	}
+}
+END_TEST
+
 /* The JUnit file as a consumer reads it: Python's XML parser, the suite's
  * counts, a testcase per rule, a failure with the measured figure. */
 START_TEST(test_check_junit)
@@ -256,6 +501,11 @@ Suite *check_suite(void)
 	tcase_add_test(tc, test_check_rule_kinds);
 	tcase_add_test(tc, test_check_errors);
 	tcase_add_test(tc, test_check_junit);
+	tcase_add_test(tc, test_check_files);
+	tcase_add_test(tc, test_check_error_escaped_once);
+	tcase_add_test(tc, test_check_json_numbers);
+	tcase_add_test(tc, test_check_junit_not_regular);
+	tcase_add_test(tc, test_check_view_options);
 	suite_add_tcase(s, tc);
 	return s;
 }

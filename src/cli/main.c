@@ -202,6 +202,7 @@ struct cli {
 	const char *pid, *file; /* mark, snapshot */
 	int plain, gz;          /* snapshot --plain, --gz[=LEVEL] (0: none) */
 	int fmt_set;            /* -f was given */
+	int by_set;             /* --by was given */
 	struct cmd_opts o;      /* what the command reads of the options */
 	struct open_opts oo;
 	int insp_list;               /* inspect --list */
@@ -445,6 +446,7 @@ static void parse_options(int argc, char **argv, struct cli *c)
 			if (strcmp(optarg, "class") != 0 && strcmp(optarg, "field") != 0)
 				usage_error("--by takes class or field, not '%s'", optarg);
 			c->o.by = optarg[0] == 'f' ? MG_BY_FIELD : MG_BY_CLASS;
+			c->by_set = 1;
 			break;
 		case ':': usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -542,6 +544,23 @@ static void series_args(int argc, char **argv, int i, struct cli *c)
 	check_command_options(c);
 }
 
+/* check measures its rules and shows no view: the views' options mean
+ * nothing to it, and are refused rather than ignored. */
+static void check_view_options(const struct cli *c)
+{
+	const struct { int set; const char *name; } opt[] = {
+		{ c->o.vo.sort != NULL, "--sort" }, { c->o.vo.reverse, "--reverse" },
+		{ c->o.vo.filter != NULL, "--filter" }, { c->o.vo.exact != NULL, "--exact" },
+		{ c->o.vo.all, "--all" }, { c->o.top_set, "--top" }, { c->o.depth_set, "--depth" },
+		{ c->o.cutoff_set, "--cutoff" }, { c->o.max_set, "--max" }, { c->o.vo.weak, "--weak" },
+		{ c->by_set, "--by" }, { c->o.deep, "--deep" }, { c->plain, "--plain" }, { c->gz != 0, "--gz" },
+	};
+
+	for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
+		if (opt[i].set)
+			usage_error("check takes no %s: its rules say what is measured", opt[i].name);
+}
+
 /* The options that go with some commands alone, against the command. */
 static void check_command_options(const struct cli *c)
 {
@@ -573,6 +592,8 @@ static void check_command_options(const struct cli *c)
 		usage_error("--strong goes with merged-in");
 	if (e != NULL && (e->formats & CMD_HTML) && c->fmt_set)
 		usage_error("%s writes HTML: -f goes with the other commands", e->name);
+	if (e == cmd_find("check"))
+		check_view_options(c);
 	if (c->o.vo.sort != NULL && !view_sort_valid(c->o.vo.sort))
 		usage_error("unknown sort key '%s': %s", c->o.vo.sort, classcols_sort_list(0));
 	if (e != NULL && (e->arg == CMD_ARG_SERIES || e == cmd_find("check"))) { /* the command line runs them */
@@ -664,12 +685,24 @@ static void not_an_input(const struct cli *c, const char *opt, const char *out)
 				    esc_str(c->rule_files[i]));
 }
 
+/* --junit FILE: a regular file or none yet. What else there is (a FIFO
+ * nobody reads, a device, a terminal) would be opened and waited on,
+ * or take a report a CI system never sees: the reason, else NULL. */
+static const char *junit_unfit(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) ? "not a regular file: JUnit XML goes to a file" : NULL;
+}
+
 static void check_output(const struct cli *c)
 {
 	if (c->output != NULL)
 		not_an_input(c, "-o", c->output);
 	if (c->junit != NULL)
 		not_an_input(c, "--junit", c->junit);
+	if (c->junit != NULL && junit_unfit(c->junit) != NULL)
+		usage_error("--junit %s: %s", esc_str(c->junit), junit_unfit(c->junit));
 	if (c->output != NULL && c->junit != NULL && file_names(c->output, c->junit))
 		usage_error("-o %s: is also --junit's file", esc_str(c->output));
 }
@@ -1329,10 +1362,13 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 		struct sbuf x;
 		const char *keep[51];
 		sbuf_init(&x);
-		check_junit(&rs, c->dump, names.buf ? names.buf : "", &x);
+		check_junit(&rs, c->dump, &x);
 		inputs_and(c, files, nfiles, keep);
 		sbuf_reset(&err);
-		if (write_file(c->junit, x.buf, x.len, keep, 0, &err) < 0) {
+		if (junit_unfit(c->junit) != NULL) { /* made one since the start */
+			path_error(c->junit, junit_unfit(c->junit));
+			errors = 1;
+		} else if (write_file(c->junit, x.buf, x.len, keep, 0, &err) < 0) {
 			path_error(c->junit, err.buf);
 			errors = 1;
 		}

@@ -240,7 +240,7 @@ int check_parse(const char *file, const char *text, size_t len, struct chk_rules
 			e++;
 		line++;
 		const char *why = NULL;
-		struct chk_rule r = { .line = line };
+		struct chk_rule r = { .file = file, .line = line };
 		char *l = NULL;
 		if (memchr(text + at, '\0', e - at) != NULL) {
 			why = "a NUL byte: not a rules file";
@@ -411,14 +411,18 @@ size_t check_eval(struct chk_rules *rs, struct heap *h, struct heap *old, const 
 
 /* ---- JUnit ---- */
 
-/* Escaped for the terminal's sake (control bytes, bad UTF-8 as \xHH),
+/* Escaped for the terminal's sake (control bytes, bad UTF-8 as \xHH;
+ * escaped: text escaped once already, an error's words: not again),
  * then for XML. */
-static void xml_text(struct sbuf *out, const char *s)
+static void xml_esc(struct sbuf *out, const char *s, int escaped)
 {
 	struct sbuf e;
 
 	sbuf_init(&e);
-	esc_append(&e, (const uint8_t *)s, strlen(s), 0);
+	if (escaped)
+		esc_append_again(&e, (const uint8_t *)s, strlen(s));
+	else
+		esc_append(&e, (const uint8_t *)s, strlen(s), 0);
 	for (size_t i = 0; i < e.len; i++) {
 		const uint8_t *u = (const uint8_t *)e.buf + i;
 		/* U+FDD0..FDEF, U+FFFE, U+FFFF: valid UTF-8, no XML character */
@@ -440,7 +444,12 @@ static void xml_text(struct sbuf *out, const char *s)
 	sbuf_free(&e);
 }
 
-void check_junit(const struct chk_rules *rs, const char *dump, const char *rules_file, struct sbuf *out)
+static void xml_text(struct sbuf *out, const char *s)
+{
+	xml_esc(out, s, 0);
+}
+
+void check_junit(const struct chk_rules *rs, const char *dump, struct sbuf *out)
 {
 	size_t failures = 0, errors = 0;
 
@@ -457,13 +466,15 @@ void check_junit(const struct chk_rules *rs, const char *dump, const char *rules
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct chk_rule *r = &rs->r[i];
 		sbuf_adds(out, "    <testcase classname=\"heapwalk.check.");
-		xml_text(out, rules_file);
+		xml_text(out, r->file);
 		sbuf_printf(out, "\" name=\"line %u: ", r->line);
 		xml_text(out, r->text);
-		sbuf_adds(out, "\"");
+		sbuf_adds(out, "\" file=\"");
+		xml_text(out, r->file);
+		sbuf_printf(out, "\" line=\"%u\"", r->line);
 		if (r->error != NULL) {
 			sbuf_adds(out, ">\n      <error message=\"");
-			xml_text(out, r->error);
+			xml_esc(out, r->error, 1);
 			sbuf_adds(out, "\" type=\"unmeasured\"/>\n    </testcase>\n");
 		} else if (!r->ok) {
 			char msg[96];

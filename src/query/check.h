@@ -28,6 +28,7 @@ enum chk_kind { CK_SET, CK_GROWTH, CK_LEAKS, CK_LEAKS_TOP, CK_INSP, CK_INSP_TOP 
 enum chk_op { CK_LT, CK_LE, CK_GT, CK_GE, CK_EQ, CK_NE };
 
 struct chk_rule {
+	const char *file;    /* its rules file: check_parse's file, borrowed */
 	unsigned line;
 	char *text;          /* the rule as written, spaces trimmed */
 	enum chk_kind kind;
@@ -49,8 +50,9 @@ struct chk_rules {
 	int need_target;     /* a leaks rule */
 };
 
-/* Rules from text (file: its name, for messages): 0, or -1 with err
- * "FILE:LINE: what" for the first line that does not parse. */
+/* Rules from text (file: its name, for messages and each rule's file,
+ * which borrows it: it must outlive rs): 0, or -1 with err "FILE:LINE:
+ * what" for the first line that does not parse. */
 int check_parse(const char *file, const char *text, size_t len, struct chk_rules *rs, struct sbuf *err);
 /* Measure every rule on h (HP_ALL loaded; old: the baseline dump, opened,
  * for growth rules; lv: the leaks view of h, for leaks rules). A rule
@@ -59,8 +61,9 @@ int check_parse(const char *file, const char *text, size_t len, struct chk_rules
  * or could not be measured. */
 size_t check_eval(struct chk_rules *rs, struct heap *h, struct heap *old, const struct leaks_view *lv,
 		  struct progress *p);
-/* The results as JUnit XML (one testcase per rule; errors as <error>). */
-void check_junit(const struct chk_rules *rs, const char *dump, const char *rules_file, struct sbuf *out);
+/* The results as JUnit XML (one testcase per rule, classname and file
+ * its rules file, line its line; errors as <error>). */
+void check_junit(const struct chk_rules *rs, const char *dump, struct sbuf *out);
 /* The comparison as written ("<", "<=" ...); inline: the reports call
  * nothing of this file (it calls the steps, which call the views'). */
 static inline const char *check_op_text(enum chk_op op)

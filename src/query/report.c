@@ -14,7 +14,8 @@
 
 /* ---- the table writer ---- */
 
-enum coltype { COL_STR, COL_NUM, COL_BYTES, COL_PCT, COL_DNUM, COL_DBYTES }; /* D: signed deltas */
+enum coltype { COL_STR, COL_NUM, COL_BYTES, COL_PCT, COL_DNUM, COL_DBYTES, /* D: signed deltas */
+	       COL_INUM }; /* a signed figure, shown as it is (no '+') */
 #define CF_TEXT 1 /* shown in text only */
 #define CF_DATA 2 /* in JSON and CSV only */
 
@@ -36,20 +37,23 @@ struct cell {
 	double pct;
 	int null;
 	int own;
+	int escaped; /* own words escaped once already (an error naming a class): not again */
 };
 #define CS(str)   cell_str(str)
-#define CSB(sb)   ((struct cell){ COL_STR, (sb)->buf, (sb)->len, 0, 0, 0, 0 })
-#define CN(num)   ((struct cell){ COL_NUM, NULL, 0, (uint64_t)(num), 0, 0, 0 })
-#define CB(num)   ((struct cell){ COL_BYTES, NULL, 0, (uint64_t)(num), 0, 0, 0 })
-#define CP(p)     ((struct cell){ COL_PCT, NULL, 0, 0, (p), 0, 0 })
-#define CD(a, b)  ((struct cell){ COL_DNUM, NULL, 0, (uint64_t)(a) - (uint64_t)(b), 0, 0, 0 })
-#define CDB(a, b) ((struct cell){ COL_DBYTES, NULL, 0, (uint64_t)(a) - (uint64_t)(b), 0, 0, 0 })
-#define CNULL     ((struct cell){ COL_STR, NULL, 0, 0, 0, 1, 0 })
-#define CW(word)  ((struct cell){ COL_STR, (word), strlen(word), 0, 0, 0, 1 })
+#define CSB(sb)   ((struct cell){ COL_STR, (sb)->buf, (sb)->len, 0, 0, 0, 0, 0 })
+#define CN(num)   ((struct cell){ COL_NUM, NULL, 0, (uint64_t)(num), 0, 0, 0, 0 })
+#define CB(num)   ((struct cell){ COL_BYTES, NULL, 0, (uint64_t)(num), 0, 0, 0, 0 })
+#define CP(p)     ((struct cell){ COL_PCT, NULL, 0, 0, (p), 0, 0, 0 })
+#define CD(a, b)  ((struct cell){ COL_DNUM, NULL, 0, (uint64_t)(a) - (uint64_t)(b), 0, 0, 0, 0 })
+#define CDB(a, b) ((struct cell){ COL_DBYTES, NULL, 0, (uint64_t)(a) - (uint64_t)(b), 0, 0, 0, 0 })
+#define CNULL     ((struct cell){ COL_STR, NULL, 0, 0, 0, 1, 0, 0 })
+#define CW(word)  ((struct cell){ COL_STR, (word), strlen(word), 0, 0, 0, 1, 0 })
+#define CI(num)   ((struct cell){ COL_INUM, NULL, 0, (uint64_t)(int64_t)(num), 0, 0, 0, 0 })
+#define CE(msg)   ((struct cell){ COL_STR, (msg), strlen(msg), 0, 0, 0, 1, 1 })
 
 static struct cell cell_str(const char *s)
 {
-	return (struct cell){ COL_STR, s, s ? strlen(s) : 0, 0, 0, s == NULL, 0 };
+	return (struct cell){ COL_STR, s, s ? strlen(s) : 0, 0, 0, s == NULL, 0, 0 };
 }
 
 struct tcell {
@@ -273,18 +277,20 @@ static struct tcell format_cell(const struct table *t, const struct cell *c)
 			json_append(&sb, s, c->len);
 			sbuf_addc(&sb, '"');
 		} else if (t->fmt == FMT_CSV) {
-			(c->own ? csv_append_own : csv_append)(&sb, s, c->len);
+			(c->escaped ? csv_append_escaped : c->own ? csv_append_own : csv_append)(&sb, s, c->len);
+		} else if (c->escaped) {
+			esc_append_again(&sb, s, c->len);
 		} else {
 			esc_append(&sb, s, c->len, 0);
 		}
 	} else if (c->type == COL_PCT) {
 		/* JSON and CSV take a plain number ("44.8%" is no JSON) */
 		sbuf_printf(&sb, t->fmt == FMT_TEXT ? "%.1f%%" : "%.1f", c->pct);
-	} else if (c->type == COL_DNUM || c->type == COL_DBYTES) {
+	} else if (c->type == COL_DNUM || c->type == COL_DBYTES || c->type == COL_INUM) {
 		int64_t d = (int64_t)c->n;
 		uint64_t mag = d < 0 ? (uint64_t)0 - c->n : c->n;
 		/* text marks growth with '+'; JSON and CSV take plain integers */
-		sbuf_printf(&sb, "%s%llu", d < 0 ? "-" : d > 0 && t->fmt == FMT_TEXT ? "+" : "",
+		sbuf_printf(&sb, "%s%llu", d < 0 ? "-" : d > 0 && t->fmt == FMT_TEXT && c->type != COL_INUM ? "+" : "",
 			    (unsigned long long)mag);
 		if (c->type == COL_DBYTES && t->fmt == FMT_TEXT) {
 			fmt_bytes(h, sizeof h, mag);
@@ -1522,23 +1528,23 @@ void report_check(const struct chk_rules *rs, const char *dump, const char *rule
 		  struct sbuf *out)
 {
 	static const struct col cols[] = {
+		{ "file", "file", COL_STR, 0 }, /* several --rules: which gate a row is */
 		{ "line", "line", COL_NUM, 0 },
 		{ "result", "result", COL_STR, 0 },
-		{ "measured", "measured", COL_STR, 0 },
+		{ "measured", "measured", COL_INUM, 0 }, /* whole numbers: counts, bytes */
 		{ "op", "op", COL_STR, CF_DATA },
-		{ "threshold", "threshold", COL_STR, CF_DATA },
+		{ "threshold", "threshold", COL_INUM, CF_DATA },
 		{ "rule", "rule", COL_STR, 0 },
 		{ "error", "error", COL_STR, CF_DATA },
 	};
 	struct table t;
 	size_t failed = 0, errors = 0;
-	char got[32], want[32];
 
 	for (size_t i = 0; i < rs->n; i++) {
 		errors += rs->r[i].error != NULL;
 		failed += rs->r[i].error == NULL && !rs->r[i].ok;
 	}
-	table_init(&t, f, "check", cols, 7);
+	table_init(&t, f, "check", cols, 8);
 	meta_strs(&t, "dump", dump);
 	meta_strs(&t, "rules", rules_file);
 	meta_num(&t, "rules_checked", rs->n);
@@ -1546,19 +1552,18 @@ void report_check(const struct chk_rules *rs, const char *dump, const char *rule
 	meta_num(&t, "errors", errors);
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct chk_rule *r = &rs->r[i];
-		snprintf(got, sizeof got, "%lld", (long long)r->got);
-		snprintf(want, sizeof want, "%lld", (long long)r->value);
-		table_row(&t, CN(r->line), CW(r->error != NULL ? "error" : r->ok ? "pass" : "FAIL"),
-			  r->error != NULL ? CNULL : CW(got), CW(check_op_text(r->op)), CW(want), CS(r->text),
-			  r->error != NULL ? CS(r->error) : CNULL);
+		table_row(&t, CS(r->file), CN(r->line), CW(r->error != NULL ? "error" : r->ok ? "pass" : "FAIL"),
+			  r->error != NULL ? CNULL : CI(r->got), CW(check_op_text(r->op)), CI(r->value), CS(r->text),
+			  r->error != NULL ? CE(r->error) : CNULL);
 	}
 	table_end(&t, out);
 	/* text: an error's words under its row's table */
 	if (f == FMT_TEXT)
 		for (size_t i = 0; i < rs->n; i++)
 			if (rs->r[i].error != NULL) {
-				sbuf_printf(out, "line %u: ", rs->r[i].line);
-				esc_append(out, (const uint8_t *)rs->r[i].error, strlen(rs->r[i].error), 0);
+				esc_append(out, (const uint8_t *)rs->r[i].file, strlen(rs->r[i].file), 0);
+				sbuf_printf(out, ":%u: ", rs->r[i].line);
+				esc_append_again(out, (const uint8_t *)rs->r[i].error, strlen(rs->r[i].error));
 				sbuf_addc(out, '\n');
 			}
 }
