@@ -657,10 +657,16 @@ static int write_to_fd(int fd, const void *p, size_t n, struct sbuf *err)
 /* Written in place: a terminal, a pipe, a FIFO. */
 static int write_in_place(const char *path, const void *p, size_t n, struct sbuf *err)
 {
-	int fd = open(path, O_WRONLY | O_TRUNC), e;
+	/* not blocking in the open: a FIFO no one reads is an error, not a wait */
+	int fd = open(path, O_WRONLY | O_TRUNC | O_NONBLOCK), e;
 
 	if (fd < 0) {
+		sbuf_adds(err, errno == ENXIO ? "a FIFO that no process reads: nothing written" : strerror(errno));
+		return -1;
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
 		sbuf_adds(err, strerror(errno));
+		close(fd);
 		return -1;
 	}
 	e = write_full(fd, p, n);
