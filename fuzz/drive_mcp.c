@@ -234,8 +234,11 @@ static void check_answer(const char *line, size_t n, const struct sbuf *out)
 	}
 	if (res != NULL && parsed && is_tool_call(&req, NULL)) {
 		const ckv *c = ck_get(res, "content"), *ise = ck_get(res, "isError");
-		const ckv *text = c != NULL && c->t == J_ARR && c->n == 1 ? ck_get(&c->v[0], "text") : NULL;
-		if (text == NULL || text->t != J_STR || ise == NULL || ise->t != J_BOOL)
+		/* the answer's text, and a second of notes (stderr's lines) after an answer */
+		const ckv *text = c != NULL && c->t == J_ARR && (c->n == 1 || c->n == 2) ? ck_get(&c->v[0], "text") : NULL;
+		const ckv *notes = text != NULL && c->n == 2 ? ck_get(&c->v[1], "text") : NULL;
+		if (text == NULL || text->t != J_STR || ise == NULL || ise->t != J_BOOL ||
+		    (c->n == 2 && (ise->b || notes == NULL || notes->t != J_STR || notes->len == 0)))
 			fuzz_finding("a tool's answer without its text and isError: %s", out->buf);
 		if (ise->b) {
 			if (memchr(text->s, '\n', text->len) != NULL)

@@ -490,6 +490,39 @@ START_TEST(test_client_gone)
 }
 END_TEST
 
+/* A call cancelled while it works (notifications/cancelled, sent with
+ * it: the server has read it before the work's first tick) goes
+ * unanswered, and the server answers what comes next; the dump is whole
+ * after it. A cancellation of nothing in progress changes nothing. */
+START_TEST(test_cancel)
+{
+	struct srv s;
+	ckv o, a;
+
+	srv_start(&s, NULL, dir);
+	char *open = xasprintf("{\"path\":\"%s\"}", dump);
+	tool_ok(&s, "open", open, &o);
+	ck_free(&o);
+	free(open);
+	static const char call[] =
+		"{\"jsonrpc\":\"2.0\",\"id\":\"c1\",\"method\":\"tools/call\",\"params\":{\"name\":\"query\","
+		"\"arguments\":{\"dump\":\"d1\",\"steps\":\"all | reachable | info\"}}}\n"
+		"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"c1\"}}\n";
+	srv_send(&s, call, sizeof call - 1);
+	ask(&s, "{\"jsonrpc\":\"2.0\",\"id\":77,\"method\":\"ping\"}", "77", &a); /* c1's answer would come first */
+	ck_free(&a);
+	ask(&s, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"zz\"}}\n"
+		"{\"jsonrpc\":\"2.0\",\"id\":78,\"method\":\"ping\"}", "78", &a);
+	ck_free(&a);
+	tool_ok(&s, "query", "{\"dump\":\"d1\",\"steps\":\"all | reachable | info\"}", &o);
+	const ckv *n = ck_get(&o, "set_objects"), *all = ck_get(&o, "objects");
+	ck_assert_msg(n != NULL && all != NULL && n->num > 0 && n->num <= all->num, "the set after a cancelled call");
+	ck_free(&o);
+	int st = srv_end(&s);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+}
+END_TEST
+
 /* how many lines of /proc/PID/maps name path */
 static int mapped(pid_t pid, const char *path)
 {
@@ -632,6 +665,7 @@ Suite *mcp_suite(void)
 	tcase_add_test(tc, test_protocol);
 	tcase_add_test(tc, test_lines);
 	tcase_add_test(tc, test_client_gone);
+	tcase_add_test(tc, test_cancel);
 	tcase_add_test(tc, test_close_unmaps);
 	tcase_add_test(tc, test_paths);
 	tcase_add_test(tc, test_shrink);

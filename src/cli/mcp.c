@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <spawn.h>
@@ -48,6 +49,12 @@ struct mcp {
 	struct dump *used[4]; /* the dumps the call being answered uses */
 	size_t nused;
 	struct sbuf note;     /* what the command line would say on stderr: a second text */
+	/* the input: what was read and not yet answered, the client's end */
+	int in, out, eof;
+	struct sbuf pending;
+	size_t scanned;       /* of pending, the lines a call's tick has looked at */
+	const struct jval *current; /* the id of the request being answered */
+	int cancelled;        /* it was cancelled (or the client has gone) */
 };
 
 /* ---- a call's failure contained ----
@@ -1328,6 +1335,67 @@ static void tools_list(struct sbuf *out)
 	sbuf_adds(out, "]}");
 }
 
+/* Is line a notifications/cancelled for the request id? */
+static int cancels(const char *line, size_t n, const struct jval *id)
+{
+	struct jval v;
+	struct sbuf err;
+	int yes = 0;
+
+	sbuf_init(&err);
+	if (jval_parse(line, n, &v, &err) == 0) {
+		const char *meth = jval_str(jval_get(&v, "method"));
+		const struct jval *r = jval_get(jval_get(&v, "params"), "requestId");
+		yes = meth != NULL && strcmp(meth, "notifications/cancelled") == 0 && r != NULL && r->t == id->t &&
+		      (r->t == JV_STR || r->t == JV_NUM) && r->len == id->len && memcmp(r->s, id->s, r->len) == 0;
+		jval_free(&v);
+	}
+	sbuf_free(&err);
+	return yes;
+}
+
+/* A few times a second while a call works (struct progress' tick):
+ * what the client has sent since is read, without waiting, and kept for
+ * its turn; a cancellation of this call, or the answers' reader gone,
+ * stops the work where it looks (progress_cancelled) and the call goes
+ * unanswered. */
+static void on_tick(struct progress *p, uint64_t done)
+{
+	struct mcp *m = p->tick_arg;
+	char buf[65536];
+
+	(void)done;
+	if (m->current == NULL || m->in < 0)
+		return;
+	while (!m->eof && m->pending.len < 2 * (size_t)MCP_LINE_MAX) {
+		struct pollfd pf = { m->in, POLLIN, 0 };
+		if (poll(&pf, 1, 0) <= 0)
+			break;
+		ssize_t k = read(m->in, buf, sizeof buf);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) { /* the input's end: the calls read so far are answered still */
+			m->eof = 1;
+			break;
+		}
+		sbuf_add(&m->pending, buf, (size_t)k);
+	}
+	for (;;) {
+		char *nl = memchr(m->pending.buf + m->scanned, '\n', m->pending.len - m->scanned);
+		if (nl == NULL)
+			break;
+		size_t at = m->scanned, n = (size_t)(nl - (m->pending.buf + at));
+		m->scanned = (size_t)(nl - m->pending.buf) + 1;
+		if (n <= MCP_LINE_MAX && cancels(m->pending.buf + at, n, m->current))
+			m->cancelled = 1;
+	}
+	struct pollfd po = { m->out, 0, 0 }; /* no one reads the answers any more */
+	if (m->out >= 0 && poll(&po, 1, 0) > 0 && (po.revents & (POLLERR | POLLHUP)))
+		m->cancelled = 1;
+	if (m->cancelled)
+		p->cancelled = 1;
+}
+
 static void tools_call(struct mcp *m, const struct jval *params, const struct jval *id, struct sbuf *out)
 {
 	const char *name = jval_str(jval_get(params, "name"));
@@ -1361,6 +1429,9 @@ static void tools_call(struct mcp *m, const struct jval *params, const struct jv
 	volatile int rc = -1;
 	m->nused = 0;
 	sbuf_reset(&m->note);
+	m->current = id;
+	m->cancelled = 0;
+	m->p.cancelled = 0;
 	failed = 0;
 	if (sigsetjmp(guard, 1) != 0) {
 		sbuf_reset(&res);
@@ -1369,6 +1440,13 @@ static void tools_call(struct mcp *m, const struct jval *params, const struct jv
 		guarded = 1;
 		rc = t->run(m, &x, &res);
 		guarded = 0;
+	}
+	m->current = NULL;
+	m->p.cancelled = 0;
+	if (m->cancelled) { /* cancelled, or the client gone: no answer */
+		sbuf_free(&res);
+		sbuf_free(&err);
+		return;
 	}
 	if (rc < 0 && err.len == 0)
 		sbuf_adds(&err, "failed");
@@ -1506,7 +1584,11 @@ struct mcp *mcp_new(const char *const *dirs, size_t ndirs, const struct open_opt
 	m->oo = *oo;
 	m->oo.quiet = 1;
 	sbuf_init(&m->note);
+	sbuf_init(&m->pending);
+	m->in = m->out = -1;
 	progress_init(&m->p, 1);
+	m->p.tick = on_tick;
+	m->p.tick_arg = m;
 	return m;
 }
 
@@ -1520,14 +1602,56 @@ void mcp_free(struct mcp *m)
 		free(m->dirs[i]);
 	free(m->dirs);
 	sbuf_free(&m->note);
+	sbuf_free(&m->pending);
 	free(m);
+}
+
+/* The next line of the input into line (its newline left out): 1, 0 at
+ * the input's end, -1 on a read error (errno). *toolong: it was over
+ * MCP_LINE_MAX, dropped. What a call's tick read first comes first. */
+static int next_line(struct mcp *m, struct sbuf *line, int *toolong)
+{
+	char buf[65536];
+	size_t skip = 0; /* bytes of an overlong line dropped */
+
+	*toolong = 0;
+	sbuf_reset(line);
+	for (;;) {
+		char *nl = memchr(m->pending.buf, '\n', m->pending.len);
+		size_t n = nl ? (size_t)(nl - m->pending.buf) : m->pending.len;
+		if (nl == NULL && m->eof && n > 0) /* the last line, without its newline */
+			nl = m->pending.buf + n;
+		if (nl != NULL || n > MCP_LINE_MAX) {
+			*toolong |= skip + n > MCP_LINE_MAX;
+			if (!*toolong)
+				sbuf_add(line, m->pending.buf, n);
+			size_t used = nl != NULL ? (n < m->pending.len ? n + 1 : n) : n;
+			memmove(m->pending.buf, m->pending.buf + used, m->pending.len - used);
+			m->pending.len -= used;
+			m->pending.buf[m->pending.len] = '\0';
+			m->scanned = m->scanned > used ? m->scanned - used : 0;
+			if (nl != NULL)
+				return 1;
+			skip += n; /* over the bound, no newline yet: dropped as it comes */
+		}
+		if (m->eof)
+			return *toolong ? 1 : 0;
+		ssize_t k = read(m->in, buf, sizeof buf);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		if (k == 0)
+			m->eof = 1;
+		else
+			sbuf_add(&m->pending, buf, (size_t)k);
+	}
 }
 
 int mcp_serve(struct mcp *m, int in, int out)
 {
 	struct sbuf line, ans;
-	char buf[65536];
-	int skipping = 0, rc = 0;
+	int rc = 0, toolong, got;
 	struct sigaction sa;
 
 	signal(SIGPIPE, SIG_IGN); /* a client gone: the write fails, the server ends */
@@ -1538,53 +1662,31 @@ int mcp_serve(struct mcp *m, int in, int out)
 	hw_set_oom(on_oom);
 	sbuf_init(&line);
 	sbuf_init(&ans);
-	for (;;) {
-		ssize_t k = read(in, buf, sizeof buf);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			fprintf(stderr, "heapwalk: mcp: standard input: %s\n", strerror(errno));
-			rc = 2;
-			break;
+	m->in = in;
+	m->out = out;
+	while ((got = next_line(m, &line, &toolong)) > 0) {
+		if (toolong) {
+			mcp_too_long(&ans);
+		} else {
+			size_t n = line.len, b = 0;
+			if (n > 0 && line.buf[n - 1] == '\r')
+				n--;
+			while (b < n && (line.buf[b] == ' ' || line.buf[b] == '\t'))
+				b++;
+			if (b < n)
+				mcp_message(m, line.buf + b, n - b, &ans);
 		}
-		size_t from = 0;
-		for (size_t i = 0; i <= (size_t)k; i++) {
-			int end = i == (size_t)k;
-			if (!end && buf[i] != '\n')
-				continue;
-			if (!skipping && line.len + (i - from) > MCP_LINE_MAX)
-				skipping = 1;
-			if (!skipping)
-				sbuf_add(&line, buf + from, i - from);
-			from = i + 1;
-			if (end && k > 0)
-				break; /* the line goes on in the next read */
-			if (skipping) {
-				mcp_too_long(&ans);
-			} else {
-				size_t n = line.len;
-				if (n > 0 && line.buf[n - 1] == '\r')
-					n--;
-				size_t b = 0;
-				while (b < n && (line.buf[b] == ' ' || line.buf[b] == '\t'))
-					b++;
-				if (b < n)
-					mcp_message(m, line.buf + b, n - b, &ans);
-			}
-			skipping = 0;
-			sbuf_reset(&line);
-			if (ans.len > 0) {
-				if (write_full(out, ans.buf, ans.len) != 0)
-					goto gone; /* the client went away: nothing more to say */
-				sbuf_reset(&ans);
-			}
-			if (end)
-				break;
+		if (ans.len > 0) {
+			if (write_full(out, ans.buf, ans.len) != 0)
+				break; /* the client went away: nothing more to say */
+			sbuf_reset(&ans);
 		}
-		if (k == 0)
-			break;
 	}
-gone:
+	if (got < 0) {
+		fprintf(stderr, "heapwalk: mcp: standard input: %s\n", strerror(errno));
+		rc = 2;
+	}
+	m->in = m->out = -1;
 	sbuf_free(&line);
 	sbuf_free(&ans);
 	return rc;
