@@ -214,7 +214,23 @@ async function hunt(kind, dir, ext) {
 		obRow[k] = ob[k];
 	check(`${kind}: object's row = -e 'object ID | objects'`, ob.view === 'object' && isDeepStrictEqual(obRow, row),
 	      () => diff(obRow, row));
-	check(`${kind}: object's fields`, Array.isArray(ob.fields), () => JSON.stringify(ob).slice(0, 500));
+	// its fields as the workloads made them: a JVM Leaked's name "leak-N" and
+	// its Payload; a V8 Leaked's payload (its small integer i is no node)
+	const fld = (n) => (ob.fields ?? []).find((x) => x.name === n)?.value;
+	if (kind === 'JVM')
+		check(`${kind}: object's fields: name and payload`, ob.class === 'Leaky$Leaked' &&
+		      fld('name')?.class === 'java.lang.String' && /^leak-[0-9]+$/.test(fld('name')?.string) &&
+		      fld('payload')?.class === 'Leaky$Payload' && /^0x[0-9a-f]+$/.test(fld('payload')?.ref),
+		      () => JSON.stringify(ob).slice(0, 800));
+	else
+		check(`${kind}: object's fields: payload`, ob.class === 'Leaked' && fld('payload')?.class === 'Payload',
+		      () => JSON.stringify(ob).slice(0, 800));
+	// the payload's id passed back: its row as the CLI gives it
+	const pid = fld('payload')?.ref;
+	const pob = await call('object', { dump: d, object: pid });
+	check(`${kind}: the payload's id passed back`, pid !== undefined && pob.id === pid && pob.class === (kind === 'JVM' ? 'Leaky$Payload' : 'Payload') &&
+	      pob.retained === cli('-n', '0', f, '-e', `object ${pid} | objects`).rows[0]?.retained,
+	      () => JSON.stringify(pob).slice(0, 500));
 
 	// summary, and classes paged to the end against the CLI's whole histogram
 	same(`${kind}: summary = info`, await call('summary', { dump: d }), cli('info', f));
@@ -239,6 +255,25 @@ async function hunt(kind, dir, ext) {
 	check(`${kind}: classes took more than one page`, pages > 1, `${pages} page`);
 	same(`${kind}: classes by name, filtered`, await call('classes', { dump: d, sort: 'name', filter: '^[A-Z]', limit: 1000 }),
 	     paged(cli('-n', '0', '--sort', 'name', '--filter', '^[A-Z]', 'classes', f), 0, 1000), { offset: 0, limit: 1000 });
+
+	// the other tools of the hunt, each against its command
+	const P = (o, l) => ({ offset: o, limit: l });
+	same(`${kind}: biggest = biggest`, await call('biggest', { dump: d }), paged(cli('-n', '0', 'biggest', f), 0, 50), P(0, 50));
+	same(`${kind}: biggest of ${id} = -e 'object ID | dominated' biggest`, await call('biggest', { dump: d, object: id }),
+	     paged(cli('-n', '0', 'biggest', f, '-e', `object ${id} | dominated`), 0, 50), P(0, 50));
+	for (const w of ['referrers', 'referents'])
+		same(`${kind}: ${w} of ${id} = -e 'object ID | ${w} | objects'`, await call(w, { dump: d, object: id, limit: 3 }),
+		     paged(cli('-n', '0', f, '-e', `object ${id} | ${w} | objects`), 0, 3), P(0, 3));
+	same(`${kind}: lifelines = lifelines`, await call('lifelines', { dump: d, object: id }), cli('lifelines', f, id));
+	for (const dir of ['in', 'out', 'dom'])
+		same(`${kind}: merged ${dir} of the cluster = merged-${dir}`, await call('merged', { dump: d, steps: top.select, direction: dir }),
+		     paged(cli('-n', '0', `merged-${dir}`, f, '-e', top.select), 0, 50), P(0, 50));
+	same(`${kind}: inspect duplicate-strings = inspect`, await call('inspect', { dump: d, name: 'duplicate-strings', limit: 5 }),
+	     paged(cli('-n', '0', 'inspect', f, 'duplicate-strings'), 0, 5), P(0, 5));
+	same(`${kind}: diff base final = diff`, await call('diff', { old: h.base, new: d, limit: 10 }),
+	     paged(cli('-n', '0', 'diff', real.base, f), 0, 10), P(0, 10));
+	same(`${kind}: query new against the baseline = -b -e new`, await call('query', { dump: d, baseline: h.base, steps: 'new' }),
+	     paged(cli('-n', '0', '-b', real.base, f, '-e', 'new'), 0, 50), P(0, 50));
 
 	// a tool error: the CLI's own one line
 	const none = '0x7ffffffffff1';
@@ -272,6 +307,26 @@ if (jvm && v8) {
 	const after = await call('dumps', {});
 	check('dumps after close', (after.dumps ?? []).length === want.length - 1 && !after.dumps.some((x) => x.dump === v8.base),
 	      () => JSON.stringify(after));
+}
+
+// ---- up to 16 open at once (the JVM's final again and again), the 17th refused ----
+{
+	const fin = path.join(opt.jvm, 'final.hprof');
+	const extra = [];
+	let refused = null;
+	for (let i = 0; i < 20 && refused === null; i++) {
+		const o = await call('open', { path: fin });
+		if (o.error !== undefined)
+			refused = o.error;
+		else
+			extra.push(o.dump);
+	}
+	const n = (await call('dumps', {})).dumps?.length;
+	check('16 dumps open at once, the 17th refused', n === 16 && refused === '16 dumps are open, the most at once: close one',
+	      () => `${n} open, then: ${refused}`);
+	check('handles not reused', new Set([...want, ...extra]).size === want.length + extra.length, () => extra.join(','));
+	for (const x of extra)
+		await call('close', { dump: x });
 }
 
 // ---- files outside the directories ----
