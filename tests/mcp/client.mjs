@@ -261,6 +261,14 @@ async function hunt(kind, dir, ext) {
 	same(`${kind}: biggest = biggest`, await call('biggest', { dump: d }), paged(cli('-n', '0', 'biggest', f), 0, 50), P(0, 50));
 	same(`${kind}: biggest of ${id} = -e 'object ID | dominated' biggest`, await call('biggest', { dump: d, object: id }),
 	     paged(cli('-n', '0', 'biggest', f, '-e', `object ${id} | dominated`), 0, 50), P(0, 50));
+	same(`${kind}: biggest depth 2, the second page = biggest -d 2`, await call('biggest', { dump: d, depth: 2, offset: 50, limit: 50 }),
+	     paged(cli('-n', '0', '-d', '2', 'biggest', f), 50, 50), P(50, 50));
+	same(`${kind}: classes by instances, reversed = classes --sort instances -r`,
+	     await call('classes', { dump: d, sort: 'instances', reverse: true, offset: 5, limit: 20 }),
+	     paged(cli('-n', '0', '--sort', 'instances', '-r', 'classes', f), 5, 20), P(5, 20));
+	same(`${kind}: merged in by field, depth 3 = merged-in --by field -d 3`,
+	     await call('merged', { dump: d, steps: top.select, direction: 'in', by: 'field', depth: 3 }),
+	     paged(cli('-n', '0', '--by', 'field', '-d', '3', 'merged-in', f, '-e', top.select), 0, 50), P(0, 50));
 	for (const w of ['referrers', 'referents'])
 		same(`${kind}: ${w} of ${id} = -e 'object ID | ${w} | objects'`, await call(w, { dump: d, object: id, limit: 3 }),
 		     paged(cli('-n', '0', f, '-e', `object ${id} | ${w} | objects`), 0, 3), P(0, 3));
