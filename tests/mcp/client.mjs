@@ -362,6 +362,15 @@ check('a missing file: isError, the system\'s reason', typeof ex.error === 'stri
       () => JSON.stringify(ex));
 
 await client.close();
+// all it wrote on stderr read (under the sanitizers, their report at its exit)
+await new Promise((resolve) => {
+	const e = transport.stderr;
+	if (!e || e.readableEnded || e.destroyed)
+		return resolve();
+	e.on('close', resolve);
+	e.on('end', resolve);
+	setTimeout(resolve, 10000).unref();
+});
 check('the server wrote nothing on stderr', stderr === '', stderr);
 console.log(JSON.stringify({ ok: failures.length === 0 && passed > 0, passed, failed: failures.length, failures }));
 process.exit(failures.length === 0 ? 0 : 1);
