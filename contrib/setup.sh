@@ -143,7 +143,7 @@ nocheck() {
 
 install_deps
 bootstrap
-[ "$what" = test ] && npm_tools
+if [ "$what" = test ]; then npm_tools; fi
 case $what in
 demo)
 	build build --enable-werror
