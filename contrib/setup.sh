@@ -64,9 +64,11 @@ npm_tools() {
 	fi
 	command -v npm >/dev/null 2>&1 || { say "no npm: the MCP SDK tests (mcpsdk) will be skipped"; return 0; }
 	say "npm install $npm_pkgs into $npm_dir"
-	mkdir -p "$npm_dir"
-	rm -rf "$npm_dir/node_modules" "$npm_dir/installed" "$npm_dir/package-lock.json"
-	printf '{ "private": true, "description": "heapwalk test tools (contrib/setup.sh)" }\n' >"$npm_dir/package.json"
+	if ! { mkdir -p "$npm_dir" && rm -rf "$npm_dir/node_modules" "$npm_dir/installed" "$npm_dir/package-lock.json" &&
+		printf '{ "private": true, "description": "heapwalk test tools (contrib/setup.sh)" }\n' >"$npm_dir/package.json"; }; then
+		say "cannot write $npm_dir: the MCP SDK tests (mcpsdk) will be skipped"
+		return 0
+	fi
 	# shellcheck disable=SC2086
 	if (cd "$npm_dir" && npm install --no-audit --no-fund --ignore-scripts --save-exact --fetch-retries=1 \
 		--fetch-timeout=60000 $npm_pkgs) </dev/null >"$npm_dir/install.log" 2>&1; then
