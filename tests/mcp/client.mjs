@@ -182,6 +182,14 @@ async function hunt(kind, dir, ext) {
 	if (!check(`${kind}: leaks has a top cluster with its select`, top !== undefined, () => JSON.stringify(leaks).slice(0, 500)))
 		return h;
 
+	// the workloads' truth (the leaks suite checks it object by object): the
+	// 300 Leaked objects the action made and the undo kept, the top cluster
+	const last = leaks.rows.filter((r) => r.cluster === 1).at(-1);
+	check(`${kind}: the top cluster is the 300 Leaked`, top.count === 300 && last?.class === (kind === 'JVM' ? 'Leaky$Leaked' : 'Leaked'),
+	      () => JSON.stringify(last));
+	const sel = await call('query', { dump: d, steps: `${top.select} | objects`, limit: 1000 });
+	check(`${kind}: its select: 300 objects`, sel.objects === 300 && sel.rows?.length === 300, () => `${sel.objects} objects`);
+
 	// its select as query: the classes (default view), then its objects
 	const q = await call('query', { dump: d, steps: top.select });
 	same(`${kind}: query select = -e select`, q, paged(cli('-n', '0', f, '-e', top.select), 0, 50), { offset: 0, limit: 50 });
