@@ -26,6 +26,8 @@ install_deps() {
 	lean="mono-runtime mono-mcs libmono-profiler mono-utils chromium fonts-dejavu-core graphviz"
 	# Node makes the V8 snapshots of the tests; Debian's where none is installed
 	command -v node >/dev/null 2>&1 || pkgs="$pkgs nodejs"
+	# npm fetches the MCP SDK client of the mcpsdk tests (npm_tools)
+	command -v npm >/dev/null 2>&1 || lean="$lean npm"
 	missing=
 	for p in $pkgs; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
@@ -46,6 +48,36 @@ install_deps() {
 	# shellcheck disable=SC2086
 	[ -z "$missing_lean" ] ||
 		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing_lean </dev/null
+}
+
+# The protocol's official TypeScript SDK (its client drives heapwalk mcp
+# in the mcpsdk suite) and its conformance suite, from the npm registry,
+# pinned, into a directory of their own outside the source tree, where the
+# suite looks (HEAPWALK_MCP_NPM names another node_modules). Without npm
+# or the registry, said in a line: the suite then skips, in a line too.
+npm_dir=${HOME:-/root}/.cache/heapwalk-tests/mcp-npm
+npm_pkgs="@modelcontextprotocol/sdk@1.32.2 @modelcontextprotocol/conformance@0.1.16"
+npm_tools() {
+	if [ "$(cat "$npm_dir/installed" 2>/dev/null)" = "$npm_pkgs" ]; then
+		say "npm test packages present ($npm_dir)"
+		return 0
+	fi
+	command -v npm >/dev/null 2>&1 || { say "no npm: the MCP SDK tests (mcpsdk) will be skipped"; return 0; }
+	say "npm install $npm_pkgs into $npm_dir"
+	if ! { mkdir -p "$npm_dir" && rm -rf "$npm_dir/node_modules" "$npm_dir/installed" "$npm_dir/package-lock.json" &&
+		printf '{ "private": true, "description": "heapwalk test tools (contrib/setup.sh)" }\n' >"$npm_dir/package.json"; }; then
+		say "cannot write $npm_dir: the MCP SDK tests (mcpsdk) will be skipped"
+		return 0
+	fi
+	# shellcheck disable=SC2086
+	if (cd "$npm_dir" && npm install --no-audit --no-fund --ignore-scripts --save-exact --fetch-retries=1 \
+		--fetch-timeout=60000 $npm_pkgs) </dev/null >"$npm_dir/install.log" 2>&1; then
+		echo "$npm_pkgs" >"$npm_dir/installed"
+	else
+		rm -rf "$npm_dir/node_modules"
+		say "npm install failed (the registry unreachable?): the MCP SDK tests (mcpsdk) will be skipped; see $npm_dir/install.log"
+	fi
+	return 0
 }
 
 bootstrap() {
@@ -113,6 +145,7 @@ nocheck() {
 
 install_deps
 bootstrap
+if [ "$what" = test ]; then npm_tools; fi
 case $what in
 demo)
 	build build --enable-werror

@@ -549,13 +549,13 @@ static int tool_open(struct mcp *m, const struct args *x, struct sbuf *out)
 {
 	const char *path;
 	long long shot;
-	struct dump *d = NULL;
+	size_t slot = 0;
 
 	if (arg_str(x, "path", 1, &path) < 0 || arg_int(x, "heapshot", 1, 1000000, 0, &shot) < 0)
 		return -1;
-	for (size_t i = 0; i < MCP_DUMPS_MAX && d == NULL; i++)
-		if (!m->d[i].open)
-			d = &m->d[i];
+	while (slot < MCP_DUMPS_MAX && m->d[slot].open)
+		slot++;
+	struct dump *const d = slot < MCP_DUMPS_MAX ? &m->d[slot] : NULL;
 	if (d == NULL) {
 		sbuf_printf(x->err, "%d dumps are open, the most at once: close one", MCP_DUMPS_MAX);
 		return -1;
