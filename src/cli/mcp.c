@@ -303,9 +303,10 @@ static int top_row(const struct jval *r)
 
 /* The command's JSON into out, compact: when paged, the rows of top
  * level rows [offset, offset+limit) with the rows under them (the
- * command ran with offset+limit of them at each level), "shown" the top
- * level rows given where the view says it, "next_offset" when the page
- * is full (more may follow). */
+ * command ran with offset+limit of them at each level) and a row that
+ * sums up those after them (biggest's: no id), "shown" the top level
+ * rows given where the view says it, "next_offset" when the page is
+ * full (more may follow). */
 static int answer(const struct sbuf *json, const struct page *pg, struct sbuf *out, struct sbuf *err)
 {
 	struct jval v;
@@ -325,7 +326,15 @@ static int answer(const struct sbuf *json, const struct page *pg, struct sbuf *o
 	if (pg->paged && rows != NULL) {
 		size_t k = 0, tops = 0, given = 0;
 		long long t = -1; /* the top level row the rows are of */
+		int rest = 0;
 		for (size_t i = 0; i < rows->n; i++) {
+			const struct jval *id = jval_get(&rows->items[i], "id");
+			if (top_row(&rows->items[i]) && id != NULL && id->t == JV_NULL) {
+				/* biggest's "N more objects": those after this page */
+				rest = 1;
+				rows->items[k++] = rows->items[i];
+				continue;
+			}
 			if (top_row(&rows->items[i]))
 				t++;
 			if (t >= pg->offset && t < pg->offset + pg->limit) {
@@ -343,7 +352,7 @@ static int answer(const struct sbuf *json, const struct page *pg, struct sbuf *o
 				snprintf(num, sizeof num, "%zu", given);
 				jval_set_num(&v.items[i], num);
 			}
-		if (tops == (size_t)(pg->offset + pg->limit)) {
+		if (tops == (size_t)(pg->offset + pg->limit) || rest) {
 			char num[32];
 			snprintf(num, sizeof num, "%lld", pg->offset + pg->limit);
 			jval_set_num(jval_put(&v, "next_offset"), num);

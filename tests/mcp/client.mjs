@@ -86,13 +86,32 @@ function cliError(...args) {
 	return '(the CLI did not fail)';
 }
 
-// A page of the CLI's rows as the server pages them.
+// Is row r at the top level (no depth, or 0)? Is it biggest's row of
+// the objects after those shown (no id)?
+const topRow = (r) => r.depth === undefined || r.depth === 0;
+const restRow = (r) => topRow(r) && 'id' in r && r.id === null;
+
+// A page of the CLI's rows as the server pages them: the top level rows
+// [offset, offset+limit) with the rows under them, and the row of the
+// rest. full: the CLI's answer with -n 0 (a list) or -n offset+limit (a
+// tree: each level cut as the server's run cuts it).
 function paged(full, offset, limit) {
 	const want = structuredClone(full);
-	want.rows = full.rows.slice(offset, offset + limit);
+	let t = -1;
+	want.rows = full.rows.filter((r) => {
+		if (restRow(r))
+			return true;
+		if (topRow(r))
+			t++;
+		return t >= offset && t < offset + limit;
+	});
 	delete want.shown;
 	return want;
 }
+
+// The CLI's page: its command run with -n offset+limit, as the server
+// runs it, then paged.
+const pagedCli = (args, offset, limit) => paged(cli('-n', String(offset + limit), ...args), offset, limit);
 
 process.on('uncaughtException', (e) => {
 	failures.push(`exception: ${e?.stack ?? e}`);
@@ -114,8 +133,10 @@ await client.connect(transport);
 // A tool call: its one text content parsed, or {error: text} when isError.
 async function call(name, args) {
 	const r = await client.callTool({ name, arguments: args });
-	if (!Array.isArray(r.content) || r.content.length !== 1 || r.content[0].type !== 'text')
-		throw new Error(`${name}: not one text content: ${JSON.stringify(r).slice(0, 500)}`);
+	// the answer's text, then (not after an error) what the CLI says on stderr
+	if (!Array.isArray(r.content) || r.content.length < 1 || r.content.length > 2 || r.content[0].type !== 'text' ||
+	    (r.content.length === 2 && (r.isError === true || r.content[1].type !== 'text')))
+		throw new Error(`${name}: not one text content (and notes): ${JSON.stringify(r).slice(0, 500)}`);
 	if (r.isError === true)
 		return { error: r.content[0].text };
 	return JSON.parse(r.content[0].text);
@@ -126,10 +147,10 @@ function same(name, got, want, page) {
 	if (got.error !== undefined)
 		return check(name, false, `error: ${got.error}`);
 	if (page) {
-		const rows = got.rows ?? [];
+		const rows = (got.rows ?? []).filter((r) => topRow(r) && !restRow(r));
 		check(`${name}: shown is the rows given`, got.shown === undefined || got.shown === rows.length,
 		      () => `shown ${got.shown}, ${rows.length} rows`);
-		const full = rows.length === page.limit;
+		const full = rows.length === page.limit || (got.rows ?? []).some(restRow);
 		check(`${name}: next_offset when the page is full`,
 		      full ? got.next_offset === page.offset + page.limit : got.next_offset === undefined,
 		      () => `${rows.length} rows of ${page.limit}, next_offset ${got.next_offset}`);
@@ -192,10 +213,10 @@ async function hunt(kind, dir, ext) {
 
 	// its select as query: the classes (default view), then its objects
 	const q = await call('query', { dump: d, steps: top.select });
-	same(`${kind}: query select = -e select`, q, paged(cli('-n', '0', f, '-e', top.select), 0, 50), { offset: 0, limit: 50 });
+	same(`${kind}: query select = -e select`, q, pagedCli([f, '-e', top.select], 0, 50), { offset: 0, limit: 50 });
 	const qo = await call('query', { dump: d, steps: `${top.select} | objects`, limit: 7, offset: 3 });
 	same(`${kind}: query select | objects, a page = -e '... | objects'`, qo,
-	     paged(cli('-n', '0', f, '-e', `${top.select} | objects`), 3, 7), { offset: 3, limit: 7 });
+	     pagedCli([f, '-e', `${top.select} | objects`], 3, 7), { offset: 3, limit: 7 });
 	check(`${kind}: the cluster's objects are of its class`, qo.rows?.length === 7 && qo.rows.every((r) => r.class === top.class),
 	      () => JSON.stringify(qo.rows));
 	const id = qo.rows?.[0]?.id;
@@ -262,34 +283,34 @@ async function hunt(kind, dir, ext) {
 	      () => diff(rows, all.rows));
 	check(`${kind}: classes took more than one page`, pages > 1, `${pages} page`);
 	same(`${kind}: classes by name, filtered`, await call('classes', { dump: d, sort: 'name', filter: '^[A-Z]', limit: 1000 }),
-	     paged(cli('-n', '0', '--sort', 'name', '--filter', '^[A-Z]', 'classes', f), 0, 1000), { offset: 0, limit: 1000 });
+	     pagedCli(['--sort', 'name', '--filter', '^[A-Z]', 'classes', f], 0, 1000), { offset: 0, limit: 1000 });
 
 	// the other tools of the hunt, each against its command
 	const P = (o, l) => ({ offset: o, limit: l });
-	same(`${kind}: biggest = biggest`, await call('biggest', { dump: d }), paged(cli('-n', '0', 'biggest', f), 0, 50), P(0, 50));
+	same(`${kind}: biggest = biggest`, await call('biggest', { dump: d }), pagedCli(['biggest', f], 0, 50), P(0, 50));
 	same(`${kind}: biggest of ${id} = -e 'object ID | dominated' biggest`, await call('biggest', { dump: d, object: id }),
-	     paged(cli('-n', '0', 'biggest', f, '-e', `object ${id} | dominated`), 0, 50), P(0, 50));
+	     pagedCli(['biggest', f, '-e', `object ${id} | dominated`], 0, 50), P(0, 50));
 	same(`${kind}: biggest depth 2, the second page = biggest -d 2`, await call('biggest', { dump: d, depth: 2, offset: 50, limit: 50 }),
-	     paged(cli('-n', '0', '-d', '2', 'biggest', f), 50, 50), P(50, 50));
+	     pagedCli(['-d', '2', 'biggest', f], 50, 50), P(50, 50));
 	same(`${kind}: classes by instances, reversed = classes --sort instances -r`,
 	     await call('classes', { dump: d, sort: 'instances', reverse: true, offset: 5, limit: 20 }),
-	     paged(cli('-n', '0', '--sort', 'instances', '-r', 'classes', f), 5, 20), P(5, 20));
+	     pagedCli(['--sort', 'instances', '-r', 'classes', f], 5, 20), P(5, 20));
 	same(`${kind}: merged in by field, depth 3 = merged-in --by field -d 3`,
 	     await call('merged', { dump: d, steps: top.select, direction: 'in', by: 'field', depth: 3 }),
-	     paged(cli('-n', '0', '--by', 'field', '-d', '3', 'merged-in', f, '-e', top.select), 0, 50), P(0, 50));
+	     pagedCli(['--by', 'field', '-d', '3', 'merged-in', f, '-e', top.select], 0, 50), P(0, 50));
 	for (const w of ['referrers', 'referents'])
 		same(`${kind}: ${w} of ${id} = -e 'object ID | ${w} | objects'`, await call(w, { dump: d, object: id, limit: 3 }),
-		     paged(cli('-n', '0', f, '-e', `object ${id} | ${w} | objects`), 0, 3), P(0, 3));
+		     pagedCli([f, '-e', `object ${id} | ${w} | objects`], 0, 3), P(0, 3));
 	same(`${kind}: lifelines = lifelines`, await call('lifelines', { dump: d, object: id }), cli('lifelines', f, id));
 	for (const dir of ['in', 'out', 'dom'])
 		same(`${kind}: merged ${dir} of the cluster = merged-${dir}`, await call('merged', { dump: d, steps: top.select, direction: dir }),
-		     paged(cli('-n', '0', `merged-${dir}`, f, '-e', top.select), 0, 50), P(0, 50));
+		     pagedCli([`merged-${dir}`, f, '-e', top.select], 0, 50), P(0, 50));
 	same(`${kind}: inspect duplicate-strings = inspect`, await call('inspect', { dump: d, name: 'duplicate-strings', limit: 5 }),
-	     paged(cli('-n', '0', 'inspect', f, 'duplicate-strings'), 0, 5), P(0, 5));
+	     pagedCli(['inspect', f, 'duplicate-strings'], 0, 5), P(0, 5));
 	same(`${kind}: diff base final = diff`, await call('diff', { old: h.base, new: d, limit: 10 }),
-	     paged(cli('-n', '0', 'diff', real.base, f), 0, 10), P(0, 10));
+	     pagedCli(['diff', real.base, f], 0, 10), P(0, 10));
 	same(`${kind}: query new against the baseline = -b -e new`, await call('query', { dump: d, baseline: h.base, steps: 'new' }),
-	     paged(cli('-n', '0', '-b', real.base, f, '-e', 'new'), 0, 50), P(0, 50));
+	     pagedCli(['-b', real.base, f, '-e', 'new'], 0, 50), P(0, 50));
 
 	// a tool error: the CLI's own one line
 	const none = '0x7ffffffffff1';
