@@ -471,6 +471,20 @@ static const struct store_sect *find_fitting(const struct store *s, uint32_t id,
 	return sc;
 }
 
+/* A read's buffers (z: a chunk's compressed bytes, tmp: its filtered
+ * ones), when the store has them from writing: those, used within one
+ * call each as put_chunk uses them (1); else 0, and the read makes its
+ * own. Each read of a section making two of several MB afresh had the
+ * kernel zero their pages every time. */
+static int read_bufs(const struct store *s, char **z, char **tmp)
+{
+	if (s->zbuf == NULL || s->fbuf == NULL)
+		return 0;
+	*z = s->zbuf;
+	*tmp = s->fbuf;
+	return 1;
+}
+
 int store_load(const struct store *s, uint32_t id, uint32_t elem, uint64_t count, void *dst)
 {
 	const struct store_sect *sc = find_fitting(s, id, elem, count);
@@ -482,7 +496,12 @@ int store_load(const struct store *s, uint32_t id, uint32_t elem, uint64_t count
 	 * chunk's compressed bytes (with their length) lie within sc->comp */
 	size_t zcap = sc->comp < 4 + (uint64_t)zbound() ? (size_t)sc->comp : 4 + (size_t)zbound();
 	size_t tcap = sc->raw < STORE_CHUNK ? (size_t)sc->raw : STORE_CHUNK;
-	char *z = xmalloc(zcap > 4 ? zcap : 4), *tmp = sc->filter ? xmalloc(tcap + 1) : NULL;
+	char *z, *tmp;
+	int shared = read_bufs(s, &z, &tmp);
+	if (!shared) {
+		z = xmalloc(zcap > 4 ? zcap : 4);
+		tmp = sc->filter ? xmalloc(tcap + 1) : NULL;
+	}
 	uint64_t at = sc->off, done = 0, check = 0;
 	int rc = 0;
 	char empty[1];
@@ -497,8 +516,10 @@ int store_load(const struct store *s, uint32_t id, uint32_t elem, uint64_t count
 		at += len;
 		done += want;
 	} while (done < sc->raw);
-	free(z);
-	free(tmp);
+	if (!shared) {
+		free(z);
+		free(tmp);
+	}
 	if (rc == 0 && (at != sc->off + sc->comp || (!s->scratch && mix(check, sc->raw) != sc->check)))
 		rc = -1;
 	return rc;
@@ -567,9 +588,12 @@ int store_reader_open(struct store_reader *r, const struct store *s, uint32_t id
 	/* as store_load's: no bigger than the section needs */
 	size_t zcap = r->sc->comp < 4 + (uint64_t)zbound() ? (size_t)r->sc->comp : 4 + (size_t)zbound();
 	size_t cap = r->sc->raw < STORE_CHUNK ? (size_t)r->sc->raw : STORE_CHUNK;
-	r->z = xmalloc(zcap > 4 ? zcap : 4);
+	r->shared = read_bufs(s, &r->z, &r->tmp);
+	if (!r->shared) {
+		r->z = xmalloc(zcap > 4 ? zcap : 4);
+		r->tmp = r->sc->filter ? xmalloc(cap + 1) : NULL;
+	}
 	r->buf = xmalloc(cap + 1);
-	r->tmp = r->sc->filter ? xmalloc(cap + 1) : NULL;
 	return 0;
 }
 
@@ -605,9 +629,11 @@ int store_reader_end(struct store_reader *r)
 			     mix(r->check, r->sc->raw) != r->sc->check);
 
 	free(r->chunk);
-	free(r->z);
+	if (!r->shared) {
+		free(r->z);
+		free(r->tmp);
+	}
 	free(r->buf);
-	free(r->tmp);
 	memset(r, 0, sizeof *r);
 	return bad ? -1 : 0;
 }

@@ -132,6 +132,7 @@ struct store_reader {
 	size_t nchunk, next;  /* next: chunks delivered so far */
 	uint64_t check;       /* over the chunks read, forwards only */
 	char *z, *buf, *tmp;
+	int shared;           /* z and tmp are the store's own */
 	int err;
 	int skipped;          /* chunks passed over: no checksum to check */
 };
