@@ -114,7 +114,10 @@ static inline void store_write(struct store_writer *w, const void *p, size_t n)
 int store_end(struct store_writer *w);
 
 /* Section id into dst, which holds exactly its raw bytes (elem and
- * count must be what was stored); 0, or -1 (dst then holds part). */
+ * count must be what was stored); 0, or -1 (dst then holds part).
+ * Reads (these and a store_reader's) go through the buffers the store
+ * keeps for writing, s const or not: one at a time, never two at once
+ * on one store (one thread; each use ends within its call). */
 int store_load(const struct store *s, uint32_t id, uint32_t elem, uint64_t count, void *dst);
 /* The same into a new array (raw + 1 bytes, xmalloc); NULL on -1. */
 void *store_get(const struct store *s, uint32_t id, uint32_t elem, uint64_t count);
