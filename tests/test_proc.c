@@ -2519,7 +2519,60 @@ START_TEST(test_jvm_frozen)
 		ck_assert_msg(strncmp(e->d_name, "heapwalk", 8) != 0 && strncmp(e->d_name, ".attach_pid", 11) != 0,
 			      "left in the frozen JVM's /tmp: %s", e->d_name);
 	closedir(d);
+	/* heapwalk's agent, its snapshot and its mark: given up on alike,
+	 * and once thawed the JVM loads the agent for each, which finds
+	 * its caller gone and does nothing */
+	const char *agent = getenv("HEAPWALK_AGENT");
+	int agent_too = agent != NULL && access(agent, R_OK) == 0;
+	if (!agent_too)
+		fprintf(stderr, "proc: the agent is not built: its bounded wait is not tested\n");
+	for (int m = 0; m < 2 && agent_too; m++) {
+		if (m == 0)
+			snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/frozen.hprof", (long)pid);
+		else
+			snprintf(args, sizeof args, "mark %ld", (long)pid);
+		setenv("HEAPWALK_SNAPSHOT_WALL", "2", 1);
+		err = hw_stderr(args, 0, &rc);
+		unsetenv("HEAPWALK_SNAPSHOT_WALL");
+		want = xasprintf("heapwalk: PID %ld did not finish heapwalk's agent's %s in 2 s (HEAPWALK_SNAPSHOT_WALL): "
+				 "given up; %s\n", (long)pid, m ? "mark" : "dump",
+				 m ? "no mark made (should the JVM still make it, the agent undoes it when done)"
+				   : "nothing written (should the JVM still be writing it, the agent removes its file when "
+				     "done)");
+		ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "%s: status %d, said:\n%s\nnot:\n%s", args, rc, err,
+			      want);
+		free(want);
+		free(err);
+	}
+	assert_nothing_written("frozen.hprof");
+	d = opendir(PROCDIR "/frozen.tmp");
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL)
+		ck_assert_msg(strncmp(e->d_name, "heapwalk", 8) != 0 && strncmp(e->d_name, ".attach_pid", 11) != 0,
+			      "left in the frozen JVM's /tmp by the agent's commands: %s", e->d_name);
+	closedir(d);
 	freeze(cg, pid, 0);
+	/* the two loads given up on, taken by the thawed JVM in turn: the
+	 * agent's line for each (to its standard error, our log) */
+	for (double end = now_seconds() + hang_seconds(60); agent_too;) {
+		size_t n;
+		int said = 0;
+		char *log = file_bytes(PROCDIR "/frozen.log", &n);
+		for (const char *q = strstr(log, "(its caller gave up waiting): nothing done"); q != NULL;
+		     q = strstr(q + 1, "(its caller gave up waiting): nothing done"))
+			said++;
+		ck_assert_msg(said <= 2, "the agent ran %d times: %s", said, log);
+		if (said == 2) {
+			free(log);
+			break;
+		}
+		ck_assert_msg(now_seconds() < end, "the thawed JVM's agent did not find its callers gone: %.3000s", log);
+		free(log);
+		usleep(50000);
+	}
+	assert_nothing_written("frozen.hprof");
+	if (agent_too)
+		mark_ok(pid, 1); /* the mark given up on was not made */
 	snapshot_ok("", pid, "frozen.hprof", "a JVM thawed");
 	assert_untouched(pid, "a JVM frozen, given up on, thawed");
 	assert_dumps(pid, "frozen", 0, "a JVM frozen, given up on, thawed");

@@ -35,7 +35,15 @@
  *                 ms since the epoch; per object its id (hex) and the
  *                 wall-clock ms from start_ms to its allocation.
  *   status=FILE   writes one line for the caller: "ok ..." or
- *                 "error: ...". Give it before the command.
+ *                 "error: ...". Give it before the command. FILE is the
+ *                 caller's, made before it loads the agent; the agent
+ *                 only writes into it, never makes it. The caller that
+ *                 gave up waiting removes it: if it is gone when the
+ *                 agent starts, nothing is done; if it is gone when the
+ *                 agent has finished (told under a lock on the file,
+ *                 flock, which the caller takes to remove it), a dump is
+ *                 removed, not renamed, and a mark undone (the previous
+ *                 watermark restored: what it tagged counts as new).
  *
  * Options are separated by commas, so file names cannot hold one.
  * Given at start (-agentpath:LIB=OPTIONS) or on attach (jcmd PID
@@ -53,6 +61,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -1581,7 +1592,9 @@ static void prune_samples(void)
 	g_sample_ms = keep_ms;
 }
 
-static int do_dump(JNIEnv *jni, const char *path, struct err *e, char *summary, size_t nsum)
+/* keep: not NULL, the whole dump is left at its temporary name, which
+ * goes there (n bytes), for the caller to rename or remove. */
+static int do_dump(JNIEnv *jni, const char *path, struct err *e, char *summary, size_t nsum, char *keep, size_t n)
 {
 	struct dump d;
 	char tmp[4096];
@@ -1666,7 +1679,9 @@ static int do_dump(JNIEnv *jni, const char *path, struct err *e, char *summary, 
 	free(d.o.buf);
 	if (d.o.err)
 		fail(e, "%s: %s", path, strerror(d.o.err));
-	if (!e->set && rename(tmp, path) != 0)
+	if (!e->set && keep != NULL)
+		snprintf(keep, n, "%s", tmp);
+	else if (!e->set && rename(tmp, path) != 0)
 		fail(e, "%s: %s", path, strerror(errno));
 	if (e->set) {
 		unlink(tmp);
@@ -1887,17 +1902,46 @@ static int init(JavaVM *vm, int live, struct err *e)
 	return 0;
 }
 
-static void report(const char *status, const char *line)
+/* The end of a run for a caller that waits (sfd, its status file, or
+ * -1: none): under the file's lock, a caller still there (the file
+ * still linked) has the dump renamed into place (tmp, path) and the
+ * line written; one that gave up has the dump removed and the mark
+ * undone (a mark made: the previous watermark in old[3]). */
+static void finish(int sfd, const char *tmp, const char *path, const uint64_t old[3], int marked, char *line,
+		   size_t n)
 {
-	if (status) {
-		FILE *f = fopen(status, "w");
-		if (f) {
-			fprintf(f, "%s\n", line);
-			fclose(f);
-		}
+	struct stat st;
+
+	if (sfd < 0) {
+		if (strncmp(line, "error", 5) == 0)
+			fprintf(stderr, AGENT ": %s\n", line);
+		return;
 	}
-	if (strncmp(line, "error", 5) == 0)
-		fprintf(stderr, AGENT ": %s\n", line);
+	while (flock(sfd, LOCK_EX) < 0 && errno == EINTR)
+		;
+	if (fstat(sfd, &st) == 0 && st.st_nlink == 0) { /* the caller gave up and removed it */
+		if (tmp[0])
+			unlink(tmp);
+		if (marked) {
+			g_watermark = old[0];
+			g_marks = old[1];
+			g_mark_ms = old[2];
+		}
+		fprintf(stderr, AGENT ": the caller gave up waiting (its status file is gone): %s\n",
+			tmp[0] ? "the dump removed" : marked ? "the mark undone" : "nothing kept");
+	} else {
+		if (tmp[0] && strncmp(line, "ok", 2) == 0 && rename(tmp, path) != 0) {
+			snprintf(line, n, "error: %s: %s", path, strerror(errno));
+			unlink(tmp);
+		}
+		if (ftruncate(sfd, 0) < 0 || pwrite(sfd, line, strlen(line), 0) < 0 || pwrite(sfd, "\n", 1,
+		    (off_t)strlen(line)) < 0)
+			fprintf(stderr, AGENT ": the status file: %s\n", strerror(errno));
+		if (strncmp(line, "error", 5) == 0)
+			fprintf(stderr, AGENT ": %s\n", line);
+	}
+	flock(sfd, LOCK_UN);
+	close(sfd);
 }
 
 /* Runs the comma-separated commands in order; returns 0 or -1. */
@@ -1905,28 +1949,41 @@ static int run(JavaVM *vm, char *options, int live)
 {
 	struct err e = { .set = 0 };
 	char summary[1024] = "ok", line[1400];
-	const char *status = NULL;
 	JNIEnv *jni = NULL;
-	char *save = NULL;
+	char *save = NULL, tmp[4096] = "", path[4096] = "";
+	uint64_t old[3] = { g_watermark, g_marks, g_mark_ms };
+	int sfd = -1, marked = 0;
 
 	if (init(vm, live, &e) == 0 && options) {
 		for (char *opt = strtok_r(options, ",", &save); opt && !e.set; opt = strtok_r(NULL, ",", &save)) {
 			char part[1024];
 			part[0] = 0;
 			if (strncmp(opt, "status:", 7) == 0) {
-				status = opt + 7;
+				if (sfd >= 0)
+					close(sfd);
+				sfd = open(opt + 7, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+				if (sfd < 0 && errno == ENOENT) { /* its caller gave up before we began */
+					fprintf(stderr, AGENT ": %s is gone (its caller gave up waiting): nothing done\n",
+						opt + 7);
+					return 0;
+				}
+				if (sfd < 0)
+					fail(&e, "%s: %s", opt + 7, strerror(errno));
 			} else if (strcmp(opt, "mark") == 0) {
 				if (!live)
 					fail(&e, "mark: the JVM has not started yet (attach to mark)");
 				else
-					do_mark(&e, part, sizeof part);
+					marked = do_mark(&e, part, sizeof part) == 0;
 			} else if (strncmp(opt, "dump:", 5) == 0) {
 				if (!live)
 					fail(&e, "dump: the JVM has not started yet (attach to dump)");
 				else if ((*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_8) != JNI_OK)
 					fail(&e, "dump: no JNI environment in this thread");
-				else
-					do_dump(jni, opt + 5, &e, part, sizeof part);
+				else if (tmp[0] != '\0')
+					fail(&e, "dump: one dump a load");
+				else if (do_dump(jni, opt + 5, &e, part, sizeof part, sfd >= 0 ? tmp : NULL,
+						 sizeof tmp) == 0)
+					snprintf(path, sizeof path, "%s", opt + 5);
 			} else if (strncmp(opt, "sample:", 7) == 0) {
 				char *end;
 				long v = strtol(opt + 7, &end, 10);
@@ -1951,7 +2008,11 @@ static int run(JavaVM *vm, char *options, int live)
 		snprintf(line, sizeof line, "error: %s", e.msg);
 	else
 		snprintf(line, sizeof line, "%s", summary);
-	report(status, line);
+	if (e.set && tmp[0]) { /* a later option failed: the dump is not kept */
+		unlink(tmp);
+		tmp[0] = '\0';
+	}
+	finish(sfd, tmp, path, old, marked, line, sizeof line);
 	return e.set ? -1 : 0;
 }
 

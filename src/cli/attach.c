@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -92,7 +93,40 @@ static void read_status(int fd, char *line, size_t n)
 	line[strcspn(line, "\n")] = '\0';
 }
 
-struct load { const char *lib, *command; struct hs_growth *g; const char *final; };
+/* The agent's answer awaited this long at most, as HotSpot's own dump's
+ * (HEAPWALK_SNAPSHOT_WALL). */
+#define AGENT_WALL_S 1800
+
+/* The agent's run given up on (no answer in time, or the JVM gone or
+ * stopped meanwhile): under the lock on the status file fd, which the
+ * agent takes to end its run (contrib/agent/agent.c: finish), the file
+ * name removed from its /tmp (tmp), and the dump's partial file g's (if
+ * a dump); an agent still running then finds its caller gone and keeps
+ * nothing, and one not yet begun does nothing. 1 if the agent had
+ * finished before the lock was ours (its "ok" line in the file: its
+ * answer came just late; nothing removed), else 0. The lock is the
+ * agent's for as long as a rename and a line take: a few tries over a
+ * second; failing them the files are removed all the same. */
+static int give_up(int fd, int tmp, const char *name, const struct hs_growth *g)
+{
+	char line[8];
+	int locked = 0;
+
+	for (int i = 0; i < 20 && !(locked = flock(fd, LOCK_EX | LOCK_NB) == 0); i++)
+		usleep(50000);
+	read_status(fd, line, sizeof line);
+	int done = locked && strncmp(line, "ok", 2) == 0;
+	if (!done) {
+		unlinkat(tmp, name, 0);
+		if (g != NULL)
+			unlinkat(g->dir, g->name, 0);
+	}
+	if (locked)
+		flock(fd, LOCK_UN);
+	return done;
+}
+
+struct load { const char *lib, *command; struct hs_growth *g; const char *final; double wall_s; };
 
 /* The load, as whoever may act in the JVM's /tmp (the JVM's own user:
  * see agent_run): the status file made there (its /tmp resolved inside
@@ -124,7 +158,19 @@ static int load_here(const struct proc_info *p, void *arg, struct sbuf *out, str
 	snprintf(opts, sizeof opts, "status:/tmp/%s,%s", name, l->command);
 	const char *args[3] = { l->lib, "true", opts };
 	sbuf_init(&ans);
-	rc = hs_attach_shown(p, 0, l->g, "load", args, &st, &ans, err);
+	rc = hs_attach_shown(p, l->wall_s, l->g, "load", args, &st, &ans, err);
+	if (rc < 0 && give_up(fd, tmp, name, l->g)) {
+		sbuf_reset(err); /* done as the wait ended: its line is there */
+		rc = 0;
+	} else if (rc == HS_LATE) {
+		int dump = strncmp(l->command, "dump:", 5) == 0;
+		sbuf_reset(err);
+		hs_growth_end(l->g, 0);
+		sbuf_printf(err, "PID %ld did not finish heapwalk's agent's %s in %.0f s (HEAPWALK_SNAPSHOT_WALL): "
+			    "given up; %s", (long)p->pid, dump ? "dump" : "mark", l->wall_s,
+			    dump ? "nothing written (should the JVM still be writing it, the agent removes its file when "
+				   "done)" : "no mark made (should the JVM still make it, the agent undoes it when done)");
+	}
 	if (rc == 0) {
 		read_status(fd, line, sizeof line);
 		if (l->g != NULL && strncmp(line, "ok", 2) == 0) { /* renamed once whole */
@@ -174,7 +220,9 @@ static int run(const struct proc_info *p, const char *command, struct hs_growth 
 		sbuf_adds(err, " as heapwalk does (another mount namespace: a container?), so it cannot load it");
 		return -2;
 	}
-	struct load l = { lib, command, g, final };
+	struct load l = { lib, command, g, final, 0 };
+	if (seconds_env("HEAPWALK_SNAPSHOT_WALL", AGENT_WALL_S, &l.wall_s, err) < 0)
+		return -1;
 	/* root and another user's JVM: that user's /tmp is theirs to plant
 	 * symlinks in, so the status file is made, read and removed by a
 	 * child of the JVM's uid and gid, and the agent writes it as them */

@@ -365,9 +365,9 @@ void hs_growth_end(struct hs_growth *g, int ok)
 }
 
 /* One request on the socket; the answer's status and output, waited
- * for wall_s seconds at most (0: as long as the JVM runs), g's file
- * shown meanwhile (NULL: none). -2, err untouched, when no one listens
- * on the socket (ECONNREFUSED). */
+ * for wall_s seconds at most (0: as long as the JVM runs; past it
+ * HS_LATE), g's file shown meanwhile (NULL: none). -2, err untouched,
+ * when no one listens on the socket (ECONNREFUSED). */
 static int converse(const struct proc_info *p, const struct jvm_tmp *t, double wall_s, struct hs_growth *g,
 		    const char *cmd, const char *const args[3], int *status, struct sbuf *out, struct sbuf *err)
 {
@@ -408,6 +408,7 @@ static int converse(const struct proc_info *p, const struct jvm_tmp *t, double w
 		if (ready == 0 && wall_s > 0 && seconds() > end) {
 			sbuf_printf(err, "PID %ld did not answer %s in %.0f s (HEAPWALK_SNAPSHOT_WALL): given up", (long)p->pid,
 				    cmd, wall_s);
+			rc = HS_LATE;
 			goto out;
 		}
 		if (ready == 0) {

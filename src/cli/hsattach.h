@@ -20,8 +20,12 @@
  * appended to out (the caller's, to free), or -1 with one line in err. */
 int hs_attach(const struct proc_info *p, const char *cmd, const char *const args[3], int *status, struct sbuf *out,
 	      struct sbuf *err);
+/* What hs_attach_within and hs_attach_shown return when the JVM did not
+ * answer in wall_s seconds (with a line in err): the request was sent,
+ * and the JVM may still run it. */
+#define HS_LATE (-3)
 /* hs_attach, the answer waited for wall_s seconds at most (0: as long as
- * the JVM runs and is not stopped). */
+ * the JVM runs and is not stopped); HS_LATE past it. */
 int hs_attach_within(const struct proc_info *p, double wall_s, const char *cmd, const char *const args[3], int *status,
 		     struct sbuf *out, struct sbuf *err);
 
@@ -60,8 +64,8 @@ void hs_fresh_name(char *out, size_t n, const char *prefix);
 /* Run fn(p, arg, out, err) as the JVM p's user: in a child that has
  * dropped to p's uid and gid (heapwalk is root, p another user's), so
  * that nothing it makes, reads or removes in p's directories (where p's
- * user may plant links) is done with root's rights. fn returns 0 with its answer in out, or -1 with
- * one line in err; so does this. Should heapwalk die meanwhile, the
+ * user may plant links) is done with root's rights. fn returns 0 with its answer in out, or a
+ * negative status (-1, HS_LATE) with one line in err; so does this. Should heapwalk die meanwhile, the
  * child is sent SIGTERM (its guarded files are removed). */
 typedef int (*hs_user_fn)(const struct proc_info *p, void *arg, struct sbuf *out, struct sbuf *err);
 int hs_as_user(const struct proc_info *p, hs_user_fn fn, void *arg, struct sbuf *out, struct sbuf *err);
