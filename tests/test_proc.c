@@ -2592,7 +2592,7 @@ END_TEST
 /* The .NET workload as a service, its standard input a pipe whose end
  * we hold (it runs until that closes), its output in log, with env
  * ("NAME=VALUE", or NULL) set; its pid once it has said it. */
-static pid_t dotnet_start(const char *log, const char *env, int *hold)
+static pid_t dotnet_start_exe(const char *exe, const char *log, const char *env, int *hold)
 {
 	int in[2];
 	pid_t pid;
@@ -2609,7 +2609,7 @@ static pid_t dotnet_start(const char *log, const char *env, int *hold)
 		close(in[1]);
 		if (env != NULL)
 			putenv((char *)env);
-		execl(DNOUT "/Workload", "Workload", (char *)NULL);
+		execl(exe, "Workload", (char *)NULL);
 		_exit(127);
 	}
 	close(in[0]);
@@ -2630,6 +2630,11 @@ static pid_t dotnet_start(const char *log, const char *env, int *hold)
 	}
 	ck_abort_msg("the workload said nothing in 60 s: %s", log);
 	return -1;
+}
+
+static pid_t dotnet_start(const char *log, const char *env, int *hold)
+{
+	return dotnet_start_exe(DNOUT "/Workload", log, env, hold);
 }
 
 /* The workload ended as it ends itself, its standard input closed (it
@@ -2854,6 +2859,102 @@ START_TEST(test_dotnet_bounds)
 	free(err);
 	assert_workload(PROCDIR "/bounds.nettrace");
 	dotnet_end(pid, hold);
+}
+END_TEST
+
+#define SFDIR PROCDIR "/singlefile"
+
+/* The workload published as one self-contained file, the runtime linked
+ * into its executable (no libcoreclr.so to map): SFDIR/out/Workload; 0
+ * (said) when it cannot be published (the runtime's pack comes from
+ * NuGet). */
+static int single_file_workload(void)
+{
+	if (!dotnet_workload())
+		return 0;
+	procdir();
+	if (system("test " SFDIR "/out/Workload -nt " TEST_SRCDIR "/dotnet/Program.cs") == 0)
+		return 1;
+	if (system("rm -rf " SFDIR " && mkdir -p " SFDIR "/src && cp " TEST_SRCDIR "/dotnet/Program.cs " TEST_SRCDIR
+		   "/dotnet/Workload.csproj " SFDIR "/src/ && cd " SFDIR "/src && DOTNET_CLI_TELEMETRY_OPTOUT=1 "
+		   "DOTNET_NOLOGO=1 dotnet publish -c Release -r linux-x64 --self-contained -p:PublishSingleFile=true "
+		   "-o ../out > ../publish.log 2>&1") != 0) {
+		fprintf(stderr, "proc: the .NET workload could not be published as a self-contained single file (see "
+				SFDIR "/publish.log; its runtime pack comes from NuGet): skipped\n");
+		return 0;
+	}
+	return 1;
+}
+
+/* python3 listening on a socket named as the .NET runtime names its
+ * diagnostics socket in dir, for process of (its own with 0): the name
+ * without the process behind it. Its pid once listening. */
+static pid_t plant_diag(const char *dir, pid_t of, const char *ready)
+{
+	char who[32];
+
+	snprintf(who, sizeof who, "%ld", (long)of);
+	char *argv[] = { "python3", "-c",
+			 "import os, socket, sys, time\n"
+			 "pid = int(sys.argv[2]) or os.getpid()\n"
+			 "st = open('/proc/%d/stat' % pid).read()\n"
+			 "start = st[st.rindex(')') + 2:].split()[19]\n"
+			 "s = socket.socket(socket.AF_UNIX)\n"
+			 "s.bind('%s/dotnet-diagnostic-%d-%s-socket' % (sys.argv[1], pid, start))\n"
+			 "s.listen(1)\n"
+			 "open(sys.argv[3], 'w').close()\n"
+			 "time.sleep(" LIFE_S ")\n",
+			 (char *)dir, who, (char *)ready, NULL };
+	unlink(ready);
+	pid_t pid = start(argv, 0);
+	wait_ready(ready, pid);
+	return pid;
+}
+
+/* A self-contained single-file .NET app maps no libcoreclr.so (the
+ * runtime is linked into its executable): told by its executable's
+ * bundle marker and by the diagnostics socket it listens on
+ * itself (sock_diag), and snapshotted, the workload's own counts in it.
+ * Refused in one line, untouched: the app with its diagnostics off (the
+ * marker, no socket), the same with a socket of its name planted by
+ * another process (the name, not its socket), and python3 listening on
+ * the name of its own pid and start (the socket, no bundle). */
+START_TEST(test_dotnet_single_file)
+{
+	int hold;
+
+	if (!single_file_workload() || !have("python3"))
+		return;
+	pid_t pid = dotnet_start_exe(SFDIR "/out/Workload", PROCDIR "/sf.log", NULL, &hold);
+	char path[64];
+	size_t n;
+	snprintf(path, sizeof path, "/proc/%ld/maps", (long)pid);
+	char *maps = file_bytes(path, &n);
+	ck_assert_msg(strstr(maps, "libcoreclr.so") == NULL, "the single-file app maps libcoreclr.so");
+	free(maps);
+	char args[512];
+	int rc;
+	unlink(PROCDIR "/sf.nettrace");
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/sf.nettrace", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	ck_assert_msg(rc == 0 && *err == '\0', "%s: status %d: %s", args, rc, err);
+	free(err);
+	assert_workload(PROCDIR "/sf.nettrace");
+	assert_untouched(pid, "the single-file .NET workload");
+	dotnet_end(pid, hold);
+
+	ck_assert_int_eq(system("rm -rf " PROCDIR "/sfdn && mkdir -p " PROCDIR "/sfdn"), 0);
+	pid = dotnet_start_exe(SFDIR "/out/Workload", PROCDIR "/sf.log",
+			       "DOTNET_EnableDiagnostics=0", &hold);
+	refused_not_runtime(pid, "the single-file .NET workload, its diagnostics off");
+	pid_t py = plant_diag("/tmp", pid, PROCDIR "/sfpy.ready");
+	refused_not_runtime(pid, "the single-file .NET workload, its diagnostics off, a socket of its name planted");
+	end(py);
+	dotnet_end(pid, hold);
+
+	py = plant_diag(PROCDIR "/sfdn", 0, PROCDIR "/sfpy.ready");
+	refused_not_runtime(py, "python3 listening on the .NET diagnostics socket's name for it");
+	end(py);
 }
 END_TEST
 
@@ -3155,6 +3256,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_dotnet_planted_name);
 	tcase_add_test(tc, test_dotnet_bounds);
 	tcase_add_test(tc, test_dotnet_in_namespaces);
+	tcase_add_test(tc, test_dotnet_single_file);
 	suite_add_tcase(s, tc);
 	/* HotSpot's dump fetched from the JVM's /tmp (cli/hsdump.c) */
 	tc = tcase_create("hsdump");

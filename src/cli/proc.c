@@ -2,9 +2,12 @@
  * it (proc.h). A runtime is known by the library it has mapped, never
  * by its name, which any program may take: HotSpot's libjvm.so, the .NET
  * runtime's libcoreclr.so, Node's libnode.so or, for a Node built into
- * its executable, what that file holds. Everything the process says of itself (its
+ * its executable, what that file holds; a .NET runtime built into its
+ * executable (a single-file app) by that file's bundle marker and the
+ * diagnostics socket the kernel says it listens on (singlefile.h). Everything the process says of itself (its
  * executable's path) is escaped before it is shown. */
 #include "cli/proc.h"
+#include "cli/singlefile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -442,8 +445,23 @@ static int foreign(const struct status *st)
 	return me != 0 && (st->uid[0] != me || st->uid[1] != me || st->uid[2] != me);
 }
 
-/* The runtime the process's maps show, or -1 with err. */
-static int runtime_of(pid_t pid, const struct status *st, int *hotspot, struct sbuf *err)
+/* A self-contained single-file .NET app: its runtime linked into its
+ * executable, no libcoreclr.so mapped. Known by both of what the kernel
+ * says of it: its executable (the file mapped) is a .NET bundle, and
+ * the process itself holds the listening socket its runtime names for
+ * it, dotnet-diagnostic-NSPID-START-socket (its own pid and start time:
+ * no other process's name), as sock_diag reports it (singlefile.h). */
+static int single_file(pid_t pid, const struct status *st, unsigned long long start)
+{
+	char name[96];
+
+	snprintf(name, sizeof name, "dotnet-diagnostic-%ld-%llu-socket", st->nspid, start);
+	return sf_bundle(pid) && sf_listens(pid, name);
+}
+
+/* The runtime the process's maps show (or, for a single-file .NET
+ * app, its executable and its socket), or -1 with err. */
+static int runtime_of(pid_t pid, const struct status *st, unsigned long long start, int *hotspot, struct sbuf *err)
 {
 	int libs = mapped(pid, st);
 
@@ -483,7 +501,11 @@ static int runtime_of(pid_t pid, const struct status *st, int *hotspot, struct s
 			    "the SIGQUIT that asks it to would kill it", (long)pid);
 		return -1;
 	}
-	if ((libs & MAP_NODE) || node_binary(pid))
+	if (libs & MAP_NODE)
+		return PROC_NODE;
+	if (single_file(pid, st, start))
+		return PROC_DOTNET;
+	if (node_binary(pid))
 		return PROC_NODE;
 	sbuf_printf(err, "PID %ld is not a JVM, .NET or Node process (it is ", (long)pid);
 	what_it_is(pid, err);
@@ -530,7 +552,7 @@ int proc_identify(const char *arg, struct proc_info *p, struct sbuf *err)
 		return -1;
 	}
 	int hotspot = 0;
-	int kind = runtime_of((pid_t)pid, &st, &hotspot, err);
+	int kind = runtime_of((pid_t)pid, &st, before, &hotspot, err);
 	if (kind < 0)
 		return -1;
 	p->hotspot = hotspot;
