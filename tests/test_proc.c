@@ -2463,6 +2463,56 @@ START_TEST(test_jvm_progress)
 }
 END_TEST
 
+/* heapwalk ARGS (heapwalk's agent's command on the frozen JVM of
+ * test_jvm_frozen) in a child, its standard error and status as
+ * hw_stderr's; meanwhile the name of the status file it made in the
+ * JVM's /tmp (PROCDIR/frozen.tmp), in name (n bytes). */
+static char *hw_agent_named(const char *args, int *rc, char *name, size_t n)
+{
+	char cmd[2048];
+	int st = 0;
+
+	name[0] = '\0';
+	unlink(PROCDIR "/frozen.err");
+	snprintf(cmd, sizeof cmd, "exec env PATH=" NOJCMD " %s %s 2>" PROCDIR "/frozen.err >/dev/null", heapwalk(),
+		 args);
+	pid_t hw = fork();
+	ck_assert_int_ge(hw, 0);
+	if (hw == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(hw, &st, WNOHANG) == 0) {
+		DIR *d = opendir(PROCDIR "/frozen.tmp");
+		struct dirent *e;
+		ck_assert_ptr_nonnull(d);
+		while (name[0] == '\0' && (e = readdir(d)) != NULL)
+			if (strncmp(e->d_name, "heapwalk-status-", 16) == 0)
+				snprintf(name, n, "%s", e->d_name);
+		closedir(d);
+		usleep(10000);
+	}
+	size_t len;
+	*rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return file_bytes(PROCDIR "/frozen.err", &len);
+}
+
+/* The status file name, given up on and removed, made again in the
+ * frozen JVM's /tmp by another user (nobody), writable by all, as one
+ * who hopes the agent writes there once the JVM is thawed. */
+static void replant(const char *name)
+{
+	char cmd[1024];
+	uid_t uid;
+	gid_t gid;
+
+	nobody(&uid, &gid);
+	ck_assert_msg(name[0] != '\0', "no status file seen in the frozen JVM's /tmp");
+	snprintf(cmd, sizeof cmd, "setpriv --reuid=%ld --regid=%ld --clear-groups sh -c 'umask 0 && : >" PROCDIR
+		 "/frozen.tmp/%s'", (long)uid, (long)gid, name);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
 /* A real JVM that does not answer in time: frozen (after its socket is
  * open, as one stuck in a long safepoint or a full swap would be:
  * running for /proc, state S, listening, verified by heapwalk, but
@@ -2526,13 +2576,16 @@ START_TEST(test_jvm_frozen)
 	int agent_too = agent != NULL && access(agent, R_OK) == 0;
 	if (!agent_too)
 		fprintf(stderr, "proc: the agent is not built: its bounded wait is not tested\n");
-	for (int m = 0; m < 2 && agent_too; m++) {
+	/* the first two's status files made again by nobody once given up:
+	 * the thawed JVM's agent must not take them for its callers' */
+	char planted[3][256];
+	for (int m = 0; m < 3 && agent_too; m++) {
 		if (m == 0)
 			snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/frozen.hprof", (long)pid);
 		else
 			snprintf(args, sizeof args, "mark %ld", (long)pid);
 		setenv("HEAPWALK_SNAPSHOT_WALL", "2", 1);
-		err = hw_stderr(args, 0, &rc);
+		err = hw_agent_named(args, &rc, planted[m], sizeof planted[m]);
 		unsetenv("HEAPWALK_SNAPSHOT_WALL");
 		want = xasprintf("heapwalk: PID %ld did not finish heapwalk's agent's %s in 2 s (HEAPWALK_SNAPSHOT_WALL): "
 				 "given up; %s\n", (long)pid, m ? "mark" : "dump",
@@ -2551,6 +2604,8 @@ START_TEST(test_jvm_frozen)
 		ck_assert_msg(strncmp(e->d_name, "heapwalk", 8) != 0 && strncmp(e->d_name, ".attach_pid", 11) != 0,
 			      "left in the frozen JVM's /tmp by the agent's commands: %s", e->d_name);
 	closedir(d);
+	for (int m = 0; m < 2 && agent_too; m++)
+		replant(planted[m]);
 	freeze(cg, pid, 0);
 	/* the two loads given up on, taken by the thawed JVM in turn: the
 	 * agent's line for each (to its standard error, our log) */
@@ -2561,8 +2616,8 @@ START_TEST(test_jvm_frozen)
 		for (const char *q = strstr(log, "(its caller gave up waiting): nothing done"); q != NULL;
 		     q = strstr(q + 1, "(its caller gave up waiting): nothing done"))
 			said++;
-		ck_assert_msg(said <= 2, "the agent ran %d times: %s", said, log);
-		if (said == 2) {
+		ck_assert_msg(said <= 3, "the agent ran %d times: %s", said, log);
+		if (said == 3) {
 			free(log);
 			break;
 		}
@@ -2571,8 +2626,19 @@ START_TEST(test_jvm_frozen)
 		usleep(50000);
 	}
 	assert_nothing_written("frozen.hprof");
+	for (int m = 0; m < 2 && agent_too; m++) { /* nobody's files: left as they were */
+		char path[512];
+		struct stat st;
+		uid_t uid;
+		gid_t gid;
+		nobody(&uid, &gid);
+		snprintf(path, sizeof path, PROCDIR "/frozen.tmp/%s", planted[m]);
+		ck_assert_msg(stat(path, &st) == 0 && st.st_size == 0 && st.st_uid == uid,
+			      "%s, planted by nobody: written to by the agent (%lld bytes)", path, (long long)st.st_size);
+		unlink(path);
+	}
 	if (agent_too)
-		mark_ok(pid, 1); /* the mark given up on was not made */
+		mark_ok(pid, 1); /* the marks given up on were not made */
 	snapshot_ok("", pid, "frozen.hprof", "a JVM thawed");
 	assert_untouched(pid, "a JVM frozen, given up on, thawed");
 	assert_dumps(pid, "frozen", 0, "a JVM frozen, given up on, thawed");

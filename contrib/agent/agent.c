@@ -34,10 +34,17 @@
  *                 when the agent was loaded, if /proc does not tell), in
  *                 ms since the epoch; per object its id (hex) and the
  *                 wall-clock ms from start_ms to its allocation.
- *   status=FILE   writes one line for the caller: "ok ..." or
- *                 "error: ...". Give it before the command. FILE is the
- *                 caller's, made before it loads the agent; the agent
- *                 only writes into it, never makes it. The caller that
+ *   status=[DEV:INO:]FILE
+ *                 writes one line for the caller: "ok ..." or
+ *                 "error: ...". Give it once, before the command. FILE is
+ *                 the caller's, made before it loads the agent; the agent
+ *                 only writes into it, never makes it, and only if it is
+ *                 a regular file of the agent's own user with one link,
+ *                 not a symbolic link, and (DEV and INO given, in
+ *                 decimal) the very file of that device and inode: else
+ *                 it does nothing at all, before it takes any of the
+ *                 JVM's capabilities (someone else's file put at the
+ *                 name of one its caller removed). The caller that
  *                 gave up waiting removes it: if it is gone when the
  *                 agent starts, nothing is done; if it is gone when the
  *                 agent has finished (told under a lock on the file,
@@ -1944,7 +1951,55 @@ static void finish(int sfd, const char *tmp, const char *path, const uint64_t ol
 	close(sfd);
 }
 
-/* Runs the comma-separated commands in order; returns 0 or -1. */
+/* The status file of the option status:SPEC ([DEV:INO:]FILE), opened to
+ * write: its descriptor; or -1, nothing to be done (the file gone, or not
+ * the caller's: said on stderr), or -2 with e set. Never made, never
+ * followed if a link; O_NONBLOCK: a FIFO put there does not hold us. */
+static int status_open(const char *spec, struct err *e)
+{
+	unsigned long long dev = 0, ino = 0;
+	const char *file = spec;
+	int ids = spec[0] >= '0' && spec[0] <= '9';
+	struct stat st;
+
+	if (ids) {
+		char *end;
+		dev = strtoull(spec, &end, 10);
+		if (*end == ':')
+			ino = strtoull(end + 1, &end, 10);
+		if (*end != ':' || end[1] != '/') {
+			fail(e, "status:%s: not DEV:INO:/FILE", spec);
+			return -2;
+		}
+		file = end + 1;
+	}
+	int fd = open(file, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) { /* its caller gave up before we began */
+		fprintf(stderr, AGENT ": %s is gone (its caller gave up waiting): nothing done\n", file);
+		return -1;
+	}
+	if (fd < 0 && (errno == ELOOP || errno == ENXIO || errno == EACCES || errno == EPERM)) {
+		fprintf(stderr, AGENT ": %s is not its caller's status file, %s (its caller gave up waiting): "
+			"nothing done\n", file, strerror(errno));
+		return -1;
+	}
+	if (fd < 0) {
+		fail(e, "%s: %s", file, strerror(errno));
+		return -2;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_nlink != 1 ||
+	    (ids && (st.st_dev != (dev_t)dev || st.st_ino != (ino_t)ino))) {
+		fprintf(stderr, AGENT ": %s is not its caller's status file but another at its name (its caller gave "
+			"up waiting): nothing done\n", file);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Runs the comma-separated commands in order; returns 0 or -1. The
+ * status file is opened and checked first, before init takes anything
+ * of the JVM's. */
 static int run(JavaVM *vm, char *options, int live)
 {
 	struct err e = { .set = 0 };
@@ -1952,23 +2007,25 @@ static int run(JavaVM *vm, char *options, int live)
 	JNIEnv *jni = NULL;
 	char *save = NULL, tmp[4096] = "", path[4096] = "";
 	uint64_t old[3] = { g_watermark, g_marks, g_mark_ms };
-	int sfd = -1, marked = 0;
+	int sfd = -1, marked = 0, statuses = 0;
 
-	if (init(vm, live, &e) == 0 && options) {
+	for (const char *q = options; q != NULL && *q; q = strchr(q, ',') ? strchr(q, ',') + 1 : NULL)
+		if (strncmp(q, "status:", 7) == 0 && statuses++ == 0) {
+			size_t len = strcspn(q + 7, ",");
+			char *spec = strndup(q + 7, len);
+			sfd = spec != NULL ? status_open(spec, &e) : -2;
+			free(spec);
+			if (sfd == -1)
+				return 0;
+		}
+	if (statuses > 1)
+		fail(&e, "status: given more than once");
+	if (!e.set && init(vm, live, &e) == 0 && options) {
 		for (char *opt = strtok_r(options, ",", &save); opt && !e.set; opt = strtok_r(NULL, ",", &save)) {
 			char part[1024];
 			part[0] = 0;
 			if (strncmp(opt, "status:", 7) == 0) {
-				if (sfd >= 0)
-					close(sfd);
-				sfd = open(opt + 7, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-				if (sfd < 0 && errno == ENOENT) { /* its caller gave up before we began */
-					fprintf(stderr, AGENT ": %s is gone (its caller gave up waiting): nothing done\n",
-						opt + 7);
-					return 0;
-				}
-				if (sfd < 0)
-					fail(&e, "%s: %s", opt + 7, strerror(errno));
+				/* opened above */
 			} else if (strcmp(opt, "mark") == 0) {
 				if (!live)
 					fail(&e, "mark: the JVM has not started yet (attach to mark)");

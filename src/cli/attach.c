@@ -155,7 +155,13 @@ static int load_here(const struct proc_info *p, void *arg, struct sbuf *out, str
 		return -1;
 	}
 	int guarded = tmp_guard_at(tmp, name, 0) == 0;
-	snprintf(opts, sizeof opts, "status:/tmp/%s,%s", name, l->command);
+	struct stat fst;
+	if (fstat(fd, &fst) < 0)
+		memset(&fst, 0, sizeof fst); /* not ours then, for the agent: it does nothing */
+	/* the file's device and inode: the agent writes into this file only,
+	 * not another put at its name once it is removed */
+	snprintf(opts, sizeof opts, "status:%llu:%llu:/tmp/%s,%s", (unsigned long long)fst.st_dev,
+		 (unsigned long long)fst.st_ino, name, l->command);
 	const char *args[3] = { l->lib, "true", opts };
 	sbuf_init(&ans);
 	rc = hs_attach_shown(p, l->wall_s, l->g, "load", args, &st, &ans, err);
