@@ -2653,6 +2653,137 @@ START_TEST(test_jvm_frozen)
 }
 END_TEST
 
+/* The status file's name if the process pid holds it open (a link in
+ * /proc/PID/fd to /tmp/heapwalk-status-*: its agent is running), in
+ * name; else 0. */
+static int holds_status(pid_t pid, char *name, size_t n)
+{
+	char dir[64], path[400], to[400];
+	struct dirent *e;
+	int found = 0;
+
+	snprintf(dir, sizeof dir, "/proc/%ld/fd", (long)pid);
+	DIR *d = opendir(dir);
+	while (d != NULL && !found && (e = readdir(d)) != NULL) {
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		ssize_t len = readlink(path, to, sizeof to - 1);
+		if (len > 0) {
+			to[len] = '\0';
+			if (strncmp(to, "/tmp/heapwalk-status-", 21) == 0) {
+				snprintf(name, n, "%s", to + 5);
+				found = 1;
+			}
+		}
+	}
+	if (d != NULL)
+		closedir(d);
+	return found;
+}
+
+/* heapwalk's agent caught in its run: a JVM of a million objects (its
+ * dump and mark take a while), in its own /tmp, frozen as soon as it
+ * holds the status file open (the agent has begun; for a dump, once
+ * FILE.tmp-PID is there too), then given up on
+ * after HEAPWALK_SNAPSHOT_WALL: while it is still frozen, no FILE, no
+ * FILE.tmp-PID and no status file are left; thawed, the agent ends its
+ * run finding its caller gone: its dump removed, its mark undone (its
+ * lines in the JVM's log), no FILE ever, and the next mark is mark 1. */
+START_TEST(test_jvm_caught)
+{
+	const char *agent = getenv("HEAPWALK_AGENT");
+	if (geteuid() != 0 || !have("unshare") || !sleeper() || agent == NULL || access(agent, R_OK) != 0 ||
+	    system("unshare -m --propagation private true 2>/dev/null") != 0) {
+		fprintf(stderr, "proc: not root, no JDK, no agent or no mount namespaces: the caught agent test is skipped\n");
+		return;
+	}
+	char *cg = freezer();
+	if (cg == NULL) {
+		fprintf(stderr, "proc: the caught agent test is skipped\n");
+		return;
+	}
+	FILE *f = fopen(PROCDIR "/Hold.java", "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("public class Hold { static Object[] held = new Object[1000000];\n"
+	      "  public static void main(String[] a) throws Exception {\n"
+	      "    for (int i = 0; i < held.length; i++) held[i] = new int[] { i };\n"
+	      "    new java.io.FileOutputStream(a[0]).close(); Thread.sleep(" LIFE_S "000); } }\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "cd " PROCDIR " && %s Hold.java", getenv("JAVAC"));
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(system("rm -rf " PROCDIR "/caught.tmp " PROCDIR "/caught.hprof* && mkdir -m 1777 " PROCDIR
+				"/caught.tmp"), 0);
+	unlink(PROCDIR "/caught.ready");
+	char script[1024];
+	snprintf(script, sizeof script, "mount --bind " PROCDIR "/caught.tmp /tmp && exec %s -cp " PROCDIR " Hold "
+		 PROCDIR "/caught.ready", getenv("JAVA"));
+	char *argv[] = { "unshare", "-m", "--propagation", "private", "sh", "-c", script, NULL };
+	tied = 1;
+	pid_t pid = start_logged(argv, "caught", 0);
+	tied = 0;
+	wait_ready(PROCDIR "/caught.ready", pid);
+	wait_exec(pid, "java");
+	for (int m = 0; m < 2; m++) {
+		char args[512], name[400] = "";
+		if (m == 0)
+			snprintf(args, sizeof args, "exec env PATH=" NOJCMD " HEAPWALK_SNAPSHOT_WALL=5 %s snapshot %ld " PROCDIR
+				 "/caught.hprof 2>" PROCDIR "/caught.err", heapwalk(), (long)pid);
+		else
+			snprintf(args, sizeof args, "exec env PATH=" NOJCMD " HEAPWALK_SNAPSHOT_WALL=5 %s mark %ld 2>" PROCDIR
+				 "/caught.err", heapwalk(), (long)pid);
+		pid_t hw = fork();
+		ck_assert_int_ge(hw, 0);
+		if (hw == 0) {
+			execl("/bin/sh", "sh", "-c", args, (char *)NULL);
+			_exit(127);
+		}
+		int st = 0, caught = 0;
+		char part[512]; /* the dump's, frozen once it is there */
+		snprintf(part, sizeof part, PROCDIR "/caught.hprof.tmp-%ld", (long)pid);
+		while (waitpid(hw, &st, WNOHANG) == 0 &&
+		       !(caught = holds_status(pid, name, sizeof name) && (m == 1 || access(part, F_OK) == 0)))
+			usleep(1000);
+		if (caught) {
+			freeze(cg, pid, 1);
+			ck_assert_int_eq(waitpid(hw, &st, 0), hw);
+		}
+		size_t n;
+		char *err = file_bytes(PROCDIR "/caught.err", &n);
+		ck_assert_msg(caught && WIFEXITED(st) && WEXITSTATUS(st) == 2 && strstr(err, "given up; ") != NULL,
+			      "%s: not caught in its run (%d), status %d: %s", args, caught, st, err);
+		free(err);
+		/* while frozen: nothing of the run left (the dump's file was
+		 * there when it was frozen) */
+		assert_nothing_written("caught.hprof");
+		char path[512];
+		snprintf(path, sizeof path, PROCDIR "/caught.tmp/%s", name);
+		ck_assert_msg(access(path, F_OK) != 0, "%s left", path);
+		freeze(cg, pid, 0);
+		const char *said = m ? "(its status file is gone): the mark undone" : "(its status file is gone): the dump removed";
+		for (double end = now_seconds() + hang_seconds(120);;) {
+			char *log = file_bytes(PROCDIR "/caught.log", &n);
+			int there = strstr(log, said) != NULL;
+			ck_assert_msg(there || now_seconds() < end, "the thawed agent did not say '%s': %.3000s", said, log);
+			free(log);
+			if (there)
+				break;
+			usleep(50000);
+		}
+		assert_nothing_written("caught.hprof");
+	}
+	mark_ok(pid, 1); /* the mark given up on was undone */
+	DIR *d = opendir(PROCDIR "/caught.tmp");
+	struct dirent *e;
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL)
+		ck_assert_msg(strncmp(e->d_name, "heapwalk", 8) != 0, "left in the JVM's /tmp: %s", e->d_name);
+	closedir(d);
+	end(pid);
+	ck_assert_msg(rmdir(cg) == 0, "%s: %s", cg, strerror(errno));
+	free(cg);
+}
+END_TEST
+
 #define DNOUT TEST_BUILDDIR "/dumps/dotnet/out"
 
 /* The .NET workload as a service, its standard input a pipe whose end
@@ -3341,6 +3472,7 @@ Suite *proc_suite(void)
 	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_jvm_progress);
 	tcase_add_test(tc, test_jvm_frozen);
+	tcase_add_test(tc, test_jvm_caught);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stream");
 	tcase_set_timeout(tc, HANG_TIMEOUT); /* a hang */
