@@ -51,6 +51,8 @@
  *                 flock, which the caller takes to remove it), a dump is
  *                 removed, not renamed, and a mark undone (the previous
  *                 watermark restored: what it tagged counts as new).
+ *                 A dump looks every 4 MiB, a mark every 65536 objects,
+ *                 and stops there once the file is gone.
  *
  * Options are separated by commas, so file names cannot hold one.
  * Given at start (-agentpath:LIB=OPTIONS) or on attach (jcmd PID
@@ -275,6 +277,20 @@ static void ti_free(void *p)
 /* ------------------------------------------------------------------ */
 /* The output file: big-endian writes, segments patched with their length. */
 
+/* The running command's status file (-1: none), and what was stopped
+ * part way because its caller gave up (removed it): 1 a dump, 2 a mark. */
+static int g_status_fd = -1, g_abandoned;
+
+/* The caller gave up on the running command: its status file has no
+ * link left. Looked at every chunk of a dump and every so many objects
+ * of a mark, so that a JVM given up on does not go on writing. */
+static int caller_gone(void)
+{
+	struct stat st;
+
+	return g_status_fd >= 0 && fstat(g_status_fd, &st) == 0 && st.st_nlink == 0;
+}
+
 struct out {
 	FILE *f;
 	char *buf;
@@ -282,6 +298,7 @@ struct out {
 	long long seg_start; /* offset of the open segment's length, or -1 */
 	uint64_t seg_len;
 	uint64_t bytes;
+	uint64_t chunk; /* bytes / 4 MiB when caller_gone was last asked */
 };
 
 static void w(struct out *o, const void *p, size_t n)
@@ -292,6 +309,13 @@ static void w(struct out *o, const void *p, size_t n)
 		o->err = errno ? errno : EIO;
 	o->bytes += n;
 	o->seg_len += n;
+	if (o->bytes >> 22 != o->chunk) {
+		o->chunk = o->bytes >> 22;
+		if (caller_gone()) {
+			g_abandoned = 1;
+			o->err = ECANCELED;
+		}
+	}
 }
 static void w1(struct out *o, unsigned v) { uint8_t b = (uint8_t)v; w(o, &b, 1); }
 static void w2(struct out *o, unsigned v) { uint8_t b[2] = { (uint8_t)(v >> 8), (uint8_t)v }; w(o, b, 2); }
@@ -1713,7 +1737,10 @@ static jint JNICALL tag_untagged(jlong class_tag, jlong size, jlong *tag_ptr, ji
 	uint64_t *n = user;
 
 	*tag_ptr = new_tag();
-	(*n)++;
+	if ((++*n & 0xffff) == 0 && caller_gone()) {
+		g_abandoned = 2;
+		return JVMTI_VISIT_ABORT;
+	}
 	return 0;
 }
 
@@ -1727,6 +1754,10 @@ static int do_mark(struct err *e, char *summary, size_t nsum)
 	memset(&cb, 0, sizeof cb);
 	cb.heap_iteration_callback = tag_untagged;
 	rc = (*g_ti)->IterateThroughHeap(g_ti, JVMTI_HEAP_FILTER_TAGGED, NULL, &cb, &tagged);
+	if (g_abandoned) { /* what it tagged counts as new, the watermark unmoved */
+		fail(e, "mark: its caller gave up waiting");
+		return -1;
+	}
 	if (rc != JVMTI_ERROR_NONE) {
 		fail(e, "IterateThroughHeap failed: %s", ti_error(rc));
 		return -1;
@@ -1935,7 +1966,9 @@ static void finish(int sfd, const char *tmp, const char *path, const uint64_t ol
 			g_mark_ms = old[2];
 		}
 		fprintf(stderr, AGENT ": the caller gave up waiting (its status file is gone): %s\n",
-			tmp[0] ? "the dump removed" : marked ? "the mark undone" : "nothing kept");
+			g_abandoned == 1 ? "the dump removed (stopped part way)"
+			: g_abandoned == 2 ? "the mark undone (stopped part way)"
+			: tmp[0] ? "the dump removed" : marked ? "the mark undone" : "nothing kept");
 	} else {
 		if (tmp[0] && strncmp(line, "ok", 2) == 0 && rename(tmp, path) != 0) {
 			snprintf(line, n, "error: %s: %s", path, strerror(errno));
@@ -2020,6 +2053,8 @@ static int run(JavaVM *vm, char *options, int live)
 		}
 	if (statuses > 1)
 		fail(&e, "status: given more than once");
+	g_status_fd = sfd;
+	g_abandoned = 0;
 	if (!e.set && init(vm, live, &e) == 0 && options) {
 		for (char *opt = strtok_r(options, ",", &save); opt && !e.set; opt = strtok_r(NULL, ",", &save)) {
 			char part[1024];
@@ -2070,6 +2105,8 @@ static int run(JavaVM *vm, char *options, int live)
 		tmp[0] = '\0';
 	}
 	finish(sfd, tmp, path, old, marked, line, sizeof line);
+	g_status_fd = -1;
+	g_abandoned = 0;
 	return e.set ? -1 : 0;
 }
 
