@@ -215,11 +215,12 @@ static void serve(int s, const char *mode)
 			for (int i = 0; i < 32; i++) /* 2 MiB */
 				say(c, big, sizeof big);
 		} else if (strcmp(part[1], "load") == 0) {
-			/* the agent's options: status:FILE,COMMAND */
+			/* the agent's options: status:DEV:INO:FILE,COMMAND */
 			char file[256];
 			const char *o = part[4];
-			if (strncmp(o, "status:", 7) == 0 && strcspn(o + 7, ",") < sizeof file) {
-				snprintf(file, sizeof file, "%.*s", (int)strcspn(o + 7, ","), o + 7);
+			const char *f = strncmp(o, "status:", 7) == 0 ? strchr(o, '/') : NULL;
+			if (f != NULL && strcspn(f, ",") < sizeof file) {
+				snprintf(file, sizeof file, "%.*s", (int)strcspn(f, ","), f);
 				int fd = open(file, O_WRONLY | O_TRUNC);
 				const char line[] = "error: bad\033[2J\033]0;owned\007 news\rhere\n";
 				if (fd >= 0) {
