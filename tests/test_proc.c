@@ -2042,6 +2042,47 @@ START_TEST(test_fake_controls)
 }
 END_TEST
 
+/* The agent renamed its dump whole and then was frozen, still holding
+ * the status file's lock (the fake JVM in mode renamed plays it, once
+ * heapwalk has seen its FILE.tmp-PID: no timing): past
+ * HEAPWALK_SNAPSHOT_WALL heapwalk cannot take the lock, and FILE, the
+ * very file it saw, is reported written, status 0, its content the
+ * fake's; nothing else left, the status file removed. */
+START_TEST(test_fake_renamed_late)
+{
+	const char *agent = getenv("HEAPWALK_AGENT");
+	if (!fake_built())
+		return;
+	if (agent == NULL || access(agent, R_OK) != 0) {
+		fprintf(stderr, "proc: the agent is not built: its late rename is not tested\n");
+		return;
+	}
+	unlink(PROCDIR "/renamed.hprof");
+	unlink(PROCDIR "/renamed.err");
+	pid_t pid = fake_start("renamed", "renamed");
+	char cmd[1024];
+	int st;
+	snprintf(cmd, sizeof cmd, "env PATH=" NOJCMD " HEAPWALK_SNAPSHOT_WALL=2 %s snapshot %ld " PROCDIR
+		 "/renamed.hprof 2>" PROCDIR "/renamed.err", heapwalk(), (long)pid);
+	char *out = run(cmd, &st);
+	size_t n;
+	char *err = file_bytes(PROCDIR "/renamed.err", &n);
+	const char *want = "dump " PROCDIR "/renamed.hprof finished past the wall (2 s, HEAPWALK_SNAPSHOT_WALL): "
+			   "written whole; the agent's counts not read\n";
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strcmp(out, want) == 0 && n == 0,
+		      "status %d, said:\n%s\non stderr:\n%s\nnot:\n%s", st, out, err, want);
+	free(out);
+	free(err);
+	char *dump = file_bytes(PROCDIR "/renamed.hprof", &n);
+	ck_assert_msg(n == 6 && memcmp(dump, "whole\n", 6) == 0, "FILE is not the fake's (%zu bytes)", n);
+	free(dump);
+	ck_assert_int_eq(unlink(PROCDIR "/renamed.hprof"), 0);
+	assert_nothing_written("renamed.hprof");
+	assert_fake_tmp_clean(pid, "its rename seen past the wall");
+	end(pid);
+}
+END_TEST
+
 /* Until pid's state is s ('T': stopped; 'S' sleeping), a minute at most. */
 static void wait_state(pid_t pid, char s)
 {
@@ -3473,6 +3514,11 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_jvm_progress);
 	tcase_add_test(tc, test_jvm_frozen);
 	tcase_add_test(tc, test_jvm_caught);
+	suite_add_tcase(s, tc);
+	/* the agent's rename caught under its lock (a fake JVM) */
+	tc = tcase_create("fakewait");
+	tcase_set_timeout(tc, HANG_TIMEOUT); /* a hang */
+	tcase_add_test(tc, test_fake_renamed_late);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stream");
 	tcase_set_timeout(tc, HANG_TIMEOUT); /* a hang */

@@ -102,28 +102,35 @@ static void read_status(int fd, char *line, size_t n)
  * agent takes to end its run (contrib/agent/agent.c: finish), the file
  * name removed from its /tmp (tmp), and the dump's partial file g's (if
  * a dump); an agent still running then finds its caller gone and keeps
- * nothing, and one not yet begun does nothing. 1 if the agent had
- * finished before the lock was ours (its "ok" line in the file: its
- * answer came just late; nothing removed), else 0. The lock is the
+ * nothing, and one not yet begun does nothing. GIVEN_UP then; DONE if
+ * the agent had finished before the lock was ours (its "ok" line in the
+ * file: its answer came just late; nothing removed). The lock is the
  * agent's for as long as a rename and a line take: a few tries over a
- * second; failing them the files are removed all the same. */
-static int give_up(int fd, int tmp, const char *name, const struct hs_growth *g)
+ * second; failing them the files are removed all the same, but should
+ * the dump's file as last seen (g) be at its final name (final) by
+ * then, the agent renamed it whole and was stopped before its line:
+ * RENAMED, the file kept. */
+enum { GIVEN_UP, DONE, RENAMED };
+static int give_up(int fd, int tmp, const char *name, const struct hs_growth *g, const char *final)
 {
 	char line[8];
-	int locked = 0;
+	int locked = 0, how = GIVEN_UP;
 
 	for (int i = 0; i < 20 && !(locked = flock(fd, LOCK_EX | LOCK_NB) == 0); i++)
 		usleep(50000);
 	read_status(fd, line, sizeof line);
-	int done = locked && strncmp(line, "ok", 2) == 0;
-	if (!done) {
+	if (locked && strncmp(line, "ok", 2) == 0)
+		how = DONE;
+	else if (g != NULL && final != NULL && hs_growth_is(g, final))
+		how = RENAMED;
+	if (how != DONE) {
 		unlinkat(tmp, name, 0);
-		if (g != NULL)
+		if (g != NULL && how == GIVEN_UP)
 			unlinkat(g->dir, g->name, 0);
 	}
 	if (locked)
 		flock(fd, LOCK_UN);
-	return done;
+	return how;
 }
 
 struct load { const char *lib, *command; struct hs_growth *g; const char *final; double wall_s; };
@@ -165,9 +172,16 @@ static int load_here(const struct proc_info *p, void *arg, struct sbuf *out, str
 	const char *args[3] = { l->lib, "true", opts };
 	sbuf_init(&ans);
 	rc = hs_attach_shown(p, l->wall_s, l->g, "load", args, &st, &ans, err);
-	if (rc < 0 && give_up(fd, tmp, name, l->g)) {
+	int how = rc < 0 ? give_up(fd, tmp, name, l->g, l->final) : GIVEN_UP;
+	if (how == DONE) {
 		sbuf_reset(err); /* done as the wait ended: its line is there */
 		rc = 0;
+	} else if (how == RENAMED) { /* whole, renamed past the wall: its line not seen */
+		sbuf_reset(err);
+		hs_growth_end(l->g, 0);
+		sbuf_printf(out, "dump %s finished past the wall (%.0f s, HEAPWALK_SNAPSHOT_WALL): written whole; "
+			    "the agent's counts not read", l->command + 5, l->wall_s);
+		rc = 1;
 	} else if (rc == HS_LATE) {
 		int dump = strncmp(l->command, "dump:", 5) == 0;
 		sbuf_reset(err);
@@ -197,7 +211,10 @@ static int load_here(const struct proc_info *p, void *arg, struct sbuf *out, str
 			rc = -1;
 		}
 	}
+	if (rc == 1)
+		rc = 0;
 	hs_growth_end(l->g, 0); /* a line left open ended, for the error's */
+	hs_growth_close(l->g);
 	unlinkat(tmp, name, 0);
 	if (guarded)
 		tmp_unguard_at(tmp, name);
@@ -282,7 +299,7 @@ int agent_snapshot(const struct proc_info *p, const char *file, struct sbuf *res
 	}
 	/* the file the agent writes, FILE.tmp-PID (its pid as it knows it),
 	 * looked at in FILE's directory meanwhile */
-	struct hs_growth g = { .pid = p->pid, .dir = open(abs, O_PATH | O_DIRECTORY | O_CLOEXEC) };
+	struct hs_growth g = { .pid = p->pid, .dir = open(abs, O_PATH | O_DIRECTORY | O_CLOEXEC), .held = -1 };
 	char *tmp = xasprintf("%s.tmp-%ld", base, p->nspid);
 	g.name = tmp;
 	strcat(abs, strcmp(abs, "/") == 0 ? "" : "/");

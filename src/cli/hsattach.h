@@ -3,6 +3,8 @@
 #ifndef HW_HSATTACH_H
 #define HW_HSATTACH_H
 
+#include <sys/types.h>
+
 #include "cli/proc.h"
 #include "util.h"
 
@@ -39,6 +41,12 @@ struct hs_growth {
 	const char *name;
 	double t0, shown; /* when asked; when last shown */
 	int drawn;        /* a line without its newline on stderr */
+	/* the file as last seen at each poll (progress shown or not), held
+	 * open so that its inode is not another's later (-1: not seen; set
+	 * -1 when made); its device and inode */
+	int held;
+	dev_t dev;
+	ino_t ino;
 };
 /* Progress on (on, and stderr a terminal) or off, for the dumps after. */
 void hs_progress(int on);
@@ -51,6 +59,11 @@ int hs_attach_shown(const struct proc_info *p, double wall_s, struct hs_growth *
  * agent renames its file once whole) shown a last time, its line ended;
  * else only the line ended, for an error's line. */
 void hs_growth_end(struct hs_growth *g, int ok);
+/* g's file no longer held (g NULL: nothing). */
+void hs_growth_close(struct hs_growth *g);
+/* 1 if g's file, as last seen, is now the file name in g's directory
+ * (renamed there, not followed if a link), else 0. */
+int hs_growth_is(const struct hs_growth *g, const char *name);
 
 /* The JVM p's /tmp, resolved inside its root (its absolute symbolic
  * links lead into it, not into ours): a descriptor (O_RDONLY,
