@@ -21,6 +21,7 @@
  * another user could plant (a larger key, the runtime's own name owned by
  * another user, a link, one served by another process) are never used. */
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -2830,7 +2831,18 @@ END_TEST
 /* The .NET workload as a service, its standard input a pipe whose end
  * we hold (it runs until that closes), its output in log, with env
  * ("NAME=VALUE", or NULL) set; its pid once it has said it. */
+static pid_t dotnet_start_argv(char *const argv[], const char *log, const char *env, int *hold);
+
 static pid_t dotnet_start_exe(const char *exe, const char *log, const char *env, int *hold)
+{
+	char *argv[] = { (char *)exe, NULL };
+
+	return dotnet_start_argv(argv, log, env, hold);
+}
+
+/* dotnet_start_exe, the workload run by argv (argv[0] found in PATH:
+ * a program that ends by exec'ing it, its pid unchanged). */
+static pid_t dotnet_start_argv(char *const argv[], const char *log, const char *env, int *hold)
 {
 	int in[2];
 	pid_t pid;
@@ -2847,7 +2859,10 @@ static pid_t dotnet_start_exe(const char *exe, const char *log, const char *env,
 		close(in[1]);
 		if (env != NULL)
 			putenv((char *)env);
-		execl(exe, "Workload", (char *)NULL);
+		if (argv[1] == NULL)
+			execl(argv[0], "Workload", (char *)NULL);
+		else
+			execvp(argv[0], argv);
 		_exit(127);
 	}
 	close(in[0]);
@@ -3155,8 +3170,13 @@ static pid_t plant_diag(const char *dir, pid_t of, const char *ready)
  * itself (sock_diag), and snapshotted, the workload's own counts in it.
  * Refused in one line, untouched: the app with its diagnostics off (the
  * marker, no socket), the same with a socket of its name planted by
- * another process (the name, not its socket), and python3 listening on
- * the name of its own pid and start (the socket, no bundle). */
+ * another process (the name, not its socket), the same holding a
+ * listening socket of its name that python3 bound in another directory
+ * and exec'd it with (inherited: its, but not at the path heapwalk
+ * connects to), the app with its diagnostics on in a network namespace
+ * of its own (sock_diag does not show its socket), and python3
+ * listening on the name of its own pid and start (the socket, no
+ * bundle). */
 START_TEST(test_dotnet_single_file)
 {
 	int hold;
@@ -3184,15 +3204,133 @@ START_TEST(test_dotnet_single_file)
 	ck_assert_int_eq(system("rm -rf " PROCDIR "/sfdn && mkdir -p " PROCDIR "/sfdn"), 0);
 	pid = dotnet_start_exe(SFDIR "/out/Workload", PROCDIR "/sf.log",
 			       "DOTNET_EnableDiagnostics=0", &hold);
-	refused_not_runtime(pid, "the single-file .NET workload, its diagnostics off");
+	const char *tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char *bound = xasprintf("%s%sdotnet-diagnostic-%ld-%llu-socket", tmpdir,
+				tmpdir[strlen(tmpdir) - 1] == '/' ? "" : "/", (long)pid, start_key(pid));
+	char *want = xasprintf("PID %ld's executable is a .NET single-file bundle, but it holds no listening socket "
+			       "bound to %s (its diagnostics off: DOTNET_EnableDiagnostics=0?): not known for a .NET "
+			       "process", (long)pid, bound);
+	refused(pid, pid, want, 0, "the single-file .NET workload, its diagnostics off");
 	pid_t py = plant_diag("/tmp", pid, PROCDIR "/sfpy.ready");
-	refused_not_runtime(pid, "the single-file .NET workload, its diagnostics off, a socket of its name planted");
+	refused(pid, pid, want, 0, "the single-file .NET workload, its diagnostics off, a socket of its name planted");
 	end(py);
 	dotnet_end(pid, hold);
+	free(want);
+	free(bound);
+
+	/* python3 binds and listens on the name of its own pid and start in
+	 * another directory, then becomes the app (exec: the same pid and
+	 * start), which inherits the socket */
+	char *inherit[] = { "python3", "-c",
+			    "import os, socket, sys\n"
+			    "st = open('/proc/self/stat').read()\n"
+			    "start = st[st.rindex(')') + 2:].split()[19]\n"
+			    "s = socket.socket(socket.AF_UNIX)\n"
+			    "s.bind('%s/dotnet-diagnostic-%d-%s-socket' % (sys.argv[1], os.getpid(), start))\n"
+			    "s.listen(1)\n"
+			    "s.set_inheritable(True)\n"
+			    "os.execv(sys.argv[2], ['Workload'])\n",
+			    PROCDIR "/sfdn", SFDIR "/out/Workload", NULL };
+	pid = dotnet_start_argv(inherit, PROCDIR "/sf.log", "DOTNET_EnableDiagnostics=0", &hold);
+	bound = xasprintf("%s%sdotnet-diagnostic-%ld-%llu-socket", tmpdir, tmpdir[strlen(tmpdir) - 1] == '/' ? "" : "/",
+			  (long)pid, start_key(pid));
+	char path2[256];
+	snprintf(path2, sizeof path2, PROCDIR "/sfdn/dotnet-diagnostic-%ld-%llu-socket", (long)pid, start_key(pid));
+	struct stat sst;
+	ck_assert_msg(lstat(path2, &sst) == 0 && S_ISSOCK(sst.st_mode), "python3 bound no %s", path2);
+	want = xasprintf("PID %ld's executable is a .NET single-file bundle, but the socket it holds by its "
+			 "diagnostics socket's name is bound elsewhere (inherited or received: not its runtime's), "
+			 "not to %s: not known for a .NET process", (long)pid, bound);
+	refused(pid, pid, want, 0, "the single-file .NET workload, its diagnostics off, an inherited socket of its name");
+	dotnet_end(pid, hold);
+	free(want);
+	free(bound);
+
+	/* its diagnostics on, in a network namespace of its own */
+	if (geteuid() == 0 && have("unshare") && system("unshare -n true 2>/dev/null") == 0) {
+		char *netns[] = { "unshare", "-n", SFDIR "/out/Workload", NULL };
+		pid = dotnet_start_argv(netns, PROCDIR "/sf.log", NULL, &hold);
+		want = xasprintf("PID %ld's executable is a .NET single-file bundle, but it is in another network "
+				 "namespace, whose sockets sock_diag does not show: its diagnostics socket cannot be told "
+				 "for its own (run heapwalk in that namespace)", (long)pid);
+		refused(pid, pid, want, 0, "the single-file .NET workload in a network namespace of its own");
+		dotnet_end(pid, hold);
+		free(want);
+	} else {
+		fprintf(stderr, "proc: not root or no unshare -n: the single-file app in its own network namespace "
+				"is skipped\n");
+	}
 
 	py = plant_diag(PROCDIR "/sfdn", 0, PROCDIR "/sfpy.ready");
 	refused_not_runtime(py, "python3 listening on the .NET diagnostics socket's name for it");
 	end(py);
+}
+END_TEST
+
+/* An executable made here (x86-64 ELF, a loop of pause(2)) whose five
+ * writable loaded segments are 64 MiB each (a sparse file), the .NET
+ * host's bundle marker (and a header it points to) at the start of the
+ * fifth: past SF_READ_MAX (256 MiB read in all) before it. Its process
+ * is refused in one line that says so, untouched. */
+START_TEST(test_single_file_read_cap)
+{
+	static const uint8_t sig[32] = {
+		0x8b, 0x12, 0x02, 0xb9, 0x6a, 0x61, 0x20, 0x38, 0x72, 0x7b, 0x93, 0x02, 0x14, 0xd7, 0xa0, 0x32,
+		0x13, 0xf5, 0xb9, 0xe6, 0xef, 0xae, 0x33, 0x18, 0xee, 0x3b, 0x2d, 0xce, 0x24, 0xb3, 0x6a, 0xae,
+	};
+#if !defined(__x86_64__)
+	fprintf(stderr, "proc: not x86-64: the single-file read cap is not tested\n");
+	return;
+#endif
+	procdir();
+	const char *exe = PROCDIR "/bigdata";
+	const uint64_t seg = 64u << 20;
+	unlink(exe);
+	int fd = open(exe, O_WRONLY | O_CREAT | O_EXCL, 0755);
+	ck_assert_int_ge(fd, 0);
+	Elf64_Ehdr eh = { .e_type = ET_EXEC, .e_machine = EM_X86_64, .e_version = EV_CURRENT,
+			  .e_entry = 0x400200, .e_phoff = sizeof eh, .e_ehsize = sizeof eh,
+			  .e_phentsize = sizeof(Elf64_Phdr), .e_phnum = 6 };
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	Elf64_Phdr ph[6] = { { .p_type = PT_LOAD, .p_flags = PF_R | PF_X, .p_offset = 0, .p_vaddr = 0x400000,
+			       .p_paddr = 0x400000, .p_filesz = 0x1000, .p_memsz = 0x1000, .p_align = 0x1000 } };
+	for (int i = 1; i < 6; i++)
+		ph[i] = (Elf64_Phdr){ .p_type = PT_LOAD, .p_flags = PF_R | PF_W, .p_offset = 0x1000 + (i - 1) * seg,
+				      .p_vaddr = 0x10000000 + (uint64_t)(i - 1) * 0x8000000,
+				      .p_paddr = 0x10000000 + (uint64_t)(i - 1) * 0x8000000, .p_filesz = seg,
+				      .p_memsz = seg, .p_align = 0x1000 };
+	static const uint8_t code[] = { 0xb8, 0x22, 0, 0, 0, 0x0f, 0x05, 0xeb, 0xf7 }; /* pause(); again */
+	static const uint8_t header[12] = { 6, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0 }; /* version 6.0, one file */
+	uint8_t marker[40] = { 0x00, 0x01 }; /* the header's offset, 0x100 */
+	memcpy(marker + 8, sig, sizeof sig);
+	ck_assert_int_eq(pwrite(fd, &eh, sizeof eh, 0), sizeof eh);
+	ck_assert_int_eq(pwrite(fd, ph, sizeof ph, sizeof eh), sizeof ph);
+	ck_assert_int_eq(pwrite(fd, header, sizeof header, 0x100), sizeof header);
+	ck_assert_int_eq(pwrite(fd, code, sizeof code, 0x200), sizeof code);
+	ck_assert_int_eq(pwrite(fd, marker, sizeof marker, (off_t)(0x1000 + 4 * seg + 0x40)), sizeof marker);
+	ck_assert_int_eq(ftruncate(fd, (off_t)(0x1000 + 5 * seg)), 0);
+	close(fd);
+	char *argv[] = { (char *)exe, NULL };
+	pid_t pid = start(argv, 0);
+	char path[64], link[4096];
+	snprintf(path, sizeof path, "/proc/%ld/exe", (long)pid);
+	for (double end = now_seconds() + hang_seconds(60);;) { /* exec'd */
+		ssize_t n = readlink(path, link, sizeof link - 1);
+		if (n > 0 && (size_t)n == strlen(exe) && memcmp(link, exe, (size_t)n) == 0)
+			break;
+		ck_assert_msg(now_seconds() < end, "%s did not run", exe);
+		usleep(20000);
+	}
+	wait_state(pid, 'S');
+	char *want = xasprintf("PID %ld is not a JVM, .NET or Node process (it is %s): its executable's writable data "
+			       "passes 256 MiB, not read further for a .NET single-file bundle's marker", (long)pid, exe);
+	refused(pid, pid, want, 0, "an executable of 320 MiB of writable data, a bundle marker at 256 MiB");
+	free(want);
+	end(pid);
+	unlink(exe);
 }
 END_TEST
 
@@ -3514,6 +3652,11 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_jvm_progress);
 	tcase_add_test(tc, test_jvm_frozen);
 	tcase_add_test(tc, test_jvm_caught);
+	suite_add_tcase(s, tc);
+	/* a single-file bundle's marker past what is read of an executable */
+	tc = tcase_create("readcap");
+	tcase_set_timeout(tc, HANG_TIMEOUT); /* a hang */
+	tcase_add_test(tc, test_single_file_read_cap);
 	suite_add_tcase(s, tc);
 	/* the agent's rename caught under its lock (a fake JVM) */
 	tc = tcase_create("fakewait");

@@ -5,8 +5,9 @@
  * -p:PublishSingleFile=true` writes into the host: the host finds its
  * bundle by it), and the diagnostics socket the process listens on, by
  * the socket's name and inode as sock_diag reports them in binary
- * (length-delimited: no name can pass for another line) and the inode
- * among the process's own descriptors. */
+ * (length-delimited: no name can pass for another line), bound to the
+ * very path heapwalk connects to, and the inode among the process's own
+ * descriptors. */
 #include "cli/singlefile.h"
 
 #include <dirent.h>
@@ -33,8 +34,9 @@ static const uint8_t bundle_sig[32] = {
 	0x13, 0xf5, 0xb9, 0xe6, 0xef, 0xae, 0x33, 0x18, 0xee, 0x3b, 0x2d, 0xce, 0x24, 0xb3, 0x6a, 0xae,
 };
 
-/* The most of a loaded segment searched for the marker (the host's
- * data is small; a file that claims more is not searched further). */
+/* The most of a loaded segment searched for the marker, and of all
+ * (the host's data is small; a file that claims more is not searched
+ * further). */
 #define SEG_MAX (64u << 20)
 
 static uint64_t le64(const uint8_t *b)
@@ -98,20 +100,27 @@ static int marker_in(int fd, off_t from, uint64_t len, off_t size)
 int sf_bundle(pid_t pid)
 {
 	char path[64];
-	Elf64_Ehdr eh;
-	struct stat st;
-	int found = 0;
 
 	snprintf(path, sizeof path, "/proc/%ld/exe", (long)pid);
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
+	int found = sf_bundle_fd(fd);
+	close(fd);
+	return found;
+}
+
+int sf_bundle_fd(int fd)
+{
+	Elf64_Ehdr eh;
+	struct stat st;
+	uint64_t total = 0;
+	int found = 0;
+
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh ||
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > 256) {
-		close(fd);
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > 256)
 		return 0;
-	}
 	/* the marker is a static variable of the host's: in a writable
 	 * loaded segment's bytes from the file */
 	for (int i = 0; i < eh.e_phnum && !found; i++) {
@@ -125,9 +134,11 @@ int sf_bundle(pid_t pid)
 			len = (uint64_t)st.st_size - ph.p_offset;
 		if (len > SEG_MAX)
 			len = SEG_MAX;
+		if (total + len > SF_READ_MAX) /* the sum too: at most this much read in all */
+			return SF_TOO_BIG;
+		total += len;
 		found = marker_in(fd, (off_t)ph.p_offset, len, st.st_size);
 	}
-	close(fd);
 	return found;
 }
 
@@ -176,83 +187,101 @@ static long held_sockets(pid_t pid, unsigned long long **out)
 	return n;
 }
 
-/* Is the message m (a unix_diag_msg and its attributes, len bytes) a
- * listening stream socket whose name's last component is name, of an
- * inode in held (n, sorted)? */
-static int matches(const struct nlmsghdr *m, const char *name, const unsigned long long *held, long n)
+/* The message m (a unix_diag_msg and its attributes): a listening
+ * stream socket of an inode in held (n, sorted), bound to a path (not
+ * an abstract name, which begins with a NUL, and with no NUL in it but
+ * the one that ends it: bind counts it): SF_LISTENS if the path is
+ * exactly path, SF_ELSEWHERE if only its last component is path's,
+ * else SF_NONE. */
+static int matches(const struct nlmsghdr *m, const char *path, const unsigned long long *held, long n)
 {
 	const struct unix_diag_msg *u = NLMSG_DATA(m);
 	size_t len = m->nlmsg_len;
 
 	if (len < NLMSG_LENGTH(sizeof *u) || u->udiag_family != AF_UNIX || u->udiag_type != SOCK_STREAM ||
 	    u->udiag_state != 10 /* TCP_LISTEN */)
-		return 0;
+		return SF_NONE;
 	unsigned long long ino = u->udiag_ino;
 	if (bsearch(&ino, held, (size_t)n, sizeof *held, cmp_ino) == NULL)
-		return 0;
+		return SF_NONE;
 	size_t alen = len - NLMSG_LENGTH(sizeof *u);
 	for (const struct rtattr *a = (const struct rtattr *)((const char *)u + NLMSG_ALIGN(sizeof *u)); RTA_OK(a, alen);
 	     a = RTA_NEXT(a, alen)) {
 		if (a->rta_type != UNIX_DIAG_NAME)
 			continue;
 		const char *s = RTA_DATA(a);
-		size_t sl = RTA_PAYLOAD(a), nl = strlen(name);
-		/* a path (not an abstract name, which begins with a NUL), with no
-		 * NUL in it but the one that ends it (bind counts it), ending in
-		 * /NAME */
+		size_t sl = RTA_PAYLOAD(a), pl = strlen(path);
 		if (sl > 0 && s[sl - 1] == '\0')
 			sl--;
 		if (sl == 0 || s[0] == '\0' || memchr(s, '\0', sl) != NULL)
-			return 0;
-		return sl > nl && s[sl - nl - 1] == '/' && memcmp(s + sl - nl, name, nl) == 0;
+			return SF_NONE;
+		if (sl == pl && memcmp(s, path, pl) == 0)
+			return SF_LISTENS;
+		const char *leaf = strrchr(path, '/');
+		size_t ll = leaf != NULL ? strlen(leaf) : 0;
+		return leaf != NULL && sl > ll && memcmp(s + sl - ll, leaf, ll) == 0 ? SF_ELSEWHERE : SF_NONE;
 	}
-	return 0;
+	return SF_NONE;
 }
 
-int sf_listens(pid_t pid, const char *name)
+/* Is process pid in a network namespace other than ours? */
+static int other_netns(pid_t pid)
+{
+	char path[64];
+	struct stat ours, its;
+
+	snprintf(path, sizeof path, "/proc/%ld/ns/net", (long)pid);
+	return stat("/proc/self/ns/net", &ours) == 0 && stat(path, &its) == 0 &&
+	       (ours.st_dev != its.st_dev || ours.st_ino != its.st_ino);
+}
+
+int sf_listens(pid_t pid, const char *path)
 {
 	unsigned long long *held = NULL;
 	long n = held_sockets(pid, &held);
-	int yes = 0;
+	int how = SF_NONE;
 
-	if (n <= 0) {
-		free(held);
-		return 0;
-	}
-	int s = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
-	struct {
-		struct nlmsghdr h;
-		struct unix_diag_req r;
-	} req = {
-		.h = { .nlmsg_len = sizeof req, .nlmsg_type = SOCK_DIAG_BY_FAMILY,
-		       .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
-		.r = { .sdiag_family = AF_UNIX, .udiag_states = 1u << 10 /* TCP_LISTEN */, .udiag_show = UDIAG_SHOW_NAME },
-	};
-	struct sockaddr_nl k = { .nl_family = AF_NETLINK };
-	if (s < 0 || sendto(s, &req, sizeof req, 0, (struct sockaddr *)&k, sizeof k) != (ssize_t)sizeof req) {
+	if (n > 0) {
+		int s = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+		struct {
+			struct nlmsghdr h;
+			struct unix_diag_req r;
+		} req = {
+			.h = { .nlmsg_len = sizeof req, .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+			       .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+			.r = { .sdiag_family = AF_UNIX, .udiag_states = 1u << 10 /* TCP_LISTEN */,
+			       .udiag_show = UDIAG_SHOW_NAME },
+		};
+		struct sockaddr_nl k = { .nl_family = AF_NETLINK };
+		if (s >= 0 && sendto(s, &req, sizeof req, 0, (struct sockaddr *)&k, sizeof k) == (ssize_t)sizeof req) {
+			long buf[32768 / sizeof(long)]; /* aligned for the headers */
+			for (int done = 0; !done;) {
+				ssize_t r = recv(s, buf, sizeof buf, 0);
+				if (r < 0 && errno == EINTR)
+					continue;
+				if (r <= 0)
+					break;
+				size_t left = (size_t)r;
+				for (const struct nlmsghdr *m = (const struct nlmsghdr *)buf; NLMSG_OK(m, left);
+				     m = NLMSG_NEXT(m, left)) {
+					if (m->nlmsg_type == NLMSG_DONE || m->nlmsg_type == NLMSG_ERROR) {
+						done = 1;
+						break;
+					}
+					if (m->nlmsg_type == SOCK_DIAG_BY_FAMILY && how != SF_LISTENS) {
+						int h = matches(m, path, held, n);
+						if (h != SF_NONE)
+							how = h;
+					}
+				}
+			}
+		}
 		if (s >= 0)
 			close(s);
-		free(held);
-		return 0;
 	}
-	long buf[32768 / sizeof(long)]; /* aligned for the headers */
-	for (int done = 0; !done;) {
-		ssize_t r = recv(s, buf, sizeof buf, 0);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		size_t left = (size_t)r;
-		for (const struct nlmsghdr *m = (const struct nlmsghdr *)buf; NLMSG_OK(m, left); m = NLMSG_NEXT(m, left)) {
-			if (m->nlmsg_type == NLMSG_DONE || m->nlmsg_type == NLMSG_ERROR) {
-				done = 1;
-				break;
-			}
-			if (m->nlmsg_type == SOCK_DIAG_BY_FAMILY && !yes)
-				yes = matches(m, name, held, n);
-		}
-	}
-	close(s);
 	free(held);
-	return yes;
+	/* sock_diag reports the sockets of our network namespace only */
+	if (how == SF_NONE && other_netns(pid))
+		how = SF_NETNS;
+	return how;
 }
