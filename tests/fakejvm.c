@@ -31,7 +31,8 @@
  *            ("whole\n"), waits until another process opens that file
  *            (heapwalk, watching it: inotify), takes the status file's
  *            lock, renames the file to FILE, and never answers nor lets
- *            go of the lock
+ *            go of the lock; with $FAKEJVM_DIRECT, writes FILE itself
+ *            at once (no FILE.tmp-PID ever), then takes the lock
  * With $FAKEJVM_UID and $FAKEJVM_GID it runs as that user once its /tmp
  * is mounted (its perf data and socket that user's, as a JVM of
  * another user's). It writes READY (a path outside /tmp) when set up,
@@ -217,16 +218,17 @@ static void renamed(const char *o)
 	snprintf(tmp, sizeof tmp, "%s.tmp-%ld", d + 6, (long)getpid());
 	snprintf(dir, sizeof dir, "%s", d + 6);
 	*strrchr(dir, '/') = '\0';
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	int direct = getenv("FAKEJVM_DIRECT") != NULL;
+	int fd = open(direct ? d + 6 : tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
 	if (fd < 0)
 		return;
 	say(fd, "whole\n", 6);
 	close(fd);
-	int in = inotify_init1(IN_CLOEXEC);
-	if (in < 0 || inotify_add_watch(in, dir, IN_OPEN) < 0)
+	int in = direct ? -1 : inotify_init1(IN_CLOEXEC);
+	if (!direct && (in < 0 || inotify_add_watch(in, dir, IN_OPEN) < 0))
 		return;
 	const char *leaf = strrchr(tmp, '/') + 1;
-	for (int seen = 0; !seen;) {
+	for (int seen = direct; !seen;) {
 		char ev[4096] __attribute__((aligned(8)));
 		ssize_t r = read(in, ev, sizeof ev);
 		if (r <= 0)
@@ -237,7 +239,7 @@ static void renamed(const char *o)
 		}
 	}
 	int sfd = open(status, O_WRONLY | O_NOFOLLOW | O_NONBLOCK);
-	if (sfd < 0 || flock(sfd, LOCK_EX) < 0 || rename(tmp, d + 6) < 0)
+	if (sfd < 0 || flock(sfd, LOCK_EX) < 0 || (!direct && rename(tmp, d + 6) < 0))
 		return;
 	for (;;)
 		pause();

@@ -2048,7 +2048,9 @@ END_TEST
  * heapwalk has seen its FILE.tmp-PID: no timing): past
  * HEAPWALK_SNAPSHOT_WALL heapwalk cannot take the lock, and FILE, the
  * very file it saw, is reported written, status 0, its content the
- * fake's; nothing else left, the status file removed. */
+ * fake's; nothing else left, the status file removed. And FILE made at
+ * once, never seen as FILE.tmp-PID: given up, status 2, FILE said to be
+ * there but not known whole (never 'nothing written'), left as it is. */
 START_TEST(test_fake_renamed_late)
 {
 	const char *agent = getenv("HEAPWALK_AGENT");
@@ -2080,6 +2082,29 @@ START_TEST(test_fake_renamed_late)
 	ck_assert_int_eq(unlink(PROCDIR "/renamed.hprof"), 0);
 	assert_nothing_written("renamed.hprof");
 	assert_fake_tmp_clean(pid, "its rename seen past the wall");
+	end(pid);
+
+	/* FILE written at once, never as FILE.tmp-PID: there, but not the
+	 * file heapwalk saw written, so not said written whole, nor that
+	 * nothing was */
+	setenv("FAKEJVM_DIRECT", "1", 1);
+	pid = fake_start("renamed", "renamed");
+	unsetenv("FAKEJVM_DIRECT");
+	snprintf(cmd, sizeof cmd, "env PATH=" NOJCMD " HEAPWALK_SNAPSHOT_WALL=2 %s snapshot %ld " PROCDIR
+		 "/renamed.hprof 2>" PROCDIR "/renamed.err", heapwalk(), (long)pid);
+	out = run(cmd, &st);
+	err = file_bytes(PROCDIR "/renamed.err", &n);
+	char *want2 = xasprintf("heapwalk: PID %ld did not finish heapwalk's agent's dump in 2 s (HEAPWALK_SNAPSHOT_WALL): "
+				"given up; " PROCDIR "/renamed.hprof is there, but heapwalk never saw it written: not "
+				"known to be whole\n", (long)pid);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2 && *out == '\0' && strcmp(err, want2) == 0,
+		      "status %d, said:\n%s\non stderr:\n%s\nnot:\n%s", st, out, err, want2);
+	free(want2);
+	free(out);
+	free(err);
+	ck_assert_int_eq(access(PROCDIR "/renamed.hprof", F_OK), 0); /* left as it is */
+	ck_assert_int_eq(unlink(PROCDIR "/renamed.hprof"), 0);
+	assert_fake_tmp_clean(pid, "its file written at once, past the wall");
 	end(pid);
 }
 END_TEST

@@ -184,12 +184,19 @@ static int load_here(const struct proc_info *p, void *arg, struct sbuf *out, str
 		rc = 1;
 	} else if (rc == HS_LATE) {
 		int dump = strncmp(l->command, "dump:", 5) == 0;
+		struct stat fin;
 		sbuf_reset(err);
 		hs_growth_end(l->g, 0);
 		sbuf_printf(err, "PID %ld did not finish heapwalk's agent's %s in %.0f s (HEAPWALK_SNAPSHOT_WALL): "
-			    "given up; %s", (long)p->pid, dump ? "dump" : "mark", l->wall_s,
-			    dump ? "nothing written (should the JVM still be writing it, the agent removes its file when "
-				   "done)" : "no mark made (should the JVM still make it, the agent undoes it when done)");
+			    "given up; ", (long)p->pid, dump ? "dump" : "mark", l->wall_s);
+		if (dump && l->g != NULL && fstatat(l->g->dir, l->final, &fin, AT_SYMLINK_NOFOLLOW) == 0) {
+			/* there, but not the file seen as FILE.tmp-PID: not vouched for */
+			esc_append(err, (const uint8_t *)l->command + 5, strlen(l->command + 5), 0);
+			sbuf_adds(err, " is there, but heapwalk never saw it written: not known to be whole");
+		} else
+			sbuf_adds(err, dump ? "nothing written (should the JVM still be writing it, the agent removes its "
+					      "file when done)"
+					    : "no mark made (should the JVM still make it, the agent undoes it when done)");
 	}
 	if (rc == 0) {
 		read_status(fd, line, sizeof line);
