@@ -2479,6 +2479,32 @@ START_TEST(test_jvm_progress)
 			      args, st, out);
 		free(out);
 	}
+	if (agent != NULL && access(agent, R_OK) == 0) {
+		/* a link at the agent's temporary name (another user's, in a
+		 * shared directory): not followed, the file it names not
+		 * written; the snapshot refused in one line */
+		char link[256];
+		snprintf(link, sizeof link, PROCDIR "/jlink.hprof.tmp-%ld", (long)pid);
+		unlink(link);
+		unlink(PROCDIR "/jlink.hprof");
+		ck_assert_int_eq(system("printf victim >" PROCDIR "/jvictim"), 0);
+		ck_assert_int_eq(symlink(PROCDIR "/jvictim", link), 0);
+		snprintf(args, sizeof args, "%s -q snapshot %ld " PROCDIR "/jlink.hprof 2>&1", heapwalk(), (long)pid);
+		char *out = run(args, &st);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2 && strstr(out, "there already") != NULL, "status %d: %s",
+			      st, out);
+		free(out);
+		size_t n;
+		char *v = file_bytes(PROCDIR "/jvictim", &n);
+		ck_assert_msg(v != NULL && n == 6 && memcmp(v, "victim", 6) == 0, "the file the link names was written: %zu bytes",
+			      n);
+		free(v);
+		struct stat ls;
+		ck_assert_msg(lstat(link, &ls) == 0 && S_ISLNK(ls.st_mode), "the link is gone or replaced");
+		ck_assert_msg(access(PROCDIR "/jlink.hprof", F_OK) != 0, "a dump was written");
+		unlink(link);
+		unlink(PROCDIR "/jvictim");
+	}
 	char *cg = freezer();
 	if (cg != NULL) {
 		unlink(PROCDIR "/jprog.hprof");

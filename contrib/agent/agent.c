@@ -1640,9 +1640,14 @@ static int do_dump(JNIEnv *jni, const char *path, struct err *e, char *summary, 
 	}
 	measure_layout(&d); /* its few objects are garbage by the collection */
 	(*g_ti)->ForceGarbageCollection(g_ti);
-	d.o.f = fopen(tmp, "wb");
+	/* made here, never a file already there: a link another user
+	 * planted at the name is not followed, nor a file of theirs written */
+	int tfd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	d.o.f = tfd < 0 ? NULL : fdopen(tfd, "wb");
 	if (d.o.f == NULL) {
-		fail(e, "%s: %s", tmp, strerror(errno));
+		fail(e, "%s: %s", tmp, errno == EEXIST ? "there already (not written over, not followed)" : strerror(errno));
+		if (tfd >= 0)
+			close(tfd);
 		return -1;
 	}
 	d.o.buf = xmalloc(1 << 22);

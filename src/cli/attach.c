@@ -179,8 +179,10 @@ static int load_here(const struct proc_info *p, void *arg, struct sbuf *out, str
 	} else if (how == RENAMED) { /* whole, renamed past the wall: its line not seen */
 		sbuf_reset(err);
 		hs_growth_end(l->g, 0);
-		sbuf_printf(out, "dump %s finished past the wall (%.0f s, HEAPWALK_SNAPSHOT_WALL): written whole; "
-			    "the agent's counts not read", l->command + 5, l->wall_s);
+		sbuf_adds(out, "dump ");
+		esc_append(out, (const uint8_t *)l->command + 5, strlen(l->command + 5), 0);
+		sbuf_printf(out, " finished past the wall (%.0f s, HEAPWALK_SNAPSHOT_WALL): written whole; "
+			    "the agent's counts not read", l->wall_s);
 		rc = 1;
 	} else if (rc == HS_LATE) {
 		int dump = strncmp(l->command, "dump:", 5) == 0;
@@ -306,7 +308,7 @@ int agent_snapshot(const struct proc_info *p, const char *file, struct sbuf *res
 	}
 	/* the file the agent writes, FILE.tmp-PID (its pid as it knows it),
 	 * looked at in FILE's directory meanwhile */
-	struct hs_growth g = { .pid = p->pid, .dir = open(abs, O_PATH | O_DIRECTORY | O_CLOEXEC), .held = -1 };
+	struct hs_growth g = { .pid = p->pid, .dir = open(abs, O_PATH | O_DIRECTORY | O_CLOEXEC), .held = -1, .uid = p->uid };
 	char *tmp = xasprintf("%s.tmp-%ld", base, p->nspid);
 	g.name = tmp;
 	strcat(abs, strcmp(abs, "/") == 0 ? "" : "/");

@@ -367,8 +367,8 @@ static void growth_note(struct hs_growth *g)
 	int fd = openat(g->dir, g->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != g->uid || st.st_nlink != 1) {
+		close(fd); /* another user's file at the name, or linked elsewhere: not the JVM's dump */
 		return;
 	}
 	hs_growth_close(g);
@@ -390,7 +390,8 @@ int hs_growth_is(const struct hs_growth *g, const char *name)
 	struct stat st;
 
 	return g != NULL && g->held >= 0 && fstatat(g->dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	       S_ISREG(st.st_mode) && st.st_dev == g->dev && st.st_ino == g->ino;
+	       S_ISREG(st.st_mode) && st.st_dev == g->dev && st.st_ino == g->ino && st.st_uid == g->uid &&
+	       st.st_nlink == 1;
 }
 
 void hs_growth_end(struct hs_growth *g, int ok)

@@ -47,6 +47,7 @@ struct hs_growth {
 	int held;
 	dev_t dev;
 	ino_t ino;
+	uid_t uid; /* the JVM's user: a file of another's is never its dump */
 };
 /* Progress on (on, and stderr a terminal) or off, for the dumps after. */
 void hs_progress(int on);
