@@ -26,6 +26,13 @@
  *                    the dump's directory
  *              slow  copied it, made $FAKEJVM_MARK, and answers 60 s
  *                    later
+ *   renamed  an attach socket that takes `load` of the agent's dump as
+ *            an agent frozen in its finish would: it writes FILE.tmp-PID
+ *            ("whole\n"), waits until another process opens that file
+ *            (heapwalk, watching it: inotify), takes the status file's
+ *            lock, renames the file to FILE, and never answers nor lets
+ *            go of the lock; with $FAKEJVM_DIRECT, writes FILE itself
+ *            at once (no FILE.tmp-PID ever), then takes the lock
  * With $FAKEJVM_UID and $FAKEJVM_GID it runs as that user once its /tmp
  * is mounted (its perf data and socket that user's, as a JVM of
  * another user's). It writes READY (a path outside /tmp) when set up,
@@ -45,6 +52,8 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
@@ -195,6 +204,47 @@ static void dump(int c, const char *path)
 	say(c, msg, strlen(msg));
 }
 
+/* `load` in mode renamed, its options o (status:DEV:INO:/tmp/NAME,
+ * dump:FILE): see the top. Returns only if the options are not so. */
+static void renamed(const char *o)
+{
+	char status[256], tmp[4200], dir[4200];
+	const char *f = strncmp(o, "status:", 7) == 0 ? strchr(o, '/') : NULL;
+	const char *d = f != NULL ? strstr(f, ",dump:") : NULL;
+
+	if (d == NULL || (size_t)(d - f) >= sizeof status || strlen(d + 6) + 32 >= sizeof tmp)
+		return;
+	snprintf(status, sizeof status, "%.*s", (int)(d - f), f);
+	snprintf(tmp, sizeof tmp, "%s.tmp-%ld", d + 6, (long)getpid());
+	snprintf(dir, sizeof dir, "%s", d + 6);
+	*strrchr(dir, '/') = '\0';
+	int direct = getenv("FAKEJVM_DIRECT") != NULL;
+	int fd = open(direct ? d + 6 : tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd < 0)
+		return;
+	say(fd, "whole\n", 6);
+	close(fd);
+	int in = direct ? -1 : inotify_init1(IN_CLOEXEC);
+	if (!direct && (in < 0 || inotify_add_watch(in, dir, IN_OPEN) < 0))
+		return;
+	const char *leaf = strrchr(tmp, '/') + 1;
+	for (int seen = direct; !seen;) {
+		char ev[4096] __attribute__((aligned(8)));
+		ssize_t r = read(in, ev, sizeof ev);
+		if (r <= 0)
+			return;
+		for (char *q = ev; q < ev + r; q += sizeof(struct inotify_event) + ((struct inotify_event *)q)->len) {
+			struct inotify_event *e = (struct inotify_event *)q;
+			seen |= e->len > 0 && strcmp(e->name, leaf) == 0;
+		}
+	}
+	int sfd = open(status, O_WRONLY | O_NOFOLLOW | O_NONBLOCK);
+	if (sfd < 0 || flock(sfd, LOCK_EX) < 0 || (!direct && rename(tmp, d + 6) < 0))
+		return;
+	for (;;)
+		pause();
+}
+
 static void serve(int s, const char *mode)
 {
 	static char big[1 << 16];
@@ -214,12 +264,15 @@ static void serve(int s, const char *mode)
 			say(c, "0\n", 2);
 			for (int i = 0; i < 32; i++) /* 2 MiB */
 				say(c, big, sizeof big);
+		} else if (strcmp(part[1], "load") == 0 && strcmp(mode, "renamed") == 0) {
+			renamed(part[4]);
 		} else if (strcmp(part[1], "load") == 0) {
-			/* the agent's options: status:FILE,COMMAND */
+			/* the agent's options: status:DEV:INO:FILE,COMMAND */
 			char file[256];
 			const char *o = part[4];
-			if (strncmp(o, "status:", 7) == 0 && strcspn(o + 7, ",") < sizeof file) {
-				snprintf(file, sizeof file, "%.*s", (int)strcspn(o + 7, ","), o + 7);
+			const char *f = strncmp(o, "status:", 7) == 0 ? strchr(o, '/') : NULL;
+			if (f != NULL && strcspn(f, ",") < sizeof file) {
+				snprintf(file, sizeof file, "%.*s", (int)strcspn(f, ","), f);
 				int fd = open(file, O_WRONLY | O_TRUNC);
 				const char line[] = "error: bad\033[2J\033]0;owned\007 news\rhere\n";
 				if (fd >= 0) {
@@ -269,7 +322,7 @@ int main(int argc, char **argv)
 	if (strcmp(mode, "nojvm") != 0)
 		perf_data();
 	if (strcmp(mode, "flood") == 0 || strcmp(mode, "ctrl") == 0 || strcmp(mode, "trunc") == 0 ||
-	    strcmp(mode, "dump") == 0)
+	    strcmp(mode, "dump") == 0 || strcmp(mode, "renamed") == 0)
 		s = listener();
 	int fd = open(argv[3], O_WRONLY | O_CREAT, 0644);
 	if (fd < 0)

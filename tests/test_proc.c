@@ -21,6 +21,7 @@
  * another user could plant (a larger key, the runtime's own name owned by
  * another user, a link, one served by another process) are never used. */
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -2042,6 +2043,72 @@ START_TEST(test_fake_controls)
 }
 END_TEST
 
+/* The agent renamed its dump whole and then was frozen, still holding
+ * the status file's lock (the fake JVM in mode renamed plays it, once
+ * heapwalk has seen its FILE.tmp-PID: no timing): past
+ * HEAPWALK_SNAPSHOT_WALL heapwalk cannot take the lock, and FILE, the
+ * very file it saw, is reported written, status 0, its content the
+ * fake's; nothing else left, the status file removed. And FILE made at
+ * once, never seen as FILE.tmp-PID: given up, status 2, FILE said to be
+ * there but not known whole (never 'nothing written'), left as it is. */
+START_TEST(test_fake_renamed_late)
+{
+	const char *agent = getenv("HEAPWALK_AGENT");
+	if (!fake_built())
+		return;
+	if (agent == NULL || access(agent, R_OK) != 0) {
+		fprintf(stderr, "proc: the agent is not built: its late rename is not tested\n");
+		return;
+	}
+	unlink(PROCDIR "/renamed.hprof");
+	unlink(PROCDIR "/renamed.err");
+	pid_t pid = fake_start("renamed", "renamed");
+	char cmd[1024];
+	int st;
+	snprintf(cmd, sizeof cmd, "env PATH=" NOJCMD " HEAPWALK_SNAPSHOT_WALL=2 %s snapshot %ld " PROCDIR
+		 "/renamed.hprof 2>" PROCDIR "/renamed.err", heapwalk(), (long)pid);
+	char *out = run(cmd, &st);
+	size_t n;
+	char *err = file_bytes(PROCDIR "/renamed.err", &n);
+	const char *want = "dump " PROCDIR "/renamed.hprof finished past the wall (2 s, HEAPWALK_SNAPSHOT_WALL): "
+			   "written whole; the agent's counts not read\n";
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strcmp(out, want) == 0 && n == 0,
+		      "status %d, said:\n%s\non stderr:\n%s\nnot:\n%s", st, out, err, want);
+	free(out);
+	free(err);
+	char *dump = file_bytes(PROCDIR "/renamed.hprof", &n);
+	ck_assert_msg(n == 6 && memcmp(dump, "whole\n", 6) == 0, "FILE is not the fake's (%zu bytes)", n);
+	free(dump);
+	ck_assert_int_eq(unlink(PROCDIR "/renamed.hprof"), 0);
+	assert_nothing_written("renamed.hprof");
+	assert_fake_tmp_clean(pid, "its rename seen past the wall");
+	end(pid);
+
+	/* FILE written at once, never as FILE.tmp-PID: there, but not the
+	 * file heapwalk saw written, so not said written whole, nor that
+	 * nothing was */
+	setenv("FAKEJVM_DIRECT", "1", 1);
+	pid = fake_start("renamed", "renamed");
+	unsetenv("FAKEJVM_DIRECT");
+	snprintf(cmd, sizeof cmd, "env PATH=" NOJCMD " HEAPWALK_SNAPSHOT_WALL=2 %s snapshot %ld " PROCDIR
+		 "/renamed.hprof 2>" PROCDIR "/renamed.err", heapwalk(), (long)pid);
+	out = run(cmd, &st);
+	err = file_bytes(PROCDIR "/renamed.err", &n);
+	char *want2 = xasprintf("heapwalk: PID %ld did not finish heapwalk's agent's dump in 2 s (HEAPWALK_SNAPSHOT_WALL): "
+				"given up; " PROCDIR "/renamed.hprof is there, but heapwalk never saw it written: not "
+				"known to be whole\n", (long)pid);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2 && *out == '\0' && strcmp(err, want2) == 0,
+		      "status %d, said:\n%s\non stderr:\n%s\nnot:\n%s", st, out, err, want2);
+	free(want2);
+	free(out);
+	free(err);
+	ck_assert_int_eq(access(PROCDIR "/renamed.hprof", F_OK), 0); /* left as it is */
+	ck_assert_int_eq(unlink(PROCDIR "/renamed.hprof"), 0);
+	assert_fake_tmp_clean(pid, "its file written at once, past the wall");
+	end(pid);
+}
+END_TEST
+
 /* Until pid's state is s ('T': stopped; 'S' sleeping), a minute at most. */
 static void wait_state(pid_t pid, char s)
 {
@@ -2412,6 +2479,32 @@ START_TEST(test_jvm_progress)
 			      args, st, out);
 		free(out);
 	}
+	if (agent != NULL && access(agent, R_OK) == 0) {
+		/* a link at the agent's temporary name (another user's, in a
+		 * shared directory): not followed, the file it names not
+		 * written; the snapshot refused in one line */
+		char link[256];
+		snprintf(link, sizeof link, PROCDIR "/jlink.hprof.tmp-%ld", (long)pid);
+		unlink(link);
+		unlink(PROCDIR "/jlink.hprof");
+		ck_assert_int_eq(system("printf victim >" PROCDIR "/jvictim"), 0);
+		ck_assert_int_eq(symlink(PROCDIR "/jvictim", link), 0);
+		snprintf(args, sizeof args, "%s -q snapshot %ld " PROCDIR "/jlink.hprof 2>&1", heapwalk(), (long)pid);
+		char *out = run(args, &st);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2 && strstr(out, "there already") != NULL, "status %d: %s",
+			      st, out);
+		free(out);
+		size_t n;
+		char *v = file_bytes(PROCDIR "/jvictim", &n);
+		ck_assert_msg(v != NULL && n == 6 && memcmp(v, "victim", 6) == 0, "the file the link names was written: %zu bytes",
+			      n);
+		free(v);
+		struct stat ls;
+		ck_assert_msg(lstat(link, &ls) == 0 && S_ISLNK(ls.st_mode), "the link is gone or replaced");
+		ck_assert_msg(access(PROCDIR "/jlink.hprof", F_OK) != 0, "a dump was written");
+		unlink(link);
+		unlink(PROCDIR "/jvictim");
+	}
 	char *cg = freezer();
 	if (cg != NULL) {
 		unlink(PROCDIR "/jprog.hprof");
@@ -2462,6 +2555,56 @@ START_TEST(test_jvm_progress)
 	free(cg);
 }
 END_TEST
+
+/* heapwalk ARGS (heapwalk's agent's command on the frozen JVM of
+ * test_jvm_frozen) in a child, its standard error and status as
+ * hw_stderr's; meanwhile the name of the status file it made in the
+ * JVM's /tmp (PROCDIR/frozen.tmp), in name (n bytes). */
+static char *hw_agent_named(const char *args, int *rc, char *name, size_t n)
+{
+	char cmd[2048];
+	int st = 0;
+
+	name[0] = '\0';
+	unlink(PROCDIR "/frozen.err");
+	snprintf(cmd, sizeof cmd, "exec env PATH=" NOJCMD " %s %s 2>" PROCDIR "/frozen.err >/dev/null", heapwalk(),
+		 args);
+	pid_t hw = fork();
+	ck_assert_int_ge(hw, 0);
+	if (hw == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(hw, &st, WNOHANG) == 0) {
+		DIR *d = opendir(PROCDIR "/frozen.tmp");
+		struct dirent *e;
+		ck_assert_ptr_nonnull(d);
+		while (name[0] == '\0' && (e = readdir(d)) != NULL)
+			if (strncmp(e->d_name, "heapwalk-status-", 16) == 0)
+				snprintf(name, n, "%s", e->d_name);
+		closedir(d);
+		usleep(10000);
+	}
+	size_t len;
+	*rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return file_bytes(PROCDIR "/frozen.err", &len);
+}
+
+/* The status file name, given up on and removed, made again in the
+ * frozen JVM's /tmp by another user (nobody), writable by all, as one
+ * who hopes the agent writes there once the JVM is thawed. */
+static void replant(const char *name)
+{
+	char cmd[1024];
+	uid_t uid;
+	gid_t gid;
+
+	nobody(&uid, &gid);
+	ck_assert_msg(name[0] != '\0', "no status file seen in the frozen JVM's /tmp");
+	snprintf(cmd, sizeof cmd, "setpriv --reuid=%ld --regid=%ld --clear-groups sh -c 'umask 0 && : >" PROCDIR
+		 "/frozen.tmp/%s'", (long)uid, (long)gid, name);
+	ck_assert_int_eq(system(cmd), 0);
+}
 
 /* A real JVM that does not answer in time: frozen (after its socket is
  * open, as one stuck in a long safepoint or a full swap would be:
@@ -2519,7 +2662,76 @@ START_TEST(test_jvm_frozen)
 		ck_assert_msg(strncmp(e->d_name, "heapwalk", 8) != 0 && strncmp(e->d_name, ".attach_pid", 11) != 0,
 			      "left in the frozen JVM's /tmp: %s", e->d_name);
 	closedir(d);
+	/* heapwalk's agent, its snapshot and its mark: given up on alike,
+	 * and once thawed the JVM loads the agent for each, which finds
+	 * its caller gone and does nothing */
+	const char *agent = getenv("HEAPWALK_AGENT");
+	int agent_too = agent != NULL && access(agent, R_OK) == 0;
+	if (!agent_too)
+		fprintf(stderr, "proc: the agent is not built: its bounded wait is not tested\n");
+	/* the first two's status files made again by nobody once given up:
+	 * the thawed JVM's agent must not take them for its callers' */
+	char planted[3][256];
+	for (int m = 0; m < 3 && agent_too; m++) {
+		if (m == 0)
+			snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/frozen.hprof", (long)pid);
+		else
+			snprintf(args, sizeof args, "mark %ld", (long)pid);
+		setenv("HEAPWALK_SNAPSHOT_WALL", "2", 1);
+		err = hw_agent_named(args, &rc, planted[m], sizeof planted[m]);
+		unsetenv("HEAPWALK_SNAPSHOT_WALL");
+		want = xasprintf("heapwalk: PID %ld did not finish heapwalk's agent's %s in 2 s (HEAPWALK_SNAPSHOT_WALL): "
+				 "given up; %s\n", (long)pid, m ? "mark" : "dump",
+				 m ? "no mark made (should the JVM still make it, the agent undoes it when done)"
+				   : "nothing written (should the JVM still be writing it, the agent removes its file when "
+				     "done)");
+		ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "%s: status %d, said:\n%s\nnot:\n%s", args, rc, err,
+			      want);
+		free(want);
+		free(err);
+	}
+	assert_nothing_written("frozen.hprof");
+	d = opendir(PROCDIR "/frozen.tmp");
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL)
+		ck_assert_msg(strncmp(e->d_name, "heapwalk", 8) != 0 && strncmp(e->d_name, ".attach_pid", 11) != 0,
+			      "left in the frozen JVM's /tmp by the agent's commands: %s", e->d_name);
+	closedir(d);
+	for (int m = 0; m < 2 && agent_too; m++)
+		replant(planted[m]);
 	freeze(cg, pid, 0);
+	/* the two loads given up on, taken by the thawed JVM in turn: the
+	 * agent's line for each (to its standard error, our log) */
+	for (double end = now_seconds() + hang_seconds(60); agent_too;) {
+		size_t n;
+		int said = 0;
+		char *log = file_bytes(PROCDIR "/frozen.log", &n);
+		for (const char *q = strstr(log, "(its caller gave up waiting): nothing done"); q != NULL;
+		     q = strstr(q + 1, "(its caller gave up waiting): nothing done"))
+			said++;
+		ck_assert_msg(said <= 3, "the agent ran %d times: %s", said, log);
+		if (said == 3) {
+			free(log);
+			break;
+		}
+		ck_assert_msg(now_seconds() < end, "the thawed JVM's agent did not find its callers gone: %.3000s", log);
+		free(log);
+		usleep(50000);
+	}
+	assert_nothing_written("frozen.hprof");
+	for (int m = 0; m < 2 && agent_too; m++) { /* nobody's files: left as they were */
+		char path[512];
+		struct stat st;
+		uid_t uid;
+		gid_t gid;
+		nobody(&uid, &gid);
+		snprintf(path, sizeof path, PROCDIR "/frozen.tmp/%s", planted[m]);
+		ck_assert_msg(stat(path, &st) == 0 && st.st_size == 0 && st.st_uid == uid,
+			      "%s, planted by nobody: written to by the agent (%lld bytes)", path, (long long)st.st_size);
+		unlink(path);
+	}
+	if (agent_too)
+		mark_ok(pid, 1); /* the marks given up on were not made */
 	snapshot_ok("", pid, "frozen.hprof", "a JVM thawed");
 	assert_untouched(pid, "a JVM frozen, given up on, thawed");
 	assert_dumps(pid, "frozen", 0, "a JVM frozen, given up on, thawed");
@@ -2534,12 +2746,154 @@ START_TEST(test_jvm_frozen)
 }
 END_TEST
 
+/* The status file's name if the process pid holds it open (a link in
+ * /proc/PID/fd to /tmp/heapwalk-status-*: its agent is running), in
+ * name; else 0. */
+static int holds_status(pid_t pid, char *name, size_t n)
+{
+	char dir[64], path[400], to[400];
+	struct dirent *e;
+	int found = 0;
+
+	snprintf(dir, sizeof dir, "/proc/%ld/fd", (long)pid);
+	DIR *d = opendir(dir);
+	while (d != NULL && !found && (e = readdir(d)) != NULL) {
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		ssize_t len = readlink(path, to, sizeof to - 1);
+		if (len > 0) {
+			to[len] = '\0';
+			if (strncmp(to, "/tmp/heapwalk-status-", 21) == 0) {
+				snprintf(name, n, "%s", to + 5);
+				found = 1;
+			}
+		}
+	}
+	if (d != NULL)
+		closedir(d);
+	return found;
+}
+
+/* heapwalk's agent caught in its run: a JVM of a million objects (its
+ * dump and mark take a while), in its own /tmp, frozen as soon as it
+ * holds the status file open (the agent has begun; for a dump, once
+ * FILE.tmp-PID is there too), then given up on
+ * after HEAPWALK_SNAPSHOT_WALL: while it is still frozen, no FILE, no
+ * FILE.tmp-PID and no status file are left; thawed, the agent ends its
+ * run finding its caller gone: its dump removed, its mark undone (its
+ * lines in the JVM's log), no FILE ever, and the next mark is mark 1. */
+START_TEST(test_jvm_caught)
+{
+	const char *agent = getenv("HEAPWALK_AGENT");
+	if (geteuid() != 0 || !have("unshare") || !sleeper() || agent == NULL || access(agent, R_OK) != 0 ||
+	    system("unshare -m --propagation private true 2>/dev/null") != 0) {
+		fprintf(stderr, "proc: not root, no JDK, no agent or no mount namespaces: the caught agent test is skipped\n");
+		return;
+	}
+	char *cg = freezer();
+	if (cg == NULL) {
+		fprintf(stderr, "proc: the caught agent test is skipped\n");
+		return;
+	}
+	FILE *f = fopen(PROCDIR "/Hold.java", "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("public class Hold { static Object[] held = new Object[1000000];\n"
+	      "  public static void main(String[] a) throws Exception {\n"
+	      "    for (int i = 0; i < held.length; i++) held[i] = new int[] { i };\n"
+	      "    new java.io.FileOutputStream(a[0]).close(); Thread.sleep(" LIFE_S "000); } }\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "cd " PROCDIR " && %s Hold.java", getenv("JAVAC"));
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(system("rm -rf " PROCDIR "/caught.tmp " PROCDIR "/caught.hprof* && mkdir -m 1777 " PROCDIR
+				"/caught.tmp"), 0);
+	unlink(PROCDIR "/caught.ready");
+	char script[1024];
+	snprintf(script, sizeof script, "mount --bind " PROCDIR "/caught.tmp /tmp && exec %s -cp " PROCDIR " Hold "
+		 PROCDIR "/caught.ready", getenv("JAVA"));
+	char *argv[] = { "unshare", "-m", "--propagation", "private", "sh", "-c", script, NULL };
+	tied = 1;
+	pid_t pid = start_logged(argv, "caught", 0);
+	tied = 0;
+	wait_ready(PROCDIR "/caught.ready", pid);
+	wait_exec(pid, "java");
+	for (int m = 0; m < 2; m++) {
+		char args[512], name[400] = "";
+		if (m == 0)
+			snprintf(args, sizeof args, "exec env PATH=" NOJCMD " HEAPWALK_SNAPSHOT_WALL=5 %s snapshot %ld " PROCDIR
+				 "/caught.hprof 2>" PROCDIR "/caught.err", heapwalk(), (long)pid);
+		else
+			snprintf(args, sizeof args, "exec env PATH=" NOJCMD " HEAPWALK_SNAPSHOT_WALL=5 %s mark %ld 2>" PROCDIR
+				 "/caught.err", heapwalk(), (long)pid);
+		pid_t hw = fork();
+		ck_assert_int_ge(hw, 0);
+		if (hw == 0) {
+			execl("/bin/sh", "sh", "-c", args, (char *)NULL);
+			_exit(127);
+		}
+		int st = 0, caught = 0;
+		char part[512]; /* the dump's, frozen once it is there */
+		snprintf(part, sizeof part, PROCDIR "/caught.hprof.tmp-%ld", (long)pid);
+		while (waitpid(hw, &st, WNOHANG) == 0 &&
+		       !(caught = holds_status(pid, name, sizeof name) && (m == 1 || access(part, F_OK) == 0)))
+			usleep(1000);
+		if (caught) {
+			freeze(cg, pid, 1);
+			ck_assert_int_eq(waitpid(hw, &st, 0), hw);
+		}
+		size_t n;
+		char *err = file_bytes(PROCDIR "/caught.err", &n);
+		ck_assert_msg(caught && WIFEXITED(st) && WEXITSTATUS(st) == 2 && strstr(err, "given up; ") != NULL,
+			      "%s: not caught in its run (%d), status %d: %s", args, caught, st, err);
+		free(err);
+		/* while frozen: nothing of the run left (the dump's file was
+		 * there when it was frozen) */
+		assert_nothing_written("caught.hprof");
+		char path[512];
+		snprintf(path, sizeof path, PROCDIR "/caught.tmp/%s", name);
+		ck_assert_msg(access(path, F_OK) != 0, "%s left", path);
+		freeze(cg, pid, 0);
+		const char *said = m ? "(its status file is gone): the mark undone" : "(its status file is gone): the dump removed";
+		for (double end = now_seconds() + hang_seconds(120);;) {
+			char *log = file_bytes(PROCDIR "/caught.log", &n);
+			int there = strstr(log, said) != NULL;
+			ck_assert_msg(there || now_seconds() < end, "the thawed agent did not say '%s': %.3000s", said, log);
+			free(log);
+			if (there)
+				break;
+			usleep(50000);
+		}
+		assert_nothing_written("caught.hprof");
+	}
+	mark_ok(pid, 1); /* the mark given up on was undone */
+	DIR *d = opendir(PROCDIR "/caught.tmp");
+	struct dirent *e;
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) != NULL)
+		ck_assert_msg(strncmp(e->d_name, "heapwalk", 8) != 0, "left in the JVM's /tmp: %s", e->d_name);
+	closedir(d);
+	end(pid);
+	ck_assert_msg(rmdir(cg) == 0, "%s: %s", cg, strerror(errno));
+	free(cg);
+}
+END_TEST
+
 #define DNOUT TEST_BUILDDIR "/dumps/dotnet/out"
 
 /* The .NET workload as a service, its standard input a pipe whose end
  * we hold (it runs until that closes), its output in log, with env
  * ("NAME=VALUE", or NULL) set; its pid once it has said it. */
-static pid_t dotnet_start(const char *log, const char *env, int *hold)
+static pid_t dotnet_start_argv(char *const argv[], const char *log, const char *env, int *hold);
+
+static pid_t dotnet_start_exe(const char *exe, const char *log, const char *env, int *hold)
+{
+	char *argv[] = { (char *)exe, NULL };
+
+	return dotnet_start_argv(argv, log, env, hold);
+}
+
+/* dotnet_start_exe, the workload run by argv (argv[0] found in PATH:
+ * a program that ends by exec'ing it, its pid unchanged). */
+static pid_t dotnet_start_argv(char *const argv[], const char *log, const char *env, int *hold)
 {
 	int in[2];
 	pid_t pid;
@@ -2556,7 +2910,10 @@ static pid_t dotnet_start(const char *log, const char *env, int *hold)
 		close(in[1]);
 		if (env != NULL)
 			putenv((char *)env);
-		execl(DNOUT "/Workload", "Workload", (char *)NULL);
+		if (argv[1] == NULL)
+			execl(argv[0], "Workload", (char *)NULL);
+		else
+			execvp(argv[0], argv);
 		_exit(127);
 	}
 	close(in[0]);
@@ -2577,6 +2934,11 @@ static pid_t dotnet_start(const char *log, const char *env, int *hold)
 	}
 	ck_abort_msg("the workload said nothing in 60 s: %s", log);
 	return -1;
+}
+
+static pid_t dotnet_start(const char *log, const char *env, int *hold)
+{
+	return dotnet_start_exe(DNOUT "/Workload", log, env, hold);
 }
 
 /* The workload ended as it ends itself, its standard input closed (it
@@ -2801,6 +3163,225 @@ START_TEST(test_dotnet_bounds)
 	free(err);
 	assert_workload(PROCDIR "/bounds.nettrace");
 	dotnet_end(pid, hold);
+}
+END_TEST
+
+#define SFDIR PROCDIR "/singlefile"
+
+/* The workload published as one self-contained file, the runtime linked
+ * into its executable (no libcoreclr.so to map): SFDIR/out/Workload; 0
+ * (said) when it cannot be published (the runtime's pack comes from
+ * NuGet). */
+static int single_file_workload(void)
+{
+	if (!dotnet_workload())
+		return 0;
+	procdir();
+	if (system("test " SFDIR "/out/Workload -nt " TEST_SRCDIR "/dotnet/Program.cs") == 0)
+		return 1;
+	if (system("rm -rf " SFDIR " && mkdir -p " SFDIR "/src && cp " TEST_SRCDIR "/dotnet/Program.cs " TEST_SRCDIR
+		   "/dotnet/Workload.csproj " SFDIR "/src/ && cd " SFDIR "/src && DOTNET_CLI_TELEMETRY_OPTOUT=1 "
+		   "DOTNET_NOLOGO=1 dotnet publish -c Release -r linux-x64 --self-contained -p:PublishSingleFile=true "
+		   "-o ../out > ../publish.log 2>&1") != 0) {
+		fprintf(stderr, "proc: the .NET workload could not be published as a self-contained single file (see "
+				SFDIR "/publish.log; its runtime pack comes from NuGet): skipped\n");
+		return 0;
+	}
+	return 1;
+}
+
+/* python3 listening on a socket named as the .NET runtime names its
+ * diagnostics socket in dir, for process of (its own with 0): the name
+ * without the process behind it. Its pid once listening. */
+static pid_t plant_diag(const char *dir, pid_t of, const char *ready)
+{
+	char who[32];
+
+	snprintf(who, sizeof who, "%ld", (long)of);
+	char *argv[] = { "python3", "-c",
+			 "import os, socket, sys, time\n"
+			 "pid = int(sys.argv[2]) or os.getpid()\n"
+			 "st = open('/proc/%d/stat' % pid).read()\n"
+			 "start = st[st.rindex(')') + 2:].split()[19]\n"
+			 "s = socket.socket(socket.AF_UNIX)\n"
+			 "s.bind('%s/dotnet-diagnostic-%d-%s-socket' % (sys.argv[1], pid, start))\n"
+			 "s.listen(1)\n"
+			 "open(sys.argv[3], 'w').close()\n"
+			 "time.sleep(" LIFE_S ")\n",
+			 (char *)dir, who, (char *)ready, NULL };
+	unlink(ready);
+	pid_t pid = start(argv, 0);
+	wait_ready(ready, pid);
+	return pid;
+}
+
+/* A self-contained single-file .NET app maps no libcoreclr.so (the
+ * runtime is linked into its executable): told by its executable's
+ * bundle marker and by the diagnostics socket it listens on
+ * itself (sock_diag), and snapshotted, the workload's own counts in it.
+ * Refused in one line, untouched: the app with its diagnostics off (the
+ * marker, no socket), the same with a socket of its name planted by
+ * another process (the name, not its socket), the same holding a
+ * listening socket of its name that python3 bound in another directory
+ * and exec'd it with (inherited: its, but not at the path heapwalk
+ * connects to), the app with its diagnostics on in a network namespace
+ * of its own (sock_diag does not show its socket), and python3
+ * listening on the name of its own pid and start (the socket, no
+ * bundle). */
+START_TEST(test_dotnet_single_file)
+{
+	int hold;
+
+	if (!single_file_workload() || !have("python3"))
+		return;
+	pid_t pid = dotnet_start_exe(SFDIR "/out/Workload", PROCDIR "/sf.log", NULL, &hold);
+	char path[64];
+	size_t n;
+	snprintf(path, sizeof path, "/proc/%ld/maps", (long)pid);
+	char *maps = file_bytes(path, &n);
+	ck_assert_msg(strstr(maps, "libcoreclr.so") == NULL, "the single-file app maps libcoreclr.so");
+	free(maps);
+	char args[512];
+	int rc;
+	unlink(PROCDIR "/sf.nettrace");
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/sf.nettrace", (long)pid);
+	char *err = hw_stderr(args, 0, &rc);
+	ck_assert_msg(rc == 0 && *err == '\0', "%s: status %d: %s", args, rc, err);
+	free(err);
+	assert_workload(PROCDIR "/sf.nettrace");
+	assert_untouched(pid, "the single-file .NET workload");
+	dotnet_end(pid, hold);
+
+	ck_assert_int_eq(system("rm -rf " PROCDIR "/sfdn && mkdir -p " PROCDIR "/sfdn"), 0);
+	pid = dotnet_start_exe(SFDIR "/out/Workload", PROCDIR "/sf.log",
+			       "DOTNET_EnableDiagnostics=0", &hold);
+	const char *tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char *bound = xasprintf("%s%sdotnet-diagnostic-%ld-%llu-socket", tmpdir,
+				tmpdir[strlen(tmpdir) - 1] == '/' ? "" : "/", (long)pid, start_key(pid));
+	char *want = xasprintf("PID %ld's executable is a .NET single-file bundle, but it holds no listening socket "
+			       "bound to %s (its diagnostics off: DOTNET_EnableDiagnostics=0?): not known for a .NET "
+			       "process", (long)pid, bound);
+	refused(pid, pid, want, 0, "the single-file .NET workload, its diagnostics off");
+	pid_t py = plant_diag("/tmp", pid, PROCDIR "/sfpy.ready");
+	refused(pid, pid, want, 0, "the single-file .NET workload, its diagnostics off, a socket of its name planted");
+	end(py);
+	dotnet_end(pid, hold);
+	free(want);
+	free(bound);
+
+	/* python3 binds and listens on the name of its own pid and start in
+	 * another directory, then becomes the app (exec: the same pid and
+	 * start), which inherits the socket */
+	char *inherit[] = { "python3", "-c",
+			    "import os, socket, sys\n"
+			    "st = open('/proc/self/stat').read()\n"
+			    "start = st[st.rindex(')') + 2:].split()[19]\n"
+			    "s = socket.socket(socket.AF_UNIX)\n"
+			    "s.bind('%s/dotnet-diagnostic-%d-%s-socket' % (sys.argv[1], os.getpid(), start))\n"
+			    "s.listen(1)\n"
+			    "s.set_inheritable(True)\n"
+			    "os.execv(sys.argv[2], ['Workload'])\n",
+			    PROCDIR "/sfdn", SFDIR "/out/Workload", NULL };
+	pid = dotnet_start_argv(inherit, PROCDIR "/sf.log", "DOTNET_EnableDiagnostics=0", &hold);
+	bound = xasprintf("%s%sdotnet-diagnostic-%ld-%llu-socket", tmpdir, tmpdir[strlen(tmpdir) - 1] == '/' ? "" : "/",
+			  (long)pid, start_key(pid));
+	char path2[256];
+	snprintf(path2, sizeof path2, PROCDIR "/sfdn/dotnet-diagnostic-%ld-%llu-socket", (long)pid, start_key(pid));
+	struct stat sst;
+	ck_assert_msg(lstat(path2, &sst) == 0 && S_ISSOCK(sst.st_mode), "python3 bound no %s", path2);
+	want = xasprintf("PID %ld's executable is a .NET single-file bundle, but the socket it holds by its "
+			 "diagnostics socket's name is bound elsewhere (inherited or received: not its runtime's), "
+			 "not to %s: not known for a .NET process", (long)pid, bound);
+	refused(pid, pid, want, 0, "the single-file .NET workload, its diagnostics off, an inherited socket of its name");
+	dotnet_end(pid, hold);
+	free(want);
+	free(bound);
+
+	/* its diagnostics on, in a network namespace of its own */
+	if (geteuid() == 0 && have("unshare") && system("unshare -n true 2>/dev/null") == 0) {
+		char *netns[] = { "unshare", "-n", SFDIR "/out/Workload", NULL };
+		pid = dotnet_start_argv(netns, PROCDIR "/sf.log", NULL, &hold);
+		want = xasprintf("PID %ld's executable is a .NET single-file bundle, but it is in another network "
+				 "namespace, whose sockets sock_diag does not show: its diagnostics socket cannot be told "
+				 "for its own (run heapwalk in that namespace)", (long)pid);
+		refused(pid, pid, want, 0, "the single-file .NET workload in a network namespace of its own");
+		dotnet_end(pid, hold);
+		free(want);
+	} else {
+		fprintf(stderr, "proc: not root or no unshare -n: the single-file app in its own network namespace "
+				"is skipped\n");
+	}
+
+	py = plant_diag(PROCDIR "/sfdn", 0, PROCDIR "/sfpy.ready");
+	refused_not_runtime(py, "python3 listening on the .NET diagnostics socket's name for it");
+	end(py);
+}
+END_TEST
+
+/* An executable made here (x86-64 ELF, a loop of pause(2)) whose five
+ * writable loaded segments are 64 MiB each (a sparse file), the .NET
+ * host's bundle marker (and a header it points to) at the start of the
+ * fifth: past SF_READ_MAX (256 MiB read in all) before it. Its process
+ * is refused in one line that says so, untouched. */
+START_TEST(test_single_file_read_cap)
+{
+	static const uint8_t sig[32] = {
+		0x8b, 0x12, 0x02, 0xb9, 0x6a, 0x61, 0x20, 0x38, 0x72, 0x7b, 0x93, 0x02, 0x14, 0xd7, 0xa0, 0x32,
+		0x13, 0xf5, 0xb9, 0xe6, 0xef, 0xae, 0x33, 0x18, 0xee, 0x3b, 0x2d, 0xce, 0x24, 0xb3, 0x6a, 0xae,
+	};
+#if !defined(__x86_64__)
+	fprintf(stderr, "proc: not x86-64: the single-file read cap is not tested\n");
+	return;
+#endif
+	procdir();
+	const char *exe = PROCDIR "/bigdata";
+	const uint64_t seg = 64u << 20;
+	unlink(exe);
+	int fd = open(exe, O_WRONLY | O_CREAT | O_EXCL, 0755);
+	ck_assert_int_ge(fd, 0);
+	Elf64_Ehdr eh = { .e_type = ET_EXEC, .e_machine = EM_X86_64, .e_version = EV_CURRENT,
+			  .e_entry = 0x400200, .e_phoff = sizeof eh, .e_ehsize = sizeof eh,
+			  .e_phentsize = sizeof(Elf64_Phdr), .e_phnum = 6 };
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	Elf64_Phdr ph[6] = { { .p_type = PT_LOAD, .p_flags = PF_R | PF_X, .p_offset = 0, .p_vaddr = 0x400000,
+			       .p_paddr = 0x400000, .p_filesz = 0x1000, .p_memsz = 0x1000, .p_align = 0x1000 } };
+	for (int i = 1; i < 6; i++)
+		ph[i] = (Elf64_Phdr){ .p_type = PT_LOAD, .p_flags = PF_R | PF_W, .p_offset = 0x1000 + (i - 1) * seg,
+				      .p_vaddr = 0x10000000 + (uint64_t)(i - 1) * 0x8000000,
+				      .p_paddr = 0x10000000 + (uint64_t)(i - 1) * 0x8000000, .p_filesz = seg,
+				      .p_memsz = seg, .p_align = 0x1000 };
+	static const uint8_t code[] = { 0xb8, 0x22, 0, 0, 0, 0x0f, 0x05, 0xeb, 0xf7 }; /* pause(); again */
+	static const uint8_t header[12] = { 6, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0 }; /* version 6.0, one file */
+	uint8_t marker[40] = { 0x00, 0x01 }; /* the header's offset, 0x100 */
+	memcpy(marker + 8, sig, sizeof sig);
+	ck_assert_int_eq(pwrite(fd, &eh, sizeof eh, 0), sizeof eh);
+	ck_assert_int_eq(pwrite(fd, ph, sizeof ph, sizeof eh), sizeof ph);
+	ck_assert_int_eq(pwrite(fd, header, sizeof header, 0x100), sizeof header);
+	ck_assert_int_eq(pwrite(fd, code, sizeof code, 0x200), sizeof code);
+	ck_assert_int_eq(pwrite(fd, marker, sizeof marker, (off_t)(0x1000 + 4 * seg + 0x40)), sizeof marker);
+	ck_assert_int_eq(ftruncate(fd, (off_t)(0x1000 + 5 * seg)), 0);
+	close(fd);
+	char *argv[] = { (char *)exe, NULL };
+	pid_t pid = start(argv, 0);
+	char path[64], link[4096];
+	snprintf(path, sizeof path, "/proc/%ld/exe", (long)pid);
+	for (double end = now_seconds() + hang_seconds(60);;) { /* exec'd */
+		ssize_t n = readlink(path, link, sizeof link - 1);
+		if (n > 0 && (size_t)n == strlen(exe) && memcmp(link, exe, (size_t)n) == 0)
+			break;
+		ck_assert_msg(now_seconds() < end, "%s did not run", exe);
+		usleep(20000);
+	}
+	wait_state(pid, 'S');
+	char *want = xasprintf("PID %ld is not a JVM, .NET or Node process (it is %s): its executable's writable data "
+			       "passes 256 MiB, not read further for a .NET single-file bundle's marker", (long)pid, exe);
+	refused(pid, pid, want, 0, "an executable of 320 MiB of writable data, a bundle marker at 256 MiB");
+	free(want);
+	end(pid);
+	unlink(exe);
 }
 END_TEST
 
@@ -3102,6 +3683,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_dotnet_planted_name);
 	tcase_add_test(tc, test_dotnet_bounds);
 	tcase_add_test(tc, test_dotnet_in_namespaces);
+	tcase_add_test(tc, test_dotnet_single_file);
 	suite_add_tcase(s, tc);
 	/* HotSpot's dump fetched from the JVM's /tmp (cli/hsdump.c) */
 	tc = tcase_create("hsdump");
@@ -3120,6 +3702,17 @@ Suite *proc_suite(void)
 	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_jvm_progress);
 	tcase_add_test(tc, test_jvm_frozen);
+	tcase_add_test(tc, test_jvm_caught);
+	suite_add_tcase(s, tc);
+	/* a single-file bundle's marker past what is read of an executable */
+	tc = tcase_create("readcap");
+	tcase_set_timeout(tc, HANG_TIMEOUT); /* a hang */
+	tcase_add_test(tc, test_single_file_read_cap);
+	suite_add_tcase(s, tc);
+	/* the agent's rename caught under its lock (a fake JVM) */
+	tc = tcase_create("fakewait");
+	tcase_set_timeout(tc, HANG_TIMEOUT); /* a hang */
+	tcase_add_test(tc, test_fake_renamed_late);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stream");
 	tcase_set_timeout(tc, HANG_TIMEOUT); /* a hang */

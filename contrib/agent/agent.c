@@ -34,8 +34,25 @@
  *                 when the agent was loaded, if /proc does not tell), in
  *                 ms since the epoch; per object its id (hex) and the
  *                 wall-clock ms from start_ms to its allocation.
- *   status=FILE   writes one line for the caller: "ok ..." or
- *                 "error: ...". Give it before the command.
+ *   status=[DEV:INO:]FILE
+ *                 writes one line for the caller: "ok ..." or
+ *                 "error: ...". Give it once, before the command. FILE is
+ *                 the caller's, made before it loads the agent; the agent
+ *                 only writes into it, never makes it, and only if it is
+ *                 a regular file of the agent's own user with one link,
+ *                 not a symbolic link, and (DEV and INO given, in
+ *                 decimal) the very file of that device and inode: else
+ *                 it does nothing at all, before it takes any of the
+ *                 JVM's capabilities (someone else's file put at the
+ *                 name of one its caller removed). The caller that
+ *                 gave up waiting removes it: if it is gone when the
+ *                 agent starts, nothing is done; if it is gone when the
+ *                 agent has finished (told under a lock on the file,
+ *                 flock, which the caller takes to remove it), a dump is
+ *                 removed, not renamed, and a mark undone (the previous
+ *                 watermark restored: what it tagged counts as new).
+ *                 A dump looks every 4 MiB, a mark every 65536 objects,
+ *                 and stops there once the file is gone.
  *
  * Options are separated by commas, so file names cannot hold one.
  * Given at start (-agentpath:LIB=OPTIONS) or on attach (jcmd PID
@@ -53,6 +70,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -257,6 +277,20 @@ static void ti_free(void *p)
 /* ------------------------------------------------------------------ */
 /* The output file: big-endian writes, segments patched with their length. */
 
+/* The running command's status file (-1: none), and what was stopped
+ * part way because its caller gave up (removed it): 1 a dump, 2 a mark. */
+static int g_status_fd = -1, g_abandoned;
+
+/* The caller gave up on the running command: its status file has no
+ * link left. Looked at every chunk of a dump and every so many objects
+ * of a mark, so that a JVM given up on does not go on writing. */
+static int caller_gone(void)
+{
+	struct stat st;
+
+	return g_status_fd >= 0 && fstat(g_status_fd, &st) == 0 && st.st_nlink == 0;
+}
+
 struct out {
 	FILE *f;
 	char *buf;
@@ -264,6 +298,7 @@ struct out {
 	long long seg_start; /* offset of the open segment's length, or -1 */
 	uint64_t seg_len;
 	uint64_t bytes;
+	uint64_t chunk; /* bytes / 4 MiB when caller_gone was last asked */
 };
 
 static void w(struct out *o, const void *p, size_t n)
@@ -274,6 +309,13 @@ static void w(struct out *o, const void *p, size_t n)
 		o->err = errno ? errno : EIO;
 	o->bytes += n;
 	o->seg_len += n;
+	if (o->bytes >> 22 != o->chunk) {
+		o->chunk = o->bytes >> 22;
+		if (caller_gone()) {
+			g_abandoned = 1;
+			o->err = ECANCELED;
+		}
+	}
 }
 static void w1(struct out *o, unsigned v) { uint8_t b = (uint8_t)v; w(o, &b, 1); }
 static void w2(struct out *o, unsigned v) { uint8_t b[2] = { (uint8_t)(v >> 8), (uint8_t)v }; w(o, b, 2); }
@@ -1581,7 +1623,9 @@ static void prune_samples(void)
 	g_sample_ms = keep_ms;
 }
 
-static int do_dump(JNIEnv *jni, const char *path, struct err *e, char *summary, size_t nsum)
+/* keep: not NULL, the whole dump is left at its temporary name, which
+ * goes there (n bytes), for the caller to rename or remove. */
+static int do_dump(JNIEnv *jni, const char *path, struct err *e, char *summary, size_t nsum, char *keep, size_t n)
 {
 	struct dump d;
 	char tmp[4096];
@@ -1596,9 +1640,14 @@ static int do_dump(JNIEnv *jni, const char *path, struct err *e, char *summary, 
 	}
 	measure_layout(&d); /* its few objects are garbage by the collection */
 	(*g_ti)->ForceGarbageCollection(g_ti);
-	d.o.f = fopen(tmp, "wb");
+	/* made here, never a file already there: a link another user
+	 * planted at the name is not followed, nor a file of theirs written */
+	int tfd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	d.o.f = tfd < 0 ? NULL : fdopen(tfd, "wb");
 	if (d.o.f == NULL) {
-		fail(e, "%s: %s", tmp, strerror(errno));
+		fail(e, "%s: %s", tmp, errno == EEXIST ? "there already (not written over, not followed)" : strerror(errno));
+		if (tfd >= 0)
+			close(tfd);
 		return -1;
 	}
 	d.o.buf = xmalloc(1 << 22);
@@ -1666,7 +1715,9 @@ static int do_dump(JNIEnv *jni, const char *path, struct err *e, char *summary, 
 	free(d.o.buf);
 	if (d.o.err)
 		fail(e, "%s: %s", path, strerror(d.o.err));
-	if (!e->set && rename(tmp, path) != 0)
+	if (!e->set && keep != NULL)
+		snprintf(keep, n, "%s", tmp);
+	else if (!e->set && rename(tmp, path) != 0)
 		fail(e, "%s: %s", path, strerror(errno));
 	if (e->set) {
 		unlink(tmp);
@@ -1691,7 +1742,10 @@ static jint JNICALL tag_untagged(jlong class_tag, jlong size, jlong *tag_ptr, ji
 	uint64_t *n = user;
 
 	*tag_ptr = new_tag();
-	(*n)++;
+	if ((++*n & 0xffff) == 0 && caller_gone()) {
+		g_abandoned = 2;
+		return JVMTI_VISIT_ABORT;
+	}
 	return 0;
 }
 
@@ -1705,6 +1759,10 @@ static int do_mark(struct err *e, char *summary, size_t nsum)
 	memset(&cb, 0, sizeof cb);
 	cb.heap_iteration_callback = tag_untagged;
 	rc = (*g_ti)->IterateThroughHeap(g_ti, JVMTI_HEAP_FILTER_TAGGED, NULL, &cb, &tagged);
+	if (g_abandoned) { /* what it tagged counts as new, the watermark unmoved */
+		fail(e, "mark: its caller gave up waiting");
+		return -1;
+	}
 	if (rc != JVMTI_ERROR_NONE) {
 		fail(e, "IterateThroughHeap failed: %s", ti_error(rc));
 		return -1;
@@ -1887,46 +1945,142 @@ static int init(JavaVM *vm, int live, struct err *e)
 	return 0;
 }
 
-static void report(const char *status, const char *line)
+/* The end of a run for a caller that waits (sfd, its status file, or
+ * -1: none): under the file's lock, a caller still there (the file
+ * still linked) has the dump renamed into place (tmp, path) and the
+ * line written; one that gave up has the dump removed and the mark
+ * undone (a mark made: the previous watermark in old[3]). */
+static void finish(int sfd, const char *tmp, const char *path, const uint64_t old[3], int marked, char *line,
+		   size_t n)
 {
-	if (status) {
-		FILE *f = fopen(status, "w");
-		if (f) {
-			fprintf(f, "%s\n", line);
-			fclose(f);
-		}
+	struct stat st;
+
+	if (sfd < 0) {
+		if (strncmp(line, "error", 5) == 0)
+			fprintf(stderr, AGENT ": %s\n", line);
+		return;
 	}
-	if (strncmp(line, "error", 5) == 0)
-		fprintf(stderr, AGENT ": %s\n", line);
+	while (flock(sfd, LOCK_EX) < 0 && errno == EINTR)
+		;
+	if (fstat(sfd, &st) == 0 && st.st_nlink == 0) { /* the caller gave up and removed it */
+		if (tmp[0])
+			unlink(tmp);
+		if (marked) {
+			g_watermark = old[0];
+			g_marks = old[1];
+			g_mark_ms = old[2];
+		}
+		fprintf(stderr, AGENT ": the caller gave up waiting (its status file is gone): %s\n",
+			g_abandoned == 1 ? "the dump removed (stopped part way)"
+			: g_abandoned == 2 ? "the mark undone (stopped part way)"
+			: tmp[0] ? "the dump removed" : marked ? "the mark undone" : "nothing kept");
+	} else {
+		if (tmp[0] && strncmp(line, "ok", 2) == 0 && rename(tmp, path) != 0) {
+			snprintf(line, n, "error: %s: %s", path, strerror(errno));
+			unlink(tmp);
+		}
+		if (ftruncate(sfd, 0) < 0 || pwrite(sfd, line, strlen(line), 0) < 0 || pwrite(sfd, "\n", 1,
+		    (off_t)strlen(line)) < 0)
+			fprintf(stderr, AGENT ": the status file: %s\n", strerror(errno));
+		if (strncmp(line, "error", 5) == 0)
+			fprintf(stderr, AGENT ": %s\n", line);
+	}
+	flock(sfd, LOCK_UN);
+	close(sfd);
 }
 
-/* Runs the comma-separated commands in order; returns 0 or -1. */
+/* The status file of the option status:SPEC ([DEV:INO:]FILE), opened to
+ * write: its descriptor; or -1, nothing to be done (the file gone, or not
+ * the caller's: said on stderr), or -2 with e set. Never made, never
+ * followed if a link; O_NONBLOCK: a FIFO put there does not hold us. */
+static int status_open(const char *spec, struct err *e)
+{
+	unsigned long long dev = 0, ino = 0;
+	const char *file = spec;
+	int ids = spec[0] >= '0' && spec[0] <= '9';
+	struct stat st;
+
+	if (ids) {
+		char *end;
+		dev = strtoull(spec, &end, 10);
+		if (*end == ':')
+			ino = strtoull(end + 1, &end, 10);
+		if (*end != ':' || end[1] != '/') {
+			fail(e, "status:%s: not DEV:INO:/FILE", spec);
+			return -2;
+		}
+		file = end + 1;
+	}
+	int fd = open(file, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) { /* its caller gave up before we began */
+		fprintf(stderr, AGENT ": %s is gone (its caller gave up waiting): nothing done\n", file);
+		return -1;
+	}
+	if (fd < 0 && (errno == ELOOP || errno == ENXIO || errno == EACCES || errno == EPERM)) {
+		fprintf(stderr, AGENT ": %s is not its caller's status file, %s (its caller gave up waiting): "
+			"nothing done\n", file, strerror(errno));
+		return -1;
+	}
+	if (fd < 0) {
+		fail(e, "%s: %s", file, strerror(errno));
+		return -2;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_nlink != 1 ||
+	    (ids && (st.st_dev != (dev_t)dev || st.st_ino != (ino_t)ino))) {
+		fprintf(stderr, AGENT ": %s is not its caller's status file but another at its name (its caller gave "
+			"up waiting): nothing done\n", file);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Runs the comma-separated commands in order; returns 0 or -1. The
+ * status file is opened and checked first, before init takes anything
+ * of the JVM's. */
 static int run(JavaVM *vm, char *options, int live)
 {
 	struct err e = { .set = 0 };
 	char summary[1024] = "ok", line[1400];
-	const char *status = NULL;
 	JNIEnv *jni = NULL;
-	char *save = NULL;
+	char *save = NULL, tmp[4096] = "", path[4096] = "";
+	uint64_t old[3] = { g_watermark, g_marks, g_mark_ms };
+	int sfd = -1, marked = 0, statuses = 0;
 
-	if (init(vm, live, &e) == 0 && options) {
+	for (const char *q = options; q != NULL && *q; q = strchr(q, ',') ? strchr(q, ',') + 1 : NULL)
+		if (strncmp(q, "status:", 7) == 0 && statuses++ == 0) {
+			size_t len = strcspn(q + 7, ",");
+			char *spec = strndup(q + 7, len);
+			sfd = spec != NULL ? status_open(spec, &e) : -2;
+			free(spec);
+			if (sfd == -1)
+				return 0;
+		}
+	if (statuses > 1)
+		fail(&e, "status: given more than once");
+	g_status_fd = sfd;
+	g_abandoned = 0;
+	if (!e.set && init(vm, live, &e) == 0 && options) {
 		for (char *opt = strtok_r(options, ",", &save); opt && !e.set; opt = strtok_r(NULL, ",", &save)) {
 			char part[1024];
 			part[0] = 0;
 			if (strncmp(opt, "status:", 7) == 0) {
-				status = opt + 7;
+				/* opened above */
 			} else if (strcmp(opt, "mark") == 0) {
 				if (!live)
 					fail(&e, "mark: the JVM has not started yet (attach to mark)");
 				else
-					do_mark(&e, part, sizeof part);
+					marked = do_mark(&e, part, sizeof part) == 0;
 			} else if (strncmp(opt, "dump:", 5) == 0) {
 				if (!live)
 					fail(&e, "dump: the JVM has not started yet (attach to dump)");
 				else if ((*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_8) != JNI_OK)
 					fail(&e, "dump: no JNI environment in this thread");
-				else
-					do_dump(jni, opt + 5, &e, part, sizeof part);
+				else if (tmp[0] != '\0')
+					fail(&e, "dump: one dump a load");
+				else if (do_dump(jni, opt + 5, &e, part, sizeof part, sfd >= 0 ? tmp : NULL,
+						 sizeof tmp) == 0)
+					snprintf(path, sizeof path, "%s", opt + 5);
 			} else if (strncmp(opt, "sample:", 7) == 0) {
 				char *end;
 				long v = strtol(opt + 7, &end, 10);
@@ -1951,7 +2105,13 @@ static int run(JavaVM *vm, char *options, int live)
 		snprintf(line, sizeof line, "error: %s", e.msg);
 	else
 		snprintf(line, sizeof line, "%s", summary);
-	report(status, line);
+	if (e.set && tmp[0]) { /* a later option failed: the dump is not kept */
+		unlink(tmp);
+		tmp[0] = '\0';
+	}
+	finish(sfd, tmp, path, old, marked, line, sizeof line);
+	g_status_fd = -1;
+	g_abandoned = 0;
 	return e.set ? -1 : 0;
 }
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -92,7 +93,47 @@ static void read_status(int fd, char *line, size_t n)
 	line[strcspn(line, "\n")] = '\0';
 }
 
-struct load { const char *lib, *command; struct hs_growth *g; const char *final; };
+/* The agent's answer awaited this long at most, as HotSpot's own dump's
+ * (HEAPWALK_SNAPSHOT_WALL). */
+#define AGENT_WALL_S 1800
+
+/* The agent's run given up on (no answer in time, or the JVM gone or
+ * stopped meanwhile): under the lock on the status file fd, which the
+ * agent takes to end its run (contrib/agent/agent.c: finish), the file
+ * name removed from its /tmp (tmp), and the dump's partial file g's (if
+ * a dump); an agent still running then finds its caller gone and keeps
+ * nothing, and one not yet begun does nothing. GIVEN_UP then; DONE if
+ * the agent had finished before the lock was ours (its "ok" line in the
+ * file: its answer came just late; nothing removed). The lock is the
+ * agent's for as long as a rename and a line take: a few tries over a
+ * second; failing them the files are removed all the same, but should
+ * the dump's file as last seen (g) be at its final name (final) by
+ * then, the agent renamed it whole and was stopped before its line:
+ * RENAMED, the file kept. */
+enum { GIVEN_UP, DONE, RENAMED };
+static int give_up(int fd, int tmp, const char *name, const struct hs_growth *g, const char *final)
+{
+	char line[8];
+	int locked = 0, how = GIVEN_UP;
+
+	for (int i = 0; i < 20 && !(locked = flock(fd, LOCK_EX | LOCK_NB) == 0); i++)
+		usleep(50000);
+	read_status(fd, line, sizeof line);
+	if (locked && strncmp(line, "ok", 2) == 0)
+		how = DONE;
+	else if (g != NULL && final != NULL && hs_growth_is(g, final))
+		how = RENAMED;
+	if (how != DONE) {
+		unlinkat(tmp, name, 0);
+		if (g != NULL && how == GIVEN_UP)
+			unlinkat(g->dir, g->name, 0);
+	}
+	if (locked)
+		flock(fd, LOCK_UN);
+	return how;
+}
+
+struct load { const char *lib, *command; struct hs_growth *g; const char *final; double wall_s; };
 
 /* The load, as whoever may act in the JVM's /tmp (the JVM's own user:
  * see agent_run): the status file made there (its /tmp resolved inside
@@ -121,10 +162,44 @@ static int load_here(const struct proc_info *p, void *arg, struct sbuf *out, str
 		return -1;
 	}
 	int guarded = tmp_guard_at(tmp, name, 0) == 0;
-	snprintf(opts, sizeof opts, "status:/tmp/%s,%s", name, l->command);
+	struct stat fst;
+	if (fstat(fd, &fst) < 0)
+		memset(&fst, 0, sizeof fst); /* not ours then, for the agent: it does nothing */
+	/* the file's device and inode: the agent writes into this file only,
+	 * not another put at its name once it is removed */
+	snprintf(opts, sizeof opts, "status:%llu:%llu:/tmp/%s,%s", (unsigned long long)fst.st_dev,
+		 (unsigned long long)fst.st_ino, name, l->command);
 	const char *args[3] = { l->lib, "true", opts };
 	sbuf_init(&ans);
-	rc = hs_attach_shown(p, 0, l->g, "load", args, &st, &ans, err);
+	rc = hs_attach_shown(p, l->wall_s, l->g, "load", args, &st, &ans, err);
+	int how = rc < 0 ? give_up(fd, tmp, name, l->g, l->final) : GIVEN_UP;
+	if (how == DONE) {
+		sbuf_reset(err); /* done as the wait ended: its line is there */
+		rc = 0;
+	} else if (how == RENAMED) { /* whole, renamed past the wall: its line not seen */
+		sbuf_reset(err);
+		hs_growth_end(l->g, 0);
+		sbuf_adds(out, "dump ");
+		esc_append(out, (const uint8_t *)l->command + 5, strlen(l->command + 5), 0);
+		sbuf_printf(out, " finished past the wall (%.0f s, HEAPWALK_SNAPSHOT_WALL): written whole; "
+			    "the agent's counts not read", l->wall_s);
+		rc = 1;
+	} else if (rc == HS_LATE) {
+		int dump = strncmp(l->command, "dump:", 5) == 0;
+		struct stat fin;
+		sbuf_reset(err);
+		hs_growth_end(l->g, 0);
+		sbuf_printf(err, "PID %ld did not finish heapwalk's agent's %s in %.0f s (HEAPWALK_SNAPSHOT_WALL): "
+			    "given up; ", (long)p->pid, dump ? "dump" : "mark", l->wall_s);
+		if (dump && l->g != NULL && fstatat(l->g->dir, l->final, &fin, AT_SYMLINK_NOFOLLOW) == 0) {
+			/* there, but not the file seen as FILE.tmp-PID: not vouched for */
+			esc_append(err, (const uint8_t *)l->command + 5, strlen(l->command + 5), 0);
+			sbuf_adds(err, " is there, but heapwalk never saw it written: not known to be whole");
+		} else
+			sbuf_adds(err, dump ? "nothing written (should the JVM still be writing it, the agent removes its "
+					      "file when done)"
+					    : "no mark made (should the JVM still make it, the agent undoes it when done)");
+	}
 	if (rc == 0) {
 		read_status(fd, line, sizeof line);
 		if (l->g != NULL && strncmp(line, "ok", 2) == 0) { /* renamed once whole */
@@ -145,7 +220,10 @@ static int load_here(const struct proc_info *p, void *arg, struct sbuf *out, str
 			rc = -1;
 		}
 	}
+	if (rc == 1)
+		rc = 0;
 	hs_growth_end(l->g, 0); /* a line left open ended, for the error's */
+	hs_growth_close(l->g);
 	unlinkat(tmp, name, 0);
 	if (guarded)
 		tmp_unguard_at(tmp, name);
@@ -174,7 +252,9 @@ static int run(const struct proc_info *p, const char *command, struct hs_growth 
 		sbuf_adds(err, " as heapwalk does (another mount namespace: a container?), so it cannot load it");
 		return -2;
 	}
-	struct load l = { lib, command, g, final };
+	struct load l = { lib, command, g, final, 0 };
+	if (seconds_env("HEAPWALK_SNAPSHOT_WALL", AGENT_WALL_S, &l.wall_s, err) < 0)
+		return -1;
 	/* root and another user's JVM: that user's /tmp is theirs to plant
 	 * symlinks in, so the status file is made, read and removed by a
 	 * child of the JVM's uid and gid, and the agent writes it as them */
@@ -228,7 +308,7 @@ int agent_snapshot(const struct proc_info *p, const char *file, struct sbuf *res
 	}
 	/* the file the agent writes, FILE.tmp-PID (its pid as it knows it),
 	 * looked at in FILE's directory meanwhile */
-	struct hs_growth g = { .pid = p->pid, .dir = open(abs, O_PATH | O_DIRECTORY | O_CLOEXEC) };
+	struct hs_growth g = { .pid = p->pid, .dir = open(abs, O_PATH | O_DIRECTORY | O_CLOEXEC), .held = -1, .uid = p->uid };
 	char *tmp = xasprintf("%s.tmp-%ld", base, p->nspid);
 	g.name = tmp;
 	strcat(abs, strcmp(abs, "/") == 0 ? "" : "/");

@@ -9,7 +9,9 @@
  * nothing else is attached to) with `command` (the agent's
  * options, see contrib/agent/agent.c) and wait for it: 0 with the
  * agent's report in result ("mark 1 watermark=..."), or -1 with a
- * one-line error; -2 with one line, the JVM untouched, when the agent
+ * one-line error (also when the JVM has not answered in
+ * HEAPWALK_SNAPSHOT_WALL seconds, 1800 by default: the agent, should
+ * it still run, then keeps no dump and undoes its mark); -2 with one line, the JVM untouched, when the agent
  * cannot be loaded into it (no library, or the JVM does not see it: a
  * JVM in another mount namespace). */
 int agent_run(const struct proc_info *p, const char *command, struct sbuf *result, struct sbuf *err);

@@ -95,6 +95,23 @@ static int runtime_tmpdir(pid_t pid, struct sbuf *out, struct sbuf *err)
 	return 0;
 }
 
+int dotnet_socket_bound(pid_t pid, long nspid, unsigned long long start, struct sbuf *out, struct sbuf *err)
+{
+	size_t at = out->len;
+
+	if (runtime_tmpdir(pid, out, err) < 0)
+		return -1;
+	if (out->buf[at] != '/') { /* a relative TMPDIR: the runtime's GetTempPath would take it so; we cannot */
+		sbuf_printf(err, "PID %ld: its TMPDIR is not an absolute path: its diagnostics socket cannot be found",
+			    (long)pid);
+		return -1;
+	}
+	/* the runtime's name: its pid in its own PID namespace and, told
+	 * apart from an earlier process of the same pid, its start time */
+	sbuf_printf(out, "%sdotnet-diagnostic-%ld-%llu-socket", out->buf[out->len - 1] == '/' ? "" : "/", nspid, start);
+	return 0;
+}
+
 int dotnet_socket(const struct proc_info *p, struct sbuf *out, struct sbuf *err)
 {
 	struct stat st;
@@ -107,18 +124,8 @@ int dotnet_socket(const struct proc_info *p, struct sbuf *out, struct sbuf *err)
 	 * and its listener must be the process itself (dotnet_connect). */
 	if (!same_mounts(p->pid))
 		sbuf_printf(out, "/proc/%ld/root", (long)p->pid);
-	size_t root = out->len;
-	if (runtime_tmpdir(p->pid, out, err) < 0)
+	if (dotnet_socket_bound(p->pid, p->nspid, p->start, out, err) < 0)
 		return -1;
-	if (out->buf[root] != '/') { /* a relative TMPDIR: the runtime's GetTempPath would take it so; we cannot */
-		sbuf_printf(err, "PID %ld: its TMPDIR is not an absolute path: its diagnostics socket cannot be found",
-			    (long)p->pid);
-		return -1;
-	}
-	/* the runtime's name: its pid in its own PID namespace and, told
-	 * apart from an earlier process of the same pid, its start time */
-	sbuf_printf(out, "%sdotnet-diagnostic-%ld-%llu-socket", out->buf[out->len - 1] == '/' ? "" : "/",
-		    p->nspid, p->start);
 	sbuf_init(&shown);
 	esc_append(&shown, (const uint8_t *)out->buf, out->len, 0);
 	int rc = -1;

@@ -17,6 +17,13 @@
  * owned by the process's user: 0 with its path in out, or -1 with one
  * line in err. (Who serves it is checked when it is connected to.) */
 int dotnet_socket(const struct proc_info *p, struct sbuf *out, struct sbuf *err);
+/* The path that socket is bound to as the process names it (its TMPDIR
+ * and the name; dotnet_socket reaches it through /proc/PID/root when
+ * the process is in another mount namespace), for the process pid of
+ * pid nspid in its own PID namespace and start time start, added to
+ * out: 0, or -1 with one line in err (environ unreadable, or TMPDIR not
+ * an absolute path). */
+int dotnet_socket_bound(pid_t pid, long nspid, unsigned long long start, struct sbuf *out, struct sbuf *err);
 
 /* Collect the heap of the .NET process p (proc_identify) into file
  * (which must not exist: the stream goes to FILE.tmp-PID, renamed when

@@ -353,6 +353,47 @@ static void growth_show(struct hs_growth *g, int last)
 	g->drawn = !last;
 }
 
+/* g's file noted as it is now: at each poll, whether progress shows or
+ * not (the agent renames its file under a lock a caller that gives up
+ * may not get: attach.c's give_up then asks whether the file it saw is
+ * the final one). Opened only if a regular file, without blocking. */
+static void growth_note(struct hs_growth *g)
+{
+	struct stat st;
+
+	if (g == NULL || fstatat(g->dir, g->name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode) ||
+	    (g->held >= 0 && st.st_dev == g->dev && st.st_ino == g->ino))
+		return;
+	int fd = openat(g->dir, g->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != g->uid || st.st_nlink != 1) {
+		close(fd); /* another user's file at the name, or linked elsewhere: not the JVM's dump */
+		return;
+	}
+	hs_growth_close(g);
+	g->held = fd;
+	g->dev = st.st_dev;
+	g->ino = st.st_ino;
+}
+
+void hs_growth_close(struct hs_growth *g)
+{
+	if (g != NULL && g->held >= 0) {
+		close(g->held);
+		g->held = -1;
+	}
+}
+
+int hs_growth_is(const struct hs_growth *g, const char *name)
+{
+	struct stat st;
+
+	return g != NULL && g->held >= 0 && fstatat(g->dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISREG(st.st_mode) && st.st_dev == g->dev && st.st_ino == g->ino && st.st_uid == g->uid &&
+	       st.st_nlink == 1;
+}
+
 void hs_growth_end(struct hs_growth *g, int ok)
 {
 	if (g == NULL)
@@ -365,9 +406,9 @@ void hs_growth_end(struct hs_growth *g, int ok)
 }
 
 /* One request on the socket; the answer's status and output, waited
- * for wall_s seconds at most (0: as long as the JVM runs), g's file
- * shown meanwhile (NULL: none). -2, err untouched, when no one listens
- * on the socket (ECONNREFUSED). */
+ * for wall_s seconds at most (0: as long as the JVM runs; past it
+ * HS_LATE), g's file shown meanwhile (NULL: none). -2, err untouched,
+ * when no one listens on the socket (ECONNREFUSED). */
 static int converse(const struct proc_info *p, const struct jvm_tmp *t, double wall_s, struct hs_growth *g,
 		    const char *cmd, const char *const args[3], int *status, struct sbuf *out, struct sbuf *err)
 {
@@ -405,9 +446,12 @@ static int converse(const struct proc_info *p, const struct jvm_tmp *t, double w
 	for (double end = seconds() + wall_s;;) {
 		struct pollfd pf = { .fd = fd, .events = POLLIN };
 		int ready = poll(&pf, 1, g != NULL && show_progress ? 250 : 1000); /* a line to show: 4 times a second */
+		if (ready == 0)
+			growth_note(g);
 		if (ready == 0 && wall_s > 0 && seconds() > end) {
 			sbuf_printf(err, "PID %ld did not answer %s in %.0f s (HEAPWALK_SNAPSHOT_WALL): given up", (long)p->pid,
 				    cmd, wall_s);
+			rc = HS_LATE;
 			goto out;
 		}
 		if (ready == 0) {

@@ -3,6 +3,8 @@
 #ifndef HW_HSATTACH_H
 #define HW_HSATTACH_H
 
+#include <sys/types.h>
+
 #include "cli/proc.h"
 #include "util.h"
 
@@ -20,8 +22,12 @@
  * appended to out (the caller's, to free), or -1 with one line in err. */
 int hs_attach(const struct proc_info *p, const char *cmd, const char *const args[3], int *status, struct sbuf *out,
 	      struct sbuf *err);
+/* What hs_attach_within and hs_attach_shown return when the JVM did not
+ * answer in wall_s seconds (with a line in err): the request was sent,
+ * and the JVM may still run it. */
+#define HS_LATE (-3)
 /* hs_attach, the answer waited for wall_s seconds at most (0: as long as
- * the JVM runs and is not stopped). */
+ * the JVM runs and is not stopped); HS_LATE past it. */
 int hs_attach_within(const struct proc_info *p, double wall_s, const char *cmd, const char *const args[3], int *status,
 		     struct sbuf *out, struct sbuf *err);
 
@@ -35,6 +41,13 @@ struct hs_growth {
 	const char *name;
 	double t0, shown; /* when asked; when last shown */
 	int drawn;        /* a line without its newline on stderr */
+	/* the file as last seen at each poll (progress shown or not), held
+	 * open so that its inode is not another's later (-1: not seen; set
+	 * -1 when made); its device and inode */
+	int held;
+	dev_t dev;
+	ino_t ino;
+	uid_t uid; /* the JVM's user: a file of another's is never its dump */
 };
 /* Progress on (on, and stderr a terminal) or off, for the dumps after. */
 void hs_progress(int on);
@@ -47,6 +60,11 @@ int hs_attach_shown(const struct proc_info *p, double wall_s, struct hs_growth *
  * agent renames its file once whole) shown a last time, its line ended;
  * else only the line ended, for an error's line. */
 void hs_growth_end(struct hs_growth *g, int ok);
+/* g's file no longer held (g NULL: nothing). */
+void hs_growth_close(struct hs_growth *g);
+/* 1 if g's file, as last seen, is now the file name in g's directory
+ * (renamed there, not followed if a link), else 0. */
+int hs_growth_is(const struct hs_growth *g, const char *name);
 
 /* The JVM p's /tmp, resolved inside its root (its absolute symbolic
  * links lead into it, not into ours): a descriptor (O_RDONLY,
@@ -60,8 +78,8 @@ void hs_fresh_name(char *out, size_t n, const char *prefix);
 /* Run fn(p, arg, out, err) as the JVM p's user: in a child that has
  * dropped to p's uid and gid (heapwalk is root, p another user's), so
  * that nothing it makes, reads or removes in p's directories (where p's
- * user may plant links) is done with root's rights. fn returns 0 with its answer in out, or -1 with
- * one line in err; so does this. Should heapwalk die meanwhile, the
+ * user may plant links) is done with root's rights. fn returns 0 with its answer in out, or a
+ * negative status (-1, HS_LATE) with one line in err; so does this. Should heapwalk die meanwhile, the
  * child is sent SIGTERM (its guarded files are removed). */
 typedef int (*hs_user_fn)(const struct proc_info *p, void *arg, struct sbuf *out, struct sbuf *err);
 int hs_as_user(const struct proc_info *p, hs_user_fn fn, void *arg, struct sbuf *out, struct sbuf *err);

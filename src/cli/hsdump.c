@@ -218,10 +218,11 @@ static int dump_here(const struct proc_info *p, void *arg, struct sbuf *out, str
 	snprintf(level, sizeof level, "%d", d->gz);
 	const char *args[3] = { inside, "-live", d->gz ? level : "" };
 	sbuf_init(&ans);
-	struct hs_growth g = { .pid = p->pid, .dir = j.dir, .name = j.leaf };
+	struct hs_growth g = { .pid = p->pid, .dir = j.dir, .name = j.leaf, .held = -1, .uid = p->uid };
 	rc = hs_attach_shown(p, d->wall_s, &g, "dumpheap", args, &st, &ans, err);
 	const char *said = ans.buf ? ans.buf : "";
 	hs_growth_end(&g, rc == 0 && st == 0 && line_with(said, DUMP_OK) != NULL);
+	hs_growth_close(&g);
 	if (rc == 0 && (st != 0 || line_with(said, DUMP_OK) == NULL)) {
 		sbuf_printf(err, "PID %ld: the JVM did not dump its heap (attach status %d): ", (long)p->pid, st);
 		hs_first_line(last_line(said), err);

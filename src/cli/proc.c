@@ -2,9 +2,13 @@
  * it (proc.h). A runtime is known by the library it has mapped, never
  * by its name, which any program may take: HotSpot's libjvm.so, the .NET
  * runtime's libcoreclr.so, Node's libnode.so or, for a Node built into
- * its executable, what that file holds. Everything the process says of itself (its
+ * its executable, what that file holds; a .NET runtime built into its
+ * executable (a single-file app) by that file's bundle marker and the
+ * diagnostics socket the kernel says it listens on (singlefile.h). Everything the process says of itself (its
  * executable's path) is escaped before it is shown. */
 #include "cli/proc.h"
+#include "cli/dotnet.h"
+#include "cli/singlefile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -442,8 +446,63 @@ static int foreign(const struct status *st)
 	return me != 0 && (st->uid[0] != me || st->uid[1] != me || st->uid[2] != me);
 }
 
-/* The runtime the process's maps show, or -1 with err. */
-static int runtime_of(pid_t pid, const struct status *st, int *hotspot, struct sbuf *err)
+/* A self-contained single-file .NET app: its runtime linked into its
+ * executable, no libcoreclr.so mapped. Known by both of what the kernel
+ * says of it: its executable (the file mapped) is a .NET bundle, and
+ * the process itself holds the listening socket its runtime names for
+ * it, dotnet-diagnostic-NSPID-START-socket (its own pid and start time:
+ * no other process's name), bound to the very path heapwalk connects to
+ * (its TMPDIR's: dotnet_socket_bound), as sock_diag reports it
+ * (singlefile.h). 1 if so; 0 if not; -1 with one line in err when its
+ * executable is a bundle (or too big to tell) and why it is not known
+ * for one can be said. */
+static int single_file(pid_t pid, const struct status *st, unsigned long long start, struct sbuf *err)
+{
+	struct sbuf path, why;
+	int bundle = sf_bundle(pid), rc = -1;
+
+	if (bundle == 0)
+		return 0;
+	if (bundle == SF_TOO_BIG) {
+		sbuf_printf(err, "PID %ld is not a JVM, .NET or Node process (it is ", (long)pid);
+		what_it_is(pid, err);
+		sbuf_printf(err, "): its executable's writable data passes %u MiB, not read further for a .NET "
+			    "single-file bundle's marker", SF_READ_MAX >> 20);
+		return -1;
+	}
+	sbuf_init(&path);
+	sbuf_init(&why);
+	if (dotnet_socket_bound(pid, st->nspid, start, &path, &why) < 0) {
+		sbuf_printf(err, "%s (its executable is a .NET single-file bundle)", why.buf);
+		goto out;
+	}
+	int how = sf_listens(pid, path.buf);
+	if (how == SF_LISTENS) {
+		rc = 1;
+		goto out;
+	}
+	sbuf_printf(err, "PID %ld's executable is a .NET single-file bundle, but ", (long)pid);
+	if (how == SF_NETNS)
+		sbuf_adds(err, "it is in another network namespace, whose sockets sock_diag does not show: its "
+			       "diagnostics socket cannot be told for its own (run heapwalk in that namespace)");
+	else {
+		sbuf_adds(err, how == SF_ELSEWHERE ? "the socket it holds by its diagnostics socket's name is bound "
+						     "elsewhere (inherited or received: not its runtime's), not to "
+						   : "it holds no listening socket bound to ");
+		esc_append(err, (const uint8_t *)path.buf, path.len, 0);
+		sbuf_adds(err, how == SF_ELSEWHERE ? ": not known for a .NET process"
+						   : " (its diagnostics off: DOTNET_EnableDiagnostics=0?): not known "
+						     "for a .NET process");
+	}
+out:
+	sbuf_free(&path);
+	sbuf_free(&why);
+	return rc;
+}
+
+/* The runtime the process's maps show (or, for a single-file .NET
+ * app, its executable and its socket), or -1 with err. */
+static int runtime_of(pid_t pid, const struct status *st, unsigned long long start, int *hotspot, struct sbuf *err)
 {
 	int libs = mapped(pid, st);
 
@@ -483,8 +542,21 @@ static int runtime_of(pid_t pid, const struct status *st, int *hotspot, struct s
 			    "the SIGQUIT that asks it to would kill it", (long)pid);
 		return -1;
 	}
-	if ((libs & MAP_NODE) || node_binary(pid))
+	if (libs & MAP_NODE)
 		return PROC_NODE;
+	struct sbuf sf;
+	sbuf_init(&sf);
+	int dotnet = single_file(pid, st, start, &sf);
+	if (dotnet > 0 || node_binary(pid)) {
+		sbuf_free(&sf);
+		return dotnet > 0 ? PROC_DOTNET : PROC_NODE;
+	}
+	if (dotnet < 0) {
+		sbuf_adds(err, sf.buf);
+		sbuf_free(&sf);
+		return -1;
+	}
+	sbuf_free(&sf);
 	sbuf_printf(err, "PID %ld is not a JVM, .NET or Node process (it is ", (long)pid);
 	what_it_is(pid, err);
 	sbuf_addc(err, ')');
@@ -530,7 +602,7 @@ int proc_identify(const char *arg, struct proc_info *p, struct sbuf *err)
 		return -1;
 	}
 	int hotspot = 0;
-	int kind = runtime_of((pid_t)pid, &st, &hotspot, err);
+	int kind = runtime_of((pid_t)pid, &st, before, &hotspot, err);
 	if (kind < 0)
 		return -1;
 	p->hotspot = hotspot;

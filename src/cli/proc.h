@@ -27,7 +27,9 @@ struct proc_info {
  * (libjvm.so mapped; its perf data /tmp/hsperfdata_USER/NSPID mapped,
  * a HotSpot header, and SIGQUIT handled or ignored: p->hotspot; or,
  * without perf data, its attach socket there, which needs no signal),
- * a .NET runtime (libcoreclr.so mapped), or Node (libnode.so mapped, or
+ * a .NET runtime (libcoreclr.so mapped; or a single-file app: its
+ * executable a .NET bundle and its own listening socket the runtime's
+ * diagnostics socket, by sock_diag), or Node (libnode.so mapped, or
  * an executable with Node built in); else -1 with one
  * line in err: no such process, a thread, a zombie, another user's, one
  * whose maps may not be read, a JVM that SIGQUIT would kill, what else

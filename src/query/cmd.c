@@ -306,7 +306,8 @@ const struct cmd_entry cmd_table[CMD_N] = {
 	[CMD_RULES] = { "rules", CMD_ARG_NOTHING, 0, CMD_TABLES, CMD_BL_NONE, 0, NULL,
 		"  rules           the reference-classifier rules: groups (on/off) and rules\n" },
 	[CMD_MARK] = { "mark", CMD_ARG_PID, 0, CMD_TABLES, CMD_BL_NONE, 0, NULL,
-		"  mark PID [FILE]  mark the objects a running JVM has now (loads the agent);\n"
+		"  mark PID [FILE]  mark the objects a running JVM has now (loads the agent;\n"
+		"                  its answer awaited 30 min at most, then no mark is made);\n"
 		"                  its later snapshots tell new objects from old; a .NET\n"
 		"                  process: its heap now (kept in FILE if given: a baseline\n"
 		"                  for the next snapshot), and a recorder of the GC's moves\n"
@@ -317,7 +318,8 @@ const struct cmd_entry cmd_table[CMD_N] = {
 	[CMD_SNAPSHOT] = { "snapshot", CMD_ARG_PID_FILE, 0, CMD_TABLES, CMD_BL_NONE, 0, NULL,
 		"  snapshot PID FILE  a heap dump with stable object ids and the last mark (JVM;\n"
 		"                  HotSpot's own dump when the agent cannot be loaded, said on\n"
-		"                  stderr, or with --plain; its answer awaited 30 min at most),\n"
+		"                  stderr, or with --plain; the agent's answer or HotSpot's\n"
+		"                  awaited 30 min at most, then nothing is written),\n"
 		"                  or the heap a .NET process's runtime reports (nettrace), or a\n"
 		"                  Node process's V8 heap snapshot through its inspector (opened\n"
 		"                  with SIGUSR1 if closed, and closed again; progress on stderr\n"
