@@ -251,8 +251,10 @@ static char *allowed(const struct mcp *m, const char *given, int exist, struct s
 	}
 	if (*path != '/') /* relative: to the first directory */
 		path = joined = xasprintf("%s/%s", m->dirs[0], given);
+	int e = 0;
 	if (exist) {
 		real = realpath(path, NULL);
+		e = errno;
 	} else {
 		char *dir = xstrdup(path), *slash = strrchr(dir, '/');
 		const char *base = slash ? slash + 1 : path;
@@ -269,7 +271,7 @@ static char *allowed(const struct mcp *m, const char *given, int exist, struct s
 	free(joined);
 	char *ep = esc_str(given);
 	if (real == NULL)
-		sbuf_printf(err, "%s: %s", ep, exist ? strerror(errno) : "no such directory, or no file name");
+		sbuf_printf(err, "%s: %s", ep, exist ? strerror(e) : "no such directory, or no file name");
 	else if (!under(m, real))
 		sbuf_printf(err, "%s: outside the directories this server was given", ep);
 	else if (exist && (stat(real, &st) < 0 || !S_ISREG(st.st_mode)))
@@ -671,9 +673,7 @@ static int view_tool(struct mcp *m, const struct args *x, struct sbuf *out, cons
 			sbuf_adds(x->err, "'object' or 'steps' is required");
 			goto done;
 		}
-		if (c.steps.len == 0) /* biggest with neither: the top of the dominator tree */
-			word = NULL;
-		else
+		if (strcmp(word, "dominated") != 0 || id[0]) /* biggest of steps: the top of their set */
 			then(&c, word);
 	}
 	int b;

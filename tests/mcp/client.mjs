@@ -290,6 +290,9 @@ async function hunt(kind, dir, ext) {
 	same(`${kind}: biggest = biggest`, await call('biggest', { dump: d }), pagedCli(['biggest', f], 0, 50), P(0, 50));
 	same(`${kind}: biggest of ${id} = -e 'object ID | dominated' biggest`, await call('biggest', { dump: d, object: id }),
 	     pagedCli(['biggest', f, '-e', `object ${id} | dominated`], 0, 50), P(0, 50));
+	same(`${kind}: biggest of the select = -e 'SELECT' biggest (the top of its set)`,
+	     await call('biggest', { dump: d, steps: `${top.select} | referrers` }),
+	     pagedCli(['biggest', f, '-e', `${top.select} | referrers`], 0, 50), P(0, 50));
 	same(`${kind}: biggest depth 2, the second page = biggest -d 2`, await call('biggest', { dump: d, depth: 2, offset: 50, limit: 50 }),
 	     pagedCli(['-d', '2', 'biggest', f], 50, 50), P(50, 50));
 	same(`${kind}: classes by instances, reversed = classes --sort instances -r`,
