@@ -20,24 +20,8 @@
 #include "dumps.h"
 #include "util.h"
 
-/* ---- the independent reader's side (its struct jv, jv_free, jv_get) ---- */
-
-typedef struct jv ckv;
-
-static int ck_parse(const char *s, size_t n, ckv *v, char *err, size_t es)
-{
-	return json_parse(s, n, v, err, es);
-}
-
-static void ck_free(ckv *v)
-{
-	jv_free(v);
-}
-
-static const ckv *ck_get(const ckv *o, const char *key)
-{
-	return jv_get(o, key);
-}
+/* The independent reader's values are struct jv (jsonck.h), the
+ * server's struct jval (cli/jsonv.h). */
 
 /* ---- the server's side ---- */
 
@@ -210,11 +194,11 @@ static void check_answer(const char *line, size_t n, const struct sbuf *out)
 		fuzz_finding("an answer to a notification or response: %s", out->buf);
 	if (out->buf[out->len - 1] != '\n' || memchr(out->buf, '\n', out->len - 1) != NULL)
 		fuzz_finding("an answer is not one line: %s", out->buf);
-	ckv a;
-	if (ck_parse(out->buf, out->len - 1, &a, err, sizeof err) < 0)
+	struct jv a;
+	if (json_parse(out->buf, out->len - 1, &a, err, sizeof err) < 0)
 		fuzz_finding("an answer is no strict JSON (%s): %s", err, out->buf);
-	const ckv *jr = ck_get(&a, "jsonrpc"), *id = ck_get(&a, "id"), *res = ck_get(&a, "result"),
-		  *e = ck_get(&a, "error");
+	const struct jv *jr = jv_get(&a, "jsonrpc"), *id = jv_get(&a, "id"), *res = jv_get(&a, "result"),
+		  *e = jv_get(&a, "error");
 	if (a.t != J_OBJ || jr == NULL || jr->t != J_STR || strcmp(jr->s, "2.0") != 0 || id == NULL ||
 	    (res == NULL) == (e == NULL))
 		fuzz_finding("an answer is no JSON-RPC 2.0 response: %s", out->buf);
@@ -225,7 +209,7 @@ static void check_answer(const char *line, size_t n, const struct sbuf *out)
 	if (!same_id)
 		fuzz_finding("the answer's id is not the request's: %s", out->buf);
 	if (e != NULL) {
-		const ckv *code = ck_get(e, "code"), *msg = ck_get(e, "message");
+		const struct jv *code = jv_get(e, "code"), *msg = jv_get(e, "message");
 		if (code == NULL || code->t != J_NUM || msg == NULL || msg->t != J_STR ||
 		    (code->num != -32700 && code->num != -32600 && code->num != -32601 && code->num != -32602))
 			fuzz_finding("an error of no JSON-RPC code and message: %s", out->buf);
@@ -233,10 +217,10 @@ static void check_answer(const char *line, size_t n, const struct sbuf *out)
 			fuzz_finding("a parse error answered other than -32700, or -32700 to JSON: %s", out->buf);
 	}
 	if (res != NULL && parsed && is_tool_call(&req, NULL)) {
-		const ckv *c = ck_get(res, "content"), *ise = ck_get(res, "isError");
+		const struct jv *c = jv_get(res, "content"), *ise = jv_get(res, "isError");
 		/* the answer's text, and a second of notes (stderr's lines) after an answer */
-		const ckv *text = c != NULL && c->t == J_ARR && (c->n == 1 || c->n == 2) ? ck_get(&c->v[0], "text") : NULL;
-		const ckv *notes = text != NULL && c->n == 2 ? ck_get(&c->v[1], "text") : NULL;
+		const struct jv *text = c != NULL && c->t == J_ARR && (c->n == 1 || c->n == 2) ? jv_get(&c->v[0], "text") : NULL;
+		const struct jv *notes = text != NULL && c->n == 2 ? jv_get(&c->v[1], "text") : NULL;
 		if (text == NULL || text->t != J_STR || ise == NULL || ise->t != J_BOOL ||
 		    (c->n == 2 && (ise->b || notes == NULL || notes->t != J_STR || notes->len == 0)))
 			fuzz_finding("a tool's answer without its text and isError: %s", out->buf);
@@ -244,15 +228,15 @@ static void check_answer(const char *line, size_t n, const struct sbuf *out)
 			if (memchr(text->s, '\n', text->len) != NULL)
 				fuzz_finding("a tool's error of more than one line: %s", out->buf);
 		} else {
-			ckv t;
-			if (ck_parse(text->s, text->len, &t, err, sizeof err) < 0)
+			struct jv t;
+			if (json_parse(text->s, text->len, &t, err, sizeof err) < 0)
 				fuzz_finding("a tool's answer is no strict JSON (%s): %s", err, text->s);
-			ck_free(&t);
+			jv_free(&t);
 			if (text->len > MCP_ANSWER_MAX + 64)
 				fuzz_finding("a tool's answer of %zu bytes, over the bound", text->len);
 		}
 	}
-	ck_free(&a);
+	jv_free(&a);
 	jval_free(&req);
 }
 
@@ -275,14 +259,14 @@ static void round_trip(const uint8_t *data, size_t len)
 	struct jval v, w;
 	struct sbuf why, a, b;
 	char err[256];
-	ckv c;
+	struct jv c;
 
 	sbuf_init(&why);
 	sbuf_init(&a);
 	sbuf_init(&b);
 	int ours = jval_parse((const char *)data, len, &v, &why) == 0;
-	int theirs = ck_parse((const char *)data, len, &c, err, sizeof err) == 0;
-	ck_free(&c);
+	int theirs = json_parse((const char *)data, len, &c, err, sizeof err) == 0;
+	jv_free(&c);
 	if (ours && !theirs && strstr(err, "twice") == NULL && strstr(err, "nested deeper") == NULL)
 		fuzz_finding("jsonv takes what the strict reader refuses (%s)", err);
 	if (!ours && theirs && strstr(why.buf, "nested too deep") == NULL)
@@ -295,18 +279,18 @@ static void round_trip(const uint8_t *data, size_t len)
 		jval_write(&b, &w);
 		if (!same(&v, &w) || a.len != b.len || memcmp(a.buf, b.buf, a.len) != 0)
 			fuzz_finding("jsonv's text reads back as another value: %s\n%s", a.buf, b.buf);
-		if (ck_parse(a.buf, a.len, &c, err, sizeof err) < 0 && strstr(err, "twice") == NULL &&
+		if (json_parse(a.buf, a.len, &c, err, sizeof err) < 0 && strstr(err, "twice") == NULL &&
 		    strstr(err, "nested deeper") == NULL)
 			fuzz_finding("jsonv writes what the strict reader refuses (%s): %s", err, a.buf);
-		ck_free(&c);
+		jv_free(&c);
 		jval_free(&w);
 		jval_free(&v);
 	}
 	sbuf_reset(&a);
 	jval_write_str(&a, (const char *)data, len);
-	if (ck_parse(a.buf, a.len, &c, err, sizeof err) < 0 || c.t != J_STR)
+	if (json_parse(a.buf, a.len, &c, err, sizeof err) < 0 || c.t != J_STR)
 		fuzz_finding("bytes written as a string are no JSON string (%s): %s", err, a.buf);
-	ck_free(&c);
+	jv_free(&c);
 	sbuf_free(&why);
 	sbuf_free(&a);
 	sbuf_free(&b);

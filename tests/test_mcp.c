@@ -20,25 +20,6 @@
 #include "suites.h"
 #include "util.h"
 
-/* ---- the strict reader (jsonck.c) ---- */
-
-typedef struct jv ckv;
-
-static int ck_parse(const char *s, size_t n, ckv *v, char *err, size_t es)
-{
-	return json_parse(s, n, v, err, es);
-}
-
-static void ck_free(ckv *v)
-{
-	jv_free(v);
-}
-
-static const ckv *ck_get(const ckv *o, const char *key)
-{
-	return jv_get(o, key);
-}
-
 /* ---- jsonv (struct jval) ---- */
 
 #include "cli/jsonv.h"
@@ -96,10 +77,10 @@ START_TEST(test_jsonv_rfc8259)
 		ck_assert_msg(jv_ok(cases[i].text, n) == cases[i].ok, "case %zu '%s': %s", i, cases[i].text,
 			      cases[i].ok ? "refused" : "taken");
 		/* the strict reader agrees (it is the independent judge) */
-		ckv c;
+		struct jv c;
 		char err[256];
-		int theirs = ck_parse(cases[i].text, n, &c, err, sizeof err) == 0;
-		ck_free(&c);
+		int theirs = json_parse(cases[i].text, n, &c, err, sizeof err) == 0;
+		jv_free(&c);
 		ck_assert_msg(theirs == cases[i].ok, "case %zu: the strict reader disagrees with the table", i);
 	}
 }
@@ -157,17 +138,17 @@ START_TEST(test_jsonv_round_trip)
 	long long x;
 	ck_assert(jval_int(&jval_get(&v, "n")->items[5], -10, 10, &x) == 0 && x == -7);
 	ck_assert(jval_int(&jval_get(&v, "n")->items[1], -10, 10, &x) < 0);
-	ckv c;
+	struct jv c;
 	char e[256];
-	ck_assert_msg(ck_parse(a.buf, a.len, &c, e, sizeof e) == 0, "%s: %s", e, a.buf);
-	const ckv *cs = ck_get(&c, "s");
+	ck_assert_msg(json_parse(a.buf, a.len, &c, e, sizeof e) == 0, "%s: %s", e, a.buf);
+	const struct jv *cs = jv_get(&c, "s");
 	ck_assert(cs != NULL && cs->t == J_STR && cs->len == s->len && memcmp(cs->s, s->s, s->len) == 0);
-	ck_free(&c);
+	jv_free(&c);
 	/* any bytes written as a string: strict JSON, a string */
 	sbuf_reset(&b);
 	jval_write_str(&b, "\x01\x7f\xff\xc3\xa9\xed\xa0\x80\n\"", 10);
-	ck_assert_msg(ck_parse(b.buf, b.len, &c, e, sizeof e) == 0 && c.t == J_STR, "%s: %s", e, b.buf);
-	ck_free(&c);
+	ck_assert_msg(json_parse(b.buf, b.len, &c, e, sizeof e) == 0 && c.t == J_STR, "%s: %s", e, b.buf);
+	jv_free(&c);
 	jval_free(&v);
 	jval_free(&w);
 	sbuf_free(&err);
@@ -269,7 +250,7 @@ static int srv_end(struct srv *s)
 }
 
 /* One line sent, its answer parsed (strict), its id checked. */
-static void ask(struct srv *s, const char *line, const char *id, ckv *ans)
+static void ask(struct srv *s, const char *line, const char *id, struct jv *ans)
 {
 	char err[256];
 
@@ -277,8 +258,8 @@ static void ask(struct srv *s, const char *line, const char *id, ckv *ans)
 	srv_send(s, "\n", 1);
 	char *a = srv_line(s);
 	ck_assert_msg(a != NULL, "no answer to %s", line);
-	ck_assert_msg(ck_parse(a, strlen(a), ans, err, sizeof err) == 0, "%s: %s", err, a);
-	const ckv *jr = ck_get(ans, "jsonrpc"), *i = ck_get(ans, "id");
+	ck_assert_msg(json_parse(a, strlen(a), ans, err, sizeof err) == 0, "%s: %s", err, a);
+	const struct jv *jr = jv_get(ans, "jsonrpc"), *i = jv_get(ans, "id");
 	ck_assert_msg(jr != NULL && jr->t == J_STR && strcmp(jr->s, "2.0") == 0, "%s", a);
 	if (id == NULL)
 		ck_assert_msg(i != NULL && i->t == J_NULL, "id not null: %s", a);
@@ -289,11 +270,11 @@ static void ask(struct srv *s, const char *line, const char *id, ckv *ans)
 	free(a);
 }
 
-static long error_code(const ckv *ans)
+static long error_code(const struct jv *ans)
 {
-	const ckv *e = ck_get(ans, "error"), *c = ck_get(e, "code");
+	const struct jv *e = jv_get(ans, "error"), *c = jv_get(e, "code");
 
-	ck_assert_msg(c != NULL && c->t == J_NUM && ck_get(ans, "result") == NULL, "no error");
+	ck_assert_msg(c != NULL && c->t == J_NUM && jv_get(ans, "result") == NULL, "no error");
 	return (long)c->num;
 }
 
@@ -302,32 +283,32 @@ static char *tool(struct srv *s, const char *name, const char *args, int *is_err
 {
 	static int n;
 	char id[32];
-	ckv a;
+	struct jv a;
 
 	snprintf(id, sizeof id, "%d", ++n);
 	char *line = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":%s,\"method\":\"tools/call\",\"params\":{\"name\":\"%s\","
 			       "\"arguments\":%s}}", id, name, args);
 	ask(s, line, id, &a);
-	const ckv *r = ck_get(&a, "result"), *c = ck_get(r, "content"), *e = ck_get(r, "isError");
+	const struct jv *r = jv_get(&a, "result"), *c = jv_get(r, "content"), *e = jv_get(r, "isError");
 	ck_assert_msg(c != NULL && c->t == J_ARR && c->n == 1 && e != NULL && e->t == J_BOOL, "%s", line);
-	const ckv *t = ck_get(&c->v[0], "text");
+	const struct jv *t = jv_get(&c->v[0], "text");
 	ck_assert(t != NULL && t->t == J_STR);
 	char *text = xstrndup(t->s, t->len);
 	*is_error = e->b;
-	ck_free(&a);
+	jv_free(&a);
 	free(line);
 	return text;
 }
 
 /* a tool's answer that is no error, strictly JSON (freed) */
-static void tool_ok(struct srv *s, const char *name, const char *args, ckv *out)
+static void tool_ok(struct srv *s, const char *name, const char *args, struct jv *out)
 {
 	int e;
 	char err[256];
 	char *t = tool(s, name, args, &e);
 
 	ck_assert_msg(!e, "%s %s: %s", name, args, t);
-	ck_assert_msg(ck_parse(t, strlen(t), out, err, sizeof err) == 0, "%s: %s", err, t);
+	ck_assert_msg(json_parse(t, strlen(t), out, err, sizeof err) == 0, "%s: %s", err, t);
 	free(t);
 }
 
@@ -369,48 +350,48 @@ static void teardown(void)
 START_TEST(test_protocol)
 {
 	struct srv s;
-	ckv a;
+	struct jv a;
 
 	srv_start(&s, NULL, dir);
 	ask(&s, "{bad", NULL, &a);
 	ck_assert_int_eq(error_code(&a), -32700);
-	ck_free(&a);
+	jv_free(&a);
 	ask(&s, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", NULL, &a);
 	ck_assert_int_eq(error_code(&a), -32600);
-	ck_free(&a);
+	jv_free(&a);
 	ask(&s, "{\"jsonrpc\":\"1.0\",\"id\":7,\"method\":\"ping\"}", "7", &a);
 	ck_assert_int_eq(error_code(&a), -32600);
-	ck_free(&a);
+	jv_free(&a);
 	ask(&s, "{\"id\":8,\"method\":\"ping\"}", "8", &a);
 	ck_assert_int_eq(error_code(&a), -32600);
-	ck_free(&a);
+	jv_free(&a);
 	ask(&s, "{\"jsonrpc\":\"2.0\",\"id\":\"m\"}", "m", &a);
 	ck_assert_int_eq(error_code(&a), -32600);
-	ck_free(&a);
+	jv_free(&a);
 	ask(&s, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"resources/read\"}", "9", &a);
 	ck_assert_int_eq(error_code(&a), -32601);
-	ck_free(&a);
+	jv_free(&a);
 	ask(&s, "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"tools/call\",\"params\":{\"name\":\"nosuch\"}}", "10", &a);
 	ck_assert_int_eq(error_code(&a), -32602);
-	ck_free(&a);
+	jv_free(&a);
 	/* notifications: no answer (the ping after them is the next line) */
 	const char *quiet = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
 			    "{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\"params\":{\"name\":\"dumps\"}}\n"
 			    "{\"jsonrpc\":\"2.0\",\"method\":\"nosuch\"}\n";
 	srv_send(&s, quiet, strlen(quiet));
 	ask(&s, "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"ping\"}", "11", &a);
-	ck_assert(ck_get(&a, "result") != NULL);
-	ck_free(&a);
+	ck_assert(jv_get(&a, "result") != NULL);
+	jv_free(&a);
 	/* wrong arguments: an error answer, one line */
 	tool_err(&s, "classes", "{\"dump\":1}", "'dump' must be a string");
 	tool_err(&s, "dumps", "{\"x\":1}", "unknown argument 'x'");
 	tool_err(&s, "open", "{\"path\":\"d.hprof\",\"heapshot\":\"2\"}", "'heapshot' must be a whole number");
 	tool_err(&s, "open", "{\"path\":[]}", "'path' must be a string");
 	tool_err(&s, "classes", "{\"dump\":\"d1\"}", "no dump open as 'd1'");
-	ckv o;
+	struct jv o;
 	char *open = xasprintf("{\"path\":\"%s\"}", dump);
 	tool_ok(&s, "open", open, &o);
-	ck_free(&o);
+	jv_free(&o);
 	free(open);
 	tool_err(&s, "classes", "{\"dump\":\"d1\",\"limit\":0}", "'limit' must be a whole number from 1 to 1000");
 	tool_err(&s, "classes", "{\"dump\":\"d1\",\"limit\":1.5}", "'limit'");
@@ -418,8 +399,8 @@ START_TEST(test_protocol)
 	tool_err(&s, "classes", "{\"dump\":\"d1\",\"depth\":2}", "unknown argument 'depth'");
 	tool_err(&s, "biggest", "{\"dump\":\"d1\",\"object\":\"zz\"}", "not an object id");
 	tool_ok(&s, "classes", "{\"dump\":\"d1\",\"limit\":3}", &o);
-	ck_assert(ck_get(&o, "rows") != NULL && ck_get(&o, "rows")->n == 3);
-	ck_free(&o);
+	ck_assert(jv_get(&o, "rows") != NULL && jv_get(&o, "rows")->n == 3);
+	jv_free(&o);
 	int st = srv_end(&s);
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
 }
@@ -430,7 +411,7 @@ END_TEST
 START_TEST(test_lines)
 {
 	struct srv s;
-	ckv a;
+	struct jv a;
 	size_t big = (4u << 20) + 100;
 	char *line = xmalloc(big + 1);
 
@@ -444,16 +425,16 @@ START_TEST(test_lines)
 	char *l = srv_line(&s);
 	ck_assert(l != NULL);
 	char err[256];
-	ck_assert_msg(ck_parse(l, strlen(l), &a, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(json_parse(l, strlen(l), &a, err, sizeof err) == 0, "%s", err);
 	ck_assert_int_eq(error_code(&a), -32600);
-	ck_assert(ck_get(&a, "id")->t == J_NULL);
-	ck_free(&a);
+	ck_assert(jv_get(&a, "id")->t == J_NULL);
+	jv_free(&a);
 	free(l);
 	ask(&s, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}", "2", &a);
-	ck_free(&a);
+	jv_free(&a);
 	ask(&s, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\r", "3", &a);
-	ck_assert(ck_get(&a, "result") != NULL);
-	ck_free(&a);
+	ck_assert(jv_get(&a, "result") != NULL);
+	jv_free(&a);
 	const char *last = "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}";
 	srv_send(&s, last, strlen(last));
 	close(s.to);
@@ -472,12 +453,12 @@ END_TEST
 START_TEST(test_client_gone)
 {
 	struct srv s;
-	ckv o;
+	struct jv o;
 
 	srv_start(&s, NULL, dir);
 	char *open = xasprintf("{\"path\":\"%s\"}", dump);
 	tool_ok(&s, "open", open, &o);
-	ck_free(&o);
+	jv_free(&o);
 	free(open);
 	close(s.from);
 	s.from = -1;
@@ -506,12 +487,12 @@ END_TEST
 START_TEST(test_cancel)
 {
 	struct srv s;
-	ckv o, a;
+	struct jv o, a;
 
 	srv_start(&s, NULL, dir);
 	char *open = xasprintf("{\"path\":\"%s\"}", dump);
 	tool_ok(&s, "open", open, &o);
-	ck_free(&o);
+	jv_free(&o);
 	free(open);
 	static const char call[] =
 		"{\"jsonrpc\":\"2.0\",\"id\":\"c1\",\"method\":\"tools/call\",\"params\":{\"name\":\"query\","
@@ -519,14 +500,14 @@ START_TEST(test_cancel)
 		"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"c1\"}}\n";
 	srv_send(&s, call, sizeof call - 1);
 	ask(&s, "{\"jsonrpc\":\"2.0\",\"id\":77,\"method\":\"ping\"}", "77", &a); /* c1's answer would come first */
-	ck_free(&a);
+	jv_free(&a);
 	ask(&s, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"zz\"}}\n"
 		"{\"jsonrpc\":\"2.0\",\"id\":78,\"method\":\"ping\"}", "78", &a);
-	ck_free(&a);
+	jv_free(&a);
 	tool_ok(&s, "query", "{\"dump\":\"d1\",\"steps\":\"all | reachable | info\"}", &o);
-	const ckv *n = ck_get(&o, "set_objects"), *all = ck_get(&o, "objects");
+	const struct jv *n = jv_get(&o, "set_objects"), *all = jv_get(&o, "objects");
 	ck_assert_msg(n != NULL && all != NULL && n->num > 0 && n->num <= all->num, "the set after a cancelled call");
-	ck_free(&o);
+	jv_free(&o);
 	int st = srv_end(&s);
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
 }
@@ -554,25 +535,25 @@ static int mapped(pid_t pid, const char *path)
 START_TEST(test_close_unmaps)
 {
 	struct srv s;
-	ckv o;
+	struct jv o;
 	char hwi[1200];
 
 	srv_start(&s, NULL, dir);
 	char *open = xasprintf("{\"path\":\"%s\"}", dump);
 	tool_ok(&s, "open", open, &o);
-	ck_free(&o);
+	jv_free(&o);
 	tool_ok(&s, "biggest", "{\"dump\":\"d1\",\"limit\":2}", &o);
-	ck_free(&o);
+	jv_free(&o);
 	snprintf(hwi, sizeof hwi, "%s.hwi", dump);
 	ck_assert_msg(mapped(s.pid, dump) > 0, "the open dump is not mapped (the test sees nothing)");
 	ck_assert_msg(access(hwi, F_OK) == 0, "no index cache beside the dump");
 	tool_ok(&s, "close", "{\"dump\":\"d1\"}", &o);
-	ck_free(&o);
+	jv_free(&o);
 	ck_assert_msg(mapped(s.pid, dump) == 0, "%s still mapped after close", dump);
 	ck_assert_msg(mapped(s.pid, hwi) == 0, "%s still mapped after close", hwi);
 	for (int i = 0; i < 16; i++) {
 		tool_ok(&s, "open", open, &o);
-		ck_free(&o);
+		jv_free(&o);
 	}
 	tool_err(&s, "open", open, "16 dumps are open");
 	free(open);
@@ -620,7 +601,7 @@ START_TEST(test_shrink)
 	leaks_expected = 1;
 	for (int cache = 0; cache <= 1; cache++) {
 		struct srv s;
-		ckv o;
+		struct jv o;
 		char copy[1200];
 
 		snprintf(copy, sizeof copy, "%s/shrink%d.hprof", dir, cache);
@@ -631,27 +612,27 @@ START_TEST(test_shrink)
 		srv_start(&s, cache ? NULL : "--no-cache", dir);
 		char *open = xasprintf("{\"path\":\"%s\"}", copy);
 		tool_ok(&s, "open", open, &o);
-		ck_free(&o);
+		jv_free(&o);
 		free(open);
 		/* the biggest array of references, read element by element */
 		tool_ok(&s, "query", "{\"dump\":\"d1\",\"steps\":\"instances [Ljava.lang.Object; | objects\","
 				     "\"sort\":\"shallow\",\"limit\":1}", &o);
-		const ckv *rows = ck_get(&o, "rows");
+		const struct jv *rows = jv_get(&o, "rows");
 		ck_assert(rows != NULL && rows->n == 1);
-		char *args = xasprintf("{\"dump\":\"d1\",\"object\":\"%s\",\"limit\":1000}", ck_get(&rows->v[0], "id")->s);
-		ck_free(&o);
+		char *args = xasprintf("{\"dump\":\"d1\",\"object\":\"%s\",\"limit\":1000}", jv_get(&rows->v[0], "id")->s);
+		jv_free(&o);
 		ck_assert(truncate(copy, 4096) == 0);
 		tool_err(&s, "object", args, "closed d1: the dump file changed or shrank while being read (SIGBUS)");
 		tool_ok(&s, "dumps", "{}", &o);
-		ck_assert_msg(ck_get(&o, "dumps")->n == 0, "the dump is still open");
-		ck_free(&o);
+		ck_assert_msg(jv_get(&o, "dumps")->n == 0, "the dump is still open");
+		jv_free(&o);
 		tool_err(&s, "classes", "{\"dump\":\"d1\"}", "no dump open as 'd1'");
 		open = xasprintf("{\"path\":\"%s\"}", dump);
 		tool_ok(&s, "open", open, &o);
-		ck_free(&o);
+		jv_free(&o);
 		free(open);
 		tool_ok(&s, "classes", "{\"dump\":\"d2\",\"limit\":2}", &o);
-		ck_free(&o);
+		jv_free(&o);
 		free(args);
 		st = srv_end(&s);
 		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
