@@ -580,6 +580,15 @@ START_TEST(test_paths)
 	ck_assert(symlink(dump, link) == 0);
 	snprintf(p, sizeof p, "{\"path\":\"%s\"}", link);
 	tool_err(&s, "open", p, "link.hprof: outside the directories");
+	/* what is missing outside answers as what is there: nothing of the
+	 * files outside is told */
+	snprintf(p, sizeof p, "{\"path\":\"%s/no-such.hprof\"}", dir);
+	tool_err(&s, "open", p, "no-such.hprof: outside the directories");
+	tool_err(&s, "open", "{\"path\":\"../no-such-dir/x.hprof\"}", "x.hprof: outside the directories");
+	snprintf(p, sizeof p, "{\"path\":\"%s/../no-such.hprof\"}", link);
+	tool_err(&s, "open", p, "no-such.hprof: outside the directories");
+	/* and inside, the missing file is said to be missing */
+	tool_err(&s, "open", "{\"path\":\"no-such.hprof\"}", "no-such.hprof: No such file or directory");
 	char fifo[1200];
 	snprintf(fifo, sizeof fifo, "%s/fifo.hprof", sub);
 	ck_assert(mkfifo(fifo, 0600) == 0);

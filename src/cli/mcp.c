@@ -235,6 +235,31 @@ static int under(const struct mcp *m, const char *real)
 	return 0;
 }
 
+/* Is the deepest part of path that exists outside every directory of
+ * the server's? A path that does not resolve is judged by it, so that
+ * what is missing outside them and what is there answer alike: the
+ * server tells nothing of what lies outside. */
+static int outside(const struct mcp *m, const char *path)
+{
+	char *p = xstrdup(path);
+	int out = 1;
+
+	for (;;) {
+		char *r = realpath(*p ? p : "/", NULL);
+		if (r != NULL) {
+			out = !under(m, r);
+			free(r);
+			break;
+		}
+		char *slash = strrchr(p, '/');
+		if (slash == NULL)
+			break;
+		*slash = '\0';
+	}
+	free(p);
+	return out;
+}
+
 /* given resolved into a new string (relative to the first directory),
  * when it lies under a directory of the server's: an existing regular
  * file (exist), or a file to make whose directory exists and which does
@@ -268,9 +293,10 @@ static char *allowed(const struct mcp *m, const char *given, int exist, struct s
 		free(rd);
 		free(dir);
 	}
-	free(joined);
 	char *ep = esc_str(given);
-	if (real == NULL)
+	if (real == NULL && outside(m, path))
+		sbuf_printf(err, "%s: outside the directories this server was given", ep);
+	else if (real == NULL)
 		sbuf_printf(err, "%s: %s", ep, exist ? strerror(e) : "no such directory, or no file name");
 	else if (!under(m, real))
 		sbuf_printf(err, "%s: outside the directories this server was given", ep);
@@ -280,9 +306,11 @@ static char *allowed(const struct mcp *m, const char *given, int exist, struct s
 		sbuf_printf(err, "%s: exists already", ep);
 	else {
 		free(ep);
+		free(joined);
 		return real;
 	}
 	free(ep);
+	free(joined);
 	free(real);
 	return NULL;
 }
