@@ -2908,7 +2908,20 @@ static pid_t dotnet_start_argv(char *const argv[], const char *log, const char *
 		if (out < 0 || dup2(in[0], 0) < 0 || dup2(out, 1) < 0)
 			_exit(126);
 		close(in[1]);
-		if (env != NULL)
+		if (env != NULL && *env == '+') {
+			/* "+A=1\nA=2": each line added to the environment as
+			 * it is, one of a name already there too */
+			extern char **environ;
+			size_t n = 0, k = 0;
+			while (environ[n] != NULL)
+				n++;
+			char **envp = xcalloc(n + 64, sizeof *envp);
+			for (char *e = xstrdup(env + 1), *line; (line = strsep(&e, "\n")) != NULL && k < 63;)
+				envp[k++] = line;
+			for (size_t i = 0; i < n; i++)
+				envp[k++] = environ[i];
+			environ = envp;
+		} else if (env != NULL)
 			putenv((char *)env);
 		if (argv[1] == NULL)
 			execl(argv[0], "Workload", (char *)NULL);
@@ -3054,6 +3067,41 @@ START_TEST(test_dotnet_planted_key)
 	close(s);
 	unlink(fake);
 	dotnet_end(pid, hold);
+}
+END_TEST
+
+/* TMPDIR twice in the environment the runtime started with: the
+ * runtime binds its socket in the first one's directory, /tmp when it
+ * is empty (asserted here, of the runtime itself), and heapwalk looks
+ * for it there. */
+START_TEST(test_dotnet_tmpdir_twice)
+{
+	static const struct { const char *env, *dir; } cases[] = {
+		{ "+TMPDIR=" PROCDIR "/dt1\nTMPDIR=" PROCDIR "/dt2", PROCDIR "/dt1" },
+		{ "+TMPDIR=\nTMPDIR=" PROCDIR "/dt2", "/tmp" },
+	};
+	int hold, rc;
+	struct stat sb;
+
+	if (!dotnet_workload())
+		return;
+	ck_assert_int_eq(system("rm -rf " PROCDIR "/dt1 " PROCDIR "/dt2 && mkdir -p " PROCDIR "/dt1 " PROCDIR "/dt2"), 0);
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		pid_t pid = dotnet_start(PROCDIR "/twice.log", cases[i].env, &hold);
+		char used[256], second[256], args[512];
+		unsigned long long key = start_key(pid);
+		snprintf(used, sizeof used, "%s/dotnet-diagnostic-%ld-%llu-socket", cases[i].dir, (long)pid, key);
+		snprintf(second, sizeof second, PROCDIR "/dt2/dotnet-diagnostic-%ld-%llu-socket", (long)pid, key);
+		ck_assert_msg(lstat(used, &sb) == 0 && S_ISSOCK(sb.st_mode), "the runtime made no %s", used);
+		ck_assert_msg(lstat(second, &sb) < 0, "the runtime made %s too", second);
+		unlink(PROCDIR "/twice.nettrace");
+		snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/twice.nettrace", (long)pid);
+		char *err = hw_stderr(args, 0, &rc);
+		ck_assert_msg(rc == 0 && *err == '\0', "%s: status %d: %s", cases[i].dir, rc, err);
+		free(err);
+		assert_workload(PROCDIR "/twice.nettrace");
+		dotnet_end(pid, hold);
+	}
 }
 END_TEST
 
@@ -3681,6 +3729,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_jvm_stale_socket);
 	tcase_add_test(tc, test_dotnet_planted_key);
 	tcase_add_test(tc, test_dotnet_planted_name);
+	tcase_add_test(tc, test_dotnet_tmpdir_twice);
 	tcase_add_test(tc, test_dotnet_bounds);
 	tcase_add_test(tc, test_dotnet_in_namespaces);
 	tcase_add_test(tc, test_dotnet_single_file);

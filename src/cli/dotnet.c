@@ -58,7 +58,7 @@ static int same_mounts(pid_t pid)
 }
 
 /* The runtime's temporary directory: TMPDIR in the environment the
- * process started with, if set and not empty, else /tmp (as the
+ * process started with (its first), if set and not empty, else /tmp (as the
  * runtime's own GetTempPath), added to out. 0, or -1 with err. */
 static int runtime_tmpdir(pid_t pid, struct sbuf *out, struct sbuf *err)
 {
@@ -86,10 +86,15 @@ static int runtime_tmpdir(pid_t pid, struct sbuf *out, struct sbuf *err)
 	}
 	close(fd);
 	sbuf_addc(&env, '\0');
+	/* the first TMPDIR= decides, as getenv finds it (an empty one too:
+	 * then /tmp, whatever comes after it) */
 	const char *dir = "/tmp";
 	for (size_t i = 0; i < env.len; i += strlen(env.buf + i) + 1)
-		if (strncmp(env.buf + i, "TMPDIR=", 7) == 0 && env.buf[i + 7] != '\0')
-			dir = env.buf + i + 7;
+		if (strncmp(env.buf + i, "TMPDIR=", 7) == 0) {
+			if (env.buf[i + 7] != '\0')
+				dir = env.buf + i + 7;
+			break;
+		}
 	sbuf_adds(out, dir);
 	sbuf_free(&env);
 	return 0;
