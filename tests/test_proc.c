@@ -2084,6 +2084,25 @@ START_TEST(test_fake_renamed_late)
 	assert_fake_tmp_clean(pid, "its rename seen past the wall");
 	end(pid);
 
+	/* heapwalk PID says it too, before it opens what was written (the
+	 * fake's six bytes: no dump, so status 2 then) */
+	ck_assert_int_eq(system("rm -rf " PROCDIR "/latecache"), 0);
+	pid = fake_start("renamed", "renamed");
+	snprintf(cmd, sizeof cmd, "env PATH=" NOJCMD " HEAPWALK_SNAPSHOT_WALL=2 XDG_CACHE_HOME=" PROCDIR
+		 "/latecache %s -e classes %ld </dev/null 2>" PROCDIR "/renamed.err", heapwalk(), (long)pid);
+	out = run(cmd, &st);
+	err = file_bytes(PROCDIR "/renamed.err", &n);
+	char *want1 = xasprintf("heapwalk: PID %ld: dump " PROCDIR "/latecache/", (long)pid);
+	const char *end1 = " finished past the wall (2 s, HEAPWALK_SNAPSHOT_WALL): written whole; the agent's "
+			   "counts not read\n";
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2 && strstr(err, want1) != NULL && strstr(err, end1) != NULL,
+		      "status %d, on stderr:\n%s\nnot:\n%s...%s", st, err, want1, end1);
+	free(want1);
+	free(out);
+	free(err);
+	assert_fake_tmp_clean(pid, "its rename seen past the wall, heapwalk PID");
+	end(pid);
+
 	/* FILE written at once, never as FILE.tmp-PID: there, but not the
 	 * file heapwalk saw written, so not said written whole, nor that
 	 * nothing was */

@@ -78,6 +78,8 @@ static void jvm_figures(const struct proc_info *p, const char *res)
 		fprintf(stderr, "heapwalk: PID %ld: %llu objects, %.1f MB written; the JVM paused at most %llu ms "
 				"(the agent's time: a full GC, the heap's walks, the file)\n", (long)p->pid, objects,
 			(double)bytes / 1e6, ms);
+	else if (*res != '\0') /* no figures (finished past the wall): what agent_snapshot says, escaped */
+		fprintf(stderr, "heapwalk: PID %ld: %s\n", (long)p->pid, res);
 }
 
 static int jvm_take(const struct proc_info *p, const char *file, const char *prev, int quiet, struct pidsnap *r,
