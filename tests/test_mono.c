@@ -1334,6 +1334,38 @@ START_TEST(test_mono_ignore_labels)
 }
 END_TEST
 
+/* The scratch file filling up at any point of a cold open (a file size
+ * limit, SIGXFSZ ignored as a shell may): what would have waited there
+ * (the heapshot's references as read, then each object's count of them,
+ * then its node) stays in memory, or the heapshot is read again into
+ * memory, and the answer is the one a roomy disk gives. Every limit up
+ * to 32 KiB, a block (512 bytes) at a time, for the biggest objects
+ * (their retained sizes need every reference); then doubling. The
+ * sections of tests/mono/workload.mlpd's references, counts and nodes
+ * end near 12 KiB: each fails in turn. */
+START_TEST(test_mono_scratch_full)
+{
+	static const char *const views[] = { "biggest -n 50", "classes -n 1000", "info" };
+	char args[512], cmd[4096];
+	int st;
+
+	for (size_t v = 0; v < sizeof views / sizeof views[0]; v++) {
+		snprintf(args, sizeof args, "-q --no-cache %s '%s'", views[v], FIXTURE);
+		char *want = hw(args, &st);
+		ck_assert_msg(st == 0, "%s", want);
+		for (unsigned blocks = 1; blocks <= 4096; blocks = v == 0 && blocks < 64 ? blocks + 1 : blocks * 2) {
+			snprintf(cmd, sizeof cmd, "trap '' XFSZ; ulimit -f %u; '%s' %s 2>/dev/null", blocks, heapwalk(),
+				 args);
+			char *got = run(cmd, &st);
+			ck_assert_msg(st == 0, "ulimit -f %u: %s", blocks, got);
+			ck_assert_msg(strcmp(got, want) == 0, "ulimit -f %u, %s: %s\nwant %s", blocks, views[v], got, want);
+			free(got);
+		}
+		free(want);
+	}
+}
+END_TEST
+
 Suite *mono_suite(void)
 {
 	Suite *s = suite_create("mono");
@@ -1347,6 +1379,7 @@ Suite *mono_suite(void)
 	tcase_add_test(tc, test_mono_browser);
 	tcase_add_test(tc, test_mono_live);
 	tcase_add_test(tc, test_mono_chain);
+	tcase_add_test(tc, test_mono_scratch_full);
 	suite_add_tcase(s, tc);
 	/* files written here: small, a few seconds in all (timeout: hangs) */
 	tc = tcase_create("crafted");

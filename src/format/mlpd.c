@@ -210,6 +210,11 @@ struct capture {
 	uint64_t *tgt;
 	uint32_t *off;
 	size_t nr, cr;
+	/* or, to_file: the references as read, each target and offset
+	 * (MREF bytes) written straight to the scratch file (section
+	 * PARK_REFS: a store takes one section at a time) rather than held */
+	struct store_writer w;
+	int to_file;
 	struct mextra *x;
 	size_t nx, cx;
 	struct mroot *r;
@@ -252,6 +257,7 @@ struct mrd {
 	struct heap *h;
 	struct replay *rp;       /* identity(): no capture, the moves instead */
 	int pass2;               /* reading the buffers of one heapshot again, to keep it */
+	struct store *park;      /* where its references go as read (NULL: memory) */
 	int64_t target;          /* that heapshot */
 	uint64_t buf_off;        /* the buffer being read */
 	uint64_t ev_off;         /* the event being read */
@@ -352,9 +358,35 @@ static void imap_del(struct imap *m, size_t i)
 	m->n--;
 }
 
+/* The id of the section of the scratch file (graph/cache.h's
+ * heap_scratch, ids from STORE_SCRATCH) where a heapshot's references
+ * wait as read: each its target (8 bytes) then its offset (4) */
+#define PARK_REFS (STORE_SCRATCH + 100)
+#define MREF 12
+/* and while the builder sorts the nodes and references are placed, each
+ * object's count of references, and node, by its place as given */
+#define PARK_NREFS (STORE_SCRATCH + 101)
+#define PARK_PV (STORE_SCRATCH + 102)
+
+/* The section of c's references written as read (to_file) ended: 0 if
+ * it is whole in the store, -1 if a write failed. */
+static int capture_written(struct capture *c)
+{
+	if (!c->to_file)
+		return 0;
+	c->to_file = 0;
+	return store_end(&c->w);
+}
+
 static void capture_free(struct capture *c)
 {
-	free(c->o);
+	if (c->to_file) { /* a capture begun again: what was written goes */
+		struct store *st = c->w.s;
+		capture_written(c);
+		store_drop(st, PARK_REFS);
+	}
+	if (c->o != NULL)
+		big_free(c->o, c->co * sizeof *c->o);
 	free(c->tgt);
 	free(c->off);
 	free(c->x);
@@ -399,10 +431,16 @@ static void capture_start(struct mrd *r, const struct mshot *sh)
 	capture_free(&r->kept);
 	r->kept.shot = r->target;
 	r->kept.co = (sh->objects < most ? sh->objects : most) + 1;
-	r->kept.o = xreallocarray(NULL, r->kept.co, sizeof *r->kept.o);
-	r->kept.cr = (sh->refs < most ? sh->refs : most) + 1;
-	r->kept.tgt = xreallocarray(NULL, r->kept.cr, sizeof *r->kept.tgt);
-	r->kept.off = xreallocarray(NULL, r->kept.cr, sizeof *r->kept.off);
+	/* mapped on its own: build() lets its pages go behind the builder */
+	r->kept.o = big_alloc(r->kept.co * sizeof *r->kept.o);
+	if (r->park != NULL) {
+		store_begin(r->park, &r->kept.w, PARK_REFS, 1);
+		r->kept.to_file = 1;
+	} else {
+		r->kept.cr = (sh->refs < most ? sh->refs : most) + 1;
+		r->kept.tgt = xreallocarray(NULL, r->kept.cr, sizeof *r->kept.tgt);
+		r->kept.off = xreallocarray(NULL, r->kept.cr, sizeof *r->kept.off);
+	}
 	imap_init(&r->kept.vtix, 64);
 }
 
@@ -462,7 +500,10 @@ static void heap_object(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_
 	if (t->shot >= 0 && !cont && !c->bad && !r->pass2)
 		shot_add(r, t, addr, vt, size);
 	if (cp != NULL && !cont) {
-		VEC_GROW(cp->o, cp->no, cp->co);
+		if (cp->no == cp->co) {
+			cp->o = big_resize(cp->o, cp->co * sizeof *cp->o, cp->co * 2 * sizeof *cp->o);
+			cp->co *= 2;
+		}
 		o = &cp->o[cp->no++];
 		*o = (struct mobj){ addr, vt_number(cp, vt), size > UINT32_MAX ? UINT32_MAX : (uint32_t)size, 0, gen };
 	} else if (cp != NULL && cp->no > 0 && cp->o[cp->no - 1].addr == addr) {
@@ -479,7 +520,14 @@ static void heap_object(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_
 		if (cp == NULL)
 			continue;
 		uint32_t off32 = at > UINT32_MAX ? UINT32_MAX : (uint32_t)at;
-		if (o != NULL) {
+		if (o != NULL && cp->to_file) {
+			uint8_t rec[MREF];
+			memcpy(rec, &to, 8);
+			memcpy(rec + 8, &off32, 4);
+			store_write(&cp->w, rec, MREF);
+			cp->nr++;
+			o->nrefs++;
+		} else if (o != NULL) {
 			if (cp->nr == cp->cr) {
 				cp->cr = cp->cr ? cp->cr * 2 : 1024;
 				cp->tgt = xreallocarray(cp->tgt, cp->cr, sizeof *cp->tgt);
@@ -1066,108 +1114,156 @@ static void shot_roots(struct mrd *r, struct capture *cp, struct heap_builder *b
 	free(live);
 }
 
-/* What build() keeps of an object once the builder has it (mleft),
- * and once the nodes are done (mplace): its node, HW_NONE for a report
- * of an address reported before (the first report's references count).
- * Each made over the one before, in place. */
-struct mleft { uint64_t addr; uint32_t nrefs; uint8_t gen; };
-struct mplace { node_t v; uint32_t nrefs; };
+#define RELEASE_OBJECTS (1u << 18) /* objects given between lettings go of their pages */
 
-/* Given the builder: each object (cp->o) becomes its mleft, the array
- * shrunk to them (its room back before the builder sorts the nodes). */
-static struct mleft *leftover(struct capture *cp)
+/* Each object (cp->o) to the builder, and what build() keeps of it by
+ * its place as given: its count of references, its generation (gen,
+ * format 16). The objects' pages go behind the builder, which holds
+ * them from then on: the two are never whole at once. */
+static void give_objects(struct mrd *r, struct capture *cp, struct heap_builder *b, uint32_t *nrefs, uint8_t *gen)
 {
+	uint32_t prev_vt = HW_NONE, prev_ty = HW_NONE;
+	size_t done = 0;
+
 	for (size_t i = 0; i < cp->no; i++) {
-		const struct mobj o = cp->o[i];
-		struct mleft l = { o.addr, o.nrefs, o.gen };
-		memcpy((char *)cp->o + i * sizeof l, &l, sizeof l); /* over what was read */
+		const struct mobj *o = &cp->o[i];
+		if (o->vt != prev_vt) {
+			prev_ty = vtable_type(r, b, cp->vts[o->vt]);
+			prev_vt = o->vt;
+		}
+		hb_object(b, o->addr, prev_ty, o->size, NK_INSTANCE);
+		nrefs[i] = o->nrefs;
+		if (gen != NULL)
+			gen[i] = o->gen;
+		if (i + 1 - done >= RELEASE_OBJECTS) {
+			big_release(cp->o, done * sizeof *cp->o, (i + 1) * sizeof *cp->o);
+			done = i + 1;
+		}
 	}
-	struct mleft *l = xreallocarray(cp->o, cp->no + 1, sizeof *l);
+	big_free(cp->o, cp->co * sizeof *cp->o);
 	cp->o = NULL;
 	cp->co = 0;
-	return l;
 }
 
-/* After hb_nodes_done: each object's mleft becomes its mplace (l
- * shrunk to them); each node's generation (format 16), its first
- * report's. */
-static struct mplace *places(struct mrd *r, struct mleft *l, size_t n, struct heap_builder *b)
+/* After hb_nodes_done: v, each object's node by its place as given
+ * (hb_given_take), made HW_NONE for a report of an address reported
+ * before (the first report's references count); each node's
+ * generation (format 16), its first report's. */
+static void places(struct mrd *r, node_t *v, const uint8_t *gen, size_t n)
 {
 	struct heap *h = r->h;
 	bits_t *seen = xcalloc(bits_words(h->n), sizeof *seen);
 
-	if (r->ver >= 16) {
+	if (gen != NULL) {
 		h->node_gen = xmalloc(h->n);
 		h->node_gen[0] = 0;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct mleft o = l[i];
-		node_t v = hb_find(b, o.addr);
-		if (v != HW_NONE && bit_get(seen, v))
-			v = HW_NONE;
-		if (v != HW_NONE) {
-			bit_set(seen, v);
-			if (h->node_gen != NULL)
-				h->node_gen[v] = o.gen < 2 ? o.gen : 1;
+		node_t u = v[i];
+		if (bit_get(seen, u)) {
+			v[i] = HW_NONE;
+			continue;
 		}
-		struct mplace pl = { v, o.nrefs };
-		memcpy((char *)l + i * sizeof pl, &pl, sizeof pl);
+		bit_set(seen, u);
+		if (gen != NULL)
+			h->node_gen[u] = gen[i] < 2 ? gen[i] : 1;
 	}
 	free(seen);
-	return xreallocarray(l, n + 1, sizeof(struct mplace));
 }
 
-/* The ids of what build() parks in the scratch file (graph/cache.h's
- * heap_scratch, ids from STORE_SCRATCH): the references' targets and
- * offsets as captured */
-#define PARK_TGT (STORE_SCRATCH + 100)
-#define PARK_OFF (STORE_SCRATCH + 101)
+/* Places' array a (n + 1 elements of elem bytes, big_alloc'd) parked as
+ * section id of st, and let go: NULL; else (no store, or no room there)
+ * a, kept. */
+static void *park(struct store *st, uint32_t id, void *a, uint32_t elem, size_t n)
+{
+	if (st == NULL || store_put(st, id, a, elem, n) < 0)
+		return a;
+	big_free(a, (n + 1) * elem);
+	return NULL;
+}
+
+/* A parked array read in order (from st) or the array itself (a). */
+static void places_seq(struct heap *h, struct seq *s, const struct store *st, uint32_t id, const void *a)
+{
+	if (a != NULL)
+		seq_mem(s, a, 4);
+	else if (seq_open(s, st, id, 4) < 0)
+		hw_fatal("%s: cannot read the objects back from the scratch file", esc_str(h->path));
+}
+
+/* The next element of each of the places' two sequences. */
+static int next_place(struct seq *pvs, struct seq *nrs, node_t *v, uint32_t *nr)
+{
+	const node_t *a = seq_span(pvs, 1);
+	const uint32_t *c = seq_span(nrs, 1);
+
+	if (a == NULL || c == NULL)
+		return -1;
+	*v = *a;
+	*nr = *c;
+	return 0;
+}
 
 /* The references, counted by their sources' nodes, then each written
- * to its place with its label (read back from st where build() parked
- * them): a target no object has left a hole, for
+ * to its place with its label (read back from st where they were
+ * written as read): a target no object has left a hole, for
  * hb_finish to count as dangling. The continuations not next to their
- * object last, by their source's address. */
-static void references(struct heap *h, const struct store *st, struct capture *cp, const struct mplace *pl,
-		       size_t n, struct heap_builder *b)
+ * object last, by their source's address. pv, nrefs: each place's
+ * node and count, or NULL where they are parked in st. */
+static void references(struct heap *h, const struct store *st, struct capture *cp, const node_t *pv,
+		       const uint32_t *nrefs, size_t n, struct heap_builder *b)
 {
-	struct seq tgt, off; /* cp->tgt and cp->off, or their parked copies in st */
+	struct seq rs; /* the references as read, from st (in memory: cp->tgt, cp->off) */
+	struct seq pvs, nrs;
+	size_t k = 0;  /* in memory: the next one */
+	int mem = cp->tgt != NULL || cp->nr == 0;
+	node_t v;
+	uint32_t nr;
 
-	if (cp->tgt != NULL) {
-		seq_mem(&tgt, cp->tgt, sizeof *cp->tgt);
-		seq_mem(&off, cp->off, sizeof *cp->off);
-	} else if (st == NULL || seq_open(&tgt, st, PARK_TGT, sizeof *cp->tgt) < 0 ||
-		   seq_open(&off, st, PARK_OFF, sizeof *cp->off) < 0) {
+	if (!mem && (st == NULL || seq_open(&rs, st, PARK_REFS, 1) < 0))
 		hw_fatal("%s: cannot read the references back from the scratch file", esc_str(h->path));
-	}
-	for (size_t i = 0; i < n; i++)
-		if (pl[i].v != HW_NONE && pl[i].nrefs > 0)
-			hb_refs_count(b, pl[i].v, pl[i].nrefs);
+	places_seq(h, &pvs, st, PARK_PV, pv);
+	places_seq(h, &nrs, st, PARK_NREFS, nrefs);
+	for (size_t i = 0; i < n && next_place(&pvs, &nrs, &v, &nr) == 0; i++)
+		if (v != HW_NONE && nr > 0)
+			hb_refs_count(b, v, nr);
+	if (seq_end(&pvs) < 0 || seq_end(&nrs) < 0)
+		hw_fatal("%s: cannot read the objects back from the scratch file", esc_str(h->path));
 	for (size_t i = 0; i < cp->nx; i++) {
 		node_t s = hb_find(b, cp->x[i].src);
 		if (s != HW_NONE)
 			hb_refs_count(b, s, 1);
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (pl[i].nrefs == 0)
+	places_seq(h, &pvs, st, PARK_PV, pv);
+	places_seq(h, &nrs, st, PARK_NREFS, nrefs);
+	for (size_t i = 0; i < n && next_place(&pvs, &nrs, &v, &nr) == 0; i++) {
+		if (nr == 0)
 			continue;
-		if (pl[i].v == HW_NONE) {
-			if (seq_skip(&tgt, pl[i].nrefs) < 0 || seq_skip(&off, pl[i].nrefs) < 0)
+		if (v == HW_NONE) {
+			if (mem)
+				k += nr;
+			else if (seq_skip(&rs, (uint64_t)nr * MREF) < 0)
 				break;
 			continue;
 		}
-		const uint64_t *tg = seq_span(&tgt, pl[i].nrefs);
-		const uint32_t *of = seq_span(&off, pl[i].nrefs);
-		if (tg == NULL || of == NULL)
+		const uint8_t *rec = mem ? NULL : seq_span(&rs, (uint64_t)nr * MREF);
+		if (!mem && rec == NULL)
 			break;
 		uint32_t *lab;
-		node_t *to = hb_refs_room(b, pl[i].v, pl[i].nrefs, &lab);
-		for (uint32_t j = 0; j < pl[i].nrefs; j++) {
-			to[j] = hb_find(b, tg[j]);
-			lab[j] = of[j];
+		node_t *to = hb_refs_room(b, v, nr, &lab);
+		for (uint32_t j = 0; j < nr; j++) {
+			uint64_t tg;
+			if (rec != NULL) {
+				memcpy(&tg, rec + (size_t)j * MREF, 8);
+				memcpy(&lab[j], rec + (size_t)j * MREF + 8, 4);
+			} else {
+				tg = cp->tgt[k];
+				lab[j] = cp->off[k++];
+			}
+			to[j] = hb_find(b, tg);
 		}
 	}
-	if (seq_end(&tgt) < 0 || seq_end(&off) < 0)
+	if ((!mem && seq_end(&rs) < 0) || seq_end(&pvs) < 0 || seq_end(&nrs) < 0)
 		hw_fatal("%s: cannot read the references back from the scratch file", esc_str(h->path));
 	for (size_t i = 0; i < cp->nx; i++) {
 		node_t s = hb_find(b, cp->x[i].src);
@@ -1188,39 +1284,43 @@ static void build(struct mrd *r, struct capture *cp, unsigned ptrsize)
 {
 	struct heap *h = r->h;
 	struct heap_builder b;
-	uint32_t prev_vt = HW_NONE, prev_ty = HW_NONE;
 
 	/* the references wait in the scratch file behind h (when there is
-	 * one) while the builder has the objects: read back in order */
-	struct store *st = heap_scratch(h);
-	if (st != NULL && store_put(st, PARK_TGT, cp->tgt, sizeof *cp->tgt, cp->nr) == 0 &&
-	    store_put(st, PARK_OFF, cp->off, sizeof *cp->off, cp->nr) == 0) {
-		free(cp->tgt), free(cp->off);
-		cp->tgt = NULL, cp->off = NULL;
-	}
+	 * one: r->park), written there as they were read; else in memory */
+	struct store *st = r->park;
 	hw_qsort(r->cls, r->ncls, sizeof *r->cls, cmp_first_u64);
 	hw_qsort(r->vt, r->nvt, sizeof *r->vt, cmp_first_u64);
-	hb_start(&b, h, &r->nt, cp->no, HB_LABELS);
+	hb_start(&b, h, &r->nt, cp->no, HB_LABELS | HB_GIVEN_NODES);
 	b.dup_what = "objects reported twice in the heapshot; the first report of each is kept";
-	for (size_t i = 0; i < cp->no; i++) {
-		const struct mobj *o = &cp->o[i];
-		if (o->vt != prev_vt) {
-			prev_ty = vtable_type(r, &b, cp->vts[o->vt]);
-			prev_vt = o->vt;
-		}
-		hb_object(&b, o->addr, prev_ty, o->size, NK_INSTANCE);
-	}
 	size_t n = cp->no;
-	struct mleft *l = leftover(cp);
+	/* mapped on their own, as every array here that goes before the
+	 * heap's: no hole left among malloc's, resident after them */
+	uint32_t *nrefs = big_alloc((n + 1) * sizeof *nrefs);
+	uint8_t *gen = r->ver >= 16 ? big_alloc(n + 1) : NULL;
+	give_objects(r, cp, &b, nrefs, gen);
+	/* the counts wait in the scratch file while the builder sorts, the
+	 * nodes by place too while the references are placed */
+	nrefs = park(st, PARK_NREFS, nrefs, sizeof *nrefs, n);
 	hb_nodes_done(&b);
-	struct mplace *pl = places(r, l, n, &b);
-	references(h, st, cp, pl, n, &b); /* the store parked in, even if a later write failed */
-	free(pl);
+	node_t *given = hb_given_take(&b);
+	places(r, given, gen, n);
+	if (gen != NULL)
+		big_free(gen, n + 1);
+	node_t *pv = big_alloc((n + 1) * sizeof *pv);
+	memcpy(pv, given, n * sizeof *pv);
+	free(given);
+	pv = park(st, PARK_PV, pv, sizeof *pv, n);
+	references(h, st, cp, pv, nrefs, n, &b); /* the store parked in, even if a later write failed */
+	if (pv != NULL)
+		big_free(pv, (n + 1) * sizeof *pv);
+	if (nrefs != NULL)
+		big_free(nrefs, (n + 1) * sizeof *nrefs);
 	free(cp->tgt), free(cp->off), free(cp->x);
 	cp->tgt = NULL, cp->off = NULL, cp->x = NULL;
 	if (st != NULL) {
-		store_drop(st, PARK_TGT);
-		store_drop(st, PARK_OFF);
+		store_drop(st, PARK_REFS);
+		store_drop(st, PARK_NREFS);
+		store_drop(st, PARK_PV);
 	}
 	shot_roots(r, cp, &b);
 	hb_finish(&b);
@@ -1289,7 +1389,16 @@ static int mlpd_parse(struct heap *h, struct progress *p, struct sbuf *err)
 		warn_add(&h->warn, "%s: heapshot %zu is cut short by the end of the file; the last complete one "
 			 "(%zu) is read", h->path, r.nshots, s + 1);
 	progress_begin(p, "heapshot", r.shots[s].objects, "objects"); /* read again, kept, built */
+	/* its references go to the scratch file as they are read, when there
+	 * is one; if writing there fails, the heapshot is read again into
+	 * memory */
+	r.park = heap_scratch(h);
 	read_shot(&r, h->map, h->size, s);
+	if (capture_written(&r.kept) < 0) {
+		store_drop(r.park, PARK_REFS);
+		r.park = NULL;
+		read_shot(&r, h->map, h->size, s);
+	}
 	if (r.kept.shot < 0)
 		r.kept.shot = (int64_t)s; /* its buffers are gone: none of its objects */
 	h->nsnaps = (uint32_t)r.nshots;
