@@ -210,11 +210,14 @@ struct capture {
 	uint64_t *tgt;
 	uint32_t *off;
 	size_t nr, cr;
-	/* or, to_file: the references as read, each target and offset
-	 * (MREF bytes) written straight to the scratch file (section
-	 * PARK_REFS: a store takes one section at a time) rather than held */
+	/* or, to_file: the references as read, written to the scratch
+	 * file (section PARK_REFS: a store takes one section at a time)
+	 * rather than held, in blocks of RBLK (blk: their targets' low
+	 * halves, high halves, offsets; nb of them so far) */
 	struct store_writer w;
 	int to_file;
+	uint32_t *blk;
+	size_t nb;
 	struct mextra *x;
 	size_t nx, cx;
 	struct mroot *r;
@@ -360,9 +363,12 @@ static void imap_del(struct imap *m, size_t i)
 
 /* The id of the section of the scratch file (graph/cache.h's
  * heap_scratch, ids from STORE_SCRATCH) where a heapshot's references
- * wait as read: each its target (8 bytes) then its offset (4) */
+ * wait as read, in blocks of RBLK (the last one of those left): the
+ * targets' low halves, their high halves, the offsets, each an array
+ * of 4-byte integers, as the store compresses best (one array of
+ * 12-byte records compressed a third slower, and worse) */
 #define PARK_REFS (STORE_SCRATCH + 100)
-#define MREF 12
+#define RBLK 4096
 /* and while the builder sorts the nodes and references are placed, each
  * object's count of references, and node, by its place as given */
 #define PARK_NREFS (STORE_SCRATCH + 101)
@@ -370,12 +376,34 @@ static void imap_del(struct imap *m, size_t i)
 
 /* The section of c's references written as read (to_file) ended: 0 if
  * it is whole in the store, -1 if a write failed. */
+static void refs_flush(struct capture *c)
+{
+	if (c->nb == 0)
+		return;
+	for (int k = 0; k < 3; k++)
+		store_write(&c->w, c->blk + (size_t)k * RBLK, c->nb * 4);
+	c->nb = 0;
+}
+
 static int capture_written(struct capture *c)
 {
 	if (!c->to_file)
 		return 0;
+	refs_flush(c);
+	free(c->blk);
+	c->blk = NULL;
 	c->to_file = 0;
 	return store_end(&c->w);
+}
+
+/* One reference as read, written (to_file) */
+static void ref_put(struct capture *c, uint64_t to, uint32_t off)
+{
+	c->blk[c->nb] = (uint32_t)to;
+	c->blk[RBLK + c->nb] = (uint32_t)(to >> 32);
+	c->blk[2 * RBLK + c->nb] = off;
+	if (++c->nb == RBLK)
+		refs_flush(c);
 }
 
 static void capture_free(struct capture *c)
@@ -434,8 +462,10 @@ static void capture_start(struct mrd *r, const struct mshot *sh)
 	/* mapped on its own: build() lets its pages go behind the builder */
 	r->kept.o = big_alloc(r->kept.co * sizeof *r->kept.o);
 	if (r->park != NULL) {
-		store_begin(r->park, &r->kept.w, PARK_REFS, 1);
+		store_begin(r->park, &r->kept.w, PARK_REFS, 4);
 		r->kept.to_file = 1;
+		r->kept.blk = xmalloc(3 * RBLK * sizeof *r->kept.blk);
+		r->kept.nb = 0;
 	} else {
 		r->kept.cr = (sh->refs < most ? sh->refs : most) + 1;
 		r->kept.tgt = xreallocarray(NULL, r->kept.cr, sizeof *r->kept.tgt);
@@ -521,10 +551,7 @@ static void heap_object(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_
 			continue;
 		uint32_t off32 = at > UINT32_MAX ? UINT32_MAX : (uint32_t)at;
 		if (o != NULL && cp->to_file) {
-			uint8_t rec[MREF];
-			memcpy(rec, &to, 8);
-			memcpy(rec + 8, &off32, 4);
-			store_write(&cp->w, rec, MREF);
+			ref_put(cp, to, off32);
 			cp->nr++;
 			o->nrefs++;
 		} else if (o != NULL) {
@@ -1204,6 +1231,54 @@ static int next_place(struct seq *pvs, struct seq *nrs, node_t *v, uint32_t *nr)
 	return 0;
 }
 
+/* The references as read, in order: from the scratch file's blocks
+ * (PARK_REFS), or from memory (cp->tgt, cp->off) */
+struct refs_in {
+	struct seq s;
+	int mem;
+	const uint64_t *mtgt;
+	const uint32_t *moff;
+	const uint32_t *lo, *hi, *off; /* the block being read */
+	size_t m, pos;
+	uint64_t left;                 /* references after that block */
+};
+
+static int refs_in_open(struct refs_in *q, const struct store *st, const struct capture *cp)
+{
+	memset(q, 0, sizeof *q);
+	q->mem = cp->tgt != NULL || cp->nr == 0;
+	q->mtgt = cp->tgt;
+	q->moff = cp->off;
+	q->left = cp->nr;
+	return q->mem ? 0 : st == NULL ? -1 : seq_open(&q->s, st, PARK_REFS, 4);
+}
+
+/* The next one: 0, or -1 past the end or on a read error */
+static inline int ref_next(struct refs_in *q, uint64_t *tg, uint32_t *off)
+{
+	if (q->mem) {
+		*tg = q->mtgt[q->pos];
+		*off = q->moff[q->pos++];
+		return 0;
+	}
+	if (q->pos == q->m) {
+		if (q->left == 0)
+			return -1;
+		q->m = q->left < RBLK ? (size_t)q->left : RBLK;
+		const uint32_t *p = seq_span(&q->s, 3 * (uint64_t)q->m);
+		if (p == NULL)
+			return -1;
+		q->lo = p;
+		q->hi = p + q->m;
+		q->off = p + 2 * q->m;
+		q->left -= q->m;
+		q->pos = 0;
+	}
+	*tg = (uint64_t)q->hi[q->pos] << 32 | q->lo[q->pos];
+	*off = q->off[q->pos++];
+	return 0;
+}
+
 /* The references, counted by their sources' nodes, then each written
  * to its place with its label (read back from st where they were
  * written as read): a target no object has left a hole, for
@@ -1213,14 +1288,13 @@ static int next_place(struct seq *pvs, struct seq *nrs, node_t *v, uint32_t *nr)
 static void references(struct heap *h, const struct store *st, struct capture *cp, const node_t *pv,
 		       const uint32_t *nrefs, size_t n, struct heap_builder *b)
 {
-	struct seq rs; /* the references as read, from st (in memory: cp->tgt, cp->off) */
+	struct refs_in rs;
 	struct seq pvs, nrs;
-	size_t k = 0;  /* in memory: the next one */
-	int mem = cp->tgt != NULL || cp->nr == 0;
 	node_t v;
 	uint32_t nr;
+	int bad = 0;
 
-	if (!mem && (st == NULL || seq_open(&rs, st, PARK_REFS, 1) < 0))
+	if (refs_in_open(&rs, st, cp) < 0)
 		hw_fatal("%s: cannot read the references back from the scratch file", esc_str(h->path));
 	places_seq(h, &pvs, st, PARK_PV, pv);
 	places_seq(h, &nrs, st, PARK_NREFS, nrefs);
@@ -1239,31 +1313,25 @@ static void references(struct heap *h, const struct store *st, struct capture *c
 	for (size_t i = 0; i < n && next_place(&pvs, &nrs, &v, &nr) == 0; i++) {
 		if (nr == 0)
 			continue;
+		uint64_t tg;
+		uint32_t of;
 		if (v == HW_NONE) {
-			if (mem)
-				k += nr;
-			else if (seq_skip(&rs, (uint64_t)nr * MREF) < 0)
+			for (uint32_t j = 0; j < nr && !bad; j++)
+				bad = ref_next(&rs, &tg, &of) < 0;
+			if (bad)
 				break;
 			continue;
 		}
-		const uint8_t *rec = mem ? NULL : seq_span(&rs, (uint64_t)nr * MREF);
-		if (!mem && rec == NULL)
-			break;
 		uint32_t *lab;
 		node_t *to = hb_refs_room(b, v, nr, &lab);
-		for (uint32_t j = 0; j < nr; j++) {
-			uint64_t tg;
-			if (rec != NULL) {
-				memcpy(&tg, rec + (size_t)j * MREF, 8);
-				memcpy(&lab[j], rec + (size_t)j * MREF + 8, 4);
-			} else {
-				tg = cp->tgt[k];
-				lab[j] = cp->off[k++];
-			}
-			to[j] = hb_find(b, tg);
+		for (uint32_t j = 0; j < nr && !bad; j++) {
+			bad = ref_next(&rs, &tg, &lab[j]) < 0;
+			to[j] = bad ? HW_NONE : hb_find(b, tg);
 		}
+		if (bad)
+			break;
 	}
-	if ((!mem && seq_end(&rs) < 0) || seq_end(&pvs) < 0 || seq_end(&nrs) < 0)
+	if (bad || (!rs.mem && seq_end(&rs.s) < 0) || seq_end(&pvs) < 0 || seq_end(&nrs) < 0)
 		hw_fatal("%s: cannot read the references back from the scratch file", esc_str(h->path));
 	for (size_t i = 0; i < cp->nx; i++) {
 		node_t s = hb_find(b, cp->x[i].src);
