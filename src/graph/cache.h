@@ -19,8 +19,9 @@
  * format's, with its reader's own arrays; 16: each generation's totals;
  * 17: root records of the one table of kinds, with the reader's own;
  * 18: the references the CDS archive's roots miss, counted; 19: V8's
- * mark of heapwalk's own snapshots, whose ids were reset after them). */
-#define CACHE_FORMAT 19
+ * mark of heapwalk's own snapshots, whose ids were reset after them;
+ * 20: chunks of 1 MiB, not 4). */
+#define CACHE_FORMAT 20
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
 };
