@@ -1253,6 +1253,52 @@ START_TEST(test_mono_far_and_cycles)
 }
 END_TEST
 
+/* An object's references far into it: each reference of the crafted
+ * object is 8 bytes past the one before (mw_obj), so its k-th (from 0)
+ * is at +8(k + 1), and those from the 8191st on lie 64 KiB or more in,
+ * kept apart from the two-byte offsets of the rest. A path through
+ * each names the offset the file gave, cold and from the index cache. */
+START_TEST(test_mono_far_offsets)
+{
+	enum { N = 8200 };
+	static const unsigned ks[] = { 0, 8190, 8191, 8192, N - 1 };
+	uint64_t *to = xmalloc(N * sizeof *to);
+	struct mw w;
+	int st;
+
+	for (size_t k = 0; k < N; k++)
+		to[k] = 0x100000 + 16 * k;
+	mw_begin(&w, 7, 1700000000000ull);
+	mw_buf(&w, 1, 1000);
+	mw_classes(&w);
+	mw_ev(&w, 0x06);
+	mw_obj(&w, 0x10000, VT_A, 16, N, to, N);
+	for (size_t k = 0; k < N; k++)
+		mw_obj(&w, to[k], VT_B, 16, 0, NULL, 0);
+	mw_roots(&w, (const uint64_t[]){ 0x10000 }, 1);
+	mw_ev(&w, 0x16);
+	char *path = mw_write(&w, "offsets.mlpd");
+	char *cache = xasprintf("%s.hwi", path);
+	unlink(cache);
+	for (int pass = 0; pass < 3; pass++) { /* no cache, writing it, from it */
+		for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+			char args[512], want[64];
+			snprintf(args, sizeof args, "-q %s -f json paths '%s' 0x%llx", pass == 0 ? "--no-cache" : "", path,
+				 (unsigned long long)to[ks[i]]);
+			char *out = hw(args, &st);
+			snprintf(want, sizeof want, "\"via\":\"+%u\"", 8 * (ks[i] + 1));
+			ck_assert_msg(st == 0 && strstr(out, want) != NULL, "pass %d, want %s: %s", pass, want, out);
+			free(out);
+		}
+		ck_assert_int_eq(access(cache, F_OK) == 0, pass > 0);
+	}
+	unlink(cache);
+	free(cache);
+	free(path);
+	free(to);
+}
+END_TEST
+
 /* heapwalk args on path, given 120 s: a hang ends it (status 124). */
 static char *hw_hang(const char *args, const char *path, int *st)
 {
@@ -1375,6 +1421,7 @@ Suite *mono_suite(void)
 	tcase_add_test(tc, test_mono_recorded);
 	tcase_add_test(tc, test_mono_accumulated);
 	tcase_add_test(tc, test_mono_ignore_labels);
+	tcase_add_test(tc, test_mono_far_offsets);
 	tcase_add_test(tc, test_mono_bad_input);
 	tcase_add_test(tc, test_mono_browser);
 	tcase_add_test(tc, test_mono_live);

@@ -1089,14 +1089,66 @@ static void read_shot(struct mrd *r, const uint8_t *map, uint64_t size, size_t s
 struct mlpd_data {
 	/* per reference as built: its byte offset in its object, a label
 	 * found through refs (h->out as built, or its copy once the
-	 * analyses change h->out) */
-	uint32_t *edge_off;
+	 * analyses change h->out): off16[e], or where that is OFF_BIG (an
+	 * offset of 64 KiB or more, an element far into a big array: few),
+	 * big_off[i] of the i with big_at[i] == e (big_at ascending). Two
+	 * bytes a reference rather than four: 6 MB of a 3.2 M-reference
+	 * heapshot, all the time the heap is open. */
+	uint16_t *off16;
 	uint64_t noff;
+	uint64_t *big_at;
+	uint32_t *big_off;
+	uint64_t nbig;
 	struct hb_refs refs;
 	uint64_t key;       /* the process: its pid and start */
 	uint64_t t_end;     /* the heapshot's end, on the file's clock (ns) */
 	unsigned ptrsize;
 };
+
+#define OFF_BIG 0xffff
+
+/* Reference e's offset in its object (UINT32_MAX: none kept, a forged
+ * cache's) */
+static uint32_t edge_offset(const struct mlpd_data *md, uint64_t e)
+{
+	if (md->off16[e] != OFF_BIG)
+		return md->off16[e];
+	uint64_t lo = 0, hi = md->nbig;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (md->big_at[mid] < e)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < md->nbig && md->big_at[lo] == e ? md->big_off[lo] : UINT32_MAX;
+}
+
+/* The builder's labels (lab: n offsets, malloc'd, let go) as md's:
+ * made two bytes each where they lie, the array then shrunk */
+static void offsets_keep(struct mlpd_data *md, uint32_t *lab, uint64_t n)
+{
+	uint64_t nbig = 0, k = 0;
+
+	for (uint64_t e = 0; e < n; e++)
+		nbig += lab[e] >= OFF_BIG;
+	md->big_at = xreallocarray(NULL, nbig + 1, sizeof *md->big_at);
+	md->big_off = xreallocarray(NULL, nbig + 1, sizeof *md->big_off);
+	md->nbig = nbig;
+	for (uint64_t e = 0; e < n; e++) {
+		uint32_t x; /* read before the two bytes before it are written */
+		memcpy(&x, (char *)lab + e * 4, 4);
+		if (x >= OFF_BIG) {
+			md->big_at[k] = e;
+			md->big_off[k++] = x;
+			x = OFF_BIG;
+		}
+		uint16_t x16 = (uint16_t)x;
+		memcpy((char *)lab + e * 2, &x16, 2);
+	}
+	md->off16 = xreallocarray(lab, n + 1, sizeof *md->off16);
+	md->noff = n;
+}
 
 /* The type of an object of vtable vt (format 13: of class vt): its
  * class's name, or "VTable(0x...)" when the file named none. */
@@ -1393,8 +1445,7 @@ static void build(struct mrd *r, struct capture *cp, unsigned ptrsize)
 	shot_roots(r, cp, &b);
 	hb_finish(&b);
 	struct mlpd_data *md = xcalloc(1, sizeof *md);
-	md->edge_off = hb_labels_take(&b);
-	md->noff = h->nedges;
+	offsets_keep(md, hb_labels_take(&b), h->nedges);
 	md->ptrsize = ptrsize;
 	md->t_end = r->shots[cp->shot].t_end;
 	h->fmt_data = md;
@@ -1520,7 +1571,7 @@ static void mlpd_edge_label(const struct heap *h, node_t src, node_t dst, struct
 		e = hb_refs_find(&r, src, dst);
 	}
 	if (e >= 0)
-		off_label(h, src, md->edge_off[e], out);
+		off_label(h, src, edge_offset(md, (uint64_t)e), out);
 	else
 		sbuf_adds(out, "<?>");
 }
@@ -1541,7 +1592,7 @@ static int mlpd_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 	edge_t lo = r.start[v], hi = r.start[v + 1];
 	uint64_t *k = xmalloc((hi - lo + 1) * sizeof *k);
 	for (edge_t e = lo; e < hi; e++)
-		k[e - lo] = (uint64_t)md->edge_off[e] << 32 | r.to[e];
+		k[e - lo] = (uint64_t)edge_offset(md, e) << 32 | r.to[e];
 	hw_qsort(k, hi - lo, sizeof *k, cmp_first_u64);
 	for (edge_t e = 0; e < hi - lo; e++, n++) {
 		struct hvalue val = { .type = T_OBJECT, .v.id = h->node_id[(node_t)k[e]] };
@@ -1576,7 +1627,9 @@ static void mlpd_free_data(struct heap *h)
 
 	if (md == NULL)
 		return;
-	free(md->edge_off);
+	free(md->off16);
+	free(md->big_at);
+	free(md->big_off);
 	hb_refs_free(&md->refs);
 	free(md);
 	h->fmt_data = NULL;
@@ -1590,11 +1643,14 @@ static int mlpd_data_arrays(struct heap *h, struct fmt_array *a)
 
 	if (md == NULL)
 		md = h->fmt_data = xcalloc(1, sizeof *md);
-	a[0] = (struct fmt_array){ (void **)&md->edge_off, NULL, sizeof *md->edge_off, md->noff };
+	a[0] = (struct fmt_array){ (void **)&md->off16, NULL, sizeof *md->off16, md->noff };
 	a[1] = (struct fmt_array){ NULL, &md->key, sizeof md->key, 1 };
 	a[2] = (struct fmt_array){ NULL, &md->t_end, sizeof md->t_end, 1 };
 	a[3] = (struct fmt_array){ NULL, &md->ptrsize, sizeof md->ptrsize, 1 };
-	return 4 + hb_refs_arrays(h, &md->refs, a + 4);
+	int n = 4 + hb_refs_arrays(h, &md->refs, a + 4);
+	a[n] = (struct fmt_array){ (void **)&md->big_at, NULL, sizeof *md->big_at, md->nbig };
+	a[n + 1] = (struct fmt_array){ (void **)&md->big_off, NULL, sizeof *md->big_off, md->nbig };
+	return n + 2;
 }
 
 /* The engine is about to move references: the labels' references kept. */
@@ -1612,11 +1668,14 @@ static const char *mlpd_data_loaded(struct heap *h, const struct fmt_array *a, i
 {
 	struct mlpd_data *md = h->fmt_data;
 
-	(void)n;
 	md->noff = a[0].count;
+	md->nbig = a[n - 2].count;
 	if (!hb_refs_loaded(h, &md->refs, a + 4) || md->noff != (md->refs.own ? md->refs.n : h->nedges) ||
-	    (md->ptrsize != 4 && md->ptrsize != 8))
+	    (md->ptrsize != 4 && md->ptrsize != 8) || a[n - 1].count != md->nbig)
 		return "bad Mono data";
+	for (uint64_t i = 0; i < md->nbig; i++) /* ascending, each a reference's */
+		if (md->big_at[i] >= md->noff || (i > 0 && md->big_at[i] <= md->big_at[i - 1]))
+			return "bad Mono data";
 	for (size_t i = 0; i < h->nroot_rec; i++)
 		if (h->root_rec[i].kind < RK_WEAK_ONLY && h->root_rec[i].native < MR_NSOURCES &&
 		    h->root_rec[i].thread_serial > h->names_len)
