@@ -1331,7 +1331,35 @@ static inline int ref_next(struct refs_in *q, uint64_t *tg, uint32_t *off)
 	return 0;
 }
 
-/* The references, counted by their sources' nodes, then each written
+/* The references counted by their sources' nodes (pv: each place's,
+ * in memory; nrefs: its count of references, or NULL where it is
+ * parked in st), the continuations not next to their object last. */
+static void refs_count(struct heap *h, const struct store *st, const struct capture *cp, const node_t *pv,
+		       const uint32_t *nrefs, size_t n, struct heap_builder *b)
+{
+	struct seq nrs;
+	size_t i = 0;
+
+	places_seq(h, &nrs, st, PARK_NREFS, nrefs);
+	while (i < n) {
+		size_t m = n - i < 4096 ? n - i : 4096;
+		const uint32_t *c = seq_span(&nrs, m);
+		if (c == NULL)
+			break;
+		for (size_t j = 0; j < m; j++, i++)
+			if (pv[i] != HW_NONE && c[j] > 0)
+				hb_refs_count(b, pv[i], c[j]);
+	}
+	if (i < n || seq_end(&nrs) < 0)
+		hw_fatal("%s: cannot read the objects back from the scratch file", esc_str(h->path));
+	for (size_t k = 0; k < cp->nx; k++) {
+		node_t s = hb_find(b, cp->x[k].src);
+		if (s != HW_NONE)
+			hb_refs_count(b, s, 1);
+	}
+}
+
+/* The references, counted (refs_count), each written
  * to its place with its label (read back from st where they were
  * written as read): a target no object has left a hole, for
  * hb_finish to count as dangling. The continuations not next to their
@@ -1348,18 +1376,6 @@ static void references(struct heap *h, const struct store *st, struct capture *c
 
 	if (refs_in_open(&rs, st, cp) < 0)
 		hw_fatal("%s: cannot read the references back from the scratch file", esc_str(h->path));
-	places_seq(h, &pvs, st, PARK_PV, pv);
-	places_seq(h, &nrs, st, PARK_NREFS, nrefs);
-	for (size_t i = 0; i < n && next_place(&pvs, &nrs, &v, &nr) == 0; i++)
-		if (v != HW_NONE && nr > 0)
-			hb_refs_count(b, v, nr);
-	if (seq_end(&pvs) < 0 || seq_end(&nrs) < 0)
-		hw_fatal("%s: cannot read the objects back from the scratch file", esc_str(h->path));
-	for (size_t i = 0; i < cp->nx; i++) {
-		node_t s = hb_find(b, cp->x[i].src);
-		if (s != HW_NONE)
-			hb_refs_count(b, s, 1);
-	}
 	places_seq(h, &pvs, st, PARK_PV, pv);
 	places_seq(h, &nrs, st, PARK_NREFS, nrefs);
 	for (size_t i = 0; i < n && next_place(&pvs, &nrs, &v, &nr) == 0; i++) {
@@ -1422,17 +1438,19 @@ static void build(struct mrd *r, struct capture *cp, unsigned ptrsize)
 	 * nodes by place too while the references are placed */
 	nrefs = park(st, PARK_NREFS, nrefs, sizeof *nrefs, n);
 	hb_nodes_done(&b);
-	node_t *given = hb_given_take(&b);
-	places(r, given, gen, n);
+	node_t *pv = hb_given_take(&b);
+	places(r, pv, gen, n);
 	if (gen != NULL)
 		big_free(gen, n + 1);
-	node_t *pv = big_alloc((n + 1) * sizeof *pv);
-	memcpy(pv, given, n * sizeof *pv);
-	free(given);
-	pv = park(st, PARK_PV, pv, sizeof *pv, n);
+	refs_count(h, st, cp, pv, nrefs, n, &b);
+	/* each place's node waits in the scratch file, as its count does,
+	 * while the references are placed */
+	if (st != NULL && store_put(st, PARK_PV, pv, sizeof *pv, n) == 0) {
+		free(pv);
+		pv = NULL;
+	}
 	references(h, st, cp, pv, nrefs, n, &b); /* the store parked in, even if a later write failed */
-	if (pv != NULL)
-		big_free(pv, (n + 1) * sizeof *pv);
+	free(pv);
 	if (nrefs != NULL)
 		big_free(nrefs, (n + 1) * sizeof *nrefs);
 	free(cp->tgt), free(cp->off), free(cp->x);
