@@ -1261,7 +1261,7 @@ END_TEST
 START_TEST(test_mono_far_offsets)
 {
 	enum { N = 8200 };
-	static const unsigned ks[] = { 0, 8190, 8191, 8192, N - 1 };
+	static const unsigned ks[] = { 0, 1, 2, 8190, 8191, 8192, N - 1 };
 	uint64_t *to = xmalloc(N * sizeof *to);
 	struct mw w;
 	int st;
@@ -1273,9 +1273,21 @@ START_TEST(test_mono_far_offsets)
 	mw_classes(&w);
 	mw_ev(&w, 0x06);
 	mw_obj(&w, 0x10000, VT_A, 16, N, to, N);
+	/* another at offsets 65534, 65535 and 65536 (deltas not 8 apart):
+	 * either side of the two-byte bound */
+	mw_ev(&w, 0x26);
+	mw_sleb(&w, 0x20000 >> 3);
+	mw_sleb(&w, VT_A);
+	mw_uleb(&w, 16);
+	mw_le(&w, 1, 1);
+	mw_uleb(&w, 3);
+	for (size_t k = 0; k < 3; k++) {
+		mw_uleb(&w, k == 0 ? 65534 : 1);
+		mw_sleb(&w, (int64_t)(to[k] >> 3));
+	}
 	for (size_t k = 0; k < N; k++)
 		mw_obj(&w, to[k], VT_B, 16, 0, NULL, 0);
-	mw_roots(&w, (const uint64_t[]){ 0x10000 }, 1);
+	mw_roots(&w, (const uint64_t[]){ 0x10000, 0x20000 }, 2);
 	mw_ev(&w, 0x16);
 	char *path = mw_write(&w, "offsets.mlpd");
 	char *cache = xasprintf("%s.hwi", path);
@@ -1288,6 +1300,11 @@ START_TEST(test_mono_far_offsets)
 			char *out = hw(args, &st);
 			snprintf(want, sizeof want, "\"via\":\"+%u\"", 8 * (ks[i] + 1));
 			ck_assert_msg(st == 0 && strstr(out, want) != NULL, "pass %d, want %s: %s", pass, want, out);
+			/* the second referrer's offset */
+			if (ks[i] < 3) {
+				snprintf(want, sizeof want, "\"via\":\"+%u\"", 65534 + ks[i]);
+				ck_assert_msg(strstr(out, want) != NULL, "pass %d, want %s: %s", pass, want, out);
+			}
 			free(out);
 		}
 		ck_assert_int_eq(access(cache, F_OK) == 0, pass > 0);

@@ -374,8 +374,8 @@ static void imap_del(struct imap *m, size_t i)
 #define PARK_NREFS (STORE_SCRATCH + 101)
 #define PARK_PV (STORE_SCRATCH + 102)
 
-/* The section of c's references written as read (to_file) ended: 0 if
- * it is whole in the store, -1 if a write failed. */
+/* The block of c's references written as read (to_file) so far: its
+ * three arrays to the store. */
 static void refs_flush(struct capture *c)
 {
 	if (c->nb == 0)
@@ -385,6 +385,8 @@ static void refs_flush(struct capture *c)
 	c->nb = 0;
 }
 
+/* The section of c's references written as read (to_file) ended: 0 if
+ * it is whole in the store, -1 if a write failed. */
 static int capture_written(struct capture *c)
 {
 	if (!c->to_file)
@@ -1691,9 +1693,15 @@ static const char *mlpd_data_loaded(struct heap *h, const struct fmt_array *a, i
 	if (!hb_refs_loaded(h, &md->refs, a + 4) || md->noff != (md->refs.own ? md->refs.n : h->nedges) ||
 	    (md->ptrsize != 4 && md->ptrsize != 8) || a[n - 1].count != md->nbig)
 		return "bad Mono data";
-	for (uint64_t i = 0; i < md->nbig; i++) /* ascending, each a reference's */
-		if (md->big_at[i] >= md->noff || (i > 0 && md->big_at[i] <= md->big_at[i - 1]))
+	for (uint64_t i = 0; i < md->nbig; i++) /* ascending, each a reference's marked far */
+		if (md->big_at[i] >= md->noff || (i > 0 && md->big_at[i] <= md->big_at[i - 1]) ||
+		    md->off16[md->big_at[i]] != OFF_BIG || md->big_off[i] < OFF_BIG)
 			return "bad Mono data";
+	uint64_t far = 0; /* and no reference marked far without its entry */
+	for (uint64_t e = 0; e < md->noff; e++)
+		far += md->off16[e] == OFF_BIG;
+	if (far != md->nbig)
+		return "bad Mono data";
 	for (size_t i = 0; i < h->nroot_rec; i++)
 		if (h->root_rec[i].kind < RK_WEAK_ONLY && h->root_rec[i].native < MR_NSOURCES &&
 		    h->root_rec[i].thread_serial > h->names_len)

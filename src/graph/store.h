@@ -26,10 +26,9 @@
 
 /* A reader of a section holds a chunk's worth three times over (its
  * compressed bytes, its filtered ones, the chunk), a writer twice, and
- * the store keeps two for its reads and writes: at 4 MiB, a Mono
- * heapshot's references read back beside its objects' places held
- * 20 MB more than at 1 MiB. LZ4's window is 64 KiB: it compresses 1 MiB
- * as well. */
+ * the store keeps two for its reads and writes: at 4 MiB, a reader that
+ * reads several sections back at once held 20 MB more than at 1 MiB.
+ * LZ4's window is 64 KiB: it compresses 1 MiB as well. */
 #define STORE_CHUNK ((size_t)1 << 20)
 
 struct store_sect {
