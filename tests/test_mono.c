@@ -1253,6 +1253,69 @@ START_TEST(test_mono_far_and_cycles)
 }
 END_TEST
 
+/* An object's references far into it: each reference of the crafted
+ * object is 8 bytes past the one before (mw_obj), so its k-th (from 0)
+ * is at +8(k + 1), and those from the 8191st on lie 64 KiB or more in,
+ * kept apart from the two-byte offsets of the rest. A path through
+ * each names the offset the file gave, cold and from the index cache. */
+START_TEST(test_mono_far_offsets)
+{
+	enum { N = 8200 };
+	static const unsigned ks[] = { 0, 1, 2, 8190, 8191, 8192, N - 1 };
+	uint64_t *to = xmalloc(N * sizeof *to);
+	struct mw w;
+	int st;
+
+	for (size_t k = 0; k < N; k++)
+		to[k] = 0x100000 + 16 * k;
+	mw_begin(&w, 7, 1700000000000ull);
+	mw_buf(&w, 1, 1000);
+	mw_classes(&w);
+	mw_ev(&w, 0x06);
+	mw_obj(&w, 0x10000, VT_A, 16, N, to, N);
+	/* another at offsets 65534, 65535 and 65536 (deltas not 8 apart):
+	 * either side of the two-byte bound */
+	mw_ev(&w, 0x26);
+	mw_sleb(&w, 0x20000 >> 3);
+	mw_sleb(&w, VT_A);
+	mw_uleb(&w, 16);
+	mw_le(&w, 1, 1);
+	mw_uleb(&w, 3);
+	for (size_t k = 0; k < 3; k++) {
+		mw_uleb(&w, k == 0 ? 65534 : 1);
+		mw_sleb(&w, (int64_t)(to[k] >> 3));
+	}
+	for (size_t k = 0; k < N; k++)
+		mw_obj(&w, to[k], VT_B, 16, 0, NULL, 0);
+	mw_roots(&w, (const uint64_t[]){ 0x10000, 0x20000 }, 2);
+	mw_ev(&w, 0x16);
+	char *path = mw_write(&w, "offsets.mlpd");
+	char *cache = xasprintf("%s.hwi", path);
+	unlink(cache);
+	for (int pass = 0; pass < 3; pass++) { /* no cache, writing it, from it */
+		for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+			char args[512], want[64];
+			snprintf(args, sizeof args, "-q %s -f json paths '%s' 0x%llx", pass == 0 ? "--no-cache" : "", path,
+				 (unsigned long long)to[ks[i]]);
+			char *out = hw(args, &st);
+			snprintf(want, sizeof want, "\"via\":\"+%u\"", 8 * (ks[i] + 1));
+			ck_assert_msg(st == 0 && strstr(out, want) != NULL, "pass %d, want %s: %s", pass, want, out);
+			/* the second referrer's offset */
+			if (ks[i] < 3) {
+				snprintf(want, sizeof want, "\"via\":\"+%u\"", 65534 + ks[i]);
+				ck_assert_msg(strstr(out, want) != NULL, "pass %d, want %s: %s", pass, want, out);
+			}
+			free(out);
+		}
+		ck_assert_int_eq(access(cache, F_OK) == 0, pass > 0);
+	}
+	unlink(cache);
+	free(cache);
+	free(path);
+	free(to);
+}
+END_TEST
+
 /* heapwalk args on path, given 120 s: a hang ends it (status 124). */
 static char *hw_hang(const char *args, const char *path, int *st)
 {
@@ -1334,6 +1397,38 @@ START_TEST(test_mono_ignore_labels)
 }
 END_TEST
 
+/* The scratch file filling up at any point of a cold open (a file size
+ * limit, SIGXFSZ ignored as a shell may): what would have waited there
+ * (the heapshot's references as read, then each object's count of them,
+ * then its node) stays in memory, or the heapshot is read again into
+ * memory, and the answer is the one a roomy disk gives. Every limit up
+ * to 32 KiB, a block (512 bytes) at a time, for the biggest objects
+ * (their retained sizes need every reference); then doubling. The
+ * sections of tests/mono/workload.mlpd's references, counts and nodes
+ * end near 12 KiB: each fails in turn. */
+START_TEST(test_mono_scratch_full)
+{
+	static const char *const views[] = { "biggest -n 50", "classes -n 1000", "info" };
+	char args[512], cmd[4096];
+	int st;
+
+	for (size_t v = 0; v < sizeof views / sizeof views[0]; v++) {
+		snprintf(args, sizeof args, "-q --no-cache %s '%s'", views[v], FIXTURE);
+		char *want = hw(args, &st);
+		ck_assert_msg(st == 0, "%s", want);
+		for (unsigned blocks = 1; blocks <= 4096; blocks = v == 0 && blocks < 64 ? blocks + 1 : blocks * 2) {
+			snprintf(cmd, sizeof cmd, "trap '' XFSZ; ulimit -f %u; '%s' %s 2>/dev/null", blocks, heapwalk(),
+				 args);
+			char *got = run(cmd, &st);
+			ck_assert_msg(st == 0, "ulimit -f %u: %s", blocks, got);
+			ck_assert_msg(strcmp(got, want) == 0, "ulimit -f %u, %s: %s\nwant %s", blocks, views[v], got, want);
+			free(got);
+		}
+		free(want);
+	}
+}
+END_TEST
+
 Suite *mono_suite(void)
 {
 	Suite *s = suite_create("mono");
@@ -1343,10 +1438,12 @@ Suite *mono_suite(void)
 	tcase_add_test(tc, test_mono_recorded);
 	tcase_add_test(tc, test_mono_accumulated);
 	tcase_add_test(tc, test_mono_ignore_labels);
+	tcase_add_test(tc, test_mono_far_offsets);
 	tcase_add_test(tc, test_mono_bad_input);
 	tcase_add_test(tc, test_mono_browser);
 	tcase_add_test(tc, test_mono_live);
 	tcase_add_test(tc, test_mono_chain);
+	tcase_add_test(tc, test_mono_scratch_full);
 	suite_add_tcase(s, tc);
 	/* files written here: small, a few seconds in all (timeout: hangs) */
 	tc = tcase_create("crafted");

@@ -210,6 +210,14 @@ struct capture {
 	uint64_t *tgt;
 	uint32_t *off;
 	size_t nr, cr;
+	/* or, to_file: the references as read, written to the scratch
+	 * file (section PARK_REFS: a store takes one section at a time)
+	 * rather than held, in blocks of RBLK (blk: their targets' low
+	 * halves, high halves, offsets; nb of them so far) */
+	struct store_writer w;
+	int to_file;
+	uint32_t *blk;
+	size_t nb;
 	struct mextra *x;
 	size_t nx, cx;
 	struct mroot *r;
@@ -252,6 +260,7 @@ struct mrd {
 	struct heap *h;
 	struct replay *rp;       /* identity(): no capture, the moves instead */
 	int pass2;               /* reading the buffers of one heapshot again, to keep it */
+	struct store *park;      /* where its references go as read (NULL: memory) */
 	int64_t target;          /* that heapshot */
 	uint64_t buf_off;        /* the buffer being read */
 	uint64_t ev_off;         /* the event being read */
@@ -352,9 +361,62 @@ static void imap_del(struct imap *m, size_t i)
 	m->n--;
 }
 
+/* The id of the section of the scratch file (graph/cache.h's
+ * heap_scratch, ids from STORE_SCRATCH) where a heapshot's references
+ * wait as read, in blocks of RBLK (the last one of those left): the
+ * targets' low halves, their high halves, the offsets, each an array
+ * of 4-byte integers, as the store compresses best (one array of
+ * 12-byte records compressed a third slower, and worse) */
+#define PARK_REFS (STORE_SCRATCH + 100)
+#define RBLK 4096
+/* and while the builder sorts the nodes and references are placed, each
+ * object's count of references, and node, by its place as given */
+#define PARK_NREFS (STORE_SCRATCH + 101)
+#define PARK_PV (STORE_SCRATCH + 102)
+
+/* The block of c's references written as read (to_file) so far: its
+ * three arrays to the store. */
+static void refs_flush(struct capture *c)
+{
+	if (c->nb == 0)
+		return;
+	for (int k = 0; k < 3; k++)
+		store_write(&c->w, c->blk + (size_t)k * RBLK, c->nb * 4);
+	c->nb = 0;
+}
+
+/* The section of c's references written as read (to_file) ended: 0 if
+ * it is whole in the store, -1 if a write failed. */
+static int capture_written(struct capture *c)
+{
+	if (!c->to_file)
+		return 0;
+	refs_flush(c);
+	free(c->blk);
+	c->blk = NULL;
+	c->to_file = 0;
+	return store_end(&c->w);
+}
+
+/* One reference as read, written (to_file) */
+static void ref_put(struct capture *c, uint64_t to, uint32_t off)
+{
+	c->blk[c->nb] = (uint32_t)to;
+	c->blk[RBLK + c->nb] = (uint32_t)(to >> 32);
+	c->blk[2 * RBLK + c->nb] = off;
+	if (++c->nb == RBLK)
+		refs_flush(c);
+}
+
 static void capture_free(struct capture *c)
 {
-	free(c->o);
+	if (c->to_file) { /* a capture begun again: what was written goes */
+		struct store *st = c->w.s;
+		capture_written(c);
+		store_drop(st, PARK_REFS);
+	}
+	if (c->o != NULL)
+		big_free(c->o, c->co * sizeof *c->o);
 	free(c->tgt);
 	free(c->off);
 	free(c->x);
@@ -399,10 +461,18 @@ static void capture_start(struct mrd *r, const struct mshot *sh)
 	capture_free(&r->kept);
 	r->kept.shot = r->target;
 	r->kept.co = (sh->objects < most ? sh->objects : most) + 1;
-	r->kept.o = xreallocarray(NULL, r->kept.co, sizeof *r->kept.o);
-	r->kept.cr = (sh->refs < most ? sh->refs : most) + 1;
-	r->kept.tgt = xreallocarray(NULL, r->kept.cr, sizeof *r->kept.tgt);
-	r->kept.off = xreallocarray(NULL, r->kept.cr, sizeof *r->kept.off);
+	/* mapped on its own: build() lets its pages go behind the builder */
+	r->kept.o = big_alloc(r->kept.co * sizeof *r->kept.o);
+	if (r->park != NULL) {
+		store_begin(r->park, &r->kept.w, PARK_REFS, 4);
+		r->kept.to_file = 1;
+		r->kept.blk = xmalloc(3 * RBLK * sizeof *r->kept.blk);
+		r->kept.nb = 0;
+	} else {
+		r->kept.cr = (sh->refs < most ? sh->refs : most) + 1;
+		r->kept.tgt = xreallocarray(NULL, r->kept.cr, sizeof *r->kept.tgt);
+		r->kept.off = xreallocarray(NULL, r->kept.cr, sizeof *r->kept.off);
+	}
 	imap_init(&r->kept.vtix, 64);
 }
 
@@ -462,7 +532,10 @@ static void heap_object(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_
 	if (t->shot >= 0 && !cont && !c->bad && !r->pass2)
 		shot_add(r, t, addr, vt, size);
 	if (cp != NULL && !cont) {
-		VEC_GROW(cp->o, cp->no, cp->co);
+		if (cp->no == cp->co) {
+			cp->o = big_resize(cp->o, cp->co * sizeof *cp->o, cp->co * 2 * sizeof *cp->o);
+			cp->co *= 2;
+		}
 		o = &cp->o[cp->no++];
 		*o = (struct mobj){ addr, vt_number(cp, vt), size > UINT32_MAX ? UINT32_MAX : (uint32_t)size, 0, gen };
 	} else if (cp != NULL && cp->no > 0 && cp->o[cp->no - 1].addr == addr) {
@@ -479,7 +552,11 @@ static void heap_object(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_
 		if (cp == NULL)
 			continue;
 		uint32_t off32 = at > UINT32_MAX ? UINT32_MAX : (uint32_t)at;
-		if (o != NULL) {
+		if (o != NULL && cp->to_file) {
+			ref_put(cp, to, off32);
+			cp->nr++;
+			o->nrefs++;
+		} else if (o != NULL) {
 			if (cp->nr == cp->cr) {
 				cp->cr = cp->cr ? cp->cr * 2 : 1024;
 				cp->tgt = xreallocarray(cp->tgt, cp->cr, sizeof *cp->tgt);
@@ -1014,14 +1091,66 @@ static void read_shot(struct mrd *r, const uint8_t *map, uint64_t size, size_t s
 struct mlpd_data {
 	/* per reference as built: its byte offset in its object, a label
 	 * found through refs (h->out as built, or its copy once the
-	 * analyses change h->out) */
-	uint32_t *edge_off;
+	 * analyses change h->out): off16[e], or where that is OFF_BIG (an
+	 * offset of 64 KiB or more, an element far into a big array: few),
+	 * big_off[i] of the i with big_at[i] == e (big_at ascending). Two
+	 * bytes a reference rather than four: 6 MB of a 3.2 M-reference
+	 * heapshot, all the time the heap is open. */
+	uint16_t *off16;
 	uint64_t noff;
+	uint64_t *big_at;
+	uint32_t *big_off;
+	uint64_t nbig;
 	struct hb_refs refs;
 	uint64_t key;       /* the process: its pid and start */
 	uint64_t t_end;     /* the heapshot's end, on the file's clock (ns) */
 	unsigned ptrsize;
 };
+
+#define OFF_BIG 0xffff
+
+/* Reference e's offset in its object (UINT32_MAX: none kept, a forged
+ * cache's) */
+static uint32_t edge_offset(const struct mlpd_data *md, uint64_t e)
+{
+	if (md->off16[e] != OFF_BIG)
+		return md->off16[e];
+	uint64_t lo = 0, hi = md->nbig;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (md->big_at[mid] < e)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < md->nbig && md->big_at[lo] == e ? md->big_off[lo] : UINT32_MAX;
+}
+
+/* The builder's labels (lab: n offsets, malloc'd, let go) as md's:
+ * made two bytes each where they lie, the array then shrunk */
+static void offsets_keep(struct mlpd_data *md, uint32_t *lab, uint64_t n)
+{
+	uint64_t nbig = 0, k = 0;
+
+	for (uint64_t e = 0; e < n; e++)
+		nbig += lab[e] >= OFF_BIG;
+	md->big_at = xreallocarray(NULL, nbig + 1, sizeof *md->big_at);
+	md->big_off = xreallocarray(NULL, nbig + 1, sizeof *md->big_off);
+	md->nbig = nbig;
+	for (uint64_t e = 0; e < n; e++) {
+		uint32_t x; /* read before the two bytes before it are written */
+		memcpy(&x, (char *)lab + e * 4, 4);
+		if (x >= OFF_BIG) {
+			md->big_at[k] = e;
+			md->big_off[k++] = x;
+			x = OFF_BIG;
+		}
+		uint16_t x16 = (uint16_t)x;
+		memcpy((char *)lab + e * 2, &x16, 2);
+	}
+	md->off16 = xreallocarray(lab, n + 1, sizeof *md->off16);
+	md->noff = n;
+}
 
 /* The type of an object of vtable vt (format 13: of class vt): its
  * class's name, or "VTable(0x...)" when the file named none. */
@@ -1066,108 +1195,213 @@ static void shot_roots(struct mrd *r, struct capture *cp, struct heap_builder *b
 	free(live);
 }
 
-/* What build() keeps of an object once the builder has it (mleft),
- * and once the nodes are done (mplace): its node, HW_NONE for a report
- * of an address reported before (the first report's references count).
- * Each made over the one before, in place. */
-struct mleft { uint64_t addr; uint32_t nrefs; uint8_t gen; };
-struct mplace { node_t v; uint32_t nrefs; };
+#define RELEASE_OBJECTS (1u << 18) /* objects given between lettings go of their pages */
 
-/* Given the builder: each object (cp->o) becomes its mleft, the array
- * shrunk to them (its room back before the builder sorts the nodes). */
-static struct mleft *leftover(struct capture *cp)
+/* Each object (cp->o) to the builder, and what build() keeps of it by
+ * its place as given: its count of references, its generation (gen,
+ * format 16). The objects' pages go behind the builder, which holds
+ * them from then on: the two are never whole at once. */
+static void give_objects(struct mrd *r, struct capture *cp, struct heap_builder *b, uint32_t *nrefs, uint8_t *gen)
 {
+	uint32_t prev_vt = HW_NONE, prev_ty = HW_NONE;
+	size_t done = 0;
+
 	for (size_t i = 0; i < cp->no; i++) {
-		const struct mobj o = cp->o[i];
-		struct mleft l = { o.addr, o.nrefs, o.gen };
-		memcpy((char *)cp->o + i * sizeof l, &l, sizeof l); /* over what was read */
+		const struct mobj *o = &cp->o[i];
+		if (o->vt != prev_vt) {
+			prev_ty = vtable_type(r, b, cp->vts[o->vt]);
+			prev_vt = o->vt;
+		}
+		hb_object(b, o->addr, prev_ty, o->size, NK_INSTANCE);
+		nrefs[i] = o->nrefs;
+		if (gen != NULL)
+			gen[i] = o->gen;
+		if (i + 1 - done >= RELEASE_OBJECTS) {
+			big_release(cp->o, done * sizeof *cp->o, (i + 1) * sizeof *cp->o);
+			done = i + 1;
+		}
 	}
-	struct mleft *l = xreallocarray(cp->o, cp->no + 1, sizeof *l);
+	big_free(cp->o, cp->co * sizeof *cp->o);
 	cp->o = NULL;
 	cp->co = 0;
-	return l;
 }
 
-/* After hb_nodes_done: each object's mleft becomes its mplace (l
- * shrunk to them); each node's generation (format 16), its first
- * report's. */
-static struct mplace *places(struct mrd *r, struct mleft *l, size_t n, struct heap_builder *b)
+/* After hb_nodes_done: v, each object's node by its place as given
+ * (hb_given_take), made HW_NONE for a report of an address reported
+ * before (the first report's references count); each node's
+ * generation (format 16), its first report's. */
+static void places(struct mrd *r, node_t *v, const uint8_t *gen, size_t n)
 {
 	struct heap *h = r->h;
 	bits_t *seen = xcalloc(bits_words(h->n), sizeof *seen);
 
-	if (r->ver >= 16) {
+	if (gen != NULL) {
 		h->node_gen = xmalloc(h->n);
 		h->node_gen[0] = 0;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct mleft o = l[i];
-		node_t v = hb_find(b, o.addr);
-		if (v != HW_NONE && bit_get(seen, v))
-			v = HW_NONE;
-		if (v != HW_NONE) {
-			bit_set(seen, v);
-			if (h->node_gen != NULL)
-				h->node_gen[v] = o.gen < 2 ? o.gen : 1;
+		node_t u = v[i];
+		if (bit_get(seen, u)) {
+			v[i] = HW_NONE;
+			continue;
 		}
-		struct mplace pl = { v, o.nrefs };
-		memcpy((char *)l + i * sizeof pl, &pl, sizeof pl);
+		bit_set(seen, u);
+		if (gen != NULL)
+			h->node_gen[u] = gen[i] < 2 ? gen[i] : 1;
 	}
 	free(seen);
-	return xreallocarray(l, n + 1, sizeof(struct mplace));
 }
 
-/* The ids of what build() parks in the scratch file (graph/cache.h's
- * heap_scratch, ids from STORE_SCRATCH): the references' targets and
- * offsets as captured */
-#define PARK_TGT (STORE_SCRATCH + 100)
-#define PARK_OFF (STORE_SCRATCH + 101)
-
-/* The references, counted by their sources' nodes, then each written
- * to its place with its label (read back from st where build() parked
- * them): a target no object has left a hole, for
- * hb_finish to count as dangling. The continuations not next to their
- * object last, by their source's address. */
-static void references(struct heap *h, const struct store *st, struct capture *cp, const struct mplace *pl,
-		       size_t n, struct heap_builder *b)
+/* Places' array a (n + 1 elements of elem bytes, big_alloc'd) parked as
+ * section id of st, and let go: NULL; else (no store, or no room there)
+ * a, kept. */
+static void *park(struct store *st, uint32_t id, void *a, uint32_t elem, size_t n)
 {
-	struct seq tgt, off; /* cp->tgt and cp->off, or their parked copies in st */
+	if (st == NULL || store_put(st, id, a, elem, n) < 0)
+		return a;
+	big_free(a, (n + 1) * elem);
+	return NULL;
+}
 
-	if (cp->tgt != NULL) {
-		seq_mem(&tgt, cp->tgt, sizeof *cp->tgt);
-		seq_mem(&off, cp->off, sizeof *cp->off);
-	} else if (st == NULL || seq_open(&tgt, st, PARK_TGT, sizeof *cp->tgt) < 0 ||
-		   seq_open(&off, st, PARK_OFF, sizeof *cp->off) < 0) {
-		hw_fatal("%s: cannot read the references back from the scratch file", esc_str(h->path));
+/* A parked array read in order (from st) or the array itself (a). */
+static void places_seq(struct heap *h, struct seq *s, const struct store *st, uint32_t id, const void *a)
+{
+	if (a != NULL)
+		seq_mem(s, a, 4);
+	else if (seq_open(s, st, id, 4) < 0)
+		hw_fatal("%s: cannot read the objects back from the scratch file", esc_str(h->path));
+}
+
+/* The next element of each of the places' two sequences. */
+static int next_place(struct seq *pvs, struct seq *nrs, node_t *v, uint32_t *nr)
+{
+	const node_t *a = seq_span(pvs, 1);
+	const uint32_t *c = seq_span(nrs, 1);
+
+	if (a == NULL || c == NULL)
+		return -1;
+	*v = *a;
+	*nr = *c;
+	return 0;
+}
+
+/* The references as read, in order: from the scratch file's blocks
+ * (PARK_REFS), or from memory (cp->tgt, cp->off) */
+struct refs_in {
+	struct seq s;
+	int mem;
+	const uint64_t *mtgt;
+	const uint32_t *moff;
+	const uint32_t *lo, *hi, *off; /* the block being read */
+	size_t m, pos;
+	uint64_t left;                 /* references after that block */
+};
+
+static int refs_in_open(struct refs_in *q, const struct store *st, const struct capture *cp)
+{
+	memset(q, 0, sizeof *q);
+	q->mem = cp->tgt != NULL || cp->nr == 0;
+	q->mtgt = cp->tgt;
+	q->moff = cp->off;
+	q->left = cp->nr;
+	return q->mem ? 0 : st == NULL ? -1 : seq_open(&q->s, st, PARK_REFS, 4);
+}
+
+/* The next one: 0, or -1 past the end or on a read error */
+static inline int ref_next(struct refs_in *q, uint64_t *tg, uint32_t *off)
+{
+	if (q->mem) {
+		*tg = q->mtgt[q->pos];
+		*off = q->moff[q->pos++];
+		return 0;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (pl[i].v != HW_NONE && pl[i].nrefs > 0)
-			hb_refs_count(b, pl[i].v, pl[i].nrefs);
-	for (size_t i = 0; i < cp->nx; i++) {
-		node_t s = hb_find(b, cp->x[i].src);
+	if (q->pos == q->m) {
+		if (q->left == 0)
+			return -1;
+		q->m = q->left < RBLK ? (size_t)q->left : RBLK;
+		const uint32_t *p = seq_span(&q->s, 3 * (uint64_t)q->m);
+		if (p == NULL)
+			return -1;
+		q->lo = p;
+		q->hi = p + q->m;
+		q->off = p + 2 * q->m;
+		q->left -= q->m;
+		q->pos = 0;
+	}
+	*tg = (uint64_t)q->hi[q->pos] << 32 | q->lo[q->pos];
+	*off = q->off[q->pos++];
+	return 0;
+}
+
+/* The references counted by their sources' nodes (pv: each place's,
+ * in memory; nrefs: its count of references, or NULL where it is
+ * parked in st), the continuations not next to their object last. */
+static void refs_count(struct heap *h, const struct store *st, const struct capture *cp, const node_t *pv,
+		       const uint32_t *nrefs, size_t n, struct heap_builder *b)
+{
+	struct seq nrs;
+	size_t i = 0;
+
+	places_seq(h, &nrs, st, PARK_NREFS, nrefs);
+	while (i < n) {
+		size_t m = n - i < 4096 ? n - i : 4096;
+		const uint32_t *c = seq_span(&nrs, m);
+		if (c == NULL)
+			break;
+		for (size_t j = 0; j < m; j++, i++)
+			if (pv[i] != HW_NONE && c[j] > 0)
+				hb_refs_count(b, pv[i], c[j]);
+	}
+	if (i < n || seq_end(&nrs) < 0)
+		hw_fatal("%s: cannot read the objects back from the scratch file", esc_str(h->path));
+	for (size_t k = 0; k < cp->nx; k++) {
+		node_t s = hb_find(b, cp->x[k].src);
 		if (s != HW_NONE)
 			hb_refs_count(b, s, 1);
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (pl[i].nrefs == 0)
+}
+
+/* The references, counted (refs_count), each written
+ * to its place with its label (read back from st where they were
+ * written as read): a target no object has left a hole, for
+ * hb_finish to count as dangling. The continuations not next to their
+ * object last, by their source's address. pv, nrefs: each place's
+ * node and count, or NULL where they are parked in st. */
+static void references(struct heap *h, const struct store *st, struct capture *cp, const node_t *pv,
+		       const uint32_t *nrefs, size_t n, struct heap_builder *b)
+{
+	struct refs_in rs;
+	struct seq pvs, nrs;
+	node_t v;
+	uint32_t nr;
+	int bad = 0;
+
+	if (refs_in_open(&rs, st, cp) < 0)
+		hw_fatal("%s: cannot read the references back from the scratch file", esc_str(h->path));
+	places_seq(h, &pvs, st, PARK_PV, pv);
+	places_seq(h, &nrs, st, PARK_NREFS, nrefs);
+	for (size_t i = 0; i < n && next_place(&pvs, &nrs, &v, &nr) == 0; i++) {
+		if (nr == 0)
 			continue;
-		if (pl[i].v == HW_NONE) {
-			if (seq_skip(&tgt, pl[i].nrefs) < 0 || seq_skip(&off, pl[i].nrefs) < 0)
+		uint64_t tg;
+		uint32_t of;
+		if (v == HW_NONE) {
+			for (uint32_t j = 0; j < nr && !bad; j++)
+				bad = ref_next(&rs, &tg, &of) < 0;
+			if (bad)
 				break;
 			continue;
 		}
-		const uint64_t *tg = seq_span(&tgt, pl[i].nrefs);
-		const uint32_t *of = seq_span(&off, pl[i].nrefs);
-		if (tg == NULL || of == NULL)
-			break;
 		uint32_t *lab;
-		node_t *to = hb_refs_room(b, pl[i].v, pl[i].nrefs, &lab);
-		for (uint32_t j = 0; j < pl[i].nrefs; j++) {
-			to[j] = hb_find(b, tg[j]);
-			lab[j] = of[j];
+		node_t *to = hb_refs_room(b, v, nr, &lab);
+		for (uint32_t j = 0; j < nr && !bad; j++) {
+			bad = ref_next(&rs, &tg, &lab[j]) < 0;
+			to[j] = bad ? HW_NONE : hb_find(b, tg);
 		}
+		if (bad)
+			break;
 	}
-	if (seq_end(&tgt) < 0 || seq_end(&off) < 0)
+	if (bad || (!rs.mem && seq_end(&rs.s) < 0) || seq_end(&pvs) < 0 || seq_end(&nrs) < 0)
 		hw_fatal("%s: cannot read the references back from the scratch file", esc_str(h->path));
 	for (size_t i = 0; i < cp->nx; i++) {
 		node_t s = hb_find(b, cp->x[i].src);
@@ -1188,45 +1422,50 @@ static void build(struct mrd *r, struct capture *cp, unsigned ptrsize)
 {
 	struct heap *h = r->h;
 	struct heap_builder b;
-	uint32_t prev_vt = HW_NONE, prev_ty = HW_NONE;
 
 	/* the references wait in the scratch file behind h (when there is
-	 * one) while the builder has the objects: read back in order */
-	struct store *st = heap_scratch(h);
-	if (st != NULL && store_put(st, PARK_TGT, cp->tgt, sizeof *cp->tgt, cp->nr) == 0 &&
-	    store_put(st, PARK_OFF, cp->off, sizeof *cp->off, cp->nr) == 0) {
-		free(cp->tgt), free(cp->off);
-		cp->tgt = NULL, cp->off = NULL;
-	}
+	 * one: r->park), written there as they were read; else in memory */
+	struct store *st = r->park;
 	hw_qsort(r->cls, r->ncls, sizeof *r->cls, cmp_first_u64);
 	hw_qsort(r->vt, r->nvt, sizeof *r->vt, cmp_first_u64);
-	hb_start(&b, h, &r->nt, cp->no, HB_LABELS);
+	hb_start(&b, h, &r->nt, cp->no, HB_LABELS | HB_GIVEN_NODES);
 	b.dup_what = "objects reported twice in the heapshot; the first report of each is kept";
-	for (size_t i = 0; i < cp->no; i++) {
-		const struct mobj *o = &cp->o[i];
-		if (o->vt != prev_vt) {
-			prev_ty = vtable_type(r, &b, cp->vts[o->vt]);
-			prev_vt = o->vt;
-		}
-		hb_object(&b, o->addr, prev_ty, o->size, NK_INSTANCE);
-	}
 	size_t n = cp->no;
-	struct mleft *l = leftover(cp);
+	/* mapped on their own, as every array here that goes before the
+	 * heap's: no hole left among malloc's, resident after them */
+	uint32_t *nrefs = big_alloc((n + 1) * sizeof *nrefs);
+	uint8_t *gen = r->ver >= 16 ? big_alloc(n + 1) : NULL;
+	give_objects(r, cp, &b, nrefs, gen);
+	/* the counts wait in the scratch file while the builder sorts, the
+	 * nodes by place too while the references are placed */
+	nrefs = park(st, PARK_NREFS, nrefs, sizeof *nrefs, n);
 	hb_nodes_done(&b);
-	struct mplace *pl = places(r, l, n, &b);
-	references(h, st, cp, pl, n, &b); /* the store parked in, even if a later write failed */
-	free(pl);
+	node_t *pv = hb_given_take(&b);
+	places(r, pv, gen, n);
+	if (gen != NULL)
+		big_free(gen, n + 1);
+	refs_count(h, st, cp, pv, nrefs, n, &b);
+	/* each place's node waits in the scratch file, as its count does,
+	 * while the references are placed */
+	if (st != NULL && store_put(st, PARK_PV, pv, sizeof *pv, n) == 0) {
+		free(pv);
+		pv = NULL;
+	}
+	references(h, st, cp, pv, nrefs, n, &b); /* the store parked in, even if a later write failed */
+	free(pv);
+	if (nrefs != NULL)
+		big_free(nrefs, (n + 1) * sizeof *nrefs);
 	free(cp->tgt), free(cp->off), free(cp->x);
 	cp->tgt = NULL, cp->off = NULL, cp->x = NULL;
 	if (st != NULL) {
-		store_drop(st, PARK_TGT);
-		store_drop(st, PARK_OFF);
+		store_drop(st, PARK_REFS);
+		store_drop(st, PARK_NREFS);
+		store_drop(st, PARK_PV);
 	}
 	shot_roots(r, cp, &b);
 	hb_finish(&b);
 	struct mlpd_data *md = xcalloc(1, sizeof *md);
-	md->edge_off = hb_labels_take(&b);
-	md->noff = h->nedges;
+	offsets_keep(md, hb_labels_take(&b), h->nedges);
 	md->ptrsize = ptrsize;
 	md->t_end = r->shots[cp->shot].t_end;
 	h->fmt_data = md;
@@ -1289,7 +1528,16 @@ static int mlpd_parse(struct heap *h, struct progress *p, struct sbuf *err)
 		warn_add(&h->warn, "%s: heapshot %zu is cut short by the end of the file; the last complete one "
 			 "(%zu) is read", h->path, r.nshots, s + 1);
 	progress_begin(p, "heapshot", r.shots[s].objects, "objects"); /* read again, kept, built */
+	/* its references go to the scratch file as they are read, when there
+	 * is one; if writing there fails, the heapshot is read again into
+	 * memory */
+	r.park = heap_scratch(h);
 	read_shot(&r, h->map, h->size, s);
+	if (capture_written(&r.kept) < 0) {
+		store_drop(r.park, PARK_REFS);
+		r.park = NULL;
+		read_shot(&r, h->map, h->size, s);
+	}
 	if (r.kept.shot < 0)
 		r.kept.shot = (int64_t)s; /* its buffers are gone: none of its objects */
 	h->nsnaps = (uint32_t)r.nshots;
@@ -1343,7 +1591,7 @@ static void mlpd_edge_label(const struct heap *h, node_t src, node_t dst, struct
 		e = hb_refs_find(&r, src, dst);
 	}
 	if (e >= 0)
-		off_label(h, src, md->edge_off[e], out);
+		off_label(h, src, edge_offset(md, (uint64_t)e), out);
 	else
 		sbuf_adds(out, "<?>");
 }
@@ -1364,7 +1612,7 @@ static int mlpd_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 	edge_t lo = r.start[v], hi = r.start[v + 1];
 	uint64_t *k = xmalloc((hi - lo + 1) * sizeof *k);
 	for (edge_t e = lo; e < hi; e++)
-		k[e - lo] = (uint64_t)md->edge_off[e] << 32 | r.to[e];
+		k[e - lo] = (uint64_t)edge_offset(md, e) << 32 | r.to[e];
 	hw_qsort(k, hi - lo, sizeof *k, cmp_first_u64);
 	for (edge_t e = 0; e < hi - lo; e++, n++) {
 		struct hvalue val = { .type = T_OBJECT, .v.id = h->node_id[(node_t)k[e]] };
@@ -1399,7 +1647,9 @@ static void mlpd_free_data(struct heap *h)
 
 	if (md == NULL)
 		return;
-	free(md->edge_off);
+	free(md->off16);
+	free(md->big_at);
+	free(md->big_off);
 	hb_refs_free(&md->refs);
 	free(md);
 	h->fmt_data = NULL;
@@ -1413,11 +1663,14 @@ static int mlpd_data_arrays(struct heap *h, struct fmt_array *a)
 
 	if (md == NULL)
 		md = h->fmt_data = xcalloc(1, sizeof *md);
-	a[0] = (struct fmt_array){ (void **)&md->edge_off, NULL, sizeof *md->edge_off, md->noff };
+	a[0] = (struct fmt_array){ (void **)&md->off16, NULL, sizeof *md->off16, md->noff };
 	a[1] = (struct fmt_array){ NULL, &md->key, sizeof md->key, 1 };
 	a[2] = (struct fmt_array){ NULL, &md->t_end, sizeof md->t_end, 1 };
 	a[3] = (struct fmt_array){ NULL, &md->ptrsize, sizeof md->ptrsize, 1 };
-	return 4 + hb_refs_arrays(h, &md->refs, a + 4);
+	int n = 4 + hb_refs_arrays(h, &md->refs, a + 4);
+	a[n] = (struct fmt_array){ (void **)&md->big_at, NULL, sizeof *md->big_at, md->nbig };
+	a[n + 1] = (struct fmt_array){ (void **)&md->big_off, NULL, sizeof *md->big_off, md->nbig };
+	return n + 2;
 }
 
 /* The engine is about to move references: the labels' references kept. */
@@ -1435,10 +1688,19 @@ static const char *mlpd_data_loaded(struct heap *h, const struct fmt_array *a, i
 {
 	struct mlpd_data *md = h->fmt_data;
 
-	(void)n;
 	md->noff = a[0].count;
+	md->nbig = a[n - 2].count;
 	if (!hb_refs_loaded(h, &md->refs, a + 4) || md->noff != (md->refs.own ? md->refs.n : h->nedges) ||
-	    (md->ptrsize != 4 && md->ptrsize != 8))
+	    (md->ptrsize != 4 && md->ptrsize != 8) || a[n - 1].count != md->nbig)
+		return "bad Mono data";
+	for (uint64_t i = 0; i < md->nbig; i++) /* ascending, each a reference's marked far */
+		if (md->big_at[i] >= md->noff || (i > 0 && md->big_at[i] <= md->big_at[i - 1]) ||
+		    md->off16[md->big_at[i]] != OFF_BIG || md->big_off[i] < OFF_BIG)
+			return "bad Mono data";
+	uint64_t far = 0; /* and no reference marked far without its entry */
+	for (uint64_t e = 0; e < md->noff; e++)
+		far += md->off16[e] == OFF_BIG;
+	if (far != md->nbig)
 		return "bad Mono data";
 	for (size_t i = 0; i < h->nroot_rec; i++)
 		if (h->root_rec[i].kind < RK_WEAK_ONLY && h->root_rec[i].native < MR_NSOURCES &&

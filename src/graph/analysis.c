@@ -333,8 +333,8 @@ void analysis_roots(struct heap *h, struct progress *p)
 	/* the out-edges and what weakly reachable and garbage weigh: the
 	 * rest waits on disk meanwhile (when there is a file behind h) */
 	progress_begin(p, "reachability", h->n, "objects");
+	heap_park(h, HP_OFF | HP_CLASS | HP_KIND | HP_IDS | HP_IN | HP_DOM); /* first: not both at once */
 	heap_load(h, HP_OUT | HP_WEAK | HP_SHALLOW, p);
-	heap_park(h, HP_OFF | HP_CLASS | HP_KIND | HP_IDS | HP_IN | HP_DOM);
 	bits_t *seen = xcalloc(bits_words(h->n), sizeof *seen);
 	mstack_init(&st);
 	h->nroots = 0;

@@ -14,13 +14,14 @@
  * read: the number goes up whenever what is stored changes (8: struct
  * hfield got its offset; 9: the hash of the whole dump; 10: where the
  * agent's allocation times are; 11: where a truncated dump ends; 12: the
- * sections where the table says, in chunks of 4 MiB, graph/store.h; 13:
+ * sections where the table says, in chunks (4 MiB then), graph/store.h; 13:
  * integer sections as differences, their bytes shuffled; 15: every
  * format's, with its reader's own arrays; 16: each generation's totals;
  * 17: root records of the one table of kinds, with the reader's own;
  * 18: the references the CDS archive's roots miss, counted; 19: V8's
- * mark of heapwalk's own snapshots, whose ids were reset after them). */
-#define CACHE_FORMAT 19
+ * mark of heapwalk's own snapshots, whose ids were reset after them;
+ * 20: chunks of 1 MiB, not 4). */
+#define CACHE_FORMAT 20
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
 };

@@ -24,7 +24,12 @@
 #include <stdint.h>
 #include <string.h>
 
-#define STORE_CHUNK ((size_t)4 << 20)
+/* A reader of a section holds a chunk's worth three times over (its
+ * compressed bytes, its filtered ones, the chunk), a writer twice, and
+ * the store keeps two for its reads and writes: at 4 MiB, a reader that
+ * reads several sections back at once held 20 MB more than at 1 MiB.
+ * LZ4's window is 64 KiB: it compresses 1 MiB as well. */
+#define STORE_CHUNK ((size_t)1 << 20)
 
 struct store_sect {
 	uint32_t id, elem;   /* elem: the array's element size */
