@@ -150,6 +150,14 @@ int v8s_read_nodes(struct rd *r)
 		return -1;
 	cap = v8s_room(r, s->meta_node_count, nf, NUM_MIN);
 	nodes_resize(s, cap);
+	if (s->meta_node_count != UINT64_MAX) { /* meta's count: filled whole */
+		mem_populate(s->ntype, 0, cap * sizeof *s->ntype);
+		mem_populate(s->nname, 0, cap * sizeof *s->nname);
+		mem_populate(s->nedges_of, 0, cap * sizeof *s->nedges_of);
+		mem_populate(s->nid, 0, cap * sizeof *s->nid);
+		mem_populate(s->nsize, 0, cap * sizeof *s->nsize);
+		mem_populate(s->ndetached, 0, cap * sizeof *s->ndetached);
+	}
 	for (;;) {
 		if (k == 0 && !first && n < cap && next_rec(r, rec, nf)) {
 			node_put(s, rec, (uint32_t)n++, &c);
@@ -256,6 +264,11 @@ int v8s_read_edges(struct rd *r)
 		return -1;
 	cap = v8s_room(r, s->meta_edge_count, ef, NUM_MIN);
 	edges_resize(s, cap);
+	if (s->meta_edge_count != UINT64_MAX) { /* meta's count: filled whole */
+		mem_populate(s->etype, 0, cap * sizeof *s->etype);
+		mem_populate(s->ename, 0, cap * sizeof *s->ename);
+		mem_populate(s->eto, 0, cap * sizeof *s->eto);
+	}
 	for (;;) {
 		if (k == 0 && !first && n < cap && next_rec(r, rec, ef))
 			goto put;
@@ -290,6 +303,20 @@ int v8s_read_edges(struct rd *r)
 	return r->stop ? -1 : 0;
 }
 
+/* The array of n elements, room for cap: a copy whose pages for the n
+ * are made at once (realloc's copy would fault them one by one). */
+static void *grow(void *a, uint64_t n, uint64_t cap, size_t elem)
+{
+	void *b = resize(NULL, cap, elem);
+
+	mem_populate(b, 0, (size_t)n * elem);
+	memcpy(b, a, (size_t)n * elem);
+	free(a);
+	return b;
+}
+
+#define FLAT_AHEAD 16384 /* elements whose pages are made at once */
+
 /* ---- strings ---- */
 
 /* The next element of an array of any values: 1 one follows (at r->p,
@@ -311,7 +338,7 @@ static int next_elem(struct rd *r, int *first, const char *where)
 int v8s_read_strings(struct rd *r)
 {
 	struct v8_snap *s = r->s;
-	uint64_t n = 0, cap = 4096, odd = 0, odd_at = 0;
+	uint64_t n = 0, cap = 4096, odd = 0, odd_at = 0, ahead = 0;
 	int first = 1, rc;
 
 	ws(r);
@@ -324,7 +351,11 @@ int v8s_read_strings(struct rd *r)
 		if (n == cap) {
 			if (!more(r, n, &cap, "strings"))
 				break;
-			s->str_off = resize(s->str_off, cap, sizeof *s->str_off);
+			s->str_off = grow(s->str_off, n, cap, sizeof *s->str_off);
+		}
+		if (n >= ahead) { /* the next pages at once, not a fault each */
+			ahead = n + FLAT_AHEAD < cap ? n + FLAT_AHEAD : cap;
+			mem_populate(s->str_off, n * sizeof *s->str_off, ahead * sizeof *s->str_off);
 		}
 		if (*r->p == '"') {
 			const uint8_t *e = v8s_str_end(r->p, r->end);
@@ -352,10 +383,12 @@ int v8s_read_strings(struct rd *r)
 
 /* ---- flat arrays of allocation tracking ---- */
 
+ /* numbers whose pages read_flat makes at once */
+
 static int read_flat(struct rd *r, void **a, uint64_t *nrec, unsigned width, int wide, const char *what)
 {
 	size_t elem = wide ? sizeof(uint64_t) : sizeof(uint32_t);
-	uint64_t v, n = 0, cap = v8s_room(r, UINT64_MAX, width, NUM_MIN) * width;
+	uint64_t v, n = 0, cap = v8s_room(r, UINT64_MAX, width, NUM_MIN) * width, ahead = 0;
 	struct clamps c = { 0 };
 	unsigned k = 0;
 	int first = 1, rc;
@@ -367,6 +400,10 @@ static int read_flat(struct rd *r, void **a, uint64_t *nrec, unsigned width, int
 	*a = resize(*a, cap, elem);
 	for (;;) {
 		uint64_t rec[V8_FIELDS_MAX];
+		if (n >= ahead) { /* the next pages at once, not a fault each */
+			ahead = n + FLAT_AHEAD < cap ? n + FLAT_AHEAD : cap;
+			mem_populate(*a, n * elem, ahead * elem);
+		}
 		if (k == 0 && !first && width - 1 < V8_FIELDS_MAX && cap - n >= width && next_rec(r, rec, width)) {
 			for (unsigned i = 0; i < width; i++)
 				if (wide)
@@ -381,7 +418,7 @@ static int read_flat(struct rd *r, void **a, uint64_t *nrec, unsigned width, int
 		if (n == cap) {
 			if (!more(r, n, &cap, what))
 				break;
-			*a = resize(*a, cap, elem);
+			*a = grow(*a, n, cap, elem);
 		}
 		if (wide)
 			((uint64_t *)*a)[n++] = v;
