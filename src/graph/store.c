@@ -258,8 +258,10 @@ static void put_chunk(struct store *s, struct store_sect *sc, const void *p, siz
 	if (s->zbuf == NULL)
 		s->zbuf = xmalloc(4 + (size_t)zbound());
 	if (sc->filter == STORE_DELTA && n > 0) {
-		if (s->fbuf == NULL)
+		if (s->fbuf == NULL) { /* the pages this chunk fills made at once, not a fault each */
 			s->fbuf = xmalloc(STORE_CHUNK);
+			mem_populate(s->fbuf, 0, n);
+		}
 		delta_to(p, n, sc->elem, (uint8_t *)s->fbuf);
 		p = s->fbuf;
 	}
