@@ -303,18 +303,6 @@ int v8s_read_edges(struct rd *r)
 	return r->stop ? -1 : 0;
 }
 
-/* The array of n elements, room for cap: a copy whose pages for the n
- * are made at once (realloc's copy would fault them one by one). */
-static void *grow(void *a, uint64_t n, uint64_t cap, size_t elem)
-{
-	void *b = resize(NULL, cap, elem);
-
-	mem_populate(b, 0, (size_t)n * elem);
-	memcpy(b, a, (size_t)n * elem);
-	free(a);
-	return b;
-}
-
 #define FLAT_AHEAD 16384 /* elements whose pages are made at once */
 
 /* ---- strings ---- */
@@ -351,7 +339,7 @@ int v8s_read_strings(struct rd *r)
 		if (n == cap) {
 			if (!more(r, n, &cap, "strings"))
 				break;
-			s->str_off = grow(s->str_off, n, cap, sizeof *s->str_off);
+			s->str_off = resize(s->str_off, cap, sizeof *s->str_off);
 		}
 		if (n >= ahead) { /* the next pages at once, not a fault each */
 			ahead = n + FLAT_AHEAD < cap ? n + FLAT_AHEAD : cap;
@@ -418,7 +406,7 @@ static int read_flat(struct rd *r, void **a, uint64_t *nrec, unsigned width, int
 		if (n == cap) {
 			if (!more(r, n, &cap, what))
 				break;
-			*a = grow(*a, n, cap, elem);
+			*a = resize(*a, cap, elem);
 		}
 		if (wide)
 			((uint64_t *)*a)[n++] = v;

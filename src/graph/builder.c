@@ -306,6 +306,8 @@ static void count_start(struct heap_builder *b)
 	if (!b->nodes_done || b->counted > 1 || b->nkey > 0)
 		hw_fatal("hb_refs_count: out of turn"); /* a reader's bug */
 	b->h->out_start = xcalloc((size_t)b->h->n + 1, sizeof *b->h->out_start);
+	/* counted in the readers' order, all over it: its pages at once */
+	mem_populate(b->h->out_start, 0, ((size_t)b->h->n + 1) * sizeof *b->h->out_start);
 	b->counted = 1;
 }
 

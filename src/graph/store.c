@@ -509,6 +509,7 @@ int store_load(const struct store *s, uint32_t id, uint32_t elem, uint64_t count
 	char empty[1];
 	do {
 		size_t want = sc->raw - done < STORE_CHUNK ? (size_t)(sc->raw - done) : STORE_CHUNK, len;
+		mem_populate(dst, (size_t)done, (size_t)done + want); /* its pages at once, not a fault each */
 		if (get_chunk(s->fd, sc, at, z, want > 0 ? (char *)dst + done : empty, tmp, want, &len) < 0) {
 			rc = -1;
 			break;
