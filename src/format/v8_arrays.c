@@ -99,6 +99,13 @@ static int more(struct rd *r, uint64_t n, uint64_t *cap, const char *what)
 	return 1;
 }
 
+/* The pages of the next this many records (elements) of the columns
+ * made at once, not a fault each: a window ahead of what is read, never
+ * the count the file's meta claims (a file may claim far more than it
+ * holds). */
+#define COLS_AHEAD 65536
+#define FLAT_AHEAD 16384
+
 /* ---- nodes ---- */
 
 static void nodes_resize(struct v8_snap *s, uint64_t cap)
@@ -140,7 +147,7 @@ int v8s_read_nodes(struct rd *r)
 {
 	struct v8_snap *s = r->s;
 	unsigned nf = s->node_fields, k = 0;
-	uint64_t rec[V8_FIELDS_MAX], v, n = 0, cap;
+	uint64_t rec[V8_FIELDS_MAX], v, n = 0, cap, ahead = 0;
 	struct clamps c = { 0 };
 	int first = 1, rc;
 
@@ -150,15 +157,17 @@ int v8s_read_nodes(struct rd *r)
 		return -1;
 	cap = v8s_room(r, s->meta_node_count, nf, NUM_MIN);
 	nodes_resize(s, cap);
-	if (s->meta_node_count != UINT64_MAX) { /* meta's count: filled whole */
-		mem_populate(s->ntype, 0, cap * sizeof *s->ntype);
-		mem_populate(s->nname, 0, cap * sizeof *s->nname);
-		mem_populate(s->nedges_of, 0, cap * sizeof *s->nedges_of);
-		mem_populate(s->nid, 0, cap * sizeof *s->nid);
-		mem_populate(s->nsize, 0, cap * sizeof *s->nsize);
-		mem_populate(s->ndetached, 0, cap * sizeof *s->ndetached);
-	}
 	for (;;) {
+		if (n >= ahead && n < cap) { /* the pages of the next records at once */
+			uint64_t to = n + COLS_AHEAD < cap ? n + COLS_AHEAD : cap;
+			mem_populate(s->ntype, n * sizeof *s->ntype, to * sizeof *s->ntype);
+			mem_populate(s->nname, n * sizeof *s->nname, to * sizeof *s->nname);
+			mem_populate(s->nedges_of, n * sizeof *s->nedges_of, to * sizeof *s->nedges_of);
+			mem_populate(s->nid, n * sizeof *s->nid, to * sizeof *s->nid);
+			mem_populate(s->nsize, n * sizeof *s->nsize, to * sizeof *s->nsize);
+			mem_populate(s->ndetached, n * sizeof *s->ndetached, to * sizeof *s->ndetached);
+			ahead = to;
+		}
 		if (k == 0 && !first && n < cap && next_rec(r, rec, nf)) {
 			node_put(s, rec, (uint32_t)n++, &c);
 			tick(r, n);
@@ -253,7 +262,7 @@ int v8s_read_edges(struct rd *r)
 {
 	struct v8_snap *s = r->s;
 	unsigned ef = s->edge_fields, nf = s->node_fields, k = 0;
-	uint64_t rec[V8_FIELDS_MAX], v, n = 0, cap, bad_to = 0;
+	uint64_t rec[V8_FIELDS_MAX], v, n = 0, cap, bad_to = 0, ahead = 0;
 	uint64_t inv = nf > 1 ? UINT64_MAX / nf + 1 : 0;
 	struct clamps c = { 0 };
 	int first = 1, rc;
@@ -264,12 +273,14 @@ int v8s_read_edges(struct rd *r)
 		return -1;
 	cap = v8s_room(r, s->meta_edge_count, ef, NUM_MIN);
 	edges_resize(s, cap);
-	if (s->meta_edge_count != UINT64_MAX) { /* meta's count: filled whole */
-		mem_populate(s->etype, 0, cap * sizeof *s->etype);
-		mem_populate(s->ename, 0, cap * sizeof *s->ename);
-		mem_populate(s->eto, 0, cap * sizeof *s->eto);
-	}
 	for (;;) {
+		if (n >= ahead && n < cap) { /* the pages of the next records at once */
+			uint64_t to = n + COLS_AHEAD < cap ? n + COLS_AHEAD : cap;
+			mem_populate(s->etype, n * sizeof *s->etype, to * sizeof *s->etype);
+			mem_populate(s->ename, n * sizeof *s->ename, to * sizeof *s->ename);
+			mem_populate(s->eto, n * sizeof *s->eto, to * sizeof *s->eto);
+			ahead = to;
+		}
 		if (k == 0 && !first && n < cap && next_rec(r, rec, ef))
 			goto put;
 		if ((rc = next_num(r, &first, &v, "edges")) <= 0)
@@ -302,8 +313,6 @@ int v8s_read_edges(struct rd *r)
 			 "(read as none)", r->path, (unsigned long long)s->edges_at, (unsigned long long)bad_to);
 	return r->stop ? -1 : 0;
 }
-
-#define FLAT_AHEAD 16384 /* elements whose pages are made at once */
 
 /* ---- strings ---- */
 
@@ -370,8 +379,6 @@ int v8s_read_strings(struct rd *r)
 }
 
 /* ---- flat arrays of allocation tracking ---- */
-
- /* numbers whose pages read_flat makes at once */
 
 static int read_flat(struct rd *r, void **a, uint64_t *nrec, unsigned width, int wide, const char *what)
 {
