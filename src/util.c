@@ -189,6 +189,29 @@ void big_release(void *p, size_t from, size_t to)
 		madvise((void *)a, e - a, MADV_DONTNEED);
 }
 
+/* Linux 5.14's; a C library older than the kernel may not name it */
+#if defined(__linux__) && !defined(MADV_POPULATE_WRITE)
+#define MADV_POPULATE_WRITE 23
+#endif
+
+void mem_populate(void *p, size_t from, size_t to)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t pg = page_bytes();
+	uintptr_t a = ((uintptr_t)p + from) & ~(pg - 1);
+	uintptr_t e = ((uintptr_t)p + to + pg - 1) & ~(pg - 1);
+	int saved = errno; /* advice only: no caller's errno changed */
+
+	/* the first and last pages are partly p's, so they are mapped; an
+	 * older kernel refuses the advice (EINVAL) and faults them as usual */
+	if (p != NULL && to > from)
+		madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+	errno = saved;
+#else
+	(void)p, (void)from, (void)to;
+#endif
+}
+
 void big_free(void *p, size_t n)
 {
 	if (p != NULL)

@@ -37,6 +37,11 @@ void *big_alloc(size_t n);
 void *big_resize(void *p, size_t old, size_t n);
 void big_release(void *p, size_t from, size_t to);
 void big_free(void *p, size_t n);
+/* Bytes [from, to) of p, about to be written whole: their pages made at
+ * once (one call, not a fault a page; a fault is the costly part of
+ * fresh memory on a virtual machine). Only for memory that will be
+ * written soon and all of it: what is made counts as used. */
+void mem_populate(void *p, size_t from, size_t to);
 void hw_set_cleanup(void (*fn)(void));
 /* Called with the size when an allocation fails, before the program
  * ends: a front end that can drop what it was doing unwinds from it (the

@@ -200,6 +200,7 @@ static void narrow_ids(struct heap *h, struct v8_data *d, uint64_t max)
 	if (max > UINT32_MAX)
 		return;
 	d->id32 = xmalloc(((size_t)h->n + 1) * sizeof *d->id32);
+	mem_populate(d->id32, 0, ((size_t)h->n + 1) * sizeof *d->id32); /* written whole */
 	for (node_t v = 0; v < h->n; v++)
 		d->id32[v] = (uint32_t)h->node_id[v];
 	free(h->node_id);
@@ -213,6 +214,7 @@ static void narrow_ids(struct heap *h, struct v8_data *d, uint64_t max)
 	static type *fn(type **col, const uint32_t *o2n, uint32_t nnodes, node_t n, type root) \
 	{                                                                               \
 		type *out = xmalloc(((size_t)n + 1) * sizeof *out);                     \
+		mem_populate(out, 0, ((size_t)n + 1) * sizeof *out); /* written whole */ \
 		for (uint32_t o = 0; o < nnodes; o++)                                   \
 			out[o2n[o]] = (*col)[o];                                        \
 		out[0] = root;                                                          \

@@ -99,6 +99,13 @@ static int more(struct rd *r, uint64_t n, uint64_t *cap, const char *what)
 	return 1;
 }
 
+/* The pages of the next this many records (elements) of the columns
+ * made at once, not a fault each: a window ahead of what is read, never
+ * the count the file's meta claims (a file may claim far more than it
+ * holds). */
+#define COLS_AHEAD 65536
+#define FLAT_AHEAD 16384
+
 /* ---- nodes ---- */
 
 static void nodes_resize(struct v8_snap *s, uint64_t cap)
@@ -140,7 +147,7 @@ int v8s_read_nodes(struct rd *r)
 {
 	struct v8_snap *s = r->s;
 	unsigned nf = s->node_fields, k = 0;
-	uint64_t rec[V8_FIELDS_MAX], v, n = 0, cap;
+	uint64_t rec[V8_FIELDS_MAX], v, n = 0, cap, ahead = 0;
 	struct clamps c = { 0 };
 	int first = 1, rc;
 
@@ -151,6 +158,16 @@ int v8s_read_nodes(struct rd *r)
 	cap = v8s_room(r, s->meta_node_count, nf, NUM_MIN);
 	nodes_resize(s, cap);
 	for (;;) {
+		if (n >= ahead && n < cap) { /* the pages of the next records at once */
+			uint64_t to = n + COLS_AHEAD < cap ? n + COLS_AHEAD : cap;
+			mem_populate(s->ntype, n * sizeof *s->ntype, to * sizeof *s->ntype);
+			mem_populate(s->nname, n * sizeof *s->nname, to * sizeof *s->nname);
+			mem_populate(s->nedges_of, n * sizeof *s->nedges_of, to * sizeof *s->nedges_of);
+			mem_populate(s->nid, n * sizeof *s->nid, to * sizeof *s->nid);
+			mem_populate(s->nsize, n * sizeof *s->nsize, to * sizeof *s->nsize);
+			mem_populate(s->ndetached, n * sizeof *s->ndetached, to * sizeof *s->ndetached);
+			ahead = to;
+		}
 		if (k == 0 && !first && n < cap && next_rec(r, rec, nf)) {
 			node_put(s, rec, (uint32_t)n++, &c);
 			tick(r, n);
@@ -245,7 +262,7 @@ int v8s_read_edges(struct rd *r)
 {
 	struct v8_snap *s = r->s;
 	unsigned ef = s->edge_fields, nf = s->node_fields, k = 0;
-	uint64_t rec[V8_FIELDS_MAX], v, n = 0, cap, bad_to = 0;
+	uint64_t rec[V8_FIELDS_MAX], v, n = 0, cap, bad_to = 0, ahead = 0;
 	uint64_t inv = nf > 1 ? UINT64_MAX / nf + 1 : 0;
 	struct clamps c = { 0 };
 	int first = 1, rc;
@@ -257,6 +274,13 @@ int v8s_read_edges(struct rd *r)
 	cap = v8s_room(r, s->meta_edge_count, ef, NUM_MIN);
 	edges_resize(s, cap);
 	for (;;) {
+		if (n >= ahead && n < cap) { /* the pages of the next records at once */
+			uint64_t to = n + COLS_AHEAD < cap ? n + COLS_AHEAD : cap;
+			mem_populate(s->etype, n * sizeof *s->etype, to * sizeof *s->etype);
+			mem_populate(s->ename, n * sizeof *s->ename, to * sizeof *s->ename);
+			mem_populate(s->eto, n * sizeof *s->eto, to * sizeof *s->eto);
+			ahead = to;
+		}
 		if (k == 0 && !first && n < cap && next_rec(r, rec, ef))
 			goto put;
 		if ((rc = next_num(r, &first, &v, "edges")) <= 0)
@@ -311,7 +335,7 @@ static int next_elem(struct rd *r, int *first, const char *where)
 int v8s_read_strings(struct rd *r)
 {
 	struct v8_snap *s = r->s;
-	uint64_t n = 0, cap = 4096, odd = 0, odd_at = 0;
+	uint64_t n = 0, cap = 4096, odd = 0, odd_at = 0, ahead = 0;
 	int first = 1, rc;
 
 	ws(r);
@@ -325,6 +349,10 @@ int v8s_read_strings(struct rd *r)
 			if (!more(r, n, &cap, "strings"))
 				break;
 			s->str_off = resize(s->str_off, cap, sizeof *s->str_off);
+		}
+		if (n >= ahead) { /* the next pages at once, not a fault each */
+			ahead = n + FLAT_AHEAD < cap ? n + FLAT_AHEAD : cap;
+			mem_populate(s->str_off, n * sizeof *s->str_off, ahead * sizeof *s->str_off);
 		}
 		if (*r->p == '"') {
 			const uint8_t *e = v8s_str_end(r->p, r->end);
@@ -355,7 +383,7 @@ int v8s_read_strings(struct rd *r)
 static int read_flat(struct rd *r, void **a, uint64_t *nrec, unsigned width, int wide, const char *what)
 {
 	size_t elem = wide ? sizeof(uint64_t) : sizeof(uint32_t);
-	uint64_t v, n = 0, cap = v8s_room(r, UINT64_MAX, width, NUM_MIN) * width;
+	uint64_t v, n = 0, cap = v8s_room(r, UINT64_MAX, width, NUM_MIN) * width, ahead = 0;
 	struct clamps c = { 0 };
 	unsigned k = 0;
 	int first = 1, rc;
@@ -367,6 +395,10 @@ static int read_flat(struct rd *r, void **a, uint64_t *nrec, unsigned width, int
 	*a = resize(*a, cap, elem);
 	for (;;) {
 		uint64_t rec[V8_FIELDS_MAX];
+		if (n >= ahead) { /* the next pages at once, not a fault each */
+			ahead = n + FLAT_AHEAD < cap ? n + FLAT_AHEAD : cap;
+			mem_populate(*a, n * elem, ahead * elem);
+		}
 		if (k == 0 && !first && width - 1 < V8_FIELDS_MAX && cap - n >= width && next_rec(r, rec, width)) {
 			for (unsigned i = 0; i < width; i++)
 				if (wide)

@@ -131,6 +131,10 @@ static void refs_dropped(struct heap_builder *b)
 	b->ncounted = 0;
 }
 
+/* Objects whose columns' pages hb_object makes at once, ahead of them:
+ * a few pages, not a fault each; and little memory ahead of use. */
+#define POPULATE_AHEAD 8192u
+
 void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size, uint8_t kind)
 {
 	struct heap *h = b->h;
@@ -144,6 +148,13 @@ void hb_object(struct heap_builder *b, uint64_t id, uint32_t type, uint64_t size
 	if (b->n + 1 >= b->cap)
 		node_arrays(b, b->cap * 2);
 	node_t v = ++b->n;
+	if ((v & (POPULATE_AHEAD - 1)) == 1) { /* the next columns' pages at once */
+		size_t e = v + POPULATE_AHEAD < b->cap ? v + POPULATE_AHEAD : b->cap;
+		mem_populate(h->node_id, v * sizeof *h->node_id, e * sizeof *h->node_id);
+		mem_populate(h->node_class, v * sizeof *h->node_class, e * sizeof *h->node_class);
+		mem_populate(h->node_shallow, v * sizeof *h->node_shallow, e * sizeof *h->node_shallow);
+		mem_populate(h->node_kind, v, e);
+	}
 	if (b->n > 1 && id <= b->last_id && b->ascending) {
 		b->ascending = 0;
 		refs_dropped(b);
@@ -295,6 +306,8 @@ static void count_start(struct heap_builder *b)
 	if (!b->nodes_done || b->counted > 1 || b->nkey > 0)
 		hw_fatal("hb_refs_count: out of turn"); /* a reader's bug */
 	b->h->out_start = xcalloc((size_t)b->h->n + 1, sizeof *b->h->out_start);
+	/* counted in the readers' order, all over it: its pages at once */
+	mem_populate(b->h->out_start, 0, ((size_t)b->h->n + 1) * sizeof *b->h->out_start);
 	b->counted = 1;
 }
 

@@ -258,8 +258,10 @@ static void put_chunk(struct store *s, struct store_sect *sc, const void *p, siz
 	if (s->zbuf == NULL)
 		s->zbuf = xmalloc(4 + (size_t)zbound());
 	if (sc->filter == STORE_DELTA && n > 0) {
-		if (s->fbuf == NULL)
+		if (s->fbuf == NULL) { /* the pages this chunk fills made at once, not a fault each */
 			s->fbuf = xmalloc(STORE_CHUNK);
+			mem_populate(s->fbuf, 0, n);
+		}
 		delta_to(p, n, sc->elem, (uint8_t *)s->fbuf);
 		p = s->fbuf;
 	}
@@ -507,6 +509,7 @@ int store_load(const struct store *s, uint32_t id, uint32_t elem, uint64_t count
 	char empty[1];
 	do {
 		size_t want = sc->raw - done < STORE_CHUNK ? (size_t)(sc->raw - done) : STORE_CHUNK, len;
+		mem_populate(dst, (size_t)done, (size_t)done + want); /* its pages at once, not a fault each */
 		if (get_chunk(s->fd, sc, at, z, want > 0 ? (char *)dst + done : empty, tmp, want, &len) < 0) {
 			rc = -1;
 			break;
