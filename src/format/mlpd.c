@@ -1115,14 +1115,7 @@ static uint32_t edge_offset(const struct mlpd_data *md, uint64_t e)
 {
 	if (md->off16[e] != OFF_BIG)
 		return md->off16[e];
-	uint64_t lo = 0, hi = md->nbig;
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (md->big_at[mid] < e)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = lower_bound_u64(md->big_at, md->nbig, e);
 	return lo < md->nbig && md->big_at[lo] == e ? md->big_off[lo] : UINT32_MAX;
 }
 
