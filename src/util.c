@@ -189,7 +189,10 @@ void big_release(void *p, size_t from, size_t to)
 		madvise((void *)a, e - a, MADV_DONTNEED);
 }
 
-/* Linux 5.14's; a C library older than the kernel may not name it */
+/* Linux 5.14's; a C library older than the kernel may not name them */
+#if defined(__linux__) && !defined(MADV_POPULATE_READ)
+#define MADV_POPULATE_READ 22
+#endif
 #if defined(__linux__) && !defined(MADV_POPULATE_WRITE)
 #define MADV_POPULATE_WRITE 23
 #endif
@@ -206,6 +209,23 @@ void mem_populate(void *p, size_t from, size_t to)
 	 * older kernel refuses the advice (EINVAL) and faults them as usual */
 	if (p != NULL && to > from)
 		madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+	errno = saved;
+#else
+	(void)p, (void)from, (void)to;
+#endif
+}
+
+void map_populate(const void *p, size_t from, size_t to)
+{
+#ifdef MADV_POPULATE_READ
+	uintptr_t pg = page_bytes();
+	uintptr_t a = ((uintptr_t)p + from) & ~(pg - 1);
+	int saved = errno;
+
+	/* the mapping starts on a page, so the page holding `from` is in
+	 * it; madvise rounds the length up to the mapping's last page */
+	if (p != NULL && to > from)
+		madvise((void *)a, (uintptr_t)p + to - a, MADV_POPULATE_READ);
 	errno = saved;
 #else
 	(void)p, (void)from, (void)to;

@@ -42,6 +42,10 @@ void big_free(void *p, size_t n);
  * fresh memory on a virtual machine). Only for memory that will be
  * written soon and all of it: what is made counts as used. */
 void mem_populate(void *p, size_t from, size_t to);
+/* Bytes [from, to) of a file's mapping p, about to be read: its pages
+ * mapped in one call. Advice only: errno is kept, an older kernel's
+ * refusal changes nothing. */
+void map_populate(const void *p, size_t from, size_t to);
 void hw_set_cleanup(void (*fn)(void));
 /* Called with the size when an allocation fails, before the program
  * ends: a front end that can drop what it was doing unwinds from it (the

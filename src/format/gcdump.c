@@ -30,15 +30,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
 
 #include "graph/builder.h"
 #include "graph/idindex.h"
 #include "graph/reader.h"
+#include "graph/resident.h"
 #include "runtime/clr.h"
 
 enum { TAG_NULL = 1, TAG_OBJREF = 2, TAG_BEGIN = 4, TAG_BEGIN_PRIVATE = 5, TAG_END = 6, TAG_BYTE = 8 };
@@ -729,11 +725,7 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 	int rc = -1;
 	char *ep = esc_str(h->path);
 
-	/* every page is read (the nodes' data twice, at random): mapped in
-	 * one call, not a fault each few pages, up to a size that surely
-	 * fits in memory */
-	if (h->size <= (uint64_t)8 << 30)
-		madvise((void *)h->map, h->size, MADV_POPULATE_READ);
+	heap_map_populate(h); /* every page is read (the nodes' data twice, at random) */
 	sbuf_init(&name);
 	version = entry(h, &c, &name, err);
 	if (version < 0)

@@ -477,14 +477,9 @@ int hprof_parse(struct heap *h, struct progress *p, struct sbuf *err)
 	 * space only (the pages are made as they fill), and grow beyond */
 	s.capobj = (size_t)(h->size / 40) + 256;
 	s.obj = xreallocarray(NULL, s.capobj, sizeof *s.obj);
-	/* the pass reads every page: mapping them in one call up to a size
-	 * that surely fits in memory saves a fault per few pages */
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
 	heap_behind_init(h, &r.behind);
-	if (h->size <= (uint64_t)8 << 30 && !r.behind.on)
-		madvise((void *)h->map, h->size, MADV_POPULATE_READ);
+	if (!r.behind.on) /* the pass reads every page */
+		heap_map_populate(h);
 	heap_map_advise(h, MADV_SEQUENTIAL);
 	progress_begin(p, "parse", h->size, "MB");
 	/* a gzip dump's identity is its compressed bytes */

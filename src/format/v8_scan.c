@@ -314,9 +314,6 @@ long v8_string(const uint8_t *map, uint64_t size, uint64_t off, struct sbuf *out
 	return -1;
 }
 
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
 #define AHEAD ((uint64_t)16 << 20) /* bytes faulted in ahead of the reader */
 #define BEHIND ((uint64_t)4 << 20)  /* and kept behind it */
 #define PAGE ((uint64_t)4096)
@@ -330,12 +327,10 @@ void v8s_window(struct rd *r)
 	/* with a window the arrays are read through it: the mapping's pages
 	 * are faulted in only where read, the strings and what is odd */
 	if (r->win == NULL && at + AHEAD / 2 > r->ahead && r->ahead < size) {
-		/* madvise takes a page's start: from rounded down (the
-		 * window's end before need not be one) */
-		uint64_t from = (r->ahead > at ? r->ahead : at) & ~(PAGE - 1);
+		uint64_t from = r->ahead > at ? r->ahead : at;
 		uint64_t to = at + AHEAD < size ? at + AHEAD : size;
 		if (to > from)
-			madvise((void *)(uintptr_t)(r->base + from), (size_t)(to - from), MADV_POPULATE_READ);
+			map_populate(r->base, (size_t)from, (size_t)to);
 		r->ahead = to;
 	}
 	if (r->drop && at > r->behind + 2 * BEHIND) {

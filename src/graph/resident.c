@@ -177,6 +177,13 @@ void heap_map_advise_range(struct heap *h, uint64_t from, uint64_t to, int advic
 		madvise((void *)(h->map + from), (size_t)(to - from), advice);
 }
 
+void heap_map_populate(struct heap *h)
+{
+	if (h->container != NULL || h->map == NULL || h->size > (uint64_t)8 << 30)
+		return;
+	map_populate(h->map, 0, (size_t)h->size);
+}
+
 void heap_behind_init(struct heap *h, struct behind *b)
 {
 	b->on = heap_tight(h->size * 2);

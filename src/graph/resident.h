@@ -47,6 +47,10 @@ int heap_room_for(const struct heap *h, uint64_t nodes, uint64_t extra, struct s
 void heap_map_advise(struct heap *h, int advice);
 /* The same for the pages within bytes [from, to) of the dump. */
 void heap_map_advise_range(struct heap *h, uint64_t from, uint64_t to, int advice);
+/* The whole dump's pages mapped in one call before a pass that reads
+ * them all (not a fault each few pages), when it surely fits in memory
+ * (8 GiB at most); nothing for a gzip dump read at random. */
+void heap_map_populate(struct heap *h);
 /* A pass over the dump in file order lets its pages go behind it when
  * the dump is large beside the memory (over a quarter of it: `on`):
  * heap_behind(h, b, to) gives up what lies before `to`, 256 MiB at a
