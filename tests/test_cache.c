@@ -426,6 +426,55 @@ START_TEST(test_store_filter_round_trip)
 }
 END_TEST
 
+/* A store's table read back from a file (a cache a user could have
+ * written): a section whose raw size could not come out of its
+ * compressed bytes (each chunk holds STORE_CHUNK bytes at most behind a
+ * 4-byte length) is refused when the table is read, before a reader
+ * makes an array with an entry per chunk the size claims; the true
+ * table, and one at the bound, are taken. */
+START_TEST(test_store_table_bounds)
+{
+	FILE *f = tmpfile();
+	struct store st, rd;
+	size_t len = 2 * STORE_CHUNK + 5, n;
+	char *p = xmalloc(len);
+
+	ck_assert(f != NULL);
+	for (size_t i = 0; i < len; i++)
+		p[i] = (char)(i * 2654435761u >> 13);
+	store_init(&st, fileno(f), 64);
+	ck_assert_int_eq(store_put(&st, 7, p, 1, len), 0);
+	struct store_sect sc = st.sect[0];
+	ck_assert_uint_eq(sc.raw, len);
+	/* the true table: read back whole through a reader */
+	ck_assert_int_eq(store_init_read(&rd, fileno(f), 64, st.end, &sc, 1), 0);
+	struct store_reader r;
+	ck_assert_int_eq(store_reader_open(&r, &rd, 7, 0), 0);
+	size_t got = 0;
+	const void *b;
+	while ((b = store_read(&r, &n)) != NULL) {
+		ck_assert(memcmp(b, p + got, n) == 0);
+		got += n;
+	}
+	ck_assert_uint_eq(got, len);
+	ck_assert_int_eq(store_reader_end(&r), 0);
+	store_free(&rd);
+	/* at the bound: as many chunks as 4-byte lengths fit in comp */
+	struct store_sect forged = sc;
+	forged.raw = forged.comp / 4 * STORE_CHUNK;
+	ck_assert_int_eq(store_init_read(&rd, fileno(f), 64, st.end, &forged, 1), 0);
+	store_free(&rd);
+	/* one chunk more than comp can hold, and a size of 2^60 bytes */
+	forged.raw = (forged.comp / 4 + 1) * STORE_CHUNK;
+	ck_assert_int_eq(store_init_read(&rd, fileno(f), 64, st.end, &forged, 1), -1);
+	forged.raw = (uint64_t)1 << 60;
+	ck_assert_int_eq(store_init_read(&rd, fileno(f), 64, st.end, &forged, 1), -1);
+	store_free(&st);
+	free(p);
+	fclose(f);
+}
+END_TEST
+
 Suite *cache_suite(void)
 {
 	Suite *s = suite_create("cache");
@@ -448,6 +497,7 @@ Suite *cache_suite(void)
 	tc = tcase_create("store");
 	tcase_set_timeout(tc, HANG_TIMEOUT);
 	tcase_add_test(tc, test_store_filter_round_trip);
+	tcase_add_test(tc, test_store_table_bounds);
 	suite_add_tcase(s, tc);
 	return s;
 }

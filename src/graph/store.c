@@ -110,7 +110,8 @@ int store_init_read(struct store *s, int fd, uint64_t start, uint64_t size, cons
 	store_init(s, fd, start);
 	for (size_t i = 0; i < n; i++)
 		if (tab[i].off < start || tab[i].comp > size || tab[i].off > size - tab[i].comp ||
-		    tab[i].raw > (UINT64_MAX >> 2) || tab[i].filter > STORE_DELTA ||
+		    tab[i].raw > (UINT64_MAX >> 2) || tab[i].raw / STORE_CHUNK > tab[i].comp / 4 ||
+		    tab[i].filter > STORE_DELTA ||
 		    (tab[i].filter == STORE_DELTA && tab[i].elem != 4 && tab[i].elem != 8))
 			return -1;
 	s->sect = xmalloc((n + 1) * sizeof *s->sect);

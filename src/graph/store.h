@@ -74,7 +74,9 @@ uint64_t store_hash_end(struct store_hasher *x);
 
 /* A store of the file fd whose sections start at byte `start`; empty
  * (writing), or with the n sections of the table tab (reading: checked
- * to lie within the file's size, else -1). */
+ * to lie within the file's size, and each raw size to be one its
+ * compressed bytes could hold, a chunk at most behind each 4-byte
+ * length, else -1). */
 void store_init(struct store *s, int fd, uint64_t start);
 int store_init_read(struct store *s, int fd, uint64_t start, uint64_t size, const struct store_sect *tab,
 		    size_t n);
