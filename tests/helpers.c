@@ -1,8 +1,13 @@
 /* helpers.c — what every suite may use: a command's output, a file's
  * bytes, the heapwalk under test, whether a program is installed. */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "suites.h"
 #include "util.h"
@@ -72,4 +77,22 @@ double now_seconds(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void end_child(pid_t pid)
+{
+	char sock[64];
+	siginfo_t si;
+	struct stat st;
+
+	kill(pid, SIGKILL);
+	/* dead but not reaped: its pid is no other process's yet, so the
+	 * socket at its name is the one it left */
+	while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+		;
+	snprintf(sock, sizeof sock, "/tmp/.java_pid%ld", (long)pid);
+	if (lstat(sock, &st) == 0 && S_ISSOCK(st.st_mode))
+		unlink(sock);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
 }

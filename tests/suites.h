@@ -4,6 +4,7 @@
 
 #include <check.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Every assertion that holds, Check writes its place down (a system
  * call each, for the report of a crash): the brute-force loops, with
@@ -91,6 +92,11 @@ char *run(const char *cmd, int *status);
 char *file_bytes(const char *path, size_t *n);
 /* Is prog on the PATH? */
 int have(const char *prog);
+/* A child of this test, not yet reaped, killed (SIGKILL) and reaped; a
+ * JVM's attach socket (/tmp/.java_pidPID) removed first, as the JVM
+ * would have on a clean exit: left, it would be taken for the socket of
+ * a later process given the same PID. */
+void end_child(pid_t pid);
 /* The heapwalk under test ($HEAPWALK). */
 const char *heapwalk(void);
 /* How long a wait may last before it is a hang: s seconds times

@@ -105,8 +105,7 @@ static void end_workload(pid_t pid, int hold)
 	for (double end = now_seconds() + hang_seconds(30); now_seconds() < end; usleep(100000))
 		if (waitpid(pid, NULL, WNOHANG) == pid)
 			return;
-	kill(pid, SIGKILL); /* our own child, not yet reaped */
-	waitpid(pid, NULL, 0);
+	end_child(pid); /* our own child, not yet reaped */
 }
 
 /* The process's start time, field 22 of its stat: its directory's key. */

@@ -154,8 +154,7 @@ static void assert_untouched(pid_t pid, const char *what)
 
 static void end(pid_t pid)
 {
-	kill(pid, SIGKILL); /* our own child, not yet reaped: it is the one */
-	waitpid(pid, NULL, 0);
+	end_child(pid); /* our own child, not yet reaped: it is the one */
 }
 
 /* heapwalk ARGS, as nobody with as_nobody: its standard error, its exit
