@@ -167,6 +167,13 @@ test)
 	# its output kept in a file and shown when it has ended; the script's
 	# status is the first failure's. Configured as if inside tmux, which
 	# sets TMUX to its socket: the terminal tests must still find tmux.
+	# The dumps and programs that no build of heapwalk goes into (the
+	# JVM workloads' dumps, the .NET workload's build: made by the
+	# runtimes at test time) are made once for both builds' tests, by
+	# whichever asks first, in a directory of their own named by a hash
+	# of the workload and the runtime's version (tests/shared-fixture.sh)
+	HEAPWALK_TEST_SHARED=$top/build-shared
+	export HEAPWALK_TEST_SHARED
 	say "build with AddressSanitizer and UBSan (configured with TMUX set), make check: beside the rest, shown at the end"
 	san_log=$top/build-san.log
 	(
