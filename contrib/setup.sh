@@ -202,8 +202,8 @@ test)
 	check build
 	say "configure without Check: heapwalk builds, make check says what is missing"
 	nocheck
-	# libFuzzer needs clang; the engine is instrumented, the eleven
-	# harnesses run 10 s each, one after the other (about 2 minutes of
+	# libFuzzer needs clang; the engine is instrumented, the fourteen
+	# harnesses run 10 s each, one after the other (about 2.5 minutes of
 	# one processor: a smoke test that each one runs and finds nothing on
 	# its seeds; make fuzz-long is the fuzzing), the HPROF and baseline
 	# fuzzers seeded with the JDK dumps the first build's tests made too;
