@@ -167,6 +167,13 @@ test)
 	# its output kept in a file and shown when it has ended; the script's
 	# status is the first failure's. Configured as if inside tmux, which
 	# sets TMUX to its socket: the terminal tests must still find tmux.
+	# The dumps and programs that no build of heapwalk goes into (the
+	# JVM workloads' dumps, the .NET workload's build: made by the
+	# runtimes at test time) are made once for both builds' tests, by
+	# whichever asks first, in a directory of their own named by a hash
+	# of the workload and the runtime's version (tests/shared-fixture.sh)
+	HEAPWALK_TEST_SHARED=$top/build-shared
+	export HEAPWALK_TEST_SHARED
 	say "build with AddressSanitizer and UBSan (configured with TMUX set), make check: beside the rest, shown at the end"
 	san_log=$top/build-san.log
 	(
@@ -195,8 +202,8 @@ test)
 	check build
 	say "configure without Check: heapwalk builds, make check says what is missing"
 	nocheck
-	# libFuzzer needs clang; the engine is instrumented, the eleven
-	# harnesses run 10 s each, one after the other (about 2 minutes of
+	# libFuzzer needs clang; the engine is instrumented, the fourteen
+	# harnesses run 10 s each, one after the other (about 2.5 minutes of
 	# one processor: a smoke test that each one runs and finds nothing on
 	# its seeds; make fuzz-long is the fuzzing), the HPROF and baseline
 	# fuzzers seeded with the JDK dumps the first build's tests made too;

@@ -3,7 +3,10 @@
  * workload. Each is made once per build directory, by whichever suite
  * asks first, under a lock of its own: suites running at once (make -j
  * check) wait for the one making it instead of making it again or
- * reading it half written. */
+ * reading it half written. Those no build of heapwalk goes into (the
+ * JVM workloads' dumps, the .NET workload's build) are made once for
+ * every build whose tests name the same HEAPWALK_TEST_SHARED directory,
+ * and copied (fixture_shared). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -41,7 +44,7 @@ static int fresh(const char *stamp, va_list ap)
  * success, the stamp is written; the test fails when cmd does. The stamp
  * goes first: a run killed halfway (a timeout) is made again. The lock
  * is closed on exec and dies with the process that holds it. */
-static void fixture(const char *key, const char *cmd, ...)
+static void vfixture(const char *key, const char *cmd, va_list deps)
 {
 	char lock[512], stamp[512];
 	va_list ap;
@@ -55,7 +58,7 @@ static void fixture(const char *key, const char *cmd, ...)
 	while (flock(fd, LOCK_EX) != 0)
 		ck_assert_msg(errno == EINTR, "flock %s: %s", lock, strerror(errno));
 	double t1 = now_seconds();
-	va_start(ap, cmd);
+	va_copy(ap, deps);
 	int ok = fresh(stamp, ap);
 	va_end(ap);
 	if (!ok) {
@@ -69,6 +72,55 @@ static void fixture(const char *key, const char *cmd, ...)
 		fprintf(stderr, "fixture %s: waited %.1f s for it\n", key, t1 - t0);
 	close(fd); /* and the lock with it */
 }
+
+static void fixture(const char *key, const char *cmd, ...)
+{
+	va_list ap;
+
+	va_start(ap, cmd);
+	vfixture(key, cmd, ap);
+	va_end(ap);
+}
+
+/* A fixture that no build of heapwalk goes into (a JVM workload's dump,
+ * the .NET workload's build). Without HEAPWALK_TEST_SHARED, fixture(key,
+ * own, files...). With it (contrib/setup.sh sets it for its -Werror and
+ * sanitizer builds), tests/shared-fixture.sh makes it once for every
+ * build that names that directory: the shell command make makes it in
+ * $out (a directory of its own there, named by key and a hash of make,
+ * of the files and of what version prints: the runtime's version), and
+ * copy copies it from $out into this build's dumps. make, copy and
+ * version hold no single quote. */
+static void fixture_shared(const char *key, const char *own, const char *version, const char *make,
+			   const char *copy, ...)
+{
+	const char *shared = getenv("HEAPWALK_TEST_SHARED");
+	char cmd[4096];
+	const char *dep;
+	va_list ap;
+
+	if (shared == NULL || *shared == '\0') {
+		va_start(ap, copy);
+		vfixture(key, own, ap);
+		va_end(ap);
+		return;
+	}
+	ck_assert(strchr(make, '\'') == NULL && strchr(copy, '\'') == NULL && strchr(version, '\'') == NULL);
+	size_t n = (size_t)snprintf(cmd, sizeof cmd, "sh " TEST_SRCDIR "/shared-fixture.sh %s '%s' '%s' '%s'", key,
+				    version, make, copy);
+	va_start(ap, copy);
+	while ((dep = va_arg(ap, const char *)) != NULL && n < sizeof cmd)
+		n += (size_t)snprintf(cmd + n, sizeof cmd - n, " %s", dep);
+	va_end(ap);
+	ck_assert_msg(n < sizeof cmd, "fixture %s: its command is too long", key);
+	va_start(ap, copy);
+	vfixture(key, cmd, ap);
+	va_end(ap);
+}
+
+/* the runtimes' versions, in a shared fixture's hash */
+#define JAVA_VERSION "\"$JAVA\" -version"
+#define DOTNET_VERSION "dotnet --version"
 
 static void need_java(void)
 {
@@ -85,7 +137,7 @@ static const char *need_agent(void)
 
 void workload_dump(const char *workload, const char *name, const char *jvmopts, char *path, size_t n)
 {
-	char src[512], cmd[1024], key[128];
+	char src[512], cmd[1024], make[1024], copy[1024], key[128];
 
 	snprintf(path, n, DUMPS "/%s.hprof", name);
 	snprintf(src, sizeof src, TEST_SRCDIR "/java/%s.java", workload);
@@ -93,7 +145,13 @@ void workload_dump(const char *workload, const char *name, const char *jvmopts, 
 	need_java();
 	snprintf(cmd, sizeof cmd, "WORKLOAD=%s DUMP_NAME=%s sh " TEST_SRCDIR "/gen-dump.sh " DUMPS " %s >/dev/null",
 		 workload, name, jvmopts);
-	fixture(key, cmd, src, (char *)NULL);
+	/* shared: made in one directory for every workload (its classes
+	 * compiled once), then moved to its own: NAME.hprof, .histo, .log */
+	snprintf(make, sizeof make, "WORKLOAD=%s DUMP_NAME=%s sh " TEST_SRCDIR "/gen-dump.sh \"$HEAPWALK_TEST_SHARED/jvm\" "
+		 "%s >/dev/null && mv \"$HEAPWALK_TEST_SHARED/jvm/%s\".hprof \"$HEAPWALK_TEST_SHARED/jvm/%s\".histo "
+		 "\"$HEAPWALK_TEST_SHARED/jvm/%s\".log \"$out\"/", workload, name, jvmopts, name, name, name);
+	snprintf(copy, sizeof copy, "mkdir -p " DUMPS " && cp -p \"$out\"/* " DUMPS "/");
+	fixture_shared(key, cmd, JAVA_VERSION, make, copy, src, TEST_SRCDIR "/gen-dump.sh", (char *)NULL);
 }
 
 void ensure_dump(const char *name, const char *jvmopts)
@@ -153,7 +211,10 @@ const char *alloc_dump(void)
 const char *matched_dumps_dir(void)
 {
 	need_java();
-	fixture("match", "sh " TEST_SRCDIR "/match-run.sh " MATCH, TEST_SRCDIR "/java/Matched.java", (char *)NULL);
+	fixture_shared("match", "sh " TEST_SRCDIR "/match-run.sh " MATCH, JAVA_VERSION,
+		       "sh " TEST_SRCDIR "/match-run.sh \"$out/d\"", "rm -rf " MATCH " && cp -Rp \"$out/d\" " MATCH,
+		       TEST_SRCDIR "/java/Matched.java", TEST_SRCDIR "/match-run.sh", TEST_SRCDIR "/jvm-lib.sh",
+		       (char *)NULL);
 	return MATCH;
 }
 
@@ -162,7 +223,9 @@ const char *matched_dumps_dir(void)
 const char *refs_dump(void)
 {
 	need_java();
-	fixture("refs", "sh " TEST_SRCDIR "/refs-run.sh " REFS, TEST_SRCDIR "/java/Refs.java", (char *)NULL);
+	fixture_shared("refs", "sh " TEST_SRCDIR "/refs-run.sh " REFS, JAVA_VERSION,
+		       "sh " TEST_SRCDIR "/refs-run.sh \"$out/d\"", "rm -rf " REFS " && cp -Rp \"$out/d\" " REFS,
+		       TEST_SRCDIR "/java/Refs.java", TEST_SRCDIR "/refs-run.sh", TEST_SRCDIR "/jvm-lib.sh", (char *)NULL);
 	return REFS "/refs.hprof";
 }
 
@@ -179,8 +242,10 @@ const char *locals_dump(void)
 const char *gz_dumps(void)
 {
 	need_java();
-	fixture("gz", "sh " TEST_SRCDIR "/gz-dump.sh " GZDIR, TEST_SRCDIR "/java/Workload.java",
-		TEST_SRCDIR "/gz-dump.sh", (char *)NULL);
+	fixture_shared("gz", "sh " TEST_SRCDIR "/gz-dump.sh " GZDIR, JAVA_VERSION,
+		       "sh " TEST_SRCDIR "/gz-dump.sh \"$out/d\"", "rm -rf " GZDIR " && cp -Rp \"$out/d\" " GZDIR,
+		       TEST_SRCDIR "/java/Workload.java", TEST_SRCDIR "/gz-dump.sh", TEST_SRCDIR "/jvm-lib.sh",
+		       (char *)NULL);
 	return GZDIR;
 }
 
@@ -193,10 +258,14 @@ int dotnet_workload(void)
 				"(the recorded traces in tests/dotnet are read all the same)\n");
 		return 0;
 	}
-	fixture("dotnet", "rm -rf " DNDIR " && mkdir -p " DNDIR "/src && cp " TEST_SRCDIR "/dotnet/Program.cs "
-		TEST_SRCDIR "/dotnet/Workload.csproj " DNDIR "/src/ && cd " DNDIR "/src && "
-		"DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 dotnet build -c Release -o ../out "
-		"> ../build.log 2>&1", TEST_SRCDIR "/dotnet/Program.cs", TEST_SRCDIR "/dotnet/Workload.csproj",
-		(char *)NULL);
+	fixture_shared("dotnet", "rm -rf " DNDIR " && mkdir -p " DNDIR "/src && cp " TEST_SRCDIR "/dotnet/Program.cs "
+		       TEST_SRCDIR "/dotnet/Workload.csproj " DNDIR "/src/ && cd " DNDIR "/src && "
+		       "DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 dotnet build -c Release -o ../out "
+		       "> ../build.log 2>&1", DOTNET_VERSION,
+		       "mkdir -p \"$out/d/src\" && cp " TEST_SRCDIR "/dotnet/Program.cs " TEST_SRCDIR "/dotnet/Workload.csproj "
+		       "\"$out/d/src/\" && cd \"$out/d/src\" && DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 "
+		       "dotnet build -c Release -o ../out > ../build.log 2>&1",
+		       "rm -rf " DNDIR " && cp -Rp \"$out/d\" " DNDIR, TEST_SRCDIR "/dotnet/Program.cs",
+		       TEST_SRCDIR "/dotnet/Workload.csproj", (char *)NULL);
 	return 1;
 }
