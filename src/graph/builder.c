@@ -668,12 +668,46 @@ static void permute_cycles(struct heap_builder *b, const node_t *perm, node_t n)
 	memcpy((h)->arr + 1, t_, (size_t)(n) * sizeof *t_); \
 } while (0)
 
+/* The ids in perm's order (k of them) through tmp, perm kept: each
+ * one's low half in tmp's first 4 bytes a node and its high half as a
+ * byte after them, an index into the high halves met (addresses lie in
+ * a few 4 GB windows; V8's ids in one): 5 bytes a node of tmp touched,
+ * not 8, at the sort's peak. 0, or -1 (the ids untouched) when the
+ * high halves take more than 256 values. */
+static int permute_ids_split(struct heap *h, const node_t *perm, node_t k, void *tmp)
+{
+	uint32_t *lo = tmp;
+	uint8_t *hix = (uint8_t *)(lo + k);
+	uint64_t his[256];
+	unsigned nhis = 0, last = 0;
+
+	for (node_t i = 0; i < k; i++) {
+		uint64_t id = h->node_id[perm[i]], hi = id >> 32;
+		if (nhis == 0 || his[last] != hi) {
+			unsigned j = 0;
+			while (j < nhis && his[j] != hi)
+				j++;
+			if (j == nhis) {
+				if (nhis == 256)
+					return -1;
+				his[nhis++] = hi;
+			}
+			last = j;
+		}
+		lo[i] = (uint32_t)id;
+		hix[i] = (uint8_t)last;
+	}
+	for (node_t i = 0; i < k; i++)
+		h->node_id[i + 1] = his[hix[i]] << 32 | lo[i];
+	return 0;
+}
+
 /* The kept nodes (k of the n given) in perm's order, ids given twice
  * left out: through a copy in tmp, one array after another (faster
  * than the cycles when most nodes move). Unless keep (perm is read
  * after), the copy is of 4 bytes a node, not 8 (the sort's peak: perm
  * and it): the ids' high halves go over perm, each read once, at its
- * own place. */
+ * own place; with keep, of 5 bytes where it can (permute_ids_split). */
 static void permute_kept(struct heap_builder *b, node_t *perm, node_t k, int keep, void *tmp)
 {
 	struct heap *h = b->h;
@@ -682,7 +716,8 @@ static void permute_kept(struct heap_builder *b, node_t *perm, node_t k, int kee
 	PERMUTE(h, node_shallow, uint32_t, perm, k, tmp);
 	PERMUTE(h, node_kind, uint8_t, perm, k, tmp);
 	if (keep) {
-		PERMUTE(h, node_id, uint64_t, perm, k, tmp);
+		if (permute_ids_split(h, perm, k, tmp) != 0)
+			PERMUTE(h, node_id, uint64_t, perm, k, tmp);
 	} else { /* the ids last: perm is gone after them */
 		uint32_t *lo = tmp;
 		for (node_t i = 0; i < k; i++) {
