@@ -785,28 +785,32 @@ START_TEST(test_given_nodes)
 }
 END_TEST
 
-/* HB_GIVEN_NODES with ids whose high halves differ (addresses in
- * several 4 GB windows: the sort's copy keeps each one's high half as a
- * byte), in 3 windows and in 300 (past a byte: the copy of 8 bytes),
- * shuffled: the ids in order, each place's node its id's. */
+/* HB_GIVEN_NODES past merge_runs' 64 runs (shuffled), each against a
+ * sort here: ids in one region (each node put at its place through a
+ * bitmap), the same with an id given twice (the radix sort: the first
+ * kept), and ids whose high halves differ (addresses in several 4 GB
+ * windows, too far apart for the bitmap; the sort's copy keeps each
+ * one's high half as a byte) in 3 windows and in 300 (past a byte: the
+ * copy of 8 bytes). The ids in order, each place's node its id's. */
 START_TEST(test_given_nodes_high)
 {
 	enum { NO = 900 };
-	static const unsigned windows[] = { 3, 300 };
+	static const struct { unsigned windows; int twice; } cases[] = { { 1, 0 }, { 1, 1 }, { 3, 0 }, { 300, 0 } };
 	uint64_t id[NO], sorted[NO];
 
-	for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
+	for (size_t w = 0; w < sizeof cases / sizeof cases[0]; w++) {
 		unsigned s = 11 + (unsigned)w;
-		for (size_t j = 0; j < NO; j++) /* distinct: ascending, window by window */
-			sorted[j] = (uint64_t)(7 + 5 * (j % windows[w])) << 32 | (0x1000 + 16 * (uint64_t)j);
-		for (size_t j = 1; j < NO; j++) /* by insertion */
-			for (size_t k = j; k > 0 && sorted[k - 1] > sorted[k]; k--) {
-				uint64_t t = sorted[k];
-				sorted[k] = sorted[k - 1];
-				sorted[k - 1] = t;
-			}
-		memcpy(id, sorted, sizeof id);
+		for (size_t j = 0; j < NO; j++) /* distinct, 8-aligned */
+			id[j] = (uint64_t)(7 + 5 * (j % cases[w].windows)) << 32 | (0x1000 + 16 * (uint64_t)j + 8 * (j % 7 == 3));
 		shuffle(id, NO, sizeof id[0], &s);
+		if (cases[w].twice)
+			id[NO - 1] = id[NO / 2];
+		memcpy(sorted, id, sizeof id);
+		qsort(sorted, NO, sizeof sorted[0], cmp_u64);
+		size_t distinct = 0;
+		for (size_t j = 0; j < NO; j++)
+			if (j == 0 || sorted[j] != sorted[distinct - 1])
+				sorted[distinct++] = sorted[j];
 		struct heap *h = xcalloc(1, sizeof *h);
 		struct heap_builder b;
 		h->path = xstrdup("builder-test");
@@ -817,8 +821,9 @@ START_TEST(test_given_nodes_high)
 			hb_object(&b, id[j], t, 8, NK_INSTANCE);
 		hb_nodes_done(&b);
 		node_t *g = hb_given_take(&b);
-		ck_assert_uint_eq(h->n, NO + 1);
-		for (size_t j = 0; j < NO; j++)
+		ck_assert_uint_eq(h->n, distinct + 1);
+		ck_assert_uint_eq(b.dup_ids, NO - distinct);
+		for (size_t j = 0; j < distinct; j++)
 			ck_assert_uint_eq(h->node_id[j + 1], sorted[j]);
 		for (size_t j = 0; j < NO; j++) {
 			ck_assert_uint_eq(h->node_id[g[j]], id[j]);
