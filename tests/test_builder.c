@@ -785,6 +785,58 @@ START_TEST(test_given_nodes)
 }
 END_TEST
 
+/* HB_GIVEN_NODES past merge_runs' 64 runs (shuffled), each against a
+ * sort here: ids in one region (each node put at its place through a
+ * bitmap), the same with an id given twice (the radix sort: the first
+ * kept), and ids whose high halves differ (addresses in several 4 GB
+ * windows, too far apart for the bitmap; the sort's copy keeps each
+ * one's high half as a byte) in 3 windows and in 300 (past a byte: the
+ * copy of 8 bytes). The ids in order, each place's node its id's. */
+START_TEST(test_given_nodes_high)
+{
+	enum { NO = 900 };
+	static const struct { unsigned windows; int twice; } cases[] = { { 1, 0 }, { 1, 1 }, { 3, 0 }, { 300, 0 } };
+	uint64_t id[NO], sorted[NO];
+
+	for (size_t w = 0; w < sizeof cases / sizeof cases[0]; w++) {
+		unsigned s = 11 + (unsigned)w;
+		for (size_t j = 0; j < NO; j++) /* distinct, 8-aligned */
+			id[j] = (uint64_t)(7 + 5 * (j % cases[w].windows)) << 32 | (0x1000 + 16 * (uint64_t)j + 8 * (j % 7 == 3));
+		shuffle(id, NO, sizeof id[0], &s);
+		if (cases[w].twice)
+			id[NO - 1] = id[NO / 2];
+		memcpy(sorted, id, sizeof id);
+		qsort(sorted, NO, sizeof sorted[0], cmp_u64);
+		size_t distinct = 0;
+		for (size_t j = 0; j < NO; j++)
+			if (j == 0 || sorted[j] != sorted[distinct - 1])
+				sorted[distinct++] = sorted[j];
+		struct heap *h = xcalloc(1, sizeof *h);
+		struct heap_builder b;
+		h->path = xstrdup("builder-test");
+		h->fd = -1;
+		hb_start(&b, h, NULL, NO, HB_GIVEN_NODES);
+		uint32_t t = hb_type_str(&b, "G", 1, 1);
+		for (size_t j = 0; j < NO; j++)
+			hb_object(&b, id[j], t, 8, NK_INSTANCE);
+		hb_nodes_done(&b);
+		node_t *g = hb_given_take(&b);
+		ck_assert_uint_eq(h->n, distinct + 1);
+		ck_assert_uint_eq(b.dup_ids, NO - distinct);
+		for (size_t j = 0; j < distinct; j++)
+			ck_assert_uint_eq(h->node_id[j + 1], sorted[j]);
+		for (size_t j = 0; j < NO; j++) {
+			ck_assert_uint_eq(h->node_id[g[j]], id[j]);
+			ck_assert_uint_eq(hb_find(&b, id[j]), g[j]);
+		}
+		hb_finish(&b);
+		free(g);
+		hb_free(&b);
+		free_heap(h);
+	}
+}
+END_TEST
+
 /* Sizes past 32 bits: node_shallow holds UINT32_MAX, the totals the
  * sizes, carried through the sort (and a duplicate's left out). */
 START_TEST(test_big_sizes)
@@ -1032,6 +1084,7 @@ Suite *builder_suite(void)
 	tcase_add_test(tc, test_labels);
 	tcase_add_test(tc, test_by_place);
 	tcase_add_test(tc, test_given_nodes);
+	tcase_add_test(tc, test_given_nodes_high);
 	tcase_add_test(tc, test_big_sizes);
 	tcase_add_test(tc, test_disjoint);
 	tcase_add_test(tc, test_own_memory);

@@ -371,7 +371,7 @@ static void refs_placed_nodes(void *arg, const node_t *to, size_t n)
  * objects, or here when the builder let those go: the objects came out
  * of order), then each to its place: the builder keeps no reference but
  * in the heap's arrays. */
-static void references(const struct clr_parts *p, struct heap_builder *b, const struct clr_counts *cnt)
+static void references(const struct clr_parts *p, struct heap_builder *b, struct clr_counts *cnt)
 {
 	node_t *given = hb_given_take(b);
 	struct clr_pass w = { .p = p, .b = b, .given = given };
@@ -381,6 +381,12 @@ static void references(const struct clr_parts *p, struct heap_builder *b, const 
 		w.seen = xcalloc(words, sizeof *w.seen);
 	if (!hb_refs_counted(b))
 		refs_counted(&w, cnt);
+	/* counted: the counts go before the references come (the build's
+	 * peak is theirs and the references') */
+	free(cnt->narrow);
+	free(cnt->wide);
+	cnt->narrow = NULL;
+	cnt->wide = NULL;
 	if (words > 0)
 		memset(w.seen, 0, words * sizeof *w.seen);
 	for (size_t i = 0; i < p->ndep; i++) {
@@ -471,9 +477,7 @@ void clr_build(struct clr_parts *p)
 		warn_add(&h->warn, "%s: %llu objects reach past the next object's address (or the end of the "
 			 "address space); their sizes cut to it", h->path, (unsigned long long)b.cut_sizes);
 	hw_qsort(p->dep, p->ndep, sizeof *p->dep, cmp_first_u64);
-	references(p, &b, &cnt);
-	free(cnt.narrow);
-	free(cnt.wide);
+	references(p, &b, &cnt); /* it frees cnt's arrays */
 	for (size_t i = 0; i < p->nroots; i++) /* a static variable's carries its name */
 		hb_root(&b, p->roots[i].addr, clr_root_natives[p->roots[i].kind].kind, (uint8_t)p->roots[i].kind,
 			p->roots[i].name);

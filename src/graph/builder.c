@@ -606,16 +606,93 @@ static void given_room(struct heap_builder *b, node_t n)
 	own(b, 0, b->ngiven * sizeof *b->given);
 }
 
+/* A chunk of the id space in place_by_bitmap: 2^16 slots, 1024 blocks. */
+#define CHUNK_BITS 16
+
+/* perm: the n nodes as given (1..n) in id order, each node put at its
+ * place at once, where every id is given once and the ids lie close
+ * (addresses: objects side by side in the heap's regions): a bitmap of
+ * the slots (2^slot bytes, their common alignment) that hold an id, in
+ * chunks of 2^CHUNK_BITS slots, made only for the chunks that hold one
+ * (the regions, not the gaps between them); a node's place is the count
+ * of the ids below its own, the bits before it. Reads the ids in order
+ * only: the radix sort's later passes read them at random. 0, or -1
+ * (perm untouched) where an id is given twice or the chunks would take
+ * more than 4 bytes a node and 64 KiB (then the radix sort). */
+static int place_by_bitmap(struct heap_builder *b, const uint64_t *id, node_t *perm, node_t n)
+{
+	uint64_t mn = UINT64_MAX, mx = 0, all = 0;
+
+	for (node_t v = 1; v <= n; v++) {
+		mn = id[v] < mn ? id[v] : mn;
+		mx = id[v] > mx ? id[v] : mx;
+		all |= id[v] - id[1];
+	}
+	if (n < 2 || all == 0)
+		return -1;
+	unsigned slot = (unsigned)__builtin_ctzll(all);
+	uint64_t nchunk = (((mx - mn) >> slot) >> CHUNK_BITS) + 1;
+	if (nchunk > (uint64_t)n / 8 + 4096)
+		return -1;
+	uint32_t *dir = xcalloc((size_t)nchunk, sizeof *dir); /* chunk: 1 + its blocks' index, 0: none */
+	size_t dir_bytes = (size_t)nchunk * sizeof *dir;
+	own(b, 0, dir_bytes);
+	for (node_t v = 1; v <= n; v++)
+		dir[((id[v] - mn) >> slot) >> CHUNK_BITS] = 1;
+	uint64_t used = 0;
+	for (uint64_t c = 0; c < nchunk; c++) /* in the ids' order: the ranks follow it */
+		if (dir[c] != 0)
+			dir[c] = (uint32_t)++used;
+	const uint64_t per = (uint64_t)1 << (CHUNK_BITS - 6);
+	struct idblk *blk = NULL;
+	size_t blk_bytes = (size_t)(used * per) * sizeof *blk;
+	int rc = -1;
+	if (used * per * sizeof *blk > (uint64_t)n * 4 + 65536)
+		goto out;
+	blk = xcalloc((size_t)(used * per), sizeof *blk);
+	own(b, 0, blk_bytes);
+	for (node_t v = 1; v <= n; v++) {
+		uint64_t k = (id[v] - mn) >> slot;
+		struct idblk *bk = &blk[(dir[k >> CHUNK_BITS] - 1) * per + ((k & (((uint64_t)1 << CHUNK_BITS) - 1)) >> 6)];
+		uint64_t bit = (uint64_t)1 << (k & 63);
+		if (bk->bits & bit) /* given twice: the radix sort keeps the first first */
+			goto out;
+		bk->bits |= bit;
+	}
+	uint64_t r = 0;
+	for (uint64_t i = 0; i < used * per; i++) {
+		blk[i].rank = r;
+		r += idindex_bits(blk[i].bits);
+	}
+	for (node_t v = 1; v <= n; v++) {
+		uint64_t k = (id[v] - mn) >> slot;
+		const struct idblk *bk = &blk[(dir[k >> CHUNK_BITS] - 1) * per + ((k & (((uint64_t)1 << CHUNK_BITS) - 1)) >> 6)];
+		perm[bk->rank + idindex_bits(bk->bits & (((uint64_t)1 << (k & 63)) - 1))] = v;
+	}
+	rc = 0;
+out:
+	free(dir);
+	own(b, dir_bytes, 0);
+	if (blk != NULL) {
+		free(blk);
+		own(b, blk_bytes, 0);
+	}
+	return rc;
+}
+
 /* perm: the n nodes as given (1..n) in id order, stably: merged when
  * they came in a few ascending runs (merge_runs: 1 when most stay in
- * order), else sorted by radix (0), the other pass's order in work's
- * first n words (order_nodes' room, which the copy reuses). */
+ * order), else each put at its place by a bitmap of the ids
+ * (place_by_bitmap) or sorted by radix (0), the other pass's order in
+ * work's first n words (order_nodes' room, which the copy reuses). */
 static int sort_by_id(struct heap_builder *b, const uint64_t *id, node_t *perm, node_t *work, node_t n)
 {
 	int merged = merge_runs(id, perm, n);
 
 	if (merged > 0)
 		return merged == 1;
+	if (place_by_bitmap(b, id, perm, n) == 0)
+		return 0;
 	for (node_t i = 0; i < n; i++)
 		perm[i] = i + 1;
 	radix_by_id(b, id, perm, work, n);
@@ -668,12 +745,46 @@ static void permute_cycles(struct heap_builder *b, const node_t *perm, node_t n)
 	memcpy((h)->arr + 1, t_, (size_t)(n) * sizeof *t_); \
 } while (0)
 
+/* The ids in perm's order (k of them) through tmp, perm kept: each
+ * one's low half in tmp's first 4 bytes a node and its high half as a
+ * byte after them, an index into the high halves met (addresses lie in
+ * a few 4 GB windows; V8's ids in one): 5 bytes a node of tmp touched,
+ * not 8, at the sort's peak. 0, or -1 (the ids untouched) when the
+ * high halves take more than 256 values. */
+static int permute_ids_split(struct heap *h, const node_t *perm, node_t k, void *tmp)
+{
+	uint32_t *lo = tmp;
+	uint8_t *hix = (uint8_t *)(lo + k);
+	uint64_t his[256];
+	unsigned nhis = 0, last = 0;
+
+	for (node_t i = 0; i < k; i++) {
+		uint64_t id = h->node_id[perm[i]], hi = id >> 32;
+		if (nhis == 0 || his[last] != hi) {
+			unsigned j = 0;
+			while (j < nhis && his[j] != hi)
+				j++;
+			if (j == nhis) {
+				if (nhis == 256)
+					return -1;
+				his[nhis++] = hi;
+			}
+			last = j;
+		}
+		lo[i] = (uint32_t)id;
+		hix[i] = (uint8_t)last;
+	}
+	for (node_t i = 0; i < k; i++)
+		h->node_id[i + 1] = his[hix[i]] << 32 | lo[i];
+	return 0;
+}
+
 /* The kept nodes (k of the n given) in perm's order, ids given twice
  * left out: through a copy in tmp, one array after another (faster
  * than the cycles when most nodes move). Unless keep (perm is read
  * after), the copy is of 4 bytes a node, not 8 (the sort's peak: perm
  * and it): the ids' high halves go over perm, each read once, at its
- * own place. */
+ * own place; with keep, of 5 bytes where it can (permute_ids_split). */
 static void permute_kept(struct heap_builder *b, node_t *perm, node_t k, int keep, void *tmp)
 {
 	struct heap *h = b->h;
@@ -682,7 +793,8 @@ static void permute_kept(struct heap_builder *b, node_t *perm, node_t k, int kee
 	PERMUTE(h, node_shallow, uint32_t, perm, k, tmp);
 	PERMUTE(h, node_kind, uint8_t, perm, k, tmp);
 	if (keep) {
-		PERMUTE(h, node_id, uint64_t, perm, k, tmp);
+		if (permute_ids_split(h, perm, k, tmp) != 0)
+			PERMUTE(h, node_id, uint64_t, perm, k, tmp);
 	} else { /* the ids last: perm is gone after them */
 		uint32_t *lo = tmp;
 		for (node_t i = 0; i < k; i++) {
