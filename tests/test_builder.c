@@ -790,18 +790,24 @@ END_TEST
  * bitmap), the same with an id given twice (the radix sort: the first
  * kept), and ids whose high halves differ (addresses in several 4 GB
  * windows, too far apart for the bitmap; the sort's copy keeps each
- * one's high half as a byte) in 3 windows and in 300 (past a byte: the
- * copy of 8 bytes). The ids in order, each place's node its id's. */
+ * one's high half as a byte) in 3 windows, 256 and 257 (the byte's
+ * bound) and 300 (the copy of 8 bytes); one window whose ids lie in
+ * three regions with empty chunks between them (the bitmap's chunks
+ * apart). The ids in order, each place's node its id's, and each node's
+ * size its id's first object's (every object's size its own). */
 START_TEST(test_given_nodes_high)
 {
 	enum { NO = 900 };
-	static const struct { unsigned windows; int twice; } cases[] = { { 1, 0 }, { 1, 1 }, { 3, 0 }, { 300, 0 } };
+	static const struct { unsigned windows; int twice, regions; } cases[] = {
+		{ 1, 0, 0 }, { 1, 1, 0 }, { 1, 0, 1 }, { 1, 1, 1 }, { 3, 0, 0 }, { 256, 0, 0 }, { 257, 0, 0 }, { 300, 0, 0 }
+	};
 	uint64_t id[NO], sorted[NO];
 
 	for (size_t w = 0; w < sizeof cases / sizeof cases[0]; w++) {
 		unsigned s = 11 + (unsigned)w;
-		for (size_t j = 0; j < NO; j++) /* distinct, 8-aligned */
-			id[j] = (uint64_t)(7 + 5 * (j % cases[w].windows)) << 32 | (0x1000 + 16 * (uint64_t)j + 8 * (j % 7 == 3));
+		for (size_t j = 0; j < NO; j++) /* distinct, 8-aligned; regions 16 MiB apart: 32 chunks of 2^16 slots */
+			id[j] = (uint64_t)(7 + 5 * (j % cases[w].windows)) << 32 | (0x1000 + 16 * (uint64_t)j + 8 * (j % 7 == 3)) |
+				(cases[w].regions ? (uint64_t)(j % 3) << 24 : 0);
 		shuffle(id, NO, sizeof id[0], &s);
 		if (cases[w].twice)
 			id[NO - 1] = id[NO / 2];
@@ -818,7 +824,7 @@ START_TEST(test_given_nodes_high)
 		hb_start(&b, h, NULL, NO, HB_GIVEN_NODES);
 		uint32_t t = hb_type_str(&b, "G", 1, 1);
 		for (size_t j = 0; j < NO; j++)
-			hb_object(&b, id[j], t, 8, NK_INSTANCE);
+			hb_object(&b, id[j], t, 8 * (j + 1), NK_INSTANCE);
 		hb_nodes_done(&b);
 		node_t *g = hb_given_take(&b);
 		ck_assert_uint_eq(h->n, distinct + 1);
@@ -830,6 +836,13 @@ START_TEST(test_given_nodes_high)
 			ck_assert_uint_eq(hb_find(&b, id[j]), g[j]);
 		}
 		hb_finish(&b);
+		for (size_t j = 0; j < NO; j++) {
+			size_t first = 0;
+			while (id[first] != id[j])
+				first++;
+			ck_assert_msg(h->node_shallow[g[j]] == 8 * (first + 1), "case %zu: object %zu's node has size %llu",
+				      w, j, (unsigned long long)h->node_shallow[g[j]]);
+		}
 		free(g);
 		hb_free(&b);
 		free_heap(h);

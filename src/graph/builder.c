@@ -617,8 +617,9 @@ static void given_room(struct heap_builder *b, node_t n)
  * (the regions, not the gaps between them); a node's place is the count
  * of the ids below its own, the bits before it. Reads the ids in order
  * only: the radix sort's later passes read them at random. 0, or -1
- * (perm untouched) where an id is given twice or the chunks would take
- * more than 4 bytes a node and 64 KiB (then the radix sort). */
+ * (perm untouched) where an id is given twice, the chunks number more
+ * than one per 8 nodes and 4096, or their bitmaps would take more than
+ * 4 bytes a node and 64 KiB (then the radix sort). */
 static int place_by_bitmap(struct heap_builder *b, const uint64_t *id, node_t *perm, node_t n)
 {
 	uint64_t mn = UINT64_MAX, mx = 0, all = 0;
