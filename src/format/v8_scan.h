@@ -45,6 +45,10 @@ struct rd {
 	uint8_t *win;
 	uint64_t win_at, win_len, win_cap;
 	uint64_t win_margin; /* refilled when fewer bytes are left ahead */
+	/* offsets at in [win_keep_at, win_keep_at + win_keep_len] need no
+	 * refill (v8s_refill sets them; the zeros before it fail for every
+	 * record's offset): one test a record, the whole one past them */
+	uint64_t win_keep_at, win_keep_len;
 };
 
 static inline uint64_t pos(const struct rd *r)
@@ -225,7 +229,7 @@ static inline __attribute__((always_inline)) size_t rec_at(const uint8_t *p, con
 		return 0;
 #pragma GCC unroll 8
 	for (unsigned k = 0; k < w; k++) {
-		if (*p == ',')
+		if (__builtin_expect(*p == ',', 1))
 			p++;
 		else if (p[0] == '\n' && p[1] == ',')
 			p += 2;
@@ -279,14 +283,16 @@ static inline __attribute__((always_inline)) size_t rec_at(const uint8_t *p, con
 	return (size_t)(p - start);
 }
 
-/* rec_at for a width known here: V8's edges (3) and nodes (7, 6 before
- * detachedness) unrolled, their constants in registers. */
+/* rec_at for a width known here: V8's edges (3), nodes (7, 6 before
+ * detachedness) and locations (4) unrolled. */
 static inline __attribute__((always_inline)) size_t rec_at_w(const uint8_t *p, const uint8_t *end,
 							     uint64_t *rec, unsigned w)
 {
 	switch (w) {
 	case 3:
 		return rec_at(p, end, rec, 3);
+	case 4: /* locations */
+		return rec_at(p, end, rec, 4);
 	case 6:
 		return rec_at(p, end, rec, 6);
 	case 7:
@@ -306,11 +312,14 @@ int v8s_refill(struct rd *r, uint64_t at);
 static inline __attribute__((always_inline)) int next_rec(struct rd *r, uint64_t *rec, unsigned w)
 {
 	size_t n;
-	uint64_t at = pos(r), wend = r->win_at + r->win_len;
+	uint64_t at = pos(r);
 
-	if (r->win != NULL && (at < r->win_at || at > wend ||
-			       (wend - at < r->win_margin && wend < (uint64_t)(r->end - r->base))))
-		v8s_refill(r, at); /* on failure r->win is NULL: the mapping from now on */
+	if (r->win != NULL && at - r->win_keep_at > r->win_keep_len) {
+		uint64_t wend = r->win_at + r->win_len;
+		if (at < r->win_at || at > wend ||
+		    (wend - at < r->win_margin && wend < (uint64_t)(r->end - r->base)))
+			v8s_refill(r, at); /* on failure r->win is NULL: the mapping from now on */
+	}
 	if (r->win != NULL) {
 		n = rec_at_w(r->win + (at - r->win_at), r->win + r->win_len, rec, w);
 	} else {
