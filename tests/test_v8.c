@@ -1067,7 +1067,90 @@ START_TEST(test_fast_records)
 		ck_assert_uint_eq(p.s.nid[nodes - 1], (size_t)1234567890123456789u + (nodes - 1) * 7 + 2);
 		ck_warned(&p, "truncated in nodes", NULL);
 		parsed_free(&p);
+		ck_window_same("long records cut", t.buf, cut, 5);
 	}
+	sbuf_free(&t);
+}
+END_TEST
+
+/* The fast reading of a record at its bounds: numbers of 1 to 21
+ * digits (a word of 8 and one past it, 19 the most read plain,
+ * UINT32_MAX and one past it), fractions and exponents, in every
+ * field of a record and so at every offset from a record's start, the
+ * last field (whose end alone is looked at for '.', 'e' and 'E') too;
+ * read from memory, and through windows of every size from 40 to 200
+ * bytes, so that numbers end on, before and after a window's end and
+ * its margin. Each value against strtoull's or strtod's reading of its
+ * text, not the reader's; the count of numbers that are not plain
+ * against the texts'. */
+static void ck_bounds(const struct parsed *p, const char *const *vals, size_t nv, size_t nrec, const char *how)
+{
+	uint64_t odd = 0;
+
+	ck_assert_msg(p->rc == 0, "%s: %s", how, p->err.buf);
+	ck_assert_msg(p->s.nnodes == nrec + 1, "%s: %u nodes", how, p->s.nnodes);
+	for (size_t i = 1; i <= nrec; i++) {
+		const char *t[3] = { vals[i % nv], vals[(i + 3) % nv], vals[(i + 7) % nv] };
+		uint64_t want[3];
+		for (int f = 0; f < 3; f++) {
+			size_t len = strlen(t[f]);
+			int plain = strspn(t[f], "0123456789") == len && len <= 19;
+			odd += !plain;
+			want[f] = strpbrk(t[f], ".eE") != NULL ? (uint64_t)strtod(t[f], NULL) : strtoull(t[f], NULL, 10);
+		}
+		ck_assert_msg(p->s.nid[i] == want[0], "%s: node %zu: id %llu for %s", how, i,
+			      (unsigned long long)p->s.nid[i], t[0]);
+		ck_assert_msg(p->s.nsize[i] == (want[1] > UINT32_MAX ? UINT32_MAX : want[1]),
+			      "%s: node %zu: size %u for %s", how, i, p->s.nsize[i], t[1]);
+		ck_assert_msg(p->s.ntrace[i] == (want[2] > UINT32_MAX ? UINT32_MAX : want[2]),
+			      "%s: node %zu: trace node %u for %s", how, i, p->s.ntrace[i], t[2]);
+	}
+	char msg[80];
+	snprintf(msg, sizeof msg, "nodes: %llu values that are not unsigned integers", (unsigned long long)odd);
+	ck_assert_msg(warned(p, msg, NULL), "%s: no \"%s\"", how, msg);
+}
+
+START_TEST(test_fast_bounds)
+{
+	static const char *const vals[] = { "0", "9", "10", "1234567", "12345678", "123456789",
+					    "4294967295", "4294967296", "9999999999999999999",
+					    "10000000000000000000", "18446744073709551615",
+					    "184467440737095516150", "1.5", "2e3", "3E1", "7.", "12345678.5",
+					    "123456789e2", "1234567e1", "00000000000000000000042" };
+	const size_t nv = sizeof vals / sizeof vals[0], nrec = 5 * nv;
+	struct sbuf t;
+	struct parsed p;
+	char path[] = TEST_BUILDDIR "/tmp/bounds.XXXXXX";
+
+	sbuf_init(&t);
+	sbuf_adds(&t, "{\"snapshot\":{" META6 "},\n\"nodes\":[3,1,1,10,0,0");
+	for (size_t i = 1; i <= nrec; i++)
+		sbuf_printf(&t, "\n,3,1,%s,%s,0,%s", vals[i % nv], vals[(i + 3) % nv], vals[(i + 7) % nv]);
+	sbuf_adds(&t, "],\n\"edges\":[],\n\"strings\":[\"\",\"A\"]}");
+	parse_bytes(&p, "bounds.heapsnapshot", t.buf, t.len);
+	ck_bounds(&p, vals, nv, nrec, "memory");
+	parsed_free(&p);
+	mkdir(TEST_BUILDDIR "/tmp", 0755);
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, t.buf, t.len), (ssize_t)t.len);
+	for (size_t win = 40; win <= 200; win++) {
+		char how[32];
+		memset(&p, 0, sizeof p);
+		p.map = xmalloc(t.len);
+		memcpy(p.map, t.buf, t.len);
+		p.size = t.len;
+		p.w.quiet = 1;
+		sbuf_init(&p.err);
+		v8_parse_window(win);
+		p.rc = v8_parse("bounds.heapsnapshot", p.map, t.len, 0, fd, &p.s, NULL, &p.w, &p.err);
+		v8_parse_window(0);
+		snprintf(how, sizeof how, "window %zu", win);
+		ck_bounds(&p, vals, nv, nrec, how);
+		parsed_free(&p);
+	}
+	close(fd);
+	unlink(path);
 	sbuf_free(&t);
 }
 END_TEST
@@ -1416,6 +1499,7 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_node_identity_invariant);
 	tcase_add_test(tc, test_truncated_everywhere);
 	tcase_add_test(tc, test_corrupt_bytes);
+	tcase_add_test(tc, test_fast_bounds);
 	tcase_add_test(tc, test_window_same);
 	tcase_add_test(tc, test_window_gzip_stored);
 	tcase_add_test(tc, test_fast_records);

@@ -361,5 +361,14 @@ int v8s_refill(struct rd *r, uint64_t at)
 	}
 	r->win_at = at;
 	r->win_len = got;
+	/* as far as next_rec reads on without a refill: to the file's end,
+	 * or to win_margin bytes before the window's */
+	r->win_keep_at = at;
+	if (at + got == size)
+		r->win_keep_len = got;
+	else if (got >= r->win_margin)
+		r->win_keep_len = got - r->win_margin;
+	else
+		r->win_keep_at = UINT64_MAX, r->win_keep_len = 0;
 	return 1;
 }

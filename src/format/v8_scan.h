@@ -45,6 +45,10 @@ struct rd {
 	uint8_t *win;
 	uint64_t win_at, win_len, win_cap;
 	uint64_t win_margin; /* refilled when fewer bytes are left ahead */
+	/* offsets at in [win_keep_at, win_keep_at + win_keep_len] need no
+	 * refill (v8s_refill sets them; the zeros before it fail for every
+	 * record's offset): one test a record, the whole one past them */
+	uint64_t win_keep_at, win_keep_len;
 };
 
 static inline uint64_t pos(const struct rd *r)
@@ -95,6 +99,16 @@ void v8s_odd_done(struct rd *r, const char *where);
  * hold records of at least min bytes a number. */
 uint64_t v8s_room(const struct rd *r, uint64_t n, unsigned width, unsigned min);
 
+/* The value of 8 decimal digits, one a byte, the first the lowest
+ * byte (as read from memory, little-endian): pairs, quads and the eight
+ * combined by multiplications. */
+static inline uint64_t swar_value(uint64_t x)
+{
+	x = (x * (10 * 256 + 1)) >> 8;
+	x = ((x & 0x00ff00ff00ff00ffu) * (100 * 65536 + 1)) >> 16;
+	return ((x & 0x0000ffff0000ffffu) * (10000 * (1ull << 32) + 1)) >> 32;
+}
+
 /* The leading decimal digits of the 8 bytes at p (all readable): how
  * many (0 to 8), their value in *v. Eight bytes at a time: most numbers
  * of a snapshot have 1 to 8 digits, and a byte loop with a bounds check
@@ -113,12 +127,8 @@ static inline unsigned swar_digits(const uint8_t *p, uint64_t *v)
 		*v = 0;
 		return 0;
 	}
-	/* the digits to the top, zeros (leading zeros) below; then pairs,
-	 * quads and the eight combined by multiplications */
-	uint64_t x = (c - 0x3030303030303030u) << (64 - 8 * len);
-	x = (x * (10 * 256 + 1)) >> 8;
-	x = ((x & 0x00ff00ff00ff00ffu) * (100 * 65536 + 1)) >> 16;
-	*v = ((x & 0x0000ffff0000ffffu) * (10000 * (1ull << 32) + 1)) >> 32;
+	/* the digits to the top, zeros (leading zeros) below */
+	*v = swar_value((c - 0x3030303030303030u) << (64 - 8 * len));
 	return len;
 #else
 	unsigned len = 0;
@@ -199,44 +209,97 @@ static inline __attribute__((always_inline)) int next_num(struct rd *r, int *fir
  * every record of a snapshot, read without next_num's branches for
  * every other shape. Returns how many bytes the record takes, with the
  * numbers in rec; 0 when it is of another shape or near end (next_num
- * reads it then). */
+ * reads it then: refusing more than needed is always safe, taking
+ * what next_num would read otherwise never is).
+ *
+ * Room: at the k-th number at least (w - k) * 10 + 16 bytes are left
+ * before end, checked once for the record: a number of up to 7 digits
+ * takes at most 9 bytes with its separator, and the 8 bytes where its
+ * digits start are readable; only a longer one checks end as it goes
+ * (and then the room for the rest). A number is followed by a
+ * separator or, the last, by anything but '.', 'e' and 'E': within the
+ * record the next separator's check refuses those, so only the last
+ * number's end is looked at. */
 static inline __attribute__((always_inline)) size_t rec_at(const uint8_t *p, const uint8_t *end,
 							   uint64_t *rec, unsigned w)
 {
 	const uint8_t *start = p;
 
-	/* each number takes at most 9 bytes with its separator, and 8 are
-	 * loaded where its digits start; a longer one is bounded by end */
 	if (p > end || (uint64_t)(end - p) < (uint64_t)w * 10 + 16)
 		return 0;
+#pragma GCC unroll 8
 	for (unsigned k = 0; k < w; k++) {
-		if (end - p < 10) /* the separator and the 8 bytes loaded */
-			return 0;
-		if (*p == ',')
+		if (__builtin_expect(*p == ',', 1))
 			p++;
 		else if (p[0] == '\n' && p[1] == ',')
 			p += 2;
 		else
 			return 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* swar_digits, its two cases apart: a number within the word
+		 * (nearly all), and one of 8 digits or more */
+		uint64_t c, x;
+		memcpy(&c, p, 8);
+		uint64_t dg = c - 0x3030303030303030u;
+		uint64_t nd = ((c + 0x4646464646464646u) | dg) & 0x8080808080808080u;
+		if (__builtin_expect(nd != 0, 1)) {
+			unsigned bits = (unsigned)__builtin_ctzll(nd) & 56; /* 8 * the digits */
+			if (bits == 0)
+				return 0;
+			x = swar_value(dg << (64 - bits));
+			p += bits >> 3;
+		} else { /* more digits than a word: V8's big ids, or damage */
+			x = swar_value(dg);
+			p += 8;
+			const uint8_t *q = p - 8;
+			unsigned d;
+			while (p < end && (d = (unsigned)(*p - '0')) < 10 && p - q < 20) {
+				x = x * 10 + d;
+				p++;
+			}
+			if (p == end || p - q > 19 || (uint64_t)(end - p) < (uint64_t)(w - 1 - k) * 10 + 16)
+				return 0;
+		}
+#else
 		uint64_t x;
 		unsigned len = swar_digits(p, &x), d;
 		if (len == 0)
 			return 0;
 		p += len;
-		if (len == 8) { /* more digits than a word: V8's big ids, or damage */
+		if (len == 8) {
 			const uint8_t *q = p - 8;
 			while (p < end && (d = (unsigned)(*p - '0')) < 10 && p - q < 20) {
 				x = x * 10 + d;
 				p++;
 			}
-			if (p == end || p - q > 19)
+			if (p == end || p - q > 19 || (uint64_t)(end - p) < (uint64_t)(w - 1 - k) * 10 + 16)
 				return 0;
 		}
-		if (*p == '.' || *p == 'e' || *p == 'E') /* not an unsigned integer */
-			return 0;
+#endif
 		rec[k] = x;
 	}
+	if (*p == '.' || *p == 'e' || *p == 'E') /* the last number: not an unsigned integer */
+		return 0;
 	return (size_t)(p - start);
+}
+
+/* rec_at for a width known here: V8's edges (3), nodes (7, 6 before
+ * detachedness) and locations (4) unrolled. */
+static inline __attribute__((always_inline)) size_t rec_at_w(const uint8_t *p, const uint8_t *end,
+							     uint64_t *rec, unsigned w)
+{
+	switch (w) {
+	case 3:
+		return rec_at(p, end, rec, 3);
+	case 4: /* locations */
+		return rec_at(p, end, rec, 4);
+	case 6:
+		return rec_at(p, end, rec, 6);
+	case 7:
+		return rec_at(p, end, rec, 7);
+	default:
+		return rec_at(p, end, rec, w);
+	}
 }
 
 /* Reads the file from offset at into r->win: 1, or 0 (r->win let go)
@@ -249,20 +312,23 @@ int v8s_refill(struct rd *r, uint64_t at);
 static inline __attribute__((always_inline)) int next_rec(struct rd *r, uint64_t *rec, unsigned w)
 {
 	size_t n;
-	uint64_t at = pos(r), wend = r->win_at + r->win_len;
+	uint64_t at = pos(r);
 
-	if (r->win != NULL && (at < r->win_at || at > wend ||
-			       (wend - at < r->win_margin && wend < (uint64_t)(r->end - r->base))))
-		v8s_refill(r, at); /* on failure r->win is NULL: the mapping from now on */
+	if (r->win != NULL && at - r->win_keep_at > r->win_keep_len) {
+		uint64_t wend = r->win_at + r->win_len;
+		if (at < r->win_at || at > wend ||
+		    (wend - at < r->win_margin && wend < (uint64_t)(r->end - r->base)))
+			v8s_refill(r, at); /* on failure r->win is NULL: the mapping from now on */
+	}
 	if (r->win != NULL) {
-		n = rec_at(r->win + (at - r->win_at), r->win + r->win_len, rec, w);
+		n = rec_at_w(r->win + (at - r->win_at), r->win + r->win_len, rec, w);
 	} else {
 		/* the file's bytes come from memory, not the cache, and the
 		 * hardware's prefetch stops at each 4 KB page: ask ahead of
 		 * it (within the mapping: a pointer past its end is no pointer) */
 		if (r->p < r->end && r->end - r->p > 1024)
 			__builtin_prefetch(r->p + 1024);
-		n = rec_at(r->p, r->end, rec, w);
+		n = rec_at_w(r->p, r->end, rec, w);
 	}
 	r->p += n;
 	return n != 0;
