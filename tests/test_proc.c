@@ -38,6 +38,7 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/devtools.h"
@@ -98,14 +99,33 @@ static void nobody(uid_t *uid, gid_t *gid)
 	*gid = pw->pw_gid;
 }
 
+/* A JVM attach socket at a child's PID, made before the child was
+ * forked (at `before`): left by an earlier process of that PID killed
+ * without its clean exit (on a machine that ran tests before, hundreds
+ * of them). Taken for the child's, it would change what heapwalk says
+ * of a JVM that has none: removed. */
+static void clear_stale_socket(pid_t pid, const struct timespec *before)
+{
+	char sock[64];
+	struct stat st;
+
+	snprintf(sock, sizeof sock, "/tmp/.java_pid%ld", (long)pid);
+	if (lstat(sock, &st) == 0 && S_ISSOCK(st.st_mode) &&
+	    (st.st_ctim.tv_sec < before->tv_sec ||
+	     (st.st_ctim.tv_sec == before->tv_sec && st.st_ctim.tv_nsec < before->tv_nsec)))
+		unlink(sock);
+}
+
 /* argv in a child, as a service; as nobody with as_nobody. */
 static pid_t start(char *const argv[], int as_nobody)
 {
 	uid_t uid;
 	gid_t gid;
 	pid_t pid;
+	struct timespec before;
 
 	nobody(&uid, &gid);
+	clock_gettime(CLOCK_REALTIME, &before);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
@@ -115,6 +135,7 @@ static pid_t start(char *const argv[], int as_nobody)
 		execvp(argv[0], argv);
 		_exit(127);
 	}
+	clear_stale_socket(pid, &before);
 	return pid;
 }
 
@@ -1271,6 +1292,8 @@ static pid_t start_logged(char *const argv[], const char *name, int as_nobody)
 	snprintf(cwd, sizeof cwd, PROCDIR "/%s.cwd", name);
 	mkdir(cwd, 0777);
 	ck_assert_int_eq(chmod(cwd, 0777), 0);
+	struct timespec before;
+	clock_gettime(CLOCK_REALTIME, &before);
 	pid_t pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
@@ -1285,6 +1308,7 @@ static pid_t start_logged(char *const argv[], const char *name, int as_nobody)
 		execvp(argv[0], argv);
 		_exit(127);
 	}
+	clear_stale_socket(pid, &before);
 	return pid;
 }
 
