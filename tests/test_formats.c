@@ -1990,6 +1990,10 @@ struct gdump {
 	uint32_t nnodes;
 	enum gfield spoil; /* the field written as value, not as the graph says */
 	uint32_t value;
+	/* nodes 5 and 6 (B and C) at A's offset, A claiming as children
+	 * every byte of the blob after its header: three objects whose data
+	 * is one, each claim within the blob, their sum past it */
+	int overlap;
 };
 
 /* dotnet-gcdump's grouping of the roots over three objects in a cycle
@@ -2035,6 +2039,12 @@ static void gdump_nodes(struct sbuf *b, const struct gdump *g)
 		for (int k = 0; k < n->nch; k++)
 			gcomp(&blob, a && k == 0 ? (int32_t)gcount(g, G_DELTA, (uint32_t)(n->child[k] - (int32_t)i))
 					       : n->child[k] - (int32_t)i);
+	}
+	if (g->overlap) { /* A's header: its type, size and count, a byte each */
+		uint32_t claim = (uint32_t)blob.len - (at[4] + 3);
+		ck_assert(claim < 64 && 3 * claim > blob.len && (uint8_t)blob.buf[at[4] + 2] == g->node[4].nch);
+		blob.buf[at[4] + 2] = (char)claim;
+		at[5] = at[6] = at[4];
 	}
 	gle(b, gcount(g, G_NODES, g->nnodes), 4);
 	for (uint32_t i = 0; i < g->nnodes; i++)
@@ -2134,6 +2144,25 @@ START_TEST(test_gcdump_crafted)
 		      strstr(out, "generation:               gen2  3 objects, 96 bytes"), "%s", out);
 	free(out);
 	free(path);
+	/* three objects on the same data, each claiming all of the blob
+	 * after its header: the first two have their claims, the third's
+	 * would pass the blob's size (the graph's references then take more
+	 * room than it was given), so it has none, with one warning naming
+	 * A's data; each walk of the nodes after the first must agree */
+	gdump_init(&g);
+	g.overlap = 1;
+	g.node[6].nch = 3; /* C's own data, never read, a byte longer: */
+	g.node[6].child[2] = 5; /* the blob 32 bytes, each claim 11 */
+	path = gdump_write(&g, "overlap.gcdump");
+	out = info_of(path, &st);
+	ck_assert_msg(st == 0 && info_num(out, "objects:") == 3 &&
+		      info_num(out, "references:") + info_num(out, "dangling_references:") == 2 * 11 &&
+		      strstr(out, "overlap.gcdump: offset 320: 1 nodes claim more references than the file's node data "
+				  "can hold"),
+		      "%s", out);
+	free(out);
+	free(path);
+	gdump_init(&g);
 	/* the MemoryGraph's type a reference to itself: one line naming the
 	 * object (after the header's 24 bytes and the GCHeapDump's 26) */
 	g.spoil = G_TYPEREF;

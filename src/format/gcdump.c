@@ -290,8 +290,8 @@ struct node_damage {
 
 /* Node i, if an object (1): *c, its references' count as the walk
  * gives them (edges: those of the nodes before it), *at where their
- * targets start in the blob; its damage counted in nd (the first
- * reading's; NULL after). */
+ * targets start in the blob; its damage counted in nd (gather's
+ * reading: the walks after it read with object_again). */
 static int object(const struct gcd *g, uint32_t i, uint64_t edges, struct node_damage *nd, struct clr_node *c,
 		  size_t *at)
 {
@@ -301,24 +301,38 @@ static int object(const struct gcd *g, uint32_t i, uint64_t edges, struct node_d
 	int32_t size, nch;
 
 	if (node_at(g, i, &type, &size, &nch, at) != 0) {
-		if (nd != NULL)
-			damaged(&nd->lost, entry);
+		damaged(&nd->lost, entry);
 		return 0;
 	}
 	if (!is_object(g, i, type, size))
 		return 0;
-	if (type >= g->ntypes && nd != NULL)
+	if (type >= g->ntypes)
 		damaged(&nd->type, data);
-	if (size < 0 && nd != NULL)
+	if (size < 0)
 		damaged(&nd->size, data);
 	/* each child takes a byte of the blob at least, and no two nodes
 	 * share bytes: more children than the blob has bytes are nodes
 	 * pointing into each other's data (a damaged file) */
 	if ((uint64_t)nch > g->blob_len - edges) {
-		if (nd != NULL)
-			damaged(&nd->shared, data);
+		damaged(&nd->shared, data);
 		nch = 0;
 	}
+	*c = (struct clr_node){ node_addr(g, i), usize(size), type, (uint64_t)nch };
+	return 1;
+}
+
+/* object() once more, after gather(): its objbits say which nodes are
+ * objects, and an object's node decodes as it did then (the same bytes,
+ * the same count before it), so only what *c and *at need is read. */
+static inline int object_again(const struct gcd *g, uint32_t i, uint64_t edges, struct clr_node *c, size_t *at)
+{
+	uint32_t type;
+	int32_t size, nch;
+
+	if (!(g->objbits[i / 64] >> (i % 64) & 1) || node_at(g, i, &type, &size, &nch, at) != 0)
+		return 0;
+	if ((uint64_t)nch > g->blob_len - edges)
+		nch = 0;
 	*c = (struct clr_node){ node_addr(g, i), usize(size), type, (uint64_t)nch };
 	return 1;
 }
@@ -343,7 +357,7 @@ static void gcd_walk(const struct clr_parts *p, int targets, clr_walk_fn fn, voi
 	struct clr_node c;
 
 	for (uint32_t i = 0; i < g->nnodes; i++) {
-		if (!object(g, i, edges, NULL, &c, &at))
+		if (!object_again(g, i, edges, &c, &at))
 			continue;
 		edges += c.nedges;
 		if (targets && c.nedges > cap) {
@@ -370,7 +384,7 @@ static void gcd_walk_nodes(const struct clr_parts *p, const struct heap_builder 
 	struct clr_node c;
 
 	for (uint32_t i = 0; i < g->nnodes; i++) {
-		if (!object(g, i, edges, NULL, &c, &at))
+		if (!object_again(g, i, edges, &c, &at))
 			continue;
 		edges += c.nedges;
 		if (c.nedges > cap) {
