@@ -664,7 +664,7 @@ int seq_open(struct seq *s, const struct store *st, uint32_t id, size_t elem)
 	return 0;
 }
 
-const void *seq_span(struct seq *s, uint64_t n)
+const void *seq_span_more(struct seq *s, uint64_t n)
 {
 	size_t want = (size_t)n * s->elem;
 
@@ -672,17 +672,7 @@ const void *seq_span(struct seq *s, uint64_t n)
 		return NULL;
 	if (want == 0)
 		return s->in_memory ? s->mem : (const char *)s; /* nothing to read there */
-	if (s->in_memory) {
-		const char *p = s->mem + s->cpos;
-		s->cpos += want;
-		return p;
-	}
-	if (s->cpos + want <= s->clen) { /* within the chunk held: most spans */
-		const char *p = s->chunk + s->cpos;
-		s->cpos += want;
-		return p;
-	}
-	if (want > s->tcap) {
+	if (want > s->tcap) { /* past the chunk held (seq_span took the rest) */
 		s->tcap = want + 64;
 		free(s->tmp);
 		s->tmp = xmalloc(s->tcap);

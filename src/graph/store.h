@@ -175,7 +175,27 @@ struct seq {
 };
 void seq_mem(struct seq *s, const void *p, size_t elem);
 int seq_open(struct seq *s, const struct store *st, uint32_t id, size_t elem);
-const void *seq_span(struct seq *s, uint64_t n);
+const void *seq_span_more(struct seq *s, uint64_t n);
+/* Most spans lie within the chunk held, or in memory: those inline,
+ * the rest (a chunk to read, an error, nothing asked) seq_span_more's. */
+static inline const void *seq_span(struct seq *s, uint64_t n)
+{
+	size_t want = (size_t)n * s->elem;
+
+	if (want > 0 && !s->err) {
+		if (s->in_memory) {
+			const char *p = s->mem + s->cpos;
+			s->cpos += want;
+			return p;
+		}
+		if (s->cpos + want <= s->clen) {
+			const char *p = s->chunk + s->cpos;
+			s->cpos += want;
+			return p;
+		}
+	}
+	return seq_span_more(s, n);
+}
 /* Past the next n elements without copying them: 0, or -1. */
 int seq_skip(struct seq *s, uint64_t n);
 int seq_end(struct seq *s);
