@@ -20,6 +20,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "engine/open.h"
+#include "graph/resident.h"
 #include "hprofw.h"
 #include "suites.h"
 #include "term.h"
@@ -1887,6 +1889,124 @@ static void gcdump_planted(const char *dump)
 	free(out);
 }
 
+/* The test's own decoding of a .gcdump's graph (PerfView's MemoryGraph:
+ * after its type's name and end tag, the total size, the root, the types
+ * (name, size, module; a string's length -1: null), the nodes' offsets into their data, the data,
+ * the addresses, found as the first count of the nodes after the data
+ * that the file has room for): each reference between two objects (an
+ * address, a type not "UNDEFINED"), as a pair of addresses. */
+static uint32_t rd_le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static int32_t brute_int(const unsigned char *blob, size_t *at)
+{
+	unsigned char b = blob[(*at)++];
+	uint32_t v = b & 0x7f;
+
+	if (b & 0x40) /* the first group's top bit: the sign */
+		v |= 0xffffff80u;
+	while (b & 0x80) {
+		b = blob[(*at)++];
+		v = v << 7 | (b & 0x7f);
+	}
+	return (int32_t)v;
+}
+
+/* Each pair (from, to) hashed, and the hashes summed: the same sum and
+ * count from any order of the same pairs. */
+static uint64_t pair_hash(uint64_t from, uint64_t to)
+{
+	uint64_t x = from * 0x9e3779b97f4a7c15ULL ^ (to + 0x632be59bd9b4e019ULL);
+
+	x ^= x >> 31;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	return x ^ x >> 29;
+}
+
+/* The dump's references between objects, decoded here, against those
+ * heapwalk's graph has (each object's by its id: the address). */
+static void gcdump_edges_brute(const char *dump)
+{
+	size_t len;
+	unsigned char *f = (unsigned char *)file_bytes(dump, &len);
+	ck_assert_msg(f != NULL, "%s", dump);
+	const char *name = "Graphs.MemoryGraph";
+	unsigned char *at = memmem(f, len, name, strlen(name));
+	ck_assert_msg(at != NULL, "%s", dump);
+	size_t p = (size_t)(at - f) + strlen(name) + 1 + 8; /* its end tag, the total */
+	p += 4; /* the root */
+	uint32_t ntypes = rd_le32(f + p), undefined = UINT32_MAX;
+	p += 4;
+	for (uint32_t t = 0; t < ntypes; t++) {
+		uint32_t n = rd_le32(f + p); /* a length of -1: a null string */
+		if (n == 9 && memcmp(f + p + 4, "UNDEFINED", 9) == 0)
+			undefined = t;
+		p += 4 + (n == UINT32_MAX ? 0 : n) + 4; /* the name, the size */
+		n = rd_le32(f + p);
+		p += 4 + (n == UINT32_MAX ? 0 : n); /* the module */
+	}
+	uint32_t nnodes = rd_le32(f + p);
+	const unsigned char *off = f + p + 4;
+	p += 4 + 4 * (size_t)nnodes;
+	uint32_t bloblen = rd_le32(f + p);
+	const unsigned char *blob = f + p + 4;
+	p += 4 + bloblen;
+	while (p + 4 + 8 * (size_t)nnodes <= len && rd_le32(f + p) != nnodes)
+		p++;
+	ck_assert_msg(p + 4 + 8 * (size_t)nnodes <= len && nnodes > 0, "%s: no addresses found", dump);
+	const unsigned char *addrs = f + p + 4;
+	/* each node's type first: whether a target is an object */
+	uint32_t *type = xcalloc(nnodes, sizeof *type);
+	for (uint32_t i = 0; i < nnodes; i++) {
+		size_t q = rd_le32(off + 4 * (size_t)i);
+		type[i] = (uint32_t)brute_int(blob, &q) >> 1;
+	}
+	uint64_t want_n = 0, want_sum = 0;
+	for (uint32_t i = 0; i < nnodes; i++) {
+		uint64_t from;
+		memcpy(&from, addrs + 8 * (size_t)i, 8);
+		if (from == 0 || type[i] == undefined)
+			continue;
+		size_t q = rd_le32(off + 4 * (size_t)i);
+		int32_t ts = brute_int(blob, &q);
+		if (ts & 1)
+			brute_int(blob, &q); /* its own size */
+		int32_t nch = brute_int(blob, &q);
+		for (int32_t k = 0; k < nch; k++) {
+			int64_t j = (int64_t)i + brute_int(blob, &q);
+			uint64_t to = 0;
+			if (j >= 0 && j < nnodes)
+				memcpy(&to, addrs + 8 * (size_t)j, 8);
+			if (to == 0 || type[j] == undefined)
+				continue; /* dangling */
+			want_n++;
+			want_sum += pair_hash(from, to);
+		}
+	}
+	free(type);
+	free(f);
+	struct heap h;
+	struct open_opts o = { .no_cache = 1, .quiet = 1 };
+	struct sbuf err;
+	sbuf_init(&err);
+	ck_assert_msg(heap_open(&h, dump, &o, NULL, &err) == 0, "%s: %s", dump, err.buf);
+	sbuf_free(&err);
+	heap_need(&h, HP_ALL, NULL);
+	uint64_t got_n = 0, got_sum = 0;
+	for (node_t v = 1; v < h.n; v++)
+		for (edge_t e = h.out_start[v]; e < h.out_start[v + 1]; e++) {
+			got_n++;
+			got_sum += pair_hash(heap_node_id(&h, v), heap_node_id(&h, h.out[e]));
+		}
+	heap_free(&h);
+	ck_assert_msg(want_n > 1000 && got_n == want_n && got_sum == want_sum,
+		      "%s: %llu references decoded here, %llu in heapwalk's graph (sums %016llx, %016llx)", dump,
+		      (unsigned long long)want_n, (unsigned long long)got_n, (unsigned long long)want_sum,
+		      (unsigned long long)got_sum);
+}
+
 /* A .gcdump that dotnet-gcdump wrote of the workload (tests/dotnet/
  * README), against the report dotnet-gcdump made of it then; cut and
  * damaged copies: the graph as far as it goes, or one line. */
@@ -1896,6 +2016,7 @@ START_TEST(test_dotnet_gcdump_recorded)
 	int st;
 
 	gcdump_vs_report(dump, TEST_SRCDIR "/dotnet/workload.gcdump.report");
+	gcdump_edges_brute(dump);
 	gcdump_planted(dump);
 	/* cut inside the addresses: every object, some with made-up ids;
 	 * inside the nodes' data: those whose data is there */
@@ -2248,6 +2369,7 @@ START_TEST(test_dotnet_gcdump_live)
 	workload_end(pid, DNDIR "/g.log");
 	ck_assert_int_eq(rc, 0);
 	gcdump_vs_report(DNDIR "/live.gcdump", DNDIR "/live.report");
+	gcdump_edges_brute(DNDIR "/live.gcdump");
 	gcdump_planted(DNDIR "/live.gcdump");
 }
 END_TEST

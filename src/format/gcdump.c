@@ -374,7 +374,7 @@ static void gcd_walk(const struct clr_parts *p, int targets, clr_walk_fn fn, voi
 /* clr_parts' walk_nodes: as gcd_walk, each target the node of the
  * object at its place (given: by the objects' order), else found by
  * its address, as a walk by address would find it. */
-static void gcd_walk_nodes(const struct clr_parts *p, const struct heap_builder *b, const node_t *given,
+HW_WIDE static void gcd_walk_nodes(const struct clr_parts *p, const struct heap_builder *b, const node_t *given,
 			   clr_walk_nodes_fn fn, void *arg)
 {
 	const struct gcd *g = p->src;
@@ -400,7 +400,7 @@ static void gcd_walk_nodes(const struct clr_parts *p, const struct heap_builder 
 			uint32_t j = (uint32_t)((int64_t)i + d);
 			uint64_t w = g->objbits[j / 64], below = w & (((uint64_t)1 << (j % 64)) - 1);
 			if (w >> (j % 64) & 1)
-				to[k] = given[g->objrank[j / 64] + idindex_bits(below)];
+				to[k] = given[g->objrank[j / 64] + idindex_bits_wide(below)];
 			else
 				to[k] = hb_find(b, node_addr(g, j));
 		}
