@@ -1078,7 +1078,16 @@ static void sort_runs(struct heap_builder *b, uint32_t *label)
 		if (m < 2)
 			continue;
 		if (label == NULL) {
-			sort_u32(h->out + lo, m);
+			uint32_t *a = h->out + lo;
+			if (m == 2) { /* the commonest list to sort: a swap at most */
+				if (a[0] > a[1]) {
+					uint32_t t = a[0];
+					a[0] = a[1];
+					a[1] = t;
+				}
+			} else {
+				sort_u32(a, m);
+			}
 			continue;
 		}
 		if (m > cap) {
