@@ -522,7 +522,7 @@ START_TEST(test_oom_ends)
 	term_shell(&t, 120, 30);
 	/* big blocks mapped and unmapped one by one, never kept on a free
 	 * list: each view's large arrays need new address space */
-	type(&t, "export MALLOC_MMAP_THRESHOLD_=65536");
+	type(&t, "unset GLIBC_TUNABLES; export MALLOC_MMAP_THRESHOLD_=65536");
 	keys(&t, "Enter");
 	shell_heapwalk(&t, dump);
 	free(wait_for(&t, "Step 1: All objects"));

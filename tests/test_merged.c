@@ -691,15 +691,20 @@ static void bneighbours(const struct bgraph *g, enum merged_kind k, node_t u, st
 	}
 }
 
+/* brute_reaches' room, a heap's worth each, made once for all the
+ * members a walk checks (under ASan a fresh heap-sized block each time,
+ * mapped and poisoned, cost most of the merged suite's time) */
+struct bscratch { bits_t *on; node_t *cur, *next; };
+
 /* Brute force, one member at a time, forwards: the objects it reaches
  * through each level's group, closed over the chain of the level's
  * class; in[] of each level's closure computed here too. */
 static int brute_reaches(const struct bgraph *g, enum merged_kind k, const struct merged_step *path,
-			 size_t depth, bits_t **closed, node_t m, struct bnb *nb)
+			 size_t depth, bits_t **closed, node_t m, struct bnb *nb, struct bscratch *sc)
 {
 	const struct heap *hp = g->h;
-	bits_t *on = xcalloc(bits_words(hp->n), sizeof *on);
-	node_t *cur = xmalloc((size_t)hp->n * sizeof *cur), *next = xmalloc((size_t)hp->n * sizeof *next);
+	bits_t *on = sc->on;
+	node_t *cur = sc->cur, *next = sc->next;
 	size_t nc = 1, nn;
 	int root = 0;
 
@@ -741,9 +746,6 @@ static int brute_reaches(const struct bgraph *g, enum merged_kind k, const struc
 		next = t;
 		nc = nn;
 	}
-	free(on);
-	free(cur);
-	free(next);
 	return nc > 0 || root;
 }
 
@@ -780,6 +782,8 @@ static void check_reached(const struct bgraph *g, enum merged_kind k, enum merge
 	size_t ngot;
 	struct bnb *nb = xmalloc(sizeof *nb);
 	bits_t **closed = xmalloc(depth * sizeof *closed);
+	struct bscratch sc = { xcalloc(bits_words(g->h->n), sizeof *sc.on), xmalloc((size_t)g->h->n * sizeof *sc.cur),
+			       xmalloc((size_t)g->h->n * sizeof *sc.next) };
 
 	ck_assert_int_eq(merged_reached(g->h, k, by, 0, path, depth, &got, &ngot, NULL), 0);
 	for (size_t i = 0; i < depth; i++)
@@ -787,7 +791,7 @@ static void check_reached(const struct bgraph *g, enum merged_kind k, enum merge
 	for (size_t i = 1; i < ngot; i++)
 		ck_assert_uint_lt(got[i - 1], got[i]);
 	for (size_t q = 0; q < ncheck; q++) {
-		int want = brute_reaches(g, k, path, depth, closed, check[q], nb);
+		int want = brute_reaches(g, k, path, depth, closed, check[q], nb, &sc);
 		int has = 0;
 		for (size_t i = 0; i < ngot && !has; i++)
 			has = got[i] == check[q];
@@ -797,6 +801,9 @@ static void check_reached(const struct bgraph *g, enum merged_kind k, enum merge
 	for (size_t i = 0; i < depth; i++)
 		free(closed[i]);
 	free(closed);
+	free(sc.on);
+	free(sc.cur);
+	free(sc.next);
 	free(nb);
 	free(got);
 }
