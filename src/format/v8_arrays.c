@@ -20,6 +20,19 @@ static void *resize(void *a, uint64_t n, size_t elem)
 	return xreallocarray(a, (size_t)(n ? n : 1), elem);
 }
 
+/* How many records a batch may take at n, within the records' room
+ * (cap), the pages made (ahead), the numbers' buffer, and the next
+ * multiple of tick's period: tick(n) after each batch then does what a
+ * tick after each record would. */
+static size_t batch_max(uint64_t n, uint64_t cap, uint64_t ahead, unsigned width)
+{
+	uint64_t m = V8_BATCH_NUMS / width, t = 0x4000 - (n & 0x3fff);
+
+	m = m < t ? m : t;
+	m = m < cap - n ? m : cap - n;
+	return (size_t)(m < ahead - n ? m : ahead - n);
+}
+
 static void tick(struct rd *r, uint64_t i)
 {
 	if ((i & 0x3fff) == 0) {
@@ -147,7 +160,7 @@ int v8s_read_nodes(struct rd *r)
 {
 	struct v8_snap *s = r->s;
 	unsigned nf = s->node_fields, k = 0;
-	uint64_t rec[V8_FIELDS_MAX], v, n = 0, cap, ahead = 0;
+	uint64_t rec[V8_BATCH_NUMS], v, n = 0, cap, ahead = 0;
 	struct clamps c = { 0 };
 	int first = 1, rc;
 
@@ -168,8 +181,10 @@ int v8s_read_nodes(struct rd *r)
 			mem_populate(s->ndetached, n * sizeof *s->ndetached, to * sizeof *s->ndetached);
 			ahead = to;
 		}
-		if (k == 0 && !first && n < cap && next_rec(r, rec, nf)) {
-			node_put(s, rec, (uint32_t)n++, &c);
+		size_t got;
+		if (k == 0 && !first && n < cap && (got = next_recs(r, rec, nf, batch_max(n, cap, ahead, nf))) > 0) {
+			for (size_t i = 0; i < got; i++)
+				node_put(s, rec + i * nf, (uint32_t)n++, &c);
 			tick(r, n);
 			continue;
 		}
@@ -262,7 +277,7 @@ int v8s_read_edges(struct rd *r)
 {
 	struct v8_snap *s = r->s;
 	unsigned ef = s->edge_fields, nf = s->node_fields, k = 0;
-	uint64_t rec[V8_FIELDS_MAX], v, n = 0, cap, bad_to = 0, ahead = 0;
+	uint64_t rec[V8_BATCH_NUMS], v, n = 0, cap, bad_to = 0, ahead = 0;
 	uint64_t inv = nf > 1 ? UINT64_MAX / nf + 1 : 0;
 	struct clamps c = { 0 };
 	int first = 1, rc;
@@ -281,8 +296,10 @@ int v8s_read_edges(struct rd *r)
 			mem_populate(s->eto, n * sizeof *s->eto, to * sizeof *s->eto);
 			ahead = to;
 		}
-		if (k == 0 && !first && n < cap && next_rec(r, rec, ef))
+		size_t got = 1;
+		if (k == 0 && !first && n < cap && (got = next_recs(r, rec, ef, batch_max(n, cap, ahead, ef))) > 0)
 			goto put;
+		got = 1;
 		if ((rc = next_num(r, &first, &v, "edges")) <= 0)
 			break;
 		rec[k] = v;
@@ -295,11 +312,14 @@ int v8s_read_edges(struct rd *r)
 			edges_resize(s, cap);
 		}
 	put:
-		s->etype[n] = type8(rec[s->ef_type], s->n_edge_types, &c);
-		s->ename[n] = index32(rec[s->ef_name], &c);
-		s->eto[n] = ordinal(rec[s->ef_to], nf, inv, s->nnodes);
-		bad_to += s->eto[n] == HW_NONE;
-		tick(r, ++n);
+		for (size_t i = 0; i < got; i++, n++) {
+			const uint64_t *e = rec + i * ef;
+			s->etype[n] = type8(e[s->ef_type], s->n_edge_types, &c);
+			s->ename[n] = index32(e[s->ef_name], &c);
+			s->eto[n] = ordinal(e[s->ef_to], nf, inv, s->nnodes);
+			bad_to += s->eto[n] == HW_NONE;
+		}
+		tick(r, n);
 	}
 	if (rc == 0)
 		partial(r, "edges", k, ef);
@@ -399,7 +419,7 @@ static int read_flat(struct rd *r, void **a, uint64_t *nrec, unsigned width, int
 			ahead = n + FLAT_AHEAD < cap ? n + FLAT_AHEAD : cap;
 			mem_populate(*a, n * elem, ahead * elem);
 		}
-		if (k == 0 && !first && width - 1 < V8_FIELDS_MAX && cap - n >= width && next_rec(r, rec, width)) {
+		if (k == 0 && !first && width - 1 < V8_FIELDS_MAX && cap - n >= width && next_recs(r, rec, width, 1)) {
 			for (unsigned i = 0; i < width; i++)
 				if (wide)
 					((uint64_t *)*a)[n++] = rec[i];
