@@ -138,22 +138,41 @@ static void nodes_resize(struct v8_snap *s, uint64_t cap)
 	s->ncap = cap;
 }
 
-static void node_put(struct v8_snap *s, const uint64_t *rec, uint32_t i, struct clamps *c)
+/* Records rec[0..got) as nodes n, n + 1, ...: what the loop needs of s
+ * in locals, since a store through a uint8_t column may change anything
+ * as far as the compiler knows, s's fields included. */
+static void nodes_put(struct v8_snap *s, const uint64_t *rec, uint64_t n, size_t got, struct clamps *c)
 {
-	s->ntype[i] = type8(rec[s->nf_type], s->n_node_types, c);
-	s->nname[i] = index32(rec[s->nf_name], c);
-	s->nid[i] = rec[s->nf_id];
-	s->nsize[i] = clamp32(rec[s->nf_self_size], c);
-	s->nedges_of[i] = clamp32(rec[s->nf_edge_count], c);
-	if (s->nf_trace_node_id >= 0) {
-		uint32_t t = clamp32(rec[s->nf_trace_node_id], c);
-		if (t != 0 && s->ntrace == NULL) /* the nodes before had none */
-			s->ntrace = xcalloc((size_t)s->ncap, sizeof *s->ntrace);
-		if (s->ntrace != NULL)
-			s->ntrace[i] = t;
+	uint8_t *restrict ntype = s->ntype + n;
+	uint32_t *restrict nname = s->nname + n, *restrict nsize = s->nsize + n, *restrict nedges = s->nedges_of + n;
+	uint64_t *restrict nid = s->nid + n;
+	uint32_t *ntrace = s->ntrace != NULL ? s->ntrace + n : NULL;
+	uint8_t *ndet = s->ndetached != NULL ? s->ndetached + n : NULL;
+	unsigned nf = s->node_fields, ntypes = s->n_node_types;
+	unsigned ft = (unsigned)s->nf_type, fn = (unsigned)s->nf_name, fi = (unsigned)s->nf_id;
+	unsigned fs = (unsigned)s->nf_self_size, fe = (unsigned)s->nf_edge_count;
+	int ftr = s->nf_trace_node_id, fd = s->nf_detachedness;
+	struct clamps k = *c;
+
+	for (size_t i = 0; i < got; i++, rec += nf) {
+		ntype[i] = type8(rec[ft], ntypes, &k);
+		nname[i] = index32(rec[fn], &k);
+		nid[i] = rec[fi];
+		nsize[i] = clamp32(rec[fs], &k);
+		nedges[i] = clamp32(rec[fe], &k);
+		if (ftr >= 0) {
+			uint32_t t = clamp32(rec[ftr], &k);
+			if (t != 0 && ntrace == NULL) { /* the nodes before had none */
+				s->ntrace = xcalloc((size_t)s->ncap, sizeof *s->ntrace);
+				ntrace = s->ntrace + n;
+			}
+			if (ntrace != NULL)
+				ntrace[i] = t;
+		}
+		if (ndet != NULL)
+			ndet[i] = clamp8(rec[fd], &k);
 	}
-	if (s->ndetached != NULL)
-		s->ndetached[i] = clamp8(rec[s->nf_detachedness], c);
+	*c = k;
 }
 
 int v8s_read_nodes(struct rd *r)
@@ -183,8 +202,8 @@ int v8s_read_nodes(struct rd *r)
 		}
 		size_t got;
 		if (k == 0 && !first && n < cap && (got = next_recs(r, rec, nf, batch_max(n, cap, ahead, nf))) > 0) {
-			for (size_t i = 0; i < got; i++)
-				node_put(s, rec + i * nf, (uint32_t)n++, &c);
+			nodes_put(s, rec, n, got, &c);
+			n += got;
 			tick(r, n);
 			continue;
 		}
@@ -199,7 +218,7 @@ int v8s_read_nodes(struct rd *r)
 				break;
 			nodes_resize(s, cap);
 		}
-		node_put(s, rec, (uint32_t)n++, &c);
+		nodes_put(s, rec, n++, 1, &c);
 		tick(r, n);
 	}
 	if (rc == 0)
@@ -273,6 +292,30 @@ void v8_snap_free_edges(struct v8_snap *s)
 	s->ecap = 0;
 }
 
+/* Records rec[0..got) as edges n, n + 1, ...: what the loop needs of s
+ * in locals, since a store through the uint8_t column may change
+ * anything as far as the compiler knows, s's fields included. */
+static void edges_put(struct v8_snap *s, const uint64_t *rec, uint64_t n, size_t got, uint64_t inv,
+		      struct clamps *c, uint64_t *bad_to)
+{
+	uint8_t *restrict etype = s->etype + n;
+	uint32_t *restrict ename = s->ename + n, *restrict eto = s->eto + n;
+	unsigned ef = s->edge_fields, nf = s->node_fields, ntypes = s->n_edge_types;
+	unsigned ft = (unsigned)s->ef_type, fn = (unsigned)s->ef_name, fto = (unsigned)s->ef_to;
+	uint32_t nnodes = s->nnodes;
+	struct clamps k = *c;
+	uint64_t bad = 0;
+
+	for (size_t i = 0; i < got; i++, rec += ef) {
+		etype[i] = type8(rec[ft], ntypes, &k);
+		ename[i] = index32(rec[fn], &k);
+		eto[i] = ordinal(rec[fto], nf, inv, nnodes);
+		bad += eto[i] == HW_NONE;
+	}
+	*c = k;
+	*bad_to += bad;
+}
+
 int v8s_read_edges(struct rd *r)
 {
 	struct v8_snap *s = r->s;
@@ -312,13 +355,8 @@ int v8s_read_edges(struct rd *r)
 			edges_resize(s, cap);
 		}
 	put:
-		for (size_t i = 0; i < got; i++, n++) {
-			const uint64_t *e = rec + i * ef;
-			s->etype[n] = type8(e[s->ef_type], s->n_edge_types, &c);
-			s->ename[n] = index32(e[s->ef_name], &c);
-			s->eto[n] = ordinal(e[s->ef_to], nf, inv, s->nnodes);
-			bad_to += s->eto[n] == HW_NONE;
-		}
+		edges_put(s, rec, n, got, inv, &c, &bad_to);
+		n += got;
 		tick(r, n);
 	}
 	if (rc == 0)
