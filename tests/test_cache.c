@@ -4,6 +4,7 @@
  * no temporary file is left behind. */
 #include <dirent.h>
 #include <fcntl.h>
+#include <lz4.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -367,10 +368,49 @@ START_TEST(test_load_progress_and_cancel)
 }
 END_TEST
 
+/* The first chunk of section id as the file holds it, against the
+ * filter's bytes made here, one element at a time, as the format says
+ * (struct store_sect): the differences (the first from 0), zigzag, and
+ * byte b of element i at b * m + i. So that a faster filter writes the
+ * bytes of every cache written before it, not only bytes it reads back. */
+static void ck_filter_bytes(const struct store *st, uint32_t id, const uint8_t *p, uint32_t elem, uint64_t count)
+{
+	const struct store_sect *sc = store_find(st, id);
+	uint64_t raw = count * elem < STORE_CHUNK ? count * elem : STORE_CHUNK, m = raw / elem;
+	uint32_t zlen;
+
+	ck_assert(sc != NULL && sc->filter == STORE_DELTA);
+	ck_assert_int_eq(pread(st->fd, &zlen, 4, (off_t)sc->off), 4);
+	char *z = xmalloc(zlen + 1), *got = xmalloc(raw + 1), *want = xmalloc(raw + 1);
+	ck_assert_int_eq(pread(st->fd, z, zlen, (off_t)sc->off + 4), (ssize_t)zlen);
+	ck_assert_int_eq(LZ4_decompress_safe(z, got, (int)zlen, (int)raw + 1), (int)raw);
+	uint64_t prev = 0;
+	for (uint64_t i = 0; i < m; i++) {
+		uint64_t x = 0, d, zz;
+		memcpy(&x, p + i * elem, elem);
+		d = x - prev;
+		prev = x;
+		if (elem == 4)
+			zz = (uint32_t)((uint32_t)d << 1 ^ (uint32_t)-((uint32_t)d >> 31));
+		else
+			zz = d << 1 ^ (uint64_t)-(d >> 63);
+		for (unsigned b = 0; b < elem; b++)
+			want[b * m + i] = (char)(zz >> (8 * b));
+	}
+	for (uint64_t i = 0; i < raw; i++)
+		ck_assert_msg(got[i] == want[i], "elem %u, %llu elements: filtered byte %llu (plane %llu) is %u, not %u",
+			      elem, (unsigned long long)count, (unsigned long long)i, (unsigned long long)(i / m),
+			      (uint8_t)got[i], (uint8_t)want[i]);
+	free(z);
+	free(got);
+	free(want);
+}
+
 /* The store's filter for 4- and 8-byte integers (differences, zigzag,
  * bytes by plane, done block by block) on arrays of lengths around its
  * blocks and chunks, with differences of every size and sign (wrapping
- * too): each read back must be the array written, byte for byte. */
+ * too): each read back must be the array written, byte for byte, and
+ * the bytes written those of the format. */
 START_TEST(test_store_filter_round_trip)
 {
 	static const uint64_t lens[] = { 0, 1, 2, 2047, 2048, 2049, 4095, 4096, 4097, 5 * 2048 + 7,
@@ -407,6 +447,8 @@ START_TEST(test_store_filter_round_trip)
 				}
 				a[w][k] = p;
 				ck_assert_int_eq(store_put(&st, (uint32_t)(w * 100 + k + 1), p, elem, lens[k]), 0);
+				if (lens[k] > 0)
+					ck_filter_bytes(&st, (uint32_t)(w * 100 + k + 1), p, elem, lens[k]);
 			}
 		for (int w = 0; w < 2; w++)
 			for (size_t k = 0; k < sizeof lens / sizeof *lens; k++) {

@@ -1155,6 +1155,218 @@ START_TEST(test_fast_bounds)
 }
 END_TEST
 
+/* The records read in batches, against the test's own reading of what
+ * it wrote: random nodes and edges of plain numbers (1 to 19 digits),
+ * hostile ones among them (fractions, exponents, 20 digits and more, a
+ * space before a number, ",\n" between records, types past meta's,
+ * targets that are no node's record), read from memory and through
+ * windows of many sizes (batches cut by a window's end and its margin).
+ * Each column against the texts' strtoull or strtod reading and the
+ * reader's documented clamps, not against the reader's careful path. */
+static uint64_t xs_next(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+static uint64_t text_value(const char *t)
+{
+	while (*t == ' ')
+		t++;
+	return strpbrk(t, ".eE") != NULL ? (uint64_t)strtod(t, NULL) : strtoull(t, NULL, 10);
+}
+
+static int text_odd(const char *t)
+{
+	while (*t == ' ') /* whitespace before a number is no oddity */
+		t++;
+	size_t len = strlen(t);
+
+	return !(strspn(t, "0123456789") == len && len <= 19);
+}
+
+struct fast_want {
+	uint8_t *ntype, *etype;
+	uint32_t *nname, *nsize, *nedg, *ename, *eto;
+	uint64_t *nid, odd_nodes, odd_edges;
+	size_t nnodes, ne;
+};
+
+static void ck_fast(const struct parsed *p, const struct fast_want *w, const char *how)
+{
+	const struct v8_snap *s = &p->s;
+
+	ck_assert_msg(p->rc == 0, "%s: %s", how, p->err.buf);
+	ck_assert_msg(s->nnodes == w->nnodes && s->nedges == w->ne, "%s: %u nodes, %u edges", how, s->nnodes,
+		      s->nedges);
+	for (size_t i = 0; i < w->nnodes; i++)
+		ck_assert_msg(s->ntype[i] == w->ntype[i] && s->nname[i] == w->nname[i] && s->nid[i] == w->nid[i] &&
+				      s->nsize[i] == w->nsize[i] && s->nedges_of[i] == w->nedg[i],
+			      "%s: node %zu: type %u/%u name %u/%u id %llu/%llu size %u/%u edges %u/%u", how, i,
+			      s->ntype[i], w->ntype[i], s->nname[i], w->nname[i], (unsigned long long)s->nid[i],
+			      (unsigned long long)w->nid[i], s->nsize[i], w->nsize[i], s->nedges_of[i], w->nedg[i]);
+	for (size_t i = 0; i < w->ne; i++)
+		ck_assert_msg(s->etype[i] == w->etype[i] && s->ename[i] == w->ename[i] && s->eto[i] == w->eto[i],
+			      "%s: edge %zu: type %u/%u name %u/%u to %u/%u", how, i, s->etype[i], w->etype[i],
+			      s->ename[i], w->ename[i], s->eto[i], w->eto[i]);
+	char msg[80];
+	snprintf(msg, sizeof msg, "nodes: %llu values that are not", (unsigned long long)w->odd_nodes);
+	ck_assert_msg(w->odd_nodes == 0 || warned(p, msg, NULL), "%s: no \"%s\"", how, msg);
+	snprintf(msg, sizeof msg, "edges: %llu values that are not", (unsigned long long)w->odd_edges);
+	ck_assert_msg(w->odd_edges == 0 || warned(p, msg, NULL), "%s: no \"%s\"", how, msg);
+}
+
+/* A number's text: a plain one below `below` mostly, a hostile one now
+ * and then (one in `rare`). */
+static const char *fast_pick(uint64_t *seed, uint64_t below, unsigned rare, char *buf, size_t n)
+{
+	static const char *const hostile[] = { "1.5", "2e3", "3E1", "12345678.5", "123456789e2",
+					       "12345678901234567890", "18446744073709551615",
+					       "184467440737095516150", "00000000000000000000042", " 7",
+					       "4294967295", "4294967296", "12345678", "9999999999999999999" };
+
+	if (xs_next(seed) % rare == 0)
+		return hostile[xs_next(seed) % (sizeof hostile / sizeof hostile[0])];
+	snprintf(buf, n, "%llu", (unsigned long long)(xs_next(seed) % below));
+	return buf;
+}
+
+static const char *fast_sep(uint64_t *seed)
+{
+	return xs_next(seed) % 5 == 0 ? ",\n" : xs_next(seed) % 3 == 0 ? "\n," : ",";
+}
+
+static void fast_nodes(struct sbuf *t, struct fast_want *w, uint64_t *seed, unsigned rare, uint32_t nstr)
+{
+	static const uint64_t mods[] = { 10, 100, 100000, 10000000, 100000000000ull, 10000000000000000000ull };
+
+	w->nnodes = 300 + xs_next(seed) % 300;
+	w->ntype = xcalloc(w->nnodes, 1);
+	w->nname = xcalloc(w->nnodes, 4);
+	w->nsize = xcalloc(w->nnodes, 4);
+	w->nedg = xcalloc(w->nnodes, 4);
+	w->nid = xcalloc(w->nnodes, 8);
+	for (size_t i = 0; i < w->nnodes; i++) {
+		char f[6][32], b[32];
+		snprintf(f[0], 32, "%s", fast_pick(seed, 5, rare, b, sizeof b));
+		snprintf(f[1], 32, "%s", fast_pick(seed, 50, rare, b, sizeof b));
+		snprintf(f[2], 32, "%s", fast_pick(seed, mods[xs_next(seed) % 6], rare, b, sizeof b));
+		snprintf(f[3], 32, "%s", fast_pick(seed, mods[xs_next(seed) % 6], rare, b, sizeof b));
+		snprintf(f[4], 32, "%llu", (unsigned long long)(xs_next(seed) % 12));
+		snprintf(f[5], 32, "%s", fast_pick(seed, 3, rare, b, sizeof b));
+		sbuf_printf(t, "%s%s,%s,%s,%s,%s,%s", i == 0 ? "" : fast_sep(seed), f[0], f[1], f[2], f[3], f[4],
+			    f[5]);
+		uint64_t v[6];
+		for (int k = 0; k < 6; k++) {
+			v[k] = text_value(f[k]);
+			w->odd_nodes += (uint64_t)text_odd(f[k]);
+		}
+		w->ntype[i] = v[0] < 4 ? (uint8_t)v[0] : UINT8_MAX;
+		w->nname[i] = v[1] < nstr ? (uint32_t)v[1] : HW_NONE;
+		w->nid[i] = v[2];
+		w->nsize[i] = v[3] > UINT32_MAX ? UINT32_MAX : (uint32_t)v[3];
+		w->nedg[i] = (uint32_t)v[4];
+		w->ne += v[4];
+	}
+}
+
+static void fast_edges(struct sbuf *t, struct fast_want *w, uint64_t *seed, unsigned rare, uint32_t nstr)
+{
+	const unsigned nf = 6;
+
+	w->etype = xcalloc(w->ne + 1, 1);
+	w->ename = xcalloc(w->ne + 1, 4);
+	w->eto = xcalloc(w->ne + 1, 4);
+	for (size_t i = 0; i < w->ne; i++) {
+		char f[3][32], b[32];
+		uint64_t node = xs_next(seed) % (w->nnodes + 2), r = xs_next(seed) % 16;
+		snprintf(f[0], 32, "%s", fast_pick(seed, 8, rare, b, sizeof b));
+		snprintf(f[1], 32, "%s", fast_pick(seed, r < 8 ? 60 : 5000000, rare, b, sizeof b));
+		if (r == 0) /* no node's first number */
+			snprintf(f[2], 32, "%llu", (unsigned long long)(node * nf + 1 + r % 5));
+		else
+			snprintf(f[2], 32, "%s", r == 1 ? fast_pick(seed, 10, 1, b, sizeof b)
+							: (snprintf(b, sizeof b, "%llu", (unsigned long long)(node * nf)), b));
+		sbuf_printf(t, "%s%s,%s,%s", i == 0 ? "" : fast_sep(seed), f[0], f[1], f[2]);
+		uint64_t v[3];
+		for (int k = 0; k < 3; k++) {
+			v[k] = text_value(f[k]);
+			w->odd_edges += (uint64_t)text_odd(f[k]);
+		}
+		w->etype[i] = v[0] < 7 ? (uint8_t)v[0] : UINT8_MAX;
+		int numeric = w->etype[i] == 1 || w->etype[i] == 4; /* element, hidden */
+		uint32_t name = v[1] < HW_NONE ? (uint32_t)v[1] : HW_NONE - 1;
+		w->ename[i] = numeric || name < nstr ? name : HW_NONE;
+		w->eto[i] = v[2] <= UINT32_MAX && v[2] % nf == 0 && v[2] / nf < w->nnodes ? (uint32_t)(v[2] / nf)
+											 : HW_NONE;
+	}
+}
+
+static void fast_want_free(struct fast_want *w)
+{
+	free(w->ntype);
+	free(w->etype);
+	free(w->nname);
+	free(w->nsize);
+	free(w->nedg);
+	free(w->ename);
+	free(w->eto);
+	free(w->nid);
+}
+
+START_TEST(test_fast_batches)
+{
+	const uint32_t nstr = 40;
+	/* hostile numbers: none, a few, many */
+	static const unsigned rares[] = { 1u << 30, 40, 6 };
+	uint64_t seed = 0x9e3779b97f4a7c15ull + (uint64_t)_i * 0x2545f4914f6cdd1dull;
+	struct fast_want w = { 0 };
+	struct sbuf t;
+	struct parsed p;
+	char path[] = TEST_BUILDDIR "/tmp/batches.XXXXXX";
+	unsigned rare = rares[_i % 3];
+
+	sbuf_init(&t);
+	sbuf_adds(&t, "{\"snapshot\":{" META6 "},\n\"nodes\":[");
+	fast_nodes(&t, &w, &seed, rare, nstr);
+	sbuf_adds(&t, "],\n\"edges\":[");
+	fast_edges(&t, &w, &seed, rare, nstr);
+	sbuf_adds(&t, "],\n\"strings\":[\"\"");
+	for (uint32_t i = 1; i < nstr; i++)
+		sbuf_printf(&t, ",\"s%u\"", i);
+	sbuf_adds(&t, "]}");
+	parse_bytes(&p, "batches.heapsnapshot", t.buf, t.len);
+	ck_fast(&p, &w, "memory");
+	parsed_free(&p);
+	mkdir(TEST_BUILDDIR "/tmp", 0755);
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, t.buf, t.len), (ssize_t)t.len);
+	static const size_t wins[] = { 40, 41, 57, 64, 99, 100, 128, 173, 200, 256, 1000, 4096, 8192, 0 };
+	for (size_t i = 0; i < sizeof wins / sizeof wins[0]; i++) {
+		char how[32];
+		memset(&p, 0, sizeof p);
+		p.map = xmalloc(t.len);
+		memcpy(p.map, t.buf, t.len);
+		p.size = t.len;
+		p.w.quiet = 1;
+		sbuf_init(&p.err);
+		v8_parse_window(wins[i]);
+		p.rc = v8_parse("batches.heapsnapshot", p.map, t.len, 0, fd, &p.s, NULL, &p.w, &p.err);
+		v8_parse_window(0);
+		snprintf(how, sizeof how, "seed %d, window %zu", _i, wins[i]);
+		ck_fast(&p, &w, how);
+		parsed_free(&p);
+	}
+	close(fd);
+	unlink(path);
+	fast_want_free(&w);
+	sbuf_free(&t);
+}
+END_TEST
+
 START_TEST(test_window_same)
 {
 	/* numbers the record at once does not take, or takes only whole */
@@ -1500,6 +1712,7 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_truncated_everywhere);
 	tcase_add_test(tc, test_corrupt_bytes);
 	tcase_add_test(tc, test_fast_bounds);
+	tcase_add_loop_test(tc, test_fast_batches, 0, 12);
 	tcase_add_test(tc, test_window_same);
 	tcase_add_test(tc, test_window_gzip_stored);
 	tcase_add_test(tc, test_fast_records);

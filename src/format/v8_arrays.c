@@ -20,6 +20,19 @@ static void *resize(void *a, uint64_t n, size_t elem)
 	return xreallocarray(a, (size_t)(n ? n : 1), elem);
 }
 
+/* How many records a batch may take at n, within the records' room
+ * (cap), the pages made (ahead), the numbers' buffer, and the next
+ * multiple of tick's period: tick(n) after each batch then does what a
+ * tick after each record would. */
+static size_t batch_max(uint64_t n, uint64_t cap, uint64_t ahead, unsigned width)
+{
+	uint64_t m = V8_BATCH_NUMS / width, t = 0x4000 - (n & 0x3fff);
+
+	m = m < t ? m : t;
+	m = m < cap - n ? m : cap - n;
+	return (size_t)(m < ahead - n ? m : ahead - n);
+}
+
 static void tick(struct rd *r, uint64_t i)
 {
 	if ((i & 0x3fff) == 0) {
@@ -125,29 +138,48 @@ static void nodes_resize(struct v8_snap *s, uint64_t cap)
 	s->ncap = cap;
 }
 
-static void node_put(struct v8_snap *s, const uint64_t *rec, uint32_t i, struct clamps *c)
+/* Records rec[0..got) as nodes n, n + 1, ...: what the loop needs of s
+ * in locals, since a store through a uint8_t column may change anything
+ * as far as the compiler knows, s's fields included. */
+static void nodes_put(struct v8_snap *s, const uint64_t *rec, uint64_t n, size_t got, struct clamps *c)
 {
-	s->ntype[i] = type8(rec[s->nf_type], s->n_node_types, c);
-	s->nname[i] = index32(rec[s->nf_name], c);
-	s->nid[i] = rec[s->nf_id];
-	s->nsize[i] = clamp32(rec[s->nf_self_size], c);
-	s->nedges_of[i] = clamp32(rec[s->nf_edge_count], c);
-	if (s->nf_trace_node_id >= 0) {
-		uint32_t t = clamp32(rec[s->nf_trace_node_id], c);
-		if (t != 0 && s->ntrace == NULL) /* the nodes before had none */
-			s->ntrace = xcalloc((size_t)s->ncap, sizeof *s->ntrace);
-		if (s->ntrace != NULL)
-			s->ntrace[i] = t;
+	uint8_t *restrict ntype = s->ntype + n;
+	uint32_t *restrict nname = s->nname + n, *restrict nsize = s->nsize + n, *restrict nedges = s->nedges_of + n;
+	uint64_t *restrict nid = s->nid + n;
+	uint32_t *ntrace = s->ntrace != NULL ? s->ntrace + n : NULL;
+	uint8_t *ndet = s->ndetached != NULL ? s->ndetached + n : NULL;
+	unsigned nf = s->node_fields, ntypes = s->n_node_types;
+	unsigned ft = (unsigned)s->nf_type, fn = (unsigned)s->nf_name, fi = (unsigned)s->nf_id;
+	unsigned fs = (unsigned)s->nf_self_size, fe = (unsigned)s->nf_edge_count;
+	int ftr = s->nf_trace_node_id, fd = s->nf_detachedness;
+	struct clamps k = *c;
+
+	for (size_t i = 0; i < got; i++, rec += nf) {
+		ntype[i] = type8(rec[ft], ntypes, &k);
+		nname[i] = index32(rec[fn], &k);
+		nid[i] = rec[fi];
+		nsize[i] = clamp32(rec[fs], &k);
+		nedges[i] = clamp32(rec[fe], &k);
+		if (ftr >= 0) {
+			uint32_t t = clamp32(rec[ftr], &k);
+			if (t != 0 && ntrace == NULL) { /* the nodes before had none */
+				s->ntrace = xcalloc((size_t)s->ncap, sizeof *s->ntrace);
+				ntrace = s->ntrace + n;
+			}
+			if (ntrace != NULL)
+				ntrace[i] = t;
+		}
+		if (ndet != NULL)
+			ndet[i] = clamp8(rec[fd], &k);
 	}
-	if (s->ndetached != NULL)
-		s->ndetached[i] = clamp8(rec[s->nf_detachedness], c);
+	*c = k;
 }
 
 int v8s_read_nodes(struct rd *r)
 {
 	struct v8_snap *s = r->s;
 	unsigned nf = s->node_fields, k = 0;
-	uint64_t rec[V8_FIELDS_MAX], v, n = 0, cap, ahead = 0;
+	uint64_t rec[V8_BATCH_NUMS], v, n = 0, cap, ahead = 0;
 	struct clamps c = { 0 };
 	int first = 1, rc;
 
@@ -168,8 +200,10 @@ int v8s_read_nodes(struct rd *r)
 			mem_populate(s->ndetached, n * sizeof *s->ndetached, to * sizeof *s->ndetached);
 			ahead = to;
 		}
-		if (k == 0 && !first && n < cap && next_rec(r, rec, nf)) {
-			node_put(s, rec, (uint32_t)n++, &c);
+		size_t got;
+		if (k == 0 && !first && n < cap && (got = next_recs(r, rec, nf, batch_max(n, cap, ahead, nf))) > 0) {
+			nodes_put(s, rec, n, got, &c);
+			n += got;
 			tick(r, n);
 			continue;
 		}
@@ -184,7 +218,7 @@ int v8s_read_nodes(struct rd *r)
 				break;
 			nodes_resize(s, cap);
 		}
-		node_put(s, rec, (uint32_t)n++, &c);
+		nodes_put(s, rec, n++, 1, &c);
 		tick(r, n);
 	}
 	if (rc == 0)
@@ -258,11 +292,35 @@ void v8_snap_free_edges(struct v8_snap *s)
 	s->ecap = 0;
 }
 
+/* Records rec[0..got) as edges n, n + 1, ...: what the loop needs of s
+ * in locals, since a store through the uint8_t column may change
+ * anything as far as the compiler knows, s's fields included. */
+static void edges_put(struct v8_snap *s, const uint64_t *rec, uint64_t n, size_t got, uint64_t inv,
+		      struct clamps *c, uint64_t *bad_to)
+{
+	uint8_t *restrict etype = s->etype + n;
+	uint32_t *restrict ename = s->ename + n, *restrict eto = s->eto + n;
+	unsigned ef = s->edge_fields, nf = s->node_fields, ntypes = s->n_edge_types;
+	unsigned ft = (unsigned)s->ef_type, fn = (unsigned)s->ef_name, fto = (unsigned)s->ef_to;
+	uint32_t nnodes = s->nnodes;
+	struct clamps k = *c;
+	uint64_t bad = 0;
+
+	for (size_t i = 0; i < got; i++, rec += ef) {
+		etype[i] = type8(rec[ft], ntypes, &k);
+		ename[i] = index32(rec[fn], &k);
+		eto[i] = ordinal(rec[fto], nf, inv, nnodes);
+		bad += eto[i] == HW_NONE;
+	}
+	*c = k;
+	*bad_to += bad;
+}
+
 int v8s_read_edges(struct rd *r)
 {
 	struct v8_snap *s = r->s;
 	unsigned ef = s->edge_fields, nf = s->node_fields, k = 0;
-	uint64_t rec[V8_FIELDS_MAX], v, n = 0, cap, bad_to = 0, ahead = 0;
+	uint64_t rec[V8_BATCH_NUMS], v, n = 0, cap, bad_to = 0, ahead = 0;
 	uint64_t inv = nf > 1 ? UINT64_MAX / nf + 1 : 0;
 	struct clamps c = { 0 };
 	int first = 1, rc;
@@ -281,8 +339,10 @@ int v8s_read_edges(struct rd *r)
 			mem_populate(s->eto, n * sizeof *s->eto, to * sizeof *s->eto);
 			ahead = to;
 		}
-		if (k == 0 && !first && n < cap && next_rec(r, rec, ef))
+		size_t got = 1;
+		if (k == 0 && !first && n < cap && (got = next_recs(r, rec, ef, batch_max(n, cap, ahead, ef))) > 0)
 			goto put;
+		got = 1;
 		if ((rc = next_num(r, &first, &v, "edges")) <= 0)
 			break;
 		rec[k] = v;
@@ -295,11 +355,9 @@ int v8s_read_edges(struct rd *r)
 			edges_resize(s, cap);
 		}
 	put:
-		s->etype[n] = type8(rec[s->ef_type], s->n_edge_types, &c);
-		s->ename[n] = index32(rec[s->ef_name], &c);
-		s->eto[n] = ordinal(rec[s->ef_to], nf, inv, s->nnodes);
-		bad_to += s->eto[n] == HW_NONE;
-		tick(r, ++n);
+		edges_put(s, rec, n, got, inv, &c, &bad_to);
+		n += got;
+		tick(r, n);
 	}
 	if (rc == 0)
 		partial(r, "edges", k, ef);
@@ -399,7 +457,7 @@ static int read_flat(struct rd *r, void **a, uint64_t *nrec, unsigned width, int
 			ahead = n + FLAT_AHEAD < cap ? n + FLAT_AHEAD : cap;
 			mem_populate(*a, n * elem, ahead * elem);
 		}
-		if (k == 0 && !first && width - 1 < V8_FIELDS_MAX && cap - n >= width && next_rec(r, rec, width)) {
+		if (k == 0 && !first && width - 1 < V8_FIELDS_MAX && cap - n >= width && next_recs(r, rec, width, 1)) {
 			for (unsigned i = 0; i < width; i++)
 				if (wide)
 					((uint64_t *)*a)[n++] = rec[i];

@@ -203,6 +203,24 @@ static inline __attribute__((always_inline)) int next_num(struct rd *r, int *fir
 	return v8s_num_slow(r, v);
 }
 
+/* The digits of a number past its first 8 (p just past them, x their
+ * value): p past them all, x their value; NULL when the number has more
+ * than 19 digits, reaches end, or leaves less than `room` bytes after
+ * it (for the rest of the record). V8's big ids, or damage. */
+static inline const uint8_t *long_tail(const uint8_t *p, const uint8_t *end, uint64_t *x, uint64_t room)
+{
+	const uint8_t *q = p - 8;
+	unsigned d;
+
+	while (p < end && (d = (unsigned)(*p - '0')) < 10 && p - q < 20) {
+		*x = *x * 10 + d;
+		p++;
+	}
+	if (p == end || p - q > 19 || (uint64_t)(end - p) < room)
+		return NULL;
+	return p;
+}
+
 /* A whole record of w numbers at p, before end: each after its
  * separator (',' or "\n,", as V8 writes them) and an unsigned integer
  * of at most 19 digits, as next_num reads one: the shape of nearly
@@ -235,46 +253,37 @@ static inline __attribute__((always_inline)) size_t rec_at(const uint8_t *p, con
 			p += 2;
 		else
 			return 0;
+		uint64_t x;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		/* swar_digits, its two cases apart: a number within the word
-		 * (nearly all), and one of 8 digits or more */
-		uint64_t c, x;
+		/* swar_digits, its cases apart: one digit (a type, a count,
+		 * a flag: most numbers of a record), a number within the
+		 * word, and one of 8 digits or more */
+		uint64_t c;
 		memcpy(&c, p, 8);
 		uint64_t dg = c - 0x3030303030303030u;
 		uint64_t nd = ((c + 0x4646464646464646u) | dg) & 0x8080808080808080u;
 		if (__builtin_expect(nd != 0, 1)) {
 			unsigned bits = (unsigned)__builtin_ctzll(nd) & 56; /* 8 * the digits */
-			if (bits == 0)
+			if (bits == 8)
+				x = dg & 0xff;
+			else if (bits == 0)
 				return 0;
-			x = swar_value(dg << (64 - bits));
+			else
+				x = swar_value(dg << (64 - bits));
 			p += bits >> 3;
-		} else { /* more digits than a word: V8's big ids, or damage */
+		} else {
 			x = swar_value(dg);
-			p += 8;
-			const uint8_t *q = p - 8;
-			unsigned d;
-			while (p < end && (d = (unsigned)(*p - '0')) < 10 && p - q < 20) {
-				x = x * 10 + d;
-				p++;
-			}
-			if (p == end || p - q > 19 || (uint64_t)(end - p) < (uint64_t)(w - 1 - k) * 10 + 16)
+			p = long_tail(p + 8, end, &x, (uint64_t)(w - 1 - k) * 10 + 16);
+			if (p == NULL)
 				return 0;
 		}
 #else
-		uint64_t x;
-		unsigned len = swar_digits(p, &x), d;
+		unsigned len = swar_digits(p, &x);
 		if (len == 0)
 			return 0;
 		p += len;
-		if (len == 8) {
-			const uint8_t *q = p - 8;
-			while (p < end && (d = (unsigned)(*p - '0')) < 10 && p - q < 20) {
-				x = x * 10 + d;
-				p++;
-			}
-			if (p == end || p - q > 19 || (uint64_t)(end - p) < (uint64_t)(w - 1 - k) * 10 + 16)
-				return 0;
-		}
+		if (len == 8 && (p = long_tail(p, end, &x, (uint64_t)(w - 1 - k) * 10 + 16)) == NULL)
+			return 0;
 #endif
 		rec[k] = x;
 	}
@@ -283,22 +292,38 @@ static inline __attribute__((always_inline)) size_t rec_at(const uint8_t *p, con
 	return (size_t)(p - start);
 }
 
-/* rec_at for a width known here: V8's edges (3), nodes (7, 6 before
+/* Up to max whole records of w numbers at p (rec_at's), their numbers
+ * one record after another in rec: how many, with *len the bytes they
+ * take. The loop that reads most of a snapshot, with nothing in it but
+ * the records. */
+static inline __attribute__((always_inline)) size_t recs_at(const uint8_t *p, const uint8_t *end,
+							    uint64_t *rec, unsigned w, size_t max, size_t *len)
+{
+	const uint8_t *start = p;
+	size_t i, n;
+
+	for (i = 0; i < max && (n = rec_at(p, end, rec + i * w, w)) != 0; i++)
+		p += n;
+	*len = (size_t)(p - start);
+	return i;
+}
+
+/* recs_at for a width known here: V8's edges (3), nodes (7, 6 before
  * detachedness) and locations (4) unrolled. */
-static inline __attribute__((always_inline)) size_t rec_at_w(const uint8_t *p, const uint8_t *end,
-							     uint64_t *rec, unsigned w)
+static inline __attribute__((always_inline)) size_t recs_at_w(const uint8_t *p, const uint8_t *end,
+							      uint64_t *rec, unsigned w, size_t max, size_t *len)
 {
 	switch (w) {
 	case 3:
-		return rec_at(p, end, rec, 3);
+		return recs_at(p, end, rec, 3, max, len);
 	case 4: /* locations */
-		return rec_at(p, end, rec, 4);
+		return recs_at(p, end, rec, 4, max, len);
 	case 6:
-		return rec_at(p, end, rec, 6);
+		return recs_at(p, end, rec, 6, max, len);
 	case 7:
-		return rec_at(p, end, rec, 7);
+		return recs_at(p, end, rec, 7, max, len);
 	default:
-		return rec_at(p, end, rec, w);
+		return recs_at(p, end, rec, w, max, len);
 	}
 }
 
@@ -306,12 +331,20 @@ static inline __attribute__((always_inline)) size_t rec_at_w(const uint8_t *p, c
  * when the read fails. */
 int v8s_refill(struct rd *r, uint64_t at);
 
-/* A whole record of w numbers at r->p (rec_at), through r->win when
- * there is one: 1 with r->p past it, 0 with r->p as it was. After the
+/* The numbers of a batch of records (next_recs): room for at least one
+ * record of any width a snapshot may have. */
+#define V8_BATCH_NUMS 256
+
+/* Up to max whole records of w numbers at r->p (recs_at), through r->win
+ * when there is one: how many (0 when the first is of another shape or
+ * too near an end: next_num reads on), r->p past them. The window is
+ * refilled before the first record only: a batch stopped short by the
+ * window's end is followed by another, which refills it. After the
  * array's first number only (a separator comes first). */
-static inline __attribute__((always_inline)) int next_rec(struct rd *r, uint64_t *rec, unsigned w)
+static inline __attribute__((always_inline)) size_t next_recs(struct rd *r, uint64_t *rec, unsigned w,
+							      size_t max)
 {
-	size_t n;
+	size_t n, len;
 	uint64_t at = pos(r);
 
 	if (r->win != NULL && at - r->win_keep_at > r->win_keep_len) {
@@ -321,17 +354,24 @@ static inline __attribute__((always_inline)) int next_rec(struct rd *r, uint64_t
 			v8s_refill(r, at); /* on failure r->win is NULL: the mapping from now on */
 	}
 	if (r->win != NULL) {
-		n = rec_at_w(r->win + (at - r->win_at), r->win + r->win_len, rec, w);
+		n = recs_at_w(r->win + (at - r->win_at), r->win + r->win_len, rec, w, max, &len);
 	} else {
 		/* the file's bytes come from memory, not the cache, and the
 		 * hardware's prefetch stops at each 4 KB page: ask ahead of
-		 * it (within the mapping: a pointer past its end is no pointer) */
-		if (r->p < r->end && r->end - r->p > 1024)
-			__builtin_prefetch(r->p + 1024);
-		n = rec_at_w(r->p, r->end, rec, w);
+		 * it (within the mapping: a pointer past its end is no
+		 * pointer); a record at a time, each asking */
+		for (n = len = 0; n < max; n++) {
+			const uint8_t *p = r->p + len;
+			size_t k;
+			if (p < r->end && r->end - p > 1024)
+				__builtin_prefetch(p + 1024);
+			if (recs_at_w(p, r->end, rec + n * w, w, 1, &k) == 0)
+				break;
+			len += k;
+		}
 	}
-	r->p += n;
-	return n != 0;
+	r->p += len;
+	return n;
 }
 
 /* v8_arrays.c: the values of the top-level keys after snapshot */

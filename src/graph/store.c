@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "util.h"
 
@@ -213,13 +216,39 @@ HW_VECTORIZE HW_WIDE static void delta_from4(const uint8_t *restrict in, size_t 
 		const uint8_t *restrict q0 = in + i0, *restrict q1 = q0 + m, *restrict q2 = q1 + m,
 			      *restrict q3 = q2 + m;
 		uint32_t *restrict y = x + i0;
-		for (size_t i = 0; i < k; i++) {
+		size_t i = 0;
+#ifdef __SSE2__
+		/* sixteen elements at a time: their bytes interleaved from the
+		 * planes, out of zigzag, and the running sum four lanes at a
+		 * time (each lane plus those before it, then plus the sum so
+		 * far), which the compiler's loop does one element at a time */
+		__m128i run = _mm_set1_epi32((int)prev), one = _mm_set1_epi32(1);
+		for (; i + 16 <= k; i += 16) {
+			__m128i p0 = _mm_loadu_si128((const __m128i *)(const void *)(q0 + i));
+			__m128i p1 = _mm_loadu_si128((const __m128i *)(const void *)(q1 + i));
+			__m128i p2 = _mm_loadu_si128((const __m128i *)(const void *)(q2 + i));
+			__m128i p3 = _mm_loadu_si128((const __m128i *)(const void *)(q3 + i));
+			__m128i lo01 = _mm_unpacklo_epi8(p0, p1), hi01 = _mm_unpackhi_epi8(p0, p1);
+			__m128i lo23 = _mm_unpacklo_epi8(p2, p3), hi23 = _mm_unpackhi_epi8(p2, p3);
+			__m128i z[4] = { _mm_unpacklo_epi16(lo01, lo23), _mm_unpackhi_epi16(lo01, lo23),
+					 _mm_unpacklo_epi16(hi01, hi23), _mm_unpackhi_epi16(hi01, hi23) };
+			for (int j = 0; j < 4; j++) {
+				__m128i v = _mm_xor_si128(_mm_srli_epi32(z[j], 1),
+							  _mm_sub_epi32(_mm_setzero_si128(), _mm_and_si128(z[j], one)));
+				v = _mm_add_epi32(v, _mm_slli_si128(v, 4));
+				v = _mm_add_epi32(v, _mm_slli_si128(v, 8));
+				v = _mm_add_epi32(v, run);
+				run = _mm_shuffle_epi32(v, 0xff);
+				_mm_storeu_si128((__m128i *)(void *)(y + i + 4 * j), v);
+			}
+		}
+		prev = (uint32_t)_mm_cvtsi128_si32(run);
+#endif
+		for (; i < k; i++) {
 			uint32_t z = (uint32_t)q0[i] | (uint32_t)q1[i] << 8 | (uint32_t)q2[i] << 16 |
 				     (uint32_t)q3[i] << 24;
-			y[i] = (z >> 1) ^ (uint32_t)-(z & 1);
+			y[i] = prev += (z >> 1) ^ (uint32_t)-(z & 1);
 		}
-		for (size_t i = 0; i < k; i++) /* the one loop that cannot go wide */
-			y[i] = prev += y[i];
 	}
 }
 
