@@ -408,12 +408,13 @@ static void ck_filter_bytes(const struct store *st, uint32_t id, const uint8_t *
 
 /* The store's filter for 4- and 8-byte integers (differences, zigzag,
  * bytes by plane, done block by block) on arrays of lengths around its
- * blocks and chunks, with differences of every size and sign (wrapping
- * too): each read back must be the array written, byte for byte, and
- * the bytes written those of the format. */
+ * blocks and chunks and around the sixteen its reader takes at a time,
+ * with differences of every size and sign (wrapping too): each read
+ * back must be the array written, byte for byte, and the bytes written
+ * those of the format. */
 START_TEST(test_store_filter_round_trip)
 {
-	static const uint64_t lens[] = { 0, 1, 2, 2047, 2048, 2049, 4095, 4096, 4097, 5 * 2048 + 7,
+	static const uint64_t lens[] = { 0, 1, 2, 3, 7, 15, 16, 17, 31, 33, 2047, 2048, 2049, 4095, 4096, 4097, 5 * 2048 + 7,
 					 STORE_CHUNK / 4 + 3001, STORE_CHUNK / 8 + 2049 };
 	uint64_t seed = 0x9e3779b97f4a7c15ull;
 

@@ -361,8 +361,9 @@ int v8s_refill(struct rd *r, uint64_t at)
 	}
 	r->win_at = at;
 	r->win_len = got;
-	/* as far as next_rec reads on without a refill: to the file's end,
-	 * or to win_margin bytes before the window's */
+	/* where a batch of next_recs may start without a refill (what it
+	 * reads stays within win_len): to the file's end, or to win_margin
+	 * bytes before the window's */
 	r->win_keep_at = at;
 	if (at + got == size)
 		r->win_keep_len = got;
