@@ -375,7 +375,7 @@ static void gcd_walk(const struct clr_parts *p, int targets, clr_walk_fn fn, voi
  * object at its place (given: by the objects' order), else found by
  * its address, as a walk by address would find it. */
 HW_WIDE static void gcd_walk_nodes(const struct clr_parts *p, const struct heap_builder *b, const node_t *given,
-			   clr_walk_nodes_fn fn, void *arg)
+				   clr_walk_nodes_fn fn, void *arg)
 {
 	const struct gcd *g = p->src;
 	uint64_t edges = 0;
