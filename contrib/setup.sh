@@ -5,7 +5,7 @@
 #   sh contrib/setup.sh demo    install, build, make a demo dump, open it
 #   sh contrib/setup.sh test    install, build, run every test: a -Werror
 #                               build, a sanitizer build, the fuzzers for
-#                               40 s each, make distcheck (a fast subset
+#                               10 s each, make distcheck (a fast subset
 #                               of the suites: DISTCHECK_SUITES)
 set -eu
 
