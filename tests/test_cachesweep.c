@@ -8,7 +8,8 @@
  * standard error and the status must be the same all three times. The
  * third run must have read the cache, not made it again: the cache
  * file is the one the second run renamed into place (same inode, same
- * modification time), which a refused cache would replace.
+ * modification time), which a refused cache would replace. The cache
+ * written twice must be the same bytes.
  *
  * The dumps: the recorded .NET traces and .gcdump and the Mono .mlpd
  * (two of its heapshots, each with a cache of its own) committed under
@@ -238,6 +239,22 @@ START_TEST(cached_same)
 		free(cold);
 		free(cached);
 	}
+	/* the cache is the same bytes each time it is written (no unknown
+	 * bytes in it, padding among them) */
+	size_t n1, n2;
+	unlink(cache);
+	free(hw_all(d->opts, "classes D -n 1", copy));
+	char *bytes1 = file_bytes(cache, &n1);
+	unlink(cache);
+	free(hw_all(d->opts, "classes D -n 1", copy));
+	char *bytes2 = file_bytes(cache, &n2);
+	size_t at = 0;
+	while (at < n1 && at < n2 && bytes1[at] == bytes2[at])
+		at++;
+	ck_assert_msg(n1 == n2 && at == n1, "%s: the cache written twice differs at byte %zu (%zu and %zu bytes)",
+		      d->label, at, n1, n2);
+	free(bytes1);
+	free(bytes2);
 	/* the views of every heap ran: all but the inspections of one runtime,
 	 * and of strings' text where the format holds none */
 	ck_assert_msg(ran + 3 + nostrings >= checked, "%s: %zu of %zu views ran", d->label, ran, checked);

@@ -632,7 +632,7 @@ static void build_stacks(struct heap *h, struct classtab *ct, const struct scan 
 		h->frames[i] = (struct hframe){ f->id, str_name(ct, s, f->method), str_name(ct, s, f->sig),
 						str_name(ct, s, f->source),
 						lc ? class_name_of(ct, s, lc->name) : names_intern(&ct->nt, "", 0),
-						f->line };
+						f->line, 0 };
 	}
 	hw_qsort(h->frames, h->nframes, sizeof *h->frames, cmp_u64_first);
 	h->ntraces = (uint32_t)s->ntrace;

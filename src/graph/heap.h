@@ -135,6 +135,9 @@ struct hframe {
 	uint64_t id;
 	uint32_t method, signature, source, class_name; /* names offsets */
 	int32_t line;     /* >0 line, 0 none, -1 unknown, -2 compiled, -3 native */
+	uint32_t pad;     /* 0, where the compiler would leave padding: the
+			   * cache holds the frames as they are, unknown bytes
+			   * none */
 };
 struct htrace {
 	uint32_t serial, thread_serial;
