@@ -1070,6 +1070,18 @@ START_TEST(test_id_index)
 			for (size_t j = 0; j < sizeof probe / sizeof probe[0]; j++)
 				ck_assert_uint_eq(idindex_find(&x, probe[j]), id_searched(ids, n, probe[j]));
 		}
+		/* the bitmap with a segment held (idindex_find_cur): the same
+		 * probes, in the ids' order and at random, and the far ones,
+		 * one cursor throughout */
+		struct idcur cur = { 0, 0, NULL };
+		for (node_t j = 1; x.blk != NULL && j < 3 * n; j++) {
+			node_t i = j < n ? j : 1 + (node_t)rnd(&s, n - 1);
+			uint64_t probe[] = { ids[i], ids[i] - 1, ids[i] + 1, ids[i] - align, ids[i] + align,
+					     ids[i] + 64 * 64 * align, ids[i] - 64 * align, ids[i] + 63 * align,
+					     0, UINT64_MAX, ids[1] - align };
+			for (size_t k = 0; k < sizeof probe / sizeof probe[0]; k++)
+				ck_assert_uint_eq(idindex_find_cur(&x, probe[k], &cur), id_searched(ids, n, probe[k]));
+		}
 		ck_assert_uint_eq(idindex_find(&x, 0), HW_NONE);
 		ck_assert_uint_eq(idindex_find(&x, ids[1] - align), HW_NONE);
 		ck_assert_uint_eq(idindex_find(&x, UINT64_MAX), HW_NONE);

@@ -19,6 +19,7 @@
 #include "format/clr_mark.h"
 #include "format/nettrace.h"
 #include "graph/heap.h"
+#include "graph/idindex.h"
 #include "hprofw.h"
 #include "suites.h"
 
@@ -458,7 +459,7 @@ struct cnode { uint64_t addr, size, type, nedges; };
 struct croot { uint64_t addr; uint8_t kind; uint32_t flags; };
 
 struct cheap {
-	struct cnode node[8];
+	struct cnode node[80];
 	size_t nnode;
 	uint32_t node_count;  /* what GCBulkNode's Count says (the nodes written regardless) */
 	uint64_t edge[16];
@@ -474,6 +475,8 @@ struct cheap {
 	uint32_t static_count;
 	uint64_t dep[2];      /* a dependent handle's key and value, 0: none */
 	uint32_t dep_count;
+	size_t edge_split;    /* > 0: the references in two GCBulkEdge events, the
+			       * first this many (each its own true count) */
 };
 
 /* Three objects of one type, a cycle and a self-reference: A -> B ->
@@ -525,10 +528,15 @@ static void cheap_events(struct ntw *w, const struct cheap *c)
 		payload(&p, (uint64_t[]){ c->node[i].addr, c->node[i].size, c->node[i].type, c->node[i].nedges },
 			(uint8_t[]){ 8, 8, 8, 8 }, 4);
 	ev(w, M_NODE, &p);
-	payload(&p, (uint64_t[]){ 0, c->edge_count, 0 }, (uint8_t[]){ 4, 4, 2 }, 3);
-	for (size_t i = 0; i < c->nedge; i++)
-		payload(&p, (uint64_t[]){ c->edge[i], 0 }, (uint8_t[]){ 8, 4 }, 2);
-	ev(w, M_EDGE, &p);
+	for (int part = 0; part < (c->edge_split > 0 ? 2 : 1); part++) {
+		size_t from = part == 0 ? 0 : c->edge_split;
+		size_t to = c->edge_split > 0 && part == 0 ? c->edge_split : c->nedge;
+		payload(&p, (uint64_t[]){ 0, c->edge_split > 0 ? to - from : c->edge_count, 0 },
+			(uint8_t[]){ 4, 4, 2 }, 3);
+		for (size_t i = from; i < to; i++)
+			payload(&p, (uint64_t[]){ c->edge[i], 0 }, (uint8_t[]){ 8, 4 }, 2);
+		ev(w, M_EDGE, &p);
+	}
 	payload(&p, (uint64_t[]){ 0, c->root_count, 0 }, (uint8_t[]){ 4, 4, 2 }, 3);
 	for (size_t i = 0; i < c->nroot; i++)
 		payload(&p, (uint64_t[]){ c->root[i].addr, c->root[i].kind, c->root[i].flags, 0x99 },
@@ -683,6 +691,92 @@ static void edges_taken(const struct heap *h, size_t want_a)
 	for (edge_t e = 0; e < h->nedges; e++)
 		ck_assert(h->out[e] == a || h->out[e] == b || h->out[e] == c);
 }
+
+/* Each reference to its target's node, found by address: objects in
+ * three segments of the address space (gaps past the id index's cut)
+ * with references back and forth between them, an object's references
+ * across two GCBulkEdge events, targets that are no object's (off the
+ * objects' alignment, in a gap between segments, inside a segment's
+ * span but no object's slot, past the last object). Each node's
+ * references checked against the list written here; then the same with
+ * an address given twice, and with objects too far apart for the id
+ * index's bitmap (its buckets searched instead). */
+START_TEST(test_targets_found)
+{
+	enum { SPREAD = 70 };
+	static const uint64_t A0 = 0x10000, A1 = 0x10008, B0 = 0x10000000, B1 = 0x10000010, C0 = 0x7f0000000000,
+			      C1 = 0x7f0000000018;
+	static const struct { uint64_t addr, nedges, to[5]; } obj[] = {
+		{ A0, 5, { C0, B0, A1, A0 + 4, C1 } }, /* A0 + 4: off the alignment */
+		{ A1, 3, { C0 + 8, B1, A0 } },         /* C0 + 8: no object's slot */
+		{ B0, 0, { 0 } },
+		{ B1, 3, { B1, 0x20000000, C1 + 8 } }, /* in a gap; past the last */
+		{ C0, 1, { A0 } },
+		{ C1, 0, { 0 } },
+	};
+	struct sbuf err;
+
+	sbuf_init(&err);
+	for (int round = 0; round < 3; round++) {
+		struct cheap c;
+		struct heap h;
+		cheap_init(&c);
+		c.nnode = c.nedge = 0;
+		for (size_t i = 0; i < sizeof obj / sizeof obj[0]; i++) {
+			c.node[c.nnode++] = (struct cnode){ obj[i].addr, 16, 0x7f00, obj[i].nedges };
+			for (size_t k = 0; k < obj[i].nedges; k++)
+				c.edge[c.nedge++] = obj[i].to[k];
+		}
+		if (round == 1) { /* A1 again: its references dropped with it */
+			c.node[c.nnode++] = (struct cnode){ A1, 16, 0x7f00, 2 };
+			c.edge[c.nedge++] = B0;
+			c.edge[c.nedge++] = C0;
+		}
+		for (size_t k = 0; round == 2 && k < SPREAD; k++) /* one segment of 32 KiB gaps */
+			c.node[c.nnode++] = (struct cnode){ 0x40000000 + 0x8000 * k, 16, 0x7f00, 0 };
+		c.node_count = (uint32_t)c.nnode;
+		c.edge_count = (uint32_t)c.nedge;
+		c.edge_split = 3; /* inside A0's */
+		c.root[0].addr = A0;
+		c.static_obj = B0;
+		char *path = cheap_write(&c, round == 0 ? "targets.nettrace" : round == 1 ? "targets-twice.nettrace"
+										       : "targets-sparse.nettrace");
+		ck_assert_msg(open_trace(path, &h, &err) == 0, "%s", err.buf);
+		ck_assert_uint_eq(h.n, 7 + (round == 2 ? SPREAD : 0));
+		/* the way the builder's index was made: the bitmap, or the
+		 * buckets for ids too far apart for it */
+		struct idindex x;
+		idindex_build(&x, h.node_id, h.n);
+		ck_assert_msg((x.blk != NULL) == (round < 2), "round %d: the index's bitmap: %d", round, x.blk != NULL);
+		idindex_free(&x);
+		size_t found = 0, none = 0;
+		for (size_t i = 0; i < sizeof obj / sizeof obj[0]; i++) {
+			node_t v = node_at(&h, obj[i].addr);
+			size_t want = 0;
+			ck_assert(v != 0);
+			for (size_t k = 0; k < obj[i].nedges; k++) {
+				node_t t = node_at(&h, obj[i].to[k]);
+				if (t == 0) {
+					none++;
+					continue;
+				}
+				ck_assert_msg(refers(&h, v, t), "round %d: %#llx -> %#llx missing", round,
+					      (unsigned long long)obj[i].addr, (unsigned long long)obj[i].to[k]);
+				want++;
+			}
+			ck_assert_uint_eq(h.out_start[v + 1] - h.out_start[v], want);
+			found += want;
+		}
+		ck_assert_uint_eq(found, 8);
+		ck_assert_uint_eq(none, 4);
+		ck_assert_uint_eq(h.nedges, found);
+		ck_assert_uint_eq(h.dangling_refs, none);
+		heap_free(&h);
+		free(path);
+	}
+	sbuf_free(&err);
+}
+END_TEST
 
 /* GCBulkNode's edge counts that sum past 2^32 and 2^64 (and wrap to the
  * number sent): the objects take what was sent, in order, with a
@@ -1334,6 +1428,7 @@ Suite *nettrace_suite(void)
 	tcase_add_test(tc, test_crafted_heap);
 	tcase_add_test(tc, test_far_ids);
 	tcase_add_test(tc, test_address_twice);
+	tcase_add_test(tc, test_targets_found);
 	tcase_add_test(tc, test_edge_counts);
 	tcase_add_test(tc, test_regress_inputs);
 	tcase_add_test(tc, test_bulk_counts);

@@ -22,6 +22,7 @@
 #include "graph/analysis.h"
 #include "graph/builder.h"
 #include "graph/classes.h"
+#include "graph/idindex.h"
 #include "graph/reader.h"
 #include "runtime/clr.h"
 
@@ -582,6 +583,54 @@ static void trace_walk(const struct clr_parts *p, int targets, clr_walk_fn fn, v
 	free(to);
 }
 
+/* clr_parts' walk_nodes over the trace: as trace_walk's with targets,
+ * each target found by its address in the builder's index (an object's
+ * node: given[k] is by place, not a target's). */
+HW_WIDE static void trace_walk_nodes(const struct clr_parts *p, const struct heap_builder *b, const node_t *given,
+				     clr_walk_nodes_fn fn, void *arg)
+{
+	unsigned ps = p->ps;
+	uint64_t most = p->h->size / (ps + 4), e = 0; /* as clr_event warned */
+	node_t *to = NULL;
+	size_t cap = 0, er = 0;
+	uint32_t ei = 0;
+
+	int made = idindex_made(&b->ix); /* hb_find's: none before it is */
+	struct idcur cur = { 0, 0, NULL };
+
+	(void)given;
+	for (size_t r = 0; r < p->nnode_runs; r++) {
+		const uint8_t *q = p->node_runs[r].at;
+		for (uint32_t i = 0; i < p->node_runs[r].n; i++, q += ps + 24) {
+			uint64_t refs = rd64(q + ps + 16);
+			refs = refs < most ? refs : most;
+			size_t n = refs < p->nedges - e ? refs : p->nedges - e;
+			e += n;
+			if (n > cap) {
+				cap = n > 2 * cap ? n : 2 * cap;
+				to = xreallocarray(to, cap, sizeof *to);
+			}
+			for (size_t k = 0; k < n;) {
+				while (ei == p->edge_runs[er].n)
+					er++, ei = 0;
+				/* the targets in this edge run, one after another */
+				size_t m = p->edge_runs[er].n - ei < n - k ? p->edge_runs[er].n - ei : n - k;
+				const uint8_t *t = p->edge_runs[er].at + (size_t)ei * (ps + 4);
+				for (size_t j = 0; j < m; j++, t += ps + 4) {
+					uint64_t id = rdp(t, ps);
+					node_t v = !made ? HW_NONE : b->ix.blk != NULL ? idindex_find_cur(&b->ix, id, &cur)
+										  : idindex_find(&b->ix, id);
+					to[k + j] = v == 0 ? HW_NONE : v; /* node_of's: the root is none */
+				}
+				k += m;
+				ei += (uint32_t)m;
+			}
+			fn(arg, to, n);
+		}
+	}
+	free(to);
+}
+
 /* The parts gathered so far dropped (the names stay: h's), for a reading
  * again. */
 static void parts_reset(struct clr_parts *p)
@@ -595,6 +644,7 @@ static void parts_reset(struct clr_parts *p)
 	p->nt = nt;
 	p->bound_sizes = 1;
 	p->walk = trace_walk;
+	p->walk_nodes = trace_walk_nodes;
 }
 
 /* The types the mark's heap named (clr_mark_types), for those the trace
@@ -615,7 +665,8 @@ static void mark_types(struct heap *h, const struct nt_trace *t, struct clr_read
 
 static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 {
-	struct clr_read r = { .p = { .h = h, .nt = { .h = h }, .bound_sizes = 1, .walk = trace_walk } };
+	struct clr_read r = { .p = { .h = h, .nt = { .h = h }, .bound_sizes = 1, .walk = trace_walk,
+				     .walk_nodes = trace_walk_nodes } };
 	struct nt_trace t;
 
 	progress_begin(p, "parse", h->size, "MB");
