@@ -726,11 +726,11 @@ START_TEST(test_targets_found)
 			c.node[c.nnode++] = (struct cnode){ obj[i].addr, 16, 0x7f00, obj[i].nedges };
 			for (size_t k = 0; k < obj[i].nedges; k++)
 				c.edge[c.nedge++] = obj[i].to[k];
-		}
-		if (round == 1) { /* A1 again: its references dropped with it */
-			c.node[c.nnode++] = (struct cnode){ A1, 16, 0x7f00, 2 };
-			c.edge[c.nedge++] = B0;
-			c.edge[c.nedge++] = C0;
+			if (round == 1 && i == 1) { /* A1 again: its references dropped with it */
+				c.node[c.nnode++] = (struct cnode){ A1, 16, 0x7f00, 2 };
+				c.edge[c.nedge++] = B0;
+				c.edge[c.nedge++] = C0;
+			}
 		}
 		for (size_t k = 0; round == 2 && k < SPREAD; k++) /* one segment of 32 KiB gaps */
 			c.node[c.nnode++] = (struct cnode){ 0x40000000 + 0x8000 * k, 16, 0x7f00, 0 };

@@ -355,15 +355,16 @@ static void refs_placed(void *arg, const struct clr_node *c, const uint64_t *to,
 		hb_refs(w->b, c->addr, to, n);
 }
 
-/* The same, the targets as nodes (clr_parts' walk_nodes). */
-static void refs_placed_nodes(void *arg, const node_t *to, size_t n)
+/* The same, the targets as nodes (clr_parts' walk_nodes): their place
+ * in the object's room, where the walk writes them. */
+static node_t *refs_placed_nodes(void *arg, size_t n)
 {
 	struct clr_pass *w = arg;
 
 	node_t v = refs_from(w);
 	if (v == HW_NONE || n == 0)
-		return;
-	memcpy(hb_refs_room(w->b, v, n, NULL), to, n * sizeof *to);
+		return NULL;
+	return hb_refs_room(w->b, v, n, NULL);
 }
 
 /* The references: each object's, the next of those sent (of an address
@@ -591,10 +592,8 @@ HW_WIDE static void trace_walk_nodes(const struct clr_parts *p, const struct hea
 {
 	unsigned ps = p->ps;
 	uint64_t most = p->h->size / (ps + 4), e = 0; /* as clr_event warned */
-	node_t *to = NULL;
-	size_t cap = 0, er = 0;
+	size_t er = 0;
 	uint32_t ei = 0;
-
 	int made = idindex_made(&b->ix); /* hb_find's: none before it is */
 	struct idcur cur = { 0, 0, NULL };
 
@@ -606,17 +605,14 @@ HW_WIDE static void trace_walk_nodes(const struct clr_parts *p, const struct hea
 			refs = refs < most ? refs : most;
 			size_t n = refs < p->nedges - e ? refs : p->nedges - e;
 			e += n;
-			if (n > cap) {
-				cap = n > 2 * cap ? n : 2 * cap;
-				to = xreallocarray(to, cap, sizeof *to);
-			}
+			node_t *to = fn(arg, n);
 			for (size_t k = 0; k < n;) {
 				while (ei == p->edge_runs[er].n)
 					er++, ei = 0;
 				/* the targets in this edge run, one after another */
 				size_t m = p->edge_runs[er].n - ei < n - k ? p->edge_runs[er].n - ei : n - k;
 				const uint8_t *t = p->edge_runs[er].at + (size_t)ei * (ps + 4);
-				for (size_t j = 0; j < m; j++, t += ps + 4) {
+				for (size_t j = 0; to != NULL && j < m; j++, t += ps + 4) {
 					uint64_t id = rdp(t, ps);
 					node_t v = !made ? HW_NONE : b->ix.blk != NULL ? idindex_find_cur(&b->ix, id, &cur)
 										  : idindex_find(&b->ix, id);
@@ -625,10 +621,8 @@ HW_WIDE static void trace_walk_nodes(const struct clr_parts *p, const struct hea
 				k += m;
 				ei += (uint32_t)m;
 			}
-			fn(arg, to, n);
 		}
 	}
-	free(to);
 }
 
 /* The parts gathered so far dropped (the names stay: h's), for a reading
