@@ -21,6 +21,7 @@
 #include "graph/heap.h"
 #include "graph/idindex.h"
 #include "hprofw.h"
+#include "runtime/clr.h"
 #include "suites.h"
 
 #define DOTNET_DIR TEST_SRCDIR "/dotnet"
@@ -477,6 +478,8 @@ struct cheap {
 	uint32_t dep_count;
 	size_t edge_split;    /* > 0: the references in two GCBulkEdge events, the
 			       * first this many (each its own true count) */
+	struct { uint8_t gen; uint64_t start, used; } range[4]; /* GCGenerationRange, after the walk */
+	size_t nrange;
 };
 
 /* Three objects of one type, a cycle and a self-reference: A -> B ->
@@ -553,6 +556,11 @@ static void cheap_events(struct ntw *w, const struct cheap *c)
 	put_utf16(&q, "instance");
 	ev(w, M_STATIC, &q.b);
 	p = q.b;
+	for (size_t i = 0; i < c->nrange; i++) {
+		payload(&p, (uint64_t[]){ c->range[i].gen, c->range[i].start, c->range[i].used, 0x100000, 0 },
+			(uint8_t[]){ 1, 8, 8, 8, 2 }, 5);
+		ev(w, M_RANGE, &p);
+	}
 	payload(&p, (uint64_t[]){ 7, 2 }, (uint8_t[]){ 4, 4 }, 2);
 	ev(w, M_GCEND, &p);
 	ntw_block_end(w);
@@ -774,6 +782,64 @@ START_TEST(test_targets_found)
 		heap_free(&h);
 		free(path);
 	}
+	sbuf_free(&err);
+}
+END_TEST
+
+/* Each object's generation by the ranges the GC told (sent out of
+ * order, one overlapping another): objects in turn in one range, the
+ * next, a gap (none: the frozen segment's, a root each), a range again,
+ * before the first and past the last; each checked against the ranges
+ * written here, searched one by one. */
+START_TEST(test_generations)
+{
+	static const struct { uint8_t gen; uint64_t start, used; } rg[] = {
+		{ 2, 0x30000, 0x100 }, { 0, 0x10000, 0x100 }, { 1, 0x10080, 0x200 }, { 3, 0x50000, 0x40 },
+	};
+	static const uint64_t addr[] = { 0x8000, 0x10000, 0x10078, 0x100f8, 0x10100, 0x10278, 0x10280, 0x20000,
+					 0x30000, 0x300f8, 0x30100, 0x50038, 0x90000 };
+	struct cheap c;
+	struct heap h;
+	struct sbuf err;
+
+	sbuf_init(&err);
+	cheap_init(&c);
+	c.nnode = c.nedge = 0;
+	for (size_t i = 0; i < sizeof addr / sizeof addr[0]; i++)
+		c.node[c.nnode++] = (struct cnode){ addr[i], 8, 0x7f00, 0 };
+	c.node_count = (uint32_t)c.nnode;
+	c.edge_count = 0;
+	c.nroot = c.root_count = 0;
+	c.static_obj = addr[1];
+	for (size_t i = 0; i < sizeof rg / sizeof rg[0]; i++) {
+		c.range[i].gen = rg[i].gen, c.range[i].start = rg[i].start, c.range[i].used = rg[i].used;
+		c.nrange++;
+	}
+	char *path = cheap_write(&c, "generations.nettrace");
+	ck_assert_msg(open_trace(path, &h, &err) == 0, "%s", err.buf);
+	ck_assert_ptr_nonnull(h.node_gen);
+	size_t frozen = 0;
+	for (size_t i = 0; i < sizeof addr / sizeof addr[0]; i++) {
+		/* the first range by start that holds it (0x100f8: both
+		 * 0x10000's and 0x10080's) */
+		unsigned want = CLR_NONGC;
+		uint64_t best = UINT64_MAX;
+		for (size_t k = 0; k < sizeof rg / sizeof rg[0]; k++)
+			if (addr[i] >= rg[k].start && addr[i] - rg[k].start < rg[k].used && rg[k].start < best)
+				want = rg[k].gen, best = rg[k].start;
+		node_t v = node_at(&h, addr[i]);
+		ck_assert(v != 0);
+		ck_assert_msg(h.node_gen[v] == want, "%#llx: generation %u, %u wanted", (unsigned long long)addr[i],
+			      h.node_gen[v], want);
+		frozen += want == CLR_NONGC;
+	}
+	ck_assert_uint_eq(frozen, 5);
+	size_t roots = 0;
+	for (size_t i = 0; i < h.nroot_rec; i++)
+		roots += h.root_rec[i].native == CLR_ROOT_FROZEN;
+	ck_assert_uint_eq(roots, frozen);
+	heap_free(&h);
+	free(path);
 	sbuf_free(&err);
 }
 END_TEST
@@ -1429,6 +1495,7 @@ Suite *nettrace_suite(void)
 	tcase_add_test(tc, test_far_ids);
 	tcase_add_test(tc, test_address_twice);
 	tcase_add_test(tc, test_targets_found);
+	tcase_add_test(tc, test_generations);
 	tcase_add_test(tc, test_edge_counts);
 	tcase_add_test(tc, test_regress_inputs);
 	tcase_add_test(tc, test_bulk_counts);

@@ -424,13 +424,24 @@ static void generations(struct clr_parts *p, struct heap_builder *b)
 	hw_qsort(p->ranges, nr, sizeof *p->ranges, cmp_first_u64);
 	h->node_gen = xmalloc(h->n);
 	h->node_gen[0] = CLR_NONGC;
+	/* the range of the object before, held: most objects are in it */
+	uint64_t start = 0, used = 0;
+	uint8_t gen = CLR_NONGC;
 	for (node_t v = 1; v < h->n; v++) {
 		uint64_t a = h->node_id[v];
+		if (a - start < used) { /* (below start: wrapped past used) */
+			h->node_gen[v] = gen;
+			continue;
+		}
 		while (k < nr && a >= rg[k].start && a - rg[k].start >= rg[k].used)
 			k++;
-		h->node_gen[v] = k < nr && a >= rg[k].start && a - rg[k].start < rg[k].used ? rg[k].gen : CLR_NONGC;
-		if (h->node_gen[v] == CLR_NONGC)
-			hb_root(b, a, clr_root_natives[CLR_ROOT_FROZEN].kind, CLR_ROOT_FROZEN, 0);
+		if (k < nr && a >= rg[k].start && a - rg[k].start < rg[k].used) {
+			start = rg[k].start, used = rg[k].used, gen = rg[k].gen;
+			h->node_gen[v] = gen;
+			continue;
+		}
+		h->node_gen[v] = CLR_NONGC;
+		hb_root(b, a, clr_root_natives[CLR_ROOT_FROZEN].kind, CLR_ROOT_FROZEN, 0);
 	}
 }
 
