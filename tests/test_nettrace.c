@@ -480,6 +480,8 @@ struct cheap {
 			       * first this many (each its own true count) */
 	struct { uint8_t gen; uint64_t start, used; } range[4]; /* GCGenerationRange, after the walk */
 	size_t nrange;
+	struct { uint64_t id; const char *name; } more[4]; /* BulkType's types after type_id's */
+	size_t nmore;
 };
 
 /* Three objects of one type, a cycle and a self-reference: A -> B ->
@@ -519,11 +521,16 @@ static void cheap_events(struct ntw *w, const struct cheap *c)
 	ntw_block(w, "EventBlock");
 	payload(&p, (uint64_t[]){ 7, 2, 1, 0 }, (uint8_t[]){ 4, 4, 4, 4 }, 4); /* count, depth, induced, blocking */
 	ev(w, M_GCSTART, &p);
-	payload(&p, (uint64_t[]){ c->type_count, 0 }, (uint8_t[]){ 4, 2 }, 2);
+	payload(&p, (uint64_t[]){ c->type_count + c->nmore, 0 }, (uint8_t[]){ 4, 2 }, 2);
 	q.b = p;
 	put64(&q, c->type_id), put64(&q, 0), put32(&q, 0), put32(&q, 0), put8(&q, 0);
 	put_utf16(&q, c->type_name);
 	put32(&q, c->type_params);
+	for (size_t i = 0; i < c->nmore; i++) {
+		put64(&q, c->more[i].id), put64(&q, 0), put32(&q, 0), put32(&q, 0), put8(&q, 0);
+		put_utf16(&q, c->more[i].name);
+		put32(&q, 0);
+	}
 	ev(w, M_TYPE, &q.b);
 	p = q.b;
 	payload(&p, (uint64_t[]){ 0, c->node_count, 0 }, (uint8_t[]){ 4, 4, 2 }, 3);
@@ -838,6 +845,50 @@ START_TEST(test_generations)
 	for (size_t i = 0; i < h.nroot_rec; i++)
 		roots += h.root_rec[i].native == CLR_ROOT_FROZEN;
 	ck_assert_uint_eq(roots, frozen);
+	heap_free(&h);
+	free(path);
+	sbuf_free(&err);
+}
+END_TEST
+
+/* Each object's type by its id, the types in turn: ids that differ in
+ * their high bits only (the reader's recent types, kept by the ids'
+ * low bits, hold one of them at a time), one apart from them, one no
+ * BulkType names; each object's class against the names written. */
+START_TEST(test_types_in_turn)
+{
+	static const uint64_t T1 = 0x7ff812345670, T2 = T1 + (1ULL << 20), T3 = T1 + 8, T4 = T1 + (1ULL << 40), U = 0x7ff8aaaa0000;
+	static const struct { uint64_t type; const char *name; } obj[] = {
+		{ T1, "Crafted.Node" }, { T2, "Crafted.Two" }, { T1, "Crafted.Node" }, { T3, "Crafted.Three" },
+		{ T2, "Crafted.Two" }, { U, "Type(0x7ff8aaaa0000)" }, { T1, "Crafted.Node" }, { T4, "Crafted.Four" },
+		{ U, "Type(0x7ff8aaaa0000)" }, { T2, "Crafted.Two" }, { T4, "Crafted.Four" }, { T1, "Crafted.Node" },
+	};
+	struct cheap c;
+	struct heap h;
+	struct sbuf err;
+
+	sbuf_init(&err);
+	cheap_init(&c);
+	c.type_id = T1;
+	c.more[0].id = T2, c.more[0].name = "Crafted.Two";
+	c.more[1].id = T3, c.more[1].name = "Crafted.Three";
+	c.more[2].id = T4, c.more[2].name = "Crafted.Four";
+	c.nmore = 3;
+	c.nnode = c.nedge = 0;
+	for (size_t i = 0; i < sizeof obj / sizeof obj[0]; i++)
+		c.node[c.nnode++] = (struct cnode){ 0x10000 + 0x20 * i, 16, obj[i].type, 0 };
+	c.node_count = (uint32_t)c.nnode;
+	c.edge_count = 0;
+	c.static_obj = 0x10000;
+	c.root[0].addr = 0x10000;
+	char *path = cheap_write(&c, "types-in-turn.nettrace");
+	ck_assert_msg(open_trace(path, &h, &err) == 0, "%s", err.buf);
+	ck_assert_uint_eq(h.n, 1 + sizeof obj / sizeof obj[0]);
+	for (size_t i = 0; i < sizeof obj / sizeof obj[0]; i++) {
+		node_t v = node_at(&h, 0x10000 + 0x20 * i);
+		ck_assert(v != 0);
+		ck_assert_str_eq(class_name(&h, h.node_class[v]), obj[i].name);
+	}
 	heap_free(&h);
 	free(path);
 	sbuf_free(&err);
@@ -1496,6 +1547,7 @@ Suite *nettrace_suite(void)
 	tcase_add_test(tc, test_address_twice);
 	tcase_add_test(tc, test_targets_found);
 	tcase_add_test(tc, test_generations);
+	tcase_add_test(tc, test_types_in_turn);
 	tcase_add_test(tc, test_edge_counts);
 	tcase_add_test(tc, test_regress_inputs);
 	tcase_add_test(tc, test_bulk_counts);

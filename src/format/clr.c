@@ -231,22 +231,39 @@ static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
 	return era * 146097 + (int64_t)doe - 719468;
 }
 
+/* The types met lately, by their ids' bits: a nettrace's ids are
+ * addresses, found by a search among the types each but for these. ty
+ * HW_NONE: none there yet. */
+struct clr_recent { uint64_t id; uint32_t ty; };
+#define CLR_RECENT 256
+
 /* The type of a node's type id: BulkType's name for it, else
  * "Type(0xID)". The types by id; each one's handle kept (handle[],
- * parallel to them) for its next objects. */
-static uint32_t node_type(const struct clr_parts *p, uint32_t *handle, struct heap_builder *b, uint64_t type)
+ * parallel to them) for its next objects, and in recent[] by its id. */
+static uint32_t node_type(const struct clr_parts *p, uint32_t *handle, struct clr_recent *recent,
+			  struct heap_builder *b, uint64_t type)
 {
 	/* a .gcdump's ids are the types' indices: the first of its id at its
 	 * own place needs no search */
-	size_t lo = type < p->ntypes && p->types[type].id == type && (type == 0 || p->types[type - 1].id < type)
-			    ? (size_t)type
-			    : lower_bound_u64s(p->types, p->ntypes, sizeof *p->types, type);
-
+	if (type < p->ntypes && p->types[type].id == type && (type == 0 || p->types[type - 1].id < type)) {
+		if (handle[type] == HW_NONE)
+			handle[type] = hb_type(b, p->types[type].name, type);
+		return handle[type];
+	}
+	struct clr_recent *r = &recent[(type >> 3 ^ type >> 11) & (CLR_RECENT - 1)];
+	if (r->ty != HW_NONE && r->id == type)
+		return r->ty;
+	size_t lo = lower_bound_u64s(p->types, p->ntypes, sizeof *p->types, type);
+	uint32_t ty;
 	if (lo >= p->ntypes || p->types[lo].id != type)
-		return hb_type_unnamed(b, "Type", type);
-	if (handle[lo] == HW_NONE)
-		handle[lo] = hb_type(b, p->types[lo].name, type);
-	return handle[lo];
+		ty = hb_type_unnamed(b, "Type", type);
+	else {
+		if (handle[lo] == HW_NONE)
+			handle[lo] = hb_type(b, p->types[lo].name, type);
+		ty = handle[lo];
+	}
+	*r = (struct clr_recent){ type, ty };
+	return ty;
 }
 
 /* Each object's count of references as the walk gives them, in the
@@ -269,6 +286,7 @@ struct clr_pass {
 	uint32_t *handle;  /* objects(): each type's handle, parallel to p->types */
 	uint64_t prev_type, announced;
 	uint32_t ty;
+	struct clr_recent recent[CLR_RECENT]; /* objects(): node_type's */
 	bits_t *seen;      /* references(): of an address reported twice, the first report's */
 	const node_t *given; /* references(): each object's node, in the walk's order */
 	size_t k;          /* ... the next object's place in it */
@@ -281,7 +299,7 @@ static void object_given(void *arg, const struct clr_node *c, const uint64_t *to
 
 	(void)to;
 	if (c->type != w->prev_type) {
-		w->ty = node_type(w->p, w->handle, w->b, c->type);
+		w->ty = node_type(w->p, w->handle, w->recent, w->b, c->type);
 		w->prev_type = c->type;
 	}
 	hb_object(w->b, c->addr, w->ty, c->size, NK_INSTANCE);
@@ -307,6 +325,8 @@ static void objects(struct clr_parts *p, struct heap_builder *b, struct clr_coun
 {
 	struct clr_pass w = { .p = p, .b = b, .prev_type = UINT64_MAX, .ty = HW_NONE, .cnt = cnt };
 
+	for (size_t i = 0; i < CLR_RECENT; i++)
+		w.recent[i].ty = HW_NONE;
 	w.handle = xmalloc((p->ntypes + 1) * sizeof *w.handle);
 	hw_qsort(p->types, p->ntypes, sizeof *p->types, cmp_first_u64);
 	memset(w.handle, 0xff, (p->ntypes + 1) * sizeof *w.handle);
