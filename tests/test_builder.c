@@ -1094,6 +1094,36 @@ START_TEST(test_id_index)
 }
 END_TEST
 
+/* Many segments over a wide range (one object far above the rest): the
+ * directory's buckets hold thousands of segments' bases each, and the
+ * segment of an id must still be found by halves, not by a walk through
+ * them (2 M misses of the cursor over 400,000 segments: a walk takes
+ * minutes, the timeout's hang; the halves a fraction of a second). */
+START_TEST(test_id_index_wide)
+{
+	enum { SEGS = 400000, PER = 12 };
+	node_t n = SEGS * PER + 2;
+	uint64_t *ids = xmalloc((size_t)n * sizeof *ids);
+	unsigned s = 11;
+
+	ids[0] = 0;
+	for (node_t i = 1; i + 1 < n; i++)
+		ids[i] = 0x10000000ULL + (uint64_t)((i - 1) / PER) * 80000 + (uint64_t)((i - 1) % PER) * 8;
+	ids[n - 1] = (uint64_t)1 << 62;
+	struct idindex x;
+	idindex_build(&x, ids, n);
+	ck_assert_msg(x.blk != NULL && x.nseg == SEGS + 1, "not the bitmap's %u segments", SEGS + 1);
+	struct idcur cur = { 0, 0, NULL };
+	for (unsigned j = 0; j < 2000000; j++) {
+		node_t i = 1 + (node_t)(((uint64_t)rnd(&s, 1u << 16) << 16 | rnd(&s, 1u << 16)) % (n - 1));
+		ck_assert_uint_eq(idindex_find_cur(&x, ids[i], &cur), i);
+		ck_assert_uint_eq(idindex_find_cur(&x, ids[i] + 4, &cur), HW_NONE);
+	}
+	idindex_free(&x);
+	free(ids);
+}
+END_TEST
+
 Suite *builder_suite(void)
 {
 	Suite *s = suite_create("builder");
@@ -1114,6 +1144,7 @@ Suite *builder_suite(void)
 	tcase_add_test(tc, test_disjoint);
 	tcase_add_test(tc, test_own_memory);
 	tcase_add_test(tc, test_id_index);
+	tcase_add_test(tc, test_id_index_wide);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -59,7 +59,9 @@ static int bitmap_build(struct idindex *x, const uint64_t *ids, node_t n)
 	x->seg[s].nslots = ((ids[n - 1] - x->seg[s].base) >> x->slot) + 1;
 	/* the directory: buckets no wider than the closest two segments'
 	 * bases are apart (a segment's base at most in each), but no more
-	 * buckets than one a 64 nodes and 1024 besides */
+	 * buckets than one a 64 nodes and 1024 besides: then, over a wide
+	 * range, a bucket holds many bases (idindex_cur_seek searches
+	 * between a bucket's first and the next's by halves) */
 	uint64_t range = ids[n - 1] - ids[1], close = range;
 	for (size_t k = 1; k < nseg; k++)
 		if (x->seg[k].base - x->seg[k - 1].base < close)

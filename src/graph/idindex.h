@@ -40,8 +40,8 @@ struct idindex {
 	struct idblk *blk;
 	uint64_t nblk;
 	/* with the bitmap: dir[(id - base) >> dshift] the last segment
-	 * from at or below that bucket's first id (a few hundred buckets a
-	 * segment at most) */
+	 * from at or below that bucket's first id; a bucket may hold many
+	 * segments' bases (a wide range), searched by halves */
 	uint32_t *dir;
 	unsigned dshift;
 	uint64_t ndir;
@@ -76,19 +76,26 @@ static inline node_t idindex_search(const uint64_t *ids, node_t lo, node_t hi, u
 	return (node_t)lower_bound_u64_range(ids, sizeof *ids, lo, hi, id);
 }
 
+/* The last segment in [lo, hi) whose base is at or below id (that of
+ * lo is; that of hi, if any, is not). */
+static inline size_t idindex_seg(const struct idindex *x, size_t lo, size_t hi, uint64_t id)
+{
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x->seg[mid].base <= id)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static inline node_t idindex_find(const struct idindex *x, uint64_t id)
 {
 	if (id < x->base || id > x->max)
 		return HW_NONE;
 	if (x->blk != NULL) {
-		size_t lo = 0, hi = x->nseg; /* the last segment from at or below id */
-		while (hi - lo > 1) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (x->seg[mid].base <= id)
-				lo = mid;
-			else
-				hi = mid;
-		}
+		size_t lo = idindex_seg(x, 0, x->nseg, id);
 		uint64_t off = id - x->seg[lo].base, k = off >> x->slot;
 		if ((off & (((uint64_t)1 << x->slot) - 1)) != 0 || k >= x->seg[lo].nslots)
 			return HW_NONE;
@@ -117,9 +124,10 @@ static inline int idindex_cur_seek(const struct idindex *x, uint64_t id, struct 
 {
 	if (id < x->base || id > x->max)
 		return -1;
-	size_t lo = x->dir[(id - x->base) >> x->dshift];
-	while (lo + 1 < x->nseg && x->seg[lo + 1].base <= id)
-		lo++;
+	/* between the bucket's segment and the next bucket's: most often
+	 * one or two, but a wide range (a far object) puts many in one */
+	uint64_t d = (id - x->base) >> x->dshift;
+	size_t lo = idindex_seg(x, x->dir[d], d + 1 < x->ndir ? (size_t)x->dir[d + 1] + 1 : x->nseg, id);
 	const struct idseg *g = &x->seg[lo];
 	/* its slots' bytes: past 2^64 only for slots no id reaches */
 	uint64_t span = g->nslots > (UINT64_MAX >> x->slot) ? UINT64_MAX : g->nslots << x->slot;
