@@ -1070,6 +1070,18 @@ START_TEST(test_id_index)
 			for (size_t j = 0; j < sizeof probe / sizeof probe[0]; j++)
 				ck_assert_uint_eq(idindex_find(&x, probe[j]), id_searched(ids, n, probe[j]));
 		}
+		/* the bitmap with a segment held (idindex_find_cur): the same
+		 * probes, in the ids' order and at random, and the far ones,
+		 * one cursor throughout */
+		struct idcur cur = { 0, 0, NULL };
+		for (node_t j = 1; x.blk != NULL && j < 3 * n; j++) {
+			node_t i = j < n ? j : 1 + (node_t)rnd(&s, n - 1);
+			uint64_t probe[] = { ids[i], ids[i] - 1, ids[i] + 1, ids[i] - align, ids[i] + align,
+					     ids[i] + 64 * 64 * align, ids[i] - 64 * align, ids[i] + 63 * align,
+					     0, UINT64_MAX, ids[1] - align };
+			for (size_t k = 0; k < sizeof probe / sizeof probe[0]; k++)
+				ck_assert_uint_eq(idindex_find_cur(&x, probe[k], &cur), id_searched(ids, n, probe[k]));
+		}
 		ck_assert_uint_eq(idindex_find(&x, 0), HW_NONE);
 		ck_assert_uint_eq(idindex_find(&x, ids[1] - align), HW_NONE);
 		ck_assert_uint_eq(idindex_find(&x, UINT64_MAX), HW_NONE);
@@ -1078,6 +1090,36 @@ START_TEST(test_id_index)
 	ck_assert_int_eq(single, 10);
 	ck_assert_int_gt(bitmap, 0); /* both ways were taken */
 	ck_assert_int_gt(buckets, 0);
+	free(ids);
+}
+END_TEST
+
+/* Many segments over a wide range (one object far above the rest): the
+ * directory's buckets hold thousands of segments' bases each, and the
+ * segment of an id must still be found by halves, not by a walk through
+ * them (2 M misses of the cursor over 400,000 segments: a walk takes
+ * minutes, the timeout's hang; the halves a fraction of a second). */
+START_TEST(test_id_index_wide)
+{
+	enum { SEGS = 400000, PER = 12 };
+	node_t n = SEGS * PER + 2;
+	uint64_t *ids = xmalloc((size_t)n * sizeof *ids);
+	unsigned s = 11;
+
+	ids[0] = 0;
+	for (node_t i = 1; i + 1 < n; i++)
+		ids[i] = 0x10000000ULL + (uint64_t)((i - 1) / PER) * 80000 + (uint64_t)((i - 1) % PER) * 8;
+	ids[n - 1] = (uint64_t)1 << 62;
+	struct idindex x;
+	idindex_build(&x, ids, n);
+	ck_assert_msg(x.blk != NULL && x.nseg == SEGS + 1, "not the bitmap's %u segments", SEGS + 1);
+	struct idcur cur = { 0, 0, NULL };
+	for (unsigned j = 0; j < 2000000; j++) {
+		node_t i = 1 + (node_t)(((uint64_t)rnd(&s, 1u << 16) << 16 | rnd(&s, 1u << 16)) % (n - 1));
+		ck_assert_uint_eq(idindex_find_cur(&x, ids[i], &cur), i);
+		ck_assert_uint_eq(idindex_find_cur(&x, ids[i] + 4, &cur), HW_NONE);
+	}
+	idindex_free(&x);
 	free(ids);
 }
 END_TEST
@@ -1102,6 +1144,7 @@ Suite *builder_suite(void)
 	tcase_add_test(tc, test_disjoint);
 	tcase_add_test(tc, test_own_memory);
 	tcase_add_test(tc, test_id_index);
+	tcase_add_test(tc, test_id_index_wide);
 	suite_add_tcase(s, tc);
 	return s;
 }

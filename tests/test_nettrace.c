@@ -19,7 +19,9 @@
 #include "format/clr_mark.h"
 #include "format/nettrace.h"
 #include "graph/heap.h"
+#include "graph/idindex.h"
 #include "hprofw.h"
+#include "runtime/clr.h"
 #include "suites.h"
 
 #define DOTNET_DIR TEST_SRCDIR "/dotnet"
@@ -458,7 +460,7 @@ struct cnode { uint64_t addr, size, type, nedges; };
 struct croot { uint64_t addr; uint8_t kind; uint32_t flags; };
 
 struct cheap {
-	struct cnode node[8];
+	struct cnode node[80];
 	size_t nnode;
 	uint32_t node_count;  /* what GCBulkNode's Count says (the nodes written regardless) */
 	uint64_t edge[16];
@@ -474,6 +476,12 @@ struct cheap {
 	uint32_t static_count;
 	uint64_t dep[2];      /* a dependent handle's key and value, 0: none */
 	uint32_t dep_count;
+	size_t edge_split;    /* > 0: the references in two GCBulkEdge events, the
+			       * first this many (each its own true count) */
+	struct { uint8_t gen; uint64_t start, used; } range[4]; /* GCGenerationRange, after the walk */
+	size_t nrange;
+	struct { uint64_t id; const char *name; } more[4]; /* BulkType's types after type_id's */
+	size_t nmore;
 };
 
 /* Three objects of one type, a cycle and a self-reference: A -> B ->
@@ -513,11 +521,16 @@ static void cheap_events(struct ntw *w, const struct cheap *c)
 	ntw_block(w, "EventBlock");
 	payload(&p, (uint64_t[]){ 7, 2, 1, 0 }, (uint8_t[]){ 4, 4, 4, 4 }, 4); /* count, depth, induced, blocking */
 	ev(w, M_GCSTART, &p);
-	payload(&p, (uint64_t[]){ c->type_count, 0 }, (uint8_t[]){ 4, 2 }, 2);
+	payload(&p, (uint64_t[]){ c->type_count + c->nmore, 0 }, (uint8_t[]){ 4, 2 }, 2);
 	q.b = p;
 	put64(&q, c->type_id), put64(&q, 0), put32(&q, 0), put32(&q, 0), put8(&q, 0);
 	put_utf16(&q, c->type_name);
 	put32(&q, c->type_params);
+	for (size_t i = 0; i < c->nmore; i++) {
+		put64(&q, c->more[i].id), put64(&q, 0), put32(&q, 0), put32(&q, 0), put8(&q, 0);
+		put_utf16(&q, c->more[i].name);
+		put32(&q, 0);
+	}
 	ev(w, M_TYPE, &q.b);
 	p = q.b;
 	payload(&p, (uint64_t[]){ 0, c->node_count, 0 }, (uint8_t[]){ 4, 4, 2 }, 3);
@@ -525,10 +538,15 @@ static void cheap_events(struct ntw *w, const struct cheap *c)
 		payload(&p, (uint64_t[]){ c->node[i].addr, c->node[i].size, c->node[i].type, c->node[i].nedges },
 			(uint8_t[]){ 8, 8, 8, 8 }, 4);
 	ev(w, M_NODE, &p);
-	payload(&p, (uint64_t[]){ 0, c->edge_count, 0 }, (uint8_t[]){ 4, 4, 2 }, 3);
-	for (size_t i = 0; i < c->nedge; i++)
-		payload(&p, (uint64_t[]){ c->edge[i], 0 }, (uint8_t[]){ 8, 4 }, 2);
-	ev(w, M_EDGE, &p);
+	for (int part = 0; part < (c->edge_split > 0 ? 2 : 1); part++) {
+		size_t from = part == 0 ? 0 : c->edge_split;
+		size_t to = c->edge_split > 0 && part == 0 ? c->edge_split : c->nedge;
+		payload(&p, (uint64_t[]){ 0, c->edge_split > 0 ? to - from : c->edge_count, 0 },
+			(uint8_t[]){ 4, 4, 2 }, 3);
+		for (size_t i = from; i < to; i++)
+			payload(&p, (uint64_t[]){ c->edge[i], 0 }, (uint8_t[]){ 8, 4 }, 2);
+		ev(w, M_EDGE, &p);
+	}
 	payload(&p, (uint64_t[]){ 0, c->root_count, 0 }, (uint8_t[]){ 4, 4, 2 }, 3);
 	for (size_t i = 0; i < c->nroot; i++)
 		payload(&p, (uint64_t[]){ c->root[i].addr, c->root[i].kind, c->root[i].flags, 0x99 },
@@ -545,6 +563,11 @@ static void cheap_events(struct ntw *w, const struct cheap *c)
 	put_utf16(&q, "instance");
 	ev(w, M_STATIC, &q.b);
 	p = q.b;
+	for (size_t i = 0; i < c->nrange; i++) {
+		payload(&p, (uint64_t[]){ c->range[i].gen, c->range[i].start, c->range[i].used, 0x100000, 0 },
+			(uint8_t[]){ 1, 8, 8, 8, 2 }, 5);
+		ev(w, M_RANGE, &p);
+	}
 	payload(&p, (uint64_t[]){ 7, 2 }, (uint8_t[]){ 4, 4 }, 2);
 	ev(w, M_GCEND, &p);
 	ntw_block_end(w);
@@ -683,6 +706,194 @@ static void edges_taken(const struct heap *h, size_t want_a)
 	for (edge_t e = 0; e < h->nedges; e++)
 		ck_assert(h->out[e] == a || h->out[e] == b || h->out[e] == c);
 }
+
+/* Each reference to its target's node, found by address: objects in
+ * three segments of the address space (gaps past the id index's cut)
+ * with references back and forth between them, an object's references
+ * across two GCBulkEdge events, targets that are no object's (off the
+ * objects' alignment, in a gap between segments, inside a segment's
+ * span but no object's slot, past the last object). Each node's
+ * references checked against the list written here; then the same with
+ * an address given twice, and with objects too far apart for the id
+ * index's bitmap (its buckets searched instead). */
+START_TEST(test_targets_found)
+{
+	enum { SPREAD = 70 };
+	static const uint64_t A0 = 0x10000, A1 = 0x10008, B0 = 0x10000000, B1 = 0x10000010, C0 = 0x7f0000000000,
+			      C1 = 0x7f0000000018;
+	static const struct { uint64_t addr, nedges, to[5]; } obj[] = {
+		{ A0, 5, { C0, B0, A1, A0 + 4, C1 } }, /* A0 + 4: off the alignment */
+		{ A1, 3, { C0 + 8, B1, A0 } },         /* C0 + 8: no object's slot */
+		{ B0, 0, { 0 } },
+		{ B1, 3, { B1, 0x20000000, C1 + 8 } }, /* in a gap; past the last */
+		{ C0, 1, { A0 } },
+		{ C1, 0, { 0 } },
+	};
+	struct sbuf err;
+
+	sbuf_init(&err);
+	for (int round = 0; round < 3; round++) {
+		struct cheap c;
+		struct heap h;
+		cheap_init(&c);
+		c.nnode = c.nedge = 0;
+		for (size_t i = 0; i < sizeof obj / sizeof obj[0]; i++) {
+			c.node[c.nnode++] = (struct cnode){ obj[i].addr, 16, 0x7f00, obj[i].nedges };
+			for (size_t k = 0; k < obj[i].nedges; k++)
+				c.edge[c.nedge++] = obj[i].to[k];
+			if (round == 1 && i == 1) { /* A1 again: its references dropped with it */
+				c.node[c.nnode++] = (struct cnode){ A1, 16, 0x7f00, 2 };
+				c.edge[c.nedge++] = B0;
+				c.edge[c.nedge++] = C0;
+			}
+		}
+		for (size_t k = 0; round == 2 && k < SPREAD; k++) /* one segment of 32 KiB gaps */
+			c.node[c.nnode++] = (struct cnode){ 0x40000000 + 0x8000 * k, 16, 0x7f00, 0 };
+		c.node_count = (uint32_t)c.nnode;
+		c.edge_count = (uint32_t)c.nedge;
+		c.edge_split = 3; /* inside A0's */
+		c.root[0].addr = A0;
+		c.static_obj = B0;
+		char *path = cheap_write(&c, round == 0 ? "targets.nettrace" : round == 1 ? "targets-twice.nettrace"
+										       : "targets-sparse.nettrace");
+		ck_assert_msg(open_trace(path, &h, &err) == 0, "%s", err.buf);
+		ck_assert_uint_eq(h.n, 7 + (round == 2 ? SPREAD : 0));
+		/* the way the builder's index was made: the bitmap, or the
+		 * buckets for ids too far apart for it */
+		struct idindex x;
+		idindex_build(&x, h.node_id, h.n);
+		ck_assert_msg((x.blk != NULL) == (round < 2), "round %d: the index's bitmap: %d", round, x.blk != NULL);
+		idindex_free(&x);
+		size_t found = 0, none = 0;
+		for (size_t i = 0; i < sizeof obj / sizeof obj[0]; i++) {
+			node_t v = node_at(&h, obj[i].addr);
+			size_t want = 0;
+			ck_assert(v != 0);
+			for (size_t k = 0; k < obj[i].nedges; k++) {
+				node_t t = node_at(&h, obj[i].to[k]);
+				if (t == 0) {
+					none++;
+					continue;
+				}
+				ck_assert_msg(refers(&h, v, t), "round %d: %#llx -> %#llx missing", round,
+					      (unsigned long long)obj[i].addr, (unsigned long long)obj[i].to[k]);
+				want++;
+			}
+			ck_assert_uint_eq(h.out_start[v + 1] - h.out_start[v], want);
+			found += want;
+		}
+		ck_assert_uint_eq(found, 8);
+		ck_assert_uint_eq(none, 4);
+		ck_assert_uint_eq(h.nedges, found);
+		ck_assert_uint_eq(h.dangling_refs, none);
+		heap_free(&h);
+		free(path);
+	}
+	sbuf_free(&err);
+}
+END_TEST
+
+/* Each object's generation by the ranges the GC told (sent out of
+ * order, one overlapping another): objects in turn in one range, the
+ * next, a gap (none: the frozen segment's, a root each), a range again,
+ * before the first and past the last; each checked against the ranges
+ * written here, searched one by one. */
+START_TEST(test_generations)
+{
+	static const struct { uint8_t gen; uint64_t start, used; } rg[] = {
+		{ 2, 0x30000, 0x100 }, { 0, 0x10000, 0x100 }, { 1, 0x10080, 0x200 }, { 3, 0x50000, 0x40 },
+	};
+	static const uint64_t addr[] = { 0x8000, 0x10000, 0x10078, 0x100f8, 0x10100, 0x10278, 0x10280, 0x20000,
+					 0x30000, 0x300f8, 0x30100, 0x50038, 0x90000 };
+	struct cheap c;
+	struct heap h;
+	struct sbuf err;
+
+	sbuf_init(&err);
+	cheap_init(&c);
+	c.nnode = c.nedge = 0;
+	for (size_t i = 0; i < sizeof addr / sizeof addr[0]; i++)
+		c.node[c.nnode++] = (struct cnode){ addr[i], 8, 0x7f00, 0 };
+	c.node_count = (uint32_t)c.nnode;
+	c.edge_count = 0;
+	c.nroot = c.root_count = 0;
+	c.static_obj = addr[1];
+	for (size_t i = 0; i < sizeof rg / sizeof rg[0]; i++) {
+		c.range[i].gen = rg[i].gen, c.range[i].start = rg[i].start, c.range[i].used = rg[i].used;
+		c.nrange++;
+	}
+	char *path = cheap_write(&c, "generations.nettrace");
+	ck_assert_msg(open_trace(path, &h, &err) == 0, "%s", err.buf);
+	ck_assert_ptr_nonnull(h.node_gen);
+	size_t frozen = 0;
+	for (size_t i = 0; i < sizeof addr / sizeof addr[0]; i++) {
+		/* the first range by start that holds it (0x100f8: both
+		 * 0x10000's and 0x10080's) */
+		unsigned want = CLR_NONGC;
+		uint64_t best = UINT64_MAX;
+		for (size_t k = 0; k < sizeof rg / sizeof rg[0]; k++)
+			if (addr[i] >= rg[k].start && addr[i] - rg[k].start < rg[k].used && rg[k].start < best)
+				want = rg[k].gen, best = rg[k].start;
+		node_t v = node_at(&h, addr[i]);
+		ck_assert(v != 0);
+		ck_assert_msg(h.node_gen[v] == want, "%#llx: generation %u, %u wanted", (unsigned long long)addr[i],
+			      h.node_gen[v], want);
+		frozen += want == CLR_NONGC;
+	}
+	ck_assert_uint_eq(frozen, 5);
+	size_t roots = 0;
+	for (size_t i = 0; i < h.nroot_rec; i++)
+		roots += h.root_rec[i].native == CLR_ROOT_FROZEN;
+	ck_assert_uint_eq(roots, frozen);
+	heap_free(&h);
+	free(path);
+	sbuf_free(&err);
+}
+END_TEST
+
+/* Each object's type by its id, the types in turn: ids that differ in
+ * their high bits only (the reader's recent types, kept by the ids'
+ * low bits, hold one of them at a time), one apart from them, one no
+ * BulkType names; each object's class against the names written. */
+START_TEST(test_types_in_turn)
+{
+	static const uint64_t T1 = 0x7ff812345670, T2 = T1 + (1ULL << 20), T3 = T1 + 8, T4 = T1 + (1ULL << 40), U = 0x7ff8aaaa0000;
+	static const struct { uint64_t type; const char *name; } obj[] = {
+		{ T1, "Crafted.Node" }, { T2, "Crafted.Two" }, { T1, "Crafted.Node" }, { T3, "Crafted.Three" },
+		{ T2, "Crafted.Two" }, { U, "Type(0x7ff8aaaa0000)" }, { T1, "Crafted.Node" }, { T4, "Crafted.Four" },
+		{ U, "Type(0x7ff8aaaa0000)" }, { T2, "Crafted.Two" }, { T4, "Crafted.Four" }, { T1, "Crafted.Node" },
+	};
+	struct cheap c;
+	struct heap h;
+	struct sbuf err;
+
+	sbuf_init(&err);
+	cheap_init(&c);
+	c.type_id = T1;
+	c.more[0].id = T2, c.more[0].name = "Crafted.Two";
+	c.more[1].id = T3, c.more[1].name = "Crafted.Three";
+	c.more[2].id = T4, c.more[2].name = "Crafted.Four";
+	c.nmore = 3;
+	c.nnode = c.nedge = 0;
+	for (size_t i = 0; i < sizeof obj / sizeof obj[0]; i++)
+		c.node[c.nnode++] = (struct cnode){ 0x10000 + 0x20 * i, 16, obj[i].type, 0 };
+	c.node_count = (uint32_t)c.nnode;
+	c.edge_count = 0;
+	c.static_obj = 0x10000;
+	c.root[0].addr = 0x10000;
+	char *path = cheap_write(&c, "types-in-turn.nettrace");
+	ck_assert_msg(open_trace(path, &h, &err) == 0, "%s", err.buf);
+	ck_assert_uint_eq(h.n, 1 + sizeof obj / sizeof obj[0]);
+	for (size_t i = 0; i < sizeof obj / sizeof obj[0]; i++) {
+		node_t v = node_at(&h, 0x10000 + 0x20 * i);
+		ck_assert(v != 0);
+		ck_assert_str_eq(class_name(&h, h.node_class[v]), obj[i].name);
+	}
+	heap_free(&h);
+	free(path);
+	sbuf_free(&err);
+}
+END_TEST
 
 /* GCBulkNode's edge counts that sum past 2^32 and 2^64 (and wrap to the
  * number sent): the objects take what was sent, in order, with a
@@ -1334,6 +1545,9 @@ Suite *nettrace_suite(void)
 	tcase_add_test(tc, test_crafted_heap);
 	tcase_add_test(tc, test_far_ids);
 	tcase_add_test(tc, test_address_twice);
+	tcase_add_test(tc, test_targets_found);
+	tcase_add_test(tc, test_generations);
+	tcase_add_test(tc, test_types_in_turn);
 	tcase_add_test(tc, test_edge_counts);
 	tcase_add_test(tc, test_regress_inputs);
 	tcase_add_test(tc, test_bulk_counts);

@@ -22,6 +22,7 @@
 #include "graph/analysis.h"
 #include "graph/builder.h"
 #include "graph/classes.h"
+#include "graph/idindex.h"
 #include "graph/reader.h"
 #include "runtime/clr.h"
 
@@ -230,22 +231,39 @@ static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
 	return era * 146097 + (int64_t)doe - 719468;
 }
 
+/* The types met lately, by their ids' bits: a nettrace's ids are
+ * addresses, found by a search among the types each but for these. ty
+ * HW_NONE: none there yet. */
+struct clr_recent { uint64_t id; uint32_t ty; };
+#define CLR_RECENT 256
+
 /* The type of a node's type id: BulkType's name for it, else
  * "Type(0xID)". The types by id; each one's handle kept (handle[],
- * parallel to them) for its next objects. */
-static uint32_t node_type(const struct clr_parts *p, uint32_t *handle, struct heap_builder *b, uint64_t type)
+ * parallel to them) for its next objects, and in recent[] by its id. */
+static uint32_t node_type(const struct clr_parts *p, uint32_t *handle, struct clr_recent *recent,
+			  struct heap_builder *b, uint64_t type)
 {
 	/* a .gcdump's ids are the types' indices: the first of its id at its
 	 * own place needs no search */
-	size_t lo = type < p->ntypes && p->types[type].id == type && (type == 0 || p->types[type - 1].id < type)
-			    ? (size_t)type
-			    : lower_bound_u64s(p->types, p->ntypes, sizeof *p->types, type);
-
+	if (type < p->ntypes && p->types[type].id == type && (type == 0 || p->types[type - 1].id < type)) {
+		if (handle[type] == HW_NONE)
+			handle[type] = hb_type(b, p->types[type].name, type);
+		return handle[type];
+	}
+	struct clr_recent *r = &recent[(type >> 3 ^ type >> 11) & (CLR_RECENT - 1)];
+	if (r->ty != HW_NONE && r->id == type)
+		return r->ty;
+	size_t lo = lower_bound_u64s(p->types, p->ntypes, sizeof *p->types, type);
+	uint32_t ty;
 	if (lo >= p->ntypes || p->types[lo].id != type)
-		return hb_type_unnamed(b, "Type", type);
-	if (handle[lo] == HW_NONE)
-		handle[lo] = hb_type(b, p->types[lo].name, type);
-	return handle[lo];
+		ty = hb_type_unnamed(b, "Type", type);
+	else {
+		if (handle[lo] == HW_NONE)
+			handle[lo] = hb_type(b, p->types[lo].name, type);
+		ty = handle[lo];
+	}
+	*r = (struct clr_recent){ type, ty };
+	return ty;
 }
 
 /* Each object's count of references as the walk gives them, in the
@@ -268,6 +286,7 @@ struct clr_pass {
 	uint32_t *handle;  /* objects(): each type's handle, parallel to p->types */
 	uint64_t prev_type, announced;
 	uint32_t ty;
+	struct clr_recent recent[CLR_RECENT]; /* objects(): node_type's */
 	bits_t *seen;      /* references(): of an address reported twice, the first report's */
 	const node_t *given; /* references(): each object's node, in the walk's order */
 	size_t k;          /* ... the next object's place in it */
@@ -280,7 +299,7 @@ static void object_given(void *arg, const struct clr_node *c, const uint64_t *to
 
 	(void)to;
 	if (c->type != w->prev_type) {
-		w->ty = node_type(w->p, w->handle, w->b, c->type);
+		w->ty = node_type(w->p, w->handle, w->recent, w->b, c->type);
 		w->prev_type = c->type;
 	}
 	hb_object(w->b, c->addr, w->ty, c->size, NK_INSTANCE);
@@ -306,6 +325,8 @@ static void objects(struct clr_parts *p, struct heap_builder *b, struct clr_coun
 {
 	struct clr_pass w = { .p = p, .b = b, .prev_type = UINT64_MAX, .ty = HW_NONE, .cnt = cnt };
 
+	for (size_t i = 0; i < CLR_RECENT; i++)
+		w.recent[i].ty = HW_NONE;
 	w.handle = xmalloc((p->ntypes + 1) * sizeof *w.handle);
 	hw_qsort(p->types, p->ntypes, sizeof *p->types, cmp_first_u64);
 	memset(w.handle, 0xff, (p->ntypes + 1) * sizeof *w.handle);
@@ -354,15 +375,16 @@ static void refs_placed(void *arg, const struct clr_node *c, const uint64_t *to,
 		hb_refs(w->b, c->addr, to, n);
 }
 
-/* The same, the targets as nodes (clr_parts' walk_nodes). */
-static void refs_placed_nodes(void *arg, const node_t *to, size_t n)
+/* The same, the targets as nodes (clr_parts' walk_nodes): their place
+ * in the object's room, where the walk writes them. */
+static node_t *refs_placed_nodes(void *arg, size_t n)
 {
 	struct clr_pass *w = arg;
 
 	node_t v = refs_from(w);
 	if (v == HW_NONE || n == 0)
-		return;
-	memcpy(hb_refs_room(w->b, v, n, NULL), to, n * sizeof *to);
+		return NULL;
+	return hb_refs_room(w->b, v, n, NULL);
 }
 
 /* The references: each object's, the next of those sent (of an address
@@ -422,13 +444,24 @@ static void generations(struct clr_parts *p, struct heap_builder *b)
 	hw_qsort(p->ranges, nr, sizeof *p->ranges, cmp_first_u64);
 	h->node_gen = xmalloc(h->n);
 	h->node_gen[0] = CLR_NONGC;
+	/* the range of the object before, held: most objects are in it */
+	uint64_t start = 0, used = 0;
+	uint8_t gen = CLR_NONGC;
 	for (node_t v = 1; v < h->n; v++) {
 		uint64_t a = h->node_id[v];
+		if (a - start < used) { /* (below start: wrapped past used) */
+			h->node_gen[v] = gen;
+			continue;
+		}
 		while (k < nr && a >= rg[k].start && a - rg[k].start >= rg[k].used)
 			k++;
-		h->node_gen[v] = k < nr && a >= rg[k].start && a - rg[k].start < rg[k].used ? rg[k].gen : CLR_NONGC;
-		if (h->node_gen[v] == CLR_NONGC)
-			hb_root(b, a, clr_root_natives[CLR_ROOT_FROZEN].kind, CLR_ROOT_FROZEN, 0);
+		if (k < nr && a >= rg[k].start && a - rg[k].start < rg[k].used) {
+			start = rg[k].start, used = rg[k].used, gen = rg[k].gen;
+			h->node_gen[v] = gen;
+			continue;
+		}
+		h->node_gen[v] = CLR_NONGC;
+		hb_root(b, a, clr_root_natives[CLR_ROOT_FROZEN].kind, CLR_ROOT_FROZEN, 0);
 	}
 }
 
@@ -582,6 +615,47 @@ static void trace_walk(const struct clr_parts *p, int targets, clr_walk_fn fn, v
 	free(to);
 }
 
+/* clr_parts' walk_nodes over the trace: as trace_walk's with targets,
+ * each target found by its address in the builder's index (an object's
+ * node: given[k] is by place, not a target's). */
+HW_WIDE static void trace_walk_nodes(const struct clr_parts *p, const struct heap_builder *b, const node_t *given,
+				     clr_walk_nodes_fn fn, void *arg)
+{
+	unsigned ps = p->ps;
+	uint64_t most = p->h->size / (ps + 4), e = 0; /* as clr_event warned */
+	size_t er = 0;
+	uint32_t ei = 0;
+	int made = idindex_made(&b->ix); /* hb_find's: none before it is */
+	struct idcur cur = { 0, 0, NULL };
+
+	(void)given;
+	for (size_t r = 0; r < p->nnode_runs; r++) {
+		const uint8_t *q = p->node_runs[r].at;
+		for (uint32_t i = 0; i < p->node_runs[r].n; i++, q += ps + 24) {
+			uint64_t refs = rd64(q + ps + 16);
+			refs = refs < most ? refs : most;
+			size_t n = refs < p->nedges - e ? refs : p->nedges - e;
+			e += n;
+			node_t *to = fn(arg, n);
+			for (size_t k = 0; k < n;) {
+				while (ei == p->edge_runs[er].n)
+					er++, ei = 0;
+				/* the targets in this edge run, one after another */
+				size_t m = p->edge_runs[er].n - ei < n - k ? p->edge_runs[er].n - ei : n - k;
+				const uint8_t *t = p->edge_runs[er].at + (size_t)ei * (ps + 4);
+				for (size_t j = 0; to != NULL && j < m; j++, t += ps + 4) {
+					uint64_t id = rdp(t, ps);
+					node_t v = !made ? HW_NONE : b->ix.blk != NULL ? idindex_find_cur(&b->ix, id, &cur)
+										  : idindex_find(&b->ix, id);
+					to[k + j] = v == 0 ? HW_NONE : v; /* node_of's: the root is none */
+				}
+				k += m;
+				ei += (uint32_t)m;
+			}
+		}
+	}
+}
+
 /* The parts gathered so far dropped (the names stay: h's), for a reading
  * again. */
 static void parts_reset(struct clr_parts *p)
@@ -595,6 +669,7 @@ static void parts_reset(struct clr_parts *p)
 	p->nt = nt;
 	p->bound_sizes = 1;
 	p->walk = trace_walk;
+	p->walk_nodes = trace_walk_nodes;
 }
 
 /* The types the mark's heap named (clr_mark_types), for those the trace
@@ -615,7 +690,8 @@ static void mark_types(struct heap *h, const struct nt_trace *t, struct clr_read
 
 static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 {
-	struct clr_read r = { .p = { .h = h, .nt = { .h = h }, .bound_sizes = 1, .walk = trace_walk } };
+	struct clr_read r = { .p = { .h = h, .nt = { .h = h }, .bound_sizes = 1, .walk = trace_walk,
+				     .walk_nodes = trace_walk_nodes } };
 	struct nt_trace t;
 
 	progress_begin(p, "parse", h->size, "MB");

@@ -32,9 +32,10 @@ struct clr_parts;
  * targets (as many as it claims and the file sent; to: NULL when not
  * asked for). */
 typedef void (*clr_walk_fn)(void *arg, const struct clr_node *o, const uint64_t *to, size_t n);
-/* The same by node (clr_parts' walk_nodes): the next object's n
- * references' targets as nodes (HW_NONE: no object's). */
-typedef void (*clr_walk_nodes_fn)(void *arg, const node_t *to, size_t n);
+/* The same by node (clr_parts' walk_nodes): where the next object's n
+ * references' targets go, as nodes (HW_NONE: no object's), written
+ * there by the walk; NULL: not wanted (the walk goes on to the next). */
+typedef node_t *(*clr_walk_nodes_fn)(void *arg, size_t n);
 struct heap_builder;
 
 /* What a reader gathered. The objects and their references are not

@@ -379,19 +379,15 @@ HW_WIDE static void gcd_walk_nodes(const struct clr_parts *p, const struct heap_
 {
 	const struct gcd *g = p->src;
 	uint64_t edges = 0;
-	node_t *to = NULL;
-	size_t cap = 0, at;
+	size_t at;
 	struct clr_node c;
 
 	for (uint32_t i = 0; i < g->nnodes; i++) {
 		if (!object_again(g, i, edges, &c, &at))
 			continue;
 		edges += c.nedges;
-		if (c.nedges > cap) {
-			cap = c.nedges > 2 * cap ? c.nedges : 2 * cap;
-			to = xreallocarray(to, cap, sizeof *to);
-		}
-		for (uint64_t k = 0; k < c.nedges; k++) {
+		node_t *to = fn(arg, c.nedges);
+		for (uint64_t k = 0; to != NULL && k < c.nedges; k++) {
 			int32_t d;
 			to[k] = HW_NONE;
 			if (compressed(g->blob, g->blob_len, &at, &d) != 0 || (int64_t)i + d < 0 ||
@@ -404,9 +400,7 @@ HW_WIDE static void gcd_walk_nodes(const struct clr_parts *p, const struct heap_
 			else
 				to[k] = hb_find(b, node_addr(g, j));
 		}
-		fn(arg, to, c.nedges);
 	}
-	free(to);
 }
 
 /* The roots: down dotnet-gcdump's groups from its root node (each group

@@ -57,6 +57,28 @@ static int bitmap_build(struct idindex *x, const uint64_t *ids, node_t n)
 		bk->bits |= (uint64_t)1 << (k & 63);
 	}
 	x->seg[s].nslots = ((ids[n - 1] - x->seg[s].base) >> x->slot) + 1;
+	/* the directory: buckets no wider than the closest two segments'
+	 * bases are apart (a segment's base at most in each), but no more
+	 * buckets than one a 64 nodes and 1024 besides: then, over a wide
+	 * range, a bucket holds many bases (idindex_cur_seek searches
+	 * between a bucket's first and the next's by halves) */
+	uint64_t range = ids[n - 1] - ids[1], close = range;
+	for (size_t k = 1; k < nseg; k++)
+		if (x->seg[k].base - x->seg[k - 1].base < close)
+			close = x->seg[k].base - x->seg[k - 1].base;
+	while (x->dshift < 63 && ((uint64_t)2 << x->dshift) <= close)
+		x->dshift++;
+	while ((range >> x->dshift) >= (uint64_t)n / 64 + 1024)
+		x->dshift++;
+	x->ndir = (range >> x->dshift) + 1;
+	x->dir = xmalloc((size_t)x->ndir * sizeof *x->dir);
+	s = 0;
+	for (uint64_t d = 0; d < x->ndir; d++) {
+		uint64_t first = ids[1] + (d << x->dshift);
+		while (s + 1 < nseg && x->seg[s + 1].base <= first)
+			s++;
+		x->dir[d] = (uint32_t)s;
+	}
 	return 0;
 }
 
@@ -92,6 +114,8 @@ void idindex_free(struct idindex *x)
 	free(x->start);
 	free(x->seg);
 	free(x->blk);
+	free(x->dir);
+	x->dir = NULL;
 	x->start = NULL;
 	x->seg = NULL;
 	x->blk = NULL;
@@ -105,7 +129,7 @@ int idindex_made(const struct idindex *x)
 size_t idindex_bytes(const struct idindex *x)
 {
 	if (x->blk != NULL)
-		return x->nseg * sizeof *x->seg + (size_t)x->nblk * sizeof *x->blk;
+		return x->nseg * sizeof *x->seg + (size_t)x->nblk * sizeof *x->blk + (size_t)x->ndir * sizeof *x->dir;
 	return x->start != NULL ? (size_t)(x->nb + 1) * sizeof *x->start : 0;
 }
 

@@ -39,6 +39,12 @@ struct idindex {
 	struct idseg *seg;
 	struct idblk *blk;
 	uint64_t nblk;
+	/* with the bitmap: dir[(id - base) >> dshift] the last segment
+	 * from at or below that bucket's first id; a bucket may hold many
+	 * segments' bases (a wide range), searched by halves */
+	uint32_t *dir;
+	unsigned dshift;
+	uint64_t ndir;
 };
 
 void idindex_build(struct idindex *x, const uint64_t *ids, node_t n);
@@ -70,19 +76,26 @@ static inline node_t idindex_search(const uint64_t *ids, node_t lo, node_t hi, u
 	return (node_t)lower_bound_u64_range(ids, sizeof *ids, lo, hi, id);
 }
 
+/* The last segment in [lo, hi) whose base is at or below id (that of
+ * lo is; that of hi, if any, is not). */
+static inline size_t idindex_seg(const struct idindex *x, size_t lo, size_t hi, uint64_t id)
+{
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x->seg[mid].base <= id)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static inline node_t idindex_find(const struct idindex *x, uint64_t id)
 {
 	if (id < x->base || id > x->max)
 		return HW_NONE;
 	if (x->blk != NULL) {
-		size_t lo = 0, hi = x->nseg; /* the last segment from at or below id */
-		while (hi - lo > 1) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (x->seg[mid].base <= id)
-				lo = mid;
-			else
-				hi = mid;
-		}
+		size_t lo = idindex_seg(x, 0, x->nseg, id);
 		uint64_t off = id - x->seg[lo].base, k = off >> x->slot;
 		if ((off & (((uint64_t)1 << x->slot) - 1)) != 0 || k >= x->seg[lo].nslots)
 			return HW_NONE;
@@ -95,6 +108,54 @@ static inline node_t idindex_find(const struct idindex *x, uint64_t id)
 	uint64_t b = (id - x->base) >> x->shift;
 	node_t i = idindex_search(x->ids, x->start[b], x->start[b + 1], id);
 	return i < x->n && x->ids[i] == id ? i : HW_NONE;
+}
+
+/* A segment of the bitmap held by a caller that finds many ids, most in
+ * the segment of the one before (a reader's references): its first id,
+ * the bytes its slots span and its first block. span 0: none held. */
+struct idcur {
+	uint64_t base, span;
+	const struct idblk *blk;
+};
+
+/* The segment of id (in the bitmap, x->blk), held in *c: 0, or -1 if
+ * id is in none (*c as it was). */
+static inline int idindex_cur_seek(const struct idindex *x, uint64_t id, struct idcur *c)
+{
+	if (id < x->base || id > x->max)
+		return -1;
+	/* between the bucket's segment and the next bucket's: most often
+	 * one or two, but a wide range (a far object) puts many in one */
+	uint64_t d = (id - x->base) >> x->dshift;
+	size_t lo = idindex_seg(x, x->dir[d], d + 1 < x->ndir ? (size_t)x->dir[d + 1] + 1 : x->nseg, id);
+	const struct idseg *g = &x->seg[lo];
+	/* its slots' bytes: past 2^64 only for slots no id reaches */
+	uint64_t span = g->nslots > (UINT64_MAX >> x->slot) ? UINT64_MAX : g->nslots << x->slot;
+	if (id - g->base >= span)
+		return -1;
+	*c = (struct idcur){ g->base, span, x->blk + g->blk0 };
+	return 0;
+}
+
+/* idindex_find over the bitmap for a caller made for AVX2 too (util.h's
+ * HW_WIDE): the segment held in *c (zeroed at first) tried first, the
+ * bits counted by idindex_bits_wide. */
+static inline node_t idindex_find_cur(const struct idindex *x, uint64_t id, struct idcur *c)
+{
+	uint64_t off = id - c->base;
+
+	if (off >= c->span) {
+		if (idindex_cur_seek(x, id, c) != 0)
+			return HW_NONE;
+		off = id - c->base;
+	}
+	if ((off & (((uint64_t)1 << x->slot) - 1)) != 0)
+		return HW_NONE;
+	uint64_t k = off >> x->slot, bit = (uint64_t)1 << (k & 63);
+	const struct idblk *bk = c->blk + (k >> 6);
+	if (!(bk->bits & bit))
+		return HW_NONE;
+	return (node_t)(bk->rank + idindex_bits_wide(bk->bits & (bit - 1)));
 }
 
 /* ---- a heap's ids kept compact (heap.h: id_low, id_start) ----
