@@ -35,7 +35,11 @@ struct parsed {
 	int rc;
 };
 
-static void parse_bytes(struct parsed *p, const char *name, const void *data, size_t n)
+/* The snapshot data[0..n) parsed from a copy of it in memory; with
+ * fd >= 0 (a file of the same bytes), its numbers read from fd through
+ * a window of `win` bytes (0: the parser's own). */
+static void parse_through(struct parsed *p, const char *name, const void *data, size_t n, int fd,
+			  size_t win)
 {
 	memset(p, 0, sizeof *p);
 	p->map = xmalloc(n ? n : 1);
@@ -43,7 +47,14 @@ static void parse_bytes(struct parsed *p, const char *name, const void *data, si
 	p->size = n;
 	p->w.quiet = 1;
 	sbuf_init(&p->err);
-	p->rc = v8_parse(name, p->map, n, 0, -1, &p->s, NULL, &p->w, &p->err);
+	v8_parse_window(win);
+	p->rc = v8_parse(name, p->map, n, 0, fd, &p->s, NULL, &p->w, &p->err);
+	v8_parse_window(0);
+}
+
+static void parse_bytes(struct parsed *p, const char *name, const void *data, size_t n)
+{
+	parse_through(p, name, data, n, -1, 0);
 }
 
 static void parsed_free(struct parsed *p)
@@ -923,19 +934,12 @@ static void ck_window_same(const char *what, const char *data, size_t n, size_t 
 	int fd = mkstemp(path);
 
 	ck_assert_int_ge(fd, 0);
+	unlink(path); /* read through fd only: gone whatever fails below */
 	ck_assert_int_eq(write(fd, data, n), (ssize_t)n);
 	parse_bytes(&want, "w.heapsnapshot", data, n);
 	for (size_t i = 0; i < nwin && i < sizeof windows / sizeof windows[0]; i++) {
 		struct parsed got;
-		memset(&got, 0, sizeof got);
-		got.map = xmalloc(n ? n : 1);
-		memcpy(got.map, data, n);
-		got.size = n;
-		got.w.quiet = 1;
-		sbuf_init(&got.err);
-		v8_parse_window(windows[i]);
-		got.rc = v8_parse("w.heapsnapshot", got.map, n, 0, fd, &got.s, NULL, &got.w, &got.err);
-		v8_parse_window(0);
+		parse_through(&got, "w.heapsnapshot", data, n, fd, windows[i]);
 		const struct v8_snap *a = &want.s, *b = &got.s;
 		ck_assert_msg(got.rc == want.rc && strcmp(got.err.buf, want.err.buf) == 0 && got.w.n == want.w.n,
 			      "%s, window %zu: rc %d/%d, %zu/%zu warnings, \"%s\"/\"%s\"", what, windows[i], got.rc,
@@ -970,7 +974,6 @@ static void ck_window_same(const char *what, const char *data, size_t n, size_t 
 	}
 	parsed_free(&want);
 	close(fd);
-	unlink(path);
 }
 
 /* The bytes of the array at `at` with the i-th of k places in it (past
@@ -1133,24 +1136,16 @@ START_TEST(test_fast_bounds)
 	mkdir(TEST_BUILDDIR "/tmp", 0755);
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
+	unlink(path); /* read through fd only: gone whatever fails below */
 	ck_assert_int_eq(write(fd, t.buf, t.len), (ssize_t)t.len);
 	for (size_t win = 40; win <= 200; win++) {
 		char how[32];
-		memset(&p, 0, sizeof p);
-		p.map = xmalloc(t.len);
-		memcpy(p.map, t.buf, t.len);
-		p.size = t.len;
-		p.w.quiet = 1;
-		sbuf_init(&p.err);
-		v8_parse_window(win);
-		p.rc = v8_parse("bounds.heapsnapshot", p.map, t.len, 0, fd, &p.s, NULL, &p.w, &p.err);
-		v8_parse_window(0);
+		parse_through(&p, "bounds.heapsnapshot", t.buf, t.len, fd, win);
 		snprintf(how, sizeof how, "window %zu", win);
 		ck_bounds(&p, vals, nv, nrec, how);
 		parsed_free(&p);
 	}
 	close(fd);
-	unlink(path);
 	sbuf_free(&t);
 }
 END_TEST
@@ -1348,15 +1343,7 @@ START_TEST(test_fast_batches)
 	static const size_t wins[] = { 40, 41, 57, 64, 99, 100, 128, 173, 200, 256, 1000, 4096, 8192, 0 };
 	for (size_t i = 0; i < sizeof wins / sizeof wins[0]; i++) {
 		char how[32];
-		memset(&p, 0, sizeof p);
-		p.map = xmalloc(t.len);
-		memcpy(p.map, t.buf, t.len);
-		p.size = t.len;
-		p.w.quiet = 1;
-		sbuf_init(&p.err);
-		v8_parse_window(wins[i]);
-		p.rc = v8_parse("batches.heapsnapshot", p.map, t.len, 0, fd, &p.s, NULL, &p.w, &p.err);
-		v8_parse_window(0);
+		parse_through(&p, "batches.heapsnapshot", t.buf, t.len, fd, wins[i]);
 		snprintf(how, sizeof how, "seed %d, window %zu", _i, wins[i]);
 		ck_fast(&p, &w, how);
 		parsed_free(&p);
