@@ -109,6 +109,7 @@ static node_t *doms(const struct g *g, node_t **order, node_t *norder)
 		free(idom2);
 		free(o2);
 	}
+	ck_assert_msg(domtree_is_tree(idom, g->n, 0), "a computed idom is no tree");
 	return idom;
 }
 
@@ -392,6 +393,37 @@ START_TEST(test_random_against_definition)
 }
 END_TEST
 
+START_TEST(test_is_tree_forged)
+{
+	/* what a forged index cache may hold, beside what the pass makes */
+	static const node_t good[] = { 0, 0, 1, 1, N, 3 };
+	static const node_t cycle[] = { 0, 2, 3, 1, N, 0 };     /* 1 -> 2 -> 3 -> 1 */
+	static const node_t self[] = { 0, 0, 2, 1, N, 3 };      /* 2 its own */
+	static const node_t far[] = { 0, 0, 1, 6, N, 3 };       /* past the nodes */
+	static const node_t unreached[] = { 0, 0, 1, 4, N, 3 }; /* under 4, unreached */
+	static const node_t rootless[] = { 1, 0, 1, 1, N, 3 };  /* the root's is not the root */
+	static const node_t late[] = { 0, 0, 1, 1, 5, 4 };      /* 4 -> 5 -> 4, met last */
+
+	ck_assert_int_eq(domtree_is_tree(good, 6, 0), 1);
+	ck_assert_int_eq(domtree_is_tree(cycle, 6, 0), 0);
+	ck_assert_int_eq(domtree_is_tree(self, 6, 0), 0);
+	ck_assert_int_eq(domtree_is_tree(far, 6, 0), 0);
+	ck_assert_int_eq(domtree_is_tree(unreached, 6, 0), 0);
+	ck_assert_int_eq(domtree_is_tree(rootless, 6, 0), 0);
+	ck_assert_int_eq(domtree_is_tree(late, 6, 0), 0);
+	ck_assert_int_eq(domtree_is_tree(good, 6, 6), 0);
+	/* a million-long chain, known to reach the root only at its end */
+	node_t n = 1000000, *chain = xmalloc(n * sizeof *chain);
+	chain[0] = 0;
+	for (node_t v = 1; v < n; v++)
+		chain[v] = v == n - 1 ? 0 : v + 1;
+	ck_assert_int_eq(domtree_is_tree(chain, n, 0), 1);
+	chain[n - 1] = 1;
+	ck_assert_int_eq(domtree_is_tree(chain, n, 0), 0);
+	free(chain);
+}
+END_TEST
+
 Suite *domtree_suite(void)
 {
 	Suite *s = suite_create("domtree");
@@ -399,6 +431,7 @@ Suite *domtree_suite(void)
 	TCase *big = tcase_create("big");
 
 	tcase_add_test(tc, test_diamond);
+	tcase_add_test(tc, test_is_tree_forged);
 	tcase_add_test(tc, test_lengauer_tarjan_paper);
 	tcase_add_test(tc, test_irreducible);
 	tcase_add_test(tc, test_self_loops_duplicates_unreachable);

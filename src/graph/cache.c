@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "graph/domtree.h"
 #include "graph/reader.h"
 #include "graph/resident.h"
 #include "graph/store.h"
@@ -893,11 +894,8 @@ static const char *validate_part(const struct heap *h, const struct scalars *s, 
 			if (h->rx_src[i] >= s->n || h->rx_dst[i] >= s->n)
 				return "bad incidental reference";
 		return NULL;
-	case HP_IDOM:
-		for (uint64_t v = 0; v < s->n; v++)
-			if (h->idom[v] != HW_NONE && h->idom[v] >= s->n)
-				return "bad dominator";
-		return NULL;
+	case HP_IDOM: /* a tree: the climbs up it end */
+		return domtree_is_tree(h->idom, (node_t)s->n, 0) ? NULL : "bad dominator";
 	case HP_IDS:
 		if (s->has_node_id) { /* ascending: they are searched */
 			if (h->node_id[0] != 0)

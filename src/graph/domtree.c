@@ -439,3 +439,36 @@ void domtree_compute(const struct dgraph *g, node_t **idomp, node_t **order, nod
 	else
 		free(d.vertex);
 }
+
+int domtree_is_tree(const node_t *idom, node_t n, node_t root)
+{
+	enum { UNSEEN, CLIMBING, TO_ROOT };
+	uint8_t *st;
+	int ok = 1;
+
+	if (root >= n || idom[root] != root)
+		return 0;
+	st = xcalloc(n, 1);
+	st[root] = TO_ROOT;
+	for (node_t v = 0; v < n && ok; v++) {
+		if (st[v] != UNSEEN || idom[v] == HW_NONE)
+			continue;
+		node_t x = v;
+		while (st[x] == UNSEEN) { /* up to a node known, or out */
+			if (idom[x] >= n || x == idom[x]) {
+				ok = 0;
+				break;
+			}
+			st[x] = CLIMBING;
+			x = idom[x];
+		}
+		if (!ok || st[x] == CLIMBING) { /* out of range, unreached, or round in a cycle */
+			ok = 0;
+			break;
+		}
+		for (node_t y = v; st[y] == CLIMBING; y = idom[y])
+			st[y] = TO_ROOT;
+	}
+	free(st);
+	return ok;
+}

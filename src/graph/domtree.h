@@ -53,4 +53,11 @@ struct dgraph {
 void domtree_compute(const struct dgraph *g, node_t **idom, node_t **order, node_t *norder,
 		     void (*progress)(void *, uint64_t, uint64_t), void *arg);
 
+/* Is idom (n entries) the shape domtree_compute makes: idom[root] ==
+ * root, and from every other node either HW_NONE (unreached) or a chain
+ * of dominators, each in range and reached, that ends at the root, with
+ * no cycle? 1 or 0; O(n) time and n bytes. For a forged index cache,
+ * whose cycle would have every climb up the tree run for ever. */
+int domtree_is_tree(const node_t *idom, node_t n, node_t root);
+
 #endif
