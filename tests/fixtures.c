@@ -38,12 +38,28 @@ static int fresh(const char *stamp, va_list ap)
 	return 1;
 }
 
+/* The command a stamp says made its fixture ("" for none, or a stamp
+ * written before stamps held it), in buf. */
+static void stamp_cmd(const char *stamp, char *buf, size_t n)
+{
+	FILE *f = fopen(stamp, "r");
+	size_t got = f != NULL ? fread(buf, 1, n - 1, f) : 0;
+
+	buf[got] = '\0';
+	if (f != NULL)
+		fclose(f);
+}
+
 /* Fixture `key`, made by the shell command cmd from the files after it
  * (NULL ends them): under an exclusive flock(2) of LOCKS/KEY.lock, unless
  * its stamp LOCKS/KEY.done is newer than them all, cmd runs and, on
- * success, the stamp is written; the test fails when cmd does. The stamp
- * goes first: a run killed halfway (a timeout) is made again. The lock
- * is closed on exec and dies with the process that holds it. */
+ * success, the stamp is written, holding cmd; the test fails when cmd
+ * does, and when the stamp holds another command: two suites that asked
+ * for one fixture made two ways would each get the one the first suite
+ * to run made (a dump of another workload: a test that passed or
+ * failed by the order the suites ran in). The stamp goes first: a run
+ * killed halfway (a timeout) is made again. The lock is closed on exec
+ * and dies with the process that holds it. */
 static void vfixture(const char *key, const char *cmd, va_list deps)
 {
 	char lock[512], stamp[512];
@@ -61,11 +77,18 @@ static void vfixture(const char *key, const char *cmd, va_list deps)
 	va_copy(ap, deps);
 	int ok = fresh(stamp, ap);
 	va_end(ap);
+	if (ok) {
+		char made[4096];
+		stamp_cmd(stamp, made, sizeof made);
+		ck_assert_msg(made[0] == '\0' || strcmp(made, cmd) == 0,
+			      "fixture %s: asked for as \"%s\", made before as \"%s\"", key, cmd, made);
+		ok = made[0] != '\0'; /* a stamp without its command: made again, to hold it */
+	}
 	if (!ok) {
 		unlink(stamp);
 		ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
 		FILE *f = fopen(stamp, "w");
-		ck_assert_msg(f != NULL && fclose(f) == 0, "cannot write %s", stamp);
+		ck_assert_msg(f != NULL && fputs(cmd, f) >= 0 && fclose(f) == 0, "cannot write %s", stamp);
 		fprintf(stderr, "fixture %s: made in %.1f s\n", key, now_seconds() - t1);
 	}
 	if (t1 - t0 >= 1) /* another suite was making it */
