@@ -53,14 +53,16 @@ static void stamp_cmd(const char *stamp, char *buf, size_t n)
 /* Fixture `key`, made by the shell command cmd from the files after it
  * (NULL ends them): under an exclusive flock(2) of LOCKS/KEY.lock, unless
  * its stamp LOCKS/KEY.done is newer than them all, cmd runs and, on
- * success, the stamp is written, holding cmd; the test fails when cmd
- * does, and when the stamp holds another command: two suites that asked
- * for one fixture made two ways would each get the one the first suite
- * to run made (a dump of another workload: a test that passed or
- * failed by the order the suites ran in). The stamp goes first: a run
+ * success, the stamp is written, holding `what` (the command that makes
+ * it here, whether or not through a shared directory: the same fixture
+ * either way); the test fails when cmd does, and when the stamp holds
+ * another: two suites that asked for one fixture made two ways would
+ * each get the one the first suite to run made (a dump of another
+ * workload: a test that passed or failed by the order the suites ran
+ * in). The stamp goes first: a run
  * killed halfway (a timeout) is made again. The lock is closed on exec
  * and dies with the process that holds it. */
-static void vfixture(const char *key, const char *cmd, va_list deps)
+static void vfixture(const char *key, const char *what, const char *cmd, va_list deps)
 {
 	char lock[512], stamp[512];
 	va_list ap;
@@ -80,15 +82,15 @@ static void vfixture(const char *key, const char *cmd, va_list deps)
 	if (ok) {
 		char made[4096];
 		stamp_cmd(stamp, made, sizeof made);
-		ck_assert_msg(made[0] == '\0' || strcmp(made, cmd) == 0,
-			      "fixture %s: asked for as \"%s\", made before as \"%s\"", key, cmd, made);
+		ck_assert_msg(made[0] == '\0' || strcmp(made, what) == 0,
+			      "fixture %s: asked for as \"%s\", made before as \"%s\"", key, what, made);
 		ok = made[0] != '\0'; /* a stamp without its command: made again, to hold it */
 	}
 	if (!ok) {
 		unlink(stamp);
 		ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
 		FILE *f = fopen(stamp, "w");
-		ck_assert_msg(f != NULL && fputs(cmd, f) >= 0 && fclose(f) == 0, "cannot write %s", stamp);
+		ck_assert_msg(f != NULL && fputs(what, f) >= 0 && fclose(f) == 0, "cannot write %s", stamp);
 		fprintf(stderr, "fixture %s: made in %.1f s\n", key, now_seconds() - t1);
 	}
 	if (t1 - t0 >= 1) /* another suite was making it */
@@ -101,7 +103,7 @@ static void fixture(const char *key, const char *cmd, ...)
 	va_list ap;
 
 	va_start(ap, cmd);
-	vfixture(key, cmd, ap);
+	vfixture(key, cmd, cmd, ap);
 	va_end(ap);
 }
 
@@ -124,7 +126,7 @@ static void fixture_shared(const char *key, const char *own, const char *version
 
 	if (shared == NULL || *shared == '\0') {
 		va_start(ap, copy);
-		vfixture(key, own, ap);
+		vfixture(key, own, own, ap);
 		va_end(ap);
 		return;
 	}
@@ -137,7 +139,7 @@ static void fixture_shared(const char *key, const char *own, const char *version
 	va_end(ap);
 	ck_assert_msg(n < sizeof cmd, "fixture %s: its command is too long", key);
 	va_start(ap, copy);
-	vfixture(key, cmd, ap);
+	vfixture(key, own, cmd, ap);
 	va_end(ap);
 }
 
