@@ -577,6 +577,137 @@ START_TEST(test_jdk_class_lb)
 }
 END_TEST
 
+/* Reference (v, t) against the border of in, from a source from holds
+ * (NULL: any): moved aside? The test's own reading of analysis.h. */
+static int moves(const bits_t *in, const bits_t *from, node_t v, node_t t)
+{
+	return v != 0 && bit_get(in, v) != bit_get(in, t) && (from == NULL || bit_get(from, v));
+}
+
+/* analysis_weaken_across on random heaps without a file (some nodes with
+ * no references, some with many, repeated targets, weak references
+ * there already), random borders and sources (none, a few, most, all,
+ * all outside the border with the bits past the nodes; and NULL): out[] afterwards holds exactly the references that do not
+ * move, in their order, with their starts; the weak ones are those
+ * before and the moved ones, sorted by source then target, the moved
+ * with the rule given; the count returned is the moved ones'. Against
+ * the test's own pass over every reference. */
+START_TEST(test_weaken_across_brute)
+{
+	uint64_t seed = 0x2545f4914f6cdd1dull;
+#define RND() (seed = seed * 6364136223846793005ull + 1442695040888963407ull, seed >> 33)
+	for (int round = 0; round < 400; round++) {
+		struct heap w;
+		memset(&w, 0, sizeof w);
+		w.n = 1 + (node_t)(RND() % (round < 200 ? 40 : 3000));
+		w.out_start = xmalloc(((size_t)w.n + 1) * sizeof *w.out_start);
+		size_t cap = (size_t)w.n * 8 + 1, ne = 0;
+		w.out = xmalloc(cap * sizeof *w.out);
+		for (node_t v = 0; v < w.n; v++) {
+			w.out_start[v] = (edge_t)ne;
+			unsigned k = v == 0 ? 0 : (unsigned)(RND() % 4 == 0 ? RND() % 9 : RND() % 2);
+			node_t t = 0;
+			for (unsigned i = 0; i < k && ne < cap; i++) { /* ascending, some twice */
+				t += (node_t)(RND() % 3 == 0 ? 0 : RND() % (w.n / 4 + 2));
+				if (t >= w.n)
+					break;
+				w.out[ne++] = t;
+			}
+		}
+		w.out_start[w.n] = (edge_t)ne;
+		w.nedges = ne;
+		w.nweak = w.n > 1 ? RND() % 4 : 0;
+		w.weak_src = xmalloc((w.nweak + 1) * sizeof *w.weak_src);
+		w.weak_dst = xmalloc((w.nweak + 1) * sizeof *w.weak_dst);
+		for (uint64_t i = 0; i < w.nweak; i++) {
+			w.weak_src[i] = (node_t)(1 + (i * w.n) / 4 % (w.n > 1 ? w.n - 1 : 1));
+			w.weak_dst[i] = (node_t)(RND() % w.n);
+		}
+		for (uint64_t i = 1; i < w.nweak; i++) /* sorted by source, then target */
+			for (uint64_t j = i; j > 0 && (w.weak_src[j - 1] > w.weak_src[j] ||
+				(w.weak_src[j - 1] == w.weak_src[j] && w.weak_dst[j - 1] > w.weak_dst[j])); j--) {
+				node_t a = w.weak_src[j], b = w.weak_dst[j];
+				w.weak_src[j] = w.weak_src[j - 1];
+				w.weak_dst[j] = w.weak_dst[j - 1];
+				w.weak_src[j - 1] = a;
+				w.weak_dst[j - 1] = b;
+			}
+		size_t words = bits_words(w.n);
+		bits_t *in = xcalloc(words, sizeof *in), *from = xcalloc(words, sizeof *from);
+		unsigned in_pct = (unsigned)(RND() % 101), shape = round % 6;
+		for (node_t v = 0; v < w.n; v++) {
+			if (RND() % 100 < in_pct)
+				bit_set(in, v);
+			if (shape == 1 ? RND() % 50 == 0 : shape == 2 ? RND() % 5 != 0 : shape == 3)
+				bit_set(from, v);
+		}
+		if (shape == 5) /* outside in, as garbage is: bits past the nodes too */
+			for (size_t i = 0; i < words; i++)
+				from[i] = ~in[i];
+		const bits_t *fp = shape == 4 ? NULL : from;
+		/* what should come out */
+		node_t *want = xmalloc(cap * sizeof *want), *ws = xmalloc((w.nweak + cap + 1) * sizeof *ws),
+		       *wd = xmalloc((w.nweak + cap + 1) * sizeof *wd);
+		uint16_t *wr = xmalloc((w.nweak + cap + 1) * sizeof *wr);
+		edge_t *wstart = xmalloc(((size_t)w.n + 1) * sizeof *wstart);
+		size_t nw = 0, nk = 0, nmv = 0;
+		for (uint64_t i = 0; i < w.nweak; i++, nw++) {
+			ws[nw] = w.weak_src[i];
+			wd[nw] = w.weak_dst[i];
+			wr[nw] = WEAK_BUILTIN;
+		}
+		for (node_t v = 0; v < w.n; v++) {
+			wstart[v] = (edge_t)nk;
+			for (edge_t j = w.out_start[v]; j < w.out_start[v + 1]; j++)
+				if (moves(in, fp, v, w.out[j])) {
+					ws[nw] = v;
+					wd[nw] = w.out[j];
+					wr[nw++] = 7;
+					nmv++;
+				} else {
+					want[nk++] = w.out[j];
+				}
+		}
+		wstart[w.n] = (edge_t)nk;
+		for (size_t i = 1; i < nw; i++) /* stable: the weak ones before equal moved ones */
+			for (size_t j = i; j > 0 && (ws[j - 1] > ws[j] || (ws[j - 1] == ws[j] && wd[j - 1] > wd[j])); j--) {
+				node_t a = ws[j], b = wd[j];
+				uint16_t r = wr[j];
+				ws[j] = ws[j - 1];
+				wd[j] = wd[j - 1];
+				wr[j] = wr[j - 1];
+				ws[j - 1] = a;
+				wd[j - 1] = b;
+				wr[j - 1] = r;
+			}
+		uint64_t got = analysis_weaken_across(&w, in, fp, 7);
+		ck_assert_msg(got == nmv, "round %d: %llu moved, want %zu", round, (unsigned long long)got, nmv);
+		ck_assert_uint_eq(w.nedges, nk);
+		ck_assert_msg(memcmp(w.out_start, wstart, ((size_t)w.n + 1) * sizeof *wstart) == 0, "round %d: starts",
+			      round);
+		ck_assert_msg(nk == 0 || memcmp(w.out, want, nk * sizeof *want) == 0, "round %d: out[]", round);
+		ck_assert_uint_eq(w.nweak, nw);
+		for (size_t i = 0; i < nw; i++)
+			ck_assert_msg(w.weak_src[i] == ws[i] && w.weak_dst[i] == wd[i] &&
+					      (w.weak_rule != NULL ? w.weak_rule[i] : WEAK_BUILTIN) == wr[i],
+				      "round %d: weak %zu", round, i);
+		free(want);
+		free(ws);
+		free(wd);
+		free(wr);
+		free(wstart);
+		free(in);
+		free(from);
+		free(w.out_start);
+		free(w.out);
+		free(w.weak_src);
+		free(w.weak_dst);
+		free(w.weak_rule);
+	}
+#undef RND
+}
+END_TEST
+
 Suite *graph_suite(void)
 {
 	Suite *s = suite_create("graph");
@@ -590,6 +721,10 @@ Suite *graph_suite(void)
 	tcase_add_test(tc, test_dominators_and_retained);
 	tcase_add_test(tc, test_retained_set);
 	tcase_add_test(tc, test_class_lower_bound);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("weaken");
+	tcase_add_test(tc, test_weaken_across_brute);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("jdk");

@@ -76,14 +76,35 @@ static void add_pseudo(struct heap *h, struct rootlist *rl, node_t v, unsigned k
 	(void)h;
 }
 
+/* The shallow bytes of the objects in after but not in before: word by
+ * word, most of them the same in both. */
 static uint64_t bytes_of_new(const struct heap *h, const bits_t *before, const bits_t *after)
 {
 	uint64_t b = 0;
 
-	for (node_t v = 1; v < h->n; v++)
-		if (bit_get(after, v) && !bit_get(before, v))
-			b += h->node_shallow[v];
+	for (size_t w = 0; w < bits_words(h->n); w++)
+		for (bits_t d = after[w] & ~before[w]; d != 0; d &= d - 1) {
+			node_t v = (node_t)(w * 64 + (unsigned)__builtin_ctzll(d));
+			if (v >= 1 && v < h->n)
+				b += h->node_shallow[v];
+		}
 	return b;
+}
+
+/* Is every object 1..n-1 in set? */
+static int all_set(const struct heap *h, const bits_t *set)
+{
+	for (node_t v = 1; v < h->n; v++) {
+		if ((v & 63) == 0 && h->n - v >= 64) { /* a whole word at once */
+			if (set[v >> 6] != ~(bits_t)0)
+				return 0;
+			v += 63;
+			continue;
+		}
+		if (!bit_get(set, v))
+			return 0;
+	}
+	return 1;
 }
 
 static int cmp_node(const void *a, const void *b)
@@ -188,10 +209,76 @@ static void weaken(struct heap *h, const node_t *src, const node_t *dst, uint64_
 	h->nweak = nw;
 }
 
+/* Does (v, t) cross the border of in? */
+static inline int crosses(const bits_t *in, node_t v, node_t t)
+{
+	return bit_get(in, v) != bit_get(in, t);
+}
+
+/* analysis_weaken_across's references of the sources in `from` (a few:
+ * garbage, a focus's outside), found through from's bits, then taken
+ * out of out[] by moving what lies between them: no pass over every
+ * reference when from holds few sources or none has one to move. */
+static uint64_t weaken_from(struct heap *h, const bits_t *in, const bits_t *from, uint16_t rule)
+{
+	node_t *src = NULL, *dst = NULL;
+	uint64_t nmv = 0, cap = 0;
+
+	for (size_t w = 0; w < bits_words(h->n); w++)
+		for (bits_t b = from[w]; b != 0; b &= b - 1) {
+			node_t v = (node_t)(w * 64 + (unsigned)__builtin_ctzll(b));
+			if (v == 0 || v >= h->n)
+				continue;
+			for (edge_t j = h->out_start[v]; j < h->out_start[v + 1]; j++) {
+				if (!crosses(in, v, h->out[j]))
+					continue;
+				if (nmv == cap) {
+					cap = cap ? 2 * cap : 256;
+					src = xreallocarray(src, cap, sizeof *src);
+					dst = xreallocarray(dst, cap, sizeof *dst);
+				}
+				src[nmv] = v;
+				dst[nmv++] = h->out[j];
+			}
+		}
+	if (nmv == 0)
+		return 0;
+	heap_refs_changing(h); /* out[] and its starts still as they were */
+	/* from the first source on: the references between two sources
+	 * moved down whole, each source's filtered, every start lowered */
+	edge_t removed = 0, run = h->out_start[src[0]], total = h->out_start[h->n];
+	uint64_t k = 0;
+	for (node_t v = src[0]; v < h->n; v++) {
+		edge_t b = h->out_start[v], e = h->out_start[v + 1]; /* as they were */
+		h->out_start[v] = b - removed;
+		if (k == nmv || src[k] != v)
+			continue;
+		memmove(h->out + run - removed, h->out + run, (size_t)(b - run) * sizeof *h->out);
+		edge_t o = b - removed;
+		for (edge_t j = b; j < e; j++)
+			if (!crosses(in, v, h->out[j]))
+				h->out[o++] = h->out[j];
+		removed += (e - b) - (o - (b - removed));
+		while (k < nmv && src[k] == v)
+			k++;
+		run = e;
+	}
+	memmove(h->out + run - removed, h->out + run, (size_t)(total - run) * sizeof *h->out);
+	h->out_start[h->n] = total - removed;
+	h->nedges = total - removed;
+	weaken(h, src, dst, nmv, rule);
+	free(src);
+	free(dst);
+	return nmv;
+}
+
 uint64_t analysis_weaken_across(struct heap *h, const bits_t *in, const bits_t *from, uint16_t rule)
 {
 	node_t *src = NULL, *dst = NULL;
 	uint64_t nmv = 0, cap = 0, o = 0;
+
+	if (from != NULL)
+		return weaken_from(h, in, from, rule);
 
 	/* out[] without them; they come out by source, then target */
 	for (node_t v = 0; v < h->n; v++) {
@@ -199,7 +286,7 @@ uint64_t analysis_weaken_across(struct heap *h, const bits_t *in, const bits_t *
 		h->out_start[v] = (edge_t)o;
 		for (; j < e; j++) {
 			node_t t = h->out[j];
-			if (v == 0 || bit_get(in, v) == bit_get(in, t) || (from != NULL && !bit_get(from, v))) {
+			if (v == 0 || !crosses(in, v, t)) {
 				h->out[o++] = t;
 				continue;
 			}
@@ -265,15 +352,19 @@ void analysis_cut_garbage(struct heap *h, struct progress *p)
 	if (h->keep_unreachable || h->aroot != 0) /* an analysis root: its border is the focus's */
 		return;
 	heap_load(h, HP_OUT | HP_WEAK, p);
-	bits_t *live = analysis_live_set(h), *dead = xmalloc(bits_words(h->n) * sizeof *dead);
+	bits_t *live = analysis_live_set(h);
 
 	/* garbage's references into the live heap: those across the live
-	 * set's border whose source is outside it */
-	for (size_t w = 0; w < bits_words(h->n); w++)
-		dead[w] = ~live[w];
-	h->garbage_refs = analysis_weaken_across(h, live, dead, WEAK_GARBAGE);
+	 * set's border whose source is outside it (none without garbage, as
+	 * most dumps are: a GC ran before them; then no pass over them all) */
+	if (!all_set(h, live)) {
+		bits_t *dead = xmalloc(bits_words(h->n) * sizeof *dead);
+		for (size_t w = 0; w < bits_words(h->n); w++)
+			dead[w] = ~live[w];
+		h->garbage_refs = analysis_weaken_across(h, live, dead, WEAK_GARBAGE);
+		free(dead);
+	}
 	free(live);
-	free(dead);
 	if (h->garbage_refs > 0)
 		cache_changed(h, HP_OUT | HP_WEAK);
 }
