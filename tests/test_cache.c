@@ -472,9 +472,9 @@ END_TEST
 /* A store's table read back from a file (a cache a user could have
  * written): a section whose raw size could not come out of its
  * compressed bytes (each chunk holds STORE_CHUNK bytes at most behind a
- * 4-byte length) is refused when the table is read, before a reader
- * makes an array with an entry per chunk the size claims; the true
- * table, and one at the bound, are taken. */
+ * 4-byte length, and LZ4 makes no byte of more than 255) is refused
+ * when the table is read, before a reader makes an array of the size it
+ * claims; the true table, and one at the bound, are taken. */
 START_TEST(test_store_table_bounds)
 {
 	FILE *f = tmpfile();
@@ -502,16 +502,33 @@ START_TEST(test_store_table_bounds)
 	ck_assert_uint_eq(got, len);
 	ck_assert_int_eq(store_reader_end(&r), 0);
 	store_free(&rd);
-	/* at the bound: as many chunks as 4-byte lengths fit in comp */
+	/* at the bound: LZ4's most, 256 bytes a byte of comp (what it makes
+	 * of a chunk of zeros, 254 to one, is within it) */
 	struct store_sect forged = sc;
-	forged.raw = forged.comp / 4 * STORE_CHUNK;
+	forged.raw = forged.comp * STORE_LZ4_MAX + STORE_LZ4_MAX - 1;
 	ck_assert_int_eq(store_init_read(&rd, fileno(f), 64, st.end, &forged, 1), 0);
 	store_free(&rd);
-	/* one chunk more than comp can hold, and a size of 2^60 bytes */
+	/* past it (the size a forged cache had allocated, 256 GB from a file
+	 * of 1.4 MB, before a read proved it false), one chunk more than
+	 * comp's lengths can hold, and a size of 2^60 bytes */
+	forged.raw = (forged.comp + 1) * STORE_LZ4_MAX;
+	ck_assert_int_eq(store_init_read(&rd, fileno(f), 64, st.end, &forged, 1), -1);
 	forged.raw = (forged.comp / 4 + 1) * STORE_CHUNK;
 	ck_assert_int_eq(store_init_read(&rd, fileno(f), 64, st.end, &forged, 1), -1);
 	forged.raw = (uint64_t)1 << 60;
 	ck_assert_int_eq(store_init_read(&rd, fileno(f), 64, st.end, &forged, 1), -1);
+	/* the most a chunk of zeros gives, read back */
+	char *zeros = xcalloc(STORE_CHUNK, 1);
+	ck_assert_int_eq(store_put(&st, 8, zeros, 1, STORE_CHUNK), 0);
+	struct store_sect zs = *store_find(&st, 8);
+	ck_assert_msg(zs.raw / STORE_LZ4_MAX <= zs.comp, "%llu raw bytes from %llu", (unsigned long long)zs.raw,
+		      (unsigned long long)zs.comp);
+	ck_assert_int_eq(store_init_read(&rd, fileno(f), 64, st.end, &zs, 1), 0);
+	char *back = store_get(&rd, 8, 1, STORE_CHUNK);
+	ck_assert(back != NULL && memcmp(back, zeros, STORE_CHUNK) == 0);
+	free(back);
+	free(zeros);
+	store_free(&rd);
 	store_free(&st);
 	free(p);
 	fclose(f);

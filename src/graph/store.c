@@ -114,6 +114,7 @@ int store_init_read(struct store *s, int fd, uint64_t start, uint64_t size, cons
 	for (size_t i = 0; i < n; i++)
 		if (tab[i].off < start || tab[i].comp > size || tab[i].off > size - tab[i].comp ||
 		    tab[i].raw > (UINT64_MAX >> 2) || tab[i].raw / STORE_CHUNK > tab[i].comp / 4 ||
+		    tab[i].raw / STORE_LZ4_MAX > tab[i].comp ||
 		    tab[i].filter > STORE_DELTA ||
 		    (tab[i].filter == STORE_DELTA && tab[i].elem != 4 && tab[i].elem != 8))
 			return -1;
@@ -563,9 +564,13 @@ void *store_get(const struct store *s, uint32_t id, uint32_t elem, uint64_t coun
 {
 	const struct store_sect *sc = find_fitting(s, id, elem, count);
 
-	if (sc == NULL)
+	if (sc == NULL || sc->raw >= SIZE_MAX)
 		return NULL;
-	void *p = xmalloc((size_t)sc->raw + 1);
+	/* not xmalloc's: a size no memory holds is the file's damage (a
+	 * read that fails), not the end of the program */
+	void *p = malloc((size_t)sc->raw + 1);
+	if (p == NULL)
+		return NULL;
 	if (store_load(s, id, elem, count, p) < 0) {
 		free(p);
 		return NULL;

@@ -30,6 +30,11 @@
  * reads several sections back at once held 20 MB more than at 1 MiB.
  * LZ4's window is 64 KiB: it compresses 1 MiB as well. */
 #define STORE_CHUNK ((size_t)1 << 20)
+/* LZ4 makes no byte of fewer than 255 (a match's length goes on in
+ * bytes of 255 each): a section's raw bytes are at most this many times
+ * its compressed ones, which a table read back is held to (a forged
+ * one's size would be allocated before its bytes prove it false) */
+#define STORE_LZ4_MAX 256
 
 struct store_sect {
 	uint32_t id, elem;   /* elem: the array's element size */
@@ -76,7 +81,7 @@ uint64_t store_hash_end(struct store_hasher *x);
  * (writing), or with the n sections of the table tab (reading: checked
  * to lie within the file's size, and each raw size to be one its
  * compressed bytes could hold, a chunk at most behind each 4-byte
- * length, else -1). */
+ * length and STORE_LZ4_MAX times them at most, else -1). */
 void store_init(struct store *s, int fd, uint64_t start);
 int store_init_read(struct store *s, int fd, uint64_t start, uint64_t size, const struct store_sect *tab,
 		    size_t n);
