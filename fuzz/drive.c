@@ -250,6 +250,12 @@ int fuzz_cache(const uint8_t *data, size_t len)
 	return 0;
 }
 
+size_t fuzz_cache_mutate(uint8_t *data, size_t len, size_t max, unsigned which,
+			 size_t (*mutate)(uint8_t *p, size_t n, size_t max))
+{
+	return cache_mutate_section(data, len, max, which, mutate);
+}
+
 /* The rich dump, opened once without the cache. */
 static void init_rich(void)
 {

@@ -86,6 +86,10 @@ int fuzz_clrmark(const uint8_t *data, size_t len);
  * says; then the heap is loaded and every view run. */
 #define FUZZ_CACHE_DUMPS 5
 int fuzz_cache(const uint8_t *data, size_t len);
+/* The cache fuzzer's mutation of a section's values (the engine's
+ * cache_mutate_section): the input's new length, 0 if none was made. */
+size_t fuzz_cache_mutate(uint8_t *data, size_t len, size_t max, unsigned which,
+			 size_t (*mutate)(uint8_t *p, size_t n, size_t max));
 /* The real cache of dump k, its pad word k, for the seed corpus
  * (caller frees). */
 uint8_t *fuzz_cache_seed(int k, size_t *len);

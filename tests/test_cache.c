@@ -117,6 +117,81 @@ START_TEST(test_round_trip)
 }
 END_TEST
 
+/* The cache fuzzer's mutator: each section given to mutate as its
+ * values. Mutated by nothing, the file (resealed) still opens from the
+ * cache, the same heap as a parse; each section in turn is reached,
+ * every value in it handed over (the mutator sees its whole first
+ * chunk). With its first value changed, what loads differs or the
+ * cache is refused, never the heap as it was with that part read. */
+static size_t seen_n;
+static size_t keep(uint8_t *p, size_t n, size_t max)
+{
+	(void)p;
+	ck_assert_uint_eq(n, max);
+	seen_n = n;
+	return n;
+}
+
+static size_t bump(uint8_t *p, size_t n, size_t max)
+{
+	(void)max;
+	p[0]++;
+	return n;
+}
+
+START_TEST(test_mutate_section)
+{
+	struct heap a, b;
+	size_t len, sections = 0;
+
+	open_heap(&a, 1);
+	open_heap(&b, 0); /* writes the cache */
+	heap_free(&b);
+	char *c = cache_path(dump);
+	uint8_t *orig = (uint8_t *)file_bytes(c, &len);
+	ck_assert(orig != NULL && len > 0);
+	size_t max = 4 * len + 4 * STORE_CHUNK;
+	uint8_t *buf = xmalloc(max);
+	for (unsigned which = 0; which < 64; which++) {
+		memcpy(buf, orig, len);
+		seen_n = 0;
+		size_t n = cache_mutate_section(buf, len, max, which, keep);
+		ck_assert_msg(n > len, "section %u: nothing done", which);
+		ck_assert_uint_gt(seen_n, 0);
+		ck_assert_int_eq(cache_reseal(buf, n, &a), 0);
+		FILE *f = fopen(c, "wb");
+		ck_assert(f != NULL && fwrite(buf, 1, n, f) == n && fclose(f) == 0);
+		open_heap(&b, 0);
+		ck_assert_msg(b.from_cache == 1, "section %u: the cache, unchanged in value, was refused", which);
+		same_heap(&a, &b);
+		heap_free(&b);
+		sections++;
+	}
+	/* a value changed: the names' first byte (a section that is read
+	 * at open), never the same names */
+	memcpy(buf, orig, len);
+	size_t changed = 0;
+	for (unsigned which = 0; which < 64 && changed == 0; which++) {
+		memcpy(buf, orig, len);
+		size_t n = cache_mutate_section(buf, len, max, which, bump);
+		ck_assert(n > len);
+		ck_assert_int_eq(cache_reseal(buf, n, &a), 0);
+		FILE *f = fopen(c, "wb");
+		ck_assert(f != NULL && fwrite(buf, 1, n, f) == n && fclose(f) == 0);
+		open_heap(&b, 0);
+		if (b.from_cache && (b.names_len != a.names_len || memcmp(b.names, a.names, a.names_len) != 0))
+			changed++;
+		heap_free(&b);
+	}
+	ck_assert_msg(changed == 1, "no section's change reached the names");
+	ck_assert_uint_gt(sections, 0);
+	free(buf);
+	free(orig);
+	free(c);
+	heap_free(&a);
+}
+END_TEST
+
 START_TEST(test_permissions_and_no_temp_left)
 {
 	struct stat st;
@@ -545,6 +620,7 @@ Suite *cache_suite(void)
 	tcase_set_timeout(tc, HANG_TIMEOUT);
 	tcase_add_checked_fixture(tc, make_dump, drop_dump);
 	tcase_add_test(tc, test_round_trip);
+	tcase_add_test(tc, test_mutate_section);
 	tcase_add_test(tc, test_permissions_and_no_temp_left);
 	tcase_add_test(tc, test_stale);
 	tcase_add_test(tc, test_truncated_corrupt_foreign);

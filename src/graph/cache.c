@@ -27,6 +27,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <lz4.h>
+
 #include "graph/domtree.h"
 #include "graph/reader.h"
 #include "graph/resident.h"
@@ -1377,4 +1379,50 @@ int cache_reseal(uint8_t *buf, size_t len, const struct heap *h)
 	memcpy(buf, &hd, sizeof hd);
 	memcpy(buf + TABLE_AT, st, sizeof st);
 	return 0;
+}
+
+size_t cache_mutate_section(uint8_t *buf, size_t len, size_t max, unsigned which,
+			    size_t (*mutate)(uint8_t *p, size_t n, size_t max))
+{
+	struct store_sect st[NSECT];
+	size_t ok[NSECT], nok = 0;
+
+	if (len < SECTIONS_AT)
+		return 0;
+	memcpy(st, buf + TABLE_AT, sizeof st);
+	for (size_t i = 0; i < NSECT; i++) { /* a first chunk whole in buf, of a raw size a chunk holds */
+		uint32_t zl;
+		if (st[i].off > len || st[i].comp < 4 || st[i].comp > len - st[i].off || st[i].raw == 0)
+			continue;
+		memcpy(&zl, buf + st[i].off, 4);
+		if (zl <= st[i].comp - 4 && zl <= (uint32_t)LZ4_compressBound((int)STORE_CHUNK))
+			ok[nok++] = i;
+	}
+	if (nok == 0)
+		return 0;
+	struct store_sect *sc = &st[ok[which % nok]];
+	uint32_t zl;
+	memcpy(&zl, buf + sc->off, 4);
+	size_t want = sc->raw < STORE_CHUNK ? (size_t)sc->raw : STORE_CHUNK;
+	uint8_t *raw = xmalloc(want), *z = xmalloc(4 + (size_t)LZ4_compressBound((int)want));
+	int got = LZ4_decompress_safe((const char *)buf + sc->off + 4, (char *)raw, (int)zl, (int)want);
+	size_t out = 0;
+	if (got == (int)want) {
+		mutate(raw, want, want); /* what it shortens, the bytes after keep their value */
+		int n = LZ4_compress_default((const char *)raw, (char *)z + 4, (int)want, LZ4_compressBound((int)want));
+		uint64_t rest = sc->comp - 4 - zl; /* the other chunks, as they are */
+		if (n > 0 && len + 4 + (size_t)n + rest <= max) {
+			uint32_t n32 = (uint32_t)n;
+			memcpy(z, &n32, 4);
+			memmove(buf + len + 4 + (size_t)n, buf + sc->off + 4 + zl, (size_t)rest);
+			memcpy(buf + len, z, 4 + (size_t)n);
+			sc->off = len;
+			sc->comp = 4 + (uint64_t)n + rest;
+			memcpy(buf + TABLE_AT, st, sizeof st);
+			out = len + 4 + (size_t)n + (size_t)rest;
+		}
+	}
+	free(raw);
+	free(z);
+	return out;
 }

@@ -143,5 +143,14 @@ const struct store *heap_section(struct heap *h, unsigned part, uint32_t *id);
  * section's checksum, the table's and the header's recomputed. 0, or -1
  * if buf is too short to hold the header and the table. */
 int cache_reseal(uint8_t *buf, size_t len, const struct heap *h);
+/* For the cache fuzzer's mutator: section `which` (modulo those whose
+ * first chunk is whole in buf) of the cache file in buf[0..len) given
+ * to mutate as its values, not its compressed bytes: its first chunk
+ * inflated, mutate(bytes, n, n) called on them (what it returns of the
+ * n bytes; the rest kept), compressed again and put, with the section's
+ * other chunks as they were, past len (the table pointed there). The new
+ * length, or 0 when nothing was done (no such section, no room in max). */
+size_t cache_mutate_section(uint8_t *buf, size_t len, size_t max, unsigned which,
+			    size_t (*mutate)(uint8_t *p, size_t n, size_t max));
 
 #endif
