@@ -30,10 +30,11 @@
  * reads several sections back at once held 20 MB more than at 1 MiB.
  * LZ4's window is 64 KiB: it compresses 1 MiB as well. */
 #define STORE_CHUNK ((size_t)1 << 20)
-/* LZ4 makes no byte of fewer than 255 (a match's length goes on in
- * bytes of 255 each): a section's raw bytes are at most this many times
- * its compressed ones, which a table read back is held to (a forged
- * one's size would be allocated before its bytes prove it false) */
+/* LZ4 writes at least a byte for every 255 it is given (a match's
+ * length goes on in bytes of 255 each): a section's raw bytes are at
+ * most this many times its compressed ones, which a table read back is
+ * held to (a forged one's size would be allocated before its bytes
+ * prove it false) */
 #define STORE_LZ4_MAX 256
 
 struct store_sect {
