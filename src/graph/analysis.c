@@ -215,32 +215,44 @@ static inline int crosses(const bits_t *in, node_t v, node_t t)
 	return bit_get(in, v) != bit_get(in, t);
 }
 
-/* analysis_weaken_across's references of the sources in `from` (a few:
- * garbage, a focus's outside), found through from's bits, then taken
- * out of out[] by moving what lies between them: no pass over every
- * reference when from holds few sources or none has one to move. */
-static uint64_t weaken_from(struct heap *h, const bits_t *in, const bits_t *from, uint16_t rule)
+/* The references of source v that cross in's border, appended to the
+ * moved ones (by source, then as out[] has them). */
+static void moved_of(const struct heap *h, const bits_t *in, node_t v, node_t **src, node_t **dst, uint64_t *n,
+		     uint64_t *cap)
+{
+	for (edge_t j = h->out_start[v]; j < h->out_start[v + 1]; j++) {
+		if (!crosses(in, v, h->out[j]))
+			continue;
+		if (*n == *cap) {
+			*cap = *cap ? 2 * *cap : 256;
+			*src = xreallocarray(*src, *cap, sizeof **src);
+			*dst = xreallocarray(*dst, *cap, sizeof **dst);
+		}
+		(*src)[*n] = v;
+		(*dst)[(*n)++] = h->out[j];
+	}
+}
+
+/* The references to move are found through from's bits (the sources
+ * its callers name are few: garbage, a focus's outside), every node's
+ * only without from; then out[] is closed up by moving what lies
+ * between their sources: no pass over every reference when none
+ * moves or few do. */
+uint64_t analysis_weaken_across(struct heap *h, const bits_t *in, const bits_t *from, uint16_t rule)
 {
 	node_t *src = NULL, *dst = NULL;
 	uint64_t nmv = 0, cap = 0;
 
-	for (size_t w = 0; w < bits_words(h->n); w++)
-		for (bits_t b = from[w]; b != 0; b &= b - 1) {
-			node_t v = (node_t)(w * 64 + (unsigned)__builtin_ctzll(b));
-			if (v == 0 || v >= h->n)
-				continue;
-			for (edge_t j = h->out_start[v]; j < h->out_start[v + 1]; j++) {
-				if (!crosses(in, v, h->out[j]))
-					continue;
-				if (nmv == cap) {
-					cap = cap ? 2 * cap : 256;
-					src = xreallocarray(src, cap, sizeof *src);
-					dst = xreallocarray(dst, cap, sizeof *dst);
-				}
-				src[nmv] = v;
-				dst[nmv++] = h->out[j];
+	if (from == NULL)
+		for (node_t v = 1; v < h->n; v++)
+			moved_of(h, in, v, &src, &dst, &nmv, &cap);
+	else
+		for (size_t w = 0; w < bits_words(h->n); w++)
+			for (bits_t b = from[w]; b != 0; b &= b - 1) {
+				node_t v = (node_t)(w * 64 + (unsigned)__builtin_ctzll(b));
+				if (v != 0 && v < h->n)
+					moved_of(h, in, v, &src, &dst, &nmv, &cap);
 			}
-		}
 	if (nmv == 0)
 		return 0;
 	heap_refs_changing(h); /* out[] and its starts still as they were */
@@ -267,44 +279,6 @@ static uint64_t weaken_from(struct heap *h, const bits_t *in, const bits_t *from
 	h->out_start[h->n] = total - removed;
 	h->nedges = total - removed;
 	weaken(h, src, dst, nmv, rule);
-	free(src);
-	free(dst);
-	return nmv;
-}
-
-uint64_t analysis_weaken_across(struct heap *h, const bits_t *in, const bits_t *from, uint16_t rule)
-{
-	node_t *src = NULL, *dst = NULL;
-	uint64_t nmv = 0, cap = 0, o = 0;
-
-	if (from != NULL)
-		return weaken_from(h, in, from, rule);
-
-	/* out[] without them; they come out by source, then target */
-	for (node_t v = 0; v < h->n; v++) {
-		edge_t j = h->out_start[v], e = h->out_start[v + 1];
-		h->out_start[v] = (edge_t)o;
-		for (; j < e; j++) {
-			node_t t = h->out[j];
-			if (v == 0 || !crosses(in, v, t)) {
-				h->out[o++] = t;
-				continue;
-			}
-			if (nmv == 0) /* out[] and its starts still as they were: none skipped yet */
-				heap_refs_changing(h);
-			if (nmv == cap) {
-				cap = cap ? 2 * cap : 256;
-				src = xreallocarray(src, cap, sizeof *src);
-				dst = xreallocarray(dst, cap, sizeof *dst);
-			}
-			src[nmv] = v;
-			dst[nmv++] = t;
-		}
-	}
-	h->out_start[h->n] = (edge_t)o;
-	h->nedges = o;
-	if (nmv > 0)
-		weaken(h, src, dst, nmv, rule);
 	free(src);
 	free(dst);
 	return nmv;
