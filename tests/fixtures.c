@@ -59,9 +59,9 @@ static void stamp_cmd(const char *stamp, char *buf, size_t n)
  * another: two suites that asked for one fixture made two ways would
  * each get the one the first suite to run made (a dump of another
  * workload: a test that passed or failed by the order the suites ran
- * in). The stamp goes first: a run
- * killed halfway (a timeout) is made again. The lock is closed on exec
- * and dies with the process that holds it. */
+ * in). The stamp goes first: a run killed halfway (a timeout) is made
+ * again. The lock is closed on exec and dies with the process that
+ * holds it. */
 static void vfixture(const char *key, const char *what, const char *cmd, va_list deps)
 {
 	char lock[512], stamp[512];
