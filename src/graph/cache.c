@@ -888,9 +888,10 @@ static const char *validate_part(const struct heap *h, const struct scalars *s, 
 			if (e[j] >= s->n)
 				return "bad reference";
 		return NULL;
-	case HP_WEAK:
+	case HP_WEAK: /* between objects: node 0 is none, and has no class */
 		for (uint64_t i = 0; i < s->nweak; i++)
-			if (h->weak_src[i] >= s->n || h->weak_dst[i] >= s->n)
+			if (h->weak_src[i] == 0 || h->weak_src[i] >= s->n || h->weak_dst[i] == 0 ||
+			    h->weak_dst[i] >= s->n)
 				return "bad weak reference";
 		for (uint64_t i = 0; i < s->nrx; i++)
 			if (h->rx_src[i] >= s->n || h->rx_dst[i] >= s->n)
