@@ -1673,6 +1673,96 @@ START_TEST(test_node_labels_after_ignore)
 }
 END_TEST
 
+/* The edges are read after the nodes are made, each straight into its
+ * node's room (v8.c's make_edges): what each label keeps, from a cold
+ * open and from the cache. A's element indexes from 2^28 on, and an
+ * edge of a ninth type, do not fit the packed word and are kept beside
+ * it; B claims four billion edges and has one (its room is no more than
+ * the edges' bytes can hold); the edges are CR LF separated, and one
+ * number has a fraction, so that the quick scan past them gives way to
+ * the general one. */
+#define SIDE_META                                                                                       \
+	"\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\"],"            \
+	"\"node_types\":[[\"hidden\",\"object\"],\"string\",\"number\",\"number\",\"number\"],"          \
+	"\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],"                                     \
+	"\"edge_types\":[[\"context\",\"element\",\"property\",\"internal\",\"hidden\",\"shortcut\","    \
+	"\"weak\",\"seventh\",\"eighth\"],\"string_or_number\",\"node\"]}"
+
+struct label_list {
+	struct sbuf sb;
+};
+
+static void add_label(void *arg, const char *name, const struct hvalue *val)
+{
+	struct label_list *l = arg;
+
+	sbuf_printf(&l->sb, "%s>%llu;", name, (unsigned long long)val->v.id);
+}
+
+static void ck_side_labels(const char *path, int cached, int from_cache, const char *want_a, const char *want_b)
+{
+	struct heap h;
+	struct open_opts o = { .quiet = 1, .no_cache = !cached };
+	struct sbuf err;
+	struct label_list l;
+
+	sbuf_init(&err);
+	sbuf_init(&l.sb);
+	ck_assert_msg(heap_open(&h, path, &o, NULL, &err) == 0, "%s", err.buf);
+	ck_assert_int_eq(h.from_cache, from_cache);
+	heap_need(&h, HP_ALL, NULL);
+	ck_assert_uint_eq(h.n, 4);
+	heap_fields(&h, heap_find_id(&h, 3), add_label, &l);
+	ck_assert_str_eq(l.sb.buf, want_a);
+	sbuf_reset(&l.sb);
+	heap_fields(&h, heap_find_id(&h, 5), add_label, &l);
+	ck_assert_str_eq(l.sb.buf, want_b);
+	ck_assert_uint_eq(h.nedges, 6);
+	ck_assert_uint_eq(h.nweak, 1);
+	heap_free(&h);
+	sbuf_free(&l.sb);
+	sbuf_free(&err);
+}
+
+START_TEST(test_stream_side_labels)
+{
+	const char *path = TEST_BUILDDIR "/tmp/side.heapsnapshot";
+	char *cache = xasprintf("%s.hwi", path);
+	/* nodes: the root (to A), A (id 3), B (id 5), C (id 7) */
+	static const char text[] =
+		"{\"snapshot\":{" SIDE_META ",\"node_count\":4,\"edge_count\":8},\r\n"
+		"\"nodes\":[0,0,1,0,1,1,1,3,10,6,1,2,5,20,4000000000,1,3,7,30,0],\r\n"
+		"\"edges\":[1,0,5\r\n,1,300000000,10\r\n,2,4,15\r\n,8,5,15\r\n,1,4294967294,10\r\n,2,4,10"
+		"\r\n,6,5,15.0\r\n,2,4,15],\r\n"
+		"\"strings\":[\"\",\"A\",\"B\",\"C\",\"x\",\"y\"]}";
+	const char *want_a = "[300000000]>5;[4294967294]>5;x>5;x>7;y>7;weak y>7;";
+
+	mkdir(TEST_BUILDDIR "/tmp", 0755);
+	unlink(cache);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(text, 1, sizeof text - 1, f), sizeof text - 1);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_side_labels(path, 0, 0, want_a, "x>7;");
+	ck_side_labels(path, 1, 0, want_a, "x>7;"); /* makes the cache */
+	ck_side_labels(path, 1, 1, want_a, "x>7;");
+	/* the parser's columns say the same, and B's count is cut to what
+	 * the edges' bytes can hold */
+	struct parsed p;
+	parse_text(&p, text);
+	ck_assert_msg(p.rc == 0, "%s", p.err.buf);
+	ck_assert_uint_eq(p.s.nedges, 8);
+	ck_assert_uint_eq(p.s.ename[1], 300000000);
+	ck_assert_uint_eq(p.s.etype[3], 8);
+	ck_assert_uint_eq(p.s.nedges_of[2], 1);
+	ck_warned(&p, "edge counts add up to", "the last nodes' counts are cut");
+	parsed_free(&p);
+	unlink(cache);
+	unlink(path);
+	free(cache);
+}
+END_TEST
+
 Suite *v8_suite(void)
 {
 	Suite *s = suite_create("v8");
@@ -1687,6 +1777,7 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_nothing_usable);
 	tcase_add_test(tc, test_deep_nesting);
 	tcase_add_test(tc, test_hostile_counts);
+	tcase_add_test(tc, test_stream_side_labels);
 	tcase_add_test(tc, test_cons_strings_without_parts);
 	tcase_add_test(tc, test_node_reference_a);
 	tcase_add_test(tc, test_node_reference_b);

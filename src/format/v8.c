@@ -1,8 +1,10 @@
 /* v8.c — V8 heap snapshots (.heapsnapshot) into the heap model.
  *
- * v8_json.c reads the JSON into column arrays; this file hands them to
- * the builder (graph/builder.h: nodes by place, edges by node, counted
- * first), with DevTools' semantics (../shared/docs/formats/v8.md):
+ * v8_json.c reads the JSON: everything but the edges into column
+ * arrays, which this file hands to the builder (graph/builder.h: nodes
+ * by place); then the edges, a batch at a time, straight into the
+ * builder's room for each node (counted first from the nodes' edge
+ * counts), with DevTools' semantics (../shared/docs/formats/v8.md):
  *
  *   - the snapshot's root node is the engine's virtual root: its edges
  *     are the GC roots ("(GC roots)", the global object through a
@@ -51,15 +53,18 @@ struct v8_data {
 	uint8_t *node_type;  /* per node: index into node_types */
 	/* per strong edge (h->out): its name (a string or element index)
 	 * and type (an index into edge_types), read by edge_nt(): in one
-	 * word, the type in the low PACK_BITS bits, when all fit (out_type
-	 * NULL), else in two arrays */
+	 * word, the type in the low PACK_BITS bits; a name or type that
+	 * does not fit there (an element's index from PACK_SIDE on, a type
+	 * past the sixth) in side[], whose index the word holds instead
+	 * (the name, and the type above 32 bits) */
 	uint32_t *out_name;
-	uint8_t *out_type;
+	uint64_t *side;
+	uint32_t nside, cside;
 	uint32_t *weak_name; /* per weak edge (h->weak_*) */
 	uint8_t *weak_type;
 	uint32_t *node_trace; /* per node: its trace_node_id; NULL without allocation tracking */
 	uint32_t *id32;       /* per node: its id, when every id fits (else h->node_id) */
-	uint64_t nout, nwlab; /* the lengths of out_name (out_type), weak_name (weak_type) */
+	uint64_t nout, nwlab; /* the lengths of out_name, weak_name (weak_type) */
 	/* the references the names above are parallel to: h's arrays as
 	 * built, or their copy once the analyses change those (refs_change) */
 	struct hb_refs refs;
@@ -76,19 +81,20 @@ enum { V8R_GC, V8R_USER, V8R_EMBEDDER, V8R_COUNT };
 #define PACK_BITS 3                       /* V8 has 7 edge types */
 #define PACK_NONE ((1u << PACK_BITS) - 1) /* the packed type of none (UINT8_MAX) */
 #define PACK_NAMES (UINT32_MAX >> PACK_BITS) /* the packed name of none (HW_NONE) */
+#define PACK_SIDE (1u << 28) /* packed names from here (but PACK_NAMES): side[name - PACK_SIDE] */
 
 /* Strong edge e's name and type. */
 static inline uint32_t edge_nt(const struct v8_data *d, edge_t e, uint8_t *type)
 {
-	uint32_t w = d->out_name[e];
+	uint32_t w = d->out_name[e], f = w >> PACK_BITS;
 
-	if (d->out_type != NULL) {
-		*type = d->out_type[e];
-		return w;
+	if (f >= PACK_SIDE && f != PACK_NAMES) { /* in side[], if there (a cache may say anything) */
+		uint64_t x = f - PACK_SIDE < d->nside ? d->side[f - PACK_SIDE] : (uint64_t)UINT8_MAX << 32 | HW_NONE;
+		*type = (uint8_t)(x >> 32);
+		return (uint32_t)x;
 	}
 	*type = (w & PACK_NONE) == PACK_NONE ? UINT8_MAX : (uint8_t)(w & PACK_NONE);
-	w >>= PACK_BITS;
-	return w == PACK_NAMES ? HW_NONE : w;
+	return f == PACK_NAMES ? HW_NONE : f;
 }
 
 static int type_index(char **names, unsigned n, const char *want)
@@ -410,18 +416,16 @@ static uint8_t root_native(struct v8b *b, uint8_t type, node_t t)
 	return native;
 }
 
-#define RELEASE_EVERY (1u << 20) /* edges read between lettings go of their columns */
-
 enum edge_use { E_DROP, E_NONE, E_ROOT, E_WEAK, E_STRONG };
 
-/* What snapshot edge e of node o is to the heap: dropped (to no node or
- * to the root: dangling), none (a shortcut off the root, an edge of the
- * root's that is weak), a GC root (the root's), weak, or strong. */
-static inline enum edge_use edge_use(const struct v8b *b, uint32_t o, uint64_t e)
+/* What a snapshot edge of node o is to the heap, by its type and
+ * target: dropped (to no node or to the root: dangling), none (a
+ * shortcut off the root, an edge of the root's that is weak), a GC root
+ * (the root's), weak, or strong. */
+static inline enum edge_use edge_use(const struct v8b *b, uint32_t o, uint8_t type, uint32_t t)
 {
 	const struct v8_snap *s = b->s;
-	uint32_t t = s->eto[e], root = (uint32_t)s->root_index;
-	uint8_t type = s->etype[e];
+	uint32_t root = (uint32_t)s->root_index;
 
 	if (t >= s->nnodes || t == root)
 		return o == root ? E_NONE : E_DROP;
@@ -432,104 +436,123 @@ static inline enum edge_use edge_use(const struct v8b *b, uint32_t o, uint64_t e
 	return type == b->d->et_shortcut ? E_NONE : E_STRONG;
 }
 
-/* The heap's references of the snapshot's edges, through the builder:
- * out[] (with each edge's name and type, the builder's labels: packed,
- * or when a name is too large the edge's number, read back here) and
- * weak_*[], each node's in target order, equal targets in the file's;
- * the root's edges are the GC roots. Memory is the build's peak here,
- * so the snapshot's edges are read in their order, twice (counted, then
- * placed), and their columns let go behind the second reading; the
- * builder makes every array at its final size. */
-static void make_edges(struct v8b *b, const uint32_t *o2n)
+/* An edge's label for the builder: its name and type packed in a word,
+ * or the place of the two in d->side. */
+static uint32_t pack_label(struct v8_data *d, uint32_t name, uint8_t type, uint64_t *lost)
+{
+	if ((name < PACK_SIDE || name == HW_NONE) && (type < PACK_NONE || type == UINT8_MAX))
+		return (name == HW_NONE ? PACK_NAMES : name) << PACK_BITS | (type == UINT8_MAX ? PACK_NONE : type);
+	if (d->nside >= PACK_NAMES - PACK_SIDE) { /* 2^28 of them: the name is lost */
+		++*lost;
+		return PACK_NAMES << PACK_BITS | (type < PACK_NONE ? type : PACK_NONE);
+	}
+	if (d->nside == d->cside) {
+		d->cside = d->cside ? d->cside * 2 : 64;
+		d->side = xreallocarray(d->side, d->cside, sizeof *d->side);
+	}
+	d->side[d->nside] = (uint64_t)type << 32 | name;
+	return (PACK_SIDE + d->nside++) << PACK_BITS;
+}
+
+/* The edges as they are read (v8_parse_edges), into the builder: each
+ * node's strong ones into the room counted for all its edges (the
+ * others there left holes that hb_finish closes), weak ones and the
+ * root's (the GC roots) to theirs. */
+struct esink {
+	struct v8b *b;
+	const uint32_t *o2n;
+	uint32_t o;      /* the node whose edges come next */
+	uint64_t left;   /* of its edges, still to come */
+	uint64_t dropped, lost;
+};
+
+/* The next node with edges to come (none: o is nnodes). */
+static void next_node(struct esink *k)
+{
+	const struct v8_snap *s = k->b->s;
+
+	while (k->left == 0 && ++k->o < k->b->s->nnodes)
+		k->left = s->nedges_of[k->o];
+}
+
+static void edges_in(void *ctx, uint64_t at, size_t n, const uint8_t *type, const uint32_t *name, const uint32_t *to)
+{
+	struct esink *k = ctx;
+	struct v8b *b = k->b;
+	uint32_t root = (uint32_t)b->s->root_index;
+
+	(void)at;
+	for (size_t i = 0; i < n;) {
+		next_node(k);
+		if (k->o >= b->s->nnodes) /* the reader gives none past the counts */
+			return;
+		size_t m = n - i < k->left ? n - i : (size_t)k->left;
+		node_t v = k->o2n[k->o], *room = NULL;
+		uint32_t *label = NULL;
+		if (k->o != root)
+			room = hb_refs_room(&b->hb, v, m, &label);
+		for (size_t j = 0; j < m; j++, i++) {
+			node_t t = to[i] < b->s->nnodes ? k->o2n[to[i]] : HW_NONE;
+			enum edge_use u = edge_use(b, k->o, type[i], to[i]);
+			if (room != NULL)
+				room[j] = u == E_STRONG ? t : HW_NONE;
+			if (u == E_STRONG)
+				label[j] = pack_label(b->d, name[i], type[i], &k->lost);
+			else if (u == E_WEAK)
+				hb_weak_node(&b->hb, v, t, name[i]);
+			else if (u == E_ROOT) {
+				uint8_t rn = root_native(b, type[i], t);
+				hb_root_node(&b->hb, t, v8_root_natives[rn].kind, rn, 0);
+			}
+			k->dropped += u == E_DROP;
+		}
+		k->left -= m;
+	}
+}
+
+/* The heap's references of the snapshot's edges, through the builder,
+ * read from the file now that the nodes are made: out[] (with each
+ * edge's name and type, the builder's labels) and weak_*[], each node's
+ * in target order, equal targets in the file's; the root's edges are
+ * the GC roots. Each node's room is counted first from the nodes' edge
+ * counts, so that the edges go straight to their places as they are
+ * read: no column of them all is ever made. */
+static void make_edges(struct v8b *b, const uint32_t *o2n, struct progress *p)
 {
 	struct heap *h = b->h;
 	struct v8_snap *s = b->s;
 	struct v8_data *d = b->d;
-	uint64_t dropped = 0, e = 0, done = 0;
-	int pack = d->n_edge_types <= PACK_NONE;
-	node_t *to = NULL; /* a node's strong edges, their targets and labels */
-	uint32_t *label = NULL;
-	size_t cap = 0;
+	uint32_t root = (uint32_t)s->root_index;
+	struct esink k = { .b = b, .o2n = o2n, .o = 0, .left = s->nnodes > 0 ? s->nedges_of[0] : 0 };
 
-	for (uint32_t o = 0; o < s->nnodes; o++) {
-		uint64_t end = e + s->nedges_of[o];
-		size_t n = 0;
-		for (; e < end; e++) {
-			enum edge_use u = edge_use(b, o, e);
-			dropped += u == E_DROP;
-			if (u == E_STRONG) {
-				n++;
-				pack &= s->ename[e] < PACK_NAMES || s->ename[e] == HW_NONE;
-			}
+	for (uint32_t o = 0; o < s->nnodes; o++)
+		if (o != root && s->nedges_of[o] > 0)
+			hb_refs_count(&b->hb, o2n[o], s->nedges_of[o]);
+	v8_parse_edges(h->path, h->map, h->size, h->container == NULL,
+		       h->container == NULL && h->file_map == NULL ? h->fd : -1, s, edges_in, &k, p, &h->warn);
+	/* the counts past the edges read: holes */
+	for (next_node(&k); k.o < s->nnodes; k.left = 0, next_node(&k))
+		if (k.o != root) {
+			node_t *room = hb_refs_room(&b->hb, o2n[k.o], (size_t)k.left, NULL);
+			for (uint64_t j = 0; j < k.left; j++)
+				room[j] = HW_NONE;
 		}
-		if (n > 0)
-			hb_refs_count(&b->hb, o2n[o], n);
-	}
-	e = 0;
-	for (uint32_t o = 0; o < s->nnodes; o++) {
-		uint64_t end = e + s->nedges_of[o];
-		node_t v = o2n[o];
-		size_t n = 0;
-		for (; e < end; e++) {
-			uint8_t type = s->etype[e];
-			node_t t = o2n[s->eto[e] < s->nnodes ? s->eto[e] : 0];
-			switch (edge_use(b, o, e)) {
-			case E_ROOT: {
-				uint8_t rn = root_native(b, type, t);
-				hb_root_node(&b->hb, t, v8_root_natives[rn].kind, rn, 0);
-				break;
-			}
-			case E_WEAK:
-				hb_weak_node(&b->hb, v, t, s->ename[e]);
-				break;
-			case E_STRONG:
-				if (n == cap) {
-					cap = cap ? cap * 2 : 64;
-					to = xreallocarray(to, cap, sizeof *to);
-					label = xreallocarray(label, cap, sizeof *label);
-				}
-				to[n] = t;
-				label[n++] = !pack ? (uint32_t)e
-						   : (s->ename[e] == HW_NONE ? PACK_NAMES : s->ename[e]) << PACK_BITS |
-							     (type == UINT8_MAX ? PACK_NONE : type);
-				break;
-			default:
-				break;
-			}
-		}
-		if (n > 0) { /* the node's strong edges at once */
-			uint32_t *lp;
-			memcpy(hb_refs_room(&b->hb, v, n, &lp), to, n * sizeof *to);
-			memcpy(lp, label, n * sizeof *label);
-		}
-		if (pack && e - done >= RELEASE_EVERY) {
-			v8_snap_release_edges(s, done, e);
-			done = e;
-		}
-	}
 	free(s->nedges_of);
 	s->nedges_of = NULL;
 	hb_finish(&b->hb);
 	d->out_name = hb_labels_take(&b->hb);
 	d->nout = h->nedges;
-	if (!pack) { /* each edge's number: its name and type */
-		d->out_type = xmalloc((size_t)h->nedges + 1);
-		for (edge_t i = 0; i < h->nedges; i++) {
-			d->out_type[i] = s->etype[d->out_name[i]];
-			d->out_name[i] = s->ename[d->out_name[i]];
-		}
-	}
-	v8_snap_free_edges(s);
-	free(to);
-	free(label);
 	d->weak_name = hb_weak_labels_take(&b->hb);
 	d->nwlab = h->nweak;
 	d->weak_type = xmalloc(h->nweak + 1);
 	memset(d->weak_type, d->et_weak, h->nweak + 1);
-	h->dangling_refs = dropped;
-	if (dropped > 0)
+	h->dangling_refs = k.dropped;
+	if (k.dropped > 0)
 		warn_add(&h->warn, "%s: %llu edges to no node (or to the root) dropped", h->path,
-			 (unsigned long long)dropped);
+			 (unsigned long long)k.dropped);
+	if (k.lost > 0)
+		warn_add(&h->warn, "%s: %llu edges past the 2^28th whose index or type needs a word of its own: "
+			 "their names are not kept", h->path, (unsigned long long)k.lost);
 }
 
 /* ---- the format's operations ---- */
@@ -575,7 +598,7 @@ static void v8_free(struct heap *h)
 	free(d->node_name);
 	free(d->node_type);
 	free(d->out_name);
-	free(d->out_type);
+	free(d->side);
 	free(d->weak_name);
 	free(d->weak_type);
 	free(d->node_trace);
@@ -592,8 +615,8 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	struct v8_data *d;
 
 	/* fd only where it is the map's own file: not a .gz whose inflated copy is the map */
-	if (v8_parse(h->path, h->map, h->size, h->container == NULL,
-		     h->container == NULL && h->file_map == NULL ? h->fd : -1, &s, p, &h->warn, err) < 0)
+	if (v8_parse_heads(h->path, h->map, h->size, h->container == NULL,
+			   h->container == NULL && h->file_map == NULL ? h->fd : -1, &s, p, &h->warn, err) < 0)
 		return -1;
 	if (s.nnodes == 0 || s.root_index >= s.nnodes) {
 		char *ep = esc_str(h->path);
@@ -613,8 +636,7 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	s.str_off = NULL;
 	d->edge_types = s.edge_types;
 	d->n_edge_types = s.n_edge_types;
-	s.edge_types = NULL;
-	s.n_edge_types = 0;
+	s.edge_types = NULL; /* its count stays: the edges, read later, are checked against it */
 	d->node_types = s.node_types;
 	d->n_node_types = s.n_node_types;
 	s.node_types = NULL;
@@ -632,8 +654,8 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	free(b.type_of_str);
 	if (tracked)
 		make_traces(&b);
-	progress_begin(p, "references", s.nedges, "edges");
-	make_edges(&b, o2n);
+	progress_begin(p, "references", h->size, "MB"); /* the edges are read now */
+	make_edges(&b, o2n, p);
 	progress_end(p);
 	free(o2n);
 	hb_free(&b.hb);
@@ -924,7 +946,7 @@ static int v8_data_arrays(struct heap *h, struct fmt_array *a)
 	a[1] = (struct fmt_array){ (void **)&d->node_name, NULL, sizeof *d->node_name, h->n };
 	a[2] = (struct fmt_array){ (void **)&d->node_type, NULL, sizeof *d->node_type, h->n };
 	a[3] = (struct fmt_array){ (void **)&d->out_name, NULL, sizeof *d->out_name, d->nout };
-	a[4] = (struct fmt_array){ (void **)&d->out_type, NULL, sizeof *d->out_type, d->out_type ? d->nout : 0 };
+	a[4] = (struct fmt_array){ (void **)&d->side, NULL, sizeof *d->side, d->nside };
 	a[5] = (struct fmt_array){ (void **)&d->weak_name, NULL, sizeof *d->weak_name, d->nwlab };
 	a[6] = (struct fmt_array){ (void **)&d->weak_type, NULL, sizeof *d->weak_type, d->nwlab };
 	a[7] = (struct fmt_array){ (void **)&d->node_trace, NULL, sizeof *d->node_trace, d->node_trace ? h->n : 0 };
@@ -945,19 +967,20 @@ static const char *v8_data_loaded(struct heap *h, const struct fmt_array *a, int
 	(void)n;
 	d->nstr = (uint32_t)a[0].count;
 	d->nout = a[3].count;
+	d->nside = d->cside = a[4].count > PACK_NAMES - PACK_SIDE ? 0 : (uint32_t)a[4].count;
 	d->nwlab = a[5].count;
 	d->type_names_len = a[9].count;
 	if (!hb_refs_loaded(h, &d->refs, a + 13))
 		return "bad V8 references";
 	if (a[0].count > UINT32_MAX || a[1].count != h->n || a[2].count != h->n ||
-	    d->nout != (d->refs.own ? d->refs.n : h->nedges) || (a[4].count != 0 && a[4].count != d->nout) ||
+	    d->nout != (d->refs.own ? d->refs.n : h->nedges) || a[4].count > PACK_NAMES - PACK_SIDE ||
 	    a[6].count != d->nwlab || d->nwlab != (d->refs.own ? d->refs.nweak : h->nweak) ||
 	    (a[7].count != 0 && a[7].count != h->n) || (a[8].count != 0 && a[8].count != h->n))
 		return "bad V8 arrays";
 	for (uint32_t i = 0; i < d->nstr; i++)
 		if (d->str_off[i] != UINT64_MAX && d->str_off[i] >= h->size)
 			return "bad V8 string";
-	if (d->n_edge_types > 255 || d->n_node_types > 255 || (d->out_type == NULL && d->n_edge_types > PACK_NONE) ||
+	if (d->n_edge_types > 255 || d->n_node_types > 255 ||
 	    d->type_names_len == 0 || d->type_names[d->type_names_len - 1] != '\0')
 		return "bad V8 types";
 	uint64_t nuls = 0;

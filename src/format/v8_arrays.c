@@ -244,8 +244,8 @@ static inline uint32_t ordinal(uint64_t v, unsigned nf, uint64_t inv, uint32_t n
 	return q * nf == v && q < nnodes ? (uint32_t)q : HW_NONE;
 }
 
-/* The edge columns are big_alloc'd, so that the heap's build can let
- * go of what it has read (v8_snap_release_edges). */
+/* The edge columns (v8_parse's; the heap's reader takes the edges a
+ * batch at a time instead), big_alloc'd as the node columns are. */
 static void edges_resize(struct v8_snap *s, uint64_t cap)
 {
 	cap = cap ? cap : 1;
@@ -275,13 +275,6 @@ void v8_snap_free_node_columns(struct v8_snap *s)
 	s->ndetached = NULL;
 }
 
-void v8_snap_release_edges(struct v8_snap *s, uint64_t from, uint64_t to)
-{
-	big_release(s->etype, from * sizeof *s->etype, to * sizeof *s->etype);
-	big_release(s->ename, from * sizeof *s->ename, to * sizeof *s->ename);
-	big_release(s->eto, from * sizeof *s->eto, to * sizeof *s->eto);
-}
-
 void v8_snap_free_edges(struct v8_snap *s)
 {
 	big_free(s->etype, s->ecap * sizeof *s->etype);
@@ -292,83 +285,157 @@ void v8_snap_free_edges(struct v8_snap *s)
 	s->ecap = 0;
 }
 
-/* Records rec[0..got) as edges n, n + 1, ...: what the loop needs of s
- * in locals, since a store through the uint8_t column may change
- * anything as far as the compiler knows, s's fields included. */
-static void edges_put(struct v8_snap *s, const uint64_t *rec, uint64_t n, size_t got, uint64_t inv,
-		      struct clamps *c, uint64_t *bad_to)
+/* What the edges' reading counts of what it met. */
+struct edge_tally {
+	struct clamps c;
+	uint64_t bad_to, bad_name;
+};
+
+/* Records rec[0..got) decoded into type, name and to: what the loop
+ * needs of s in locals, since a store through a uint8_t array may
+ * change anything as far as the compiler knows, s's fields included. */
+static void edges_decode(const struct v8_snap *s, const uint64_t *rec, size_t got, uint64_t inv,
+			 struct edge_tally *et, uint8_t *restrict type, uint32_t *restrict name, uint32_t *restrict to)
 {
-	uint8_t *restrict etype = s->etype + n;
-	uint32_t *restrict ename = s->ename + n, *restrict eto = s->eto + n;
 	unsigned ef = s->edge_fields, nf = s->node_fields, ntypes = s->n_edge_types;
 	unsigned ft = (unsigned)s->ef_type, fn = (unsigned)s->ef_name, fto = (unsigned)s->ef_to;
-	uint32_t nnodes = s->nnodes;
-	struct clamps k = *c;
-	uint64_t bad = 0;
+	uint32_t nnodes = s->nnodes, nstr = s->nstr;
+	const uint8_t *numeric = s->numeric_name;
+	struct clamps k = et->c;
+	uint64_t bad = 0, bad_name = 0;
 
 	for (size_t i = 0; i < got; i++, rec += ef) {
-		etype[i] = type8(rec[ft], ntypes, &k);
-		ename[i] = index32(rec[fn], &k);
-		eto[i] = ordinal(rec[fto], nf, inv, nnodes);
-		bad += eto[i] == HW_NONE;
+		type[i] = type8(rec[ft], ntypes, &k);
+		uint32_t nm = index32(rec[fn], &k);
+		/* a string's index past the strings: none (an element's is its index) */
+		int past = !numeric[type[i]] && nm >= nstr && nm != HW_NONE;
+		bad_name += past;
+		name[i] = past ? HW_NONE : nm;
+		to[i] = ordinal(rec[fto], nf, inv, nnodes);
+		bad += to[i] == HW_NONE;
 	}
-	*c = k;
-	*bad_to += bad;
+	et->c = k;
+	et->bad_to += bad;
+	et->bad_name += bad_name;
 }
 
-int v8s_read_edges(struct rd *r)
+/* The edge columns as a sink: grown as the edges come (from room for
+ * what the file can hold, v8s_room), the pages of the next records
+ * made at once. */
+struct cols {
+	struct v8_snap *s;
+	uint64_t ahead;
+};
+
+static void cols_put(void *ctx, uint64_t at, size_t n, const uint8_t *type, const uint32_t *name, const uint32_t *to)
+{
+	struct cols *c = ctx;
+	struct v8_snap *s = c->s;
+
+	if (at + n > s->ecap) {
+		uint64_t cap = s->ecap * 2 < MAX_RECORDS ? s->ecap * 2 : MAX_RECORDS;
+		edges_resize(s, cap > at + n ? cap : at + n);
+	}
+	if (at + n > c->ahead) {
+		uint64_t to_ = at + n + COLS_AHEAD < s->ecap ? at + n + COLS_AHEAD : s->ecap;
+		mem_populate(s->etype, at * sizeof *s->etype, to_ * sizeof *s->etype);
+		mem_populate(s->ename, at * sizeof *s->ename, to_ * sizeof *s->ename);
+		mem_populate(s->eto, at * sizeof *s->eto, to_ * sizeof *s->eto);
+		c->ahead = to_;
+	}
+	memcpy(s->etype + at, type, n * sizeof *type);
+	memcpy(s->ename + at, name, n * sizeof *name);
+	memcpy(s->eto + at, to, n * sizeof *to);
+}
+
+/* The nodes' edge counts must add up to the edges: the edges of node
+ * k are found by that sum, so they are cut to agree (sum: what they
+ * add up to, read is the edges read). */
+static void check_edge_counts(struct rd *r, uint64_t sum, uint64_t read, int cut)
+{
+	struct v8_snap *s = r->s;
+
+	if (sum == read)
+		return;
+	warn_add(r->w, "%s: offset %llu: the nodes' edge counts add up to %llu, but there are %llu edges; "
+		 "%s", r->path, (unsigned long long)s->nodes_at, (unsigned long long)sum,
+		 (unsigned long long)read,
+		 sum > read ? "the last nodes' counts are cut" : "the edges past their sum are dropped");
+	if (!cut) /* a sink's reader has counted on them: it knows which came */
+		return;
+	uint64_t left = s->nedges;
+	for (uint32_t i = 0; i < s->nnodes; i++) {
+		if (s->nedges_of[i] > left)
+			s->nedges_of[i] = (uint32_t)left;
+		left -= s->nedges_of[i];
+	}
+}
+
+int v8s_read_edges(struct rd *r, v8_edge_sink *sink, void *ctx)
 {
 	struct v8_snap *s = r->s;
 	unsigned ef = s->edge_fields, nf = s->node_fields, k = 0;
-	uint64_t rec[V8_BATCH_NUMS], v, n = 0, cap, bad_to = 0, ahead = 0;
+	uint64_t rec[V8_BATCH_NUMS], v, n = 0, sum = 0;
 	uint64_t inv = nf > 1 ? UINT64_MAX / nf + 1 : 0;
-	struct clamps c = { 0 };
-	int first = 1, rc;
+	uint8_t type[V8_BATCH_NUMS];
+	uint32_t name[V8_BATCH_NUMS], to[V8_BATCH_NUMS];
+	struct edge_tally et = { 0 };
+	struct cols cols = { .s = s };
+	int first = 1, rc = 0, go = s->edges_at != 0;
 
-	ws(r);
-	s->edges_at = pos(r);
-	if (v8s_expect(r, '[', "edges") < 0)
-		return -1;
-	cap = v8s_room(r, s->meta_edge_count, ef, NUM_MIN);
-	edges_resize(s, cap);
-	for (;;) {
-		if (n >= ahead && n < cap) { /* the pages of the next records at once */
-			uint64_t to = n + COLS_AHEAD < cap ? n + COLS_AHEAD : cap;
-			mem_populate(s->etype, n * sizeof *s->etype, to * sizeof *s->etype);
-			mem_populate(s->ename, n * sizeof *s->ename, to * sizeof *s->ename);
-			mem_populate(s->eto, n * sizeof *s->eto, to * sizeof *s->eto);
-			ahead = to;
-		}
-		size_t got = 1;
-		if (k == 0 && !first && n < cap && (got = next_recs(r, rec, ef, batch_max(n, cap, ahead, ef))) > 0)
+	for (uint32_t i = 0; i < s->nnodes; i++)
+		sum += s->nedges_of[i];
+	if (sink == NULL) {
+		sink = cols_put;
+		ctx = &cols;
+	}
+	if (go) {
+		r->p = r->base + s->edges_at;
+		go = v8s_expect(r, '[', "edges") == 0;
+		rc = go ? 0 : -1;
+	}
+	if (sink == cols_put)
+		edges_resize(s, go ? v8s_room(r, s->meta_edge_count, ef, NUM_MIN) : 0);
+	while (go) {
+		size_t got;
+		if (k == 0 && !first && (got = next_recs(r, rec, ef, batch_max(n, MAX_RECORDS, MAX_RECORDS, ef))) > 0)
 			goto put;
-		got = 1;
 		if ((rc = next_num(r, &first, &v, "edges")) <= 0)
 			break;
 		rec[k] = v;
 		if (++k < ef)
 			continue;
 		k = 0;
-		if (n == cap) {
-			if (!more(r, n, &cap, "edges"))
-				break;
-			edges_resize(s, cap);
+		got = 1;
+		if (n >= MAX_RECORDS) {
+			v8s_problem(r, pos(r), "edges: more than %llu records; the rest is not read",
+				    (unsigned long long)MAX_RECORDS);
+			break;
 		}
 	put:
-		edges_put(s, rec, n, got, inv, &c, &bad_to);
+		edges_decode(s, rec, got, inv, &et, type, name, to);
+		if (n < sum) /* none past the nodes' counts */
+			sink(ctx, n, sum - n < got ? (size_t)(sum - n) : got, type, name, to);
 		n += got;
 		tick(r, n);
 	}
-	if (rc == 0)
-		partial(r, "edges", k, ef);
-	s->nedges = (uint32_t)n;
-	if (cap > n)
-		edges_resize(s, n);
+	if (rc == 0 && s->edges_at != 0)
+		partial(r, "edges", k, ef); /* at the closing bracket */
+	s->nedges = (uint32_t)(n < sum ? n : sum);
+	if (sink == cols_put)
+		edges_resize(s, s->nedges);
 	v8s_odd_done(r, "edges");
-	clamps_done(r, s->edges_at, "edges", &c);
-	if (bad_to > 0)
+	clamps_done(r, s->edges_at, "edges", &et.c);
+	if (et.bad_to > 0)
 		warn_add(r->w, "%s: offset %llu: edges: %llu targets (to_node) that are no node's record "
-			 "(read as none)", r->path, (unsigned long long)s->edges_at, (unsigned long long)bad_to);
+			 "(read as none)", r->path, (unsigned long long)s->edges_at, (unsigned long long)et.bad_to);
+	if (et.bad_name > 0)
+		warn_add(r->w, "%s: offset %llu: edges: %llu names past the %u strings (read as none)",
+			 r->path, (unsigned long long)s->edges_at, (unsigned long long)et.bad_name, s->nstr);
+	check_edge_counts(r, sum, n, sink == cols_put);
+	if (s->meta_edge_count != UINT64_MAX && s->meta_edge_count != s->nedges)
+		warn_add(r->w, "%s: offset %llu: snapshot.edge_count is %llu, %u edges read", r->path,
+			 (unsigned long long)s->edges_at, (unsigned long long)s->meta_edge_count, s->nedges);
 	return r->stop ? -1 : 0;
 }
 
@@ -603,50 +670,17 @@ int v8s_read_trace_tree(struct rd *r)
 
 /* ---- checks over the whole ---- */
 
-/* The nodes' edge counts must add up to the edges: the edges of node
- * k are found by that sum, so they are trimmed to agree. */
-static void check_edge_counts(struct rd *r)
-{
-	struct v8_snap *s = r->s;
-	uint64_t sum = 0;
-
-	for (uint32_t i = 0; i < s->nnodes; i++)
-		sum += s->nedges_of[i];
-	if (sum == s->nedges)
-		return;
-	warn_add(r->w, "%s: offset %llu: the nodes' edge counts add up to %llu, but there are %llu edges; "
-		 "%s", r->path, (unsigned long long)s->nodes_at, (unsigned long long)sum,
-		 (unsigned long long)s->nedges,
-		 sum > s->nedges ? "the last nodes' counts are cut" : "the edges past their sum are dropped");
-	if (sum < s->nedges) {
-		s->nedges = (uint32_t)sum;
-		return;
-	}
-	uint64_t left = s->nedges;
-	for (uint32_t i = 0; i < s->nnodes; i++) {
-		if (s->nedges_of[i] > left)
-			s->nedges_of[i] = (uint32_t)left;
-		left -= s->nedges_of[i];
-	}
-}
-
 static void check_names(struct rd *r)
 {
 	struct v8_snap *s = r->s;
-	uint64_t bad = 0, bad_e = 0;
+	uint64_t bad = 0;
 
 	for (uint32_t i = 0; i < s->nnodes; i++)
 		if (s->nname[i] >= s->nstr && s->nname[i] != HW_NONE)
 			s->nname[i] = HW_NONE, bad++;
-	for (uint32_t i = 0; i < s->nedges; i++)
-		if (!r->numeric_name[s->etype[i]] && s->ename[i] >= s->nstr && s->ename[i] != HW_NONE)
-			s->ename[i] = HW_NONE, bad_e++;
 	if (bad > 0)
 		warn_add(r->w, "%s: offset %llu: nodes: %llu names past the %u strings (read as none)",
 			 r->path, (unsigned long long)s->nodes_at, (unsigned long long)bad, s->nstr);
-	if (bad_e > 0)
-		warn_add(r->w, "%s: offset %llu: edges: %llu names past the %u strings (read as none)",
-			 r->path, (unsigned long long)s->edges_at, (unsigned long long)bad_e, s->nstr);
 }
 
 static void check_counts(struct rd *r)
@@ -656,9 +690,6 @@ static void check_counts(struct rd *r)
 	if (s->meta_node_count != UINT64_MAX && s->meta_node_count != s->nnodes)
 		warn_add(r->w, "%s: offset %llu: snapshot.node_count is %llu, %u nodes read", r->path,
 			 (unsigned long long)s->nodes_at, (unsigned long long)s->meta_node_count, s->nnodes);
-	if (s->meta_edge_count != UINT64_MAX && s->meta_edge_count != s->nedges)
-		warn_add(r->w, "%s: offset %llu: snapshot.edge_count is %llu, %u edges read", r->path,
-			 (unsigned long long)s->edges_at, (unsigned long long)s->meta_edge_count, s->nedges);
 	/* root_index counts numbers of "nodes", as to_node does */
 	uint64_t root = s->root_index;
 	s->root_index = root / s->node_fields;
@@ -669,17 +700,36 @@ static void check_counts(struct rd *r)
 	}
 }
 
+/* What the value of "edges" can hold, and the nodes' edge counts cut
+ * to it: a count is believed before the edges are read only as far as
+ * their bytes can hold them (an edge takes two bytes a number at the
+ * least), so that no file makes room claimed for edges it has not. */
+static void room_for_edges(struct rd *r)
+{
+	struct v8_snap *s = r->s;
+	uint64_t left;
+
+	if (s->edges_at == 0)
+		s->edges_room = 0;
+	else
+		s->edges_room = (r->edges_end - s->edges_at) / ((uint64_t)NUM_MIN * s->edge_fields) + 1;
+	left = s->edges_room < MAX_RECORDS ? s->edges_room : MAX_RECORDS;
+	for (uint32_t i = 0; i < s->nnodes; i++) {
+		if (s->nedges_of[i] > left)
+			s->nedges_of[i] = (uint32_t)left;
+		left -= s->nedges_of[i];
+	}
+}
+
 void v8s_check(struct rd *r)
 {
 	struct v8_snap *s = r->s;
 
 	if (s->ntype == NULL) /* no "nodes": empty columns all the same */
 		nodes_resize(s, 0);
-	if (s->etype == NULL)
-		edges_resize(s, 0);
 	if (s->str_off == NULL)
 		s->str_off = resize(NULL, 0, sizeof *s->str_off);
-	check_edge_counts(r);
 	check_names(r);
 	check_counts(r);
+	room_for_edges(r);
 }

@@ -206,7 +206,7 @@ static int take_meta(struct rd *r, struct meta *m, uint64_t at)
 	s->edge_types = m->edge_types.v, s->n_edge_types = m->edge_types.n;
 	m->node_types = m->edge_types = (struct names){ 0 };
 	for (unsigned i = 0; i < s->n_edge_types; i++) /* these name their edges by number */
-		r->numeric_name[i] = strcmp(s->edge_types[i], "element") == 0 || strcmp(s->edge_types[i], "hidden") == 0;
+		s->numeric_name[i] = strcmp(s->edge_types[i], "element") == 0 || strcmp(s->edge_types[i], "hidden") == 0;
 	s->tfi_fields = width_or(&m->list[M_TFI], 6);
 	s->tfi_name = field(&m->list[M_TFI], "name"), s->tfi_script = field(&m->list[M_TFI], "script_name");
 	s->tfi_line = field(&m->list[M_TFI], "line");
@@ -268,15 +268,12 @@ static int read_snapshot(struct rd *r)
 
 /* ---- the top level ---- */
 
-/* Can the value of k be read where it stands? Edges want the nodes
- * read (their targets are checked against them), all but the strings
- * want meta. */
+/* Can the value of k be read where it stands? All but the strings want
+ * meta. (The edges are read last, v8_parse_edges.) */
 static int ready(const struct rd *r, enum v8_key k)
 {
 	if (k == K_SNAPSHOT || k == K_STRINGS)
 		return 1;
-	if (k == K_EDGES)
-		return r->have_meta && r->done[K_NODES];
 	return r->have_meta;
 }
 
@@ -288,7 +285,6 @@ static int read_value(struct rd *r, enum v8_key k)
 	switch (k) {
 	case K_SNAPSHOT: return read_snapshot(r);
 	case K_NODES: return v8s_read_nodes(r);
-	case K_EDGES: return v8s_read_edges(r);
 	case K_TFI: return v8s_read_flat32(r, &s->trace_function_infos, &s->n_tfi, s->tfi_fields, "trace_function_infos");
 	case K_TT: return v8s_read_trace_tree(r);
 	case K_SAMPLES: return v8s_read_samples(r);
@@ -317,6 +313,10 @@ static int top_entry(struct rd *r, int *first)
 			 key_names[k]);
 		return v8s_skip_value(r) < 0 ? -1 : 1;
 	}
+	if (k == K_EDGES) { /* read last, after what they name */
+		r->later[k] = pos(r);
+		return v8s_skip_edges(r) < 0 ? -1 : 1;
+	}
 	if (ready(r, k))
 		return read_value(r, k) < 0 ? -1 : 1;
 	r->later[k] = pos(r); /* before what it needs: read after the rest */
@@ -337,11 +337,11 @@ static void read_top(struct rd *r)
 		;
 }
 
-/* The values that came before meta (or edges before nodes), in the
- * order that lets each be checked. */
+/* The values that came before meta, in the order that lets each be
+ * checked. */
 static void read_later(struct rd *r)
 {
-	static const enum v8_key order[] = { K_NODES, K_EDGES, K_TFI, K_TT, K_SAMPLES, K_LOC };
+	static const enum v8_key order[] = { K_NODES, K_TFI, K_TT, K_SAMPLES, K_LOC };
 
 	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
 		if (r->later[order[i]]) {
@@ -368,17 +368,26 @@ void v8_parse_window(size_t bytes)
 	win_bytes = bytes > 0 ? bytes : WIN_BYTES;
 }
 
-int v8_parse(const char *path, const uint8_t *map, uint64_t size, int drop, int fd, struct v8_snap *s,
-	     struct progress *p, struct warnings *w, struct sbuf *err)
+/* A reading of map from its start: the window over fd when there is
+ * one (0: the mapping itself). */
+static void rd_init(struct rd *r, const char *path, const uint8_t *map, uint64_t size, int drop, int fd,
+		    struct v8_snap *s, struct progress *p, struct warnings *w, struct sbuf *err)
 {
-	struct rd r = { .base = map, .p = map, .end = map + size, .path = path, .s = s, .pr = p, .w = w,
-			.err = err, .drop = drop, .fd = fd };
-
+	*r = (struct rd){ .base = map, .p = map, .end = map + size, .path = path, .s = s, .pr = p, .w = w,
+			  .err = err, .drop = drop, .fd = fd };
 	if (fd >= 0) {
-		r.win_cap = win_bytes;
-		r.win_margin = win_bytes / 2 < WIN_MARGIN ? win_bytes / 2 : WIN_MARGIN;
-		r.win = xmalloc((size_t)r.win_cap);
+		r->win_cap = win_bytes;
+		r->win_margin = win_bytes / 2 < WIN_MARGIN ? win_bytes / 2 : WIN_MARGIN;
+		r->win = xmalloc((size_t)r->win_cap);
 	}
+}
+
+int v8_parse_heads(const char *path, const uint8_t *map, uint64_t size, int drop, int fd, struct v8_snap *s,
+		   struct progress *p, struct warnings *w, struct sbuf *err)
+{
+	struct rd r;
+
+	rd_init(&r, path, map, size, drop, fd, s, p, w, err);
 	memset(s, 0, sizeof *s);
 	s->meta_node_count = s->meta_edge_count = s->meta_trace_function_count = UINT64_MAX;
 	/* the pass reads every page: v8s_window faults them in a window at
@@ -403,9 +412,36 @@ int v8_parse(const char *path, const uint8_t *map, uint64_t size, int drop, int 
 	return 0;
 }
 
+void v8_parse_edges(const char *path, const uint8_t *map, uint64_t size, int drop, int fd, struct v8_snap *s,
+		    v8_edge_sink *sink, void *ctx, struct progress *p, struct warnings *w)
+{
+	struct sbuf err; /* after meta every problem is a warning */
+	struct rd r;
+
+	sbuf_init(&err);
+	rd_init(&r, path, map, size, drop, fd, s, p, w, &err);
+	r.have_meta = 1;
+	/* the pages before the edges were let go by the first pass already */
+	r.ahead = r.behind = s->edges_at & ~(uint64_t)4095;
+	v8s_read_edges(&r, sink, ctx);
+	free(r.win);
+	sbuf_free(&err);
+}
+
+int v8_parse(const char *path, const uint8_t *map, uint64_t size, int drop, int fd, struct v8_snap *s,
+	     struct progress *p, struct warnings *w, struct sbuf *err)
+{
+	if (v8_parse_heads(path, map, size, drop, fd, s, p, w, err) < 0)
+		return -1;
+	progress_begin(p, "edges", size, "MB");
+	v8_parse_edges(path, map, size, drop, fd, s, NULL, NULL, p, w);
+	progress_end(p);
+	return 0;
+}
+
 static void free_names(char **v, unsigned n)
 {
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; v != NULL && i < n; i++)
 		free(v[i]);
 	free(v);
 }

@@ -1,8 +1,10 @@
-/* v8_json.h — a one-pass reader of V8 heap snapshots (.heapsnapshot,
- * the JSON that Node's v8.writeHeapSnapshot and Chrome DevTools write).
+/* v8_json.h — a reader of V8 heap snapshots (.heapsnapshot, the JSON
+ * that Node's v8.writeHeapSnapshot and Chrome DevTools write).
  *
  * The reader fills column arrays straight from the mapped file: no tree
- * of JSON values, no allocation per value. Strings are not copied: their
+ * of JSON values, no allocation per value. One pass reads all but the
+ * edges, whose end a quick scan finds; a second reads them, into their
+ * columns or a batch at a time to the caller. Strings are not copied: their
  * offsets are kept, v8_string decodes one when it is shown. The file is
  * untrusted; nothing past map[size - 1] is read. */
 #ifndef HW_V8_JSON_H
@@ -74,10 +76,16 @@ struct v8_snap {
 	uint64_t *samples; uint64_t n_samples; unsigned sample_fields;
 	/* offset of the value of "nodes" / "edges" / "strings", 0 if absent */
 	uint64_t nodes_at, edges_at, strings_at;
+	/* the most edges the value of "edges" can hold (what v8_parse_edges
+	 * can give: a bound for the nodes' edge counts, which the file
+	 * claims before its edges are read) */
+	uint64_t edges_room;
+	uint8_t numeric_name[256]; /* edge types whose name_or_index is an index */
 };
 
 /* Parse the snapshot held in map[0..size) (a read-only mapping of the
- * file) in one pass: numbers are written straight into the arrays,
+ * file): v8_parse_heads, then v8_parse_edges into the edge columns.
+ * Numbers are written straight into the arrays,
  * sized from snapshot.node_count / edge_count when present (and
  * possible in a file of that size), grown otherwise. The top-level
  * keys may come in any order (a value that needs meta and comes before
@@ -94,6 +102,31 @@ struct v8_snap {
  * pread a window at a time, not through the mapping; -1: none. */
 int v8_parse(const char *path, const uint8_t *map, uint64_t size, int drop, int fd, struct v8_snap *s,
 	     struct progress *p, struct warnings *w, struct sbuf *err);
+
+/* What v8_parse reads but the edges' numbers, whose place is noted
+ * (edges_at, edges_room) and whose columns stay empty: a reader that
+ * builds from the nodes first and then takes the edges one batch at a
+ * time (v8_parse_edges) never holds them all. The edges are read last
+ * whatever their place in the file, after the nodes and strings they
+ * name. Returns as v8_parse. */
+int v8_parse_heads(const char *path, const uint8_t *map, uint64_t size, int drop, int fd, struct v8_snap *s,
+		   struct progress *p, struct warnings *w, struct sbuf *err);
+
+/* A batch of edges [at, at + n) in the file's order, each its type,
+ * name and target as the edge columns hold them (struct v8_snap: names
+ * past the strings already none, targets that are no node's HW_NONE). */
+typedef void v8_edge_sink(void *ctx, uint64_t at, size_t n, const uint8_t *type, const uint32_t *name,
+			  const uint32_t *to);
+
+/* After v8_parse_heads (same file, map and fd): the edges, to sink a
+ * batch at a time (NULL: into s's edge columns), their problems
+ * warnings in w. Edges past the nodes' edge counts' sum are not given;
+ * s->nedges is then the number given. Into the columns, the counts are
+ * cut to agree with it (a count past the edges read has no edges
+ * there); a sink's reader, which counted on them, finds them as they
+ * were. */
+void v8_parse_edges(const char *path, const uint8_t *map, uint64_t size, int drop, int fd, struct v8_snap *s,
+		    v8_edge_sink *sink, void *ctx, struct progress *p, struct warnings *w);
 /* The bytes of v8_parse's window (0: its own, 256 KB); for the tests,
  * which make it small enough to end inside records. */
 void v8_parse_window(size_t bytes);
@@ -120,9 +153,6 @@ void v8_snap_release_nodes(struct v8_snap *s, uint64_t from, uint64_t to);
 /* The columns v8_snap_release_nodes lets go (ids, sizes, detachedness),
  * freed whole. */
 void v8_snap_free_node_columns(struct v8_snap *s);
-/* Edges [from, to) are read: the whole pages of the columns within let
- * go (they read as zeros from now on). */
-void v8_snap_release_edges(struct v8_snap *s, uint64_t from, uint64_t to);
 /* The edge columns freed (v8_snap_free does it too). */
 void v8_snap_free_edges(struct v8_snap *s);
 

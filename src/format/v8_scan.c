@@ -11,6 +11,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 int v8s_problem(struct rd *r, uint64_t at, const char *fmt, ...)
 {
@@ -21,6 +24,8 @@ int v8s_problem(struct rd *r, uint64_t at, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	r->stop = 1;
+	if (r->quiet)
+		return -1;
 	if (r->have_meta) {
 		warn_add(r->w, "%s: offset %llu: %s", r->path, (unsigned long long)at, msg);
 	} else if (r->err->len == 0) {
@@ -372,4 +377,93 @@ int v8s_refill(struct rd *r, uint64_t at)
 	else
 		r->win_keep_at = UINT64_MAX, r->win_keep_len = 0;
 	return 1;
+}
+
+/* ---- the value of "edges", stepped over ---- */
+
+/* A byte of an array of unsigned integers as V8 writes them. */
+static inline int num_byte(uint8_t c)
+{
+	return (unsigned)(c - '0') < 10 || c == ',' || c == '\n' || c == ' ' || c == '\r' || c == '\t';
+}
+
+/* How many bytes at p (before end) are digits, commas, newlines or
+ * spaces, sixteen at a time where the processor can (the scan is over
+ * most of a snapshot's numbers). */
+static size_t num_run(const uint8_t *p, const uint8_t *end)
+{
+	const uint8_t *q = p;
+#ifdef __SSE2__
+	const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9), comma = _mm_set1_epi8(',');
+	const __m128i nl = _mm_set1_epi8('\n'), sp = _mm_set1_epi8(' ');
+
+	while (end - q >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+		__m128i d = _mm_sub_epi8(v, zero);
+		__m128i ok = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d);
+		ok = _mm_or_si128(ok, _mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_cmpeq_epi8(v, nl)));
+		ok = _mm_or_si128(ok, _mm_cmpeq_epi8(v, sp));
+		unsigned m = (unsigned)_mm_movemask_epi8(ok);
+		if (m != 0xffff)
+			return (size_t)(q - p) + (unsigned)__builtin_ctz(~m);
+		q += 16;
+	}
+#endif
+	while (q < end && num_byte(*q))
+		q++;
+	return (size_t)(q - p);
+}
+
+#define SKIP_CHUNK ((uint64_t)1 << 20) /* of the mapping between v8s_window's */
+
+int v8s_skip_edges(struct rd *r)
+{
+	uint64_t size = (uint64_t)(r->end - r->base), start, at;
+	int rc;
+
+	ws(r);
+	start = pos(r);
+	r->s->edges_at = start;
+	r->edges_end = size;
+	if (r->p < r->end && *r->p == '[') {
+		for (at = start + 1; at < size;) {
+			const uint8_t *p, *e;
+			if (r->win != NULL && v8s_refill(r, at)) {
+				p = r->win;
+				e = p + r->win_len;
+			} else {
+				r->p = r->base + at;
+				v8s_window(r);
+				p = r->p;
+				e = size - at > SKIP_CHUNK ? p + SKIP_CHUNK : r->end;
+			}
+			size_t k = num_run(p, e);
+			at += k;
+			progress_update(r->pr, at);
+			if (p + k == e)
+				continue;
+			if (p[k] == ']') { /* the end: the usual way */
+				r->p = r->base + at + 1;
+				r->edges_end = at + 1;
+				return 0;
+			}
+			if (!num_byte(p[k]))
+				break;
+			at++;
+		}
+		if (at >= size) { /* cut short: the edges' reading says so */
+			r->p = r->end;
+			r->stop = 1;
+			return -1;
+		}
+	}
+	/* anything else (a value of another shape, odd numbers, the file's
+	 * end): the general way, quietly */
+	r->p = r->base + start;
+	r->quiet = 1;
+	rc = v8s_skip_value(r);
+	r->quiet = 0;
+	if (rc == 0)
+		r->edges_end = pos(r);
+	return rc;
 }

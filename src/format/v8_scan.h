@@ -28,7 +28,8 @@ struct rd {
 	uint64_t later[K_N]; /* offsets of values to read after meta, 0 none */
 	unsigned tt_width;   /* trace_node_fields, children included */
 	int tt_ok;           /* and children is the last of them */
-	uint8_t numeric_name[256]; /* edge types whose name_or_index is an index */
+	int quiet;     /* a problem ends the value, but is no warning (its reading proper says it) */
+	uint64_t edges_end; /* past the value of "edges" (v8s_skip_edges), or the file's end */
 	/* numbers that were no unsigned integer, in the array being read */
 	uint64_t odd, odd_at;
 	/* the pages of the file around the reader (v8s_window): faulted in
@@ -376,7 +377,12 @@ static inline __attribute__((always_inline)) size_t next_recs(struct rd *r, uint
 
 /* v8_arrays.c: the values of the top-level keys after snapshot */
 int v8s_read_nodes(struct rd *r);
-int v8s_read_edges(struct rd *r);
+/* The edges at r->p to sink (NULL: s's edge columns), a batch at a time. */
+int v8s_read_edges(struct rd *r, v8_edge_sink *sink, void *ctx);
+/* Step over the value of "edges" (an array of numbers, a fast scan for
+ * its end), noting where it is and what it can hold; no warning for a
+ * problem (the edges' own reading meets it again): -1, r->stop set. */
+int v8s_skip_edges(struct rd *r);
 int v8s_read_strings(struct rd *r);
 int v8s_read_trace_tree(struct rd *r);
 int v8s_read_samples(struct rd *r);
