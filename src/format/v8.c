@@ -33,8 +33,10 @@
 #include "format/v8_json.h"
 #include "graph/analysis.h"
 #include "graph/builder.h"
+#include "graph/cache.h"
 #include "graph/classes.h"
 #include "graph/reader.h"
+#include "graph/store.h"
 
 #define V8_NAME_MAX 1000 /* bytes of a class name taken from a node name */
 
@@ -65,6 +67,7 @@ struct v8_data {
 	uint32_t *node_trace; /* per node: its trace_node_id; NULL without allocation tracking */
 	uint32_t *id32;       /* per node: its id, when every id fits (else h->node_id) */
 	uint64_t nout, nwlab; /* the lengths of out_name, weak_name (weak_type) */
+	unsigned parked;      /* the arrays in the scratch file (park_arrays), a bit each */
 	/* the references the names above are parallel to: h's arrays as
 	 * built, or their copy once the analyses change those (refs_change) */
 	struct hb_refs refs;
@@ -195,6 +198,83 @@ static uint32_t node_class(struct v8b *b, uint32_t o)
 	else if (!by_name)
 		b->type_of_type[t] = c;
 	return c;
+}
+
+/* ---- the reader's arrays parked while nothing reads them ---- */
+
+#define PARK_ID (STORE_SCRATCH + 200) /* and on, one a parked array */
+
+/* The arrays of d that may wait in the scratch file, with their
+ * lengths: those per node and per string always, those per edge too
+ * with `edges` (once the references are made). */
+static int parkable(struct heap *h, struct v8_data *d, int edges, struct fmt_array *a)
+{
+	int n = 0;
+
+	a[n++] = (struct fmt_array){ (void **)&d->str_off, NULL, sizeof *d->str_off, d->nstr };
+	a[n++] = (struct fmt_array){ (void **)&d->node_name, NULL, sizeof *d->node_name, h->n };
+	a[n++] = (struct fmt_array){ (void **)&d->node_type, NULL, sizeof *d->node_type, h->n };
+	a[n++] = (struct fmt_array){ (void **)&d->node_trace, NULL, sizeof *d->node_trace, h->n };
+	a[n++] = (struct fmt_array){ (void **)&d->id32, NULL, sizeof *d->id32, h->n };
+	if (edges) {
+		a[n++] = (struct fmt_array){ (void **)&d->out_name, NULL, sizeof *d->out_name, d->nout };
+		a[n++] = (struct fmt_array){ (void **)&d->weak_name, NULL, sizeof *d->weak_name, d->nwlab };
+		a[n++] = (struct fmt_array){ (void **)&d->weak_type, NULL, sizeof *d->weak_type, d->nwlab };
+	}
+	return n;
+}
+
+/* Those arrays written to the scratch file and let go (d->parked says
+ * which); without a scratch file, or short of room there, they stay. */
+static void park_arrays(struct heap *h, int edges)
+{
+	struct v8_data *d = h->fmt_data;
+	struct store *st = heap_scratch(h);
+	struct fmt_array a[8];
+	int n = parkable(h, d, edges, a);
+
+	for (int i = 0; i < n && st != NULL; i++)
+		if (*a[i].ptr != NULL && !(d->parked & 1u << i) && a[i].count > 0 &&
+		    store_put(st, PARK_ID + (uint32_t)i, *a[i].ptr, (uint32_t)a[i].elem, a[i].count) == 0) {
+			free(*a[i].ptr);
+			*a[i].ptr = NULL;
+			d->parked |= 1u << i;
+		}
+}
+
+/* Back from the scratch file, each as it was (room for one more, as
+ * made), and their sections let go. */
+static void load_arrays(struct heap *h)
+{
+	struct v8_data *d = h->fmt_data;
+	struct store *st = heap_scratch(h);
+	struct fmt_array a[8];
+	int n = parkable(h, d, 1, a);
+
+	for (int i = 0; i < n && d->parked != 0; i++) {
+		if (!(d->parked & 1u << i))
+			continue;
+		void *p = st == NULL ? NULL : xmalloc((size_t)(a[i].count + 1) * a[i].elem);
+		if (p == NULL || store_load(st, PARK_ID + (uint32_t)i, (uint32_t)a[i].elem, a[i].count, p) < 0)
+			hw_fatal("%s: cannot read back what the V8 reader parked on disk", esc_str(h->path));
+		store_drop(st, PARK_ID + (uint32_t)i);
+		*a[i].ptr = p;
+		d->parked &= ~(1u << i);
+	}
+}
+
+/* format_ops': while the analyses run, nothing reads them (those of
+ * the nodes wait from the edges' reading on, make_edges) */
+static void v8_park_data(struct heap *h)
+{
+	if (h->fmt_data != NULL)
+		park_arrays(h, 1);
+}
+
+static void v8_load_data(struct heap *h)
+{
+	if (h->fmt_data != NULL)
+		load_arrays(h);
 }
 
 /* ---- nodes ---- */
@@ -464,6 +544,8 @@ struct esink {
 	uint32_t o;      /* the node whose edges come next */
 	uint64_t left;   /* of its edges, still to come */
 	uint64_t dropped, lost;
+	uint32_t released; /* the nodes' edge counts let go below it */
+	int parked;      /* the reader's arrays let go (once past the root's edges) */
 };
 
 /* The next node with edges to come (none: o is nnodes). */
@@ -486,6 +568,17 @@ static void edges_in(void *ctx, uint64_t at, size_t n, const uint8_t *type, cons
 		next_node(k);
 		if (k->o >= b->s->nnodes) /* the reader gives none past the counts */
 			return;
+		/* past the root's edges (the GC roots, named by their targets'
+		 * names) nothing reads the names: they wait on disk, as do the
+		 * counts read */
+		if (!k->parked && k->o > root) {
+			park_arrays(b->h, 0);
+			k->parked = 1;
+		}
+		if (k->o - k->released >= RELEASE_NODES) {
+			v8_snap_release_counts(b->s, k->released, k->o);
+			k->released = k->o;
+		}
 		size_t m = n - i < k->left ? n - i : (size_t)k->left;
 		node_t v = k->o2n[k->o], *room = NULL;
 		uint32_t *label = NULL;
@@ -516,8 +609,10 @@ static void edges_in(void *ctx, uint64_t at, size_t n, const uint8_t *type, cons
  * in target order, equal targets in the file's; the root's edges are
  * the GC roots. Each node's room is counted first from the nodes' edge
  * counts, so that the edges go straight to their places as they are
- * read: no column of them all is ever made. */
-static void make_edges(struct v8b *b, const uint32_t *o2n, struct progress *p)
+ * read: no column of them all is ever made. The reader's arrays of
+ * the nodes wait on disk from past the root's edges to the end of the
+ * open's analyses (v8_load_data). o2n is freed. */
+static void make_edges(struct v8b *b, uint32_t *o2n, struct progress *p)
 {
 	struct heap *h = b->h;
 	struct v8_snap *s = b->s;
@@ -537,9 +632,9 @@ static void make_edges(struct v8b *b, const uint32_t *o2n, struct progress *p)
 			for (uint64_t j = 0; j < k.left; j++)
 				room[j] = HW_NONE;
 		}
-	free(s->nedges_of);
-	s->nedges_of = NULL;
-	hb_finish(&b->hb);
+	v8_snap_free_counts(s);
+	free(o2n);
+	hb_finish(&b->hb); /* the arrays parked stay so, through the analyses (v8_load_data) */
 	d->out_name = hb_labels_take(&b->hb);
 	d->nout = h->nedges;
 	d->weak_name = hb_weak_labels_take(&b->hb);
@@ -655,9 +750,8 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	if (tracked)
 		make_traces(&b);
 	progress_begin(p, "references", h->size, "MB"); /* the edges are read now */
-	make_edges(&b, o2n, p);
+	make_edges(&b, o2n, p); /* frees o2n */
 	progress_end(p);
-	free(o2n);
 	hb_free(&b.hb);
 	names_free(&b.nt);
 	v8_snap_free(&s);
@@ -1023,6 +1117,8 @@ const struct format_ops v8_format = {
 	.root_natives = v8_root_natives,
 	.nroot_natives = V8R_COUNT,
 	.free_data = v8_free,
+	.park_data = v8_park_data,
+	.load_data = v8_load_data,
 	.refs_change = v8_refs_change,
 	.id_identifies = v8_id_identifies,
 	.id_same = v8_id_same,

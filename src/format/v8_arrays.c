@@ -125,12 +125,13 @@ static void nodes_resize(struct v8_snap *s, uint64_t cap)
 {
 	s->ntype = resize(s->ntype, cap, sizeof *s->ntype);
 	s->nname = resize(s->nname, cap, sizeof *s->nname);
-	s->nedges_of = resize(s->nedges_of, cap, sizeof *s->nedges_of);
 	if (s->ntrace != NULL) /* made by the first node with a trace */
 		s->ntrace = resize(s->ntrace, cap, sizeof *s->ntrace);
 	/* the columns the builder copies are let go behind it, page by page
-	 * (v8_snap_release_nodes): mappings of their own, not malloc's */
+	 * (v8_snap_release_nodes, v8_snap_release_counts): mappings of
+	 * their own, not malloc's */
 	uint64_t was = s->ncap ? s->ncap : 1, now = cap ? cap : 1;
+	s->nedges_of = big_resize(s->nedges_of, was * sizeof *s->nedges_of, now * sizeof *s->nedges_of);
 	s->nid = big_resize(s->nid, was * sizeof *s->nid, now * sizeof *s->nid);
 	s->nsize = big_resize(s->nsize, was * sizeof *s->nsize, now * sizeof *s->nsize);
 	if (s->nf_detachedness >= 0)
@@ -275,6 +276,17 @@ void v8_snap_free_node_columns(struct v8_snap *s)
 	s->ndetached = NULL;
 }
 
+void v8_snap_release_counts(struct v8_snap *s, uint64_t from, uint64_t to)
+{
+	big_release(s->nedges_of, from * sizeof *s->nedges_of, to * sizeof *s->nedges_of);
+}
+
+void v8_snap_free_counts(struct v8_snap *s)
+{
+	big_free(s->nedges_of, (s->ncap ? s->ncap : 1) * sizeof *s->nedges_of);
+	s->nedges_of = NULL;
+}
+
 void v8_snap_free_edges(struct v8_snap *s)
 {
 	big_free(s->etype, s->ecap * sizeof *s->etype);
@@ -350,7 +362,7 @@ static void cols_put(void *ctx, uint64_t at, size_t n, const uint8_t *type, cons
 
 /* The nodes' edge counts must add up to the edges: the edges of node
  * k are found by that sum, so they are cut to agree (sum: what they
- * add up to, read is the edges read). */
+ * add up to in the file, read is the edges read). */
 static void check_edge_counts(struct rd *r, uint64_t sum, uint64_t read, int cut)
 {
 	struct v8_snap *s = r->s;
@@ -432,7 +444,7 @@ int v8s_read_edges(struct rd *r, v8_edge_sink *sink, void *ctx)
 	if (et.bad_name > 0)
 		warn_add(r->w, "%s: offset %llu: edges: %llu names past the %u strings (read as none)",
 			 r->path, (unsigned long long)s->edges_at, (unsigned long long)et.bad_name, s->nstr);
-	check_edge_counts(r, sum, n, sink == cols_put);
+	check_edge_counts(r, sum > s->edges_claimed ? sum : s->edges_claimed, n, sink == cols_put);
 	if (s->meta_edge_count != UINT64_MAX && s->meta_edge_count != s->nedges)
 		warn_add(r->w, "%s: offset %llu: snapshot.edge_count is %llu, %u edges read", r->path,
 			 (unsigned long long)s->edges_at, (unsigned long long)s->meta_edge_count, s->nedges);
@@ -714,7 +726,9 @@ static void room_for_edges(struct rd *r)
 	else
 		s->edges_room = (r->edges_end - s->edges_at) / ((uint64_t)NUM_MIN * s->edge_fields) + 1;
 	left = s->edges_room < MAX_RECORDS ? s->edges_room : MAX_RECORDS;
+	s->edges_claimed = 0;
 	for (uint32_t i = 0; i < s->nnodes; i++) {
+		s->edges_claimed += s->nedges_of[i];
 		if (s->nedges_of[i] > left)
 			s->nedges_of[i] = (uint32_t)left;
 		left -= s->nedges_of[i];

@@ -448,10 +448,11 @@ static void free_names(char **v, unsigned n)
 
 void v8_snap_free(struct v8_snap *s)
 {
-	void *arrays[] = { s->ntype, s->nname, s->nedges_of, s->ntrace, s->str_off, s->trace_function_infos,
+	void *arrays[] = { s->ntype, s->nname, s->ntrace, s->str_off, s->trace_function_infos,
 			   s->trace_tree, s->locations, s->samples };
 
 	v8_snap_free_edges(s);
+	v8_snap_free_counts(s);
 	v8_snap_free_node_columns(s);
 
 	free_names(s->node_types, s->n_node_types);

@@ -80,6 +80,7 @@ struct v8_snap {
 	 * can give: a bound for the nodes' edge counts, which the file
 	 * claims before its edges are read) */
 	uint64_t edges_room;
+	uint64_t edges_claimed; /* the nodes' edge counts' sum as the file has them */
 	uint8_t numeric_name[256]; /* edge types whose name_or_index is an index */
 };
 
@@ -153,6 +154,10 @@ void v8_snap_release_nodes(struct v8_snap *s, uint64_t from, uint64_t to);
 /* The columns v8_snap_release_nodes lets go (ids, sizes, detachedness),
  * freed whole. */
 void v8_snap_free_node_columns(struct v8_snap *s);
+/* The nodes' edge counts [from, to) are read: their whole pages let go
+ * (zeros from now on); v8_snap_free_counts frees them whole. */
+void v8_snap_release_counts(struct v8_snap *s, uint64_t from, uint64_t to);
+void v8_snap_free_counts(struct v8_snap *s);
 /* The edge columns freed (v8_snap_free does it too). */
 void v8_snap_free_edges(struct v8_snap *s);
 

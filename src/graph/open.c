@@ -57,9 +57,16 @@ int heap_build(struct heap *h, const struct ruleset *rules, struct progress *p, 
 	int rc = h->fmt->parse(h, p, err);
 	h->has_node_id = h->node_id != NULL; /* before any is parked */
 	if (rc == 0) {
-		if (rules != NULL)
+		if (rules != NULL) {
+			if (h->fmt->load_data != NULL) /* the rules may read them */
+				h->fmt->load_data(h);
 			ownership_classify(h, rules, p);
+		}
+		if (h->fmt->park_data != NULL)
+			h->fmt->park_data(h);
 		heap_analyse(h, p);
+		if (h->fmt->load_data != NULL)
+			h->fmt->load_data(h);
 		cache_built(h);
 		if (h->node_gen != NULL)
 			gen_totals(h, p);

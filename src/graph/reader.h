@@ -233,6 +233,13 @@ struct format_ops {
 	void (*root_detail)(const struct heap *h, const struct root *r, struct sbuf *out);
 	/* Free what the reader keeps in h->fmt_data. */
 	void (*free_data)(struct heap *h);
+	/* Optional: the reader's own arrays (fmt_data) let go to the file
+	 * behind the heap while the open's analyses run, which read none
+	 * of them, and back after (heap_build calls both, in turn). parse
+	 * may leave some let go already: before anything else reads them,
+	 * heap_build calls load_data. */
+	void (*park_data)(struct heap *h);
+	void (*load_data)(struct heap *h);
 	/* The engine is about to change h->out or the weak arrays (h->out
 	 * loaded): a reader that keeps labels by their place there keeps
 	 * the references as it built them (graph/builder.h: hb_refs_keep).
