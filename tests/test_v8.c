@@ -1763,6 +1763,36 @@ START_TEST(test_stream_side_labels)
 }
 END_TEST
 
+/* What the nodes' edge counts are believed to before the edges are
+ * read: as many edges as the numbers there make, however much
+ * whitespace pads them (a megabyte of spaces claimed room for 175,000
+ * edges, four bytes each and their labels', however many nodes claim
+ * them), and what a tab or CR between them does not stop the quick scan
+ * over. */
+START_TEST(test_edges_room)
+{
+	struct sbuf t;
+	struct parsed p;
+
+	sbuf_init(&t);
+	sbuf_adds(&t, "{\"snapshot\":{" SIDE_META "},\n"
+		      "\"nodes\":[0,0,1,0,4000000000,1,1,3,10,4000000000],\n\"edges\":[1,0,5,\t2,5,5\r\n");
+	for (int i = 0; i < (1 << 20); i++)
+		sbuf_addc(&t, ' ');
+	sbuf_adds(&t, "],\n\"strings\":[\"\",\"A\"]}");
+	parse_bytes(&p, "pad.heapsnapshot", t.buf, t.len);
+	ck_assert_msg(p.rc == 0, "%s", p.err.buf);
+	ck_assert_uint_eq(p.s.edges_room, 2);
+	ck_assert_uint_eq(p.s.nedges, 2);
+	ck_assert_uint_eq(p.s.nedges_of[0], 2);
+	ck_assert_uint_eq(p.s.nedges_of[1], 0);
+	ck_assert_uint_eq(p.s.eto[1], 1);
+	ck_warned(&p, "edge counts add up to 8000000000, but there are 2 edges", "the last nodes' counts are cut");
+	parsed_free(&p);
+	sbuf_free(&t);
+}
+END_TEST
+
 Suite *v8_suite(void)
 {
 	Suite *s = suite_create("v8");
@@ -1778,6 +1808,7 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_deep_nesting);
 	tcase_add_test(tc, test_hostile_counts);
 	tcase_add_test(tc, test_stream_side_labels);
+	tcase_add_test(tc, test_edges_room);
 	tcase_add_test(tc, test_cons_strings_without_parts);
 	tcase_add_test(tc, test_node_reference_a);
 	tcase_add_test(tc, test_node_reference_b);

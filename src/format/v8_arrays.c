@@ -714,8 +714,9 @@ static void check_counts(struct rd *r)
 
 /* What the value of "edges" can hold, and the nodes' edge counts cut
  * to it: a count is believed before the edges are read only as far as
- * their bytes can hold them (an edge takes two bytes a number at the
- * least), so that no file makes room claimed for edges it has not. */
+ * the numbers there can make edges (counted by the quick scan, or else
+ * two bytes a number at the least), so that no file makes room claimed
+ * for edges it has not. */
 static void room_for_edges(struct rd *r)
 {
 	struct v8_snap *s = r->s;
@@ -723,6 +724,8 @@ static void room_for_edges(struct rd *r)
 
 	if (s->edges_at == 0)
 		s->edges_room = 0;
+	else if (r->edges_nums > 0) /* counted */
+		s->edges_room = r->edges_nums / s->edge_fields;
 	else
 		s->edges_room = (r->edges_end - s->edges_at) / ((uint64_t)NUM_MIN * s->edge_fields) + 1;
 	left = s->edges_room < MAX_RECORDS ? s->edges_room : MAX_RECORDS;

@@ -387,30 +387,39 @@ static inline int num_byte(uint8_t c)
 	return (unsigned)(c - '0') < 10 || c == ',' || c == '\n' || c == ' ' || c == '\r' || c == '\t';
 }
 
-/* How many bytes at p (before end) are digits, commas, newlines or
- * spaces, sixteen at a time where the processor can (the scan is over
- * most of a snapshot's numbers). */
-static size_t num_run(const uint8_t *p, const uint8_t *end)
+/* How many bytes at p (before end) are num_byte's, sixteen at a time
+ * where the processor can (the scan is over most of a snapshot's
+ * numbers); the commas among them added to *commas. */
+static size_t num_run(const uint8_t *p, const uint8_t *end, uint64_t *commas)
 {
 	const uint8_t *q = p;
+	uint64_t c = 0;
 #ifdef __SSE2__
 	const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9), comma = _mm_set1_epi8(',');
-	const __m128i nl = _mm_set1_epi8('\n'), sp = _mm_set1_epi8(' ');
+	const __m128i nl = _mm_set1_epi8('\n'), sp = _mm_set1_epi8(' '), cr = _mm_set1_epi8('\r');
+	const __m128i tab = _mm_set1_epi8('\t');
 
 	while (end - q >= 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
 		__m128i d = _mm_sub_epi8(v, zero);
-		__m128i ok = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d);
-		ok = _mm_or_si128(ok, _mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_cmpeq_epi8(v, nl)));
-		ok = _mm_or_si128(ok, _mm_cmpeq_epi8(v, sp));
+		__m128i cm = _mm_cmpeq_epi8(v, comma);
+		__m128i ok = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(d, nine), d), cm);
+		ok = _mm_or_si128(ok, _mm_or_si128(_mm_cmpeq_epi8(v, nl), _mm_cmpeq_epi8(v, sp)));
+		ok = _mm_or_si128(ok, _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, tab)));
 		unsigned m = (unsigned)_mm_movemask_epi8(ok);
-		if (m != 0xffff)
-			return (size_t)(q - p) + (unsigned)__builtin_ctz(~m);
+		if (m != 0xffff) {
+			unsigned k = (unsigned)__builtin_ctz(~m);
+			c += (unsigned)__builtin_popcount((unsigned)_mm_movemask_epi8(cm) & ((1u << k) - 1));
+			*commas += c;
+			return (size_t)(q - p) + k;
+		}
+		c += (unsigned)__builtin_popcount((unsigned)_mm_movemask_epi8(cm));
 		q += 16;
 	}
 #endif
 	while (q < end && num_byte(*q))
-		q++;
+		c += *q++ == ',';
+	*commas += c;
 	return (size_t)(q - p);
 }
 
@@ -418,7 +427,7 @@ static size_t num_run(const uint8_t *p, const uint8_t *end)
 
 int v8s_skip_edges(struct rd *r)
 {
-	uint64_t size = (uint64_t)(r->end - r->base), start, at;
+	uint64_t size = (uint64_t)(r->end - r->base), start, at, commas = 0;
 	int rc;
 
 	ws(r);
@@ -437,19 +446,19 @@ int v8s_skip_edges(struct rd *r)
 				p = r->p;
 				e = size - at > SKIP_CHUNK ? p + SKIP_CHUNK : r->end;
 			}
-			size_t k = num_run(p, e);
+			size_t k = num_run(p, e, &commas);
 			at += k;
 			progress_update(r->pr, at);
 			if (p + k == e)
 				continue;
-			if (p[k] == ']') { /* the end: the usual way */
-				r->p = r->base + at + 1;
-				r->edges_end = at + 1;
-				return 0;
-			}
-			if (!num_byte(p[k]))
+			if (p[k] != ']')
 				break;
-			at++;
+			/* the end: the usual way; as many numbers as commas and
+			 * one, at the most */
+			r->p = r->base + at + 1;
+			r->edges_end = at + 1;
+			r->edges_nums = commas + 1;
+			return 0;
 		}
 		if (at >= size) { /* cut short: the edges' reading says so */
 			r->p = r->end;

@@ -30,6 +30,7 @@ struct rd {
 	int tt_ok;           /* and children is the last of them */
 	int quiet;     /* a problem ends the value, but is no warning (its reading proper says it) */
 	uint64_t edges_end; /* past the value of "edges" (v8s_skip_edges), or the file's end */
+	uint64_t edges_nums; /* the most numbers there, by the quick scan's count (0: not counted) */
 	/* numbers that were no unsigned integer, in the array being read */
 	uint64_t odd, odd_at;
 	/* the pages of the file around the reader (v8s_window): faulted in
