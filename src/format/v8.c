@@ -263,6 +263,19 @@ static void load_arrays(struct heap *h)
 	}
 }
 
+/* data_arrays' array i, when parked: its section of heap_scratch(h),
+ * which the index cache copies as it is (compressed once) */
+static int v8_data_parked(struct heap *h, int i, uint32_t *id)
+{
+	static const int8_t park_of[] = { 0, 1, 2, 5, -1, 6, 7, 3, 4 }; /* data_arrays' to parkable's */
+	const struct v8_data *d = h->fmt_data;
+
+	if (d == NULL || i < 0 || i >= (int)sizeof park_of || park_of[i] < 0 || !(d->parked & 1u << park_of[i]))
+		return 0;
+	*id = PARK_ID + (uint32_t)park_of[i];
+	return 1;
+}
+
 /* format_ops': while the analyses run, nothing reads them (those of
  * the nodes wait from the edges' reading on, make_edges) */
 static void v8_park_data(struct heap *h)
@@ -1043,8 +1056,10 @@ static int v8_data_arrays(struct heap *h, struct fmt_array *a)
 	a[4] = (struct fmt_array){ (void **)&d->side, NULL, sizeof *d->side, d->nside };
 	a[5] = (struct fmt_array){ (void **)&d->weak_name, NULL, sizeof *d->weak_name, d->nwlab };
 	a[6] = (struct fmt_array){ (void **)&d->weak_type, NULL, sizeof *d->weak_type, d->nwlab };
-	a[7] = (struct fmt_array){ (void **)&d->node_trace, NULL, sizeof *d->node_trace, d->node_trace ? h->n : 0 };
-	a[8] = (struct fmt_array){ (void **)&d->id32, NULL, sizeof *d->id32, d->id32 ? h->n : 0 };
+	/* (parked, they are there all the same: bits 3 and 4 of parkable's) */
+	a[7] = (struct fmt_array){ (void **)&d->node_trace, NULL, sizeof *d->node_trace,
+				   d->node_trace || (d->parked & 0x8) ? h->n : 0 };
+	a[8] = (struct fmt_array){ (void **)&d->id32, NULL, sizeof *d->id32, d->id32 || (d->parked & 0x10) ? h->n : 0 };
 	a[9] = (struct fmt_array){ (void **)&d->type_names, NULL, 1, d->type_names_len };
 	a[10] = (struct fmt_array){ NULL, &d->n_edge_types, sizeof d->n_edge_types, 1 };
 	a[11] = (struct fmt_array){ NULL, &d->n_node_types, sizeof d->n_node_types, 1 };
@@ -1119,6 +1134,7 @@ const struct format_ops v8_format = {
 	.free_data = v8_free,
 	.park_data = v8_park_data,
 	.load_data = v8_load_data,
+	.data_parked = v8_data_parked,
 	.refs_change = v8_refs_change,
 	.id_identifies = v8_id_identifies,
 	.id_same = v8_id_same,

@@ -712,7 +712,9 @@ static void adopt_all(struct backing *b)
 		if ((b->in_scratch & part_of(i)) && !(failed & part_of(i)))
 			store_drop(&b->scratch, SCRATCH_PARK + (uint32_t)i);
 	b->in_scratch &= failed;
-	if (b->in_scratch == 0 && b->scratch_fd >= 0) {
+	/* (not while a section is left there: a reader's parked arrays,
+	 * format_ops' data_parked, copied into the cache after this) */
+	if (b->in_scratch == 0 && b->scratch_fd >= 0 && b->scratch.nsect == 0) {
 		store_free(&b->scratch);
 		close(b->scratch_fd);
 		b->scratch_fd = -1;
@@ -744,10 +746,20 @@ static void put_reader(struct heap *h, struct backing *b, struct scalars *sc)
 	struct fmt_array a[FMT_ARRAYS];
 	int n = h->fmt != NULL && h->fmt->data_arrays != NULL ? h->fmt->data_arrays(h, a) : 0;
 
+	struct store *scratch;
+	uint32_t id;
+
 	sc->fmt_n = (uint64_t)n;
 	for (int i = 0; i < FMT_ARRAYS && store_ok(&b->st); i++) {
 		const void *p = i >= n ? NULL : a[i].ptr != NULL ? *a[i].ptr : a[i].at;
 		sc->fmt_elem[i] = i < n ? a[i].elem : 1;
+		if (i < n && h->fmt->data_parked != NULL && h->fmt->data_parked(h, i, &id) &&
+		    (scratch = heap_scratch(h)) != NULL) { /* parked: its bytes as they are */
+			sc->fmt_count[i] = a[i].count;
+			if (store_copy(&b->st, FMT_ID + (uint32_t)i, scratch, id) < 0 && b->st.err == 0)
+				b->st.err = EIO;
+			continue;
+		}
 		sc->fmt_count[i] = i >= n || p == NULL ? 0 : a[i].ptr != NULL ? a[i].count : 1;
 		if (i < n && a[i].ptr == NULL) /* in place: its bytes */
 			store_put(&b->st, FMT_ID + (uint32_t)i, p, 1, a[i].elem);

@@ -65,14 +65,14 @@ int heap_build(struct heap *h, const struct ruleset *rules, struct progress *p, 
 		if (h->fmt->park_data != NULL)
 			h->fmt->park_data(h);
 		heap_analyse(h, p);
-		if (h->fmt->load_data != NULL)
-			h->fmt->load_data(h);
 		cache_built(h);
 		if (h->node_gen != NULL)
 			gen_totals(h, p);
 		progress_begin(p, "index cache", 1, "files");
-		cache_finish(h);
+		cache_finish(h); /* the reader's parked arrays copied as they are */
 		progress_end(p);
+		if (h->fmt->load_data != NULL)
+			h->fmt->load_data(h);
 		/* as after a cached open: what a view needs is loaded when
 		 * it asks (nothing is parked without a file behind the heap) */
 		heap_park(h, HP_ALL);

@@ -237,9 +237,14 @@ struct format_ops {
 	 * behind the heap while the open's analyses run, which read none
 	 * of them, and back after (heap_build calls both, in turn). parse
 	 * may leave some let go already: before anything else reads them,
-	 * heap_build calls load_data. */
+	 * heap_build calls load_data (after the index cache is written,
+	 * data_parked). */
 	void (*park_data)(struct heap *h);
 	void (*load_data)(struct heap *h);
+	/* Optional, with park_data: data_arrays' array i is parked, as
+	 * section *id of heap_scratch(h) (1; 0: not), which the index cache
+	 * copies as it is, before load_data. */
+	int (*data_parked)(struct heap *h, int i, uint32_t *id);
 	/* The engine is about to change h->out or the weak arrays (h->out
 	 * loaded): a reader that keeps labels by their place there keeps
 	 * the references as it built them (graph/builder.h: hb_refs_keep).
