@@ -1789,6 +1789,25 @@ START_TEST(test_edges_room)
 	ck_assert_uint_eq(p.s.eto[1], 1);
 	ck_warned(&p, "edge counts add up to 8000000000, but there are 2 edges", "the last nodes' counts are cut");
 	parsed_free(&p);
+
+	/* 5,000 edges, their separators of every kind the scan passes:
+	 * room for exactly them (the commas counted sixteen bytes at a
+	 * time, in lanes summed every 255 rounds, and a byte at a time) */
+	static const char *const sep[] = { ",", ",\n", ", ", "\r\n,", "\t,", " ,  " };
+	sbuf_reset(&t);
+	sbuf_adds(&t, "{\"snapshot\":{" SIDE_META "},\n"
+		      "\"nodes\":[0,0,1,0,5000,1,1,3,10,0],\n\"edges\":[");
+	for (int i = 0; i < 5000; i++)
+		sbuf_printf(&t, "%s2%s0%s%d", i > 0 ? sep[i % 6] : "", sep[(i / 6) % 6], sep[(i / 36) % 6], 5 * (i % 2));
+	sbuf_adds(&t, "],\n\"strings\":[\"\",\"A\"]}");
+	parse_bytes(&p, "seps.heapsnapshot", t.buf, t.len);
+	ck_assert_msg(p.rc == 0, "%s", p.err.buf);
+	show_warnings(&p);
+	ck_assert_uint_eq(p.w.n, 0);
+	ck_assert_uint_eq(p.s.edges_room, 5000);
+	ck_assert_uint_eq(p.s.nedges, 5000);
+	ck_assert_uint_eq(p.s.eto[4999], 1);
+	parsed_free(&p);
 	sbuf_free(&t);
 }
 END_TEST

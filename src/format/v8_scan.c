@@ -399,6 +399,11 @@ static size_t num_run(const uint8_t *p, const uint8_t *end, uint64_t *commas)
 	const __m128i nl = _mm_set1_epi8('\n'), sp = _mm_set1_epi8(' '), cr = _mm_set1_epi8('\r');
 	const __m128i tab = _mm_set1_epi8('\t');
 
+	/* the commas counted in each byte lane (a comparison's all-ones is
+	 * -1), summed before a lane could pass 255 */
+	__m128i lanes = _mm_setzero_si128();
+	unsigned rounds = 0;
+
 	while (end - q >= 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
 		__m128i d = _mm_sub_epi8(v, zero);
@@ -406,16 +411,19 @@ static size_t num_run(const uint8_t *p, const uint8_t *end, uint64_t *commas)
 		__m128i ok = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(d, nine), d), cm);
 		ok = _mm_or_si128(ok, _mm_or_si128(_mm_cmpeq_epi8(v, nl), _mm_cmpeq_epi8(v, sp)));
 		ok = _mm_or_si128(ok, _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, tab)));
-		unsigned m = (unsigned)_mm_movemask_epi8(ok);
-		if (m != 0xffff) {
-			unsigned k = (unsigned)__builtin_ctz(~m);
-			c += (unsigned)__builtin_popcount((unsigned)_mm_movemask_epi8(cm) & ((1u << k) - 1));
-			*commas += c;
-			return (size_t)(q - p) + k;
+		if ((unsigned)_mm_movemask_epi8(ok) != 0xffff)
+			break; /* the rest a byte at a time */
+		lanes = _mm_sub_epi8(lanes, cm);
+		if (++rounds == 255) {
+			__m128i s = _mm_sad_epu8(lanes, _mm_setzero_si128());
+			c += (uint64_t)_mm_cvtsi128_si32(s) + (uint64_t)_mm_extract_epi16(s, 4);
+			lanes = _mm_setzero_si128();
+			rounds = 0;
 		}
-		c += (unsigned)__builtin_popcount((unsigned)_mm_movemask_epi8(cm));
 		q += 16;
 	}
+	__m128i s = _mm_sad_epu8(lanes, _mm_setzero_si128());
+	c += (uint64_t)_mm_cvtsi128_si32(s) + (uint64_t)_mm_extract_epi16(s, 4);
 #endif
 	while (q < end && num_byte(*q))
 		c += *q++ == ',';
