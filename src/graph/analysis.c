@@ -293,7 +293,13 @@ bits_t *analysis_live_set(const struct heap *h)
 {
 	bits_t *live = xcalloc(bits_words(h->n), sizeof *live);
 	node_t *stack = xmalloc(((size_t)h->n + 1) * sizeof *stack);
+	/* the sources of weak references: only theirs are looked up (a
+	 * search in weak_src for every node was most of the walk's time) */
+	bits_t *weak_from = xcalloc(bits_words(h->n), sizeof *weak_from);
 	size_t sp = 0;
+
+	for (uint64_t i = 0; i < h->nweak; i++)
+		bit_set(weak_from, h->weak_src[i]);
 
 	for (size_t i = 0; i < h->nroot_rec; i++) {
 		node_t r = h->root_rec[i].node;
@@ -310,12 +316,15 @@ bits_t *analysis_live_set(const struct heap *h)
 				bit_set(live, h->out[j]);
 				stack[sp++] = h->out[j];
 			}
+		if (!bit_get(weak_from, u))
+			continue;
 		for (uint64_t i = heap_weak_first(h, u); i < h->nweak && h->weak_src[i] == u; i++)
 			if ((!weak_left_out(h, i) || weak_moved(h, i)) && !bit_get(live, h->weak_dst[i])) {
 				bit_set(live, h->weak_dst[i]);
 				stack[sp++] = h->weak_dst[i];
 			}
 	}
+	free(weak_from);
 	free(stack);
 	return live;
 }
