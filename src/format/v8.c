@@ -247,7 +247,7 @@ static void park_arrays(struct heap *h, int edges)
 static void load_arrays(struct heap *h)
 {
 	struct v8_data *d = h->fmt_data;
-	struct store *st = heap_scratch(h);
+	struct store *st = heap_scratch_kept(h); /* a write that failed after them leaves them there */
 	struct fmt_array a[8];
 	int n = parkable(h, d, 1, a);
 
@@ -261,6 +261,7 @@ static void load_arrays(struct heap *h)
 		*a[i].ptr = p;
 		d->parked &= ~(1u << i);
 	}
+	heap_scratch_done(h);
 }
 
 /* data_arrays' array i, when parked: its section of heap_scratch(h),

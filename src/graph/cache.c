@@ -579,6 +579,25 @@ static int slot_of(unsigned part)
 	return -1;
 }
 
+struct store *heap_scratch_kept(struct heap *h)
+{
+	struct backing *b = h->backing;
+
+	return b != NULL && b->scratch_fd >= 0 ? &b->scratch : NULL;
+}
+
+void heap_scratch_done(struct heap *h)
+{
+	struct backing *b = h->backing;
+
+	/* (heap_scratch makes one anew when asked again) */
+	if (b != NULL && b->scratch_fd >= 0 && b->in_scratch == 0 && b->scratch.nsect == 0) {
+		store_free(&b->scratch);
+		close(b->scratch_fd);
+		b->scratch_fd = -1;
+	}
+}
+
 uint32_t cache_scratch_id(unsigned part)
 {
 	return SCRATCH_PARK + 100 + (uint32_t)slot_of(part); /* a writer's, renamed when adopted */
@@ -753,10 +772,12 @@ static void put_reader(struct heap *h, struct backing *b, struct scalars *sc)
 	for (int i = 0; i < FMT_ARRAYS && store_ok(&b->st); i++) {
 		const void *p = i >= n ? NULL : a[i].ptr != NULL ? *a[i].ptr : a[i].at;
 		sc->fmt_elem[i] = i < n ? a[i].elem : 1;
-		if (i < n && h->fmt->data_parked != NULL && h->fmt->data_parked(h, i, &id) &&
-		    (scratch = heap_scratch(h)) != NULL) { /* parked: its bytes as they are */
+		if (i < n && h->fmt->data_parked != NULL && h->fmt->data_parked(h, i, &id)) {
+			/* parked: its bytes as they are (a write to the scratch
+			 * file that failed since leaves them readable) */
 			sc->fmt_count[i] = a[i].count;
-			if (store_copy(&b->st, FMT_ID + (uint32_t)i, scratch, id) < 0 && b->st.err == 0)
+			if (((scratch = heap_scratch_kept(h)) == NULL ||
+			     store_copy(&b->st, FMT_ID + (uint32_t)i, scratch, id) < 0) && b->st.err == 0)
 				b->st.err = EIO;
 			continue;
 		}

@@ -126,6 +126,11 @@ void cache_built(struct heap *h);
  * parked; cache_finish moves it into the cache. */
 void cache_adopt(struct heap *h, unsigned part, uint32_t id);
 uint32_t cache_scratch_id(unsigned part);
+/* heap_scratch, even once a write there failed (what was written before
+ * stays readable), for reading back; NULL without one. heap_scratch_done:
+ * the scratch file let go if nothing is left there. */
+struct store *heap_scratch_kept(struct heap *h);
+void heap_scratch_done(struct heap *h);
 int cache_finish(struct heap *h);
 int cache_save(struct heap *h);
 #define STORE_SCRATCH 1000      /* the analyses' (domtree: 1000..1015) */
