@@ -764,7 +764,6 @@ static void put_reader(struct heap *h, struct backing *b, struct scalars *sc)
 {
 	struct fmt_array a[FMT_ARRAYS];
 	int n = h->fmt != NULL && h->fmt->data_arrays != NULL ? h->fmt->data_arrays(h, a) : 0;
-
 	struct store *scratch;
 	uint32_t id;
 
