@@ -77,7 +77,8 @@ static uint32_t utf16_name(struct clr_read *r, const uint8_t *p, const uint8_t *
  * count (each with its type parameters' ids). */
 static void bulk_types(struct clr_read *r, const struct nt_event *e)
 {
-	const uint8_t *p = e->payload + 6, *end = e->payload + e->len;
+	/* (no pointer past a payload shorter than the count's 6 bytes) */
+	const uint8_t *end = e->payload + e->len, *p = e->len >= 6 ? e->payload + 6 : end;
 	uint32_t n = e->len >= 6 ? rd32(e->payload) : 0, i = 0;
 
 	for (; i < n && end - p >= 25; i++) {
@@ -95,7 +96,7 @@ static void bulk_types(struct clr_read *r, const struct nt_event *e)
 
 /* GCBulkRootStaticVar: each variable's object a root that carries the
  * field's name (no type's), as many as the payload holds of its count. */
-static void static_vars(struct clr_read *r, const struct nt_event *e)
+static void static_vars(struct clr_read *r, const struct nt_event *e) /* e->len >= 14 */
 {
 	const uint8_t *p = e->payload + 14, *end = e->payload + e->len;
 	uint32_t n = rd32(e->payload), i = 0;
