@@ -223,7 +223,9 @@ HW_VECTORIZE HW_WIDE static void delta_from4(const uint8_t *restrict in, size_t 
 		 * planes, out of zigzag, and the running sum four lanes at a
 		 * time (each lane plus those before it, then plus the sum so
 		 * far), which the compiler's loop does one element at a time */
-		__m128i run = _mm_set1_epi32((int)prev), one = _mm_set1_epi32(1);
+		int32_t prev_s; /* prev's bits as a signed lane: no conversion of a value past INT32_MAX */
+		memcpy(&prev_s, &prev, sizeof prev_s);
+		__m128i run = _mm_set1_epi32(prev_s), one = _mm_set1_epi32(1);
 		for (; i + 16 <= k; i += 16) {
 			__m128i p0 = _mm_loadu_si128((const __m128i *)(const void *)(q0 + i));
 			__m128i p1 = _mm_loadu_si128((const __m128i *)(const void *)(q1 + i));
