@@ -192,6 +192,55 @@ START_TEST(test_mutate_section)
 }
 END_TEST
 
+/* Node 0, the virtual root, is no object: the builder never gives it a
+ * reference, nor makes one to it (its successors are h->roots). A
+ * forged cache whose first chunk of a section is all zeros (each
+ * section in turn: values of 0 after the filter is undone) is refused,
+ * or loads a heap that keeps that promise; before, zeroed references
+ * loaded as references to node 0 (an object of no class to every view
+ * that names a target's class). */
+static size_t zero(uint8_t *p, size_t n, size_t max)
+{
+	(void)max;
+	memset(p, 0, n);
+	return n;
+}
+
+START_TEST(test_no_reference_to_root)
+{
+	struct heap a, b;
+	size_t len, loaded = 0;
+
+	open_heap(&a, 1);
+	open_heap(&b, 0); /* writes the cache */
+	heap_free(&b);
+	char *c = cache_path(dump);
+	uint8_t *orig = (uint8_t *)file_bytes(c, &len);
+	ck_assert(orig != NULL && len > 0);
+	size_t max = 4 * len + 4 * STORE_CHUNK;
+	uint8_t *buf = xmalloc(max);
+	for (unsigned which = 0; which < 64; which++) {
+		memcpy(buf, orig, len);
+		size_t n = cache_mutate_section(buf, len, max, which, zero);
+		ck_assert(n > len);
+		ck_assert_int_eq(cache_reseal(buf, n, &a), 0);
+		FILE *f = fopen(c, "wb");
+		ck_assert(f != NULL && fwrite(buf, 1, n, f) == n && fclose(f) == 0);
+		open_heap(&b, 0); /* every part loaded */
+		loaded += b.from_cache;
+		ck_assert_msg(b.n < 2 || b.out_start[1] == 0, "section %u: node 0 has references", which);
+		for (edge_t e = 0; e < b.nedges; e++)
+			ck_assert_msg(b.out[e] != 0, "section %u: a reference to node 0", which);
+		heap_free(&b);
+	}
+	ck_assert_uint_gt(loaded, 0);
+	free(buf);
+	free(orig);
+	free(c);
+	heap_free(&a);
+}
+END_TEST
+
 START_TEST(test_permissions_and_no_temp_left)
 {
 	struct stat st;
@@ -621,6 +670,7 @@ Suite *cache_suite(void)
 	tcase_add_checked_fixture(tc, make_dump, drop_dump);
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_mutate_section);
+	tcase_add_test(tc, test_no_reference_to_root);
 	tcase_add_test(tc, test_permissions_and_no_temp_left);
 	tcase_add_test(tc, test_stale);
 	tcase_add_test(tc, test_truncated_corrupt_foreign);

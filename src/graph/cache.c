@@ -913,11 +913,14 @@ static const char *validate_part(const struct heap *h, const struct scalars *s, 
 				return "bad reference index";
 		if (start[0] != 0 || start[s->n] != ne)
 			return "bad reference count";
+		/* node 0, the virtual root, refers through h->roots only */
+		if (part == HP_OUT_AT && s->n > 0 && start[1] != 0)
+			return "bad reference count";
 		return NULL;
 	case HP_OUT_TO:
-	case HP_IN_FROM:
+	case HP_IN_FROM: /* nothing refers to node 0 (in[]: it refers to the roots) */
 		for (uint64_t j = 0; j < ne; j++)
-			if (e[j] >= s->n)
+			if (e[j] >= s->n || (part == HP_OUT_TO && e[j] == 0))
 				return "bad reference";
 		return NULL;
 	case HP_WEAK: /* between objects: node 0 is none, and has no class */
