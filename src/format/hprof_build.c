@@ -369,7 +369,7 @@ static void instance_refs(struct refs *r, node_t i, const uint8_t *q)
 			 (unsigned long long)h->node_off[i], class_name(h, c), nbytes, k->inst_bytes);
 	for (uint32_t j = 0; j < k->nrefs; j++) { /* the hottest loop of the build */
 		uint32_t off = h->refoffs[k->ref_first + j];
-		if (off + ids <= nbytes)
+		if ((uint64_t)off + ids <= nbytes) /* in 64 bits: a forged offset near 2^32 wraps */
 			emit(r, beid(data + off, ids));
 	}
 	if (k->referent_off != HW_NONE)

@@ -1337,6 +1337,18 @@ int cache_load(struct heap *h, int verify, const char **why)
 	ns = slots(h, &b->sc, sl);
 	for (int i = 0; i < ns; i++)
 		*sl[i].ptr = NULL;
+	/* the big arrays' counts are their sections' sizes, before anything
+	 * reckons with them (heap_need's room to load): a forged count is
+	 * the file's damage, for which the cache is made again, not a heap
+	 * too big to load (32 TB, the cache fuzzer found) */
+	for (int i = 0; i < ns; i++) {
+		const struct store_sect *t = store_find(&b->st, (uint32_t)i + 1);
+		if (part_of(i) == 0 || (b->sc.absent & part_of(i)))
+			continue;
+		if (t == NULL || t->elem != sl[i].elem || sl[i].count > (UINT64_MAX >> 2) / sl[i].elem ||
+		    t->raw != sl[i].count * sl[i].elem)
+			goto fail;
+	}
 	for (int i = 0; i < ns; i++) {
 		uint32_t id = (uint32_t)i + 1;
 		if (part_of(i) != 0)
@@ -1402,6 +1414,7 @@ int cache_reseal(uint8_t *buf, size_t len, const struct heap *h)
 	struct cache_ident id = hd.id;
 	memcpy(&hd, buf, sizeof hd);
 	hd.id = id;
+	hd.format = CACHE_FORMAT; /* the regress inputs outlive a change of format */
 	memcpy(st, buf + TABLE_AT, sizeof st);
 	for (size_t i = 0; i < NSECT; i++) {
 		if (st[i].off > len || st[i].comp > len - st[i].off)

@@ -145,9 +145,10 @@ const struct store *heap_section(struct heap *h, unsigned part, uint32_t *id);
 
 /* For the fuzzers (fuzz/drive.c): make a cache file's bytes in buf pass
  * the checks cache_load() makes before it decodes them: the dump's
- * identity set to h's (an open heap of the dump), each well-formed
- * section's checksum, the table's and the header's recomputed. 0, or -1
- * if buf is too short to hold the header and the table. */
+ * identity set to h's (an open heap of the dump), the format this
+ * heapwalk's (CACHE_FORMAT), each well-formed section's checksum, the
+ * table's and the header's recomputed. 0, or -1 if buf is too short to
+ * hold the header and the table. */
 int cache_reseal(uint8_t *buf, size_t len, const struct heap *h);
 /* For the cache fuzzer's mutator: section `which` (modulo those whose
  * first chunk is whole in buf) of the cache file in buf[0..len) given

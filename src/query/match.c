@@ -154,10 +154,10 @@ static void content_hashes(struct side *s)
 				memcpy(buf, data, nb);
 			for (uint32_t j = 0; j < k->nrefs; j++) { /* ids are addresses: out */
 				uint32_t off = h->refoffs[k->ref_first + j];
-				if (off + ids <= nb)
+				if ((uint64_t)off + ids <= nb) /* in 64 bits: no wrap */
 					memset(buf + off, 0, ids);
 			}
-			if (k->referent_off != HW_NONE && k->referent_off + ids <= nb)
+			if (k->referent_off != HW_NONE && (uint64_t)k->referent_off + ids <= nb)
 				memset(buf + k->referent_off, 0, ids);
 			x = hash_bytes(buf, nb, x);
 			break;

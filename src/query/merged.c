@@ -396,7 +396,7 @@ static size_t inst_ids(struct walk *w, node_t x)
 	ids_grow(w, (size_t)k->nrefs + 1);
 	for (uint32_t j = 0; j < k->nrefs; j++) {
 		uint32_t off = h->refoffs[k->ref_first + j];
-		uint64_t id = off + ids <= nbytes ? beid(data + off, ids) : 0;
+		uint64_t id = (uint64_t)off + ids <= nbytes ? beid(data + off, ids) : 0; /* no wrap */
 		if (id != 0)
 			w->ids[n++] = (struct idslot){ id, j };
 	}
@@ -545,7 +545,7 @@ static uint32_t ref_label(struct walk *w, node_t y, node_t x, unsigned r, uint64
 			*xid = heap_node_id(h, x);
 		for (uint32_t j = 0; j < k->nrefs; j++) { /* the r-th field holding x */
 			uint32_t off = h->refoffs[k->ref_first + j];
-			if (off + ids <= nbytes && beid(data + off, ids) == *xid && m++ == r)
+			if ((uint64_t)off + ids <= nbytes && beid(data + off, ids) == *xid && m++ == r)
 				return slot_label(w, c, j);
 		}
 		return is_cls ? L_CLASS : L_UNKNOWN;
