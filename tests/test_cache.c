@@ -139,56 +139,80 @@ static size_t bump(uint8_t *p, size_t n, size_t max)
 	return n;
 }
 
-START_TEST(test_mutate_section)
-{
-	struct heap a, b;
-	size_t len, sections = 0;
+/* A cache to forge: the dump parsed (a), the bytes of its cache as
+ * written, and room for a section given to a mutator. */
+struct forgery {
+	struct heap a;
+	char *path;
+	uint8_t *orig, *buf;
+	size_t len, max;
+};
 
-	open_heap(&a, 1);
+static void forgery_begin(struct forgery *f)
+{
+	struct heap b;
+
+	open_heap(&f->a, 1);
 	open_heap(&b, 0); /* writes the cache */
 	heap_free(&b);
-	char *c = cache_path(dump);
-	uint8_t *orig = (uint8_t *)file_bytes(c, &len);
-	ck_assert(orig != NULL && len > 0);
-	size_t max = 4 * len + 4 * STORE_CHUNK;
-	uint8_t *buf = xmalloc(max);
+	f->path = cache_path(dump);
+	f->orig = (uint8_t *)file_bytes(f->path, &f->len);
+	ck_assert(f->orig != NULL && f->len > 0);
+	f->max = 4 * f->len + 4 * STORE_CHUNK;
+	f->buf = xmalloc(f->max);
+}
+
+/* Section `which` of the cache as written given to mutate, the file
+ * resealed and put in the cache's place, and the dump opened (b). */
+static void forged_open(struct forgery *f, unsigned which, size_t (*mutate)(uint8_t *p, size_t n, size_t max),
+			struct heap *b)
+{
+	memcpy(f->buf, f->orig, f->len);
+	size_t n = cache_mutate_section(f->buf, f->len, f->max, which, mutate);
+	ck_assert_msg(n > f->len, "section %u: nothing done", which);
+	ck_assert_int_eq(cache_reseal(f->buf, n, &f->a), 0);
+	FILE *fp = fopen(f->path, "wb");
+	ck_assert(fp != NULL && fwrite(f->buf, 1, n, fp) == n && fclose(fp) == 0);
+	open_heap(b, 0);
+}
+
+static void forgery_end(struct forgery *f)
+{
+	free(f->buf);
+	free(f->orig);
+	free(f->path);
+	heap_free(&f->a);
+}
+
+START_TEST(test_mutate_section)
+{
+	struct forgery f;
+	struct heap b;
+	size_t sections = 0;
+
+	forgery_begin(&f);
 	for (unsigned which = 0; which < 64; which++) {
-		memcpy(buf, orig, len);
 		seen_n = 0;
-		size_t n = cache_mutate_section(buf, len, max, which, keep);
-		ck_assert_msg(n > len, "section %u: nothing done", which);
+		forged_open(&f, which, keep, &b);
 		ck_assert_uint_gt(seen_n, 0);
-		ck_assert_int_eq(cache_reseal(buf, n, &a), 0);
-		FILE *f = fopen(c, "wb");
-		ck_assert(f != NULL && fwrite(buf, 1, n, f) == n && fclose(f) == 0);
-		open_heap(&b, 0);
 		ck_assert_msg(b.from_cache == 1, "section %u: the cache, unchanged in value, was refused", which);
-		same_heap(&a, &b);
+		same_heap(&f.a, &b);
 		heap_free(&b);
 		sections++;
 	}
 	/* a value changed: the names' first byte (a section that is read
 	 * at open), never the same names */
-	memcpy(buf, orig, len);
 	size_t changed = 0;
 	for (unsigned which = 0; which < 64 && changed == 0; which++) {
-		memcpy(buf, orig, len);
-		size_t n = cache_mutate_section(buf, len, max, which, bump);
-		ck_assert(n > len);
-		ck_assert_int_eq(cache_reseal(buf, n, &a), 0);
-		FILE *f = fopen(c, "wb");
-		ck_assert(f != NULL && fwrite(buf, 1, n, f) == n && fclose(f) == 0);
-		open_heap(&b, 0);
-		if (b.from_cache && (b.names_len != a.names_len || memcmp(b.names, a.names, a.names_len) != 0))
+		forged_open(&f, which, bump, &b);
+		if (b.from_cache &&
+		    (b.names_len != f.a.names_len || memcmp(b.names, f.a.names, f.a.names_len) != 0))
 			changed++;
 		heap_free(&b);
 	}
 	ck_assert_msg(changed == 1, "no section's change reached the names");
 	ck_assert_uint_gt(sections, 0);
-	free(buf);
-	free(orig);
-	free(c);
-	heap_free(&a);
+	forgery_end(&f);
 }
 END_TEST
 
@@ -208,25 +232,13 @@ static size_t zero(uint8_t *p, size_t n, size_t max)
 
 START_TEST(test_no_reference_to_root)
 {
-	struct heap a, b;
-	size_t len, loaded = 0;
+	struct forgery f;
+	struct heap b;
+	size_t loaded = 0;
 
-	open_heap(&a, 1);
-	open_heap(&b, 0); /* writes the cache */
-	heap_free(&b);
-	char *c = cache_path(dump);
-	uint8_t *orig = (uint8_t *)file_bytes(c, &len);
-	ck_assert(orig != NULL && len > 0);
-	size_t max = 4 * len + 4 * STORE_CHUNK;
-	uint8_t *buf = xmalloc(max);
+	forgery_begin(&f);
 	for (unsigned which = 0; which < 64; which++) {
-		memcpy(buf, orig, len);
-		size_t n = cache_mutate_section(buf, len, max, which, zero);
-		ck_assert(n > len);
-		ck_assert_int_eq(cache_reseal(buf, n, &a), 0);
-		FILE *f = fopen(c, "wb");
-		ck_assert(f != NULL && fwrite(buf, 1, n, f) == n && fclose(f) == 0);
-		open_heap(&b, 0); /* every part loaded */
+		forged_open(&f, which, zero, &b); /* every part loaded */
 		loaded += b.from_cache;
 		ck_assert_msg(b.n < 2 || b.out_start[1] == 0, "section %u: node 0 has references", which);
 		for (edge_t e = 0; e < b.nedges; e++)
@@ -234,10 +246,7 @@ START_TEST(test_no_reference_to_root)
 		heap_free(&b);
 	}
 	ck_assert_uint_gt(loaded, 0);
-	free(buf);
-	free(orig);
-	free(c);
-	heap_free(&a);
+	forgery_end(&f);
 }
 END_TEST
 

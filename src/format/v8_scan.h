@@ -378,7 +378,7 @@ static inline __attribute__((always_inline)) size_t next_recs(struct rd *r, uint
 
 /* v8_arrays.c: the values of the top-level keys after snapshot */
 int v8s_read_nodes(struct rd *r);
-/* The edges at r->p to sink (NULL: s's edge columns), a batch at a time. */
+/* The edges, from s->edges_at, to sink (NULL: s's edge columns), a batch at a time. */
 int v8s_read_edges(struct rd *r, v8_edge_sink *sink, void *ctx);
 /* Step over the value of "edges" (an array of numbers, a fast scan for
  * its end), noting where it is and what it can hold; no warning for a
