@@ -6,12 +6,14 @@
  * object), and the same heap given in other orders must come out byte
  * for byte the same; sizes past 32 bits, and cut where objects would
  * overlap (HB_DISJOINT). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "graph/analysis.h"
 #include "graph/builder.h"
+#include "graph/cache.h"
 #include "graph/idindex.h"
 #include "graph/open.h"
 #include "suites.h"
@@ -1124,6 +1126,117 @@ START_TEST(test_id_index_wide)
 }
 END_TEST
 
+/* HB_RUNS: each node's references given in one stretch (in pieces of
+ * any size), the nodes in their order (the labels' chunks kept as they
+ * are) or in any (placed back), holes (HW_NONE) among them; sorted by
+ * target, then as given (HB_GIVEN) or by label. With a scratch file
+ * (the labels parked there and read back, or taken), with none (kept in
+ * memory), and with its writes failing part way (those after it in
+ * memory); the first five past several chunks of labels (1 MiB each).
+ * Checked against each node's references sorted here. */
+struct rref { node_t to; uint32_t label, seq; };
+
+static int cmp_rref(const void *x, const void *y, void *by_label)
+{
+	const struct rref *a = x, *c = y;
+
+	if (a->to != c->to)
+		return a->to < c->to ? -1 : 1;
+	if (by_label != NULL && a->label != c->label)
+		return a->label < c->label ? -1 : 1;
+	return a->seq < c->seq ? -1 : a->seq > c->seq;
+}
+
+START_TEST(test_runs)
+{
+	for (unsigned i = 0; i < RANDOM_HEAPS(60) + 5; i++) {
+		unsigned s = i * 7919 + 3;
+		int big = i < 5, given = i % 2, ordered = i / 2 % 2, disk = i % 3 != 2, fail = disk && i % 5 == 4;
+		int park = i % 7 != 3;
+		node_t n = big ? 400000 + rnd(&s, 1000) : 1 + rnd(&s, 60);
+		struct heap *h = xcalloc(1, sizeof *h);
+		struct heap_builder b;
+		h->path = xstrdup("builder-test");
+		h->fd = -1;
+		if (disk)
+			ck_assert_int_eq(cache_begin(h), 0);
+		hb_start(&b, h, NULL, n, HB_LABELS | HB_PLACES | HB_RUNS | (given ? HB_GIVEN : 0));
+		uint32_t t = hb_type_str(&b, "R", 1, 1);
+		for (node_t j = 0; j < n; j++)
+			hb_object(&b, 0x1000 + 8 * (uint64_t)j, t, 8, NK_INSTANCE);
+		hb_nodes_done(&b);
+		free(hb_given_take(&b)); /* ids ascending: node j + 1 is the j'th given */
+		size_t *start = xcalloc((size_t)n + 2, sizeof *start);
+		for (node_t v = 1; v <= n; v++)
+			start[v + 1] = start[v] + rnd(&s, big ? 7 : 5);
+		size_t nr = start[n + 1];
+		struct rref *r = xmalloc((nr + 1) * sizeof *r);
+		for (node_t v = 1; v <= n; v++) {
+			for (size_t e = start[v]; e < start[v + 1]; e++) {
+				r[e].to = rnd(&s, 4) == 0 ? HW_NONE : 1 + rnd(&s, big ? n : (unsigned)(n < 4 ? n : 4));
+				r[e].label = e > start[v] && rnd(&s, 3) == 0 ? r[e - 1].label : rnd(&s, 5);
+				r[e].seq = (uint32_t)(e - start[v]);
+			}
+			if (start[v + 1] > start[v])
+				hb_refs_count(&b, v, start[v + 1] - start[v]);
+		}
+		node_t *order = xmalloc(((size_t)n + 1) * sizeof *order);
+		for (node_t j = 0; j < n; j++)
+			order[j] = j + 1;
+		if (!ordered)
+			shuffle(order, n, sizeof *order, &s);
+		for (node_t j = 0; j < n; j++) {
+			node_t v = order[j];
+			if (fail && j == n / 2) /* the scratch file's writes fail from here on */
+				heap_scratch(h)->err = EIO;
+			for (size_t e = start[v]; e < start[v + 1];) {
+				size_t m = 1 + rnd(&s, (unsigned)(start[v + 1] - e));
+				uint32_t *l;
+				node_t *to = hb_refs_room(&b, v, m, &l);
+				for (size_t k = 0; k < m; k++, e++) {
+					to[k] = r[e].to;
+					l[k] = r[e].label;
+				}
+			}
+		}
+		hb_finish(&b);
+		uint32_t *lab = NULL;
+		if (park) {
+			struct store *st = heap_scratch(h);
+			int rc = hb_labels_park(&b, st, 77);
+			ck_assert_int_eq(rc, disk && !fail ? 0 : -1);
+			if (rc == 0) {
+				lab = store_get(st, 77, sizeof *lab, h->nedges);
+				ck_assert_ptr_nonnull(lab);
+				store_drop(st, 77);
+			}
+		}
+		if (lab == NULL)
+			lab = hb_labels_take(&b);
+		edge_t e = 0;
+		for (node_t v = 1; v <= n; v++) {
+			hw_merge_sort(r + start[v], start[v + 1] - start[v], sizeof *r, cmp_rref, given ? NULL : r);
+			ck_assert_uint_eq(h->out_start[v], e);
+			for (size_t k = start[v]; k < start[v + 1] && r[k].to != HW_NONE; k++, e++) {
+				ck_assert_msg(h->out[e] == r[k].to && lab[e] == r[k].label,
+					      "heap %u (n %u, given %d, ordered %d, disk %d, fail %d) node %u: %u/%u, not %u/%u",
+					      i, n, given, ordered, disk, fail, v, h->out[e], lab[e], r[k].to, r[k].label);
+			}
+		}
+		ck_assert_uint_eq(h->out_start[n + 1], e);
+		ck_assert_uint_eq(h->nedges, e);
+		if (disk && !fail) /* the chunks let go */
+			ck_assert_uint_eq(heap_scratch(h)->nsect, 0);
+		free(lab);
+		free(order);
+		free(r);
+		free(start);
+		hb_free(&b);
+		free_heap(h);
+	}
+}
+END_TEST
+
 Suite *builder_suite(void)
 {
 	Suite *s = suite_create("builder");
@@ -1139,6 +1252,7 @@ Suite *builder_suite(void)
 	tcase_add_test(tc, test_labels);
 	tcase_add_test(tc, test_by_place);
 	tcase_add_test(tc, test_given_nodes);
+	tcase_add_test(tc, test_runs);
 	tcase_add_test(tc, test_given_nodes_high);
 	tcase_add_test(tc, test_big_sizes);
 	tcase_add_test(tc, test_disjoint);

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "graph/analysis.h"
+#include "graph/cache.h"
 #include "graph/resident.h"
+#include "graph/store.h"
 
 /* The builder's own memory, counted: old bytes become new ones. */
 static void own(struct heap_builder *b, size_t old, size_t now)
@@ -295,8 +297,15 @@ static void counted_room(struct heap_builder *b)
 	}
 	h->nedges = sum;
 	h->out = xmalloc(((size_t)sum + 1) * sizeof *h->out);
-	if (b->flags & HB_LABELS)
+	if ((b->flags & (HB_LABELS | HB_RUNS)) == (HB_LABELS | HB_RUNS)) {
+		struct hb_runs *r = &b->runs;
+		r->on = 1;
+		r->chunk = xmalloc(STORE_CHUNK);
+		r->done = xcalloc(((size_t)h->n + 64) / 64, sizeof *r->done);
+		own(b, 0, STORE_CHUNK + ((size_t)h->n + 64) / 64 * sizeof *r->done);
+	} else if (b->flags & HB_LABELS) {
 		b->out_label = xmalloc(((size_t)sum + 1) * sizeof *b->out_label); /* the reader's */
+	}
 	b->counted = 2;
 }
 
@@ -321,6 +330,233 @@ void hb_refs_count(struct heap_builder *b, node_t from, size_t n)
 	b->h->out_start[from] += (edge_t)n; /* past 2^32 in all: counted_room says */
 }
 
+/* ---- HB_RUNS: each node's run sorted when done, its labels to disk ---- */
+
+#define HB_CHUNK_ID (STORE_SCRATCH + 0x100000) /* and on: the labels' chunks in the scratch file */
+#define CHUNK_LABELS (STORE_CHUNK / sizeof(uint32_t))
+
+static void sort_run(struct heap_builder *b, node_t *to, uint32_t *label, edge_t m, uint64_t **scratch, uint32_t **lt,
+		     size_t *cap);
+
+/* The chunk of labels made: a section of the scratch file, or (with
+ * none, or once a write there failed: every one after it too) kept in
+ * memory. */
+static void chunk_flush(struct heap_builder *b)
+{
+	struct hb_runs *r = &b->runs;
+	struct store *st = r->nmem == 0 ? heap_scratch(b->h) : NULL;
+
+	if (st != NULL && store_put(st, HB_CHUNK_ID + r->nwritten, r->chunk, sizeof *r->chunk, r->nchunk_label) == 0) {
+		r->nwritten++;
+	} else {
+		if (r->nmem + r->nchunk_label > r->cmem) {
+			size_t old = r->cmem;
+			r->cmem = r->cmem * 2 > r->nmem + r->nchunk_label ? r->cmem * 2 : r->nmem + CHUNK_LABELS;
+			r->mem = xreallocarray(r->mem, r->cmem, sizeof *r->mem);
+			own(b, old * sizeof *r->mem, r->cmem * sizeof *r->mem);
+		}
+		memcpy(r->mem + r->nmem, r->chunk, r->nchunk_label * sizeof *r->mem);
+		r->nmem += r->nchunk_label;
+	}
+	r->nchunk_label = 0;
+}
+
+static void labels_add(struct heap_builder *b, const uint32_t *p, size_t k)
+{
+	struct hb_runs *r = &b->runs;
+
+	r->nlab += k;
+	while (k > 0) {
+		size_t c = CHUNK_LABELS - r->nchunk_label < k ? CHUNK_LABELS - r->nchunk_label : k;
+		memcpy(r->chunk + r->nchunk_label, p, c * sizeof *p);
+		r->nchunk_label += c;
+		p += c;
+		k -= c;
+		if (r->nchunk_label == CHUNK_LABELS)
+			chunk_flush(b);
+	}
+}
+
+/* The run given is done: sorted in place (its holes, HW_NONE, last), and
+ * the labels of what is not a hole added. */
+static void run_end(struct heap_builder *b)
+{
+	struct hb_runs *r = &b->runs;
+	node_t *to = b->h->out + r->at;
+	edge_t k = r->len;
+
+	r->open = 0;
+	sort_run(b, to, r->label, r->len, &r->sort, &r->lt, &r->sort_cap);
+	while (k > 0 && to[k - 1] == HW_NONE)
+		k--;
+	labels_add(b, r->label, k);
+	r->next = r->at + r->len;
+}
+
+/* A node's run begins (the one before it is done): where it lies after
+ * the one before, the stretch goes on, else a new one begins. */
+static void run_begin(struct heap_builder *b, node_t from)
+{
+	struct hb_runs *r = &b->runs;
+	edge_t at = b->h->out_start[from];
+
+	if (r->open)
+		run_end(b);
+	if (from >= b->h->n || (r->done[from / 64] >> (from % 64) & 1))
+		hw_fatal("hb_refs_room: node %u's references in two stretches", from); /* a reader's bug */
+	r->done[from / 64] |= 1ull << (from % 64);
+	if (r->nseg == 0 || at != r->next) {
+		if (r->nseg == 0)
+			r->first_at = at;
+		OWN_GROW(b, r->seg, r->nseg, r->cseg);
+		r->seg[r->nseg++] = (struct hb_seg){ from, r->nlab };
+	}
+	r->open = 1;
+	r->node = from;
+	r->at = at;
+	r->len = 0;
+}
+
+static uint32_t *run_room(struct heap_builder *b, size_t n)
+{
+	struct hb_runs *r = &b->runs;
+
+	if (r->len + n > r->cap) {
+		size_t old = r->cap;
+		r->cap = r->cap * 2 > r->len + n ? r->cap * 2 : r->len + n + 64;
+		r->label = xreallocarray(r->label, r->cap, sizeof *r->label);
+		own(b, old * sizeof *r->label, r->cap * sizeof *r->label);
+	}
+	r->len += (edge_t)n;
+	return r->label + r->len - n;
+}
+
+/* The last run done, and the last chunk made. */
+static void runs_end(struct heap_builder *b)
+{
+	struct hb_runs *r = &b->runs;
+
+	if (r->open)
+		run_end(b);
+	if (r->nchunk_label > 0)
+		chunk_flush(b);
+	free(r->label);
+	free(r->sort);
+	free(r->lt);
+	own(b, r->cap * sizeof *r->label, 0);
+	r->label = NULL;
+	r->sort = NULL;
+	r->lt = NULL;
+	r->cap = r->sort_cap = 0;
+}
+
+/* Chunk c's labels (those of h->out's order from c * CHUNK_LABELS on, as
+ * given): read back into r->chunk (chunk *held there), or in memory.
+ * NULL if it cannot be read back. */
+static const uint32_t *chunk_at(struct heap_builder *b, uint64_t c, uint64_t *held)
+{
+	struct hb_runs *r = &b->runs;
+
+	if (c >= r->nwritten)
+		return r->mem + (c - r->nwritten) * CHUNK_LABELS;
+	if (*held == c)
+		return r->chunk;
+	const struct store *st = heap_scratch_kept(b->h);
+	const struct store_sect *sc = st == NULL ? NULL : store_find(st, HB_CHUNK_ID + (uint32_t)c);
+	if (sc == NULL || sc->raw > STORE_CHUNK ||
+	    store_load(st, HB_CHUNK_ID + (uint32_t)c, sizeof *r->chunk, sc->raw / sizeof *r->chunk, r->chunk) < 0) {
+		*held = UINT64_MAX;
+		return NULL;
+	}
+	*held = c;
+	return r->chunk;
+}
+
+/* The labels of h->out's places [w0, w1) into dst: each stretch's part
+ * there. 0, or -1 (a chunk could not be read back). */
+static int place_window(struct heap_builder *b, uint32_t *dst, uint64_t w0, uint64_t w1, uint64_t *held)
+{
+	struct hb_runs *r = &b->runs;
+
+	for (size_t i = 0; i < r->nseg; i++) {
+		uint64_t li = r->seg[i].li, len = (i + 1 < r->nseg ? r->seg[i + 1].li : r->nlab) - li;
+		uint64_t p = b->h->out_start[r->seg[i].v];
+		uint64_t a = p > w0 ? p : w0, e = p + len < w1 ? p + len : w1;
+		while (a < e) {
+			uint64_t l = li + (a - p), off = l % CHUNK_LABELS, take = CHUNK_LABELS - off;
+			const uint32_t *src = chunk_at(b, l / CHUNK_LABELS, held);
+			if (src == NULL)
+				return -1;
+			take = take < e - a ? take : e - a;
+			memcpy(dst + (a - w0), src + off, take * sizeof *dst);
+			a += take;
+		}
+	}
+	return 0;
+}
+
+/* The chunks let go. */
+static void runs_free(struct heap_builder *b)
+{
+	struct hb_runs *r = &b->runs;
+	struct store *st = r->nwritten > 0 ? heap_scratch_kept(b->h) : NULL;
+
+	for (uint32_t c = 0; c < r->nwritten && st != NULL; c++)
+		store_drop(st, HB_CHUNK_ID + c);
+	if (r->chunk != NULL)
+		own(b, STORE_CHUNK + ((size_t)b->h->n + 64) / 64 * sizeof *r->done, 0);
+	own(b, r->cmem * sizeof *r->mem + r->cseg * sizeof *r->seg + r->cap * sizeof *r->label, 0);
+	free(r->chunk);
+	free(r->mem);
+	free(r->seg);
+	free(r->done);
+	free(r->label);
+	free(r->sort);
+	free(r->lt);
+	memset(r, 0, sizeof *r);
+}
+
+int hb_labels_park(struct heap_builder *b, struct store *st, uint32_t id)
+{
+	struct hb_runs *r = &b->runs;
+	struct heap *h = b->h;
+	int rc = -1;
+
+	if (!r->on || st == NULL || !store_ok(st))
+		return -1;
+	if (r->nmem == 0 && r->nseg == 1 && r->first_at == 0 && r->nwritten > 0) {
+		/* given in h->out's order, all on disk: the chunks as they are */
+		uint32_t *ids = xmalloc(r->nwritten * sizeof *ids);
+		for (uint32_t c = 0; c < r->nwritten; c++)
+			ids[c] = HB_CHUNK_ID + c;
+		rc = store_concat(st, id, heap_scratch_kept(h), ids, r->nwritten);
+		free(ids);
+	} else {
+		/* in windows of an eighth of them (a chunk's four at least),
+		 * each read from the chunks that hold a part of it */
+		uint64_t win = h->nedges / 8 > CHUNK_LABELS * 4 ? h->nedges / 8 : CHUNK_LABELS * 4, held = UINT64_MAX;
+		win = win < h->nedges ? win : h->nedges;
+		uint32_t *buf = xmalloc(((size_t)win + 1) * sizeof *buf);
+		struct store_writer w;
+		rc = 0;
+		store_begin(st, &w, id, sizeof *buf);
+		for (uint64_t w0 = 0; w0 < h->nedges && rc == 0; w0 += win) {
+			uint64_t w1 = h->nedges - w0 < win ? h->nedges : w0 + win;
+			rc = place_window(b, buf, w0, w1, &held);
+			if (rc == 0)
+				store_write(&w, buf, (size_t)(w1 - w0) * sizeof *buf);
+		}
+		free(buf);
+		if (store_end(&w) < 0 || rc < 0) {
+			store_drop(st, id);
+			rc = -1;
+		}
+	}
+	if (rc == 0)
+		runs_free(b);
+	return rc;
+}
+
 node_t *hb_refs_room(struct heap_builder *b, node_t from, size_t n, uint32_t **label)
 {
 	struct heap *h = b->h;
@@ -329,11 +565,14 @@ node_t *hb_refs_room(struct heap_builder *b, node_t from, size_t n, uint32_t **l
 		counted_room(b);
 	if (b->counted != 2 || n > h->nedges - b->placed)
 		hw_fatal("hb_refs_room: more references than counted"); /* a reader's bug */
+	if (b->runs.on && (!b->runs.open || b->runs.node != from))
+		run_begin(b, from);
 	b->placed += n;
 	edge_t at = h->out_start[from];
 	h->out_start[from] += (edge_t)n;
+	uint32_t *l = b->runs.on ? run_room(b, n) : b->out_label != NULL ? b->out_label + at : NULL;
 	if (label != NULL)
-		*label = b->out_label != NULL ? b->out_label + at : NULL;
+		*label = l;
 	return h->out + at;
 }
 
@@ -1064,49 +1303,56 @@ static void sort_run_given(node_t *to, uint32_t *label, edge_t m, uint64_t *scra
 	memcpy(label, lt, (size_t)m * sizeof *lt);
 }
 
-/* Each node's run of targets (and labels) ascending: by label after the
- * target (pairs (target << 32 | label) sorted), or as given (HB_GIVEN). */
+/* A run of m targets (and labels) ascending: by label after the target
+ * (pairs (target << 32 | label) sorted), or as given (HB_GIVEN); the
+ * room to sort in grown as needed. */
+static void sort_run(struct heap_builder *b, node_t *to, uint32_t *label, edge_t m, uint64_t **scratch, uint32_t **lt,
+		     size_t *cap)
+{
+	if (m < 2)
+		return;
+	if (label == NULL) {
+		if (m == 2) { /* the commonest list to sort: a swap at most */
+			if (to[0] > to[1]) {
+				node_t t = to[0];
+				to[0] = to[1];
+				to[1] = t;
+			}
+		} else {
+			sort_u32(to, m);
+		}
+		return;
+	}
+	if (m > *cap) {
+		*cap = m;
+		*scratch = xreallocarray(*scratch, *cap, sizeof **scratch);
+		if (b->flags & HB_GIVEN)
+			*lt = xreallocarray(*lt, *cap, sizeof **lt);
+	}
+	if (b->flags & HB_GIVEN) {
+		sort_run_given(to, label, m, *scratch, *lt);
+		return;
+	}
+	for (edge_t i = 0; i < m; i++)
+		(*scratch)[i] = (uint64_t)to[i] << 32 | label[i];
+	sort_u64(*scratch, m);
+	for (edge_t i = 0; i < m; i++) {
+		to[i] = (node_t)((*scratch)[i] >> 32);
+		label[i] = (uint32_t)(*scratch)[i];
+	}
+}
+
+/* Each node's run of targets (and labels) ascending (sort_run). */
 static void sort_runs(struct heap_builder *b, uint32_t *label)
 {
 	struct heap *h = b->h;
 	uint64_t *scratch = NULL;
 	uint32_t *lt = NULL;
-	edge_t cap = 0;
+	size_t cap = 0;
 
 	for (node_t v = 1; v < h->n; v++) {
-		edge_t lo = h->out_start[v], m = h->out_start[v + 1] - lo;
-		if (m < 2)
-			continue;
-		if (label == NULL) {
-			uint32_t *a = h->out + lo;
-			if (m == 2) { /* the commonest list to sort: a swap at most */
-				if (a[0] > a[1]) {
-					uint32_t t = a[0];
-					a[0] = a[1];
-					a[1] = t;
-				}
-			} else {
-				sort_u32(a, m);
-			}
-			continue;
-		}
-		if (m > cap) {
-			cap = m;
-			scratch = xreallocarray(scratch, cap, sizeof *scratch);
-			if (b->flags & HB_GIVEN)
-				lt = xreallocarray(lt, cap, sizeof *lt);
-		}
-		if (b->flags & HB_GIVEN) {
-			sort_run_given(h->out + lo, label + lo, m, scratch, lt);
-			continue;
-		}
-		for (edge_t i = 0; i < m; i++)
-			scratch[i] = (uint64_t)h->out[lo + i] << 32 | label[lo + i];
-		sort_u64(scratch, m);
-		for (edge_t i = 0; i < m; i++) {
-			h->out[lo + i] = (node_t)(scratch[i] >> 32);
-			label[lo + i] = (uint32_t)scratch[i];
-		}
+		edge_t lo = h->out_start[v];
+		sort_run(b, h->out + lo, label != NULL ? label + lo : NULL, h->out_start[v + 1] - lo, &scratch, &lt, &cap);
 	}
 	free(scratch);
 	free(lt);
@@ -1193,6 +1439,8 @@ static void counted_refs(struct heap_builder *b)
 
 	if (b->counted == 1)
 		counted_room(b);
+	if (b->runs.on)
+		runs_end(b);
 	if (b->placed != h->nedges)
 		hw_fatal("hb_refs_room: fewer references than counted"); /* a reader's bug */
 	memmove(h->out_start + 1, h->out_start, (size_t)h->n * sizeof *h->out_start);
@@ -1309,7 +1557,8 @@ void hb_finish(struct heap_builder *b)
 		counted_refs(b);
 	else
 		make_refs(b);
-	sort_runs(b, b->out_label);
+	if (!b->runs.on) /* else each was sorted as it came */
+		sort_runs(b, b->out_label);
 	h->dangling_refs = b->dangling;
 	make_roots(b);
 	make_weak(b);
@@ -1323,7 +1572,14 @@ node_t hb_find(const struct heap_builder *b, uint64_t id)
 uint32_t *hb_labels_take(struct heap_builder *b)
 {
 	uint32_t *l = b->out_label;
+	uint64_t held = UINT64_MAX;
 
+	if (b->runs.on) { /* from the chunks, at their places */
+		l = xmalloc(((size_t)b->h->nedges + 1) * sizeof *l);
+		if (place_window(b, l, 0, b->h->nedges, &held) < 0)
+			hw_fatal("%s: cannot read back the references' labels that waited on disk", esc_str(b->h->path));
+		runs_free(b);
+	}
 	b->out_label = NULL;
 	return l;
 }
@@ -1452,6 +1708,7 @@ void hb_free(struct heap_builder *b)
 	free(b->weak_label);
 	free(b->weak);
 	free(b->given);
+	runs_free(b);
 	if (b->given_refs != NULL)
 		big_free(b->given_refs, b->cap * sizeof *b->given_refs);
 	if (idindex_made(&b->ix))

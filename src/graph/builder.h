@@ -39,6 +39,8 @@
 #include "graph/idindex.h"
 #include "graph/reader.h"
 
+struct store;
+
 #define HB_LABELS 0x1 /* each reference carries a label (hb_ref_label) */
 #define HB_GIVEN 0x2  /* references from one object to one target (strong,
 		       * or weak) keep the order given, not their labels' */
@@ -58,6 +60,14 @@
  * reader that walks its objects again in the order given finds each
  * one's node without a lookup) */
 #define HB_GIVEN_NODES 0x20
+/* With HB_LABELS, references counted (hb_refs_count) and given by node
+ * (hb_refs_room): each node's are given in one stretch (its calls one
+ * after another, no node's twice). Each node's run is then sorted as
+ * soon as the next one's begins, and its labels wait in the heap's
+ * scratch file (heap_scratch) as they come, not in memory at their
+ * places: hb_labels_park or hb_labels_take gives them in h->out's
+ * order. */
+#define HB_RUNS 0x40
 
 struct hb_type { uint32_t name; uint64_t id; };
 struct hb_ref { uint64_t from, to; };
@@ -112,6 +122,36 @@ struct heap_builder {
 	uint32_t *weak_label;  /* parallel to h->weak_* (HB_LABELS) */
 	uint64_t dup_ids, lost_roots; /* dup_ids: objects of an id given before */
 	uint64_t cut_sizes;    /* HB_DISJOINT: the sizes cut (from hb_nodes_done) */
+	/* HB_RUNS: the run being given (node, its place in h->out before
+	 * the holes are closed, its length) and its labels; each node's
+	 * place once given, a bit each */
+	struct hb_runs {
+		int on, open;
+		node_t node;
+		edge_t at, len, next;  /* next: where a run after this one in order starts */
+		uint32_t *label;
+		size_t cap;
+		uint64_t *sort;        /* room to sort a run in */
+		uint32_t *lt;
+		size_t sort_cap;
+		uint64_t *done;
+		/* the labels kept (not the holes'), in the order given, a
+		 * chunk (STORE_CHUNK bytes) a section of the scratch file from
+		 * HB_CHUNK_ID, those not written there (the last one's, or all
+		 * past a failed write) in mem */
+		uint32_t *chunk;
+		size_t nchunk_label;   /* in chunk */
+		uint32_t nwritten;     /* chunks written to the scratch file */
+		uint32_t *mem;         /* the rest */
+		size_t nmem, cmem;
+		uint64_t nlab;
+		/* the stretches of runs one after another in h->out (from a
+		 * node on, from the nlab'th label on): the labels are in
+		 * h->out's order when there is one, from place 0 */
+		struct hb_seg { node_t v; uint64_t li; } *seg;
+		size_t nseg, cseg;
+		edge_t first_at;
+	} runs;
 	/* the builder's own bytes, now and at the most */
 	size_t own, own_peak;
 };
@@ -195,6 +235,10 @@ node_t *hb_refs_room(struct heap_builder *b, node_t from, size_t n, uint32_t **l
  * as given, HB_GIVEN). Its label: hb_weak_labels_take. */
 void hb_weak(struct heap_builder *b, uint64_t from, uint64_t to, uint32_t label);
 void hb_weak_node(struct heap_builder *b, node_t from, node_t to, uint32_t label);
+/* HB_RUNS: the labels (parallel to h->out) written to st as section id
+ * (st: heap_scratch(h), where they wait): 0, or -1 when they could not
+ * be (then hb_labels_take gives them). */
+int hb_labels_park(struct heap_builder *b, struct store *st, uint32_t id);
 /* Make the heap. After it: hb_find, hb_labels_take, then hb_free. */
 void hb_finish(struct heap_builder *b);
 /* The node of an object's id, HW_NONE if none (node 0 is no object)

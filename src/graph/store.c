@@ -377,29 +377,44 @@ void store_drop(struct store *s, uint32_t id)
 
 int store_copy(struct store *dst, uint32_t id, const struct store *src, uint32_t src_id)
 {
-	const struct store_sect *sc = store_find(src, src_id);
-	struct store_sect out;
+	return store_concat(dst, id, src, &src_id, 1);
+}
 
-	if (sc == NULL || dst->err)
+int store_concat(struct store *dst, uint32_t id, const struct store *src, const uint32_t *src_ids, size_t n)
+{
+	struct store_sect out = { 0 };
+
+	if (dst->err || n == 0)
 		return -1;
+	for (size_t i = 0; i < n; i++) { /* chunks that read as one section's */
+		const struct store_sect *sc = store_find(src, src_ids[i]);
+		if (sc == NULL || (i > 0 && (sc->elem != out.elem || sc->filter != out.filter)) ||
+		    (i + 1 < n && sc->raw % STORE_CHUNK != 0))
+			return -1;
+		out.elem = sc->elem;
+		out.filter = sc->filter;
+	}
 	if (dst->zbuf == NULL)
 		dst->zbuf = xmalloc(4 + (size_t)zbound());
-	out = *sc;
 	out.id = id;
 	out.off = dst->end;
-	out.check = 0;
 	/* chunk by chunk: the checksum a scratch file's sections lack is
 	 * made on the way */
-	for (uint64_t at = 0; at < sc->comp && !dst->err;) {
-		uint32_t zl;
-		if (sc->comp - at < 4 || pread_all(src->fd, &zl, 4, sc->off + at) < 0 || zl > sc->comp - at - 4 ||
-		    zl > (uint32_t)zbound() || pread_all(src->fd, dst->zbuf, 4 + (size_t)zl, sc->off + at) < 0) {
-			dst->err = EIO;
-			break;
+	for (size_t i = 0; i < n && !dst->err; i++) {
+		const struct store_sect *sc = store_find(src, src_ids[i]);
+		for (uint64_t at = 0; at < sc->comp && !dst->err;) {
+			uint32_t zl;
+			if (sc->comp - at < 4 || pread_all(src->fd, &zl, 4, sc->off + at) < 0 || zl > sc->comp - at - 4 ||
+			    zl > (uint32_t)zbound() || pread_all(src->fd, dst->zbuf, 4 + (size_t)zl, sc->off + at) < 0) {
+				dst->err = EIO;
+				break;
+			}
+			out.check = store_hash(dst->zbuf, 4 + (size_t)zl, out.check);
+			dst->err = pwrite_full(dst->fd, dst->zbuf, 4 + (size_t)zl, out.off + out.comp);
+			at += 4 + (uint64_t)zl;
+			out.comp += 4 + (uint64_t)zl;
 		}
-		out.check = store_hash(dst->zbuf, 4 + (size_t)zl, out.check);
-		dst->err = pwrite_full(dst->fd, dst->zbuf, 4 + (size_t)zl, out.off + at);
-		at += 4 + (uint64_t)zl;
+		out.raw += sc->raw;
 	}
 	if (dst->err)
 		return -1;

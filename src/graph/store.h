@@ -98,6 +98,12 @@ int store_put(struct store *s, uint32_t id, const void *p, uint32_t elem, uint64
 /* Section src_id of src, as it is (compressed), into dst as section id;
  * 0, or -1 (dst->err, or EIO reading src). */
 int store_copy(struct store *dst, uint32_t id, const struct store *src, uint32_t src_id);
+/* Sections src_ids[0..n) of src, as they are, one after the other into
+ * dst as the one section id: each but the last must hold whole chunks
+ * (a multiple of STORE_CHUNK bytes), all of one element size and way of
+ * being made ready; 0, or -1 (none such: dst untouched; dst->err, or
+ * EIO reading src). */
+int store_concat(struct store *dst, uint32_t id, const struct store *src, const uint32_t *src_ids, size_t n);
 /* Section id is section `to` from now on (one of that id let go). */
 void store_rename(struct store *s, uint32_t id, uint32_t to);
 /* Let section id's disk space go (a hole) and forget it. */
