@@ -108,11 +108,25 @@ static int type_index(char **names, unsigned n, const char *want)
 	return -1;
 }
 
+static void load_arrays(struct heap *h);
+
+/* The reader's data, for the format's operations: the arrays that wait
+ * on disk (from the edges' reading on; after the open until the first
+ * use) read back first. */
+static const struct v8_data *v8_d(const struct heap *h)
+{
+	const struct v8_data *d = h->fmt_data;
+
+	if (d != NULL && d->parked != 0)
+		load_arrays((struct heap *)h); /* the reader's own, made when first read */
+	return d;
+}
+
 /* String i of the snapshot as the file has it: its bytes after the
  * opening quote (*n of them to the end of the file), NULL if none. */
 static const uint8_t *raw_str(const struct heap *h, uint32_t i, uint64_t *n)
 {
-	const struct v8_data *d = h->fmt_data;
+	const struct v8_data *d = v8_d(h);
 	uint64_t at = i < d->nstr ? d->str_off[i] : UINT64_MAX;
 
 	if (at >= h->size - 1)
@@ -143,7 +157,7 @@ static int digit_name(const struct heap *h, uint32_t i)
 /* String i of the snapshot, decoded, appended to out (at most max). */
 static int v8_str(const struct heap *h, uint32_t i, struct sbuf *out, size_t max)
 {
-	const struct v8_data *d = h->fmt_data;
+	const struct v8_data *d = v8_d(h);
 
 	if (i >= d->nstr || d->str_off[i] == UINT64_MAX)
 		return -1;
@@ -358,7 +372,7 @@ static uint32_t *make_nodes(struct v8b *b, int tracked)
 	struct v8_data *d = b->d;
 	uint32_t root = (uint32_t)s->root_index;
 
-	hb_start(&b->hb, h, &b->nt, s->nnodes - 1, HB_LABELS | HB_GIVEN | HB_PLACES | HB_TWICE);
+	hb_start(&b->hb, h, &b->nt, s->nnodes - 1, HB_LABELS | HB_GIVEN | HB_PLACES | HB_TWICE | HB_RUNS);
 	uint64_t max = 0;
 	uint32_t done = 0;
 	for (uint32_t o = 0; o < s->nnodes; o++) {
@@ -649,8 +663,12 @@ static void make_edges(struct v8b *b, uint32_t *o2n, struct progress *p)
 	v8_snap_free_counts(s);
 	free(o2n);
 	hb_finish(&b->hb); /* the arrays parked stay so, through the analyses (v8_load_data) */
-	d->out_name = hb_labels_take(&b->hb);
 	d->nout = h->nedges;
+	/* the labels waited on disk as they came (HB_RUNS): they stay there */
+	if (hb_labels_park(&b->hb, heap_scratch(h), PARK_ID + 5) == 0)
+		d->parked |= 1u << 5;
+	else
+		d->out_name = hb_labels_take(&b->hb);
 	d->weak_name = hb_weak_labels_take(&b->hb);
 	d->nwlab = h->nweak;
 	d->weak_type = xmalloc(h->nweak + 1);
@@ -776,7 +794,7 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
  * HW_NONE if none. */
 static node_t edge_named(const struct heap *h, node_t v, const char *name)
 {
-	const struct v8_data *d = h->fmt_data;
+	const struct v8_data *d = v8_d(h);
 	struct hb_refs r;
 	uint8_t t;
 
@@ -794,7 +812,7 @@ static node_t edge_named(const struct heap *h, node_t v, const char *name)
 static int cons_text(const struct heap *h, node_t v, struct sbuf *out, size_t start, size_t max,
 		     unsigned depth, size_t *visits)
 {
-	const struct v8_data *d = h->fmt_data;
+	const struct v8_data *d = v8_d(h);
 	int t = d->node_type[v];
 
 	if (out->len - start >= max)
@@ -817,7 +835,7 @@ static int cons_text(const struct heap *h, node_t v, struct sbuf *out, size_t st
  * system object's description. */
 static int v8_string_value(const struct heap *h, node_t v, struct sbuf *out, size_t max)
 {
-	const struct v8_data *d = h->fmt_data;
+	const struct v8_data *d = v8_d(h);
 
 	if (v == 0 || v >= h->n)
 		return -1;
@@ -838,7 +856,7 @@ static int v8_string_value(const struct heap *h, node_t v, struct sbuf *out, siz
 
 static int v8_is_string(const struct heap *h, node_t v)
 {
-	const struct v8_data *d = h->fmt_data;
+	const struct v8_data *d = v8_d(h);
 	int t = d->node_type[v];
 
 	/* a sliced string's offset into its parent is not in the snapshot */
@@ -847,7 +865,7 @@ static int v8_is_string(const struct heap *h, node_t v)
 
 static void edge_name(const struct heap *h, uint8_t type, uint32_t name, struct sbuf *out)
 {
-	const struct v8_data *d = h->fmt_data;
+	const struct v8_data *d = v8_d(h);
 
 	if (type == d->et_element || type == d->et_hidden)
 		sbuf_printf(out, "[%u]", name);
@@ -859,7 +877,7 @@ static void edge_name(const struct heap *h, uint8_t type, uint32_t name, struct 
  * a "weak " prefix), each with its target's id. */
 static int v8_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 {
-	const struct v8_data *d = h->fmt_data;
+	const struct v8_data *d = v8_d(h);
 	struct sbuf sb;
 	int n = 0;
 
@@ -889,7 +907,7 @@ static int v8_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 
 static void v8_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
 {
-	const struct v8_data *d = h->fmt_data;
+	const struct v8_data *d = v8_d(h);
 	struct hb_refs r;
 	int64_t e, w;
 
@@ -914,7 +932,7 @@ static void v8_edge_label(const struct heap *h, node_t src, node_t dst, struct s
  * none), and an ArrayBuffer's backing store, its bytes. */
 static int64_t v8_array_length(const struct heap *h, node_t v, uint8_t *elem_type)
 {
-	const struct v8_data *d = h->fmt_data;
+	const struct v8_data *d = v8_d(h);
 	int t = v == 0 || v >= h->n ? -1 : d->node_type[v];
 
 	if (t < 0)
@@ -942,14 +960,14 @@ static int64_t v8_array_length(const struct heap *h, node_t v, uint8_t *elem_typ
 
 static uint64_t v8_node_id(const struct heap *h, node_t v)
 {
-	const struct v8_data *d = h->fmt_data;
+	const struct v8_data *d = v8_d(h);
 
 	return d->id32 != NULL ? d->id32[v] : 0; /* neither (a forged cache): 0 */
 }
 
 static uint32_t v8_alloc_trace(const struct heap *h, node_t v)
 {
-	const struct v8_data *d = h->fmt_data;
+	const struct v8_data *d = v8_d(h);
 
 	return d->node_trace != NULL ? d->node_trace[v] : 0;
 }
@@ -968,7 +986,7 @@ static uint32_t v8_alloc_trace(const struct heap *h, node_t v)
  * object from the one it replaced, so none of them is identified. */
 static int v8_id_identifies(const struct heap *h, node_t v)
 {
-	const struct v8_data *d = h->fmt_data;
+	const struct v8_data *d = v8_d(h);
 	int t = d->node_type[v];
 
 	return (heap_node_id(h, v) & 1) && t != d->nt_native && t != d->nt_code;
@@ -980,7 +998,7 @@ static int v8_id_identifies(const struct heap *h, node_t v)
  * the same numbers come again for other objects. */
 static const char *v8_ids_ended(const struct heap *h)
 {
-	const struct v8_data *d = h->fmt_data;
+	const struct v8_data *d = v8_d(h);
 
 	return d != NULL && d->ids_reset ? "the older snapshot is heapwalk's own, whose inspector session, once "
 					   "closed, reset V8's object ids: its ids name nothing in later snapshots"
@@ -999,7 +1017,7 @@ static const char *type_name(const struct v8_data *d, node_t v)
  * string of other text (a string's text never changes in place). */
 static int v8_id_same(const struct heap *old, node_t o, const struct heap *h, node_t v)
 {
-	const struct v8_data *a = old->fmt_data, *b = h->fmt_data;
+	const struct v8_data *a = v8_d(old), *b = v8_d(h);
 
 	if (strcmp(type_name(a, o), type_name(b, v)) != 0 ||
 	    strcmp(class_name(old, old->node_class[o]), class_name(h, h->node_class[v])) != 0)

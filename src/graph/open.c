@@ -71,10 +71,9 @@ int heap_build(struct heap *h, const struct ruleset *rules, struct progress *p, 
 		progress_begin(p, "index cache", 1, "files");
 		cache_finish(h); /* the reader's parked arrays copied as they are */
 		progress_end(p);
-		if (h->fmt->load_data != NULL)
-			h->fmt->load_data(h);
 		/* as after a cached open: what a view needs is loaded when
-		 * it asks (nothing is parked without a file behind the heap) */
+		 * it asks (nothing is parked without a file behind the heap);
+		 * the reader's parked arrays, when it first reads them */
 		heap_park(h, HP_ALL);
 	}
 	h->busy--;

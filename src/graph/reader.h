@@ -235,10 +235,11 @@ struct format_ops {
 	void (*free_data)(struct heap *h);
 	/* Optional: the reader's own arrays (fmt_data) let go to the file
 	 * behind the heap while the open's analyses run, which read none
-	 * of them, and back after (heap_build calls both, in turn). parse
-	 * may leave some let go already: before anything else reads them,
-	 * heap_build calls load_data (after the index cache is written,
-	 * data_parked). */
+	 * of them (heap_build calls park_data), and back when the reader
+	 * first reads them again: its operations call load_data (or its
+	 * equal) themselves, after the open or when the rules (which
+	 * heap_build calls load_data for) read them. parse may leave some
+	 * let go already; the index cache copies them (data_parked). */
 	void (*park_data)(struct heap *h);
 	void (*load_data)(struct heap *h);
 	/* Optional, with park_data: data_arrays' array i is parked, as
