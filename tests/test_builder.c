@@ -852,6 +852,132 @@ START_TEST(test_given_nodes_high)
 }
 END_TEST
 
+/* Ids almost ascending (V8's snapshots: a few dozen nodes of a million
+ * out of place): pairs of places swapped far apart, short blocks moved
+ * a few places on, ids given twice (kept, HB_TWICE; without it the
+ * first only), sizes past 32 bits on moved and unmoved nodes. Each
+ * place's node, id, size, kind and class against a stable sort here,
+ * and the sizes past 32 bits at their nodes; with n / 32 nodes moved
+ * or fewer, no permutation of them all is made (the builder's own
+ * memory at its peak: the places it gives, 4 bytes a node, and little
+ * more), with more the sort's (12 bytes a node). */
+struct almost { uint64_t id, size; uint32_t place; };
+
+static int cmp_almost(const void *x, const void *y)
+{
+	const struct almost *a = x, *c = y;
+
+	return a->id != c->id ? (a->id < c->id ? -1 : 1) : (a->place < c->place ? -1 : a->place > c->place);
+}
+
+START_TEST(test_almost_sorted)
+{
+	enum { NO = 20000 };
+	static const struct { unsigned swaps, blocks, by, twice; unsigned flags; int few; } cases[] = {
+		{ 1, 0, 8, 0, HB_PLACES | HB_TWICE, 1 },       /* one swap: 2 nodes moved */
+		{ 9, 4, 8, 0, HB_PLACES | HB_TWICE, 1 },       /* cycles of 2 and longer ones */
+		{ 6, 3, 8, 3, HB_PLACES | HB_TWICE, 1 },       /* ids given twice, kept */
+		{ 6, 3, 8, 0, HB_GIVEN_NODES, 1 },              /* the id index made too */
+		{ 6, 3, 8, 2, HB_GIVEN_NODES, 0 },              /* twice without HB_TWICE: the first kept (the sort) */
+		{ 2, 1, 700, 0, HB_PLACES | HB_TWICE, 0 },     /* a block moved far: more than n / 32 (625) move */
+		{ 0, 2, 8, 0, HB_PLACES | HB_TWICE, 1 },       /* blocks only */
+	};
+	static struct almost o[NO], sorted[NO];
+	const char *tname[3] = { "X", "Y", "Z" };
+
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		unsigned s = 101 + (unsigned)c;
+		for (uint32_t j = 0; j < NO; j++)
+			o[j] = (struct almost){ 0x10000 + 16 * (uint64_t)j, 8 + 8 * (uint64_t)rnd(&s, 50), j };
+		for (unsigned k = 0; k < cases[c].swaps; k++) { /* far apart */
+			size_t a = rnd(&s, NO / 2), b = NO / 2 + rnd(&s, NO / 2);
+			uint64_t t = o[a].id;
+			o[a].id = o[b].id;
+			o[b].id = t;
+		}
+		for (unsigned k = 0; k < cases[c].blocks; k++) { /* 3 to 7 ids moved 1 to 8 places on, or `by` */
+			size_t len = 3 + rnd(&s, 5), by = cases[c].by > 8 ? cases[c].by : 1 + rnd(&s, 8), a = rnd(&s, NO - 1024);
+			static uint64_t t[1024];
+			for (size_t j = 0; j < len + by; j++)
+				t[j] = o[a + (j + len) % (len + by)].id;
+			for (size_t j = 0; j < len + by; j++)
+				o[a + j].id = t[j];
+		}
+		for (unsigned k = 0; k < cases[c].twice; k++) /* a neighbour's id again */
+			o[100 + 7000 * k].id = o[101 + 7000 * k].id;
+		for (unsigned k = 0; k < 3; k++) /* past 32 bits, here and there */
+			o[rnd(&s, NO)].size = (uint64_t)(5 + k) << 32;
+		for (uint32_t j = 0, k = 0; j < NO && k < 3; j++) /* and on nodes that move */
+			if (o[j].id != 0x10000 + 16 * (uint64_t)j)
+				o[j].size = (uint64_t)(8 + k++) << 32;
+		for (uint32_t j = 0; j < NO; j++) /* the sizes, kinds and types stay the place's */
+			o[j].size += j % 3;
+		memcpy(sorted, o, sizeof o);
+		qsort(sorted, NO, sizeof sorted[0], cmp_almost);
+		node_t want[NO], nn = 0;
+		for (size_t j = 0; j < NO; j++) {
+			int again = j > 0 && sorted[j].id == sorted[j - 1].id;
+			if (!again || (cases[c].flags & HB_TWICE))
+				nn++;
+			want[sorted[j].place] = nn; /* an id given twice without HB_TWICE: the kept one's */
+		}
+		struct heap *h = xcalloc(1, sizeof *h);
+		struct heap_builder b;
+		h->path = xstrdup("builder-test");
+		h->fd = -1;
+		hb_start(&b, h, NULL, NO, cases[c].flags);
+		uint32_t type[3];
+		for (int t = 0; t < 3; t++)
+			type[t] = hb_type_str(&b, tname[t], 1, (uint64_t)t + 1);
+		for (uint32_t j = 0; j < NO; j++)
+			hb_object(&b, o[j].id, type[j % 3], o[j].size, (uint8_t)(j % 3 == 1 ? NK_OBJARRAY : NK_INSTANCE));
+		hb_nodes_done(&b);
+		if (cases[c].few)
+			ck_assert_msg(b.own_peak < 6 * NO, "case %zu: own peak %zu", c, b.own_peak);
+		else
+			ck_assert_msg(b.own_peak >= 12 * NO, "case %zu: own peak %zu", c, b.own_peak);
+		node_t *g = hb_given_take(&b);
+		ck_assert_uint_eq(h->n, nn + 1);
+		ck_assert_uint_eq(b.dup_ids, cases[c].twice);
+		uint64_t total[3] = { 0 };
+		for (uint32_t j = 0; j < NO; j++) {
+			node_t v = g[j];
+			ck_assert_msg(v == want[j], "case %zu: place %u: node %u, not %u", c, j, v, want[j]);
+			ck_assert_uint_eq(h->node_id[v], o[j].id);
+			if (v > 1)
+				ck_assert_uint_le(h->node_id[v - 1], h->node_id[v]);
+			uint32_t first = j; /* the kept object of the id: the first given (its neighbour) */
+			while (first > 0 && want[first - 1] == v)
+				first--;
+			if (first != j)
+				continue;
+			ck_assert_uint_eq(h->node_shallow[v], o[j].size > UINT32_MAX ? UINT32_MAX : o[j].size);
+			ck_assert_uint_eq(h->node_kind[v], j % 3 == 1 ? NK_OBJARRAY : NK_INSTANCE);
+			ck_assert_str_eq(h->names + h->cls[h->node_class[v]].name, tname[j % 3]);
+			total[j % 3] += o[j].size;
+			if (o[j].size > UINT32_MAX) { /* at its node among the sizes past 32 bits */
+				size_t k = 0;
+				while (k < b.nbig && b.big[k].at != v)
+					k++;
+				ck_assert_msg(k < b.nbig && b.big[k].size == o[j].size, "case %zu: place %u's size", c, j);
+			}
+			if (cases[c].flags & HB_GIVEN_NODES)
+				ck_assert_uint_eq(hb_find(&b, o[j].id), v);
+		}
+		for (size_t k = 1; k < b.nbig; k++)
+			ck_assert_uint_lt(b.big[k - 1].at, b.big[k].at);
+		for (uint32_t k = 1; k < h->ncls; k++)
+			for (int t = 0; t < 3; t++)
+				if (strcmp(h->names + h->cls[k].name, tname[t]) == 0)
+					ck_assert_uint_eq(h->cls[k].shallow_total, total[t]);
+		hb_finish(&b);
+		free(g);
+		hb_free(&b);
+		free_heap(h);
+	}
+}
+END_TEST
+
 /* Sizes past 32 bits: node_shallow holds UINT32_MAX, the totals the
  * sizes, carried through the sort (and a duplicate's left out). */
 START_TEST(test_big_sizes)
@@ -1254,6 +1380,7 @@ Suite *builder_suite(void)
 	tcase_add_test(tc, test_given_nodes);
 	tcase_add_test(tc, test_runs);
 	tcase_add_test(tc, test_given_nodes_high);
+	tcase_add_test(tc, test_almost_sorted);
 	tcase_add_test(tc, test_big_sizes);
 	tcase_add_test(tc, test_disjoint);
 	tcase_add_test(tc, test_own_memory);

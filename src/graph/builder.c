@@ -770,43 +770,76 @@ static void sift(const uint64_t *id, const node_t *at, size_t *hp, size_t nh, si
 	}
 }
 
-/* perm (the nodes 1..n as given) by their ids, stably, when they came
- * in at most MAXRUNS ascending runs (V8 writes its nodes in a few; a
- * runtime walks its heap region by region): runs that do not overlap
- * put one after the other (2: every node may move), else merged through
- * a heap of their heads, each run taken up to the next head (of equal
- * ids, the earlier run's first; 1: most stay in order). 0, perm
- * untouched, when there are more runs. */
-static int merge_runs(const uint64_t *id, node_t *perm, node_t n)
-{
-	node_t at[MAXRUNS], end[MAXRUNS];
-	size_t nruns = 0;
+/* The ascending runs of ids among the nodes 1..n as given: the first
+ * node of each (at) and past its last (end); n of them, 0 when there
+ * are more than MAXRUNS. */
+struct runs { node_t at[MAXRUNS], end[MAXRUNS]; size_t n; };
 
+static void find_runs(const uint64_t *id, node_t n, struct runs *r)
+{
+	r->n = 0;
 	for (node_t v = 1; v <= n; v++)
 		if (v == 1 || id[v - 1] > id[v]) {
-			if (nruns == MAXRUNS)
-				return 0;
-			at[nruns++] = v;
+			if (r->n == MAXRUNS) {
+				r->n = 0;
+				return;
+			}
+			r->at[r->n++] = v;
 		}
-	for (size_t r = 0; r < nruns; r++)
-		end[r] = r + 1 < nruns ? at[r + 1] : n + 1;
-	if (disjoint_runs(id, perm, at, end, nruns))
-		return 2;
-	size_t hp[MAXRUNS], nh = nruns; /* the runs, a min-heap by their heads */
+	for (size_t k = 0; k < r->n; k++)
+		r->end[k] = k + 1 < r->n ? r->at[k + 1] : n + 1;
+}
+
+/* The runs merged through a heap of their heads, each run taken up to
+ * the next head (of equal ids, the earlier run's first): perm[i], the
+ * node at place i, all n of them; or, perm NULL, only the nodes not at
+ * their place (i + 1) into b->moved, by place, 0 once there are more
+ * than cap of them (else 1). The runs' heads (ru->at) move on. */
+static int merge_heads(struct heap_builder *b, const uint64_t *id, struct runs *ru, node_t n, node_t *perm,
+		       size_t cap)
+{
+	node_t *at = ru->at;
+	const node_t *end = ru->end;
+	size_t nruns = ru->n, hp[MAXRUNS], nh = nruns; /* the runs, a min-heap by their heads */
+
 	for (size_t r = 0; r < nruns; r++)
 		hp[r] = r;
 	for (size_t r = nruns / 2; r-- > 0;)
 		sift(id, at, hp, nh, r);
 	for (node_t i = 0; i < n;) {
 		size_t r = hp[0], next = nh < 2 ? SIZE_MAX : nh < 3 || head_before(id, at, hp[1], hp[2]) ? hp[1] : hp[2];
-		do
-			perm[i++] = at[r]++;
-		while (at[r] < end[r] && (next == SIZE_MAX || head_before(id, at, r, next)));
+		do {
+			node_t v = at[r]++;
+			if (perm != NULL) {
+				perm[i] = v;
+			} else if (v != i + 1) {
+				if (b->nmoved == cap)
+					return 0;
+				OWN_GROW(b, b->moved, b->nmoved, b->cmoved);
+				b->moved[b->nmoved++] = (struct hb_moved){ i, v };
+			}
+			i++;
+		} while (at[r] < end[r] && (next == SIZE_MAX || head_before(id, at, r, next)));
 		if (at[r] == end[r]) /* run r done */
 			hp[0] = hp[--nh];
 		sift(id, at, hp, nh, 0);
 	}
 	return 1;
+}
+
+/* perm (the nodes 1..n as given) by their ids, stably, when they came
+ * in at most MAXRUNS ascending runs ru (V8 writes its nodes in a few; a
+ * runtime walks its heap region by region): runs that do not overlap
+ * put one after the other (2: every node may move), else merged
+ * (merge_heads; 1: most stay in order). 0, perm untouched, when there
+ * are more runs. */
+static int merge_runs(struct heap_builder *b, const uint64_t *id, node_t *perm, node_t n, struct runs *ru)
+{
+	if (ru->n == 0)
+		return 0;
+	if (disjoint_runs(id, perm, ru->at, ru->end, ru->n))
+		return 2;
+	return merge_heads(b, id, ru, n, perm, 0);
 }
 
 static int cmp_big(const void *x, const void *y)
@@ -921,13 +954,14 @@ out:
 }
 
 /* perm: the n nodes as given (1..n) in id order, stably: merged when
- * they came in a few ascending runs (merge_runs: 1 when most stay in
+ * they came in a few ascending runs ru (merge_runs: 1 when most stay in
  * order), else each put at its place by a bitmap of the ids
  * (place_by_bitmap) or sorted by radix (0), the other pass's order in
  * work's first n words (order_nodes' room, which the copy reuses). */
-static int sort_by_id(struct heap_builder *b, const uint64_t *id, node_t *perm, node_t *work, node_t n)
+static int sort_by_id(struct heap_builder *b, const uint64_t *id, node_t *perm, node_t *work, node_t n,
+		      struct runs *ru)
 {
-	int merged = merge_runs(id, perm, n);
+	int merged = merge_runs(b, id, perm, n, ru);
 
 	if (merged > 0)
 		return merged == 1;
@@ -976,6 +1010,95 @@ static void permute_cycles(struct heap_builder *b, const node_t *perm, node_t n)
 	root_node(h);
 	big_free(done, words * sizeof *done);
 	own(b, words * sizeof *done, 0);
+}
+
+/* b->moved's entry of place i (0 for node 1), nmoved if i is not there */
+static size_t moved_at(const struct heap_builder *b, node_t i)
+{
+	size_t k = lower_bound_u32s(b->moved, b->nmoved, sizeof *b->moved, i);
+
+	return k < b->nmoved && b->moved[k].at == i ? k : b->nmoved;
+}
+
+static int cmp_moved_from(const void *x, const void *y)
+{
+	const struct hb_moved *a = x, *c = y;
+
+	return a->from < c->from ? -1 : a->from > c->from;
+}
+
+/* The sizes past 32 bits at their nodes' places once b->moved's moved:
+ * the places they came from looked up among the entries by from. */
+static void big_moved_few(struct heap_builder *b)
+{
+	size_t nm = b->nmoved;
+	struct hb_moved *by_from = xmalloc((nm + 1) * sizeof *by_from);
+
+	memcpy(by_from, b->moved, nm * sizeof *by_from);
+	hw_qsort(by_from, nm, sizeof *by_from, cmp_moved_from);
+	for (size_t i = 0; i < b->nbig; i++) {
+		size_t k = lower_bound_u32s(&by_from[0].from, nm, sizeof *by_from, (uint32_t)b->big[i].at);
+		if (k < nm && by_from[k].from == b->big[i].at)
+			b->big[i].at = (uint64_t)by_from[k].at + 1;
+	}
+	free(by_from);
+	hw_qsort(b->big, b->nbig, sizeof *b->big, cmp_big);
+}
+
+/* The n nodes by id when they came almost ascending (V8's snapshots:
+ * ascending but for a few dozen nodes): merged as merge_runs would, but
+ * only the nodes that move kept (b->moved), n / 32 of them at most, and
+ * moved along their cycles as permute_cycles does: no permutation of
+ * all n nodes, whose 4 bytes a node were the builder's peak beside the
+ * node arrays. Every node kept (an id given twice: with HB_TWICE). 0,
+ * nothing changed (b->moved empty), when the ids are not so. ru: the
+ * runs of the ids as given (find_runs). */
+static int order_few_moved(struct heap_builder *b, node_t n, const struct runs *ru)
+{
+	struct heap *h = b->h;
+	const uint64_t *id = h->node_id;
+	struct runs heads = *ru; /* merge_heads moves them on: ru is the sort's after it */
+	uint64_t twice = 0;
+
+	if (ru->n == 0 || !merge_heads(b, id, &heads, n, NULL, n / 32))
+		goto not;
+	for (node_t i = 1, c = 0, last = 0; i <= n; i++) { /* the ids given twice, in the new order */
+		node_t v = c < b->nmoved && b->moved[c].at == i - 1 ? b->moved[c++].from : i;
+		twice += i > 1 && id[v] == id[last];
+		last = v;
+	}
+	if (twice > 0 && !(b->flags & HB_TWICE))
+		goto not;
+	b->dup_ids += twice;
+	if (b->nbig > 0)
+		big_moved_few(b);
+	uint8_t *done = xcalloc(b->nmoved + 1, 1);
+	own(b, 0, b->nmoved + 1);
+	for (size_t e = 0; e < b->nmoved; e++) {
+		if (done[e])
+			continue;
+		node_t first = b->moved[e].at + 1;
+		move_node(h, 0, first);
+		for (size_t f = e;;) {
+			node_t from = b->moved[f].from;
+			done[f] = 1;
+			move_node(h, b->moved[f].at + 1, from == first ? 0 : from);
+			if (from == first)
+				break;
+			if ((f = moved_at(b, from - 1)) == b->nmoved)
+				hw_fatal("order_few_moved: no cycle"); /* the builder's bug */
+		}
+	}
+	root_node(h);
+	free(done);
+	own(b, b->nmoved + 1, 0);
+	return 1;
+not:
+	free(b->moved);
+	own(b, b->cmoved * sizeof *b->moved, 0);
+	b->moved = NULL;
+	b->nmoved = b->cmoved = 0;
+	return 0;
 }
 
 #define PERMUTE(h, arr, type, perm, n, tmp) do { \
@@ -1097,15 +1220,14 @@ static void order_nodes(struct heap_builder *b)
 	struct heap *h = b->h;
 	node_t n = b->n, k = 0;
 
-	if (b->ascending) {
-		if (b->flags & (HB_PLACES | HB_GIVEN_NODES)) {
-			given_room(b, n);
-			for (node_t i = 0; i < n; i++)
-				b->given[i] = i + 1;
-		}
+	if (b->ascending) { /* each object's node as given: places_made */
 		refs_given(b, n);
 		return;
 	}
+	struct runs ru;
+	find_runs(h->node_id, n, &ru);
+	if (order_few_moved(b, n, &ru))
+		return;
 	/* not malloc's: no hole left; but where each object's node as given
 	 * is wanted (HB_PLACES, HB_GIVEN_NODES) it becomes those */
 	int want_given = (b->flags & (HB_PLACES | HB_GIVEN_NODES)) != 0;
@@ -1124,7 +1246,7 @@ static void order_nodes(struct heap_builder *b)
 	size_t wb = ((size_t)n + 1) * (keep ? sizeof(uint64_t) : sizeof(uint32_t));
 	void *work = work_given ? xmalloc(wb) : big_alloc(wb);
 	own(b, 0, wb);
-	int merged = sort_by_id(b, h->node_id, perm, work, n);
+	int merged = sort_by_id(b, h->node_id, perm, work, n, &ru);
 	struct hb_dup { node_t place, node; } *dup = NULL; /* ids given twice, left out */
 	size_t ndup = 0, cdup = 0;
 	for (node_t i = 0; i < n; i++) { /* an id given twice: the first (or both, HB_TWICE) */
@@ -1182,6 +1304,24 @@ static void order_nodes(struct heap_builder *b)
 	own(b, ((size_t)n + 1) * sizeof *perm, 0);
 	free(dup);
 	own(b, cdup * sizeof *dup, 0);
+}
+
+/* Each object's node as given (HB_PLACES, HB_GIVEN_NODES) where the
+ * nodes needed no permutation of them all: in place but for b->moved's.
+ * Made once the node arrays are parked, not beside them at the peak. */
+static void places_made(struct heap_builder *b)
+{
+	if (b->given == NULL && (b->flags & (HB_PLACES | HB_GIVEN_NODES))) {
+		given_room(b, b->n);
+		for (node_t i = 0; i < b->n; i++)
+			b->given[i] = i + 1;
+		for (size_t e = 0; e < b->nmoved; e++)
+			b->given[b->moved[e].from - 1] = b->moved[e].at + 1;
+	}
+	free(b->moved);
+	own(b, b->cmoved * sizeof *b->moved, 0);
+	b->moved = NULL;
+	b->nmoved = b->cmoved = 0;
 }
 
 /* HB_DISJOINT: each node's size cut to the room before the next one's
@@ -1546,6 +1686,7 @@ void hb_nodes_done(struct heap_builder *b)
 	/* what the objects are waits on disk (when there is a file behind
 	 * h) while the references are made: nothing here reads it again */
 	heap_park(h, HP_CLASS | HP_SHALLOW | HP_KIND);
+	places_made(b);
 }
 
 void hb_finish(struct heap_builder *b)
@@ -1708,6 +1849,7 @@ void hb_free(struct heap_builder *b)
 	free(b->weak_label);
 	free(b->weak);
 	free(b->given);
+	free(b->moved);
 	runs_free(b);
 	if (b->given_refs != NULL)
 		big_free(b->given_refs, b->cap * sizeof *b->given_refs);

@@ -107,6 +107,11 @@ struct heap_builder {
 	int nodes_done;
 	node_t *given;         /* after hb_nodes_done: each object's node as given */
 	size_t ngiven;
+	/* ids that came almost ascending: the nodes not at their place as
+	 * given, by place (at: 0 for node 1), each the place it came from
+	 * (from: node as given), until hb_nodes_done has made given */
+	struct hb_moved { node_t at, from; } *moved;
+	size_t nmoved, cmoved;
 	edge_t *given_refs;    /* hb_object_refs: the counts by place as given (cap) */
 	int refs_dropped;      /* ... given up: the ids came out of order */
 	int counted;           /* references counted first (hb_refs_count) */
