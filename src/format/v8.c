@@ -359,6 +359,37 @@ static void warn_twice(struct heap *h, const uint32_t *o2n, uint32_t nnodes)
 }
 
 #define RELEASE_NODES (1u << 18) /* nodes given between lettings go of their columns */
+/* ... in make_nodes, where their 13 bytes a node not yet let go are
+ * beside the builder's node arrays, whole, at the end: 0.8 MB of them,
+ * not 3.4 */
+#define RELEASE_NODE_COLS (1u << 16)
+
+#define PARK_COUNTS (PARK_ID + 16) /* the nodes' edge counts, while the nodes are made */
+
+/* The nodes' edge counts, which nothing reads until the edges, to the
+ * scratch file and their pages let go (0: no file, or short of room:
+ * they stay). */
+static int park_counts(struct heap *h, struct v8_snap *s)
+{
+	struct store *st = heap_scratch(h);
+
+	if (st == NULL || s->nnodes == 0 ||
+	    store_put(st, PARK_COUNTS, s->nedges_of, sizeof *s->nedges_of, s->nnodes) != 0)
+		return 0;
+	v8_snap_release_counts(s, 0, s->nnodes);
+	return 1;
+}
+
+/* ... back into their pages. */
+static void load_counts(struct heap *h, struct v8_snap *s)
+{
+	struct store *st = heap_scratch_kept(h);
+
+	if (st == NULL || store_load(st, PARK_COUNTS, sizeof *s->nedges_of, s->nnodes, s->nedges_of) < 0)
+		hw_fatal("%s: cannot read back what the V8 reader parked on disk", esc_str(h->path));
+	store_drop(st, PARK_COUNTS);
+	heap_scratch_done(h);
+}
 
 /* The heap's nodes, through the builder (which sorts them by id and
  * makes the classes): each snapshot node but the root an object of its
@@ -372,6 +403,7 @@ static uint32_t *make_nodes(struct v8b *b, int tracked)
 	struct v8_data *d = b->d;
 	uint32_t root = (uint32_t)s->root_index;
 
+	int counts_parked = park_counts(h, s);
 	hb_start(&b->hb, h, &b->nt, s->nnodes - 1, HB_LABELS | HB_GIVEN | HB_PLACES | HB_TWICE | HB_RUNS);
 	uint64_t max = 0;
 	uint32_t done = 0;
@@ -381,7 +413,7 @@ static uint32_t *make_nodes(struct v8b *b, int tracked)
 			max |= s->nid[o];
 		}
 		/* the builder's copy grows as the columns read go: not both whole */
-		if (o + 1 - done >= RELEASE_NODES) {
+		if (o + 1 - done >= RELEASE_NODE_COLS) {
 			v8_snap_release_nodes(s, done, o + 1);
 			done = o + 1;
 		}
@@ -401,6 +433,8 @@ static uint32_t *make_nodes(struct v8b *b, int tracked)
 						  : xcalloc((size_t)h->n + 1, sizeof *d->node_trace);
 	free(s->ntrace);
 	s->ntrace = NULL;
+	if (counts_parked)
+		load_counts(h, s);
 	return o2n;
 }
 
@@ -753,6 +787,12 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 		v8_snap_free(&s);
 		return -1;
 	}
+	/* the allocation sites' source positions: no view shows them (16
+	 * bytes a site, 3 bytes an object of the bench's snapshot, beside
+	 * the nodes and then the edges) */
+	free(s.locations);
+	s.locations = NULL;
+	s.n_loc = 0;
 	v8_free(h);
 	d = xcalloc(1, sizeof *d);
 	h->fmt_data = d;
