@@ -352,11 +352,13 @@ void analysis_cut_garbage(struct heap *h, struct progress *p)
 		cache_changed(h, HP_OUT | HP_WEAK);
 }
 
-/* in[] from the out-edges (read in order: from memory, or from the file
- * behind the heap once they are parked there) and the roots: sources in
- * index order, the root (0) first. start[] counts at t + 1, then serves
- * as the fill cursor, then is shifted back into place. */
-static void build_in(struct heap *h)
+/* in[] from the out-edges and the roots: sources in index order, the
+ * root (0) first. start[] counts at t + 1 (from the out-edges in
+ * memory), then serves as the fill cursor, then is shifted back into
+ * place. With `park`, the out-edges' targets wait on disk while in[] is
+ * filled, read back from there once, in order (when they can be put
+ * there: else from memory). */
+static void build_in(struct heap *h, int park)
 {
 	cache_changed(h, HP_IN); /* made anew */
 	free(h->in);
@@ -364,36 +366,36 @@ static void build_in(struct heap *h)
 	h->in = NULL;
 	edge_t *cnt = xcalloc((size_t)h->n + 1, sizeof *cnt);
 	uint32_t id;
-	const struct store *st = h->out == NULL ? heap_section(h, HP_OUT_TO, &id) : NULL;
 	struct seq sq;
 
 	for (size_t i = 0; i < h->nroots; i++)
 		cnt[h->roots[i] + 1]++;
-	for (int pass = 0; pass < 2; pass++) {
-		if (st == NULL)
-			seq_mem(&sq, h->out, sizeof *h->out);
-		else if (seq_open(&sq, st, id, sizeof *h->out) < 0)
+	/* the references the fill reads below: node 1's on, from out[0]
+	 * (node 0, the root, has none: its successors are roots[]) */
+	edge_t m = h->n > 1 ? h->out_start[h->n] - h->out_start[1] : 0;
+	for (edge_t j = 0; j < m; j++)
+		cnt[h->out[j] + 1]++;
+	for (node_t v = 0; v < h->n; v++)
+		cnt[v + 1] += cnt[v];
+	if (park && heap_store(h, HP_OUT_TO) == 0)
+		heap_park(h, HP_OUT_TO);
+	const struct store *st = h->out == NULL ? heap_section(h, HP_OUT_TO, &id) : NULL;
+	h->in = xmalloc(((size_t)h->nedges + h->nroots + 1) * sizeof *h->in);
+	for (size_t i = 0; i < h->nroots; i++)
+		h->in[cnt[h->roots[i]]++] = 0;
+	if (st == NULL)
+		seq_mem(&sq, h->out, sizeof *h->out);
+	else if (seq_open(&sq, st, id, sizeof *h->out) < 0)
+		hw_fatal("%s: cannot read the references back from the index file", esc_str(h->path));
+	for (node_t v = 1; v < h->n; v++) {
+		edge_t ne = h->out_start[v + 1] - h->out_start[v];
+		const node_t *e = seq_span(&sq, ne);
+		if (e == NULL)
 			hw_fatal("%s: cannot read the references back from the index file", esc_str(h->path));
-		for (node_t v = 1; v < h->n; v++) {
-			edge_t ne = h->out_start[v + 1] - h->out_start[v];
-			const node_t *e = seq_span(&sq, ne);
-			if (e == NULL)
-				hw_fatal("%s: cannot read the references back from the index file", esc_str(h->path));
-			for (edge_t j = 0; j < ne; j++)
-				if (pass == 0)
-					cnt[e[j] + 1]++;
-				else
-					h->in[cnt[e[j]]++] = v;
-		}
-		seq_end(&sq);
-		if (pass == 0) {
-			for (node_t v = 0; v < h->n; v++)
-				cnt[v + 1] += cnt[v];
-			h->in = xmalloc(((size_t)h->nedges + h->nroots + 1) * sizeof *h->in);
-			for (size_t i = 0; i < h->nroots; i++)
-				h->in[cnt[h->roots[i]]++] = 0;
-		}
+		for (edge_t j = 0; j < ne; j++)
+			h->in[cnt[e[j]]++] = v;
 	}
+	seq_end(&sq);
 	memmove(cnt + 1, cnt, (size_t)h->n * sizeof *cnt);
 	cnt[0] = 0;
 	h->in_start = cnt;
@@ -442,13 +444,11 @@ void analysis_roots(struct heap *h, struct progress *p)
 	free(rl.rec);
 	/* in[] from the out-edges in memory (they stay, for the dominators
 	 * next), then on disk; where the two would take over half the
-	 * memory there is, the out-edges wait on disk meanwhile and are read
-	 * back in order, twice */
+	 * memory there is, the out-edges' targets wait on disk while in[] is
+	 * filled, read back once, in order */
 	heap_park(h, HP_SHALLOW | HP_WEAK);
-	if (heap_tight(((uint64_t)h->n * 2 + h->nedges * 2 + h->nroots) * sizeof(node_t)) &&
-	    heap_store(h, HP_OUT_TO) == 0)
-		heap_park(h, HP_OUT_TO);
-	build_in(h);
+	uint64_t inout = ((uint64_t)h->n * 2 + h->nedges * 2 + h->nroots) * sizeof(node_t);
+	build_in(h, heap_tight(inout));
 	heap_park(h, HP_IN);
 	progress_end(p);
 }
