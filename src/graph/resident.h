@@ -34,7 +34,9 @@ void heap_load(struct heap *h, unsigned parts, struct progress *p);
  * against the system's memory, what the process holds already counted
  * as its own; against HEAPWALK_MEMORY_MB, that is all)? 0, or -1 with one line in err naming the
  * dump, the memory needed and the memory there is: refused before the
- * work starts rather than killed halfway. */
+ * work starts rather than killed halfway. (analysis_roots keeps its in-
+ * and out-references within HEAP_BUILD_BYTES an object too: past it, the
+ * targets wait on disk while in[] is made.) */
 #define HEAP_BUILD_BYTES 28
 uint64_t heap_memory_budget(void);
 int heap_tight(uint64_t bytes);
