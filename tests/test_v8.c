@@ -14,6 +14,7 @@
 
 #include "engine/open.h"
 #include "format/v8_json.h"
+#include "graph/cache.h"
 #include "graph/open.h"
 #include "graph/reader.h"
 #include "graph/resident.h"
@@ -1821,12 +1822,10 @@ END_TEST
  * read back what the V8 reader parked on disk"), and the cache was
  * written with their sections empty. A snapshot of 60,000 objects,
  * three edges each, made here. */
-START_TEST(test_scratch_full)
+/* A snapshot of 60,000 objects of three references each, some weak,
+ * written to path. */
+static void write_wide(const char *path)
 {
-	const char *path = TEST_BUILDDIR "/tmp/full.heapsnapshot";
-	char *cache = xasprintf("%s.hwi", path);
-	char args[1024], cmd[4096];
-	int st;
 	uint64_t x = 12345;
 
 	mkdir(TEST_BUILDDIR "/tmp", 0755);
@@ -1841,6 +1840,16 @@ START_TEST(test_scratch_full)
 			fprintf(f, ",\n%d,%d,%llu", k == 2 ? 6 : 2, 4 + k, (unsigned long long)(5 * (1 + xs_next(&x) % 60000)));
 	fputs("],\n\"strings\":[\"\",\"A\",\"B\",\"C\",\"x\",\"y\",\"z\"]}", f);
 	ck_assert_int_eq(fclose(f), 0);
+}
+
+START_TEST(test_scratch_full)
+{
+	const char *path = TEST_BUILDDIR "/tmp/full.heapsnapshot";
+	char *cache = xasprintf("%s.hwi", path);
+	char args[1024], cmd[4096];
+	int st;
+
+	write_wide(path);
 	static const char *const views[] = { "info", "graph -d 2 -n 300" };
 	for (size_t v = 0; v < sizeof views / sizeof views[0]; v++)
 		for (int cached = 0; cached < 2; cached++) {
@@ -1873,6 +1882,73 @@ START_TEST(test_scratch_full)
 }
 END_TEST
 
+/* A cached open leaves the reader's arrays per node and per reference
+ * in the cache until a view reads them: `classes` with the labels'
+ * section damaged opens from the cache, says nothing and shows what a
+ * cold open shows; `graph`, which reads the labels, finds the damage,
+ * says so and reads the dump again, its output a cold open's. */
+START_TEST(test_lazy_from_cache)
+{
+	const char *path = TEST_BUILDDIR "/tmp/lazy.heapsnapshot", *err = TEST_BUILDDIR "/tmp/lazy.err";
+	char *cache = xasprintf("%s.hwi", path), cmd[4096];
+	static const char *const views[] = { "classes", "graph -d 2 -n 300" };
+	char *want[2];
+	int st;
+
+	write_wide(path);
+	unlink(cache);
+	for (int v = 0; v < 2; v++) {
+		snprintf(cmd, sizeof cmd, "'%s' -q --no-cache %s '%s' 2>/dev/null", heapwalk(), views[v], path);
+		want[v] = run(cmd, &st);
+		ck_assert_msg(st == 0, "%s", want[v]);
+	}
+	snprintf(cmd, sizeof cmd, "'%s' -q classes '%s' >/dev/null 2>&1", heapwalk(), path);
+	ck_assert_int_eq(system(cmd), 0);
+	/* a byte of the labels' first chunk changed: its checksum fails */
+	size_t len;
+	uint8_t *c = (uint8_t *)file_bytes(cache, &len);
+	ck_assert_ptr_nonnull(c);
+	struct cache_header hd;
+	ck_assert_uint_ge(len, sizeof hd);
+	memcpy(&hd, c, sizeof hd);
+	int hit = 0;
+	for (uint32_t i = 0; i < hd.nsect && sizeof hd + (i + 1) * sizeof(struct store_sect) <= len; i++) {
+		struct store_sect sc;
+		memcpy(&sc, c + sizeof hd + i * sizeof sc, sizeof sc);
+		if (sc.id == cache_reader_section(3) && sc.comp > 8 && sc.off + sc.comp <= len) {
+			c[sc.off + 6] ^= 0x5a;
+			hit = 1;
+		}
+	}
+	ck_assert_msg(hit, "no section of the labels in the cache");
+	FILE *f = fopen(cache, "r+b");
+	ck_assert(f != NULL && fwrite(c, 1, len, f) == len && fclose(f) == 0);
+	for (int v = 0; v < 2; v++) {
+		snprintf(cmd, sizeof cmd, "'%s' %s '%s' 2>'%s'", heapwalk(), views[v], path, err);
+		size_t elen, clen;
+		char *got = run(cmd, &st), *e = file_bytes(err, &elen);
+		ck_assert_msg(st == 0 && strcmp(got, want[v]) == 0, "%s: %.300s\nwant %.300s", views[v], got, want[v]);
+		ck_assert_ptr_nonnull(e);
+		if (v == 0) { /* the labels not read: the cache used as it is (not made anew), nothing said */
+			char *now = file_bytes(cache, &clen);
+			ck_assert_msg(now != NULL && clen == len && memcmp(now, c, len) == 0, "the cache was made anew");
+			ck_assert_msg(strstr(e, "corrupt") == NULL, "%s", e);
+			free(now);
+		} else {
+			ck_assert_msg(strstr(e, "corrupt (the reader's arrays)") != NULL, "%s", e);
+		}
+		free(e);
+		free(got);
+		free(want[v]);
+	}
+	free(c);
+	unlink(cache);
+	unlink(path);
+	unlink(err);
+	free(cache);
+}
+END_TEST
+
 Suite *v8_suite(void)
 {
 	Suite *s = suite_create("v8");
@@ -1890,6 +1966,7 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_stream_side_labels);
 	tcase_add_test(tc, test_edges_room);
 	tcase_add_test(tc, test_scratch_full);
+	tcase_add_test(tc, test_lazy_from_cache);
 	tcase_add_test(tc, test_cons_strings_without_parts);
 	tcase_add_test(tc, test_node_reference_a);
 	tcase_add_test(tc, test_node_reference_b);

@@ -68,6 +68,7 @@ struct v8_data {
 	uint32_t *id32;       /* per node: its id, when every id fits (else h->node_id) */
 	uint64_t nout, nwlab; /* the lengths of out_name, weak_name (weak_type) */
 	unsigned parked;      /* the arrays in the scratch file (park_arrays), a bit each */
+	unsigned waiting;     /* ... in the index cache (data_lazy), a bit each of data_arrays' */
 	/* the references the names above are parallel to: h's arrays as
 	 * built, or their copy once the analyses change those (refs_change) */
 	struct hb_refs refs;
@@ -108,17 +109,20 @@ static int type_index(char **names, unsigned n, const char *want)
 	return -1;
 }
 
-static void load_arrays(struct heap *h);
+static int load_arrays(struct heap *h);
+static void cache_failed(struct heap *h);
 
 /* The reader's data, for the format's operations: the arrays that wait
  * on disk (from the edges' reading on; after the open until the first
- * use) read back first. */
+ * use; in the index cache) read back first, when no view asked for them
+ * (heap_need, which makes the heap anew where the cache proves corrupt) */
 static const struct v8_data *v8_d(const struct heap *h)
 {
 	const struct v8_data *d = h->fmt_data;
 
-	if (d != NULL && d->parked != 0)
-		load_arrays((struct heap *)h); /* the reader's own, made when first read */
+	/* the reader's own, made when first read */
+	if (d != NULL && (d->parked != 0 || d->waiting != 0) && load_arrays((struct heap *)h) < 0)
+		cache_failed((struct heap *)h);
 	return d;
 }
 
@@ -256,14 +260,18 @@ static void park_arrays(struct heap *h, int edges)
 		}
 }
 
+static int v8_data_arrays(struct heap *h, struct fmt_array *a);
+
 /* Back from the scratch file, each as it was (room for one more, as
- * made), and their sections let go. */
-static void load_arrays(struct heap *h)
+ * made), and their sections let go; then those that waited in the index
+ * cache (a cached open's), read from it: 0, or -1 when one of those
+ * cannot be read (it waits still). */
+static int load_arrays(struct heap *h)
 {
 	struct v8_data *d = h->fmt_data;
 	struct store *st = heap_scratch_kept(h); /* a write that failed after them leaves them there */
-	struct fmt_array a[8];
-	int n = parkable(h, d, 1, a);
+	struct fmt_array a[FMT_ARRAYS];
+	int n = parkable(h, d, 1, a), rc = 0;
 
 	for (int i = 0; i < n && d->parked != 0; i++) {
 		if (!(d->parked & 1u << i))
@@ -276,6 +284,35 @@ static void load_arrays(struct heap *h)
 		d->parked &= ~(1u << i);
 	}
 	heap_scratch_done(h);
+	n = d->waiting != 0 ? v8_data_arrays(h, a) : 0;
+	for (int i = 0; i < n; i++)
+		if (d->waiting & 1u << i) {
+			void *p = cache_reader_get(h, i, (uint32_t)a[i].elem, a[i].count);
+			if (p == NULL) {
+				rc = -1;
+				continue;
+			}
+			*a[i].ptr = p;
+			d->waiting &= ~(1u << i);
+		}
+	return rc;
+}
+
+/* Arrays that waited in a cache that proved corrupt since it was opened,
+ * asked for by an operation of the reader's (no view's heap_need, which
+ * would have read the dump again): zeros, said so, rather than none. */
+static void cache_failed(struct heap *h)
+{
+	struct v8_data *d = h->fmt_data;
+	struct fmt_array a[FMT_ARRAYS];
+	int n = v8_data_arrays(h, a);
+
+	for (int i = 0; i < n; i++)
+		if (d->waiting & 1u << i)
+			*a[i].ptr = xcalloc((size_t)a[i].count + 1, a[i].elem);
+	d->waiting = 0;
+	warn_add(&h->warn, "%s: the index cache proved corrupt after it was opened: the names of objects and "
+		 "references are not shown; --no-cache reads the dump again", h->path);
 }
 
 /* data_arrays' array i, when parked: its section of heap_scratch(h),
@@ -299,10 +336,9 @@ static void v8_park_data(struct heap *h)
 		park_arrays(h, 1);
 }
 
-static void v8_load_data(struct heap *h)
+static int v8_load_data(struct heap *h)
 {
-	if (h->fmt_data != NULL)
-		load_arrays(h);
+	return h->fmt_data != NULL ? load_arrays(h) : 0;
 }
 
 /* ---- nodes ---- */
@@ -1100,6 +1136,12 @@ static void v8_refs_change(struct heap *h)
 		hb_refs_keep(h, &d->refs);
 }
 
+/* data_arrays' that a cached open leaves in the cache until read: per
+ * node and per reference (the names, types, labels, traces and ids;
+ * each read with bounds of its own), not the strings' offsets, which
+ * v8_data_loaded checks */
+#define V8_LAZY (1u << 1 | 1u << 2 | 1u << 3 | 1u << 5 | 1u << 6 | 1u << 7 | 1u << 8)
+
 static int v8_data_arrays(struct heap *h, struct fmt_array *a)
 {
 	struct v8_data *d = h->fmt_data;
@@ -1115,10 +1157,12 @@ static int v8_data_arrays(struct heap *h, struct fmt_array *a)
 	a[4] = (struct fmt_array){ (void **)&d->side, NULL, sizeof *d->side, d->nside };
 	a[5] = (struct fmt_array){ (void **)&d->weak_name, NULL, sizeof *d->weak_name, d->nwlab };
 	a[6] = (struct fmt_array){ (void **)&d->weak_type, NULL, sizeof *d->weak_type, d->nwlab };
-	/* (parked, they are there all the same: bits 3 and 4 of parkable's) */
+	/* (parked or waiting in the cache, they are there all the same:
+	 * bits 3 and 4 of parkable's, 7 and 8 of waiting) */
 	a[7] = (struct fmt_array){ (void **)&d->node_trace, NULL, sizeof *d->node_trace,
-				   d->node_trace || (d->parked & 0x8) ? h->n : 0 };
-	a[8] = (struct fmt_array){ (void **)&d->id32, NULL, sizeof *d->id32, d->id32 || (d->parked & 0x10) ? h->n : 0 };
+				   d->node_trace || (d->parked & 0x8) || (d->waiting & 1u << 7) ? h->n : 0 };
+	a[8] = (struct fmt_array){ (void **)&d->id32, NULL, sizeof *d->id32,
+				   d->id32 || (d->parked & 0x10) || (d->waiting & 1u << 8) ? h->n : 0 };
 	a[9] = (struct fmt_array){ (void **)&d->type_names, NULL, 1, d->type_names_len };
 	a[10] = (struct fmt_array){ NULL, &d->n_edge_types, sizeof d->n_edge_types, 1 };
 	a[11] = (struct fmt_array){ NULL, &d->n_node_types, sizeof d->n_node_types, 1 };
@@ -1132,7 +1176,10 @@ static const char *v8_data_loaded(struct heap *h, const struct fmt_array *a, int
 {
 	struct v8_data *d = h->fmt_data;
 
-	(void)n;
+	d->waiting = 0;
+	for (int i = 0; i < n; i++) /* left in the cache (data_lazy) */
+		if ((V8_LAZY & 1u << i) && a[i].ptr != NULL && *a[i].ptr == NULL && a[i].count > 0)
+			d->waiting |= 1u << i;
 	d->nstr = (uint32_t)a[0].count;
 	d->nout = a[3].count;
 	d->nside = d->cside = a[4].count > PACK_NAMES - PACK_SIDE ? 0 : (uint32_t)a[4].count;
@@ -1176,6 +1223,7 @@ const struct format_ops v8_format = {
 	.cacheable = 1,
 	.data_arrays = v8_data_arrays,
 	.data_loaded = v8_data_loaded,
+	.data_lazy = V8_LAZY,
 	.needs = HP_OUT | HP_WEAK | HP_CLASS | HP_KIND | HP_SHALLOW | HP_IDS,
 	.probe = v8_probe,
 	.header = v8_header,

@@ -1072,6 +1072,14 @@ static const char *load_reader(struct heap *h, const struct store *st, const str
 	}
 	for (int i = 0; i < FMT_ARRAYS; i++) {
 		uint32_t id = FMT_ID + (uint32_t)i;
+		const struct store_sect *sc = store_find(st, id);
+		if (i < n && (h->fmt->data_lazy & 1u << i) && a[i].ptr != NULL && a[i].count > 0) {
+			/* waits here until the reader asks (cache_reader_get) */
+			if (sc == NULL || sc->elem != a[i].elem || sc->raw / a[i].elem != a[i].count ||
+			    sc->raw % a[i].elem != 0)
+				return "truncated or corrupt";
+			continue;
+		}
 		if (i >= n ? s->fmt_count[i] != 0 || store_load(st, id, 1, 0, NULL) < 0 /* empty */
 		    : a[i].ptr == NULL ? store_load(st, id, 1, a[i].elem, a[i].at) < 0
 		    : a[i].count > 0 ? (*a[i].ptr = store_get(st, id, (uint32_t)a[i].elem, a[i].count)) == NULL
@@ -1079,6 +1087,20 @@ static const char *load_reader(struct heap *h, const struct store *st, const str
 			return "truncated or corrupt";
 	}
 	return h->fmt->data_loaded(h, a, n);
+}
+
+void *cache_reader_get(struct heap *h, int i, uint32_t elem, uint64_t count)
+{
+	struct backing *b = h->backing;
+
+	if (b == NULL || i < 0 || i >= FMT_ARRAYS)
+		return NULL;
+	return store_get(&b->st, FMT_ID + (uint32_t)i, elem, count);
+}
+
+uint32_t cache_reader_section(int i)
+{
+	return FMT_ID + (uint32_t)i;
 }
 
 static void set_scalars(struct heap *h, const struct scalars *s)

@@ -72,6 +72,14 @@ char *cache_private_dir(void);
  * string) — then h is unchanged apart from what heap_free() releases. */
 int cache_load(struct heap *h, int verify, const char **why);
 
+/* Array i of the reader's own (format_ops' data_arrays), which the
+ * cache kept waiting (data_lazy), read from it: a new array of count
+ * elements of elem bytes and room for one more; NULL if it cannot be
+ * read (corrupt). */
+void *cache_reader_get(struct heap *h, int i, uint32_t elem, uint64_t count);
+/* The id of that array's section in a cache file (for the tests). */
+uint32_t cache_reader_section(int i);
+
 /* Is there a cache at cache_file for the dump h knows (its file: fd and
  * file_map, or map), of this version, ours? Its header only: a cheap
  * look before choosing how to read the dump; cache_load decides. */

@@ -179,6 +179,11 @@ struct format_ops {
 	 * the cache cannot be used. NULL data_arrays: nothing there. */
 	int (*data_arrays)(struct heap *h, struct fmt_array *a);
 	const char *(*data_loaded)(struct heap *h, const struct fmt_array *a, int n);
+	/* data_arrays' arrays (a bit each) whose values data_loaded need not
+	 * check (the reader reads them with bounds of its own): from a
+	 * cache they wait there (pointer NULL, count given) until the
+	 * reader's load_data reads them (cache_reader_get). */
+	unsigned data_lazy;
 	/* The parts of a heap (HP_* of heap.h) this reader's decoding reads
 	 * (an object's fields, a reference's label): heap_need() loads them
 	 * with whatever is asked for. */
@@ -236,12 +241,15 @@ struct format_ops {
 	/* Optional: the reader's own arrays (fmt_data) let go to the file
 	 * behind the heap while the open's analyses run, which read none
 	 * of them (heap_build calls park_data), and back when the reader
-	 * first reads them again: its operations call load_data (or its
-	 * equal) themselves, after the open or when the rules (which
-	 * heap_build calls load_data for) read them. parse may leave some
-	 * let go already; the index cache copies them (data_parked). */
+	 * first reads them again: heap_need calls load_data, and the
+	 * reader's operations load them themselves if no view asked first,
+	 * after the open or when the rules (which heap_build calls
+	 * load_data for) read them. parse may leave some let go already;
+	 * the index cache copies them (data_parked). */
 	void (*park_data)(struct heap *h);
-	void (*load_data)(struct heap *h);
+	/* 0, or -1 when what waited in the index cache (data_lazy) proves
+	 * corrupt: heap_need then makes the heap anew from the dump. */
+	int (*load_data)(struct heap *h);
 	/* Optional, with park_data: data_arrays' array i is parked, as
 	 * section *id of heap_scratch(h) (1; 0: not), which the index cache
 	 * copies as it is, before load_data. */

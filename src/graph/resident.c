@@ -130,11 +130,31 @@ void heap_load(struct heap *h, unsigned parts, struct progress *p)
 	load(h, parts, p, 0);
 }
 
+/* The reader's own arrays that wait (format_ops' load_data), for a view
+ * about to read the heap: where the cache they waited in proves
+ * corrupt, the heap is made anew (as for a part). Not while the heap is
+ * built: what waits then does so on purpose. */
+static void reader_data(struct heap *h, unsigned parts, struct progress *p)
+{
+	if (h->fmt == NULL || h->fmt->load_data == NULL || h->busy > 0 || h->fmt->load_data(h) == 0)
+		return;
+	if (h->rebuild == NULL) { /* a heap no driver made: nothing to fall back on */
+		char *ep = esc_str(h->path);
+		hw_refuse("%s: the index cache is corrupt (the reader's arrays)", ep);
+	}
+	h->rebuild(h, "corrupt (the reader's arrays)", p);
+	heap_load(h, parts, p); /* the parts asked for, as the rebuilt heap has them */
+	if (h->fmt->load_data(h) != 0)
+		hw_fatal("%s: cannot read back the reader's arrays", esc_str(h->path));
+}
+
 void heap_need(struct heap *h, unsigned parts, struct progress *p)
 {
 	if (parts != 0 && h->fmt != NULL) /* what decoding an object reads comes along */
 		parts |= h->fmt->needs;
 	heap_load(h, parts, p);
+	if (parts != 0)
+		reader_data(h, parts, p);
 }
 
 int heap_try_need(struct heap *h, unsigned parts, struct progress *p, struct sbuf *err)
@@ -150,6 +170,8 @@ int heap_try_need(struct heap *h, unsigned parts, struct progress *p, struct sbu
 		sbuf_adds(err, "cancelled");
 		return -1;
 	}
+	if (parts != 0)
+		reader_data(h, parts, p);
 	return 0;
 }
 
