@@ -222,6 +222,12 @@ static uint32_t node_class(struct v8b *b, uint32_t o)
 
 #define PARK_ID (STORE_SCRATCH + 200) /* and on, one a parked array */
 
+/* data_arrays' that a cached open leaves in the cache until read: per
+ * node and per reference (the names, types, labels, traces and ids;
+ * each read with bounds of its own), not the strings' offsets, which
+ * v8_data_loaded checks */
+#define V8_LAZY (1u << 1 | 1u << 2 | 1u << 3 | 1u << 5 | 1u << 6 | 1u << 7 | 1u << 8)
+
 /* The arrays of d that may wait in the scratch file, with their
  * lengths: those per node and per string always, those per edge too
  * with `edges` (once the references are made). */
@@ -263,15 +269,13 @@ static void park_arrays(struct heap *h, int edges)
 static int v8_data_arrays(struct heap *h, struct fmt_array *a);
 
 /* Back from the scratch file, each as it was (room for one more, as
- * made), and their sections let go; then those that waited in the index
- * cache (a cached open's), read from it: 0, or -1 when one of those
- * cannot be read (it waits still). */
-static int load_arrays(struct heap *h)
+ * made), and their sections let go. */
+static void load_parked(struct heap *h)
 {
 	struct v8_data *d = h->fmt_data;
 	struct store *st = heap_scratch_kept(h); /* a write that failed after them leaves them there */
-	struct fmt_array a[FMT_ARRAYS];
-	int n = parkable(h, d, 1, a), rc = 0;
+	struct fmt_array a[8];
+	int n = parkable(h, d, 1, a);
 
 	for (int i = 0; i < n && d->parked != 0; i++) {
 		if (!(d->parked & 1u << i))
@@ -284,7 +288,19 @@ static int load_arrays(struct heap *h)
 		d->parked &= ~(1u << i);
 	}
 	heap_scratch_done(h);
-	n = d->waiting != 0 ? v8_data_arrays(h, a) : 0;
+}
+
+/* Those parked, then those that waited in the index cache (a cached
+ * open's, or since the cache was written), read from it: 0, or -1 when
+ * one of those cannot be read (it waits still). */
+static int load_arrays(struct heap *h)
+{
+	struct v8_data *d = h->fmt_data;
+	struct fmt_array a[FMT_ARRAYS];
+	int rc = 0;
+
+	load_parked(h);
+	int n = d->waiting != 0 ? v8_data_arrays(h, a) : 0;
 	for (int i = 0; i < n; i++)
 		if (d->waiting & 1u << i) {
 			void *p = cache_reader_get(h, i, (uint32_t)a[i].elem, a[i].count);
@@ -328,8 +344,9 @@ static int v8_data_parked(struct heap *h, int i, uint32_t *id)
 	return 1;
 }
 
-/* format_ops': while the analyses run, nothing reads them (those of
- * the nodes wait from the edges' reading on, make_edges) */
+/* format_ops': while the analyses run, and after the open until they
+ * are read, they wait (those of the nodes from the edges' reading on,
+ * make_edges) */
 static void v8_park_data(struct heap *h)
 {
 	if (h->fmt_data != NULL)
@@ -339,6 +356,27 @@ static void v8_park_data(struct heap *h)
 static int v8_load_data(struct heap *h)
 {
 	return h->fmt_data != NULL ? load_arrays(h) : 0;
+}
+
+/* The cache written holds what is parked: those arrays wait there (as
+ * after a cached open), the strings' offsets come back (as a cached
+ * open has them), and the scratch file goes. */
+static void v8_data_cached(struct heap *h)
+{
+	static const int8_t data_of[] = { 0, 1, 2, 7, 8, 3, 5, 6 }; /* parkable's to data_arrays' */
+	struct v8_data *d = h->fmt_data;
+	struct store *st = heap_scratch_kept(h);
+
+	if (d == NULL)
+		return;
+	for (int i = 0; i < (int)sizeof data_of; i++)
+		if ((d->parked & 1u << i) && (V8_LAZY & 1u << data_of[i])) {
+			if (st != NULL)
+				store_drop(st, PARK_ID + (uint32_t)i);
+			d->parked &= ~(1u << i);
+			d->waiting |= 1u << data_of[i];
+		}
+	load_parked(h);
 }
 
 /* ---- nodes ---- */
@@ -708,8 +746,10 @@ static void edges_in(void *ctx, uint64_t at, size_t n, const uint8_t *type, cons
  * the GC roots. Each node's room is counted first from the nodes' edge
  * counts, so that the edges go straight to their places as they are
  * read: no column of them all is ever made. The reader's arrays of
- * the nodes wait on disk from past the root's edges to the end of the
- * open's analyses (v8_load_data). o2n is freed. */
+ * the nodes wait on disk from past the root's edges, and the labels as
+ * they are made, until they are first read after the open (v8_d,
+ * v8_load_data; in the index cache once it is written: v8_data_cached).
+ * o2n is freed. */
 static void make_edges(struct v8b *b, uint32_t *o2n, struct progress *p)
 {
 	struct heap *h = b->h;
@@ -732,7 +772,7 @@ static void make_edges(struct v8b *b, uint32_t *o2n, struct progress *p)
 		}
 	v8_snap_free_counts(s);
 	free(o2n);
-	hb_finish(&b->hb); /* the arrays parked stay so, through the analyses (v8_load_data) */
+	hb_finish(&b->hb); /* the arrays parked stay so, past the open (v8_load_data) */
 	d->nout = h->nedges;
 	/* the labels waited on disk as they came (HB_RUNS): they stay there */
 	if (hb_labels_park(&b->hb, heap_scratch(h), PARK_ID + 5) == 0)
@@ -1136,12 +1176,6 @@ static void v8_refs_change(struct heap *h)
 		hb_refs_keep(h, &d->refs);
 }
 
-/* data_arrays' that a cached open leaves in the cache until read: per
- * node and per reference (the names, types, labels, traces and ids;
- * each read with bounds of its own), not the strings' offsets, which
- * v8_data_loaded checks */
-#define V8_LAZY (1u << 1 | 1u << 2 | 1u << 3 | 1u << 5 | 1u << 6 | 1u << 7 | 1u << 8)
-
 static int v8_data_arrays(struct heap *h, struct fmt_array *a)
 {
 	struct v8_data *d = h->fmt_data;
@@ -1241,6 +1275,7 @@ const struct format_ops v8_format = {
 	.free_data = v8_free,
 	.park_data = v8_park_data,
 	.load_data = v8_load_data,
+	.data_cached = v8_data_cached,
 	.data_parked = v8_data_parked,
 	.refs_change = v8_refs_change,
 	.id_identifies = v8_id_identifies,

@@ -398,12 +398,12 @@ static void run_end(struct heap_builder *b)
 static void run_begin(struct heap_builder *b, node_t from)
 {
 	struct hb_runs *r = &b->runs;
-	edge_t at = b->h->out_start[from];
 
 	if (r->open)
 		run_end(b);
 	if (from >= b->h->n || (r->done[from / 64] >> (from % 64) & 1))
 		hw_fatal("hb_refs_room: node %u's references in two stretches", from); /* a reader's bug */
+	edge_t at = b->h->out_start[from];
 	r->done[from / 64] |= 1ull << (from % 64);
 	if (r->nseg == 0 || at != r->next) {
 		if (r->nseg == 0)

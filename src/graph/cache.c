@@ -1098,6 +1098,13 @@ void *cache_reader_get(struct heap *h, int i, uint32_t elem, uint64_t count)
 	return store_get(&b->st, FMT_ID + (uint32_t)i, elem, count);
 }
 
+int cache_holds_reader(const struct heap *h)
+{
+	const struct backing *b = h->backing;
+
+	return b != NULL && b->readonly && b->tmp == NULL && store_ok(&b->st) && store_find(&b->st, FMT_ID) != NULL;
+}
+
 uint32_t cache_reader_section(int i)
 {
 	return FMT_ID + (uint32_t)i;

@@ -77,6 +77,9 @@ int cache_load(struct heap *h, int verify, const char **why);
  * elements of elem bytes and room for one more; NULL if it cannot be
  * read (corrupt). */
 void *cache_reader_get(struct heap *h, int i, uint32_t elem, uint64_t count);
+/* Does the index cache h reads (opened, or written by cache_finish)
+ * hold the reader's arrays, for cache_reader_get? */
+int cache_holds_reader(const struct heap *h);
 /* The id of that array's section in a cache file (for the tests). */
 uint32_t cache_reader_section(int i);
 

@@ -69,7 +69,9 @@ int heap_build(struct heap *h, const struct ruleset *rules, struct progress *p, 
 		if (h->node_gen != NULL)
 			gen_totals(h, p);
 		progress_begin(p, "index cache", 1, "files");
-		cache_finish(h); /* the reader's parked arrays copied as they are */
+		/* the reader's parked arrays copied as they are */
+		if (cache_finish(h) == 0 && h->fmt->data_cached != NULL && cache_holds_reader(h))
+			h->fmt->data_cached(h); /* ... and read from there */
 		progress_end(p);
 		/* as after a cached open: what a view needs is loaded when
 		 * it asks (nothing is parked without a file behind the heap);

@@ -250,6 +250,10 @@ struct format_ops {
 	/* 0, or -1 when what waited in the index cache (data_lazy) proves
 	 * corrupt: heap_need then makes the heap anew from the dump. */
 	int (*load_data)(struct heap *h);
+	/* Optional: the index cache just written holds the reader's arrays
+	 * (cache_holds_reader): those parked may wait there instead, as
+	 * after a cached open (data_lazy), and the scratch file go. */
+	void (*data_cached)(struct heap *h);
 	/* Optional, with park_data: data_arrays' array i is parked, as
 	 * section *id of heap_scratch(h) (1; 0: not), which the index cache
 	 * copies as it is, before load_data. */
