@@ -281,6 +281,12 @@ node_t *hb_given_take(struct heap_builder *b)
 	return g;
 }
 
+/* HB_RUNS: the words of the bitmap of the nodes whose run was given */
+static size_t done_words(const struct heap *h)
+{
+	return ((size_t)h->n + 64) / 64;
+}
+
 /* Room for the references counted (hb_refs_count), each node's from
  * its start on: out_start[v] is v's next place until hb_finish. */
 static void counted_room(struct heap_builder *b)
@@ -301,8 +307,8 @@ static void counted_room(struct heap_builder *b)
 		struct hb_runs *r = &b->runs;
 		r->on = 1;
 		r->chunk = xmalloc(STORE_CHUNK);
-		r->done = xcalloc(((size_t)h->n + 64) / 64, sizeof *r->done);
-		own(b, 0, STORE_CHUNK + ((size_t)h->n + 64) / 64 * sizeof *r->done);
+		r->done = xcalloc(done_words(h), sizeof *r->done);
+		own(b, 0, STORE_CHUNK + done_words(h) * sizeof *r->done);
 	} else if (b->flags & HB_LABELS) {
 		b->out_label = xmalloc(((size_t)sum + 1) * sizeof *b->out_label); /* the reader's */
 	}
@@ -431,6 +437,21 @@ static uint32_t *run_room(struct heap_builder *b, size_t n)
 	return r->label + r->len - n;
 }
 
+/* A run's room (its labels, and to sort it in) let go. */
+static void run_room_free(struct heap_builder *b)
+{
+	struct hb_runs *r = &b->runs;
+
+	own(b, r->cap * sizeof *r->label, 0);
+	free(r->label);
+	free(r->sort);
+	free(r->lt);
+	r->label = NULL;
+	r->sort = NULL;
+	r->lt = NULL;
+	r->cap = r->sort_cap = 0;
+}
+
 /* The last run done, and the last chunk made. */
 static void runs_end(struct heap_builder *b)
 {
@@ -440,14 +461,12 @@ static void runs_end(struct heap_builder *b)
 		run_end(b);
 	if (r->nchunk_label > 0)
 		chunk_flush(b);
-	free(r->label);
-	free(r->sort);
-	free(r->lt);
-	own(b, r->cap * sizeof *r->label, 0);
-	r->label = NULL;
-	r->sort = NULL;
-	r->lt = NULL;
-	r->cap = r->sort_cap = 0;
+	run_room_free(b);
+	if (r->done != NULL) { /* no run comes after the last */
+		own(b, done_words(b->h) * sizeof *r->done, 0);
+		free(r->done);
+		r->done = NULL;
+	}
 }
 
 /* Chunk c's labels (those of h->out's order from c * CHUNK_LABELS on, as
@@ -503,16 +522,13 @@ static void runs_free(struct heap_builder *b)
 
 	for (uint32_t c = 0; c < r->nwritten && st != NULL; c++)
 		store_drop(st, HB_CHUNK_ID + c);
-	if (r->chunk != NULL)
-		own(b, STORE_CHUNK + ((size_t)b->h->n + 64) / 64 * sizeof *r->done, 0);
-	own(b, r->cmem * sizeof *r->mem + r->cseg * sizeof *r->seg + r->cap * sizeof *r->label, 0);
+	run_room_free(b);
+	own(b, (r->chunk != NULL ? STORE_CHUNK : 0) + (r->done != NULL ? done_words(b->h) * sizeof *r->done : 0) +
+		       r->cmem * sizeof *r->mem + r->cseg * sizeof *r->seg, 0);
 	free(r->chunk);
 	free(r->mem);
 	free(r->seg);
 	free(r->done);
-	free(r->label);
-	free(r->sort);
-	free(r->lt);
 	memset(r, 0, sizeof *r);
 }
 
