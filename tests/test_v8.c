@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,6 +20,7 @@
 #include "graph/open.h"
 #include "graph/reader.h"
 #include "graph/resident.h"
+#include "graph/store.h"
 #include "jsonck.h"
 #include "hprofw.h"
 #include "suites.h"
@@ -1824,7 +1827,7 @@ END_TEST
  * three edges each, made here. */
 /* A snapshot of 60,000 objects of three references each, some weak,
  * written to path. */
-static void write_wide(const char *path)
+static void write_wide_n(const char *path, int nodes)
 {
 	uint64_t x = 12345;
 
@@ -1832,14 +1835,19 @@ static void write_wide(const char *path)
 	FILE *f = fopen(path, "w");
 	ck_assert_ptr_nonnull(f);
 	fputs("{\"snapshot\":{" SIDE_META "},\n\"nodes\":[0,0,1,0,1", f);
-	for (int i = 1; i <= 60000; i++)
+	for (int i = 1; i <= nodes; i++)
 		fprintf(f, ",\n1,%d,%d,%d,3", 1 + i % 3, 1 + 2 * i, 16 + i % 64);
 	fputs("],\n\"edges\":[1,0,5", f);
-	for (int i = 1; i <= 60000; i++)
+	for (int i = 1; i <= nodes; i++)
 		for (int k = 0; k < 3; k++)
-			fprintf(f, ",\n%d,%d,%llu", k == 2 ? 6 : 2, 4 + k, (unsigned long long)(5 * (1 + xs_next(&x) % 60000)));
+			fprintf(f, ",\n%d,%d,%llu", k == 2 ? 6 : 2, 4 + k, (unsigned long long)(5 * (1 + xs_next(&x) % (uint64_t)nodes)));
 	fputs("],\n\"strings\":[\"\",\"A\",\"B\",\"C\",\"x\",\"y\",\"z\"]}", f);
 	ck_assert_int_eq(fclose(f), 0);
+}
+
+static void write_wide(const char *path)
+{
+	write_wide_n(path, 60000);
 }
 
 START_TEST(test_scratch_full)
@@ -1954,6 +1962,92 @@ START_TEST(test_lazy_from_cache)
 }
 END_TEST
 
+/* The content hash the first pass makes as it reads (for the index
+ * cache's --verify-cache) is the hash of every byte of the file, made
+ * here at once from the file's bytes: whatever windows it read
+ * through, the keys in any order, pages let go behind it (a mapping of
+ * more than a few MiB), a file cut short; and it is the one the cache
+ * written by an ordinary open keeps. */
+static void hash_of_file(const char *path, size_t win, int drop, int use_fd)
+{
+	size_t n;
+	char *data = file_bytes(path, &n);
+	ck_assert_ptr_nonnull(data);
+	uint64_t want = store_hash(data, n, 0), got = 0;
+	int fd = open(path, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	void *map = mmap(NULL, n ? n : 1, PROT_READ, MAP_PRIVATE, fd, 0);
+	ck_assert(map != MAP_FAILED);
+	struct v8_snap s;
+	struct warnings w = { .quiet = 1 };
+	struct sbuf err;
+	sbuf_init(&err);
+	v8_parse_window(win);
+	int rc = v8_parse_heads(path, map, n, drop, use_fd ? fd : -1, &s, NULL, &w, &err, &got);
+	v8_parse_window(0);
+	ck_assert_msg(got == want, "%s, window %zu (fd %d), drop %d: %016llx, want %016llx", path, win, use_fd,
+		      drop, (unsigned long long)got, (unsigned long long)want);
+	if (rc == 0)
+		v8_snap_free(&s);
+	warn_free(&w);
+	sbuf_free(&err);
+	munmap(map, n ? n : 1);
+	close(fd);
+	free(data);
+}
+
+START_TEST(test_content_hash)
+{
+	const char *wide = TEST_BUILDDIR "/tmp/hash.heapsnapshot", *odd = TEST_BUILDDIR "/tmp/hash-odd.heapsnapshot";
+	const char *cut = TEST_BUILDDIR "/tmp/hash-cut.heapsnapshot";
+	static const char odd_text[] = "{\"strings\":[\"\",\"Root\",\"Thing\",\"x\"],\n"
+				       "\"edges\":[2,3,6, 1,7,12, 6,3,12,\n 3,1,0],\n\"extra\":[\"]\",{\"[\":[]}],"
+				       "\"nodes\":[3,1,1,10,2,0, 3,2,3,20,1,0, 1,3,5,30,1,0],\n"
+				       "\"snapshot\":{" META6 ",\"node_count\":3,\"edge_count\":4,\"root_index\":6}}";
+	size_t n;
+
+	write_wide_n(wide, 300000); /* past the pages kept behind the reader: some let go */
+	FILE *f = fopen(odd, "w");
+	ck_assert(f != NULL && fputs(odd_text, f) >= 0 && fclose(f) == 0);
+	char *data = file_bytes(wide, &n);
+	ck_assert_uint_gt(n, 12u << 20);
+	f = fopen(cut, "w");
+	ck_assert(f != NULL && fwrite(data, 1, n / 3, f) == n / 3 && fclose(f) == 0);
+	free(data);
+	const char *files[] = { wide, odd, cut, V8DUMPS "/tracked/a.heapsnapshot" };
+	for (size_t i = 0; i < 4; i++) {
+		if (i == 3 && !node_dumps())
+			break;
+		for (int drop = 0; drop < 2; drop++) {
+			hash_of_file(files[i], 0, drop, 0); /* the mapping alone */
+			hash_of_file(files[i], 0, drop, 1);
+			hash_of_file(files[i], 4096, drop, 1);
+			hash_of_file(files[i], 65536 + 13, drop, 1);
+		}
+		/* the cache an open writes keeps it */
+		char *cache = xasprintf("%s.hwi", files[i]), cmd[2048];
+		int st;
+		unlink(cache);
+		snprintf(cmd, sizeof cmd, "'%s' -q info '%s' >/dev/null 2>&1", heapwalk(), files[i]);
+		free(run(cmd, &st));
+		ck_assert_int_eq(st, 0);
+		size_t clen;
+		char *c = file_bytes(cache, &clen), *d = file_bytes(files[i], &n);
+		struct cache_header hd;
+		ck_assert_msg(c != NULL && clen >= sizeof hd, "%s: no cache", files[i]);
+		memcpy(&hd, c, sizeof hd);
+		ck_assert_msg(hd.content == store_hash(d, n, 0), "%s: the cache's content hash", files[i]);
+		free(c);
+		free(d);
+		unlink(cache);
+		free(cache);
+	}
+	unlink(wide);
+	unlink(odd);
+	unlink(cut);
+}
+END_TEST
+
 Suite *v8_suite(void)
 {
 	Suite *s = suite_create("v8");
@@ -1987,6 +2081,7 @@ Suite *v8_suite(void)
 	tcase_add_loop_test(tc, test_fast_batches, 0, 12);
 	tcase_add_test(tc, test_window_same);
 	tcase_add_test(tc, test_window_gzip_stored);
+	tcase_add_test(tc, test_content_hash);
 	tcase_add_test(tc, test_fast_records);
 	suite_add_tcase(s, tc);
 	return s;

@@ -852,9 +852,14 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	struct v8_data *d;
 
 	/* fd only where it is the map's own file: not a .gz whose inflated copy is the map */
+	/* the content hash of the index cache's file (a gzip dump's is of
+	 * its compressed bytes: not this pass's) */
+	int hash = h->cache_file != NULL && h->file_map == NULL;
 	if (v8_parse_heads(h->path, h->map, h->size, h->container == NULL,
-			   h->container == NULL && h->file_map == NULL ? h->fd : -1, &s, p, &h->warn, err) < 0)
+			   h->container == NULL && h->file_map == NULL ? h->fd : -1, &s, p, &h->warn, err,
+			   hash ? &h->content : NULL) < 0)
 		return -1;
+	h->content_known = hash;
 	if (s.nnodes == 0 || s.root_index >= s.nnodes) {
 		char *ep = esc_str(h->path);
 		sbuf_printf(err, "%s: offset %llu: %s", ep, (unsigned long long)s.nodes_at,

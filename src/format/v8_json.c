@@ -383,11 +383,16 @@ static void rd_init(struct rd *r, const char *path, const uint8_t *map, uint64_t
 }
 
 int v8_parse_heads(const char *path, const uint8_t *map, uint64_t size, int drop, int fd, struct v8_snap *s,
-		   struct progress *p, struct warnings *w, struct sbuf *err)
+		   struct progress *p, struct warnings *w, struct sbuf *err, uint64_t *content)
 {
+	struct store_hasher hx;
 	struct rd r;
 
 	rd_init(&r, path, map, size, drop, fd, s, p, w, err);
+	if (content != NULL) { /* the bytes as the window reads them, while they are in a core's cache */
+		store_hash_begin(&hx, 0, size);
+		r.hx = &hx;
+	}
 	memset(s, 0, sizeof *s);
 	s->meta_node_count = s->meta_edge_count = s->meta_trace_function_count = UINT64_MAX;
 	/* the pass reads every page: v8s_window faults them in a window at
@@ -404,6 +409,10 @@ int v8_parse_heads(const char *path, const uint8_t *map, uint64_t size, int drop
 	}
 	progress_end(p);
 	free(r.win);
+	if (content != NULL) { /* what no window held: read through the mapping (the strings) */
+		store_hash_add(&hx, map + r.hashed, (size_t)(size - r.hashed));
+		*content = store_hash_end(&hx);
+	}
 	map_advice(map, size, MADV_RANDOM); /* strings are read one by one from now on */
 	if (!r.have_meta) {
 		v8_snap_free(s);
@@ -431,7 +440,7 @@ void v8_parse_edges(const char *path, const uint8_t *map, uint64_t size, int dro
 int v8_parse(const char *path, const uint8_t *map, uint64_t size, int drop, int fd, struct v8_snap *s,
 	     struct progress *p, struct warnings *w, struct sbuf *err)
 {
-	if (v8_parse_heads(path, map, size, drop, fd, s, p, w, err) < 0)
+	if (v8_parse_heads(path, map, size, drop, fd, s, p, w, err, NULL) < 0)
 		return -1;
 	progress_begin(p, "edges", size, "MB");
 	v8_parse_edges(path, map, size, drop, fd, s, NULL, NULL, p, w);

@@ -109,9 +109,12 @@ int v8_parse(const char *path, const uint8_t *map, uint64_t size, int drop, int 
  * builds from the nodes first and then takes the edges one batch at a
  * time (v8_parse_edges) never holds them all. The edges are read last
  * whatever their place in the file, after the nodes and strings they
- * name. Returns as v8_parse. */
+ * name. Returns as v8_parse. content, unless NULL: the hash of all
+ * of map[0..size) (store_hash's, seed 0), made as the pass reads the
+ * bytes (from its window where it has them), the rest from map after
+ * it, whatever the pass found. */
 int v8_parse_heads(const char *path, const uint8_t *map, uint64_t size, int drop, int fd, struct v8_snap *s,
-		   struct progress *p, struct warnings *w, struct sbuf *err);
+		   struct progress *p, struct warnings *w, struct sbuf *err, uint64_t *content);
 
 /* A batch of edges [at, at + n) in the file's order, each its type,
  * name and target as the edge columns hold them (struct v8_snap: names

@@ -340,6 +340,10 @@ void v8s_window(struct rd *r)
 	}
 	if (r->drop && at > r->behind + 2 * BEHIND) {
 		uint64_t to = (at - BEHIND) & ~(PAGE - 1);
+		if (r->hx != NULL && to > r->hashed) { /* before the pages go */
+			store_hash_add(r->hx, r->base + r->hashed, (size_t)(to - r->hashed));
+			r->hashed = to;
+		}
 		madvise((void *)(uintptr_t)(r->base + r->behind), (size_t)(to - r->behind), MADV_DONTNEED);
 		r->behind = to;
 	}
@@ -366,6 +370,12 @@ int v8s_refill(struct rd *r, uint64_t at)
 	}
 	r->win_at = at;
 	r->win_len = got;
+	if (r->hx != NULL && at + got > r->hashed) { /* any bytes before it from the mapping */
+		uint64_t from = at > r->hashed ? at : r->hashed;
+		store_hash_add(r->hx, r->base + r->hashed, (size_t)(from - r->hashed));
+		store_hash_add(r->hx, r->win + (from - at), (size_t)(at + got - from));
+		r->hashed = at + got;
+	}
 	/* where a batch of next_recs may start without a refill (what it
 	 * reads stays within win_len): to the file's end, or to win_margin
 	 * bytes before the window's */

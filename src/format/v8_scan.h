@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "format/v8_json.h"
+#include "graph/store.h"
 
 #define V8_DEPTH_MAX 10000 /* deeper nesting is damage, not a snapshot */
 #define V8_FIELDS_MAX 64    /* numbers of a node or edge record */
@@ -51,6 +52,9 @@ struct rd {
 	 * refill (v8s_refill sets them; the zeros before it fail for every
 	 * record's offset): one test a record, the whole one past them */
 	uint64_t win_keep_at, win_keep_len;
+	/* the file's bytes [0, hashed) are in hx (NULL: no hash made) */
+	struct store_hasher *hx;
+	uint64_t hashed;
 };
 
 static inline uint64_t pos(const struct rd *r)
