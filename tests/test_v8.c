@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "engine/open.h"
@@ -2048,6 +2049,61 @@ START_TEST(test_content_hash)
 }
 END_TEST
 
+/* The memory a view needs counts the reader's arrays that wait on disk
+ * as well as the heap's parts: a budget (HEAPWALK_MEMORY_MB) that the
+ * parts fit in but not with the arrays refuses, in the browser's way
+ * (heap_try_need) and the command line's (heap_need: one line, exit 3,
+ * 'graph' reads the labels); one with room for both loads them. Cached
+ * and with --no-cache (the arrays then wait in the scratch file). */
+START_TEST(test_room_counts_reader)
+{
+	const char *path = TEST_BUILDDIR "/tmp/room.heapsnapshot";
+	char *cache = xasprintf("%s.hwi", path), cmd[2048];
+	int st;
+
+	write_wide_n(path, 300000);
+	unlink(cache);
+	snprintf(cmd, sizeof cmd, "'%s' -q info '%s' >/dev/null 2>&1", heapwalk(), path);
+	free(run(cmd, &st)); /* the cache written */
+	ck_assert_int_eq(st, 0);
+	for (int cached = 1; cached >= 0; cached--) {
+		struct open_opts o = { .quiet = 1, .no_cache = !cached };
+		struct heap h;
+		struct sbuf err;
+		sbuf_init(&err);
+		ck_assert_msg(heap_open(&h, path, &o, NULL, &err) == 0, "%s", err.buf);
+		ck_assert_int_eq(h.from_cache, cached);
+		unsigned parts = HP_ALL | h.fmt->needs;
+		uint64_t part = h.backing != NULL && !cache_has(&h, parts) ? cache_part_bytes(&h, parts) : 0;
+		uint64_t reader = h.fmt->data_waiting(&h);
+		ck_assert_msg(reader > (4u << 20), "the arrays that wait: %llu bytes", (unsigned long long)reader);
+		uint64_t tight = (part + reader / 2) >> 20, roomy = ((part + reader) >> 20) + 2;
+		char mb[32];
+		snprintf(mb, sizeof mb, "%llu", (unsigned long long)tight);
+		setenv("HEAPWALK_MEMORY_MB", mb, 1);
+		ck_assert_int_eq(heap_try_need(&h, HP_ALL, NULL, &err), -1);
+		ck_assert_msg(strstr(err.buf, "needs") && strstr(err.buf, "is available"), "%s", err.buf);
+		ck_assert_uint_eq(h.fmt->data_waiting(&h), reader); /* nothing read */
+		snprintf(cmd, sizeof cmd, "HEAPWALK_MEMORY_MB=%s '%s' -q %s graph -d 1 -n 3 '%s' 2>&1 >/dev/null", mb,
+			 heapwalk(), cached ? "" : "--no-cache", path);
+		char *out = run(cmd, &st);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 3 && strstr(out, "is available"), "%d: %s", st, out);
+		free(out);
+		snprintf(mb, sizeof mb, "%llu", (unsigned long long)roomy);
+		setenv("HEAPWALK_MEMORY_MB", mb, 1);
+		sbuf_reset(&err);
+		ck_assert_msg(heap_try_need(&h, HP_ALL, NULL, &err) == 0, "%s", err.buf);
+		ck_assert_uint_eq(h.fmt->data_waiting(&h), 0);
+		unsetenv("HEAPWALK_MEMORY_MB");
+		heap_free(&h);
+		sbuf_free(&err);
+	}
+	unlink(cache);
+	unlink(path);
+	free(cache);
+}
+END_TEST
+
 Suite *v8_suite(void)
 {
 	Suite *s = suite_create("v8");
@@ -2082,6 +2138,7 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_window_same);
 	tcase_add_test(tc, test_window_gzip_stored);
 	tcase_add_test(tc, test_content_hash);
+	tcase_add_test(tc, test_room_counts_reader);
 	tcase_add_test(tc, test_fast_records);
 	suite_add_tcase(s, tc);
 	return s;

@@ -314,6 +314,27 @@ static int load_arrays(struct heap *h)
 	return rc;
 }
 
+/* What load_arrays would allocate: the arrays parked (room for one more
+ * each, as made) and those waiting in the index cache. */
+static uint64_t v8_data_waiting(struct heap *h)
+{
+	struct v8_data *d = h->fmt_data;
+	struct fmt_array a[FMT_ARRAYS];
+	uint64_t bytes = 0;
+
+	if (d == NULL)
+		return 0;
+	int n = d->parked != 0 ? parkable(h, d, 1, a) : 0;
+	for (int i = 0; i < n; i++)
+		if (d->parked & 1u << i)
+			bytes += (a[i].count + 1) * a[i].elem;
+	n = d->waiting != 0 ? v8_data_arrays(h, a) : 0;
+	for (int i = 0; i < n; i++)
+		if (d->waiting & 1u << i)
+			bytes += a[i].count * a[i].elem;
+	return bytes;
+}
+
 /* Arrays that waited in a cache that proved corrupt since it was opened,
  * asked for by an operation of the reader's (no view's heap_need, which
  * would have read the dump again): zeros, said so, rather than none. */
@@ -1280,6 +1301,7 @@ const struct format_ops v8_format = {
 	.free_data = v8_free,
 	.park_data = v8_park_data,
 	.load_data = v8_load_data,
+	.data_waiting = v8_data_waiting,
 	.data_cached = v8_data_cached,
 	.data_parked = v8_data_parked,
 	.refs_change = v8_refs_change,

@@ -250,6 +250,9 @@ struct format_ops {
 	/* 0, or -1 when what waited in the index cache (data_lazy) proves
 	 * corrupt: heap_need then makes the heap anew from the dump. */
 	int (*load_data)(struct heap *h);
+	/* With load_data: the bytes it would allocate now (what waits on
+	 * disk), which the memory a view needs counts as well. */
+	uint64_t (*data_waiting)(struct heap *h);
 	/* Optional: the index cache just written holds the reader's arrays
 	 * (cache_holds_reader): those parked may wait there instead, as
 	 * after a cached open (data_lazy), and the scratch file go. */

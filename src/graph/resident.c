@@ -60,15 +60,28 @@ int heap_room_for(const struct heap *h, uint64_t nodes, uint64_t extra, struct s
 	return -1;
 }
 
-/* Room for the parts about to be loaded: 0, or -1 with the refusal in
- * err; never refused while the heap is being built or analysed
+/* The bytes the reader's own arrays that wait on disk take when read
+ * (format_ops' data_waiting), which a view's heap_need reads too; none
+ * while the heap is built (reader_data reads none then). */
+static uint64_t reader_waiting(struct heap *h)
+{
+	if (h->fmt == NULL || h->fmt->data_waiting == NULL || h->busy > 0)
+		return 0;
+	return h->fmt->data_waiting(h);
+}
+
+/* Room for the parts about to be loaded, and with `reader` (heap_need's
+ * reader_data) the reader's arrays that wait: 0, or -1 with the refusal
+ * in err; never refused while the heap is being built or analysed
  * (h->busy): what it loads again was in memory a moment before, and a
  * refusal would leave the work half done. */
-static int room_to_load(struct heap *h, unsigned parts, struct sbuf *err)
+static int room_to_load(struct heap *h, unsigned parts, int reader, struct sbuf *err)
 {
-	uint64_t bytes = cache_part_bytes(h, parts), budget = heap_memory_budget();
+	uint64_t bytes = h->backing != NULL && !cache_has(h, parts) ? cache_part_bytes(h, parts) : 0, budget;
 
-	if (h->busy > 0 || budget == 0 || bytes <= budget)
+	if (reader)
+		bytes += reader_waiting(h);
+	if (h->busy > 0 || bytes == 0 || (budget = heap_memory_budget()) == 0 || bytes <= budget)
 		return 0;
 	char *ep = esc_str(h->path), a[32], b[32];
 	fmt_bytes(a, sizeof a, bytes);
@@ -77,6 +90,21 @@ static int room_to_load(struct heap *h, unsigned parts, struct sbuf *err)
 		    (parts & ~(HP_NODES | HP_IDS)) == 0 ? "objects" : "object graph", a, b);
 	free(ep);
 	return -1;
+}
+
+/* room_to_load, or the refusal: the process ends. */
+static void refuse_unless_room(struct heap *h, unsigned parts, int reader)
+{
+	struct sbuf no;
+
+	sbuf_init(&no);
+	if (room_to_load(h, parts, reader, &no) < 0) {
+		char line[512]; /* hw_refuse does not return: nothing left to free */
+		snprintf(line, sizeof line, "%s", no.buf);
+		sbuf_free(&no);
+		hw_refuse("%s", line);
+	}
+	sbuf_free(&no);
 }
 
 /* heap_load; with may_cancel, 1 when p was cancelled (the parts loaded
@@ -90,15 +118,7 @@ static int load(struct heap *h, unsigned parts, struct progress *p, int may_canc
 	cache_fill_empty(h, parts);
 	if (cache_has(h, parts))
 		return 0;
-	struct sbuf no;
-	sbuf_init(&no);
-	if (room_to_load(h, parts, &no) < 0) {
-		char line[512]; /* hw_refuse does not return: nothing left to free */
-		snprintf(line, sizeof line, "%s", no.buf);
-		sbuf_free(&no);
-		hw_refuse("%s", line);
-	}
-	sbuf_free(&no);
+	refuse_unless_room(h, parts, 0);
 	/* a phase of its own, in bytes (a cached open's first view that
 	 * needs the graph reads hundreds of MB): inside a phase, part of it */
 	int own = p != NULL && p->phase == NULL;
@@ -152,6 +172,9 @@ void heap_need(struct heap *h, unsigned parts, struct progress *p)
 {
 	if (parts != 0 && h->fmt != NULL) /* what decoding an object reads comes along */
 		parts |= h->fmt->needs;
+	if (h->backing != NULL)
+		cache_fill_empty(h, parts);
+	refuse_unless_room(h, parts, parts != 0); /* the parts and the reader's arrays, at once */
 	heap_load(h, parts, p);
 	if (parts != 0)
 		reader_data(h, parts, p);
@@ -161,11 +184,10 @@ int heap_try_need(struct heap *h, unsigned parts, struct progress *p, struct sbu
 {
 	if (parts != 0 && h->fmt != NULL)
 		parts |= h->fmt->needs;
-	if (h->backing != NULL) {
+	if (h->backing != NULL)
 		cache_fill_empty(h, parts);
-		if (!cache_has(h, parts) && room_to_load(h, parts, err) < 0)
-			return -1;
-	}
+	if (room_to_load(h, parts, parts != 0, err) < 0)
+		return -1;
 	if (load(h, parts, p, 1) != 0) {
 		sbuf_adds(err, "cancelled");
 		return -1;
