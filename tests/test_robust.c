@@ -974,6 +974,49 @@ START_TEST(test_verify_cache)
 }
 END_TEST
 
+/* heap_class_of_node, the class a class object stands for (the labels
+ * "class NAME", a class's statics' names), against a search of every
+ * class for every object of a JDK's dump; and made anew when classes
+ * are added after it was first asked (as a reader adds them). */
+START_TEST(test_class_of_node)
+{
+	char path[512];
+	struct heap h;
+	struct sbuf err;
+
+	ensure_dump("coops", "");
+	snprintf(path, sizeof path, "%s/coops.hprof", TEST_BUILDDIR "/dumps");
+	ck_assert_msg(open_dump(path, &h, 1, &err) == 0, "%s", err.buf);
+	sbuf_free(&err);
+	uint32_t *first = xmalloc(((size_t)h.n + 1) * sizeof *first), named = 0;
+	for (node_t v = 0; v < h.n; v++)
+		first[v] = HW_NONE;
+	for (uint32_t c = 0; c < h.ncls; c++)
+		if (h.cls[c].node < h.n && first[h.cls[c].node] == HW_NONE) {
+			first[h.cls[c].node] = c;
+			named++;
+		}
+	ck_assert_uint_gt(named, 500); /* a JDK's classes */
+	for (node_t v = 0; v < h.n; v++)
+		ck_assert_msg(heap_class_of_node(&h, v) == first[v], "node %u: class %u, want %u", v,
+			      heap_class_of_node(&h, v), first[v]);
+	ck_assert_uint_eq(heap_class_of_node(&h, HW_NONE), HW_NONE);
+	/* the last class with an object, as if it came after the first question */
+	uint32_t last = h.ncls;
+	while (last-- > 0 && h.cls[last].node >= h.n)
+		;
+	ck_assert_uint_lt(last, h.ncls);
+	uint32_t was = h.ncls;
+	h.ncls = last;
+	node_t v = h.cls[last].node;
+	ck_assert_uint_ne(heap_class_of_node(&h, v), last);
+	h.ncls = was;
+	ck_assert_uint_eq(heap_class_of_node(&h, v), first[v]);
+	free(first);
+	heap_free(&h);
+}
+END_TEST
+
 /* Out of address space (ulimit -v), at many limits: each run ends with
  * an answer, or with one line on stderr and status 3 (out of memory) or
  * 2 (the dump cannot be mapped); never a crash. Some limit must give 3.
@@ -1040,6 +1083,7 @@ Suite *robust_suite(void)
 	tcase_add_test(tc, test_two_at_once);
 	tcase_add_test(tc, test_private_dir_without_home);
 	tcase_add_test(tc, test_verify_cache);
+	tcase_add_test(tc, test_class_of_node);
 	tcase_add_test(tc, test_address_space_limit);
 	suite_add_tcase(s, tc);
 	return s;

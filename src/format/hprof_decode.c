@@ -129,10 +129,7 @@ int hprof_fields(const struct heap *h, node_t v, field_fn fn, void *arg)
 	if (tag == HPROF_CLASS_DUMP) {
 		unsigned nst;
 		const uint8_t *s = cd_statics(h, q, &nst);
-		uint32_t c = HW_NONE; /* the class this node describes; views only */
-		for (uint32_t k = 0; k < h->ncls && c == HW_NONE; k++)
-			if (h->cls[k].node == v)
-				c = k;
+		uint32_t c = heap_class_of_node(h, v); /* the class this node describes; views only */
 		for (unsigned i = 0; i < nst; i++) {
 			struct hvalue val;
 			const char *name = "?";

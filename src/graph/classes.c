@@ -148,3 +148,22 @@ char *class_internal_name(const char *name)
 	sbuf_addc(&sb, ';');
 	return sbuf_detach(&sb);
 }
+
+uint32_t heap_class_of_node(const struct heap *h, node_t v)
+{
+	if (h->cls_node == NULL || h->cls_node_of != h->ncls) {
+		/* the heap's own table, made when first asked: a view holds
+		 * the heap as const, and classes are only ever added */
+		struct heap *m = (struct heap *)h;
+		uint32_t k = 0;
+		m->cls_node = xreallocarray(m->cls_node, (size_t)h->ncls + 1, sizeof *m->cls_node);
+		for (uint32_t c = 0; c < h->ncls; c++)
+			if (h->cls[c].node != HW_NONE)
+				m->cls_node[k++] = (uint64_t)h->cls[c].node << 32 | c;
+		sort_u64(m->cls_node, k);
+		m->ncls_node = k;
+		m->cls_node_of = h->ncls;
+	}
+	size_t i = lower_bound_u64(h->cls_node, h->ncls_node, (uint64_t)v << 32); /* the first of node v */
+	return i < h->ncls_node && h->cls_node[i] >> 32 == v ? (uint32_t)h->cls_node[i] : HW_NONE;
+}

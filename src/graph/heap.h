@@ -297,6 +297,11 @@ struct heap {
 	/* classes */
 	struct hclass *cls;
 	uint32_t ncls;
+	/* (node << 32 | class) of the classes that have a class object,
+	 * ascending: heap_class_of_node's, made when first asked (for the
+	 * ncls classes there were then) */
+	uint64_t *cls_node;
+	uint32_t ncls_node, cls_node_of;
 	struct hfield *fields;
 	uint32_t nfields;
 	uint32_t *refoffs;
@@ -415,6 +420,10 @@ static inline uint64_t heap_weak_first(const struct heap *h, node_t v)
 {
 	return lower_bound_u32(h->weak_src, h->nweak, v);
 }
+
+/* The class that class object v stands for (the first such, if more
+ * do): HW_NONE when v is none's. A binary search. */
+uint32_t heap_class_of_node(const struct heap *h, node_t v);
 
 /* id -> node, HW_NONE if absent (binary search), and node -> id. */
 node_t heap_find_id(const struct heap *h, uint64_t id);

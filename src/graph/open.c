@@ -229,6 +229,7 @@ void heap_free(struct heap *h)
 	free(h->root_rec);
 	free(h->roots);
 	free(h->cls);
+	free(h->cls_node);
 	free(h->fields);
 	free(h->refoffs);
 	free(h->names);

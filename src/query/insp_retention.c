@@ -864,34 +864,11 @@ static char *loader_name(const struct heap *h, uint64_t id)
 	return xasprintf("%s @0x%llx", class_name(h, h->node_class[v]), (unsigned long long)id);
 }
 
-/* The class that class object v describes, via a table of class nodes
- * sorted by node: cn[i] = (node << 32 | class). */
-static uint32_t class_of_node(const uint64_t *cn, uint32_t n, node_t v)
-{
-	size_t lo = lower_bound_u64(cn, n, (uint64_t)v << 32); /* the first of node v */
-
-	return lo < n && cn[lo] >> 32 == v ? (uint32_t)cn[lo] : HW_NONE;
-}
-
-static uint64_t *class_nodes(const struct heap *h, uint32_t *n)
-{
-	uint64_t *cn = xmalloc(((size_t)h->ncls + 1) * sizeof *cn);
-	uint32_t k = 0;
-
-	for (uint32_t c = 0; c < h->ncls; c++)
-		if (h->cls[c].node != HW_NONE)
-			cn[k++] = (uint64_t)h->cls[c].node << 32 | c;
-	hw_qsort(cn, k, sizeof *cn, cmp_u64);
-	*n = k;
-	return cn;
-}
-
 /* The loader group of member v: its class's, or for a class object the
  * loader of the class it describes. */
-static uint32_t group_of(const struct heap *h, const uint32_t *lg, const uint64_t *cn, uint32_t ncn,
-			 node_t v, uint32_t *cls)
+static uint32_t group_of(const struct heap *h, const uint32_t *lg, node_t v, uint32_t *cls)
 {
-	uint32_t c = h->node_kind[v] == NK_CLASS ? class_of_node(cn, ncn, v) : h->node_class[v];
+	uint32_t c = h->node_kind[v] == NK_CLASS ? heap_class_of_node(h, v) : h->node_class[v];
 
 	*cls = c;
 	return c == HW_NONE ? HW_NONE : lg[c];
@@ -900,8 +877,8 @@ static uint32_t group_of(const struct heap *h, const uint32_t *lg, const uint64_
 static int run_loaders(struct heap *h, const struct objset *set, const char *arg,
 		       struct insp_result *r, struct progress *p, struct sbuf *err)
 {
-	uint32_t *lg = xmalloc(((size_t)h->ncls + 1) * sizeof *lg), nl, ncn, c;
-	uint64_t *ids = loader_ids(h, lg, &nl), *cn = class_nodes(h, &ncn);
+	uint32_t *lg = xmalloc(((size_t)h->ncls + 1) * sizeof *lg), nl, c;
+	uint64_t *ids = loader_ids(h, lg, &nl);
 	uint64_t *cnt = xcalloc((size_t)nl + 1, sizeof *cnt), *ncls = xcalloc((size_t)nl + 1, sizeof *ncls);
 	uint8_t *used = xcalloc((size_t)h->ncls + 1, 1);
 	node_t **m = xcalloc((size_t)nl + 1, sizeof *m);
@@ -912,7 +889,7 @@ static int run_loaders(struct heap *h, const struct objset *set, const char *arg
 	for (node_t v = 1; v < h->n && !progress_cancelled(p); v++) {
 		if ((v & POLL) == 0)
 			progress_update(p, v);
-		uint32_t g = objset_has(set, v) ? group_of(h, lg, cn, ncn, v, &c) : HW_NONE;
+		uint32_t g = objset_has(set, v) ? group_of(h, lg, v, &c) : HW_NONE;
 		if (g == HW_NONE)
 			continue;
 		cnt[g]++;
@@ -925,7 +902,7 @@ static int run_loaders(struct heap *h, const struct objset *set, const char *arg
 	for (node_t v = 1; v < h->n && !progress_cancelled(p); v++) {
 		if ((v & POLL) == 0)
 			progress_update(p, (uint64_t)h->n + v);
-		uint32_t g = objset_has(set, v) ? group_of(h, lg, cn, ncn, v, &c) : HW_NONE;
+		uint32_t g = objset_has(set, v) ? group_of(h, lg, v, &c) : HW_NONE;
 		if (g != HW_NONE)
 			m[g][cnt[g]++] = v;
 	}
@@ -940,7 +917,6 @@ static int run_loaders(struct heap *h, const struct objset *set, const char *arg
 	free(used);
 	free(ncls);
 	free(cnt);
-	free(cn);
 	free(ids);
 	free(lg);
 	return 0;

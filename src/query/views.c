@@ -21,16 +21,13 @@ void node_label(const struct heap *h, node_t v, struct sbuf *out)
 		sbuf_adds(out, "<GC roots>");
 		return;
 	}
-	int named = 0;
-	if (h->node_kind[v] == NK_CLASS)
-		for (uint32_t c = 0; c < h->ncls && !named; c++)
-			if (h->cls[c].node == v) {
-				sbuf_adds(out, "class ");
-				sbuf_adds(out, class_name(h, c));
-				named = 1;
-			}
-	if (!named)
+	uint32_t c = h->node_kind[v] == NK_CLASS ? heap_class_of_node(h, v) : HW_NONE;
+	if (c != HW_NONE) {
+		sbuf_adds(out, "class ");
+		sbuf_adds(out, class_name(h, c));
+	} else {
 		sbuf_adds(out, class_name(h, h->node_class[v]));
+	}
 	if (h->ntags > 0) { /* a rule's tags follow, bracketed */
 		struct sbuf t;
 		sbuf_init(&t);
@@ -51,13 +48,11 @@ void node_id_text(const struct heap *h, node_t v, char *buf, size_t n)
 void trace_holder(const struct heap *h, node_t x, struct sbuf *out)
 {
 	sbuf_reset(out);
-	if (h->node_kind[x] == NK_CLASS)
-		for (uint32_t c = 0; c < h->ncls; c++)
-			if (h->cls[c].node == x) {
-				sbuf_printf(out, "class %s", class_name(h, c));
-				return;
-			}
-	sbuf_adds(out, class_name(h, h->node_class[x]));
+	uint32_t c = h->node_kind[x] == NK_CLASS ? heap_class_of_node(h, x) : HW_NONE;
+	if (c != HW_NONE)
+		sbuf_printf(out, "class %s", class_name(h, c));
+	else
+		sbuf_adds(out, class_name(h, h->node_class[x]));
 }
 
 void trace_field(const struct heap *h, node_t src, node_t dst, struct sbuf *out)

@@ -58,14 +58,10 @@ double tv_pct(uint64_t a, uint64_t of)
  * class it stands for. */
 static uint32_t label_class(const struct heap *h, node_t v, int *is_class)
 {
-	*is_class = 0;
-	if (h->node_kind[v] == NK_CLASS)
-		for (uint32_t c = 0; c < h->ncls; c++)
-			if (h->cls[c].node == v) {
-				*is_class = 1;
-				return c;
-			}
-	return h->node_class[v];
+	uint32_t c = h->node_kind[v] == NK_CLASS ? heap_class_of_node(h, v) : HW_NONE;
+
+	*is_class = c != HW_NONE;
+	return c != HW_NONE ? c : h->node_class[v];
 }
 
 void tv_class_text(const struct heap *h, uint32_t c, struct sbuf *sb, struct span *name)
