@@ -1116,8 +1116,7 @@ static int report_leaks_json(struct cli *c, struct heap *old, struct heap *h, st
 	heap_free(&t);
 	heap_need(h, HP_ALL, p);
 	view_leaks(h, &lf.leaked, c->o.top_set ? c->o.vo.top : 20, &v);
-	m = (struct leaks_meta){ lf.identity, c->baseline, c->target, c->dump, lf.made, lf.still, lf.unidentified,
-				 lf.exact, 1000 };
+	leaks_meta_of(&m, &lf, c->baseline, c->target, c->dump, 1000);
 	report_leaks(h, &v, &m, FMT_JSON, json);
 	if (!lf.exact && !c->oo.quiet)
 		fprintf(stderr, "heapwalk: leaks: %s\n", lf.identity);
@@ -1157,8 +1156,7 @@ static int run_leaks(struct cli *c)
 	}
 	heap_need(&hs[2], HP_ALL, &p);
 	view_leaks(&hs[2], &lf.leaked, c->o.top_set ? c->o.vo.top : 20, &v);
-	m = (struct leaks_meta){ lf.identity, c->series[0], c->series[1], c->series[2], lf.made, lf.still,
-				 lf.unidentified, lf.exact, 0 };
+	leaks_meta_of(&m, &lf, c->series[0], c->series[1], c->series[2], 0);
 	report_leaks(&hs[2], &v, &m, c->o.fmt, &out);
 	if (!lf.exact && !c->oo.quiet)
 		fprintf(stderr, "heapwalk: leaks: %s\n", lf.identity);
@@ -1339,6 +1337,8 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 	heap_need(&h, HP_ALL, &p);
 	if (c->target != NULL) {
 		view_leaks(&h, &lf.leaked, 1, &lv);
+		lv.fate_unknown = lf.fate_unknown;
+		lv.fate_unknown_bytes = lf.fate_unknown_bytes;
 		have_lv = 1;
 	}
 	size_t failed = check_eval(&rs, &h, have_old ? &old : NULL, have_lv ? &lv : NULL, &p);

@@ -953,8 +953,8 @@ static int tool_leaks(struct mcp *m, const struct args *x, struct sbuf *out)
 		found = 1;
 		view_leaks(&s[2]->h, &lf.leaked, (size_t)limit, &v);
 		viewed = 1;
-		struct leaks_meta lm = { lf.identity, s[0]->path, s[1]->path, s[2]->path, lf.made, lf.still,
-					 lf.unidentified, lf.exact, 0 };
+		struct leaks_meta lm;
+		leaks_meta_of(&lm, &lf, s[0]->path, s[1]->path, s[2]->path, 0);
 		report_leaks(&s[2]->h, &v, &lm, FMT_JSON, &json);
 		if (!lf.exact)
 			sbuf_printf(&m->note, "leaks: %s", lf.identity);

@@ -430,6 +430,24 @@ int leaks_find(struct heap *base, struct heap *target, struct heap *fin, struct 
 	}
 	objset_recount(fin, &r->leaked);
 	r->still = r->leaked.count;
+	/* what became of the objects the action made: known gone, found
+	 * leaked, or neither (an object of fin left out above may be one,
+	 * and then it leaked); the bytes of those not known gone bound the
+	 * untold ones' */
+	heap_need(target, HP_SHALLOW, p);
+	uint64_t kept_bytes = 0;
+	for (node_t t = 1; t < target->n; t++) {
+		if (!objset_has(&bt.fresh, t))
+			continue;
+		if (objset_has(&btf.gone, t) && !baseline_unknown_old(&btf, t))
+			r->freed++;
+		else
+			kept_bytes += target->node_shallow[t];
+	}
+	if (r->made > r->freed + r->still) {
+		r->fate_unknown = r->made - r->freed - r->still;
+		r->fate_unknown_bytes = kept_bytes;
+	}
 	r->exact = exact_mode(&bt) && exact_mode(&bb) && exact_mode(&btf);
 	sbuf_init(&la);
 	sbuf_init(&lb);
@@ -442,6 +460,14 @@ int leaks_find(struct heap *base, struct heap *target, struct heap *fin, struct 
 	else
 		r->identity = xasprintf("%s: base to target %s; base to final %s; target to final %s",
 					r->exact ? "exact" : "not exact", la.buf, lb.buf, lc.buf);
+	if (r->fate_unknown > 0) { /* the leaks found are the least there are */
+		char *was = r->identity;
+		r->identity = xasprintf("%s; %llu of the %llu objects the action made could not be followed to the "
+					"final dump: the leaks are at least those shown, at most %llu objects more",
+					was, (unsigned long long)r->fate_unknown, (unsigned long long)r->made,
+					(unsigned long long)r->fate_unknown);
+		free(was);
+	}
 	sbuf_free(&la);
 	sbuf_free(&lb);
 	sbuf_free(&lc);

@@ -1413,6 +1413,15 @@ static void leak_select(const struct heap *h, const struct leak_cluster *c, size
 			    (unsigned long long)c->count);
 }
 
+void leaks_meta_of(struct leaks_meta *m, const struct leak_find *lf, const char *base, const char *target,
+		   const char *final, size_t max_ids)
+{
+	*m = (struct leaks_meta){ .identity = lf->identity, .base = base, .target = target, .final = final,
+				  .made = lf->made, .still = lf->still, .unidentified = lf->unidentified,
+				  .exact = lf->exact, .max_ids = max_ids, .freed = lf->freed,
+				  .fate_unknown = lf->fate_unknown };
+}
+
 void report_leaks(const struct heap *h, const struct leaks_view *v, const struct leaks_meta *m,
 		  enum fmt f, struct sbuf *out)
 {
@@ -1441,7 +1450,9 @@ void report_leaks(const struct heap *h, const struct leaks_view *v, const struct
 	meta_strs(&t, "target", m->target);
 	meta_strs(&t, "final", m->final);
 	meta_num(&t, "made_by_action", m->made);
-	meta_num(&t, "freed_since", m->made >= m->still ? m->made - m->still : 0);
+	meta_num(&t, "freed_since", m->freed);
+	if (m->fate_unknown > 0) /* neither known gone nor known there: the leaks are at least those below */
+		meta_num(&t, "made_fate_unknown", m->fate_unknown);
 	meta_num(&t, "leaked_objects", v->leaked);
 	meta_bytes(&t, "leaked_bytes", v->leaked_bytes);
 	if (v->unreachable > 0) /* garbage, or held through weak references only */

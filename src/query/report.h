@@ -49,7 +49,12 @@ struct leaks_meta {
 	uint64_t unidentified;    /* objects of FINAL a comparison could not tell: left out */
 	int exact;
 	size_t max_ids;           /* JSON and CSV: the ids a select lists at most (0: all) */
+	uint64_t freed;           /* of made, known gone from FINAL */
+	uint64_t fate_unknown;    /* of made, neither known gone nor known there (identity untold) */
 };
+/* The meta of leaks_find's answer lf (query/leaks.h) and its three files. */
+void leaks_meta_of(struct leaks_meta *m, const struct leak_find *lf, const char *base, const char *target,
+		   const char *final, size_t max_ids);
 void report_leaks(const struct heap *h, const struct leaks_view *v, const struct leaks_meta *m,
 		  enum fmt f, struct sbuf *out);
 /* What grew every time in a series of snapshots (query/leaks.h): a row
