@@ -640,6 +640,38 @@ START_TEST(test_live_dotnet)
 }
 END_TEST
 
+/* .NET type names that are not ASCII, from a live process's snapshot
+ * (a trace): each its own class, spelt as the program spells it, with
+ * the counts the program made (two names alike but for one letter
+ * were once one class of both, its name with '?' for the letter). */
+START_TEST(test_live_dotnet_names)
+{
+	char args[512], *err, *out;
+	int rc, hold;
+
+	if (!dotnet_workload())
+		return;
+	fresh_cache();
+	char *const argv[] = { TEST_BUILDDIR "/dumps/dotnet/out/Workload", "names", NULL };
+	pid_t pid = start_piped(argv, LIVEDIR "/names.log", &hold);
+	ck_assert_int_eq(said(pid, LIVEDIR "/names.log", "{\"pid\":", 1), pid);
+	unlink(LIVEDIR "/names.nettrace");
+	unlink(LIVEDIR "/names.nettrace" ".hwmark");
+	snprintf(args, sizeof args, "snapshot %ld " LIVEDIR "/names.nettrace", (long)pid);
+	free(hw(args, &err, &rc));
+	ck_assert_msg(rc == 0, "snapshot: %s", err);
+	free(err);
+	out = hw("-q --no-cache classes -f csv -n 0 " LIVEDIR "/names.nettrace", &err, &rc);
+	ck_assert_msg(rc == 0, "%s", err);
+	static const char *const want[] = { "\nWorkload.Käse,100,", "\nWorkload.Köse,200,", "\nWorkload.数据,300," };
+	for (size_t i = 0; i < 3; i++)
+		ck_assert_msg(strstr(out, want[i]) != NULL, "no %s in %.400s", want[i] + 1, out);
+	free(out);
+	free(err);
+	end_workload(pid, hold);
+}
+END_TEST
+
 Suite *live_suite(void)
 {
 	Suite *s = suite_create("live");
@@ -650,6 +682,7 @@ Suite *live_suite(void)
 	tcase_add_test(tc, test_live_jvm);
 	tcase_add_test(tc, test_live_other_user);
 	tcase_add_test(tc, test_live_dotnet);
+	tcase_add_test(tc, test_live_dotnet_names);
 	suite_add_tcase(s, tc);
 	return s;
 }

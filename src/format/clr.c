@@ -59,18 +59,48 @@ static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v;
 static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
 static uint64_t rdp(const uint8_t *p, unsigned ps) { return ps == 8 ? rd64(p) : rd32(p); }
 
-/* A UTF-16 name (ASCII kept, others as '?', at most 1000 bytes) into
- * the names table; *end past its NUL, NULL if none. */
+/* A UTF-16 (little-endian) name up to its NUL unit into the names, as
+ * UTF-8: a surrogate pair one character, a lone surrogate U+FFFD;
+ * control characters kept as they are (escaped where shown), so that
+ * names that differ stay apart; at most NAME_BYTES bytes, cut before a
+ * character. *next: past the NUL, or NULL when the name runs to end. */
+#define NAME_BYTES 1000
+
+/* Character c onto a name, unless the name is full (from then on). */
+static void name_add(struct sbuf *sb, unsigned c, int *full)
+{
+	if (*full || sb->len + (c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4) > NAME_BYTES)
+		*full = 1;
+	else
+		sbuf_add_utf8(sb, c);
+}
+
 static uint32_t utf16_name(struct clr_read *r, const uint8_t *p, const uint8_t *end, const uint8_t **next)
 {
-	char buf[1024];
-	size_t k = 0;
+	struct sbuf sb;
+	unsigned hi = 0; /* a high surrogate waiting for its low one */
+	int full = 0;
 
-	for (; end - p >= 2 && (p[0] | p[1]) != 0; p += 2)
-		if (k < sizeof buf)
-			buf[k++] = p[1] == 0 && p[0] >= 0x20 && p[0] < 0x7f ? (char)p[0] : '?';
+	sbuf_init(&sb);
+	for (; end - p >= 2 && (p[0] | p[1]) != 0; p += 2) {
+		unsigned u = (unsigned)p[0] | (unsigned)p[1] << 8;
+		if (u >= 0xdc00 && u < 0xe000) { /* a low one: with its high one, or alone */
+			name_add(&sb, hi != 0 ? 0x10000 + ((hi - 0xd800) << 10) + (u - 0xdc00) : 0xfffd, &full);
+			hi = 0;
+			continue;
+		}
+		if (hi != 0) /* a high one alone */
+			name_add(&sb, 0xfffd, &full);
+		hi = u >= 0xd800 && u < 0xdc00 ? u : 0;
+		if (hi == 0)
+			name_add(&sb, u, &full);
+	}
+	if (hi != 0)
+		name_add(&sb, 0xfffd, &full);
 	*next = end - p >= 2 ? p + 2 : NULL;
-	return names_intern(&r->p.nt, buf, k);
+	uint32_t off = names_intern(&r->p.nt, sb.buf, sb.len);
+	sbuf_free(&sb);
+	return off;
 }
 
 /* BulkType: the types' names, as many as the payload holds of its

@@ -21,8 +21,9 @@
  * 18: the references the CDS archive's roots miss, counted; 19: V8's
  * mark of heapwalk's own snapshots, whose ids were reset after them;
  * 20: chunks of 1 MiB, not 4; 21: V8's edge labels that do not fit
- * their word kept beside it, for every format of edge types). */
-#define CACHE_FORMAT 21
+ * their word kept beside it, for every format of edge types; 22: a
+ * .NET trace's type names whole, not ASCII with '?' for the rest). */
+#define CACHE_FORMAT 22
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
 };

@@ -72,6 +72,43 @@ namespace Workload
 		public int[] Held = new int[4];
 	}
 
+	// "names": types whose names are not ASCII, two of them alike but
+	// for one letter
+	class Käse
+	{
+		public int V;
+	}
+
+	class Köse
+	{
+		public long V;
+	}
+
+	class 数据
+	{
+		public short V;
+	}
+
+	static class Named
+	{
+		static readonly List<object> keep = new List<object>();
+
+		public static int Run()
+		{
+			for (int i = 0; i < 100; i++)
+				keep.Add(new Käse());
+			for (int i = 0; i < 200; i++)
+				keep.Add(new Köse());
+			for (int i = 0; i < 300; i++)
+				keep.Add(new 数据());
+			Console.WriteLine("{\"pid\":" + Environment.ProcessId + ",\"Käse\":100,\"Köse\":200,\"数据\":300}");
+			Console.Out.Flush();
+			Console.ReadLine();
+			GC.KeepAlive(keep);
+			return 0;
+		}
+	}
+
 	struct Mark
 	{
 		public long V;
@@ -306,6 +343,8 @@ namespace Workload
 				return Marked.Run(Array.IndexOf(args, "bgc") > 0, Array.IndexOf(args, "small") > 0);
 			if (args.Length > 0 && args[0] == "report")
 				return Reported.Run();
+			if (args.Length > 0 && args[0] == "names")
+				return Named.Run();
 			for (int i = 0; i < Sessions; i++)
 				publisher.Tick += new Session().OnTick; // never removed: the leak
 			for (int i = 0; i < Entries; i++)
