@@ -1200,6 +1200,17 @@ START_TEST(test_warnings_said_once)
 	ck_assert_msg(lines_with(err, "heapwalk: warning: ") == 4, "-v: %s", err);
 	ck_assert(strstr(err, "0xdead1") && strstr(err, "0xdead3") && strstr(err, "0xdead5") &&
 		  strstr(err, "0xdead7"));
+	/* the one line quotes the first of them, as -v says it (the path once) */
+	const char *v1 = strstr(err, ": offset ");
+	ck_assert_ptr_nonnull(v1);
+	char *first = strndup(v1 + 2, strcspn(v1 + 2, "\n"));
+	free(err);
+	snprintf(args, sizeof args, "classes '%s'", path);
+	err = stderr_of(args);
+	char *want = xasprintf("; the first: %s\n", first);
+	ck_assert_msg(strstr(err, want) != NULL, "%s\nwant %s", err, want);
+	free(want);
+	free(first);
 	free(err);
 	snprintf(args, sizeof args, "-q classes '%s'", path);
 	err = stderr_of(args);

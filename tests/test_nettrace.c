@@ -269,6 +269,22 @@ START_TEST(test_cut_and_damaged)
 		memset(&w, 0, sizeof w);
 		w.quiet = 1;
 	}
+	/* cut at every byte of its first objects (the header, the Trace
+	 * object, the first block's start): a refusal says the file is cut
+	 * short, not that what is there is damaged or no object */
+	for (size_t cut = 32; cut < 200; cut++) {
+		uint64_t n = 0;
+		uint8_t *b = xmalloc(cut + 1);
+		memcpy(b, f.b, cut);
+		sbuf_reset(&err);
+		int rc = nt_read("cut", b, cut, &tr, count_event, &n, &w, &err);
+		free(b);
+		ck_assert_msg(rc == 0 || strstr(err.buf, "(cut short)") != NULL ||
+			      strstr(err.buf, "past the end of the file") != NULL, "%zu: %s", cut, err.buf);
+		warn_free(&w);
+		memset(&w, 0, sizeof w);
+		w.quiet = 1;
+	}
 	/* bytes damaged here and there: read as far as they let it, no crash */
 	srand(3);
 	for (int i = 0; i < 300; i++) {

@@ -889,6 +889,11 @@ START_TEST(test_truncated_everywhere)
 	char at[64];
 	snprintf(at, sizeof at, "offset %zu: truncated in nodes", mid);
 	ck_warned(&p, at, NULL);
+	/* the edges never reached: said at the file's end, not at offset 0 */
+	snprintf(at, sizeof at, "offset %zu: snapshot.edge_count is ", mid);
+	ck_warned(&p, at, "but the file has no \"edges\"");
+	for (size_t i = 0; i < p.w.n; i++)
+		ck_assert_msg(strstr(p.w.msg[i], ": offset 0: ") == NULL, "%s", p.w.msg[i]);
 	parsed_free(&p);
 	parsed_free(&full);
 	free(data);

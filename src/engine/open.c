@@ -25,7 +25,9 @@
 #include "stream.h"
 
 /* Open: the warnings of reading the dump (or the cache's copy of them)
- * said once, in one line, unless quiet or verbose (which said each);
+ * said once, in one line, unless quiet or verbose (which said each),
+ * with the first of them: what the reading met first, a cut or damage,
+ * before what follows from it (references to what was never read);
  * later ones each as they come. */
 static void opened(struct heap *h, const struct open_opts *o)
 {
@@ -33,16 +35,16 @@ static void opened(struct heap *h, const struct open_opts *o)
 
 	if (!o->quiet && !o->verbose && w->n > 0) {
 		size_t all = w->n + w->suppressed;
-		const char *last = w->msg[w->n - 1], *colon = strstr(last, ": ");
+		const char *first = w->msg[0], *colon = strstr(first, ": ");
 		char *ep = esc_str(h->path); /* as the messages hold it */
 		const char *base = strrchr(ep, '/');
 		base = base ? base + 1 : ep;
 		size_t nb = strlen(base);
 		/* the file, said once (the cache's copy has the path of its day) */
-		if (colon != NULL && (size_t)(colon - last) >= nb && strncmp(colon - nb, base, nb) == 0)
-			last = colon + 2;
+		if (colon != NULL && (size_t)(colon - first) >= nb && strncmp(colon - nb, base, nb) == 0)
+			first = colon + 2;
 		fprintf(stderr, "heapwalk: warning: %s: %zu warning%s while reading it (-v, or the info "
-			"command, lists them); the last: %s\n", ep, all, all == 1 ? "" : "s", last);
+			"command, lists them); the first: %s\n", ep, all, all == 1 ? "" : "s", first);
 		free(ep);
 	}
 	w->quiet = o->quiet;

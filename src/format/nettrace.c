@@ -227,18 +227,27 @@ bad:
 }
 
 /* The object header at *pos: its type name into name (cut to max). 0,
- * or -1 with *why. */
+ * or -1 with *why (a file cut short says so, not that what is there is
+ * damaged). */
 static int object_begin(const struct rd *r, uint64_t *pos, char *name, size_t max, const char **why)
 {
-	uint64_t at = *pos;
+	uint64_t at = *pos, have = r->size - at;
+	static const uint8_t tags[3] = { TAG_BEGIN_PRIVATE, TAG_BEGIN_PRIVATE, TAG_NULL };
 
-	if (r->size - at < 3 + 12 || r->b[at] != TAG_BEGIN_PRIVATE || r->b[at + 1] != TAG_BEGIN_PRIVATE ||
-	    r->b[at + 2] != TAG_NULL) {
+	if (memcmp(r->b + at, tags, have < 3 ? (size_t)have : 3) != 0) {
 		*why = "not an object (tags 05 05 01 expected)";
 		return -1;
 	}
+	if (have < 3 + 12) {
+		*why = "the file ends inside an object's header (cut short)";
+		return -1;
+	}
 	uint32_t n = le32(r->b + at + 11);
-	if (n > 64 || r->size - at - 15 < (uint64_t)n + 1 || r->b[at + 15 + n] != TAG_END) {
+	if (n <= 64 && have - 15 < (uint64_t)n + 1) {
+		*why = "the file ends inside an object's type name (cut short)";
+		return -1;
+	}
+	if (n > 64 || r->b[at + 15 + n] != TAG_END) {
 		*why = "an object's type name is damaged";
 		return -1;
 	}
@@ -332,8 +341,10 @@ int nt_read(const char *path, const uint8_t *map, uint64_t size, struct nt_trace
 			    ep);
 		goto done;
 	}
-	if (object_begin(&r, &pos, name, sizeof name, &why) < 0 || strcmp(name, "Trace") != 0 ||
-	    size - pos < TRACE_BYTES + 1 || map[pos + TRACE_BYTES] != TAG_END) {
+	if (object_begin(&r, &pos, name, sizeof name, &why) == 0 && strcmp(name, "Trace") == 0 &&
+	    size - pos < TRACE_BYTES + 1)
+		why = "the file ends inside the Trace object (cut short)";
+	if (why != NULL || strcmp(name, "Trace") != 0 || map[pos + TRACE_BYTES] != TAG_END) {
 		sbuf_printf(err, "%s: offset %llu: %s", ep, (unsigned long long)pos,
 			    why ? why : "no Trace object where the stream starts");
 		goto done;

@@ -445,9 +445,12 @@ int v8s_read_edges(struct rd *r, v8_edge_sink *sink, void *ctx)
 		warn_add(r->w, "%s: offset %llu: edges: %llu names past the %u strings (read as none)",
 			 r->path, (unsigned long long)s->edges_at, (unsigned long long)et.bad_name, s->nstr);
 	check_edge_counts(r, sum > s->edges_claimed ? sum : s->edges_claimed, n, sink == cols_put);
-	if (s->meta_edge_count != UINT64_MAX && s->meta_edge_count != s->nedges)
+	if (s->meta_edge_count != UINT64_MAX && s->meta_edge_count != s->nedges && s->edges_at != 0)
 		warn_add(r->w, "%s: offset %llu: snapshot.edge_count is %llu, %u edges read", r->path,
 			 (unsigned long long)s->edges_at, (unsigned long long)s->meta_edge_count, s->nedges);
+	else if (s->meta_edge_count != UINT64_MAX && s->meta_edge_count != s->nedges) /* no "edges" (a cut file) */
+		warn_add(r->w, "%s: offset %llu: snapshot.edge_count is %llu, but the file has no \"edges\"",
+			 r->path, (unsigned long long)(r->end - r->base), (unsigned long long)s->meta_edge_count);
 	return r->stop ? -1 : 0;
 }
 
