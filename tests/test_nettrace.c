@@ -236,6 +236,24 @@ static int count_event(void *arg, const struct nt_event *e)
 }
 
 /* Cut anywhere: the events before the cut, a warning or one line. */
+/* The first `cut` bytes of f read (a copy of exactly those), the events
+ * counted into *n, w emptied before: nt_read's status. */
+static int read_cut(const struct file *f, size_t cut, struct nt_trace *tr, uint64_t *n, struct warnings *w,
+		    struct sbuf *err)
+{
+	uint8_t *b = xmalloc(cut + 1);
+
+	memcpy(b, f->b, cut);
+	warn_free(w);
+	memset(w, 0, sizeof *w);
+	w->quiet = 1;
+	*n = 0;
+	sbuf_reset(err);
+	int rc = nt_read("cut", b, cut, tr, count_event, n, w, err);
+	free(b);
+	return rc;
+}
+
 START_TEST(test_cut_and_damaged)
 {
 	struct file f = slurp(DOTNET_DIR "/workload-1.nettrace");
@@ -251,12 +269,8 @@ START_TEST(test_cut_and_damaged)
 	w.quiet = 1;
 	uint64_t prev = 0;
 	for (size_t cut = 0; cut < f.n; cut += 997) {
-		uint64_t n = 0;
-		uint8_t *b = xmalloc(cut + 1);
-		memcpy(b, f.b, cut);
-		sbuf_reset(&err);
-		int rc = nt_read("cut", b, cut, &tr, count_event, &n, &w, &err);
-		free(b);
+		uint64_t n;
+		int rc = read_cut(&f, cut, &tr, &n, &w, &err);
 		if (rc < 0) {
 			ck_assert_msg(cut < 200 && err.len > 0 && strchr(err.buf, '\n') == NULL, "%zu: %s", cut, err.buf);
 		} else {
@@ -265,26 +279,19 @@ START_TEST(test_cut_and_damaged)
 			ck_assert_uint_gt(w.n, 0);
 			prev = n;
 		}
-		warn_free(&w);
-		memset(&w, 0, sizeof w);
-		w.quiet = 1;
 	}
 	/* cut at every byte of its first objects (the header, the Trace
 	 * object, the first block's start): a refusal says the file is cut
 	 * short, not that what is there is damaged or no object */
 	for (size_t cut = 32; cut < 200; cut++) {
-		uint64_t n = 0;
-		uint8_t *b = xmalloc(cut + 1);
-		memcpy(b, f.b, cut);
-		sbuf_reset(&err);
-		int rc = nt_read("cut", b, cut, &tr, count_event, &n, &w, &err);
-		free(b);
+		uint64_t n;
+		int rc = read_cut(&f, cut, &tr, &n, &w, &err);
 		ck_assert_msg(rc == 0 || strstr(err.buf, "(cut short)") != NULL ||
 			      strstr(err.buf, "past the end of the file") != NULL, "%zu: %s", cut, err.buf);
-		warn_free(&w);
-		memset(&w, 0, sizeof w);
-		w.quiet = 1;
 	}
+	warn_free(&w);
+	memset(&w, 0, sizeof w);
+	w.quiet = 1;
 	/* bytes damaged here and there: read as far as they let it, no crash */
 	srand(3);
 	for (int i = 0; i < 300; i++) {
