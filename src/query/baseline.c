@@ -511,5 +511,6 @@ void diff_classes(const struct heap *old, const struct heap *h, const struct bas
 void diff_view_free(struct diff_view *v)
 {
 	free(v->rows);
+	free(v->no_identity);
 	memset(v, 0, sizeof *v);
 }

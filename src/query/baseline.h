@@ -114,6 +114,7 @@ struct diff_view {
 	int have_unknown;         /* some objects are not identified */
 	size_t unexplained;       /* rows whose unexplained is not 0 */
 	uint64_t old_objects, old_total, objects, total;
+	char *no_identity;        /* with no b: why not (the comparison's refusal), or NULL */
 };
 /* b may be NULL (no identity): then only counts and bytes. */
 void diff_classes(const struct heap *old, const struct heap *h, const struct baseline *b,

@@ -199,12 +199,15 @@ static int run_diff(struct cmd_ctx *x)
 	struct sbuf why;
 
 	sbuf_init(&why);
-	if (baseline_compare(x->h, x->old, x->bl, x->p, &why) == 0)
+	int compared = baseline_compare(x->h, x->old, x->bl, x->p, &why) == 0;
+	if (compared)
 		x->h->baseline = x->bl;
 	else
 		sbuf_printf(x->note, "note: %s", why.buf);
-	sbuf_free(&why);
 	diff_classes(x->old, x->h, x->h->baseline, &dv);
+	if (!compared && why.len > 0) /* the table says why it has class deltas only */
+		dv.no_identity = sbuf_detach(&why);
+	sbuf_free(&why);
 	report_diff(x->old, x->h, &dv, x->o->top_set ? x->o->vo.top : 0, x->o->fmt, x->out);
 	diff_view_free(&dv);
 	return 0;

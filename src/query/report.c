@@ -780,7 +780,12 @@ void report_diff(const struct heap *old, const struct heap *h, const struct diff
 		if (v->have_identity)
 			meta_num(&t, "unexplained_classes", v->unexplained);
 	} else {
-		meta_strs(&t, "identity", "none: class deltas only (the dumps carry no stable ids)");
+		struct sbuf why;
+		sbuf_init(&why);
+		sbuf_printf(&why, "none: class deltas only (%s)",
+			    v->no_identity != NULL ? v->no_identity : "the dumps carry no stable ids");
+		meta_str(&t, "identity", why.buf, why.len);
+		sbuf_free(&why);
 	}
 	size_t shown = top != 0 && top < v->n ? top : v->n; /* the rows come largest growth first */
 	meta_num(&t, "classes", v->n);
