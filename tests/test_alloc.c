@@ -193,6 +193,30 @@ START_TEST(test_alloc_select)
 	}
 	free(amb);
 	ck_assert_uint_gt(named, 20);
+	/* a frame no stack has is an error, as a class no object has: the
+	 * frame's name without its place, an unknown caller, an unknown
+	 * frame (not an empty set that says none were allocated there) */
+	struct sbuf top;
+	sbuf_init(&top);
+	frame_label(&h, v.hot.n[v.hot.kid[v.hot.n[0].kids]].frame, &top);
+	char *paren = strstr(top.buf, " (");
+	char *bare = paren != NULL ? xstrndup(top.buf, (size_t)(paren - top.buf)) : xasprintf("%s!", top.buf);
+	char *bad[3] = { xasprintf("site %s", bare), xasprintf("site %s <- Nowhere.none()", top.buf),
+			 xstrdup("calls Nowhere.none()") };
+	for (int b = 0; b < 3; b++) {
+		struct pipeline pl;
+		struct objset by;
+		sbuf_reset(&err);
+		ck_assert_msg(pipeline_parse(bad[b], &pl, &err) == 0, "%s: %s", bad[b], err.buf);
+		objset_all(&h, &by);
+		ck_assert_msg(step_apply(&h, &pl.steps[0], &by, NULL, &err) < 0 && strstr(err.buf, "no frame '"),
+			      "%s: %s", bad[b], err.buf);
+		objset_free(&by);
+		pipeline_free(&pl);
+		free(bad[b]);
+	}
+	free(bare);
+	sbuf_free(&top);
 	ck_assert_uint_eq(sum, v.traced_count);
 	ck_assert_uint_eq(v.hot.n[0].count, v.traced_count);
 	ck_assert_uint_eq(v.calls.n[0].count, v.traced_count);

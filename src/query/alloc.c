@@ -241,6 +241,21 @@ static int frame_is(const struct heap *h, uint32_t f, const struct sbuf *l, cons
 	       text[n + 2 + k] == ']' && text[n + 3 + k] == '\0';
 }
 
+int alloc_frame_known(const struct heap *h, const char *text)
+{
+	struct sbuf l;
+	int found = 0;
+
+	sbuf_init(&l);
+	for (uint32_t f = 0; f < h->nframes && !found; f++) {
+		sbuf_reset(&l);
+		frame_label(h, f, &l);
+		found = frame_is(h, f, &l, text);
+	}
+	sbuf_free(&l);
+	return found;
+}
+
 uint8_t *alloc_ambiguous(const struct heap *h)
 {
 	uint32_t *order = xmalloc(((size_t)h->nframes + 1) * sizeof *order);

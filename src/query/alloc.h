@@ -56,6 +56,8 @@ void alloc_select(const struct heap *h, const struct objset *set, const struct a
  * A -> B"). What a row of the hot spots or the call tree selects. */
 void alloc_select_path(const struct heap *h, const struct objset *set, int hot, char *const *labels,
 		       size_t n, struct objset *out);
+/* Is text the label of some frame of h (as alloc_select_path reads it)? */
+int alloc_frame_known(const struct heap *h, const char *text);
 /* Per frame of h, 1 where another frame reads the same but for its
  * method's signature (overloads): their texts in a path add it,
  * "A.m(A.java:3) [(I)V]". Caller frees. */

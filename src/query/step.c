@@ -1026,6 +1026,21 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 				break;
 			q = e + strlen(sep);
 		}
+		/* a frame no stack has, like a class no object has, is an
+		 * error: not an empty set that reads as none allocated there */
+		size_t bad = 0;
+		while (bad < n && alloc_frame_known(h, labels[bad]))
+			bad++;
+		if (bad < n) {
+			sbuf_printf(err, "%s: no frame '", s->op == ST_SITE ? "site" : "calls");
+			esc_append(err, (const uint8_t *)labels[bad], strlen(labels[bad]), 0);
+			sbuf_adds(err, "' in this dump's allocation stacks (a frame reads FUNCTION (FILE:LINE), as the "
+				       "allocations view shows it)");
+			for (size_t k = 0; k < n; k++)
+				free(labels[k]);
+			free(labels);
+			goto fail;
+		}
 		objset_free(&r);
 		alloc_select_path(h, set, s->op == ST_SITE, labels, n, &r);
 		for (size_t k = 0; k < n; k++)
