@@ -2109,6 +2109,42 @@ START_TEST(test_room_counts_reader)
 }
 END_TEST
 
+/* A check's growth rule on a site that only the later snapshot's
+ * stacks have (the workload's AddedHolder, made between the two):
+ * none there before, as for a class new since, not an error. The
+ * workload made 200, each at that line (workload.json says so). */
+START_TEST(test_growth_new_site)
+{
+	if (!node_dumps())
+		return;
+	size_t n;
+	char *json = file_bytes(V8DUMPS "/tracked/workload.json", &n);
+	ck_assert_msg(strstr(json, "\"AddedHolder\":0") && strstr(json, "\"AddedHolder\":200"), "%s", json);
+	free(json);
+	/* the frame as b's hot spots name it (the script's path is the one
+	 * node was given when the snapshots were made) */
+	char cmd[2048];
+	int st;
+	snprintf(cmd, sizeof cmd, "'%s' -q -f csv allocations -n 0 " V8DUMPS "/tracked/b.heapsnapshot", heapwalk());
+	char *csv = run(cmd, &st), *fr = strstr(csv, ",\"AddedHolder (");
+	ck_assert_msg(st == 0 && fr != NULL, "%.300s", csv);
+	fr += 2;
+	fr[strcspn(fr, "\"")] = '\0';
+	const char *rules = TEST_BUILDDIR "/tmp/site.rules";
+	FILE *f = fopen(rules, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "growth site %s : count >= 200\n", fr);
+	ck_assert_int_eq(fclose(f), 0);
+	free(csv);
+	snprintf(cmd, sizeof cmd, "'%s' -q -b " V8DUMPS "/tracked/a.heapsnapshot --rules %s check " V8DUMPS
+		 "/tracked/b.heapsnapshot 2>&1", heapwalk(), rules);
+	char *out = run(cmd, &st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strstr(out, "  pass  "), "%d: %.600s", st, out);
+	free(out);
+	unlink(rules);
+}
+END_TEST
+
 Suite *v8_suite(void)
 {
 	Suite *s = suite_create("v8");
@@ -2144,6 +2180,7 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_window_gzip_stored);
 	tcase_add_test(tc, test_content_hash);
 	tcase_add_test(tc, test_room_counts_reader);
+	tcase_add_test(tc, test_growth_new_site);
 	tcase_add_test(tc, test_fast_records);
 	suite_add_tcase(s, tc);
 	return s;

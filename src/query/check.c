@@ -378,8 +378,9 @@ size_t check_eval(struct chk_rules *rs, struct heap *h, struct heap *old, const 
 			}
 			rc = measure_steps(r, h, p, &now, &err);
 			if (rc == 0 && (rc = measure_steps(r, old, p, &then, &err)) < 0) {
-				/* a class made after the baseline: none there */
-				if (strncmp(err.buf, "no class named '", 16) == 0 || strncmp(err.buf, "no class matches /", 18) == 0) {
+				/* a class, or a frame, new after the baseline: none there */
+				if (strncmp(err.buf, "no class named '", 16) == 0 || strncmp(err.buf, "no class matches /", 18) == 0 ||
+				    strncmp(err.buf, "site: no frame '", 16) == 0 || strncmp(err.buf, "calls: no frame '", 17) == 0) {
 					rc = 0;
 					then = 0;
 				} else {
