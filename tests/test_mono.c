@@ -456,6 +456,11 @@ START_TEST(test_mono_bad_input)
 	out = hw("-q --heapshot 2 --baseline " FIXTURE ":3 -e new " FIXTURE " 2>&1", &st);
 	ck_assert_msg(st != 0 && strstr(out, "is later than"), "%s", out);
 	free(out);
+	/* a diff of two heapshots of one file names each, as they were given */
+	out = hw("-q --heapshot 3 diff " FIXTURE ":1 " FIXTURE, &st);
+	ck_assert_msg(st == 0 && strstr(out, "baseline:") && strstr(out, "/mono/workload.mlpd:1\n") &&
+		      strstr(out, "/mono/workload.mlpd:3\n"), "%.600s", out);
+	free(out);
 }
 END_TEST
 

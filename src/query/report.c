@@ -740,6 +740,19 @@ static int col_index(const struct col *cols, int n, const char *key)
 	return i;
 }
 
+/* A dump's path, and for a file of heapshots which one, as the command
+ * line names it (PATH:N). */
+static void meta_dump(struct table *t, const char *key, const struct heap *h)
+{
+	if (h->nsnaps == 0) {
+		meta_strs(t, key, h->path);
+		return;
+	}
+	char *s = xasprintf("%s:%u", h->path, h->snap);
+	meta_strs(t, key, s);
+	free(s);
+}
+
 void report_diff(const struct heap *old, const struct heap *h, const struct diff_view *v, size_t top,
 		 enum fmt f, struct sbuf *out)
 {
@@ -769,8 +782,8 @@ void report_diff(const struct heap *old, const struct heap *h, const struct diff
 		ncols = col_index(cols, ncols, "unidentified_before");
 
 	table_init(&t, f, "diff", cols, ncols);
-	meta_strs(&t, "baseline", old->path);
-	meta_strs(&t, "dump", h->path);
+	meta_dump(&t, "baseline", old);
+	meta_dump(&t, "dump", h);
 	meta_num(&t, "objects_before", v->old_objects);
 	meta_bytes(&t, "bytes_before", v->old_total);
 	meta_num(&t, "objects", v->objects);
