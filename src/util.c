@@ -462,6 +462,8 @@ static int cp_is_control(uint32_t cp)
 	       cp == 0x2028 || cp == 0x2029;
 }
 
+size_t utf8_char(const uint8_t *s, size_t n, uint32_t *cp, int *escaped);
+
 /* Invisible format characters (Unicode's category Cf): bidi embeddings,
  * overrides and isolates, marks, zero-width joiners and spaces, the BOM,
  * tags. Shown raw, U+202E makes "exe.txt" read as "txt.exe": a name could
@@ -483,6 +485,14 @@ static int cp_is_format(uint32_t cp)
 		if (cp >= r[i][0] && cp <= r[i][1])
 			return 1;
 	return 0;
+}
+
+size_t utf8_char(const uint8_t *s, size_t n, uint32_t *cp, int *escaped)
+{
+	size_t len = n > 0 ? utf8_decode(s, n, cp) : 0;
+
+	*escaped = len > 0 && (cp_is_control(*cp) || cp_is_format(*cp));
+	return len;
 }
 
 /* A code point that must not reach the output raw, escaped: \xNN or

@@ -106,6 +106,10 @@ char *sbuf_detach(struct sbuf *sb);
  * its character. Output is valid UTF-8 with no control or format
  * characters. `quote_dq` also escapes '"'. Appends to sb. */
 void esc_append(struct sbuf *sb, const uint8_t *s, size_t n, int quote_dq);
+/* The valid UTF-8 sequence at s (n bytes there): its length and code
+ * point, and whether esc_append escapes it (a control or format
+ * character); 0 when the bytes there are not valid UTF-8. */
+size_t utf8_char(const uint8_t *s, size_t n, uint32_t *cp, int *escaped);
 /* Text escaped once already (by esc_append), from a file another
  * program could have written: what still must not reach a terminal is
  * escaped, the rest (backslashes too) passes as it is. */

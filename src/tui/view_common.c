@@ -142,28 +142,57 @@ struct row *tv_object_row(const struct heap *h, struct rowvec *out, node_t v)
 	return r;
 }
 
-/* PCRE2 literal: \Q...\E, with any \E inside split out. */
+/* PCRE2 literal: \Q...\E, with any \E inside split out, and what a
+ * terminal must not get raw (a control or format character, which the
+ * line shows escaped) as \x{HHHH}: the step shown is the step run. */
 void tv_rx_literal(struct sbuf *sb, const char *s)
 {
+	const char *end = s + strlen(s);
+
 	sbuf_adds(sb, "\\Q");
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] == 'E') {
+	while (s < end) {
+		uint32_t cp;
+		int esc;
+		size_t k = utf8_char((const uint8_t *)s, (size_t)(end - s), &cp, &esc);
+		if (k > 0 && esc) {
+			sbuf_printf(sb, "\\E\\x{%x}\\Q", (unsigned)cp);
+			s += k;
+			continue;
+		}
+		if (s[0] == '\\' && s[1] == 'E') /* the backslash out of the quote, the E in it */
 			sbuf_adds(sb, "\\E\\\\\\Q");
-			continue;
-		}
-		if (*s == '/') { /* the step's regex is delimited by slashes */
+		else if (*s == '/') /* the step's regex is delimited by slashes */
 			sbuf_adds(sb, "\\E\\/\\Q");
-			continue;
-		}
-		sbuf_addc(sb, *s);
+		else
+			sbuf_addc(sb, *s);
+		s++;
 	}
 	sbuf_adds(sb, "\\E");
+}
+
+/* Can name be written as it is after "instances ": no blank, '|' or '/'
+ * (the steps' syntax), and nothing a terminal shows escaped? */
+static int name_plain(const char *name)
+{
+	const char *end = name + strlen(name);
+
+	if (name == end || strpbrk(name, " \t|/") != NULL)
+		return 0;
+	while (name < end) {
+		uint32_t cp;
+		int esc;
+		size_t k = utf8_char((const uint8_t *)name, (size_t)(end - name), &cp, &esc);
+		if (esc)
+			return 0;
+		name += k > 0 ? k : 1;
+	}
+	return 1;
 }
 
 /* "instances NAME", the name as a regex when it has to be. */
 void tv_instances_expr(struct sbuf *ex, const char *name)
 {
-	if (strpbrk(name, " \t|/") == NULL && name[0] != '\0') {
+	if (name_plain(name)) {
 		sbuf_adds(ex, "instances ");
 		sbuf_adds(ex, name);
 	} else {
