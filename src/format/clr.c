@@ -369,18 +369,22 @@ static void objects(struct clr_parts *p, struct heap_builder *b, struct clr_coun
 			 w.announced > p->nedges ? "objects short of theirs have what there is" : "extra are dropped");
 }
 
-/* An object's references go (the walk's next object): its first
- * report's (none of a later one); its node when they do, else HW_NONE. */
-static node_t refs_from(struct clr_pass *w)
+/* An object's references go (object v's): its first report's (none of
+ * a later one); its node when they do, else HW_NONE. */
+static node_t refs_first(struct clr_pass *w, node_t v)
 {
-	node_t v = w->given[w->k++];
-
 	if (w->seen != NULL) {
 		if (bit_get(w->seen, v))
 			return HW_NONE;
 		bit_set(w->seen, v);
 	}
 	return v;
+}
+
+/* The same of the walk's next object. */
+static node_t refs_from(struct clr_pass *w)
+{
+	return refs_first(w, w->given[w->k++]);
 }
 
 /* The counts kept by objects(), each to its object's node. */
@@ -408,11 +412,11 @@ static void refs_placed(void *arg, const struct clr_node *c, const uint64_t *to,
 
 /* The same, the targets as nodes (clr_parts' walk_nodes): their place
  * in the object's room, where the walk writes them. */
-static node_t *refs_placed_nodes(void *arg, size_t n)
+static node_t *refs_placed_nodes(void *arg, node_t v, size_t n)
 {
 	struct clr_pass *w = arg;
 
-	node_t v = refs_from(w);
+	v = refs_first(w, v);
 	if (v == HW_NONE || n == 0)
 		return NULL;
 	return hb_refs_room(w->b, v, n, NULL);
@@ -449,7 +453,7 @@ static void references(const struct clr_parts *p, struct heap_builder *b, struct
 	}
 	w.k = 0;
 	if (p->walk_nodes != NULL && hb_refs_counted(b))
-		p->walk_nodes(p, b, given, refs_placed_nodes, &w);
+		p->walk_nodes(p, b, &given, refs_placed_nodes, &w);
 	else
 		p->walk(p, 1, refs_placed, &w);
 	free(given);
@@ -648,10 +652,12 @@ static void trace_walk(const struct clr_parts *p, int targets, clr_walk_fn fn, v
 
 /* clr_parts' walk_nodes over the trace: as trace_walk's with targets,
  * each target found by its address in the builder's index (an object's
- * node: given[k] is by place, not a target's). */
-HW_WIDE static void trace_walk_nodes(const struct clr_parts *p, const struct heap_builder *b, const node_t *given,
+ * node: (*given)[k] is the k-th object's own, not a target's). */
+HW_WIDE static void trace_walk_nodes(const struct clr_parts *p, const struct heap_builder *b, node_t **given,
 				     clr_walk_nodes_fn fn, void *arg)
 {
+	const node_t *of = *given;
+	size_t obj = 0;
 	unsigned ps = p->ps;
 	uint64_t most = p->h->size / (ps + 4), e = 0; /* as clr_event warned */
 	size_t er = 0;
@@ -659,7 +665,6 @@ HW_WIDE static void trace_walk_nodes(const struct clr_parts *p, const struct hea
 	int made = idindex_made(&b->ix); /* hb_find's: none before it is */
 	struct idcur cur = { 0, 0, NULL };
 
-	(void)given;
 	for (size_t r = 0; r < p->nnode_runs; r++) {
 		const uint8_t *q = p->node_runs[r].at;
 		for (uint32_t i = 0; i < p->node_runs[r].n; i++, q += ps + 24) {
@@ -667,7 +672,7 @@ HW_WIDE static void trace_walk_nodes(const struct clr_parts *p, const struct hea
 			refs = refs < most ? refs : most;
 			size_t n = refs < p->nedges - e ? refs : p->nedges - e;
 			e += n;
-			node_t *to = fn(arg, n);
+			node_t *to = fn(arg, of[obj++], n);
 			for (size_t k = 0; k < n;) {
 				while (ei == p->edge_runs[er].n)
 					er++, ei = 0;

@@ -34,8 +34,9 @@ struct clr_parts;
 typedef void (*clr_walk_fn)(void *arg, const struct clr_node *o, const uint64_t *to, size_t n);
 /* The same by node (clr_parts' walk_nodes): where the next object's n
  * references' targets go, as nodes (HW_NONE: no object's), written
- * there by the walk; NULL: not wanted (the walk goes on to the next). */
-typedef node_t *(*clr_walk_nodes_fn)(void *arg, size_t n);
+ * there by the walk; NULL: not wanted (the walk goes on to the next).
+ * v: that object's node (given[k] of the k-th object). */
+typedef node_t *(*clr_walk_nodes_fn)(void *arg, node_t v, size_t n);
 struct heap_builder;
 
 /* What a reader gathered. The objects and their references are not
@@ -48,12 +49,15 @@ struct clr_parts {
 	void (*walk)(const struct clr_parts *p, int targets, clr_walk_fn fn, void *arg);
 	/* optional, for a reader whose references name their targets by
 	 * place (a .gcdump's): the objects as walk gives them, with their
-	 * targets as nodes, given[k] the k-th object's node (hb_given_take
-	 * of the builder b, whose hb_find finds a target by address) */
-	void (*walk_nodes)(const struct clr_parts *p, const struct heap_builder *b, const node_t *given,
+	 * targets as nodes, (*given)[k] the k-th object's node (hb_given_take
+	 * of the builder b, whose hb_find finds a target by address); the
+	 * walk may make *given an index of its own of the same nodes (moved:
+	 * the caller frees the one *given is after it) */
+	void (*walk_nodes)(const struct clr_parts *p, const struct heap_builder *b, node_t **given,
 			   clr_walk_nodes_fn fn, void *arg);
 	void *src;      /* the reader's, for walk */
-	size_t nnodes;  /* the objects walk gives */
+	size_t nnodes;  /* the objects walk gives (a .gcdump's: its nodes, a bound
+			 * of them, till its first walk counts them) */
 	uint64_t nedges; /* the references the file sent (those past the last
 			  * object's claim are no one's) */
 	unsigned ps;    /* nettrace: its pointer size, and its bulk events' records */
