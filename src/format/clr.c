@@ -540,6 +540,8 @@ void clr_build(struct clr_parts *p)
 	b.dup_what = "objects at an address the GC reported before; the first report of each is kept";
 	struct clr_counts cnt = { .narrow = xmalloc(p->nnodes + 1), .cap = p->nnodes + 1 };
 	objects(p, &b, &cnt);
+	if (p->few_finds) /* (the walk tells) */
+		b.flags |= HB_FEW_FINDS;
 	hb_nodes_done(&b);
 	if (b.cut_sizes > 0)
 		warn_add(&h->warn, "%s: %llu objects reach past the next object's address (or the end of the "

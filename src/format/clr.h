@@ -77,6 +77,10 @@ struct clr_parts {
 	 * address. A .gcdump's are of 32 (no sum of them wraps), and a cut
 	 * one's made-up addresses are 1 apart. */
 	int bound_sizes;
+	/* the objects' references go by place (walk_nodes), only the roots
+	 * by address: the builder makes no id index (HB_FEW_FINDS); set by
+	 * the objects' walk at the latest */
+	int few_finds;
 };
 
 /* The heap model of the parts, made by the builder (graph/builder.h):

@@ -398,16 +398,22 @@ static inline node_t target_node(const struct gcd *g, const struct heap_builder 
 	return hb_find(b, node_addr(g, j));
 }
 
+/* Whether the nodes that are no objects are few (one in 16 at most,
+ * once gather_walk has counted the objects): by_node's room for them,
+ * and the builder's lookups of them by address (HB_FEW_FINDS). */
+static int few_others(const struct gcd *g)
+{
+	return g->nnodes - g->p.nnodes <= g->p.nnodes / 16;
+}
+
 /* Every node's node as a target (target_node's), indexed by node, made
  * of *given in its place (each object's place by node at or past its
  * place by object: from the last down, none read is overwritten); NULL
- * where the nodes that are no objects are more than one in 16 (the
- * room they would take). */
+ * where the nodes that are no objects are not few_others (the room
+ * they would take). */
 HW_WIDE static node_t *by_node(const struct gcd *g, const struct heap_builder *b, node_t **given)
 {
-	uint64_t objects = g->p.nnodes;
-
-	if (g->nnodes - objects > objects / 16)
+	if (!few_others(g))
 		return NULL;
 	node_t *by = xreallocarray(*given, (size_t)g->nnodes + 1, sizeof *by);
 	*given = by;
@@ -587,6 +593,9 @@ static void gather_walk(struct gcd *g, clr_walk_fn fn, void *arg)
 	}
 	progress_end(g->pr);
 	g->gathered = 1;
+	/* the targets that are no objects are looked up once each, by
+	 * by_node: no index of the ids is worth its making */
+	p->few_finds = few_others(g);
 	say_node_damage(g, &nd);
 }
 

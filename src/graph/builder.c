@@ -213,11 +213,23 @@ static inline void key_add(struct heap_builder *b, node_t from, node_t to, uint3
 	b->key[b->nkey++] = (uint64_t)from << 32 | to;
 }
 
+/* HB_FEW_FINDS' lookup: the ids searched (in order, the first of an id
+ * given twice: as idindex_find finds it). */
+static node_t ids_find(const struct heap_builder *b, uint64_t id)
+{
+	const struct heap *h = b->h;
+
+	if (h->node_id == NULL)
+		hw_fatal("hb_find: the ids are parked"); /* the builder's bug */
+	size_t i = lower_bound_u64_range(h->node_id, sizeof *h->node_id, 1, h->n, id);
+	return i < h->n && h->node_id[i] == id ? (node_t)i : HW_NONE;
+}
+
 /* hb_find once the nodes are done (the id index made), inline: every
  * reference asks it. */
 static inline node_t node_of(const struct heap_builder *b, uint64_t id)
 {
-	node_t v = idindex_find(&b->ix, id);
+	node_t v = b->flags & HB_FEW_FINDS ? ids_find(b, id) : idindex_find(&b->ix, id);
 
 	return v == 0 ? HW_NONE : v;
 }
@@ -1692,10 +1704,11 @@ void hb_nodes_done(struct heap_builder *b)
 			 b->dup_what != NULL ? b->dup_what
 					     : "objects have an id given to an object before; the first of each is kept");
 	make_classes(b);
-	if (!(b->flags & HB_PLACES)) {
+	if (!(b->flags & (HB_PLACES | HB_FEW_FINDS))) {
 		idindex_build(&b->ix, h->node_id, h->n);
 		own(b, 0, idindex_bytes(&b->ix));
 	}
+	b->ids_ordered = !(b->flags & HB_PLACES);
 	resolve_refs(b);
 	resolve_roots(b);
 	b->nodes_done = 1;
@@ -1723,7 +1736,7 @@ void hb_finish(struct heap_builder *b)
 
 node_t hb_find(const struct heap_builder *b, uint64_t id)
 {
-	return !idindex_made(&b->ix) ? HW_NONE : node_of(b, id); /* none before the nodes are done */
+	return !b->ids_ordered ? HW_NONE : node_of(b, id); /* none before the nodes are done */
 }
 
 uint32_t *hb_labels_take(struct heap_builder *b)
