@@ -294,6 +294,12 @@ struct node_damage {
 	struct damage lost, shared, type, size;
 };
 
+/* Where node i's data is in the file (damage said there). */
+static size_t node_data(const struct gcd *g, uint32_t i)
+{
+	return (size_t)(g->blob - g->p.h->map) + rd32(g->offsets + 4 * (size_t)i);
+}
+
 /* Node i, if an object (1): *c, its references' count as the walk
  * gives them (edges: those of the nodes before it), *at where their
  * targets start in the blob; its damage counted in nd (gather_walk's
@@ -301,26 +307,24 @@ struct node_damage {
 static int object(const struct gcd *g, uint32_t i, uint64_t edges, struct node_damage *nd, struct clr_node *c,
 		  size_t *at)
 {
-	size_t entry = (size_t)(g->offsets - g->p.h->map) + 4 * (size_t)i;
-	size_t data = (size_t)(g->blob - g->p.h->map) + rd32(g->offsets + 4 * (size_t)i);
 	uint32_t type;
 	int32_t size, nch;
 
-	if (node_at(g, i, &type, &size, &nch, at) != 0) {
-		damaged(&nd->lost, entry);
+	if (node_at(g, i, &type, &size, &nch, at) != 0) { /* its offset's place in the file */
+		damaged(&nd->lost, (size_t)(g->offsets - g->p.h->map) + 4 * (size_t)i);
 		return 0;
 	}
 	if (!is_object(g, i, type, size))
 		return 0;
 	if (type >= g->ntypes)
-		damaged(&nd->type, data);
+		damaged(&nd->type, node_data(g, i));
 	if (size < 0)
-		damaged(&nd->size, data);
+		damaged(&nd->size, node_data(g, i));
 	/* each child takes a byte of the blob at least, and no two nodes
 	 * share bytes: more children than the blob has bytes are nodes
 	 * pointing into each other's data (a damaged file) */
 	if ((uint64_t)nch > g->blob_len - edges) {
-		damaged(&nd->shared, data);
+		damaged(&nd->shared, node_data(g, i));
 		nch = 0;
 	}
 	*c = (struct clr_node){ node_addr(g, i), usize(size), type, (uint64_t)nch };

@@ -329,13 +329,34 @@ bits_t *analysis_live_set(const struct heap *h)
 	return live;
 }
 
-void analysis_cut_garbage(struct heap *h, struct progress *p)
+/* Whether the live set (analysis_live_set) is the set analysis_roots
+ * marks first, over the strong references from the root records: so
+ * without weak references (nor pseudo roots among the records, which
+ * the live set leaves out and an analysis has dropped by then). Cutting
+ * the garbage changes it not: only the references of objects outside
+ * it go. */
+static int live_is_strong(const struct heap *h)
 {
+	if (h->nweak > 0 || h->aroot != 0)
+		return 0;
+	for (size_t i = 0; i < h->nroot_rec; i++)
+		if (h->root_rec[i].kind == RK_WEAK_ONLY || h->root_rec[i].kind == RK_UNREACHABLE)
+			return 0;
+	return 1;
+}
+
+/* analysis_cut_garbage; with keep, its live set when analysis_roots may
+ * take it for its first marking (live_is_strong), else *keep NULL. */
+static void cut_garbage(struct heap *h, struct progress *p, bits_t **keep)
+{
+	if (keep != NULL)
+		*keep = NULL;
 	h->garbage_refs = 0;
 	if (h->keep_unreachable || h->aroot != 0) /* an analysis root: its border is the focus's */
 		return;
 	heap_load(h, HP_OUT | HP_WEAK, p);
 	bits_t *live = analysis_live_set(h);
+	int strong = keep != NULL && live_is_strong(h);
 
 	/* garbage's references into the live heap: those across the live
 	 * set's border whose source is outside it (none without garbage, as
@@ -347,9 +368,17 @@ void analysis_cut_garbage(struct heap *h, struct progress *p)
 		h->garbage_refs = analysis_weaken_across(h, live, dead, WEAK_GARBAGE);
 		free(dead);
 	}
-	free(live);
+	if (strong)
+		*keep = live;
+	else
+		free(live);
 	if (h->garbage_refs > 0)
 		cache_changed(h, HP_OUT | HP_WEAK);
+}
+
+void analysis_cut_garbage(struct heap *h, struct progress *p)
+{
+	cut_garbage(h, p, NULL);
 }
 
 /* in[] from the out-edges and the roots: sources in index order, the
@@ -401,7 +430,9 @@ static void build_in(struct heap *h, int park)
 	h->in_start = cnt;
 }
 
-void analysis_roots(struct heap *h, struct progress *p)
+/* analysis_roots; live: cut_garbage's live set, the first marking's
+ * (taken and freed), or NULL. */
+static void roots(struct heap *h, struct progress *p, bits_t *live)
 {
 	struct rootlist rl = { 0 };
 	struct mstack st;
@@ -411,7 +442,7 @@ void analysis_roots(struct heap *h, struct progress *p)
 	progress_begin(p, "reachability", h->n, "objects");
 	heap_park(h, HP_OFF | HP_CLASS | HP_KIND | HP_IDS | HP_IN | HP_DOM); /* first: not both at once */
 	heap_load(h, HP_OUT | HP_WEAK | HP_SHALLOW, p);
-	bits_t *seen = xcalloc(bits_words(h->n), sizeof *seen);
+	bits_t *seen = live != NULL ? live : xcalloc(bits_words(h->n), sizeof *seen);
 	mstack_init(&st);
 	h->nroots = 0;
 	h->roots = xmalloc((h->nroot_rec + 1) * sizeof *h->roots);
@@ -420,7 +451,10 @@ void analysis_roots(struct heap *h, struct progress *p)
 	for (size_t i = 0; i < h->nroot_rec && h->aroot == 0; i++) /* root_rec is sorted by node */
 		if (h->nroots == 0 || h->roots[h->nroots - 1] != h->root_rec[i].node)
 			h->roots[h->nroots++] = h->root_rec[i].node;
-	mark_from(h, seen, &st.v, &st.cap, 0, NULL, NULL);
+	if (live != NULL) /* marked already: from the root records, node 0 theirs */
+		bit_set(seen, 0);
+	else
+		mark_from(h, seen, &st.v, &st.cap, 0, NULL, NULL);
 	bits_t *strong = xmalloc(bits_words(h->n) * sizeof *strong);
 	memcpy(strong, seen, bits_words(h->n) * sizeof *strong);
 	weak_roots(h, seen, &st, &rl);
@@ -456,6 +490,19 @@ void analysis_roots(struct heap *h, struct progress *p)
 	build_in(h, heap_tight(inout) || inout > (uint64_t)h->n * HEAP_BUILD_BYTES);
 	heap_park(h, HP_IN);
 	progress_end(p);
+}
+
+void analysis_roots(struct heap *h, struct progress *p)
+{
+	roots(h, p, NULL);
+}
+
+void analysis_garbage_roots(struct heap *h, struct progress *p)
+{
+	bits_t *live;
+
+	cut_garbage(h, p, &live);
+	roots(h, p, live);
 }
 
 /* The depth-first pass is over: the out-edges' targets wait on disk

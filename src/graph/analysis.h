@@ -33,6 +33,10 @@ void analysis_roots(struct heap *h, struct progress *p);
  * roots, analysis_roots) and dominate only unreachable objects. Before
  * analysis_roots; idempotent. */
 void analysis_cut_garbage(struct heap *h, struct progress *p);
+/* The two, one after the other: analysis_roots' first marking is the
+ * live set the cut made, where it is the same (no weak references: one
+ * walk of the heap less). */
+void analysis_garbage_roots(struct heap *h, struct progress *p);
 
 /* The objects the dump's GC roots reach (bits_words(n) words, the
  * caller frees): over strong references, weak ones and those the

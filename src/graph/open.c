@@ -20,8 +20,7 @@
 void heap_analyse(struct heap *h, struct progress *p)
 {
 	cache_changed(h, HP_IN | HP_DOM);
-	analysis_cut_garbage(h, p);
-	analysis_roots(h, p);
+	analysis_garbage_roots(h, p);
 	analysis_dominators(h, p);
 }
 
