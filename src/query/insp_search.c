@@ -376,8 +376,9 @@ static int run_arrays(struct heap *h, const struct objset *set, const char *arg,
 /* ---- long-chains ---- */
 
 /* Links between members of one class through one reference field:
- * v.field == w. key: the field's index into h->refoffs (a class and
- * one of its reference fields). */
+ * v.field == w. key: where the heap has a field table (h->refoffs),
+ * the field's index there (a class and one of its reference fields);
+ * elsewhere a (class, label) pair of struct labels. */
 struct links {
 	node_t *v, *w;
 	uint32_t *key;
@@ -434,6 +435,87 @@ static void node_links(const struct heap *h, const struct objset *set, node_t v,
 	}
 }
 
+/* The (class, label) pairs of the links of a heap with no field table:
+ * a label as heap_edge_label tells it, interned to a small id. */
+struct labels {
+	uint32_t *slot;      /* id + 1, 0 empty; open addressing, grown at half */
+	size_t cap;
+	uint32_t *cls, *at;  /* per id: the class, the label's offset in text */
+	uint32_t n, room;
+	struct sbuf text;    /* the labels, each ending in a NUL */
+};
+
+static uint64_t label_hash(uint32_t c, const char *s, size_t n)
+{
+	return hw_fnv(s, n) ^ (c + 1) * 0x9e3779b97f4a7c15ULL;
+}
+
+static uint32_t label_id(struct labels *t, uint32_t c, const char *s, size_t len)
+{
+	if (2 * ((size_t)t->n + 1) > t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 256;
+		uint32_t *slot = xcalloc(cap, sizeof *slot);
+		for (uint32_t i = 0; i < t->n; i++) {
+			const char *x = t->text.buf + t->at[i];
+			size_t k = label_hash(t->cls[i], x, strlen(x)) & (cap - 1);
+			while (slot[k] != 0)
+				k = (k + 1) & (cap - 1);
+			slot[k] = i + 1;
+		}
+		free(t->slot);
+		t->slot = slot;
+		t->cap = cap;
+	}
+	size_t k = label_hash(c, s, len) & (t->cap - 1);
+	for (; t->slot[k] != 0; k = (k + 1) & (t->cap - 1)) {
+		uint32_t i = t->slot[k] - 1;
+		if (t->cls[i] == c && strncmp(t->text.buf + t->at[i], s, len) == 0 &&
+		    t->text.buf[t->at[i] + len] == '\0')
+			return i;
+	}
+	if (t->n == t->room) {
+		t->room = t->room ? 2 * t->room : 256;
+		t->cls = xreallocarray(t->cls, t->room, sizeof *t->cls);
+		t->at = xreallocarray(t->at, t->room, sizeof *t->at);
+	}
+	t->cls[t->n] = c;
+	t->at[t->n] = (uint32_t)t->text.len;
+	sbuf_add(&t->text, s, len);
+	sbuf_addc(&t->text, '\0');
+	t->slot[k] = ++t->n;
+	return t->n - 1;
+}
+
+static void labels_free(struct labels *t)
+{
+	free(t->slot);
+	free(t->cls);
+	free(t->at);
+	sbuf_free(&t->text);
+}
+
+/* v's strong references to other members of its own class, each keyed
+ * by its label: heap_edge_label's text, asked only of those. An
+ * array's element ("[3]", "[]") is no field: left out. */
+static void labelled_links(const struct heap *h, const struct objset *set, node_t v, struct links *l,
+			   struct labels *t, struct sbuf *tmp)
+{
+	uint32_t c = h->node_class[v];
+	node_t last = HW_NONE;
+
+	for (edge_t e = h->out_start[v]; e < h->out_start[v + 1]; e++) {
+		node_t w = h->out[e];
+		if (w == v || w == last || h->node_class[w] != c || h->node_kind[w] != NK_INSTANCE ||
+		    !objset_has(set, w))
+			continue;
+		last = w;
+		sbuf_reset(tmp);
+		heap_edge_label(h, v, w, tmp);
+		if (tmp->buf[0] != '[')
+			link_add(l, v, w, label_id(t, c, tmp->buf, tmp->len));
+	}
+}
+
 /* The name of the reference field at instance-data offset off of class c. */
 static const char *ref_field_name(const struct heap *h, uint32_t c, uint32_t off)
 {
@@ -453,6 +535,7 @@ struct chainset {
 	size_t wcap;
 	uint64_t min;        /* chains longer than this are groups */
 	struct insp_result *r;
+	const struct labels *lab; /* the keys' labels; NULL: h->refoffs' fields */
 };
 
 static int cmp_node_t(const void *a, const void *b)
@@ -487,7 +570,8 @@ static void chain_walk(struct chainset *s, node_t v)
 		return;
 	node_t head = s->walk[0];
 	uint32_t c = h->node_class[head];
-	const char *field = ref_field_name(h, c, h->refoffs[s->key]);
+	const char *field = s->lab != NULL ? s->lab->text.buf + s->lab->at[s->key]
+					   : ref_field_name(h, c, h->refoffs[s->key]);
 	char id[32];
 	node_id_text(h, head, id, sizeof id);
 	node_t *nodes = xmalloc(n * sizeof *nodes);
@@ -516,21 +600,44 @@ static void chains_of_field(struct chainset *s)
 	}
 }
 
-/* Links grouped by key (a counting sort, stable: V stays ascending),
- * then each key's chains. */
-static void chains(const struct heap *h, struct links *l, uint64_t min, struct insp_result *r,
-		   struct progress *p)
+/* A key's links V[0..n) -> W, V ascending, without the same link
+ * twice (one target through two references the label does not tell
+ * apart): their new count. *two: some source has two targets. */
+static size_t links_once(node_t *V, node_t *W, size_t n, int *two)
 {
-	uint32_t *start = xcalloc((size_t)h->nrefoffs + 2, sizeof *start);
+	size_t m = 0;
+
+	*two = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m > 0 && V[m - 1] == V[i]) {
+			*two |= W[m - 1] != W[i];
+			continue;
+		}
+		V[m] = V[i];
+		W[m++] = W[i];
+	}
+	return m;
+}
+
+/* Links grouped by key (a counting sort, stable: V stays ascending),
+ * then each key's chains. nkeys: h->nrefoffs, or lab's count. 0, or
+ * -1 with err when a key could hold a chain longer than min but its
+ * label names no one field (the dump's "<?>", or one label for two
+ * references of an object). */
+static int chains(const struct heap *h, struct links *l, uint32_t nkeys, const struct labels *lab,
+		  uint64_t min, struct insp_result *r, struct progress *p, struct sbuf *err)
+{
+	uint32_t *start = xcalloc((size_t)nkeys + 2, sizeof *start);
 	node_t *V = xmalloc((l->n + 1) * sizeof *V), *W = xmalloc((l->n + 1) * sizeof *W);
-	struct chainset s = { .h = h, .min = min, .r = r };
+	struct chainset s = { .h = h, .min = min, .r = r, .lab = lab };
+	int rc = 0;
 
 	for (size_t i = 0; i < l->n; i++)
 		start[l->key[i] + 1]++;
-	for (uint32_t k = 0; k <= h->nrefoffs; k++)
+	for (uint32_t k = 0; k <= nkeys; k++)
 		start[k + 1] += start[k];
-	uint32_t *pos = xmalloc(((size_t)h->nrefoffs + 1) * sizeof *pos);
-	memcpy(pos, start, ((size_t)h->nrefoffs + 1) * sizeof *pos);
+	uint32_t *pos = xmalloc(((size_t)nkeys + 1) * sizeof *pos);
+	memcpy(pos, start, ((size_t)nkeys + 1) * sizeof *pos);
 	for (size_t i = 0; i < l->n; i++) {
 		V[pos[l->key[i]]] = l->v[i];
 		W[pos[l->key[i]]++] = l->w[i];
@@ -538,13 +645,30 @@ static void chains(const struct heap *h, struct links *l, uint64_t min, struct i
 	free(pos);
 	s.pred = xcalloc(bits_words(h->n), sizeof *s.pred);
 	s.seen = xcalloc(bits_words(h->n), sizeof *s.seen);
-	for (uint32_t k = 0; k < h->nrefoffs && !progress_cancelled(p); k++) {
+	for (uint32_t k = 0; k < nkeys && !progress_cancelled(p); k++) {
 		if (start[k + 1] - start[k] < 1)
 			continue;
+		int two;
 		s.V = V + start[k];
 		s.W = W + start[k];
-		s.n = start[k + 1] - start[k];
+		s.n = links_once(V + start[k], W + start[k], start[k + 1] - start[k], &two);
 		s.key = k;
+		const char *label = lab != NULL ? lab->text.buf + lab->at[k] : NULL;
+		if (label != NULL && (two || strcmp(label, "<?>") == 0)) {
+			if (s.n < min) /* no chain of more than min objects: it cannot matter */
+				continue;
+			const char *cn = class_name(h, lab->cls[k]);
+			if (two)
+				sbuf_printf(err, "inspection long-chains: objects of %s refer to two of their class "
+					    "through references the dump names alike ('%s'), which tells no one "
+					    "field to follow", cn, label);
+			else
+				sbuf_printf(err, "inspection long-chains: the dump names no field of %s's "
+					    "references to its own class (%zu of them), which tells none to "
+					    "follow", cn, s.n);
+			rc = -1;
+			break;
+		}
 		chains_of_field(&s);
 	}
 	free(s.walk);
@@ -553,6 +677,7 @@ static void chains(const struct heap *h, struct links *l, uint64_t min, struct i
 	free(V);
 	free(W);
 	free(start);
+	return rc;
 }
 
 static int run_chains(struct heap *h, const struct objset *set, const char *arg,
@@ -561,9 +686,17 @@ static int run_chains(struct heap *h, const struct objset *set, const char *arg,
 	uint64_t min;
 	struct links l = { 0 };
 	uint32_t most = 1;
+	int rc = 0;
 
 	if (parse_n("long-chains", arg, 1000, &min, err) < 0)
 		return -1;
+	/* a heap with a field table (HPROF's) matches references to its
+	 * fields; the others are told by their labels */
+	int fields = h->nrefoffs > 0;
+	struct labels lab = { 0 };
+	struct sbuf tmp;
+	sbuf_init(&lab.text);
+	sbuf_init(&tmp);
 	for (uint32_t c = 0; c < h->ncls; c++) /* candidate buffers: out-degree bound */
 		if (h->cls[c].nrefs + 1 > most)
 			most = h->cls[c].nrefs + 1;
@@ -573,21 +706,30 @@ static int run_chains(struct heap *h, const struct objset *set, const char *arg,
 	for (node_t v = 1; v < h->n && !progress_cancelled(p); v++) {
 		if ((v & POLL) == 0)
 			progress_update(p, v);
-		if (h->node_kind[v] != NK_INSTANCE || h->cls[h->node_class[v]].nrefs == 0 ||
-		    !objset_has(set, v))
+		if (h->node_kind[v] != NK_INSTANCE || !objset_has(set, v))
+			continue;
+		if (!fields) {
+			r->examined += h->out_start[v + 1] > h->out_start[v];
+			labelled_links(h, set, v, &l, &lab, &tmp);
+			continue;
+		}
+		if (h->cls[h->node_class[v]].nrefs == 0)
 			continue;
 		r->examined++;
 		node_links(h, set, v, &l, cand, cid);
 	}
 	progress_end(p);
 	if (!progress_cancelled(p))
-		chains(h, &l, min, r, p);
+		rc = fields ? chains(h, &l, h->nrefoffs, NULL, min, r, p, err)
+			    : chains(h, &l, lab.n, &lab, min, r, p, err);
 	free(cand);
 	free(cid);
 	free(l.v);
 	free(l.w);
 	free(l.key);
-	return 0;
+	labels_free(&lab);
+	sbuf_free(&tmp);
+	return rc;
 }
 
 const struct inspection insp_search[] = {
