@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -95,4 +96,43 @@ void end_child(pid_t pid)
 		unlink(sock);
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 		;
+}
+
+void chain_found(const char *dump, const char *name, long length)
+{
+	char cmd[2048], want[512];
+	int st;
+
+	/* N one short of the length: the chain and its members */
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache inspect '%s' long-chains %ld -f csv 2>&1", heapwalk(), dump,
+		 length - 1);
+	char *out = run(cmd, &st);
+	snprintf(want, sizeof want, ",\"%s: %ld objects from @", name, length);
+	char *at = strstr(out, want), *row = at;
+	ck_assert_msg(st == 0 && at != NULL, "%s: no group %s: %s", cmd, want + 2, out);
+	while (row > out && row[-1] != '\n')
+		row--;
+	long objects = -1, len = -1;
+	ck_assert_msg(sscanf(row, "%*u,%*[a-z],%ld,%*u,%ld,", &objects, &len) == 2, "%s", row);
+	ck_assert_msg(objects == length && len == length, "%s: %ld objects, length %ld: %s", name, objects, len,
+		      out);
+	ck_assert_msg(strstr(at + 1, want) == NULL, "%s twice: %s", name, out);
+	free(out);
+	/* N the length: not longer than N */
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache inspect '%s' long-chains %ld -f csv 2>&1", heapwalk(), dump,
+		 length);
+	out = run(cmd, &st);
+	snprintf(want, sizeof want, ",\"%s: ", name);
+	ck_assert_msg(st == 0 && strstr(out, want) == NULL, "%s: %s", cmd, out);
+	free(out);
+}
+
+long json_count(const char *json, const char *name)
+{
+	char key[64];
+
+	snprintf(key, sizeof key, "\"%s\":", name);
+	const char *p = strstr(json, key);
+	ck_assert_msg(p != NULL, "%s: %s", name, json);
+	return strtol(p + strlen(key), NULL, 10);
 }

@@ -105,6 +105,12 @@ const char *heapwalk(void);
  * busy machine stretches. */
 double hang_seconds(double s);
 double now_seconds(void);
+/* heapwalk inspect DUMP long-chains: with N one short of length, one
+ * group "NAME: LENGTH objects from @..." (NAME: "Class.field") of that
+ * many objects and that length; with N length, no group of NAME. */
+void chain_found(const char *dump, const char *name, long length);
+/* The number after "NAME": in a JSON line (a workload's counts). */
+long json_count(const char *json, const char *name);
 
 /* histo.c: per-class instances of hprof equal those of the class
  * histogram in histo (java.lang.Class aside), and bytes for 99% of the

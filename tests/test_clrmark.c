@@ -94,15 +94,6 @@ static void stop(struct workload *w)
 	waitpid(w->pid, NULL, 0);
 }
 
-static long count_in(const char *json, const char *name)
-{
-	char key[64];
-	snprintf(key, sizeof key, "\"%s\":", name);
-	const char *p = strstr(json, key);
-	ck_assert_msg(p != NULL, "%s: %s", name, json);
-	return strtol(p + strlen(key), NULL, 10);
-}
-
 /* heapwalk ARGS with the test's private runtime directory: its output
  * (standard error too), its exit status in *rc. */
 static char *hw(const char *args, int *rc)
@@ -290,8 +281,8 @@ START_TEST(test_mark_server_gc)
 	free(said);
 	check_objects(MDIR "/server.nettrace", NULL, &t);
 	ck_assert_int_eq(t.wrong, 0);
-	ck_assert_int_eq(t.new_items, count_in(counts, "NewItem"));
-	ck_assert_int_ge(t.old_items, count_in(counts, "OldItem"));
+	ck_assert_int_eq(t.new_items, json_count(counts, "NewItem"));
+	ck_assert_int_ge(t.old_items, json_count(counts, "OldItem"));
 	free(counts);
 }
 END_TEST
@@ -341,12 +332,12 @@ START_TEST(test_mark_exact)
 	/* all there: the new ones as made and kept (nothing else holds
 	 * them), the old ones at least those kept (a kept one may hold one
 	 * dropped), one array each, and the big arrays */
-	ck_assert_int_eq(t.new_items, count_in(counts, "NewItem"));
+	ck_assert_int_eq(t.new_items, json_count(counts, "NewItem"));
 	ck_assert_int_gt(t.new_items, 1000);
-	ck_assert_int_ge(t.old_items, count_in(counts, "OldItem"));
+	ck_assert_int_ge(t.old_items, json_count(counts, "OldItem"));
 	ck_assert_int_eq(t.new_arrays, t.new_items);
 	ck_assert_int_eq(t.old_arrays, t.old_items);
-	ck_assert_int_eq(t.bigs, count_in(counts, "OldBig") + count_in(counts, "NewBig"));
+	ck_assert_int_eq(t.bigs, json_count(counts, "OldBig") + json_count(counts, "NewBig"));
 	free(counts);
 	/* the answer says what it rests on */
 	snprintf(args, sizeof args, "-q info " MDIR "/exact.nettrace");
@@ -458,7 +449,7 @@ START_TEST(test_mark_background_gc)
 		return;
 	char *said = marked_snapshot(&w, "bgc", MDIR "/bgc.nettrace", 0, BGC, MDIR "/bgc-mark.nettrace", &counts);
 	stop(&w);
-	ck_assert_msg(count_in(counts, "Background") == 1, "no background GC ran: %s", counts);
+	ck_assert_msg(json_count(counts, "Background") == 1, "no background GC ran: %s", counts);
 	/* one ran in the background between the mark and the snapshot, as the
 	 * recorder's stream shows (it begins at the mark, ends at the snapshot) */
 	ck_assert_msg(background_gcs(MDIR "/bgc-rec.nettrace", 0) >= 1, "no GC ran in the background: %s", said);
@@ -466,17 +457,17 @@ START_TEST(test_mark_background_gc)
 	ck_assert_msg(bg != NULL && bg[-1] != '0', "%s", said);
 	/* every old large array it keeps is one a background GC kept: inferred */
 	long inferred = inferred_in(said);
-	ck_assert_msg(inferred >= count_in(counts, "OldBig"), "%s", said);
+	ck_assert_msg(inferred >= json_count(counts, "OldBig"), "%s", said);
 	check_objects(MDIR "/bgc.nettrace", NULL, &t);
 	ck_assert_int_eq(t.wrong, 0);
-	ck_assert_int_eq(t.new_items, count_in(counts, "NewItem"));
+	ck_assert_int_eq(t.new_items, json_count(counts, "NewItem"));
 	ck_assert_int_gt(t.new_items, 1000);
-	ck_assert_int_ge(t.old_items, count_in(counts, "OldItem"));
+	ck_assert_int_ge(t.old_items, json_count(counts, "OldItem"));
 	ck_assert_int_eq(t.new_arrays, t.new_items);
 	ck_assert_int_eq(t.old_arrays, t.old_items);
 	/* the large arrays it holds; the dump may have more (OldItems hold some) */
-	ck_assert_int_ge(t.new_bigs, count_in(counts, "NewBig"));
-	ck_assert_int_ge(t.bigs - t.new_bigs, count_in(counts, "OldBig"));
+	ck_assert_int_ge(t.new_bigs, json_count(counts, "NewBig"));
+	ck_assert_int_ge(t.bigs - t.new_bigs, json_count(counts, "OldBig"));
 	/* the mark's heap as the baseline: the same */
 	check_objects(MDIR "/bgc.nettrace", MDIR "/bgc-mark.nettrace", &tb);
 	ck_assert_mem_eq(&t, &tb, sizeof t);

@@ -1598,6 +1598,29 @@ START_TEST(test_node_identity_invariant)
 }
 END_TEST
 
+/* long-chains on a snapshot of Node: the lists tests/node/chains.js
+ * made, each of the length it counted walking it; a doubly linked one
+ * as two chains, one through each field; a ring whole. Without the
+ * labels' links (the HPROF field table only), no group at all. */
+START_TEST(test_node_chains)
+{
+	int st;
+
+	if (!have_node()) {
+		fprintf(stderr, "v8: node is not installed: the Node long-chains test is skipped\n");
+		return;
+	}
+	char *json = run("mkdir -p " V8DUMPS " && rm -f " V8DUMPS "/chains.heapsnapshot && node --expose-gc "
+			 TEST_SRCDIR "/node/chains.js " V8DUMPS "/chains.heapsnapshot", &st);
+	ck_assert_msg(st == 0, "%s", json);
+	chain_found(V8DUMPS "/chains.heapsnapshot", "Link.next", json_count(json, "Link"));
+	chain_found(V8DUMPS "/chains.heapsnapshot", "DLink.next", json_count(json, "DLink"));
+	chain_found(V8DUMPS "/chains.heapsnapshot", "DLink.prev", json_count(json, "DLink"));
+	chain_found(V8DUMPS "/chains.heapsnapshot", "Ring.next", json_count(json, "Ring"));
+	free(json);
+}
+END_TEST
+
 /* Every reference's label, after the step ignore has left out the
  * first reference of the heap (which moves it to the weak ones and
  * every other one up a place in h->out), is the file's: its edge's
@@ -2169,6 +2192,7 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_node_reference_tracked);
 	tcase_add_test(tc, test_node_structures);
 	tcase_add_test(tc, test_node_labels_after_ignore);
+	tcase_add_test(tc, test_node_chains);
 	tcase_add_test(tc, test_node_identity_truth);
 	tcase_add_test(tc, test_node_identity_every_class);
 	tcase_add_test(tc, test_node_identity_invariant);
