@@ -678,6 +678,31 @@ static struct chain_count chain_pair(const char *dump, unsigned j, unsigned k, s
 	return n;
 }
 
+/* long-chains on Mono: tests/mono/Links.cs's lists, each of the length
+ * it counted walking it, its fields at the offsets its layout gives
+ * them; the doubly linked list as two chains, one through each. */
+START_TEST(test_mono_chains)
+{
+	int st;
+
+	if (!have("mono") || !have("mcs")) {
+		fprintf(stderr, "mono: mono or mcs is not installed (Debian: mono-runtime mono-mcs libmono-profiler): "
+				"the long-chains test is skipped\n");
+		return;
+	}
+	ck_assert_int_eq(system("mkdir -p " MONODIR " && cd " MONODIR " && rm -f links.mlpd links.json && "
+				"mcs -out:links.exe " TEST_SRCDIR "/mono/Links.cs > mcsl.log 2>&1 && "
+				"mono --profile=log:heapshot,output=links.mlpd links.exe links.json > runl.log 2>&1"),
+			 0);
+	char *json = run("cat " MONODIR "/links.json", &st);
+	ck_assert_int_eq(st, 0);
+	chain_found(MONODIR "/links.mlpd", "Links.Link.+16", json_count(json, "Link"));
+	chain_found(MONODIR "/links.mlpd", "Links.DLink.+16", json_count(json, "DLink"));
+	chain_found(MONODIR "/links.mlpd", "Links.DLink.+24", json_count(json, "DLink"));
+	free(json);
+}
+END_TEST
+
 /* Where mono is installed: Chain.cs recorded twice, with a heapshot at
  * every major collection (five: the chain replays through those
  * between) and at every second one (heapshot=2gc: collections 2 and 4
@@ -1448,6 +1473,7 @@ Suite *mono_suite(void)
 	tcase_add_test(tc, test_mono_browser);
 	tcase_add_test(tc, test_mono_live);
 	tcase_add_test(tc, test_mono_chain);
+	tcase_add_test(tc, test_mono_chains);
 	tcase_add_test(tc, test_mono_scratch_full);
 	suite_add_tcase(s, tc);
 	/* files written here: small, a few seconds in all (timeout: hangs) */
