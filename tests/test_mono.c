@@ -678,6 +678,17 @@ static struct chain_count chain_pair(const char *dump, unsigned j, unsigned k, s
 	return n;
 }
 
+/* Are mono and mcs installed? If not, 0 and a line that says so and
+ * then what ("the ... tests are skipped"). */
+static int have_mono(const char *what)
+{
+	if (have("mono") && have("mcs"))
+		return 1;
+	fprintf(stderr, "mono: mono or mcs is not installed (Debian: mono-runtime mono-mcs libmono-profiler): "
+			"%s\n", what);
+	return 0;
+}
+
 /* long-chains on Mono: tests/mono/Links.cs's lists, each of the length
  * it counted walking it, its fields at the offsets its layout gives
  * them; the doubly linked list as two chains, one through each. */
@@ -685,11 +696,8 @@ START_TEST(test_mono_chains)
 {
 	int st;
 
-	if (!have("mono") || !have("mcs")) {
-		fprintf(stderr, "mono: mono or mcs is not installed (Debian: mono-runtime mono-mcs libmono-profiler): "
-				"the long-chains test is skipped\n");
+	if (!have_mono("the long-chains test is skipped"))
 		return;
-	}
 	ck_assert_int_eq(system("mkdir -p " MONODIR " && cd " MONODIR " && rm -f links.mlpd links.json && "
 				"mcs -out:links.exe " TEST_SRCDIR "/mono/Links.cs > mcsl.log 2>&1 && "
 				"mono --profile=log:heapshot,output=links.mlpd links.exe links.json > runl.log 2>&1"),
@@ -710,11 +718,8 @@ END_TEST
  * and said). */
 START_TEST(test_mono_chain)
 {
-	if (!have("mono") || !have("mcs")) {
-		fprintf(stderr, "mono: mono or mcs is not installed (Debian: mono-runtime mono-mcs libmono-profiler): "
-				"the chained old/new tests are skipped\n");
+	if (!have_mono("the chained old/new tests are skipped"))
 		return;
-	}
 	ck_assert_int_eq(system("mkdir -p " MONODIR " && cd " MONODIR " && rm -f chain*.mlpd chain*.txt && "
 				"mcs -unsafe -nowarn:649,414 -out:chain.exe " TEST_SRCDIR "/mono/Chain.cs > mcsc.log 2>&1 && "
 				"mono --profile=log:heapshot,output=chain.mlpd chain.exe chain.txt > runc.log 2>&1 && "
