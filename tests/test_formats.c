@@ -1143,16 +1143,16 @@ END_TEST
 
 #define DNDIR TEST_BUILDDIR "/dumps/dotnet"
 
-/* The workload started (its standard input held open by a sleep of two
- * minutes whose pid goes to LOG.sleep: workload_end ends both), its
- * output to log; its pid once it has said it. */
-static long workload_start(const char *log)
+/* The workload started with args (its standard input held open by a
+ * sleep of two minutes whose pid goes to LOG.sleep: workload_end ends
+ * both), its output to log; its pid once it has said it. */
+static long workload_start(const char *log, const char *args)
 {
 	char cmd[1024];
 	int st;
 
-	snprintf(cmd, sizeof cmd, "rm -f %s; ((sleep 120 & echo $! > %s.sleep; wait) | " DNDIR "/out/Workload > %s 2>&1 &); "
-		 "for i in $(seq 100); do grep -q pid %s 2>/dev/null && break; sleep 0.1; done", log, log, log, log);
+	snprintf(cmd, sizeof cmd, "rm -f %s; ((sleep 120 & echo $! > %s.sleep; wait) | " DNDIR "/out/Workload %s > %s 2>&1 &); "
+		 "for i in $(seq 100); do grep -q pid %s 2>/dev/null && break; sleep 0.1; done", log, log, args, log, log);
 	ck_assert_int_eq(system(cmd), 0);
 	snprintf(cmd, sizeof cmd, "cat %s", log);
 	char *out = run(cmd, &st);
@@ -1634,7 +1634,7 @@ START_TEST(test_dotnet_snapshot)
 	if (!dotnet_workload())
 		return;
 	ck_assert_int_eq(system("rm -f " DNDIR "/live.nettrace"), 0);
-	long pid = workload_start(DNDIR "/w.log");
+	long pid = workload_start(DNDIR "/w.log", "");
 	char args[512];
 	snprintf(args, sizeof args, "snapshot %ld " DNDIR "/live.nettrace 2>&1", pid);
 	char *out = hw(args, &st);
@@ -2361,7 +2361,7 @@ START_TEST(test_dotnet_gcdump_live)
 	if (!dotnet_workload())
 		return;
 	ck_assert_int_eq(system("rm -f " DNDIR "/live.gcdump"), 0);
-	long pid = workload_start(DNDIR "/g.log");
+	long pid = workload_start(DNDIR "/g.log", "");
 	char cmd[512];
 	snprintf(cmd, sizeof cmd, "dotnet-gcdump collect -p %ld -o " DNDIR "/live.gcdump > " DNDIR "/g.out 2>&1 && "
 		 "dotnet-gcdump report " DNDIR "/live.gcdump > " DNDIR "/live.report", pid);
@@ -2371,6 +2371,59 @@ START_TEST(test_dotnet_gcdump_live)
 	gcdump_vs_report(DNDIR "/live.gcdump", DNDIR "/live.report");
 	gcdump_edges_brute(DNDIR "/live.gcdump");
 	gcdump_planted(DNDIR "/live.gcdump");
+}
+END_TEST
+
+/* long-chains on .NET: the lists of Workload chains, as heapwalk
+ * snapshot writes the heap (nettrace) and, where it is installed, as
+ * dotnet-gcdump does. The dump names a reference by the type it refers
+ * to, so ChainLink's list is a chain through "(Workload.ChainLink)" of
+ * the length the workload counted; DLink's two references are named
+ * alike and tell no one field: refused in one line when N lets its
+ * 300 be a chain, left out when it does not. */
+static void dotnet_chains(const char *dump, const char *json)
+{
+	char args[512];
+	int st;
+
+	chain_found(dump, "Workload.ChainLink.(Workload.ChainLink)", json_count(json, "ChainLink"));
+	snprintf(args, sizeof args, "-q --no-cache inspect %s long-chains %ld 2>&1", dump,
+		 json_count(json, "DLink") - 1);
+	char *out = hw(args, &st);
+	ck_assert_msg(st != 0 && strstr(out, "objects of Workload.DLink refer to two of their class") != NULL &&
+		      strstr(out, "'(Workload.DLink)'") != NULL && strchr(out, '\n') == strrchr(out, '\n'),
+		      "%s: %s", args, out);
+	free(out);
+}
+
+START_TEST(test_dotnet_chains)
+{
+	int st;
+
+	if (!dotnet_workload())
+		return;
+	ck_assert_int_eq(system("rm -f " DNDIR "/chains.nettrace " DNDIR "/chains.gcdump"), 0);
+	long pid = workload_start(DNDIR "/c.log", "chains");
+	char args[512];
+	snprintf(args, sizeof args, "snapshot %ld " DNDIR "/chains.nettrace 2>&1", pid);
+	char *out = hw(args, &st);
+	ck_assert_msg(st == 0, "%s", out);
+	free(out);
+	int gcdump = have("dotnet-gcdump");
+	if (gcdump) {
+		snprintf(args, sizeof args, "dotnet-gcdump collect -p %ld -o " DNDIR "/chains.gcdump > " DNDIR
+			 "/cg.out 2>&1", pid);
+		ck_assert_int_eq(system(args), 0);
+	} else {
+		fprintf(stderr, "formats: dotnet-gcdump is not installed: long-chains is tested on "
+				"heapwalk snapshot's trace alone\n");
+	}
+	workload_end(pid, DNDIR "/c.log");
+	char *json = run("cat " DNDIR "/c.log", &st);
+	dotnet_chains(DNDIR "/chains.nettrace", json);
+	if (gcdump)
+		dotnet_chains(DNDIR "/chains.gcdump", json);
+	free(json);
 }
 END_TEST
 
@@ -2416,6 +2469,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_dotnet_snapshot);
 	tcase_add_test(tc, test_dotnet_gcdump_recorded);
 	tcase_add_test(tc, test_dotnet_gcdump_live);
+	tcase_add_test(tc, test_dotnet_chains);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("dotnet-80x24"); /* the recorded traces only */
 	tcase_set_timeout(tc, FIXTURE_TIMEOUT);

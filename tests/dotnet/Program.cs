@@ -20,7 +20,11 @@
 // half the old large arrays and has background GCs run until one ran in
 // the background, making NewItems and Mark[15000] arrays (new, on the
 // large object heap) meanwhile; "small" (after "mark" or "mark bgc")
-// makes a tenth as many.
+// makes a tenth as many. With "chains" (long-chains' test) it makes
+// instead a list of 1000 Workload.ChainLink through Next and one of 300
+// Workload.DLink linked both ways (Next, Prev), counts them by walking
+// them, prints {"pid":N,"ChainLink":1000,"DLink":300} and waits until its
+// standard input closes.
 using System;
 using System.Collections.Generic;
 using System.Runtime.CompilerServices;
@@ -318,6 +322,40 @@ namespace Workload
 		}
 	}
 
+	sealed class ChainLink { public ChainLink Next; }
+	sealed class DLink { public DLink Next, Prev; }
+
+	static class Linked
+	{
+		static ChainLink head;
+		static DLink first;
+
+		public static int Run()
+		{
+			for (int i = 0; i < 1000; i++)
+				head = new ChainLink { Next = head };
+			first = new DLink();
+			DLink last = first;
+			for (int i = 1; i < 300; i++) {
+				var d = new DLink { Prev = last };
+				last.Next = d;
+				last = d;
+			}
+			int links = 0, dlinks = 0;
+			for (ChainLink c = head; c != null; c = c.Next)
+				links++;
+			for (DLink d = last; d != null; d = d.Prev)
+				dlinks++;
+			Console.WriteLine("{\"pid\":" + Environment.ProcessId + ",\"ChainLink\":" + links +
+					  ",\"DLink\":" + dlinks + "}");
+			Console.Out.Flush();
+			while (Console.ReadLine() != null) {
+			}
+			GC.KeepAlive(first);
+			return 0;
+		}
+	}
+
 	static class Program
 	{
 		const int Sessions = 300, Entries = 1000, BigLen = 200000, Finals = 50, Keys = 10, PohLen = 8192;
@@ -345,6 +383,8 @@ namespace Workload
 				return Reported.Run();
 			if (args.Length > 0 && args[0] == "names")
 				return Named.Run();
+			if (args.Length > 0 && args[0] == "chains")
+				return Linked.Run();
 			for (int i = 0; i < Sessions; i++)
 				publisher.Tick += new Session().OnTick; // never removed: the leak
 			for (int i = 0; i < Entries; i++)
