@@ -1618,6 +1618,13 @@ START_TEST(test_node_chains)
 	chain_found(V8DUMPS "/chains.heapsnapshot", "DLink.prev", json_count(json, "DLink"));
 	chain_found(V8DUMPS "/chains.heapsnapshot", "Ring.next", json_count(json, "Ring"));
 	free(json);
+	/* the trial's gate, which passed on this heap when nothing was examined */
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "printf 'inspection long-chains 100 : count == 0\\n' > " V8DUMPS "/chains.gates && "
+		 "%s check " V8DUMPS "/chains.heapsnapshot --rules " V8DUMPS "/chains.gates", heapwalk());
+	char *out = run(cmd, &st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 1 && strstr(out, " FAIL ") != NULL, "%s", out);
+	free(out);
 }
 END_TEST
 
