@@ -525,6 +525,14 @@ static struct clr_data *handles(const struct clr_parts *p, const struct heap_bui
 	return cd;
 }
 
+/* The builder's limit on references (edge_t), told before its arrays
+ * for them are asked of memory. */
+static void too_many_refs(const struct clr_parts *p)
+{
+	if (p->nedges + p->ndep > (uint64_t)UINT32_MAX - 1)
+		hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(p->h->path));
+}
+
 void clr_build(struct clr_parts *p)
 {
 	struct heap *h = p->h;
@@ -534,12 +542,12 @@ void clr_build(struct clr_parts *p)
 	 * for them are asked of memory */
 	if (p->nnodes >= (uint64_t)UINT32_MAX - 1)
 		hw_fatal("%s: more than 2^32 objects: not supported yet", esc_str(h->path));
-	if (p->nedges + p->ndep > (uint64_t)UINT32_MAX - 1)
-		hw_fatal("%s: more than 2^32 references: not supported yet", esc_str(h->path));
+	too_many_refs(p);
 	hb_start(&b, h, &p->nt, p->nnodes, (p->bound_sizes ? HB_DISJOINT : 0) | HB_GIVEN_NODES);
 	b.dup_what = "objects at an address the GC reported before; the first report of each is kept";
 	struct clr_counts cnt = { .narrow = xmalloc(p->nnodes + 1), .cap = p->nnodes + 1 };
 	objects(p, &b, &cnt);
+	too_many_refs(p); /* a reader that counts them in this first walk (the .gcdump's) */
 	if (p->few_finds) /* (the walk tells) */
 		b.flags |= HB_FEW_FINDS;
 	hb_nodes_done(&b);
