@@ -172,7 +172,7 @@ START_TEST(test_leaks_jvm_not_exact)
 	out = hw(args, 0, 0);
 	clusters(out, cl, 256, &doc);
 	uint64_t t_made = jv_get(&doc, "made_by_action")->u, t_freed = jv_get(&doc, "freed_since")->u;
-	uint64_t t_leaked = jv_get(&doc, "leaked_objects")->u;
+	uint64_t t_leaked = jv_get(&doc, "leaked_objects")->u, t_bytes = jv_get(&doc, "leaked_bytes")->u;
 	ck_assert_ptr_null(jv_get(&doc, "made_fate_unknown"));
 	ck_assert_uint_eq(t_freed + t_leaked, t_made);
 	ck_assert_uint_eq(made, t_made);
@@ -190,9 +190,9 @@ START_TEST(test_leaks_jvm_not_exact)
 		snprintf(rules, sizeof rules, "%s/range.rules", d);
 		FILE *f = fopen(rules, "w");
 		ck_assert_ptr_nonnull(f);
-		fprintf(f, "leaks : count == %llu\nleaks : count <= %llu\nleaks : count < %llu\n",
+		fprintf(f, "leaks : count == %llu\nleaks : count <= %llu\nleaks : count < %llu\nleaks : shallow == %llu\n",
 			(unsigned long long)t_leaked, (unsigned long long)(found + untold),
-			(unsigned long long)found);
+			(unsigned long long)found, (unsigned long long)t_bytes);
 		ck_assert_int_eq(fclose(f), 0);
 		snprintf(args, sizeof args, "-q -b %s/base.hprof --target %s/target.hprof --rules %s -f json check %s/final-plain.hprof",
 			 d, d, rules, d);
@@ -200,11 +200,26 @@ START_TEST(test_leaks_jvm_not_exact)
 		char e[256];
 		ck_assert_msg(json_parse(out, strlen(out), &doc, e, sizeof e) == 0, "%s: %s", e, out);
 		const struct jv *rows = jv_get(&doc, "rows");
-		ck_assert(rows != NULL && rows->t == J_ARR && rows->n == 3);
+		ck_assert(rows != NULL && rows->t == J_ARR && rows->n == 4);
 		ck_assert_str_eq(jv_get(&rows->v[0], "result")->s, "error");
 		ck_assert_str_eq(jv_get(&rows->v[1], "result")->s, "pass");
 		ck_assert_str_eq(jv_get(&rows->v[2], "result")->s, "FAIL");
+		/* the bytes' range holds the true ones, and is no wider than
+		 * all the objects the action made (what -e new takes at TARGET) */
+		ck_assert_str_eq(jv_get(&rows->v[3], "result")->s, "error");
+		const char *why = strstr(jv_get(&rows->v[3], "error")->s, "is between ");
+		unsigned long long lo, hi;
+		ck_assert_msg(why != NULL && sscanf(why, "is between %llu and %llu", &lo, &hi) == 2, "%s",
+			      jv_get(&rows->v[3], "error")->s);
 		jv_free(&doc);
+		free(out);
+		snprintf(args, sizeof args, "-q -f json -b %s/base.hprof info -e new %s/target.hprof", d, d);
+		out = hw(args, 0, 0);
+		const char *sb = strstr(out, "\"set_bytes\":");
+		ck_assert_ptr_nonnull(sb);
+		unsigned long long made_bytes = strtoull(sb + 12, NULL, 10);
+		ck_assert_msg(lo <= t_bytes && t_bytes <= hi && hi <= made_bytes, "between %llu and %llu, truly %llu, "
+			      "all made %llu", lo, hi, (unsigned long long)t_bytes, made_bytes);
 		free(out);
 	}
 }

@@ -327,19 +327,20 @@ static int holds(enum chk_op op, int64_t got, int64_t want)
 }
 
 /* A leaks rule where some objects the action made could not be
- * followed (lv->fate_unknown): the count and the shallow bytes lie
- * between what was found and that plus theirs, and the rule is
- * measured when it holds, or fails, over the whole range; 0 with err
- * set when the range does not tell (or the measure has no bound). */
+ * followed (lv->fate_unknown): the count lies between what was found
+ * and that plus those, the shallow bytes between what was found and
+ * the bytes of all the objects made that are not known gone; the rule
+ * is measured when it holds, or fails, over the whole range; 0 with
+ * err set when the range does not tell (or the measure has no bound). */
 static int range_holds(const struct chk_rule *r, const struct leaks_view *lv, uint64_t now, struct sbuf *err)
 {
 	int count = strcmp(r->measure, "count") == 0, shallow = strcmp(r->measure, "shallow") == 0;
-	uint64_t most = now + (count ? lv->fate_unknown : lv->fate_unknown_bytes);
+	uint64_t most = count ? now + lv->fate_unknown : now > lv->fate_unknown_bytes ? now : lv->fate_unknown_bytes;
 
 	if (count || shallow) {
 		int64_t lo = (int64_t)now, hi = (int64_t)most;
-		if (r->op == CK_EQ || r->op == CK_NE ? r->value < lo || r->value > hi /* not = anywhere in it */
-						      : holds(r->op, lo, r->value) == holds(r->op, hi, r->value))
+		if (lo == hi || (r->op == CK_EQ || r->op == CK_NE ? r->value < lo || r->value > hi /* not = in it */
+								  : holds(r->op, lo, r->value) == holds(r->op, hi, r->value)))
 			return 1;
 	}
 	sbuf_printf(err, "cannot tell: %llu of the objects the action made could not be followed to the final "

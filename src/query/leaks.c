@@ -432,8 +432,8 @@ int leaks_find(struct heap *base, struct heap *target, struct heap *fin, struct 
 	r->still = r->leaked.count;
 	/* what became of the objects the action made: known gone, found
 	 * leaked, or neither (an object of fin left out above may be one,
-	 * and then it leaked); the bytes of those not known gone bound the
-	 * untold ones' */
+	 * and then it leaked); the bytes of all those not known gone are
+	 * what the leaked ones' are at most */
 	heap_need(target, HP_SHALLOW, p);
 	uint64_t kept_bytes = 0;
 	for (node_t t = 1; t < target->n; t++) {

@@ -68,9 +68,10 @@ struct leaks_view {
 	uint64_t retained;              /* the tops' retained sizes, summed */
 	uint64_t unreachable;           /* leaked, but no GC root reaches them over strong references
 					 * (garbage, or held through weak ones only): left out */
-	/* objects the action made whose fate no comparison tells, and
-	 * their shallow bytes (leak_find's, set by the caller): each may
-	 * have leaked, so that a check's leaks rule measures a range */
+	/* objects the action made whose fate no comparison tells, and the
+	 * bytes the leaked ones are at most (leak_find's, set by the
+	 * caller): each may have leaked, so that a check's leaks rule
+	 * measures a range */
 	uint64_t fate_unknown, fate_unknown_bytes;
 	struct leak_tnode *trie;        /* every cluster's trace */
 	size_t ntrie;
@@ -85,7 +86,8 @@ struct leak_find {
 	uint64_t unidentified;  /* objects of fin whose identity a comparison could not tell: left out */
 	uint64_t freed;         /* of made, known gone from fin */
 	uint64_t fate_unknown;  /* of made, neither known gone nor known in fin (their identity untold) */
-	uint64_t fate_unknown_bytes; /* their shallow bytes (in target) */
+	uint64_t fate_unknown_bytes; /* with some untold: the shallow bytes (in target) of those not known
+				      * gone, which the leaked bytes are at most; else 0 */
 	int exact;              /* every comparison exact (stable ids, a file's replayed moves) */
 	char *identity;         /* what the answer rests on, in a line */
 };
