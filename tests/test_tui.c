@@ -257,14 +257,14 @@ START_TEST(test_marks_and_steps)
 	has(s, "2000 objects"); /* 1000 of each, as the workload made */
 	free(s);
 	keys(&t, "x");
-	free(wait_for(&t, "-e 'instances /^(?:\\QWorkload$Empty\\E|\\QWorkload$Mixed\\E)$/'"));
+	free(wait_for(&t, "-e 'instances /^(?:\\QWorkload$Empty\\E|\\QWorkload$Mixed\\E)\\z/'"));
 	/* referrers of them, by key: the ArrayList's array */
 	keys(&t, "I");
 	s = wait_for(&t, "Step 3: Referrers of 2000 objects");
 	free(s);
 	/* g moves to the first row, and leaves the step as it is */
 	keys(&t, "g x");
-	free(wait_for(&t, "-e 'instances /^(?:\\QWorkload$Empty\\E|\\QWorkload$Mixed\\E)$/ | referrers'"));
+	free(wait_for(&t, "-e 'instances /^(?:\\QWorkload$Empty\\E|\\QWorkload$Mixed\\E)\\z/ | referrers'"));
 	keys(&t, "0");
 	free(wait_for(&t, "Step 1: All objects"));
 	keys(&t, "3");
@@ -476,7 +476,7 @@ START_TEST(test_escaped_on_screen)
 	/* its command line has nothing the screen shows escaped: the
 	 * control characters as the regex's \x{..}, so that it runs as it
 	 * reads, and selects the class's one object */
-	static const char expr[] = "instances /^\\QEvil\\E\\x{1b}\\Q]0;pwned\\E\\x{7}\\Q,\"x\"\\E$/";
+	static const char expr[] = "instances /^\\QEvil\\E\\x{1b}\\Q]0;pwned\\E\\x{7}\\Q,\"x\"\\E\\z/";
 	keys(&t, "x");
 	s = wait_for(&t, "The command that makes this step");
 	char *inside = box_text(s), *w = squeeze(expr);

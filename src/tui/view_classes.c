@@ -217,7 +217,7 @@ static int classes_use(struct tui *t, struct tview *v, int reached, struct use *
 					sbuf_addc(&ex, '|');
 				tv_rx_literal(&ex, class_name(h, list[k]));
 			}
-			sbuf_adds(&ex, ")$/");
+			sbuf_adds(&ex, ")\\z/");
 			free(list);
 		}
 	} else {

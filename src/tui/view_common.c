@@ -198,7 +198,7 @@ void tv_instances_expr(struct sbuf *ex, const char *name)
 	} else {
 		sbuf_adds(ex, "instances /^");
 		tv_rx_literal(ex, name);
-		sbuf_adds(ex, "$/");
+		sbuf_adds(ex, "\\z/"); /* not $, which also takes a name with a newline at its end */
 	}
 }
 
