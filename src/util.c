@@ -454,6 +454,32 @@ void sbuf_add_utf8(struct sbuf *sb, uint32_t cp)
 	sbuf_add(sb, b, n);
 }
 
+int utf16_join(unsigned *hi, unsigned unit, uint32_t out[2])
+{
+	int n = 0;
+
+	if (unit >= 0xdc00 && unit < 0xe000) { /* a low one: with its high one, or alone */
+		out[n++] = *hi != 0 ? 0x10000 + ((*hi - 0xd800) << 10) + (unit - 0xdc00) : 0xfffd;
+		*hi = 0;
+		return n;
+	}
+	if (*hi != 0) /* a high one alone */
+		out[n++] = 0xfffd;
+	*hi = unit >= 0xd800 && unit < 0xdc00 ? unit : 0;
+	if (*hi == 0)
+		out[n++] = unit;
+	return n;
+}
+
+int utf16_flush(unsigned *hi, uint32_t out[1])
+{
+	int n = *hi != 0;
+
+	out[0] = 0xfffd;
+	*hi = 0;
+	return n;
+}
+
 /* Control code points, and the line/paragraph separators that some
  * terminals and editors treat as newlines. */
 static int cp_is_control(uint32_t cp)

@@ -93,6 +93,12 @@ void sbuf_addc(struct sbuf *sb, char c);
 void sbuf_printf(struct sbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A code point (up to U+10FFFF) as UTF-8. */
 void sbuf_add_utf8(struct sbuf *sb, uint32_t cp);
+/* UTF-16 code units read one at a time: the code points each gives
+ * (0, 1 or 2) into out, a surrogate pair one, a lone surrogate U+FFFD;
+ * *hi holds a high surrogate waiting (0 at the start), which
+ * utf16_flush gives (as U+FFFD) at the end. */
+int utf16_join(unsigned *hi, unsigned unit, uint32_t out[2]);
+int utf16_flush(unsigned *hi, uint32_t out[1]);
 /* Hands over the text (the caller frees it; an empty sbuf gives an
  * allocated ""); the sbuf is left empty and reusable. */
 char *sbuf_detach(struct sbuf *sb);

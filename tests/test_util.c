@@ -357,6 +357,28 @@ START_TEST(test_sort_u32)
 }
 END_TEST
 
+/* UTF-16 units joined: pairs to one code point, lone surrogates (a high
+ * one before anything but a low one, a low one alone, one at the end)
+ * to U+FFFD, each in its place. */
+START_TEST(test_utf16_join)
+{
+	static const unsigned units[] = { 'A', 0xd83d, 0xde00, 0xd800, 'B', 0xdc00, 0xd801, 0xd802, 0xdc37, 0xd83d };
+	static const uint32_t want[] = { 'A', 0x1f600, 0xfffd, 'B', 0xfffd, 0xfffd, 0x10837, 0xfffd };
+	uint32_t got[32], cp[2];
+	unsigned hi = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		for (int k = 0, m = utf16_join(&hi, units[i], cp); k < m; k++)
+			got[n++] = cp[k];
+	if (utf16_flush(&hi, cp))
+		got[n++] = cp[0];
+	ck_assert_uint_eq(n, sizeof want / sizeof want[0]);
+	ck_assert_mem_eq(got, want, sizeof want);
+	ck_assert_int_eq(utf16_flush(&hi, cp), 0); /* nothing waits */
+}
+END_TEST
+
 START_TEST(test_warnings_bounded)
 {
 	struct warnings w = { .quiet = 1 };
@@ -512,6 +534,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, test_warnings_bounded);
 	tcase_add_test(tc, test_sort_ctx);
 	tcase_add_test(tc, test_sort_u32);
+	tcase_add_test(tc, test_utf16_join);
 	tcase_add_test(tc, test_tmp_guard_nested);
 	tcase_add_test(tc, test_tmp_guard_order);
 	suite_add_tcase(s, tc);

@@ -79,24 +79,15 @@ static uint32_t utf16_name(struct clr_read *r, const uint8_t *p, const uint8_t *
 {
 	struct sbuf sb;
 	unsigned hi = 0; /* a high surrogate waiting for its low one */
+	uint32_t cp[2];
 	int full = 0;
 
 	sbuf_init(&sb);
-	for (; end - p >= 2 && (p[0] | p[1]) != 0; p += 2) {
-		unsigned u = (unsigned)p[0] | (unsigned)p[1] << 8;
-		if (u >= 0xdc00 && u < 0xe000) { /* a low one: with its high one, or alone */
-			name_add(&sb, hi != 0 ? 0x10000 + ((hi - 0xd800) << 10) + (u - 0xdc00) : 0xfffd, &full);
-			hi = 0;
-			continue;
-		}
-		if (hi != 0) /* a high one alone */
-			name_add(&sb, 0xfffd, &full);
-		hi = u >= 0xd800 && u < 0xdc00 ? u : 0;
-		if (hi == 0)
-			name_add(&sb, u, &full);
-	}
-	if (hi != 0)
-		name_add(&sb, 0xfffd, &full);
+	for (; end - p >= 2 && (p[0] | p[1]) != 0; p += 2)
+		for (int i = 0, n = utf16_join(&hi, (unsigned)p[0] | (unsigned)p[1] << 8, cp); i < n; i++)
+			name_add(&sb, cp[i], &full);
+	if (utf16_flush(&hi, cp))
+		name_add(&sb, cp[0], &full);
 	*next = end - p >= 2 ? p + 2 : NULL;
 	uint32_t off = names_intern(&r->p.nt, sb.buf, sb.len);
 	sbuf_free(&sb);

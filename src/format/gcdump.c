@@ -76,6 +76,7 @@ static int get_str(struct cur *c, struct sbuf *out)
 	if (c->cut || n < 0)
 		return -1;
 	unsigned hi = 0; /* a high surrogate waiting for its low one */
+	uint32_t cp[2];
 	for (int32_t i = 0; i < n; i++) {
 		unsigned b = get8(c), u;
 		if (b < 0x80)
@@ -89,31 +90,11 @@ static int get_str(struct cur *c, struct sbuf *out)
 		}
 		if (c->cut)
 			return -1;
-		if (u >= 0xd800 && u < 0xdc00) {
-			hi = u;
-			continue;
-		}
-		if (u >= 0xdc00 && u < 0xe000 && hi != 0)
-			u = 0x10000 + ((hi - 0xd800) << 10) + (u - 0xdc00);
-		else if (u >= 0xd800 && u < 0xe000)
-			u = 0xfffd;
-		hi = 0;
-		if (u < 0x80) {
-			sbuf_addc(out, (char)u);
-		} else if (u < 0x800) {
-			sbuf_addc(out, (char)(0xc0 | u >> 6));
-			sbuf_addc(out, (char)(0x80 | (u & 0x3f)));
-		} else if (u < 0x10000) {
-			sbuf_addc(out, (char)(0xe0 | u >> 12));
-			sbuf_addc(out, (char)(0x80 | (u >> 6 & 0x3f)));
-			sbuf_addc(out, (char)(0x80 | (u & 0x3f)));
-		} else {
-			sbuf_addc(out, (char)(0xf0 | u >> 18));
-			sbuf_addc(out, (char)(0x80 | (u >> 12 & 0x3f)));
-			sbuf_addc(out, (char)(0x80 | (u >> 6 & 0x3f)));
-			sbuf_addc(out, (char)(0x80 | (u & 0x3f)));
-		}
+		for (int k = 0, m = utf16_join(&hi, u, cp); k < m; k++)
+			sbuf_add_utf8(out, cp[k]);
 	}
+	if (utf16_flush(&hi, cp)) /* as a trace's names read it */
+		sbuf_add_utf8(out, cp[0]);
 	return 0;
 }
 
