@@ -657,15 +657,18 @@ static int chains(const struct heap *h, struct links *l, uint32_t nkeys, const s
 		if (label != NULL && (two || strcmp(label, "<?>") == 0)) {
 			if (s.n < min) /* no chain of more than min objects: it cannot matter */
 				continue;
-			const char *cn = class_name(h, lab->cls[k]);
+			/* the names are the dump's: escaped for the terminal */
+			char *cn = esc_str(class_name(h, lab->cls[k])), *el = esc_str(label);
 			if (two)
 				sbuf_printf(err, "inspection long-chains: objects of %s refer to two of their class "
 					    "through references the dump names alike ('%s'), which tells no one "
-					    "field to follow", cn, label);
+					    "field to follow", cn, el);
 			else
 				sbuf_printf(err, "inspection long-chains: the dump names no field of %s's "
 					    "references to its own class (%zu of them), which tells none to "
 					    "follow", cn, s.n);
+			free(cn);
+			free(el);
 			rc = -1;
 			break;
 		}
