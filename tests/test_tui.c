@@ -1437,7 +1437,7 @@ START_TEST(test_allocations_view)
 	free(s);
 	/* the step's expression names the site; in batch it selects the same */
 	keys(&t, "x");
-	char expr[160], got[160];
+	char expr[160], got[320];
 	snprintf(expr, sizeof expr, "site %s", site);
 	s = wait_for(&t, "-e 'site ");
 	char *inside = box_text(s), *w = squeeze(expr);
