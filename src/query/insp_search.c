@@ -619,6 +619,68 @@ static size_t links_once(node_t *V, node_t *W, size_t n, int *two)
 	return m;
 }
 
+/* Does a source of V[0..n) -> W (V ascending) have two targets? */
+static int two_targets(const node_t *V, const node_t *W, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (V[i] == V[i - 1] && W[i] != W[i - 1])
+			return 1;
+	return 0;
+}
+
+/* Scratch per node for path_bounded, zero between calls. */
+struct pathwork {
+	uint32_t *indeg, *dist, *first; /* first: 1 + a node's first link (V ascending), 0 none */
+	node_t *queue;
+};
+
+/* Whether no path through a key's links V[0..n) -> W (V ascending, a
+ * source's links together) passes more than min objects: the links
+ * without a cycle, and the longest path (Kahn's order) of min objects at
+ * most. A chain through any one field is such a path: where this holds,
+ * links the label does not tell apart hide no chain longer than min (a
+ * sorted set's tree nodes, Left and Right both named by their type). */
+static int path_bounded(struct pathwork *pw, const node_t *V, const node_t *W, size_t n, uint64_t min)
+{
+	size_t nq = 0, done = 0, nodes = 0;
+	int ok = 1;
+
+	for (size_t i = 0; i < n; i++) {
+		if (pw->first[V[i]] == 0)
+			pw->first[V[i]] = (uint32_t)i + 1;
+		pw->indeg[W[i]]++;
+	}
+	/* every node once: the sources (their first link), the targets that are none */
+	for (size_t i = 0; i < n; i++) {
+		node_t x[2] = { V[i], W[i] };
+		for (int k = 0; k < 2; k++)
+			if (pw->dist[x[k]] == 0 && (k == 0 ? pw->first[V[i]] == i + 1 : pw->first[W[i]] == 0)) {
+				pw->dist[x[k]] = 1;
+				nodes++;
+				if (pw->indeg[x[k]] == 0)
+					pw->queue[nq++] = x[k];
+			}
+	}
+	while (done < nq && ok) {
+		node_t u = pw->queue[done++];
+		for (size_t i = pw->first[u]; i > 0 && i <= n && V[i - 1] == u; i++) {
+			node_t w = W[i - 1];
+			if (pw->dist[u] + 1 > pw->dist[w])
+				pw->dist[w] = pw->dist[u] + 1;
+			if (pw->dist[w] > min)
+				ok = 0;
+			if (--pw->indeg[w] == 0)
+				pw->queue[nq++] = w;
+		}
+	}
+	ok = ok && done == nodes; /* a cycle leaves some never freed */
+	for (size_t i = 0; i < n; i++) {
+		pw->first[V[i]] = pw->indeg[V[i]] = pw->dist[V[i]] = 0;
+		pw->first[W[i]] = pw->indeg[W[i]] = pw->dist[W[i]] = 0;
+	}
+	return ok;
+}
+
 /* Links grouped by key (a counting sort, stable: V stays ascending),
  * then each key's chains. nkeys: h->nrefoffs, or lab's count. 0, or
  * -1 with err when a key could hold a chain longer than min but its
@@ -645,17 +707,34 @@ static int chains(const struct heap *h, struct links *l, uint32_t nkeys, const s
 	free(pos);
 	s.pred = xcalloc(bits_words(h->n), sizeof *s.pred);
 	s.seen = xcalloc(bits_words(h->n), sizeof *s.seen);
+	struct pathwork pw = { 0 };
 	for (uint32_t k = 0; k < nkeys && !progress_cancelled(p); k++) {
 		if (start[k + 1] - start[k] < 1)
 			continue;
+		const char *label = lab != NULL ? lab->text.buf + lab->at[k] : NULL;
+		size_t all = start[k + 1] - start[k];
+		/* a label that names no one field, with links enough for a
+		 * chain longer than min: whether they could make one at all,
+		 * asked of all of them (links_once keeps one a source) */
+		int bounded = 0;
+		if (label != NULL && all >= min &&
+		    (strcmp(label, "<?>") == 0 || two_targets(V + start[k], W + start[k], all))) {
+			if (pw.indeg == NULL) { /* path_bounded's room, once */
+				pw.indeg = xcalloc((size_t)h->n + 1, sizeof *pw.indeg);
+				pw.dist = xcalloc((size_t)h->n + 1, sizeof *pw.dist);
+				pw.first = xcalloc((size_t)h->n + 1, sizeof *pw.first);
+				pw.queue = xmalloc(((size_t)h->n + 1) * sizeof *pw.queue);
+			}
+			bounded = path_bounded(&pw, V + start[k], W + start[k], all, min);
+		}
 		int two;
 		s.V = V + start[k];
 		s.W = W + start[k];
-		s.n = links_once(V + start[k], W + start[k], start[k + 1] - start[k], &two);
+		s.n = links_once(V + start[k], W + start[k], all, &two);
 		s.key = k;
-		const char *label = lab != NULL ? lab->text.buf + lab->at[k] : NULL;
 		if (label != NULL && (two || strcmp(label, "<?>") == 0)) {
-			if (s.n < min) /* no chain of more than min objects: it cannot matter */
+			/* no chain of more than min objects: it cannot matter */
+			if (s.n < min || bounded)
 				continue;
 			/* the names are the dump's: escaped for the terminal */
 			char *cn = esc_str(class_name(h, lab->cls[k])), *el = esc_str(label);
@@ -677,6 +756,10 @@ static int chains(const struct heap *h, struct links *l, uint32_t nkeys, const s
 	free(s.walk);
 	free(s.pred);
 	free(s.seen);
+	free(pw.indeg);
+	free(pw.dist);
+	free(pw.first);
+	free(pw.queue);
 	free(V);
 	free(W);
 	free(start);

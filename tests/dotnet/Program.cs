@@ -329,6 +329,9 @@ namespace Workload
 	{
 		static ChainLink head;
 		static DLink first;
+		// a tree of 2000 nodes whose Left and Right a dump names alike
+		// (by their type): no chain of more than its height
+		static readonly SortedSet<int> sorted = new SortedSet<int>();
 
 		public static int Run()
 		{
@@ -341,6 +344,8 @@ namespace Workload
 				last.Next = d;
 				last = d;
 			}
+			for (int i = 0; i < 2000; i++)
+				sorted.Add(i);
 			int links = 0, dlinks = 0;
 			for (ChainLink c = head; c != null; c = c.Next)
 				links++;
@@ -352,6 +357,7 @@ namespace Workload
 			while (Console.ReadLine() != null) {
 			}
 			GC.KeepAlive(first);
+			GC.KeepAlive(sorted);
 			return 0;
 		}
 	}
