@@ -610,7 +610,11 @@ END_TEST
 START_TEST(test_jdk_classes)
 {
 	enum { MYLOADER = 0x8001, STR = 0x8101, BYTES = 0x8103, LDR = 0x8105, WR = 0x8107,
-	       ARR = 0x8109 };
+	       ARR = 0x8109, STR16 = 0x810b, BYTES16 = 0x810d };
+	/* a UTF-16 String (coder 1), little-endian units: 'a', a pair, a
+	 * high one alone before 'b', a low one alone, a high one at the end */
+	static const uint8_t u16[] = { 'a', 0, 0x3d, 0xd8, 0x00, 0xde, 0x00, 0xd8, 'b', 0, 0x00, 0xdc, 0x3d, 0xd8 };
+	const struct hw_field s16[] = { { 0, T_OBJECT, BYTES16 }, { 0, T_INT, 0 }, { 0, T_BYTE, 1 }, { 0, T_BOOLEAN, 0 } };
 	const uint64_t elems[] = { STR, WR };
 	struct hw w;
 	struct heap h;
@@ -626,6 +630,9 @@ START_TEST(test_jdk_classes)
 	hw_objarray(&w, ARR, J_OBJARR, elems, 2);
 	hw_jdk_string(&w, STR, BYTES);
 	hw_primarray(&w, BYTES, T_BYTE, 5, "hello");
+	hw_root(&w, 0x01, STR16, 0, 0);
+	hw_instance(&w, STR16, J_STRING, s16, 4);
+	hw_primarray(&w, BYTES16, T_BYTE, sizeof u16, u16);
 	hw_jdk_loader(&w, LDR, 0);
 	hw_jdk_weakref(&w, WR, STR);
 	hw_heap_end(&w);
@@ -659,6 +666,9 @@ START_TEST(test_jdk_classes)
 	sbuf_init(&text);
 	ck_assert_int_eq(hprof_string_value(&h, s, &text, 100), 0);
 	ck_assert_str_eq(text.buf, "hello");
+	sbuf_reset(&text);
+	ck_assert_int_eq(hprof_string_value(&h, heap_find_id(&h, STR16), &text, 100), 0);
+	ck_assert_str_eq(text.buf, "a\xf0\x9f\x98\x80\xef\xbf\xbd" "b\xef\xbf\xbd\xef\xbf\xbd");
 	sbuf_free(&text);
 	/* the weak reference's referent is a weak edge, the array's a strong one */
 	ck_assert_uint_eq(h.nweak, 1);

@@ -210,30 +210,19 @@ int hprof_string_value(const struct heap *h, node_t v, struct sbuf *out, size_t 
 	size_t start = out->len;
 	int utf16 = t == T_CHAR || (coder.found && coder.val.v.i == 1);
 	uint64_t n = t == T_CHAR ? (uint64_t)len : utf16 ? (uint64_t)len / 2 : (uint64_t)len;
+	unsigned hi = 0; /* a high surrogate waiting for its low one */
+	uint32_t cp[2];
 	for (uint64_t i = 0; i < n; i++) {
 		if (out->len - start >= max) {
 			sbuf_adds(out, "...");
-			break;
+			return 0;
 		}
-		uint32_t cp;
-		if (t == T_CHAR)
-			cp = be16(d + 2 * i);
-		else if (utf16)
-			cp = (uint32_t)d[2 * i] | (uint32_t)d[2 * i + 1] << 8;
-		else
-			cp = d[i];
-		if (cp >= 0xd800 && cp < 0xdc00 && i + 1 < n) { /* surrogate pair */
-			uint32_t lo = t == T_CHAR ? be16(d + 2 * i + 2)
-				      : (uint32_t)d[2 * i + 2] | (uint32_t)d[2 * i + 3] << 8;
-			if (lo >= 0xdc00 && lo < 0xe000) {
-				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-				i++;
-			}
-		}
-		if (cp >= 0xd800 && cp < 0xe000)
-			cp = 0xfffd; /* a lone surrogate */
-		sbuf_add_utf8(out, cp);
+		unsigned u = t == T_CHAR ? be16(d + 2 * i) : utf16 ? (unsigned)d[2 * i] | (unsigned)d[2 * i + 1] << 8 : d[i];
+		for (int k = 0, m = utf16_join(&hi, u, cp); k < m; k++)
+			sbuf_add_utf8(out, cp[k]);
 	}
+	if (utf16_flush(&hi, cp))
+		sbuf_add_utf8(out, cp[0]);
 	return 0;
 }
 
