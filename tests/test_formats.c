@@ -2037,6 +2037,40 @@ START_TEST(test_dotnet_gcdump_recorded)
 	ck_assert_msg(st != 0 && strstr(out, "cut3.gcdump: offset ") && strstr(out, "the file ends inside the graph's types") &&
 		      strchr(out, '\n') == strrchr(out, '\n'), "%s", out);
 	free(out);
+	/* cut after the graph, by a byte to a hundred: every object, and a
+	 * warning that the file does not end as a .gcdump does */
+	for (int k = 0; k < 4; k++) {
+		static const int by[] = { 1, 4, 17, 100 };
+		char cmd[1024];
+		snprintf(cmd, sizeof cmd, "head -c -%d %s/dotnet/workload.gcdump > %s/dumps/cut-end.gcdump", by[k],
+			 TEST_SRCDIR, TEST_BUILDDIR);
+		ck_assert_int_eq(system(cmd), 0);
+		for (int cached = 0; cached < 2; cached++) { /* the warning replayed from the index cache */
+			out = hw("-q info " TEST_BUILDDIR "/dumps/cut-end.gcdump 2>&1", &st);
+			ck_assert_msg(st == 0 && strstr(out, "cut-end.gcdump: offset ") &&
+				      strstr(out, ": the file does not end as a .gcdump does") &&
+				      strstr(out, "objects:                  4631\n"), "by %d: %s", by[k], out);
+			free(out);
+		}
+		ck_assert_int_eq(system("rm -f " TEST_BUILDDIR "/dumps/cut-end.gcdump*"), 0);
+	}
+	/* the count's multiplier 4, as PerfView writes a sample's: said */
+	size_t len;
+	char *bytes = file_bytes(dump, &len);
+	static const char mult[] = "\x08\x01\x06\x01\x00\x00\x80\x3f\x00\x00\x80\x3f";
+	char *m = bytes != NULL ? memmem(bytes, len, mult, sizeof mult - 1) : NULL;
+	ck_assert_msg(m != NULL && memmem(m + 1, len - (size_t)(m + 1 - bytes), mult, sizeof mult - 1) == NULL,
+		      "the multipliers after the graph, once");
+	memcpy(m + 6, "\x80\x40", 2); /* 4.0f */
+	FILE *f = fopen(TEST_BUILDDIR "/dumps/sampled.gcdump", "wb");
+	ck_assert(f != NULL && fwrite(bytes, 1, len, f) == len && fclose(f) == 0);
+	char want[128];
+	snprintf(want, sizeof want, "sampled.gcdump: offset %zu: the dump holds a sample of the heap, not all of it "
+		 "(its writer kept as few as one object in 4)", (size_t)(m + 4 - bytes));
+	out = hw("-q info " TEST_BUILDDIR "/dumps/sampled.gcdump 2>&1", &st);
+	ck_assert_msg(st == 0 && strstr(out, want) && info_num(out, "warnings:") == 1, "%s", out);
+	free(out);
+	free(bytes);
 	/* another FastSerialization file (a nettrace's own header aside) */
 	ck_assert_int_eq(system("printf '\\024\\000\\000\\000!FastSerialization.1\\004\\004\\001\\001\\000\\000\\000"
 				"\\000\\000\\000\\000\\004\\000\\000\\000Blob\\006' > " TEST_BUILDDIR "/dumps/other.gcdump"), 0);
@@ -2055,6 +2089,15 @@ static void gle(struct sbuf *b, uint64_t v, unsigned bytes)
 {
 	for (unsigned i = 0; i < bytes; i++)
 		g8(b, (uint8_t)(v >> 8 * i));
+}
+
+/* A float as .NET writes one: IEEE 754 single, little-endian. */
+static void gfloat(struct sbuf *b, float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	gle(b, u, 4);
 }
 
 /* A string: its count of UTF-16 units, each an ASCII byte here. */
@@ -2115,6 +2158,13 @@ struct gdump {
 	 * every byte of the blob after its header: three objects whose data
 	 * is one, each claim within the blob, their sum past it */
 	int overlap;
+	/* a sample's multipliers: of the count (0: 1), by type */
+	float count_mult, type_mult[8];
+	uint32_t ntype_mult;
+	int unclosed; /* FastSerialization's end left out */
+	/* where gdump_write put the count's multiplier, those by type, and
+	 * the file's end */
+	size_t mult_at, type_mult_at, end_at;
 };
 
 /* dotnet-gcdump's grouping of the roots over three objects in a cycle
@@ -2180,7 +2230,7 @@ static void gdump_nodes(struct sbuf *b, const struct gdump *g)
 
 /* GCHeapDump (version 10): the MemoryGraph, then the fields after it (a
  * segment of gen2 over the objects, the collection log, the time). */
-static char *gdump_write(const struct gdump *g, const char *name)
+static char *gdump_write(struct gdump *g, const char *name)
 {
 	struct sbuf b;
 
@@ -2206,7 +2256,9 @@ static char *gdump_write(const struct gdump *g, const char *name)
 	gdump_nodes(&b, g);
 	g8(&b, 8), g8(&b, 1), g8(&b, 6); /* tagged Is64Bit, the graph's end */
 	g8(&b, 1);
-	gle(&b, 0, 4), gle(&b, 0, 4);
+	g->mult_at = b.len;
+	gfloat(&b, g->count_mult != 0 ? g->count_mult : 1); /* the multipliers of a sample (1: none) */
+	gfloat(&b, 1);
 	g8(&b, 1); /* no JSHeapInfo */
 	gobject(&b, "DotNetHeapInfo", 0, 0);
 	gle(&b, 0x3000, 8);
@@ -2218,7 +2270,22 @@ static char *gdump_write(const struct gdump *g, const char *name)
 	g8(&b, 6), g8(&b, 6);
 	gstr(&b, 0, "");
 	gle(&b, 621355968000000000ULL + 1700000000000ULL * 10000, 8); /* 2023-11-14 22:13:20 in DateTime ticks */
+	gle(&b, 0xffffffffu, 4), gle(&b, 0xffffffffu, 4); /* no machine's or process's name */
+	gle(&b, 4242, 4), gle(&b, 1 << 20, 8), gle(&b, 1 << 20, 8); /* its id, commit, working set */
+	gle(&b, g->ntype_mult, 4); /* the multipliers by type */
+	g->type_mult_at = b.len;
+	for (uint32_t i = 0; i < g->ntype_mult; i++)
+		gfloat(&b, g->type_mult[i]);
 	g8(&b, 6);
+	if (!g->unclosed) { /* FastSerialization's end: a last EndObject, no forward references, the trailer */
+		g8(&b, 6);
+		uint32_t table = (uint32_t)b.len;
+		gle(&b, 0, 4);
+		uint32_t trailer = (uint32_t)b.len;
+		gle(&b, table, 4);
+		gle(&b, trailer, 4);
+	}
+	g->end_at = b.len;
 	char *path = xasprintf("%s/%s", hw_tmpdir(), name);
 	FILE *f = fopen(path, "wb");
 	ck_assert_msg(f != NULL && fwrite(b.buf, 1, b.len, f) == b.len && fclose(f) == 0, "%s", path);
@@ -2265,6 +2332,37 @@ START_TEST(test_gcdump_crafted)
 		      strstr(out, "generation:               gen2  3 objects, 96 bytes"), "%s", out);
 	free(out);
 	free(path);
+	/* sampled: the count's multiplier, or one type's, above 1 is said
+	 * (the most of them); a multiplier of 0 is damage; no end is a cut */
+	static const struct {
+		float count, type[3];
+		int unclosed;
+		const char *want;
+	} variants[] = {
+		{ 2.5f, { 0 }, 0, "the dump holds a sample of the heap, not all of it (its writer kept as few "
+				  "as one object in 2.5): every count and size here is of the objects kept" },
+		{ 0, { 1, 12.25f, 3 }, 0, "the dump holds a sample of the heap, not all of it (its writer kept "
+					  "as few as one object in 12.25)" },
+		{ 0, { 1, 0, 1 }, 0, "a sampling multiplier of 0, which is none" },
+		{ 0, { 0 }, 1, "the file does not end as a .gcdump does" },
+	};
+	for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
+		gdump_init(&g);
+		g.count_mult = variants[i].count;
+		g.unclosed = variants[i].unclosed;
+		for (int k = 0; k < 3 && variants[i].type[0] != 0; k++)
+			g.type_mult[g.ntype_mult++] = variants[i].type[k];
+		path = gdump_write(&g, "variant.gcdump");
+		out = info_of(path, &st);
+		/* the offset: of the count's multiplier, of the type's (the
+		 * second of three), of the file's end */
+		char at[64];
+		snprintf(at, sizeof at, "offset %zu: ", i == 0 ? g.mult_at : i < 3 ? g.type_mult_at + 4 : g.end_at);
+		ck_assert_msg(st == 0 && info_num(out, "objects:") == 3 && info_num(out, "warnings:") == 1 &&
+			      strstr(out, variants[i].want) && strstr(out, at), "%zu: %s", i, out);
+		free(out);
+		free(path);
+	}
 	/* three objects on the same data, each claiming all of the blob
 	 * after its header: the first two have their claims, the third's
 	 * would pass the blob's size (the graph's references then take more

@@ -65,6 +65,7 @@ static int has(struct cur *c, size_t k)
 static unsigned get8(struct cur *c) { return has(c, 1) ? c->b[c->pos++] : 0; }
 static int32_t get32(struct cur *c) { int32_t v = has(c, 4) ? (int32_t)rd32(c->b + c->pos) : 0; c->pos += c->cut ? 0 : 4; return v; }
 static uint64_t get64(struct cur *c) { uint64_t v = has(c, 8) ? rd64(c->b + c->pos) : 0; c->pos += c->cut ? 0 : 8; return v; }
+static float getf(struct cur *c) { uint32_t u = (uint32_t)get32(c); float f; memcpy(&f, &u, 4); return f; }
 
 /* A string into out as UTF-8 (surrogate pairs joined); -1 for null or
  * past the end. */
@@ -199,6 +200,10 @@ struct gcd {
 	 * gives them: gathered once it has */
 	int gathered;
 	struct progress *pr;
+	/* the multipliers after the graph (multiplier()): the most above 1
+	 * (0: none), and the first that is no multiplier, with offsets */
+	float sampled, odd_mult;
+	size_t sampled_at, odd_mult_at;
 };
 
 /* Node i's decoding: type, size (as the file has it: negative is
@@ -609,6 +614,24 @@ static int skip_deferred(struct cur *c)
 	return 0;
 }
 
+/* Does the file end as FastSerialization ends one? An unbalanced
+ * EndObject tag, the table of forward references (a count and an
+ * offset each), the trailer (the table's offset, maybe more), and the
+ * trailer's offset in the last 4 bytes. Every .gcdump has them, cut
+ * short it has not (nor anything else at the end). */
+static int closed(const struct cur *c)
+{
+	if (c->n < 13)
+		return 0;
+	uint64_t trailer = rd32(c->b + c->n - 4);
+	if (trailer + 8 > c->n)
+		return 0;
+	uint64_t table = rd32(c->b + trailer);
+	if (table < 1 || table + 4 > trailer || c->b[table - 1] != TAG_END)
+		return 0;
+	return table + 4 + 4 * (uint64_t)rd32(c->b + table) <= trailer;
+}
+
 /* The addresses after the nodes' data: as many as there are nodes (a
  * count that differs is damage: the nodes' own count wins). NULL, or
  * "the addresses" if the file ends inside them. */
@@ -680,6 +703,26 @@ static const char *read_arrays(struct gcd *g, struct cur *c, int32_t gmv)
 	return cut_in;
 }
 
+/* A multiplier after the graph (sampled count * multiplier = the heap's
+ * count): 1 where the writer kept every object, as dotnet-gcdump does;
+ * more where it kept a sample (PerfView's HeapDump does past a number
+ * of objects), the most kept with its offset; anything else is damage
+ * (the first kept). */
+static void multiplier(struct gcd *g, size_t at, float f)
+{
+	if (f == 1)
+		return;
+	if (f > 1 && f < 1e30f) {
+		if (f > g->sampled) {
+			g->sampled = f;
+			g->sampled_at = at;
+		}
+	} else if (g->odd_mult_at == 0) { /* 0, below 1, NaN, infinite */
+		g->odd_mult = f;
+		g->odd_mult_at = at;
+	}
+}
+
 /* After the graph: the time the dump was taken and the generations'
  * segments, when the file has them (PerfView's; dotnet-gcdump leaves
  * both out). Best effort: a file that differs keeps its graph. 0, or -1
@@ -692,8 +735,12 @@ static int after_graph(struct gcd *g, struct cur *c, int32_t version, struct sbu
 	if (version < 9)
 		return 0;
 	get8(c); /* Is64Bit */
-	get32(c); /* count and size multipliers (sampled dumps) */
-	get32(c);
+	for (int k = 0; k < 2; k++) { /* the count's and the size's multiplier */
+		size_t at = c->pos;
+		float f = getf(c);
+		if (!c->cut)
+			multiplier(g, at, f);
+	}
 	int js = begin_object(c, "JSHeapInfo", &v, &mv, name);
 	if (js < 0 || (js == 1 && get8(c) != TAG_END))
 		return -1;
@@ -729,6 +776,22 @@ static int after_graph(struct gcd *g, struct cur *c, int32_t version, struct sbu
 	uint64_t ticks = get64(c);
 	if (!c->cut && ticks > TICKS_1970)
 		h->timestamp_ms = (ticks - TICKS_1970) / 10000;
+	/* the machine's and the process's names, its id, commit and working
+	 * set, then the multipliers by type (PerfView's sampling keeps the
+	 * big objects and the paths to them, so each type has its own) */
+	for (int k = 0; k < 2; k++)
+		if (get_str(c, name) < 0 && c->cut)
+			return -1;
+	get32(c);
+	get64(c);
+	get64(c);
+	int32_t nt = get32(c);
+	for (int32_t i = 0; i < nt && !c->cut; i++) {
+		size_t at = c->pos;
+		float f = getf(c);
+		if (!c->cut)
+			multiplier(g, at, f);
+	}
 	return c->cut ? -1 : 0;
 }
 
@@ -868,6 +931,17 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 			warn_add(&h->warn, "%s: offset %zu: what follows the graph (the heap's segments, the time of the "
 				 "dump) is damaged or cut short; the rest of it left out", h->path, c.pos);
 	}
+	if (g.sampled > 0)
+		warn_add(&h->warn, "%s: offset %zu: the dump holds a sample of the heap, not all of it (its writer kept "
+			 "as few as one object in %.4g): every count and size here is of the objects kept", h->path,
+			 g.sampled_at, (double)g.sampled);
+	if (g.odd_mult_at > 0)
+		warn_add(&h->warn, "%s: offset %zu: a sampling multiplier of %g, which is none (1 for every object, "
+			 "more for a sample): taken as 1", h->path, g.odd_mult_at, (double)g.odd_mult);
+	if (cut_in == NULL && !closed(&c))
+		warn_add(&h->warn, "%s: offset %zu: the file does not end as a .gcdump does (with FastSerialization's "
+			 "table of forward references): cut short or damaged after the graph, which is read whole",
+			 h->path, (size_t)h->size);
 	/* the roots first: the objects are found as clr_build walks them
 	 * (gather_walk); until then their count is bounded by the nodes' */
 	group_roots(&g);
