@@ -187,6 +187,7 @@ struct gcd {
 	struct clr_parts p;
 	uint32_t root, ntypes, nnodes, naddrs;
 	uint32_t *type_name; /* per type: its name's offset */
+	uint32_t *type_module; /* and its module's file name's */
 	int32_t *type_size;
 	const uint8_t *offsets, *blob, *addrs; /* int32 per node, the blob, int64 per node */
 	size_t blob_len;
@@ -845,6 +846,55 @@ static int gcd_header(struct heap *h, struct sbuf *err)
 	return 0;
 }
 
+static const uint32_t *cmp_names; /* by_module's sort: the names and modules */
+static const uint32_t *cmp_modules;
+
+static int cmp_type(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (cmp_names[x] != cmp_names[y])
+		return cmp_names[x] < cmp_names[y] ? -1 : 1;
+	if (cmp_modules[x] != cmp_modules[y])
+		return cmp_modules[x] < cmp_modules[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* dotnet-gcdump keeps a type by its name and module, and the runtime
+ * names a nested type without the type around it: "<>c" (as the file
+ * has it, "[]c"), the lambdas' class of every type that has lambdas,
+ * comes from many modules, as do closures' "<>c__DisplayClass5_0". A
+ * name that more than one module has is one class per module, each
+ * named "NAME [module.dll]", as dotnet-gcdump's report shows them; a
+ * name one module has keeps its name alone. */
+static void by_module(struct gcd *g)
+{
+	struct heap *h = g->p.h;
+	uint32_t n = g->p.ntypes, *ix = xmalloc(((size_t)n + 1) * sizeof *ix);
+	struct sbuf nm;
+
+	for (uint32_t i = 0; i < n; i++)
+		ix[i] = i;
+	cmp_names = g->type_name;
+	cmp_modules = g->type_module;
+	hw_qsort(ix, n, sizeof *ix, cmp_type);
+	sbuf_init(&nm);
+	for (uint32_t a = 0, b; a < n; a = b) {
+		for (b = a + 1; b < n && g->type_name[ix[b]] == g->type_name[ix[a]]; b++)
+			;
+		if (g->type_module[ix[a]] == g->type_module[ix[b - 1]])
+			continue; /* one module's (or one type) */
+		for (uint32_t k = a; k < b; k++) {
+			uint32_t t = ix[k];
+			sbuf_reset(&nm);
+			sbuf_printf(&nm, "%s [%s]", heap_str(h, g->type_name[t]), heap_str(h, g->type_module[t]));
+			g->type_name[t] = g->p.types[t].name = names_intern(&g->p.nt, nm.buf, nm.len);
+		}
+	}
+	sbuf_free(&nm);
+	free(ix);
+}
+
 /* " (Bytes > 10K)": dotnet-gcdump's mark of a big array, cut so that
  * its class is the type's. */
 static size_t name_len(const char *s)
@@ -893,6 +943,7 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 	g.ntypes = (uint32_t)n;
 	g.type_name = xmalloc(((size_t)n < room ? (size_t)n + 1 : room) * sizeof *g.type_name);
 	g.type_size = xmalloc(((size_t)n < room ? (size_t)n + 1 : room) * sizeof *g.type_size);
+	g.type_module = xmalloc(((size_t)n < room ? (size_t)n + 1 : room) * sizeof *g.type_module);
 	g.p.types = xmalloc(((size_t)n < room ? (size_t)n + 1 : room) * sizeof *g.p.types);
 	g.p.ctypes = (size_t)n < room ? (size_t)n + 1 : room;
 	for (int32_t i = 0; i < n; i++) {
@@ -900,7 +951,14 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 		int null_name = get_str(&c, &name) != 0;
 		uint32_t nm = c.cut ? 0 : names_intern(&g.p.nt, null_name ? "" : name.buf, null_name ? 0 : name_len(name.buf));
 		int32_t size = get32(&c);
-		get_str(&c, &name); /* the module's path */
+		get_str(&c, &name); /* the module's path: its file's name kept */
+		if (!c.cut) {
+			const char *base = name.buf;
+			for (const char *q = name.buf; *q != '\0'; q++)
+				if (*q == '/' || *q == '\\')
+					base = q + 1;
+			g.type_module[i] = names_intern(&g.p.nt, base, strlen(base));
+		}
 		if (c.cut) {
 			sbuf_printf(err, "%s: offset %zu: the file ends inside the graph's types (%d of %d read)", ep, at,
 				    i, n);
@@ -912,6 +970,7 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 		if (g.undefined == UINT32_MAX && strcmp(heap_str(h, nm), "UNDEFINED") == 0)
 			g.undefined = (uint32_t)i;
 	}
+	by_module(&g);
 	at = c.pos;
 	n = get32(&c);
 	if (c.cut || n < 0) {
@@ -963,6 +1022,7 @@ out:
 	free(g.objrank);
 	free(g.type_name);
 	free(g.type_size);
+	free(g.type_module);
 	sbuf_free(&name);
 	free(ep);
 	return rc;
