@@ -1315,6 +1315,38 @@ START_TEST(test_dotnet_trace_tool)
 
 	ck_assert_int_eq(csv_field(csv, "System.Int64[]", 2) >= 1600024, 1);
 	ck_assert_msg(strstr(csv, "generations") == NULL, "%s", csv); /* none in the trace */
+	/* the rundown at the trace's end names the modules: "<>c" of two
+	 * modules two classes, each with as many objects as dotnet-gcdump
+	 * counted of its module's "[]c" in the same workload */
+	size_t len;
+	char *report = file_bytes(TEST_SRCDIR "/dotnet/workload.gcdump.report", &len);
+	int mods = 0;
+	ck_assert_ptr_nonnull(report);
+	for (const char *l = report; (l = strstr(l, "  []c  [")) != NULL; l++, mods++) {
+		const char *start = l;
+		while (start > report && start[-1] != '\n')
+			start--;
+		long n = 0; /* the count: the line's second column, with commas */
+		const char *q = start;
+		while (*q == ' ')
+			q++;
+		while (*q != ' ')
+			q++;
+		for (; *q == ' ' || *q == ',' || (*q >= '0' && *q <= '9'); q++)
+			if (*q >= '0' && *q <= '9')
+				n = n * 10 + (*q - '0');
+		char key[128];
+		snprintf(key, sizeof key, "\n\"<>c [%.*s]\",%ld,", (int)(strchr(l + 8, ']') - (l + 8)), l + 8, n);
+		ck_assert_msg(strstr(csv, key) != NULL, "no %s in:\n%.400s", key + 1, csv);
+	}
+	ck_assert_int_eq(mods, 2);
+	ck_assert_msg(strstr(csv, "\n<>c,") == NULL, "%.400s", csv);
+	free(report);
+	free(csv);
+	/* heapwalk's own snapshots ask for no rundown: no module known, one
+	 * class of the name, as many as the two modules' */
+	csv = dotnet_classes(TEST_SRCDIR "/dotnet/workload-1.nettrace");
+	ck_assert_int_eq(csv_field(csv, "<>c", 1), 2);
 	free(csv);
 	snprintf(args, sizeof args, "-q inspect %s gc-handles", dump);
 	char *t = hw(args, &st);

@@ -26,6 +26,8 @@
 #include "graph/reader.h"
 #include "runtime/clr.h"
 
+/* ModuleLoad is the runtime provider's, the other two the rundown's */
+enum { EV_MODULE_LOAD = 152, EV_MODULE_DC_START = 153, EV_MODULE_DC_END = 154 };
 enum { EV_GCSTART = 1, EV_GCEND = 2, EV_RESTART_END = 3, EV_SUSPEND_START = 9, EV_BULKTYPE = 15,
        EV_ROOT = 16, EV_DEPENDENT = 17, EV_NODE = 18, EV_EDGE = 19, EV_GENRANGE = 23, EV_STATIC = 38 };
 
@@ -47,6 +49,10 @@ struct clr_read {
 	struct damage bad_nodes; /* of them, GCBulkNode events */
 	struct damage cut;       /* the same, read as far as they go (types, static variables) */
 	struct damage too_many_refs; /* objects whose count of references the file cannot hold */
+	/* the modules the trace names (clr_module): id, offset + 1 of the
+	 * file's name among the names; the last named wins */
+	struct clr_pair *mods;
+	size_t nmods, cmods;
 };
 
 static void damaged(struct damage *d, uint64_t at)
@@ -108,7 +114,7 @@ static void bulk_types(struct clr_read *r, const struct nt_event *e)
 		if (q == NULL || end - q < 4 || (uint64_t)(end - q - 4) < 8 * (uint64_t)rd32(q))
 			break;
 		VEC_GROW(r->p.types, r->p.ntypes, r->p.ctypes);
-		r->p.types[r->p.ntypes++] = (struct clr_type){ rd64(p), name };
+		r->p.types[r->p.ntypes++] = (struct clr_type){ rd64(p), rd64(p + 8), name };
 		p = q + 4 + 8 * (size_t)rd32(q);
 	}
 	if (i < n)
@@ -136,11 +142,37 @@ static void static_vars(struct clr_read *r, const struct nt_event *e) /* e->len 
 		damaged(&r->cut, e->at);
 }
 
+/* A module's load (the runtime's ModuleLoad, with the loader's keyword)
+ * or, at the session's end, the rundown's ModuleDCStart or ModuleDCEnd:
+ * its id, then an assembly id, flags and a reserved word, then the path
+ * of its IL file, whose name (past the last '/' or '\\') is kept. */
+static void module_event(struct clr_read *r, const struct nt_event *e)
+{
+	const uint8_t *next;
+
+	if (e->len < 26)
+		return;
+	uint32_t path = utf16_name(r, e->payload + 24, e->payload + e->len, &next);
+	const char *s = heap_str(r->p.h, path), *base = s;
+	for (; *s != '\0'; s++)
+		if (*s == '/' || *s == '\\')
+			base = s + 1;
+	if (*base == '\0')
+		return;
+	VEC_GROW(r->mods, r->nmods, r->cmods);
+	r->mods[r->nmods++] = (struct clr_pair){ rd64(e->payload), names_intern(&r->p.nt, base, strlen(base)) + 1 };
+}
+
 static int clr_event(void *arg, const struct nt_event *e)
 {
 	struct clr_read *r = arg;
 	unsigned ps = r->t->pointer_size;
 
+	if ((e->runtime && e->id == EV_MODULE_LOAD) ||
+	    (e->rundown && (e->id == EV_MODULE_DC_START || e->id == EV_MODULE_DC_END))) {
+		module_event(r, e);
+		return 0;
+	}
 	if (!e->runtime)
 		return 0;
 	if (e->id == EV_BULKTYPE && !r->done) {
@@ -725,6 +757,70 @@ static void mark_types(struct heap *h, const struct nt_trace *t, struct clr_read
 	r->p.ntypes = k;
 }
 
+/* Each type's module id made its module's file name (0: none the trace
+ * names). Of an id named twice (a module unloaded, another loaded at
+ * its address) the last. */
+static void type_modules(struct clr_read *r)
+{
+	size_t k = 0;
+
+	hw_qsort(r->mods, r->nmods, sizeof *r->mods, cmp_first_u64);
+	for (size_t i = 0; i < r->nmods; i++) /* stable: the last of an id kept */
+		if (k > 0 && r->mods[k - 1].key == r->mods[i].key)
+			r->mods[k - 1] = r->mods[i];
+		else
+			r->mods[k++] = r->mods[i];
+	r->nmods = k;
+	for (size_t i = 0; i < r->p.ntypes; i++) {
+		size_t lo = lower_bound_u64s(r->mods, r->nmods, sizeof *r->mods, r->p.types[i].module);
+		r->p.types[i].module = lo < r->nmods && r->mods[lo].key == r->p.types[i].module ? r->mods[lo].value : 0;
+	}
+}
+
+static const struct clr_type *cmp_types; /* clr_by_module's sort */
+
+static int cmp_by_name(const void *a, const void *b)
+{
+	const struct clr_type *x = &cmp_types[*(const uint32_t *)a], *y = &cmp_types[*(const uint32_t *)b];
+
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	if (x->module != y->module)
+		return x->module < y->module ? -1 : 1;
+	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : *(const uint32_t *)a > *(const uint32_t *)b;
+}
+
+void clr_by_module(struct clr_parts *p)
+{
+	size_t n = p->ntypes;
+	uint32_t *ix = xmalloc((n + 1) * sizeof *ix);
+	struct sbuf nm;
+
+	for (size_t i = 0; i < n; i++)
+		ix[i] = (uint32_t)i;
+	cmp_types = p->types;
+	hw_qsort(ix, n, sizeof *ix, cmp_by_name);
+	sbuf_init(&nm);
+	for (size_t a = 0, b; a < n; a = b) {
+		size_t known = a; /* the group's first of a known module (0 sorts first) */
+		for (b = a + 1; b < n && p->types[ix[b]].name == p->types[ix[a]].name; b++)
+			;
+		while (known < b && p->types[ix[known]].module == 0)
+			known++;
+		if (known == b || p->types[ix[known]].module == p->types[ix[b - 1]].module)
+			continue; /* one module's, or none known */
+		uint32_t name = p->types[ix[a]].name;
+		for (size_t k = known; k < b; k++) {
+			struct clr_type *t = &p->types[ix[k]];
+			sbuf_reset(&nm);
+			sbuf_printf(&nm, "%s [%s]", heap_str(p->h, name), heap_str(p->h, (uint32_t)(t->module - 1)));
+			t->name = names_intern(&p->nt, nm.buf, nm.len);
+		}
+	}
+	sbuf_free(&nm);
+	free(ix);
+}
+
 static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 {
 	struct clr_read r = { .p = { .h = h, .nt = { .h = h }, .bound_sizes = 1, .walk = trace_walk,
@@ -766,6 +862,8 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 		say_damage(h, &r.too_many_refs, "objects claim more references than the file holds (the first here); "
 			   "cut to that");
 		mark_types(h, &t, &r);
+		type_modules(&r);
+		clr_by_module(&r.p);
 		r.p.ps = t.pointer_size;
 		clr_build(&r.p);
 		struct clr_data *cd = h->fmt_data;
@@ -781,6 +879,7 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 		}
 	}
 	clr_parts_free(&r.p);
+	free(r.mods);
 	return rc;
 }
 

@@ -21,7 +21,10 @@ struct clr_node { uint64_t addr, size, type, nedges; };
  * variables) or 0. */
 struct clr_root { uint64_t addr; uint16_t kind; uint32_t name; };
 struct clr_pair { uint64_t key, value; };
-struct clr_type { uint64_t id; uint32_t name; };
+/* A type: its id, its name's offset, and its module: a trace's module
+ * id as the trace gives it, then (and a .gcdump's from the start) the
+ * offset + 1 of the module's file name among the names, 0 not known. */
+struct clr_type { uint64_t id, module; uint32_t name; };
 /* a generation's range: objects at [start, start + used) are in gen */
 struct clr_range { uint64_t start, used; uint8_t gen; };
 
@@ -91,6 +94,14 @@ struct clr_parts {
  * them), then their references placed (so that the builder keeps
  * nothing but the heap's arrays). */
 void clr_build(struct clr_parts *p);
+/* dotnet-gcdump keeps a type by its name and module, and the runtime
+ * names a nested type without the type around it: "<>c", the lambdas'
+ * class of every type that has lambdas, comes from many modules, as do
+ * closures' "<>c__DisplayClass5_0". A name that types of more than one
+ * known module have becomes a class per module, each type renamed
+ * "NAME [module.dll]" (p->types' names; those of no known module keep
+ * the name, one class); a name of one module keeps its name alone. */
+void clr_by_module(struct clr_parts *p);
 void clr_parts_free(struct clr_parts *p);
 
 /* A trace's heap dump's GC (its first induced, blocking full GC): its

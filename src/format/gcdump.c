@@ -187,7 +187,7 @@ struct gcd {
 	struct clr_parts p;
 	uint32_t root, ntypes, nnodes, naddrs;
 	uint32_t *type_name; /* per type: its name's offset */
-	uint32_t *type_module; /* and its module's file name's */
+	uint32_t *type_module; /* and its module's file name's + 1 (0: none) */
 	int32_t *type_size;
 	const uint8_t *offsets, *blob, *addrs; /* int32 per node, the blob, int64 per node */
 	size_t blob_len;
@@ -846,55 +846,6 @@ static int gcd_header(struct heap *h, struct sbuf *err)
 	return 0;
 }
 
-static const uint32_t *cmp_names; /* by_module's sort: the names and modules */
-static const uint32_t *cmp_modules;
-
-static int cmp_type(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	if (cmp_names[x] != cmp_names[y])
-		return cmp_names[x] < cmp_names[y] ? -1 : 1;
-	if (cmp_modules[x] != cmp_modules[y])
-		return cmp_modules[x] < cmp_modules[y] ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
-/* dotnet-gcdump keeps a type by its name and module, and the runtime
- * names a nested type without the type around it: "<>c" (as the file
- * has it, "[]c"), the lambdas' class of every type that has lambdas,
- * comes from many modules, as do closures' "<>c__DisplayClass5_0". A
- * name that more than one module has is one class per module, each
- * named "NAME [module.dll]", as dotnet-gcdump's report shows them; a
- * name one module has keeps its name alone. */
-static void by_module(struct gcd *g)
-{
-	struct heap *h = g->p.h;
-	uint32_t n = g->p.ntypes, *ix = xmalloc(((size_t)n + 1) * sizeof *ix);
-	struct sbuf nm;
-
-	for (uint32_t i = 0; i < n; i++)
-		ix[i] = i;
-	cmp_names = g->type_name;
-	cmp_modules = g->type_module;
-	hw_qsort(ix, n, sizeof *ix, cmp_type);
-	sbuf_init(&nm);
-	for (uint32_t a = 0, b; a < n; a = b) {
-		for (b = a + 1; b < n && g->type_name[ix[b]] == g->type_name[ix[a]]; b++)
-			;
-		if (g->type_module[ix[a]] == g->type_module[ix[b - 1]])
-			continue; /* one module's (or one type) */
-		for (uint32_t k = a; k < b; k++) {
-			uint32_t t = ix[k];
-			sbuf_reset(&nm);
-			sbuf_printf(&nm, "%s [%s]", heap_str(h, g->type_name[t]), heap_str(h, g->type_module[t]));
-			g->type_name[t] = g->p.types[t].name = names_intern(&g->p.nt, nm.buf, nm.len);
-		}
-	}
-	sbuf_free(&nm);
-	free(ix);
-}
-
 /* " (Bytes > 10K)": dotnet-gcdump's mark of a big array, cut so that
  * its class is the type's. */
 static size_t name_len(const char *s)
@@ -957,7 +908,7 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 			for (const char *q = name.buf; *q != '\0'; q++)
 				if (*q == '/' || *q == '\\')
 					base = q + 1;
-			g.type_module[i] = names_intern(&g.p.nt, base, strlen(base));
+			g.type_module[i] = *base != '\0' ? names_intern(&g.p.nt, base, strlen(base)) + 1 : 0;
 		}
 		if (c.cut) {
 			sbuf_printf(err, "%s: offset %zu: the file ends inside the graph's types (%d of %d read)", ep, at,
@@ -966,11 +917,13 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 		}
 		g.type_size[i] = size;
 		g.type_name[i] = nm;
-		g.p.types[g.p.ntypes++] = (struct clr_type){ (uint64_t)i, nm };
+		g.p.types[g.p.ntypes++] = (struct clr_type){ (uint64_t)i, g.type_module[i], nm };
 		if (g.undefined == UINT32_MAX && strcmp(heap_str(h, nm), "UNDEFINED") == 0)
 			g.undefined = (uint32_t)i;
 	}
-	by_module(&g);
+	clr_by_module(&g.p); /* "[]c" of two modules two classes */
+	for (uint32_t i = 0; i < g.p.ntypes; i++)
+		g.type_name[i] = g.p.types[i].name;
 	at = c.pos;
 	n = get32(&c);
 	if (c.cut || n < 0) {

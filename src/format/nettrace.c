@@ -32,7 +32,7 @@
 
 struct meta {
 	uint32_t id, version;
-	uint8_t known, runtime;
+	uint8_t known, runtime, rundown;
 };
 
 struct rd {
@@ -105,11 +105,13 @@ static const uint8_t *utf16_end(const uint8_t *p, const uint8_t *end, const char
 static void define(struct rd *r, const uint8_t *p, uint32_t len, uint64_t at)
 {
 	const uint8_t *end = p + len;
-	int runtime, ignored;
+	int runtime, rundown, ignored;
 
 	if (len < 4)
 		goto bad;
 	uint32_t id = le32(p);
+	if (utf16_end(p + 4, end, NT_RUNDOWN_PROVIDER, &rundown) == NULL)
+		goto bad;
 	p = utf16_end(p + 4, end, NT_RUNTIME_PROVIDER, &runtime);
 	if (p == NULL || end - p < 4)
 		goto bad;
@@ -135,7 +137,7 @@ static void define(struct rd *r, const uint8_t *p, uint32_t len, uint64_t at)
 		memset(r->meta + r->nmeta, 0, (size_t)(n - r->nmeta) * sizeof *r->meta);
 		r->nmeta = n;
 	}
-	r->meta[id] = (struct meta){ ev, version, 1, (uint8_t)runtime };
+	r->meta[id] = (struct meta){ ev, version, 1, (uint8_t)runtime, (uint8_t)rundown };
 	return;
 bad:
 	warn_add(r->w, "%s: offset %llu: metadata event that does not define an event; skipped", r->path,
@@ -204,7 +206,7 @@ static int events(struct rd *r, const uint8_t *b, uint32_t len, uint64_t at, int
 			define(r, p, (uint32_t)plen, pat);
 		} else if (meta_id < r->nmeta && r->meta[meta_id].known) {
 			const struct meta *m = &r->meta[meta_id];
-			struct nt_event e = { m->runtime, m->id, m->version, ts, thread, p, (uint32_t)plen, pat,
+			struct nt_event e = { m->runtime, m->rundown, m->id, m->version, ts, thread, p, (uint32_t)plen, pat,
 					      (uint32_t)seq, cthread };
 			if (r->fn(r->arg, &e) != 0) {
 				r->stopped = 1;

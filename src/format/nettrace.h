@@ -18,6 +18,9 @@
 
 /* The provider whose events a heap dump is made of. */
 #define NT_RUNTIME_PROVIDER "Microsoft-Windows-DotNETRuntime"
+/* The one whose events name what is loaded when a session ends (with
+ * rundown asked for): the modules' files among them. */
+#define NT_RUNDOWN_PROVIDER "Microsoft-Windows-DotNETRuntimeRundown"
 
 struct nt_trace {
 	uint32_t pointer_size; /* 4 or 8: the size of every Pointer field */
@@ -32,6 +35,7 @@ struct nt_trace {
 
 struct nt_event {
 	int runtime;           /* from NT_RUNTIME_PROVIDER */
+	int rundown;           /* from NT_RUNDOWN_PROVIDER */
 	uint32_t id, version;  /* as the metadata says */
 	uint64_t timestamp;    /* QPC ticks */
 	uint64_t thread;

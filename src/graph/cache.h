@@ -23,8 +23,9 @@
  * 20: chunks of 1 MiB, not 4; 21: V8's edge labels that do not fit
  * their word kept beside it, for every format of edge types; 22: a
  * .NET trace's type names whole, not ASCII with '?' for the rest; 23:
- * a .gcdump's type names of more than one module, one class per module,
- * and its warnings of a sample or a file not ended). */
+ * type names of more than one module, one class per module (a .gcdump's,
+ * a trace's with the rundown's modules), and a .gcdump's warnings of a
+ * sample or a file not ended). */
 #define CACHE_FORMAT 23
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
