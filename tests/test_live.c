@@ -666,6 +666,23 @@ START_TEST(test_live_dotnet_names)
 	static const char *const want[] = { "\nWorkload.Käse,100,", "\nWorkload.Köse,200,", "\nWorkload.数据,300," };
 	for (size_t i = 0; i < 3; i++)
 		ck_assert_msg(strstr(out, want[i]) != NULL, "no %s in %.400s", want[i] + 1, out);
+	/* the two 40-deep generic types apart, each name whole (a name cut
+	 * at 1000 bytes made them one class of 30): 40 times the type's name,
+	 * its arity and a '[', the innermost argument, 40 ']' */
+	for (int k = 0; k < 2; k++) {
+		struct sbuf name;
+		sbuf_init(&name);
+		sbuf_adds(&name, "\n");
+		for (int i = 0; i < 40; i++)
+			sbuf_adds(&name, "Workload.DeepGenericNameHolderPadding`1[");
+		sbuf_adds(&name, k == 0 ? "System.Int32" : "System.Int64");
+		for (int i = 0; i < 40; i++)
+			sbuf_addc(&name, ']');
+		sbuf_adds(&name, k == 0 ? ",10," : ",20,");
+		ck_assert_msg(name.len > 1500 && strstr(out, name.buf) != NULL, "no %.80s...%s in %.400s", name.buf + 1,
+			      name.buf + name.len - 60, out);
+		sbuf_free(&name);
+	}
 	free(out);
 	free(err);
 	end_workload(pid, hold);

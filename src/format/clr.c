@@ -68,32 +68,22 @@ static uint64_t rdp(const uint8_t *p, unsigned ps) { return ps == 8 ? rd64(p) : 
 /* A UTF-16 (little-endian) name up to its NUL unit into the names, as
  * UTF-8: a surrogate pair one character, a lone surrogate U+FFFD;
  * control characters kept as they are (escaped where shown), so that
- * names that differ stay apart; at most NAME_BYTES bytes, cut before a
- * character. *next: past the NUL, or NULL when the name runs to end. */
-#define NAME_BYTES 1000
-
-/* Character c onto a name, unless the name is full (from then on). */
-static void name_add(struct sbuf *sb, unsigned c, int *full)
-{
-	if (*full || sb->len + (c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4) > NAME_BYTES)
-		*full = 1;
-	else
-		sbuf_add_utf8(sb, c);
-}
-
+ * names that differ stay apart; whole, however long (a generic type's
+ * name is its arguments' too: two 40 deep that differ in the innermost
+ * differ past 1500 bytes; the event's payload bounds it). *next: past
+ * the NUL, or NULL when the name runs to end. */
 static uint32_t utf16_name(struct clr_read *r, const uint8_t *p, const uint8_t *end, const uint8_t **next)
 {
 	struct sbuf sb;
 	unsigned hi = 0; /* a high surrogate waiting for its low one */
 	uint32_t cp[2];
-	int full = 0;
 
 	sbuf_init(&sb);
 	for (; end - p >= 2 && (p[0] | p[1]) != 0; p += 2)
 		for (int i = 0, n = utf16_join(&hi, (unsigned)p[0] | (unsigned)p[1] << 8, cp); i < n; i++)
-			name_add(&sb, cp[i], &full);
+			sbuf_add_utf8(&sb, cp[i]);
 	if (utf16_flush(&hi, cp))
-		name_add(&sb, cp[0], &full);
+		sbuf_add_utf8(&sb, cp[0]);
 	*next = end - p >= 2 ? p + 2 : NULL;
 	uint32_t off = names_intern(&r->p.nt, sb.buf, sb.len);
 	sbuf_free(&sb);

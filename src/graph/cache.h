@@ -24,8 +24,9 @@
  * their word kept beside it, for every format of edge types; 22: a
  * .NET trace's type names whole, not ASCII with '?' for the rest; 23:
  * type names of more than one module, one class per module (a .gcdump's,
- * a trace's with the rundown's modules), and a .gcdump's warnings of a
- * sample or a file not ended). */
+ * a trace's with the rundown's modules), a trace's type names past 1000
+ * bytes whole, and a .gcdump's warnings of a sample or a file not
+ * ended). */
 #define CACHE_FORMAT 23
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;

@@ -93,9 +93,23 @@ namespace Workload
 		public short V;
 	}
 
+	// and two generic types 40 deep whose names (over 1500 bytes) differ
+	// only in the innermost argument
+	class DeepGenericNameHolderPadding<T>
+	{
+		public T V;
+	}
+
 	static class Named
 	{
 		static readonly List<object> keep = new List<object>();
+
+		static Type Deep(Type inner)
+		{
+			for (int i = 0; i < 40; i++)
+				inner = typeof(DeepGenericNameHolderPadding<>).MakeGenericType(inner);
+			return inner;
+		}
 
 		public static int Run()
 		{
@@ -105,7 +119,13 @@ namespace Workload
 				keep.Add(new Köse());
 			for (int i = 0; i < 300; i++)
 				keep.Add(new 数据());
-			Console.WriteLine("{\"pid\":" + Environment.ProcessId + ",\"Käse\":100,\"Köse\":200,\"数据\":300}");
+			Type deepInt = Deep(typeof(int)), deepLong = Deep(typeof(long));
+			for (int i = 0; i < 10; i++)
+				keep.Add(Activator.CreateInstance(deepInt));
+			for (int i = 0; i < 20; i++)
+				keep.Add(Activator.CreateInstance(deepLong));
+			Console.WriteLine("{\"pid\":" + Environment.ProcessId + ",\"Käse\":100,\"Köse\":200,\"数据\":300" +
+					  ",\"DeepInt\":10,\"DeepLong\":20}");
 			Console.Out.Flush();
 			Console.ReadLine();
 			GC.KeepAlive(keep);
