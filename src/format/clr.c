@@ -465,9 +465,10 @@ static void references(const struct clr_parts *p, struct heap_builder *b, struct
 			hb_refs_count(b, k, 1);
 	}
 	w.k = 0;
-	if (p->walk_nodes != NULL && hb_refs_counted(b))
+	if (p->walk_nodes != NULL && hb_refs_counted(b)) {
+		w.given = NULL; /* the walk gives each node itself, and may move given */
 		p->walk_nodes(p, b, &given, refs_placed_nodes, &w);
-	else
+	} else
 		p->walk(p, 1, refs_placed, &w);
 	free(given);
 	free(w.seen);

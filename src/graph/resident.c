@@ -78,16 +78,17 @@ static uint64_t reader_waiting(struct heap *h)
 static int room_to_load(struct heap *h, unsigned parts, int reader, struct sbuf *err)
 {
 	uint64_t bytes = h->backing != NULL && !cache_has(h, parts) ? cache_part_bytes(h, parts) : 0, budget;
+	uint64_t own = reader ? reader_waiting(h) : 0;
 
-	if (reader)
-		bytes += reader_waiting(h);
+	bytes += own;
 	if (h->busy > 0 || bytes == 0 || (budget = heap_memory_budget()) == 0 || bytes <= budget)
 		return 0;
 	char *ep = esc_str(h->path), a[32], b[32];
 	fmt_bytes(a, sizeof a, bytes);
 	fmt_bytes(b, sizeof b, budget);
-	sbuf_printf(err, "%s: loading the %s needs %s of memory; %s is available", ep,
-		    (parts & ~(HP_NODES | HP_IDS)) == 0 ? "objects" : "object graph", a, b);
+	sbuf_printf(err, "%s: loading the %s%s needs %s of memory; %s is available", ep,
+		    (parts & ~(HP_NODES | HP_IDS)) == 0 ? "objects" : "object graph",
+		    own > 0 ? " and the format's own arrays" : "", a, b);
 	free(ep);
 	return -1;
 }
