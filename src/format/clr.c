@@ -49,8 +49,8 @@ struct clr_read {
 	struct damage bad_nodes; /* of them, GCBulkNode events */
 	struct damage cut;       /* the same, read as far as they go (types, static variables) */
 	struct damage too_many_refs; /* objects whose count of references the file cannot hold */
-	/* the modules the trace names (clr_module): id, offset + 1 of the
-	 * file's name among the names; the last named wins */
+	/* the modules the trace names (module_event): id, offset + 1 of
+	 * the file's name among the names */
 	struct clr_pair *mods;
 	size_t nmods, cmods;
 };
@@ -748,18 +748,26 @@ static void mark_types(struct heap *h, const struct nt_trace *t, struct clr_read
 	r->p.ntypes = k;
 }
 
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct clr_pair *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
 /* Each type's module id made its module's file name (0: none the trace
- * names). Of an id named twice (a module unloaded, another loaded at
- * its address) the last. */
+ * names). An id named more than once is one module's twice (its
+ * DCStart and DCEnd) or, rarely, an id used again after an unload: then
+ * one of its names, the same one for the same file. */
 static void type_modules(struct clr_read *r)
 {
 	size_t k = 0;
 
-	hw_qsort(r->mods, r->nmods, sizeof *r->mods, cmp_first_u64);
-	for (size_t i = 0; i < r->nmods; i++) /* stable: the last of an id kept */
-		if (k > 0 && r->mods[k - 1].key == r->mods[i].key)
-			r->mods[k - 1] = r->mods[i];
-		else
+	hw_qsort(r->mods, r->nmods, sizeof *r->mods, cmp_pair);
+	for (size_t i = 0; i < r->nmods; i++)
+		if (k == 0 || r->mods[k - 1].key != r->mods[i].key)
 			r->mods[k++] = r->mods[i];
 	r->nmods = k;
 	for (size_t i = 0; i < r->p.ntypes; i++) {
