@@ -658,8 +658,13 @@ START_TEST(test_live_dotnet_names)
 	unlink(LIVEDIR "/names.nettrace");
 	unlink(LIVEDIR "/names.nettrace" ".hwmark");
 	snprintf(args, sizeof args, "snapshot %ld " LIVEDIR "/names.nettrace", (long)pid);
+	double t0 = now_seconds();
 	free(hw(args, &err, &rc));
 	ck_assert_msg(rc == 0, "snapshot: %s", err);
+	/* a hang, not a speed: the session's StopTracing waited for its reply
+	 * (30 s) while the runtime waited to write its rundown to the stream
+	 * nobody read (the snapshot takes 0.2 s) */
+	ck_assert_msg(now_seconds() - t0 < hang_seconds(20), "snapshot: %.1f s", now_seconds() - t0);
 	free(err);
 	out = hw("-q --no-cache classes -f csv -n 0 " LIVEDIR "/names.nettrace", &err, &rc);
 	ck_assert_msg(rc == 0, "%s", err);
@@ -683,6 +688,29 @@ START_TEST(test_live_dotnet_names)
 			      name.buf + name.len - 60, out);
 		sbuf_free(&name);
 	}
+	/* the lambdas' classes "<>c": one class per module, each with as
+	 * many objects as the workload counted of its module's "<>c"
+	 * classes (reflection, each one's instance made), none bare: the
+	 * snapshot's rundown names the modules */
+	size_t len;
+	char *log = file_bytes(LIVEDIR "/names.log", &len), *l = log != NULL ? strstr(log, "\"Lambdas\":{") : NULL;
+	ck_assert_msg(l != NULL, "%s", log != NULL ? log : "no log");
+	int mods = 0;
+	for (const char *q = l + 11; *q == '"'; mods++) {
+		const char *e = strchr(q + 1, '"');
+		ck_assert_ptr_nonnull(e);
+		long n = strtol(e + 2, NULL, 10);
+		char key[300];
+		snprintf(key, sizeof key, "\n\"<>c [%.*s]\",%ld,", (int)(e - q - 1), q + 1, n);
+		ck_assert_msg(n > 0 && strstr(out, key) != NULL, "no %s in %.400s", key + 1, out);
+		q = e + 2;
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (*q == ',')
+			q++;
+	}
+	ck_assert_msg(mods >= 2 && strstr(out, "\n<>c,") == NULL, "%d modules: %.300s", mods, l);
+	free(log);
 	free(out);
 	free(err);
 	end_workload(pid, hold);

@@ -270,11 +270,9 @@ static void look(int fd, uint64_t size, struct trace_watch *w)
 	munmap(m, (size_t)size);
 }
 
-void dotnet_stop(const char *path, pid_t pid, uint64_t id)
+int dotnet_stop_send(const char *path, pid_t pid, uint64_t id)
 {
 	struct sbuf m, err;
-	uint64_t back;
-	uint32_t hr;
 
 	sbuf_init(&m);
 	sbuf_init(&err);
@@ -282,13 +280,32 @@ void dotnet_stop(const char *path, pid_t pid, uint64_t id)
 	put_u64(&m, id);
 	seal(&m);
 	int s = dotnet_connect(path, pid, &err);
-	if (s >= 0) {
-		if (write_full(s, m.buf, m.len) == 0)
-			reply(s, "StopTracing", &back, &hr, &err);
+	if (s >= 0 && write_full(s, m.buf, m.len) != 0) {
 		close(s);
+		s = -1;
 	}
 	sbuf_free(&m);
 	sbuf_free(&err);
+	return s;
+}
+
+void dotnet_stop_end(int s)
+{
+	struct sbuf err;
+	uint64_t back;
+	uint32_t hr;
+
+	if (s < 0)
+		return;
+	sbuf_init(&err);
+	reply(s, "StopTracing", &back, &hr, &err);
+	close(s);
+	sbuf_free(&err);
+}
+
+void dotnet_stop(const char *path, pid_t pid, uint64_t id)
+{
+	dotnet_stop_end(dotnet_stop_send(path, pid, id));
 }
 
 /* The stream, to the file; looked at when it pauses, until the dump's
@@ -303,6 +320,7 @@ struct follow {
 	uint64_t id, looked;
 	struct trace_watch w;
 	int stopped;
+	int stop_sock; /* StopTracing sent on it, its reply read once the stream has ended */
 	double stop_at, shown;
 };
 
@@ -345,14 +363,18 @@ static int follow_tick(void *arg, uint64_t bytes, double quiet, double elapsed)
 		f->looked = bytes;
 	}
 	if (!f->stopped && (f->w.ended || elapsed > (f->w.started ? END_WAIT_S : START_WAIT_S))) {
-		dotnet_stop(f->path, f->pid, f->id);
+		/* its reply comes once the rundown is in the stream: the
+		 * stream is read on meanwhile, or the runtime, its socket's
+		 * buffer full, would wait for us as we waited for it */
+		f->stop_sock = dotnet_stop_send(f->path, f->pid, f->id);
 		f->stopped = 1;
 		f->stop_at = elapsed;
 	}
 	return f->stopped && elapsed - f->stop_at > END_WAIT_S;
 }
 
-int dotnet_collect(int s, uint64_t keywords, uint32_t level, uint32_t buffer_mb, uint64_t *id, struct sbuf *err)
+int dotnet_collect(int s, uint64_t keywords, uint32_t level, uint32_t buffer_mb, int rundown, uint64_t *id,
+		   struct sbuf *err)
 {
 	struct sbuf m;
 	uint32_t hr;
@@ -362,7 +384,7 @@ int dotnet_collect(int s, uint64_t keywords, uint32_t level, uint32_t buffer_mb,
 	header(&m, SET_EVENTPIPE, CMD_COLLECT2);
 	put_u32(&m, buffer_mb);
 	put_u32(&m, 1);   /* nettrace */
-	sbuf_addc(&m, 0); /* no rundown: method and module names are not wanted */
+	sbuf_addc(&m, rundown ? 1 : 0);
 	put_u32(&m, 1);
 	put_u64(&m, keywords);
 	put_u32(&m, level);
@@ -382,7 +404,7 @@ int dotnet_collect(int s, uint64_t keywords, uint32_t level, uint32_t buffer_mb,
 static int follow(int *s, int fd, const char *file, const struct stream_bounds *b, const struct sbuf *sock,
 		  pid_t pid, uint64_t id, uint64_t *bytes, struct sbuf *err)
 {
-	struct follow f = { .fd = fd, .path = sock->buf, .pid = pid, .id = id };
+	struct follow f = { .fd = fd, .path = sock->buf, .pid = pid, .id = id, .stop_sock = -1 };
 	struct sbuf why;
 
 	sbuf_init(&why);
@@ -395,6 +417,7 @@ static int follow(int *s, int fd, const char *file, const struct stream_bounds *
 		if (!f.stopped) /* the session's buffer is the runtime's memory */
 			dotnet_stop(sock->buf, pid, id);
 	}
+	dotnet_stop_end(f.stop_sock); /* the stream read to its end, or closed */
 	sbuf_free(&why);
 	return e == STREAM_DONE ? 0 : -1;
 }
@@ -426,7 +449,10 @@ int dotnet_snapshot(const struct proc_info *p, const char *file, uint32_t *gc, s
 	guarded = tmp_guard(tmp) == 0;
 	if (bounds_get(fd, file, &b, err) < 0) /* before the process pays for a full GC */
 		goto done;
-	if (dotnet_collect(s, HEAP_KEYWORDS, LEVEL_VERBOSE, BUFFER_MB, &id, err) < 0 || follow(&s, fd, file, &b, &sock, pid, id, &bytes, err) < 0)
+	/* with the rundown: the modules' files at the stream's end tell apart
+	 * the types that one name has in several (a lambdas' "<>c") */
+	if (dotnet_collect(s, HEAP_KEYWORDS, LEVEL_VERBOSE, BUFFER_MB, 1, &id, err) < 0 ||
+	    follow(&s, fd, file, &b, &sock, pid, id, &bytes, err) < 0)
 		goto done;
 	look(fd, bytes, &w);
 	if (!w.ended) {

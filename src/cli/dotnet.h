@@ -44,11 +44,19 @@ double dotnet_pause_ms(void);
  * the socket, or -1 with err. */
 int dotnet_connect(const char *path, pid_t pid, struct sbuf *err);
 /* Ask for an EventPipe session of the runtime provider on connection s
- * (CollectTracing2, nettrace, no rundown): 0 with its id (the stream
- * follows on s), or -1 with err. */
-int dotnet_collect(int s, uint64_t keywords, uint32_t level, uint32_t buffer_mb, uint64_t *id, struct sbuf *err);
+ * (CollectTracing2, nettrace; with `rundown`, the runtime names what is
+ * loaded, the modules among it, when the session stops): 0 with its id
+ * (the stream follows on s), or -1 with err. */
+int dotnet_collect(int s, uint64_t keywords, uint32_t level, uint32_t buffer_mb, int rundown, uint64_t *id,
+		   struct sbuf *err);
 /* End session id of the runtime at path (StopTracing); errors ignored:
- * the session ends with the process anyway. */
+ * the session ends with the process anyway. dotnet_stop waits for the
+ * reply, which a session with rundown sends only once the rundown is in
+ * its stream: its reader sends (dotnet_stop_send: the socket, or -1),
+ * reads the stream to its end, then takes the reply (dotnet_stop_end,
+ * which closes the socket). */
 void dotnet_stop(const char *path, pid_t pid, uint64_t id);
+int dotnet_stop_send(const char *path, pid_t pid, uint64_t id);
+void dotnet_stop_end(int s);
 
 #endif

@@ -104,6 +104,34 @@ namespace Workload
 	{
 		static readonly List<object> keep = new List<object>();
 
+		// Every lambdas' class "<>c" (not generic) of every assembly
+		// loaded, its one instance made (its static constructor run):
+		// "Lambdas":{"FILE.dll":N,...}, N the module's such classes, each
+		// with one instance. The runtime names them all "<>c".
+		static string Lambdas()
+		{
+			var byModule = new SortedDictionary<string, int>(StringComparer.Ordinal);
+			foreach (var asm in AppDomain.CurrentDomain.GetAssemblies()) {
+				Type[] types;
+				try {
+					types = asm.GetTypes();
+				} catch (System.Reflection.ReflectionTypeLoadException e) {
+					types = e.Types;
+				}
+				foreach (var t in types) {
+					if (t == null || t.Name != "<>c" || t.ContainsGenericParameters)
+						continue;
+					RuntimeHelpers.RunClassConstructor(t.TypeHandle);
+					byModule.TryGetValue(t.Module.Name, out int n);
+					byModule[t.Module.Name] = n + 1;
+				}
+			}
+			var sb = new System.Text.StringBuilder("\"Lambdas\":{");
+			foreach (var kv in byModule)
+				sb.Append(sb.Length > 11 ? "," : "").Append('"').Append(kv.Key).Append("\":").Append(kv.Value);
+			return sb.Append('}').ToString();
+		}
+
 		static Type Deep(Type inner)
 		{
 			for (int i = 0; i < 40; i++)
@@ -125,7 +153,7 @@ namespace Workload
 			for (int i = 0; i < 20; i++)
 				keep.Add(Activator.CreateInstance(deepLong));
 			Console.WriteLine("{\"pid\":" + Environment.ProcessId + ",\"Käse\":100,\"Köse\":200,\"数据\":300" +
-					  ",\"DeepInt\":10,\"DeepLong\":20}");
+					  ",\"DeepInt\":10,\"DeepLong\":20," + Lambdas() + "}");
 			Console.Out.Flush();
 			Console.ReadLine();
 			GC.KeepAlive(keep);
