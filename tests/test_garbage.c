@@ -47,23 +47,31 @@ static void item(struct hw *w, uint64_t id, uint64_t a, uint64_t b)
 	hw_instance(w, id, IT, v, 2);
 }
 
-static char *write_garbage(void)
+/* A dump of the JDK's classes and app.Item (fields a, b), every class a
+ * system-class root: its heap begun in w. */
+static void begin_items(struct hw *w)
 {
 	static const struct hw_field fields[] = { { FA, T_OBJECT, 0 }, { FB, T_OBJECT, 0 } };
 	static const uint64_t classes[] = { J_OBJECT, J_CLASS, J_STRING, J_REFERENCE, J_WEAKREF,
 					    J_LOADER, J_OBJARR, IT };
+
+	hw_begin(w, "JAVA PROFILE 1.0.2", 8);
+	hw_jdk_names(w);
+	hw_utf8(w, FA, "a");
+	hw_utf8(w, FB, "b");
+	hw_class_name(w, 10, IT, "app/Item");
+	hw_heap_begin(w);
+	hw_jdk_classes(w);
+	hw_class_dump(w, IT, J_OBJECT, 0, NULL, 0, NULL, 0, fields, 2);
+	for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+		hw_root(w, 0x05, classes[i], 0, 0);
+}
+
+static char *write_garbage(void)
+{
 	struct hw w;
 
-	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
-	hw_jdk_names(&w);
-	hw_utf8(&w, FA, "a");
-	hw_utf8(&w, FB, "b");
-	hw_class_name(&w, 10, IT, "app/Item");
-	hw_heap_begin(&w);
-	hw_jdk_classes(&w);
-	hw_class_dump(&w, IT, J_OBJECT, 0, NULL, 0, NULL, 0, fields, 2);
-	for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
-		hw_root(&w, 0x05, classes[i], 0, 0);
+	begin_items(&w);
 	hw_root(&w, 0x01, R, 0x9001, 0);
 	item(&w, R, L, 0);
 	item(&w, L, C, BA);
@@ -155,6 +163,89 @@ START_TEST(test_hand_keep)
 	open_heap(&h, path, 1, 0);
 	check_hand(&h, 1);
 	heap_free(&h);
+	free(path);
+}
+END_TEST
+
+/* ---- what only a weak reference keeps ----
+ *
+ *   JNI global -> R;  R.a = L;  L.a = BA (byte[100]);
+ *   JNI global -> W1, W2 (WeakReferences, 32 bytes each);
+ *   W1.referent = S;  S.a = L, S.b = T;  W2.referent = T.
+ *
+ * S and T are only weakly reachable (a soft cache's values), L is held
+ * by R strongly and by S. Figures by hand, as the retained size is
+ * defined (what strong references from the GC roots no longer reach
+ * once the object is gone): S's reference to L holds nothing, so L's
+ * dominator is R, and R retains 24 + 24 + 120 = 168 (it was 24, L and
+ * BA the virtual root's, with S for a second holder); T, a referent of
+ * its own, has its own pseudo root: its dominator is the virtual root,
+ * not S (S retains 24, not 48). */
+enum { WR1 = 0x5101, WR2 = 0x5103, S = 0x5105, T = 0x5107 };
+
+static char *write_weakly_held(void)
+{
+	struct hw w;
+
+	begin_items(&w);
+	hw_root(&w, 0x01, R, 0x9001, 0);
+	hw_root(&w, 0x01, WR1, 0x9003, 0);
+	hw_root(&w, 0x01, WR2, 0x9005, 0);
+	item(&w, R, L, 0);
+	item(&w, L, BA, 0);
+	hw_primarray(&w, BA, T_BYTE, 100, NULL);
+	hw_jdk_weakref(&w, WR1, S);
+	hw_jdk_weakref(&w, WR2, T);
+	item(&w, S, L, T);
+	item(&w, T, 0, 0);
+	hw_heap_end(&w);
+	hw_dump_end(&w);
+	char *path = hw_write(&w, "weakly-held.hprof", SIZE_MAX);
+	hw_free(&w);
+	return path;
+}
+
+START_TEST(test_hand_weakly_held)
+{
+	char *path = write_weakly_held();
+	char *hwi = xasprintf("%s.hwi", path);
+	struct heap h;
+	struct { uint64_t id, idom, retained; } want[] = {
+		{ R, 0, 168 }, { L, R, 144 }, { BA, L, 120 }, { S, 0, 24 }, { T, 0, 24 },
+	};
+
+	unlink(hwi);
+	for (int cached = 0; cached < 2; cached++) {
+		open_heap(&h, path, 0, 1);
+		ck_assert_int_eq(h.from_cache, cached);
+		ck_assert_uint_eq(h.weakonly_count, 2);
+		for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+			node_t v = N(&h, want[i].id), d = want[i].idom ? N(&h, want[i].idom) : 0;
+			ck_assert_msg(h.idom[v] == d, "idom of 0x%llx is node %u, not %u", (unsigned long long)want[i].id,
+				      h.idom[v], d);
+			ck_assert_msg(h.retained[v] == want[i].retained, "retained of 0x%llx is %llu, not %llu",
+				      (unsigned long long)want[i].id, (unsigned long long)h.retained[v],
+				      (unsigned long long)want[i].retained);
+			ck_assert_uint_eq(exact_of(&h, v), want[i].retained); /* the exact one agrees */
+		}
+		/* S's reference to L is kept, among the weak ones, marked */
+		node_t s = N(&h, S), l = N(&h, L);
+		int kept = 0;
+		for (uint64_t i = 0; i < h.nweak; i++)
+			kept += h.weak_src[i] == s && h.weak_dst[i] == l && h.weak_rule[i] == WEAK_WEAKLY;
+		ck_assert_int_eq(kept, 1);
+		heap_free(&h);
+	}
+	/* a path to L runs from R's root, and one to S ends at its pseudo
+	 * root; with -w, through W1 */
+	char cmd[1024];
+	int st;
+	snprintf(cmd, sizeof cmd, "'%s' -q --no-cache paths '%s' 0x%x 2>&1", heapwalk(), path, L);
+	char *out = run(cmd, &st);
+	ck_assert_msg(st == 0 && strstr(out, "JNI global") && !strstr(out, "weakly reachable"), "%s", out);
+	free(out);
+	unlink(hwi);
+	free(hwi);
 	free(path);
 }
 END_TEST
@@ -500,6 +591,7 @@ Suite *garbage_suite(void)
 	tcase_add_test(tc, test_hand_keep);
 	tcase_add_test(tc, test_hand_cache);
 	tcase_add_test(tc, test_hand_browser);
+	tcase_add_test(tc, test_hand_weakly_held);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("oom");
 	tcase_set_timeout(tc, FIXTURE_TIMEOUT);

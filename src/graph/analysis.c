@@ -136,22 +136,32 @@ void heap_roots_unique(struct heap *h)
 	h->nroot_rec = k;
 }
 
-/* Objects only weakly reachable: a weak referent from a marked object
- * that nothing strong reaches becomes a pseudo root; repeat while new
- * objects get marked (their referents may qualify in turn). */
-static void weak_roots(struct heap *h, bits_t *seen, struct mstack *st, struct rootlist *rl)
+/* Objects only weakly reachable: every weak referent of a marked object
+ * that nothing strong reaches (strong) becomes a pseudo root, once, even
+ * where another's marking reached it first (else that other would be
+ * its dominator: a referent is kept by its Reference, not by a
+ * neighbour the next GC may clear as well); repeat while new objects
+ * get marked (their referents may qualify in turn). */
+static void weak_roots(struct heap *h, bits_t *seen, const bits_t *strong, struct mstack *st, struct rootlist *rl)
 {
+	bits_t *rooted = NULL;
+
 	for (int changed = 1; changed;) {
 		changed = 0;
 		for (uint64_t i = 0; i < h->nweak; i++) {
 			node_t s = h->weak_src[i], t = h->weak_dst[i];
-			if (!bit_get(seen, s) || bit_get(seen, t) || weak_left_out(h, i))
+			if (!bit_get(seen, s) || bit_get(strong, t) || weak_left_out(h, i) ||
+			    (rooted != NULL && bit_get(rooted, t)))
 				continue;
+			if (rooted == NULL)
+				rooted = xcalloc(bits_words(h->n), sizeof *rooted);
+			bit_set(rooted, t);
 			add_pseudo(h, rl, t, RK_WEAK_ONLY);
 			h->weakonly_count += mark_from(h, seen, &st->v, &st->cap, t, NULL, NULL);
 			changed = 1;
 		}
 	}
+	free(rooted);
 }
 
 /* Unreachable objects: first those that no other unreachable object
@@ -430,6 +440,25 @@ static void build_in(struct heap *h, int park)
 	h->in_start = cnt;
 }
 
+/* The references of objects only weakly reachable (reach, not strong)
+ * into what strong references from the GC roots reach (strong) are
+ * moved aside as WEAK_WEAKLY, as garbage's are: such an object (a soft
+ * cache's value, its Reference alive) holds nothing the roots hold,
+ * whose dominators and retained sizes are then those of the strong
+ * references alone, as the retained size is defined. Not with an
+ * analysis root (its border is the focus's). */
+static void weakly_held(struct heap *h, const bits_t *strong, const bits_t *reach)
+{
+	if (h->aroot != 0 || h->weakonly_count == 0)
+		return;
+	bits_t *weakly = xmalloc(bits_words(h->n) * sizeof *weakly);
+	for (size_t w = 0; w < bits_words(h->n); w++)
+		weakly[w] = reach[w] & ~strong[w];
+	if (analysis_weaken_across(h, strong, weakly, WEAK_WEAKLY) > 0)
+		cache_changed(h, HP_OUT | HP_WEAK);
+	free(weakly);
+}
+
 /* analysis_roots; live: cut_garbage's live set, the first marking's
  * (taken and freed), or NULL. */
 static void roots(struct heap *h, struct progress *p, bits_t *live)
@@ -457,8 +486,9 @@ static void roots(struct heap *h, struct progress *p, bits_t *live)
 		mark_from(h, seen, &st.v, &st.cap, 0, NULL, NULL);
 	bits_t *strong = xmalloc(bits_words(h->n) * sizeof *strong);
 	memcpy(strong, seen, bits_words(h->n) * sizeof *strong);
-	weak_roots(h, seen, &st, &rl);
+	weak_roots(h, seen, strong, &st, &rl);
 	h->weakonly_bytes = bytes_of_new(h, strong, seen);
+	weakly_held(h, strong, seen);
 	memcpy(strong, seen, bits_words(h->n) * sizeof *strong);
 	unreachable_roots(h, seen, &st, &rl);
 	h->unreachable_bytes = bytes_of_new(h, strong, seen);

@@ -25,8 +25,9 @@
  * .NET trace's type names whole, not ASCII with '?' for the rest; 23:
  * type names of more than one module, one class per module (a .gcdump's,
  * a trace's with the rundown's modules), a trace's type names past 1000
- * bytes whole, and a .gcdump's warnings of a sample or a file not
- * ended). */
+ * bytes whole, a .gcdump's warnings of a sample or a file not ended,
+ * and the weakly reachable's references into what the roots hold set
+ * aside, WEAK_WEAKLY, with a pseudo root for every weak referent). */
 #define CACHE_FORMAT 23
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;

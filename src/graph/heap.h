@@ -396,19 +396,27 @@ struct heap {
 #define WEAK_IGNORED 0xfffe /* weak_rule[]: a reference left out (heap_ignore) */
 #define WEAK_OUTSIDE 0xfffd /* weak_rule[]: with a focus, into what the roots reach, from outside */
 #define WEAK_GARBAGE 0xfffc /* weak_rule[]: from an unreachable object into what the GC roots reach */
-/* Is weak reference i a strong one the analyses moved aside (a focus's
- * border, or garbage's references into the live heap): walks that
- * follow references as the program holds them take it as strong. */
+/* weak_rule[]: from an object only weakly reachable into what strong
+ * references from the GC roots reach */
+#define WEAK_WEAKLY 0xfffb
+/* Is rule r one of a strong reference the analyses moved aside (a
+ * focus's border, garbage's or the weakly reachable's references into
+ * what the roots hold)? */
+static inline int weak_rule_moved(unsigned r)
+{
+	return r == WEAK_OUTSIDE || r == WEAK_GARBAGE || r == WEAK_WEAKLY;
+}
+/* Is weak reference i such a strong one moved aside: walks that follow
+ * references as the program holds them take it as strong. */
 static inline int weak_moved(const struct heap *h, uint64_t i)
 {
-	return h->weak_rule != NULL && (h->weak_rule[i] == WEAK_OUTSIDE || h->weak_rule[i] == WEAK_GARBAGE);
+	return h->weak_rule != NULL && weak_rule_moved(h->weak_rule[i]);
 }
 /* Is weak reference i one the analyses leave out altogether (followed
  * not even when weak references are)? */
 static inline int weak_left_out(const struct heap *h, uint64_t i)
 {
-	return h->weak_rule != NULL && (h->weak_rule[i] == WEAK_IGNORED || h->weak_rule[i] == WEAK_OUTSIDE ||
-					 h->weak_rule[i] == WEAK_GARBAGE);
+	return h->weak_rule != NULL && (h->weak_rule[i] == WEAK_IGNORED || weak_rule_moved(h->weak_rule[i]));
 }
 
 static inline const char *heap_str(const struct heap *h, uint32_t off) { return h->names + off; }

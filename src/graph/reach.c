@@ -98,13 +98,13 @@ int reach_class_held(const struct heap *h, node_t u, node_t cn)
 }
 
 /* How a weak reference of rule `rule` is followed: a strong one the
- * analyses moved aside (WEAK_OUTSIDE, WEAK_GARBAGE) as strong; one left out
+ * analyses moved aside (WEAK_OUTSIDE, WEAK_GARBAGE, WEAK_WEAKLY) as strong; one left out
  * (WEAK_IGNORED) not at all; the others as weak, with REACH_WEAK; -1:
  * not followed. */
 static int weak_kind(const struct heap *h, int rule, unsigned flags)
 {
 	(void)h;
-	if (rule == WEAK_OUTSIDE || rule == WEAK_GARBAGE)
+	if (weak_rule_moved((unsigned)rule))
 		return REACH_K_STRONG;
 	if (rule == WEAK_IGNORED || !(flags & REACH_WEAK))
 		return -1;

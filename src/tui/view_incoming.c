@@ -122,7 +122,9 @@ static void referrer_row(struct tui *t, struct rowvec *out, node_t src, node_t d
 	if (how == REF_WEAK)
 		ref_why(t, rule == WEAK_IGNORED ? "left out: ^X lists it" : rule == WEAK_OUTSIDE
 			? (h->aroot != 0 ? "from outside the analysis root" : "from what the references left out made garbage")
-			: rule == WEAK_GARBAGE ? "from an unreachable object (--keep-unreachable counts it)" : "weak", rule, &l);
+			: rule == WEAK_GARBAGE ? "from an unreachable object (--keep-unreachable counts it)"
+			: rule == WEAK_WEAKLY ? "from an object only weakly reachable: it holds nothing the GC roots hold"
+			: "weak", rule, &l);
 	else if (how == REF_INCIDENTAL)
 		ref_why(t, "not owning", -1, &l); /* an owner of higher weight has it */
 	r->val[0] = h->node_shallow[src];
@@ -271,10 +273,13 @@ static int incoming_expand(struct tui *t, struct tview *v, size_t i, struct rowv
 			referrer_row(t, out, h->rx_src[k], x, REF_INCIDENTAL, 0);
 			shown++;
 		}
-	/* weak ones with w; garbage's always: they are strong ones, only
-	 * set aside so that they keep nothing alive */
+	/* weak ones with w; garbage's and the weakly reachable's always: they
+	 * are strong ones, only set aside so that they keep nothing alive
+	 * that the GC roots hold */
 	for (uint64_t k = 0; k < h->nweak; k++)
-		if (h->weak_dst[k] == x && (ist(v)->weak || (h->weak_rule != NULL && h->weak_rule[k] == WEAK_GARBAGE)))
+		if (h->weak_dst[k] == x &&
+		    (ist(v)->weak || (h->weak_rule != NULL && (h->weak_rule[k] == WEAK_GARBAGE ||
+								 h->weak_rule[k] == WEAK_WEAKLY))))
 			referrer_row(t, out, h->weak_src[k], x, REF_WEAK, 0);
 	return 0;
 }
