@@ -473,6 +473,50 @@ START_TEST(test_refusal_is_an_answer)
 }
 END_TEST
 
+/* A dump cut short says so when the browser opens: where, and, with no
+ * GC root read, that every object is unreachable (the screen said "N
+ * warnings" alone while every row was unreachable: a trial's dump cut
+ * before the segment with its roots). The JDK's classes and three
+ * Objects in one segment, every root in the next, cut inside it. */
+START_TEST(test_cut_dump_said)
+{
+	static const uint64_t classes[] = { J_OBJECT, J_CLASS, J_STRING, J_REFERENCE, J_WEAKREF, J_LOADER, J_OBJARR };
+	struct term t;
+	struct hw w;
+	struct stat st;
+
+	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
+	hw_jdk_names(&w);
+	hw_heap_begin(&w);
+	hw_jdk_classes(&w);
+	for (uint64_t id = 0x5001; id <= 0x5005; id += 2)
+		hw_instance(&w, id, J_OBJECT, NULL, 0);
+	hw_heap_end(&w);
+	size_t roots_at = hw_pos(&w);
+	hw_heap_begin(&w);
+	for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+		hw_root(&w, HW_ROOT_STICKY_CLASS, classes[i], 0, 0);
+	hw_root(&w, HW_ROOT_JNI_GLOBAL, 0x5001, 0x9001, 0);
+	hw_heap_end(&w);
+	hw_dump_end(&w);
+	char *path = hw_write(&w, "cut-said.hprof", roots_at + 12);
+	hw_free(&w);
+	ck_assert_int_eq(stat(path, &st), 0);
+	char args[700], want[160];
+	snprintf(args, sizeof args, "--no-cache '%s'", path);
+	term_start(&t, 200, 30, "", args);
+	snprintf(want, sizeof want, "the dump is cut short at offset %lld, no GC root read: every object unreachable",
+		 (long long)st.st_size);
+	char *s = wait_for(&t, want);
+	has(s, "warnings while reading the dump");
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+	free(path);
+}
+END_TEST
+
 static long vm_size_kb(pid_t pid)
 {
 	char path[64], line[256];
@@ -1039,6 +1083,7 @@ Suite *browser_suite(void)
 	tcase_add_test(tc, test_browser_open_dump_shrinks);
 	tcase_add_test(tc, test_oom_ends);
 	tcase_add_test(tc, test_refusal_is_an_answer);
+	tcase_add_test(tc, test_cut_dump_said);
 	suite_add_tcase(s, tc);
 	TCase *batch = tcase_create("batch");
 	tcase_set_timeout(batch, FIXTURE_TIMEOUT);

@@ -591,9 +591,19 @@ int tui_main(const char *dump, const char *baseline, const char *target, const s
 			baseline_label(t.bl, &said);
 		}
 	}
-	if (h.warn.n > 0)
-		tui_message(&t, 1, "%zu warnings while reading the dump: see heapwalk info%s%s",
+	if (h.warn.n > 0) {
+		/* a dump cut short says so first: its objects past the cut are
+		 * missing, and so may be its roots (every object unreachable) */
+		size_t real = 0;
+		for (size_t i = 0; i < h.nroot_rec; i++)
+			real += h.root_rec[i].kind < RK_WEAK_ONLY;
+		char cut[160] = "";
+		if (h.truncated_at > 0)
+			snprintf(cut, sizeof cut, "the dump is cut short at offset %llu%s; ",
+				 (unsigned long long)h.truncated_at, real == 0 ? ", no GC root read: every object unreachable" : "");
+		tui_message(&t, 1, "%s%zu warnings while reading the dump: see heapwalk info%s%s", cut,
 			    h.warn.n + h.warn.suppressed, note ? "; " : "", note ? said.buf : "");
+	}
 	else if (note != NULL)
 		tui_message(&t, 0, "%s", said.buf);
 	sbuf_free(&said);
