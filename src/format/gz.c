@@ -306,8 +306,8 @@ static int bad_member(struct inf *st, uint64_t off, struct warnings *w, struct s
 		warn_add(w, "%s: offset %llu: %s; reading the %llu bytes it gave before that",
 			 st->path, (unsigned long long)off, st->why, (unsigned long long)st->partial);
 	else
-		warn_add(w, "%s: offset %llu: %s; reading the %zu members before it", st->path,
-			 (unsigned long long)off, st->why, st->idx->n);
+		warn_add(w, "%s: offset %llu: %s; reading the %zu member%s before it", st->path,
+			 (unsigned long long)off, st->why, st->idx->n, st->idx->n == 1 ? "" : "s");
 	return 0;
 }
 
