@@ -517,6 +517,48 @@ START_TEST(test_cut_dump_said)
 }
 END_TEST
 
+/* A part short of its parent never draws as all of it: an Object[1]
+ * holding a byte[100000] (100016 of the array's 100040 bytes, 99.98%)
+ * drew a full bar of its parent (a trial: "100.0%"); now nine tenths. */
+START_TEST(test_part_bar_short_of_whole)
+{
+	static const uint64_t classes[] = { J_OBJECT, J_CLASS, J_STRING, J_REFERENCE, J_WEAKREF, J_LOADER, J_OBJARR };
+	const uint64_t elems[] = { 0x5003 };
+	struct term t;
+	struct hw w;
+
+	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
+	hw_jdk_names(&w);
+	hw_heap_begin(&w);
+	hw_jdk_classes(&w);
+	for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+		hw_root(&w, HW_ROOT_STICKY_CLASS, classes[i], 0, 0);
+	hw_root(&w, HW_ROOT_JNI_GLOBAL, 0x5001, 0x9001, 0);
+	hw_objarray(&w, 0x5001, J_OBJARR, elems, 1);
+	hw_primarray(&w, 0x5003, T_BYTE, 100000, NULL);
+	hw_heap_end(&w);
+	hw_dump_end(&w);
+	char *path = hw_write(&w, "part-bar.hprof", SIZE_MAX);
+	hw_free(&w);
+	char args[700];
+	snprintf(args, sizeof args, "--no-cache '%s'", path);
+	term_start(&t, 120, 30, "", args);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "Tab"); /* Biggest */
+	free(wait_for(&t, "dominator tree"));
+	keys(&t, "+"); /* the first row: the array */
+	char *s = wait_for(&t, "[B 0x5003");
+	char *row = line_of(s, "[B 0x5003");
+	ck_assert_msg(strstr(row, "[######### ]") != NULL, "%s\n%s", row, s);
+	free(row);
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+	free(path);
+}
+END_TEST
+
 static long vm_size_kb(pid_t pid)
 {
 	char path[64], line[256];
@@ -1084,6 +1126,7 @@ Suite *browser_suite(void)
 	tcase_add_test(tc, test_oom_ends);
 	tcase_add_test(tc, test_refusal_is_an_answer);
 	tcase_add_test(tc, test_cut_dump_said);
+	tcase_add_test(tc, test_part_bar_short_of_whole);
 	suite_add_tcase(s, tc);
 	TCase *batch = tcase_create("batch");
 	tcase_set_timeout(batch, FIXTURE_TIMEOUT);

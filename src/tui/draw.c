@@ -594,11 +594,14 @@ static void cell(const struct tview *v, const struct column *c, const struct row
 		double p = of ? 100.0 * (double)x / (double)of : 0.0;
 		if (unknown || (c->den >= 0 && (r->unknown >> c->den & 1)))
 			break;
+		/* a part short of the whole never reads as all of it */
+		if (x < of && p > 99.9)
+			p = 99.9;
 		if (c->type == COL_PCT) {
 			snprintf(buf, sizeof buf, "%.1f%%", p);
 			break;
 		}
-		int n = (int)(p / 10.0 + 0.5);
+		int n = x < of && p > 95.0 ? 9 : (int)(p / 10.0 + 0.5);
 		buf[0] = '[';
 		for (int k = 0; k < 10; k++)
 			buf[1 + k] = k < n ? '#' : ' ';
