@@ -691,6 +691,37 @@ static struct cell class_cell(const struct heap *h, const struct class_view *v, 
 	}
 }
 
+static const struct heap *cmp_heap; /* shared_names' sort */
+
+static int cmp_class_name(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(class_name(cmp_heap, x), class_name(cmp_heap, y));
+
+	return c != 0 ? c : x < y ? -1 : x > y;
+}
+
+/* Per class: is its name another class's too (a JVM class that two
+ * loaders define)? NULL when no name is. */
+static uint8_t *shared_names(const struct heap *h)
+{
+	uint32_t *ix = xmalloc(((size_t)h->ncls + 1) * sizeof *ix);
+	uint8_t *dup = NULL;
+
+	for (uint32_t c = 0; c < h->ncls; c++)
+		ix[c] = c;
+	cmp_heap = h;
+	hw_qsort(ix, h->ncls, sizeof *ix, cmp_class_name);
+	for (uint32_t i = 1; i < h->ncls; i++)
+		if (strcmp(class_name(h, ix[i - 1]), class_name(h, ix[i])) == 0) {
+			if (dup == NULL)
+				dup = xcalloc((size_t)h->ncls + 1, 1);
+			dup[ix[i - 1]] = dup[ix[i]] = 1;
+		}
+	free(ix);
+	return dup;
+}
+
 void report_classes(const struct heap *h, const struct class_view *v, enum fmt f, struct sbuf *out)
 {
 	static const enum coltype types[] = { [CU_TEXT] = COL_STR, [CU_COUNT] = COL_NUM, [CU_BYTES] = COL_BYTES,
@@ -717,14 +748,29 @@ void report_classes(const struct heap *h, const struct class_view *v, enum fmt f
 		meta_strs(&t, "retained>=", "a lower bound: the retained sizes of the instances "
 			  "that no other instance of their class dominates");
 	sbuf_init(&gens);
+	/* a name two classes have (two loaders'): each row says its class
+	 * object, as a step's `object ID` names it */
+	uint8_t *dup = shared_names(h);
+	struct sbuf named;
+	sbuf_init(&named);
 	for (size_t i = 0; i < v->n; i++) {
 		const struct class_row *r = &v->rows[i];
 		sbuf_reset(&gens);
 		class_gens_text(h, r->gens, &gens);
-		for (int c = 0; c < n; c++)
+		for (int c = 0; c < n; c++) {
 			cells[c] = class_cell(h, v, r, cc[c], &gens);
+			if (cc[c]->fig == CFIG_NAME && dup != NULL && r->cls < h->ncls && dup[r->cls] &&
+			    h->cls[r->cls].node != HW_NONE) {
+				sbuf_reset(&named);
+				sbuf_printf(&named, "%s (class 0x%llx)", class_name(h, r->cls),
+					    (unsigned long long)heap_node_id(h, h->cls[r->cls].node));
+				cells[c] = CSB(&named);
+			}
+		}
 		table_cells(&t, cells);
 	}
+	sbuf_free(&named);
+	free(dup);
 	sbuf_free(&gens);
 	table_end(&t, out);
 }
