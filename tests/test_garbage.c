@@ -236,13 +236,24 @@ START_TEST(test_hand_weakly_held)
 		ck_assert_int_eq(kept, 1);
 		heap_free(&h);
 	}
-	/* a path to L runs from R's root, and one to S ends at its pseudo
-	 * root; with -w, through W1 */
+	/* a path to L runs from R's root; with -w, one through W1 and S too */
 	char cmd[1024];
 	int st;
 	snprintf(cmd, sizeof cmd, "'%s' -q --no-cache paths '%s' 0x%x 2>&1", heapwalk(), path, L);
 	char *out = run(cmd, &st);
 	ck_assert_msg(st == 0 && strstr(out, "JNI global") && !strstr(out, "weakly reachable"), "%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "'%s' -q --no-cache -w paths '%s' 0x%x 2>&1", heapwalk(), path, L);
+	out = run(cmd, &st);
+	ck_assert_msg(st == 0 && strstr(out, "0x5101  java.lang.ref.WeakReference  referent") &&
+		      strstr(out, "0x5105  app.Item"), "%s", out);
+	free(out);
+	/* the dump's weak references are its two referents: S's set aside
+	 * are counted among the strong ones, as the dump has them */
+	snprintf(cmd, sizeof cmd, "'%s' -q --no-cache info '%s' 2>&1", heapwalk(), path);
+	out = run(cmd, &st);
+	const char *wr = strstr(out, "\nweak_references:");
+	ck_assert_msg(st == 0 && wr != NULL && strtol(wr + 17, NULL, 10) == 2, "%s", out);
 	free(out);
 	unlink(hwi);
 	free(hwi);

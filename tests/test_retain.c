@@ -1021,7 +1021,7 @@ START_TEST(duplicate_classes)
 			n += h->node_kind[v] == NK_INSTANCE && h->node_class[v] == c;
 		char row[128];
 		snprintf(row, sizeof row, "\n\"Retain$Dup (class 0x%llx)\",%llu,",
-			 (unsigned long long)heap_node_id(h, h->cls[c].node), (unsigned long long)n);
+			 (unsigned long long)h->cls[c].id, (unsigned long long)n);
 		ck_assert_msg(strstr(csv, row) != NULL, "no %s in %.600s", row + 1, csv);
 		rows++;
 	}

@@ -454,7 +454,9 @@ static void weakly_held(struct heap *h, const bits_t *strong, const bits_t *reac
 	bits_t *weakly = xmalloc(bits_words(h->n) * sizeof *weakly);
 	for (size_t w = 0; w < bits_words(h->n); w++)
 		weakly[w] = reach[w] & ~strong[w];
-	if (analysis_weaken_across(h, strong, weakly, WEAK_WEAKLY) > 0)
+	uint64_t moved = analysis_weaken_across(h, strong, weakly, WEAK_WEAKLY);
+	h->garbage_refs += moved; /* strong ones among the weak, as garbage's */
+	if (moved > 0)
 		cache_changed(h, HP_OUT | HP_WEAK);
 	free(weakly);
 }

@@ -328,7 +328,8 @@ struct heap {
 				     * design (the reader knows which): no
 				     * warning */
 	uint64_t garbage_refs;    /* strong references among the weak ones as
-				   * WEAK_GARBAGE (analysis_cut_garbage) */
+				   * WEAK_GARBAGE (analysis_cut_garbage) and
+				   * WEAK_WEAKLY (the weakly reachable's) */
 	uint64_t truncated_at;    /* the dump ends there, inside what it was
 				   * writing (a record, a heapshot): what
 				   * follows is missing; 0: it ends whole */

@@ -573,8 +573,9 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 	meta_num(&t, "objects", h->n - 1);
 	meta_bytes(&t, "heap_bytes", h->total_shallow);
 	meta_num(&t, "classes", h->ncls);
-	/* as the dump has them: garbage's strong ones are set aside among the
-	 * weak ones (graph/analysis.h), strong all the same */
+	/* as the dump has them: garbage's and the weakly reachable's strong
+	 * ones are set aside among the weak ones (graph/analysis.h), strong
+	 * all the same */
 	meta_num(&t, "references", h->nedges + h->garbage_refs);
 	meta_num(&t, "weak_references", h->nweak - h->garbage_refs);
 	meta_num(&t, "dangling_references", h->dangling_refs);
@@ -760,10 +761,10 @@ void report_classes(const struct heap *h, const struct class_view *v, enum fmt f
 		for (int c = 0; c < n; c++) {
 			cells[c] = class_cell(h, v, r, cc[c], &gens);
 			if (cc[c]->fig == CFIG_NAME && dup != NULL && r->cls < h->ncls && dup[r->cls] &&
-			    h->cls[r->cls].node != HW_NONE) {
+			    h->cls[r->cls].id != 0) {
 				sbuf_reset(&named);
 				sbuf_printf(&named, "%s (class 0x%llx)", class_name(h, r->cls),
-					    (unsigned long long)heap_node_id(h, h->cls[r->cls].node));
+					    (unsigned long long)h->cls[r->cls].id);
 				cells[c] = CSB(&named);
 			}
 		}

@@ -718,14 +718,16 @@ static int cmp_pair(const void *a, const void *b)
 }
 
 /* Weak referents as (dst, src) pairs sorted by dst, to walk them
- * backwards with a binary search per object reached. */
+ * backwards with a binary search per object reached; with them the
+ * weakly reachable's strong references set aside (WEAK_WEAKLY): a path
+ * that weak references may take runs on through those objects. */
 static node_t *weak_by_dst(const struct heap *h, uint64_t *n)
 {
 	node_t *pairs = xmalloc((size_t)(h->nweak + 1) * 2 * sizeof *pairs);
 	uint64_t k = 0;
 
 	for (uint64_t i = 0; i < h->nweak; i++)
-		if (!weak_left_out(h, i)) {
+		if (!weak_left_out(h, i) || h->weak_rule[i] == WEAK_WEAKLY) {
 			pairs[2 * k] = h->weak_dst[i];
 			pairs[2 * k + 1] = h->weak_src[i];
 			k++;
