@@ -248,6 +248,12 @@ START_TEST(test_hand_weakly_held)
 	ck_assert_msg(st == 0 && strstr(out, "0x5101  java.lang.ref.WeakReference  referent") &&
 		      strstr(out, "0x5105  app.Item"), "%s", out);
 	free(out);
+	/* merged-in of L: R's reference, and S's as a weak holder's (S is
+	 * held no better than weakly) */
+	snprintf(cmd, sizeof cmd, "'%s' -q --no-cache merged-in -e 'object 0x%x' '%s' 2>&1", heapwalk(), L, path);
+	out = run(cmd, &st);
+	ck_assert_msg(st == 0 && strstr(out, "\napp.Item (weak)        1") && strstr(out, "\nweak_holders: 1"), "%s", out);
+	free(out);
 	/* the dump's weak references are its two referents: S's set aside
 	 * are counted among the strong ones, as the dump has them */
 	snprintf(cmd, sizeof cmd, "'%s' -q --no-cache info '%s' 2>&1", heapwalk(), path);

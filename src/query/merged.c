@@ -959,10 +959,11 @@ static int incoming_by_referrer(struct walk *w, struct collect *c, const bits_t 
 
 /* ---- weak holders ---- */
 /* Is weak reference i one that holds its target as a weak holder does
- * (not one the analyses left out or set aside)? */
+ * (not one the analyses left out or set aside, but for the weakly
+ * reachable's strong ones: their source is held no better than weakly)? */
 static int weak_holds(const struct heap *h, uint64_t i)
 {
-	return h->weak_src[i] != 0 && !weak_left_out(h, i);
+	return h->weak_src[i] != 0 && (!weak_left_out(h, i) || h->weak_rule[i] == WEAK_WEAKLY);
 }
 
 /* The label of weak reference y -> x: read from y's record (the builder
