@@ -837,6 +837,7 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 		if (w.found && w.ended) {
 			struct warnings again = { .quiet = 1 }; /* the same as the first time's */
 			parts_reset(&r.p);
+			free(r.mods); /* named again by the second reading */
 			r = (struct clr_read){ .p = r.p, .t = &t, .by_time = 1, .gc_count = w.gc,
 					       .gc_start_ts = w.start_ts, .gc_end_ts = w.end_ts };
 			rc = nt_read(h->path, h->map, h->size, &t, clr_event, &r, &again, err);
