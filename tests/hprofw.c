@@ -376,6 +376,14 @@ void hw_jdk_classes(struct hw *w)
 	hw_class_dump(w, J_OBJARR, J_OBJECT, 0, NULL, 0, NULL, 0, NULL, 0);
 }
 
+void hw_jdk_class_roots(struct hw *w)
+{
+	static const uint64_t classes[] = { J_OBJECT, J_CLASS, J_STRING, J_REFERENCE, J_WEAKREF, J_LOADER, J_OBJARR };
+
+	for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+		hw_root(w, HW_ROOT_STICKY_CLASS, classes[i], 0, 0);
+}
+
 void hw_jdk_string(struct hw *w, uint64_t id, uint64_t value_id)
 {
 	const struct hw_field v[] = {

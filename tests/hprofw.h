@@ -128,6 +128,8 @@ enum {
 };
 void hw_jdk_names(struct hw *w);
 void hw_jdk_classes(struct hw *w);
+/* Each of those classes a sticky-class GC root (as a JVM's are). */
+void hw_jdk_class_roots(struct hw *w);
 /* Instances of them: a Latin-1 String on byte array `value`; a
  * WeakReference to `referent`; a ClassLoader with `parent`. */
 void hw_jdk_string(struct hw *w, uint64_t id, uint64_t value);

@@ -480,7 +480,6 @@ END_TEST
  * Objects in one segment, every root in the next, cut inside it. */
 START_TEST(test_cut_dump_said)
 {
-	static const uint64_t classes[] = { J_OBJECT, J_CLASS, J_STRING, J_REFERENCE, J_WEAKREF, J_LOADER, J_OBJARR };
 	struct term t;
 	struct hw w;
 	struct stat st;
@@ -494,8 +493,7 @@ START_TEST(test_cut_dump_said)
 	hw_heap_end(&w);
 	size_t roots_at = hw_pos(&w);
 	hw_heap_begin(&w);
-	for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
-		hw_root(&w, HW_ROOT_STICKY_CLASS, classes[i], 0, 0);
+	hw_jdk_class_roots(&w);
 	hw_root(&w, HW_ROOT_JNI_GLOBAL, 0x5001, 0x9001, 0);
 	hw_heap_end(&w);
 	hw_dump_end(&w);
@@ -522,7 +520,6 @@ END_TEST
  * drew a full bar of its parent (a trial: "100.0%"); now nine tenths. */
 START_TEST(test_part_bar_short_of_whole)
 {
-	static const uint64_t classes[] = { J_OBJECT, J_CLASS, J_STRING, J_REFERENCE, J_WEAKREF, J_LOADER, J_OBJARR };
 	const uint64_t elems[] = { 0x5003 };
 	struct term t;
 	struct hw w;
@@ -531,8 +528,7 @@ START_TEST(test_part_bar_short_of_whole)
 	hw_jdk_names(&w);
 	hw_heap_begin(&w);
 	hw_jdk_classes(&w);
-	for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
-		hw_root(&w, HW_ROOT_STICKY_CLASS, classes[i], 0, 0);
+	hw_jdk_class_roots(&w);
 	hw_root(&w, HW_ROOT_JNI_GLOBAL, 0x5001, 0x9001, 0);
 	hw_objarray(&w, 0x5001, J_OBJARR, elems, 1);
 	hw_primarray(&w, 0x5003, T_BYTE, 100000, NULL);

@@ -52,8 +52,6 @@ static void item(struct hw *w, uint64_t id, uint64_t a, uint64_t b)
 static void begin_items(struct hw *w)
 {
 	static const struct hw_field fields[] = { { FA, T_OBJECT, 0 }, { FB, T_OBJECT, 0 } };
-	static const uint64_t classes[] = { J_OBJECT, J_CLASS, J_STRING, J_REFERENCE, J_WEAKREF,
-					    J_LOADER, J_OBJARR, IT };
 
 	hw_begin(w, "JAVA PROFILE 1.0.2", 8);
 	hw_jdk_names(w);
@@ -63,8 +61,8 @@ static void begin_items(struct hw *w)
 	hw_heap_begin(w);
 	hw_jdk_classes(w);
 	hw_class_dump(w, IT, J_OBJECT, 0, NULL, 0, NULL, 0, fields, 2);
-	for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
-		hw_root(w, 0x05, classes[i], 0, 0);
+	hw_jdk_class_roots(w);
+	hw_root(w, HW_ROOT_STICKY_CLASS, IT, 0, 0);
 }
 
 static char *write_garbage(void)

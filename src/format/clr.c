@@ -65,29 +65,46 @@ static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v;
 static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
 static uint64_t rdp(const uint8_t *p, unsigned ps) { return ps == 8 ? rd64(p) : rd32(p); }
 
-/* A UTF-16 (little-endian) name up to its NUL unit into the names, as
- * UTF-8: a surrogate pair one character, a lone surrogate U+FFFD;
- * control characters kept as they are (escaped where shown), so that
- * names that differ stay apart; whole, however long (a generic type's
- * name is its arguments' too: two 40 deep that differ in the innermost
- * differ past 1500 bytes; the event's payload bounds it). *next: past
- * the NUL, or NULL when the name runs to end. */
-static uint32_t utf16_name(struct clr_read *r, const uint8_t *p, const uint8_t *end, const uint8_t **next)
+/* A UTF-16 (little-endian) name up to its NUL unit onto sb, as UTF-8:
+ * a surrogate pair one character, a lone surrogate U+FFFD; control
+ * characters kept as they are (escaped where shown), so that names that
+ * differ stay apart; whole, however long (a generic type's name is its
+ * arguments' too: two 40 deep that differ in the innermost differ past
+ * 1500 bytes; the event's payload bounds it). Returns what is past the
+ * NUL, or NULL when the name runs to end. */
+static const uint8_t *utf16_text(const uint8_t *p, const uint8_t *end, struct sbuf *sb)
 {
-	struct sbuf sb;
 	unsigned hi = 0; /* a high surrogate waiting for its low one */
 	uint32_t cp[2];
 
-	sbuf_init(&sb);
 	for (; end - p >= 2 && (p[0] | p[1]) != 0; p += 2)
 		for (int i = 0, n = utf16_join(&hi, (unsigned)p[0] | (unsigned)p[1] << 8, cp); i < n; i++)
-			sbuf_add_utf8(&sb, cp[i]);
+			sbuf_add_utf8(sb, cp[i]);
 	if (utf16_flush(&hi, cp))
-		sbuf_add_utf8(&sb, cp[0]);
-	*next = end - p >= 2 ? p + 2 : NULL;
+		sbuf_add_utf8(sb, cp[0]);
+	return end - p >= 2 ? p + 2 : NULL;
+}
+
+/* The same into the names: its offset. */
+static uint32_t utf16_name(struct clr_read *r, const uint8_t *p, const uint8_t *end, const uint8_t **next)
+{
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	*next = utf16_text(p, end, &sb);
 	uint32_t off = names_intern(&r->p.nt, sb.buf, sb.len);
 	sbuf_free(&sb);
 	return off;
+}
+
+uint32_t clr_module_name(struct nametab *nt, const char *path)
+{
+	const char *base = path;
+
+	for (const char *s = path; *s != '\0'; s++)
+		if (*s == '/' || *s == '\\')
+			base = s + 1;
+	return *base != '\0' ? names_intern(nt, base, strlen(base)) + 1 : 0;
 }
 
 /* BulkType: the types' names, as many as the payload holds of its
@@ -138,19 +155,18 @@ static void static_vars(struct clr_read *r, const struct nt_event *e) /* e->len 
  * of its IL file, whose name (past the last '/' or '\\') is kept. */
 static void module_event(struct clr_read *r, const struct nt_event *e)
 {
-	const uint8_t *next;
+	struct sbuf path;
 
 	if (e->len < 26)
 		return;
-	uint32_t path = utf16_name(r, e->payload + 24, e->payload + e->len, &next);
-	const char *s = heap_str(r->p.h, path), *base = s;
-	for (; *s != '\0'; s++)
-		if (*s == '/' || *s == '\\')
-			base = s + 1;
-	if (*base == '\0')
+	sbuf_init(&path);
+	utf16_text(e->payload + 24, e->payload + e->len, &path);
+	uint32_t name = clr_module_name(&r->p.nt, path.buf);
+	sbuf_free(&path);
+	if (name == 0)
 		return;
 	VEC_GROW(r->mods, r->nmods, r->cmods);
-	r->mods[r->nmods++] = (struct clr_pair){ rd64(e->payload), names_intern(&r->p.nt, base, strlen(base)) + 1 };
+	r->mods[r->nmods++] = (struct clr_pair){ rd64(e->payload), name };
 }
 
 static int clr_event(void *arg, const struct nt_event *e)

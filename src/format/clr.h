@@ -102,6 +102,9 @@ void clr_build(struct clr_parts *p);
  * "NAME [module.dll]" (p->types' names; those of no known module keep
  * the name, one class); a name of one module keeps its name alone. */
 void clr_by_module(struct clr_parts *p);
+/* The file name of a module's path (past its last '/' or '\\') into
+ * the names: its offset + 1, 0 for none (clr_type's module). */
+uint32_t clr_module_name(struct nametab *nt, const char *path);
 void clr_parts_free(struct clr_parts *p);
 
 /* A trace's heap dump's GC (its first induced, blocking full GC): its

@@ -187,7 +187,6 @@ struct gcd {
 	struct clr_parts p;
 	uint32_t root, ntypes, nnodes, naddrs;
 	uint32_t *type_name; /* per type: its name's offset */
-	uint32_t *type_module; /* and its module's file name's + 1 (0: none) */
 	int32_t *type_size;
 	const uint8_t *offsets, *blob, *addrs; /* int32 per node, the blob, int64 per node */
 	size_t blob_len;
@@ -894,7 +893,6 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 	g.ntypes = (uint32_t)n;
 	g.type_name = xmalloc(((size_t)n < room ? (size_t)n + 1 : room) * sizeof *g.type_name);
 	g.type_size = xmalloc(((size_t)n < room ? (size_t)n + 1 : room) * sizeof *g.type_size);
-	g.type_module = xmalloc(((size_t)n < room ? (size_t)n + 1 : room) * sizeof *g.type_module);
 	g.p.types = xmalloc(((size_t)n < room ? (size_t)n + 1 : room) * sizeof *g.p.types);
 	g.p.ctypes = (size_t)n < room ? (size_t)n + 1 : room;
 	for (int32_t i = 0; i < n; i++) {
@@ -903,13 +901,6 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 		uint32_t nm = c.cut ? 0 : names_intern(&g.p.nt, null_name ? "" : name.buf, null_name ? 0 : name_len(name.buf));
 		int32_t size = get32(&c);
 		get_str(&c, &name); /* the module's path: its file's name kept */
-		if (!c.cut) {
-			const char *base = name.buf;
-			for (const char *q = name.buf; *q != '\0'; q++)
-				if (*q == '/' || *q == '\\')
-					base = q + 1;
-			g.type_module[i] = *base != '\0' ? names_intern(&g.p.nt, base, strlen(base)) + 1 : 0;
-		}
 		if (c.cut) {
 			sbuf_printf(err, "%s: offset %zu: the file ends inside the graph's types (%d of %d read)", ep, at,
 				    i, n);
@@ -917,7 +908,7 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 		}
 		g.type_size[i] = size;
 		g.type_name[i] = nm;
-		g.p.types[g.p.ntypes++] = (struct clr_type){ (uint64_t)i, g.type_module[i], nm };
+		g.p.types[g.p.ntypes++] = (struct clr_type){ (uint64_t)i, clr_module_name(&g.p.nt, name.buf), nm };
 		if (g.undefined == UINT32_MAX && strcmp(heap_str(h, nm), "UNDEFINED") == 0)
 			g.undefined = (uint32_t)i;
 	}
@@ -975,7 +966,6 @@ out:
 	free(g.objrank);
 	free(g.type_name);
 	free(g.type_size);
-	free(g.type_module);
 	sbuf_free(&name);
 	free(ep);
 	return rc;

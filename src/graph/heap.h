@@ -419,6 +419,13 @@ static inline int weak_left_out(const struct heap *h, uint64_t i)
 {
 	return h->weak_rule != NULL && (h->weak_rule[i] == WEAK_IGNORED || weak_rule_moved(h->weak_rule[i]));
 }
+/* Is weak reference i one a walk over weak references follows as weak:
+ * one not left out, or a weakly reachable object's strong one set aside
+ * (WEAK_WEAKLY: its source is held no better than weakly)? */
+static inline int weak_as_weak(const struct heap *h, uint64_t i)
+{
+	return !weak_left_out(h, i) || h->weak_rule[i] == WEAK_WEAKLY;
+}
 
 static inline const char *heap_str(const struct heap *h, uint32_t off) { return h->names + off; }
 static inline const char *class_name(const struct heap *h, uint32_t c) { return h->names + h->cls[c].name; }

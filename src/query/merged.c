@@ -963,7 +963,7 @@ static int incoming_by_referrer(struct walk *w, struct collect *c, const bits_t 
  * reachable's strong ones: their source is held no better than weakly)? */
 static int weak_holds(const struct heap *h, uint64_t i)
 {
-	return h->weak_src[i] != 0 && (!weak_left_out(h, i) || h->weak_rule[i] == WEAK_WEAKLY);
+	return h->weak_src[i] != 0 && weak_as_weak(h, i);
 }
 
 /* The label of weak reference y -> x: read from y's record (the builder

@@ -727,7 +727,7 @@ static node_t *weak_by_dst(const struct heap *h, uint64_t *n)
 	uint64_t k = 0;
 
 	for (uint64_t i = 0; i < h->nweak; i++)
-		if (!weak_left_out(h, i) || h->weak_rule[i] == WEAK_WEAKLY) {
+		if (weak_as_weak(h, i)) {
 			pairs[2 * k] = h->weak_dst[i];
 			pairs[2 * k + 1] = h->weak_src[i];
 			k++;
