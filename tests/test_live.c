@@ -717,6 +717,86 @@ START_TEST(test_live_dotnet_names)
 }
 END_TEST
 
+/* A .NET type name one module had in the first snapshot and two in the
+ * next ("Lonely", a nested class, and an emitted one of that name): the
+ * class is one from dump to dump, matched by its module (its name
+ * became "Lonely [Workload.dll]"), not gone and new. The counts are the
+ * workload's (its log): diff's class rows, and a series' growth. */
+START_TEST(test_live_dotnet_modules)
+{
+	char args[1024], *err, *out;
+	int rc, hold;
+
+	if (!dotnet_workload())
+		return;
+	fresh_cache();
+	char *const argv[] = { TEST_BUILDDIR "/dumps/dotnet/out/Workload", "modules", NULL };
+	pid_t pid = start_piped(argv, LIVEDIR "/modules.log", &hold);
+	ck_assert_int_eq(said(pid, LIVEDIR "/modules.log", "{\"pid\":", 1), pid);
+	long lonely[4];
+	lonely[0] = said(pid, LIVEDIR "/modules.log", "\"Lonely\":", 1);
+	for (int i = 0; i < 4; i++) {
+		if (i > 0) {
+			send_line(hold, "x\n");
+			lonely[i] = said(pid, LIVEDIR "/modules.log", "\"Lonely\":", i + 1);
+			ck_assert_int_eq(said(pid, LIVEDIR "/modules.log", "\"Emitted\":", i), 7);
+		}
+		snprintf(args, sizeof args, LIVEDIR "/mod%d.nettrace", i);
+		unlink(args);
+		snprintf(args, sizeof args, LIVEDIR "/mod%d.nettrace.hwmark", i);
+		unlink(args);
+		snprintf(args, sizeof args, "snapshot %ld " LIVEDIR "/mod%d.nettrace", (long)pid, i);
+		free(hw(args, &err, &rc));
+		ck_assert_msg(rc == 0, "snapshot %d: %s", i, err);
+		free(err);
+	}
+	/* the premise: one module's name bare, then two modules' named by them */
+	out = hw("-q --no-cache classes -f csv -n 0 " LIVEDIR "/mod0.nettrace", &err, &rc);
+	snprintf(args, sizeof args, "\nLonely,%ld,", lonely[0]);
+	ck_assert_msg(rc == 0 && strstr(out, args) != NULL, "no %s in %.400s", args + 1, out);
+	free(out);
+	free(err);
+	out = hw("-q -f csv diff " LIVEDIR "/mod0.nettrace " LIVEDIR "/mod1.nettrace", &err, &rc);
+	char *same = xasprintf("\n\"Lonely [Workload.dll]\",%ld,%ld,%ld,", lonely[0], lonely[1], lonely[1] - lonely[0]);
+	ck_assert_msg(rc == 0 && strstr(out, same) != NULL && strstr(out, "\n\"Lonely [Emitted]\",0,7,7,") != NULL &&
+		      strstr(out, "\nLonely,") == NULL, "diff: no %s or Emitted's 0,7, or a bare Lonely: %.600s",
+		      same + 1, out);
+	free(same);
+	free(out);
+	free(err);
+	/* the browser's classes against the baseline: the class's growth, not
+	 * all of it new, and no row of the baseline's alone */
+	struct term t;
+	term_start(&t, 200, 30, "XDG_CACHE_HOME=" CACHE,
+		   "--baseline " LIVEDIR "/mod0.nettrace " LIVEDIR "/mod1.nettrace");
+	free(wait_for(&t, "(sort: growth)"));
+	keys(&t, "f");
+	type(&t, "Lonely");
+	keys(&t, "Enter");
+	char *scr = wait_for(&t, "Lonely [Emitted]");
+	char *row = line_of(scr, "Lonely [Workload.dll]");
+	snprintf(args, sizeof args, " %ld    +%ld ", lonely[1], lonely[1] - lonely[0]);
+	ck_assert_msg(row != NULL && strstr(row, args) != NULL && strstr(scr, "baseline only") == NULL,
+		      "no '%s' in the row of Lonely [Workload.dll], or a class of the baseline alone:\n%s", args, scr);
+	free(row);
+	free(scr);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+	/* a series: the class grew in each, shown by its first dump's name */
+	out = hw("-q -f csv leaks " LIVEDIR "/mod0.nettrace " LIVEDIR "/mod1.nettrace " LIVEDIR "/mod2.nettrace "
+		 LIVEDIR "/mod3.nettrace", &err, &rc);
+	snprintf(args, sizeof args, "\nclass,%ld,%ld,%ld,%ld,", lonely[0], lonely[1], lonely[2], lonely[3]);
+	char *line = strstr(out, args), *eol = line != NULL ? strchr(line + 1, '\n') : NULL;
+	ck_assert_msg(rc == 0 && eol != NULL && eol - line > 7 && strncmp(eol - 7, ",Lonely", 7) == 0 &&
+		      strstr(out, "Lonely [Workload.dll]") == NULL, "leaks: no row %s...,Lonely, or a second: %.800s",
+		      args + 1, out);
+	free(out);
+	free(err);
+	end_workload(pid, hold);
+}
+END_TEST
+
 Suite *live_suite(void)
 {
 	Suite *s = suite_create("live");
@@ -728,6 +808,7 @@ Suite *live_suite(void)
 	tcase_add_test(tc, test_live_other_user);
 	tcase_add_test(tc, test_live_dotnet);
 	tcase_add_test(tc, test_live_dotnet_names);
+	tcase_add_test(tc, test_live_dotnet_modules);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -121,7 +121,7 @@ static void bulk_types(struct clr_read *r, const struct nt_event *e)
 		if (q == NULL || end - q < 4 || (uint64_t)(end - q - 4) < 8 * (uint64_t)rd32(q))
 			break;
 		VEC_GROW(r->p.types, r->p.ntypes, r->p.ctypes);
-		r->p.types[r->p.ntypes++] = (struct clr_type){ rd64(p), rd64(p + 8), name };
+		r->p.types[r->p.ntypes++] = (struct clr_type){ rd64(p), rd64(p + 8), name, 0 };
 		p = q + 4 + 8 * (size_t)rd32(q);
 	}
 	if (i < n)
@@ -297,6 +297,16 @@ static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
 struct clr_recent { uint64_t id; uint32_t ty; };
 #define CLR_RECENT 256
 
+/* A type's handle, its class's qualified name given */
+static uint32_t clr_hb_type(struct heap_builder *b, const struct clr_type *t)
+{
+	uint32_t ty = hb_type(b, t->name, t->id);
+
+	if (t->qual != 0)
+		hb_type_qual(b, ty, t->qual - 1);
+	return ty;
+}
+
 /* The type of a node's type id: BulkType's name for it, else
  * "Type(0xID)". The types by id; each one's handle kept (handle[],
  * parallel to them) for its next objects, and in recent[] by its id. */
@@ -307,7 +317,7 @@ static uint32_t node_type(const struct clr_parts *p, uint32_t *handle, struct cl
 	 * own place needs no search */
 	if (type < p->ntypes && p->types[type].id == type && (type == 0 || p->types[type - 1].id < type)) {
 		if (handle[type] == HW_NONE)
-			handle[type] = hb_type(b, p->types[type].name, type);
+			handle[type] = clr_hb_type(b, &p->types[type]);
 		return handle[type];
 	}
 	struct clr_recent *r = &recent[(type >> 3 ^ type >> 11) & (CLR_RECENT - 1)];
@@ -319,7 +329,7 @@ static uint32_t node_type(const struct clr_parts *p, uint32_t *handle, struct cl
 		ty = hb_type_unnamed(b, "Type", type);
 	else {
 		if (handle[lo] == HW_NONE)
-			handle[lo] = hb_type(b, p->types[lo].name, type);
+			handle[lo] = clr_hb_type(b, &p->types[lo]);
 		ty = handle[lo];
 	}
 	*r = (struct clr_recent){ type, ty };
@@ -822,14 +832,23 @@ void clr_by_module(struct clr_parts *p)
 			;
 		while (known < b && p->types[ix[known]].module == 0)
 			known++;
-		if (known == b || p->types[ix[known]].module == p->types[ix[b - 1]].module)
-			continue; /* one module's, or none known */
+		/* one module's, or none known: the name alone, qualified for
+		 * matching another dump's classes, where one more module may
+		 * have the name */
+		int split = known < b && p->types[ix[known]].module != p->types[ix[b - 1]].module;
 		uint32_t name = p->types[ix[a]].name;
 		for (size_t k = known; k < b; k++) {
 			struct clr_type *t = &p->types[ix[k]];
+			if (k > known && t->module == p->types[ix[k - 1]].module) {
+				t->qual = p->types[ix[k - 1]].qual;
+				t->name = p->types[ix[k - 1]].name;
+				continue;
+			}
 			sbuf_reset(&nm);
 			sbuf_printf(&nm, "%s [%s]", heap_str(p->h, name), heap_str(p->h, (uint32_t)(t->module - 1)));
-			t->name = names_intern(&p->nt, nm.buf, nm.len);
+			t->qual = names_intern(&p->nt, nm.buf, nm.len) + 1;
+			if (split)
+				t->name = t->qual - 1;
 		}
 	}
 	sbuf_free(&nm);

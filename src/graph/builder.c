@@ -99,10 +99,17 @@ uint32_t hb_type(struct heap_builder *b, uint32_t name, uint64_t id)
 	size_t j = type_slot(b, name, id);
 	if (b->thash[j] == HW_NONE) {
 		OWN_GROW(b, b->ty, b->nty, b->cty);
-		b->ty[b->nty] = (struct hb_type){ name, id };
+		b->ty[b->nty] = (struct hb_type){ name, 0, id };
 		b->thash[j] = b->nty++;
 	}
 	return b->thash[j];
+}
+
+void hb_type_qual(struct heap_builder *b, uint32_t type, uint32_t qual)
+{
+	if (type >= b->nty)
+		hw_fatal("hb_type_qual: type %u not made by hb_type", type); /* a reader's bug */
+	b->ty[type].qual = qual + 1;
 }
 
 uint32_t hb_type_str(struct heap_builder *b, const char *name, size_t len, uint64_t id)
@@ -1391,8 +1398,11 @@ static void make_classes(struct heap_builder *b)
 	memset(cls, 0xff, ((size_t)b->nty + 1) * sizeof *cls);
 	for (node_t v = 1; v < h->n; v++) {
 		uint32_t t = h->node_class[v];
-		if (cls[t] == HW_NONE)
+		if (cls[t] == HW_NONE) {
 			cls[t] = class_by_name(h, &cn, b->ty[t].name, b->ty[t].id);
+			if (h->cls[cls[t]].qual == 0)
+				h->cls[cls[t]].qual = b->ty[t].qual;
+		}
 		uint64_t size = h->node_shallow[v];
 		for (; bi < b->nbig && b->big[bi].at < v; bi++)
 			;

@@ -27,8 +27,9 @@
  * a trace's with the rundown's modules), a trace's type names past 1000
  * bytes whole, a .gcdump's warnings of a sample or a file not ended,
  * and the weakly reachable's references into what the roots hold set
- * aside, WEAK_WEAKLY, with a pseudo root for every weak referent). */
-#define CACHE_FORMAT 23
+ * aside, WEAK_WEAKLY, with a pseudo root for every weak referent; 24:
+ * classes' qualified names, hclass.qual). */
+#define CACHE_FORMAT 24
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
 };

@@ -167,3 +167,16 @@ uint32_t heap_class_of_node(const struct heap *h, node_t v)
 	size_t i = lower_bound_u64(h->cls_node, h->ncls_node, (uint64_t)v << 32); /* the first of node v */
 	return i < h->ncls_node && h->cls_node[i] >> 32 == v ? (uint32_t)h->cls_node[i] : HW_NONE;
 }
+
+static int any_qual(const struct heap *h)
+{
+	for (uint32_t c = 0; c < h->ncls; c++)
+		if (h->cls[c].qual != 0)
+			return 1;
+	return 0;
+}
+
+int classes_qualified(const struct heap *a, const struct heap *b)
+{
+	return any_qual(a) && any_qual(b);
+}

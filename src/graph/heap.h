@@ -113,6 +113,10 @@ struct hclass {
 	node_t node;          /* its node, HW_NONE for synthetic classes */
 	uint32_t name;        /* string offset into heap->names (dotted form) */
 	uint32_t super;       /* class index, HW_NONE for none */
+	uint32_t qual;        /* 1 + the string offset of the name that tells
+			       * it apart from classes of its name in other
+			       * dumps of the program (a .NET type's, its
+			       * module's beside it), 0: the name does */
 	uint64_t loader_id;   /* class loader object id, 0 = bootstrap */
 	uint32_t flags;       /* HC_* */
 	uint8_t elem_type;    /* for array classes: enum hw_type of elements */
@@ -429,6 +433,17 @@ static inline int weak_as_weak(const struct heap *h, uint64_t i)
 
 static inline const char *heap_str(const struct heap *h, uint32_t off) { return h->names + off; }
 static inline const char *class_name(const struct heap *h, uint32_t c) { return h->names + h->cls[c].name; }
+
+/* The name by which class c is matched with another dump's classes: its
+ * qualified name (hclass.qual) where qual, else its name. */
+static inline const char *class_match_name(const struct heap *h, uint32_t c, int qual)
+{
+	return qual && h->cls[c].qual != 0 ? h->names + h->cls[c].qual - 1 : class_name(h, c);
+}
+
+/* Do classes of a and b match by their qualified names (both dumps give
+ * them), not by their names? One dump without them matches by names. */
+int classes_qualified(const struct heap *a, const struct heap *b);
 
 /* The first of the weak references from v: they are the indexes from
  * there on while weak_src[i] == v (weak_src ascends). */

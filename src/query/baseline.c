@@ -380,21 +380,48 @@ void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf
 
 /* ---- class deltas ---- */
 
-struct named { const char *name; uint32_t c; };
+/* name: what classes match by (class_match_name), shown: what a row says */
+struct named { const char *name, *shown; uint32_t c; };
 
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(((const struct named *)a)->name, ((const struct named *)b)->name);
 }
 
-static struct named *sorted_classes(const struct heap *h)
+static struct named *sorted_classes(const struct heap *h, int qual)
 {
 	struct named *v = xmalloc(((size_t)h->ncls + 1) * sizeof *v);
 
 	for (uint32_t c = 0; c < h->ncls; c++)
-		v[c] = (struct named){ class_name(h, c), c };
+		v[c] = (struct named){ class_match_name(h, c, qual), class_name(h, c), c };
 	hw_qsort(v, h->ncls, sizeof *v, by_name);
 	return v;
+}
+
+static int by_shown(const void *a, const void *b, void *ctx)
+{
+	const struct class_delta *rows = ctx;
+
+	return strcmp(rows[*(const size_t *)a].name, rows[*(const size_t *)b].name);
+}
+
+/* Rows matched by qualified names (keys[r]) and shown by a dump's names:
+ * two rows of one shown name (a name the other dump had of one module
+ * and this of another) say their qualified names. */
+static void shown_apart(struct diff_view *v, const char **keys)
+{
+	size_t *by = xmalloc((v->n + 1) * sizeof *by);
+
+	for (size_t r = 0; r < v->n; r++)
+		by[r] = r;
+	hw_sort(by, v->n, sizeof *by, by_shown, v->rows);
+	for (size_t r = 0, e; r < v->n; r = e) {
+		for (e = r + 1; e < v->n && strcmp(v->rows[by[e]].name, v->rows[by[r]].name) == 0; e++)
+			;
+		for (size_t k = r; e - r > 1 && k < e; k++)
+			v->rows[by[k]].name = keys[by[k]];
+	}
+	free(by);
 }
 
 static int64_t growth(const struct class_delta *d)
@@ -445,19 +472,24 @@ static void check_rows(struct diff_view *v)
 void diff_classes(const struct heap *old, const struct heap *h, const struct baseline *b,
 		  struct diff_view *v)
 {
-	struct named *a = sorted_classes(old), *n = sorted_classes(h);
+	int qual = classes_qualified(old, h);
+	struct named *a = sorted_classes(old, qual), *n = sorted_classes(h, qual);
 	uint32_t *row_old = xmalloc(((size_t)old->ncls + 1) * sizeof *row_old);
 	uint32_t *row_new = xmalloc(((size_t)h->ncls + 1) * sizeof *row_new);
+	const char **keys = xmalloc(((size_t)old->ncls + h->ncls + 1) * sizeof *keys);
 	size_t i = 0, j = 0;
 
 	memset(v, 0, sizeof *v);
 	v->rows = xcalloc((size_t)old->ncls + h->ncls + 1, sizeof *v->rows);
-	/* one row per class name: a merge of the two sorted name lists */
+	/* one row per class name: a merge of the two sorted name lists; a
+	 * row shows the open dump's name where it has the class */
 	while (i < old->ncls || j < h->ncls) {
 		int c = i >= old->ncls ? 1 : j >= h->ncls ? -1 : strcmp(a[i].name, n[j].name);
-		const char *name = c <= 0 ? a[i].name : n[j].name;
-		if (v->n == 0 || strcmp(v->rows[v->n - 1].name, name) != 0)
-			v->rows[v->n++].name = name;
+		const char *key = c <= 0 ? a[i].name : n[j].name;
+		if (v->n == 0 || strcmp(keys[v->n - 1], key) != 0) {
+			keys[v->n] = key;
+			v->rows[v->n++].name = c >= 0 ? n[j].shown : a[i].shown;
+		}
 		struct class_delta *d = &v->rows[v->n - 1];
 		if (c <= 0) {
 			d->old_count += old->cls[a[i].c].count;
@@ -492,9 +524,14 @@ void diff_classes(const struct heap *old, const struct heap *h, const struct bas
 	/* classes with no instances on either side say nothing */
 	size_t k = 0;
 	for (size_t r = 0; r < v->n; r++)
-		if (v->rows[r].count || v->rows[r].old_count)
+		if (v->rows[r].count || v->rows[r].old_count) {
+			keys[k] = keys[r];
 			v->rows[k++] = v->rows[r];
+		}
 	v->n = k;
+	if (qual)
+		shown_apart(v, keys);
+	free(keys);
 	if (v->have_identity && baseline_has_old(b))
 		check_rows(v);
 	hw_qsort(v->rows, v->n, sizeof *v->rows, by_growth);

@@ -526,13 +526,19 @@ static size_t growth_hash(int cluster, const char *name, size_t cap)
 	return (hw_fnv(name, strlen(name)) ^ (uint64_t)cluster) & (cap - 1);
 }
 
-static struct growth_row *growth_row(struct growth *g, int cluster, const char *name)
+static const char *row_key(const struct growth_row *r)
+{
+	return r->key != NULL ? r->key : r->name;
+}
+
+/* The row of cluster or class `key` (shown as name, its first dump's) */
+static struct growth_row *growth_row(struct growth *g, int cluster, const char *name, const char *key)
 {
 	if (2 * (g->n + 1) > g->scap) {
 		size_t cap = g->scap ? 2 * g->scap : 1024;
 		uint32_t *slot = xcalloc(cap, sizeof *slot);
 		for (size_t i = 0; i < g->n; i++) {
-			size_t k = growth_hash(g->rows[i].cluster, g->rows[i].name, cap);
+			size_t k = growth_hash(g->rows[i].cluster, row_key(&g->rows[i]), cap);
 			while (slot[k] != 0)
 				k = (k + 1) & (cap - 1);
 			slot[k] = (uint32_t)i + 1;
@@ -541,10 +547,10 @@ static struct growth_row *growth_row(struct growth *g, int cluster, const char *
 		g->slot = slot;
 		g->scap = cap;
 	}
-	size_t k = growth_hash(cluster, name, g->scap);
+	size_t k = growth_hash(cluster, key, g->scap);
 	for (; g->slot[k] != 0; k = (k + 1) & (g->scap - 1)) {
 		struct growth_row *r = &g->rows[g->slot[k] - 1];
-		if (r->cluster == cluster && strcmp(r->name, name) == 0)
+		if (r->cluster == cluster && strcmp(row_key(r), key) == 0)
 			return r;
 	}
 	if (g->n == g->cap) {
@@ -555,6 +561,7 @@ static struct growth_row *growth_row(struct growth *g, int cluster, const char *
 	memset(r, 0, sizeof *r);
 	r->cluster = cluster;
 	r->name = xstrdup(name);
+	r->key = strcmp(key, name) != 0 ? xstrdup(key) : NULL;
 	r->count = xcalloc(g->nsnaps, sizeof *r->count);
 	r->bytes = xcalloc(g->nsnaps, sizeof *r->bytes);
 	g->slot[k] = (uint32_t)++g->n;
@@ -564,10 +571,13 @@ static struct growth_row *growth_row(struct growth *g, int cluster, const char *
 int growth_add(struct growth *g, size_t i, struct heap *first, struct heap *h, struct progress *p,
 	       struct sbuf *err)
 {
+	/* by qualified names where the dump has them (a dump of the series
+	 * without them, an older .NET trace, has its classes apart) */
+	int qual = classes_qualified(h, h);
 	for (uint32_t c = 0; c < h->ncls; c++) {
 		if (h->cls[c].count == 0)
 			continue;
-		struct growth_row *r = growth_row(g, 0, class_name(h, c));
+		struct growth_row *r = growth_row(g, 0, class_name(h, c), class_match_name(h, c, qual));
 		r->count[i] += h->cls[c].count;
 		r->bytes[i] += h->cls[c].shallow_total;
 	}
@@ -595,7 +605,7 @@ int growth_add(struct growth *g, size_t i, struct heap *first, struct heap *h, s
 	sbuf_init(&sb);
 	for (size_t k = 0; k < v.n; k++) {
 		leaks_trace_text(&v, k, &sb);
-		struct growth_row *r = growth_row(g, 1, sb.buf);
+		struct growth_row *r = growth_row(g, 1, sb.buf, sb.buf);
 		r->count[i] += v.cl[k].count;
 		r->bytes[i] += v.cl[k].retained;
 	}
@@ -614,7 +624,8 @@ static int cmp_growth(const void *a, const void *b)
 		return x->cluster ? -1 : 1;
 	if (x->grew != y->grew)
 		return x->grew > y->grew ? -1 : 1;
-	return strcmp(x->name, y->name);
+	int c = strcmp(x->name, y->name);
+	return c ? c : strcmp(row_key(x), row_key(y));
 }
 
 void growth_finish(struct growth *g)
@@ -631,6 +642,7 @@ void growth_finish(struct growth *g)
 			g->rows[k++] = *r;
 		} else {
 			free(r->name);
+			free(r->key);
 			free(r->count);
 			free(r->bytes);
 		}
@@ -647,6 +659,7 @@ void growth_free(struct growth *g)
 {
 	for (size_t i = 0; i < g->n; i++) {
 		free(g->rows[i].name);
+		free(g->rows[i].key);
 		free(g->rows[i].count);
 		free(g->rows[i].bytes);
 	}

@@ -51,7 +51,7 @@ enum { HOW_NONE, HOW_CLASS, HOW_H1, HOW_H0, HOW_FIELD, HOW_SIBLING, HOW_GAP,
 struct side {
 	struct heap *h;
 	uint64_t *h0, *h1;
-	uint64_t *cname;    /* per class: hash of its name */
+	uint64_t *cname;    /* per class: hash of its name (class_match_name) */
 	node_t *peer;       /* the paired node on the other side, HW_NONE */
 	uint8_t *how;       /* how it was paired (HOW_*) */
 	uint8_t *immutable; /* per class: values (String, the boxes: value_classes) */
@@ -113,7 +113,7 @@ static inline uint64_t cname_of(const struct side *s, node_t v)
 }
 
 /* h0: what the object holds itself, without its references' ids. */
-static void content_hashes(struct side *s)
+static void content_hashes(struct side *s, int qual)
 {
 	const struct heap *h = s->h;
 	unsigned ids = h->layout.idsize;
@@ -125,7 +125,7 @@ static void content_hashes(struct side *s)
 	sbuf_init(&text);
 	s->cname = xmalloc(((size_t)h->ncls + 1) * sizeof *s->cname);
 	for (uint32_t c = 0; c < h->ncls; c++)
-		s->cname[c] = hash_str(class_name(h, c));
+		s->cname[c] = hash_str(class_match_name(h, c, qual));
 	s->h0 = xcalloc(h->n, sizeof *s->h0);
 	for (node_t v = 1; v < h->n; v++) {
 		uint64_t x = cname_of(s, v);
@@ -1219,7 +1219,7 @@ int match_dumps(struct heap *a, struct heap *b, unsigned flags, struct match_res
 		s->peer = xmalloc((size_t)s->h->n * sizeof *s->peer);
 		memset(s->peer, 0xff, (size_t)s->h->n * sizeof *s->peer);
 		s->how = xcalloc(s->h->n, 1);
-		content_hashes(s);
+		content_hashes(s, classes_qualified(a, b));
 		s->h1 = context_hashes(s->h, s->h0);
 	}
 	m.posb = xmalloc((size_t)b->n * sizeof *m.posb);

@@ -168,8 +168,8 @@ static int classes_use(struct tui *t, struct tview *v, int reached, struct use *
 		for (size_t i = 0; i < v->rows.n; i++)
 			any |= v->rows.v[i].marked;
 		if (!any)
-			return gone_of_class(t, class_name(h->baseline->old,
-							   (uint32_t)((struct rowdata *)v->rows.v[v->cur].data)->loader), u);
+			return gone_of_class(t, h->baseline->old,
+					     (uint32_t)((struct rowdata *)v->rows.v[v->cur].data)->loader, u);
 	}
 	m = xcalloc(h->ncls + 1, 1);
 	for (size_t i = 0; i < v->rows.n; i++)
@@ -378,15 +378,13 @@ static int classes_gone_key(struct tui *t, struct tview *v, enum request r)
 	if (cd == NULL || !cd->have_gone || !cst(v)->delta || v->cur >= v->rows.n)
 		return 0;
 	struct row *row = &v->rows.v[v->cur];
-	const char *name;
+	struct use u = { .title = NULL };
 	if (row->kind == VR_CLASS && cd->d[row->cls].gone_count > 0)
-		name = class_name(t->h, row->cls);
+		gone_of_class(t, t->h, row->cls, &u);
 	else if (row->kind == VR_GONECLS)
-		name = class_name(t->h->baseline->old, (uint32_t)((struct rowdata *)row->data)->loader);
+		gone_of_class(t, t->h->baseline->old, (uint32_t)((struct rowdata *)row->data)->loader, &u);
 	else
 		return 0;
-	struct use u = { .title = NULL };
-	gone_of_class(t, name, &u);
 	tui_push(t, &u);
 	return 1;
 }

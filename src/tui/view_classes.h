@@ -80,7 +80,8 @@ int group_has(struct tui *t, const struct row *r, uint32_t c);
 /* view_classes_delta.c: against a baseline */
 void classes_delta(struct tui *t, struct tview *v, struct classes_data *cd);
 void gone_only_rows(struct tui *t, struct tview *v, struct rowvec *out);
-/* The baseline's gone objects of a class name: a step on its side. */
-int gone_of_class(struct tui *t, const char *name, struct use *u);
+/* The baseline's gone objects of class oc of heap `of` (the open dump
+ * or the baseline's; matched by class_match_name): a step on its side. */
+int gone_of_class(struct tui *t, const struct heap *of, uint32_t oc, struct use *u);
 
 #endif

@@ -9,21 +9,35 @@
 #include "query/baseline.h"
 #include "tui/view_classes.h"
 
-/* The class of the open dump named like class oc of old: the first of
- * that name (several loaders: the lowest index), or HW_NONE. */
-static uint32_t namesake(const struct heap *h, const uint32_t *byname, const struct heap *old, uint32_t oc)
+/* Classes matched with the baseline's by class_match_name */
+struct qual_names { const struct heap *h; int qual; };
+
+static int cmp_match_name(const void *a, const void *b, void *ctx)
 {
-	const char *name = class_name(old, oc);
+	const struct qual_names *q = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(class_match_name(q->h, x, q->qual), class_match_name(q->h, y, q->qual));
+
+	return c ? c : x < y ? -1 : x > y; /* one name, several loaders: by index */
+}
+
+/* The class of the open dump named like class oc of old (matched by
+ * class_match_name): the first of that name (several loaders: the
+ * lowest index), or HW_NONE. byname: h's classes sorted by it. */
+static uint32_t namesake(const struct heap *h, const uint32_t *byname, const struct heap *old, uint32_t oc,
+			 int qual)
+{
+	const char *name = class_match_name(old, oc, qual);
 	size_t lo = 0, hi = h->ncls;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (strcmp(class_name(h, byname[mid]), name) < 0)
+		if (strcmp(class_match_name(h, byname[mid], qual), name) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < h->ncls && strcmp(class_name(h, byname[lo]), name) == 0 ? byname[lo] : HW_NONE;
+	return lo < h->ncls && strcmp(class_match_name(h, byname[lo], qual), name) == 0 ? byname[lo] : HW_NONE;
 }
 
 /* ctx: the baseline's heap */
@@ -70,10 +84,11 @@ void classes_delta(struct tui *t, struct tview *v, struct classes_data *cd)
 			g[old->node_class[x]].amb++;
 		}
 	}
+	struct qual_names q = { h, classes_qualified(old, h) };
 	uint32_t *byname = xmalloc(((size_t)h->ncls + 1) * sizeof *byname);
 	for (uint32_t c = 0; c < h->ncls; c++)
 		byname[c] = c;
-	hw_sort(byname, h->ncls, sizeof *byname, cmp_cls_name, (void *)h);
+	hw_sort(byname, h->ncls, sizeof *byname, cmp_match_name, &q);
 	uint8_t *listed = xcalloc((size_t)h->ncls + 1, 1);
 	for (size_t i = 0; i < cd->n; i++)
 		listed[cd->rows[i].cls] = 1;
@@ -82,7 +97,7 @@ void classes_delta(struct tui *t, struct tview *v, struct classes_data *cd)
 		g[oc].old_bytes = old->cls[oc].shallow_total;
 		if (g[oc].gone_count == 0 && g[oc].amb == 0 && g[oc].old_count == 0)
 			continue;
-		uint32_t c = namesake(h, byname, old, oc);
+		uint32_t c = namesake(h, byname, old, oc, q.qual);
 		if (c != HW_NONE) { /* its instances then, beside now's */
 			cd->d[c].old_count += g[oc].old_count;
 			cd->d[c].old_bytes += g[oc].old_bytes;
@@ -135,15 +150,21 @@ void gone_only_rows(struct tui *t, struct tview *v, struct rowvec *out)
 	}
 }
 
-int gone_of_class(struct tui *t, const char *name, struct use *u)
+int gone_of_class(struct tui *t, const struct heap *of, uint32_t oc, struct use *u)
 {
 	const struct baseline *bl = t->h->baseline;
 	struct heap *old = bl->old;
 	uint8_t *m = xcalloc((size_t)old->ncls + 1, 1);
 	struct sbuf ex, l;
+	int qual = classes_qualified(old, t->h);
+	const char *name = class_name(of, oc), *key = class_match_name(of, oc, qual);
+	int named = of == old; /* the expression names the baseline's class, where it is evaluated */
 
 	for (uint32_t c = 0; c < old->ncls; c++)
-		m[c] = strcmp(class_name(old, c), name) == 0;
+		if ((m[c] = strcmp(class_match_name(old, c, qual), key) == 0) && !named) {
+			name = class_name(old, c);
+			named = 1;
+		}
 	objset_empty(old, &u->set);
 	for (node_t x = 1; x < old->n; x++)
 		if (objset_has(&bl->gone, x) && old->node_class[x] != HW_NONE && m[old->node_class[x]])

@@ -105,13 +105,16 @@ namespace Workload
 		static readonly List<object> keep = new List<object>();
 
 		// Every lambdas' class "<>c" (not generic) of every assembly
-		// loaded, its one instance made (its static constructor run):
-		// "Lambdas":{"FILE.dll":N,...}, N the module's such classes, each
-		// with one instance. The runtime names them all "<>c".
-		static string Lambdas()
+		// loaded (of `only` alone, if given), its one instance made (its
+		// static constructor run): "Lambdas":{"FILE.dll":N,...}, N the
+		// module's such classes, each with one instance. The runtime
+		// names them all "<>c".
+		public static string Lambdas(System.Reflection.Assembly only = null)
 		{
 			var byModule = new SortedDictionary<string, int>(StringComparer.Ordinal);
 			foreach (var asm in AppDomain.CurrentDomain.GetAssemblies()) {
+				if (only != null && asm != only)
+					continue;
 				Type[] types;
 				try {
 					types = asm.GetTypes();
@@ -156,6 +159,49 @@ namespace Workload
 					  ",\"DeepInt\":10,\"DeepLong\":20," + Lambdas() + "}");
 			Console.Out.Flush();
 			Console.ReadLine();
+			GC.KeepAlive(keep);
+			return 0;
+		}
+	}
+
+	// "modules": 100 objects of a nested class whose name the runtime
+	// gives without its outer class ("Lonely"), then at each line 30
+	// more, and at the first 7 of a class of that name a second module
+	// has (emitted): a name one module had in the first dump and two in
+	// the next
+	static class Modules
+	{
+		class Lonely
+		{
+			public int V;
+		}
+
+		static readonly List<object> keep = new List<object>();
+
+		public static int Run()
+		{
+			for (int i = 0; i < 100; i++)
+				keep.Add(new Lonely());
+			Console.WriteLine("{\"pid\":" + Environment.ProcessId + ",\"Lonely\":100}");
+			Console.Out.Flush();
+			Type other = null;
+			for (int n = 130; Console.ReadLine() != null; n += 30) {
+				for (int i = 0; i < 30; i++)
+					keep.Add(new Lonely());
+				if (other == null) {
+					var asm = System.Reflection.Emit.AssemblyBuilder.DefineDynamicAssembly(
+						new System.Reflection.AssemblyName("Emitted"),
+						System.Reflection.Emit.AssemblyBuilderAccess.Run);
+					var tb = asm.DefineDynamicModule("Emitted").DefineType("Lonely",
+						System.Reflection.TypeAttributes.Public | System.Reflection.TypeAttributes.Class);
+					tb.DefineField("V", typeof(long), System.Reflection.FieldAttributes.Public);
+					other = tb.CreateType();
+					for (int i = 0; i < 7; i++)
+						keep.Add(Activator.CreateInstance(other));
+				}
+				Console.WriteLine("{\"Lonely\":" + n + ",\"Emitted\":7}");
+				Console.Out.Flush();
+			}
 			GC.KeepAlive(keep);
 			return 0;
 		}
@@ -439,6 +485,8 @@ namespace Workload
 				return Named.Run();
 			if (args.Length > 0 && args[0] == "chains")
 				return Linked.Run();
+			if (args.Length > 0 && args[0] == "modules")
+				return Modules.Run();
 			for (int i = 0; i < Sessions; i++)
 				publisher.Tick += new Session().OnTick; // never removed: the leak
 			for (int i = 0; i < Entries; i++)
