@@ -252,6 +252,33 @@ START_TEST(test_hand_weakly_held)
 	out = run(cmd, &st);
 	ck_assert_msg(st == 0 && strstr(out, "\napp.Item (weak)        1") && strstr(out, "\nweak_holders: 1"), "%s", out);
 	free(out);
+	/* the leak suspects' holders of accumulated arrays (each held by two
+	 * Items, a GC root each): the strong ones, and a weakly reachable
+	 * object's strong reference apart, not left out (nor counted as
+	 * strong) */
+	{
+		struct hw w2;
+		begin_items(&w2);
+		hw_root(&w2, 0x01, WR1, 0x9003, 0);
+		hw_jdk_weakref(&w2, WR1, S);
+		item(&w2, S, 0x70000, 0);
+		for (uint64_t i = 0; i < 200; i++) {
+			hw_root(&w2, 0x01, 0x60000 + 16 * i, 0x9100 + 2 * i, 0);
+			item(&w2, 0x60000 + 16 * i, 0x70000 + 16 * i, 0x70000 + 16 * ((i + 1) % 200));
+			hw_primarray(&w2, 0x70000 + 16 * i, T_BYTE, 1000, NULL);
+		}
+		hw_heap_end(&w2);
+		hw_dump_end(&w2);
+		char *acc = hw_write(&w2, "weakly-held-accum.hprof", SIZE_MAX);
+		hw_free(&w2);
+		snprintf(cmd, sizeof cmd, "'%s' -q --no-cache inspect '%s' leak-suspects 2>&1", heapwalk(), acc);
+		out = run(cmd, &st);
+		ck_assert_msg(st == 0 && strstr(out, "accumulated in instances of [B: 200 instances") &&
+			      strstr(out, "held by 200 strong holders (200 app.Item.") &&
+			      strstr(out, "), 1 weakly reachable (1 app.Item.a)"), "%s", out);
+		free(out);
+		free(acc);
+	}
 	/* the dump's weak references are its two referents: S's set aside
 	 * are counted among the strong ones, as the dump has them */
 	snprintf(cmd, sizeof cmd, "'%s' -q --no-cache info '%s' 2>&1", heapwalk(), path);

@@ -220,8 +220,13 @@ uint64_t insp_holders(const struct heap *h, const node_t *nodes, uint64_t count,
 	}
 	for (uint64_t i = 0; h->weak_src != NULL && i < h->nweak; i++) {
 		node_t y = h->weak_src[i], t = h->weak_dst[i];
-		if (y == 0 || weak_left_out(h, i) || !bit_get(in, t))
+		if (y == 0 || !bit_get(in, t))
 			continue;
+		if (weak_left_out(h, i)) { /* a holder the GC may clear: strong, held weakly */
+			if (h->weak_rule[i] == WEAK_WEAKLY)
+				kind_push(kind_named(ks, &nk, "weakly reachable"), y, t);
+			continue;
+		}
 		const char *w = rt != NULL && rt->weak_kind != NULL ? rt->weak_kind(h, y, t) : NULL;
 		kind_push(kind_named(ks, &nk, w != NULL ? w : "weak"), y, t);
 	}
