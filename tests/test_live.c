@@ -711,6 +711,15 @@ START_TEST(test_live_dotnet_names)
 	}
 	ck_assert_msg(mods >= 2 && strstr(out, "\n<>c,") == NULL, "%d modules: %.300s", mods, l);
 	free(log);
+	/* the rundown asked for is the loader's: the modules, not every
+	 * JIT-compiled method (the runtime's default rundown named them all,
+	 * Named.Lambdas among them, in UTF-16; nothing else in a heap's trace
+	 * names a method) */
+	char *trace = file_bytes(LIVEDIR "/names.nettrace", &len);
+	static const char method[] = "L\0a\0m\0b\0d\0a\0s\0";
+	ck_assert_msg(trace != NULL && memmem(trace, len, method, sizeof method - 1) == NULL,
+		      "the trace names the method Lambdas: the JIT's rundown was asked for");
+	free(trace);
 	free(out);
 	free(err);
 	end_workload(pid, hold);

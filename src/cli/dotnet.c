@@ -32,12 +32,18 @@
 #define SET_EVENTPIPE 0x02
 #define CMD_STOP 0x01
 #define CMD_COLLECT2 0x03
+#define CMD_COLLECT4 0x05           /* .NET 9 on: the rundown's keywords chosen */
 #define SET_SERVER 0xff
 #define HR_UNKNOWN_COMMAND 0x80131385u
 
 #define BUFFER_MB 1024              /* the session's buffer: a heap reported whole */
 #define HEAP_KEYWORDS 0x1d80001ull /* GC | Type | GCHeapDump | GCHeapSurvivalAndMovement | GCHeapCollect | GCHeapAndTypeNames */
 #define LEVEL_VERBOSE 5
+/* The rundown a snapshot asks for: the loader's at the session's end
+ * (Loader | EndRundown: the modules, which tell apart the types one name
+ * has in several), not the JIT's every compiled method as well (the
+ * runtime's default rundown), which a long-running process has many of */
+#define RUNDOWN_LOADER 0x108ull
 #define START_WAIT_S 30            /* for the induced GC to start */
 #define END_WAIT_S 600             /* for it to end, and the stream after Stop */
 
@@ -373,27 +379,33 @@ static int follow_tick(void *arg, uint64_t bytes, double quiet, double elapsed)
 	return f->stopped && elapsed - f->stop_at > END_WAIT_S;
 }
 
-int dotnet_collect(int s, uint64_t keywords, uint32_t level, uint32_t buffer_mb, int rundown, uint64_t *id,
-		   struct sbuf *err)
+int dotnet_collect(int s, uint64_t keywords, uint32_t level, uint32_t buffer_mb, uint64_t rundown, uint64_t *id,
+		   uint32_t *hr, struct sbuf *err)
 {
 	struct sbuf m;
-	uint32_t hr;
+	int v4 = rundown != 0 && rundown != DOTNET_RUNDOWN_ALL;
+	const char *what = v4 ? "CollectTracing4" : "CollectTracing2";
 	int rc;
 
 	sbuf_init(&m);
-	header(&m, SET_EVENTPIPE, CMD_COLLECT2);
+	header(&m, SET_EVENTPIPE, v4 ? CMD_COLLECT4 : CMD_COLLECT2);
 	put_u32(&m, buffer_mb);
 	put_u32(&m, 1);   /* nettrace */
-	sbuf_addc(&m, rundown ? 1 : 0);
+	if (v4) {
+		put_u64(&m, rundown);
+		sbuf_addc(&m, 1); /* stacks, as CollectTracing2 records them */
+	} else {
+		sbuf_addc(&m, rundown ? 1 : 0);
+	}
 	put_u32(&m, 1);
 	put_u64(&m, keywords);
 	put_u32(&m, level);
 	put_string(&m, NT_RUNTIME_PROVIDER);
 	put_u32(&m, 0); /* no arguments */
 	seal(&m);
-	rc = write_full(s, m.buf, m.len) != 0 ? -1 : reply(s, "CollectTracing2", id, &hr, err);
+	rc = write_full(s, m.buf, m.len) != 0 ? -1 : reply(s, what, id, hr, err);
 	if (rc < 0 && err->len == 0)
-		sbuf_adds(err, "CollectTracing2: the runtime's socket broke");
+		sbuf_printf(err, "%s: the runtime's socket broke", what);
 	sbuf_free(&m);
 	return rc;
 }
@@ -451,8 +463,16 @@ int dotnet_snapshot(const struct proc_info *p, const char *file, uint32_t *gc, s
 		goto done;
 	/* with the rundown: the modules' files at the stream's end tell apart
 	 * the types that one name has in several (a lambdas' "<>c") */
-	if (dotnet_collect(s, HEAP_KEYWORDS, LEVEL_VERBOSE, BUFFER_MB, 1, &id, err) < 0 ||
-	    follow(&s, fd, file, &b, &sock, pid, id, &bytes, err) < 0)
+	uint32_t hr;
+	int c = dotnet_collect(s, HEAP_KEYWORDS, LEVEL_VERBOSE, BUFFER_MB, RUNDOWN_LOADER, &id, &hr, err);
+	if (c < 0 && hr == HR_UNKNOWN_COMMAND) { /* before .NET 9: the whole rundown, on a new connection */
+		close(s);
+		sbuf_reset(err);
+		if ((s = dotnet_connect(sock.buf, pid, err)) < 0)
+			goto done;
+		c = dotnet_collect(s, HEAP_KEYWORDS, LEVEL_VERBOSE, BUFFER_MB, DOTNET_RUNDOWN_ALL, &id, &hr, err);
+	}
+	if (c < 0 || follow(&s, fd, file, &b, &sock, pid, id, &bytes, err) < 0)
 		goto done;
 	look(fd, bytes, &w);
 	if (!w.ended) {

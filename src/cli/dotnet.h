@@ -43,12 +43,16 @@ double dotnet_pause_ms(void);
 /* A connection to the runtime of process pid at path (dotnet_socket):
  * the socket, or -1 with err. */
 int dotnet_connect(const char *path, pid_t pid, struct sbuf *err);
-/* Ask for an EventPipe session of the runtime provider on connection s
- * (CollectTracing2, nettrace; with `rundown`, the runtime names what is
- * loaded, the modules among it, when the session stops): 0 with its id
- * (the stream follows on s), or -1 with err. */
-int dotnet_collect(int s, uint64_t keywords, uint32_t level, uint32_t buffer_mb, int rundown, uint64_t *id,
-		   struct sbuf *err);
+/* Start an EventPipe session of the runtime provider on s (nettrace; with
+ * a rundown, the runtime names what is loaded, the modules among it,
+ * when the session stops: rundown 0 none, DOTNET_RUNDOWN_ALL the
+ * runtime's default rundown (CollectTracing2), else the rundown's
+ * keywords (CollectTracing4, .NET 9 on)): 0 with its id (the stream
+ * follows on s), or -1 with err and the runtime's HRESULT in *hr (0 when
+ * it sent none; a runtime without CollectTracing4 closes s). */
+#define DOTNET_RUNDOWN_ALL UINT64_MAX
+int dotnet_collect(int s, uint64_t keywords, uint32_t level, uint32_t buffer_mb, uint64_t rundown, uint64_t *id,
+		   uint32_t *hr, struct sbuf *err);
 /* End session id of the runtime at path (StopTracing); errors ignored:
  * the session ends with the process anyway. dotnet_stop waits for the
  * reply, which a session with rundown sends only once the rundown is in

@@ -187,6 +187,7 @@ static void recorder(const struct proc_info *p, const char *dir, const char *soc
 {
 	struct sbuf err;
 	uint64_t id, bytes = 0;
+	uint32_t hr;
 	char *rec = xasprintf("%s/rec.nettrace", dir);
 	int s = -1, fd = -1;
 
@@ -194,7 +195,7 @@ static void recorder(const struct proc_info *p, const char *dir, const char *soc
 	if ((fd = open(rec, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
 		sbuf_printf(&err, "%s: cannot create: %s", rec, strerror(errno));
 	else if ((s = dotnet_connect(sock, p->pid, &err)) >= 0 &&
-		 dotnet_collect(s, REC_KEYWORDS, REC_LEVEL, REC_BUFFER_MB, 0, &id, &err) == 0) {
+		 dotnet_collect(s, REC_KEYWORDS, REC_LEVEL, REC_BUFFER_MB, 0, &id, &hr, &err) == 0) {
 		char note[64];
 		snprintf(note, sizeof note, "%llu %ld\n", (unsigned long long)id, (long)getpid());
 		write_note(dir, "session", note);
