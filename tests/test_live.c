@@ -635,6 +635,30 @@ START_TEST(test_live_dotnet)
 	free(want_at);
 	free(out);
 	free(err);
+	/* the recorder that -e started holds none of its caller's
+	 * descriptors: not the workload's stdin, which every heapwalk here
+	 * inherits (as a script's pipe would be): the workload ends when we
+	 * close it, not when the recorder does (it waited for the workload) */
+	sess = xasprintf("%s/session", mdir);
+	note = file_bytes(sess, &n);
+	ck_assert_int_eq(sscanf(note, "%llu %ld", &id, &rpid), 2);
+	free(note);
+	free(sess);
+	struct stat hs;
+	ck_assert_int_eq(fstat(hold, &hs), 0);
+	char held[64], fdpath[128], link[128];
+	snprintf(held, sizeof held, "pipe:[%llu]", (unsigned long long)hs.st_ino);
+	snprintf(fdpath, sizeof fdpath, "/proc/%ld/fd", rpid);
+	DIR *dd = opendir(fdpath);
+	ck_assert_msg(dd != NULL, "the recorder, PID %ld, is not running", rpid);
+	for (struct dirent *e; (e = readdir(dd)) != NULL;) {
+		char fp[512];
+		snprintf(fp, sizeof fp, "%s/%s", fdpath, e->d_name);
+		ssize_t k = readlink(fp, link, sizeof link - 1);
+		link[k > 0 ? k : 0] = '\0';
+		ck_assert_msg(strcmp(link, held) != 0, "the recorder holds the workload's stdin (fd %s)", e->d_name);
+	}
+	closedir(dd);
 	free(mdir);
 	end_workload(pid, hold);
 }

@@ -223,8 +223,40 @@ static void recorder(const struct proc_info *p, const char *dir, const char *soc
 	free(rec);
 }
 
-/* Start the recorder, detached (two forks: no zombie, no terminal), and
- * wait for its session to begin. 0, or -1 with err. */
+/* Every descriptor past the standard three closed but keep: the
+ * recorder outlives the command that started it and holds nothing of
+ * it (its dump, its cache's lock, a pipe its caller waits to see end:
+ * a script's, a test's, make's). */
+static void close_others(int keep)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int fds[256], n;
+
+	if (d == NULL) { /* no /proc: the usual range */
+		for (int fd = 3; fd < 1024; fd++)
+			if (fd != keep)
+				close(fd);
+		return;
+	}
+	do { /* a batch at a time: closing while reading the directory */
+		struct dirent *e;
+		n = 0;
+		rewinddir(d);
+		while (n < 256 && (e = readdir(d)) != NULL) {
+			char *end;
+			long fd = strtol(e->d_name, &end, 10);
+			if (*end == '\0' && end != e->d_name && fd > 2 && fd != keep && fd != dirfd(d))
+				fds[n++] = (int)fd;
+		}
+		for (int i = 0; i < n; i++)
+			close(fds[i]);
+	} while (n == 256);
+	closedir(d);
+}
+
+/* Start the recorder, detached (two forks: no zombie, no terminal, no
+ * descriptor of ours but its pipe back), and wait for its session to
+ * begin. 0, or -1 with err. */
 static int recorder_start(const struct proc_info *p, const char *dir, const char *sock, struct sbuf *err)
 {
 	int fds[2];
@@ -247,6 +279,7 @@ static int recorder_start(const struct proc_info *p, const char *dir, const char
 			if (null > 2)
 				close(null);
 		}
+		close_others(fds[1]);
 		recorder(p, dir, sock, fds[1]);
 		_exit(0);
 	}
