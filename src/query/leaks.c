@@ -487,11 +487,14 @@ void leak_find_free(struct leak_find *r)
 	memset(r, 0, sizeof *r);
 }
 
-void leaks_trace_text(const struct leaks_view *v, size_t k, struct sbuf *out)
+/* leaks_trace_text, each string of the trie through map (NULL: as it is) */
+static void trace_text_map(const struct leaks_view *v, size_t k, const char *(*map)(const char *, void *), void *ctx,
+			   struct sbuf *out)
 {
 	const struct leak_cluster *c = &v->cl[k];
 	size_t n = 0, cap = 64;
 	uint32_t *path = xmalloc(cap * sizeof *path);
+#define STR(i) (map != NULL ? map(v->strs[i], ctx) : v->strs[i])
 
 	sbuf_reset(out);
 	for (uint32_t t = c->trace; t != NONE32; t = v->trie[t].parent) {
@@ -503,13 +506,19 @@ void leaks_trace_text(const struct leaks_view *v, size_t k, struct sbuf *out)
 	}
 	/* the root: its kind and class */
 	const struct leak_tnode *r = &v->trie[path[n - 1]];
-	sbuf_printf(out, "%s: %s", v->strs[r->holder], v->strs[r->field]);
+	sbuf_printf(out, "%s: %s", STR(r->holder), STR(r->field));
 	for (size_t i = n - 1; i-- > 0;)
-		sbuf_printf(out, " .%s -> %s", v->strs[v->trie[path[i]].field],
-			    i > 0 ? v->strs[v->trie[path[i - 1]].holder] : v->strs[c->cls]);
+		sbuf_printf(out, " .%s -> %s", STR(v->trie[path[i]].field),
+			    i > 0 ? STR(v->trie[path[i - 1]].holder) : STR(c->cls));
 	if (n == 1)
-		sbuf_printf(out, " = %s", v->strs[c->cls]);
+		sbuf_printf(out, " = %s", STR(c->cls));
+#undef STR
 	free(path);
+}
+
+void leaks_trace_text(const struct leaks_view *v, size_t k, struct sbuf *out)
+{
+	trace_text_map(v, k, NULL, NULL, out);
 }
 
 /* ---- a series ---- */
@@ -568,6 +577,54 @@ static struct growth_row *growth_row(struct growth *g, int cluster, const char *
 	return r;
 }
 
+/* A dump's class names that differ from their qualified names, sorted,
+ * for a cluster's trace by qualified names (a class object's holder,
+ * "class NAME", too) */
+struct qual_name { const char *name, *qual; };
+/* tmp: "class QUAL" texts, two (a printf of the trace takes two at once) */
+struct quals { struct qual_name *v; size_t n; struct sbuf tmp[2]; unsigned next; };
+
+static int cmp_qual_name(const void *a, const void *b)
+{
+	return strcmp(((const struct qual_name *)a)->name, ((const struct qual_name *)b)->name);
+}
+
+static void quals_make(const struct heap *h, struct quals *q)
+{
+	q->v = xmalloc(((size_t)h->ncls + 1) * sizeof *q->v);
+	for (uint32_t c = 0; c < h->ncls; c++)
+		if (strcmp(class_match_name(h, c, 1), class_name(h, c)) != 0)
+			q->v[q->n++] = (struct qual_name){ class_name(h, c), class_match_name(h, c, 1) };
+	hw_qsort(q->v, q->n, sizeof *q->v, cmp_qual_name);
+	sbuf_init(&q->tmp[0]);
+	sbuf_init(&q->tmp[1]);
+}
+
+static void quals_free(struct quals *q)
+{
+	free(q->v);
+	sbuf_free(&q->tmp[0]);
+	sbuf_free(&q->tmp[1]);
+	memset(q, 0, sizeof *q);
+}
+
+static const char *qual_of(const char *s, void *ctx)
+{
+	struct quals *q = ctx;
+	int cls = strncmp(s, "class ", 6) == 0;
+	struct qual_name want = { cls ? s + 6 : s, NULL };
+	const struct qual_name *f = q->n > 0 ? bsearch(&want, q->v, q->n, sizeof *q->v, cmp_qual_name) : NULL;
+
+	if (f == NULL)
+		return s;
+	if (!cls)
+		return f->qual;
+	struct sbuf *t = &q->tmp[q->next++ & 1];
+	sbuf_reset(t);
+	sbuf_printf(t, "class %s", f->qual);
+	return t->buf;
+}
+
 int growth_add(struct growth *g, size_t i, struct heap *first, struct heap *h, struct progress *p,
 	       struct sbuf *err)
 {
@@ -603,12 +660,21 @@ int growth_add(struct growth *g, size_t i, struct heap *first, struct heap *h, s
 	struct leaks_view v;
 	view_leaks(h, &fresh, 1, &v);
 	sbuf_init(&sb);
+	struct quals q = { 0 };
+	struct sbuf key;
+	sbuf_init(&key);
+	if (qual)
+		quals_make(h, &q);
 	for (size_t k = 0; k < v.n; k++) {
 		leaks_trace_text(&v, k, &sb);
-		struct growth_row *r = growth_row(g, 1, sb.buf, sb.buf);
+		if (qual) /* matched by its classes' qualified names */
+			trace_text_map(&v, k, qual_of, &q, &key);
+		struct growth_row *r = growth_row(g, 1, sb.buf, qual ? key.buf : sb.buf);
 		r->count[i] += v.cl[k].count;
 		r->bytes[i] += v.cl[k].retained;
 	}
+	quals_free(&q);
+	sbuf_free(&key);
 	sbuf_free(&sb);
 	leaks_view_free(&v);
 	objset_free(&fresh);

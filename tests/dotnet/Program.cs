@@ -166,29 +166,30 @@ namespace Workload
 
 	// "modules": 100 objects of a nested class whose name the runtime
 	// gives without its outer class ("Lonely"), then at each line 30
-	// more, and at the first 7 of a class of that name a second module
-	// has (emitted): a name one module had in the first dump and two in
-	// the next
+	// more, and at the second 7 of a class of that name a second module
+	// has (emitted): a name one module had in the first two dumps and
+	// two in the next
 	static class Modules
 	{
 		class Lonely
 		{
-			public int V;
+			public byte[] B;
 		}
 
 		static readonly List<object> keep = new List<object>();
+		static int made;
 
 		public static int Run()
 		{
 			for (int i = 0; i < 100; i++)
-				keep.Add(new Lonely());
+				keep.Add(new Lonely { B = new byte[8 * made++] }); // each its own, by its array's size
 			Console.WriteLine("{\"pid\":" + Environment.ProcessId + ",\"Lonely\":100}");
 			Console.Out.Flush();
 			Type other = null;
 			for (int n = 130; Console.ReadLine() != null; n += 30) {
 				for (int i = 0; i < 30; i++)
-					keep.Add(new Lonely());
-				if (other == null) {
+					keep.Add(new Lonely { B = new byte[8 * made++] }); // each its own, by its array's size
+				if (other == null && n > 130) {
 					var asm = System.Reflection.Emit.AssemblyBuilder.DefineDynamicAssembly(
 						new System.Reflection.AssemblyName("Emitted"),
 						System.Reflection.Emit.AssemblyBuilderAccess.Run);
@@ -199,7 +200,7 @@ namespace Workload
 					for (int i = 0; i < 7; i++)
 						keep.Add(Activator.CreateInstance(other));
 				}
-				Console.WriteLine("{\"Lonely\":" + n + ",\"Emitted\":7}");
+				Console.WriteLine("{\"Lonely\":" + n + ",\"Emitted\":" + (other == null ? 0 : 7) + "}");
 				Console.Out.Flush();
 			}
 			GC.KeepAlive(keep);
