@@ -23,9 +23,9 @@ struct clr_root { uint64_t addr; uint16_t kind; uint32_t name; };
 struct clr_pair { uint64_t key, value; };
 /* A type: its id, its name's offset, and its module: a trace's module
  * id as the trace gives it, then (and a .gcdump's from the start) the
- * offset + 1 of the module's file name among the names, 0 not known. */
-/* module: 1 + its file name's offset, 0 unknown; qual: 1 + the offset of
- * "name [module]" (hclass.qual), 0 where the module is unknown */
+ * offset + 1 of the module's file name among the names, 0 not known;
+ * qual (clr_by_module's): the offset + 1 of "name [module]", its class's
+ * qualified name (hclass.qual), 0 where the module is not known. */
 struct clr_type { uint64_t id, module; uint32_t name, qual; };
 /* a generation's range: objects at [start, start + used) are in gen */
 struct clr_range { uint64_t start, used; uint8_t gen; };

@@ -115,8 +115,9 @@ void leaks_trace_text(const struct leaks_view *v, size_t k, struct sbuf *out);
 struct growth_row {
 	int cluster;          /* 0: a class, 1: a cluster */
 	char *name;           /* the class name, or the trace text */
-	char *key;            /* a class's: what it is matched by from dump to
-			       * dump (class_match_name), NULL: its name */
+	char *key;            /* what the row is matched by from dump to dump
+			       * (a class's qualified name, class_match_name; a
+			       * cluster's trace in them), NULL: its name */
 	uint64_t *count;      /* nsnaps each */
 	uint64_t *bytes;      /* a class: shallow; a cluster: retained */
 	uint64_t grew;        /* the last count less the first */
