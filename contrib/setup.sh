@@ -217,15 +217,15 @@ test)
 	say "configure without Check: heapwalk builds, make check says what is missing"
 	nocheck
 	# libFuzzer needs clang; the engine is instrumented, the fourteen
-	# harnesses run 10 s each, one after the other (about 2.5 minutes of
-	# one processor: a smoke test that each one runs and finds nothing on
-	# its seeds; make fuzz-long is the fuzzing), the HPROF and baseline
+	# harnesses run 10 s each, as many at a time as there are processors
+	# (about 2.5 minutes of one: a smoke test that each one runs and finds
+	# nothing on its seeds; make fuzz-long is the fuzzing), the HPROF and baseline
 	# fuzzers seeded with the JDK dumps the first build's tests made too;
 	# beside distcheck
 	say "build with libFuzzer (clang), make fuzz-smoke beside make distcheck"
 	build build-fuzz CC=clang --enable-fuzzing --enable-werror
 	fuzz_log=$top/build-fuzz.log
-	make fuzz-smoke FUZZ_SECONDS=10 FUZZ_DUMPS="$top/build/tests/dumps" >"$fuzz_log" 2>&1 </dev/null &
+	make fuzz-smoke FUZZ_SECONDS=10 FUZZ_LANES="$jobs" FUZZ_DUMPS="$top/build/tests/dumps" >"$fuzz_log" 2>&1 </dev/null &
 	fuzz=$!
 
 	# distcheck's make check runs DISTCHECK_SUITES only (Makefile.am);
