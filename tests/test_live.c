@@ -750,11 +750,12 @@ START_TEST(test_live_dotnet_names)
 }
 END_TEST
 
-/* A .NET type name one module had in the first snapshot and two in the
- * next ("Lonely", a nested class, and an emitted one of that name): the
- * class is one from dump to dump, matched by its module (its name
- * became "Lonely [Workload.dll]"), not gone and new. The counts are the
- * workload's (its log): diff's class rows, and a series' growth. */
+/* A .NET type name one module had in the first two snapshots and two
+ * in the next ("Lonely", a nested class, and an emitted one of that
+ * name): the class is one from dump to dump, matched by its module (its
+ * name became "Lonely [Workload.dll]"), not gone and new. The counts are
+ * the workload's (its log): diff's class rows, the browser's against a
+ * baseline, and a series' class and cluster growth. */
 START_TEST(test_live_dotnet_modules)
 {
 	char args[1024], *err, *out;

@@ -105,16 +105,13 @@ namespace Workload
 		static readonly List<object> keep = new List<object>();
 
 		// Every lambdas' class "<>c" (not generic) of every assembly
-		// loaded (of `only` alone, if given), its one instance made (its
-		// static constructor run): "Lambdas":{"FILE.dll":N,...}, N the
-		// module's such classes, each with one instance. The runtime
-		// names them all "<>c".
-		public static string Lambdas(System.Reflection.Assembly only = null)
+		// loaded, its one instance made (its static constructor run):
+		// "Lambdas":{"FILE.dll":N,...}, N the module's such classes, each
+		// with one instance. The runtime names them all "<>c".
+		static string Lambdas()
 		{
 			var byModule = new SortedDictionary<string, int>(StringComparer.Ordinal);
 			foreach (var asm in AppDomain.CurrentDomain.GetAssemblies()) {
-				if (only != null && asm != only)
-					continue;
 				Type[] types;
 				try {
 					types = asm.GetTypes();
