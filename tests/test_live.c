@@ -544,6 +544,19 @@ START_TEST(test_live_other_user)
 }
 END_TEST
 
+/* The .NET workload in `mode`, its log LIVEDIR/LOG, the cache fresh,
+ * once it has said its pid: that pid (-1: no dotnet here, skipped). */
+static pid_t dotnet_piped(const char *mode, const char *log, int *hold)
+{
+	if (!dotnet_workload())
+		return -1;
+	fresh_cache();
+	char *const argv[] = { TEST_BUILDDIR "/dumps/dotnet/out/Workload", (char *)mode, NULL };
+	pid_t pid = start_piped(argv, log, hold);
+	ck_assert_int_eq(said(pid, log, "{\"pid\":", 1), pid);
+	return pid;
+}
+
 /* .NET: the first marks the process (no baseline, the browser says so);
  * the second ends the mark, exact against the first, and marks again;
  * the third is exact against that mark. What each calls new of
@@ -553,12 +566,9 @@ START_TEST(test_live_dotnet)
 	char args[256], *err, *out;
 	int rc, hold;
 
-	if (!dotnet_workload())
+	pid_t pid = dotnet_piped("grow", LIVEDIR "/dotnet.log", &hold);
+	if (pid < 0)
 		return;
-	fresh_cache();
-	char *const argv[] = { TEST_BUILDDIR "/dumps/dotnet/out/Workload", "grow", NULL };
-	pid_t pid = start_piped(argv, LIVEDIR "/dotnet.log", &hold);
-	ck_assert_int_eq(said(pid, LIVEDIR "/dotnet.log", "{\"pid\":", 1), pid);
 
 	char *want = xasprintf("no baseline: this snapshot marks PID %ld", (long)pid);
 	char *s = browse(pid, want, NULL, NULL);
@@ -673,12 +683,9 @@ START_TEST(test_live_dotnet_names)
 	char args[512], *err, *out;
 	int rc, hold;
 
-	if (!dotnet_workload())
+	pid_t pid = dotnet_piped("names", LIVEDIR "/names.log", &hold);
+	if (pid < 0)
 		return;
-	fresh_cache();
-	char *const argv[] = { TEST_BUILDDIR "/dumps/dotnet/out/Workload", "names", NULL };
-	pid_t pid = start_piped(argv, LIVEDIR "/names.log", &hold);
-	ck_assert_int_eq(said(pid, LIVEDIR "/names.log", "{\"pid\":", 1), pid);
 	unlink(LIVEDIR "/names.nettrace");
 	unlink(LIVEDIR "/names.nettrace" ".hwmark");
 	snprintf(args, sizeof args, "snapshot %ld " LIVEDIR "/names.nettrace", (long)pid);
@@ -761,12 +768,9 @@ START_TEST(test_live_dotnet_modules)
 	char args[1024], *err, *out;
 	int rc, hold;
 
-	if (!dotnet_workload())
+	pid_t pid = dotnet_piped("modules", LIVEDIR "/modules.log", &hold);
+	if (pid < 0)
 		return;
-	fresh_cache();
-	char *const argv[] = { TEST_BUILDDIR "/dumps/dotnet/out/Workload", "modules", NULL };
-	pid_t pid = start_piped(argv, LIVEDIR "/modules.log", &hold);
-	ck_assert_int_eq(said(pid, LIVEDIR "/modules.log", "{\"pid\":", 1), pid);
 	long lonely[4];
 	lonely[0] = said(pid, LIVEDIR "/modules.log", "\"Lonely\":", 1);
 	for (int i = 0; i < 4; i++) {
