@@ -83,6 +83,7 @@ const char *gz_dumps(void);
 /* The .NET workload (tests/dotnet) built into TEST_BUILDDIR/dumps/dotnet/out;
  * 0 (said) without dotnet. */
 int dotnet_workload(void);
+int dotnet8_workload(void);
 
 /* helpers.c: run a shell command: its standard output (caller frees),
  * its wait status in *status. */

@@ -1686,6 +1686,24 @@ START_TEST(test_dotnet_snapshot)
 }
 END_TEST
 
+/* A trace of .NET 8 (tests/dotnet/README): heapwalk's snapshot of a
+ * runtime that knows no CollectTracing4, given its default rundown;
+ * what the workload planted, its frozen objects rooted, and the two
+ * modules' "<>c" apart by the modules that rundown names. */
+START_TEST(test_dotnet8_recorded)
+{
+	const char *dump = TEST_SRCDIR "/dotnet/net8-workload.nettrace";
+
+	dotnet_planted(dump, 1);
+	dotnet_frozen(dump, 1);
+	char *csv = dotnet_classes(dump);
+	ck_assert_msg(csv_field(csv, "\"<>c [System.Private.CoreLib.dll]\"", 1) >= 1 &&
+		      csv_field(csv, "\"<>c [System.Console.dll]\"", 1) >= 1 && strstr(csv, "\n<>c,") == NULL,
+		      "%.600s", csv);
+	free(csv);
+}
+END_TEST
+
 /* The recorded traces through heapwalk: what the workload planted; old
  * and new between the two (one process, 200 AddedHolder objects made
  * between them, the finalizable objects finalized); a trace with no
@@ -2617,6 +2635,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_dotnet_recorded);
 	tcase_add_test(tc, test_dotnet_gen_totals);
 	tcase_add_test(tc, test_dotnet_trace_tool);
+	tcase_add_test(tc, test_dotnet8_recorded);
 	tcase_add_test(tc, test_dotnet_browser);
 	tcase_add_test(tc, test_baseline_classes_80x24);
 	tcase_add_test(tc, test_dotnet_snapshot);

@@ -546,15 +546,20 @@ END_TEST
 
 /* The .NET workload in `mode`, its log LIVEDIR/LOG, the cache fresh,
  * once it has said its pid: that pid (-1: no dotnet here, skipped). */
+static pid_t workload_piped(const char *exe, const char *mode, const char *log, int *hold)
+{
+	fresh_cache();
+	char *const argv[] = { (char *)exe, (char *)mode, NULL };
+	pid_t pid = start_piped(argv, log, hold);
+	ck_assert_int_eq(said(pid, log, "{\"pid\":", 1), pid);
+	return pid;
+}
+
 static pid_t dotnet_piped(const char *mode, const char *log, int *hold)
 {
 	if (!dotnet_workload())
 		return -1;
-	fresh_cache();
-	char *const argv[] = { TEST_BUILDDIR "/dumps/dotnet/out/Workload", (char *)mode, NULL };
-	pid_t pid = start_piped(argv, log, hold);
-	ck_assert_int_eq(said(pid, log, "{\"pid\":", 1), pid);
-	return pid;
+	return workload_piped(TEST_BUILDDIR "/dumps/dotnet/out/Workload", mode, log, hold);
 }
 
 /* .NET: the first marks the process (no baseline, the browser says so);
@@ -851,6 +856,70 @@ START_TEST(test_live_dotnet_modules)
 }
 END_TEST
 
+#define DN8 TEST_BUILDDIR "/dumps/dotnet8/out"
+
+/* .NET 8, whose diagnostics server refuses CollectTracing4 (what
+ * heapwalk asks a runtime for first): snapshot asks again with
+ * CollectTracing2, and the dump holds what the workload made; a mark
+ * then a snapshot, what is new exact. The runtime the workload's own,
+ * published with it: the premise asserted (its libcoreclr.so mapped,
+ * its version 8). */
+START_TEST(test_live_dotnet8)
+{
+	char args[256], *err, *out;
+	int rc, hold;
+	size_t n;
+
+	if (!dotnet8_workload())
+		return;
+	char *rc8 = file_bytes(DN8 "/Workload.runtimeconfig.json", &n);
+	ck_assert_msg(strstr(rc8, "\"version\": \"8.0.") != NULL, "not .NET 8: %s", rc8);
+	free(rc8);
+	pid_t pid = workload_piped(DN8 "/Workload", "grow", LIVEDIR "/dotnet8.log", &hold);
+	char maps[64];
+	snprintf(maps, sizeof maps, "/proc/%ld/maps", (long)pid);
+	char *m = file_bytes(maps, &n);
+	ck_assert_msg(strstr(m, DN8 "/libcoreclr.so") != NULL, "the workload's own runtime is not mapped");
+	free(m);
+	long sessions = said(pid, LIVEDIR "/dotnet8.log", "\"Session\":", 1),
+	     entries = said(pid, LIVEDIR "/dotnet8.log", "\"CacheEntry\":", 1);
+
+	unlink(LIVEDIR "/n8.nettrace");
+	unlink(LIVEDIR "/n8.nettrace.hwmark");
+	snprintf(args, sizeof args, "snapshot %ld " LIVEDIR "/n8.nettrace", (long)pid);
+	out = hw(args, &err, &rc);
+	ck_assert_msg(rc == 0 && strncmp(out, "snapshot " LIVEDIR "/n8.nettrace: ", strlen("snapshot " LIVEDIR "/n8.nettrace: ")) == 0,
+		      "status %d: %s%s", rc, out, err);
+	free(out);
+	free(err);
+	out = hw("-q --no-cache -f csv classes -n 0 " LIVEDIR "/n8.nettrace", &err, &rc);
+	char *s1 = xasprintf("\nWorkload.Session,%ld,", sessions), *s2 = xasprintf("\nWorkload.CacheEntry,%ld,", entries);
+	ck_assert_msg(rc == 0 && strstr(out, s1) != NULL && strstr(out, s2) != NULL, "status %d (want %s, %s): %s\n%s",
+		      rc, s1 + 1, s2 + 1, out, err);
+	free(s1);
+	free(s2);
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof args, "mark %ld", (long)pid);
+	free(hw(args, &err, &rc));
+	ck_assert_msg(rc == 0, "mark: %s", err);
+	free(err);
+	send_line(hold, "x\n");
+	long added = said(pid, LIVEDIR "/dotnet8.log", "{\"AddedHolder\":", 1);
+	snprintf(args, sizeof args, "-f csv -e 'new | instances Workload.AddedHolder' %ld", (long)pid);
+	out = hw(args, &err, &rc);
+	char *row = xasprintf("\nWorkload.AddedHolder,%ld,", added);
+	ck_assert_msg(rc == 0 && strstr(out, row) != NULL && strstr(err, "mark: exact") != NULL &&
+		      strstr(err, "\nheapwalk: the baseline, opened: exact\n") != NULL,
+		      "new: status %d (want %s): %s\n%s", rc, row + 1, out, err);
+	free(row);
+	free(out);
+	free(err);
+	end_workload(pid, hold);
+}
+END_TEST
+
 Suite *live_suite(void)
 {
 	Suite *s = suite_create("live");
@@ -863,6 +932,7 @@ Suite *live_suite(void)
 	tcase_add_test(tc, test_live_dotnet);
 	tcase_add_test(tc, test_live_dotnet_names);
 	tcase_add_test(tc, test_live_dotnet_modules);
+	tcase_add_test(tc, test_live_dotnet8);
 	suite_add_tcase(s, tc);
 	return s;
 }
