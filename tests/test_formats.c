@@ -1686,6 +1686,38 @@ START_TEST(test_dotnet_snapshot)
 }
 END_TEST
 
+/* CSV has no room for what new rests on: where that is not exact, one
+ * line on stderr says it (the recorded traces' pair: inferred, with
+ * ambiguous objects); none with -q, none in text (its identity line
+ * says it), none where the answer is exact (a Mono file's heapshots). */
+START_TEST(test_csv_identity_note)
+{
+	int st;
+	const char *bl = "-f csv -n 0 -b " TEST_SRCDIR "/dotnet/workload-1.nettrace " TEST_SRCDIR
+			 "/dotnet/workload-2.nettrace -e 'new | instances /^Workload\\./' ";
+	char args[1024];
+
+	snprintf(args, sizeof args, "%s classes 2>&1 >/dev/null", bl);
+	char *err = hw(args, &st);
+	ck_assert_msg(st == 0 && strncmp(err, "heapwalk: identity: inferred: ", 30) == 0 &&
+		      strstr(err, "workload-1.nettrace paired by content") != NULL && strstr(err, "; ambiguous: ") != NULL &&
+		      strchr(err, '\n') == err + strlen(err) - 1, "%s", err);
+	free(err);
+	snprintf(args, sizeof args, "-q %s classes 2>&1 >/dev/null", bl);
+	err = hw(args, &st);
+	ck_assert_msg(st == 0 && *err == '\0', "%s", err);
+	free(err);
+	snprintf(args, sizeof args, "%s -f text classes 2>&1 >/dev/null", bl);
+	err = hw(args, &st);
+	ck_assert_msg(st == 0 && *err == '\0', "%s", err);
+	free(err);
+	err = hw("-f csv -n 0 --heapshot 3 --baseline " TEST_SRCDIR "/mono/workload.mlpd:1 -e new classes " TEST_SRCDIR
+		 "/mono/workload.mlpd 2>&1 >/dev/null", &st);
+	ck_assert_msg(st == 0 && *err == '\0', "%s", err);
+	free(err);
+}
+END_TEST
+
 /* A trace of .NET 8 (tests/dotnet/README): heapwalk's snapshot of a
  * runtime that knows no CollectTracing4, given its default rundown;
  * what the workload planted, its frozen objects rooted, and the two
@@ -2636,6 +2668,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_dotnet_gen_totals);
 	tcase_add_test(tc, test_dotnet_trace_tool);
 	tcase_add_test(tc, test_dotnet8_recorded);
+	tcase_add_test(tc, test_csv_identity_note);
 	tcase_add_test(tc, test_dotnet_browser);
 	tcase_add_test(tc, test_baseline_classes_80x24);
 	tcase_add_test(tc, test_dotnet_snapshot);

@@ -1433,6 +1433,27 @@ static int run_mcp(int argc, char **argv)
 	return rc;
 }
 
+/* What new, old and gone rest on, into note (stderr's), where that is
+ * not exact: inferred, with a doubt, or with objects neither new nor
+ * old. A CSV table has no room for it, and a script that reads "no new
+ * objects" from one must not miss that some were not told apart. */
+static void identity_note(const struct baseline *b, const struct heap *h, struct sbuf *note)
+{
+	if (b == NULL)
+		return;
+	int partial = b->unknown.bits != NULL && (b->unknown.count > 0 || b->unknown_old.count > 0);
+	int except = b->mode == BL_MARK && b->how != NULL && strncmp(b->how, "exact except ", 13) == 0;
+	if (b->mode != BL_MATCHED && !b->inexact && !partial && !except)
+		return;
+	struct sbuf src;
+	sbuf_init(&src);
+	baseline_source(h, b, &src);
+	char *e = esc_str(src.buf);
+	sbuf_printf(note, "%sidentity: %s", note->len ? "\n" : "", e);
+	free(e);
+	sbuf_free(&src);
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = { .o.ninsps = -1 };
@@ -1608,6 +1629,8 @@ int main(int argc, char **argv)
 	if (run_steps(&h, have_old ? &old : NULL, &bl, &fpl, &pl, e, &c.o, &set, &p, &out, &note, &err) < 0) {
 		fprintf(stderr, "heapwalk: %s\n", err.buf);
 		rc = EXIT_INPUT;
+	} else if (c.o.fmt == FMT_CSV) { /* text and JSON say it in their output, CSV cannot */
+		identity_note(pl.n > 0 && pl.steps[0].op == ST_GONE ? &bl : h.baseline, &h, &note);
 	}
 print:
 	for (char *l = note.buf, *nl; note.len > 0 && !c.oo.quiet && l != NULL; l = nl ? nl + 1 : NULL) {
