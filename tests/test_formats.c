@@ -1686,6 +1686,87 @@ START_TEST(test_dotnet_snapshot)
 }
 END_TEST
 
+/* Instances before and now in the diff row of `name` (quoted as CSV
+ * quotes it, no quote within): 0 with both, -1 no such row. */
+static int diff_counts(const char *csv, const char *name, long *before, long *now)
+{
+	char key[256];
+
+	snprintf(key, sizeof key, "\n%s,", name);
+	const char *r = strstr(csv, key);
+	if (r == NULL)
+		return -1;
+	char *q;
+	*before = strtol(r + strlen(key), &q, 10);
+	*now = strtol(q + 1, NULL, 10);
+	return 0;
+}
+
+/* The two .NET formats spell a type's name each its own way (the trace
+ * System.Func`2[A,B] and <>c, dotnet-gcdump's file System.Func<A,B> and
+ * []c): a diff of a .gcdump and a trace of the same program pairs each
+ * type with itself, not as gone and new. Between the recorded .gcdump
+ * and a trace without modules, every class of the workload's types in
+ * both, the generic ones as many before as dotnet-gcdump's own report
+ * counts; with the .NET 8 trace, which names the modules too, the "<>c"
+ * of a module its own row, as many before as the report's "[]c". */
+START_TEST(test_dotnet_spelt_alike)
+{
+	int st;
+	size_t len;
+	long before, now;
+	char *report = file_bytes(TEST_SRCDIR "/dotnet/workload.gcdump.report", &len);
+	char *csv = hw("-q -f csv -n 0 diff " TEST_SRCDIR "/dotnet/workload.gcdump " TEST_SRCDIR
+		       "/dotnet/workload-1.nettrace", &st);
+	ck_assert_int_eq(st, 0);
+	static const char *const pairs[][2] = {
+		{ "  System.Collections.Generic.Dictionary<System.String,Workload.CacheEntry>  ",
+		  "\"System.Collections.Generic.Dictionary`2[System.String,Workload.CacheEntry]\"" },
+		{ "  Entry<System.String,Workload.CacheEntry>[] ", "\"Entry[System.String,Workload.CacheEntry][]\"" },
+		{ "  System.Runtime.CompilerServices.ConditionalWeakTable<Workload.Key,Workload.Attached>  ",
+		  "\"System.Runtime.CompilerServices.ConditionalWeakTable`2[Workload.Key,Workload.Attached]\"" },
+		{ "  []c  [System.Private.CoreLib.dll]", "\"<>c [System.Private.CoreLib.dll]\"" },
+	};
+	for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
+		if (i == 3) { /* the trace that names the modules */
+			free(csv);
+			csv = hw("-q -f csv -n 0 diff " TEST_SRCDIR "/dotnet/workload.gcdump " TEST_SRCDIR
+				 "/dotnet/net8-workload.nettrace", &st);
+			ck_assert_int_eq(st, 0);
+			ck_assert_msg(strstr(csv, "[]c") == NULL, "%.600s", csv);
+		}
+		const char *l = strstr(report, pairs[i][0]);
+		ck_assert_msg(l != NULL, "the report has no %s", pairs[i][0]);
+		const char *c = l;
+		while (c > report && c[-1] != ' ')
+			c--;
+		long want = strtol(c, NULL, 10); /* the count before the name (no commas: under 1,000) */
+		ck_assert_msg(want > 0 && diff_counts(csv, pairs[i][1], &before, &now) == 0 && before == want && now > 0,
+			      "%s: %ld in the report; the diff:\n%.600s", pairs[i][1], want, csv);
+	}
+	free(csv);
+	/* every class of the workload's types in both */
+	csv = hw("-q -f csv -n 0 diff " TEST_SRCDIR "/dotnet/workload.gcdump " TEST_SRCDIR "/dotnet/workload-1.nettrace",
+		 &st);
+	int rows = 0;
+	for (const char *r = strchr(csv, '\n'); r != NULL && r[1] != '\0'; r = strchr(r + 1, '\n')) {
+		const char *e = strchr(r + 1, '\n'), *f = r + 1;
+		int n = e ? (int)(e - f) : (int)strlen(f);
+		if (memmem(f, (size_t)n, "Workload.", 9) == NULL)
+			continue;
+		f = *f == '"' ? strchr(f + 1, '"') + 1 : f; /* past the name */
+		char *q;
+		before = strtol(strchr(f, ',') + 1, &q, 10);
+		now = strtol(q + 1, NULL, 10);
+		ck_assert_msg(before > 0 && now > 0, "a workload class apart: %.*s", n, r + 1);
+		rows++;
+	}
+	ck_assert_int_ge(rows, 15);
+	free(csv);
+	free(report);
+}
+END_TEST
+
 /* CSV has no room for what new rests on: where that is not exact, one
  * line on stderr says it (the recorded traces' pair: inferred, with
  * ambiguous objects); none with -q, none in text (its identity line
@@ -2669,6 +2750,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_dotnet_trace_tool);
 	tcase_add_test(tc, test_dotnet8_recorded);
 	tcase_add_test(tc, test_csv_identity_note);
+	tcase_add_test(tc, test_dotnet_spelt_alike);
 	tcase_add_test(tc, test_dotnet_browser);
 	tcase_add_test(tc, test_baseline_classes_80x24);
 	tcase_add_test(tc, test_dotnet_snapshot);

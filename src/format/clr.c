@@ -121,7 +121,7 @@ static void bulk_types(struct clr_read *r, const struct nt_event *e)
 		if (q == NULL || end - q < 4 || (uint64_t)(end - q - 4) < 8 * (uint64_t)rd32(q))
 			break;
 		VEC_GROW(r->p.types, r->p.ntypes, r->p.ctypes);
-		r->p.types[r->p.ntypes++] = (struct clr_type){ rd64(p), rd64(p + 8), name, 0 };
+		r->p.types[r->p.ntypes++] = (struct clr_type){ rd64(p), rd64(p + 8), name, 0, 0 };
 		p = q + 4 + 8 * (size_t)rd32(q);
 	}
 	if (i < n)
@@ -304,6 +304,8 @@ static uint32_t clr_hb_type(struct heap_builder *b, const struct clr_type *t)
 
 	if (t->qual != 0)
 		hb_type_qual(b, ty, t->qual - 1);
+	if (t->key != 0)
+		hb_type_key(b, ty, t->key - 1);
 	return ty;
 }
 
@@ -815,6 +817,24 @@ static int cmp_by_name(const void *a, const void *b)
 	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : *(const uint32_t *)a > *(const uint32_t *)b;
 }
 
+/* A type's name as both of .NET's dump formats can spell it, appended to
+ * out: the runtime's trace spells a generic System.Func`2[A,B], a nested
+ * generic Entry[K,V], a compiler's class <>c and an array of two
+ * dimensions T[,]; dotnet-gcdump's file System.Func<A,B>, Entry<K,V>, []c
+ * and T<,>. Both become System.Func[A,B], Entry[K,V], []c and T[,]: no
+ * arity, '[' and ']' for '<' and '>'. */
+static void spelt_alike(const char *s, struct sbuf *out)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '`' && s[1] >= '0' && s[1] <= '9') {
+			while (s[1] >= '0' && s[1] <= '9')
+				s++;
+			continue;
+		}
+		sbuf_addc(out, *s == '<' ? '[' : *s == '>' ? ']' : *s);
+	}
+}
+
 void clr_by_module(struct clr_parts *p)
 {
 	size_t n = p->ntypes;
@@ -844,12 +864,26 @@ void clr_by_module(struct clr_parts *p)
 				t->name = p->types[ix[k - 1]].name;
 				continue;
 			}
+			/* matched as spelt alike, shown as spelt */
 			sbuf_reset(&nm);
-			sbuf_printf(&nm, "%s [%s]", heap_str(p->h, name), heap_str(p->h, (uint32_t)(t->module - 1)));
+			spelt_alike(heap_str(p->h, name), &nm);
+			sbuf_printf(&nm, " [%s]", heap_str(p->h, (uint32_t)(t->module - 1)));
 			t->qual = names_intern(&p->nt, nm.buf, nm.len) + 1;
-			if (split)
-				t->name = t->qual - 1;
+			if (split) {
+				sbuf_reset(&nm);
+				sbuf_printf(&nm, "%s [%s]", heap_str(p->h, name),
+					    heap_str(p->h, (uint32_t)(t->module - 1)));
+				t->name = names_intern(&p->nt, nm.buf, nm.len);
+			}
 		}
+	}
+	/* every type's key, of its name as shown (a name split by modules
+	 * among them) */
+	for (size_t i = 0; i < n; i++) {
+		struct clr_type *t = &p->types[i];
+		sbuf_reset(&nm);
+		spelt_alike(heap_str(p->h, t->name), &nm);
+		t->key = strcmp(nm.buf, heap_str(p->h, t->name)) != 0 ? names_intern(&p->nt, nm.buf, nm.len) + 1 : 0;
 	}
 	sbuf_free(&nm);
 	free(ix);

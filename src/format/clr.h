@@ -25,8 +25,10 @@ struct clr_pair { uint64_t key, value; };
  * id as the trace gives it, then (and a .gcdump's from the start) the
  * offset + 1 of the module's file name among the names, 0 not known;
  * qual (clr_by_module's): the offset + 1 of "name [module]", its class's
- * qualified name (hclass.qual), 0 where the module is not known. */
-struct clr_type { uint64_t id, module; uint32_t name, qual; };
+ * qualified name (hclass.qual), 0 where the module is not known; key
+ * (clr_by_module's): the offset + 1 of the name as both formats can
+ * spell it (hclass.key), 0 where that is the name. */
+struct clr_type { uint64_t id, module; uint32_t name, qual, key; };
 /* a generation's range: objects at [start, start + used) are in gen */
 struct clr_range { uint64_t start, used; uint8_t gen; };
 

@@ -908,7 +908,7 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 		}
 		g.type_size[i] = size;
 		g.type_name[i] = nm;
-		g.p.types[g.p.ntypes++] = (struct clr_type){ (uint64_t)i, clr_module_name(&g.p.nt, name.buf), nm, 0 };
+		g.p.types[g.p.ntypes++] = (struct clr_type){ (uint64_t)i, clr_module_name(&g.p.nt, name.buf), nm, 0, 0 };
 		if (g.undefined == UINT32_MAX && strcmp(heap_str(h, nm), "UNDEFINED") == 0)
 			g.undefined = (uint32_t)i;
 	}

@@ -99,7 +99,7 @@ uint32_t hb_type(struct heap_builder *b, uint32_t name, uint64_t id)
 	size_t j = type_slot(b, name, id);
 	if (b->thash[j] == HW_NONE) {
 		OWN_GROW(b, b->ty, b->nty, b->cty);
-		b->ty[b->nty] = (struct hb_type){ name, 0, id };
+		b->ty[b->nty] = (struct hb_type){ name, 0, id, 0 };
 		b->thash[j] = b->nty++;
 	}
 	return b->thash[j];
@@ -110,6 +110,13 @@ void hb_type_qual(struct heap_builder *b, uint32_t type, uint32_t qual)
 	if (type >= b->nty)
 		hw_fatal("hb_type_qual: type %u not made by hb_type", type); /* a reader's bug */
 	b->ty[type].qual = qual + 1;
+}
+
+void hb_type_key(struct heap_builder *b, uint32_t type, uint32_t key)
+{
+	if (type >= b->nty)
+		hw_fatal("hb_type_key: type %u not made by hb_type", type); /* a reader's bug */
+	b->ty[type].key = key + 1;
 }
 
 uint32_t hb_type_str(struct heap_builder *b, const char *name, size_t len, uint64_t id)
@@ -1402,6 +1409,8 @@ static void make_classes(struct heap_builder *b)
 			cls[t] = class_by_name(h, &cn, b->ty[t].name, b->ty[t].id);
 			if (h->cls[cls[t]].qual == 0)
 				h->cls[cls[t]].qual = b->ty[t].qual;
+			if (h->cls[cls[t]].key == 0)
+				h->cls[cls[t]].key = b->ty[t].key;
 		}
 		uint64_t size = h->node_shallow[v];
 		for (; bi < b->nbig && b->big[bi].at < v; bi++)

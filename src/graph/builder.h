@@ -76,7 +76,7 @@ struct store;
  * the objects). */
 #define HB_FEW_FINDS 0x80
 
-struct hb_type { uint32_t name, qual; uint64_t id; }; /* qual: hb_type_qual's, + 1 */
+struct hb_type { uint32_t name, qual; uint64_t id; uint32_t key; }; /* qual, key: hb_type_qual's, hb_type_key's, + 1 */
 struct hb_ref { uint64_t from, to; };
 struct hb_root { uint64_t id; uint32_t detail; uint8_t kind, native; };
 struct hb_weak { node_t from, to; uint32_t label; };
@@ -188,6 +188,10 @@ uint32_t hb_type_unnamed(struct heap_builder *b, const char *prefix, uint64_t id
  * by which it is matched with another dump's classes (hclass.qual): the
  * first given of the class's types. */
 void hb_type_qual(struct heap_builder *b, uint32_t type, uint32_t qual);
+/* Optional: the name (an offset in h->names) type's class is matched by
+ * where two dumps do not both give qualified names (hclass.key): the
+ * first given of the class's types. */
+void hb_type_key(struct heap_builder *b, uint32_t type, uint32_t key);
 
 /* An object: its id (any, 0 too: node 0 is no object's), type handle,
  * size in bytes (past 32 bits: node_shallow holds UINT32_MAX, the

@@ -131,6 +131,11 @@ struct hclass {
 	uint32_t ref_first;   /* offsets of reference fields in instance data: */
 	uint32_t nrefs;       /*   heap->refoffs[ref_first..ref_first+nrefs) */
 	uint32_t mirror_size; /* size of this class's java.lang.Class object */
+	uint32_t key;         /* 1 + the string offset of the name it is
+			       * matched by where the dumps do not both
+			       * qualify their classes (a .NET type's,
+			       * spelt as both of .NET's dump formats can
+			       * be), 0: its name */
 	/* statistics over the whole heap, set by the analyses */
 	uint64_t count, shallow_total, retained_lb;
 };
@@ -435,10 +440,13 @@ static inline const char *heap_str(const struct heap *h, uint32_t off) { return 
 static inline const char *class_name(const struct heap *h, uint32_t c) { return h->names + h->cls[c].name; }
 
 /* The name by which class c is matched with another dump's classes: its
- * qualified name (hclass.qual) where qual, else its name. */
+ * qualified name (hclass.qual) where qual, else its key (hclass.key) or
+ * name. */
 static inline const char *class_match_name(const struct heap *h, uint32_t c, int qual)
 {
-	return qual && h->cls[c].qual != 0 ? h->names + h->cls[c].qual - 1 : class_name(h, c);
+	if (qual && h->cls[c].qual != 0)
+		return h->names + h->cls[c].qual - 1;
+	return h->cls[c].key != 0 ? h->names + h->cls[c].key - 1 : class_name(h, c);
 }
 
 /* Do classes of a and b match by their qualified names (both dumps give
