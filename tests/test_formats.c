@@ -1799,6 +1799,27 @@ START_TEST(test_csv_identity_note)
 }
 END_TEST
 
+/* A leaks series over snapshots whose objects are mostly lookalikes:
+ * the line that says the clusters are not exact says how many objects
+ * of the dump were neither new nor old (as many as diff's identity line
+ * counts between the same two), not just "inferred (97%)". */
+START_TEST(test_dotnet_series_unidentified)
+{
+	int st;
+	char *err = hw("-f csv leaks " TEST_SRCDIR "/dotnet/workload-1.nettrace " TEST_SRCDIR
+		       "/dotnet/workload-2.nettrace " TEST_SRCDIR "/dotnet/workload-2.nettrace " TEST_SRCDIR
+		       "/dotnet/workload-2.nettrace 2>&1 >/dev/null", &st);
+	char *out = hw("-q diff " TEST_SRCDIR "/dotnet/workload-1.nettrace " TEST_SRCDIR "/dotnet/workload-2.nettrace", &st);
+	long unknown = info_num(out, "unidentified_objects:");
+	char want[96];
+	snprintf(want, sizeof want, "; %ld objects of the dump neither new nor old ", unknown);
+	ck_assert_msg(unknown > 0 && strncmp(err, "heapwalk: leaks: clusters not exact: inferred (", 47) == 0 &&
+		      strstr(err, want) != NULL, "%s\nwant %s", err, want);
+	free(out);
+	free(err);
+}
+END_TEST
+
 /* A trace of .NET 8 (tests/dotnet/README): heapwalk's snapshot of a
  * runtime that knows no CollectTracing4, given its default rundown;
  * what the workload planted, its frozen objects rooted, and the two
@@ -2751,6 +2772,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_dotnet8_recorded);
 	tcase_add_test(tc, test_csv_identity_note);
 	tcase_add_test(tc, test_dotnet_spelt_alike);
+	tcase_add_test(tc, test_dotnet_series_unidentified);
 	tcase_add_test(tc, test_dotnet_browser);
 	tcase_add_test(tc, test_baseline_classes_80x24);
 	tcase_add_test(tc, test_dotnet_snapshot);
