@@ -888,8 +888,8 @@ START_TEST(test_live_dotnet8)
 	unlink(LIVEDIR "/n8.nettrace.hwmark");
 	snprintf(args, sizeof args, "snapshot %ld " LIVEDIR "/n8.nettrace", (long)pid);
 	out = hw(args, &err, &rc);
-	ck_assert_msg(rc == 0 && strncmp(out, "snapshot " LIVEDIR "/n8.nettrace: ", strlen("snapshot " LIVEDIR "/n8.nettrace: ")) == 0,
-		      "status %d: %s%s", rc, out, err);
+	const char *said8 = "snapshot " LIVEDIR "/n8.nettrace: ";
+	ck_assert_msg(rc == 0 && strncmp(out, said8, strlen(said8)) == 0, "status %d: %s%s", rc, out, err);
 	free(out);
 	free(err);
 	out = hw("-q --no-cache -f csv classes -n 0 " LIVEDIR "/n8.nettrace", &err, &rc);

@@ -996,8 +996,8 @@ static const char *validate_small(const struct heap *h, const struct scalars *s)
 			return "bad root";
 	for (uint64_t c = 0; c < s->ncls; c++) {
 		const struct hclass *k = &h->cls[c];
-		if (k->name >= s->names_len || k->qual > s->names_len || k->key > s->names_len || (k->super != HW_NONE && k->super >= s->ncls) ||
-		    (k->node != HW_NONE && k->node >= s->n) ||
+		if (k->name >= s->names_len || k->qual > s->names_len || k->key > s->names_len ||
+		    (k->super != HW_NONE && k->super >= s->ncls) || (k->node != HW_NONE && k->node >= s->n) ||
 		    (uint64_t)k->field_first + k->nfields + k->nstatics > s->nfields ||
 		    (uint64_t)k->ref_first + k->nrefs > s->nrefoffs)
 			return "bad class";

@@ -654,9 +654,8 @@ int growth_add(struct growth *g, size_t i, struct heap *first, struct heap *h, s
 	sbuf_init(&sb);
 	baseline_label(&b, &sb);
 	if (b.unknown.bits != NULL && b.unknown.count > 0) /* "inferred (100%)" alone would overstate it */
-		sbuf_printf(&sb, "; %llu objects of the dump neither new nor old (alike to others that nothing "
-			    "tells apart from them): left out of the clusters, which hold at least what grew",
-			    (unsigned long long)b.unknown.count);
+		sbuf_printf(&sb, "; %llu objects of the dump that the comparison could not tell new or old: left "
+			    "out of the clusters, which hold at least what grew", (unsigned long long)b.unknown.count);
 	free(g->identity);
 	g->identity = sbuf_detach(&sb);
 	baseline_free(&b);
