@@ -296,8 +296,8 @@ int dotnet_workload(void)
 }
 
 #define DN8DIR DUMPS "/dotnet8"
-/* The workload for .NET 8 (the oldest runtime still supported, whose
- * diagnostics server knows no CollectTracing4), published with its
+/* The workload for .NET 8 (a runtime before .NET 9, whose diagnostics
+ * server knows no CollectTracing4; still common), published with its
  * runtime (self-contained, from NuGet's runtime pack: no .NET 8 need be
  * installed): DN8DIR/out/Workload; 0 (said) when it cannot be. */
 #define DN8_MAKE(d)                                                                                                 \
