@@ -926,8 +926,9 @@ END_TEST
  * signalled. A stopped node is refused unsignalled, and runs on when
  * continued. A node with its own SIGUSR1 handler takes the signal
  * itself (its handler runs: Node 20 cannot be told from outside to have
- * one) and opens no inspector: heapwalk says so after its wait, and the
- * process runs on. */
+ * one) and opens no inspector: heapwalk says so after its wait (2 s
+ * here, HEAPWALK_INSPECTOR_WAIT; a bound that is no number of seconds
+ * refused before any signal), and the process runs on. */
 START_TEST(test_node_not_signalled)
 {
 	if (!have("node")) {
@@ -975,17 +976,29 @@ START_TEST(test_node_not_signalled)
 	wait_ready(PROCDIR "/own.ready", pid);
 	unlink(PROCDIR "/own.heapsnapshot");
 	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/own.heapsnapshot", (long)pid);
+	/* the wait's bound refused before any signal */
+	setenv("HEAPWALK_INSPECTOR_WAIT", "0", 1);
 	err = hw_stderr(args, 0, &rc);
-	want = xasprintf("heapwalk: PID %ld was sent SIGUSR1 but opened no inspector in 30 s (its own SIGUSR1 "
-			 "handler, process.on('SIGUSR1'), takes the signal; or its inspector port, 9229 unless "
-			 "--inspect-port says, is taken by another process); it may still open it, listening for any "
-			 "local user until the process ends or evaluates process._debugEnd()\n", (long)pid);
+	ck_assert_msg(rc == 2 && strcmp(err, "heapwalk: HEAPWALK_INSPECTOR_WAIT=0: not a number of seconds above 0\n") == 0,
+		      "status %d: %s", rc, err);
+	free(err);
+	char *handled = file_bytes(PROCDIR "/own.handled", &n);
+	ck_assert_msg(*handled == '\0', "signalled with a bad bound: '%s'", handled);
+	free(handled);
+	/* 2 s, not the 30 s it waits by default: what it says is the same */
+	setenv("HEAPWALK_INSPECTOR_WAIT", "2", 1);
+	err = hw_stderr(args, 0, &rc);
+	unsetenv("HEAPWALK_INSPECTOR_WAIT");
+	want = xasprintf("heapwalk: PID %ld was sent SIGUSR1 but opened no inspector in 2 s (HEAPWALK_INSPECTOR_WAIT; "
+			 "its own SIGUSR1 handler, process.on('SIGUSR1'), takes the signal; or its inspector port, 9229 "
+			 "unless --inspect-port says, is taken by another process); it may still open it, listening for "
+			 "any local user until the process ends or evaluates process._debugEnd()\n", (long)pid);
 	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
 	free(want);
 	free(err);
 	assert_nothing_written("own.heapsnapshot");
 	assert_untouched(pid, "node with its own SIGUSR1 handler");
-	char *handled = file_bytes(PROCDIR "/own.handled", &n);
+	handled = file_bytes(PROCDIR "/own.handled", &n);
 	ck_assert_msg(strcmp(handled, "SIGUSR1\n") == 0, "its handler's log: '%s'", handled);
 	free(handled);
 	ck_assert_int_eq(logged_port("own"), 0);

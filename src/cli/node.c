@@ -34,7 +34,7 @@
 
 #define MAX_LISTENERS 16  /* asked at most: an inspector is one of few */
 #define PROBE_S 2         /* for an answer to GET /json/list */
-#define OPEN_WAIT_S 30    /* for the inspector SIGUSR1 opens */
+#define OPEN_WAIT_S 30    /* for the inspector SIGUSR1 opens (HEAPWALK_INSPECTOR_WAIT) */
 #define LATE_WAIT_S 15    /* more, after that or ^C: for an inspector to close, opened late */
 #define POLL_US 250000    /* between looks at its sockets */
 #define CLOSE_WAIT_S 5    /* for the inspector we opened to close */
@@ -598,8 +598,11 @@ static int inspector(const struct proc_info *p, struct listener before[MAX_LISTE
 {
 	struct listener now[MAX_LISTENERS];
 	int nn;
+	double wait_s;
 
 	*opened = 0;
+	if (seconds_env("HEAPWALK_INSPECTOR_WAIT", OPEN_WAIT_S, &wait_s, err) < 0) /* before any signal */
+		return -1;
 	if ((*nb = listeners(p->pid, before)) < 0) {
 		sbuf_printf(err, "PID %ld: cannot read its open files in /proc/%ld/fd (%s)", (long)p->pid, (long)p->pid,
 			    strerror(errno));
@@ -610,7 +613,7 @@ static int inspector(const struct proc_info *p, struct listener before[MAX_LISTE
 	if (signal_usr1(p, err) < 0)
 		return -1;
 	*opened = -1;
-	for (double end = hw_now() + OPEN_WAIT_S; hw_now() < end && !stop_sig; usleep(POLL_US)) {
+	for (double end = hw_now() + wait_s; hw_now() < end && !stop_sig; usleep(POLL_US)) {
 		if (proc_same(p, err) < 0)
 			return -1;
 		nn = listeners(p->pid, now);
@@ -623,9 +626,9 @@ static int inspector(const struct proc_info *p, struct listener before[MAX_LISTE
 		sbuf_printf(err, "PID %ld: interrupted (signal %d) while it opened its inspector", (long)p->pid,
 			    (int)stop_sig);
 	else
-		sbuf_printf(err, "PID %ld was sent SIGUSR1 but opened no inspector in %d s (its own SIGUSR1 handler, "
-			    "process.on('SIGUSR1'), takes the signal; or its inspector port, 9229 unless "
-			    "--inspect-port says, is taken by another process)", (long)p->pid, OPEN_WAIT_S);
+		sbuf_printf(err, "PID %ld was sent SIGUSR1 but opened no inspector in %g s (HEAPWALK_INSPECTOR_WAIT; its "
+			    "own SIGUSR1 handler, process.on('SIGUSR1'), takes the signal; or its inspector port, 9229 "
+			    "unless --inspect-port says, is taken by another process)", (long)p->pid, wait_s);
 	return -1;
 }
 
