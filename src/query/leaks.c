@@ -540,46 +540,74 @@ static const char *row_key(const struct growth_row *r)
 	return r->key != NULL ? r->key : r->name;
 }
 
-/* The row of cluster or class `key` (shown as name, its first dump's) */
-static struct growth_row *growth_row(struct growth *g, int cluster, const char *name, const char *key)
+/* The row of cluster or class `key` in t (shown as name, its first
+ * dump's), nsnaps counts each */
+static struct growth_row *growth_row(struct growth_tab *t, size_t nsnaps, int cluster, const char *name,
+				     const char *key)
 {
-	if (2 * (g->n + 1) > g->scap) {
-		size_t cap = g->scap ? 2 * g->scap : 1024;
+	if (2 * (t->n + 1) > t->scap) {
+		size_t cap = t->scap ? 2 * t->scap : 1024;
 		uint32_t *slot = xcalloc(cap, sizeof *slot);
-		for (size_t i = 0; i < g->n; i++) {
-			size_t k = growth_hash(g->rows[i].cluster, row_key(&g->rows[i]), cap);
+		for (size_t i = 0; i < t->n; i++) {
+			size_t k = growth_hash(t->rows[i].cluster, row_key(&t->rows[i]), cap);
 			while (slot[k] != 0)
 				k = (k + 1) & (cap - 1);
 			slot[k] = (uint32_t)i + 1;
 		}
-		free(g->slot);
-		g->slot = slot;
-		g->scap = cap;
+		free(t->slot);
+		t->slot = slot;
+		t->scap = cap;
 	}
-	size_t k = growth_hash(cluster, key, g->scap);
-	for (; g->slot[k] != 0; k = (k + 1) & (g->scap - 1)) {
-		struct growth_row *r = &g->rows[g->slot[k] - 1];
+	size_t k = growth_hash(cluster, key, t->scap);
+	for (; t->slot[k] != 0; k = (k + 1) & (t->scap - 1)) {
+		struct growth_row *r = &t->rows[t->slot[k] - 1];
 		if (r->cluster == cluster && strcmp(row_key(r), key) == 0)
 			return r;
 	}
-	if (g->n == g->cap) {
-		g->cap = g->cap ? 2 * g->cap : 256;
-		g->rows = xreallocarray(g->rows, g->cap, sizeof *g->rows);
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 256;
+		t->rows = xreallocarray(t->rows, t->cap, sizeof *t->rows);
 	}
-	struct growth_row *r = &g->rows[g->n];
+	struct growth_row *r = &t->rows[t->n];
 	memset(r, 0, sizeof *r);
 	r->cluster = cluster;
 	r->name = xstrdup(name);
 	r->key = strcmp(key, name) != 0 ? xstrdup(key) : NULL;
-	r->count = xcalloc(g->nsnaps, sizeof *r->count);
-	r->bytes = xcalloc(g->nsnaps, sizeof *r->bytes);
-	g->slot[k] = (uint32_t)++g->n;
+	r->count = xcalloc(nsnaps, sizeof *r->count);
+	r->bytes = xcalloc(nsnaps, sizeof *r->bytes);
+	t->slot[k] = (uint32_t)++t->n;
 	return r;
 }
 
-/* A dump's class names that differ from their qualified names, sorted,
- * for a cluster's trace by qualified names (a class object's holder,
- * "class NAME", too) */
+static void row_add(struct growth_tab *t, size_t nsnaps, size_t i, int cluster, const char *name, const char *key,
+		    uint64_t count, uint64_t bytes)
+{
+	struct growth_row *r = growth_row(t, nsnaps, cluster, name, key);
+	r->count[i] += count;
+	r->bytes[i] += bytes;
+}
+
+static void rows_free(struct growth_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(rows[i].name);
+		free(rows[i].key);
+		free(rows[i].count);
+		free(rows[i].bytes);
+	}
+	free(rows);
+}
+
+static void tab_free(struct growth_tab *t)
+{
+	rows_free(t->rows, t->n);
+	free(t->slot);
+	memset(t, 0, sizeof *t);
+}
+
+/* A dump's class names that differ from the names they are matched by
+ * (class_match_name), sorted, for a cluster's trace in those (a class
+ * object's holder, "class NAME", too) */
 struct qual_name { const char *name, *qual; };
 /* tmp: "class QUAL" texts, two (a printf of the trace takes two at once) */
 struct quals { struct qual_name *v; size_t n; struct sbuf tmp[2]; unsigned next; };
@@ -589,12 +617,12 @@ static int cmp_qual_name(const void *a, const void *b)
 	return strcmp(((const struct qual_name *)a)->name, ((const struct qual_name *)b)->name);
 }
 
-static void quals_make(const struct heap *h, struct quals *q)
+static void quals_make(const struct heap *h, int qual, struct quals *q)
 {
 	q->v = xmalloc(((size_t)h->ncls + 1) * sizeof *q->v);
 	for (uint32_t c = 0; c < h->ncls; c++)
-		if (strcmp(class_match_name(h, c, 1), class_name(h, c)) != 0)
-			q->v[q->n++] = (struct qual_name){ class_name(h, c), class_match_name(h, c, 1) };
+		if (strcmp(class_match_name(h, c, qual), class_name(h, c)) != 0)
+			q->v[q->n++] = (struct qual_name){ class_name(h, c), class_match_name(h, c, qual) };
 	hw_qsort(q->v, q->n, sizeof *q->v, cmp_qual_name);
 	sbuf_init(&q->tmp[0]);
 	sbuf_init(&q->tmp[1]);
@@ -628,15 +656,20 @@ static const char *qual_of(const char *s, void *ctx)
 int growth_add(struct growth *g, size_t i, struct heap *first, struct heap *h, struct progress *p,
 	       struct sbuf *err)
 {
-	/* by qualified names where the dump has them (a dump of the series
-	 * without them, an older .NET trace, has its classes apart) */
+	/* by qualified names where the dump has them, and by names: the
+	 * first kept where every dump has them, else the second (as diff
+	 * matches two dumps, one of them an older .NET trace without) */
 	int qual = classes_qualified(h, h);
+	size_t ns = g->nsnaps;
+	g->nqual += qual != 0;
 	for (uint32_t c = 0; c < h->ncls; c++) {
-		if (h->cls[c].count == 0)
+		const struct hclass *k = &h->cls[c];
+		if (k->count == 0)
 			continue;
-		struct growth_row *r = growth_row(g, 0, class_name(h, c), class_match_name(h, c, qual));
-		r->count[i] += h->cls[c].count;
-		r->bytes[i] += h->cls[c].shallow_total;
+		row_add(&g->by_name, ns, i, 0, class_name(h, c), class_match_name(h, c, 0), k->count, k->shallow_total);
+		if (qual)
+			row_add(&g->by_qual, ns, i, 0, class_name(h, c), class_match_name(h, c, 1), k->count,
+				k->shallow_total);
 	}
 	if (first == NULL)
 		return 0;
@@ -663,20 +696,23 @@ int growth_add(struct growth *g, size_t i, struct heap *first, struct heap *h, s
 	struct leaks_view v;
 	view_leaks(h, &fresh, 1, &v);
 	sbuf_init(&sb);
-	struct quals q = { 0 };
+	struct quals qn = { 0 }, qq = { 0 };
 	struct sbuf key;
 	sbuf_init(&key);
+	quals_make(h, 0, &qn);
 	if (qual)
-		quals_make(h, &q);
-	for (size_t k = 0; k < v.n; k++) {
+		quals_make(h, 1, &qq);
+	for (size_t k = 0; k < v.n; k++) { /* matched by its trace in the names classes match by */
 		leaks_trace_text(&v, k, &sb);
-		if (qual) /* matched by its classes' qualified names */
-			trace_text_map(&v, k, qual_of, &q, &key);
-		struct growth_row *r = growth_row(g, 1, sb.buf, qual ? key.buf : sb.buf);
-		r->count[i] += v.cl[k].count;
-		r->bytes[i] += v.cl[k].retained;
+		trace_text_map(&v, k, qual_of, &qn, &key);
+		row_add(&g->by_name, ns, i, 1, sb.buf, key.buf, v.cl[k].count, v.cl[k].retained);
+		if (qual) {
+			trace_text_map(&v, k, qual_of, &qq, &key);
+			row_add(&g->by_qual, ns, i, 1, sb.buf, key.buf, v.cl[k].count, v.cl[k].retained);
+		}
 	}
-	quals_free(&q);
+	quals_free(&qn);
+	quals_free(&qq);
 	sbuf_free(&key);
 	sbuf_free(&sb);
 	leaks_view_free(&v);
@@ -700,7 +736,14 @@ static int cmp_growth(const void *a, const void *b)
 void growth_finish(struct growth *g)
 {
 	size_t k = 0, n = g->nsnaps;
+	int qual = g->nqual == n && n > 0;
+	struct growth_tab *t = qual ? &g->by_qual : &g->by_name;
 
+	tab_free(qual ? &g->by_name : &g->by_qual);
+	g->rows = t->rows; /* its rows move: the table ends */
+	g->n = t->n;
+	free(t->slot);
+	memset(t, 0, sizeof *t);
 	for (size_t i = 0; i < g->n; i++) {
 		struct growth_row *r = &g->rows[i];
 		int grew = n > 1 && (!r->cluster || r->count[1] > 0);
@@ -717,23 +760,15 @@ void growth_finish(struct growth *g)
 		}
 	}
 	g->n = k;
-	free(g->slot); /* the rows moved */
-	g->slot = NULL;
-	g->scap = 0;
 	if (k > 0)
 		qsort(g->rows, k, sizeof *g->rows, cmp_growth);
 }
 
 void growth_free(struct growth *g)
 {
-	for (size_t i = 0; i < g->n; i++) {
-		free(g->rows[i].name);
-		free(g->rows[i].key);
-		free(g->rows[i].count);
-		free(g->rows[i].bytes);
-	}
-	free(g->rows);
+	rows_free(g->rows, g->n);
+	tab_free(&g->by_qual);
+	tab_free(&g->by_name);
 	free(g->identity);
-	free(g->slot);
 	memset(g, 0, sizeof *g);
 }

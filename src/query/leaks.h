@@ -122,14 +122,23 @@ struct growth_row {
 	uint64_t *bytes;      /* a class: shallow; a cluster: retained */
 	uint64_t grew;        /* the last count less the first */
 };
-struct growth {
-	size_t nsnaps;
+/* Rows by kind and key (slot: index + 1, 0 empty). */
+struct growth_tab {
 	struct growth_row *rows;
 	size_t n, cap;
+	uint32_t *slot;
+	size_t scap;
+};
+struct growth {
+	size_t nsnaps;
+	struct growth_row *rows; /* growth_finish's: what grew */
+	size_t n;
 	int exact;            /* every comparison with the first was exact */
 	char *identity;       /* the last comparison's words */
-	uint32_t *slot;       /* rows by kind and name: index + 1, 0 empty */
-	size_t scap;
+	/* keyed by qualified names (kept if every dump gives them), and by
+	 * names (a dump without them: diff's rule, classes_qualified) */
+	size_t nqual;         /* the dumps that gave qualified names */
+	struct growth_tab by_qual, by_name;
 };
 void growth_init(struct growth *g, size_t nsnaps);
 /* Snapshot i (0-based) h; first: snapshot 0, opened (NULL for i == 0).
