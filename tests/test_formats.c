@@ -1822,6 +1822,41 @@ START_TEST(test_dotnet_series_unidentified)
 }
 END_TEST
 
+/* largest-arrays on .NET, whose dumps give no array lengths: arrays
+ * told by their types' names, in a .gcdump and in a trace. The first is
+ * the workload's long[200000] (8 * 200000 + 24 bytes); as many examined
+ * as the instances of the classes the test itself reads as arrays (the
+ * name ends in a rank: "[]", "[,]"; dotnet-gcdump's "<,>"). */
+START_TEST(test_dotnet_largest_arrays)
+{
+	const char *dumps[] = { TEST_SRCDIR "/dotnet/workload.gcdump", TEST_SRCDIR "/dotnet/workload-1.nettrace" };
+	char args[1024];
+	int st;
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(args, sizeof args, "-q -f csv classes -n 0 %s", dumps[i]);
+		char *csv = hw(args, &st);
+		long want = 0;
+		for (char *l = strchr(csv, '\n'); l != NULL && l[1] != '\0'; l = strchr(l + 1, '\n')) {
+			const char *f = l + 1, *e = *f == '"' ? strchr(f + 1, '"') : strchr(f, ',');
+			const char *k = e - 1;
+			char close = *k, open = close == ']' ? '[' : '<';
+			while (k > f && k[-1] == ',')
+				k--;
+			if ((close == ']' || close == '>') && k > f && k[-1] == open && (close == ']' || k < e - 1))
+				want += strtol(strchr(e, ',') + 1, NULL, 10);
+		}
+		free(csv);
+		snprintf(args, sizeof args, "-q inspect %s largest-arrays 3", dumps[i]);
+		char *out = hw(args, &st);
+		ck_assert_msg(st == 0 && want > 100 && info_num(out, "examined:") == want &&
+			      strstr(out, "\n1  medium          1  1600024 1.53 MB  1600024 1.53 MB  System.Int64[] @0x") != NULL,
+			      "%s: want %ld examined:\n%s", dumps[i], want, out);
+		free(out);
+	}
+}
+END_TEST
+
 /* A trace of .NET 8 (tests/dotnet/README): heapwalk's snapshot of a
  * runtime that knows no CollectTracing4, given its default rundown;
  * what the workload planted, its frozen objects rooted, and the two
@@ -2775,6 +2810,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_csv_identity_note);
 	tcase_add_test(tc, test_dotnet_spelt_alike);
 	tcase_add_test(tc, test_dotnet_series_unidentified);
+	tcase_add_test(tc, test_dotnet_largest_arrays);
 	tcase_add_test(tc, test_dotnet_browser);
 	tcase_add_test(tc, test_baseline_classes_80x24);
 	tcase_add_test(tc, test_dotnet_snapshot);

@@ -130,6 +130,9 @@ struct runtime_ops {
 	 * object, t its referent); NULL when it does not say (a rule's
 	 * weak reference, a runtime with one kind): a weak one. */
 	const char *(*weak_kind)(const struct heap *h, node_t v, node_t t);
+	/* Is class c an array type, told by its name where the reader
+	 * gives no length (array_length)? NULL: none is. */
+	int (*array_class)(const struct heap *h, uint32_t c);
 };
 
 /* An array of a reader's own (format_ops' data_arrays): where its

@@ -280,14 +280,15 @@ static void heap_up(const struct heap *h, node_t *hp, size_t i)
 }
 
 /* A JVM array is one of kind NK_*ARRAY; another runtime's is what its
- * reader gives a length (V8: FixedArrays, ArrayBuffer stores). */
-static int is_array(const struct heap *h, int jvm, node_t v)
+ * reader gives a length (V8: FixedArrays, ArrayBuffer stores), or of a
+ * class its runtime names an array (.NET: by_class, array_class). */
+static int is_array(const struct heap *h, int jvm, const uint8_t *by_class, node_t v)
 {
 	uint8_t t;
 
 	if (jvm)
 		return h->node_kind[v] == NK_OBJARRAY || h->node_kind[v] == NK_PRIMARRAY;
-	return heap_array_length(h, v, &t) >= 0;
+	return (by_class != NULL && by_class[h->node_class[v]]) || heap_array_length(h, v, &t) >= 0;
 }
 
 /* "int[1000000] @0x...", "java.lang.String[12][] @0x...": the Java
@@ -348,11 +349,18 @@ static int run_arrays(struct heap *h, const struct objset *set, const char *arg,
 	size_t cap = want < h->n ? (size_t)want : h->n, n = 0;
 	node_t *hp = xmalloc((cap + 1) * sizeof *hp);
 	int jvm = heap_runtime_is(h, "jvm");
+	const struct runtime_ops *rt = heap_runtime(h);
+	uint8_t *by_class = NULL;
+	if (!jvm && rt != NULL && rt->array_class != NULL) {
+		by_class = xcalloc((size_t)h->ncls + 1, 1);
+		for (uint32_t c = 0; c < h->ncls; c++)
+			by_class[c] = (uint8_t)(rt->array_class(h, c) != 0);
+	}
 	progress_begin(p, "largest arrays", h->n, "objects");
 	for (node_t v = 1; v < h->n && !progress_cancelled(p); v++) {
 		if ((v & POLL) == 0)
 			progress_update(p, v);
-		if (!objset_has(set, v) || !is_array(h, jvm, v))
+		if (!objset_has(set, v) || !is_array(h, jvm, by_class, v))
 			continue;
 		r->examined++;
 		if (n < cap) {
@@ -370,6 +378,7 @@ static int run_arrays(struct heap *h, const struct objset *set, const char *arg,
 		insp_add(r, h, array_name(h, hp[i]), IP_MEDIUM, one, 1, h->retained[hp[i]]);
 	}
 	free(hp);
+	free(by_class);
 	return 0;
 }
 
