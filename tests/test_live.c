@@ -544,8 +544,8 @@ START_TEST(test_live_other_user)
 }
 END_TEST
 
-/* The .NET workload in `mode`, its log LIVEDIR/LOG, the cache fresh,
- * once it has said its pid: that pid (-1: no dotnet here, skipped). */
+/* The .NET workload exe in `mode`, its log LIVEDIR/LOG, the cache
+ * fresh, once it has said its pid: that pid. */
 static pid_t workload_piped(const char *exe, const char *mode, const char *log, int *hold)
 {
 	fresh_cache();
@@ -573,6 +573,8 @@ static void snapshot_to(pid_t pid, const char *name)
 	free(path);
 }
 
+/* workload_piped of the workload built for this machine's .NET (-1: no
+ * dotnet here, skipped) */
 static pid_t dotnet_piped(const char *mode, const char *log, int *hold)
 {
 	if (!dotnet_workload())
@@ -703,23 +705,18 @@ END_TEST
  * were once one class of both, its name with '?' for the letter). */
 START_TEST(test_live_dotnet_names)
 {
-	char args[512], *err, *out;
+	char *err, *out;
 	int rc, hold;
 
 	pid_t pid = dotnet_piped("names", LIVEDIR "/names.log", &hold);
 	if (pid < 0)
 		return;
-	unlink(LIVEDIR "/names.nettrace");
-	unlink(LIVEDIR "/names.nettrace" ".hwmark");
-	snprintf(args, sizeof args, "snapshot %ld " LIVEDIR "/names.nettrace", (long)pid);
 	double t0 = now_seconds();
-	free(hw(args, &err, &rc));
-	ck_assert_msg(rc == 0, "snapshot: %s", err);
+	snapshot_to(pid, "names.nettrace");
 	/* a hang, not a speed: the session's StopTracing waited for its reply
 	 * (30 s) while the runtime waited to write its rundown to the stream
 	 * nobody read (the snapshot takes 0.2 s) */
 	ck_assert_msg(now_seconds() - t0 < hang_seconds(20), "snapshot: %.1f s", now_seconds() - t0);
-	free(err);
 	out = hw("-q --no-cache classes -f csv -n 0 " LIVEDIR "/names.nettrace", &err, &rc);
 	ck_assert_msg(rc == 0, "%s", err);
 	static const char *const want[] = { "\nWorkload.Käse,100,", "\nWorkload.Köse,200,", "\nWorkload.数据,300," };
