@@ -689,24 +689,118 @@ static int have_mono(const char *what)
 	return 0;
 }
 
+/* tests/mono/SRC compiled and run under the log profiler's heapshots,
+ * into MONODIR/NAME.mlpd: the JSON line it writes of what it made. */
+static char *record_program(const char *name, const char *src)
+{
+	int st;
+	char *cmd = xasprintf("mkdir -p '" MONODIR "' && cd '" MONODIR "' && rm -f %s.mlpd %s.json && "
+			      "mcs -out:%s.exe '" TEST_SRCDIR "/mono/%s' > mcs-%s.log 2>&1 && "
+			      "mono --profile=log:heapshot,output=%s.mlpd %s.exe %s.json > run-%s.log 2>&1",
+			      name, name, name, src, name, name, name, name, name);
+	ck_assert_msg(system(cmd) == 0, "%s", cmd);
+	free(cmd);
+	cmd = xasprintf("cat '" MONODIR "/%s.json'", name);
+	char *json = run(cmd, &st);
+	ck_assert_int_eq(st, 0);
+	free(cmd);
+	return json;
+}
+
 /* long-chains on Mono: tests/mono/Links.cs's lists, each of the length
  * it counted walking it, its fields at the offsets its layout gives
  * them; the doubly linked list as two chains, one through each. */
 START_TEST(test_mono_chains)
 {
-	int st;
-
 	if (!have_mono("the long-chains test is skipped"))
 		return;
-	ck_assert_int_eq(system("mkdir -p " MONODIR " && cd " MONODIR " && rm -f links.mlpd links.json && "
-				"mcs -out:links.exe " TEST_SRCDIR "/mono/Links.cs > mcsl.log 2>&1 && "
-				"mono --profile=log:heapshot,output=links.mlpd links.exe links.json > runl.log 2>&1"),
-			 0);
-	char *json = run("cat " MONODIR "/links.json", &st);
-	ck_assert_int_eq(st, 0);
+	char *json = record_program("links", "Links.cs");
 	chain_found(MONODIR "/links.mlpd", "Links.Link.+16", json_count(json, "Link"));
 	chain_found(MONODIR "/links.mlpd", "Links.DLink.+16", json_count(json, "DLink"));
 	chain_found(MONODIR "/links.mlpd", "Links.DLink.+24", json_count(json, "DLink"));
+	free(json);
+}
+END_TEST
+
+/* Node arr's references to objects of class cls: want of them, each
+ * labelled as fmt reads one unsigned number (then ']'), each number
+ * step * k + first for a k below limit, all apart but where step is 1
+ * and limit 1 (one object referred to from several places: each
+ * reference named by the first). */
+static void ck_labels(const struct heap *h, node_t arr, const char *cls, const char *fmt, long want, unsigned step,
+		      unsigned first, unsigned limit)
+{
+	const char *an = class_name(h, h->node_class[arr]);
+	unsigned got[128];
+	struct sbuf lb;
+	long n = 0;
+
+	sbuf_init(&lb);
+	for (edge_t e = h->out_start[arr]; e < h->out_start[arr + 1]; e++) {
+		if (strcmp(class_name(h, h->node_class[h->out[e]]), cls) != 0)
+			continue;
+		sbuf_reset(&lb);
+		heap_edge_label(h, arr, h->out[e], &lb);
+		char tail;
+		unsigned x;
+		ck_assert_msg(n < 128 && sscanf(lb.buf, fmt, &x, &tail) == 2 && tail == ']', "%s -> %s: label %s, not %s",
+			      an, cls, lb.buf, fmt);
+		ck_assert_msg(x >= first && (x - first) % step == 0 && (x - first) / step < limit,
+			      "%s -> %s: %u is not %u k + %u below %u", an, cls, x, step, first, limit);
+		for (long j = 0; j < n && limit > 1; j++)
+			ck_assert_msg(got[j] != x, "%s -> %s: %u twice", an, cls, x);
+		got[n++] = x;
+	}
+	ck_assert_msg(n == want, "%s -> %s: %ld references, want %ld", an, cls, n, want);
+	sbuf_free(&lb);
+}
+
+/* tests/mono/Arrays.cs's arrays: an element's index where the array is
+ * known to hold references, and where its elements may be structs (the
+ * file gives no element size) the reference's byte in the elements,
+ * "[+N]": Pair[]'s are 24 bytes, A at +0 and B at +16 (the program's
+ * explicit layout), every third one set. An index made as for pointers
+ * there was three times too high (a Dictionary's Entry[] named elements
+ * past its end). Then the views that group elements group these. */
+START_TEST(test_mono_array_labels)
+{
+	struct open_opts o = { .no_cache = 1, .quiet = 1, .snapshot = 1 };
+	struct heap h;
+	struct sbuf err;
+	int st;
+
+	if (!have_mono("the arrays' labels test is skipped"))
+		return;
+	char *json = record_program("arrays", "Arrays.cs");
+	sbuf_init(&err);
+	ck_assert_msg(heap_open(&h, MONODIR "/arrays.mlpd", &o, NULL, &err) == 0, "%s", err.buf);
+	heap_need(&h, HP_ALL, NULL);
+	/* the structs: by their bytes, 72 apart (every third of 24) */
+	node_t pairs = only(&h, "Arrays.Pair[]");
+	long np = json_count(json, "Pair");
+	ck_labels(&h, pairs, "Arrays.Left", "[+%u%c", np, 72, 0, 20);
+	ck_labels(&h, pairs, "Arrays.Right", "[+%u%c", np, 72, 16, 20);
+	/* references: indexes */
+	ck_labels(&h, only(&h, "Arrays.Left[]"), "Arrays.Left", "[%u%c", json_count(json, "Left"), 2, 0, 30);
+	/* four rows, one array: each reference named by the first */
+	ck_labels(&h, only(&h, "Arrays.Left[][]"), "Arrays.Left[]", "[%u%c", 4, 1, 0, 1);
+	node_t objects = HW_NONE; /* the System.Object[] that holds the Rights */
+	for (node_t v = 1; v < h.n; v++)
+		if (strcmp(class_name(&h, h.node_class[v]), "System.Object[]") == 0)
+			for (edge_t e = h.out_start[v]; e < h.out_start[v + 1]; e++)
+				if (strcmp(class_name(&h, h.node_class[h.out[e]]), "Arrays.Right") == 0)
+					objects = v;
+	ck_assert(objects != HW_NONE);
+	ck_labels(&h, objects, "Arrays.Right", "[%u%c", json_count(json, "Right"), 5, 0, 16);
+	/* an interface's array: no object of its element type, so not known */
+	ck_labels(&h, only(&h, "Arrays.IThing[]"), "Arrays.Thing", "[+%u%c", json_count(json, "Thing"), 8, 0, 60);
+	heap_free(&h);
+	sbuf_free(&err);
+	/* one group of elements, as an index's are */
+	char *out = hw("-q --heapshot 1 -e 'instances Arrays.Right' " MONODIR "/arrays.mlpd merged-in --by field", &st);
+	ck_assert_msg(st == 0 && strstr(out, "\nArrays.Pair[].[]  ") && strstr(out, "\nSystem.Object[].[]  "), "%s",
+		      out);
+	free(out);
 	free(json);
 }
 END_TEST
@@ -1479,6 +1573,7 @@ Suite *mono_suite(void)
 	tcase_add_test(tc, test_mono_live);
 	tcase_add_test(tc, test_mono_chain);
 	tcase_add_test(tc, test_mono_chains);
+	tcase_add_test(tc, test_mono_array_labels);
 	tcase_add_test(tc, test_mono_scratch_full);
 	suite_add_tcase(s, tc);
 	/* files written here: small, a few seconds in all (timeout: hangs) */

@@ -1105,6 +1105,9 @@ struct mlpd_data {
 	uint64_t key;       /* the process: its pid and start */
 	uint64_t t_end;     /* the heapshot's end, on the file's clock (ns) */
 	unsigned ptrsize;
+	/* per class, made when a label first needs it (elements_known):
+	 * ELEM_* */
+	uint8_t *elem_kind;
 };
 
 #define OFF_BIG 0xffff
@@ -1553,22 +1556,117 @@ done:
 
 /* ---- the views' side ---- */
 
-static int is_array(const struct heap *h, node_t v)
+/* An array class's name ends in its rank, "[]" or "[,]": the length of
+ * its element type's name before it, or 0 for no array's. */
+static size_t elem_name_len(const char *s)
 {
-	const char *s = class_name(h, h->node_class[v]);
 	size_t n = strlen(s);
 
-	return n > 0 && s[n - 1] == ']';
+	if (n < 3 || s[n - 1] != ']')
+		return 0;
+	size_t i = n - 1;
+	while (i > 0 && s[i - 1] == ',')
+		i--;
+	return i > 1 && s[i - 1] == '[' ? i - 1 : 0;
 }
 
-/* "+24", or an array's element "[3]". */
+enum { ELEM_NONE, ELEM_REFS, ELEM_UNKNOWN }; /* no array; references; maybe structs */
+
+static int cmp_class_name(const void *a, const void *b, void *arg)
+{
+	const struct heap *h = arg;
+
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(class_name(h, x), class_name(h, y));
+
+	return c != 0 ? c : (x > y) - (x < y);
+}
+
+/* The class named by the n bytes at s, or UINT32_MAX: by halves over
+ * the classes sorted by name (by). */
+static uint32_t class_named(const struct heap *h, const uint32_t *by, const char *s, size_t n)
+{
+	size_t lo = 0, hi = h->ncls;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *m = class_name(h, by[mid]);
+		int c = strncmp(m, s, n);
+		if (c == 0)
+			c = m[n] != '\0';
+		if (c == 0)
+			return by[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return UINT32_MAX;
+}
+
+/* Which arrays hold references, an element a pointer's size, and which
+ * may hold structs, inline, of a size the file does not give (a
+ * Dictionary's Entry[]: 24 bytes an element; an index made as for
+ * pointers was three times too high). References, where the element
+ * type is an array (a jagged array's), System.Object or System.String,
+ * or an instance of the class refers to an object of its element type
+ * (a struct holds none of its own type; an array of an interface or a
+ * base class with no such object stays unknown). Made once, from every
+ * reference of the arrays: one kind for all a class's instances. */
+static const uint8_t *elements_known(const struct heap *h)
+{
+	struct mlpd_data *md = h->fmt_data;
+
+	if (md->elem_kind != NULL)
+		return md->elem_kind;
+	uint8_t *kind = xcalloc((size_t)h->ncls + 1, 1);
+	uint32_t *by = xmalloc(((size_t)h->ncls + 1) * sizeof *by), *elem = xmalloc(((size_t)h->ncls + 1) * sizeof *elem);
+	for (uint32_t c = 0; c < h->ncls; c++)
+		by[c] = c;
+	hw_sort(by, h->ncls, sizeof *by, cmp_class_name, (void *)h);
+	for (uint32_t c = 0; c < h->ncls; c++) {
+		const char *s = class_name(h, c);
+		size_t n = elem_name_len(s);
+		elem[c] = UINT32_MAX;
+		if (n == 0)
+			continue;
+		kind[c] = ELEM_UNKNOWN;
+		if (s[n - 1] == ']' || (n == 13 && strncmp(s, "System.Object", n) == 0) ||
+		    (n == 13 && strncmp(s, "System.String", n) == 0))
+			kind[c] = ELEM_REFS;
+		else
+			elem[c] = class_named(h, by, s, n);
+	}
+	struct hb_refs r;
+	hb_refs_view(h, &md->refs, &r);
+	for (node_t v = 1; v < h->n && r.start != NULL; v++) {
+		uint32_t c = h->node_class[v];
+		if (kind[c] != ELEM_UNKNOWN || elem[c] == UINT32_MAX)
+			continue;
+		for (edge_t e = r.start[v]; e < r.start[v + 1]; e++)
+			if (r.to[e] < h->n && h->node_class[r.to[e]] == elem[c]) {
+				kind[c] = ELEM_REFS;
+				break;
+			}
+	}
+	free(by);
+	free(elem);
+	md->elem_kind = kind;
+	return kind;
+}
+
+/* "+24"; an element of an array of references "[3]"; of an array that
+ * may hold structs, the reference's byte in the elements, "[+72]". */
 static void off_label(const struct heap *h, node_t src, uint32_t off, struct sbuf *out)
 {
 	const struct mlpd_data *md = h->fmt_data;
 	uint32_t hdr = ARRAY_HEADER_WORDS * md->ptrsize;
+	uint8_t kind = off >= hdr ? elements_known(h)[h->node_class[src]] : ELEM_NONE;
 
-	if (is_array(h, src) && off >= hdr && (off - hdr) % md->ptrsize == 0)
+	if (kind == ELEM_REFS && (off - hdr) % md->ptrsize == 0)
 		sbuf_printf(out, "[%u]", (off - hdr) / md->ptrsize);
+	else if (kind != ELEM_NONE)
+		sbuf_printf(out, "[+%u]", off - hdr);
 	else
 		sbuf_printf(out, "+%u", off);
 }
@@ -1641,6 +1739,7 @@ static void mlpd_free_data(struct heap *h)
 	if (md == NULL)
 		return;
 	free(md->off16);
+	free(md->elem_kind);
 	free(md->big_at);
 	free(md->big_off);
 	hb_refs_free(&md->refs);

@@ -82,6 +82,15 @@ void heap_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *
 		sbuf_adds(out, "<?>");
 }
 
+int label_is_element(const char *s, size_t n)
+{
+	if (n >= 3 && s[0] == '[' && s[n - 1] == ']') {
+		size_t k = s[1] == '+' ? 2 : 1;
+		return n - 1 > k && strspn(s + k, "0123456789") == n - 1 - k;
+	}
+	return n >= 1 && strspn(s, "0123456789") == n;
+}
+
 uint32_t heap_alloc_trace(const struct heap *h, node_t v)
 {
 	return h->fmt != NULL && h->fmt->alloc_trace != NULL && v != 0 && v < h->n

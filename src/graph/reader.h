@@ -345,6 +345,11 @@ int heap_is_string(const struct heap *h, node_t v);
 /* How src refers to dst (a field or edge name, "[i]", "<class>"...),
  * appended to out; "<root>" from the virtual root, "<?>" if unknown. */
 void heap_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out);
+/* Does the label s[0..n) name an array's element rather than a field:
+ * "[i]" (an index), "[+N]" (the reference's byte in the elements, where
+ * their size is not known: Mono's arrays that may hold structs) or a
+ * bare number (V8's elements and hidden edges)? */
+int label_is_element(const char *s, size_t n);
 /* The stack trace serial of v's allocation, 0 if none. */
 uint32_t heap_alloc_trace(const struct heap *h, node_t v);
 /* The objects' allocation times (heap.h), made on first use and kept

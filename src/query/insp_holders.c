@@ -114,8 +114,7 @@ static void field_of(const struct heap *h, node_t y, node_t t, struct sbuf *out)
 	size_t n = sb.len;
 	if (n > 5 && strncmp(s, "weak ", 5) == 0)
 		s += 5, n -= 5;
-	if ((n >= 3 && s[0] == '[' && s[n - 1] == ']' && strspn(s + 1, "0123456789") == n - 2) ||
-	    (n >= 1 && strspn(s, "0123456789") == n))
+	if (label_is_element(s, n))
 		sbuf_adds(out, "[]");
 	else if (strcmp(s, "<?>") != 0)
 		sbuf_add(out, s, n);

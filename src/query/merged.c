@@ -307,8 +307,7 @@ static uint32_t edge_group_label(struct walk *w, node_t y, node_t x, int weak)
 		s += 5;
 		n -= 5;
 	}
-	if ((n >= 3 && s[0] == '[' && s[n - 1] == ']' && strspn(s + 1, "0123456789") == n - 2) ||
-	    (n >= 1 && strspn(s, "0123456789") == n))
+	if (label_is_element(s, n))
 		return L_ARRAY;
 	return intern(w, s);
 }

@@ -73,10 +73,13 @@ void trace_field(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
 		out->buf[k++] = out->buf[i];
 		if (out->buf[i] != '[')
 			continue;
-		size_t j = i + 1; /* "[123]" -> "[]"; "[31mRED" stays */
+		size_t j = i + 1; /* "[123]", "[+123]" -> "[]"; "[31mRED" stays */
+		if (j < out->len && out->buf[j] == '+')
+			j++;
+		size_t digits = j;
 		while (j < out->len && out->buf[j] >= '0' && out->buf[j] <= '9')
 			j++;
-		if (j > i + 1 && j < out->len && out->buf[j] == ']')
+		if (j > digits && j < out->len && out->buf[j] == ']')
 			i = j - 1;
 	}
 	out->len = k;
