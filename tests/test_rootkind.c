@@ -15,7 +15,10 @@
 #include "graph/reader.h"
 #include "graph/resident.h"
 #include "histo.h"
+#include "hprofw.h"
 #include "jsonck.h"
+#include "query/objset.h"
+#include "query/views.h"
 #include "suites.h"
 
 #define DUMPS TEST_BUILDDIR "/dumps"
@@ -49,16 +52,19 @@ static void records_in_table(const struct heap *h)
 	}
 }
 
-/* Records of the reader's kind named name: how many; 0 if none. */
-static size_t records_named(const struct heap *h, const char *name, unsigned *kind)
+/* Records of the reader's kind named name: how many; 0 if none; with
+ * *all, the dump's records they stand for (copies folded in too). */
+static size_t records_named(const struct heap *h, const char *name, unsigned *kind, size_t *all)
 {
 	size_t n = 0;
 
+	*all = 0;
 	for (size_t i = 0; i < h->nroot_rec; i++) {
 		const struct root_native *rn = heap_root_native(h, &h->root_rec[i]);
 		if (rn != NULL && strcmp(rn->name, name) == 0) {
 			*kind = h->root_rec[i].kind;
 			n++;
+			*all += 1 + (size_t)h->root_rec[i].copies;
 		}
 	}
 	return n;
@@ -269,8 +275,9 @@ static int cmp_hroot(const void *a, const void *b)
 	return x->frame < y->frame ? -1 : x->frame > y->frame;
 }
 
-/* The dump's root records of each tag, distinct and of an object in h. */
-static void count_roots(const char *path, const struct heap *h, size_t *count)
+/* The dump's root records of each tag, distinct and of an object in h;
+ * all of them (of such an object) in all. */
+static void count_roots(const char *path, const struct heap *h, size_t *count, size_t *all)
 {
 	struct walk w = { 0 };
 	uint8_t *m;
@@ -278,9 +285,12 @@ static void count_roots(const char *path, const struct heap *h, size_t *count)
 	dump_walk(path, &w, &m);
 	qsort(w.r, w.n, sizeof *w.r, cmp_hroot);
 	memset(count, 0, NTAGS * sizeof *count);
+	memset(all, 0, NTAGS * sizeof *all);
 	for (size_t i = 0; i < w.n; i++)
-		if ((i == 0 || cmp_hroot(&w.r[i - 1], &w.r[i]) != 0) && heap_find_id(h, w.r[i].id) != HW_NONE)
-			count[w.r[i].t]++;
+		if (heap_find_id(h, w.r[i].id) != HW_NONE) {
+			count[w.r[i].t] += i == 0 || cmp_hroot(&w.r[i - 1], &w.r[i]) != 0;
+			all[w.r[i].t]++;
+		}
 	free(w.r);
 	free(m);
 }
@@ -369,17 +379,20 @@ END_TEST
 START_TEST(test_hprof_kinds)
 {
 	struct heap h;
-	size_t count[NTAGS], present = 0;
+	size_t count[NTAGS], all[NTAGS], present = 0;
 
 	ensure_dump("coops", "");
 	open_dump(&h, DUMPS "/coops.hprof");
 	records_in_table(&h);
-	count_roots(DUMPS "/coops.hprof", &h, count);
+	count_roots(DUMPS "/coops.hprof", &h, count, all);
 	for (size_t t = 0; t < NTAGS; t++) {
 		unsigned kind = RK_NKINDS;
-		size_t got = records_named(&h, tags[t].name, &kind);
+		size_t got_all, got = records_named(&h, tags[t].name, &kind, &got_all);
 		ck_assert_msg(got == count[t], "tag 0x%02x (%s): %zu records, the dump has %zu", tags[t].tag,
 			      tags[t].name, got, count[t]);
+		/* two alike (a frame's two locals of one object) one record, both counted */
+		ck_assert_msg(got_all == all[t], "tag 0x%02x (%s): %zu records in all, the dump has %zu", tags[t].tag,
+			      tags[t].name, got_all, all[t]);
 		if (got > 0) {
 			present++;
 			ck_assert_msg(kind == tags[t].kind, "%s is %s", tags[t].name, root_kind_name(kind));
@@ -390,6 +403,61 @@ START_TEST(test_hprof_kinds)
 	for (size_t i = 0; i < h.nroot_rec; i++) /* thread and frame kept for the thread's kinds */
 		if (h.root_rec[i].kind == RK_STACK)
 			ck_assert(heap_root_has_thread(&h, &h.root_rec[i]) && h.root_rec[i].thread_serial != 0);
+	heap_free(&h);
+}
+END_TEST
+
+/* Records alike, as HotSpot writes a frame's two locals that hold one
+ * object (the record tells no slot): info counts every record, and
+ * each object once. Before, three alike were one record. Made here: X
+ * held by three alike Java frame records and one of another depth, two
+ * alike JNI globals; Y by one of each. */
+START_TEST(test_hprof_records_alike)
+{
+	enum { X = 0x5001, Y = 0x5011 };
+	struct hw w;
+	struct heap h;
+	struct objset all;
+	struct info_view v;
+
+	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
+	hw_jdk_names(&w);
+	hw_heap_begin(&w);
+	hw_jdk_classes(&w);
+	hw_instance(&w, X, J_OBJECT, NULL, 0);
+	hw_instance(&w, Y, J_OBJECT, NULL, 0);
+	for (int i = 0; i < 3; i++)
+		hw_root(&w, HW_ROOT_JAVA_FRAME, X, 1, 2);
+	hw_root(&w, HW_ROOT_JAVA_FRAME, X, 1, 3);
+	hw_root(&w, HW_ROOT_JAVA_FRAME, Y, 1, 2);
+	hw_root(&w, HW_ROOT_JNI_GLOBAL, X, 0x77, 0);
+	hw_root(&w, HW_ROOT_JNI_GLOBAL, X, 0x77, 0);
+	hw_root(&w, HW_ROOT_JNI_GLOBAL, Y, 0x78, 0);
+	hw_heap_end(&w);
+	hw_dump_end(&w);
+	char *path = hw_write(&w, "alike.hprof", SIZE_MAX);
+	hw_free(&w);
+	open_dump(&h, path);
+	objset_all(&h, &all);
+	view_info(&h, &all, &v);
+	int frames = 0, globals = 0;
+	for (size_t i = 0; i < v.nroots; i++) {
+		struct root r = { .kind = (uint8_t)v.roots[i].kind, .native = (uint8_t)v.roots[i].native };
+		const struct root_native *n = heap_root_native(&h, &r);
+		if (n != NULL && strcmp(n->name, "Java frame") == 0) {
+			ck_assert_uint_eq(v.roots[i].records, 5);
+			ck_assert_uint_eq(v.roots[i].objects, 2);
+			frames++;
+		} else if (n != NULL && strcmp(n->name, "JNI global") == 0) {
+			ck_assert_uint_eq(v.roots[i].records, 3);
+			ck_assert_uint_eq(v.roots[i].objects, 2);
+			globals++;
+		}
+	}
+	ck_assert_int_eq(frames, 1);
+	ck_assert_int_eq(globals, 1);
+	info_view_free(&v);
+	objset_free(&all);
 	heap_free(&h);
 }
 END_TEST
@@ -427,8 +495,9 @@ START_TEST(test_stack_is_one_kind)
 	for (size_t i = 0; i < sizeof stacks / sizeof stacks[0]; i++) {
 		struct heap h;
 		unsigned kind = RK_NKINDS;
+		size_t all;
 		open_dump(&h, stacks[i].dump);
-		ck_assert_msg(records_named(&h, stacks[i].name, &kind) > 0, "%s: no %s root", stacks[i].dump,
+		ck_assert_msg(records_named(&h, stacks[i].name, &kind, &all) > 0, "%s: no %s root", stacks[i].dump,
 			      stacks[i].name);
 		ck_assert_msg(kind == RK_STACK, "%s: %s is %s", stacks[i].dump, stacks[i].name, root_kind_name(kind));
 		heap_free(&h);
@@ -518,7 +587,7 @@ START_TEST(test_v8_kinds)
 	ck_assert_uint_eq(want[0], 1);
 	for (size_t c = 0; c < 3; c++) {
 		unsigned kind = RK_NKINDS;
-		size_t got = records_named(&h, v8[c].name, &kind);
+		size_t all, got = records_named(&h, v8[c].name, &kind, &all);
 		ck_assert_msg(got == want[c], "%s: %zu records, the snapshot's root has %zu", v8[c].name, got,
 			      want[c]);
 		if (got > 0)
@@ -536,6 +605,7 @@ Suite *rootkind_suite(void)
 	tcase_set_timeout(tc, HANG_TIMEOUT);
 	tcase_add_test(tc, test_table);
 	tcase_add_test(tc, test_clr_mono_kinds);
+	tcase_add_test(tc, test_hprof_records_alike);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("dumps");
 	tcase_set_timeout(tc, FIXTURE_TIMEOUT);

@@ -578,10 +578,12 @@ static void build_roots(struct heap *h, const struct scan *s)
 		h->root_rec[h->nroot_rec++] = (struct root){ v, n->kind, r->native, 0, r->thread, r->frame };
 	}
 	hw_qsort(h->root_rec, h->nroot_rec, sizeof *h->root_rec, cmp_root);
-	size_t k = 0; /* the same root twice is one record */
+	size_t k = 0; /* the same root twice is one record, which counts its copies */
 	for (size_t i = 0; i < h->nroot_rec; i++)
 		if (k == 0 || cmp_root(&h->root_rec[k - 1], &h->root_rec[i]) != 0)
 			h->root_rec[k++] = h->root_rec[i];
+		else if (h->root_rec[k - 1].copies < UINT16_MAX)
+			h->root_rec[k - 1].copies++;
 	h->nroot_rec = k;
 }
 

@@ -133,6 +133,10 @@ void heap_roots_unique(struct heap *h)
 	for (size_t i = 0; i < h->nroot_rec; i++)
 		if (k == 0 || cmp_rootrec(&h->root_rec[k - 1], &h->root_rec[i]) != 0)
 			h->root_rec[k++] = h->root_rec[i];
+		else if (h->root_rec[k - 1].copies < UINT16_MAX - h->root_rec[i].copies)
+			h->root_rec[k - 1].copies += h->root_rec[i].copies + 1;
+		else
+			h->root_rec[k - 1].copies = UINT16_MAX;
 	h->nroot_rec = k;
 }
 

@@ -1699,6 +1699,8 @@ static void make_roots(struct heap_builder *b)
 		if (h->nroot_rec == 0 || h->root_rec[h->nroot_rec - 1].node != v ||
 			 h->root_rec[h->nroot_rec - 1].kind != r->kind || h->root_rec[h->nroot_rec - 1].native != r->native)
 			h->root_rec[h->nroot_rec++] = (struct root){ v, r->kind, r->native, 0, r->detail, HW_NONE };
+		else if (h->root_rec[h->nroot_rec - 1].copies < UINT16_MAX)
+			h->root_rec[h->nroot_rec - 1].copies++; /* the file's records all counted */
 	}
 	heap_roots_unique(h); /* in order and unique already: as every reader's */
 	free(b->root);

@@ -74,7 +74,10 @@ struct root {
 	node_t node;
 	uint8_t kind;           /* enum root_kind */
 	uint8_t native;
-	uint16_t zero;          /* 0: the cache writes the records as they are */
+	uint16_t copies;        /* the dump's records more that were folded into this
+				 * one (a frame's two locals of one object: HPROF tells
+				 * no slot; two of a kind the builder keeps once),
+				 * saturated: info counts them */
 	uint32_t thread_serial; /* 0 when the kind has none */
 	uint32_t frame;
 };

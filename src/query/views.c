@@ -269,7 +269,7 @@ void view_info(const struct heap *h, const struct objset *set, struct info_view 
 			k++;
 		if (k == v->nroots)
 			v->roots[v->nroots++] = (struct root_count){ .kind = r->kind, .native = r->native };
-		v->roots[k].records++;
+		v->roots[k].records += 1 + (uint64_t)r->copies; /* the dump's, those alike too */
 		v->roots[k].objects += new_kind;
 	}
 	hw_qsort(v->roots, v->nroots, sizeof *v->roots, cmp_root_count);
