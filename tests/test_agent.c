@@ -47,6 +47,28 @@ static char *hw(const char *args, int want_status)
 	return out;
 }
 
+/* The agent's summary out ("dump PATH objects=N bytes=N ..."): bytes the
+ * file's size, objects as many as the dump holds (info's, class objects
+ * too). Before, bytes counted each segment's length twice (four bytes
+ * high) and objects left the classes out. */
+static void check_summary(const char *out, const char *hprof)
+{
+	unsigned long long objects, bytes, info_objects;
+	struct stat st;
+	const char *f = strstr(out, " objects=");
+	char args[800];
+
+	ck_assert_msg(f != NULL && sscanf(f, " objects=%llu bytes=%llu", &objects, &bytes) == 2, "%s", out);
+	ck_assert_msg(stat(hprof, &st) == 0 && (unsigned long long)st.st_size == bytes, "%s: %llu bytes said, %lld there",
+		      hprof, bytes, (long long)st.st_size);
+	snprintf(args, sizeof args, "info '%s'", hprof);
+	char *info = hw(args, 0);
+	const char *o = strstr(info, "\nobjects:");
+	ck_assert_msg(o != NULL && sscanf(o, "\nobjects: %llu", &info_objects) == 1, "%s", info);
+	ck_assert_msg(objects == info_objects, "%s: %llu objects said, info counts %llu", hprof, objects, info_objects);
+	free(info);
+}
+
 /* The numbers N of the "thingN" strings that the csv objects output
  * lists (OldThing names); each must be one. */
 static size_t thing_numbers(char *csv, int *seen, int max)
@@ -347,10 +369,11 @@ START_TEST(test_plain_snapshot)
 	char *out = slurp(dir, "nsa.out"), *err = slurp(dir, "nsa.err");
 	ck_assert_msg(strncmp(out, "dump ", 5) == 0 && strstr(out, "/nsa.hprof objects=") && *err == '\0',
 		      "agent in a namespace: %s %s", out, err);
-	free(out);
-	free(err);
 	char hprof[700], histo[700];
 	snprintf(hprof, sizeof hprof, "%s/nsa.hprof", dir);
+	check_summary(out, hprof);
+	free(out);
+	free(err);
 	snprintf(histo, sizeof histo, "%s/nsa.histo", dir);
 	check_histogram("nsa", hprof, histo, 1);
 	out = slurp(dir, "nsa-mark.out");
@@ -386,6 +409,8 @@ START_TEST(test_plain_snapshot)
 		ck_assert_msg(atoi(rc) == 0 && *err == '\0' && strstr(out, hprof) != NULL &&
 			      (i == 0 ? strncmp(out, "dump ", 5) == 0 : strstr(out, " bytes (gzip) by HotSpot's heap dumper, ") != NULL),
 			      "%s: %s %s %s", jnames[i], rc, out, err);
+		if (i == 0)
+			check_summary(out, hprof);
 		free(rc);
 		free(out);
 		free(err);

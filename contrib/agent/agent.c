@@ -349,6 +349,7 @@ static void seg_end(struct out *o)
 		return;
 	}
 	w4(o, (uint32_t)(o->seg_len - 4));
+	o->bytes -= 4; /* written over, counted when first written */
 	if (fseeko(o->f, here, SEEK_SET) != 0)
 		o->err = errno;
 	o->seg_start = -1;
@@ -1423,6 +1424,7 @@ static void write_class_dumps(struct dump *d)
 			len += 8 + 1 + type_size(k->statics[s].type);
 		len += (uint64_t)ninst * 9;
 		seg_need(o, len);
+		d->objects++; /* the class object: info counts it */
 		w1(o, S_CLASS_DUMP);
 		w8(o, k->tag);
 		w4(o, 0);
