@@ -49,7 +49,7 @@ static char *hw(const char *args, int *status)
 /* ---- mprof-report's heapshot report ---- */
 
 struct row { char name[256]; unsigned long long bytes, count; };
-struct shot { unsigned long long size, count; struct row *rows; size_t n; };
+struct shot { unsigned long long size, count; struct row *rows; size_t n; double secs; };
 
 /* A row by name (mprof-report lists a class per MonoClass: two of one
  * name add up, as heapwalk's classes by name do). */
@@ -76,9 +76,10 @@ static size_t read_report(const char *path, struct shot *shots, size_t max)
 		unsigned long long a, b, c;
 		unsigned k;
 		char name[512];
-		if (sscanf(line, " Heap shot %u at %*f secs: size: %llu, object count: %llu", &k, &a, &b) == 3) {
+		double secs;
+		if (sscanf(line, " Heap shot %u at %lf secs: size: %llu, object count: %llu", &k, &secs, &a, &b) == 4) {
 			ck_assert(n < max && k == n);
-			shots[n++] = (struct shot){ a, b, NULL, 0 };
+			shots[n++] = (struct shot){ a, b, NULL, 0, secs };
 		} else if (n > 0 && sscanf(line, " %llu %llu %llu %511s", &a, &b, &c, name) == 4) {
 			struct row *r = row_of(&shots[n - 1], name);
 			r->bytes += a;
@@ -162,6 +163,28 @@ static void mlpd_vs_report(const char *dump, const char *report)
 	char say[96];
 	snprintf(say, sizeof say, "heapshot:                 %zu of %zu", n, n);
 	ck_assert_msg(st == 0 && strstr(out, say), "%s", out);
+	free(out);
+	/* each one's time: from the program's start (the header's ms since
+	 * the epoch, bytes 8 to 16) as mprof-report tells it, to the ms;
+	 * before, its end (a GC's walk later), from another start */
+	char cmd[700]; /* (gzip -f passes a plain file through) */
+	snprintf(cmd, sizeof cmd, "gzip -dcf '%s' | head -c 16 | od -An -tu8 -j8", dump);
+	char *head = run(cmd, &st);
+	unsigned long long start_ms;
+	ck_assert_msg(st == 0 && sscanf(head, "%llu", &start_ms) == 1, "%s: %s", cmd, head);
+	free(head);
+	snprintf(args, sizeof args, "-q -f json info '%s'", dump);
+	out = hw(args, &st);
+	const char *t = out;
+	for (size_t k = 0; k < n; k++) {
+		unsigned long long ms;
+		t = strstr(t, "\"time_ms\":");
+		ck_assert_msg(t != NULL && sscanf(t, "\"time_ms\":%llu", &ms) == 1, "heapshot %zu: %s", k + 1, out);
+		t++;
+		long long want_ms = (long long)(want[k].secs * 1000 + 0.5);
+		ck_assert_msg((long long)(ms - start_ms) == want_ms, "heapshot %zu at %lld ms, mprof-report %.3f s",
+			      k + 1, (long long)(ms - start_ms), want[k].secs);
+	}
 	free(out);
 	for (size_t k = 0; k < n; k++) {
 		hw_classes(dump, (unsigned)k + 1, "", &got);

@@ -1539,9 +1539,14 @@ static int mlpd_parse(struct heap *h, struct progress *p, struct sbuf *err)
 	h->nsnaps = (uint32_t)r.nshots;
 	h->snap = (uint32_t)r.kept.shot + 1;
 	h->snaps = xmalloc(r.nshots * sizeof *h->snaps);
+	/* a heapshot's time: when its walk began (the world stopped, as the
+	 * heap it holds was; its end was taken once), from the program's
+	 * start (the first buffer's time), to the nearest ms: as
+	 * mprof-report tells it */
 	for (size_t i = 0; i < r.nshots; i++)
-		h->snaps[i] = (struct hsnap){ hd.start_ms + (r.shots[i].t_end > r.first_time
-								      ? (r.shots[i].t_end - r.first_time) / 1000000 : 0),
+		h->snaps[i] = (struct hsnap){ hd.start_ms + (r.shots[i].t_start > r.first_time
+								      ? (r.shots[i].t_start - r.first_time + 500000) / 1000000
+								      : 0),
 					      r.shots[i].objects, r.shots[i].bytes, r.shots[i].complete };
 	h->timestamp_ms = h->snaps[h->snap - 1].time_ms;
 	build(&r, &r.kept, hd.ptrsize);

@@ -29,8 +29,9 @@
  * and the weakly reachable's references into what the roots hold set
  * aside, WEAK_WEAKLY, with a pseudo root for every weak referent; 24:
  * classes' qualified names, hclass.qual; 25: their keys, hclass.key;
- * 26: a root record's copies, the file's records alike to it). */
-#define CACHE_FORMAT 26
+ * 26: a root record's copies, the file's records alike to it; 27: a
+ * Mono heapshot's time its start's, not its end's). */
+#define CACHE_FORMAT 27
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
 };
