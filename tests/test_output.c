@@ -69,6 +69,39 @@ static int lines(const char *s)
 	return n;
 }
 
+/* Two words and neither a command: the one that names no file is said
+ * to be an unknown command, with the nearest one; one line on stderr,
+ * status 1, nothing on stdout. Before, the dump was the argument named
+ * as unexpected ("clases DUMP": unexpected argument 'DUMP'). */
+START_TEST(misspelt_command)
+{
+	char *dump = formula_dump("misspelt.hprof", 1);
+	static const struct { const char *args, *want; } cases[] = {
+		{ "clases %s", "heapwalk: unknown command 'clases': did you mean classes? (see heapwalk --help)\n" },
+		{ "%s bigest", "heapwalk: unknown command 'bigest': did you mean biggest? (see heapwalk --help)\n" },
+		{ "%s clsases", "heapwalk: unknown command 'clsases': did you mean classes? (see heapwalk --help)\n" },
+		{ "dif %s", "heapwalk: unknown command 'dif': did you mean diff? (see heapwalk --help)\n" },
+		{ "%s xyzzy", "heapwalk: unknown command 'xyzzy' (see heapwalk --help)\n" },
+		/* what a terminal would take as an escape, shown as text */
+		{ "$'clas\\033[31m' %s", "heapwalk: unknown command 'clas\\x1b[31m' (see heapwalk --help)\n" },
+		/* a command and more: unexpected, as before */
+		{ "classes %s more", "heapwalk: unexpected argument 'more' (see heapwalk --help)\n" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char args[1200], cmd[2048];
+		int st;
+		snprintf(args, sizeof args, cases[i].args, dump);
+		snprintf(cmd, sizeof cmd, "bash -c \"'%s' -q %s 2>&1 >/dev/null; echo \\$?\"", heapwalk(), args);
+		char *out = run(cmd, &st), want[600];
+		snprintf(want, sizeof want, "%s1\n", cases[i].want);
+		ck_assert_msg(strcmp(out, want) == 0, "%s: said\n%swant\n%s", args, out, want);
+		free(out);
+	}
+	free(dump);
+}
+END_TEST
+
 /* -o /dev/stdout (and the other names of a descriptor) with the shell's
  * >> log: log keeps what it held and gets the output after it, the same
  * file (no other one renamed over it); a descriptor that is not open is
@@ -281,6 +314,7 @@ Suite *output_suite(void)
 	tcase_add_test(tc, output_to_a_descriptor);
 	tcase_add_test(tc, output_never_an_input);
 	tcase_add_test(tc, csv_formulas_neutralised);
+	tcase_add_test(tc, misspelt_command);
 	suite_add_tcase(s, tc);
 	return s;
 }

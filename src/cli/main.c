@@ -656,6 +656,15 @@ static void parse_args(int argc, char **argv, struct cli *c)
 		between_args(argc, argv, &i, c);
 	if (e != NULL && e->arg == CMD_ARG_NAME)
 		inspect_args(argc, argv, &i, c);
+	if (i < argc && e == NULL) { /* two words, neither a command: the one that is no file is meant as one */
+		struct stat st;
+		const char *word = stat(c->dump, &st) != 0 ? c->dump : argv[i];
+		const struct cmd_entry *near = cmd_nearest(word);
+		char *ew = esc_str(word);
+		if (near != NULL)
+			usage_error("unknown command '%s': did you mean %s?", ew, near->name);
+		usage_error("unknown command '%s'", ew);
+	}
 	if (i < argc)
 		usage_error("unexpected argument '%s'", argv[i]);
 	if (c->dump == NULL)

@@ -105,6 +105,10 @@ extern const struct cmd_entry cmd_table[CMD_N];
 
 /* The command of that name, or NULL. */
 const struct cmd_entry *cmd_find(const char *name);
+/* The command whose name is nearest word, for a misspelt one: at most
+ * two letters added, dropped, changed or swapped (one for a name of
+ * four or fewer), or NULL. */
+const struct cmd_entry *cmd_nearest(const char *word);
 /* The view of that name (a row with CMD_VIEW), or NULL. */
 const struct cmd_entry *cmd_view(const char *name);
 /* What the command needs of a cached heap beyond the summary tables,
