@@ -470,6 +470,19 @@ START_TEST(test_mono_bad_input)
 	out = hw("-q --heapshot 9 info " FIXTURE " 2>&1", &st);
 	ck_assert_msg(st != 0 && strstr(out, "no heapshot 9: the file holds 4 (1 to 4)"), "%s", out);
 	free(out);
+	/* FILE:0, and FILE:N with --heapshot another: one line each, not
+	 * "no such file" nor the option's heapshot taken silently */
+	out = hw("-q info " FIXTURE ":0 2>&1", &st);
+	ck_assert_msg(WEXITSTATUS(st) == 2 && strcmp(out, "heapwalk: " FIXTURE ":0: no heapshot 0: they are counted "
+			      "from 1\n") == 0, "%s", out);
+	free(out);
+	out = hw("-q --heapshot 3 info " FIXTURE ":2 2>&1", &st);
+	ck_assert_msg(WEXITSTATUS(st) == 2 && strcmp(out, "heapwalk: " FIXTURE ":2: --heapshot 3 names another "
+			      "heapshot\n") == 0, "%s", out);
+	free(out);
+	out = hw("-q --heapshot 2 info " FIXTURE ":2 2>&1", &st); /* the same one twice: fine */
+	ck_assert_msg(st == 0 && strstr(out, "heapshot:                 2 of 4"), "%s", out);
+	free(out);
 	ensure_dump("basic", "");
 	out = hw("-q --heapshot 2 info " TEST_BUILDDIR "/dumps/basic.hprof 2>&1", &st);
 	ck_assert_msg(st != 0 && strstr(out, "a hprof file holds one heap: heapshot 2 is for files of several"),

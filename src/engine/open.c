@@ -502,14 +502,14 @@ void heap_whole(struct heap *h, struct progress *p)
 }
 
 /* "FILE:N" where no file has that name but FILE is one: FILE (to free),
- * and N in *snap; else NULL. */
+ * and N in *snap (0 for ":0", which names none); else NULL. */
 static char *snapshot_path(const char *path, uint32_t *snap)
 {
 	const char *colon = strrchr(path, ':');
 	struct stat st;
 	char *end;
 
-	if (colon == NULL || colon == path || colon[1] < '1' || colon[1] > '9' || stat(path, &st) == 0)
+	if (colon == NULL || colon == path || colon[1] < '0' || colon[1] > '9' || stat(path, &st) == 0)
 		return NULL;
 	unsigned long n = strtoul(colon + 1, &end, 10);
 	char *file = xstrndup(path, (size_t)(colon - path));
@@ -608,7 +608,18 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 	h->rules = o->rules;
 	h->keep_unreachable = o->keep_unreachable;
 	char *file = snapshot_path(path, &h->want_snap);
-	if (o->snapshot != 0) /* asked for by name: before the path's */
+	if (file != NULL && (h->want_snap == 0 || (o->snapshot != 0 && o->snapshot != h->want_snap))) {
+		char *ep = esc_str(path);
+		if (h->want_snap == 0)
+			sbuf_printf(err, "%s: no heapshot 0: they are counted from 1", ep);
+		else
+			sbuf_printf(err, "%s: --heapshot %u names another heapshot", ep, o->snapshot);
+		free(ep);
+		free(file);
+		heap_free(h);
+		return -1;
+	}
+	if (o->snapshot != 0)
 		h->want_snap = o->snapshot;
 	int rc = heap_map_file(h, file != NULL ? file : path, err);
 	free(file);
