@@ -1580,11 +1580,10 @@ enum { ELEM_NONE, ELEM_REFS, ELEM_UNKNOWN }; /* no array; references; maybe stru
 static int cmp_class_name(const void *a, const void *b, void *arg)
 {
 	const struct heap *h = arg;
-
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	int c = strcmp(class_name(h, x), class_name(h, y));
 
-	return c != 0 ? c : (x > y) - (x < y);
+	return c != 0 ? c : (x > y) - (x < y); /* one name twice: the first class */
 }
 
 /* The class named by the n bytes at s, or UINT32_MAX: by halves over
