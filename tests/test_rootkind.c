@@ -459,6 +459,7 @@ START_TEST(test_hprof_records_alike)
 	info_view_free(&v);
 	objset_free(&all);
 	heap_free(&h);
+	free(path);
 }
 END_TEST
 
