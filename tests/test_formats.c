@@ -748,6 +748,105 @@ START_TEST(test_v8_info_roots)
 }
 END_TEST
 
+/* A snapshot at path (marked as heapwalk's own when own: its ids name
+ * nothing later, so a comparison pairs by content and references): a
+ * Holder whose elements are an (array) of asize bytes and whose buf is
+ * a native Buf of nsize bytes. */
+static void grow_snapshot(const char *path, int own, unsigned asize, unsigned nsize)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "{\"snapshot\":{%s%s},\"nodes\":[9,0,1,0,1, 3,1,3,32,2, 1,0,%u,%u,0, 8,4,%u,%u,0],"
+		"\"edges\":[1,1,5, 2,2,10, 2,3,15],\"strings\":[\"\",\"Holder\",\"elements\",\"buf\",\"Buf\"]}",
+		V8_META_MIN, own ? ",\"heapwalk\":1" : "", own ? 5 : 9, asize, own ? 7 : 11, nsize);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* Objects paired by content and references: never a bigger one for a
+ * smaller one where V8 grows no object in place. A JS array that grew
+ * has a new elements store (new), the old one gone; before, the two
+ * were paired as one, old, by their place. One trimmed (smaller) may be
+ * the same, as may a native whose size (the embedder's figure) grew. */
+START_TEST(test_v8_grown_not_paired)
+{
+	static const struct { unsigned a0, a1, n0, n1; long arr_new, arr_gone, buf_new; } cases[] = {
+		{ 100, 200, 64, 64, 1, 1, 0 },  /* the store grew: another */
+		{ 200, 100, 64, 64, 0, 0, 0 },  /* trimmed: may be the same */
+		{ 100, 100, 64, 128, 0, 0, 0 }, /* a native grew: the same */
+	};
+	int st;
+
+	mkdir(TEST_BUILDDIR "/dumps", 0755);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *a = TEST_BUILDDIR "/dumps/grow-a.heapsnapshot", *b = TEST_BUILDDIR "/dumps/grow-b.heapsnapshot";
+		grow_snapshot(a, 1, cases[i].a0, cases[i].n0);
+		grow_snapshot(b, 0, cases[i].a1, cases[i].n1);
+		char *csv = hw("-q --no-cache -f csv diff " TEST_BUILDDIR "/dumps/grow-a.heapsnapshot " TEST_BUILDDIR
+			       "/dumps/grow-b.heapsnapshot", &st);
+		ck_assert_msg(st == 0, "%s", csv);
+		/* class, before, now, delta, bytes before, bytes, delta, new, new bytes, gone */
+		ck_assert_msg(csv_field(csv, "(array)", 7) == cases[i].arr_new &&
+			      csv_field(csv, "(array)", 9) == cases[i].arr_gone && csv_field(csv, "Buf", 7) == cases[i].buf_new &&
+			      csv_field(csv, "Holder", 7) == 0, "case %zu:\n%s", i, csv);
+		free(csv);
+	}
+}
+END_TEST
+
+/* Snapshot k of a series at path: a Holder whose elements, an (array)
+ * of 2k places (a new store each time: it grew), hold 2k Items, each
+ * with a string of its own (s0, s1, ...: told apart by content); the
+ * first marked as heapwalk's own (its ids name nothing later). */
+static void items_snapshot(const char *path, unsigned k)
+{
+	unsigned n = 2 * k;
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "{\"snapshot\":{%s%s},\"nodes\":[9,0,1,0,1, 3,1,3,32,1, 1,0,5,%u,%u", V8_META_MIN,
+		k == 1 ? ",\"heapwalk\":1" : "", 16 + 8 * n, n);
+	for (unsigned i = 0; i < n; i++) /* Items, then their strings */
+		fprintf(f, ", 3,3,%u,16,1", 101 + 2 * i + 100 * k);
+	for (unsigned i = 0; i < n; i++)
+		fprintf(f, ", 2,%u,%u,24,0", 5 + i, 1001 + 2 * i + 100 * k);
+	fprintf(f, "],\"edges\":[1,1,5, 2,2,10");
+	for (unsigned i = 0; i < n; i++)
+		fprintf(f, ", 1,%u,%u", i, (3 + i) * 5);
+	for (unsigned i = 0; i < n; i++)
+		fprintf(f, ", 2,4,%u", (3 + n + i) * 5);
+	fprintf(f, "],\"strings\":[\"\",\"Holder\",\"elements\",\"Item\",\"v\"");
+	for (unsigned i = 0; i < n; i++)
+		fprintf(f, ",\"s%u\"", i);
+	fprintf(f, "]}");
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* A leaks series where the array holding what accumulates is replaced
+ * by a bigger one each time (new, the old one gone): the cluster is of
+ * the Items that grew (0, 2, 4, 6 new since the first), looked through
+ * the new array, not the array (one each time, which never grows). */
+START_TEST(test_v8_series_through_grown)
+{
+	char args[1200], *p = args;
+	int st;
+
+	mkdir(TEST_BUILDDIR "/dumps", 0755);
+	p += snprintf(p, sizeof args, "-q -f csv leaks");
+	for (unsigned k = 1; k <= 4; k++) {
+		char path[600];
+		snprintf(path, sizeof path, TEST_BUILDDIR "/dumps/items-%u.heapsnapshot", k);
+		items_snapshot(path, k);
+		p += snprintf(p, sizeof args - (size_t)(p - args), " %s", path);
+	}
+	char *csv = hw(args, &st);
+	ck_assert_msg(st == 0 && strstr(csv, "\ncluster,0,2,4,6,6,") &&
+		      strstr(csv, " -> (array) .[] -> Item\"\n") && strstr(csv, "\ncluster,0,1,1,1,") == NULL,
+		      "%s", csv);
+	free(csv);
+}
+END_TEST
+
 /* The number after "\nKEY" in info's text (KEY ends with its colon),
  * -1 if none (below). */
 static long info_num(const char *out, const char *key);
@@ -2789,6 +2888,8 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_v8_browser_inspections);
 	tcase_add_test(tc, test_v8_wide_numbers);
 	tcase_add_test(tc, test_v8_info_roots);
+	tcase_add_test(tc, test_v8_grown_not_paired);
+	tcase_add_test(tc, test_v8_series_through_grown);
 	tcase_add_test(tc, test_v8_weak_kept);
 	tcase_add_test(tc, test_v8_accumulated);
 	tcase_add_test(tc, test_info_format_facts);

@@ -1146,4 +1146,5 @@ const struct format_ops clr_format = {
 	.free_data = clr_free_data,
 	.mark = clr_mark,
 	.identity = clr_identity,
+	.may_grow = heap_never_grows,
 };

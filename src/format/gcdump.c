@@ -991,4 +991,5 @@ const struct format_ops gcdump_format = {
 	.root_detail = clr_root_detail,
 	.gen_name = clr_gen_name,
 	.free_data = clr_free_data,
+	.may_grow = heap_never_grows,
 };

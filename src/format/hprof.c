@@ -546,4 +546,5 @@ const struct format_ops hprof_format = {
 		     "the sampling picked",
 	.root_natives = hprof_root_natives,
 	.nroot_natives = HPN_COUNT,
+	.may_grow = heap_never_grows,
 };

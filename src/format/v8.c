@@ -1134,6 +1134,16 @@ static int v8_id_identifies(const struct heap *h, node_t v)
 	return (heap_node_id(h, v) & 1) && t != d->nt_native && t != d->nt_code;
 }
 
+/* V8 grows no object in place (a FixedArray is trimmed, never
+ * extended: a grown array's elements are a new store); a native's size
+ * is the embedder's figure, which may change. */
+static int v8_may_grow(const struct heap *h, node_t v)
+{
+	const struct v8_data *d = v8_d(h);
+
+	return d->node_type[v] == d->nt_native;
+}
+
 /* heapwalk's own snapshot of a Node process (snapshot.heapwalk): the
  * inspector session it came through was closed, and V8 clears its ids
  * when one closes: the next snapshot numbers its objects afresh, and
@@ -1306,6 +1316,7 @@ const struct format_ops v8_format = {
 	.data_parked = v8_data_parked,
 	.refs_change = v8_refs_change,
 	.id_identifies = v8_id_identifies,
+	.may_grow = v8_may_grow,
 	.id_same = v8_id_same,
 	.ids_ended = v8_ids_ended,
 	.id_source = "V8's heap object ids",

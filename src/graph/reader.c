@@ -82,6 +82,17 @@ void heap_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *
 		sbuf_adds(out, "<?>");
 }
 
+int heap_may_be_earlier(const struct heap *h, node_t v, uint64_t was)
+{
+	return h->node_shallow[v] <= was || h->fmt == NULL || h->fmt->may_grow == NULL || h->fmt->may_grow(h, v);
+}
+
+int heap_never_grows(const struct heap *h, node_t v)
+{
+	(void)h, (void)v;
+	return 0;
+}
+
 int label_is_element(const char *s, size_t n)
 {
 	if (n >= 3 && s[0] == '[' && s[n - 1] == ']') {

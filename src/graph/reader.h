@@ -303,6 +303,13 @@ struct format_ops {
 	int (*id_same)(const struct heap *old, node_t o, const struct heap *h, node_t v);
 	const char *id_source;  /* "V8's heap object ids", for the answer's source */
 	const char *id_unknown; /* which objects id_identifies says no for, and why */
+	/* May v weigh more than the same object did in an earlier dump of
+	 * the process? 0 where the runtime never grows an object in place
+	 * (its size fixed when it was made: an array grown is a new one), so
+	 * that a comparison never takes v for an earlier, smaller object.
+	 * NULL: the format does not say (the GC's figures may vary: Mono's
+	 * heapshots give one array two sizes). */
+	int (*may_grow)(const struct heap *h, node_t v);
 };
 
 /* Before the engine changes h->out or the weak arrays: the reader's
@@ -342,6 +349,12 @@ const char *heap_alloc_hint(const struct heap *h);
 int heap_has_strings(const struct heap *h);
 /* Is v a string (a format with is_string only; 0 otherwise)? */
 int heap_is_string(const struct heap *h, node_t v);
+/* Can v of h be an object of an earlier dump of the process that
+ * weighed was bytes (format_ops' may_grow)? */
+int heap_may_be_earlier(const struct heap *h, node_t v, uint64_t was);
+/* format_ops' may_grow of a runtime that grows no object (the JVM's, the
+ * CLR's: an instance's layout and an array's length fixed when made). */
+int heap_never_grows(const struct heap *h, node_t v);
 /* How src refers to dst (a field or edge name, "[i]", "<class>"...),
  * appended to out; "<root>" from the virtual root, "<?>" if unknown. */
 void heap_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out);

@@ -147,6 +147,7 @@ static void matched(struct heap *h, struct heap *old, struct baseline *b, char *
 	b->gone = r.gone;
 	b->unknown = r.amb_new;
 	b->unknown_old = r.amb_gone;
+	b->took_place = r.took_place;
 	b->pairs = r.pairs;
 	b->confidence = r.confidence;
 	b->how = why;
@@ -299,6 +300,7 @@ void baseline_free(struct baseline *b)
 	objset_free(&b->gone);
 	objset_free(&b->unknown);
 	objset_free(&b->unknown_old);
+	objset_free(&b->took_place);
 	free(b->how);
 	memset(b, 0, sizeof *b);
 }

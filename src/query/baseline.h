@@ -54,6 +54,9 @@ struct baseline {
 	 * ids that passed from an object gone to one new. */
 	struct objset unknown, unknown_old;
 	uint64_t reused;
+	/* BL_MATCHED: new objects that took the place of gone ones
+	 * (match.h's took_place; bits NULL otherwise) */
+	struct objset took_place;
 };
 
 /* The mark inside an agent dump, or the one h's format records beside
@@ -81,6 +84,12 @@ static inline int baseline_has_old(const struct baseline *b)
 static inline int baseline_unknown(const struct baseline *b, node_t v)
 {
 	return b->unknown.bits != NULL && objset_has(&b->unknown, v);
+}
+/* Is v (new) one that took the place of a gone, smaller object (a grown
+ * array's new store): a container the leaks' clusters look through? */
+static inline int baseline_took_place(const struct baseline *b, node_t v)
+{
+	return b->took_place.bits != NULL && objset_has(&b->took_place, v);
 }
 /* The same for v of the baseline's dump. */
 static inline int baseline_unknown_old(const struct baseline *b, node_t v)

@@ -425,7 +425,10 @@ int leaks_find(struct heap *base, struct heap *target, struct heap *fin, struct 
 			r->unidentified++;
 			continue;
 		}
-		if (objset_has(&bb.fresh, v) && !objset_has(&btf.fresh, v))
+		/* a container that took an old one's place (a grown array's new
+		 * store) is new, but what accumulates is what it holds: those
+		 * are the leaks, clustered by their own traces */
+		if (objset_has(&bb.fresh, v) && !objset_has(&btf.fresh, v) && !baseline_took_place(&bb, v))
 			bit_set(r->leaked.bits, v);
 	}
 	objset_recount(fin, &r->leaked);
@@ -679,8 +682,8 @@ int growth_add(struct growth *g, size_t i, struct heap *first, struct heap *h, s
 		return -1;
 	struct objset fresh;
 	objset_empty(h, &fresh);
-	for (node_t v = 1; v < h->n; v++)
-		if (objset_has(&b.fresh, v) && !baseline_unknown(&b, v))
+	for (node_t v = 1; v < h->n; v++) /* a new container in an old one's place: looked through (leaks_find) */
+		if (objset_has(&b.fresh, v) && !baseline_unknown(&b, v) && !baseline_took_place(&b, v))
 			bit_set(fresh.bits, v);
 	objset_recount(h, &fresh);
 	g->exact &= exact_mode(&b);

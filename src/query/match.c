@@ -71,6 +71,7 @@ struct matcher {
 	struct sbuf label;  /* scratch: a reference's name */
 	uint32_t *posb;     /* scratch: a node of B -> its index in the array at hand */
 	struct pairq q;
+	node_t *place;      /* per node of A: the bigger one of B queued as having taken its place (push) */
 	uint64_t pairs[HOW_COUNT];
 	uint8_t round_how;  /* how the join at hand pairs */
 	struct progress *p;
@@ -202,14 +203,8 @@ static uint64_t *context_hashes(const struct heap *h, const uint64_t *in)
 	return out;
 }
 
-static void push(struct matcher *m, node_t a, node_t b, uint8_t how)
+static void enqueue(struct pairq *q, node_t a, node_t b)
 {
-	struct pairq *q = &m->q;
-
-	m->s[0].peer[a] = b;
-	m->s[1].peer[b] = a;
-	m->s[0].how[a] = m->s[1].how[b] = how;
-	m->pairs[how]++;
 	if (q->n == q->cap) {
 		q->cap = q->cap ? q->cap * 2 : 4096;
 		q->a = xreallocarray(q->a, q->cap, sizeof *q->a);
@@ -217,6 +212,27 @@ static void push(struct matcher *m, node_t a, node_t b, uint8_t how)
 	}
 	q->a[q->n] = a;
 	q->b[q->n++] = b;
+}
+
+/* a of the earlier dump and b of the later one taken for one object:
+ * never where b weighs more and the runtime grows no object in place.
+ * Such a b took a's place (a grown array's new store, the old one's
+ * elements copied into it): a is gone and b new, and what they hold
+ * and what holds them are compared all the same (once), as a pair's. */
+static void push(struct matcher *m, node_t a, node_t b, uint8_t how)
+{
+	if (!heap_may_be_earlier(m->s[1].h, b, m->s[0].h->node_shallow[a])) {
+		if (m->place[a] == HW_NONE) {
+			m->place[a] = b;
+			enqueue(&m->q, a, b);
+		}
+		return;
+	}
+	m->s[0].peer[a] = b;
+	m->s[1].peer[b] = a;
+	m->s[0].how[a] = m->s[1].how[b] = how;
+	m->pairs[how]++;
+	enqueue(&m->q, a, b);
 }
 
 /* ---- keyed rounds over whole dumps ---- */
@@ -1162,6 +1178,14 @@ static void answer(const struct matcher *m, struct match_result *r)
 		objset_recount(h[i], sure[i]);
 		objset_recount(h[i], amb[i]);
 	}
+	/* the new ones that took a gone one's place */
+	objset_empty(h[1], &r->took_place);
+	for (node_t a = 1; a < h[0]->n; a++) {
+		node_t b = m->place[a];
+		if (b != HW_NONE && m->s[0].peer[a] == HW_NONE && objset_has(&r->fresh, b))
+			bit_set(r->took_place.bits, b);
+	}
+	objset_recount(h[1], &r->took_place);
 	free(keys[0]);
 	free(keys[1]);
 }
@@ -1222,6 +1246,8 @@ int match_dumps(struct heap *a, struct heap *b, unsigned flags, struct match_res
 		content_hashes(s, classes_qualified(a, b));
 		s->h1 = context_hashes(s->h, s->h0);
 	}
+	m.place = xmalloc((size_t)a->n * sizeof *m.place);
+	memset(m.place, 0xff, (size_t)a->n * sizeof *m.place);
 	m.posb = xmalloc((size_t)b->n * sizeof *m.posb);
 	memset(m.posb, 0xff, (size_t)b->n * sizeof *m.posb);
 	m.s[0].immutable = value_classes(a);
@@ -1256,6 +1282,7 @@ int match_dumps(struct heap *a, struct heap *b, unsigned flags, struct match_res
 	free(m.q.a);
 	free(m.q.b);
 	free(m.posb);
+	free(m.place);
 	free(m.dup);
 	sbuf_free(&m.label);
 	return 0;
@@ -1267,4 +1294,5 @@ void match_result_free(struct match_result *r)
 	objset_free(&r->gone);
 	objset_free(&r->amb_new);
 	objset_free(&r->amb_gone);
+	objset_free(&r->took_place);
 }

@@ -16,6 +16,10 @@ struct match_result {
 	 * side has: new or survivor (amb_new, over b), gone or survivor
 	 * (amb_gone, over a); in neither fresh nor gone */
 	struct objset amb_new, amb_gone;
+	/* over b: new objects that took the place of a gone, smaller one the
+	 * runtime could not have grown (a grown array's new store): new, and
+	 * one for the leaks' clusters to look through */
+	struct objset took_place;
 	uint64_t pairs;          /* objects paired, all told */
 	double confidence;       /* mean confidence of b's "new" answers, 0..1 */
 };
