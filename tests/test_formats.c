@@ -796,20 +796,22 @@ END_TEST
 
 /* Snapshot k of a series at path: a Holder whose elements, an (array)
  * of 2k places (a new store each time: it grew), hold 2k Items, each
- * with a string of its own (s0, s1, ...: told apart by content); the
- * first marked as heapwalk's own (its ids name nothing later). */
-static void items_snapshot(const char *path, unsigned k)
+ * with a string of its own (s0, s1, ...: told apart by content). With
+ * kept ids, each object's id is the one V8 gave it when it was made (at
+ * step i / 2 + 1, the arrays at each step), above all before; else the
+ * first is marked as heapwalk's own (its ids name nothing later). */
+static void items_snapshot(const char *path, unsigned k, int kept_ids)
 {
 	unsigned n = 2 * k;
 	FILE *f = fopen(path, "w");
 
 	ck_assert_ptr_nonnull(f);
-	fprintf(f, "{\"snapshot\":{%s%s},\"nodes\":[9,0,1,0,1, 3,1,3,32,1, 1,0,5,%u,%u", V8_META_MIN,
-		k == 1 ? ",\"heapwalk\":1" : "", 16 + 8 * n, n);
+	fprintf(f, "{\"snapshot\":{%s%s},\"nodes\":[9,0,1,0,1, 3,1,3,32,1, 1,0,%u,%u,%u", V8_META_MIN,
+		k == 1 && !kept_ids ? ",\"heapwalk\":1" : "", kept_ids ? 10000 * k + 9001 : 5, 16 + 8 * n, n);
 	for (unsigned i = 0; i < n; i++) /* Items, then their strings */
-		fprintf(f, ", 3,3,%u,16,1", 101 + 2 * i + 100 * k);
+		fprintf(f, ", 3,3,%u,16,1", kept_ids ? 10000 * (i / 2 + 1) + 4 * i + 1 : 101 + 2 * i + 100 * k);
 	for (unsigned i = 0; i < n; i++)
-		fprintf(f, ", 2,%u,%u,24,0", 5 + i, 1001 + 2 * i + 100 * k);
+		fprintf(f, ", 2,%u,%u,24,0", 5 + i, kept_ids ? 10000 * (i / 2 + 1) + 4 * i + 3 : 1001 + 2 * i + 100 * k);
 	fprintf(f, "],\"edges\":[1,1,5, 2,2,10");
 	for (unsigned i = 0; i < n; i++)
 		fprintf(f, ", 1,%u,%u", i, (3 + i) * 5);
@@ -825,25 +827,27 @@ static void items_snapshot(const char *path, unsigned k)
 /* A leaks series where the array holding what accumulates is replaced
  * by a bigger one each time (new, the old one gone): the cluster is of
  * the Items that grew (0, 2, 4, 6 new since the first), looked through
- * the new array, not the array (one each time, which never grows). */
+ * the new array, not the array (one each time, which never grows);
+ * paired by content, and by V8's kept ids (exact). */
 START_TEST(test_v8_series_through_grown)
 {
-	char args[1200], *p = args;
-	int st;
-
-	mkdir(TEST_BUILDDIR "/dumps", 0755);
-	p += snprintf(p, sizeof args, "-q -f csv leaks");
-	for (unsigned k = 1; k <= 4; k++) {
-		char path[600];
-		snprintf(path, sizeof path, TEST_BUILDDIR "/dumps/items-%u.heapsnapshot", k);
-		items_snapshot(path, k);
-		p += snprintf(p, sizeof args - (size_t)(p - args), " %s", path);
+	for (int kept = 0; kept < 2; kept++) {
+		char args[1200], *p = args;
+		int st;
+		mkdir(TEST_BUILDDIR "/dumps", 0755);
+		p += snprintf(p, sizeof args, "-q -f csv leaks");
+		for (unsigned k = 1; k <= 4; k++) {
+			char path[600];
+			snprintf(path, sizeof path, TEST_BUILDDIR "/dumps/items-%d-%u.heapsnapshot", kept, k);
+			items_snapshot(path, k, kept);
+			p += snprintf(p, sizeof args - (size_t)(p - args), " %s", path);
+		}
+		char *csv = hw(args, &st);
+		ck_assert_msg(st == 0 && strstr(csv, "\ncluster,0,2,4,6,6,") &&
+			      strstr(csv, " -> (array) .[] -> Item\"\n") && strstr(csv, "\ncluster,0,1,1,1,") == NULL,
+			      "%s ids: %s", kept ? "kept" : "reset", csv);
+		free(csv);
 	}
-	char *csv = hw(args, &st);
-	ck_assert_msg(st == 0 && strstr(csv, "\ncluster,0,2,4,6,6,") &&
-		      strstr(csv, " -> (array) .[] -> Item\"\n") && strstr(csv, "\ncluster,0,1,1,1,") == NULL,
-		      "%s", csv);
-	free(csv);
 }
 END_TEST
 

@@ -179,6 +179,50 @@ static void merge_ids(const struct heap *h, const struct heap *old, int ids, str
 	}
 }
 
+/* By ids: the new objects that took a gone, smaller one's place, for
+ * the leaks' clusters to look through (match.h's took_place): an old
+ * object refers to the new one by the name by which it referred to a
+ * gone one of the same class and less size (a list's grown array; an
+ * object of one size put in a field in another's place is not one). */
+static void ids_took_place(struct heap *h, struct heap *old, struct baseline *b, struct progress *p)
+{
+	struct sbuf la, lb;
+
+	heap_need(h, HP_IN | HP_CLASS | HP_SHALLOW, p);
+	heap_need(old, HP_OUT | HP_CLASS | HP_SHALLOW, p);
+	objset_empty(h, &b->took_place);
+	sbuf_init(&la);
+	sbuf_init(&lb);
+	for (node_t v = 1; v < h->n; v++) {
+		if (!objset_has(&b->fresh, v) || baseline_unknown(b, v))
+			continue;
+		const char *cls = class_match_name(h, h->node_class[v], 0);
+		for (edge_t e = h->in_start[v]; e < h->in_start[v + 1] && !bit_get(b->took_place.bits, v); e++) {
+			node_t q = h->in[e], o;
+			if (q == 0 || objset_has(&b->fresh, q) || baseline_unknown(b, q) ||
+			    (o = heap_find_id(old, heap_node_id(h, q))) == HW_NONE)
+				continue;
+			sbuf_reset(&la);
+			heap_edge_label(h, q, v, &la);
+			for (edge_t f = old->out_start[o]; f < old->out_start[o + 1]; f++) {
+				node_t a = old->out[f];
+				if (!objset_has(&b->gone, a) || old->node_shallow[a] >= h->node_shallow[v] ||
+				    strcmp(class_match_name(old, old->node_class[a], 0), cls) != 0)
+					continue;
+				sbuf_reset(&lb);
+				heap_edge_label(old, o, a, &lb);
+				if (strcmp(la.buf, lb.buf) == 0) {
+					bit_set(b->took_place.bits, v);
+					break;
+				}
+			}
+		}
+	}
+	objset_recount(h, &b->took_place);
+	sbuf_free(&la);
+	sbuf_free(&lb);
+}
+
 int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 		     struct progress *p, struct sbuf *err)
 {
@@ -290,6 +334,7 @@ int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 			return -1;
 		}
 	}
+	ids_took_place(h, old, b, p);
 	count_old(h, b);
 	return 0;
 }

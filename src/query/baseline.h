@@ -54,8 +54,9 @@ struct baseline {
 	 * ids that passed from an object gone to one new. */
 	struct objset unknown, unknown_old;
 	uint64_t reused;
-	/* BL_MATCHED: new objects that took the place of gone ones
-	 * (match.h's took_place; bits NULL otherwise) */
+	/* BL_MATCHED, BL_IDS: new objects that took the place of gone ones
+	 * (match.h's took_place; by ids, referred to by an old one as it
+	 * referred to a gone one of their class); bits NULL otherwise */
 	struct objset took_place;
 };
 
