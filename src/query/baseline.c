@@ -183,12 +183,16 @@ static void merge_ids(const struct heap *h, const struct heap *old, int ids, str
  * the leaks' clusters to look through (match.h's took_place): an old
  * object refers to the new one by the name by which it referred to a
  * gone one of the same class and less size (a list's grown array; an
- * object of one size put in a field in another's place is not one). */
+ * object of one size put in a field in another's place is not one).
+ * Holders of a few fields only (HOLDER_MAX references: a list, a map, a
+ * JS array's object): an array's elements are no container's place, and
+ * a new element of an old big array would cost a look at all of it. */
+#define HOLDER_MAX 64
 static void ids_took_place(struct heap *h, struct heap *old, struct baseline *b, struct progress *p)
 {
 	struct sbuf la, lb;
 
-	heap_need(h, HP_IN | HP_CLASS | HP_SHALLOW, p);
+	heap_need(h, HP_IN | HP_OUT | HP_CLASS | HP_SHALLOW, p);
 	heap_need(old, HP_OUT | HP_CLASS | HP_SHALLOW, p);
 	objset_empty(h, &b->took_place);
 	sbuf_init(&la);
@@ -200,15 +204,18 @@ static void ids_took_place(struct heap *h, struct heap *old, struct baseline *b,
 		for (edge_t e = h->in_start[v]; e < h->in_start[v + 1] && !bit_get(b->took_place.bits, v); e++) {
 			node_t q = h->in[e], o;
 			if (q == 0 || objset_has(&b->fresh, q) || baseline_unknown(b, q) ||
-			    (o = heap_find_id(old, heap_node_id(h, q))) == HW_NONE)
+			    h->out_start[q + 1] - h->out_start[q] > HOLDER_MAX ||
+			    (o = heap_find_id(old, heap_node_id(h, q))) == HW_NONE ||
+			    old->out_start[o + 1] - old->out_start[o] > HOLDER_MAX)
 				continue;
-			sbuf_reset(&la);
-			heap_edge_label(h, q, v, &la);
+			sbuf_reset(&la); /* made when a candidate comes */
 			for (edge_t f = old->out_start[o]; f < old->out_start[o + 1]; f++) {
 				node_t a = old->out[f];
 				if (!objset_has(&b->gone, a) || old->node_shallow[a] >= h->node_shallow[v] ||
 				    strcmp(class_match_name(old, old->node_class[a], 0), cls) != 0)
 					continue;
+				if (la.len == 0)
+					heap_edge_label(h, q, v, &la);
 				sbuf_reset(&lb);
 				heap_edge_label(old, o, a, &lb);
 				if (strcmp(la.buf, lb.buf) == 0) {
