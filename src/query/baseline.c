@@ -188,9 +188,13 @@ static void merge_ids(const struct heap *h, const struct heap *old, int ids, str
  * JS array's object): an array's elements are no container's place, and
  * a new element of an old big array would cost a look at all of it. */
 #define HOLDER_MAX 64
-static void ids_took_place(struct heap *h, struct heap *old, struct baseline *b, struct progress *p)
+void baseline_places(struct heap *h, struct baseline *b, struct progress *p)
 {
+	struct heap *old = b->old;
 	struct sbuf la, lb;
+
+	if (b->mode != BL_IDS || b->took_place.bits != NULL)
+		return; /* matched: made by the matching; else none */
 
 	heap_need(h, HP_IN | HP_OUT | HP_CLASS | HP_SHALLOW, p);
 	heap_need(old, HP_OUT | HP_CLASS | HP_SHALLOW, p);
@@ -341,7 +345,6 @@ int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 			return -1;
 		}
 	}
-	ids_took_place(h, old, b, p);
 	count_old(h, b);
 	return 0;
 }

@@ -55,8 +55,8 @@ struct baseline {
 	struct objset unknown, unknown_old;
 	uint64_t reused;
 	/* BL_MATCHED, BL_IDS: new objects that took the place of gone ones
-	 * (match.h's took_place; by ids, referred to by an old one as it
-	 * referred to a gone one of their class); bits NULL otherwise */
+	 * (match.h's took_place; by ids, baseline_places: held by an old one
+	 * where it held a gone one of their class); bits NULL otherwise */
 	struct objset took_place;
 };
 
@@ -92,6 +92,9 @@ static inline int baseline_took_place(const struct baseline *b, node_t v)
 {
 	return b->took_place.bits != NULL && objset_has(&b->took_place, v);
 }
+/* took_place by ids (BL_IDS), made when first asked for (leaks alone
+ * look through such objects: no other comparison pays for it). */
+void baseline_places(struct heap *h, struct baseline *b, struct progress *p);
 /* The same for v of the baseline's dump. */
 static inline int baseline_unknown_old(const struct baseline *b, node_t v)
 {

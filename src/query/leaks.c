@@ -418,6 +418,7 @@ int leaks_find(struct heap *base, struct heap *target, struct heap *fin, struct 
 		goto done;
 	}
 	r->made = bt.fresh.count;
+	baseline_places(fin, &bb, p);
 	/* made after base (new against it) and there at target (old against it) */
 	objset_empty(fin, &r->leaked);
 	for (node_t v = 1; v < fin->n; v++) {
@@ -681,6 +682,7 @@ int growth_add(struct growth *g, size_t i, struct heap *first, struct heap *h, s
 	if (baseline_compare(h, first, &b, p, err) < 0)
 		return -1;
 	struct objset fresh;
+	baseline_places(h, &b, p);
 	objset_empty(h, &fresh);
 	for (node_t v = 1; v < h->n; v++) /* a new container in an old one's place: looked through (leaks_find) */
 		if (objset_has(&b.fresh, v) && !baseline_unknown(&b, v) && !baseline_took_place(&b, v))
