@@ -1289,6 +1289,50 @@ void hw_sort(void *base, size_t n, size_t size, hw_cmp_fn cmp, void *ctx)
 #endif
 }
 
+size_t str_edits(const char *a, const char *b, size_t max)
+{
+	size_t la = strlen(a), lb = strlen(b), local[3][34], *d[3], best;
+
+	if ((la > lb ? la - lb : lb - la) > max)
+		return max + 1;
+	/* rows i - 2, i - 1, i of the table, kept round */
+	if (lb < 34) {
+		d[0] = local[0], d[1] = local[1], d[2] = local[2];
+	} else {
+		d[0] = xmalloc(3 * (lb + 1) * sizeof **d);
+		d[1] = d[0] + lb + 1, d[2] = d[1] + lb + 1;
+	}
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t *r = d[i % 3], *p = d[(i + 2) % 3], *q = d[(i + 1) % 3], low = i;
+		r[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t c = p[j - 1] + (a[i - 1] != b[j - 1]);
+			if (p[j] + 1 < c)
+				c = p[j] + 1;
+			if (r[j - 1] + 1 < c)
+				c = r[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && q[j - 2] + 1 < c)
+				c = q[j - 2] + 1;
+			r[j] = c;
+			if (c < low)
+				low = c;
+		}
+		/* a row's least is at most one more than the row before's, and
+		 * a row's cells come from the two before: past max in one, past
+		 * max in every one after */
+		if (low > max) {
+			la = i;
+			break;
+		}
+	}
+	best = d[la % 3][lb] < max + 1 ? d[la % 3][lb] : max + 1;
+	if (lb >= 34)
+		free(d[0]);
+	return best;
+}
+
 size_t lower_bound_pair_u32(const uint32_t *a, const uint32_t *b, size_t n, uint32_t ka, uint32_t kb)
 {
 	size_t lo = 0, hi = n;

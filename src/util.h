@@ -279,6 +279,10 @@ static inline size_t lower_bound_u64(const uint64_t *a, size_t n, uint64_t key)
 /* The same over two parallel arrays sorted by (a[i], b[i]). */
 size_t lower_bound_pair_u32(const uint32_t *a, const uint32_t *b, size_t n, uint32_t ka, uint32_t kb);
 
+/* The edits (a letter added, dropped, changed, or two swapped) from a
+ * to b, counted up to max + 1 (their lengths apart by more: max + 1). */
+size_t str_edits(const char *a, const char *b, size_t max);
+
 /* Monotonic seconds. */
 double hw_now(void);
 

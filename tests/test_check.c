@@ -303,19 +303,28 @@ START_TEST(test_check_files)
 }
 END_TEST
 
-/* A rule's error names what the dump does not hold as the rule wrote it
- * (a backslash, a control character), escaped once (by esc_append's
- * rules, \\ and \xHH) in every format: not escaped again by the output. */
+/* A class the dump has none of selects none: the rule is measured on no
+ * objects (a .NET, V8 or Mono dump lists only the classes of its
+ * objects: "count == 0" must be able to pass) and a note says so; a
+ * name an edit or two from a class's is a misspelling, an error with
+ * the name meant. The words name what the rule wrote (a backslash, a
+ * control character) escaped once (by esc_append's rules, \\ and \xHH)
+ * in every format: not escaped again by the output. */
 START_TEST(test_check_error_escaped_once)
 {
 	const char *d = leaks_jvm_dir();
-	static const char *const want[] = { "no class named 'Bad\\\\Name\\x01'", "no class matches /a\\\\\\\\\\x02b/" };
+	static const char *const want[] = { "measured on no objects: no class named 'Bad\\\\Name\\x01'",
+					    "measured on no objects: no class matches /a\\\\\\\\\\x02b/",
+					    "no class named 'Leaky$Leakd': did you mean Leaky$Leaked?" };
+	static const char *const result[] = { "pass", "pass", "error" };
 	char path[600], cmd[4096], err[256];
 	int st;
 
 	snprintf(path, sizeof path, "%s/esc.rules", d);
 	FILE *f = fopen(path, "w");
-	ck_assert(f != NULL && fputs("set instances Bad\\Name\x01 : count == 0\nset instances /a\\\\\x02" "b/ : count == 0\n", f) >= 0 &&
+	ck_assert(f != NULL &&
+		  fputs("set instances Bad\\Name\x01 : count == 0\nset instances /a\\\\\x02" "b/ : count == 0\n"
+			"set instances Leaky$Leakd : count == 0\n", f) >= 0 &&
 		  fclose(f) == 0);
 	const char *fmt[] = { "text", "json", "csv" };
 	for (int k = 0; k < 3; k++) {
@@ -323,22 +332,25 @@ START_TEST(test_check_error_escaped_once)
 			 path, d);
 		char *out = run(cmd, &st);
 		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2, "%s: %d %s", fmt[k], st, out);
-		for (size_t i = 0; i < 2; i++) {
+		for (size_t i = 0; i < 3; i++) {
+			const char *col = i < 2 ? "note" : "error";
 			if (k == 0) { /* FILE:LINE: the words, a line of their own */
 				char line[1024];
-				snprintf(line, sizeof line, "\n%s:%zu: %s\n", path, i + 1, want[i]);
+				snprintf(line, sizeof line, "\n%s:%zu: %s%s\n", path, i + 1, i < 2 ? "note: " : "", want[i]);
 				ck_assert_msg(strstr(out, line) != NULL, "not %s in %s", line, out);
 			} else if (k == 1) {
 				struct jv doc;
 				ck_assert_msg(json_parse(out, strlen(out), &doc, err, sizeof err) == 0, "%s: %s", err, out);
-				const struct jv *e = jv_get(&jv_get(&doc, "rows")->v[i], "error");
+				const struct jv *r = &jv_get(&doc, "rows")->v[i], *e = jv_get(r, col);
 				ck_assert_msg(e != NULL && e->t == J_STR && strcmp(e->s, want[i]) == 0, "not %s: %s", want[i], out);
+				ck_assert_msg(strcmp(jv_get(r, "result")->s, result[i]) == 0, "rule %zu: %s", i + 1, out);
+				ck_assert_msg(i == 2 || jv_get(r, "measured")->u == 0, "rule %zu: %s", i + 1, out);
 				jv_free(&doc);
 			} else {
 				struct csv c;
 				ck_assert_msg(csv_parse(out, strlen(out), &c, err, sizeof err) == 0, "%s: %s", err, out);
-				int ec = csv_col(&c, "error");
-				ck_assert_msg(ec >= 0 && c.nrows == 3 && strcmp(c.cell[(i + 1) * c.ncols + (size_t)ec], want[i]) == 0,
+				int ec = csv_col(&c, col);
+				ck_assert_msg(ec >= 0 && c.nrows == 4 && strcmp(c.cell[(i + 1) * c.ncols + (size_t)ec], want[i]) == 0,
 					      "not %s: %s", want[i], out);
 				csv_free(&c);
 			}
@@ -349,11 +361,12 @@ START_TEST(test_check_error_escaped_once)
 		return;
 	snprintf(cmd, sizeof cmd,
 		 "python3 -c \"import xml.etree.ElementTree as E, sys; r = E.parse(sys.argv[1]).getroot(); "
-		 "[print(c.find('error').get('message')) for c in r.iter('testcase')]\" %s/esc.xml", d);
+		 "[print(c.find('system-out').text if c.find('error') is None else c.find('error').get('message')) "
+		 "for c in r.iter('testcase')]\" %s/esc.xml", d);
 	char *out = run(cmd, &st);
-	char both[1024];
-	snprintf(both, sizeof both, "%s\n%s\n", want[0], want[1]);
-	ck_assert_msg(st == 0 && strcmp(out, both) == 0, "%s", out);
+	char all[1024];
+	snprintf(all, sizeof all, "%s\n%s\n%s\n", want[0], want[1], want[2]);
+	ck_assert_msg(st == 0 && strcmp(out, all) == 0, "%s", out);
 	free(out);
 }
 END_TEST
@@ -487,12 +500,16 @@ START_TEST(test_check_junit)
 		 "python3 -c \"import xml.etree.ElementTree as E, sys; r = E.parse(sys.argv[1]).getroot(); "
 		 "s = r.find('testsuite'); c = s.findall('testcase'); "
 		 "print(r.tag, r.get('tests'), r.get('failures'), r.get('errors'), len(c), "
-		 "c[1].find('failure').get('message'), c[2].find('error') is not None, c[1].get('name'))\" %s/check.xml",
+		 "c[1].find('failure').get('message'), c[2].find('error') is not None, c[1].get('name'), "
+		 "c[3].find('system-out').text)\" %s/check.xml",
 		 d);
 	out = run(cmd, &st);
 	ck_assert_msg(st == 0, "%s", out);
-	ck_assert_msg(strcmp(out, "testsuites 4 1 2 4 measured 300, not < 300 True line 2: set instances Leaky$Leaked : "
-			      "count < 300\n") == 0, "%s", out);
+	/* the last: a class the dump has none of, measured on none, said in
+	 * the test case's output */
+	ck_assert_msg(strcmp(out, "testsuites 4 1 1 4 measured 300, not < 300 True line 2: set instances Leaky$Leaked : "
+			      "count < 300 measured on no objects: no class named 'Bad\\u{FFFF}Name\\x01'\n") == 0,
+		      "%s", out);
 	free(out);
 }
 END_TEST

@@ -302,8 +302,13 @@ START_TEST(test_step_errors)
 	static const struct { const char *expr, *want; } bad[] = {
 		{ "object 0x999", "no object with id 0x999 in the dump" },
 		{ "object 0", "no object with id 0 in the dump" }, /* the virtual root is none */
-		{ "instances Nope", "no class named 'Nope'" },
+		{ "instances Zilch", "no class named 'Zilch'" },
+		{ "instances Nope", "no class named 'Nope': did you mean Node?" },
 		{ "instanceof /^Nope/", "no class matches /^Nope/" },
+		/* a name an edit or two from a class's: the nearest named */
+		{ "instances node", "no class named 'node': did you mean Node?" },
+		{ "instances java.lang.ref.Referense", "no class named 'java.lang.ref.Referense': did you mean java.lang.ref.Reference?" },
+		{ "instances java.lang.ref.Refrnc", "no class named 'java.lang.ref.Refrnc'" }, /* three */
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		int rc;

@@ -226,6 +226,7 @@ static void rule_free(struct chk_rule *r)
 	free(r->insp_arg);
 	free(r->measure);
 	free(r->error);
+	free(r->note);
 }
 
 int check_parse(const char *file, const char *text, size_t len, struct chk_rules *rs, struct sbuf *err)
@@ -288,8 +289,15 @@ static uint64_t insp_figure(const struct chk_rule *r, uint64_t count, uint64_t s
 }
 
 /* The rule's measure of the set its steps select in h; -1 with err. */
+static int class_absent(const struct sbuf *err)
+{
+	return strncmp(err->buf, "no class named '", 16) == 0 || strncmp(err->buf, "no class matches /", 18) == 0;
+}
+
+/* The rule's steps measured on h: 0, or -1 and err; with note, a class
+ * the dump has none of selects none (and *note says so) */
 static int measure_steps(const struct chk_rule *r, struct heap *h, struct progress *p, uint64_t *out,
-			 struct sbuf *err)
+			 char **note, struct sbuf *err)
 {
 	struct pipeline pl = { 0 };
 	struct objset set;
@@ -299,6 +307,20 @@ static int measure_steps(const struct chk_rule *r, struct heap *h, struct progre
 	objset_all(h, &set);
 	for (size_t i = 0; i < pl.n; i++)
 		if (step_apply(h, &pl.steps[i], &set, p, err) < 0) {
+			/* a class the dump has none of: none of it (a .NET, V8
+			 * or Mono dump has only the classes of the objects in
+			 * it; a JVM's, the classes loaded); but a name a class
+			 * is an edit or two from is a misspelling until shown
+			 * otherwise (a regex names it exactly) */
+			if (note != NULL && class_absent(err) && strstr(err->buf, ": did you mean ") == NULL) {
+				free(*note);
+				*note = xmalloc(err->len + 32);
+				snprintf(*note, err->len + 32, "measured on no objects: %s", err->buf);
+				sbuf_reset(err);
+				objset_free(&set);
+				objset_empty(h, &set);
+				continue;
+			}
 			pipeline_free(&pl);
 			objset_free(&set);
 			return -1;
@@ -367,9 +389,11 @@ size_t check_eval(struct chk_rules *rs, struct heap *h, struct heap *old, const 
 		sbuf_reset(&err);
 		free(r->error); /* measured again */
 		r->error = NULL;
+		free(r->note);
+		r->note = NULL;
 		switch (r->kind) {
 		case CK_SET:
-			rc = measure_steps(r, h, p, &now, &err);
+			rc = measure_steps(r, h, p, &now, &r->note, &err);
 			break;
 		case CK_GROWTH:
 			if (old == NULL) {
@@ -377,11 +401,11 @@ size_t check_eval(struct chk_rules *rs, struct heap *h, struct heap *old, const 
 				rc = -1;
 				break;
 			}
-			rc = measure_steps(r, h, p, &now, &err);
-			if (rc == 0 && (rc = measure_steps(r, old, p, &then, &err)) < 0) {
+			rc = measure_steps(r, h, p, &now, &r->note, &err);
+			if (rc == 0 && (rc = measure_steps(r, old, p, &then, NULL, &err)) < 0) {
 				/* a class, or a frame, new after the baseline: none there */
-				if (strncmp(err.buf, "no class named '", 16) == 0 || strncmp(err.buf, "no class matches /", 18) == 0 ||
-				    strncmp(err.buf, "site: no frame '", 16) == 0 || strncmp(err.buf, "calls: no frame '", 17) == 0) {
+				if (class_absent(&err) || strncmp(err.buf, "site: no frame '", 16) == 0 ||
+				    strncmp(err.buf, "calls: no frame '", 17) == 0) {
 					rc = 0;
 					then = 0;
 				} else {
@@ -481,6 +505,16 @@ static void xml_text(struct sbuf *out, const char *s)
 	xml_esc(out, s, 0);
 }
 
+/* A rule's note as the test case's output */
+static void junit_note(struct sbuf *out, const struct chk_rule *r)
+{
+	if (r->note == NULL)
+		return;
+	sbuf_adds(out, "      <system-out>");
+	xml_esc(out, r->note, 1);
+	sbuf_adds(out, "</system-out>\n");
+}
+
 void check_junit(const struct chk_rules *rs, const char *dump, struct sbuf *out)
 {
 	size_t failures = 0, errors = 0;
@@ -514,7 +548,13 @@ void check_junit(const struct chk_rules *rs, const char *dump, struct sbuf *out)
 				 (long long)r->value);
 			sbuf_adds(out, ">\n      <failure message=\"");
 			xml_text(out, msg);
-			sbuf_adds(out, "\" type=\"threshold\"/>\n    </testcase>\n");
+			sbuf_adds(out, "\" type=\"threshold\"/>\n");
+			junit_note(out, r);
+			sbuf_adds(out, "    </testcase>\n");
+		} else if (r->note != NULL) {
+			sbuf_adds(out, ">\n");
+			junit_note(out, r);
+			sbuf_adds(out, "    </testcase>\n");
 		} else {
 			sbuf_adds(out, "/>\n");
 		}

@@ -41,6 +41,8 @@ struct chk_rule {
 	int64_t got;
 	int ok;              /* 1 holds, 0 fails */
 	char *error;         /* could not be measured: why (then ok is 0) */
+	char *note;          /* measured, with this said of it: a class the
+			      * steps name that the dump has none of */
 };
 
 struct chk_rules {

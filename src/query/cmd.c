@@ -342,42 +342,13 @@ const struct cmd_entry *cmd_find(const char *name)
 	return NULL;
 }
 
-/* The edits (a letter added, dropped, changed, or two swapped) from a
- * to b, counted up to max + 1. */
-static size_t edits(const char *a, const char *b, size_t max)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	size_t d[3][34];
-
-	if (la > 32 || lb > 32 || (la > lb ? la - lb : lb - la) > max)
-		return max + 1;
-	/* rows i - 2, i - 1, i of the table, kept round */
-	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t *r = d[i % 3], *p = d[(i + 2) % 3], *q = d[(i + 1) % 3];
-		r[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t c = p[j - 1] + (a[i - 1] != b[j - 1]);
-			if (p[j] + 1 < c)
-				c = p[j] + 1;
-			if (r[j - 1] + 1 < c)
-				c = r[j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && q[j - 2] + 1 < c)
-				c = q[j - 2] + 1;
-			r[j] = c;
-		}
-	}
-	return d[la % 3][lb] < max + 1 ? d[la % 3][lb] : max + 1;
-}
-
 const struct cmd_entry *cmd_nearest(const char *word)
 {
 	const struct cmd_entry *best = NULL;
 	size_t max = strlen(word) <= 4 ? 1 : 2, least = max + 1;
 
 	for (size_t i = 0; i < CMD_N; i++) {
-		size_t k = edits(word, cmd_table[i].name, max);
+		size_t k = str_edits(word, cmd_table[i].name, max);
 		if (k < least) { /* the first of the nearest: the table's order */
 			least = k;
 			best = &cmd_table[i];

@@ -1612,6 +1612,7 @@ void report_check(const struct chk_rules *rs, const char *dump, const char *rule
 		{ "threshold", "threshold", COL_INUM, CF_DATA },
 		{ "rule", "rule", COL_STR, 0 },
 		{ "error", "error", COL_STR, CF_DATA },
+		{ "note", "note", COL_STR, CF_DATA },
 	};
 	struct table t;
 	size_t failed = 0, errors = 0;
@@ -1620,7 +1621,7 @@ void report_check(const struct chk_rules *rs, const char *dump, const char *rule
 		errors += rs->r[i].error != NULL;
 		failed += rs->r[i].error == NULL && !rs->r[i].ok;
 	}
-	table_init(&t, f, "check", cols, 8);
+	table_init(&t, f, "check", cols, 9);
 	meta_strs(&t, "dump", dump);
 	meta_strs(&t, "rules", rules_file);
 	meta_num(&t, "rules_checked", rs->n);
@@ -1630,16 +1631,18 @@ void report_check(const struct chk_rules *rs, const char *dump, const char *rule
 		const struct chk_rule *r = &rs->r[i];
 		table_row(&t, CS(r->file), CN(r->line), CW(r->error != NULL ? "error" : r->ok ? "pass" : "FAIL"),
 			  r->error != NULL ? CNULL : CI(r->got), CW(check_op_text(r->op)), CI(r->value), CS(r->text),
-			  r->error != NULL ? CE(r->error) : CNULL);
+			  r->error != NULL ? CE(r->error) : CNULL, r->note != NULL ? CE(r->note) : CNULL);
 	}
 	table_end(&t, out);
-	/* text: an error's words under its row's table */
+	/* text: an error's or a note's words under the table */
 	if (f == FMT_TEXT)
-		for (size_t i = 0; i < rs->n; i++)
-			if (rs->r[i].error != NULL) {
-				esc_append(out, (const uint8_t *)rs->r[i].file, strlen(rs->r[i].file), 0);
-				sbuf_printf(out, ":%u: ", rs->r[i].line);
-				esc_append_again(out, (const uint8_t *)rs->r[i].error, strlen(rs->r[i].error));
-				sbuf_addc(out, '\n');
-			}
+		for (size_t i = 0; i < rs->n; i++) {
+			const char *words = rs->r[i].error != NULL ? rs->r[i].error : rs->r[i].note;
+			if (words == NULL)
+				continue;
+			esc_append(out, (const uint8_t *)rs->r[i].file, strlen(rs->r[i].file), 0);
+			sbuf_printf(out, ":%u: %s", rs->r[i].line, rs->r[i].error != NULL ? "" : "note: ");
+			esc_append_again(out, (const uint8_t *)words, strlen(words));
+			sbuf_addc(out, '\n');
+		}
 }

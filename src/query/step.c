@@ -556,6 +556,26 @@ void pipeline_to_string(const struct pipeline *pl, struct sbuf *out)
 
 /* ---- evaluation ---- */
 
+/* ": did you mean NAME?" for the first class whose name is the fewest
+ * edits from name (at most one for a name of four letters, else two),
+ * if any is */
+static void nearest_class(const struct heap *h, const char *name, struct sbuf *err)
+{
+	size_t max = strlen(name) <= 4 ? 1 : 2, least = max + 1;
+	uint32_t best = HW_NONE;
+
+	for (uint32_t c = 0; c < h->ncls && least > 1; c++) {
+		size_t k = str_edits(name, class_name(h, c), least - 1);
+		if (k < least)
+			least = k, best = c;
+	}
+	if (best != HW_NONE) {
+		sbuf_adds(err, ": did you mean ");
+		esc_append(err, (const uint8_t *)class_name(h, best), strlen(class_name(h, best)), 0);
+		sbuf_addc(err, '?');
+	}
+}
+
 /* Classes matching the step, with subclasses for instanceof. NULL and
  * err when the regex is bad or nothing matches. */
 static uint8_t *step_classes(const struct heap *h, const struct step *s, struct sbuf *err)
@@ -571,6 +591,8 @@ static uint8_t *step_classes(const struct heap *h, const struct step *s, struct 
 		sbuf_adds(err, s->regex ? "no class matches /" : "no class named '");
 		esc_append(err, (const uint8_t *)s->arg, strlen(s->arg), 0);
 		sbuf_adds(err, s->regex ? "/" : "'");
+		if (!s->regex)
+			nearest_class(h, s->arg, err);
 		free(m);
 		return NULL;
 	}
