@@ -516,6 +516,68 @@ START_TEST(test_tmp_guard_order)
 }
 END_TEST
 
+/* The optimal string alignment distance, the whole table (no rows kept
+ * round, no cap, no early end): what str_edits counts up to max + 1 */
+static size_t osa(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), *d = calloc((la + 1) * (lb + 1), sizeof *d), r;
+#define D(i, j) d[(i) * (lb + 1) + (j)]
+	for (size_t i = 0; i <= la; i++)
+		for (size_t j = 0; j <= lb; j++) {
+			if (i == 0 || j == 0) {
+				D(i, j) = i + j;
+				continue;
+			}
+			size_t c = D(i - 1, j - 1) + (a[i - 1] != b[j - 1]);
+			c = D(i - 1, j) + 1 < c ? D(i - 1, j) + 1 : c;
+			c = D(i, j - 1) + 1 < c ? D(i, j - 1) + 1 : c;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && D(i - 2, j - 2) + 1 < c)
+				c = D(i - 2, j - 2) + 1;
+			D(i, j) = c;
+		}
+	r = D(la, lb);
+#undef D
+	free(d);
+	return r;
+}
+
+/* str_edits against the whole table: random names of 0 to 80 letters
+ * over three (many near each other), long ones past its own rows */
+START_TEST(test_str_edits)
+{
+	char a[96], b[96];
+	unsigned seed = 12345;
+
+	ck_assert_uint_eq(str_edits("java.util.HashMapp", "java.util.HashMap", 2), 1);
+	ck_assert_uint_eq(str_edits("ab", "ba", 2), 1); /* a swap is one */
+	ck_assert_uint_eq(str_edits("abcdef", "", 2), 3);
+	for (int k = 0; k < 20000; k++) {
+		size_t la = (seed = seed * 1103515245 + 12345) >> 16 & 63, lb;
+		if (k % 4 == 0)
+			la += 20;
+		for (size_t i = 0; i < la; i++)
+			a[i] = (char)('a' + ((seed = seed * 1103515245 + 12345) >> 16) % 3);
+		a[la] = '\0';
+		/* b: a with a few edits, or another name */
+		memcpy(b, a, la + 1);
+		lb = la;
+		int edits = (int)(((seed = seed * 1103515245 + 12345) >> 16) % 5);
+		for (int e = 0; e < edits && lb > 0 && lb < 90; e++) {
+			size_t at = ((seed = seed * 1103515245 + 12345) >> 16) % lb;
+			switch (((seed = seed * 1103515245 + 12345) >> 16) % 3) {
+			case 0: memmove(b + at, b + at + 1, lb - at); lb--; break;
+			case 1: memmove(b + at + 1, b + at, lb - at + 1); b[at] = 'c'; lb++; break;
+			default: b[at] = b[at] == 'a' ? 'b' : 'a';
+			}
+		}
+		size_t max = ((seed = seed * 1103515245 + 12345) >> 16) % 4, want = osa(a, b);
+		want = want < max + 1 ? want : max + 1;
+		ck_assert_msg(str_edits(a, b, max) == want, "'%s' '%s' max %zu: %zu, not %zu", a, b, max,
+			      str_edits(a, b, max), want);
+	}
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -529,6 +591,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, test_fmt_bytes);
 	tcase_add_test(tc, test_lower_bound);
 	tcase_add_test(tc, test_lower_bound_pair);
+	tcase_add_test(tc, test_str_edits);
 	tcase_add_test(tc, test_sbuf);
 	tcase_add_test(tc, test_sbuf_detach_reuse);
 	tcase_add_test(tc, test_warnings_bounded);
