@@ -23,6 +23,7 @@
 #include "engine/open.h"
 #include "graph/resident.h"
 #include "hprofw.h"
+#include "jsonck.h"
 #include "suites.h"
 #include "term.h"
 #include "util.h"
@@ -158,6 +159,89 @@ START_TEST(test_v8_retained)
 	}
 	ck_assert_int_eq(n, 4); /* the workload object, its tree and Map, a Leaky */
 	free(ref);
+}
+END_TEST
+
+/* paths name what each step is where the class does not: a V8 root
+ * group, (synthetic) by class, by its name ((GC roots), (Stack roots)),
+ * as the snapshot's strings have it (read here with the tests' own JSON
+ * reader), in text, JSON and CSV */
+START_TEST(test_v8_path_values)
+{
+	int st;
+	char err[256], args[512];
+	size_t n;
+
+	if (!v8_dumps())
+		return;
+	char *snap = file_bytes(V8DIR "/a.heapsnapshot", &n);
+	struct jv doc;
+	ck_assert_msg(json_parse(snap, n, &doc, err, sizeof err) == 0, "%s", err);
+	free(snap);
+	const struct jv *meta = jv_get(jv_get(&doc, "snapshot"), "meta"), *nf = jv_get(meta, "node_fields");
+	const struct jv *types = &jv_get(meta, "node_types")->v[0], *nodes = jv_get(&doc, "nodes");
+	const struct jv *strs = jv_get(&doc, "strings");
+	size_t ftype = 99, fname = 99, fid = 99, synth = 99;
+	for (size_t i = 0; i < nf->n; i++) {
+		ftype = strcmp(nf->v[i].s, "type") == 0 ? i : ftype;
+		fname = strcmp(nf->v[i].s, "name") == 0 ? i : fname;
+		fid = strcmp(nf->v[i].s, "id") == 0 ? i : fid;
+	}
+	for (size_t i = 0; i < types->n; i++)
+		if (strcmp(types->v[i].s, "synthetic") == 0)
+			synth = i;
+	ck_assert(ftype < 99 && fname < 99 && fid < 99 && synth < 99);
+	char *list = hw("-q -e 'instances (synthetic)' -f csv -n 12 " V8DIR "/a.heapsnapshot objects", &st);
+	ck_assert_int_eq(st, 0);
+	size_t checked = 0, rows = 0;
+	for (const char *line = strchr(list, '\n'); line != NULL && line[1] != '\0'; line = strchr(line + 1, '\n')) {
+		char id[40] = "";
+		sscanf(line + 1, "%39[^,]", id);
+		/* JSON: every synthetic step's value is its name in the file */
+		snprintf(args, sizeof args, "-q -f json paths " V8DIR "/a.heapsnapshot %s --max 2", id);
+		char *json = hw(args, &st);
+		ck_assert_int_eq(st, 0);
+		struct jv p;
+		ck_assert_msg(json_parse(json, strlen(json), &p, err, sizeof err) == 0, "%s: %s", err, json);
+		const struct jv *r = jv_get(&p, "rows");
+		for (size_t i = 0; i < r->n; i++, rows++) {
+			const struct jv *obj = jv_get(&r->v[i], "object"), *val = jv_get(&r->v[i], "value");
+			if (strcmp(obj->s, "(synthetic)") != 0)
+				continue;
+			unsigned long long want = strtoull(jv_get(&r->v[i], "id")->s, NULL, 16);
+			const char *name = NULL;
+			for (size_t j = 0; j + nf->n <= nodes->n; j += nf->n)
+				if (nodes->v[j + fid].u == want && nodes->v[j + ftype].u == synth)
+					name = strs->v[nodes->v[j + fname].u].s;
+			ck_assert_msg(name != NULL && val != NULL && val->t == J_STR && strcmp(val->s, name) == 0,
+				      "%s: %s, not %s: %s", jv_get(&r->v[i], "id")->s, val && val->t == J_STR ? val->s : "null",
+				      name ? name : "none", json);
+			checked++;
+		}
+		/* CSV: the same values row by row; text: each of them */
+		snprintf(args, sizeof args, "-q -f csv paths " V8DIR "/a.heapsnapshot %s --max 2", id);
+		char *csv = hw(args, &st);
+		snprintf(args, sizeof args, "-q paths " V8DIR "/a.heapsnapshot %s --max 2", id);
+		char *text = hw(args, &st);
+		struct csv c;
+		ck_assert_msg(csv_parse(csv, strlen(csv), &c, err, sizeof err) == 0, "%s: %s", err, csv);
+		int vc = csv_col(&c, "value");
+		ck_assert_msg(vc >= 0 && c.nrows == r->n + 1, "%s", csv);
+		for (size_t i = 0; i < r->n; i++) {
+			const struct jv *val = jv_get(&r->v[i], "value");
+			const char *cell = c.cell[(i + 1) * c.ncols + (size_t)vc];
+			ck_assert_msg(val->t == J_NULL ? cell[0] == '\0' : strcmp(cell, val->s) == 0, "row %zu: %s", i, csv);
+			ck_assert_msg(val->t == J_NULL || strstr(text, val->s) != NULL, "not %s: %s", val->s, text);
+		}
+		csv_free(&c);
+		free(csv);
+		free(text);
+		jv_free(&p);
+		free(json);
+	}
+	ck_assert_msg(checked >= 12, "%zu synthetic steps of %zu", checked, rows);
+	free(list);
+	jv_free(&doc);
 }
 END_TEST
 
@@ -2881,6 +2965,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_v8_classes);
 	tcase_add_test(tc, test_v8_retained);
 	tcase_add_test(tc, test_v8_path_and_diff);
+	tcase_add_test(tc, test_v8_path_values);
 	tcase_add_test(tc, test_v8_cut);
 	tcase_add_test(tc, test_v8_inspections);
 	tcase_add_test(tc, test_v8_paths_80x24);

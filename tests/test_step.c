@@ -572,36 +572,36 @@ START_TEST(test_paths)
 	char *got;
 
 	got = paths_report(S_E, &o, FMT_CSV);
-	ck_assert_str_eq(got, "path,step,id,object,via,root\n");
+	ck_assert_str_eq(got, "path,step,id,object,via,root,value\n");
 	free(got);
 	got = paths_report(S_E, &o, FMT_JSON);
 	ck_assert_msg(strstr(got, "\"paths\":0,\"reachable\":\"only through weak references") != NULL, "%s", got);
 	free(got);
 	o.weak = 1;
 	got = paths_report(S_E, &o, FMT_CSV);
-	ck_assert_str_eq(got, "path,step,id,object,via,root\n"
-			 "1,0,0x100b,java.lang.ref.WeakReference,referent,unknown\n"
-			 "1,1,0x100d,Node,,\n");
+	ck_assert_str_eq(got, "path,step,id,object,via,root,value\n"
+			 "1,0,0x100b,java.lang.ref.WeakReference,referent,unknown,\n"
+			 "1,1,0x100d,Node,,,\n");
 	free(got);
 	o = (struct view_opts){ .max_paths = 1 };
 	got = paths_report(S_X, &o, FMT_CSV);
-	ck_assert_str_eq(got, "path,step,id,object,via,root\n"
-			 "1,0,0x1001,Node,next,\"global handle: JNI global\"\n"
-			 "1,1,0x1003,Node,next,\n"
-			 "1,2,0x1007,Node,next,\n"
-			 "1,3,0x1009,[B,,\n");
+	ck_assert_str_eq(got, "path,step,id,object,via,root,value\n"
+			 "1,0,0x1001,Node,next,\"global handle: JNI global\",\n"
+			 "1,1,0x1003,Node,next,,\n"
+			 "1,2,0x1007,Node,next,,\n"
+			 "1,3,0x1009,[B,,,\n");
 	free(got);
 	/* S hangs off a static field of class Holder, a system class */
 	got = paths_report(S_S, &o, FMT_JSON);
 	ck_assert_str_eq(got, "{\"view\":\"paths\",\"object\":\"0x1011\",\"class\":\"Node\","
 			 "\"weak_references_followed\":false,\"paths\":1,\"rows\":[\n"
 			 "{\"path\":1,\"step\":0,\"id\":\"0x61\",\"object\":\"class Holder\",\"via\":\"static so\","
-			 "\"root\":\"statics: system class\"},\n"
-			 "{\"path\":1,\"step\":1,\"id\":\"0x1011\",\"object\":\"Node\",\"via\":null,\"root\":null}]}\n");
+			 "\"root\":\"statics: system class\",\"value\":null},\n"
+			 "{\"path\":1,\"step\":1,\"id\":\"0x1011\",\"object\":\"Node\",\"via\":null,\"root\":null,\"value\":null}]}\n");
 	free(got);
 	/* U is unreachable: no path to a pseudo root, but the view says so */
 	got = paths_report(S_U, &o, FMT_CSV);
-	ck_assert_str_eq(got, "path,step,id,object,via,root\n");
+	ck_assert_str_eq(got, "path,step,id,object,via,root,value\n");
 	free(got);
 	got = paths_report(S_U, &o, FMT_JSON);
 	ck_assert_msg(strstr(got, "\"paths\":0,\"reachable\":\"no: no GC root holds it") != NULL, "%s", got);

@@ -968,8 +968,9 @@ void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, s
 		{ "object", "object", COL_STR, 0 },
 		{ "via", "via", COL_STR, 0 },
 		{ "root", "GC root", COL_STR, 0 },
+		{ "value", "value", COL_STR, 0 }, /* a string's, a V8 root group's name */
 	};
-	struct sbuf label, via, root;
+	struct sbuf label, via, root, val;
 	struct table t;
 	char id[32];
 
@@ -980,7 +981,8 @@ void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, s
 	sbuf_init(&label);
 	sbuf_init(&via);
 	sbuf_init(&root);
-	table_init(&t, f, "paths", cols, 6);
+	sbuf_init(&val);
+	table_init(&t, f, "paths", cols, 7);
 	meta_identity(&t, h);
 	node_id_text(h, v->target, id, sizeof id);
 	meta_strs(&t, "object", id);
@@ -1005,12 +1007,14 @@ void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, s
 				root_label(h, x, &root);
 			node_id_text(h, x, id, sizeof id);
 			table_row(&t, CN(p + 1), CN(s - v->start[p]), CS(id), CSB(&label),
-				  has_next ? CSB(&via) : CNULL, s == v->start[p] ? CSB(&root) : CNULL);
+				  has_next ? CSB(&via) : CNULL, s == v->start[p] ? CSB(&root) : CNULL,
+				  string_cell(h, x, &val, 60));
 		}
 	table_end(&t, out);
 	sbuf_free(&label);
 	sbuf_free(&via);
 	sbuf_free(&root);
+	sbuf_free(&val);
 }
 
 /* ---- lifelines ---- */
