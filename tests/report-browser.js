@@ -147,7 +147,21 @@ async function main() {
 			// each cluster: its number, count, leaked objects, the path's steps as shown, the select
 			leak_clusters: q('#leaks-table tbody tr').map(tr => [n(tr.cells[0].textContent), n(tr.cells[1].textContent),
 				n(tr.cells[2].textContent), q('li', tr).map(li => li.textContent), tr.querySelector('.leak-select').textContent]),
-			text: document.body.innerText.length
+			text: document.body.innerText.length,
+			// a control or invisible format character on the page as text
+			raw_controls: /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/u.test(document.body.innerText),
+			// the first class row's cells' tooltips
+			class_tips: q('#classes-table tbody tr').slice(0, 1).map(tr => Array.from(tr.cells).map(td => td.title)),
+			// the classes each REPORT_FILTERS regex leaves (typed into the filter)
+			filtered: ${JSON.stringify(JSON.parse(process.env.REPORT_FILTERS || '[]'))}.map(v => {
+				const f = document.querySelector('#classes input');
+				f.value = v;
+				f.dispatchEvent(new Event('input'));
+				const rows = q('#classes-table tbody tr').map(tr => tr.cells[0].textContent);
+				f.value = '';
+				f.dispatchEvent(new Event('input'));
+				return rows;
+			})
 		};
 	})()`);
 	// the pictures: each canvas scrolled into view, its pixels (the clip in

@@ -61,10 +61,19 @@ static void page_data(const char *html, size_t n, struct jv *out)
 
 /* The page as headless Chromium renders it (tests/report-browser.js);
  * 0, said, where there is no Chromium or Node. */
+static int browse_filtered(const char *html, const char *filters, struct jv *out);
+
 static int browse(const char *html, struct jv *out)
 {
+	return browse_filtered(html, "[]", out);
+}
+
+/* The same, with the classes each regex of the JSON list filters (a
+ * word of no quote) left in page.filtered */
+static int browse_filtered(const char *html, const char *filters, struct jv *out)
+{
 	const char *chromium = getenv("CHROMIUM") ? getenv("CHROMIUM") : "chromium";
-	char cmd[2048];
+	char cmd[4096];
 	int st;
 
 	if (!have(chromium) || !have("node")) {
@@ -72,7 +81,7 @@ static int browse(const char *html, struct jv *out)
 		       "(sh contrib/setup.sh installs Debian's chromium)\n", have("node") ? chromium : "node");
 		return 0;
 	}
-	snprintf(cmd, sizeof cmd, "node %s/report-browser.js %s %s", TEST_SRCDIR, chromium, html);
+	snprintf(cmd, sizeof cmd, "REPORT_FILTERS='%s' node %s/report-browser.js %s %s", filters, TEST_SRCDIR, chromium, html);
 	char *s = run(cmd, &st);
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", cmd, st);
 	parse(s, strlen(s), out, "report-browser.js");
@@ -353,7 +362,11 @@ START_TEST(jdk_dump_in_chromium)
 END_TEST
 
 enum { E_CLS = 0x5001, E_NAME = 0x5003, E_F = 0x5005, E_X = 0x6001, E_S1 = 0x6011, E_S2 = 0x6021,
-       E_A1 = 0x6013, E_A2 = 0x6023, E_BIG = 0x6031 };
+       E_A1 = 0x6013, E_A2 = 0x6023, E_BIG = 0x6031, E_CLS2 = 0x5007, E_NAME2 = 0x5009, E_Y = 0x6041 };
+/* a class named with an escape sequence, a bell and U+202E (which shown
+ * raw turns the text after it round), and as heapwalk shows it */
+#define CTL_CLASS "Ctl\x1b[31mRed\x07\xe2\x80\xaeTxt"
+#define CTL_SHOWN "Ctl\\x1b[31mRed\\x07\\u{202e}Txt"
 
 /* A class named like markup holding a big array, and two Strings equal
  * to a script end tag and markup (a duplicate-strings group names them);
@@ -367,10 +380,15 @@ static void evil_dump_as(struct hw *w, int old)
 	hw_utf8(w, E_F, "payload");
 	hw_utf8(w, E_NAME, EVIL_CLASS);
 	hw_load_class(w, 8, E_CLS, E_NAME);
+	hw_utf8(w, E_NAME2, CTL_CLASS);
+	hw_load_class(w, 9, E_CLS2, E_NAME2);
 	hw_heap_begin(w);
 	hw_jdk_classes(w);
 	hw_class_dump(w, E_CLS, J_OBJECT, 0, NULL, 0, NULL, 0, &f, 1);
+	hw_class_dump(w, E_CLS2, J_OBJECT, 0, NULL, 0, NULL, 0, NULL, 0);
 	hw_root(w, HW_ROOT_UNKNOWN, E_X, 0, 0);
+	hw_root(w, HW_ROOT_UNKNOWN, E_Y, 0, 0);
+	hw_instance(w, E_Y, E_CLS2, NULL, 0);
 	hw_root(w, HW_ROOT_UNKNOWN, E_S1, 0, 0);
 	if (!old)
 		hw_root(w, HW_ROOT_UNKNOWN, E_S2, 0, 0);
@@ -419,10 +437,29 @@ START_TEST(dump_strings_stay_text)
 	for (size_t i = 0; i < names->n; i++)
 		found |= strcmp(names->v[i].s, EVIL_CLASS) == 0;
 	ck_assert(found);
-	if (browse(html, &page)) {
+	/* the filter finds a name by a regex of it as the dump has it, or as
+	 * shown (the JSON list's own escapes: \u001b, \\x1b) */
+	if (browse_filtered(html, "[\"Ctl\\u001b\\\\[31m\", \"Ctl\\\\\\\\x1b\", \"\\\\\\\\u\\\\{202e\", \"x1c\"]", &page)) {
 		const struct jv *pg = jv_get(&page, "page"), *cls = jv_get(pg, "classes"), *ins = jv_get(pg, "inspections");
 		ck_assert_uint_eq(u(jv_get(pg, "img")), 0);
 		ck_assert_uint_eq(u(jv_get(pg, "scripts")), 2);
+		/* no control or format character reaches the page raw: the
+		 * class reads as the terminal shows it */
+		ck_assert_msg(!jv_get(pg, "raw_controls")->b, "a raw control character on the page");
+		found = 0;
+		for (size_t i = 0; i < cls->n; i++)
+			found |= strcmp(at(cls, i)->v[0].s, CTL_SHOWN) == 0;
+		ck_assert_msg(found, "no class row reads " CTL_SHOWN);
+		const struct jv *fl = jv_get(pg, "filtered");
+		ck_assert_uint_eq(fl->n, 4);
+		for (size_t i = 0; i < 3; i++)
+			ck_assert_msg(at(fl, i)->n == 1 && strcmp(at(at(fl, i), 0)->s, CTL_SHOWN) == 0, "filter %zu: %zu rows", i,
+				      at(fl, i)->n);
+		ck_assert_uint_eq(at(fl, 3)->n, 0);
+		/* a count's cell has no tooltip of bytes; a size's says them */
+		const struct jv *tips = at(jv_get(pg, "class_tips"), 0);
+		ck_assert_msg(strcmp(at(tips, 1)->s, "") == 0, "instances: %s", at(tips, 1)->s);
+		ck_assert_msg(strstr(at(tips, 2)->s, " bytes)") != NULL, "shallow: %s", at(tips, 2)->s);
 		found = 0;
 		for (size_t i = 0; i < cls->n; i++)
 			found |= strcmp(at(cls, i)->v[0].s, EVIL_CLASS) == 0;

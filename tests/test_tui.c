@@ -454,6 +454,41 @@ START_TEST(test_loader_filter)
 }
 END_TEST
 
+/* The class filter finds a name by a regex of it as the dump has it
+ * ("\x07" the bell, as --filter takes it) or as the screen shows it
+ * ("x1b]0" the escape written out) */
+START_TEST(test_filter_raw_or_shown)
+{
+	static const char *const re[] = { "pwned\\x07,", "Evil\\\\x1b]0" };
+	char *path = hw_write_evil();
+
+	for (int i = 0; i < 2; i++) {
+		struct term t;
+		term_start(&t, 120, 30, "", path);
+		free(wait_for(&t, "Step 1: All objects"));
+		keys(&t, "f");
+		type(&t, re[i]);
+		keys(&t, "Enter");
+		char *s = wait_without(&t, "q quit", "filter (regex)");
+		has(s, "Evil\\x1b]0;pwned\\x07,\"x\"");
+		lacks(s, "java.lang.String");
+		free(s);
+		keys(&t, "q");
+		wait_exit(&t);
+		term_stop(&t);
+		/* and --filter, the same class only */
+		char cmd[1024];
+		int st;
+		snprintf(cmd, sizeof cmd, "%s -q classes -f csv %s --filter '%s'", heapwalk(), path, re[i]);
+		s = run(cmd, &st);
+		ck_assert_msg(st == 0 && strstr(s, "Evil\\x1b]0;pwned\\x07") != NULL && strchr(strchr(s, '\n') + 1, '\n') != NULL &&
+			      strchr(strchr(strchr(s, '\n') + 1, '\n') + 1, '\n') == NULL, "%s: %s", re[i], s);
+		free(s);
+	}
+	free(path);
+}
+END_TEST
+
 /* Control characters from the dump reach the screen escaped. */
 START_TEST(test_escaped_on_screen)
 {
@@ -1972,6 +2007,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_command_prompt);
 	tcase_add_test(tc, test_loader_filter);
 	tcase_add_test(tc, test_escaped_on_screen);
+	tcase_add_test(tc, test_filter_raw_or_shown);
 	tcase_add_test(tc, test_colors_and_no_color);
 	tcase_add_test(tc, test_sigterm);
 	tcase_add_test(tc, test_terminal_gone);

@@ -4,7 +4,31 @@
 'use strict';
 (function () {
 	const t0 = performance.now();
-	const D = JSON.parse(document.getElementById('hw-data').textContent);
+	// Every string of the dump shown as the terminal shows it: control
+	// and invisible format characters escaped (\x1b, \u{202e}), never
+	// raw (a name with U+202E could pass for another). A backslash stays
+	// one: the texts heapwalk escaped already (warnings) hold no control
+	// character, and would be escaped twice. RAW: the name as the dump
+	// has it, for the filters, which match either as the CLI's do.
+	const ESCAPED = /[\u0000-\u001f\u007f-\u009f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u{110bd}\u{110cd}\u{13430}-\u{1343f}\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0001}\u{e0020}-\u{e007f}]/gu;
+	const RAW = new Map();
+	function shown(s) {
+		return s.replace(ESCAPED, ch => {
+			const c = ch.codePointAt(0);
+			return c === 10 ? '\\n' : c === 9 ? '\\t' : c === 13 ? '\\r' :
+				c < 0x100 ? '\\x' + c.toString(16).padStart(2, '0') : '\\u{' + c.toString(16).padStart(4, '0') + '}';
+		});
+	}
+	const D = JSON.parse(document.getElementById('hw-data').textContent, (k, v) => {
+		if (typeof v !== 'string')
+			return v;
+		const s = shown(v);
+		if (s !== v)
+			RAW.set(s, v);
+		return s;
+	});
+	// a filter's regex finds a name as shown or as the dump has it
+	function matches(re, name) { return re.test(name) || (RAW.has(name) && re.test(RAW.get(name))); }
 	const timings = { parse_ms: performance.now() - t0 }; // for whoever measures the page
 	const app = document.getElementById('app');
 	const KINDS = ['root', 'instance', 'object array', 'primitive array', 'class'];
@@ -48,6 +72,8 @@
 	// as heapwalk's text reports say it: 1024-based, three digits
 	function human(b) {
 		const unit = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
+		if (b < 0) // a delta
+			return '-' + human(-b);
 		if (b < 1024)
 			return b + ' B';
 		let v = b, u = 0;
@@ -55,8 +81,12 @@
 		return (v < 9.995 ? v.toFixed(2) : v < 99.95 ? v.toFixed(1) : v.toFixed(0)) + ' ' + unit[u];
 	}
 	function pct(a, b) { return b > 0 ? (100 * a / b).toFixed(1) + '%' : ''; }
-	function ncell(n, key) { return el('td', { className: 'n', 'data-k': key, title: human(n) }, num(n)); }
+	function ncell(n, key) { return el('td', { className: 'n', 'data-k': key }, num(n)); }
 	function bcell(n, key) { return el('td', { className: 'n', 'data-k': key, title: human(n) + ' (' + num(n) + ' bytes)' }, num(n)); }
+	// a figure of an inspection or a diff: bytes or a count, by its name
+	const BYTE_KEYS = new Set(['shallow', 'retained', 'retained_lb', 'wasted', 'bytes', 'bytes_before', 'bytes_delta',
+		'new_bytes', 'gone_bytes']);
+	function fcell(n, key) { return BYTE_KEYS.has(key) ? bcell(n, key) : ncell(n, key); }
 	function section(id, title, ...kids) { return el('section', { id: id }, el('h2', {}, title), ...kids); }
 
 	const info = D.info;
@@ -425,7 +455,7 @@
 			let re = null;
 			filter.classList.remove('error');
 			try { re = filter.value ? new RegExp(filter.value, 'i') : null; } catch (e) { filter.classList.add('error'); }
-			const m = rows.filter(r => !re || re.test(r.class));
+			const m = rows.filter(r => !re || matches(re, r.class));
 			m.sort((a, b) => {
 				const x = a[key], y = b[key];
 				const c = typeof x === 'string' ? (x < y ? -1 : x > y ? 1 : 0) : y - x;
@@ -450,7 +480,7 @@
 			el('thead', {}, el('tr', {}, el('th', {}, 'priority'), el('th', {}, 'group'), el('th', { className: 'n' }, 'objects'),
 				el('th', { className: 'n' }, 'shallow'), ...keys.map(k => el('th', { className: 'n' }, k)))),
 			el('tbody', {}, ...r.rows.map(g => el('tr', {}, el('td', {}, g.priority), el('td', { className: 'label', 'data-k': 'name' }, wrappable(g.name)),
-				ncell(g.objects, 'objects'), bcell(g.shallow, 'shallow'), ...keys.map(k => ncell(g[k], k))))));
+				ncell(g.objects, 'objects'), bcell(g.shallow, 'shallow'), ...keys.map(k => fcell(g[k], k))))));
 		return t;
 	}
 	function pathTable(p) {
@@ -592,7 +622,7 @@
 			const rows = B.diff.rows.slice(0, 200);
 			const keys = rows.length ? Object.keys(rows[0]).filter(k => k !== 'class') : [];
 			kids.push(el('table', { id: 'diff-table' }, el('thead', {}, el('tr', {}, el('th', {}, 'class'), ...keys.map(k => el('th', { className: 'n' }, k)))),
-				el('tbody', {}, ...rows.map(r => el('tr', {}, el('td', { className: 'label' }, wrappable(r.class)), ...keys.map(k => ncell(r[k], k)))))));
+				el('tbody', {}, ...rows.map(r => el('tr', {}, el('td', { className: 'label' }, wrappable(r.class)), ...keys.map(k => fcell(r[k], k)))))));
 		}
 		kids.push(el('h3', {}, 'New objects in the dominator tree'));
 		kids.push(treeTable(buildTree(B.tree, 'new objects'), 'new-tree'));

@@ -60,6 +60,16 @@ int regex_check(const char *pattern, struct sbuf *err)
 	return rc;
 }
 
+/* Whether esc_str(s) could differ from s: a backslash, a control byte,
+ * or a byte past ASCII (an escaped character, or an invalid one) */
+static int shown_differs(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == '\\' || *p >= 0x7f)
+			return 1;
+	return 0;
+}
+
 uint8_t *class_match(const struct heap *h, const char *pattern, int regex, struct sbuf *err)
 {
 	uint8_t *m = xcalloc((size_t)h->ncls + 1, 1);
@@ -83,6 +93,11 @@ uint8_t *class_match(const struct heap *h, const char *pattern, int regex, struc
 	for (uint32_t c = 0; c < h->ncls; c++) {
 		const char *n = class_name(h, c);
 		m[c] = pcre2_match(re, (PCRE2_SPTR)n, strlen(n), 0, 0, md, NULL) >= 0;
+		if (!m[c] && shown_differs(n)) { /* or as shown: "x1b" finds what reads \x1b */
+			char *e = esc_str(n);
+			m[c] = pcre2_match(re, (PCRE2_SPTR)e, strlen(e), 0, 0, md, NULL) >= 0;
+			free(e);
+		}
 	}
 	pcre2_match_data_free(md);
 	pcre2_code_free(re);

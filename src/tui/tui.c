@@ -170,12 +170,14 @@ void tui_typed(struct sbuf *sb, const char *s)
 	}
 }
 
-int tui_filter_ok(const struct tview *v, const char *text)
+int tui_filter_ok(const struct tview *v, const char *text, const char *raw)
 {
 	if (v->filter_re == NULL)
 		return 1;
 	pcre2_match_data *md = pcre2_match_data_create_from_pattern(v->filter_re, NULL);
 	int rc = pcre2_match(v->filter_re, (PCRE2_SPTR)text, PCRE2_ZERO_TERMINATED, 0, 0, md, NULL);
+	if (rc < 0 && raw != NULL && strcmp(raw, text) != 0)
+		rc = pcre2_match(v->filter_re, (PCRE2_SPTR)raw, PCRE2_ZERO_TERMINATED, 0, 0, md, NULL);
 	pcre2_match_data_free(md);
 	return rc >= 0;
 }

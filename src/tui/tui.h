@@ -213,7 +213,10 @@ void row_set_named(struct row *r, const char *left, size_t off, size_t len);
 void rowvec_free(struct rowvec *rv, void (*free_row)(struct row *r));
 /* The view's number columns, from a template of n (n <= VIEW_COLS). */
 void tview_columns(struct tview *v, const struct column *cols, int n);
-int tui_filter_ok(const struct tview *v, const char *text);
+/* Whether the view's filter (a regex) finds the row's text as shown, or
+ * raw (NULL: none), the dump's name it shows escaped: "\x1b" finds an
+ * escape character as --filter does, "x1b" what the screen shows */
+int tui_filter_ok(const struct tview *v, const char *text, const char *raw);
 /* Text for the screen with its control characters escaped (C0, DEL,
  * C1) and nothing else: what the user typed (a regex, an argument) shows
  * as typed. A dump's strings go through esc_append, which also escapes

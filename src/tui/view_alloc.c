@@ -42,7 +42,7 @@ static void alloc_level(struct tui *t, struct tview *v, uint32_t i, struct rowve
 		sbuf_reset(&raw);
 		frame_label(t->h, cn->frame, &raw);
 		tv_add_esc(&l, raw.buf);
-		if (!tui_filter_ok(v, l.buf))
+		if (!tui_filter_ok(v, l.buf, raw.buf))
 			continue;
 		struct row *r = rowvec_add(out);
 		r->kind = VR_ALLOC;

@@ -136,7 +136,7 @@ void gone_only_rows(struct tui *t, struct tview *v, struct rowvec *out)
 		struct span nm;
 		sbuf_init(&l);
 		tv_class_text(old, cd->only[i].cls, &l, &nm);
-		if (tui_filter_ok(v, l.buf)) {
+		if (tui_filter_ok(v, l.buf, class_name(old, cd->only[i].cls))) {
 			sbuf_adds(&l, "  (baseline only)");
 			struct row *r = rowvec_add(out);
 			class_vals(v, r, 0, 0, 0, 0, 0, &cd->only[i].d);

@@ -127,7 +127,7 @@ int class_visible(struct tui *t, struct tview *v, uint32_t c)
 		return 1;
 	sbuf_init(&l);
 	tv_add_esc(&l, class_name(t->h, c));
-	int ok = tui_filter_ok(v, l.buf);
+	int ok = tui_filter_ok(v, l.buf, class_name(t->h, c));
 	sbuf_free(&l);
 	return ok;
 }

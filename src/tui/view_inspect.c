@@ -229,7 +229,7 @@ static int insp_visible(const struct tui *t, const struct tview *v, const struct
 		return 1;
 	sbuf_init(&l);
 	sbuf_printf(&l, "%s  %s", in->name, in->title);
-	int ok = tui_filter_ok(v, l.buf);
+	int ok = tui_filter_ok(v, l.buf, NULL);
 	sbuf_free(&l);
 	return ok;
 }

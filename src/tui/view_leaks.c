@@ -108,7 +108,7 @@ static int leaks_build(struct tui *t, struct tview *v)
 		leaks_trace_text(lv, k, &l); /* raw dump text: escaped for the row */
 		sbuf_init(&e);
 		tv_add_esc(&e, l.buf);
-		if (!tui_filter_ok(v, e.buf)) {
+		if (!tui_filter_ok(v, e.buf, l.buf)) {
 			sbuf_free(&e);
 			continue;
 		}

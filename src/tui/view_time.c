@@ -44,7 +44,7 @@ static int time_build(struct tui *t, struct tview *v)
 		const struct time_bucket *b = &tv->b[k];
 		sbuf_reset(&l);
 		time_range_text(b->from, b->to, &l);
-		if (!tui_filter_ok(v, l.buf))
+		if (!tui_filter_ok(v, l.buf, NULL))
 			continue;
 		struct row *r = rowvec_add(&v->rows);
 		r->kind = VR_TIME;
