@@ -211,6 +211,53 @@ START_TEST(output_never_an_input)
 }
 END_TEST
 
+/* -o (or --junit) naming what heapwalk keeps with a dump of the run: its
+ * index cache, its .NET mark file (the GC's record of a moment gone), a
+ * heapshot's cache: refused, one line, status 1, the file kept; a name
+ * that only starts as the dump's does is written. */
+START_TEST(output_never_a_companion)
+{
+	static const char mark_text[] = "a mark file's bytes, which nothing can make again\n";
+	char mark[600], cache[600], cmd[8000];
+	int status;
+	size_t n, cache_size;
+
+	char *dump = formula_dump("comp.hprof", 1), *old = formula_dump("comp-old.hprof", 3);
+	snprintf(mark, sizeof mark, "%s.hwmark", dump);
+	snprintf(cache, sizeof cache, "%s.hwi", dump);
+	put_file(mark, mark_text);
+	snprintf(cmd, sizeof cmd, "%s -q info %s > /dev/null 2>&1", heapwalk(), dump); /* the cache written */
+	ck_assert_int_eq(system(cmd), 0);
+	free(file_bytes(cache, &cache_size));
+	ck_assert(cache_size > 0);
+	const char *dir = hw_tmpdir();
+	char args[5][1200];
+	snprintf(args[0], sizeof args[0], "classes %s -o %s", dump, mark);
+	snprintf(args[1], sizeof args[1], "classes %s -o %s", dump, cache);
+	snprintf(args[2], sizeof args[2], "classes %s -o %s/../%s/comp.hprof.7.hwi", dump, dir, strrchr(dir, '/') + 1);
+	snprintf(args[3], sizeof args[3], "diff %s %s -o %s.hwi", old, dump, old);
+	snprintf(args[4], sizeof args[4], "check %s -b %s --rules /dev/null --junit %s", old, dump, mark);
+	for (size_t i = 0; i < 5; i++) {
+		snprintf(cmd, sizeof cmd, "cd %s && %s -q %s 2>&1", dir, heapwalk(), args[i]);
+		char *out = run(cmd, &status);
+		ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == (i == 4 ? 2 : 1) && lines(out) == 1 && /* check: 2 */
+			      strstr(out, "is what heapwalk keeps with the dump") != NULL, "%s: status %d: %s", cmd, status, out);
+		free(out);
+		char *kept = file_bytes(mark, &n);
+		ck_assert_msg(n == strlen(mark_text) && memcmp(kept, mark_text, n) == 0, "%s: the mark file changed", cmd);
+		free(kept);
+		free(file_bytes(cache, &n));
+		ck_assert_msg(n == cache_size, "%s: the cache changed", cmd);
+	}
+	snprintf(cmd, sizeof cmd, "%s -q classes %s -o %s.csv -f csv 2>&1", heapwalk(), dump, dump);
+	char *out = run(cmd, &status);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: %s", cmd, out);
+	free(out);
+	free(dump);
+	free(old);
+}
+END_TEST
+
 /* heapwalk -q -f csv ARGS: its output (status 0), parsed. */
 static char *csv_of(const char *args, struct csv *c)
 {
@@ -313,6 +360,7 @@ Suite *output_suite(void)
 	tcase_set_timeout(tc, HANG_TIMEOUT);
 	tcase_add_test(tc, output_to_a_descriptor);
 	tcase_add_test(tc, output_never_an_input);
+	tcase_add_test(tc, output_never_a_companion);
 	tcase_add_test(tc, csv_formulas_neutralised);
 	tcase_add_test(tc, misspelt_command);
 	suite_add_tcase(s, tc);

@@ -135,7 +135,8 @@ static const char usage_tail[] =
 "                       graphs: graph (its only format), paths, merged-*\n"
 "  -o, --output FILE    write the output to FILE (whole, or not at all), not to\n"
 "                       standard output; /dev/stdout, /dev/fd/N: to that\n"
-"                       descriptor as it is open (>> appends); never an input;\n"
+"                       descriptor as it is open (>> appends); never an input\n"
+"                       or a dump's cache or mark file (DUMP.hwi, DUMP.hwmark);\n"
 "                       heapwalk PID (no -e): the snapshot's file, not the cache\n"
 "      --target TARGET  with -b BASE, report or the browser: the dump after the\n"
 "                       action, BASE before it, DUMP after it was undone: the\n"
@@ -681,6 +682,14 @@ static void parse_args(int argc, char **argv, struct cli *c)
  * anything is read, so that nothing is written over it. */
 static void not_an_input(const struct cli *c, const char *opt, const char *out)
 {
+	const char *dumps[3] = { c->dump, c->baseline, c->target };
+
+	for (size_t i = 0; i < 3 + c->nseries; i++) {
+		const char *d = i < 3 ? dumps[i] : c->series[i - 3];
+		if (d != NULL && dump_companion(out, d))
+			usage_error("%s %s: is what heapwalk keeps with the dump %s (its index cache, or mark file), "
+				    "which it never writes over", opt, esc_str(out), esc_str(d));
+	}
 	if ((c->dump != NULL && file_names(out, c->dump)) || (c->baseline != NULL && file_names(out, c->baseline)))
 		usage_error("%s %s: is a dump, which heapwalk never writes", opt, esc_str(out));
 	if (c->target != NULL && file_names(out, c->target))

@@ -50,6 +50,67 @@ static void opened(struct heap *h, const struct open_opts *o)
 	w->quiet = o->quiet;
 }
 
+/* p made absolute: its real path, or, where it does not exist, its
+ * directory's and its name; NULL if neither can be had */
+static char *absolute(const char *p)
+{
+	char *r = realpath(p, NULL);
+
+	if (r != NULL)
+		return r;
+	const char *slash = strrchr(p, '/');
+	char *dir = slash ? xstrndup(p, (size_t)(slash - p) + (slash == p)) : xstrdup(".");
+	char *rd = realpath(dir, NULL);
+	free(dir);
+	if (rd == NULL)
+		return NULL;
+	r = xasprintf("%s/%s", strcmp(rd, "/") == 0 ? "" : rd, slash ? slash + 1 : p);
+	free(rd);
+	return r;
+}
+
+/* Whether rest (what follows a dump's name and a dot) is the name of a
+ * file heapwalk keeps with it */
+static int companion_suffix(const char *rest)
+{
+	size_t digits = strspn(rest, "0123456789");
+
+	return strcmp(rest, CLR_MARK_SUFFIX + 1) == 0 || strcmp(rest, "hwi") == 0 || strcmp(rest, "gzi") == 0 ||
+	       (digits > 0 && strcmp(rest + digits, ".hwi") == 0) || strncmp(rest, "inflated", 8) == 0 ||
+	       strncmp(rest, "inflating.", 10) == 0;
+}
+
+int dump_companion(const char *out, const char *path)
+{
+	struct stat st;
+	char *dump = stat(path, &st) == 0 || strrchr(path, ':') == NULL ? xstrdup(path)
+		     : xstrndup(path, (size_t)(strrchr(path, ':') - path));
+	char *o = absolute(out), *base[4] = { absolute(dump), NULL, cache_private_base(dump), cache_choose(dump, NULL) };
+	int found = 0;
+
+	if (base[0] != NULL) { /* a mark file beside the name given, not only the file it links to */
+		char *given = xstrdup(dump), *slash = strrchr(given, '/');
+		char *dir = slash ? xstrndup(given, (size_t)(slash - given) + (slash == given)) : xstrdup(".");
+		char *rd = realpath(dir, NULL);
+		if (rd != NULL)
+			base[1] = xasprintf("%s/%s", strcmp(rd, "/") == 0 ? "" : rd, slash ? slash + 1 : given);
+		free(rd);
+		free(dir);
+		free(given);
+	}
+	if (base[3] != NULL && strlen(base[3]) > 4)
+		base[3][strlen(base[3]) - 4] = '\0'; /* ".hwi" */
+	for (int i = 0; i < 4 && o != NULL && !found; i++) {
+		size_t n = base[i] != NULL ? strlen(base[i]) : 0;
+		found = n > 0 && strncmp(o, base[i], n) == 0 && o[n] == '.' && companion_suffix(o + n + 1);
+	}
+	for (int i = 0; i < 4; i++)
+		free(base[i]);
+	free(o);
+	free(dump);
+	return found;
+}
+
 /* A file beside a gzip dump's index cache ("dump.hprof.gz.hwi" ->
  * "dump.hprof.gz" SUFFIX), or NULL (no cache). */
 static char *beside_cache(const char *path, const struct open_opts *o, const char *suffix)

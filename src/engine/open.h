@@ -45,6 +45,14 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
  * view, slowly). Nothing for any other dump, or a second time. */
 void heap_whole(struct heap *h, struct progress *p);
 
+/* Whether the file out would be (it need not exist) one heapwalk reads or
+ * keeps with the dump at path ("FILE:N" too): its index cache (beside
+ * it or in the private cache directory, a heapshot's too), a .NET mark
+ * file, a gzip dump's index or inflated copy. Writing over one would
+ * lose what the dump cannot give again (a mark file is the GC's record
+ * of a moment gone). */
+int dump_companion(const char *out, const char *path);
+
 /* The readers, in the order they are tried: the i-th, NULL past them. */
 const struct format_ops *format_at(size_t i);
 /* What heapwalk reads, in words, into out: each reader's label, "or"
