@@ -20,7 +20,7 @@
  *                   "heapwalk-sizes/1 CLASSID:SIZE:MIRRORSIZE ..." (hex id)
  *                 Classes loaded but not yet linked are linked first
  *                 (not initialized), as reflection does, so that their
- *                 fields are known.
+ *                 fields are known; what that makes is in the dump.
  *                 The file is written as FILE.tmp-PID and renamed when
  *                 complete, so a failed dump leaves nothing under FILE.
  *   sample=BYTES  samples allocations about every BYTES (0: off; 1:
@@ -1571,7 +1571,8 @@ static void write_times(struct dump *d)
 			w(&d->o, one, (size_t)time_entry(one, sizeof one, g_sample_ms.key[i], g_sample_ms.val[i]));
 }
 
-static void dump_free(struct dump *d)
+/* The class table let go, to be loaded again (load_classes) */
+static void forget_classes(struct dump *d)
 {
 	for (int c = 0; c < d->ncls; c++) {
 		if (d->cls[c].ref)
@@ -1581,6 +1582,16 @@ static void dump_free(struct dump *d)
 		free(d->cls[c].statics);
 	}
 	free(d->cls);
+	d->cls = NULL;
+	d->ncls = 0;
+	map_free(&d->cls_by_tag);
+	map_free(&d->arrlen);
+	d->class_class_tag = 0;
+}
+
+static void dump_free(struct dump *d)
+{
+	forget_classes(d);
 	for (uint32_t i = 0; i < d->str.n; i++)
 		free(d->str.text[i]);
 	free(d->str.text);
@@ -1590,8 +1601,6 @@ static void dump_free(struct dump *d)
 	free(d->meth);
 	map_free(&d->methods);
 	map_free(&d->frames);
-	map_free(&d->cls_by_tag);
-	map_free(&d->arrlen);
 	map_free(&d->mirrors);
 	free(d->threads);
 	free(d->trace_serial);
@@ -1659,7 +1668,35 @@ static int do_dump(JNIEnv *jni, const char *path, struct err *e, char *summary, 
 	w8(&d.o, t0);
 	write_marker(&d, t0);
 	d.cp_name = intern(&d.str, "<constant pool>");
-	if (load_classes(&d)) {
+	/* the live set, and which classes have instances */
+	jvmtiHeapCallbacks any;
+	jvmtiError rc = JVMTI_ERROR_NONE;
+	memset(&any, 0, sizeof any);
+	any.heap_iteration_callback = on_any;
+	int loaded = load_classes(&d);
+	if (loaded) {
+		rc = (*g_ti)->IterateThroughHeap(g_ti, 0, NULL, &any, &d);
+		uint64_t linked = d.linked;
+		link_classes(&d);
+		/* what linking made (reflection's Field objects, its array
+		 * class, the cache in the class that holds them) is this
+		 * dump's, not new in the next, where a diff called it new and
+		 * leaks leaked: after a collection (the copies reflection
+		 * handed back are garbage) the classes and the live set are
+		 * taken again. Once a JVM: a class linked stays linked */
+		if (rc == JVMTI_ERROR_NONE && d.linked > linked) {
+			(*g_ti)->ForceGarbageCollection(g_ti);
+			forget_classes(&d);
+			if (d.live.n > 0)
+				memset(d.live.w, 0, d.live.n * sizeof *d.live.w);
+			loaded = load_classes(&d);
+			if (loaded) {
+				rc = (*g_ti)->IterateThroughHeap(g_ti, 0, NULL, &any, &d);
+				link_classes(&d); /* none, unless one was loaded since */
+			}
+		}
+	}
+	if (loaded) {
 		for (int c = 0; c < d.ncls; c++) {
 			record(&d.o, H_LOAD_CLASS, 4 + 8 + 4 + 8);
 			w4(&d.o, d.cls[c].serial);
@@ -1667,12 +1704,6 @@ static int do_dump(JNIEnv *jni, const char *path, struct err *e, char *summary, 
 			w4(&d.o, 0);
 			w8(&d.o, d.cls[c].name);
 		}
-		/* the live set, and which classes have instances */
-		jvmtiHeapCallbacks any;
-		memset(&any, 0, sizeof any);
-		any.heap_iteration_callback = on_any;
-		jvmtiError rc = (*g_ti)->IterateThroughHeap(g_ti, 0, NULL, &any, &d);
-		link_classes(&d);
 		layout_fields(&d);
 		write_strings(&d, 0);
 		uint32_t nstr = d.str.n;
