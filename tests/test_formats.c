@@ -884,7 +884,16 @@ END_TEST
  * kept ids, each object's id is the one V8 gave it when it was made (at
  * step i / 2 + 1, the arrays at each step), above all before; else the
  * first is marked as heapwalk's own (its ids name nothing later). */
+static void items_snapshot_as(const char *path, unsigned k, int kept_ids, int alike);
+
 static void items_snapshot(const char *path, unsigned k, int kept_ids)
+{
+	items_snapshot_as(path, k, kept_ids, 0);
+}
+
+/* The same, with alike: every Item's string the same ("s0"): Items
+ * nothing tells apart */
+static void items_snapshot_as(const char *path, unsigned k, int kept_ids, int alike)
 {
 	unsigned n = 2 * k;
 	FILE *f = fopen(path, "w");
@@ -895,7 +904,7 @@ static void items_snapshot(const char *path, unsigned k, int kept_ids)
 	for (unsigned i = 0; i < n; i++) /* Items, then their strings */
 		fprintf(f, ", 3,3,%u,16,1", kept_ids ? 10000 * (i / 2 + 1) + 4 * i + 1 : 101 + 2 * i + 100 * k);
 	for (unsigned i = 0; i < n; i++)
-		fprintf(f, ", 2,%u,%u,24,0", 5 + i, kept_ids ? 10000 * (i / 2 + 1) + 4 * i + 3 : 1001 + 2 * i + 100 * k);
+		fprintf(f, ", 2,%u,%u,24,0", alike ? 5 : 5 + i, kept_ids ? 10000 * (i / 2 + 1) + 4 * i + 3 : 1001 + 2 * i + 100 * k);
 	fprintf(f, "],\"edges\":[1,1,5, 2,2,10");
 	for (unsigned i = 0; i < n; i++)
 		fprintf(f, ", 1,%u,%u", i, (3 + i) * 5);
@@ -907,6 +916,32 @@ static void items_snapshot(const char *path, unsigned k, int kept_ids)
 	fprintf(f, "]}");
 	ck_assert_int_eq(fclose(f), 0);
 }
+
+/* Items nothing tells apart (one string's text each) in an array that
+ * was replaced by a bigger one: the new array took the old one's place,
+ * and holding the Items makes them neither new nor gone (a survivor is
+ * held by a survivor, but not here): 2 Items then, 4 now, ids reset:
+ * at most the 2 made new, none gone, the rest unidentified. Before, all
+ * 4 were new and the 2 gone, at "90%". */
+START_TEST(test_v8_alike_through_grown)
+{
+	const char *a = TEST_BUILDDIR "/dumps/alike-1.heapsnapshot", *b = TEST_BUILDDIR "/dumps/alike-2.heapsnapshot";
+	int st;
+
+	mkdir(TEST_BUILDDIR "/dumps", 0755);
+	items_snapshot_as(a, 1, 0, 1);
+	items_snapshot_as(b, 2, 0, 1);
+	char *csv = hw("-q --no-cache -f csv diff " TEST_BUILDDIR "/dumps/alike-1.heapsnapshot " TEST_BUILDDIR
+		       "/dumps/alike-2.heapsnapshot", &st);
+	ck_assert_msg(st == 0, "%s", csv);
+	/* class, before, now, delta, bytes before, bytes, delta, new, new bytes, gone, gone bytes,
+	 * unidentified before, unidentified now */
+	ck_assert_msg(csv_field(csv, "Item", 1) == 2 && csv_field(csv, "Item", 2) == 4, "%s", csv);
+	ck_assert_msg(csv_field(csv, "Item", 7) <= 2 && csv_field(csv, "Item", 9) == 0 &&
+		      csv_field(csv, "Item", 7) + csv_field(csv, "Item", 12) == 4, "%s", csv);
+	free(csv);
+}
+END_TEST
 
 /* A leaks series where the array holding what accumulates is replaced
  * by a bigger one each time (new, the old one gone): the cluster is of
@@ -2978,6 +3013,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_v8_wide_numbers);
 	tcase_add_test(tc, test_v8_info_roots);
 	tcase_add_test(tc, test_v8_grown_not_paired);
+	tcase_add_test(tc, test_v8_alike_through_grown);
 	tcase_add_test(tc, test_v8_series_through_grown);
 	tcase_add_test(tc, test_v8_weak_kept);
 	tcase_add_test(tc, test_v8_accumulated);

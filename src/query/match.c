@@ -896,27 +896,31 @@ static uint64_t alike_key(const struct matcher *m, int side, node_t v)
 	return s->h0[v];
 }
 
-/* Is every referrer of v in sure (and there is one, no root)? */
-static int held_only_by(const struct heap *h, const struct objset *sure, node_t v)
+/* Is every referrer of v in sure and not in swapped (and there is one,
+ * no root)? */
+static int held_only_by(const struct heap *h, const struct objset *sure, const uint8_t *swapped, node_t v)
 {
 	if (h->in_start[v] == h->in_start[v + 1])
 		return 0;
 	for (edge_t e = h->in_start[v]; e < h->in_start[v + 1]; e++)
-		if (h->in[e] == 0 || !bit_get(sure->bits, h->in[e]))
+		if (h->in[e] == 0 || !bit_get(sure->bits, h->in[e]) || swapped[h->in[e]])
 			return 0;
 	return 1;
 }
 
 /* An ambiguous object that only new objects refer to (only gone ones,
  * on the older side) is new (gone) with them: a survivor would be held
- * by a survivor. From sure to amb's objects it holds, a worklist. */
-static void held_by_sure(const struct heap *h, struct objset *sure, struct objset *amb)
+ * by a survivor. But not by a new object that took a gone one's place
+ * (swapped: a grown list's new array, on the older side its old one):
+ * the survivors moved into it. From sure to amb's objects it holds, a
+ * worklist. */
+static void held_by_sure(const struct heap *h, struct objset *sure, struct objset *amb, const uint8_t *swapped)
 {
 	node_t *work = NULL;
 	size_t n = 0, cap = 0;
 
 	for (node_t v = 1; v < h->n; v++)
-		if (bit_get(amb->bits, v) && held_only_by(h, sure, v)) {
+		if (bit_get(amb->bits, v) && held_only_by(h, sure, swapped, v)) {
 			if (n == cap)
 				work = xreallocarray(work, cap = cap ? cap * 2 : 256, sizeof *work);
 			work[n++] = v;
@@ -927,7 +931,7 @@ static void held_by_sure(const struct heap *h, struct objset *sure, struct objse
 		node_t v = work[--n];
 		for (edge_t e = h->out_start[v]; e < h->out_start[v + 1]; e++) {
 			node_t y = h->out[e];
-			if (!bit_get(amb->bits, y) || !held_only_by(h, sure, y))
+			if (!bit_get(amb->bits, y) || !held_only_by(h, sure, swapped, y))
 				continue;
 			if (n == cap)
 				work = xreallocarray(work, cap = cap ? cap * 2 : 256, sizeof *work);
@@ -1173,10 +1177,15 @@ static void answer(const struct matcher *m, struct match_result *r)
 	}
 	free(guess);
 	doubt_spreads(m, sure, amb, keys, n);
+	uint8_t *swapped[2] = { xcalloc(h[0]->n, 1), xcalloc(h[1]->n, 1) };
+	for (node_t a = 1; a < h[0]->n; a++)
+		if (m->place[a] != HW_NONE && m->s[0].peer[a] == HW_NONE)
+			swapped[0][a] = swapped[1][m->place[a]] = 1;
 	for (int i = 0; i < 2; i++) {
-		held_by_sure(h[i], sure[i], amb[i]);
+		held_by_sure(h[i], sure[i], amb[i], swapped[i]);
 		objset_recount(h[i], sure[i]);
 		objset_recount(h[i], amb[i]);
+		free(swapped[i]);
 	}
 	/* the new ones that took a gone one's place */
 	objset_empty(h[1], &r->took_place);
