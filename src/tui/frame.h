@@ -116,6 +116,14 @@ int command_run(struct tui *t, const char *line, struct sbuf *err);
 void use_root(struct tui *t);
 void use_ignore(struct tui *t);
 void focus_list(struct tui *t);
+/* The expression that makes a step of expr under h's analyses as they
+ * are (its root, the references left out), for the command line, which
+ * starts from none: expr itself where its own steps make them, else
+ * "root ID | ignore ID LABEL | ... | all | expr" (a new string). *exact:
+ * 0 where expr's own focus steps change them again after that (the
+ * analyses were changed after the step was made), and the command
+ * cannot show this screen's analyses with this step's objects. */
+char *focus_expr(const struct heap *h, const char *expr, int *exact);
 
 /* ---- rules_screen.c ---- */
 void rules_screen(struct tui *t);

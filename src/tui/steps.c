@@ -492,8 +492,11 @@ void show_expr(struct tui *t)
 	}
 	sbuf_init(&cmd);
 	sbuf_init(&shown);
+	int exact;
+	char *expr = focus_expr(t->main, s->expr, &exact);
 	sbuf_adds(&cmd, "heapwalk -e ");
-	sh_quote(&cmd, s->expr);
+	sh_quote(&cmd, expr);
+	free(expr);
 	if (t->baseline != NULL) {
 		sbuf_adds(&cmd, " --baseline ");
 		sh_quote(&cmd, t->baseline);
@@ -504,6 +507,9 @@ void show_expr(struct tui *t)
 		sbuf_adds(&shown, cmd.buf);
 	else
 		esc_append(&shown, (const uint8_t *)cmd.buf, cmd.len, 0);
+	if (!exact)
+		sbuf_adds(&shown, "\n\n(not this screen's analyses: they were changed after this step, whose own root or "
+			  "ignore steps change them again)");
 	int k = text_box(t, "The command that makes this step", shown.buf,
 			 "c copy (OSC 52)  w append to a file  Esc close");
 	if (k == 'c') {
