@@ -606,10 +606,14 @@ START_TEST(test_live_dotnet)
 	for (int run = 1; run <= 2; run++) {
 		send_line(hold, "x\n");
 		now = said(pid, LIVEDIR "/dotnet.log", "{\"AddedHolder\":", run);
-		snprintf(args, sizeof args, "-f csv -e 'new | instances Workload.AddedHolder' %ld", (long)pid);
+		snprintf(args, sizeof args, "-f json -e 'new | instances Workload.AddedHolder' %ld", (long)pid);
 		out = hw(args, &err, &rc);
-		char *row = xasprintf("\nWorkload.AddedHolder,%ld,", now - before);
+		char *row = xasprintf("{\"class\":\"Workload.AddedHolder\",\"instances\":%ld,", now - before);
 		const char *bl = run == 1 ? "; baseline: snap-000001.nettrace" : "; baseline: the mark of PID";
+		/* the first: the mark's heap is the snapshot before, opened as
+		 * --baseline opens it (what is gone too), exact by the mark */
+		ck_assert_msg(run != 1 || strstr(out, "\"identity\":\"exact: the baseline is the heap at the mark") != NULL,
+			      "run %d: not against the snapshot before: %s", run + 1, out);
 		ck_assert_msg(rc == 0 && strstr(out, row) != NULL && strstr(err, bl) != NULL &&
 			      strstr(err, "mark: exact") != NULL && strstr(err, "\nheapwalk: the baseline, opened: exact\n") &&
 			      strstr(err, "the GC took ") != NULL, "run %d: status %d: %s\n%s", run + 1, rc, out, err);

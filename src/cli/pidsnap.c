@@ -207,6 +207,10 @@ static int clr_take(const struct proc_info *p, const char *file, const char *pre
 		/* nothing to say */
 	} else if (marked && verdict >= 0) {
 		clr_said_mark(&sb, pid, &heap, at, verdict);
+		/* the mark's heap, the one before, as --baseline makes it: what
+		 * is gone too, exact by the mark's file */
+		if (prev != NULL && heap.len > 0 && file_names(prev, heap.buf))
+			r->baseline = xstrdup(prev);
 	} else if (prev != NULL) {
 		char *said = said_prev(p, prev, marked ? " (the mark's file was not written: see above)"
 							 : "; this one marks it: the next is exact against it");

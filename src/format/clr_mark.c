@@ -848,9 +848,10 @@ int clr_mark_replay(const struct clr_mark_in *in, struct sbuf *out, struct sbuf 
 		sbuf_printf(said, "mark: exact except %llu objects inferred", (unsigned long long)r.inferred);
 	else
 		sbuf_adds(said, "mark: exact");
-	sbuf_printf(said, "; of the %llu objects at the mark, %llu live on (%llu moves replayed through %llu GCs, "
+	sbuf_printf(said, "; of the %llu objects at the mark, %llu live on (%llu moves replayed through %llu GC%s, "
 		    "%llu of them background)", (unsigned long long)md.n, (unsigned long long)r.n,
-		    (unsigned long long)r.moved, (unsigned long long)r.gcs, (unsigned long long)r.bgcs);
+		    (unsigned long long)r.moved, (unsigned long long)r.gcs, r.gcs == 1 ? "" : "s",
+		    (unsigned long long)r.bgcs);
 	if (r.why[0])
 		sbuf_printf(said, ": %s", r.why);
 	else if (infer[0])
@@ -1073,8 +1074,8 @@ int clr_mark_read(const struct heap *h, uint32_t pid, uint64_t sync_qpc, uint8_t
 	char *at = line_copy(field(l.hdr, "at"), 0), *why = line_copy(field(l.hdr, "exact"), 2);
 	if (l.exact == 1) {
 		exact_head(how, &l);
-		sbuf_printf(how, "marked at %s (GC %u), the GC's moves replayed through %llu GCs to this dump's (GC "
-			    "%u)", at, l.g0, l.gcs, l.g1);
+		sbuf_printf(how, "marked at %s (GC %u), the GC's moves replayed through %llu GC%s to this dump's (GC "
+			    "%u)", at, l.g0, l.gcs, l.gcs == 1 ? "" : "s", l.g1);
 		exact_tail(how, &l);
 	} else
 		sbuf_printf(how, "not exact: %s (marked at %s, GC %u; this dump's GC %u)", why, at, l.g0, l.g1);
@@ -1141,8 +1142,8 @@ int clr_mark_identity(const struct heap *h, uint32_t pid, uint64_t sync_qpc, con
 		same[v] = o;
 	}
 	exact_head(how, &l);
-	sbuf_printf(how, "the baseline is the heap at the mark (%s, GC %u), the GC's moves replayed through %llu GCs "
-		    "to this dump's (GC %u)", at, l.g0, l.gcs, l.g1);
+	sbuf_printf(how, "the baseline is the heap at the mark (%s, GC %u), the GC's moves replayed through %llu GC%s "
+		    "to this dump's (GC %u)", at, l.g0, l.gcs, l.gcs == 1 ? "" : "s", l.g1);
 	exact_tail(how, &l);
 	rc = 0;
 done:

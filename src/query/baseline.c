@@ -79,8 +79,8 @@ int baseline_from_mark(struct heap *h, struct baseline *b, struct sbuf *err)
 		int r = from_format_mark(h, b, err);
 		if (r <= 0)
 			return r;
-		sbuf_adds(err, "no baseline: the dump has no mark (it was not written by heapwalk's agent; "
-			  "see heapwalk snapshot), and no --baseline was given");
+		sbuf_adds(err, "no baseline: the dump has no mark (heapwalk took it after none: see heapwalk mark "
+			  "and snapshot), and no --baseline was given");
 		return -1;
 	}
 	if (h->agent.marks == 0) {

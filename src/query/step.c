@@ -961,8 +961,8 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 	case ST_OLD:
 	case ST_UNIDENTIFIED:
 		if (h->baseline == NULL) {
-			sbuf_adds(err, "no baseline: give --baseline OLD, or a dump that heapwalk's agent "
-				  "wrote after a mark (heapwalk mark PID, then heapwalk snapshot PID FILE)");
+			sbuf_adds(err, "no baseline: give --baseline OLD, or a dump heapwalk took after a mark "
+				  "(heapwalk mark PID, then heapwalk snapshot PID FILE: a JVM or .NET process)");
 			goto fail;
 		}
 		/* old: neither new nor one whose identity the ids cannot tell */

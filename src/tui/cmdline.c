@@ -414,7 +414,7 @@ static int apply_all(struct tui *t, const struct pipeline *pl, struct use *uses,
 			}
 			if (t->bl == NULL || !baseline_has_old(t->bl) || t->bl->gone.count == 0) {
 				sbuf_adds(err, t->bl == NULL ? "gone needs a baseline: press B to load one"
-					  : !baseline_has_old(t->bl) ? "gone needs a baseline dump; the agent's mark has none"
+					  : !baseline_has_old(t->bl) ? "gone needs a baseline dump; a mark has none"
 					  : "nothing is gone since the baseline");
 				break;
 			}

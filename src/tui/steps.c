@@ -269,7 +269,7 @@ void use_gone(struct tui *t)
 
 	if (t->bl == NULL || !baseline_has_old(t->bl)) {
 		tui_message(t, 1, "%s", t->bl == NULL ? "no baseline: press B to load one"
-						      : "gone needs a baseline dump; the agent's mark has none");
+						      : "gone needs a baseline dump; a mark has none");
 		return;
 	}
 	if (t->bl->gone.count == 0) {
