@@ -510,6 +510,23 @@ START_TEST(test_cancel)
 	jv_free(&o);
 	int st = srv_end(&s);
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+	/* an open cancelled while it reads (no cache: it works, and looks)
+	 * is unanswered, and keeps no handle that the client never heard of
+	 * (it held memory and one of the slots) */
+	srv_start(&s, "--no-cache", dir);
+	char *oc = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":\"o1\",\"method\":\"tools/call\",\"params\":{\"name\":\"open\","
+			     "\"arguments\":{\"path\":\"%s\"}}}\n"
+			     "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"o1\"}}\n",
+			     dump);
+	srv_send(&s, oc, strlen(oc));
+	free(oc);
+	ask(&s, "{\"jsonrpc\":\"2.0\",\"id\":79,\"method\":\"ping\"}", "79", &a); /* o1's answer would come first */
+	jv_free(&a);
+	tool_ok(&s, "dumps", "{}", &o);
+	ck_assert_msg(jv_get(&o, "dumps")->n == 0, "%zu dumps open after a cancelled open", jv_get(&o, "dumps")->n);
+	jv_free(&o);
+	st = srv_end(&s);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
 }
 END_TEST
 

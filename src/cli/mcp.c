@@ -617,13 +617,17 @@ static int tool_open(struct mcp *m, const struct args *x, struct sbuf *out)
 	d->open = 1;
 	d->serial = ++m->serial;
 	d->path = real;
+	if (m->cancelled) { /* cancelled past where the open looks: no handle the client never hears of */
+		close_dump(d);
+		return -1;
+	}
 	m->used[m->nused++] = d;
 	struct call c;
 	call_init(&c);
 	c.d = d;
 	c.e = cmd_find("info");
 	sbuf_printf(out, "{\"dump\":\"d%u\",\"info\":", d->serial);
-	if (run_call(m, &c, out, x->err) < 0) { /* no handle said: none kept */
+	if (run_call(m, &c, out, x->err) < 0 || m->cancelled) { /* no handle said: none kept */
 		sbuf_free(&c.steps);
 		close_dump(d);
 		return -1;
