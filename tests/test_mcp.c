@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hprofw.h"
 #include "jsonck.h"
 #include "suites.h"
 #include "util.h"
@@ -620,6 +621,82 @@ START_TEST(test_paths)
 }
 END_TEST
 
+/* A path 500 steps deep: its first and last 100 steps, a row for the 300
+ * between and the summary's count (the command line's is whole); an
+ * error quoting a huge argument: its first 4096 bytes and a count of the
+ * rest, not all of it back */
+START_TEST(test_deep_path_and_long_error)
+{
+	enum { N = 500, CLS = 0x5001, CNAME = 0x5003, FNEXT = 0x5005, FIRST = 0x10000 };
+	struct hw w;
+	struct hw_field f = { FNEXT, T_OBJECT, 0 };
+	struct srv s;
+	struct jv o;
+
+	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
+	hw_jdk_names(&w);
+	hw_utf8(&w, FNEXT, "next");
+	hw_utf8(&w, CNAME, "Link");
+	hw_load_class(&w, 8, CLS, CNAME);
+	hw_heap_begin(&w);
+	hw_jdk_classes(&w);
+	hw_class_dump(&w, CLS, J_OBJECT, 0, NULL, 0, NULL, 0, &f, 1);
+	hw_root(&w, HW_ROOT_UNKNOWN, FIRST, 0, 0);
+	for (unsigned i = 0; i < N; i++) { /* FIRST -> ... -> the last, by next */
+		f.value = i + 1 < N ? FIRST + 16 * (i + 1) : 0;
+		hw_instance(&w, FIRST + 16 * i, CLS, &f, 1);
+	}
+	hw_heap_end(&w);
+	hw_dump_end(&w);
+	char *path = hw_write_in(&w, dir, "chain.hprof", SIZE_MAX);
+	hw_free(&w);
+	srv_start(&s, NULL, dir);
+	char *args = xasprintf("{\"path\":\"%s\"}", path);
+	tool_ok(&s, "open", args, &o);
+	jv_free(&o);
+	free(args);
+	args = xasprintf("{\"dump\":\"d1\",\"object\":\"0x%x\"}", FIRST + 16 * (N - 1));
+	tool_ok(&s, "paths", args, &o);
+	free(args);
+	const struct jv *rows = jv_get(&o, "rows"), *left = jv_get(&o, "steps_left_out");
+	ck_assert_msg(rows != NULL && rows->n == 201, "%zu rows", rows ? rows->n : 0);
+	ck_assert_msg(left != NULL && left->t == J_STR && strstr(left->s, ": 300 steps left out") != NULL, "no summary");
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct jv *r = &rows->v[i], *id = jv_get(r, "id");
+		size_t step = (size_t)jv_get(r, "step")->u, want = i <= 100 ? i : i + 299;
+		ck_assert_msg(step == want, "row %zu: step %zu, not %zu", i, step, want);
+		if (i == 100)
+			ck_assert_msg(id->t == J_NULL && strcmp(jv_get(r, "object")->s, "(300 steps left out)") == 0, "row 100");
+		else
+			ck_assert_msg(id->t == J_STR && strtoull(id->s, NULL, 16) == FIRST + 16 * step, "row %zu: %s", i, id->s);
+	}
+	jv_free(&o);
+	struct sbuf huge;
+	sbuf_init(&huge);
+	sbuf_adds(&huge, "{\"path\":\"");
+	for (int i = 0; i < 100000; i++)
+		sbuf_addc(&huge, 'A');
+	sbuf_adds(&huge, "\"}");
+	int e;
+	char *t = tool(&s, "open", huge.buf, &e);
+	ck_assert_msg(e && strlen(t) < 4200 && strstr(t, " bytes more)") != NULL, "%zu bytes: %.100s", strlen(t), t);
+	free(t);
+	sbuf_free(&huge);
+	int st = srv_end(&s);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+	/* the command line's: whole */
+	char *cmd = xasprintf("%s -q -f csv paths %s 0x%x", heapwalk(), path, FIRST + 16 * (N - 1));
+	char *out = run(cmd, &st);
+	size_t lines = 0;
+	for (const char *c = out; *c; c++)
+		lines += *c == '\n';
+	ck_assert_msg(st == 0 && lines == N + 1, "%zu lines", lines);
+	free(out);
+	free(cmd);
+	free(path);
+}
+END_TEST
+
 /* a dump cut short while open: the call says so, the dump is closed,
  * the server goes on */
 START_TEST(test_shrink)
@@ -683,6 +760,7 @@ Suite *mcp_suite(void)
 	tcase_add_test(tc, test_lines);
 	tcase_add_test(tc, test_client_gone);
 	tcase_add_test(tc, test_cancel);
+	tcase_add_test(tc, test_deep_path_and_long_error);
 	tcase_add_test(tc, test_close_unmaps);
 	tcase_add_test(tc, test_paths);
 	tcase_add_test(tc, test_shrink);

@@ -792,6 +792,7 @@ static int one_object(struct mcp *m, const struct args *x, struct sbuf *out, con
 	c.e = cmd_find(view);
 	c.o.object = id;
 	c.o.vo.weak = b;
+	c.o.vo.path_ends = MCP_PATH_ENDS; /* a list a million steps deep is of no use to read */
 	rc = run_call(m, &c, out, x->err);
 done:
 	sbuf_free(&c.steps);
@@ -1292,7 +1293,8 @@ static const struct tool tools[] = {
 	  "retained first.",
 	  SCHEMA(S_DUMP "," S_OBJ "," S_STEPS "," S_BASE "," S_PAGE "," S_WEAK, "\"dump\""),
 	  "dump,object,steps,baseline,offset,limit,weak", 1, tool_referents },
-	{ "paths", "Paths to GC roots", "Shortest paths from GC roots to 'object', each to another root (max, default 5).",
+	{ "paths", "Paths to GC roots", "Shortest paths from GC roots to 'object', each to another root (max, default 5); "
+	  "of a path over 200 steps, its first and last 100, and a row for the steps between.",
 	  SCHEMA(S_DUMP "," S_OBJ "," S_WEAK ",\"max\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":10000}",
 		 "\"dump\",\"object\""),
 	  "dump,object,weak,max", 1, tool_paths },
@@ -1491,6 +1493,15 @@ static void tools_call(struct mcp *m, const struct jval *params, const struct jv
 	}
 	if (rc < 0 && err.len == 0)
 		sbuf_adds(&err, "failed");
+	if (rc < 0 && err.len > MCP_ERROR_MAX) { /* it quotes a huge argument: not all of it back */
+		size_t cut = MCP_ERROR_MAX, more;
+		while (cut > 0 && ((unsigned char)err.buf[cut] & 0xc0) == 0x80) /* a whole character */
+			cut--;
+		more = err.len - cut;
+		err.len = cut;
+		err.buf[cut] = '\0';
+		sbuf_printf(&err, "... (%zu bytes more)", more);
+	}
 	reply_head(out, id);
 	sbuf_adds(out, ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":");
 	if (rc == 0)

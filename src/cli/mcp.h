@@ -13,9 +13,11 @@
 
 #define MCP_LINE_MAX (4u << 20)    /* one message from the client */
 #define MCP_ANSWER_MAX (1u << 20)  /* one tool's answer, its text */
+#define MCP_ERROR_MAX 4096         /* an error's text, cut past it */
 #define MCP_DUMPS_MAX 16           /* dumps open at once */
 #define MCP_LIMIT_DEFAULT 50       /* rows of an answer unless the call says */
 #define MCP_LIMIT_MAX 1000
+#define MCP_PATH_ENDS 100          /* paths: each path's first and last steps */
 
 struct mcp;
 

@@ -993,8 +993,26 @@ void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, s
 	meta_num(&t, "paths", v->npaths);
 	if (v->npaths == 0) /* say why */
 		meta_reach(&t, h, v->pseudo, "only through weak references (--weak shows them)");
+	uint64_t left = 0;
+	for (size_t p = 0; v->ends > 0 && p < v->npaths; p++)
+		if (v->start[p + 1] - v->start[p] > 2 * v->ends)
+			left += v->start[p + 1] - v->start[p] - 2 * v->ends;
+	if (left > 0) {
+		sbuf_reset(&label);
+		sbuf_printf(&label, "each path's first and last %zu steps: %llu steps left out, a row says where",
+			    v->ends, (unsigned long long)left);
+		meta_str(&t, "steps_left_out", label.buf, label.len);
+	}
 	for (size_t p = 0; p < v->npaths; p++)
 		for (size_t s = v->start[p]; s < v->start[p + 1]; s++) {
+			size_t len = v->start[p + 1] - v->start[p];
+			if (v->ends > 0 && len > 2 * v->ends && s == v->start[p] + v->ends) { /* the middle: one row */
+				sbuf_reset(&label);
+				sbuf_printf(&label, "(%zu steps left out)", len - 2 * v->ends);
+				table_row(&t, CN(p + 1), CN(s - v->start[p]), CNULL, CSB(&label), CNULL, CNULL, CNULL);
+				s = v->start[p + 1] - v->ends - 1;
+				continue;
+			}
 			node_t x = v->nodes[s];
 			int has_next = s + 1 < v->start[p + 1];
 			sbuf_reset(&label);

@@ -757,6 +757,7 @@ void view_paths(const struct heap *h, node_t target, const struct view_opts *o, 
 	memset(v, 0, sizeof *v);
 	v->target = target;
 	v->weak = o->weak;
+	v->ends = o->path_ends;
 	memset(parent, 0xff, ((size_t)h->n + 1) * sizeof *parent);
 	parent[target] = target;
 	queue[qt++] = target;

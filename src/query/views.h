@@ -25,6 +25,8 @@ struct view_opts {
 	double cutoff;       /* biggest: children under this percent of their parent fold */
 	int max_paths;       /* paths: at most this many (> 0) */
 	int weak;            /* paths: follow weak referents too */
+	size_t path_ends;    /* paths: each path's first and last this many
+			      * steps, one row for those between (0: whole) */
 	struct progress *progress;
 };
 
@@ -126,6 +128,7 @@ struct path_view {
 	size_t *start;       /* npaths + 1: path i is nodes[start[i]..start[i+1]) */
 	node_t *nodes;       /* each path from its root object down to target */
 	int weak;            /* weak referents were followed */
+	size_t ends;         /* view_opts' path_ends */
 	/* with no path: PATH_UNREACHABLE, no GC root holds the object (it is
 	 * garbage the dump still has); PATH_WEAK_ONLY, only weak references
 	 * lead to it (without weak) */
