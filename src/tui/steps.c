@@ -530,8 +530,8 @@ void step_list(struct tui *t)
 	for (size_t i = 0; i < t->nsteps; i++) {
 		char a[32];
 		fmt_bytes(a, sizeof a, t->steps[i]->set.shallow);
-		items[i] = xasprintf("%zu %s  (%llu objects, %s)", i + 1, t->steps[i]->title,
-				     (unsigned long long)t->steps[i]->set.count, a);
+		items[i] = xasprintf("%zu %s  (%llu object%s, %s)", i + 1, t->steps[i]->title,
+				     (unsigned long long)t->steps[i]->set.count, t->steps[i]->set.count == 1 ? "" : "s", a);
 	}
 	int k = popup(t, "Steps (Enter: go)", items, t->nsteps, t->cur);
 	if (k >= 0)

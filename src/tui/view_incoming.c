@@ -138,6 +138,8 @@ static void referrer_row(struct tui *t, struct rowvec *out, node_t src, node_t d
 	sbuf_free(&lab);
 }
 
+#define PATH_ENDS 200 /* steps shown at each end of a deep path */
+
 static void paths_rows(struct tui *t, struct tview *v, node_t target)
 {
 	struct heap *h = t->h;
@@ -153,18 +155,28 @@ static void paths_rows(struct tui *t, struct tview *v, node_t target)
 			 : unreached_why(h, pv.pseudo) != NULL ? unreached_why(h, pv.pseudo) : "no path from a GC root");
 	for (size_t p = 0; p < pv.npaths; p++) {
 		size_t a = pv.start[p], b = pv.start[p + 1];
-		char line[96];
-		snprintf(line, sizeof line, "path %zu: %zu steps from %s", p + 1, b - a - 1,
+		char line[128];
+		snprintf(line, sizeof line, "path %zu: %zu step%s from %s", p + 1, b - a - 1, b - a == 2 ? "" : "s",
 			 h->aroot != 0 ? "the analysis root" : "a GC root");
 		struct row *hd = info_row(&v->rows, 1, VR_PATH, line);
 		hd->open = 1;
 		hd->key = p + 1;
 		if (b - a == 1) /* the object is a GC root itself */
 			root_rows(h, pv.nodes[a], 2, &v->rows);
-		/* target upwards: each row holds the one above it */
-		for (size_t k = b - 1; k-- > a;) {
+		/* target upwards: each row holds the one above it; of a path too
+		 * deep to read (a list a million long), the ends and a row for
+		 * those between */
+		int cut = b - a - 1 > 2 * PATH_ENDS;
+		uint32_t d = 2;
+		for (size_t k = b - 1; k-- > a; d++) {
+			if (cut && k == b - 2 - PATH_ENDS) {
+				snprintf(line, sizeof line, "(%zu steps left out: heapwalk paths prints them all)",
+					 b - a - 1 - 2 * PATH_ENDS);
+				info_row(&v->rows, d, VR_INFO, line);
+				k = a + PATH_ENDS;
+				continue;
+			}
 			size_t before = v->rows.n;
-			uint32_t d = (uint32_t)(2 + (b - 2 - k));
 			referrer_row(t, &v->rows, pv.nodes[k], pv.nodes[k + 1], REF_STRONG, d);
 			v->rows.v[before].open = -1;
 			if (k == a) /* the root object: what kind of root, below it */
