@@ -1525,6 +1525,33 @@ static void dotnet_planted(const char *dump, int finals)
 	}
 }
 
+/* A reference left out of a .NET heap is named as it is in the dump, by
+ * the class it refers to, in info's references_left_out (it said
+ * ".<?>": the reference was looked for among the strong ones only, and
+ * the analyses had moved it aside) */
+START_TEST(test_dotnet_left_out_label)
+{
+	const char *dump = TEST_SRCDIR "/dotnet/workload-1.nettrace";
+	char args[1200], src[40] = "", dst[40] = "", cls[256] = "";
+	int st;
+
+	snprintf(args, sizeof args, "-q --no-cache -f csv -e 'instances /^System.Collections.Generic.List/' %s objects", dump);
+	char *csv = hw(args, &st);
+	ck_assert_msg(st == 0 && strchr(csv, '\n') != NULL && sscanf(strchr(csv, '\n') + 1, "%39[^,]", src) == 1, "%s", csv);
+	free(csv);
+	snprintf(args, sizeof args, "-q --no-cache -f csv -e 'object %s | referents' %s objects", src, dump);
+	csv = hw(args, &st);
+	ck_assert_msg(st == 0 && strchr(csv, '\n') != NULL && sscanf(strchr(csv, '\n') + 1, "%39[^,],%255[^,]", dst, cls) == 2,
+		      "%s", csv);
+	free(csv);
+	snprintf(args, sizeof args, "-q --no-cache -e 'object %s | ignore %s (%s) | info' %s", src, src, cls, dump);
+	char *out = hw(args, &st), want[400];
+	snprintf(want, sizeof want, "references_left_out:      %s .(%s) -> %s\n", src, cls, dst);
+	ck_assert_msg(st == 0 && strstr(out, want) != NULL, "not %s in %s", want, out);
+	free(out);
+}
+END_TEST
+
 /* A heap-dump trace recorded by dotnet-trace (tests/dotnet/README):
  * what the workload made, the roots and handles, the static variable's
  * path; it has no generation ranges, and the step says so. */
@@ -3043,6 +3070,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_dotnet_gcdump_recorded);
 	tcase_add_test(tc, test_dotnet_gcdump_live);
 	tcase_add_test(tc, test_dotnet_chains);
+	tcase_add_test(tc, test_dotnet_left_out_label);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("dotnet-80x24"); /* the recorded traces only */
 	tcase_set_timeout(tc, FIXTURE_TIMEOUT);

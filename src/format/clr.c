@@ -988,7 +988,14 @@ void clr_edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *o
 	edge_t hi = h->out_start[src + 1];
 	size_t e = lower_bound_u32_range(h->out, sizeof *h->out, h->out_start[src], hi, dst); /* by target */
 
-	if (e < hi && h->out[e] == dst)
+	if (e < hi && h->out[e] == dst) {
+		ref_name(h, src, dst, out);
+		return;
+	}
+	/* one moved among the weak ones (a reference left out, a rule's
+	 * weak one): the dump's all the same */
+	size_t w = h->weak_src != NULL ? lower_bound_pair_u32(h->weak_src, h->weak_dst, h->nweak, src, dst) : h->nweak;
+	if (w < h->nweak && h->weak_src[w] == src && h->weak_dst[w] == dst)
 		ref_name(h, src, dst, out);
 	else
 		sbuf_adds(out, "<?>");
