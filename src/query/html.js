@@ -454,7 +454,9 @@
 		function render() {
 			let re = null;
 			filter.classList.remove('error');
-			try { re = filter.value ? new RegExp(filter.value, 'i') : null; } catch (e) { filter.classList.add('error'); }
+			// as --filter takes it: case counts, unless it starts (?i)
+			const ci = filter.value.startsWith('(?i)'), src = ci ? filter.value.slice(4) : filter.value;
+			try { re = src ? new RegExp(src, ci ? 'i' : '') : null; } catch (e) { filter.classList.add('error'); }
 			const m = rows.filter(r => !re || matches(re, r.class));
 			m.sort((a, b) => {
 				const x = a[key], y = b[key];
