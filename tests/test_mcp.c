@@ -697,6 +697,48 @@ START_TEST(test_deep_path_and_long_error)
 }
 END_TEST
 
+/* snapshot of a live Node process: the file, and what the command line
+ * says of it (it said "" : its summary went to /dev/null) */
+START_TEST(test_snapshot_said)
+{
+	struct srv s;
+	struct jv o;
+
+	if (!have("node")) {
+		fprintf(stderr, "mcp: no node: the snapshot tool is not tried\n");
+		return;
+	}
+	char *ready = xasprintf("%s/node.ready", dir);
+	char *js = xasprintf("global.kept = []; setInterval(() => kept.push({}), 100); "
+			     "require('fs').writeFileSync('%s', 'ready')", ready);
+	pid_t pid = fork();
+	ck_assert(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		dup2(null, 0), dup2(null, 1), dup2(null, 2);
+		execlp("node", "node", "-e", js, (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 1200 && access(ready, F_OK) != 0; i++) /* running, its signal handlers set */
+		usleep(100000);
+	ck_assert_msg(access(ready, F_OK) == 0, "node did not start");
+	free(ready);
+	free(js);
+	srv_start(&s, NULL, dir);
+	char *args = xasprintf("{\"pid\":%ld,\"path\":\"live.heapsnapshot\"}", (long)pid);
+	tool_ok(&s, "snapshot", args, &o);
+	free(args);
+	const struct jv *said = jv_get(&o, "said"), *file = jv_get(&o, "file");
+	ck_assert_msg(said != NULL && said->t == J_STR && strstr(said->s, "bytes of V8 heap snapshot") != NULL &&
+		      file != NULL && strstr(file->s, "/live.heapsnapshot") != NULL, "said: %s", said ? said->s : "none");
+	jv_free(&o);
+	int st = srv_end(&s);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+	kill(pid, SIGKILL); /* ours, started above */
+	waitpid(pid, &st, 0);
+}
+END_TEST
+
 /* a dump cut short while open: the call says so, the dump is closed,
  * the server goes on */
 START_TEST(test_shrink)
@@ -761,6 +803,7 @@ Suite *mcp_suite(void)
 	tcase_add_test(tc, test_client_gone);
 	tcase_add_test(tc, test_cancel);
 	tcase_add_test(tc, test_deep_path_and_long_error);
+	tcase_add_test(tc, test_snapshot_said);
 	tcase_add_test(tc, test_close_unmaps);
 	tcase_add_test(tc, test_paths);
 	tcase_add_test(tc, test_shrink);

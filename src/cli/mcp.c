@@ -1183,7 +1183,8 @@ static int tool_snapshot(struct mcp *m, const struct args *x, struct sbuf *out)
 		return -1;
 	char pids[32];
 	snprintf(pids, sizeof pids, "%lld", pid);
-	char *argv[] = { "heapwalk", "-q", "snapshot", plain ? "--plain" : "-q", pids, real, NULL };
+	/* its lines (no progress: not to a terminal) are the answer's said */
+	char *argv[] = { "heapwalk", "snapshot", pids, real, plain ? "--plain" : NULL, NULL };
 	int pfd[2], rc = -1;
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
 		sbuf_printf(x->err, "pipe: %s", strerror(errno));
@@ -1193,7 +1194,7 @@ static int tool_snapshot(struct mcp *m, const struct args *x, struct sbuf *out)
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, pfd[1], 1); /* its summary */
 	posix_spawn_file_actions_adddup2(&fa, pfd[1], 2);
 	pid_t child;
 	int e = posix_spawn(&child, "/proc/self/exe", &fa, NULL, argv, environ);
