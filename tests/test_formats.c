@@ -1805,6 +1805,11 @@ START_TEST(test_dotnet_browser)
 	has(row, "..2..."); /* gen0 gen1 gen2 loh poh nongc: gen2 alone */
 	free(row);
 	free(s);
+	/* no class loaders in a .NET dump: L says so, groups under none */
+	keys(&t, "L");
+	s = wait_for(&t, "this dump names no class loaders");
+	lacks(s, "bootstrap loader");
+	free(s);
 	keys(&t, "f");
 	type(&t, "Dictionary.2.System.String,Workload");
 	keys(&t, "Enter");

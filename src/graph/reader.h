@@ -148,6 +148,8 @@ struct fmt_array { void **ptr; void *at; size_t elem; uint64_t count; };
 			      * alignment) read off the dump: `info` shows it */
 #define FF_AGENT_IDS 0x2 /* ids last from dump to dump when heapwalk's agent
 			      * wrote the dump (h->agent) */
+#define FF_LOADERS   0x4 /* classes name their defining loader (0: the
+			      * runtime's own, the bootstrap loader) */
 
 /* A reader's own kind of GC root: its name in the reader's words
  * ("JNI global"), the table's kind it is (enum root_kind), and whether
@@ -321,6 +323,8 @@ void heap_refs_changing(struct heap *h);
 int heap_ids_stable(const struct heap *h);
 /* Does h's format tell the JVM's object layout (FF_LAYOUT)? */
 int heap_knows_layout(const struct heap *h);
+/* Does h's format name each class's defining loader (FF_LOADERS)? */
+int heap_knows_loaders(const struct heap *h);
 
 /* Is the heap from a reader of that runtime ("jvm")? */
 int heap_runtime_is(const struct heap *h, const char *runtime);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "graph/analysis.h"
+#include "graph/reader.h"
 #include "graph/retained.h"
 #include "query/baseline.h"
 #include "query/step.h"
@@ -397,6 +398,9 @@ static int classes_group_key(struct tui *t, struct tview *v, enum request r)
 	if (r == REQ_PACKAGES) {
 		st->packages = !st->packages;
 		st->loaders = 0;
+	} else if (!heap_knows_loaders(t->h)) {
+		tui_message(t, 1, "this dump names no class loaders: only a JVM's (HPROF) does");
+		return 1;
 	} else {
 		st->loaders = !st->loaders;
 		st->packages = 0;
