@@ -1810,6 +1810,16 @@ START_TEST(test_dotnet_browser)
 	s = wait_for(&t, "this dump names no class loaders");
 	lacks(s, "bootstrap loader");
 	free(s);
+	/* the package tree: namespaces from the dots before the type's
+	 * arguments only (it made "Entry[System.*" of a nested type's) */
+	keys(&t, "p");
+	s = wait_for(&t, "(sort: shallow, packages)");
+	has(s, "+ System.*");
+	has(s, "   Entry[System.String,Workload.CacheEntry][]");
+	lacks(s, "Entry[System.*");
+	free(s);
+	keys(&t, "p");
+	free(wait_without(&t, "q quit", "packages)"));
 	keys(&t, "f");
 	type(&t, "Dictionary.2.System.String,Workload");
 	keys(&t, "Enter");

@@ -6,16 +6,24 @@
 
 #include "tui/view_classes.h"
 
+/* Where a class name's namespace can end: before its type arguments
+ * or array brackets (.NET's "Entry[System.Int32,System.String][]",
+ * "List`1[Workload.Key]": the dots inside name other types) */
+static size_t ns_end(const char *name)
+{
+	return strcspn(name, "[<`( ,");
+}
+
 /* The package of a class at `depth` segments: "java.util." for depth 2;
  * NULL when the name has fewer dots (the class sits at that level). */
 static char *pkg_prefix(const char *name, int depth)
 {
-	const char *p = name;
+	const char *p = name, *end = name + ns_end(name);
 
 	if (name[0] == '[') /* arrays: a package of their own */
 		return depth == 1 ? xstrdup("[") : NULL;
 	for (int i = 0; i < depth; i++) {
-		p = strchr(p, '.');
+		p = memchr(p, '.', (size_t)(end - p));
 		if (p == NULL)
 			return NULL;
 		p++;
@@ -92,7 +100,7 @@ void package_level(struct tui *t, struct tview *v, const char *prefix, struct ro
 		if (strncmp(name, prefix, np) != 0 || !class_visible(t, v, cd->rows[i].cls))
 			continue;
 		char *p = NULL;
-		if (strcmp(prefix, "[") != 0 && (np > 0 || name[0] == '[' || strchr(name, '.') != NULL))
+		if (strcmp(prefix, "[") != 0 && (np > 0 || name[0] == '[' || memchr(name, '.', ns_end(name)) != NULL))
 			p = pkg_prefix(name, depth);
 		if (p == NULL) { /* the class sits at this level */
 			class_row_make(t, v, out, &cd->rows[i]);
