@@ -1040,7 +1040,7 @@ START_TEST(test_v8_accumulated)
 	ck_assert_msg(strstr(bol, want) == row - strlen(want) + 1, "want %s in %s", want, bol);
 	snprintf(want, sizeof want, "3000 instances retain ");
 	ck_assert_msg(strstr(row, want) != NULL, "%s", row);
-	snprintf(want, sizeof want, "no one object holds them; held by %lu strong holders (", holders);
+	snprintf(want, sizeof want, "no one object keeps them alive; held by %lu strong holders (", holders);
 	ck_assert_msg(strstr(row, want) != NULL && strstr(row, "weak") == NULL, "want %s in %s", want, row);
 	free(out);
 	free(ref);

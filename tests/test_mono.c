@@ -401,7 +401,7 @@ START_TEST(test_mono_accumulated)
 	char want1[160];
 	snprintf(want1, sizeof want1, "50 of its %llu instances retain ", (unsigned long long)sess->count);
 	ck_assert_msg(strstr(row, want1) != NULL, "want %s in %s", want1, row);
-	ck_assert_msg(strstr(row, "no one object holds them; held by 51 strong holders (50 Workload.Late") != NULL,
+	ck_assert_msg(strstr(row, "no one object keeps them alive; held by 51 strong holders (50 Workload.Late") != NULL,
 		      "%s", row);
 	free(out);
 	for (size_t i = 0; i < n; i++)

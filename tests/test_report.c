@@ -310,8 +310,8 @@ START_TEST(jdk_dump_in_chromium)
 			struct jv pj;
 			ck_assert_uint_eq(u(&at(sus, i)->v[1]), u(jv_get(at(ws, i), "retained")));
 			if (path->n == 0) {
-				ck_assert_msg(strstr(at(sus, i)->v[0].s, "no one object holds them") != NULL ||
-						      strstr(at(sus, i)->v[0].s, "no object holds it") != NULL,
+				ck_assert_msg(strstr(at(sus, i)->v[0].s, "no one object keeps them alive") != NULL ||
+						      strstr(at(sus, i)->v[0].s, "no one object keeps it alive") != NULL,
 					      "%s: no path", at(sus, i)->v[0].s);
 				continue;
 			}

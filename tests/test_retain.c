@@ -727,7 +727,7 @@ START_TEST(leak_accumulated_written)
 	ck_assert(cb * 10 >= total && cb * 5 < total);
 	run_all("leak-suspects", NULL, &r);
 	snprintf(want, sizeof want,
-		 "accumulated in instances of t.Buf: 5 instances retain %.1f%%, no one object holds them; "
+		 "accumulated in instances of t.Buf: 5 instances retain %.1f%%, no one object keeps them alive; "
 		 "held by 4 soft holders (4 java.lang.ref.SoftReference.referent), 1 weak (1 "
 		 "java.lang.ref.WeakReference.referent)", 100.0 * (double)bb / (double)total);
 	const struct insp_group *g = group_named(&r, want);
@@ -737,7 +737,7 @@ START_TEST(leak_accumulated_written)
 	ck_assert_int_eq(g->priority, bb * 5 >= total ? IP_HIGH : IP_MEDIUM); /* 20% */
 	assert_members(g, &bufs);
 	snprintf(want, sizeof want,
-		 "accumulated in instances of t.Item: 6 instances retain %.1f%%, no one object holds them; "
+		 "accumulated in instances of t.Item: 6 instances retain %.1f%%, no one object keeps them alive; "
 		 "held by 7 strong holders (6 t.Owner.item); 1 of them a GC root", 100.0 * (double)ib / (double)total);
 	g = group_named(&r, want);
 	ck_assert_msg(g != NULL, "no group %s", want);
@@ -856,7 +856,7 @@ START_TEST(leak_accumulated_jdk)
 	ck_assert_uint_eq(roots_among(bin), 0);
 	run_all("leak-suspects", NULL, &r);
 	snprintf(want, sizeof want,
-		 "accumulated in instances of Accum$Buf: 2000 instances retain %.1f%%, no one object holds them; "
+		 "accumulated in instances of Accum$Buf: 2000 instances retain %.1f%%, no one object keeps them alive; "
 		 "held by %llu soft holders (%llu java.lang.ref.SoftReference.referent)",
 		 100.0 * (double)bb / (double)total, (unsigned long long)soft, (unsigned long long)soft);
 	const struct insp_group *g = group_named(&r, want);
@@ -865,8 +865,8 @@ START_TEST(leak_accumulated_jdk)
 	ck_assert_uint_eq(g->extra, bb);
 	assert_members(g, &bufs);
 	int n = snprintf(want, sizeof want,
-			 "accumulated in instances of Accum$Item: 3000 instances retain %.1f%%, no one object holds "
-			 "them; held by %llu strong holders (%llu Accum$Owner.item)",
+			 "accumulated in instances of Accum$Item: 3000 instances retain %.1f%%, no one object keeps "
+			 "them alive; held by %llu strong holders (%llu Accum$Owner.item)",
 			 100.0 * (double)ib / (double)total, (unsigned long long)(owners + arrays),
 			 (unsigned long long)owners);
 	if (iroots > 0)

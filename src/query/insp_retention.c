@@ -687,7 +687,7 @@ static void accum_suspect(struct insp_result *r, const struct heap *h, uint32_t 
 		sbuf_printf(&sb, "of its %llu ", (unsigned long long)all);
 	sbuf_printf(&sb, "instance%s %.1f%%, ", count == 1 ? " retains" : "s retain", pct(h, lb));
 	if (holder == 0) {
-		sbuf_adds(&sb, count == 1 ? "no object holds it" : "no one object holds them");
+		sbuf_adds(&sb, count == 1 ? "no one object keeps it alive" : "no one object keeps them alive");
 	} else {
 		sbuf_printf(&sb, "%.1f%% of the heap below ", pct(h, sum[holder]));
 		object_text(h, holder, &sb);

@@ -84,7 +84,7 @@
  *                       "accumulated in instances of X: N instances
  *                       retain P%", its group those members, its point
  *                       the object holding 80% of them or none ("no one
- *                       object holds them"), then who holds them
+ *                       object keeps them alive"), then who holds them
  *                       (insp_holders: holders by kind, soft, weak,
  *                       strong); left out when an object suspect or a
  *                       point named holds 80% of them. Extra: the

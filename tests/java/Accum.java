@@ -1,6 +1,6 @@
 // Accum.java — the workload of leak-suspects' accumulations
 // (tests/test_accum.c): two classes whose instances together hold far
-// more than 10% of the heap while no one object holds them.
+// more than 10% of the heap while no one object keeps them alive.
 //
 //   Buf    2000 of them, each with a byte[1024], each reachable only
 //          through its own SoftReference (the references in a list):

@@ -1,5 +1,5 @@
 // accum.js DIR — a V8 heap whose Spread objects hold most of it though
-// no one object holds them: 3000 Spreads, each with an array of 200
+// no one object keeps them alive: 3000 Spreads, each with an array of 200
 // numbers, each held from two globals (two arrays, each its own root's
 // way: the global object's and a timer's closure's). Writes
 // DIR/accum.heapsnapshot and prints, read back from it by brute force
