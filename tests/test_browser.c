@@ -981,7 +981,7 @@ START_TEST(test_sample_tree_and_paths)
 	s = wait_for(&t, "but through weak references: press w");
 	free(s);
 	keys(&t, "w");
-	s = wait_for(&t, "path 1: 1 steps from a GC root");
+	s = wait_for(&t, "path 1: 1 step from a GC root");
 	has(s, "0x100b  .referent");
 	free(s);
 	keys(&t, "q");

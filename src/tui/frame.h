@@ -124,6 +124,9 @@ void focus_list(struct tui *t);
  * analyses were changed after the step was made), and the command
  * cannot show this screen's analyses with this step's objects. */
 char *focus_expr(const struct heap *h, const char *expr, int *exact);
+/* How src refers to dst in a step ("ignore ID LABEL"): its label, or
+ * dst's id where the label would not read back */
+void focus_ref_text(const struct heap *h, node_t src, node_t dst, struct sbuf *out);
 
 /* ---- rules_screen.c ---- */
 void rules_screen(struct tui *t);
