@@ -1049,5 +1049,6 @@ int tui_work_end(struct tui *t)
 	t->prog.cancelled = 0;
 	if (cancelled)
 		tui_message(t, 1, "cancelled");
+	draw_footer(t); /* the progress line goes: a box drawn next sits over the footer */
 	return cancelled ? -1 : 0;
 }
