@@ -288,14 +288,15 @@ static uint64_t insp_figure(const struct chk_rule *r, uint64_t count, uint64_t s
 	return strcmp(r->measure, "count") == 0 ? count : strcmp(r->measure, "shallow") == 0 ? shallow : extra;
 }
 
-/* The rule's measure of the set its steps select in h; -1 with err. */
+/* Does err say that the steps name a class the dump has none of? */
 static int class_absent(const struct sbuf *err)
 {
 	return strncmp(err->buf, "no class named '", 16) == 0 || strncmp(err->buf, "no class matches /", 18) == 0;
 }
 
-/* The rule's steps measured on h: 0, or -1 and err; with note, a class
- * the dump has none of selects none (and *note says so) */
+/* The rule's measure of the set its steps select in h: 0, or -1 and
+ * err; with note, a class the dump has none of selects none (and *note
+ * says so) */
 static int measure_steps(const struct chk_rule *r, struct heap *h, struct progress *p, uint64_t *out,
 			 char **note, struct sbuf *err)
 {
