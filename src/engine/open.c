@@ -75,7 +75,7 @@ static int companion_suffix(const char *rest)
 {
 	size_t digits = strspn(rest, "0123456789");
 
-	return strcmp(rest, CLR_MARK_SUFFIX + 1) == 0 || strcmp(rest, "hwi") == 0 || strcmp(rest, "gzi") == 0 ||
+	return strcmp(rest, &CLR_MARK_SUFFIX[1]) == 0 || strcmp(rest, "hwi") == 0 || strcmp(rest, "gzi") == 0 ||
 	       (digits > 0 && strcmp(rest + digits, ".hwi") == 0) || strncmp(rest, "inflated", 8) == 0 ||
 	       strncmp(rest, "inflating.", 10) == 0;
 }
