@@ -815,3 +815,29 @@ void hw_open_graph(struct heap *h, struct hw_graph *g, const char *name)
 	sbuf_free(&err);
 	free(path);
 }
+
+char *hw_write_chain(const char *dir, const char *name, unsigned n)
+{
+	enum { CLS = 0x5001, CNAME = 0x5003, FNEXT = 0x5005 };
+	struct hw w;
+	struct hw_field f = { FNEXT, T_OBJECT, 0 };
+
+	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
+	hw_jdk_names(&w);
+	hw_utf8(&w, FNEXT, "next");
+	hw_utf8(&w, CNAME, "Link");
+	hw_load_class(&w, 8, CLS, CNAME);
+	hw_heap_begin(&w);
+	hw_jdk_classes(&w);
+	hw_class_dump(&w, CLS, J_OBJECT, 0, NULL, 0, NULL, 0, &f, 1);
+	hw_root(&w, HW_ROOT_UNKNOWN, HW_CHAIN_FIRST, 0, 0);
+	for (unsigned i = 0; i < n; i++) { /* the first -> ... -> the last, by next */
+		f.value = i + 1 < n ? HW_CHAIN_FIRST + 16 * (i + 1) : 0;
+		hw_instance(&w, HW_CHAIN_FIRST + 16 * i, CLS, &f, 1);
+	}
+	hw_heap_end(&w);
+	hw_dump_end(&w);
+	char *path = hw_write_in(&w, dir, name, SIZE_MAX);
+	hw_free(&w);
+	return path;
+}

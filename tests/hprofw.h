@@ -166,6 +166,13 @@ enum {
 extern const uint64_t ab_buf[5], ab_soft[4], ab_weak, ai_item[6], ai_owner[6];
 char *hw_write_accum(void);
 
+/* A list n long: n Links, each referring to the next by `next`, the
+ * first (HW_CHAIN_FIRST) held by an unknown root, the i-th at
+ * HW_CHAIN_FIRST + 16 * i; written to dir/name, the path returned
+ * (caller frees). */
+#define HW_CHAIN_FIRST 0x10000u
+char *hw_write_chain(const char *dir, const char *name, unsigned n);
+
 /* The sample heap of the graph and reader tests; ids are odd so that they
  * do not pass for addresses (the default layout applies). See
  * test_graph.c for the picture and the expected figures. */

@@ -627,29 +627,11 @@ END_TEST
  * rest, not all of it back */
 START_TEST(test_deep_path_and_long_error)
 {
-	enum { N = 500, CLS = 0x5001, CNAME = 0x5003, FNEXT = 0x5005, FIRST = 0x10000 };
-	struct hw w;
-	struct hw_field f = { FNEXT, T_OBJECT, 0 };
+	enum { N = 500, FIRST = HW_CHAIN_FIRST };
 	struct srv s;
 	struct jv o;
 
-	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
-	hw_jdk_names(&w);
-	hw_utf8(&w, FNEXT, "next");
-	hw_utf8(&w, CNAME, "Link");
-	hw_load_class(&w, 8, CLS, CNAME);
-	hw_heap_begin(&w);
-	hw_jdk_classes(&w);
-	hw_class_dump(&w, CLS, J_OBJECT, 0, NULL, 0, NULL, 0, &f, 1);
-	hw_root(&w, HW_ROOT_UNKNOWN, FIRST, 0, 0);
-	for (unsigned i = 0; i < N; i++) { /* FIRST -> ... -> the last, by next */
-		f.value = i + 1 < N ? FIRST + 16 * (i + 1) : 0;
-		hw_instance(&w, FIRST + 16 * i, CLS, &f, 1);
-	}
-	hw_heap_end(&w);
-	hw_dump_end(&w);
-	char *path = hw_write_in(&w, dir, "chain.hprof", SIZE_MAX);
-	hw_free(&w);
+	char *path = hw_write_chain(dir, "chain.hprof", N);
 	srv_start(&s, NULL, dir);
 	char *args = xasprintf("{\"path\":\"%s\"}", path);
 	tool_ok(&s, "open", args, &o);

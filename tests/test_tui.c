@@ -494,29 +494,11 @@ END_TEST
  * where a path 1.5 M deep took 13 s to draw, Esc unheard */
 START_TEST(test_deep_path_cut)
 {
-	enum { N = 460, CLS = 0x5001, CNAME = 0x5003, FNEXT = 0x5005, FIRST = 0x10000 };
-	struct hw w;
-	struct hw_field f = { FNEXT, T_OBJECT, 0 };
+	enum { N = 460, FIRST = HW_CHAIN_FIRST };
 	struct term t;
 	char line[64];
 
-	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
-	hw_jdk_names(&w);
-	hw_utf8(&w, FNEXT, "next");
-	hw_utf8(&w, CNAME, "Link");
-	hw_load_class(&w, 8, CLS, CNAME);
-	hw_heap_begin(&w);
-	hw_jdk_classes(&w);
-	hw_class_dump(&w, CLS, J_OBJECT, 0, NULL, 0, NULL, 0, &f, 1);
-	hw_root(&w, HW_ROOT_UNKNOWN, FIRST, 0, 0);
-	for (unsigned i = 0; i < N; i++) {
-		f.value = i + 1 < N ? FIRST + 16 * (i + 1) : 0;
-		hw_instance(&w, FIRST + 16 * i, CLS, &f, 1);
-	}
-	hw_heap_end(&w);
-	hw_dump_end(&w);
-	char *path = hw_write(&w, "deep-path.hprof", SIZE_MAX);
-	hw_free(&w);
+	char *path = hw_write_chain(hw_tmpdir(), "deep-path.hprof", N);
 	term_start(&t, 120, 40, "", path);
 	free(wait_for(&t, "Step 1: All objects"));
 	keys(&t, ":");
