@@ -514,6 +514,54 @@ START_TEST(test_check_junit)
 }
 END_TEST
 
+/* A dump cut short (the file ends inside a record) makes no verdict: a
+ * gate of upper bounds held on what was read (fewer objects, less
+ * retained) would pass a heap that breaks it. Every rule is an error
+ * naming the cut, status 2, in JSON and JUnit alike; the same for a cut
+ * baseline. The whole dump's rules pass first (the control). */
+START_TEST(test_check_truncated)
+{
+	const char *d = leaks_jvm_dir();
+	char cut[600], cmd[2048], rules[600];
+	int st;
+
+	snprintf(cut, sizeof cut, "%s/cut-check.hprof", d);
+	snprintf(cmd, sizeof cmd, "cp %s/final.hprof %s", d, cut);
+	ck_assert(system(cmd) == 0);
+	struct stat sb;
+	ck_assert(stat(cut, &sb) == 0 && truncate(cut, sb.st_size * 3 / 5) == 0);
+	snprintf(cmd, sizeof cmd, "%s -q -f json info %s 2>/dev/null", heapwalk(), cut);
+	char *out = run(cmd, &st);
+	ck_assert_msg(strstr(out, "\"truncated_at\":") != NULL, "the cut is no truncation: %s", out);
+	free(out);
+	static const char text[] = "set instances Leaky$Leaked : count <= 300\nset all : retained < 1GB\n";
+	out = check(d, "whole", text, "-f json", &st);
+	static const char *pass[] = { "pass", "pass" }, *err[] = { "error", "error" };
+	ck_assert_msg(st == 0, "status %d: %s", st, out);
+	results(out, pass, 2);
+	free(out);
+	snprintf(rules, sizeof rules, "%s/whole.rules", d);
+	snprintf(cmd, sizeof cmd, "%s -q -f json check %s --rules %s --junit %s/cut.xml 2>&1", heapwalk(), cut, rules, d);
+	out = run(cmd, &st);
+	ck_assert_msg(WEXITSTATUS(st) == 2, "status %d: %s", st, out);
+	results(out, err, 2);
+	ck_assert_msg(strstr(out, "cut-check.hprof is truncated: it ends at offset ") != NULL, "%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "grep -c '<error message=\"[^\"]*cut-check.hprof is truncated' %s/cut.xml", d);
+	out = run(cmd, &st);
+	ck_assert_msg(strcmp(out, "2\n") == 0, "JUnit errors: %s", out);
+	free(out);
+	/* the baseline cut: growth measured against part of it is no verdict */
+	FILE *f = fopen(rules, "w");
+	ck_assert(f != NULL && fputs("growth instances Leaky$Leaked : count <= 300\n", f) >= 0 && fclose(f) == 0);
+	snprintf(cmd, sizeof cmd, "%s -q check %s/final.hprof -b %s --rules %s 2>&1", heapwalk(), d, cut, rules);
+	out = run(cmd, &st);
+	ck_assert_msg(WEXITSTATUS(st) == 2 && strstr(out, "cut-check.hprof is truncated") != NULL, "status %d: %s", st, out);
+	free(out);
+	unlink(cut);
+}
+END_TEST
+
 Suite *check_suite(void)
 {
 	Suite *s = suite_create("check");
@@ -528,6 +576,7 @@ Suite *check_suite(void)
 	tcase_add_test(tc, test_check_json_numbers);
 	tcase_add_test(tc, test_check_junit_not_regular);
 	tcase_add_test(tc, test_check_view_options);
+	tcase_add_test(tc, test_check_truncated);
 	suite_add_tcase(s, tc);
 	return s;
 }

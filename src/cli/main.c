@@ -1237,6 +1237,17 @@ static int is_check(int argc, char **argv)
 	return 0;
 }
 
+/* A dump cut short (the file ends inside what it was writing) makes no
+ * rule's verdict: any figure may differ in the whole heap, a bound held
+ * as much as one broken (the first such dump's words, for every rule). */
+static void check_unfit(struct chk_rules *rs, const struct heap *h)
+{
+	if (h->truncated_at == 0 || rs->unfit != NULL)
+		return;
+	rs->unfit = xasprintf("%s is truncated: it ends at offset %llu inside what it was writing, and no rule "
+			      "is measured on part of a heap", h->path, (unsigned long long)h->truncated_at);
+}
+
 /* check DUMP --rules FILE...: the gates read, the dump (and -b, --target)
  * opened, every rule measured; 0 all hold, 1 one failed, 2 an error. */
 static int run_check(struct cli *c, const char *const *files, size_t nfiles)
@@ -1343,6 +1354,7 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 			goto done;
 		}
 		int bad = leaks_find(&old, &target, &h, &lf, &p, &err) < 0;
+		check_unfit(&rs, &target);
 		heap_free(&target);
 		if (bad) {
 			fprintf(stderr, "heapwalk: %s\n", err.buf);
@@ -1353,6 +1365,9 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 			fprintf(stderr, "heapwalk: leaks: %s\n", lf.identity);
 	}
 	heap_need(&h, HP_ALL, &p);
+	check_unfit(&rs, &h);
+	if (have_old)
+		check_unfit(&rs, &old);
 	if (c->target != NULL) {
 		view_leaks(&h, &lf.leaked, 1, &lv);
 		lv.fate_unknown = lf.fate_unknown;

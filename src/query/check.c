@@ -376,6 +376,75 @@ static int range_holds(const struct chk_rule *r, const struct leaks_view *lv, ui
 	return 0;
 }
 
+/* One rule measured: 0 (now, then: its figures), or -1 with err */
+static int measure_rule(struct chk_rule *r, struct heap *h, struct heap *old, const struct leaks_view *lv,
+			struct progress *p, uint64_t *now, uint64_t *then, struct sbuf *err)
+{
+	int rc = 0;
+
+	switch (r->kind) {
+	case CK_SET:
+		rc = measure_steps(r, h, p, now, &r->note, err);
+		break;
+	case CK_GROWTH:
+		if (old == NULL) {
+			sbuf_adds(err, "no baseline: a growth rule needs --baseline OLD");
+			rc = -1;
+			break;
+		}
+		rc = measure_steps(r, h, p, now, &r->note, err);
+		if (rc == 0 && (rc = measure_steps(r, old, p, then, NULL, err)) < 0) {
+			/* a class, or a frame, new after the baseline: none there */
+			if (class_absent(err) || strncmp(err->buf, "site: no frame '", 16) == 0 ||
+			    strncmp(err->buf, "calls: no frame '", 17) == 0) {
+				rc = 0;
+				*then = 0;
+			} else {
+				sbuf_adds(err, " (in the baseline)");
+			}
+		}
+		break;
+	case CK_LEAKS:
+	case CK_LEAKS_TOP:
+		if (lv == NULL) {
+			sbuf_adds(err, "no leaks: a leaks rule needs --baseline BASE and --target TARGET");
+			rc = -1;
+			break;
+		}
+		if (r->kind == CK_LEAKS_TOP) {
+			if (lv->n > 0)
+				*now = strcmp(r->measure, "count") == 0 ? lv->cl[0].count
+				      : strcmp(r->measure, "shallow") == 0 ? lv->cl[0].shallow : lv->cl[0].retained;
+			if (lv->fate_unknown > 0 && !range_holds(r, lv, *now, err))
+				rc = -1;
+			break;
+		}
+		*now = strcmp(r->measure, "count") == 0 ? lv->leaked
+		      : strcmp(r->measure, "shallow") == 0 ? lv->leaked_bytes : lv->retained;
+		if (lv->fate_unknown > 0 && !range_holds(r, lv, *now, err))
+			rc = -1;
+		break;
+	case CK_INSP:
+	case CK_INSP_TOP: {
+		const struct inspection *in = inspect_find(r->insp);
+		struct insp_result res;
+		struct objset all;
+		objset_all(h, &all);
+		rc = inspect_run(h, in, r->insp_arg, &all, &res, p, err);
+		objset_free(&all);
+		if (rc == 0) {
+			if (r->kind == CK_INSP)
+				*now = insp_figure(r, res.total.count, res.total.shallow, res.total.extra);
+			else if (res.n > 0)
+				*now = insp_figure(r, res.g[0].count, res.g[0].shallow, res.g[0].extra);
+			insp_result_free(&res);
+		}
+		break;
+	}
+	}
+	return rc;
+}
+
 size_t check_eval(struct chk_rules *rs, struct heap *h, struct heap *old, const struct leaks_view *lv,
 		  struct progress *p)
 {
@@ -392,65 +461,11 @@ size_t check_eval(struct chk_rules *rs, struct heap *h, struct heap *old, const 
 		r->error = NULL;
 		free(r->note);
 		r->note = NULL;
-		switch (r->kind) {
-		case CK_SET:
-			rc = measure_steps(r, h, p, &now, &r->note, &err);
-			break;
-		case CK_GROWTH:
-			if (old == NULL) {
-				sbuf_adds(&err, "no baseline: a growth rule needs --baseline OLD");
-				rc = -1;
-				break;
-			}
-			rc = measure_steps(r, h, p, &now, &r->note, &err);
-			if (rc == 0 && (rc = measure_steps(r, old, p, &then, NULL, &err)) < 0) {
-				/* a class, or a frame, new after the baseline: none there */
-				if (class_absent(&err) || strncmp(err.buf, "site: no frame '", 16) == 0 ||
-				    strncmp(err.buf, "calls: no frame '", 17) == 0) {
-					rc = 0;
-					then = 0;
-				} else {
-					sbuf_adds(&err, " (in the baseline)");
-				}
-			}
-			break;
-		case CK_LEAKS:
-		case CK_LEAKS_TOP:
-			if (lv == NULL) {
-				sbuf_adds(&err, "no leaks: a leaks rule needs --baseline BASE and --target TARGET");
-				rc = -1;
-				break;
-			}
-			if (r->kind == CK_LEAKS_TOP) {
-				if (lv->n > 0)
-					now = strcmp(r->measure, "count") == 0 ? lv->cl[0].count
-					      : strcmp(r->measure, "shallow") == 0 ? lv->cl[0].shallow : lv->cl[0].retained;
-				if (lv->fate_unknown > 0 && !range_holds(r, lv, now, &err))
-					rc = -1;
-				break;
-			}
-			now = strcmp(r->measure, "count") == 0 ? lv->leaked
-			      : strcmp(r->measure, "shallow") == 0 ? lv->leaked_bytes : lv->retained;
-			if (lv->fate_unknown > 0 && !range_holds(r, lv, now, &err))
-				rc = -1;
-			break;
-		case CK_INSP:
-		case CK_INSP_TOP: {
-			const struct inspection *in = inspect_find(r->insp);
-			struct insp_result res;
-			struct objset all;
-			objset_all(h, &all);
-			rc = inspect_run(h, in, r->insp_arg, &all, &res, p, &err);
-			objset_free(&all);
-			if (rc == 0) {
-				if (r->kind == CK_INSP)
-					now = insp_figure(r, res.total.count, res.total.shallow, res.total.extra);
-				else if (res.n > 0)
-					now = insp_figure(r, res.g[0].count, res.g[0].shallow, res.g[0].extra);
-				insp_result_free(&res);
-			}
-			break;
-		}
+		if (rs->unfit != NULL) { /* a figure of part of a heap: no verdict either way */
+			sbuf_adds(&err, rs->unfit);
+			rc = -1;
+		} else {
+			rc = measure_rule(r, h, old, lv, p, &now, &then, &err);
 		}
 		if (rc < 0) {
 			r->error = sbuf_detach(&err);
@@ -568,5 +583,6 @@ void check_free(struct chk_rules *rs)
 	for (size_t i = 0; i < rs->n; i++)
 		rule_free(&rs->r[i]);
 	free(rs->r);
+	free(rs->unfit);
 	memset(rs, 0, sizeof *rs);
 }

@@ -50,6 +50,8 @@ struct chk_rules {
 	size_t n, cap;
 	int need_baseline;   /* a growth rule */
 	int need_target;     /* a leaks rule */
+	char *unfit;         /* set: why no rule is measured (a dump cut
+			      * short), each rule's error */
 };
 
 /* Rules from text (file: its name, for messages and each rule's file,
@@ -59,8 +61,8 @@ int check_parse(const char *file, const char *text, size_t len, struct chk_rules
 /* Measure every rule on h (HP_ALL loaded; old: the baseline dump, opened,
  * for growth rules; lv: the leaks view of h, for leaks rules). A rule
  * that cannot be measured gets its error (also a growth rule without old,
- * a leaks rule without lv). Returns the rules that failed
- * or could not be measured. */
+ * a leaks rule without lv); with rs->unfit, every rule has that error,
+ * unmeasured. Returns the rules that failed or could not be measured. */
 size_t check_eval(struct chk_rules *rs, struct heap *h, struct heap *old, const struct leaks_view *lv,
 		  struct progress *p);
 /* The results as JUnit XML (one testcase per rule, classname and file
