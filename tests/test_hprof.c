@@ -775,6 +775,37 @@ START_TEST(test_truncated_mid_record)
 }
 END_TEST
 
+/* Cut between two records, a dump reads whole but for what followed:
+ * the file says so only by what is missing, HEAP DUMP END after the
+ * segments (the JDK's and Android's dumpers end with it), or the heap
+ * itself. Each is a dump cut short (truncated_at, a warning at the
+ * file's end), the whole one is not. */
+START_TEST(test_truncated_between_records)
+{
+	struct hw w;
+	struct hw_sample s;
+	struct heap h;
+
+	hw_sample(&w, V102, 8, &s);
+	size_t len = w.b.len;
+	ck_assert(len > 9 && (uint8_t)w.b.buf[len - 9] == 0x2c); /* the sample ends so */
+	open_ok(&w, "whole.hprof", SIZE_MAX, &h);
+	ck_assert_uint_eq(h.truncated_at, 0);
+	ck_assert_uint_eq(h.warn.n, 0);
+	heap_free(&h);
+	open_ok(&w, "noend.hprof", len - 9, &h);
+	ck_warned(&h, "without HEAP DUMP END", len - 9);
+	ck_assert_uint_eq(h.truncated_at, len - 9);
+	ck_assert(heap_find_id(&h, S_B) != HW_NONE); /* every record there is read */
+	heap_free(&h);
+	open_ok(&w, "noheap.hprof", s.seg, &h);
+	ck_warned(&h, "before any heap dump record", s.seg);
+	ck_assert_uint_eq(h.truncated_at, s.seg);
+	heap_free(&h);
+	hw_free(&w);
+}
+END_TEST
+
 START_TEST(test_truncated_in_header_and_strings)
 {
 	struct hw w;
@@ -1010,6 +1041,7 @@ START_TEST(test_dangling_and_duplicates)
 	hw_heap_end(&w);
 	hw_heap_begin(&w); /* a zero-length segment: nothing to say */
 	hw_heap_end(&w);
+	hw_dump_end(&w);
 	open_ok(&w, "dup.hprof", SIZE_MAX, &h);
 	dump_warnings(&h);
 	ck_warned(&h, "0xdead1", d_at);
@@ -1075,6 +1107,7 @@ START_TEST(test_dangling_expected)
 			hw_root(&w, 0x01, 0x6003, 0, 0); /* JNI global */
 		hw_root(&w, 0x01, 0x6009, 0, 0);
 		hw_heap_end(&w);
+		hw_dump_end(&w);
 		open_ok(&w, "archive.hprof", SIZE_MAX, &h);
 		dump_warnings(&h);
 		ck_assert_msg(h.dangling_refs == (uint64_t)(2 + (c == 4) + 2 * (c == 5)), "case %d: %llu dangling", c,
@@ -1195,6 +1228,7 @@ START_TEST(test_warnings_said_once)
 	hw_root(&w, 0x03, 0x6003, 1, 0); /* a JNI global's Object[] would be HotSpot's archive */
 	hw_root(&w, 0x01, 0xdead7, 0, 0);
 	hw_heap_end(&w);
+	hw_dump_end(&w);
 	char *path = hw_write(&w, "warned.hprof", SIZE_MAX);
 	hw_free(&w);
 	for (int cached = 0; cached < 2; cached++) { /* the dump, then its cache */
@@ -1524,6 +1558,7 @@ Suite *hprof_suite(void)
 	tcase_add_test(tc, test_unknown_top_level_tag_skipped);
 	tcase_add_test(tc, test_heap_dump_and_empty_segments);
 	tcase_add_test(tc, test_truncated_mid_record);
+	tcase_add_test(tc, test_truncated_between_records);
 	tcase_add_test(tc, test_truncated_in_header_and_strings);
 	tcase_add_test(tc, test_record_length_past_eof);
 	tcase_add_test(tc, test_sub_record_length_past_segment);

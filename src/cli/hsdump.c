@@ -268,17 +268,20 @@ static const char *not_whole(const struct heap *h, long long stated, long long s
 {
 	static const uint8_t zero[4];
 
+	int v101 = strcmp(h->version, "JAVA PROFILE 1.0.1") == 0;
+	/* the end record first: the reader's word for its absence is its
+	 * truncated_at too */
+	if (!v101 && (h->size < 9 || h->map[h->size - 9] != 0x2c || memcmp(h->map + h->size - 4, zero, 4) != 0))
+		return "it does not end with HotSpot's last record, HEAP_DUMP_END";
 	if (h->truncated_at != 0)
 		return "it ends inside a record";
 	if (h->warn.n > 0 || h->warn.suppressed > 0)
 		return h->warn.n > 0 ? h->warn.msg[h->warn.n - 1] : "warnings while reading it";
-	if (strcmp(h->version, "JAVA PROFILE 1.0.1") == 0) {
+	if (v101) {
 		if (stated < 0)
 			return "a JAVA PROFILE 1.0.1 dump has no end record, and the JVM stated no size to check it by";
 		return stated != size ? "it is not the size the JVM said it wrote" : NULL;
 	}
-	if (h->size < 9 || h->map[h->size - 9] != 0x2c || memcmp(h->map + h->size - 4, zero, 4) != 0)
-		return "it does not end with HotSpot's last record, HEAP_DUMP_END";
 	return NULL;
 }
 

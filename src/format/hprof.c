@@ -411,6 +411,7 @@ static void scan_records(struct rd *r, uint64_t pos)
 {
 	struct heap *h = r->h;
 	const uint8_t *m = h->map;
+	int heap_seen = 0, open_segment = 0; /* a segment not yet ended by HEAP DUMP END */
 
 	while (pos < h->size) {
 		if (h->size - pos < 9) {
@@ -437,6 +438,12 @@ static void scan_records(struct rd *r, uint64_t pos)
 		case TAG_HEAP_DUMP: case TAG_HEAP_DUMP_SEGMENT:
 			r->s->heap_bytes += len;
 			scan_segment(r, body, body + len);
+			heap_seen = 1;
+			if (len > 0) /* an empty one carries nothing to miss */
+				open_segment = tag == TAG_HEAP_DUMP_SEGMENT;
+			break;
+		case TAG_HEAP_DUMP_END:
+			open_segment = 0;
 			break;
 		default: /* UNLOAD_CLASS, HEAP_SUMMARY, threads, CPU samples...: skipped */
 			break;
@@ -444,6 +451,15 @@ static void scan_records(struct rd *r, uint64_t pos)
 		pos = body + len;
 		hash_upto(r, pos);
 		progress_update(r->p, pos);
+	}
+	/* a file cut between two records reads whole: what says it is not
+	 * is the heap's end missing (the JDK's and Android's dumpers end
+	 * their segments with HEAP DUMP END), or the heap itself */
+	if (h->truncated_at == 0 && (open_segment || !heap_seen)) {
+		warn_add(&h->warn, "%s: offset %llu: the file ends %s; what followed is missing", h->path,
+			 (unsigned long long)h->size,
+			 open_segment ? "after a heap dump segment without HEAP DUMP END" : "before any heap dump record");
+		h->truncated_at = h->size;
 	}
 }
 
