@@ -296,6 +296,53 @@ START_TEST(test_match_nodata_array)
 }
 END_TEST
 
+/* Two dumps of one runtime that have nothing in common (an int[] in
+ * one, a long[] in the other): matching pairs no object, and every one
+ * new and every one gone at the confidence of each alone would be no
+ * answer. diff says so and gives the class deltas; a dump against a copy
+ * of itself pairs its object (the control). Dumps of two runtimes are
+ * refused before any matching, whichever the baseline. */
+START_TEST(test_match_nothing_in_common)
+{
+	char *path[3], args[2048];
+	int st;
+
+	for (int k = 0; k < 3; k++) {
+		struct hw w;
+		hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
+		hw_heap_begin(&w);
+		hw_root(&w, 0x01, 0x3001, 0, 0);
+		hw_primarray_nodata(&w, 0x3001, k == 1 ? 11 /* long */ : 10 /* int */, 5);
+		hw_heap_end(&w);
+		hw_dump_end(&w);
+		path[k] = hw_write(&w, k == 0 ? "common-a.hprof" : k == 1 ? "common-b.hprof" : "common-c.hprof", SIZE_MAX);
+		hw_free(&w);
+	}
+	snprintf(args, sizeof args, "%s -q --no-cache -f json diff %s %s", heapwalk(), path[0], path[1]);
+	char *out = run(args, &st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
+		      strstr(out, "\"identity\":\"none: class deltas only (no object of ") != NULL &&
+		      strstr(out, "\"new_objects\"") == NULL, "%s", out);
+	free(out);
+	snprintf(args, sizeof args, "%s -q --no-cache -f json diff %s %s", heapwalk(), path[0], path[2]);
+	out = run(args, &st);
+	ck_assert_msg(strstr(out, "\"identity\":\"inferred: 1 objects of ") != NULL &&
+		      strstr(out, "\"new_objects\":0,") != NULL && strstr(out, "new_confidence_pct") == NULL, "%s", out);
+	free(out);
+	for (int k = 0; k < 2; k++) {
+		snprintf(args, sizeof args, "%s -q --no-cache -f json diff %s %s", heapwalk(),
+			 k ? TEST_SRCDIR "/dotnet/workload.gcdump" : path[0], k ? path[0] : TEST_SRCDIR "/dotnet/workload.gcdump");
+		out = run(args, &st);
+		ck_assert_msg(strstr(out, "\"identity\":\"none: class deltas only (") != NULL &&
+			      strstr(out, k ? "workload.gcdump is a heap of clr and " : "common-a.hprof is a heap of jvm and ") != NULL,
+			      "%s", out);
+		free(out);
+	}
+	for (int k = 0; k < 3; k++)
+		free(path[k]);
+}
+END_TEST
+
 /* in, gzipped as the JDK writes a heap dump (jcmd GC.heap_dump -gz=1):
  * a member for each MiB, the first naming the size in its comment. */
 static void jdk_gzip(const char *in, const char *out)
@@ -494,6 +541,7 @@ Suite *match_suite(void)
 	tcase_add_test(tc, test_match_truth);
 	tcase_add_test(tc, test_match_cli);
 	tcase_add_test(tc, test_match_nodata_array);
+	tcase_add_test(tc, test_match_nothing_in_common);
 	tcase_add_test(tc, test_match_gzip_view);
 	tcase_add_test(tc, test_match_gzip_view_no_room);
 	suite_add_tcase(s, tc);

@@ -154,6 +154,21 @@ static void matched(struct heap *h, struct heap *old, struct baseline *b, char *
 	count_old(h, b);
 }
 
+/* Matching that paired no object of two heaps that have some: every
+ * object would be new and every one gone, at the confidence of each
+ * alone. Dumps of one process have always some in common (classes,
+ * strings, what lives long); none: two programs, or a dump whose type
+ * names are missing (dotnet-gcdump's UNKNOWN 0x...). -1, err set. */
+static int nothing_paired(const struct heap *h, const struct heap *old, struct baseline *b, struct sbuf *err)
+{
+	if (b->pairs > 0 || h->n <= 1 || old->n <= 1)
+		return 0;
+	sbuf_printf(err, "no object of %s pairs with one of %s by class and contents: nothing tells which "
+		    "objects are new (dumps of two programs, or one whose type names are missing)", old->path, h->path);
+	baseline_free(b);
+	return -1;
+}
+
 /* Both node lists are in id order: one merge. */
 static void merge_ids(const struct heap *h, const struct heap *old, int ids, struct baseline *b)
 {
@@ -234,8 +249,8 @@ void baseline_places(struct heap *h, struct baseline *b, struct progress *p)
 	sbuf_free(&lb);
 }
 
-int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
-		     struct progress *p, struct sbuf *err)
+static int compare_dumps(struct heap *h, struct heap *old, struct baseline *b,
+			 struct progress *p, struct sbuf *err)
 {
 	memset(b, 0, sizeof *b);
 	uint64_t t_old = old->agent.present ? old->agent.dump_ms : old->timestamp_ms;
@@ -245,7 +260,7 @@ int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 			    "heapshot as the baseline", old->snap, old->path, h->snap);
 		return -1;
 	}
-	if (t_old > t_new) {
+	if (t_old > t_new && t_new != 0) { /* a dump of no time (a .gcdump's) is no later nor earlier */
 		char a[40], c[40];
 		when(t_old, a, sizeof a);
 		when(t_new, c, sizeof c);
@@ -257,6 +272,13 @@ int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 		sbuf_printf(err, "%s and %s come from different JVMs (agent sessions %016llx and %016llx): "
 			    "there is nothing to compare object by object", old->path, h->path,
 			    (unsigned long long)old->agent.session, (unsigned long long)h->agent.session);
+		return -1;
+	}
+	if (h->fmt != NULL && old->fmt != NULL && h->fmt->runtime != NULL && old->fmt->runtime != NULL &&
+	    strcmp(h->fmt->runtime, old->fmt->runtime) != 0) {
+		sbuf_printf(err, "%s is a heap of %s and %s one of %s: no object of one runtime is one of the "
+			    "other's, there is nothing to compare object by object", old->path, old->fmt->runtime,
+			    h->path, h->fmt->runtime);
 		return -1;
 	}
 	/* a file of several heaps may tell which objects are the same */
@@ -297,7 +319,7 @@ int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 	if (!ids && (!h->agent.present || !old->agent.present)) {
 		/* ids are addresses: pair the objects by what they are */
 		matched(h, old, b, why_not, p);
-		return 0;
+		return nothing_paired(h, old, b, err);
 	}
 	/* ids the runtime cleared after the old dump was written (V8's when
 	 * an inspector session closes): not the content of the dumps but
@@ -306,7 +328,7 @@ int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 	if (ended != NULL) {
 		free(why_not);
 		matched(h, old, b, xstrdup(ended), p);
-		return 0;
+		return nothing_paired(h, old, b, err);
 	}
 	free(why_not);
 	heap_need(h, HP_NODES, p);
@@ -349,6 +371,55 @@ int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 	return 0;
 }
 
+/* A dump cut short lacks what followed the cut: an object of the other
+ * dump that it does not have may lie past it. Those the comparison
+ * called gone (the current dump cut) or new (the baseline cut) are not
+ * identified instead, and the answer is not exact (b->partial says why). */
+static void cut_short(struct heap *h, struct heap *old, struct baseline *b)
+{
+	struct objset *was[2] = { &b->gone, &b->fresh }, *to[2] = { &b->unknown_old, &b->unknown };
+	struct heap *cut[2] = { h, old }, *of[2] = { old, h };
+	struct sbuf why;
+
+	sbuf_init(&why);
+	for (int k = 0; k < 2; k++) {
+		if (cut[k]->truncated_at == 0)
+			continue;
+		sbuf_printf(&why, "%s%s is truncated at offset %llu: what %s has and it lacks may lie past the cut, "
+			    "counted not identified, not %s", why.len ? "; " : "", cut[k]->path,
+			    (unsigned long long)cut[k]->truncated_at, of[k]->path, k == 0 ? "gone" : "new");
+		if (to[k]->bits == NULL)
+			objset_empty(of[k], to[k]);
+		for (node_t v = 1; v < of[k]->n; v++)
+			if (was[k]->bits != NULL && objset_has(was[k], v)) {
+				bit_clear(was[k]->bits, v);
+				bit_set(to[k]->bits, v);
+			}
+		if (was[k]->bits != NULL)
+			objset_recount(of[k], was[k]);
+		objset_recount(of[k], to[k]);
+	}
+	if (why.len > 0) {
+		b->partial = sbuf_detach(&why);
+		b->inexact = 1;
+		if (b->unknown.bits == NULL) /* both or neither: the views count them per class */
+			objset_empty(h, &b->unknown);
+		if (b->unknown_old.bits == NULL)
+			objset_empty(old, &b->unknown_old);
+		count_old(h, b);
+	}
+	sbuf_free(&why);
+}
+
+int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
+		     struct progress *p, struct sbuf *err)
+{
+	if (compare_dumps(h, old, b, p, err) < 0)
+		return -1;
+	cut_short(h, old, b);
+	return 0;
+}
+
 void baseline_free(struct baseline *b)
 {
 	objset_free(&b->fresh);
@@ -357,6 +428,7 @@ void baseline_free(struct baseline *b)
 	objset_free(&b->unknown_old);
 	objset_free(&b->took_place);
 	free(b->how);
+	free(b->partial);
 	memset(b, 0, sizeof *b);
 }
 
@@ -368,10 +440,20 @@ static void num_bytes(struct sbuf *out, const char *what, uint64_t n, uint64_t b
 	sbuf_printf(out, "%s %llu (%s)", what, (unsigned long long)n, hb);
 }
 
+/* "inferred (N%)" and then: the confidence of new, where there are new
+ * objects (of none, no figure says anything) */
+static void inferred(const struct baseline *b, struct sbuf *out, const char *then)
+{
+	if (b->fresh.count > 0)
+		sbuf_printf(out, "inferred (%.0f%%)%s", b->confidence * 100.0, then);
+	else
+		sbuf_printf(out, "inferred%s", then);
+}
+
 void baseline_summary(const struct baseline *b, struct sbuf *out)
 {
 	if (b->mode == BL_MATCHED) /* first, so that a narrow screen still says it */
-		sbuf_printf(out, "inferred (%.0f%%): ", b->confidence * 100.0);
+		inferred(b, out, ": ");
 	else if (b->inexact)
 		sbuf_adds(out, "not exact: ");
 	num_bytes(out, "new", b->fresh.count, b->fresh.shallow);
@@ -383,17 +465,26 @@ void baseline_summary(const struct baseline *b, struct sbuf *out)
 			    (unsigned long long)b->unknown.count, (unsigned long long)b->unknown_old.count);
 }
 
+/* By ids of a format's that some objects' ids do not name (V8's), not
+ * the agent's tags */
+static int by_format_ids(const struct baseline *b)
+{
+	return b->mode == BL_IDS && b->old->fmt != NULL && b->old->fmt->id_identifies != NULL;
+}
+
 void baseline_label(const struct baseline *b, struct sbuf *out)
 {
 	if (b->mode == BL_MATCHED)
-		sbuf_printf(out, "inferred (%.0f%%)", b->confidence * 100.0);
+		inferred(b, out, b->partial ? ", a dump cut short" : "");
+	else if (b->partial != NULL)
+		sbuf_adds(out, "not exact: a dump cut short");
 	else if (b->inexact && b->how != NULL && strncmp(b->how, "not exact", 9) == 0)
 		sbuf_adds(out, b->how); /* a mark's reason says so itself */
 	else if (b->inexact)
 		sbuf_printf(out, "not exact: %s", b->how ? b->how : "");
 	else if (b->mode == BL_MARK && b->how != NULL && strncmp(b->how, "exact except ", 13) == 0)
 		sbuf_add(out, b->how, strcspn(b->how, ":")); /* "exact except N objects inferred" */
-	else if (b->mode == BL_IDS && b->unknown.bits != NULL)
+	else if (by_format_ids(b))
 		sbuf_adds(out, "exact for the objects whose ids identify them");
 	else
 		sbuf_adds(out, "exact");
@@ -403,12 +494,14 @@ void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf
 {
 	char t[40];
 
+	if (b->partial != NULL && b->mode != BL_MATCHED) /* first: what follows holds of the others only */
+		sbuf_printf(out, "not exact: %s; the others ", b->partial);
 	if (b->mode == BL_MARK && b->how != NULL) {
 		sbuf_adds(out, b->how);
 	} else if (b->mode == BL_MARK) {
 		when(h->agent.mark_ms, t, sizeof t);
 		sbuf_printf(out, "exact: mark %llu of the agent, at %s", (unsigned long long)h->agent.marks, t);
-	} else if (b->mode == BL_IDS && b->unknown.bits != NULL) {
+	} else if (by_format_ids(b)) {
 		sbuf_printf(out, "exact for the objects %s identify, against %s (an id that passed to an "
 			    "object of another type, class or text counts as one gone and one new: %llu); not "
 			    "identified, class deltas only: %llu objects now and %llu before, the %s",
@@ -421,9 +514,10 @@ void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf
 	} else if (b->mode == BL_FILE) {
 		sbuf_adds(out, b->how);
 	} else if (b->mode == BL_MATCHED) {
-		sbuf_printf(out, "inferred: %llu objects of %s paired by content and references; "
-			    "confidence of new %.1f%%", (unsigned long long)b->pairs, b->old->path,
-			    b->confidence * 100.0);
+		sbuf_printf(out, "inferred: %llu objects of %s paired by content and references",
+			    (unsigned long long)b->pairs, b->old->path);
+		if (b->fresh.count > 0)
+			sbuf_printf(out, "; confidence of new %.1f%%", b->confidence * 100.0);
 		if (b->unknown.count || b->unknown_old.count)
 			sbuf_printf(out, "; ambiguous: %llu objects now and %llu before have lookalikes (class "
 				    "and contents) that nothing tells apart from them, unpaired or paired only by "
@@ -433,6 +527,8 @@ void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf
 		if (b->how != NULL)
 			sbuf_printf(out, " (not exact: %s)", b->how);
 	}
+	if (b->partial != NULL && b->mode == BL_MATCHED)
+		sbuf_printf(out, "; not exact: %s", b->partial);
 }
 
 /* ---- class deltas ---- */

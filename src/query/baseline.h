@@ -43,7 +43,8 @@ struct baseline {
 	uint64_t nold, old_bytes; /* current objects that existed before */
 	uint64_t pairs;           /* BL_MATCHED: objects paired */
 	double confidence;        /* BL_MATCHED: mean confidence of "new", 0..1 */
-	int inexact;              /* BL_MARK by a format: the record left a doubt (how) */
+	int inexact;              /* BL_MARK by a format: the record left a doubt
+				   * (how); or a dump cut short (partial) */
 	char *how;                /* BL_FILE, BL_MARK by a format: what the answer
 				   * rests on; BL_MATCHED:
 				   * why the file could not tell, or NULL */
@@ -58,6 +59,9 @@ struct baseline {
 	 * (match.h's took_place; by ids, baseline_places: held by an old one
 	 * where it held a gone one of their class); bits NULL otherwise */
 	struct objset took_place;
+	/* set: a dump is cut short (truncated_at), so what it lacks of the
+	 * other is not identified rather than gone or new; the words */
+	char *partial;
 };
 
 /* The mark inside an agent dump, or the one h's format records beside

@@ -233,7 +233,8 @@ static void meta_baseline(struct table *t, const struct heap *h, const char *key
 		meta_num(t, "paired_objects", b->pairs);
 		char pct[16];
 		snprintf(pct, sizeof pct, "%.1f", b->confidence * 100.0);
-		meta_strs(t, "new_confidence_pct", pct);
+		if (b->fresh.count > 0) /* of no new object: none to be sure of */
+			meta_strs(t, "new_confidence_pct", pct);
 	}
 	if (b->unknown.bits != NULL) {
 		meta_num(t, "unidentified_objects", b->unknown.count);
