@@ -304,12 +304,73 @@ START_TEST(test_v8_cut)
 		ck_assert_ptr_nonnull(rc);
 		int code = atoi(rc + 3);
 		ck_assert_msg(code == 0 || code == 1, "cut at %d/10: %s", k, out);
-		if (code == 0)
+		if (code == 0) {
 			ck_assert_msg(strstr(out, "warning") != NULL, "cut at %d/10 opened silently: %s", k, out);
-		else
+			/* and is a dump cut short, as every reader says it: what
+			 * compares it (diff, check) must know */
+			char *info = hw("-q --no-cache -f json info " V8DIR "/cut.heapsnapshot", &st);
+			ck_assert_msg(strstr(info, "\"truncated_at\":") != NULL, "cut at %d/10: %s", k, info);
+			free(info);
+		} else
 			ck_assert_msg(strstr(out, "cut.heapsnapshot: offset ") != NULL, "cut at %d/10: %s", k, out);
 		free(out);
 	}
+}
+END_TEST
+
+/* A .NET trace and a Mono file that lost part of their heap are dumps
+ * cut short, as an HPROF or a V8 snapshot cut is (info's truncated_at):
+ * a trace that ends before its heap dump's GC does, an .mlpd whose
+ * buffer's rest could not be read (8 bytes zeroed, at the first place
+ * where the reader says so). Two heapshots of that file are not exact
+ * by its GC moves, some of which were in what was skipped. The whole
+ * files are not cut (the control). */
+START_TEST(test_cut_is_said)
+{
+	char path[700], args[1800];
+	int st;
+
+	char *info = hw("-q --no-cache -f json info " TEST_SRCDIR "/dotnet/workload-1.nettrace", &st);
+	ck_assert_msg(st == 0 && strstr(info, "\"truncated_at\":") == NULL, "%s", info);
+	free(info);
+	snprintf(path, sizeof path, "%s/cut.nettrace", hw_tmpdir());
+	snprintf(args, sizeof args, "f=%s/dotnet/workload-1.nettrace; head -c $(( $(stat -c %%s $f) * 3 / 5 )) $f > %s",
+		 TEST_SRCDIR, path);
+	ck_assert_int_eq(system(args), 0);
+	snprintf(args, sizeof args, "-q --no-cache -f json info %s", path);
+	info = hw(args, &st);
+	ck_assert_msg(st == 0 && strstr(info, "\"truncated_at\":") != NULL, "%s", info);
+	free(info);
+	size_t n;
+	char *data = file_bytes(TEST_SRCDIR "/mono/workload.mlpd", &n);
+	info = hw("-q --no-cache -f json info " TEST_SRCDIR "/mono/workload.mlpd", &st);
+	ck_assert_msg(st == 0 && strstr(info, "\"truncated_at\":") == NULL, "%s", info);
+	free(info);
+	snprintf(path, sizeof path, "%s/damaged.mlpd", hw_tmpdir());
+	int found = 0;
+	for (int k = 1; k < 60 && !found; k++) {
+		char *copy = xmalloc(n);
+		memcpy(copy, data, n);
+		memset(copy + n * (size_t)k / 60, 0, 8);
+		FILE *f = fopen(path, "wb");
+		ck_assert(f != NULL && fwrite(copy, 1, n, f) == n && fclose(f) == 0);
+		free(copy);
+		snprintf(args, sizeof args, "--no-cache info %s 2>&1", path);
+		info = hw(args, &st);
+		if (strstr(info, "not understood") != NULL || strstr(info, "past the end of its buffer") != NULL) {
+			found = 1;
+			ck_assert_msg(strstr(info, "truncated_at:") != NULL, "%s", info);
+			free(info);
+			snprintf(args, sizeof args, "-q --no-cache diff %s:1 %s:2", path, path);
+			info = hw(args, &st);
+			const char *id = strstr(info, "identity:");
+			ck_assert_msg(st == 0 && id != NULL && strstr(id, "exact: the GC's moves") == NULL &&
+				      strstr(id, "the rest of ") != NULL, "%s", info);
+		}
+		free(info);
+	}
+	ck_assert_msg(found, "no place in the file where 8 zero bytes are damage the reader says");
+	free(data);
 }
 END_TEST
 
@@ -3044,6 +3105,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_v8_path_and_diff);
 	tcase_add_test(tc, test_v8_path_values);
 	tcase_add_test(tc, test_v8_cut);
+	tcase_add_test(tc, test_cut_is_said);
 	tcase_add_test(tc, test_v8_inspections);
 	tcase_add_test(tc, test_v8_paths_80x24);
 	tcase_add_test(tc, test_v8_merged_weak_slots);

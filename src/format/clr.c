@@ -923,9 +923,11 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 		rc = -1;
 	}
 	if (rc == 0) {
-		if (!r.done)
+		if (!r.done) { /* what the GC sent after is missing: a dump cut short */
 			warn_add(&h->warn, "%s: the trace ends before the heap dump's GC does: the objects sent so far",
 				 h->path);
+			h->truncated_at = t.stop_at != 0 ? t.stop_at : h->size;
+		}
 		say_damage(h, &r.bad, "bulk events shorter than their counts (the first here); skipped");
 		say_damage(h, &r.cut, "bulk events shorter than their counts (the first here); read as far as they go");
 		say_damage(h, &r.too_many_refs, "objects claim more references than the file holds (the first here); "

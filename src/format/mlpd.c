@@ -1523,6 +1523,8 @@ static int mlpd_parse(struct heap *h, struct progress *p, struct sbuf *err)
 	} else if (h->want_snap == 0 && s + 1 < r.nshots)
 		warn_add(&h->warn, "%s: heapshot %zu is cut short by the end of the file; the last complete one "
 			 "(%zu) is read", h->path, r.nshots, s + 1);
+	if (r.bad_bufs > 0 && h->truncated_at == 0) /* a buffer's rest unread: its objects may be missing */
+		h->truncated_at = r.bad_at - 1;
 	progress_begin(p, "heapshot", r.shots[s].objects, "objects"); /* read again, kept, built */
 	/* its references go to the scratch file as they are read, when there
 	 * is one; if writing there fails, the heapshot is read again into
@@ -2065,6 +2067,11 @@ static int mlpd_identity(const struct heap *h, const struct heap *old, node_t *s
 	}
 	r.ver = hd.ver;
 	read_buffers(&r, h->map, h->size, hd.len, NULL);
+	if (r.bad_bufs > 0) { /* the moves in what was skipped are not replayed */
+		sbuf_printf(why, "%s: offset %llu: the rest of %llu buffers could not be read: the GC's moves in "
+			    "them are missing", ep, (unsigned long long)r.bad_at - 1, (unsigned long long)r.bad_bufs);
+		goto done;
+	}
 	if (r.moves == 0 && rp.ngc > 0) {
 		sbuf_printf(why, "%s has no GC move events (recorded with nodefaults and without gcmove)", ep);
 		goto done;

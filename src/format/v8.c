@@ -784,6 +784,8 @@ static void make_edges(struct v8b *b, uint32_t *o2n, struct progress *p)
 			hb_refs_count(&b->hb, o2n[o], s->nedges_of[o]);
 	v8_parse_edges(h->path, h->map, h->size, h->container == NULL,
 		       h->container == NULL && h->file_map == NULL ? h->fd : -1, s, edges_in, &k, p, &h->warn);
+	if (s->cut_at != 0) /* the heads' reading, or the edges' */
+		h->truncated_at = s->cut_at;
 	/* the counts past the edges read: holes */
 	for (next_node(&k); k.o < s->nnodes; k.left = 0, next_node(&k))
 		if (k.o != root) {

@@ -451,6 +451,8 @@ int v8s_read_edges(struct rd *r, v8_edge_sink *sink, void *ctx)
 	else if (s->meta_edge_count != UINT64_MAX && s->meta_edge_count != s->nedges) /* no "edges" (a cut file) */
 		warn_add(r->w, "%s: offset %llu: snapshot.edge_count is %llu, but the file has no \"edges\"",
 			 r->path, (unsigned long long)(r->end - r->base), (unsigned long long)s->meta_edge_count);
+	if (s->meta_edge_count != UINT64_MAX && s->meta_edge_count > s->nedges && s->cut_at == 0)
+		s->cut_at = s->edges_at != 0 ? s->edges_at : (uint64_t)(r->end - r->base);
 	return r->stop ? -1 : 0;
 }
 
@@ -705,6 +707,8 @@ static void check_counts(struct rd *r)
 	if (s->meta_node_count != UINT64_MAX && s->meta_node_count != s->nnodes)
 		warn_add(r->w, "%s: offset %llu: snapshot.node_count is %llu, %u nodes read", r->path,
 			 (unsigned long long)s->nodes_at, (unsigned long long)s->meta_node_count, s->nnodes);
+	if (s->meta_node_count != UINT64_MAX && s->meta_node_count > s->nnodes && s->cut_at == 0)
+		s->cut_at = s->nodes_at > 0 ? s->nodes_at : 1;
 	/* root_index counts numbers of "nodes", as to_node does */
 	uint64_t root = s->root_index;
 	s->root_index = root / s->node_fields;

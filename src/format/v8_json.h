@@ -32,6 +32,10 @@ struct v8_snap {
 	uint64_t root_index;
 	/* snapshot.node_count / edge_count / trace_function_count, UINT64_MAX if absent */
 	uint64_t meta_node_count, meta_edge_count, meta_trace_function_count;
+	/* set: the reading stopped there (the file's end, damage) or found
+	 * fewer nodes or edges than meta claims, at their array: what the
+	 * file had past it is missing (the heap's truncated_at) */
+	uint64_t cut_at;
 	/* snapshot.heapwalk present: heapwalk took the snapshot through an
 	 * inspector session it closed, which cleared V8's ids (node.c) */
 	int ids_reset;

@@ -28,6 +28,8 @@ int v8s_problem(struct rd *r, uint64_t at, const char *fmt, ...)
 		return -1;
 	if (r->have_meta) {
 		warn_add(r->w, "%s: offset %llu: %s", r->path, (unsigned long long)at, msg);
+		if (r->s != NULL && r->s->cut_at == 0)
+			r->s->cut_at = at > 0 ? at : 1;
 	} else if (r->err->len == 0) {
 		char *ep = esc_str(r->path); /* a file name may hold control characters */
 		sbuf_printf(r->err, "%s: offset %llu: %s", ep, (unsigned long long)at, msg);

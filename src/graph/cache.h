@@ -30,8 +30,10 @@
  * aside, WEAK_WEAKLY, with a pseudo root for every weak referent; 24:
  * classes' qualified names, hclass.qual; 25: their keys, hclass.key;
  * 26: a root record's copies, the file's records alike to it; 27: a
- * Mono heapshot's time its start's, not its end's). */
-#define CACHE_FORMAT 27
+ * Mono heapshot's time its start's, not its end's; 28: truncated_at of
+ * a V8 snapshot, a .NET trace or a Mono file that lost part of its heap,
+ * and of an HPROF cut between records). */
+#define CACHE_FORMAT 28
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
 };
