@@ -352,6 +352,59 @@ START_TEST(csv_formulas_neutralised)
 }
 END_TEST
 
+/* A class is named as the dump has it or as text and CSV show it (its
+ * control characters escaped): what a script read from a CSV finds it
+ * again; and a .NET generic type as either of .NET's two dump formats
+ * spells it. The user's own words come back as written: a rule's regex
+ * in check's text, CSV and JUnit, a pattern in an error, backslashes not
+ * doubled (a regex \x1b shown \\x1b is another regex). */
+START_TEST(names_as_shown_and_as_written)
+{
+	char *path = hw_write_evil(), cmd[2048], rules[700];
+	int st;
+	static const char *const names[] = { "Evil\x1b]0;pwned\x07,\"x\"", "Evil\\x1b]0;pwned\\x07,\"x\"" };
+
+	for (int k = 0; k < 2; k++) {
+		snprintf(cmd, sizeof cmd, "%s -q -f json info -e 'instances %s' %s 2>&1", heapwalk(), names[k], path);
+		char *out = run(cmd, &st);
+		ck_assert_msg(st == 0 && strstr(out, "\"set_objects\":1,") != NULL, "%d: %s", k, out);
+		free(out);
+	}
+	static const char *const spelt[][2] = {
+		{ "workload.gcdump", "System.Collections.Generic.Dictionary`2[System.String,Workload.CacheEntry]" },
+		{ "workload-1.nettrace", "System.Collections.Generic.Dictionary<System.String,Workload.CacheEntry>" },
+	};
+	for (int k = 0; k < 2; k++) {
+		snprintf(cmd, sizeof cmd, "%s -q --no-cache -f json info -e 'instances %s' %s/dotnet/%s 2>&1", heapwalk(),
+			 spelt[k][1], TEST_SRCDIR, spelt[k][0]);
+		char *out = run(cmd, &st);
+		ck_assert_msg(st == 0 && strstr(out, "\"set_objects\":1,") != NULL, "%s: %s", spelt[k][0], out);
+		free(out);
+	}
+	snprintf(rules, sizeof rules, "%s/as-written.rules", hw_tmpdir());
+	put_file(rules, "set instances /^Evil\\x1b\\]/ : count == 1\n");
+	static const char *const fmt[] = { "text", "csv" };
+	for (int k = 0; k < 2; k++) {
+		snprintf(cmd, sizeof cmd, "%s -q -f %s check %s --rules %s --junit %s/as-written.xml 2>&1", heapwalk(), fmt[k],
+			 path, rules, hw_tmpdir());
+		char *out = run(cmd, &st);
+		ck_assert_msg(st == 0 && strstr(out, "/^Evil\\x1b\\]/") != NULL && strstr(out, "\\\\") == NULL, "%s: %s",
+			      fmt[k], out);
+		free(out);
+	}
+	snprintf(cmd, sizeof cmd, "%s/as-written.xml", hw_tmpdir());
+	size_t n;
+	char *xml = file_bytes(cmd, &n);
+	ck_assert_msg(strstr(xml, "name=\"line 1: set instances /^Evil\\x1b\\]/ : count == 1\"") != NULL, "%s", xml);
+	free(xml);
+	snprintf(cmd, sizeof cmd, "%s -q info -e 'instances /^No\\dSuch/' %s 2>&1", heapwalk(), path);
+	char *out = run(cmd, &st);
+	ck_assert_msg(strstr(out, "no class matches /^No\\dSuch/") != NULL, "%s", out);
+	free(out);
+	free(path);
+}
+END_TEST
+
 Suite *output_suite(void)
 {
 	Suite *s = suite_create("output");
@@ -363,6 +416,7 @@ Suite *output_suite(void)
 	tcase_add_test(tc, output_never_a_companion);
 	tcase_add_test(tc, csv_formulas_neutralised);
 	tcase_add_test(tc, misspelt_command);
+	tcase_add_test(tc, names_as_shown_and_as_written);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -823,7 +823,7 @@ static int cmp_by_name(const void *a, const void *b)
  * dimensions T[,]; dotnet-gcdump's file System.Func<A,B>, Entry<K,V>, []c
  * and T<,>. Both become System.Func[A,B], Entry[K,V], []c and T[,]: no
  * arity, '[' and ']' for '<' and '>'. */
-static void spelt_alike(const char *s, struct sbuf *out)
+void clr_spelt_alike(const char *s, struct sbuf *out)
 {
 	for (; *s != '\0'; s++) {
 		if (*s == '`' && s[1] >= '0' && s[1] <= '9') {
@@ -866,7 +866,7 @@ void clr_by_module(struct clr_parts *p)
 			}
 			/* matched as spelt alike, shown as spelt */
 			sbuf_reset(&nm);
-			spelt_alike(heap_str(p->h, name), &nm);
+			clr_spelt_alike(heap_str(p->h, name), &nm);
 			sbuf_printf(&nm, " [%s]", heap_str(p->h, (uint32_t)(t->module - 1)));
 			t->qual = names_intern(&p->nt, nm.buf, nm.len) + 1;
 			if (split) {
@@ -882,7 +882,7 @@ void clr_by_module(struct clr_parts *p)
 	for (size_t i = 0; i < n; i++) {
 		struct clr_type *t = &p->types[i];
 		sbuf_reset(&nm);
-		spelt_alike(heap_str(p->h, t->name), &nm);
+		clr_spelt_alike(heap_str(p->h, t->name), &nm);
 		t->key = strcmp(nm.buf, heap_str(p->h, t->name)) != 0 ? names_intern(&p->nt, nm.buf, nm.len) + 1 : 0;
 	}
 	sbuf_free(&nm);
@@ -1139,6 +1139,7 @@ const struct format_ops clr_format = {
 	.label = "a .NET heap-dump trace (nettrace)",
 	.runtime = "clr",
 	.rt = &clr_runtime,
+	.name_key = clr_spelt_alike,
 	.cacheable = 1,
 	.data_arrays = clr_data_arrays,
 	.data_loaded = clr_data_loaded,

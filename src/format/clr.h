@@ -10,6 +10,9 @@
 #include "graph/reader.h"
 
 extern const struct format_ops clr_format;
+/* A type's name as both of .NET's dump formats can spell it (the
+ * formats' name_key, hclass.key's), appended to out */
+void clr_spelt_alike(const char *s, struct sbuf *out);
 extern const struct format_ops gcdump_format;
 
 /* (Each struct's first member is its sort key.)

@@ -977,6 +977,7 @@ const struct format_ops gcdump_format = {
 	.label = "dotnet-gcdump's .gcdump",
 	.runtime = "clr",
 	.rt = &clr_runtime,
+	.name_key = clr_spelt_alike,
 	.cacheable = 1,
 	.data_arrays = clr_data_arrays,
 	.data_loaded = clr_data_loaded,

@@ -170,6 +170,10 @@ struct format_ops {
 	unsigned facts;      /* FF_* */
 	const char *runtime; /* "jvm", "v8": which inspections and rules apply */
 	const struct runtime_ops *rt; /* what that runtime knows; NULL: nothing */
+	/* A class name as this format's and its kin's spellings of one
+	 * class all become (hclass.key's), appended to out: what a name
+	 * given by hand is matched by too. NULL: a class has one spelling. */
+	void (*name_key)(const char *name, struct sbuf *out);
 	/* The index cache keeps what this reader builds (the heap's arrays,
 	 * its ids, generations and heapshots, and what data_arrays lists);
 	 * 0: the dump is read afresh every time. */

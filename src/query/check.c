@@ -550,7 +550,7 @@ void check_junit(const struct chk_rules *rs, const char *dump, struct sbuf *out)
 		sbuf_adds(out, "    <testcase classname=\"heapwalk.check.");
 		xml_text(out, r->file);
 		sbuf_printf(out, "\" name=\"line %u: ", r->line);
-		xml_text(out, r->text);
+		xml_esc(out, r->text, 1); /* the user's words as written, control characters escaped */
 		sbuf_adds(out, "\" file=\"");
 		xml_text(out, r->file);
 		sbuf_printf(out, "\" line=\"%u\"", r->line);

@@ -29,7 +29,7 @@ static int parse_n(const char *insp, const char *arg, uint64_t def, uint64_t *n,
 	unsigned long long v = arg[0] >= '0' && arg[0] <= '9' ? strtoull(arg, &end, 10) : 0;
 	if (v == 0 || *end != '\0' || v > UINT32_MAX) {
 		sbuf_printf(err, "inspection %s: N must be a number from 1 to %u, not '", insp, UINT32_MAX);
-		esc_append(err, (const uint8_t *)arg, strlen(arg), 0);
+		esc_append_again(err, (const uint8_t *)arg, strlen(arg)); /* as written */
 		sbuf_addc(err, '\'');
 		return -1;
 	}

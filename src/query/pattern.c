@@ -52,7 +52,7 @@ int regex_check(const char *pattern, struct sbuf *err)
 	int rc = regex_error(pattern, &at, &msg);
 	if (rc < 0) {
 		sbuf_adds(err, "regex /");
-		esc_append(err, (const uint8_t *)pattern, strlen(pattern), 0);
+		esc_append_again(err, (const uint8_t *)pattern, strlen(pattern)); /* as written: the column counts so */
 		sbuf_printf(err, "/: column %zu: ", at + 1);
 		sbuf_adds(err, msg.buf);
 	}
@@ -76,8 +76,21 @@ uint8_t *class_match(const struct heap *h, const char *pattern, int regex, struc
 
 	if (!regex) {
 		char *alt = class_internal_name(pattern);
-		for (uint32_t c = 0; c < h->ncls; c++)
-			m[c] = strcmp(class_name(h, c), pattern) == 0 || strcmp(class_name(h, c), alt) == 0;
+		struct sbuf key; /* as the format's other spellings of it become */
+		sbuf_init(&key);
+		if (h->fmt != NULL && h->fmt->name_key != NULL)
+			h->fmt->name_key(pattern, &key);
+		for (uint32_t c = 0; c < h->ncls; c++) {
+			const char *n = class_name(h, c);
+			m[c] = strcmp(n, pattern) == 0 || strcmp(n, alt) == 0 ||
+			       (key.len > 0 && strcmp(class_match_name(h, c, 0), key.buf) == 0);
+			if (!m[c] && shown_differs(n)) { /* or as text and CSV show it */
+				char *e = esc_str(n);
+				m[c] = strcmp(e, pattern) == 0;
+				free(e);
+			}
+		}
+		sbuf_free(&key);
 		free(alt);
 		return m;
 	}

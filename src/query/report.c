@@ -1653,7 +1653,7 @@ void report_check(const struct chk_rules *rs, const char *dump, const char *rule
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct chk_rule *r = &rs->r[i];
 		table_row(&t, CS(r->file), CN(r->line), CW(r->error != NULL ? "error" : r->ok ? "pass" : "FAIL"),
-			  r->error != NULL ? CNULL : CI(r->got), CW(check_op_text(r->op)), CI(r->value), CS(r->text),
+			  r->error != NULL ? CNULL : CI(r->got), CW(check_op_text(r->op)), CI(r->value), CE(r->text),
 			  r->error != NULL ? CE(r->error) : CNULL, r->note != NULL ? CE(r->note) : CNULL);
 	}
 	table_end(&t, out);

@@ -589,7 +589,7 @@ static uint8_t *step_classes(const struct heap *h, const struct step *s, struct 
 		any |= m[c];
 	if (!any) {
 		sbuf_adds(err, s->regex ? "no class matches /" : "no class named '");
-		esc_append(err, (const uint8_t *)s->arg, strlen(s->arg), 0);
+		esc_append_again(err, (const uint8_t *)s->arg, strlen(s->arg)); /* the user's words: as written */
 		sbuf_adds(err, s->regex ? "/" : "'");
 		if (!s->regex)
 			nearest_class(h, s->arg, err);
@@ -1019,7 +1019,7 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 				goto fail;
 			}
 			sbuf_adds(err, "no generation '");
-			esc_append(err, (const uint8_t *)s->arg, strlen(s->arg), 0);
+			esc_append_again(err, (const uint8_t *)s->arg, strlen(s->arg)); /* the user's words: as written */
 			sbuf_adds(err, "' in this dump: ");
 			for (unsigned k = 0; (name = heap_gen_name(h, k)) != NULL; k++)
 				sbuf_printf(err, "%s%s", k ? ", " : "", name);
