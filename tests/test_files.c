@@ -265,6 +265,7 @@ static char *big_dump(const char *dir, const char *name)
 			hw_instance(&w, id, big_classes[k].cid, v, 1);
 		}
 	hw_heap_end(&w);
+	hw_dump_end(&w);
 	free(hw_write_in(&w, dir, name, SIZE_MAX));
 	char *gz = xasprintf("%s/%s.gz", dir, name);
 	gzFile g = gzopen(gz, "wb6");

@@ -1633,8 +1633,8 @@ START_TEST(test_fake_truncated_dump)
 	int rc;
 	snprintf(args, sizeof args, "snapshot --plain %ld " PROCDIR "/trunc.hprof", (long)pid);
 	char *err = hw_stderr(args, 0, &rc);
-	char *want = xasprintf("heapwalk: " PROCDIR "/trunc.hprof: the JVM's dump is not whole (it ends inside a "
-			       "record); nothing written\n");
+	char *want = xasprintf("heapwalk: " PROCDIR "/trunc.hprof: the JVM's dump is not whole (it does not end with "
+			       "HotSpot's last record, HEAP_DUMP_END); nothing written\n");
 	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d, said:\n%s\nnot:\n%s", rc, err, want);
 	free(want);
 	free(err);
