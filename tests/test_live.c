@@ -777,6 +777,20 @@ START_TEST(test_live_dotnet_names)
 	free(trace);
 	free(out);
 	free(err);
+	/* stopped (SIGSTOP), its runtime answers nothing: refused at once,
+	 * as a stopped JVM or Node is, not after the wait for a reply that
+	 * blamed the process ("it exited, or is not a .NET runtime") */
+	ck_assert_int_eq(kill(pid, SIGSTOP), 0);
+	char *args = xasprintf("snapshot %ld " LIVEDIR "/stopped.nettrace", (long)pid);
+	free(hw(args, &err, &rc));
+	ck_assert_int_eq(kill(pid, SIGCONT), 0);
+	char *said = xasprintf("heapwalk: PID %ld is stopped (SIGSTOP)", (long)pid);
+	ck_assert_msg(rc == 2 && strncmp(err, said, strlen(said)) == 0 && strchr(err, '\n') == err + strlen(err) - 1,
+		      "status %d: %s", rc, err);
+	ck_assert(access(LIVEDIR "/stopped.nettrace", F_OK) != 0);
+	free(said);
+	free(args);
+	free(err);
 	end_workload(pid, hold);
 }
 END_TEST

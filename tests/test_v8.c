@@ -1938,6 +1938,14 @@ START_TEST(test_scratch_full)
 			}
 			free(want);
 		}
+	/* and says so: what was to wait on disk is in memory, past what
+	 * the memory counted on allows */
+	snprintf(cmd, sizeof cmd, "trap '' XFSZ; ulimit -f 32; '%s' --no-cache info '%s' 2>&1 >/dev/null", heapwalk(),
+		 path);
+	char *said = run(cmd, &st);
+	ck_assert_msg(st == 0 && strstr(said, "full.heapsnapshot: the scratch file could not be written (") != NULL,
+		      "%s", said);
+	free(said);
 	unlink(cache);
 	unlink(path);
 	free(cache);

@@ -554,6 +554,23 @@ int cache_begin(struct heap *h)
 	return 0;
 }
 
+void cache_spill_note(struct heap *h)
+{
+	struct backing *b = h->backing;
+	int e = 0;
+
+	if (b == NULL)
+		return;
+	if (b->scratch.err != 0) /* its file may be closed since */
+		e = b->scratch.err;
+	else if (h->cache_file == NULL && b->st.err != 0) /* no cache: the file is the scratch file */
+		e = b->st.err;
+	if (e != 0)
+		warn_add(&h->notes, "%s: the scratch file could not be written (%s): what was to wait there is kept "
+			 "in memory, more than the memory counted on (HEAPWALK_MEMORY_MB, see MEMORY)", h->path,
+			 e > 1 ? strerror(e) : "a write failed");
+}
+
 struct store *heap_scratch(struct heap *h)
 {
 	struct backing *b = h->backing;

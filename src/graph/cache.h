@@ -154,6 +154,10 @@ uint32_t cache_scratch_id(unsigned part);
 struct store *heap_scratch_kept(struct heap *h);
 void heap_scratch_done(struct heap *h);
 int cache_finish(struct heap *h);
+/* A note when the scratch file could not be written during the open
+ * (a full disk): what was to be parked stayed in memory, past what the
+ * memory counted on allows. */
+void cache_spill_note(struct heap *h);
 int cache_save(struct heap *h);
 #define STORE_SCRATCH 1000      /* the analyses' (domtree: 1000..1015) */
 struct store *heap_scratch(struct heap *h);

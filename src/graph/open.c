@@ -76,6 +76,7 @@ int heap_build(struct heap *h, const struct ruleset *rules, struct progress *p, 
 		 * it asks (nothing is parked without a file behind the heap);
 		 * the reader's parked arrays, when it first reads them */
 		heap_park(h, HP_ALL);
+		cache_spill_note(h);
 	}
 	h->busy--;
 	return rc < 0 ? -1 : 0;

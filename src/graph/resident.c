@@ -51,11 +51,16 @@ int heap_room_for(const struct heap *h, uint64_t nodes, uint64_t extra, struct s
 		budget += anon_bytes();
 	if (budget == 0 || need <= budget)
 		return 0;
-	char *ep = esc_str(h->path), a[32], b[32];
+	char *ep = esc_str(h->path), a[32], b[32], x[32];
 	fmt_bytes(a, sizeof a, need);
 	fmt_bytes(b, sizeof b, budget);
-	sbuf_printf(err, "%s: %llu objects need about %s of memory to analyse (%d bytes an object); "
-		    "%s is available: not opened", ep, (unsigned long long)nodes, a, HEAP_BUILD_BYTES, b);
+	fmt_bytes(x, sizeof x, extra);
+	/* the figures add up as said: nodes less the virtual root are the
+	 * objects info counts */
+	sbuf_printf(err, "%s: %llu objects need about %s of memory to analyse (%d bytes an object%s%s%s); "
+		    "%s is available: not opened", ep, (unsigned long long)(nodes > 0 ? nodes - 1 : 0), a,
+		    HEAP_BUILD_BYTES, extra > 0 ? ", and " : "", extra > 0 ? x : "",
+		    extra > 0 ? " to put them in order" : "", b);
 	free(ep);
 	return -1;
 }
