@@ -129,12 +129,6 @@ int dotnet_socket(const struct proc_info *p, struct sbuf *out, struct sbuf *err)
 	struct sbuf shown;
 
 	sbuf_reset(out);
-	char state = proc_state(p); /* stopped: its runtime answers nothing, a request would wait for ever */
-	if (state == 'T' || state == 't') {
-		sbuf_printf(err, "PID %ld is stopped (%s): its runtime cannot answer; not asked", (long)p->pid,
-			    state == 't' ? "by a debugger" : "SIGSTOP");
-		return -1;
-	}
 	/* A process in a mount namespace of its own (a container) has its
 	 * TMPDIR in its own root: reached through /proc/PID/root. Anything
 	 * there is its user's to make, so what is found is checked below

@@ -372,6 +372,19 @@ static void end_quietly(const struct proc_info *p, const char *dir, const char *
 	sbuf_free(&ignored);
 }
 
+/* Is p stopped (SIGSTOP, a debugger)? Its runtime answers nothing, a
+ * request would wait for ever: 1, with err. */
+static int stopped(const struct proc_info *p, struct sbuf *err)
+{
+	char state = proc_state(p);
+
+	if (state != 'T' && state != 't')
+		return 0;
+	sbuf_printf(err, "PID %ld is stopped (%s): its runtime cannot answer; not asked", (long)p->pid,
+		    state == 't' ? "by a debugger" : "SIGSTOP");
+	return 1;
+}
+
 int dotnet_mark(const struct proc_info *p, const char *keep, struct sbuf *result, struct sbuf *err)
 {
 	struct sbuf sock, res;
@@ -381,7 +394,7 @@ int dotnet_mark(const struct proc_info *p, const char *keep, struct sbuf *result
 
 	sbuf_init(&sock);
 	sbuf_init(&res);
-	if (dotnet_socket(p, &sock, err) < 0 || (dir = mark_dir(p, 1, err)) == NULL)
+	if (stopped(p, err) || dotnet_socket(p, &sock, err) < 0 || (dir = mark_dir(p, 1, err)) == NULL)
 		goto done;
 	/* a mark again: the earlier one and its recorder end */
 	end_quietly(p, dir, sock.buf);
@@ -527,6 +540,8 @@ int dotnet_take(const struct proc_info *p, const char *file, int *exact, struct 
 	char note[32];
 	uint32_t gc = 0;
 
+	if (stopped(p, err))
+		return -1;
 	sbuf_init(&ignored);
 	char *dir = mark_dir(p, 0, &ignored);
 	sbuf_free(&ignored);
