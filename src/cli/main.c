@@ -1237,15 +1237,15 @@ static int is_check(int argc, char **argv)
 	return 0;
 }
 
-/* A dump cut short (the file ends inside what it was writing) makes no
+/* A dump cut short (truncated_at: it lost part of its heap) makes no
  * rule's verdict: any figure may differ in the whole heap, a bound held
  * as much as one broken (the first such dump's words, for every rule). */
 static void check_unfit(struct chk_rules *rs, const struct heap *h)
 {
 	if (h->truncated_at == 0 || rs->unfit != NULL)
 		return;
-	rs->unfit = xasprintf("%s is truncated: it ends at offset %llu inside what it was writing, and no rule "
-			      "is measured on part of a heap", h->path, (unsigned long long)h->truncated_at);
+	rs->unfit = xasprintf("%s is truncated: it is whole only up to offset %llu, and no rule is measured on "
+			      "part of a heap", h->path, (unsigned long long)h->truncated_at);
 }
 
 /* check DUMP --rules FILE...: the gates read, the dump (and -b, --target)
