@@ -784,7 +784,7 @@ START_TEST(test_live_dotnet_names)
 	char *args = xasprintf("snapshot %ld " LIVEDIR "/stopped.nettrace", (long)pid);
 	free(hw(args, &err, &rc));
 	ck_assert_int_eq(kill(pid, SIGCONT), 0);
-	char *said = xasprintf("heapwalk: PID %ld is stopped (SIGSTOP)", (long)pid);
+	char *said = xasprintf("heapwalk: PID %ld is stopped (SIGSTOP, or ^Z)", (long)pid);
 	ck_assert_msg(rc == 2 && strncmp(err, said, strlen(said)) == 0 && strchr(err, '\n') == err + strlen(err) - 1,
 		      "status %d: %s", rc, err);
 	ck_assert(access(LIVEDIR "/stopped.nettrace", F_OK) != 0);

@@ -2210,7 +2210,7 @@ START_TEST(test_jvm_stopped)
 	char *argv[] = { getenv("JAVA"), "-cp", PROCDIR, "Sleep", PROCDIR "/stopped.ready", NULL };
 	pid_t pid = start_logged(argv, "stopped", 0);
 	wait_ready(PROCDIR "/stopped.ready", pid);
-	char *want = xasprintf("PID %ld is stopped (SIGSTOP): it cannot answer; not signalled", (long)pid);
+	char *want = xasprintf("PID %ld is stopped (SIGSTOP, or ^Z): it cannot answer; not signalled", (long)pid);
 	for (int i = 1; i <= 2; i++) {
 		ck_assert_int_eq(kill(pid, SIGSTOP), 0);
 		wait_state(pid, 'T');

@@ -372,17 +372,15 @@ static void end_quietly(const struct proc_info *p, const char *dir, const char *
 	sbuf_free(&ignored);
 }
 
-/* Is p stopped (SIGSTOP, a debugger)? Its runtime answers nothing, a
- * request would wait for ever: 1, with err. */
+/* Is p stopped? Its runtime answers nothing, a request would wait for
+ * ever: 1, with err. */
 static int stopped(const struct proc_info *p, struct sbuf *err)
 {
-	char state = proc_state(p);
+	const char *how = proc_stopped(p);
 
-	if (state != 'T' && state != 't')
-		return 0;
-	sbuf_printf(err, "PID %ld is stopped (%s): its runtime cannot answer; not asked", (long)p->pid,
-		    state == 't' ? "by a debugger" : "SIGSTOP");
-	return 1;
+	if (how != NULL)
+		sbuf_printf(err, "PID %ld is stopped (%s): its runtime cannot answer; not asked", (long)p->pid, how);
+	return how != NULL;
 }
 
 int dotnet_mark(const struct proc_info *p, const char *keep, struct sbuf *result, struct sbuf *err)

@@ -184,17 +184,15 @@ static int make_trigger(const struct proc_info *p, const struct jvm_tmp *t, int 
 	return -1;
 }
 
-/* Is p stopped (SIGSTOP, a debugger)? Then it answers nothing, and a
- * signal would wait in it until it goes on: an error in err. */
+/* Is p stopped? Then it answers nothing, and a signal would wait in it
+ * until it goes on: an error in err. */
 static int stopped(const struct proc_info *p, struct sbuf *err)
 {
-	char s = proc_state(p);
+	const char *how = proc_stopped(p);
 
-	if (s != 'T' && s != 't')
-		return 0;
-	sbuf_printf(err, "PID %ld is stopped (%s): it cannot answer; not signalled", (long)p->pid,
-		    s == 't' ? "by a debugger" : "SIGSTOP");
-	return 1;
+	if (how != NULL)
+		sbuf_printf(err, "PID %ld is stopped (%s): it cannot answer; not signalled", (long)p->pid, how);
+	return how != NULL;
 }
 
 /* The socket's inode number, 0 if there is no socket. */
@@ -457,9 +455,9 @@ static int converse(const struct proc_info *p, const struct jvm_tmp *t, double w
 		if (ready == 0) {
 			if (proc_same(p, err) < 0)
 				goto out;
-			char state = proc_state(p);
-			if (state == 'T' || state == 't') {
-				sbuf_printf(err, "PID %ld stopped before it answered (SIGSTOP or a debugger)", (long)p->pid);
+			const char *how = proc_stopped(p);
+			if (how != NULL) {
+				sbuf_printf(err, "PID %ld stopped before it answered (%s)", (long)p->pid, how);
 				goto out;
 			}
 			growth_show(g, 0);

@@ -527,13 +527,12 @@ static int blocked(const struct proc_info *p, struct sbuf *err)
 /* May p be sent SIGUSR1 now? 0, or -1 with err. */
 static int signallable(const struct proc_info *p, struct sbuf *err)
 {
-	char st;
+	const char *how;
 
 	if (proc_same(p, err) < 0)
 		return -1;
-	if ((st = proc_state(p)) == 'T' || st == 't') {
-		sbuf_printf(err, "PID %ld is stopped (%s): a signal would wait with it; not signalled", (long)p->pid,
-			    st == 't' ? "by a debugger" : "SIGSTOP, or ^Z");
+	if ((how = proc_stopped(p)) != NULL) {
+		sbuf_printf(err, "PID %ld is stopped (%s): a signal would wait with it; not signalled", (long)p->pid, how);
 		return -1;
 	}
 	if (blocked(p, err))

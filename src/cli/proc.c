@@ -643,3 +643,10 @@ char proc_state(const struct proc_info *p)
 		return '?';
 	return st.state;
 }
+
+const char *proc_stopped(const struct proc_info *p)
+{
+	char s = proc_state(p);
+
+	return s == 't' ? "by a debugger" : s == 'T' ? "SIGSTOP, or ^Z" : NULL;
+}

@@ -44,6 +44,10 @@ int proc_catches(const struct proc_info *p, int sig);
 /* p's state now, as /proc/PID/status's State says it ('R', 'S', 'T' for
  * stopped, 't' for stopped by a tracer, ...); '?' when it cannot be read. */
 char proc_state(const struct proc_info *p);
+/* Is p stopped (a debugger, SIGSTOP, ^Z)? It then answers nothing and
+ * a signal waits in it until it goes on: how, in words ("by a
+ * debugger"), or NULL if it is not. */
+const char *proc_stopped(const struct proc_info *p);
 
 /* Open path as process pid sees it: resolved inside its root
  * (/proc/PID/root, whose absolute symbolic links then point into it,
