@@ -343,6 +343,86 @@ START_TEST(test_match_nothing_in_common)
 }
 END_TEST
 
+/* diff's JSON identity of OLD and NEW (caller frees). */
+static char *diff_identity(const char *old, const char *cur)
+{
+	char args[2048];
+	int st;
+
+	snprintf(args, sizeof args, "%s -q --no-cache -f json diff '%s' '%s'", heapwalk(), old, cur);
+	char *out = run(args, &st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%.600s", out);
+	return out;
+}
+
+/* Dumps of two runs of one program are heaps that share no object, but
+ * lookalikes by the thousand: matching paired them ("inferred: 158126
+ * objects paired; 50 new at 95.9%" for two runs of the workload). Where
+ * the dumps tell the run apart, diff refuses with the class deltas
+ * only: the JVM's by its SALT32L (basic and coops are two runs of the
+ * Workload with one command line, in either order: one is later), a
+ * .NET trace's by its process id (two recorded processes), Mono's by
+ * its header's (a copy of the recording with another pid). Two dumps of
+ * one run are compared as before (the controls). */
+START_TEST(test_match_two_runs)
+{
+	char basic[512], coops[512], args[2048];
+	const char *runs = "\"identity\":\"none: class deltas only (";
+	int st;
+
+	workload_dump("Workload", "basic", "", basic, sizeof basic);
+	workload_dump("Workload", "coops", "", coops, sizeof coops);
+	int refused = 0;
+	for (int k = 0; k < 2; k++) {
+		char *out = diff_identity(k ? coops : basic, k ? basic : coops);
+		ck_assert_msg(strstr(out, "\"identity\":\"inferred") == NULL, "%.600s", out);
+		if (strstr(out, " are heaps of two runs of the program (the JVM run that drew "
+				"java.util.ImmutableCollections.SALT32L 0x") != NULL) {
+			ck_assert_msg(strstr(out, runs) != NULL && strstr(out, "\"new_objects\"") == NULL, "%.600s", out);
+			refused++;
+		}
+		free(out);
+	}
+	ck_assert_int_eq(refused, 1);
+	const char *md = matched_dumps_dir();
+	snprintf(args, sizeof args, "%s/a.hprof", md);
+	char bpath[512];
+	snprintf(bpath, sizeof bpath, "%s/b.hprof", md);
+	char *out = diff_identity(args, bpath);
+	ck_assert_msg(strstr(out, "\"identity\":\"inferred: ") != NULL, "%.600s", out);
+	free(out);
+
+	out = diff_identity(TEST_SRCDIR "/dotnet/workload-1.nettrace", TEST_SRCDIR "/dotnet/net8-workload.nettrace");
+	ck_assert_msg(strstr(out, runs) != NULL && strstr(out, "heaps of two runs of the program (process ") != NULL,
+		      "%.600s", out);
+	free(out);
+	out = diff_identity(TEST_SRCDIR "/dotnet/workload-1.nettrace", TEST_SRCDIR "/dotnet/workload-2.nettrace");
+	ck_assert_msg(strstr(out, "\"identity\":\"inferred: ") != NULL, "%.600s", out);
+	free(out);
+
+	/* Mono: the recording, a copy with another process id, a copy as it is */
+	size_t n;
+	char *b = file_bytes(TEST_SRCDIR "/mono/workload.mlpd", &n), mono[3][512];
+	size_t at = 8 + 8 + ((uint8_t)b[4] >= 3 ? 8 : 0) + 4 + 4; /* its pid, little-endian */
+	ck_assert(n > at + 4);
+	for (int k = 0; k < 3; k++) {
+		snprintf(mono[k], sizeof mono[k], DUMPS "/tworuns-%d.mlpd", k);
+		b[at] ^= k == 1 || k == 2; /* changed for 1, back for 2 */
+		FILE *f = fopen(mono[k], "wb");
+		ck_assert(f != NULL && fwrite(b, 1, n, f) == n && fclose(f) == 0);
+	}
+	free(b);
+	out = diff_identity(mono[0], mono[1]);
+	ck_assert_msg(strstr(out, runs) != NULL && strstr(out, "heaps of two runs of the program (process ") != NULL,
+		      "%.600s", out);
+	free(out);
+	out = diff_identity(mono[0], mono[2]);
+	ck_assert_msg(strstr(out, "two runs") == NULL && strstr(out, "\"identity\":\"exact") != NULL, "%.600s", out);
+	free(out);
+	(void)st;
+}
+END_TEST
+
 /* in, gzipped as the JDK writes a heap dump (jcmd GC.heap_dump -gz=1):
  * a member for each MiB, the first naming the size in its comment. */
 static void jdk_gzip(const char *in, const char *out)
@@ -542,6 +622,7 @@ Suite *match_suite(void)
 	tcase_add_test(tc, test_match_cli);
 	tcase_add_test(tc, test_match_nodata_array);
 	tcase_add_test(tc, test_match_nothing_in_common);
+	tcase_add_test(tc, test_match_two_runs);
 	tcase_add_test(tc, test_match_gzip_view);
 	tcase_add_test(tc, test_match_gzip_view_no_room);
 	suite_add_tcase(s, tc);

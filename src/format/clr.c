@@ -1133,6 +1133,19 @@ static int clr_identity(const struct heap *h, const struct heap *old, node_t *sa
 	return clr_mark_identity(h, cd->pid, cd->sync_qpc, old, od->pid, od->sync_qpc, same, how, why);
 }
 
+/* The process the dump was taken of, by its id as the dump's writer
+ * saw it (0: not said). */
+int clr_run_key(const struct heap *h, uint64_t *key, struct sbuf *words)
+{
+	const struct clr_data *cd = h->fmt_data;
+
+	if (cd == NULL || cd->pid == 0)
+		return 0;
+	*key = cd->pid;
+	sbuf_printf(words, "process %u", cd->pid);
+	return 1;
+}
+
 const struct format_ops clr_format = {
 	.name = "nettrace",
 	.title = ".NET (nettrace)",
@@ -1156,5 +1169,6 @@ const struct format_ops clr_format = {
 	.free_data = clr_free_data,
 	.mark = clr_mark,
 	.identity = clr_identity,
+	.run_key = clr_run_key,
 	.may_grow = heap_never_grows,
 };

@@ -141,6 +141,8 @@ const char *clr_gen_name(unsigned g);
 void clr_free_data(struct heap *h);
 /* The index cache's hooks (format_ops' data_arrays, data_loaded). */
 int clr_data_arrays(struct heap *h, struct fmt_array *a);
+/* format_ops.run_key: the process id the dump names */
+int clr_run_key(const struct heap *h, uint64_t *key, struct sbuf *words);
 const char *clr_data_loaded(struct heap *h, const struct fmt_array *a, int n);
 
 #endif

@@ -204,6 +204,7 @@ struct gcd {
 	 * (0: none), and the first that is no multiplier, with offsets */
 	float sampled, odd_mult;
 	size_t sampled_at, odd_mult_at;
+	uint32_t pid; /* the process's id, as dotnet-gcdump was given it (0: not read) */
 };
 
 /* Node i's decoding: type, size (as the file has it: negative is
@@ -782,7 +783,9 @@ static int after_graph(struct gcd *g, struct cur *c, int32_t version, struct sbu
 	for (int k = 0; k < 2; k++)
 		if (get_str(c, name) < 0 && c->cut)
 			return -1;
-	get32(c);
+	uint32_t pid = get32(c);
+	if (!c->cut)
+		g->pid = pid;
 	get64(c);
 	get64(c);
 	int32_t nt = get32(c);
@@ -959,6 +962,7 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 		goto out;
 	}
 	clr_build(&g.p);
+	((struct clr_data *)h->fmt_data)->pid = g.pid;
 	rc = 0;
 out:
 	clr_parts_free(&g.p);
@@ -993,4 +997,5 @@ const struct format_ops gcdump_format = {
 	.gen_name = clr_gen_name,
 	.free_data = clr_free_data,
 	.may_grow = heap_never_grows,
+	.run_key = clr_run_key,
 };

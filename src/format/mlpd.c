@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "graph/analysis.h"
 #include "graph/builder.h"
@@ -2027,6 +2028,27 @@ static void replay_how(struct sbuf *how, const struct replay *rp, const struct f
 			    unsure == 1 ? "is" : "are", unsure == 1 ? "" : "s", unsure == 1 ? "its" : "their");
 }
 
+/* A run of Mono: its process's id and start, from the file's header. */
+static int mlpd_run_key(const struct heap *h, uint64_t *key, struct sbuf *words)
+{
+	const struct mlpd_data *md = h->fmt_data;
+	struct mlpd_head hd;
+	const char *why;
+	size_t at;
+
+	if (md == NULL || h->map == NULL || read_head(h->map, h->size, &hd, &why, &at) < 0 ||
+	    ((uint64_t)hd.pid << 32 ^ hd.start_ms) != md->key)
+		return 0;
+	*key = md->key;
+	time_t t = (time_t)(hd.start_ms / 1000);
+	struct tm tm;
+	char started[40] = "";
+	if (hd.start_ms != 0 && gmtime_r(&t, &tm) != NULL)
+		strftime(started, sizeof started, ", started %Y-%m-%d %H:%M:%S UTC", &tm);
+	sbuf_printf(words, "process %u%s", hd.pid, started);
+	return 1;
+}
+
 static int mlpd_identity(const struct heap *h, const struct heap *old, node_t *same, struct sbuf *how,
 			 struct sbuf *why)
 {
@@ -2134,4 +2156,5 @@ const struct format_ops mlpd_format = {
 	.refs_change = mlpd_refs_change,
 	.snapshots = 1,
 	.identity = mlpd_identity,
+	.run_key = mlpd_run_key,
 };

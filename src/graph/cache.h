@@ -33,7 +33,7 @@
  * Mono heapshot's time its start's, not its end's; 28: truncated_at of
  * a V8 snapshot, a .NET trace or a Mono file that lost part of its heap,
  * and of an HPROF cut between records). */
-#define CACHE_FORMAT 28
+#define CACHE_FORMAT 29
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
 };

@@ -133,6 +133,12 @@ struct runtime_ops {
 	/* Is class c an array type, told by its name where the reader
 	 * gives no length (array_length)? NULL: none is. */
 	int (*array_class)(const struct heap *h, uint32_t c);
+	/* Which run of the runtime h is a heap of, as its objects tell
+	 * (the JVM: a number each run draws once): 1 with a key that two
+	 * heaps of one run share and two runs all but never do, and the
+	 * words for it in words; 0: they do not tell. h's nodes are in
+	 * memory (HP_NODES). NULL: the runtime's heaps never tell. */
+	int (*run_key)(const struct heap *h, uint64_t *key, struct sbuf *words);
 };
 
 /* An array of a reader's own (format_ops' data_arrays): where its
@@ -304,6 +310,11 @@ struct format_ops {
 	 * runtime cleared them once it was written), or NULL: they may.
 	 * NULL op: as NULL. */
 	const char *(*ids_ended)(const struct heap *h);
+	/* runtime_ops.run_key as the file tells it (the id of the process a
+	 * .NET dump was taken of, a Mono run's id and start), for two dumps
+	 * of this format only (another format's writer may see the process
+	 * under another id: a container's). NULL: the file does not tell. */
+	int (*run_key)(const struct heap *h, uint64_t *key, struct sbuf *words);
 	/* o of old and v of h have one id: can they be one object (the same
 	 * type and class)? Else the id passed on: o is gone and v new. */
 	int (*id_same)(const struct heap *old, node_t o, const struct heap *h, node_t v);

@@ -249,6 +249,38 @@ void baseline_places(struct heap *h, struct baseline *b, struct progress *p)
 	sbuf_free(&lb);
 }
 
+/* Heaps of two runs of the program, as their files (both of one format)
+ * or their objects tell: no object of one is one of the other's, and
+ * pairing them by content would pass lookalikes off as the same. 1 with
+ * why in err. */
+static int two_runs(struct heap *h, struct heap *old, struct progress *p, struct sbuf *err)
+{
+	struct sbuf wa, wb;
+	uint64_t a = 0, b = 0;
+	int known = 0;
+
+	sbuf_init(&wa);
+	sbuf_init(&wb);
+	if (h->fmt != NULL && h->fmt == old->fmt && h->fmt->run_key != NULL &&
+	    h->fmt->run_key(old, &a, &wa) == 1 && h->fmt->run_key(h, &b, &wb) == 1)
+		known = 1;
+	const struct runtime_ops *rt = h->fmt != NULL ? h->fmt->rt : NULL;
+	if (!known && rt != NULL && old->fmt != NULL && old->fmt->rt == rt && rt->run_key != NULL) {
+		heap_need(h, HP_NODES, p);
+		heap_need(old, HP_NODES, p);
+		sbuf_reset(&wa);
+		sbuf_reset(&wb);
+		known = rt->run_key(old, &a, &wa) == 1 && rt->run_key(h, &b, &wb) == 1;
+	}
+	if (known && a != b)
+		sbuf_printf(err, "%s and %s are heaps of two runs of the program (%s; %s): no object of one is one "
+			    "of the other's, there is nothing to compare object by object", old->path, h->path, wa.buf,
+			    wb.buf);
+	sbuf_free(&wa);
+	sbuf_free(&wb);
+	return known && a != b;
+}
+
 static int compare_dumps(struct heap *h, struct heap *old, struct baseline *b,
 			 struct progress *p, struct sbuf *err)
 {
@@ -281,6 +313,8 @@ static int compare_dumps(struct heap *h, struct heap *old, struct baseline *b,
 			    h->path, h->fmt->runtime);
 		return -1;
 	}
+	if (two_runs(h, old, p, err))
+		return -1;
 	/* a file of several heaps may tell which objects are the same */
 	char *why_not = NULL;
 	if (h->fmt != NULL && h->fmt == old->fmt && h->fmt->identity != NULL) {

@@ -152,6 +152,43 @@ static const char *const jvm_values[] = {
 	"java.lang.Double", "java.math.BigInteger", "java.math.BigDecimal", NULL,
 };
 
+struct salt { uint64_t v; int found; };
+
+static void salt_field(void *arg, const char *name, const struct hvalue *val)
+{
+	struct salt *s = arg;
+
+	if (!s->found && strcmp(name, "SALT32L") == 0 && val->type == T_LONG) {
+		s->v = val->v.u;
+		s->found = 1;
+	}
+}
+
+/* The JDK (9 on) draws java.util.ImmutableCollections.SALT32L from the
+ * clock once a run, when the class is first used, which a JVM does as
+ * it starts; 0 until then, which tells nothing (a later dump of the run
+ * has it). A class of that name loaded by another loader is not it. */
+static int jvm_run_key(const struct heap *h, uint64_t *key, struct sbuf *words)
+{
+	if (h->fmt == NULL || h->fmt->fields == NULL)
+		return 0;
+	for (uint32_t c = 0; c < h->ncls; c++) {
+		const struct hclass *k = &h->cls[c];
+		if (k->node == HW_NONE || k->node == 0 || k->node >= h->n || k->loader_id != 0 ||
+		    strcmp(class_name(h, c), "java.util.ImmutableCollections") != 0)
+			continue;
+		struct salt s = { 0, 0 };
+		h->fmt->fields(h, k->node, salt_field, &s);
+		if (!s.found || s.v == 0)
+			return 0;
+		*key = s.v;
+		sbuf_printf(words, "the JVM run that drew java.util.ImmutableCollections.SALT32L %#llx",
+			    (unsigned long long)s.v);
+		return 1;
+	}
+	return 0;
+}
+
 const struct runtime_ops jvm_runtime = {
 	.name = "jvm",
 	.open = jvm_open,
@@ -171,4 +208,5 @@ const struct runtime_ops jvm_runtime = {
 	.coll_class = jvm_coll_class,
 	.coll_info = jvm_coll_info,
 	.weak_kind = jvm_weak_kind,
+	.run_key = jvm_run_key,
 };
