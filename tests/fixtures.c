@@ -243,6 +243,18 @@ const char *matched_dumps_dir(void)
 	return MATCH;
 }
 
+#define MUTATED DUMPS "/mutated"
+
+const char *mutated_dumps_dir(void)
+{
+	const char *agent = need_agent();
+
+	need_java();
+	fixture("mutated", "sh " TEST_SRCDIR "/mutated-run.sh " MUTATED, TEST_SRCDIR "/java/Mutated.java",
+		TEST_SRCDIR "/mutated-run.sh", TEST_SRCDIR "/jvm-lib.sh", agent, (char *)NULL);
+	return MUTATED;
+}
+
 #define REFS DUMPS "/refs"
 
 const char *refs_dump(void)

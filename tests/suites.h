@@ -67,6 +67,9 @@ void agent_start_session(char *dir, size_t n);
 /* The directory of the two ordinary dumps of tests/java/Matched
  * (a.hprof, then b.hprof). */
 const char *matched_dumps_dir(void);
+/* The directory of tests/java/Mutated's agent snapshot and two ordinary
+ * dumps (a-agent.hprof and a.hprof of one moment, then b.hprof). */
+const char *mutated_dumps_dir(void);
 /* A snapshot of tests/java/Matched with allocation traces (the agent
  * sampling). */
 const char *alloc_dump(void);

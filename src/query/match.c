@@ -489,11 +489,15 @@ static void gap_round(struct matcher *m, const node_t *ca, size_t na, const node
 		if (cb[y] != HW_NONE)
 			pos[cb[y]] = (uint32_t)y;
 	while (i <= na && j <= nb) {
-		/* the next element of a whose peer is in b, after j */
+		/* the next element of a whose peer is in b, after j; not a
+		 * class (an array's own: references are in id order, and a
+		 * class's id is above its array's elements' in HotSpot's
+		 * dumps, addresses, and below them in the agent's, tags: 100
+		 * elements of 200 changed in place were new and gone for it) */
 		size_t i1 = i, j1 = nb;
 		for (; i1 < na; i1++) {
 			node_t v = ca[i1];
-			if (v == HW_NONE || m->s[0].peer[v] == HW_NONE)
+			if (v == HW_NONE || m->s[0].peer[v] == HW_NONE || m->s[0].h->node_kind[v] == NK_CLASS)
 				continue;
 			uint32_t y = pos[m->s[0].peer[v]];
 			if (y != UINT32_MAX && y < nb && cb[y] == m->s[0].peer[v] && y >= j) {
