@@ -267,9 +267,10 @@ static int inflate_member(struct inf *st, uint64_t off, const struct hdr *h)
 	}
 	int res = stream_member(st, off, 1);
 	/* should zlib accept what libdeflate refused, take zlib's word; and
-	 * a first member cut short (plain gzip copied in part) is read as
-	 * far as it goes, there being nothing else */
-	if (res == M_OK || (res == M_BAD && st->truncated && st->idx->n == 0))
+	 * a member cut short by the file's end (plain gzip copied in part,
+	 * the JDK's last member without its trailer's last byte) is read as
+	 * far as it goes: nothing follows it, and what it gave is whole */
+	if (res == M_OK || (res == M_BAD && st->truncated))
 		return stream_member(st, off, 0);
 	return res;
 }
