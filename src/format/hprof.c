@@ -83,6 +83,7 @@ struct rd {
 	struct progress *p;
 	unsigned ids;
 	uint64_t unknown_sub; /* warned once per segment */
+	uint64_t lost_at;     /* the first heap data skipped as damaged (0: none) */
 	/* every byte of the dump hashed as the pass reads it (for
 	 * --verify-cache): the cache need not read it all again; not when
 	 * no cache is written (--no-cache) or the identity is a gzip
@@ -251,8 +252,18 @@ static uint64_t object_len(const struct rd *r, unsigned tag, uint64_t pos, uint6
 	return have(pos, end, n) ? n : 0;
 }
 
-/* The sub-records of one HEAP_DUMP(_SEGMENT) body [pos, end). */
-static void scan_segment(struct rd *r, uint64_t pos, uint64_t end)
+/* Heap data from off on skipped as damaged: the dump is whole up to
+ * there at most. */
+static void lost(struct rd *r, uint64_t off)
+{
+	if (r->lost_at == 0 || off < r->lost_at)
+		r->lost_at = off;
+}
+
+/* The sub-records of one HEAP_DUMP(_SEGMENT) body [pos, end): end, or
+ * the offset of an unknown sub-record tag, where it stops (with a
+ * warning unless quiet: a body whose length is damaged ends there). */
+static uint64_t scan_segment(struct rd *r, uint64_t pos, uint64_t end, int quiet)
 {
 	const uint8_t *m = r->h->map;
 	const char *path = r->h->path;
@@ -290,20 +301,76 @@ static void scan_segment(struct rd *r, uint64_t pos, uint64_t end)
 				goto cut;
 			break;
 		default:
-			warn_add(&r->h->warn, "%s: offset %llu: unknown heap sub-record tag 0x%02x; "
-				 "skipping the rest of the segment (%llu bytes)", path,
-				 (unsigned long long)sub, tag, (unsigned long long)(end - sub));
-			return;
+			if (!quiet) {
+				warn_add(&r->h->warn, "%s: offset %llu: unknown heap sub-record tag 0x%02x; "
+					 "skipping the rest of the segment (%llu bytes)", path,
+					 (unsigned long long)sub, tag, (unsigned long long)(end - sub));
+				lost(r, sub);
+			}
+			return sub;
 		}
 		pos += n;
 		if ((r->s->nobj & 0xffff) == 0)
 			progress_update(r->p, pos);
 	}
-	return;
+	return end;
 cut:
 	warn_add(&r->h->warn, "%s: offset %llu: heap sub-record (tag 0x%02x) runs past the end "
 		 "of its segment at offset %llu; the rest of the segment is skipped", path,
 		 (unsigned long long)pos - 1, m[pos - 1], (unsigned long long)end);
+	lost(r, pos - 1);
+	return end;
+}
+
+/* The top-level tags of the format (HotSpot, Android and heapwalk's
+ * agent write no others). */
+static int known_tag(unsigned t)
+{
+	return (t >= 0x01 && t <= 0x07) || (t >= 0x0a && t <= 0x0e) || t == TAG_HEAP_DUMP_SEGMENT ||
+	       t == TAG_HEAP_DUMP_END;
+}
+
+/* Records in good order from q: RESYNC_RUN of them, or fewer that end
+ * the file (two at least). */
+#define RESYNC_RUN 8
+
+static int records_from(const struct heap *h, uint64_t q)
+{
+	unsigned ids = h->layout.idsize;
+	int n = 0;
+
+	while (n < RESYNC_RUN && h->size - q >= 9 && known_tag(h->map[q]) &&
+	       be32(h->map + q + 5) <= h->size - q - 9) {
+		uint64_t len = be32(h->map + q + 5);
+		switch (h->map[q]) { /* what each of these records holds at least */
+		case TAG_UTF8: if (len < ids) return 0; break;
+		case TAG_LOAD_CLASS: if (len < 8 + 2 * (uint64_t)ids) return 0; break;
+		case TAG_FRAME: if (len < 8 + 4 * (uint64_t)ids) return 0; break;
+		case TAG_TRACE: if (len < 12 || (len - 12) % ids != 0) return 0; break;
+		case TAG_HEAP_DUMP_END: if (len != 0) return 0; break;
+		default: break;
+		}
+		q += 9 + len;
+		n++;
+	}
+	return n == RESYNC_RUN || (q == h->size && n >= 2);
+}
+
+/* A record whose length or tag is damaged: the first offset in [from,
+ * to) where records follow in good order again, or 0. A damaged length
+ * most often belongs to a small record (a name), a damaged heap
+ * segment's end is where its sub-records stop: RESYNC_WINDOW bytes are
+ * looked through, not a cut file's last gigabytes. */
+#define RESYNC_WINDOW ((uint64_t)16 << 20)
+
+static uint64_t resync(const struct heap *h, uint64_t from, uint64_t to)
+{
+	if (to > h->size)
+		to = h->size;
+	for (uint64_t q = from; q < to && h->size - q >= 9; q++)
+		if (known_tag(h->map[q]) && records_from(h, q))
+			return q;
+	return 0;
 }
 
 /* The agent's records (see heap.h, contrib/agent/agent.c). Unknown keys
@@ -422,13 +489,69 @@ static void scan_records(struct rd *r, uint64_t pos)
 		}
 		unsigned tag = m[pos];
 		uint64_t len = be32(m + pos + 5), body = pos + 9;
-		if (len > h->size - body) {
+		int heap = tag == TAG_HEAP_DUMP || tag == TAG_HEAP_DUMP_SEGMENT;
+		if (!known_tag(tag) && len <= h->size - body &&
+		    (body + len == h->size || records_from(h, body + len))) {
+			/* a tag the format does not define, records in good
+			 * order after it: skipped by its length, said; what
+			 * was it, a heap segment whose tag is damaged? */
+			warn_add(&h->warn, "%s: offset %llu: a record of tag 0x%02x, which HPROF does not define, "
+				 "skipped (%llu bytes)", h->path, (unsigned long long)pos, tag, (unsigned long long)len);
+			lost(r, pos);
+			goto next;
+		}
+		if (!known_tag(tag) || len > h->size - body) {
+			/* a damaged tag or length, or a file cut short: where
+			 * records go on in good order after it, the record is
+			 * damaged (a heap's sub-records read as far as they go) */
+			uint64_t stop = heap ? scan_segment(r, body, h->size, 1) : body;
+			uint64_t q = !heap ? resync(h, body, body + RESYNC_WINDOW)
+				   : stop < h->size && records_from(h, stop) ? stop : 0;
+			if (heap) {
+				r->s->heap_bytes += stop - body;
+				heap_seen = 1;
+				open_segment = tag == TAG_HEAP_DUMP_SEGMENT;
+			}
+			if (q != 0) {
+				/* a name's record lost loses no object; a heap's
+				 * whose sub-records stop short of q, or a record
+				 * of a tag unknown (what was it?), may have */
+				if (heap ? stop < q : !known_tag(tag))
+					lost(r, heap ? stop : pos);
+				warn_add(&h->warn, "%s: offset %llu: record (tag 0x%02x) of length %llu is damaged: "
+					 "records go on in good order at offset %llu; %s", h->path,
+					 (unsigned long long)pos, tag, (unsigned long long)len, (unsigned long long)q,
+					 heap ? "its objects read up to there" : "what lies between skipped");
+				pos = q;
+				hash_upto(r, pos);
+				continue;
+			}
+			if (!known_tag(tag) && len <= h->size - body) { /* no better guess */
+				warn_add(&h->warn, "%s: offset %llu: a record of tag 0x%02x, which HPROF does not "
+					 "define, skipped (%llu bytes)", h->path, (unsigned long long)pos, tag,
+					 (unsigned long long)len);
+				lost(r, pos);
+				goto next;
+			}
 			warn_add(&h->warn, "%s: offset %llu: record (tag 0x%02x) length %llu runs past "
 				 "the end of the file (%llu bytes left); reading what is there",
 				 h->path, (unsigned long long)pos, tag, (unsigned long long)len,
 				 (unsigned long long)(h->size - body));
-			len = h->size - body;
 			h->truncated_at = h->size;
+			if (!known_tag(tag)) {
+				len = h->size - body;
+				goto next;
+			}
+			if (heap) { /* read already, as far as its sub-records go */
+				if (stop < h->size)
+					warn_add(&h->warn, "%s: offset %llu: unknown heap sub-record tag 0x%02x; "
+						 "skipping the rest of the file (%llu bytes)", h->path,
+						 (unsigned long long)stop, m[stop], (unsigned long long)(h->size - stop));
+				pos = h->size;
+				hash_upto(r, pos);
+				continue;
+			}
+			len = h->size - body;
 		}
 		switch (tag) {
 		case TAG_UTF8: take_utf8(r, body, len); break;
@@ -437,7 +560,7 @@ static void scan_records(struct rd *r, uint64_t pos)
 		case TAG_TRACE: take_trace(r, body, len); break;
 		case TAG_HEAP_DUMP: case TAG_HEAP_DUMP_SEGMENT:
 			r->s->heap_bytes += len;
-			scan_segment(r, body, body + len);
+			scan_segment(r, body, body + len, 0);
 			heap_seen = 1;
 			if (len > 0) /* an empty one carries nothing to miss */
 				open_segment = tag == TAG_HEAP_DUMP_SEGMENT;
@@ -448,10 +571,13 @@ static void scan_records(struct rd *r, uint64_t pos)
 		default: /* UNLOAD_CLASS, HEAP_SUMMARY, threads, CPU samples...: skipped */
 			break;
 		}
+next:
 		pos = body + len;
 		hash_upto(r, pos);
 		progress_update(r->p, pos);
 	}
+	if (h->truncated_at == 0 && r->lost_at != 0)
+		h->truncated_at = r->lost_at;
 	/* a file cut between two records reads whole: what says it is not
 	 * is the heap's end missing (the JDK's and Android's dumpers end
 	 * their segments with HEAP DUMP END), or the heap itself */
