@@ -84,6 +84,8 @@ struct rd {
 	unsigned ids;
 	uint64_t unknown_sub; /* warned once per segment */
 	uint64_t lost_at;     /* the first heap data skipped as damaged (0: none) */
+	uint64_t unsynced;    /* no run of good records starts between a search's
+			       * start and here (resync: each offset looked at once) */
 	/* every byte of the dump hashed as the pass reads it (for
 	 * --verify-cache): the cache need not read it all again; not when
 	 * no cache is written (--no-cache) or the identity is a gzip
@@ -363,13 +365,21 @@ static int records_from(const struct heap *h, uint64_t q)
  * looked through, not a cut file's last gigabytes. */
 #define RESYNC_WINDOW ((uint64_t)16 << 20)
 
-static uint64_t resync(const struct heap *h, uint64_t from, uint64_t to)
+static uint64_t resync(struct rd *r, uint64_t from, uint64_t to)
 {
+	const struct heap *h = r->h;
+
 	if (to > h->size)
 		to = h->size;
+	if (from < r->unsynced) /* looked at by the search before */
+		from = r->unsynced;
 	for (uint64_t q = from; q < to && h->size - q >= 9; q++)
-		if (known_tag(h->map[q]) && records_from(h, q))
+		if (known_tag(h->map[q]) && records_from(h, q)) {
+			r->unsynced = q;
 			return q;
+		}
+	if (to > r->unsynced)
+		r->unsynced = to;
 	return 0;
 }
 
@@ -505,7 +515,7 @@ static void scan_records(struct rd *r, uint64_t pos)
 			 * records go on in good order after it, the record is
 			 * damaged (a heap's sub-records read as far as they go) */
 			uint64_t stop = heap ? scan_segment(r, body, h->size, 1) : body;
-			uint64_t q = !heap ? resync(h, body, body + RESYNC_WINDOW)
+			uint64_t q = !heap ? resync(r, body, body + RESYNC_WINDOW)
 				   : stop < h->size && records_from(h, stop) ? stop : 0;
 			if (heap) {
 				r->s->heap_bytes += stop - body;
