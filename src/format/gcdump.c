@@ -898,9 +898,17 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 	g.type_size = xmalloc(((size_t)n < room ? (size_t)n + 1 : room) * sizeof *g.type_size);
 	g.p.types = xmalloc(((size_t)n < room ? (size_t)n + 1 : room) * sizeof *g.p.types);
 	g.p.ctypes = (size_t)n < room ? (size_t)n + 1 : room;
+	uint32_t unnamed = 0, real = 0;
+	size_t types_at = c.pos;
 	for (int32_t i = 0; i < n; i++) {
 		at = c.pos;
 		int null_name = get_str(&c, &name) != 0;
+		/* dotnet-gcdump's name for a type the runtime did not name;
+		 * of the types not its own ("[static vars]") */
+		if (!null_name && !c.cut && name.buf[0] != '[' && strcmp(name.buf, "UNDEFINED") != 0) {
+			real++;
+			unnamed += strncmp(name.buf, "UNKNOWN 0x", 10) == 0;
+		}
 		uint32_t nm = c.cut ? 0 : names_intern(&g.p.nt, null_name ? "" : name.buf, null_name ? 0 : name_len(name.buf));
 		int32_t size = get32(&c);
 		get_str(&c, &name); /* the module's path: its file's name kept */
@@ -915,6 +923,14 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 		if (g.undefined == UINT32_MAX && strcmp(heap_str(h, nm), "UNDEFINED") == 0)
 			g.undefined = (uint32_t)i;
 	}
+	/* nine in ten of the types unnamed: a runtime that sent no type
+	 * names (another session, such as heapwalk's mark recorder, had
+	 * asked for its events) */
+	if (unnamed > 0 && (uint64_t)unnamed * 10 >= (uint64_t)real * 9)
+		warn_add(&h->warn, "%s: offset %zu: %u of the graph's %u types have no name (\"UNKNOWN 0x...\": the "
+			 "runtime did not say them, as when another session listens to it): classes are told by "
+			 "their type handles only, and no class matches another dump's by name", h->path,
+			 types_at, unnamed, real);
 	clr_by_module(&g.p); /* "[]c" of two modules two classes */
 	for (uint32_t i = 0; i < g.p.ntypes; i++)
 		g.type_name[i] = g.p.types[i].name;
