@@ -526,9 +526,9 @@ START_TEST(test_live_other_user)
 	ck_assert_int_eq(said(pid, LIVEDIR "/nobody.log", "READY ", 1), pid);
 	snprintf(args, sizeof args, "-e all %ld", (long)pid);
 	free(hw(args, &err, &rc));
-	char *want = xasprintf("heapwalk: PID %ld is user %ld's: its runtime writes the snapshot itself, as that "
+	char *want = xasprintf("heapwalk: PID %ld is %s's (uid %ld): its runtime writes the snapshot itself, as that "
 			       "user, and cannot write into your cache directory: give -o FILE in a directory that "
-			       "user may write\n", (long)pid, (long)pw->pw_uid);
+			       "user may write\n", (long)pid, pw->pw_name, (long)pw->pw_uid);
 	ck_assert_msg(rc == 2 && strcmp(err, want) == 0, "status %d: %s", rc, err);
 	free(want);
 	free(err);

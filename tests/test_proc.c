@@ -1431,10 +1431,10 @@ START_TEST(test_jvm_no_perf_data)
 	char *argv[] = { getenv("JAVA"), "-XX:-UsePerfData", "-cp", PROCDIR, "Sleep", PROCDIR "/quiet.ready", NULL };
 	pid_t pid = start_logged(argv, "quiet", 0);
 	wait_ready(PROCDIR "/quiet.ready", pid);
-	char *want = xasprintf("PID %ld maps a libjvm.so but no HotSpot performance data (/tmp/hsperfdata_USER/%ld; "
+	char *want = xasprintf("PID %ld maps a libjvm.so but no HotSpot performance data (/tmp/hsperfdata_%s/%ld; "
 			       "none with -XX:-UsePerfData or -XX:+PerfDisableSharedMem) and has no attach socket "
 			       "open: not known for a JVM, not signalled (-XX:+StartAttachListener opens the socket)",
-			       (long)pid, (long)pid);
+			       (long)pid, getpwuid(geteuid())->pw_name, (long)pid);
 	refused(pid, pid, want, 0, "java -XX:-UsePerfData");
 	free(want);
 	assert_dumps(pid, "quiet", 0, "java -XX:-UsePerfData");
@@ -1503,7 +1503,7 @@ START_TEST(test_jvm_perf_data_found)
 	char perf[128];
 	snprintf(perf, sizeof perf, "/proc/%ld/root/tmp/hsperfdata_nobody/%ld", (long)pid, (long)pid);
 	ck_assert_msg(unlink(perf) == 0, "%s: %s", perf, strerror(errno));
-	char *want = xasprintf("PID %ld maps a libjvm.so and performance data removed since (/tmp/hsperfdata_USER/%ld "
+	char *want = xasprintf("PID %ld maps a libjvm.so and performance data removed since (/tmp/hsperfdata_nobody/%ld "
 			       "(deleted): a /tmp cleaner?), which only CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE may "
 			       "open to check, and has no attach socket open: not known for a JVM, not signalled "
 			       "(-XX:+StartAttachListener opens the socket)", (long)pid, (long)pid);
@@ -1561,10 +1561,10 @@ START_TEST(test_fake_not_a_jvm)
 	if (!fake_built())
 		return;
 	pid_t pid = fake_start("nojvm", "nojvm");
-	char *want = xasprintf("PID %ld maps a libjvm.so but no HotSpot performance data (/tmp/hsperfdata_USER/%ld; "
+	char *want = xasprintf("PID %ld maps a libjvm.so but no HotSpot performance data (/tmp/hsperfdata_%s/%ld; "
 			       "none with -XX:-UsePerfData or -XX:+PerfDisableSharedMem) and has no attach socket "
 			       "open: not known for a JVM, not signalled (-XX:+StartAttachListener opens the socket)",
-			       (long)pid, (long)pid);
+			       (long)pid, getpwuid(geteuid())->pw_name, (long)pid);
 	refused(pid, pid, want, 0, "libjvm.so mapped, no JVM");
 	free(want);
 	assert_quits("nojvm", 0, "libjvm.so mapped, no JVM");

@@ -22,6 +22,7 @@
 #include "cli/dotnet.h"
 #include "cli/dotnet_mark.h"
 #include "cli/node.h"
+#include "cli/proc.h"
 #include "engine/open.h"
 #include "graph/cache.h"
 
@@ -675,9 +676,11 @@ int pidsnap_take(const struct proc_info *p, const char *out, int quiet, struct p
 		return -1;
 	}
 	if (out == NULL && k->self_writes && p->uid != geteuid()) { /* before the process pays for it */
-		sbuf_printf(err, "PID %ld is user %ld's: its runtime writes the snapshot itself, as that user, and "
-			    "cannot write into your cache directory: give -o FILE in a directory that user may write",
-			    (long)p->pid, (long)p->uid);
+		sbuf_printf(err, "PID %ld is ", (long)p->pid);
+		proc_user(err, p->uid);
+		sbuf_printf(err, "'s (uid %ld): its runtime writes the snapshot itself, as that user, and cannot "
+			    "write into your cache directory: give -o FILE in a directory that user may write",
+			    (long)p->uid);
 		return -1;
 	}
 	if (out != NULL) {

@@ -116,8 +116,7 @@ static unsigned long long start_time(pid_t pid)
 	return v;
 }
 
-/* A user's name and uid, for a message. */
-static void user(struct sbuf *out, uid_t uid)
+void proc_user(struct sbuf *out, uid_t uid)
 {
 	struct passwd *pw = getpwuid(uid);
 
@@ -521,18 +520,23 @@ static int runtime_of(pid_t pid, const struct status *st, unsigned long long sta
 		return -1;
 	}
 	*hotspot = (libs & MAP_JVM) && (libs & MAP_PERF);
-	if ((libs & MAP_JVM) && attach_safe(pid, st) && !*hotspot && !has_socket(pid, st) && (libs & MAP_PERF_GONE)) {
-		sbuf_printf(err, "PID %ld maps a libjvm.so and performance data removed since (/tmp/hsperfdata_USER/%ld "
-			    "(deleted): a /tmp cleaner?), which only CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE may open "
-			    "to check, and has no attach socket open: not known for a JVM, not signalled "
-			    "(-XX:+StartAttachListener opens the socket)", (long)pid, st->nspid);
-		return -1;
-	}
 	if ((libs & MAP_JVM) && attach_safe(pid, st) && !*hotspot && !has_socket(pid, st)) {
-		sbuf_printf(err, "PID %ld maps a libjvm.so but no HotSpot performance data (/tmp/hsperfdata_USER/%ld; "
-			    "none with -XX:-UsePerfData or -XX:+PerfDisableSharedMem) and has no attach socket open: "
-			    "not known for a JVM, not signalled (-XX:+StartAttachListener opens the socket)",
-			    (long)pid, st->nspid);
+		/* the directory as HotSpot names it: by its user's name */
+		struct sbuf who;
+		sbuf_init(&who);
+		proc_user(&who, st->uid[1]);
+		if (libs & MAP_PERF_GONE)
+			sbuf_printf(err, "PID %ld maps a libjvm.so and performance data removed since "
+				    "(/tmp/hsperfdata_%s/%ld (deleted): a /tmp cleaner?), which only CAP_SYS_ADMIN or "
+				    "CAP_CHECKPOINT_RESTORE may open to check, and has no attach socket open: not known "
+				    "for a JVM, not signalled (-XX:+StartAttachListener opens the socket)", (long)pid,
+				    who.buf, st->nspid);
+		else
+			sbuf_printf(err, "PID %ld maps a libjvm.so but no HotSpot performance data "
+				    "(/tmp/hsperfdata_%s/%ld; none with -XX:-UsePerfData or -XX:+PerfDisableSharedMem) "
+				    "and has no attach socket open: not known for a JVM, not signalled "
+				    "(-XX:+StartAttachListener opens the socket)", (long)pid, who.buf, st->nspid);
+		sbuf_free(&who);
 		return -1;
 	}
 	if (libs & MAP_JVM) {
@@ -595,9 +599,9 @@ int proc_identify(const char *arg, struct proc_info *p, struct sbuf *err)
 	}
 	if (foreign(&st)) {
 		sbuf_printf(err, "PID %ld is a process of another user (", pid);
-		user(err, st.uid[1]);
+		proc_user(err, st.uid[1]);
 		sbuf_printf(err, ", uid %ld), not of ", (long)st.uid[1]);
-		user(err, geteuid());
+		proc_user(err, geteuid());
 		sbuf_printf(err, " (uid %ld)", (long)geteuid());
 		return -1;
 	}

@@ -48,6 +48,8 @@ char proc_state(const struct proc_info *p);
  * a signal waits in it until it goes on: how, in words ("by a
  * debugger"), or NULL if it is not. */
 const char *proc_stopped(const struct proc_info *p);
+/* A user's name (escaped; "?" when the system names none), for a message. */
+void proc_user(struct sbuf *out, uid_t uid);
 
 /* Open path as process pid sees it: resolved inside its root
  * (/proc/PID/root, whose absolute symbolic links then point into it,
