@@ -523,11 +523,11 @@ static void scan_records(struct rd *r, uint64_t pos)
 				open_segment = tag == TAG_HEAP_DUMP_SEGMENT;
 			}
 			if (q != 0) {
-				/* a name's record lost loses no object; a heap's
-				 * whose sub-records stop short of q, or a record
-				 * of a tag unknown (what was it?), may have */
-				if (heap ? stop < q : !known_tag(tag))
-					lost(r, heap ? stop : pos);
+				/* a name's record lost loses no object (nor a
+				 * heap's, read up to q); one of a tag unknown
+				 * (what was it?) may have */
+				if (!known_tag(tag))
+					lost(r, pos);
 				warn_add(&h->warn, "%s: offset %llu: record (tag 0x%02x) of length %llu is damaged: "
 					 "records go on in good order at offset %llu; %s", h->path,
 					 (unsigned long long)pos, tag, (unsigned long long)len, (unsigned long long)q,
