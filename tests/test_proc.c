@@ -922,6 +922,55 @@ START_TEST(test_node_interrupted)
 }
 END_TEST
 
+/* Node killed while its snapshot streams (stopped from the moment its
+ * session is attached until heapwalk's file is there, then SIGKILL):
+ * heapwalk says the process exited, not that it left the inspector of a
+ * process that is no more open on its port; nothing written. */
+START_TEST(test_node_killed_mid_snapshot)
+{
+	pid_t pid = node_start("killed", "--inspect-port=0", 1000, 0);
+	if (pid == 0)
+		return;
+	ck_assert_int_eq(system("rm -f " PROCDIR "/killed.heapsnapshot*"), 0);
+	pid_t hw = fork();
+	ck_assert_int_ge(hw, 0);
+	if (hw == 0) {
+		int fd = open(PROCDIR "/killed.err", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || dup2(fd, 2) < 0)
+			_exit(125);
+		execl(heapwalk(), "heapwalk", "snapshot", xasprintf("%ld", (long)pid), PROCDIR "/killed.heapsnapshot",
+		      (char *)NULL);
+		_exit(127);
+	}
+	char tmp[512];
+	size_t n;
+	snprintf(tmp, sizeof tmp, PROCDIR "/killed.heapsnapshot.tmp-%ld", (long)hw);
+	for (double end = now_seconds() + hang_seconds(60);;) {
+		char *l = file_bytes(PROCDIR "/killed.log", &n);
+		int attached = strstr(l, "Debugger attached.") != NULL;
+		free(l);
+		if (attached)
+			break;
+		ck_assert_msg(now_seconds() < end, "node's session not attached after 60 s");
+		usleep(10000);
+	}
+	ck_assert_int_eq(kill(pid, SIGSTOP), 0);
+	wait_ready(tmp, hw);
+	ck_assert_int_eq(kill(pid, SIGKILL), 0); /* a zombie until reaped below: exited all the same */
+	int st;
+	ck_assert_int_eq(waitpid(hw, &st, 0), hw);
+	char *err = file_bytes(PROCDIR "/killed.err", &n);
+	char *want = xasprintf("; PID %ld has exited\n", (long)pid);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2 && strstr(err, want) != NULL &&
+		      strstr(err, "left open") == NULL, "status %d, said:\n%s", st, err);
+	free(want);
+	free(err);
+	unlink(PROCDIR "/killed.err");
+	assert_nothing_written("killed.heapsnapshot");
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+}
+END_TEST
+
 /* A copy of sleep named node is not Node (by what its file holds): not
  * signalled. A stopped node is refused unsignalled, and runs on when
  * continued. A node with its own SIGUSR1 handler takes the signal
@@ -3960,6 +4009,7 @@ Suite *procnode_suite(void)
 	tcase_add_test(tc, test_node);
 	tcase_add_test(tc, test_node_inspector_open);
 	tcase_add_test(tc, test_node_interrupted);
+	tcase_add_test(tc, test_node_killed_mid_snapshot);
 	tcase_add_test(tc, test_node_ids_reset);
 	tcase_add_test(tc, test_node_ids_homogeneous);
 	tcase_add_test(tc, test_node_ids_written);

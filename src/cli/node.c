@@ -1095,9 +1095,16 @@ done:
 		if (rc == 0)
 			sbuf_printf(result, "; its inspector, opened for it, %s", gone ? "closed again"
 										: "could not be closed (it listens still)");
-		else if (!gone)
-			sbuf_printf(err, "; its inspector, opened for it, is left open on port %d%s", at.port,
-				    settled ? "" : " (its snapshot had not ended: closing it then would end Node)");
+		else if (!gone) {
+			struct sbuf why; /* a process gone has no inspector left */
+			sbuf_init(&why);
+			if (proc_same(p, &why) < 0 || proc_state(p) == 'Z')
+				sbuf_printf(err, "; PID %ld has exited", (long)p->pid);
+			else
+				sbuf_printf(err, "; its inspector, opened for it, is left open on port %d%s", at.port,
+					    settled ? "" : " (its snapshot had not ended: closing it then would end Node)");
+			sbuf_free(&why);
+		}
 	} else if (rc == 0)
 		sbuf_printf(result, "; its inspector (on port %d) left open as it was", at.port);
 	if (caught)
