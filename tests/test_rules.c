@@ -653,6 +653,39 @@ START_TEST(cli_rules)
 }
 END_TEST
 
+/* A rule that does nothing on a dump is said in the run that has it,
+ * and only there: it was kept in the dump's index cache with the dump's
+ * own warnings, and a later run without the rules said it again (and
+ * listed it in info's warnings, in a report), its output depending on
+ * what had run before. info's bytes without the rules: the same before
+ * and after a run with them. */
+START_TEST(rule_warning_not_cached)
+{
+	char cmd[2048];
+	int st;
+	const char *dir = TEST_BUILDDIR "/tmp/rulewarn";
+
+	snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s && cp '%s' %s/d.hprof && "
+		 "printf 'weak Owned$Owner no_such_field\n' > %s/w.rules", dir, dir, owned_dump(), dir, dir);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "%s info %s/d.hprof 2>&1", heapwalk(), dir);
+	char *before = sh(cmd, &st);
+	ck_assert_int_eq(st, 0);
+	snprintf(cmd, sizeof cmd, "%s --rules %s/w.rules info %s/d.hprof 2>&1", heapwalk(), dir, dir);
+	char *with = sh(cmd, &st);
+	ck_assert_msg(st == 0 && strstr(with, "w.rules:1: no class that 'weak Owned$Owner no_such_field' selects "
+					  "has that field; the rule does nothing here") != NULL, "%s", with);
+	snprintf(cmd, sizeof cmd, "%s info %s/d.hprof 2>&1", heapwalk(), dir);
+	char *after = sh(cmd, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(strstr(after, "no_such_field") == NULL && strcmp(before, after) == 0, "before:\n%s\nafter:\n%s",
+		      before, after);
+	free(before);
+	free(with);
+	free(after);
+}
+END_TEST
+
 /* inspect: the list, errors, and the same bytes with and without the cache */
 START_TEST(cli_inspect)
 {
@@ -731,6 +764,7 @@ Suite *rules_suite(void)
 	tcase_add_test(tc, retained_of_sets);
 	tcase_add_test(tc, references_inspections);
 	tcase_add_test(tc, cli_rules);
+	tcase_add_test(tc, rule_warning_not_cached);
 	tcase_add_test(tc, cli_inspect);
 	suite_add_tcase(s, tc);
 	return s;

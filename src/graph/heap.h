@@ -360,8 +360,8 @@ struct heap {
 	struct alloc_times *atimes;
 
 	struct warnings warn;
-	/* problems with the index cache itself: said, never stored in it nor
-	 * listed with the dump's warnings */
+	/* problems with the index cache itself, and with the run's rules:
+	 * said, never stored in it nor listed with the dump's warnings */
 	struct warnings notes;
 	char *cache_file;         /* where the cache is read and written; NULL: none */
 	uint64_t content;         /* the hash of the dump's bytes (cache.c), when

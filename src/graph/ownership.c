@@ -468,7 +468,10 @@ static int evaluate(struct apply *a, struct progress *p)
 			struct sbuf sb;
 			sbuf_init(&sb);
 			rule_to_string(rs, r, &sb);
-			warn_add(&h->warn, "%s:%u: no class that '%s' selects has that field; the rule does "
+			/* of this run's rules, not of the dump: said, never
+			 * kept in its index cache with the dump's warnings (a
+			 * later run without the rules was told it) */
+			warn_add(&h->notes, "%s:%u: no class that '%s' selects has that field; the rule does "
 				 "nothing here", r->file, r->line, sb.buf);
 			sbuf_free(&sb);
 		}
