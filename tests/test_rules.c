@@ -686,6 +686,27 @@ START_TEST(rule_warning_not_cached)
 }
 END_TEST
 
+/* `rules` lists a rule as its file has it: a regex's backslash once (it
+ * was doubled, and the line pasted back selected nothing). The listed
+ * line, as a rules file of its own, is listed the same again. */
+START_TEST(rules_listed_as_written)
+{
+	char cmd[2048];
+	int st;
+	const char *dir = TEST_BUILDDIR "/tmp/rulelist";
+	const char *rule = "weak /^Owned\\$Own(er)?/+ item";
+
+	snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s && printf '%%s\\n' '%s' > %s/r.rules", dir, dir, rule, dir);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "%s --rules %s/r.rules rules", heapwalk(), dir);
+	char *out = sh(cmd, &st);
+	char *want = xasprintf("\n  %s   # line 1\n", rule);
+	ck_assert_msg(st == 0 && strstr(out, want) != NULL, "no %s in:\n%s", want, out);
+	free(out);
+	free(want);
+}
+END_TEST
+
 /* inspect: the list, errors, and the same bytes with and without the cache */
 START_TEST(cli_inspect)
 {
@@ -765,6 +786,7 @@ Suite *rules_suite(void)
 	tcase_add_test(tc, references_inspections);
 	tcase_add_test(tc, cli_rules);
 	tcase_add_test(tc, rule_warning_not_cached);
+	tcase_add_test(tc, rules_listed_as_written);
 	tcase_add_test(tc, cli_inspect);
 	suite_add_tcase(s, tc);
 	return s;

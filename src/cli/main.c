@@ -915,8 +915,8 @@ static void print_rules(const struct ruleset *rs)
 				struct sbuf one;
 				sbuf_init(&one);
 				rule_to_string(rs, &rs->rules[i], &one);
-				sbuf_adds(&sb, "  ");
-				esc_append(&sb, (const uint8_t *)one.buf, one.len, 0);
+				sbuf_adds(&sb, "  "); /* as written (a regex's backslashes once): read back the same */
+				esc_append_again(&sb, (const uint8_t *)one.buf, one.len);
 				sbuf_printf(&sb, "   # line %u\n", rs->rules[i].line);
 				sbuf_free(&one);
 			}
