@@ -1897,6 +1897,18 @@ START_TEST(test_weak_holders)
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1 && strstr(out, "--strong goes with merged-in"),
 		      "%s", out);
 	free(out);
+	/* merged-in as -e's last word takes --strong as the command does (it
+	 * was refused: "--strong goes with merged-in"); another last word not */
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache --strong %s -e 'instances t.Buf | merged-in '", heapwalk(), path);
+	out = run(cmd, &status);
+	ck_assert_msg(status == 0 && strstr(out, "(weak)") == NULL && strstr(out, "--strong left them out") != NULL,
+		      "%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q --strong %s -e 'instances t.Buf | merged-out' 2>&1", heapwalk(), path);
+	out = run(cmd, &status);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1 &&
+		      strstr(out, "--strong goes with merged-in (in -e: its last word)"), "%s", out);
+	free(out);
 	sbuf_free(&err);
 	free(path);
 }

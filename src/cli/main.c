@@ -562,6 +562,22 @@ static void check_view_options(const struct cli *c)
 			usage_error("check takes no %s: its rules say what is measured", opt[i].name);
 }
 
+/* Is expr's last word (the view it picks) word? */
+static int last_word_is(const char *expr, const char *word)
+{
+	if (expr == NULL)
+		return 0;
+	const char *bar = strrchr(expr, '|'), *w = bar != NULL ? bar + 1 : expr;
+	size_t n = strlen(word);
+	while (*w == ' ' || *w == '\t')
+		w++;
+	if (strncmp(w, word, n) != 0)
+		return 0;
+	for (w += n; *w == ' ' || *w == '\t'; w++)
+		;
+	return *w == '\0';
+}
+
 /* The options that go with some commands alone, against the command. */
 static void check_command_options(const struct cli *c)
 {
@@ -589,8 +605,8 @@ static void check_command_options(const struct cli *c)
 			    "--target TARGET FINAL");
 	if (c->o.ninsps >= 0 && !(flags & CMD_O_INSPECTIONS))
 		usage_error("--inspections goes with report");
-	if (c->o.strong && !(flags & CMD_O_STRONG))
-		usage_error("--strong goes with merged-in");
+	if (c->o.strong && !(flags & CMD_O_STRONG) && !(e == NULL && last_word_is(c->o.expr, "merged-in")))
+		usage_error("--strong goes with merged-in (in -e: its last word)");
 	if (e != NULL && (e->formats & CMD_HTML) && c->fmt_set)
 		usage_error("%s writes HTML: -f goes with the other commands", e->name);
 	if (e == cmd_find("check"))
