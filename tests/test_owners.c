@@ -546,11 +546,14 @@ START_TEST(conditional_tags)
 		sbuf_free(&want);
 	}
 	free(conn);
-	/* the rule whose field no Conn has is warned about */
-	int warned = 0;
+	/* the rule whose field no Conn has is said, as a note of the run's
+	 * (its rules'), not among the dump's warnings (6145985) */
+	int warned = 0, in_dump = 0;
+	for (size_t i = 0; i < h.notes.n; i++)
+		warned |= strstr(h.notes.msg[i], "'tag-if-zero Owners$Conn nosuchfield \"never\"'") != NULL;
 	for (size_t i = 0; i < h.warn.n; i++)
-		warned |= strstr(h.warn.msg[i], "'tag-if-zero Owners$Conn nosuchfield \"never\"'") != NULL;
-	ck_assert(warned);
+		in_dump |= strstr(h.warn.msg[i], "nosuchfield") != NULL;
+	ck_assert(warned && !in_dump);
 	objset_free(&all);
 	heap_free(&h);
 	rules_free(rs);
