@@ -860,32 +860,33 @@ START_TEST(test_node_progress)
 }
 END_TEST
 
-/* heapwalk ended by SIGTERM while the snapshot streams (node stopped
- * from the moment its session is attached until heapwalk's file is
- * there, so that the snapshot cannot end first): one line saying so,
- * nothing written, the inspector closed once Node has answered, Node
- * alive and snapshotted again. */
-START_TEST(test_node_interrupted)
+/* `heapwalk snapshot PID PROCDIR/NAME.heapsnapshot` (its standard error
+ * in PROCDIR/NAME.err) caught while it streams: node (NAME's, pid)
+ * stopped from the moment its session is attached until heapwalk's
+ * temporary file is there, so that the snapshot cannot end first.
+ * heapwalk's pid; node is left stopped. */
+static pid_t snapshot_caught_streaming(const char *name, pid_t pid)
 {
-	pid_t pid = node_start("term", "--inspect-port=0", 1000, 0);
-	if (pid == 0)
-		return;
-	ck_assert_int_eq(system("rm -f " PROCDIR "/term.heapsnapshot*"), 0);
+	char err[512], file[512], log[512], tmp[600];
+	size_t n;
+
+	snprintf(err, sizeof err, PROCDIR "/%s.err", name);
+	snprintf(file, sizeof file, PROCDIR "/%s.heapsnapshot", name);
+	snprintf(log, sizeof log, PROCDIR "/%s.log", name);
+	char *rm = xasprintf("rm -f '%s'*", file);
+	ck_assert_int_eq(system(rm), 0);
+	free(rm);
 	pid_t hw = fork();
 	ck_assert_int_ge(hw, 0);
 	if (hw == 0) {
-		int fd = open(PROCDIR "/term.err", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (fd < 0 || dup2(fd, 2) < 0)
 			_exit(125);
 		signal(SIGTERM, SIG_DFL);
-		execl(heapwalk(), "heapwalk", "snapshot", xasprintf("%ld", (long)pid), PROCDIR "/term.heapsnapshot",
-		      (char *)NULL);
+		execl(heapwalk(), "heapwalk", "snapshot", xasprintf("%ld", (long)pid), file, (char *)NULL);
 		_exit(127);
 	}
-	char log[512], tmp[512];
-	size_t n;
-	snprintf(log, sizeof log, PROCDIR "/term.log");
-	snprintf(tmp, sizeof tmp, PROCDIR "/term.heapsnapshot.tmp-%ld", (long)hw);
+	snprintf(tmp, sizeof tmp, "%s.tmp-%ld", file, (long)hw);
 	for (double end = now_seconds() + hang_seconds(60);;) {
 		char *l = file_bytes(log, &n);
 		int attached = strstr(l, "Debugger attached.") != NULL;
@@ -897,6 +898,21 @@ START_TEST(test_node_interrupted)
 	}
 	ck_assert_int_eq(kill(pid, SIGSTOP), 0);
 	wait_ready(tmp, hw);
+	return hw;
+}
+
+/* heapwalk ended by SIGTERM while the snapshot streams (node stopped
+ * from the moment its session is attached until heapwalk's file is
+ * there, so that the snapshot cannot end first): one line saying so,
+ * nothing written, the inspector closed once Node has answered, Node
+ * alive and snapshotted again. */
+START_TEST(test_node_interrupted)
+{
+	pid_t pid = node_start("term", "--inspect-port=0", 1000, 0);
+	if (pid == 0)
+		return;
+	pid_t hw = snapshot_caught_streaming("term", pid);
+	size_t n;
 	ck_assert_int_eq(kill(hw, SIGTERM), 0);
 	ck_assert_int_eq(kill(pid, SIGCONT), 0);
 	int st;
@@ -931,31 +947,8 @@ START_TEST(test_node_killed_mid_snapshot)
 	pid_t pid = node_start("killed", "--inspect-port=0", 1000, 0);
 	if (pid == 0)
 		return;
-	ck_assert_int_eq(system("rm -f " PROCDIR "/killed.heapsnapshot*"), 0);
-	pid_t hw = fork();
-	ck_assert_int_ge(hw, 0);
-	if (hw == 0) {
-		int fd = open(PROCDIR "/killed.err", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd < 0 || dup2(fd, 2) < 0)
-			_exit(125);
-		execl(heapwalk(), "heapwalk", "snapshot", xasprintf("%ld", (long)pid), PROCDIR "/killed.heapsnapshot",
-		      (char *)NULL);
-		_exit(127);
-	}
-	char tmp[512];
+	pid_t hw = snapshot_caught_streaming("killed", pid);
 	size_t n;
-	snprintf(tmp, sizeof tmp, PROCDIR "/killed.heapsnapshot.tmp-%ld", (long)hw);
-	for (double end = now_seconds() + hang_seconds(60);;) {
-		char *l = file_bytes(PROCDIR "/killed.log", &n);
-		int attached = strstr(l, "Debugger attached.") != NULL;
-		free(l);
-		if (attached)
-			break;
-		ck_assert_msg(now_seconds() < end, "node's session not attached after 60 s");
-		usleep(10000);
-	}
-	ck_assert_int_eq(kill(pid, SIGSTOP), 0);
-	wait_ready(tmp, hw);
 	ck_assert_int_eq(kill(pid, SIGKILL), 0); /* a zombie until reaped below: exited all the same */
 	int st;
 	ck_assert_int_eq(waitpid(hw, &st, 0), hw);

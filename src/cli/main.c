@@ -562,22 +562,6 @@ static void check_view_options(const struct cli *c)
 			usage_error("check takes no %s: its rules say what is measured", opt[i].name);
 }
 
-/* Is expr's last word (the view it picks) word? */
-static int last_word_is(const char *expr, const char *word)
-{
-	if (expr == NULL)
-		return 0;
-	const char *bar = strrchr(expr, '|'), *w = bar != NULL ? bar + 1 : expr;
-	size_t n = strlen(word);
-	while (*w == ' ' || *w == '\t')
-		w++;
-	if (strncmp(w, word, n) != 0)
-		return 0;
-	for (w += n; *w == ' ' || *w == '\t'; w++)
-		;
-	return *w == '\0';
-}
-
 /* The options that go with some commands alone, against the command. */
 static void check_command_options(const struct cli *c)
 {
@@ -605,8 +589,8 @@ static void check_command_options(const struct cli *c)
 			    "--target TARGET FINAL");
 	if (c->o.ninsps >= 0 && !(flags & CMD_O_INSPECTIONS))
 		usage_error("--inspections goes with report");
-	if (c->o.strong && !(flags & CMD_O_STRONG) && !(e == NULL && last_word_is(c->o.expr, "merged-in")))
-		usage_error("--strong goes with merged-in (in -e: its last word)");
+	if (c->o.strong && (e != NULL || c->o.expr == NULL) && !(flags & CMD_O_STRONG)) /* -e's view: below */
+		usage_error("--strong goes with merged-in");
 	if (e != NULL && (e->formats & CMD_HTML) && c->fmt_set)
 		usage_error("%s writes HTML: -f goes with the other commands", e->name);
 	if (e == cmd_find("check"))
@@ -1595,6 +1579,7 @@ int main(int argc, char **argv)
 	}
 	const struct cmd_entry *e = c.cmd ? c.cmd : cmd_view(pl.view ? pl.view : "classes");
 	const char *misuse = c.o.deep && !(e->flags & CMD_O_DEEP) ? "--deep goes with info"
+			     : c.o.strong && !(e->flags & CMD_O_STRONG) ? "--strong goes with merged-in (in -e: its last word)"
 			     : c.o.vo.reverse && (e->flags & CMD_NO_REVERSE) ? "--reverse goes with classes and merged-dom"
 			     : cmd_format_misuse(e, c.o.fmt, c.fmt_set);
 	for (size_t i = 1; i < pl.n && misuse == NULL; i++)
