@@ -38,6 +38,7 @@
 #define LATE_WAIT_S 15    /* more, after that or ^C: for an inspector to close, opened late */
 #define POLL_US 250000    /* between looks at its sockets */
 #define CLOSE_WAIT_S 5    /* for the inspector we opened to close */
+#define EXIT_WAIT_S 5     /* for a process whose connection ended to be gone */
 #define BLOCKED_LOOKS 5   /* at the main thread, POLL_US apart, before it is called blocked */
 #define READ_CHUNK (256u << 10)
 
@@ -635,6 +636,7 @@ static int inspector(const struct proc_info *p, struct listener before[MAX_LISTE
 
 struct ws {
 	int s;
+	int ended;       /* the other end closed the connection */
 	struct sbuf in;  /* received, from off on not yet taken */
 	size_t off;
 	struct ws_joiner j;
@@ -742,6 +744,23 @@ static int ws_next(struct ws *w, struct sbuf *err)
 			if (r != 0)
 				return r;
 		}
+	}
+}
+
+/* Has process p exited (gone, or a zombie), looking again for up to
+ * wait_s seconds? A killed process's sockets close before it is a
+ * zombie: its connection can end while /proc still shows it running. */
+static int exited(const struct proc_info *p, double wait_s)
+{
+	double end = hw_now() + wait_s;
+	for (;;) {
+		struct sbuf why;
+		sbuf_init(&why);
+		int gone = proc_same(p, &why) < 0 || proc_state(p) == 'Z';
+		sbuf_free(&why);
+		if (gone || hw_now() >= end || stop_sig)
+			return gone;
+		usleep(20000);
 	}
 }
 
@@ -866,6 +885,7 @@ static int next_message(struct take *t, double t0, double *last, enum stream_end
 		if (r > 0)
 			*last = hw_now();
 		else if (r == 0 || (r < 0 && errno != ETIMEDOUT && errno != EINTR)) {
+			t->w->ended = 1;
 			sbuf_printf(err, "its inspector's connection ended (the process exited?)");
 			return -1;
 		}
@@ -1096,14 +1116,11 @@ done:
 			sbuf_printf(result, "; its inspector, opened for it, %s", gone ? "closed again"
 										: "could not be closed (it listens still)");
 		else if (!gone) {
-			struct sbuf why; /* a process gone has no inspector left */
-			sbuf_init(&why);
-			if (proc_same(p, &why) < 0 || proc_state(p) == 'Z')
+			if (exited(p, w.ended ? EXIT_WAIT_S : 0)) /* a process gone has no inspector left */
 				sbuf_printf(err, "; PID %ld has exited", (long)p->pid);
 			else
 				sbuf_printf(err, "; its inspector, opened for it, is left open on port %d%s", at.port,
 					    settled ? "" : " (its snapshot had not ended: closing it then would end Node)");
-			sbuf_free(&why);
 		}
 	} else if (rc == 0)
 		sbuf_printf(result, "; its inspector (on port %d) left open as it was", at.port);
