@@ -39,6 +39,7 @@
 #include "graph/ownership.h"
 #include "graph/rules.h"
 #include "query/inspect.h"
+#include "query/lifelines.h"
 #include "suites.h"
 
 
@@ -463,6 +464,62 @@ START_TEST(cache_follows_rules)
 }
 END_TEST
 
+/* Lifelines end at the first owned object up a path, whatever the owns
+ * rule reaches it through: a field (A: item 1, owner 1's rule) or a
+ * collection's inside (C: item 100 in the cache's HashMap, `map.values`:
+ * the lifeline of its payload went on through the HashMap's node up to
+ * the class Owned); never at an object whose owner the program does not
+ * reach (F: item 4, which owner 5, only weakly reachable, and the
+ * registry's slot hold: its payload's lifeline goes on through the slot).
+ * A fresh open and one from the index cache alike. */
+START_TEST(lifelines_end_at_owned)
+{
+	const char *path = owned_dump();
+	char copy[512], cmd[2048];
+	struct ruleset *rs = test_ruleset();
+	struct heap h;
+	struct cast k;
+	struct lifeline_view v;
+
+	snprintf(copy, sizeof copy, TEST_BUILDDIR "/tmp/owned-lifelines.hprof");
+	mkdir(TEST_BUILDDIR "/tmp", 0755);
+	snprintf(cmd, sizeof cmd, "rm -f %s.hwi && cp %s %s", copy, path, copy);
+	ck_assert_int_eq(system(cmd), 0);
+	for (int cached = 0; cached < 2; cached++) {
+		open_with(&h, copy, rs, 0);
+		ck_assert_int_eq(h.from_cache, cached);
+		find_cast(&h, &k);
+		const struct { node_t item; const char *rule; } want[] = {
+			{ k.item1, "owns Owned$Owner item weight 1 (test.rules:3)" },
+			{ obj(&h, "Owned$Item", 100), "owns Owned$Cache map.values weight 5 (test.rules:5)" },
+			{ obj(&h, "Owned$Item", 104), "owns Owned$Cache map.values weight 5 (test.rules:5)" },
+		};
+		for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+			view_lifelines(&h, ref_of(&h, want[i].item, "payload"), 0, &v);
+			ck_assert_uint_eq(v.n, 1);
+			ck_assert_int_eq(v.ll[0].end, LE_OWNED);
+			ck_assert_uint_eq(v.ll[0].example, want[i].item);
+			ck_assert_uint_eq(v.ll[0].n, 1);
+			ck_assert_str_eq(v.strs[v.ll[0].end_what], want[i].rule);
+			lifeline_view_free(&v);
+		}
+		/* F: up through the registry's slots to a GC root */
+		view_lifelines(&h, ref_of(&h, k.item4, "payload"), 0, &v);
+		ck_assert_uint_ge(v.n, 1);
+		for (size_t i = 0; i < v.n; i++) {
+			ck_assert_int_eq(v.ll[i].end, LE_ROOT);
+			ck_assert_uint_ge(v.ll[i].n, 3);
+		}
+		lifeline_view_free(&v);
+		heap_free(&h);
+	}
+	unlink(copy);
+	snprintf(cmd, sizeof cmd, "%s.hwi", copy);
+	unlink(cmd);
+	rules_free(rs);
+}
+END_TEST
+
 /* insp_retained (dominator-based bytes of a set, remembered between
  * calls) against the definition, walked for each member: its retained
  * size counts unless a member is above it in the dominator tree. */
@@ -782,6 +839,7 @@ Suite *rules_suite(void)
 	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, dominators_follow_rules);
 	tcase_add_test(tc, cache_follows_rules);
+	tcase_add_test(tc, lifelines_end_at_owned);
 	tcase_add_test(tc, retained_of_sets);
 	tcase_add_test(tc, references_inspections);
 	tcase_add_test(tc, cli_rules);

@@ -46,7 +46,7 @@ struct scalars {
 	uint64_t nframes, ntraces, ntrace_frames, nthreads, nwarn_bytes, nwarn, suppressed;
 	uint64_t total_shallow, unreachable_count, unreachable_bytes;
 	uint64_t weakonly_count, weakonly_bytes, dangling_refs, dangling_expected;
-	uint64_t nrx, ntags, tag_labels_len, tag_nlabels, nambiguous, rules_fp;
+	uint64_t nrx, nown, ntags, tag_labels_len, tag_nlabels, nambiguous, rules_fp;
 	uint64_t truncated_at;
 	uint64_t keep_unreachable, garbage_refs;
 	uint64_t id_base, id_nb, id_shift, id_bits;
@@ -297,10 +297,12 @@ static int slots(struct heap *h, const struct scalars *s, struct slot *o)
 	SLOT(node_id, s->has_node_id ? s->n : 0);
 	SLOT(node_gen, s->has_gen ? s->n : 0);
 	SLOT(snaps, s->nsnaps);
+	SLOT(own_node, s->nown);
+	SLOT(own_rule, s->nown);
 #undef SLOT
 	return k;
 }
-#define NSLOTS 34
+#define NSLOTS 36
 #define OPTIONAL_FIRST 31 /* slots from here on: NULL when empty (node_id's
 			   * part is HP_IDS, whose empty arrays all stay NULL) */
 /* the scalars (id 0), the slots (1..), the reader's arrays, the warnings */
@@ -317,7 +319,7 @@ static unsigned part_of(int slot)
 	static const unsigned part[NSLOTS] = {
 		HP_OFF, HP_CLASS, HP_SHALLOW, HP_KIND, HP_OUT_AT, HP_OUT_TO, HP_IN_AT, HP_IN_FROM, HP_WEAK, HP_WEAK,
 		0, 0, 0, 0, 0, 0, HP_IDOM, HP_RETAINED, 0, 0, 0, 0, HP_WEAK, HP_WEAK, HP_WEAK,
-		0, 0, 0, 0, HP_IDS, HP_IDS, HP_IDS, 0, 0,
+		0, 0, 0, 0, HP_IDS, HP_IDS, HP_IDS, 0, 0, HP_WEAK, HP_WEAK,
 	};
 	return slot < NSLOTS ? part[slot] : 0;
 }
@@ -354,6 +356,7 @@ static void get_scalars(const struct heap *h, struct scalars *s, uint64_t warn_b
 	s->dangling_refs = h->dangling_refs;
 	s->dangling_expected = h->dangling_expected;
 	s->nrx = h->nrx;
+	s->nown = h->nown;
 	s->ntags = h->ntags;
 	s->tag_labels_len = h->tag_labels_len;
 	s->tag_nlabels = h->tag_nlabels;
@@ -948,6 +951,9 @@ static const char *validate_part(const struct heap *h, const struct scalars *s, 
 		for (uint64_t i = 0; i < s->nrx; i++)
 			if (h->rx_src[i] >= s->n || h->rx_dst[i] >= s->n)
 				return "bad incidental reference";
+		for (uint64_t i = 0; i < s->nown; i++) /* ascending: they are searched */
+			if (h->own_node[i] == 0 || h->own_node[i] >= s->n || (i > 0 && h->own_node[i] <= h->own_node[i - 1]))
+				return "bad owned object";
 		return NULL;
 	case HP_IDOM: /* a tree: the climbs up it end */
 		return domtree_is_tree(h->idom, (node_t)s->n, 0) ? NULL : "bad dominator";
@@ -1156,6 +1162,7 @@ static void set_scalars(struct heap *h, const struct scalars *s)
 	h->dangling_refs = s->dangling_refs;
 	h->dangling_expected = s->dangling_expected;
 	h->nrx = s->nrx;
+	h->nown = s->nown;
 	h->ntags = s->ntags;
 	h->tag_labels_len = (uint32_t)s->tag_labels_len;
 	h->tag_nlabels = (uint32_t)s->tag_nlabels;

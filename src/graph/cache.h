@@ -32,8 +32,9 @@
  * 26: a root record's copies, the file's records alike to it; 27: a
  * Mono heapshot's time its start's, not its end's; 28: truncated_at of
  * a V8 snapshot, a .NET trace or a Mono file that lost part of its heap,
- * and of an HPROF cut between records). */
-#define CACHE_FORMAT 29
+ * and of an HPROF cut between records; 29: a .gcdump's pid; 30: the owned
+ * objects and their owns rules, own_node and own_rule). */
+#define CACHE_FORMAT 30
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
 };

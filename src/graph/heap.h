@@ -274,6 +274,12 @@ struct heap {
 	 * of higher weight; sorted by target then source */
 	node_t *rx_src, *rx_dst;
 	uint64_t nrx;
+	/* owned objects (an owns rule's reference of the highest weight
+	 * holds them, from an owner the program reaches), ascending, and
+	 * the rule (index into the ruleset applied) */
+	node_t *own_node;
+	uint16_t *own_rule;
+	uint64_t nown;
 	/* after rules: tagged nodes (ascending, a node once per label) and
 	 * their label index into tag_labels (NUL-separated, tag_nlabels) */
 	node_t *tag_node;
@@ -393,7 +399,7 @@ struct heap {
 #define HP_KIND     0x008 /* node_kind */
 #define HP_OUT_TO   0x010 /* out */
 #define HP_IN_FROM  0x020 /* in */
-#define HP_WEAK     0x040 /* weak_src, weak_dst, weak_rule, rx_src, rx_dst */
+#define HP_WEAK     0x040 /* weak_src, weak_dst, weak_rule, rx_src, rx_dst, own_node, own_rule */
 #define HP_IDOM     0x080 /* idom */
 #define HP_RETAINED 0x100 /* retained */
 #define HP_OUT_AT   0x200 /* out_start */

@@ -222,6 +222,8 @@ void heap_free(struct heap *h)
 	free(h->ignored);
 	free(h->rx_src);
 	free(h->rx_dst);
+	free(h->own_node);
+	free(h->own_rule);
 	free(h->tag_node);
 	free(h->tag_label);
 	free(h->tag_labels);

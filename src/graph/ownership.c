@@ -59,7 +59,7 @@ struct apply {
 	uint32_t seq;        /* numbers the hits that are no field */
 	int cur_tag;      /* the current rule tags targets */
 	uint8_t *field_seen; /* per rule: some matching class has the field */
-	/* without a pool (owning_ref): the references of one source, and
+	/* without a pool (ignored_marks): the references of one source, and
 	 * the incidental ones as (src, dst) pairs sorted by source */
 	node_t *one;
 	size_t none, capone;
@@ -615,7 +615,7 @@ static void restore(struct heap *h, const struct pair *rx, uint64_t nx, const bi
  * of owning marks only, sorted), and the first owner of that weight met. */
 struct owned {
 	node_t t, owner;
-	uint16_t w;
+	uint16_t w, rule;
 };
 
 static int cmp_owned(const void *x, const void *y)
@@ -624,7 +624,9 @@ static int cmp_owned(const void *x, const void *y)
 
 	if (p->t != q->t)
 		return p->t < q->t ? -1 : 1;
-	return p->w > q->w ? -1 : p->w < q->w; /* the highest first */
+	if (p->w != q->w)
+		return p->w > q->w ? -1 : 1; /* the highest first */
+	return p->rule < q->rule ? -1 : p->rule > q->rule; /* of those, the first rule */
 }
 
 static struct owned *owned_of(struct owned *o, size_t n, node_t t)
@@ -710,7 +712,7 @@ static void split(struct apply *a)
 		for (size_t j = 0; j < n; j++)
 			if (cls[j] == 2) {
 				VEC_GROW(ow, now, capow);
-				ow[now++] = (struct owned){ e[j], 0, w[j] };
+				ow[now++] = (struct owned){ e[j], 0, w[j], rule[j] };
 			}
 	}
 	pool_close(&pl);
@@ -797,7 +799,6 @@ static void split(struct apply *a)
 	free(cls);
 	free(w);
 	free(rule);
-	free(ow);
 	free(owned);
 	/* the new arrays in place of the old */
 	h->nedges = nout;
@@ -842,6 +843,19 @@ static void split(struct apply *a)
 		free(stack);
 	}
 	restore(h, rx, nx, revive);
+	/* the owned objects: not those whose owners are out of reach (what
+	 * reaches them counts again) */
+	free(h->own_node);
+	free(h->own_rule);
+	h->own_node = xmalloc((now + 1) * sizeof *h->own_node);
+	h->own_rule = xmalloc((now + 1) * sizeof *h->own_rule);
+	h->nown = 0;
+	for (size_t i = 0; i < now; i++)
+		if (!bit_get(revive, ow[i].t)) {
+			h->own_node[h->nown] = ow[i].t;
+			h->own_rule[h->nown++] = ow[i].rule;
+		}
+	free(ow);
 	free(revive);
 	free(rx);
 	/* ambiguous owners, ascending, each once */
@@ -1061,78 +1075,3 @@ int ref_is_incidental(const struct heap *h, node_t src, node_t dst)
 	return lo < h->nrx && h->rx_dst[lo] == dst && h->rx_src[lo] == src ? 0 : -1;
 }
 
-/* ---- owning references, one source at a time ---- */
-
-struct owning {
-	struct apply a;
-	uint32_t *start;  /* per class: its enabled rules (rules_by_class) */
-	uint16_t *list;
-};
-
-struct owning *owning_open(const struct heap *h)
-{
-	const struct ruleset *rs = h->rules;
-	int any = 0;
-
-	for (size_t i = 0; rs != NULL && i < rs->n && !any; i++)
-		any = rs->rules[i].verb == RV_OWNS && rs->groups[rs->rules[i].group].enabled;
-	if (!any)
-		return NULL;
-	struct owning *o = xcalloc(1, sizeof *o);
-	o->a.h = (struct heap *)h; /* evaluate()'s state; nothing of h is written here */
-	o->a.rs = rs;
-	o->a.rt = heap_runtime(h);
-	o->a.ctx = o->a.rt != NULL && o->a.rt->open != NULL ? o->a.rt->open(h) : NULL;
-	o->a.field_seen = xcalloc(rs->n + 1, 1);
-	o->a.cur_tag = -1;
-	o->a.rx_by_src = xmalloc(((size_t)h->nrx + 1) * 2 * sizeof *o->a.rx_by_src);
-	for (uint64_t i = 0; i < h->nrx; i++) {
-		o->a.rx_by_src[2 * i] = h->rx_src[i];
-		o->a.rx_by_src[2 * i + 1] = h->rx_dst[i];
-	}
-	hw_qsort(o->a.rx_by_src, h->nrx, 2 * sizeof *o->a.rx_by_src, cmp_pair);
-	rules_by_class(h, rs, &o->start, &o->list);
-	return o;
-}
-
-int owning_ref(struct owning *o, node_t src, node_t dst)
-{
-	int found = -1;
-
-	if (o == NULL)
-		return -1;
-	const struct heap *h = o->a.h;
-	if (src == 0 || src >= h->n || h->node_class[src] >= h->ncls)
-		return -1;
-	uint32_t c = h->node_class[src];
-	o->a.nm = 0;
-	for (uint32_t k = o->start[c]; k < o->start[c + 1]; k++) {
-		const struct rule *r = &o->a.rs->rules[o->list[k]];
-		if (r->verb != RV_OWNS)
-			continue;
-		o->a.cur_rule = o->list[k];
-		o->a.cur_weight = (uint16_t)r->weight;
-		for (size_t f = 0; f < r->nfields; f++)
-			apply_field(&o->a, &r->fields[f], src, o->list[k]);
-	}
-	for (size_t i = 0; i < o->a.nm && found < 0; i++)
-		if (o->a.m[i].dst == dst)
-			found = o->a.m[i].rule;
-	/* an owner of a lower weight than another's holds incidentally */
-	return found >= 0 && ref_is_incidental(h, src, dst) < 0 ? found : -1;
-}
-
-void owning_close(struct owning *o)
-{
-	if (o == NULL)
-		return;
-	if (o->a.ctx != NULL)
-		o->a.rt->close(o->a.ctx);
-	free(o->a.field_seen);
-	free(o->a.m);
-	free(o->a.one);
-	free(o->a.rx_by_src);
-	free(o->start);
-	free(o->list);
-	free(o);
-}

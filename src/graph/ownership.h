@@ -17,7 +17,8 @@
  * incidental references count again (an owner cannot strand an object
  * the program still reaches). Two owners (distinct objects) of the same
  * highest weight: ambiguous ownership, listed in h->ambiguous, and both
- * count. */
+ * count. The owned objects (whose owners the program reaches) and the
+ * rule of each: h->own_node, h->own_rule (where lifelines end). */
 #ifndef HW_OWNERSHIP_H
 #define HW_OWNERSHIP_H
 
@@ -37,15 +38,5 @@ int node_tags(const struct heap *h, node_t v, struct sbuf *out);
  * The rule that made it so (index into the ruleset applied), or -1. */
 int ref_is_weak(const struct heap *h, node_t src, node_t dst);
 int ref_is_incidental(const struct heap *h, node_t src, node_t dst); /* 0 or -1 */
-
-/* Owning references found one source at a time (for the few objects a
- * walk visits), by the rules applied to h (h->rules). owning_open: NULL
- * when no enabled rule owns anything; owning_ref: the index of the owns
- * rule that makes src -> dst owning (and not incidental: src is an
- * owner of the highest weight), or -1; NULL o: -1. */
-struct owning;
-struct owning *owning_open(const struct heap *h);
-int owning_ref(struct owning *o, node_t src, node_t dst);
-void owning_close(struct owning *o);
 
 #endif

@@ -15,7 +15,6 @@
 struct walk {
 	const struct heap *h;
 	struct lifeline_view *v;
-	struct owning *own;
 	uint32_t *dist;     /* steps from the target; UINT32_MAX: not reached */
 	uint8_t *end;       /* 1: a GC root, 2: owned (the walk stops there) */
 	uint8_t *alive;     /* an end lies up the shortest ways from here */
@@ -49,8 +48,9 @@ static uint32_t field_of(struct walk *w, node_t src, node_t dst)
 	return intern(w->v, w->tmp.buf);
 }
 
-/* Is x where a path ends: a GC root (pseudo roots noted), or owned by
- * a strong referrer through an owns rule? */
+/* Is x where a path ends: a GC root (pseudo roots noted), or owned
+ * through an owns rule (the classification's owned objects: a rule's
+ * through a collection's inside, .values or .elements, too)? */
 static uint8_t end_of(struct walk *w, node_t x)
 {
 	const struct heap *h = w->h;
@@ -68,12 +68,10 @@ static uint8_t end_of(struct walk *w, node_t x)
 		root = x == h->aroot;
 	if (root)
 		return 1;
-	for (edge_t j = h->in_start[x]; w->own != NULL && j < h->in_start[x + 1]; j++) {
-		int r = h->in[j] != 0 ? owning_ref(w->own, h->in[j], x) : -1;
-		if (r >= 0) {
-			w->owned_by[x] = (uint32_t)r;
-			return 2;
-		}
+	uint64_t k = lower_bound_u32(h->own_node, h->nown, x);
+	if (k < h->nown && h->own_node[k] == x && h->rules != NULL && h->own_rule[k] < h->rules->n) {
+		w->owned_by[x] = h->own_rule[k];
+		return 2;
 	}
 	return 0;
 }
@@ -257,12 +255,11 @@ void view_lifelines(const struct heap *h, node_t target, uint64_t max, struct li
 			v->root = 1;
 	if (h->aroot != 0) /* an analysis root: the only root */
 		v->root = target == h->aroot;
-	w.own = owning_open(h);
 	w.dist = xmalloc(((size_t)h->n + 1) * sizeof *w.dist);
 	memset(w.dist, 0xff, ((size_t)h->n + 1) * sizeof *w.dist);
 	w.end = xcalloc((size_t)h->n + 1, 1);
 	w.alive = xcalloc((size_t)h->n + 1, 1);
-	w.owned_by = w.own != NULL ? xmalloc(((size_t)h->n + 1) * sizeof *w.owned_by) : NULL;
+	w.owned_by = h->nown > 0 ? xmalloc(((size_t)h->n + 1) * sizeof *w.owned_by) : NULL;
 	sbuf_init(&w.tmp);
 	measure(&w, target);
 	walk_paths(&w, target);
@@ -274,7 +271,6 @@ void view_lifelines(const struct heap *h, node_t target, uint64_t max, struct li
 	free(w.end);
 	free(w.alive);
 	free(w.owned_by);
-	owning_close(w.own);
 }
 
 void lifeline_view_free(struct lifeline_view *v)
