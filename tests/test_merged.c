@@ -952,7 +952,7 @@ START_TEST(test_dominating_whole_heap)
 	ck_assert_msg(st == 0, "%s", cmd);
 	ck_assert_msg(strstr(out, "\"note\":\"no object dominates") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "{\"depth\":0,\"class\":null,\"field\":null,\"collection\":0,\"objects\":0,\"shallow\":0,"
-				  "\"reached\":4,\"chain\":null,\"weak\":0}]}") != NULL, "%s", out);
+				  "\"reached\":4,\"chain\":null,\"weak\":0,\"not_owning\":0}]}") != NULL, "%s", out);
 	free(out);
 	free(m);
 	objset_free(&all);
@@ -1642,7 +1642,7 @@ static size_t expect_rows(struct heap *rh, enum merged_kind k, enum merged_by by
 		sbuf_printf(sb, ",%d,%zu,%llu,%zu,", g->coll, g->count, (unsigned long long)g->shallow, g->nreached);
 		if (depth + 1 < maxdepth && g->count > 0)
 			sbuf_printf(sb, "%zu", chain);
-		sbuf_printf(sb, ",%d\n", g->weak);
+		sbuf_printf(sb, ",%d,%d\n", g->weak == 1, g->weak == MG_NOT_OWNING);
 		sbuf_add(sb, below.buf ? below.buf : "", below.len);
 		sbuf_free(&below);
 	}
@@ -1671,7 +1671,7 @@ START_TEST(test_batch_against_levels)
 		for (int by = 0; by < 2; by++) {
 			struct sbuf want;
 			sbuf_init(&want);
-			sbuf_adds(&want, "depth,class,field,collection,objects,shallow,reached,chain,weak\n");
+			sbuf_adds(&want, "depth,class,field,collection,objects,shallow,reached,chain,weak,not_owning\n");
 			expect_rows(&rh, (enum merged_kind)k, (enum merged_by)by, from, n, HW_NONE, 0, 3, 4, &want);
 			snprintf(cmd, sizeof cmd, "%s -q -f csv %s -d 3 -n 4 --by %s " COOPS
 				 " -e 'instances Workload$Session'", heapwalk(), views[k], by ? "field" : "class");
@@ -1687,7 +1687,7 @@ START_TEST(test_batch_against_levels)
 	for (int by = 0; by < 2; by++) {
 		struct sbuf want;
 		sbuf_init(&want);
-		sbuf_adds(&want, "depth,class,field,collection,objects,shallow,reached,chain,weak\n");
+		sbuf_adds(&want, "depth,class,field,collection,objects,shallow,reached,chain,weak,not_owning\n");
 		expect_rows(&rh, MG_DOMINATING, (enum merged_by)by, NULL, 0, HW_NONE, 0, 9, 3, &want);
 		snprintf(cmd, sizeof cmd, "%s -q -f csv merged-dom -r -d 9 -n 3 --by %s " COOPS
 			 " -e 'instances Workload$Session'", heapwalk(), by ? "field" : "class");
@@ -1872,8 +1872,8 @@ START_TEST(test_weak_holders)
 		 path);
 	out = run(cmd, &status);
 	snprintf(want, sizeof want, "0,java.lang.ref.SoftReference,referent,0,%zu,", soft_holders);
-	ck_assert_msg(strstr(out, want) != NULL && strstr(out, ",chain,weak\n") != NULL, "%s", out);
-	ck_assert_msg(strstr(strstr(out, want), ",1\n") != NULL, "not marked weak:\n%s", out);
+	ck_assert_msg(strstr(out, want) != NULL && strstr(out, ",chain,weak,not_owning\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(strstr(out, want), ",1,0\n") != NULL, "not marked weak:\n%s", out);
 	free(out);
 	snprintf(cmd, sizeof cmd, "%s -q --no-cache -f json merged-in %s -e 'instances t.Buf'", heapwalk(), path);
 	out = run(cmd, &status);
@@ -1926,7 +1926,7 @@ static void weak_row(const char *out, const char *cls, unsigned n)
 	snprintf(want, sizeof want, "\n0,%s,,0,%u,", cls, n);
 	const char *row = strstr(out, want);
 	ck_assert_msg(row != NULL, "no %s row of %u:\n%s", cls, n, out);
-	snprintf(want, sizeof want, ",%u,,1\n", n); /* reached n, not expanded, weak */
+	snprintf(want, sizeof want, ",%u,,1,0\n", n); /* reached n, not expanded, weak, no other kind */
 	const char *end = strchr(row + 1, '\n');
 	ck_assert_msg(strstr(row, want) == end - strlen(want) + 1, "%s: not %s", cls, want);
 }

@@ -271,7 +271,8 @@ const struct cmd_entry cmd_table[CMD_N] = {
 	[CMD_MERGED_IN] = { "merged-in", CMD_ARG_NONE, HP_ALL, TD, CMD_BL_STEPS, VB | CMD_NO_REVERSE | CMD_O_STRONG,
 		run_merged_in,
 		"  merged-in       merged incoming references: what refers to the set, weak and\n"
-		"                  soft holders marked weak (--strong: left out)\n" },
+		"                  soft holders marked weak, holders an owns rule makes no\n"
+		"                  owners marked not owning (--strong: both left out)\n" },
 	[CMD_MERGED_DOM] = { "merged-dom", CMD_ARG_NONE, HP_ALL, TD, CMD_BL_STEPS, VB, run_merged_dom,
 		"  merged-dom      merged dominating references: the set's immediate dominators;\n"
 		"                  -r: from the GC roots down the dominator tree to the set\n" },

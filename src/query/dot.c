@@ -607,18 +607,23 @@ static void group_edge(const struct merged_tree *t, const struct merged_row *r, 
 		       const char *parent, struct sbuf *out)
 {
 	int down = t->kind == MG_OUTGOING || t->reverse; /* parent -> row */
+	/* weak holders, holders not owning: styled as such references are elsewhere */
+	const char *mark = r->weak == MG_NOT_OWNING ? "(not owning)" : "(weak)";
+	int kind = r->weak == MG_NOT_OWNING ? K_INCIDENTAL : K_WEAK;
 
 	sbuf_printf(out, "\t\"%s\" -> \"%s\"", down ? parent : row, down ? row : parent);
 	if (r->field != NULL) {
 		sbuf_adds(out, " [label=\"");
 		dot_raw(out, r->field, strlen(r->field));
-		sbuf_adds(out, r->weak ? " (weak)\"" : "\"");
-		if (r->weak) /* weak holders: dashed, as weak references are elsewhere */
-			dot_edge_style(out, K_WEAK);
+		if (r->weak)
+			sbuf_printf(out, " %s", mark);
+		sbuf_adds(out, "\"");
+		if (r->weak)
+			dot_edge_style(out, kind);
 		sbuf_adds(out, "]");
 	} else if (r->weak) {
-		sbuf_adds(out, " [label=\"(weak)\"");
-		dot_edge_style(out, K_WEAK);
+		sbuf_printf(out, " [label=\"%s\"", mark);
+		dot_edge_style(out, kind);
 		sbuf_adds(out, "]");
 	}
 	sbuf_adds(out, ";\n");

@@ -1003,6 +1003,49 @@ static void incoming_weak(struct walk *w, struct collect *c, const bits_t *in)
 				    weak_label(w, h->weak_src[i], h->weak_dst[i]), 1);
 }
 
+/* ---- holders that do not own ----
+ * The references an owns rule made incidental (the target has an owner
+ * of a higher weight: rx_src/rx_dst, sorted by target then source) into
+ * the closed F: fn for each, as neighbours() gives a strong one (inside
+ * a collection: the collection). */
+static void incoming_rx(struct walk *w, const bits_t *in, visit_fn fn, void *arg)
+{
+	const struct heap *h = w->h;
+	int byf = w->by != MG_BY_CLASS;
+	unsigned r = 0;
+
+	for (uint64_t i = 0; i < h->nrx; i++) {
+		node_t x = h->rx_dst[i], y = h->rx_src[i];
+		r = i > 0 && h->rx_dst[i - 1] == x && h->rx_src[i - 1] == y ? r + 1 : 0;
+		if (y == 0 || !bit_get(in, x))
+			continue;
+		uint64_t xid = 0;
+		if (byf && w->jc != NULL) {
+			enum coll_role role;
+			node_t c = w->rt->contents_holder(w->jc, y, x, r, &xid, &role);
+			if (c != HW_NONE) {
+				fn(arg, x, c, role_label(role));
+				continue;
+			}
+		}
+		fn(arg, x, y, byf ? ref_label(w, y, x, r, &xid) : L_NONE);
+	}
+}
+
+static void collect_visit_rx(void *arg, node_t x, node_t y, uint32_t lid)
+{
+	collect_add(arg, x, y, lid, MG_NOT_OWNING);
+}
+
+/* Do the incoming levels of h show holders apart from the strong ones
+ * (`weak` asked for): the weak (1), those not owning (2), both (3)? */
+static int apart(const struct heap *h, enum merged_kind kind, int weak)
+{
+	if (!weak || kind != MG_INCOMING)
+		return 0;
+	return (h->nweak > 0 && h->weak_src != NULL ? 1 : 0) | (h->nrx > 0 && h->rx_src != NULL ? 2 : 0);
+}
+
 int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by, int weak,
 		 const node_t *from, size_t nfrom, uint32_t parent_cls,
 		 struct merged_level *out, struct progress *p)
@@ -1020,7 +1063,8 @@ int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by, int w
 		return -1;
 	}
 	walk_init(&w, h, kind, by);
-	weak = weak && kind == MG_INCOMING && h->nweak > 0 && h->weak_src != NULL;
+	int shown = apart(h, kind, weak), rx = shown & 2;
+	weak = shown & 1;
 	if (weak)
 		w.wonly = weak_only_roots(h);
 	col.h = h;
@@ -1029,7 +1073,7 @@ int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by, int w
 	col.g.by_cls = xcalloc((size_t)h->ncls + 1, sizeof *col.g.by_cls);
 	/* per node, but the kernel hands out zero pages: only touched ones
 	 * cost; weak holders are in two groups of a class, so by class too */
-	if (by != MG_BY_CLASS || weak) {
+	if (by != MG_BY_CLASS || shown) {
 		col.gid = xcalloc(h->n, sizeof *col.gid);
 		col.more_head = xcalloc(h->n, sizeof *col.more_head);
 		col.memo_k = xmalloc(1024 * sizeof *col.memo_k);
@@ -1058,8 +1102,12 @@ int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by, int w
 		col.unsorted = 1;
 		incoming_weak(&w, &col, cl.in);
 	}
+	if (rc == 0 && rx) {
+		col.unsorted = 1;
+		incoming_rx(&w, cl.in, collect_visit_rx, &col);
+	}
 	if (rc == 0) {
-		level_out(h, &col, &w, cl.list.n > nfrom || by_referrer || weak, out);
+		level_out(h, &col, &w, cl.list.n > nfrom || by_referrer || shown, out);
 		out->chain = cl.list.n - nfrom;
 	}
 	collect_free(&col);
@@ -1246,6 +1294,8 @@ struct rvisit {
 	const bits_t *in;     /* the level's closed from-set */
 	const bits_t *want;   /* NULL, or the neighbours that count */
 	int hit;
+	bits_t *s;            /* reach_visit_rx: the level's objects that reach */
+	struct nvec *work;
 };
 
 static void reach_visit(void *arg, node_t x, node_t y, uint32_t lid)
@@ -1264,6 +1314,22 @@ static void reach_visit(void *arg, node_t x, node_t y, uint32_t lid)
 	if (r->want != NULL && (y == 0 || !bit_get(r->want, y)))
 		return;
 	r->hit = 1;
+}
+
+/* One incidental reference y -> x (incoming_rx): x joins s when y is of
+ * the group. */
+static void reach_visit_rx(void *arg, node_t x, node_t y, uint32_t lid)
+{
+	struct rvisit *r = arg;
+
+	if (bit_get(r->s, x))
+		return;
+	r->hit = 0;
+	reach_visit(r, x, y, lid);
+	if (r->hit) {
+		bit_set(r->s, x);
+		nvec_push(r->work, x);
+	}
 }
 
 /* Objects of the chain (class pcls, marked in) from which a chain step
@@ -1312,9 +1378,9 @@ int merged_reached(struct heap *h, enum merged_kind kind, enum merged_by by, int
 		if (closure_make(h, kind, st->from, st->nfrom, st->parent_cls, &cl, NULL) < 0)
 			rc = -1;
 		walk_init(&w, h, kind, by);
-		if (weak && kind == MG_INCOMING && h->nweak > 0 && h->weak_src != NULL)
+		if (apart(h, kind, weak) & 1)
 			w.wonly = weak_only_roots(h);
-		struct rvisit r = { h, &w, st, cl.in, want, 0 };
+		struct rvisit r = { h, &w, st, cl.in, want, 0, NULL, NULL };
 		bits_t *s = xcalloc(bits_words(h->n), sizeof *s);
 		for (size_t k = 0; k < cl.list.n && rc == 0 && !st->weak; k++) {
 			r.hit = 0;
@@ -1324,8 +1390,13 @@ int merged_reached(struct heap *h, enum merged_kind kind, enum merged_by by, int
 				nvec_push(&work, cl.list.v[k]);
 			}
 		}
+		/* a group not owning: the incidental references into them */
+		r.s = s;
+		r.work = &work;
+		if (st->weak == MG_NOT_OWNING && h->rx_src != NULL)
+			incoming_rx(&w, cl.in, reach_visit_rx, &r);
 		/* a weak group: the weak references into the level's objects */
-		for (uint64_t k = 0; k < h->nweak && rc == 0 && st->weak && h->weak_src != NULL; k++) {
+		for (uint64_t k = 0; k < h->nweak && rc == 0 && st->weak == 1 && h->weak_src != NULL; k++) {
 			node_t x = h->weak_dst[k], y = h->weak_src[k];
 			if (!bit_get(cl.in, x) || bit_get(s, x) || !weak_holds(h, k))
 				continue;
@@ -1393,7 +1464,7 @@ static int tree_level(struct heap *h, struct merged_tree *t, const node_t *from,
 		t->rows[t->n - 1].chain = (int64_t)l.chain;
 	for (size_t i = 0; i < l.n && depth == 0; i++) {
 		t->top_groups++;
-		t->top_strong += l.groups[i].cls != MG_ROOT && !l.groups[i].weak;
+		t->top_strong += l.groups[i].cls != MG_ROOT && l.groups[i].weak != 1;
 		t->top_root += l.groups[i].cls == MG_ROOT;
 	}
 	for (size_t i = 0; i < l.n && (top == 0 || i < top) && rc == 0; i++) {

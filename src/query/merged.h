@@ -56,8 +56,11 @@
  * weakly is in "java.lang.ref.SoftReference.referent" weak, and counted
  * there, not with the strong groups. An object only weakly reachable
  * then is no neighbour of the GC roots (the engine's pseudo root that
- * analyses give it is no GC root): its weak holders are. Chains are
- * closed over strong references only.
+ * analyses give it is no GC root): its weak holders are. So are, with
+ * `weak` too, the holders whose references an owns rule made incidental
+ * (HP_WEAK's rx: another object owns the member), in groups of their
+ * own (`weak` MG_NOT_OWNING). Chains are closed over strong references
+ * only.
  *
  * The virtual root (node 0) is a neighbour only for incoming and
  * dominating: it becomes one group with cls == MG_ROOT ("GC roots"). It
@@ -89,6 +92,7 @@ enum merged_kind { MG_OUTGOING, MG_INCOMING, MG_DOMINATING };
 enum merged_by { MG_BY_CLASS, MG_BY_FIELD, MG_BY_FIELD_RAW };
 
 #define MG_ROOT HW_NONE /* cls of the group standing for GC roots */
+#define MG_NOT_OWNING 2 /* merged_group's weak: holders that do not own */
 
 /* Incoming by field, a set of at least 1/merged_referrer_share of the
  * heap is read from the referrers' side, in file order (the same
@@ -108,7 +112,10 @@ struct merged_group {
 	                     * of java.util.HashMap", "map value -> Foo" */
 	int weak;           /* incoming: these neighbours hold members through
 	                     * weak references only (soft, weak, phantom, a
-	                     * rule's weak): a group of its own, shown marked */
+	                     * rule's weak): 1, a group of its own, shown
+	                     * marked; or through references an owns rule
+	                     * made incidental (another owns the members):
+	                     * MG_NOT_OWNING, a group of its own too */
 	node_t *nodes;      /* the neighbour objects in this group, sorted by
 	                     * node index, no duplicates; owned */
 	size_t count;

@@ -1346,6 +1346,7 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 		{ "reached", "reached", COL_NUM, 0 },
 		{ "chain", "chain", COL_NUM, 0 },
 		{ "weak", "weak", COL_NUM, CF_DATA },
+		{ "not_owning", "not_owning", COL_NUM, CF_DATA },
 	};
 	static const char *const kinds[] = { "outgoing", "incoming", "dominating" };
 	struct sbuf label;
@@ -1356,7 +1357,7 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 		return;
 	}
 	sbuf_init(&label);
-	table_init(&t, f, view, cols, 10);
+	table_init(&t, f, view, cols, 11);
 	meta_identity(&t, h);
 	meta_strs(&t, "references", kinds[v->kind]);
 	meta_strs(&t, "by", v->by == MG_BY_FIELD ? "field" : "class");
@@ -1405,10 +1406,10 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 		else
 			sbuf_adds(&label, cn);
 		if (r->weak)
-			sbuf_adds(&label, " (weak)");
+			sbuf_adds(&label, r->weak == MG_NOT_OWNING ? " (not owning)" : " (weak)");
 		table_row(&t, CN(r->depth), CSB(&label), r->cls == MG_ROOT ? CNULL : CS(cn),
 			  CS(r->field), CN(r->coll), CN(r->count), CB(r->shallow), CN(r->nreached),
-			  r->chain < 0 ? CNULL : CN(r->chain), CN(r->weak));
+			  r->chain < 0 ? CNULL : CN(r->chain), CN(r->weak == 1), CN(r->weak == MG_NOT_OWNING));
 	}
 	table_end(&t, out);
 	sbuf_free(&label);

@@ -20,7 +20,7 @@
 	REQ(PREV_VIEW,   "Views",   "Previous view") \
 	REQ(GROUP,       "Views",   "Biggest: group by class; merged: by class or by field; allocations: hot spots or call tree") \
 	REQ(NULLS,       "Views",   "Outgoing: show or hide null fields") \
-	REQ(WEAK,        "Views",   "Incoming and paths: include weak references or not; Merged in: hide or show the weak and soft holders (shown, marked (weak), by default)") \
+	REQ(WEAK,        "Views",   "Incoming and paths: include weak references or not; Merged in: hide or show the weak and soft holders and those not owning (shown, marked (weak) and (not owning), by default)") \
 	REQ(PATHS,       "Views",   "Incoming: paths to GC roots of the cursor's object, or back; inspections: run again") \
 	REQ(LIFELINES,   "Views",   "Incoming: lifelines of the cursor's object (its short paths to GC roots or owned objects, grouped by class and field, counted), or back") \
 	REQ(REVERSE,     "Views",   "Dominating: GC roots to objects (the dominator tree from the top down), or back") \

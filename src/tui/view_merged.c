@@ -3,8 +3,9 @@
  * level per expanded row; the dominating tab also the other way, from
  * the GC roots down to the objects (t). One build and expand for the
  * three tabs, which differ in their state's kind. Incoming shows the
- * weak and soft holders too, each group marked "(weak)"; w leaves them
- * out, or brings them back. */
+ * weak and soft holders too, each group marked "(weak)", and those an
+ * owns rule made no owners, marked "(not owning)"; w leaves them out,
+ * or brings them back. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,7 +87,7 @@ static void group_label(const struct heap *h, enum merged_kind kind, const struc
 		tv_add_esc(l, g->field);
 	}
 	if (g->weak)
-		sbuf_adds(l, "  (weak)");
+		sbuf_adds(l, g->weak == MG_NOT_OWNING ? "  (not owning)" : "  (weak)");
 }
 
 static int merged_rows(struct tui *t, struct tview *v, const node_t *from, size_t n, uint32_t pcls,
@@ -363,7 +364,8 @@ static int merged_weak(struct tui *t, struct tview *v, enum request r)
 	int old = mode_of(mst(v));
 	mst(v)->strong = !mst(v)->strong;
 	switch_mode(t, v, old);
-	tui_message(t, 0, mst(v)->strong ? "strong references only" : "weak and soft holders too, marked (weak)");
+	tui_message(t, 0, mst(v)->strong ? "strong references only"
+					 : "weak and soft holders too, marked (weak), and those not owning");
 	return 1;
 }
 
