@@ -190,6 +190,29 @@ static void ref_label(const struct hw_graph *g, uint32_t i, uint32_t j, char *bu
 		snprintf(buf, n, "f%u", j);
 }
 
+/* The references of g from i to t: those one ignore leaves out. */
+static uint64_t refs_to(const struct hw_graph *g, const struct cut *c, size_t nc)
+{
+	uint64_t n = 0;
+
+	for (size_t k = 0; k < nc; k++)
+		for (uint32_t j = 0; j < g->nref[c[k].src]; j++)
+			n += g->ref[c[k].src][j] == (int)c[k].dst;
+	return n;
+}
+
+/* info's counts: the dump's references less those left out, whatever
+ * the focus set aside (a trial of stop 63: an ignore, whose cut-off
+ * objects' references became weak ones, and a root step moved strong
+ * references into weak_references) */
+static void check_counts(const struct heap *h, uint64_t strong0, uint64_t weak0, uint64_t left, const char *what)
+{
+	ck_assert_msg(heap_strong_refs(h) == strong0 - left && heap_weak_refs(h) == weak0,
+		      "%s: %llu references, %llu weak; want %llu, %llu", what, (unsigned long long)heap_strong_refs(h),
+		      (unsigned long long)heap_weak_refs(h), (unsigned long long)(strong0 - left),
+		      (unsigned long long)weak0);
+}
+
 START_TEST(random_ignore_and_root)
 {
 	uint32_t seed = 1717, cuts_made = 0, roots_made = 0, moved = 0;
@@ -211,6 +234,7 @@ START_TEST(random_ignore_and_root)
 		check_retained(&h, &g, all, nall, ext, next0, what);
 		for (uint32_t i = 0; i < g.n; i++)
 			was[i] = h.retained[g.node[i]];
+		uint64_t strong0 = heap_strong_refs(&h), weak0 = heap_weak_refs(&h);
 
 		/* leave out up to 3 references, one at a time */
 		char steps[3][64];
@@ -236,6 +260,7 @@ START_TEST(random_ignore_and_root)
 			size_t next = focus_cuts(&g, c, nc, ext);
 			nall = engine_roots(&g, gc, ngc, ext, next, all);
 			check_retained(&h, &g, all, nall, ext, next, what);
+			check_counts(&h, strong0, weak0, refs_to(&g, c, nc), what);
 			for (uint32_t v = 0; v < g.n; v++)
 				moved += h.retained[g.node[v]] != was[v];
 			ck_assert_uint_eq(h.nignored, nc);
@@ -253,6 +278,7 @@ START_TEST(random_ignore_and_root)
 			size_t next = focus_cuts(&g, c, nc, ext); /* none left: as dumped */
 			nall = engine_roots(&g, gc, ngc, ext, next, all);
 			check_retained(&h, &g, all, nall, ext, next, what);
+			check_counts(&h, strong0, weak0, refs_to(&g, c, nc), what);
 		}
 		/* an analysis root, reachable or not, with what is left out */
 		uint32_t x = hw_rnd(&seed) % g.n;
@@ -262,6 +288,7 @@ START_TEST(random_ignore_and_root)
 		apply(&h, step, &set);
 		snprintf(what, sizeof what, "heap %d, root %u", k, x);
 		uint32_t inside = check_retained(&h, &g, &x, 1, c, nc, what);
+		check_counts(&h, strong0, weak0, refs_to(&g, c, nc), what);
 		uint8_t in[G_MAX];
 		reach(&g, &x, 1, G_MAX, c, nc, in);
 		ck_assert_uint_eq(set.count, inside); /* the set: what the root reaches */
@@ -277,6 +304,7 @@ START_TEST(random_ignore_and_root)
 		size_t next = focus_cuts(&g, c, nc, ext);
 		nall = engine_roots(&g, gc, ngc, ext, next, all);
 		check_retained(&h, &g, all, nall, ext, next, what);
+		check_counts(&h, strong0, weak0, refs_to(&g, c, nc), what);
 		free(was);
 		heap_free(&h);
 	}

@@ -48,7 +48,7 @@ struct scalars {
 	uint64_t weakonly_count, weakonly_bytes, dangling_refs, dangling_expected;
 	uint64_t nrx, nown, ntags, tag_labels_len, tag_nlabels, nambiguous, rules_fp;
 	uint64_t truncated_at;
-	uint64_t keep_unreachable, garbage_refs;
+	uint64_t keep_unreachable, garbage_refs, outside_refs, ignored_refs;
 	uint64_t id_base, id_nb, id_shift, id_bits;
 	/* the format that wrote it; what not every format has */
 	char fmt[16];
@@ -364,6 +364,8 @@ static void get_scalars(const struct heap *h, struct scalars *s, uint64_t warn_b
 	s->rules_fp = h->rules_fp;
 	s->keep_unreachable = (uint64_t)h->keep_unreachable;
 	s->garbage_refs = h->garbage_refs;
+	s->outside_refs = h->outside_refs;
+	s->ignored_refs = h->ignored_refs;
 	s->id_base = h->id_base;
 	s->id_nb = h->id_nb;
 	s->id_shift = h->id_shift;
@@ -1008,7 +1010,9 @@ static int root_kind_ok(const struct heap *h, const struct root *r)
 static const char *validate_small(const struct heap *h, const struct scalars *s)
 {
 	if (s->n == 0 || s->n > UINT32_MAX || s->names_len == 0 || h->names[s->names_len - 1] != '\0' ||
-	    s->id_shift > 63 || s->id_bits > 16 || s->id_nb > s->n + 65536 || s->garbage_refs > s->nweak ||
+	    s->id_shift > 63 || s->id_bits > 16 || s->id_nb > s->n + 65536 ||
+	    s->garbage_refs > s->nweak || s->outside_refs > s->nweak - s->garbage_refs ||
+	    s->ignored_refs > s->nweak - s->garbage_refs - s->outside_refs ||
 	    s->keep_unreachable > 1)
 		return "bad counts";
 	for (uint64_t i = 0; i < s->nroots; i++)
@@ -1170,6 +1174,8 @@ static void set_scalars(struct heap *h, const struct scalars *s)
 	h->rules_fp = s->rules_fp;
 	h->keep_unreachable = s->keep_unreachable != 0;
 	h->garbage_refs = s->garbage_refs;
+	h->outside_refs = s->outside_refs;
+	h->ignored_refs = s->ignored_refs;
 	h->id_base = s->id_base;
 	h->id_nb = s->id_nb;
 	h->id_shift = (uint32_t)s->id_shift;

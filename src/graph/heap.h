@@ -348,6 +348,8 @@ struct heap {
 	uint64_t garbage_refs;    /* strong references among the weak ones as
 				   * WEAK_GARBAGE (analysis_cut_garbage) and
 				   * WEAK_WEAKLY (the weakly reachable's) */
+	uint64_t outside_refs;    /* ... as WEAK_OUTSIDE (a focus's border) */
+	uint64_t ignored_refs;    /* references left out, WEAK_IGNORED */
 	uint64_t truncated_at;    /* the dump ends there, inside what it was
 				   * writing (a record, a heapshot): what
 				   * follows is missing; 0: it ends whole */
@@ -443,6 +445,19 @@ static inline int weak_left_out(const struct heap *h, uint64_t i)
 static inline int weak_as_weak(const struct heap *h, uint64_t i)
 {
 	return !weak_left_out(h, i) || h->weak_rule[i] == WEAK_WEAKLY;
+}
+
+/* The references as the dump has them: strong ones (those the analyses
+ * set aside among the weak ones too, garbage's, the weakly reachable's
+ * and across a focus's border: strong all the same), weak ones; those
+ * left out (the step ignore) in neither. */
+static inline uint64_t heap_strong_refs(const struct heap *h)
+{
+	return h->nedges + h->garbage_refs + h->outside_refs;
+}
+static inline uint64_t heap_weak_refs(const struct heap *h)
+{
+	return h->nweak - h->garbage_refs - h->outside_refs - h->ignored_refs;
 }
 
 static inline const char *heap_str(const struct heap *h, uint32_t off) { return h->names + off; }

@@ -982,7 +982,10 @@ static void outside_weak(struct heap *h)
 		}
 	}
 	free(stack);
-	analysis_weaken_across(h, in, was, WEAK_OUTSIDE);
+	h->outside_refs = analysis_weaken_across(h, in, was, WEAK_OUTSIDE);
+	h->ignored_refs = 0;
+	for (uint64_t i = 0; i < h->nweak; i++)
+		h->ignored_refs += h->weak_rule[i] == WEAK_IGNORED;
 	free(in);
 	free(was);
 }
@@ -1030,6 +1033,7 @@ int ownership_classify(struct heap *h, const struct ruleset *rs, struct progress
 	progress_begin(p, "rules applied", h->nedges, "references");
 	split(&a);
 	progress_end(p);
+	h->outside_refs = h->ignored_refs = 0;
 	if (h->aroot != 0 || h->nignored > 0) {
 		heap_load(h, HP_OUT | HP_WEAK | HP_CLASS | HP_KIND, p);
 		outside_weak(h);

@@ -574,11 +574,10 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 	meta_num(&t, "objects", h->n - 1);
 	meta_bytes(&t, "heap_bytes", h->total_shallow);
 	meta_num(&t, "classes", h->ncls);
-	/* as the dump has them: garbage's and the weakly reachable's strong
-	 * ones are set aside among the weak ones (graph/analysis.h), strong
-	 * all the same */
-	meta_num(&t, "references", h->nedges + h->garbage_refs);
-	meta_num(&t, "weak_references", h->nweak - h->garbage_refs);
+	/* as the dump has them; those left out are listed apart
+	 * (references_left_out) */
+	meta_num(&t, "references", heap_strong_refs(h));
+	meta_num(&t, "weak_references", heap_weak_refs(h));
 	meta_num(&t, "dangling_references", h->dangling_refs);
 	meta_num(&t, "dangling_expected", h->dangling_expected);
 	meta_num(&t, "set_objects", v->set_count);
