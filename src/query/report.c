@@ -1074,9 +1074,9 @@ void report_lifelines(const struct heap *h, const struct lifeline_view *v, enum 
 	for (size_t i = 0; i < v->n; i++) {
 		const struct lifeline *l = &v->ll[i];
 		sbuf_reset(&end);
-		if (l->end != LE_ROOT) /* an analysis root: its own words, as paths give them */
+		if (l->end != LE_ROOT)
 			sbuf_adds(&end, "owned: ");
-		else if (h->aroot == 0)
+		else if (h->aroot == 0) /* an analysis root: its own words, as paths give them */
 			sbuf_adds(&end, "GC root: ");
 		sbuf_adds(&end, v->strs[l->end_what]);
 		for (size_t s = 0; s < l->n; s++) {
