@@ -800,6 +800,17 @@ static void split(struct apply *a)
 	free(w);
 	free(rule);
 	free(owned);
+	/* the owned objects, and below, once known, not those whose owners
+	 * are out of reach (what reaches them counts again) */
+	free(h->own_node);
+	free(h->own_rule);
+	h->own_node = xmalloc((now + 1) * sizeof *h->own_node);
+	h->own_rule = xmalloc((now + 1) * sizeof *h->own_rule);
+	for (size_t i = 0; i < now; i++) {
+		h->own_node[i] = ow[i].t;
+		h->own_rule[i] = ow[i].rule;
+	}
+	free(ow);
 	/* the new arrays in place of the old */
 	h->nedges = nout;
 	cache_changed(h, HP_OUT | HP_WEAK);
@@ -843,19 +854,12 @@ static void split(struct apply *a)
 		free(stack);
 	}
 	restore(h, rx, nx, revive);
-	/* the owned objects: not those whose owners are out of reach (what
-	 * reaches them counts again) */
-	free(h->own_node);
-	free(h->own_rule);
-	h->own_node = xmalloc((now + 1) * sizeof *h->own_node);
-	h->own_rule = xmalloc((now + 1) * sizeof *h->own_rule);
 	h->nown = 0;
 	for (size_t i = 0; i < now; i++)
-		if (!bit_get(revive, ow[i].t)) {
-			h->own_node[h->nown] = ow[i].t;
-			h->own_rule[h->nown++] = ow[i].rule;
+		if (!bit_get(revive, h->own_node[i])) {
+			h->own_node[h->nown] = h->own_node[i];
+			h->own_rule[h->nown++] = h->own_rule[i];
 		}
-	free(ow);
 	free(revive);
 	free(rx);
 	/* ambiguous owners, ascending, each once */
