@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <grp.h>
 #include <pwd.h>
 #include <signal.h>
@@ -783,11 +784,25 @@ START_TEST(test_live_dotnet_names)
 	ck_assert_int_eq(kill(pid, SIGSTOP), 0);
 	char *args = xasprintf("snapshot %ld " LIVEDIR "/stopped.nettrace", (long)pid);
 	free(hw(args, &err, &rc));
+	/* and heapwalk PID: no line of work begun, no directory made for
+	 * it in the cache */
+	char *info = xasprintf("-e info %ld", (long)pid), *info_err, *dir = xasprintf(CACHE "/heapwalk/pid-%ld-*",
+										      (long)pid);
+	int info_rc;
+	glob_t g;
+	ck_assert_msg(glob(dir, 0, NULL, &g) == GLOB_NOMATCH, "%s is there before", dir);
+	free(hw(info, &info_err, &info_rc));
 	ck_assert_int_eq(kill(pid, SIGCONT), 0);
 	char *said = xasprintf("heapwalk: PID %ld is stopped (SIGSTOP, or ^Z)", (long)pid);
 	ck_assert_msg(rc == 2 && strncmp(err, said, strlen(said)) == 0 && strchr(err, '\n') == err + strlen(err) - 1,
 		      "status %d: %s", rc, err);
 	ck_assert(access(LIVEDIR "/stopped.nettrace", F_OK) != 0);
+	ck_assert_msg(info_rc == 2 && strcmp(info_err, err) == 0, "heapwalk %s: status %d: %s", info, info_rc,
+		      info_err);
+	ck_assert_msg(glob(dir, 0, NULL, &g) == GLOB_NOMATCH, "heapwalk %s made %s", info, dir);
+	free(info);
+	free(info_err);
+	free(dir);
 	free(said);
 	free(args);
 	free(err);

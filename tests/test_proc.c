@@ -210,9 +210,26 @@ static void assert_nothing_written(const char *file)
 	closedir(d);
 }
 
-/* heapwalk snapshot PID FILE and heapwalk mark PID: each refused with
- * exactly the line "heapwalk: WANT", status 2, nothing written; our
- * child watch (unless 0) untouched. */
+/* No entry in the cache directory dir/heapwalk (nothing, or not made). */
+static void assert_cache_empty(const char *dir, const char *what)
+{
+	char *path = xasprintf("%s/heapwalk", dir);
+	DIR *d = opendir(path);
+	struct dirent *e;
+
+	while (d != NULL && (e = readdir(d)) != NULL)
+		ck_assert_msg(strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0, "%s: %s/%s made", what,
+			      path, e->d_name);
+	if (d != NULL)
+		closedir(d);
+	free(path);
+}
+
+/* heapwalk snapshot PID FILE, heapwalk mark PID and (as ourselves)
+ * heapwalk -e info PID: each refused with exactly the line "heapwalk:
+ * WANT", status 2, nothing written (the last: no line of work begun,
+ * nothing made in its cache directory); our child watch (unless 0)
+ * untouched. */
 static void refused(pid_t pid, pid_t watch, const char *want, int as_nobody, const char *what)
 {
 	char args[512], file[64];
@@ -220,18 +237,34 @@ static void refused(pid_t pid, pid_t watch, const char *want, int as_nobody, con
 
 	snprintf(file, sizeof file, "%ld.out", (long)pid);
 	char *line = xasprintf("heapwalk: %s\n", want);
-	for (int mark = 0; mark < 2; mark++) {
-		if (mark)
+	char proc[64];
+	struct stat st;
+	snprintf(proc, sizeof proc, "/proc/%ld", (long)pid);
+	/* the cache's form for a process of our own (another user's is
+	 * refused for the cache first, which its runtime cannot write in) */
+	int ours = !as_nobody && stat(proc, &st) == 0 && st.st_uid == geteuid();
+	for (int form = 0; form < 2 + ours; form++) {
+		if (form == 2) {
+			ck_assert_int_eq(system("rm -rf " PROCDIR "/refused-cache && mkdir -m 700 " PROCDIR
+						"/refused-cache"), 0);
+			snprintf(args, sizeof args, "-e info %ld", (long)pid);
+			setenv("XDG_CACHE_HOME", PROCDIR "/refused-cache", 1);
+		} else if (form == 1) {
 			snprintf(args, sizeof args, "mark %ld", (long)pid);
-		else
+		} else {
 			snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/%s", (long)pid, file);
+		}
 		char *err = hw_stderr(args, as_nobody, &rc);
+		if (form == 2)
+			unsetenv("XDG_CACHE_HOME");
 		if (watch > 0) /* first: what matters most */
 			assert_untouched(watch, what);
 		ck_assert_msg(rc == 2 && strcmp(err, line) == 0, "%s, %s: status %d, said:\n%s\nnot:\n%s", what, args,
 			      rc, err, line);
 		free(err);
 		assert_nothing_written(file);
+		if (form == 2)
+			assert_cache_empty(PROCDIR "/refused-cache", what);
 	}
 	free(line);
 }

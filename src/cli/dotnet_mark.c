@@ -383,6 +383,11 @@ static int stopped(const struct proc_info *p, struct sbuf *err)
 	return how != NULL;
 }
 
+int dotnet_refuses(const struct proc_info *p, struct sbuf *err)
+{
+	return stopped(p, err) ? -1 : 0;
+}
+
 int dotnet_mark(const struct proc_info *p, const char *keep, struct sbuf *result, struct sbuf *err)
 {
 	struct sbuf sock, res;

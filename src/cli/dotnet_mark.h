@@ -11,6 +11,10 @@
 #include "cli/proc.h"
 #include "util.h"
 
+/* Would p's runtime refuse a request before it is sent (stopped, so
+ * that it would answer nothing)? -1 with one line in err, or 0. */
+int dotnet_refuses(const struct proc_info *p, struct sbuf *err);
+
 /* Mark the .NET process p (proc_identify): start the recorder (a
  * detached heapwalk process holding an EventPipe session open), then
  * take the mark's heap dump, into keep if not NULL (which must not

@@ -497,6 +497,28 @@ out:
 	return rc;
 }
 
+int hs_refuses(const struct proc_info *p, struct sbuf *err)
+{
+	struct jvm_tmp t;
+	struct sbuf ignored;
+	int off = 0;
+
+	if (stopped(p, err))
+		return -1;
+	sbuf_init(&ignored);
+	t.fd = hs_jvm_tmp(p, &ignored); /* unreachable: said by the attach itself */
+	sbuf_free(&ignored);
+	if (t.fd < 0)
+		return 0;
+	snprintf(t.sock, sizeof t.sock, ".java_pid%ld", p->nspid);
+	off = socket_ino(&t) == 0 && attach_off(p, &t);
+	close(t.fd);
+	if (off)
+		sbuf_printf(err, "PID %ld runs with its attach mechanism off (-XX:+DisableAttachMechanism): "
+				 "not signalled", (long)p->pid);
+	return off ? -1 : 0;
+}
+
 /* The socket, opened if need be, then the request: as whoever runs it. */
 static int talk(const struct proc_info *p, double wall_s, struct hs_growth *g, const char *cmd,
 		const char *const args[3], int *status, struct sbuf *out, struct sbuf *err)

@@ -66,6 +66,12 @@ void hs_growth_close(struct hs_growth *g);
  * (renamed there, not followed if a link), else 0. */
 int hs_growth_is(const struct hs_growth *g, const char *name);
 
+/* Would the JVM p refuse an attach before anything is asked of it:
+ * stopped, or its attach mechanism off (its perf data says so, and no
+ * socket is open)? -1 with the line open_socket would give in err, or 0
+ * (the attach may still fail, saying why). Nothing is sent to p. */
+int hs_refuses(const struct proc_info *p, struct sbuf *err);
+
 /* The JVM p's /tmp, resolved inside its root (its absolute symbolic
  * links lead into it, not into ours): a descriptor (O_RDONLY,
  * O_DIRECTORY; the caller's to close), or -1 with one line in err, also

@@ -35,6 +35,10 @@ struct kind {
 	int (*take)(const struct proc_info *p, const char *file, const char *prev, int quiet, struct pidsnap *r,
 		    struct sbuf *err);
 	int self_writes; /* the runtime writes the file itself, as the process's user */
+	/* a refusal known before anything is asked of the process (-1, with
+	 * err), so that nothing is said of work or made in the cache; NULL
+	 * where the take finds each itself */
+	int (*refuses)(const struct proc_info *p, struct sbuf *err);
 };
 
 /* "snap-000001.hprof (12:00:03)": a snapshot's name and time, escaped */
@@ -261,9 +265,12 @@ static int node_take(const struct proc_info *p, const char *file, const char *pr
 
 /* One row per runtime heapwalk PID knows. */
 static const struct kind kinds[] = {
-	{ PROC_JVM, "hprof", jvm_take, 1 },
-	{ PROC_DOTNET, "nettrace", clr_take, 0 },
-	{ PROC_NODE, "heapsnapshot", node_take, 0 }, /* heapwalk writes what the inspector sends */
+	{ PROC_JVM, "hprof", jvm_take, 1, hs_refuses },
+	{ PROC_DOTNET, "nettrace", clr_take, 0, dotnet_refuses },
+	/* heapwalk writes what the inspector sends; a stopped Node is
+	 * refused where a signal would be sent (an inspector already open
+	 * is asked) */
+	{ PROC_NODE, "heapsnapshot", node_take, 0, NULL },
 };
 
 static const struct kind *kind_of(enum proc_kind k)
@@ -675,6 +682,8 @@ int pidsnap_take(const struct proc_info *p, const char *out, int quiet, struct p
 		sbuf_printf(err, "PID %ld: heapwalk PID cannot snapshot this runtime yet", (long)p->pid);
 		return -1;
 	}
+	if (k->refuses != NULL && k->refuses(p, err) < 0)
+		return -1;
 	if (out == NULL && k->self_writes && p->uid != geteuid()) { /* before the process pays for it */
 		sbuf_printf(err, "PID %ld is ", (long)p->pid);
 		proc_user(err, p->uid);
