@@ -535,7 +535,7 @@ static void meta_focus(struct table *t, const struct heap *h)
 	for (size_t i = 0; i < h->nignored; i++) {
 		node_id_text(h, h->ignored[i].src, id, sizeof id);
 		sbuf_printf(&sb, "%s%s .", i ? "; " : "", id);
-		edge_label(h, h->ignored[i].src, h->ignored[i].dst, &sb);
+		ref_labels(h, h->ignored[i].src, h->ignored[i].dst, ", .", &sb);
 		node_id_text(h, h->ignored[i].dst, id, sizeof id);
 		sbuf_printf(&sb, " -> %s", id);
 	}

@@ -834,12 +834,26 @@ node_t step_ref_target(const struct heap *h, node_t src, const char *label, stru
 		return ff.found;
 	sbuf_init(&tmp);
 	sbuf_init(&names);
+	/* the names: a target's every name once (two fields that hold one
+	 * object are two references to it; one left out is among the weak
+	 * or the incidental ones while the other stays) */
+	node_t named[8];
 #define TRY(t) do { \
 		node_t t_ = (t); \
-		if (found == HW_NONE && ref_named(h, src, t_, label, &tmp)) \
+		size_t k_ = 0; \
+		while (k_ < n && k_ < 8 && named[k_] != t_) \
+			k_++; \
+		if (found == HW_NONE && ref_named(h, src, t_, label, &tmp)) { \
 			found = t_; \
-		else if (n++ < 8) \
-			sbuf_printf(&names, "%s%s", n > 1 ? ", " : "", tmp.buf ? tmp.buf : ""); \
+		} else if (k_ == n || k_ == 8) { \
+			if (n < 8) { \
+				named[n] = t_; \
+				sbuf_reset(&tmp); \
+				ref_labels(h, src, t_, ", ", &tmp); \
+				sbuf_printf(&names, "%s%s", n > 0 ? ", " : "", tmp.buf ? tmp.buf : ""); \
+			} \
+			n++; \
+		} \
 	} while (0)
 	for (edge_t j = h->out_start[src]; j < h->out_start[src + 1]; j++)
 		TRY(h->out[j]);

@@ -96,6 +96,32 @@ void edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
 	heap_edge_label(h, src, dst, out);
 }
 
+struct labels_of { const struct heap *h; node_t dst; const char *sep; struct sbuf *out; uint64_t n; };
+
+static void label_of_field(void *arg, const char *name, const struct hvalue *val)
+{
+	struct labels_of *l = arg;
+
+	if (val->type == T_OBJECT && val->v.id != 0 && heap_find_id(l->h, val->v.id) == l->dst)
+		sbuf_printf(l->out, "%s%s", l->n++ > 0 ? l->sep : "", name);
+}
+
+void ref_labels(const struct heap *h, node_t src, node_t dst, const char *sep, struct sbuf *out)
+{
+	struct labels_of l = { h, dst, sep, out, 0 };
+	struct hvalue v;
+
+	if (src != 0 && src < h->n && dst < h->n) {
+		heap_fields(h, src, label_of_field, &l);
+		if (l.n == 0)
+			for (uint64_t i = 0; heap_array_elem(h, src, i, &v) == 0; i++)
+				if (v.type == T_OBJECT && v.v.id != 0 && heap_find_id(h, v.v.id) == dst)
+					sbuf_printf(out, "%s[%llu]", l.n++ > 0 ? sep : "", (unsigned long long)i);
+	}
+	if (l.n == 0)
+		heap_edge_label(h, src, dst, out);
+}
+
 struct namefind { uint64_t id; int found; };
 
 static void find_name_field(void *arg, const char *name, const struct hvalue *val)

@@ -858,7 +858,7 @@ void focus_list(struct tui *t)
 		sbuf_adds(&l, "  .");
 		struct sbuf lab;
 		sbuf_init(&lab);
-		heap_edge_label(h, h->ignored[i].src, h->ignored[i].dst, &lab);
+		ref_labels(h, h->ignored[i].src, h->ignored[i].dst, ", .", &lab);
 		tv_add_esc(&l, lab.buf ? lab.buf : "");
 		sbuf_adds(&l, "  -> ");
 		tv_object_text(h, h->ignored[i].dst, &l, NULL);
