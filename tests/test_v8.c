@@ -527,6 +527,73 @@ START_TEST(test_cons_strings_without_parts)
 }
 END_TEST
 
+/* Class names of objects longer than 1000 bytes: two of 1015 and 1014
+ * that differ only past the 1000th (3 and 5 objects), which were cut
+ * there and made one class of 8; two of 4101 bytes (past what is taken
+ * of a name: 2 and 1 objects), which stay two classes, cut and told
+ * apart by their strings. */
+START_TEST(test_long_class_names)
+{
+	const char *path = TEST_BUILDDIR "/tmp/long.heapsnapshot";
+	static const int name_of[] = { 2, 2, 2, 3, 3, 3, 3, 3, 4, 4, 5 }; /* the objects' names */
+	const int n = (int)(sizeof name_of / sizeof *name_of);
+	struct sbuf sb;
+	char cmd[1024];
+	int st;
+
+	mkdir(TEST_BUILDDIR "/tmp", 0755);
+	sbuf_init(&sb);
+	sbuf_printf(&sb, "{\"snapshot\":{" CONS_META "},\n\"nodes\":[9,1,1,0,%d", n);
+	for (int i = 0; i < n; i++)
+		sbuf_printf(&sb, ", 3,%d,%d,56,0", name_of[i], 3 + 2 * i);
+	sbuf_adds(&sb, "],\n\"edges\":[");
+	for (int i = 0; i < n; i++)
+		sbuf_printf(&sb, "%s1,%d,%d", i ? ", " : "", i, 5 * (i + 1));
+	sbuf_adds(&sb, "],\n\"strings\":[\"\",\"(root)\"");
+	static const char *const tail[] = { "AlphaClass", "BetaClass", "X", "Y" };
+	for (int k = 0; k < 4; k++) {
+		sbuf_adds(&sb, ",\"");
+		for (int i = 0; i < (k < 2 ? 1005 : 4100); i++)
+			sbuf_addc(&sb, k < 2 ? 'L' : 'M');
+		sbuf_printf(&sb, "%s\"", tail[k]);
+	}
+	sbuf_adds(&sb, "]}");
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(sb.buf, 1, sb.len, f), sb.len);
+	ck_assert_int_eq(fclose(f), 0);
+	sbuf_free(&sb);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache classes -f csv -n 0 %s", heapwalk(), path);
+	char *out = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s: %s", cmd, out);
+	/* rows: name,instances,shallow,...: 3 Alpha, 5 Beta, two of M */
+	unsigned rows = 0, alpha = 0, beta = 0, m2 = 0, m1 = 0;
+	for (char *l = strchr(out, '\n'); l != NULL && l[1] != '\0'; l = strchr(l + 1, '\n')) {
+		const char *q = l + 1 + (l[1] == '"'); /* quoted: the cut ones, for their blanks */
+		size_t len = strcspn(q, q > l + 1 ? "\"" : ",");
+		unsigned inst = (unsigned)strtoul(q + len + 1 + (q > l + 1), NULL, 10);
+		if (*q != 'L' && *q != 'M')
+			continue;
+		rows++;
+		if (len == 1015 && strncmp(q + 1005, "AlphaClass", 10) == 0)
+			alpha = inst;
+		else if (len == 1014 && strncmp(q + 1005, "BetaClass", 9) == 0)
+			beta = inst;
+		else if (*q == 'M' && inst == 2 && len > 4096 && len < 4120)
+			m2++;
+		else if (*q == 'M' && inst == 1 && len > 4096 && len < 4120)
+			m1++;
+	}
+	ck_assert_msg(rows == 4 && alpha == 3 && beta == 5 && m2 == 1 && m1 == 1, "%u rows, %u %u %u %u: %.3000s",
+		      rows, alpha, beta, m2, m1, out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache -e 'instances /BetaClass$/' info %s", heapwalk(), path);
+	out = run(cmd, &st);
+	ck_assert_msg(st == 0 && strstr(out, "\nset_objects:              5\n") != NULL, "%s: %s", cmd, out);
+	free(out);
+}
+END_TEST
+
 /* ---- the snapshots of a Node workload ---- */
 
 static int have_node(void)
@@ -2224,6 +2291,7 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_scratch_full);
 	tcase_add_test(tc, test_lazy_from_cache);
 	tcase_add_test(tc, test_cons_strings_without_parts);
+	tcase_add_test(tc, test_long_class_names);
 	tcase_add_test(tc, test_node_reference_a);
 	tcase_add_test(tc, test_node_reference_b);
 	tcase_add_test(tc, test_node_reference_tracked);

@@ -38,7 +38,11 @@
 #include "graph/reader.h"
 #include "graph/store.h"
 
-#define V8_NAME_MAX 1000 /* bytes of a class name taken from a node name */
+/* bytes of a class name taken from a node name: more than V8 writes
+ * (1024 characters, at most 3 bytes each in UTF-8), so that no name of
+ * a snapshot is cut; a longer one is cut and told apart by its string's
+ * index (node_class), never merged with another of the same start */
+#define V8_NAME_MAX 4096
 
 /* V8's edge and node types as this file knows them; the snapshot's
  * meta gives their numbers (v8_data.et_*, nt_*). */
@@ -202,8 +206,12 @@ static uint32_t node_class(struct v8b *b, uint32_t o)
 	if (by_name) {
 		if (detached)
 			sbuf_adds(&sb, "Detached ");
-		if (v8_str(b->h, name, &sb, V8_NAME_MAX) < 0)
+		long len = name < d->nstr && d->str_off[name] != UINT64_MAX
+			? v8_string(b->h->map, b->h->size, d->str_off[name], &sb, V8_NAME_MAX) : -1;
+		if (len < 0)
 			sbuf_adds(&sb, "<?>");
+		else if ((unsigned long)len > V8_NAME_MAX) /* cut: "...", and which name */
+			sbuf_printf(&sb, " (string %u)", name);
 	} else {
 		const char *tn = t < d->n_node_types ? d->node_types[t] : NULL;
 		sbuf_printf(&sb, "(%s)", tn == NULL ? "unknown" : strcmp(tn, "hidden") == 0 ? "system"
