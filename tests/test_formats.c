@@ -331,7 +331,8 @@ START_TEST(test_cut_is_said)
 	int st;
 
 	char *info = hw("-q --no-cache -f json info " TEST_SRCDIR "/dotnet/workload-1.nettrace", &st);
-	ck_assert_msg(st == 0 && strstr(info, "\"truncated_at\":") == NULL, "%s", info);
+	ck_assert_msg(st == 0 && strstr(info, "\"truncated_at\":") == NULL && strstr(info, "\"generations\":") != NULL,
+		      "%s", info);
 	free(info);
 	snprintf(path, sizeof path, "%s/cut.nettrace", hw_tmpdir());
 	snprintf(args, sizeof args, "f=%s/dotnet/workload-1.nettrace; head -c $(( $(stat -c %%s $f) * 3 / 5 )) $f > %s",
@@ -340,6 +341,11 @@ START_TEST(test_cut_is_said)
 	snprintf(args, sizeof args, "-q --no-cache -f json info %s", path);
 	info = hw(args, &st);
 	ck_assert_msg(st == 0 && strstr(info, "\"truncated_at\":") != NULL, "%s", info);
+	/* cut before the GC's end: the generations of its start were the
+	 * objects' before it (a trial of stop 65: the whole trace's gen1 and
+	 * gen2 read as gen0 and gen1); none, and a warning says why */
+	ck_assert_msg(strstr(info, "\"generations\":") == NULL &&
+		      strstr(info, "the trace ends before the GC's generation ranges at its end") != NULL, "%s", info);
 	free(info);
 	size_t n;
 	char *data = file_bytes(TEST_SRCDIR "/mono/workload.mlpd", &n);
@@ -370,6 +376,31 @@ START_TEST(test_cut_is_said)
 		free(info);
 	}
 	ck_assert_msg(found, "no place in the file where 8 zero bytes are damage the reader says");
+	free(data);
+}
+END_TEST
+
+/* A trace's time to the millisecond its header gives (a SYSTEMTIME
+ * after the Trace object's name): it was cut to the second and shown as
+ * ".000" (a trial of this stop). */
+START_TEST(test_nettrace_millis)
+{
+	size_t n;
+	int st;
+	char *data = file_bytes(TEST_SRCDIR "/dotnet/workload-1.nettrace", &n);
+	const uint8_t *tr = data != NULL ? memmem(data, n, "Trace\x06", 6) : NULL;
+
+	ck_assert(tr != NULL && tr + 6 + 16 <= (const uint8_t *)data + n);
+	tr += 6;
+	unsigned second = tr[12] | tr[13] << 8, ms = tr[14] | tr[15] << 8;
+	ck_assert_uint_ne(ms, 0); /* else the test tells nothing */
+	char *info = hw("-q --no-cache -f json info " TEST_SRCDIR "/dotnet/workload-1.nettrace", &st);
+	const char *t = strstr(info, "\"timestamp_ms\":");
+	ck_assert_msg(st == 0 && t != NULL, "%s", info);
+	unsigned long long at = strtoull(t + 15, NULL, 10);
+	ck_assert_msg(at % 1000 == ms && at / 1000 % 60 == second, "timestamp_ms %llu, the header's :%02u.%03u", at,
+		      second, ms);
+	free(info);
 	free(data);
 }
 END_TEST
@@ -3175,6 +3206,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_dotnet_gcdump_live);
 	tcase_add_test(tc, test_dotnet_chains);
 	tcase_add_test(tc, test_dotnet_left_out_label);
+	tcase_add_test(tc, test_nettrace_millis);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("dotnet-80x24"); /* the recorded traces only */
 	tcase_set_timeout(tc, FIXTURE_TIMEOUT);

@@ -917,7 +917,7 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 	progress_end(p);
 	if (t.year >= 1970 && t.month >= 1 && t.month <= 12 && t.day >= 1 && t.day <= 31)
 		h->timestamp_ms = (uint64_t)((days_from_civil(t.year, t.month, t.day) * 86400 + t.hour * 3600 +
-					      t.minute * 60 + t.second) * 1000);
+					      t.minute * 60 + t.second) * 1000 + (t.millisecond < 1000 ? t.millisecond : 0));
 	if (rc == 0 && r.p.nnodes == 0) {
 		no_heap(h, &t, &r, err);
 		rc = -1;
@@ -927,6 +927,12 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 			warn_add(&h->warn, "%s: the trace ends before the heap dump's GC does: the objects sent so far",
 				 h->path);
 			h->truncated_at = t.stop_at != 0 ? t.stop_at : h->size;
+			if (r.p.nranges > 0 && !r.ranges_after_walk) { /* the GC's start's: the objects before it moved */
+				warn_add(&h->warn, "%s: the trace ends before the GC's generation ranges at its end: no "
+					 "generations (those at its start place the objects as they were before it), "
+					 "and no object told for one outside the GC's heap", h->path);
+				r.p.nranges = 0;
+			}
 		}
 		say_damage(h, &r.bad, "bulk events shorter than their counts (the first here); skipped");
 		say_damage(h, &r.cut, "bulk events shorter than their counts (the first here); read as far as they go");

@@ -358,6 +358,7 @@ int nt_read(const char *path, const uint8_t *map, uint64_t size, struct nt_trace
 	t->hour = (uint16_t)(tr[8] | tr[9] << 8);
 	t->minute = (uint16_t)(tr[10] | tr[11] << 8);
 	t->second = (uint16_t)(tr[12] | tr[13] << 8);
+	t->millisecond = (uint16_t)(tr[14] | tr[15] << 8);
 	t->sync_qpc = le64(tr + 16);
 	t->qpc_freq = le64(tr + 24);
 	t->pointer_size = le32(tr + 32);

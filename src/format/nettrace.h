@@ -26,7 +26,7 @@ struct nt_trace {
 	uint32_t pointer_size; /* 4 or 8: the size of every Pointer field */
 	uint32_t pid;
 	uint64_t sync_qpc, qpc_freq;
-	uint16_t year, month, day, hour, minute, second; /* UTC, at the start */
+	uint16_t year, month, day, hour, minute, second, millisecond; /* UTC, at the start */
 	/* damage or a cut that ended the reading before the end mark: where
 	 * and what (the warning's words, unescaped); "" if none */
 	uint64_t stop_at;
