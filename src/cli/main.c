@@ -1639,6 +1639,8 @@ int main(int argc, char **argv)
 			     .out = &out, .err = &err, .note = &note };
 	if (e->baseline == CMD_BL_OWN) { /* diff OLD NEW */
 		e->run(&x);
+		if (c.o.fmt == FMT_CSV) /* its new and gone columns, as a step's would be */
+			identity_note(h.baseline, &h, &note);
 		goto print;
 	}
 	if (run_baseline(&h, have_old ? &old : NULL, &pl, e, &bl, &p, &note, &err) < 0) {
