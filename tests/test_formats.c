@@ -1180,6 +1180,18 @@ START_TEST(test_info_format_facts)
 		free(sq);
 		free(out);
 	}
+	/* a time not told is no time: no timestamp_ms of 0 (1970; a trial
+	 * of this stop), "unknown" in the text; a trace's is there */
+	char *js = hw("-q --no-cache -f json info " TEST_SRCDIR "/dotnet/workload.gcdump", &st);
+	ck_assert_msg(st == 0 && strstr(js, "\"format\":") != NULL && strstr(js, "timestamp_ms") == NULL, "%s", js);
+	free(js);
+	js = hw("-q --no-cache info " TEST_SRCDIR "/dotnet/workload.gcdump", &st);
+	ck_assert_msg(st == 0 && strstr(js, "\ndumped_at:                unknown\n") != NULL &&
+		      strstr(js, "timestamp_ms") == NULL, "%s", js);
+	free(js);
+	js = hw("-q --no-cache -f json info " TEST_SRCDIR "/dotnet/dotnet-trace.nettrace", &st);
+	ck_assert_msg(st == 0 && strstr(js, "\"timestamp_ms\":1") != NULL, "%s", js);
+	free(js);
 	/* HPROF: the layout, and no stable ids without the agent */
 	char path[512];
 	workload_dump("Workload", "coops", "", path, sizeof path);

@@ -559,7 +559,8 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 	meta_str(&t, "format", h->version, strnlen(h->version, sizeof h->version));
 	if (heap_knows_layout(h)) /* HPROF's; the other formats' ids are 8 bytes, or numbers */
 		meta_num(&t, "id_size", l->idsize);
-	meta_num(&t, "timestamp_ms", h->timestamp_ms);
+	if (h->timestamp_ms != 0) /* 0: not known (V8 snapshots and .gcdump files do not say), never 1970 */
+		meta_num(&t, "timestamp_ms", h->timestamp_ms);
 	if (f == FMT_TEXT) {
 		time_t secs = (time_t)(h->timestamp_ms / 1000);
 		struct tm tm;
