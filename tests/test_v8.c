@@ -527,6 +527,36 @@ START_TEST(test_cons_strings_without_parts)
 }
 END_TEST
 
+/* A concatenated string's text cut where it is shown (60 bytes in
+ * duplicate-strings) says "..." as a cut flat string does: two
+ * strings of 65 bytes whose first 60 are 30 a's and 30 b's (its first
+ * part, itself concatenated, fills the 60 exactly) read as a whole text
+ * of 60 (a trial of this stop: two groups of copies alike to the eye). */
+START_TEST(test_cons_strings_cut)
+{
+	const char *path = TEST_BUILDDIR "/tmp/conscut.heapsnapshot";
+	char cmd[1024];
+	int st;
+
+	mkdir(TEST_BUILDDIR "/tmp", 0755);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	/* 0 the root, 1 a*30, 2 b*30, 3 c*5, 4 = 1 + 2, 5-6 = 4 + 3 */
+	fputs("{\"snapshot\":{" CONS_META "},\n\"nodes\":[9,1,1,0,6, 2,3,3,32,0, 2,4,5,32,0, 2,5,7,16,0, "
+	      "10,2,9,32,2, 10,2,11,32,2, 10,2,13,32,2],\n"
+	      "\"edges\":[1,0,5, 1,1,10, 1,2,15, 1,3,20, 1,4,25, 1,5,30, 3,6,5, 3,7,10, 3,6,20, 3,7,15, 3,6,20, 3,7,15],\n"
+	      "\"strings\":[\"\",\"(root)\",\"(concatenated string)\",\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\","
+	      "\"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\",\"ccccc\",\"first\",\"second\"]}", f);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache inspect %s duplicate-strings -f csv", heapwalk(), path);
+	char *out = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s: %s", cmd, out);
+	ck_assert_msg(strstr(out, ",\"\"\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaabbbbbbbbbbbbbbbbbbbbbbbbbbbbbb...\"\" (2 copies)\"") !=
+		      NULL, "%s", out);
+	free(out);
+}
+END_TEST
+
 /* Class names of objects longer than 1000 bytes: two of 1015 and 1014
  * that differ only past the 1000th (3 and 5 objects), which were cut
  * there and made one class of 8; two of 4101 bytes (past what is taken
@@ -2292,6 +2322,7 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_lazy_from_cache);
 	tcase_add_test(tc, test_cons_strings_without_parts);
 	tcase_add_test(tc, test_long_class_names);
+	tcase_add_test(tc, test_cons_strings_cut);
 	tcase_add_test(tc, test_node_reference_a);
 	tcase_add_test(tc, test_node_reference_b);
 	tcase_add_test(tc, test_node_reference_tracked);

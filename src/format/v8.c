@@ -958,28 +958,41 @@ static node_t edge_named(const struct heap *h, node_t v, const char *name)
 }
 
 /* A concatenated string's text: its parts, "first" then "second",
- * each a string of any kind; at most max bytes from `start` of out.
+ * each a string of any kind; at most max bytes from `start` of out,
+ * then "..." once (*cut) where there is more, as a string cut says it.
  * The parts visited are bounded by the text made (V8's parts are never
- * empty): a crafted snapshot can share one empty part many times over. */
+ * empty, so that a part past max is more text): a crafted snapshot can
+ * share one empty part many times over. */
 static int cons_text(const struct heap *h, node_t v, struct sbuf *out, size_t start, size_t max,
-		     unsigned depth, size_t *visits)
+		     unsigned depth, size_t *visits, int *cut)
 {
 	const struct v8_data *d = v8_d(h);
 	int t = d->node_type[v];
 
-	if (out->len - start >= max)
+	if (out->len - start >= max) {
+		if (!*cut)
+			sbuf_adds(out, "...");
+		*cut = 1;
 		return 0;
+	}
 	if (++*visits > 4096 + 2 * (out->len - start))
 		return -1;
-	if (t == d->nt_string)
-		return v8_str(h, d->node_name[v], out, max - (out->len - start));
+	if (t == d->nt_string) {
+		uint32_t i = d->node_name[v];
+		size_t room = max - (out->len - start);
+		long n = i < d->nstr && d->str_off[i] != UINT64_MAX ? v8_string(h->map, h->size, d->str_off[i], out, room)
+								     : -1;
+		if (n > 0 && (unsigned long)n > room) /* it said "..." */
+			*cut = 1;
+		return n < 0 ? -1 : 0;
+	}
 	if (t != d->nt_cons || depth > 1000)
 		return -1;
 	node_t a = edge_named(h, v, "first"), b = edge_named(h, v, "second");
 	if (a == HW_NONE || b == HW_NONE)
 		return -1;
-	return cons_text(h, a, out, start, max, depth + 1, visits) < 0 ||
-	       cons_text(h, b, out, start, max, depth + 1, visits) < 0 ? -1 : 0;
+	return cons_text(h, a, out, start, max, depth + 1, visits, cut) < 0 ||
+	       cons_text(h, b, out, start, max, depth + 1, visits, cut) < 0 ? -1 : 0;
 }
 
 /* A node's name where it says more than its class: a string's value
@@ -996,7 +1009,8 @@ static int v8_string_value(const struct heap *h, node_t v, struct sbuf *out, siz
 		return -1;
 	if (t == d->nt_cons) {
 		size_t start = out->len, visits = 0;
-		if (cons_text(h, v, out, start, max, 0, &visits) == 0)
+		int cut = 0;
+		if (cons_text(h, v, out, start, max, 0, &visits, &cut) == 0)
 			return 0;
 		/* parts missing: its name as V8 gave it ("(concatenated
 		 * string)"), which is no value: not compared, not shown as one */
