@@ -156,6 +156,8 @@ struct fmt_array { void **ptr; void *at; size_t elem; uint64_t count; };
 			      * wrote the dump (h->agent) */
 #define FF_LOADERS   0x4 /* classes name their defining loader (0: the
 			      * runtime's own, the bootstrap loader) */
+#define FF_SUPERS    0x8 /* classes name their superclass (hclass.super):
+			      * instanceof follows it */
 
 /* A reader's own kind of GC root: its name in the reader's words
  * ("JNI global"), the table's kind it is (enum root_kind), and whether
@@ -340,6 +342,8 @@ int heap_ids_stable(const struct heap *h);
 int heap_knows_layout(const struct heap *h);
 /* Does h's format name each class's defining loader (FF_LOADERS)? */
 int heap_knows_loaders(const struct heap *h);
+/* Does h's format name each class's superclass (FF_SUPERS)? */
+int heap_knows_supers(const struct heap *h);
 
 /* Is the heap from a reader of that runtime ("jvm")? */
 int heap_runtime_is(const struct heap *h, const char *runtime);

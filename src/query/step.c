@@ -580,10 +580,15 @@ static void nearest_class(const struct heap *h, const char *name, struct sbuf *e
  * err when the regex is bad or nothing matches. */
 static uint8_t *step_classes(const struct heap *h, const struct step *s, struct sbuf *err)
 {
-	uint8_t *m = class_match(h, s->arg, s->regex, err);
+	uint8_t *m;
 	uint32_t c, any = 0;
 
-	if (m == NULL)
+	if (s->op == ST_INSTANCEOF && !heap_knows_supers(h)) { /* its answer would be instances' without a word */
+		sbuf_printf(err, "instanceof: this dump's format (%s) names no class's superclass, so no subclass "
+			    "can be told; instances selects the class alone", h->fmt != NULL ? h->fmt->label : "none");
+		return NULL;
+	}
+	if ((m = class_match(h, s->arg, s->regex, err)) == NULL)
 		return NULL;
 	for (c = 0; c < h->ncls; c++)
 		any |= m[c];
