@@ -120,6 +120,9 @@ START_TEST(test_parse_errors)
 		{ "instances /a\\/(/", "column 16: bad regex: missing closing parenthesis", STEP_EREGEX },
 		{ "all | instanceof /x{2,1}/",
 		  "column 24: bad regex: numbers out of order in {} quantifier", STEP_EREGEX },
+		{ "instances 'Foo [app.dll] | all", "column 11: unclosed quote", STEP_ESYNTAX },
+		{ "instances \"Foo\\\" | all", "column 11: unclosed quote", STEP_ESYNTAX }, /* \" is no end */
+		{ "instances ''", "column 11: 'instances' needs a class name or /regex/", STEP_ESYNTAX },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct pipeline pl;
@@ -228,6 +231,10 @@ START_TEST(test_steps)
 	/* exact names: [B, or as Java writes it */
 	EXPECT("instances [B", "1009");
 	EXPECT("instances byte[]", "1009");
+	/* a name in quotes, blanks its own (a class "Foo [app.dll]",
+	 * "system / Context"): the same class; '|' too (below) */
+	EXPECT("instances 'Node'", "1001 1003 1005 1007 100d 100f 1011");
+	EXPECT("instances \"[B\"", "1009");
 	/* W is a WeakReference, a subclass of Reference, which has none itself */
 	EXPECT("instances java.lang.ref.Reference", "");
 	EXPECT("instanceof java.lang.ref.Reference", "100b");
@@ -303,6 +310,7 @@ START_TEST(test_step_errors)
 		{ "object 0x999", "no object with id 0x999 in the dump" },
 		{ "object 0", "no object with id 0 in the dump" }, /* the virtual root is none */
 		{ "instances Zilch", "no class named 'Zilch'" },
+		{ "instances 'No de'", "no class named 'No de': did you mean Node?" }, /* the blank its own */
 		{ "instances Nope", "no class named 'Nope': did you mean Node?" },
 		{ "instanceof /^Nope/", "no class matches /^Nope/" },
 		/* a name an edit or two from a class's: the nearest named */

@@ -524,6 +524,12 @@ START_TEST(test_cons_strings_without_parts)
 	ck_assert_msg(strstr(out, "\"xyz\"") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "\"value\":\"(concatenated string)\"") == NULL, "%s", out);
 	free(out);
+	/* the class by its name, blank and all, in quotes (a trial of this
+	 * stop: no quoting could name it, only a regex) */
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache -e \"instances '(concatenated string)'\" info %s", heapwalk(), path);
+	out = run(cmd, &st);
+	ck_assert_msg(st == 0 && strstr(out, "\nset_objects:              6\n") != NULL, "%s: %s", cmd, out);
+	free(out);
 }
 END_TEST
 

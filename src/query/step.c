@@ -65,8 +65,11 @@ static void skip_space(struct lexer *lx)
 		lx->p++;
 }
 
-/* One word up to a blank or '|', or a /regex/ (a slash inside written
- * \/). *start gets where it began. Returns NULL on an unclosed regex. */
+/* One word up to a blank or '|', a word in quotes, ' or " (blanks and
+ * '|' in it its own: a class "Foo [app.dll]", "system / Context"; the
+ * quote and a backslash inside written with a backslash before), or a
+ * /regex/ (a slash inside written \/). *start gets where it began.
+ * Returns NULL on an unclosed regex or quote. */
 static char *word(struct lexer *lx, int *regex, const char **start)
 {
 	struct sbuf sb;
@@ -76,6 +79,20 @@ static char *word(struct lexer *lx, int *regex, const char **start)
 	*start = lx->p;
 	*regex = *lx->p == '/';
 	sbuf_init(&sb);
+	if (*lx->p == '"' || *lx->p == '\'') {
+		char quote = *lx->p;
+		for (q = lx->p + 1; *q && *q != quote; q++) {
+			if (q[0] == '\\' && (q[1] == quote || q[1] == '\\'))
+				q++;
+			sbuf_addc(&sb, *q);
+		}
+		if (*q != quote) {
+			sbuf_free(&sb);
+			return NULL;
+		}
+		lx->p = q + 1;
+		return sbuf_detach(&sb);
+	}
 	if (!*regex) {
 		for (q = lx->p; *q && *q != ' ' && *q != '\t' && *q != '|'; q++)
 			sbuf_addc(&sb, *q);
@@ -150,7 +167,7 @@ static int parse_arg(struct lexer *lx, struct step *s, const char *opname, enum 
 
 	s->arg = word(lx, &s->regex, &start);
 	if (s->arg == NULL) {
-		sbuf_printf(lx->err, "column %d: unclosed /regex/", col(lx, start));
+		sbuf_printf(lx->err, "column %d: unclosed %s", col(lx, start), *start == '/' ? "/regex/" : "quote");
 		return STEP_ESYNTAX;
 	}
 	if (*s->arg == '\0' && !s->regex) {
