@@ -126,6 +126,14 @@ static void meta_num(struct table *t, const char *key, uint64_t v)
 		meta_text(t, key, xasprintf("%llu", (unsigned long long)v));
 }
 
+/* A view of a dump cut short says where first (info says it too, in
+ * its place): CSV has no room, a line on stderr says it there. */
+static void meta_cut(struct table *t, const struct heap *h)
+{
+	if (h != NULL && h->truncated_at > 0)
+		meta_num(t, "truncated_at", h->truncated_at);
+}
+
 static void meta_bytes(struct table *t, const char *key, uint64_t v)
 {
 	char h[32];
@@ -738,6 +746,7 @@ void report_classes(const struct heap *h, const struct class_view *v, enum fmt f
 	for (int c = 0; c < n; c++)
 		cols[c] = (struct col){ cc[c]->key, cc[c]->head, types[cc[c]->unit], cc[c]->where & CC_TEXT ? CF_TEXT : 0 };
 	table_init(&t, f, "classes", cols, n);
+	meta_cut(&t, h);
 	for (int c = 0; c < n; c++) /* the exact sizes with --exact, generations where the dump tells them */
 		if ((cc[c]->fig == CFIG_RETAINED_EXACT && !v->exact) || (cc[c]->fig == CFIG_GENS && !v->gens))
 			t.hide |= 1u << c;
@@ -892,6 +901,7 @@ void report_biggest(const struct heap *h, const struct big_view *v, enum fmt f, 
 	sbuf_init(&label);
 	sbuf_init(&val);
 	table_init(&t, f, "biggest", cols, 9);
+	meta_cut(&t, h);
 	meta_identity(&t, h);
 	meta_num(&t, "objects", v->set_count);
 	meta_bytes(&t, "shallow", v->set_shallow);
@@ -941,6 +951,7 @@ void report_objects(const struct heap *h, const struct objects_view *v, enum fmt
 	sbuf_init(&label);
 	sbuf_init(&val);
 	table_init(&t, f, "objects", cols, 5);
+	meta_cut(&t, h);
 	meta_identity(&t, h);
 	meta_num(&t, "objects", v->set_count);
 	meta_bytes(&t, "shallow", v->set_shallow);
@@ -984,6 +995,7 @@ void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, s
 	sbuf_init(&root);
 	sbuf_init(&val);
 	table_init(&t, f, "paths", cols, 7);
+	meta_cut(&t, h);
 	meta_identity(&t, h);
 	node_id_text(h, v->target, id, sizeof id);
 	meta_strs(&t, "object", id);
@@ -1057,6 +1069,7 @@ void report_lifelines(const struct heap *h, const struct lifeline_view *v, enum 
 	sbuf_init(&times);
 	sbuf_init(&end);
 	table_init(&t, f, "lifelines", cols, 7);
+	meta_cut(&t, h);
 	meta_identity(&t, h);
 	node_id_text(h, v->target, id, sizeof id);
 	meta_strs(&t, "object", id);
@@ -1153,6 +1166,7 @@ void report_allocations(const struct heap *h, const struct alloc_view *v, size_t
 
 	sbuf_init(&o.label);
 	table_init(&t, f, "allocations", cols, 6);
+	meta_cut(&t, h);
 	meta_identity(&t, h);
 	meta_num(&t, "objects", v->set_count);
 	meta_bytes(&t, "shallow", v->set_shallow);
@@ -1193,6 +1207,7 @@ void report_times(const struct heap *h, const struct time_view *v, enum fmt f, s
 	uint64_t most = 1;
 
 	table_init(&t, f, "times", cols, 8);
+	meta_cut(&t, h);
 	meta_identity(&t, h);
 	meta_num(&t, "objects", v->set_count);
 	meta_bytes(&t, "shallow", v->set_shallow);
@@ -1261,6 +1276,7 @@ void report_inspect(const struct heap *h, const struct inspection *in, const cha
 		cols[4].type = in->extra_bytes ? COL_BYTES : COL_NUM;
 	}
 	table_init(&t, f, "inspect", cols, 6);
+	meta_cut(&t, h);
 	meta_identity(&t, h);
 	meta_strs(&t, "inspection", in->name);
 	if (arg != NULL)
@@ -1358,6 +1374,7 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 	}
 	sbuf_init(&label);
 	table_init(&t, f, view, cols, 11);
+	meta_cut(&t, h);
 	meta_identity(&t, h);
 	meta_strs(&t, "references", kinds[v->kind]);
 	meta_strs(&t, "by", v->by == MG_BY_FIELD ? "field" : "class");
@@ -1450,6 +1467,7 @@ void report_between(const struct heap *h, const struct between *b, enum fmt f, s
 	sbuf_init(&label);
 	sbuf_init(&via);
 	table_init(&t, f, "between", cols, 6);
+	meta_cut(&t, h);
 	meta_identity(&t, h);
 	meta_object(&t, h, "from", "from_class", b->from);
 	meta_object(&t, h, "to", "to_class", b->to);
