@@ -56,6 +56,11 @@ START_TEST(test_round_trip)
 		"instances java.util.HashMap | elements | elements keys | elements values | loaded",
 		"inspection boxed-primitives group 3 | inspection boxed-primitives group 1,4,12",
 		"loader 0x7f00 | loader 0 | root 0x7f00 | ignore 0x7f00 next | unignore 0x7f00 [3] | root gc",
+		/* names in quotes, as they must be written back */
+		"instances 'Foo [app.dll]' | retained",
+		"instances 'a|b' | instanceof 'X | retained'",
+		"instances 'it\\'s \\\\ here' | instances ''",
+		"instances '\"quoted\"' | instances '/not a regex/'",
 	};
 	for (size_t i = 0; i < sizeof exprs / sizeof exprs[0]; i++) {
 		char *got = reprint(exprs[i]);
@@ -122,7 +127,8 @@ START_TEST(test_parse_errors)
 		  "column 24: bad regex: numbers out of order in {} quantifier", STEP_EREGEX },
 		{ "instances 'Foo [app.dll] | all", "column 11: unclosed quote", STEP_ESYNTAX },
 		{ "instances \"Foo\\\" | all", "column 11: unclosed quote", STEP_ESYNTAX }, /* \" is no end */
-		{ "instances ''", "column 11: 'instances' needs a class name or /regex/", STEP_ESYNTAX },
+		{ "instances", "column 10: 'instances' needs a class name or /regex/", STEP_ESYNTAX },
+		{ "object ''", "column 8: 'object' needs an object id", STEP_ESYNTAX },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct pipeline pl;
@@ -311,6 +317,7 @@ START_TEST(test_step_errors)
 		{ "object 0", "no object with id 0 in the dump" }, /* the virtual root is none */
 		{ "instances Zilch", "no class named 'Zilch'" },
 		{ "instances 'No de'", "no class named 'No de': did you mean Node?" }, /* the blank its own */
+		{ "instances 'Node|B'", "no class named 'Node|B': did you mean Node?" }, /* '|' too: no second step */
 		{ "instances Nope", "no class named 'Nope': did you mean Node?" },
 		{ "instanceof /^Nope/", "no class matches /^Nope/" },
 		/* a name an edit or two from a class's: the nearest named */

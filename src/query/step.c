@@ -170,7 +170,8 @@ static int parse_arg(struct lexer *lx, struct step *s, const char *opname, enum 
 		sbuf_printf(lx->err, "column %d: unclosed %s", col(lx, start), *start == '/' ? "/regex/" : "quote");
 		return STEP_ESYNTAX;
 	}
-	if (*s->arg == '\0' && !s->regex) {
+	if (*s->arg == '\0' && !s->regex && (kind != A_CLASS || (*start != '\'' && *start != '"'))) {
+		/* (a class's name in quotes may be empty: a V8 constructor's) */
 		sbuf_printf(lx->err, "column %d: '%s' needs %s", col(lx, start), opname,
 			    kind == A_ID ? "an object id" : kind == A_GEN ? "a generation's name (gen0, gen2, loh...)"
 			    : "a class name or /regex/");
@@ -535,6 +536,15 @@ void step_to_string(const struct step *s, struct sbuf *out)
 			sbuf_addc(out, *c);
 		}
 		sbuf_addc(out, '/');
+	} else if (s->arg != NULL && (*s->arg == '\0' || *s->arg == '\'' || *s->arg == '"' || *s->arg == '/' ||
+					strpbrk(s->arg, " \t|") != NULL)) {
+		sbuf_adds(out, " '"); /* as word() reads it back: the name its own */
+		for (const char *c = s->arg; *c; c++) {
+			if (*c == '\'' || *c == '\\')
+				sbuf_addc(out, '\\');
+			sbuf_addc(out, *c);
+		}
+		sbuf_addc(out, '\'');
 	} else if (s->arg != NULL) {
 		sbuf_addc(out, ' ');
 		sbuf_adds(out, s->arg);

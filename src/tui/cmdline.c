@@ -230,13 +230,14 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Can the word be typed back? Not with a blank, a '|', a control byte. */
+/* Can the word be typed back? Not with a blank, a '|', a control byte,
+ * nor a quote or '/' first (the steps' syntax). */
 static int typeable(const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
 		if (*p <= ' ' || *p == '|' || *p == 0x7f)
 			return 0;
-	return *s != '\0' && *s != '/';
+	return *s != '\0' && *s != '/' && *s != '\'' && *s != '"';
 }
 
 /* The words that may stand where the word at `ws` of in begins: step and

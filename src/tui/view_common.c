@@ -171,12 +171,13 @@ void tv_rx_literal(struct sbuf *sb, const char *s)
 }
 
 /* Can name be written as it is after "instances ": no blank, '|' or '/'
- * (the steps' syntax), and nothing a terminal shows escaped? */
+ * and no quote first (the steps' syntax), and nothing a terminal shows
+ * escaped? */
 static int name_plain(const char *name)
 {
 	const char *end = name + strlen(name);
 
-	if (name == end || strpbrk(name, " \t|/") != NULL)
+	if (name == end || strpbrk(name, " \t|/") != NULL || *name == '\'' || *name == '"')
 		return 0;
 	while (name < end) {
 		uint32_t cp;
