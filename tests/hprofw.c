@@ -384,6 +384,24 @@ void hw_jdk_class_roots(struct hw *w)
 		hw_root(w, HW_ROOT_STICKY_CLASS, classes[i], 0, 0);
 }
 
+void hw_jdk_open(struct hw *w)
+{
+	hw_begin(w, "JAVA PROFILE 1.0.2", 8);
+	hw_jdk_names(w);
+	hw_heap_begin(w);
+	hw_jdk_classes(w);
+	hw_jdk_class_roots(w);
+}
+
+char *hw_jdk_close(struct hw *w, const char *name)
+{
+	hw_heap_end(w);
+	hw_dump_end(w);
+	char *path = hw_write(w, name, SIZE_MAX);
+	hw_free(w);
+	return path;
+}
+
 void hw_jdk_string(struct hw *w, uint64_t id, uint64_t value_id)
 {
 	const struct hw_field v[] = {

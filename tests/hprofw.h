@@ -130,6 +130,11 @@ void hw_jdk_names(struct hw *w);
 void hw_jdk_classes(struct hw *w);
 /* Each of those classes a sticky-class GC root (as a JVM's are). */
 void hw_jdk_class_roots(struct hw *w);
+/* A small JDK-like dump: begun (w's header, the names, a segment with
+ * the classes, rooted), the caller's objects into the segment, then
+ * ended and written (hw_write's path, w freed). */
+void hw_jdk_open(struct hw *w);
+char *hw_jdk_close(struct hw *w, const char *name);
 /* Instances of them: a Latin-1 String on byte array `value`; a
  * WeakReference to `referent`; a ClassLoader with `parent`. */
 void hw_jdk_string(struct hw *w, uint64_t id, uint64_t value);

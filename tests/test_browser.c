@@ -524,18 +524,11 @@ START_TEST(test_part_bar_short_of_whole)
 	struct term t;
 	struct hw w;
 
-	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
-	hw_jdk_names(&w);
-	hw_heap_begin(&w);
-	hw_jdk_classes(&w);
-	hw_jdk_class_roots(&w);
+	hw_jdk_open(&w);
 	hw_root(&w, HW_ROOT_JNI_GLOBAL, 0x5001, 0x9001, 0);
 	hw_objarray(&w, 0x5001, J_OBJARR, elems, 1);
 	hw_primarray(&w, 0x5003, T_BYTE, 100000, NULL);
-	hw_heap_end(&w);
-	hw_dump_end(&w);
-	char *path = hw_write(&w, "part-bar.hprof", SIZE_MAX);
-	hw_free(&w);
+	char *path = hw_jdk_close(&w, "part-bar.hprof");
 	char args[700];
 	snprintf(args, sizeof args, "--no-cache '%s'", path);
 	term_start(&t, 120, 30, "", args);

@@ -369,6 +369,39 @@ START_TEST(random_ignore_and_root)
 END_TEST
 
 /* Parsing: the forms and the errors, each at its column. */
+/* The names of many references to one target: an Object[1000] whose
+ * slots but [500] hold one byte[10]: the first eight, then how many
+ * more (a review of this stop: two million slots made a 23 MB line of
+ * info and of the step's error), and [500] on its own. */
+START_TEST(many_names_one_target)
+{
+	uint64_t elems[1000];
+	struct hw w;
+	int st;
+
+	for (int i = 0; i < 1000; i++)
+		elems[i] = i == 500 ? 0x5005 : 0x5003;
+	hw_jdk_open(&w);
+	hw_root(&w, HW_ROOT_JNI_GLOBAL, 0x5001, 0x9001, 0);
+	hw_objarray(&w, 0x5001, J_OBJARR, elems, 1000);
+	hw_primarray(&w, 0x5003, T_BYTE, 10, NULL);
+	hw_primarray(&w, 0x5005, T_BYTE, 10, NULL);
+	char *path = hw_jdk_close(&w, "many-names.hprof");
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache -e 'ignore 0x5001 [3] | info' '%s'", getenv("HEAPWALK"), path);
+	char *out = run(cmd, &st);
+	ck_assert_msg(st == 0 && strstr(out, "\nreferences_left_out:       0x5001 .[0], .[1], .[2], .[3], .[4], .[5], "
+					  ".[6], .[7] +991 more -> 0x5003\n") != NULL, "%.600s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache -e 'ignore 0x5001 nothere' '%s' 2>&1", getenv("HEAPWALK"), path);
+	out = run(cmd, &st);
+	ck_assert_msg(WEXITSTATUS(st) == 2 && strstr(out, "[0], [1], [2], [3], [4], [5], [6], [7] +991 more, ") != NULL &&
+		      strstr(out, ", [500]") != NULL && strlen(out) < 300, "%.600s", out);
+	free(out);
+	free(path);
+}
+END_TEST
+
 START_TEST(parse_focus_steps)
 {
 	static const struct { const char *in, *out; } ok[] = {
@@ -661,6 +694,7 @@ Suite *focus_suite(void)
 	tcase_set_timeout(unit, FIXTURE_TIMEOUT);
 	tcase_set_timeout(jvm, FIXTURE_TIMEOUT);
 	tcase_add_test(unit, parse_focus_steps);
+	tcase_add_test(unit, many_names_one_target);
 	tcase_add_test(unit, random_ignore_and_root);
 	tcase_add_test(jvm, jvm_second_holder);
 	tcase_add_test(jvm, browser_second_holder);

@@ -861,7 +861,9 @@ node_t step_ref_target(const struct heap *h, node_t src, const char *label, stru
 		    val.v.id != 0 && (found = heap_find_id(h, val.v.id)) != HW_NONE)
 			return found;
 	}
-	struct field_find ff = { h, label, HW_NONE, 0 };
+	/* a class object's statics, named as the views name them */
+	const char *fname = h->node_kind[src] == NK_CLASS && strncmp(label, "static ", 7) == 0 ? label + 7 : label;
+	struct field_find ff = { h, fname, HW_NONE, 0 };
 	if (heap_fields(h, src, field_find_cb, &ff) > 0 && ff.found != HW_NONE && ff.found != 0)
 		return ff.found;
 	sbuf_init(&tmp);
@@ -877,7 +879,7 @@ node_t step_ref_target(const struct heap *h, node_t src, const char *label, stru
 			k_++; \
 		if (found == HW_NONE && ref_named(h, src, t_, label, &tmp)) { \
 			found = t_; \
-		} else if (k_ == n || k_ == 8) { \
+		} else if (found == HW_NONE && (k_ == n || k_ == 8)) { /* the names, while none is found */ \
 			if (n < 8) { \
 				named[n] = t_; \
 				sbuf_reset(&tmp); \

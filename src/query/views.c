@@ -96,30 +96,60 @@ void edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
 	heap_edge_label(h, src, dst, out);
 }
 
-struct labels_of { const struct heap *h; node_t dst; const char *sep; struct sbuf *out; uint64_t n; };
+#define LABELS_MAX 8 /* names of one target listed, then "+N more" */
+
+struct labels_of { const struct heap *h; node_t dst; const char *sep, *prefix; struct sbuf *out; uint64_t n; };
 
 static void label_of_field(void *arg, const char *name, const struct hvalue *val)
 {
 	struct labels_of *l = arg;
 
-	if (val->type == T_OBJECT && val->v.id != 0 && heap_find_id(l->h, val->v.id) == l->dst)
-		sbuf_printf(l->out, "%s%s", l->n++ > 0 ? l->sep : "", name);
+	if (val->type == T_OBJECT && val->v.id != 0 && l->n < LABELS_MAX && heap_find_id(l->h, val->v.id) == l->dst)
+		sbuf_printf(l->out, "%s%s%s", l->n++ > 0 ? l->sep : "", l->prefix, name);
+}
+
+/* How many references src has to dst: strong, weak, or set aside by the
+ * analyses (an ignore's, an owns rule's incidental ones). */
+static uint64_t refs_between(const struct heap *h, node_t src, node_t dst)
+{
+	edge_t hi = h->out_start[src + 1];
+	uint64_t k = 0;
+
+	for (edge_t e = lower_bound_u32_range(h->out, sizeof *h->out, h->out_start[src], hi, dst);
+	     e < hi && h->out[e] == dst; e++)
+		k++;
+	for (uint64_t i = heap_weak_first(h, src); i < h->nweak && h->weak_src[i] == src; i++)
+		k += h->weak_dst[i] == dst;
+	for (uint64_t i = 0; i < h->nrx; i++)
+		k += h->rx_src[i] == src && h->rx_dst[i] == dst;
+	return k;
 }
 
 void ref_labels(const struct heap *h, node_t src, node_t dst, const char *sep, struct sbuf *out)
 {
-	struct labels_of l = { h, dst, sep, out, 0 };
+	int cls = src < h->n && h->node_kind[src] == NK_CLASS; /* its fields are its statics */
+	struct labels_of l = { h, dst, sep, cls ? "static " : "", out, 0 };
+	size_t at = out->len;
+	uint64_t k = src != 0 && src < h->n && dst < h->n ? refs_between(h, src, dst) : 0;
 	struct hvalue v;
 
-	if (src != 0 && src < h->n && dst < h->n) {
+	/* one reference: the label every view gives */
+	if (k > 1) {
 		heap_fields(h, src, label_of_field, &l);
-		if (l.n == 0)
-			for (uint64_t i = 0; heap_array_elem(h, src, i, &v) == 0; i++)
+		if (l.n == 0 && !cls)
+			for (uint64_t i = 0; l.n < LABELS_MAX && heap_array_elem(h, src, i, &v) == 0; i++)
 				if (v.type == T_OBJECT && v.v.id != 0 && heap_find_id(h, v.v.id) == dst)
 					sbuf_printf(out, "%s[%llu]", l.n++ > 0 ? sep : "", (unsigned long long)i);
 	}
-	if (l.n == 0)
+	if (l.n < 2) { /* not told apart by fields or elements */
+		out->len = at;
+		if (out->buf != NULL)
+			out->buf[at] = '\0';
 		heap_edge_label(h, src, dst, out);
+		l.n = 1;
+	}
+	if (k > l.n)
+		sbuf_printf(out, " +%llu more", (unsigned long long)(k - l.n));
 }
 
 struct namefind { uint64_t id; int found; };

@@ -167,9 +167,11 @@ int node_string(const struct heap *h, node_t v, struct sbuf *out, size_t max);
 void root_label(const struct heap *h, node_t v, struct sbuf *out);
 /* How src refers to dst: a field name, "[3]", "<referent>"... */
 void edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out);
-/* Every name src refers to dst by, joined by sep (", ": "a, b"): each
- * field that holds dst, else each element ("[0], [2]"), else
- * edge_label's one (a V8 edge, "<class>"...); appended to out. */
+/* Every name src refers to dst by, joined by sep (", ": "a, b"): where
+ * it has several references to dst, each field that holds dst, else
+ * each element ("[0], [2]"), at most 8 then " +N more"; else
+ * edge_label's one (a V8 edge, "<class>", "static NAME"...), with
+ * " +N more" for the others it has. Appended to out. */
 void ref_labels(const struct heap *h, node_t src, node_t dst, const char *sep, struct sbuf *out);
 /* A step of a retainer trace (lifelines, leaks): the holder's class,
  * "class Foo" for a class object; the field with array indexes folded,
