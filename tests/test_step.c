@@ -61,6 +61,8 @@ START_TEST(test_round_trip)
 		"instances 'a|b' | instanceof 'X | retained'",
 		"instances 'it\\'s \\\\ here' | instances ''",
 		"instances '\"quoted\"' | instances '/not a regex/'",
+		/* frames take the step's rest, blanks and all: no quotes */
+		"site A.b(A.java:1) <- C.d(C.java:2) | calls A.b() -> C.d()",
 	};
 	for (size_t i = 0; i < sizeof exprs / sizeof exprs[0]; i++) {
 		char *got = reprint(exprs[i]);

@@ -521,9 +521,13 @@ void pipeline_free(struct pipeline *pl)
 
 void step_to_string(const struct step *s, struct sbuf *out)
 {
+	enum argkind kind = A_NONE;
+
 	for (size_t i = 0; i < NELEM(ops); i++)
-		if (ops[i].op == s->op)
+		if (ops[i].op == s->op) {
 			sbuf_adds(out, ops[i].name);
+			kind = ops[i].arg;
+		}
 	if (s->op == ST_INSPECTION) {
 		sbuf_addc(out, ' ');
 		sbuf_adds(out, s->insp);
@@ -536,9 +540,9 @@ void step_to_string(const struct step *s, struct sbuf *out)
 			sbuf_addc(out, *c);
 		}
 		sbuf_addc(out, '/');
-	} else if (s->arg != NULL && (*s->arg == '\0' || *s->arg == '\'' || *s->arg == '"' || *s->arg == '/' ||
-					strpbrk(s->arg, " \t|") != NULL)) {
-		sbuf_adds(out, " '"); /* as word() reads it back: the name its own */
+	} else if (s->arg != NULL && (kind == A_CLASS || kind == A_GEN) &&
+		   (*s->arg == '\0' || *s->arg == '\'' || *s->arg == '"' || *s->arg == '/' || strpbrk(s->arg, " \t|") != NULL)) {
+		sbuf_adds(out, " '"); /* as word() reads it back (parse_arg): the name its own */
 		for (const char *c = s->arg; *c; c++) {
 			if (*c == '\'' || *c == '\\')
 				sbuf_addc(out, '\\');
