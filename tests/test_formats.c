@@ -369,6 +369,18 @@ START_TEST(test_cut_is_said)
 	info = hw(args, &st);
 	ck_assert_msg(strncmp(info, "truncated_at: ", 14) == 0, "%.300s", info);
 	free(info);
+	/* diff, of either side */
+	for (int side = 0; side < 2; side++) {
+		snprintf(args, sizeof args, "-q --no-cache -f json diff %s %s", side ? path : TEST_SRCDIR
+			 "/dotnet/workload-1.nettrace", side ? TEST_SRCDIR "/dotnet/workload-1.nettrace" : path);
+		info = hw(args, &st);
+		char key[80];
+		snprintf(key, sizeof key, ",\"%s%s", side ? "baseline_" : "", want + 1);
+		ck_assert_msg(st == 0 && strstr(info, key) != NULL && strstr(info, side ? "\"truncated_at\"" :
+									  "baseline_truncated_at") == NULL,
+			      "%s: not %s: %.300s", args, key, info);
+		free(info);
+	}
 	size_t n;
 	char *data = file_bytes(TEST_SRCDIR "/mono/workload.mlpd", &n);
 	info = hw("-q --no-cache -f json info " TEST_SRCDIR "/mono/workload.mlpd", &st);

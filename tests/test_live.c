@@ -791,6 +791,7 @@ START_TEST(test_live_dotnet_names)
 	int info_rc;
 	glob_t g;
 	ck_assert_msg(glob(dir, 0, NULL, &g) == GLOB_NOMATCH, "%s is there before", dir);
+	globfree(&g);
 	free(hw(info, &info_err, &info_rc));
 	ck_assert_int_eq(kill(pid, SIGCONT), 0);
 	char *said = xasprintf("heapwalk: PID %ld is stopped (SIGSTOP, or ^Z)", (long)pid);
@@ -800,6 +801,7 @@ START_TEST(test_live_dotnet_names)
 	ck_assert_msg(info_rc == 2 && strcmp(info_err, err) == 0, "heapwalk %s: status %d: %s", info, info_rc,
 		      info_err);
 	ck_assert_msg(glob(dir, 0, NULL, &g) == GLOB_NOMATCH, "heapwalk %s made %s", info, dir);
+	globfree(&g);
 	free(info);
 	free(info_err);
 	free(dir);

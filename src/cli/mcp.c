@@ -1327,7 +1327,8 @@ static const struct tool tools[] = {
 		 "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000}", "\"base\",\"target\",\"final\""),
 	  "base,target,final,limit", 1, tool_leaks },
 	{ "query", "Selection steps",
-	  "Any selection the heapwalk prompt takes: steps separated by '|' (all, instances NAME|/REGEX/, instanceof, "
+	  "Any selection the heapwalk prompt takes: steps separated by '|' (all, instances NAME|'NAME with blanks'|/REGEX/, "
+	  "instanceof (HPROF), "
 	  "retained, referrers, referents, dominated, top, object ID, new, old, gone, unreachable, live, elements, "
 	  "inspection NAME group K, root ID, ignore ID LABEL, path FROM TO, ...), ending in a view (classes, biggest, "
 	  "objects, info, paths, lifelines, allocations, times, merged-out, merged-in, merged-dom; default classes).",

@@ -567,13 +567,13 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 	meta_str(&t, "format", h->version, strnlen(h->version, sizeof h->version));
 	if (heap_knows_layout(h)) /* HPROF's; the other formats' ids are 8 bytes, or numbers */
 		meta_num(&t, "id_size", l->idsize);
-	if (h->timestamp_ms != 0) /* 0: not known (V8 snapshots and .gcdump files do not say), never 1970 */
+	if (h->timestamp_ms != 0) /* 0: not known (V8 snapshots do not say, nor a .gcdump without its time), never 1970 */
 		meta_num(&t, "timestamp_ms", h->timestamp_ms);
 	if (f == FMT_TEXT) {
 		time_t secs = (time_t)(h->timestamp_ms / 1000);
 		struct tm tm;
 		char when[64];
-		if (h->timestamp_ms == 0) /* V8 snapshots and .gcdump files do not say */
+		if (h->timestamp_ms == 0) /* V8 snapshots, a .gcdump without its time */
 			meta_strs(&t, "dumped_at", "unknown");
 		else if (gmtime_r(&secs, &tm) && strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm))
 			meta_strs(&t, "dumped_at", when);
@@ -840,7 +840,10 @@ void report_diff(const struct heap *old, const struct heap *h, const struct diff
 
 	table_init(&t, f, "diff", cols, ncols);
 	meta_dump(&t, "baseline", old);
+	if (old->truncated_at > 0) /* either cut short: its counts are of part of a heap */
+		meta_num(&t, "baseline_truncated_at", old->truncated_at);
 	meta_dump(&t, "dump", h);
+	meta_cut(&t, h);
 	meta_num(&t, "objects_before", v->old_objects);
 	meta_bytes(&t, "bytes_before", v->old_total);
 	meta_num(&t, "objects", v->objects);
