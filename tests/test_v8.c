@@ -429,6 +429,19 @@ END_TEST
 #define HOSTILE_STRINGS "\"strings\":[\"\",\"(GC roots)\",\"Big\",\"x\",\"Other\"]"
 #define HOSTILE "{" HOSTILE_SNAP ",\n" HOSTILE_NODES ",\n" HOSTILE_EDGES ",\n" HOSTILE_STRINGS "}"
 
+/* The JSON member that begins with key (a number's), and its comma,
+ * taken out of s. */
+static void drop_member(char *s, const char *key)
+{
+	char *at = strstr(s, key);
+
+	if (at != NULL) {
+		char *end = at + strcspn(at, ",}");
+		end += *end == ',';
+		memmove(at, end, strlen(end) + 1);
+	}
+}
+
 START_TEST(test_hostile_counts)
 {
 	const char *path = TEST_BUILDDIR "/tmp/hostile.heapsnapshot";
@@ -472,11 +485,24 @@ START_TEST(test_hostile_counts)
 	fputs("{" HOSTILE_STRINGS ",\n" HOSTILE_EDGES ",\n" HOSTILE_NODES ",\n" HOSTILE_SNAP "}", f);
 	ck_assert_int_eq(fclose(f), 0);
 	out = run(cmd, &st);
+	/* (where each file stops being whole differs: each says its own) */
+	drop_member(out, "\"truncated_at\":");
+	drop_member(want, "\"truncated_at\":");
 	ck_assert_msg(st == 0 && strcmp(out, want) == 0, "%s\nwant\n%s", out, want);
 	free(out);
 	free(want);
 }
 END_TEST
+
+/* path made (its directory too) to hold text. */
+static void put_file(const char *path, const char *text)
+{
+	mkdir(TEST_BUILDDIR "/tmp", 0755);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
 
 /* duplicate-strings on concatenated strings: one made of its parts
  * ("xy" + "z") is the text "xyz", and two of them are two copies; one
@@ -499,17 +525,12 @@ START_TEST(test_cons_strings_without_parts)
 	char cmd[1024];
 	int st;
 
-	mkdir(TEST_BUILDDIR "/tmp", 0755);
-	FILE *f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
 	/* 0 the root, 1-2 "abc", 3 "xy", 4 "z", 5-6 "xy" + "z", 7-10 no parts */
-	fputs("{\"snapshot\":{" CONS_META "},\n\"nodes\":[9,7,1,0,10, 2,1,3,16,0, 2,1,5,16,0, 2,3,7,16,0, "
-	      "2,4,9,16,0, 10,2,11,32,2, 10,2,13,32,2, 10,2,15,32,0, 10,2,17,32,0, 10,2,19,32,0, 10,2,21,32,0],\n"
-	      "\"edges\":[1,1,5, 1,2,10, 1,3,15, 1,4,20, 1,5,25, 1,6,30, 1,7,35, 1,8,40, 1,9,45, 1,10,50, "
-	      "3,5,15, 3,6,20, 3,5,15, 3,6,20],\n"
-	      "\"strings\":[\"\",\"abc\",\"(concatenated string)\",\"xy\",\"z\",\"first\",\"second\",\"(root)\"]}",
-	      f);
-	ck_assert_int_eq(fclose(f), 0);
+	put_file(path, "{\"snapshot\":{" CONS_META "},\n\"nodes\":[9,7,1,0,10, 2,1,3,16,0, 2,1,5,16,0, 2,3,7,16,0, "
+	         "2,4,9,16,0, 10,2,11,32,2, 10,2,13,32,2, 10,2,15,32,0, 10,2,17,32,0, 10,2,19,32,0, 10,2,21,32,0],\n"
+	         "\"edges\":[1,1,5, 1,2,10, 1,3,15, 1,4,20, 1,5,25, 1,6,30, 1,7,35, 1,8,40, 1,9,45, 1,10,50, "
+	         "3,5,15, 3,6,20, 3,5,15, 3,6,20],\n"
+	         "\"strings\":[\"\",\"abc\",\"(concatenated string)\",\"xy\",\"z\",\"first\",\"second\",\"(root)\"]}");
 	snprintf(cmd, sizeof cmd, "%s -q --no-cache inspect %s duplicate-strings -f csv", heapwalk(), path);
 	char *out = run(cmd, &st);
 	ck_assert_msg(st == 0, "%s: %s", cmd, out);
@@ -544,21 +565,58 @@ START_TEST(test_cons_strings_cut)
 	char cmd[1024];
 	int st;
 
-	mkdir(TEST_BUILDDIR "/tmp", 0755);
-	FILE *f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
 	/* 0 the root, 1 a*30, 2 b*30, 3 c*5, 4 = 1 + 2, 5-6 = 4 + 3 */
-	fputs("{\"snapshot\":{" CONS_META "},\n\"nodes\":[9,1,1,0,6, 2,3,3,32,0, 2,4,5,32,0, 2,5,7,16,0, "
-	      "10,2,9,32,2, 10,2,11,32,2, 10,2,13,32,2],\n"
-	      "\"edges\":[1,0,5, 1,1,10, 1,2,15, 1,3,20, 1,4,25, 1,5,30, 3,6,5, 3,7,10, 3,6,20, 3,7,15, 3,6,20, 3,7,15],\n"
-	      "\"strings\":[\"\",\"(root)\",\"(concatenated string)\",\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\","
-	      "\"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\",\"ccccc\",\"first\",\"second\"]}", f);
-	ck_assert_int_eq(fclose(f), 0);
+	put_file(path, "{\"snapshot\":{" CONS_META "},\n\"nodes\":[9,1,1,0,6, 2,3,3,32,0, 2,4,5,32,0, 2,5,7,16,0, "
+	         "10,2,9,32,2, 10,2,11,32,2, 10,2,13,32,2],\n"
+	         "\"edges\":[1,0,5, 1,1,10, 1,2,15, 1,3,20, 1,4,25, 1,5,30, 3,6,5, 3,7,10, 3,6,20, 3,7,15, 3,6,20, 3,7,15],\n"
+	         "\"strings\":[\"\",\"(root)\",\"(concatenated string)\",\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\","
+	         "\"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\",\"ccccc\",\"first\",\"second\"]}");
 	snprintf(cmd, sizeof cmd, "%s -q --no-cache inspect %s duplicate-strings -f csv", heapwalk(), path);
 	char *out = run(cmd, &st);
 	ck_assert_msg(st == 0, "%s: %s", cmd, out);
 	ck_assert_msg(strstr(out, ",\"\"\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaabbbbbbbbbbbbbbbbbbbbbbbbbbbbbb...\"\" (2 copies)\"") !=
 		      NULL, "%s", out);
+	free(out);
+}
+END_TEST
+
+/* DevTools' propagation of the detached state among natives: A, an
+ * attached div, holds T1; D, a detached div, holds T2 (which holds T6),
+ * T1, T3 through a hidden edge, T4 through a weak one and O, a
+ * JavaScript object holding T5; every Text unmarked. Detached: D by its
+ * own mark, T2 and T6 from it; T1 stays attached (A reaches it too), T3
+ * and T4 are not reached by kinds that carry the state, T5 not through
+ * JavaScript (a trial of this stop: a Chromium page's 500 Text nodes of
+ * detached divs read as Text, DevTools' Detached Text). */
+START_TEST(test_detached_propagated)
+{
+	const char *path = TEST_BUILDDIR "/tmp/detached.heapsnapshot";
+	char cmd[1024];
+	int st;
+
+	/* nodes: type, name, id, self_size, edge_count, detachedness; 0 the
+	 * root, 1 A, 2 D, 3 T1, 4 T2, 5 T3, 6 T4, 7 O, 8 T5, 9 T6 */
+	put_file(path, "{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\","
+	         "\"detachedness\"],\"node_types\":[[\"hidden\",\"array\",\"string\",\"object\",\"code\",\"closure\","
+	         "\"regexp\",\"number\",\"native\",\"synthetic\"],\"string\",\"number\",\"number\",\"number\",\"number\"],"
+	         "\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],\"edge_types\":[[\"context\",\"element\","
+	         "\"property\",\"internal\",\"hidden\",\"shortcut\",\"weak\"],\"string_or_number\",\"node\"]}},\n"
+	         "\"nodes\":[9,1,1,0,9,0, 8,2,3,40,1,1, 8,2,5,40,5,2, 8,3,7,20,0,0, 8,3,9,20,1,0, 8,3,11,20,0,0, "
+	         "8,3,13,20,0,0, 3,4,15,30,1,0, 8,3,17,20,0,0, 8,3,19,20,0,0],\n"
+	         "\"edges\":[1,0,6, 1,1,12, 1,2,18, 1,3,24, 1,4,30, 1,5,36, 1,6,42, 1,7,48, 1,8,54, "
+	         "2,5,18, 2,5,24, 2,6,18, 4,0,30, 6,6,36, 2,5,42, 2,5,54, 2,5,48],\n"
+	         "\"strings\":[\"\",\"(root)\",\"HTMLDivElement\",\"Text\",\"Obj\",\"a\",\"b\"]}");
+	for (int cached = 0; cached < 2; cached++) {
+		snprintf(cmd, sizeof cmd, "%s -q %s classes -f csv -n 0 %s", heapwalk(), cached ? "" : "--no-cache", path);
+		char *out = run(cmd, &st);
+		ck_assert_msg(st == 0 && strstr(out, "\n\"Detached Text\",2,40,") != NULL && strstr(out, "\nText,4,80,") != NULL &&
+			      strstr(out, "\n\"Detached HTMLDivElement\",1,40,") != NULL &&
+			      strstr(out, "\nHTMLDivElement,1,40,") != NULL, "%s: %s", cmd, out);
+		free(out);
+	}
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache -e \"instances 'Detached Text'\" objects -f csv %s", heapwalk(), path);
+	char *out = run(cmd, &st);
+	ck_assert_msg(st == 0 && strstr(out, "\n0x9,") != NULL && strstr(out, "\n0x13,") != NULL, "%s: %s", cmd, out);
 	free(out);
 }
 END_TEST
@@ -2329,6 +2387,7 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_cons_strings_without_parts);
 	tcase_add_test(tc, test_long_class_names);
 	tcase_add_test(tc, test_cons_strings_cut);
+	tcase_add_test(tc, test_detached_propagated);
 	tcase_add_test(tc, test_node_reference_a);
 	tcase_add_test(tc, test_node_reference_b);
 	tcase_add_test(tc, test_node_reference_tracked);

@@ -16,7 +16,8 @@
  *     shortcut edges retain only from the root (elsewhere they are
  *     dropped);
  *   - classes aggregate as DevTools' Summary does: objects and natives
- *     by name ("Detached " for detached natives), hidden nodes
+ *     by name ("Detached " for detached natives, the snapshot's mark
+ *     propagated as DevTools does: dom_state), hidden nodes
  *     "(system)", code "(compiled code)", any other type "(TYPE)";
  *   - an object's size is the snapshot's self_size.
  *
@@ -36,6 +37,7 @@
 #include "graph/cache.h"
 #include "graph/classes.h"
 #include "graph/reader.h"
+#include "graph/resident.h"
 #include "graph/store.h"
 
 /* bytes of a class name taken from a node name: more than V8 writes
@@ -53,7 +55,7 @@ struct v8_data {
 	unsigned n_edge_types;
 	char **node_types;
 	unsigned n_node_types;
-	int et_element, et_hidden, et_weak, et_shortcut, et_internal;
+	int et_element, et_hidden, et_weak, et_shortcut, et_internal, et_invisible;
 	int nt_string, nt_cons, nt_sliced, nt_object, nt_native, nt_array, nt_code;
 	uint32_t *node_name; /* per node: string index of its name */
 	uint8_t *node_type;  /* per node: index into node_types */
@@ -183,6 +185,18 @@ struct v8b {
 	struct heap_builder hb;
 	uint32_t *type_of_str;      /* object/native names: string index -> type */
 	uint32_t type_of_type[256]; /* other node types: type -> builder's type */
+	/* DevTools' detached DOM state (dom_state): the natives by ordinal,
+	 * ascending, with the state the snapshot marks (0 unknown, 1
+	 * attached, 2 detached), a bit each among the ordinals; and their
+	 * edges to natives of the kinds that carry a state (not hidden,
+	 * invisible or weak), in the file's order. The bits and edges only
+	 * where a native is marked detached (nat_bits NULL otherwise). */
+	uint32_t *nat_o;
+	uint8_t *nat_state;
+	uint32_t nnat, cnat;
+	bits_t *nat_bits;
+	uint32_t *ne_from, *ne_to;
+	size_t nne, cne;
 };
 
 /* Snapshot node `o`'s type for the builder, one per class by DevTools'
@@ -510,10 +524,21 @@ static uint32_t *make_nodes(struct v8b *b, int tracked)
 	hb_start(&b->hb, h, &b->nt, s->nnodes - 1, HB_LABELS | HB_GIVEN | HB_PLACES | HB_TWICE | HB_RUNS);
 	uint64_t max = 0;
 	uint32_t done = 0;
+	int detached = 0;
 	for (uint32_t o = 0; o < s->nnodes; o++) {
 		if (o != root) {
 			hb_object(&b->hb, s->nid[o], node_class(b, o), s->nsize[o], NK_INSTANCE);
 			max |= s->nid[o];
+		}
+		if (s->ndetached != NULL && s->ntype[o] == d->nt_native) {
+			if (b->nnat == b->cnat) {
+				b->cnat = b->cnat ? 2 * b->cnat : 256;
+				b->nat_o = xreallocarray(b->nat_o, b->cnat, sizeof *b->nat_o);
+				b->nat_state = xreallocarray(b->nat_state, b->cnat, 1);
+			}
+			b->nat_state[b->nnat] = s->ndetached[o];
+			b->nat_o[b->nnat++] = o;
+			detached |= s->ndetached[o] == 2;
 		}
 		/* the builder's copy grows as the columns read go: not both whole */
 		if (o + 1 - done >= RELEASE_NODE_COLS) {
@@ -522,6 +547,11 @@ static uint32_t *make_nodes(struct v8b *b, int tracked)
 		}
 	}
 	v8_snap_free_node_columns(s);
+	if (detached) { /* else no name changes: the edges' pass notes nothing */
+		b->nat_bits = xcalloc(((size_t)s->nnodes + 63) / 64 + 1, sizeof *b->nat_bits);
+		for (uint32_t i = 0; i < b->nnat; i++)
+			bit_set(b->nat_bits, b->nat_o[i]);
+	}
 	hb_nodes_done(&b->hb);
 	narrow_ids(h, d, max);
 	uint32_t *o2n = hb_given_take(&b->hb); /* room for the root's */
@@ -713,6 +743,27 @@ struct esink {
 	int parked;      /* the reader's arrays let go (once past the root's edges) */
 };
 
+/* Native o's edges (n of them) to natives, of the kinds that carry a
+ * DOM state, noted for dom_state. */
+static void native_edges(struct v8b *b, uint32_t o, const uint8_t *type, const uint32_t *to, size_t n)
+{
+	const struct v8_data *d = b->d;
+
+	for (size_t i = 0; i < n; i++) {
+		int t = type[i];
+		if (to[i] >= b->s->nnodes || !bit_get(b->nat_bits, to[i]) || t == d->et_hidden || t == d->et_invisible ||
+		    t == d->et_weak)
+			continue;
+		if (b->nne == b->cne) {
+			b->cne = b->cne ? 2 * b->cne : 256;
+			b->ne_from = xreallocarray(b->ne_from, b->cne, sizeof *b->ne_from);
+			b->ne_to = xreallocarray(b->ne_to, b->cne, sizeof *b->ne_to);
+		}
+		b->ne_from[b->nne] = o;
+		b->ne_to[b->nne++] = to[i];
+	}
+}
+
 /* The next node with edges to come (none: o is nnodes). */
 static void next_node(struct esink *k)
 {
@@ -749,6 +800,8 @@ static void edges_in(void *ctx, uint64_t at, size_t n, const uint8_t *type, cons
 		uint32_t *label = NULL;
 		if (k->o != root)
 			room = hb_refs_room(&b->hb, v, m, &label);
+		if (b->nat_bits != NULL && bit_get(b->nat_bits, k->o))
+			native_edges(b, k->o, type + i, to + i, m);
 		for (size_t j = 0; j < m; j++, i++) {
 			node_t t = to[i] < b->s->nnodes ? k->o2n[to[i]] : HW_NONE;
 			enum edge_use u = edge_use(b, k->o, type[i], to[i]);
@@ -766,6 +819,107 @@ static void edges_in(void *ctx, uint64_t at, size_t n, const uint8_t *type, cons
 		}
 		k->left -= m;
 	}
+}
+
+/* DevTools' propagation of the DOM state (its propagateDOMState): a
+ * native the snapshot leaves unmarked
+ * takes the state of a marked native that reaches it through natives,
+ * along edges of the kinds that carry it; attached first, so that one
+ * reached both ways is attached; never through a JavaScript object.
+ * The natives it makes detached, as nodes of h: *out (the caller's to
+ * free), their count returned. */
+static size_t dom_state(struct v8b *b, const uint32_t *o2n, node_t **out)
+{
+	uint32_t m = b->nnat, *start = xcalloc((size_t)m + 2, sizeof *start);
+	uint32_t *stack = xmalloc(((size_t)m + 1) * sizeof *stack), *to = xmalloc((b->nne + 1) * sizeof *to);
+	uint8_t *st = xmalloc((size_t)m + 1), *seen = xcalloc((size_t)m + 1, 1);
+	size_t nren = 0, sp = 0;
+
+	*out = xmalloc(((size_t)m + 1) * sizeof **out);
+	/* the edges by native (they came in the nodes' order), to natives' places */
+	for (size_t e = 0; e < b->nne; e++) {
+		size_t i = lower_bound_u32(b->nat_o, m, b->ne_from[e]);
+		to[e] = (uint32_t)lower_bound_u32(b->nat_o, m, b->ne_to[e]);
+		start[i + 1]++;
+	}
+	for (uint32_t i = 0; i < m; i++)
+		start[i + 1] += start[i];
+	memcpy(st, b->nat_state, m);
+	for (int pass = 1; pass <= 2; pass++) { /* attached, then detached */
+		for (uint32_t i = 0; i < m; i++)
+			if (st[i] == pass)
+				stack[sp++] = i;
+		for (uint32_t i = 0; pass == 1 && i < m; i++)
+			seen[i] = st[i] != 0; /* the marked ones keep their mark */
+		while (sp > 0) {
+			uint32_t i = stack[--sp];
+			for (uint32_t e = start[i]; e < start[i + 1]; e++) {
+				uint32_t j = to[e];
+				if (j >= m || seen[j])
+					continue;
+				seen[j] = 1;
+				st[j] = (uint8_t)pass;
+				stack[sp++] = j;
+				if (pass == 2 && o2n[b->nat_o[j]] != 0 && o2n[b->nat_o[j]] != HW_NONE)
+					(*out)[nren++] = o2n[b->nat_o[j]];
+			}
+		}
+	}
+	free(start);
+	free(stack);
+	free(to);
+	free(st);
+	free(seen);
+	return nren;
+}
+
+/* The natives dom_state made detached, each of class "Detached NAME"
+ * (the class of that name, made if none is), the classes' totals moved
+ * with them; once the classes are made and parked, so loaded and
+ * parked again. */
+static void name_detached(struct v8b *b, const node_t *ren, size_t nren)
+{
+	struct heap *h = b->h;
+	uint32_t from[64], into[64];
+	size_t nmap = 0;
+	struct sbuf name;
+
+	heap_load(h, HP_CLASS | HP_SHALLOW, NULL);
+	sbuf_init(&name);
+	for (size_t r = 0; r < nren; r++) {
+		node_t v = ren[r];
+		uint32_t c = h->node_class[v], nc = HW_NONE;
+		for (size_t k = 0; k < nmap && nc == HW_NONE; k++)
+			if (from[k] == c)
+				nc = into[k];
+		if (nc == HW_NONE) {
+			sbuf_reset(&name);
+			sbuf_adds(&name, "Detached ");
+			sbuf_adds(&name, heap_str(h, h->cls[c].name));
+			for (uint32_t x = 0; x < h->ncls && nc == HW_NONE; x++)
+				if (strcmp(heap_str(h, h->cls[x].name), name.buf) == 0)
+					nc = x;
+			if (nc == HW_NONE) {
+				uint32_t off = names_intern(&b->nt, name.buf, name.len);
+				h->cls = xreallocarray(h->cls, (size_t)h->ncls + 1, sizeof *h->cls);
+				h->cls[h->ncls] = (struct hclass){ .node = HW_NONE, .name = off, .super = HW_NONE,
+								   .referent_off = HW_NONE };
+				nc = h->ncls++;
+			}
+			if (nmap < sizeof from / sizeof *from) {
+				from[nmap] = c;
+				into[nmap++] = nc;
+			}
+		}
+		h->node_class[v] = nc;
+		h->cls[c].count--;
+		h->cls[c].shallow_total -= h->node_shallow[v];
+		h->cls[nc].count++;
+		h->cls[nc].shallow_total += h->node_shallow[v];
+	}
+	sbuf_free(&name);
+	cache_changed(h, HP_CLASS);
+	heap_park(h, HP_CLASS | HP_SHALLOW);
 }
 
 /* The heap's references of the snapshot's edges, through the builder,
@@ -794,6 +948,8 @@ static void make_edges(struct v8b *b, uint32_t *o2n, struct progress *p)
 		       h->container == NULL && h->file_map == NULL ? h->fd : -1, s, edges_in, &k, p, &h->warn);
 	if (s->cut_at != 0) /* the heads' reading, or the edges' */
 		h->truncated_at = s->cut_at;
+	node_t *ren = NULL;
+	size_t nren = b->nat_bits != NULL ? dom_state(b, o2n, &ren) : 0;
 	/* the counts past the edges read: holes */
 	for (next_node(&k); k.o < s->nnodes; k.left = 0, next_node(&k))
 		if (k.o != root) {
@@ -804,6 +960,9 @@ static void make_edges(struct v8b *b, uint32_t *o2n, struct progress *p)
 	v8_snap_free_counts(s);
 	free(o2n);
 	hb_finish(&b->hb); /* the arrays parked stay so, past the open (v8_load_data) */
+	if (nren > 0)
+		name_detached(b, ren, nren);
+	free(ren);
 	d->nout = h->nedges;
 	/* the labels waited on disk as they came (HB_RUNS): they stay there */
 	if (hb_labels_park(&b->hb, heap_scratch(h), PARK_ID + 5) == 0)
@@ -841,6 +1000,7 @@ static void find_types(struct v8_data *d)
 	d->et_weak = type_index(d->edge_types, d->n_edge_types, "weak");
 	d->et_shortcut = type_index(d->edge_types, d->n_edge_types, "shortcut");
 	d->et_internal = type_index(d->edge_types, d->n_edge_types, "internal");
+	d->et_invisible = type_index(d->edge_types, d->n_edge_types, "invisible");
 	d->nt_string = type_index(d->node_types, d->n_node_types, "string");
 	d->nt_cons = type_index(d->node_types, d->n_node_types, "concatenated string");
 	d->nt_sliced = type_index(d->node_types, d->n_node_types, "sliced string");
@@ -938,6 +1098,11 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	progress_end(p);
 	hb_free(&b.hb);
 	names_free(&b.nt);
+	free(b.nat_o);
+	free(b.nat_state);
+	free(b.nat_bits);
+	free(b.ne_from);
+	free(b.ne_to);
 	v8_snap_free(&s);
 	return 0;
 }
