@@ -35,8 +35,9 @@
  * and of an HPROF cut between records; 29: a .gcdump's pid; 30: the owned
  * objects and their owns rules, own_node and own_rule; 31: V8 class
  * names whole up to 4096 bytes, a longer one told apart by its string; a
- * cut .NET trace's generations; a trace's time to the millisecond). */
-#define CACHE_FORMAT 31
+ * cut .NET trace's generations; a trace's time to the millisecond; 32:
+ * V8 natives Detached as DevTools propagates the mark). */
+#define CACHE_FORMAT 32
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
 };
