@@ -752,6 +752,10 @@ START_TEST(leak_accumulated_written)
 	node_id_text(h, bag, id, sizeof id);
 	snprintf(want, sizeof want, "t.Bag @%s retains ", id);
 	group_prefixed(&r, want);
+	/* the total: the bytes the three rows tell, which share none (the
+	 * Bag's group holds its Cells, its bytes are the Bag's) */
+	ck_assert_msg(r.total.extra == bb + ib + h->retained[bag], "total retained %llu, the rows %llu",
+		      (unsigned long long)r.total.extra, (unsigned long long)(bb + ib + h->retained[bag]));
 	assert_said_once(&r, &data);
 	assert_said_once(&r, &payload);
 	assert_said_once(&r, &cdata);

@@ -14,6 +14,7 @@ void insp_result_free(struct insp_result *r)
 	for (size_t i = 0; i < r->n; i++) {
 		free(r->g[i].name);
 		free(r->g[i].nodes);
+		free(r->g[i].anchors);
 	}
 	free(r->g);
 	memset(r, 0, sizeof *r);
@@ -30,7 +31,7 @@ struct insp_group *insp_add(struct insp_result *r, const struct heap *h, char *n
 	uint64_t sh = 0;
 	for (uint64_t i = 0; i < count; i++)
 		sh += h->node_shallow[nodes[i]];
-	*g = (struct insp_group){ name, prio, nodes, count, sh, extra, HW_NONE, 0, 0 };
+	*g = (struct insp_group){ name, prio, nodes, count, sh, extra, HW_NONE, 0, 0, NULL, 0 };
 	return g;
 }
 

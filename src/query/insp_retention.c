@@ -452,8 +452,23 @@ static void object_suspects(const struct heap *h, const struct objset *set, stru
 	hw_qsort(out->v, out->n, sizeof *out->v, cmp_node);
 }
 
+/* A copy of the n nodes at v, ascending: a group's anchors. */
+static node_t *anchors_of(const node_t *v, size_t n)
+{
+	node_t *a = xmalloc((n + 1) * sizeof *a);
+
+	if (n > 0)
+		memcpy(a, v, n * sizeof *a);
+	hw_qsort(a, n, sizeof *a, cmp_node);
+	return a;
+}
+
+/* A suspect's group: its accumulation point's objects, its bytes those
+ * of the suspect (top: NULL), or of its class's top instances (top, ntop:
+ * the group's anchors, whose retained size bytes is). */
 static void add_suspect(struct insp_result *r, const struct heap *h, const struct objset *set,
-			const char *what, uint64_t bytes, node_t suspect, node_t point)
+			const char *what, uint64_t bytes, node_t suspect, node_t point, const node_t *top,
+			size_t ntop)
 {
 	struct sbuf sb;
 	uint64_t count;
@@ -463,7 +478,10 @@ static void add_suspect(struct insp_result *r, const struct heap *h, const struc
 	object_text(h, point, &sb);
 	sbuf_printf(&sb, " (%.1f%%)", pct(h, h->retained[point]));
 	node_t *m = point_members(h, set, point, suspect, &count);
-	insp_add(r, h, sbuf_detach(&sb), IP_HIGH, m, count, bytes)->point = point;
+	struct insp_group *g = insp_add(r, h, sbuf_detach(&sb), IP_HIGH, m, count, bytes);
+	g->point = point;
+	g->anchors = top != NULL ? anchors_of(top, ntop) : anchors_of(&suspect, 1);
+	g->nanchors = top != NULL ? ntop : 1;
 }
 
 /* Per class of a member, its members' dominator-based retained bytes. */
@@ -730,7 +748,7 @@ static int class_suspect(struct insp_result *r, struct heap *h, const struct obj
 	sbuf_init(&sb);
 	sbuf_printf(&sb, "class %s (%llu instances)", class_name(h, c), (unsigned long long)cnt[c]);
 	if (h->retained[big] * 100 >= lb[c] * DROP_PCT) {
-		add_suspect(r, h, set, sb.buf, lb[c], big, pt);
+		add_suspect(r, h, set, sb.buf, lb[c], big, pt, top->v, top->n);
 		sbuf_free(&sb);
 		return 0;
 	}
@@ -741,7 +759,10 @@ static int class_suspect(struct insp_result *r, struct heap *h, const struct obj
 	sbuf_printf(&nm, "%s retains %.1f%%; accumulation point: ", sb.buf, pct(h, lb[c]));
 	object_text(h, pt, &nm);
 	sbuf_printf(&nm, " (%.1f%%, %llu of its instances)", pct(h, sum[pt]), (unsigned long long)count);
-	insp_add(r, h, sbuf_detach(&nm), IP_HIGH, m, count, lb[c])->point = pt;
+	struct insp_group *g = insp_add(r, h, sbuf_detach(&nm), IP_HIGH, m, count, lb[c]);
+	g->point = pt;
+	g->anchors = anchors_of(top->v, top->n); /* lb[c]: the bytes of them all */
+	g->nanchors = top->n;
 	sbuf_free(&nm);
 	sbuf_free(&sb);
 	return 0;
@@ -822,7 +843,7 @@ static int run_suspects(struct heap *h, const struct objset *set, const char *ar
 		pts[i] = accumulation_point(h, sus.v[i]);
 		sbuf_reset(&sb);
 		object_text(h, sus.v[i], &sb);
-		add_suspect(r, h, set, sb.buf, h->retained[sus.v[i]], sus.v[i], pts[i]);
+		add_suspect(r, h, set, sb.buf, h->retained[sus.v[i]], sus.v[i], pts[i], NULL, 0);
 	}
 	class_suspects(h, set, sus.v, pts, sus.n, r, p);
 	r->examined = set->count;

@@ -71,34 +71,56 @@ static int cmp_node(const void *a, const void *b, void *ctx)
 	return (x > y) - (x < y);
 }
 
+/* The union of a, n nodes, and what is in seen: those not in seen yet
+ * appended to u (ulen of ucap) and marked. */
+static void union_add(bits_t *seen, const node_t *a, uint64_t n, node_t **u, size_t *ulen, size_t *ucap)
+{
+	for (uint64_t k = 0; k < n; k++) {
+		node_t v = a[k];
+		if (bit_get(seen, v))
+			continue;
+		bit_set(seen, v);
+		if (*ulen == *ucap) {
+			*ucap = *ucap ? *ucap * 2 : 1024;
+			*u = xreallocarray(*u, *ucap, sizeof **u);
+		}
+		(*u)[(*ulen)++] = v;
+	}
+}
+
 static void insp_total(const struct heap *h, const struct inspection *in, struct insp_result *r)
 {
 	bits_t *seen = xcalloc(bits_words(h->n), sizeof *seen);
 	uint64_t all = 0, extra = 0;
 	node_t *u = NULL;
 	size_t n = 0, cap = 0;
+	int anchored = 0;
 
 	memset(&r->total, 0, sizeof r->total);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct insp_group *g = &r->g[i];
 		all += g->count;
 		extra += g->extra;
-		for (uint64_t k = 0; k < g->count; k++) {
-			node_t v = g->nodes[k];
-			if (bit_get(seen, v))
-				continue;
-			bit_set(seen, v);
-			r->total.shallow += h->node_shallow[v];
-			if (n == cap) {
-				cap = cap ? cap * 2 : 1024;
-				u = xreallocarray(u, cap, sizeof *u);
-			}
-			u[n++] = v;
-		}
+		anchored |= g->anchors != NULL;
+		size_t from = n;
+		union_add(seen, g->nodes, g->count, &u, &n, &cap);
+		for (size_t k = from; k < n; k++)
+			r->total.shallow += h->node_shallow[u[k]];
 	}
 	r->total.count = n;
 	r->total.overlap = all != n;
 	if (in->extra_name != NULL && in->extra_bytes && strcmp(in->extra_name, "retained") == 0) {
+		if (anchored) { /* the union of what the groups' bytes are of */
+			memset(seen, 0, bits_words(h->n) * sizeof *seen);
+			n = 0;
+			for (size_t i = 0; i < r->n; i++) {
+				const struct insp_group *g = &r->g[i];
+				if (g->anchors != NULL)
+					union_add(seen, g->anchors, g->nanchors, &u, &n, &cap);
+				else
+					union_add(seen, g->nodes, g->count, &u, &n, &cap);
+			}
+		}
 		hw_sort(u, n, sizeof *u, cmp_node, NULL); /* insp_retained wants them sorted */
 		r->total.extra = insp_retained(h, u, n, NULL);
 	} else if (in->extra_name != NULL) {

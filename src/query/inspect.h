@@ -153,12 +153,19 @@ struct insp_group {
 	node_t point;            /* leak-suspects: the accumulation point; else HW_NONE */
 	uint32_t cls_off, cls_len; /* where a class name is in name, for a front
 	                          * end that shortens it; cls_len 0: none */
+	/* the objects whose retained bytes extra is, ascending, where they
+	 * are not the members (NULL: the members): a leak suspect's group
+	 * holds its accumulation point's objects, its bytes those of the
+	 * suspect, or of its class's instances that no other one holds */
+	node_t *anchors;
+	uint64_t nanchors;
 };
 
 /* The groups together: their objects counted once, and the inspection's
- * figure of them all: a retained size computed again over the union
- * (groups may overlap: an object and its class can both be leak
- * suspects), other figures (wasted bytes, counts) summed. */
+ * figure of them all: a retained size computed again over the union of
+ * the objects whose bytes each group tells (its anchors, else its
+ * members: groups may overlap, an object and its class can both be
+ * leak suspects), other figures (wasted bytes, counts) summed. */
 struct insp_total {
 	uint64_t count, shallow; /* of the union of the groups' objects */
 	uint64_t extra;          /* see above; 0 without extra_name */
