@@ -2724,7 +2724,22 @@ START_TEST(test_dotnet_gcdump_recorded)
 	ck_assert_msg(n > 100 && n < 4631, "%s", out);
 	free(out);
 	out = hw("-q info " TEST_BUILDDIR "/dumps/cut3.gcdump 2>&1", &st);
-	ck_assert_msg(st != 0 && strstr(out, "cut3.gcdump: offset ") && strstr(out, "the file ends inside the graph's types") &&
+	ck_assert_msg(st != 0 && strstr(out, "cut3.gcdump: offset ") &&
+		      strstr(out, "the graph's types run past the end of the file") &&
+		      strchr(out, '\n') == strrchr(out, '\n'), "%s", out);
+	free(out);
+	/* whole, but a type's name of 2^30 characters (its length at 229,
+	 * the second type's: 13, "System.String", in the file): a damaged
+	 * length, not a file that ends there (a trial's flipped bytes were
+	 * told "the file ends inside the graph's types") */
+	ck_assert_int_eq(system("cp " TEST_SRCDIR "/dotnet/workload.gcdump " TEST_BUILDDIR "/dumps/flip.gcdump && "
+				"chmod u+w " TEST_BUILDDIR "/dumps/flip.gcdump && printf '\\000\\000\\000\\100' | "
+				"dd of=" TEST_BUILDDIR "/dumps/flip.gcdump bs=1 seek=229 conv=notrunc 2>/dev/null"), 0);
+	out = hw("-q info " TEST_BUILDDIR "/dumps/flip.gcdump 2>&1", &st);
+	ck_assert_msg(st != 0 &&
+		      strstr(out, "flip.gcdump: offset 229: the graph's types run past the end of the file (2 of ") &&
+		      strstr(out, "the string at offset 229 is of 1073741824 characters, and 99173 bytes are left: "
+				  "the file is cut short or damaged there\n") &&
 		      strchr(out, '\n') == strrchr(out, '\n'), "%s", out);
 	free(out);
 	/* cut after the graph, by a byte to a hundred: every object, and a

@@ -43,11 +43,14 @@ static const char MAGIC[] = "!FastSerialization.1";
 /* .NET's DateTime ticks (100 ns since year 1) at 1970-01-01 */
 #define TICKS_1970 621355968000000000ULL
 
-/* A cursor over the file; a read past its end sets cut. */
+/* A cursor over the file; a read past its end sets cut. str_at and
+ * str_len: where the last string began and the length it gave. */
 struct cur {
 	const uint8_t *b;
 	size_t n, pos;
 	int cut;
+	size_t str_at;
+	int32_t str_len;
 };
 
 static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
@@ -71,8 +74,14 @@ static float getf(struct cur *c) { uint32_t u = (uint32_t)get32(c); float f; mem
  * past the end. */
 static int get_str(struct cur *c, struct sbuf *out)
 {
+	size_t at = c->pos;
+	int was_cut = c->cut;
 	int32_t n = get32(c);
 
+	if (!was_cut) { /* the string that went past the end, not those read after it */
+		c->str_at = at;
+		c->str_len = c->cut ? 0 : n;
+	}
 	sbuf_reset(out);
 	if (c->cut || n < 0)
 		return -1;
@@ -110,7 +119,7 @@ static int get_type(struct cur *c, struct sbuf *name, int32_t *version, int32_t 
 		uint32_t at = (uint32_t)get32(c);
 		if (c->cut || at >= c->n)
 			return -1;
-		struct cur t = { c->b, c->n, at, 0 };
+		struct cur t = { c->b, c->n, at, 0, 0, 0 };
 		return get8(&t) == TAG_OBJREF ? -1 : (t.pos = at, get_type(&t, name, version, min_reader));
 	}
 	if (tag != TAG_BEGIN || get8(c) != TAG_NULL) /* a type's own type is null */
@@ -835,7 +844,7 @@ static int32_t entry(struct heap *h, struct cur *c, struct sbuf *name, struct sb
 
 static int gcd_header(struct heap *h, struct sbuf *err)
 {
-	struct cur c = { h->map, h->size, 0, 0 };
+	struct cur c = { h->map, h->size, 0, 0, 0, 0 };
 	struct sbuf name;
 
 	sbuf_init(&name);
@@ -864,7 +873,7 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 			 .undefined = UINT32_MAX };
 
 	g.p.src = &g;
-	struct cur c = { h->map, h->size, 0, 0 };
+	struct cur c = { h->map, h->size, 0, 0, 0, 0 };
 	struct sbuf name;
 	int32_t version, gv, gmv;
 	int rc = -1;
@@ -912,6 +921,14 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 		uint32_t nm = c.cut ? 0 : names_intern(&g.p.nt, null_name ? "" : name.buf, null_name ? 0 : name_len(name.buf));
 		int32_t size = get32(&c);
 		get_str(&c, &name); /* the module's path: its file's name kept */
+		if (c.cut && c.str_len > 0 && c.str_at <= c.n - 4 && (size_t)c.str_len > c.n - c.str_at - 4) {
+			/* a length no file of this size holds (a character a
+			 * byte at least): cut there, or a damaged length */
+			sbuf_printf(err, "%s: offset %zu: the graph's types run past the end of the file (%d of %d read): "
+				    "the string at offset %zu is of %d characters, and %zu bytes are left: the file is "
+				    "cut short or damaged there", ep, at, i, n, c.str_at, c.str_len, c.n - c.str_at - 4);
+			goto out;
+		}
 		if (c.cut) {
 			sbuf_printf(err, "%s: offset %zu: the file ends inside the graph's types (%d of %d read)", ep, at,
 				    i, n);
