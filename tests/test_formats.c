@@ -2742,6 +2742,47 @@ START_TEST(test_dotnet_gcdump_recorded)
 				  "the file is cut short or damaged there\n") &&
 		      strchr(out, '\n') == strrchr(out, '\n'), "%s", out);
 	free(out);
+	/* damage inside the nodes' data (stop 62's trial): 1 KB zeroed at
+	 * 40000 reads as nodes of type UNDEFINED, which the writer gives one
+	 * record only, at the data's start; every object lost is counted.
+	 * Six 0xff at 55595, inside a node's references: those malformed
+	 * are counted, each a dangling reference (there are none whole).
+	 * Fresh, then from the index cache */
+	ck_assert_int_eq(system("cp " TEST_SRCDIR "/dotnet/workload.gcdump " TEST_BUILDDIR "/dumps/zero.gcdump && "
+				"chmod u+w " TEST_BUILDDIR "/dumps/zero.gcdump && rm -f " TEST_BUILDDIR
+				"/dumps/zero.gcdump.hwi && dd if=/dev/zero of=" TEST_BUILDDIR
+				"/dumps/zero.gcdump bs=1 seek=40000 count=1024 conv=notrunc 2>/dev/null && cp " TEST_SRCDIR
+				"/dotnet/workload.gcdump " TEST_BUILDDIR "/dumps/ffs.gcdump && chmod u+w " TEST_BUILDDIR
+				"/dumps/ffs.gcdump && rm -f " TEST_BUILDDIR "/dumps/ffs.gcdump.hwi && printf "
+				"'\\377\\377\\377\\377\\377\\377' | dd of=" TEST_BUILDDIR
+				"/dumps/ffs.gcdump bs=1 seek=55595 conv=notrunc 2>/dev/null"), 0);
+	out = hw("-q --no-cache info " TEST_SRCDIR "/dotnet/workload.gcdump", &st);
+	ck_assert_msg(st == 0 && strstr(out, "\nobjects:                  4631\n") &&
+		      strstr(out, "\nreferences:               4572\n") &&
+		      strstr(out, "\ndangling_references:      0\n"), "%.2000s", out);
+	free(out);
+	for (int cached = 0; cached < 2; cached++) {
+		out = hw("-q info " TEST_BUILDDIR "/dumps/zero.gcdump", &st);
+		const char *w = strstr(out, "zero.gcdump: offset ");
+		ck_assert_msg(st == 0 && w != NULL && strstr(out, "\nwarnings:                 1\n"), "%.2000s", out);
+		unsigned long at = strtoul(w + 20, NULL, 10), k = 0, ko = 0;
+		ck_assert_msg(sscanf(strchr(w, ':') + 1, " offset %lu: %lu nodes (%lu of them objects, by their address) "
+				     "read as of type UNDEFINED", &at, &k, &ko) == 3 && at >= 40000 && at < 41024 &&
+			      k > 100 && ko == k, "%.2000s", out);
+		long objs = strtol(strstr(out, "\nobjects:") + 9, NULL, 10);
+		ck_assert_msg(objs == 4631 - (long)ko, "objects %ld, %lu lost: %.1500s", objs, ko, out);
+		free(out);
+		out = hw("-q info " TEST_BUILDDIR "/dumps/ffs.gcdump", &st);
+		w = strstr(out, "ffs.gcdump: offset ");
+		ck_assert_msg(st == 0 && w != NULL && strstr(out, "\nwarnings:                 1\n") &&
+			      sscanf(strchr(w, ':') + 1, " offset %lu: %lu references malformed or to no node of the graph "
+				     "(damaged data); left dangling", &at, &k) == 2 && at >= 55590 && at < 55601 && k > 0,
+			      "%.2000s", out);
+		ck_assert_msg(strtol(strstr(out, "\nreferences:") + 12, NULL, 10) == 4572 - (long)k &&
+			      strtol(strstr(out, "\ndangling_references:") + 21, NULL, 10) == (long)k, "%lu: %.2000s", k,
+			      out);
+		free(out);
+	}
 	/* cut after the graph, by a byte to a hundred: every object, and a
 	 * warning that the file does not end as a .gcdump does */
 	for (int k = 0; k < 4; k++) {

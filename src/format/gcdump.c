@@ -192,6 +192,13 @@ static uint16_t group_kind(const char *name, uint16_t parent)
 }
 
 /* What the file says, as read. */
+/* Damage of one kind among the nodes: how many, and the file offset of
+ * the first. */
+struct damage {
+	uint64_t n;
+	size_t at;
+};
+
 struct gcd {
 	struct clr_parts p;
 	uint32_t root, ntypes, nnodes, naddrs;
@@ -214,6 +221,9 @@ struct gcd {
 	float sampled, odd_mult;
 	size_t sampled_at, odd_mult_at;
 	uint32_t pid; /* the process's id, as dotnet-gcdump was given it (0: not read) */
+	/* references malformed or to no node of the graph (damage), as the
+	 * last walk that read the targets counted them */
+	struct damage bad_refs;
 };
 
 /* Node i's decoding: type, size (as the file has it: negative is
@@ -266,13 +276,6 @@ static inline int is_object(const struct gcd *g, uint32_t i, uint32_t type, int3
 	return a != 0;
 }
 
-/* Damage of one kind among the nodes: how many, and the file offset of
- * the first. */
-struct damage {
-	uint64_t n;
-	size_t at;
-};
-
 static void damaged(struct damage *d, size_t at)
 {
 	if (d->n++ == 0)
@@ -287,7 +290,8 @@ static void say_damage(struct heap *h, const struct damage *d, const char *what)
 
 /* What the nodes' damage was, counted by object(). */
 struct node_damage {
-	struct damage lost, shared, type, size;
+	struct damage lost, shared, type, size, undef;
+	uint64_t undef_objects; /* of undef, those with an address */
 };
 
 /* Where node i's data is in the file (damage said there). */
@@ -308,6 +312,14 @@ static int object(const struct gcd *g, uint32_t i, uint64_t edges, struct node_d
 
 	if (node_at(g, i, &type, &size, &nch, at) != 0) { /* its offset's place in the file */
 		damaged(&nd->lost, (size_t)(g->offsets - g->p.h->map) + 4 * (size_t)i);
+		return 0;
+	}
+	/* the writer points every node it never defined at one record of
+	 * type UNDEFINED, its first (offset 0): elsewhere, data that reads
+	 * so is damaged (zeroed), whatever node it was */
+	if (type == g->undefined && rd32(g->offsets + 4 * (size_t)i) != 0) {
+		damaged(&nd->undef, node_data(g, i));
+		nd->undef_objects += i < g->naddrs && node_addr(g, i) != 0;
 		return 0;
 	}
 	if (!is_object(g, i, type, size))
@@ -344,14 +356,19 @@ __attribute__((always_inline)) static inline int object_again(const struct gcd *
 	return 1;
 }
 
-/* Object c's references' targets, from the blob at `at` (node i's). */
-static void targets_of(const struct gcd *g, uint32_t i, const struct clr_node *c, size_t at, uint64_t *to)
+/* Object c's references' targets, from the blob at `at` (node i's);
+ * those malformed or to no node counted in bad. */
+static void targets_of(const struct gcd *g, uint32_t i, const struct clr_node *c, size_t at, uint64_t *to,
+		       struct damage *bad)
 {
 	for (uint64_t k = 0; k < c->nedges; k++) {
 		int32_t d;
+		size_t was = at;
 		to[k] = 0; /* 0: no object, a dangling reference */
 		if (compressed(g->blob, g->blob_len, &at, &d) == 0 && (int64_t)i + d >= 0 && (int64_t)i + d < g->nnodes)
 			to[k] = node_addr(g, (uint32_t)((int64_t)i + d));
+		else
+			damaged(bad, (size_t)(g->blob - g->p.h->map) + was);
 	}
 }
 
@@ -371,6 +388,7 @@ static void gcd_walk(const struct clr_parts *p, int targets, clr_walk_fn fn, voi
 		if (!targets)
 			return;
 	}
+	struct damage bad = { 0, 0 };
 	for (uint32_t i = 0; i < g->nnodes; i++) {
 		if (!object_again(g, i, edges, &c, &at))
 			continue;
@@ -380,9 +398,11 @@ static void gcd_walk(const struct clr_parts *p, int targets, clr_walk_fn fn, voi
 			to = xreallocarray(to, cap, sizeof *to);
 		}
 		if (targets)
-			targets_of(g, i, &c, at, to);
+			targets_of(g, i, &c, at, to, &bad);
 		fn(arg, &c, targets ? to : NULL, c.nedges);
 	}
+	if (targets)
+		g->bad_refs = bad;
 	free(to);
 }
 
@@ -428,11 +448,12 @@ HW_WIDE static node_t *by_node(const struct gcd *g, const struct heap_builder *b
 HW_WIDE static void gcd_walk_nodes(const struct clr_parts *p, const struct heap_builder *b, node_t **given,
 				   clr_walk_nodes_fn fn, void *arg)
 {
-	const struct gcd *g = p->src;
+	struct gcd *g = p->src;
 	uint64_t edges = 0, k = 0;
 	size_t at;
 	struct clr_node c;
 	const node_t *by = by_node(g, b, given), *of = *given;
+	struct damage bad = { 0, 0 };
 
 	for (uint32_t i = 0; i < g->nnodes; i++) {
 		if (!object_again(g, i, edges, &c, &at))
@@ -444,13 +465,17 @@ HW_WIDE static void gcd_walk_nodes(const struct clr_parts *p, const struct heap_
 		for (uint64_t e = 0; e < c.nedges; e++) {
 			int32_t d;
 			to[e] = HW_NONE;
+			size_t was = at;
 			if (compressed(g->blob, g->blob_len, &at, &d) != 0 || (int64_t)i + d < 0 ||
-			    (int64_t)i + d >= g->nnodes)
+			    (int64_t)i + d >= g->nnodes) {
+				damaged(&bad, (size_t)(g->blob - g->p.h->map) + was);
 				continue;
+			}
 			uint32_t j = (uint32_t)((int64_t)i + d);
 			to[e] = by != NULL ? by[j] : target_node(g, b, of, j);
 		}
 	}
+	g->bad_refs = bad;
 }
 
 /* The roots: down dotnet-gcdump's groups from its root node (each group
@@ -529,7 +554,7 @@ static void group_roots(struct gcd *g)
 /* The nodes' damage, said once they are all read. */
 static void say_node_damage(const struct gcd *g, const struct node_damage *nd)
 {
-	char what[128];
+	char what[192];
 
 	snprintf(what, sizeof what, "of the %u nodes lie past the end of the file or are malformed; left out",
 		 g->nnodes);
@@ -539,6 +564,9 @@ static void say_node_damage(const struct gcd *g, const struct node_damage *nd)
 	snprintf(what, sizeof what, "objects of a type past the graph's %u; named by its index", g->ntypes);
 	say_damage(g->p.h, &nd->type, what);
 	say_damage(g->p.h, &nd->size, "objects of a negative size; counted as 0");
+	snprintf(what, sizeof what, "nodes (%llu of them objects, by their address) read as of type UNDEFINED away "
+		 "from the graph's undefined record: damaged data; left out", (unsigned long long)nd->undef_objects);
+	say_damage(g->p.h, &nd->undef, what);
 }
 
 static void no_object(void *arg, const struct clr_node *c, const uint64_t *to, size_t n)
@@ -570,7 +598,7 @@ static int any_object(struct gcd *g)
 static void gather_walk(struct gcd *g, clr_walk_fn fn, void *arg)
 {
 	struct clr_parts *p = &g->p;
-	struct node_damage nd = { { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 } };
+	struct node_damage nd = { { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 }, 0 };
 	size_t words = (size_t)g->nnodes / 64 + 1;
 	g->objbits = xcalloc(words, sizeof *g->objbits);
 	g->objrank = xcalloc(words, sizeof *g->objrank);
@@ -995,6 +1023,7 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 		goto out;
 	}
 	clr_build(&g.p);
+	say_damage(h, &g.bad_refs, "references malformed or to no node of the graph (damaged data); left dangling");
 	((struct clr_data *)h->fmt_data)->pid = g.pid;
 	rc = 0;
 out:
