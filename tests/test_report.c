@@ -363,10 +363,11 @@ END_TEST
 
 enum { E_CLS = 0x5001, E_NAME = 0x5003, E_F = 0x5005, E_X = 0x6001, E_S1 = 0x6011, E_S2 = 0x6021,
        E_A1 = 0x6013, E_A2 = 0x6023, E_BIG = 0x6031, E_CLS2 = 0x5007, E_NAME2 = 0x5009, E_Y = 0x6041 };
-/* a class named with an escape sequence, a bell and U+202E (which shown
- * raw turns the text after it round), and as heapwalk shows it */
-#define CTL_CLASS "Ctl\x1b[31mRed\x07\xe2\x80\xaeTxt"
-#define CTL_SHOWN "Ctl\\x1b[31mRed\\x07\\u{202e}Txt"
+/* a class named with an escape sequence, a bell, U+202E (which shown
+ * raw turns the text after it round) and the four characters \x1b (a
+ * backslash doubled: no ESC), and as heapwalk shows it */
+#define CTL_CLASS "Ctl\x1b[31mRed\x07\xe2\x80\xaeTxt\\x1b"
+#define CTL_SHOWN "Ctl\\x1b[31mRed\\x07\\u{202e}Txt\\\\x1b"
 
 /* A class named like markup holding a big array, and two Strings equal
  * to a script end tag and markup (a duplicate-strings group names them);
@@ -490,10 +491,12 @@ START_TEST(truncated_said_at_the_top)
 
 	evil_dump(&w);
 	size_t cut = hw_pos(&w) - 40; /* inside the last String's record */
-	char *path = hw_write(&w, "cut-report.hprof", cut);
+	/* a backslash in its name: the warnings, which heapwalk escaped,
+	 * read as on the terminal (it doubled), not escaped twice */
+	char *path = hw_write(&w, "cut\\report.hprof", cut);
 	hw_free(&w);
 	snprintf(html, sizeof html, "%s/cut-report.html", hw_tmpdir());
-	snprintf(cmd, sizeof cmd, "%s -q report %s -o %s", heapwalk(), path, html);
+	snprintf(cmd, sizeof cmd, "%s -q report '%s' -o %s", heapwalk(), path, html);
 	free(run(cmd, &st));
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", cmd, st);
 	char *text = file_bytes(html, &n);
@@ -506,6 +509,8 @@ START_TEST(truncated_said_at_the_top)
 		snprintf(want, sizeof want, "This dump is truncated: it ends at offset %s,", num);
 		ck_assert_msg(b->t == J_STR && strncmp(b->s, want, strlen(want)) == 0, "the banner reads %s",
 			      b->t == J_STR ? b->s : "(none)");
+		ck_assert_msg(strstr(b->s, "/cut\\\\report.hprof: offset ") != NULL &&
+			      strstr(b->s, "/cut\\\\\\\\report.hprof") == NULL, "the banner reads %.300s", b->s);
 		jv_free(&page);
 	}
 	/* the whole dump says nothing of it */
