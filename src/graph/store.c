@@ -585,7 +585,7 @@ void *store_get(const struct store *s, uint32_t id, uint32_t elem, uint64_t coun
 		return NULL;
 	/* not xmalloc's: a size no memory holds is the file's damage (a
 	 * read that fails), not the end of the program */
-	void *p = malloc((size_t)sc->raw + 1);
+	void *p = hw_malloc_big((size_t)sc->raw + 1);
 	if (p == NULL)
 		return NULL;
 	if (store_load(s, id, elem, count, p) < 0) {
@@ -724,7 +724,10 @@ const void *seq_span_more(struct seq *s, uint64_t n)
 	if (want == 0)
 		return s->in_memory ? s->mem : (const char *)s; /* nothing to read there */
 	if (want > s->tcap) { /* past the chunk held (seq_span took the rest) */
-		s->tcap = want + 64;
+		/* twice as big at least: spans growing a little each time
+		 * (the references of ever bigger objects) made a fresh block
+		 * each, its pages faulted in each time */
+		s->tcap = want + 64 > 2 * s->tcap ? want + 64 : 2 * s->tcap;
 		free(s->tmp);
 		s->tmp = xmalloc(s->tcap);
 	}
@@ -752,7 +755,7 @@ int seq_end(struct seq *s)
 
 	if (!s->in_memory && s->r.s != NULL && store_reader_end(&s->r) < 0)
 		bad = 1;
-	free(s->tmp);
+	hw_free_big(s->tmp, s->tcap);
 	memset(s, 0, sizeof *s);
 	return bad ? -1 : 0;
 }
