@@ -2720,6 +2720,14 @@ START_TEST(test_dotnet_gcdump_recorded)
 	free(out);
 	out = hw("-q info " TEST_BUILDDIR "/dumps/cut2.gcdump 2>&1", &st);
 	ck_assert_msg(st == 0 && strstr(out, "the file ends inside the nodes' data"), "%s", out);
+	free(out);
+	/* cut inside a node's references: cut, not damaged (a review found
+	 * its references past the cut counted as damaged data) */
+	ck_assert_int_eq(system("head -c 45000 " TEST_SRCDIR "/dotnet/workload.gcdump > " TEST_BUILDDIR
+				"/dumps/cut4.gcdump"), 0);
+	out = hw("-q --no-cache info " TEST_BUILDDIR "/dumps/cut4.gcdump 2>&1", &st);
+	ck_assert_msg(st == 0 && strstr(out, "the file ends inside the nodes' data") && !strstr(out, "damaged"),
+		      "%.2000s", out);
 	long n = strtol(strstr(out, "\nobjects:") + 9, NULL, 10);
 	ck_assert_msg(n > 100 && n < 4631, "%s", out);
 	free(out);

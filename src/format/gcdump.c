@@ -356,6 +356,15 @@ __attribute__((always_inline)) static inline int object_again(const struct gcd *
 	return 1;
 }
 
+/* A reference read at `was` that is none (rc: compressed()'s, the read
+ * ended at `at`): damage, counted in bad, unless it ran past the end of
+ * a file cut short there (the cut's warning tells that). */
+static void bad_ref(const struct gcd *g, struct damage *bad, size_t was, size_t at, int rc)
+{
+	if (!(rc != 0 && at >= g->blob_len && g->p.h->truncated_at != 0))
+		damaged(bad, (size_t)(g->blob - g->p.h->map) + was);
+}
+
 /* Object c's references' targets, from the blob at `at` (node i's);
  * those malformed or to no node counted in bad. */
 static void targets_of(const struct gcd *g, uint32_t i, const struct clr_node *c, size_t at, uint64_t *to,
@@ -365,10 +374,11 @@ static void targets_of(const struct gcd *g, uint32_t i, const struct clr_node *c
 		int32_t d;
 		size_t was = at;
 		to[k] = 0; /* 0: no object, a dangling reference */
-		if (compressed(g->blob, g->blob_len, &at, &d) == 0 && (int64_t)i + d >= 0 && (int64_t)i + d < g->nnodes)
+		int rc = compressed(g->blob, g->blob_len, &at, &d);
+		if (rc == 0 && (int64_t)i + d >= 0 && (int64_t)i + d < g->nnodes)
 			to[k] = node_addr(g, (uint32_t)((int64_t)i + d));
 		else
-			damaged(bad, (size_t)(g->blob - g->p.h->map) + was);
+			bad_ref(g, bad, was, at, rc);
 	}
 }
 
@@ -466,9 +476,9 @@ HW_WIDE static void gcd_walk_nodes(const struct clr_parts *p, const struct heap_
 			int32_t d;
 			to[e] = HW_NONE;
 			size_t was = at;
-			if (compressed(g->blob, g->blob_len, &at, &d) != 0 || (int64_t)i + d < 0 ||
-			    (int64_t)i + d >= g->nnodes) {
-				damaged(&bad, (size_t)(g->blob - g->p.h->map) + was);
+			int rc = compressed(g->blob, g->blob_len, &at, &d);
+			if (rc != 0 || (int64_t)i + d < 0 || (int64_t)i + d >= g->nnodes) {
+				bad_ref(g, &bad, was, at, rc);
 				continue;
 			}
 			uint32_t j = (uint32_t)((int64_t)i + d);
