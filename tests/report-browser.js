@@ -129,6 +129,7 @@ async function main() {
 			img: q('img').length, scripts: q('script').length,
 			banner: (document.getElementById('warnings') || {}).textContent || null,
 			h1: document.querySelector('h1').textContent,
+			set: (document.getElementById('set') || {}).textContent || null,
 			dump: dump,
 			roots: q('#roots-table tbody tr').map(tr => [tr.cells[0].textContent, n(tr.cells[1].textContent), n(tr.cells[2].textContent)]),
 			classes: q('#classes-table tbody tr').map(tr => [tr.cells[0].textContent, n(tr.cells[1].textContent), n(tr.cells[2].textContent), n(tr.cells[3].textContent)]),

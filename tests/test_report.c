@@ -481,6 +481,32 @@ START_TEST(dump_strings_stay_text)
 }
 END_TEST
 
+/* The set's expression reads as typed: its backslashes are its own
+ * (a regex's), not a dump's string's, doubled. */
+START_TEST(expression_as_typed)
+{
+	struct hw w;
+	struct jv page;
+	char cmd[1200], html[600];
+	int st;
+
+	evil_dump(&w);
+	char *path = hw_write(&w, "expr-report.hprof", SIZE_MAX);
+	hw_free(&w);
+	snprintf(html, sizeof html, "%s/expr-report.html", hw_tmpdir());
+	snprintf(cmd, sizeof cmd, "%s -q report %s -e 'instances /Ctl|x\\\\y/' -o %s", heapwalk(), path, html);
+	free(run(cmd, &st));
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", cmd, st);
+	if (browse(html, &page)) {
+		const struct jv *set = jv_get(jv_get(&page, "page"), "set");
+		ck_assert_msg(set->t == J_STR && strstr(set->s, "the set: instances /Ctl|x\\\\y/") != NULL,
+			      "the set reads %s", set->t == J_STR ? set->s : "(none)");
+		jv_free(&page);
+	}
+	free(path);
+}
+END_TEST
+
 START_TEST(truncated_said_at_the_top)
 {
 	struct hw w;
@@ -1095,6 +1121,7 @@ Suite *report_suite(void)
 	tcase_set_timeout(tc, HANG_TIMEOUT);
 	tcase_add_test(tc, dump_strings_stay_text);
 	tcase_add_test(tc, truncated_said_at_the_top);
+	tcase_add_test(tc, expression_as_typed);
 	tcase_add_test(tc, baseline_section);
 	tcase_add_test(tc, output_file);
 	tcase_set_timeout(jvm, FIXTURE_TIMEOUT);

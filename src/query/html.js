@@ -9,15 +9,16 @@
 	// raw (a name with U+202E could pass for another), and a backslash
 	// doubled (a name holding the four characters \x1b is not one
 	// holding ESC). The texts heapwalk escaped already (the warnings:
-	// info.warning_messages) are shown as they are, not escaped twice.
-	// RAW: the name as the dump has it, for the filters, which match
-	// either as the CLI's do.
+	// info.warning_messages) are shown as they are, not escaped twice;
+	// the set's expression (expr) keeps its backslashes as typed (they
+	// are its regexes' and quotes' own). RAW: the name as the dump has
+	// it, for the filters, which match either as the CLI's do.
 	const ESCAPED = /[\\\u0000-\u001f\u007f-\u009f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u{110bd}\u{110cd}\u{13430}-\u{1343f}\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0001}\u{e0020}-\u{e007f}]/gu;
 	const RAW = new Map();
-	function shown(s) {
+	function shown(s, code) {
 		return s.replace(ESCAPED, ch => {
 			const c = ch.codePointAt(0);
-			return c === 92 ? '\\\\' : c === 10 ? '\\n' : c === 9 ? '\\t' : c === 13 ? '\\r' :
+			return c === 92 ? (code ? ch : '\\\\') : c === 10 ? '\\n' : c === 9 ? '\\t' : c === 13 ? '\\r' :
 				c < 0x100 ? '\\x' + c.toString(16).padStart(2, '0') : '\\u{' + c.toString(16).padStart(4, '0') + '}';
 		});
 	}
@@ -26,7 +27,7 @@
 			return v.map(s => typeof s === 'string' && RAW.has(s) ? RAW.get(s) : s);
 		if (typeof v !== 'string')
 			return v;
-		const s = shown(v);
+		const s = shown(v, k === 'expr');
 		if (s !== v)
 			RAW.set(s, v);
 		return s;
@@ -510,7 +511,7 @@
 	const setTitle = D.expr ? 'the set: ' + D.expr : 'every object';
 	app.appendChild(el('header', {}, el('h1', { id: 'title' }, 'heap report: ' + dumpName),
 		whichShot ? el('div', { id: 'heapshot' }, whichShot) : null,
-		el('div', { className: 'muted' }, D.generator + ' \u2014 ' + setTitle)));
+		el('div', { className: 'muted', id: 'set' }, D.generator + ' \u2014 ' + setTitle)));
 	if (info.warnings > 0 || info.truncated_at) {
 		const msgs = info.warning_messages || [];
 		app.appendChild(el('div', { className: 'banner', id: 'warnings' },
