@@ -141,10 +141,10 @@ static void *aligned_big(size_t n)
  * object at the peak, HPROF's 15 M-object dump 32.2 either way). Off
  * under AddressSanitizer, whose allocator finds a block used after its
  * free only if it was freed. */
-#if defined(__SANITIZE_ADDRESS__)
-#define POOL_ON 0
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_HWADDRESS__) || !defined(__GLIBC__)
+#define POOL_ON 0 /* (without glibc: no malloc_usable_size to trust a block's size by) */
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(hwaddress_sanitizer) || __has_feature(memory_sanitizer)
 #define POOL_ON 0
 #endif
 #endif
@@ -186,6 +186,7 @@ void hw_pool_drain(void)
 {
 	while (npool > 0)
 		pool_free_at(npool - 1);
+	anon_seen = 0; /* seen anew from here: fewer kept, never more */
 }
 
 static size_t page_bytes(void);
@@ -195,11 +196,13 @@ static size_t page_bytes(void);
 static uint64_t anon_now(void)
 {
 	unsigned long long size, res, shared;
+	int saved = errno; /* inside an allocation: no caller's errno changed */
 	FILE *f = fopen("/proc/self/statm", "r");
 	int ok = f != NULL && fscanf(f, "%llu %llu %llu", &size, &res, &shared) == 3;
 
 	if (f != NULL)
 		fclose(f);
+	errno = saved;
 	return ok && res >= shared ? (uint64_t)(res - shared) * page_bytes() : 0;
 }
 
