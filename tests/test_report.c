@@ -414,21 +414,31 @@ static void evil_dump(struct hw *w)
 	evil_dump_as(w, 0);
 }
 
-START_TEST(dump_strings_stay_text)
+/* evil_dump() written as NAME.hprof and its report as NAME.html (its
+ * path in html) with the options args; the dump's path. */
+static char *evil_report(const char *name, const char *args, char *html, size_t hcap)
 {
 	struct hw w;
-	struct jv page, data;
-	char cmd[1200], html[600];
-	size_t n;
+	char cmd[1200], file[128];
 	int st;
 
 	evil_dump(&w);
-	char *path = hw_write(&w, "evil-report.hprof", SIZE_MAX);
+	snprintf(file, sizeof file, "%s.hprof", name);
+	char *path = hw_write(&w, file, SIZE_MAX);
 	hw_free(&w);
-	snprintf(html, sizeof html, "%s/evil-report.html", hw_tmpdir());
-	snprintf(cmd, sizeof cmd, "%s -q report %s --inspections all -o %s", heapwalk(), path, html);
+	snprintf(html, hcap, "%s/%s.html", hw_tmpdir(), name);
+	snprintf(cmd, sizeof cmd, "%s -q report %s %s -o %s", heapwalk(), path, args, html);
 	free(run(cmd, &st));
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", cmd, st);
+	return path;
+}
+
+START_TEST(dump_strings_stay_text)
+{
+	struct jv page, data;
+	char html[600];
+	size_t n;
+	char *path = evil_report("evil-report", "--inspections all", html, sizeof html);
 	char *text = file_bytes(html, &n);
 	self_contained(text);
 	ck_assert(strstr(text, EVIL_CLASS) == NULL && strstr(text, "onerror=alert(1)>") == NULL);
@@ -485,18 +495,10 @@ END_TEST
  * (a regex's), not a dump's string's, doubled. */
 START_TEST(expression_as_typed)
 {
-	struct hw w;
 	struct jv page;
-	char cmd[1200], html[600];
-	int st;
+	char html[600];
+	char *path = evil_report("expr-report", "-e 'instances /Ctl|x\\\\y/'", html, sizeof html);
 
-	evil_dump(&w);
-	char *path = hw_write(&w, "expr-report.hprof", SIZE_MAX);
-	hw_free(&w);
-	snprintf(html, sizeof html, "%s/expr-report.html", hw_tmpdir());
-	snprintf(cmd, sizeof cmd, "%s -q report %s -e 'instances /Ctl|x\\\\y/' -o %s", heapwalk(), path, html);
-	free(run(cmd, &st));
-	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", cmd, st);
 	if (browse(html, &page)) {
 		const struct jv *set = jv_get(jv_get(&page, "page"), "set");
 		ck_assert_msg(set->t == J_STR && strstr(set->s, "the set: instances /Ctl|x\\\\y/") != NULL,
