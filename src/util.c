@@ -3,9 +3,6 @@
 #include "util.h"
 
 #include <dirent.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -114,8 +111,10 @@ static void *huge(void *p, size_t n)
 
 /* A block of n bytes (>= HUGE_FROM) that starts on a huge page, so
  * that huge() advises all of it but its last part: malloc's own start
- * anywhere left up to 2 MB of it to 4 KB pages, each a fault (on a
- * virtual machine, microseconds each). free() takes it as any other. */
+ * anywhere left up to 2 MB of it to 4 KB pages, each a fault (on this
+ * kind of virtual machine microseconds each; a 140 MB memset ran at
+ * 0.37 GB/s on fresh 4 KB pages, 12 GB/s on fresh huge pages). free()
+ * takes it as any other. */
 static void *aligned_big(size_t n)
 {
 	void *p = NULL;
@@ -125,179 +124,22 @@ static void *aligned_big(size_t n)
 	return p;
 }
 
-/* ---- big blocks given back, for the next of about their size ----
- *
- * An analysis parks an array (on disk) and reads it back soon after;
- * a block freed was mapped again for the next, every page of it faulted
- * in and zeroed once more (a V8 open touched 311 MB of fresh pages for
- * a 50 MB peak; on a virtual machine a fresh 4 KB page costs
- * microseconds). Blocks given back by hw_free_big wait here for the
- * next request of about their size (xmalloc's, hw_malloc_big's;
- * xcalloc's, zeroed). Before a request none fits maps memory, blocks
- * waiting are freed until the process's anonymous memory with the new
- * block is no more than the most it was seen to hold: what waits here
- * does not raise the peak, but for what a block taken has to spare (an
- * eighth of it at most; V8 bench snapshot: 29.2 -> 29.6 bytes an
- * object at the peak, HPROF's 15 M-object dump 32.2 either way). Off
- * under AddressSanitizer, whose allocator finds a block used after its
- * free only if it was freed. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_HWADDRESS__) || !defined(__GLIBC__)
-#define POOL_ON 0 /* (without glibc: no malloc_usable_size to trust a block's size by) */
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(hwaddress_sanitizer) || __has_feature(memory_sanitizer)
-#define POOL_ON 0
-#endif
-#endif
-#ifndef POOL_ON
-#define POOL_ON 1
-#endif
-#define POOL_FROM ((size_t)256 << 10) /* malloc's own mapping threshold (engine/open.c) */
-#define POOL_MAX 16
-
-static struct pooled {
-	void *p;
-	size_t n;   /* the bytes its owner used: resident */
-	size_t cap; /* the bytes it holds (malloc's; past n, mapped only) */
-} pool[POOL_MAX];
-static int npool;
-static uint64_t anon_seen; /* the most anonymous memory seen, in bytes */
-
-static void pool_free_at(int i)
-{
-	free(pool[i].p);
-	pool[i] = pool[--npool];
-}
-
-int hw_pool_on(void)
-{
-	return POOL_ON;
-}
-
-size_t hw_pool_waiting(void)
-{
-	size_t b = 0;
-
-	for (int i = 0; i < npool; i++)
-		b += pool[i].n;
-	return b;
-}
-
-void hw_pool_drain(void)
-{
-	while (npool > 0)
-		pool_free_at(npool - 1);
-	anon_seen = 0; /* seen anew from here: fewer kept, never more */
-}
-
-static size_t page_bytes(void);
-
-/* This process's anonymous resident memory (resident less file-backed),
- * in bytes; 0 if unknown. */
-static uint64_t anon_now(void)
-{
-	unsigned long long size, res, shared;
-	int saved = errno; /* inside an allocation: no caller's errno changed */
-	FILE *f = fopen("/proc/self/statm", "r");
-	int ok = f != NULL && fscanf(f, "%llu %llu %llu", &size, &res, &shared) == 3;
-
-	if (f != NULL)
-		fclose(f);
-	errno = saved;
-	return ok && res >= shared ? (uint64_t)(res - shared) * page_bytes() : 0;
-}
-
-/* Room for n bytes about to be mapped: the blocks waiting freed, the
- * biggest first, until what is resident and n fit under the most seen
- * (all of them where that is unknown). */
-static void pool_room(size_t n)
-{
-	if (npool == 0)
-		return;
-	uint64_t a = anon_now();
-	if (a > anon_seen)
-		anon_seen = a;
-	while (npool > 0 && (a == 0 || a + n > anon_seen)) {
-		int big = 0;
-		for (int i = 1; i < npool; i++)
-			big = pool[i].n > pool[big].n ? i : big;
-		a = a > pool[big].n ? a - pool[big].n : 0;
-		pool_free_at(big);
-		if (a == 0)
-			hw_pool_drain();
-	}
-}
-
-void hw_free_big(void *p, size_t n)
-{
-	size_t cap = n;
-
-	if (p == NULL)
-		return;
-#ifdef __GLIBC__
-	cap = malloc_usable_size(p); /* a request a little over n fits too (n + 1) */
-#endif
-	if (!POOL_ON || n < POOL_FROM || cap < n) {
-		free(p);
-		return;
-	}
-	if (npool == POOL_MAX) /* the smallest goes */
-		for (int i = 0, small = 0;; i++) {
-			if (i == npool) {
-				pool_free_at(small);
-				break;
-			}
-			small = pool[i].n < pool[small].n ? i : small;
-		}
-	pool[npool++] = (struct pooled){ p, n, cap };
-}
-
-/* The smallest block waiting that holds n bytes with at most an eighth
- * of what was used of it to spare (the rest resident for nothing),
- * taken; else NULL, and room made for n (pool_room) where it is for a
- * mapping of its own. */
-static void *pool_take(size_t n)
-{
-	int best = -1;
-
-	if (n < POOL_FROM)
-		return NULL;
-	for (int i = 0; i < npool; i++)
-		if (pool[i].cap >= n && (pool[i].n <= n || pool[i].n - n <= pool[i].n / 8) &&
-		    (best < 0 || pool[i].n < pool[best].n))
-			best = i;
-	if (best < 0) {
-		pool_room(n);
-		return NULL;
-	}
-	void *p = pool[best].p;
-	pool[best] = pool[--npool];
-	return p;
-}
-
-static void *malloc_big(size_t n)
-{
-	void *p = pool_take(n);
-
-	if (p != NULL)
-		return p;
-	p = n >= HUGE_FROM ? aligned_big(n) : malloc(n ? n : 1);
-	return p != NULL ? huge(p, n) : NULL;
-}
-
 void *hw_malloc_big(size_t n)
 {
-	return malloc_big(n);
+	void *p = n >= HUGE_FROM ? aligned_big(n) : malloc(n ? n : 1);
+
+	return p != NULL ? huge(p, n) : NULL;
 }
 
 void *xmalloc(size_t n)
 {
-	void *p = malloc_big(n);
+	void *p = n >= HUGE_FROM ? aligned_big(n) : malloc(n ? n : 1);
 
 	if (p == NULL) {
 		oom(n);
 		hw_fatal("out of memory allocating %zu bytes", n);
 	}
-	return p;
+	return huge(p, n);
 }
 
 static size_t page_bytes(void)
@@ -326,8 +168,6 @@ static size_t pages_of(size_t n)
  * there would be memory nobody asked for). */
 void *big_alloc(size_t n)
 {
-	if (n >= POOL_FROM) /* a mapping: not added to what waits */
-		pool_room(n);
 	size_t len = pages_of(n), extra = n >= HUGE_FROM ? HUGE_PAGE - page_bytes() : 0;
 	char *p = mmap(NULL, len + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
@@ -422,11 +262,7 @@ void big_free(void *p, size_t n)
 
 void *xcalloc(size_t n, size_t size)
 {
-	void *p = size != 0 && n <= SIZE_MAX / size ? pool_take(n * size) : NULL;
-
-	if (p != NULL)
-		return memset(p, 0, n * size);
-	p = calloc(n ? n : 1, size ? size : 1);
+	void *p = calloc(n ? n : 1, size ? size : 1);
 
 	if (p == NULL) {
 		oom(n * size);
@@ -437,8 +273,6 @@ void *xcalloc(size_t n, size_t size)
 
 void *xrealloc(void *p, size_t n)
 {
-	if (n >= POOL_FROM) /* what it may map is not added to what waits */
-		pool_room(n);
 	void *q = realloc(p, n ? n : 1);
 
 	if (q == NULL) {

@@ -46,19 +46,9 @@ void *big_alloc(size_t n);
 void *big_resize(void *p, size_t old, size_t n);
 void big_release(void *p, size_t from, size_t to);
 void big_free(void *p, size_t n);
-/* malloc's, and NULL when there is no room (no exit): from 2 MB on huge
- * pages, as xmalloc's; free() frees it. */
+/* malloc's, and NULL when there is no room (no exit): from 2 MB, on
+ * huge pages from its start, as xmalloc's; free() frees it. */
 void *hw_malloc_big(size_t n);
-/* free(p) for a block of at least n bytes from malloc (any of the
- * x*alloc's): a big one waits for the next request of about its size
- * (util.c: the pool), which a later free() takes too. hw_pool_drain:
- * those waiting freed (at the end of each analysis). */
-void hw_free_big(void *p, size_t n);
-void hw_pool_drain(void);
-/* For the tests: whether blocks wait at all (not under a sanitizer of
- * memory, nor without glibc), and the bytes of those waiting. */
-int hw_pool_on(void);
-size_t hw_pool_waiting(void);
 /* Bytes [from, to) of p, about to be written whole: their pages made at
  * once (one call, not a fault a page; a fault is the costly part of
  * fresh memory on a virtual machine). Only for memory that will be

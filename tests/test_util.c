@@ -578,51 +578,28 @@ START_TEST(test_str_edits)
 }
 END_TEST
 
-/* Big blocks given back (hw_free_big) serve the next request of about
- * their size, zeroed for xcalloc; a request none fits frees them first
- * where they and it would pass the most memory seen, and leaves them
- * where that is above; under AddressSanitizer none wait, and every
- * block is still what it should be. */
-START_TEST(test_pool)
+/* A block of 2 MB or more starts on a huge page (2 MB), where huge()
+ * advises all of it: from malloc it started anywhere, and its first
+ * part, up to 2 MB, was faulted in 4 KB at a time; below that, malloc's
+ * as it was. Writable to its last byte, freed by free(). */
+START_TEST(test_big_blocks_aligned)
 {
-	const size_t mb = (size_t)1 << 20, n = 6 * mb;
-	int on = hw_pool_on();
+	const size_t mb = (size_t)1 << 20;
+	const size_t sizes[] = { 2 * mb, 2 * mb + 1, 5 * mb + 4096 + 3, 18 * mb + 17 };
 
-	hw_pool_drain();
-	char *a = xmalloc(n);
-	memset(a, 0x5a, n);
-	hw_free_big(a, n);
-	ck_assert(!on || hw_pool_waiting() >= n);
-	char *b = xmalloc(n - 1000); /* a thousand bytes to spare: taken */
-	ck_assert_msg(!on || (b == a && hw_pool_waiting() == 0), "a %p b %p waiting %zu", (void *)a, (void *)b, hw_pool_waiting());
-	memset(b, 0x5a, n - 1000);
-	hw_free_big(b, n - 1000);
-	char *c = xcalloc(n / 4, 4);
-	ck_assert(!on || c == a);
-	for (size_t i = 0; i < n; i++)
-		ck_assert_msg(c[i] == 0, "byte %zu of a block from the pool is %d, not 0", i, c[i]);
-	free(c); /* a plain free takes it too */
-	/* the peak seen: a block waits while another is made under it...
-	 * (x mapped and unmapped itself: malloc may keep what is freed,
-	 * as under the tunables make check runs with) */
-	char *x = big_alloc(48 * mb);
-	memset(x, 1, 48 * mb);
-	char *d = xmalloc(8 * mb);
-	memset(d, 2, 8 * mb);
-	hw_free_big(d, 8 * mb);
-	char *e = xmalloc(2 * mb); /* no fit: the peak seen is now, and it would pass it */
-	ck_assert(!on || hw_pool_waiting() == 0);
-	free(e);
-	big_free(x, 48 * mb); /* 48 MB less than seen */
-	d = xmalloc(8 * mb);
-	memset(d, 3, 8 * mb);
-	hw_free_big(d, 8 * mb);
-	e = xmalloc(4 * mb); /* no fit (half of it to spare), well under the peak: d waits on */
-	memset(e, 4, 4 * mb);
-	ck_assert_msg(!on || hw_pool_waiting() >= 8 * mb, "%zu bytes wait", hw_pool_waiting());
-	free(e);
-	hw_pool_drain();
-	ck_assert_uint_eq(hw_pool_waiting(), 0);
+	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+		char *p = xmalloc(sizes[i]), *q = hw_malloc_big(sizes[i]);
+		ck_assert_msg(((uintptr_t)p & (2 * mb - 1)) == 0 && q != NULL && ((uintptr_t)q & (2 * mb - 1)) == 0,
+			      "%zu bytes at %p and %p", sizes[i], (void *)p, (void *)q);
+		memset(p, 1, sizes[i]);
+		memset(q, 2, sizes[i]);
+		ck_assert(p[sizes[i] - 1] == 1 && q[sizes[i] - 1] == 2);
+		free(p);
+		free(q);
+	}
+	char *small = xmalloc(64 * 1024);
+	memset(small, 3, 64 * 1024);
+	free(small);
 }
 END_TEST
 
@@ -648,7 +625,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, test_utf16_join);
 	tcase_add_test(tc, test_tmp_guard_nested);
 	tcase_add_test(tc, test_tmp_guard_order);
-	tcase_add_test(tc, test_pool);
+	tcase_add_test(tc, test_big_blocks_aligned);
 	suite_add_tcase(s, tc);
 	return s;
 }

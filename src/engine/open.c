@@ -694,6 +694,5 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 	/* a copy of nothing is not kept; a complete copy of a dump is, when
 	 * the open stops for another reason (cancelled, the memory) */
 	copy_end(&held, refused || (rc == 0 && h->n <= 1));
-	hw_pool_drain(); /* the blocks the build gave back: not kept for the views */
 	return rc;
 }

@@ -690,8 +690,8 @@ static void free_part(struct heap *h, unsigned part)
 	get_scalars(h, &sc, 0);
 	slots(h, &sc, sl);
 	for (int i = 0; i < NSLOTS; i++)
-		if (part_of(i) == part) { /* for the next array of its size (its load's, as a rule) */
-			hw_free_big(*sl[i].ptr, sl[i].elem * (size_t)sl[i].count);
+		if (part_of(i) == part) {
+			free(*sl[i].ptr);
 			*sl[i].ptr = NULL;
 		}
 }

@@ -70,7 +70,7 @@ static node_t *park(struct dt *d, int k, node_t *p, size_t n)
 
 	if (st == NULL || !store_ok(st) || store_put(st, sid(d, k), p, sizeof *p, n) < 0)
 		return p;
-	hw_free_big(p, n * sizeof *p); /* for the next array of its size (unpark's) */
+	free(p);
 	return NULL;
 }
 

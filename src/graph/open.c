@@ -22,7 +22,6 @@ void heap_analyse(struct heap *h, struct progress *p)
 	cache_changed(h, HP_IN | HP_DOM);
 	analysis_garbage_roots(h, p);
 	analysis_dominators(h, p);
-	hw_pool_drain(); /* the blocks its phases gave back: not kept past them (a rerun's too) */
 }
 
 /* Each class's generations (struct hclass' gens) and each generation's

@@ -755,7 +755,7 @@ int seq_end(struct seq *s)
 
 	if (!s->in_memory && s->r.s != NULL && store_reader_end(&s->r) < 0)
 		bad = 1;
-	hw_free_big(s->tmp, s->tcap);
+	free(s->tmp);
 	memset(s, 0, sizeof *s);
 	return bad ? -1 : 0;
 }
