@@ -133,13 +133,13 @@ void *hw_malloc_big(size_t n)
 
 void *xmalloc(size_t n)
 {
-	void *p = n >= HUGE_FROM ? aligned_big(n) : malloc(n ? n : 1);
+	void *p = hw_malloc_big(n);
 
 	if (p == NULL) {
 		oom(n);
 		hw_fatal("out of memory allocating %zu bytes", n);
 	}
-	return huge(p, n);
+	return p;
 }
 
 static size_t page_bytes(void)

@@ -191,7 +191,6 @@ static uint16_t group_kind(const char *name, uint16_t parent)
 	return parent;
 }
 
-/* What the file says, as read. */
 /* Damage of one kind among the nodes: how many, and the file offset of
  * the first. */
 struct damage {
@@ -199,6 +198,7 @@ struct damage {
 	size_t at;
 };
 
+/* What the file says, as read. */
 struct gcd {
 	struct clr_parts p;
 	uint32_t root, ntypes, nnodes, naddrs;
