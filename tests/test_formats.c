@@ -1100,6 +1100,13 @@ END_TEST
  * -1 if none (below). */
 static long info_num(const char *out, const char *key);
 
+/* A little-endian uint32 at p, as a test reads a file's bytes itself. */
+static uint32_t rd32le(const char *p)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	return (uint32_t)u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16 | (uint32_t)u[3] << 24;
+}
+
 /* The analyses made again (an analysis root, a reference left out: the
  * steps root and ignore) keep V8's weak edges weak: the reader's, with
  * no runtime hook to find them again. They became strong once, and the
@@ -2825,6 +2832,28 @@ START_TEST(test_dotnet_gcdump_recorded)
 	ck_assert_msg(st == 0 && strstr(out, want) && info_num(out, "warnings:") == 1, "%s", out);
 	free(out);
 	free(bytes);
+	/* 400 bytes of the offset table zeroed (the review's trial): 100
+	 * nodes point at the undefined record, their records are no node's.
+	 * The table's place read here: the nodes' count before it, the
+	 * data's length after it, the addresses' count after the data */
+	bytes = file_bytes(dump, &len);
+	ck_assert_msg(bytes != NULL && len > 61618 && rd32le(bytes + 20175) == 4711 &&
+		      rd32le(bytes + 20179 + 4 * 4711) == 22587 && rd32le(bytes + 20179 + 4 * 4711 + 4 + 22587) == 4711,
+		      "the recorded .gcdump's offset table is not at 20179");
+	memset(bytes + 20179 + 4 * 1000, 0, 400);
+	f = fopen(TEST_BUILDDIR "/dumps/zoff.gcdump", "wb");
+	ck_assert(f != NULL && fwrite(bytes, 1, len, f) == len && fclose(f) == 0);
+	free(bytes);
+	ck_assert_int_eq(system("rm -f " TEST_BUILDDIR "/dumps/zoff.gcdump.hwi"), 0);
+	for (int cached = 0; cached < 2; cached++) {
+		out = hw("-q info " TEST_BUILDDIR "/dumps/zoff.gcdump", &st);
+		ck_assert_msg(st == 0 && info_num(out, "warnings:") == 1 && info_num(out, "objects:") == 4631 - 100 &&
+			      strstr(out, "zoff.gcdump: offset 24179: 100 nodes with an address point at the graph's "
+					  "undefined record, while ") &&
+			      strstr(out, " bytes of the nodes' data are no node's: the offsets are damaged; up to 100 "
+					  "objects lost\n"), "%.2000s", out);
+		free(out);
+	}
 	/* another FastSerialization file (a nettrace's own header aside) */
 	ck_assert_int_eq(system("printf '\\024\\000\\000\\000!FastSerialization.1\\004\\004\\001\\001\\000\\000\\000"
 				"\\000\\000\\000\\000\\004\\000\\000\\000Blob\\006' > " TEST_BUILDDIR "/dumps/other.gcdump"), 0);

@@ -292,6 +292,11 @@ static void say_damage(struct heap *h, const struct damage *d, const char *what)
 struct node_damage {
 	struct damage lost, shared, type, size, undef;
 	uint64_t undef_objects; /* of undef, those with an address */
+	/* nodes with an address at the undefined record (offset 0): none in
+	 * the files dotnet-gcdump writes, which define every node they
+	 * give; where the offsets are damaged (zeroed), objects lost. The
+	 * first's place in the offset table */
+	struct damage at_undef;
 };
 
 /* Where node i's data is in the file (damage said there). */
@@ -322,6 +327,8 @@ static int object(const struct gcd *g, uint32_t i, uint64_t edges, struct node_d
 		nd->undef_objects += i < g->naddrs && node_addr(g, i) != 0;
 		return 0;
 	}
+	if (type == g->undefined && i < g->naddrs && node_addr(g, i) != 0)
+		damaged(&nd->at_undef, (size_t)(g->offsets - g->p.h->map) + 4 * (size_t)i);
 	if (!is_object(g, i, type, size))
 		return 0;
 	if (type >= g->ntypes)
@@ -561,10 +568,32 @@ static void group_roots(struct gcd *g)
 	big_free(seen, m);
 }
 
+/* The bytes of the nodes' data that are no node's: the data less the
+ * records the offsets point at (the undefined record once), each read
+ * whole. The writer's records fill the data, one after another, each
+ * once: none are left unless offsets are damaged. */
+static size_t data_unowned(const struct gcd *g)
+{
+	size_t owned = 0;
+	int undef = 0;
+
+	for (uint32_t i = 0; i < g->nnodes; i++) {
+		size_t from = rd32(g->offsets + 4 * (size_t)i), at;
+		uint32_t type;
+		int32_t size, nch, d;
+		if ((from == 0 && undef++) || node_at(g, i, &type, &size, &nch, &at) != 0)
+			continue;
+		for (int32_t k = 0; k < nch && compressed(g->blob, g->blob_len, &at, &d) == 0; k++)
+			;
+		owned += at - from;
+	}
+	return owned < g->blob_len ? g->blob_len - owned : 0;
+}
+
 /* The nodes' damage, said once they are all read. */
 static void say_node_damage(const struct gcd *g, const struct node_damage *nd)
 {
-	char what[192];
+	char what[224];
 
 	snprintf(what, sizeof what, "of the %u nodes lie past the end of the file or are malformed; left out",
 		 g->nnodes);
@@ -577,6 +606,17 @@ static void say_node_damage(const struct gcd *g, const struct node_damage *nd)
 	snprintf(what, sizeof what, "nodes (%llu of them objects, by their address) read as of type UNDEFINED away "
 		 "from the graph's undefined record: damaged data; left out", (unsigned long long)nd->undef_objects);
 	say_damage(g->p.h, &nd->undef, what);
+	/* nodes with an address at the undefined record: an extra walk of
+	 * the nodes tells whether their own records are lost (a damaged
+	 * offset table) or there are none (a writer that gives addresses
+	 * it never defines, as dotnet-gcdump does not) */
+	size_t unowned = nd->at_undef.n > 0 ? data_unowned(g) : 0;
+	if (unowned > 0) {
+		snprintf(what, sizeof what, "nodes with an address point at the graph's undefined record, while %zu bytes "
+			 "of the nodes' data are no node's: the offsets are damaged; up to %llu objects lost", unowned,
+			 (unsigned long long)nd->at_undef.n);
+		say_damage(g->p.h, &nd->at_undef, what);
+	}
 }
 
 static void no_object(void *arg, const struct clr_node *c, const uint64_t *to, size_t n)
@@ -608,7 +648,7 @@ static int any_object(struct gcd *g)
 static void gather_walk(struct gcd *g, clr_walk_fn fn, void *arg)
 {
 	struct clr_parts *p = &g->p;
-	struct node_damage nd = { { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 }, 0 };
+	struct node_damage nd = { { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 }, 0, { 0, 0 } };
 	size_t words = (size_t)g->nnodes / 64 + 1;
 	g->objbits = xcalloc(words, sizeof *g->objbits);
 	g->objrank = xcalloc(words, sizeof *g->objrank);
