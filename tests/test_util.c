@@ -2,10 +2,12 @@
  * expected bytes are written out by hand from the escaping rules in
  * util.h. */
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -603,6 +605,68 @@ START_TEST(test_big_blocks_aligned)
 }
 END_TEST
 
+/* Whether the page holding p is resident. */
+static int resident(const void *p)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	unsigned char v = 0;
+	void *at = (void *)((uintptr_t)p & ~(uintptr_t)(pg - 1));
+
+	return mincore(at, (size_t)pg, &v) == 0 && (v & 1);
+}
+
+/* A big block grown by xrealloc (or made by it) and one of xcalloc's
+ * start on a huge page too; xcalloc's is zeroed though malloc gave back
+ * memory written before (its threshold for mapping raised, so that the
+ * freed block is its heap's); a fresh block's last part, past its last
+ * whole huge page, is made at once, not a fault a page. */
+START_TEST(test_big_blocks_grown_zeroed_made)
+{
+	const size_t mb = (size_t)1 << 20;
+	char *p = xmalloc(4 * mb + 100);
+
+	memset(p, 7, 4 * mb + 100);
+	p = xrealloc(p, 9 * mb + 5);
+	ck_assert_msg(((uintptr_t)p & (2 * mb - 1)) == 0, "grown to %p", (void *)p);
+	for (size_t i = 0; i < 4 * mb + 100; i += 4093)
+		ck_assert_int_eq(p[i], 7);
+	ck_assert_int_eq(p[4 * mb + 99], 7);
+	memset(p, 8, 9 * mb + 5);
+	free(p);
+	p = xrealloc(NULL, 3 * mb);
+	ck_assert_msg(((uintptr_t)p & (2 * mb - 1)) == 0, "made by xrealloc at %p", (void *)p);
+	free(p);
+#ifdef M_MMAP_THRESHOLD
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+	for (int k = 0; k < 3; k++) {
+		char *w = malloc(12 * mb);
+		ck_assert(w != NULL);
+		memset(w, 0xff, 12 * mb);
+		free(w);
+		unsigned char *z = xcalloc(5 * mb + 3, 1);
+		ck_assert_msg(((uintptr_t)z & (2 * mb - 1)) == 0, "xcalloc's at %p", (void *)z);
+		for (size_t i = 0; i < 5 * mb + 3; i++)
+			if (z[i] != 0)
+				ck_abort_msg("xcalloc's byte %zu is %u", i, z[i]);
+		free(z);
+	}
+	/* the last part made: where the kernel has MADV_POPULATE_WRITE */
+	char *probe = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert(probe != MAP_FAILED);
+	int can = madvise(probe, 4096, 23 /* MADV_POPULATE_WRITE */) == 0;
+	munmap(probe, 4096);
+	if (can) {
+		char *f = xmalloc(6 * mb + 300 * 1024);
+		ck_assert_msg(resident(f + 6 * mb + 299 * 1024) && resident(f + 6 * mb), "the last part not made");
+		free(f);
+	} else {
+		fprintf(stderr, "util: the kernel has no MADV_POPULATE_WRITE: a big block's last part is not checked\n");
+	}
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -626,6 +690,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, test_tmp_guard_nested);
 	tcase_add_test(tc, test_tmp_guard_order);
 	tcase_add_test(tc, test_big_blocks_aligned);
+	tcase_add_test(tc, test_big_blocks_grown_zeroed_made);
 	suite_add_tcase(s, tc);
 	return s;
 }
