@@ -112,19 +112,18 @@ static void *huge(void *p, size_t n)
 	return p;
 }
 
-/* huge(), for a block of which the first `written` bytes are to be
- * written now (malloc's, a copy's): those of them outside whole huge
- * pages (the block's last part, any start before the first) made at
- * once. A 4 KB fault costs 11 us on this kind of virtual machine, a
- * page made by MADV_POPULATE_WRITE 0.5 us; a 20 MB array's last part
- * alone was 280 faults (a 5 M-object .gcdump's open faulted 7,000 such
- * pages, a 1.4 M-node V8 snapshot's 9,000). Room past `written` is
- * left alone: it is made only if it is used. */
+/* For a block of which the first `written` bytes are to be written
+ * now (xmalloc_whole's, a copy's; huge() advised already): those of
+ * them outside whole huge pages (the block's last part, any start
+ * before the first) made at once. A 4 KB fault costs 11 us on this kind
+ * of virtual machine, a page made by MADV_POPULATE_WRITE 0.5 us; a 20
+ * MB array's last part alone was 280 faults (a 5 M-object .gcdump's open
+ * faulted 7,000 such pages, a 1.4 M-node V8 snapshot's 9,000). Room past
+ * `written` is left alone: it is made only if it is used. */
 static void *huge_written(void *p, size_t n, size_t written)
 {
 	if (p == NULL || n < HUGE_FROM)
 		return p;
-	huge(p, n);
 	uintptr_t s = (uintptr_t)p, w = s + (written < n ? written : n);
 	uintptr_t a = (s + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
 	uintptr_t e = (s + n) & ~(uintptr_t)(HUGE_PAGE - 1);
@@ -150,6 +149,17 @@ static void *aligned_big(size_t n)
 
 	if (posix_memalign(&p, HUGE_PAGE, n) != 0)
 		return NULL;
+#ifdef __GLIBC__
+	/* glibc keeps the room past n that the alignment cost (up to 2 MB
+	 * of its own mapping), which malloc_usable_size then counts and
+	 * grow_big would copy: given back, in place (a sanitizer's malloc
+	 * has none, and is not asked) */
+	if (malloc_usable_size(p) - n >= 4096) {
+		void *q = realloc(p, n);
+		if (q != NULL)
+			p = q;
+	}
+#endif
 	return p;
 }
 
@@ -157,7 +167,7 @@ void *hw_malloc_big(size_t n)
 {
 	void *p = n >= HUGE_FROM ? aligned_big(n) : malloc(n ? n : 1);
 
-	return huge_written(p, n, n);
+	return p != NULL ? huge(p, n) : NULL;
 }
 
 void *xmalloc(size_t n)
@@ -169,6 +179,18 @@ void *xmalloc(size_t n)
 		hw_fatal("out of memory allocating %zu bytes", n);
 	}
 	return p;
+}
+
+void *xmalloc_whole(size_t n)
+{
+	return huge_written(xmalloc(n), n, n);
+}
+
+void *xcalloc_whole(size_t n, size_t size)
+{
+	if (size != 0 && n > SIZE_MAX / size)
+		hw_fatal("allocation overflow: %zu x %zu", n, size);
+	return memset(xmalloc_whole(n * size), 0, n * size);
 }
 
 static size_t page_bytes(void)
@@ -289,16 +311,8 @@ void big_free(void *p, size_t n)
 		munmap(p, pages_of(n));
 }
 
-/* From HUGE_FROM, a block that starts on a huge page, as xmalloc's
- * (calloc's starts anywhere, its first and last parts on 4 KB pages),
- * zeroed here: malloc may give back memory freed before. */
 void *xcalloc(size_t n, size_t size)
 {
-	if (size != 0 && n <= SIZE_MAX / size && n * size >= HUGE_FROM) {
-		void *q = aligned_big(n * size);
-		if (q != NULL)
-			return memset(huge_written(q, n * size, n * size), 0, n * size);
-	}
 	void *p = calloc(n ? n : 1, size ? size : 1);
 
 	if (p == NULL) {
@@ -327,10 +341,9 @@ static void *grow_big(void *p, size_t n)
 	void *q = aligned_big(n);
 	if (q == NULL)
 		return NULL;
+	huge(q, n);
 	if (p != NULL)
 		memcpy(huge_written(q, n, old), p, old);
-	else
-		huge(q, n);
 	free(p);
 	return q;
 #else

@@ -32,6 +32,13 @@
  * registered cleanup (the TUI restores the terminal) and exit(3). */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
+/* xmalloc's and xcalloc's, for an array written whole at once (as
+ * mem_populate asks): from 2 MB, the parts of it outside whole huge
+ * pages made at once, not a 4 KB fault a page. A block of which little
+ * may be written (a stack sized to the objects) takes the plain ones:
+ * what is made counts as used. */
+void *xmalloc_whole(size_t n);
+void *xcalloc_whole(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 void *xreallocarray(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);

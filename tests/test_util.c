@@ -2,7 +2,9 @@
  * expected bytes are written out by hand from the escaping rules in
  * util.h. */
 #include <fcntl.h>
+#ifdef __GLIBC__
 #include <malloc.h>
+#endif
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -615,16 +617,36 @@ static int resident(const void *p)
 	return mincore(at, (size_t)pg, &v) == 0 && (v & 1);
 }
 
-/* A big block grown by xrealloc (or made by it) and one of xcalloc's
- * start on a huge page too; xcalloc's is zeroed though malloc gave back
- * memory written before (its threshold for mapping raised, so that the
- * freed block is its heap's); a fresh block's last part, past its last
- * whole huge page, is made at once, not a fault a page. */
+/* The _whole blocks' last part, past their last whole huge page, is
+ * made at once, not a fault a page; a plain block's is not (a stack
+ * sized to the objects is mostly never written). A big block grown by
+ * xrealloc (or made by it) starts on a huge page too, and
+ * xcalloc_whole's, zeroed though malloc gave back memory written before
+ * (its threshold for mapping raised, so that the freed block is its
+ * heap's). */
 START_TEST(test_big_blocks_grown_zeroed_made)
 {
 	const size_t mb = (size_t)1 << 20;
-	char *p = xmalloc(4 * mb + 100);
 
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
+	mallopt(M_MMAP_THRESHOLD, 256 << 10); /* as heap_open sets it: big blocks fresh mappings */
+#endif
+	/* first, on fresh memory: where the kernel has MADV_POPULATE_WRITE */
+	char *probe = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert(probe != MAP_FAILED);
+	int can = madvise(probe, 4096, 23 /* MADV_POPULATE_WRITE */) == 0;
+	munmap(probe, 4096);
+	if (can) {
+		char *f = xmalloc_whole(6 * mb + 300 * 1024), *g = xmalloc(6 * mb + 300 * 1024);
+		ck_assert_msg(resident(f + 6 * mb + 299 * 1024) && resident(f + 6 * mb), "the last part not made");
+		ck_assert_msg(!resident(g + 6 * mb + 299 * 1024), "a plain block's last part made");
+		free(f);
+		free(g);
+	} else {
+		fprintf(stderr, "util: the kernel has no MADV_POPULATE_WRITE: a big block's last part is not checked\n");
+	}
+#ifdef __GLIBC__
+	char *p = xmalloc(4 * mb + 100);
 	memset(p, 7, 4 * mb + 100);
 	p = xrealloc(p, 9 * mb + 5);
 	ck_assert_msg(((uintptr_t)p & (2 * mb - 1)) == 0, "grown to %p", (void *)p);
@@ -636,7 +658,8 @@ START_TEST(test_big_blocks_grown_zeroed_made)
 	p = xrealloc(NULL, 3 * mb);
 	ck_assert_msg(((uintptr_t)p & (2 * mb - 1)) == 0, "made by xrealloc at %p", (void *)p);
 	free(p);
-#ifdef M_MMAP_THRESHOLD
+#endif
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
 	mallopt(M_MMAP_THRESHOLD, 64 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #endif
@@ -644,25 +667,14 @@ START_TEST(test_big_blocks_grown_zeroed_made)
 		char *w = malloc(12 * mb);
 		ck_assert(w != NULL);
 		memset(w, 0xff, 12 * mb);
+		__asm__ volatile("" : : "r"(w) : "memory"); /* the writes kept: w is freed next */
 		free(w);
-		unsigned char *z = xcalloc(5 * mb + 3, 1);
-		ck_assert_msg(((uintptr_t)z & (2 * mb - 1)) == 0, "xcalloc's at %p", (void *)z);
+		unsigned char *z = xcalloc_whole(5 * mb + 3, 1);
+		ck_assert_msg(((uintptr_t)z & (2 * mb - 1)) == 0, "xcalloc_whole's at %p", (void *)z);
 		for (size_t i = 0; i < 5 * mb + 3; i++)
 			if (z[i] != 0)
-				ck_abort_msg("xcalloc's byte %zu is %u", i, z[i]);
+				ck_abort_msg("xcalloc_whole's byte %zu is %u", i, z[i]);
 		free(z);
-	}
-	/* the last part made: where the kernel has MADV_POPULATE_WRITE */
-	char *probe = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ck_assert(probe != MAP_FAILED);
-	int can = madvise(probe, 4096, 23 /* MADV_POPULATE_WRITE */) == 0;
-	munmap(probe, 4096);
-	if (can) {
-		char *f = xmalloc(6 * mb + 300 * 1024);
-		ck_assert_msg(resident(f + 6 * mb + 299 * 1024) && resident(f + 6 * mb), "the last part not made");
-		free(f);
-	} else {
-		fprintf(stderr, "util: the kernel has no MADV_POPULATE_WRITE: a big block's last part is not checked\n");
 	}
 }
 END_TEST

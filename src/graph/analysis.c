@@ -407,7 +407,7 @@ static void build_in(struct heap *h, int park)
 	free(h->in);
 	free(h->in_start);
 	h->in = NULL;
-	edge_t *cnt = xcalloc((size_t)h->n + 1, sizeof *cnt);
+	edge_t *cnt = xcalloc_whole((size_t)h->n + 1, sizeof *cnt);
 	uint32_t id;
 	struct seq sq;
 
@@ -423,7 +423,7 @@ static void build_in(struct heap *h, int park)
 	if (park && heap_store(h, HP_OUT_TO) == 0)
 		heap_park(h, HP_OUT_TO);
 	const struct store *st = h->out == NULL ? heap_section(h, HP_OUT_TO, &id) : NULL;
-	h->in = xmalloc(((size_t)h->nedges + h->nroots + 1) * sizeof *h->in);
+	h->in = xmalloc_whole(((size_t)h->nedges + h->nroots + 1) * sizeof *h->in);
 	for (size_t i = 0; i < h->nroots; i++)
 		h->in[cnt[h->roots[i]]++] = 0;
 	if (st == NULL)
@@ -612,7 +612,7 @@ void analysis_dominators(struct heap *h, struct progress *p)
 	heap_park(h, HP_OUT);
 	progress_begin(p, "retained sizes", h->n, "objects");
 	heap_load(h, HP_SHALLOW, p);
-	h->retained = xmalloc(((size_t)h->n + 1) * sizeof *h->retained);
+	h->retained = xmalloc_whole(((size_t)h->n + 1) * sizeof *h->retained);
 	for (node_t v = 0; v < h->n; v++)
 		h->retained[v] = h->node_shallow[v];
 	heap_park(h, HP_SHALLOW);
@@ -643,13 +643,13 @@ void analysis_domchildren(struct heap *h)
 	/* counted at idom + 2, summed (start[d + 1]: where d's children
 	 * begin), filled with start[d + 1] as the cursor: it ends where d's
 	 * children end, which is start[d + 1] proper */
-	node_t *start = xcalloc((size_t)h->n + 2, sizeof *start);
+	node_t *start = xcalloc_whole((size_t)h->n + 2, sizeof *start);
 	for (node_t v = 1; v < h->n; v++)
 		if (h->idom[v] != HW_NONE)
 			start[h->idom[v] + 2]++;
 	for (node_t v = 0; v <= h->n; v++)
 		start[v + 1] += start[v];
-	node_t *child = xmalloc(((size_t)h->n + 1) * sizeof *child);
+	node_t *child = xmalloc_whole(((size_t)h->n + 1) * sizeof *child);
 	for (node_t v = 1; v < h->n; v++)
 		if (h->idom[v] != HW_NONE)
 			child[start[h->idom[v] + 1]++] = v;

@@ -964,7 +964,7 @@ static int place_by_bitmap(struct heap_builder *b, const uint64_t *id, node_t *p
 	int rc = -1;
 	if (used * per * sizeof *blk > (uint64_t)n * 4 + 65536)
 		goto out;
-	blk = xcalloc((size_t)(used * per), sizeof *blk);
+	blk = xcalloc_whole((size_t)(used * per), sizeof *blk); /* every block's rank written */
 	own(b, 0, blk_bytes);
 	for (node_t v = 1; v <= n; v++) {
 		uint64_t k = (id[v] - mn) >> slot;
@@ -1273,7 +1273,7 @@ static void order_nodes(struct heap_builder *b)
 	/* not malloc's: no hole left; but where each object's node as given
 	 * is wanted (HB_PLACES, HB_GIVEN_NODES) it becomes those */
 	int want_given = (b->flags & (HB_PLACES | HB_GIVEN_NODES)) != 0;
-	node_t *perm = want_given ? xmalloc(((size_t)n + 1) * sizeof *perm)
+	node_t *perm = want_given ? xmalloc_whole(((size_t)n + 1) * sizeof *perm)
 				  : big_alloc(((size_t)n + 1) * sizeof *perm);
 	own(b, 0, ((size_t)n + 1) * sizeof *perm);
 	/* One room for the sort's other order (its first n words) and then

@@ -187,7 +187,7 @@ static node_t *predecessors(struct dt *d, uint64_t *total)
 	node_t n = d->n, *pred = NULL;
 	struct seq s;
 
-	d->istart = xcalloc((size_t)n + 1, sizeof *d->istart);
+	d->istart = xcalloc_whole((size_t)n + 1, sizeof *d->istart);
 	for (int pass = 0; pass < 2; pass++) {
 		edges_open(g, &s);
 		for (node_t v = 0; v < g->n; v++) {
@@ -212,7 +212,7 @@ static node_t *predecessors(struct dt *d, uint64_t *total)
 			for (node_t r = 0; r < n; r++)
 				d->istart[r + 1] += d->istart[r];
 			*total = d->istart[n];
-			pred = xmalloc(((size_t)*total + 1) * sizeof *pred);
+			pred = xmalloc_whole(((size_t)*total + 1) * sizeof *pred);
 		}
 		report(d, 1, (node_t)pass + 1, 2);
 	}
@@ -231,7 +231,7 @@ static node_t *predecessors_in(struct dt *d, const edge_t *in_start, uint64_t *t
 	node_t n = d->n, *pred;
 	struct seq s;
 
-	d->istart = xcalloc((size_t)n + 1, sizeof *d->istart);
+	d->istart = xcalloc_whole((size_t)n + 1, sizeof *d->istart);
 	for (node_t t = 0; t < g->n; t++) {
 		node_t pt = d->pre[t];
 		if (pt != 0)
@@ -240,7 +240,7 @@ static node_t *predecessors_in(struct dt *d, const edge_t *in_start, uint64_t *t
 	for (node_t r = 0; r < n; r++)
 		d->istart[r + 1] += d->istart[r];
 	*total = d->istart[n];
-	pred = xmalloc(((size_t)*total + 1) * sizeof *pred);
+	pred = xmalloc_whole(((size_t)*total + 1) * sizeof *pred);
 	if (g->in_store != NULL) {
 		if (seq_open(&s, g->in_store, g->in_id, sizeof(node_t)) < 0)
 			hw_fatal("the dominator pass cannot read the references back");
@@ -381,16 +381,16 @@ void domtree_compute(const struct dgraph *g, node_t **idomp, node_t **order, nod
 		*idomp = xmalloc(sizeof **idomp);
 		return;
 	}
-	d.pre = xcalloc(n, sizeof *d.pre);
-	d.parent = xmalloc(n * sizeof *d.parent);
+	d.pre = xcalloc_whole(n, sizeof *d.pre);
+	d.parent = xmalloc_whole(n * sizeof *d.parent);
 	if (streamed)
 		store_begin(g->scratch, &d.vw, sid(&d, S_VERTEX), sizeof(node_t));
 	else
-		d.vertex = xmalloc(n * sizeof *d.vertex);
+		d.vertex = xmalloc_whole(n * sizeof *d.vertex);
 	dfs(&d);
 	if (streamed && store_end(&d.vw) < 0) { /* no room on disk: the same pass again, in memory */
 		memset(d.pre, 0, n * sizeof *d.pre);
-		d.vertex = xmalloc(n * sizeof *d.vertex);
+		d.vertex = xmalloc_whole(n * sizeof *d.vertex);
 		dfs(&d);
 	}
 	if (g->after_dfs != NULL)
@@ -405,9 +405,9 @@ void domtree_compute(const struct dgraph *g, node_t **idomp, node_t **order, nod
 	d.pre = NULL;
 	pred = park(&d, S_PRED, pred, npred);
 	d.parent = unpark(&d, S_PARENT, d.parent, d.n);
-	d.semi = xmalloc(n * sizeof *d.semi);
-	d.label = xmalloc(n * sizeof *d.label);
-	d.anc = xmalloc(n * sizeof *d.anc);
+	d.semi = xmalloc_whole(n * sizeof *d.semi);
+	d.label = xmalloc_whole(n * sizeof *d.label);
+	d.anc = xmalloc_whole(n * sizeof *d.anc);
 	semidominators(&d, pred);
 	free(pred);
 	if (g->scratch != NULL)
@@ -424,7 +424,7 @@ void domtree_compute(const struct dgraph *g, node_t **idomp, node_t **order, nod
 	free(d.semi);
 	report(&d, 3, 0, 1);
 	d.vertex = unpark(&d, S_VERTEX, d.vertex, d.n);
-	node_t *idom = xmalloc((n + 1) * sizeof *idom);
+	node_t *idom = xmalloc_whole((n + 1) * sizeof *idom);
 	for (node_t v = 0; v < g->n; v++)
 		idom[v] = HW_NONE;
 	idom[g->root] = g->root;
