@@ -292,9 +292,9 @@ static void say_damage(struct heap *h, const struct damage *d, const char *what)
 struct node_damage {
 	struct damage lost, shared, type, size, undef;
 	uint64_t undef_objects; /* of undef, those with an address */
-	/* nodes with an address at the undefined record (offset 0): none in
-	 * the files dotnet-gcdump writes, which define every node they
-	 * give; where the offsets are damaged (zeroed), objects lost. The
+	/* nodes with an address at the undefined record (offset 0): the
+	 * writer's for a reference's target never defined (none in the files
+	 * recorded here), or objects whose offsets are damaged (zeroed). The
 	 * first's place in the offset table */
 	struct damage at_undef;
 };
@@ -607,14 +607,17 @@ static void say_node_damage(const struct gcd *g, const struct node_damage *nd)
 		 "from the graph's undefined record: damaged data; left out", (unsigned long long)nd->undef_objects);
 	say_damage(g->p.h, &nd->undef, what);
 	/* nodes with an address at the undefined record: an extra walk of
-	 * the nodes tells whether their own records are lost (a damaged
-	 * offset table) or there are none (a writer that gives addresses
-	 * it never defines, as dotnet-gcdump does not) */
-	size_t unowned = nd->at_undef.n > 0 ? data_unowned(g) : 0;
+	 * the nodes tells whether there are records no offset points at, as
+	 * a damaged (zeroed) offset table leaves, or none (an address the
+	 * writer was given as a reference's target and never defined). Not
+	 * where the nodes' data is damaged already: bytes that damage leaves
+	 * unread are no sign of the offsets' (that damage is said above) */
+	int other = nd->lost.n || nd->shared.n || nd->type.n || nd->size.n || nd->undef.n;
+	size_t unowned = nd->at_undef.n > 0 && !other ? data_unowned(g) : 0;
 	if (unowned > 0) {
 		snprintf(what, sizeof what, "nodes with an address point at the graph's undefined record, while %zu bytes "
-			 "of the nodes' data are no node's: the offsets are damaged; up to %llu objects lost", unowned,
-			 (unsigned long long)nd->at_undef.n);
+			 "of the nodes' data are no node's, as a damaged offset table leaves them: up to %llu objects "
+			 "lost", unowned, (unsigned long long)nd->at_undef.n);
 		say_damage(g->p.h, &nd->at_undef, what);
 	}
 }
