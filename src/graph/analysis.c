@@ -649,7 +649,7 @@ void analysis_domchildren(struct heap *h)
 			start[h->idom[v] + 2]++;
 	for (node_t v = 0; v <= h->n; v++)
 		start[v + 1] += start[v];
-	node_t *child = xmalloc_whole(((size_t)h->n + 1) * sizeof *child);
+	node_t *child = xmalloc_whole(((size_t)h->n + 1) * sizeof *child); /* but for a focus: a node each */
 	for (node_t v = 1; v < h->n; v++)
 		if (h->idom[v] != HW_NONE)
 			child[start[h->idom[v] + 1]++] = v;

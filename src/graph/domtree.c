@@ -381,8 +381,8 @@ void domtree_compute(const struct dgraph *g, node_t **idomp, node_t **order, nod
 		*idomp = xmalloc(sizeof **idomp);
 		return;
 	}
-	d.pre = xcalloc_whole(n, sizeof *d.pre);
-	d.parent = xmalloc_whole(n * sizeof *d.parent);
+	d.pre = xcalloc(n, sizeof *d.pre); /* a focus reaches few: zero pages */
+	d.parent = xmalloc_whole(n * sizeof *d.parent); /* a focus: its last part made for nothing */
 	if (streamed)
 		store_begin(g->scratch, &d.vw, sid(&d, S_VERTEX), sizeof(node_t));
 	else
@@ -405,9 +405,10 @@ void domtree_compute(const struct dgraph *g, node_t **idomp, node_t **order, nod
 	d.pre = NULL;
 	pred = park(&d, S_PRED, pred, npred);
 	d.parent = unpark(&d, S_PARENT, d.parent, d.n);
-	d.semi = xmalloc_whole(n * sizeof *d.semi);
-	d.label = xmalloc_whole(n * sizeof *d.label);
-	d.anc = xmalloc_whole(n * sizeof *d.anc);
+	/* by number, of the d.n reached: written whole */
+	d.semi = xmalloc_whole((size_t)d.n * sizeof *d.semi);
+	d.label = xmalloc_whole((size_t)d.n * sizeof *d.label);
+	d.anc = xmalloc_whole((size_t)d.n * sizeof *d.anc);
 	semidominators(&d, pred);
 	free(pred);
 	if (g->scratch != NULL)
