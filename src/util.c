@@ -112,28 +112,20 @@ static void *huge(void *p, size_t n)
 	return p;
 }
 
-/* For a block of which the first `written` bytes are to be written
- * now (xmalloc_whole's, a copy's; huge() advised already): those of
- * them outside whole huge pages (the block's last part, any start
- * before the first) made at once. A 4 KB fault costs 11 us on this kind
- * of virtual machine, a page made by MADV_POPULATE_WRITE 0.5 us; a 20
- * MB array's last part alone was 280 faults (a 5 M-object .gcdump's open
- * faulted 7,000 such pages, a 1.4 M-node V8 snapshot's 9,000). Room past
- * `written` is left alone: it is made only if it is used. */
+/* For a block of aligned_big's (it starts on a huge page; huge()
+ * advised) of which the first `written` bytes are to be written now
+ * (xmalloc_whole's, a copy's): those of them in its last part, past its
+ * last whole huge page, made at once. A 4 KB fault costs 11 us on this
+ * kind of virtual machine, a page made by MADV_POPULATE_WRITE 0.5 us; a
+ * 20 MB array's last part alone was 280 faults (a 5 M-object .gcdump's
+ * open faulted 7,000 such pages, a 1.4 M-node V8 snapshot's 9,000).
+ * Room past `written` is left alone: it is made only if it is used. */
 static void *huge_written(void *p, size_t n, size_t written)
 {
-	if (p == NULL || n < HUGE_FROM)
-		return p;
-	uintptr_t s = (uintptr_t)p, w = s + (written < n ? written : n);
-	uintptr_t a = (s + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-	uintptr_t e = (s + n) & ~(uintptr_t)(HUGE_PAGE - 1);
-	if (e <= a) { /* no whole huge page */
-		mem_populate(p, 0, w - s);
-		return p;
-	}
-	mem_populate(p, 0, (a < w ? a : w) - s);
-	if (w > e)
-		mem_populate(p, e - s, w - s);
+	size_t whole = n & ~(HUGE_PAGE - 1), w = written < n ? written : n;
+
+	if (p != NULL && n >= HUGE_FROM && w > whole)
+		mem_populate(p, whole, w);
 	return p;
 }
 
