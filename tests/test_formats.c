@@ -21,7 +21,9 @@
 #include <sys/wait.h>
 
 #include "engine/open.h"
+#include "graph/cache.h"
 #include "graph/resident.h"
+#include "graph/store.h"
 #include "hprofw.h"
 #include "jsonck.h"
 #include "suites.h"
@@ -3177,6 +3179,54 @@ START_TEST(test_gcdump_crafted)
 }
 END_TEST
 
+/* The content hash (the index cache's --verify-cache) that the .NET
+ * readers make as they read, the trace's a MiB at a time behind its
+ * events, the .gcdump's from its mapping, is the hash of every byte of
+ * the file, made here from the file's bytes: the one the cache written
+ * by an ordinary open keeps, whole files and files cut short (the
+ * trace's reading stops where the damage is; the hash goes on). */
+START_TEST(test_dotnet_content_hash)
+{
+	static const struct {
+		const char *name;
+		int fifths; /* of the file kept: 5 whole */
+	} files[] = { { "workload-1.nettrace", 5 }, { "workload-1.nettrace", 3 }, { "dotnet-trace.nettrace", 5 },
+		      { "workload.gcdump", 5 }, { "workload.gcdump", 2 }, { "unnamed.gcdump", 5 } };
+
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		char *src = xasprintf("%s/dotnet/%s", TEST_SRCDIR, files[i].name);
+		char *copy = xasprintf("%s/hash-%zu-%s", hw_tmpdir(), i, files[i].name);
+		char *cache = xasprintf("%s.hwi", copy), args[1024];
+		size_t n;
+		char *d = file_bytes(src, &n);
+		ck_assert_ptr_nonnull(d);
+		n = n / 5 * (size_t)files[i].fifths + (files[i].fifths == 5 ? n % 5 : 0);
+		FILE *f = fopen(copy, "w");
+		ck_assert(f != NULL && fwrite(d, 1, n, f) == n && fclose(f) == 0);
+		unlink(cache);
+		int st;
+		snprintf(args, sizeof args, "-q info '%s'", copy);
+		free(hw(args, &st));
+		ck_assert_msg(st == 0, "%s: exit %d", copy, st);
+		size_t clen;
+		char *c = file_bytes(cache, &clen);
+		struct cache_header hd;
+		ck_assert_msg(c != NULL && clen >= sizeof hd, "%s: no cache", copy);
+		memcpy(&hd, c, sizeof hd);
+		ck_assert_msg(hd.content == store_hash(d, n, 0), "%s (%zu bytes): the cache's content hash %016llx, "
+			      "the file's %016llx", copy, n, (unsigned long long)hd.content,
+			      (unsigned long long)store_hash(d, n, 0));
+		free(c);
+		free(d);
+		unlink(cache);
+		unlink(copy);
+		free(cache);
+		free(copy);
+		free(src);
+	}
+}
+END_TEST
+
 /* Every count field of a .gcdump, the root's index and node A's fields
  * near 2^31 and 2^32 (as int32: past the file, negative, -1) and far
  * past the graph: refused in one line naming the file and an offset, or
@@ -3364,6 +3414,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_dotnet_chains);
 	tcase_add_test(tc, test_dotnet_left_out_label);
 	tcase_add_test(tc, test_nettrace_millis);
+	tcase_add_test(tc, test_dotnet_content_hash);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("dotnet-80x24"); /* the recorded traces only */
 	tcase_set_timeout(tc, FIXTURE_TIMEOUT);

@@ -24,6 +24,8 @@
 #include "graph/classes.h"
 #include "graph/idindex.h"
 #include "graph/reader.h"
+#include "graph/resident.h"
+#include "graph/store.h"
 #include "runtime/clr.h"
 
 /* ModuleLoad is the runtime provider's, the other two the rundown's */
@@ -53,6 +55,13 @@ struct clr_read {
 	 * the file's name among the names */
 	struct clr_pair *mods;
 	size_t nmods, cmods;
+	/* every byte of the trace hashed as the first reading goes (for
+	 * --verify-cache), a MiB or more at a time where it has just been
+	 * read: the cache need not read it all again (a gzip dump's
+	 * identity is its compressed bytes: not then; nor with no cache) */
+	struct store_hasher x;
+	int hashing;
+	uint64_t hashed;
 };
 
 static void damaged(struct damage *d, uint64_t at)
@@ -169,10 +178,24 @@ static void module_event(struct clr_read *r, const struct nt_event *e)
 	r->mods[r->nmods++] = (struct clr_pair){ rd64(e->payload), name };
 }
 
+/* The trace's bytes up to `to` into the content hash, a MiB or more at
+ * a time (all of them when to is the end). */
+static void hash_upto(struct clr_read *r, uint64_t to)
+{
+	const struct heap *h = r->p.h;
+
+	if (!r->hashing || to <= r->hashed || (to - r->hashed < ((uint64_t)1 << 20) && to < h->size))
+		return;
+	store_hash_add(&r->x, h->map + r->hashed, (size_t)(to - r->hashed));
+	r->hashed = to;
+}
+
 static int clr_event(void *arg, const struct nt_event *e)
 {
 	struct clr_read *r = arg;
 	unsigned ps = r->t->pointer_size;
+
+	hash_upto(r, e->at);
 
 	if ((e->runtime && e->id == EV_MODULE_LOAD) ||
 	    (e->rundown && (e->id == EV_MODULE_DC_START || e->id == EV_MODULE_DC_END))) {
@@ -683,6 +706,7 @@ static void trace_walk(const struct clr_parts *p, int targets, clr_walk_fn fn, v
 	for (size_t r = 0; r < p->nnode_runs; r++) {
 		for (uint32_t i = 0; i < p->node_runs[r].n; i++) {
 			const uint8_t *q = p->node_runs[r].at + (size_t)i * (ps + 24);
+			__builtin_prefetch(q + 4096); /* the next page's: the processor's own stops at a page's end */
 			uint64_t refs = rd64(q + ps + 16);
 			struct clr_node c = { rdp(q, ps), rd64(q + ps), rd64(q + ps + 8), refs < most ? refs : most };
 			size_t n = c.nedges < p->nedges - e ? c.nedges : p->nedges - e;
@@ -720,6 +744,7 @@ HW_WIDE static void trace_walk_nodes(const struct clr_parts *p, const struct hea
 	for (size_t r = 0; r < p->nnode_runs; r++) {
 		const uint8_t *q = p->node_runs[r].at;
 		for (uint32_t i = 0; i < p->node_runs[r].n; i++, q += ps + 24) {
+			__builtin_prefetch(q + 4096);
 			uint64_t refs = rd64(q + ps + 16);
 			refs = refs < most ? refs : most;
 			size_t n = refs < p->nedges - e ? refs : p->nedges - e;
@@ -732,6 +757,7 @@ HW_WIDE static void trace_walk_nodes(const struct clr_parts *p, const struct hea
 				size_t m = p->edge_runs[er].n - ei < n - k ? p->edge_runs[er].n - ei : n - k;
 				const uint8_t *t = p->edge_runs[er].at + (size_t)ei * (ps + 4);
 				for (size_t j = 0; to != NULL && j < m; j++, t += ps + 4) {
+					__builtin_prefetch(t + 4096); /* as trace_walk's */
 					uint64_t id = rdp(t, ps);
 					node_t v = !made ? HW_NONE : b->ix.blk != NULL ? idindex_find_cur(&b->ix, id, &cur)
 										  : idindex_find(&b->ix, id);
@@ -897,7 +923,16 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 
 	progress_begin(p, "parse", h->size, "MB");
 	r.t = &t;
+	heap_map_populate(h); /* every page is read, a good part of them twice (the objects' and references' walks) */
+	r.hashing = h->cache_file != NULL && h->file_map == NULL;
+	store_hash_begin(&r.x, 0, h->size);
 	int rc = nt_read(h->path, h->map, h->size, &t, clr_event, &r, &h->warn, err);
+	if (r.hashing) {
+		hash_upto(&r, h->size);
+		h->content = store_hash_end(&r.x);
+		h->content_known = 1;
+		r.hashing = 0;
+	}
 	if (rc == 0 && (r.p.nnodes == 0 || !r.done)) {
 		/* the GC's start or end where its events are not: several
 		 * threads' events (a server GC's) out of order in the stream */

@@ -35,6 +35,7 @@
 #include "graph/idindex.h"
 #include "graph/reader.h"
 #include "graph/resident.h"
+#include "graph/store.h"
 #include "runtime/clr.h"
 
 enum { TAG_NULL = 1, TAG_OBJREF = 2, TAG_BEGIN = 4, TAG_BEGIN_PRIVATE = 5, TAG_END = 6, TAG_BYTE = 8 };
@@ -961,6 +962,10 @@ static int gcd_parse(struct heap *h, struct progress *pr, struct sbuf *err)
 	char *ep = esc_str(h->path);
 
 	heap_map_populate(h); /* every page is read (the nodes' data twice, at random) */
+	if (h->cache_file != NULL && h->file_map == NULL) { /* the content hash (--verify-cache) from the pages made */
+		h->content = store_hash(h->map, (size_t)h->size, 0);
+		h->content_known = 1;
+	}
 	sbuf_init(&name);
 	version = entry(h, &c, &name, err);
 	if (version < 0)
