@@ -2856,6 +2856,15 @@ START_TEST(test_dotnet_gcdump_recorded)
 					  "up to 100 objects lost\n"), "%.2000s", out);
 		free(out);
 	}
+	/* the browser says so, one warning as one (a trial: "1 warnings") */
+	struct term t;
+	term_start(&t, 120, 30, "", TEST_BUILDDIR "/dumps/zoff.gcdump");
+	out = wait_for(&t, "1 warning while reading the dump: see heapwalk info");
+	ck_assert_msg(strstr(out, "\n1 warning while reading the dump: see heapwalk info"), "%.3000s", out);
+	free(out);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
 	/* another FastSerialization file (a nettrace's own header aside) */
 	ck_assert_int_eq(system("printf '\\024\\000\\000\\000!FastSerialization.1\\004\\004\\001\\001\\000\\000\\000"
 				"\\000\\000\\000\\000\\004\\000\\000\\000Blob\\006' > " TEST_BUILDDIR "/dumps/other.gcdump"), 0);

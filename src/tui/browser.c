@@ -601,8 +601,9 @@ int tui_main(const char *dump, const char *baseline, const char *target, const s
 		if (h.truncated_at > 0)
 			snprintf(cut, sizeof cut, "the dump is cut short at offset %llu%s; ",
 				 (unsigned long long)h.truncated_at, real == 0 ? ", no GC root read: every object unreachable" : "");
-		tui_message(&t, 1, "%s%zu warnings while reading the dump: see heapwalk info%s%s", cut,
-			    h.warn.n + h.warn.suppressed, note ? "; " : "", note ? said.buf : "");
+		size_t nw = h.warn.n + h.warn.suppressed;
+		tui_message(&t, 1, "%s%zu warning%s while reading the dump: see heapwalk info%s%s", cut, nw,
+			    nw == 1 ? "" : "s", note ? "; " : "", note ? said.buf : "");
 	}
 	else if (note != NULL)
 		tui_message(&t, 0, "%s", said.buf);
