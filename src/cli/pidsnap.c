@@ -636,7 +636,7 @@ static int sound(const char *path, struct sbuf *why)
 	sbuf_free(&err);
 	size_t n = h.warn.n + h.warn.suppressed;
 	if (n > 0)
-		sbuf_printf(why, "%zu warnings when read (heapwalk info)", n);
+		sbuf_printf(why, "%zu warning%s when read (heapwalk info)", n, n == 1 ? "" : "s");
 	heap_free(&h);
 	return n == 0;
 }

@@ -178,13 +178,20 @@ static void module_event(struct clr_read *r, const struct nt_event *e)
 	r->mods[r->nmods++] = (struct clr_pair){ rd64(e->payload), name };
 }
 
+static uint64_t hash_step = (uint64_t)1 << 20;
+
+void clr_hash_step(uint64_t bytes)
+{
+	hash_step = bytes > 0 ? bytes : (uint64_t)1 << 20;
+}
+
 /* The trace's bytes up to `to` into the content hash, a MiB or more at
- * a time (all of them when to is the end). */
+ * a time (hash_step's: all of them when to is the end). */
 static void hash_upto(struct clr_read *r, uint64_t to)
 {
 	const struct heap *h = r->p.h;
 
-	if (!r->hashing || to <= r->hashed || (to - r->hashed < ((uint64_t)1 << 20) && to < h->size))
+	if (!r->hashing || to <= r->hashed || (to - r->hashed < hash_step && to < h->size))
 		return;
 	store_hash_add(&r->x, h->map + r->hashed, (size_t)(to - r->hashed));
 	r->hashed = to;
@@ -718,7 +725,9 @@ static void trace_walk(const struct clr_parts *p, int targets, clr_walk_fn fn, v
 			for (size_t k = 0; targets && k < n; k++) {
 				while (ei == p->edge_runs[er].n)
 					er++, ei = 0;
-				to[k] = rdp(p->edge_runs[er].at + (size_t)ei++ * (ps + 4), ps);
+				const uint8_t *t = p->edge_runs[er].at + (size_t)ei++ * (ps + 4);
+				__builtin_prefetch(t + 4096);
+				to[k] = rdp(t, ps);
 			}
 			fn(arg, &c, targets ? to : NULL, n);
 		}
@@ -923,7 +932,11 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 
 	progress_begin(p, "parse", h->size, "MB");
 	r.t = &t;
-	heap_map_populate(h); /* every page is read, a good part of them twice (the objects' and references' walks) */
+	/* every page is read, a good part of them twice (the objects' and
+	 * references' walks): made at once, where memory is not short (as
+	 * HPROF's first pass) */
+	if (!heap_tight(h->size * 2))
+		heap_map_populate(h);
 	r.hashing = h->cache_file != NULL && h->file_map == NULL;
 	store_hash_begin(&r.x, 0, h->size);
 	int rc = nt_read(h->path, h->map, h->size, &t, clr_event, &r, &h->warn, err);

@@ -13,6 +13,11 @@ extern const struct format_ops clr_format;
 /* A type's name as both of .NET's dump formats can spell it (the
  * formats' name_key, hclass.key's), appended to out */
 void clr_spelt_alike(const char *s, struct sbuf *out);
+
+/* The trace's content hash (--verify-cache) is made as the events are
+ * read, `bytes` at a time (0: the default, a MiB); for the tests, which
+ * have no trace of several MiB. */
+void clr_hash_step(uint64_t bytes);
 extern const struct format_ops gcdump_format;
 
 /* (Each struct's first member is its sort key.)
