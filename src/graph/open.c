@@ -167,10 +167,17 @@ int heap_ignore(struct heap *h, node_t src, node_t dst, int on, struct progress 
 }
 
 /* Free what a parse builds (warnings too: the parse says them again),
- * keep the mapping. */
+ * keep the mapping: a gzip dump's too, the container its bytes are read
+ * through and the compressed file's mapping, which the cache knows the
+ * dump by (freed here, a rebuild read the container's freed memory: a
+ * JDK's gzip dump whose cache was found corrupt crashed); and what the
+ * open asked for (the heapshot, the unreachable objects kept). */
 static void drop_graph(struct heap *h)
 {
 	struct heap keep = { .fmt = h->fmt, .path = h->path, .map = h->map, .size = h->size, .fd = h->fd,
+			     .file_map = h->file_map, .file_size = h->file_size, .container = h->container,
+			     .container_free = h->container_free, .want_snap = h->want_snap,
+			     .keep_unreachable = h->keep_unreachable, .rebuild = h->rebuild,
 			     .timestamp_ms = h->timestamp_ms, .warn = { .quiet = h->warn.quiet },
 			     .notes = h->notes, .cache_file = h->cache_file, .rules = h->rules };
 
@@ -178,6 +185,8 @@ static void drop_graph(struct heap *h)
 	keep.layout.idsize = h->layout.idsize;
 	h->path = NULL;
 	h->map = NULL;
+	h->file_map = NULL;
+	h->container = NULL;
 	h->fd = -1;
 	h->cache_file = NULL;
 	memset(&h->notes, 0, sizeof h->notes);
