@@ -602,6 +602,66 @@ START_TEST(test_store_filter_round_trip)
 }
 END_TEST
 
+/* A section written piece by piece (store_write: a few bytes at a time
+ * and runs of hundreds of KB, across the quarters of the chunk the
+ * writer makes as it fills, and across whole chunks) reads back as the
+ * bytes given, whole and chunk by chunk; sections of a store_put before
+ * and after it keep to their own bytes. */
+START_TEST(test_store_writer_pieces)
+{
+	static const uint64_t sizes[] = { 0, 1, 4, 256 << 10, (256 << 10) + 4, STORE_CHUNK - 4, STORE_CHUNK,
+					  STORE_CHUNK + 4, 3 * STORE_CHUNK + 1000 };
+	uint32_t r = 7;
+	FILE *f = tmpfile();
+	struct store st;
+
+	ck_assert(f != NULL);
+	store_init(&st, fileno(f), 64);
+	uint8_t fill[4096];
+	memset(fill, 0x5a, sizeof fill);
+	ck_assert_int_eq(store_put(&st, 1000, fill, 1, sizeof fill), 0);
+	for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+		size_t n = (size_t)sizes[k];
+		uint8_t *a = xmalloc(n + 1);
+		for (size_t i = 0; i < n; i++)
+			a[i] = (uint8_t)(i * 7 + k + (i >> 12));
+		struct store_writer w;
+		store_begin(&st, &w, (uint32_t)(k + 1), 1);
+		for (size_t at = 0; at < n;) { /* cut at random: short pieces and long ones */
+			r = r * 1103515245u + 12345u;
+			size_t m = (r >> 4) % ((r >> 30) & 1 ? 9 : 300000);
+			m = m < n - at ? m : n - at;
+			store_write(&w, a + at, m);
+			at += m;
+		}
+		ck_assert_int_eq(store_end(&w), 0);
+		ck_assert_int_eq(store_put(&st, (uint32_t)(k + 2000), fill, 1, sizeof fill), 0);
+		uint8_t *back = store_get(&st, (uint32_t)(k + 1), 1, n);
+		ck_assert_msg(back != NULL && memcmp(back, a, n) == 0, "%zu bytes: read back otherwise", n);
+		free(back);
+		struct store_reader rd;
+		const void *c;
+		size_t got = 0, cn;
+		ck_assert_int_eq(store_reader_open(&rd, &st, (uint32_t)(k + 1), 0), 0);
+		while ((c = store_read(&rd, &cn)) != NULL) {
+			ck_assert_msg(got + cn <= n && memcmp(c, a + got, cn) == 0, "%zu bytes: the chunk at %zu otherwise",
+				      n, got);
+			got += cn;
+		}
+		ck_assert_int_eq(store_reader_end(&rd), 0);
+		ck_assert_uint_eq(got, n);
+		free(a);
+	}
+	for (size_t k = 0; k <= sizeof sizes / sizeof *sizes; k++) {
+		uint8_t *back = store_get(&st, k == 0 ? 1000 : (uint32_t)(k - 1 + 2000), 1, sizeof fill);
+		ck_assert_msg(back != NULL && memcmp(back, fill, sizeof fill) == 0, "the put section %zu otherwise", k);
+		free(back);
+	}
+	store_free(&st);
+	fclose(f);
+}
+END_TEST
+
 /* A store's table read back from a file (a cache a user could have
  * written): a section whose raw size could not come out of its
  * compressed bytes (each chunk holds STORE_CHUNK bytes at most behind a
@@ -738,6 +798,7 @@ Suite *cache_suite(void)
 	tc = tcase_create("store");
 	tcase_set_timeout(tc, HANG_TIMEOUT);
 	tcase_add_test(tc, test_store_filter_round_trip);
+	tcase_add_test(tc, test_store_writer_pieces);
 	tcase_add_test(tc, test_store_table_bounds);
 	tcase_add_test(tc, test_store_hash_values);
 	suite_add_tcase(s, tc);

@@ -328,11 +328,15 @@ static void counted_room(struct heap_builder *b)
 		sum += c;
 	}
 	h->nedges = sum;
-	h->out = xmalloc(((size_t)sum + 1) * sizeof *h->out);
+	/* every reference counted is placed: written whole (a 4 KB fault a
+	 * page of its last part else, 400 on a 1.4 M-node V8 snapshot) */
+	h->out = xmalloc_whole(((size_t)sum + 1) * sizeof *h->out);
 	if ((b->flags & (HB_LABELS | HB_RUNS)) == (HB_LABELS | HB_RUNS)) {
 		struct hb_runs *r = &b->runs;
 		r->on = 1;
 		r->chunk = xmalloc(STORE_CHUNK);
+		/* filled whole before each is put, as far as there are labels */
+		mem_populate(r->chunk, 0, (size_t)sum < STORE_CHUNK / 4 ? (size_t)sum * 4 : STORE_CHUNK);
 		r->done = xcalloc(done_words(h), sizeof *r->done);
 		own(b, 0, STORE_CHUNK + done_words(h) * sizeof *r->done);
 	} else if (b->flags & HB_LABELS) {

@@ -114,15 +114,16 @@ struct store_writer {
 	struct store_sect sc;
 	char *buf;
 	size_t len;
+	size_t made;          /* buf's bytes made (mem_populate), len <= made */
 };
 void store_begin(struct store *s, struct store_writer *w, uint32_t id, uint32_t elem);
 void store_write_more(struct store_writer *w, const void *p, size_t n);
-/* n bytes more: where they fit in the chunk being filled, copied here
- * (the writers give a few bytes at a time: a call to copy each cost
- * 2.5% of an HPROF cold open), else through store_write_more */
+/* n bytes more: where they fit in the part of the chunk made so far,
+ * copied here (the writers give a few bytes at a time: a call to copy
+ * each cost 2.5% of an HPROF cold open), else through store_write_more */
 static inline void store_write(struct store_writer *w, const void *p, size_t n)
 {
-	if (STORE_CHUNK - w->len > n) {
+	if (w->made - w->len > n) {
 		memcpy(w->buf + w->len, p, n);
 		w->len += n;
 	} else {
