@@ -662,6 +662,28 @@ START_TEST(test_store_writer_pieces)
 }
 END_TEST
 
+/* A section put while a writer is open would take the writer's bytes
+ * (each writes from where the file ended): refused, the program ended
+ * (exit 3), not the bytes of one written over the other's. */
+START_TEST(test_store_put_while_writing)
+{
+	FILE *f = tmpfile();
+	struct store st;
+	struct store_writer w;
+	uint8_t b[64] = { 1 };
+
+	ck_assert(f != NULL);
+	store_init(&st, fileno(f), 64);
+	store_begin(&st, &w, 1, 1);
+	store_write(&w, b, sizeof b);
+	if (_i == 0)
+		store_put(&st, 2, b, 1, sizeof b);
+	else
+		store_begin(&st, &w, 3, 1);
+	ck_abort_msg("not refused");
+}
+END_TEST
+
 /* A store's table read back from a file (a cache a user could have
  * written): a section whose raw size could not come out of its
  * compressed bytes (each chunk holds STORE_CHUNK bytes at most behind a
@@ -799,6 +821,7 @@ Suite *cache_suite(void)
 	tcase_set_timeout(tc, HANG_TIMEOUT);
 	tcase_add_test(tc, test_store_filter_round_trip);
 	tcase_add_test(tc, test_store_writer_pieces);
+	tcase_add_loop_exit_test(tc, test_store_put_while_writing, 3, 0, 2);
 	tcase_add_test(tc, test_store_table_bounds);
 	tcase_add_test(tc, test_store_hash_values);
 	suite_add_tcase(s, tc);

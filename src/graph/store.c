@@ -327,6 +327,8 @@ static void put_chunk(struct store *s, struct store_sect *sc, const void *p, siz
 
 static void sect_begin(struct store *s, struct store_sect *sc, uint32_t id, uint32_t elem)
 {
+	if (s->writing)
+		hw_fatal("a section of the store begun while another is being written (section %u)", id);
 	*sc = (struct store_sect){ .id = id, .elem = elem, .off = s->end,
 				   .filter = elem == 4 || elem == 8 ? STORE_DELTA : 0 };
 }
@@ -399,6 +401,8 @@ int store_concat(struct store *dst, uint32_t id, const struct store *src, const 
 {
 	struct store_sect out = { 0 };
 
+	if (dst->writing)
+		hw_fatal("a section of the store copied while another is being written (section %u)", id);
 	if (dst->err || n == 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) { /* chunks that read as one section's */
@@ -453,6 +457,7 @@ void store_begin(struct store *s, struct store_writer *w, uint32_t id, uint32_t 
 	w->buf = xmalloc(STORE_CHUNK);
 	w->len = 0;
 	w->made = 0;
+	s->writing = 1;
 }
 
 /* A buffer of a MB is a mapping of its own, fresh each time (malloc's
@@ -496,6 +501,7 @@ void store_write_more(struct store_writer *w, const void *p, size_t n)
 
 int store_end(struct store_writer *w)
 {
+	w->s->writing = 0;
 	if (w->len > 0)
 		put_chunk(w->s, &w->sc, w->buf, w->len);
 	free(w->buf);

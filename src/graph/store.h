@@ -63,6 +63,10 @@ struct store {
 	/* a scratch file, read back only by this run: compressed for speed
 	 * more than size, and no checksums (set after store_init) */
 	int scratch;
+	/* a writer open (store_begin to store_end): it writes from where the
+	 * file ended when it began, and a section written meanwhile (another
+	 * writer's, a store_put's) would take the same bytes; refused */
+	int writing;
 };
 
 /* A 64-bit checksum of p[0..n) (not cryptographic). */
@@ -109,6 +113,10 @@ void store_rename(struct store *s, uint32_t id, uint32_t to);
 /* Let section id's disk space go (a hole) and forget it. */
 void store_drop(struct store *s, uint32_t id);
 
+/* One writer at a time on a store, and no store_put, store_copy or
+ * store_concat on it while one is open: the program stops (hw_fatal),
+ * where the two would have written over each other (a scratch file's
+ * sections have no checksum to find it). */
 struct store_writer {
 	struct store *s;
 	struct store_sect sc;
