@@ -580,7 +580,7 @@ void analysis_dominators(struct heap *h, struct progress *p)
 	heap_load(h, HP_OUT, p);
 	struct dgraph g = { .n = h->n, .root = 0, .out_start = h->out_start, .out = h->out,
 			    .root_succ = h->roots, .nroot_succ = h->nroots, .scratch = heap_scratch(h),
-			    .scratch_id = STORE_SCRATCH };
+			    .scratch_id = STORE_SCRATCH, .dense = h->aroot == 0 };
 	if (heap_store(h, HP_OUT_TO) == 0) {
 		g.out_store = heap_section(h, HP_OUT_TO, &g.out_id);
 		g.after_dfs = drop_targets;

@@ -920,7 +920,7 @@ static void big_moved(struct heap_builder *b, const node_t *perm, node_t n)
 static void given_room(struct heap_builder *b, node_t n)
 {
 	b->ngiven = (size_t)n + 1;
-	b->given = xmalloc(b->ngiven * sizeof *b->given);
+	b->given = xmalloc_whole(b->ngiven * sizeof *b->given); /* every node's place written */
 	own(b, 0, b->ngiven * sizeof *b->given);
 }
 

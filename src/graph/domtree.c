@@ -381,7 +381,8 @@ void domtree_compute(const struct dgraph *g, node_t **idomp, node_t **order, nod
 		*idomp = xmalloc(sizeof **idomp);
 		return;
 	}
-	d.pre = xcalloc(n, sizeof *d.pre); /* a focus reaches few: zero pages */
+	/* a focus reaches few: zero pages, made where written */
+	d.pre = g->dense ? xcalloc_whole(n, sizeof *d.pre) : xcalloc(n, sizeof *d.pre);
 	d.parent = xmalloc_whole(n * sizeof *d.parent); /* a focus: its last part made for nothing */
 	if (streamed)
 		store_begin(g->scratch, &d.vw, sid(&d, S_VERTEX), sizeof(node_t));

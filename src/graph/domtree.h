@@ -42,6 +42,10 @@ struct dgraph {
 	 * scratch_id .. scratch_id + 3, dropped at the end); NULL: in memory. */
 	struct store *scratch;
 	uint32_t scratch_id;
+	/* Most nodes are reached (the whole heap's roots, not an analysis
+	 * root's few): the depth-first numbers' array is made at once, not
+	 * a fault a page of its last part. */
+	int dense;
 };
 
 /* Computes the immediate dominator of every node reachable from the
