@@ -1084,6 +1084,7 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 
 	struct v8b b = { .h = h, .s = &s, .d = d, .nt = { .h = h } };
 	b.type_of_str = xmalloc(((size_t)s.nstr + 1) * sizeof *b.type_of_str);
+	mem_populate(b.type_of_str, 0, ((size_t)s.nstr + 1) * sizeof *b.type_of_str); /* written whole */
 	memset(b.type_of_str, 0xff, ((size_t)s.nstr + 1) * sizeof *b.type_of_str);
 	memset(b.type_of_type, 0xff, sizeof b.type_of_type);
 	int tracked = tracking(&s);

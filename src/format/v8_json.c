@@ -379,6 +379,8 @@ static void rd_init(struct rd *r, const char *path, const uint8_t *map, uint64_t
 		r->win_cap = win_bytes;
 		r->win_margin = win_bytes / 2 < WIN_MARGIN ? win_bytes / 2 : WIN_MARGIN;
 		r->win = xmalloc((size_t)r->win_cap);
+		/* filled whole by the first refill of a file past its size */
+		mem_populate(r->win, 0, (size_t)(size < r->win_cap ? size : r->win_cap));
 	}
 }
 
