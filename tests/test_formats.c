@@ -3298,7 +3298,10 @@ START_TEST(test_dotnet_content_hash)
 		      { "workload.gcdump", 5 }, { "workload.gcdump", 2 }, { "unnamed.gcdump", 5 } };
 
 	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-		for (int small = 0; small < 2; small++) {
+		/* the 4 KB steps are the trace's (a .gcdump hashes its mapping
+		 * in one go): a .gcdump once */
+		int passes = strstr(files[i].name, ".nettrace") != NULL ? 2 : 1;
+		for (int small = 0; small < passes; small++) {
 			char *src = xasprintf("%s/dotnet/%s", TEST_SRCDIR, files[i].name);
 			char *copy = xasprintf("%s/hash-%zu-%s", hw_tmpdir(), i, files[i].name);
 			char *cache = xasprintf("%s.hwi", copy);
