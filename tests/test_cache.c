@@ -17,6 +17,7 @@
 #include "engine/open.h"
 #include "graph/open.h"
 #include "graph/ownership.h"
+#include "graph/resident.h"
 #include "graph/store.h"
 #include "hprofw.h"
 #include "suites.h"
@@ -684,6 +685,37 @@ START_TEST(test_store_put_while_writing)
 }
 END_TEST
 
+/* Work on a heap cut short while it wrote a section to the scratch
+ * file (the browser goes on after a refusal or a SIGBUS, siglongjmp out
+ * of the work): heap_unwound lets that writer go, and the next section
+ * there is written and read back, not refused as written over it. */
+START_TEST(test_unwound_writer)
+{
+	struct heap h;
+	uint8_t b[256];
+
+	for (size_t i = 0; i < sizeof b; i++)
+		b[i] = (uint8_t)(i * 7 + 1);
+	open_heap(&h, 0);
+	struct store *st = heap_scratch(&h);
+	ck_assert_ptr_nonnull(st);
+	struct store_writer w;
+	store_begin(st, &w, STORE_SCRATCH + 900, 1);
+	store_write(&w, b, sizeof b);
+	h.busy++; /* as the cut-short work had it, and never ended */
+	heap_unwound(&h);
+	ck_assert_int_eq(h.busy, 0);
+	free(w.buf);
+	ck_assert_int_eq(store_put(st, STORE_SCRATCH + 901, b, 1, sizeof b), 0);
+	uint8_t *back = store_get(st, STORE_SCRATCH + 901, 1, sizeof b);
+	ck_assert(back != NULL && memcmp(back, b, sizeof b) == 0);
+	ck_assert_ptr_null(store_find(st, STORE_SCRATCH + 900));
+	free(back);
+	store_drop(st, STORE_SCRATCH + 901);
+	heap_free(&h);
+}
+END_TEST
+
 /* A store's table read back from a file (a cache a user could have
  * written): a section whose raw size could not come out of its
  * compressed bytes (each chunk holds STORE_CHUNK bytes at most behind a
@@ -816,6 +848,7 @@ Suite *cache_suite(void)
 	tcase_add_test(tc, test_cache_not_written_after);
 	tcase_add_test(tc, test_path_beside_dump);
 	tcase_add_test(tc, test_load_progress_and_cancel);
+	tcase_add_test(tc, test_unwound_writer);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("store");
 	tcase_set_timeout(tc, HANG_TIMEOUT);

@@ -762,6 +762,17 @@ static void adopt_all(struct backing *b)
 	}
 }
 
+void heap_unwound(struct heap *h)
+{
+	struct backing *b = h->backing;
+
+	h->busy = 0;
+	if (b != NULL) { /* the writers' sections were never in the tables */
+		b->st.writing = 0;
+		b->scratch.writing = 0;
+	}
+}
+
 void heap_park(struct heap *h, unsigned parts)
 {
 	struct backing *b = h->backing;

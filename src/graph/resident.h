@@ -21,6 +21,11 @@ void heap_need(struct heap *h, unsigned parts, struct progress *p);
  * itself refuses with hw_refuse. */
 int heap_try_need(struct heap *h, unsigned parts, struct progress *p, struct sbuf *err);
 void heap_park(struct heap *h, unsigned parts);
+/* Work on h cut short by a jump out of it (a refusal, SIGBUS: the
+ * browser goes on after either): h is busy no more, and a section the
+ * work was writing to the file behind h is let go, never ended (else
+ * the next section there would be refused as written over it). */
+void heap_unwound(struct heap *h);
 /* heap_need without what the reader's decoding reads: exactly those
  * parts (the engine's own passes over the arrays). */
 void heap_load(struct heap *h, unsigned parts, struct progress *p);

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "graph/resident.h"
 #include "query/baseline.h"
 #include "tui/frame.h"
 
@@ -394,10 +395,11 @@ static void recover(struct tui *t, int what)
 	char where[96];
 
 	tui_building = NULL;
-	/* the work that was cut short no longer holds the heaps */
-	t->main->busy = 0;
+	/* the work that was cut short no longer holds the heaps, nor a
+	 * section it was writing */
+	heap_unwound(t->main);
 	if (t->old != NULL)
-		t->old->busy = 0;
+		heap_unwound(t->old);
 	nodelay(stdscr, FALSE);
 	curs_set(0);
 	t->prog.phase = NULL;
