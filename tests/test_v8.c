@@ -240,6 +240,33 @@ static void parse_text(struct parsed *p, const char *text)
 	parse_bytes(p, "hand.heapsnapshot", text, strlen(text));
 }
 
+/* The columns of the heap that test_hand_any_order and
+ * test_hand_field_order write: three nodes, four edges. */
+static void hand_heap_columns(struct parsed *p)
+{
+	const struct v8_snap *s = &p->s;
+	static const uint8_t ntype[] = { 3, 3, 1 };
+	static const uint64_t nid[] = { 1, 3, 5 };
+	static const uint32_t nsize[] = { 10, 20, 30 }, nedges[] = { 2, 1, 1 }, nname[] = { 1, 2, 3 };
+	for (int i = 0; i < 3; i++) {
+		ck_assert_uint_eq(s->ntype[i], ntype[i]);
+		ck_assert_uint_eq(s->nid[i], nid[i]);
+		ck_assert_uint_eq(s->nsize[i], nsize[i]);
+		ck_assert_uint_eq(s->nedges_of[i], nedges[i]);
+		ck_assert_uint_eq(s->nname[i], nname[i]);
+	}
+	static const uint32_t eto[] = { 1, 2, 2, 0 }, ename[] = { 3, 7, 3, 1 };
+	static const uint8_t etype[] = { 2, 1, 6, 3 };
+	for (int i = 0; i < 4; i++) {
+		ck_assert_uint_eq(s->eto[i], eto[i]);
+		ck_assert_uint_eq(s->ename[i], ename[i]); /* element 7: an index, not checked against 4 strings */
+		ck_assert_uint_eq(s->etype[i], etype[i]);
+	}
+	char *name = node_name(p, 1);
+	ck_assert_str_eq(name, "Thing");
+	free(name);
+}
+
 /* Three nodes, four edges; keys in an odd order: strings first, edges
  * before nodes, nodes before the snapshot object, an unknown key. */
 START_TEST(test_hand_any_order)
@@ -266,26 +293,7 @@ START_TEST(test_hand_any_order)
 	ck_assert_uint_eq(s->nstr, 4);
 	ck_assert_str_eq(s->node_types[3], "object");
 	ck_assert_str_eq(s->edge_types[6], "weak");
-	static const uint8_t ntype[] = { 3, 3, 1 };
-	static const uint64_t nid[] = { 1, 3, 5 };
-	static const uint32_t nsize[] = { 10, 20, 30 }, nedges[] = { 2, 1, 1 }, nname[] = { 1, 2, 3 };
-	for (int i = 0; i < 3; i++) {
-		ck_assert_uint_eq(s->ntype[i], ntype[i]);
-		ck_assert_uint_eq(s->nid[i], nid[i]);
-		ck_assert_uint_eq(s->nsize[i], nsize[i]);
-		ck_assert_uint_eq(s->nedges_of[i], nedges[i]);
-		ck_assert_uint_eq(s->nname[i], nname[i]);
-	}
-	static const uint32_t eto[] = { 1, 2, 2, 0 }, ename[] = { 3, 7, 3, 1 };
-	static const uint8_t etype[] = { 2, 1, 6, 3 };
-	for (int i = 0; i < 4; i++) {
-		ck_assert_uint_eq(s->eto[i], eto[i]);
-		ck_assert_uint_eq(s->ename[i], ename[i]); /* element 7: an index, not checked against 4 strings */
-		ck_assert_uint_eq(s->etype[i], etype[i]);
-	}
-	char *name = node_name(&p, 1);
-	ck_assert_str_eq(name, "Thing");
-	free(name);
+	hand_heap_columns(&p);
 	/* the tree flattened in pre-order: four numbers, then the parent */
 	static const uint32_t tt[] = { 1, 0, 1, 10, HW_NONE, 2, 1, 1, 20, 0, 3, 2, 1, 30, 0,
 				       4, 3, 1, 40, 2, 5, 0, 0, 0, HW_NONE };
@@ -295,6 +303,55 @@ START_TEST(test_hand_any_order)
 	ck_assert_uint_eq(s->n_loc, 2);
 	ck_assert_uint_eq(s->locations[4], 12);
 	check_consistent(&p);
+	parsed_free(&p);
+}
+END_TEST
+
+/* Meta says where each field is, "type" too: node_fields and
+ * edge_fields in another order than V8 writes them (node_types and
+ * edge_types in theirs, the list of type names at the place of
+ * "type"), each record's numbers in that order. The heap of
+ * test_hand_any_order, read the same. A "type" whose entry in
+ * node_types is no list is refused with a line that says so. */
+START_TEST(test_hand_field_order)
+{
+	struct parsed p;
+
+	parse_text(&p, "{\"snapshot\":{\"meta\":{\"node_fields\":[\"name\",\"id\",\"edge_count\",\"self_size\","
+		       "\"trace_node_id\",\"type\"],\"node_types\":[\"string\",\"number\",\"number\",\"number\","
+		       "\"number\",[\"hidden\",\"array\",\"string\",\"object\"]],"
+		       "\"edge_fields\":[\"to_node\",\"type\",\"name_or_index\"],"
+		       "\"edge_types\":[\"node\",[\"context\",\"element\",\"property\",\"internal\",\"hidden\","
+		       "\"shortcut\",\"weak\"],\"string_or_number\"]},\"node_count\":3,\"edge_count\":4,"
+		       "\"root_index\":6},\n"
+		       "\"nodes\":[1,1,2,10,0,3, 2,3,1,20,0,3, 3,5,1,30,0,1],\n"
+		       "\"edges\":[6,2,3, 12,1,7, 12,6,3, 0,3,1],\n"
+		       "\"strings\":[\"\",\"Root\",\"Thing\",\"x\"]}");
+	ck_assert_msg(p.rc == 0, "%s", p.err.buf);
+	show_warnings(&p);
+	ck_assert_uint_eq(p.w.n, 0);
+	const struct v8_snap *s = &p.s;
+	ck_assert_uint_eq(s->nnodes, 3);
+	ck_assert_uint_eq(s->nedges, 4);
+	ck_assert_uint_eq(s->root_index, 1);
+	ck_assert_uint_eq(s->n_node_types, 4);
+	ck_assert_str_eq(s->node_types[3], "object");
+	ck_assert_uint_eq(s->n_edge_types, 7);
+	ck_assert_str_eq(s->edge_types[6], "weak");
+	hand_heap_columns(&p);
+	check_consistent(&p);
+	parsed_free(&p);
+
+	/* "type" second, but node_types' list first: no list at its place */
+	parse_text(&p, "{\"snapshot\":{\"meta\":{\"node_fields\":[\"name\",\"type\",\"id\",\"self_size\","
+		       "\"edge_count\"],\"node_types\":[[\"hidden\",\"object\"],\"string\",\"number\",\"number\","
+		       "\"number\"],\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],"
+		       "\"edge_types\":[[\"element\"],\"string_or_number\",\"node\"]}},"
+		       "\"nodes\":[1,1,1,10,0],\"edges\":[],\"strings\":[\"\",\"A\"]}");
+	ck_assert_int_ne(p.rc, 0);
+	ck_assert_msg(strstr(p.err.buf, "hand.heapsnapshot: offset 12: bad snapshot.meta: node_types has no list of type "
+					"names at the place of the \"type\" field (1)") != NULL,
+		      "%s", p.err.buf);
 	parsed_free(&p);
 }
 END_TEST
@@ -2376,6 +2433,7 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_string_bad);
 	tcase_add_test(tc, test_probe);
 	tcase_add_test(tc, test_hand_any_order);
+	tcase_add_test(tc, test_hand_field_order);
 	tcase_add_test(tc, test_hand_checks);
 	tcase_add_test(tc, test_nothing_usable);
 	tcase_add_test(tc, test_deep_nesting);

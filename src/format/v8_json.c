@@ -82,25 +82,54 @@ static int read_names(struct rd *r, struct names *l, unsigned cap)
 	}
 }
 
-/* [["enum", ...], "string", "number", ...]: the first entry only. */
-static int read_types(struct rd *r, struct names *l)
+/* node_types, edge_types: an entry for each field, in the fields'
+ * order, that of the "type" field a list of its type names (V8 writes
+ * "type" first, but meta says where it is: DevTools looks it up by
+ * name, and so does take_meta). Every entry that is a list kept, by
+ * its place; the others ("string", "number", ...) stepped over. */
+struct types {
+	struct names at[V8_FIELDS_MAX];
+	unsigned n;
+	int seen;
+};
+
+static void types_free(struct types *t)
 {
+	for (unsigned i = 0; i < V8_FIELDS_MAX; i++)
+		names_free(&t->at[i]);
+	*t = (struct types){ 0 };
+}
+
+static int read_types(struct rd *r, struct types *t)
+{
+	t->seen = 1;
 	if (v8s_expect(r, '[', "meta") < 0)
 		return -1;
-	ws(r);
-	if (r->p >= r->end || *r->p != '[')
-		return v8s_problem(r, pos(r), "expected a list of type names in meta");
-	if (read_names(r, l, TYPES_MAX) < 0)
-		return -1;
-	for (;;) {
+	for (int first = 1;; first = 0) {
 		ws(r);
 		if (r->p < r->end && *r->p == ']') {
 			r->p++;
 			return 0;
 		}
-		if (v8s_expect(r, ',', "meta") < 0 || v8s_skip_value(r) < 0)
+		if (!first && v8s_expect(r, ',', "meta") < 0)
 			return -1;
+		ws(r);
+		if (r->p >= r->end)
+			return v8s_problem(r, pos(r), "truncated in meta");
+		/* past as many entries as a record has fields: none is a field's */
+		int rc = *r->p == '[' && t->n < V8_FIELDS_MAX ? read_names(r, &t->at[t->n], TYPES_MAX)
+							      : v8s_skip_value(r);
+		if (rc < 0)
+			return -1;
+		t->n++;
 	}
+}
+
+/* The type names of the field at index f (field()'s: -1 if none), taken
+ * from t (NULL where that entry is no list, or an empty one). */
+static struct names *types_of(struct types *t, int f)
+{
+	return f >= 0 && (unsigned)f < t->n && (unsigned)f < V8_FIELDS_MAX && t->at[f].n > 0 ? &t->at[f] : NULL;
 }
 
 /* In an object: the next key (in *k, *klen, colon stepped over): 1; 0
@@ -134,7 +163,7 @@ static int key_is(const uint8_t *k, size_t klen, const char *name)
 
 struct meta {
 	struct names list[M_N];
-	struct names node_types, edge_types;
+	struct types node_types, edge_types;
 };
 
 static int read_meta(struct rd *r, struct meta *m)
@@ -201,10 +230,15 @@ static int take_meta(struct rd *r, struct meta *m, uint64_t at)
 		return v8s_problem(r, at, "bad snapshot.meta: edge_fields lacks type, name_or_index or to_node");
 	if (m->node_types.n == 0 || m->edge_types.n == 0)
 		return v8s_problem(r, at, "bad snapshot.meta: no node_types or edge_types");
+	struct names *nt = types_of(&m->node_types, s->nf_type), *et = types_of(&m->edge_types, s->ef_type);
+	if (nt == NULL || et == NULL)
+		return v8s_problem(r, at, "bad snapshot.meta: %s has no list of type names at the place of "
+				   "the \"type\" field (%d)", nt == NULL ? "node_types" : "edge_types",
+				   nt == NULL ? s->nf_type : s->ef_type);
 	s->node_fields = nf->n, s->edge_fields = ef->n;
-	s->node_types = m->node_types.v, s->n_node_types = m->node_types.n;
-	s->edge_types = m->edge_types.v, s->n_edge_types = m->edge_types.n;
-	m->node_types = m->edge_types = (struct names){ 0 };
+	s->node_types = nt->v, s->n_node_types = nt->n;
+	s->edge_types = et->v, s->n_edge_types = et->n;
+	*nt = *et = (struct names){ 0 };
 	for (unsigned i = 0; i < s->n_edge_types; i++) /* these name their edges by number */
 		s->numeric_name[i] = strcmp(s->edge_types[i], "element") == 0 || strcmp(s->edge_types[i], "hidden") == 0;
 	s->tfi_fields = width_or(&m->list[M_TFI], 6);
@@ -261,8 +295,8 @@ static int read_snapshot(struct rd *r)
 		rc = take_meta(r, &m, at);
 	for (int i = 0; i < M_N; i++)
 		names_free(&m.list[i]);
-	names_free(&m.node_types);
-	names_free(&m.edge_types);
+	types_free(&m.node_types);
+	types_free(&m.edge_types);
 	return rc;
 }
 
