@@ -155,11 +155,103 @@ static void *aligned_big(size_t n)
 	return p;
 }
 
+/* ---- blocks kept to be made again (hw_recycle) ---- */
+
+/* Not under a sanitizer: a block kept and handed out again would hide a
+ * use after its free() from it, which is what it is there to find. */
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__has_feature)
+#if !__has_feature(address_sanitizer) && !__has_feature(memory_sanitizer)
+#define RECYCLE 1
+#endif
+#else
+#define RECYCLE 1
+#endif
+#endif
+
+enum { KEPT_MAX = 8 };
+#define KEPT_SLACK ((size_t)64 << 10)  /* a kept block taken may be this much bigger than asked */
+#define KEPT_SMALL ((size_t)1 << 20)   /* small blocks made while some are kept: then let go */
+
+static struct kept { void *p; size_t n; } kept[KEPT_MAX];
+static size_t nkept, small_since, kept_taken;
+
+void hw_recycle_flush(void)
+{
+	for (size_t i = 0; i < nkept; i++)
+		free(kept[i].p);
+	nkept = 0;
+	small_since = 0;
+}
+
+size_t hw_recycle_kept(void)
+{
+	size_t sum = 0;
+
+	for (size_t i = 0; i < nkept; i++)
+		sum += kept[i].n;
+	return sum;
+}
+
+size_t hw_recycle_taken(void)
+{
+	return kept_taken;
+}
+
+void hw_recycle(void *p)
+{
+#ifdef RECYCLE
+	size_t n = p != NULL ? malloc_usable_size(p) : 0;
+
+	if (n >= HUGE_FROM && nkept < KEPT_MAX) {
+		kept[nkept++] = (struct kept){ p, n };
+		return;
+	}
+#endif
+	free(p);
+}
+
+/* A block of n bytes about to be made anew: the kept ones let go first
+ * when it is big (as many bytes as free() would have given back by now
+ * are in use, no more: the peak is free()'s), or once the small ones
+ * made while blocks are kept add up to KEPT_SMALL. */
+static void making(size_t n)
+{
+	if (nkept > 0 && (n >= HUGE_FROM || (small_since += n) > KEPT_SMALL))
+		hw_recycle_flush();
+}
+
+/* A kept block for n bytes written whole: the smallest that holds them
+ * with at most KEPT_SLACK more (its pages all made: little more than a
+ * fresh block of n written whole takes), NULL if none. */
+static void *take_kept(size_t n)
+{
+	size_t best = nkept;
+
+	for (size_t i = 0; i < nkept; i++)
+		if (kept[i].n >= n && kept[i].n - n <= KEPT_SLACK && (best == nkept || kept[i].n < kept[best].n))
+			best = i;
+	if (best == nkept)
+		return NULL;
+	void *p = kept[best].p;
+	kept[best] = kept[--nkept];
+	kept_taken++;
+	return p;
+}
+
 void *hw_malloc_big(size_t n)
 {
+	making(n);
 	void *p = n >= HUGE_FROM ? aligned_big(n) : malloc(n ? n : 1);
 
 	return p != NULL ? huge(p, n) : NULL;
+}
+
+void *hw_malloc_whole(size_t n)
+{
+	void *p = n >= HUGE_FROM ? take_kept(n) : NULL;
+
+	return p != NULL ? p : hw_malloc_big(n);
 }
 
 void *xmalloc(size_t n)
@@ -175,7 +267,9 @@ void *xmalloc(size_t n)
 
 void *xmalloc_whole(size_t n)
 {
-	return huge_written(xmalloc(n), n, n);
+	void *p = n >= HUGE_FROM ? take_kept(n) : NULL;
+
+	return p != NULL ? p : huge_written(xmalloc(n), n, n);
 }
 
 void *xcalloc_whole(size_t n, size_t size)
@@ -211,6 +305,7 @@ static size_t pages_of(size_t n)
  * there would be memory nobody asked for). */
 void *big_alloc(size_t n)
 {
+	making(n);
 	size_t len = pages_of(n), extra = n >= HUGE_FROM ? HUGE_PAGE - page_bytes() : 0;
 	char *p = mmap(NULL, len + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
@@ -305,6 +400,7 @@ void big_free(void *p, size_t n)
 
 void *xcalloc(size_t n, size_t size)
 {
+	making(size != 0 && n > SIZE_MAX / size ? SIZE_MAX : n * size);
 	void *p = calloc(n ? n : 1, size ? size : 1);
 
 	if (p == NULL) {
@@ -346,6 +442,7 @@ static void *grow_big(void *p, size_t n)
 
 void *xrealloc(void *p, size_t n)
 {
+	making(n);
 	void *q = n >= HUGE_FROM ? grow_big(p, n) : NULL;
 
 	if (q != NULL)

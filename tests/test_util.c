@@ -679,6 +679,82 @@ START_TEST(test_big_blocks_grown_zeroed_made)
 }
 END_TEST
 
+/* hw_recycle: a block kept is taken again by the next block written
+ * whole that it holds (the same address, xcalloc_whole's zeroed), and
+ * by no other; the kept ones are let go before any big block is made
+ * anew, once small ones add up to 1 MB, past 8 of them, and by
+ * hw_recycle_flush. Under a sanitizer nothing is kept: free()'s. */
+START_TEST(test_recycle)
+{
+	const size_t mb = (size_t)1 << 20, n = 3 * mb + 12345;
+
+	hw_recycle_flush();
+	size_t taken = hw_recycle_taken();
+	unsigned char *p = xmalloc_whole(n);
+	memset(p, 0xab, n);
+	hw_recycle(p);
+	if (hw_recycle_kept() == 0) {
+		fprintf(stderr, "util: blocks are not kept here (a sanitizer): hw_recycle is free()\n");
+		return;
+	}
+	ck_assert_uint_ge(hw_recycle_kept(), n);
+	hw_recycle(NULL);
+	hw_recycle(xmalloc(1000)); /* small: freed */
+	unsigned char *q = xcalloc_whole(n, 1);
+	ck_assert_ptr_eq(q, p);
+	ck_assert_uint_eq(hw_recycle_taken(), taken + 1);
+	ck_assert_uint_eq(hw_recycle_kept(), 0);
+	for (size_t i = 0; i < n; i++)
+		if (q[i] != 0)
+			ck_abort_msg("byte %zu of a block taken again by xcalloc_whole is %u", i, q[i]);
+	/* a block more than 64 KB bigger than asked: not taken, and let go
+	 * (a big block made anew); one that is smaller: never taken */
+	hw_recycle(q);
+	unsigned char *r = xmalloc_whole(n - 100 * 1024);
+	ck_assert_uint_eq(hw_recycle_taken(), taken + 1);
+	ck_assert_uint_eq(hw_recycle_kept(), 0);
+	hw_recycle(r);
+	void *big = xmalloc_whole(n);
+	ck_assert_uint_eq(hw_recycle_taken(), taken + 1);
+	free(big);
+	/* up to 64 KB more than asked: taken (hw_malloc_whole too) */
+	r = xmalloc_whole(n - 100 * 1024);
+	hw_recycle(r);
+	void *t = hw_malloc_whole(n - 100 * 1024 - 60 * 1024);
+	ck_assert_ptr_eq(t, r);
+	ck_assert_uint_eq(hw_recycle_taken(), taken + 2);
+	/* a big block that is not written whole: made anew, the kept let go */
+	hw_recycle(t);
+	void *u = xmalloc(n - 100 * 1024);
+	ck_assert_uint_eq(hw_recycle_taken(), taken + 2); /* not t (u may be at its address anew) */
+	ck_assert_uint_eq(hw_recycle_kept(), 0);
+	/* small blocks made while one is kept: let go past 1 MB of them */
+	hw_recycle(u);
+	void *sm[5];
+	for (int i = 0; i < 5; i++) {
+		ck_assert_uint_gt(hw_recycle_kept(), 0);
+		sm[i] = i % 2 ? xcalloc(mb / 4, 1) : xmalloc(mb / 4);
+	}
+	ck_assert_uint_eq(hw_recycle_kept(), 0);
+	for (int i = 0; i < 5; i++)
+		free(sm[i]);
+	/* eight kept, the ninth freed; the smallest that holds a block taken */
+	void *b[9];
+	for (int i = 0; i < 9; i++)
+		b[i] = xmalloc(n + (size_t)(8 - i) * 4096);
+	for (int i = 0; i < 9; i++)
+		hw_recycle(b[i]);
+	size_t k = hw_recycle_kept();
+	ck_assert_uint_ge(k, 8 * n);
+	ck_assert_uint_lt(k, 9 * n);
+	void *v = xmalloc_whole(n);
+	ck_assert_ptr_eq(v, b[7]); /* b[8], the smallest, was the ninth: freed */
+	free(v);
+	hw_recycle_flush();
+	ck_assert_uint_eq(hw_recycle_kept(), 0);
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -703,6 +779,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, test_tmp_guard_order);
 	tcase_add_test(tc, test_big_blocks_aligned);
 	tcase_add_test(tc, test_big_blocks_grown_zeroed_made);
+	tcase_add_test(tc, test_recycle);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -958,7 +958,7 @@ static void make_edges(struct v8b *b, uint32_t *o2n, struct progress *p)
 				room[j] = HW_NONE;
 		}
 	v8_snap_free_counts(s);
-	free(o2n);
+	heap_recycle(h, o2n); /* a column's size: hb_finish loads two */
 	hb_finish(&b->hb); /* the arrays parked stay so, past the open (v8_load_data) */
 	if (nren > 0)
 		name_detached(b, ren, nren);

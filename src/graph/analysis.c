@@ -339,7 +339,7 @@ bits_t *analysis_live_set(const struct heap *h)
 			}
 	}
 	free(weak_from);
-	free(stack);
+	heap_recycle(h, stack); /* in the build: the size of a column loaded next */
 	return live;
 }
 
@@ -618,7 +618,7 @@ void analysis_dominators(struct heap *h, struct progress *p)
 	heap_park(h, HP_SHALLOW);
 	for (node_t i = norder; i-- > 1;)
 		h->retained[h->idom[order[i]]] += h->retained[order[i]];
-	free(order);
+	hw_recycle(order);
 	/* the tree's children, then the idoms wait on disk while the
 	 * classes come in */
 	analysis_domchildren(h);
@@ -629,8 +629,8 @@ void analysis_dominators(struct heap *h, struct progress *p)
 		h->cls[c].retained_lb = lb[c];
 	free(lb);
 	/* 8 bytes an object that most uses never need: rebuilt on demand */
-	free(h->dom_start);
-	free(h->dom_child);
+	hw_recycle(h->dom_start);
+	hw_recycle(h->dom_child);
 	h->dom_start = h->dom_child = NULL;
 	progress_end(p);
 }

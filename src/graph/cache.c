@@ -691,7 +691,7 @@ static void free_part(struct heap *h, unsigned part)
 	slots(h, &sc, sl);
 	for (int i = 0; i < NSLOTS; i++)
 		if (part_of(i) == part) {
-			free(*sl[i].ptr);
+			heap_recycle(h, *sl[i].ptr); /* read back soon, while the engine works */
 			*sl[i].ptr = NULL;
 		}
 }
@@ -762,11 +762,20 @@ static void adopt_all(struct backing *b)
 	}
 }
 
+void heap_recycle(const struct heap *h, void *p)
+{
+	if (h->busy > 0)
+		hw_recycle(p);
+	else
+		free(p);
+}
+
 void heap_unwound(struct heap *h)
 {
 	struct backing *b = h->backing;
 
 	h->busy = 0;
+	hw_recycle_flush();
 	if (b != NULL) { /* the writers' sections were never in the tables */
 		b->st.writing = 0;
 		b->scratch.writing = 0;

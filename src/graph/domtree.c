@@ -70,7 +70,7 @@ static node_t *park(struct dt *d, int k, node_t *p, size_t n)
 
 	if (st == NULL || !store_ok(st) || store_put(st, sid(d, k), p, sizeof *p, n) < 0)
 		return p;
-	free(p);
+	hw_recycle(p); /* its room, as another array of the same size comes */
 	return NULL;
 }
 
@@ -383,7 +383,8 @@ void domtree_compute(const struct dgraph *g, node_t **idomp, node_t **order, nod
 	}
 	/* a focus reaches few: zero pages, made where written */
 	d.pre = g->dense ? xcalloc_whole(n, sizeof *d.pre) : xcalloc(n, sizeof *d.pre);
-	d.parent = xmalloc_whole(n * sizeof *d.parent); /* a focus: its last part made for nothing */
+	/* a focus's: its first d.n written, the rest made for nothing */
+	d.parent = g->dense ? xmalloc_whole(n * sizeof *d.parent) : xmalloc(n * sizeof *d.parent);
 	if (streamed)
 		store_begin(g->scratch, &d.vw, sid(&d, S_VERTEX), sizeof(node_t));
 	else
@@ -402,7 +403,7 @@ void domtree_compute(const struct dgraph *g, node_t **idomp, node_t **order, nod
 					     : predecessors(&d, &npred);
 	if (g->after_edges != NULL)
 		g->after_edges(g->after_dfs_arg);
-	free(d.pre);
+	hw_recycle(d.pre);
 	d.pre = NULL;
 	pred = park(&d, S_PRED, pred, npred);
 	d.parent = unpark(&d, S_PARENT, d.parent, d.n);
@@ -411,19 +412,19 @@ void domtree_compute(const struct dgraph *g, node_t **idomp, node_t **order, nod
 	d.label = xmalloc_whole((size_t)d.n * sizeof *d.label);
 	d.anc = xmalloc_whole((size_t)d.n * sizeof *d.anc);
 	semidominators(&d, pred);
-	free(pred);
+	hw_recycle(pred);
 	if (g->scratch != NULL)
 		store_drop(g->scratch, sid(&d, S_PRED));
-	free(d.istart);
-	free(d.anc);
-	free(d.label);
+	hw_recycle(d.istart);
+	hw_recycle(d.anc);
+	hw_recycle(d.label);
 	/* relative dominators to idoms, in increasing numbers: a node's
 	 * relative dominator is lower, so its idom is known already */
 	node_t *dom = d.parent;
 	for (node_t w = 1; w < d.n; w++)
 		if (dom[w] != d.semi[w])
 			dom[w] = dom[dom[w]];
-	free(d.semi);
+	hw_recycle(d.semi);
 	report(&d, 3, 0, 1);
 	d.vertex = unpark(&d, S_VERTEX, d.vertex, d.n);
 	node_t *idom = xmalloc_whole((n + 1) * sizeof *idom);
@@ -432,7 +433,7 @@ void domtree_compute(const struct dgraph *g, node_t **idomp, node_t **order, nod
 	idom[g->root] = g->root;
 	for (node_t w = 1; w < d.n; w++)
 		idom[d.vertex[w]] = d.vertex[dom[w]];
-	free(dom);
+	hw_recycle(dom);
 	*idomp = idom;
 	if (norder != NULL)
 		*norder = d.n;

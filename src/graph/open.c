@@ -79,6 +79,7 @@ int heap_build(struct heap *h, const struct ruleset *rules, struct progress *p, 
 		cache_spill_note(h);
 	}
 	h->busy--;
+	hw_recycle_flush(); /* what the work kept to make again (util.h) */
 	return rc < 0 ? -1 : 0;
 }
 
@@ -113,12 +114,14 @@ int heap_apply_rules(struct heap *h, const struct ruleset *rs, struct progress *
 	h->busy++;
 	if (ownership_classify(h, rs, p) < 0) {
 		h->busy--;
+		hw_recycle_flush();
 		return -1;
 	}
 	drop_analyses(h);
 	heap_analyse(h, p);
 	heap_need(h, HP_ALL, p); /* as the caller had it: everything in memory */
 	h->busy--;
+	hw_recycle_flush();
 	h->agen++;
 	return 0;
 }

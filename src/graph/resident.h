@@ -24,8 +24,13 @@ void heap_park(struct heap *h, unsigned parts);
 /* Work on h cut short by a jump out of it (a refusal, SIGBUS: the
  * browser goes on after either): h is busy no more, and a section the
  * work was writing to the file behind h is let go, never ended (else
- * the next section there would be refused as written over it). */
+ * the next section there would be refused as written over it). The
+ * blocks the work kept to make again (hw_recycle) are let go. */
 void heap_unwound(struct heap *h);
+/* free(p), or hw_recycle(p) while work on h goes on (h->busy: the build,
+ * an analysis), whose end lets go what is kept: a view's work keeps
+ * nothing past it. */
+void heap_recycle(const struct heap *h, void *p);
 /* heap_need without what the reader's decoding reads: exactly those
  * parts (the engine's own passes over the arrays). */
 void heap_load(struct heap *h, unsigned parts, struct progress *p);

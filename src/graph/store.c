@@ -631,7 +631,7 @@ void *store_get(const struct store *s, uint32_t id, uint32_t elem, uint64_t coun
 		return NULL;
 	/* not xmalloc's: a size no memory holds is the file's damage (a
 	 * read that fails), not the end of the program */
-	void *p = hw_malloc_big((size_t)sc->raw + 1);
+	void *p = hw_malloc_whole((size_t)sc->raw + 1);
 	if (p == NULL)
 		return NULL;
 	if (store_load(s, id, elem, count, p) < 0) {
