@@ -1327,8 +1327,11 @@ uint64_t hw_fnv(const void *s, size_t n)
 	return x;
 }
 
+/* glibc's qsort and qsort_r sort through a copy of the array that they
+ * malloc: made anew (making), as xmalloc's blocks are */
 void hw_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
+	making(size != 0 && n > SIZE_MAX / size ? SIZE_MAX : n * size);
 	if (n > 1) /* qsort(NULL, 0) is undefined behaviour */
 		qsort(base, n, size, cmp);
 }
@@ -1478,6 +1481,7 @@ void hw_merge_sort(void *base, size_t n, size_t size, hw_cmp_fn cmp, void *ctx)
 void hw_sort(void *base, size_t n, size_t size, hw_cmp_fn cmp, void *ctx)
 {
 #ifdef HAVE_GNU_QSORT_R
+	making(size != 0 && n > SIZE_MAX / size ? SIZE_MAX : n * size); /* hw_qsort's */
 	if (n > 1)
 		qsort_r(base, n, size, cmp, ctx);
 #else

@@ -679,6 +679,13 @@ START_TEST(test_big_blocks_grown_zeroed_made)
 }
 END_TEST
 
+static int cmp_u32_plain(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* hw_recycle: a block kept is taken again by the next block written
  * whole that it holds (the same address, xcalloc_whole's zeroed), and
  * by no other; the kept ones are let go before any big block is made
@@ -750,6 +757,22 @@ START_TEST(test_recycle)
 	void *v = xmalloc_whole(n);
 	ck_assert_ptr_eq(v, b[7]); /* b[8], the smallest, was the ninth: freed */
 	free(v);
+	/* glibc's sorts malloc a copy of what they sort: a big one lets the
+	 * kept go, as a big block made anew does; a small one does not */
+	hw_recycle_flush();
+	uint32_t few[64], *many = xmalloc(mb * sizeof *many);
+	for (size_t i = 0; i < mb; i++)
+		many[i] = (uint32_t)(mb - i);
+	for (int i = 0; i < 64; i++)
+		few[i] = (uint32_t)(i * 37 % 64);
+	hw_recycle(xmalloc(n));
+	hw_qsort(few, 64, sizeof *few, cmp_u32_plain);
+	ck_assert_uint_gt(hw_recycle_kept(), 0);
+	hw_qsort(many, mb, sizeof *many, cmp_u32_plain);
+	ck_assert_uint_eq(hw_recycle_kept(), 0);
+	ck_assert_uint_eq(many[0], 1);
+	ck_assert_uint_eq(few[63], 63);
+	free(many);
 	hw_recycle_flush();
 	ck_assert_uint_eq(hw_recycle_kept(), 0);
 }

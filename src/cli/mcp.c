@@ -463,6 +463,7 @@ static void contained(struct mcp *m, struct sbuf *err)
 		    failed == SIGBUS ? "the dump file changed or shrank while being read (SIGBUS)"
 		    : hw_refusal() != NULL ? hw_refusal() : "refused");
 	hw_refusal_clear();
+	hw_recycle_flush(); /* what the work cut short kept to make again */
 }
 
 /* Does the view's -n say how many rows its top level shows? */
