@@ -342,6 +342,37 @@ START_TEST(test_hand_field_order)
 	check_consistent(&p);
 	parsed_free(&p);
 
+	/* another list among node_types' entries, not of names (a field
+	 * that is no type's): passed over; the heap read the same */
+	parse_text(&p, "{\"snapshot\":{\"meta\":{\"node_fields\":[\"name\",\"id\",\"edge_count\",\"self_size\","
+		       "\"trace_node_id\",\"type\"],\"node_types\":[\"string\",[1,[2]],\"number\",[],"
+		       "\"number\",[\"hidden\",\"array\",\"string\",\"object\"]],"
+		       "\"edge_fields\":[\"to_node\",\"type\",\"name_or_index\"],"
+		       "\"edge_types\":[[\"x\",7],[\"context\",\"element\",\"property\",\"internal\",\"hidden\","
+		       "\"shortcut\",\"weak\"],\"string_or_number\"]},\"node_count\":3,\"edge_count\":4,"
+		       "\"root_index\":6},\n"
+		       "\"nodes\":[1,1,2,10,0,3, 2,3,1,20,0,3, 3,5,1,30,0,1],\n"
+		       "\"edges\":[6,2,3, 12,1,7, 12,6,3, 0,3,1],\n"
+		       "\"strings\":[\"\",\"Root\",\"Thing\",\"x\"]}");
+	ck_assert_msg(p.rc == 0, "%s", p.err.buf);
+	ck_assert_uint_eq(p.w.n, 0);
+	ck_assert_uint_eq(p.s.n_node_types, 4);
+	ck_assert_uint_eq(p.s.n_edge_types, 7);
+	hand_heap_columns(&p);
+	parsed_free(&p);
+
+	/* the list at the place of "type" with a number in it: refused */
+	parse_text(&p, "{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\","
+		       "\"edge_count\"],\"node_types\":[[\"hidden\",3],\"string\",\"number\",\"number\",\"number\"],"
+		       "\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],"
+		       "\"edge_types\":[[\"element\"],\"string_or_number\",\"node\"]}},"
+		       "\"nodes\":[1,1,1,10,0],\"edges\":[],\"strings\":[\"\",\"A\"]}");
+	ck_assert_int_ne(p.rc, 0);
+	ck_assert_msg(strstr(p.err.buf, "node_types has no list of type names at the place of the \"type\" field (0)") !=
+			      NULL,
+		      "%s", p.err.buf);
+	parsed_free(&p);
+
 	/* "type" second, but node_types' list first: no list at its place */
 	parse_text(&p, "{\"snapshot\":{\"meta\":{\"node_fields\":[\"name\",\"type\",\"id\",\"self_size\","
 		       "\"edge_count\"],\"node_types\":[[\"hidden\",\"object\"],\"string\",\"number\",\"number\","

@@ -100,6 +100,39 @@ static void types_free(struct types *t)
 	*t = (struct types){ 0 };
 }
 
+/* A list in node_types or edge_types: its names, or none where it is
+ * no list of at most TYPES_MAX strings (then it is no field's types,
+ * and only the one at the place of "type" must be: take_meta says so
+ * when that one is not). */
+static int read_type_list(struct rd *r, struct names *l)
+{
+	int other = 0;
+
+	if (v8s_expect(r, '[', "meta") < 0)
+		return -1;
+	for (int first = 1;; first = 0) {
+		ws(r);
+		if (r->p < r->end && *r->p == ']') {
+			r->p++;
+			break;
+		}
+		if (!first && v8s_expect(r, ',', "meta") < 0)
+			return -1;
+		ws(r);
+		if (r->p >= r->end)
+			return v8s_problem(r, pos(r), "truncated in meta");
+		if (!other && *r->p == '"' && l->n < TYPES_MAX) {
+			if (add_name(r, l, TYPES_MAX) < 0)
+				return -1;
+		} else if ((other = 1, v8s_skip_value(r)) < 0) {
+			return -1;
+		}
+	}
+	if (other)
+		names_free(l);
+	return 0;
+}
+
 static int read_types(struct rd *r, struct types *t)
 {
 	t->seen = 1;
@@ -117,8 +150,7 @@ static int read_types(struct rd *r, struct types *t)
 		if (r->p >= r->end)
 			return v8s_problem(r, pos(r), "truncated in meta");
 		/* past as many entries as a record has fields: none is a field's */
-		int rc = *r->p == '[' && t->n < V8_FIELDS_MAX ? read_names(r, &t->at[t->n], TYPES_MAX)
-							      : v8s_skip_value(r);
+		int rc = *r->p == '[' && t->n < V8_FIELDS_MAX ? read_type_list(r, &t->at[t->n]) : v8s_skip_value(r);
 		if (rc < 0)
 			return -1;
 		t->n++;
