@@ -313,6 +313,13 @@ END_TEST
  * "type"), each record's numbers in that order. The heap of
  * test_hand_any_order, read the same. A "type" whose entry in
  * node_types is no list is refused with a line that says so. */
+/* test_hand_any_order's records, their numbers in the order of
+ * test_hand_field_order's fields */
+#define HAND_REORDERED_BODY                                             \
+	"\"nodes\":[1,1,2,10,0,3, 2,3,1,20,0,3, 3,5,1,30,0,1],\n"           \
+	"\"edges\":[6,2,3, 12,1,7, 12,6,3, 0,3,1],\n"                       \
+	"\"strings\":[\"\",\"Root\",\"Thing\",\"x\"]}"
+
 START_TEST(test_hand_field_order)
 {
 	struct parsed p;
@@ -324,9 +331,7 @@ START_TEST(test_hand_field_order)
 		       "\"edge_types\":[\"node\",[\"context\",\"element\",\"property\",\"internal\",\"hidden\","
 		       "\"shortcut\",\"weak\"],\"string_or_number\"]},\"node_count\":3,\"edge_count\":4,"
 		       "\"root_index\":6},\n"
-		       "\"nodes\":[1,1,2,10,0,3, 2,3,1,20,0,3, 3,5,1,30,0,1],\n"
-		       "\"edges\":[6,2,3, 12,1,7, 12,6,3, 0,3,1],\n"
-		       "\"strings\":[\"\",\"Root\",\"Thing\",\"x\"]}");
+		       HAND_REORDERED_BODY);
 	ck_assert_msg(p.rc == 0, "%s", p.err.buf);
 	show_warnings(&p);
 	ck_assert_uint_eq(p.w.n, 0);
@@ -351,9 +356,7 @@ START_TEST(test_hand_field_order)
 		       "\"edge_types\":[[\"x\",7],[\"context\",\"element\",\"property\",\"internal\",\"hidden\","
 		       "\"shortcut\",\"weak\"],\"string_or_number\"]},\"node_count\":3,\"edge_count\":4,"
 		       "\"root_index\":6},\n"
-		       "\"nodes\":[1,1,2,10,0,3, 2,3,1,20,0,3, 3,5,1,30,0,1],\n"
-		       "\"edges\":[6,2,3, 12,1,7, 12,6,3, 0,3,1],\n"
-		       "\"strings\":[\"\",\"Root\",\"Thing\",\"x\"]}");
+		       HAND_REORDERED_BODY);
 	ck_assert_msg(p.rc == 0, "%s", p.err.buf);
 	ck_assert_uint_eq(p.w.n, 0);
 	ck_assert_uint_eq(p.s.n_node_types, 4);

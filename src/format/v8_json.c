@@ -58,28 +58,44 @@ static int add_name(struct rd *r, struct names *l, unsigned cap)
 	return 0;
 }
 
-/* ["name", ...] */
-static int read_names(struct rd *r, struct names *l, unsigned cap)
+/* ["name", ...] into l. Strict: anything but a name, or more than
+ * cap of them, is a problem (-1). Else such a list is no list of names:
+ * it is stepped over and l left empty (0). */
+static int read_list(struct rd *r, struct names *l, unsigned cap, int strict)
 {
-	if (l->seen)
-		names_free(l);
-	l->seen = 1;
+	int other = 0;
+
 	if (v8s_expect(r, '[', "meta") < 0)
 		return -1;
 	for (int first = 1;; first = 0) {
 		ws(r);
 		if (r->p < r->end && *r->p == ']') {
 			r->p++;
-			return 0;
+			break;
 		}
 		if (!first && v8s_expect(r, ',', "meta") < 0)
 			return -1;
 		ws(r);
 		if (r->p >= r->end)
 			return v8s_problem(r, pos(r), "truncated in meta");
-		if (add_name(r, l, cap) < 0)
+		if (strict || (!other && *r->p == '"' && l->n < cap)) {
+			if (add_name(r, l, cap) < 0)
+				return -1;
+		} else if ((other = 1, v8s_skip_value(r)) < 0) {
 			return -1;
+		}
 	}
+	if (other)
+		names_free(l);
+	return 0;
+}
+
+static int read_names(struct rd *r, struct names *l, unsigned cap)
+{
+	if (l->seen)
+		names_free(l);
+	l->seen = 1;
+	return read_list(r, l, cap, 1);
 }
 
 /* node_types, edge_types: an entry for each field, in the fields'
@@ -100,39 +116,6 @@ static void types_free(struct types *t)
 	*t = (struct types){ 0 };
 }
 
-/* A list in node_types or edge_types: its names, or none where it is
- * no list of at most TYPES_MAX strings (then it is no field's types,
- * and only the one at the place of "type" must be: take_meta says so
- * when that one is not). */
-static int read_type_list(struct rd *r, struct names *l)
-{
-	int other = 0;
-
-	if (v8s_expect(r, '[', "meta") < 0)
-		return -1;
-	for (int first = 1;; first = 0) {
-		ws(r);
-		if (r->p < r->end && *r->p == ']') {
-			r->p++;
-			break;
-		}
-		if (!first && v8s_expect(r, ',', "meta") < 0)
-			return -1;
-		ws(r);
-		if (r->p >= r->end)
-			return v8s_problem(r, pos(r), "truncated in meta");
-		if (!other && *r->p == '"' && l->n < TYPES_MAX) {
-			if (add_name(r, l, TYPES_MAX) < 0)
-				return -1;
-		} else if ((other = 1, v8s_skip_value(r)) < 0) {
-			return -1;
-		}
-	}
-	if (other)
-		names_free(l);
-	return 0;
-}
-
 static int read_types(struct rd *r, struct types *t)
 {
 	t->seen = 1;
@@ -149,8 +132,11 @@ static int read_types(struct rd *r, struct types *t)
 		ws(r);
 		if (r->p >= r->end)
 			return v8s_problem(r, pos(r), "truncated in meta");
-		/* past as many entries as a record has fields: none is a field's */
-		int rc = *r->p == '[' && t->n < V8_FIELDS_MAX ? read_type_list(r, &t->at[t->n]) : v8s_skip_value(r);
+		/* a list that is no list of names, none (take_meta says so
+		 * when it is the one at the place of "type"); past as many
+		 * entries as a record has fields: none is a field's */
+		int rc = *r->p == '[' && t->n < V8_FIELDS_MAX ? read_list(r, &t->at[t->n], TYPES_MAX, 0)
+							      : v8s_skip_value(r);
 		if (rc < 0)
 			return -1;
 		t->n++;
