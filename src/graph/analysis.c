@@ -618,7 +618,7 @@ void analysis_dominators(struct heap *h, struct progress *p)
 	heap_park(h, HP_SHALLOW);
 	for (node_t i = norder; i-- > 1;)
 		h->retained[h->idom[order[i]]] += h->retained[order[i]];
-	hw_recycle(order);
+	heap_recycle(h, order);
 	/* the tree's children, then the idoms wait on disk while the
 	 * classes come in */
 	analysis_domchildren(h);
@@ -629,8 +629,8 @@ void analysis_dominators(struct heap *h, struct progress *p)
 		h->cls[c].retained_lb = lb[c];
 	free(lb);
 	/* 8 bytes an object that most uses never need: rebuilt on demand */
-	hw_recycle(h->dom_start);
-	hw_recycle(h->dom_child);
+	heap_recycle(h, h->dom_start);
+	heap_recycle(h, h->dom_child);
 	h->dom_start = h->dom_child = NULL;
 	progress_end(p);
 }
