@@ -241,8 +241,8 @@ void fmt_bytes(char *out, size_t outsz, uint64_t bytes);
 
 /* qsort that accepts an empty (possibly NULL) array. */
 void hw_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
-/* a[0..n) ascending: an insertion sort for the short runs most are (a
- * node's references), qsort beyond 32. */
+/* a[0..n) ascending, in place: an insertion sort for the short runs
+ * most are (a node's references), introsort beyond 32. */
 void sort_u32(uint32_t *a, size_t n);
 void sort_u64(uint64_t *a, size_t n);
 /* qsort's comparison of two structs by a uint64_t first member. */

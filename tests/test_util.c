@@ -361,6 +361,44 @@ START_TEST(test_sort_u32)
 }
 END_TEST
 
+static int cmp_u64_plain(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* sort_u64 (the builder's runs of target << 32 | place pairs) over the
+ * same shapes, the halves of each value apart so that both count (the
+ * shape's value in the high one, another in the low, or the same
+ * pattern in both), against the C library's qsort. */
+START_TEST(test_sort_u64)
+{
+	enum { N = 100000, V = 4096 };
+	uint64_t *a = xmalloc(N * sizeof *a), *b = xmalloc(N * sizeof *b);
+	uint32_t x = 4242;
+
+	for (int shape = 0; shape < 7; shape++)
+		for (size_t n = 0; n <= N; n = n < 40 ? n + 1 : n * 3) {
+			for (size_t i = 0; i < n; i++) {
+				x = x * 1103515245u + 12345u;
+				uint64_t v = shape == 0 ? (x >> 8) % V : shape == 1 ? i % V : shape == 2 ? (n - i) % V
+					   : shape == 3 ? 7 : shape == 4 ? (x >> 16) % 2 * (V - 1)
+					   : shape == 5 ? (i < n / 2 ? i : n - i) % V : (x >> 20) % 3;
+				uint64_t lo = shape % 2 ? (x >> 4) % 5 : v;
+				a[i] = v << 32 | lo;
+			}
+			memcpy(b, a, n * sizeof *a);
+			sort_u64(a, n);
+			if (n > 1)
+				qsort(b, n, sizeof *b, cmp_u64_plain);
+			ck_assert(n == 0 || memcmp(a, b, n * sizeof *a) == 0);
+		}
+	free(a);
+	free(b);
+}
+END_TEST
+
 /* UTF-16 units joined: pairs to one code point, lone surrogates (a high
  * one before anything but a low one, a low one alone, one at the end)
  * to U+FFFD, each in its place. */
@@ -797,6 +835,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, test_warnings_bounded);
 	tcase_add_test(tc, test_sort_ctx);
 	tcase_add_test(tc, test_sort_u32);
+	tcase_add_test(tc, test_sort_u64);
 	tcase_add_test(tc, test_utf16_join);
 	tcase_add_test(tc, test_tmp_guard_nested);
 	tcase_add_test(tc, test_tmp_guard_order);
