@@ -311,10 +311,20 @@ END_TEST
  * edge_fields in another order than V8 writes them (node_types and
  * edge_types in theirs, the list of type names at the place of
  * "type"), each record's numbers in that order. The heap of
- * test_hand_any_order, read the same. A "type" whose entry in
- * node_types is no list is refused with a line that says so. */
-/* test_hand_any_order's records, their numbers in the order of
- * test_hand_field_order's fields */
+ * test_hand_any_order, read the same; and with every key of meta
+ * given twice, the last kept. A "type" whose entry in node_types is no
+ * list is refused with a line that says so. */
+/* test_hand_field_order's meta (the rest of the snapshot object with
+ * it), and test_hand_any_order's records, their numbers in the order of
+ * its fields */
+#define HAND_REORDERED_META                                                                  \
+	"\"node_fields\":[\"name\",\"id\",\"edge_count\",\"self_size\",\"trace_node_id\",\"type\"],"  \
+	"\"node_types\":[\"string\",\"number\",\"number\",\"number\",\"number\","                 \
+	"[\"hidden\",\"array\",\"string\",\"object\"]],"                                           \
+	"\"edge_fields\":[\"to_node\",\"type\",\"name_or_index\"],"                                 \
+	"\"edge_types\":[\"node\",[\"context\",\"element\",\"property\",\"internal\",\"hidden\","    \
+	"\"shortcut\",\"weak\"],\"string_or_number\"]},\"node_count\":3,\"edge_count\":4,"         \
+	"\"root_index\":6},\n"
 #define HAND_REORDERED_BODY                                             \
 	"\"nodes\":[1,1,2,10,0,3, 2,3,1,20,0,3, 3,5,1,30,0,1],\n"           \
 	"\"edges\":[6,2,3, 12,1,7, 12,6,3, 0,3,1],\n"                       \
@@ -324,14 +334,7 @@ START_TEST(test_hand_field_order)
 {
 	struct parsed p;
 
-	parse_text(&p, "{\"snapshot\":{\"meta\":{\"node_fields\":[\"name\",\"id\",\"edge_count\",\"self_size\","
-		       "\"trace_node_id\",\"type\"],\"node_types\":[\"string\",\"number\",\"number\",\"number\","
-		       "\"number\",[\"hidden\",\"array\",\"string\",\"object\"]],"
-		       "\"edge_fields\":[\"to_node\",\"type\",\"name_or_index\"],"
-		       "\"edge_types\":[\"node\",[\"context\",\"element\",\"property\",\"internal\",\"hidden\","
-		       "\"shortcut\",\"weak\"],\"string_or_number\"]},\"node_count\":3,\"edge_count\":4,"
-		       "\"root_index\":6},\n"
-		       HAND_REORDERED_BODY);
+	parse_text(&p, "{\"snapshot\":{\"meta\":{" HAND_REORDERED_META HAND_REORDERED_BODY);
 	ck_assert_msg(p.rc == 0, "%s", p.err.buf);
 	show_warnings(&p);
 	ck_assert_uint_eq(p.w.n, 0);
@@ -360,6 +363,20 @@ START_TEST(test_hand_field_order)
 	ck_assert_msg(p.rc == 0, "%s", p.err.buf);
 	ck_assert_uint_eq(p.w.n, 0);
 	ck_assert_uint_eq(p.s.n_node_types, 4);
+	ck_assert_uint_eq(p.s.n_edge_types, 7);
+	hand_heap_columns(&p);
+	parsed_free(&p);
+
+	/* a key of meta given twice: the last value, as JSON.parse (and
+	 * DevTools) keep it, for the type lists as for the fields */
+	parse_text(&p, "{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\",\"name\"],"
+		       "\"node_types\":[[\"wrong\"],\"string\"],\"edge_types\":[\"node\",[\"wrong\"]],"
+		       HAND_REORDERED_META HAND_REORDERED_BODY);
+	ck_assert_msg(p.rc == 0, "%s", p.err.buf);
+	show_warnings(&p);
+	ck_assert_uint_eq(p.w.n, 0);
+	ck_assert_uint_eq(p.s.n_node_types, 4);
+	ck_assert_str_eq(p.s.node_types[3], "object");
 	ck_assert_uint_eq(p.s.n_edge_types, 7);
 	hand_heap_columns(&p);
 	parsed_free(&p);

@@ -106,7 +106,6 @@ static int read_names(struct rd *r, struct names *l, unsigned cap)
 struct types {
 	struct names at[V8_FIELDS_MAX];
 	unsigned n;
-	int seen;
 };
 
 static void types_free(struct types *t)
@@ -118,7 +117,7 @@ static void types_free(struct types *t)
 
 static int read_types(struct rd *r, struct types *t)
 {
-	t->seen = 1;
+	types_free(t); /* one read before: JSON.parse keeps a key's last value, DevTools with it */
 	if (v8s_expect(r, '[', "meta") < 0)
 		return -1;
 	for (int first = 1;; first = 0) {
@@ -198,10 +197,10 @@ static int read_meta(struct rd *r, struct meta *m)
 			i++;
 		if (i < M_N)
 			rc = read_names(r, &m->list[i], V8_FIELDS_MAX);
-		else if (key_is(k, klen, "node_types"))
-			rc = m->node_types.seen ? v8s_skip_value(r) : read_types(r, &m->node_types);
+		else if (key_is(k, klen, "node_types")) /* a key given twice: the last, as the fields' */
+			rc = read_types(r, &m->node_types);
 		else if (key_is(k, klen, "edge_types"))
-			rc = m->edge_types.seen ? v8s_skip_value(r) : read_types(r, &m->edge_types);
+			rc = read_types(r, &m->edge_types);
 		else
 			rc = v8s_skip_value(r);
 		if (rc < 0)
