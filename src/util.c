@@ -159,9 +159,9 @@ static void *aligned_big(size_t n)
 
 /* Not under a sanitizer: a block kept and handed out again would hide a
  * use after its free() from it, which is what it is there to find. */
-#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_HWADDRESS__)
 #if defined(__has_feature)
-#if !__has_feature(address_sanitizer) && !__has_feature(memory_sanitizer)
+#if !__has_feature(address_sanitizer) && !__has_feature(hwaddress_sanitizer) && !__has_feature(memory_sanitizer)
 #define RECYCLE 1
 #endif
 #else
