@@ -536,18 +536,24 @@ static int read_flat(struct rd *r, void **a, uint64_t *nrec, unsigned width, int
 		return -1;
 	*a = resize(*a, cap, elem);
 	for (;;) {
-		uint64_t rec[V8_FIELDS_MAX];
+		uint64_t rec[V8_BATCH_NUMS];
+		size_t got;
 		if (n >= ahead) { /* the next pages at once, not a fault each */
 			ahead = n + FLAT_AHEAD < cap ? n + FLAT_AHEAD : cap;
 			mem_populate(*a, n * elem, ahead * elem);
 		}
-		if (k == 0 && !first && width - 1 < V8_FIELDS_MAX && cap - n >= width && next_recs(r, rec, width, 1)) {
-			for (unsigned i = 0; i < width; i++)
+		/* a batch of whole records, within the room and the pages made */
+		uint64_t room = (ahead - n) / width;
+		size_t max = room < V8_BATCH_NUMS / width ? (size_t)room : V8_BATCH_NUMS / width;
+		if (k == 0 && !first && width - 1 < V8_FIELDS_MAX && max > 0 && (got = next_recs(r, rec, width, max)) > 0) {
+			uint64_t was = n;
+			for (size_t i = 0; i < got * width; i++)
 				if (wide)
 					((uint64_t *)*a)[n++] = rec[i];
 				else
 					((uint32_t *)*a)[n++] = clamp32(rec[i], &c);
-			tick(r, n);
+			if (n >> 14 != was >> 14) /* past a multiple of tick's period */
+				tick(r, n & ~(uint64_t)0x3fff);
 			continue;
 		}
 		if ((rc = next_num(r, &first, &v, what)) <= 0)

@@ -339,7 +339,9 @@ static int read_value(struct rd *r, enum v8_key k)
 	case K_TFI: return v8s_read_flat32(r, &s->trace_function_infos, &s->n_tfi, s->tfi_fields, "trace_function_infos");
 	case K_TT: return v8s_read_trace_tree(r);
 	case K_SAMPLES: return v8s_read_samples(r);
-	case K_LOC: return v8s_read_flat32(r, &s->locations, &s->n_loc, s->loc_fields, "locations");
+	case K_LOC:
+		return r->no_locations ? v8s_skip_array(r, "locations")
+				       : v8s_read_flat32(r, &s->locations, &s->n_loc, s->loc_fields, "locations");
 	case K_STRINGS: return v8s_read_strings(r);
 	default: return v8s_skip_value(r);
 	}
@@ -436,12 +438,13 @@ static void rd_init(struct rd *r, const char *path, const uint8_t *map, uint64_t
 }
 
 int v8_parse_heads(const char *path, const uint8_t *map, uint64_t size, int drop, int fd, struct v8_snap *s,
-		   struct progress *p, struct warnings *w, struct sbuf *err, uint64_t *content)
+		   struct progress *p, struct warnings *w, struct sbuf *err, uint64_t *content, int locations)
 {
 	struct store_hasher hx;
 	struct rd r;
 
 	rd_init(&r, path, map, size, drop, fd, s, p, w, err);
+	r.no_locations = !locations;
 	if (content != NULL) { /* the bytes as the window reads them, while they are in a core's cache */
 		store_hash_begin(&hx, 0, size);
 		r.hx = &hx;
@@ -493,7 +496,7 @@ void v8_parse_edges(const char *path, const uint8_t *map, uint64_t size, int dro
 int v8_parse(const char *path, const uint8_t *map, uint64_t size, int drop, int fd, struct v8_snap *s,
 	     struct progress *p, struct warnings *w, struct sbuf *err)
 {
-	if (v8_parse_heads(path, map, size, drop, fd, s, p, w, err, NULL) < 0)
+	if (v8_parse_heads(path, map, size, drop, fd, s, p, w, err, NULL, 1) < 0)
 		return -1;
 	progress_begin(p, "edges", size, "MB");
 	v8_parse_edges(path, map, size, drop, fd, s, NULL, NULL, p, w);

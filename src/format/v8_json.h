@@ -116,9 +116,10 @@ int v8_parse(const char *path, const uint8_t *map, uint64_t size, int drop, int 
  * name. Returns as v8_parse. content, unless NULL: the hash of all
  * of map[0..size) (store_hash's, seed 0), made as the pass reads the
  * bytes (from its window where it has them), the rest from map after
- * it, whatever the pass found. */
+ * it, whatever the pass found. locations: 0, the allocation sites'
+ * source positions are stepped over, not read (s->n_loc 0). */
 int v8_parse_heads(const char *path, const uint8_t *map, uint64_t size, int drop, int fd, struct v8_snap *s,
-		   struct progress *p, struct warnings *w, struct sbuf *err, uint64_t *content);
+		   struct progress *p, struct warnings *w, struct sbuf *err, uint64_t *content, int locations);
 
 /* A batch of edges [at, at + n) in the file's order, each its type,
  * name and target as the edge columns hold them (struct v8_snap: names

@@ -445,54 +445,78 @@ static size_t num_run(const uint8_t *p, const uint8_t *end, uint64_t *commas)
 
 #define SKIP_CHUNK ((uint64_t)1 << 20) /* of the mapping between v8s_window's */
 
+/* The array of numbers at r->p stepped over by a quick scan: 1, r->p
+ * past it, *end there, *nums the most numbers it holds; 0 when it is of
+ * another shape (r->p back where it was: the caller steps over it the
+ * general way), -1 when the file ends in it (r->stop set). */
+static int skip_numbers(struct rd *r, uint64_t *end, uint64_t *nums)
+{
+	uint64_t size = (uint64_t)(r->end - r->base), start = pos(r), at, commas = 0;
+
+	if (r->p >= r->end || *r->p != '[')
+		return 0;
+	for (at = start + 1; at < size;) {
+		const uint8_t *p, *e;
+		if (r->win != NULL && v8s_refill(r, at)) {
+			p = r->win;
+			e = p + r->win_len;
+		} else {
+			r->p = r->base + at;
+			v8s_window(r);
+			p = r->p;
+			e = size - at > SKIP_CHUNK ? p + SKIP_CHUNK : r->end;
+		}
+		size_t k = num_run(p, e, &commas);
+		at += k;
+		progress_update(r->pr, at);
+		if (p + k == e)
+			continue;
+		if (p[k] != ']')
+			break;
+		/* the end: the usual way; as many numbers as commas and one,
+		 * at the most */
+		r->p = r->base + at + 1;
+		*end = at + 1;
+		*nums = commas + 1;
+		return 1;
+	}
+	if (at >= size) { /* cut short */
+		r->p = r->end;
+		r->stop = 1;
+		return -1;
+	}
+	r->p = r->base + start;
+	return 0;
+}
+
 int v8s_skip_edges(struct rd *r)
 {
-	uint64_t size = (uint64_t)(r->end - r->base), start, at, commas = 0;
 	int rc;
 
 	ws(r);
-	start = pos(r);
-	r->s->edges_at = start;
-	r->edges_end = size;
-	if (r->p < r->end && *r->p == '[') {
-		for (at = start + 1; at < size;) {
-			const uint8_t *p, *e;
-			if (r->win != NULL && v8s_refill(r, at)) {
-				p = r->win;
-				e = p + r->win_len;
-			} else {
-				r->p = r->base + at;
-				v8s_window(r);
-				p = r->p;
-				e = size - at > SKIP_CHUNK ? p + SKIP_CHUNK : r->end;
-			}
-			size_t k = num_run(p, e, &commas);
-			at += k;
-			progress_update(r->pr, at);
-			if (p + k == e)
-				continue;
-			if (p[k] != ']')
-				break;
-			/* the end: the usual way; as many numbers as commas and
-			 * one, at the most */
-			r->p = r->base + at + 1;
-			r->edges_end = at + 1;
-			r->edges_nums = commas + 1;
-			return 0;
-		}
-		if (at >= size) { /* cut short: the edges' reading says so */
-			r->p = r->end;
-			r->stop = 1;
-			return -1;
-		}
-	}
+	r->s->edges_at = pos(r);
+	r->edges_end = (uint64_t)(r->end - r->base);
+	if ((rc = skip_numbers(r, &r->edges_end, &r->edges_nums)) != 0)
+		return rc < 0 ? -1 : 0; /* cut short: the edges' reading says so */
 	/* anything else (a value of another shape, odd numbers, the file's
 	 * end): the general way, quietly */
-	r->p = r->base + start;
 	r->quiet = 1;
 	rc = v8s_skip_value(r);
 	r->quiet = 0;
 	if (rc == 0)
 		r->edges_end = pos(r);
 	return rc;
+}
+
+int v8s_skip_array(struct rd *r, const char *what)
+{
+	uint64_t end, nums;
+	int rc;
+
+	ws(r);
+	if ((rc = skip_numbers(r, &end, &nums)) > 0)
+		return 0;
+	if (rc < 0) /* nothing reads it again: said here */
+		return v8s_problem(r, (uint64_t)(r->end - r->base), "truncated in %s", what);
+	return v8s_skip_value(r);
 }

@@ -30,6 +30,7 @@ struct rd {
 	unsigned tt_width;   /* trace_node_fields, children included */
 	int tt_ok;           /* and children is the last of them */
 	int quiet;     /* a problem ends the value, but is no warning (its reading proper says it) */
+	int no_locations; /* "locations" stepped over (v8s_skip_array), not read */
 	uint64_t edges_end; /* past the value of "edges" (v8s_skip_edges), or the file's end */
 	uint64_t edges_nums; /* the most numbers there, by the quick scan's count (0: not counted) */
 	/* numbers that were no unsigned integer, in the array being read */
@@ -388,6 +389,11 @@ int v8s_read_edges(struct rd *r, v8_edge_sink *sink, void *ctx);
  * its end), noting where it is and what it can hold; no warning for a
  * problem (the edges' own reading meets it again): -1, r->stop set. */
 int v8s_skip_edges(struct rd *r);
+/* Step over an array that nothing reads (the value of `what`): of
+ * numbers by the quick scan, else the general way, which takes any
+ * JSON (a number the reader would refuse, "-1", "1.5", is no problem
+ * here); where the file ends in it, a warning as the reading's. */
+int v8s_skip_array(struct rd *r, const char *what);
 int v8s_read_strings(struct rd *r);
 int v8s_read_trace_tree(struct rd *r);
 int v8s_read_samples(struct rd *r);
