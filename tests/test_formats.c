@@ -2582,6 +2582,23 @@ static void gcdump_vs_report(const char *dump, const char *report)
 		for (size_t j = 0; j < nt; j++)
 			shared[i] |= j != i && strcmp(names[i], names[j]) == 0;
 	}
+	/* such a name alone takes every module's class of it: as many
+	 * objects as the report counts of it in all (a gate on it once
+	 * passed vacuously on "no class named") */
+	for (size_t i = 0; i < nt; i++) {
+		if (!shared[i])
+			continue;
+		long want = 0;
+		for (size_t j = 0; j < nt; j++)
+			want += strcmp(names[i], names[j]) == 0 ? counts[j] : 0;
+		char *sel_args = xasprintf("-q -f json -e \"instances '%s'\" info %s", names[i], dump);
+		char *sel = hw(sel_args, &st);
+		const char *k = strstr(sel, "\"set_objects\":");
+		ck_assert_msg(st == 0 && k != NULL, "%s", sel);
+		ck_assert_msg(strtol(k + 14, NULL, 10) == want, "%s: %s: %s, the report %ld", dump, names[i], sel, want);
+		free(sel);
+		free(sel_args);
+	}
 	for (size_t i = 0; i < nt; i++)
 		if (shared[i]) {
 			size_t l = strlen(names[i]);
@@ -2795,6 +2812,76 @@ START_TEST(test_gcdump_unnamed)
 	out = hw("-q --no-cache info " TEST_SRCDIR "/dotnet/workload.gcdump", &st);
 	ck_assert_msg(st == 0 && strstr(out, "have no name") == NULL, "%.1500s", out);
 	free(out);
+}
+END_TEST
+
+/* A name that several modules have is a class per module, "NAME
+ * [module]"; the name alone takes them all: on the recorded trace,
+ * "<>c" (and "[]c", the .gcdump's spelling) selects as many objects as
+ * the classes' rows "<>c [...]" count, and a gate on it counts them
+ * (it passed on "no class named"); a name of one module is that class.
+ * The base is found by the class's qualified name: a type's own name
+ * may hold " [" (clr_name_base on a heap made by hand). */
+START_TEST(test_dotnet_split_names)
+{
+	const char *dump = TEST_SRCDIR "/dotnet/dotnet-trace.nettrace";
+	char args[1024];
+	int st;
+	long want = 0, rows = 0;
+
+	snprintf(args, sizeof args, "-q -f csv classes -n 100000 %s", dump);
+	char *csv = hw(args, &st);
+	ck_assert_int_eq(st, 0);
+	for (const char *q = csv; (q = strstr(q, "\n\"<>c [")) != NULL; q++) {
+		const char *comma = strstr(q, "\",");
+		ck_assert_ptr_nonnull(comma);
+		want += strtol(comma + 2, NULL, 10);
+		rows++;
+	}
+	ck_assert_msg(rows >= 2 && want >= 2, "%s", csv);
+	long strings = csv_class_count(csv, "System.String");
+	ck_assert_int_gt(strings, 0);
+	free(csv);
+	const char *names[] = { "<>c", "[]c", "System.String" };
+	for (int i = 0; i < 3; i++) {
+		snprintf(args, sizeof args, "-q -f json -e \"instances '%s'\" info %s 2>&1", names[i], dump);
+		char *js = hw(args, &st);
+		const char *k = strstr(js, "\"set_objects\":");
+		ck_assert_msg(st == 0 && k != NULL, "%s", js);
+		ck_assert_int_eq(strtol(k + 14, NULL, 10), i < 2 ? want : strings);
+		free(js);
+	}
+	const char *rules = TEST_BUILDDIR "/dumps/split.rules";
+	FILE *f = fopen(rules, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("set instances <>c : count < 1\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(args, sizeof args, "check %s --rules %s 2>&1", dump, rules);
+	char *out = hw(args, &st);
+	char measured[64]; /* the row: result, what was measured, the rule */
+	snprintf(measured, sizeof measured, " %ld  set instances <>c : count < 1", want);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 1 && strstr(out, "FAIL") != NULL &&
+		      strstr(out, measured) != NULL && strstr(out, "no class named") == NULL, "%s", out);
+	free(out);
+	unlink(rules);
+
+	/* "Foo [Bar]", a type's own name, of one module: no base; "Foo
+	 * [Bar] [m.dll]", that name split by module: "Foo [Bar]"; "Func`2[A]
+	 * [m.dll]": its name spelt alike in the qualified name */
+	static const char names_tab[] = "Foo [Bar]\0Foo [Bar] [m.dll]\0Foo [Bar] [m.dll]\0Func`2[A] [m.dll]\0"
+					"Func[A] [m.dll]";
+	struct hclass cls[3] = { { .name = 0, .qual = 10 + 1 }, { .name = 10, .qual = 28 + 1 },
+				 { .name = 46, .qual = 64 + 1 } };
+	struct heap h = { .names = (char *)names_tab, .cls = cls, .ncls = 3 };
+	struct sbuf b;
+	sbuf_init(&b);
+	ck_assert_int_eq(clr_name_base(&h, 0, &b), 0);
+	ck_assert_int_eq(clr_name_base(&h, 1, &b), 1);
+	ck_assert_str_eq(b.buf, "Foo [Bar]");
+	sbuf_reset(&b);
+	ck_assert_int_eq(clr_name_base(&h, 2, &b), 1);
+	ck_assert_str_eq(b.buf, "Func`2[A]");
+	sbuf_free(&b);
 }
 END_TEST
 
@@ -3539,6 +3626,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_dotnet_gcdump_live);
 	tcase_add_test(tc, test_dotnet_chains);
 	tcase_add_test(tc, test_dotnet_left_out_label);
+	tcase_add_test(tc, test_dotnet_split_names);
 	tcase_add_test(tc, test_nettrace_millis);
 	tcase_add_test(tc, test_dotnet_content_hash);
 	suite_add_tcase(s, tc);

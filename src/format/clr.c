@@ -870,6 +870,47 @@ void clr_spelt_alike(const char *s, struct sbuf *out)
 	}
 }
 
+/* The last " [" in q before s, NULL if none. */
+static const char *prev_open(const char *q, const char *s)
+{
+	while (s > q + 1) {
+		s--;
+		if (s[0] == '[' && s[-1] == ' ')
+			return s - 1;
+	}
+	return NULL;
+}
+
+int clr_name_base(const struct heap *h, uint32_t c, struct sbuf *out)
+{
+	if (c >= h->ncls || h->cls[c].qual == 0)
+		return 0;
+	/* qual is "SPELT [module]", a split class's name "NAME [module]":
+	 * the suffix they share, after which NAME spelt alike is SPELT */
+	const char *q = h->names + h->cls[c].qual - 1, *n = class_name(h, c);
+	size_t nl = strlen(n);
+	struct sbuf sp;
+	int found = 0;
+
+	sbuf_init(&sp);
+	/* the last " [" first: a type's own name may hold one ("Foo [Bar]") */
+	for (const char *s = q + strlen(q); !found && (s = prev_open(q, s)) != NULL;) {
+		size_t sl = strlen(s);
+		if (sl >= nl || strcmp(n + nl - sl, s) != 0)
+			continue;
+		char *base = xstrndup(n, nl - sl);
+		sbuf_reset(&sp);
+		clr_spelt_alike(base, &sp);
+		if (sp.len == (size_t)(s - q) && memcmp(sp.buf, q, sp.len) == 0) {
+			sbuf_adds(out, base);
+			found = 1;
+		}
+		free(base);
+	}
+	sbuf_free(&sp);
+	return found;
+}
+
 void clr_by_module(struct clr_parts *p)
 {
 	size_t n = p->ntypes;
@@ -1207,6 +1248,7 @@ const struct format_ops clr_format = {
 	.runtime = "clr",
 	.rt = &clr_runtime,
 	.name_key = clr_spelt_alike,
+	.name_base = clr_name_base,
 	.cacheable = 1,
 	.data_arrays = clr_data_arrays,
 	.data_loaded = clr_data_loaded,

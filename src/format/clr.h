@@ -13,6 +13,10 @@ extern const struct format_ops clr_format;
 /* A type's name as both of .NET's dump formats can spell it (the
  * formats' name_key, hclass.key's), appended to out */
 void clr_spelt_alike(const char *s, struct sbuf *out);
+/* Both formats' name_base: a class split by module ("NAME [module]",
+ * clr_by_module) has NAME for its base, found by its qualified name's
+ * module, never by the shape of the name alone */
+int clr_name_base(const struct heap *h, uint32_t c, struct sbuf *out);
 
 /* The trace's content hash (--verify-cache) is made as the events are
  * read, `bytes` at a time (0: the default, a MiB); for the tests, which

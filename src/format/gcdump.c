@@ -1102,6 +1102,7 @@ const struct format_ops gcdump_format = {
 	.runtime = "clr",
 	.rt = &clr_runtime,
 	.name_key = clr_spelt_alike,
+	.name_base = clr_name_base,
 	.cacheable = 1,
 	.data_arrays = clr_data_arrays,
 	.data_loaded = clr_data_loaded,

@@ -182,6 +182,12 @@ struct format_ops {
 	 * class all become (hclass.key's), appended to out: what a name
 	 * given by hand is matched by too. NULL: a class has one spelling. */
 	void (*name_key)(const char *name, struct sbuf *out);
+	/* Class c's name without what tells it apart from other classes of
+	 * that name (a .NET type's module, where several modules have the
+	 * name), appended to out: 1; 0 where its name is all there is. A
+	 * name given by hand takes every class it is the base of. NULL:
+	 * classes are named by their names alone. */
+	int (*name_base)(const struct heap *h, uint32_t c, struct sbuf *out);
 	/* The index cache keeps what this reader builds (the heap's arrays,
 	 * its ids, generations and heapshots, and what data_arrays lists);
 	 * 0: the dump is read afresh every time. */

@@ -76,8 +76,10 @@ uint8_t *class_match(const struct heap *h, const char *pattern, int regex, struc
 
 	if (!regex) {
 		char *alt = class_internal_name(pattern);
-		struct sbuf key; /* as the format's other spellings of it become */
+		struct sbuf key, base, bkey; /* as the format's other spellings of it become */
 		sbuf_init(&key);
+		sbuf_init(&base);
+		sbuf_init(&bkey);
 		if (h->fmt != NULL && h->fmt->name_key != NULL)
 			h->fmt->name_key(pattern, &key);
 		for (uint32_t c = 0; c < h->ncls; c++) {
@@ -89,8 +91,20 @@ uint8_t *class_match(const struct heap *h, const char *pattern, int regex, struc
 				m[c] = strcmp(e, pattern) == 0;
 				free(e);
 			}
+			sbuf_reset(&base);
+			if (!m[c] && h->fmt != NULL && h->fmt->name_base != NULL && h->fmt->name_base(h, c, &base)) {
+				/* a class of the name split by module: the name takes
+				 * them all (.NET's "<>c" of every module with lambdas) */
+				sbuf_reset(&bkey);
+				if (key.len > 0)
+					h->fmt->name_key(base.buf, &bkey);
+				m[c] = strcmp(base.buf, pattern) == 0 || strcmp(base.buf, alt) == 0 ||
+				       (key.len > 0 && strcmp(bkey.buf, key.buf) == 0);
+			}
 		}
 		sbuf_free(&key);
+		sbuf_free(&base);
+		sbuf_free(&bkey);
 		free(alt);
 		return m;
 	}
