@@ -149,14 +149,17 @@ static uint32_t holder_label(struct walk *w, node_t x)
 }
 
 /* A holder of more references than this (a dictionary, a JS object used
- * as a map) reads as one slot, "[*]": one cluster for every key. */
+ * as a map) reads as one slot, "[*]": one cluster for every key. Not a
+ * class's statics, nor a GC root's fields (a JavaScript global object's
+ * variables): each its own way in, as one holder of many of them. */
 #define MANY_FIELDS 32
 
 static uint32_t field_label(struct walk *w, node_t src, node_t dst)
 {
 	const struct heap *h = w->h;
 
-	if (h->node_kind[src] != NK_CLASS && h->out_start[src + 1] - h->out_start[src] > MANY_FIELDS)
+	if (h->node_kind[src] != NK_CLASS && h->out_start[src + 1] - h->out_start[src] > MANY_FIELDS &&
+	    !real_root(h, src))
 		return str_intern(&w->st, "[*]");
 	trace_field(h, src, dst, &w->tmp);
 	return str_intern(&w->st, w->tmp.buf);

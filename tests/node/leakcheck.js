@@ -6,7 +6,8 @@
 // clusters whose class is Leaked hold every Leaked object of FINAL, each
 // once, and nothing else; the Keyed objects (new keys of a dictionary)
 // and the Leaf objects (under a tree's leaves) each make one cluster of
-// all of them; FINAL has no Freed or Transient object and no cluster
+// all of them; the Held objects of two global variables make two, each
+// named by its variable; FINAL has no Freed or Transient object and no cluster
 // names them; every object any cluster selects is in FINAL and TARGET and
 // not in BASE (the leak's definition).
 // Prints one JSON line and exits 1 on the first fault.
@@ -84,4 +85,15 @@ for (const [cls, n] of [['Keyed', 50], ['Leaf', 32]]) {
 		if (!sel.has(id))
 			fail(`${cls} ${id} is not in its cluster`);
 }
+// the Held objects two global variables keep (60 in leakA, 40 in
+// leakB, arrays of more than 32 both): two clusters, each named by its
+// variable at its first step
+const held = fin.byName.get('Held') || [];
+if (held.length !== 100)
+	fail(`FINAL has ${held.length} Held objects, leaks.js keeps 100`);
+const heldCl = [...clusters.entries()].filter(([, c]) => c.cls === 'Held');
+const via0 = new Map(out.rows.filter((r) => r.step === 0).map((r) => [r.cluster, r.via]));
+const byCount = new Map(heldCl.map(([k, c]) => [c.ids.length, via0.get(k)]));
+if (heldCl.length !== 2 || byCount.get(60) !== 'leakA' || byCount.get(40) !== 'leakB')
+	fail(`the Held clusters: ${JSON.stringify(heldCl.map(([k, c]) => [c.ids.length, via0.get(k)]))}, want 60 by leakA, 40 by leakB`);
 console.log(JSON.stringify({ ok: true, clusters: out.clusters, leaked: leaked.length }));
