@@ -2082,6 +2082,32 @@ START_TEST(test_stream_side_labels)
 }
 END_TEST
 
+/* Damage inside an array is said before the record cut short at its end
+ * that follows from it (the open's one line names the first warning):
+ * test_hand_any_order's edges with "7,12" of the second made "XXX", one
+ * number that is none where there were two. */
+START_TEST(test_damage_said_first)
+{
+	struct parsed p;
+
+	parse_text(&p, "{\"strings\":[\"\",\"Root\",\"Thing\",\"x\"],\n"
+		       "\"edges\":[2,3,6, 1,XXX, 6,3,12,\n 3,1,0],\n"
+		       "\"nodes\":[3,1,1,10,2,0, 3,2,3,20,1,0, 1,3,5,30,1,0],\n"
+		       "\"snapshot\":{" META6 ",\"node_count\":3,\"edge_count\":4,\"root_index\":6}}");
+	ck_assert_msg(p.rc == 0, "%s", p.err.buf);
+	show_warnings(&p);
+	size_t odd = p.w.n, cut = p.w.n;
+	for (size_t i = 0; i < p.w.n; i++) {
+		if (odd == p.w.n && strstr(p.w.msg[i], "edges: 1 values that are not unsigned integers") != NULL)
+			odd = i;
+		if (cut == p.w.n && strstr(p.w.msg[i], "edges: the last record has 2 of its 3 numbers") != NULL)
+			cut = i;
+	}
+	ck_assert_msg(odd < cut && cut < p.w.n, "the odd value's warning %zu, the cut record's %zu", odd, cut);
+	parsed_free(&p);
+}
+END_TEST
+
 /* The heap's open of `text` (written to a file; no cache): its warnings
  * joined in *warned, whether a class is named `cls`. */
 static int opened_with_class(const char *text, const char *cls, struct sbuf *warned)
@@ -2553,6 +2579,7 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_hand_any_order);
 	tcase_add_test(tc, test_hand_field_order);
 	tcase_add_test(tc, test_locations_skipped);
+	tcase_add_test(tc, test_damage_said_first);
 	tcase_add_test(tc, test_hand_checks);
 	tcase_add_test(tc, test_nothing_usable);
 	tcase_add_test(tc, test_deep_nesting);

@@ -222,13 +222,15 @@ int v8s_read_nodes(struct rd *r)
 		nodes_put(s, rec, n++, 1, &c);
 		tick(r, n);
 	}
-	if (rc == 0)
-		partial(r, "nodes", k, nf);
 	s->nnodes = (uint32_t)n;
 	if (cap > n)
 		nodes_resize(s, n);
+	/* what is wrong inside first: the record cut short at the end
+	 * follows from it where a number was lost or split */
 	v8s_odd_done(r, "nodes");
 	clamps_done(r, s->nodes_at, "nodes", &c);
+	if (rc == 0)
+		partial(r, "nodes", k, nf);
 	return r->stop ? -1 : 0;
 }
 
@@ -431,11 +433,10 @@ int v8s_read_edges(struct rd *r, v8_edge_sink *sink, void *ctx)
 		n += got;
 		tick(r, n);
 	}
-	if (rc == 0 && s->edges_at != 0)
-		partial(r, "edges", k, ef); /* at the closing bracket */
 	s->nedges = (uint32_t)(n < sum ? n : sum);
 	if (sink == cols_put)
 		edges_resize(s, s->nedges);
+	/* what is wrong inside first, as the nodes' */
 	v8s_odd_done(r, "edges");
 	clamps_done(r, s->edges_at, "edges", &et.c);
 	if (et.bad_to > 0)
@@ -444,6 +445,8 @@ int v8s_read_edges(struct rd *r, v8_edge_sink *sink, void *ctx)
 	if (et.bad_name > 0)
 		warn_add(r->w, "%s: offset %llu: edges: %llu names past the %u strings (read as none)",
 			 r->path, (unsigned long long)s->edges_at, (unsigned long long)et.bad_name, s->nstr);
+	if (rc == 0 && s->edges_at != 0)
+		partial(r, "edges", k, ef); /* at the closing bracket */
 	check_edge_counts(r, sum > s->edges_claimed ? sum : s->edges_claimed, n, sink == cols_put);
 	if (s->meta_edge_count != UINT64_MAX && s->meta_edge_count != s->nedges && s->edges_at != 0)
 		warn_add(r->w, "%s: offset %llu: snapshot.edge_count is %llu, %u edges read", r->path,
@@ -570,12 +573,12 @@ static int read_flat(struct rd *r, void **a, uint64_t *nrec, unsigned width, int
 		k = (k + 1) % width;
 		tick(r, n);
 	}
-	if (rc == 0)
-		partial(r, what, k, width);
 	*nrec = n / width;
 	*a = resize(*a, *nrec * width, elem);
-	v8s_odd_done(r, what);
+	v8s_odd_done(r, what); /* what is wrong inside first, as the nodes' */
 	clamps_done(r, at, what, &c);
+	if (rc == 0)
+		partial(r, what, k, width);
 	return r->stop ? -1 : 0;
 }
 
