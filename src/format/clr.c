@@ -624,8 +624,9 @@ void clr_build(struct clr_parts *p)
 		b.flags |= HB_FEW_FINDS;
 	hb_nodes_done(&b);
 	if (b.cut_sizes > 0)
-		warn_add(&h->warn, "%s: %llu objects reach past the next object's address (or the end of the "
-			 "address space); their sizes cut to it", h->path, (unsigned long long)b.cut_sizes);
+		warn_add(&h->warn, "%s: %llu %s past the next object's address (or the end of the address "
+			 "space); %s cut to it", h->path, (unsigned long long)b.cut_sizes,
+			 b.cut_sizes == 1 ? "object reaches" : "objects reach", b.cut_sizes == 1 ? "its size" : "their sizes");
 	hw_qsort(p->dep, p->ndep, sizeof *p->dep, cmp_first_u64);
 	references(p, &b, &cnt); /* it frees cnt's arrays */
 	for (size_t i = 0; i < p->nroots; i++) /* a static variable's carries its name */
@@ -662,11 +663,12 @@ static int clr_header(struct heap *h, struct sbuf *err)
 	return 0;
 }
 
-static void say_damage(struct heap *h, const struct damage *d, const char *what)
+/* one, many: what the damage is, said of one and of more; then rest */
+static void say_damage(struct heap *h, const struct damage *d, const char *one, const char *many, const char *rest)
 {
 	if (d->n > 0)
-		warn_add(&h->warn, "%s: offset %llu: %llu %s", h->path, (unsigned long long)d->at,
-			 (unsigned long long)d->n, what);
+		warn_add(&h->warn, "%s: offset %llu: %llu %s%s", h->path, (unsigned long long)d->at,
+			 (unsigned long long)d->n, d->n == 1 ? one : many, rest);
 }
 
 /* The error of a trace without objects: the damage that ended the
@@ -1023,10 +1025,12 @@ static int clr_parse(struct heap *h, struct progress *p, struct sbuf *err)
 				r.p.nranges = 0;
 			}
 		}
-		say_damage(h, &r.bad, "bulk events shorter than their counts (the first here); skipped");
-		say_damage(h, &r.cut, "bulk events shorter than their counts (the first here); read as far as they go");
-		say_damage(h, &r.too_many_refs, "objects claim more references than the file holds (the first here); "
-			   "cut to that");
+		say_damage(h, &r.bad, "bulk event shorter than its count", "bulk events shorter than their counts",
+			   " (the first here); skipped");
+		say_damage(h, &r.cut, "bulk event shorter than its count", "bulk events shorter than their counts",
+			   " (the first here); read as far as they go");
+		say_damage(h, &r.too_many_refs, "object claims more references than the file holds",
+			   "objects claim more references than the file holds", " (the first here); cut to that");
 		mark_types(h, &t, &r);
 		type_modules(&r);
 		clr_by_module(&r.p);

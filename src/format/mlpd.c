@@ -1487,12 +1487,14 @@ static int mlpd_parse(struct heap *h, struct progress *p, struct sbuf *err)
 	char *ep = esc_str(h->path);
 	if (r.bad_bufs > 0 && r.bad_why == BAD_END)
 		warn_add(&h->warn, "%s: offset %llu: event 0x%02x runs past the end of its buffer (a count or length "
-			 "larger than the buffer holds); the rest of its buffer is skipped, and so in %llu buffers in "
-			 "all", h->path, (unsigned long long)r.bad_at - 1, r.bad_byte, (unsigned long long)r.bad_bufs);
+			 "larger than the buffer holds); the rest of its buffer is skipped, and so in %llu buffer%s in "
+			 "all", h->path, (unsigned long long)r.bad_at - 1, r.bad_byte, (unsigned long long)r.bad_bufs,
+			 r.bad_bufs == 1 ? "" : "s");
 	else if (r.bad_bufs > 0)
 		warn_add(&h->warn, "%s: offset %llu: event byte 0x%02x not understood (data format %u); the rest of "
-			 "its buffer is skipped, and so in %llu buffers in all", h->path,
-			 (unsigned long long)r.bad_at - 1, r.bad_byte, r.ver, (unsigned long long)r.bad_bufs);
+			 "its buffer is skipped, and so in %llu buffer%s in all", h->path,
+			 (unsigned long long)r.bad_at - 1, r.bad_byte, r.ver, (unsigned long long)r.bad_bufs,
+			 r.bad_bufs == 1 ? "" : "s");
 	if (r.big > 0)
 		warn_add(&h->warn, "%s: offset %llu: an object of %llu bytes, more than the %u a size holds here: "
 			 "%llu such objects are counted as %u bytes", h->path, (unsigned long long)r.big_at,
