@@ -672,6 +672,54 @@ static char *first_class(const char *s, const char *header)
 	return name;
 }
 
+/* A sort keeps the cursor on its class, but shows the rows sorted above
+ * it when they fit on the pane with it: the cursor on the first row
+ * (Workload$ChainNode, the biggest by shallow size), s n puts it 4th by
+ * name, under three classes that were out of sight; the pane right
+ * after the sort begins with the row g (the first row) shows. */
+START_TEST(test_resort_shows_top)
+{
+	struct term t;
+	char args[512];
+
+	ensure_dump("coops", "");
+	snprintf(args, sizeof args, "%s/coops.hprof", DUMPS);
+	term_start(&t, 120, 30, "", args);
+	char *s = wait_for(&t, "class  (sort: shallow");
+	char *first = first_class(s, "class  (sort");
+	ck_assert_str_eq(first, "Workload$ChainNode");
+	free(first);
+	free(s);
+	keys(&t, "s n");
+	s = wait_for(&t, "class  (sort: name");
+	first = first_class(s, "class  (sort");
+	has(s, "Workload$ChainNode");
+	free(s);
+	/* g: the cursor's highlight moves (escapes), or the rows do */
+	char *before = screen(&t, 1);
+	keys(&t, "g");
+	for (double end = now_seconds() + hang_seconds(30); now_seconds() < end; usleep(100000)) {
+		s = screen(&t, 1);
+		int moved = strcmp(s, before) != 0;
+		free(s);
+		if (moved)
+			break;
+	}
+	free(before);
+	s = screen(&t, 0);
+	char *top = first_class(s, "class  (sort");
+	ck_assert_msg(strcmp(first, top) == 0 && strcmp(top, "Workload$ChainNode") != 0,
+		      "after the sort the pane began with %s, not with the first row %s:\n%s", first, top,
+		      shown(s));
+	free(s);
+	free(top);
+	free(first);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
 /* Job control, in an interactive shell: ^Z (a key, in raw mode) or kill
  * -TSTP stops the browser with the terminal as the shell had it (its own
  * screen, the cursor shown); fg brings the browser's screen back whole,
@@ -2038,6 +2086,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_string_rows_keep_ids);
 	tcase_add_test(tc, test_leak_200x50);
 	tcase_add_test(tc, test_marks_and_steps);
+	tcase_add_test(tc, test_resort_shows_top);
 	tcase_add_test(tc, test_command_prompt);
 	tcase_add_test(tc, test_loader_filter);
 	tcase_add_test(tc, test_escaped_on_screen);

@@ -164,6 +164,15 @@ int tview_rebuild(struct tui *t, struct tview *v)
 	return rc;
 }
 
+int tview_resort(struct tui *t, struct tview *v)
+{
+	int rc = tview_rebuild(t, v);
+
+	if (v->cur < (size_t)t->pane)
+		v->top = 0;
+	return rc;
+}
+
 void collapse_row(struct tview *v, size_t i)
 {
 	struct row *r = &v->rows.v[i];

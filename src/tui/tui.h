@@ -236,9 +236,14 @@ void tui_push(struct tui *t, struct use *u);
 void tui_step_filter(struct tui *t, struct objset *set, const char *expr, const char *what);
 /* The same without building its view (more steps follow). */
 void tui_push_quiet(struct tui *t, struct use *u);
-/* Build v's rows again after a change of its options; the cursor keeps
- * its row index. -1 if cancelled. */
+/* Build v's rows again after a change of its options: open rows open
+ * again, marks kept, the cursor on its row (or the nearest of its
+ * parents left) at the same height on the screen. -1 if cancelled. */
 int tview_rebuild(struct tui *t, struct tview *v);
+/* The same after a change of order (a sort): the cursor on its row, but
+ * the pane from the first row when that shows the cursor too (a row
+ * sorted towards the top does not hide the rows now above it). */
+int tview_resort(struct tui *t, struct tview *v);
 /* Long work: progress on the bottom line, keys polled, Esc cancels.
  * tui_work_end returns -1 (and says "cancelled") if it was. */
 void tui_work_begin(struct tui *t, const char *what);

@@ -301,7 +301,7 @@ static void classes_exact(struct tui *t, struct tview *v)
 	free(start);
 	free(m);
 	if (done > 0 && cst(v)->sort == CSORT_RETAINED) /* the order changed */
-		tview_rebuild(t, v);
+		tview_resort(t, v);
 	if (cancelled)
 		tui_message(t, 1, "cancelled after %zu exact sizes", done);
 	else
@@ -333,7 +333,7 @@ static int classes_sort(struct tui *t, struct tview *v, enum request r)
 		st->sort = col;
 		st->reverse = 0;
 	}
-	tview_rebuild(t, v);
+	tview_resort(t, v);
 	return 1;
 }
 
@@ -366,7 +366,7 @@ static int classes_delta_key(struct tui *t, struct tview *v, enum request r)
 	st->delta = !st->delta;
 	if (!st->delta && st->sort == CSORT_GROWTH)
 		st->sort = CSORT_SHALLOW;
-	tview_rebuild(t, v);
+	tview_resort(t, v);
 	return 1;
 }
 
