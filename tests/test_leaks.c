@@ -167,6 +167,7 @@ START_TEST(test_leaks_jvm_not_exact)
 	uint64_t made = jv_get(&doc, "made_by_action")->u, freed = jv_get(&doc, "freed_since")->u;
 	const struct jv *unk = jv_get(&doc, "made_fate_unknown");
 	uint64_t untold = unk != NULL ? unk->u : 0, found = jv_get(&doc, "leaked_objects")->u;
+	uint64_t found_ret = jv_get(&doc, "leaked_retained")->u;
 	jv_free(&doc);
 	free(out);
 	snprintf(args, sizeof args, "-q leaks -f json %s/base.hprof %s/target.hprof %s/final.hprof", d, d, d);
@@ -174,6 +175,7 @@ START_TEST(test_leaks_jvm_not_exact)
 	clusters(out, cl, 256, &doc);
 	uint64_t t_made = jv_get(&doc, "made_by_action")->u, t_freed = jv_get(&doc, "freed_since")->u;
 	uint64_t t_leaked = jv_get(&doc, "leaked_objects")->u, t_bytes = jv_get(&doc, "leaked_bytes")->u;
+	uint64_t t_ret = jv_get(&doc, "leaked_retained")->u;
 	ck_assert_ptr_null(jv_get(&doc, "made_fate_unknown"));
 	ck_assert_uint_eq(t_freed + t_leaked, t_made);
 	ck_assert_uint_eq(made, t_made);
@@ -194,6 +196,11 @@ START_TEST(test_leaks_jvm_not_exact)
 		fprintf(f, "leaks : count == %llu\nleaks : count <= %llu\nleaks : count < %llu\nleaks : shallow == %llu\n",
 			(unsigned long long)t_leaked, (unsigned long long)(found + untold),
 			(unsigned long long)found, (unsigned long long)t_bytes);
+		/* the retained size: at least the found ones', at most that of
+		 * all that may be leaks, a range with both ends */
+		fprintf(f, "leaks : retained == %llu\nleaks : retained >= %llu\nleaks : retained < %llu\n"
+			"leaks : retained < 1TB\nleaks top : retained < 1TB\n", (unsigned long long)t_ret,
+			(unsigned long long)found_ret, (unsigned long long)found_ret);
 		ck_assert_int_eq(fclose(f), 0);
 		snprintf(args, sizeof args, "-q -b %s/base.hprof --target %s/target.hprof --rules %s -f json check %s/final-plain.hprof",
 			 d, d, rules, d);
@@ -201,7 +208,7 @@ START_TEST(test_leaks_jvm_not_exact)
 		char e[256];
 		ck_assert_msg(json_parse(out, strlen(out), &doc, e, sizeof e) == 0, "%s: %s", e, out);
 		const struct jv *rows = jv_get(&doc, "rows");
-		ck_assert(rows != NULL && rows->t == J_ARR && rows->n == 4);
+		ck_assert(rows != NULL && rows->t == J_ARR && rows->n == 9);
 		ck_assert_str_eq(jv_get(&rows->v[0], "result")->s, "error");
 		ck_assert_str_eq(jv_get(&rows->v[1], "result")->s, "pass");
 		ck_assert_str_eq(jv_get(&rows->v[2], "result")->s, "FAIL");
@@ -212,6 +219,16 @@ START_TEST(test_leaks_jvm_not_exact)
 		unsigned long long lo, hi;
 		ck_assert_msg(why != NULL && sscanf(why, "is between %llu and %llu", &lo, &hi) == 2, "%s",
 			      jv_get(&rows->v[3], "error")->s);
+		ck_assert_str_eq(jv_get(&rows->v[4], "result")->s, "error");
+		why = strstr(jv_get(&rows->v[4], "error")->s, "is between ");
+		unsigned long long rlo, rhi;
+		ck_assert_msg(why != NULL && sscanf(why, "is between %llu and %llu", &rlo, &rhi) == 2, "%s",
+			      jv_get(&rows->v[4], "error")->s);
+		ck_assert_msg(rlo == found_ret && rlo <= t_ret && t_ret <= rhi, "retained between %llu and %llu, "
+			      "truly %llu", rlo, rhi, (unsigned long long)t_ret);
+		for (size_t i = 5; i < 9; i++)
+			ck_assert_msg(strcmp(jv_get(&rows->v[i], "result")->s, i == 6 ? "FAIL" : "pass") == 0,
+				      "rule %zu: %s", i + 1, out);
 		jv_free(&doc);
 		free(out);
 		snprintf(args, sizeof args, "-q -f json -b %s/base.hprof info -e new %s/target.hprof", d, d);

@@ -1376,6 +1376,8 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 		view_leaks(&h, &lf.leaked, 1, &lv);
 		lv.fate_unknown = lf.fate_unknown;
 		lv.fate_unknown_bytes = lf.fate_unknown_bytes;
+		if (lf.fate_unknown > 0)
+			lv.fate_unknown_retained = analysis_retained_set(&h, lf.maybe.bits, NULL, NULL, &p);
 		have_lv = 1;
 	}
 	size_t failed = check_eval(&rs, &h, have_old ? &old : NULL, have_lv ? &lv : NULL, &p);

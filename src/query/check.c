@@ -352,27 +352,25 @@ static int holds(enum chk_op op, int64_t got, int64_t want)
 /* A leaks rule where some objects the action made could not be
  * followed (lv->fate_unknown): the count lies between what was found
  * and that plus those, the shallow bytes between what was found and
- * the bytes of all the objects made that are not known gone; the rule
- * is measured when it holds, or fails, over the whole range; 0 with
- * err set when the range does not tell (or the measure has no bound). */
+ * the bytes of all the objects made that are not known gone, the
+ * retained size between what was found and the retained size of the
+ * leaks found and every object that may be one (retained sizes grow
+ * with the set); the rule is measured when it holds, or fails, over
+ * the whole range; 0 with err set when the range does not tell. */
 static int range_holds(const struct chk_rule *r, const struct leaks_view *lv, uint64_t now, struct sbuf *err)
 {
 	int count = strcmp(r->measure, "count") == 0, shallow = strcmp(r->measure, "shallow") == 0;
-	uint64_t most = count ? now + lv->fate_unknown : now > lv->fate_unknown_bytes ? now : lv->fate_unknown_bytes;
+	uint64_t bound = shallow ? lv->fate_unknown_bytes : lv->fate_unknown_retained;
+	uint64_t most = count ? now + lv->fate_unknown : now > bound ? now : bound;
+	int64_t lo = (int64_t)now, hi = (int64_t)most;
 
-	if (count || shallow) {
-		int64_t lo = (int64_t)now, hi = (int64_t)most;
-		if (lo == hi || (r->op == CK_EQ || r->op == CK_NE ? r->value < lo || r->value > hi /* not = in it */
-								  : holds(r->op, lo, r->value) == holds(r->op, hi, r->value)))
-			return 1;
-	}
+	if (lo == hi || (r->op == CK_EQ || r->op == CK_NE ? r->value < lo || r->value > hi /* not = in it */
+							  : holds(r->op, lo, r->value) == holds(r->op, hi, r->value)))
+		return 1;
 	sbuf_printf(err, "cannot tell: %llu of the objects the action made could not be followed to the final "
-		    "dump (their identity is not exact), so that the leaks' %s is ", (unsigned long long)lv->fate_unknown,
-		    r->measure);
-	if (count || shallow)
-		sbuf_printf(err, "between %llu and %llu", (unsigned long long)now, (unsigned long long)most);
-	else
-		sbuf_printf(err, "at least %llu", (unsigned long long)now);
+		    "dump (their identity is not exact), so that the leaks' %s is between %llu and %llu",
+		    (unsigned long long)lv->fate_unknown, r->measure, (unsigned long long)now,
+		    (unsigned long long)most);
 	return 0;
 }
 

@@ -424,9 +424,11 @@ int leaks_find(struct heap *base, struct heap *target, struct heap *fin, struct 
 	baseline_places(fin, &bb, p);
 	/* made after base (new against it) and there at target (old against it) */
 	objset_empty(fin, &r->leaked);
+	objset_empty(fin, &r->maybe);
 	for (node_t v = 1; v < fin->n; v++) {
 		if (baseline_unknown(&bb, v) || baseline_unknown(&btf, v)) {
 			r->unidentified++;
+			bit_set(r->maybe.bits, v);
 			continue;
 		}
 		/* a container that took an old one's place (a grown array's new
@@ -455,6 +457,9 @@ int leaks_find(struct heap *base, struct heap *target, struct heap *fin, struct 
 		r->fate_unknown = r->made - r->freed - r->still;
 		r->fate_unknown_bytes = kept_bytes;
 	}
+	for (size_t i = 0; i < bits_words(fin->n); i++)
+		r->maybe.bits[i] |= r->leaked.bits[i];
+	objset_recount(fin, &r->maybe);
 	r->exact = exact_mode(&bt) && exact_mode(&bb) && exact_mode(&btf);
 	sbuf_init(&la);
 	sbuf_init(&lb);
@@ -490,6 +495,7 @@ done:
 void leak_find_free(struct leak_find *r)
 {
 	objset_free(&r->leaked);
+	objset_free(&r->maybe);
 	free(r->identity);
 	memset(r, 0, sizeof *r);
 }

@@ -73,6 +73,9 @@ struct leaks_view {
 	 * caller): each may have leaked, so that a check's leaks rule
 	 * measures a range */
 	uint64_t fate_unknown, fate_unknown_bytes;
+	/* and the retained size theirs is at most: of every object of the
+	 * final dump that may be one (leak_find's maybe, set by the caller) */
+	uint64_t fate_unknown_retained;
 	struct leak_tnode *trie;        /* every cluster's trace */
 	size_t ntrie;
 };
@@ -88,6 +91,10 @@ struct leak_find {
 	uint64_t fate_unknown;  /* of made, neither known gone nor known in fin (their identity untold) */
 	uint64_t fate_unknown_bytes; /* with some untold: the shallow bytes (in target) of those not known
 				      * gone, which the leaked bytes are at most; else 0 */
+	/* over fin: the leaked ones and every object left out as
+	 * unidentified (where some are untold, the leaks are among them:
+	 * the retained size of this set is what theirs is at most) */
+	struct objset maybe;
 	int exact;              /* every comparison exact (stable ids, a file's replayed moves) */
 	char *identity;         /* what the answer rests on, in a line */
 };
