@@ -873,16 +873,45 @@ static size_t dom_state(struct v8b *b, const uint32_t *o2n, node_t **out)
 	return nren;
 }
 
+/* The classes a renaming emptied (a bit each in gone, for the first
+ * ngone classes) let go, the others numbered anew in their order: a class of a
+ * snapshot is its objects' name, and one that names none is no class
+ * there (DevTools lists none such). */
+static void drop_emptied(struct heap *h, const bits_t *gone, uint32_t ngone)
+{
+	uint32_t *map = xmalloc(((size_t)h->ncls + 1) * sizeof *map), k = 0;
+
+	for (uint32_t c = 0; c < h->ncls; c++)
+		if (c < ngone && bit_get(gone, c) && h->cls[c].count == 0) {
+			map[c] = HW_NONE;
+		} else {
+			map[c] = k;
+			h->cls[k++] = h->cls[c];
+		}
+	if (k < h->ncls) {
+		for (node_t v = 0; v < h->n; v++)
+			if (h->node_class[v] < h->ncls)
+				h->node_class[v] = map[h->node_class[v]];
+		for (uint32_t c = 0; c < k; c++)
+			if (h->cls[c].super < h->ncls)
+				h->cls[c].super = map[h->cls[c].super];
+		h->ncls = k;
+	}
+	free(map);
+}
+
 /* The natives dom_state made detached, each of class "Detached NAME"
  * (the class of that name, made if none is), the classes' totals moved
- * with them; once the classes are made and parked, so loaded and
- * parked again. */
+ * with them, and a class left with none let go; once the classes are
+ * made and parked, so loaded and parked again. */
 static void name_detached(struct v8b *b, const node_t *ren, size_t nren)
 {
 	struct heap *h = b->h;
 	uint32_t from[64], into[64];
 	size_t nmap = 0;
 	struct sbuf name;
+	uint32_t ncls = h->ncls;
+	bits_t *left = xcalloc(bits_words(ncls), sizeof *left); /* a class that lost an object */
 
 	heap_load(h, HP_CLASS | HP_SHALLOW, NULL);
 	sbuf_init(&name);
@@ -912,12 +941,15 @@ static void name_detached(struct v8b *b, const node_t *ren, size_t nren)
 			}
 		}
 		h->node_class[v] = nc;
+		bit_set(left, c);
 		h->cls[c].count--;
 		h->cls[c].shallow_total -= h->node_shallow[v];
 		h->cls[nc].count++;
 		h->cls[nc].shallow_total += h->node_shallow[v];
 	}
 	sbuf_free(&name);
+	drop_emptied(h, left, ncls);
+	free(left);
 	cache_changed(h, HP_CLASS);
 	heap_park(h, HP_CLASS | HP_SHALLOW);
 }
