@@ -3,6 +3,9 @@
  * captured and searched. */
 #include "term.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +46,44 @@ void tmuxf(struct term *t, const char *fmt, ...)
 	ck_assert_msg(system(cmd) == 0, "failed: %s", cmd);
 }
 
+/* A test that fails ends its process (Check forks one a test, and a
+ * failure leaves it at once) before its term_stop: its tmux server and
+ * heapwalk ran on for their 300 s, a process of the same command line
+ * that the next tests' checks for theirs then saw (test_suspend_key
+ * failed after any failure before it). Before a test starts its own,
+ * the servers of tests that are gone are stopped: a socket of the name
+ * term_start or term_shell gives ("hwtest-PID-N", "hwshell-PID-N") in
+ * tmux's directory, PID no process now. */
+static void kill_server(const char *sock)
+{
+	char cmd[1200];
+
+	snprintf(cmd, sizeof cmd, "%s -L %s kill-server 2>/dev/null", tmux(), sock);
+	if (system(cmd) != 0) { /* gone already: fine */
+	}
+}
+
+static void stop_orphans(void)
+{
+	const char *base = getenv("TMUX_TMPDIR");
+	char dir[600];
+
+	snprintf(dir, sizeof dir, "%s/tmux-%u", base != NULL && *base ? base : "/tmp", (unsigned)getuid());
+	DIR *d = opendir(dir);
+	if (d == NULL)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		const char *p = strncmp(e->d_name, "hwtest-", 7) == 0 ? e->d_name + 7
+				: strncmp(e->d_name, "hwshell-", 8) == 0 ? e->d_name + 8 : NULL;
+		char *end;
+		long pid = p != NULL ? strtol(p, &end, 10) : 0;
+		if (pid > 1 && *end == '-' && kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+			kill_server(e->d_name);
+	}
+	closedir(d);
+}
+
 /* heapwalk ARGS in a cols x rows terminal, with ENV before it. A
  * script runs it and writes its exit status to a file; heapwalk has 300
  * s at most (times CK_TIMEOUT_MULTIPLIER), so a failed test leaves no terminal behind for long (the
@@ -67,22 +108,20 @@ void term_start(struct term *t, int cols, int rows, const char *env, const char 
 		   "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color %s timeout --foreground %d %s %s\n"
 		   "echo $? > %s.tmp && mv %s.tmp %s\n", env, life, hw, args, t->status, t->status, t->status);
 	fclose(f);
+	stop_orphans();
 	tmuxf(t, "-f /dev/null new-session -d -s hw -x %d -y %d 'sh %s'", cols, rows, script);
 }
 
 void term_stop(struct term *t)
 {
-	char cmd[256];
-
-	snprintf(cmd, sizeof cmd, "%s -L %s kill-server 2>/dev/null", tmux(), t->sock);
-	if (system(cmd) != 0) { /* gone already: fine */
-	}
+	kill_server(t->sock);
 }
 
 void term_shell(struct term *t, int cols, int rows)
 {
 	static int seq;
 
+	stop_orphans();
 	snprintf(t->sock, sizeof t->sock, "hwshell-%d-%d", (int)getpid(), seq++);
 	t->status[0] = '\0';
 	/* --foreground: bash takes the terminal and makes its jobs' groups;
