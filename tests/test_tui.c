@@ -163,9 +163,10 @@ static void leak_walk(int cols, int rows)
 	keys(&t, "BTab BTab");
 	s = wait_for(&t, "dominator tree");
 	has(s, "Workload$Session 0x");
-	/* 200 sessions that retain the same: each is 1/200 of the level */
+	/* 200 sessions that retain the same, each a share of the whole
+	 * heap (4.38 MB) too small to show */
 	row = line_of(s, "Workload$Session 0x");
-	has(row, "   0.5%");
+	has(row, "   0.0%");
 	has(row, "1.09 kB"); /* 24 B + the 1 kB payload (1040 B) + its user String, 48 B */
 	free(row);
 	free(s);
@@ -714,6 +715,55 @@ START_TEST(test_resort_shows_top)
 	free(s);
 	free(top);
 	free(first);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
+/* The Biggest view's top level: each object's share of the whole heap,
+ * as biggest's on the command line (its JSON's retained over its
+ * heap_bytes, computed here): the first of 100,000 chained nodes holds
+ * the rest, about half the heap, where the view said 100.0% (of what
+ * the step's top objects retain together: it alone). An object's
+ * children are shares of it. */
+START_TEST(test_biggest_share_of_heap)
+{
+	struct term t;
+	char args[512], cmd[1024], want[32];
+	int st;
+
+	ensure_dump("coops", "");
+	snprintf(args, sizeof args, "%s/coops.hprof", DUMPS);
+	snprintf(cmd, sizeof cmd, "%s -q -f json biggest -n 1 -e 'instances Workload$ChainNode' %s",
+		 getenv("HEAPWALK"), args);
+	char *json = run(cmd, &st);
+	char *hb = strstr(json, "\"heap_bytes\":"), *rt = strstr(json, "\"retained\":");
+	ck_assert_msg(st == 0 && hb != NULL && rt != NULL, "%s: %s", cmd, json);
+	double share = 100.0 * (double)strtoull(rt + 11, NULL, 10) / (double)strtoull(hb + 13, NULL, 10);
+	ck_assert_msg(share > 10 && share < 90, "%s: %s", cmd, json); /* a share that tells the two apart */
+	snprintf(want, sizeof want, " %.1f%%  2.29 MB", share); /* 2,400,000 bytes */
+	free(json);
+	term_start(&t, 160, 30, "", args);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, ":");
+	type(&t, "instances Workload$ChainNode");
+	keys(&t, "Enter");
+	free(wait_for(&t, "Step 2: instances Workload$ChainNode"));
+	keys(&t, "BTab"); /* the step opened on the objects' fields; Biggest before */
+	char *s = wait_for(&t, "dominator tree");
+	char *row = line_after(s, "dominator tree");
+	ck_assert_msg(strstr(row, "Workload$ChainNode 0x") != NULL && strstr(row, want) != NULL,
+		      "the first row does not show%s:\n%s", want, shown(s));
+	free(row);
+	free(s);
+	/* its child: the next node, a share of its parent: all of it but 24 bytes */
+	keys(&t, "+");
+	s = wait_for(&t, ".next");
+	row = line_of(s, ".next");
+	has(row, " 99.9%"); /* 2,399,976 of 2,400,000: shares are cut, not rounded up */
+	free(row);
+	free(s);
 	keys(&t, "q");
 	wait_exit(&t);
 	term_stop(&t);
@@ -2087,6 +2137,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_leak_200x50);
 	tcase_add_test(tc, test_marks_and_steps);
 	tcase_add_test(tc, test_resort_shows_top);
+	tcase_add_test(tc, test_biggest_share_of_heap);
 	tcase_add_test(tc, test_command_prompt);
 	tcase_add_test(tc, test_loader_filter);
 	tcase_add_test(tc, test_escaped_on_screen);

@@ -249,6 +249,15 @@ static int biggest_build(struct tui *t, struct tview *v)
 			byclass = st->auto_byclass = 1;
 	}
 	big_level(t, byclass, a, n, top, 0, &v->rows);
+	/* the top level's share: of the whole heap, as biggest's on the
+	 * command line and the dominator trees of MAT and JProfiler (a
+	 * fold's objects are of the top level too); what folds is still
+	 * measured against the step's */
+	for (size_t i = 0; i < v->rows.n; i++) {
+		v->rows.v[i].val[3] = h->retained[0];
+		if (v->rows.v[i].kind == VR_FOLD)
+			v->rows.v[i].num[0] = h->retained[0];
+	}
 	free(a);
 	tview_columns(v, big_cols, 4);
 	snprintf(v->lefthead, sizeof v->lefthead, "%s", st->auto_byclass
