@@ -770,6 +770,54 @@ START_TEST(test_biggest_share_of_heap)
 }
 END_TEST
 
+/* A filter that drops the cursor's row puts the cursor on the first
+ * row: it stayed at its index, on whatever class came there, and
+ * Enter then used a class the user never chose. */
+START_TEST(test_filter_cursor)
+{
+	struct term t;
+	char args[512], want[300];
+
+	ensure_dump("coops", "");
+	snprintf(args, sizeof args, "%s/coops.hprof", DUMPS);
+	term_start(&t, 120, 30, "", args);
+	free(wait_for(&t, "Step 1: All objects"));
+	/* the sixth class: its name from its step's title */
+	keys(&t, "Down Down Down Down Down Enter");
+	char *s = wait_for(&t, "Step 2: Instances of ");
+	char *title = line_of(s, "Step 2: Instances of ");
+	char *name = strstr(title, "Instances of ") + 13;
+	name[strcspn(name, " |")] = '\0';
+	ck_assert_msg(strncmp(name, "java.util.", 10) != 0, "%s", name); /* the filter drops it */
+	free(s);
+	keys(&t, "Left");
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "f");
+	type(&t, "^java\\.util\\.");
+	keys(&t, "Enter");
+	s = wait_without(&t, "q quit", "filter (regex)");
+	char *first = first_class(s, "class  (sort");
+	char *seventh = line_of(s, "java.util.");
+	for (int k = 0; k < 6 && *seventh; k++) { /* more than six rows: the old index is another's */
+		char *next = line_after(s, seventh);
+		free(seventh);
+		seventh = next;
+	}
+	ck_assert_msg(strncmp(first, "java.util.", 10) == 0 && strstr(seventh, "java.util.") != NULL, "%s",
+		      shown(s));
+	free(seventh);
+	free(s);
+	keys(&t, "Enter");
+	snprintf(want, sizeof want, "Step 2: Instances of %s ", first);
+	free(wait_for(&t, want));
+	free(title);
+	free(first);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
 /* Job control, in an interactive shell: ^Z (a key, in raw mode) or kill
  * -TSTP stops the browser with the terminal as the shell had it (its own
  * screen, the cursor shown); fg brings the browser's screen back whole,
@@ -2138,6 +2186,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_marks_and_steps);
 	tcase_add_test(tc, test_resort_shows_top);
 	tcase_add_test(tc, test_biggest_share_of_heap);
+	tcase_add_test(tc, test_filter_cursor);
 	tcase_add_test(tc, test_command_prompt);
 	tcase_add_test(tc, test_loader_filter);
 	tcase_add_test(tc, test_escaped_on_screen);

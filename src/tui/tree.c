@@ -151,6 +151,7 @@ int tview_rebuild(struct tui *t, struct tview *v)
 		if (r->open == 0 && has_u64(open, nopen, x) && expand_row(t, v, i, 1) < 0)
 			break; /* cancelled: what is open so far stays */
 	}
+	v->cur_kept = bestd > 0;
 	if (v->rows.n == 0)
 		v->cur = v->top = 0;
 	else {
@@ -287,6 +288,10 @@ void live_filter(struct tui *t, const char *text, void *arg)
 	v->filter_re = re;
 	free(v->filter);
 	v->filter = *text ? xstrdup(text) : NULL;
-	tview_rebuild(t, v);
+	/* the cursor stays on its row if the filter keeps it (or on its
+	 * parent's), else goes to the first (it stayed at its index, on
+	 * whatever row was there) */
+	if (tview_rebuild(t, v) == 0 && !v->cur_kept)
+		v->cur = v->top = 0;
 }
 

@@ -150,6 +150,7 @@ struct tview {
 	size_t nmarked;     /* rows marked (kept by the frame) */
 	int built;
 	int dropped;        /* a failure while making it: not made again but on ^L */
+	int cur_kept;       /* tview_rebuild found the cursor's row again, or a parent of it */
 };
 
 struct hstep {
