@@ -818,6 +818,40 @@ START_TEST(test_filter_cursor)
 }
 END_TEST
 
+/* Tab's list of completions, longer than the line: as many as fit and
+ * "… N more", N the rest of the count it starts with (it was cut where
+ * the screen ended, nothing said). */
+START_TEST(test_completions_cut)
+{
+	struct term t;
+	char args[512];
+
+	ensure_dump("coops", "");
+	snprintf(args, sizeof args, "%s/coops.hprof", DUMPS);
+	term_start(&t, 100, 24, "", args);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, ":");
+	type(&t, "instances java.util.");
+	keys(&t, "Tab");
+	char *s = wait_for(&t, " more");
+	char *line = line_of(s, " more");
+	unsigned all = 0, rest = 0, names = 0;
+	char *dots = strstr(line, "\xe2\x80\xa6 ");
+	ck_assert_msg(sscanf(line, "%u: ", &all) == 1 && dots != NULL && sscanf(dots + 4, "%u more", &rest) == 1,
+		      "%s", line);
+	for (char *p = strchr(line, ':'); p != NULL && p < dots; p = strstr(p + 1, "java.util."))
+		names += strncmp(p, "java.util.", 10) == 0;
+	ck_assert_msg(names > 1 && names + rest == all && all > 20, "%u shown, %u more, %u in all: %s", names, rest,
+		      all, line);
+	free(line);
+	free(s);
+	keys(&t, "Escape");
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
 /* Job control, in an interactive shell: ^Z (a key, in raw mode) or kill
  * -TSTP stops the browser with the terminal as the shell had it (its own
  * screen, the cursor shown); fg brings the browser's screen back whole,
@@ -2187,6 +2221,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_resort_shows_top);
 	tcase_add_test(tc, test_biggest_share_of_heap);
 	tcase_add_test(tc, test_filter_cursor);
+	tcase_add_test(tc, test_completions_cut);
 	tcase_add_test(tc, test_command_prompt);
 	tcase_add_test(tc, test_loader_filter);
 	tcase_add_test(tc, test_escaped_on_screen);

@@ -326,11 +326,26 @@ static void complete(struct tui *t, struct sbuf *in, struct sbuf *shown)
 		}
 		if (common > wl)
 			sbuf_add(in, c.v[0] + wl, common - wl);
+		/* as many as the line holds, and how many more there are
+		 * (the line was cut where the screen ended, nothing said) */
+		struct sbuf one;
+		char more[48];
+		int room = COLS > 1 ? COLS - 1 : 80;
+		sbuf_init(&one);
 		sbuf_printf(shown, "%zu: ", c.n);
-		for (size_t i = 0; i < c.n && shown->len < 4096; i++) {
-			tui_typed(shown, c.v[i]);
+		for (size_t i = 0; i < c.n; i++) {
+			sbuf_reset(&one);
+			tui_typed(&one, c.v[i]);
+			snprintf(more, sizeof more, "\u2026 %zu more", c.n - i);
+			int last = i + 1 == c.n, used = text_width(shown->buf) + text_width(one.buf);
+			if (used + (last ? 0 : 2 + text_width(more)) > room && i > 0) {
+				sbuf_adds(shown, more);
+				break;
+			}
+			sbuf_adds(shown, one.buf);
 			sbuf_adds(shown, "  ");
 		}
+		sbuf_free(&one);
 	}
 	free(c.v);
 }
