@@ -455,12 +455,12 @@ static int insp_use(struct tui *t, struct tview *v, int reached, struct use *u)
 	sbuf_init(&ex);
 	step_to_string(&s, &ex);
 	u->expr = one ? sbuf_detach(&ex) : NULL; /* of several inspections: no step names it */
+	/* "group 7 of 30617 objects" read as one of 30617 groups: the
+	 * step's own count follows its title anyway */
 	if (ng > 1)
-		u->title = xasprintf("%zu inspection groups of %llu objects", ng,
-				     (unsigned long long)v->st->set.count);
+		u->title = xasprintf("%zu inspection groups", ng);
 	else
-		u->title = xasprintf("%s group %u of %llu objects", in->name, s.group,
-				     (unsigned long long)v->st->set.count);
+		u->title = xasprintf("%s group %u", in->name, s.group);
 	sbuf_free(&ex);
 	free(gs);
 	return 0;
