@@ -1735,7 +1735,7 @@ static void dotnet_planted(const char *dump, int finals)
 	t = hw(args, &st);
 	unsigned dep, weak;
 	ck_assert_int_eq(insp_group_count(t, "dependent handle (values)", &dep), 10);
-	ck_assert_msg(insp_group_count(t, "weak handle", &weak) >= 1, "%s", t);
+	ck_assert_msg(insp_group_count(t, "weak GC handle", &weak) >= 1, "%s", t); /* as the roots' kinds */
 	free(t);
 	/* the dependent handles' 10 values are the Attached objects; the
 	 * weak handles hold the WeakTarget */
@@ -2653,7 +2653,7 @@ static void gcdump_planted(const char *dump)
 	snprintf(args, sizeof args, "-q inspect %s gc-handles", dump);
 	t = hw(args, &st);
 	ck_assert_int_eq(insp_group_count(t, "dependent handle (values)", &dep), 10);
-	ck_assert_int_eq(insp_group_count(t, "pinned handle", NULL) >= 1, 1);
+	ck_assert_int_eq(insp_group_count(t, "pinned GC handle", NULL) >= 1, 1); /* as the root kind and pinned */
 	free(t);
 	snprintf(args, sizeof args, "-q -f csv %s -e 'inspection gc-handles group %u' -n 0 classes", dump, dep);
 	csv = hw(args, &st);

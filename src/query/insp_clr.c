@@ -134,7 +134,8 @@ static void handle_way(void *arg, node_t target, enum handle_kind kind)
 static int gc_handles(struct heap *h, const struct objset *set, const char *arg, struct insp_result *r,
 		      struct progress *p, struct sbuf *err)
 {
-	static const char *const names[] = { "strong handle", "pinned handle", "weak handle",
+	/* named as the roots of their kinds are (and as pinned's group) */
+	static const char *const names[] = { "strong GC handle", "pinned GC handle", "weak GC handle",
 					     "dependent handle (values)", "sized reference handle",
 					     "ref-counted handle" };
 	const struct runtime_ops *rt = heap_runtime(h);
