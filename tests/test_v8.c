@@ -688,6 +688,39 @@ START_TEST(test_cons_strings_cut)
 }
 END_TEST
 
+/* A node's name is its value where it says more than its class, but an
+ * empty name says nothing of a node that is no string: an (array) V8
+ * gave no name showed as "" in the browser and "value":"" in JSON (a
+ * trial: a stray "" after the arrays of a path), where an empty string
+ * is "" and rightly so. */
+START_TEST(test_empty_names)
+{
+	const char *path = TEST_BUILDDIR "/tmp/emptynames.heapsnapshot";
+	char cmd[1024], want[128];
+	int st;
+
+	/* 0 the root; 1 an array named "", 2 one named "(object properties)",
+	 * 3 the string "", 4 a closure named "" */
+	put_file(path, "{\"snapshot\":{" CONS_META "},\n\"nodes\":[9,1,1,0,4, 1,0,3,16,0, 1,2,5,24,0, 2,0,7,32,0, "
+	         "5,0,9,40,0],\n\"edges\":[1,0,5, 1,1,10, 1,2,15, 1,3,20],\n"
+	         "\"strings\":[\"\",\"(root)\",\"(object properties)\"]}");
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache objects -f json -n 0 %s", heapwalk(), path);
+	char *out = run(cmd, &st);
+	ck_assert_msg(st == 0, "%s: %s", cmd, out);
+	static const struct { const char *id, *value; } rows[] = {
+		{ "0x3", "null" }, { "0x5", "\"(object properties)\"" }, { "0x7", "\"\"" }, { "0x9", "null" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		snprintf(want, sizeof want, "{\"id\":\"%s\",", rows[i].id);
+		const char *row = strstr(out, want), *end = row ? strchr(row, '}') : NULL;
+		ck_assert_msg(end != NULL, "%s: %s", want, out);
+		snprintf(want, sizeof want, "\"value\":%s}", rows[i].value);
+		ck_assert_msg(strncmp(end + 1 - strlen(want), want, strlen(want)) == 0, "%s: %s", want, out);
+	}
+	free(out);
+}
+END_TEST
+
 /* DevTools' propagation of the detached state among natives: A, an
  * attached div, holds T1; D, a detached div, holds T2 (which holds S,
  * the one Span); T1, T3 through a hidden edge, T4 through a weak one and
@@ -2605,6 +2638,7 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_cons_strings_without_parts);
 	tcase_add_test(tc, test_long_class_names);
 	tcase_add_test(tc, test_cons_strings_cut);
+	tcase_add_test(tc, test_empty_names);
 	tcase_add_test(tc, test_detached_propagated);
 	tcase_add_test(tc, test_node_reference_a);
 	tcase_add_test(tc, test_node_reference_b);

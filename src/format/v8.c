@@ -1192,7 +1192,8 @@ static int cons_text(const struct heap *h, node_t v, struct sbuf *out, size_t st
 
 /* A node's name where it says more than its class: a string's value
  * (a concatenated one's made of its parts), a closure's function, a
- * system object's description. */
+ * system object's description; none where that name is empty and the
+ * node no string. */
 static int v8_string_value(const struct heap *h, node_t v, struct sbuf *out, size_t max)
 {
 	const struct v8_data *d = v8_d(h);
@@ -1212,7 +1213,14 @@ static int v8_string_value(const struct heap *h, node_t v, struct sbuf *out, siz
 		out->buf[out->len = start] = '\0';
 		return v8_str(h, d->node_name[v], out, max) < 0 ? -1 : 1;
 	}
-	return v8_str(h, d->node_name[v], out, max);
+	size_t start = out->len;
+	if (v8_str(h, d->node_name[v], out, max) < 0)
+		return -1;
+	/* an empty name is a string's value, "", but says nothing of any
+	 * other node (an (array) V8 gave no name): none, not "" */
+	if (out->len == start && t != d->nt_string && t != d->nt_sliced)
+		return -1;
+	return 0;
 }
 
 static int v8_is_string(const struct heap *h, node_t v)
