@@ -721,6 +721,38 @@ START_TEST(test_empty_names)
 }
 END_TEST
 
+/* The snapshot's (root), @1 in DevTools, is heapwalk's <GC roots>, no
+ * object: asked for by id it said "no object with id 0x1 in the dump"
+ * (a trial), which the file shows false; it says what it is, from the
+ * cache too. Another id no node has keeps its line. */
+START_TEST(test_root_by_id)
+{
+	const char *path = TEST_BUILDDIR "/tmp/rootid.heapsnapshot";
+	char cmd[1024], cache[1024];
+	int st;
+
+	/* the root's id 5, the string's 7 */
+	put_file(path, "{\"snapshot\":{" CONS_META "},\n\"nodes\":[9,1,5,0,1, 2,0,7,32,0],\n"
+	         "\"edges\":[1,0,5],\n\"strings\":[\"\",\"(root)\"]}");
+	snprintf(cache, sizeof cache, "%s.hwi", path);
+	unlink(cache);
+	for (int pass = 0; pass < 2; pass++) { /* parsed, then from its cache */
+		snprintf(cmd, sizeof cmd, "%s -q paths %s 0x5 2>&1", heapwalk(), path);
+		char *out = run(cmd, &st);
+		ck_assert_msg(WEXITSTATUS(st) == 2 && strstr(out, ": 0x5 is the dump's root, which heapwalk shows as "
+							     "<GC roots>: no object of its own\n") != NULL,
+			      "pass %d: %s", pass, out);
+		free(out);
+		ck_assert_int_eq(access(cache, F_OK), 0);
+	}
+	snprintf(cmd, sizeof cmd, "%s -q -e 'object 0x7,0x9' info %s 2>&1", heapwalk(), path);
+	char *out = run(cmd, &st);
+	ck_assert_msg(WEXITSTATUS(st) == 2 && strstr(out, ": no object with id 0x9 in the dump\n") != NULL, "%s", out);
+	free(out);
+	unlink(cache);
+}
+END_TEST
+
 /* DevTools' propagation of the detached state among natives: A, an
  * attached div, holds T1; D, a detached div, holds T2 (which holds S,
  * the one Span); T1, T3 through a hidden edge, T4 through a weak one and
@@ -2639,6 +2671,7 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_long_class_names);
 	tcase_add_test(tc, test_cons_strings_cut);
 	tcase_add_test(tc, test_empty_names);
+	tcase_add_test(tc, test_root_by_id);
 	tcase_add_test(tc, test_detached_propagated);
 	tcase_add_test(tc, test_node_reference_a);
 	tcase_add_test(tc, test_node_reference_b);

@@ -521,6 +521,7 @@ static uint32_t *make_nodes(struct v8b *b, int tracked)
 	uint32_t root = (uint32_t)s->root_index;
 
 	int counts_parked = park_counts(h, s);
+	h->root_id = s->nid[root]; /* no object's: node 0 stands for it */
 	hb_start(&b->hb, h, &b->nt, s->nnodes - 1, HB_LABELS | HB_GIVEN | HB_PLACES | HB_TWICE | HB_RUNS);
 	uint64_t max = 0;
 	uint32_t done = 0;

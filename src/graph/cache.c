@@ -39,7 +39,7 @@
 /* Scalars of the heap, saved as one section. */
 struct scalars {
 	char version[24];
-	uint64_t timestamp_ms;
+	uint64_t timestamp_ms, root_id;
 	struct jvm_layout layout;
 	struct agent_info agent;
 	uint64_t n, nedges, nweak, nroot_rec, nroots, ncls, nfields, nrefoffs, names_len;
@@ -329,6 +329,7 @@ static void get_scalars(const struct heap *h, struct scalars *s, uint64_t warn_b
 	memset(s, 0, sizeof *s);
 	memcpy(s->version, h->version, sizeof s->version);
 	s->timestamp_ms = h->timestamp_ms;
+	s->root_id = h->root_id;
 	s->truncated_at = h->truncated_at;
 	s->layout = h->layout;
 	s->agent = h->agent;
@@ -1162,6 +1163,7 @@ static void set_scalars(struct heap *h, const struct scalars *s)
 	memcpy(h->version, s->version, sizeof h->version);
 	h->version[sizeof h->version - 1] = '\0';
 	h->timestamp_ms = s->timestamp_ms;
+	h->root_id = s->root_id;
 	h->truncated_at = s->truncated_at;
 	h->layout = s->layout;
 	h->agent = s->agent;

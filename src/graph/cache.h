@@ -37,7 +37,7 @@
  * names whole up to 4096 bytes, a longer one told apart by its string; a
  * cut .NET trace's generations; a trace's time to the millisecond; 32:
  * V8 natives Detached as DevTools propagates the mark). */
-#define CACHE_FORMAT 32
+#define CACHE_FORMAT 33
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
 };

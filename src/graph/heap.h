@@ -218,6 +218,8 @@ struct heap {
 	void (*container_free)(void *container);
 	char version[24];         /* "JAVA PROFILE 1.0.2" */
 	uint64_t timestamp_ms;
+	uint64_t root_id;         /* the dump's id of what node 0 stands for (V8's
+				   * (root), @1), no object's; 0: none */
 	uint64_t dump_gc_ns;      /* the runtime's GC that made the dump: how long it
 				   * took, and how long the process was paused
 				   * (0: the dump does not tell) */

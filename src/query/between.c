@@ -6,28 +6,14 @@
 #include "query/pattern.h"
 #include "query/views.h"
 
-/* The object with the id s, or HW_NONE with err set. */
-static node_t object_of(const struct heap *h, const char *s, struct sbuf *err)
-{
-	uint64_t id;
-	node_t v = parse_object_id(s, &id) == 0 ? heap_find_id(h, id) : HW_NONE;
-
-	if (v == HW_NONE || v == 0) {
-		sbuf_adds(err, "no object with id ");
-		esc_append(err, (const uint8_t *)s, strlen(s), 0);
-		sbuf_adds(err, " in the dump");
-		return HW_NONE;
-	}
-	return v;
-}
-
 int between_ids(const struct heap *h, const char *from, const char *to, unsigned flags,
 		struct between *b, struct progress *p, struct sbuf *err)
 {
 	node_t a, z;
 
 	memset(b, 0, sizeof *b);
-	if ((a = object_of(h, from, err)) == HW_NONE || (z = object_of(h, to, err)) == HW_NONE)
+	if ((a = object_by_id(h, from, strlen(from), err)) == HW_NONE ||
+	    (z = object_by_id(h, to, strlen(to), err)) == HW_NONE)
 		return -1;
 	return between_nodes(h, a, z, flags, b, p, err);
 }

@@ -131,6 +131,33 @@ uint8_t *class_match(const struct heap *h, const char *pattern, int regex, struc
 	return m;
 }
 
+node_t object_by_id(const struct heap *h, const char *text, size_t n, struct sbuf *err)
+{
+	char buf[32];
+	uint64_t id = 0;
+	node_t v = HW_NONE;
+
+	if (n < sizeof buf) {
+		memcpy(buf, text, n);
+		buf[n] = '\0';
+		if (parse_object_id(buf, &id) == 0)
+			v = heap_find_id(h, id);
+		else
+			id = 0;
+	}
+	if (v != HW_NONE && v != 0)
+		return v;
+	if (id != 0 && id == h->root_id) {
+		esc_append(err, (const uint8_t *)text, n, 0);
+		sbuf_adds(err, " is the dump's root, which heapwalk shows as <GC roots>: no object of its own");
+	} else {
+		sbuf_adds(err, "no object with id ");
+		esc_append(err, (const uint8_t *)text, n, 0);
+		sbuf_adds(err, " in the dump");
+	}
+	return HW_NONE;
+}
+
 int parse_object_id(const char *s, uint64_t *id)
 {
 	char *end;

@@ -23,5 +23,10 @@ int regex_error(const char *pattern, size_t *at, struct sbuf *msg);
 
 /* The object id in s: 0x... hex or decimal. 0, or -1 if not a number. */
 int parse_object_id(const char *s, uint64_t *id);
+/* The object the id text[0..n) names, or HW_NONE with one line in err:
+ * "no object with id TEXT in the dump", or, for the dump's own root
+ * (heap's root_id: V8's (root), @1), that heapwalk shows it as
+ * <GC roots> and it is no object. */
+node_t object_by_id(const struct heap *h, const char *text, size_t n, struct sbuf *err);
 
 #endif

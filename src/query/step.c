@@ -801,21 +801,6 @@ static int inspection_group(struct heap *h, const struct step *s, const struct o
 	return 0;
 }
 
-/* The object an id names, or HW_NONE with err set. */
-static node_t object_of(const struct heap *h, const char *text, struct sbuf *err)
-{
-	uint64_t id;
-	node_t v = parse_object_id(text, &id) == 0 ? heap_find_id(h, id) : HW_NONE;
-
-	if (v == HW_NONE || v == 0) {
-		sbuf_adds(err, "no object with id ");
-		esc_append(err, (const uint8_t *)text, strlen(text), 0);
-		sbuf_adds(err, " in the dump");
-		return HW_NONE;
-	}
-	return v;
-}
-
 /* Does src refer to t by label (its edge label, or t's id)? */
 static int ref_named(const struct heap *h, node_t src, node_t t, const char *label, struct sbuf *tmp)
 {
@@ -923,7 +908,7 @@ static int focus_step(struct heap *h, const struct step *s, const struct objset 
 	node_t v = 0, t = HW_NONE;
 
 	if (s->op != ST_ROOT || strcmp(s->arg, "gc") != 0)
-		if ((v = object_of(h, s->arg, err)) == HW_NONE)
+		if ((v = object_by_id(h, s->arg, strlen(s->arg), err)) == HW_NONE)
 			return -1;
 	if (s->op != ST_ROOT && (t = step_ref_target(h, v, s->field, err)) == HW_NONE)
 		return -1;
@@ -1161,20 +1146,8 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 		for (const char *q = s->arg;;) {
 			const char *c = strchr(q, ',');
 			size_t n = c ? (size_t)(c - q) : strlen(q);
-			char buf[32];
-			v = HW_NONE;
-			if (n < sizeof buf) {
-				memcpy(buf, q, n);
-				buf[n] = '\0';
-				if (parse_object_id(buf, &id) == 0)
-					v = heap_find_id(h, id);
-			}
-			if (v == HW_NONE || v == 0) {
-				sbuf_adds(err, "no object with id ");
-				esc_append(err, (const uint8_t *)q, n, 0);
-				sbuf_adds(err, " in the dump");
+			if ((v = object_by_id(h, q, n, err)) == HW_NONE)
 				goto fail;
-			}
 			bit_set(r.bits, v);
 			if (c == NULL)
 				break;
