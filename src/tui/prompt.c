@@ -135,6 +135,7 @@ int text_box(struct tui *t, const char *title, const char *text, const char *key
 	}
 	delwin(win);
 	touchwin(stdscr);
+	wnoutrefresh(stdscr);
 	for (size_t i = 0; i < n; i++)
 		free(lines[i]);
 	free(lines);
@@ -186,7 +187,11 @@ int popup(struct tui *t, const char *title, char **items, size_t n, size_t sel)
 	}
 out:
 	delwin(win);
+	/* the screen under it queued for the next update: a popup opened
+	 * from this one's choice (Use, then Generation) is drawn over the
+	 * screen, not over what is left of this one */
 	touchwin(stdscr);
+	wnoutrefresh(stdscr);
 	return res;
 }
 
