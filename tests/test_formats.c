@@ -3057,6 +3057,40 @@ START_TEST(test_dotnet_gcdump_recorded)
 }
 END_TEST
 
+/* An object's fields are listed a page at a time, as an array's
+ * elements are: a .gcdump's array is an object of references without
+ * places, and the dictionary's entries array (Program.cs: Entries =
+ * 1000, each entry a key and a value: 2000 references) listed its 2000
+ * rows at once (a trial). */
+START_TEST(test_gcdump_fields_paged)
+{
+	struct term t;
+
+	term_start(&t, 120, 30, "", TEST_SRCDIR "/dotnet/workload.gcdump");
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, ":");
+	type(&t, "instances /^Entry<System.String,Workload.CacheEntry>..$/");
+	keys(&t, "Enter");
+	free(wait_for(&t, "Step 2: "));
+	keys(&t, "3"); /* Outgoing */
+	free(wait_for(&t, "object / field = value"));
+	keys(&t, "+");
+	free(wait_for(&t, "+ [] = "));
+	keys(&t, "G");
+	char *s = wait_for(&t, "... fields 100 to 1999: + lists 100 more");
+	free(s);
+	keys(&t, "+");
+	free(wait_for(&t, "(more fields)"));
+	keys(&t, "G");
+	s = wait_for(&t, "... fields 200 to 1999: + lists 100 more");
+	lacks(s, "fields 100 to");
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
 /* ---- crafted .gcdump files: a writer of the file as gcdump.c's
  * opening comment lays it out, sharing no code with the reader ---- */
 
@@ -3623,6 +3657,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_dotnet_series_unidentified);
 	tcase_add_test(tc, test_dotnet_largest_arrays);
 	tcase_add_test(tc, test_dotnet_browser);
+	tcase_add_test(tc, test_gcdump_fields_paged);
 	tcase_add_test(tc, test_baseline_classes_80x24);
 	tcase_add_test(tc, test_dotnet_snapshot);
 	tcase_add_test(tc, test_dotnet_gcdump_recorded);

@@ -1,6 +1,6 @@
 /* view_outgoing.c — outgoing references: the step's objects, each
  * expanding to its fields with their values (references lead on) or its
- * array elements, a page at a time. The only place that renders
+ * array elements, a page at a time each. The only place that renders
  * decoded field values. */
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +9,7 @@
 #include "query/views.h"
 #include "tui/view.h"
 
-#define ELEM_PAGE 100     /* array elements listed at once */
+#define ELEM_PAGE 100     /* array elements (or fields) listed at once */
 
 struct outgoing_state {
 	int nulls;          /* z: null fields shown */
@@ -64,6 +64,7 @@ struct field_ctx {
 	struct tui *t;
 	struct tview *v;
 	struct rowvec *out;
+	uint64_t from, seen; /* the page's first field shown; the fields shown or not */
 };
 
 static void field_row(void *arg, const char *name, const struct hvalue *val)
@@ -72,6 +73,8 @@ static void field_row(void *arg, const char *name, const struct hvalue *val)
 	const struct heap *h = f->t->h;
 
 	if (val->type == T_OBJECT && val->v.id == 0 && !ost(f->v)->nulls)
+		return;
+	if (f->seen++ < f->from || f->seen > f->from + ELEM_PAGE) /* not on this page */
 		return;
 	struct row *r = rowvec_add(f->out);
 	struct sbuf l;
@@ -97,9 +100,42 @@ static void field_row(void *arg, const char *name, const struct hvalue *val)
 	sbuf_free(&l);
 }
 
+/* The row that lists the next page of x's elements or fields (from
+ * `next` on, `last` the last's number), in place. */
+static void more_row(struct rowvec *out, node_t x, uint64_t next, uint64_t last, int of_fields)
+{
+	struct row *r = rowvec_add(out);
+	char line[128];
+
+	snprintf(line, sizeof line, "... %s %llu to %llu: + lists %d more", of_fields ? "fields" : "elements",
+		 (unsigned long long)next, (unsigned long long)last, ELEM_PAGE);
+	row_set(r, line, NULL);
+	r->flags = RF_NOCOLS;
+	r->more = 1;
+	r->kind = VR_ELEM_MORE;
+	r->key = UINT64_MAX;
+	r->node = x;
+	r->open = 0;
+	r->num[0] = next;
+	r->num[1] = (uint64_t)of_fields;
+}
+
+/* x's fields shown, from the from-th on (counted from 0), a page of
+ * them: an object of thousands of references (a .gcdump's array, whose
+ * elements are references without places; V8's global object) lists
+ * them as an array lists its elements. */
+static void fields(struct tui *t, struct tview *v, node_t x, uint64_t from, struct rowvec *out)
+{
+	struct field_ctx f = { t, v, out, from, 0 };
+
+	heap_fields(t->h, x, field_row, &f);
+	if (f.seen > from + ELEM_PAGE)
+		more_row(out, x, from + ELEM_PAGE, f.seen - 1, 1);
+}
+
 static void elements(struct tui *t, struct tview *v, node_t x, uint64_t from, struct rowvec *out)
 {
-	struct field_ctx f = { t, v, out };
+	struct field_ctx f = { t, v, out, 0, 0 };
 	uint8_t et;
 	int64_t n = heap_array_length(t->h, x, &et);
 
@@ -111,20 +147,8 @@ static void elements(struct tui *t, struct tview *v, node_t x, uint64_t from, st
 		snprintf(name, sizeof name, "[%llu]", (unsigned long long)i);
 		field_row(&f, name, &val);
 	}
-	if (n > 0 && from + ELEM_PAGE < (uint64_t)n) {
-		struct row *r = rowvec_add(out);
-		char line[128];
-		snprintf(line, sizeof line, "... elements %llu to %lld: + lists %d more",
-			 (unsigned long long)(from + ELEM_PAGE), (long long)n - 1, ELEM_PAGE);
-		row_set(r, line, NULL);
-		r->flags = RF_NOCOLS;
-		r->more = 1;
-		r->kind = VR_ELEM_MORE;
-		r->key = UINT64_MAX;
-		r->node = x;
-		r->open = 0;
-		r->num[0] = from + ELEM_PAGE;
-	}
+	if (n > 0 && from + ELEM_PAGE < (uint64_t)n)
+		more_row(out, x, from + ELEM_PAGE, (uint64_t)n - 1, 0);
 }
 
 static int outgoing_build(struct tui *t, struct tview *v)
@@ -141,7 +165,6 @@ static int outgoing_build(struct tui *t, struct tview *v)
 static int outgoing_expand(struct tui *t, struct tview *v, size_t i, struct rowvec *out)
 {
 	struct row *r = &v->rows.v[i];
-	struct field_ctx f = { t, v, out };
 
 	if (r->kind == VR_MORE) {
 		tv_object_page(t, v, r->num[0], out, PAGE_OUT);
@@ -149,8 +172,11 @@ static int outgoing_expand(struct tui *t, struct tview *v, size_t i, struct rowv
 		return 0;
 	}
 	if (r->kind == VR_ELEM_MORE) {
-		elements(t, v, r->node, r->num[0], out);
-		row_set(r, "(more elements)", NULL);
+		if (r->num[1])
+			fields(t, v, r->node, r->num[0], out);
+		else
+			elements(t, v, r->node, r->num[0], out);
+		row_set(r, r->num[1] ? "(more fields)" : "(more elements)", NULL);
 		return 0;
 	}
 	if (r->node == HW_NONE)
@@ -159,7 +185,7 @@ static int outgoing_expand(struct tui *t, struct tview *v, size_t i, struct rowv
 	if (k == NK_OBJARRAY || k == NK_PRIMARRAY)
 		elements(t, v, r->node, 0, out);
 	else
-		heap_fields(t->h, r->node, field_row, &f);
+		fields(t, v, r->node, 0, out);
 	return 0;
 }
 
