@@ -454,25 +454,43 @@ static void draw_tabs(struct tui *t, int y)
 		addch(' ');
 		x = 1;
 	}
-	for (int i = 0; i < V_COUNT; i++) {
+	/* what still does not fit is said, never cut without a word: "<"
+	 * before the first tab shown when tabs lie before it, ">" after the
+	 * last when tabs follow; the view's own tab is always among them */
+	int w[V_COUNT], cur = (int)s->view, lo = 0, hi;
+	for (int i = 0; i < V_COUNT; i++)
+		w[i] = (int)strlen(brief[i] && view_table[i]->short_name ? view_table[i]->short_name
+									  : view_table[i]->name) + 2 * pad + 1;
+	for (;;) { /* lo: the first tab shown, hi: past the last */
+		int room = COLS - x - (lo > 0 ? 2 : 0), used = 0;
+		for (hi = lo; hi < V_COUNT && used + w[hi] - 1 <= room - (hi + 1 < V_COUNT ? 2 : 0); hi++)
+			used += w[hi];
+		if (hi > cur || lo >= cur)
+			break;
+		lo++;
+	}
+	if (lo > 0) {
+		addstr("< ");
+		x += 2;
+	}
+	for (int i = lo; i < hi; i++) {
 		const char *name = brief[i] && view_table[i]->short_name ? view_table[i]->short_name
 									  : view_table[i]->name;
-		int w = (int)strlen(name) + 2 * pad;
-		if (x + w > COLS)
-			break;
-		attrset(attr_of(i == (int)s->view ? C_TABSEL : C_TAB));
+		attrset(attr_of(i == cur ? C_TABSEL : C_TAB));
 		if (pad)
 			addch(' ');
 		addstr(name);
 		if (pad)
 			addch(' ');
 		attrset(A_NORMAL);
-		x += w;
+		x += w[i] - 1;
 		if (x < COLS) {
 			addch(' ');
 			x++;
 		}
 	}
+	if (hi < V_COUNT && x < COLS)
+		addch('>');
 	clrtoeol();
 }
 
