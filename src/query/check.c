@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "graph/analysis.h"
+#include "query/baseline.h"
 #include "query/inspect.h"
 #include "query/step.h"
 
@@ -297,7 +298,7 @@ static int class_absent(const struct sbuf *err)
 /* The rule's measure of the set its steps select in h: 0, or -1 and
  * err; with note, a class the dump has none of selects none (and *note
  * says so) */
-static int measure_steps(const struct chk_rule *r, struct heap *h, struct progress *p, uint64_t *out,
+static int measure_steps(const struct chk_rule *r, struct heap *h, struct progress *p, int loose, uint64_t *out,
 			 char **note, struct sbuf *err)
 {
 	struct pipeline pl = { 0 };
@@ -305,6 +306,8 @@ static int measure_steps(const struct chk_rule *r, struct heap *h, struct progre
 
 	if (pipeline_parse(r->steps, &pl, err) < 0)
 		return -1;
+	for (size_t i = 0; i < pl.n; i++)
+		pl.steps[i].loose = loose;
 	objset_all(h, &set);
 	for (size_t i = 0; i < pl.n; i++)
 		if (step_apply(h, &pl.steps[i], &set, p, err) < 0) {
@@ -335,6 +338,46 @@ static int measure_steps(const struct chk_rule *r, struct heap *h, struct progre
 		*out = analysis_retained_set(h, set.bits, NULL, NULL, p);
 	objset_free(&set);
 	return 0;
+}
+
+/* Does the step give a set (and so a measure) at least as big from a
+ * bigger set? Then the new or old objects among some the baseline
+ * cannot identify give a figure between those of none and all of them. */
+static int grows_with_set(enum step_op op)
+{
+	switch (op) {
+	case ST_ALL: case ST_INSTANCES: case ST_INSTANCEOF: case ST_RETAINED: case ST_REFERRERS:
+	case ST_REFERENTS: case ST_DOMINATED: case ST_OBJECT: case ST_NEW: case ST_OLD: case ST_CLASSOBJ:
+	case ST_ELEMENTS: case ST_GENERATION: case ST_REACHABLE: case ST_ALLOCATED: case ST_SITE:
+	case ST_CALLS: case ST_UNIDENTIFIED:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The rule's steps take new or old objects of h against a baseline that
+ * leaves some unidentified: how many (0: the steps' figure is exact as
+ * far as the identity goes); *grows when every step grows with its set. */
+static uint64_t loose_objects(const struct chk_rule *r, const struct heap *h, int *grows, const char **word)
+{
+	struct pipeline pl = { 0 };
+	struct sbuf err;
+	int newold = 0;
+
+	*grows = 1;
+	if (h->baseline == NULL || h->baseline->unknown.bits == NULL || h->baseline->unknown.count == 0)
+		return 0;
+	sbuf_init(&err);
+	if (pipeline_parse(r->steps, &pl, &err) == 0)
+		for (size_t i = 0; i < pl.n; i++) {
+			newold |= pl.steps[i].op == ST_NEW ? 1 : pl.steps[i].op == ST_OLD ? 2 : 0;
+			*grows &= grows_with_set(pl.steps[i].op);
+		}
+	pipeline_free(&pl);
+	sbuf_free(&err);
+	*word = newold == 1 ? "new" : newold == 2 ? "old" : "new or old";
+	return newold ? h->baseline->unknown.count : 0;
 }
 
 static int holds(enum chk_op op, int64_t got, int64_t want)
@@ -381,17 +424,47 @@ static int measure_rule(struct chk_rule *r, struct heap *h, struct heap *old, co
 	int rc = 0;
 
 	switch (r->kind) {
-	case CK_SET:
-		rc = measure_steps(r, h, p, now, &r->note, err);
+	case CK_SET: {
+		int grows;
+		const char *word = NULL;
+		uint64_t loose = loose_objects(r, h, &grows, &word), most = 0;
+		rc = measure_steps(r, h, p, 0, now, &r->note, err);
+		if (rc < 0 || loose == 0 || (rc = measure_steps(r, h, p, 1, &most, NULL, err)) < 0 || most == *now)
+			break;
+		/* new or old against a baseline that cannot identify them all:
+		 * the figure lies between the two (when the steps grow with
+		 * their set), and the rule is measured if it holds or fails
+		 * over the whole of it */
+		int64_t lo = (int64_t)(*now < most ? *now : most), hi = (int64_t)(*now < most ? most : *now);
+		if (grows && (r->op == CK_EQ || r->op == CK_NE ? r->value < lo || r->value > hi
+							       : holds(r->op, lo, r->value) == holds(r->op, hi, r->value))) {
+			free(r->note);
+			r->note = xasprintf("%llu objects the baseline cannot identify (see heapwalk diff): whether "
+					    "they are %s or not, the %s is between %lld and %lld, and the rule %s over "
+					    "all of it", (unsigned long long)loose, word, r->measure, (long long)lo, (long long)hi,
+					    holds(r->op, lo, r->value) ? "holds" : "fails");
+			break;
+		}
+		if (grows)
+			sbuf_printf(err, "cannot tell: %llu objects the baseline cannot identify (see heapwalk diff) "
+				    "may be %s, so that the %s is between %lld and %lld",
+				    (unsigned long long)loose, word, r->measure, (long long)lo, (long long)hi);
+		else
+			sbuf_printf(err, "cannot tell: %llu objects the baseline cannot identify (see heapwalk diff) "
+				    "may be %s: the %s is %llu with none of them taken so, %llu with all",
+				    (unsigned long long)loose, word, r->measure, (unsigned long long)*now,
+				    (unsigned long long)most);
+		rc = -1;
 		break;
+	}
 	case CK_GROWTH:
 		if (old == NULL) {
 			sbuf_adds(err, "no baseline: a growth rule needs --baseline OLD");
 			rc = -1;
 			break;
 		}
-		rc = measure_steps(r, h, p, now, &r->note, err);
-		if (rc == 0 && (rc = measure_steps(r, old, p, then, NULL, err)) < 0) {
+		rc = measure_steps(r, h, p, 0, now, &r->note, err);
+		if (rc == 0 && (rc = measure_steps(r, old, p, 0, then, NULL, err)) < 0) {
 			/* a class, or a frame, new after the baseline: none there */
 			if (class_absent(err) || strncmp(err->buf, "site: no frame '", 16) == 0 ||
 			    strncmp(err->buf, "calls: no frame '", 17) == 0) {

@@ -1006,8 +1006,8 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 		for (v = 1; v < h->n; v++)
 			if (bit_get(set->bits, v) &&
 			    (s->op == ST_UNIDENTIFIED ? baseline_unknown(h->baseline, v)
-			     : !baseline_unknown(h->baseline, v) &&
-				       objset_has(&h->baseline->fresh, v) == (s->op == ST_NEW)))
+			     : baseline_unknown(h->baseline, v) ? s->loose
+								 : objset_has(&h->baseline->fresh, v) == (s->op == ST_NEW)))
 				bit_set(r.bits, v);
 		break;
 	case ST_GONE: /* the front end switches to the baseline's side */

@@ -98,6 +98,8 @@ struct step {
 	                * name, "[3]", as the views label it, or the target's id); owned */
 	char *to;      /* ST_PATH: the last object's id (arg: the first's); owned */
 	int undirected;/* ST_PATH: references lead either way */
+	int loose;     /* ST_NEW/ST_OLD: the objects the baseline cannot identify
+	                * taken too (check's upper bound, never parsed) */
 };
 
 struct pipeline {
