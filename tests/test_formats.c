@@ -3152,6 +3152,13 @@ START_TEST(test_gcdump_fields_paged)
 	s = wait_for(&t, "... fields 200 to 1999: + lists 100 more");
 	lacks(s, "fields 100 to");
 	free(s);
+	/* a rebuild (z: nulls shown, none here) opens again the pages that
+	 * were open, and no more (it opened every page in turn) */
+	keys(&t, "z");
+	free(wait_for(&t, "null fields shown"));
+	keys(&t, "G");
+	s = wait_for(&t, "... fields 200 to 1999: + lists 100 more");
+	free(s);
 	keys(&t, "q");
 	wait_exit(&t);
 	term_stop(&t);

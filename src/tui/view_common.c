@@ -361,7 +361,7 @@ void tv_object_page(struct tui *t, struct tview *v, size_t from, struct rowvec *
 			 (unsigned long long)(total - n), PAGE);
 		row_set(r, line, NULL);
 		r->kind = VR_MORE;
-		r->key = UINT64_MAX; /* the page after, whatever it says */
+		r->key = UINT64_MAX - n; /* the page after, whatever it says; its own, as view_outgoing's */
 		r->flags = RF_NOCOLS;
 		r->more = 1;
 		r->open = 0;

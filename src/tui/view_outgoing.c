@@ -113,7 +113,9 @@ static void more_row(struct rowvec *out, node_t x, uint64_t next, uint64_t last,
 	r->flags = RF_NOCOLS;
 	r->more = 1;
 	r->kind = VR_ELEM_MORE;
-	r->key = UINT64_MAX;
+	/* a page's own: a rebuild (z) opens again the pages that were, and
+	 * no more (one key for all opened each next one in turn) */
+	r->key = UINT64_MAX - next;
 	r->node = x;
 	r->open = 0;
 	r->num[0] = next;
