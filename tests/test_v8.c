@@ -745,6 +745,14 @@ START_TEST(test_root_by_id)
 		free(out);
 		ck_assert_int_eq(access(cache, F_OK), 0);
 	}
+	/* between too, its first id zero-padded past 32 characters (the
+	 * shared lookup cut ids at 32: no object) */
+	snprintf(cmd, sizeof cmd, "%s -q between %s 0x0000000000000000000000000000000000000007 0x5 2>&1", heapwalk(),
+		 path);
+	char *b = run(cmd, &st);
+	ck_assert_msg(WEXITSTATUS(st) == 2 && strstr(b, ": 0x5 is the dump's root, which heapwalk shows as ") != NULL,
+		      "%s", b);
+	free(b);
 	snprintf(cmd, sizeof cmd, "%s -q -e 'object 0x7,0x9' info %s 2>&1", heapwalk(), path);
 	char *out = run(cmd, &st);
 	ck_assert_msg(WEXITSTATUS(st) == 2 && strstr(out, ": no object with id 0x9 in the dump\n") != NULL, "%s", out);

@@ -133,18 +133,15 @@ uint8_t *class_match(const struct heap *h, const char *pattern, int regex, struc
 
 node_t object_by_id(const struct heap *h, const char *text, size_t n, struct sbuf *err)
 {
-	char buf[32];
+	char *buf = xstrndup(text, n); /* any length: zeros before the digits are digits */
 	uint64_t id = 0;
 	node_t v = HW_NONE;
 
-	if (n < sizeof buf) {
-		memcpy(buf, text, n);
-		buf[n] = '\0';
-		if (parse_object_id(buf, &id) == 0)
-			v = heap_find_id(h, id);
-		else
-			id = 0;
-	}
+	if (parse_object_id(buf, &id) == 0)
+		v = heap_find_id(h, id);
+	else
+		id = 0;
+	free(buf);
 	if (v != HW_NONE && v != 0)
 		return v;
 	if (id != 0 && id == h->root_id) {
