@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../fuzz/drive.h"
@@ -429,6 +430,21 @@ START_TEST(test_mono_bad_input)
 	ck_assert_msg(st == 0 && strstr(out, "heapshot 4 is cut short by the end of the file; the last complete "
 					    "one (3) is read") &&
 		      strstr(out, "heapshot:                 3 of 4") && strstr(out, ", cut short"), "%s", out);
+	free(out);
+	/* a gate takes no earlier heapshot for the file's (a trial: the
+	 * rules passed on heapshot 3, exit 0), from the cache too; asked
+	 * for, heapshot 3 is whole and measured */
+	ck_assert_int_eq(system("printf 'set instances /./ : count >= 1\\n' > " MONODIR "/cut.rules"), 0);
+	for (int cached = 0; cached < 2; cached++) {
+		out = hw("-q check " MONODIR "/cut.mlpd --rules " MONODIR "/cut.rules 2>&1", &st);
+		ck_assert_msg(WEXITSTATUS(st) == 2 && strstr(out, "/cut.mlpd is truncated: its last heapshot (4) is cut "
+								  "short, and no rule is measured on an earlier one "
+								  "unless asked for (--heapshot 3, the last whole one)"),
+			      "%d %s", st, out);
+		free(out);
+	}
+	out = hw("-q --heapshot 3 check " MONODIR "/cut.mlpd --rules " MONODIR "/cut.rules 2>&1", &st);
+	ck_assert_msg(WEXITSTATUS(st) == 0 && strstr(out, "  pass ") != NULL, "%d %s", st, out);
 	free(out);
 	/* the cut one when asked for: as far as it goes */
 	out = hw("--heapshot 4 info " MONODIR "/cut.mlpd 2>&1", &st);

@@ -1246,10 +1246,18 @@ static int is_check(int argc, char **argv)
  * as much as one broken (the first such dump's words, for every rule). */
 static void check_unfit(struct chk_rules *rs, const struct heap *h)
 {
-	if (h->truncated_at == 0 || rs->unfit != NULL)
+	if (rs->unfit != NULL)
 		return;
-	rs->unfit = xasprintf("%s is truncated: it is whole only up to offset %llu, and no rule is measured on "
-			      "part of a heap", h->path, (unsigned long long)h->truncated_at);
+	if (h->truncated_at != 0)
+		rs->unfit = xasprintf("%s is truncated: it is whole only up to offset %llu, and no rule is measured "
+				      "on part of a heap", h->path, (unsigned long long)h->truncated_at);
+	/* a file of several heaps whose last is cut short opens its last
+	 * whole one: an earlier heap than the file's, which a gate asking
+	 * for the dump would take for it (--heapshot N asks for one) */
+	else if (h->nsnaps > 0 && h->want_snap == 0 && h->snap < h->nsnaps)
+		rs->unfit = xasprintf("%s is truncated: its last heapshot (%u) is cut short, and no rule is measured "
+				      "on an earlier one unless asked for (--heapshot %u, the last whole one)",
+				      h->path, h->nsnaps, h->snap);
 }
 
 /* check DUMP --rules FILE...: the gates read, the dump (and -b, --target)
