@@ -736,6 +736,18 @@ START_TEST(command_line)
 	ck_assert_msg(WEXITSTATUS(st) == 1 && strstr(o, "not graph") != NULL && strchr(o, '\n') == o + strlen(o) - 1,
 		      "%s", o);
 	free(o);
+	/* rules writes a rules file's lines, text alone: -f json was taken
+	 * and text written (a trial's script failed to parse it) */
+	for (int k = 0; k < 2; k++) {
+		o = cli(k ? "-f csv rules" : "-f json rules", BOTH, &st);
+		ck_assert_msg(WEXITSTATUS(st) == 1 && strstr(o, "-f json and csv go with the views that are tables, "
+								"not rules") != NULL &&
+			      strchr(o, '\n') == o + strlen(o) - 1, "%s", o);
+		free(o);
+	}
+	o = cli("-f text rules", QUIET, &st);
+	ck_assert_msg(WEXITSTATUS(st) == 0 && strncmp(o, "group ", 6) == 0, "%s", o);
+	free(o);
 	free(path);
 }
 END_TEST

@@ -307,7 +307,7 @@ const struct cmd_entry cmd_table[CMD_N] = {
 		"                  groups (waste, references, retention, class loaders, search,\n"
 		"                  .NET's finalizer queue, pinned objects and GC handles);\n"
 		"                  inspect --list names them all\n" },
-	[CMD_RULES] = { "rules", CMD_ARG_NOTHING, 0, CMD_TABLES, CMD_BL_NONE, 0, NULL,
+	[CMD_RULES] = { "rules", CMD_ARG_NOTHING, 0, CMD_FMT(FMT_TEXT), CMD_BL_NONE, 0, NULL,
 		"  rules           the reference-classifier rules: groups (on/off) and rules\n" },
 	[CMD_MARK] = { "mark", CMD_ARG_PID, 0, CMD_TABLES, CMD_BL_NONE, 0, NULL,
 		"  mark PID [FILE]  mark the objects a running JVM has now (loads the agent;\n"
@@ -388,6 +388,8 @@ const char *cmd_format_misuse(const struct cmd_entry *e, enum fmt fmt, int fmt_s
 		return "-f dot goes with graph, paths and merged-*";
 	if (fmt_set && !(e->formats & CMD_TABLES)) /* unset: the graph's own, dot */
 		return "-f text, json and csv go with the views that are tables";
+	if (fmt_set && fmt != FMT_TEXT) /* a command of text alone (rules: a rules file's lines) */
+		return "-f json and csv go with the views that are tables";
 	return NULL;
 }
 
