@@ -176,6 +176,15 @@ START_TEST(test_check_errors)
 	ck_assert_int_eq(st, 2);
 	ck_assert_msg(strstr(out, "unit.rules:1: a plain number: a count takes no unit") != NULL, "%s", out);
 	free(out);
+	/* what is wrong said (a trial: "a number" for -5; a unit of bytes
+	 * asked of a count for 1e9) */
+	out = check(d, "neg", "set all : count < -5\n", "", &st);
+	ck_assert_msg(st == 2 && strstr(out, "neg.rules:1: a count or size of 0 or more (a bound below 0 goes with "
+					     "growth rules)") != NULL, "%s", out);
+	free(out);
+	out = check(d, "exp", "set all : count < 1e9\n", "", &st);
+	ck_assert_msg(st == 2 && strstr(out, "exp.rules:1: a plain number: a count takes no unit") != NULL, "%s", out);
+	free(out);
 	out = check(d, "insp", "inspection no-such-thing : count < 1\n", "", &st);
 	ck_assert_int_eq(st, 2);
 	ck_assert_msg(strstr(out, "insp.rules:1: no inspection of that name") != NULL, "%s", out);

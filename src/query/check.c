@@ -55,7 +55,11 @@ static int parse_value(const char *s, int bytes, int sign_ok, int64_t *out, cons
 		digits++;
 	}
 	if (digits == 0) {
-		*why = "a number";
+		*why = *s == '-' ? "a count or size of 0 or more (a bound below 0 goes with growth rules)" : "a number";
+		return -1;
+	}
+	if (!bytes && *s != '\0') { /* "1e9", "10kB": what follows the digits is no count's */
+		*why = "a plain number: a count takes no unit";
 		return -1;
 	}
 	static const struct { const char *u; double f; } units[] = {
@@ -69,10 +73,6 @@ static int parse_value(const char *s, int bytes, int sign_ok, int64_t *out, cons
 			break;
 	if (i == sizeof units / sizeof units[0]) {
 		*why = "a number with a unit of bytes (B, kB, MB, GB, TB) or none";
-		return -1;
-	}
-	if (i > 0 && !bytes) {
-		*why = "a plain number: a count takes no unit";
 		return -1;
 	}
 	if (dot && i < 2) {
