@@ -748,6 +748,18 @@ START_TEST(command_line)
 	o = cli("-f text rules", QUIET, &st);
 	ck_assert_msg(WEXITSTATUS(st) == 0 && strncmp(o, "group ", 6) == 0, "%s", o);
 	free(o);
+	/* a regex option followed by another option takes no option for its
+	 * regex (a trial: --exact -n 10 said only that 10 was unexpected);
+	 * one that begins with '-' goes as --exact=REGEX */
+	snprintf(args, sizeof args, "classes '%s' --exact -n 10", path);
+	o = cli(args, BOTH, &st);
+	ck_assert_msg(WEXITSTATUS(st) == 1 && strstr(o, "--exact takes a regex, not the option '-n' (--exact=REGEX for "
+							"one that begins with '-')") != NULL, "%s", o);
+	free(o);
+	snprintf(args, sizeof args, "-q classes '%s' --filter=-x -n 10", path);
+	o = cli(args, BOTH, &st);
+	ck_assert_msg(WEXITSTATUS(st) == 0 && strstr(o, "objects:") != NULL, "%s", o);
+	free(o);
 	free(path);
 }
 END_TEST

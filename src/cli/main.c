@@ -353,6 +353,17 @@ static void inspections_arg(struct cli *c, char *list)
 	}
 }
 
+/* A regex option's argument, refused where it is the next option
+ * instead ('--exact -n 10' took -n for the regex, then said only that 10
+ * was unexpected): one that begins with '-' is given as --NAME=REGEX. */
+static char *regex_arg(const char *name, char *arg, char **argv, int optind_now)
+{
+	if (arg[0] == '-' && arg[1] != '\0' && optind_now > 0 && argv[optind_now - 1] == arg)
+		usage_error("--%s takes a regex, not the option '%s' (--%s=REGEX for one that begins with '-')", name,
+			    arg, name);
+	return arg;
+}
+
 static void parse_options(int argc, char **argv, struct cli *c)
 {
 	static const struct option lo[] = {
@@ -395,8 +406,8 @@ static void parse_options(int argc, char **argv, struct cli *c)
 		case 'f': set_format(c, optarg); break;
 		case 's': c->o.vo.sort = optarg; break;
 		case 'r': c->o.vo.reverse = 1; break;
-		case 'F': c->o.vo.filter = optarg; break;
-		case 'X': c->o.vo.exact = optarg; break;
+		case 'F': c->o.vo.filter = regex_arg("filter", optarg, argv, optind); break;
+		case 'X': c->o.vo.exact = regex_arg("exact", optarg, argv, optind); break;
 		case 'A': c->o.vo.all = 1; break;
 		case 'n': c->o.vo.top = (size_t)num_arg("--top", optarg, 0); c->o.top_set = 1; break;
 		case 'd': c->o.vo.depth = (int)num_arg("--depth", optarg, 1); c->o.depth_set = 1; break;
