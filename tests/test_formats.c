@@ -1264,6 +1264,21 @@ START_TEST(test_info_format_facts)
 		      strstr(out, "a V8 heap snapshot") && strstr(out, "(nettrace)") && strstr(out, ".gcdump") &&
 		      strstr(out, "(.mlpd); each plain or in gzip"), "%s", out);
 	free(out);
+	/* JSON that is no snapshot: said so, not "unknown first bytes" (a
+	 * trial), plain and in gzip */
+	char json[200];
+	snprintf(json, sizeof json, "%s/notsnap.json", hw_tmpdir());
+	snprintf(args, sizeof args, "printf '{\"a\":1}\\n' > '%s' && gzip -kf '%s'", json, json);
+	ck_assert_int_eq(system(args), 0);
+	for (int gz = 0; gz < 2; gz++) {
+		snprintf(args, sizeof args, "-q info '%s%s' 2>&1", json, gz ? ".gz" : "");
+		out = hw(args, &st);
+		ck_assert_msg(st != 0 && strstr(out, "notsnap.json") &&
+			      strstr(out, ": offset 0: not a heap dump heapwalk reads (a JSON object, but no V8 heap "
+					  "snapshot: none of its keys (\"snapshot\", \"edges\", \"strings\") first): HPROF") &&
+			      strchr(out, '\n') == out + strlen(out) - 1, "%s", out);
+		free(out);
+	}
 }
 END_TEST
 

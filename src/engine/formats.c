@@ -30,6 +30,16 @@ void formats_say(struct sbuf *out)
 	sbuf_adds(out, "; each plain or in gzip (jcmd -gz=N, gzip)");
 }
 
+const char *format_near(const uint8_t *head, size_t n)
+{
+	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+		const char *what = formats[i]->near != NULL ? formats[i]->near(head, n) : NULL;
+		if (what != NULL)
+			return what;
+	}
+	return NULL;
+}
+
 const struct format_ops *format_find(const uint8_t *head, size_t n)
 {
 	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)

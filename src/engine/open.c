@@ -359,11 +359,13 @@ static int inflated_current(const char *raw, const struct stat *gz, const struct
 	       (many || ((uint64_t)st.st_size & 0xffffffffu) == gz_trailer_size(h->file_map, h->file_size));
 }
 
-static void not_a_dump(struct sbuf *err, const char *path, int empty)
+static void not_a_dump(struct sbuf *err, const char *path, const uint8_t *head, size_t n)
 {
 	char *ep = esc_str(path);
+	const char *near = n > 0 ? format_near(head, n) : NULL;
 
-	sbuf_printf(err, "%s: offset 0: not a heap dump heapwalk reads (%s): ", ep, empty ? "empty" : "unknown first bytes");
+	sbuf_printf(err, "%s: offset 0: not a heap dump heapwalk reads (%s): ", ep,
+		    n == 0 ? "empty" : near != NULL ? near : "unknown first bytes");
 	formats_say(err);
 	free(ep);
 }
@@ -379,7 +381,7 @@ static int head_is_dump(const struct heap *h, const char *path, struct sbuf *err
 	int ok = n < 0 || format_find(head, (size_t)n) != NULL;
 
 	if (!ok)
-		not_a_dump(err, path, n == 0);
+		not_a_dump(err, path, head, n > 0 ? (size_t)n : 0);
 	free(head);
 	return ok ? 0 : -1;
 }
@@ -591,7 +593,7 @@ static int open_mapped(struct heap *h, const char *path, const struct open_opts 
 
 	h->fmt = format_find(h->map, h->size);
 	if (h->fmt == NULL) {
-		not_a_dump(err, path, h->size == 0);
+		not_a_dump(err, path, h->map, h->size < HEAD_BYTES ? (size_t)h->size : HEAD_BYTES);
 		heap_free(h);
 		return -1;
 	}

@@ -61,6 +61,9 @@ void formats_say(struct sbuf *out);
 
 /* The reader for a file that starts with head[0..n), NULL if none. */
 const struct format_ops *format_find(const uint8_t *head, size_t n);
+/* What head[0..n) is when no reader takes it but one knows its kind
+ * (format_ops' near: "a JSON object, but no V8 heap snapshot..."); NULL. */
+const char *format_near(const uint8_t *head, size_t n);
 
 /* A .NET trace being recorded (cli/dotnet.c): how far its heap dump has
  * come in the bytes written so far (map[0..size)), its reader's answer

@@ -1524,6 +1524,7 @@ const struct format_ops v8_format = {
 	.data_lazy = V8_LAZY,
 	.needs = HP_OUT | HP_WEAK | HP_CLASS | HP_KIND | HP_SHALLOW | HP_IDS,
 	.probe = v8_probe,
+	.near = v8_near,
 	.header = v8_header,
 	.parse = v8_parse_heap,
 	.node_id = v8_node_id,

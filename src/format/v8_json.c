@@ -527,6 +527,16 @@ void v8_snap_free(struct v8_snap *s)
 	memset(s, 0, sizeof *s);
 }
 
+const char *v8_near(const uint8_t *head, size_t n)
+{
+	const uint8_t *p = head != NULL ? skip_ws(head, head + n) : NULL;
+
+	return p != NULL && p < head + n && *p == '{' && !v8_probe(head, n)
+		       ? "a JSON object, but no V8 heap snapshot: none of its keys (\"snapshot\", \"edges\", "
+			 "\"strings\") first"
+		       : NULL;
+}
+
 int v8_probe(const uint8_t *head, size_t n)
 {
 	/* the snapshot's own keys: the parser takes them in any order, so

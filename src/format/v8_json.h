@@ -145,6 +145,8 @@ void v8_parse_window(size_t bytes);
  * "edges", "strings", ...: the parser takes them in any order; not
  * "nodes", a CPU profile's first key). */
 int v8_probe(const uint8_t *head, size_t n);
+/* format_ops' near: a JSON object that is no snapshot. */
+const char *v8_near(const uint8_t *head, size_t n);
 
 /* Decode the JSON string whose opening quote is at map + off to UTF-8
  * appended to out: escapes undone, \uXXXX surrogate pairs joined, a

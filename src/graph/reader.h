@@ -213,6 +213,10 @@ struct format_ops {
 	unsigned needs;
 	/* Is head[0..n) (the file's first bytes) this format? */
 	int (*probe)(const uint8_t *head, size_t n);
+	/* What head[0..n) is, where probe said no but it is of the kind of
+	 * file this format is one of ("JSON, but ..."), for the line that
+	 * refuses it; NULL (or no hook): nothing to say. */
+	const char *(*near)(const uint8_t *head, size_t n);
 	/* Check the header of the mapped dump (h->map, h->size, h->path):
 	 * 0, or -1 with one line in err. */
 	int (*header)(struct heap *h, struct sbuf *err);
