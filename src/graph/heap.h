@@ -214,6 +214,8 @@ struct heap {
 	 * container_free(container) lets map go. NULL: the dump is the file. */
 	const uint8_t *file_map;
 	uint64_t file_size;
+	/* the file as it was when mapped (a dump rewritten since is another) */
+	uint64_t file_dev, file_ino, file_mtime_s, file_mtime_ns;
 	void *container;
 	void (*container_free)(void *container);
 	char version[24];         /* "JAVA PROFILE 1.0.2" */

@@ -178,7 +178,9 @@ int heap_ignore(struct heap *h, node_t src, node_t dst, int on, struct progress 
 static void drop_graph(struct heap *h)
 {
 	struct heap keep = { .fmt = h->fmt, .path = h->path, .map = h->map, .size = h->size, .fd = h->fd,
-			     .file_map = h->file_map, .file_size = h->file_size, .container = h->container,
+			     .file_map = h->file_map, .file_size = h->file_size, .file_dev = h->file_dev,
+			     .file_ino = h->file_ino, .file_mtime_s = h->file_mtime_s,
+			     .file_mtime_ns = h->file_mtime_ns, .container = h->container,
 			     .container_free = h->container_free, .want_snap = h->want_snap,
 			     .keep_unreachable = h->keep_unreachable, .rebuild = h->rebuild,
 			     .timestamp_ms = h->timestamp_ms, .warn = { .quiet = h->warn.quiet },

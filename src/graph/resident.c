@@ -278,6 +278,10 @@ int heap_map_file(struct heap *h, const char *path, struct sbuf *err)
 	h->map = m;
 	h->size = (uint64_t)st.st_size;
 	h->fd = fd;
+	h->file_dev = (uint64_t)st.st_dev;
+	h->file_ino = (uint64_t)st.st_ino;
+	h->file_mtime_s = (uint64_t)st.st_mtim.tv_sec;
+	h->file_mtime_ns = (uint64_t)st.st_mtim.tv_nsec;
 	return 0;
 fail:
 	if (fd >= 0)

@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "engine/open.h"
@@ -318,11 +317,10 @@ static int compare_dumps(struct heap *h, struct heap *old, struct baseline *b,
 		return -1;
 	/* the baseline is the dump itself (one file, one heap of it, made
 	 * into the same nodes): every object is itself, whatever the ids */
-	struct stat sa, sb;
-	if (h->fd >= 0 && old->fd >= 0 && fstat(h->fd, &sa) == 0 && fstat(old->fd, &sb) == 0 && sa.st_dev == sb.st_dev &&
-	    sa.st_ino == sb.st_ino && sa.st_size == sb.st_size && sa.st_mtim.tv_sec == sb.st_mtim.tv_sec &&
-	    sa.st_mtim.tv_nsec == sb.st_mtim.tv_nsec && h->snap == old->snap && h->n == old->n &&
-	    h->total_shallow == old->total_shallow) {
+	if (h->file_ino != 0 && h->file_dev == old->file_dev && h->file_ino == old->file_ino &&
+	    h->file_mtime_s == old->file_mtime_s && h->file_mtime_ns == old->file_mtime_ns && h->size == old->size &&
+	    h->file_size == old->file_size && h->snap == old->snap && h->n == old->n &&
+	    h->total_shallow == old->total_shallow) { /* as both were when mapped */
 		b->mode = BL_FILE;
 		b->old = old;
 		b->how = xasprintf("exact: the dump is its own baseline (%s): every object is itself", old->path);
