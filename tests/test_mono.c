@@ -446,6 +446,15 @@ START_TEST(test_mono_bad_input)
 	out = hw("-q --heapshot 3 check " MONODIR "/cut.mlpd --rules " MONODIR "/cut.rules 2>&1", &st);
 	ck_assert_msg(WEXITSTATUS(st) == 0 && strstr(out, "  pass ") != NULL, "%d %s", st, out);
 	free(out);
+	/* as the baseline: asked for as FILE:N, which --heapshot is not for it
+	 * (a review: the advice changed the other dump's heapshot) */
+	out = hw("-q check " FIXTURE " -b " MONODIR "/cut.mlpd --rules " MONODIR "/cut.rules 2>&1", &st);
+	ck_assert_msg(WEXITSTATUS(st) == 2 && strstr(out, "unless asked for (-b " MONODIR "/cut.mlpd:3, the last whole "
+							  "one)"), "%d %s", st, out);
+	free(out);
+	out = hw("-q check " FIXTURE " -b " MONODIR "/cut.mlpd:3 --rules " MONODIR "/cut.rules 2>&1", &st);
+	ck_assert_msg(WEXITSTATUS(st) == 0 && strstr(out, "  pass ") != NULL, "%d %s", st, out);
+	free(out);
 	/* the cut one when asked for: as far as it goes */
 	out = hw("--heapshot 4 info " MONODIR "/cut.mlpd 2>&1", &st);
 	ck_assert_msg(st == 0 && strstr(out, "heapshot 4 is cut short by the end of the file: its objects up to "

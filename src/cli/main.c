@@ -1255,7 +1255,7 @@ static int is_check(int argc, char **argv)
 /* A dump cut short (truncated_at: it lost part of its heap) makes no
  * rule's verdict: any figure may differ in the whole heap, a bound held
  * as much as one broken (the first such dump's words, for every rule). */
-static void check_unfit(struct chk_rules *rs, const struct heap *h)
+static void check_unfit(struct chk_rules *rs, const struct heap *h, const char *role)
 {
 	if (rs->unfit != NULL)
 		return;
@@ -1264,11 +1264,18 @@ static void check_unfit(struct chk_rules *rs, const struct heap *h)
 				      "on part of a heap", h->path, (unsigned long long)h->truncated_at);
 	/* a file of several heaps whose last is cut short opens its last
 	 * whole one: an earlier heap than the file's, which a gate asking
-	 * for the dump would take for it (--heapshot N asks for one) */
-	else if (h->nsnaps > 0 && h->want_snap == 0 && h->snap < h->nsnaps)
-		rs->unfit = xasprintf("%s is truncated: its last heapshot (%u) is cut short, and no rule is measured "
-				      "on an earlier one unless asked for (--heapshot %u, the last whole one)",
-				      h->path, h->nsnaps, h->snap);
+	 * for the dump would take for it (FILE:N or --heapshot N asks for
+	 * one; the baseline and target take FILE:N alone) */
+	else if (h->nsnaps > 0 && h->want_snap == 0 && h->snap < h->nsnaps) {
+		if (role == NULL)
+			rs->unfit = xasprintf("%s is truncated: its last heapshot (%u) is cut short, and no rule is "
+					      "measured on an earlier one unless asked for (--heapshot %u, the last "
+					      "whole one)", h->path, h->nsnaps, h->snap);
+		else
+			rs->unfit = xasprintf("%s is truncated: its last heapshot (%u) is cut short, and no rule is "
+					      "measured on an earlier one unless asked for (%s %s:%u, the last whole "
+					      "one)", h->path, h->nsnaps, role, h->path, h->snap);
+	}
 }
 
 /* check DUMP --rules FILE...: the gates read, the dump (and -b, --target)
@@ -1377,7 +1384,7 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 			goto done;
 		}
 		int bad = leaks_find(&old, &target, &h, &lf, &p, &err) < 0;
-		check_unfit(&rs, &target);
+		check_unfit(&rs, &target, "--target");
 		heap_free(&target);
 		if (bad) {
 			fprintf(stderr, "heapwalk: %s\n", err.buf);
@@ -1388,9 +1395,9 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 			fprintf(stderr, "heapwalk: leaks: %s\n", lf.identity);
 	}
 	heap_need(&h, HP_ALL, &p);
-	check_unfit(&rs, &h);
+	check_unfit(&rs, &h, NULL);
 	if (have_old)
-		check_unfit(&rs, &old);
+		check_unfit(&rs, &old, "-b");
 	if (c->target != NULL) {
 		view_leaks(&h, &lf.leaked, 1, &lv);
 		lv.fate_unknown = lf.fate_unknown;
