@@ -295,11 +295,25 @@ static int class_absent(const struct sbuf *err)
 	return strncmp(err->buf, "no class named '", 16) == 0 || strncmp(err->buf, "no class matches /", 18) == 0;
 }
 
+/* The objects of set that h's baseline cannot identify. */
+static uint64_t unidentified_in(const struct heap *h, const struct objset *set)
+{
+	const struct objset *u = &h->baseline->unknown;
+	uint64_t n = 0;
+
+	if (set->bits == NULL || u->bits == NULL)
+		return set->bits == NULL ? u->count : 0;
+	for (size_t i = 0; i < bits_words(h->n); i++)
+		n += (uint64_t)__builtin_popcountll(set->bits[i] & u->bits[i]);
+	return n;
+}
+
 /* The rule's measure of the set its steps select in h: 0, or -1 and
  * err; with note, a class the dump has none of selects none (and *note
- * says so) */
+ * says so). loose: new and old take the objects the baseline cannot
+ * identify too, and *kept counts those they kept. */
 static int measure_steps(const struct chk_rule *r, struct heap *h, struct progress *p, int loose, uint64_t *out,
-			 char **note, struct sbuf *err)
+			 char **note, struct sbuf *err, uint64_t *kept)
 {
 	struct pipeline pl = { 0 };
 	struct objset set;
@@ -309,26 +323,32 @@ static int measure_steps(const struct chk_rule *r, struct heap *h, struct progre
 	for (size_t i = 0; i < pl.n; i++)
 		pl.steps[i].loose = loose;
 	objset_all(h, &set);
-	for (size_t i = 0; i < pl.n; i++)
-		if (step_apply(h, &pl.steps[i], &set, p, err) < 0) {
-			/* a class the dump has none of: none of it (a .NET, V8
-			 * or Mono dump has only the classes of the objects in
-			 * it; a JVM's, the classes loaded); but a name a class
-			 * is an edit or two from is a misspelling until shown
-			 * otherwise (a regex names it exactly) */
-			if (note != NULL && class_absent(err) && strstr(err->buf, ": did you mean ") == NULL) {
-				free(*note);
-				*note = xmalloc(err->len + 32);
-				snprintf(*note, err->len + 32, "measured on no objects: %s", err->buf);
-				sbuf_reset(err);
-				objset_free(&set);
-				objset_empty(h, &set);
-				continue;
-			}
-			pipeline_free(&pl);
-			objset_free(&set);
-			return -1;
+	if (kept != NULL)
+		*kept = 0;
+	for (size_t i = 0; i < pl.n; i++) {
+		if (step_apply(h, &pl.steps[i], &set, p, err) == 0) {
+			if (loose && kept != NULL && (pl.steps[i].op == ST_NEW || pl.steps[i].op == ST_OLD))
+				*kept += unidentified_in(h, &set);
+			continue;
 		}
+		/* a class the dump has none of: none of it (a .NET, V8
+		 * or Mono dump has only the classes of the objects in
+		 * it; a JVM's, the classes loaded); but a name a class
+		 * is an edit or two from is a misspelling until shown
+		 * otherwise (a regex names it exactly) */
+		if (note != NULL && class_absent(err) && strstr(err->buf, ": did you mean ") == NULL) {
+			free(*note);
+			*note = xmalloc(err->len + 32);
+			snprintf(*note, err->len + 32, "measured on no objects: %s", err->buf);
+			sbuf_reset(err);
+			objset_free(&set);
+			objset_empty(h, &set);
+			continue;
+		}
+		pipeline_free(&pl);
+		objset_free(&set);
+		return -1;
+	}
 	pipeline_free(&pl);
 	if (strcmp(r->measure, "count") == 0)
 		*out = set.count;
@@ -349,7 +369,8 @@ static int grows_with_set(enum step_op op)
 	case ST_ALL: case ST_INSTANCES: case ST_INSTANCEOF: case ST_RETAINED: case ST_REFERRERS:
 	case ST_REFERENTS: case ST_DOMINATED: case ST_OBJECT: case ST_NEW: case ST_OLD: case ST_CLASSOBJ:
 	case ST_ELEMENTS: case ST_GENERATION: case ST_REACHABLE: case ST_ALLOCATED: case ST_SITE:
-	case ST_CALLS: case ST_UNIDENTIFIED:
+	case ST_CALLS: case ST_UNIDENTIFIED: case ST_LIVE: case ST_UNREACHABLE: case ST_LOADER: case ST_LOADED:
+	case ST_PATH:
 		return 1;
 	default:
 		return 0;
@@ -357,8 +378,10 @@ static int grows_with_set(enum step_op op)
 }
 
 /* The rule's steps take new or old objects of h against a baseline that
- * leaves some unidentified: how many (0: the steps' figure is exact as
- * far as the identity goes); *grows when every step grows with its set. */
+ * leaves some unidentified: how many there are (0: the steps' figure is
+ * exact as far as the identity goes); *grows when every step from the
+ * first new or old on grows with its set (those before it are the same
+ * either way). */
 static uint64_t loose_objects(const struct chk_rule *r, const struct heap *h, int *grows, const char **word)
 {
 	struct pipeline pl = { 0 };
@@ -372,7 +395,8 @@ static uint64_t loose_objects(const struct chk_rule *r, const struct heap *h, in
 	if (pipeline_parse(r->steps, &pl, &err) == 0)
 		for (size_t i = 0; i < pl.n; i++) {
 			newold |= pl.steps[i].op == ST_NEW ? 1 : pl.steps[i].op == ST_OLD ? 2 : 0;
-			*grows &= grows_with_set(pl.steps[i].op);
+			if (newold)
+				*grows &= grows_with_set(pl.steps[i].op);
 		}
 	pipeline_free(&pl);
 	sbuf_free(&err);
@@ -427,33 +451,39 @@ static int measure_rule(struct chk_rule *r, struct heap *h, struct heap *old, co
 	case CK_SET: {
 		int grows;
 		const char *word = NULL;
-		uint64_t loose = loose_objects(r, h, &grows, &word), most = 0;
-		rc = measure_steps(r, h, p, 0, now, &r->note, err);
-		if (rc < 0 || loose == 0 || (rc = measure_steps(r, h, p, 1, &most, NULL, err)) < 0 || most == *now)
+		char *scratch = NULL;
+		uint64_t most = 0, kept = 0;
+		rc = measure_steps(r, h, p, 0, now, &r->note, err, NULL);
+		if (rc < 0 || loose_objects(r, h, &grows, &word) == 0)
 			break;
-		/* new or old against a baseline that cannot identify them all:
-		 * the figure lies between the two (when the steps grow with
-		 * their set), and the rule is measured if it holds or fails
-		 * over the whole of it */
+		/* a class absent is none of it on both sides: its note once */
+		rc = measure_steps(r, h, p, 1, &most, &scratch, err, &kept);
+		free(scratch);
+		if (rc < 0 || kept == 0) /* no such object reached the set: the same steps, exact */
+			break;
+		/* new or old against a baseline that cannot identify all of
+		 * them: the figure lies between the two (when the steps grow
+		 * with their set), and the rule is measured if it holds or
+		 * fails over the whole of it */
 		int64_t lo = (int64_t)(*now < most ? *now : most), hi = (int64_t)(*now < most ? most : *now);
 		if (grows && (r->op == CK_EQ || r->op == CK_NE ? r->value < lo || r->value > hi
 							       : holds(r->op, lo, r->value) == holds(r->op, hi, r->value))) {
 			free(r->note);
-			r->note = xasprintf("%llu objects the baseline cannot identify (see heapwalk diff): whether "
-					    "they are %s or not, the %s is between %lld and %lld, and the rule %s over "
-					    "all of it", (unsigned long long)loose, word, r->measure, (long long)lo, (long long)hi,
-					    holds(r->op, lo, r->value) ? "holds" : "fails");
+			r->note = xasprintf("%llu objects of the set the baseline cannot identify (see heapwalk diff) "
+					    "may be %s or not: the %s is between %lld and %lld either way, and the rule "
+					    "%s over all of it", (unsigned long long)kept, word, r->measure, (long long)lo,
+					    (long long)hi, holds(r->op, lo, r->value) ? "holds" : "fails");
 			break;
 		}
 		if (grows)
-			sbuf_printf(err, "cannot tell: %llu objects the baseline cannot identify (see heapwalk diff) "
-				    "may be %s, so that the %s is between %lld and %lld",
-				    (unsigned long long)loose, word, r->measure, (long long)lo, (long long)hi);
+			sbuf_printf(err, "cannot tell: %llu objects of the set the baseline cannot identify (see heapwalk "
+				    "diff) may be %s or not, so that the %s is between %lld and %lld",
+				    (unsigned long long)kept, word, r->measure, (long long)lo, (long long)hi);
 		else
-			sbuf_printf(err, "cannot tell: %llu objects the baseline cannot identify (see heapwalk diff) "
-				    "may be %s: the %s is %llu with none of them taken so, %llu with all",
-				    (unsigned long long)loose, word, r->measure, (unsigned long long)*now,
-				    (unsigned long long)most);
+			sbuf_printf(err, "cannot tell: %llu objects of the set the baseline cannot identify (see heapwalk "
+				    "diff) may be %s or not, and a step after %s does not grow with its set: the %s is "
+				    "%llu with none of them taken so, %llu with all", (unsigned long long)kept, word, word,
+				    r->measure, (unsigned long long)*now, (unsigned long long)most);
 		rc = -1;
 		break;
 	}
@@ -463,8 +493,8 @@ static int measure_rule(struct chk_rule *r, struct heap *h, struct heap *old, co
 			rc = -1;
 			break;
 		}
-		rc = measure_steps(r, h, p, 0, now, &r->note, err);
-		if (rc == 0 && (rc = measure_steps(r, old, p, 0, then, NULL, err)) < 0) {
+		rc = measure_steps(r, h, p, 0, now, &r->note, err, NULL);
+		if (rc == 0 && (rc = measure_steps(r, old, p, 0, then, NULL, err, NULL)) < 0) {
 			/* a class, or a frame, new after the baseline: none there */
 			if (class_absent(err) || strncmp(err->buf, "site: no frame '", 16) == 0 ||
 			    strncmp(err->buf, "calls: no frame '", 17) == 0) {
