@@ -748,6 +748,15 @@ START_TEST(command_line)
 	o = cli("-f text rules", QUIET, &st);
 	ck_assert_msg(WEXITSTATUS(st) == 0 && strncmp(o, "group ", 6) == 0, "%s", o);
 	free(o);
+	/* mark and snapshot write text alone too, and say so before any
+	 * process is looked for (a PID that names none here) */
+	o = cli("mark -f json 2147483646", BOTH, &st);
+	ck_assert_msg(WEXITSTATUS(st) == 1 && strstr(o, "go with the views that are tables, not mark") != NULL, "%s", o);
+	free(o);
+	o = cli("-f csv snapshot 2147483646 /nonexistent/x.hprof", BOTH, &st);
+	ck_assert_msg(WEXITSTATUS(st) == 1 && strstr(o, "go with the views that are tables, not snapshot") != NULL, "%s",
+		      o);
+	free(o);
 	/* a regex option followed by another option takes no option for its
 	 * regex (a trial: --exact -n 10 said only that 10 was unexpected);
 	 * one that begins with '-' goes as --exact=REGEX */

@@ -636,6 +636,10 @@ static void parse_args(int argc, char **argv, struct cli *c)
 		i++;
 	e = c->cmd;
 	if (e != NULL && (e->arg == CMD_ARG_PID || e->arg == CMD_ARG_PID_FILE)) {
+		/* before any process is looked at: they write text alone */
+		const char *misuse = cmd_format_misuse(e, c->o.fmt, c->fmt_set);
+		if (misuse != NULL)
+			usage_error("%s, not %s", misuse, e->name);
 		process_args(argc, argv, i, c);
 		return;
 	}

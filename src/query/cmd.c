@@ -309,7 +309,7 @@ const struct cmd_entry cmd_table[CMD_N] = {
 		"                  inspect --list names them all\n" },
 	[CMD_RULES] = { "rules", CMD_ARG_NOTHING, 0, CMD_FMT(FMT_TEXT), CMD_BL_NONE, 0, NULL,
 		"  rules           the reference-classifier rules: groups (on/off) and rules\n" },
-	[CMD_MARK] = { "mark", CMD_ARG_PID, 0, CMD_TABLES, CMD_BL_NONE, 0, NULL,
+	[CMD_MARK] = { "mark", CMD_ARG_PID, 0, CMD_FMT(FMT_TEXT), CMD_BL_NONE, 0, NULL,
 		"  mark PID [FILE]  mark the objects a running JVM has now (loads the agent;\n"
 		"                  its answer awaited 30 min at most, then no mark is made);\n"
 		"                  its later snapshots tell new objects from old; a .NET\n"
@@ -319,7 +319,7 @@ const struct cmd_entry cmd_table[CMD_N] = {
 		"                  large and pinned objects a background GC kept: inferred,\n"
 		"                  and counted; or labelled not exact with the reason); a Node\n"
 		"                  process is refused (its snapshots compare by content)\n" },
-	[CMD_SNAPSHOT] = { "snapshot", CMD_ARG_PID_FILE, 0, CMD_TABLES, CMD_BL_NONE, 0, NULL,
+	[CMD_SNAPSHOT] = { "snapshot", CMD_ARG_PID_FILE, 0, CMD_FMT(FMT_TEXT), CMD_BL_NONE, 0, NULL,
 		"  snapshot PID FILE  a heap dump with stable object ids and the last mark (JVM;\n"
 		"                  HotSpot's own dump when the agent cannot be loaded, said on\n"
 		"                  stderr, or with --plain; the agent's answer or HotSpot's\n"
