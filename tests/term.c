@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <check.h>
@@ -54,21 +56,56 @@ void tmuxf(struct term *t, const char *fmt, ...)
  * the servers of tests that are gone are stopped: a socket of the name
  * term_start or term_shell gives ("hwtest-PID-N", "hwshell-PID-N") in
  * tmux's directory, PID no process now. */
-static void kill_server(const char *sock)
-{
-	char cmd[1200];
-
-	snprintf(cmd, sizeof cmd, "%s -L %s kill-server 2>/dev/null", tmux(), sock);
-	if (system(cmd) != 0) { /* gone already: fine */
-	}
-}
-
-static void stop_orphans(void)
+/* The directory of tmux's sockets, as tmux makes it. */
+static void sock_dir(char *dir, size_t n)
 {
 	const char *base = getenv("TMUX_TMPDIR");
+
+	snprintf(dir, n, "%s/tmux-%u", base != NULL && *base ? base : "/tmp", (unsigned)getuid());
+}
+
+/* Does a server listen on the socket at path? */
+static int sock_alive(const char *path)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), up;
+
+	if (fd < 0 || strlen(path) >= sizeof a.sun_path) {
+		if (fd >= 0)
+			close(fd);
+		return 1; /* cannot tell: as if it were */
+	}
+	memcpy(a.sun_path, path, strlen(path) + 1);
+	up = connect(fd, (struct sockaddr *)&a, sizeof a) == 0;
+	close(fd);
+	return up;
+}
+
+/* Our server on sock stopped, and its socket file gone: a server that
+ * ends leaves its file, and stop_orphans went through every one left by
+ * every test before (a tmux spawned for each: a thousand of them made
+ * each terminal test seconds slower, the suites many minutes). */
+static void kill_server(const char *sock)
+{
+	char cmd[1200], dir[600], path[700];
+
+	sock_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/%s", dir, sock);
+	if (sock_alive(path)) {
+		snprintf(cmd, sizeof cmd, "%s -L %s kill-server 2>/dev/null", tmux(), sock);
+		if (system(cmd) != 0) { /* gone already: fine */
+		}
+	}
+	unlink(path);
+}
+
+/* The servers of tests that are gone (hwtest-PID-N, hwshell-PID-N: ours
+ * by name, PID no process now): stopped, and their files let go. */
+static void stop_orphans(void)
+{
 	char dir[600];
 
-	snprintf(dir, sizeof dir, "%s/tmux-%u", base != NULL && *base ? base : "/tmp", (unsigned)getuid());
+	sock_dir(dir, sizeof dir);
 	DIR *d = opendir(dir);
 	if (d == NULL)
 		return;
