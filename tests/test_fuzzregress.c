@@ -168,7 +168,8 @@ START_TEST(test_baseline_pairs)
 	run_pair(0x31, m, nm, NULL, 0, 0, BL_FILE);                 /* heapshot 1 to 3: the moves */
 	run_pair(0x13, m, nm, NULL, 0, 0, -1);                      /* 3 to 1 */
 	run_pair(0, t1, n1, t2, n2, 0, BL_MATCHED);                 /* .NET: matched */
-	run_pair(0, v, nv, NULL, 0, 0, BL_IDS);                     /* V8's ids, against itself */
+	run_pair(0, v, nv, NULL, 0, 0, BL_FILE);                    /* against itself: the same file */
+	run_pair(0, v, nv, v, nv, 0, BL_IDS);                       /* V8's ids: its bytes in another file */
 	run_pair(0, v, nv, (const uint8_t *)a1.b.buf, a1.b.len, -1, -1);                 /* two formats */
 	ck_assert_int_eq(fuzz_baseline((const uint8_t *)a1.b.buf, a1.b.len), -1); /* no separator */
 	ck_assert_int_eq(fuzz_baseline_mode(), -1);
