@@ -211,7 +211,8 @@ START_TEST(test_match_cli)
 	ck_assert_int_eq(st, 0);
 	const char *bl = strstr(out, "\nbaseline:");
 	ck_assert_msg(bl != NULL && strncmp(bl + 10 + strspn(bl + 10, " "), "inferred: ", 10) == 0 &&
-		      strstr(out, "paired by content and references; confidence of new ") &&
+		      strstr(out, "paired by content and references, ") &&
+		      strstr(out, " of them unidentified; confidence of new ") &&
 		      strstr(out, "new_confidence_pct:"), "info: %s", out);
 	free(out);
 	/* a view of new objects, and one of gone objects, says so too */

@@ -149,6 +149,7 @@ static void matched(struct heap *h, struct heap *old, struct baseline *b, char *
 	b->unknown_old = r.amb_gone;
 	b->took_place = r.took_place;
 	b->pairs = r.pairs;
+	b->pairs_unknown = r.pairs_amb;
 	b->confidence = r.confidence;
 	b->how = why;
 	count_old(h, b);
@@ -564,6 +565,8 @@ void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf
 	} else if (b->mode == BL_MATCHED) {
 		sbuf_printf(out, "inferred: %llu objects of %s paired by content and references",
 			    (unsigned long long)b->pairs, b->old->path);
+		if (b->pairs_unknown > 0) /* the pairs a guess made: not old (see ambiguous below) */
+			sbuf_printf(out, ", %llu of them unidentified", (unsigned long long)b->pairs_unknown);
 		if (b->fresh.count > 0)
 			sbuf_printf(out, "; confidence of new %.1f%%", b->confidence * 100.0);
 		if (b->unknown.count || b->unknown_old.count)

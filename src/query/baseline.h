@@ -42,6 +42,7 @@ struct baseline {
 	struct objset gone;       /* over old: the objects gone since */
 	uint64_t nold, old_bytes; /* current objects that existed before */
 	uint64_t pairs;           /* BL_MATCHED: objects paired */
+	uint64_t pairs_unknown;   /* of them, those now unidentified (paired by a guess) */
 	double confidence;        /* BL_MATCHED: mean confidence of "new", 0..1 */
 	int inexact;              /* BL_MARK by a format: the record left a doubt
 				   * (how); or a dump cut short (partial) */

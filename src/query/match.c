@@ -1281,6 +1281,9 @@ int match_dumps(struct heap *a, struct heap *b, unsigned flags, struct match_res
 
 	answer(&m, r);
 	r->pairs = pairs_so_far(&m);
+	r->pairs_amb = 0;
+	for (node_t v = 1; v < b->n; v++)
+		r->pairs_amb += m.s[1].peer[v] != HW_NONE && objset_has(&r->amb_new, v);
 	r->confidence = confidence(&m, &r->fresh);
 	free(m.s[0].immutable);
 	free(m.s[1].immutable);

@@ -21,6 +21,7 @@ struct match_result {
 	 * one for the leaks' clusters to look through */
 	struct objset took_place;
 	uint64_t pairs;          /* objects paired, all told */
+	uint64_t pairs_amb;      /* of them, those whose object of b is in amb_new */
 	double confidence;       /* mean confidence of b's "new" answers, 0..1 */
 };
 
