@@ -1271,14 +1271,12 @@ static void check_unfit(struct chk_rules *rs, const struct heap *h, const char *
 	 * for the dump would take for it (FILE:N or --heapshot N asks for
 	 * one; the baseline and target take FILE:N alone) */
 	else if (h->nsnaps > 0 && h->want_snap == 0 && h->snap < h->nsnaps) {
-		if (role == NULL)
-			rs->unfit = xasprintf("%s is truncated: its last heapshot (%u) is cut short, and no rule is "
-					      "measured on an earlier one unless asked for (--heapshot %u, the last "
-					      "whole one)", h->path, h->nsnaps, h->snap);
-		else
-			rs->unfit = xasprintf("%s is truncated: its last heapshot (%u) is cut short, and no rule is "
-					      "measured on an earlier one unless asked for (%s %s:%u, the last whole "
-					      "one)", h->path, h->nsnaps, role, h->path, h->snap);
+		char *ask = role == NULL ? xasprintf("--heapshot %u", h->snap)
+					 : xasprintf("%s %s:%u", role, h->path, h->snap);
+		rs->unfit = xasprintf("%s is truncated: its last heapshot (%u) is cut short, and no rule is "
+				      "measured on an earlier one unless asked for (%s, the last whole one)",
+				      h->path, h->nsnaps, ask);
+		free(ask);
 	}
 }
 
