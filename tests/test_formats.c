@@ -1966,7 +1966,7 @@ START_TEST(test_dotnet_pairs_counted)
 	char *out = hw("-q info -b " TEST_SRCDIR "/dotnet/workload-1.nettrace " TEST_SRCDIR "/dotnet/workload-2.nettrace",
 		       &st);
 	ck_assert_msg(st == 0, "%s", out);
-	long pairs = text_field(out, "\npaired_objects:"), guessed = text_field(out, "\npaired_unidentified_objects:");
+	long pairs = text_field(out, "\npaired_objects:"), guessed = text_field(out, "\npaired_objects_unidentified:");
 	long old = text_field(out, "\nold_objects:"), unk = text_field(out, "\nunidentified_objects:");
 	ck_assert_msg(guessed > 0 && guessed <= unk && pairs - guessed == old, "%s", out);
 	ck_assert_int_eq(old, text_field(out, "\nobjects:") - text_field(out, "\nnew_objects:") - unk);

@@ -241,7 +241,7 @@ static void meta_baseline(struct table *t, const struct heap *h, const char *key
 		meta_num(t, "paired_objects", b->pairs);
 		/* the pairs whose object is unidentified: not old, which
 		 * paired_objects beside old_objects would seem to say */
-		meta_num(t, "paired_unidentified_objects", b->pairs_unknown);
+		meta_num(t, "paired_objects_unidentified", b->pairs_unknown);
 		char pct[16];
 		snprintf(pct, sizeof pct, "%.1f", b->confidence * 100.0);
 		if (b->fresh.count > 0) /* of no new object: none to be sure of */
