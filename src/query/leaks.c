@@ -434,8 +434,12 @@ int leaks_find(struct heap *base, struct heap *target, struct heap *fin, struct 
 		/* a container that took an old one's place (a grown array's new
 		 * store) is new, but what accumulates is what it holds: those
 		 * are the leaks, clustered by their own traces */
-		if (objset_has(&bb.fresh, v) && !objset_has(&btf.fresh, v) && !baseline_took_place(&bb, v))
-			bit_set(r->leaked.bits, v);
+		if (objset_has(&bb.fresh, v) && !objset_has(&btf.fresh, v)) {
+			if (!baseline_took_place(&bb, v))
+				bit_set(r->leaked.bits, v);
+			else
+				r->in_place++; /* followed all the same: its fate is known */
+		}
 	}
 	objset_recount(fin, &r->leaked);
 	r->still = r->leaked.count;
@@ -453,8 +457,8 @@ int leaks_find(struct heap *base, struct heap *target, struct heap *fin, struct 
 		else
 			kept_bytes += target->node_shallow[t];
 	}
-	if (r->made > r->freed + r->still) {
-		r->fate_unknown = r->made - r->freed - r->still;
+	if (r->made > r->freed + r->still + r->in_place) {
+		r->fate_unknown = r->made - r->freed - r->still - r->in_place;
 		r->fate_unknown_bytes = kept_bytes;
 	}
 	for (size_t i = 0; i < bits_words(fin->n); i++)

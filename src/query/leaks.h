@@ -88,6 +88,8 @@ struct leak_find {
 	uint64_t still;         /* leaked.count: made, and still in fin (reachable or not) */
 	uint64_t unidentified;  /* objects of fin whose identity a comparison could not tell: left out */
 	uint64_t freed;         /* of made, known gone from fin */
+	uint64_t in_place;      /* of made, in fin in a gone one's place (a grown array's new store):
+				 * there, and no leak itself (what it holds is) */
 	uint64_t fate_unknown;  /* of made, neither known gone nor known in fin (their identity untold) */
 	uint64_t fate_unknown_bytes; /* with some untold: the shallow bytes (in target) of those not known
 				      * gone, which the leaked bytes are at most; else 0 */

@@ -1532,7 +1532,7 @@ void leaks_meta_of(struct leaks_meta *m, const struct leak_find *lf, const char 
 	*m = (struct leaks_meta){ .identity = lf->identity, .base = base, .target = target, .final = final,
 				  .made = lf->made, .still = lf->still, .unidentified = lf->unidentified,
 				  .exact = lf->exact, .max_ids = max_ids, .freed = lf->freed,
-				  .fate_unknown = lf->fate_unknown };
+				  .fate_unknown = lf->fate_unknown, .in_place = lf->in_place };
 }
 
 void report_leaks(const struct heap *h, const struct leaks_view *v, const struct leaks_meta *m,
@@ -1564,6 +1564,8 @@ void report_leaks(const struct heap *h, const struct leaks_view *v, const struct
 	meta_strs(&t, "final", m->final);
 	meta_num(&t, "made_by_action", m->made);
 	meta_num(&t, "freed_since", m->freed);
+	if (m->in_place > 0) /* there, in a gone one's place: not leaks themselves */
+		meta_num(&t, "made_in_place", m->in_place);
 	if (m->fate_unknown > 0) /* neither known gone nor known there: the leaks are at least those below */
 		meta_num(&t, "made_fate_unknown", m->fate_unknown);
 	meta_num(&t, "leaked_objects", v->leaked);

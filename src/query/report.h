@@ -51,6 +51,7 @@ struct leaks_meta {
 	size_t max_ids;           /* JSON and CSV: the ids a select lists at most (0: all) */
 	uint64_t freed;           /* of made, known gone from FINAL */
 	uint64_t fate_unknown;    /* of made, neither known gone nor known there (identity untold) */
+	uint64_t in_place;        /* of made, there in a gone one's place (a grown array's new store) */
 };
 /* The meta of leaks_find's answer lf (query/leaks.h) and its three files. */
 void leaks_meta_of(struct leaks_meta *m, const struct leak_find *lf, const char *base, const char *target,
