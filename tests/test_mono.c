@@ -582,6 +582,30 @@ START_TEST(test_mono_browser)
 }
 END_TEST
 
+/* leaks over four heapshots or more takes them earliest first, each
+ * after the one before: two swapped were taken for a series (each was
+ * compared with the first alone), exact, nothing grown every time. The
+ * copy in a directory of the build's: the cache goes beside it. */
+START_TEST(test_mono_series_order)
+{
+	int st;
+	char *out = run("mkdir -p " MONODIR " && cp " FIXTURE " " MONODIR "/series.mlpd", &st);
+	ck_assert_msg(st == 0, "%s", out);
+	free(out);
+	out = hw("-q leaks " MONODIR "/series.mlpd:1 " MONODIR "/series.mlpd:3 " MONODIR "/series.mlpd:2 " MONODIR
+		 "/series.mlpd:4 2>&1", &st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2 &&
+		      strstr(out, "heapwalk: leaks: the snapshots are not in order, earliest first: the baseline, "
+			     "heapshot 3 of ") != NULL && strstr(out, "is later than heapshot 2") != NULL &&
+		      strchr(out, '\n') == out + strlen(out) - 1, "%s", out);
+	free(out);
+	out = hw("-q leaks " MONODIR "/series.mlpd:1 " MONODIR "/series.mlpd:2 " MONODIR "/series.mlpd:3 " MONODIR
+		 "/series.mlpd:4", &st);
+	ck_assert_msg(st == 0 && strstr(out, "grew_every_time:") != NULL, "%s", out);
+	free(out);
+}
+END_TEST
+
 /* Where mono is installed: the workload compiled and recorded now,
  * plain and with the profiler's zip option (a gzip stream). */
 START_TEST(test_mono_live)
@@ -1630,6 +1654,7 @@ Suite *mono_suite(void)
 	tcase_add_test(tc, test_mono_ignore_labels);
 	tcase_add_test(tc, test_mono_far_offsets);
 	tcase_add_test(tc, test_mono_bad_input);
+	tcase_add_test(tc, test_mono_series_order);
 	tcase_add_test(tc, test_mono_browser);
 	tcase_add_test(tc, test_mono_live);
 	tcase_add_test(tc, test_mono_chain);

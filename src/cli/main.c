@@ -1084,10 +1084,11 @@ static int put_output(struct cli *c, struct sbuf *out, const char *const *more, 
 }
 
 /* leaks S1 S2 S3 S4...: what grew every time. The first stays open,
- * each other is opened, added and freed in turn. */
+ * each other is opened, added and freed in turn, once the next one is
+ * known to come after it. */
 static int run_series(struct cli *c)
 {
-	struct heap first, h;
+	struct heap first, hs[2], *prev = NULL;
 	struct progress p;
 	struct growth g;
 	struct sbuf out, err;
@@ -1106,16 +1107,28 @@ static int run_series(struct cli *c)
 	}
 	growth_add(&g, 0, NULL, &first, &p, &err);
 	for (size_t i = 1; i < c->nseries && rc == 0; i++) {
-		if (open_dump(&h, c->series[i], c, &p, i + 1 < c->nseries) < 0) {
+		struct heap *h = &hs[i % 2];
+		if (open_dump(h, c->series[i], c, &p, i + 1 < c->nseries) < 0) {
 			rc = EXIT_INPUT;
 			break;
 		}
-		if (growth_add(&g, i, &first, &h, &p, &err) < 0) {
+		/* each against the first (what grew), and after the one before
+		 * it: s1 s3 s2 s4 was taken for a series (identity exact,
+		 * nothing grew every time) */
+		if (prev != NULL && baseline_in_order(h, prev, &p, &err) < 0) {
+			fprintf(stderr, "heapwalk: leaks: the snapshots are not in order, earliest first: %s\n",
+				err.buf);
+			rc = EXIT_INPUT;
+		} else if (growth_add(&g, i, &first, h, &p, &err) < 0) {
 			fprintf(stderr, "heapwalk: %s\n", err.buf);
 			rc = EXIT_INPUT;
 		}
-		heap_free(&h);
+		if (prev != NULL)
+			heap_free(prev);
+		prev = h;
 	}
+	if (prev != NULL)
+		heap_free(prev);
 	if (rc == 0) {
 		growth_finish(&g);
 		report_growth(&g, c->series, c->o.fmt, &out);

@@ -70,6 +70,10 @@ struct baseline {
 int baseline_from_mark(struct heap *h, struct baseline *b, struct sbuf *err);
 /* Does h have a mark (the agent's, or its format's)? */
 int baseline_has_mark(const struct heap *h);
+/* Whether old comes before h where the dumps tell (heapshots' numbers,
+ * times, ids that last within a process), without pairing objects by
+ * content: 0, or -1 with err set, as baseline_compare says it. */
+int baseline_in_order(struct heap *h, struct heap *old, struct progress *p, struct sbuf *err);
 /* h against the earlier dump old (both opened, every part needed is
  * loaded here): by stable ids when both come from the agent in one
  * session, else by matching. -1 with err set when old is the later one
