@@ -1416,6 +1416,7 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 	if (c->target != NULL) {
 		view_leaks(&h, &lf.leaked, 1, &lv);
 		lv.fate_unknown = lf.fate_unknown;
+		lv.unidentified = lf.unidentified;
 		lv.fate_unknown_bytes = lf.fate_unknown_bytes;
 		if (lf.fate_unknown > 0)
 			lv.fate_unknown_retained = analysis_retained_set(&h, lf.maybe.bits, NULL, NULL, &p);

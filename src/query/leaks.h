@@ -76,6 +76,9 @@ struct leaks_view {
 	/* and the retained size theirs is at most: of every object of the
 	 * final dump that may be one (leak_find's maybe, set by the caller) */
 	uint64_t fate_unknown_retained;
+	/* objects of the final dump no comparison could identify, left out
+	 * of the leaks (leak_find's unidentified, set by the caller) */
+	uint64_t unidentified;
 	struct leak_tnode *trie;        /* every cluster's trace */
 	size_t ntrie;
 };
