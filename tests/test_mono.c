@@ -603,6 +603,14 @@ START_TEST(test_mono_series_order)
 		 "/series.mlpd:4", &st);
 	ck_assert_msg(st == 0 && strstr(out, "grew_every_time:") != NULL, "%s", out);
 	free(out);
+	/* new with no baseline: the file's earlier heapshots named, not a
+	 * mark heapwalk never took ("heapwalk took it after none": a trial) */
+	out = hw("-q -e new classes " MONODIR "/series.mlpd 2>&1", &st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2 &&
+		      strstr(out, "series.mlpd: no baseline: the dump has no mark and no --baseline was given: give "
+			     "--baseline OLD, or an earlier heapshot of this file (--baseline FILE:N, N below 4)\n") != NULL,
+		      "%s", out);
+	free(out);
 }
 END_TEST
 

@@ -79,8 +79,15 @@ int baseline_from_mark(struct heap *h, struct baseline *b, struct sbuf *err)
 		int r = from_format_mark(h, b, err);
 		if (r <= 0)
 			return r;
-		sbuf_adds(err, "no baseline: the dump has no mark (heapwalk took it after none: see heapwalk mark "
-			  "and snapshot), and no --baseline was given");
+		/* whoever wrote it (a runtime, a tool, heapwalk without a mark) */
+		if (h->nsnaps > 1 && h->snap > 1)
+			sbuf_printf(err, "no baseline: the dump has no mark and no --baseline was given: give "
+				    "--baseline OLD, or an earlier heapshot of this file (--baseline FILE:N, N below %u)",
+				    h->snap);
+		else
+			sbuf_adds(err, "no baseline: the dump has no mark and no --baseline was given: give --baseline "
+				  "OLD, or a dump heapwalk took after a mark (heapwalk mark PID, then heapwalk snapshot "
+				  "PID FILE: a JVM or .NET process)");
 		return -1;
 	}
 	if (h->agent.marks == 0) {
