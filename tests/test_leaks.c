@@ -333,6 +333,21 @@ START_TEST(test_leaks_refused)
 	out = hw(args, 1, 1);
 	ck_assert_msg(strstr(out, "leaks takes no --heapshot") != NULL, "%s", out);
 	free(out);
+	/* diff shows every class: a view's option is refused, not ignored
+	 * (--filter showed every class, as if filtered: a trial) */
+	static const char *const viewopt[] = { "--filter 'Leak'", "-s name", "--exact 'Leak'", "-r", "--all", "-d 2" };
+	for (size_t k = 0; k < sizeof viewopt / sizeof *viewopt; k++) {
+		snprintf(args, sizeof args, "diff %s %s/base.hprof %s/target.hprof", viewopt[k], d, d);
+		out = hw(args, 1, 1);
+		ck_assert_msg(strncmp(out, "heapwalk: diff takes no --", 26) == 0 && strchr(out, '\n') == out + strlen(out) - 1,
+			      "%s: %s", viewopt[k], out);
+		free(out);
+	}
+	snprintf(args, sizeof args, "-q diff -n 2 -f csv %s/base.hprof %s/target.hprof", d, d);
+	out = hw(args, 0, 0);
+	ck_assert_msg(strchr(out, '\n') != NULL && strtok(out, "\n") && strtok(NULL, "\n") && strtok(NULL, "\n") &&
+		      strtok(NULL, "\n") == NULL, "diff -n 2: not two rows");
+	free(out);
 	/* -o onto one of the dumps: refused before anything is read */
 	struct stat before, after;
 	snprintf(args, sizeof args, "%s/base.hprof", d);

@@ -527,6 +527,8 @@ static void process_args(int argc, char **argv, int i, struct cli *c)
 		usage_error("--plain and --gz are options of snapshot");
 }
 
+static void check_command_options(const struct cli *c);
+
 /* diff OLD NEW: the baseline is its first argument. */
 static void dumps_args(int argc, char **argv, int i, struct cli *c)
 {
@@ -540,9 +542,8 @@ static void dumps_args(int argc, char **argv, int i, struct cli *c)
 		usage_error("%s takes no -e", name);
 	c->baseline = argv[i++];
 	c->dump = argv[i++];
+	check_command_options(c);
 }
-
-static void check_command_options(const struct cli *c);
 
 static void series_args(int argc, char **argv, int i, struct cli *c)
 {
@@ -560,21 +561,24 @@ static void series_args(int argc, char **argv, int i, struct cli *c)
 	check_command_options(c);
 }
 
-/* check measures its rules and shows no view: the views' options mean
- * nothing to it, and are refused rather than ignored. */
-static void check_view_options(const struct cli *c)
+/* check measures its rules and shows no view, and diff's rows are every
+ * class: the views' options mean nothing to them, and are refused rather
+ * than ignored (diff took --filter and showed every class). */
+static void check_view_options(const struct cli *c, const char *name, const char *why)
 {
+	int diff = strcmp(name, "diff") == 0; /* its -n, and how the dumps are read, are its own */
 	const struct { int set; const char *name; } opt[] = {
 		{ c->o.vo.sort != NULL, "--sort" }, { c->o.vo.reverse, "--reverse" },
 		{ c->o.vo.filter != NULL, "--filter" }, { c->o.vo.exact != NULL, "--exact" },
-		{ c->o.vo.all, "--all" }, { c->o.top_set, "--top" }, { c->o.depth_set, "--depth" },
+		{ c->o.vo.all, "--all" }, { c->o.top_set && !diff, "--top" }, { c->o.depth_set, "--depth" },
 		{ c->o.cutoff_set, "--cutoff" }, { c->o.max_set, "--max" }, { c->o.vo.weak, "--weak" },
-		{ c->by_set, "--by" }, { c->o.deep, "--deep" }, { c->plain, "--plain" }, { c->gz != 0, "--gz" },
+		{ c->by_set, "--by" }, { c->o.deep, "--deep" }, { c->plain && !diff, "--plain" },
+		{ c->gz != 0 && !diff, "--gz" },
 	};
 
 	for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
 		if (opt[i].set)
-			usage_error("check takes no %s: its rules say what is measured", opt[i].name);
+			usage_error("%s takes no %s: %s", name, opt[i].name, why);
 }
 
 /* The options that go with some commands alone, against the command. */
@@ -609,7 +613,9 @@ static void check_command_options(const struct cli *c)
 	if (e != NULL && (e->formats & CMD_HTML) && c->fmt_set)
 		usage_error("%s writes HTML: -f goes with the other commands", e->name);
 	if (e == cmd_find("check"))
-		check_view_options(c);
+		check_view_options(c, "check", "its rules say what is measured");
+	if (e == cmd_find("diff"))
+		check_view_options(c, "diff", "its rows are every class, the largest growth first (-n N: the first N)");
 	if (c->o.vo.sort != NULL && !view_sort_valid(c->o.vo.sort))
 		usage_error("unknown sort key '%s': %s", c->o.vo.sort, classcols_sort_list(0));
 	if (e != NULL && (e->arg == CMD_ARG_SERIES || e == cmd_find("check"))) { /* the command line runs them */
