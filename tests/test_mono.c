@@ -603,6 +603,14 @@ START_TEST(test_mono_series_order)
 		 "/series.mlpd:4", &st);
 	ck_assert_msg(st == 0 && strstr(out, "grew_every_time:") != NULL, "%s", out);
 	free(out);
+	/* check names the heapshot it measured, as diff does (the bare
+	 * file read as its last: a trial) */
+	out = run("printf 'set all : count > 0\\n' > " MONODIR "/series.rules", &st);
+	free(out);
+	out = hw("-q -f json check --heapshot 3 --rules " MONODIR "/series.rules " MONODIR "/series.mlpd", &st);
+	ck_assert_msg(st == 0 && strncmp(out, "{\"view\":\"check\",\"dump\":\"", 24) == 0 &&
+		      strstr(out, "/series.mlpd:3\",\"rules\":") != NULL, "%s", out);
+	free(out);
 	/* new with no baseline: the file's earlier heapshots named, not a
 	 * mark heapwalk never took ("heapwalk took it after none": a trial) */
 	out = hw("-q -e new classes " MONODIR "/series.mlpd 2>&1", &st);

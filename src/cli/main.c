@@ -1432,12 +1432,15 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 	int errors = 0;
 	for (size_t i = 0; i < rs.n; i++)
 		errors |= rs.r[i].error != NULL;
-	report_check(&rs, c->dump, names.buf ? names.buf : "", c->o.fmt, &out);
+	/* a heapshot of a file of several: which one, as diff names it
+	 * (--heapshot 3 was shown as the bare file, which reads as its last) */
+	char *label = h.nsnaps > 0 ? xasprintf("%s:%u", h.path, h.snap) : xstrdup(c->dump);
+	report_check(&rs, label, names.buf ? names.buf : "", c->o.fmt, &out);
 	if (c->junit != NULL) {
 		struct sbuf x;
 		const char *keep[51];
 		sbuf_init(&x);
-		check_junit(&rs, c->dump, &x);
+		check_junit(&rs, label, &x);
 		inputs_and(c, files, nfiles, keep);
 		sbuf_reset(&err);
 		if (write_file(c->junit, x.buf, x.len, keep, 0, &err) < 0) {
@@ -1448,6 +1451,7 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 	}
 	if (put_output(c, &out, files, nfiles) != 0)
 		errors = 1;
+	free(label);
 	rc = errors ? 2 : failed > 0 ? 1 : 0;
 done:
 	if (have_lv)
