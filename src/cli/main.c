@@ -1138,8 +1138,8 @@ static int run_series(struct cli *c)
 	if (rc == 0) {
 		growth_finish(&g);
 		report_growth(&g, c->series, c->o.fmt, &out);
-		if (!g.exact && !c->oo.quiet)
-			fprintf(stderr, "heapwalk: leaks: clusters not exact: %s\n", g.identity);
+		if (!g.exact && !c->oo.quiet) /* the identity says "not exact: FIRST to DUMP: ..." */
+			fprintf(stderr, "heapwalk: leaks: clusters %s\n", g.identity);
 		rc = put_output(c, &out, NULL, 0);
 	}
 	heap_free(&first);

@@ -359,6 +359,7 @@ static int compare_dumps(struct heap *h, struct heap *old, struct baseline *b,
 			b->mode = BL_FILE;
 			b->old = old;
 			b->how = sbuf_detach(&how);
+			b->part_inferred = strncmp(b->how, "inferred for ", 13) == 0;
 			objset_empty(h, &b->fresh);
 			objset_empty(old, &b->gone);
 			for (node_t v = 1; v < old->n; v++)
@@ -565,6 +566,8 @@ void baseline_label(const struct baseline *b, struct sbuf *out)
 		sbuf_printf(out, "not exact: %s", b->how ? b->how : "");
 	else if (b->mode == BL_MARK && b->how != NULL && strncmp(b->how, "exact except ", 13) == 0)
 		sbuf_add(out, b->how, strcspn(b->how, ":")); /* "exact except N objects inferred" */
+	else if (b->part_inferred) /* "inferred for N objects counted old, exact for the rest" */
+		sbuf_add(out, b->how, strcspn(b->how, ":"));
 	else if (by_format_ids(b))
 		sbuf_adds(out, "exact for the objects whose ids identify them");
 	else

@@ -46,6 +46,8 @@ struct baseline {
 	double confidence;        /* BL_MATCHED: mean confidence of "new", 0..1 */
 	int inexact;              /* BL_MARK by a format: the record left a doubt
 				   * (how); or a dump cut short (partial) */
+	int part_inferred;        /* BL_FILE: some objects' identity inferred, the
+				   * rest exact (how: "inferred for N objects ...") */
 	char *how;                /* BL_FILE, BL_MARK by a format: what the answer
 				   * rests on; BL_MATCHED:
 				   * why the file could not tell, or NULL */

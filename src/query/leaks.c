@@ -400,7 +400,7 @@ void leaks_view_free(struct leaks_view *v)
 
 static int exact_mode(const struct baseline *b)
 {
-	return (b->mode == BL_IDS || b->mode == BL_FILE) && !b->inexact;
+	return (b->mode == BL_IDS || b->mode == BL_FILE) && !b->inexact && !b->part_inferred;
 }
 
 int leaks_find(struct heap *base, struct heap *target, struct heap *fin, struct leak_find *r,
@@ -701,14 +701,28 @@ int growth_add(struct growth *g, size_t i, struct heap *first, struct heap *h, s
 		if (objset_has(&b.fresh, v) && !baseline_unknown(&b, v) && !baseline_took_place(&b, v))
 			bit_set(fresh.bits, v);
 	objset_recount(h, &fresh);
-	g->exact &= exact_mode(&b);
+	int was_exact = g->exact, ex = exact_mode(&b);
+	g->exact &= ex;
 	sbuf_init(&sb);
+	if (!ex && strncmp(sb.buf != NULL ? sb.buf : "", "not exact", 9) != 0) { /* which two, and that it is not */
+		sbuf_printf(&sb, "not exact: %s", first->path);
+		if (first->nsnaps > 0)
+			sbuf_printf(&sb, ":%u", first->snap);
+		sbuf_printf(&sb, " to %s", h->path);
+		if (h->nsnaps > 0)
+			sbuf_printf(&sb, ":%u", h->snap);
+		sbuf_adds(&sb, ": ");
+	}
 	baseline_label(&b, &sb);
 	if (b.unknown.bits != NULL && b.unknown.count > 0) /* "inferred (100%)" alone would overstate it */
 		sbuf_printf(&sb, "; %llu objects of the dump that the comparison could not tell new or old: left "
 			    "out of the clusters, which hold at least what grew", (unsigned long long)b.unknown.count);
-	free(g->identity);
-	g->identity = sbuf_detach(&sb);
+	if (was_exact || !ex) { /* the last comparison's words, but an exact one's never over one that was not */
+		free(g->identity);
+		g->identity = sbuf_detach(&sb);
+	} else {
+		sbuf_free(&sb);
+	}
 	baseline_free(&b);
 	heap_need(h, HP_ALL, p);
 	struct leaks_view v;

@@ -146,7 +146,8 @@ struct growth {
 	struct growth_row *rows; /* growth_finish's: what grew */
 	size_t n;
 	int exact;            /* every comparison with the first was exact */
-	char *identity;       /* the last comparison's words */
+	char *identity;       /* the last comparison's words (the last that was
+			       * not exact, where one was not) */
 	/* keyed by qualified names (kept if every dump gives them), and by
 	 * names (a dump without them: diff's rule, classes_qualified) */
 	size_t nqual;         /* the dumps that gave qualified names */
