@@ -327,7 +327,7 @@ START_TEST(test_match_nothing_in_common)
 	free(out);
 	snprintf(args, sizeof args, "%s -q --no-cache -f json diff %s %s", heapwalk(), path[0], path[2]);
 	out = run(args, &st);
-	ck_assert_msg(strstr(out, "\"identity\":\"inferred: 1 objects of ") != NULL &&
+	ck_assert_msg(strstr(out, "\"identity\":\"inferred: 1 object of ") != NULL &&
 		      strstr(out, "\"new_objects\":0,") != NULL && strstr(out, "new_confidence_pct") == NULL, "%s", out);
 	free(out);
 	for (int k = 0; k < 2; k++) {

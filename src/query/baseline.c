@@ -598,8 +598,8 @@ void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf
 	} else if (b->mode == BL_FILE) {
 		sbuf_adds(out, b->how);
 	} else if (b->mode == BL_MATCHED) {
-		sbuf_printf(out, "inferred: %llu objects of %s paired by content and references",
-			    (unsigned long long)b->pairs, b->old->path);
+		sbuf_printf(out, "inferred: %llu object%s of %s paired by content and references",
+			    (unsigned long long)b->pairs, b->pairs == 1 ? "" : "s", b->old->path);
 		if (b->pairs_unknown > 0) /* the pairs a guess made: not old (see ambiguous below) */
 			sbuf_printf(out, ", %llu of them unidentified", (unsigned long long)b->pairs_unknown);
 		if (b->fresh.count > 0)

@@ -489,6 +489,8 @@ static int measure_rule(struct chk_rule *r, struct heap *h, struct heap *old, co
 		 * with their set), and the rule is measured if it holds or
 		 * fails over the whole of it */
 		int64_t lo = (int64_t)(*now < most ? *now : most), hi = (int64_t)(*now < most ? most : *now);
+		if (grows && lo == hi) /* the same either way, and between: exact */
+			break;
 		if (grows && (r->op == CK_EQ || r->op == CK_NE ? r->value < lo || r->value > hi
 							       : holds(r->op, lo, r->value) == holds(r->op, hi, r->value))) {
 			free(r->note);

@@ -479,9 +479,9 @@ int leaks_find(struct heap *base, struct heap *target, struct heap *fin, struct 
 	if (r->fate_unknown > 0) { /* the leaks found are the least there are */
 		char *was = r->identity;
 		r->identity = xasprintf("%s; %llu of the %llu objects the action made could not be followed to the "
-					"final dump: the leaks are at least those shown, at most %llu objects more",
+					"final dump: the leaks are at least those shown, at most %llu object%s more",
 					was, (unsigned long long)r->fate_unknown, (unsigned long long)r->made,
-					(unsigned long long)r->fate_unknown);
+					(unsigned long long)r->fate_unknown, r->fate_unknown == 1 ? "" : "s");
 		free(was);
 	}
 	sbuf_free(&la);
