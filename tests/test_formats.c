@@ -1959,7 +1959,8 @@ END_TEST
  * among lookalikes) are counted apart: paired_objects 4574 beside
  * old_objects 221 read as a contradiction (a trial). What is old is
  * counted on its own (the objects less the new and the unidentified):
- * with the guessed pairs, it adds up to all the pairs. */
+ * on these two traces, whose new objects are all unpaired, it adds up
+ * with the guessed pairs to all the pairs. */
 START_TEST(test_dotnet_pairs_counted)
 {
 	int st;

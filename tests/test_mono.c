@@ -595,8 +595,9 @@ START_TEST(test_mono_series_order)
 	out = hw("-q leaks " MONODIR "/series.mlpd:1 " MONODIR "/series.mlpd:3 " MONODIR "/series.mlpd:2 " MONODIR
 		 "/series.mlpd:4 2>&1", &st);
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2 &&
-		      strstr(out, "heapwalk: leaks: the snapshots are not in order, earliest first: the baseline, "
-			     "heapshot 3 of ") != NULL && strstr(out, "is later than heapshot 2") != NULL &&
+		      strstr(out, "/series.mlpd:2 does not follow ") != NULL &&
+		      strstr(out, "/series.mlpd:3 (the series goes earliest first): the baseline, heapshot 3 of ") != NULL &&
+		      strstr(out, "is later than heapshot 2") != NULL &&
 		      strchr(out, '\n') == out + strlen(out) - 1, "%s", out);
 	free(out);
 	out = hw("-q leaks " MONODIR "/series.mlpd:1 " MONODIR "/series.mlpd:2 " MONODIR "/series.mlpd:3 " MONODIR

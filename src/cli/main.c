@@ -1122,8 +1122,8 @@ static int run_series(struct cli *c)
 		 * it: s1 s3 s2 s4 was taken for a series (identity exact,
 		 * nothing grew every time) */
 		if (prev != NULL && baseline_in_order(h, prev, &p, &err) < 0) {
-			fprintf(stderr, "heapwalk: leaks: the snapshots are not in order, earliest first: %s\n",
-				err.buf);
+			fprintf(stderr, "heapwalk: leaks: %s does not follow %s (the series goes earliest first): %s\n",
+				c->series[i], c->series[i - 1], err.buf);
 			rc = EXIT_INPUT;
 		} else if (growth_add(&g, i, &first, h, &p, &err) < 0) {
 			fprintf(stderr, "heapwalk: %s\n", err.buf);

@@ -493,8 +493,10 @@ int baseline_in_order(struct heap *h, struct heap *old, struct progress *p, stru
 	if (out_of_order(h, old, err) < 0)
 		return -1;
 	/* ids that last within a process (V8's) say it too, as they are
-	 * merged: cheap, where pairing by content is not */
-	if (h->fmt == NULL || h->fmt != old->fmt || h->fmt->id_identifies == NULL)
+	 * merged: cheap, where pairing by content is not (nor where the
+	 * runtime cleared them after the old dump: no order in them) */
+	if (h->fmt == NULL || h->fmt != old->fmt || h->fmt->id_identifies == NULL ||
+	    (old->fmt->ids_ended != NULL && old->fmt->ids_ended(old) != NULL))
 		return 0;
 	if (baseline_compare(h, old, &b, p, err) < 0)
 		return -1;

@@ -458,8 +458,8 @@ static void note_left_out(struct chk_rule *r, const struct leaks_view *lv)
 	if (lv->unidentified == 0)
 		return;
 	char *was = r->note;
-	r->note = xasprintf("%s%s%llu objects of the final dump that no comparison could identify are left out "
-			    "(see heapwalk leaks): the rule measures the leaks among the others",
+	r->note = xasprintf("%s%s%llu objects of the final dump that no comparison could identify are not counted "
+			    "as leaks (see heapwalk leaks): the rule measures the leaks among the others",
 			    was != NULL ? was : "", was != NULL ? "; " : "", (unsigned long long)lv->unidentified);
 	free(was);
 }

@@ -703,8 +703,11 @@ int growth_add(struct growth *g, size_t i, struct heap *first, struct heap *h, s
 	objset_recount(h, &fresh);
 	int was_exact = g->exact, ex = exact_mode(&b);
 	g->exact &= ex;
+	struct sbuf label;
+	sbuf_init(&label);
+	baseline_label(&b, &label);
 	sbuf_init(&sb);
-	if (!ex && strncmp(sb.buf != NULL ? sb.buf : "", "not exact", 9) != 0) { /* which two, and that it is not */
+	if (!ex) { /* which two, and that it is not */
 		sbuf_printf(&sb, "not exact: %s", first->path);
 		if (first->nsnaps > 0)
 			sbuf_printf(&sb, ":%u", first->snap);
@@ -713,7 +716,10 @@ int growth_add(struct growth *g, size_t i, struct heap *first, struct heap *h, s
 			sbuf_printf(&sb, ":%u", h->snap);
 		sbuf_adds(&sb, ": ");
 	}
-	baseline_label(&b, &sb);
+	/* "not exact: a dump cut short": the prefix says the first part */
+	const char *said = label.buf != NULL ? label.buf : "";
+	sbuf_adds(&sb, !ex && strncmp(said, "not exact: ", 11) == 0 ? said + 11 : said);
+	sbuf_free(&label);
 	if (b.unknown.bits != NULL && b.unknown.count > 0) /* "inferred (100%)" alone would overstate it */
 		sbuf_printf(&sb, "; %llu objects of the dump that the comparison could not tell new or old: left "
 			    "out of the clusters, which hold at least what grew", (unsigned long long)b.unknown.count);
