@@ -17,6 +17,7 @@
 
 #include "engine/open.h"
 #include "format/v8_json.h"
+#include "format/v8_scan.h"
 #include "graph/cache.h"
 #include "graph/open.h"
 #include "graph/reader.h"
@@ -1720,6 +1721,88 @@ START_TEST(test_fast_batches)
 }
 END_TEST
 
+/* The records read 64 bytes at a time (v8s_recs_fast) against
+ * recs_at, which reads them a number after another: on random bytes
+ * (mostly digits, commas and newlines as V8 writes them, now and then
+ * a byte of any other kind, a separator doubled or turned round, a
+ * number of up to 25 digits), at every width a snapshot has, the
+ * records it reads are the ones recs_at reads there, bytes and values
+ * alike (it may stop sooner, never read more or otherwise). On records
+ * as V8 writes them it reads all of them but the last 80 bytes', so
+ * that a fast path that reads nothing does not pass for one that is
+ * only careful. The buffer is exactly the bytes: ASan sees a read past
+ * them. */
+static size_t fast_text(uint64_t *seed, char *buf, size_t cap, unsigned w, int clean)
+{
+	size_t n = 0;
+	unsigned k = 0;
+
+	while (n + 32 < cap) {
+		const char *sep = k == 0 ? "\n," : ",";
+		if (!clean) {
+			static const char *const odd[] = { ",,", ",\n", "\n\n,", "\n", "", " ,", ", ", ".", "e",
+							   "]", "-", "\r\n,", "\",", ",x" };
+			if (xs_next(seed) % 40 == 0)
+				sep = odd[xs_next(seed) % (sizeof odd / sizeof odd[0])];
+		}
+		n += (size_t)snprintf(buf + n, cap - n, "%s", sep);
+		unsigned digits = 1 + (unsigned)(xs_next(seed) % (clean || xs_next(seed) % 8 ? 9 : 25));
+		for (unsigned d = 0; d < digits && n + 1 < cap; d++)
+			buf[n++] = (char)('0' + xs_next(seed) % 10);
+		k = (k + 1) % w;
+	}
+	return n;
+}
+
+START_TEST(test_fast_blocks)
+{
+	static const unsigned widths[] = { 1, 3, 4, 6, 7, 17 };
+	uint64_t seed = 0x243f6a8885a308d3ull;
+	char text[2048];
+	uint64_t a[V8_BATCH_NUMS], b[V8_BATCH_NUMS];
+	size_t read_clean = 0, clean = 0;
+
+	for (int round = 0; round < 20000; round++) {
+		unsigned w = widths[round % 6];
+		int is_clean = round % 4 == 0;
+		size_t cap = 100 + xs_next(&seed) % (sizeof text - 100);
+		size_t len = fast_text(&seed, text, cap, w, is_clean);
+		size_t max = 1 + xs_next(&seed) % (V8_BATCH_NUMS / w + 4);
+		uint8_t *exact = xmalloc(len);
+		memcpy(exact, text, len);
+		size_t la, lb;
+		size_t na = v8s_recs_fast(exact, exact + len, a, w, max, &la);
+		ck_assert_msg(na <= max, "round %d: %zu records of at most %zu", round, na, max);
+		ck_assert_msg(na * w <= V8_BATCH_NUMS, "round %d: %zu records of %u", round, na, w);
+		/* recs_at, for as many: the same (it needs room for a whole
+		 * record's longest numbers: given it here, the same bytes) */
+		uint8_t *roomy = xcalloc(len + 64 * 20 + 16, 1);
+		memcpy(roomy, text, len);
+		size_t nb = recs_at(roomy, roomy + len + 64 * 20 + 16, b, w, na, &lb);
+		ck_assert_msg(nb == na && lb == la, "round %d (width %u): %zu records in %zu bytes, recs_at %zu in %zu",
+			      round, w, na, la, nb, lb);
+		ck_assert_msg(la <= len, "round %d: %zu bytes of %zu", round, la, len);
+		for (size_t i = 0; i < na * w; i++)
+			ck_assert_msg(a[i] == b[i], "round %d: number %zu: %llu, recs_at %llu", round, i,
+				      (unsigned long long)a[i], (unsigned long long)b[i]);
+		if (is_clean && max * w <= V8_BATCH_NUMS && len > 160) {
+			/* all it may read: records whole, up to max, to 80 bytes before the end */
+			size_t want = 0, at = 0, l;
+			uint64_t c[V8_FIELDS_MAX];
+			while (want < max && (l = 0, recs_at(roomy + at, roomy + len + 64 * 20 + 16, c, w, 1, &l)) == 1 &&
+			       at + l + 80 + 2 + 9 * w <= len)
+				at += l, want++;
+			clean++;
+			read_clean += na >= want;
+		}
+		free(roomy);
+		free(exact);
+	}
+	ck_assert_msg(clean > 1000 && read_clean == clean, "read all it could on %zu of %zu clean texts", read_clean,
+		      clean);
+}
+END_TEST
+
 /* Under the sanitizers (each parse several times slower) one cut at
  * each place rather than three a byte apart, and each odd number at one
  * place of the two: the -Werror build's check runs them all. */
@@ -2693,6 +2776,7 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_truncated_everywhere);
 	tcase_add_test(tc, test_corrupt_bytes);
 	tcase_add_test(tc, test_fast_bounds);
+	tcase_add_test(tc, test_fast_blocks);
 	tcase_add_loop_test(tc, test_fast_batches, 0, 12);
 	tcase_add_test(tc, test_window_same);
 	tcase_add_test(tc, test_window_gzip_stored);

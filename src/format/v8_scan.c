@@ -391,6 +391,102 @@ int v8s_refill(struct rd *r, uint64_t at)
 	return 1;
 }
 
+/* ---- records, 64 bytes at a time ---- */
+
+#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The bytes of 16 at p that are c, as bits. */
+static inline uint64_t eq16(__m128i v, uint8_t c)
+{
+	return (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)c)));
+}
+
+static inline uint64_t digits16(__m128i v)
+{
+	__m128i t = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+	return (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(9)), t));
+}
+
+/* The value of the digits [a, a + len) (len 1 to 8; the 8 bytes at a
+ * readable). */
+static inline uint64_t digits_value(const uint8_t *a, unsigned len)
+{
+	uint64_t c;
+
+	memcpy(&c, a, 8);
+	return swar_value((c - 0x3030303030303030u) << (64 - 8 * len));
+}
+
+size_t v8s_recs_fast(const uint8_t *p, const uint8_t *end, uint64_t *rec, unsigned w, size_t max, size_t *len)
+{
+	static const uint64_t pow8 = 100000000u;
+	uint32_t past[V8_BATCH_NUMS]; /* where each number read ends, from p */
+	const uint8_t *q = p;
+	size_t cap, i = 0;
+
+	*len = 0;
+	if (w == 0 || w > V8_BATCH_NUMS)
+		return 0;
+	cap = max < V8_BATCH_NUMS / w ? max * w : (size_t)(V8_BATCH_NUMS / w) * w;
+	/* q is at the separator before a number (after the last one read):
+	 * the next 64 bytes' digits, commas and newlines as bits (80 bytes
+	 * readable: a number's 8 bytes from its start within them) */
+	while (i < cap && end - q >= 80 && (uint64_t)(q - p) < UINT32_MAX - 64) {
+		uint64_t d = 0, c = 0, n = 0;
+		for (unsigned b = 0; b < 4; b++) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(q + 16 * b));
+			d |= digits16(v) << (16 * b);
+			c |= eq16(v, ',') << (16 * b);
+			n |= eq16(v, '\n') << (16 * b);
+		}
+		/* the separators as recs_at takes them, "," or "\n," between
+		 * digits (the byte before q is the last one's digit): a
+		 * newline after a digit and before a comma, a comma after a
+		 * digit or a newline (and so before a digit: a comma or a
+		 * newline after it is wrong by these, as is any other byte).
+		 * The numbers read end before the first byte that is wrong,
+		 * or of any other kind, or a digit at q. */
+		uint64_t bad = (n & ~(c >> 1)) | (n & ~(d << 1 | 1)) | (c & ~((d | n) << 1 | 1)) | (d & 1) |
+			       ~(d | c | n);
+		uint64_t before = bad ? ((uint64_t)1 << __builtin_ctzll(bad)) - 1 : ~(uint64_t)0;
+		/* a number: a run of digits before a separator there (one that
+		 * reaches the block's end is the next block's) */
+		uint64_t starts = d & ~(d << 1), ends = d & ~(d >> 1) & (c | n) >> 1 & before;
+		unsigned e = 0;
+		for (; ends != 0 && i < cap; i++) {
+			unsigned a = (unsigned)__builtin_ctzll(starts), l;
+			e = (unsigned)__builtin_ctzll(ends) + 1;
+			starts &= starts - 1;
+			ends &= ends - 1;
+			l = e - a;
+			if (__builtin_expect(l <= 8, 1))
+				rec[i] = digits_value(q + a, l);
+			else if (l <= 16)
+				rec[i] = digits_value(q + a, l - 8) * pow8 + digits_value(q + e - 8, 8);
+			else if (l <= 19)
+				rec[i] = (digits_value(q + a, l - 16) * pow8 + digits_value(q + e - 16, 8)) * pow8 +
+					 digits_value(q + e - 8, 8);
+			else /* more than 19 digits: next_num's */
+				goto out;
+			past[i] = (uint32_t)(q - p) + e;
+		}
+		if (e == 0)
+			break;
+		q += e;
+	}
+out:
+	i -= i % w; /* whole records */
+	*len = i > 0 ? past[i - 1] : 0;
+	return i / w;
+}
+#else
+size_t v8s_recs_fast(const uint8_t *p, const uint8_t *end, uint64_t *rec, unsigned w, size_t max, size_t *len)
+{
+	(void)p, (void)end, (void)rec, (void)w, (void)max;
+	*len = 0;
+	return 0;
+}
+#endif
+
 /* ---- the value of "edges", stepped over ---- */
 
 /* A byte of an array of unsigned integers as V8 writes them. */

@@ -342,6 +342,17 @@ int v8s_refill(struct rd *r, uint64_t at);
  * record of any width a snapshot may have. */
 #define V8_BATCH_NUMS 256
 
+/* Up to max whole records of w numbers at p, as recs_at reads them,
+ * many at once: the digits, commas and newlines of 64 bytes found
+ * together (SSE2), then each number from where they say it is, so that
+ * no number waits for the one before it to be read to be found (rec_at
+ * reads a record's numbers one after another, each from where the last
+ * ended: a chain of loads that was most of the parse). How many, *len
+ * the bytes they take; it stops (0 or fewer than max) at anything
+ * recs_at would not take, and 80 bytes before end: the rest is
+ * recs_at's and next_num's. */
+size_t v8s_recs_fast(const uint8_t *p, const uint8_t *end, uint64_t *rec, unsigned w, size_t max, size_t *len);
+
 /* Up to max whole records of w numbers at r->p (recs_at), through r->win
  * when there is one: how many (0 when the first is of another shape or
  * too near an end: next_num reads on), r->p past them. The window is
@@ -361,7 +372,13 @@ static inline __attribute__((always_inline)) size_t next_recs(struct rd *r, uint
 			v8s_refill(r, at); /* on failure r->win is NULL: the mapping from now on */
 	}
 	if (r->win != NULL) {
-		n = recs_at_w(r->win + (at - r->win_at), r->win + r->win_len, rec, w, max, &len);
+		const uint8_t *a = r->win + (at - r->win_at), *e = r->win + r->win_len;
+		size_t more;
+		n = v8s_recs_fast(a, e, rec, w, max, &len);
+		if (n < max) { /* where it stopped: the record by rec_at, or next_num */
+			n += recs_at_w(a + len, e, rec + n * w, w, max - n, &more);
+			len += more;
+		}
 	} else {
 		/* the file's bytes come from memory, not the cache, and the
 		 * hardware's prefetch stops at each 4 KB page: ask ahead of

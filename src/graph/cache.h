@@ -36,8 +36,9 @@
  * objects and their owns rules, own_node and own_rule; 31: V8 class
  * names whole up to 4096 bytes, a longer one told apart by its string; a
  * cut .NET trace's generations; a trace's time to the millisecond; 32:
- * V8 natives Detached as DevTools propagates the mark). */
-#define CACHE_FORMAT 33
+ * V8 natives Detached as DevTools propagates the mark; 34: chunks of
+ * 256 KiB). */
+#define CACHE_FORMAT 34
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
 };

@@ -28,8 +28,11 @@
  * compressed bytes, its filtered ones, the chunk), a writer twice, and
  * the store keeps two for its reads and writes: at 4 MiB, a reader that
  * reads several sections back at once held 20 MB more than at 1 MiB.
- * LZ4's window is 64 KiB: it compresses 1 MiB as well. */
-#define STORE_CHUNK ((size_t)1 << 20)
+ * LZ4's window is 64 KiB: it compresses 1 MiB as well. At 256 KiB a
+ * chunk and its filtered bytes stay in a core's second-level cache as
+ * they pass from one to the other (a 1.4 M-node V8 snapshot's open: 2%
+ * less CPU, 2.7 MB less at its peak). */
+#define STORE_CHUNK ((size_t)1 << 18)
 /* LZ4 writes at least a byte for every 255 it is given (a match's
  * length goes on in bytes of 255 each): a section's raw bytes are at
  * most this many times its compressed ones, which a table read back is
