@@ -185,6 +185,19 @@ START_TEST(test_check_errors)
 	out = check(d, "exp", "set all : count < 1e9\n", "", &st);
 	ck_assert_msg(st == 2 && strstr(out, "exp.rules:1: a plain number: a count takes no unit") != NULL, "%s", out);
 	free(out);
+	/* a value left out, a regex PCRE2 refuses (its words), steps
+	 * that end in a view: each said (a trial: "a number", and "steps
+	 * that do not parse" for both of the others) */
+	out = check(d, "none", "set all : count <\n", "", &st);
+	ck_assert_msg(st == 2 && strstr(out, "none.rules:1: no number after the comparison") != NULL, "%s", out);
+	free(out);
+	out = check(d, "regex", "set all : count < 1\nset instances /Leaky(/ : count < 1\n", "", &st);
+	ck_assert_msg(st == 2 && strstr(out, "regex.rules:2: steps that do not parse: ") != NULL &&
+			      strstr(out, "missing closing parenthesis") != NULL, "%s", out);
+	free(out);
+	out = check(d, "view", "set instances Leaky$Leaked | classes : count < 1\n", "", &st);
+	ck_assert_msg(st == 2 && strstr(out, "view.rules:1: steps that end in a view") != NULL, "%s", out);
+	free(out);
 	out = check(d, "insp", "inspection no-such-thing : count < 1\n", "", &st);
 	ck_assert_int_eq(st, 2);
 	ck_assert_msg(strstr(out, "insp.rules:1: no inspection of that name") != NULL, "%s", out);
@@ -206,7 +219,16 @@ START_TEST(test_check_errors)
 	free(out);
 	snprintf(cmd, sizeof cmd, "%s check %s/final.hprof --rules %s/kinds.rules 2>&1", heapwalk(), d, d);
 	out = run(cmd, &st);
-	ck_assert_msg(WEXITSTATUS(st) == 2 && strstr(out, "a growth rule needs --baseline OLD") != NULL, "%d %s", st, out);
+	/* the first rule that needs it named, in its file and line (a trial: none) */
+	ck_assert_msg(WEXITSTATUS(st) == 2 && strstr(out, "kinds.rules:10: a growth rule needs --baseline OLD") != NULL,
+		      "%d %s", st, out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s check -b %s/base.hprof %s/final.hprof --rules %s/kinds.rules 2>&1", heapwalk(), d,
+		 d, d);
+	out = run(cmd, &st);
+	ck_assert_msg(WEXITSTATUS(st) == 2 &&
+			      strstr(out, "kinds.rules:14: a leaks rule needs --baseline BASE and --target TARGET") != NULL,
+		      "%d %s", st, out);
 	free(out);
 	/* check's usage errors are 2 however the command line is spelt */
 	static const char *const spelt[] = { "%s/final.hprof check --rules %s/kinds.rules --bogus",

@@ -1366,13 +1366,17 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 		free(one.r);
 		sbuf_printf(&names, "%s%s", i ? "," : "", files[i]);
 	}
-	if (rs.need_baseline && c->baseline == NULL) {
-		fprintf(stderr, "heapwalk: check: a growth rule needs --baseline OLD\n");
-		rc = 2;
-		goto done_rules;
-	}
-	if (rs.need_target && c->target == NULL) {
-		fprintf(stderr, "heapwalk: check: a leaks rule needs --baseline BASE and --target TARGET\n");
+	/* the first rule that needs what is missing, named where it is */
+	for (size_t i = 0; i < rs.n; i++) {
+		const struct chk_rule *r = &rs.r[i];
+		int growth = r->kind == CK_GROWTH && c->baseline == NULL;
+		int leaks = (r->kind == CK_LEAKS || r->kind == CK_LEAKS_TOP) && c->target == NULL;
+		if (!growth && !leaks)
+			continue;
+		char *ef = esc_str(r->file);
+		fprintf(stderr, "heapwalk: check: %s:%u: %s\n", ef, r->line,
+			growth ? "a growth rule needs --baseline OLD" : "a leaks rule needs --baseline BASE and --target TARGET");
+		free(ef);
 		rc = 2;
 		goto done_rules;
 	}

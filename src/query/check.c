@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,7 +56,9 @@ static int parse_value(const char *s, int bytes, int sign_ok, int64_t *out, cons
 		digits++;
 	}
 	if (digits == 0) {
-		*why = *s == '-' ? "a count or size of 0 or more (a bound below 0 goes with growth rules)" : "a number";
+		*why = *s == '-'  ? "a count or size of 0 or more (a bound below 0 goes with growth rules)"
+		       : *s == '\0' ? "no number after the comparison"
+				    : "a number after the comparison";
 		return -1;
 	}
 	if (!bytes && *s != '\0') { /* "1e9", "10kB": what follows the digits is no count's */
@@ -154,9 +157,17 @@ static int parse_rule(char *line, struct chk_rule *r, const char **why)
 		for (size_t i = 0; !bad && i < pl.n; i++)
 			bl |= step_on_baseline(pl.steps[i].op) || pl.steps[i].op == ST_GONE;
 		pipeline_free(&pl);
-		sbuf_free(&err);
+		if (!bad)
+			sbuf_free(&err);
 		if (bad) {
-			*why = "steps that do not parse, or end in a view (heapwalk DUMP -e 'STEPS' shows why)";
+			/* why they do not parse, as -e says it (a bad regex: PCRE2's words) */
+			static char msg[320];
+			if (err.len > 0)
+				snprintf(msg, sizeof msg, "steps that do not parse: %.280s", err.buf);
+			else
+				snprintf(msg, sizeof msg, "steps that end in a view (a rule's steps make a set)");
+			sbuf_free(&err);
+			*why = msg;
 			return -1;
 		}
 		if (bl && r->kind == CK_GROWTH) {
