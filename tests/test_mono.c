@@ -510,7 +510,7 @@ START_TEST(test_mono_bad_input)
 	free(out);
 	ensure_dump("basic", "");
 	out = hw("-q --heapshot 2 info " TEST_BUILDDIR "/dumps/basic.hprof 2>&1", &st);
-	ck_assert_msg(st != 0 && strstr(out, "a hprof file holds one heap: heapshot 2 is for files of several"),
+	ck_assert_msg(st != 0 && strstr(out, "this HPROF file holds one heap: heapshot 2 is for files of several"),
 		      "%s", out);
 	free(out);
 	/* the later heapshot as the baseline */

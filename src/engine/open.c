@@ -603,8 +603,8 @@ static int open_mapped(struct heap *h, const char *path, const struct open_opts 
 	}
 	if (h->want_snap != 0 && !h->fmt->snapshots) {
 		char *ep = esc_str(h->path);
-		sbuf_printf(err, "%s: a %s file holds one heap: heapshot %u is for files of several (Mono's .mlpd)",
-			    ep, h->fmt->name, h->want_snap);
+		sbuf_printf(err, "%s: this %s file holds one heap: heapshot %u is for files of several (Mono's .mlpd)",
+			    ep, h->fmt->title, h->want_snap);
 		free(ep);
 		heap_free(h);
 		return -1;
