@@ -1438,7 +1438,7 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 		errors |= rs.r[i].error != NULL;
 	/* a heapshot of a file of several: which one, as diff names it
 	 * (--heapshot 3 was shown as the bare file, which reads as its last) */
-	char *label = h.nsnaps > 0 ? xasprintf("%s:%u", h.path, h.snap) : xstrdup(c->dump);
+	char *label = h.nsnaps > 0 ? heap_dump_name(&h) : xstrdup(c->dump);
 	report_check(&rs, label, names.buf ? names.buf : "", c->o.fmt, &out);
 	if (c->junit != NULL) {
 		struct sbuf x;

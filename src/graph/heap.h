@@ -511,5 +511,8 @@ const struct hfield *class_field(const struct heap *h, uint32_t c, const char *n
 const struct hfield *class_field_at(const struct heap *h, uint32_t c, uint32_t off);
 
 void heap_free(struct heap *h);
+/* The dump as the command line names it: its path, and for one of a
+ * file's heapshots PATH:N (diff's, check's and leaks' words for it). */
+char *heap_dump_name(const struct heap *h);
 
 #endif

@@ -199,6 +199,11 @@ static void drop_graph(struct heap *h)
 	*h = keep;
 }
 
+char *heap_dump_name(const struct heap *h)
+{
+	return h->nsnaps > 0 ? xasprintf("%s:%u", h->path, h->snap) : xstrdup(h->path);
+}
+
 void heap_free(struct heap *h)
 {
 	cache_lazy_free(h);

@@ -708,13 +708,10 @@ int growth_add(struct growth *g, size_t i, struct heap *first, struct heap *h, s
 	baseline_label(&b, &label);
 	sbuf_init(&sb);
 	if (!ex) { /* which two, and that it is not */
-		sbuf_printf(&sb, "not exact: %s", first->path);
-		if (first->nsnaps > 0)
-			sbuf_printf(&sb, ":%u", first->snap);
-		sbuf_printf(&sb, " to %s", h->path);
-		if (h->nsnaps > 0)
-			sbuf_printf(&sb, ":%u", h->snap);
-		sbuf_adds(&sb, ": ");
+		char *a = heap_dump_name(first), *z = heap_dump_name(h);
+		sbuf_printf(&sb, "not exact: %s to %s: ", a, z);
+		free(a);
+		free(z);
 	}
 	/* "not exact: a dump cut short": the prefix says the first part */
 	const char *said = label.buf != NULL ? label.buf : "";

@@ -804,11 +804,8 @@ static int col_index(const struct col *cols, int n, const char *key)
  * line names it (PATH:N). */
 static void meta_dump(struct table *t, const char *key, const struct heap *h)
 {
-	if (h->nsnaps == 0) {
-		meta_strs(t, key, h->path);
-		return;
-	}
-	char *s = xasprintf("%s:%u", h->path, h->snap);
+	char *s = heap_dump_name(h);
+
 	meta_strs(t, key, s);
 	free(s);
 }
