@@ -1330,7 +1330,8 @@ END_TEST
  * target, then as given (HB_GIVEN) or by label. With a scratch file
  * (the labels parked there and read back, or taken), with none (kept in
  * memory), and with its writes failing part way (those after it in
- * memory); the first five past several chunks of labels (1 MiB each).
+ * memory); the first five past several chunks of labels (STORE_CHUNK
+ * bytes each).
  * Checked against each node's references sorted here. */
 struct rref { node_t to; uint32_t label, seq; };
 

@@ -610,7 +610,7 @@ END_TEST
  * and after it keep to their own bytes. */
 START_TEST(test_store_writer_pieces)
 {
-	static const uint64_t sizes[] = { 0, 1, 4, 256 << 10, (256 << 10) + 4, STORE_CHUNK - 4, STORE_CHUNK,
+	static const uint64_t sizes[] = { 0, 1, 4, 64 << 10, (64 << 10) + 4, STORE_CHUNK - 4, STORE_CHUNK,
 					  STORE_CHUNK + 4, 3 * STORE_CHUNK + 1000 };
 	uint32_t r = 7;
 	FILE *f = tmpfile();

@@ -350,7 +350,10 @@ int v8s_refill(struct rd *r, uint64_t at);
  * ended: a chain of loads that was most of the parse). How many, *len
  * the bytes they take; it stops (0 or fewer than max) at anything
  * recs_at would not take, and 80 bytes before end: the rest is
- * recs_at's and next_num's. */
+ * recs_at's and next_num's. Nearer end than recs_at's room for a
+ * record (w * 10 + 16 bytes) it reads records that recs_at leaves to
+ * next_num, which reads the same values from them: each number it
+ * reads has its separator after it within [p, end). */
 size_t v8s_recs_fast(const uint8_t *p, const uint8_t *end, uint64_t *rec, unsigned w, size_t max, size_t *len);
 
 /* Up to max whole records of w numbers at r->p (recs_at), through r->win
