@@ -56,9 +56,10 @@ static int parse_value(const char *s, int bytes, int sign_ok, int64_t *out, cons
 		digits++;
 	}
 	if (digits == 0) {
-		*why = *s == '-'  ? "a count or size of 0 or more (a bound below 0 goes with growth rules)"
-		       : *s == '\0' ? "no number after the comparison"
-				    : "a number after the comparison";
+		if (*s == '-')
+			*why = "a count or size of 0 or more (a bound below 0 goes with growth rules)";
+		else
+			*why = *s == '\0' ? "no number after the comparison" : "a number after the comparison";
 		return -1;
 	}
 	if (!bytes && *s != '\0') { /* "1e9", "10kB": what follows the digits is no count's */
