@@ -343,6 +343,20 @@ START_TEST(test_leaks_refused)
 			      "%s: %s", viewopt[k], out);
 		free(out);
 	}
+	/* how a JVM is dumped means nothing to diff, a command or a dump
+	 * given: refused, not ignored (a trial: diff took them, as did
+	 * classes) */
+	static const char *const dumpopt[][2] = { { "diff --plain", "target.hprof" }, { "diff --gz=3", "target.hprof" },
+						  { "classes --gz", "" }, { "--plain", "" } };
+	for (size_t k = 0; k < sizeof dumpopt / sizeof *dumpopt; k++) {
+		snprintf(args, sizeof args, "%s %s/base.hprof %s%s%s", dumpopt[k][0], d, *dumpopt[k][1] ? d : "",
+			 *dumpopt[k][1] ? "/" : "", dumpopt[k][1]);
+		out = hw(args, 1, 1);
+		ck_assert_msg(strncmp(out, "heapwalk: --plain and --gz are options of snapshot: heapwalk snapshot --plain "
+					   "PID FILE", 86) == 0 && strchr(out, '\n') == out + strlen(out) - 1,
+			      "%s: %s", dumpopt[k][0], out);
+		free(out);
+	}
 	snprintf(args, sizeof args, "-q diff -n 2 -f csv %s/base.hprof %s/target.hprof", d, d);
 	out = hw(args, 0, 0);
 	ck_assert_msg(strchr(out, '\n') != NULL && strtok(out, "\n") && strtok(NULL, "\n") && strtok(NULL, "\n") &&

@@ -573,7 +573,7 @@ static void check_view_options(const struct cli *c, const char *name, const char
 		{ c->o.vo.all, "--all" }, { c->o.top_set && !diff, "--top" }, { c->o.depth_set, "--depth" },
 		{ c->o.cutoff_set, "--cutoff" }, { c->o.max_set, "--max" }, { c->o.vo.weak, "--weak" },
 		{ c->by_set, "--by" }, { c->o.deep, "--deep" }, { c->plain && !diff, "--plain" },
-		{ c->gz != 0 && !diff, "--gz" },
+		{ c->gz != 0 && !diff, "--gz" }, /* diff's: check_command_options's words */
 	};
 
 	for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
@@ -616,6 +616,10 @@ static void check_command_options(const struct cli *c)
 		check_view_options(c, "check", "its rules say what is measured");
 	if (e == cmd_find("diff"))
 		check_view_options(c, "diff", "its rows are every class, the largest growth first (-n N: the first N)");
+	/* how a JVM is dumped: nothing to any other command, nor to a dump
+	 * given or a live snapshot (its dumper is heapwalk's own) */
+	if (c->plain || c->gz)
+		usage_error("--plain and --gz are options of snapshot: heapwalk snapshot --plain PID FILE");
 	if (c->o.vo.sort != NULL && !view_sort_valid(c->o.vo.sort))
 		usage_error("unknown sort key '%s': %s", c->o.vo.sort, classcols_sort_list(0));
 	if (e != NULL && (e->arg == CMD_ARG_SERIES || e == cmd_find("check"))) { /* the command line runs them */
