@@ -1365,8 +1365,6 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 		rs.r = xreallocarray(rs.r, rs.n + one.n + 1, sizeof *rs.r);
 		memcpy(rs.r + rs.n, one.r, one.n * sizeof *one.r);
 		rs.n += one.n;
-		rs.need_baseline |= one.need_baseline;
-		rs.need_target |= one.need_target;
 		free(one.r);
 		sbuf_printf(&names, "%s%s", i ? "," : "", files[i]);
 	}

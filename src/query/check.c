@@ -269,8 +269,6 @@ int check_parse(const char *file, const char *text, size_t len, struct chk_rules
 			if (*s != '\0') {
 				r.text = xstrdup(s);
 				if (parse_rule(s, &r, &why) == 0) {
-					rs->need_baseline |= r.kind == CK_GROWTH;
-					rs->need_target |= r.kind == CK_LEAKS || r.kind == CK_LEAKS_TOP;
 					if (rs->n == rs->cap) {
 						rs->cap = rs->cap ? 2 * rs->cap : 16;
 						rs->r = xreallocarray(rs->r, rs->cap, sizeof *rs->r);

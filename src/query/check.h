@@ -48,8 +48,6 @@ struct chk_rule {
 struct chk_rules {
 	struct chk_rule *r;
 	size_t n, cap;
-	int need_baseline;   /* a growth rule */
-	int need_target;     /* a leaks rule */
 	char *unfit;         /* set: why no rule is measured (a dump cut
 			      * short), each rule's error */
 };
