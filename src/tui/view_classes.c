@@ -247,7 +247,7 @@ static void classes_exact(struct tui *t, struct tview *v)
 	struct heap *h = t->h;
 	struct classes_data *cd = v->data;
 	int any = 0;
-	size_t page = (size_t)(t->rows > 6 ? t->rows - 6 : 1), k = 0, ncls = 0;
+	size_t page = (size_t)(t->rows > 6 ? t->rows - 6 : 1), k = 0, ncls = 0, cls_cap = 0;
 	uint8_t *m = xcalloc(h->ncls + 1, 1);
 	size_t *rows = xmalloc((v->rows.n + 1) * sizeof *rows), *start = xmalloc((v->rows.n + 1) * sizeof *start);
 	uint32_t *cls = NULL;
@@ -271,7 +271,10 @@ static void classes_exact(struct tui *t, struct tview *v)
 		start[k++] = ncls;
 		for (uint32_t c = 0; c < h->ncls; c++)
 			if (m[c]) {
-				cls = xreallocarray(cls, ncls + 1, sizeof *cls);
+				if (ncls == cls_cap) { /* doubled: a row's classes may be thousands */
+					cls_cap = cls_cap ? 2 * cls_cap : 64;
+					cls = xreallocarray(cls, cls_cap, sizeof *cls);
+				}
 				cls[ncls++] = c;
 			}
 	}

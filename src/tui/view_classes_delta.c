@@ -92,6 +92,9 @@ void classes_delta(struct tui *t, struct tview *v, struct classes_data *cd)
 	uint8_t *listed = xcalloc((size_t)h->ncls + 1, 1);
 	for (size_t i = 0; i < cd->n; i++)
 		listed[cd->rows[i].cls] = 1;
+	/* a row each for a class here with none left, a class only there:
+	 * at most every class of each, the room doubled as they come */
+	size_t rows_cap = cd->n, only_cap = 0;
 	for (uint32_t oc = 0; oc < old->ncls; oc++) {
 		g[oc].old_count = old->cls[oc].count;
 		g[oc].old_bytes = old->cls[oc].shallow_total;
@@ -105,7 +108,10 @@ void classes_delta(struct tui *t, struct tview *v, struct classes_data *cd)
 		if (g[oc].gone_count == 0 && g[oc].amb == 0)
 			continue;
 		if (c == HW_NONE) {
-			cd->only = xreallocarray(cd->only, cd->nonly + 1, sizeof *cd->only);
+			if (cd->nonly == only_cap) {
+				only_cap = only_cap ? 2 * only_cap : 16;
+				cd->only = xreallocarray(cd->only, only_cap, sizeof *cd->only);
+			}
 			cd->only[cd->nonly++] = (struct gone_only){ oc, g[oc] };
 			continue;
 		}
@@ -113,7 +119,10 @@ void classes_delta(struct tui *t, struct tview *v, struct classes_data *cd)
 		cd->d[c].gone_bytes += g[oc].gone_bytes;
 		cd->d[c].amb += g[oc].amb;
 		if (!listed[c]) { /* a class here with no instances left */
-			cd->rows = xreallocarray(cd->rows, cd->n + 1, sizeof *cd->rows);
+			if (cd->n == rows_cap) {
+				rows_cap = rows_cap ? 2 * rows_cap : 16;
+				cd->rows = xreallocarray(cd->rows, rows_cap, sizeof *cd->rows);
+			}
 			cd->rows[cd->n++] = (struct class_row){ .cls = c };
 			listed[c] = 1;
 		}
