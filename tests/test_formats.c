@@ -1231,6 +1231,22 @@ START_TEST(test_info_format_facts)
 			      strstr(out, ") names no class's superclass") != NULL && strchr(out, '\n') == out + strlen(out) - 1,
 			      "%s: %s", f[i].file, out);
 		free(out);
+		/* nor the JVM's collections, class loaders or class objects: each
+		 * step that asks for them refused in a line, not an empty set
+		 * (a trial: "loader 0" took every object of a .gcdump) */
+		static const char *const jvm_only[][2] = {
+			{ "elements", "elements: heapwalk knows the collections of the JVM, not those of this dump's format (" },
+			{ "loader 0", "loader: this dump's format (" },
+			{ "loaded", "loaded: this dump's format (" },
+			{ "class-objects", "class-objects: no class is an object in this dump (its format: " },
+		};
+		for (size_t k = 0; k < sizeof jvm_only / sizeof *jvm_only; k++) {
+			snprintf(args, sizeof args, "-q --no-cache '%s' -e 'all | %s | info' 2>&1", f[i].file, jvm_only[k][0]);
+			out = hw(args, &st);
+			ck_assert_msg(WEXITSTATUS(st) == 2 && strstr(out, jvm_only[k][1]) != NULL &&
+				      strchr(out, '\n') == out + strlen(out) - 1, "%s: %s: %s", f[i].file, jvm_only[k][0], out);
+			free(out);
+		}
 	}
 	/* a time not told is no time: no timestamp_ms of 0 (1970; a trial
 	 * of this stop), "unknown" in the text; a trace's is there */
@@ -1257,6 +1273,18 @@ START_TEST(test_info_format_facts)
 		      strstr(sq, "\nestimated_size_classes:"), "%s", out);
 	free(sq);
 	free(out);
+	/* where the JVM's steps apply they select something: the elements of
+	 * the workload's object arrays, the bootstrap loader's instances, the
+	 * classes' objects */
+	static const char *const jvm_steps[] = { "instances java.lang.Object[] | elements", "all | loader 0",
+						 "all | class-objects" };
+	for (size_t k = 0; k < sizeof jvm_steps / sizeof *jvm_steps; k++) {
+		snprintf(args, sizeof args, "-q -f json '%s' -e '%s' info", path, jvm_steps[k]);
+		out = hw(args, &st);
+		const char *so = strstr(out, "\"set_objects\":");
+		ck_assert_msg(st == 0 && so != NULL && strtoull(so + 14, NULL, 10) > 0, "%s: %s", jvm_steps[k], out);
+		free(out);
+	}
 	/* the line said of a file no reader takes names every format */
 	out = hw("-q info " TEST_SRCDIR "/java/Workload.java 2>&1", &st);
 	ck_assert(st != 0);

@@ -410,6 +410,47 @@ START_TEST(test_mono_accumulated)
 }
 END_TEST
 
+/* largest-arrays on every heapshot: the arrays are the objects of the
+ * classes mprof-report names with a rank ("System.Byte[]"); with room
+ * for all, as many as its rows count and their bytes. It examined none
+ * when the Mono reader had no runtime to tell an array by its class. */
+START_TEST(test_mono_largest_arrays)
+{
+	struct shot want[16];
+	size_t n = read_report(FIXTURE ".report", want, 16);
+
+	ck_assert_uint_ge(n, 4);
+	for (size_t k = 0; k < n; k++) {
+		unsigned long long count = 0, bytes = 0;
+		for (size_t i = 0; i < want[k].n; i++) {
+			size_t len = strlen(want[k].rows[i].name);
+			if (len > 2 && strcmp(want[k].rows[i].name + len - 2, "[]") == 0) {
+				count += want[k].rows[i].count;
+				bytes += want[k].rows[i].bytes;
+			}
+		}
+		ck_assert_uint_gt(count, 0);
+		char args[512], *p;
+		int st;
+		snprintf(args, sizeof args, "-q --no-cache --heapshot %zu inspect " FIXTURE " largest-arrays 100000 -f json",
+			 k + 1);
+		char *out = hw(args, &st);
+		ck_assert_msg(st == 0, "%s", out);
+		unsigned long long examined = 0, shallow = 0;
+		ck_assert_msg((p = strstr(out, "\"examined\":")) != NULL && sscanf(p, "\"examined\":%llu", &examined) == 1,
+			      "%.300s", out);
+		ck_assert_msg((p = strstr(out, "\"total_shallow\":")) != NULL &&
+			      sscanf(p, "\"total_shallow\":%llu", &shallow) == 1, "%.300s", out);
+		ck_assert_msg(examined == count && shallow == bytes,
+			      "heapshot %zu: %llu arrays of %llu bytes examined, mprof-report: %llu of %llu", k + 1,
+			      examined, shallow, count, bytes);
+		free(out);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(want[i].rows);
+}
+END_TEST
+
 /* Cut and damaged copies of the fixture, and options that do not fit. */
 START_TEST(test_mono_bad_input)
 {
@@ -571,6 +612,15 @@ START_TEST(test_mono_browser)
 	free(row);
 	lacks(s, "Workload.Chaff ");
 	free(s);
+	/* the use menu offers what a heapshot can answer: no class objects,
+	 * collections' elements or loaders' classes (each refused as a step) */
+	keys(&t, "u");
+	s = wait_for(&t, "retained  the objects the set retains");
+	lacks(s, "classes   the class objects");
+	lacks(s, "elements  the elements");
+	lacks(s, "loaded    the instances");
+	free(s);
+	keys(&t, "Escape");
 	/* not a heapshot at or before the baseline's */
 	keys(&t, "H");
 	free(wait_for(&t, "heapshot (1 to 4, now 3):"));
@@ -1684,6 +1734,7 @@ Suite *mono_suite(void)
 	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_mono_recorded);
 	tcase_add_test(tc, test_mono_accumulated);
+	tcase_add_test(tc, test_mono_largest_arrays);
 	tcase_add_test(tc, test_mono_ignore_labels);
 	tcase_add_test(tc, test_mono_far_offsets);
 	tcase_add_test(tc, test_mono_bad_input);

@@ -276,10 +276,12 @@ START_TEST(test_marks_and_steps)
 	free(s);
 	keys(&t, "Up Enter");
 	free(wait_for(&t, "Step 2: Instances of 2 classes"));
-	/* the use menu offers what applies: class objects, but no age (an
-	 * HPROF dump tells no GC generations) */
+	/* the use menu offers what applies: class objects, elements and
+	 * loaded, but no age (an HPROF dump tells no GC generations) */
 	keys(&t, "u");
 	s = wait_for(&t, "classes   the class objects of the set's classes");
+	has(s, "elements  the elements");
+	has(s, "loaded    the instances");
 	lacks(s, "age       ");
 	free(s);
 	keys(&t, "Escape");

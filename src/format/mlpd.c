@@ -34,6 +34,7 @@
 #include "graph/cache.h"
 #include "graph/classes.h"
 #include "graph/reader.h"
+#include "runtime/clr.h"
 
 #define HEADER_ID 0x4D505A01u
 #define BUF_ID 0x4D504C01u
@@ -2141,6 +2142,7 @@ const struct format_ops mlpd_format = {
 	.title = "Mono (mlpd)",
 	.label = "Mono's log-profiler heapshots (.mlpd)",
 	.runtime = "mono",
+	.rt = &mono_runtime,
 	.cacheable = 1,
 	.data_arrays = mlpd_data_arrays,
 	.data_loaded = mlpd_data_loaded,

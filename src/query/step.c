@@ -958,6 +958,54 @@ static int path_objects(const struct heap *h, const struct step *s, struct objse
 	return found ? 0 : -1;
 }
 
+/* Steps that ask what the dump's format cannot tell: 0, or -1 with
+ * err saying so (an empty set would read as "none"; err NULL: not
+ * said). */
+static int step_answerable(const struct heap *h, const struct step *s, struct sbuf *err)
+{
+	struct sbuf quiet;
+
+	if (err == NULL) {
+		sbuf_init(&quiet);
+		int rc = step_answerable(h, s, &quiet);
+		sbuf_free(&quiet);
+		return rc;
+	}
+	const struct runtime_ops *rt = heap_runtime(h);
+	const char *fmt = h->fmt != NULL ? h->fmt->label : "none";
+
+	switch (s->op) {
+	case ST_ELEMENTS:
+		if (rt != NULL && rt->coll_walk != NULL)
+			return 0;
+		sbuf_printf(err, "elements: heapwalk knows the collections of the JVM, not those of this dump's "
+			    "format (%s); referents selects what the members refer to", fmt);
+		return -1;
+	case ST_LOADED:
+	case ST_LOADER:
+		if (heap_knows_loaders(h))
+			return 0;
+		sbuf_printf(err, "%s: this dump's format (%s) names no class loader, so no class can be told by one",
+			    s->op == ST_LOADED ? "loaded" : "loader", fmt);
+		return -1;
+	case ST_CLASSOBJ:
+		for (uint32_t c = 0; c < h->ncls; c++)
+			if (h->cls[c].node != HW_NONE)
+				return 0;
+		sbuf_printf(err, "class-objects: no class is an object in this dump (its format: %s)", fmt);
+		return -1;
+	default:
+		return 0;
+	}
+}
+
+int step_applies(const struct heap *h, enum step_op op)
+{
+	struct step s = { .op = op };
+
+	return step_answerable(h, &s, NULL) == 0;
+}
+
 int step_apply(struct heap *h, const struct step *s, struct objset *set, struct progress *p,
 	       struct sbuf *err)
 {
@@ -966,6 +1014,8 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 	uint64_t id;
 	node_t v;
 
+	if (step_answerable(h, s, err) < 0)
+		return -1;
 	objset_materialize(h, set);
 	objset_empty(h, &r);
 	switch (s->op) {

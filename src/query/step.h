@@ -141,6 +141,11 @@ void pipeline_to_string(const struct pipeline *pl, struct sbuf *out);
  * regex in a hand-made step. */
 int step_apply(struct heap *h, const struct step *s, struct objset *set,
 	       struct progress *p, struct sbuf *err);
+/* Whether a step of op can be answered in h at all: elements, loaded,
+ * loader and class-objects ask for what some formats do not tell (the
+ * JVM's collections, class loaders, class objects), and step_apply
+ * refuses them there; the browser does not offer them. */
+int step_applies(const struct heap *h, enum step_op op);
 
 /* The object src refers to by label as ignore takes it (a field's name,
  * "[i]", the label the views show, the target's id); HW_NONE with err

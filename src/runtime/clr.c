@@ -36,3 +36,10 @@ const struct runtime_ops clr_runtime = {
 	.handles = clr_handles,
 	.array_class = clr_array_class,
 };
+
+/* Mono runs the same type system, its arrays named the same way; its
+ * log profiler's heapshots record no GC handle, so nothing more. */
+const struct runtime_ops mono_runtime = {
+	.name = "mono",
+	.array_class = clr_array_class,
+};

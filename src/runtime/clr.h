@@ -31,6 +31,8 @@ enum { CLR_GEN0, CLR_GEN1, CLR_GEN2, CLR_LOH, CLR_POH, CLR_NONGC, CLR_NGENS };
 
 /* The .NET runtime's table (graph/reader.h): its handles. */
 extern const struct runtime_ops clr_runtime;
+/* Mono's (format/mlpd.c): the arrays, told by their classes' names. */
+extern const struct runtime_ops mono_runtime;
 
 /* What the reader keeps beyond the graph (h->fmt_data): the readers'
  * and clr_runtime's, nobody else's. */

@@ -545,19 +545,12 @@ static void use_generation(struct tui *t);
 
 /* Does any class of h have its class object in the heap (a JVM's
  * java.lang.Class instances)? */
-static int has_class_objects(const struct heap *h)
-{
-	for (uint32_t c = 0; c < h->ncls; c++)
-		if (h->cls[c].node != HW_NONE)
-			return 1;
-	return 0;
-}
-
 void use_menu(struct tui *t)
 {
 	/* the first letters differ: a letter picks its item (h and q are
 	 * Left and quit there); what cannot apply to this dump (class
-	 * objects where classes have none, an age where it tells no
+	 * objects where classes have none, elements and loaded where the
+	 * format tells no collections or loaders, an age where it tells no
 	 * generations) is not offered */
 	enum { U_RETAINED, U_IN, U_OUT, U_DOM, U_SELECTED, U_TOP, U_CLASSES, U_ELEMENTS, U_LOADED, U_NEW,
 	       U_OLD, U_GONE, U_AGE, U_UNKNOWN };
@@ -581,7 +574,9 @@ void use_menu(struct tui *t)
 	int what[sizeof all / sizeof all[0]];
 	size_t n = 0;
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-		if ((all[i].what == U_CLASSES && !has_class_objects(t->h)) ||
+		if ((all[i].what == U_CLASSES && !step_applies(t->h, ST_CLASSOBJ)) ||
+		    (all[i].what == U_ELEMENTS && !step_applies(t->h, ST_ELEMENTS)) ||
+		    (all[i].what == U_LOADED && !step_applies(t->h, ST_LOADED)) ||
 		    (all[i].what == U_AGE && heap_gen_name(t->h, 0) == NULL))
 			continue;
 		items[n] = (char *)all[i].text;
