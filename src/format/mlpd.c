@@ -525,13 +525,18 @@ static void heap_object(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_
 	uint64_t addr = (obj_base + (uint64_t)sleb(c)) << 3;
 	uint64_t vt = ptr_base + (uint64_t)sleb(c);
 	uint64_t size = uleb(c);
+	/* its address, class and size there: an object, in both passes,
+	 * whatever of the rest a cut file holds (the first pass counted one
+	 * cut in its generation or count of references, and the second kept
+	 * it: the heapshot's list said an object fewer than the heap) */
+	int told = !c->bad;
 	uint8_t gen = r->ver >= 16 ? (uint8_t)byte1(c) : 0;
 	uint64_t n = uleb(c);
-	struct capture *cp = t->shot >= 0 && r->kept.shot == t->shot ? &r->kept : NULL;
+	struct capture *cp = t->shot >= 0 && r->kept.shot == t->shot && told ? &r->kept : NULL;
 	int cont = size == 0; /* more references of an object already told */
 	struct mobj *o = NULL;
 
-	if (t->shot >= 0 && !cont && !c->bad && !r->pass2)
+	if (t->shot >= 0 && !cont && told && !r->pass2)
 		shot_add(r, t, addr, vt, size);
 	if (cp != NULL && !cont) {
 		if (cp->no == cp->co) {

@@ -37,8 +37,9 @@
  * names whole up to 4096 bytes, a longer one told apart by its string; a
  * cut .NET trace's generations; a trace's time to the millisecond; 32:
  * V8 natives Detached as DevTools propagates the mark; 34: chunks of
- * 256 KiB). */
-#define CACHE_FORMAT 34
+ * 256 KiB; 35: a cut Mono heapshot's count of objects in the list, an
+ * object cut after its size counted as the heap keeps it). */
+#define CACHE_FORMAT 35
 struct cache_ident {
 	uint64_t size, mtime_s, mtime_ns, ino, dev, sample;
 };
