@@ -545,7 +545,31 @@ START_TEST(test_mono_bad_input)
 					    "there"), "%s", out);
 	free(out);
 	out = hw("-q info " MONODIR "/head.mlpd 2>&1", &st);
-	ck_assert_msg(st != 0 && strstr(out, "head.mlpd: offset ") && strstr(out, "no heapshot in this file") &&
+	ck_assert_msg(st != 0 && strstr(out, "head.mlpd: offset ") &&
+		      strstr(out, ": the file ends inside a buffer's header; no heapshot before it") &&
+		      strchr(out, '\n') == strrchr(out, '\n'), "%s", out);
+	free(out);
+	/* its only heapshot cut: that one as far as it goes, with a warning
+	 * (a trial: refused, pointing at --heapshot 1); cut before its first
+	 * object, refused with no such advice; a buffer's damaged magic named
+	 * as what stopped the reading, not the recording (a trial: "record
+	 * with mono --profile=log:heapshot") */
+	ck_assert_int_eq(system("f=" FIXTURE "; head -c 150000 $f > " MONODIR "/one.mlpd && head -c 60000 $f > "
+				MONODIR "/none.mlpd && cp $f " MONODIR "/magic.mlpd && printf '\\0' | dd of=" MONODIR
+				"/magic.mlpd bs=1 seek=91 conv=notrunc 2>/dev/null"), 0);
+	out = hw("--no-cache info " MONODIR "/one.mlpd 2>&1", &st);
+	ck_assert_msg(st == 0 && strstr(out, "heapshot 1 is cut short by the end of the file: its objects up to there") &&
+		      strstr(out, "\nobjects:                  6582\n") && strstr(out, "\ntruncated_at:             150000\n"),
+		      "%s", out);
+	free(out);
+	out = hw("--no-cache info " MONODIR "/none.mlpd 2>&1", &st);
+	ck_assert_msg(WEXITSTATUS(st) == 2 &&
+		      strstr(out, "none.mlpd: offset 60000: the file ends inside heapshot 1, before any of its objects\n") &&
+		      strchr(out, '\n') == strrchr(out, '\n'), "%s", out);
+	free(out);
+	out = hw("--no-cache info " MONODIR "/magic.mlpd 2>&1", &st);
+	ck_assert_msg(WEXITSTATUS(st) == 2 &&
+		      strstr(out, "magic.mlpd: offset 91: no buffer starts here (bad magic); no heapshot before it\n") &&
 		      strchr(out, '\n') == strrchr(out, '\n'), "%s", out);
 	free(out);
 	out = hw("-q info " MONODIR "/short.mlpd 2>&1", &st);

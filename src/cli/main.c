@@ -128,7 +128,7 @@ static const char usage_tail[] =
 "                       FILE:N is heapshot N of a Mono .mlpd (from the GC's\n"
 "                       moves in one file: exact, or the inferred part counted)\n"
 "      --heapshot N     of a Mono .mlpd, heapshot N (1 = the first; default: the\n"
-"                       last; info lists them)\n"
+"                       last complete one; info lists them)\n"
 "      --plain          snapshot of a JVM: HotSpot's own HPROF dump (its dumpheap),\n"
 "                       not the agent's (no stable ids, no mark)\n"
 "      --gz[=LEVEL]     snapshot of a JVM: HotSpot's dump in gzip, LEVEL 1 to 9\n"

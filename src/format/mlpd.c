@@ -266,6 +266,8 @@ struct mrd {
 	int64_t target;          /* that heapshot */
 	uint64_t buf_off;        /* the buffer being read */
 	uint64_t ev_off;         /* the event being read */
+	const char *stop_why;    /* why the buffers' reading stopped short, at stop_at (NULL: it did not) */
+	uint64_t stop_at;
 	struct nametab nt;
 	unsigned ver;
 	uint64_t first_time;  /* the first buffer's time base: the program's start */
@@ -1046,10 +1048,11 @@ static int read_buffers(struct mrd *r, const uint8_t *map, uint64_t size, size_t
 
 	while (pos < size) {
 		if (size - pos < BUF_HEAD || rd32(map + pos) != BUF_ID) {
+			r->stop_why = size - pos < BUF_HEAD ? "the file ends inside a buffer's header"
+							    : "no buffer starts here (bad magic)";
+			r->stop_at = pos;
 			warn_add(&r->h->warn, "%s: offset %llu: %s; the file is read up to there", r->h->path,
-				 (unsigned long long)pos,
-				 size - pos < BUF_HEAD ? "the file ends inside a buffer's header"
-						       : "no buffer starts here (bad magic)");
+				 (unsigned long long)pos, r->stop_why);
 			break;
 		}
 		uint32_t len = rd32(map + pos + 4);
@@ -1505,6 +1508,11 @@ static int mlpd_parse(struct heap *h, struct progress *p, struct sbuf *err)
 		warn_add(&h->warn, "%s: offset %llu: an object of %llu bytes, more than the %u a size holds here: "
 			 "%llu such objects are counted as %u bytes", h->path, (unsigned long long)r.big_at,
 			 (unsigned long long)r.big_size, UINT32_MAX, (unsigned long long)r.big, UINT32_MAX);
+	if (r.nshots == 0 && r.stop_why != NULL) { /* damage, not the recording, may be why */
+		sbuf_printf(err, "%s: offset %llu: %s; no heapshot before it", ep, (unsigned long long)r.stop_at,
+			    r.stop_why);
+		goto done;
+	}
 	if (r.nshots == 0) {
 		sbuf_printf(err, "%s: offset %zu: no heapshot in this file (record with mono "
 			    "--profile=log:heapshot)", ep, hd.len);
@@ -1519,10 +1527,11 @@ static int mlpd_parse(struct heap *h, struct progress *p, struct sbuf *err)
 	size_t s = h->want_snap != 0 ? h->want_snap - 1 : r.nshots - 1;
 	while (h->want_snap == 0 && s > 0 && !r.shots[s].complete)
 		s--;
-	if (!r.shots[s].complete && h->want_snap == 0) {
-		sbuf_printf(err, "%s: offset %llu: the file ends inside its only heapshot (%llu objects so "
-			    "far; --heapshot 1 reads them)", ep, (unsigned long long)h->size,
-			    (unsigned long long)r.shots[0].objects);
+	/* none complete: the one the file ends in, as far as it goes (a
+	 * warning below says so), when it has an object */
+	if (!r.shots[s].complete && r.shots[s].objects == 0) {
+		sbuf_printf(err, "%s: offset %llu: the file ends inside heapshot %zu, before any of its objects", ep,
+			    (unsigned long long)h->size, s + 1);
 		goto done;
 	}
 	if (!r.shots[s].complete) {
