@@ -2650,6 +2650,19 @@ START_TEST(test_dotnet_recorded)
 	out = hw("-q info " TEST_BUILDDIR "/dumps/noheap.nettrace 2>&1", &st);
 	ck_assert_msg(st != 0 && strstr(out, "no heap dump in this trace") != NULL, "%s", out);
 	free(out);
+	/* the name of a metadata event's type zeroed ("Metadata" at 117):
+	 * no event finds its metadata, and the one line says so where the
+	 * first is, not "offset 0" and how to record a trace (a trial) */
+	ck_assert_int_eq(system("cp " TEST_SRCDIR "/dotnet/workload-2.nettrace " TEST_BUILDDIR "/dumps/nometa.nettrace"
+				" && printf '\\0\\0\\0\\0' | dd of=" TEST_BUILDDIR
+				"/dumps/nometa.nettrace bs=1 seek=117 conv=notrunc 2>/dev/null"),
+			 0);
+	out = hw("-q --no-cache info " TEST_BUILDDIR "/dumps/nometa.nettrace 2>&1", &st);
+	ck_assert_msg(WEXITSTATUS(st) == 2 &&
+		      strstr(out, "nometa.nettrace: offset 1736: an event of no metadata the trace defines (") &&
+		      strstr(out, " such, skipped: what names them damaged or missing); no heap dump in this trace without "
+				  "them\n") && strchr(out, '\n') == strrchr(out, '\n'), "%s", out);
+	free(out);
 }
 END_TEST
 

@@ -683,6 +683,10 @@ static void no_heap(const struct heap *h, const struct nt_trace *t, const struct
 		sbuf_printf(err, "%s: offset %llu: %s; no heap dump in this trace before it", ep,
 			    (unsigned long long)t->stop_at, why);
 		free(why);
+	} else if (t->undefined > 0) {
+		sbuf_printf(err, "%s: offset %llu: an event of no metadata the trace defines (%llu such, skipped: "
+			    "what names them damaged or missing); no heap dump in this trace without them", ep,
+			    (unsigned long long)t->undefined_at, (unsigned long long)t->undefined);
 	} else if (r->bad_nodes.n > 0) {
 		sbuf_printf(err, "%s: offset %llu: a GCBulkNode event shorter than its count (%llu such, skipped); no "
 			    "heap dump in this trace without them", ep, (unsigned long long)r->bad_nodes.at,

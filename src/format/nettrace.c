@@ -45,6 +45,7 @@ struct rd {
 	nt_event_fn fn;
 	void *arg;
 	int stopped;
+	uint64_t undefined, undefined_at; /* events of no metadata: how many, the first's offset */
 };
 
 static uint32_t le32(const uint8_t *p)
@@ -213,6 +214,8 @@ static int events(struct rd *r, const uint8_t *b, uint32_t len, uint64_t at, int
 				return -1;
 			}
 		} else {
+			if (r->undefined++ == 0)
+				r->undefined_at = at + (uint64_t)(ev - b);
 			warn_add(r->w, "%s: offset %llu: event of undefined metadata id %llu; skipped", r->path,
 				 (unsigned long long)(at + (uint64_t)(ev - b)), (unsigned long long)meta_id);
 		}
@@ -330,7 +333,7 @@ static void blocks(struct rd *r, struct nt_trace *t, uint64_t pos)
 int nt_read(const char *path, const uint8_t *map, uint64_t size, struct nt_trace *t, nt_event_fn fn,
 	    void *arg, struct warnings *w, struct sbuf *err)
 {
-	struct rd r = { map, size, path, w, NULL, 0, fn, arg, 0 };
+	struct rd r = { map, size, path, w, NULL, 0, fn, arg, 0, 0, 0 };
 	uint64_t pos = 8 + 4 + 20;
 	char name[72];
 	const char *why = NULL;
@@ -371,6 +374,8 @@ int nt_read(const char *path, const uint8_t *map, uint64_t size, struct nt_trace
 	pos += TRACE_BYTES + 1;
 	rc = 0;
 	blocks(&r, t, pos);
+	t->undefined = r.undefined;
+	t->undefined_at = r.undefined_at;
 	if (r.stopped) {
 		sbuf_printf(err, "%s: stopped", ep);
 		rc = -1;

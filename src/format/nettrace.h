@@ -31,6 +31,9 @@ struct nt_trace {
 	 * and what (the warning's words, unescaped); "" if none */
 	uint64_t stop_at;
 	char stop_why[200];
+	/* events skipped for naming no metadata (damaged or missing): how
+	 * many, the first's offset */
+	uint64_t undefined, undefined_at;
 };
 
 struct nt_event {
