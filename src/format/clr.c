@@ -1270,6 +1270,8 @@ const struct format_ops clr_format = {
 	.nroot_natives = CLR_ROOT_COUNT,
 	.root_detail = clr_root_detail,
 	.gen_name = clr_gen_name,
+	.gen_told = "a .NET trace does when recorded with the runtime's keyword 0x400000, as heapwalk snapshot "
+		    "records",
 	.free_data = clr_free_data,
 	.mark = clr_mark,
 	.identity = clr_identity,

@@ -1116,6 +1116,8 @@ const struct format_ops gcdump_format = {
 	.nroot_natives = CLR_ROOT_COUNT,
 	.root_detail = clr_root_detail,
 	.gen_name = clr_gen_name,
+	.gen_told = "dotnet-gcdump's .gcdump files do not; a .NET trace recorded with the runtime's keyword "
+		    "0x400000 does, as heapwalk snapshot records",
 	.free_data = clr_free_data,
 	.may_grow = heap_never_grows,
 	.run_key = clr_run_key,

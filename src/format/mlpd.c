@@ -2170,6 +2170,7 @@ const struct format_ops mlpd_format = {
 	.nroot_natives = MR_COUNT,
 	.root_detail = mlpd_root_detail,
 	.gen_name = mlpd_gen_name,
+	.gen_told = "Mono's log profiler writes them from its data format 16 on",
 	.free_data = mlpd_free_data,
 	.refs_change = mlpd_refs_change,
 	.snapshots = 1,

@@ -209,6 +209,16 @@ int heap_gen_find(const struct heap *h, const char *s)
 	return -1;
 }
 
+void heap_gen_none(const struct heap *h, struct sbuf *out)
+{
+	sbuf_adds(out, "this dump tells no GC generations (");
+	if (h->fmt != NULL && h->fmt->gen_told != NULL)
+		sbuf_adds(out, h->fmt->gen_told);
+	else
+		sbuf_printf(out, "no %s dump does", h->fmt != NULL ? h->fmt->title : "such");
+	sbuf_addc(out, ')');
+}
+
 void heap_refs_changing(struct heap *h)
 {
 	if (h->fmt == NULL || h->fmt->refs_change == NULL)

@@ -260,6 +260,10 @@ struct format_ops {
 	/* The name of generation g of h->node_gen ("gen0", "loh"), NULL
 	 * past the last. */
 	const char *(*gen_name)(unsigned g);
+	/* Which of the format's dumps tell GC generations, for a dump that
+	 * tells none ("a .NET trace does when recorded with ..."); NULL:
+	 * none of them does. */
+	const char *gen_told;
 	/* What a reader's own root record says beyond its kind (a static
 	 * variable's name), appended to out; NULL: nothing. */
 	void (*root_detail)(const struct heap *h, const struct root *r, struct sbuf *out);
@@ -423,6 +427,9 @@ void heap_root_detail(const struct heap *h, const struct root *r, struct sbuf *o
 const char *heap_gen_name(const struct heap *h, unsigned g);
 /* The generation g named s ("gen2", "2", "loh"; any case), -1 if none. */
 int heap_gen_find(const struct heap *h, const char *s);
+/* Why h tells no generations, in the words of its format, appended to
+ * out: "this dump tells no GC generations (...)". */
+void heap_gen_none(const struct heap *h, struct sbuf *out);
 
 /* The reference in instance data of len bytes at byte off, an id of
  * idsize bytes (big-endian, as HPROF stores it); 0 where too short. */

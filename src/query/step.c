@@ -173,7 +173,7 @@ static int parse_arg(struct lexer *lx, struct step *s, const char *opname, enum 
 	if (*s->arg == '\0' && !s->regex && (kind != A_CLASS || (*start != '\'' && *start != '"'))) {
 		/* (a class's name in quotes may be empty: a V8 constructor's) */
 		sbuf_printf(lx->err, "column %d: '%s' needs %s", col(lx, start), opname,
-			    kind == A_ID ? "an object id" : kind == A_GEN ? "a generation's name (gen0, gen2, loh...)"
+			    kind == A_ID ? "an object id" : kind == A_GEN ? "a generation's name (as info lists the dump's: gen0, loh, nursery...)"
 			    : "a class name or /regex/");
 		return STEP_ESYNTAX;
 	}
@@ -1102,7 +1102,8 @@ int step_apply(struct heap *h, const struct step *s, struct objset *set, struct 
 		if (g < 0) {
 			const char *name;
 			if (heap_gen_name(h, 0) == NULL) {
-				sbuf_adds(err, "generation: " GEN_NONE_HINT);
+				sbuf_adds(err, "generation: ");
+				heap_gen_none(h, err);
 				goto fail;
 			}
 			sbuf_adds(err, "no generation '");

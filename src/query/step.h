@@ -152,8 +152,4 @@ int step_applies(const struct heap *h, enum step_op op);
  * set if none. */
 node_t step_ref_target(const struct heap *h, node_t src, const char *label, struct sbuf *err);
 
-/* Why a dump has no generations for the generation step. */
-#define GEN_NONE_HINT "this dump tells no GC generations (a .NET trace does when recorded with the runtime's " \
-	"keyword 0x400000, as heapwalk snapshot records; dotnet-gcdump's .gcdump files do not)"
-
 #endif

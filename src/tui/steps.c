@@ -567,12 +567,14 @@ void use_menu(struct tui *t)
 		{ U_NEW, "new       the objects created since the baseline or mark (>)" },
 		{ U_OLD, "before    old objects: those that existed at the baseline or mark (<)" },
 		{ U_GONE, "gone      the baseline's objects that no longer exist (~)" },
-		{ U_AGE, "age       the set's objects of one GC generation (.NET's: gen0, gen2, loh...)" },
+		{ U_AGE, "age       the set's objects of one GC generation" }, /* the dump's named below */
 		{ U_UNKNOWN, "unknown   the objects neither new nor old: ambiguous, or not identified" },
 	};
 	char *items[sizeof all / sizeof all[0]];
 	int what[sizeof all / sizeof all[0]];
 	size_t n = 0;
+	struct sbuf age; /* the age item with the dump's generations: "(nursery, old)" */
+	sbuf_init(&age);
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
 		if ((all[i].what == U_CLASSES && !step_applies(t->h, ST_CLASSOBJ)) ||
 		    (all[i].what == U_ELEMENTS && !step_applies(t->h, ST_ELEMENTS)) ||
@@ -580,9 +582,18 @@ void use_menu(struct tui *t)
 		    (all[i].what == U_AGE && heap_gen_name(t->h, 0) == NULL))
 			continue;
 		items[n] = (char *)all[i].text;
+		if (all[i].what == U_AGE) {
+			const char *g;
+			sbuf_adds(&age, all[i].text);
+			for (unsigned k = 0; (g = heap_gen_name(t->h, k)) != NULL; k++)
+				sbuf_printf(&age, "%s%s", k ? ", " : " (", g);
+			sbuf_addc(&age, ')');
+			items[n] = age.buf;
+		}
 		what[n++] = all[i].what;
 	}
 	int k = popup(t, "Use", items, n, 0);
+	sbuf_free(&age);
 	switch (k < 0 ? -1 : what[k]) {
 	case U_RETAINED: use_step(t, ST_RETAINED, "Retained"); break;
 	case U_IN: use_step(t, ST_REFERRERS, "Referrers"); break;
@@ -612,7 +623,11 @@ static void use_generation(struct tui *t)
 	while (n < HW_MAX_GENS && (g = heap_gen_name(t->h, (unsigned)n)) != NULL)
 		items[n++] = (char *)g;
 	if (n == 0) {
-		tui_message(t, 1, "%s", GEN_NONE_HINT);
+		struct sbuf why;
+		sbuf_init(&why);
+		heap_gen_none(t->h, &why);
+		tui_message(t, 1, "%s", why.buf);
+		sbuf_free(&why);
 		return;
 	}
 	int k = popup(t, "Generation", items, n, 0);
