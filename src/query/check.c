@@ -321,9 +321,10 @@ static uint64_t unidentified_in(const struct heap *h, const struct objset *set)
 /* The rule's measure of the set its steps select in h: 0, or -1 and
  * err; with note, a class the dump has none of selects none (and *note
  * says so). loose: new and old take the objects the baseline cannot
- * identify too, and *kept counts those they kept. */
+ * identify too, *kept counts those they kept and *left those of them in
+ * the set the steps end with. */
 static int measure_steps(const struct chk_rule *r, struct heap *h, struct progress *p, int loose, uint64_t *out,
-			 char **note, struct sbuf *err, uint64_t *kept)
+			 char **note, struct sbuf *err, uint64_t *kept, uint64_t *left)
 {
 	struct pipeline pl = { 0 };
 	struct objset set;
@@ -360,6 +361,8 @@ static int measure_steps(const struct chk_rule *r, struct heap *h, struct progre
 		return -1;
 	}
 	pipeline_free(&pl);
+	if (left != NULL)
+		*left = loose ? unidentified_in(h, &set) : 0;
 	if (strcmp(r->measure, "count") == 0)
 		*out = set.count;
 	else if (strcmp(r->measure, "shallow") == 0)
@@ -485,12 +488,12 @@ static int measure_rule(struct chk_rule *r, struct heap *h, struct heap *old, co
 		int grows;
 		const char *word = NULL;
 		char *scratch = NULL;
-		uint64_t most = 0, kept = 0;
-		rc = measure_steps(r, h, p, 0, now, &r->note, err, NULL);
+		uint64_t most = 0, kept = 0, left = 0;
+		rc = measure_steps(r, h, p, 0, now, &r->note, err, NULL, NULL);
 		if (rc < 0 || loose_objects(r, h, &grows, &word) == 0)
 			break;
 		/* a class absent is none of it on both sides: its note once */
-		rc = measure_steps(r, h, p, 1, &most, &scratch, err, &kept);
+		rc = measure_steps(r, h, p, 1, &most, &scratch, err, &kept, &left);
 		free(scratch);
 		if (rc < 0 || kept == 0) /* no such object reached the set: the same steps, exact */
 			break;
@@ -506,14 +509,14 @@ static int measure_rule(struct chk_rule *r, struct heap *h, struct heap *old, co
 			free(r->note);
 			r->note = xasprintf("%llu objects of the set the baseline cannot identify (see heapwalk diff) "
 					    "may be %s or not: the %s is between %lld and %lld either way, and the rule "
-					    "%s over all of it", (unsigned long long)kept, word, r->measure, (long long)lo,
+					    "%s over all of it", (unsigned long long)left, word, r->measure, (long long)lo,
 					    (long long)hi, holds(r->op, lo, r->value) ? "holds" : "fails");
 			break;
 		}
 		if (grows)
 			sbuf_printf(err, "cannot tell: %llu objects of the set the baseline cannot identify (see heapwalk "
 				    "diff) may be %s or not, so that the %s is between %lld and %lld",
-				    (unsigned long long)kept, word, r->measure, (long long)lo, (long long)hi);
+				    (unsigned long long)left, word, r->measure, (long long)lo, (long long)hi);
 		else
 			sbuf_printf(err, "cannot tell: %llu objects of the set the baseline cannot identify (see heapwalk "
 				    "diff) may be %s or not, and a step after %s does not grow with its set: the %s is "
@@ -529,8 +532,8 @@ static int measure_rule(struct chk_rule *r, struct heap *h, struct heap *old, co
 			rc = -1;
 			break;
 		}
-		rc = measure_steps(r, h, p, 0, now, &r->note, err, NULL);
-		if (rc == 0 && (rc = measure_steps(r, old, p, 0, then, NULL, err, NULL)) < 0) {
+		rc = measure_steps(r, h, p, 0, now, &r->note, err, NULL, NULL);
+		if (rc == 0 && (rc = measure_steps(r, old, p, 0, then, NULL, err, NULL, NULL)) < 0) {
 			/* a class, or a frame, new after the baseline: none there */
 			if (class_absent(err) || strncmp(err->buf, "site: no frame '", 16) == 0 ||
 			    strncmp(err->buf, "calls: no frame '", 17) == 0) {
