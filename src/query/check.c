@@ -518,11 +518,11 @@ static int measure_rule(struct chk_rule *r, struct heap *h, struct heap *old, co
 				    "diff) may be %s or not, so that the %s is between %lld and %lld",
 				    (unsigned long long)left, word, r->measure, (long long)lo, (long long)hi);
 		else
-			sbuf_printf(err, "cannot tell: %llu objects of the set the baseline cannot identify (see heapwalk "
-				    "diff) may be %s or not, and a step after %s does not grow with its set: the %s is "
+			sbuf_printf(err, "cannot tell: %llu objects the baseline cannot identify (see heapwalk diff), "
+				    "taken by %s or not, and a step after it does not grow with its set: the %s is "
 				    "%llu with none of them taken so, %llu with all, and need not lie between with some",
-				    (unsigned long long)kept, word, word,
-				    r->measure, (unsigned long long)*now, (unsigned long long)most);
+				    (unsigned long long)kept, word, r->measure, (unsigned long long)*now,
+				    (unsigned long long)most);
 		rc = -1;
 		break;
 	}
