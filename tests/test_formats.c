@@ -1240,6 +1240,20 @@ START_TEST(test_info_format_facts)
 			{ "loaded", "loaded: this dump's format (" },
 			{ "class-objects", "class-objects: no class is an object in this dump (its format: " },
 		};
+		/* the user's rules: said to be not applied, not dropped without a
+		 * word (a trial: "weak /./ *" changed nothing, the rules listed
+		 * as in effect) */
+		char rules[300];
+		snprintf(rules, sizeof rules, "%s/all-weak.rules", hw_tmpdir());
+		FILE *rf = fopen(rules, "w");
+		ck_assert(rf != NULL && fputs("weak /./ *\n", rf) >= 0 && fclose(rf) == 0);
+		snprintf(args, sizeof args, "--no-cache --rules '%s' info '%s' 2>&1 >/dev/null", rules, f[i].file);
+		out = hw(args, &st);
+		char said[400];
+		snprintf(said, sizeof said, ": the rules of %s are not applied: they classify the references of JVM heaps, "
+			 "and this is a ", rules);
+		ck_assert_msg(st == 0 && strstr(out, said) != NULL, "%s: %s", f[i].file, out);
+		free(out);
 		for (size_t k = 0; k < sizeof jvm_only / sizeof *jvm_only; k++) {
 			snprintf(args, sizeof args, "-q --no-cache '%s' -e 'all | %s | info' 2>&1", f[i].file, jvm_only[k][0]);
 			out = hw(args, &st);
@@ -1272,6 +1286,14 @@ START_TEST(test_info_format_facts)
 		      strstr(sq, "\nstable_ids:no\n") && strstr(sq, "\nid_size:8\n") &&
 		      strstr(sq, "\nestimated_size_classes:"), "%s", out);
 	free(sq);
+	free(out);
+	/* rules on HPROF: applied, nothing said of them */
+	snprintf(args, sizeof args, "%s/all-weak.rules", hw_tmpdir());
+	char ra[1200];
+	snprintf(ra, sizeof ra, "--no-cache --rules '%s' info '%s' 2>&1", args, path);
+	out = hw(ra, &st);
+	ck_assert_msg(st == 0 && strstr(out, "are not applied") == NULL && strstr(out, "\nweak_references:") != NULL,
+		      "%s", out);
 	free(out);
 	/* no generations: said in the words of the dump's format, not a .NET
 	 * trace's (a trial: V8's advice was a .NET keyword) */

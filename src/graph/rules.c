@@ -39,6 +39,7 @@ void rules_free(struct ruleset *rs)
 	}
 	free(rs->rules);
 	free(rs->groups);
+	free(rs->first_file);
 	free(rs);
 }
 
@@ -466,6 +467,8 @@ int rules_load_file(struct ruleset *rs, const char *path, struct sbuf *err)
 	}
 	int rc = rules_parse(rs, path, text.buf ? text.buf : "", text.len, err);
 	sbuf_free(&text);
+	if (rc == 0 && rs->first_file == NULL)
+		rs->first_file = xstrdup(path);
 	return rc;
 }
 
