@@ -343,7 +343,7 @@ static uint32_t clr_hb_type(struct heap_builder *b, const struct clr_type *t)
  * "Type(0xID)". The types by id; each one's handle kept (handle[],
  * parallel to them) for its next objects, and in recent[] by its id. */
 static uint32_t node_type(const struct clr_parts *p, uint32_t *handle, struct clr_recent *recent,
-			  struct heap_builder *b, uint64_t type)
+			  struct heap_builder *b, uint64_t type, uint32_t *unnamed)
 {
 	/* a .gcdump's ids are the types' indices: the first of its id at its
 	 * own place needs no search */
@@ -357,9 +357,11 @@ static uint32_t node_type(const struct clr_parts *p, uint32_t *handle, struct cl
 		return r->ty;
 	size_t lo = lower_bound_u64s(p->types, p->ntypes, sizeof *p->types, type);
 	uint32_t ty;
-	if (lo >= p->ntypes || p->types[lo].id != type)
+	if (lo >= p->ntypes || p->types[lo].id != type) {
+		uint32_t made = b->nty;
 		ty = hb_type_unnamed(b, "Type", type);
-	else {
+		*unnamed += ty >= made; /* a type not named before: counted once */
+	} else {
 		if (handle[lo] == HW_NONE)
 			handle[lo] = clr_hb_type(b, &p->types[lo]);
 		ty = handle[lo];
@@ -393,6 +395,7 @@ struct clr_pass {
 	const node_t *given; /* references(): each object's node, in the walk's order */
 	size_t k;          /* ... the next object's place in it */
 	struct clr_counts *cnt; /* objects(): each one's count kept */
+	uint32_t unnamed;  /* objects(): types the trace names not, "Type(0x...)" */
 };
 
 static void object_given(void *arg, const struct clr_node *c, const uint64_t *to, size_t n)
@@ -401,7 +404,7 @@ static void object_given(void *arg, const struct clr_node *c, const uint64_t *to
 
 	(void)to;
 	if (c->type != w->prev_type) {
-		w->ty = node_type(w->p, w->handle, w->recent, w->b, c->type);
+		w->ty = node_type(w->p, w->handle, w->recent, w->b, c->type, &w->unnamed);
 		w->prev_type = c->type;
 	}
 	hb_object(w->b, c->addr, w->ty, c->size, NK_INSTANCE);
@@ -434,6 +437,10 @@ static void objects(struct clr_parts *p, struct heap_builder *b, struct clr_coun
 	memset(w.handle, 0xff, (p->ntypes + 1) * sizeof *w.handle);
 	p->walk(p, 0, object_given, &w);
 	free(w.handle);
+	if (w.unnamed > 0) /* as a snapshot taken after a mark, read without its mark file */
+		warn_add(&p->h->warn, "%s: %u types of its objects have no name in it (\"Type(0x...)\": the runtime "
+			 "names a type once while a session of it is open; a snapshot after heapwalk's mark finds them "
+			 "in the mark file, %s.hwmark beside it)", p->h->path, w.unnamed, p->h->path);
 	if (w.announced != p->nedges)
 		warn_add(&p->h->warn, "%s: %llu references announced by the objects, %llu sent; the %s", p->h->path,
 			 (unsigned long long)w.announced, (unsigned long long)p->nedges,
