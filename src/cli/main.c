@@ -192,8 +192,9 @@ static const char usage_tail[] =
 "  -V, --version        the version\n"
 "      --keys[=mdoc]    the browser's keys (mdoc: as the man page lists them)\n"
 "\n"
-"exit status: 0 ok, 1 usage error, 2 bad input (unreadable dump, bad id or regex;\n"
-"a dump too big to open here; a process mark or snapshot refuses), 3 out of memory\n"
+"exit status: 0 ok, 1 usage error (an id that is no number too), 2 bad input\n"
+"(unreadable dump, an id not in it, a bad regex; a dump too big to open here; a\n"
+"process mark or snapshot refuses), 3 out of memory\n"
 "(the line says how much); check: 0 every rule holds, 1 one fails, 2 an error\n";
 
 struct cli {
@@ -566,7 +567,8 @@ static void series_args(int argc, char **argv, int i, struct cli *c)
  * than ignored (diff took --filter and showed every class). */
 static void check_view_options(const struct cli *c, const char *name, const char *why)
 {
-	int diff = strcmp(name, "diff") == 0; /* its -n, and how the dumps are read, are its own */
+	/* its -n, and how the dumps are read, are its own */
+	int diff = strcmp(name, "diff") == 0 || strcmp(name, "leaks") == 0;
 	const struct { int set; const char *name; } opt[] = {
 		{ c->o.vo.sort != NULL, "--sort" }, { c->o.vo.reverse, "--reverse" },
 		{ c->o.vo.filter != NULL, "--filter" }, { c->o.vo.exact != NULL, "--exact" },
@@ -579,6 +581,31 @@ static void check_view_options(const struct cli *c, const char *name, const char
 	for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
 		if (opt[i].set)
 			usage_error("%s takes no %s: %s", name, opt[i].name, why);
+}
+
+/* A view's option that the command (its flags) does not read: the
+ * words that say which commands do, or NULL. Refused, not ignored (a
+ * trial: --filter with biggest showed the whole heap). */
+static const char *view_option_misuse(const struct cli *c, unsigned flags)
+{
+	const struct { int set; unsigned flag; const char *words; } opt[] = {
+		{ c->o.vo.sort != NULL, CMD_O_CLASSES, "--sort goes with classes" },
+		{ c->o.vo.filter != NULL, CMD_O_CLASSES, "--filter goes with classes" },
+		{ c->o.vo.exact != NULL, CMD_O_CLASSES, "--exact goes with classes" },
+		{ c->o.vo.all, CMD_O_CLASSES, "--all goes with classes" },
+		{ c->o.vo.reverse, CMD_O_REVERSE, "--reverse goes with classes and merged-dom" },
+		{ c->by_set, CMD_O_BY, "--by goes with merged-out, merged-in and merged-dom" },
+		{ c->o.depth_set, CMD_O_DEPTH, "--depth goes with biggest, allocations, merged-*, graph and report" },
+		{ c->o.cutoff_set, CMD_O_CUTOFF, "--cutoff goes with biggest, allocations and report" },
+		{ c->o.max_set, CMD_O_MAX, "--max goes with paths, lifelines, graph and report" },
+		/* -e's steps follow weak references with it too */
+		{ c->o.vo.weak && c->o.expr == NULL, CMD_O_WEAK, "--weak goes with paths, between, info, graph and -e" },
+	};
+
+	for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
+		if (opt[i].set && !(flags & opt[i].flag))
+			return opt[i].words;
+	return NULL;
 }
 
 /* The options that go with some commands alone, against the command. */
@@ -616,6 +643,8 @@ static void check_command_options(const struct cli *c)
 		check_view_options(c, "check", "its rules say what is measured");
 	if (e == cmd_find("diff"))
 		check_view_options(c, "diff", "its rows are every class, the largest growth first (-n N: the first N)");
+	if (e == cmd_find("leaks"))
+		check_view_options(c, "leaks", "its rows are the clusters of what leaked, biggest first (-n N: the first N)");
 	/* how a JVM is dumped: nothing to any other command, nor to a dump
 	 * given or a live snapshot (its dumper is heapwalk's own) */
 	if (c->plain || c->gz)
@@ -1644,8 +1673,9 @@ int main(int argc, char **argv)
 	const struct cmd_entry *e = c.cmd ? c.cmd : cmd_view(pl.view ? pl.view : "classes");
 	const char *misuse = c.o.deep && !(e->flags & CMD_O_DEEP) ? "--deep goes with info"
 			     : c.o.strong && !(e->flags & CMD_O_STRONG) ? "--strong goes with merged-in (in -e: its last word)"
-			     : c.o.vo.reverse && (e->flags & CMD_NO_REVERSE) ? "--reverse goes with classes and merged-dom"
-			     : cmd_format_misuse(e, c.o.fmt, c.fmt_set);
+			     : view_option_misuse(&c, e->flags);
+	if (misuse == NULL)
+		misuse = cmd_format_misuse(e, c.o.fmt, c.fmt_set);
 	for (size_t i = 1; i < pl.n && misuse == NULL; i++)
 		if (pl.steps[i].op == ST_GONE)
 			misuse = "-e: 'gone' can only be the first step";

@@ -233,30 +233,30 @@ static int run_inspect(struct cmd_ctx *x)
 
 /* In the order heapwalk --help lists them. */
 const struct cmd_entry cmd_table[CMD_N] = {
-	[CMD_INFO] = { "info", CMD_ARG_NONE, 0, CMD_TABLES, CMD_BL_SHOWN, VB | CMD_P_DEEP | CMD_O_DEEP, run_info,
+	[CMD_INFO] = { "info", CMD_ARG_NONE, 0, CMD_TABLES, CMD_BL_SHOWN, VB | CMD_P_DEEP | CMD_O_DEEP | CMD_O_WEAK, run_info,
 		"  info            the dump: counts, sizes, layout, GC roots by kind, unreachable\n" },
-	[CMD_CLASSES] = { "classes", CMD_ARG_NONE, 0, CMD_TABLES, CMD_BL_STEPS, VB | CMD_P_EXACT, run_classes,
+	[CMD_CLASSES] = { "classes", CMD_ARG_NONE, 0, CMD_TABLES, CMD_BL_STEPS, VB | CMD_P_EXACT | CMD_O_CLASSES | CMD_O_REVERSE, run_classes,
 		"  classes         class histogram: instances, shallow and retained (lower bound)\n" },
-	[CMD_BIGGEST] = { "biggest", CMD_ARG_NONE, HP_NODES | HP_DOM, CMD_TABLES, CMD_BL_STEPS, VB, run_biggest,
+	[CMD_BIGGEST] = { "biggest", CMD_ARG_NONE, HP_NODES | HP_DOM, CMD_TABLES, CMD_BL_STEPS, VB | CMD_O_DEPTH | CMD_O_CUTOFF, run_biggest,
 		"  biggest         the biggest objects: the dominator tree by retained size\n" },
 	[CMD_OBJECTS] = { "objects", CMD_ARG_NONE, HP_NODES | HP_DOM, CMD_TABLES, CMD_BL_STEPS, VB, run_objects,
 		"  objects         the objects of the set, biggest retained first\n" },
-	[CMD_PATHS] = { "paths", CMD_ARG_OBJECT_REQ, HP_NODES | HP_IN, TD, CMD_BL_STEPS, VB | CMD_ONE | CMD_P_WEAK | CMD_P_DOT_DOM, run_paths,
+	[CMD_PATHS] = { "paths", CMD_ARG_OBJECT_REQ, HP_NODES | HP_IN, TD, CMD_BL_STEPS, VB | CMD_ONE | CMD_P_WEAK | CMD_P_DOT_DOM | CMD_O_MAX | CMD_O_WEAK, run_paths,
 		"  paths OBJECT    shortest paths from GC roots to OBJECT (id: 0x... or decimal)\n" },
-	[CMD_LIFELINES] = { "lifelines", CMD_ARG_OBJECT_REQ, HP_NODES | HP_IN | HP_OUT | HP_WEAK, CMD_TABLES, CMD_BL_STEPS, VB | CMD_ONE, run_lifelines,
+	[CMD_LIFELINES] = { "lifelines", CMD_ARG_OBJECT_REQ, HP_NODES | HP_IN | HP_OUT | HP_WEAK, CMD_TABLES, CMD_BL_STEPS, VB | CMD_ONE | CMD_O_MAX, run_lifelines,
 		"  lifelines OBJECT  OBJECT's short paths to GC roots or to objects an owns rule\n"
 		"                  owns, grouped by the classes and fields along them, counted\n" },
-	[CMD_BETWEEN] = { "between", CMD_ARG_FROM_TO, HP_ALL, CMD_TABLES, CMD_BL_STEPS, CMD_O_UNDIRECTED, run_between,
+	[CMD_BETWEEN] = { "between", CMD_ARG_FROM_TO, HP_ALL, CMD_TABLES, CMD_BL_STEPS, CMD_O_UNDIRECTED | CMD_O_WEAK, run_between,
 		"  between FROM TO a shortest path from object FROM to object TO along\n"
 		"                  references (--undirected: either way; --weak: weak ones too)\n" },
-	[CMD_ALLOCATIONS] = { "allocations", CMD_ARG_NONE, HP_NODES, CMD_TABLES, CMD_BL_STEPS, VB, run_allocations,
+	[CMD_ALLOCATIONS] = { "allocations", CMD_ARG_NONE, HP_NODES, CMD_TABLES, CMD_BL_STEPS, VB | CMD_O_DEPTH | CMD_O_CUTOFF, run_allocations,
 		"  allocations     where the objects were allocated, for dumps with stack traces\n"
 		"                  (the agent's sample:BYTES; node --track-heap-objects): hot\n"
 		"                  spots and the call tree\n" },
 	[CMD_TIMES] = { "times", CMD_ARG_NONE, HP_NODES, CMD_TABLES, CMD_BL_STEPS, VB, run_times,
 		"  times           when the objects were allocated: a histogram of the times the\n"
 		"                  agent's sample:BYTES records, -n buckets (default 20)\n" },
-	[CMD_REPORT] = { "report", CMD_ARG_NONE, HP_ALL, CMD_HTML, CMD_BL_SHOWN, CMD_O_INSPECTIONS, run_report,
+	[CMD_REPORT] = { "report", CMD_ARG_NONE, HP_ALL, CMD_HTML, CMD_BL_SHOWN, CMD_O_INSPECTIONS | CMD_O_DEPTH | CMD_O_CUTOFF | CMD_O_MAX, run_report,
 		"  report          one self-contained HTML file of the set (-o FILE.html): the\n"
 		"                  dump, leak suspects with their paths, the dominator tree as\n"
 		"                  a tree, a treemap and a sunburst, the class histogram, the\n"
@@ -265,18 +265,18 @@ const struct cmd_entry cmd_table[CMD_N] = {
 		"                  zero-length-arrays, duplicate-classes, finalizer-queue,\n"
 		"                  pinned), what is new (-b); the tree cut at --max objects\n"
 		"                  (60000), -d levels (128), --cutoff PCT of its bytes (0.005)\n" },
-	[CMD_MERGED_OUT] = { "merged-out", CMD_ARG_NONE, HP_ALL, TD, CMD_BL_STEPS, VB | CMD_NO_REVERSE, run_merged_out,
+	[CMD_MERGED_OUT] = { "merged-out", CMD_ARG_NONE, HP_ALL, TD, CMD_BL_STEPS, VB | CMD_NO_REVERSE | CMD_O_BY | CMD_O_DEPTH, run_merged_out,
 		"  merged-out      merged outgoing references: what the set refers to, by class\n"
 		"                  (or --by field), class-recursive chains collapsed, -d levels\n" },
-	[CMD_MERGED_IN] = { "merged-in", CMD_ARG_NONE, HP_ALL, TD, CMD_BL_STEPS, VB | CMD_NO_REVERSE | CMD_O_STRONG,
+	[CMD_MERGED_IN] = { "merged-in", CMD_ARG_NONE, HP_ALL, TD, CMD_BL_STEPS, VB | CMD_NO_REVERSE | CMD_O_STRONG | CMD_O_BY | CMD_O_DEPTH,
 		run_merged_in,
 		"  merged-in       merged incoming references: what refers to the set, weak and\n"
 		"                  soft holders marked weak, holders an owns rule makes no\n"
 		"                  owners marked not owning (--strong: both left out)\n" },
-	[CMD_MERGED_DOM] = { "merged-dom", CMD_ARG_NONE, HP_ALL, TD, CMD_BL_STEPS, VB, run_merged_dom,
+	[CMD_MERGED_DOM] = { "merged-dom", CMD_ARG_NONE, HP_ALL, TD, CMD_BL_STEPS, VB | CMD_O_REVERSE | CMD_O_BY | CMD_O_DEPTH, run_merged_dom,
 		"  merged-dom      merged dominating references: the set's immediate dominators;\n"
 		"                  -r: from the GC roots down the dominator tree to the set\n" },
-	[CMD_GRAPH] = { "graph", CMD_ARG_OBJECT, HP_ALL, CMD_FMT(FMT_DOT), CMD_BL_STEPS, CMD_VIEW, run_graph,
+	[CMD_GRAPH] = { "graph", CMD_ARG_OBJECT, HP_ALL, CMD_FMT(FMT_DOT), CMD_BL_STEPS, CMD_VIEW | CMD_O_DEPTH | CMD_O_MAX | CMD_O_WEAK, run_graph,
 		"  graph [OBJECT]  the set's objects (or OBJECT) and those within -d references\n"
 		"                  out and in (default 1), GC roots marked, in GraphViz dot: at\n"
 		"                  most --max objects (500); dot -Tsvg draws it\n" },

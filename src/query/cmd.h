@@ -61,6 +61,15 @@ enum cmd_baseline {
 #define CMD_O_UNDIRECTED  0x200 /* --undirected */
 #define CMD_O_INSPECTIONS 0x400 /* --inspections */
 #define CMD_O_STRONG      0x800 /* --strong */
+/* the views' options it reads (a command without one refuses it, and
+ * says which commands take it: not ignored) */
+#define CMD_O_CLASSES     0x1000  /* --sort, --filter, --exact, --all: the classes' rows */
+#define CMD_O_REVERSE     0x2000  /* --reverse */
+#define CMD_O_BY          0x4000  /* --by */
+#define CMD_O_DEPTH       0x8000  /* --depth */
+#define CMD_O_CUTOFF      0x10000 /* --cutoff */
+#define CMD_O_MAX         0x20000 /* --max */
+#define CMD_O_WEAK        0x40000 /* --weak (-e's steps follow weak references with it too) */
 
 /* What the options say, for the commands' functions. */
 struct cmd_opts {

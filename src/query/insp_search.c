@@ -750,11 +750,11 @@ static int chains(const struct heap *h, struct links *l, uint32_t nkeys, const s
 			if (two)
 				sbuf_printf(err, "inspection long-chains: objects of %s refer to two of their class "
 					    "through references the dump names alike ('%s'), which tells no one "
-					    "field to follow", cn, el);
+					    "field to follow (-e without them runs it on the others)", cn, el);
 			else
 				sbuf_printf(err, "inspection long-chains: the dump names no field of %s's "
 					    "references to its own class (%zu of them), which tells none to "
-					    "follow", cn, s.n);
+					    "follow (-e without them runs it on the others)", cn, s.n);
 			free(cn);
 			free(el);
 			rc = -1;
