@@ -20,7 +20,7 @@ static const enum fmt fmts[] = { FMT_TEXT, FMT_JSON, FMT_CSV };
 static int last_mode = -1; /* fuzz_baseline_mode() */
 
 /* The input's parts: OLD, NEW (empty: OLD's file again, which is its own
- * baseline, exact; the same bytes in NEW reach the format's identity), the heapshots
+ * baseline, exact; the same bytes in NEW are a copy, exact too), the heapshots
  * asked for, and the format both are of. */
 struct pair {
 	const uint8_t *old, *cur;

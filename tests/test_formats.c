@@ -2557,6 +2557,31 @@ START_TEST(test_dotnet_series_unidentified)
 }
 END_TEST
 
+/* A dump against a copy of itself: the same bytes, the same heap, every
+ * object itself (exact), none new or gone; a .NET trace's and a .gcdump's
+ * copies were compared by content, most objects left unidentified (a
+ * trial). */
+START_TEST(test_dotnet_copy_exact)
+{
+	static const char *const files[] = { "workload-2.nettrace", "workload.gcdump" };
+
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		char args[1200], copy[600];
+		int st;
+		snprintf(copy, sizeof copy, "%s/copy-%s", hw_tmpdir(), files[i]);
+		snprintf(args, sizeof args, "cp " TEST_SRCDIR "/dotnet/%s '%s'", files[i], copy);
+		ck_assert_int_eq(system(args), 0);
+		snprintf(args, sizeof args, "-q --no-cache -f json diff " TEST_SRCDIR "/dotnet/%s '%s'", files[i], copy);
+		char *out = hw(args, &st);
+		char want[800];
+		snprintf(want, sizeof want, "\"identity\":\"exact: %s holds the same bytes as ", copy);
+		ck_assert_msg(st == 0 && strstr(out, want) && strstr(out, "\"new_objects\":0,") &&
+			      strstr(out, "\"gone_objects\":0,"), "%s: %.600s", files[i], out);
+		free(out);
+	}
+}
+END_TEST
+
 /* largest-arrays on .NET, whose dumps give no array lengths: arrays
  * told by their types' names, in a .gcdump and in a trace. The first is
  * the workload's long[200000] (8 * 200000 + 24 bytes); as many examined
@@ -3886,6 +3911,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_csv_identity_note);
 	tcase_add_test(tc, test_dotnet_spelt_alike);
 	tcase_add_test(tc, test_dotnet_series_unidentified);
+	tcase_add_test(tc, test_dotnet_copy_exact);
 	tcase_add_test(tc, test_dotnet_largest_arrays);
 	tcase_add_test(tc, test_dotnet_browser);
 	tcase_add_test(tc, test_dotnet_gate_inferred);

@@ -169,7 +169,14 @@ START_TEST(test_baseline_pairs)
 	run_pair(0x13, m, nm, NULL, 0, 0, -1);                      /* 3 to 1 */
 	run_pair(0, t1, n1, t2, n2, 0, BL_MATCHED);                 /* .NET: matched */
 	run_pair(0, v, nv, NULL, 0, 0, BL_FILE);                    /* against itself: the same file */
-	run_pair(0, v, nv, v, nv, 0, BL_IDS);                       /* V8's ids: its bytes in another file */
+	run_pair(0, v, nv, v, nv, 0, BL_FILE);                      /* its bytes in another file: a copy, exact */
+	uint8_t *w = xmalloc(nv);
+	memcpy(w, v, nv);
+	uint8_t *k = (uint8_t *)memmem(w, nv, "\"file.js\"", 9);
+	ck_assert_ptr_nonnull(k);
+	k[1] = 'g'; /* a script renamed, the objects kept: another snapshot of the process */
+	run_pair(0, v, nv, w, nv, 0, BL_IDS);                       /* V8's ids */
+	free(w);
 	run_pair(0, v, nv, (const uint8_t *)a1.b.buf, a1.b.len, -1, -1);                 /* two formats */
 	ck_assert_int_eq(fuzz_baseline((const uint8_t *)a1.b.buf, a1.b.len), -1); /* no separator */
 	ck_assert_int_eq(fuzz_baseline_mode(), -1);

@@ -248,6 +248,20 @@ void heap_behind(struct heap *h, struct behind *b, uint64_t to)
 	}
 }
 
+int heap_same_bytes(const struct heap *a, const struct heap *b)
+{
+	const uint8_t *pa = a->file_map != NULL ? a->file_map : a->map, *pb = b->file_map != NULL ? b->file_map : b->map;
+	uint64_t na = a->file_map != NULL ? a->file_size : a->size, nb = b->file_map != NULL ? b->file_size : b->size;
+	const uint64_t chunk = (uint64_t)1 << 20;
+
+	if (na != nb || na == 0 || pa == NULL || pb == NULL)
+		return 0;
+	for (uint64_t at = 0; at < na; at += chunk)
+		if (memcmp(pa + at, pb + at, (size_t)(na - at < chunk ? na - at : chunk)) != 0)
+			return 0;
+	return 1;
+}
+
 int heap_map_file(struct heap *h, const char *path, struct sbuf *err)
 {
 	struct stat st;

@@ -77,5 +77,8 @@ void heap_behind(struct heap *h, struct behind *b, uint64_t to);
 /* Map `path` read-only into h (path, map, size, fd): 0, or -1 with one
  * line in err (the file named, escaped). An empty file maps as NULL, 0. */
 int heap_map_file(struct heap *h, const char *path, struct sbuf *err);
+/* Do the files of a and b (as on disk: a gzip dump's compressed bytes)
+ * hold the same bytes? Read through their mappings, a MB at a time. */
+int heap_same_bytes(const struct heap *a, const struct heap *b);
 
 #endif
