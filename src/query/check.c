@@ -318,14 +318,30 @@ static uint64_t unidentified_in(const struct heap *h, const struct objset *set)
 	return n;
 }
 
+/* Does the step keep some of its set's objects, no others? */
+static int keeps_members(enum step_op op)
+{
+	switch (op) {
+	case ST_INSTANCES: case ST_INSTANCEOF: case ST_NEW: case ST_OLD: case ST_GENERATION: case ST_UNIDENTIFIED:
+	case ST_LIVE: case ST_UNREACHABLE: case ST_LOADER:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* The rule's measure of the set its steps select in h: 0, or -1 and
  * err; with note, a class the dump has none of selects none (and *note
  * says so). loose: new and old take the objects the baseline cannot
  * identify too, *kept counts those they kept and *left those of them in
- * the set the steps end with. */
+ * the set after the steps that filter it (keeps_members) from new or old
+ * on; *after (NULL: none) the first step after those, which the caller
+ * frees. */
 static int measure_steps(const struct chk_rule *r, struct heap *h, struct progress *p, int loose, uint64_t *out,
-			 char **note, struct sbuf *err, uint64_t *kept, uint64_t *left)
+			 char **note, struct sbuf *err, uint64_t *kept, uint64_t *left, char **after)
 {
+	int filtering = 0; /* from new or old on, every step a filter so far */
+
 	struct pipeline pl = { 0 };
 	struct objset set;
 
@@ -336,10 +352,26 @@ static int measure_steps(const struct chk_rule *r, struct heap *h, struct progre
 	objset_all(h, &set);
 	if (kept != NULL)
 		*kept = 0;
+	if (left != NULL)
+		*left = 0;
+	if (after != NULL)
+		*after = NULL;
 	for (size_t i = 0; i < pl.n; i++) {
 		if (step_apply(h, &pl.steps[i], &set, p, err) == 0) {
-			if (loose && kept != NULL && (pl.steps[i].op == ST_NEW || pl.steps[i].op == ST_OLD))
+			if (loose && kept != NULL && (pl.steps[i].op == ST_NEW || pl.steps[i].op == ST_OLD)) {
 				*kept += unidentified_in(h, &set);
+				filtering = 1;
+			} else if (filtering && !keeps_members(pl.steps[i].op)) {
+				filtering = 0;
+				if (after != NULL && *after == NULL) {
+					struct sbuf sb;
+					sbuf_init(&sb);
+					step_to_string(&pl.steps[i], &sb);
+					*after = sbuf_detach(&sb);
+				}
+			}
+			if (filtering && left != NULL)
+				*left = unidentified_in(h, &set);
 			continue;
 		}
 		/* a class the dump has none of: none of it (a .NET, V8
@@ -361,8 +393,6 @@ static int measure_steps(const struct chk_rule *r, struct heap *h, struct progre
 		return -1;
 	}
 	pipeline_free(&pl);
-	if (left != NULL)
-		*left = loose ? unidentified_in(h, &set) : 0;
 	if (strcmp(r->measure, "count") == 0)
 		*out = set.count;
 	else if (strcmp(r->measure, "shallow") == 0)
@@ -394,22 +424,28 @@ static int grows_with_set(enum step_op op)
  * leaves some unidentified: how many there are (0: the steps' figure is
  * exact as far as the identity goes); *grows when every step from the
  * first new or old on grows with its set (those before it are the same
- * either way). */
-static uint64_t loose_objects(const struct chk_rule *r, const struct heap *h, int *grows, const char **word)
+ * either way), *filters when each of them keeps some of its set's
+ * objects (the set the steps end with then holds those of the
+ * unidentified that count). */
+static uint64_t loose_objects(const struct chk_rule *r, const struct heap *h, int *grows, int *filters,
+			      const char **word)
 {
 	struct pipeline pl = { 0 };
 	struct sbuf err;
 	int newold = 0;
 
 	*grows = 1;
+	*filters = 1;
 	if (h->baseline == NULL || h->baseline->unknown.bits == NULL || h->baseline->unknown.count == 0)
 		return 0;
 	sbuf_init(&err);
 	if (pipeline_parse(r->steps, &pl, &err) == 0)
 		for (size_t i = 0; i < pl.n; i++) {
 			newold |= pl.steps[i].op == ST_NEW ? 1 : pl.steps[i].op == ST_OLD ? 2 : 0;
-			if (newold)
+			if (newold) {
 				*grows &= grows_with_set(pl.steps[i].op);
+				*filters &= keeps_members(pl.steps[i].op);
+			}
 		}
 	pipeline_free(&pl);
 	sbuf_free(&err);
@@ -485,18 +521,21 @@ static int measure_rule(struct chk_rule *r, struct heap *h, struct heap *old, co
 
 	switch (r->kind) {
 	case CK_SET: {
-		int grows;
+		int grows, filters;
 		const char *word = NULL;
 		char *scratch = NULL;
 		uint64_t most = 0, kept = 0, left = 0;
-		rc = measure_steps(r, h, p, 0, now, &r->note, err, NULL, NULL);
-		if (rc < 0 || loose_objects(r, h, &grows, &word) == 0)
+		rc = measure_steps(r, h, p, 0, now, &r->note, err, NULL, NULL, NULL);
+		if (rc < 0 || loose_objects(r, h, &grows, &filters, &word) == 0)
 			break;
 		/* a class absent is none of it on both sides: its note once */
-		rc = measure_steps(r, h, p, 1, &most, &scratch, err, &kept, &left);
+		char *after = NULL;
+		rc = measure_steps(r, h, p, 1, &most, &scratch, err, &kept, &left, &after);
 		free(scratch);
-		if (rc < 0 || kept == 0) /* no such object reached the set: the same steps, exact */
+		if (rc < 0 || kept == 0) { /* no such object reached the set: the same steps, exact */
+			free(after);
 			break;
+		}
 		/* new or old against a baseline that cannot identify all of
 		 * them: the figure lies between the two (when the steps grow
 		 * with their set), and the rule is measured if it holds or
@@ -504,25 +543,33 @@ static int measure_rule(struct chk_rule *r, struct heap *h, struct heap *old, co
 		int64_t lo = (int64_t)(*now < most ? *now : most), hi = (int64_t)(*now < most ? most : *now);
 		if (grows && lo == hi) /* the same either way, and between: exact */
 			break;
+		/* which they are: the set's, when the steps after new or old
+		 * filter it; else those new or old took (the set's are others) */
+		char *which = filters || after == NULL
+			? xasprintf("%llu objects of the set", (unsigned long long)left)
+			: xasprintf("%llu objects the steps select before '%s'", (unsigned long long)left, after);
+		free(after);
 		if (grows && (r->op == CK_EQ || r->op == CK_NE ? r->value < lo || r->value > hi
 							       : holds(r->op, lo, r->value) == holds(r->op, hi, r->value))) {
 			free(r->note);
-			r->note = xasprintf("%llu objects of the set the baseline cannot identify (see heapwalk diff) "
-					    "may be %s or not: the %s is between %lld and %lld either way, and the rule "
-					    "%s over all of it", (unsigned long long)left, word, r->measure, (long long)lo,
-					    (long long)hi, holds(r->op, lo, r->value) ? "holds" : "fails");
+			r->note = xasprintf("%s the baseline cannot identify (see heapwalk diff) may be %s or not: the %s "
+					    "is between %lld and %lld either way, and the rule %s over all of it", which,
+					    word, r->measure, (long long)lo, (long long)hi,
+					    holds(r->op, lo, r->value) ? "holds" : "fails");
+			free(which);
 			break;
 		}
 		if (grows)
-			sbuf_printf(err, "cannot tell: %llu objects of the set the baseline cannot identify (see heapwalk "
-				    "diff) may be %s or not, so that the %s is between %lld and %lld",
-				    (unsigned long long)left, word, r->measure, (long long)lo, (long long)hi);
+			sbuf_printf(err, "cannot tell: %s the baseline cannot identify (see heapwalk diff) may be %s or not, "
+				    "so that the %s is between %lld and %lld", which, word, r->measure, (long long)lo,
+				    (long long)hi);
 		else
 			sbuf_printf(err, "cannot tell: %llu objects the baseline cannot identify (see heapwalk diff), "
 				    "taken by %s or not, and a step after it does not grow with its set: the %s is "
 				    "%llu with none of them taken so, %llu with all, and need not lie between with some",
 				    (unsigned long long)kept, word, r->measure, (unsigned long long)*now,
 				    (unsigned long long)most);
+		free(which);
 		rc = -1;
 		break;
 	}
@@ -532,8 +579,8 @@ static int measure_rule(struct chk_rule *r, struct heap *h, struct heap *old, co
 			rc = -1;
 			break;
 		}
-		rc = measure_steps(r, h, p, 0, now, &r->note, err, NULL, NULL);
-		if (rc == 0 && (rc = measure_steps(r, old, p, 0, then, NULL, err, NULL, NULL)) < 0) {
+		rc = measure_steps(r, h, p, 0, now, &r->note, err, NULL, NULL, NULL);
+		if (rc == 0 && (rc = measure_steps(r, old, p, 0, then, NULL, err, NULL, NULL, NULL)) < 0) {
 			/* a class, or a frame, new after the baseline: none there */
 			if (class_absent(err) || strncmp(err->buf, "site: no frame '", 16) == 0 ||
 			    strncmp(err->buf, "calls: no frame '", 17) == 0) {
