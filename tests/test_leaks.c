@@ -370,7 +370,8 @@ START_TEST(test_leaks_refused)
 		{ "-d 3 classes", "--depth goes with biggest, allocations, merged-*, graph and report, not classes" },
 		{ "--cutoff 5 objects", "--cutoff goes with biggest, allocations and report, not objects" },
 		{ "--max 3 biggest", "--max goes with paths, lifelines, graph and report, not biggest" },
-		{ "-w classes", "--weak goes with paths, between, info, graph and -e, not classes" },
+		{ "-w classes", "--weak goes with paths, between, info --deep, graph and -e, not classes" },
+		{ "-w info", "--weak goes with paths, between, info --deep, graph and -e, not info" },
 		{ "-e 'all | biggest' --filter Leak", "--filter goes with classes, not biggest" },
 		{ "--filter Leak leaks", "leaks takes no --filter: " },
 	};
@@ -387,7 +388,8 @@ START_TEST(test_leaks_refused)
 	}
 	/* and taken where they are read */
 	static const char *const taken[] = { "--filter Leak -s name -r --all classes", "-d 2 --cutoff 1 biggest",
-					     "--by field -d 2 merged-out", "-r merged-dom", "-w -e 'all | referrers' info" };
+					     "--by field -d 2 merged-out", "-r merged-dom", "-w -e 'all | referrers' info",
+					     "-w --deep info" };
 	for (size_t k = 0; k < sizeof taken / sizeof *taken; k++) {
 		snprintf(args, sizeof args, "-q %s %s/base.hprof", taken[k], d);
 		free(hw(args, 0, 0));

@@ -572,6 +572,16 @@ START_TEST(test_mono_bad_input)
 		      strstr(out, "magic.mlpd: offset 91: no buffer starts here (bad magic); no heapshot before it\n") &&
 		      strchr(out, '\n') == strrchr(out, '\n'), "%s", out);
 	free(out);
+	/* a buffer's magic damaged inside the first heapshot: cut there, and
+	 * said so, not at the file's end (a review: truncated_at was the
+	 * file's size) */
+	ck_assert_int_eq(system("cp " FIXTURE " " MONODIR "/magic2.mlpd && printf '\\0' | dd of=" MONODIR
+				"/magic2.mlpd bs=1 seek=90076 conv=notrunc 2>/dev/null"), 0);
+	out = hw("--no-cache info " MONODIR "/magic2.mlpd 2>&1", &st);
+	ck_assert_msg(st == 0 && strstr(out, "heapshot 1 is cut short at offset 90076 (no buffer starts here (bad magic)): "
+					    "its objects up to there") &&
+		      strstr(out, "\ntruncated_at:             90076\n"), "%s", out);
+	free(out);
 	out = hw("-q info " MONODIR "/short.mlpd 2>&1", &st);
 	ck_assert_msg(st != 0 && strstr(out, "short.mlpd: offset ") && strstr(out, "ends inside its header") &&
 		      strchr(out, '\n') == strrchr(out, '\n'), "%s", out);

@@ -128,7 +128,8 @@ static const char usage_tail[] =
 "                       FILE:N is heapshot N of a Mono .mlpd (from the GC's\n"
 "                       moves in one file: exact, or the inferred part counted)\n"
 "      --heapshot N     of a Mono .mlpd, heapshot N (1 = the first; default: the\n"
-"                       last complete one; info lists them)\n"
+"                       last complete one, or the first when none is; info lists\n"
+"                       them)\n"
 "      --plain          snapshot of a JVM: HotSpot's own HPROF dump (its dumpheap),\n"
 "                       not the agent's (no stable ids, no mark)\n"
 "      --gz[=LEVEL]     snapshot of a JVM: HotSpot's dump in gzip, LEVEL 1 to 9\n"
@@ -599,7 +600,10 @@ static const char *view_option_misuse(const struct cli *c, unsigned flags)
 		{ c->o.cutoff_set, CMD_O_CUTOFF, "--cutoff goes with biggest, allocations and report" },
 		{ c->o.max_set, CMD_O_MAX, "--max goes with paths, lifelines, graph and report" },
 		/* -e's steps follow weak references with it too */
-		{ c->o.vo.weak && c->o.expr == NULL, CMD_O_WEAK, "--weak goes with paths, between, info, graph and -e" },
+		{ c->o.vo.weak && c->o.expr == NULL, CMD_O_WEAK, "--weak goes with paths, between, info --deep, graph and -e" },
+		/* info reads it for --deep's figures alone */
+		{ c->o.vo.weak && c->o.expr == NULL && !c->o.deep && (flags & CMD_O_DEEP), 0,
+		  "--weak goes with paths, between, info --deep, graph and -e" },
 	};
 
 	for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)

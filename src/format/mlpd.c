@@ -1529,18 +1529,28 @@ static int mlpd_parse(struct heap *h, struct progress *p, struct sbuf *err)
 		s--;
 	/* none complete: the one the file ends in, as far as it goes (a
 	 * warning below says so), when it has an object */
+	/* where and by what the reading stopped: the file's end, or damage
+	 * (a buffer's magic) before it */
+	uint64_t cut_at = r.stop_why != NULL ? r.stop_at : h->size;
+	struct sbuf by;
+	sbuf_init(&by);
+	if (r.stop_why != NULL)
+		sbuf_printf(&by, "at offset %llu (%s)", (unsigned long long)cut_at, r.stop_why);
+	else
+		sbuf_adds(&by, "by the end of the file");
 	if (!r.shots[s].complete && r.shots[s].objects == 0) {
-		sbuf_printf(err, "%s: offset %llu: the file ends inside heapshot %zu, before any of its objects", ep,
-			    (unsigned long long)h->size, s + 1);
+		sbuf_printf(err, "%s: offset %llu: %s inside heapshot %zu, before any of its objects", ep,
+			    (unsigned long long)cut_at, r.stop_why != NULL ? r.stop_why : "the file ends", s + 1);
+		sbuf_free(&by);
 		goto done;
 	}
 	if (!r.shots[s].complete) {
-		h->truncated_at = h->size;
-		warn_add(&h->warn, "%s: heapshot %zu is cut short by the end of the file: its objects up to there",
-			 h->path, s + 1);
+		h->truncated_at = cut_at;
+		warn_add(&h->warn, "%s: heapshot %zu is cut short %s: its objects up to there", h->path, s + 1, by.buf);
 	} else if (h->want_snap == 0 && s + 1 < r.nshots)
-		warn_add(&h->warn, "%s: heapshot %zu is cut short by the end of the file; the last complete one "
-			 "(%zu) is read", h->path, r.nshots, s + 1);
+		warn_add(&h->warn, "%s: heapshot %zu is cut short %s; the last complete one (%zu) is read", h->path,
+			 r.nshots, by.buf, s + 1);
+	sbuf_free(&by);
 	if (r.bad_bufs > 0 && h->truncated_at == 0) /* a buffer's rest unread: its objects may be missing */
 		h->truncated_at = r.bad_at - 1;
 	progress_begin(p, "heapshot", r.shots[s].objects, "objects"); /* read again, kept, built */

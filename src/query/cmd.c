@@ -265,10 +265,10 @@ const struct cmd_entry cmd_table[CMD_N] = {
 		"                  zero-length-arrays, duplicate-classes, finalizer-queue,\n"
 		"                  pinned), what is new (-b); the tree cut at --max objects\n"
 		"                  (60000), -d levels (128), --cutoff PCT of its bytes (0.005)\n" },
-	[CMD_MERGED_OUT] = { "merged-out", CMD_ARG_NONE, HP_ALL, TD, CMD_BL_STEPS, VB | CMD_NO_REVERSE | CMD_O_BY | CMD_O_DEPTH, run_merged_out,
+	[CMD_MERGED_OUT] = { "merged-out", CMD_ARG_NONE, HP_ALL, TD, CMD_BL_STEPS, VB | CMD_O_BY | CMD_O_DEPTH, run_merged_out,
 		"  merged-out      merged outgoing references: what the set refers to, by class\n"
 		"                  (or --by field), class-recursive chains collapsed, -d levels\n" },
-	[CMD_MERGED_IN] = { "merged-in", CMD_ARG_NONE, HP_ALL, TD, CMD_BL_STEPS, VB | CMD_NO_REVERSE | CMD_O_STRONG | CMD_O_BY | CMD_O_DEPTH,
+	[CMD_MERGED_IN] = { "merged-in", CMD_ARG_NONE, HP_ALL, TD, CMD_BL_STEPS, VB | CMD_O_STRONG | CMD_O_BY | CMD_O_DEPTH,
 		run_merged_in,
 		"  merged-in       merged incoming references: what refers to the set, weak and\n"
 		"                  soft holders marked weak, holders an owns rule makes no\n"

@@ -50,7 +50,6 @@ enum cmd_baseline {
 #define CMD_VIEW       0x01 /* a view: the last word of -e (and of the ':' prompt) may name it */
 #define CMD_ONE        0x02 /* on a set of one object */
 #define CMD_BROWSER    0x04 /* the browser's ':' prompt shows it */
-#define CMD_NO_REVERSE 0x08 /* --reverse means nothing to it: refused */
 /* parts it needs beyond cmd_entry.parts, with an option */
 #define CMD_P_DEEP     0x10 /* --deep: every part */
 #define CMD_P_EXACT    0x80 /* --exact: every part */
