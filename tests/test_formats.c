@@ -1235,7 +1235,7 @@ START_TEST(test_info_format_facts)
 		 * step that asks for them refused in a line, not an empty set
 		 * (a trial: "loader 0" took every object of a .gcdump) */
 		static const char *const jvm_only[][2] = {
-			{ "elements", "elements: heapwalk knows the collections of the JVM, not those of this dump's format (" },
+			{ "elements", "elements: heapwalk knows no collections of this dump's runtime (" },
 			{ "loader 0", "loader: this dump's format (" },
 			{ "loaded", "loaded: this dump's format (" },
 			{ "class-objects", "class-objects: no class is an object in this dump (its format: " },

@@ -978,8 +978,8 @@ static int step_answerable(const struct heap *h, const struct step *s, struct sb
 	case ST_ELEMENTS:
 		if (rt != NULL && rt->coll_walk != NULL)
 			return 0;
-		sbuf_printf(err, "elements: heapwalk knows the collections of the JVM, not those of this dump's "
-			    "format (%s); referents selects what the members refer to", fmt);
+		sbuf_printf(err, "elements: heapwalk knows no collections of this dump's runtime (%s, %s); referents "
+			    "selects what the members refer to", h->fmt != NULL ? h->fmt->runtime : "none", fmt);
 		return -1;
 	case ST_LOADED:
 	case ST_LOADER:
