@@ -1244,9 +1244,11 @@ START_TEST(test_info_format_facts)
 		 * word (a trial: "weak /./ *" changed nothing, the rules listed
 		 * as in effect) */
 		char rules[300];
-		snprintf(rules, sizeof rules, "%s/all-weak.rules", hw_tmpdir());
+		snprintf(rules, sizeof rules, "%s/map-weak.rules", hw_tmpdir());
 		FILE *rf = fopen(rules, "w");
-		ck_assert(rf != NULL && fputs("weak /./ *\n", rf) >= 0 && fclose(rf) == 0);
+		/* (not every reference: on HPROF that takes 30 s, 10 times more
+		 * under the sanitizers; noted) */
+		ck_assert(rf != NULL && fputs("weak java.util.HashMap *\n", rf) >= 0 && fclose(rf) == 0);
 		snprintf(args, sizeof args, "--no-cache --rules '%s' info '%s' 2>&1 >/dev/null", rules, f[i].file);
 		out = hw(args, &st);
 		char said[400];
@@ -1287,9 +1289,9 @@ START_TEST(test_info_format_facts)
 		      strstr(sq, "\nestimated_size_classes:"), "%s", out);
 	free(sq);
 	free(out);
-	/* rules on HPROF: applied (every reference made weak: more weak ones
-	 * than without), nothing said of them */
-	snprintf(args, sizeof args, "%s/all-weak.rules", hw_tmpdir());
+	/* rules on HPROF: applied (HashMap's references made weak: more weak
+	 * ones than without), nothing said of them */
+	snprintf(args, sizeof args, "%s/map-weak.rules", hw_tmpdir());
 	char ra[1200];
 	snprintf(ra, sizeof ra, "--no-cache --rules '%s' info '%s' 2>&1", args, path);
 	out = hw(ra, &st);
