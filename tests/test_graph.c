@@ -587,6 +587,140 @@ START_TEST(test_jdk_class_lb)
 }
 END_TEST
 
+#define RND() (seed = seed * 6364136223846793005ull + 1442695040888963407ull, seed >> 33)
+
+/* w's weak references sorted by source, then target. */
+static void sort_weak(struct heap *w)
+{
+	for (uint64_t i = 1; i < w->nweak; i++)
+		for (uint64_t j = i; j > 0 && (w->weak_src[j - 1] > w->weak_src[j] ||
+			(w->weak_src[j - 1] == w->weak_src[j] && w->weak_dst[j - 1] > w->weak_dst[j])); j--) {
+			node_t a = w->weak_src[j], b = w->weak_dst[j];
+			w->weak_src[j] = w->weak_src[j - 1];
+			w->weak_dst[j] = w->weak_dst[j - 1];
+			w->weak_src[j - 1] = a;
+			w->weak_dst[j - 1] = b;
+		}
+}
+
+/* The test's own marking over out[] from v into seen. */
+static uint64_t mark_brute(const struct heap *w, bits_t *seen, node_t v)
+{
+	node_t *stack = xmalloc(((size_t)w->n + 1) * sizeof *stack);
+	size_t sp = 0;
+	uint64_t count = 0;
+
+	if (bit_get(seen, v)) {
+		free(stack);
+		return 0;
+	}
+	bit_set(seen, v);
+	stack[sp++] = v;
+	while (sp > 0) {
+		node_t u = stack[--sp];
+		count++;
+		for (edge_t j = w->out_start[u]; j < w->out_start[u + 1]; j++)
+			if (!bit_get(seen, w->out[j])) {
+				bit_set(seen, w->out[j]);
+				stack[sp++] = w->out[j];
+			}
+	}
+	free(stack);
+	return count;
+}
+
+/* The pseudo roots of objects only weakly reachable (analysis_roots) on
+ * random heaps without a file, with chains of weak references many
+ * links deep (a referent's own weak referents, and so on): exactly the
+ * referents of the weak references from what the roots reach, strongly
+ * or through such referents, that nothing strong reaches; and as many
+ * objects weakly reachable as they mark. Against the test's own
+ * fixpoint, one pass over every weak reference at a time. (All of them
+ * weak made the analysis pass over all of them once for each link of
+ * the deepest chain: 32 s on the coops dump.) */
+START_TEST(test_weak_roots_brute)
+{
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	for (int round = 0; round < 300; round++) {
+		struct heap w;
+		memset(&w, 0, sizeof w);
+		w.fd = -1;
+		w.n = 2 + (node_t)(RND() % (round < 150 ? 30 : 2000));
+		w.out_start = xmalloc(((size_t)w.n + 1) * sizeof *w.out_start);
+		size_t cap = (size_t)w.n * 4 + 1, ne = 0;
+		w.out = xmalloc(cap * sizeof *w.out);
+		unsigned strong_pct = (unsigned)(RND() % 60);
+		for (node_t v = 0; v < w.n; v++) {
+			w.out_start[v] = (edge_t)ne;
+			unsigned k = v == 0 || RND() % 100 >= strong_pct ? 0 : 1 + (unsigned)(RND() % 2);
+			node_t t = 0;
+			for (unsigned i = 0; i < k && ne < cap; i++) {
+				t += 1 + (node_t)(RND() % (w.n / 3 + 1));
+				if (t >= w.n)
+					break;
+				w.out[ne++] = t;
+			}
+		}
+		w.out_start[w.n] = (edge_t)ne;
+		w.nedges = ne;
+		/* weak references: a chain through a run of nodes, and random ones */
+		w.nweak = w.n / 2 + RND() % w.n;
+		w.weak_src = xmalloc((w.nweak + 1) * sizeof *w.weak_src);
+		w.weak_dst = xmalloc((w.nweak + 1) * sizeof *w.weak_dst);
+		for (uint64_t i = 0; i < w.nweak; i++) {
+			int chain = i < w.nweak / 2;
+			w.weak_src[i] = chain ? (node_t)(1 + i % (w.n - 1)) : (node_t)(1 + RND() % (w.n - 1));
+			w.weak_dst[i] = chain ? (node_t)(1 + (i + 1) % (w.n - 1)) : (node_t)(1 + RND() % (w.n - 1));
+		}
+		sort_weak(&w);
+		w.node_shallow = xmalloc(((size_t)w.n + 1) * sizeof *w.node_shallow);
+		for (node_t v = 0; v < w.n; v++)
+			w.node_shallow[v] = 8 + v % 5;
+		w.nroot_rec = 1 + RND() % 3;
+		w.root_rec = xcalloc(w.nroot_rec, sizeof *w.root_rec);
+		for (size_t i = 0; i < w.nroot_rec; i++)
+			w.root_rec[i] = (struct root){ .node = (node_t)(1 + RND() % (w.n - 1)), .kind = RK_STACK };
+		heap_roots_unique(&w);
+		/* what should come out */
+		size_t words = bits_words(w.n);
+		bits_t *strong = xcalloc(words, sizeof *strong), *seen, *rooted = xcalloc(words, sizeof *rooted);
+		for (size_t i = 0; i < w.nroot_rec; i++)
+			mark_brute(&w, strong, w.root_rec[i].node);
+		seen = xmalloc(words * sizeof *seen);
+		memcpy(seen, strong, words * sizeof *seen);
+		uint64_t marked = 0;
+		for (int changed = 1; changed;) {
+			changed = 0;
+			for (uint64_t i = 0; i < w.nweak; i++)
+				if (bit_get(seen, w.weak_src[i]) && !bit_get(strong, w.weak_dst[i]) &&
+				    !bit_get(rooted, w.weak_dst[i])) {
+					bit_set(rooted, w.weak_dst[i]);
+					marked += mark_brute(&w, seen, w.weak_dst[i]);
+					changed = 1;
+				}
+		}
+		analysis_roots(&w, NULL);
+		bits_t *got = xcalloc(words, sizeof *got);
+		for (size_t i = 0; i < w.nroot_rec; i++)
+			if (w.root_rec[i].kind == RK_WEAK_ONLY) {
+				ck_assert_msg(!bit_get(got, w.root_rec[i].node), "round %d: node %u a pseudo root twice",
+					      round, w.root_rec[i].node);
+				bit_set(got, w.root_rec[i].node);
+			}
+		for (node_t v = 0; v < w.n; v++)
+			ck_assert_msg(bit_get(got, v) == bit_get(rooted, v), "round %d (%u nodes): node %u %s", round,
+				      w.n, v, bit_get(rooted, v) ? "no pseudo root" : "a pseudo root it should not be");
+		ck_assert_msg(w.weakonly_count == marked, "round %d: %llu weakly reachable, want %llu", round,
+			      (unsigned long long)w.weakonly_count, (unsigned long long)marked);
+		free(strong);
+		free(seen);
+		free(rooted);
+		free(got);
+		heap_free(&w);
+	}
+}
+END_TEST
+
 /* Reference (v, t) against the border of in, from a source from holds
  * (NULL: any): moved aside? The test's own reading of analysis.h. */
 static int moves(const bits_t *in, const bits_t *from, node_t v, node_t t)
@@ -605,7 +739,6 @@ static int moves(const bits_t *in, const bits_t *from, node_t v, node_t t)
 START_TEST(test_weaken_across_brute)
 {
 	uint64_t seed = 0x2545f4914f6cdd1dull;
-#define RND() (seed = seed * 6364136223846793005ull + 1442695040888963407ull, seed >> 33)
 	for (int round = 0; round < 400; round++) {
 		struct heap w;
 		memset(&w, 0, sizeof w);
@@ -633,15 +766,7 @@ START_TEST(test_weaken_across_brute)
 			w.weak_src[i] = (node_t)(1 + (i * w.n) / 4 % (w.n > 1 ? w.n - 1 : 1));
 			w.weak_dst[i] = (node_t)(RND() % w.n);
 		}
-		for (uint64_t i = 1; i < w.nweak; i++) /* sorted by source, then target */
-			for (uint64_t j = i; j > 0 && (w.weak_src[j - 1] > w.weak_src[j] ||
-				(w.weak_src[j - 1] == w.weak_src[j] && w.weak_dst[j - 1] > w.weak_dst[j])); j--) {
-				node_t a = w.weak_src[j], b = w.weak_dst[j];
-				w.weak_src[j] = w.weak_src[j - 1];
-				w.weak_dst[j] = w.weak_dst[j - 1];
-				w.weak_src[j - 1] = a;
-				w.weak_dst[j - 1] = b;
-			}
+		sort_weak(&w);
 		size_t words = bits_words(w.n);
 		bits_t *in = xcalloc(words, sizeof *in), *from = xcalloc(words, sizeof *from);
 		unsigned in_pct = (unsigned)(RND() % 101), shape = round % 6;
@@ -735,6 +860,7 @@ Suite *graph_suite(void)
 
 	tc = tcase_create("weaken");
 	tcase_add_test(tc, test_weaken_across_brute);
+	tcase_add_test(tc, test_weak_roots_brute);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("jdk");

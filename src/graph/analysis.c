@@ -144,28 +144,58 @@ void heap_roots_unique(struct heap *h)
  * that nothing strong reaches (strong) becomes a pseudo root, once, even
  * where another's marking reached it first (else that other would be
  * its dominator: a referent is kept by its Reference, not by a
- * neighbour the next GC may clear as well); repeat while new objects
- * get marked (their referents may qualify in turn). */
+ * neighbour the next GC may clear as well); and so on while new objects
+ * get marked (their referents may qualify in turn). The roots so made
+ * and what they mark are those of the fixpoint, whatever the order:
+ * one pass over all the weak references, then over those of the
+ * objects marked since the last round began, until none is. */
+struct weak_round {
+	bits_t *rooted, *before, *from;
+};
+
+static void weak_root(struct heap *h, bits_t *seen, const bits_t *strong, struct mstack *st, struct rootlist *rl,
+		      struct weak_round *wr, uint64_t i)
+{
+	node_t s = h->weak_src[i], t = h->weak_dst[i];
+
+	if (!bit_get(seen, s) || bit_get(strong, t) || weak_left_out(h, i) || bit_get(wr->rooted, t))
+		return;
+	bit_set(wr->rooted, t);
+	add_pseudo(h, rl, t, RK_WEAK_ONLY);
+	h->weakonly_count += mark_from(h, seen, &st->v, &st->cap, t, NULL, NULL);
+}
+
 static void weak_roots(struct heap *h, bits_t *seen, const bits_t *strong, struct mstack *st, struct rootlist *rl)
 {
-	bits_t *rooted = NULL;
+	size_t nw = bits_words(h->n);
+	struct weak_round wr;
 
-	for (int changed = 1; changed;) {
-		changed = 0;
-		for (uint64_t i = 0; i < h->nweak; i++) {
-			node_t s = h->weak_src[i], t = h->weak_dst[i];
-			if (!bit_get(seen, s) || bit_get(strong, t) || weak_left_out(h, i) ||
-			    (rooted != NULL && bit_get(rooted, t)))
-				continue;
-			if (rooted == NULL)
-				rooted = xcalloc(bits_words(h->n), sizeof *rooted);
-			bit_set(rooted, t);
-			add_pseudo(h, rl, t, RK_WEAK_ONLY);
-			h->weakonly_count += mark_from(h, seen, &st->v, &st->cap, t, NULL, NULL);
-			changed = 1;
+	if (h->nweak == 0)
+		return;
+	wr.rooted = xcalloc(nw, sizeof *wr.rooted);
+	wr.before = xmalloc(nw * sizeof *wr.before);
+	wr.from = xcalloc(nw, sizeof *wr.from);
+	for (uint64_t i = 0; i < h->nweak; i++)
+		bit_set(wr.from, h->weak_src[i]);
+	memcpy(wr.before, seen, nw * sizeof *wr.before);
+	for (uint64_t i = 0; i < h->nweak; i++)
+		weak_root(h, seen, strong, st, rl, &wr, i);
+	for (int more = 1; more;) {
+		more = 0;
+		for (size_t w = 0; w < nw; w++) {
+			bits_t x = seen[w] & ~wr.before[w] & wr.from[w];
+			wr.before[w] = seen[w];
+			for (; x != 0; x &= x - 1) {
+				node_t u = (node_t)(w * 64 + (size_t)__builtin_ctzll(x));
+				for (uint64_t i = heap_weak_first(h, u); i < h->nweak && h->weak_src[i] == u; i++)
+					weak_root(h, seen, strong, st, rl, &wr, i);
+				more = 1;
+			}
 		}
 	}
-	free(rooted);
+	free(wr.rooted);
+	free(wr.before);
+	free(wr.from);
 }
 
 /* Unreachable objects: first those that no other unreachable object
