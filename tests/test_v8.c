@@ -2394,6 +2394,114 @@ START_TEST(test_edges_room)
 }
 END_TEST
 
+/* The heap's open reads the edges where they stand (struct
+ * v8_inline), the strings first from the file's end; with "edges"
+ * before "nodes" it cannot, and reads them in a pass of their own after
+ * the rest, as before. The same snapshot both ways, Node's own (with
+ * allocation tracking too, whose arrays come after the edges): the same
+ * answer, view for view, and no warning either way. */
+static void write_bytes(const char *path, const char *a, size_t na, const char *b, size_t nb, const char *c,
+			size_t nc, const char *d, size_t nd)
+{
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert(fwrite(a, 1, na, f) == na && fwrite(b, 1, nb, f) == nb && fwrite(c, 1, nc, f) == nc &&
+		  fwrite(d, 1, nd, f) == nd);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static void ck_edges_where(const char *dump)
+{
+	const char *here = TEST_BUILDDIR "/tmp/here.heapsnapshot", *later = TEST_BUILDDIR "/tmp/later.heapsnapshot";
+	size_t n;
+	char *data = file_bytes(dump, &n);
+	ck_assert_ptr_nonnull(data);
+	/* V8 writes each top-level key on a line of its own */
+	char *nodes = strstr(data, "\n\"nodes\":["), *edges = strstr(data, "\n\"edges\":["),
+	     *after = edges != NULL ? strstr(edges, "\n\"trace_function_infos\":[") : NULL;
+	ck_assert(nodes != NULL && edges != NULL && after != NULL && nodes < edges);
+	mkdir(TEST_BUILDDIR "/tmp", 0755);
+	write_bytes(here, data, n, "", 0, "", 0, "", 0);
+	write_bytes(later, data, (size_t)(nodes - data), edges, (size_t)(after - edges), nodes, (size_t)(edges - nodes),
+		    after, n - (size_t)(after - data));
+	static const char *const views[] = { "classes %s", "biggest -n 300 %s", "inspect %s largest-arrays",
+					     "inspect %s duplicate-strings", "-e 'instances Object' merged-in -n 100 %s",
+					     "-e 'instances Object' objects -n 300 %s", "info %s",
+					     "allocations -n 100 %s" };
+	for (size_t v = 0; v < sizeof views / sizeof *views; v++) {
+		char *out[2];
+		for (int i = 0; i < 2; i++) {
+			char cmd[1024], view[512];
+			int st;
+			snprintf(view, sizeof view, views[v], i ? later : here);
+			snprintf(cmd, sizeof cmd, "%s --no-cache -q %s 2>&1", heapwalk(), view);
+			out[i] = run(cmd, &st);
+			ck_assert_msg(st == 0, "%s: %s", cmd, out[i]);
+			if (strncmp(views[v], "info", 4) == 0) { /* but the file's name and size */
+				char *e = strstr(out[i], "\n");
+				ck_assert_ptr_nonnull(e);
+				memmove(out[i], e, strlen(e) + 1);
+			}
+		}
+		ck_assert_msg(strcmp(out[0], out[1]) == 0, "%s, %s: edges where they stand:\n%.2000s\nin a pass of "
+			      "their own:\n%.2000s", dump, views[v], out[0], out[1]);
+		ck_assert_uint_gt(strlen(out[0]), 100);
+		free(out[0]);
+		free(out[1]);
+	}
+	unlink(here);
+	unlink(later);
+	free(data);
+}
+
+START_TEST(test_edges_where_they_stand)
+{
+	if (!node_dumps())
+		return;
+	ck_edges_where(V8DUMPS "/a.heapsnapshot");
+	ck_edges_where(V8DUMPS "/tracked/a.heapsnapshot");
+}
+END_TEST
+
+/* The strings read first are those of the last key when the file ends
+ * with them: found past strings that hold what a key looks like (a
+ * colon and a bracket after an escaped quote or at a string's start, as
+ * in a regular expression of Node's own, "strings" itself), and
+ * read rather than a "strings" before them (JSON.parse keeps a key's
+ * last value), which a warning names. Where the file ends otherwise,
+ * the strings are read where they stand, the first of two. */
+#define TWICE_HEAD                                                                                        \
+	"{\"snapshot\":{" SIDE_META "},\n\"nodes\":[0,0,1,0,1,1,1,3,10,0],\n"
+START_TEST(test_strings_first)
+{
+	struct sbuf w;
+
+	sbuf_init(&w);
+	const char *tricky = TWICE_HEAD "\"strings\":[\"\",\"First\"],\n\"edges\":[1,0,5],\n"
+				       "\"strings\":[\"\",\"Last\",\"x\\\":[\",\"strings\",\"{\\\"strings\\\":[1]}\","
+				       "\" \\\"strings\\\" : [\",\"^[a-z]+:\",\":[0-9]*$\",\"a\\\\\"]}\n";
+	ck_assert(opened_with_class(tricky, "Last", &w));
+	ck_assert_msg(strstr(w.buf, "\"strings\" before the last one (offset ") != NULL, "%s", w.buf);
+	sbuf_reset(&w);
+	/* not the last key: the first read, the second said and skipped */
+	const char *other = TWICE_HEAD "\"strings\":[\"\",\"First\"],\n\"edges\":[1,0,5],\n"
+				      "\"strings\":[\"\",\"Last\"],\"x\":[\"a\",\"b\"]}";
+	ck_assert(opened_with_class(other, "First", &w));
+	ck_assert_msg(strstr(w.buf, "\"strings\" again; skipped") != NULL, "%s", w.buf);
+	sbuf_reset(&w);
+	/* the last, but not followed by the object's end only */
+	const char *trailing = TWICE_HEAD "\"strings\":[\"\",\"First\"],\n\"edges\":[1,0,5],\n"
+					 "\"strings\":[\"\",\"Last\"]} x";
+	opened_with_class(trailing, "Nothing", &w);
+	ck_assert_msg(strstr(w.buf, "before the last one") == NULL, "%s", w.buf);
+	sbuf_reset(&w);
+	/* one "strings", the last key, as V8 writes: no warning */
+	ck_assert(opened_with_class(TWICE_HEAD "\"edges\":[1,0,5],\n\"strings\":[\"\",\"Only\"]\n}\n", "Only", &w));
+	ck_assert_msg(w.len == 0, "%s", w.buf);
+	sbuf_free(&w);
+}
+END_TEST
+
 /* The scratch file filling up at any point of a cold open (a file size
  * limit, SIGXFSZ ignored as a shell may), the V8 reader's arrays parked
  * there before it (or after, some of them): they are read back all the
@@ -2562,6 +2670,21 @@ END_TEST
  * through, the keys in any order, pages let go behind it (a mapping of
  * more than a few MiB), a file cut short; and it is the one the cache
  * written by an ordinary open keeps. */
+static void sink_none(void *ctx, uint64_t at, size_t n, const uint8_t *type, const uint32_t *name,
+		      const uint32_t *to)
+{
+	(void)at, (void)type, (void)name, (void)to;
+	*(uint64_t *)ctx += n;
+}
+
+static int ready_none(void *ctx, struct v8_snap *s, v8_edge_sink **sink, void **sink_ctx)
+{
+	(void)s;
+	*sink = sink_none;
+	*sink_ctx = ctx;
+	return 1;
+}
+
 static void hash_of_file(const char *path, size_t win, int drop, int use_fd)
 {
 	size_t n;
@@ -2572,16 +2695,23 @@ static void hash_of_file(const char *path, size_t win, int drop, int use_fd)
 	ck_assert_int_ge(fd, 0);
 	void *map = mmap(NULL, n ? n : 1, PROT_READ, MAP_PRIVATE, fd, 0);
 	ck_assert(map != MAP_FAILED);
-	for (int loc = 0; loc < 2; loc++) { /* the locations stepped over (the heap's open) or read */
+	/* the locations stepped over (the heap's open) or read; the edges
+	 * stepped over or read where they stand (the heap's open) */
+	for (int loc = 0; loc < 2; loc++)
+	for (int here = 0; here < 2; here++) {
 		struct v8_snap s;
 		struct warnings w = { .quiet = 1 };
 		struct sbuf err;
+		uint64_t edges = 0;
+		struct v8_inline in = { .ready = ready_none, .ctx = &edges };
 		sbuf_init(&err);
 		v8_parse_window(win);
-		int rc = v8_parse_heads(path, map, n, drop, use_fd ? fd : -1, &s, NULL, &w, &err, &got, loc);
+		int rc = v8_parse_heads(path, map, n, drop, use_fd ? fd : -1, &s, NULL, &w, &err, &got, loc,
+					here ? &in : NULL);
 		v8_parse_window(0);
-		ck_assert_msg(got == want, "%s, window %zu (fd %d), drop %d, locations %d: %016llx, want %016llx", path,
-			      win, use_fd, drop, loc, (unsigned long long)got, (unsigned long long)want);
+		ck_assert_msg(got == want, "%s, window %zu (fd %d), drop %d, locations %d, edges here %d: %016llx, "
+			      "want %016llx", path, win, use_fd, drop, loc, here, (unsigned long long)got,
+			      (unsigned long long)want);
 		if (rc == 0)
 			v8_snap_free(&s);
 		warn_free(&w);
@@ -2783,6 +2913,8 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_window_same);
 	tcase_add_test(tc, test_window_gzip_stored);
 	tcase_add_test(tc, test_content_hash);
+	tcase_add_test(tc, test_edges_where_they_stand);
+	tcase_add_test(tc, test_strings_first);
 	tcase_add_test(tc, test_room_counts_reader);
 	tcase_add_test(tc, test_growth_new_site);
 	tcase_add_test(tc, test_fast_records);

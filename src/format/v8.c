@@ -513,7 +513,7 @@ static void load_counts(struct heap *h, struct v8_snap *s)
  * id; then their names and types, and o2n, a snapshot node's heap node
  * (the root's 0). The snapshot's node columns go as soon as they are
  * read. */
-static uint32_t *make_nodes(struct v8b *b, int tracked)
+static uint32_t *make_nodes(struct v8b *b)
 {
 	struct heap *h = b->h;
 	struct v8_snap *s = b->s;
@@ -562,9 +562,8 @@ static uint32_t *make_nodes(struct v8b *b, int tracked)
 		warn_twice(h, o2n, s->nnodes);
 	d->node_name = permute32(&s->nname, o2n, s->nnodes, h->n, HW_NONE);
 	d->node_type = permute8(&s->ntype, o2n, s->nnodes, h->n, UINT8_MAX);
-	if (tracked) /* no node with a trace: all 0 */
-		d->node_trace = s->ntrace != NULL ? permute32(&s->ntrace, o2n, s->nnodes, h->n, 0)
-						  : xcalloc((size_t)h->n + 1, sizeof *d->node_trace);
+	if (s->ntrace != NULL) /* some node's trace: kept if the snapshot has traces (v8_parse_heap) */
+		d->node_trace = permute32(&s->ntrace, o2n, s->nnodes, h->n, 0);
 	free(s->ntrace);
 	s->ntrace = NULL;
 	if (counts_parked)
@@ -956,7 +955,8 @@ static void name_detached(struct v8b *b, const node_t *ren, size_t nren)
 }
 
 /* The heap's references of the snapshot's edges, through the builder,
- * read from the file now that the nodes are made: out[] (with each
+ * read from the file once the nodes are made (where they stand, or in a
+ * pass of their own after the rest: struct v8_inline): out[] (with each
  * edge's name and type, the builder's labels) and weak_*[], each node's
  * in target order, equal targets in the file's; the root's edges are
  * the GC roots. Each node's room is counted first from the nodes' edge
@@ -966,28 +966,34 @@ static void name_detached(struct v8b *b, const node_t *ren, size_t nren)
  * they are made, until they are first read after the open (v8_d,
  * v8_load_data; in the index cache once it is written: v8_data_cached).
  * o2n is freed. */
-static void make_edges(struct v8b *b, uint32_t *o2n, struct progress *p)
+static void edges_begin(struct v8b *b, struct esink *k, const uint32_t *o2n)
+{
+	struct v8_snap *s = b->s;
+	uint32_t root = (uint32_t)s->root_index;
+
+	for (uint32_t o = 0; o < s->nnodes; o++)
+		if (o != root && s->nedges_of[o] > 0)
+			hb_refs_count(&b->hb, o2n[o], s->nedges_of[o]);
+	*k = (struct esink){ .b = b, .o2n = o2n, .o = 0, .left = s->nnodes > 0 ? s->nedges_of[0] : 0 };
+}
+
+/* ... and once they are read. */
+static void make_edges(struct v8b *b, struct esink *k, uint32_t *o2n)
 {
 	struct heap *h = b->h;
 	struct v8_snap *s = b->s;
 	struct v8_data *d = b->d;
 	uint32_t root = (uint32_t)s->root_index;
-	struct esink k = { .b = b, .o2n = o2n, .o = 0, .left = s->nnodes > 0 ? s->nedges_of[0] : 0 };
 
-	for (uint32_t o = 0; o < s->nnodes; o++)
-		if (o != root && s->nedges_of[o] > 0)
-			hb_refs_count(&b->hb, o2n[o], s->nedges_of[o]);
-	v8_parse_edges(h->path, h->map, h->size, h->container == NULL,
-		       h->container == NULL && h->file_map == NULL ? h->fd : -1, s, edges_in, &k, p, &h->warn);
 	if (s->cut_at != 0) /* the heads' reading, or the edges' */
 		h->truncated_at = s->cut_at;
 	node_t *ren = NULL;
 	size_t nren = b->nat_bits != NULL ? dom_state(b, o2n, &ren) : 0;
 	/* the counts past the edges read: holes */
-	for (next_node(&k); k.o < s->nnodes; k.left = 0, next_node(&k))
-		if (k.o != root) {
-			node_t *room = hb_refs_room(&b->hb, o2n[k.o], (size_t)k.left, NULL);
-			for (uint64_t j = 0; j < k.left; j++)
+	for (next_node(k); k->o < s->nnodes; k->left = 0, next_node(k))
+		if (k->o != root) {
+			node_t *room = hb_refs_room(&b->hb, o2n[k->o], (size_t)k->left, NULL);
+			for (uint64_t j = 0; j < k->left; j++)
 				room[j] = HW_NONE;
 		}
 	v8_snap_free_counts(s);
@@ -1006,13 +1012,13 @@ static void make_edges(struct v8b *b, uint32_t *o2n, struct progress *p)
 	d->nwlab = h->nweak;
 	d->weak_type = xmalloc(h->nweak + 1);
 	memset(d->weak_type, d->et_weak, h->nweak + 1);
-	h->dangling_refs = k.dropped;
-	if (k.dropped > 0)
+	h->dangling_refs = k->dropped;
+	if (k->dropped > 0)
 		warn_add(&h->warn, "%s: %llu edges to no node (or to the root) dropped", h->path,
-			 (unsigned long long)k.dropped);
-	if (k.lost > 0)
+			 (unsigned long long)k->dropped);
+	if (k->lost > 0)
 		warn_add(&h->warn, "%s: %llu edges past the 2^28th whose index or type needs a word of its own: "
-			 "their names are not kept", h->path, (unsigned long long)k.lost);
+			 "their names are not kept", h->path, (unsigned long long)k->lost);
 }
 
 /* ---- the format's operations ---- */
@@ -1070,10 +1076,78 @@ static void v8_free(struct heap *h)
 	h->fmt_data = NULL;
 }
 
+/* The open's state between the parse and the builder. */
+struct v8open {
+	struct v8b b;
+	struct esink k;
+	uint32_t *o2n;
+	struct progress *p;
+	int made; /* the nodes */
+};
+
+/* The nodes read (and the strings, meta): the reader's data of the
+ * heap, the heap's nodes, and the room for their edges (0 if there are
+ * none: the open fails). `here`: within the parse's phase, which the
+ * edges' then is (struct v8_inline). */
+static int nodes_made(struct v8open *o, struct v8_snap *s, int here)
+{
+	struct heap *h = o->b.h;
+	struct v8_data *d;
+
+	if (s->nnodes == 0 || s->root_index >= s->nnodes)
+		return 0;
+	v8_free(h);
+	d = xcalloc(1, sizeof *d);
+	h->fmt_data = d;
+	/* the strings and type names stay with the heap */
+	d->str_off = s->str_off;
+	d->nstr = s->nstr;
+	d->ids_reset = s->ids_reset != 0;
+	s->str_off = NULL;
+	d->edge_types = s->edge_types;
+	d->n_edge_types = s->n_edge_types;
+	s->edge_types = NULL; /* its count stays: the edges, read later, are checked against it */
+	d->node_types = s->node_types;
+	d->n_node_types = s->n_node_types;
+	s->node_types = NULL;
+	s->n_node_types = 0;
+	find_types(d);
+
+	struct v8b *b = &o->b;
+	*b = (struct v8b){ .h = h, .s = s, .d = d, .nt = { .h = h } };
+	b->type_of_str = xmalloc(((size_t)s->nstr + 1) * sizeof *b->type_of_str);
+	mem_populate(b->type_of_str, 0, ((size_t)s->nstr + 1) * sizeof *b->type_of_str); /* written whole */
+	memset(b->type_of_str, 0xff, ((size_t)s->nstr + 1) * sizeof *b->type_of_str);
+	memset(b->type_of_type, 0xff, sizeof b->type_of_type);
+	if (here)
+		progress_end(o->p);
+	progress_begin(o->p, "nodes", s->nnodes, "nodes");
+	o->o2n = make_nodes(b);
+	progress_end(o->p);
+	free(b->type_of_str);
+	b->type_of_str = NULL;
+	progress_begin(o->p, "references", h->size, "MB"); /* the edges are read now */
+	edges_begin(b, &o->k, o->o2n);
+	o->made = 1;
+	return 1;
+}
+
+static int edges_here(void *ctx, struct v8_snap *s, v8_edge_sink **sink, void **sink_ctx)
+{
+	struct v8open *o = ctx;
+
+	if (!nodes_made(o, s, 1))
+		return 0;
+	*sink = edges_in;
+	*sink_ctx = &o->k;
+	return 1;
+}
+
 static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 {
 	struct v8_snap s;
-	struct v8_data *d;
+	struct v8open o = { .b = { .h = h }, .p = p };
+	struct v8_inline in = { .ready = edges_here, .ctx = &o };
 
 	/* fd only where it is the map's own file: not a .gz whose inflated copy is the map */
 	/* the content hash of the index cache's file (a gzip dump's is of
@@ -1082,12 +1156,12 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	 * 3 bytes an object of the bench's snapshot, beside the nodes and
 	 * then the edges; read, 1.3% of its cold open) */
 	int hash = h->cache_file != NULL && h->file_map == NULL;
-	if (v8_parse_heads(h->path, h->map, h->size, h->container == NULL,
-			   h->container == NULL && h->file_map == NULL ? h->fd : -1, &s, p, &h->warn, err,
-			   hash ? &h->content : NULL, 0) < 0)
+	int fd = h->container == NULL && h->file_map == NULL ? h->fd : -1;
+	if (v8_parse_heads(h->path, h->map, h->size, h->container == NULL, fd, &s, p, &h->warn, err,
+			   hash ? &h->content : NULL, 0, &in) < 0)
 		return -1;
 	h->content_known = hash;
-	if (s.nnodes == 0 || s.root_index >= s.nnodes) {
+	if (!in.done && !nodes_made(&o, &s, 0)) {
 		char *ep = esc_str(h->path);
 		sbuf_printf(err, "%s: offset %llu: %s", ep, (unsigned long long)s.nodes_at,
 			    s.nnodes == 0 ? "no nodes in the snapshot" : "the root index is past the nodes");
@@ -1095,45 +1169,27 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 		v8_snap_free(&s);
 		return -1;
 	}
-	v8_free(h);
-	d = xcalloc(1, sizeof *d);
-	h->fmt_data = d;
-	/* the strings and type names stay with the heap */
-	d->str_off = s.str_off;
-	d->nstr = s.nstr;
-	d->ids_reset = s.ids_reset != 0;
-	s.str_off = NULL;
-	d->edge_types = s.edge_types;
-	d->n_edge_types = s.n_edge_types;
-	s.edge_types = NULL; /* its count stays: the edges, read later, are checked against it */
-	d->node_types = s.node_types;
-	d->n_node_types = s.n_node_types;
-	s.node_types = NULL;
-	s.n_node_types = 0;
-	find_types(d);
-
-	struct v8b b = { .h = h, .s = &s, .d = d, .nt = { .h = h } };
-	b.type_of_str = xmalloc(((size_t)s.nstr + 1) * sizeof *b.type_of_str);
-	mem_populate(b.type_of_str, 0, ((size_t)s.nstr + 1) * sizeof *b.type_of_str); /* written whole */
-	memset(b.type_of_str, 0xff, ((size_t)s.nstr + 1) * sizeof *b.type_of_str);
-	memset(b.type_of_type, 0xff, sizeof b.type_of_type);
-	int tracked = tracking(&s);
-	progress_begin(p, "nodes", s.nnodes, "nodes");
-	uint32_t *o2n = make_nodes(&b, tracked);
+	if (!in.done) /* in a pass of their own */
+		v8_parse_edges(h->path, h->map, h->size, h->container == NULL, fd, &s, edges_in, &o.k, p, &h->warn);
+	struct v8b *b = &o.b;
+	make_edges(b, &o.k, o.o2n); /* frees o2n */
 	progress_end(p);
-	free(b.type_of_str);
-	if (tracked)
-		make_traces(&b);
-	progress_begin(p, "references", h->size, "MB"); /* the edges are read now */
-	make_edges(&b, o2n, p); /* frees o2n */
-	progress_end(p);
-	hb_free(&b.hb);
-	names_free(&b.nt);
-	free(b.nat_o);
-	free(b.nat_state);
-	free(b.nat_bits);
-	free(b.ne_from);
-	free(b.ne_to);
+	/* the allocation stacks, whose arrays V8 writes after the edges */
+	if (tracking(&s)) {
+		if (b->d->node_trace == NULL) /* no node with a trace: all 0 */
+			b->d->node_trace = xcalloc((size_t)h->n + 1, sizeof *b->d->node_trace);
+		make_traces(b);
+	} else {
+		free(b->d->node_trace);
+		b->d->node_trace = NULL;
+	}
+	hb_free(&b->hb);
+	names_free(&b->nt);
+	free(b->nat_o);
+	free(b->nat_state);
+	free(b->nat_bits);
+	free(b->ne_from);
+	free(b->ne_to);
 	v8_snap_free(&s);
 	return 0;
 }

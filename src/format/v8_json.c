@@ -347,6 +347,39 @@ static int read_value(struct rd *r, enum v8_key k)
 	}
 }
 
+/* The edges where they stand, the nodes and strings read (struct
+ * v8_inline): the checks that want all of them made now, the room for
+ * the edges bounded by the rest of the file (no quick scan counted
+ * them), then the edges to the sink the reader gives. A value there
+ * that is no array of numbers is stepped over as without in, its
+ * problem said by the reading (the rest of the file read on). */
+static int edges_here(struct rd *r)
+{
+	struct v8_snap *s = r->s;
+	v8_edge_sink *sink = NULL;
+	void *ctx = NULL;
+
+	s->edges_at = pos(r);
+	r->edges_end = (uint64_t)(r->end - r->base);
+	r->edges_nums = 0;
+	v8s_check(r);
+	r->checked = 1;
+	if (!r->in->ready(r->in->ctx, s, &sink, &ctx)) { /* read later (nothing will: no nodes) */
+		r->later[K_EDGES] = s->edges_at;
+		return v8s_skip_edges(r);
+	}
+	r->in->done = 1;
+	r->done[K_EDGES] = 1;
+	if (v8s_read_edges(r, sink, ctx) == 0)
+		return 0;
+	r->stop = 0;
+	r->p = r->base + s->edges_at;
+	r->quiet = 1;
+	int rc = v8s_skip_value(r);
+	r->quiet = 0;
+	return rc;
+}
+
 static int top_entry(struct rd *r, int *first)
 {
 	const uint8_t *key;
@@ -361,13 +394,24 @@ static int top_entry(struct rd *r, int *first)
 	ws(r);
 	if (k == K_N)
 		return v8s_skip_value(r) < 0 ? -1 : 1;
+	if (k == K_STRINGS && r->last_strings != 0) { /* read first */
+		if (pos(r) == r->last_strings) {
+			r->p = r->base + r->last_strings_end;
+			return 1;
+		}
+		warn_add(r->w, "%s: offset %llu: \"strings\" before the last one (offset %llu), which is read; "
+			 "skipped", r->path, (unsigned long long)pos(r), (unsigned long long)r->last_strings);
+		return v8s_skip_value(r) < 0 ? -1 : 1;
+	}
 	if (r->done[k] || r->later[k]) {
 		warn_add(r->w, "%s: offset %llu: \"%s\" again; skipped", r->path, (unsigned long long)pos(r),
 			 key_names[k]);
 		return v8s_skip_value(r) < 0 ? -1 : 1;
 	}
-	if (k == K_EDGES) { /* read last, after what they name */
-		r->later[k] = pos(r);
+	if (k == K_EDGES) {
+		if (r->in != NULL && r->have_meta && r->done[K_NODES] && r->done[K_STRINGS])
+			return edges_here(r) < 0 ? -1 : 1;
+		r->later[k] = pos(r); /* read last, after what they name */
 		return v8s_skip_edges(r) < 0 ? -1 : 1;
 	}
 	if (ready(r, k))
@@ -437,14 +481,117 @@ static void rd_init(struct rd *r, const char *path, const uint8_t *map, uint64_t
 	}
 }
 
+/* The '[' of the value of "strings" when it is the top-level object's
+ * last key, as V8 writes it; 0 when the file does not end with an
+ * array of strings, or the key before that array is another. From the
+ * end back: '}', ']', a string's closing quote (or the empty array's
+ * '['), then each '[' in turn until one follows a key: a colon, and
+ * before it a word (letters, digits, '_') in quotes. In an array of
+ * strings a '[' may follow a colon and a quote too (the string ":[0-9]"
+ * of a regular expression, an escaped \"key\":[), but what lies
+ * between that quote and the one before it is then no word: a comma
+ * between two strings, or a backslash. (The reading from there checks
+ * the candidate.) */
+static int word(const uint8_t *p, const uint8_t *end)
+{
+	if (p == end)
+		return 0;
+	for (; p < end; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			return 0;
+	return 1;
+}
+
+static uint64_t last_strings(const uint8_t *map, uint64_t size)
+{
+	static const char key[] = "\"strings\"";
+	const uint8_t *p = map + size;
+	const uint8_t *want = (const uint8_t *)"}]";
+
+	for (int i = 0; i < 2; i++) {
+		while (p > map && (p[-1] == ' ' || p[-1] == '\n' || p[-1] == '\r' || p[-1] == '\t'))
+			p--;
+		if (p == map || p[-1] != want[i])
+			return 0;
+		p--;
+	}
+	while (p > map && (p[-1] == ' ' || p[-1] == '\n' || p[-1] == '\r' || p[-1] == '\t'))
+		p--;
+	if (p == map || (p[-1] != '"' && p[-1] != '['))
+		return 0;
+	while ((p = v8s_last_byte(map, p, '[')) != NULL) {
+		const uint8_t *q = p;
+		while (q > map && (q[-1] == ' ' || q[-1] == '\n' || q[-1] == '\r' || q[-1] == '\t'))
+			q--;
+		if (q == map || q[-1] != ':')
+			continue;
+		q--;
+		while (q > map && (q[-1] == ' ' || q[-1] == '\n' || q[-1] == '\r' || q[-1] == '\t'))
+			q--;
+		if (q == map || q[-1] != '"')
+			continue;
+		const uint8_t *open = v8s_last_byte(map, q - 1, '"');
+		if (open == NULL || !word(open + 1, q - 1))
+			continue;
+		size_t n = (size_t)(q - open);
+		return n == sizeof key - 1 && memcmp(open, key, n) == 0 ? (uint64_t)(p - map) : 0;
+	}
+	return 0;
+}
+
+/* The strings of last_strings read first: kept when they are an array
+ * of strings with nothing wrong and the file's end after it (the
+ * top-level object's closing brace, whitespace); else none read, and
+ * the pass reads whatever stands there. */
+static void strings_first(struct rd *r)
+{
+	struct v8_snap *s = r->s;
+	uint64_t at = last_strings(r->base, (uint64_t)(r->end - r->base));
+	struct warnings w = { 0 };
+	struct sbuf err;
+	struct rd q;
+
+	if (at == 0)
+		return;
+	sbuf_init(&err);
+	rd_init(&q, r->path, r->base, (uint64_t)(r->end - r->base), 0, -1, s, NULL, &w, &err);
+	q.p = q.base + at;
+	q.quiet = 1;
+	int ok = v8s_read_strings(&q) == 0 && !q.stop && w.n == 0 && w.suppressed == 0;
+	uint64_t end = pos(&q); /* past its ']': the pass goes on from there */
+	if (ok) {
+		ws(&q);
+		ok = q.p < q.end && *q.p == '}';
+		if (ok) {
+			q.p++;
+			ws(&q);
+			ok = q.p == q.end;
+		}
+	}
+	if (ok) {
+		r->last_strings = at;
+		r->last_strings_end = end;
+		r->done[K_STRINGS] = 1;
+	} else {
+		free(s->str_off);
+		s->str_off = NULL;
+		s->nstr = 0;
+		s->strings_at = 0;
+	}
+	warn_free(&w);
+	sbuf_free(&err);
+}
+
 int v8_parse_heads(const char *path, const uint8_t *map, uint64_t size, int drop, int fd, struct v8_snap *s,
-		   struct progress *p, struct warnings *w, struct sbuf *err, uint64_t *content, int locations)
+		   struct progress *p, struct warnings *w, struct sbuf *err, uint64_t *content, int locations,
+		   struct v8_inline *in)
 {
 	struct store_hasher hx;
 	struct rd r;
 
 	rd_init(&r, path, map, size, drop, fd, s, p, w, err);
 	r.no_locations = !locations;
+	r.in = in;
 	if (content != NULL) { /* the bytes as the window reads them, while they are in a core's cache */
 		store_hash_begin(&hx, 0, size);
 		r.hx = &hx;
@@ -455,11 +602,14 @@ int v8_parse_heads(const char *path, const uint8_t *map, uint64_t size, int drop
 	 * a time ahead of it (a fault per few pages saved) */
 	map_advice(map, size, MADV_SEQUENTIAL);
 	progress_begin(p, "parse", size, "MB");
+	if (in != NULL)
+		strings_first(&r);
 	v8s_window(&r);
 	read_top(&r);
 	if (r.have_meta) {
 		read_later(&r);
-		v8s_check(&r);
+		if (!r.checked)
+			v8s_check(&r);
 	} else if (err->len == 0) {
 		v8s_problem(&r, pos(&r), "no snapshot.meta");
 	}
@@ -496,7 +646,7 @@ void v8_parse_edges(const char *path, const uint8_t *map, uint64_t size, int dro
 int v8_parse(const char *path, const uint8_t *map, uint64_t size, int drop, int fd, struct v8_snap *s,
 	     struct progress *p, struct warnings *w, struct sbuf *err)
 {
-	if (v8_parse_heads(path, map, size, drop, fd, s, p, w, err, NULL, 1) < 0)
+	if (v8_parse_heads(path, map, size, drop, fd, s, p, w, err, NULL, 1, NULL) < 0)
 		return -1;
 	progress_begin(p, "edges", size, "MB");
 	v8_parse_edges(path, map, size, drop, fd, s, NULL, NULL, p, w);

@@ -113,19 +113,43 @@ int v8_parse(const char *path, const uint8_t *map, uint64_t size, int drop, int 
  * builds from the nodes first and then takes the edges one batch at a
  * time (v8_parse_edges) never holds them all. The edges are read last
  * whatever their place in the file, after the nodes and strings they
- * name. Returns as v8_parse. content, unless NULL: the hash of all
+ * name; or, with in (not NULL), where they stand when those are read by
+ * then (struct v8_inline, below), the room for them then bounded by the
+ * rest of the file rather than by a count of their numbers. Returns as
+ * v8_parse. content, unless NULL: the hash of all
  * of map[0..size) (store_hash's, seed 0), made as the pass reads the
  * bytes (from its window where it has them), the rest from map after
  * it, whatever the pass found. locations: 0, the allocation sites'
  * source positions are stepped over, not read (s->n_loc 0). */
+struct v8_inline;
 int v8_parse_heads(const char *path, const uint8_t *map, uint64_t size, int drop, int fd, struct v8_snap *s,
-		   struct progress *p, struct warnings *w, struct sbuf *err, uint64_t *content, int locations);
+		   struct progress *p, struct warnings *w, struct sbuf *err, uint64_t *content, int locations,
+		   struct v8_inline *in);
 
 /* A batch of edges [at, at + n) in the file's order, each its type,
  * name and target as the edge columns hold them (struct v8_snap: names
  * past the strings already none, targets that are no node's HW_NONE). */
 typedef void v8_edge_sink(void *ctx, uint64_t at, size_t n, const uint8_t *type, const uint32_t *name,
 			  const uint32_t *to);
+
+/* The edges read where they stand, in v8_parse_heads' one pass, not
+ * stepped over and read again by v8_parse_edges (in, when not NULL).
+ * They name the nodes and strings, which V8 writes before and after
+ * them: the strings are found from the file's end first (the last key
+ * of the top-level object; read only when the file ends with it, as
+ * V8 writes it, else where they stand). When the pass meets "edges"
+ * after meta, the nodes and the strings, ready(ctx, s) is called, s as
+ * v8_parse_heads leaves it but for the values after the edges, and
+ * gives the sink (1), the edges then read into it there and `done`
+ * set; or 0, and they are read later, by v8_parse_edges, as without
+ * in. A "strings" key met before the last one is then stepped over,
+ * with a warning: the last is read (as JSON.parse keeps a key's last
+ * value), where without in the first is. */
+struct v8_inline {
+	int (*ready)(void *ctx, struct v8_snap *s, v8_edge_sink **sink, void **sink_ctx);
+	void *ctx;
+	int done;
+};
 
 /* After v8_parse_heads (same file, map and fd): the edges, to sink a
  * batch at a time (NULL: into s's edge columns), their problems

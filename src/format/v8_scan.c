@@ -59,6 +59,24 @@ const uint8_t *v8s_str_end(const uint8_t *p, const uint8_t *end)
 	return NULL;
 }
 
+const uint8_t *v8s_last_byte(const uint8_t *from, const uint8_t *to, uint8_t c)
+{
+#ifdef __SSE2__
+	__m128i want = _mm_set1_epi8((char)c);
+	while (to - from >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(to - 16));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, want));
+		if (m != 0)
+			return to - 16 + (31 - __builtin_clz(m));
+		to -= 16;
+	}
+#endif
+	while (to > from)
+		if (*--to == c)
+			return to;
+	return NULL;
+}
+
 static int is_scalar_byte(uint8_t c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' ||

@@ -33,6 +33,9 @@ struct rd {
 	int no_locations; /* "locations" stepped over (v8s_skip_array), not read */
 	uint64_t edges_end; /* past the value of "edges" (v8s_skip_edges), or the file's end */
 	uint64_t edges_nums; /* the most numbers there, by the quick scan's count (0: not counted) */
+	struct v8_inline *in; /* the edges read where they stand (v8_json.h), or NULL */
+	uint64_t last_strings, last_strings_end; /* the value of the last key, "strings", read first; 0 none */
+	int checked; /* v8s_check done (before edges read where they stand) */
 	/* numbers that were no unsigned integer, in the array being read */
 	uint64_t odd, odd_at;
 	/* the pages of the file around the reader (v8s_window): faulted in
@@ -93,6 +96,8 @@ int v8s_problem(struct rd *r, uint64_t at, const char *fmt, ...) __attribute__((
 /* Past the closing quote of the string that opens at p; NULL when it
  * is unterminated before end. */
 const uint8_t *v8s_str_end(const uint8_t *p, const uint8_t *end);
+/* The last byte c in [from, to), NULL if none. */
+const uint8_t *v8s_last_byte(const uint8_t *from, const uint8_t *to, uint8_t c);
 /* Skip one value of any shape (0, or -1 after a problem). */
 int v8s_skip_value(struct rd *r);
 /* Byte c after whitespace, stepped over (0), or a problem naming where. */
