@@ -332,8 +332,10 @@ uint64_t analysis_weaken_across(struct heap *h, const bits_t *in, const bits_t *
  * analysis, nor an analysis root; over the weak references too (an
  * object only weakly reachable is alive until the next GC clears its
  * referent) but those left out, and over the strong ones the analyses
- * moved aside (a focus's border: the program holds them). */
-bits_t *analysis_live_set(const struct heap *h)
+ * moved aside (a focus's border: the program holds them). With strong:
+ * the strong references first, what they reach then in *strong (a copy,
+ * the caller's), before the weak ones are followed from there. */
+static bits_t *live_set(const struct heap *h, bits_t **strong)
 {
 	bits_t *live = xcalloc(bits_words(h->n), sizeof *live);
 	node_t *stack = xmalloc(((size_t)h->n + 1) * sizeof *stack);
@@ -341,6 +343,7 @@ bits_t *analysis_live_set(const struct heap *h)
 	 * search in weak_src for every node was most of the walk's time) */
 	bits_t *weak_from = xcalloc(bits_words(h->n), sizeof *weak_from);
 	size_t sp = 0;
+	int weak = strong == NULL; /* followed yet */
 
 	for (uint64_t i = 0; i < h->nweak; i++)
 		bit_set(weak_from, h->weak_src[i]);
@@ -353,17 +356,31 @@ bits_t *analysis_live_set(const struct heap *h)
 			stack[sp++] = r;
 		}
 	}
-	while (sp > 0) {
-		node_t u = stack[--sp];
-		for (edge_t j = h->out_start[u]; j < h->out_start[u + 1]; j++)
-			if (!bit_get(live, h->out[j])) {
-				bit_set(live, h->out[j]);
-				stack[sp++] = h->out[j];
-			}
-		if (!bit_get(weak_from, u))
-			continue;
-		for (uint64_t i = heap_weak_first(h, u); i < h->nweak && h->weak_src[i] == u; i++)
-			if ((!weak_left_out(h, i) || weak_moved(h, i)) && !bit_get(live, h->weak_dst[i])) {
+	for (;;) {
+		while (sp > 0) {
+			node_t u = stack[--sp];
+			for (edge_t j = h->out_start[u]; j < h->out_start[u + 1]; j++)
+				if (!bit_get(live, h->out[j])) {
+					bit_set(live, h->out[j]);
+					stack[sp++] = h->out[j];
+				}
+			if (!weak || !bit_get(weak_from, u))
+				continue;
+			for (uint64_t i = heap_weak_first(h, u); i < h->nweak && h->weak_src[i] == u; i++)
+				if ((!weak_left_out(h, i) || weak_moved(h, i)) && !bit_get(live, h->weak_dst[i])) {
+					bit_set(live, h->weak_dst[i]);
+					stack[sp++] = h->weak_dst[i];
+				}
+		}
+		if (weak)
+			break;
+		/* the strong references' part done: the weak ones from there */
+		*strong = xmalloc(bits_words(h->n) * sizeof **strong);
+		memcpy(*strong, live, bits_words(h->n) * sizeof **strong);
+		weak = 1;
+		for (uint64_t i = 0; i < h->nweak; i++)
+			if (bit_get(live, h->weak_src[i]) && (!weak_left_out(h, i) || weak_moved(h, i)) &&
+			    !bit_get(live, h->weak_dst[i])) {
 				bit_set(live, h->weak_dst[i]);
 				stack[sp++] = h->weak_dst[i];
 			}
@@ -373,15 +390,19 @@ bits_t *analysis_live_set(const struct heap *h)
 	return live;
 }
 
-/* Whether the live set (analysis_live_set) is the set analysis_roots
- * marks first, over the strong references from the root records: so
- * without weak references (nor pseudo roots among the records, which
- * the live set leaves out and an analysis has dropped by then). Cutting
- * the garbage changes it not: only the references of objects outside
- * it go. */
-static int live_is_strong(const struct heap *h)
+bits_t *analysis_live_set(const struct heap *h)
 {
-	if (h->nweak > 0 || h->aroot != 0)
+	return live_set(h, NULL);
+}
+
+/* Whether the marking over the strong references from the root records
+ * is the one analysis_roots makes first: so without pseudo roots among
+ * the records (which the live set leaves out and an analysis has
+ * dropped by then). Cutting the garbage changes it not: only the
+ * references of objects outside the live set go. */
+static int strong_is_first(const struct heap *h)
+{
+	if (h->aroot != 0)
 		return 0;
 	for (size_t i = 0; i < h->nroot_rec; i++)
 		if (h->root_rec[i].kind == RK_WEAK_ONLY || h->root_rec[i].kind == RK_UNREACHABLE)
@@ -389,18 +410,20 @@ static int live_is_strong(const struct heap *h)
 	return 1;
 }
 
-/* analysis_cut_garbage; with keep, its live set when analysis_roots may
- * take it for its first marking (live_is_strong), else *keep NULL. */
+/* analysis_cut_garbage; with keep, the marking over the strong
+ * references it made first when analysis_roots may take it for its own
+ * first marking (strong_is_first), else *keep NULL. */
 static void cut_garbage(struct heap *h, struct progress *p, bits_t **keep)
 {
+	bits_t *strong = NULL;
+
 	if (keep != NULL)
 		*keep = NULL;
 	h->garbage_refs = 0;
 	if (h->keep_unreachable || h->aroot != 0) /* an analysis root: its border is the focus's */
 		return;
 	heap_load(h, HP_OUT | HP_WEAK, p);
-	bits_t *live = analysis_live_set(h);
-	int strong = keep != NULL && live_is_strong(h);
+	bits_t *live = live_set(h, keep != NULL && strong_is_first(h) ? &strong : NULL);
 
 	/* garbage's references into the live heap: those across the live
 	 * set's border whose source is outside it (none without garbage, as
@@ -412,10 +435,9 @@ static void cut_garbage(struct heap *h, struct progress *p, bits_t **keep)
 		h->garbage_refs = analysis_weaken_across(h, live, dead, WEAK_GARBAGE);
 		free(dead);
 	}
-	if (strong)
-		*keep = live;
-	else
-		free(live);
+	if (strong != NULL)
+		*keep = strong;
+	free(live);
 	if (h->garbage_refs > 0)
 		cache_changed(h, HP_OUT | HP_WEAK);
 }
