@@ -243,6 +243,7 @@ static uint32_t node_class(struct v8b *b, uint32_t o)
 /* ---- the reader's arrays parked while nothing reads them ---- */
 
 #define PARK_ID (STORE_SCRATCH + 200) /* and on, one a parked array */
+#define PARK_TRACE 3 /* node_trace's place among them (parkable) */
 
 /* data_arrays' that a cached open leaves in the cache until read: per
  * node and per reference (the names, types, labels, traces and ids;
@@ -260,7 +261,7 @@ static int parkable(struct heap *h, struct v8_data *d, int edges, struct fmt_arr
 	a[n++] = (struct fmt_array){ (void **)&d->str_off, NULL, sizeof *d->str_off, d->nstr };
 	a[n++] = (struct fmt_array){ (void **)&d->node_name, NULL, sizeof *d->node_name, h->n };
 	a[n++] = (struct fmt_array){ (void **)&d->node_type, NULL, sizeof *d->node_type, h->n };
-	a[n++] = (struct fmt_array){ (void **)&d->node_trace, NULL, sizeof *d->node_trace, h->n };
+	a[n++] = (struct fmt_array){ (void **)&d->node_trace, NULL, sizeof *d->node_trace, h->n }; /* PARK_TRACE */
 	a[n++] = (struct fmt_array){ (void **)&d->id32, NULL, sizeof *d->id32, h->n };
 	if (edges) {
 		a[n++] = (struct fmt_array){ (void **)&d->out_name, NULL, sizeof *d->out_name, d->nout };
@@ -1174,14 +1175,23 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	struct v8b *b = &o.b;
 	make_edges(b, &o.k, o.o2n); /* frees o2n */
 	progress_end(p);
-	/* the allocation stacks, whose arrays V8 writes after the edges */
+	/* the allocation stacks, whose arrays V8 writes after the edges: the
+	 * nodes' trace ids (made, perhaps parked, with the nodes) kept only
+	 * where the snapshot has them */
+	struct v8_data *d = b->d;
 	if (tracking(&s)) {
-		if (b->d->node_trace == NULL) /* no node with a trace: all 0 */
-			b->d->node_trace = xcalloc((size_t)h->n + 1, sizeof *b->d->node_trace);
+		if (d->node_trace == NULL && !(d->parked & 1u << PARK_TRACE)) /* no node with a trace: all 0 */
+			d->node_trace = xcalloc((size_t)h->n + 1, sizeof *d->node_trace);
 		make_traces(b);
 	} else {
-		free(b->d->node_trace);
-		b->d->node_trace = NULL;
+		free(d->node_trace);
+		d->node_trace = NULL;
+		struct store *st = d->parked & 1u << PARK_TRACE ? heap_scratch_kept(h) : NULL;
+		if (st != NULL)
+			store_drop(st, PARK_ID + PARK_TRACE);
+		d->parked &= ~(1u << PARK_TRACE);
+		if (st != NULL)
+			heap_scratch_done(h);
 	}
 	hb_free(&b->hb);
 	names_free(&b->nt);
