@@ -399,6 +399,17 @@ START_TEST(test_protocol)
 	tool_err(&s, "classes", "{\"dump\":\"d1\",\"reverse\":\"yes\"}", "'reverse' must be true or false");
 	tool_err(&s, "classes", "{\"dump\":\"d1\",\"depth\":2}", "unknown argument 'depth'");
 	tool_err(&s, "biggest", "{\"dump\":\"d1\",\"object\":\"zz\"}", "not an object id");
+	/* the views' arguments that the view the steps end in does not read:
+	 * refused, not ignored, as the command line's options are */
+	tool_err(&s, "query", "{\"dump\":\"d1\",\"steps\":\"all | biggest\",\"sort\":\"name\"}",
+		 "'sort' goes with classes, not biggest");
+	tool_err(&s, "query", "{\"dump\":\"d1\",\"steps\":\"all | info\",\"depth\":2}",
+		 "'depth' goes with biggest, allocations, merged-*, graph and report, not info");
+	tool_err(&s, "query", "{\"dump\":\"d1\",\"steps\":\"all | objects\",\"max\":2}", "'max' goes with");
+	tool_err(&s, "query", "{\"dump\":\"d1\",\"steps\":\"all\",\"filter\":\"x\",\"reverse\":true,\"max\":3}",
+		 "'max' goes with paths, lifelines, graph and report, not classes");
+	tool_ok(&s, "query", "{\"dump\":\"d1\",\"steps\":\"all | biggest\",\"depth\":2,\"limit\":2}", &o);
+	jv_free(&o);
 	tool_ok(&s, "classes", "{\"dump\":\"d1\",\"limit\":3}", &o);
 	ck_assert(jv_get(&o, "rows") != NULL && jv_get(&o, "rows")->n == 3);
 	jv_free(&o);
@@ -741,9 +752,9 @@ START_TEST(test_shrink)
 		tool_ok(&s, "open", open, &o);
 		jv_free(&o);
 		free(open);
-		/* the biggest array of references, read element by element */
+		/* the array of references that retains most, read element by element */
 		tool_ok(&s, "query", "{\"dump\":\"d1\",\"steps\":\"instances [Ljava.lang.Object; | objects\","
-				     "\"sort\":\"shallow\",\"limit\":1}", &o);
+				     "\"limit\":1}", &o);
 		const struct jv *rows = jv_get(&o, "rows");
 		ck_assert(rows != NULL && rows->n == 1);
 		char *args = xasprintf("{\"dump\":\"d1\",\"object\":\"%s\",\"limit\":1000}", jv_get(&rows->v[0], "id")->s);

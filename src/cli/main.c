@@ -584,32 +584,9 @@ static void check_view_options(const struct cli *c, const char *name, const char
 			usage_error("%s takes no %s: %s", name, opt[i].name, why);
 }
 
-/* A view's option that the command (its flags) does not read: the
- * words that say which commands do, or NULL. Refused, not ignored (a
- * trial: --filter with biggest showed the whole heap). */
 static const char *view_option_misuse(const struct cli *c, unsigned flags)
 {
-	const struct { int set; unsigned flag; const char *words; } opt[] = {
-		{ c->o.vo.sort != NULL, CMD_O_CLASSES, "--sort goes with classes" },
-		{ c->o.vo.filter != NULL, CMD_O_CLASSES, "--filter goes with classes" },
-		{ c->o.vo.exact != NULL, CMD_O_CLASSES, "--exact goes with classes" },
-		{ c->o.vo.all, CMD_O_CLASSES, "--all goes with classes" },
-		{ c->o.vo.reverse, CMD_O_REVERSE, "--reverse goes with classes and merged-dom" },
-		{ c->by_set, CMD_O_BY, "--by goes with merged-out, merged-in and merged-dom" },
-		{ c->o.depth_set, CMD_O_DEPTH, "--depth goes with biggest, allocations, merged-*, graph and report" },
-		{ c->o.cutoff_set, CMD_O_CUTOFF, "--cutoff goes with biggest, allocations and report" },
-		{ c->o.max_set, CMD_O_MAX, "--max goes with paths, lifelines, graph and report" },
-		/* -e's steps follow weak references with it too */
-		{ c->o.vo.weak && c->o.expr == NULL, CMD_O_WEAK, "--weak goes with paths, between, info --deep, graph and -e" },
-		/* info reads it for --deep's figures alone */
-		{ c->o.vo.weak && c->o.expr == NULL && !c->o.deep && (flags & CMD_O_DEEP), 0,
-		  "--weak goes with paths, between, info --deep, graph and -e" },
-	};
-
-	for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
-		if (opt[i].set && !(flags & opt[i].flag))
-			return opt[i].words;
-	return NULL;
+	return cmd_view_option_misuse(&c->o, c->by_set, c->o.expr != NULL, flags);
 }
 
 /* The options that go with some commands alone, against the command. */

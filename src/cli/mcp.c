@@ -504,6 +504,11 @@ static int run_call(struct mcp *m, struct call *c, struct sbuf *out, struct sbuf
 			    pl.view, c->e->name);
 	else if (!(e->formats & CMD_FMT(FMT_JSON)))
 		sbuf_printf(err, "%s has no JSON form", e->name);
+	const char *misuse = err->len == 0 ? cmd_view_option_misuse(&c->o, 0, c->steps.len > 0, e->flags) : NULL;
+	if (misuse != NULL) { /* "--sort goes with classes": the argument's name, quoted */
+		size_t n = strcspn(misuse + 2, " ");
+		sbuf_printf(err, "'%.*s'%s, not %s", (int)n, misuse + 2, misuse + 2 + n, e->name);
+	}
 	for (size_t i = 1; i < pl.n && err->len == 0; i++)
 		if (pl.steps[i].op == ST_GONE)
 			sbuf_adds(err, "steps: 'gone' can only be the first step");

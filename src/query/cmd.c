@@ -393,6 +393,31 @@ const char *cmd_format_misuse(const struct cmd_entry *e, enum fmt fmt, int fmt_s
 	return NULL;
 }
 
+const char *cmd_view_option_misuse(const struct cmd_opts *o, int by_set, int steps, unsigned flags)
+{
+	const struct { int set; unsigned flag; const char *words; } opt[] = {
+		{ o->vo.sort != NULL, CMD_O_CLASSES, "--sort goes with classes" },
+		{ o->vo.filter != NULL, CMD_O_CLASSES, "--filter goes with classes" },
+		{ o->vo.exact != NULL, CMD_O_CLASSES, "--exact goes with classes" },
+		{ o->vo.all, CMD_O_CLASSES, "--all goes with classes" },
+		{ o->vo.reverse, CMD_O_REVERSE, "--reverse goes with classes and merged-dom" },
+		{ by_set, CMD_O_BY, "--by goes with merged-out, merged-in and merged-dom" },
+		{ o->depth_set, CMD_O_DEPTH, "--depth goes with biggest, allocations, merged-*, graph and report" },
+		{ o->cutoff_set, CMD_O_CUTOFF, "--cutoff goes with biggest, allocations and report" },
+		{ o->max_set, CMD_O_MAX, "--max goes with paths, lifelines, graph and report" },
+		/* -e's steps follow weak references with it too */
+		{ o->vo.weak && !steps, CMD_O_WEAK, "--weak goes with paths, between, info --deep, graph and -e" },
+		/* info reads it for --deep's figures alone */
+		{ o->vo.weak && !steps && !o->deep && (flags & CMD_O_DEEP), 0,
+		  "--weak goes with paths, between, info --deep, graph and -e" },
+	};
+
+	for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
+		if (opt[i].set && !(flags & opt[i].flag))
+			return opt[i].words;
+	return NULL;
+}
+
 int cmd_check_set(const struct cmd_entry *e, uint64_t count, struct sbuf *err)
 {
 	if (!(e->flags & CMD_ONE) || count == 1)

@@ -125,6 +125,12 @@ unsigned cmd_parts(const struct cmd_entry *e, const struct cmd_opts *o, size_t n
 /* -f against the command's formats: the misuse, or NULL. fmt_set: -f
  * was given. */
 const char *cmd_format_misuse(const struct cmd_entry *e, enum fmt fmt, int fmt_set);
+/* A view's option that the command (its flags) does not read: the
+ * words that say which commands do ("--sort goes with classes"), or
+ * NULL. Refused, not ignored (a trial: --filter with biggest showed the
+ * whole heap). by_set: --by was given; steps: -e's steps (which follow
+ * weak references with --weak too). */
+const char *cmd_view_option_misuse(const struct cmd_opts *o, int by_set, int steps, unsigned flags);
 /* A CMD_ONE command on a set of count objects: 0, or -1 with err set. */
 int cmd_check_set(const struct cmd_entry *e, uint64_t count, struct sbuf *err);
 /* The commands' lines of heapwalk --help, appended. */
