@@ -619,6 +619,15 @@ START_TEST(test_mono_bad_input)
 	ck_assert_msg(WEXITSTATUS(st) == 2 && strcmp(out, "heapwalk: " FIXTURE ":0: no heapshot 0: they are counted "
 			      "from 1\n") == 0, "%s", out);
 	free(out);
+	/* past what a heapshot's number can be: said so, not "no such file" */
+	out = hw("-q info " FIXTURE ":4294967297 2>&1", &st);
+	ck_assert_msg(WEXITSTATUS(st) == 2 && strcmp(out, "heapwalk: " FIXTURE ":4294967297: no heapshot 4294967297: "
+			      "they are counted from 1 to 4294967295 at most\n") == 0, "%s", out);
+	free(out);
+	out = hw("-q --heapshot 5000000000 info " FIXTURE " 2>&1", &st); /* the option's: past its bound, said so */
+	ck_assert_msg(WEXITSTATUS(st) == 1 && strstr(out, "--heapshot needs a number from 1 to 1000000000, not "
+						   "'5000000000'"), "%s", out);
+	free(out);
 	out = hw("-q --heapshot 3 info " FIXTURE ":2 2>&1", &st);
 	ck_assert_msg(WEXITSTATUS(st) == 2 && strcmp(out, "heapwalk: " FIXTURE ":2: --heapshot 3 names another "
 			      "heapshot\n") == 0, "%s", out);

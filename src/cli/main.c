@@ -249,7 +249,7 @@ static long num_arg(const char *opt, const char *s, long min)
 	long v = strtol(s, &end, 10);
 
 	if (*s < '0' || *s > '9' || *end != '\0' || v < min || v > 1000000000)
-		usage_error("%s needs a number of %ld or more, not '%s'", opt, min, s);
+		usage_error("%s needs a number from %ld to 1000000000, not '%s'", opt, min, s);
 	return v;
 }
 

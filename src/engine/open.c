@@ -565,22 +565,28 @@ void heap_whole(struct heap *h, struct progress *p)
 }
 
 /* "FILE:N" where no file has that name but FILE is one: FILE (to free),
- * and N in *snap (0 for ":0", which names none); else NULL. */
-static char *snapshot_path(const char *path, uint32_t *snap)
+ * and N in *snap (0 for ":0", which names none; *past set, and 0, for
+ * an N past any heapshot's number); else NULL. */
+static char *snapshot_path(const char *path, uint32_t *snap, int *past)
 {
 	const char *colon = strrchr(path, ':');
 	struct stat st;
-	char *end;
+	uint64_t n = 0;
 
+	*past = 0;
 	if (colon == NULL || colon == path || colon[1] < '0' || colon[1] > '9' || stat(path, &st) == 0)
 		return NULL;
-	unsigned long n = strtoul(colon + 1, &end, 10);
+	const char *d = colon + 1;
+	for (; *d >= '0' && *d <= '9'; d++)
+		if ((n = n * 10 + (uint64_t)(*d - '0')) > UINT32_MAX)
+			*past = 1, n = UINT32_MAX;
 	char *file = xstrndup(path, (size_t)(colon - path));
-	if (*end != '\0' || n > UINT32_MAX || stat(file, &st) != 0) {
+	if (*d != '\0' || stat(file, &st) != 0) {
 		free(file);
+		*past = 0;
 		return NULL;
 	}
-	*snap = (uint32_t)n;
+	*snap = *past ? 0 : (uint32_t)n;
 	return file;
 }
 
@@ -674,10 +680,14 @@ int heap_open(struct heap *h, const char *path, const struct open_opts *o,
 	h->notes.quiet = o->quiet;   /* said as they come */
 	h->rules = o->rules;
 	h->keep_unreachable = o->keep_unreachable;
-	char *file = snapshot_path(path, &h->want_snap);
+	int past;
+	char *file = snapshot_path(path, &h->want_snap, &past);
 	if (file != NULL && (h->want_snap == 0 || (o->snapshot != 0 && o->snapshot != h->want_snap))) {
 		char *ep = esc_str(path);
-		if (h->want_snap == 0)
+		if (past)
+			sbuf_printf(err, "%s: no heapshot %s: they are counted from 1 to %u at most", ep,
+				    ep + strlen(ep) - strlen(strrchr(path, ':') + 1), UINT32_MAX);
+		else if (h->want_snap == 0)
 			sbuf_printf(err, "%s: no heapshot 0: they are counted from 1", ep);
 		else
 			sbuf_printf(err, "%s: --heapshot %u names another heapshot", ep, o->snapshot);
