@@ -1116,7 +1116,7 @@ static int order_few_moved(struct heap_builder *b, node_t n, const struct runs *
 	if (twice > 0 && !(b->flags & HB_TWICE))
 		goto not;
 	b->dup_ids += twice;
-	if (b->nbig > 0)
+	if (b->nbig > 0 && b->nmoved > 0) /* none moved: the big sizes stay where they are */
 		big_moved_few(b);
 	uint8_t *done = xcalloc(b->nmoved + 1, 1);
 	own(b, 0, b->nmoved + 1);
