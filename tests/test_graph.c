@@ -645,7 +645,7 @@ START_TEST(test_weak_roots_brute)
 		struct heap w;
 		memset(&w, 0, sizeof w);
 		w.fd = -1;
-		w.n = 2 + (node_t)(RND() % (round < 150 ? 30 : 2000));
+		w.n = 3 + (node_t)(RND() % (round < 150 ? 30 : 2000));
 		w.out_start = xmalloc(((size_t)w.n + 1) * sizeof *w.out_start);
 		size_t cap = (size_t)w.n * 4 + 1, ne = 0;
 		w.out = xmalloc(cap * sizeof *w.out);
@@ -667,12 +667,17 @@ START_TEST(test_weak_roots_brute)
 		w.nweak = w.n / 2 + RND() % w.n;
 		w.weak_src = xmalloc((w.nweak + 1) * sizeof *w.weak_src);
 		w.weak_dst = xmalloc((w.nweak + 1) * sizeof *w.weak_dst);
-		for (uint64_t i = 0; i < w.nweak; i++) {
+		for (uint64_t i = 0; i < w.nweak; i++) { /* the chain down: one link a round after the first */
 			int chain = i < w.nweak / 2;
-			w.weak_src[i] = chain ? (node_t)(1 + i % (w.n - 1)) : (node_t)(1 + RND() % (w.n - 1));
-			w.weak_dst[i] = chain ? (node_t)(1 + (i + 1) % (w.n - 1)) : (node_t)(1 + RND() % (w.n - 1));
+			w.weak_src[i] = chain ? (node_t)(w.n - 1 - i % (w.n - 2)) : (node_t)(1 + RND() % (w.n - 1));
+			w.weak_dst[i] = chain ? (node_t)(w.n - 2 - i % (w.n - 2)) : (node_t)(1 + RND() % (w.n - 1));
 		}
 		sort_weak(&w);
+		if (round % 3 == 1) { /* some left out: never followed */
+			w.weak_rule = xmalloc((w.nweak + 1) * sizeof *w.weak_rule);
+			for (uint64_t i = 0; i < w.nweak; i++)
+				w.weak_rule[i] = RND() % 4 == 0 ? WEAK_IGNORED : WEAK_BUILTIN;
+		}
 		w.node_shallow = xmalloc(((size_t)w.n + 1) * sizeof *w.node_shallow);
 		for (node_t v = 0; v < w.n; v++)
 			w.node_shallow[v] = 8 + v % 5;
@@ -693,7 +698,7 @@ START_TEST(test_weak_roots_brute)
 			changed = 0;
 			for (uint64_t i = 0; i < w.nweak; i++)
 				if (bit_get(seen, w.weak_src[i]) && !bit_get(strong, w.weak_dst[i]) &&
-				    !bit_get(rooted, w.weak_dst[i])) {
+				    !bit_get(rooted, w.weak_dst[i]) && (w.weak_rule == NULL || w.weak_rule[i] != WEAK_IGNORED)) {
 					bit_set(rooted, w.weak_dst[i]);
 					marked += mark_brute(&w, seen, w.weak_dst[i]);
 					changed = 1;
@@ -717,6 +722,89 @@ START_TEST(test_weak_roots_brute)
 		free(rooted);
 		free(got);
 		heap_free(&w);
+	}
+}
+END_TEST
+
+/* A random heap without a file for test_garbage_roots_same (the
+ * same seed, the same heap): references, weak ones with every rule,
+ * root records (some on the virtual root). */
+static void random_heap(struct heap *w, uint64_t seed0)
+{
+	uint64_t seed = seed0;
+
+	memset(w, 0, sizeof *w);
+	w->fd = -1;
+	w->n = 2 + (node_t)(RND() % (seed0 % 2 ? 30 : 600));
+	w->out_start = xmalloc(((size_t)w->n + 1) * sizeof *w->out_start);
+	size_t cap = (size_t)w->n * 4 + 1, ne = 0;
+	w->out = xmalloc(cap * sizeof *w->out);
+	unsigned strong_pct = (unsigned)(RND() % 70);
+	for (node_t v = 0; v < w->n; v++) {
+		w->out_start[v] = (edge_t)ne;
+		unsigned k = v == 0 || RND() % 100 >= strong_pct ? 0 : 1 + (unsigned)(RND() % 3);
+		node_t t = 0;
+		for (unsigned i = 0; i < k && ne < cap; i++) {
+			t += 1 + (node_t)(RND() % (w->n / 3 + 1));
+			if (t >= w->n)
+				break;
+			w->out[ne++] = t;
+		}
+	}
+	w->out_start[w->n] = (edge_t)ne;
+	w->nedges = ne;
+	w->nweak = RND() % (w->n + 1);
+	w->weak_src = xmalloc((w->nweak + 1) * sizeof *w->weak_src);
+	w->weak_dst = xmalloc((w->nweak + 1) * sizeof *w->weak_dst);
+	for (uint64_t i = 0; i < w->nweak; i++) {
+		w->weak_src[i] = (node_t)(1 + RND() % (w->n - 1));
+		w->weak_dst[i] = (node_t)(1 + RND() % (w->n - 1));
+	}
+	sort_weak(w);
+	if (RND() % 2) {
+		static const uint16_t rules[] = { WEAK_IGNORED, WEAK_GARBAGE, WEAK_WEAKLY, WEAK_OUTSIDE, WEAK_BUILTIN,
+						  WEAK_BUILTIN, WEAK_BUILTIN, WEAK_BUILTIN };
+		w->weak_rule = xmalloc((w->nweak + 1) * sizeof *w->weak_rule);
+		for (uint64_t i = 0; i < w->nweak; i++)
+			w->weak_rule[i] = rules[RND() % 8];
+	}
+	w->node_shallow = xmalloc(((size_t)w->n + 1) * sizeof *w->node_shallow);
+	for (node_t v = 0; v < w->n; v++)
+		w->node_shallow[v] = 8 + v % 5;
+	w->nroot_rec = 1 + RND() % 4;
+	w->root_rec = xcalloc(w->nroot_rec, sizeof *w->root_rec);
+	for (size_t i = 0; i < w->nroot_rec; i++)
+		w->root_rec[i] = (struct root){ .node = (node_t)(RND() % 5 == 0 ? 0 : 1 + RND() % (w->n - 1)),
+						.kind = (uint8_t)(RND() % 2 ? RK_STACK : RK_VM_INTERNAL) };
+	heap_roots_unique(w);
+}
+
+/* The open's garbage cut and roots in one (analysis_garbage_roots, the
+ * roots' first marking taken from the cut's marking over the strong
+ * references) against the two apart (analysis_roots marking afresh),
+ * on random heaps with weak references of every rule and garbage: the
+ * same root records, roots, counts and bytes, references moved and
+ * kept. */
+START_TEST(test_garbage_roots_same)
+{
+	for (uint64_t round = 1; round < 3000; round++) {
+		struct heap a, b;
+		random_heap(&a, round * 7919);
+		random_heap(&b, round * 7919);
+		analysis_garbage_roots(&a, NULL);
+		analysis_cut_garbage(&b, NULL);
+		analysis_roots(&b, NULL);
+		ck_assert_msg(a.nroot_rec == b.nroot_rec, "round %llu: %zu root records, apart %zu",
+			      (unsigned long long)round, a.nroot_rec, b.nroot_rec);
+		ck_assert(memcmp(a.root_rec, b.root_rec, a.nroot_rec * sizeof *a.root_rec) == 0);
+		ck_assert(a.nroots == b.nroots && memcmp(a.roots, b.roots, a.nroots * sizeof *a.roots) == 0);
+		ck_assert_msg(a.weakonly_count == b.weakonly_count && a.unreachable_count == b.unreachable_count &&
+			      a.weakonly_bytes == b.weakonly_bytes && a.unreachable_bytes == b.unreachable_bytes &&
+			      a.garbage_refs == b.garbage_refs, "round %llu: the counts", (unsigned long long)round);
+		ck_assert(a.nedges == b.nedges && a.nweak == b.nweak);
+		ck_assert(memcmp(a.out, b.out, a.nedges * sizeof *a.out) == 0);
+		heap_free(&a);
+		heap_free(&b);
 	}
 }
 END_TEST
@@ -861,6 +949,7 @@ Suite *graph_suite(void)
 	tc = tcase_create("weaken");
 	tcase_add_test(tc, test_weaken_across_brute);
 	tcase_add_test(tc, test_weak_roots_brute);
+	tcase_add_test(tc, test_garbage_roots_same);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("jdk");

@@ -2424,6 +2424,20 @@ static void ck_edges_where(const char *dump)
 	write_bytes(here, data, n, "", 0, "", 0, "", 0);
 	write_bytes(later, data, (size_t)(nodes - data), edges, (size_t)(after - edges), nodes, (size_t)(edges - nodes),
 		    after, n - (size_t)(after - data));
+	/* the one pass taken for the first (the counter), not for the second; no warning either way */
+	for (int i = 0; i < 2; i++) {
+		struct open_opts o = { .quiet = 1, .no_cache = 1 };
+		struct heap h;
+		struct sbuf err;
+		unsigned long before = v8_edges_here;
+		sbuf_init(&err);
+		ck_assert_msg(heap_open(&h, i ? later : here, &o, NULL, &err) == 0, "%s", err.buf);
+		ck_assert_msg(v8_edges_here - before == (i ? 0u : 1u), "%s: the edges read where they stand %lu times",
+			      i ? later : here, v8_edges_here - before);
+		ck_assert_msg(h.warn.n == 0, "%s: %s", i ? later : here, h.warn.n ? h.warn.msg[0] : "");
+		heap_free(&h);
+		sbuf_free(&err);
+	}
 	static const char *const views[] = { "classes %s", "biggest -n 300 %s", "inspect %s largest-arrays",
 					     "inspect %s duplicate-strings", "-e 'instances Object' merged-in -n 100 %s",
 					     "-e 'instances Object' objects -n 300 %s", "info %s",
@@ -2492,9 +2506,36 @@ START_TEST(test_strings_first)
 	/* the last, but not followed by the object's end only */
 	const char *trailing = TWICE_HEAD "\"strings\":[\"\",\"First\"],\n\"edges\":[1,0,5],\n"
 					 "\"strings\":[\"\",\"Last\"]} x";
-	opened_with_class(trailing, "Nothing", &w);
+	ck_assert(opened_with_class(trailing, "First", &w));
 	ck_assert_msg(strstr(w.buf, "before the last one") == NULL, "%s", w.buf);
 	sbuf_reset(&w);
+	/* another document after the snapshot, ending in strings: not the
+	 * snapshot's (the pass never meets them), the snapshot read again
+	 * the plain way; its own strings name its classes */
+	unsigned long before = v8_edges_here;
+	ck_assert(opened_with_class(TWICE_HEAD "\"edges\":[1,0,5],\n\"strings\":[\"\",\"Mine\"]}\n"
+				    "{\"strings\":[\"\",\"Other\"]}\n", "Mine", &w));
+	ck_assert_msg(strstr(w.buf, "before the last one") == NULL, "%s", w.buf);
+	ck_assert_uint_eq(v8_edges_here - before, 1); /* taken, then undone */
+	sbuf_reset(&w);
+	/* the last strings no clean array of strings: not read first, and
+	 * what is odd in them said once, when the pass reads them */
+	ck_assert(opened_with_class(TWICE_HEAD "\"edges\":[1,0,5],\n\"strings\":[\"\",\"Alpha\",5,\"Beta\"]}", "Alpha", &w));
+	const char *odd = strstr(w.buf, "entries that are not strings");
+	ck_assert_msg(odd != NULL && strstr(odd + 1, "entries that are not strings") == NULL, "%s", w.buf);
+	sbuf_reset(&w);
+	/* ... and the look from the end says nothing of its own: -q is quiet */
+	const char *path = TEST_BUILDDIR "/tmp/odd-strings.heapsnapshot";
+	FILE *f = fopen(path, "w");
+	ck_assert(f != NULL && fputs(TWICE_HEAD "\"edges\":[1,0,5],\n\"strings\":[\"\",\"Alpha\",5,\"Beta\"]}", f) >= 0 &&
+		  fclose(f) == 0);
+	char cmd[1024];
+	int st;
+	snprintf(cmd, sizeof cmd, "%s --no-cache -q info %s 2>&1 >/dev/null", heapwalk(), path);
+	char *said = run(cmd, &st);
+	ck_assert_msg(st == 0 && said[0] == '\0', "%s", said);
+	free(said);
+	unlink(path);
 	/* one "strings", the last key, as V8 writes: no warning */
 	ck_assert(opened_with_class(TWICE_HEAD "\"edges\":[1,0,5],\n\"strings\":[\"\",\"Only\"]\n}\n", "Only", &w));
 	ck_assert_msg(w.len == 0, "%s", w.buf);

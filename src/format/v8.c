@@ -243,7 +243,8 @@ static uint32_t node_class(struct v8b *b, uint32_t o)
 /* ---- the reader's arrays parked while nothing reads them ---- */
 
 #define PARK_ID (STORE_SCRATCH + 200) /* and on, one a parked array */
-#define PARK_TRACE 3 /* node_trace's place among them (parkable) */
+#define PARK_STR_OFF 0 /* str_off's place among them (parkable) */
+#define PARK_TRACE 3   /* node_trace's */
 
 /* data_arrays' that a cached open leaves in the cache until read: per
  * node and per reference (the names, types, labels, traces and ids;
@@ -258,7 +259,7 @@ static int parkable(struct heap *h, struct v8_data *d, int edges, struct fmt_arr
 {
 	int n = 0;
 
-	a[n++] = (struct fmt_array){ (void **)&d->str_off, NULL, sizeof *d->str_off, d->nstr };
+	a[n++] = (struct fmt_array){ (void **)&d->str_off, NULL, sizeof *d->str_off, d->nstr }; /* PARK_STR_OFF */
 	a[n++] = (struct fmt_array){ (void **)&d->node_name, NULL, sizeof *d->node_name, h->n };
 	a[n++] = (struct fmt_array){ (void **)&d->node_type, NULL, sizeof *d->node_type, h->n };
 	a[n++] = (struct fmt_array){ (void **)&d->node_trace, NULL, sizeof *d->node_trace, h->n }; /* PARK_TRACE */
@@ -291,26 +292,32 @@ static void park_arrays(struct heap *h, int edges)
 
 static int v8_data_arrays(struct heap *h, struct fmt_array *a);
 
-/* Back from the scratch file, each as it was (room for one more, as
- * made), and their sections let go. */
-static void load_parked(struct heap *h)
+/* Back from the scratch file, as it was (room for one more, as made),
+ * and its section let go: the parked array at place i (parkable), or
+ * every one (i < 0). */
+static void load_parked_at(struct heap *h, int i)
 {
 	struct v8_data *d = h->fmt_data;
 	struct store *st = heap_scratch_kept(h); /* a write that failed after them leaves them there */
 	struct fmt_array a[8];
 	int n = parkable(h, d, 1, a);
 
-	for (int i = 0; i < n && d->parked != 0; i++) {
-		if (!(d->parked & 1u << i))
+	for (int k = i < 0 ? 0 : i; k < n && d->parked != 0 && (i < 0 || k == i); k++) {
+		if (!(d->parked & 1u << k))
 			continue;
-		void *p = st == NULL ? NULL : xmalloc((size_t)(a[i].count + 1) * a[i].elem);
-		if (p == NULL || store_load(st, PARK_ID + (uint32_t)i, (uint32_t)a[i].elem, a[i].count, p) < 0)
+		void *p = st == NULL ? NULL : xmalloc((size_t)(a[k].count + 1) * a[k].elem);
+		if (p == NULL || store_load(st, PARK_ID + (uint32_t)k, (uint32_t)a[k].elem, a[k].count, p) < 0)
 			hw_fatal("%s: cannot read back what the V8 reader parked on disk", esc_str(h->path));
-		store_drop(st, PARK_ID + (uint32_t)i);
-		*a[i].ptr = p;
-		d->parked &= ~(1u << i);
+		store_drop(st, PARK_ID + (uint32_t)k);
+		*a[k].ptr = p;
+		d->parked &= ~(1u << k);
 	}
 	heap_scratch_done(h);
+}
+
+static void load_parked(struct heap *h)
+{
+	load_parked_at(h, -1);
 }
 
 /* Those parked, then those that waited in the index cache (a cached
@@ -584,13 +591,19 @@ static int tracking(const struct v8_snap *s)
 	       (unsigned)s->tt_fi + 1 < s->tt_fields && (unsigned)s->tfi_name < s->tfi_fields;
 }
 
+/* String i, decoded (the build's: the strings' offsets alone read back
+ * if they wait on disk, not every array parked, as v8_str would). */
 static uint32_t intern_str(struct v8b *b, uint32_t i, const char *dflt)
 {
+	struct v8_data *d = b->d;
 	struct sbuf sb;
 	uint32_t off;
 
+	if (d->parked & 1u << PARK_STR_OFF)
+		load_parked_at(b->h, PARK_STR_OFF);
 	sbuf_init(&sb);
-	if (i == HW_NONE || v8_str(b->h, i, &sb, V8_NAME_MAX) < 0 || sb.len == 0) {
+	if (i >= d->nstr || d->str_off[i] == UINT64_MAX ||
+	    v8_string(b->h->map, b->h->size, d->str_off[i], &sb, V8_NAME_MAX) < 0 || sb.len == 0) {
 		sbuf_reset(&sb);
 		sbuf_adds(&sb, dflt);
 	}
@@ -1077,6 +1090,19 @@ static void v8_free(struct heap *h)
 	h->fmt_data = NULL;
 }
 
+/* The build's state let go (the heap's own stays). */
+static void build_free(struct v8b *b)
+{
+	hb_free(&b->hb);
+	names_free(&b->nt);
+	free(b->type_of_str);
+	free(b->nat_o);
+	free(b->nat_state);
+	free(b->nat_bits);
+	free(b->ne_from);
+	free(b->ne_to);
+}
+
 /* The open's state between the parse and the builder. */
 struct v8open {
 	struct v8b b;
@@ -1159,8 +1185,14 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	int hash = h->cache_file != NULL && h->file_map == NULL;
 	int fd = h->container == NULL && h->file_map == NULL ? h->fd : -1;
 	if (v8_parse_heads(h->path, h->map, h->size, h->container == NULL, fd, &s, p, &h->warn, err,
-			   hash ? &h->content : NULL, 0, &in) < 0)
+			   hash ? &h->content : NULL, 0, h->plain_parse ? NULL : &in) < 0)
 		return -1;
+	if (in.stale) { /* the strings read first were another's: the file again, the plain way */
+		build_free(&o.b);
+		free(o.o2n);
+		v8_snap_free(&s);
+		return HEAP_PARSE_AGAIN;
+	}
 	h->content_known = hash;
 	if (!in.done && !nodes_made(&o, &s, 0)) {
 		char *ep = esc_str(h->path);
@@ -1173,8 +1205,9 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	if (!in.done) /* in a pass of their own */
 		v8_parse_edges(h->path, h->map, h->size, h->container == NULL, fd, &s, edges_in, &o.k, p, &h->warn);
 	struct v8b *b = &o.b;
+	progress_end(p); /* the edges' reading (its pass's, or the parse's) */
+	progress_begin(p, "reference ends", h->n, "objects");
 	make_edges(b, &o.k, o.o2n); /* frees o2n */
-	progress_end(p);
 	/* the allocation stacks, whose arrays V8 writes after the edges: the
 	 * nodes' trace ids (made, perhaps parked, with the nodes) kept only
 	 * where the snapshot has them */
@@ -1193,13 +1226,8 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 		if (st != NULL)
 			heap_scratch_done(h);
 	}
-	hb_free(&b->hb);
-	names_free(&b->nt);
-	free(b->nat_o);
-	free(b->nat_state);
-	free(b->nat_bits);
-	free(b->ne_from);
-	free(b->ne_to);
+	progress_end(p);
+	build_free(b);
 	v8_snap_free(&s);
 	return 0;
 }

@@ -349,10 +349,13 @@ static int read_value(struct rd *r, enum v8_key k)
 
 /* The edges where they stand, the nodes and strings read (struct
  * v8_inline): the checks that want all of them made now, the room for
- * the edges bounded by the rest of the file (no quick scan counted
- * them), then the edges to the sink the reader gives. A value there
+ * the edges bounded by the bytes up to the strings or the file's end
+ * (no quick scan counted them), then the edges to the sink the reader
+ * gives. A value there
  * that is no array of numbers is stepped over as without in, its
  * problem said by the reading (the rest of the file read on). */
+unsigned long v8_edges_here;
+
 static int edges_here(struct rd *r)
 {
 	struct v8_snap *s = r->s;
@@ -360,7 +363,9 @@ static int edges_here(struct rd *r)
 	void *ctx = NULL;
 
 	s->edges_at = pos(r);
-	r->edges_end = (uint64_t)(r->end - r->base);
+	/* before the strings read first, if they are the object's (else the
+	 * open is made again without this) */
+	r->edges_end = r->last_strings > s->edges_at ? r->last_strings : (uint64_t)(r->end - r->base);
 	r->edges_nums = 0;
 	v8s_check(r);
 	r->checked = 1;
@@ -370,6 +375,7 @@ static int edges_here(struct rd *r)
 	}
 	r->in->done = 1;
 	r->done[K_EDGES] = 1;
+	v8_edges_here++;
 	if (v8s_read_edges(r, sink, ctx) == 0)
 		return 0;
 	r->stop = 0;
@@ -397,6 +403,7 @@ static int top_entry(struct rd *r, int *first)
 	if (k == K_STRINGS && r->last_strings != 0) { /* read first */
 		if (pos(r) == r->last_strings) {
 			r->p = r->base + r->last_strings_end;
+			r->last_met = 1;
 			return 1;
 		}
 		warn_add(r->w, "%s: offset %llu: \"strings\" before the last one (offset %llu), which is read; "
@@ -547,7 +554,7 @@ static void strings_first(struct rd *r)
 {
 	struct v8_snap *s = r->s;
 	uint64_t at = last_strings(r->base, (uint64_t)(r->end - r->base));
-	struct warnings w = { 0 };
+	struct warnings w = { .quiet = 1 }; /* a look only: nothing said */
 	struct sbuf err;
 	struct rd q;
 
@@ -606,6 +613,8 @@ int v8_parse_heads(const char *path, const uint8_t *map, uint64_t size, int drop
 		strings_first(&r);
 	v8s_window(&r);
 	read_top(&r);
+	if (in != NULL && r.last_strings != 0 && !r.last_met) /* not the object's own: what was made is wrong */
+		in->stale = 1;
 	if (r.have_meta) {
 		read_later(&r);
 		if (!r.checked)

@@ -144,12 +144,20 @@ typedef void v8_edge_sink(void *ctx, uint64_t at, size_t n, const uint8_t *type,
  * set; or 0, and they are read later, by v8_parse_edges, as without
  * in. A "strings" key met before the last one is then stepped over,
  * with a warning: the last is read (as JSON.parse keeps a key's last
- * value), where without in the first is. */
+ * value), where without in the first is. `stale`: the strings read
+ * first proved no key's of the object the pass read (the pass ended, or
+ * stopped, before it met them: another document after it, or damage);
+ * what was made of them is wrong, and the caller reads the file again
+ * without in. */
 struct v8_inline {
 	int (*ready)(void *ctx, struct v8_snap *s, v8_edge_sink **sink, void **sink_ctx);
 	void *ctx;
-	int done;
+	int done, stale;
 };
+
+/* Edge values read where they stand (struct v8_inline), counted: for
+ * the tests, which see the one pass taken. */
+extern unsigned long v8_edges_here;
 
 /* After v8_parse_heads (same file, map and fd): the edges, to sink a
  * batch at a time (NULL: into s's edge columns), their problems

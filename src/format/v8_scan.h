@@ -35,6 +35,7 @@ struct rd {
 	uint64_t edges_nums; /* the most numbers there, by the quick scan's count (0: not counted) */
 	struct v8_inline *in; /* the edges read where they stand (v8_json.h), or NULL */
 	uint64_t last_strings, last_strings_end; /* the value of the last key, "strings", read first; 0 none */
+	int last_met; /* and the pass met it, a key of the object it read */
 	int checked; /* v8s_check done (before edges read where they stand) */
 	/* numbers that were no unsigned integer, in the array being read */
 	uint64_t odd, odd_at;

@@ -387,6 +387,9 @@ struct heap {
 	 * dump, or of the newer dump for a set of gone objects); NULL: none */
 	const struct baseline *identity;
 	int busy;                 /* being built or analysed: graph/open.c */
+	/* the reader reads the dump without its shortcuts: it asked to,
+	 * having found that one did not hold (HEAP_PARSE_AGAIN, reader.h) */
+	int plain_parse;
 	/* parse and analyse again, when the index cache proves corrupt while
 	 * a part loads (graph/resident.c): the driver's heap_rebuild
 	 * (graph/open.h), set by heap_build and a cached open; NULL: none */

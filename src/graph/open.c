@@ -45,6 +45,8 @@ static void gen_totals(struct heap *h, struct progress *p)
 	}
 }
 
+static void drop_graph(struct heap *h);
+
 int heap_build(struct heap *h, const struct ruleset *rules, struct progress *p, struct sbuf *err)
 {
 	/* a dump read afresh every time (no cache: a format read whole into
@@ -54,6 +56,18 @@ int heap_build(struct heap *h, const struct ruleset *rules, struct progress *p, 
 	h->rebuild = heap_rebuild;
 	h->busy++;
 	int rc = h->fmt->parse(h, p, err);
+	if (rc == HEAP_PARSE_AGAIN) { /* a shortcut did not hold: what it made dropped, the plain way */
+		int busy = h->busy;
+		drop_graph(h);
+		h->busy = busy;
+		h->plain_parse = 1;
+		if (h->fmt->cacheable)
+			cache_begin(h);
+		h->rebuild = heap_rebuild;
+		rc = h->fmt->parse(h, p, err);
+		if (rc == HEAP_PARSE_AGAIN) /* the reader's bug */
+			hw_fatal("%s: the reader asked to read the dump again twice", esc_str(h->path));
+	}
 	h->has_node_id = h->node_id != NULL; /* before any is parked */
 	if (rc == 0) {
 		if (rules != NULL) {

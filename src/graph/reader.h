@@ -16,6 +16,8 @@
 #ifndef HW_READER_H
 #define HW_READER_H
 
+#define HEAP_PARSE_AGAIN 1 /* format_ops.parse: read the dump again, the plain way */
+
 #include "graph/heap.h"
 #include "progress.h"
 
@@ -222,7 +224,10 @@ struct format_ops {
 	int (*header)(struct heap *h, struct sbuf *err);
 	/* Read the whole dump into the heap model: nodes, classes,
 	 * references, roots. 0, or -1 with one line in err; truncated or
-	 * corrupt input opens as far as it is valid, with warnings. */
+	 * corrupt input opens as far as it is valid, with warnings. Or
+	 * HEAP_PARSE_AGAIN: a shortcut the reader took did not hold (found
+	 * too late to undo); heap_build drops what was made and calls it
+	 * again with h->plain_parse set, when it takes none. */
 	int (*parse)(struct heap *h, struct progress *p, struct sbuf *err);
 	/* After a cached open: do the nodes' locations (node_off) lie in
 	 * the dump as their kinds need? NULL: nothing to check. */
