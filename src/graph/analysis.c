@@ -9,12 +9,19 @@
 #include "graph/reader.h"
 #include "graph/resident.h"
 
+/* Nodes found by a marking (weak_roots'). */
+struct found {
+	const bits_t *which; /* those of these bits */
+	node_t *v;
+	size_t n, cap;
+};
+
 /* Depth-first marking over strong references from `start`, not
  * entering skip; the stack (*stack, *cap entries) grows as it needs.
  * With p: progress, and it stops early (the marks then incomplete) once
- * p is cancelled. */
-static uint64_t mark_from(const struct heap *h, bits_t *seen, node_t **stack, size_t *cap, node_t start,
-			  const bits_t *skip, struct progress *p)
+ * p is cancelled. With f: the nodes marked that f->which has, added. */
+static uint64_t mark_found(const struct heap *h, bits_t *seen, node_t **stack, size_t *cap, node_t start,
+			   const bits_t *skip, struct progress *p, struct found *f)
 {
 	size_t sp = 0;
 	uint64_t count = 0;
@@ -25,6 +32,13 @@ static uint64_t mark_from(const struct heap *h, bits_t *seen, node_t **stack, si
 	(*stack)[sp++] = start;
 	while (sp > 0) {
 		node_t v = (*stack)[--sp];
+		if (f != NULL && bit_get(f->which, v)) {
+			if (f->n == f->cap) {
+				f->cap = f->cap ? 2 * f->cap : 256;
+				f->v = xreallocarray(f->v, f->cap, sizeof *f->v);
+			}
+			f->v[f->n++] = v;
+		}
 		if ((++count & 0xffff) == 0 && p != NULL) {
 			progress_update(p, count);
 			if (progress_cancelled(p))
@@ -45,6 +59,12 @@ static uint64_t mark_from(const struct heap *h, bits_t *seen, node_t **stack, si
 		}
 	}
 	return count;
+}
+
+static uint64_t mark_from(const struct heap *h, bits_t *seen, node_t **stack, size_t *cap, node_t start,
+			  const bits_t *skip, struct progress *p)
+{
+	return mark_found(h, seen, stack, cap, start, skip, p, NULL);
 }
 
 /* A marking stack to start with; mark_from grows it. */
@@ -147,55 +167,39 @@ void heap_roots_unique(struct heap *h)
  * neighbour the next GC may clear as well); and so on while new objects
  * get marked (their referents may qualify in turn). The roots so made
  * and what they mark are those of the fixpoint, whatever the order:
- * one pass over all the weak references, then over those of the
- * objects marked since the last round began, until none is. */
-struct weak_round {
-	bits_t *rooted, *before, *from;
-};
-
+ * one pass over all the weak references, then those of each object the
+ * markings since found that has any (a worklist: linear, however deep
+ * the chain of weak references). */
 static void weak_root(struct heap *h, bits_t *seen, const bits_t *strong, struct mstack *st, struct rootlist *rl,
-		      struct weak_round *wr, uint64_t i)
+		      bits_t *rooted, struct found *f, uint64_t i)
 {
 	node_t s = h->weak_src[i], t = h->weak_dst[i];
 
-	if (!bit_get(seen, s) || bit_get(strong, t) || weak_left_out(h, i) || bit_get(wr->rooted, t))
+	if (!bit_get(seen, s) || bit_get(strong, t) || weak_left_out(h, i) || bit_get(rooted, t))
 		return;
-	bit_set(wr->rooted, t);
+	bit_set(rooted, t);
 	add_pseudo(h, rl, t, RK_WEAK_ONLY);
-	h->weakonly_count += mark_from(h, seen, &st->v, &st->cap, t, NULL, NULL);
+	h->weakonly_count += mark_found(h, seen, &st->v, &st->cap, t, NULL, NULL, f);
 }
 
 static void weak_roots(struct heap *h, bits_t *seen, const bits_t *strong, struct mstack *st, struct rootlist *rl)
 {
-	size_t nw = bits_words(h->n);
-	struct weak_round wr;
-
 	if (h->nweak == 0)
 		return;
-	wr.rooted = xcalloc(nw, sizeof *wr.rooted);
-	wr.before = xmalloc(nw * sizeof *wr.before);
-	wr.from = xcalloc(nw, sizeof *wr.from);
+	bits_t *rooted = xcalloc(bits_words(h->n), sizeof *rooted), *from = xcalloc(bits_words(h->n), sizeof *from);
+	struct found f = { .which = from };
 	for (uint64_t i = 0; i < h->nweak; i++)
-		bit_set(wr.from, h->weak_src[i]);
-	memcpy(wr.before, seen, nw * sizeof *wr.before);
+		bit_set(from, h->weak_src[i]);
 	for (uint64_t i = 0; i < h->nweak; i++)
-		weak_root(h, seen, strong, st, rl, &wr, i);
-	for (int more = 1; more;) {
-		more = 0;
-		for (size_t w = 0; w < nw; w++) {
-			bits_t x = seen[w] & ~wr.before[w] & wr.from[w];
-			wr.before[w] = seen[w];
-			for (; x != 0; x &= x - 1) {
-				node_t u = (node_t)(w * 64 + (size_t)__builtin_ctzll(x));
-				for (uint64_t i = heap_weak_first(h, u); i < h->nweak && h->weak_src[i] == u; i++)
-					weak_root(h, seen, strong, st, rl, &wr, i);
-				more = 1;
-			}
-		}
+		weak_root(h, seen, strong, st, rl, rooted, &f, i);
+	while (f.n > 0) {
+		node_t u = f.v[--f.n];
+		for (uint64_t i = heap_weak_first(h, u); i < h->nweak && h->weak_src[i] == u; i++)
+			weak_root(h, seen, strong, st, rl, rooted, &f, i);
 	}
-	free(wr.rooted);
-	free(wr.before);
-	free(wr.from);
+	free(f.v);
+	free(rooted);
+	free(from);
 }
 
 /* Unreachable objects: first those that no other unreachable object
