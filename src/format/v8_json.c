@@ -347,15 +347,15 @@ static int read_value(struct rd *r, enum v8_key k)
 	}
 }
 
+unsigned long v8_edges_here;
+
 /* The edges where they stand, the nodes and strings read (struct
  * v8_inline): the checks that want all of them made now, the room for
  * the edges bounded by the bytes up to the strings or the file's end
  * (no quick scan counted them), then the edges to the sink the reader
- * gives. A value there
- * that is no array of numbers is stepped over as without in, its
- * problem said by the reading (the rest of the file read on). */
-unsigned long v8_edges_here;
-
+ * gives. A value there that is no array of numbers is stepped over as
+ * without in, its problem said by the reading (the rest of the file
+ * read on). */
 static int edges_here(struct rd *r)
 {
 	struct v8_snap *s = r->s;
@@ -488,6 +488,17 @@ static void rd_init(struct rd *r, const char *path, const uint8_t *map, uint64_t
 	}
 }
 
+/* Is [p, end) a word: letters, digits, '_', one at least? */
+static int word(const uint8_t *p, const uint8_t *end)
+{
+	if (p == end)
+		return 0;
+	for (; p < end; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			return 0;
+	return 1;
+}
+
 /* The '[' of the value of "strings" when it is the top-level object's
  * last key, as V8 writes it; 0 when the file does not end with an
  * array of strings, or the key before that array is another. From the
@@ -499,16 +510,6 @@ static void rd_init(struct rd *r, const char *path, const uint8_t *map, uint64_t
  * between that quote and the one before it is then no word: a comma
  * between two strings, or a backslash. (The reading from there checks
  * the candidate.) */
-static int word(const uint8_t *p, const uint8_t *end)
-{
-	if (p == end)
-		return 0;
-	for (; p < end; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
-			return 0;
-	return 1;
-}
-
 static uint64_t last_strings(const uint8_t *map, uint64_t size)
 {
 	static const char key[] = "\"strings\"";
