@@ -457,7 +457,7 @@ START_TEST(test_v8_merged_weak_slots)
 	for (char *line = strchr(out, '\n'); line != NULL && line[1]; line = strchr(line + 1, '\n')) {
 		char *eol = strchr(line + 1, '\n');
 		size_t n = eol != NULL ? (size_t)(eol - line - 1) : strlen(line + 1);
-		if (n >= 4 && memcmp(line + n - 3, ",1,0", 4) == 0) /* weak, not "not owning" */
+		if (n >= 5 && memcmp(line + n - 4, ",1,0,", 5) == 0) /* weak, not "not owning", no root */
 			weak++;
 		for (const char *w = line + 1; (w = memmem(w, n - (size_t)(w - line - 1), "weak ", 5)) != NULL; w++)
 			ck_assert_msg(w[5] < '0' || w[5] > '9', "a group per weak slot: %.*s", (int)n, line + 1);

@@ -242,6 +242,106 @@ static void brute(const struct heap *hp, const bits_t *in, int incoming, uint64_
 	per_class(&pr, reached);
 }
 
+/* ---- the virtual root's groups, by a marking of the test's own ----
+ * GC roots: what the dump's own roots reach over strong references;
+ * weakly reachable: what of the rest the engine's weak pseudo roots
+ * reach so; the rest unreachable (merged.h). */
+struct rootmark {
+	bits_t *strong, *weakly, *rec, *wonly; /* wonly: only weak pseudo root records */
+};
+
+static void mark_strong(const struct heap *hp, bits_t *m, const bits_t *skip, node_t start, node_t *stack)
+{
+	size_t sp = 0;
+
+	if (bit_get(m, start) || (skip != NULL && bit_get(skip, start)))
+		return;
+	bit_set(m, start);
+	stack[sp++] = start;
+	while (sp > 0) {
+		node_t u = stack[--sp];
+		for (edge_t j = hp->out_start[u]; j < hp->out_start[u + 1]; j++) {
+			node_t t = hp->out[j];
+			if (!bit_get(m, t) && (skip == NULL || !bit_get(skip, t))) {
+				bit_set(m, t);
+				stack[sp++] = t;
+			}
+		}
+	}
+}
+
+static void rootmark_make(const struct heap *hp, struct rootmark *rm)
+{
+	node_t *stack = xmalloc(((size_t)hp->n + 1) * sizeof *stack);
+	bits_t *real = xcalloc(bits_words(hp->n), sizeof *real);
+
+	rm->strong = xcalloc(bits_words(hp->n), sizeof *rm->strong);
+	rm->weakly = xcalloc(bits_words(hp->n), sizeof *rm->weakly);
+	rm->rec = xcalloc(bits_words(hp->n), sizeof *rm->rec);
+	rm->wonly = xcalloc(bits_words(hp->n), sizeof *rm->wonly);
+	for (size_t i = 0; i < hp->nroot_rec; i++) {
+		node_t v = hp->root_rec[i].node;
+		bit_set(rm->rec, v);
+		if (hp->root_rec[i].kind < RK_WEAK_ONLY) {
+			bit_set(real, v);
+			mark_strong(hp, rm->strong, NULL, v, stack);
+		}
+	}
+	for (size_t i = 0; i < hp->nroot_rec; i++)
+		if (hp->root_rec[i].kind == RK_WEAK_ONLY) {
+			mark_strong(hp, rm->weakly, rm->strong, hp->root_rec[i].node, stack);
+			if (!bit_get(real, hp->root_rec[i].node))
+				bit_set(rm->wonly, hp->root_rec[i].node);
+		}
+	free(real);
+	free(stack);
+}
+
+static void rootmark_free(struct rootmark *rm)
+{
+	free(rm->strong);
+	free(rm->weakly);
+	free(rm->rec);
+	free(rm->wonly);
+}
+
+/* The virtual root's groups of level l, computed over the members `in`
+ * (no chain), against the marking: every member whose neighbour the root
+ * is (incoming: it has a root record, but one only weakly reachable when
+ * weak holders stand for it; dominating: its immediate dominator is the
+ * root) counted in its group; *seen counts the groups of pseudo roots. */
+static void check_root_groups(const struct heap *hp, const struct merged_level *l, const bits_t *in,
+			      enum merged_kind kind, int weak, size_t *seen)
+{
+	struct rootmark rm;
+	uint64_t want[3] = { 0 };
+
+	rootmark_make(hp, &rm);
+	for (node_t x = 1; x < hp->n && kind != MG_OUTGOING; x++) {
+		if (!bit_get(in, x))
+			continue;
+		if (kind == MG_DOMINATING ? hp->idom[x] != 0 : !bit_get(rm.rec, x))
+			continue;
+		if (kind == MG_INCOMING && weak && hp->nweak > 0 && bit_get(rm.wonly, x))
+			continue; /* its weak holders stand for it */
+		want[bit_get(rm.strong, x) ? 0 : bit_get(rm.weakly, x) ? 1 : 2]++;
+	}
+	size_t groups = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct merged_group *g = &l->groups[i];
+		if (!mg_root_group(g->cls))
+			continue;
+		int k = g->cls == MG_ROOT ? 0 : g->cls == MG_WEAKLY ? 1 : 2;
+		ck_assert_msg(g->nreached == want[k] && g->count == 0 && g->shallow == 0 && !g->weak,
+			      "%s: reached %zu, the test's marking %llu", merged_cls_name(hp, g->cls), g->nreached,
+			      (unsigned long long)want[k]);
+		groups++;
+		*seen += k > 0;
+	}
+	ck_assert_uint_eq(groups, (want[0] > 0) + (want[1] > 0) + (want[2] > 0));
+	rootmark_free(&rm);
+}
+
 START_TEST(test_real_dump_brute_force)
 {
 	struct heap rh;
@@ -254,6 +354,7 @@ START_TEST(test_real_dump_brute_force)
 	sbuf_free(&err);
 	heap_need(&rh, HP_ALL, NULL);
 	uint64_t *count = xcalloc(rh.ncls + 1, sizeof *count), *reached = xcalloc(rh.ncls + 1, sizeof *reached);
+	size_t pseudo = 0; /* groups of the engine's pseudo roots met */
 	srand(7);
 	for (int round = 0; round < 6; round++) {
 		/* a random set: 1 in 2^(round+2) objects */
@@ -276,7 +377,7 @@ START_TEST(test_real_dump_brute_force)
 		size_t groups = 0;
 		for (size_t i = 0; i < l.n; i++) {
 			const struct merged_group *g = &l.groups[i];
-			if (g->cls == MG_ROOT)
+			if (mg_root_group(g->cls))
 				continue;
 			groups++;
 			ck_assert_msg(g->count == count[g->cls] && g->nreached == reached[g->cls],
@@ -288,10 +389,12 @@ START_TEST(test_real_dump_brute_force)
 		}
 		ck_assert_uint_eq(groups, classes);
 		ck_assert_uint_gt(groups, 10); /* a real spread of classes */
+		check_root_groups(&rh, &l, in, incoming ? MG_INCOMING : MG_OUTGOING, 0, &pseudo);
 		merged_level_free(&l);
 		free(in);
 		free(from);
 	}
+	ck_assert_uint_gt(pseudo, 0); /* the dump has unreachable and weakly reachable objects */
 	free(count);
 	free(reached);
 	heap_free(&rh);
@@ -510,9 +613,11 @@ START_TEST(test_real_dump_by_field)
 		}
 		size_t real_groups = 0;
 		for (size_t i = 0; i < l.n; i++)
-			real_groups += l.groups[i].cls != MG_ROOT;
+			real_groups += !mg_root_group(l.groups[i].cls);
 		ck_assert_uint_eq(real_groups, groups);
 		ck_assert_uint_gt(checked, 20);
+		size_t pseudo = 0;
+		check_root_groups(&rh, &l, in, incoming ? MG_INCOMING : MG_OUTGOING, 0, &pseudo);
 		merged_level_free(&l);
 		free(pn.v);
 		free(pr.v);
@@ -927,13 +1032,21 @@ START_TEST(test_dominating_whole_heap)
 	ck_assert_uint_eq(earr->nreached, 2); /* T: E1, E4 */
 	ck_assert_uint_eq(entry->count, 3);   /* E1, E2, E3: E2, E3, I1, I2, I3 */
 	ck_assert_uint_eq(entry->nreached, 5);
-	/* the root's row: no objects, as reached the objects directly under it */
-	size_t direct = 0;
+	/* the root's rows: no objects, as reached the objects directly under
+	 * it, those the GC roots reach apart from the garbage */
+	size_t direct = 0, pseudo = 0;
 	for (node_t v = 1; v < h.n; v++)
 		direct += h.idom[v] == 0;
 	ck_assert_uint_eq(root->count, 0);
-	ck_assert_uint_eq(root->nreached, direct);
 	ck_assert_uint_ge(direct, 4); /* R, E5, I5, I6 and the class objects */
+	bits_t *every = xcalloc(bits_words(h.n), sizeof *every);
+	for (node_t v = 1; v < h.n; v++)
+		bit_set(every, v);
+	check_root_groups(&h, &l, every, MG_DOMINATING, 0, &pseudo);
+	const struct merged_group *unr = find(&l, MG_UNREACHABLE, NULL);
+	ck_assert_ptr_nonnull(unr); /* the picture's garbage */
+	ck_assert_uint_eq(root->nreached + unr->nreached, direct);
+	free(every);
 	merged_level_free(&l);
 	/* a set that the roots hold directly: the GC roots row alone */
 	node_t top[4] = { N(P_R), N(P_E5), N(P_I5), N(P_I6) };
@@ -952,7 +1065,7 @@ START_TEST(test_dominating_whole_heap)
 	ck_assert_msg(st == 0, "%s", cmd);
 	ck_assert_msg(strstr(out, "\"note\":\"no object dominates") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "{\"depth\":0,\"class\":null,\"field\":null,\"collection\":0,\"objects\":0,\"shallow\":0,"
-				  "\"reached\":4,\"chain\":null,\"weak\":0,\"not_owning\":0}]}") != NULL, "%s", out);
+				  "\"reached\":4,\"chain\":null,\"weak\":0,\"not_owning\":0,\"root\":\"gc\"}]}") != NULL, "%s", out);
 	free(out);
 	free(m);
 	objset_free(&all);
@@ -993,11 +1106,19 @@ START_TEST(test_dominating_whole_real)
 	size_t classes = 0;
 	for (uint32_t c = 0; c < rh.ncls; c++)
 		classes += count[c] > 0;
-	ck_assert_uint_eq(l.n, classes + 1);
+	size_t root_rows = 0;
+	for (size_t i = 0; i < l.n; i++)
+		root_rows += mg_root_group(l.groups[i].cls);
+	ck_assert_uint_eq(l.n, classes + root_rows);
+	bits_t *every = xcalloc(bits_words(rh.n), sizeof *every);
+	for (node_t v = 1; v < rh.n; v++)
+		bit_set(every, v);
+	size_t pseudo = 0, rows = 0;
+	check_root_groups(&rh, &l, every, MG_DOMINATING, 0, &pseudo);
 	for (size_t i = 0; i < l.n; i++) {
 		const struct merged_group *g = &l.groups[i];
-		if (g->cls == MG_ROOT) {
-			ck_assert_uint_eq(g->nreached, direct);
+		if (mg_root_group(g->cls)) {
+			rows += g->nreached;
 			continue;
 		}
 		ck_assert_msg(g->count == count[g->cls] && g->nreached == reached[g->cls], "%s: %zu/%zu, idom %llu/%llu",
@@ -1005,6 +1126,9 @@ START_TEST(test_dominating_whole_real)
 			      (unsigned long long)reached[g->cls]);
 	}
 	ck_assert_uint_gt(classes, 50);
+	ck_assert_uint_eq(rows, direct); /* every object under the root in one of its rows */
+	ck_assert_uint_eq(pseudo, 2);    /* the dump's garbage, its weakly reachable */
+	free(every);
 	merged_level_free(&l);
 	free(count);
 	free(reached);
@@ -1636,13 +1760,15 @@ static size_t expect_rows(struct heap *rh, enum merged_kind k, enum merged_by by
 		if (depth + 1 < maxdepth && g->count > 0)
 			chain = expect_rows(rh, k, by, g->nodes, g->count, g->cls, depth + 1, maxdepth, top, &below);
 		sbuf_printf(sb, "%u,", depth);
-		csv_field(sb, g->cls == MG_ROOT ? NULL : class_name(rh, g->cls));
+		csv_field(sb, mg_root_group(g->cls) ? NULL : class_name(rh, g->cls));
 		sbuf_addc(sb, ',');
 		csv_field(sb, g->field);
 		sbuf_printf(sb, ",%d,%zu,%llu,%zu,", g->coll, g->count, (unsigned long long)g->shallow, g->nreached);
 		if (depth + 1 < maxdepth && g->count > 0)
 			sbuf_printf(sb, "%zu", chain);
-		sbuf_printf(sb, ",%d,%d\n", g->weak == 1, g->weak == MG_NOT_OWNING);
+		sbuf_printf(sb, ",%d,%d,%s\n", g->weak == 1, g->weak == MG_NOT_OWNING,
+			    g->cls == MG_ROOT ? "gc" : g->cls == MG_WEAKLY ? "weakly_reachable"
+			    : g->cls == MG_UNREACHABLE ? "unreachable" : "");
 		sbuf_add(sb, below.buf ? below.buf : "", below.len);
 		sbuf_free(&below);
 	}
@@ -1671,7 +1797,7 @@ START_TEST(test_batch_against_levels)
 		for (int by = 0; by < 2; by++) {
 			struct sbuf want;
 			sbuf_init(&want);
-			sbuf_adds(&want, "depth,class,field,collection,objects,shallow,reached,chain,weak,not_owning\n");
+			sbuf_adds(&want, "depth,class,field,collection,objects,shallow,reached,chain,weak,not_owning,root\n");
 			expect_rows(&rh, (enum merged_kind)k, (enum merged_by)by, from, n, HW_NONE, 0, 3, 4, &want);
 			snprintf(cmd, sizeof cmd, "%s -q -f csv %s -d 3 -n 4 --by %s " COOPS
 				 " -e 'instances Workload$Session'", heapwalk(), views[k], by ? "field" : "class");
@@ -1687,7 +1813,7 @@ START_TEST(test_batch_against_levels)
 	for (int by = 0; by < 2; by++) {
 		struct sbuf want;
 		sbuf_init(&want);
-		sbuf_adds(&want, "depth,class,field,collection,objects,shallow,reached,chain,weak,not_owning\n");
+		sbuf_adds(&want, "depth,class,field,collection,objects,shallow,reached,chain,weak,not_owning,root\n");
 		expect_rows(&rh, MG_DOMINATING, (enum merged_by)by, NULL, 0, HW_NONE, 0, 9, 3, &want);
 		snprintf(cmd, sizeof cmd, "%s -q -f csv merged-dom -r -d 9 -n 3 --by %s " COOPS
 			 " -e 'instances Workload$Session'", heapwalk(), by ? "field" : "class");
@@ -1833,10 +1959,21 @@ START_TEST(test_weak_holders)
 		ck_assert_uint_eq(ngot, soft_members);
 		free(got);
 		merged_level_free(&l);
-		/* without: the strong ones alone, the roots' row as before */
+		/* without: the strong ones alone, B6 under the GC roots, the
+		 * weakly reachable in a row of their own, no GC root */
 		ck_assert_int_eq(merged_level(&wh, MG_INCOMING, (enum merged_by)by, 0, bufs, 5, HW_NONE, &l, NULL), 0);
-		ck_assert_uint_eq(l.n, 1);
-		ck_assert(l.groups[0].cls == MG_ROOT && !l.groups[0].weak);
+		ck_assert_uint_eq(l.n, 2);
+		gr = find(&l, MG_ROOT, NULL);
+		const struct merged_group *gwk = find(&l, MG_WEAKLY, NULL);
+		ck_assert(gr != NULL && gwk != NULL && !gr->weak && !gwk->weak);
+		ck_assert_uint_eq(gr->nreached, 1);
+		ck_assert_uint_eq(gwk->nreached, 4);
+		bits_t *inb = xcalloc(bits_words(wh.n), sizeof *inb);
+		for (size_t i = 0; i < 5; i++)
+			bit_set(inb, bufs[i]);
+		size_t pseudo = 0;
+		check_root_groups(&wh, &l, inb, MG_INCOMING, 0, &pseudo);
+		free(inb);
 		merged_level_free(&l);
 	}
 	heap_free(&wh);
@@ -1872,8 +2009,8 @@ START_TEST(test_weak_holders)
 		 path);
 	out = run(cmd, &status);
 	snprintf(want, sizeof want, "0,java.lang.ref.SoftReference,referent,0,%zu,", soft_holders);
-	ck_assert_msg(strstr(out, want) != NULL && strstr(out, ",chain,weak,not_owning\n") != NULL, "%s", out);
-	ck_assert_msg(strstr(strstr(out, want), ",1,0\n") != NULL, "not marked weak:\n%s", out);
+	ck_assert_msg(strstr(out, want) != NULL && strstr(out, ",chain,weak,not_owning,root\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(strstr(out, want), ",1,0,\n") != NULL, "not marked weak:\n%s", out);
 	free(out);
 	snprintf(cmd, sizeof cmd, "%s -q --no-cache -f json merged-in %s -e 'instances t.Buf'", heapwalk(), path);
 	out = run(cmd, &status);
@@ -1926,7 +2063,7 @@ static void weak_row(const char *out, const char *cls, unsigned n)
 	snprintf(want, sizeof want, "\n0,%s,,0,%u,", cls, n);
 	const char *row = strstr(out, want);
 	ck_assert_msg(row != NULL, "no %s row of %u:\n%s", cls, n, out);
-	snprintf(want, sizeof want, ",%u,,1,0\n", n); /* reached n, not expanded, weak, no other kind */
+	snprintf(want, sizeof want, ",%u,,1,0,\n", n); /* reached n, not expanded, weak, no other kind, no root */
 	const char *end = strchr(row + 1, '\n');
 	ck_assert_msg(strstr(row, want) == end - strlen(want) + 1, "%s: not %s", cls, want);
 }
@@ -1956,6 +2093,179 @@ START_TEST(test_weak_holders_jvm)
 }
 END_TEST
 
+/* ---- the virtual root's groups: GC roots, or none ----
+ * T is held by two GC roots (S1, S2: JNI globals), V by two weakly
+ * reachable objects (X1, X2, each a WeakReference's referent, held by
+ * the rooted R), U by two objects nothing holds (G1, G2): no object
+ * dominates T, U or V, and none has a root record of its own. */
+enum {
+	RG_ITEM = 0x7001, RG_PAIR = 0x7011, RGF_A = 0x7101, RGF_B = 0x7103,
+	RG_T = 0x7201, RG_U = 0x7203, RG_V = 0x7205, RG_S1 = 0x7301, RG_S2 = 0x7303,
+	RG_X1 = 0x7305, RG_X2 = 0x7307, RG_G1 = 0x7309, RG_G2 = 0x730b,
+	RG_W1 = 0x7401, RG_W2 = 0x7403, RG_R = 0x7501,
+};
+
+static char *write_rootgroups(void)
+{
+	static const struct hw_field pair[] = { { RGF_A, T_OBJECT, 0 }, { RGF_B, T_OBJECT, 0 } };
+	struct hw w;
+
+	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
+	hw_jdk_names(&w);
+	hw_utf8(&w, RGF_A, "a");
+	hw_utf8(&w, RGF_B, "b");
+	hw_class_name(&w, 40, RG_ITEM, "t/Item");
+	hw_class_name(&w, 41, RG_PAIR, "t/Pair");
+	hw_heap_begin(&w);
+	hw_jdk_classes(&w);
+	hw_jdk_class_roots(&w);
+	hw_class_dump(&w, RG_ITEM, J_OBJECT, 0, NULL, 0, NULL, 0, NULL, 0);
+	hw_class_dump(&w, RG_PAIR, J_OBJECT, 0, NULL, 0, NULL, 0, pair, 2);
+	hw_root(&w, HW_ROOT_STICKY_CLASS, RG_ITEM, 0, 0);
+	hw_root(&w, HW_ROOT_STICKY_CLASS, RG_PAIR, 0, 0);
+	hw_root(&w, HW_ROOT_JNI_GLOBAL, RG_S1, 1, 0);
+	hw_root(&w, HW_ROOT_JNI_GLOBAL, RG_S2, 2, 0);
+	hw_root(&w, HW_ROOT_JNI_GLOBAL, RG_R, 3, 0);
+	const uint64_t held[][2] = { { RG_S1, RG_T }, { RG_S2, RG_T }, { RG_X1, RG_V },
+				     { RG_X2, RG_V }, { RG_G1, RG_U }, { RG_G2, RG_U } };
+	for (size_t i = 0; i < 6; i++) {
+		const struct hw_field v[] = { { 0, T_OBJECT, held[i][1] }, { 0, T_OBJECT, 0 } };
+		hw_instance(&w, held[i][0], RG_PAIR, v, 2);
+	}
+	for (uint64_t id = RG_T; id <= RG_V; id += 2)
+		hw_instance(&w, id, RG_ITEM, NULL, 0);
+	hw_jdk_weakref(&w, RG_W1, RG_X1);
+	hw_jdk_weakref(&w, RG_W2, RG_X2);
+	const uint64_t refs[] = { RG_W1, RG_W2 };
+	hw_objarray(&w, RG_R, J_OBJARR, refs, 2);
+	hw_heap_end(&w);
+	hw_dump_end(&w);
+	char *path = hw_write(&w, "rootgroups.hprof", SIZE_MAX);
+	hw_free(&w);
+	return path;
+}
+
+/* The one group of the level with that class: its reached, which are
+ * the objects of those ids (n of them). */
+static void reached_are(const struct heap *hp, const struct merged_level *l, uint32_t cls, int weak,
+			const uint64_t *ids, size_t n)
+{
+	const struct merged_group *g = NULL;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (l->groups[i].cls == cls && l->groups[i].weak == weak) {
+			ck_assert_msg(g == NULL, "two groups of %s", merged_cls_name(hp, cls));
+			g = &l->groups[i];
+		}
+	ck_assert_msg(g != NULL, "no group %s", merged_cls_name(hp, cls));
+	ck_assert_uint_eq(g->nreached, n);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_uint_eq(g->reached[i], heap_find_id(hp, ids[i]));
+}
+
+START_TEST(test_root_groups)
+{
+	char *path = write_rootgroups();
+	struct open_opts o = { .no_cache = 1, .quiet = 1 };
+	struct sbuf err;
+	struct heap rh;
+	struct merged_level l;
+
+	sbuf_init(&err);
+	ck_assert_msg(heap_open(&rh, path, &o, NULL, &err) == 0, "%s", err.buf);
+	sbuf_free(&err);
+	heap_need(&rh, HP_ALL, NULL);
+	/* the picture as the engine has it: the root is their dominator */
+	const uint64_t tuv[] = { RG_T, RG_U, RG_V }, sxg[] = { RG_S1, RG_X1, RG_G1 };
+	node_t from[3];
+	bits_t *in = xcalloc(bits_words(rh.n), sizeof *in);
+	for (size_t i = 0; i < 3; i++) {
+		from[i] = heap_find_id(&rh, tuv[i]);
+		ck_assert_uint_eq(rh.idom[from[i]], 0);
+		bit_set(in, from[i]);
+	}
+	size_t pseudo = 0;
+	ck_assert_int_eq(merged_level(&rh, MG_DOMINATING, MG_BY_CLASS, 0, from, 3, HW_NONE, &l, NULL), 0);
+	ck_assert_uint_eq(l.n, 3);
+	reached_are(&rh, &l, MG_ROOT, 0, &tuv[0], 1);
+	reached_are(&rh, &l, MG_UNREACHABLE, 0, &tuv[1], 1);
+	reached_are(&rh, &l, MG_WEAKLY, 0, &tuv[2], 1);
+	check_root_groups(&rh, &l, in, MG_DOMINATING, 0, &pseudo);
+	merged_level_free(&l);
+	/* incoming: S1 a GC root's, X1 the weak pseudo root's (its weak
+	 * holder's with weak holders shown), G1 the unreachable's */
+	memset(in, 0, bits_words(rh.n) * sizeof *in);
+	for (size_t i = 0; i < 3; i++) {
+		from[i] = heap_find_id(&rh, sxg[i]);
+		bit_set(in, from[i]);
+	}
+	for (int weak = 0; weak < 2; weak++) {
+		ck_assert_int_eq(merged_level(&rh, MG_INCOMING, MG_BY_CLASS, weak, from, 3, HW_NONE, &l, NULL), 0);
+		ck_assert_uint_eq(l.n, 3);
+		reached_are(&rh, &l, MG_ROOT, 0, &sxg[0], 1);
+		reached_are(&rh, &l, MG_UNREACHABLE, 0, &sxg[2], 1);
+		if (weak) {
+			uint32_t wr = rh.node_class[heap_find_id(&rh, RG_W1)];
+			reached_are(&rh, &l, wr, 1, &sxg[1], 1);
+		} else {
+			reached_are(&rh, &l, MG_WEAKLY, 0, &sxg[1], 1);
+		}
+		check_root_groups(&rh, &l, in, MG_INCOMING, weak, &pseudo);
+		merged_level_free(&l);
+	}
+	/* a row followed back: the members it stands for */
+	struct merged_step st = { from, 3, HW_NONE, MG_UNREACHABLE, NULL, 0, 0 };
+	node_t *got;
+	size_t ngot;
+	ck_assert_int_eq(merged_reached(&rh, MG_INCOMING, MG_BY_CLASS, 0, &st, 1, &got, &ngot, NULL), 0);
+	ck_assert_uint_eq(ngot, 1);
+	ck_assert_uint_eq(got[0], heap_find_id(&rh, RG_G1));
+	free(got);
+	st.cls = MG_WEAKLY;
+	ck_assert_int_eq(merged_reached(&rh, MG_INCOMING, MG_BY_CLASS, 0, &st, 1, &got, &ngot, NULL), 0);
+	ck_assert_uint_eq(ngot, 1);
+	ck_assert_uint_eq(got[0], heap_find_id(&rh, RG_X1));
+	free(got);
+	free(in);
+	heap_free(&rh);
+
+	/* the batch views: the rows' names, no class, the note */
+	char cmd[1024];
+	int status;
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache -f csv merged-dom %s -e 'object 0x%x,0x%x,0x%x'", heapwalk(), path,
+		 RG_T, RG_U, RG_V);
+	char *out = run(cmd, &status);
+	ck_assert_msg(status == 0, "%s", cmd);
+	ck_assert_msg(strstr(out, "\n0,,,0,0,0,1,,0,0,gc\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\n0,,,0,0,0,1,,0,0,weakly_reachable\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\n0,,,0,0,0,1,,0,0,unreachable\n") != NULL, "%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache merged-in %s -e 'object 0x%x'", heapwalk(), path, RG_G1);
+	out = run(cmd, &status);
+	ck_assert_msg(status == 0, "%s", cmd);
+	ck_assert_msg(strstr(out, "\nGC roots ") == NULL && strstr(out, "the dump's GC roots do not reach those of "
+								  "\"no GC root: unreachable\"") != NULL,
+		      "%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache --strong merged-in %s -e 'object 0x%x'", heapwalk(), path, RG_X1);
+	out = run(cmd, &status);
+	ck_assert_msg(status == 0, "%s", cmd);
+	ck_assert_msg(strstr(out, "only weak or soft references refer to the objects of the set") != NULL &&
+			      strstr(out, "\nno GC root: weakly reachable ") != NULL && strstr(out, "\nGC roots ") == NULL,
+		      "%s", out);
+	free(out);
+	/* merged-dom on V: the note of the weakly reachable's row */
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache merged-dom %s -e 'object 0x%x'", heapwalk(), path, RG_V);
+	out = run(cmd, &status);
+	ck_assert_msg(status == 0, "%s", cmd);
+	ck_assert_msg(strstr(out, "no object dominates an object of the set; weak references alone hold those of "
+				  "\"no GC root: weakly reachable\"") != NULL,
+		      "%s", out);
+	free(out);
+	free(path);
+}
+END_TEST
+
 Suite *merged_suite(void)
 {
 	Suite *s = suite_create("merged");
@@ -1973,6 +2283,7 @@ Suite *merged_suite(void)
 	tcase_add_test(paths, test_dominating_whole_heap);
 	tcase_add_test(paths, test_down_paths);
 	tcase_add_test(paths, test_weak_holders);
+	tcase_add_test(paths, test_root_groups);
 	tcase_set_timeout(real, FIXTURE_TIMEOUT);
 	tcase_add_test(real, test_real_dump_brute_force);
 	tcase_add_test(real, test_weak_after_many_classes);

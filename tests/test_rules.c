@@ -629,10 +629,10 @@ START_TEST(merged_in_not_owning)
 		 "-e 'instances Owned$Item' merged-in --by field -n 0 -f csv", heapwalk(), path);
 	out = sh(cmd, &st);
 	ck_assert_int_eq(st, 0);
-	ck_assert_msg(strncmp(out, "depth,class,field,collection,objects,shallow,reached,chain,weak,not_owning\n", 74) == 0,
+	ck_assert_msg(strncmp(out, "depth,class,field,collection,objects,shallow,reached,chain,weak,not_owning,root\n", 79) == 0,
 		      "%s", out);
 	char *row = strstr(out, "\n0,java.util.ArrayList,element,1,1,");
-	ck_assert_msg(row != NULL && strncmp(strchr(row + 1, '\n') - 7, ",5,,0,1", 7) == 0, "%s", out);
+	ck_assert_msg(row != NULL && strncmp(strchr(row + 1, '\n') - 8, ",5,,0,1,", 8) == 0, "%s", out);
 	free(out);
 	snprintf(cmd, sizeof cmd, "%s -q --no-cache --rules " TEST_BUILDDIR "/tmp/not-owning.rules %s "
 		 "-e 'instances Owned$Item' merged-in --by field -n 0 --strong", heapwalk(), path);

@@ -576,7 +576,8 @@ END_TEST
 /* Merged in of objects only soft and weak references hold (and one a GC
  * root holds too), at 80x24: the SoftReference and WeakReference groups
  * are shown, marked (weak), with as many holders as the heap has; w
- * leaves them out (the roots' row alone), w again brings them back. */
+ * leaves them out (the roots' rows alone: the GC roots', and the weakly
+ * reachable's, no GC root), w again brings them back. */
 START_TEST(test_merged_in_weak_key)
 {
 	struct term t;
@@ -605,6 +606,10 @@ START_TEST(test_merged_in_weak_key)
 	s = wait_for(&t, "merged incoming: class (strong only)");
 	lacks(s, "(weak)");
 	has(s, "GC roots");
+	/* the weakly reachable four: no GC root's, a row of their own */
+	row = line_of(s, "no GC root: weakly reachable");
+	ck_assert_msg(strstr(row, " 4") != NULL, "not the 4 weakly reachable: %s", row);
+	free(row);
 	free(s);
 	keys(&t, "w");
 	s = wait_without(&t, "java.lang.ref.SoftReference  (weak)", "(strong only)");

@@ -399,6 +399,11 @@ bits_t *analysis_live_set(const struct heap *h)
 	return live_set(h, NULL);
 }
 
+bits_t *analysis_live_strong(const struct heap *h, bits_t **strong)
+{
+	return live_set(h, strong);
+}
+
 /* Whether the marking over the strong references from the root records
  * is the one analysis_roots makes first: so without pseudo roots among
  * the records (which the live set leaves out and an analysis has

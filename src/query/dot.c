@@ -583,8 +583,8 @@ static void group_node(const struct heap *h, const struct merged_row *r, size_t 
 	char shallow[32];
 
 	sbuf_printf(out, "\t\"g%zu\" [label=\"", i + 1);
-	if (r->cls == MG_ROOT) {
-		sbuf_adds(out, "GC roots");
+	if (mg_root_group(r->cls)) {
+		sbuf_adds(out, merged_cls_name(h, r->cls));
 	} else {
 		const char *cn = class_name(h, r->cls);
 		dot_raw(out, cn, strlen(cn));
@@ -598,6 +598,8 @@ static void group_node(const struct heap *h, const struct merged_row *r, size_t 
 	sbuf_addc(out, '"');
 	if (r->cls == MG_ROOT)
 		sbuf_adds(out, ", shape=octagon, color=\"#b03030\"");
+	else if (mg_root_group(r->cls)) /* no GC root */
+		sbuf_adds(out, ", shape=octagon, style=dashed, color=\"#707070\"");
 	sbuf_adds(out, "];\n");
 }
 

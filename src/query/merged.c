@@ -106,6 +106,13 @@ static void nodes_unique(struct nvec *a)
 }
 
 /* ---- group keys: a class and, by field, a label ---- */
+/* by_cls's slot of a class: the virtual root's groups after the classes */
+static inline uint32_t cls_slot(uint32_t cls, uint32_t ncls)
+{
+	return cls == MG_ROOT ? ncls : cls == MG_WEAKLY ? ncls + 1 : cls == MG_UNREACHABLE ? ncls + 2 : cls;
+}
+#define CLS_SLOTS(ncls) ((size_t)(ncls) + 3)
+
 struct key {
 	uint32_t cls;
 	uint32_t lid;
@@ -115,7 +122,7 @@ struct key {
 struct groups {
 	struct key *k;
 	size_t n, cap;
-	uint32_t *by_cls;      /* by class: class (ncls = MG_ROOT) -> group + 1 */
+	uint32_t *by_cls;      /* by class: class (cls_slot) -> group + 1 */
 	uint32_t *hash;        /* by field: open addressing, group + 1 */
 	size_t hcap;
 };
@@ -163,7 +170,7 @@ static void rehash(struct groups *g)
 static uint32_t group_of(struct groups *g, uint32_t ncls, uint32_t cls, uint32_t lid, uint32_t weak)
 {
 	if (lid == L_NONE && !weak) {
-		uint32_t slot = cls == MG_ROOT ? ncls : cls;
+		uint32_t slot = cls_slot(cls, ncls);
 		if (g->by_cls[slot] == 0)
 			g->by_cls[slot] = group_new(g, cls, L_NONE, 0) + 1;
 		return g->by_cls[slot] - 1;
@@ -212,7 +219,85 @@ struct walk {
 	 * engine's pseudo root for the weakly reachable, which is no GC root:
 	 * their weak holders stand for it (NULL: no weak holders shown) */
 	bits_t *wonly;
+	struct rootgroups *rg; /* the virtual root's group of an object (NULL: GC roots) */
 };
+
+/* ---- the virtual root's groups ----
+ * The virtual root stands for the GC roots and for the engine's pseudo
+ * roots, which are none: an object that only a pseudo root holds, or
+ * that no object dominates and only they reach, is weakly reachable
+ * (MG_WEAKLY) or unreachable (MG_UNREACHABLE), in a group of that name,
+ * not with the GC roots. */
+struct rootgroups {
+	const struct heap *h;
+	bits_t *real, *weakly, *unreach; /* per node: the kinds of its root records */
+	bits_t *live, *strong;            /* made at need: what the dump's own roots reach */
+};
+
+/* NULL where every root is one of the dump's (and with an analysis
+ * root, which stands for them all). */
+static struct rootgroups *rootgroups_make(const struct heap *h)
+{
+	size_t i = 0;
+
+	while (i < h->nroot_rec && h->root_rec[i].kind != RK_WEAK_ONLY && h->root_rec[i].kind != RK_UNREACHABLE)
+		i++;
+	if (i == h->nroot_rec || h->aroot != 0)
+		return NULL;
+	struct rootgroups *rg = xcalloc(1, sizeof *rg);
+	rg->h = h;
+	rg->real = xcalloc(bits_words(h->n), sizeof *rg->real);
+	rg->weakly = xcalloc(bits_words(h->n), sizeof *rg->weakly);
+	rg->unreach = xcalloc(bits_words(h->n), sizeof *rg->unreach);
+	for (i = 0; i < h->nroot_rec; i++) {
+		node_t v = h->root_rec[i].node;
+		if (v == 0 || v >= h->n)
+			continue;
+		bit_set(h->root_rec[i].kind == RK_WEAK_ONLY	? rg->weakly
+			: h->root_rec[i].kind == RK_UNREACHABLE ? rg->unreach
+								 : rg->real,
+			v);
+	}
+	return rg;
+}
+
+static void rootgroups_free(struct rootgroups *rg)
+{
+	if (rg == NULL)
+		return;
+	free(rg->real);
+	free(rg->weakly);
+	free(rg->unreach);
+	free(rg->live);
+	free(rg->strong);
+	free(rg);
+}
+
+/* The group (MG_ROOT, MG_WEAKLY, MG_UNREACHABLE) of x, a neighbour of
+ * the virtual root: by its root records, or without any (under the root
+ * by several paths) by what the dump's roots reach. */
+static uint32_t root_group(struct rootgroups *rg, node_t x)
+{
+	if (rg == NULL || bit_get(rg->real, x))
+		return MG_ROOT;
+	if (bit_get(rg->weakly, x))
+		return MG_WEAKLY;
+	if (bit_get(rg->unreach, x))
+		return MG_UNREACHABLE;
+	if (rg->live == NULL)
+		rg->live = analysis_live_strong(rg->h, &rg->strong);
+	return bit_get(rg->strong, x) ? MG_ROOT : bit_get(rg->live, x) ? MG_WEAKLY : MG_UNREACHABLE;
+}
+
+const char *merged_cls_name(const struct heap *h, uint32_t cls)
+{
+	switch (cls) {
+	case MG_ROOT: return "GC roots";
+	case MG_WEAKLY: return "no GC root: weakly reachable";
+	case MG_UNREACHABLE: return "no GC root: unreachable";
+	default: return class_name(h, cls);
+	}
+}
 
 static void walk_init(struct walk *w, struct heap *h, enum merged_kind kind, enum merged_by by)
 {
@@ -242,6 +327,7 @@ static void walk_free(struct walk *w)
 	free(w->ids);
 	free(w->match);
 	free(w->wonly);
+	rootgroups_free(w->rg);
 	if (w->jc != NULL)
 		w->rt->contents_close(w->jc);
 	sbuf_free(&w->tmp);
@@ -661,7 +747,7 @@ static int closure_make(struct heap *h, enum merged_kind kind, const node_t *fro
 			bit_set(c->in, from[i]);
 			c->list.v[c->list.n++] = from[i];
 		}
-	if (pcls == HW_NONE)
+	if (pcls == HW_NONE || mg_root_group(pcls)) /* no class: nothing to close over */
 		return 0;
 	walk_init(&cw, h, kind, MG_BY_CLASS);
 	for (size_t i = 0; i < c->list.n; i++) {
@@ -698,6 +784,7 @@ struct collect {
 	uint32_t *more_head; /* lists from more_head[node] (index + 1 into more) */
 	size_t nmore, capmore;
 	struct nvec *reach; /* per group: members with a neighbour in it */
+	struct rootgroups *rg; /* the walk's */
 	int unsorted;       /* members come out of order (from the referrers' side) */
 	size_t cap;         /* of cnt, reach */
 };
@@ -740,7 +827,7 @@ HOT uint32_t collect_group(struct collect *c, uint32_t cls, uint32_t lid, uint32
 	uint32_t g;
 
 	if (lid == L_NONE && !weak) {
-		g = c->g.by_cls[cls == MG_ROOT ? c->h->ncls : cls];
+		g = c->g.by_cls[cls_slot(cls, c->h->ncls)];
 		if (g != 0)
 			return g - 1;
 	} else if (cls == c->last_cls && lid == c->last_lid && !weak) {
@@ -767,7 +854,7 @@ HOT uint32_t collect_group(struct collect *c, uint32_t cls, uint32_t lid, uint32
 
 HOT void collect_add(struct collect *c, node_t x, node_t y, uint32_t lid, uint32_t weak)
 {
-	uint32_t cls = y == 0 ? MG_ROOT : c->h->node_class[y];
+	uint32_t cls = y == 0 ? root_group(c->rg, x) : c->h->node_class[y];
 
 	/* inside the collapsed chain (pcls is HW_NONE, no class, at the top) */
 	if (cls == c->pcls && y != 0 && bit_get(c->in, y))
@@ -806,8 +893,8 @@ static int cmp_group(const void *a, const void *b, void *ctx)
 		return x->count > y->count ? -1 : 1;
 	if (x->shallow != y->shallow)
 		return x->shallow > y->shallow ? -1 : 1;
-	const char *nx = x->cls == MG_ROOT ? "" : class_name(h, x->cls);
-	const char *ny = y->cls == MG_ROOT ? "" : class_name(h, y->cls);
+	const char *nx = mg_root_group(x->cls) ? "" : class_name(h, x->cls);
+	const char *ny = mg_root_group(y->cls) ? "" : class_name(h, y->cls);
 	int c = strcmp(nx, ny);
 	if (c != 0)
 		return c;
@@ -1071,10 +1158,13 @@ int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by, int w
 	weak = shown & 1;
 	if (weak)
 		w.wonly = weak_only_roots(h);
+	if (kind != MG_OUTGOING)
+		w.rg = rootgroups_make(h);
+	col.rg = w.rg;
 	col.h = h;
 	col.in = cl.in;
 	col.pcls = parent_cls;
-	col.g.by_cls = xcalloc((size_t)h->ncls + 1, sizeof *col.g.by_cls);
+	col.g.by_cls = xcalloc(CLS_SLOTS(h->ncls), sizeof *col.g.by_cls);
 	/* per node, but the kernel hands out zero pages: only touched ones
 	 * cost; weak holders are in two groups of a class, so by class too */
 	if (by != MG_BY_CLASS || shown) {
@@ -1252,7 +1342,7 @@ int merged_level_down(struct heap *h, enum merged_by by, const node_t *members, 
 	down_closure(&d, from, nfrom);
 	col.h = h;
 	col.pcls = HW_NONE;
-	col.g.by_cls = xcalloc((size_t)h->ncls + 1, sizeof *col.g.by_cls);
+	col.g.by_cls = xcalloc(CLS_SLOTS(h->ncls), sizeof *col.g.by_cls);
 	col.seen = xcalloc(bits_words(h->n), sizeof *col.seen);
 	if (by != MG_BY_CLASS) {
 		col.gid = xcalloc(h->n, sizeof *col.gid);
@@ -1293,7 +1383,7 @@ int merged_level_down(struct heap *h, enum merged_by by, const node_t *members, 
  * must reach. */
 struct rvisit {
 	const struct heap *h;
-	const struct walk *w;
+	struct walk *w;
 	const struct merged_step *st;
 	const bits_t *in;     /* the level's closed from-set */
 	const bits_t *want;   /* NULL, or the neighbours that count */
@@ -1305,9 +1395,8 @@ struct rvisit {
 static void reach_visit(void *arg, node_t x, node_t y, uint32_t lid)
 {
 	struct rvisit *r = arg;
-	uint32_t cls = y == 0 ? MG_ROOT : r->h->node_class[y];
+	uint32_t cls = y == 0 ? root_group(r->w->rg, x) : r->h->node_class[y];
 
-	(void)x;
 	if (r->hit || cls != r->st->cls)
 		return;
 	if (y != 0 && cls == r->st->parent_cls && bit_get(r->in, y))
@@ -1384,6 +1473,8 @@ int merged_reached(struct heap *h, enum merged_kind kind, enum merged_by by, int
 		walk_init(&w, h, kind, by);
 		if (apart(h, kind, weak) & 1)
 			w.wonly = weak_only_roots(h);
+		if (kind != MG_OUTGOING)
+			w.rg = rootgroups_make(h);
 		struct rvisit r = { h, &w, st, cl.in, want, 0, NULL, NULL };
 		bits_t *s = xcalloc(bits_words(h->n), sizeof *s);
 		for (size_t k = 0; k < cl.list.n && rc == 0 && !st->weak; k++) {
@@ -1468,8 +1559,10 @@ static int tree_level(struct heap *h, struct merged_tree *t, const node_t *from,
 		t->rows[t->n - 1].chain = (int64_t)l.chain;
 	for (size_t i = 0; i < l.n && depth == 0; i++) {
 		t->top_groups++;
-		t->top_strong += l.groups[i].cls != MG_ROOT && l.groups[i].weak != 1;
+		t->top_strong += !mg_root_group(l.groups[i].cls) && l.groups[i].weak != 1;
 		t->top_root += l.groups[i].cls == MG_ROOT;
+		t->top_weakly += l.groups[i].cls == MG_WEAKLY;
+		t->top_unreachable += l.groups[i].cls == MG_UNREACHABLE;
 	}
 	for (size_t i = 0; i < l.n && (top == 0 || i < top) && rc == 0; i++) {
 		struct merged_group *g = &l.groups[i];

@@ -68,6 +68,12 @@
  * says what it stands for: the objects a GC root refers to (incoming),
  * the objects no object dominates, held by the roots directly or by
  * several of them (dominating). A front end shows `reached` for it.
+ * The engine's pseudo roots are the virtual root's too, but no GC
+ * roots: the objects that only they hold (or, dominating, that only
+ * they reach) are in a group of their own, MG_WEAKLY for the weakly
+ * reachable (with `weak` incoming, their weak holders stand for it),
+ * MG_UNREACHABLE for the unreachable (a .gcdump's frozen literals, the
+ * garbage a dump holds), alike otherwise.
  *
  * Dominating and objects of the set: a member's immediate dominator is
  * shown whether it is in the set or not. So over the whole heap (where
@@ -92,6 +98,22 @@ enum merged_kind { MG_OUTGOING, MG_INCOMING, MG_DOMINATING };
 enum merged_by { MG_BY_CLASS, MG_BY_FIELD, MG_BY_FIELD_RAW };
 
 #define MG_ROOT HW_NONE /* cls of the group standing for GC roots */
+/* ... and of those standing for the engine's pseudo roots, which are
+ * no GC roots: the objects they alone hold (see above) */
+#define MG_WEAKLY (HW_NONE - 2)      /* weakly reachable only */
+#define MG_UNREACHABLE (HW_NONE - 3) /* unreachable */
+
+/* Is cls one of the virtual root's groups (no class: no objects)? */
+static inline int mg_root_group(uint32_t cls)
+{
+	return cls == MG_ROOT || cls == MG_WEAKLY || cls == MG_UNREACHABLE;
+}
+
+/* A group's class name, or the name of the virtual root's group:
+ * "GC roots", "no GC root: weakly reachable", "no GC root: unreachable"
+ * (raw dump text for a class: escape it). */
+const char *merged_cls_name(const struct heap *h, uint32_t cls);
+
 #define MG_NOT_OWNING 2 /* merged_group's weak: holders that do not own */
 
 /* Incoming by field, a set of at least 1/merged_referrer_share of the
@@ -102,7 +124,8 @@ extern unsigned merged_referrer_share;
 extern unsigned long merged_referrer_passes; /* how many levels went that way */
 
 struct merged_group {
-	uint32_t cls;       /* the neighbours' class; MG_ROOT for GC roots */
+	uint32_t cls;       /* the neighbours' class; MG_ROOT for GC roots
+	                     * (MG_WEAKLY, MG_UNREACHABLE: see above) */
 	char *field;        /* MG_BY_FIELD: field name ("[]" for array
 	                     * elements, "static NAME", "<transitive>"...);
 	                     * NULL when by class; owned, raw dump text */
@@ -190,7 +213,7 @@ struct merged_step {
 	size_t nfrom;
 	uint32_t parent_cls;  /* HW_NONE at the top, else the class of the row
 	                       * above (the chain closure's class) */
-	uint32_t cls;         /* the chosen group's cls (MG_ROOT: GC roots) */
+	uint32_t cls;         /* the chosen group's cls (MG_ROOT: GC roots...) */
 	const char *field;    /* its field by field, NULL by class (borrowed) */
 	int coll;             /* its coll flag */
 	int weak;             /* its weak flag: the step is a weak reference */
@@ -235,9 +258,10 @@ struct merged_tree {
 	 * above) refers to, and the objects that refer to them that way */
 	uint64_t weak_members, weak_holders;
 	/* the top level's groups before `top` cut them, those of them
-	 * neither GC roots nor weak, and the GC roots' (0 or 1): what the
-	 * notes go by */
-	size_t top_groups, top_strong, top_root;
+	 * neither the virtual root's nor weak, and the GC roots', the weakly
+	 * reachable's and the unreachable's (each 0 or 1): what the notes go
+	 * by */
+	size_t top_groups, top_strong, top_root, top_weakly, top_unreachable;
 };
 /* reverse: with MG_DOMINATING, the levels of merged_level_down(); weak:
  * incoming, the weak holders too (HP_WEAK). */

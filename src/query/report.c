@@ -1366,6 +1366,7 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 		{ "chain", "chain", COL_NUM, 0 },
 		{ "weak", "weak", COL_NUM, CF_DATA },
 		{ "not_owning", "not_owning", COL_NUM, CF_DATA },
+		{ "root", "root", COL_STR, CF_DATA },
 	};
 	static const char *const kinds[] = { "outgoing", "incoming", "dominating" };
 	struct sbuf label;
@@ -1376,7 +1377,7 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 		return;
 	}
 	sbuf_init(&label);
-	table_init(&t, f, view, cols, 11);
+	table_init(&t, f, view, cols, (int)(sizeof cols / sizeof cols[0]));
 	meta_cut(&t, h);
 	meta_identity(&t, h);
 	meta_strs(&t, "references", kinds[v->kind]);
@@ -1409,9 +1410,24 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 			  ? "no object dominates an object of the set: each is held directly by a GC root, "
 			    "or by several paths from the roots (reached counts them)"
 			  : "only GC roots refer to the objects of the set (reached counts them)");
+	else if (v->top_strong == 0 && v->top_groups == top_root + v->top_weakly + v->top_unreachable &&
+		 v->top_weakly + v->top_unreachable > 0) {
+		/* the engine's pseudo roots' rows, perhaps with the GC roots' */
+		sbuf_adds(&note, v->kind == MG_DOMINATING ? "no object dominates an object of the set"
+							  : "no object refers to an object of the set");
+		if (v->top_unreachable)
+			sbuf_printf(&note, "; the dump's GC roots do not reach those of \"%s\" (garbage, or held by "
+				    "roots the dump does not record)",
+				    merged_cls_name(h, MG_UNREACHABLE));
+		if (v->top_weakly)
+			sbuf_printf(&note, "; weak references alone hold those of \"%s\"",
+				    merged_cls_name(h, MG_WEAKLY));
+		sbuf_adds(&note, "; reached counts them");
+		meta_strs(&t, "note", note.buf);
+	}
 	for (size_t i = 0; i < v->n; i++) {
 		const struct merged_row *r = &v->rows[i];
-		const char *cn = r->cls == MG_ROOT ? "GC roots" : class_name(h, r->cls);
+		const char *cn = merged_cls_name(h, r->cls);
 		sbuf_reset(&label);
 		for (unsigned d = 0; d < r->depth; d++)
 			sbuf_adds(&label, "  ");
@@ -1427,9 +1443,13 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 			sbuf_adds(&label, cn);
 		if (r->weak)
 			sbuf_adds(&label, r->weak == MG_NOT_OWNING ? " (not owning)" : " (weak)");
-		table_row(&t, CN(r->depth), CSB(&label), r->cls == MG_ROOT ? CNULL : CS(cn),
+		table_row(&t, CN(r->depth), CSB(&label), mg_root_group(r->cls) ? CNULL : CS(cn),
 			  CS(r->field), CN(r->coll), CN(r->count), CB(r->shallow), CN(r->nreached),
-			  r->chain < 0 ? CNULL : CN(r->chain), CN(r->weak == 1), CN(r->weak == MG_NOT_OWNING));
+			  r->chain < 0 ? CNULL : CN(r->chain), CN(r->weak == 1), CN(r->weak == MG_NOT_OWNING),
+			  r->cls == MG_ROOT	     ? CS("gc")
+			  : r->cls == MG_WEAKLY	     ? CS("weakly_reachable")
+			  : r->cls == MG_UNREACHABLE ? CS("unreachable")
+						     : CNULL);
 	}
 	table_end(&t, out);
 	sbuf_free(&label);

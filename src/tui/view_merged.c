@@ -78,8 +78,8 @@ static void group_label(const struct heap *h, enum merged_kind kind, const struc
 		tv_add_esc(l, g->field);
 		sbuf_adds(l, kind == MG_OUTGOING ? " -> " : " of ");
 	}
-	if (g->cls == MG_ROOT)
-		sbuf_adds(l, "GC roots");
+	if (mg_root_group(g->cls))
+		sbuf_adds(l, merged_cls_name(h, g->cls));
 	else
 		tv_class_text(h, g->cls, l, nm);
 	if (g->field != NULL && kind != MG_OUTGOING && !g->coll) {
@@ -136,7 +136,7 @@ static int merged_rows(struct tui *t, struct tview *v, const node_t *from, size_
 		g->field = NULL;
 		r->cls = g->cls;
 		r->kind = VR_GROUP;
-		r->open = g->cls == MG_ROOT || g->count == 0 ? -1 : 0;
+		r->open = mg_root_group(g->cls) || g->count == 0 ? -1 : 0;
 		row_set_named(r, l.buf, nm.off, nm.len);
 		sbuf_free(&l);
 	}
