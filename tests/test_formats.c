@@ -1815,12 +1815,14 @@ static void dotnet_planted(const char *dump, int finals)
 	ck_assert_msg(insp_group_count(t, "pinned object heap", NULL) >= 1 &&
 		      insp_group_count(t, "pinned GC handle", NULL) >= 1,
 		      "%s", t);
+	ck_assert_msg(strstr(t, "\nnote:") == NULL, "%s", t); /* the trace tells both: nothing left out */
 	free(t);
 	snprintf(args, sizeof args, "-q inspect %s gc-handles", dump);
 	t = hw(args, &st);
 	unsigned dep, weak;
 	ck_assert_int_eq(insp_group_count(t, "dependent handle (values)", &dep), 10);
 	ck_assert_msg(insp_group_count(t, "weak GC handle", &weak) >= 1, "%s", t); /* as the roots' kinds */
+	ck_assert_msg(strstr(t, "\nnote:") == NULL, "%s", t);
 	free(t);
 	/* the dependent handles' 10 values are the Attached objects; the
 	 * weak handles hold the WeakTarget */
@@ -1940,6 +1942,15 @@ START_TEST(test_dotnet_trace_tool)
 	snprintf(args, sizeof args, "-q %s -e 'generation loh' classes 2>&1", dump);
 	t = hw(args, &st);
 	ck_assert_msg(st != 0 && strstr(t, "tells no GC generations"), "%s", t);
+	free(t);
+	/* nor then the pinned object heap: said, not a group left out quietly */
+	snprintf(args, sizeof args, "-q inspect %s pinned", dump);
+	t = hw(args, &st);
+	ck_assert_msg(st == 0 && strstr(t, "\nnote:           the pinned object heap is not counted: this dump does "
+					 "not tell the generations (a .NET trace does when recorded with the "
+					 "runtime's keyword 0x400000") != NULL &&
+			      insp_group_count(t, "pinned object heap", NULL) < 0,
+		      "%s", t);
 	free(t);
 }
 END_TEST
@@ -2916,6 +2927,18 @@ static void gcdump_planted(const char *dump)
 	t = hw(args, &st);
 	ck_assert_int_eq(insp_group_count(t, "dependent handle (values)", &dep), 10);
 	ck_assert_int_eq(insp_group_count(t, "pinned GC handle", NULL) >= 1, 1); /* as the root kind and pinned */
+	/* the workload's weak handle (its WeakTarget, as the traces show):
+	 * the file keeps none, and the inspection says so */
+	ck_assert_msg(insp_group_count(t, "weak GC handle", NULL) < 0 &&
+			      strstr(t, "\nnote:           weak GC handles are not counted: dotnet-gcdump's .gcdump "
+					"files do not keep them\n") != NULL,
+		      "%s", t);
+	free(t);
+	snprintf(args, sizeof args, "-q -f json inspect %s pinned", dump);
+	t = hw(args, &st);
+	ck_assert_msg(st == 0 && strstr(t, "\"note\":\"the pinned object heap is not counted: this dump does not "
+					 "tell the generations (dotnet-gcdump's .gcdump files do not;") != NULL,
+		      "%s", t);
 	free(t);
 	snprintf(args, sizeof args, "-q -f csv %s -e 'inspection gc-handles group %u' -n 0 classes", dump, dep);
 	csv = hw(args, &st);
@@ -3349,6 +3372,30 @@ START_TEST(test_gcdump_fields_paged)
 	free(wait_for(&t, "null fields shown"));
 	keys(&t, "G");
 	s = wait_for(&t, "... fields 200 to 1999: + lists 100 more");
+	free(s);
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
+/* The Inspections view on a .gcdump: gc-handles, run there, says first
+ * what the file does not tell it (weak handles), then its groups. */
+START_TEST(test_gcdump_inspection_note)
+{
+	struct term t;
+
+	term_start(&t, 120, 30, "", TEST_SRCDIR "/dotnet/workload.gcdump");
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "BTab"); /* the last tab */
+	free(wait_for(&t, "gc-handles"));
+	keys(&t, "/");
+	type(&t, "^gc-handles");
+	keys(&t, "Enter");
+	free(wait_for(&t, "gc-handles: Enter runs it"));
+	keys(&t, "Enter");
+	char *s = wait_for(&t, "not here: weak GC handles are not counted");
+	has(s, "dependent handle (values)");
 	free(s);
 	keys(&t, "q");
 	wait_exit(&t);
@@ -3928,6 +3975,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_dotnet_own_baseline);
 	tcase_add_test(tc, test_dotnet_pairs_counted);
 	tcase_add_test(tc, test_gcdump_fields_paged);
+	tcase_add_test(tc, test_gcdump_inspection_note);
 	tcase_add_test(tc, test_baseline_classes_80x24);
 	tcase_add_test(tc, test_dotnet_snapshot);
 	tcase_add_test(tc, test_dotnet_gcdump_recorded);

@@ -991,6 +991,38 @@ START_TEST(mono_heapshot_said)
 }
 END_TEST
 
+/* What a .gcdump does not tell the pinned inspection (the generations:
+ * no pinned object heap), said on the page above its groups; a trace
+ * that tells them has no such line. */
+START_TEST(gcdump_inspection_note)
+{
+	static const char *const dumps[] = { TEST_SRCDIR "/dotnet/workload.gcdump",
+					     TEST_SRCDIR "/dotnet/workload-1.nettrace" };
+	char html[600], args[1400];
+	struct jv page;
+	int st;
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(html, sizeof html, "%s/note-%d.html", hw_tmpdir(), i);
+		snprintf(args, sizeof args, "%s -q report %s -o %s", heapwalk(), dumps[i], html);
+		free(run(args, &st));
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: status %d", args, st);
+		if (!browse(html, &page))
+			return;
+		const struct jv *notes = jv_get(jv_get(&page, "page"), "insp_notes");
+		ck_assert_msg(notes != NULL && notes->t == J_ARR, "no insp_notes");
+		const char *want = "not here: the pinned object heap is not counted: this dump does not tell the "
+				   "generations (dotnet-gcdump's .gcdump files do not;";
+		if (i == 0)
+			ck_assert_msg(notes->n == 1 && strncmp(notes->v[0].s, want, strlen(want)) == 0,
+				      "%zu notes: %s", notes->n, notes->n ? notes->v[0].s : "");
+		else
+			ck_assert_uint_eq(notes->n, 0);
+		jv_free(&page);
+	}
+}
+END_TEST
+
 /* -o: whole or not at all, never over a dump (a heapshot's FILE:N
  * names FILE), in place where it is no regular file, a replaced file
  * keeping its mode; refused where there is no output to write. */
@@ -1132,6 +1164,7 @@ Suite *report_suite(void)
 	tcase_add_test(jvm, dotnet_long_names_in_chromium);
 	tcase_add_test(jvm, v8_shared_points_in_chromium);
 	tcase_add_test(tc, mono_heapshot_said);
+	tcase_add_test(tc, gcdump_inspection_note);
 	TCase *term = tcase_create("terminal");
 	tcase_set_timeout(term, HANG_TIMEOUT);
 	tcase_add_test(term, browser_writes_the_step);

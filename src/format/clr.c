@@ -1260,6 +1260,7 @@ const struct format_ops clr_format = {
 	.name = "nettrace",
 	.title = ".NET (nettrace)",
 	.label = "a .NET heap-dump trace (nettrace)",
+	.facts = FF_WEAK_HANDLES,
 	.runtime = "clr",
 	.rt = &clr_runtime,
 	.name_key = clr_spelt_alike,

@@ -27,6 +27,11 @@ int heap_knows_supers(const struct heap *h)
 	return h->fmt != NULL && (h->fmt->facts & FF_SUPERS);
 }
 
+int heap_knows_weak_handles(const struct heap *h)
+{
+	return h->fmt != NULL && (h->fmt->facts & FF_WEAK_HANDLES);
+}
+
 int heap_runtime_is(const struct heap *h, const char *runtime)
 {
 	return h->fmt != NULL && strcmp(h->fmt->runtime, runtime) == 0;

@@ -160,6 +160,8 @@ struct fmt_array { void **ptr; void *at; size_t elem; uint64_t count; };
 			      * runtime's own, the bootstrap loader) */
 #define FF_SUPERS    0x8 /* classes name their superclass (hclass.super):
 			      * instanceof follows it */
+#define FF_WEAK_HANDLES 0x10 /* the targets of weak GC handles (the runtime's
+			      * handles, HK_WEAK): none told is none there */
 
 /* A reader's own kind of GC root: its name in the reader's words
  * ("JNI global"), the table's kind it is (enum root_kind), and whether
@@ -363,6 +365,8 @@ int heap_knows_layout(const struct heap *h);
 int heap_knows_loaders(const struct heap *h);
 /* Does h's format name each class's superclass (FF_SUPERS)? */
 int heap_knows_supers(const struct heap *h);
+/* Does h's format tell the targets of weak GC handles (FF_WEAK_HANDLES)? */
+int heap_knows_weak_handles(const struct heap *h);
 
 /* Is the heap from a reader of that runtime ("jvm")? */
 int heap_runtime_is(const struct heap *h, const char *runtime);

@@ -609,6 +609,8 @@
 	const insp = el('div', { id: 'inspections-list' });
 	for (const r of D.inspections) {
 		insp.appendChild(el('h3', {}, r.category + ': ' + r.inspection + ' \u2014 ' + r.title));
+		if (r.note)
+			insp.appendChild(el('p', { className: 'muted insp-note' }, 'not here: ' + r.note));
 		if (r.rows.length)
 			insp.appendChild(groupsTable(r));
 		else

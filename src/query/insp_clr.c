@@ -116,6 +116,9 @@ static int pinned(struct heap *h, const struct objset *set, const char *arg, str
 	for (node_t v = 1; h->node_gen != NULL && v < h->n; v++)
 		if (h->node_gen[v] == CLR_POH)
 			bit_set(ways[2], v);
+	if (h->node_gen == NULL) /* said, not a group found empty */
+		r->note = xasprintf("the pinned object heap is not counted: this dump does not tell the generations (%s)",
+				    h->fmt->gen_told != NULL ? h->fmt->gen_told : "its format does not");
 	groups_of_ways(r, h, set, ways, names, 3);
 	r->examined = set->count;
 	return 0;
@@ -148,6 +151,8 @@ static int gc_handles(struct heap *h, const struct objset *set, const char *arg,
 	(void)arg, (void)p, (void)err;
 	if (rt != NULL && rt->handles != NULL)
 		rt->handles(h, handle_way, ways);
+	if (!heap_knows_weak_handles(h)) /* said, not a group found empty */
+		r->note = xasprintf("weak GC handles are not counted: %s files do not keep them", h->fmt->label);
 	groups_of_ways(r, h, set, ways, names, 6);
 	r->examined = set->count;
 	return 0;

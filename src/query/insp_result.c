@@ -17,6 +17,7 @@ void insp_result_free(struct insp_result *r)
 		free(r->g[i].anchors);
 	}
 	free(r->g);
+	free(r->note);
 	memset(r, 0, sizeof *r);
 }
 

@@ -177,6 +177,9 @@ struct insp_result {
 	size_t n, cap;
 	uint64_t examined;       /* members of the set the inspection looked at */
 	int cancelled;           /* the run stopped early: groups incomplete */
+	char *note;              /* what the dump does not tell the inspection,
+	                          * which its groups then leave out (owned);
+	                          * NULL: nothing */
 	struct insp_total total; /* set by inspect_run */
 };
 

@@ -1289,6 +1289,8 @@ void report_inspect(const struct heap *h, const struct inspection *in, const cha
 	meta_num(&t, "objects", set->count);
 	meta_bytes(&t, "shallow", set->shallow);
 	meta_num(&t, "examined", r->examined);
+	if (r->note != NULL)
+		meta_strs(&t, "note", r->note);
 	meta_num(&t, "groups", r->n);
 	size_t shown = top > 0 && top < r->n ? top : r->n;
 	meta_num(&t, "shown", shown);

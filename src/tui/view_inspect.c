@@ -188,6 +188,19 @@ static void insp_rows(struct tview *v, size_t i)
 	sbuf_free(&l);
 	if (!st->ran || !st->open)
 		return;
+	if (st->res.note != NULL) { /* what the dump did not tell it: first */
+		struct row *e = rowvec_add(&v->rows);
+		struct sbuf nl;
+		sbuf_init(&nl);
+		sbuf_adds(&nl, "not here: ");
+		tv_add_esc(&nl, st->res.note);
+		row_set(e, nl.buf, NULL);
+		sbuf_free(&nl);
+		e->flags = RF_NOCOLS;
+		e->kind = VR_INFO;
+		e->depth = 2;
+		e->num[0] = i;
+	}
 	if (st->res.n == 0) {
 		struct row *e = rowvec_add(&v->rows);
 		char line[96];
