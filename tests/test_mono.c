@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -400,6 +401,113 @@ START_TEST(test_mono_cut_counts)
 	}
 	ck_assert_uint_gt(tried, 100);
 	free(bytes);
+}
+END_TEST
+
+/* ---- one index cache for the default heapshot ----
+ * The heapshot an open that names none reads (the last complete one)
+ * has one index cache, the file's own (FILE.hwi), whichever open comes
+ * first: a named open of that heapshot reads it, or writes it, and makes
+ * no FILE.N.hwi; another heapshot has its own. Every open's view is the
+ * one without any cache. */
+
+/* FILE's cache files: bit 0 FILE.hwi, bit N FILE.N.hwi (N <= 4). */
+static unsigned caches_of(const char *file)
+{
+	unsigned got = 0;
+	struct stat st;
+	char c[700];
+
+	for (unsigned n = 0; n <= 4; n++) {
+		if (n == 0)
+			snprintf(c, sizeof c, "%s.hwi", file);
+		else
+			snprintf(c, sizeof c, "%s.%u.hwi", file, n);
+		got |= stat(c, &st) == 0 ? 1u << n : 0;
+	}
+	return got;
+}
+
+static long long own_cache_mtime(const char *file)
+{
+	char c[700];
+	struct stat st;
+
+	snprintf(c, sizeof c, "%s.hwi", file);
+	ck_assert_int_eq(stat(c, &st), 0);
+	return (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+}
+
+/* `heapwalk -q [--heapshot N] classes -n 0 FILE` (N 0: none named)
+ * against the same with --no-cache. */
+static void same_as_cold(const char *file, unsigned n)
+{
+	char args[900], hs[32] = "";
+	int st;
+
+	if (n > 0)
+		snprintf(hs, sizeof hs, "--heapshot %u ", n);
+	snprintf(args, sizeof args, "-q %sclasses -n 0 '%s'", hs, file);
+	char *got = hw(args, &st);
+	ck_assert_int_eq(st, 0);
+	snprintf(args, sizeof args, "-q --no-cache %sclasses -n 0 '%s'", hs, file);
+	char *want = hw(args, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(strcmp(got, want) == 0, "heapshot %u: not the cold open's:\n%s\n---\n%s", n, got, want);
+	free(got);
+	free(want);
+}
+
+START_TEST(test_mono_one_cache)
+{
+	char file[600], cut[600], args[900];
+	size_t len;
+	int st;
+	char *bytes = file_bytes(FIXTURE, &len);
+
+	ck_assert_ptr_nonnull(bytes);
+	snprintf(file, sizeof file, "%s/one.mlpd", hw_tmpdir());
+	snprintf(cut, sizeof cut, "%s/cut.mlpd", hw_tmpdir());
+	FILE *f = fopen(file, "wb");
+	ck_assert(f != NULL && fwrite(bytes, 1, len, f) == len && fclose(f) == 0);
+	/* cut inside heapshot 4: the default is 3 */
+	f = fopen(cut, "wb");
+	ck_assert(f != NULL && fwrite(bytes, 1, len * 95 / 100, f) == len * 95 / 100 && fclose(f) == 0);
+	free(bytes);
+	snprintf(args, sizeof args, "--no-cache info '%s' 2>&1", cut);
+	char *info = hw(args, &st);
+	ck_assert_msg(strstr(info, "heapshot 4 is cut short") != NULL && strstr(info, "the last complete one (3) is read"),
+		      "%s", info); /* the test's premise */
+	free(info);
+	for (int order = 0; order < 2; order++) {
+		const char *fl = order == 0 ? file : cut;
+		unsigned def = order == 0 ? 4 : 3, other = 2;
+		/* none named first, then the default named */
+		same_as_cold(fl, 0);
+		ck_assert_uint_eq(caches_of(fl), 1);
+		long long t = own_cache_mtime(fl);
+		same_as_cold(fl, def);
+		ck_assert_uint_eq(caches_of(fl), 1); /* no FILE.N.hwi */
+		ck_assert_msg(own_cache_mtime(fl) == t, "the file's own cache written again");
+		/* the default named first, then none named */
+		snprintf(args, sizeof args, "rm -f '%s'.*hwi", fl);
+		ck_assert_int_eq(system(args), 0);
+		same_as_cold(fl, def);
+		ck_assert_uint_eq(caches_of(fl), 1);
+		t = own_cache_mtime(fl);
+		same_as_cold(fl, 0);
+		ck_assert_uint_eq(caches_of(fl), 1);
+		ck_assert_msg(own_cache_mtime(fl) == t, "the file's own cache written again");
+		/* another heapshot: a cache of its own, the file's own untouched */
+		same_as_cold(fl, other);
+		ck_assert_uint_eq(caches_of(fl), 1u | 1u << other);
+		same_as_cold(fl, other);
+		ck_assert_msg(own_cache_mtime(fl) == t, "the file's own cache written again");
+		if (order == 1) { /* the cut one named: its own too */
+			same_as_cold(fl, 4);
+			ck_assert_uint_eq(caches_of(fl), 1u | 1u << other | 1u << 4);
+		}
+	}
 }
 END_TEST
 
@@ -1820,6 +1928,7 @@ Suite *mono_suite(void)
 
 	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_mono_recorded);
+	tcase_add_test(tc, test_mono_one_cache);
 	tcase_add_test(tc, test_mono_accumulated);
 	tcase_add_test(tc, test_mono_largest_arrays);
 	tcase_add_test(tc, test_mono_cut_counts);

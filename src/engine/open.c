@@ -632,7 +632,21 @@ static int open_mapped(struct heap *h, const char *path, const struct open_opts 
 		sbuf_free(&why_not);
 	}
 	h->rebuild = heap_rebuild; /* a part of the cache found corrupt later */
-	if (!no_cache && cache_load(h, o->verify_cache, &why) == 0) {
+	int loaded = !no_cache && cache_load(h, o->verify_cache, &why) == 0;
+	if (!no_cache && !loaded && h->want_snap != 0) {
+		/* the heapshot an open that names none reads has the file's own
+		 * cache (cache_finish): this one's, if it is that heapshot */
+		char *own = cache_choose_snap(h->path, 0, NULL), *mine = h->cache_file;
+		h->cache_file = own;
+		if (own != NULL && cache_load(h, o->verify_cache, &why) == 0) {
+			loaded = 1;
+			free(mine);
+		} else {
+			h->cache_file = mine;
+			free(own);
+		}
+	}
+	if (loaded) {
 		h->from_cache = 1;
 		/* other rules than last time, or the other way with garbage */
 		if (h->rules_fp != rules_fingerprint(rules) || h->keep_unreachable != o->keep_unreachable) {

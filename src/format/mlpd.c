@@ -1523,10 +1523,12 @@ static int mlpd_parse(struct heap *h, struct progress *p, struct sbuf *err)
 			    r.nshots);
 		goto done;
 	}
-	/* the one asked for, or the last complete one */
-	size_t s = h->want_snap != 0 ? h->want_snap - 1 : r.nshots - 1;
-	while (h->want_snap == 0 && s > 0 && !r.shots[s].complete)
-		s--;
+	/* the one asked for, or the last complete one (the default) */
+	size_t d = r.nshots - 1;
+	while (d > 0 && !r.shots[d].complete)
+		d--;
+	size_t s = h->want_snap != 0 ? h->want_snap - 1 : d;
+	h->snap_default = (uint32_t)d + 1;
 	/* none complete: the one the file ends in, as far as it goes (a
 	 * warning below says so), when it has an object */
 	/* where and by what the reading stopped: the file's end, or damage

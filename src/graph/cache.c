@@ -895,10 +895,25 @@ int cache_finish(struct heap *h)
 	}
 	if (store_ok(&b->st)) {
 		set_access(b->fd, &ds);
-		if (fsync(b->fd) < 0 || rename(b->tmp, h->cache_file) < 0)
+		/* a heapshot named that is the one an open naming none reads:
+		 * its cache is the file's own (one cache, whichever asks first),
+		 * where it can go */
+		char *own = h->want_snap != 0 && h->snap != 0 && h->snap == h->snap_default
+				    ? cache_choose_snap(h->path, 0, NULL)
+				    : NULL;
+		if (fsync(b->fd) < 0) {
 			b->st.err = errno;
-		else
+		} else if (own != NULL && rename(b->tmp, own) == 0) {
+			free(h->cache_file);
+			h->cache_file = own;
+			own = NULL;
 			ok = 1;
+		} else if (rename(b->tmp, h->cache_file) < 0) {
+			b->st.err = errno;
+		} else {
+			ok = 1;
+		}
+		free(own);
 	}
 	if (!ok) {
 		warn_add(&h->notes, "%s: cannot write the index cache: %s", h->cache_file, strerror(b->st.err));
@@ -1090,6 +1105,8 @@ static const char *validate_kept(const struct heap *h, const struct scalars *s)
 	if (s->nsnaps > UINT32_MAX || (s->nsnaps > 0) != (s->snap > 0) || s->snap > s->nsnaps ||
 	    (s->nsnaps > 0 && !h->fmt->snapshots))
 		return "bad heapshot";
+	if (h->want_snap != 0 && s->snap != h->want_snap) /* the file's own cache, of its default */
+		return "another heapshot";
 	return NULL;
 }
 

@@ -236,6 +236,10 @@ struct heap {
 	 * 0: the file holds one heap. */
 	struct hsnap *snaps;
 	uint32_t nsnaps, snap, want_snap;
+	/* the heapshot an open that names none reads (the reader's, after
+	 * its parse; 0: not known): its index cache is the file's own, the
+	 * one such an open reads, whichever open wrote it */
+	uint32_t snap_default;
 
 	/* nodes */
 	node_t n;                 /* nodes incl. the virtual root */
