@@ -1946,8 +1946,8 @@ START_TEST(test_dotnet_trace_tool)
 	/* nor then the pinned object heap: said, not a group left out quietly */
 	snprintf(args, sizeof args, "-q inspect %s pinned", dump);
 	t = hw(args, &st);
-	ck_assert_msg(st == 0 && strstr(t, "\nnote:           the pinned object heap is not counted: this dump does "
-					 "not tell the generations (a .NET trace does when recorded with the "
+	ck_assert_msg(st == 0 && strstr(t, "\nnote:           the pinned object heap is not counted: this dump tells "
+					 "no GC generations (a .NET trace does when recorded with the "
 					 "runtime's keyword 0x400000") != NULL &&
 			      insp_group_count(t, "pinned object heap", NULL) < 0,
 		      "%s", t);
@@ -2936,8 +2936,8 @@ static void gcdump_planted(const char *dump)
 	free(t);
 	snprintf(args, sizeof args, "-q -f json inspect %s pinned", dump);
 	t = hw(args, &st);
-	ck_assert_msg(st == 0 && strstr(t, "\"note\":\"the pinned object heap is not counted: this dump does not "
-					 "tell the generations (dotnet-gcdump's .gcdump files do not;") != NULL,
+	ck_assert_msg(st == 0 && strstr(t, "\"note\":\"the pinned object heap is not counted: this dump tells no "
+					 "GC generations (dotnet-gcdump's .gcdump files do not;") != NULL,
 		      "%s", t);
 	free(t);
 	snprintf(args, sizeof args, "-q -f csv %s -e 'inspection gc-handles group %u' -n 0 classes", dump, dep);

@@ -14,6 +14,7 @@
 
 #include "format/hprof.h"
 #include "engine/open.h"
+#include "graph/open.h"
 #include "runtime/jvm_coll.h"
 #include "graph/rules.h"
 #include "hprofw.h"
@@ -243,9 +244,9 @@ static void brute(const struct heap *hp, const bits_t *in, int incoming, uint64_
 }
 
 /* ---- the virtual root's groups, by a marking of the test's own ----
- * GC roots: what the dump's own roots reach over strong references;
- * weakly reachable: what of the rest the engine's weak pseudo roots
- * reach so; the rest unreachable (merged.h). */
+ * GC roots: what the dump's own roots (or the analysis root alone)
+ * reach over strong references; weakly reachable: what of the rest the
+ * engine's weak pseudo roots reach so; the rest unreachable (merged.h). */
 struct rootmark {
 	bits_t *strong, *weakly, *rec, *wonly; /* wonly: only weak pseudo root records */
 };
@@ -279,8 +280,15 @@ static void rootmark_make(const struct heap *hp, struct rootmark *rm)
 	rm->weakly = xcalloc(bits_words(hp->n), sizeof *rm->weakly);
 	rm->rec = xcalloc(bits_words(hp->n), sizeof *rm->rec);
 	rm->wonly = xcalloc(bits_words(hp->n), sizeof *rm->wonly);
+	if (hp->aroot != 0) { /* the only root: the dump's own are none */
+		bit_set(rm->rec, hp->aroot);
+		bit_set(real, hp->aroot);
+		mark_strong(hp, rm->strong, NULL, hp->aroot, stack);
+	}
 	for (size_t i = 0; i < hp->nroot_rec; i++) {
 		node_t v = hp->root_rec[i].node;
+		if (hp->aroot != 0 && hp->root_rec[i].kind < RK_WEAK_ONLY)
+			continue;
 		bit_set(rm->rec, v);
 		if (hp->root_rec[i].kind < RK_WEAK_ONLY) {
 			bit_set(real, v);
@@ -307,11 +315,12 @@ static void rootmark_free(struct rootmark *rm)
 
 /* The virtual root's groups of level l, computed over the members `in`
  * (no chain), against the marking: every member whose neighbour the root
- * is (incoming: it has a root record, but one only weakly reachable when
- * weak holders stand for it; dominating: its immediate dominator is the
- * root) counted in its group; *seen counts the groups of pseudo roots. */
+ * is (incoming: it is a root, but one only weakly reachable when weak
+ * holders stand for it; dominating: its immediate dominator is the
+ * root) counted in its group; *seen gets bit 1 for a group of the weakly
+ * reachable, bit 2 for one of the unreachable. */
 static void check_root_groups(const struct heap *hp, const struct merged_level *l, const bits_t *in,
-			      enum merged_kind kind, int weak, size_t *seen)
+			      enum merged_kind kind, int weak, unsigned *seen)
 {
 	struct rootmark rm;
 	uint64_t want[3] = { 0 };
@@ -336,7 +345,7 @@ static void check_root_groups(const struct heap *hp, const struct merged_level *
 			      "%s: reached %zu, the test's marking %llu", merged_cls_name(hp, g->cls), g->nreached,
 			      (unsigned long long)want[k]);
 		groups++;
-		*seen += k > 0;
+		*seen |= k > 0 ? 1u << k : 0;
 	}
 	ck_assert_uint_eq(groups, (want[0] > 0) + (want[1] > 0) + (want[2] > 0));
 	rootmark_free(&rm);
@@ -354,7 +363,7 @@ START_TEST(test_real_dump_brute_force)
 	sbuf_free(&err);
 	heap_need(&rh, HP_ALL, NULL);
 	uint64_t *count = xcalloc(rh.ncls + 1, sizeof *count), *reached = xcalloc(rh.ncls + 1, sizeof *reached);
-	size_t pseudo = 0; /* groups of the engine's pseudo roots met */
+	unsigned pseudo = 0; /* groups of the engine's pseudo roots met */
 	srand(7);
 	for (int round = 0; round < 6; round++) {
 		/* a random set: 1 in 2^(round+2) objects */
@@ -394,7 +403,7 @@ START_TEST(test_real_dump_brute_force)
 		free(in);
 		free(from);
 	}
-	ck_assert_uint_gt(pseudo, 0); /* the dump has unreachable and weakly reachable objects */
+	ck_assert_msg(pseudo & 4, "no unreachable object met"); /* the dump's 131 unreachable roots */
 	free(count);
 	free(reached);
 	heap_free(&rh);
@@ -616,7 +625,7 @@ START_TEST(test_real_dump_by_field)
 			real_groups += !mg_root_group(l.groups[i].cls);
 		ck_assert_uint_eq(real_groups, groups);
 		ck_assert_uint_gt(checked, 20);
-		size_t pseudo = 0;
+		unsigned pseudo = 0;
 		check_root_groups(&rh, &l, in, incoming ? MG_INCOMING : MG_OUTGOING, 0, &pseudo);
 		merged_level_free(&l);
 		free(pn.v);
@@ -1034,7 +1043,8 @@ START_TEST(test_dominating_whole_heap)
 	ck_assert_uint_eq(entry->nreached, 5);
 	/* the root's rows: no objects, as reached the objects directly under
 	 * it, those the GC roots reach apart from the garbage */
-	size_t direct = 0, pseudo = 0;
+	size_t direct = 0;
+	unsigned pseudo = 0;
 	for (node_t v = 1; v < h.n; v++)
 		direct += h.idom[v] == 0;
 	ck_assert_uint_eq(root->count, 0);
@@ -1113,7 +1123,8 @@ START_TEST(test_dominating_whole_real)
 	bits_t *every = xcalloc(bits_words(rh.n), sizeof *every);
 	for (node_t v = 1; v < rh.n; v++)
 		bit_set(every, v);
-	size_t pseudo = 0, rows = 0;
+	size_t rows = 0;
+	unsigned pseudo = 0;
 	check_root_groups(&rh, &l, every, MG_DOMINATING, 0, &pseudo);
 	for (size_t i = 0; i < l.n; i++) {
 		const struct merged_group *g = &l.groups[i];
@@ -1127,7 +1138,7 @@ START_TEST(test_dominating_whole_real)
 	}
 	ck_assert_uint_gt(classes, 50);
 	ck_assert_uint_eq(rows, direct); /* every object under the root in one of its rows */
-	ck_assert_uint_eq(pseudo, 2);    /* the dump's garbage, its weakly reachable */
+	ck_assert_uint_eq(pseudo, 6);    /* the dump's garbage, its weakly reachable */
 	free(every);
 	merged_level_free(&l);
 	free(count);
@@ -1865,6 +1876,11 @@ START_TEST(test_batch_cache_same_output)
 		ck_assert_int_eq(st, 0);
 		ck_assert_msg(strcmp(a, b) == 0 && strcmp(a, c) == 0, "%s: output differs with the cache", cmd);
 		ck_assert_msg(strlen(a) > 200, "%s: %s", cmd, a);
+		/* the rows of the pseudo roots: from the analysis's markings on
+		 * a cold open, from a marking made at need on a cached one */
+		if (i == 2)
+			ck_assert_msg(strstr(a, ",weakly_reachable\n") != NULL && strstr(a, ",unreachable\n") != NULL,
+				      "%s", a);
 		free(a);
 		free(b);
 		free(c);
@@ -1971,7 +1987,7 @@ START_TEST(test_weak_holders)
 		bits_t *inb = xcalloc(bits_words(wh.n), sizeof *inb);
 		for (size_t i = 0; i < 5; i++)
 			bit_set(inb, bufs[i]);
-		size_t pseudo = 0;
+		unsigned pseudo = 0;
 		check_root_groups(&wh, &l, inb, MG_INCOMING, 0, &pseudo);
 		free(inb);
 		merged_level_free(&l);
@@ -2184,7 +2200,7 @@ START_TEST(test_root_groups)
 		ck_assert_uint_eq(rh.idom[from[i]], 0);
 		bit_set(in, from[i]);
 	}
-	size_t pseudo = 0;
+	unsigned pseudo = 0;
 	ck_assert_int_eq(merged_level(&rh, MG_DOMINATING, MG_BY_CLASS, 0, from, 3, HW_NONE, &l, NULL), 0);
 	ck_assert_uint_eq(l.n, 3);
 	reached_are(&rh, &l, MG_ROOT, 0, &tuv[0], 1);
@@ -2226,6 +2242,29 @@ START_TEST(test_root_groups)
 	ck_assert_uint_eq(ngot, 1);
 	ck_assert_uint_eq(got[0], heap_find_id(&rh, RG_X1));
 	free(got);
+	/* S1 the analysis root: T its own, V and U and the rest (the JDK's
+	 * classes, R, the weak references) not its: every object the root
+	 * holds, the whole heap's levels, against the marking from S1 */
+	ck_assert_int_eq(heap_set_root(&rh, heap_find_id(&rh, RG_S1), NULL), 0);
+	heap_need(&rh, HP_ALL, NULL);
+	node_t *every = xmalloc((size_t)rh.n * sizeof *every);
+	size_t nevery = 0;
+	for (node_t v = 1; v < rh.n; v++) {
+		every[nevery++] = v;
+		bit_set(in, v);
+	}
+	for (int k = MG_INCOMING; k <= MG_DOMINATING; k++) {
+		unsigned seen = 0;
+		ck_assert_int_eq(merged_level(&rh, (enum merged_kind)k, MG_BY_CLASS, 0, every, nevery, HW_NONE, &l, NULL),
+				 0);
+		const uint64_t s1 = RG_S1;
+		reached_are(&rh, &l, MG_ROOT, 0, &s1, 1);
+		ck_assert_str_eq(merged_cls_name(&rh, MG_ROOT), "analysis root");
+		check_root_groups(&rh, &l, in, (enum merged_kind)k, 0, &seen);
+		ck_assert_uint_eq(seen, 4); /* no weak reference from S1: none only weakly its */
+		merged_level_free(&l);
+	}
+	free(every);
 	free(in);
 	heap_free(&rh);
 
@@ -2239,6 +2278,12 @@ START_TEST(test_root_groups)
 	ck_assert_msg(strstr(out, "\n0,,,0,0,0,1,,0,0,gc\n") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "\n0,,,0,0,0,1,,0,0,weakly_reachable\n") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "\n0,,,0,0,0,1,,0,0,unreachable\n") != NULL, "%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache -f csv merged-dom %s -e 'root 0x%x | all'", heapwalk(), path, RG_S1);
+	out = run(cmd, &status);
+	ck_assert_msg(status == 0 && strstr(out, "\n0,,,0,0,0,1,,0,0,analysis\n") != NULL &&
+			      strstr(out, ",unreachable\n") != NULL && strstr(out, ",gc\n") == NULL,
+		      "%s", out);
 	free(out);
 	snprintf(cmd, sizeof cmd, "%s -q --no-cache merged-in %s -e 'object 0x%x'", heapwalk(), path, RG_G1);
 	out = run(cmd, &status);

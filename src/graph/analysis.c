@@ -399,9 +399,19 @@ bits_t *analysis_live_set(const struct heap *h)
 	return live_set(h, NULL);
 }
 
-bits_t *analysis_live_strong(const struct heap *h, bits_t **strong)
+int analysis_reach(struct heap *h)
 {
-	return live_set(h, strong);
+	size_t i = 0;
+
+	if (h->reach_live != NULL)
+		return 1;
+	while (i < h->nroot_rec && h->root_rec[i].kind != RK_WEAK_ONLY && h->root_rec[i].kind != RK_UNREACHABLE)
+		i++;
+	if (i == h->nroot_rec || h->aroot != 0) /* no pseudo root (an analysis root's are the analysis's) */
+		return 0;
+	heap_load(h, HP_OUT | HP_WEAK, NULL);
+	h->reach_live = live_set(h, &h->reach_strong);
+	return 1;
 }
 
 /* Whether the marking over the strong references from the root records
@@ -556,10 +566,23 @@ static void roots(struct heap *h, struct progress *p, bits_t *live)
 	weak_roots(h, seen, strong, &st, &rl);
 	h->weakonly_bytes = bytes_of_new(h, strong, seen);
 	weakly_held(h, strong, seen);
+	bits_t *marked = strong; /* the strong marking */
+	strong = xmalloc(bits_words(h->n) * sizeof *strong);
 	memcpy(strong, seen, bits_words(h->n) * sizeof *strong);
 	unreachable_roots(h, seen, &st, &rl);
 	h->unreachable_bytes = bytes_of_new(h, strong, seen);
-	free(strong);
+	/* the two markings kept where there are pseudo roots (their objects
+	 * are the rest): the merged views' rows of the roots */
+	free(h->reach_strong);
+	free(h->reach_live);
+	h->reach_strong = h->reach_live = NULL;
+	if (rl.nrec > 0) {
+		h->reach_strong = marked;
+		h->reach_live = strong;
+	} else {
+		free(marked);
+		free(strong);
+	}
 	free(seen);
 	free(st.v);
 	/* the pseudo roots join the root records and the root's successors */

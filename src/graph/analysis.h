@@ -43,9 +43,10 @@ void analysis_garbage_roots(struct heap *h, struct progress *p);
  * analyses moved aside; the others are its unreachable objects, whatever
  * the focus. Needs HP_OUT | HP_WEAK. */
 bits_t *analysis_live_set(const struct heap *h);
-/* The same, and in *strong (the caller frees it too) the part of it the
- * strong references reach from those roots, before any weak one. */
-bits_t *analysis_live_strong(const struct heap *h, bits_t **strong);
+/* h->reach_strong and h->reach_live (heap.h) made where the analysis
+ * has pseudo roots and they are not there (a cached open): 1; 0 where
+ * there are none (every object is the roots'). */
+int analysis_reach(struct heap *h);
 
 /* Make weak, with rule `rule`, every strong reference (v, t) from an
  * object (not the virtual root) that crosses the border of `in` (v in

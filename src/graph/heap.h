@@ -343,6 +343,12 @@ struct heap {
 	/* exact retained sizes of whole classes computed so far
 	 * (graph/retained.h), NULL if none; dropped with the dominators */
 	struct retained_memo *exact;
+	/* what the analysis's roots (the dump's GC roots, or the analysis
+	 * root) reach, over strong references (reach_strong), then weak ones
+	 * too (reach_live): the rest is what its pseudo roots alone hold.
+	 * Kept by the analysis where it made pseudo roots, else NULL, as
+	 * after a cached open (analysis_reach makes them at need) */
+	uint64_t *reach_strong, *reach_live; /* bits_t (analysis.h) */
 
 	/* totals */
 	uint64_t total_shallow;   /* all objects */

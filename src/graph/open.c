@@ -107,6 +107,9 @@ static void drop_analyses(struct heap *h)
 			h->root_rec[k++] = h->root_rec[i];
 	h->nroot_rec = k;
 	free(h->roots);
+	free(h->reach_strong);
+	free(h->reach_live);
+	h->reach_strong = h->reach_live = NULL;
 	free(h->in_start);
 	free(h->in);
 	free(h->idom);
@@ -263,6 +266,8 @@ void heap_free(struct heap *h)
 	free(h->ambiguous);
 	free(h->root_rec);
 	free(h->roots);
+	free(h->reach_strong);
+	free(h->reach_live);
 	free(h->cls);
 	free(h->cls_node);
 	free(h->fields);

@@ -116,9 +116,13 @@ static int pinned(struct heap *h, const struct objset *set, const char *arg, str
 	for (node_t v = 1; h->node_gen != NULL && v < h->n; v++)
 		if (h->node_gen[v] == CLR_POH)
 			bit_set(ways[2], v);
-	if (h->node_gen == NULL) /* said, not a group found empty */
-		r->note = xasprintf("the pinned object heap is not counted: this dump does not tell the generations (%s)",
-				    h->fmt->gen_told != NULL ? h->fmt->gen_told : "its format does not");
+	if (h->node_gen == NULL) { /* said, not a group found empty */
+		struct sbuf why;
+		sbuf_init(&why);
+		sbuf_adds(&why, "the pinned object heap is not counted: ");
+		heap_gen_none(h, &why);
+		r->note = why.buf;
+	}
 	groups_of_ways(r, h, set, ways, names, 3);
 	r->examined = set->count;
 	return 0;

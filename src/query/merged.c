@@ -196,6 +196,11 @@ struct idslot {
 };
 #define SLOT_CLASS 0xffffffffu
 
+/* The virtual root's groups: see root_group. */
+struct rootgroups {
+	const bits_t *strong, *live;
+};
+
 struct walk {
 	struct heap *h;
 	enum merged_kind kind;
@@ -219,82 +224,45 @@ struct walk {
 	 * engine's pseudo root for the weakly reachable, which is no GC root:
 	 * their weak holders stand for it (NULL: no weak holders shown) */
 	bits_t *wonly;
-	struct rootgroups *rg; /* the virtual root's group of an object (NULL: GC roots) */
+	struct rootgroups rgs, *rg; /* the virtual root's groups (rg NULL: the roots' alone) */
 };
 
 /* ---- the virtual root's groups ----
- * The virtual root stands for the GC roots and for the engine's pseudo
- * roots, which are none: an object that only a pseudo root holds, or
- * that no object dominates and only they reach, is weakly reachable
- * (MG_WEAKLY) or unreachable (MG_UNREACHABLE), in a group of that name,
- * not with the GC roots. */
-struct rootgroups {
-	const struct heap *h;
-	bits_t *real, *weakly, *unreach; /* per node: the kinds of its root records */
-	bits_t *live, *strong;            /* made at need: what the dump's own roots reach */
-};
+ * The virtual root stands for the GC roots (or the analysis root) and
+ * for the engine's pseudo roots, which are none: an object it holds
+ * that the roots do not reach over strong references is weakly
+ * reachable (MG_WEAKLY) or unreachable (MG_UNREACHABLE), in a group of
+ * that name, not with the roots. By the analysis's markings (heap.h's
+ * reach_strong, reach_live), made once. */
 
-/* NULL where every root is one of the dump's (and with an analysis
- * root, which stands for them all). */
-static struct rootgroups *rootgroups_make(const struct heap *h)
+/* 0 where every object the virtual root holds is the roots' (no pseudo
+ * roots), rg unset. */
+static int rootgroups_make(struct heap *h, struct rootgroups *rg)
 {
-	size_t i = 0;
-
-	while (i < h->nroot_rec && h->root_rec[i].kind != RK_WEAK_ONLY && h->root_rec[i].kind != RK_UNREACHABLE)
-		i++;
-	if (i == h->nroot_rec || h->aroot != 0)
-		return NULL;
-	struct rootgroups *rg = xcalloc(1, sizeof *rg);
-	rg->h = h;
-	rg->real = xcalloc(bits_words(h->n), sizeof *rg->real);
-	rg->weakly = xcalloc(bits_words(h->n), sizeof *rg->weakly);
-	rg->unreach = xcalloc(bits_words(h->n), sizeof *rg->unreach);
-	for (i = 0; i < h->nroot_rec; i++) {
-		node_t v = h->root_rec[i].node;
-		if (v == 0 || v >= h->n)
-			continue;
-		bit_set(h->root_rec[i].kind == RK_WEAK_ONLY	? rg->weakly
-			: h->root_rec[i].kind == RK_UNREACHABLE ? rg->unreach
-								 : rg->real,
-			v);
-	}
-	return rg;
-}
-
-static void rootgroups_free(struct rootgroups *rg)
-{
-	if (rg == NULL)
-		return;
-	free(rg->real);
-	free(rg->weakly);
-	free(rg->unreach);
-	free(rg->live);
-	free(rg->strong);
-	free(rg);
+	if (!analysis_reach(h))
+		return 0;
+	rg->strong = h->reach_strong;
+	rg->live = h->reach_live;
+	return 1;
 }
 
 /* The group (MG_ROOT, MG_WEAKLY, MG_UNREACHABLE) of x, a neighbour of
- * the virtual root: by its root records, or without any (under the root
- * by several paths) by what the dump's roots reach. */
-static uint32_t root_group(struct rootgroups *rg, node_t x)
+ * the virtual root. */
+static uint32_t root_group(const struct rootgroups *rg, node_t x)
 {
-	if (rg == NULL || bit_get(rg->real, x))
+	if (rg == NULL || bit_get(rg->strong, x))
 		return MG_ROOT;
-	if (bit_get(rg->weakly, x))
-		return MG_WEAKLY;
-	if (bit_get(rg->unreach, x))
-		return MG_UNREACHABLE;
-	if (rg->live == NULL)
-		rg->live = analysis_live_strong(rg->h, &rg->strong);
-	return bit_get(rg->strong, x) ? MG_ROOT : bit_get(rg->live, x) ? MG_WEAKLY : MG_UNREACHABLE;
+	return bit_get(rg->live, x) ? MG_WEAKLY : MG_UNREACHABLE;
 }
 
 const char *merged_cls_name(const struct heap *h, uint32_t cls)
 {
+	int a = h->aroot != 0;
+
 	switch (cls) {
-	case MG_ROOT: return "GC roots";
-	case MG_WEAKLY: return "no GC root: weakly reachable";
-	case MG_UNREACHABLE: return "no GC root: unreachable";
+	case MG_ROOT: return a ? "analysis root" : "GC roots";
+	case MG_WEAKLY: return a ? "not the analysis root's: weakly reachable" : "no GC root: weakly reachable";
+	case MG_UNREACHABLE: return a ? "not the analysis root's: unreachable" : "no GC root: unreachable";
 	default: return class_name(h, cls);
 	}
 }
@@ -327,7 +295,6 @@ static void walk_free(struct walk *w)
 	free(w->ids);
 	free(w->match);
 	free(w->wonly);
-	rootgroups_free(w->rg);
 	if (w->jc != NULL)
 		w->rt->contents_close(w->jc);
 	sbuf_free(&w->tmp);
@@ -784,7 +751,7 @@ struct collect {
 	uint32_t *more_head; /* lists from more_head[node] (index + 1 into more) */
 	size_t nmore, capmore;
 	struct nvec *reach; /* per group: members with a neighbour in it */
-	struct rootgroups *rg; /* the walk's */
+	const struct rootgroups *rg; /* the walk's */
 	int unsorted;       /* members come out of order (from the referrers' side) */
 	size_t cap;         /* of cnt, reach */
 };
@@ -1158,8 +1125,8 @@ int merged_level(struct heap *h, enum merged_kind kind, enum merged_by by, int w
 	weak = shown & 1;
 	if (weak)
 		w.wonly = weak_only_roots(h);
-	if (kind != MG_OUTGOING)
-		w.rg = rootgroups_make(h);
+	if (kind != MG_OUTGOING && rootgroups_make(h, &w.rgs))
+		w.rg = &w.rgs;
 	col.rg = w.rg;
 	col.h = h;
 	col.in = cl.in;
@@ -1383,7 +1350,7 @@ int merged_level_down(struct heap *h, enum merged_by by, const node_t *members, 
  * must reach. */
 struct rvisit {
 	const struct heap *h;
-	struct walk *w;
+	const struct walk *w;
 	const struct merged_step *st;
 	const bits_t *in;     /* the level's closed from-set */
 	const bits_t *want;   /* NULL, or the neighbours that count */
@@ -1473,8 +1440,8 @@ int merged_reached(struct heap *h, enum merged_kind kind, enum merged_by by, int
 		walk_init(&w, h, kind, by);
 		if (apart(h, kind, weak) & 1)
 			w.wonly = weak_only_roots(h);
-		if (kind != MG_OUTGOING)
-			w.rg = rootgroups_make(h);
+		if (kind != MG_OUTGOING && rootgroups_make(h, &w.rgs))
+			w.rg = &w.rgs;
 		struct rvisit r = { h, &w, st, cl.in, want, 0, NULL, NULL };
 		bits_t *s = xcalloc(bits_words(h->n), sizeof *s);
 		for (size_t k = 0; k < cl.list.n && rc == 0 && !st->weak; k++) {

@@ -1397,36 +1397,45 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 	struct sbuf note;
 	sbuf_init(&note);
 	/* a lone GC roots row says little by itself: say what it means */
+	int a = h->aroot != 0; /* the analysis root stands for the GC roots */
+	/* the rows of the pseudo roots, said: those of no strong holder */
+	struct sbuf none;
+	sbuf_init(&none);
+	if (v->top_unreachable)
+		sbuf_printf(&none, "; %s do%s not reach those of \"%s\" (garbage, held by roots the dump does "
+			    "not record, or by references left out)", a ? "the analysis root" : "the dump's GC roots",
+			    a ? "es" : "", merged_cls_name(h, MG_UNREACHABLE));
+	if (v->top_weakly)
+		sbuf_printf(&none, "; weak references alone hold those of \"%s\"", merged_cls_name(h, MG_WEAKLY));
 	if (v->reverse)
 		meta_strs(&t, "note", "GC roots to objects: each level the objects one step down the "
 				     "dominator tree on the way to the set; reached: the set's objects below");
 	else if (v->kind == MG_INCOMING && v->top_strong == 0 && v->weak_members > 0) {
 		/* no strong holder but the roots: the weak ones are the story */
 		sbuf_printf(&note, "only %sweak or soft references refer to the objects of the set: weak ones "
-			    "to %llu of them, from %llu objects%s", top_root ? "GC roots and " : "",
+			    "to %llu of them, from %llu objects%s%s", top_root ? (a ? "the analysis root and " : "GC roots and ") : "",
 			    (unsigned long long)v->weak_members, (unsigned long long)v->weak_holders,
-			    v->weak ? " (the rows marked weak)" : " (--strong left them out)");
+			    v->weak ? " (the rows marked weak)" : " (--strong left them out)",
+			    none.len > 0 ? none.buf : "");
 		meta_strs(&t, "note", note.buf);
 	} else if (v->top_groups == 1 && top_root == 1)
 		meta_strs(&t, "note", v->kind == MG_DOMINATING
-			  ? "no object dominates an object of the set: each is held directly by a GC root, "
-			    "or by several paths from the roots (reached counts them)"
-			  : "only GC roots refer to the objects of the set (reached counts them)");
+			  ? (a ? "no object dominates an object of the set: each is held directly by the analysis root, "
+				 "or by several paths from it (reached counts them)"
+			       : "no object dominates an object of the set: each is held directly by a GC root, "
+				 "or by several paths from the roots (reached counts them)")
+			  : (a ? "only the analysis root refers to the objects of the set (reached counts them)"
+			       : "only GC roots refer to the objects of the set (reached counts them)"));
 	else if (v->top_strong == 0 && v->top_groups == top_root + v->top_weakly + v->top_unreachable &&
-		 v->top_weakly + v->top_unreachable > 0) {
-		/* the engine's pseudo roots' rows, perhaps with the GC roots' */
-		sbuf_adds(&note, v->kind == MG_DOMINATING ? "no object dominates an object of the set"
-							  : "no object refers to an object of the set");
-		if (v->top_unreachable)
-			sbuf_printf(&note, "; the dump's GC roots do not reach those of \"%s\" (garbage, or held by "
-				    "roots the dump does not record)",
-				    merged_cls_name(h, MG_UNREACHABLE));
-		if (v->top_weakly)
-			sbuf_printf(&note, "; weak references alone hold those of \"%s\"",
-				    merged_cls_name(h, MG_WEAKLY));
-		sbuf_adds(&note, "; reached counts them");
+		 none.len > 0) {
+		/* the engine's pseudo roots' rows, perhaps with the roots' */
+		sbuf_printf(&note, "%s%s; reached counts them",
+			    v->kind == MG_DOMINATING ? "no object dominates an object of the set"
+						     : "no object refers to an object of the set",
+			    none.buf);
 		meta_strs(&t, "note", note.buf);
 	}
+	sbuf_free(&none);
 	for (size_t i = 0; i < v->n; i++) {
 		const struct merged_row *r = &v->rows[i];
 		const char *cn = merged_cls_name(h, r->cls);
@@ -1448,7 +1457,7 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 		table_row(&t, CN(r->depth), CSB(&label), mg_root_group(r->cls) ? CNULL : CS(cn),
 			  CS(r->field), CN(r->coll), CN(r->count), CB(r->shallow), CN(r->nreached),
 			  r->chain < 0 ? CNULL : CN(r->chain), CN(r->weak == 1), CN(r->weak == MG_NOT_OWNING),
-			  r->cls == MG_ROOT	     ? CS("gc")
+			  r->cls == MG_ROOT	     ? CS(a ? "analysis" : "gc")
 			  : r->cls == MG_WEAKLY	     ? CS("weakly_reachable")
 			  : r->cls == MG_UNREACHABLE ? CS("unreachable")
 						     : CNULL);
