@@ -2303,8 +2303,17 @@ START_TEST(test_root_groups)
 	snprintf(cmd, sizeof cmd, "%s -q --no-cache merged-dom %s -e 'object 0x%x'", heapwalk(), path, RG_V);
 	out = run(cmd, &status);
 	ck_assert_msg(status == 0, "%s", cmd);
-	ck_assert_msg(strstr(out, "no object dominates an object of the set; weak references alone hold those of "
-				  "\"no GC root: weakly reachable\"") != NULL,
+	ck_assert_msg(strstr(out, "no object dominates an object of the set; the dump's GC roots reach those of "
+				  "\"no GC root: weakly reachable\" through weak references alone") != NULL,
+		      "%s", out);
+	free(out);
+	/* under the analysis root S1: U is outside what it holds, said so */
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache merged-dom %s -e 'root 0x%x | all | object 0x%x'", heapwalk(), path,
+		 RG_S1, RG_U);
+	out = run(cmd, &status);
+	ck_assert_msg(status == 0 && strstr(out, "the analysis root does not reach those of \"not the analysis root's: "
+						 "unreachable\": they are outside what it holds") != NULL &&
+			      strstr(out, "garbage") == NULL,
 		      "%s", out);
 	free(out);
 	free(path);

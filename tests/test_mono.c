@@ -460,7 +460,7 @@ static void same_as_cold(const char *file, unsigned n)
 
 START_TEST(test_mono_one_cache)
 {
-	char file[600], cut[600], args[900];
+	char file[600], cut[600], args[900], sh[2200];
 	size_t len;
 	int st;
 	char *bytes = file_bytes(FIXTURE, &len);
@@ -503,9 +503,41 @@ START_TEST(test_mono_one_cache)
 		ck_assert_uint_eq(caches_of(fl), 1u | 1u << other);
 		same_as_cold(fl, other);
 		ck_assert_msg(own_cache_mtime(fl) == t, "the file's own cache written again");
+		if (order == 0) {
+			/* a heapshot's cache of its own for the default (as a named
+			 * open wrote it before), a part of it damaged: the rebuild
+			 * writes the file's own, and that one goes */
+			snprintf(sh, sizeof sh, "cp '%s.hwi' '%s.4.hwi' && printf XXXX | dd of='%s.4.hwi' bs=1 seek=4000 "
+				 "conv=notrunc 2>/dev/null", fl, fl, fl);
+			ck_assert_int_eq(system(sh), 0);
+			snprintf(args, sizeof args, "--heapshot 4 '%s' -e 'all | merged-in' 2>&1 >/dev/null", fl);
+			char *said = hw(args, &st);
+			ck_assert_msg(st == 0 && strstr(said, "corrupt") != NULL, "%s", said); /* the test's premise */
+			free(said);
+			ck_assert_uint_eq(caches_of(fl), 1u | 1u << other);
+			said = hw(args, &st);
+			ck_assert_msg(st == 0 && strstr(said, "corrupt") == NULL, "%s", said);
+			free(said);
+			same_as_cold(fl, def);
+		}
 		if (order == 1) { /* the cut one named: its own too */
 			same_as_cold(fl, 4);
 			ck_assert_uint_eq(caches_of(fl), 1u | 1u << other | 1u << 4);
+			/* the default's warnings, whichever open wrote its cache:
+			 * the plain open's after a named one (this order), the named
+			 * one's after a plain one */
+			for (int named = 0; named < 2; named++) {
+				snprintf(args, sizeof args, "%sinfo '%s' 2>&1", named ? "--heapshot 3 " : "", fl);
+				info = hw(args, &st);
+				ck_assert_msg(st == 0 && strstr(info, "heapshot 4 is cut short by the end of the file; the "
+									 "last complete one (3) is read") != NULL,
+					      "%s", info);
+				free(info);
+				snprintf(args, sizeof args, "rm -f '%s'.hwi", fl);
+				ck_assert_int_eq(system(args), 0);
+				snprintf(args, sizeof args, "-q info '%s' >/dev/null", fl); /* the cache, by a plain open */
+				free(hw(args, &st));
+			}
 		}
 	}
 }
@@ -822,6 +854,18 @@ START_TEST(test_mono_browser)
 	type(&t, "1");
 	keys(&t, "Enter");
 	free(wait_for(&t, "the baseline is heapshot 1: open a later one"));
+	keys(&t, "q");
+	term_stop(&t);
+	/* opened as FILE:N, another heapshot by H: the file's (it was
+	 * refused: "--heapshot 3 names another heapshot") */
+	term_start(&t, 120, 30, "", FIXTURE ":2");
+	free(wait_for(&t, "[heapshot 2 of 4]"));
+	keys(&t, "H");
+	free(wait_for(&t, "heapshot (1 to 4, now 2):"));
+	type(&t, "3");
+	keys(&t, "Enter");
+	s = wait_for(&t, "[heapshot 3 of 4]");
+	free(s);
 	keys(&t, "q");
 	term_stop(&t);
 }

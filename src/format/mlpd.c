@@ -1549,7 +1549,7 @@ static int mlpd_parse(struct heap *h, struct progress *p, struct sbuf *err)
 	if (!r.shots[s].complete) {
 		h->truncated_at = cut_at;
 		warn_add(&h->warn, "%s: heapshot %zu is cut short %s: its objects up to there", h->path, s + 1, by.buf);
-	} else if (h->want_snap == 0 && s + 1 < r.nshots)
+	} else if (s == d && s + 1 < r.nshots) /* the default read, named or not: its cache is the file's own */
 		warn_add(&h->warn, "%s: heapshot %zu is cut short %s; the last complete one (%zu) is read", h->path,
 			 r.nshots, by.buf, s + 1);
 	sbuf_free(&by);

@@ -410,7 +410,8 @@ int analysis_reach(struct heap *h)
 	if (i == h->nroot_rec || h->aroot != 0) /* no pseudo root (an analysis root's are the analysis's) */
 		return 0;
 	heap_load(h, HP_OUT | HP_WEAK, NULL);
-	h->reach_live = live_set(h, &h->reach_strong);
+	if (h->reach_live == NULL) /* (a load that found the cache corrupt analysed again: made) */
+		h->reach_live = live_set(h, &h->reach_strong);
 	return 1;
 }
 

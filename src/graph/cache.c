@@ -904,6 +904,10 @@ int cache_finish(struct heap *h)
 		if (fsync(b->fd) < 0) {
 			b->st.err = errno;
 		} else if (own != NULL && rename(b->tmp, own) == 0) {
+			/* the heapshot's cache of its own, if one was read (its
+			 * part found corrupt: a rebuild): gone, it holds the same */
+			if (strcmp(h->cache_file, own) != 0)
+				unlink(h->cache_file);
 			free(h->cache_file);
 			h->cache_file = own;
 			own = NULL;
@@ -1105,8 +1109,6 @@ static const char *validate_kept(const struct heap *h, const struct scalars *s)
 	if (s->nsnaps > UINT32_MAX || (s->nsnaps > 0) != (s->snap > 0) || s->snap > s->nsnaps ||
 	    (s->nsnaps > 0 && !h->fmt->snapshots))
 		return "bad heapshot";
-	if (h->want_snap != 0 && s->snap != h->want_snap) /* the file's own cache, of its default */
-		return "another heapshot";
 	return NULL;
 }
 
@@ -1431,6 +1433,10 @@ int cache_load(struct heap *h, int verify, const char **why)
 	if (store_init_read(&b->st, fd, SECTIONS_AT, (uint64_t)st.st_size, tab, NSECT) < 0 ||
 	    store_load(&b->st, 0, 1, sizeof b->sc, &b->sc) < 0)
 		goto fail;
+	*why = "another heapshot"; /* the file's own cache (FILE.hwi), of its default: before reading more */
+	if (h->want_snap != 0 && b->sc.snap != h->want_snap)
+		goto fail;
+	*why = "truncated or corrupt";
 	/* the small tables now, the big arrays when someone needs them */
 	ns = slots(h, &b->sc, sl);
 	for (int i = 0; i < ns; i++)

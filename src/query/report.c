@@ -1401,15 +1401,20 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 	/* the rows of the pseudo roots, said: those of no strong holder */
 	struct sbuf none;
 	sbuf_init(&none);
-	if (v->top_unreachable)
-		sbuf_printf(&none, "; %s do%s not reach those of \"%s\" (garbage, held by roots the dump does "
-			    "not record, or by references left out)", a ? "the analysis root" : "the dump's GC roots",
-			    a ? "es" : "", merged_cls_name(h, MG_UNREACHABLE));
+	if (v->top_unreachable && a)
+		sbuf_printf(&none, "; the analysis root does not reach those of \"%s\": they are outside what "
+			    "it holds", merged_cls_name(h, MG_UNREACHABLE));
+	else if (v->top_unreachable)
+		sbuf_printf(&none, "; the dump's GC roots do not reach those of \"%s\" (garbage, held by roots "
+			    "the dump does not record, or by references left out)", merged_cls_name(h, MG_UNREACHABLE));
 	if (v->top_weakly)
-		sbuf_printf(&none, "; weak references alone hold those of \"%s\"", merged_cls_name(h, MG_WEAKLY));
+		sbuf_printf(&none, "; %s reach%s those of \"%s\" through weak references alone",
+			    a ? "the analysis root" : "the dump's GC roots", a ? "es" : "", merged_cls_name(h, MG_WEAKLY));
 	if (v->reverse)
-		meta_strs(&t, "note", "GC roots to objects: each level the objects one step down the "
-				     "dominator tree on the way to the set; reached: the set's objects below");
+		meta_strs(&t, "note", a ? "the analysis root to objects: each level the objects one step down the "
+					  "dominator tree on the way to the set; reached: the set's objects below"
+					: "GC roots to objects: each level the objects one step down the "
+					  "dominator tree on the way to the set; reached: the set's objects below");
 	else if (v->kind == MG_INCOMING && v->top_strong == 0 && v->weak_members > 0) {
 		/* no strong holder but the roots: the weak ones are the story */
 		sbuf_printf(&note, "only %sweak or soft references refer to the objects of the set: weak ones "

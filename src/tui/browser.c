@@ -644,14 +644,18 @@ int tui_main(const char *dump, const char *baseline, const char *target, const s
 	free(t.search);
 	pcre2_code_free(t.search_re);
 	char *bl_path = t.reopen && t.baseline != NULL ? xstrdup(t.baseline) : NULL;
+	/* the file itself: FILE:N named one heapshot, and another is asked for */
+	char *file = t.reopen && h.path != NULL ? xstrdup(h.path) : NULL;
 	baseline_drop(&t);
 	heap_free(&h);
 	if (t.reopen != 0 && !tui_signal) { /* another heapshot of the dump, from its first step */
 		struct open_opts again = *oo;
 		again.snapshot = t.reopen;
-		int rc = tui_main(dump, bl_path, target, &again, NULL, NULL);
+		int rc = tui_main(file != NULL ? file : dump, bl_path, target, &again, NULL, NULL);
 		free(bl_path);
+		free(file);
 		return rc;
 	}
+	free(file);
 	return tui_signal ? 128 + tui_signal : 0;
 }
