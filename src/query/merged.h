@@ -69,11 +69,11 @@
  * the objects no object dominates, held by the roots directly or by
  * several of them (dominating). A front end shows `reached` for it.
  * The engine's pseudo roots are the virtual root's too, but no GC
- * roots: the objects that only they hold (or, dominating, that only
- * they reach) are in a group of their own, MG_WEAKLY for the weakly
- * reachable (with `weak` incoming, their weak holders stand for it),
- * MG_UNREACHABLE for the unreachable (a .gcdump's frozen literals, the
- * garbage a dump holds), alike otherwise.
+ * roots: an object of the virtual root that the GC roots (or the
+ * analysis root) do not reach over strong references is in a group of
+ * its own, MG_WEAKLY where weak references reach it (with `weak`
+ * incoming, its weak holders stand for it), MG_UNREACHABLE where
+ * nothing does (a .gcdump's frozen literals, the garbage a dump holds).
  *
  * Dominating and objects of the set: a member's immediate dominator is
  * shown whether it is in the set or not. So over the whole heap (where
@@ -111,7 +111,8 @@ static inline int mg_root_group(uint32_t cls)
 
 /* A group's class name, or the name of the virtual root's group:
  * "GC roots", "no GC root: weakly reachable", "no GC root: unreachable"
- * (raw dump text for a class: escape it). */
+ * ("analysis root", "not the analysis root's: ..." under one); raw dump
+ * text for a class: escape it. */
 const char *merged_cls_name(const struct heap *h, uint32_t cls);
 
 #define MG_NOT_OWNING 2 /* merged_group's weak: holders that do not own */

@@ -1417,8 +1417,9 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 					  "dominator tree on the way to the set; reached: the set's objects below");
 	else if (v->kind == MG_INCOMING && v->top_strong == 0 && v->weak_members > 0) {
 		/* no strong holder but the roots: the weak ones are the story */
+		const char *also = !top_root ? "" : a ? "the analysis root and " : "GC roots and ";
 		sbuf_printf(&note, "only %sweak or soft references refer to the objects of the set: weak ones "
-			    "to %llu of them, from %llu objects%s%s", top_root ? (a ? "the analysis root and " : "GC roots and ") : "",
+			    "to %llu of them, from %llu objects%s%s", also,
 			    (unsigned long long)v->weak_members, (unsigned long long)v->weak_holders,
 			    v->weak ? " (the rows marked weak)" : " (--strong left them out)",
 			    none.len > 0 ? none.buf : "");
