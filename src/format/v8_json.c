@@ -517,25 +517,19 @@ static uint64_t last_strings(const uint8_t *map, uint64_t size)
 	const uint8_t *want = (const uint8_t *)"}]";
 
 	for (int i = 0; i < 2; i++) {
-		while (p > map && (p[-1] == ' ' || p[-1] == '\n' || p[-1] == '\r' || p[-1] == '\t'))
-			p--;
+		p = skip_ws_back(map, p);
 		if (p == map || p[-1] != want[i])
 			return 0;
 		p--;
 	}
-	while (p > map && (p[-1] == ' ' || p[-1] == '\n' || p[-1] == '\r' || p[-1] == '\t'))
-		p--;
+	p = skip_ws_back(map, p);
 	if (p == map || (p[-1] != '"' && p[-1] != '['))
 		return 0;
 	while ((p = v8s_last_byte(map, p, '[')) != NULL) {
-		const uint8_t *q = p;
-		while (q > map && (q[-1] == ' ' || q[-1] == '\n' || q[-1] == '\r' || q[-1] == '\t'))
-			q--;
+		const uint8_t *q = skip_ws_back(map, p);
 		if (q == map || q[-1] != ':')
 			continue;
-		q--;
-		while (q > map && (q[-1] == ' ' || q[-1] == '\n' || q[-1] == '\r' || q[-1] == '\t'))
-			q--;
+		q = skip_ws_back(map, q - 1);
 		if (q == map || q[-1] != '"')
 			continue;
 		const uint8_t *open = v8s_last_byte(map, q - 1, '"');

@@ -74,6 +74,15 @@ static inline const uint8_t *skip_ws(const uint8_t *p, const uint8_t *end)
 	return p;
 }
 
+/* skip_ws backwards: p moved back over the whitespace before it, not
+ * before from. */
+static inline const uint8_t *skip_ws_back(const uint8_t *from, const uint8_t *p)
+{
+	while (p > from && (p[-1] == ' ' || p[-1] == '\n' || p[-1] == '\r' || p[-1] == '\t'))
+		p--;
+	return p;
+}
+
 static inline void ws(struct rd *r)
 {
 	r->p = skip_ws(r->p, r->end);

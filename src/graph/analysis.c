@@ -401,13 +401,11 @@ bits_t *analysis_live_set(const struct heap *h)
 
 int analysis_reach(struct heap *h)
 {
-	size_t i = 0;
-
 	if (h->reach_live != NULL)
 		return 1;
-	while (i < h->nroot_rec && h->root_rec[i].kind != RK_WEAK_ONLY && h->root_rec[i].kind != RK_UNREACHABLE)
-		i++;
-	if (i == h->nroot_rec || h->aroot != 0) /* no pseudo root (an analysis root's are the analysis's) */
+	/* no pseudo root (each marks itself at least); an analysis root's
+	 * analysis made its markings */
+	if (h->weakonly_count + h->unreachable_count == 0 || h->aroot != 0)
 		return 0;
 	heap_load(h, HP_OUT | HP_WEAK, NULL);
 	if (h->reach_live == NULL) /* (a load that found the cache corrupt analysed again: made) */
