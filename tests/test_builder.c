@@ -1326,7 +1326,9 @@ END_TEST
 
 /* HB_RUNS: each node's references given in one stretch (in pieces of
  * any size), the nodes in their order (the labels' chunks kept as they
- * are) or in any (placed back), holes (HW_NONE) among them; sorted by
+ * are), in order but for the last few (those before them kept as they
+ * are, the rest placed back: a V8 snapshot's last nodes' ids are not
+ * in order), or in any (placed back), holes (HW_NONE) among them; sorted by
  * target, then as given (HB_GIVEN) or by label. With a scratch file
  * (the labels parked there and read back, or taken), with none (kept in
  * memory), and with its writes failing part way (those after it in
@@ -1350,7 +1352,8 @@ START_TEST(test_runs)
 {
 	for (unsigned i = 0; i < RANDOM_HEAPS(60) + 5; i++) {
 		unsigned s = i * 7919 + 3;
-		int big = i < 5, given = i % 2, ordered = i / 2 % 2, disk = i % 3 != 2, fail = disk && i % 5 == 4;
+		int big = i < 5 || i == 7, given = i % 2, tail = i % 6 == 1, ordered = tail || i / 2 % 2;
+		int disk = i % 3 != 2, fail = disk && i % 5 == 4;
 		int park = i % 7 != 3;
 		node_t n = big ? 400000 + rnd(&s, 1000) : 1 + rnd(&s, 60);
 		struct heap *h = xcalloc(1, sizeof *h);
@@ -1384,6 +1387,9 @@ START_TEST(test_runs)
 			order[j] = j + 1;
 		if (!ordered)
 			shuffle(order, n, sizeof *order, &s);
+		else if (tail && n > 1) /* the last 2 + n/1000 nodes in any order */
+			shuffle(order + n - (2 + n / 1000 < n ? 2 + n / 1000 : n), 2 + n / 1000 < n ? 2 + n / 1000 : n,
+				sizeof *order, &s);
 		for (node_t j = 0; j < n; j++) {
 			node_t v = order[j];
 			if (fail && j == n / 2) /* the scratch file's writes fail from here on */
@@ -1418,8 +1424,8 @@ START_TEST(test_runs)
 			ck_assert_uint_eq(h->out_start[v], e);
 			for (size_t k = start[v]; k < start[v + 1] && r[k].to != HW_NONE; k++, e++) {
 				ck_assert_msg(h->out[e] == r[k].to && lab[e] == r[k].label,
-					      "heap %u (n %u, given %d, ordered %d, disk %d, fail %d) node %u: %u/%u, not %u/%u",
-					      i, n, given, ordered, disk, fail, v, h->out[e], lab[e], r[k].to, r[k].label);
+					      "heap %u (n %u, given %d, ordered %d, tail %d, disk %d, fail %d) node %u: %u/%u, not %u/%u",
+					      i, n, given, ordered, tail, disk, fail, v, h->out[e], lab[e], r[k].to, r[k].label);
 			}
 		}
 		ck_assert_uint_eq(h->out_start[n + 1], e);

@@ -562,6 +562,35 @@ static void runs_free(struct heap_builder *b)
 	memset(r, 0, sizeof *r);
 }
 
+/* The labels from label li on (of nlab), in h->out's order, as sections
+ * of the scratch file from HB_CHUNK_ID + r->nwritten on (their ids
+ * appended to ids, *nids counting them; each a whole number of chunks
+ * but the last): in windows of an eighth of them (a chunk's four at
+ * least, a whole number of chunks), each read from the chunks that hold
+ * a part of it. 0, or -1. */
+static int labels_placed(struct heap_builder *b, struct store *st, uint64_t from, uint32_t *ids, size_t *nids)
+{
+	struct hb_runs *r = &b->runs;
+	uint64_t n = b->h->nedges, win = n / 8 > CHUNK_LABELS * 4 ? n / 8 : CHUNK_LABELS * 4, held = UINT64_MAX;
+
+	win = (win + CHUNK_LABELS - 1) / CHUNK_LABELS * CHUNK_LABELS;
+	win = win < n - from ? win : n - from;
+	uint32_t *buf = xmalloc(((size_t)win + 1) * sizeof *buf);
+	int rc = 0;
+
+	for (uint64_t w0 = from; w0 < n && rc == 0; w0 += win) {
+		uint64_t w1 = n - w0 < win ? n : w0 + win;
+		uint32_t tid = HB_CHUNK_ID + r->nwritten + (uint32_t)*nids;
+		rc = place_window(b, buf, w0, w1, &held);
+		if (rc == 0)
+			rc = store_put(st, tid, buf, sizeof *buf, w1 - w0);
+		if (rc == 0)
+			ids[(*nids)++] = tid;
+	}
+	free(buf);
+	return rc < 0 ? -1 : 0;
+}
+
 int hb_labels_park(struct heap_builder *b, struct store *st, uint32_t id)
 {
 	struct hb_runs *r = &b->runs;
@@ -570,34 +599,35 @@ int hb_labels_park(struct heap_builder *b, struct store *st, uint32_t id)
 
 	if (!r->on || st == NULL || !store_ok(st))
 		return -1;
-	if (r->nmem == 0 && r->nseg == 1 && r->first_at == 0 && r->nwritten > 0) {
-		/* given in h->out's order, all on disk: the chunks as they are */
-		uint32_t *ids = xmalloc(r->nwritten * sizeof *ids);
-		for (uint32_t c = 0; c < r->nwritten; c++)
-			ids[c] = HB_CHUNK_ID + c;
-		rc = store_concat(st, id, heap_scratch_kept(h), ids, r->nwritten);
-		free(ids);
-	} else {
-		/* in windows of an eighth of them (a chunk's four at least),
-		 * each read from the chunks that hold a part of it */
-		uint64_t win = h->nedges / 8 > CHUNK_LABELS * 4 ? h->nedges / 8 : CHUNK_LABELS * 4, held = UINT64_MAX;
-		win = win < h->nedges ? win : h->nedges;
-		uint32_t *buf = xmalloc(((size_t)win + 1) * sizeof *buf);
-		struct store_writer w;
-		rc = 0;
-		store_begin(st, &w, id, sizeof *buf);
-		for (uint64_t w0 = 0; w0 < h->nedges && rc == 0; w0 += win) {
-			uint64_t w1 = h->nedges - w0 < win ? h->nedges : w0 + win;
-			rc = place_window(b, buf, w0, w1, &held);
-			if (rc == 0)
-				store_write(&w, buf, (size_t)(w1 - w0) * sizeof *buf);
-		}
-		free(buf);
-		if (store_end(&w) < 0 || rc < 0) {
-			store_drop(st, id);
-			rc = -1;
-		}
+	/* the chunks that hold h->out's first places in order (the first
+	 * stretch's, from place 0) as they are; the rest placed anew. On
+	 * a V8 snapshot all but the last hundred or so are in order (its
+	 * last nodes' ids are not) */
+	uint64_t first = r->nseg == 0 ? 0 : r->nseg > 1 ? r->seg[1].li : r->nlab, whole = 0, from = 0;
+	if (r->nmem == 0 && r->nseg > 0 && h->out_start[r->seg[0].v] == 0 && st == heap_scratch_kept(h)) {
+		whole = first == r->nlab ? r->nwritten : first / CHUNK_LABELS;
+		whole = whole < r->nwritten ? whole : r->nwritten;
+		from = whole == r->nwritten ? r->nlab : whole * CHUNK_LABELS;
 	}
+	uint64_t rest = h->nedges > from ? (uint64_t)h->nedges - from : 0;
+	size_t nids = 0, ntmp = 0;
+	uint32_t *ids = xmalloc(((size_t)whole + 2 + (size_t)(rest / CHUNK_LABELS)) * sizeof *ids);
+	for (uint64_t c = 0; c < whole; c++)
+		ids[nids++] = HB_CHUNK_ID + (uint32_t)c;
+	rc = rest > 0 ? labels_placed(b, st, from, ids, &nids) : 0;
+	ntmp = nids - (size_t)whole;
+	if (rc == 0 && nids > 0) {
+		rc = store_concat(st, id, st, ids, nids);
+	} else if (rc == 0) { /* none: an empty section */
+		struct store_writer w;
+		store_begin(st, &w, id, sizeof(uint32_t));
+		rc = store_end(&w);
+	}
+	for (size_t i = nids - ntmp; i < nids; i++)
+		store_drop(st, ids[i]);
+	free(ids);
+	if (rc < 0)
+		store_drop(st, id);
 	if (rc == 0)
 		runs_free(b);
 	return rc;
