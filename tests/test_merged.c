@@ -351,6 +351,37 @@ static void check_root_groups(const struct heap *hp, const struct merged_level *
 	rootmark_free(&rm);
 }
 
+/* merged-dom -r from the GC roots down (the tree's top level, the
+ * virtual root's children on the way to the members): its objects that
+ * the roots reach through weak references alone and those they do not
+ * reach, counted against the test's own marking. */
+static void check_reverse_top(const struct heap *hp, const node_t *members, size_t n)
+{
+	struct rootmark rm;
+	struct merged_tree t;
+	uint64_t want[3] = { 0 };
+	bits_t *top = xcalloc(bits_words(hp->n), sizeof *top);
+
+	rootmark_make(hp, &rm);
+	for (size_t i = 0; i < n; i++) { /* the top of each member's idom chain */
+		node_t v = members[i];
+		while (v != 0 && hp->idom[v] != 0 && hp->idom[v] != v && hp->idom[v] != HW_NONE)
+			v = hp->idom[v];
+		if (v != 0 && hp->idom[v] == 0 && !bit_get(top, v)) {
+			bit_set(top, v);
+			want[bit_get(rm.strong, v) ? 0 : bit_get(rm.weakly, v) ? 1 : 2]++;
+		}
+	}
+	ck_assert_int_eq(merged_tree((struct heap *)hp, MG_DOMINATING, MG_BY_CLASS, 1, 0, members, n, 1, 0, &t, NULL), 0);
+	ck_assert_msg(t.top_weakly_objs == want[1] && t.top_unreachable_objs == want[2],
+		      "top level: %llu weakly reachable, %llu unreachable; the test's marking %llu, %llu",
+		      (unsigned long long)t.top_weakly_objs, (unsigned long long)t.top_unreachable_objs,
+		      (unsigned long long)want[1], (unsigned long long)want[2]);
+	merged_tree_free(&t);
+	free(top);
+	rootmark_free(&rm);
+}
+
 START_TEST(test_real_dump_brute_force)
 {
 	struct heap rh;
@@ -1139,6 +1170,7 @@ START_TEST(test_dominating_whole_real)
 	ck_assert_uint_gt(classes, 50);
 	ck_assert_uint_eq(rows, direct); /* every object under the root in one of its rows */
 	ck_assert_uint_eq(pseudo, 6);    /* the dump's garbage, its weakly reachable */
+	check_reverse_top(&rh, m, (size_t)all.count);
 	free(every);
 	merged_level_free(&l);
 	free(count);
@@ -2208,6 +2240,14 @@ START_TEST(test_root_groups)
 	reached_are(&rh, &l, MG_WEAKLY, 0, &tuv[2], 1);
 	check_root_groups(&rh, &l, in, MG_DOMINATING, 0, &pseudo);
 	merged_level_free(&l);
+	/* from the roots down: T, U and V the top level's, U unreachable, V
+	 * weakly reachable */
+	struct merged_tree mt;
+	ck_assert_int_eq(merged_tree(&rh, MG_DOMINATING, MG_BY_CLASS, 1, 0, from, 3, 1, 0, &mt, NULL), 0);
+	ck_assert_uint_eq(mt.top_weakly_objs, 1);
+	ck_assert_uint_eq(mt.top_unreachable_objs, 1);
+	merged_tree_free(&mt);
+	check_reverse_top(&rh, from, 3);
 	/* incoming: S1 a GC root's, X1 the weak pseudo root's (its weak
 	 * holder's with weak holders shown), G1 the unreachable's */
 	memset(in, 0, bits_words(rh.n) * sizeof *in);
@@ -2278,6 +2318,10 @@ START_TEST(test_root_groups)
 	ck_assert_msg(strstr(out, "\n0,,,0,0,0,1,,0,0,gc\n") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "\n0,,,0,0,0,1,,0,0,weakly_reachable\n") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "\n0,,,0,0,0,1,,0,0,unreachable\n") != NULL, "%s", out);
+	/* equal counts: in the order of their names, GC roots first */
+	ck_assert_msg(strstr(out, ",gc\n") < strstr(out, ",unreachable\n") &&
+			      strstr(out, ",unreachable\n") < strstr(out, ",weakly_reachable\n"),
+		      "%s", out);
 	free(out);
 	snprintf(cmd, sizeof cmd, "%s -q --no-cache -f csv merged-dom %s -e 'root 0x%x | all'", heapwalk(), path, RG_S1);
 	out = run(cmd, &status);
@@ -2297,6 +2341,15 @@ START_TEST(test_root_groups)
 	ck_assert_msg(status == 0, "%s", cmd);
 	ck_assert_msg(strstr(out, "only weak or soft references refer to the objects of the set") != NULL &&
 			      strstr(out, "\nno GC root: weakly reachable ") != NULL && strstr(out, "\nGC roots ") == NULL,
+		      "%s", out);
+	free(out);
+	/* merged-dom -r on T, U and V: the top level's that no GC root holds */
+	snprintf(cmd, sizeof cmd, "%s -q --no-cache -r merged-dom %s -e 'object 0x%x,0x%x,0x%x'", heapwalk(), path, RG_T,
+		 RG_U, RG_V);
+	out = run(cmd, &status);
+	ck_assert_msg(status == 0, "%s", cmd);
+	ck_assert_msg(strstr(out, "; of the top level's objects 2 are no GC root's (1 reached through weak references "
+				  "alone, 1 not reached): the analysis's own roots hold them") != NULL,
 		      "%s", out);
 	free(out);
 	/* merged-dom on V: the note of the weakly reachable's row */

@@ -860,6 +860,8 @@ static int cmp_group(const void *a, const void *b, void *ctx)
 		return x->count > y->count ? -1 : 1;
 	if (x->shallow != y->shallow)
 		return x->shallow > y->shallow ? -1 : 1;
+	if (mg_root_group(x->cls) && mg_root_group(y->cls) && x->cls != y->cls) /* by their names */
+		return strcmp(merged_cls_name(h, x->cls), merged_cls_name(h, y->cls));
 	const char *nx = mg_root_group(x->cls) ? "" : class_name(h, x->cls);
 	const char *ny = mg_root_group(y->cls) ? "" : class_name(h, y->cls);
 	int c = strcmp(nx, ny);
@@ -1524,6 +1526,14 @@ static int tree_level(struct heap *h, struct merged_tree *t, const node_t *from,
 		return -1;
 	if (depth > 0)
 		t->rows[t->n - 1].chain = (int64_t)l.chain;
+	struct rootgroups rg;
+	if (t->reverse && depth == 0 && rootgroups_make(h, &rg))
+		for (size_t i = 0; i < l.n; i++)
+			for (size_t j = 0; j < l.groups[i].count; j++) {
+				uint32_t k = root_group(&rg, l.groups[i].nodes[j]);
+				t->top_weakly_objs += k == MG_WEAKLY;
+				t->top_unreachable_objs += k == MG_UNREACHABLE;
+			}
 	for (size_t i = 0; i < l.n && depth == 0; i++) {
 		t->top_groups++;
 		t->top_strong += !mg_root_group(l.groups[i].cls) && l.groups[i].weak != 1;

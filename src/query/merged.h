@@ -263,6 +263,11 @@ struct merged_tree {
 	 * reachable's and the unreachable's (each 0 or 1): what the notes go
 	 * by */
 	size_t top_groups, top_strong, top_root, top_weakly, top_unreachable;
+	/* reverse: of the top level's objects (before `top`), those the
+	 * roots reach through weak references alone, and those they do not
+	 * reach: the analysis's pseudo roots hold them (class rows, not
+	 * rows of their own) */
+	uint64_t top_weakly_objs, top_unreachable_objs;
 };
 /* reverse: with MG_DOMINATING, the levels of merged_level_down(); weak:
  * incoming, the weak holders too (HP_WEAK). */

@@ -1410,12 +1410,20 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 	if (v->top_weakly)
 		sbuf_printf(&none, "; %s reach%s those of \"%s\" through weak references alone",
 			    a ? "the analysis root" : "the dump's GC roots", a ? "es" : "", merged_cls_name(h, MG_WEAKLY));
-	if (v->reverse)
-		meta_strs(&t, "note", a ? "the analysis root to objects: each level the objects one step down the "
-					  "dominator tree on the way to the set; reached: the set's objects below"
-					: "GC roots to objects: each level the objects one step down the "
-					  "dominator tree on the way to the set; reached: the set's objects below");
-	else if (v->kind == MG_INCOMING && v->top_strong == 0 && v->weak_members > 0) {
+	if (v->reverse) {
+		sbuf_adds(&note, a ? "the analysis root to objects: each level the objects one step down the "
+				     "dominator tree on the way to the set; reached: the set's objects below"
+				   : "GC roots to objects: each level the objects one step down the "
+				     "dominator tree on the way to the set; reached: the set's objects below");
+		/* the top of the tree holds what the pseudo roots hold too */
+		if (v->top_weakly_objs + v->top_unreachable_objs > 0)
+			sbuf_printf(&note, "; of the top level's objects %llu %s (%llu reached through weak "
+				    "references alone, %llu not reached): the analysis's own roots hold them",
+				    (unsigned long long)(v->top_weakly_objs + v->top_unreachable_objs),
+				    a ? "are not the analysis root's" : "are no GC root's",
+				    (unsigned long long)v->top_weakly_objs, (unsigned long long)v->top_unreachable_objs);
+		meta_strs(&t, "note", note.buf);
+	} else if (v->kind == MG_INCOMING && v->top_strong == 0 && v->weak_members > 0) {
 		/* no strong holder but the roots: the weak ones are the story */
 		const char *also = !top_root ? "" : a ? "the analysis root and " : "GC roots and ";
 		sbuf_printf(&note, "only %sweak or soft references refer to the objects of the set: weak ones "
