@@ -1208,7 +1208,7 @@ START_TEST(test_info_format_facts)
 	int st;
 
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
-		char args[600];
+		char args[1200];
 		if (strstr(f[i].file, "heapsnapshot") != NULL && !v8_dumps())
 			continue;
 		snprintf(args, sizeof args, "-q --no-cache info '%s'", f[i].file);
@@ -1249,11 +1249,13 @@ START_TEST(test_info_format_facts)
 		/* (not every reference: on HPROF that takes 30 s, 10 times more
 		 * under the sanitizers; noted) */
 		ck_assert(rf != NULL && fputs("weak java.util.HashMap *\n", rf) >= 0 && fclose(rf) == 0);
-		snprintf(args, sizeof args, "--no-cache --rules '%s' info '%s' 2>&1 >/dev/null", rules, f[i].file);
+		/* each file named (a trial: the first alone) */
+		snprintf(args, sizeof args, "--no-cache --rules '%s' --rules '%s' info '%s' 2>&1 >/dev/null", rules, rules,
+			 f[i].file);
 		out = hw(args, &st);
-		char said[400];
-		snprintf(said, sizeof said, ": the rules of %s are not applied: they classify the references of JVM heaps, "
-			 "and this is a ", rules);
+		char said[700];
+		snprintf(said, sizeof said, ": the rules of %s, %s are not applied: they classify the references of JVM "
+			 "heaps, and this is a ", rules, rules);
 		ck_assert_msg(st == 0 && strstr(out, said) != NULL, "%s: %s", f[i].file, out);
 		free(out);
 		for (size_t k = 0; k < sizeof jvm_only / sizeof *jvm_only; k++) {

@@ -172,7 +172,8 @@ static char dir[1024], dump[1100];
  * browser does): a sanitizer build's leak check is off for such a test. */
 static int leaks_expected;
 
-static void srv_start(struct srv *s, const char *opt, const char *d)
+/* The server with argv (after "heapwalk mcp"; NULL-ended). */
+static void srv_start_argv(struct srv *s, const char *const *args)
 {
 	int a[2], b[2];
 
@@ -192,10 +193,10 @@ static void srv_start(struct srv *s, const char *opt, const char *d)
 		int null = open("/dev/null", O_WRONLY);
 		dup2(null, 2);
 		close(a[0]), close(a[1]), close(b[0]), close(b[1]);
-		if (opt != NULL)
-			execl(heapwalk(), "heapwalk", "mcp", opt, d, (char *)NULL);
-		else
-			execl(heapwalk(), "heapwalk", "mcp", d, (char *)NULL);
+		const char *argv[16] = { "heapwalk", "mcp" };
+		for (size_t i = 0; args[i] != NULL && i + 3 < sizeof argv / sizeof *argv; i++)
+			argv[i + 2] = args[i];
+		execv(heapwalk(), (char *const *)(uintptr_t)argv);
 		_exit(127);
 	}
 	close(a[0]);
@@ -203,6 +204,13 @@ static void srv_start(struct srv *s, const char *opt, const char *d)
 	s->to = a[1];
 	s->from = b[0];
 	sbuf_init(&s->in);
+}
+
+static void srv_start(struct srv *s, const char *opt, const char *d)
+{
+	const char *args[] = { opt != NULL ? opt : d, opt != NULL ? d : NULL, NULL };
+
+	srv_start_argv(s, args);
 }
 
 static void srv_send(struct srv *s, const char *text, size_t n)
@@ -560,6 +568,43 @@ static int mapped(pid_t pid, const char *path)
 	return k;
 }
 
+/* What an open says on the command line's stderr comes with its answer,
+ * as a second text: the user's rules not applied to a .NET dump, each
+ * file named (a trial: the server dropped it, and named the first
+ * file alone). */
+START_TEST(test_open_notes)
+{
+	struct srv s;
+	struct jv a;
+	char r1[600], r2[600];
+
+	snprintf(r1, sizeof r1, "%s/mcp-a.rules", hw_tmpdir());
+	snprintf(r2, sizeof r2, "%s/mcp-b.rules", hw_tmpdir());
+	for (int i = 0; i < 2; i++) {
+		FILE *f = fopen(i ? r2 : r1, "w");
+		ck_assert(f != NULL && fputs("weak java.util.HashMap *\n", f) >= 0 && fclose(f) == 0);
+	}
+	const char *args[] = { "--no-cache", "--rules", r1, "--rules", r2, TEST_SRCDIR "/dotnet", NULL };
+	srv_start_argv(&s, args);
+	ask(&s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"open\","
+		"\"arguments\":{\"path\":\"workload.gcdump\"}}}", "1", &a);
+	const struct jv *r = jv_get(&a, "result"), *c = jv_get(r, "content");
+	ck_assert_msg(c != NULL && c->t == J_ARR && c->n == 2 && !jv_get(r, "isError")->b, "the open's answer");
+	const struct jv *t = jv_get(&c->v[1], "text");
+	char *want = xasprintf(": the rules of %s, %s are not applied: they classify the references of JVM heaps, "
+			       "and this is a .NET (gcdump) dump", r1, r2);
+	ck_assert_msg(t != NULL && t->t == J_STR && strstr(t->s, want) != NULL, "%s", t != NULL ? t->s : "no text");
+	free(want);
+	jv_free(&a);
+	/* the next call says nothing of it again */
+	struct jv o;
+	tool_ok(&s, "classes", "{\"dump\":\"d1\",\"limit\":1}", &o);
+	jv_free(&o);
+	int st = srv_end(&s);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+}
+END_TEST
+
 /* closed, a dump is no longer mapped, nor its index; 16 open at most */
 START_TEST(test_close_unmaps)
 {
@@ -798,6 +843,7 @@ Suite *mcp_suite(void)
 	tcase_add_test(tc, test_deep_path_and_long_error);
 	tcase_add_test(tc, test_snapshot_said);
 	tcase_add_test(tc, test_close_unmaps);
+	tcase_add_test(tc, test_open_notes);
 	tcase_add_test(tc, test_paths);
 	tcase_add_test(tc, test_shrink);
 	suite_add_tcase(s, tc);

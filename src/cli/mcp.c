@@ -620,6 +620,10 @@ static int tool_open(struct mcp *m, const struct args *x, struct sbuf *out)
 		return -1;
 	}
 	sbuf_free(&why);
+	/* what the open said (the command line's stderr without -q): the
+	 * rules it did not apply, a cache it could not write */
+	for (size_t i = 0; i < d->h.notes.n; i++)
+		sbuf_printf(&m->note, "%s%s", m->note.len ? "\n" : "", d->h.notes.msg[i]);
 	d->open = 1;
 	d->serial = ++m->serial;
 	d->path = real;

@@ -617,9 +617,9 @@ static int open_mapped(struct heap *h, const char *path, const struct open_opts 
 	}
 	int no_cache = o->no_cache || !h->fmt->cacheable;
 	if (!heap_runtime_is(h, "jvm")) { /* the rules name Java classes and fields */
-		if (o->rules != NULL && o->rules->first_file != NULL) /* the user's: said, not dropped quietly */
+		if (o->rules != NULL && o->rules->files != NULL) /* the user's: said, not dropped quietly */
 			warn_add(&h->notes, "%s: the rules of %s are not applied: they classify the references of JVM "
-				 "heaps, and this is a %s dump", h->path, o->rules->first_file, h->fmt->title);
+				 "heaps, and this is a %s dump", h->path, o->rules->files, h->fmt->title);
 		h->rules = NULL;
 	}
 	struct ruleset *rules = h->rules != NULL ? o->rules : NULL;

@@ -39,7 +39,7 @@ void rules_free(struct ruleset *rs)
 	}
 	free(rs->rules);
 	free(rs->groups);
-	free(rs->first_file);
+	free(rs->files);
 	free(rs);
 }
 
@@ -467,8 +467,15 @@ int rules_load_file(struct ruleset *rs, const char *path, struct sbuf *err)
 	}
 	int rc = rules_parse(rs, path, text.buf ? text.buf : "", text.len, err);
 	sbuf_free(&text);
-	if (rc == 0 && rs->first_file == NULL)
-		rs->first_file = xstrdup(path);
+	if (rc == 0) {
+		size_t had = rs->files != NULL ? strlen(rs->files) : 0, len = strlen(path);
+		rs->files = xrealloc(rs->files, had + 2 + len + 1);
+		if (had > 0) {
+			memcpy(rs->files + had, ", ", 2);
+			had += 2;
+		}
+		memcpy(rs->files + had, path, len + 1);
+	}
 	return rc;
 }
 

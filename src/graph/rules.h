@@ -73,7 +73,7 @@ struct ruleset {
 	size_t n, cap;
 	struct rule_group *groups;
 	size_t ngroups, capgroups;
-	char *first_file; /* the first file of rules read (rules_load_file); NULL: the shipped ones alone */
+	char *files; /* the files of rules read (rules_load_file), ", " between; NULL: the shipped ones alone */
 };
 
 struct ruleset *rules_new(void);
