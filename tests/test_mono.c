@@ -1535,6 +1535,71 @@ START_TEST(test_mono_two_in_a_buffer)
 }
 END_TEST
 
+/* An object cut short after its size, before its generation (format
+ * 16): kept, in neither generation, and said so. A heapshot of three A
+ * objects in the old generation (gen byte 1), the file cut at the third
+ * one's gen byte; whole, all three are old (a trial: the cut one was
+ * counted in the nursery). */
+START_TEST(test_mono_untold_gen)
+{
+	static const uint64_t a[3] = { 0x10000, 0x10010, 0x10020 };
+	struct mw w;
+
+	mw_begin(&w, 7, 1700000000000ull);
+	mw_buf(&w, 1, 1000);
+	mw_classes(&w);
+	mw_ev(&w, 0x06);
+	mw_obj(&w, a[0], VT_A, 16, 0, NULL, 0);
+	mw_obj(&w, a[1], VT_A, 16, 0, NULL, 0);
+	mw_ev(&w, 0x26); /* the third by hand: where its gen byte is */
+	mw_sleb(&w, (int64_t)(a[2] >> 3));
+	mw_sleb(&w, VT_A);
+	mw_uleb(&w, 16);
+	size_t cut = w.b.len;
+	mw_le(&w, 1, 1);
+	mw_uleb(&w, 0);
+	mw_roots(&w, a, 3);
+	mw_ev(&w, 0x16);
+	char *path = mw_write(&w, "untold-gen.mlpd");
+	size_t len;
+	char *bytes = file_bytes(path, &len);
+	char *cutp = xasprintf("%s/untold-gen-cut.mlpd", MONODIR);
+	FILE *f = fopen(cutp, "wb");
+	ck_assert(bytes != NULL && cut < len && f != NULL && fwrite(bytes, 1, cut, f) == cut && fclose(f) == 0);
+	free(bytes);
+	for (int cutshort = 0; cutshort < 2; cutshort++) {
+		const char *file = cutshort ? cutp : path;
+		static const char *const gens[2] = { "nursery", "old" };
+		unsigned long long want[2] = { 0, cutshort ? 2 : 3 };
+		for (int g = 0; g < 2; g++) {
+			char args[1400];
+			int st;
+			snprintf(args, sizeof args, "-q --no-cache -f json '%s' -e 'generation %s' info", file, gens[g]);
+			char *out = hw(args, &st);
+			const char *o = strstr(out, "\"set_objects\":");
+			ck_assert_msg(st == 0 && o != NULL && strtoull(o + 14, NULL, 10) == want[g],
+				      "%s: generation %s: want %llu objects: %s", file, gens[g], want[g], out);
+			free(out);
+		}
+		char args[1400];
+		int st;
+		snprintf(args, sizeof args, "-v --no-cache info '%s' 2>&1 >/dev/null", file);
+		char *err = hw(args, &st);
+		const char *said = strstr(err, ": 1 object cut short before its generation: in neither generation");
+		ck_assert_msg(st == 0 && (said != NULL) == cutshort, "%s: %s", file, err);
+		free(err);
+		snprintf(args, sizeof args, "-q --no-cache -f json info '%s'", file);
+		char *out = hw(args, &st);
+		const char *o = strstr(out, "\"objects\":");
+		ck_assert_msg(st == 0 && o != NULL && strtoull(o + 10, NULL, 10) == 3, "%s: %s", file, out);
+		free(out);
+	}
+	all_views(cutp);
+	free(cutp);
+	free(path);
+}
+END_TEST
+
 /* New and old objects of heapshot k against heapshot 1 of the same
  * file: *a and *b of A and B. */
 static void count_new_old(const char *path, unsigned k, unsigned long long *new_a, unsigned long long *new_b,
@@ -1991,6 +2056,7 @@ Suite *mono_suite(void)
 	tc = tcase_create("crafted");
 	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
 	tcase_add_test(tc, test_mono_two_in_a_buffer);
+	tcase_add_test(tc, test_mono_untold_gen);
 	tcase_add_test(tc, test_mono_moves_hostile);
 	tcase_add_test(tc, test_mono_hostile_counts);
 	tcase_add_test(tc, test_mono_hostile_lengths);

@@ -175,6 +175,11 @@ static void backtrace(struct cur *c)
 /* a heapshot's object as kept: its vtable numbered (capture's vts), its
  * references the next nrefs of those kept, after the objects' before it */
 struct mobj { uint64_t addr; uint32_t vt, size, nrefs; uint8_t gen; };
+/* an object's gen byte when the file ends before it (format 16); as
+ * node_gen, MLPD_GEN_UNKNOWN: in neither generation (mlpd_gen_name
+ * names 0 and 1 alone) */
+#define GEN_UNTOLD 0xff
+#define MLPD_GEN_UNKNOWN 2
 struct mextra { uint64_t src, target; uint32_t off; }; /* a continuation not next to its object */
 struct mroot { uint64_t slot, obj; uint16_t kind; }; /* kind: format 13's native + 1, else 0 (by range) */
 struct mptr { uint64_t ptr, val; };                     /* class -> name, vtable -> class */
@@ -532,7 +537,9 @@ static void heap_object(struct mrd *r, struct cur *c, uint64_t obj_base, uint64_
 	 * cut in its generation or count of references, and the second kept
 	 * it: the heapshot's list said an object fewer than the heap) */
 	int told = !c->bad;
-	uint8_t gen = r->ver >= 16 ? (uint8_t)byte1(c) : 0;
+	uint8_t gen = r->ver >= 16 ? byte1(c) != 0 : 0; /* nursery 0, any other 1 */
+	if (told && c->bad) /* cut before its generation: which one, the file does not say */
+		gen = GEN_UNTOLD;
 	uint64_t n = uleb(c);
 	struct capture *cp = t->shot >= 0 && r->kept.shot == t->shot && told ? &r->kept : NULL;
 	int cont = size == 0; /* more references of an object already told */
@@ -1235,9 +1242,12 @@ static void give_objects(struct mrd *r, struct capture *cp, struct heap_builder 
 /* After hb_nodes_done: v, each object's node by its place as given
  * (hb_given_take), made HW_NONE for a report of an address reported
  * before (the first report's references count); each node's
- * generation (format 16), its first report's. */
+ * generation (format 16), its first report's (heap_object's 0 or 1),
+ * none told (the file cut) MLPD_GEN_UNKNOWN, said in a warning. */
 static void places(struct mrd *r, node_t *v, const uint8_t *gen, size_t n)
 {
+	size_t untold = 0;
+
 	struct heap *h = r->h;
 	bits_t *seen = xcalloc(bits_words(h->n), sizeof *seen);
 
@@ -1252,10 +1262,15 @@ static void places(struct mrd *r, node_t *v, const uint8_t *gen, size_t n)
 			continue;
 		}
 		bit_set(seen, u);
-		if (gen != NULL)
-			h->node_gen[u] = gen[i] < 2 ? gen[i] : 1;
+		if (gen != NULL) {
+			h->node_gen[u] = gen[i] == GEN_UNTOLD ? MLPD_GEN_UNKNOWN : gen[i];
+			untold += gen[i] == GEN_UNTOLD;
+		}
 	}
 	free(seen);
+	if (untold > 0)
+		warn_add(&h->warn, "%s: %zu object%s cut short before %s generation: in neither generation", h->path,
+			 untold, untold == 1 ? "" : "s", untold == 1 ? "its" : "their");
 }
 
 /* Places' array a (n + 1 elements of elem bytes, big_alloc'd) parked as
