@@ -1250,12 +1250,14 @@ START_TEST(test_info_format_facts)
 		 * under the sanitizers; noted) */
 		ck_assert(rf != NULL && fputs("weak java.util.HashMap *\n", rf) >= 0 && fclose(rf) == 0);
 		/* each file named (a trial: the first alone) */
-		snprintf(args, sizeof args, "--no-cache --rules '%s' --rules '%s' info '%s' 2>&1 >/dev/null", rules, rules,
-			 f[i].file);
+		int an = snprintf(args, sizeof args, "--no-cache --rules '%s' --rules '%s' info '%s' 2>&1 >/dev/null",
+				  rules, rules, f[i].file);
+		ck_assert(an > 0 && (size_t)an < sizeof args);
 		out = hw(args, &st);
 		char said[700];
-		snprintf(said, sizeof said, ": the rules of %s, %s are not applied: they classify the references of JVM "
-			 "heaps, and this is a ", rules, rules);
+		an = snprintf(said, sizeof said, ": the rules of %s, %s are not applied: they classify the references of "
+			      "JVM heaps, and this is a ", rules, rules);
+		ck_assert(an > 0 && (size_t)an < sizeof said);
 		ck_assert_msg(st == 0 && strstr(out, said) != NULL, "%s: %s", f[i].file, out);
 		free(out);
 		for (size_t k = 0; k < sizeof jvm_only / sizeof *jvm_only; k++) {

@@ -299,7 +299,9 @@ static char *tool(struct srv *s, const char *name, const char *args, int *is_err
 			       "\"arguments\":%s}}", id, name, args);
 	ask(s, line, id, &a);
 	const struct jv *r = jv_get(&a, "result"), *c = jv_get(r, "content"), *e = jv_get(r, "isError");
-	ck_assert_msg(c != NULL && c->t == J_ARR && c->n == 1 && e != NULL && e->t == J_BOOL, "%s", line);
+	/* a second text: notes (an open's: the environment may cause some) */
+	ck_assert_msg(c != NULL && c->t == J_ARR && e != NULL && e->t == J_BOOL && (c->n == 1 || (c->n == 2 && !e->b)),
+		      "%s", line);
 	const struct jv *t = jv_get(&c->v[0], "text");
 	ck_assert(t != NULL && t->t == J_STR);
 	char *text = xstrndup(t->s, t->len);
@@ -589,7 +591,9 @@ START_TEST(test_open_notes)
 	ask(&s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"open\","
 		"\"arguments\":{\"path\":\"workload.gcdump\"}}}", "1", &a);
 	const struct jv *r = jv_get(&a, "result"), *c = jv_get(r, "content");
-	ck_assert_msg(c != NULL && c->t == J_ARR && c->n == 2 && !jv_get(r, "isError")->b, "the open's answer");
+	const struct jv *ie = jv_get(r, "isError");
+	ck_assert_msg(c != NULL && c->t == J_ARR && c->n == 2 && ie != NULL && ie->t == J_BOOL && !ie->b,
+		      "the open's answer");
 	const struct jv *t = jv_get(&c->v[1], "text");
 	char *want = xasprintf(": the rules of %s, %s are not applied: they classify the references of JVM heaps, "
 			       "and this is a .NET (gcdump) dump", r1, r2);
@@ -843,9 +847,12 @@ Suite *mcp_suite(void)
 	tcase_add_test(tc, test_deep_path_and_long_error);
 	tcase_add_test(tc, test_snapshot_said);
 	tcase_add_test(tc, test_close_unmaps);
-	tcase_add_test(tc, test_open_notes);
 	tcase_add_test(tc, test_paths);
 	tcase_add_test(tc, test_shrink);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("notes"); /* the recorded .gcdump: no JDK */
+	tcase_set_timeout(tc, FIXTURE_TIMEOUT);
+	tcase_add_test(tc, test_open_notes);
 	suite_add_tcase(s, tc);
 	return s;
 }

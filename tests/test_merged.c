@@ -2348,8 +2348,8 @@ START_TEST(test_root_groups)
 		 RG_U, RG_V);
 	out = run(cmd, &status);
 	ck_assert_msg(status == 0, "%s", cmd);
-	ck_assert_msg(strstr(out, "; of the top level's objects 2 are no GC root's (1 reached through weak references "
-				  "alone, 1 not reached): the analysis's own roots hold them") != NULL,
+	ck_assert_msg(strstr(out, "; 2 of the top level's objects are held by no GC root (1 reached through weak "
+				  "references alone, 1 not reached): the engine's pseudo roots hold them") != NULL,
 		      "%s", out);
 	free(out);
 	/* merged-dom on V: the note of the weakly reachable's row */

@@ -621,9 +621,13 @@ static int tool_open(struct mcp *m, const struct args *x, struct sbuf *out)
 	}
 	sbuf_free(&why);
 	/* what the open said (the command line's stderr without -q): the
-	 * rules it did not apply, a cache it could not write */
-	for (size_t i = 0; i < d->h.notes.n; i++)
+	 * rules it did not apply, a cache it could not write; the first
+	 * MCP_OPEN_NOTES of them, and how many more */
+	size_t said = d->h.notes.n < MCP_OPEN_NOTES ? d->h.notes.n : MCP_OPEN_NOTES;
+	for (size_t i = 0; i < said; i++)
 		sbuf_printf(&m->note, "%s%s", m->note.len ? "\n" : "", d->h.notes.msg[i]);
+	if (d->h.notes.n + d->h.notes.suppressed > said)
+		sbuf_printf(&m->note, "\n(%zu notes more)", d->h.notes.n + d->h.notes.suppressed - said);
 	d->open = 1;
 	d->serial = ++m->serial;
 	d->path = real;
@@ -1270,7 +1274,8 @@ struct tool {
 static const struct tool tools[] = {
 	{ "open", "Open a heap dump",
 	  "Open a heap dump (HPROF, V8 heap snapshot, .NET nettrace or gcdump, Mono .mlpd; plain or gzip) by its path "
-	  "and return a handle for the other tools, with the dump's summary. The index cache makes a second open quick.",
+	  "and return a handle for the other tools, with the dump's summary (and, as a second text, the notes the open "
+	  "gave: rules not applied, an index cache not written). The index cache makes a second open quick.",
 	  SCHEMA("\"path\":{\"type\":\"string\"},\"heapshot\":{\"type\":\"integer\",\"minimum\":1,\"description\":"
 		 "\"of a Mono .mlpd: heapshot N (default the last)\"}", "\"path\""),
 	  "path,heapshot", 0, tool_open },

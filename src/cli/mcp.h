@@ -15,6 +15,7 @@
 #define MCP_ANSWER_MAX (1u << 20)  /* one tool's answer, its text */
 #define MCP_ERROR_MAX 4096         /* an error's text, cut past it */
 #define MCP_DUMPS_MAX 16           /* dumps open at once */
+#define MCP_OPEN_NOTES 20          /* an open's notes said with its answer, at most */
 #define MCP_LIMIT_DEFAULT 50       /* rows of an answer unless the call says */
 #define MCP_LIMIT_MAX 1000
 #define MCP_PATH_ENDS 100          /* paths: each path's first and last steps */

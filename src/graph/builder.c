@@ -442,8 +442,6 @@ static void run_begin(struct heap_builder *b, node_t from)
 	edge_t at = b->h->out_start[from];
 	r->done[from / 64] |= 1ull << (from % 64);
 	if (r->nseg == 0 || at != r->next) {
-		if (r->nseg == 0)
-			r->first_at = at;
 		OWN_GROW(b, r->seg, r->nseg, r->cseg);
 		r->seg[r->nseg++] = (struct hb_seg){ from, r->nlab };
 	}
@@ -562,13 +560,13 @@ static void runs_free(struct heap_builder *b)
 	memset(r, 0, sizeof *r);
 }
 
-/* The labels from label li on (of nlab), in h->out's order, as sections
- * of the scratch file from HB_CHUNK_ID + r->nwritten on (their ids
- * appended to ids, *nids counting them; each a whole number of chunks
- * but the last): in windows of an eighth of them (a chunk's four at
- * least, a whole number of chunks), each read from the chunks that hold
- * a part of it. 0, or -1. */
-static int labels_placed(struct heap_builder *b, struct store *st, uint64_t from, uint32_t *ids, size_t *nids)
+/* h->out's labels from place `from` on, in its order, each window (an
+ * eighth of them, a chunk's four at least, whole chunks) read from the
+ * chunks that hold a part of it: into w when there is one, else each
+ * window a section of st from HB_CHUNK_ID + r->nwritten + *nids on,
+ * its id appended to ids. 0, or -1. */
+static int labels_placed(struct heap_builder *b, struct store *st, struct store_writer *w, uint64_t from,
+			 uint32_t *ids, size_t *nids)
 {
 	struct hb_runs *r = &b->runs;
 	uint64_t n = b->h->nedges, win = n / 8 > CHUNK_LABELS * 4 ? n / 8 : CHUNK_LABELS * 4, held = UINT64_MAX;
@@ -580,12 +578,14 @@ static int labels_placed(struct heap_builder *b, struct store *st, uint64_t from
 
 	for (uint64_t w0 = from; w0 < n && rc == 0; w0 += win) {
 		uint64_t w1 = n - w0 < win ? n : w0 + win;
-		uint32_t tid = HB_CHUNK_ID + r->nwritten + (uint32_t)*nids;
 		rc = place_window(b, buf, w0, w1, &held);
-		if (rc == 0)
-			rc = store_put(st, tid, buf, sizeof *buf, w1 - w0);
-		if (rc == 0)
-			ids[(*nids)++] = tid;
+		if (rc == 0 && w != NULL) {
+			store_write(w, buf, (size_t)(w1 - w0) * sizeof *buf);
+		} else if (rc == 0) {
+			uint32_t tid = HB_CHUNK_ID + r->nwritten + (uint32_t)*nids;
+			if ((rc = store_put(st, tid, buf, sizeof *buf, w1 - w0)) == 0)
+				ids[(*nids)++] = tid;
+		}
 	}
 	free(buf);
 	return rc < 0 ? -1 : 0;
@@ -595,14 +595,15 @@ int hb_labels_park(struct heap_builder *b, struct store *st, uint32_t id)
 {
 	struct hb_runs *r = &b->runs;
 	struct heap *h = b->h;
-	int rc = -1;
+	int rc;
 
 	if (!r->on || st == NULL || !store_ok(st))
 		return -1;
 	/* the chunks that hold h->out's first places in order (the first
-	 * stretch's, from place 0) as they are; the rest placed anew. On
-	 * a V8 snapshot all but the last hundred or so are in order (its
-	 * last nodes' ids are not) */
+	 * stretch's, from place 0) kept as they are, the rest placed anew
+	 * after them and the two joined; on a V8 snapshot all but the last
+	 * hundred or so are in order (its last nodes' ids are not). With
+	 * none kept, all placed anew, written once */
 	uint64_t first = r->nseg == 0 ? 0 : r->nseg > 1 ? r->seg[1].li : r->nlab, whole = 0, from = 0;
 	if (r->nmem == 0 && r->nseg > 0 && h->out_start[r->seg[0].v] == 0 && st == heap_scratch_kept(h)) {
 		whole = first == r->nlab ? r->nwritten : first / CHUNK_LABELS;
@@ -610,24 +611,28 @@ int hb_labels_park(struct heap_builder *b, struct store *st, uint32_t id)
 		from = whole == r->nwritten ? r->nlab : whole * CHUNK_LABELS;
 	}
 	uint64_t rest = h->nedges > from ? (uint64_t)h->nedges - from : 0;
-	size_t nids = 0, ntmp = 0;
-	uint32_t *ids = xmalloc(((size_t)whole + 2 + (size_t)(rest / CHUNK_LABELS)) * sizeof *ids);
-	for (uint64_t c = 0; c < whole; c++)
-		ids[nids++] = HB_CHUNK_ID + (uint32_t)c;
-	rc = rest > 0 ? labels_placed(b, st, from, ids, &nids) : 0;
-	ntmp = nids - (size_t)whole;
-	if (rc == 0 && nids > 0) {
-		rc = store_concat(st, id, st, ids, nids);
-	} else if (rc == 0) { /* none: an empty section */
+	if (whole == 0) {
 		struct store_writer w;
 		store_begin(st, &w, id, sizeof(uint32_t));
-		rc = store_end(&w);
+		rc = labels_placed(b, st, &w, 0, NULL, NULL);
+		if (store_end(&w) < 0 || rc < 0) {
+			store_drop(st, id);
+			rc = -1;
+		}
+	} else {
+		size_t nids = 0;
+		uint32_t *ids = xmalloc(((size_t)whole + 2 + (size_t)(rest / CHUNK_LABELS)) * sizeof *ids);
+		for (uint64_t c = 0; c < whole; c++)
+			ids[nids++] = HB_CHUNK_ID + (uint32_t)c;
+		rc = rest > 0 ? labels_placed(b, st, NULL, from, ids, &nids) : 0;
+		if (rc == 0)
+			rc = store_concat(st, id, st, ids, nids);
+		for (size_t i = (size_t)whole; i < nids; i++) /* the windows placed anew */
+			store_drop(st, ids[i]);
+		free(ids);
+		if (rc < 0)
+			store_drop(st, id);
 	}
-	for (size_t i = nids - ntmp; i < nids; i++)
-		store_drop(st, ids[i]);
-	free(ids);
-	if (rc < 0)
-		store_drop(st, id);
 	if (rc == 0)
 		runs_free(b);
 	return rc;

@@ -163,7 +163,6 @@ struct heap_builder {
 		 * h->out's order when there is one, from place 0 */
 		struct hb_seg { node_t v; uint64_t li; } *seg;
 		size_t nseg, cseg;
-		edge_t first_at;
 	} runs;
 	/* the builder's own bytes, now and at the most */
 	size_t own, own_peak;

@@ -1417,10 +1417,10 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 				     "dominator tree on the way to the set; reached: the set's objects below");
 		/* the top of the tree holds what the pseudo roots hold too */
 		if (v->top_weakly_objs + v->top_unreachable_objs > 0)
-			sbuf_printf(&note, "; of the top level's objects %llu %s (%llu reached through weak "
-				    "references alone, %llu not reached): the analysis's own roots hold them",
+			sbuf_printf(&note, "; %llu of the top level's objects %s (%llu reached through weak "
+				    "references alone, %llu not reached): the engine's pseudo roots hold them",
 				    (unsigned long long)(v->top_weakly_objs + v->top_unreachable_objs),
-				    a ? "are not the analysis root's" : "are no GC root's",
+				    a ? "are not held by the analysis root" : "are held by no GC root",
 				    (unsigned long long)v->top_weakly_objs, (unsigned long long)v->top_unreachable_objs);
 		meta_strs(&t, "note", note.buf);
 	} else if (v->kind == MG_INCOMING && v->top_strong == 0 && v->weak_members > 0) {
