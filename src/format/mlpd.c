@@ -1246,10 +1246,9 @@ static void give_objects(struct mrd *r, struct capture *cp, struct heap_builder 
  * none told (the file cut) MLPD_GEN_UNKNOWN, said in a warning. */
 static void places(struct mrd *r, node_t *v, const uint8_t *gen, size_t n)
 {
-	size_t untold = 0;
-
 	struct heap *h = r->h;
 	bits_t *seen = xcalloc(bits_words(h->n), sizeof *seen);
+	size_t untold = 0;
 
 	if (gen != NULL) {
 		h->node_gen = xmalloc(h->n);
