@@ -473,6 +473,15 @@ START_TEST(test_leaks_node)
 	ck_assert_uint_eq(cl[0].count, 300);
 	jv_free(&doc);
 	free(json);
+	/* its path as leaks.js made it: global.app, then app.registry and
+	 * registry.slots (both Object: two steps, not "registry" twice),
+	 * then an element of the slots */
+	out = hw("-q leaks -n 1 -f csv " V8LEAKS "/base.heapsnapshot " V8LEAKS "/target.heapsnapshot " V8LEAKS
+		 "/final.heapsnapshot", 0, 0);
+	ck_assert_msg(strstr(out, ",global,app,1,") != NULL && strstr(out, ",Object,registry,1,") != NULL &&
+			      strstr(out, ",Object,slots,1,") != NULL,
+		      "%s", out);
+	free(out);
 	/* check's growth of a class the baseline does not have: none there, all 300 grown */
 	FILE *f = fopen(V8LEAKS "/growth.rules", "w");
 	ck_assert(f != NULL && fputs("growth instances Leaked : count == 300\n", f) >= 0 && fclose(f) == 0);

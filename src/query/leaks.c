@@ -252,7 +252,11 @@ static void ways_back(struct heap *h, node_t *parent, node_t *queue)
 	}
 }
 
-/* The example's way from its root down, runs of one step counted. */
+/* The example's way from its root down, runs of one step counted: of
+ * one holder class by one field (a list's next.next...); a step by
+ * another field of the same class is a step of its own (a trial:
+ * app.registry then registry.slots, both Object, read "Object registry
+ * times 2"). */
 static void example_path(struct walk *w, struct leak_cluster *c, node_t *stk)
 {
 	struct leaks_view *v = w->v;
@@ -271,7 +275,7 @@ static void example_path(struct walk *w, struct leak_cluster *c, node_t *stk)
 		sbuf_reset(&w->tmp); /* the example's own field, its index too */
 		heap_edge_label(w->h, p, y, &w->tmp);
 		uint32_t fl = str_intern(&w->st, w->tmp.buf);
-		if (v->nsteps > c->first && v->steps[v->nsteps - 1].holder == hl) {
+		if (v->nsteps > c->first && v->steps[v->nsteps - 1].holder == hl && v->steps[v->nsteps - 1].field == fl) {
 			v->steps[v->nsteps - 1].times++;
 			continue;
 		}
