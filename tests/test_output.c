@@ -405,6 +405,42 @@ START_TEST(names_as_shown_and_as_written)
 }
 END_TEST
 
+/* A String's own spaces at its end are its text: the text table keeps
+ * them (it drops only the padding of empty last cells), so that "pad"
+ * and "pad  " do not look alike; JSON has them too. */
+START_TEST(text_keeps_trailing_spaces)
+{
+	static const char *const texts[] = { "pad", "pad  " };
+	struct hw w;
+	char cmd[1400];
+	int st;
+
+	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
+	hw_jdk_names(&w);
+	hw_heap_begin(&w);
+	hw_jdk_classes(&w);
+	for (int i = 0; i < 2; i++) {
+		hw_root(&w, HW_ROOT_UNKNOWN, O_S + 4 * (uint64_t)i, 0, 0);
+		hw_primarray(&w, O_A + 4 * (uint64_t)i, T_BYTE, (uint32_t)strlen(texts[i]), texts[i]);
+		hw_jdk_string(&w, O_S + 4 * (uint64_t)i, O_A + 4 * (uint64_t)i);
+	}
+	hw_heap_end(&w);
+	hw_dump_end(&w);
+	char *dump = hw_write(&w, "spaces.hprof", SIZE_MAX);
+	hw_free(&w);
+	snprintf(cmd, sizeof cmd, "%s -q %s -e 'instances java.lang.String | objects' 2>&1", heapwalk(), dump);
+	char *out = run(cmd, &st);
+	/* the value is the last column: each line ends with its text */
+	ck_assert_msg(st == 0 && strstr(out, " pad\n") != NULL && strstr(out, " pad  \n") != NULL, "%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s -q -f json %s -e 'instances java.lang.String | objects' 2>&1", heapwalk(), dump);
+	out = run(cmd, &st);
+	ck_assert_msg(st == 0 && strstr(out, "\"pad  \"") != NULL, "%s", out);
+	free(out);
+	free(dump);
+}
+END_TEST
+
 Suite *output_suite(void)
 {
 	Suite *s = suite_create("output");
@@ -417,6 +453,7 @@ Suite *output_suite(void)
 	tcase_add_test(tc, csv_formulas_neutralised);
 	tcase_add_test(tc, misspelt_command);
 	tcase_add_test(tc, names_as_shown_and_as_written);
+	tcase_add_test(tc, text_keeps_trailing_spaces);
 	suite_add_tcase(s, tc);
 	return s;
 }

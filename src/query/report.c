@@ -417,6 +417,7 @@ static void end_text(struct table *t, struct sbuf *out)
 	}
 	for (size_t r = 0; r <= t->nrows; r++) {
 		int first = 1;
+		size_t keep = out->len; /* the line up to its last cell's text: a string's own spaces stay */
 		for (int c = 0; c <= last; c++) {
 			if (!shown(t, c))
 				continue;
@@ -428,19 +429,24 @@ static void end_text(struct table *t, struct sbuf *out)
 			first = 0;
 			if (t->cols[c].type == COL_STR) {
 				sbuf_adds(out, s);
+				if (*s != '\0')
+					keep = out->len;
 				if (c != last)
 					pad(out, cw - width(s));
 			} else if (x == NULL || x->human == NULL || hw[c] == 0) {
 				pad(out, cw - width(s));
 				sbuf_adds(out, s);
+				if (*s != '\0')
+					keep = out->len;
 			} else {
 				pad(out, w[c] - width(s) - 1);
 				sbuf_printf(out, "%s ", s);
 				pad(out, hw[c] - strlen(x->human));
 				sbuf_adds(out, x->human);
+				keep = out->len;
 			}
 		}
-		while (out->len > 0 && out->buf[out->len - 1] == ' ') /* empty last cells */
+		while (out->len > keep && out->buf[out->len - 1] == ' ') /* the padding of empty last cells */
 			out->buf[--out->len] = '\0';
 		sbuf_addc(out, '\n');
 	}
