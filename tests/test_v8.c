@@ -2307,6 +2307,38 @@ static int opened_with_class(const char *text, const char *cls, struct sbuf *war
 	return found;
 }
 
+/* A file cut short in its edges has no strings (V8 writes them last):
+ * the cut is said first (the open's one line names it), and the names
+ * read as none are said to follow from it, not to be past 0 strings.
+ * Through the heap's open (edges read where they stand) and the parser
+ * (edges in a pass of their own). */
+START_TEST(test_cut_before_strings)
+{
+	static const char text[] =
+		"{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\"],"
+		"\"node_types\":[[\"hidden\",\"array\",\"string\",\"object\"]],\"edge_fields\":[\"type\","
+		"\"name_or_index\",\"to_node\"],\"edge_types\":[[\"context\",\"element\",\"property\"]]}},\n"
+		"\"nodes\":[0,0,1,0,2\n,3,1,3,24,0\n,3,2,5,24,0],\n\"edges\":[1,0,5,\n1,1,";
+	struct sbuf said;
+
+	sbuf_init(&said);
+	opened_with_class(text, "Thing", &said);
+	size_t first = strcspn(said.buf, "\n");
+	const char *cut = strstr(said.buf, "truncated in edges");
+	ck_assert_msg(cut != NULL && (size_t)(cut - said.buf) < first, "not said first: %s", said.buf);
+	ck_assert_msg(strstr(said.buf, "nodes: 3 names read as none: the file is cut short before its strings\n") != NULL &&
+		      strstr(said.buf, "past the 0 strings") == NULL, "%s", said.buf);
+	sbuf_free(&said);
+	struct parsed p;
+	parse_text(&p, text);
+	ck_assert_msg(p.rc == 0, "%s", p.err.buf);
+	ck_assert_msg(p.w.n >= 2 && strstr(p.w.msg[0], "truncated in edges") != NULL, "%s",
+		      p.w.n > 0 ? p.w.msg[0] : "no warning");
+	ck_warned(&p, "nodes: 3 names read as none: the file is cut short before its strings", NULL);
+	parsed_free(&p);
+}
+END_TEST
+
 /* "locations", which no view shows, is stepped over by the heap's open,
  * not read: values its reading refuses ("-1" stopped the pass there,
  * and the strings after it were lost) are no problem; a file that ends
@@ -2923,6 +2955,7 @@ Suite *v8_suite(void)
 	tcase_add_test(tc, test_hand_field_order);
 	tcase_add_test(tc, test_locations_skipped);
 	tcase_add_test(tc, test_damage_said_first);
+	tcase_add_test(tc, test_cut_before_strings);
 	tcase_add_test(tc, test_hand_checks);
 	tcase_add_test(tc, test_nothing_usable);
 	tcase_add_test(tc, test_deep_nesting);

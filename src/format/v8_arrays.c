@@ -385,6 +385,17 @@ static void check_edge_counts(struct rd *r, uint64_t sum, uint64_t read, int cut
 	}
 }
 
+/* What names no string is of: with no strings at all in a file cut
+ * short, a consequence of the cut (said before this), else damage. */
+static const char *names_past(const struct rd *r, char *buf, size_t n)
+{
+	if (r->s->nstr == 0 && r->s->strings_at == 0 && r->s->cut_at != 0)
+		snprintf(buf, n, "names read as none: the file is cut short before its strings");
+	else
+		snprintf(buf, n, "names past the %u strings (read as none)", r->s->nstr);
+	return buf;
+}
+
 int v8s_read_edges(struct rd *r, v8_edge_sink *sink, void *ctx)
 {
 	struct v8_snap *s = r->s;
@@ -442,9 +453,11 @@ int v8s_read_edges(struct rd *r, v8_edge_sink *sink, void *ctx)
 	if (et.bad_to > 0)
 		warn_add(r->w, "%s: offset %llu: edges: %llu targets (to_node) that are no node's record "
 			 "(read as none)", r->path, (unsigned long long)s->edges_at, (unsigned long long)et.bad_to);
-	if (et.bad_name > 0)
-		warn_add(r->w, "%s: offset %llu: edges: %llu names past the %u strings (read as none)",
-			 r->path, (unsigned long long)s->edges_at, (unsigned long long)et.bad_name, s->nstr);
+	if (et.bad_name > 0) {
+		char why[80];
+		warn_add(r->w, "%s: offset %llu: edges: %llu %s", r->path,
+			 (unsigned long long)s->edges_at, (unsigned long long)et.bad_name, names_past(r, why, sizeof why));
+	}
 	if (rc == 0 && s->edges_at != 0)
 		partial(r, "edges", k, ef); /* at the closing bracket */
 	check_edge_counts(r, sum > s->edges_claimed ? sum : s->edges_claimed, n, sink == cols_put);
@@ -704,9 +717,18 @@ static void check_names(struct rd *r)
 	for (uint32_t i = 0; i < s->nnodes; i++)
 		if (s->nname[i] >= s->nstr && s->nname[i] != HW_NONE)
 			s->nname[i] = HW_NONE, bad++;
-	if (bad > 0)
-		warn_add(r->w, "%s: offset %llu: nodes: %llu names past the %u strings (read as none)",
-			 r->path, (unsigned long long)s->nodes_at, (unsigned long long)bad, s->nstr);
+	s->names_bad = bad; /* said after the edges: a cut that leaves no strings is found there */
+}
+
+void v8s_names_said(struct rd *r)
+{
+	char why[80];
+
+	if (r->s->names_bad > 0)
+		warn_add(r->w, "%s: offset %llu: nodes: %llu %s", r->path,
+			 (unsigned long long)r->s->nodes_at, (unsigned long long)r->s->names_bad,
+			 names_past(r, why, sizeof why));
+	r->s->names_bad = 0;
 }
 
 static void check_counts(struct rd *r)
