@@ -831,10 +831,19 @@ START_TEST(test_truncated_in_header_and_strings)
 	open_ok(&w, "utf8.hprof", first + 12, &h);
 	ck_warned(&h, "runs past the end of the file", first);
 	ck_assert_uint_eq(h.n, 1); /* nothing but the virtual root */
+	/* and that the heap is not there: the cut came before it */
+	ck_warned(&h, "the file is cut short before any heap dump record: no object in it", first + 12);
 	heap_free(&h);
 	/* cut inside a record header */
 	open_ok(&w, "rechead.hprof", first + 4, &h);
 	ck_warned(&h, "truncated record header", first);
+	ck_warned(&h, "the file is cut short before any heap dump record", first + 4);
+	heap_free(&h);
+	/* cut inside the heap: it has objects, and no such warning */
+	open_ok(&w, "inheap.hprof", w.b.len - 12, &h);
+	ck_assert(h.n > 1);
+	for (size_t i = 0; i < h.warn.n; i++)
+		ck_assert_msg(strstr(h.warn.msg[i], "before any heap dump record") == NULL, "%s", h.warn.msg[i]);
 	heap_free(&h);
 	hw_free(&w);
 }

@@ -495,7 +495,7 @@ static void scan_records(struct rd *r, uint64_t pos)
 			warn_add(&h->warn, "%s: offset %llu: truncated record header (%llu bytes left)",
 				 h->path, (unsigned long long)pos, (unsigned long long)(h->size - pos));
 			h->truncated_at = h->size;
-			return;
+			break;
 		}
 		unsigned tag = m[pos];
 		uint64_t len = be32(m + pos + 5), body = pos + 9;
@@ -596,6 +596,9 @@ next:
 			 (unsigned long long)h->size,
 			 open_segment ? "after a heap dump segment without HEAP DUMP END" : "before any heap dump record");
 		h->truncated_at = h->size;
+	} else if (!heap_seen) { /* cut short in what comes before the heap (names, classes) */
+		warn_add(&h->warn, "%s: offset %llu: the file is cut short before any heap dump record: no object "
+			 "in it", h->path, (unsigned long long)h->truncated_at);
 	}
 }
 
