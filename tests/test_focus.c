@@ -558,6 +558,26 @@ START_TEST(jvm_second_holder)
 	ck_assert_msg(strstr(out, "set_objects:               200\n") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "analysis_root:") != NULL, "%s", out);
 	free(out);
+	/* info under the root: what it does not reach is the unreachable and
+	 * weakly reachable objects (they add up with what it reaches to the
+	 * dump's), and their rows say whose they are; the GC roots are the
+	 * dump's */
+	snprintf(cmd, sizeof cmd, "%s -q --root %s info %s", getenv("HEAPWALK"), lid, focus_path);
+	out = run(cmd, &st);
+	unsigned long long objects = 0, reached = 0, unreach = 0, weakly = 0;
+	const char *k;
+	ck_assert_msg(st == 0 && (k = strstr(out, "\nobjects:")) != NULL && sscanf(k, "\nobjects: %llu", &objects) == 1 &&
+		      (k = strstr(out, "\nset_objects:")) != NULL && sscanf(k, "\nset_objects: %llu", &reached) == 1 &&
+		      (k = strstr(out, "\nunreachable_objects:")) != NULL &&
+		      sscanf(k, "\nunreachable_objects: %llu", &unreach) == 1 &&
+		      (k = strstr(out, "\nweakly_reachable_objects:")) != NULL &&
+		      sscanf(k, "\nweakly_reachable_objects: %llu", &weakly) == 1, "%s", out);
+	ck_assert_msg(reached > 0 && reached < objects && reached + unreach + weakly == objects, "%llu + %llu + %llu of %llu: %s", reached,
+		      unreach, weakly, objects, out);
+	ck_assert_msg(strstr(out, "\nnot the analysis root's: unreachable ") != NULL &&
+		      strstr(out, "\nunreachable ") == NULL && strstr(out, "\nweakly reachable ") == NULL &&
+		      strstr(out, "\nstatics: system class ") != NULL, "%s", out);
+	free(out);
 	/* the batch lifelines end at it in its own words: no rule owns it */
 	snprintf(cmd, sizeof cmd, "%s -q --root %s lifelines %s 0x%llx -f csv", getenv("HEAPWALK"), lid, focus_path,
 		 sid);

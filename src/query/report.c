@@ -686,6 +686,10 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 	for (size_t i = 0; i < v->nroots; i++) {
 		struct sbuf name;
 		sbuf_init(&name);
+		/* the engine's pseudo roots under an analysis root: of what it
+		 * does not reach (as the merged views name them) */
+		if (h->aroot != 0 && (v->roots[i].kind == RK_WEAK_ONLY || v->roots[i].kind == RK_UNREACHABLE))
+			sbuf_adds(&name, "not the analysis root's: ");
 		heap_root_kind(h, v->roots[i].kind, v->roots[i].native, &name);
 		table_row(&t, CS(name.buf), CN(v->roots[i].records), CN(v->roots[i].objects));
 		sbuf_free(&name);
