@@ -285,7 +285,7 @@ static int trailing(const struct inf *st, uint64_t off, struct warnings *w)
 		return 0;
 	for (i = off; i < st->size && st->gz[i] == 0; i++)
 		;
-	warn_add(w, "%s: offset %llu: %llu bytes after the last member %s; ignored", st->path,
+	warn_add(w, "%s: offset %llu (compressed): %llu bytes after the last member %s; ignored", st->path,
 		 (unsigned long long)off, (unsigned long long)left,
 		 i == st->size ? "are zero padding" : "are not a gzip member");
 	return 1;
@@ -299,15 +299,15 @@ static int bad_member(struct inf *st, uint64_t off, struct warnings *w, struct s
 		add_member(st, off, st->size - off, st->partial);
 	if (st->idx->n == 0) {
 		char *ep = esc_str(st->path);
-		sbuf_printf(err, "%s: offset %llu: %s", ep, (unsigned long long)off, st->why);
+		sbuf_printf(err, "%s: offset %llu (compressed): %s", ep, (unsigned long long)off, st->why);
 		free(ep);
 		return -1;
 	}
 	if (st->partial > 0)
-		warn_add(w, "%s: offset %llu: %s; reading the %llu bytes it gave before that",
+		warn_add(w, "%s: offset %llu (compressed): %s; reading the %llu bytes it gave before that",
 			 st->path, (unsigned long long)off, st->why, (unsigned long long)st->partial);
 	else
-		warn_add(w, "%s: offset %llu: %s; reading the %zu member%s before it", st->path,
+		warn_add(w, "%s: offset %llu (compressed): %s; reading the %zu member%s before it", st->path,
 			 (unsigned long long)off, st->why, st->idx->n, st->idx->n == 1 ? "" : "s");
 	return 0;
 }
