@@ -586,6 +586,7 @@ next:
 		hash_upto(r, pos);
 		progress_update(r->p, pos);
 	}
+	int cut = h->truncated_at != 0; /* the file ends inside a record */
 	if (h->truncated_at == 0 && r->lost_at != 0)
 		h->truncated_at = r->lost_at;
 	/* a file cut between two records reads whole: what says it is not
@@ -596,7 +597,7 @@ next:
 			 (unsigned long long)h->size,
 			 open_segment ? "after a heap dump segment without HEAP DUMP END" : "before any heap dump record");
 		h->truncated_at = h->size;
-	} else if (!heap_seen) { /* cut short in what comes before the heap (names, classes) */
+	} else if (cut && !heap_seen) { /* cut short in what comes before the heap (names, classes) */
 		warn_add(&h->warn, "%s: offset %llu: the file is cut short before any heap dump record: no object "
 			 "in it", h->path, (unsigned long long)h->truncated_at);
 	}
