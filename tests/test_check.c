@@ -160,6 +160,43 @@ START_TEST(test_check_rule_kinds)
 }
 END_TEST
 
+/* A bound with a fraction of a byte (a size in kB with decimals) decides
+ * as the exact number does: just below the measure and just above it,
+ * never rounded onto it; == and != want a whole number of bytes. The
+ * measure is jcmd's histogram's. */
+START_TEST(test_check_fractions)
+{
+	const char *d = leaks_jvm_dir();
+	unsigned long long lbytes = histo(d, "Leaky$Leaked", 1);
+	/* in millionths of a kB, just below lbytes bytes and just above: below
+	 * (lbytes - 0.001024, lbytes) bytes, above (lbytes, lbytes + 0.001024) */
+	unsigned long long q = lbytes * 1000000ULL / 1024, r = lbytes * 1000000ULL % 1024;
+	unsigned long long below = r != 0 ? q : q - 1, above = q + 1;
+	char rules[2048];
+	int st;
+
+	ck_assert_msg(lbytes > 0 && below * 1024 < lbytes * 1000000ULL && above * 1024 > lbytes * 1000000ULL, "%llu: %llu %llu",
+		      lbytes, below, above);
+	snprintf(rules, sizeof rules,
+		 "set instances Leaky$Leaked : shallow > %llu.%06llukB\n"
+		 "set instances Leaky$Leaked : shallow <= %llu.%06llukB\n"
+		 "set instances Leaky$Leaked : shallow < %llu.%06llukB\n"
+		 "set instances Leaky$Leaked : shallow >= %llu.%06llukB\n"
+		 "set instances Leaky$Leaked : shallow == 0.5kB\n",
+		 below / 1000000, below % 1000000, below / 1000000, below % 1000000, above / 1000000, above % 1000000,
+		 above / 1000000, above % 1000000);
+	char *out = check(d, "fractions", rules, "-f json", &st);
+	ck_assert_msg(st == 1, "status %d: %s", st, out);
+	static const char *want[] = { "pass", "FAIL", "pass", "FAIL", "FAIL" };
+	results(out, want, 5);
+	free(out);
+	out = check(d, "fraction-eq", "set all : shallow == 0.0001kB\n", "", &st);
+	ck_assert_msg(st == 2 && strstr(out, "fraction-eq.rules:1: a whole number of bytes with == or !=") != NULL,
+		      "status %d: %s", st, out);
+	free(out);
+}
+END_TEST
+
 START_TEST(test_check_errors)
 {
 	const char *d = leaks_jvm_dir();
@@ -603,6 +640,7 @@ Suite *check_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_check_rule_kinds);
 	tcase_add_test(tc, test_check_errors);
+	tcase_add_test(tc, test_check_fractions);
 	tcase_add_test(tc, test_check_junit);
 	tcase_add_test(tc, test_check_files);
 	tcase_add_test(tc, test_check_error_escaped_once);

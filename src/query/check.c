@@ -30,29 +30,29 @@ static int is_bytes(const char *measure)
 }
 
 /* VALUE: [-]digits[.digits][unit]; units in powers of 1024 (bytes only).
- * -1 with why set. */
-static int parse_value(const char *s, int bytes, int sign_ok, int64_t *out, const char **why)
+ * The bound exactly: *out its floor, *whole whether it is a whole number
+ * (27.343749kB is 27999.998976 bytes: floor 27999, not whole). -1 with
+ * why set. */
+static int parse_value(const char *s, int bytes, int sign_ok, int64_t *out, int *whole, const char **why)
 {
-	int neg = 0;
-	double v = 0, frac = 0.1;
-	int digits = 0, dot = 0;
+	int neg = 0, digits = 0, dot = 0, fdigits = 0;
+	uint64_t v = 0; /* every digit, the fraction's too: the bound is v / 10^fdigits units */
 
 	if (*s == '-' && sign_ok) {
 		neg = 1;
 		s++;
 	}
-	const char *digits_at = s;
 	for (; isdigit((unsigned char)*s) || (*s == '.' && !dot); s++) {
 		if (*s == '.') {
 			dot = 1;
 			continue;
 		}
-		if (!dot)
-			v = v * 10 + (*s - '0');
-		else {
-			v += (*s - '0') * frac;
-			frac /= 10;
+		if (v > (UINT64_MAX - 9) / 10 || fdigits == 19) {
+			*why = "a number of at most 19 digits";
+			return -1;
 		}
+		v = v * 10 + (uint64_t)(*s - '0');
+		fdigits += dot;
 		digits++;
 	}
 	if (digits == 0) {
@@ -63,13 +63,13 @@ static int parse_value(const char *s, int bytes, int sign_ok, int64_t *out, cons
 		return -1;
 	}
 	if (!bytes && *s != '\0') { /* "1e9", "10kB": what follows the digits is no count's */
-		*why = "a plain number: a count takes no unit";
+		*why = isalpha((unsigned char)*s) || *s == '.' ? "a plain number: a count takes no unit"
+							       : "a number alone after the comparison";
 		return -1;
 	}
-	static const struct { const char *u; double f; } units[] = {
-		{ "", 1 }, { "B", 1 }, { "K", 1024.0 }, { "k", 1024.0 }, { "kB", 1024.0 }, { "KB", 1024.0 },
-		{ "M", 1048576.0 }, { "MB", 1048576.0 }, { "G", 1073741824.0 }, { "GB", 1073741824.0 },
-		{ "T", 1099511627776.0 }, { "TB", 1099511627776.0 },
+	static const struct { const char *u; unsigned shift; } units[] = {
+		{ "", 0 }, { "B", 0 }, { "K", 10 }, { "k", 10 }, { "kB", 10 }, { "KB", 10 },
+		{ "M", 20 }, { "MB", 20 }, { "G", 30 }, { "GB", 30 }, { "T", 40 }, { "TB", 40 },
 	};
 	size_t i;
 	for (i = 0; i < sizeof units / sizeof units[0]; i++)
@@ -83,22 +83,18 @@ static int parse_value(const char *s, int bytes, int sign_ok, int64_t *out, cons
 		*why = "a whole number (a fraction goes with kB, MB, GB or TB)";
 		return -1;
 	}
-	if (!dot && i < 2) { /* a whole number, no unit: exact, not through a double */
-		errno = 0;
-		unsigned long long u = strtoull(digits_at, NULL, 10);
-		if (errno != 0 || u > (unsigned long long)INT64_MAX) {
-			*why = "a number below 2^63";
-			return -1;
-		}
-		*out = neg ? -(int64_t)u : (int64_t)u;
-		return 0;
-	}
-	v *= units[i].f;
-	if (v >= 9.2e18) {
-		*why = "a number below 9.2e18 bytes";
+	uint64_t den = 1;
+	for (int k = 0; k < fdigits; k++)
+		den *= 10;
+	unsigned __int128 b = (unsigned __int128)v << units[i].shift;
+	unsigned __int128 q = b / den;
+	int frac = b % den != 0;
+	if (q + (unsigned)frac > (unsigned __int128)INT64_MAX) {
+		*why = "a number below 2^63 bytes";
 		return -1;
 	}
-	*out = (int64_t)(v + 0.5) * (neg ? -1 : 1);
+	*whole = !frac;
+	*out = neg ? -(int64_t)q - frac : (int64_t)q; /* a negative's floor is below it */
 	return 0;
 }
 
@@ -226,8 +222,23 @@ static int parse_rule(char *line, struct chk_rule *r, const char **why)
 	int bytes = is_bytes(r->measure);
 	if (r->insp != NULL && strcmp(r->measure, "shallow") != 0 && strcmp(r->measure, "count") != 0)
 		bytes = inspect_find(r->insp)->extra_bytes; /* its own figure: bytes or a count */
-	if (parse_value(val, bytes, r->kind == CK_GROWTH, &r->value, why) < 0)
+	int whole;
+	if (parse_value(val, bytes, r->kind == CK_GROWTH, &r->value, &whole, why) < 0)
 		return -1;
+	if (!whole) { /* a fraction of a byte: the whole bound that decides alike (bytes are whole) */
+		switch (r->op) {
+		case CK_GT: /* m > t: m > its floor */
+		case CK_LE: /* m <= t: m <= its floor */
+			break;
+		case CK_GE: /* m >= t: m >= its ceiling */
+		case CK_LT: /* m < t: m < its ceiling */
+			r->value++;
+			break;
+		default:
+			*why = "a whole number of bytes with == or != (this bound has a fraction of a byte)";
+			return -1;
+		}
+	}
 	return 0;
 }
 
