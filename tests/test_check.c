@@ -219,6 +219,9 @@ START_TEST(test_check_errors)
 	ck_assert_msg(st == 2 && strstr(out, "neg.rules:1: a count or size of 0 or more (a bound below 0 goes with "
 					     "growth rules)") != NULL, "%s", out);
 	free(out);
+	out = check(d, "two", "set all : count < 5 6\n", "", &st); /* trailing text, no unit */
+	ck_assert_msg(st == 2 && strstr(out, "two.rules:1: a number alone after the comparison") != NULL, "%s", out);
+	free(out);
 	out = check(d, "exp", "set all : count < 1e9\n", "", &st);
 	ck_assert_msg(st == 2 && strstr(out, "exp.rules:1: a plain number: a count takes no unit") != NULL, "%s", out);
 	free(out);
