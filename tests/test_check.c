@@ -584,6 +584,34 @@ START_TEST(test_check_junit)
 			      "count < 300 measured on no objects: no class named 'Bad\\u{FFFF}Name\\x01'\n") == 0,
 		      "%s", out);
 	free(out);
+	/* a run that ends in an error before any rule is measured (a rules
+	 * file that does not parse, a dump that is not there) leaves no last
+	 * run's results behind: a test in error, read by the same consumer */
+	static const char *const broken[] = { "bad-rules", "no-dump" };
+	for (int k = 0; k < 2; k++) {
+		out = check(d, "junit-ok", "set instances Leaky$Leaked : count == 300\n", more, &st);
+		ck_assert_msg(st == 0, "status %d: %s", st, out);
+		free(out);
+		if (k == 0) {
+			out = check(d, "junit-bad", "set instances Leaky$Leaked count == 300\n", more, &st);
+		} else {
+			snprintf(cmd, sizeof cmd, "%s -q check %s/not-there.hprof --rules %s/junit-ok.rules %s 2>&1",
+				 heapwalk(), d, d, more);
+			out = run(cmd, &st);
+			st = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+		}
+		ck_assert_msg(st == 2, "%s: status %d: %s", broken[k], st, out);
+		free(out);
+		snprintf(cmd, sizeof cmd,
+			 "python3 -c \"import xml.etree.ElementTree as E, sys; r = E.parse(sys.argv[1]).getroot(); "
+			 "c = r.find('testsuite').findall('testcase'); "
+			 "print(r.get('tests'), r.get('failures'), r.get('errors'), len(c), c[0].find('error').get('type'))\" "
+			 "%s/check.xml",
+			 d);
+		out = run(cmd, &st);
+		ck_assert_msg(st == 0 && strcmp(out, "1 0 1 1 not run\n") == 0, "%s: %s", broken[k], out);
+		free(out);
+	}
 }
 END_TEST
 

@@ -1324,7 +1324,7 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 	struct leak_find lf = { 0 };
 	struct leaks_view lv = { 0 };
 	struct sbuf err, out, text, names;
-	int rc = 0, have_old = 0, have_lv = 0;
+	int rc = 0, have_old = 0, have_lv = 0, junit_done = 0;
 
 	sbuf_init(&err);
 	sbuf_init(&out);
@@ -1463,6 +1463,7 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 			path_error(c->junit, err.buf);
 			errors = 1;
 		}
+		junit_done = 1; /* written, or said why not: not written again below */
 		sbuf_free(&x);
 	}
 	if (put_output(c, &out, files, nfiles) != 0)
@@ -1479,6 +1480,20 @@ done_old:
 	if (have_old)
 		heap_free(&old);
 done_rules:
+	if (rc == 2 && c->junit != NULL && !junit_done) { /* not the last run's results: an error */
+		struct sbuf x;
+		const char *keep[51];
+		sbuf_init(&x);
+		sbuf_reset(&names);
+		for (size_t i = 0; i < nfiles; i++)
+			sbuf_printf(&names, "%s%s", i ? "," : "", files[i]);
+		check_junit_error(c->dump, names.buf ? names.buf : "", &x);
+		inputs_and(c, files, nfiles, keep);
+		sbuf_reset(&err);
+		if (write_file(c->junit, x.buf, x.len, keep, 0, &err) < 0)
+			path_error(c->junit, err.buf);
+		sbuf_free(&x);
+	}
 	check_free(&rs);
 	sbuf_free(&err);
 	sbuf_free(&out);

@@ -780,6 +780,20 @@ void check_junit(const struct chk_rules *rs, const char *dump, struct sbuf *out)
 	sbuf_adds(out, "  </testsuite>\n</testsuites>\n");
 }
 
+void check_junit_error(const char *dump, const char *rules, struct sbuf *out)
+{
+	sbuf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	sbuf_adds(out, "<testsuites name=\"heapwalk check\" tests=\"1\" failures=\"0\" errors=\"1\">\n");
+	sbuf_adds(out, "  <testsuite name=\"");
+	xml_text(out, dump);
+	sbuf_adds(out, "\" tests=\"1\" failures=\"0\" errors=\"1\">\n");
+	sbuf_adds(out, "    <testcase classname=\"heapwalk.check\" name=\"the rules of ");
+	xml_text(out, rules);
+	sbuf_adds(out, "\">\n      <error message=\"heapwalk check ended with an error before it measured the rules "
+		       "(exit status 2); its standard error says what\" type=\"not run\"/>\n    </testcase>\n");
+	sbuf_adds(out, "  </testsuite>\n</testsuites>\n");
+}
+
 void check_free(struct chk_rules *rs)
 {
 	for (size_t i = 0; i < rs->n; i++)

@@ -66,6 +66,10 @@ size_t check_eval(struct chk_rules *rs, struct heap *h, struct heap *old, const 
 /* The results as JUnit XML (one testcase per rule, classname and file
  * its rules file, line its line; errors as <error>). */
 void check_junit(const struct chk_rules *rs, const char *dump, struct sbuf *out);
+/* JUnit XML for a check that ended with an error before its rules were
+ * measured (what is said on standard error): one test in error, so that
+ * a CI report shows it, not the last run's file. */
+void check_junit_error(const char *dump, const char *rules, struct sbuf *out);
 /* The comparison as written ("<", "<=" ...); inline: the reports call
  * nothing of this file (it calls the steps, which call the views'). */
 static inline const char *check_op_text(enum chk_op op)
