@@ -186,6 +186,12 @@ async function main() {
 				if (!g) return null; const a = (g.a0 + g.a1) / 2, rr = R0 + ring / 2;
 				return { x: S / 2 + rr * Math.cos(a), y: S / 2 + rr * Math.sin(a), label: g.n.label, id: g.n.id }; })()`);
 		pic.crumbs_before = await ev(`document.getElementById('${id}-crumbs').textContent`);
+		if (id === 'sunburst') // the first ring's angle against the root's children's share of it
+			pic.ring1 = await ev(`(() => { const st = window.heapwalkReport.sunburst, c = st.centre;
+				const drawn = st.segs.filter(g => g.depth === 1).reduce((t, g) => t + (g.a1 - g.a0), 0);
+				const kids = c.kids.reduce((t, k) => t + k.retained, 0);
+				return { drawn: drawn, want: 2 * Math.PI * kids / c.retained, kids: c.kids.length,
+					 thin: c.kids.filter(k => 2 * Math.PI * k.retained / c.retained <= 0.002).length }; })()`);
 		if (target) {
 			const click = async (x, y) => {
 				for (const type of ['mouseMoved', 'mousePressed', 'mouseReleased'])

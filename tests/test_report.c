@@ -349,6 +349,13 @@ START_TEST(jdk_dump_in_chromium)
 			ck_assert_str_ne(jv_get(pic, "crumbs_after")->s, jv_get(pic, "crumbs_before")->s);
 			ck_assert_str_eq(jv_get(pic, "crumbs_back")->s, jv_get(pic, "crumbs_before")->s);
 		}
+		/* the sunburst's first ring adds up to the root's children,
+		 * those too thin to draw each (there are some) in one segment */
+		const struct jv *ring1 = jv_get(jv_get(&page, "sunburst"), "ring1");
+		double rd = jv_get(ring1, "drawn")->num, rw = jv_get(ring1, "want")->num;
+		ck_assert_msg(jv_get(ring1, "thin")->num > 0 && rw > 0 && fabs(rd - rw) < 1e-6 * rw,
+			      "the first ring spans %.6f rad of %.6f (%g thin children of %g)", rd, rw,
+			      jv_get(ring1, "thin")->num, jv_get(ring1, "kids")->num);
 		jv_free(&page);
 	}
 	jv_free(&info);

@@ -114,7 +114,8 @@
 	}
 	function crumbsOf(n) { const a = []; for (; n; n = n.parent) a.unshift(n); return a; }
 	function nodeText(n) {
-		return n.elided ? num(n.count) + ' more objects (elided)' : n.root ? n.label : n.label + (n.id ? ' @' + n.id : '');
+		return n.small ? num(n.count) + ' more objects, each too small to draw' : n.elided ? num(n.count) + ' more objects (elided)'
+			: n.root ? n.label : n.label + (n.id ? ' @' + n.id : '');
 	}
 
 	// ---- an expandable dominator tree as a table ----
@@ -360,8 +361,12 @@
 		const tip = tipper();
 		const g = setupCanvas(canvas, S, S);
 		const ring = (R - R0) / RINGS;
+		// each child its own segment, but those too thin to draw one by
+		// one: one grey segment after the others with their totals, so
+		// that a ring adds up to its parent (less the parent's own bytes)
 		function place(n, a0, a1, depth) {
 			const total = n.retained;
+			const small = { elided: true, small: true, count: 0, shallow: 0, retained: 0, largest: 0, kids: [], label: '', parent: n };
 			let a = a0;
 			for (const k of n.kids) {
 				const span = total > 0 ? (a1 - a0) * k.retained / total : 0;
@@ -369,9 +374,16 @@
 					state.segs.push({ n: k, a0: a, a1: a + span, depth: depth });
 					if (depth < RINGS)
 						place(k, a, a + span, depth + 1);
+					a += span;
+				} else if (k.retained > 0) {
+					small.count += k.elided ? k.count : 1;
+					small.shallow += k.shallow;
+					small.retained += k.retained;
+					small.largest = Math.max(small.largest, k.elided ? k.largest : k.retained);
 				}
-				a += span;
 			}
+			if (small.count > 0)
+				state.segs.push({ n: small, a0: a, a1: a + (a1 - a0) * small.retained / total, depth: depth });
 		}
 		function draw() {
 			state.segs = [];
@@ -437,7 +449,8 @@
 		draw();
 		window.heapwalkReport[id] = state;
 		return el('div', {}, bar, canvas, el('div', { className: 'more' },
-			'Rings are depth in the dominator tree, angles retained size. Click a segment to make it the centre, the centre to go back.'));
+			'Rings are depth in the dominator tree, angles retained size; the objects too small to draw each are one grey segment. ' +
+			'Click a segment to make it the centre, the centre to go back.'));
 	}
 
 	// ---- tables of the batch reports' rows ----
