@@ -143,6 +143,7 @@ async function main() {
 			biggest: q('#biggest-tree tbody tr').filter(tr => !tr.classList.contains('morerow')).map(tr => [tr.cells[0].textContent.replace(/^[\\u25B8\\u25BE]/, ''), n(tr.cells[1].textContent), n(tr.cells[2].textContent)]),
 			inspections: q('#inspections-list table.inspection').map(t => [t.dataset.name, q('tbody tr', t).map(tr => [tr.cells[1].textContent, n(tr.cells[2].textContent), n(tr.cells[3].textContent)])]),
 			insp_notes: q('#inspections-list .insp-note').map(p => p.textContent),
+			insp_none: q('#inspections-list .insp-none').map(p => p.textContent),
 			baseline: (document.getElementById('baseline-summary') || {}).textContent || null,
 			new_classes: q('#new-classes-table tbody tr').map(tr => [tr.cells[0].textContent, n(tr.cells[1].textContent), n(tr.cells[2].textContent)]),
 			leaks: (document.getElementById('leaks-summary') || {}).textContent || null,

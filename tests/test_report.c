@@ -992,6 +992,12 @@ START_TEST(mono_heapshot_said)
 			      "the dump's heapshot row: %s (want %s, %s objects)", row, want, cnt);
 		ck_assert_msg(strstr(jv_get(&page, "title")->s, "heapshot 2") != NULL, "title %s",
 			      jv_get(&page, "title")->s);
+		/* no inspection of the report's reads a Mono heap: said, not an
+		 * empty section */
+		const struct jv *none = jv_get(pg, "insp_none");
+		ck_assert_msg(none != NULL && none->n == 1 &&
+				      strstr(none->v[0].s, "None of the report\xe2\x80\x99s inspections applies") != NULL,
+			      "no word on the empty inspections");
 		jv_free(&page);
 	}
 	jv_free(&info);

@@ -620,6 +620,9 @@
 	if (D.unreachable.rows.length)
 		add('unreachable', 'Unreachable objects', histogram(D.unreachable, 'unreachable-table'));
 	const insp = el('div', { id: 'inspections-list' });
+	if (!D.inspections.length) // each reads what one runtime has: none of them this heap's
+		insp.appendChild(el('p', { className: 'muted insp-none' },
+			'None of the report\u2019s inspections applies to this heap; heapwalk inspect --list says which do.'));
 	for (const r of D.inspections) {
 		insp.appendChild(el('h3', {}, r.category + ': ' + r.inspection + ' \u2014 ' + r.title));
 		if (r.note)
