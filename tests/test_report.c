@@ -992,6 +992,20 @@ START_TEST(mono_heapshot_said)
 			      "the dump's heapshot row: %s (want %s, %s objects)", row, want, cnt);
 		ck_assert_msg(strstr(jv_get(&page, "title")->s, "heapshot 2") != NULL, "title %s",
 			      jv_get(&page, "title")->s);
+		/* the generations as info has them */
+		const struct jv *gens = jv_get(&info, "generations");
+		char gw[512] = "";
+		ck_assert(gens != NULL && gens->n > 0);
+		for (size_t g = 0; g < gens->n; g++) {
+			char o[32], b[32];
+			commas(u(jv_get(at(gens, g), "objects")), o, sizeof o);
+			commas(u(jv_get(at(gens, g), "bytes")), b, sizeof b);
+			snprintf(gw + strlen(gw), sizeof gw - strlen(gw), "%s%s %s objects, %s bytes", g ? "; " : "",
+				 jv_get(at(gens, g), "generation")->s, o, b);
+		}
+		const struct jv *grow = jv_get(jv_get(pg, "dump"), "generations");
+		ck_assert_msg(grow != NULL && strcmp(grow->s, gw) == 0, "the generations row: %s, want %s",
+			      grow ? grow->s : "none", gw);
 		/* no inspection of the report's reads a Mono heap: said, not an
 		 * empty section */
 		const struct jv *none = jv_get(pg, "insp_none");

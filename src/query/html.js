@@ -556,6 +556,8 @@
 		kv('classes', num(info.classes), 'classes'),
 		kv('references', num(info.references), 'references'),
 		kv('in the set', num(info.set_objects) + ' objects, ' + num(info.set_bytes) + ' bytes', 'set'),
+		info.generations ? kv('generations', info.generations.map(g => g.generation + ' ' + num(g.objects) + ' objects, ' +
+			num(g.bytes) + ' bytes').join('; '), 'generations') : null,
 		kv('GC root objects', num(info.gc_root_objects), 'gc_root_objects'),
 		kv('unreachable', num(info.unreachable_objects) + ' objects, ' + human(info.unreachable_bytes) +
 			(info.unreachable_kept ? ' (kept: they count as holders)' : ' (they hold nothing: retained sizes are of what the GC roots reach)'), 'unreachable'),
