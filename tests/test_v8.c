@@ -2336,6 +2336,17 @@ START_TEST(test_cut_before_strings)
 		      p.w.n > 0 ? p.w.msg[0] : "no warning");
 	ck_warned(&p, "nodes: 3 names read as none: the file is cut short before its strings", NULL);
 	parsed_free(&p);
+	/* cut just inside the strings: the same, "in" them */
+	static const char in_strings[] =
+		"{\"snapshot\":{\"meta\":{\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\"],"
+		"\"node_types\":[[\"hidden\",\"array\",\"string\",\"object\"]],\"edge_fields\":[\"type\","
+		"\"name_or_index\",\"to_node\"],\"edge_types\":[[\"context\",\"element\",\"property\"]]}},\n"
+		"\"nodes\":[0,0,1,0,1\n,3,1,3,24,0],\n\"edges\":[1,0,5],\n\"strings\":[";
+	sbuf_init(&said);
+	opened_with_class(in_strings, "Thing", &said);
+	ck_assert_msg(strstr(said.buf, "nodes: 2 names read as none: the file is cut short in its strings\n") != NULL &&
+		      strstr(said.buf, "past the 0 strings") == NULL, "%s", said.buf);
+	sbuf_free(&said);
 }
 END_TEST
 

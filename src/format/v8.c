@@ -1195,6 +1195,7 @@ static int v8_parse_heap(struct heap *h, struct progress *p, struct sbuf *err)
 	}
 	h->content_known = hash;
 	if (!in.done && !nodes_made(&o, &s, 0)) {
+		v8_names_said(h->path, &h->warn, &s); /* no edges' pass to say them after */
 		char *ep = esc_str(h->path);
 		sbuf_printf(err, "%s: offset %llu: %s", ep, (unsigned long long)s.nodes_at,
 			    s.nnodes == 0 ? "no nodes in the snapshot" : "the root index is past the nodes");

@@ -385,14 +385,19 @@ static void check_edge_counts(struct rd *r, uint64_t sum, uint64_t read, int cut
 	}
 }
 
-/* What names no string is of: with no strings at all in a file cut
- * short, a consequence of the cut (said before this), else damage. */
-static const char *names_past(const struct rd *r, char *buf, size_t n)
+/* What names no string is of: with the file cut short before or in its
+ * strings, a consequence of the cut (said before this), else damage. */
+static const char *names_past(const struct v8_snap *s, char *buf, size_t n)
 {
-	if (r->s->nstr == 0 && r->s->strings_at == 0 && r->s->cut_at != 0)
-		snprintf(buf, n, "names read as none: the file is cut short before its strings");
+	int cut = s->cut_at != 0 && (s->strings_at == 0 || s->cut_at >= s->strings_at);
+
+	if (cut && s->nstr == 0)
+		snprintf(buf, n, "names read as none: the file is cut short %s its strings",
+			 s->strings_at == 0 ? "before" : "in");
+	else if (cut)
+		snprintf(buf, n, "names past the %u strings read before the cut (read as none)", s->nstr);
 	else
-		snprintf(buf, n, "names past the %u strings (read as none)", r->s->nstr);
+		snprintf(buf, n, "names past the %u strings (read as none)", s->nstr);
 	return buf;
 }
 
@@ -456,7 +461,7 @@ int v8s_read_edges(struct rd *r, v8_edge_sink *sink, void *ctx)
 	if (et.bad_name > 0) {
 		char why[80];
 		warn_add(r->w, "%s: offset %llu: edges: %llu %s", r->path,
-			 (unsigned long long)s->edges_at, (unsigned long long)et.bad_name, names_past(r, why, sizeof why));
+			 (unsigned long long)s->edges_at, (unsigned long long)et.bad_name, names_past(s, why, sizeof why));
 	}
 	if (rc == 0 && s->edges_at != 0)
 		partial(r, "edges", k, ef); /* at the closing bracket */
@@ -720,15 +725,14 @@ static void check_names(struct rd *r)
 	s->names_bad = bad; /* said after the edges: a cut that leaves no strings is found there */
 }
 
-void v8s_names_said(struct rd *r)
+void v8_names_said(const char *path, struct warnings *w, struct v8_snap *s)
 {
 	char why[80];
 
-	if (r->s->names_bad > 0)
-		warn_add(r->w, "%s: offset %llu: nodes: %llu %s", r->path,
-			 (unsigned long long)r->s->nodes_at, (unsigned long long)r->s->names_bad,
-			 names_past(r, why, sizeof why));
-	r->s->names_bad = 0;
+	if (s->names_bad > 0)
+		warn_add(w, "%s: offset %llu: nodes: %llu %s", path, (unsigned long long)s->nodes_at,
+			 (unsigned long long)s->names_bad, names_past(s, why, sizeof why));
+	s->names_bad = 0;
 }
 
 static void check_counts(struct rd *r)

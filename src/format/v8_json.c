@@ -615,7 +615,7 @@ int v8_parse_heads(const char *path, const uint8_t *map, uint64_t size, int drop
 		if (!r.checked)
 			v8s_check(&r);
 		if (in != NULL && in->done) /* else after the edges' own pass */
-			v8s_names_said(&r);
+			v8_names_said(r.path, r.w, s);
 	} else if (err->len == 0) {
 		v8s_problem(&r, pos(&r), "no snapshot.meta");
 	}
@@ -645,7 +645,7 @@ void v8_parse_edges(const char *path, const uint8_t *map, uint64_t size, int dro
 	/* the pages before the edges were let go by the first pass already */
 	r.ahead = r.behind = s->edges_at & ~(uint64_t)4095;
 	v8s_read_edges(&r, sink, ctx);
-	v8s_names_said(&r); /* after the edges: a cut there is what left no strings */
+	v8_names_said(r.path, r.w, s); /* after the edges: a cut there is what left no strings */
 	free(r.win);
 	sbuf_free(&err);
 }

@@ -169,6 +169,10 @@ extern unsigned long v8_edges_here;
  * were. */
 void v8_parse_edges(const char *path, const uint8_t *map, uint64_t size, int drop, int fd, struct v8_snap *s,
 		    v8_edge_sink *sink, void *ctx, struct progress *p, struct warnings *w);
+/* The nodes' names past the strings (s->names_bad), said once in w: by
+ * the parse after the edges (a cut there is what left no strings), or
+ * by a reader that stops before them. */
+void v8_names_said(const char *path, struct warnings *w, struct v8_snap *s);
 /* The bytes of v8_parse's window (0: its own, 256 KB); for the tests,
  * which make it small enough to end inside records. */
 void v8_parse_window(size_t bytes);

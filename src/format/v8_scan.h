@@ -438,6 +438,5 @@ int v8s_read_flat32(struct rd *r, uint32_t **a, uint64_t *nrec, unsigned width, 
  * counts against the edges, names against the strings, counts
  * against meta. */
 void v8s_check(struct rd *r);
-void v8s_names_said(struct rd *r);
 
 #endif

@@ -3,7 +3,6 @@
 #include "query/check.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +47,7 @@ static int parse_value(const char *s, int bytes, int sign_ok, int64_t *out, int 
 			continue;
 		}
 		if (v > (UINT64_MAX - 9) / 10 || fdigits == 19) {
-			*why = "a number of at most 19 digits";
+			*why = "a number of fewer digits (at most 19 after the point)";
 			return -1;
 		}
 		v = v * 10 + (uint64_t)(*s - '0');
