@@ -219,6 +219,9 @@ START_TEST(test_check_errors)
 	ck_assert_msg(st == 2 && strstr(out, "neg.rules:1: a count or size of 0 or more (a bound below 0 goes with "
 					     "growth rules)") != NULL, "%s", out);
 	free(out);
+	out = check(d, "big", "set all : count < 9300000000000000000\n", "", &st); /* past 2^63, a count: no bytes */
+	ck_assert_msg(st == 2 && strstr(out, "big.rules:1: a number below 2^63\n") != NULL, "%s", out);
+	free(out);
 	out = check(d, "two", "set all : count < 5 6\n", "", &st); /* trailing text, no unit */
 	ck_assert_msg(st == 2 && strstr(out, "two.rules:1: a number alone after the comparison") != NULL, "%s", out);
 	free(out);

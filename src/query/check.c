@@ -89,7 +89,7 @@ static int parse_value(const char *s, int bytes, int sign_ok, int64_t *out, int 
 	unsigned __int128 q = b / den;
 	int frac = b % den != 0;
 	if (q + (unsigned)frac > (unsigned __int128)INT64_MAX) {
-		*why = "a number below 2^63 bytes";
+		*why = bytes ? "a number below 2^63 bytes" : "a number below 2^63";
 		return -1;
 	}
 	*whole = !frac;
