@@ -1329,6 +1329,8 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 	sbuf_init(&err);
 	sbuf_init(&out);
 	sbuf_init(&names);
+	for (size_t i = 0; i < nfiles; i++)
+		sbuf_printf(&names, "%s%s", i ? "," : "", files[i]);
 	for (size_t i = 0; i < nfiles; i++) { /* a regular file only: no FIFO to wait on */
 		int fd = open(files[i], O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 		struct stat st;
@@ -1376,7 +1378,6 @@ static int run_check(struct cli *c, const char *const *files, size_t nfiles)
 		memcpy(rs.r + rs.n, one.r, one.n * sizeof *one.r);
 		rs.n += one.n;
 		free(one.r);
-		sbuf_printf(&names, "%s%s", i ? "," : "", files[i]);
 	}
 	/* the first rule that needs what is missing, named where it is */
 	for (size_t i = 0; i < rs.n; i++) {
@@ -1484,9 +1485,6 @@ done_rules:
 		struct sbuf x;
 		const char *keep[51];
 		sbuf_init(&x);
-		sbuf_reset(&names);
-		for (size_t i = 0; i < nfiles; i++)
-			sbuf_printf(&names, "%s%s", i ? "," : "", files[i]);
 		check_junit_error(c->dump, names.buf ? names.buf : "", &x);
 		inputs_and(c, files, nfiles, keep);
 		sbuf_reset(&err);

@@ -80,7 +80,7 @@ struct v8_snap {
 	uint64_t *samples; uint64_t n_samples; unsigned sample_fields;
 	/* offset of the value of "nodes" / "edges" / "strings", 0 if absent */
 	uint64_t nodes_at, edges_at, strings_at;
-	uint64_t names_bad; /* nodes' names past the strings, said after the edges (v8s_names_said) */
+	uint64_t names_bad; /* nodes' names past the strings, said after the edges (v8_names_said) */
 	/* the most edges the value of "edges" can hold (what v8_parse_edges
 	 * can give: a bound for the nodes' edge counts, which the file
 	 * claims before its edges are read) */
