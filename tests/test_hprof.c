@@ -9,6 +9,7 @@
 
 #include "format/hprof.h"
 #include "engine/open.h"
+#include "query/baseline.h"
 #include "hprofw.h"
 #include "suites.h"
 
@@ -1662,6 +1663,128 @@ START_TEST(test_corrupt_bytes)
 }
 END_TEST
 
+/* ---- hidden classes from run to run ---- */
+
+/* A dump of classes named as HPROF names them (internal, a hidden
+ * class's address after '+'), each with count instances of no fields. */
+struct named_count { const char *name; int count; };
+
+static char *write_named(const char *file, const struct named_count *c, int n)
+{
+	struct hw w;
+	uint64_t id = 0x100000;
+
+	hw_begin(&w, V102, 8);
+	hw_sample_classes(&w);
+	for (int i = 0; i < n; i++)
+		hw_class_name(&w, 100 + (uint32_t)i, 0x8001 + 0x10 * (uint64_t)i, c[i].name);
+	hw_heap_begin(&w);
+	hw_class_dump(&w, S_OBJ, 0, 0, NULL, 0, NULL, 0, NULL, 0);
+	for (int i = 0; i < n; i++) {
+		uint64_t cid = 0x8001 + 0x10 * (uint64_t)i;
+		hw_class_dump(&w, cid, S_OBJ, 0, NULL, 0, NULL, 0, NULL, 0);
+		for (int k = 0; k < c[i].count; k++, id += 0x10) {
+			hw_root(&w, 0x05, id, 0, 0); /* a sticky class's: every object reached */
+			hw_instance(&w, id, cid, NULL, 0);
+		}
+	}
+	hw_heap_end(&w);
+	hw_dump_end(&w);
+	char *path = hw_write(&w, file, SIZE_MAX);
+	hw_free(&w);
+	return path;
+}
+
+static const struct class_delta *delta_row(const struct diff_view *v, const char *name)
+{
+	const struct class_delta *found = NULL;
+
+	for (size_t r = 0; r < v->n; r++)
+		if (strcmp(v->rows[r].name, name) == 0) {
+			ck_assert_msg(found == NULL, "two rows named %s", name);
+			found = &v->rows[r];
+		}
+	ck_assert_msg(found != NULL, "no row named %s", name);
+	return found;
+}
+
+/* A JVM's hidden class (a lambda's) is named with the address it was
+ * made at, "A$$Lambda$1/0x7f63...", which another run of the program
+ * makes it at elsewhere: two dumps of two runs showed it as one class
+ * gone and another new. It is matched by its name up to the "/0x"
+ * where no other class of its dump has that start; two of one start
+ * (B's in the first dump) keep their whole names, so a class is never
+ * counted with another; a class that is not hidden and is named as the
+ * start without "/0x" (C's) is a class of its own. The keys come back
+ * from the index cache as they were made. */
+START_TEST(test_hidden_classes_across_runs)
+{
+	static const struct named_count first[] = {
+		{ "app/A$$Lambda$1+0x00007f6338003a10", 2 },
+		{ "app/B$$Lambda$2+0x00007f6338003b10", 1 },
+		{ "app/B$$Lambda$2+0x00007f6338003c10", 1 },
+		{ "app/C$$Lambda$3+0x00007f6338003d10", 1 },
+		{ "app/C$$Lambda$3", 1 },
+		{ "app/D+0xzz", 1 },
+	};
+	static const struct named_count second[] = {
+		{ "app/A$$Lambda$1+0x00007f47d4003a10", 5 },
+		{ "app/B$$Lambda$2+0x00007f47d4003b10", 1 },
+		{ "app/C$$Lambda$3+0x00007f47d4003d10", 3 },
+		{ "app/D+0xzz", 2 },
+	};
+	struct heap a, b;
+	struct sbuf err;
+	struct diff_view v;
+	char *pa = write_named("hidden-1.hprof", first, 6), *pb = write_named("hidden-2.hprof", second, 4);
+
+	ck_assert_msg(open_file(pa, &a, &err) == 0, "%s", err.buf);
+	sbuf_free(&err);
+	ck_assert_msg(open_file(pb, &b, &err) == 0, "%s", err.buf);
+	sbuf_free(&err);
+	diff_classes(&a, &b, NULL, &v);
+	const struct class_delta *d = delta_row(&v, "app.A$$Lambda$1/0x00007f47d4003a10");
+	ck_assert_uint_eq(d->old_count, 2);
+	ck_assert_uint_eq(d->count, 5);
+	d = delta_row(&v, "app.B$$Lambda$2/0x00007f6338003b10");
+	ck_assert(d->old_count == 1 && d->count == 0);
+	d = delta_row(&v, "app.B$$Lambda$2/0x00007f6338003c10");
+	ck_assert(d->old_count == 1 && d->count == 0);
+	d = delta_row(&v, "app.B$$Lambda$2/0x00007f47d4003b10");
+	ck_assert(d->old_count == 0 && d->count == 1);
+	d = delta_row(&v, "app.C$$Lambda$3/0x00007f47d4003d10");
+	ck_assert(d->old_count == 1 && d->count == 3);
+	d = delta_row(&v, "app.C$$Lambda$3");
+	ck_assert(d->old_count == 1 && d->count == 0);
+	d = delta_row(&v, "app.D/0xzz");
+	ck_assert(d->old_count == 1 && d->count == 2);
+	for (size_t r = 0; r < v.n; r++) /* no other row of these */
+		ck_assert_msg(strncmp(v.rows[r].name, "app.", 4) != 0 || strstr(v.rows[r].name, "/0x00007f6338003a10") == NULL,
+			      "%s", v.rows[r].name);
+	ck_assert_uint_eq(v.n, 7 + 1); /* and java.lang.Class (the class objects) */
+	diff_view_free(&v);
+	/* the keys as the index cache keeps them */
+	struct open_opts o = { .quiet = 1, .keep_unreachable = 1 };
+	struct progress p;
+	progress_init(&p, 1);
+	for (int k = 0; k < 2; k++) {
+		struct heap c;
+		sbuf_init(&err);
+		ck_assert_msg(heap_open(&c, pb, &o, &p, &err) == 0, "%s", err.buf);
+		sbuf_free(&err);
+		ck_assert_int_eq(c.from_cache, k);
+		ck_assert_uint_eq(c.ncls, b.ncls);
+		for (uint32_t x = 0; x < c.ncls; x++)
+			ck_assert_str_eq(class_match_name(&c, x, 0), class_match_name(&b, x, 0));
+		heap_free(&c);
+	}
+	heap_free(&a);
+	heap_free(&b);
+	free(pa);
+	free(pb);
+}
+END_TEST
+
 Suite *hprof_suite(void)
 {
 	Suite *s = suite_create("hprof");
@@ -1697,6 +1820,7 @@ Suite *hprof_suite(void)
 	tcase_add_test(tc, test_header_only);
 	tcase_add_test(tc, test_every_prefix);
 	tcase_add_test(tc, test_corrupt_bytes);
+	tcase_add_test(tc, test_hidden_classes_across_runs);
 	suite_add_tcase(s, tc);
 	return s;
 }

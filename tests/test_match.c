@@ -16,6 +16,7 @@
 #include "format/hprof.h"
 #include "engine/open.h"
 #include "query/baseline.h"
+#include "histo.h"
 #include "hprofw.h"
 #include "query/inspect.h"
 #include "query/match.h"
@@ -427,6 +428,78 @@ START_TEST(test_match_two_runs)
 }
 END_TEST
 
+/* The row of CSV class deltas (parse_csv's: before, now) named name. */
+static const struct hrow *csv_row(const struct hist *d, const char *name)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (strcmp(d->r[i].name, name) == 0)
+			return &d->r[i];
+	return NULL;
+}
+
+/* The rows of h whose names start with the first len bytes of name:
+ * how many, the last in *one. */
+static size_t same_start(const struct hist *h, const char *name, size_t len, const struct hrow **one)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < h->n; i++)
+		if (strncmp(h->r[i].name, name, len) == 0 && strlen(h->r[i].name) > len) {
+			*one = &h->r[i];
+			n++;
+		}
+	return n;
+}
+
+/* Two runs of the Workload: HotSpot makes its lambdas' hidden classes
+ * at addresses of the run ("Workload$$Lambda$1/0x00007f6338003a10" in
+ * one, ".../0x00007f47d4003a10" in the other, as jcmd's histograms name
+ * them). diff showed each as a class gone and another new; a class of
+ * each dump with that start is one row now, the newer dump's name and
+ * jcmd's counts of both runs. */
+START_TEST(test_match_hidden_classes_two_runs)
+{
+	char basic[512], coops[512], args[2048];
+	struct hist a = { 0 }, b = { 0 }, d = { 0 };
+	int st, moved = 0, pairs = 0;
+
+	workload_dump("Workload", "basic", "", basic, sizeof basic);
+	workload_dump("Workload", "coops", "", coops, sizeof coops);
+	read_histo(DUMPS "/basic.histo", &a);
+	read_histo(DUMPS "/coops.histo", &b);
+	snprintf(args, sizeof args, "%s -q --no-cache -f csv diff '%s' '%s' 2>/dev/null", heapwalk(), basic, coops);
+	char *out = run(args, &st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%.600s", out);
+	parse_csv(out, &d);
+	for (size_t i = 0; i < a.n; i++) {
+		const char *name = a.r[i].name, *hex = strstr(name, "/0x");
+		if (hex == NULL || strstr(name, "$$Lambda$") == NULL)
+			continue;
+		size_t len = (size_t)(hex - name) + 3;
+		const struct hrow *in_a = NULL, *in_b = NULL;
+		if (same_start(&a, name, len, &in_a) != 1 || same_start(&b, name, len, &in_b) != 1)
+			continue;
+		const struct hrow *r = csv_row(&d, in_b->name);
+		ck_assert_msg(r != NULL, "no row of %s", in_b->name);
+		ck_assert_msg(r->count == in_a->count && r->bytes == in_b->count,
+			      "%s: %llu -> %llu instances, jcmd counted %llu and %llu", in_b->name, r->count, r->bytes,
+			      in_a->count, in_b->count);
+		if (strcmp(in_a->name, in_b->name) != 0) {
+			ck_assert_msg(csv_row(&d, in_a->name) == NULL, "a row of its own: %s", in_a->name);
+			moved++;
+		}
+		pairs++;
+	}
+	/* the Workload's lambda and the JDK's own; at other addresses in the
+	 * other run (address space layout randomization) */
+	ck_assert_msg(pairs >= 1 && moved >= 1, "hidden classes %d, at other addresses %d", pairs, moved);
+	free_hist(&a);
+	free_hist(&b);
+	free_hist(&d);
+	free(out);
+}
+END_TEST
+
 /* An agent snapshot against an ordinary dump of the same JVM: ids are
  * the agent's tags in one, addresses in the other, and an array's
  * references (in id order) have its class's first in one and last in
@@ -653,6 +726,7 @@ Suite *match_suite(void)
 	tcase_add_test(tc, test_match_nodata_array);
 	tcase_add_test(tc, test_match_nothing_in_common);
 	tcase_add_test(tc, test_match_two_runs);
+	tcase_add_test(tc, test_match_hidden_classes_two_runs);
 	tcase_add_test(tc, test_match_agent_and_plain);
 	tcase_add_test(tc, test_match_gzip_view);
 	tcase_add_test(tc, test_match_gzip_view_no_room);

@@ -141,6 +141,13 @@ struct runtime_ops {
 	 * words for it in words; 0: they do not tell. h's nodes are in
 	 * memory (HP_NODES). NULL: the runtime's heaps never tell. */
 	int (*run_key)(const struct heap *h, uint64_t *key, struct sbuf *words);
+	/* The length of the start of a class's name that another dump of
+	 * the program names the same class by, where the rest changes from
+	 * run to run (a JVM hidden class's address: "Lam$$Lambda$1/0x" of
+	 * "Lam$$Lambda$1/0x7f1814000a08"); 0: the whole name. The class is
+	 * matched by that start where no other class of the dump is
+	 * (classes_match_keys). NULL: every name is the whole name. */
+	size_t (*class_key_len)(const char *name);
 };
 
 /* An array of a reader's own (format_ops' data_arrays): where its

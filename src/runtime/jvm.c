@@ -2,6 +2,7 @@
  * the kinds of the JDK's reference objects. */
 #include "runtime/jvm.h"
 
+#include <ctype.h>
 #include <string.h>
 
 #include "runtime/jvm_coll.h"
@@ -189,6 +190,23 @@ static int jvm_run_key(const struct heap *h, uint64_t *key, struct sbuf *words)
 	return 0;
 }
 
+/* A hidden class (a lambda's, a method handle's) is named by its
+ * defining class's name, "/0x" and the address HotSpot made it at,
+ * which differs from run to run: "Lam$$Lambda$1/0x00007f1814000a08" is
+ * matched by "Lam$$Lambda$1/0x", which no class that is not hidden can
+ * be named (a '/' is no part of a Java class's name). */
+static size_t jvm_class_key_len(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	if (slash == NULL || slash == name || slash[1] != '0' || slash[2] != 'x' || slash[3] == '\0')
+		return 0;
+	for (const char *p = slash + 3; *p; p++)
+		if (!isxdigit((unsigned char)*p))
+			return 0;
+	return (size_t)(slash - name) + 3;
+}
+
 const struct runtime_ops jvm_runtime = {
 	.name = "jvm",
 	.open = jvm_open,
@@ -209,4 +227,5 @@ const struct runtime_ops jvm_runtime = {
 	.coll_info = jvm_coll_info,
 	.weak_kind = jvm_weak_kind,
 	.run_key = jvm_run_key,
+	.class_key_len = jvm_class_key_len,
 };
