@@ -377,6 +377,50 @@ START_TEST(test_check_files)
 }
 END_TEST
 
+/* A file --rules names twice, by one path or two, is read once: its
+ * gates were measured twice (two rows, two JUnit test cases of one
+ * line), and a classifier's rules applied twice. A note says so. */
+START_TEST(test_check_rules_once)
+{
+	const char *d = leaks_jvm_dir();
+	char a[600], cmd[4096];
+	int st;
+
+	snprintf(a, sizeof a, "%s/once.rules", d);
+	FILE *f = fopen(a, "w");
+	ck_assert(f != NULL && fputs("set instances Leaky$Leaked : count == 300\n", f) >= 0 && fclose(f) == 0);
+	snprintf(cmd, sizeof cmd, "%s check -f json %s/final.hprof --rules '%s' --rules '%s/./once.rules' "
+		 "--rules '%s' 2>%s/once.err", heapwalk(), d, a, d, a, d);
+	char *out = run(cmd, &st), err[256];
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%d %s", st, out);
+	struct jv doc;
+	ck_assert_msg(json_parse(out, strlen(out), &doc, err, sizeof err) == 0, "%s: %s", err, out);
+	const struct jv *rows = jv_get(&doc, "rows");
+	ck_assert_msg(rows != NULL && rows->n == 1, "%s", out);
+	jv_free(&doc);
+	free(out);
+	snprintf(cmd, sizeof cmd, "cat %s/once.err", d);
+	out = run(cmd, &st);
+	char want[4096];
+	snprintf(want, sizeof want, "heapwalk: note: --rules %s/./once.rules: the file --rules %s names, read once\n"
+		 "heapwalk: note: --rules %s: the file --rules %s names, read once\n", d, a, a, a);
+	ck_assert_msg(strstr(out, want) != NULL, "%s", out);
+	free(out);
+	/* the classifier's: the rules in effect are those of one reading */
+	char *once, *twice;
+	snprintf(cmd, sizeof cmd, "%s --rules %s/rules/jetty.rules rules 2>&1", heapwalk(), TEST_SRCDIR "/..");
+	once = run(cmd, &st);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	snprintf(cmd, sizeof cmd, "%s -q --rules %s/rules/jetty.rules --rules %s/rules/../rules/jetty.rules rules 2>&1",
+		 heapwalk(), TEST_SRCDIR "/..", TEST_SRCDIR "/..");
+	twice = run(cmd, &st);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	ck_assert_msg(strlen(once) > 100 && strcmp(once, twice) == 0, "%s\n----\n%s", once, twice);
+	free(once);
+	free(twice);
+}
+END_TEST
+
 /* A class the dump has none of selects none: the rule is measured on no
  * objects (a .NET, V8 or Mono dump lists only the classes of its
  * objects: "count == 0" must be able to pass) and a note says so; a
@@ -677,6 +721,7 @@ Suite *check_suite(void)
 	tcase_add_test(tc, test_check_fractions);
 	tcase_add_test(tc, test_check_junit);
 	tcase_add_test(tc, test_check_files);
+	tcase_add_test(tc, test_check_rules_once);
 	tcase_add_test(tc, test_check_error_escaped_once);
 	tcase_add_test(tc, test_check_json_numbers);
 	tcase_add_test(tc, test_check_junit_not_regular);

@@ -752,6 +752,34 @@ static void check_output(const struct cli *c)
 		usage_error("-o %s: is also --junit's file", esc_str(c->output));
 }
 
+/* One file named twice by --rules (under one name or two) is read once,
+ * at its first: its rules applied twice, its gates measured twice. */
+static void rules_once(struct cli *c)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < c->nrule_files; i++) {
+		struct stat a, b;
+		size_t j = 0;
+		int known = stat(c->rule_files[i], &a) == 0;
+		for (; j < k; j++)
+			if (strcmp(c->rule_files[j], c->rule_files[i]) == 0 ||
+			    (known && stat(c->rule_files[j], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino))
+				break;
+		if (j == k) {
+			c->rule_files[k++] = c->rule_files[i];
+			continue;
+		}
+		if (!c->oo.quiet) {
+			char *e = esc_str(c->rule_files[i]), *f = esc_str(c->rule_files[j]);
+			fprintf(stderr, "heapwalk: note: --rules %s: the file --rules %s names, read once\n", e, f);
+			free(e);
+			free(f);
+		}
+	}
+	c->nrule_files = k;
+}
+
 /* The files write_file() must not write, NULL-terminated, in keep[]
  * (room for 51): the dumps and the rules files. */
 static void inputs_of(const struct cli *c, const char **keep)
@@ -1530,6 +1558,7 @@ static int run_mcp(int argc, char **argv)
 			usage_error("mcp: unknown option '%s' (--no-cache, --keep-unreachable, --no-default-rules, --rules FILE)",
 				    argv[i]);
 	}
+	rules_once(&c);
 	if (isatty(STDOUT_FILENO) && isatty(STDIN_FILENO))
 		fprintf(stderr, "heapwalk: mcp: a Model Context Protocol server: JSON-RPC messages on standard input, "
 				"one a line (an MCP client starts it)\n");
@@ -1591,6 +1620,7 @@ int main(int argc, char **argv)
 	if (is_check(argc, argv))
 		usage_status = 2;
 	parse_args(argc, argv, &c);
+	rules_once(&c);
 	if (c.output != NULL && !c.live && (c.pid != NULL || c.insp_list || (c.cmd != NULL && c.cmd->arg == CMD_ARG_NOTHING) ||
 				 (c.cmd == NULL && c.o.expr == NULL)))
 		usage_error("-o goes with the commands that report on a dump, not %s",
