@@ -846,7 +846,27 @@ START_TEST(test_mono_browser)
 	has(row, " 100 ");
 	free(row);
 	lacks(s, "Workload.Chaff ");
+	/* x: the command names the heapshot H opened (it named the file, whose
+	 * last heapshot then gave 633 new objects, not the step's) */
+	row = line_of(s, "Step 2:");
+	const char *bar = strchr(row, '|');
+	ck_assert_msg(bar != NULL, "%s", row);
+	unsigned long long shown = strtoull(bar + 1, NULL, 10);
+	free(row);
 	free(s);
+	keys(&t, "x");
+	s = wait_for(&t, "The command that makes this step");
+	char *inside = box_text(s), *w = squeeze("heapwalk -e 'new' --baseline '" FIXTURE ":1' '" FIXTURE ":3'");
+	ck_assert_msg(strcmp(inside, w) == 0, "the box holds '%s', not '%s'", inside, w);
+	free(inside);
+	free(w);
+	free(s);
+	keys(&t, "Escape");
+	out = hw("-q -e new --baseline " FIXTURE ":1 " FIXTURE ":3 info", &st);
+	nl = strstr(out, "\nset_objects:");
+	ck_assert_msg(st == 0 && nl != NULL && strtoull(nl + 13, NULL, 10) == shown && shown > 0,
+		      "the screen's %llu: %s", shown, out);
+	free(out);
 	/* the use menu offers what a heapshot can answer: no class objects,
 	 * collections' elements or loaders' classes (each refused as a step) */
 	keys(&t, "u");

@@ -502,7 +502,14 @@ void show_expr(struct tui *t)
 		sh_quote(&cmd, t->baseline);
 	}
 	sbuf_addc(&cmd, ' ');
-	sh_quote(&cmd, t->dump);
+	if (t->h->nsnaps > 0 && t->h->want_snap != 0 && t->h->path != NULL) {
+		/* a heapshot asked for (--heapshot, H): the file names it */
+		char *one = xasprintf("%s:%u", t->h->path, t->h->snap);
+		sh_quote(&cmd, one);
+		free(one);
+	} else {
+		sh_quote(&cmd, t->dump);
+	}
 	if (term_safe(cmd.buf)) /* as it is, to copy */
 		sbuf_adds(&shown, cmd.buf);
 	else
