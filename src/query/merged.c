@@ -1541,8 +1541,13 @@ static int tree_level(struct heap *h, struct merged_tree *t, const node_t *from,
 		t->top_weakly += l.groups[i].cls == MG_WEAKLY;
 		t->top_unreachable += l.groups[i].cls == MG_UNREACHABLE;
 	}
-	for (size_t i = 0; i < l.n && (top == 0 || i < top) && rc == 0; i++) {
+	for (size_t i = 0; i < l.n && rc == 0; i++) {
 		struct merged_group *g = &l.groups[i];
+		/* -n cuts the classes' rows; the roots' (no objects, so last)
+		 * say what holds the set and stay */
+		if (top != 0 && i >= top && !(depth == 0 && mg_root_group(g->cls)))
+			continue;
+		t->top_shown += depth == 0;
 		tree_add(t, depth, g);
 		if (depth + 1 < maxdepth && g->count > 0)
 			rc = tree_level(h, t, g->nodes, g->count, g->cls, depth + 1, maxdepth, top, p);

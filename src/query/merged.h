@@ -263,6 +263,7 @@ struct merged_tree {
 	 * reachable's and the unreachable's (each 0 or 1): what the notes go
 	 * by */
 	size_t top_groups, top_strong, top_root, top_weakly, top_unreachable;
+	size_t top_shown;           /* the top level's rows kept (-n keeps the roots') */
 	/* reverse: of the top level's objects (before `top`), those the
 	 * roots reach through weak references alone, and those they do not
 	 * reach: the analysis's pseudo roots hold them (class rows, not

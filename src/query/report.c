@@ -1397,6 +1397,8 @@ void report_merged(const struct heap *h, const char *view, const struct merged_t
 	meta_bool(&t, "reverse", v->reverse);
 	meta_num(&t, "objects", v->set_count);
 	meta_bytes(&t, "shallow", v->set_shallow);
+	meta_num(&t, "groups", v->top_groups);
+	meta_num(&t, "shown", v->top_shown);
 	if (v->kind == MG_INCOMING) {
 		meta_bool(&t, "weak_shown", v->weak);
 		meta_num(&t, "weak_held", v->weak_members);
