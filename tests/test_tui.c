@@ -1626,7 +1626,9 @@ END_TEST
 
 /* Two .NET traces, matched: the String objects left unpaired on both
  * sides are alike (the trace has no characters), so the String row's new
- * and gone columns say "?" and the top line counts the ambiguous ones
+ * and gone columns say the objects told apart with "?" after them (as
+ * diff's CSV counts them: the column added up to the top line's new
+ * when it said "?" alone) and the top line counts the ambiguous ones
  * (what `diff` says: tests/test_calibrate.c). */
 START_TEST(test_baseline_ambiguous)
 {
@@ -1645,10 +1647,20 @@ START_TEST(test_baseline_ambiguous)
 	keys(&t, "Enter");
 	s = wait_without(&t, "System.String ", "System.Object ");
 	char *row = line_of(s, "System.String ");
-	ck_assert_msg(strstr(row, " ? ") != NULL, "String row: %s", row);
+	snprintf(args, sizeof args, "%s -q -f csv diff %s/dotnet/workload-1.nettrace %s/dotnet/workload-2.nettrace | "
+		 "awk -F, '$1 == \"System.String\" { print \" +\" $8 \"? \"; print \" \" ($10 > 0 ? \"-\" : \"\") $10 \"? \" }'",
+		 heapwalk(), TEST_SRCDIR, TEST_SRCDIR);
+	int st;
+	char *told = run(args, &st), *nl = strchr(told, '\n');
+	ck_assert_msg(st == 0 && nl != NULL && strncmp(told, " +", 2) == 0 && strtoul(told + 2, NULL, 10) > 0, "%s", told);
+	*nl = '\0';
+	ck_assert_msg(strstr(row, told) != NULL, "String row: %s, not '%s' new", row, told);
+	nl[strlen(nl + 1)] = '\0';
+	ck_assert_msg(strstr(row, nl + 1) != NULL, "String row: %s, not '%s' gone", row, nl + 1);
+	free(told);
 	free(row);
 	row = line_of(s, "System.Reflection.RuntimeMethodInfo ");
-	ck_assert_msg(strstr(row, " ? ") == NULL && strstr(row, " +270 ") != NULL, "RuntimeMethodInfo row: %s", row);
+	ck_assert_msg(strchr(row, '?') == NULL && strstr(row, " +270 ") != NULL, "RuntimeMethodInfo row: %s", row);
 	free(row);
 	/* the use menu's unknown: as many objects as the top line says are
 	 * ambiguous; Strings among them, no RuntimeMethodInfo */

@@ -636,20 +636,23 @@ static void cell(const struct tview *v, const struct column *c, const struct row
 		snprintf(buf, sizeof buf, "%s %s", r->flags & RF_EXACT ? "=" : ">=", num);
 		break;
 	case COL_SCOUNT:
-	case COL_SBYTES:
+	case COL_SBYTES: {
+		/* new or gone of a class with objects not told apart: "?" after */
+		const char *more = c->sign != 0 && (r->flags & RF_UNTOLD) ? "?" : "";
 		if (unknown)
-			snprintf(buf, sizeof buf, r->flags & RF_UNTOLD ? "?" : "-");
+			snprintf(buf, sizeof buf, "-");
 		else if (x == 0)
-			snprintf(buf, sizeof buf, "0");
+			snprintf(buf, sizeof buf, "0%s", more);
 		else if (c->type == COL_SCOUNT && c->sign == 0) /* a difference */
 			snprintf(buf, sizeof buf, "%+lld", (long long)(int64_t)x);
 		else if (c->type == COL_SCOUNT)
-			snprintf(buf, sizeof buf, "%c%llu", c->sign, (unsigned long long)x);
+			snprintf(buf, sizeof buf, "%c%llu%s", c->sign, (unsigned long long)x, more);
 		else {
 			fmt_bytes(num, sizeof num, x);
-			snprintf(buf, sizeof buf, "%c%s", c->sign, num);
+			snprintf(buf, sizeof buf, "%c%s%s", c->sign, num, more);
 		}
 		break;
+	}
 	case COL_GENS: { /* "genN": N, else the name's first letter, capital */
 		const char *g;
 		size_t k = 0;

@@ -52,7 +52,8 @@ struct column {
 #define RF_EXACT  0x01  /* COL_RET: exact, not a lower bound */
 #define RF_COUNT  0x02  /* COL_FIGURE: a count, not bytes */
 #define RF_NOCOLS 0x04  /* no numbers: the columns are blank */
-#define RF_UNTOLD 0x08  /* COL_SCOUNT, COL_SBYTES: unknown is "?" (not told), not "-" */
+#define RF_UNTOLD 0x08  /* COL_SCOUNT, COL_SBYTES of a sign (new, gone): some objects
+			 * not told apart, "?" after those told ("+940?") */
 
 /* One line of a view. Texts are escaped (safe for the terminal) and
  * owned by the row. */

@@ -90,10 +90,8 @@ void class_vals(struct tview *v, struct row *r, uint64_t count, uint64_t shallow
 		r->val[CFIG_DELTA] = (uint64_t)((int64_t)count - (int64_t)d->old_count);
 		if (!cd->have_gone) /* of a subset: nothing to compare its count with */
 			r->unknown |= 1u << CFIG_GONE | 1u << CFIG_GONE_BYTES | 1u << CFIG_DELTA;
-		if (d->amb > 0) { /* the baseline could not tell them all: "?" */
-			r->unknown |= 1u << CFIG_NEW | 1u << CFIG_GONE | 1u << CFIG_NEW_BYTES | 1u << CFIG_GONE_BYTES;
+		if (d->amb > 0) /* the baseline could not tell them all: those told, "?" after */
 			r->flags |= RF_UNTOLD;
-		}
 	}
 }
 
