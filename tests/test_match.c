@@ -303,7 +303,8 @@ END_TEST
  * new and every one gone at the confidence of each alone would be no
  * answer. diff says so and gives the class deltas; a dump against one of
  * the same content pairs its object (the control). Dumps of two runtimes are
- * refused before any matching, whichever the baseline. */
+ * refused before any matching, whichever the baseline, and before their
+ * order is looked at. */
 START_TEST(test_match_nothing_in_common)
 {
 	char *path[3], args[2048];
@@ -343,6 +344,15 @@ START_TEST(test_match_nothing_in_common)
 			      "%s", out);
 		free(out);
 	}
+	/* the trace (of 2026) as the baseline of the dump (of 2023): the two
+	 * runtimes are said, not the order, which no swap mends (the
+	 * browser's B said "is later than: give the earlier dump") */
+	snprintf(args, sizeof args, "%s -q --no-cache -e new --baseline %s %s info 2>&1", heapwalk(),
+		 TEST_SRCDIR "/dotnet/workload-2.nettrace", path[0]);
+	out = run(args, &st);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2 && strstr(out, "workload-2.nettrace is a heap of clr and ") != NULL &&
+		      strstr(out, "later") == NULL, "%s", out);
+	free(out);
 	for (int k = 0; k < 3; k++)
 		free(path[k]);
 }

@@ -316,8 +316,7 @@ static int compare_dumps(struct heap *h, struct heap *old, struct baseline *b,
 			 struct progress *p, struct sbuf *err)
 {
 	memset(b, 0, sizeof *b);
-	if (out_of_order(h, old, err) < 0)
-		return -1;
+	/* what no order of the two mends, first: then which is the later */
 	if (h->agent.present && old->agent.present && h->agent.session != old->agent.session) {
 		sbuf_printf(err, "%s and %s come from different JVMs (agent sessions %016llx and %016llx): "
 			    "there is nothing to compare object by object", old->path, h->path,
@@ -331,6 +330,8 @@ static int compare_dumps(struct heap *h, struct heap *old, struct baseline *b,
 			    h->path, h->fmt->runtime);
 		return -1;
 	}
+	if (out_of_order(h, old, err) < 0)
+		return -1;
 	if (two_runs(h, old, p, err))
 		return -1;
 	/* the baseline is the dump itself (one file, one heap of it, made
