@@ -196,6 +196,29 @@ static void leak_walk(int cols, int rows)
 	has(s, "Step 2: Instances of Workload$Session");
 	free(s);
 
+	/* a menu open through a resize is drawn anew at the new size, over
+	 * the screen drawn anew (it stayed at the old width, cut, over what
+	 * was left of the old screen) */
+	keys(&t, "u");
+	free(wait_for(&t, "retained  the objects the set retains"));
+	tmuxf(&t, "resize-window -t hw -x %d -y %d", cols, rows);
+	int menu_w = cols - 8 < 100 ? cols - 8 : 100, at = -1;
+	for (double end = now_seconds() + hang_seconds(60); now_seconds() < end && at != 4 + menu_w - 1;) {
+		s = screen(&t, 0);
+		char *mline = line_of(s, "retained  the objects");
+		int pos = 4 + menu_w - 1; /* the box's right side, 'x' as tmux shows ACS */
+		at = count_lines(s) == rows && (int)strlen(mline) > pos && mline[pos] == 'x' ? pos : -1;
+		free(mline);
+		free(s);
+		if (at != 4 + menu_w - 1)
+			usleep(100000);
+	}
+	s = screen(&t, 0);
+	ck_assert_msg(at == 4 + menu_w - 1, "the menu's right side not at %d:\n%s", 4 + menu_w - 1, shown(s));
+	ck_assert_msg(strncmp(s, " heapwalk ", 10) == 0, "the top line:\n%s", shown(s));
+	free(s);
+	keys(&t, "Escape");
+
 	/* help comes from the key table (at 80 columns its long lines wrap:
 	 * the Steps section is on its second page) */
 	keys(&t, "?");

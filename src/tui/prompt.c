@@ -69,16 +69,15 @@ int tui_ask(struct tui *t, const char *label)
 	return c == 27 || c == 3 ? -1 : c;
 }
 
-int text_box(struct tui *t, const char *title, const char *text, const char *keys)
+/* text wrapped into lines of at most inner cells: at a blank when the
+ * line has one, else where it fills; *n lines, each malloc'd */
+static char **wrap_text(const char *text, int inner, size_t *np)
 {
-	int w = COLS - 4 < 120 ? COLS - 4 : 120, inner = w - 4;
 	char **lines = NULL;
-	size_t n = 0, top = 0;
+	size_t n = 0;
 
-	/* wrap: at a blank when there is one on the line, else where it fills */
 	for (const char *p = text; *p;) {
-		int used;
-		size_t k = text_fit(p, inner, &used);
+		size_t k = text_fit(p, inner, NULL);
 		const char *nl = strchr(p, '\n');
 		if (nl != NULL && (size_t)(nl - p) <= k) { /* a line of the text ends first */
 			lines = xreallocarray(lines, n + 1, sizeof *lines);
@@ -99,12 +98,50 @@ int text_box(struct tui *t, const char *title, const char *text, const char *key
 		lines[n++] = xstrndup(p, k);
 		p += k;
 	}
-	int hgt = (int)n + 4 < t->rows - 2 ? (int)n + 4 : t->rows - 2;
-	size_t page = hgt > 4 ? (size_t)hgt - 4 : 1;
-	WINDOW *win = newwin(hgt, w, (t->rows - hgt) / 2, 2);
-	int c;
-	keypad(win, TRUE);
+	*np = n;
+	return lines;
+}
+
+static void free_lines(char **lines, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+}
+
+/* A box's window where the screen has room for one (min_h rows, 12
+ * columns at least), NULL where it has not; keypad on. */
+static WINDOW *box_window(int hgt, int w, int y, int x, int min_h)
+{
+	if (hgt < min_h || w < 12)
+		return NULL;
+	WINDOW *win = newwin(hgt, w, y, x);
+	if (win != NULL)
+		keypad(win, TRUE);
+	return win;
+}
+
+int text_box(struct tui *t, const char *title, const char *text, const char *keys)
+{
+	char **lines = NULL;
+	size_t n = 0, top = 0, page = 1;
+	WINDOW *win = NULL;
+	int c, w = 0, hgt = 0;
+
 	for (;;) { /* all of it, or a page with Up and Down when it is long */
+		if (win == NULL) { /* (again) at the screen's size */
+			w = COLS - 4 < 120 ? COLS - 4 : 120;
+			free_lines(lines, n);
+			lines = wrap_text(text, w - 4 > 1 ? w - 4 : 1, &n);
+			hgt = (int)n + 4 < t->rows - 2 ? (int)n + 4 : t->rows - 2;
+			page = hgt > 4 ? (size_t)hgt - 4 : 1;
+			if (top + page > n)
+				top = n > page ? n - page : 0;
+			if ((win = box_window(hgt, w, (t->rows - hgt) / 2, 2, 4)) == NULL) {
+				c = 27; /* no room for it: closed */
+				break;
+			}
+		}
 		werase(win);
 		box(win, 0, 0);
 		wmove(win, 0, 2);
@@ -125,6 +162,12 @@ int text_box(struct tui *t, const char *title, const char *text, const char *key
 		wattrset(win, A_NORMAL);
 		wrefresh(win);
 		c = read_key(win);
+		if (c == KEY_RESIZE) { /* the screen under it, then the box anew */
+			delwin(win);
+			win = NULL;
+			tui_draw(t);
+			continue;
+		}
 		enum request r = key_request(c);
 		if (n > page && r == REQ_DOWN && top + page < n)
 			top++;
@@ -133,24 +176,27 @@ int text_box(struct tui *t, const char *title, const char *text, const char *key
 		else if (!(n > page && (r == REQ_UP || r == REQ_DOWN)))
 			break;
 	}
-	delwin(win);
+	if (win != NULL)
+		delwin(win);
 	touchwin(stdscr);
 	wnoutrefresh(stdscr);
-	for (size_t i = 0; i < n; i++)
-		free(lines[i]);
-	free(lines);
+	free_lines(lines, n);
 	return c;
 }
 
 int popup(struct tui *t, const char *title, char **items, size_t n, size_t sel)
 {
-	int w = COLS - 8 < 100 ? COLS - 8 : 100, hgt = (int)n + 2 > t->rows - 4 ? t->rows - 4 : (int)n + 2;
-	WINDOW *win = newwin(hgt, w, 2, 4);
+	WINDOW *win = NULL;
 	size_t top = 0;
-	int res = -1;
+	int res = -1, w = 0, hgt = 0;
 
-	keypad(win, TRUE);
 	for (;;) {
+		if (win == NULL) { /* (again) at the screen's size */
+			w = COLS - 8 < 100 ? COLS - 8 : 100;
+			hgt = (int)n + 2 > t->rows - 4 ? t->rows - 4 : (int)n + 2;
+			if ((win = box_window(hgt, w, 2, 4, 3)) == NULL)
+				break; /* no room for it: closed */
+		}
 		werase(win);
 		box(win, 0, 0);
 		mvwaddnstr(win, 0, 2, title, w - 4);
@@ -167,6 +213,12 @@ int popup(struct tui *t, const char *title, char **items, size_t n, size_t sel)
 		}
 		wrefresh(win);
 		int c = read_key(win);
+		if (c == KEY_RESIZE) { /* the screen under it, then the menu anew */
+			delwin(win);
+			win = NULL;
+			tui_draw(t);
+			continue;
+		}
 		enum request r = key_request(c);
 		if (r == REQ_UP && sel > 0)
 			sel--;
@@ -186,7 +238,8 @@ int popup(struct tui *t, const char *title, char **items, size_t n, size_t sel)
 		}
 	}
 out:
-	delwin(win);
+	if (win != NULL)
+		delwin(win);
 	/* the screen under it queued for the next update: a popup opened
 	 * from this one's choice (Use, then Generation) is drawn over the
 	 * screen, not over what is left of this one */
