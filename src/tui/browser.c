@@ -82,7 +82,16 @@ static void rq_mark(struct tui *t, struct tview *v, int c)
 }
 
 static void rq_use(struct tui *t, struct tview *v, int c) { (void)v; (void)c; use_rows(t, 0); }
-static void rq_use_reached(struct tui *t, struct tview *v, int c) { (void)v; (void)c; use_rows(t, 1); }
+/* U: the Merged views' (a row there is reached from the set's objects;
+ * elsewhere Enter uses the row) */
+static void rq_use_reached(struct tui *t, struct tview *v, int c)
+{
+	(void)c;
+	if (!(v->ops->flags & VO_REACHED))
+		tui_message(t, 1, "not in the %s view: U is the Merged views' (Enter uses the row)", v->ops->name);
+	else
+		use_rows(t, 1);
+}
 static void rq_use_menu(struct tui *t, struct tview *v, int c) { (void)v; (void)c; use_menu(t); }
 
 static void rq_use_step(struct tui *t, struct tview *v, int c)

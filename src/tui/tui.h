@@ -106,6 +106,7 @@ struct view_key {
 
 enum {
 	VO_FILTER = 1, /* f filters the rows (the others: / searches them) */
+	VO_REACHED = 2, /* U uses the set's objects reached through a row */
 };
 
 struct view_ops {

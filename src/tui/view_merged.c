@@ -381,7 +381,7 @@ static void in_init(void *state) { ((struct merged_state *)state)->kind = MG_INC
 static void dom_init(void *state) { ((struct merged_state *)state)->kind = MG_DOMINATING; }
 
 #define MERGED_OPS(tab, init) \
-	.name = tab, .state_size = sizeof(struct merged_state), .state_init = init, \
+	.name = tab, .flags = VO_REACHED, .state_size = sizeof(struct merged_state), .state_init = init, \
 	.build = merged_build, .expand = merged_expand, .use = merged_use, .keys = merged_keys, \
 	.row_free = tv_rowdata_free, .data_free = merged_data_free
 
