@@ -165,6 +165,16 @@ START_TEST(test_hand_keep)
 }
 END_TEST
 
+/* How many times needle is in s. */
+static int count_in(const char *s, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = strstr(s, needle); p != NULL; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
 /* ---- what only a weak reference keeps ----
  *
  *   JNI global -> R;  R.a = L;  L.a = BA (byte[100]);
@@ -245,6 +255,25 @@ START_TEST(test_hand_weakly_held)
 	out = run(cmd, &st);
 	ck_assert_msg(st == 0 && strstr(out, "0x5101  java.lang.ref.WeakReference  referent") &&
 		      strstr(out, "0x5105  app.Item"), "%s", out);
+	/* each step no strong reference takes says why, as the Incoming
+	 * view does: the referent by jdk.rules' rule (its line read here),
+	 * S's strong reference set aside (S is held weakly alone); R's is
+	 * strong and says nothing */
+	FILE *rf = fopen(TEST_SRCDIR "/../rules/jdk.rules", "r");
+	char line[512], said[640];
+	unsigned ln = 0, at = 0;
+	ck_assert(rf != NULL);
+	while (at == 0 && fgets(line, sizeof line, rf) != NULL)
+		if (++ln && strcmp(line, "weak java.lang.ref.Reference+ referent\n") == 0)
+			at = ln;
+	fclose(rf);
+	ck_assert_uint_gt(at, 0);
+	snprintf(said, sizeof said, "java.lang.ref.WeakReference  referent (weak: jdk.rules:%u)", at);
+	ck_assert_msg(strstr(out, said) != NULL, "not '%s': %s", said, out);
+	ck_assert_msg(strstr(out, "  app.Item  ") != NULL && strstr(out, "  a (from an object only weakly reachable)") != NULL,
+		      "%s", out);
+	ck_assert_int_eq(count_in(out, "(weak"), 1);
+	ck_assert_int_eq(count_in(out, "(from an object only weakly reachable)"), 1);
 	free(out);
 	/* merged-in of L: R's reference, and S's as a weak holder's (S is
 	 * held no better than weakly) */

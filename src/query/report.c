@@ -1047,6 +1047,11 @@ void report_paths(const struct heap *h, const struct path_view *v, enum fmt f, s
 			node_label(h, x, &label);
 			if (has_next)
 				edge_label(h, x, v->nodes[s + 1], &via);
+			if (has_next && v->hop != NULL && v->hop[s] >= 0) { /* as the Incoming view says it */
+				sbuf_adds(&via, " (");
+				weak_hop_why(h, v->hop[s], &via);
+				sbuf_addc(&via, ')');
+			}
 			if (s == v->start[p])
 				root_label(h, x, &root);
 			node_id_text(h, x, id, sizeof id);

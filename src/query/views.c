@@ -9,6 +9,7 @@
 #include "graph/analysis.h"
 #include "graph/ownership.h"
 #include "graph/reach.h"
+#include "graph/rules.h"
 #include "graph/retained.h"
 #include "query/classcols.h"
 #include "query/pattern.h"
@@ -94,6 +95,31 @@ int node_string(const struct heap *h, node_t v, struct sbuf *out, size_t max)
 void edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
 {
 	heap_edge_label(h, src, dst, out);
+}
+
+void weak_hop_why(const struct heap *h, int rule, struct sbuf *out)
+{
+	const struct ruleset *rs = h->rules;
+
+	switch (rule) { /* a strong reference the analyses set aside */
+	case WEAK_IGNORED: sbuf_adds(out, "left out"); return;
+	case WEAK_OUTSIDE:
+		sbuf_adds(out, h->aroot != 0 ? "from outside the analysis root"
+					     : "from what the references left out made garbage");
+		return;
+	case WEAK_GARBAGE: sbuf_adds(out, "from an unreachable object"); return;
+	case WEAK_WEAKLY: sbuf_adds(out, "from an object only weakly reachable"); return;
+	default: break;
+	}
+	sbuf_adds(out, "weak");
+	if (rs != NULL && rule >= 0 && (size_t)rule < rs->n && rs->rules[rule].file != NULL) {
+		const struct rule *ru = &rs->rules[rule];
+		sbuf_printf(out, ": %s", ru->file);
+		if (strchr(ru->file, ':') == NULL && ru->line > 0)
+			sbuf_printf(out, ":%u", ru->line);
+	} else if (rule == WEAK_BUILTIN) {
+		sbuf_adds(out, ": referent");
+	}
 }
 
 #define LABELS_MAX 8 /* names of one target listed, then "+N more" */
@@ -860,6 +886,18 @@ void view_paths(const struct heap *h, node_t target, const struct view_opts *o, 
 	v->start[v->npaths] = len;
 	if (v->npaths > 0)
 		v->pseudo = 0;
+	/* following weak references, which steps took one: where no strong
+	 * reference from the object above leads there too */
+	v->hop = o->weak ? xmalloc((len + 1) * sizeof *v->hop) : NULL;
+	for (size_t p = 0; v->hop != NULL && p < v->npaths; p++)
+		for (size_t k = v->start[p]; k < v->start[p + 1]; k++) {
+			node_t src = v->nodes[k], dst = k + 1 < v->start[p + 1] ? v->nodes[k + 1] : HW_NONE;
+			int strong = dst == HW_NONE;
+			for (edge_t j = dst != HW_NONE ? h->in_start[dst] : 0; !strong && dst != HW_NONE &&
+			     j < h->in_start[dst + 1]; j++)
+				strong = h->in[j] == src;
+			v->hop[k] = strong ? -1 : ref_is_weak(h, src, dst);
+		}
 	free(parent);
 	free(queue);
 	free(weak);
@@ -870,5 +908,6 @@ void path_view_free(struct path_view *v)
 {
 	free(v->start);
 	free(v->nodes);
+	free(v->hop);
 	memset(v, 0, sizeof *v);
 }

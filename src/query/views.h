@@ -128,6 +128,10 @@ struct path_view {
 	size_t *start;       /* npaths + 1: path i is nodes[start[i]..start[i+1]) */
 	node_t *nodes;       /* each path from its root object down to target */
 	int weak;            /* weak referents were followed */
+	/* with weak: hop[k] for the step from nodes[k] to the next, -1 a
+	 * strong reference, else the weak one's rule (heap.weak_rule's: a
+	 * rule's index, WEAK_BUILTIN...); NULL without weak */
+	int *hop;
 	size_t ends;         /* view_opts' path_ends */
 	/* with no path: PATH_UNREACHABLE, no GC root holds the object (it is
 	 * garbage the dump still has); PATH_WEAK_ONLY, only weak references
@@ -167,6 +171,12 @@ int node_string(const struct heap *h, node_t v, struct sbuf *out, size_t max);
 void root_label(const struct heap *h, node_t v, struct sbuf *out);
 /* How src refers to dst: a field name, "[3]", "<referent>"... */
 void edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out);
+/* Why a path's step (path_view.hop) is no strong reference, as the
+ * Incoming view says it: "weak: jdk.rules:24" (the rule that made it
+ * weak), "weak: referent" (a Reference's own, no rules), or a strong
+ * reference the analyses set aside ("from an object only weakly
+ * reachable"...): appended. */
+void weak_hop_why(const struct heap *h, int rule, struct sbuf *out);
 /* Every name src refers to dst by, joined by sep (", ": "a, b"): where
  * it has several references to dst, each field that holds dst, else
  * each element ("[0], [2]"), at most 8 then " +N more"; else

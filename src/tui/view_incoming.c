@@ -177,7 +177,8 @@ static void paths_rows(struct tui *t, struct tview *v, node_t target)
 				continue;
 			}
 			size_t before = v->rows.n;
-			referrer_row(t, &v->rows, pv.nodes[k], pv.nodes[k + 1], REF_STRONG, d);
+			referrer_row(t, &v->rows, pv.nodes[k], pv.nodes[k + 1],
+				     pv.hop != NULL && pv.hop[k] >= 0 ? REF_WEAK : REF_STRONG, d);
 			v->rows.v[before].open = -1;
 			if (k == a) /* the root object: what kind of root, below it */
 				root_rows(h, pv.nodes[k], d + 1, &v->rows);
