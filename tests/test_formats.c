@@ -788,6 +788,19 @@ START_TEST(test_v8_browser_80x24)
 	s = wait_for(&t, "Step 1: All objects");
 	has(s, "Leaky ");
 	free(s);
+	/* what needs a baseline, or loaders, says so in the browser's words
+	 * (> told of marks of a JVM or .NET process, K to group by loaders
+	 * first, which L refuses here, s g that g was no key) */
+	type(&t, ">");
+	free(wait_for(&t, "no baseline: press B to load one"));
+	keys(&t, "K");
+	free(wait_for(&t, "this dump names no class loaders"));
+	keys(&t, "s");
+	free(wait_for(&t, "sort by: n name"));
+	keys(&t, "g");
+	s = wait_for(&t, "g sorts by growth, against a baseline: press B to load one");
+	has(s, "Step 1: All objects");
+	free(s);
 	keys(&t, "q");
 	wait_exit(&t);
 	term_stop(&t);

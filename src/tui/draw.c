@@ -325,12 +325,12 @@ static int draw_title(struct tui *t)
 		sbuf_printf(&line, " heapwalk  ");
 		if (k >= 7) { /* the name itself, cut in the middle */
 			char cnt[48];
-			snprintf(cnt, sizeof cnt, "  %llu objects", n);
+			snprintf(cnt, sizeof cnt, "  %llu object%s", n, n == 1 ? "" : "s");
 			middle_cut(file, COLS - text_width(line.buf) - text_width(cnt), &line);
 		} else {
 			sbuf_adds(&line, file);
 		}
-		sbuf_printf(&line, "  %llu objects", n);
+		sbuf_printf(&line, "  %llu object%s", n, n == 1 ? "" : "s");
 		if (heap)
 			sbuf_printf(&line, "  %s heap", heap);
 		if (bl.len && !own)

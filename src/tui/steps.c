@@ -216,6 +216,10 @@ void use_step_arg(struct tui *t, enum step_op op, const char *arg, const char *t
 		tui_message(t, 1, "%s", "this step is on the baseline's side: new and old mean the open dump's");
 		return;
 	}
+	if (step_on_baseline(op) && t->h->baseline == NULL) { /* no mark's either: the browser's words */
+		tui_message(t, 1, "%s", "no baseline: press B to load one");
+		return;
+	}
 	sbuf_init(&err);
 	sbuf_init(&ex);
 	u.set = cur_step(t)->set; /* a copy: step_apply replaces it */
@@ -232,8 +236,9 @@ void use_step_arg(struct tui *t, enum step_op op, const char *arg, const char *t
 		/* those of the set that are new (old, of an age...) are among
 		 * its objects; referrers and the like are of them */
 		int among = op == ST_NEW || op == ST_OLD || op == ST_UNIDENTIFIED || op == ST_GENERATION;
-		u.title = xasprintf("%s %s %llu objects", title, among ? "among" : "of",
-				    (unsigned long long)cur_step(t)->set.count);
+		uint64_t of = cur_step(t)->set.count;
+		u.title = xasprintf("%s %s %llu object%s", title, among ? "among" : "of", (unsigned long long)of,
+				    of == 1 ? "" : "s");
 		u.expr = sbuf_detach(&ex);
 		u.bl_dep = step_on_baseline(op);
 		tui_push(t, &u);
@@ -279,7 +284,8 @@ void use_gone(struct tui *t)
 	u.set = t->bl->gone;
 	u.set.bits = xmalloc(bits_words(t->old->n) * sizeof *u.set.bits);
 	memcpy(u.set.bits, t->bl->gone.bits, bits_words(t->old->n) * sizeof *u.set.bits);
-	u.title = xasprintf("Gone since the baseline: %llu objects", (unsigned long long)u.set.count);
+	u.title = xasprintf("Gone since the baseline: %llu object%s", (unsigned long long)u.set.count,
+			    u.set.count == 1 ? "" : "s");
 	u.expr = xstrdup("gone");
 	u.h = t->old;
 	tui_push(t, &u);

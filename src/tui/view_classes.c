@@ -326,7 +326,9 @@ static int classes_sort(struct tui *t, struct tview *v, enum request r)
 		if (k == classcols_sorts[i].key && (growth_ok || !classcols_sorts[i].baseline))
 			col = i;
 	if (col < 0) {
-		if (k >= 0)
+		if (k == 'g' && t->h->baseline == NULL) /* a key of the baseline's */
+			tui_message(t, 1, "g sorts by growth, against a baseline: press B to load one");
+		else if (k >= 0)
 			tui_message(t, 1, "no sort key '%c'", k > 32 && k < 127 ? k : '?');
 		return 1;
 	}
@@ -423,6 +425,10 @@ static int classes_loader_only(struct tui *t, struct tview *v, enum request r)
 	if (s->filtered) {
 		tui_step_filter(t, NULL, NULL, NULL);
 		tui_message(t, 0, "every class loader again");
+		return 1;
+	}
+	if (!heap_knows_loaders(t->h)) {
+		tui_message(t, 1, "this dump names no class loaders: only a JVM's (HPROF) does");
 		return 1;
 	}
 	if (!cst(v)->loaders) {

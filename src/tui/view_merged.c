@@ -280,7 +280,8 @@ static int merged_use(struct tui *t, struct tview *v, int reached, struct use *u
 		tui_message(t, 1, "%s", rows == 0 ? "put the cursor on a group" : "this row reaches none of the step's objects");
 		return -1;
 	}
-	u->title = xasprintf("Reached: %zu of the %llu objects", total, (unsigned long long)v->st->set.count);
+	u->title = xasprintf("Reached: %zu of the %llu object%s", total, (unsigned long long)v->st->set.count,
+			     v->st->set.count == 1 ? "" : "s");
 	node_t *list = objset_members(t->h, &u->set);
 	u->expr = tv_ids_expr(t->h, list, total);
 	free(list);
