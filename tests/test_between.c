@@ -546,6 +546,10 @@ START_TEST(browser_mark_two)
 	free(s);
 	keys(&t, "Enter");
 	s = wait_for(&t, "Path: 2 references");
+	/* under the box, the step it made, drawn (not the step before with
+	 * the work's progress line) */
+	has(s, "Step 3: Path from t.C0 0x1001 to t.C0 0x1005");
+	lacks(s, "Esc: cancel");
 	has(s, " t.C0 0x1001");
 	has(s, " --f0--> t.C0 0x1003");
 	has(s, " --f0--> t.C0 0x1005");

@@ -193,6 +193,9 @@ void path_between(struct tui *t)
 		v->rows.v[i].marked = 0;
 	v->nmarked = 0;
 	tui_push(t, &u);
+	/* the new step under the box, its progress line gone */
+	view_ensure(t, cur_view(t));
+	tui_draw(t);
 	show_hops(t, h, &b);
 	between_free(&b);
 	sbuf_free(&err);
