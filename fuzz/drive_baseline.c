@@ -101,7 +101,7 @@ static int diff(struct heap *old, struct heap *h, struct baseline *b, struct pro
 		fuzz_finding("the baseline was refused without one line: '%s'", why.buf ? why.buf : "");
 	sbuf_free(&why);
 	h->baseline = rc == 0 ? b : NULL;
-	diff_classes(old, h, h->baseline, &dv);
+	diff_classes(old, h, h->baseline, rc < 0 && b->two_runs, &dv);
 	check_deltas(old, h, h->baseline, &dv);
 	for (int f = 0; f < 3; f++)
 		report_diff(old, h, &dv, f == 1 ? 2 : 0, fmts[f], out); /* -n too */

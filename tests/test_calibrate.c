@@ -129,7 +129,7 @@ static void delta_bar(const char *pair, const struct heap *a, const struct heap 
 	bl.unknown = r->amb_new;
 	bl.unknown_old = r->amb_gone;
 	struct diff_view v;
-	diff_classes(a, b, &bl, &v);
+	diff_classes(a, b, &bl, 0, &v);
 	size_t checked = 0;
 	for (size_t i = 0; i < v.n; i++) {
 		const struct class_delta *d = &v.rows[i];

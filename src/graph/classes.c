@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "graph/reader.h"
-
 static void names_rehash(struct nametab *t)
 {
 	struct heap *h = t->h;
@@ -181,68 +179,4 @@ static int any_qual(const struct heap *h)
 int classes_qualified(const struct heap *a, const struct heap *b)
 {
 	return any_qual(a) && any_qual(b);
-}
-
-/* a class's name to match by: its start (len bytes), the class */
-struct match_key { const char *s; size_t len; uint32_t c; };
-
-static int cmp_match_key(const void *a, const void *b)
-{
-	const struct match_key *x = a, *y = b;
-	int c = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len);
-
-	if (c != 0)
-		return c;
-	return x->len != y->len ? (x->len < y->len ? -1 : 1) : (x->c > y->c) - (x->c < y->c);
-}
-
-void classes_match_keys(struct heap *h)
-{
-	const struct runtime_ops *rt = h->fmt != NULL ? h->fmt->rt : NULL;
-	size_t n = 0, add = 0;
-
-	if (rt == NULL || rt->class_key_len == NULL || h->ncls == 0)
-		return;
-	struct match_key *v = xmalloc((size_t)h->ncls * sizeof *v);
-	for (uint32_t c = 0; c < h->ncls; c++) {
-		const char *name = class_match_name(h, c, 0);
-		size_t len = h->cls[c].key == 0 ? rt->class_key_len(name) : 0;
-		v[c] = (struct match_key){ name, len > 0 ? len : strlen(name), c };
-		n += len > 0;
-	}
-	if (n == 0) {
-		free(v);
-		return;
-	}
-	hw_qsort(v, h->ncls, sizeof *v, cmp_match_key);
-	/* the parts no other class shares: the names' room for them first */
-	uint8_t *alone = xcalloc(h->ncls, 1);
-	for (size_t i = 0, e; i < h->ncls; i = e) {
-		for (e = i + 1; e < h->ncls && v[e].len == v[i].len && memcmp(v[e].s, v[i].s, v[i].len) == 0; e++)
-			;
-		const char *name = class_match_name(h, v[i].c, 0);
-		if (e - i == 1 && v[i].len < strlen(name)) {
-			alone[v[i].c] = 1;
-			add += v[i].len + 1;
-		}
-	}
-	if (add > 0) {
-		if ((uint64_t)h->names_len + add > UINT32_MAX) /* the offsets are 32-bit: whole names then */
-			add = 0;
-		else
-			h->names = xrealloc(h->names, (size_t)h->names_len + add);
-	}
-	for (size_t i = 0; i < h->ncls && add > 0; i++) {
-		if (!alone[v[i].c])
-			continue;
-		/* v[i].s points into the names, which moved */
-		const char *name = class_name(h, v[i].c);
-		uint32_t off = h->names_len;
-		memcpy(h->names + off, name, v[i].len);
-		h->names[off + v[i].len] = '\0';
-		h->names_len += (uint32_t)v[i].len + 1;
-		h->cls[v[i].c].key = off + 1;
-	}
-	free(alone);
-	free(v);
 }

@@ -30,11 +30,4 @@ void class_names_free(struct class_names *cn);
  * copy of any other name. Caller frees. */
 char *class_internal_name(const char *name);
 
-/* Each class the runtime names by a part of its name from run to run
- * (runtime_ops.class_key_len) gets that part as its key (hclass.key),
- * where no other class of h is matched by the same: two classes of one
- * such part keep their whole names. After the reader, before the cache
- * is written. */
-void classes_match_keys(struct heap *h);
-
 #endif

@@ -12,7 +12,6 @@
 
 #include "graph/analysis.h"
 #include "graph/cache.h"
-#include "graph/classes.h"
 #include "graph/ownership.h"
 #include "graph/reader.h"
 #include "graph/resident.h"
@@ -71,7 +70,6 @@ int heap_build(struct heap *h, const struct ruleset *rules, struct progress *p, 
 	}
 	h->has_node_id = h->node_id != NULL; /* before any is parked */
 	if (rc == 0) {
-		classes_match_keys(h); /* the runtime's: before the cache is written */
 		if (rules != NULL) {
 			if (h->fmt->load_data != NULL) /* the rules may read them */
 				h->fmt->load_data(h);

@@ -144,9 +144,9 @@ struct runtime_ops {
 	/* The length of the start of a class's name that another dump of
 	 * the program names the same class by, where the rest changes from
 	 * run to run (a JVM hidden class's address: "Lam$$Lambda$1/0x" of
-	 * "Lam$$Lambda$1/0x7f1814000a08"); 0: the whole name. The class is
-	 * matched by that start where no other class of the dump is
-	 * (classes_match_keys). NULL: every name is the whole name. */
+	 * "Lam$$Lambda$1/0x7f1814000a08"); 0: the whole name. Of two runs,
+	 * diff pairs classes by it (query/baseline.c). NULL: every name is
+	 * the whole name. */
 	size_t (*class_key_len)(const char *name);
 };
 

@@ -330,9 +330,11 @@ static int compare_dumps(struct heap *h, struct heap *old, struct baseline *b,
 			    h->path, h->fmt->runtime);
 		return -1;
 	}
-	if (out_of_order(h, old, err) < 0)
+	if (two_runs(h, old, p, err)) {
+		b->two_runs = 1;
 		return -1;
-	if (two_runs(h, old, p, err))
+	}
+	if (out_of_order(h, old, err) < 0)
 		return -1;
 	/* the baseline is the dump itself (one file, one heap of it, made
 	 * into the same nodes): every object is itself, whatever the ids */
@@ -717,7 +719,99 @@ static void check_rows(struct diff_view *v)
 	}
 }
 
-void diff_classes(const struct heap *old, const struct heap *h, const struct baseline *b,
+/* a hidden class's name up to its address (runtime_ops.class_key_len) */
+struct start { const char *s; size_t len; uint32_t c; };
+
+static int cmp_start(const void *a, const void *b)
+{
+	const struct start *x = a, *y = b;
+	int c = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len);
+
+	if (c != 0)
+		return c;
+	return x->len != y->len ? (x->len < y->len ? -1 : 1) : (x->c > y->c) - (x->c < y->c);
+}
+
+static int same_start(const struct start *x, const struct start *y)
+{
+	return x->len == y->len && memcmp(x->s, y->s, x->len) == 0;
+}
+
+/* h's classes that have a start, sorted by it; *n of them */
+static struct start *starts_of(const struct heap *h, size_t (*key_len)(const char *), size_t *n)
+{
+	struct start *v = xmalloc(((size_t)h->ncls + 1) * sizeof *v);
+
+	*n = 0;
+	for (uint32_t c = 0; c < h->ncls; c++) {
+		size_t len = key_len(class_name(h, c));
+		if (len > 0)
+			v[(*n)++] = (struct start){ class_name(h, c), len, c };
+	}
+	hw_qsort(v, *n, sizeof *v, cmp_start);
+	return v;
+}
+
+/* Is v[i]'s start v's alone? */
+static int start_alone(const struct start *v, size_t n, size_t i)
+{
+	return (i == 0 || !same_start(&v[i - 1], &v[i])) && (i + 1 == n || !same_start(&v[i + 1], &v[i]));
+}
+
+/* Heaps of two runs: a class the runtime names by where it made it (a
+ * JVM's hidden class, "Lam$$Lambda$1/0x00007f6338003a10", at another
+ * address in another run) that its name left alone on each side (a row
+ * of the old dump's class alone, a row of the new one's alone) is one
+ * class where each dump has one class of that start and no other: the
+ * new one's row takes the old one's counts. Two of one start in either
+ * dump (the JDK's LambdaForm$MH/0x..., by the dozen) stay apart. */
+static void pair_starts(const struct heap *old, const struct heap *h, uint32_t *row_old, const uint32_t *row_new,
+			struct diff_view *v)
+{
+	const struct runtime_ops *rt = h->fmt != NULL ? h->fmt->rt : NULL;
+	size_t na, nb;
+
+	if (rt == NULL || rt->class_key_len == NULL || old->fmt == NULL || old->fmt->rt != rt)
+		return;
+	struct start *a = starts_of(old, rt->class_key_len, &na), *b = starts_of(h, rt->class_key_len, &nb);
+	/* the classes of each row, by side */
+	uint32_t *sides = xcalloc(2 * (v->n + 1), sizeof *sides);
+	for (uint32_t c = 0; c < old->ncls; c++)
+		sides[2 * row_old[c]]++;
+	for (uint32_t c = 0; c < h->ncls; c++)
+		sides[2 * row_new[c] + 1]++;
+	for (size_t i = 0, j = 0; i < na && j < nb;) {
+		int c = memcmp(a[i].s, b[j].s, a[i].len < b[j].len ? a[i].len : b[j].len);
+		if (c == 0 && a[i].len != b[j].len)
+			c = a[i].len < b[j].len ? -1 : 1;
+		if (c != 0) {
+			if (c < 0)
+				i++;
+			else
+				j++;
+			continue;
+		}
+		uint32_t ro = row_old[a[i].c], rn = row_new[b[j].c];
+		if (start_alone(a, na, i) && start_alone(b, nb, j) && ro != rn && sides[2 * ro] == 1 &&
+		    sides[2 * ro + 1] == 0 && sides[2 * rn] == 0 && sides[2 * rn + 1] == 1) {
+			v->rows[rn].old_count += v->rows[ro].old_count;
+			v->rows[rn].old_bytes += v->rows[ro].old_bytes;
+			v->rows[ro].old_count = v->rows[ro].old_bytes = 0; /* a row of nothing: dropped */
+			row_old[a[i].c] = rn;
+			sides[2 * rn]++;
+			sides[2 * ro]--;
+		}
+		for (size_t k = i; i < na && same_start(&a[i], &a[k]); i++)
+			;
+		for (size_t k = j; j < nb && same_start(&b[j], &b[k]); j++)
+			;
+	}
+	free(sides);
+	free(a);
+	free(b);
+}
+
+void diff_classes(const struct heap *old, const struct heap *h, const struct baseline *b, int runs_apart,
 		  struct diff_view *v)
 {
 	int qual = classes_qualified(old, h);
@@ -752,6 +846,8 @@ void diff_classes(const struct heap *old, const struct heap *h, const struct bas
 			j++;
 		}
 	}
+	if (runs_apart)
+		pair_starts(old, h, row_old, row_new, v);
 	if (b != NULL && b->mode != BL_NONE) {
 		v->have_identity = 1;
 		for (node_t x = 1; x < h->n; x++)

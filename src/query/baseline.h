@@ -65,6 +65,8 @@ struct baseline {
 	/* set: a dump is cut short (truncated_at), so what it lacks of the
 	 * other is not identified rather than gone or new; the words */
 	char *partial;
+	/* the comparison refused: the heaps of two runs of the program */
+	int two_runs;
 };
 
 /* The mark inside an agent dump, or the one h's format records beside
@@ -140,8 +142,11 @@ struct diff_view {
 	uint64_t old_objects, old_total, objects, total;
 	char *no_identity;        /* with no b: why not (the comparison's refusal), or NULL */
 };
-/* b may be NULL (no identity): then only counts and bytes. */
-void diff_classes(const struct heap *old, const struct heap *h, const struct baseline *b,
+/* b may be NULL (no identity): then only counts and bytes. runs_apart:
+ * the heaps are of two runs of the program (baseline.two_runs), where a
+ * class the runtime names by where it made it (a JVM's hidden class,
+ * runtime_ops.class_key_len) is paired by the rest of its name. */
+void diff_classes(const struct heap *old, const struct heap *h, const struct baseline *b, int runs_apart,
 		  struct diff_view *v);
 void diff_view_free(struct diff_view *v);
 

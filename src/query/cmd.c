@@ -204,7 +204,7 @@ static int run_diff(struct cmd_ctx *x)
 		x->h->baseline = x->bl;
 	else
 		sbuf_printf(x->note, "note: %s", why.buf);
-	diff_classes(x->old, x->h, x->h->baseline, &dv);
+	diff_classes(x->old, x->h, x->h->baseline, !compared && x->bl->two_runs, &dv);
 	if (!compared && why.len > 0) /* the table says why it has class deltas only */
 		dv.no_identity = sbuf_detach(&why);
 	sbuf_free(&why);

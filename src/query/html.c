@@ -430,7 +430,7 @@ static void baseline_json(struct heap *h, const struct objset *set, const struct
 	key(out, "diff");
 	if (baseline_has_old(bl)) {
 		struct diff_view dv;
-		diff_classes(bl->old, h, bl, &dv);
+		diff_classes(bl->old, h, bl, 0, &dv);
 		report_diff(bl->old, h, &dv, 0, FMT_JSON, out);
 		diff_view_free(&dv);
 	} else
