@@ -862,6 +862,21 @@ START_TEST(test_mono_browser)
 	free(w);
 	free(s);
 	keys(&t, "Escape");
+	/* a step of the baseline's side (gone): the command names the open
+	 * dump's heapshot all the same (it named the baseline's, :1 twice) */
+	type(&t, "~");
+	free(wait_for(&t, "Gone since the baseline"));
+	keys(&t, "x");
+	s = wait_for(&t, "The command that makes this step");
+	inside = box_text(s);
+	w = squeeze("--baseline '" FIXTURE ":1' '" FIXTURE ":3'");
+	ck_assert_msg(strstr(inside, w) != NULL, "the box holds '%s', not '%s'", inside, w);
+	free(inside);
+	free(w);
+	free(s);
+	keys(&t, "Escape");
+	keys(&t, "Left");
+	free(wait_for(&t, "[2 New objects among"));
 	out = hw("-q -e new --baseline " FIXTURE ":1 " FIXTURE ":3 info", &st);
 	nl = strstr(out, "\nset_objects:");
 	ck_assert_msg(st == 0 && nl != NULL && strtoull(nl + 13, NULL, 10) == shown && shown > 0,

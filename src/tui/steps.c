@@ -508,9 +508,10 @@ void show_expr(struct tui *t)
 		sh_quote(&cmd, t->baseline);
 	}
 	sbuf_addc(&cmd, ' ');
-	if (t->h->nsnaps > 0 && t->h->want_snap != 0 && t->h->path != NULL) {
-		/* a heapshot asked for (--heapshot, H): the file names it */
-		char *one = xasprintf("%s:%u", t->h->path, t->h->snap);
+	if (t->main->nsnaps > 0 && t->main->want_snap != 0 && t->main->path != NULL) {
+		/* a heapshot asked for (--heapshot, H): the file names it (the
+		 * open dump's, also on a step of the baseline's side) */
+		char *one = xasprintf("%s:%u", t->main->path, t->main->snap);
 		sh_quote(&cmd, one);
 		free(one);
 	} else {
