@@ -535,8 +535,9 @@ static int col_width(const struct tview *v, const struct column *c)
 	case COL_BYTES: case COL_FIGURE: w = 7 > cnt ? 7 : cnt; break;
 	case COL_PCT: w = 6; break;
 	case COL_RET: w = 10; break;
-	case COL_SCOUNT: w = cnt + 1; break;
-	case COL_SBYTES: w = 8; break;
+	/* new, gone (a sign): room for the "?" after them (RF_UNTOLD) */
+	case COL_SCOUNT: w = cnt + 1 + (c->sign != 0); break;
+	case COL_SBYTES: w = 8 + (c->sign != 0); break;
 	case COL_BAR: w = 12; break;
 	case COL_GENS:
 		for (w = 0; w < HW_MAX_GENS && heap_gen_name(v->st->h, (unsigned)w) != NULL; w++)
