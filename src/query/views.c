@@ -827,6 +827,24 @@ static uint64_t weak_first(const node_t *pairs, uint64_t n, node_t v)
 	return lower_bound_u32s(pairs, n, 2 * sizeof *pairs, v); /* (dst, src) pairs */
 }
 
+/* The weak reference from src to dst a path follows: of several, one
+ * that stays weak (weak_as_weak: a rule's, a Reference's) before one
+ * the analyses set aside; its rule, -1 if there is none. */
+static int hop_rule(const struct heap *h, node_t src, node_t dst)
+{
+	uint64_t i = lower_bound_pair_u32(h->weak_src, h->weak_dst, h->nweak, src, dst);
+	int rule = -1, stays = 0;
+
+	for (; i < h->nweak && h->weak_src[i] == src && h->weak_dst[i] == dst; i++) {
+		int as_weak = h->weak_rule == NULL || weak_as_weak(h, i);
+		if (rule < 0 || (as_weak && !stays)) {
+			rule = h->weak_rule != NULL ? h->weak_rule[i] : WEAK_BUILTIN;
+			stays = as_weak;
+		}
+	}
+	return rule;
+}
+
 void view_paths(const struct heap *h, node_t target, const struct view_opts *o, struct path_view *v)
 {
 	node_t *parent = xmalloc(((size_t)h->n + 1) * sizeof *parent);
@@ -896,7 +914,7 @@ void view_paths(const struct heap *h, node_t target, const struct view_opts *o, 
 			for (edge_t j = dst != HW_NONE ? h->in_start[dst] : 0; !strong && dst != HW_NONE &&
 			     j < h->in_start[dst + 1]; j++)
 				strong = h->in[j] == src;
-			v->hop[k] = strong ? -1 : ref_is_weak(h, src, dst);
+			v->hop[k] = strong ? -1 : hop_rule(h, src, dst);
 		}
 	free(parent);
 	free(queue);
