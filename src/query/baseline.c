@@ -722,19 +722,25 @@ static void check_rows(struct diff_view *v)
 /* a hidden class's name up to its address (runtime_ops.class_key_len) */
 struct start { const char *s; size_t len; uint32_t c; };
 
+/* by the start alone */
+static int start_cmp(const struct start *x, const struct start *y)
+{
+	int c = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len);
+
+	return c != 0 ? c : (x->len > y->len) - (x->len < y->len);
+}
+
 static int cmp_start(const void *a, const void *b)
 {
 	const struct start *x = a, *y = b;
-	int c = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len);
+	int c = start_cmp(x, y);
 
-	if (c != 0)
-		return c;
-	return x->len != y->len ? (x->len < y->len ? -1 : 1) : (x->c > y->c) - (x->c < y->c);
+	return c != 0 ? c : (x->c > y->c) - (x->c < y->c);
 }
 
 static int same_start(const struct start *x, const struct start *y)
 {
-	return x->len == y->len && memcmp(x->s, y->s, x->len) == 0;
+	return start_cmp(x, y) == 0;
 }
 
 /* h's classes that have a start, sorted by it; *n of them */
@@ -781,9 +787,7 @@ static void pair_starts(const struct heap *old, const struct heap *h, uint32_t *
 	for (uint32_t c = 0; c < h->ncls; c++)
 		sides[2 * row_new[c] + 1]++;
 	for (size_t i = 0, j = 0; i < na && j < nb;) {
-		int c = memcmp(a[i].s, b[j].s, a[i].len < b[j].len ? a[i].len : b[j].len);
-		if (c == 0 && a[i].len != b[j].len)
-			c = a[i].len < b[j].len ? -1 : 1;
+		int c = start_cmp(&a[i], &b[j]);
 		if (c != 0) {
 			if (c < 0)
 				i++;

@@ -99,8 +99,6 @@ void edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out)
 
 void weak_hop_why(const struct heap *h, int rule, struct sbuf *out)
 {
-	const struct ruleset *rs = h->rules;
-
 	switch (rule) { /* a strong reference the analyses set aside */
 	case WEAK_IGNORED: sbuf_adds(out, "left out"); return;
 	case WEAK_OUTSIDE:
@@ -112,6 +110,13 @@ void weak_hop_why(const struct heap *h, int rule, struct sbuf *out)
 	default: break;
 	}
 	sbuf_adds(out, "weak");
+	rule_where(h, rule, out);
+}
+
+void rule_where(const struct heap *h, int rule, struct sbuf *out)
+{
+	const struct ruleset *rs = h->rules;
+
 	if (rs != NULL && rule >= 0 && (size_t)rule < rs->n && rs->rules[rule].file != NULL) {
 		const struct rule *ru = &rs->rules[rule];
 		sbuf_printf(out, ": %s", ru->file);
@@ -910,11 +915,13 @@ void view_paths(const struct heap *h, node_t target, const struct view_opts *o, 
 	for (size_t p = 0; v->hop != NULL && p < v->npaths; p++)
 		for (size_t k = v->start[p]; k < v->start[p + 1]; k++) {
 			node_t src = v->nodes[k], dst = k + 1 < v->start[p + 1] ? v->nodes[k + 1] : HW_NONE;
-			int strong = dst == HW_NONE;
-			for (edge_t j = dst != HW_NONE ? h->in_start[dst] : 0; !strong && dst != HW_NONE &&
-			     j < h->in_start[dst + 1]; j++)
-				strong = h->in[j] == src;
-			v->hop[k] = strong ? -1 : hop_rule(h, src, dst);
+			if (dst == HW_NONE) {
+				v->hop[k] = -1;
+				continue;
+			}
+			edge_t hi = h->in_start[dst + 1]; /* a target's sources ascend */
+			edge_t j = lower_bound_u32_range(h->in, sizeof *h->in, h->in_start[dst], hi, src);
+			v->hop[k] = j < hi && h->in[j] == src ? -1 : hop_rule(h, src, dst);
 		}
 	free(parent);
 	free(queue);

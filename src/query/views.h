@@ -177,6 +177,10 @@ void edge_label(const struct heap *h, node_t src, node_t dst, struct sbuf *out);
  * reference the analyses set aside ("from an object only weakly
  * reachable"...): appended. */
 void weak_hop_why(const struct heap *h, int rule, struct sbuf *out);
+/* Where weak reference rule `rule` (heap.weak_rule's) was written,
+ * ": jdk.rules:24", or ": referent" (a Reference's own, no rules), or
+ * nothing: appended. */
+void rule_where(const struct heap *h, int rule, struct sbuf *out);
 /* Every name src refers to dst by, joined by sep (", ": "a, b"): where
  * it has several references to dst, each field that holds dst, else
  * each element ("[0], [2]"), at most 8 then " +N more"; else

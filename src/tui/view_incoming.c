@@ -7,7 +7,6 @@
 
 #include "graph/ownership.h"
 #include "graph/reader.h"
-#include "graph/rules.h"
 #include "query/lifelines.h"
 #include "query/views.h"
 #include "tui/view.h"
@@ -28,19 +27,14 @@ enum { REF_STRONG, REF_WEAK, REF_INCIDENTAL };
  * with the rule that says so (-1 or the built-in referent: none named). */
 static void ref_why(const struct tui *t, const char *what, int rule, struct sbuf *l)
 {
-	const struct ruleset *rs = t->oo.rules;
+	struct sbuf where;
 
+	sbuf_init(&where);
+	rule_where(t->h, rule, &where); /* a file's name: escaped */
 	sbuf_printf(l, "  (%s", what);
-	if (rs != NULL && rule >= 0 && (size_t)rule < rs->n && rs->rules[rule].file != NULL) {
-		const struct rule *ru = &rs->rules[rule];
-		sbuf_adds(l, ": ");
-		tv_add_esc(l, ru->file);
-		if (strchr(ru->file, ':') == NULL && ru->line > 0)
-			sbuf_printf(l, ":%u", ru->line);
-	} else if (rule == WEAK_BUILTIN) {
-		sbuf_adds(l, ": referent");
-	}
+	tv_add_esc(l, where.buf != NULL ? where.buf : "");
 	sbuf_addc(l, ')');
+	sbuf_free(&where);
 }
 
 static struct row *info_row(struct rowvec *out, uint32_t depth, uint8_t kind, const char *text)
@@ -99,9 +93,10 @@ static void root_rows(const struct heap *h, node_t x, uint32_t d, struct rowvec 
 	}
 }
 
-/* A referrer of dst; how: REF_*. The virtual root as a referrer: dst's
- * root records. Rows at depth d (relative, under an expanded row). */
-static void referrer_row(struct tui *t, struct rowvec *out, node_t src, node_t dst, int how, uint32_t d)
+/* A referrer of dst; how: REF_*, rule: a weak one's (heap.weak_rule's).
+ * The virtual root as a referrer: dst's root records. Rows at depth d
+ * (relative, under an expanded row). */
+static void referrer_row(struct tui *t, struct rowvec *out, node_t src, node_t dst, int how, int rule, uint32_t d)
 {
 	const struct heap *h = t->h;
 	struct sbuf l, lab;
@@ -118,7 +113,6 @@ static void referrer_row(struct tui *t, struct rowvec *out, node_t src, node_t d
 	edge_label(h, src, dst, &lab);
 	sbuf_adds(&l, "  .");
 	tv_add_esc(&l, lab.buf);
-	int rule = how == REF_WEAK ? ref_is_weak(h, src, dst) : -1;
 	if (how == REF_WEAK)
 		ref_why(t, rule == WEAK_IGNORED ? "left out: ^X lists it" : rule == WEAK_OUTSIDE
 			? (h->aroot != 0 ? "from outside the analysis root" : "from what the references left out made garbage")
@@ -177,8 +171,9 @@ static void paths_rows(struct tui *t, struct tview *v, node_t target)
 				continue;
 			}
 			size_t before = v->rows.n;
-			referrer_row(t, &v->rows, pv.nodes[k], pv.nodes[k + 1],
-				     pv.hop != NULL && pv.hop[k] >= 0 ? REF_WEAK : REF_STRONG, d);
+			int weak = pv.hop != NULL && pv.hop[k] >= 0;
+			referrer_row(t, &v->rows, pv.nodes[k], pv.nodes[k + 1], weak ? REF_WEAK : REF_STRONG,
+				     weak ? pv.hop[k] : -1, d);
 			v->rows.v[before].open = -1;
 			if (k == a) /* the root object: what kind of root, below it */
 				root_rows(h, pv.nodes[k], d + 1, &v->rows);
@@ -277,13 +272,13 @@ static int incoming_expand(struct tui *t, struct tview *v, size_t i, struct rowv
 			m->flags = RF_NOCOLS;
 			break;
 		}
-		referrer_row(t, out, p, x, REF_STRONG, 0);
+		referrer_row(t, out, p, x, REF_STRONG, -1, 0);
 	}
 	/* references a rule made incidental: there, but not owning */
 	size_t lo = lower_bound_u32(h->rx_dst, h->nrx, x); /* sorted by target */
 	for (size_t k = lo; k < h->nrx && h->rx_dst[k] == x && shown <= PAGE; k++)
 		if (k == lo || h->rx_src[k - 1] != h->rx_src[k]) {
-			referrer_row(t, out, h->rx_src[k], x, REF_INCIDENTAL, 0);
+			referrer_row(t, out, h->rx_src[k], x, REF_INCIDENTAL, -1, 0);
 			shown++;
 		}
 	/* weak ones with w; garbage's and the weakly reachable's always: they
@@ -293,7 +288,8 @@ static int incoming_expand(struct tui *t, struct tview *v, size_t i, struct rowv
 		if (h->weak_dst[k] == x &&
 		    (ist(v)->weak || (h->weak_rule != NULL && (h->weak_rule[k] == WEAK_GARBAGE ||
 								 h->weak_rule[k] == WEAK_WEAKLY))))
-			referrer_row(t, out, h->weak_src[k], x, REF_WEAK, 0);
+			referrer_row(t, out, h->weak_src[k], x, REF_WEAK,
+				     h->weak_rule != NULL ? h->weak_rule[k] : WEAK_BUILTIN, 0);
 	return 0;
 }
 
