@@ -1626,7 +1626,26 @@ START_TEST(test_baseline_loaded_later)
 	keys(&t, "d");
 	s = wait_for(&t, "retained   %ret");
 	lacks(s, "gone bytes");
+	has(s, "sort: shallow");
 	free(s);
+	/* d again: the new and gone columns, and the growth sort that the
+	 * first d set aside (the trial's: it stayed on shallow) */
+	keys(&t, "d");
+	s = wait_for(&t, "gone bytes");
+	has(s, "sort: growth");
+	free(s);
+	/* a sort chosen while they are off stands when they come back */
+	keys(&t, "d");
+	free(wait_for(&t, "retained   %ret"));
+	keys(&t, "s");
+	keys(&t, "i");
+	free(wait_for(&t, "sort: instances"));
+	keys(&t, "d");
+	s = wait_for(&t, "gone bytes");
+	has(s, "sort: instances");
+	free(s);
+	keys(&t, "d");
+	free(wait_for(&t, "retained   %ret"));
 	/* a dump that is not there: said, and the baseline stays */
 	keys(&t, "B");
 	free(wait_for(&t, "baseline (the earlier dump of this process):"));

@@ -338,6 +338,7 @@ static int classes_sort(struct tui *t, struct tview *v, enum request r)
 		st->sort = col;
 		st->reverse = 0;
 	}
+	st->growth_off = 0; /* the user's sort stands */
 	tview_resort(t, v);
 	return 1;
 }
@@ -369,8 +370,14 @@ static int classes_delta_key(struct tui *t, struct tview *v, enum request r)
 		return 1;
 	}
 	st->delta = !st->delta;
-	if (!st->delta && st->sort == CSORT_GROWTH)
+	if (!st->delta && st->sort == CSORT_GROWTH) {
 		st->sort = CSORT_SHALLOW;
+		st->growth_off = 1;
+	} else if (st->delta && st->growth_off) {
+		st->sort = CSORT_GROWTH; /* as it was, no other sort chosen meanwhile */
+	}
+	if (st->delta)
+		st->growth_off = 0;
 	tview_resort(t, v);
 	return 1;
 }

@@ -12,6 +12,7 @@ struct classes_state {
 	int sort, reverse;  /* enum class_sort (classcols.h) */
 	int delta;          /* new and gone columns instead of retained */
 	int delta_set;      /* delta chosen once (on by default with a baseline) */
+	int growth_off;     /* d turned delta off and so the growth sort: d brings it back */
 	int packages, loaders;
 };
 
