@@ -651,6 +651,18 @@ START_TEST(test_leaks_browser)
 		      strstr(first, " 1500 ") != NULL, "%s", first);
 	free(first);
 	free(s);
+	/* f filters the clusters by their trace, case-insensitive */
+	keys(&t, "f");
+	type(&t, "zzqqzz");
+	keys(&t, "Enter");
+	s = wait_without(&t, "filter /zzqqzz", ".static listeners");
+	free(s);
+	keys(&t, "f");
+	type(&t, "LISTENERS");
+	keys(&t, "Enter");
+	s = wait_for(&t, ".static listeners");
+	has(s, "filter /LISTENERS");
+	free(s);
 	keys(&t, "+");
 	s = wait_for(&t, "Leaky$Leaked 0x");
 	has(s, "java.util.ArrayList 0x");
