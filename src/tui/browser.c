@@ -228,6 +228,21 @@ static void rq_filter(struct tui *t, struct tview *v, int c)
 	free(old);
 }
 
+static void rq_row(struct tui *t, struct tview *v, int c)
+{
+	struct sbuf text;
+
+	(void)c;
+	if (v->cur >= v->rows.n) {
+		tui_message(t, 1, "no row here");
+		return;
+	}
+	sbuf_init(&text);
+	row_whole(v, &v->rows.v[v->cur], &text);
+	text_box(t, "The cursor row, whole", text.buf, "any key closes");
+	sbuf_free(&text);
+}
+
 static void rq_help(struct tui *t, struct tview *v, int c) { (void)v; (void)c; help(t); }
 static void rq_command(struct tui *t, struct tview *v, int c) { (void)v; (void)c; command_prompt(t); }
 static void rq_root(struct tui *t, struct tview *v, int c) { (void)v; (void)c; use_root(t); }
@@ -269,7 +284,7 @@ static const frame_fn frame_keys[REQ_COUNT] = {
 	[REQ_EXPORT] = rq_export,
 	[REQ_ROOT] = rq_root, [REQ_IGNORE] = rq_ignore, [REQ_FOCUS] = rq_focus,
 	[REQ_RETAINED] = rq_retained, [REQ_SEARCH] = rq_search, [REQ_SEARCH_NEXT] = rq_search_next,
-	[REQ_SEARCH_PREV] = rq_search_next, [REQ_FILTER] = rq_filter, [REQ_HELP] = rq_help,
+	[REQ_SEARCH_PREV] = rq_search_next, [REQ_FILTER] = rq_filter, [REQ_HELP] = rq_help, [REQ_ROW] = rq_row,
 	[REQ_RULES] = rq_rules, [REQ_REDRAW] = rq_redraw, [REQ_SUSPEND] = rq_suspend, [REQ_QUIT] = rq_quit,
 	[REQ_SORT] = rq_not_here, [REQ_EXACT] = rq_not_here, [REQ_PACKAGES] = rq_not_here,
 	[REQ_LOADERS] = rq_not_here, [REQ_LOADER_ONLY] = rq_not_here, [REQ_UNREACHABLE] = rq_not_here, [REQ_LIFELINES] = rq_not_here, [REQ_GROUP] = rq_not_here, [REQ_NULLS] = rq_not_here,

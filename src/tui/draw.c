@@ -694,6 +694,29 @@ static void row_cols(const struct tview *v, const struct row *r, const int *show
 	}
 }
 
+void row_whole(const struct tview *v, const struct row *r, struct sbuf *out)
+{
+	sbuf_adds(out, r->left);
+	if (r->right != NULL) {
+		sbuf_adds(out, "\n\n");
+		sbuf_adds(out, r->right);
+	}
+	if (r->flags & RF_NOCOLS)
+		return;
+	if (r->right == NULL && v->ncols > 0)
+		sbuf_addc(out, '\n');
+	for (int i = 0; r->right == NULL && i < v->ncols; i++) {
+		struct sbuf c;
+		sbuf_init(&c);
+		cell(v, &v->cols[i], r, 0, &c);
+		if (c.len > 0 && *v->cols[i].title) /* a percentage or bar of a number not known: none */
+			sbuf_printf(out, "\n%s: %s", v->cols[i].title, c.buf);
+		else if (c.len > 0)
+			sbuf_printf(out, "\n%s", c.buf);
+		sbuf_free(&c);
+	}
+}
+
 /* A quoted value in what follows the name gives way, so that what
  * follows it (a path step's field) stays: t is the label, its first
  * `named` bytes what comes before the tail. 0 when that does not fit. */

@@ -41,6 +41,7 @@ const struct binding bindings[] = {
 	{ '4', REQ_JUMP, NULL }, { '5', REQ_JUMP, NULL }, { '6', REQ_JUMP, NULL },
 	{ '7', REQ_JUMP, NULL }, { '8', REQ_JUMP, NULL }, { '9', REQ_JUMP, NULL },
 	{ 'x', REQ_EXPR, "x" },
+	{ 'v', REQ_ROW, "v" },
 	{ ':', REQ_COMMAND, ":" },
 	{ 'A', REQ_ROOT, "A" },
 	{ 'X', REQ_IGNORE, "X" },
