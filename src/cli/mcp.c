@@ -326,8 +326,10 @@ struct page {
  * that show a tree give its rows in order, each after its parent. */
 static int top_row(const struct jval *r)
 {
-	const struct jval *d = jval_get(r, "depth");
+	const struct jval *d = jval_get(r, "depth"), *st = jval_get(r, "step");
 
+	if (st != NULL && st->t == JV_NUM && strcmp(st->s, "0") != 0) /* a path's later step (leaks): with its first */
+		return 0;
 	return d == NULL || d->t != JV_NUM || strcmp(d->s, "0") == 0;
 }
 
@@ -943,7 +945,7 @@ static int tool_leaks(struct mcp *m, const struct args *x, struct sbuf *out)
 {
 	struct dump *s[3];
 	static const char *const names[3] = { "base", "target", "final" };
-	long long limit;
+	long long offset, limit;
 	int rc;
 
 	for (int i = 0; i < 3; i++)
@@ -953,7 +955,7 @@ static int tool_leaks(struct mcp *m, const struct args *x, struct sbuf *out)
 		sbuf_adds(x->err, "base, target and final must be three dumps");
 		return -1;
 	}
-	if (arg_int(x, "limit", 1, MCP_LIMIT_MAX, 20, &limit) < 0)
+	if (arg_int(x, "offset", 0, 1000000000, 0, &offset) < 0 || arg_int(x, "limit", 1, MCP_LIMIT_MAX, 20, &limit) < 0)
 		return -1;
 	struct sbuf why, json;
 	sbuf_init(&why);
@@ -970,7 +972,7 @@ static int tool_leaks(struct mcp *m, const struct args *x, struct sbuf *out)
 	rc = leaks_find(&s[0]->h, &s[1]->h, &s[2]->h, &lf, &m->p, &why);
 	if (rc == 0) {
 		found = 1;
-		view_leaks(&s[2]->h, &lf.leaked, (size_t)limit, &v);
+		view_leaks(&s[2]->h, &lf.leaked, (size_t)(offset + limit), &v);
 		viewed = 1;
 		struct leaks_meta lm;
 		leaks_meta_of(&lm, &lf, s[0]->path, s[1]->path, s[2]->path, 0);
@@ -980,8 +982,8 @@ static int tool_leaks(struct mcp *m, const struct args *x, struct sbuf *out)
 	}
 	for (int i = 0; i < 3; i++)
 		s[i]->h.baseline = s[i]->h.identity = NULL;
-	if (rc == 0) {
-		struct page pg = { 0 };
+	if (rc == 0) { /* by cluster: each with its path's rows */
+		struct page pg = { 1, offset, limit };
 		rc = answer(&json, &pg, out, x->err);
 	} else {
 		sbuf_add(x->err, why.buf, why.len);
@@ -1339,8 +1341,10 @@ static const struct tool tools[] = {
 	  "What an action leaked: objects new in 'target' (after 'base') still alive in 'final' (after the action was "
 	  "undone), in clusters by their path from a GC root, biggest retained first, each with a step that selects it.",
 	  SCHEMA("\"base\":{\"type\":\"string\"},\"target\":{\"type\":\"string\"},\"final\":{\"type\":\"string\"},"
-		 "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000}", "\"base\",\"target\",\"final\""),
-	  "base,target,final,limit", 1, tool_leaks },
+		 "\"offset\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"clusters to skip (next_offset of the "
+		 "last answer)\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000,\"description\":"
+		 "\"clusters at most (default 20)\"}", "\"base\",\"target\",\"final\""),
+	  "base,target,final,offset,limit", 1, tool_leaks },
 	{ "query", "Selection steps",
 	  "Any selection the heapwalk prompt takes: steps separated by '|' (all, instances NAME|'NAME with blanks'|/REGEX/, "
 	  "instanceof (HPROF), "

@@ -195,10 +195,38 @@ async function hunt(kind, dir, ext) {
 	}
 	const f = real.final, d = h.final;
 
-	const leaks = await call('leaks', { base: h.base, target: h.target, final: h.final });
-	same(`${kind}: leaks = leaks -n 20`, leaks, cli('leaks', '-n', '20', real.base, real.target, real.final));
-	same(`${kind}: leaks limit 1 = leaks -n 1`, await call('leaks', { base: h.base, target: h.target, final: h.final, limit: 1 }),
-	     cli('leaks', '-n', '1', real.base, real.target, real.final));
+	// leaks is paged by cluster, each with its example path's rows: the
+	// CLI's clusters (offset, offset+limit] of -n offset+limit
+	const leaksPage = async (offset, limit) => {
+		const args = { base: h.base, target: h.target, final: h.final };
+		if (offset !== undefined)
+			args.offset = offset;
+		if (limit !== undefined)
+			args.limit = limit;
+		const o = offset ?? 0, l = limit ?? 20;
+		const got = await call('leaks', args);
+		const want = cli('leaks', '-n', String(o + l), real.base, real.target, real.final);
+		want.rows = want.rows.filter((r) => r.cluster > o && r.cluster <= o + l);
+		delete want.shown;
+		const given = new Set((got.rows ?? []).map((r) => r.cluster)).size;
+		const name = `${kind}: leaks offset ${o} limit ${l} = leaks -n ${o + l}, its clusters after ${o}`;
+		check(`${name}: shown, if there, is the clusters given`, got.shown === undefined || got.shown === given,
+		      () => `shown ${got.shown}, ${given} clusters`);
+		check(`${name}: next_offset when the page is full`,
+		      given === l ? got.next_offset === o + l : got.next_offset === undefined,
+		      () => `${given} clusters of ${l}, next_offset ${got.next_offset}`);
+		const cut = structuredClone(got);
+		delete cut.shown;
+		delete cut.next_offset;
+		same(name, cut, want);
+		return { got, want };
+	};
+	const leaks = (await leaksPage()).got;
+	await leaksPage(undefined, 1);
+	const second = await leaksPage(1, 1);
+	check(`${kind}: leaks offset 1 limit 1: cluster 2 alone, whole`,
+	      second.got.rows?.length > 0 && second.got.rows.every((r) => r.cluster === 2) &&
+	      second.got.rows.length === second.want.rows.length, () => JSON.stringify(second.got.rows).slice(0, 500));
 	const top = (leaks.rows ?? []).find((r) => r.cluster === 1 && typeof r.select === 'string');
 	if (!check(`${kind}: leaks has a top cluster with its select`, top !== undefined, () => JSON.stringify(leaks).slice(0, 500)))
 		return h;
