@@ -602,6 +602,31 @@ START_TEST(test_v8_inspections)
 	ck_assert_int_eq(n, 5);
 	free(ref);
 	free(out);
+	/* string-regex (JVM only before): a group per value the regex
+	 * matches, each with its count, as the independent reading finds
+	 * them; all of them, no other */
+	ref = run("node " TEST_SRCDIR "/node/dupstrings.js " V8DIR "/a.heapsnapshot '^get [a-zA-Z]+$'", &st);
+	ck_assert_int_eq(st, 0);
+	out = hw("inspect " V8DIR "/a.heapsnapshot string-regex '^get [a-zA-Z]+$' -f csv", &st);
+	ck_assert_int_eq(st, 0);
+	n = 0;
+	for (char *line = strtok(ref, "\n"); line != NULL; line = strtok(NULL, "\n"), n++) {
+		char want[256], *tab = strchr(line, '\t');
+		ck_assert_ptr_nonnull(tab);
+		*tab = '\0';
+		snprintf(want, sizeof want, ",\"%s\"\n", tab + 1);
+		char *end = strstr(out, want), *row = end;
+		ck_assert_msg(end != NULL, "no group '%s' in\n%s", tab + 1, out);
+		while (row > out && row[-1] != '\n')
+			row--;
+		unsigned long long objects = 0;
+		ck_assert_msg(sscanf(row, "%*u,%*[a-z],%llu,", &objects) == 1 && objects == strtoull(line, NULL, 10),
+			      "'%s': %s copies, not %llu", tab + 1, line, objects);
+	}
+	ck_assert_int_gt(n, 100);
+	ck_assert_int_eq(count_lines(out), n + 1); /* the header, then no group the reading lacks */
+	free(ref);
+	free(out);
 	/* largest arrays: the FixedArrays and ArrayBuffer stores of an
 	 * independent reading, with their lengths */
 	ref = run("node " TEST_SRCDIR "/node/largearrays.js " V8DIR "/a.heapsnapshot 8", &st);
@@ -729,9 +754,9 @@ START_TEST(test_v8_browser_inspections)
 	keys(&t, "BTab"); /* the last tab */
 	char *s = wait_for(&t, "largest-arrays");
 	const char *every[] = { "duplicate-strings", "largest-arrays", "leak-suspects", "long-chains",
-				"weak-reachable" };
+				"weak-reachable", "string-regex" };
 	const char *jvm[] = { "boxed-primitives", "thread-locals", "duplicate-arrays", "class-loaders",
-			      "string-regex", "outer-instances" };
+			      "outer-instances" };
 	for (size_t i = 0; i < sizeof every / sizeof every[0]; i++)
 		has(s, every[i]);
 	for (size_t i = 0; i < sizeof jvm / sizeof jvm[0]; i++)

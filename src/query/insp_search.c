@@ -207,7 +207,7 @@ static int run_regex(struct heap *h, const struct objset *set, const char *arg,
 	}
 	pcre2_jit_compile(x.re, PCRE2_JIT_COMPLETE); /* where available; plain matching else */
 	x.md = pcre2_match_data_create_from_pattern(x.re, NULL);
-	x.string_cls = string_class(h);
+	x.string_cls = heap_runtime_is(h, "jvm") ? string_class(h) : HW_NONE;
 	if (x.string_cls != HW_NONE) {
 		const struct runtime_ops *rt = heap_runtime(h);
 		void *ctx = rt != NULL && rt->field_offset != NULL ? rt->open(h) : NULL;
@@ -222,11 +222,17 @@ static int run_regex(struct heap *h, const struct objset *set, const char *arg,
 	}
 	sbuf_init(&x.text);
 	sbuf_init(&x.arena);
+	/* a JVM's Strings by their class (their Latin-1 bytes read in
+	 * place); another runtime's as its reader tells them (V8's strings
+	 * and concatenations, their text as duplicate-strings reads it) */
+	int jvm = heap_runtime_is(h, "jvm");
 	progress_begin(p, "string regex", h->n, "objects");
-	for (node_t v = 1; v < h->n && x.string_cls != HW_NONE && !progress_cancelled(p); v++) {
+	for (node_t v = 1; v < h->n && (x.string_cls != HW_NONE || !jvm) && !progress_cancelled(p); v++) {
 		if ((v & POLL) == 0)
 			progress_update(p, v);
-		if (h->node_class[v] != x.string_cls || h->node_kind[v] != NK_INSTANCE || !objset_has(set, v))
+		if (!objset_has(set, v))
+			continue;
+		if (jvm ? h->node_class[v] != x.string_cls || h->node_kind[v] != NK_INSTANCE : !heap_is_string(h, v))
 			continue;
 		r->examined++;
 		match_string(&x, v);
@@ -829,7 +835,7 @@ static int run_chains(struct heap *h, const struct objset *set, const char *arg,
 
 const struct inspection insp_search[] = {
 	{ "string-regex", "Search", "Strings whose value matches a regex, per value",
-	  "a PCRE2 regex", 1, "strings", 0, run_regex, 0, NULL, 1 },
+	  "a PCRE2 regex", 1, "strings", 0, run_regex, 1, NULL, 1 },
 	{ "largest-arrays", "Search", "The largest arrays", "N, how many (20)", 0, "retained", 1,
 	  run_arrays, 1, NULL, 0 },
 	{ "long-chains", "Search", "Chains of one class through one field longer than N",

@@ -2,7 +2,9 @@
 // duplicate-strings on V8: the values held by two or more string nodes
 // (flat strings, and concatenated ones made of their "first" and
 // "second" parts), with their counts, read with JSON.parse. Prints
-// "COUNT<TAB>VALUE" for the 5 most frequent ASCII values.
+// "COUNT<TAB>VALUE" for the 5 most frequent ASCII values; with REGEX
+// (dupstrings.js SNAPSHOT REGEX, for string-regex), for every value it
+// matches, however often, in the order of their bytes.
 'use strict';
 const fs = require('fs');
 const s = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
@@ -37,6 +39,12 @@ for (let k = 0; k < n; k++) {
 	if (t !== 'string' && t !== 'concatenated string') continue;
 	const v = text(k, 0);
 	if (v !== null) count.set(v, (count.get(v) || 0) + 1);
+}
+if (process.argv[3] !== undefined) { // REGEX: every value it matches, with its count
+	const re = new RegExp(process.argv[3]);
+	for (const [v, c] of [...count.entries()].filter(([v]) => re.test(v)).sort((a, b) => (a[0] < b[0] ? -1 : 1)))
+		console.log(c + '\t' + v);
+	process.exit(0);
 }
 const top = [...count.entries()].filter(([v, c]) => c >= 2 && /^[\x20-\x7e]{1,60}$/.test(v) && !/[",]/.test(v))
 	.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 5);
