@@ -415,7 +415,7 @@ START_TEST(parse_focus_steps)
 		{ "root", "column 5: 'root' needs an object id" },
 		{ "root 0x1,0x2", "column 13: 'root' takes one object" },
 		{ "ignore 0x10", "column 12: 'ignore' needs the reference" },
-		{ "ignore next 0x10", "column 8: 'ignore' needs an object id (0x... or decimal), not 'next'" },
+		{ "ignore next 0x10", "column 8: 'ignore' needs an object id (0x... hex, decimal or @decimal), not 'next'" },
 	};
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
 		struct pipeline pl;

@@ -627,6 +627,23 @@ START_TEST(test_v8_inspections)
 	ck_assert_int_eq(count_lines(out), n + 1); /* the header, then no group the reading lacks */
 	free(ref);
 	free(out);
+	/* an object named as DevTools names it, @ and its id in decimal:
+	 * the snapshot's first Leaky object (read with JSON.parse) */
+	ref = run("node -e \"const s = JSON.parse(require('fs').readFileSync('" V8DIR "/a.heapsnapshot', 'utf8')), "
+		  "f = s.snapshot.meta.node_fields, w = f.length, N = s.nodes; "
+		  "for (let i = 0; i < N.length; i += w) if (s.strings[N[i + f.indexOf('name')]] === 'Leaky' && "
+		  "s.snapshot.meta.node_types[0][N[i + f.indexOf('type')]] === 'object') { "
+		  "console.log(N[i + f.indexOf('id')]); break; }\"", &st);
+	ck_assert_msg(st == 0 && strtoull(ref, NULL, 10) > 0, "%s", ref);
+	char args[256];
+	snprintf(args, sizeof args, "-q -f csv -e 'object @%llu' " V8DIR "/a.heapsnapshot objects",
+		 strtoull(ref, NULL, 10));
+	out = hw(args, &st);
+	char hex[64];
+	snprintf(hex, sizeof hex, "\n0x%llx,Leaky,", strtoull(ref, NULL, 10));
+	ck_assert_msg(st == 0 && strstr(out, hex) != NULL && count_lines(out) == 2, "%s: %s", args, out);
+	free(ref);
+	free(out);
 	/* largest arrays: the FixedArrays and ArrayBuffer stores of an
 	 * independent reading, with their lengths */
 	ref = run("node " TEST_SRCDIR "/node/largearrays.js " V8DIR "/a.heapsnapshot 8", &st);

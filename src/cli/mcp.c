@@ -174,7 +174,7 @@ static int args_known(const struct args *x, const char *names)
 	return 0;
 }
 
-/* An object id as the steps take it: 0x... or decimal, nothing else. */
+/* An object id as the steps take it: 0x..., decimal or @decimal, nothing else. */
 static int arg_object(const struct args *x, const char *key, int required, char *buf, size_t n)
 {
 	const struct jval *v = arg(x, key);
@@ -184,12 +184,12 @@ static int arg_object(const struct args *x, const char *key, int required, char 
 	if (v == NULL) {
 		if (!required)
 			return 0;
-		sbuf_printf(x->err, "'%s' is required: an object id (\"0x...\" or decimal)", key);
+		sbuf_printf(x->err, "'%s' is required: an object id (\"0x...\", decimal or \"@\" and decimal)", key);
 		return -1;
 	}
 	const char *s = v->t == JV_NUM || v->t == JV_STR ? v->s : NULL;
 	if (s == NULL || strlen(s) >= n || parse_object_id(s, &id) < 0) {
-		sbuf_printf(x->err, "'%s' is not an object id: \"0x...\" hex or decimal", key);
+		sbuf_printf(x->err, "'%s' is not an object id: \"0x...\" hex, decimal or \"@\" and decimal", key);
 		return -1;
 	}
 	memcpy(buf, s, strlen(s) + 1);
@@ -1261,7 +1261,7 @@ static int tool_snapshot(struct mcp *m, const struct args *x, struct sbuf *out)
 #define S_BASE "\"baseline\":{\"type\":\"string\",\"description\":\"an earlier dump's handle: the steps new, old, gone refer to it\"}"
 #define S_PAGE "\"offset\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"rows to skip (next_offset of the last answer)\"}," \
 	"\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000,\"description\":\"rows at most (default 50)\"}"
-#define S_OBJ "\"object\":{\"type\":\"string\",\"description\":\"an object id as the answers give it: 0x... (or decimal)\"}"
+#define S_OBJ "\"object\":{\"type\":\"string\",\"description\":\"an object id as the answers give it: 0x... (or decimal; @decimal as DevTools writes V8's)\"}"
 #define S_WEAK "\"weak\":{\"type\":\"boolean\",\"description\":\"follow weak references too\"}"
 #define SCHEMA(props, req) "{\"type\":\"object\",\"properties\":{" props "},\"required\":[" req "],\"additionalProperties\":false}"
 
