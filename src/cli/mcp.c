@@ -328,7 +328,7 @@ static int top_row(const struct jval *r)
 {
 	const struct jval *d = jval_get(r, "depth"), *st = jval_get(r, "step");
 
-	if (st != NULL && st->t == JV_NUM && strcmp(st->s, "0") != 0) /* a path's later step (leaks): with its first */
+	if (st != NULL && st->t == JV_NUM && strcmp(st->s, "0") != 0) /* a path's later step (leaks, paths, lifelines): with its first */
 		return 0;
 	return d == NULL || d->t != JV_NUM || strcmp(d->s, "0") == 0;
 }

@@ -207,7 +207,11 @@ static int run_regex(struct heap *h, const struct objset *set, const char *arg,
 	}
 	pcre2_jit_compile(x.re, PCRE2_JIT_COMPLETE); /* where available; plain matching else */
 	x.md = pcre2_match_data_create_from_pattern(x.re, NULL);
-	x.string_cls = heap_runtime_is(h, "jvm") ? string_class(h) : HW_NONE;
+	/* a JVM's Strings by their class (their Latin-1 bytes read in
+	 * place); another runtime's as its reader tells them (V8's strings
+	 * and concatenations, their text as duplicate-strings reads it) */
+	int jvm = heap_runtime_is(h, "jvm");
+	x.string_cls = jvm ? string_class(h) : HW_NONE;
 	if (x.string_cls != HW_NONE) {
 		const struct runtime_ops *rt = heap_runtime(h);
 		void *ctx = rt != NULL && rt->field_offset != NULL ? rt->open(h) : NULL;
@@ -222,10 +226,6 @@ static int run_regex(struct heap *h, const struct objset *set, const char *arg,
 	}
 	sbuf_init(&x.text);
 	sbuf_init(&x.arena);
-	/* a JVM's Strings by their class (their Latin-1 bytes read in
-	 * place); another runtime's as its reader tells them (V8's strings
-	 * and concatenations, their text as duplicate-strings reads it) */
-	int jvm = heap_runtime_is(h, "jvm");
 	progress_begin(p, "string regex", h->n, "objects");
 	for (node_t v = 1; v < h->n && (x.string_cls != HW_NONE || !jvm) && !progress_cancelled(p); v++) {
 		if ((v & POLL) == 0)

@@ -709,10 +709,11 @@ void row_whole(const struct tview *v, const struct row *r, struct sbuf *out)
 		struct sbuf c;
 		sbuf_init(&c);
 		cell(v, &v->cols[i], r, 0, &c);
-		if (c.len > 0 && *v->cols[i].title) /* a percentage or bar of a number not known: none */
-			sbuf_printf(out, "\n%s: %s", v->cols[i].title, c.buf);
-		else if (c.len > 0)
-			sbuf_printf(out, "\n%s", c.buf);
+		/* none for a percentage or bar of a number not known; a
+		 * column without a title (an inspection's figure, named
+		 * above the rows) by its value alone */
+		if (c.len > 0)
+			sbuf_printf(out, "\n%s%s%s", v->cols[i].title, *v->cols[i].title ? ": " : "", c.buf);
 		sbuf_free(&c);
 	}
 }
