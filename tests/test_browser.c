@@ -557,6 +557,65 @@ START_TEST(test_part_bar_short_of_whole)
 }
 END_TEST
 
+/* v shows an inspection group's text whole: a class of a 400-letter
+ * name, whose zero-length arrays make a group named by it (the row
+ * keeps 300 bytes of a group's text and "..."). */
+START_TEST(test_row_whole_long_group)
+{
+	const uint64_t none[] = { 0 };
+	char name[420];
+	struct term t;
+	struct hw w;
+
+	memset(name, 'a', sizeof name);
+	memcpy(name, "[Lp", 3);
+	memcpy(name + 403, ";", 2); /* "[Lpaaa...a;": an array class, named as it is */
+	hw_begin(&w, "JAVA PROFILE 1.0.2", 8);
+	hw_jdk_names(&w);
+	hw_class_name(&w, 100, 0x301, name);
+	hw_heap_begin(&w);
+	hw_jdk_classes(&w);
+	hw_jdk_class_roots(&w);
+	hw_class_dump(&w, 0x301, J_OBJECT, 0, NULL, 0, NULL, 0, NULL, 0);
+	hw_root(&w, HW_ROOT_JNI_GLOBAL, 0x5001, 0x9001, 0);
+	hw_root(&w, HW_ROOT_JNI_GLOBAL, 0x5003, 0x9003, 0);
+	hw_objarray(&w, 0x5001, 0x301, none, 0);
+	hw_objarray(&w, 0x5003, 0x301, none, 0);
+	char *path = hw_jdk_close(&w, "long-group.hprof");
+	char args[900];
+	snprintf(args, sizeof args, "'%s' --no-cache -q inspect '%s' zero-length-arrays -f csv", heapwalk(), path);
+	int st;
+	char *csv = run(args, &st);
+	ck_assert_msg(st == 0 && strstr(csv, name) != NULL, "%s", csv); /* the command line's: whole */
+	free(csv);
+	snprintf(args, sizeof args, "--no-cache '%s'", path);
+	term_start(&t, 160, 40, "", args);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "BTab"); /* Inspections */
+	free(wait_for(&t, "zero-length-arrays"));
+	keys(&t, "/");
+	type(&t, "^zero-length-arrays");
+	keys(&t, "Enter");
+	free(wait_for(&t, "zero-length-arrays: Enter runs it"));
+	keys(&t, "Enter");
+	free(wait_for(&t, "[1 group]"));
+	keys(&t, "Down");
+	keys(&t, "v");
+	char *s = wait_for(&t, "The cursor row, whole");
+	char *inside = box_text(s);
+	ck_assert_msg(strstr(inside, name) != NULL && strstr(inside, "...") == NULL, "the box holds '%s'", inside);
+	has(inside, "objects:2");
+	free(inside);
+	free(s);
+	keys(&t, "Escape");
+	free(wait_without(&t, "[1 group]", "The cursor row, whole"));
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+	free(path);
+}
+END_TEST
+
 static long vm_size_kb(pid_t pid)
 {
 	char path[64], line[256];
@@ -1125,6 +1184,7 @@ Suite *browser_suite(void)
 	tcase_add_test(tc, test_refusal_is_an_answer);
 	tcase_add_test(tc, test_cut_dump_said);
 	tcase_add_test(tc, test_part_bar_short_of_whole);
+	tcase_add_test(tc, test_row_whole_long_group);
 	suite_add_tcase(s, tc);
 	TCase *batch = tcase_create("batch");
 	tcase_set_timeout(batch, FIXTURE_TIMEOUT);

@@ -696,7 +696,10 @@ static void row_cols(const struct tview *v, const struct row *r, const int *show
 
 void row_whole(const struct tview *v, const struct row *r, struct sbuf *out)
 {
-	sbuf_adds(out, r->left);
+	if (v->ops->row_label != NULL)
+		v->ops->row_label(v, r, out);
+	else
+		sbuf_adds(out, r->left);
 	if (r->right != NULL) {
 		sbuf_adds(out, "\n\n");
 		sbuf_adds(out, r->right);

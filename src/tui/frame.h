@@ -60,8 +60,9 @@ void text_wrap_free(char **lines, size_t n);
  * the name's outer simple name kept. Appends to out. */
 void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf *out);
 /* Row r of view v whole, for a box (v): its label (escaped when it was
- * made), the text in place of its columns, or each column's title and
- * value on a line of its own, those a narrow screen drops too. */
+ * made, or the view's row_label), the text in place of its columns, or
+ * each column's title and value on a line of its own (a column without
+ * a title: its value), those a narrow screen drops too. */
 void row_whole(const struct tview *v, const struct row *r, struct sbuf *out);
 /* Progress on the bottom line, Esc or ^C cancels (struct progress' tick). */
 void tui_tick(struct progress *p, uint64_t done);

@@ -134,6 +134,9 @@ struct view_ops {
 	/* NULL, or copy the options a new step takes over from the step
 	 * before (default: all of them) */
 	void (*state_carry)(void *to, const void *from);
+	/* NULL, or row r's label whole, escaped, appended to out, where the
+	 * row keeps it cut (an inspection group's text): what v shows */
+	void (*row_label)(const struct tview *v, const struct row *r, struct sbuf *out);
 };
 
 struct tview {
