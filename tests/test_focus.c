@@ -415,7 +415,7 @@ START_TEST(parse_focus_steps)
 		{ "root", "column 5: 'root' needs an object id" },
 		{ "root 0x1,0x2", "column 13: 'root' takes one object" },
 		{ "ignore 0x10", "column 12: 'ignore' needs the reference" },
-		{ "ignore next 0x10", "column 8: 'ignore' needs an object id (0x... hex, decimal or @decimal), not 'next'" },
+		{ "ignore next 0x10", "column 8: 'ignore' needs an object id (0x... hex or decimal, @ before it or not), not 'next'" },
 	};
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
 		struct pipeline pl;
@@ -698,6 +698,20 @@ START_TEST(browser_second_holder)
 	 * its command cannot show both, and says so */
 	keys(&t, "Left x");
 	s = wait_for(&t, "not this screen's analyses");
+	free(s);
+	keys(&t, "Escape");
+	/* the reference left out again, the id as DevTools writes one (@ and
+	 * decimal): the screen's analyses are the step's, and its command
+	 * says so (it compared the id as typed with the hex it writes) */
+	free(wait_without(&t, "q quit", "The command that makes this step"));
+	keys(&t, ":");
+	snprintf(line, sizeof line, "ignore @%llu session", strtoull(lid, NULL, 16));
+	type(&t, line);
+	keys(&t, "Enter");
+	free(wait_for(&t, "1 reference left out"));
+	keys(&t, "x");
+	s = wait_for(&t, line);
+	lacks(s, "not this screen's analyses");
 	free(s);
 	keys(&t, "Escape");
 	keys(&t, "q");

@@ -114,9 +114,9 @@ START_TEST(test_parse_errors)
 		{ "retained |", "column 11: expected a step", STEP_ESYNTAX },
 		{ "retained || all", "column 11: expected a step", STEP_ESYNTAX },
 		{ "/x/", "column 1: expected a step", STEP_ESYNTAX },
-		{ "object /x/", "column 8: 'object' needs an object id (0x... hex, decimal or @decimal), not '/x/'",
+		{ "object /x/", "column 8: 'object' needs an object id (0x... hex or decimal, @ before it or not), not '/x/'",
 		  STEP_ESYNTAX },
-		{ "object 12ab", "column 8: 'object' needs an object id (0x... hex, decimal or @decimal), not '12ab'",
+		{ "object 12ab", "column 8: 'object' needs an object id (0x... hex or decimal, @ before it or not), not '12ab'",
 		  STEP_ESYNTAX },
 		{ "object", "column 7: 'object' needs an object id", STEP_ESYNTAX },
 		{ "bogus\x1b", "column 1: unknown step 'bogus\\x1b'", STEP_ESYNTAX },
@@ -163,13 +163,16 @@ START_TEST(test_object_ids)
 	ck_assert_int_eq(parse_object_id("0x", &id), -1);
 	ck_assert_int_eq(parse_object_id("1x", &id), -1);
 	ck_assert_int_eq(parse_object_id("99999999999999999999999", &id), -1);
-	/* DevTools' way with a V8 object's id: @ and decimal, nothing else */
+	/* an @ before the id, as DevTools writes a V8 object's (@301) and
+	 * heapwalk's labels (@0x12d); one, then an id as above */
 	ck_assert_int_eq(parse_object_id("@301", &id), 0);
 	ck_assert_uint_eq(id, 301);
 	ck_assert_int_eq(parse_object_id("@0755", &id), 0);
 	ck_assert_uint_eq(id, 755);
+	ck_assert_int_eq(parse_object_id("@0x1f", &id), 0);
+	ck_assert_uint_eq(id, 0x1f);
 	ck_assert_int_eq(parse_object_id("@", &id), -1);
-	ck_assert_int_eq(parse_object_id("@0x1f", &id), -1);
+	ck_assert_int_eq(parse_object_id("@67f", &id), -1);
 	ck_assert_int_eq(parse_object_id("@-1", &id), -1);
 	ck_assert_int_eq(parse_object_id("@ 1", &id), -1);
 	ck_assert_int_eq(parse_object_id("@@1", &id), -1);

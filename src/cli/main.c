@@ -101,7 +101,8 @@ static const char usage_tail[] =
 "  live                      members the GC roots reach (Eclipse MAT's histogram)\n"
 "  generation NAME           members in one GC generation (.NET: gen0, gen1,\n"
 "                            gen2, loh, poh, nongc)\n"
-"  object ID[,ID...]         the objects with those ids (0x... hex, decimal or @decimal)\n"
+"  object ID[,ID...]         the objects with those ids (0x... hex or decimal,\n"
+"                            @ before it or not)\n"
 "  new | old                 objects that did not exist / existed at the baseline\n"
 "                            (--baseline OLD, or the agent's mark in the dump,\n"
 "                            or a .NET snapshot's mark file, DUMP.hwmark)\n"
@@ -487,7 +488,7 @@ static void between_args(int argc, char **argv, int *i, struct cli *c)
 	c->o.to = argv[(*i)++];
 	for (const char *const *s = (const char *const[]){ c->o.object, c->o.to, NULL }; *s; s++)
 		if (parse_object_id(*s, &id) < 0)
-			usage_error("between: '%s' is not an object id: 0x... hex, decimal or @decimal", *s);
+			usage_error("between: '%s' is not an object id: 0x... hex or decimal, @ before it or not", *s);
 	if (c->o.expr != NULL)
 		usage_error("between takes no -e: the step 'path FROM TO' makes a set of the path");
 }
@@ -603,7 +604,7 @@ static void check_command_options(const struct cli *c)
 	if (c->o.undirected && !(flags & CMD_O_UNDIRECTED))
 		usage_error("--undirected goes with between (in -e: path FROM TO undirected)");
 	if (c->o.object != NULL && parse_object_id(c->o.object, &id) < 0)
-		usage_error("%s: '%s' is not an object id: 0x... hex, decimal or @decimal", e->name, c->o.object);
+		usage_error("%s: '%s' is not an object id: 0x... hex or decimal, @ before it or not", e->name, c->o.object);
 	if (c->junit != NULL && e != cmd_find("check"))
 		usage_error("--junit goes with check");
 	if (e == cmd_find("check") && (c->nrule_files == 0 || c->o.expr != NULL || c->nfocus > 0))

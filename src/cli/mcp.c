@@ -174,7 +174,7 @@ static int args_known(const struct args *x, const char *names)
 	return 0;
 }
 
-/* An object id as the steps take it: 0x..., decimal or @decimal, nothing else. */
+/* An object id as the steps take it: 0x... or decimal, @ before it or not, nothing else. */
 static int arg_object(const struct args *x, const char *key, int required, char *buf, size_t n)
 {
 	const struct jval *v = arg(x, key);
@@ -184,12 +184,12 @@ static int arg_object(const struct args *x, const char *key, int required, char 
 	if (v == NULL) {
 		if (!required)
 			return 0;
-		sbuf_printf(x->err, "'%s' is required: an object id (\"0x...\", decimal or \"@\" and decimal)", key);
+		sbuf_printf(x->err, "'%s' is required: an object id (\"0x...\" or decimal, \"@\" before it or not)", key);
 		return -1;
 	}
 	const char *s = v->t == JV_NUM || v->t == JV_STR ? v->s : NULL;
 	if (s == NULL || strlen(s) >= n || parse_object_id(s, &id) < 0) {
-		sbuf_printf(x->err, "'%s' is not an object id: \"0x...\" hex, decimal or \"@\" and decimal", key);
+		sbuf_printf(x->err, "'%s' is not an object id: \"0x...\" hex or decimal, \"@\" before it or not", key);
 		return -1;
 	}
 	memcpy(buf, s, strlen(s) + 1);
@@ -320,6 +320,8 @@ static char *allowed(const struct mcp *m, const char *given, int exist, struct s
 struct page {
 	int paged;               /* the view has rows at its top level */
 	long long offset, limit;
+	int total_known;         /* total: how many top level rows there are (leaks' clusters) */
+	long long total;
 };
 
 /* Is row r one at the top level (no "depth", or depth 0)? The views
@@ -328,7 +330,7 @@ static int top_row(const struct jval *r)
 {
 	const struct jval *d = jval_get(r, "depth"), *st = jval_get(r, "step");
 
-	if (st != NULL && st->t == JV_NUM && strcmp(st->s, "0") != 0) /* a path's later step (leaks, paths, lifelines): with its first */
+	if (st != NULL && st->t == JV_NUM && strcmp(st->s, "0") != 0) /* a path's later step: with its first (leaks; no other paged view has steps) */
 		return 0;
 	return d == NULL || d->t != JV_NUM || strcmp(d->s, "0") == 0;
 }
@@ -378,14 +380,17 @@ static int answer(const struct sbuf *json, const struct page *pg, struct sbuf *o
 		}
 		tops = (size_t)(t + 1);
 		rows->n = k;
+		int shown = 0;
+		char num[32];
+		snprintf(num, sizeof num, "%zu", given);
 		for (size_t i = 0; i < v.n; i++)
 			if (strcmp(v.keys[i], "shown") == 0) {
-				char num[32];
-				snprintf(num, sizeof num, "%zu", given);
 				jval_set_num(&v.items[i], num);
+				shown = 1;
 			}
-		if (tops == (size_t)(pg->offset + pg->limit) || rest) {
-			char num[32];
+		if (!shown && pg->total_known) /* the view says it only when it cut */
+			jval_set_num(jval_put(&v, "shown"), num);
+		if (pg->total_known ? pg->offset + pg->limit < pg->total : tops == (size_t)(pg->offset + pg->limit) || rest) {
 			snprintf(num, sizeof num, "%lld", pg->offset + pg->limit);
 			jval_set_num(jval_put(&v, "next_offset"), num);
 		}
@@ -919,7 +924,7 @@ static int tool_diff(struct mcp *m, const struct args *x, struct sbuf *out)
 	}
 	struct cmd_opts o = { .fmt = FMT_JSON, .top_set = 1 };
 	struct baseline bl = { 0 };
-	struct page pg = { 1, offset, limit };
+	struct page pg = { .paged = 1, .offset = offset, .limit = limit };
 	o.vo.top = (size_t)(offset + limit);
 	o.vo.progress = &m->p;
 	sbuf_init(&json);
@@ -982,8 +987,8 @@ static int tool_leaks(struct mcp *m, const struct args *x, struct sbuf *out)
 	}
 	for (int i = 0; i < 3; i++)
 		s[i]->h.baseline = s[i]->h.identity = NULL;
-	if (rc == 0) { /* by cluster: each with its path's rows */
-		struct page pg = { 1, offset, limit };
+	if (rc == 0) { /* by cluster: each with its path's rows; how many there are is known */
+		struct page pg = { .paged = 1, .offset = offset, .limit = limit, .total_known = 1, .total = (long long)v.n };
 		rc = answer(&json, &pg, out, x->err);
 	} else {
 		sbuf_add(x->err, why.buf, why.len);
@@ -1261,7 +1266,7 @@ static int tool_snapshot(struct mcp *m, const struct args *x, struct sbuf *out)
 #define S_BASE "\"baseline\":{\"type\":\"string\",\"description\":\"an earlier dump's handle: the steps new, old, gone refer to it\"}"
 #define S_PAGE "\"offset\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"rows to skip (next_offset of the last answer)\"}," \
 	"\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000,\"description\":\"rows at most (default 50)\"}"
-#define S_OBJ "\"object\":{\"type\":\"string\",\"description\":\"an object id as the answers give it: 0x... (or decimal; @decimal as DevTools writes V8's)\"}"
+#define S_OBJ "\"object\":{\"type\":\"string\",\"description\":\"an object id as the answers give it: 0x... (or decimal; @ before it or not, as DevTools writes V8's: @301)\"}"
 #define S_WEAK "\"weak\":{\"type\":\"boolean\",\"description\":\"follow weak references too\"}"
 #define SCHEMA(props, req) "{\"type\":\"object\",\"properties\":{" props "},\"required\":[" req "],\"additionalProperties\":false}"
 

@@ -242,7 +242,7 @@ const struct cmd_entry cmd_table[CMD_N] = {
 	[CMD_OBJECTS] = { "objects", CMD_ARG_NONE, HP_NODES | HP_DOM, CMD_TABLES, CMD_BL_STEPS, VB, run_objects,
 		"  objects         the objects of the set, biggest retained first\n" },
 	[CMD_PATHS] = { "paths", CMD_ARG_OBJECT_REQ, HP_NODES | HP_IN, TD, CMD_BL_STEPS, VB | CMD_ONE | CMD_P_WEAK | CMD_P_DOT_DOM | CMD_O_MAX | CMD_O_WEAK, run_paths,
-		"  paths OBJECT    shortest paths from GC roots to OBJECT (id: 0x..., decimal or @decimal)\n" },
+		"  paths OBJECT    shortest paths from GC roots to OBJECT (id: 0x... or decimal, @ before it or not)\n" },
 	[CMD_LIFELINES] = { "lifelines", CMD_ARG_OBJECT_REQ, HP_NODES | HP_IN | HP_OUT | HP_WEAK, CMD_TABLES, CMD_BL_STEPS, VB | CMD_ONE | CMD_O_MAX, run_lifelines,
 		"  lifelines OBJECT  OBJECT's short paths to GC roots or to objects an owns rule\n"
 		"                  owns, grouped by the classes and fields along them, counted\n" },

@@ -159,13 +159,8 @@ int parse_object_id(const char *s, uint64_t *id)
 {
 	char *end;
 
-	if (*s == '@') { /* as DevTools writes a V8 heap object's id: decimal */
-		if (s[1] < '0' || s[1] > '9')
-			return -1;
-		errno = 0;
-		*id = strtoull(s + 1, &end, 10);
-		return errno == 0 && *end == '\0' ? 0 : -1;
-	}
+	if (*s == '@') /* as DevTools writes a V8 object's id (@301), and labels here (@0x12d) */
+		s++;
 	if (*s < '0' || *s > '9') /* strtoull would take "-1" and " 1" */
 		return -1;
 	errno = 0;

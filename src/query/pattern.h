@@ -21,8 +21,9 @@ uint8_t *class_match(const struct heap *h, const char *pattern, int regex, struc
 int regex_check(const char *pattern, struct sbuf *err);
 int regex_error(const char *pattern, size_t *at, struct sbuf *msg);
 
-/* The object id in s: 0x... hex, decimal, or @decimal (DevTools' way
- * with a V8 object's id). 0, or -1 if not a number. */
+/* The object id in s: 0x... hex or decimal, with an @ before it or not
+ * (DevTools writes a V8 object's id @301, heapwalk's labels @0x12d). 0,
+ * or -1 if not a number. */
 int parse_object_id(const char *s, uint64_t *id);
 /* The object the id text[0..n) names, or HW_NONE with one line in err:
  * "no object with id TEXT in the dump", or, for the dump's own root

@@ -183,7 +183,7 @@ static int parse_arg(struct lexer *lx, struct step *s, const char *opname, enum 
 		return STEP_ESYNTAX;
 	}
 	if (kind == A_ID && (s->regex || id_list_check(s->arg) < 0)) {
-		sbuf_printf(lx->err, "column %d: '%s' needs an object id (0x... hex, decimal or @decimal), not '",
+		sbuf_printf(lx->err, "column %d: '%s' needs an object id (0x... hex or decimal, @ before it or not), not '",
 			    col(lx, start), opname);
 		esc_append(lx->err, (const uint8_t *)start, (size_t)(lx->p - start), 0);
 		sbuf_addc(lx->err, '\'');
@@ -352,7 +352,7 @@ static int parse_path(struct lexer *lx, struct step *s)
 		int rx;
 		*id[i] = word(lx, &rx, &start);
 		if (*id[i] == NULL || rx || parse_object_id(*id[i], &v) < 0) {
-			sbuf_printf(lx->err, "column %d: 'path' needs two object ids (0x..., decimal or @decimal): FROM TO",
+			sbuf_printf(lx->err, "column %d: 'path' needs two object ids (0x... hex or decimal, @ before it or not): FROM TO",
 				    col(lx, start));
 			return STEP_ESYNTAX;
 		}

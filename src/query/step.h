@@ -12,7 +12,7 @@
  *   referrers [weak]           objects referring to a member
  *   referents [weak]           objects a member refers to
  *   dominated                  members' children in the dominator tree
- *   object ID[,ID...]          the objects with those ids (0x..., decimal or @decimal)
+ *   object ID[,ID...]          the objects with those ids (0x... or decimal, @ before it or not)
  *   new | old                  members that did not exist / existed at the
  *                              baseline (h->baseline, query/baseline.h)
  *   unidentified               members the baseline calls neither new nor old:

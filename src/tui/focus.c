@@ -92,6 +92,15 @@ static void focus_now(const struct heap *h, struct focus_words *f)
 	qsort(f->ign, f->n, sizeof *f->ign, cmp_str);
 }
 
+/* An id as a step gives it (decimal, @301, 0X1F), as focus_now writes
+ * it: 0x and lower-case hex. */
+static char *id_words(const char *arg)
+{
+	uint64_t id;
+
+	return parse_object_id(arg, &id) == 0 ? xasprintf("0x%llx", (unsigned long long)id) : xstrdup(arg);
+}
+
 /* f after the focus steps of pl, in order */
 static void focus_after(struct focus_words *f, const struct pipeline *pl)
 {
@@ -99,9 +108,11 @@ static void focus_after(struct focus_words *f, const struct pipeline *pl)
 		const struct step *s = &pl->steps[i];
 		if (s->op == ST_ROOT) {
 			free(f->root);
-			f->root = xstrdup(strcmp(s->arg, "gc") == 0 ? "" : s->arg);
+			f->root = strcmp(s->arg, "gc") == 0 ? xstrdup("") : id_words(s->arg);
 		} else if (s->op == ST_IGNORE || s->op == ST_UNIGNORE) {
-			char *w = xasprintf("%s %s", s->arg, s->field != NULL ? s->field : "");
+			char *id = id_words(s->arg);
+			char *w = xasprintf("%s %s", id, s->field != NULL ? s->field : "");
+			free(id);
 			size_t k = 0;
 			while (k < f->n && strcmp(f->ign[k], w) != 0)
 				k++;
