@@ -804,13 +804,24 @@ static int inspection_group(struct heap *h, const struct step *s, const struct o
 /* Does src refer to t by label (its edge label, or t's id)? */
 static int ref_named(const struct heap *h, node_t src, node_t t, const char *label, struct sbuf *tmp)
 {
-	uint64_t id;
-
 	sbuf_reset(tmp);
 	heap_edge_label(h, src, t, tmp);
-	if (tmp->buf != NULL && strcmp(tmp->buf, label) == 0)
-		return 1;
-	return parse_object_id(label, &id) == 0 && heap_find_id(h, id) == t;
+	return tmp->buf != NULL && strcmp(tmp->buf, label) == 0;
+}
+
+/* Does src refer to t, by a strong, weak or incidental reference? */
+static int refers_to(const struct heap *h, node_t src, node_t t)
+{
+	for (edge_t j = h->out_start[src]; j < h->out_start[src + 1]; j++)
+		if (h->out[j] == t)
+			return 1;
+	for (uint64_t i = heap_weak_first(h, src); i < h->nweak && h->weak_src[i] == src; i++)
+		if (h->weak_dst[i] == t)
+			return 1;
+	for (uint64_t i = 0; i < h->nrx; i++)
+		if (h->rx_src[i] == src && h->rx_dst[i] == t)
+			return 1;
+	return 0;
 }
 
 struct field_find {
@@ -834,8 +845,8 @@ static void field_find_cb(void *arg, const char *name, const struct hvalue *val)
 
 /* The object src refers to by label: an array's element "[i]", a field
  * by its name, else among its strong, weak and incidental references
- * the one the views label so (or whose id it is); HW_NONE with err
- * naming those it has. */
+ * the one the views label so, else the one whose id it is; HW_NONE with
+ * err naming those it has. */
 node_t step_ref_target(const struct heap *h, node_t src, const char *label, struct sbuf *err)
 {
 	struct sbuf tmp, names;
@@ -886,6 +897,14 @@ node_t step_ref_target(const struct heap *h, node_t src, const char *label, stru
 		if (h->rx_src[i] == src)
 			TRY(h->rx_dst[i]);
 #undef TRY
+	/* else the id of one it refers to: after every label, so that a
+	 * reference labelled "12" or "@1" is taken before the object of
+	 * that id */
+	uint64_t id;
+	node_t t = HW_NONE;
+	if (found == HW_NONE && parse_object_id(label, &id) == 0 && (t = heap_find_id(h, id)) != HW_NONE &&
+	    refers_to(h, src, t))
+		found = t;
 	if (found == HW_NONE) {
 		sbuf_adds(err, "the object has no reference '");
 		esc_append(err, (const uint8_t *)label, strlen(label), 0);
