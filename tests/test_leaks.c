@@ -306,6 +306,72 @@ START_TEST(test_diff_cut_short)
 }
 END_TEST
 
+/* ignore ID LABEL with no such reference: the line names the object
+ * and lists its references' names, each once (a class's eight
+ * constant-pool entries were listed eight times, and its statics,
+ * what one would leave out, not at all: the trial's), whole in the
+ * browser's prompt at 80 columns (it was cut at the screen's edge). */
+START_TEST(test_ignore_unknown_label)
+{
+	const char *d = leaks_jvm_dir();
+	char args[1200];
+	int st;
+
+	snprintf(args, sizeof args, "%s -q -f csv -n 0 objects %s/final.hprof | grep ',\"class Leaky\",' | cut -d, -f1",
+		 heapwalk(), d);
+	char *id = run(args, &st);
+	ck_assert_msg(st == 0 && strncmp(id, "0x", 2) == 0, "%s", id);
+	*strchr(id, '\n') = '\0';
+	snprintf(args, sizeof args, "-q -e 'ignore %s nosuch' %s/final.hprof info", id, d);
+	char *out = hw(args, 2, 1);
+	char want[128];
+	snprintf(want, sizeof want, ": the object %s (class Leaky) has no reference 'nosuch' (it has: ", id);
+	char *list = strstr(out, want);
+	ck_assert_msg(list != NULL && count_lines(out) == 1, "%s", out);
+	list += strlen(want);
+	has(list, "static listeners");
+	/* each name once */
+	for (char *p = list, *e; *p && *p != ')'; p = e + 2) {
+		e = strstr(p, ", ");
+		if (e == NULL)
+			e = strchr(p, ')');
+		ck_assert_ptr_nonnull(e);
+		char name[128];
+		snprintf(name, sizeof name, "%.*s", (int)(e - p), p);
+		char *first = strstr(list, name);
+		ck_assert_msg(first == p || (first != NULL && strstr(first + 1, name) == NULL) || strcmp(name, "") == 0,
+			      "'%s' listed twice: %s", name, out);
+		if (*e == ')')
+			break;
+	}
+	free(out);
+	/* the browser's prompt: the same line, wrapped */
+	struct term t;
+	snprintf(args, sizeof args, "%s/final.hprof", d);
+	term_start(&t, 80, 24, "", args);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, ":");
+	snprintf(args, sizeof args, "ignore %s nosuch", id);
+	type(&t, args);
+	keys(&t, "Enter");
+	char *s = wait_for(&t, "has no reference");
+	char *joined = squeeze(s), *q = joined; /* wrapped anywhere: the lines joined, blanks out */
+	for (char *p = joined; *p; p++)
+		if (*p != '\n')
+			*q++ = *p;
+	*q = '\0';
+	ck_assert_msg(strstr(joined, "staticlisteners") != NULL && strstr(joined, "staticsink)") != NULL, "cut: %s", s);
+	free(joined);
+	free(s);
+	keys(&t, "Escape");
+	free(wait_without(&t, "q quit", "has no reference"));
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+	free(id);
+}
+END_TEST
+
 START_TEST(test_leaks_refused)
 {
 	const char *d = leaks_jvm_dir();
@@ -702,6 +768,7 @@ Suite *leaks_suite(void)
 	tcase_add_test(tc, test_leaks_series_node);
 	tcase_add_test(tc, test_leaks_report);
 	tcase_add_test(tc, test_leaks_browser);
+	tcase_add_test(tc, test_ignore_unknown_label);
 	suite_add_tcase(s, tc);
 	return s;
 }

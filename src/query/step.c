@@ -809,6 +809,21 @@ static int ref_named(const struct heap *h, node_t src, node_t t, const char *lab
 	return tmp->buf != NULL && strcmp(tmp->buf, label) == 0;
 }
 
+/* Is name one of the ", "-separated names of list? */
+static int name_listed(const struct sbuf *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list->buf; p != NULL && *p;) {
+		const char *e = strstr(p, ", ");
+		size_t len = e != NULL ? (size_t)(e - p) : strlen(p);
+		if (len == n && memcmp(p, name, n) == 0)
+			return 1;
+		p = e != NULL ? e + 2 : p + len;
+	}
+	return 0;
+}
+
 /* Does src refer to t, by a strong, weak or incidental reference? */
 static int refers_to(const struct heap *h, node_t src, node_t t)
 {
@@ -870,7 +885,9 @@ node_t step_ref_target(const struct heap *h, node_t src, const char *label, stru
 	sbuf_init(&names);
 	/* the names: a target's every name once (two fields that hold one
 	 * object are two references to it; one left out is among the weak
-	 * or the incidental ones while the other stays) */
+	 * or the incidental ones while the other stays), and a name that
+	 * other targets have too once (a class's constant pool: eight of
+	 * them said nothing and hid the statics after them) */
 	node_t named[8];
 #define TRY(t) do { \
 		node_t t_ = (t); \
@@ -880,10 +897,12 @@ node_t step_ref_target(const struct heap *h, node_t src, const char *label, stru
 		if (found == HW_NONE && ref_named(h, src, t_, label, &tmp)) { \
 			found = t_; \
 		} else if (found == HW_NONE && (k_ == n || k_ == 8)) { /* the names, while none is found */ \
+			sbuf_reset(&tmp); \
+			ref_labels(h, src, t_, ", ", &tmp); \
+			if (tmp.buf != NULL && name_listed(&names, tmp.buf)) \
+				break; \
 			if (n < 8) { \
 				named[n] = t_; \
-				sbuf_reset(&tmp); \
-				ref_labels(h, src, t_, ", ", &tmp); \
 				sbuf_printf(&names, "%s%s", n > 0 ? ", " : "", tmp.buf ? tmp.buf : ""); \
 			} \
 			n++; \
@@ -906,7 +925,12 @@ node_t step_ref_target(const struct heap *h, node_t src, const char *label, stru
 	    refers_to(h, src, t))
 		found = t;
 	if (found == HW_NONE) {
-		sbuf_adds(err, "the object has no reference '");
+		char sid[32];
+		node_id_text(h, src, sid, sizeof sid);
+		trace_holder(h, src, &tmp); /* its class, or "class X" for a class */
+		sbuf_printf(err, "the object %s (", sid);
+		esc_append(err, (const uint8_t *)tmp.buf, tmp.len, 0);
+		sbuf_adds(err, ") has no reference '");
 		esc_append(err, (const uint8_t *)label, strlen(label), 0);
 		sbuf_adds(err, "'");
 		if (n > 0) {

@@ -597,7 +597,8 @@ int command_run(struct tui *t, const char *line, struct sbuf *err)
 /* ---- the prompt ---- */
 
 /* The bottom line: ':' and what is typed (its end when it is too long);
- * above it, an error under its column or the completions. */
+ * above it, an error under its column or the completions, wrapped onto
+ * the lines above (half the screen at most), never cut. */
 static void draw_prompt(struct tui *t, const char *in, const char *note, int col, int error)
 {
 	struct sbuf shown;
@@ -613,8 +614,9 @@ static void draw_prompt(struct tui *t, const char *in, const char *note, int col
 		sbuf_init(&safe);
 		tui_typed(&safe, note);
 		note = safe.buf;
-		move(t->rows - 2, 0);
-		attrset(attr_of(error ? C_ERROR : C_HINT));
+		struct sbuf line;
+		sbuf_init(&line);
+		int indent = 1;
 		if (col > 0) { /* the caret under the byte the parser names */
 			char *pre = xstrndup(in, (size_t)col - 1);
 			struct sbuf tp;
@@ -627,14 +629,16 @@ static void draw_prompt(struct tui *t, const char *in, const char *note, int col
 				x = 0;
 			if (x > COLS - 1)
 				x = COLS - 1;
-			for (int k = 0; k < x; k++)
-				addch(' ');
-			addch('^');
-			addch(' ');
-			draw_text(note, COLS - x - 2, 1);
-		} else {
-			draw_text(note, COLS, 1);
+			sbuf_printf(&line, "%*s^ ", x, "");
+			indent = x + 2; /* the lines after it under the first */
 		}
+		sbuf_adds(&line, note);
+		char **l;
+		size_t n = text_wrap(line.buf, COLS, indent, &l), k = n < (size_t)t->rows / 2 ? n : (size_t)t->rows / 2;
+		for (size_t i = 0; i < k; i++)
+			draw_line(t->rows - 1 - (int)k + (int)i, error ? C_ERROR : C_HINT, l[i]);
+		text_wrap_free(l, n);
+		sbuf_free(&line);
 		sbuf_free(&safe);
 	}
 	move(t->rows - 1, 0);
