@@ -1644,6 +1644,19 @@ START_TEST(test_baseline_loaded_later)
 	s = wait_for(&t, "gone bytes");
 	has(s, "sort: instances");
 	free(s);
+	/* growth reversed: shallow biggest first without the columns, and
+	 * growth reversed again with them (it was shallow reversed: the
+	 * smallest classes first) */
+	keys(&t, "s");
+	keys(&t, "g");
+	free(wait_for(&t, "sort: growth)"));
+	keys(&t, "s");
+	keys(&t, "g");
+	free(wait_for(&t, "sort: growth, reversed)"));
+	keys(&t, "d");
+	free(wait_for(&t, "sort: shallow)"));
+	keys(&t, "d");
+	free(wait_for(&t, "sort: growth, reversed)"));
 	keys(&t, "d");
 	free(wait_for(&t, "retained   %ret"));
 	/* a dump that is not there: said, and the baseline stays */

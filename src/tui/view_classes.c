@@ -370,11 +370,14 @@ static int classes_delta_key(struct tui *t, struct tview *v, enum request r)
 		return 1;
 	}
 	st->delta = !st->delta;
-	if (!st->delta && st->sort == CSORT_GROWTH) {
+	if (!st->delta && st->sort == CSORT_GROWTH) { /* shallow, biggest first */
 		st->sort = CSORT_SHALLOW;
 		st->growth_off = 1;
+		st->growth_rev = st->reverse;
+		st->reverse = 0;
 	} else if (st->delta && st->growth_off) {
 		st->sort = CSORT_GROWTH; /* as it was, no other sort chosen meanwhile */
+		st->reverse = st->growth_rev;
 	}
 	if (st->delta)
 		st->growth_off = 0;

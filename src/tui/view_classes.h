@@ -13,6 +13,7 @@ struct classes_state {
 	int delta;          /* new and gone columns instead of retained */
 	int delta_set;      /* delta chosen once (on by default with a baseline) */
 	int growth_off;     /* d turned delta off and so the growth sort: d brings it back */
+	int growth_rev;     /* ... reversed or not, as it was */
 	int packages, loaders;
 };
 
