@@ -627,6 +627,15 @@ START_TEST(test_v8_inspections)
 	ck_assert_int_eq(count_lines(out), n + 1); /* the header, then no group the reading lacks */
 	free(ref);
 	free(out);
+	/* the regex between slashes, as -e's step writes it, finds nothing
+	 * here (the slashes are the regex's): said, with the bare form */
+	out = hw("inspect " V8DIR "/a.heapsnapshot string-regex '/^get size$/' -f csv 2>&1 >/dev/null", &st);
+	ck_assert_msg(st == 0 && strstr(out, "nothing matched the regex with its slashes; here it comes bare (^get size$)") &&
+			      count_lines(out) == 1, "%s", out);
+	free(out);
+	out = hw("inspect " V8DIR "/a.heapsnapshot string-regex '^get size$' -f csv 2>&1", &st);
+	ck_assert_msg(st == 0 && strstr(out, "\"get size\"") && strstr(out, "slashes") == NULL, "%s", out);
+	free(out);
 	/* an object named as DevTools names it, @ and its id in decimal:
 	 * the snapshot's first Leaky object (read with JSON.parse) */
 	ref = run("node -e \"const s = JSON.parse(require('fs').readFileSync('" V8DIR "/a.heapsnapshot', 'utf8')), "

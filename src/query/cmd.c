@@ -221,6 +221,19 @@ static int run_inspect(struct cmd_ctx *x)
 
 	if (inspect_run(x->h, in, o->insp_arg, x->set, &r, o->vo.progress, x->err) < 0)
 		return -1;
+	/* "/Tree/" finds nothing where strings hold no slashes: the form of
+	 * an -e step's (inspection string-regex /Tree/ group 1, as x writes
+	 * it), which takes the slashes for bounds; said, when nothing came */
+	const char *a = o->insp_arg;
+	size_t n = a != NULL ? strlen(a) : 0;
+	if (r.n == 0 && x->note != NULL && strcmp(in->name, "string-regex") == 0 && n >= 3 && a[0] == '/' &&
+	    a[n - 1] == '/') {
+		sbuf_adds(x->note, x->note->len > 0 ? "\nnote: string-regex: nothing matched the regex with its slashes; "
+						      : "note: string-regex: nothing matched the regex with its slashes; ");
+		sbuf_adds(x->note, "here it comes bare (");
+		esc_append(x->note, (const uint8_t *)a + 1, n - 2, 0);
+		sbuf_adds(x->note, "), between slashes only in -e's step 'inspection string-regex /REGEX/ group K'");
+	}
 	report_inspect(x->h, in, o->insp_arg, &r, x->set, o->top_set ? o->vo.top : 0, o->fmt, x->out);
 	insp_result_free(&r);
 	return 0;
