@@ -831,6 +831,43 @@ START_TEST(test_v8_browser_inspections)
 }
 END_TEST
 
+/* v on a string's row: its value past the 120 bytes its label shows
+ * (the script's source, held by the snapshot: the trial's "whole" box
+ * cut it), checked against the script itself */
+START_TEST(test_v8_row_value)
+{
+	struct term t;
+	int st;
+
+	if (!v8_dumps())
+		return;
+	char *csv = hw("-q -f csv -e 'inspection string-regex /workload.js DIR/ group 1' " V8DIR "/a.heapsnapshot objects",
+		       &st);
+	char *nl = strchr(csv, '\n'), id[32];
+	ck_assert_msg(st == 0 && nl != NULL && sscanf(nl + 1, "%31[0-9a-fx]", id) == 1, "%s", csv);
+	free(csv);
+	term_start(&t, 100, 40, "", V8DIR "/a.heapsnapshot");
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, ":");
+	char line[64];
+	snprintf(line, sizeof line, "object %s", id);
+	type(&t, line);
+	keys(&t, "Enter");
+	free(wait_for(&t, "+ (string) ")); /* one object: its row, its referrers under it */
+	keys(&t, "v");
+	char *s = wait_for(&t, "The cursor row, whole");
+	char *inside = box_text(s), *want = squeeze("JSON line: how many objects of each class it made, as held at each");
+	ck_assert_msg(strstr(inside, want) != NULL, "the box holds '%s'", inside);
+	free(inside);
+	free(want);
+	free(s);
+	keys(&t, "Escape");
+	keys(&t, "q");
+	wait_exit(&t);
+	term_stop(&t);
+}
+END_TEST
+
 /* The browser at 80x24 on a V8 snapshot: classes, the class's
  * instances, a path to the root through named properties, back. */
 START_TEST(test_v8_browser_80x24)
@@ -4042,6 +4079,7 @@ Suite *formats_suite(void)
 	tcase_add_test(tc, test_v8_allocations);
 	tcase_add_test(tc, test_v8_browser_80x24);
 	tcase_add_test(tc, test_v8_browser_inspections);
+	tcase_add_test(tc, test_v8_row_value);
 	tcase_add_test(tc, test_v8_wide_numbers);
 	tcase_add_test(tc, test_v8_info_roots);
 	tcase_add_test(tc, test_v8_grown_not_paired);

@@ -700,6 +700,17 @@ void row_whole(const struct tview *v, const struct row *r, struct sbuf *out)
 		v->ops->row_label(v, r, out);
 	else
 		sbuf_adds(out, r->left);
+	/* an object's string value, which its label cuts at 120 bytes:
+	 * whole, or its first 64 kB (the box scrolls) */
+	struct sbuf val;
+	sbuf_init(&val);
+	if (r->node != HW_NONE && r->node != 0 && v->st != NULL && r->node < v->st->h->n &&
+	    node_string(v->st->h, r->node, &val, (size_t)64 << 10) == 0 && val.len > 120) {
+		sbuf_adds(out, "\n\nvalue: \"");
+		esc_append(out, (const uint8_t *)val.buf, val.len, 1);
+		sbuf_addc(out, '"');
+	}
+	sbuf_free(&val);
 	if (r->right != NULL) {
 		sbuf_adds(out, "\n\n");
 		sbuf_adds(out, r->right);

@@ -60,7 +60,8 @@ void text_wrap_free(char **lines, size_t n);
  * the name's outer simple name kept. Appends to out. */
 void label_fit(const char *left, size_t off, size_t len, int avail, struct sbuf *out);
 /* Row r of view v whole, for a box (v): its label (escaped when it was
- * made, or the view's row_label), the text in place of its columns, or
+ * made, or the view's row_label), an object's string value past what
+ * the label shows (64 kB at most), the text in place of its columns, or
  * each column's title and value on a line of its own (a column without
  * a title: its value), those a narrow screen drops too. */
 void row_whole(const struct tview *v, const struct row *r, struct sbuf *out);
