@@ -559,15 +559,19 @@ START_TEST(test_copy_no_room)
 	}
 	char *mnt = xasprintf("%s/mnt", hw_tmpdir()), *xdg = xasprintf("%s/xdg", hw_tmpdir());
 	ck_assert(mkdir(mnt, 0755) == 0);
+	/* the dump first: from the mount to the umount no check can fail
+	 * and leave the tmpfs mounted (a disk full made big_dump's fail) */
+	char *gz0 = big_dump(hw_tmpdir(), "room.hprof"), *plain = xasprintf("%s/room.hprof", hw_tmpdir());
 	char *mount = xasprintf("mount -t tmpfs -o size=4m,mode=0755 tmpfs '%s' 2>/dev/null", mnt);
 	if (system(mount) != 0) {
 		fprintf(stderr, "test_copy_no_room: cannot mount a tmpfs here, skipped\n");
 		free(mount);
 		free(mnt);
 		free(xdg);
+		free(gz0);
+		free(plain);
 		return;
 	}
-	char *gz0 = big_dump(hw_tmpdir(), "room.hprof"), *plain = xasprintf("%s/room.hprof", hw_tmpdir());
 	char *gz = xasprintf("%s/room.hprof.gz", mnt), *cp = xasprintf("cp '%s' '%s'", gz0, gz);
 	int cp_rc = system(cp), st;
 	char *errs = NULL, *args = xasprintf("classes '%s'", gz), *env = xasprintf("XDG_CACHE_HOME='%s'", xdg);
