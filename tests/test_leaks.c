@@ -722,12 +722,16 @@ START_TEST(test_leaks_browser)
 	type(&t, "zzqqzz");
 	keys(&t, "Enter");
 	s = wait_without(&t, "filter /zzqqzz", ".static listeners");
+	snprintf(want, sizeof want, "leak clusters: %zu (0 shown: filter), ", n); /* the header says so */
+	has(s, want);
 	free(s);
 	keys(&t, "f");
 	type(&t, "LISTENERS");
 	keys(&t, "Enter");
 	s = wait_for(&t, ".static listeners");
 	has(s, "filter /LISTENERS");
+	snprintf(want, sizeof want, "leak clusters: %zu (1 shown: filter), ", n);
+	has(s, want);
 	free(s);
 	keys(&t, "+");
 	s = wait_for(&t, "Leaky$Leaked 0x");

@@ -131,7 +131,10 @@ static int leaks_build(struct tui *t, struct tview *v)
 	}
 	sbuf_free(&l);
 	v->whole[2] = lv->retained;
-	snprintf(v->lefthead, sizeof v->lefthead, "leak clusters: %zu, %llu leaked objects (%s)", lv->n,
+	char shown[48] = ""; /* a filter's: the clusters it leaves, of them all */
+	if (v->filter_re != NULL)
+		snprintf(shown, sizeof shown, " (%zu shown: filter)", v->rows.n);
+	snprintf(v->lefthead, sizeof v->lefthead, "leak clusters: %zu%s, %llu leaked objects (%s)", lv->n, shown,
 		 (unsigned long long)lv->leaked, strncmp(d->identity, "exact", 5) == 0 ? "exact" : "not exact");
 	return 0;
 }
