@@ -228,9 +228,9 @@ static int run_inspect(struct cmd_ctx *x)
 	size_t n = a != NULL ? strlen(a) : 0;
 	if (r.n == 0 && x->note != NULL && strcmp(in->name, "string-regex") == 0 && n >= 3 && a[0] == '/' &&
 	    a[n - 1] == '/') {
-		sbuf_adds(x->note, x->note->len > 0 ? "\nnote: string-regex: nothing matched the regex with its slashes; "
-						      : "note: string-regex: nothing matched the regex with its slashes; ");
-		sbuf_adds(x->note, "here it comes bare (");
+		if (x->note->len > 0) /* after another note: a line of its own */
+			sbuf_addc(x->note, '\n');
+		sbuf_adds(x->note, "note: string-regex: nothing matched the regex with its slashes; here it comes bare (");
 		esc_append(x->note, (const uint8_t *)a + 1, n - 2, 0);
 		sbuf_adds(x->note, "), between slashes only in -e's step 'inspection string-regex /REGEX/ group K'");
 	}
