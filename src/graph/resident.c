@@ -286,6 +286,15 @@ int heap_map_file(struct heap *h, const char *path, struct sbuf *err)
 			goto fail;
 		}
 		map_watch(m, (uint64_t)st.st_size, path); /* a fault on it names it */
+#ifdef MADV_HUGEPAGE
+		/* the pages read from disk now in huge pages of the page cache
+		 * (a file already there keeps the pages it has): each mapped
+		 * at once, not 512 times. On a virtual machine a process's
+		 * first touch of a 4 kB page of the file costs ~1.5 us: 0.1 s
+		 * of a cold open of a 300 MB trace (make bench) */
+		if (st.st_size >= (off_t)2 << 20)
+			(void)madvise(m, (size_t)st.st_size, MADV_HUGEPAGE);
+#endif
 	}
 	free(ep);
 	h->path = xstrdup(path);
