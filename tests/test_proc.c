@@ -3811,6 +3811,68 @@ START_TEST(test_stream_trickle)
 }
 END_TEST
 
+/* What a tick sees: the file holds the bytes it is told of (a caller
+ * reads them there: the .NET snapshot looks for the dump's end), and
+ * all that came once the peer has been quiet a while, though the copy
+ * holds what comes until a 2 MiB piece of the file is full. */
+struct seen {
+	int fd;
+	uint64_t told;  /* the bytes at the first tick with a quiet of 0.3 s */
+	int ticks, bad; /* ... ticks told of bytes the file did not hold */
+	uint64_t bad_bytes;
+	long long bad_size;
+};
+
+static int watch(void *arg, uint64_t bytes, double quiet, double elapsed)
+{
+	struct seen *s = arg;
+	struct stat st;
+
+	(void)elapsed;
+	s->ticks++;
+	if (fstat(s->fd, &st) != 0 || (uint64_t)st.st_size != bytes) {
+		if (s->bad++ == 0)
+			s->bad_bytes = bytes, s->bad_size = (long long)st.st_size;
+	}
+	if (quiet >= 0.3) {
+		s->told = bytes;
+		return 1;
+	}
+	return 0;
+}
+
+START_TEST(test_stream_tick_sees_file)
+{
+	int in;
+	uint64_t bytes, total = (3 << 20) + 100; /* a piece and a half, and a few */
+	struct sbuf err;
+	struct stream_bounds b = { 8 << 20, 60, 600 };
+	/* 64 kB each 10 ms: ticks while bytes come, some held */
+	pid_t pid = peer(total, 65536, 10, 20, &in);
+	struct seen s = { 0 };
+
+	procdir();
+	s.fd = open(PROCDIR "/ticked", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(s.fd, 0);
+	sbuf_init(&err);
+	ck_assert_int_eq(stream_copy(in, s.fd, "ticked", &b, watch, &s, &bytes, &err), STREAM_DONE);
+	ck_assert_msg(s.bad == 0, "%d of %d ticks told of bytes the file did not hold (first: %llu, file %lld)", s.bad,
+		      s.ticks, (unsigned long long)s.bad_bytes, s.bad_size);
+	ck_assert_msg(s.told == total && bytes == total, "told %llu bytes after the quiet, copied %llu, sent %llu",
+		      (unsigned long long)s.told, (unsigned long long)bytes, (unsigned long long)total);
+	size_t n;
+	uint8_t *got = (uint8_t *)file_bytes(PROCDIR "/ticked", &n);
+	ck_assert_int_eq(n, total);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_msg(got[i] == pattern(i), "byte %zu", i);
+	free(got);
+	close(s.fd);
+	close(in);
+	sbuf_free(&err);
+	end(pid);
+}
+END_TEST
+
 /* The room: what the file system has free for us, less 1/20 of its
  * size, as stat -f tells (within 1% of the file system: others write). */
 START_TEST(test_stream_room)
@@ -3898,6 +3960,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_stream_whole);
 	tcase_add_test(tc, test_stream_flood);
 	tcase_add_test(tc, test_stream_quiet);
+	tcase_add_test(tc, test_stream_tick_sees_file);
 	tcase_add_test(tc, test_stream_trickle);
 	tcase_add_test(tc, test_stream_room);
 	suite_add_tcase(s, tc);
