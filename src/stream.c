@@ -28,85 +28,129 @@ static enum stream_end bounds_passed(const char *name, const struct stream_bound
 	return STREAM_DONE;
 }
 
-/* What has come is written in pieces that end on a multiple of 2 MiB of
- * the file (it starts empty): the page cache keeps each piece in one huge
- * page where the kernel can, and a reader that maps the file later
- * (heapwalk opening the snapshot) maps it 512 pages at once. Written in
- * 64 kB pieces, a 300 MB trace cost its open 0.1 s more CPU on a virtual
- * machine (make bench). */
-#define PIECE ((size_t)2 << 20)
+#define PIECE ((size_t)2 << 20) /* struct pieces (stream.h) */
 
-struct pending {
-	uint8_t *buf; /* PIECE bytes */
-	size_t n;     /* ... held, not yet in the file */
-	double since; /* when the first of them came */
-};
+void pieces_open(struct pieces *p, int fd)
+{
+	p->fd = fd;
+	p->buf = NULL;
+	p->n = 0;
+	p->written = 0;
+	p->since = 0;
+}
 
-/* What is held, to out: *bytes are those in the file. */
-static enum stream_end flush(int out, const char *name, struct pending *p, uint64_t *bytes, struct sbuf *err)
+uint8_t *pieces_room(struct pieces *p, size_t *room)
+{
+	if (p->buf == NULL)
+		p->buf = xmalloc(PIECE);
+	*room = PIECE - (size_t)((p->written + p->n) % PIECE);
+	return p->buf + p->n;
+}
+
+int pieces_added(struct pieces *p, size_t n)
+{
+	if (n > 0 && p->n == 0)
+		p->since = hw_now();
+	p->n += n;
+	return (p->written + p->n) % PIECE == 0 ? pieces_flush(p) : 0;
+}
+
+int pieces_add(struct pieces *p, const void *b, size_t n)
+{
+	const uint8_t *q = b;
+
+	while (n > 0) {
+		size_t room;
+		uint8_t *to = pieces_room(p, &room);
+		size_t k = n < room ? n : room;
+		memcpy(to, q, k);
+		q += k;
+		n -= k;
+		int e = pieces_added(p, k);
+		if (e != 0)
+			return e;
+	}
+	return 0;
+}
+
+int pieces_flush(struct pieces *p)
 {
 	if (p->n == 0)
-		return STREAM_DONE;
-	int we = write_full(out, p->buf, p->n);
+		return 0;
+	int e = write_full(p->fd, p->buf, p->n);
+	if (e == 0)
+		p->written += p->n;
+	p->n = 0; /* (a failed write's bytes are lost: the caller gives the file up) */
+	return e;
+}
+
+void pieces_close(struct pieces *p)
+{
+	free(p->buf);
+	p->buf = NULL;
+	p->n = 0;
+}
+
+/* What is held, to the file; err says it failed. */
+static enum stream_end flush(const char *name, struct pieces *p, struct sbuf *err)
+{
+	int we = pieces_flush(p);
+
 	if (we != 0) {
 		sbuf_printf(err, "%s: cannot write: %s", name, strerror(we));
-		p->n = 0;
 		return STREAM_FAILED;
 	}
-	*bytes += p->n;
-	p->n = 0;
 	return STREAM_DONE;
 }
 
-static enum stream_end copy(int in, int out, const char *name, const struct stream_bounds *b, stream_tick_fn tick,
-			    void *arg, uint64_t *bytes, struct pending *p, struct sbuf *err)
+static enum stream_end copy(int in, const char *name, const struct stream_bounds *b, stream_tick_fn tick, void *arg,
+			    struct pieces *p, struct sbuf *err)
 {
 	double t0 = hw_now(), last = t0, ticked = t0;
 	enum stream_end e;
 
 	for (;;) {
 		double now = hw_now();
-		if ((e = bounds_passed(name, b, *bytes + p->n, now - last, now - t0, err)) != STREAM_DONE)
+		if ((e = bounds_passed(name, b, p->written + p->n, now - last, now - t0, err)) != STREAM_DONE)
 			return e;
 		/* the tick on time even when bytes never stop coming; the file
 		 * as the tick sees it at most a turn behind the stream (a
 		 * caller looks into it for the dump's end) */
 		if (now - ticked >= TURN_MS / 1000.0) {
 			ticked = now;
-			if (p->n > 0 && now - p->since >= TURN_MS / 1000.0 &&
-			    (e = flush(out, name, p, bytes, err)) != STREAM_DONE)
+			if (p->n > 0 && now - p->since >= TURN_MS / 1000.0 && (e = flush(name, p, err)) != STREAM_DONE)
 				return e;
-			if (tick(arg, *bytes, now - last, now - t0))
+			if (tick(arg, p->written, now - last, now - t0))
 				return STREAM_DONE;
 		}
 		struct pollfd pf = { in, POLLIN, 0 };
 		if (poll(&pf, 1, TURN_MS) <= 0) { /* a quiet turn: all that came is in the file */
-			if ((e = flush(out, name, p, bytes, err)) != STREAM_DONE)
+			if ((e = flush(name, p, err)) != STREAM_DONE)
 				return e;
 			continue;
 		}
-		/* up to the next multiple of PIECE of the file */
-		size_t room = PIECE - (size_t)((*bytes + p->n) % PIECE);
-		ssize_t n = read(in, p->buf + p->n, room < 65536 ? room : 65536);
+		size_t room;
+		uint8_t *to = pieces_room(p, &room);
+		ssize_t n = read(in, to, room < 65536 ? room : 65536);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n < 0) {
 			sbuf_printf(err, "%s: the stream broke at byte %llu: %s", name,
-				    (unsigned long long)(*bytes + p->n), strerror(errno));
+				    (unsigned long long)(p->written + p->n), strerror(errno));
 			return STREAM_FAILED;
 		}
 		if (n == 0)
 			return STREAM_DONE;
-		if ((uint64_t)n > b->max_bytes - (*bytes + p->n)) { /* (never past max: no overflow) */
+		if ((uint64_t)n > b->max_bytes - (p->written + p->n)) { /* (never past max: no overflow) */
 			sbuf_printf(err, "%s: the stream went past %llu bytes, its bound", name,
 				    (unsigned long long)b->max_bytes);
 			return STREAM_FULL; /* the bytes that passed it dropped */
 		}
-		if (p->n == 0)
-			p->since = hw_now();
-		p->n += (size_t)n;
-		if ((*bytes + p->n) % PIECE == 0 && (e = flush(out, name, p, bytes, err)) != STREAM_DONE)
-			return e;
+		int we = pieces_added(p, (size_t)n);
+		if (we != 0) {
+			sbuf_printf(err, "%s: cannot write: %s", name, strerror(we));
+			return STREAM_FAILED;
+		}
 		last = hw_now();
 	}
 }
@@ -114,17 +158,18 @@ static enum stream_end copy(int in, int out, const char *name, const struct stre
 enum stream_end stream_copy(int in, int out, const char *name, const struct stream_bounds *b, stream_tick_fn tick,
 			    void *arg, uint64_t *bytes, struct sbuf *err)
 {
-	struct pending p = { xmalloc(PIECE), 0, 0 };
+	struct pieces p;
 
-	*bytes = 0;
-	enum stream_end e = copy(in, out, name, b, tick, arg, bytes, &p, err);
+	pieces_open(&p, out);
+	enum stream_end e = copy(in, name, b, tick, arg, &p, err);
 	/* however it ended, what came before is in the file (the first
 	 * failure the one told) */
 	struct sbuf later;
 	sbuf_init(&later);
-	enum stream_end f = flush(out, name, &p, bytes, e == STREAM_DONE ? err : &later);
+	enum stream_end f = flush(name, &p, e == STREAM_DONE ? err : &later);
 	sbuf_free(&later);
-	free(p.buf);
+	pieces_close(&p);
+	*bytes = p.written;
 	return e == STREAM_DONE ? f : e;
 }
 

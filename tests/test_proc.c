@@ -3873,6 +3873,61 @@ START_TEST(test_stream_tick_sees_file)
 }
 END_TEST
 
+/* The pieces a snapshot is written in end on multiples of 2 MiB of the
+ * file (the page cache's huge pages), whatever the sizes given, and
+ * after a flush of a part of one too; nothing is lost. */
+static off_t size_of(int fd)
+{
+	struct stat st;
+
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	return st.st_size;
+}
+
+static void add_pattern(struct pieces *p, uint64_t *at, uint64_t n)
+{
+	uint8_t buf[65537]; /* odd: no piece's end falls on one of its ends */
+
+	while (n > 0) {
+		size_t k = n < sizeof buf ? (size_t)n : sizeof buf;
+		for (size_t i = 0; i < k; i++)
+			buf[i] = pattern(*at + i);
+		ck_assert_int_eq(pieces_add(p, buf, k), 0);
+		*at += k, n -= k;
+	}
+}
+
+START_TEST(test_stream_pieces)
+{
+	struct pieces p;
+	uint64_t at = 0, mib2 = 2 << 20;
+
+	procdir();
+	int fd = open(PROCDIR "/pieces", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(fd, 0);
+	pieces_open(&p, fd);
+	add_pattern(&p, &at, 100);
+	ck_assert_int_eq(size_of(fd), 0);
+	add_pattern(&p, &at, mib2 - 100 + 5);
+	ck_assert_int_eq(size_of(fd), mib2);
+	ck_assert_int_eq(pieces_flush(&p), 0);
+	ck_assert_int_eq(size_of(fd), mib2 + 5);
+	add_pattern(&p, &at, mib2);
+	ck_assert_int_eq(size_of(fd), 2 * mib2); /* the rest of the piece the flush began */
+	ck_assert_int_eq(pieces_flush(&p), 0);
+	ck_assert_int_eq(size_of(fd), at);
+	ck_assert_int_eq(p.written, at);
+	pieces_close(&p);
+	close(fd);
+	size_t n;
+	uint8_t *got = (uint8_t *)file_bytes(PROCDIR "/pieces", &n);
+	ck_assert_int_eq(n, at);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_msg(got[i] == pattern(i), "byte %zu", i);
+	free(got);
+}
+END_TEST
+
 /* The room: what the file system has free for us, less 1/20 of its
  * size, as stat -f tells (within 1% of the file system: others write). */
 START_TEST(test_stream_room)
@@ -3961,6 +4016,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, test_stream_flood);
 	tcase_add_test(tc, test_stream_quiet);
 	tcase_add_test(tc, test_stream_tick_sees_file);
+	tcase_add_test(tc, test_stream_pieces);
 	tcase_add_test(tc, test_stream_trickle);
 	tcase_add_test(tc, test_stream_room);
 	suite_add_tcase(s, tc);

@@ -780,6 +780,7 @@ static void ws_close(struct ws *w)
 struct take {
 	struct ws *w;
 	int fd, progress;
+	struct pieces out; /* to fd */
 	const char *tmp;
 	uint64_t bytes;
 	struct stream_bounds b;
@@ -808,7 +809,7 @@ static int marked(struct take *t, pid_t pid, struct sbuf *err)
 		sbuf_printf(err, "PID %ld: its snapshot does not begin with {\"snapshot\":{ as V8's do", (long)pid);
 		return -1;
 	}
-	if ((e = write_full(t->fd, snap_head, h)) != 0 || (e = write_full(t->fd, snap_mark, m)) != 0) {
+	if ((e = pieces_add(&t->out, snap_head, h)) != 0 || (e = pieces_add(&t->out, snap_mark, m)) != 0) {
 		sbuf_printf(err, "%s: cannot write: %s", t->tmp, strerror(e));
 		return -1;
 	}
@@ -845,7 +846,7 @@ static int message(struct take *t, pid_t pid, struct sbuf *err)
 	} else if (d.kind == DT_CHUNK && t->bytes == 0 && marked(t, pid, err) < 0) {
 		rc = -1;
 	} else if (d.kind == DT_CHUNK) {
-		int e = write_full(t->fd, t->chunk.buf, t->chunk.len);
+		int e = pieces_add(&t->out, t->chunk.buf, t->chunk.len);
 		if (e != 0) {
 			sbuf_printf(err, "%s: cannot write: %s", t->tmp, strerror(e));
 			rc = -1;
@@ -994,6 +995,7 @@ static int snapshot_into(struct ws *w, pid_t pid, const char *tmp, const char *f
 		return -1;
 	}
 	sbuf_init(&t.chunk);
+	pieces_open(&t.out, t.fd);
 	if (bounds_get(t.fd, file, &t.b, err) < 0)
 		goto out;
 	t.answered = 0;
@@ -1010,8 +1012,9 @@ static int snapshot_into(struct ws *w, pid_t pid, const char *tmp, const char *f
 		sbuf_printf(err, "PID %ld: its inspector answered with no snapshot", (long)pid);
 		goto out;
 	}
-	if (fsync(t.fd) < 0) {
-		sbuf_printf(err, "%s: cannot write: %s", tmp, strerror(errno));
+	int e = pieces_flush(&t.out);
+	if (e != 0 || fsync(t.fd) < 0) {
+		sbuf_printf(err, "%s: cannot write: %s", tmp, strerror(e != 0 ? e : errno));
 		goto out;
 	}
 	*bytes = t.bytes;
@@ -1025,6 +1028,7 @@ out:
 		rc = -1;
 	}
 	sbuf_free(&t.chunk);
+	pieces_close(&t.out);
 	return rc;
 }
 
