@@ -62,7 +62,7 @@
 	REQ(SEARCH_PREV, "Finding", "Previous match") \
 	REQ(FILTER,      "Finding", "Filter the rows by a PCRE2 regex as you type (Classes, Allocations, Time, Leaks, Inspections); the cursor keeps its row, or goes to the first if the filter drops it") \
 	REQ(SORT,        "Finding", "Classes: sort by the key pressed next: n, i, s, r (g: growth); again: reverse; the cursor keeps its class, the first rows shown when they fit") \
-	REQ(ROW,         "Other",   "The cursor row whole in a box: its label, which a narrow screen cuts, and every column's value by name") \
+	REQ(ROW,         "Other",   "The cursor row whole in a box: its label, which a narrow screen cuts, and every column's value, by its title where it has one") \
 	REQ(HELP,        "Other",   "This help") \
 	REQ(EXPORT,      "Other",   "Write this step to a file to show elsewhere: r the HTML report (treemap, sunburst, dominator tree, classes), g a GraphViz graph of its objects; the path is shown") \
 	REQ(REDRAW,      "Other",   "Redraw the screen") \
