@@ -2226,6 +2226,17 @@ START_TEST(test_rules_screen)
 	size_t ngroups = rs->ngroups, nlit = 0;
 	for (size_t i = 0; i < ngroups; i++)
 		nlit += !rs->groups[i].enabled;
+	/* the group's description and its rules, as the rules file has them */
+	char desc[256];
+	struct sbuf grules;
+	snprintf(desc, sizeof desc, "%s", rs->groups[gi].description);
+	sbuf_init(&grules);
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->rules[i].group == gi) {
+			rule_to_string(rs, &rs->rules[i], &grules);
+			sbuf_addc(&grules, '\n');
+		}
+	ck_assert_msg(*desc && grules.len > 0, "the group 'references' has no description or no rules");
 	oo.rules = rs;
 	ck_assert_msg(heap_open(&h, dump, &oo, NULL, &err) == 0, "%s", err.buf);
 	heap_need(&h, HP_ALL, NULL);
@@ -2273,6 +2284,21 @@ START_TEST(test_rules_screen)
 	free(s);
 	for (size_t i = 0; i < gi; i++)
 		keys(&t, "Down");
+	/* v: the group whole, its rules with it; any key back */
+	keys(&t, "v");
+	s = wait_for(&t, "The rule group, whole");
+	has(s, "references (on)");
+	has(s, desc);
+	for (char *l = grules.buf, *nl; (nl = strchr(l, '\n')) != NULL; l = nl + 1) {
+		*nl = '\0';
+		has(s, l);
+	}
+	free(s);
+	keys(&t, "Down");
+	s = wait_without(&t, "Rules: Space", "The rule group, whole");
+	has(s, "[x] references"); /* the key closed the box alone */
+	free(s);
+	sbuf_free(&grules);
 	keys(&t, "Space");
 	s = wait_for(&t, "[ ] references");
 	has(s, "1 changed");

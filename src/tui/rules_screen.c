@@ -52,8 +52,40 @@ static void rules_draw(struct tui *t, struct rules_ui *u)
 	}
 	sbuf_free(&l);
 	draw_line(t->rows - 1, t->msg && t->msg_error ? C_ERROR : C_HINT,
-		  t->msg ? t->msg : " Space on/off  Enter apply  q close without applying  ? help");
+		  t->msg ? t->msg : " Space on/off  v whole  Enter apply  q close without applying");
 	refresh();
+}
+
+/* v: the group at the cursor whole (its line cuts its description at
+ * the screen's edge), with its rules. */
+static void rules_whole(struct tui *t, const struct rules_ui *u)
+{
+	const struct rule_group *g = &u->rs->groups[u->sel];
+	struct sbuf text, r;
+
+	sbuf_init(&text);
+	sbuf_init(&r);
+	esc_append(&text, (const uint8_t *)g->name, strlen(g->name), 0);
+	sbuf_printf(&text, " (%s)\n%zu rule%s, first named in ", g->enabled ? "on" : "off", u->nrules[u->sel],
+		    u->nrules[u->sel] == 1 ? "" : "s");
+	esc_append(&text, (const uint8_t *)(g->file ? g->file : "?"), strlen(g->file ? g->file : "?"), 0);
+	if (g->description != NULL && *g->description) {
+		sbuf_adds(&text, "\n\n");
+		esc_append(&text, (const uint8_t *)g->description, strlen(g->description), 0);
+	}
+	if (u->nrules[u->sel] > 0)
+		sbuf_adds(&text, "\n");
+	for (size_t i = 0; i < u->rs->n; i++) {
+		if (u->rs->rules[i].group != u->sel)
+			continue;
+		sbuf_reset(&r);
+		rule_to_string(u->rs, &u->rs->rules[i], &r);
+		sbuf_adds(&text, "\n");
+		esc_append(&text, (const uint8_t *)r.buf, r.len, 0);
+	}
+	text_box(t, "The rule group, whole", text.buf, "any key closes");
+	sbuf_free(&r);
+	sbuf_free(&text);
 }
 
 /* Apply the groups as flagged to the open dump (and the baseline dump):
@@ -114,13 +146,15 @@ void rules_screen(struct tui *t)
 			u.sel = u.rs->ngroups - 1;
 		else if (r == REQ_MARK)
 			rules_enable(u.rs, u.rs->groups[u.sel].name, !u.rs->groups[u.sel].enabled);
+		else if (r == REQ_ROW)
+			rules_whole(t, &u);
 		else if (r == REQ_USE || c == 'a') {
 			apply = 1;
 			break;
 		} else if (c == 27 || r == REQ_QUIT || r == REQ_BACK || r == REQ_RULES)
 			break;
 		else if (c != ERR)
-			tui_message(t, 1, "Space: on or off, Enter: apply, q: close");
+			tui_message(t, 1, "Space: on or off, v: the group whole, Enter: apply, q: close");
 	}
 	int changed = 0;
 	for (size_t i = 0; i < u.rs->ngroups; i++)
