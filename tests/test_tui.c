@@ -2342,6 +2342,24 @@ START_TEST(test_rules_screen)
 	keys(&t, "q");
 	wait_exit(&t);
 	term_stop(&t);
+
+	/* a rule as its file writes it, backslashes and quotes as they are
+	 * (escaped once for the terminal: not twice) */
+	char args[1024];
+	snprintf(args, sizeof args, "--rules %s/../rules/jetty.rules %s", TEST_SRCDIR, dump);
+	term_start(&t, 160, 40, "", args);
+	free(wait_for(&t, "Step 1: All objects"));
+	keys(&t, "C");
+	free(wait_for(&t, "Rules: Space"));
+	keys(&t, "G v"); /* the last group: jetty-tags */
+	s = wait_for(&t, "The rule group, whole");
+	has(s, "jetty-tags (on)");
+	has(s, "tag /^org\\.eclipse\\.jetty\\.(server\\.)?session\\.SessionData$/+ _attributes.values "
+	       "\"session attribute\"");
+	free(s);
+	keys(&t, "q q q"); /* the box, the screen, the browser */
+	wait_exit(&t);
+	term_stop(&t);
 }
 END_TEST
 

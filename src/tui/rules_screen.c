@@ -79,9 +79,9 @@ static void rules_whole(struct tui *t, const struct rules_ui *u)
 		if (u->rs->rules[i].group != u->sel)
 			continue;
 		sbuf_reset(&r);
-		rule_to_string(u->rs, &u->rs->rules[i], &r);
+		rule_to_string(u->rs, &u->rs->rules[i], &r); /* as a rules file writes it: escaped once */
 		sbuf_adds(&text, "\n");
-		esc_append(&text, (const uint8_t *)r.buf, r.len, 0);
+		esc_append_again(&text, (const uint8_t *)r.buf, r.len);
 	}
 	text_box(t, "The rule group, whole", text.buf, "any key closes");
 	sbuf_free(&r);
