@@ -223,14 +223,31 @@ void heap_map_advise_range(struct heap *h, uint64_t from, uint64_t to, int advic
 		to = h->size;
 	if (to < h->size)
 		to = to / page * page;
-	if (to > from)
-		madvise((void *)(h->map + from), (size_t)(to - from), advice);
+	if (to <= from)
+		return;
+#ifdef MADV_NOHUGEPAGE
+	/* read at random from now on: a fault reads its page, not the 2 MiB
+	 * around it that heap_map_populate's advice would */
+	if (advice == MADV_RANDOM)
+		madvise((void *)(h->map + from), (size_t)(to - from), MADV_NOHUGEPAGE);
+#endif
+	madvise((void *)(h->map + from), (size_t)(to - from), advice);
 }
 
 void heap_map_populate(struct heap *h)
 {
 	if (h->container != NULL || h->map == NULL || h->size > (uint64_t)8 << 30)
 		return;
+#ifdef MADV_HUGEPAGE
+	/* the whole file read now: the pages read from disk go to the page
+	 * cache's huge pages, each mapped at once, not 512 times (a file
+	 * already there keeps the pages it has; snapshots heapwalk writes
+	 * are in huge ones, stream.h). On a virtual machine a process's
+	 * first touch of a 4 kB page of a mapped file costs ~1.5 us: 0.1 s
+	 * of a cold open of a 300 MB trace (make bench) */
+	if (h->size >= (uint64_t)2 << 20)
+		madvise((void *)(uintptr_t)h->map, (size_t)h->size, MADV_HUGEPAGE);
+#endif
 	map_populate(h->map, 0, (size_t)h->size);
 }
 
@@ -286,15 +303,6 @@ int heap_map_file(struct heap *h, const char *path, struct sbuf *err)
 			goto fail;
 		}
 		map_watch(m, (uint64_t)st.st_size, path); /* a fault on it names it */
-#ifdef MADV_HUGEPAGE
-		/* the pages read from disk now in huge pages of the page cache
-		 * (a file already there keeps the pages it has): each mapped
-		 * at once, not 512 times. On a virtual machine a process's
-		 * first touch of a 4 kB page of the file costs ~1.5 us: 0.1 s
-		 * of a cold open of a 300 MB trace (make bench) */
-		if (st.st_size >= (off_t)2 << 20)
-			(void)madvise(m, (size_t)st.st_size, MADV_HUGEPAGE);
-#endif
 	}
 	free(ep);
 	h->path = xstrdup(path);

@@ -55,13 +55,16 @@ int heap_room_for(const struct heap *h, uint64_t nodes, uint64_t extra, struct s
 /* madvise() the dump's mapping (MADV_SEQUENTIAL before a pass in file
  * order; MADV_DONTNEED after it, to let its pages go from this process:
  * they stay in the page cache, the kernel's to keep or drop, and are
- * read again as needed); nothing for a gzip dump read at random. */
+ * read again as needed; MADV_RANDOM, which also takes back
+ * heap_map_populate's huge pages); nothing for a gzip dump read at
+ * random. */
 void heap_map_advise(struct heap *h, int advice);
 /* The same for the pages within bytes [from, to) of the dump. */
 void heap_map_advise_range(struct heap *h, uint64_t from, uint64_t to, int advice);
 /* The whole dump's pages mapped in one call before a pass that reads
  * them all (not a fault each few pages), when it surely fits in memory
- * (8 GiB at most); nothing for a gzip dump read at random. */
+ * (8 GiB at most), those read from disk in huge pages; nothing for a
+ * gzip dump read at random. */
 void heap_map_populate(struct heap *h);
 /* A pass over the dump in file order lets its pages go behind it when
  * the dump is large beside the memory (over a quarter of it: `on`):
