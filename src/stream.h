@@ -8,9 +8,11 @@
 
 #include "util.h"
 
-/* Called every 0.1 s or so, bytes coming or not, with the bytes copied
- * so far, how long the stream has been quiet and since the copy began
- * (in seconds); returns 1 to end the copy there, 0 to go on. */
+/* Called every 0.1 s or so, bytes coming or not, with the bytes in the
+ * file so far (at most a turn, 0.1 s, behind the stream: the copy holds
+ * what comes until a piece is full, struct pieces), how long the stream
+ * has been quiet and since the copy began (in seconds); returns 1 to end
+ * the copy there, 0 to go on. */
 typedef int (*stream_tick_fn)(void *arg, uint64_t bytes, double quiet_s, double elapsed_s);
 
 /* What a copy must keep to. */
@@ -22,10 +24,11 @@ struct stream_bounds {
 
 enum stream_end { STREAM_DONE, STREAM_FAILED, STREAM_FULL, STREAM_QUIET, STREAM_LATE };
 
-/* Copy what comes from in to out (named `name` in messages) until in
- * ends or tick ends the copy: STREAM_DONE with the bytes in *bytes, or
- * how it failed (a read or write error, a bound passed) with one line in
- * err. */
+/* Copy what comes from in to out (an empty file, named `name` in
+ * messages), through struct pieces, until in ends or tick ends the copy:
+ * STREAM_DONE with the bytes in *bytes, or how it failed (a read or
+ * write error, a bound passed) with one line in err; either way (but
+ * for a failed write) what came before the end is in the file. */
 enum stream_end stream_copy(int in, int out, const char *name, const struct stream_bounds *b, stream_tick_fn tick,
 			    void *arg, uint64_t *bytes, struct sbuf *err);
 
