@@ -2357,6 +2357,28 @@ START_TEST(test_rules_screen)
 	has(s, "tag /^org\\.eclipse\\.jetty\\.(server\\.)?session\\.SessionData$/+ _attributes.values "
 	       "\"session attribute\"");
 	free(s);
+	/* a resize: the box again, over the rules screen, not the browser */
+	tmuxf(&t, "resize-window -t hw -x %d -y %d", 100, 44);
+	/* drawn anew at 44 rows: the rules screen's hint on the last (the
+	 * browser's status line there, were the browser drawn under it) */
+	s = NULL;
+	for (double t0 = hw_now(); hw_now() - t0 < 30;) {
+		free(s);
+		s = screen(&t, 0);
+		char *last = s + strlen(s);
+		while (last > s && (last[-1] == '\n' || last[-1] == ' '))
+			last--;
+		while (last > s && last[-1] != '\n')
+			last--;
+		if (count_lines(s) == 44 && strstr(last, "v whole") != NULL)
+			break;
+		usleep(50000);
+	}
+	has(s, "v whole  Enter apply");
+	has(s, "The rule group, whole");
+	has(s, "Rules: Space");
+	lacks(s, "Step 1: All objects");
+	free(s);
 	keys(&t, "q q q"); /* the box, the screen, the browser */
 	wait_exit(&t);
 	term_stop(&t);

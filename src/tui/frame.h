@@ -106,6 +106,10 @@ void path_between(struct tui *t);
 void input_backspace(struct sbuf *in);
 /* Text wrapped in a box, a line of keys under it; the key pressed. */
 int text_box(struct tui *t, const char *title, const char *text, const char *keys);
+/* The same over a screen of the caller's own, which under(t, arg) draws
+ * again when the terminal's size changes (text_box's: the browser). */
+int text_box_over(struct tui *t, const char *title, const char *text, const char *keys,
+		  void (*under)(struct tui *t, void *arg), void *arg);
 /* A list in a box; returns the chosen index or -1. */
 int popup(struct tui *t, const char *title, char **items, size_t n, size_t sel);
 void help(struct tui *t);

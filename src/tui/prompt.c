@@ -121,7 +121,19 @@ static WINDOW *box_window(int hgt, int w, int y, int x, int min_h)
 	return win;
 }
 
+static void browser_under(struct tui *t, void *arg)
+{
+	(void)arg;
+	tui_draw(t);
+}
+
 int text_box(struct tui *t, const char *title, const char *text, const char *keys)
+{
+	return text_box_over(t, title, text, keys, browser_under, NULL);
+}
+
+int text_box_over(struct tui *t, const char *title, const char *text, const char *keys,
+		  void (*under)(struct tui *t, void *arg), void *arg)
 {
 	char **lines = NULL;
 	size_t n = 0, top = 0, page = 1;
@@ -165,7 +177,7 @@ int text_box(struct tui *t, const char *title, const char *text, const char *key
 		if (c == KEY_RESIZE) { /* the screen under it, then the box anew */
 			delwin(win);
 			win = NULL;
-			tui_draw(t);
+			under(t, arg);
 			continue;
 		}
 		enum request r = key_request(c);

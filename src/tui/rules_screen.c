@@ -56,9 +56,15 @@ static void rules_draw(struct tui *t, struct rules_ui *u)
 	refresh();
 }
 
+static void rules_under(struct tui *t, void *arg)
+{
+	getmaxyx(stdscr, t->rows, t->cols);
+	rules_draw(t, arg);
+}
+
 /* v: the group at the cursor whole (its line cuts its description at
  * the screen's edge), with its rules. */
-static void rules_whole(struct tui *t, const struct rules_ui *u)
+static void rules_whole(struct tui *t, struct rules_ui *u)
 {
 	const struct rule_group *g = &u->rs->groups[u->sel];
 	struct sbuf text, r;
@@ -83,7 +89,7 @@ static void rules_whole(struct tui *t, const struct rules_ui *u)
 		sbuf_adds(&text, "\n");
 		esc_append_again(&text, (const uint8_t *)r.buf, r.len);
 	}
-	text_box(t, "The rule group, whole", text.buf, "any key closes");
+	text_box_over(t, "The rule group, whole", text.buf, "any key closes", rules_under, u);
 	sbuf_free(&r);
 	sbuf_free(&text);
 }
