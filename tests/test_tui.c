@@ -2234,7 +2234,7 @@ START_TEST(test_rules_screen)
 	for (size_t i = 0; i < rs->n; i++)
 		if (rs->rules[i].group == gi) {
 			rule_to_string(rs, &rs->rules[i], &grules);
-			sbuf_addc(&grules, '\n');
+			sbuf_printf(&grules, "   # line %u\n", rs->rules[i].line);
 		}
 	ck_assert_msg(*desc && grules.len > 0, "the group 'references' has no description or no rules");
 	oo.rules = rs;
@@ -2301,8 +2301,14 @@ START_TEST(test_rules_screen)
 	sbuf_free(&grules);
 	keys(&t, "Space");
 	s = wait_for(&t, "[ ] references");
-	has(s, "1 changed");
+	has(s, "1 changed, not applied yet");
 	free(s);
+	keys(&t, "v"); /* the box says so too */
+	s = wait_for(&t, "The rule group, whole");
+	has(s, "references (off, not applied yet)");
+	free(s);
+	keys(&t, "Down");
+	free(wait_without(&t, "Rules: Space", "The rule group, whole"));
 	keys(&t, "Enter");
 	snprintf(want, sizeof want, "rules: jdk (%zu of %zu groups off)", nlit + 1, ngroups);
 	s = wait_for(&t, "applied: ");
@@ -2325,7 +2331,7 @@ START_TEST(test_rules_screen)
 	keys(&t, "C");
 	s = wait_for(&t, "Rules: Space");
 	has(s, "[ ] references");
-	has(s, "0 changed");
+	has(s, "none changed");
 	free(s);
 
 	/* on again: as at first */
@@ -2379,7 +2385,27 @@ START_TEST(test_rules_screen)
 	has(s, "Rules: Space");
 	lacks(s, "Step 1: All objects");
 	free(s);
-	keys(&t, "q q q"); /* the box, the screen, the browser */
+	/* the box closed, the cursor on the last group: a short screen
+	 * scrolls the list, a taller one shows it whole again */
+	keys(&t, "q");
+	free(wait_without(&t, "v whole  Enter apply", "The rule group, whole"));
+	tmuxf(&t, "resize-window -t hw -x %d -y %d", 100, 10);
+	s = NULL;
+	for (double t0 = hw_now(); hw_now() - t0 < 30;) { /* drawn anew at 10 rows */
+		free(s);
+		s = screen(&t, 0);
+		if (count_lines(s) == 10 && strstr(s, "jetty-tags") != NULL && strstr(s, "[x] references") == NULL)
+			break;
+		usleep(50000);
+	}
+	has(s, "jetty-tags");
+	lacks(s, "[x] references");
+	free(s);
+	tmuxf(&t, "resize-window -t hw -x %d -y %d", 100, 44);
+	s = wait_for(&t, "[x] references"); /* all 16 groups fit again */
+	has(s, "jetty-tags");
+	free(s);
+	keys(&t, "q q"); /* the screen, the browser */
 	wait_exit(&t);
 	term_stop(&t);
 }

@@ -31,12 +31,18 @@ static void rules_draw(struct tui *t, struct rules_ui *u)
 		on += u->rs->groups[i].enabled != 0;
 		changed += (u->rs->groups[i].enabled != 0) != (u->was[i] != 0);
 	}
-	sbuf_printf(&l, " %zu of %zu groups on; %zu changed, not applied yet", on, u->rs->ngroups, changed);
+	if (changed == 0)
+		sbuf_printf(&l, " %zu of %zu groups on; none changed", on, u->rs->ngroups);
+	else
+		sbuf_printf(&l, " %zu of %zu groups on; %zu changed, not applied yet (Enter applies)", on,
+			    u->rs->ngroups, changed);
 	draw_line(1, C_STEP, l.buf);
 	if (u->sel < u->top)
 		u->top = u->sel;
 	if (u->sel >= u->top + (size_t)h)
 		u->top = u->sel - (size_t)h + 1;
+	if (u->top + (size_t)h > u->rs->ngroups) /* a taller screen: the list fills it again */
+		u->top = u->rs->ngroups > (size_t)h ? u->rs->ngroups - (size_t)h : 0;
 	for (int y = 0; y < h && u->top + (size_t)y < u->rs->ngroups; y++) {
 		size_t i = u->top + (size_t)y;
 		const struct rule_group *g = &u->rs->groups[i];
@@ -72,7 +78,8 @@ static void rules_whole(struct tui *t, struct rules_ui *u)
 	sbuf_init(&text);
 	sbuf_init(&r);
 	esc_append(&text, (const uint8_t *)g->name, strlen(g->name), 0);
-	sbuf_printf(&text, " (%s)\n%zu rule%s, first named in ", g->enabled ? "on" : "off", u->nrules[u->sel],
+	sbuf_printf(&text, " (%s%s)\n%zu rule%s, first named in ", g->enabled ? "on" : "off",
+		    (g->enabled != 0) != (u->was[u->sel] != 0) ? ", not applied yet" : "", u->nrules[u->sel],
 		    u->nrules[u->sel] == 1 ? "" : "s");
 	esc_append(&text, (const uint8_t *)(g->file ? g->file : "?"), strlen(g->file ? g->file : "?"), 0);
 	if (g->description != NULL && *g->description) {
@@ -88,6 +95,7 @@ static void rules_whole(struct tui *t, struct rules_ui *u)
 		rule_to_string(u->rs, &u->rs->rules[i], &r); /* as a rules file writes it: escaped once */
 		sbuf_adds(&text, "\n");
 		esc_append_again(&text, (const uint8_t *)r.buf, r.len);
+		sbuf_printf(&text, "   # line %u", u->rs->rules[i].line); /* as heapwalk rules says it */
 	}
 	text_box_over(t, "The rule group, whole", text.buf, "any key closes", rules_under, u);
 	sbuf_free(&r);
