@@ -2563,6 +2563,13 @@ START_TEST(test_dotnet_snapshot)
 	out = hw(args, &st);
 	ck_assert_msg(st != 0 && strstr(out, "exists already") != NULL, "%s", out);
 	free(out);
+	/* into a directory that is not there: the file asked for named (not
+	 * the temporary copy beside it), nothing left */
+	snprintf(args, sizeof args, "snapshot %ld " DNDIR "/nodir/x.nettrace 2>&1", pid);
+	out = hw(args, &st);
+	ck_assert_msg(st != 0 && strcmp(out, "heapwalk: " DNDIR "/nodir/x.nettrace: cannot create: No such file or "
+				       "directory\n") == 0, "%s", out);
+	free(out);
 	dotnet_planted(DNDIR "/live.nettrace", 1);
 	dotnet_frozen(DNDIR "/live.nettrace", 1);
 	workload_end(pid, DNDIR "/w.log");

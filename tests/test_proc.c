@@ -733,8 +733,15 @@ START_TEST(test_node_blocked)
 	ck_assert_msg(strstr(w, "partner") != NULL, "node not waiting on the FIFO: wchan %s", w);
 	int rc;
 	char args[256];
-	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/blk.heapsnapshot", (long)pid);
+	/* a file that cannot be made: said first, before any question of
+	 * the process (its log below: never signalled) */
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/nodir/blk.heapsnapshot", (long)pid);
 	char *err = hw_stderr(args, 0, &rc);
+	ck_assert_msg(rc == 2 && strcmp(err, "heapwalk: " PROCDIR "/nodir/blk.heapsnapshot: cannot create: No such file "
+					"or directory\n") == 0, "status %d, said:\n%s", rc, err);
+	free(err);
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/blk.heapsnapshot", (long)pid);
+	err = hw_stderr(args, 0, &rc);
 	char *want = xasprintf("heapwalk: PID %ld: its main thread is blocked in the kernel (%s), not in its event "
 			       "loop: Node would open its inspector for SIGUSR1 only once the call returns, perhaps after "
 			       "heapwalk has gone, and leave it open; not signalled\n", (long)pid, strtok(w, "\n"));
@@ -1896,6 +1903,13 @@ START_TEST(test_fake_dump_checks)
 	err = fake_dump("copy", PROCDIR "/old.src", stated, "old.hprof", &rc);
 	assert_refused_dump(err, rc, "old.hprof", "old.hprof: the JVM's dump is not whole (it is not the size the JVM "
 			    "said it wrote); nothing written", "1.0.1 not of the size stated");
+	free(err);
+	/* a directory that is not there: the line names the file asked for
+	 * (not the temporary copy beside it) */
+	err = fake_dump("copy", PROCDIR "/old.src", NULL, "nodir/old.hprof", &rc);
+	assert_refused_dump(err, rc, "nodir/old.hprof",
+			    "heapwalk: " PROCDIR "/nodir/old.hprof: cannot create: No such file or directory\n",
+			    "a missing directory");
 	free(err);
 	err = fake_dump("copy", PROCDIR "/old.src", NULL, "old.hprof", &rc);
 	ck_assert_msg(rc == 0 && err[0] == '\0', "1.0.1 of the size stated: status %d: %s", rc, err);

@@ -455,7 +455,7 @@ int dotnet_snapshot(const struct proc_info *p, const char *file, uint32_t *gc, s
 	if (dotnet_socket(p, &sock, err) < 0 || (s = dotnet_connect(sock.buf, pid, err)) < 0)
 		goto done;
 	if ((fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0) {
-		sbuf_printf(err, "%s: cannot create: %s", tmp, strerror(errno));
+		sbuf_printf(err, "%s: cannot create: %s", file, strerror(errno)); /* (its temporary copy beside it) */
 		goto done;
 	}
 	guarded = tmp_guard(tmp) == 0;

@@ -334,7 +334,7 @@ int hs_dumpheap(const struct proc_info *p, const char *file, int gz, struct sbuf
 	char *tmp = xasprintf("%s.tmp-%ld", file, (long)getpid());
 	int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0) {
-		sbuf_printf(err, "%s: cannot create: %s", tmp, strerror(errno));
+		sbuf_printf(err, "%s: cannot create: %s", file, strerror(errno)); /* (its temporary copy beside it) */
 		free(tmp);
 		return -1;
 	}
