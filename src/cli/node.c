@@ -981,18 +981,24 @@ static int close_inspector(struct ws *w, pid_t pid, const struct listener *l)
 	return 0;
 }
 
-/* The snapshot over the open WebSocket into fd (tmp's, made empty; the
- * bounds b its file's), which it closes: 0, or -1 with err. */
-static int snapshot_into(struct ws *w, pid_t pid, int fd, const struct stream_bounds *b, const char *tmp,
-			 int progress, uint64_t *bytes, int *settled, struct sbuf *err)
+/* The snapshot over the open WebSocket into tmp: 0, or -1 with err. */
+static int snapshot_into(struct ws *w, pid_t pid, const char *tmp, const char *file, int progress,
+			 uint64_t *bytes, int *settled, struct sbuf *err)
 {
 	static const char cmd[] = "{\"id\":1,\"method\":\"HeapProfiler.takeHeapSnapshot\","
 				  "\"params\":{\"reportProgress\":true}}";
-	struct take t = { .w = w, .fd = fd, .progress = progress, .tmp = tmp, .b = *b, .answered = 0 };
+	struct take t = { .w = w, .progress = progress, .tmp = tmp, .answered = 1 };
 	int rc = -1;
 
+	if ((t.fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0) {
+		sbuf_printf(err, "%s: cannot create: %s", file, strerror(errno)); /* (its temporary copy beside it) */
+		return -1;
+	}
 	sbuf_init(&t.chunk);
 	pieces_open(&t.out, t.fd);
+	if (bounds_get(t.fd, file, &t.b, err) < 0)
+		goto out;
+	t.answered = 0;
 	if (ws_send(w, WS_TEXT, cmd, sizeof cmd - 1) < 0) {
 		sbuf_printf(err, "PID %ld: its inspector's connection broke", (long)pid);
 		goto out;
@@ -1076,8 +1082,7 @@ static int snapshot_here(const struct proc_info *p, const char *file, int progre
 	struct sbuf path;
 	struct stat st;
 	char *tmp = xasprintf("%s.tmp-%ld", file, (long)getpid());
-	int opened = 0, rc = -1, guarded = 0, settled = 1, caught = 0, fd = -1;
-	struct stream_bounds b;
+	int opened = 0, rc = -1, guarded = 0, settled = 1, caught = 0;
 	uint64_t bytes = 0;
 	double t0 = hw_now();
 
@@ -1089,14 +1094,6 @@ static int snapshot_here(const struct proc_info *p, const char *file, int progre
 		goto done;
 	}
 	guarded = tmp_guard(tmp) == 0;
-	/* the file made, and its room known, before the signal: a directory
-	 * that is not there or is full fails without opening an inspector */
-	if ((fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0) {
-		sbuf_printf(err, "%s: cannot create: %s", file, strerror(errno)); /* (its temporary copy beside it) */
-		goto done;
-	}
-	if (bounds_get(fd, file, &b, err) < 0)
-		goto done;
 	stop_catch(); /* before the signal: an inspector it opens is closed */
 	caught = 1;
 	if (inspector(p, before, &nb, &at, &path, &opened, err) < 0) {
@@ -1107,9 +1104,7 @@ static int snapshot_here(const struct proc_info *p, const char *file, int progre
 	}
 	if (ws_open(&w, p->pid, &at, path.buf, err) < 0)
 		goto done;
-	int into = snapshot_into(&w, p->pid, fd, &b, tmp, progress, &bytes, &settled, err);
-	fd = -1; /* closed */
-	if (into < 0)
+	if (snapshot_into(&w, p->pid, tmp, file, progress, &bytes, &settled, err) < 0)
 		goto done;
 	if (link(tmp, file) < 0) { /* never over an existing file */
 		sbuf_printf(err, "%s: %s", file, strerror(errno));
@@ -1136,8 +1131,6 @@ done:
 	if (caught)
 		stop_release();
 	ws_close(&w);
-	if (fd >= 0)
-		close(fd);
 	unlink(tmp);
 	if (guarded)
 		tmp_unguard(tmp);
