@@ -3704,6 +3704,18 @@ static pid_t peer(uint64_t total, size_t chunk, int gap_ms, int hold_s, int *fd)
 	return pid;
 }
 
+/* The file holds the first n bytes of the pattern, no more. */
+static void assert_pattern_file(const char *path, uint64_t n)
+{
+	size_t got_n;
+	uint8_t *got = (uint8_t *)file_bytes(path, &got_n);
+
+	ck_assert_int_eq(got_n, n);
+	for (size_t i = 0; i < got_n; i++)
+		ck_assert_msg(got[i] == pattern(i), "%s: byte %zu", path, i);
+	free(got);
+}
+
 static int never(void *arg, uint64_t bytes, double quiet, double elapsed)
 {
 	(void)arg, (void)bytes, (void)quiet, (void)elapsed;
@@ -3743,12 +3755,7 @@ START_TEST(test_stream_whole)
 	sbuf_init(&err);
 	ck_assert_int_eq(copy("whole", in, &b, &bytes, &size, &err), STREAM_DONE);
 	ck_assert_int_eq(bytes, 3 << 20);
-	size_t n;
-	uint8_t *got = (uint8_t *)file_bytes(PROCDIR "/whole", &n);
-	ck_assert_int_eq(n, 3 << 20);
-	for (size_t i = 0; i < n; i++)
-		ck_assert_msg(got[i] == pattern(i), "byte %zu", i);
-	free(got);
+	assert_pattern_file(PROCDIR "/whole", 3 << 20);
 	sbuf_free(&err);
 	end(pid);
 }
@@ -3871,12 +3878,7 @@ START_TEST(test_stream_tick_sees_file)
 		      s.ticks, (unsigned long long)s.bad_bytes, s.bad_size);
 	ck_assert_msg(s.told == total && bytes == total, "told %llu bytes after the quiet, copied %llu, sent %llu",
 		      (unsigned long long)s.told, (unsigned long long)bytes, (unsigned long long)total);
-	size_t n;
-	uint8_t *got = (uint8_t *)file_bytes(PROCDIR "/ticked", &n);
-	ck_assert_int_eq(n, total);
-	for (size_t i = 0; i < n; i++)
-		ck_assert_msg(got[i] == pattern(i), "byte %zu", i);
-	free(got);
+	assert_pattern_file(PROCDIR "/ticked", total);
 	close(s.fd);
 	close(in);
 	sbuf_free(&err);
@@ -3930,12 +3932,7 @@ START_TEST(test_stream_pieces)
 	ck_assert_int_eq(p.written, at);
 	pieces_close(&p);
 	close(fd);
-	size_t n;
-	uint8_t *got = (uint8_t *)file_bytes(PROCDIR "/pieces", &n);
-	ck_assert_int_eq(n, at);
-	for (size_t i = 0; i < n; i++)
-		ck_assert_msg(got[i] == pattern(i), "byte %zu", i);
-	free(got);
+	assert_pattern_file(PROCDIR "/pieces", at);
 }
 END_TEST
 
