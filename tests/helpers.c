@@ -1,6 +1,7 @@
 /* helpers.c — what every suite may use: a command's output, a file's
  * bytes, the heapwalk under test, whether a program is installed. */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,20 @@ int have(const char *prog)
 	int ok = st == 0 && out[0] != '\0';
 	free(out);
 	return ok;
+}
+
+int build_in_tmp(const char *who, const char *what)
+{
+	char build[PATH_MAX], tmp[PATH_MAX];
+
+	if (realpath(TEST_BUILDDIR, build) == NULL || realpath("/tmp", tmp) == NULL)
+		return 0;
+	size_t n = strlen(tmp);
+	if (strncmp(build, tmp, n) != 0 || (build[n] != '/' && build[n] != '\0'))
+		return 0;
+	fprintf(stderr, "%s: skipped: the tests' build directory (%s) is under %s, which %s hides from the process\n", who,
+		build, tmp, what);
+	return 1;
 }
 
 double hang_seconds(double s)

@@ -1093,6 +1093,8 @@ START_TEST(test_node_namespaces)
 		fprintf(stderr, "proc: not root, or no unshare, setpriv or node: the Node namespace tests are skipped\n");
 		return;
 	}
+	if (build_in_tmp("proc: the Node namespace tests", "Node's own /tmp"))
+		return;
 	procdir();
 	ck_assert_int_eq(system("chmod 1777 " PROCDIR), 0);
 	uid_t uid;
@@ -1597,6 +1599,8 @@ static int fake_built(void)
 		fprintf(stderr, "proc: not root: the fake JVMs (a private /tmp each) are skipped\n");
 		return 0;
 	}
+	if (build_in_tmp("proc: the fake JVMs", "the fake's private /tmp"))
+		return 0;
 	procdir();
 	ck_assert_int_eq(system("mkdir -p " PROCDIR "/fake && cp /bin/true " PROCDIR "/fake/libjvm.so && "
 				"${CC:-cc} -o " PROCDIR "/fakejvm " TEST_SRCDIR "/fakejvm.c"), 0);
@@ -2401,6 +2405,8 @@ START_TEST(test_jvm_tmp_not_its_users)
 				"is skipped\n");
 		return;
 	}
+	if (build_in_tmp("proc: the JVM's own /tmp test", "the JVM's own /tmp"))
+		return;
 	uid_t uid;
 	gid_t gid;
 	nobody(&uid, &gid);
@@ -2759,6 +2765,8 @@ START_TEST(test_jvm_frozen)
 		fprintf(stderr, "proc: not root, no JDK, or no mount namespaces: the frozen JVM test is skipped\n");
 		return;
 	}
+	if (build_in_tmp("proc: the frozen JVM test", "the JVM's own /tmp"))
+		return;
 	char *cg = freezer();
 	if (cg == NULL) {
 		fprintf(stderr, "proc: the frozen JVM test is skipped\n");
@@ -2926,6 +2934,8 @@ START_TEST(test_jvm_caught)
 		fprintf(stderr, "proc: not root, no JDK, no agent or no mount namespaces: the caught agent test is skipped\n");
 		return;
 	}
+	if (build_in_tmp("proc: the caught agent test", "the JVM's own /tmp"))
+		return;
 	char *cg = freezer();
 	if (cg == NULL) {
 		fprintf(stderr, "proc: the caught agent test is skipped\n");
@@ -3588,6 +3598,8 @@ START_TEST(test_dotnet_in_namespaces)
 				"namespaces is skipped\n");
 		return;
 	}
+	if (build_in_tmp("proc: the .NET process in its own namespaces", "its own /tmp"))
+		return;
 	procdir();
 	const char *log = PROCDIR "/ns.log";
 	unlink(log);
