@@ -733,8 +733,15 @@ START_TEST(test_node_blocked)
 	ck_assert_msg(strstr(w, "partner") != NULL, "node not waiting on the FIFO: wchan %s", w);
 	int rc;
 	char args[256];
-	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/blk.heapsnapshot", (long)pid);
+	/* a file that cannot be made: said first, before any question of
+	 * the process (its log below: never signalled) */
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/nodir/blk.heapsnapshot", (long)pid);
 	char *err = hw_stderr(args, 0, &rc);
+	ck_assert_msg(rc == 2 && strcmp(err, "heapwalk: " PROCDIR "/nodir/blk.heapsnapshot: cannot create: No such file "
+					"or directory\n") == 0, "status %d, said:\n%s", rc, err);
+	free(err);
+	snprintf(args, sizeof args, "snapshot %ld " PROCDIR "/blk.heapsnapshot", (long)pid);
+	err = hw_stderr(args, 0, &rc);
 	char *want = xasprintf("heapwalk: PID %ld: its main thread is blocked in the kernel (%s), not in its event "
 			       "loop: Node would open its inspector for SIGUSR1 only once the call returns, perhaps after "
 			       "heapwalk has gone, and leave it open; not signalled\n", (long)pid, strtok(w, "\n"));

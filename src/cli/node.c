@@ -1032,6 +1032,26 @@ out:
 	return rc;
 }
 
+/* The file tmp (to be linked as file) made, its room measured, and
+ * removed again: 0, or -1 with err. Before any question of the process:
+ * a directory that is not there, cannot be written or is full fails in
+ * one line, never signalled. The file is made for good once the
+ * inspector's session is open (snapshot_into). */
+static int tried(const char *tmp, const char *file, struct sbuf *err)
+{
+	struct stream_bounds b;
+	int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+	if (fd < 0) {
+		sbuf_printf(err, "%s: cannot create: %s", file, strerror(errno)); /* (its temporary copy beside it) */
+		return -1;
+	}
+	int rc = bounds_get(fd, file, &b, err);
+	close(fd);
+	unlink(tmp);
+	return rc;
+}
+
 /* p was signalled and opened no inspector in time, or heapwalk was
  * interrupted: Node may open it yet (its main thread busy, the machine
  * loaded), and it would listen for any local user. Waited for a while
@@ -1094,6 +1114,8 @@ static int snapshot_here(const struct proc_info *p, const char *file, int progre
 		goto done;
 	}
 	guarded = tmp_guard(tmp) == 0;
+	if (tried(tmp, file, err) < 0)
+		goto done;
 	stop_catch(); /* before the signal: an inspector it opens is closed */
 	caught = 1;
 	if (inspector(p, before, &nb, &at, &path, &opened, err) < 0) {
