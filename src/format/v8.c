@@ -1646,4 +1646,6 @@ const struct format_ops v8_format = {
 	.id_source = "V8's heap object ids",
 	.id_unknown = "natives (the embedder's objects, ArrayBuffer backing stores) and compiled code, "
 		      "whose ids pass to the next object at their address",
+	.id_reset = "V8 numbered its objects afresh between them: an inspector session that took a snapshot or "
+		    "tracked allocations ended (DevTools closed, a heapwalk snapshot taken)",
 };

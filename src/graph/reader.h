@@ -350,6 +350,9 @@ struct format_ops {
 	int (*id_same)(const struct heap *old, node_t o, const struct heap *h, node_t v);
 	const char *id_source;  /* "V8's heap object ids", for the answer's source */
 	const char *id_unknown; /* which objects id_identifies says no for, and why */
+	/* what makes the runtime number its objects afresh, so that a later
+	 * dump's ids name other objects ("... ended"), or NULL */
+	const char *id_reset;
 	/* May v weigh more than the same object did in an earlier dump of
 	 * the process? 0 where the runtime never grows an object in place
 	 * (its size fixed when it was made: an array grown is a new one), so

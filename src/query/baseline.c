@@ -135,11 +135,31 @@ static void mark_both(const struct heap *h, node_t i, const struct heap *old, no
 	if (!identifies(h, i, ids) || !identifies(old, j, ids)) {
 		mark_new(h, i, ids, b);
 		mark_gone(old, j, ids, b);
-	} else if (h->fmt->id_same != NULL && !h->fmt->id_same(old, j, h, i)) {
+		return;
+	}
+	b->shared++;
+	if (h->fmt->id_same != NULL && !h->fmt->id_same(old, j, h, i)) {
 		bit_set(b->fresh.bits, i);
 		bit_set(b->gone.bits, j);
 		b->reused++;
 	}
+}
+
+/* Ids that last within a process name other objects in h and old: more
+ * than one in a hundred of those both have passed to an object of
+ * another type, class or text (an object's id is never given to another
+ * while its numbering lasts; one that changes its class in place is
+ * rare). Numbered afresh between the two, or two processes: the words,
+ * owned, or NULL. */
+static char *ids_other_objects(const struct heap *h, const struct heap *old, const struct baseline *b)
+{
+	if (b->reused == 0 || 100 * b->reused <= b->shared)
+		return NULL;
+	return xasprintf("%s name other objects in the two dumps (%llu of the %llu ids both have passed to an object "
+			 "of another type, class or text): %s%s, or they come from two processes",
+			 h->fmt->id_source, (unsigned long long)b->reused, (unsigned long long)b->shared,
+			 h->fmt->id_reset != NULL ? h->fmt->id_reset : "the runtime numbered its objects afresh",
+			 h->fmt->id_reset != NULL ? "" : " between them");
 }
 
 /* h against old by content and references (match.h): BL_MATCHED,
@@ -417,6 +437,12 @@ static int compare_dumps(struct heap *h, struct heap *old, struct baseline *b,
 		objset_empty(old, &b->unknown_old);
 	}
 	merge_ids(h, old, ids, b);
+	char *other = ids ? ids_other_objects(h, old, b) : NULL;
+	if (other != NULL) { /* the ids tell nothing: the objects paired by what they are */
+		baseline_free(b);
+		matched(h, old, b, other, p);
+		return nothing_paired(h, old, b, err);
+	}
 	objset_recount(h, &b->fresh);
 	objset_recount(old, &b->gone);
 	if (ids) {
@@ -435,9 +461,11 @@ static int compare_dumps(struct heap *h, struct heap *old, struct baseline *b,
 				below++;
 		if (b->fresh.count > 0 && 2 * below > b->fresh.count) {
 			sbuf_printf(err, "%s's new objects have ids below %s's highest (%llu of %llu): %s is the later "
-				    "dump or they come from two processes; give the earlier dump of one process as the baseline",
-				    h->path, old->path, (unsigned long long)below, (unsigned long long)b->fresh.count,
-				    old->path);
+				    "dump, they come from two processes, or %s; give the earlier dump of one process as "
+				    "the baseline", h->path, old->path, (unsigned long long)below,
+				    (unsigned long long)b->fresh.count, old->path,
+				    h->fmt->id_reset != NULL ? h->fmt->id_reset : "the runtime numbered its objects afresh "
+										  "between them");
 			baseline_free(b);
 			return -1;
 		}

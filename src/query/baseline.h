@@ -57,7 +57,7 @@ struct baseline {
 	 * otherwise): neither new, old nor gone, counted per class. And the
 	 * ids that passed from an object gone to one new. */
 	struct objset unknown, unknown_old;
-	uint64_t reused;
+	uint64_t reused, shared; /* of the ids in both that name an object in each */
 	/* BL_MATCHED, BL_IDS: new objects that took the place of gone ones
 	 * (match.h's took_place; by ids, baseline_places: held by an old one
 	 * where it held a gone one of their class); bits NULL otherwise */
