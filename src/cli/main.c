@@ -1589,11 +1589,7 @@ static int run_mcp(int argc, char **argv)
  * objects" from one must not miss that some were not told apart. */
 static void identity_note(const struct baseline *b, const struct heap *h, struct sbuf *note)
 {
-	if (b == NULL)
-		return;
-	int partial = b->unknown.bits != NULL && (b->unknown.count > 0 || b->unknown_old.count > 0);
-	int except = b->mode == BL_MARK && b->how != NULL && strncmp(b->how, "exact except ", 13) == 0;
-	if (b->mode != BL_MATCHED && !b->inexact && !partial && !except)
+	if (b == NULL || baseline_exact(b))
 		return;
 	struct sbuf src;
 	sbuf_init(&src);

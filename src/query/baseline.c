@@ -571,12 +571,30 @@ static void inferred(const struct baseline *b, struct sbuf *out, const char *the
 		sbuf_printf(out, "inferred%s", then);
 }
 
+/* "exact except N objects inferred: ..." (a .NET mark's replay, in any
+ * mode) or "inferred for N objects counted old, exact for the rest: ...":
+ * some objects' identity inferred, the rest exact */
+static int partly_inferred(const struct baseline *b)
+{
+	return b->part_inferred || (b->how != NULL && strncmp(b->how, "exact except ", 13) == 0);
+}
+
+int baseline_exact(const struct baseline *b)
+{
+	return b->mode != BL_MATCHED && !b->inexact && !partly_inferred(b) &&
+	       (b->unknown.bits == NULL || (b->unknown.count == 0 && b->unknown_old.count == 0));
+}
+
 void baseline_summary(const struct baseline *b, struct sbuf *out)
 {
 	if (b->mode == BL_MATCHED) /* first, so that a narrow screen still says it */
 		inferred(b, out, ": ");
 	else if (b->inexact)
 		sbuf_adds(out, "not exact: ");
+	else if (partly_inferred(b)) { /* "exact except 10 objects inferred: " */
+		sbuf_add(out, b->how, strcspn(b->how, ":"));
+		sbuf_adds(out, ": ");
+	}
 	num_bytes(out, "new", b->fresh.count, b->fresh.shallow);
 	num_bytes(out, ", old", b->nold, b->old_bytes);
 	if (baseline_has_old(b))
@@ -603,9 +621,8 @@ void baseline_label(const struct baseline *b, struct sbuf *out)
 		sbuf_adds(out, b->how); /* a mark's reason says so itself */
 	else if (b->inexact)
 		sbuf_printf(out, "not exact: %s", b->how ? b->how : "");
-	else if (b->mode == BL_MARK && b->how != NULL && strncmp(b->how, "exact except ", 13) == 0)
-		sbuf_add(out, b->how, strcspn(b->how, ":")); /* "exact except N objects inferred" */
-	else if (b->part_inferred) /* "inferred for N objects counted old, exact for the rest" */
+	else if (partly_inferred(b)) /* "exact except N objects inferred", "inferred for N objects counted
+					* old, exact for the rest" */
 		sbuf_add(out, b->how, strcspn(b->how, ":"));
 	else if (by_format_ids(b))
 		sbuf_adds(out, "exact for the objects whose ids identify them");

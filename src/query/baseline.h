@@ -88,6 +88,9 @@ int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
  * WHY", "inferred (N%)", ... (the engine's conclusion, for a front end
  * to show beside what it was told of the baseline). */
 void baseline_label(const struct baseline *b, struct sbuf *out);
+/* Is every object's identity exact: none inferred, in doubt or not
+ * identified? */
+int baseline_exact(const struct baseline *b);
 void baseline_free(struct baseline *b);
 /* Does the baseline have a dump of its own (gone objects)? */
 static inline int baseline_has_old(const struct baseline *b)
