@@ -216,6 +216,14 @@ START_TEST(test_match_cli)
 		      strstr(out, " of them unidentified; confidence of new ") &&
 		      strstr(out, "new_confidence_pct:"), "info: %s", out);
 	free(out);
+	/* in JSON a number, as every figure there (it was a string: a trial) */
+	snprintf(cmd, sizeof cmd, "%s -q -f json --baseline " MATCH "/a.hprof " MATCH "/b.hprof info", heapwalk());
+	out = run(cmd, &st);
+	const char *pct = strstr(out, "\"new_confidence_pct\":");
+	char *end = NULL;
+	double v = pct != NULL ? strtod(pct + 21, &end) : -1;
+	ck_assert_msg(st == 0 && pct != NULL && end != pct + 21 && v > 0 && v <= 100 && *end == ',', "json: %s", out);
+	free(out);
 	/* a view of new objects, and one of gone objects, says so too */
 	snprintf(cmd, sizeof cmd, "%s -q --baseline " MATCH "/a.hprof " MATCH "/b.hprof -e new classes", heapwalk());
 	out = run(cmd, &st);

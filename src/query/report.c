@@ -126,6 +126,15 @@ static void meta_num(struct table *t, const char *key, uint64_t v)
 		meta_text(t, key, xasprintf("%llu", (unsigned long long)v));
 }
 
+/* A number with a fraction, as printf gave it ("98.4"): JSON's number */
+static void meta_dec(struct table *t, const char *key, const char *num)
+{
+	if (t->fmt == FMT_JSON)
+		sbuf_printf(&t->json, "\"%s\":%s,", key, num);
+	else if (t->fmt == FMT_TEXT)
+		meta_text(t, key, xstrdup(num));
+}
+
 /* A view of a dump cut short says where first (info says it too, in
  * its place): CSV has no room, a line on stderr says it there. */
 static void meta_cut(struct table *t, const struct heap *h)
@@ -245,7 +254,7 @@ static void meta_baseline(struct table *t, const struct heap *h, const char *key
 		char pct[16];
 		snprintf(pct, sizeof pct, "%.1f", b->confidence * 100.0);
 		if (b->fresh.count > 0) /* of no new object: none to be sure of */
-			meta_strs(t, "new_confidence_pct", pct);
+			meta_dec(t, "new_confidence_pct", pct);
 	}
 	if (b->unknown.bits != NULL) {
 		meta_num(t, "unidentified_objects", b->unknown.count);
