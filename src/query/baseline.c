@@ -514,12 +514,34 @@ static void cut_short(struct heap *h, struct heap *old, struct baseline *b)
 	sbuf_free(&why);
 }
 
+/* Paired by content, new and gone would only swap were the dumps the
+ * other way round: where a dump says not when it was taken (a .gcdump,
+ * a V8 snapshot), that the baseline is the earlier is taken on trust,
+ * and said. Ids that number objects as they come (V8's) say it where
+ * they compare (compare_dumps); heapshots of one file by their number. */
+static void unordered(const struct heap *h, const struct heap *old, struct baseline *b)
+{
+	uint64_t t_old = old->agent.present ? old->agent.dump_ms : old->timestamp_ms;
+	uint64_t t_new = h->agent.present ? h->agent.dump_ms : h->timestamp_ms;
+
+	if (b->mode != BL_MATCHED || (t_old != 0 && t_new != 0) ||
+	    (old->nsnaps > 0 && h->nsnaps > 0 && strcmp(old->path, h->path) == 0))
+		return;
+	if (t_old == 0 && t_new == 0)
+		b->unordered = xasprintf("neither %s nor %s says when it was taken: which is the earlier is not "
+					 "checked, %s (the baseline) taken to be", old->path, h->path, old->path);
+	else
+		b->unordered = xasprintf("%s says not when it was taken: which is the earlier is not checked, %s "
+					 "(the baseline) taken to be", t_old == 0 ? old->path : h->path, old->path);
+}
+
 int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 		     struct progress *p, struct sbuf *err)
 {
 	if (compare_dumps(h, old, b, p, err) < 0)
 		return -1;
 	cut_short(h, old, b);
+	unordered(h, old, b);
 	return 0;
 }
 
@@ -550,6 +572,7 @@ void baseline_free(struct baseline *b)
 	objset_free(&b->took_place);
 	free(b->how);
 	free(b->partial);
+	free(b->unordered);
 	memset(b, 0, sizeof *b);
 }
 
@@ -671,6 +694,8 @@ void baseline_source(const struct heap *h, const struct baseline *b, struct sbuf
 	}
 	if (b->partial != NULL && b->mode == BL_MATCHED)
 		sbuf_printf(out, "; not exact: %s", b->partial);
+	if (b->unordered != NULL)
+		sbuf_printf(out, "; %s", b->unordered);
 }
 
 /* ---- class deltas ---- */

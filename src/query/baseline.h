@@ -65,6 +65,9 @@ struct baseline {
 	/* set: a dump is cut short (truncated_at), so what it lacks of the
 	 * other is not identified rather than gone or new; the words */
 	char *partial;
+	/* set: BL_MATCHED, and a dump says not when it was taken, so that
+	 * which is the earlier was not checked; the words */
+	char *unordered;
 	/* the comparison refused: the heaps of two runs of the program */
 	int two_runs;
 };
