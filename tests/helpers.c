@@ -67,16 +67,20 @@ int have(const char *prog)
 
 int build_in_tmp(const char *who, const char *what)
 {
-	char build[PATH_MAX], tmp[PATH_MAX];
+	static const char *const dirs[2][2] = { { TEST_BUILDDIR, "build" }, { TEST_SRCDIR, "source" } };
+	char dir[PATH_MAX], tmp[PATH_MAX];
 
-	if (realpath(TEST_BUILDDIR, build) == NULL || realpath("/tmp", tmp) == NULL)
+	if (realpath("/tmp", tmp) == NULL)
 		return 0;
 	size_t n = strlen(tmp);
-	if (strncmp(build, tmp, n) != 0 || (build[n] != '/' && build[n] != '\0'))
-		return 0;
-	fprintf(stderr, "%s: skipped: the tests' build directory (%s) is under %s, which %s hides from the process\n", who,
-		build, tmp, what);
-	return 1;
+	for (int i = 0; i < 2; i++) {
+		if (realpath(dirs[i][0], dir) == NULL || strncmp(dir, tmp, n) != 0 || (dir[n] != '/' && dir[n] != '\0'))
+			continue;
+		fprintf(stderr, "%s: skipped: the tests' %s directory (%s) is under %s, which %s hides from the process\n",
+			who, dirs[i][1], dir, tmp, what);
+		return 1;
+	}
+	return 0;
 }
 
 double hang_seconds(double s)

@@ -96,12 +96,12 @@ char *run(const char *cmd, int *status);
 char *file_bytes(const char *path, size_t *n);
 /* Is prog on the PATH? */
 int have(const char *prog);
-/* 1 when the build directory is under /tmp, which a test that gives a
- * process a private /tmp (a tmpfs or a bind mount over it) hides from
- * that process: its files, its programs, the file it says it is ready
- * in. Then the line "WHO: skipped: the tests' build directory ... is
- * under /tmp, which WHAT hides from the process" is said, and the caller
- * skips. */
+/* 1 when the tests' build or source directory is under /tmp, which a
+ * test that gives a process a private /tmp (a tmpfs or a bind mount over
+ * it) hides from that process: its files, its programs, the file it says
+ * it is ready in. Then the line "WHO: skipped: the tests' build directory
+ * ... is under /tmp, which WHAT hides from the process" is said, and the
+ * caller skips. */
 int build_in_tmp(const char *who, const char *what);
 /* A child of this test, not yet reaped, killed (SIGKILL) and reaped; a
  * JVM's attach socket (/tmp/.java_pidPID) removed first, as the JVM

@@ -2088,11 +2088,16 @@ START_TEST(test_node_ids_renumbered)
 		ck_assert_msg(field(kept, "instances_before") == 1000 && field(kept, "instances") == 1000 &&
 			      field(b, "instances") == atoi(born[k]), "%s", out);
 		if (k == 0) {
+			/* V8's snapshots say no time: which is the earlier
+			 * is taken on trust, and said */
 			ck_assert_msg(strncmp(id->s, "inferred", 8) == 0 &&
-				      strstr(id->s, "V8 numbered its objects afresh") != NULL, "%s", id->s);
-			ck_assert_msg(field(kept, "new") == 0 && field(kept, "gone") == 0 && field(b, "gone") == 0,
-				      "Kept: new %lld gone %lld; Born gone %lld: %s", (long long)field(kept, "new"),
-				      (long long)field(kept, "gone"), (long long)field(b, "gone"), id->s);
+				      strstr(id->s, "V8 numbered its objects afresh") != NULL &&
+				      strstr(id->s, "which is the earlier is not checked") != NULL, "%s", id->s);
+			/* none of the Born old: each new or not identified */
+			int64_t born_old = field(b, "instances") - field(b, "new") - field(b, "unidentified");
+			ck_assert_msg(field(kept, "new") == 0 && field(kept, "gone") == 0 && born_old == 0,
+				      "Kept: new %lld gone %lld; Born old %lld: %s", (long long)field(kept, "new"),
+				      (long long)field(kept, "gone"), (long long)born_old, id->s);
 		} else {
 			ck_assert_msg(strstr(id->s, "V8 numbered its objects afresh") != NULL, "%s", id->s);
 		}

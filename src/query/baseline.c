@@ -332,8 +332,10 @@ static int out_of_order(const struct heap *h, const struct heap *old, struct sbu
 	return 0;
 }
 
+/* order_only: whether old is the earlier is all that is wanted (by ids:
+ * cheap), not the answer; 0 without one where ids tell no order. */
 static int compare_dumps(struct heap *h, struct heap *old, struct baseline *b,
-			 struct progress *p, struct sbuf *err)
+			 struct progress *p, struct sbuf *err, int order_only)
 {
 	memset(b, 0, sizeof *b);
 	/* what no order of the two mends, first: then which is the later */
@@ -440,6 +442,10 @@ static int compare_dumps(struct heap *h, struct heap *old, struct baseline *b,
 	char *other = ids ? ids_other_objects(h, old, b) : NULL;
 	if (other != NULL) { /* the ids tell nothing: the objects paired by what they are */
 		baseline_free(b);
+		if (order_only) {
+			free(other);
+			return 0;
+		}
 		matched(h, old, b, other, p);
 		return nothing_paired(h, old, b, err);
 	}
@@ -538,7 +544,7 @@ static void unordered(const struct heap *h, const struct heap *old, struct basel
 int baseline_compare(struct heap *h, struct heap *old, struct baseline *b,
 		     struct progress *p, struct sbuf *err)
 {
-	if (compare_dumps(h, old, b, p, err) < 0)
+	if (compare_dumps(h, old, b, p, err, 0) < 0)
 		return -1;
 	cut_short(h, old, b);
 	unordered(h, old, b);
@@ -557,7 +563,7 @@ int baseline_in_order(struct heap *h, struct heap *old, struct progress *p, stru
 	if (h->fmt == NULL || h->fmt != old->fmt || h->fmt->id_identifies == NULL ||
 	    (old->fmt->ids_ended != NULL && old->fmt->ids_ended(old) != NULL))
 		return 0;
-	if (baseline_compare(h, old, &b, p, err) < 0)
+	if (compare_dumps(h, old, &b, p, err, 1) < 0)
 		return -1;
 	baseline_free(&b);
 	return 0;
@@ -597,14 +603,14 @@ static void inferred(const struct baseline *b, struct sbuf *out, const char *the
 /* "exact except N objects inferred: ..." (a .NET mark's replay, in any
  * mode) or "inferred for N objects counted old, exact for the rest: ...":
  * some objects' identity inferred, the rest exact */
-static int partly_inferred(const struct baseline *b)
+int baseline_partly_inferred(const struct baseline *b)
 {
 	return b->part_inferred || (b->how != NULL && strncmp(b->how, "exact except ", 13) == 0);
 }
 
 int baseline_exact(const struct baseline *b)
 {
-	return b->mode != BL_MATCHED && !b->inexact && !partly_inferred(b) &&
+	return b->mode != BL_MATCHED && !b->inexact && !baseline_partly_inferred(b) &&
 	       (b->unknown.bits == NULL || (b->unknown.count == 0 && b->unknown_old.count == 0));
 }
 
@@ -614,7 +620,7 @@ void baseline_summary(const struct baseline *b, struct sbuf *out)
 		inferred(b, out, ": ");
 	else if (b->inexact)
 		sbuf_adds(out, "not exact: ");
-	else if (partly_inferred(b)) { /* "exact except 10 objects inferred: " */
+	else if (baseline_partly_inferred(b)) { /* "exact except 10 objects inferred: " */
 		sbuf_add(out, b->how, strcspn(b->how, ":"));
 		sbuf_adds(out, ": ");
 	}
@@ -637,14 +643,14 @@ static int by_format_ids(const struct baseline *b)
 void baseline_label(const struct baseline *b, struct sbuf *out)
 {
 	if (b->mode == BL_MATCHED)
-		inferred(b, out, b->partial ? ", a dump cut short" : "");
+		inferred(b, out, b->partial ? ", a dump cut short" : b->unordered ? ", the order not checked" : "");
 	else if (b->partial != NULL)
 		sbuf_adds(out, "not exact: a dump cut short");
 	else if (b->inexact && b->how != NULL && strncmp(b->how, "not exact", 9) == 0)
 		sbuf_adds(out, b->how); /* a mark's reason says so itself */
 	else if (b->inexact)
 		sbuf_printf(out, "not exact: %s", b->how ? b->how : "");
-	else if (partly_inferred(b)) /* "exact except N objects inferred", "inferred for N objects counted
+	else if (baseline_partly_inferred(b)) /* "exact except N objects inferred", "inferred for N objects counted
 					* old, exact for the rest" */
 		sbuf_add(out, b->how, strcspn(b->how, ":"));
 	else if (by_format_ids(b))

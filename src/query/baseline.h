@@ -94,6 +94,10 @@ void baseline_label(const struct baseline *b, struct sbuf *out);
 /* Is every object's identity exact: none inferred, in doubt or not
  * identified? */
 int baseline_exact(const struct baseline *b);
+/* Some objects' identity inferred, the rest exact: "exact except N
+ * objects inferred: ..." (a .NET mark's replay), "inferred for N objects
+ * counted old, exact for the rest: ..." (Mono's)? */
+int baseline_partly_inferred(const struct baseline *b);
 void baseline_free(struct baseline *b);
 /* Does the baseline have a dump of its own (gone objects)? */
 static inline int baseline_has_old(const struct baseline *b)

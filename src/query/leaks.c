@@ -404,7 +404,7 @@ void leaks_view_free(struct leaks_view *v)
 
 static int exact_mode(const struct baseline *b)
 {
-	return (b->mode == BL_IDS || b->mode == BL_FILE) && !b->inexact && !b->part_inferred;
+	return (b->mode == BL_IDS || b->mode == BL_FILE) && !b->inexact && !baseline_partly_inferred(b);
 }
 
 int leaks_find(struct heap *base, struct heap *target, struct heap *fin, struct leak_find *r,
