@@ -1584,8 +1584,8 @@ static int run_mcp(int argc, char **argv)
 }
 
 /* What new, old and gone rest on, into note (stderr's), where that is
- * not exact: inferred, with a doubt, or with objects neither new nor
- * old. A CSV table has no room for it, and a script that reads "no new
+ * not exact (baseline_exact): inferred, wholly or partly, with a doubt,
+ * or with objects neither new nor old. A CSV table has no room for it, and a script that reads "no new
  * objects" from one must not miss that some were not told apart. */
 static void identity_note(const struct baseline *b, const struct heap *h, struct sbuf *note)
 {

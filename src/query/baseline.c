@@ -147,10 +147,10 @@ static void mark_both(const struct heap *h, node_t i, const struct heap *old, no
 
 /* Ids that last within a process name other objects in h and old: more
  * than one in a hundred of those both have passed to an object of
- * another type, class or text (an object's id is never given to another
- * while its numbering lasts; one that changes its class in place is
- * rare). Numbered afresh between the two, or two processes: the words,
- * owned, or NULL. */
+ * another type, class or text (while its numbering lasts, an id passes
+ * on only now and then, to a new object at a dead one's address; an
+ * object that changes its class in place is rare). Numbered afresh
+ * between the two, or two processes: the words, owned, or NULL. */
 static char *ids_other_objects(const struct heap *h, const struct heap *old, const struct baseline *b)
 {
 	if (b->reused == 0 || 100 * b->reused <= b->shared)
