@@ -1511,6 +1511,21 @@ static int v8_id_same(const struct heap *old, node_t o, const struct heap *h, no
 	return same;
 }
 
+static int string_kind(const struct v8_data *d, node_t v)
+{
+	int t = d->node_type[v];
+
+	return t == d->nt_string || t == d->nt_cons || t == d->nt_sliced;
+}
+
+/* A string made into another string in place: a concatenated one
+ * flattened or internalized keeps its id (tests/node/rewrite.js makes
+ * 50,000 at once). */
+static int v8_id_in_place(const struct heap *old, node_t o, const struct heap *h, node_t v)
+{
+	return string_kind(v8_d(old), o) && string_kind(v8_d(h), v);
+}
+
 /* ---- the index cache: what v8_data keeps ---- */
 
 /* The type names in one run of NUL-terminated strings. */
@@ -1642,6 +1657,7 @@ const struct format_ops v8_format = {
 	.id_identifies = v8_id_identifies,
 	.may_grow = v8_may_grow,
 	.id_same = v8_id_same,
+	.id_in_place = v8_id_in_place,
 	.ids_ended = v8_ids_ended,
 	.id_source = "V8's heap object ids",
 	.id_unknown = "natives (the embedder's objects, ArrayBuffer backing stores) and compiled code, "
