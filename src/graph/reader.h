@@ -348,10 +348,10 @@ struct format_ops {
 	/* o of old and v of h have one id: can they be one object (the same
 	 * type and class)? Else the id passed on: o is gone and v new. */
 	int (*id_same)(const struct heap *old, node_t o, const struct heap *h, node_t v);
-	/* o and v have one id and id_same said no: might the runtime have
-	 * made the one into the other in place (a V8 string flattened or
-	 * internalized: many at once), which keeps an id? Then it is no sign
-	 * that the ids were numbered afresh. NULL: never. */
+	/* o and v have one id: might the runtime have made the one into the
+	 * other in place (a V8 string flattened or internalized: many at
+	 * once), which keeps an id? Such pairs, alike or not, are no sign
+	 * whether the ids were numbered afresh. NULL: never. */
 	int (*id_in_place)(const struct heap *old, node_t o, const struct heap *h, node_t v);
 	const char *id_source;  /* "V8's heap object ids", for the answer's source */
 	const char *id_unknown; /* which objects id_identifies says no for, and why */

@@ -138,28 +138,31 @@ static void mark_both(const struct heap *h, node_t i, const struct heap *old, no
 		return;
 	}
 	b->shared++;
+	int telling = h->fmt->id_in_place == NULL || !h->fmt->id_in_place(old, j, h, i);
+	b->telling += (uint64_t)telling;
 	if (h->fmt->id_same != NULL && !h->fmt->id_same(old, j, h, i)) {
 		bit_set(b->fresh.bits, i);
 		bit_set(b->gone.bits, j);
 		b->reused++;
-		if (h->fmt->id_in_place == NULL || !h->fmt->id_in_place(old, j, h, i))
-			b->passed_on++;
+		b->passed_on += (uint64_t)telling;
 	}
 }
 
 /* Ids that last within a process name other objects in h and old: more
- * than one in a hundred of those both have passed to an object of
- * another type, class or text, but for the changes the runtime makes in
- * place (id_in_place). While its numbering lasts, an id passes on only
- * now and then, to a new object at a dead one's address. Numbered
- * afresh between the two, or two processes: the words, owned, or NULL. */
+ * than one in a hundred of those both have (but the pairs a change in
+ * place could make, id_in_place: alike or not, they tell nothing) have
+ * passed to an object of another type, class or text. While its
+ * numbering lasts, an id passes on only now and then, to a new object at
+ * a dead one's address. Numbered afresh between the two, or two
+ * processes: the words, owned, or NULL. */
 static char *ids_other_objects(const struct heap *h, const struct heap *old, const struct baseline *b)
 {
-	if (b->passed_on == 0 || 100 * b->passed_on <= b->shared)
+	if (b->passed_on == 0 || 100 * b->passed_on <= b->telling)
 		return NULL;
-	return xasprintf("%s name other objects in the two dumps (%llu of the %llu ids both have passed to an object "
-			 "of another type, class or text, not by a change in place): %s%s, or they come from two "
-			 "processes", h->fmt->id_source, (unsigned long long)b->passed_on, (unsigned long long)b->shared,
+	return xasprintf("%s name other objects in the two dumps (of the %llu ids both have that no change in place "
+			 "could explain, %llu passed to an object of another type, class or text): %s%s, or they come "
+			 "from two processes", h->fmt->id_source, (unsigned long long)b->telling,
+			 (unsigned long long)b->passed_on,
 			 h->fmt->id_reset != NULL ? h->fmt->id_reset : "the runtime numbered its objects afresh",
 			 h->fmt->id_reset != NULL ? "" : " between them");
 }
