@@ -981,6 +981,17 @@ static int close_inspector(struct ws *w, pid_t pid, const struct listener *l)
 	return 0;
 }
 
+/* The file tmp (to be linked as file) made anew, only for us: its
+ * descriptor, or -1 with err naming file. */
+static int tmp_create(const char *tmp, const char *file, struct sbuf *err)
+{
+	int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		sbuf_printf(err, "%s: cannot create: %s", file, strerror(errno)); /* (its temporary copy beside it) */
+	return fd;
+}
+
 /* The snapshot over the open WebSocket into tmp: 0, or -1 with err. */
 static int snapshot_into(struct ws *w, pid_t pid, const char *tmp, const char *file, int progress,
 			 uint64_t *bytes, int *settled, struct sbuf *err)
@@ -990,10 +1001,8 @@ static int snapshot_into(struct ws *w, pid_t pid, const char *tmp, const char *f
 	struct take t = { .w = w, .progress = progress, .tmp = tmp, .answered = 1 };
 	int rc = -1;
 
-	if ((t.fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0) {
-		sbuf_printf(err, "%s: cannot create: %s", file, strerror(errno)); /* (its temporary copy beside it) */
+	if ((t.fd = tmp_create(tmp, file, err)) < 0)
 		return -1;
-	}
 	sbuf_init(&t.chunk);
 	pieces_open(&t.out, t.fd);
 	if (bounds_get(t.fd, file, &t.b, err) < 0)
@@ -1040,12 +1049,10 @@ out:
 static int tried(const char *tmp, const char *file, struct sbuf *err)
 {
 	struct stream_bounds b;
-	int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	int fd = tmp_create(tmp, file, err);
 
-	if (fd < 0) {
-		sbuf_printf(err, "%s: cannot create: %s", file, strerror(errno)); /* (its temporary copy beside it) */
+	if (fd < 0)
 		return -1;
-	}
 	int rc = bounds_get(fd, file, &b, err);
 	close(fd);
 	unlink(tmp);
