@@ -535,21 +535,54 @@ START_TEST(test_node_inspector_open)
 }
 END_TEST
 
+/* The time of a heapwalk snapshot as info gives it (timestamp_ms), 0
+ * if none. */
+static uint64_t snapshot_ms(const char *path)
+{
+	char cmd[1024];
+	int st;
+	unsigned long long ms = 0;
+
+	snprintf(cmd, sizeof cmd, "%s -q info %s 2>&1", heapwalk(), path);
+	char *out = run(cmd, &st);
+	const char *t = strstr(out, "\ntimestamp_ms:");
+	if (t != NULL)
+		sscanf(t + 14, " %llu", &ms);
+	free(out);
+	return ms;
+}
+
+static uint64_t wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
 /* Two snapshots, each through an inspector session of its own: V8
  * clears its object ids when a session ends, so the second names other
  * objects with the first's numbers. heapwalk diff must not call them
  * exact: the identity is inferred, and says why; the class counts are
- * the workload's (100, then 37 more). */
+ * the workload's (100, then 37 more). Each says when it was taken
+ * (within the test's own clock readings around it), so that their
+ * order is checked: none of "not checked", and the pair the other way
+ * round refused. */
 START_TEST(test_node_ids_reset)
 {
 	pid_t pid = node_start("ids", "--inspect-port=0", 100, 0);
 	if (pid == 0)
 		return;
+	uint64_t t0 = wall_ms();
 	free(node_snapshot_ok("", pid, PROCDIR "/ids-a.heapsnapshot"));
+	uint64_t t1 = wall_ms();
 	unlink(PROCDIR "/ids.ready.more");
 	ck_assert_int_eq(kill(pid, SIGUSR2), 0);
 	wait_ready(PROCDIR "/ids.ready.more", pid);
 	free(node_snapshot_ok("", pid, PROCDIR "/ids-b.heapsnapshot"));
+	uint64_t ta = snapshot_ms(PROCDIR "/ids-a.heapsnapshot"), tb = snapshot_ms(PROCDIR "/ids-b.heapsnapshot");
+	ck_assert_msg(ta >= t0 && ta <= t1 && tb > ta, "taken at %llu (the test's clock: %llu to %llu), then %llu",
+		      (unsigned long long)ta, (unsigned long long)t0, (unsigned long long)t1, (unsigned long long)tb);
 	char cmd[1024];
 	int st;
 	snprintf(cmd, sizeof cmd, "%s diff " PROCDIR "/ids-a.heapsnapshot " PROCDIR "/ids-b.heapsnapshot", heapwalk());
@@ -557,8 +590,15 @@ START_TEST(test_node_ids_reset)
 	const char *id = strstr(out, "identity:");
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0 && id != NULL, "%s: %.400s", cmd, out);
 	id += strspn(id + 9, " ") + 9;
-	ck_assert_msg(strncmp(id, "inferred:", 9) == 0 && strstr(id, "the older snapshot is heapwalk's own") != NULL,
+	ck_assert_msg(strncmp(id, "inferred:", 9) == 0 && strstr(id, "the older snapshot is heapwalk's own") != NULL &&
+			      strstr(id, "not checked") == NULL,
 		      "two inspector snapshots compared as: %.500s", id);
+	snprintf(cmd, sizeof cmd, "%s diff " PROCDIR "/ids-b.heapsnapshot " PROCDIR "/ids-a.heapsnapshot", heapwalk());
+	char *back = run(cmd, &st);
+	ck_assert_msg(strstr(back, "none: class deltas only (the baseline " PROCDIR "/ids-b.heapsnapshot (") != NULL &&
+			      strstr(back, ") is later than " PROCDIR "/ids-a.heapsnapshot (") != NULL,
+		      "the later snapshot as the baseline: %.600s", back);
+	free(back);
 	const char *row = strstr(out, "\nLiveThing ");
 	int before = 0, now = 0;
 	ck_assert_msg(row != NULL && sscanf(row, " LiveThing %d %d", &before, &now) == 2 && before == 100 && now == 137,

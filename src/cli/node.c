@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/bounds.h"
@@ -790,26 +791,36 @@ struct take {
 	int line_open; /* a progress line without its newline on stderr */
 };
 
-/* The snapshot's first key, which says it is heapwalk's: closing the
+/* The snapshot's first keys, which say it is heapwalk's: closing the
  * session it came through clears V8's object ids, so that ids in it
  * name nothing in a later snapshot (the v8 reader reads it, and
- * baseline.c compares by content then). DevTools' loader and memlab
- * read past a key they do not know in the snapshot object. */
+ * baseline.c compares by content then); and when it was taken (its
+ * first bytes came: V8 has made it then), in milliseconds since 1970,
+ * which V8's own snapshots do not say: the order of two of heapwalk's
+ * is checked. DevTools' loader and memlab read past keys they do not
+ * know in the snapshot object. */
 static const char snap_head[] = "{\"snapshot\":{";
-static const char snap_mark[] = "\"heapwalk\":\"ids reset when this snapshot's inspector session closed\",";
+#define SNAP_MARK                                                                   \
+	"\"heapwalk\":\"ids reset when this snapshot's inspector session closed\"," \
+	"\"heapwalk_taken_ms\":%llu,"
 
 /* The first chunk, the mark after its head, to t->fd: 0, or -1 with
  * err. The chunk is left with what follows the head. */
 static int marked(struct take *t, pid_t pid, struct sbuf *err)
 {
-	size_t h = sizeof snap_head - 1, m = sizeof snap_mark - 1;
+	size_t h = sizeof snap_head - 1;
+	struct timespec now;
+	char mark[sizeof SNAP_MARK + 24];
 	int e;
 
 	if (t->chunk.len < h || memcmp(t->chunk.buf, snap_head, h) != 0) {
 		sbuf_printf(err, "PID %ld: its snapshot does not begin with {\"snapshot\":{ as V8's do", (long)pid);
 		return -1;
 	}
-	if ((e = pieces_add(&t->out, snap_head, h)) != 0 || (e = pieces_add(&t->out, snap_mark, m)) != 0) {
+	clock_gettime(CLOCK_REALTIME, &now);
+	size_t m = (size_t)snprintf(mark, sizeof mark, SNAP_MARK,
+				    (unsigned long long)now.tv_sec * 1000 + (unsigned long long)now.tv_nsec / 1000000);
+	if ((e = pieces_add(&t->out, snap_head, h)) != 0 || (e = pieces_add(&t->out, mark, m)) != 0) {
 		sbuf_printf(err, "%s: cannot write: %s", t->tmp, strerror(e));
 		return -1;
 	}

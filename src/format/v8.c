@@ -1130,6 +1130,7 @@ static int nodes_made(struct v8open *o, struct v8_snap *s, int here)
 	d->str_off = s->str_off;
 	d->nstr = s->nstr;
 	d->ids_reset = s->ids_reset != 0;
+	h->timestamp_ms = s->taken_ms; /* heapwalk's own snapshots say when (node.c); 0: not known */
 	s->str_off = NULL;
 	d->edge_types = s->edge_types;
 	d->n_edge_types = s->n_edge_types;

@@ -294,6 +294,8 @@ static int snapshot_entries(struct rd *r, struct meta *m)
 			rc = read_count(r, &s->root_index);
 		else if (key_is(k, klen, "heapwalk"))
 			rc = (s->ids_reset = 1, v8s_skip_value(r));
+		else if (key_is(k, klen, "heapwalk_taken_ms"))
+			rc = read_count(r, &s->taken_ms);
 		else
 			rc = v8s_skip_value(r);
 		if (rc < 0)

@@ -39,6 +39,9 @@ struct v8_snap {
 	/* snapshot.heapwalk present: heapwalk took the snapshot through an
 	 * inspector session it closed, which cleared V8's ids (node.c) */
 	int ids_reset;
+	/* snapshot.heapwalk_taken_ms: when heapwalk took it, milliseconds
+	 * since 1970 (V8's own snapshots say not); 0 if absent */
+	uint64_t taken_ms;
 	uint32_t nnodes, nedges; /* as read (complete records only) */
 	/* Nodes. type, name, id, self_size and edge_count are required by the
 	 * reader, so those arrays exist; ntrace and ndetached are NULL when

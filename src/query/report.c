@@ -585,13 +585,13 @@ void report_info(const struct heap *h, const struct info_view *v, enum fmt f, st
 	meta_str(&t, "format", h->version, strnlen(h->version, sizeof h->version));
 	if (heap_knows_layout(h)) /* HPROF's; the other formats' ids are 8 bytes, or numbers */
 		meta_num(&t, "id_size", l->idsize);
-	if (h->timestamp_ms != 0) /* 0: not known (V8 snapshots do not say, nor a .gcdump without its time), never 1970 */
+	if (h->timestamp_ms != 0) /* 0: not known (V8 snapshots but heapwalk's, a .gcdump without its time), never 1970 */
 		meta_num(&t, "timestamp_ms", h->timestamp_ms);
 	if (f == FMT_TEXT) {
 		time_t secs = (time_t)(h->timestamp_ms / 1000);
 		struct tm tm;
 		char when[64];
-		if (h->timestamp_ms == 0) /* V8 snapshots, a .gcdump without its time */
+		if (h->timestamp_ms == 0) /* V8 snapshots but heapwalk's, a .gcdump without its time */
 			meta_strs(&t, "dumped_at", "unknown");
 		else if (gmtime_r(&secs, &tm) && strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm))
 			meta_strs(&t, "dumped_at", when);
