@@ -69,13 +69,21 @@ static int browse(const char *html, struct jv *out)
 }
 
 /* The same, with the classes each regex of the JSON list filters (a
- * word of no quote) left in page.filtered */
+ * word of no quote) left in page.filtered. Not under the sanitizers:
+ * they see heapwalk write the page (the same bytes as the plain
+ * build's), not Chromium render it, which the plain build's run of the
+ * same test does (the suite under the sanitizers: 31 CPU-s with Chromium, 10 without). */
 static int browse_filtered(const char *html, const char *filters, struct jv *out)
 {
 	const char *chromium = getenv("CHROMIUM") ? getenv("CHROMIUM") : "chromium";
 	char cmd[4096];
 	int st;
 
+#ifdef HW_TEST_ASAN
+	(void)html, (void)filters, (void)out, (void)chromium, (void)cmd, (void)st;
+	printf("report: SKIP the page in a browser under the sanitizers (the plain build's run renders it)\n");
+	return 0;
+#endif
 	if (!have(chromium) || !have("node")) {
 		printf("report: SKIP the page in a browser: no %s or no node on the PATH "
 		       "(sh contrib/setup.sh installs Debian's chromium)\n", have("node") ? chromium : "node");
