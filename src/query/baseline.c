@@ -137,7 +137,6 @@ static void mark_both(const struct heap *h, node_t i, const struct heap *old, no
 		mark_gone(old, j, ids, b);
 		return;
 	}
-	b->shared++;
 	int telling = h->fmt->id_in_place == NULL || !h->fmt->id_in_place(old, j, h, i);
 	b->telling += (uint64_t)telling;
 	if (h->fmt->id_same != NULL && !h->fmt->id_same(old, j, h, i)) {

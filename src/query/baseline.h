@@ -57,10 +57,11 @@ struct baseline {
 	 * otherwise): neither new, old nor gone, counted per class. And the
 	 * ids that passed from an object gone to one new. */
 	struct objset unknown, unknown_old;
-	uint64_t reused, shared; /* of the ids in both that name an object in each */
-	/* of shared, those no change in place could join (id_in_place), and
-	 * of them those whose objects differ */
-	uint64_t telling, passed_on;
+	/* of the ids in both that name an object in each: those whose
+	 * objects differ (each one gone and one new); those no change in
+	 * place could join (id_in_place), and of them those whose objects
+	 * differ */
+	uint64_t reused, telling, passed_on;
 	/* BL_MATCHED, BL_IDS: new objects that took the place of gone ones
 	 * (match.h's took_place; by ids, baseline_places: held by an old one
 	 * where it held a gone one of their class); bits NULL otherwise */
