@@ -122,7 +122,7 @@ static void plugins(struct gen *g)
 	at(g, g->boot[B_PLUGINS]);
 	obj_array(g, K_OBJECTS, g->plugin, NPLUGINS, NPLUGINS);
 	for (int i = 0; i < NPLUGINS; i++) {
-		char name[9];
+		char name[20];
 		snprintf(name, sizeof name, "plugin-%d", i + 1);
 		at(g, g->plugin[i]);
 		uint64_t id = inst(g, K_PLUGIN), name_id = id + classes[K_PLUGIN].size;

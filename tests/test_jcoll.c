@@ -560,7 +560,7 @@ START_TEST(test_walk)
 	qsort(s.lab, s.n, sizeof s.lab[0], cmp_lab);
 	ck_assert_str_eq(s.lab[0], "iv-null"); /* '-' sorts before digits */
 	for (int i = 0; i < 5; i++) {
-		char want[8];
+		char want[16];
 		snprintf(want, sizeof want, "iv%d", i);
 		ck_assert_str_eq(s.lab[i + 1], want);
 	}

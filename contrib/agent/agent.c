@@ -2009,7 +2009,10 @@ static void finish(int sfd, const char *tmp, const char *path, const uint64_t ol
 			: tmp[0] ? "the dump removed" : marked ? "the mark undone" : "nothing kept");
 	} else {
 		if (tmp[0] && strncmp(line, "ok", 2) == 0 && rename(tmp, path) != 0) {
-			snprintf(line, n, "error: %s: %s", path, strerror(errno));
+			/* the path came in one attach argument (HotSpot's are
+			 * 1024 bytes at most): bounded all the same, so that the
+			 * line always holds the reason */
+			snprintf(line, n, "error: %.1100s: %s", path, strerror(errno));
 			unlink(tmp);
 		}
 		if (ftruncate(sfd, 0) < 0 || pwrite(sfd, line, strlen(line), 0) < 0 || pwrite(sfd, "\n", 1,
