@@ -5,7 +5,7 @@
 #   sh contrib/setup.sh demo    install, build, make a demo dump, open it
 #   sh contrib/setup.sh test    install, build, run every test: a -Werror
 #                               build, a sanitizer build, the fuzzers for
-#                               10 s each, make distcheck (a fast subset
+#                               5 s each, make distcheck (a fast subset
 #                               of the suites: DISTCHECK_SUITES)
 set -eu
 
@@ -179,7 +179,11 @@ test)
 	say "build with AddressSanitizer and UBSan (configured with TMUX set), make check: beside the rest, shown at the end"
 	san_log=$top/build-san.log
 	(
-		TMUX=/tmp/tmux-0/default,4242,0 build build-san --enable-werror --enable-sanitizers
+		# at -O1, as the sanitizers' documentation advises: its build takes
+		# 155 CPU-s where -O2's took 216, and its suites as long (sweepcli
+		# and formats: 77 and 83 CPU-s at -O1, 75 and 86 at -O2); -O1's
+		# warnings are errors too (-O2's are the other build's)
+		TMUX=/tmp/tmux-0/default,4242,0 build build-san --enable-werror --enable-sanitizers CFLAGS="-g -O1"
 		# Check's timeouts catch hangs only: four times as long under the
 		# sanitizers, which run beside the rest (a busy machine took the
 		# HPROF reader's every-prefix test past its 60 s)
@@ -219,8 +223,10 @@ test)
 	say "configure without Check: heapwalk builds, make check says what is missing"
 	nocheck
 	# libFuzzer needs clang; the engine is instrumented, the fourteen
-	# harnesses run 10 s each, as many at a time as there are processors
-	# (about 2.5 minutes of one: a smoke test that each one runs and finds
+	# harnesses run 5 s each past their seeds, as many at a time as there
+	# are processors (each one's seeds are run whole however long they
+	# take: the HPROF one's 16 s; about 1.2 minutes of one in all, 2.6 at
+	# 10 s: a smoke test that each one runs and finds
 	# nothing on its seeds; make fuzz-long is the fuzzing), the HPROF and baseline
 	# fuzzers seeded with the JDK dumps the first build's tests made too;
 	# configured, built and run beside distcheck, the fuzzers and their
@@ -233,7 +239,7 @@ test)
 		cd "$top/build-fuzz"
 		[ -f Makefile ] && [ Makefile -nt "$top/configure" ] ||
 			"$top/configure" CC=clang --enable-fuzzing --enable-werror
-		make -j"$jobs" fuzz-smoke FUZZ_SECONDS=10 FUZZ_LANES="$jobs" FUZZ_DUMPS="$top/build/tests/dumps"
+		make -j"$jobs" fuzz-smoke FUZZ_SECONDS=5 FUZZ_LANES="$jobs" FUZZ_DUMPS="$top/build/tests/dumps"
 	) >"$fuzz_log" 2>&1 </dev/null &
 	fuzz=$!
 
