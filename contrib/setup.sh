@@ -4,9 +4,10 @@
 #
 #   sh contrib/setup.sh demo    install, build, make a demo dump, open it
 #   sh contrib/setup.sh test    install, build, run every test: a -Werror
-#                               build, a sanitizer build, the fuzzers for
-#                               5 s each, make distcheck (a fast subset
-#                               of the suites: DISTCHECK_SUITES)
+#                               build, a sanitizer build, the fuzzers on
+#                               their seeds and 5 s more, make distcheck
+#                               (a fast subset of the suites:
+#                               DISTCHECK_SUITES)
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
