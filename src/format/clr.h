@@ -18,10 +18,6 @@ void clr_spelt_alike(const char *s, struct sbuf *out);
  * module, never by the shape of the name alone */
 int clr_name_base(const struct heap *h, uint32_t c, struct sbuf *out);
 
-/* The trace's content hash (--verify-cache) is made as the events are
- * read, `bytes` at a time (0: the default, a MiB); for the tests, which
- * have no trace of several MiB. */
-void clr_hash_step(uint64_t bytes);
 extern const struct format_ops gcdump_format;
 
 /* (Each struct's first member is its sort key.)
